@@ -1,0 +1,115 @@
+//! Diagnostics: what went wrong, where, and what the user can do about it.
+//!
+//! Every error the pass reports to a user is a [`Diagnostic`]. It names the kind of
+//! problem, the function and instruction involved, the source location when the module
+//! carries debug info (`-g`), and a help line. Library code never prints: callers decide
+//! how to show diagnostics (the CLI prints them to stderr and exits non-zero).
+
+use std::fmt;
+
+/// A position in the user's source, taken from LLVM debug locations.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SourceLoc {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl fmt::Display for SourceLoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.col > 0 {
+            write!(f, "{}:{}:{}", self.file, self.line, self.col)
+        } else {
+            write!(f, "{}:{}", self.file, self.line)
+        }
+    }
+}
+
+/// The kinds of problems Ferrozyme reports. Each has a stable short code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiagKind {
+    /// A called function has no IR in the module and no derivative rule.
+    MissingDerivative,
+    /// An instruction (or intrinsic) the pass cannot differentiate.
+    UnsupportedInstruction,
+    /// Type analysis could not tell whether memory holds floats, integers or pointers.
+    CannotDeduceType,
+    /// The input is not valid LLVM IR / bitcode.
+    MalformedIr,
+    /// A call to `__enzyme_autodiff` (or a sibling) whose arguments do not fit the function.
+    BadAutodiffCall,
+    /// A bug in Ferrozyme itself: an internal invariant failed.
+    Internal,
+}
+
+impl DiagKind {
+    pub fn code(self) -> &'static str {
+        match self {
+            DiagKind::MissingDerivative => "missing-derivative",
+            DiagKind::UnsupportedInstruction => "unsupported-instruction",
+            DiagKind::CannotDeduceType => "cannot-deduce-type",
+            DiagKind::MalformedIr => "malformed-ir",
+            DiagKind::BadAutodiffCall => "bad-autodiff-call",
+            DiagKind::Internal => "internal-error",
+        }
+    }
+}
+
+/// One user-facing error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub kind: DiagKind,
+    /// The function being differentiated or analysed (source name when known).
+    pub function: Option<String>,
+    /// The offending instruction, printed as LLVM IR.
+    pub instruction: Option<String>,
+    pub loc: Option<SourceLoc>,
+    pub message: String,
+    pub help: String,
+}
+
+impl Diagnostic {
+    pub fn new(kind: DiagKind, message: impl Into<String>) -> Self {
+        Diagnostic { kind, function: None, instruction: None, loc: None, message: message.into(), help: String::new() }
+    }
+    pub fn in_function(mut self, name: impl Into<String>) -> Self {
+        self.function = Some(name.into());
+        self
+    }
+    pub fn at_instruction(mut self, text: impl Into<String>) -> Self {
+        self.instruction = Some(text.into());
+        self
+    }
+    pub fn at_loc(mut self, loc: Option<SourceLoc>) -> Self {
+        if loc.is_some() {
+            self.loc = loc;
+        }
+        self
+    }
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = help.into();
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error[{}]: ", self.kind.code())?;
+        if let Some(loc) = &self.loc {
+            write!(f, "{loc}: ")?;
+        }
+        if let Some(func) = &self.function {
+            write!(f, "in function `{func}`: ")?;
+        }
+        write!(f, "{}", self.message)?;
+        if let Some(inst) = &self.instruction {
+            write!(f, "\n  instruction: {}", inst.trim())?;
+        }
+        if !self.help.is_empty() {
+            write!(f, "\n  help: {}", self.help)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostic {}

@@ -1,0 +1,2 @@
+//! Derivative rules as data (see lib docs).
+#![forbid(unsafe_code)]
