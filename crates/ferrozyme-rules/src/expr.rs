@@ -1,0 +1,774 @@
+//! The partial-derivative expression language: AST, parser, evaluator and
+//! printer.
+//!
+//! Every partial derivative in the rules table is written as a short string
+//! in this language and parsed once into an [`Expr`].  The language is kept
+//! deliberately tiny so that the transform can lower *every* node to a handful
+//! of LLVM instructions (or intrinsic calls), and so that the same tree can be
+//! evaluated on `f64` in unit tests.
+//!
+//! # Grammar
+//!
+//! ```text
+//! expr    := term (('+' | '-') term)*          left associative
+//! term    := unary (('*' | '/') unary)*        left associative
+//! unary   := '-' unary | primary
+//! primary := NUMBER | VAR | CONST | CALL | '(' expr ')'
+//! NUMBER  := digits ['.' digits] [('e'|'E') ['+'|'-'] digits]   (also ".5")
+//! VAR     := 'x' | 'y' | 'z'        arguments 0, 1, 2
+//!          | 'r'                    the primal result of the operation
+//!          | 'arg' digits           argument N (extension, so that Display is total)
+//! CONST   := 'pi' | 'ln2' | 'ln10'  parsed to Expr::Const
+//! CALL    := FUN1 '(' expr ')'
+//!          | FUN2 '(' expr ',' expr ')'
+//!          | CMP  '(' expr ',' expr ')'  1.0 if the comparison holds, else 0.0
+//!          | 'sel' '(' expr ',' expr ',' expr ')'
+//! FUN1    := sin cos tan exp exp2 log sqrt abs sinh cosh floor trunc
+//! FUN2    := pow copysign
+//! CMP     := lt le gt ge eq ne
+//! ```
+//!
+//! Whitespace is insignificant.  Unknown identifiers, a function used without
+//! its argument list, a variable used as a function, or a wrong number of
+//! arguments are all [`ParseError`]s carrying the byte offset of the problem.
+//!
+//! # Semantics (the contract with the lowering)
+//!
+//! * Arithmetic is IEEE `f64` (the transform uses the operand's own float
+//!   type; the table never relies on more precision than `float` offers).
+//! * Comparisons are *ordered* IEEE comparisons (`fcmp olt` etc.), except `ne`
+//!   which is `une`-like: `ne(a, b)` is `!(a == b)`, so NaN compares unequal.
+//! * `sel(c, a, b)` is a value select, **not** control flow: both `a` and `b`
+//!   are evaluated, then `a` is taken if `c != 0.0` (NaN counts as true) else
+//!   `b`.  Rules use it to replace an inf/NaN in the unselected arm, so that
+//!   arm may freely be non-finite.
+//! * `r` is the primal result of the very operation the rule describes; the
+//!   transform must make it available (recompute or cache) whenever
+//!   [`Expr::uses_result`] is true.
+//!
+//! # Printing
+//!
+//! `Display` prints the DSL back with minimal parentheses.  For every tree
+//! produced by [`Expr::parse`], `parse(e.to_string()) == e` holds exactly.
+//! (A negative `Const`, which the parser never produces, prints as `-v` and
+//! re-parses as `Neg(Const(v))`, which evaluates identically; non-finite
+//! constants print as `inf`/`NaN` and do not re-parse.)
+
+use std::f64::consts::{LN_10, LN_2, PI};
+use std::fmt;
+
+/// A leaf variable: an argument of the differentiated operation, or its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Var {
+    /// Argument `i` (`x`, `y`, `z` are 0, 1, 2).
+    Arg(usize),
+    /// The primal result `r` of the operation.
+    Result,
+}
+
+/// Binary arithmetic operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// One-argument functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fun1 {
+    Sin,
+    Cos,
+    Tan,
+    Exp,
+    Exp2,
+    Log,
+    Sqrt,
+    Abs,
+    Sinh,
+    Cosh,
+    Floor,
+    Trunc,
+}
+
+/// Two-argument functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fun2 {
+    Pow,
+    Copysign,
+}
+
+/// Comparisons; as expressions they evaluate to 1.0 (true) or 0.0 (false).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+/// A partial-derivative expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Const(f64),
+    Var(Var),
+    Neg(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    Call1(Fun1, Box<Expr>),
+    Call2(Fun2, Box<Expr>, Box<Expr>),
+    /// Evaluates to 1.0 if the comparison holds, else 0.0.
+    Cmp(Cmp, Box<Expr>, Box<Expr>),
+    /// `sel(c, a, b)`: `a` if `c != 0.0`, else `b` (both arms are evaluated).
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+impl BinOp {
+    /// The operator's symbol in the DSL.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+        }
+    }
+
+    /// Evaluate on `f64`.
+    pub fn apply(self, a: f64, b: f64) -> f64 {
+        match self {
+            BinOp::Add => a + b,
+            BinOp::Sub => a - b,
+            BinOp::Mul => a * b,
+            BinOp::Div => a / b,
+        }
+    }
+
+    fn prec(self) -> u8 {
+        match self {
+            BinOp::Add | BinOp::Sub => 1,
+            BinOp::Mul | BinOp::Div => 2,
+        }
+    }
+}
+
+impl Fun1 {
+    /// Every one-argument function, for enumeration.
+    pub const ALL: [Fun1; 12] = [
+        Fun1::Sin,
+        Fun1::Cos,
+        Fun1::Tan,
+        Fun1::Exp,
+        Fun1::Exp2,
+        Fun1::Log,
+        Fun1::Sqrt,
+        Fun1::Abs,
+        Fun1::Sinh,
+        Fun1::Cosh,
+        Fun1::Floor,
+        Fun1::Trunc,
+    ];
+
+    /// The function's name in the DSL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fun1::Sin => "sin",
+            Fun1::Cos => "cos",
+            Fun1::Tan => "tan",
+            Fun1::Exp => "exp",
+            Fun1::Exp2 => "exp2",
+            Fun1::Log => "log",
+            Fun1::Sqrt => "sqrt",
+            Fun1::Abs => "abs",
+            Fun1::Sinh => "sinh",
+            Fun1::Cosh => "cosh",
+            Fun1::Floor => "floor",
+            Fun1::Trunc => "trunc",
+        }
+    }
+
+    /// Evaluate on `f64`.
+    pub fn apply(self, a: f64) -> f64 {
+        match self {
+            Fun1::Sin => a.sin(),
+            Fun1::Cos => a.cos(),
+            Fun1::Tan => a.tan(),
+            Fun1::Exp => a.exp(),
+            Fun1::Exp2 => a.exp2(),
+            Fun1::Log => a.ln(),
+            Fun1::Sqrt => a.sqrt(),
+            Fun1::Abs => a.abs(),
+            Fun1::Sinh => a.sinh(),
+            Fun1::Cosh => a.cosh(),
+            Fun1::Floor => a.floor(),
+            Fun1::Trunc => a.trunc(),
+        }
+    }
+}
+
+impl Fun2 {
+    /// Every two-argument function, for enumeration.
+    pub const ALL: [Fun2; 2] = [Fun2::Pow, Fun2::Copysign];
+
+    /// The function's name in the DSL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fun2::Pow => "pow",
+            Fun2::Copysign => "copysign",
+        }
+    }
+
+    /// Evaluate on `f64`.
+    pub fn apply(self, a: f64, b: f64) -> f64 {
+        match self {
+            Fun2::Pow => a.powf(b),
+            Fun2::Copysign => a.copysign(b),
+        }
+    }
+}
+
+impl Cmp {
+    /// Every comparison, for enumeration.
+    pub const ALL: [Cmp; 6] = [Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge, Cmp::Eq, Cmp::Ne];
+
+    /// The comparison's function name in the DSL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cmp::Lt => "lt",
+            Cmp::Le => "le",
+            Cmp::Gt => "gt",
+            Cmp::Ge => "ge",
+            Cmp::Eq => "eq",
+            Cmp::Ne => "ne",
+        }
+    }
+
+    /// Evaluate the predicate on `f64` (ordered, except `Ne`, see module docs).
+    pub fn holds(self, a: f64, b: f64) -> bool {
+        match self {
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+        }
+    }
+}
+
+fn b(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+impl Expr {
+    /// Parse an expression of the DSL (see the module docs for the grammar).
+    pub fn parse(src: &str) -> Result<Expr, ParseError> {
+        let mut p = Parser { src, pos: 0 };
+        let e = p.expr()?;
+        p.skip_ws();
+        if p.pos < src.len() {
+            return Err(p.err("unexpected trailing input"));
+        }
+        Ok(e)
+    }
+
+    /// Evaluate with `args[i]` bound to `Arg(i)` and `result` bound to `r`.
+    ///
+    /// Panics if the expression mentions an argument index `>= args.len()`.
+    pub fn eval(&self, args: &[f64], result: f64) -> f64 {
+        match self {
+            Expr::Const(c) => *c,
+            Expr::Var(Var::Arg(i)) => args[*i],
+            Expr::Var(Var::Result) => result,
+            Expr::Neg(e) => -e.eval(args, result),
+            Expr::Bin(op, l, r) => op.apply(l.eval(args, result), r.eval(args, result)),
+            Expr::Call1(f, a) => f.apply(a.eval(args, result)),
+            Expr::Call2(f, a, c) => f.apply(a.eval(args, result), c.eval(args, result)),
+            Expr::Cmp(c, l, r) => {
+                if c.holds(l.eval(args, result), r.eval(args, result)) {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+            Expr::Select(c, a, e) => {
+                // Both arms are evaluated, as in the lowered IR.
+                let (c, a, e) = (
+                    c.eval(args, result),
+                    a.eval(args, result),
+                    e.eval(args, result),
+                );
+                if c != 0.0 {
+                    a
+                } else {
+                    e
+                }
+            }
+        }
+    }
+
+    /// Does the expression mention the primal result `r`?
+    pub fn uses_result(&self) -> bool {
+        self.any_var(&|v| v == Var::Result)
+    }
+
+    /// Does the expression mention argument `i`?
+    pub fn uses_arg(&self, i: usize) -> bool {
+        self.any_var(&|v| v == Var::Arg(i))
+    }
+
+    /// Does any variable leaf satisfy `pred`?
+    pub fn any_var(&self, pred: &dyn Fn(Var) -> bool) -> bool {
+        match self {
+            Expr::Const(_) => false,
+            Expr::Var(v) => pred(*v),
+            Expr::Neg(e) | Expr::Call1(_, e) => e.any_var(pred),
+            Expr::Bin(_, l, r) | Expr::Call2(_, l, r) | Expr::Cmp(_, l, r) => {
+                l.any_var(pred) || r.any_var(pred)
+            }
+            Expr::Select(c, a, e) => c.any_var(pred) || a.any_var(pred) || e.any_var(pred),
+        }
+    }
+
+    /// Binding strength for printing: 1 = `+ -`, 2 = `* /`, 3 = unary minus,
+    /// 4 = atoms and calls.
+    fn prec(&self) -> u8 {
+        match self {
+            Expr::Bin(op, _, _) => op.prec(),
+            Expr::Neg(_) => 3,
+            Expr::Const(c) if c.is_sign_negative() => 3,
+            _ => 4,
+        }
+    }
+
+    fn fmt_wrapped(&self, f: &mut fmt::Formatter<'_>, wrap: bool) -> fmt::Result {
+        if wrap {
+            write!(f, "({self})")
+        } else {
+            write!(f, "{self}")
+        }
+    }
+}
+
+impl fmt::Display for Var {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Var::Arg(0) => f.write_str("x"),
+            Var::Arg(1) => f.write_str("y"),
+            Var::Arg(2) => f.write_str("z"),
+            Var::Arg(i) => write!(f, "arg{i}"),
+            Var::Result => f.write_str("r"),
+        }
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Const(c) => {
+                if *c == PI {
+                    f.write_str("pi")
+                } else if *c == LN_2 {
+                    f.write_str("ln2")
+                } else if *c == LN_10 {
+                    f.write_str("ln10")
+                } else {
+                    // Rust's float Display is the shortest string that
+                    // round-trips, without an exponent: always re-parseable.
+                    write!(f, "{c}")
+                }
+            }
+            Expr::Var(v) => write!(f, "{v}"),
+            Expr::Neg(e) => {
+                f.write_str("-")?;
+                e.fmt_wrapped(f, e.prec() < 3)
+            }
+            Expr::Bin(op, l, r) => {
+                let p = op.prec();
+                l.fmt_wrapped(f, l.prec() < p)?;
+                match op {
+                    BinOp::Add | BinOp::Sub => write!(f, " {} ", op.symbol())?,
+                    BinOp::Mul | BinOp::Div => f.write_str(op.symbol())?,
+                }
+                // Left associativity: an equal-precedence right operand needs
+                // parentheses to keep its grouping.
+                r.fmt_wrapped(f, r.prec() <= p)
+            }
+            Expr::Call1(fun, a) => write!(f, "{}({a})", fun.name()),
+            Expr::Call2(fun, a, c) => write!(f, "{}({a}, {c})", fun.name()),
+            Expr::Cmp(c, l, r) => write!(f, "{}({l}, {r})", c.name()),
+            Expr::Select(c, a, e) => write!(f, "sel({c}, {a}, {e})"),
+        }
+    }
+}
+
+/// A syntax error in a DSL expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// Byte offset into the source where the problem was found.
+    pub pos: usize,
+    /// What went wrong.
+    pub message: String,
+    /// The complete source text, for the error message.
+    pub src: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "parse error at byte {} of `{}`: {}",
+            self.pos, self.src, self.message
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Recursive-descent parser working directly on the bytes of the source.
+struct Parser<'a> {
+    src: &'a str,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn err(&self, msg: impl Into<String>) -> ParseError {
+        self.err_at(self.pos, msg)
+    }
+
+    fn err_at(&self, pos: usize, msg: impl Into<String>) -> ParseError {
+        ParseError {
+            pos,
+            message: msg.into(),
+            src: self.src.to_string(),
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.src.as_bytes().get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+            self.pos += 1;
+        }
+    }
+
+    /// Skip whitespace, then consume `c` if it is next.
+    fn eat(&mut self, c: u8) -> bool {
+        self.skip_ws();
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, c: u8, what: &str) -> Result<(), ParseError> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            Err(self.err(format!("expected {what}")))
+        }
+    }
+
+    fn expr(&mut self) -> Result<Expr, ParseError> {
+        let mut lhs = self.term()?;
+        loop {
+            let op = if self.eat(b'+') {
+                BinOp::Add
+            } else if self.eat(b'-') {
+                BinOp::Sub
+            } else {
+                return Ok(lhs);
+            };
+            let rhs = self.term()?;
+            lhs = Expr::Bin(op, b(lhs), b(rhs));
+        }
+    }
+
+    fn term(&mut self) -> Result<Expr, ParseError> {
+        let mut lhs = self.unary()?;
+        loop {
+            let op = if self.eat(b'*') {
+                BinOp::Mul
+            } else if self.eat(b'/') {
+                BinOp::Div
+            } else {
+                return Ok(lhs);
+            };
+            let rhs = self.unary()?;
+            lhs = Expr::Bin(op, b(lhs), b(rhs));
+        }
+    }
+
+    fn unary(&mut self) -> Result<Expr, ParseError> {
+        if self.eat(b'-') {
+            Ok(Expr::Neg(b(self.unary()?)))
+        } else {
+            self.primary()
+        }
+    }
+
+    fn primary(&mut self) -> Result<Expr, ParseError> {
+        self.skip_ws();
+        match self.peek() {
+            None => Err(self.err("unexpected end of input, expected an operand")),
+            Some(b'(') => {
+                self.pos += 1;
+                let e = self.expr()?;
+                self.expect(b')', "`)`")?;
+                Ok(e)
+            }
+            Some(c) if c.is_ascii_digit() || c == b'.' => self.number(),
+            Some(c) if c.is_ascii_alphabetic() || c == b'_' => self.ident_or_call(),
+            Some(c) => Err(self.err(format!("unexpected character `{}`", c as char))),
+        }
+    }
+
+    fn number(&mut self) -> Result<Expr, ParseError> {
+        let start = self.pos;
+        let digits = |p: &mut Self| {
+            let s = p.pos;
+            while p.peek().is_some_and(|c| c.is_ascii_digit()) {
+                p.pos += 1;
+            }
+            p.pos - s
+        };
+        let mut n = digits(self);
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            n += digits(self);
+        }
+        if n == 0 {
+            return Err(self.err_at(start, "malformed number"));
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if digits(self) == 0 {
+                return Err(self.err("malformed exponent in number"));
+            }
+        }
+        let text = &self.src[start..self.pos];
+        text.parse::<f64>()
+            .map(Expr::Const)
+            .map_err(|e| self.err_at(start, format!("bad number `{text}`: {e}")))
+    }
+
+    fn ident_or_call(&mut self) -> Result<Expr, ParseError> {
+        let start = self.pos;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+        {
+            self.pos += 1;
+        }
+        let name = &self.src[start..self.pos];
+        self.skip_ws();
+        let has_args = self.peek() == Some(b'(');
+
+        // Leaves: variables and named constants.
+        let leaf = match name {
+            "x" => Some(Expr::Var(Var::Arg(0))),
+            "y" => Some(Expr::Var(Var::Arg(1))),
+            "z" => Some(Expr::Var(Var::Arg(2))),
+            "r" => Some(Expr::Var(Var::Result)),
+            "pi" => Some(Expr::Const(PI)),
+            "ln2" => Some(Expr::Const(LN_2)),
+            "ln10" => Some(Expr::Const(LN_10)),
+            _ => name
+                .strip_prefix("arg")
+                .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+                .and_then(|d| d.parse::<usize>().ok())
+                .map(|i| Expr::Var(Var::Arg(i))),
+        };
+        if let Some(leaf) = leaf {
+            if has_args {
+                return Err(self.err_at(start, format!("`{name}` is not a function")));
+            }
+            return Ok(leaf);
+        }
+
+        // Calls.
+        enum Kind {
+            F1(Fun1),
+            F2(Fun2),
+            C(Cmp),
+            Sel,
+        }
+        let kind = if let Some(f) = Fun1::ALL.into_iter().find(|f| f.name() == name) {
+            Kind::F1(f)
+        } else if let Some(f) = Fun2::ALL.into_iter().find(|f| f.name() == name) {
+            Kind::F2(f)
+        } else if let Some(c) = Cmp::ALL.into_iter().find(|c| c.name() == name) {
+            Kind::C(c)
+        } else if name == "sel" {
+            Kind::Sel
+        } else {
+            return Err(self.err_at(start, format!("unknown identifier `{name}`")));
+        };
+        let want = match kind {
+            Kind::F1(_) => 1,
+            Kind::F2(_) | Kind::C(_) => 2,
+            Kind::Sel => 3,
+        };
+        if !has_args {
+            return Err(self.err_at(
+                start,
+                format!("function `{name}` needs {want} argument(s) in parentheses"),
+            ));
+        }
+        self.pos += 1; // '('
+        let mut args = Vec::with_capacity(want);
+        if !self.eat(b')') {
+            loop {
+                args.push(self.expr()?);
+                if self.eat(b')') {
+                    break;
+                }
+                self.expect(b',', "`,` or `)`")?;
+            }
+        }
+        if args.len() != want {
+            return Err(self.err_at(
+                start,
+                format!(
+                    "function `{name}` takes {want} argument(s), got {}",
+                    args.len()
+                ),
+            ));
+        }
+        let mut it = args.into_iter().map(b);
+        let mut next = || it.next().expect("arity checked above");
+        Ok(match kind {
+            Kind::F1(f) => Expr::Call1(f, next()),
+            Kind::F2(f) => Expr::Call2(f, next(), next()),
+            Kind::C(c) => Expr::Cmp(c, next(), next()),
+            Kind::Sel => Expr::Select(next(), next(), next()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Expr {
+        Expr::parse(s).unwrap_or_else(|e| panic!("{e}"))
+    }
+    fn x() -> Expr {
+        Expr::Var(Var::Arg(0))
+    }
+    fn y() -> Expr {
+        Expr::Var(Var::Arg(1))
+    }
+
+    #[test]
+    fn precedence_and_associativity() {
+        assert_eq!(
+            p("x - y - 1"),
+            Expr::Bin(
+                BinOp::Sub,
+                b(Expr::Bin(BinOp::Sub, b(x()), b(y()))),
+                b(Expr::Const(1.0))
+            )
+        );
+        assert_eq!(
+            p("x + y * 2"),
+            Expr::Bin(
+                BinOp::Add,
+                b(x()),
+                b(Expr::Bin(BinOp::Mul, b(y()), b(Expr::Const(2.0))))
+            )
+        );
+        assert_eq!(
+            p("-x*y"),
+            Expr::Bin(BinOp::Mul, b(Expr::Neg(b(x()))), b(y()))
+        );
+        assert_eq!(p("x/y/2").eval(&[8.0, 2.0], 0.0), 2.0);
+        assert_eq!(p("(x + y) * 2").eval(&[1.0, 2.0], 0.0), 6.0);
+        assert_eq!(p("2 - -x").eval(&[3.0], 0.0), 5.0);
+    }
+
+    #[test]
+    fn numbers_and_constants() {
+        assert_eq!(p("1e-3"), Expr::Const(1e-3));
+        assert_eq!(p("0.5"), Expr::Const(0.5));
+        assert_eq!(p(".25"), Expr::Const(0.25));
+        assert_eq!(p("2.5E+2"), Expr::Const(250.0));
+        assert_eq!(p("pi"), Expr::Const(PI));
+        assert_eq!(p("ln2"), Expr::Const(LN_2));
+        assert_eq!(p("ln10"), Expr::Const(LN_10));
+    }
+
+    #[test]
+    fn calls_and_eval() {
+        let e = p("sel(eq(x, 0), 0, 0.5/r)");
+        assert_eq!(e.eval(&[0.0], 0.0), 0.0);
+        assert_eq!(e.eval(&[4.0], 2.0), 0.25);
+        assert!(e.uses_result() && e.uses_arg(0) && !e.uses_arg(1));
+        assert_eq!(p("copysign(1, x)").eval(&[-3.0], 0.0), -1.0);
+        assert_eq!(p("pow(x, y)").eval(&[2.0, 3.0], 0.0), 8.0);
+        assert_eq!(
+            p("lt(x,y) + le(x,y) + gt(x,y) + ge(x,y) + ne(x,y)").eval(&[1.0, 2.0], 0.0),
+            3.0
+        );
+        assert_eq!(p("floor(x) + trunc(y)").eval(&[-1.5, -1.5], 0.0), -3.0);
+        assert_eq!(p("arg3 * z").eval(&[0.0, 0.0, 2.0, 5.0], 0.0), 10.0);
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let cases: &[(&str, usize)] = &[
+            ("foo(x)", 0),
+            ("sin", 0),
+            ("sin(x, y)", 0),
+            ("pow(x)", 0),
+            ("x(1)", 0),
+            ("x +", 3),
+            ("(x", 2),
+            ("x y", 2),
+            ("1e", 2),
+            ("x $ y", 2),
+            ("sel(x, y)", 0),
+            ("", 0),
+        ];
+        for &(src, pos) in cases {
+            let e = Expr::parse(src).expect_err(src);
+            assert_eq!(e.pos, pos, "{src}: {e}");
+            assert!(e.to_string().contains("parse error"));
+        }
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for src in [
+            "x - (y - z)",
+            "x/(y*z)",
+            "x/y*z",
+            "-(x + y)",
+            "--x",
+            "x*-y",
+            "-x*y",
+            "(x - y) - z",
+            "sel(ge(x, 0), 1, -1)",
+            "2/sqrt(pi)*exp(-x*x)",
+            "1/(x*ln2) + ln10",
+            "copysign(1, x)*copysign(1, y)",
+            "1e-300 + 123456789012345680000 + 0.1",
+            "arg7 + r",
+        ] {
+            let e = p(src);
+            let printed = e.to_string();
+            assert_eq!(p(&printed), e, "{src} printed as {printed}");
+        }
+        assert_eq!(p("x - (y - z)").to_string(), "x - (y - z)");
+        assert_eq!(p("((x))*(y)").to_string(), "x*y");
+    }
+}
