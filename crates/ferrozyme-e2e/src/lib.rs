@@ -1,0 +1,256 @@
+//! Helpers for the Ferrozyme end-to-end test harness (`tests/e2e.rs`).
+//!
+//! The suite lives in `<workspace>/tests/`: `tests/c/NN_name.c` are
+//! self-checking programs, `tests/errors/*.{c,ll}` must be rejected with a
+//! given diagnostic. See `tests/README.md` for the directive syntax.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Optimization levels tested when a program has no `// OPT:` directive.
+pub const DEFAULT_OPTS: &[&str] = &["O0", "O2"];
+
+/// The workspace root: the first ancestor of this crate's manifest dir that
+/// contains a `Cargo.toml` with a `[workspace]` table (falls back to `../..`).
+pub fn workspace_root() -> PathBuf {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for dir in here.ancestors().skip(1) {
+        let manifest = dir.join("Cargo.toml");
+        if let Ok(text) = std::fs::read_to_string(&manifest) {
+            if text.lines().any(|l| l.trim() == "[workspace]") {
+                return dir.to_path_buf();
+            }
+        }
+    }
+    here.join("..").join("..")
+}
+
+/// The `ferrozyme` binary: `$FERROZYME_BIN`, else `<root>/target/release/ferrozyme`,
+/// else `<root>/target/debug/ferrozyme`. `None` if none exists.
+pub fn find_ferrozyme(root: &Path) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("FERROZYME_BIN") {
+        let p = PathBuf::from(p);
+        return if p.is_file() { Some(p) } else { None };
+    }
+    let exe = format!("ferrozyme{}", std::env::consts::EXE_SUFFIX);
+    ["release", "debug"]
+        .iter()
+        .map(|profile| root.join("target").join(profile).join(&exe))
+        .find(|p| p.is_file())
+}
+
+/// The message every trial reports when the binary is missing.
+pub fn missing_binary_message(root: &Path) -> String {
+    format!(
+        "ferrozyme binary not found (looked at $FERROZYME_BIN, {}/target/release/ferrozyme, \
+         {}/target/debug/ferrozyme); run `cargo build --release` first",
+        root.display(),
+        root.display()
+    )
+}
+
+/// Directives parsed from the leading `//` (or `;` for .ll) comment block.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Directives {
+    /// `// OPT: O0 O2 ...` (defaults to [`DEFAULT_OPTS`]).
+    pub opts: Vec<String>,
+    /// `// CFLAGS: ...` extra compiler flags (whitespace separated, may repeat).
+    pub cflags: Vec<String>,
+    /// `// ARGS: ...` extra link/compile arguments (whitespace separated, may repeat).
+    pub args: Vec<String>,
+    /// `// EXPECT-ERROR: <substring>` (may repeat).
+    pub expect_errors: Vec<String>,
+    /// `// EXPECT-ERROR-LINE: <marker>` (may repeat).
+    pub expect_error_lines: Vec<String>,
+}
+
+/// Parses directives from the leading comment lines of `src`: lines starting
+/// with `//` or `;` before the first line that is neither a comment nor blank.
+pub fn parse_directives(src: &str) -> Directives {
+    let mut d = Directives::default();
+    let mut opts: Option<Vec<String>> = None;
+    for line in src.lines() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let body = if let Some(b) = t.strip_prefix("//") {
+            b
+        } else if let Some(b) = t.strip_prefix(';') {
+            b.trim_start_matches(';')
+        } else {
+            break;
+        };
+        let body = body.trim();
+        let Some((key, value)) = body.split_once(':') else { continue };
+        let value = value.trim();
+        match key.trim() {
+            "OPT" => {
+                let list = opts.get_or_insert_with(Vec::new);
+                for o in value.split_whitespace() {
+                    let o = o.trim_start_matches('-');
+                    let o = if o.starts_with('O') { o.to_string() } else { format!("O{o}") };
+                    if !list.contains(&o) {
+                        list.push(o);
+                    }
+                }
+            }
+            "CFLAGS" => d.cflags.extend(value.split_whitespace().map(String::from)),
+            "ARGS" => d.args.extend(value.split_whitespace().map(String::from)),
+            "EXPECT-ERROR" if !value.is_empty() => d.expect_errors.push(value.to_string()),
+            "EXPECT-ERROR-LINE" if !value.is_empty() => {
+                d.expect_error_lines.push(value.to_string())
+            }
+            _ => {}
+        }
+    }
+    d.opts = match opts {
+        Some(v) if !v.is_empty() => v,
+        _ => DEFAULT_OPTS.iter().map(|s| s.to_string()).collect(),
+    };
+    d
+}
+
+/// For an `EXPECT-ERROR-LINE` marker: `<basename>:<line>` of the first line of
+/// `src` (1-based) containing `marker`, skipping the directive line itself.
+pub fn marker_location(file: &Path, src: &str, marker: &str) -> Option<String> {
+    let base = file.file_name()?.to_string_lossy().into_owned();
+    src.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.contains("EXPECT-ERROR-LINE"))
+        .find(|(_, l)| l.contains(marker))
+        .map(|(i, _)| format!("{base}:{}", i + 1))
+}
+
+/// Sorted files in `dir` whose extension is one of `exts`.
+pub fn list_files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.is_file()
+                        && p.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.contains(&e))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// Output of a finished (or killed) process.
+#[derive(Debug)]
+pub struct RunOutput {
+    pub status: Option<ExitStatus>,
+    pub stdout: String,
+    pub stderr: String,
+    pub timed_out: bool,
+}
+
+impl RunOutput {
+    pub fn success(&self) -> bool {
+        !self.timed_out && self.status.is_some_and(|s| s.success())
+    }
+    pub fn describe_status(&self) -> String {
+        if self.timed_out {
+            "timed out".to_string()
+        } else {
+            match self.status {
+                Some(s) => s.to_string(),
+                None => "unknown status".to_string(),
+            }
+        }
+    }
+}
+
+/// Runs `cmd` with piped stdout/stderr, killing it after `timeout`.
+pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> std::io::Result<RunOutput> {
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn()?;
+    let mut out_pipe = child.stdout.take().expect("piped stdout");
+    let mut err_pipe = child.stderr.take().expect("piped stderr");
+    let out_t = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = out_pipe.read_to_end(&mut b);
+        b
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = err_pipe.read_to_end(&mut b);
+        b
+    });
+    let start = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(s) = child.try_wait()? {
+            break Some(s);
+        }
+        if start.elapsed() >= timeout {
+            timed_out = true;
+            let _ = child.kill();
+            break child.wait().ok();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let stdout = String::from_utf8_lossy(&out_t.join().unwrap_or_default()).into_owned();
+    let stderr = String::from_utf8_lossy(&err_t.join().unwrap_or_default()).into_owned();
+    Ok(RunOutput { status, stdout, stderr, timed_out })
+}
+
+/// The last `max_lines` lines of `s` (with a note when something was cut).
+pub fn tail(s: &str, max_lines: usize) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    if lines.len() <= max_lines {
+        return s.to_string();
+    }
+    format!(
+        "[... {} lines omitted ...]\n{}",
+        lines.len() - max_lines,
+        lines[lines.len() - max_lines..].join("\n")
+    )
+}
+
+/// Lines of a program's stdout reporting mismatches (for short failure messages).
+pub fn mismatch_lines(stdout: &str, max: usize) -> String {
+    let v: Vec<&str> = stdout.lines().filter(|l| l.starts_with("MISMATCH")).collect();
+    let mut s = v.iter().take(max).copied().collect::<Vec<_>>().join("\n");
+    if v.len() > max {
+        s.push_str(&format!("\n[... {} more MISMATCH lines ...]", v.len() - max));
+    }
+    s
+}
+
+/// Turns a file stem into a trial-name component (`missing-derivative` -> `missing_derivative`).
+pub fn trial_component(stem: &str) -> String {
+    stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directives() {
+        let src = "// OPT: O0 O1 O3\n// ARGS: -lm\n// CFLAGS: -ffast-math\n\n// EXPECT-ERROR: foo\n#include <x.h>\n// OPT: O2\n";
+        let d = parse_directives(src);
+        assert_eq!(d.opts, vec!["O0", "O1", "O3"]);
+        assert_eq!(d.args, vec!["-lm"]);
+        assert_eq!(d.cflags, vec!["-ffast-math"]);
+        assert_eq!(d.expect_errors, vec!["foo"]);
+    }
+
+    #[test]
+    fn default_opts_and_ll() {
+        let d = parse_directives("; EXPECT-ERROR: malformed-ir\ndefine");
+        assert_eq!(d.opts, vec!["O0", "O2"]);
+        assert_eq!(d.expect_errors, vec!["malformed-ir"]);
+    }
+
+    #[test]
+    fn marker() {
+        let src = "// EXPECT-ERROR-LINE: HERE\nint a;\nx(); // HERE\n";
+        assert_eq!(marker_location(Path::new("/a/b/f.c"), src, "HERE").as_deref(), Some("f.c:3"));
+    }
+}

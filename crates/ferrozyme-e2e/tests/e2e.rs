@@ -1,0 +1,152 @@
+//! End-to-end suite: one trial per (program, opt level) for `tests/c/*.c`
+//! (`c::03_sumsq::O2`) and one per error program in `tests/errors/`
+//! (`errors::missing_derivative`). Run with
+//! `cargo build --release && cargo test -p ferrozyme-e2e`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use ferrozyme_e2e::*;
+use libtest_mimic::{Arguments, Failed, Trial};
+
+const RUN_TIMEOUT: Duration = Duration::from_secs(60);
+const COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
+
+fn build_dir(name: &str, opt: &str) -> Result<PathBuf, Failed> {
+    let dir = std::env::temp_dir().join("ferrozyme-e2e").join(format!("{name}-{opt}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+fn ferrozyme(root: &Path) -> Result<PathBuf, Failed> {
+    find_ferrozyme(root).ok_or_else(|| Failed::from(missing_binary_message(root)))
+}
+
+fn run_c_program(root: &Path, file: &Path, opt: &str, d: &Directives) -> Result<(), Failed> {
+    let bin = ferrozyme(root)?;
+    let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+    let dir = build_dir(&stem, opt)?;
+    let exe = dir.join("exe");
+    let mut cc = Command::new(&bin);
+    cc.arg("cc").arg(format!("-{opt}"));
+    cc.args(&d.cflags);
+    cc.arg(file).arg("-o").arg(&exe);
+    cc.args(&d.args);
+    cc.arg("-lm");
+    cc.current_dir(&dir);
+    let cmdline = format!("{cc:?}");
+    let c = run_with_timeout(cc, COMPILE_TIMEOUT).map_err(|e| format!("cannot run {cmdline}: {e}"))?;
+    if !c.success() || !exe.is_file() {
+        return Err(format!(
+            "compilation failed ({})\ncommand: {cmdline}\n--- compiler stderr ---\n{}\n--- compiler stdout ---\n{}",
+            c.describe_status(),
+            tail(&c.stderr, 80),
+            tail(&c.stdout, 20)
+        )
+        .into());
+    }
+    let mut run = Command::new(&exe);
+    run.current_dir(&dir);
+    let r = run_with_timeout(run, RUN_TIMEOUT).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let passed = r.success() && r.stdout.lines().any(|l| l.trim_start().starts_with("PASS"));
+    if !passed {
+        return Err(format!(
+            "program failed ({})\n--- mismatches ---\n{}\n--- program stdout (tail) ---\n{}\n--- program stderr (tail) ---\n{}\n--- compiler stderr ---\n{}",
+            r.describe_status(),
+            mismatch_lines(&r.stdout, 20),
+            tail(&r.stdout, 40),
+            tail(&r.stderr, 20),
+            tail(&c.stderr, 40)
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn run_error_program(root: &Path, file: &Path, src: &str, d: &Directives) -> Result<(), Failed> {
+    let bin = ferrozyme(root)?;
+    let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+    let is_ll = file.extension().and_then(|e| e.to_str()) == Some("ll");
+    let dir = build_dir(&format!("error-{stem}"), if is_ll { "opt" } else { "cc" })?;
+    let mut cmd = Command::new(&bin);
+    if is_ll {
+        cmd.arg("opt").arg(file).arg("-o").arg(dir.join("out.ll"));
+    } else {
+        cmd.arg("cc").arg("-g").arg("-O2");
+        cmd.args(&d.cflags);
+        cmd.arg(file).arg("-o").arg(dir.join("out"));
+        cmd.args(&d.args);
+    }
+    cmd.current_dir(&dir);
+    let cmdline = format!("{cmd:?}");
+    let out = run_with_timeout(cmd, COMPILE_TIMEOUT).map_err(|e| format!("cannot run {cmdline}: {e}"))?;
+    let mut problems = Vec::new();
+    if out.timed_out {
+        problems.push("the command timed out".to_string());
+    } else if out.success() {
+        problems.push("the command exited 0 but an error was expected".to_string());
+    }
+    let mut expected: Vec<String> = d.expect_errors.clone();
+    for marker in &d.expect_error_lines {
+        match marker_location(file, src, marker) {
+            Some(loc) => expected.push(loc),
+            None => problems.push(format!("EXPECT-ERROR-LINE marker {marker:?} not found in the file")),
+        }
+    }
+    if expected.is_empty() {
+        problems.push("no EXPECT-ERROR directive in the file".to_string());
+    }
+    for e in &expected {
+        if !out.stderr.contains(e.as_str()) {
+            problems.push(format!("stderr does not contain {e:?}"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}\ncommand: {cmdline} ({})\n--- stderr ---\n{}",
+            problems.join("\n"),
+            out.describe_status(),
+            tail(&out.stderr, 60)
+        )
+        .into())
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = workspace_root();
+    let mut trials = Vec::new();
+
+    for file in list_files(&root.join("tests").join("c"), &["c"]) {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let src = match std::fs::read_to_string(&file) {
+            Ok(s) => s,
+            Err(e) => {
+                let msg = format!("cannot read {}: {e}", file.display());
+                trials.push(Trial::test(format!("c::{}", trial_component(&stem)), move || Err(msg.into())));
+                continue;
+            }
+        };
+        let d = parse_directives(&src);
+        for opt in &d.opts {
+            let (root, file, opt2, d2) = (root.clone(), file.clone(), opt.clone(), d.clone());
+            let name = format!("c::{}::{}", trial_component(&stem), opt);
+            trials.push(Trial::test(name, move || run_c_program(&root, &file, &opt2, &d2)));
+        }
+    }
+
+    for file in list_files(&root.join("tests").join("errors"), &["c", "ll"]) {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(&file).unwrap_or_default();
+        let d = parse_directives(&src);
+        let (root, file2) = (root.clone(), file.clone());
+        let name = format!("errors::{}", trial_component(&stem));
+        trials.push(Trial::test(name, move || run_error_program(&root, &file2, &src, &d)));
+    }
+
+    libtest_mimic::run(&args, trials).exit();
+}
