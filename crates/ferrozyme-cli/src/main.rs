@@ -1,1 +1,93 @@
-fn main() {}
+//! `ferrozyme`: the command-line front end. This file only dispatches and prints; the
+//! work is in `cc`, `opt` and `pipeline`, which never print.
+#![forbid(unsafe_code)]
+
+mod args;
+mod cc;
+mod error;
+mod opt;
+mod pipeline;
+mod tools;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use args::{CcArgs, Driver, OptArgs};
+use error::CliError;
+
+const USAGE: &str = "\
+ferrozyme — automatic differentiation of optimized LLVM IR (Enzyme-compatible)
+
+USAGE:
+    ferrozyme cc  [clang flags] sources... [-o out]   drop-in for clang-22 with AD in the pipeline
+    ferrozyme c++ [clang flags] sources... [-o out]   drop-in for clang++-22
+    ferrozyme opt IN.{ll,bc} -o OUT.{ll,bc} [-O<n>] [--print-activity] [--print-type-analysis]
+    ferrozyme --help | --version
+
+cc / c++ accept clang's flags (-O0..-O3 -Os -Oz, -g, -I, -D, -U, -std=, -f*, -m*, -W*,
+-x, -c, -S, -emit-llvm, -o, -L, -l, objects and archives) and pass them to clang-22.
+Pipeline: clang -O<n> -emit-llvm -> link all bitcode -> AD -> verify -> default<O<n>>
+-> codegen -> link. Ferrozyme's own flags:
+    --ad-before-opt        differentiate unoptimized IR, then optimize (Enzyme paper baseline)
+    --save-temps=<dir>     keep <stem>.before-ad.ll, .after-ad.ll, .after-opt.ll in <dir>
+    -v                     show the clang commands run
+
+Environment: FERROZYME_CLANG overrides the clang command (default clang-22).
+Exit status: 0 success, 1 error (diagnostics, malformed IR, a failing tool), 2 usage error.
+";
+
+fn main() -> ExitCode {
+    // std::env::args() would panic on a non-UTF-8 argument; report it instead.
+    let argv: Result<Vec<String>, CliError> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string().map_err(|a| CliError::Usage(format!("argument {a:?} is not valid UTF-8"))))
+        .collect();
+    match argv.and_then(|argv| dispatch(&argv)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}
+
+fn dispatch(argv: &[String]) -> Result<(), CliError> {
+    let Some((cmd, rest)) = argv.split_first() else {
+        eprint!("{USAGE}");
+        return Err(CliError::Usage("missing subcommand".into()));
+    };
+    match cmd.as_str() {
+        "--help" | "-h" | "help" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        "--version" | "-V" => {
+            println!("ferrozyme {} (LLVM 22)", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        "cc" | "c++" => {
+            let driver = if cmd == "cc" { Driver::C } else { Driver::Cxx };
+            let args = CcArgs::parse(driver, rest)?;
+            if args.help {
+                print!("{USAGE}");
+                return Ok(());
+            }
+            cc::run(&args, &mut |line| eprintln!("{line}"))
+        }
+        "opt" => {
+            let args = OptArgs::parse(rest)?;
+            if args.help {
+                print!("{USAGE}");
+                return Ok(());
+            }
+            let out = opt::run(&args)?;
+            let mut stdout = std::io::stdout().lock();
+            let written = stdout
+                .write_all(out.printout.as_bytes())
+                .and_then(|()| stdout.write_all(out.module_text.unwrap_or_default().as_bytes()))
+                .and_then(|()| stdout.flush());
+            written.map_err(|e| CliError::Failed(format!("cannot write to stdout: {e}")))
+        }
+        other => Err(CliError::Usage(format!("unknown subcommand '{other}' (expected cc, c++ or opt)"))),
+    }
+}

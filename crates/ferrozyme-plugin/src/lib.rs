@@ -1,1 +1,135 @@
+//! Ferrozyme as an LLVM pass plugin, for LLVM's own tools:
+//!
+//! ```text
+//! clang-22 -fpass-plugin=target/release/libferrozyme_plugin.so -O2 prog.c -o prog
+//! opt-22 -load-pass-plugin=target/release/libferrozyme_plugin.so -passes=ferrozyme in.ll -S
+//! ```
+//!
+//! The pass also answers to `-passes=enzyme`, so scripts written for Enzyme run unchanged.
+//! Registration with the PassBuilder is C++ (`src/plugin.cpp`, built by `build.rs`); this
+//! file holds the two C entry points: `llvmGetPassPluginInfo`, which LLVM looks up when it
+//! loads the plugin, and `ferrozyme_plugin_run`, which the C++ pass calls on each module.
+//!
+//! Setting `FERROZYME_PLUGIN_TRACE=1` makes the plugin print `ferrozyme: pass ran on
+//! <module id>` to stderr each time the pass runs (a plugin-only debugging aid: it shows
+//! the pass really is in clang's pipeline).
+//!
+//! The plugin links the shared libLLVM (`llvm-sys` with `prefer-dynamic`), the same
+//! library clang-22 and opt-22 use, so module handles can cross the boundary.
 
+use std::ffi::{c_char, c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use ferrozyme_transform::{Module, Options};
+use llvm_sys::prelude::LLVMModuleRef;
+
+/// Mirror of LLVM 22's `llvm::PassPluginLibraryInfo` (llvm/Plugins/PassPlugin.h); the
+/// C++ side static_asserts that the layouts agree.
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    api_version: u32,
+    plugin_name: *const c_char,
+    plugin_version: *const c_char,
+    register_pass_builder_callbacks: *const c_void,
+    pre_codegen_callback: *const c_void,
+}
+
+extern "C" {
+    fn ferrozyme_plugin_info(info: *mut PassPluginLibraryInfo);
+}
+
+/// The entry point LLVM's `PassPlugin::Load` looks for.
+#[no_mangle]
+pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
+    let mut info = PassPluginLibraryInfo {
+        api_version: 0,
+        plugin_name: std::ptr::null(),
+        plugin_version: std::ptr::null(),
+        register_pass_builder_callbacks: std::ptr::null(),
+        pre_codegen_callback: std::ptr::null(),
+    };
+    // SAFETY: src/plugin.cpp fills in every field of the struct it is given; the layout
+    // is checked there with static_asserts.
+    unsafe { ferrozyme_plugin_info(&mut info) };
+    info
+}
+
+/// Runs the AD pass on `m`. Returns 0 on success (with `*changed_out` = 1 when derivative
+/// code was generated) and 1 on failure, with the diagnostics joined into a
+/// `malloc`-allocated C string in `*err_out` that the caller frees with `free`.
+///
+/// # Safety
+/// `m` must be a valid module for the duration of the call; `err_out` and `changed_out`
+/// must be valid for writes (or null, in which case that output is dropped).
+#[no_mangle]
+pub unsafe extern "C" fn ferrozyme_plugin_run(m: LLVMModuleRef, err_out: *mut *mut c_char, changed_out: *mut c_int) -> c_int {
+    // SAFETY: the caller (the C++ pass) hands us the module it is running on; it stays
+    // alive and unaliased by other passes until we return.
+    let module = unsafe { Module::from_raw(m) };
+    let outcome = catch_unwind(AssertUnwindSafe(|| ferrozyme_transform::run_on_module(module, &Options::default())));
+    let (rc, changed, message) = match outcome {
+        Ok(Ok(report)) => (0, !report.generated.is_empty(), None),
+        Ok(Err(diags)) => {
+            let text = diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
+            (1, false, Some(text))
+        }
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            (1, false, Some(format!("error[internal-error]: the Ferrozyme pass panicked: {what}")))
+        }
+    };
+    if !changed_out.is_null() {
+        // SAFETY: non-null and valid for writes per this function's contract.
+        unsafe { *changed_out = c_int::from(changed) };
+    }
+    if let (Some(text), false) = (message, err_out.is_null()) {
+        // SAFETY: err_out is non-null and valid for writes; the copy is NUL-terminated
+        // and allocated with malloc, as the caller frees it with free.
+        unsafe { *err_out = malloc_c_string(&text) };
+    }
+    rc
+}
+
+/// Copies `s` into a NUL-terminated `malloc` buffer (interior NULs become spaces).
+unsafe fn malloc_c_string(s: &str) -> *mut c_char {
+    let bytes: Vec<u8> = s.bytes().map(|b| if b == 0 { b' ' } else { b }).collect();
+    // SAFETY: malloc with a non-zero size; on success we write len + 1 bytes into it.
+    unsafe {
+        let p = libc::malloc(bytes.len() + 1) as *mut u8;
+        if p.is_null() {
+            return std::ptr::null_mut();
+        }
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len());
+        *p.add(bytes.len()) = 0;
+        p as *mut c_char
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malloc_c_string_is_nul_terminated() {
+        // SAFETY: the buffer comes from malloc_c_string and is freed once.
+        unsafe {
+            let p = malloc_c_string("a\0b");
+            assert_eq!(std::ffi::CStr::from_ptr(p).to_str().unwrap(), "a b");
+            libc::free(p as *mut c_void);
+        }
+    }
+
+    #[test]
+    fn plugin_info_names_the_plugin() {
+        let info = llvmGetPassPluginInfo();
+        assert_eq!(info.api_version, 2);
+        // SAFETY: static C strings from plugin.cpp.
+        let name = unsafe { std::ffi::CStr::from_ptr(info.plugin_name) };
+        assert_eq!(name.to_str().unwrap(), "ferrozyme");
+        assert!(!info.register_pass_builder_callbacks.is_null());
+    }
+}

@@ -1,0 +1,383 @@
+//! Hand-written argument parsing for `ferrozyme cc|c++|opt`.
+//!
+//! clang's flags do not fit a declarative parser: `-I dir` and `-Idir` mean the same,
+//! `-O2`, `-lm` and `-Wl,--foo` glue a value to the flag, and anything we do not know must
+//! still reach clang unchanged. So parsing is one pass over the words that sorts each into
+//! one of three buckets — flags for compiling each source to bitcode, flags and inputs for
+//! the final link, and Ferrozyme's own switches — and keeps the order within each bucket
+//! (link order matters for `-l`).
+//!
+//! Parsing never prints and never exits: every problem is a [`UsageError`], which the
+//! binary turns into a message and exit code 2.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A command-line mistake (exit code 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn usage(msg: impl Into<String>) -> UsageError {
+    UsageError(msg.into())
+}
+
+/// The optimization level of a compile, as clang spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OptLevel {
+    #[default]
+    O0,
+    O1,
+    O2,
+    O3,
+    Os,
+    Oz,
+}
+
+impl OptLevel {
+    /// Parses the part after `-O` (`""`, `"2"`, `"s"`, `"fast"` …).
+    pub fn parse(s: &str) -> Option<OptLevel> {
+        Some(match s {
+            "0" => OptLevel::O0,
+            // clang: a bare -O is -O1; -Og is -O1 with debugging in mind.
+            "" | "1" | "g" => OptLevel::O1,
+            "2" => OptLevel::O2,
+            "3" | "fast" => OptLevel::O3,
+            "s" => OptLevel::Os,
+            "z" => OptLevel::Oz,
+            n if n.chars().all(|c| c.is_ascii_digit()) => OptLevel::O3,
+            _ => return None,
+        })
+    }
+
+    /// The flag clang understands (`-O2`).
+    pub fn clang_flag(self) -> &'static str {
+        match self {
+            OptLevel::O0 => "-O0",
+            OptLevel::O1 => "-O1",
+            OptLevel::O2 => "-O2",
+            OptLevel::O3 => "-O3",
+            OptLevel::Os => "-Os",
+            OptLevel::Oz => "-Oz",
+        }
+    }
+
+    /// The new-pass-manager pipeline name (`O2` for `default<O2>`).
+    pub fn pipeline_name(self) -> &'static str {
+        &self.clang_flag()[1..]
+    }
+}
+
+/// Which clang driver the command stands in for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Driver {
+    /// `ferrozyme cc`, like `clang-22`.
+    C,
+    /// `ferrozyme c++`, like `clang++-22`.
+    Cxx,
+}
+
+/// How far the compile goes, as clang's `-c` / `-S` / neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Build an executable (or shared library): the default.
+    Link,
+    /// `-c`: stop at an object file (or bitcode with `-emit-llvm`).
+    Object,
+    /// `-S`: stop at assembly (or textual IR with `-emit-llvm`).
+    Assembly,
+}
+
+/// One source to compile to bitcode, with the `-x` language in force where it appeared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    pub path: PathBuf,
+    pub lang: Option<String>,
+}
+
+/// `ferrozyme cc|c++ …`, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CcArgs {
+    pub driver: Driver,
+    pub opt: OptLevel,
+    pub stage: Stage,
+    /// `-emit-llvm` with `-c`/`-S`: write the differentiated module instead of machine code.
+    pub emit_llvm: bool,
+    pub output: Option<PathBuf>,
+    pub sources: Vec<Source>,
+    /// Flags for every `clang -emit-llvm -c` (everything but -O, -c, -o, -x and inputs).
+    pub compile_flags: Vec<String>,
+    /// Flags and inputs for the final link, in command-line order.
+    pub link_args: Vec<String>,
+    /// `--ad-before-opt`: differentiate unoptimized IR, then optimize.
+    pub ad_before_opt: bool,
+    /// `--save-temps=<dir>`: keep the IR before and after AD there.
+    pub save_temps: Option<PathBuf>,
+    /// `-v`: show the commands run.
+    pub verbose: bool,
+    pub help: bool,
+}
+
+const SOURCE_EXTS: &[&str] = &["c", "i", "cc", "cp", "cpp", "cxx", "c++", "C", "CC", "ii", "ll", "bc"];
+
+fn is_source(path: &str) -> bool {
+    Path::new(path).extension().and_then(|e| e.to_str()).is_some_and(|e| SOURCE_EXTS.contains(&e))
+}
+
+/// Flags whose value is the next word (`-I dir`), and where each goes.
+const SEPARATE_COMPILE: &[&str] =
+    &["-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros", "-Xclang", "-MF", "-MT", "-MQ"];
+const SEPARATE_LINK: &[&str] = &["-L", "-l", "-Xlinker", "-u"];
+const SEPARATE_BOTH: &[&str] = &["-target", "-arch", "--sysroot", "-isysroot"];
+/// Flags that only matter to the linker.
+const LINK_ONLY: &[&str] =
+    &["-static", "-shared", "-rdynamic", "-pie", "-no-pie", "-nostdlib", "-nodefaultlibs", "-nostartfiles", "-static-libgcc", "-static-libstdc++", "-s"];
+
+impl CcArgs {
+    /// Parses the words after `ferrozyme cc` (or `c++`).
+    pub fn parse(driver: Driver, words: &[String]) -> Result<CcArgs, UsageError> {
+        let mut a = CcArgs {
+            driver,
+            opt: OptLevel::O0,
+            stage: Stage::Link,
+            emit_llvm: false,
+            output: None,
+            sources: Vec::new(),
+            compile_flags: Vec::new(),
+            link_args: Vec::new(),
+            ad_before_opt: false,
+            save_temps: None,
+            verbose: false,
+            help: false,
+        };
+        let mut lang: Option<String> = None;
+        let mut it = words.iter();
+        while let Some(w) = it.next() {
+            let w = w.as_str();
+            let mut value = |flag: &str| -> Result<String, UsageError> {
+                it.next().cloned().ok_or_else(|| usage(format!("missing argument to '{flag}'")))
+            };
+            match w {
+                "--help" | "-help" => a.help = true,
+                "--ad-before-opt" => a.ad_before_opt = true,
+                "-c" => a.stage = Stage::Object,
+                "-S" => a.stage = Stage::Assembly,
+                "-emit-llvm" => a.emit_llvm = true,
+                "-v" => a.verbose = true,
+                "-o" => a.output = Some(PathBuf::from(value(w)?)),
+                "-x" => lang = Some(value(w)?),
+                "-" => return Err(usage("reading a source from standard input is not supported")),
+                "--save-temps" | "-save-temps" => {
+                    return Err(usage(format!("'{w}' needs a directory: --save-temps=<dir>")))
+                }
+                // -flto is what this driver always does (all bitcode is merged before AD);
+                // passing it on would only change clang's pre-link pipeline.
+                _ if w.starts_with("-flto") || w.starts_with("-fno-lto") => {}
+                _ if SEPARATE_COMPILE.contains(&w) => {
+                    let v = value(w)?;
+                    a.compile_flags.extend([w.to_string(), v]);
+                }
+                _ if SEPARATE_LINK.contains(&w) => {
+                    let v = value(w)?;
+                    a.link_args.extend([w.to_string(), v]);
+                }
+                _ if SEPARATE_BOTH.contains(&w) => {
+                    let v = value(w)?;
+                    a.compile_flags.extend([w.to_string(), v.clone()]);
+                    a.link_args.extend([w.to_string(), v]);
+                }
+                _ if w.starts_with("--save-temps=") || w.starts_with("-save-temps=") => {
+                    let dir = &w[w.find('=').map_or(0, |i| i + 1)..];
+                    if dir.is_empty() {
+                        return Err(usage("'--save-temps=' needs a directory"));
+                    }
+                    a.save_temps = Some(PathBuf::from(dir));
+                }
+                _ if w.starts_with("-O") => {
+                    a.opt = OptLevel::parse(&w[2..]).ok_or_else(|| usage(format!("invalid optimization level '{w}'")))?;
+                }
+                _ if w.starts_with("-o") => a.output = Some(PathBuf::from(&w[2..])),
+                _ if w.starts_with("-x") => lang = Some(w[2..].to_string()),
+                _ if w.starts_with("-L") || w.starts_with("-l") || w.starts_with("-Wl,") || w.starts_with("-Xlinker") => {
+                    a.link_args.push(w.to_string())
+                }
+                _ if LINK_ONLY.contains(&w) => a.link_args.push(w.to_string()),
+                // Code generation and target flags matter to both steps (-m32, -fopenmp,
+                // -fsanitize=…, -pthread, -fuse-ld=… only to the link but harmless at compile).
+                _ if w.starts_with("-f") || w.starts_with("-m") || w == "-pthread" || w.starts_with("--target=") => {
+                    if !w.starts_with("-fuse-ld=") {
+                        a.compile_flags.push(w.to_string());
+                    }
+                    a.link_args.push(w.to_string());
+                }
+                // Everything else that looks like a flag (-g, -I…, -D…, -std=…, -W…) is
+                // the compiler's business; clang reports the ones it does not know.
+                _ if w.starts_with('-') => a.compile_flags.push(w.to_string()),
+                _ => {
+                    let explicit = lang.as_deref().filter(|l| *l != "none");
+                    if explicit.is_some() || is_source(w) {
+                        a.sources.push(Source { path: PathBuf::from(w), lang: explicit.map(str::to_string) });
+                    } else {
+                        // Objects, archives, shared libraries, linker scripts.
+                        a.link_args.push(w.to_string());
+                    }
+                }
+            }
+        }
+        if a.help {
+            return Ok(a);
+        }
+        if a.sources.is_empty() && !a.link_args.iter().any(|w| !w.starts_with('-')) {
+            return Err(usage("no input files"));
+        }
+        if a.stage != Stage::Link {
+            if a.sources.is_empty() {
+                return Err(usage(format!("'{}' needs at least one source file", stage_flag(a.stage))));
+            }
+            if a.sources.len() > 1 && a.output.is_some() {
+                return Err(usage(format!(
+                    "cannot use '-o' with '{}' and several sources (each source gets its own output)",
+                    stage_flag(a.stage)
+                )));
+            }
+        } else if a.emit_llvm {
+            return Err(usage("'-emit-llvm' needs '-c' or '-S'"));
+        }
+        Ok(a)
+    }
+}
+
+fn stage_flag(s: Stage) -> &'static str {
+    match s {
+        Stage::Object => "-c",
+        Stage::Assembly => "-S",
+        Stage::Link => "",
+    }
+}
+
+/// `ferrozyme opt IN -o OUT …`, parsed.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct OptArgs {
+    pub input: PathBuf,
+    pub output: PathBuf,
+    pub print_activity: bool,
+    pub print_type_analysis: bool,
+    /// `-O<n>`: run `default<O<n>>` after the pass.
+    pub opt: Option<OptLevel>,
+    pub help: bool,
+}
+
+impl OptArgs {
+    pub fn parse(words: &[String]) -> Result<OptArgs, UsageError> {
+        let mut a = OptArgs::default();
+        let mut input = None;
+        let mut output = None;
+        let mut it = words.iter();
+        while let Some(w) = it.next() {
+            match w.as_str() {
+                "--help" | "-help" | "-h" => a.help = true,
+                "--print-activity" => a.print_activity = true,
+                "--print-type-analysis" => a.print_type_analysis = true,
+                "-o" => output = Some(it.next().ok_or_else(|| usage("missing argument to '-o'"))?.into()),
+                s if s.starts_with("-O") => {
+                    a.opt = Some(OptLevel::parse(&s[2..]).ok_or_else(|| usage(format!("invalid optimization level '{s}'")))?)
+                }
+                s if s.starts_with("-o") => output = Some(PathBuf::from(&s[2..])),
+                s if s.starts_with('-') && s != "-" => return Err(usage(format!("unknown option '{s}' for 'ferrozyme opt'"))),
+                s => {
+                    if input.is_some() {
+                        return Err(usage("'ferrozyme opt' takes exactly one input module"));
+                    }
+                    input = Some(PathBuf::from(s));
+                }
+            }
+        }
+        if a.help {
+            return Ok(a);
+        }
+        a.input = input.ok_or_else(|| usage("'ferrozyme opt' needs an input module (.ll or .bc)"))?;
+        a.output = output.ok_or_else(|| usage("'ferrozyme opt' needs '-o OUT.ll' or '-o OUT.bc' ('-o -' for stdout)"))?;
+        Ok(a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+    fn cc(s: &str) -> Result<CcArgs, UsageError> {
+        CcArgs::parse(Driver::C, &words(s))
+    }
+
+    #[test]
+    fn sorts_flags_into_compile_and_link() {
+        let a = cc("-O2 -g -Iinc -I other -DX=1 -U Y -std=c11 -Wall -ffast-math a.c b.cpp x.o -L lib -lm -Wl,--as-needed -o prog").unwrap();
+        assert_eq!(a.opt, OptLevel::O2);
+        assert_eq!(a.stage, Stage::Link);
+        assert_eq!(a.output, Some(PathBuf::from("prog")));
+        assert_eq!(a.sources.iter().map(|s| s.path.to_str().unwrap()).collect::<Vec<_>>(), ["a.c", "b.cpp"]);
+        assert_eq!(a.compile_flags, words("-g -Iinc -I other -DX=1 -U Y -std=c11 -Wall -ffast-math"));
+        assert_eq!(a.link_args, words("-ffast-math x.o -L lib -lm -Wl,--as-needed"));
+    }
+
+    #[test]
+    fn opt_levels() {
+        for (flag, lvl) in [("-O0", OptLevel::O0), ("-O", OptLevel::O1), ("-O3", OptLevel::O3), ("-Os", OptLevel::Os), ("-Oz", OptLevel::Oz), ("-Ofast", OptLevel::O3)] {
+            assert_eq!(cc(&format!("{flag} a.c")).unwrap().opt, lvl, "{flag}");
+        }
+        assert_eq!(cc("a.c").unwrap().opt, OptLevel::O0);
+        assert!(cc("-Oq a.c").is_err());
+        assert_eq!(OptLevel::Os.pipeline_name(), "Os");
+    }
+
+    #[test]
+    fn language_override_applies_to_later_inputs() {
+        let a = cc("foo.txt -x c bar.txt -x none baz.o").unwrap();
+        assert_eq!(a.sources, vec![Source { path: "bar.txt".into(), lang: Some("c".into()) }]);
+        assert_eq!(a.link_args, words("foo.txt baz.o"));
+    }
+
+    #[test]
+    fn ferrozyme_switches() {
+        let a = cc("--ad-before-opt --save-temps=tmpdir -c -flto a.c").unwrap();
+        assert!(a.ad_before_opt);
+        assert_eq!(a.save_temps, Some(PathBuf::from("tmpdir")));
+        assert_eq!(a.stage, Stage::Object);
+        assert!(a.compile_flags.is_empty(), "-flto is implied and dropped");
+    }
+
+    #[test]
+    fn usage_errors() {
+        assert!(cc("").is_err());
+        assert!(cc("-o").is_err());
+        assert!(cc("-I").is_err());
+        assert!(cc("-c a.c b.c -o x.o").is_err());
+        assert!(cc("-c x.o").is_err());
+        assert!(cc("-emit-llvm a.c").is_err());
+        assert!(cc("--save-temps a.c").is_err());
+        assert!(cc("--help").unwrap().help);
+        assert!(cc("-c a.c b.c").is_ok());
+        assert!(cc("x.o y.a -o prog").is_ok(), "link-only is fine");
+    }
+
+    #[test]
+    fn opt_args() {
+        let a = OptArgs::parse(&words("in.ll -o out.bc --print-activity -O2")).unwrap();
+        assert_eq!(a.input, PathBuf::from("in.ll"));
+        assert_eq!(a.output, PathBuf::from("out.bc"));
+        assert!(a.print_activity && !a.print_type_analysis);
+        assert_eq!(a.opt, Some(OptLevel::O2));
+        assert!(OptArgs::parse(&words("in.ll")).is_err());
+        assert!(OptArgs::parse(&words("-o x.ll")).is_err());
+        assert!(OptArgs::parse(&words("a.ll b.ll -o x.ll")).is_err());
+        assert!(OptArgs::parse(&words("a.ll -o x.ll --bogus")).is_err());
+    }
+}

@@ -1,0 +1,45 @@
+//! `ferrozyme opt IN.{ll,bc} -o OUT.{ll,bc}`: the pass on one module, like `opt`.
+//!
+//! Load (text or bitcode, by content) → AD pass → verify → optionally `default<O<n>>` →
+//! write bitcode when the output ends in `.bc`, text IR otherwise (`-o -` is stdout).
+
+use ferrozyme_transform::Options;
+use inkwell::context::Context;
+
+use crate::args::OptArgs;
+use crate::error::CliError;
+use crate::pipeline::{self, Emit};
+
+/// What `main` prints to stdout: the analysis printouts, then the module for `-o -`.
+pub struct OptOutput {
+    pub printout: String,
+    pub module_text: Option<String>,
+}
+
+pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
+    let ctx = Context::create();
+    let module = pipeline::load(&ctx, &args.input)?;
+    let opts = Options { print_activity: args.print_activity, print_type_analysis: args.print_type_analysis };
+    let report = pipeline::differentiate(&module, &opts)?;
+    pipeline::verify_after_ad(&module)?;
+    if let Some(level) = args.opt {
+        let tm = pipeline::target_machine(&module, level)?;
+        pipeline::optimize(&module, &tm, level)?;
+    }
+    let mut out = OptOutput { printout: report.printout, module_text: None };
+    if args.output.as_os_str() == "-" {
+        out.module_text = Some(module.print_to_string().to_string());
+    } else {
+        let kind = if args.output.extension().is_some_and(|e| e == "bc") { Emit::Bitcode } else { Emit::TextIr };
+        // Writing IR needs no target machine; `emit` only uses it for machine code.
+        match kind {
+            Emit::Bitcode => {
+                if !module.write_bitcode_to_path(&args.output) {
+                    return Err(CliError::Failed(format!("cannot write '{}'", args.output.display())));
+                }
+            }
+            _ => pipeline::save_ir(&module, &args.output)?,
+        }
+    }
+    Ok(out)
+}

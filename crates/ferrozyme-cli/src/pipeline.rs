@@ -1,0 +1,184 @@
+//! The in-process LLVM half of the driver: load → differentiate → verify → optimize →
+//! emit.
+//!
+//! Each step is a plain function over an inkwell module, so `cc` and `opt` compose the
+//! same steps in their own order. The verifier runs right after the AD pass (Cranelift's
+//! habit of verifying between passes): a module the pass left invalid is a Ferrozyme bug,
+//! reported as `internal-error` with the failing IR kept on disk, never handed to the
+//! optimizer where it could crash LLVM.
+
+use std::path::Path;
+
+use ferrozyme_transform::{Options, Report};
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::OptimizationLevel;
+
+use crate::args::OptLevel;
+use crate::error::CliError;
+
+/// Bitcode starts with `BC 0xC0DE`, or with the wrapper magic `0x0B17C0DE` (little endian).
+fn is_bitcode(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B])
+}
+
+/// Loads a module from `.ll` text or `.bc` bitcode (told apart by content, not name).
+/// Unparseable input is `malformed-ir` with LLVM's own message.
+pub fn load<'ctx>(ctx: &'ctx Context, path: &Path) -> Result<Module<'ctx>, CliError> {
+    let bytes = std::fs::read(path).map_err(|e| CliError::Failed(format!("cannot read '{}': {e}", path.display())))?;
+    let name = path.display().to_string();
+    let buffer = MemoryBuffer::create_from_memory_range_copy(&bytes, &name);
+    let parsed = if is_bitcode(&bytes) {
+        Module::parse_bitcode_from_buffer(&buffer, ctx)
+    } else {
+        ctx.create_module_from_ir(buffer)
+    };
+    parsed.map_err(|e| CliError::malformed_ir(format!("{name}: {}", e.to_string().trim_end())))
+}
+
+/// Links `others` into `main` (what `llvm-link` does), so calls across source files
+/// have IR the pass can differentiate.
+pub fn link_into<'ctx>(main: &Module<'ctx>, others: Vec<Module<'ctx>>) -> Result<(), CliError> {
+    for m in others {
+        main.link_in_module(m).map_err(|e| CliError::Failed(format!("linking the bitcode of the sources failed: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Runs the AD pass. Diagnostics come back as they are, for `main` to print.
+pub fn differentiate(module: &Module<'_>, opts: &Options) -> Result<Report, CliError> {
+    ferrozyme_transform::run_on_module(ferrozyme_transform::Module::from_inkwell(module), opts)
+        .map_err(CliError::Diagnostics)
+}
+
+/// Verifies the module after the pass. On failure the module is written to a kept
+/// temporary file named in the message.
+pub fn verify_after_ad(module: &Module<'_>) -> Result<(), CliError> {
+    let Err(msg) = module.verify() else { return Ok(()) };
+    let kept = tempfile::Builder::new()
+        .prefix("ferrozyme-invalid-")
+        .suffix(".ll")
+        .tempfile()
+        .ok()
+        .and_then(|f| f.keep().ok())
+        .and_then(|(_, path)| module.print_to_file(&path).ok().map(|()| path));
+    let where_ = match kept {
+        Some(p) => format!("the module is in {}", p.display()),
+        None => "the module could not be saved".to_string(),
+    };
+    Err(CliError::internal(format!(
+        "the generated IR failed LLVM's verifier: {}\n  {where_}",
+        msg.to_string().trim_end()
+    )))
+}
+
+/// A target machine for the module's own triple (clang set it), position-independent
+/// like clang's default PIE output. The CPU is left generic: clang's per-function
+/// `target-cpu`/`target-features` attributes still apply.
+pub fn target_machine(module: &Module<'_>, level: OptLevel) -> Result<TargetMachine, CliError> {
+    Target::initialize_native(&InitializationConfig::default())
+        .map_err(|e| CliError::Failed(format!("cannot initialize the native LLVM target: {e}")))?;
+    let triple = module.get_triple();
+    let triple = if triple.as_str().to_bytes().is_empty() { TargetMachine::get_default_triple() } else { triple };
+    let target = Target::from_triple(&triple)
+        .map_err(|e| CliError::Failed(format!("no LLVM target for '{}': {e}", triple_str(&triple))))?;
+    let cg_level = match level {
+        OptLevel::O0 => OptimizationLevel::None,
+        OptLevel::O1 => OptimizationLevel::Less,
+        OptLevel::O2 | OptLevel::Os | OptLevel::Oz => OptimizationLevel::Default,
+        OptLevel::O3 => OptimizationLevel::Aggressive,
+    };
+    target
+        .create_target_machine(&triple, "", "", cg_level, RelocMode::PIC, CodeModel::Default)
+        .ok_or_else(|| CliError::Failed(format!("cannot create a target machine for '{}'", triple_str(&triple))))
+}
+
+fn triple_str(t: &TargetTriple) -> String {
+    t.as_str().to_string_lossy().into_owned()
+}
+
+/// Re-optimizes with LLVM's new pass manager: `default<O<n>>`, with clang's vectorizer
+/// settings for that level. At -O0 only `always-inline` runs, as in clang.
+pub fn optimize(module: &Module<'_>, tm: &TargetMachine, level: OptLevel) -> Result<(), CliError> {
+    let options = PassBuilderOptions::create();
+    let vectorize = matches!(level, OptLevel::O2 | OptLevel::O3 | OptLevel::Os);
+    options.set_loop_vectorization(vectorize);
+    options.set_loop_slp_vectorization(vectorize);
+    options.set_loop_interleaving(vectorize);
+    options.set_loop_unrolling(level != OptLevel::O0);
+    let pipeline = match level {
+        OptLevel::O0 => "always-inline".to_string(),
+        l => format!("default<{}>", l.pipeline_name()),
+    };
+    module
+        .run_passes(&pipeline, tm, options)
+        .map_err(|e| CliError::Failed(format!("LLVM pipeline '{pipeline}' failed: {e}")))
+}
+
+/// What to write at the end of a module's journey.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    Object,
+    Assembly,
+    Bitcode,
+    TextIr,
+}
+
+/// Writes the module as an object file, assembly, bitcode or text IR.
+pub fn emit(module: &Module<'_>, tm: &TargetMachine, kind: Emit, path: &Path) -> Result<(), CliError> {
+    let fail = |e: String| CliError::Failed(format!("cannot write '{}': {e}", path.display()));
+    match kind {
+        Emit::Object => tm.write_to_file(module, FileType::Object, path).map_err(|e| fail(e.to_string())),
+        Emit::Assembly => tm.write_to_file(module, FileType::Assembly, path).map_err(|e| fail(e.to_string())),
+        Emit::Bitcode => module.write_bitcode_to_path(path).then_some(()).ok_or_else(|| fail("LLVM could not write bitcode".into())),
+        Emit::TextIr => module.print_to_file(path).map_err(|e| fail(e.to_string())),
+    }
+}
+
+/// Writes the module as text IR for `--save-temps`.
+pub fn save_ir(module: &Module<'_>, path: &Path) -> Result<(), CliError> {
+    module.print_to_file(path).map_err(|e| CliError::Failed(format!("cannot write '{}': {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bitcode_magic() {
+        assert!(is_bitcode(b"BC\xC0\xDE\x35\x14"));
+        assert!(is_bitcode(&[0xDE, 0xC0, 0x17, 0x0B, 0, 0]));
+        assert!(!is_bitcode(b"; ModuleID = 'x'"));
+        assert!(!is_bitcode(b""));
+    }
+
+    #[test]
+    fn malformed_text_is_malformed_ir() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("bad.ll");
+        std::fs::write(&p, "define i32 @f( {\n").unwrap();
+        let ctx = Context::create();
+        let err = load(&ctx, &p).unwrap_err().to_string();
+        assert!(err.starts_with("error[malformed-ir]: "), "{err}");
+        assert!(err.contains("bad.ll"), "{err}");
+    }
+
+    #[test]
+    fn loads_text_and_verifies() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("ok.ll");
+        std::fs::write(&p, "define double @sq(double %x) {\n  %y = fmul double %x, %x\n  ret double %y\n}\n").unwrap();
+        let ctx = Context::create();
+        let m = load(&ctx, &p).unwrap();
+        verify_after_ad(&m).unwrap();
+        let tm = target_machine(&m, OptLevel::O2).unwrap();
+        optimize(&m, &tm, OptLevel::O2).unwrap();
+        let bc = dir.path().join("ok.bc");
+        emit(&m, &tm, Emit::Bitcode, &bc).unwrap();
+        let ctx2 = Context::create();
+        assert!(load(&ctx2, &bc).unwrap().get_function("sq").is_some());
+    }
+}

@@ -1,0 +1,58 @@
+//! Finding and running the external tools the driver needs (only clang).
+//!
+//! `FERROZYME_CLANG` overrides the command; otherwise `clang-22` on `PATH`, then Debian's
+//! `/usr/lib/llvm-22/bin/clang`. `ferrozyme c++` uses the same clang with
+//! `--driver-mode=g++`, which is exactly what the `clang++` name does.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::error::CliError;
+
+const DEFAULT_CLANG: &str = "clang-22";
+const FALLBACK_CLANG: &str = "/usr/lib/llvm-22/bin/clang";
+
+/// The clang to run.
+pub fn clang() -> Result<PathBuf, CliError> {
+    if let Some(c) = std::env::var_os("FERROZYME_CLANG").filter(|c| !c.is_empty()) {
+        return Ok(PathBuf::from(c));
+    }
+    if let Some(p) = find_in_path(DEFAULT_CLANG) {
+        return Ok(p);
+    }
+    let fallback = Path::new(FALLBACK_CLANG);
+    if fallback.is_file() {
+        return Ok(fallback.to_path_buf());
+    }
+    Err(CliError::Failed(format!(
+        "cannot find {DEFAULT_CLANG} (nor {FALLBACK_CLANG}); install LLVM 22 (bash scripts/ensure-llvm.sh) or set FERROZYME_CLANG"
+    )))
+}
+
+fn find_in_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin"));
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+}
+
+/// Renders a command for `-v` and error messages.
+pub fn describe(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for a in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    s
+}
+
+/// Runs `cmd` with inherited stdout/stderr; a non-zero exit is a [`CliError::Tool`].
+pub fn run(cmd: &mut Command) -> Result<(), CliError> {
+    let status = cmd
+        .status()
+        .map_err(|e| CliError::Failed(format!("cannot run '{}': {e}", cmd.get_program().to_string_lossy())))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(CliError::Tool { what: describe(cmd), status: status.code() })
+    }
+}

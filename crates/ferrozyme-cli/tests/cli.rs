@@ -1,0 +1,175 @@
+//! End-to-end tests of the `ferrozyme` binary on programs without AD calls: usage errors,
+//! malformed IR, `opt` round trips and the whole `cc` pipeline (compile → link bitcode →
+//! pass → verify → optimize → codegen → link → run).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const FERROZYME: &str = env!("CARGO_BIN_EXE_ferrozyme");
+
+fn ferrozyme(dir: &Path, args: &[&str]) -> Output {
+    Command::new(FERROZYME).args(args).current_dir(dir).output().expect("the ferrozyme binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[track_caller]
+fn assert_ok(o: &Output) {
+    assert!(o.status.success(), "exit {:?}\nstdout:\n{}\nstderr:\n{}", o.status.code(), stdout(o), stderr(o));
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).expect("write test input");
+}
+
+fn run_program(path: &Path) -> String {
+    let o = Command::new(path).output().expect("the compiled program runs");
+    assert_ok(&o);
+    stdout(&o)
+}
+
+const MAIN_C: &str = r#"
+#include <math.h>
+#include <stdio.h>
+double sq(double x);
+int main(void) {
+    double s = 0;
+    for (int i = 1; i <= 10; i++) s += sq(i) + sqrt((double)i * i);
+    printf("sum=%.1f\n", s);
+    return 0;
+}
+"#;
+const SQ_C: &str = "double sq(double x) { return x * x; }\n";
+// sum_{i=1..10} i^2 + i = 385 + 55
+const EXPECTED: &str = "sum=440.0\n";
+
+const PLAIN_LL: &str = r#"
+define double @square(double %x) {
+entry:
+  %y = fmul double %x, %x
+  ret double %y
+}
+"#;
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&[][..], &["frobnicate"], &["opt"], &["opt", "in.ll"], &["cc"], &["cc", "-o"], &["cc", "-O9x", "a.c"], &["opt", "a.ll", "-o", "b.ll", "--nope"]] {
+        let o = ferrozyme(dir.path(), args);
+        assert_eq!(o.status.code(), Some(2), "args {args:?}\nstderr:\n{}", stderr(&o));
+        assert!(stderr(&o).contains("error"), "args {args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn help_and_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = ferrozyme(dir.path(), &["--help"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("ferrozyme cc"));
+    let o = ferrozyme(dir.path(), &["--version"]);
+    assert_ok(&o);
+    assert!(stdout(&o).starts_with("ferrozyme "));
+}
+
+#[test]
+fn malformed_ll_is_malformed_ir() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "bad.ll", "define double @f(double %x) {\n  ret double %nope\n}\n");
+    let o = ferrozyme(dir.path(), &["opt", "bad.ll", "-o", "out.ll"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("error[malformed-ir]: bad.ll"), "{err}");
+    assert!(err.contains("%nope"), "LLVM's message is kept: {err}");
+    assert!(!dir.path().join("out.ll").exists());
+}
+
+#[test]
+fn malformed_ll_through_cc() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "bad.ll", "this is not IR\n");
+    let o = ferrozyme(dir.path(), &["cc", "-O2", "bad.ll", "-o", "prog"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
+#[test]
+fn opt_round_trips_text_and_bitcode() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "in.ll", PLAIN_LL);
+    assert_ok(&ferrozyme(dir.path(), &["opt", "in.ll", "-o", "out.bc"]));
+    assert_ok(&ferrozyme(dir.path(), &["opt", "out.bc", "-o", "out.ll", "-O2"]));
+    let text = std::fs::read_to_string(dir.path().join("out.ll")).unwrap();
+    assert!(text.contains("define double @square(double"), "{text}");
+    // The output parses again, and `-o -` prints it.
+    let o = ferrozyme(dir.path(), &["opt", "out.ll", "-o", "-"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("@square"));
+}
+
+#[test]
+fn cc_runs_a_plain_program_at_o0_and_o2() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "main.c", MAIN_C);
+    write(dir.path(), "sq.c", SQ_C);
+    for level in ["-O0", "-O2"] {
+        let exe = format!("prog{level}");
+        assert_ok(&ferrozyme(dir.path(), &["cc", level, "-g", "-Wall", "-std=c11", "main.c", "sq.c", "-o", &exe, "-lm"]));
+        assert_eq!(run_program(&dir.path().join(&exe)), EXPECTED, "{level}");
+    }
+}
+
+#[test]
+fn cc_ad_before_opt_and_save_temps() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "main.c", MAIN_C);
+    write(dir.path(), "sq.c", SQ_C);
+    let o = ferrozyme(dir.path(), &["cc", "-O2", "--ad-before-opt", "--save-temps=temps", "main.c", "sq.c", "-o", "prog", "-lm"]);
+    assert_ok(&o);
+    assert_eq!(run_program(&dir.path().join("prog")), EXPECTED);
+    for f in ["prog.before-ad.ll", "prog.after-ad.ll"] {
+        let text = std::fs::read_to_string(dir.path().join("temps").join(f)).unwrap();
+        assert!(text.contains("@sq("), "{f} holds both files' IR");
+    }
+}
+
+#[test]
+fn cc_compile_then_link() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "main.c", MAIN_C);
+    write(dir.path(), "sq.c", SQ_C);
+    assert_ok(&ferrozyme(dir.path(), &["cc", "-O2", "-c", "main.c", "sq.c"]));
+    assert!(dir.path().join("main.o").exists() && dir.path().join("sq.o").exists());
+    assert_ok(&ferrozyme(dir.path(), &["cc", "-O1", "-c", "sq.c", "-o", "square.o"]));
+    assert_ok(&ferrozyme(dir.path(), &["cc", "main.o", "square.o", "-o", "prog", "-lm"]));
+    assert_eq!(run_program(&dir.path().join("prog")), EXPECTED);
+    // A source and an object in one command.
+    assert_ok(&ferrozyme(dir.path(), &["cc", "-O2", "main.c", "sq.o", "-o", "prog2", "-lm"]));
+    assert_eq!(run_program(&dir.path().join("prog2")), EXPECTED);
+}
+
+#[test]
+fn cxx_driver() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "p.cpp",
+        "#include <cstdio>\n#include <vector>\nint main() { std::vector<double> v{1, 2, 3}; double s = 0; for (double x : v) s += x * x; std::printf(\"%g\\n\", s); }\n",
+    );
+    assert_ok(&ferrozyme(dir.path(), &["c++", "-O2", "-std=c++17", "p.cpp", "-o", "p"]));
+    assert_eq!(run_program(&dir.path().join("p")), "14\n");
+}
+
+#[test]
+fn compile_errors_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "e.c", "int main(void) { return undeclared; }\n");
+    let o = ferrozyme(dir.path(), &["cc", "e.c", "-o", "e"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("undeclared"), "clang's own message reaches the user");
+}
