@@ -1,2 +1,7 @@
 //! Analyses over LLVM IR used by the transform: type trees, activity, control flow.
 #![forbid(unsafe_code)]
+
+pub mod activity;
+pub mod calls;
+pub mod cfg;
+pub mod types;

@@ -1,0 +1,293 @@
+//! Type analysis: what kind of data lives at each byte of the memory a pointer points to,
+//! and which integer values really carry floating-point bits.
+//!
+//! Optimized IR erases most source types: a `double` copied by `memcpy`, loaded as `i64`
+//! or reached through `getelementptr i8` looks like bytes. The transform must nevertheless
+//! know which bytes are differentiable floats (they get adjoints), which are pointers (they
+//! get shadows) and which are plain integers (they get nothing). This module recovers that
+//! knowledge the way Enzyme does — as a lattice-valued dataflow problem — and is the
+//! source of the "cannot deduce type" diagnostics when it cannot.
+//!
+//! # The lattice
+//!
+//! [`BaseType`] is a flat lattice per byte offset: `Unknown` (bottom, nothing learned yet),
+//! the four concrete kinds `Integer`, `Pointer`, `Float`, `Double`, and `Anything` (top: two
+//! facts disagree). A [`TypeTree`] maps byte offsets to base types; offset `-1` stands for
+//! "every offset", which is how arrays indexed by a variable are described. A concrete
+//! entry that equals the `-1` entry is redundant and dropped, so trees stay canonical.
+//!
+//! # Facts kept per value
+//!
+//! * a *value tree* for every value (offset 0 is the value's own type; aggregates are laid
+//!   out per field). Floating and pointer values get theirs from the IR type; integers start
+//!   at `Unknown`, because an `i64` may well be the bits of a `double`.
+//! * a *pointee tree* for every pointer (and for integers made from pointers by
+//!   `ptrtoint`): what the memory it points to holds, relative to the pointer.
+//!
+//! # Algorithm (see `types/engine.rs`)
+//!
+//! 1. Collect the functions connected to the analysed one in the call graph (callees,
+//!    callers, and functions passed to `__enzyme_*` markers).
+//! 2. Sweep every instruction of those functions, applying its transfer rule in both
+//!    directions (a load both reads the pointee into the value and writes the value's
+//!    type back into the pointee). Rules only ever *join* into the maps.
+//! 3. Repeat until nothing changes. Offsets are capped at [`MAX_OFFSET`] and the lattice
+//!    has finite height, so this terminates; sweeps are additionally bounded. Pointers
+//!    that walk memory in constant steps (loop phis over `gep p, 8`, recursion on `p + 8`)
+//!    are found beforehand (`types/period.rs`) and treated as array indexing, so their
+//!    trees get a `-1` entry instead of one entry per step up to the cap.
+//!
+//! Invariant: every rule is monotone (it only joins), and the analysis never panics on
+//! strange IR — unsized or scalable types, vector GEPs, indirect calls and inline asm simply
+//! contribute nothing.
+
+mod engine;
+mod layout;
+mod period;
+
+pub use engine::TypeAnalysis;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Offsets at or beyond this many bytes are not tracked (keeps trees finite when a pointer
+/// is advanced by a constant inside a loop).
+pub const MAX_OFFSET: i64 = 1024;
+
+/// What one byte offset holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BaseType {
+    /// Nothing known yet (bottom of the lattice).
+    Unknown,
+    Integer,
+    Pointer,
+    Float,
+    Double,
+    /// Conflicting facts (top of the lattice).
+    Anything,
+}
+
+impl BaseType {
+    /// Least upper bound: `Unknown` is neutral, equal kinds stay, different kinds conflict.
+    pub fn join(self, other: BaseType) -> BaseType {
+        match (self, other) {
+            (BaseType::Unknown, x) | (x, BaseType::Unknown) => x,
+            (a, b) if a == b => a,
+            _ => BaseType::Anything,
+        }
+    }
+    /// The floating-point type this base type names, if any.
+    pub fn fp_type(self) -> Option<FpType> {
+        match self {
+            BaseType::Float => Some(FpType::F32),
+            BaseType::Double => Some(FpType::F64),
+            _ => None,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        self.fp_type().is_some()
+    }
+}
+
+impl fmt::Display for BaseType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BaseType::Unknown => "Unknown",
+            BaseType::Integer => "Integer",
+            BaseType::Pointer => "Pointer",
+            BaseType::Float => "Float",
+            BaseType::Double => "Double",
+            BaseType::Anything => "Anything",
+        })
+    }
+}
+
+/// The floating-point types the transform differentiates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FpType {
+    F32,
+    F64,
+}
+
+impl FpType {
+    pub fn base_type(self) -> BaseType {
+        match self {
+            FpType::F32 => BaseType::Float,
+            FpType::F64 => BaseType::Double,
+        }
+    }
+    /// Size in bytes.
+    pub fn size(self) -> u64 {
+        match self {
+            FpType::F32 => 4,
+            FpType::F64 => 8,
+        }
+    }
+}
+
+/// Byte offset → base type; offset `-1` means "at every offset".
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct TypeTree {
+    map: BTreeMap<i64, BaseType>,
+}
+
+impl TypeTree {
+    pub fn new() -> TypeTree {
+        TypeTree::default()
+    }
+    /// A tree with one entry.
+    pub fn single(off: i64, t: BaseType) -> TypeTree {
+        let mut tree = TypeTree::new();
+        tree.insert(off, t);
+        tree
+    }
+    /// The type at `off`, falling back to the `-1` ("every offset") entry.
+    pub fn get(&self, off: i64) -> BaseType {
+        if let Some(t) = self.map.get(&off) {
+            return *t;
+        }
+        self.map.get(&-1).copied().unwrap_or(BaseType::Unknown)
+    }
+    /// The entries in display order: concrete offsets ascending, then `-1`.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, BaseType)> + '_ {
+        self.map
+            .range(0..)
+            .chain(self.map.range(..0))
+            .map(|(k, v)| (*k, *v))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+    /// Joins `t` into offset `off` (`-1` = every offset). Returns whether the tree changed.
+    /// Offsets below `-1` or at/after [`MAX_OFFSET`] are ignored.
+    pub fn insert(&mut self, off: i64, t: BaseType) -> bool {
+        if t == BaseType::Unknown || !(-1..MAX_OFFSET).contains(&off) {
+            return false;
+        }
+        if off == -1 {
+            let old = self.map.get(&-1).copied().unwrap_or(BaseType::Unknown);
+            let new = old.join(t);
+            if new == old {
+                return false;
+            }
+            self.map.insert(-1, new);
+            // Every concrete entry must agree with the "every offset" entry.
+            let concrete: Vec<(i64, BaseType)> =
+                self.map.range(0..).map(|(k, v)| (*k, *v)).collect();
+            for (k, v) in concrete {
+                let joined = v.join(new);
+                if joined == new {
+                    self.map.remove(&k);
+                } else {
+                    self.map.insert(k, joined);
+                }
+            }
+            return true;
+        }
+        let old = self.get(off);
+        let new = old.join(t);
+        if new == old {
+            return false;
+        }
+        self.map.insert(off, new);
+        true
+    }
+    /// Joins every entry of `other` into `self`. Returns whether `self` changed.
+    pub fn merge(&mut self, other: &TypeTree) -> bool {
+        let mut changed = false;
+        // `-1` first, so concrete entries are checked against the final "every" entry.
+        if let Some(t) = other.map.get(&-1) {
+            changed |= self.insert(-1, *t);
+        }
+        for (k, t) in other.map.range(0..) {
+            changed |= self.insert(*k, *t);
+        }
+        changed
+    }
+    /// The tree seen from `delta` bytes further on: entry `k` moves to `k - delta`;
+    /// entries that would land before offset 0 are dropped, `-1` stays.
+    pub fn shifted(&self, delta: i64) -> TypeTree {
+        let mut out = TypeTree::new();
+        if let Some(t) = self.map.get(&-1) {
+            out.insert(-1, *t);
+        }
+        for (k, t) in self.map.range(0..) {
+            let n = k - delta;
+            if n >= 0 {
+                out.insert(n, *t);
+            }
+        }
+        out
+    }
+    /// Only the entries in `[lo, hi)` (plus `-1`), unshifted.
+    pub fn window(&self, lo: i64, hi: i64) -> TypeTree {
+        let mut out = TypeTree::new();
+        if let Some(t) = self.map.get(&-1) {
+            out.insert(-1, *t);
+        }
+        for (k, t) in self.map.range(lo.max(0)..hi.max(0)) {
+            out.insert(*k, *t);
+        }
+        out
+    }
+    /// Does any entry (including `-1`) have this type?
+    pub fn contains(&self, t: BaseType) -> bool {
+        self.map.values().any(|v| *v == t)
+    }
+}
+
+impl fmt::Display for TypeTree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("{")?;
+        for (i, (k, t)) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "[{k}]:{t}")?;
+        }
+        f.write_str("}")
+    }
+}
+
+impl fmt::Debug for TypeTree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TypeTree{self}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn join_is_a_flat_lattice() {
+        use BaseType::*;
+        assert_eq!(Unknown.join(Double), Double);
+        assert_eq!(Double.join(Double), Double);
+        assert_eq!(Float.join(Double), Anything);
+        assert_eq!(Anything.join(Unknown), Anything);
+    }
+
+    #[test]
+    fn every_offset_entry_subsumes_concrete_ones() {
+        let mut t = TypeTree::new();
+        t.insert(0, BaseType::Double);
+        t.insert(8, BaseType::Float);
+        t.insert(-1, BaseType::Double);
+        assert_eq!(t.to_string(), "{[8]:Anything, [-1]:Double}");
+        assert_eq!(t.get(16), BaseType::Double);
+        assert!(!t.insert(24, BaseType::Double));
+    }
+
+    #[test]
+    fn shifting_drops_negative_offsets() {
+        let mut t = TypeTree::new();
+        t.insert(0, BaseType::Integer);
+        t.insert(8, BaseType::Double);
+        assert_eq!(t.shifted(8).to_string(), "{[0]:Double}");
+        assert_eq!(t.shifted(-8).to_string(), "{[8]:Integer, [16]:Double}");
+    }
+}

@@ -1,0 +1,846 @@
+//! The fixed-point engine of type analysis: transfer rules per instruction, swept over the
+//! functions connected to the analysed one until no tree changes.
+//!
+//! Phases:
+//! 1. *Scope*: the analysed function plus every defined function reachable from it in the
+//!    undirected call graph (callees, callers, functions handed to `__enzyme_*` markers).
+//! 2. *Seeds*: global variables get the layout of their value type; everything else is
+//!    seeded by the rules themselves (IR types of floats and pointers, allocas, TBAA, ...).
+//! 3. *Sweeps*: every instruction's rule runs in both directions, joining into two maps:
+//!    `vals` (value trees of values whose IR type does not already say everything, i.e.
+//!    integers and aggregates) and `ptrs` (pointee trees). A function is swept until it
+//!    is locally stable, then the next one; rounds over all functions repeat until the
+//!    whole scope is stable or [`MAX_ROUNDS`] is reached.
+//!
+//! Invariants: rules only join (monotone), offsets are capped by the tree itself, so the
+//! sweeps reach a fixed point; the bounds only guard against pathological modules.
+//! Pointee facts are one level deep: a pointer loaded from memory starts with an empty
+//! pointee tree and learns its own from how it is used.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt::Write as _;
+
+use ferrozyme_llvm::{Module, Opcode, TypeKind, Value};
+
+use super::layout::{self, GepOffset};
+use super::period::Periods;
+use super::{BaseType, FpType, TypeTree};
+
+/// Rounds over the whole scope (interprocedural iterations).
+const MAX_ROUNDS: usize = 20;
+/// Sweeps of one function per round.
+const MAX_LOCAL_SWEEPS: usize = 64;
+
+/// The result of type analysis over one function and the functions connected to it.
+pub struct TypeAnalysis {
+    module: Module,
+    vals: HashMap<Value, TypeTree>,
+    ptrs: HashMap<Value, TypeTree>,
+    /// Rounds used until the fixed point (or the bound); for tests and diagnostics.
+    rounds: usize,
+}
+
+impl TypeAnalysis {
+    /// Analyse `f` (and, interprocedurally, what it calls and what calls it) in `module`.
+    pub fn run(module: Module, f: Value) -> TypeAnalysis {
+        let mut eng = Engine::new(module);
+        let scope = scope(f);
+        for g in module.globals() {
+            if g.is_global_variable() {
+                let t = layout::type_tree(module, g.global_value_type(), true);
+                eng.learn_ptr(g, &t);
+            }
+        }
+        for &func in &scope {
+            let rets: Vec<Value> = func
+                .blocks()
+                .into_iter()
+                .filter_map(|b| b.terminator())
+                .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
+                .map(|t| t.operand(0))
+                .collect();
+            eng.returns.insert(func, rets);
+        }
+        let insts: Vec<Vec<Value>> = scope
+            .iter()
+            .map(|f| {
+                f.blocks()
+                    .into_iter()
+                    .flat_map(|b| b.instructions())
+                    .collect()
+            })
+            .collect();
+        for body in &insts {
+            for &i in body {
+                eng.relate(i);
+            }
+        }
+        let mut rounds = 0;
+        for _ in 0..MAX_ROUNDS {
+            rounds += 1;
+            let mut any = false;
+            for body in &insts {
+                for _ in 0..MAX_LOCAL_SWEEPS {
+                    eng.changed = false;
+                    for &i in body {
+                        eng.visit(i);
+                    }
+                    if !eng.changed {
+                        break;
+                    }
+                    any = true;
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+        TypeAnalysis {
+            module,
+            vals: eng.vals,
+            ptrs: eng.ptrs,
+            rounds,
+        }
+    }
+
+    /// Number of interprocedural rounds the analysis ran.
+    pub fn rounds(&self) -> usize {
+        self.rounds
+    }
+
+    /// Tree of a value (for pointers: offset 0 is Pointer).
+    pub fn value_tree(&self, v: Value) -> TypeTree {
+        let mut t = type_seed(self.module, v);
+        if let Some(s) = self.vals.get(&v) {
+            t.merge(s);
+        }
+        t
+    }
+
+    /// What the pointed-to memory holds.
+    pub fn pointee_tree(&self, ptr: Value) -> TypeTree {
+        self.ptrs.get(&ptr).cloned().unwrap_or_default()
+    }
+
+    /// The one floating type found anywhere in the pointee: `None` when there is no float,
+    /// when both `float` and `double` occur, or when some offset is `Anything` (conflict).
+    pub fn memory_fp_type(&self, ptr: Value) -> Option<FpType> {
+        let t = self.pointee_tree(ptr);
+        if t.contains(BaseType::Anything) {
+            return None;
+        }
+        match (t.contains(BaseType::Float), t.contains(BaseType::Double)) {
+            (true, false) => Some(FpType::F32),
+            (false, true) => Some(FpType::F64),
+            _ => None,
+        }
+    }
+
+    /// True when the pointee may hold pointers at some offset: a `Pointer` or `Anything`
+    /// entry, or nothing known at all (conservative).
+    pub fn memory_may_hold_pointers(&self, ptr: Value) -> bool {
+        let t = self.pointee_tree(ptr);
+        t.is_empty() || t.contains(BaseType::Pointer) || t.contains(BaseType::Anything)
+    }
+
+    /// For an integer-typed value: the float type it carries, if type analysis proves it is
+    /// float data of the same width (`i32` ↔ `float`, `i64` ↔ `double`; integer vectors by
+    /// their element).
+    pub fn int_carries_fp(&self, v: Value) -> Option<FpType> {
+        let ty = v.ty();
+        let elem = if ty.kind() == TypeKind::Vector {
+            ty.element_type()
+        } else {
+            ty
+        };
+        let width = elem.int_width()?;
+        let fp = self.value_tree(v).get(0).fp_type()?;
+        (fp.size() * 8 == width as u64).then_some(fp)
+    }
+
+    /// Human-readable per-instruction printout (`--print-type-analysis`).
+    pub fn print(&self, f: Value) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "type analysis for @{}", f.name());
+        let args = f.params();
+        let insts = f.blocks().into_iter().flat_map(|b| b.instructions());
+        for v in args.into_iter().chain(insts) {
+            let text = v.to_string();
+            let text = text.lines().next().unwrap_or("").trim();
+            let tree = if v.ty().is_pointer() {
+                format!("ptr {}", self.pointee_tree(v))
+            } else if v.ty().is_void() {
+                String::from("{}")
+            } else {
+                self.value_tree(v).to_string()
+            };
+            let _ = writeln!(out, "  {text} : {tree}");
+        }
+        out
+    }
+}
+
+/// The defined functions connected to `f` in the call graph, `f` first.
+fn scope(f: Value) -> Vec<Value> {
+    let mut seen: HashSet<Value> = HashSet::new();
+    let mut order = Vec::new();
+    let mut queue = VecDeque::from([f]);
+    while let Some(g) = queue.pop_front() {
+        if !g.is_function() || g.is_declaration() || !seen.insert(g) {
+            continue;
+        }
+        order.push(g);
+        // Callees, and functions passed as arguments (e.g. to `__enzyme_autodiff`).
+        for b in g.blocks() {
+            for i in b.instructions() {
+                if matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
+                    if let Some(c) = i.called_function() {
+                        queue.push_back(c);
+                    }
+                    for a in i.call_args() {
+                        if a.is_function() {
+                            queue.push_back(a);
+                        }
+                    }
+                }
+            }
+        }
+        // Callers (and functions that pass `g` on).
+        for u in g.users() {
+            if u.is_instruction()
+                && matches!(u.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke))
+            {
+                queue.push_back(u.parent_function());
+            }
+        }
+    }
+    order
+}
+
+/// What the IR type of `v` alone says about its value (floats, pointers; integers nothing).
+fn type_seed(m: Module, v: Value) -> TypeTree {
+    let mut t = TypeTree::new();
+    for (off, leaf) in layout::leaves(m, v.ty()) {
+        let b = match leaf.kind() {
+            TypeKind::Float => BaseType::Float,
+            TypeKind::Double => BaseType::Double,
+            TypeKind::Pointer => BaseType::Pointer,
+            _ => BaseType::Unknown,
+        };
+        t.insert(off, b);
+    }
+    t
+}
+
+/// May rules write facts about `v`? Only values that name one runtime object: not
+/// constants like `null`, `undef` or literal integers.
+fn is_trackable(v: Value) -> bool {
+    v.is_instruction() || v.is_argument() || v.is_global_variable() || v.is_constant_expr()
+}
+
+/// Walks back from `ptr` through constant-offset GEPs while the accumulated offset stays
+/// at most `limit`; returns the pointer reached and the offset of `ptr` from it.
+fn strip_constant_geps(m: Module, ptr: Value, limit: i64) -> (Value, i64) {
+    let (mut cur, mut acc) = (ptr, 0i64);
+    for _ in 0..8 {
+        if acc == limit {
+            break;
+        }
+        let is_gep = cur.opcode() == Some(Opcode::LLVMGetElementPtr)
+            || cur.const_opcode() == Some(Opcode::LLVMGetElementPtr);
+        if !is_gep {
+            break;
+        }
+        match layout::gep_offset(m, cur) {
+            Some(GepOffset {
+                constant,
+                stride: None,
+            }) if constant >= 0 && acc + constant <= limit => {
+                acc += constant;
+                cur = cur.operand(0);
+            }
+            _ => break,
+        }
+    }
+    (cur, acc)
+}
+
+struct Engine {
+    m: Module,
+    vals: HashMap<Value, TypeTree>,
+    ptrs: HashMap<Value, TypeTree>,
+    returns: HashMap<Value, Vec<Value>>,
+    periods: Periods,
+    ptr_size: u64,
+    changed: bool,
+}
+
+impl Engine {
+    fn new(m: Module) -> Engine {
+        let ptr_size = m.store_size(m.context().ptr());
+        Engine {
+            m,
+            vals: HashMap::new(),
+            ptrs: HashMap::new(),
+            returns: HashMap::new(),
+            periods: Periods::default(),
+            ptr_size,
+            changed: false,
+        }
+    }
+
+    // --- the two maps
+
+    fn value_tree(&self, v: Value) -> TypeTree {
+        let mut t = type_seed(self.m, v);
+        if let Some(s) = self.vals.get(&v) {
+            t.merge(s);
+        }
+        t
+    }
+    fn pointee(&self, v: Value) -> TypeTree {
+        self.ptrs.get(&v).cloned().unwrap_or_default()
+    }
+    /// Joins `t` into the value tree of `v`, unless the IR type already says everything
+    /// (floats and pointers are what they are).
+    fn learn_val(&mut self, v: Value, t: &TypeTree) {
+        if t.is_empty() || !(v.is_instruction() || v.is_argument()) {
+            return;
+        }
+        let ty = v.ty();
+        let elem = if ty.kind() == TypeKind::Vector {
+            ty.element_type()
+        } else {
+            ty
+        };
+        if matches!(
+            elem.kind(),
+            TypeKind::Float | TypeKind::Double | TypeKind::Pointer
+        ) || !layout::is_sized(ty)
+        {
+            return;
+        }
+        if self.vals.entry(v).or_default().merge(t) {
+            self.changed = true;
+        }
+    }
+    fn learn_val_at(&mut self, v: Value, off: i64, b: BaseType) {
+        if b != BaseType::Unknown {
+            self.learn_val(v, &TypeTree::single(off, b));
+        }
+    }
+    fn learn_ptr(&mut self, v: Value, t: &TypeTree) {
+        if t.is_empty() || !is_trackable(v) {
+            return;
+        }
+        if self.ptrs.entry(v).or_default().merge(t) {
+            self.changed = true;
+        }
+    }
+    fn integer(&mut self, v: Value) {
+        if v.ty().is_integer() {
+            self.learn_val_at(v, 0, BaseType::Integer);
+        }
+    }
+
+    /// `a` and `b` are the same data (phi, select, casts, call argument and parameter).
+    fn link(&mut self, a: Value, b: Value) {
+        let (ta, tb) = (self.value_tree(a), self.value_tree(b));
+        self.learn_val(a, &tb);
+        self.learn_val(b, &ta);
+        let (pa, pb) = (self.pointee(a), self.pointee(b));
+        self.learn_ptr(a, &pb);
+        self.learn_ptr(b, &pa);
+    }
+
+    // --- strided pointers
+
+    /// Records how `i` relates pointers by constant offsets (see `types/period.rs`).
+    fn relate(&mut self, i: Value) {
+        let same = |this: &mut Engine, a: Value, b: Value| {
+            let pointerish = |v: Value| v.ty().is_pointer() || v.ty().is_integer();
+            if is_trackable(a) && is_trackable(b) && pointerish(a) && pointerish(b) {
+                this.periods.relate(a, b, 0);
+            }
+        };
+        let geps = i
+            .operands()
+            .into_iter()
+            .filter(|o| o.const_opcode() == Some(Opcode::LLVMGetElementPtr));
+        let geps: Vec<Value> = geps
+            .chain(std::iter::once(i).filter(|i| i.opcode() == Some(Opcode::LLVMGetElementPtr)))
+            .collect();
+        for g in geps {
+            if let Some(GepOffset {
+                constant,
+                stride: None,
+            }) = layout::gep_offset(self.m, g)
+            {
+                if is_trackable(g.operand(0)) {
+                    self.periods.relate(g, g.operand(0), constant);
+                }
+            }
+        }
+        use Opcode::*;
+        match i.opcode() {
+            Some(LLVMPHI) => i.incoming().into_iter().for_each(|(v, _)| same(self, i, v)),
+            Some(LLVMSelect) => {
+                same(self, i, i.operand(1));
+                same(self, i, i.operand(2));
+            }
+            Some(LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze | LLVMPtrToInt | LLVMIntToPtr) => {
+                same(self, i, i.operand(0))
+            }
+            Some(LLVMCall | LLVMInvoke) if !i.is_inline_asm_call() => {
+                let Some(callee) = i.called_function() else {
+                    return;
+                };
+                if callee.is_declaration() || callee.name().starts_with("__enzyme_") {
+                    return;
+                }
+                for (a, p) in i.call_args().into_iter().zip(callee.params()) {
+                    same(self, a, p);
+                }
+                for r in self.returns.get(&callee).cloned().unwrap_or_default() {
+                    same(self, i, r);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // --- rules
+
+    fn visit(&mut self, i: Value) {
+        for op in i.operands() {
+            if op.const_opcode() == Some(Opcode::LLVMGetElementPtr) {
+                self.gep(op);
+            }
+        }
+        let Some(op) = i.opcode() else { return };
+        use Opcode::*;
+        match op {
+            LLVMAlloca => {
+                let t = layout::type_tree(self.m, i.allocated_type(), true);
+                self.learn_ptr(i, &t);
+                self.integer(i.operand(0));
+            }
+            LLVMLoad => self.access(i, i.operand(0), i),
+            LLVMStore => self.access(i, i.operand(1), i.operand(0)),
+            LLVMGetElementPtr => self.gep(i),
+            LLVMPHI => {
+                for (v, _) in i.incoming() {
+                    self.link(i, v);
+                }
+            }
+            LLVMSelect => {
+                self.link(i, i.operand(1));
+                self.link(i, i.operand(2));
+            }
+            LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze | LLVMPtrToInt | LLVMIntToPtr => {
+                self.link(i, i.operand(0));
+            }
+            LLVMAnd | LLVMOr | LLVMXor => {
+                // Bit masks on float bits (fabs, fneg, copysign) keep the data's type.
+                self.link(i, i.operand(0));
+                self.link(i, i.operand(1));
+            }
+            LLVMAdd | LLVMSub => self.add_sub(i, op),
+            LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => {
+                self.integer(i);
+                self.integer(i.operand(0));
+                self.integer(i.operand(1));
+            }
+            LLVMShl | LLVMLShr | LLVMAShr => {
+                self.integer(i);
+                self.integer(i.operand(1));
+            }
+            LLVMICmp => {
+                self.integer(i.operand(0));
+                self.integer(i.operand(1));
+            }
+            LLVMZExt | LLVMSExt | LLVMTrunc => {
+                self.integer(i);
+                self.integer(i.operand(0));
+            }
+            LLVMSIToFP | LLVMUIToFP => self.integer(i.operand(0)),
+            LLVMFPToSI | LLVMFPToUI => self.integer(i),
+            LLVMSwitch => self.integer(i.operand(0)),
+            LLVMExtractValue => self.extract_value(i),
+            LLVMInsertValue => self.insert_value(i),
+            LLVMExtractElement => self.extract_element(i),
+            LLVMInsertElement => self.insert_element(i),
+            LLVMAtomicRMW => {
+                let v = self.value_tree(i.operand(1));
+                self.access_value(i.operand(0), i.operand(1), &v);
+                self.link(i, i.operand(1));
+            }
+            LLVMAtomicCmpXchg => {
+                let v = self.value_tree(i.operand(2));
+                self.access_value(i.operand(0), i.operand(2), &v);
+                self.link(i.operand(1), i.operand(2));
+            }
+            LLVMCall | LLVMInvoke => self.call(i),
+            _ => {}
+        }
+    }
+
+    /// A load (`val` = the load) or store (`val` = the stored value) through `ptr`.
+    fn access(&mut self, inst: Value, ptr: Value, val: Value) {
+        let v = self.value_tree(val);
+        self.access_value(ptr, val, &v);
+        let kind = self.m.context().md_kind("tbaa");
+        if let Some(tag) = inst.metadata(kind) {
+            let (whole, at) = layout::tbaa_access_tree(tag);
+            // The enclosing struct starts `at` bytes before the address: find that pointer
+            // through constant GEPs, so members before the accessed one are kept too.
+            let (root, back) = strip_constant_geps(self.m, ptr, at);
+            if back == at {
+                self.learn_ptr(root, &whole);
+            }
+            let t = whole.shifted(at);
+            self.learn_ptr(ptr, &t);
+            let size = layout::size_of(self.m, val.ty()).unwrap_or(0) as i64;
+            let w = t.window(0, size);
+            let mut concrete = TypeTree::new();
+            for (k, b) in w.iter().filter(|(k, _)| *k >= 0) {
+                concrete.insert(k, b);
+            }
+            self.learn_val(val, &concrete);
+        }
+    }
+
+    /// Memory at `ptr` and the value `val` (with tree `vt`) moved through it agree.
+    fn access_value(&mut self, ptr: Value, val: Value, vt: &TypeTree) {
+        let Some(size) = layout::size_of(self.m, val.ty()) else {
+            return;
+        };
+        let size = size as i64;
+        // Value → memory: concrete offsets inside the accessed bytes.
+        let mut to_mem = TypeTree::new();
+        for (k, b) in vt.iter().filter(|(k, _)| (0..size).contains(k)) {
+            to_mem.insert(k, b);
+        }
+        self.learn_ptr(ptr, &to_mem);
+        // Memory → value: concrete entries inside, and the "every offset" entry at each leaf.
+        let mem = self.pointee(ptr);
+        let mut to_val = TypeTree::new();
+        for (k, b) in mem.iter().filter(|(k, _)| (0..size).contains(k)) {
+            to_val.insert(k, b);
+        }
+        for (off, _) in layout::leaves(self.m, val.ty()) {
+            if to_val.get(off) == BaseType::Unknown {
+                to_val.insert(off, mem.get(off));
+            }
+        }
+        self.learn_val(val, &to_val);
+    }
+
+    fn gep(&mut self, g: Value) {
+        let Some(mut off) = layout::gep_offset(self.m, g) else {
+            return;
+        };
+        if g.is_instruction() {
+            for idx in g.operands().into_iter().skip(1) {
+                if idx.const_int_value().is_none() {
+                    self.integer(idx);
+                }
+            }
+        }
+        let base = g.operand(0);
+        // A constant step inside a cycle (`p = phi [a], [p + 8]`, recursion on `p + 8`)
+        // walks an array whose element is one period long.
+        if off.stride.is_none() && off.constant != 0 {
+            if let Some(p) = self
+                .periods
+                .period(g)
+                .filter(|p| *p < super::MAX_OFFSET as u64)
+            {
+                off = GepOffset {
+                    constant: off.constant,
+                    stride: Some(p),
+                };
+            }
+        }
+        let (pb, pg) = (self.pointee(base), self.pointee(g));
+        match off.stride {
+            None => {
+                self.learn_ptr(g, &pb.shifted(off.constant));
+                self.learn_ptr(base, &pg.shifted(-off.constant));
+            }
+            Some(s) if s > 1 && s < super::MAX_OFFSET as u64 => {
+                let s = s as i64;
+                let mut fwd = TypeTree::new();
+                for (j, b) in pb.iter() {
+                    fwd.insert(
+                        if j == -1 {
+                            -1
+                        } else {
+                            (j - off.constant).rem_euclid(s)
+                        },
+                        b,
+                    );
+                }
+                self.learn_ptr(g, &fwd);
+                let mut every = BaseType::Unknown;
+                let mut per_element = TypeTree::new();
+                for (k, b) in pg.iter() {
+                    if k == -1 {
+                        every = every.join(b);
+                    } else {
+                        per_element.insert((k + off.constant).rem_euclid(s), b);
+                    }
+                }
+                // An element holding one scalar of exactly the stride's size: every offset.
+                let uniform = per_element.len() == 1 && {
+                    let (k, b) = per_element.iter().next().expect("len is 1");
+                    k == 0 && self.scalar_fills(b, s as u64)
+                };
+                let mut back = if uniform {
+                    TypeTree::single(-1, per_element.get(0))
+                } else {
+                    per_element
+                };
+                back.insert(-1, every);
+                self.learn_ptr(base, &back);
+            }
+            Some(_) => {
+                // Unknown stride: only whole-memory facts cross.
+                if let Some((-1, b)) = pb.iter().find(|(k, _)| *k == -1) {
+                    self.learn_ptr(g, &TypeTree::single(-1, b));
+                }
+                let mut kinds = pg.iter().map(|(_, b)| b);
+                if let Some(first) = kinds.next() {
+                    if kinds.all(|b| b == first) {
+                        self.learn_ptr(base, &TypeTree::single(-1, first));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Does one scalar of kind `b` occupy exactly `size` bytes?
+    fn scalar_fills(&self, b: BaseType, size: u64) -> bool {
+        match b {
+            BaseType::Double => size == 8,
+            BaseType::Float => size == 4,
+            BaseType::Pointer => size == self.ptr_size,
+            BaseType::Integer => size <= 8,
+            _ => false,
+        }
+    }
+
+    fn add_sub(&mut self, i: Value, op: Opcode) {
+        if !i.ty().is_integer() {
+            return;
+        }
+        let (a, b) = (i.operand(0), i.operand(1));
+        let (ta, tb) = (self.value_tree(a).get(0), self.value_tree(b).get(0));
+        let konst = |v: Value| v.const_int_value().is_some();
+        if ta == BaseType::Pointer && tb == BaseType::Pointer && op == Opcode::LLVMSub {
+            self.integer(i);
+        } else if ta == BaseType::Pointer || (tb == BaseType::Pointer && op == Opcode::LLVMAdd) {
+            self.learn_val_at(i, 0, BaseType::Pointer);
+        } else if (ta == BaseType::Integer || konst(a)) && (tb == BaseType::Integer || konst(b)) {
+            self.integer(i);
+        }
+    }
+
+    /// Byte offset of an extractvalue/insertvalue index path into `agg`'s type.
+    fn aggregate_offset(&self, agg: Value, indices: &[u32]) -> Option<i64> {
+        let mut ty = agg.ty();
+        let mut off: i64 = 0;
+        for &ix in indices {
+            match ty.kind() {
+                TypeKind::Struct => {
+                    let fields = ty.struct_fields();
+                    let f = *fields.get(ix as usize)?;
+                    off += self.m.field_offset(ty, ix) as i64;
+                    ty = f;
+                }
+                TypeKind::Array => {
+                    ty = ty.element_type();
+                    off += ix as i64 * layout::alloc_size_of(self.m, ty)? as i64;
+                }
+                _ => return None,
+            }
+        }
+        Some(off)
+    }
+
+    /// `part` lives at byte `off` of `whole`: the two trees agree there.
+    fn part_of(&mut self, whole: Value, part: Value, off: i64) {
+        let Some(size) = layout::size_of(self.m, part.ty()) else {
+            return;
+        };
+        let w = self.value_tree(whole);
+        let mut to_part = TypeTree::new();
+        for (k, b) in w
+            .iter()
+            .filter(|(k, _)| (off..off + size as i64).contains(k))
+        {
+            to_part.insert(k - off, b);
+        }
+        self.learn_val(part, &to_part);
+        let p = self.value_tree(part);
+        let mut to_whole = TypeTree::new();
+        for (k, b) in p.iter().filter(|(k, _)| *k >= 0) {
+            to_whole.insert(k + off, b);
+        }
+        self.learn_val(whole, &to_whole);
+    }
+
+    fn extract_value(&mut self, i: Value) {
+        let agg = i.operand(0);
+        if let Some(off) = self.aggregate_offset(agg, &i.aggregate_indices()) {
+            self.part_of(agg, i, off);
+        }
+    }
+
+    fn insert_value(&mut self, i: Value) {
+        let (agg, val) = (i.operand(0), i.operand(1));
+        if let Some(off) = self.aggregate_offset(agg, &i.aggregate_indices()) {
+            let t = self.value_tree(agg);
+            self.learn_val(i, &t);
+            self.part_of(i, val, off);
+        }
+    }
+
+    fn element_offset(&self, vec: Value, idx: Value) -> Option<i64> {
+        let ty = vec.ty();
+        if ty.kind() != TypeKind::Vector || !layout::is_sized(ty) {
+            return None;
+        }
+        let c = idx.const_int_value()?;
+        let stride = layout::alloc_size_of(self.m, ty.element_type())? as i64;
+        (c >= 0).then(|| c * stride)
+    }
+
+    fn extract_element(&mut self, i: Value) {
+        let (vec, idx) = (i.operand(0), i.operand(1));
+        self.integer(idx);
+        if let Some(off) = self.element_offset(vec, idx) {
+            self.part_of(vec, i, off);
+        }
+    }
+
+    fn insert_element(&mut self, i: Value) {
+        let (vec, val, idx) = (i.operand(0), i.operand(1), i.operand(2));
+        self.integer(idx);
+        if let Some(off) = self.element_offset(vec, idx) {
+            let t = self.value_tree(vec);
+            self.learn_val(i, &t);
+            self.part_of(i, val, off);
+        }
+    }
+
+    fn call(&mut self, i: Value) {
+        if i.is_inline_asm_call() {
+            return;
+        }
+        let Some(callee) = i.called_function() else {
+            return;
+        };
+        let name = callee.name();
+        let args = i.call_args();
+        if name.starts_with("__enzyme_") {
+            // The differentiated function is in scope; its markers and shadows are not data.
+            return;
+        }
+        if self.library_call(i, &name, &args) {
+            return;
+        }
+        if callee.is_declaration() {
+            return;
+        }
+        for (a, p) in args.iter().zip(callee.params()) {
+            self.link(*a, p);
+        }
+        let rets = self.returns.get(&callee).cloned().unwrap_or_default();
+        for r in rets {
+            self.link(i, r);
+        }
+    }
+
+    /// Rules for intrinsics and C library functions. Returns whether `name` was one.
+    fn library_call(&mut self, i: Value, name: &str, args: &[Value]) -> bool {
+        let arg = |k: usize| args.get(k).copied();
+        let base = name
+            .strip_prefix("llvm.")
+            .map(|n| n.split('.').next().unwrap_or(n))
+            .unwrap_or(name);
+        match base {
+            "memcpy" | "memmove" | "memcpy_inline" | "__memcpy_chk" | "__memmove_chk" => {
+                let (Some(dst), Some(src), Some(len)) = (arg(0), arg(1), arg(2)) else {
+                    return true;
+                };
+                self.integer(len);
+                let n = len.const_int_value().unwrap_or(super::MAX_OFFSET);
+                let (pd, ps) = (
+                    self.pointee(dst).window(0, n),
+                    self.pointee(src).window(0, n),
+                );
+                self.learn_ptr(dst, &ps);
+                self.learn_ptr(src, &pd);
+                let kind = self.m.context().md_kind("tbaa.struct");
+                if let Some(md) = i.metadata(kind) {
+                    let mut t = TypeTree::new();
+                    for (off, _size, b) in layout::tbaa_struct_entries(md) {
+                        t.insert(off, b);
+                    }
+                    self.learn_ptr(dst, &t);
+                    self.learn_ptr(src, &t);
+                }
+                true
+            }
+            "memset" | "memset_inline" | "__memset_chk" => {
+                if let Some(len) = arg(2) {
+                    self.integer(len);
+                }
+                true
+            }
+            "malloc" | "_Znwm" | "_Znam" | "valloc" => {
+                args.iter().for_each(|a| self.integer(*a));
+                true
+            }
+            "calloc" | "aligned_alloc" => {
+                args.iter().for_each(|a| self.integer(*a));
+                true
+            }
+            "realloc" => {
+                if let (Some(p), Some(n)) = (arg(0), arg(1)) {
+                    self.integer(n);
+                    self.link(i, p);
+                }
+                true
+            }
+            "free" | "_ZdlPv" | "_ZdaPv" | "_ZdlPvm" | "_ZdaPvm" | "lifetime" | "assume"
+            | "dbg" | "experimental" | "prefetch" | "invariant" => true,
+            "frexp" | "frexpf" | "remquo" | "remquof" | "lgamma_r" | "lgammaf_r" => {
+                if let Some(p) = args.last() {
+                    self.learn_ptr(*p, &TypeTree::single(0, BaseType::Integer));
+                }
+                true
+            }
+            "modf" | "sincos" => {
+                for p in args.iter().skip(1) {
+                    self.learn_ptr(*p, &TypeTree::single(0, BaseType::Double));
+                }
+                true
+            }
+            "modff" | "sincosf" => {
+                for p in args.iter().skip(1) {
+                    self.learn_ptr(*p, &TypeTree::single(0, BaseType::Float));
+                }
+                true
+            }
+            "powi" | "ldexp" | "ldexpf" | "scalbn" | "scalbnf" => {
+                if let Some(n) = arg(1) {
+                    self.integer(n);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+}

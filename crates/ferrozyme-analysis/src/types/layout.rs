@@ -1,0 +1,327 @@
+//! From LLVM's static knowledge to type trees: sizes and layouts of IR types, byte offsets
+//! of `getelementptr`s, and the names in `!tbaa` / `!tbaa.struct` metadata.
+//!
+//! Everything here is careful about types that have no fixed size (scalable vectors,
+//! opaque structs, target types): asking LLVM's data layout for their size is invalid, so
+//! [`size_of`] answers `None` for them and callers skip the fact.
+
+use ferrozyme_llvm::{Module, Opcode, Type, TypeKind, Value};
+
+use super::{BaseType, TypeTree, MAX_OFFSET};
+
+/// Does this type have a fixed, queryable size?
+pub(super) fn is_sized(ty: Type) -> bool {
+    match ty.kind() {
+        TypeKind::Void
+        | TypeKind::Function
+        | TypeKind::Label
+        | TypeKind::Metadata
+        | TypeKind::Other => false,
+        // Scalable vectors print as `<vscale x N x T>`; the C API has no direct query.
+        TypeKind::Vector => !ty.to_string().contains("vscale") && is_sized(ty.element_type()),
+        TypeKind::Array => is_sized(ty.element_type()),
+        // An opaque struct has no fields; an empty literal struct is harmless either way.
+        TypeKind::Struct => {
+            let fields = ty.struct_fields();
+            !fields.is_empty() && fields.into_iter().all(is_sized)
+        }
+        _ => true,
+    }
+}
+
+/// Store size in bytes, `None` for unsized types.
+pub(super) fn size_of(m: Module, ty: Type) -> Option<u64> {
+    is_sized(ty).then(|| m.store_size(ty))
+}
+
+/// Allocation size in bytes (array stride), `None` for unsized types.
+pub(super) fn alloc_size_of(m: Module, ty: Type) -> Option<u64> {
+    is_sized(ty).then(|| m.alloc_size(ty))
+}
+
+/// What the IR type alone says about a scalar.
+/// `ints_are_integer`: whether integer leaves count as `Integer` (true for declared storage
+/// such as allocas and globals, false for loads/stores, whose integer type may carry float
+/// bits).
+fn scalar_base(ty: Type, ints_are_integer: bool) -> BaseType {
+    match ty.kind() {
+        TypeKind::Float => BaseType::Float,
+        TypeKind::Double => BaseType::Double,
+        TypeKind::Pointer => BaseType::Pointer,
+        // i8 is C's byte type: allocas of `[N x i8]` are untyped storage.
+        TypeKind::Int(w) if ints_are_integer && w > 8 => BaseType::Integer,
+        _ => BaseType::Unknown,
+    }
+}
+
+/// The scalar leaves of `ty` as (byte offset, leaf type), stopping at [`MAX_OFFSET`].
+pub(super) fn leaves(m: Module, ty: Type) -> Vec<(i64, Type)> {
+    let mut out = Vec::new();
+    collect_leaves(m, ty, 0, &mut out);
+    out
+}
+
+fn collect_leaves(m: Module, ty: Type, base: i64, out: &mut Vec<(i64, Type)>) {
+    if base >= MAX_OFFSET || !is_sized(ty) {
+        return;
+    }
+    match ty.kind() {
+        TypeKind::Struct => {
+            for (i, f) in ty.struct_fields().into_iter().enumerate() {
+                let off = m.field_offset(ty, i as u32) as i64;
+                collect_leaves(m, f, base + off, out);
+            }
+        }
+        TypeKind::Array | TypeKind::Vector => {
+            let e = ty.element_type();
+            let stride = m.alloc_size(e).max(1) as i64;
+            let n = if ty.kind() == TypeKind::Array {
+                ty.array_len()
+            } else {
+                ty.vector_len() as u64
+            };
+            for i in 0..n.min(MAX_OFFSET as u64) as i64 {
+                if base + i * stride >= MAX_OFFSET {
+                    break;
+                }
+                collect_leaves(m, e, base + i * stride, out);
+            }
+        }
+        _ => out.push((base, ty)),
+    }
+}
+
+/// The tree the IR type alone implies. Arrays and vectors of one scalar become a `-1`
+/// entry (every element is that scalar), which also covers arrays longer than the cap.
+pub(super) fn type_tree(m: Module, ty: Type, ints_are_integer: bool) -> TypeTree {
+    let mut tree = TypeTree::new();
+    if !is_sized(ty) {
+        return tree;
+    }
+    if matches!(ty.kind(), TypeKind::Array | TypeKind::Vector) {
+        let e = ty.element_type();
+        if !matches!(
+            e.kind(),
+            TypeKind::Array | TypeKind::Vector | TypeKind::Struct
+        ) {
+            tree.insert(-1, scalar_base(e, ints_are_integer));
+            return tree;
+        }
+    }
+    for (off, leaf) in leaves(m, ty) {
+        tree.insert(off, scalar_base(leaf, ints_are_integer));
+    }
+    tree
+}
+
+/// How a GEP moves its base pointer: a constant byte offset plus, when some index is not
+/// constant, the stride (gcd of the variable terms' byte multipliers; 1 = unknown).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct GepOffset {
+    pub constant: i64,
+    pub stride: Option<u64>,
+}
+
+/// Decomposes a scalar-pointer GEP (instruction or constant expression). `None` for vector
+/// GEPs, unsized types and anything else we cannot follow.
+pub(super) fn gep_offset(m: Module, gep: Value) -> Option<GepOffset> {
+    if !gep.ty().is_pointer() {
+        return None;
+    }
+    let mut ty = gep.gep_source_type();
+    let mut constant: i64 = 0;
+    let mut stride: Option<u64> = None;
+    let mut add_var = |mult: u64| {
+        stride = Some(match stride {
+            None => mult,
+            Some(s) => gcd(s, mult),
+        });
+    };
+    let n = gep.num_operands();
+    for i in 1..n {
+        let idx = gep.operand(i);
+        if !idx.ty().is_integer() {
+            return None;
+        }
+        if i == 1 {
+            let size = alloc_size_of(m, ty)? as i64;
+            match idx.const_int_value() {
+                Some(c) => constant = constant.checked_add(c.checked_mul(size)?)?,
+                None => add_var((size as u64).saturating_mul(index_multiplier(idx))),
+            }
+            continue;
+        }
+        match ty.kind() {
+            TypeKind::Struct => {
+                let c = idx.const_int_value()?;
+                let fields = ty.struct_fields();
+                if c < 0 || c as usize >= fields.len() {
+                    return None;
+                }
+                constant = constant.checked_add(m.field_offset(ty, c as u32) as i64)?;
+                ty = fields[c as usize];
+            }
+            TypeKind::Array | TypeKind::Vector => {
+                ty = ty.element_type();
+                let size = alloc_size_of(m, ty)? as i64;
+                match idx.const_int_value() {
+                    Some(c) => constant = constant.checked_add(c.checked_mul(size)?)?,
+                    None => add_var((size as u64).saturating_mul(index_multiplier(idx))),
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(GepOffset { constant, stride })
+}
+
+/// A known constant factor of an index (`shl x, 3` → 8, `mul x, 24` → 24, else 1), so
+/// that byte-offset GEPs (`gep i8, p, (i << 3)`) still reveal their element stride.
+fn index_multiplier(idx: Value) -> u64 {
+    let mut v = idx;
+    let mut mult: u64 = 1;
+    for _ in 0..4 {
+        let op = match v.opcode() {
+            Some(op) => op,
+            None => break,
+        };
+        let factor = match op {
+            Opcode::LLVMShl => v
+                .operand(1)
+                .const_int_value()
+                .filter(|c| (0..32).contains(c))
+                .map(|c| 1u64 << c),
+            Opcode::LLVMMul => v
+                .operand(1)
+                .const_int_value()
+                .or_else(|| v.operand(0).const_int_value())
+                .filter(|c| *c > 0)
+                .map(|c| c as u64),
+            Opcode::LLVMSExt | Opcode::LLVMZExt => Some(1),
+            _ => None,
+        };
+        match factor {
+            Some(f) => {
+                mult = mult.saturating_mul(f);
+                v = if op == Opcode::LLVMMul && v.operand(1).const_int_value().is_none() {
+                    v.operand(1)
+                } else {
+                    v.operand(0)
+                };
+            }
+            None => break,
+        }
+    }
+    mult.max(1)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// TBAA
+
+/// The base type a TBAA type-node name stands for (clang's C/C++ names).
+pub(super) fn tbaa_name_base(name: &str) -> BaseType {
+    match name {
+        "double" => BaseType::Double,
+        "float" => BaseType::Float,
+        "int" | "long" | "long long" | "short" | "bool" | "_Bool" | "__int128" | "wchar_t"
+        | "char16_t" | "char32_t" => BaseType::Integer,
+        "any pointer" | "vtable pointer" => BaseType::Pointer,
+        n if n.starts_with('p')
+            && n[1..]
+                .split(' ')
+                .next()
+                .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            BaseType::Pointer
+        }
+        _ => BaseType::Unknown,
+    }
+}
+
+/// The MDString name of a TBAA type node, if it has one.
+fn type_node_name(node: Value) -> Option<String> {
+    node.md_node_operands()
+        .first()
+        .copied()
+        .flatten()
+        .and_then(|s| s.md_string())
+}
+
+/// Facts a `!tbaa` access tag gives, as (tree, offset of the accessed address inside it).
+/// The tree holds the accessed scalar at `offset`; a struct-path tag also names the
+/// enclosing struct, whose other scalar members are placed at their own offsets. Old
+/// scalar tags give offset 0.
+pub(super) fn tbaa_access_tree(tag: Value) -> (TypeTree, i64) {
+    let mut tree = TypeTree::new();
+    let ops = tag.md_node_operands();
+    let Some(Some(first)) = ops.first().copied() else {
+        return (tree, 0);
+    };
+    if let Some(name) = first.md_string() {
+        // Old scalar format: the tag is the type node itself.
+        tree.insert(0, tbaa_name_base(&name));
+        return (tree, 0);
+    }
+    if ops.len() < 3 {
+        return (tree, 0);
+    }
+    let tag_off = ops[2]
+        .and_then(|o| o.const_int_value())
+        .filter(|o| (0..MAX_OFFSET).contains(o))
+        .unwrap_or(0);
+    if let Some(access) = ops[1] {
+        if let Some(name) = type_node_name(access) {
+            tree.insert(tag_off, tbaa_name_base(&name));
+        }
+    }
+    struct_members(first, 0, 0, &mut tree);
+    (tree, tag_off)
+}
+
+/// Places the scalar members of a struct type node `node` at `base + member offset`.
+fn struct_members(node: Value, base: i64, depth: u32, tree: &mut TypeTree) {
+    if depth > 4 {
+        return;
+    }
+    let ops = node.md_node_operands();
+    // {name, type1, off1, type2, off2, ...}
+    let mut i = 1;
+    while i + 1 < ops.len() {
+        if let (Some(ty), Some(off)) = (ops[i], ops[i + 1].and_then(|o| o.const_int_value())) {
+            let at = base + off;
+            let member_ops = ty.md_node_operands().len();
+            if member_ops > 3 {
+                struct_members(ty, at, depth + 1, tree);
+            } else if at >= 0 {
+                if let Some(name) = type_node_name(ty) {
+                    tree.insert(at, tbaa_name_base(&name));
+                }
+            }
+        }
+        i += 2;
+    }
+}
+
+/// The `!tbaa.struct` entries of a memcpy: (offset, size, base type) triples.
+pub(super) fn tbaa_struct_entries(md: Value) -> Vec<(i64, i64, BaseType)> {
+    let ops = md.md_node_operands();
+    let mut out = Vec::new();
+    for chunk in ops.chunks(3) {
+        if let [Some(off), Some(size), Some(tag)] = chunk {
+            if let (Some(o), Some(s)) = (off.const_int_value(), size.const_int_value()) {
+                let (tree, at) = tbaa_access_tree(*tag);
+                let t = tree.get(at);
+                out.push((o, s, t));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,312 @@
+//! Type analysis on small `.ll` inputs in `tests/data/types/`: one property per test.
+
+use ferrozyme_analysis::types::{BaseType, FpType, TypeAnalysis, TypeTree};
+use ferrozyme_llvm::{Module, Value};
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+
+/// Parses `tests/data/types/<file>` and hands the module to `body`.
+fn with_module(file: &str, body: impl FnOnce(Module)) {
+    let path = format!("{}/tests/data/types/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    let ctx = Context::create();
+    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), file);
+    let m = ctx
+        .create_module_from_ir(buf)
+        .unwrap_or_else(|e| panic!("parsing {file}: {e}"));
+    body(Module::from_inkwell(&m));
+}
+
+fn func(m: Module, name: &str) -> Value {
+    m.function(name)
+        .unwrap_or_else(|| panic!("no function @{name}"))
+}
+
+/// The argument or instruction called `%name` in `f`.
+fn val(f: Value, name: &str) -> Value {
+    f.params()
+        .into_iter()
+        .chain(f.blocks().into_iter().flat_map(|b| b.instructions()))
+        .find(|v| v.name() == name)
+        .unwrap_or_else(|| panic!("no %{name} in @{}", f.name()))
+}
+
+fn tree(pairs: &[(i64, BaseType)]) -> TypeTree {
+    let mut t = TypeTree::new();
+    for (k, b) in pairs {
+        t.insert(*k, *b);
+    }
+    t
+}
+
+use BaseType::*;
+
+#[test]
+fn double_array_param_is_double_everywhere() {
+    with_module("array_param.ll", |m| {
+        let f = func(m, "sum");
+        let ta = TypeAnalysis::run(m, f);
+        let a = val(f, "a");
+        assert_eq!(ta.pointee_tree(a), tree(&[(-1, Double)]));
+        assert_eq!(ta.value_tree(a).get(0), Pointer);
+        assert_eq!(ta.memory_fp_type(a), Some(FpType::F64));
+        assert!(!ta.memory_may_hold_pointers(a));
+        // The index is an integer because it indexes memory.
+        assert_eq!(ta.value_tree(val(f, "i")).get(0), Integer);
+
+        let g = func(m, "first");
+        let ta = TypeAnalysis::run(m, g);
+        assert_eq!(ta.pointee_tree(val(g, "q")), tree(&[(0, Double)]));
+    });
+}
+
+#[test]
+fn struct_alloca_has_field_offsets() {
+    with_module("struct_alloca.ll", |m| {
+        let f = func(m, "f");
+        let ta = TypeAnalysis::run(m, f);
+        let s = val(f, "s");
+        assert_eq!(ta.pointee_tree(s), tree(&[(0, Integer), (8, Double)]));
+        assert_eq!(ta.pointee_tree(val(f, "px")), tree(&[(0, Double)]));
+        assert_eq!(ta.value_tree(val(f, "k")).get(0), Integer);
+    });
+}
+
+#[test]
+fn i64_load_with_double_tbaa_carries_f64() {
+    with_module("tbaa_int_load.ll", |m| {
+        let f = func(m, "copy");
+        let ta = TypeAnalysis::run(m, f);
+        let bits = val(f, "bits");
+        assert_eq!(ta.value_tree(bits).get(0), Double);
+        assert_eq!(ta.int_carries_fp(bits), Some(FpType::F64));
+        // Storing it makes the destination double memory.
+        assert_eq!(ta.pointee_tree(val(f, "q")), tree(&[(0, Double)]));
+        assert_eq!(ta.memory_fp_type(val(f, "p")), Some(FpType::F64));
+    });
+}
+
+#[test]
+fn i64_load_from_double_memory_is_double_without_tbaa() {
+    with_module("tbaa_int_load.ll", |m| {
+        let f = func(m, "copy2");
+        let ta = TypeAnalysis::run(m, f);
+        assert_eq!(ta.int_carries_fp(val(f, "bits")), Some(FpType::F64));
+        assert_eq!(ta.memory_fp_type(val(f, "q")), Some(FpType::F64));
+        // Half of a double is not a float: nothing to say for the i32 lanes.
+        assert_eq!(ta.int_carries_fp(val(f, "w")), None);
+    });
+}
+
+#[test]
+fn memcpy_shares_pointee_between_dst_and_src() {
+    with_module("memcpy_float.ll", |m| {
+        let f = func(m, "cp");
+        let ta = TypeAnalysis::run(m, f);
+        assert_eq!(ta.pointee_tree(val(f, "dst")), tree(&[(0, Float)]));
+        assert_eq!(ta.memory_fp_type(val(f, "dst")), Some(FpType::F32));
+        assert_eq!(ta.value_tree(val(f, "n")), TypeTree::new());
+
+        let g = func(m, "cp2");
+        let ta = TypeAnalysis::run(m, g);
+        let expect = tree(&[(0, Double), (8, Integer)]);
+        assert_eq!(ta.pointee_tree(val(g, "dst")), expect);
+        assert_eq!(ta.pointee_tree(val(g, "src")), expect);
+    });
+}
+
+#[test]
+fn argument_type_comes_from_the_callee() {
+    with_module("interproc.ll", |m| {
+        let f = func(m, "caller");
+        let ta = TypeAnalysis::run(m, f);
+        assert_eq!(
+            ta.pointee_tree(val(f, "x")),
+            tree(&[(0, Double), (8, Integer)])
+        );
+        assert_eq!(ta.memory_fp_type(val(f, "x")), Some(FpType::F64));
+
+        // Upwards too: the caller's caller passes an untyped buffer.
+        let outer = func(m, "outer");
+        assert_eq!(
+            ta.pointee_tree(val(outer, "buf")),
+            tree(&[(0, Double), (8, Integer)])
+        );
+        // Through a returned pointer to a malloc'ed block.
+        let ta = TypeAnalysis::run(m, outer);
+        assert_eq!(ta.pointee_tree(val(outer, "h")), tree(&[(0, Float)]));
+        assert_eq!(ta.value_tree(val(outer, "h")).get(0), Pointer);
+    });
+}
+
+#[test]
+fn enzyme_autodiff_call_brings_the_differentiated_function_in_scope() {
+    with_module("autodiff.ll", |m| {
+        let main = func(m, "main_like");
+        let ta = TypeAnalysis::run(m, main);
+        let sq = func(m, "square");
+        assert_eq!(ta.pointee_tree(val(sq, "x")), tree(&[(0, Double)]));
+        // The marker call's arguments are not linked to anything.
+        assert_eq!(ta.pointee_tree(val(main, "x")), TypeTree::new());
+    });
+}
+
+#[test]
+fn phi_and_select_of_pointers_merge() {
+    with_module("phi_ptr.ll", |m| {
+        let f = func(m, "pick");
+        let ta = TypeAnalysis::run(m, f);
+        // %a holds double at 0, %b holds long at 0: the phi sees both → conflict, and
+        // the conflict flows back to both incoming pointers.
+        let p = val(f, "p");
+        assert_eq!(ta.pointee_tree(p).get(0), Anything);
+        assert_eq!(ta.pointee_tree(val(f, "a")).get(0), Anything);
+        assert_eq!(ta.memory_fp_type(p), None);
+        // The select merges %a with %b+8.
+        let s = ta.pointee_tree(val(f, "s"));
+        assert_eq!(s.get(0), Anything);
+    });
+}
+
+#[test]
+fn phi_of_agreeing_pointers_keeps_the_type() {
+    let ir = "define double @g(ptr %a, ptr %b, i1 %c) {\n\
+              entry:\n  %x = load double, ptr %a\n  br i1 %c, label %t, label %e\n\
+              t:\n  br label %j\ne:\n  br label %j\n\
+              j:\n  %p = phi ptr [ %a, %t ], [ %b, %e ]\n  %y = load double, ptr %p\n  ret double %y\n}\n";
+    let ctx = Context::create();
+    let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
+    let module = ctx.create_module_from_ir(buf).expect("valid IR");
+    let m = Module::from_inkwell(&module);
+    let f = func(m, "g");
+    let ta = TypeAnalysis::run(m, f);
+    assert_eq!(ta.pointee_tree(val(f, "b")), tree(&[(0, Double)]));
+    assert_eq!(ta.pointee_tree(val(f, "p")), tree(&[(0, Double)]));
+}
+
+#[test]
+fn float_and_double_at_one_offset_conflict() {
+    with_module("conflict.ll", |m| {
+        let f = func(m, "both");
+        let ta = TypeAnalysis::run(m, f);
+        let p = val(f, "p");
+        assert_eq!(ta.pointee_tree(p).get(0), Anything);
+        assert_eq!(ta.memory_fp_type(p), None);
+        assert!(ta.memory_may_hold_pointers(p), "a conflict may be anything");
+        // Float at 0 and double at 8 is no conflict, but two float types: ambiguous.
+        let q = val(f, "q");
+        assert_eq!(ta.pointee_tree(q), tree(&[(0, Float), (8, Double)]));
+        assert_eq!(ta.memory_fp_type(q), None);
+    });
+}
+
+#[test]
+fn clang_o2_struct_of_mixed_fields() {
+    with_module("mixed_struct.ll", |m| {
+        let f = func(m, "energy");
+        let ta = TypeAnalysis::run(m, f);
+        let ps = f.params()[0];
+        let expect = tree(&[
+            (0, Integer),
+            (8, Double),
+            (16, Float),
+            (24, Pointer),
+            (32, Integer),
+        ]);
+        assert_eq!(ta.pointee_tree(ps), expect);
+        assert!(ta.memory_may_hold_pointers(ps));
+        assert_eq!(ta.memory_fp_type(ps), None, "float and double fields");
+        // The loaded `pos` pointer points to doubles.
+        let pos_loads: Vec<Value> = f
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .filter(|i| i.ty().is_pointer() && i.opcode() == Some(ferrozyme_llvm::Opcode::LLVMLoad))
+            .collect();
+        assert!(!pos_loads.is_empty());
+        for p in pos_loads {
+            assert_eq!(ta.memory_fp_type(p), Some(FpType::F64), "{p}");
+        }
+
+        let g = func(m, "step");
+        let ta = TypeAnalysis::run(m, g);
+        assert_eq!(ta.pointee_tree(g.params()[0]), expect);
+    });
+}
+
+#[test]
+fn print_lists_every_argument_and_instruction() {
+    with_module("struct_alloca.ll", |m| {
+        let f = func(m, "f");
+        let ta = TypeAnalysis::run(m, f);
+        let out = ta.print(f);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "type analysis for @f");
+        let n_insts: usize = f.blocks().iter().map(|b| b.instructions().len()).sum();
+        assert_eq!(lines.len(), 1 + f.params().len() + n_insts, "{out}");
+        assert!(
+            out.contains("%s = alloca %struct.S, align 8 : ptr {[0]:Integer, [8]:Double}"),
+            "{out}"
+        );
+        assert!(
+            out.contains("%r = load double, ptr %px, align 8 : {[0]:Double}"),
+            "{out}"
+        );
+        assert!(out.contains("i32 %k : {[0]:Integer}"), "{out}");
+    });
+}
+
+#[test]
+fn terminates_on_recursion_and_pointer_loops() {
+    with_module("recursion.ll", |m| {
+        let f = func(m, "rec");
+        let ta = TypeAnalysis::run(m, f);
+        assert!(ta.rounds() <= 20);
+        let p = val(f, "p");
+        assert_eq!(ta.pointee_tree(p).get(0), Double);
+        assert_eq!(ta.memory_fp_type(p), Some(FpType::F64));
+
+        let g = func(m, "walk");
+        let ta = TypeAnalysis::run(m, g);
+        assert_eq!(ta.pointee_tree(val(g, "a")), tree(&[(-1, Double)]));
+        assert_eq!(ta.memory_fp_type(val(g, "b")), Some(FpType::F64));
+        assert_eq!(ta.memory_fp_type(val(g, "t")), Some(FpType::F64));
+    });
+}
+
+#[test]
+fn odd_ir_does_not_panic() {
+    with_module("odd.ll", |m| {
+        let f = func(m, "odd");
+        let ta = TypeAnalysis::run(m, f);
+        let out = ta.print(f);
+        assert!(out.lines().count() > 10);
+        assert_eq!(ta.value_tree(val(f, "ev")).get(0), Unknown);
+        assert_eq!(ta.value_tree(val(f, "vl")).get(8), Pointer);
+        assert_eq!(ta.pointee_tree(val(f, "big")), tree(&[(-1, Double)]));
+        assert_eq!(ta.pointee_tree(val(f, "bg")), tree(&[(-1, Double)]));
+    });
+}
+
+#[test]
+fn display_formats() {
+    let t = tree(&[(8, Integer), (0, Double)]);
+    assert_eq!(t.to_string(), "{[0]:Double, [8]:Integer}");
+    assert_eq!(Anything.to_string(), "Anything");
+    // "Every offset" prints last; concrete entries that agree with it are folded in,
+    // ones that disagree are conflicts.
+    let t = tree(&[(8, Integer), (0, Float), (-1, Float)]);
+    assert_eq!(t.to_string(), "{[8]:Anything, [-1]:Float}");
+    assert_eq!(t.get(4), Float);
+}
+
+#[test]
+#[ignore]
+fn debug_print() {
+    let file = std::env::var("TA_FILE").unwrap();
+    let fname = std::env::var("TA_FN").unwrap();
+    with_module(&file, |m| {
+        let f = func(m, &fname);
+        println!("{}", TypeAnalysis::run(m, f).print(f));
+    });
+}
