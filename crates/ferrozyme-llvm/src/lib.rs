@@ -28,3 +28,39 @@ impl Module {
         self.0
     }
 }
+
+pub mod builder;
+pub mod ir;
+
+pub use builder::Builder;
+pub use ir::{
+    opcode_name, run_function_passes, run_module_passes, verify_function, Block, Context, IntPredicate, Opcode,
+    RealPredicate, Type, TypeKind, Value,
+};
+
+/// Parses textual IR in the module's context and links it into `module`.
+pub fn link_ir_text(module: Module, text: &str, name: &str) -> Result<(), String> {
+    use llvm_sys::core::*;
+    let ctx = module.context();
+    let cname = ir::cstr(name);
+    // SAFETY: the buffer copies `text` and is ours to dispose (ParseIRInContext2 does not
+    // take it); on success the parsed module is consumed by the
+    // linker (LLVMLinkModules2 destroys the source module); on failure nothing leaks but
+    // the message, which we own.
+    unsafe {
+        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text.as_ptr() as *const _, text.len(), cname.as_ptr());
+        let mut src = std::ptr::null_mut();
+        let mut msg = std::ptr::null_mut();
+        let bad = llvm_sys::ir_reader::LLVMParseIRInContext2(ctx.raw(), buf, &mut src, &mut msg) != 0;
+        LLVMDisposeMemoryBuffer(buf);
+        if bad {
+            let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
+            LLVMDisposeMessage(msg);
+            return Err(s);
+        }
+        if llvm_sys::linker::LLVMLinkModules2(module.raw(), src) != 0 {
+            return Err(format!("linking {name} failed"));
+        }
+    }
+    Ok(())
+}

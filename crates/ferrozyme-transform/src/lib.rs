@@ -1,7 +1,31 @@
 //! Ferrozyme's transform: finds `__enzyme_*` calls in a module and synthesizes derivatives.
+//!
+//! Code map:
+//! * `request.rs` — parses an `__enzyme_autodiff` call (markers, shadows, defaults);
+//! * `driver.rs` — memoised requests → generated functions, worklist of bodies;
+//! * `clone.rs` — clone + canonicalise the function to differentiate;
+//! * `reverse/` — reverse-mode synthesis (forward sweep, reverse sweep, tape);
+//! * `lower.rs` — derivative rules (from `ferrozyme-rules`) lowered to IR;
+//! * `runtime.rs` — tape stacks and memory adjoints, linked into the module as IR;
+//! * `replace.rs` — rewriting each `__enzyme_autodiff` call into a call of its derivative.
 #![forbid(unsafe_code)]
 
+mod clone;
+mod driver;
+mod lower;
+mod replace;
+mod request;
+mod reverse;
+mod runtime;
+
 pub use ferrozyme_llvm::{Diagnostic, Module};
+
+use ferrozyme_abi::{entry_point, EntryPoint};
+use ferrozyme_analysis::activity::ArgActivity;
+use ferrozyme_llvm::{DiagKind, Opcode, Value};
+
+use crate::driver::Driver;
+use crate::reverse::Request;
 
 /// What the caller wants from one run of the pass.
 #[derive(Clone, Debug, Default)]
@@ -21,10 +45,79 @@ pub struct Report {
     pub printout: String,
 }
 
+/// All calls to `__enzyme_*` entry points in the module, with their entry point.
+fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {
+    let mut out = Vec::new();
+    for f in module.functions() {
+        if !f.is_declaration() {
+            continue;
+        }
+        let Some(ep) = entry_point(&f.name()) else { continue };
+        for u in f.users() {
+            if u.opcode() == Some(Opcode::LLVMCall) && u.called_value() == f {
+                out.push((u, ep));
+            }
+        }
+    }
+    out
+}
+
 /// Runs the pass on `module` in place: every `__enzyme_autodiff`-family call is replaced
 /// by a call to a synthesized derivative. On error the module may be partially rewritten
 /// and must not be used further.
 pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
-    let _ = (module, opts);
-    Ok(Report::default())
+    let calls = hook_calls(module);
+    let mut diags = Vec::new();
+    let mut driver = Driver::new(module);
+    driver.print_activity = opts.print_activity;
+    driver.print_types = opts.print_type_analysis;
+    let mut planned = Vec::new();
+    for (call, ep) in calls {
+        let caller = call.parent_function().name();
+        if ep != EntryPoint::Autodiff {
+            diags.push(
+                Diagnostic::new(
+                    DiagKind::BadAutodiffCall,
+                    format!("`{}` ({ep:?} mode) is not implemented yet; only reverse mode (__enzyme_autodiff) is", call.called_value().name()),
+                )
+                .in_function(caller)
+                .at_loc(call.source_loc())
+                .with_help("use __enzyme_autodiff"),
+            );
+            continue;
+        }
+        match request::parse(call, &caller) {
+            Ok(ac) => {
+                let ret = ac.func.function_type().return_type();
+                let req = Request {
+                    func: ac.func,
+                    args: ac.args.iter().map(|a| a.activity).collect(),
+                    ret_active: ret.is_fp_scalar(),
+                };
+                if req.args.iter().all(|a| *a == ArgActivity::Const) && !req.ret_active {
+                    // Nothing to differentiate; still a valid call (returns zeros).
+                }
+                let g = driver.combined_fn(&req);
+                planned.push((ac, req, g));
+            }
+            Err(d) => diags.push(d),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    diags.extend(driver.drain());
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let shadow_globals = driver.shadow_globals();
+    for (ac, req, g) in &planned {
+        if let Err(d) = replace::replace_call(&mut driver, ac, req, *g, &shadow_globals) {
+            diags.push(d);
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(Report { generated: driver.generated.iter().map(|f| f.name()).collect(), printout: std::mem::take(&mut driver.printout) })
 }

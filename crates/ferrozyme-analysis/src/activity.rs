@@ -1,0 +1,284 @@
+//! Activity analysis: which values carry derivatives and which pointers need shadows.
+//!
+//! Two facts per value, computed together to a fixed point (pointer shadows and float
+//! activity feed each other through loads):
+//!
+//! * **shadowed** pointers: pointers that may point to memory holding differentiable data,
+//!   so they get a *shadow* pointer to the matching adjoint memory. Sources: `Dup`
+//!   arguments, allocations (`alloca`, `malloc`, ...) of non-integer data, mutable global
+//!   variables holding floats, and pointers loaded from shadowed memory (the shadow memory
+//!   holds shadow pointers). GEPs, casts, phis and selects propagate.
+//! * **active** values: floating-point values (scalars, vectors, aggregates containing
+//!   floats) that may depend on an active input — `Active` arguments, loads from shadowed
+//!   memory, results of differentiable calls. Integers are never active; a cast from an
+//!   integer (`sitofp`) starts a constant.
+//!
+//! The analysis over-approximates: calling a value active that is not costs speed, never
+//! correctness (its adjoint is simply zero). It never under-approximates on the paths it
+//! understands. Read-only functions returning integers and known inactive externals
+//! (`printf`) are inactive calls.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+use ferrozyme_llvm::{Module, Opcode, Type, Value};
+
+use crate::calls::{classify, CallKind};
+
+/// How an argument of the function being differentiated takes part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArgActivity {
+    /// No derivative.
+    Const,
+    /// Pointer with a shadow.
+    Dup,
+    /// Active float scalar (or vector/aggregate of floats).
+    Active,
+}
+
+/// Result of activity analysis for one function.
+#[derive(Default, Clone)]
+pub struct Activity {
+    pub active: HashSet<Value>,
+    pub shadowed: HashSet<Value>,
+}
+
+/// Does this type carry floating-point data we differentiate?
+pub fn carries_fp(t: Type) -> bool {
+    t.contains_fp()
+}
+
+/// Is `g` a mutable global that needs a shadow (it holds floats)?
+pub fn global_needs_shadow(g: Value) -> bool {
+    g.is_global_variable() && !g.is_global_constant() && g.global_value_type().contains_fp()
+}
+
+/// Does `f`'s `memory(...)` attribute rule out writes?
+pub fn is_readonly_function(f: Value) -> bool {
+    match f.memory_effects() {
+        // Two bits per location; bit 1 of each pair is "may write".
+        Some(m) => m & 0xAAAA_AAAA_AAAA_AAAA == 0,
+        None => false,
+    }
+}
+
+/// Functions that (transitively, through direct calls) reference a mutable float global.
+pub fn functions_touching_shadowed_globals(module: Module) -> HashSet<Value> {
+    let mut direct: HashSet<Value> = HashSet::new();
+    let mut callers: HashMap<Value, Vec<Value>> = HashMap::new();
+    for f in module.functions() {
+        if f.is_declaration() {
+            continue;
+        }
+        for b in f.blocks() {
+            for i in b.instructions() {
+                for op in i.operands() {
+                    if references_shadowed_global(op, 0) {
+                        direct.insert(f);
+                    }
+                }
+                if i.is_call() {
+                    if let Some(c) = i.called_function() {
+                        callers.entry(c).or_default().push(f);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = direct.clone();
+    let mut work: Vec<Value> = direct.into_iter().collect();
+    while let Some(f) = work.pop() {
+        for &c in callers.get(&f).map(|v| v.as_slice()).unwrap_or(&[]) {
+            if out.insert(c) {
+                work.push(c);
+            }
+        }
+    }
+    out
+}
+
+fn references_shadowed_global(v: Value, depth: u32) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    if global_needs_shadow(v) {
+        return true;
+    }
+    if v.is_constant_expr() {
+        return v.operands().into_iter().any(|o| references_shadowed_global(o, depth + 1));
+    }
+    false
+}
+
+/// Inputs to the analysis of one function.
+pub struct ActivityInput<'a> {
+    pub func: Value,
+    pub args: &'a [ArgActivity],
+    /// Functions that touch mutable float globals (from [`functions_touching_shadowed_globals`]).
+    pub global_touchers: &'a HashSet<Value>,
+}
+
+impl Activity {
+    pub fn run(input: &ActivityInput<'_>) -> Activity {
+        let mut a = Activity::default();
+        for (p, act) in input.func.params().into_iter().zip(input.args) {
+            match act {
+                ArgActivity::Dup if p.ty().is_pointer() => {
+                    a.shadowed.insert(p);
+                }
+                ArgActivity::Active if carries_fp(p.ty()) => {
+                    a.active.insert(p);
+                }
+                _ => {}
+            }
+        }
+        let insts: Vec<Value> = input.func.blocks().into_iter().flat_map(|b| b.instructions()).collect();
+        loop {
+            let before = (a.active.len(), a.shadowed.len());
+            for &i in &insts {
+                a.visit(i, input);
+            }
+            if (a.active.len(), a.shadowed.len()) == before {
+                break;
+            }
+        }
+        a
+    }
+
+    /// Is this (possibly constant) pointer shadowed?
+    pub fn is_shadowed(&self, v: Value) -> bool {
+        if self.shadowed.contains(&v) {
+            return true;
+        }
+        if global_needs_shadow(v) {
+            return true;
+        }
+        if v.is_constant_expr() {
+            return match v.const_opcode() {
+                Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => {
+                    self.is_shadowed(v.operand(0))
+                }
+                _ => false,
+            };
+        }
+        false
+    }
+
+    pub fn is_active(&self, v: Value) -> bool {
+        self.active.contains(&v)
+    }
+
+    /// Is a call "active": does it need a derivative?
+    pub fn call_is_active(&self, call: Value, global_touchers: &HashSet<Value>) -> bool {
+        let args = call.call_args();
+        let any_in = args.iter().any(|&x| self.is_active(x) || (x.ty().is_pointer() && self.is_shadowed(x)));
+        match classify(call) {
+            CallKind::Defined(f) => {
+                let ret = call.ty();
+                if !carries_fp(ret) && !ret.is_pointer() && is_readonly_function(f) {
+                    return false;
+                }
+                any_in || global_touchers.contains(&f) || self.is_active(call)
+            }
+            CallKind::InactiveExternal | CallKind::NoDerivative => false,
+            _ => any_in || self.is_active(call),
+        }
+    }
+
+    fn visit(&mut self, i: Value, input: &ActivityInput<'_>) {
+        let Some(op) = i.opcode() else { return };
+        let ty = i.ty();
+        let ops = i.operands();
+        let any_active = |s: &Activity| ops.iter().any(|&o| s.is_active(o));
+        let any_shadowed = |s: &Activity| ops.iter().any(|&o| o.ty().is_pointer() && s.is_shadowed(o));
+        use Opcode::*;
+        match op {
+            LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze if ty.is_pointer() => {
+                if self.is_shadowed(ops[0]) {
+                    self.shadowed.insert(i);
+                }
+            }
+            LLVMPHI | LLVMSelect if ty.is_pointer() => {
+                if any_shadowed(self) {
+                    self.shadowed.insert(i);
+                }
+            }
+            LLVMAlloca => {
+                let t = i.allocated_type();
+                if t.contains_fp() || t.contains_pointer() {
+                    self.shadowed.insert(i);
+                }
+            }
+            LLVMLoad => {
+                if self.is_shadowed(ops[0]) {
+                    if ty.is_pointer() || ty.contains_pointer() {
+                        self.shadowed.insert(i);
+                    }
+                    if carries_fp(ty) {
+                        self.active.insert(i);
+                    }
+                }
+            }
+            LLVMCall => {
+                let kind = classify(i);
+                match kind {
+                    CallKind::Malloc | CallKind::Calloc | CallKind::Realloc => {
+                        self.shadowed.insert(i);
+                    }
+                    CallKind::Math(_) | CallKind::ReduceFAdd => {
+                        if carries_fp(ty) && any_active(self) {
+                            self.active.insert(i);
+                        }
+                    }
+                    CallKind::Defined(f) => {
+                        let touches = input.global_touchers.contains(&f);
+                        let inputs = any_active(self) || any_shadowed(self) || touches;
+                        if inputs && carries_fp(ty) {
+                            self.active.insert(i);
+                        }
+                        if inputs && ty.is_pointer() {
+                            self.shadowed.insert(i);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFNeg | LLVMFPExt | LLVMFPTrunc
+            | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector | LLVMExtractValue | LLVMInsertValue
+            | LLVMPHI | LLVMSelect | LLVMFreeze | LLVMBitCast => {
+                if carries_fp(ty) && any_active(self) {
+                    self.active.insert(i);
+                }
+                if ty.contains_pointer() && any_shadowed(self) && !ty.is_pointer() {
+                    self.shadowed.insert(i);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Per-instruction printout for `ferrozyme opt --print-activity`.
+    pub fn print(&self, f: Value) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "activity for @{}", f.name());
+        for p in f.params() {
+            let _ = writeln!(s, "  {} : {}", p, self.label(p));
+        }
+        for b in f.blocks() {
+            let _ = writeln!(s, "{}:", b.name());
+            for i in b.instructions() {
+                let _ = writeln!(s, "  {} : {}", i, self.label(i));
+            }
+        }
+        s
+    }
+
+    fn label(&self, v: Value) -> &'static str {
+        match (self.is_active(v), self.is_shadowed(v)) {
+            (true, true) => "active, shadowed",
+            (true, false) => "active",
+            (false, true) => "shadowed",
+            (false, false) => "inactive",
+        }
+    }
+}

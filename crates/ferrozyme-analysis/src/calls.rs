@@ -1,0 +1,93 @@
+//! What a call instruction is, for differentiation purposes.
+//!
+//! Every call in a function being differentiated falls in exactly one [`CallKind`]. The
+//! classification only looks at the callee (name, intrinsic id, whether it has IR) and at
+//! the tables in `ferrozyme-rules` and `ferrozyme-abi`; whether the call is *active* is the
+//! activity analysis' business.
+
+use ferrozyme_llvm::Value;
+use ferrozyme_rules::Rule;
+
+#[derive(Clone, Copy, Debug)]
+pub enum CallKind {
+    /// Elementwise math with a rule (intrinsic or libm).
+    Math(&'static Rule),
+    /// Intrinsics and functions whose derivative is zero or that never carry one
+    /// (`llvm.floor`, `llvm.lifetime.start`, `llvm.assume`, ...).
+    NoDerivative,
+    Memcpy,
+    Memmove,
+    Memset,
+    /// `llvm.vector.reduce.fadd` (ordered or not).
+    ReduceFAdd,
+    Malloc,
+    Calloc,
+    Realloc,
+    Free,
+    /// Known external functions that cannot affect derivatives (`printf`, ...).
+    InactiveExternal,
+    /// A function with IR in the module.
+    Defined(Value),
+    /// An intrinsic without a rule.
+    UnknownIntrinsic,
+    /// A declared function without IR and without a rule.
+    UnknownExternal,
+    /// A call through a pointer.
+    Indirect,
+    InlineAsm,
+}
+
+/// Classifies a call instruction.
+pub fn classify(call: Value) -> CallKind {
+    if call.is_inline_asm_call() {
+        return CallKind::InlineAsm;
+    }
+    let Some(f) = call.called_function() else { return CallKind::Indirect };
+    let name = f.name();
+    if name.starts_with("llvm.") {
+        if let Some(r) = ferrozyme_rules::intrinsic_rule(&name) {
+            if r.all_zero() {
+                return CallKind::NoDerivative;
+            }
+            return CallKind::Math(r);
+        }
+        if name.starts_with("llvm.memcpy") {
+            return CallKind::Memcpy;
+        }
+        if name.starts_with("llvm.memmove") {
+            return CallKind::Memmove;
+        }
+        if name.starts_with("llvm.memset") {
+            return CallKind::Memset;
+        }
+        if name.starts_with("llvm.vector.reduce.fadd") {
+            return CallKind::ReduceFAdd;
+        }
+        if ferrozyme_rules::zero_derivative_intrinsic(&name) {
+            return CallKind::NoDerivative;
+        }
+        return CallKind::UnknownIntrinsic;
+    }
+    if !f.is_declaration() {
+        return CallKind::Defined(f);
+    }
+    match name.as_str() {
+        "malloc" | "_Znwm" | "_Znam" | "aligned_alloc" => return CallKind::Malloc,
+        "calloc" => return CallKind::Calloc,
+        "realloc" => return CallKind::Realloc,
+        _ => {}
+    }
+    if ferrozyme_abi::DEALLOCATORS.contains(&name.as_str()) {
+        return CallKind::Free;
+    }
+    if let Some(r) = ferrozyme_rules::libm_rule(&name) {
+        if r.all_zero() {
+            return CallKind::NoDerivative;
+        }
+        return CallKind::Math(r);
+    }
+    if ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name.as_str()) {
+        return CallKind::InactiveExternal;
+    }
+    CallKind::UnknownExternal
+}

@@ -1,0 +1,169 @@
+//! The driver: requests in, derivative functions out, memoised.
+//!
+//! A [`Request`] (function + activity of its arguments and return) is the memo key. The
+//! top-level `__enzyme_autodiff` calls ask for *combined* functions; active calls inside
+//! differentiated code ask for *split* pairs (augmented forward + reverse). Asking creates
+//! the functions' shells at once (so recursive functions can call their own derivatives)
+//! and queues their bodies; [`Driver::drain`] synthesizes queued bodies until none is left.
+
+use std::collections::{HashMap, HashSet};
+
+use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Type, Value};
+
+use crate::clone::{clone_function, preprocess};
+use crate::reverse::{adjoint_return_type, aug_return_type, primal_shadow_params, Gen, Request, Target};
+use crate::runtime::Runtime;
+
+pub struct Driver {
+    pub module: Module,
+    pub touchers: HashSet<Value>,
+    runtime: Runtime,
+    shadow_globals: HashMap<Value, Value>,
+    combined: HashMap<Request, Value>,
+    split: HashMap<Request, (Value, Value)>,
+    queue: Vec<(Request, Target)>,
+    pub generated: Vec<Value>,
+    pub printout: String,
+    pub print_activity: bool,
+    pub print_types: bool,
+}
+
+impl Driver {
+    pub fn new(module: Module) -> Driver {
+        Driver {
+            module,
+            touchers: ferrozyme_analysis::activity::functions_touching_shadowed_globals(module),
+            runtime: Runtime::new(module),
+            shadow_globals: HashMap::new(),
+            combined: HashMap::new(),
+            split: HashMap::new(),
+            queue: Vec::new(),
+            generated: Vec::new(),
+            printout: String::new(),
+            print_activity: false,
+            print_types: false,
+        }
+    }
+
+    /// A runtime helper (see `runtime.rs`).
+    pub fn rt(&mut self, name: &str) -> Value {
+        self.runtime.get(name).expect("the embedded runtime IR parses and links (it is ours)")
+    }
+
+    /// A C library function, declared if needed.
+    pub fn libc(&mut self, name: &str, ret: Type, params: &[Type]) -> Value {
+        let ctx = self.module.context();
+        self.module.get_or_declare(name, ctx.function_type(ret, params, false))
+    }
+
+    /// The zero-initialised shadow of a mutable global holding floats.
+    pub fn shadow_global(&mut self, g: Value) -> Value {
+        if let Some(&s) = self.shadow_globals.get(&g) {
+            return s;
+        }
+        let ty = g.global_value_type();
+        let s = self.module.add_global(&format!("__fz_shadow_{}", g.name()), ty);
+        s.set_initializer(ty.zero());
+        s.set_linkage_internal();
+        self.shadow_globals.insert(g, s);
+        s
+    }
+
+    pub fn shadow_globals(&self) -> Vec<Value> {
+        self.shadow_globals.values().copied().collect()
+    }
+
+    /// The combined derivative function for `req` (queued for synthesis on first request).
+    pub fn combined_fn(&mut self, req: &Request) -> Value {
+        if let Some(&g) = self.combined.get(req) {
+            return g;
+        }
+        let ctx = self.module.context();
+        let mut params = primal_shadow_params(req);
+        if req.ret_active {
+            params.push(req.func.function_type().return_type());
+        }
+        let fty = ctx.function_type(adjoint_return_type(req), &params, false);
+        let g = self.module.add_function(&format!("fz_grad_{}", req.func.name()), fty);
+        g.set_linkage_internal();
+        self.combined.insert(req.clone(), g);
+        self.queue.push((req.clone(), Target::Combined { g }));
+        g
+    }
+
+    /// The augmented-forward and reverse functions for `req`.
+    pub fn split_fns(&mut self, req: &Request) -> (Value, Value) {
+        if let Some(&p) = self.split.get(req) {
+            return p;
+        }
+        let ctx = self.module.context();
+        let base = primal_shadow_params(req);
+        let aug_ty = ctx.function_type(aug_return_type(req), &base, false);
+        let mut rev_params = base.clone();
+        if req.ret_active {
+            rev_params.push(req.func.function_type().return_type());
+        }
+        rev_params.push(ctx.ptr());
+        let rev_ty = ctx.function_type(adjoint_return_type(req), &rev_params, false);
+        let name = req.func.name();
+        let aug = self.module.add_function(&format!("fz_aug_{name}"), aug_ty);
+        let rev = self.module.add_function(&format!("fz_rev_{name}"), rev_ty);
+        aug.set_linkage_internal();
+        rev.set_linkage_internal();
+        self.split.insert(req.clone(), (aug, rev));
+        self.queue.push((req.clone(), Target::Split { aug, rev }));
+        (aug, rev)
+    }
+
+    /// Synthesizes every queued body.
+    pub fn drain(&mut self) -> Vec<Diagnostic> {
+        let mut diags = Vec::new();
+        while let Some((req, target)) = self.queue.pop() {
+            let name = req.func.name();
+            let p = clone_function(self.module, req.func, &format!("fz_primal_{name}"));
+            if let Err(e) = preprocess(p) {
+                diags.push(Diagnostic::new(DiagKind::Internal, format!("preprocessing failed: {e}")).in_function(name.clone()));
+                p.delete_function();
+                continue;
+            }
+            if self.print_activity || self.print_types {
+                let act = ferrozyme_analysis::activity::Activity::run(&ferrozyme_analysis::activity::ActivityInput {
+                    func: p,
+                    args: &req.args,
+                    global_touchers: &self.touchers,
+                });
+                if self.print_activity {
+                    self.printout.push_str(&act.print(p).replace(&format!("@fz_primal_{name}"), &format!("@{name}")));
+                }
+                if self.print_types {
+                    let ta = ferrozyme_analysis::types::TypeAnalysis::run(self.module, p);
+                    self.printout.push_str(&ta.print(p).replace(&format!("@fz_primal_{name}"), &format!("@{name}")));
+                }
+            }
+            match Gen::run(self, &req, p, target) {
+                Ok(()) => {
+                    let fns = match target {
+                        Target::Combined { g } => vec![g],
+                        Target::Split { aug, rev } => vec![aug, rev],
+                    };
+                    for f in fns {
+                        if !ferrozyme_llvm::verify_function(f) {
+                            diags.push(
+                                Diagnostic::new(
+                                    DiagKind::Internal,
+                                    format!("the generated function `{}` failed LLVM's verifier", f.name()),
+                                )
+                                .in_function(name.clone())
+                                .with_help("this is a bug in Ferrozyme; please report it with the input file"),
+                            );
+                        }
+                        self.generated.push(f);
+                    }
+                }
+                Err(mut d) => diags.append(&mut d),
+            }
+            p.delete_function();
+        }
+        diags
+    }
+}

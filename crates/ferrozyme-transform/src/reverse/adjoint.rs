@@ -1,0 +1,520 @@
+//! The reverse sweep: one reverse block per primal block, instructions replayed backwards.
+//!
+//! Each instruction's adjoint comes from the rules table (`ferrozyme-rules`, lowered by
+//! `lower.rs`) or, for data movement (loads, stores, phis, vector and aggregate shuffles,
+//! memcpy, calls), from the structural code here. Unsupported instructions on the active
+//! path were rejected by `check_supported` before any code was emitted.
+
+use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_llvm::{Block, DiagKind, Opcode, Type, TypeKind, Value};
+use ferrozyme_rules::{opcode_kind, OpKind, Partial, Rule};
+
+use crate::lower::{scale, Env};
+
+use super::{Gen, Key};
+
+impl Gen<'_> {
+    /// Rejects, before emitting anything, instructions on the active path that cannot be
+    /// differentiated, and calls that have no derivative.
+    pub(super) fn check_supported(&mut self) {
+        for blk in self.cfg.blocks.clone() {
+            if !self.cfg.is_reachable(blk) {
+                continue;
+            }
+            for i in blk.instructions() {
+                let Some(op) = i.opcode() else { continue };
+                let touches = self.act.is_active(i)
+                    || i.operands().iter().any(|&o| self.act.is_active(o) || (o.ty().is_pointer() && self.act.is_shadowed(o)));
+                if op == Opcode::LLVMCall {
+                    self.check_call(i);
+                    continue;
+                }
+                if let OpKind::Unsupported { why } = opcode_kind(ferrozyme_llvm::opcode_name(op)) {
+                    if touches {
+                        self.diag(
+                            DiagKind::UnsupportedInstruction,
+                            Some(i),
+                            format!("cannot differentiate `{}` instructions: {why}", ferrozyme_llvm::opcode_name(op)),
+                            "rewrite this part without the construct, or move it out of the differentiated function",
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_call(&mut self, i: Value) {
+        if !self.act.call_is_active(i, &self.d.touchers) {
+            return;
+        }
+        let callee_name = i.called_function().map(|f| f.name()).unwrap_or_default();
+        match classify(i) {
+            CallKind::UnknownExternal => self.diag(
+                DiagKind::MissingDerivative,
+                Some(i),
+                format!("no derivative for `{callee_name}`: it has no IR in this module and no derivative rule"),
+                "compile its source together with this file (ferrozyme cc a.c b.c), register a custom derivative (__enzyme_register_gradient_*), or mark the values it uses enzyme_const",
+            ),
+            CallKind::UnknownIntrinsic => self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                format!("no derivative rule for the intrinsic `{callee_name}`"),
+                "please report this intrinsic; as a workaround compile with different flags so LLVM does not emit it",
+            ),
+            CallKind::Indirect => self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                "cannot differentiate a call through a function pointer yet".to_string(),
+                "call the function directly in the differentiated code",
+            ),
+            CallKind::InlineAsm => self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                "cannot differentiate inline assembly".to_string(),
+                "move the assembly out of the differentiated code",
+            ),
+            _ => {}
+        }
+    }
+
+    pub(super) fn emit_reverse(&mut self) {
+        for blk in self.cfg.blocks.clone() {
+            if !self.cfg.is_reachable(blk) {
+                continue;
+            }
+            self.emit_reverse_block(blk);
+        }
+    }
+
+    fn emit_reverse_block(&mut self, blk: Block) {
+        let rb = self.rev_block[&blk];
+        self.b.position_at_end(rb);
+        let insts = blk.instructions();
+        if let Some(t) = blk.terminator() {
+            if t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() > 0 {
+                let rv = t.operand(0);
+                if let Some(seed) = self.seed {
+                    if self.act.is_active(rv) && rv.ty() == seed.ty() {
+                        self.add_adj(rv, seed);
+                    }
+                }
+            }
+        }
+        for &i in insts.iter().rev() {
+            if i.is_terminator() || i.opcode() == Some(Opcode::LLVMPHI) {
+                continue;
+            }
+            self.rev_inst(i);
+        }
+        // Phi adjoints are read (and cleared) before any is moved, so phis that feed each
+        // other around a loop exchange the right values.
+        let mut phi_adj = Vec::new();
+        for p in blk.phis() {
+            if self.act.is_active(p) {
+                let d = self.take_adj(p);
+                phi_adj.push((p, d));
+            }
+        }
+        let entry = self.p.entry_block().expect("defined function");
+        if blk == entry {
+            self.emit_rev_exit();
+            return;
+        }
+        let preds = self.cfg.preds(blk);
+        if preds.is_empty() {
+            self.b.unreachable();
+            return;
+        }
+        let targets: Vec<Block> = preds.iter().map(|p| self.edge_block(blk, *p, &phi_adj)).collect();
+        if preds.len() == 1 {
+            self.b.br(targets[0]);
+        } else {
+            let idx = self.read_predecessor(blk);
+            let i32t = self.ctx.i32();
+            let cases: Vec<(Value, Block)> =
+                targets.iter().enumerate().skip(1).map(|(k, t)| (i32t.const_int(k as u64), *t)).collect();
+            self.b.switch(idx, targets[0], &cases);
+        }
+    }
+
+    /// The block the reverse sweep goes through when leaving `blk` towards `pred`: moves
+    /// phi adjoints to the incoming values of that edge, then enters `pred`'s reverse block.
+    fn edge_block(&mut self, blk: Block, pred: Block, phi_adj: &[(Value, Value)]) -> Block {
+        let target = self.rev_block[&pred];
+        let moves: Vec<(Value, Value)> = phi_adj
+            .iter()
+            .filter_map(|(p, d)| p.incoming().into_iter().find(|(_, b)| *b == pred).map(|(v, _)| (v, *d)))
+            .filter(|(v, _)| self.act.is_active(*v))
+            .collect();
+        if moves.is_empty() {
+            return target;
+        }
+        let here = self.b.insert_block();
+        let eb = self.b.append_block(self.rev_fn, &format!("rev.{}.from.{}", blk.name(), pred.name()));
+        self.b.position_at_end(eb);
+        for (v, d) in moves {
+            self.add_adj(v, d);
+        }
+        self.b.br(target);
+        self.b.position_at_end(here);
+        eb
+    }
+
+    fn emit_rev_exit(&mut self) {
+        let rty = super::adjoint_return_type(&self.req);
+        if rty.is_void() {
+            self.rev_exit_ret = Some(self.b.ret_void());
+            return;
+        }
+        let mut agg = rty.undef();
+        let mut k = 0;
+        for (p, a) in self.p.params().into_iter().zip(self.req.args.clone()) {
+            if a == ArgActivity::Active {
+                let d = if self.act.is_active(p) { self.take_adj(p) } else { p.ty().zero() };
+                agg = self.b.insert_value(agg, d, k);
+                k += 1;
+            }
+        }
+        self.rev_exit_ret = Some(self.b.ret(agg));
+    }
+
+    fn rev_inst(&mut self, i: Value) {
+        use Opcode::*;
+        let op = i.opcode().expect("instruction");
+        match op {
+            LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFNeg => {
+                if let OpKind::Elementwise(rule) = opcode_kind(ferrozyme_llvm::opcode_name(op)) {
+                    let args = i.operands();
+                    self.rev_elementwise(i, rule, &args);
+                }
+            }
+            LLVMFPExt | LLVMFPTrunc => {
+                if self.act.is_active(i) {
+                    let d = self.take_adj(i);
+                    let src = i.operand(0);
+                    if self.act.is_active(src) {
+                        let c = if op == LLVMFPExt { self.b.fptrunc(d, src.ty()) } else { self.b.fpext(d, src.ty()) };
+                        self.add_adj(src, c);
+                    }
+                }
+            }
+            LLVMFreeze => {
+                if self.act.is_active(i) {
+                    let d = self.take_adj(i);
+                    self.add_adj(i.operand(0), d);
+                }
+            }
+            LLVMBitCast => {
+                if self.act.is_active(i) {
+                    let d = self.take_adj(i);
+                    let src = i.operand(0);
+                    if self.act.is_active(src) && src.ty().is_fp() {
+                        let c = self.b.bitcast(d, src.ty());
+                        self.add_adj(src, c);
+                    }
+                }
+            }
+            LLVMSelect => {
+                if self.act.is_active(i) {
+                    let d = self.take_adj(i);
+                    let c = self.fetch(i.operand(0));
+                    let z = i.ty().zero();
+                    let (a, b) = (i.operand(1), i.operand(2));
+                    if self.act.is_active(a) {
+                        let x = self.b.select(c, d, z);
+                        self.add_adj(a, x);
+                    }
+                    if self.act.is_active(b) {
+                        let x = self.b.select(c, z, d);
+                        self.add_adj(b, x);
+                    }
+                }
+            }
+            LLVMExtractElement => {
+                if self.act.is_active(i) {
+                    let d = self.take_adj(i);
+                    let v = i.operand(0);
+                    if self.act.is_active(v) {
+                        let idx = self.fetch(i.operand(1));
+                        let x = self.b.insert_element(v.ty().zero(), d, idx);
+                        self.add_adj(v, x);
+                    }
+                }
+            }
+            LLVMInsertElement => {
+                if self.act.is_active(i) {
+                    let d = self.take_adj(i);
+                    let (v, e) = (i.operand(0), i.operand(1));
+                    let idx = self.fetch(i.operand(2));
+                    if self.act.is_active(v) {
+                        let x = self.b.insert_element(d, e.ty().zero(), idx);
+                        self.add_adj(v, x);
+                    }
+                    if self.act.is_active(e) {
+                        let x = self.b.extract_element(d, idx);
+                        self.add_adj(e, x);
+                    }
+                }
+            }
+            LLVMShuffleVector => self.rev_shuffle(i),
+            LLVMExtractValue => {
+                if self.act.is_active(i) {
+                    let d = self.take_adj(i);
+                    let agg = i.operand(0);
+                    if self.act.is_active(agg) {
+                        let x = self.insert_at_path(agg.ty().zero(), d, &i.aggregate_indices());
+                        self.add_adj(agg, x);
+                    }
+                }
+            }
+            LLVMInsertValue => {
+                if self.act.is_active(i) {
+                    let d = self.take_adj(i);
+                    let (agg, e) = (i.operand(0), i.operand(1));
+                    let path = i.aggregate_indices();
+                    if self.act.is_active(agg) {
+                        let x = self.insert_at_path(d, e.ty().zero(), &path);
+                        self.add_adj(agg, x);
+                    }
+                    if self.act.is_active(e) {
+                        let mut x = d;
+                        for k in &path {
+                            x = self.b.extract_value(x, *k);
+                        }
+                        self.add_adj(e, x);
+                    }
+                }
+            }
+            LLVMLoad => {
+                let addr = i.operand(0);
+                if self.act.is_active(i) && self.act.is_shadowed(addr) {
+                    let d = self.take_adj(i);
+                    let sp = self.fetch_shadow(addr);
+                    self.mem_add(sp, i.ty(), d, i.alignment());
+                }
+            }
+            LLVMStore => {
+                let (v, addr) = (i.operand(0), i.operand(1));
+                if self.act.is_shadowed(addr) && carries_fp(v.ty()) {
+                    let sp = self.fetch_shadow(addr);
+                    let old = self.mem_take(sp, v.ty(), i.alignment());
+                    if self.act.is_active(v) {
+                        self.add_adj(v, old);
+                    }
+                }
+            }
+            LLVMAlloca => {
+                if self.heap_shadow.contains(&i) {
+                    let s = self.fetch_shadow(i);
+                    let free = self.d.libc("free", self.ctx.void(), &[self.ctx.ptr()]);
+                    self.b.call_fn(free, &[s]);
+                }
+            }
+            LLVMCall => self.rev_call(i),
+            _ => {}
+        }
+    }
+
+    /// `agg` with `x` inserted at the nested index `path`.
+    fn insert_at_path(&mut self, agg: Value, x: Value, path: &[u32]) -> Value {
+        match path {
+            [] => x,
+            [k] => self.b.insert_value(agg, x, *k),
+            [k, rest @ ..] => {
+                let inner = self.b.extract_value(agg, *k);
+                let inner = self.insert_at_path(inner, x, rest);
+                self.b.insert_value(agg, inner, *k)
+            }
+        }
+    }
+
+    fn rev_elementwise(&mut self, i: Value, rule: &Rule, args: &[Value]) {
+        if !self.act.is_active(i) {
+            return;
+        }
+        let d = self.take_adj(i);
+        let ty = i.ty();
+        let active: Vec<usize> = (0..rule.arity).filter(|&k| k < args.len() && self.act.is_active(args[k])).collect();
+        if active.is_empty() {
+            return;
+        }
+        let mut need_args = vec![false; args.len()];
+        let mut need_result = false;
+        for &k in &active {
+            if let Partial::Expr(e) = &rule.partials[k] {
+                for (j, n) in need_args.iter_mut().enumerate() {
+                    *n |= e.uses_arg(j);
+                }
+                need_result |= e.uses_result();
+            }
+        }
+        let fetched: Vec<Value> =
+            args.iter().enumerate().map(|(j, a)| if need_args[j] { self.fetch(*a) } else { a.ty().poison() }).collect();
+        let result = if need_result { Some(self.fetch(i)) } else { None };
+        let env = Env { args: &fetched, result };
+        for k in active {
+            let Partial::Expr(e) = &rule.partials[k] else { continue };
+            match scale(self.m, &self.b, d, e, &env, ty) {
+                Ok(c) => {
+                    let target_ty: Type = args[k].ty();
+                    let c = if target_ty == ty { c } else { c };
+                    self.add_adj(args[k], c)
+                }
+                Err(msg) => self.diag(DiagKind::Internal, Some(i), format!("lowering the rule for `{}`: {msg}", rule.name), "please report this"),
+            }
+        }
+    }
+
+    fn rev_shuffle(&mut self, i: Value) {
+        if !self.act.is_active(i) {
+            return;
+        }
+        let d = self.take_adj(i);
+        let (a, b) = (i.operand(0), i.operand(1));
+        let n_a = a.ty().vector_len();
+        let mask = i.shuffle_mask();
+        let i32t = self.ctx.i32();
+        let mut sums: Vec<Vec<Option<Value>>> = vec![vec![None; n_a as usize], vec![None; b.ty().vector_len() as usize]];
+        for (j, m) in mask.iter().enumerate() {
+            let Some(m) = *m else { continue };
+            let (which, lane) = if m < n_a { (0, m) } else { (1, m - n_a) };
+            let e = self.b.extract_element(d, i32t.const_int(j as u64));
+            let slot = &mut sums[which][lane as usize];
+            *slot = Some(match *slot {
+                None => e,
+                Some(prev) => self.b.fadd(prev, e),
+            });
+        }
+        for (which, v) in [(0usize, a), (1usize, b)] {
+            if !self.act.is_active(v) {
+                continue;
+            }
+            let mut acc = v.ty().zero();
+            let mut any = false;
+            for (lane, s) in sums[which].iter().enumerate() {
+                if let Some(s) = s {
+                    acc = self.b.insert_element(acc, *s, i32t.const_int(lane as u64));
+                    any = true;
+                }
+            }
+            if any {
+                self.add_adj(v, acc);
+            }
+        }
+    }
+
+    fn rev_call(&mut self, i: Value) {
+        let i64t = self.ctx.i64();
+        let args = i.call_args();
+        match classify(i) {
+            CallKind::Math(rule) => self.rev_elementwise(i, rule, &args),
+            CallKind::ReduceFAdd => {
+                if self.act.is_active(i) {
+                    let d = self.take_adj(i);
+                    let (start, vec) = (args[0], args[1]);
+                    self.add_adj(start, d);
+                    if self.act.is_active(vec) {
+                        let splat = self.splat(d, vec.ty());
+                        self.add_adj(vec, splat);
+                    }
+                }
+            }
+            CallKind::Memcpy | CallKind::Memmove => {
+                let (dst, src, len) = (args[0], args[1], args[2]);
+                if !self.act.is_shadowed(dst) {
+                    return;
+                }
+                let sd = self.fetch_shadow(dst);
+                let n = self.fetch(len);
+                let n = self.b.int_cast(n, i64t);
+                if self.act.is_shadowed(src) {
+                    let ss = self.fetch_shadow(src);
+                    let f32 = self.types.memory_fp_type(dst).or(self.types.memory_fp_type(src))
+                        == Some(ferrozyme_analysis::types::FpType::F32);
+                    let name = match (matches!(classify(i), CallKind::Memmove), f32) {
+                        (false, false) => "__fz_memcpy_adj_f64",
+                        (false, true) => "__fz_memcpy_adj_f32",
+                        (true, false) => "__fz_memmove_adj_f64",
+                        (true, true) => "__fz_memmove_adj_f32",
+                    };
+                    let f = self.d.rt(name);
+                    self.b.call_fn(f, &[sd, ss, n]);
+                } else {
+                    self.b.memset(sd, self.ctx.i8().const_int(0), n, 1);
+                }
+            }
+            CallKind::Memset => {
+                let (dst, len) = (args[0], args[2]);
+                if self.act.is_shadowed(dst) {
+                    let sd = self.fetch_shadow(dst);
+                    let n = self.fetch(len);
+                    self.b.memset(sd, self.ctx.i8().const_int(0), n, 1);
+                }
+            }
+            CallKind::Malloc | CallKind::Calloc => {
+                if self.act.is_shadowed(i) && self.shadow.contains_key(&i) {
+                    let s = self.fetch_shadow(i);
+                    let free = self.d.libc("free", self.ctx.void(), &[self.ctx.ptr()]);
+                    self.b.call_fn(free, &[s]);
+                }
+            }
+            CallKind::Realloc => {
+                if self.act.is_shadowed(i) && self.shadow.contains_key(&i) {
+                    let snew = self.fetch_shadow(i);
+                    let sold = self.fetch_shadow(args[0]);
+                    let n = self.fetch(args[1]);
+                    let n = self.b.int_cast(n, i64t);
+                    let f32 = self.types.memory_fp_type(i) == Some(ferrozyme_analysis::types::FpType::F32);
+                    let f = self.d.rt(if f32 { "__fz_realloc_adj_f32" } else { "__fz_realloc_adj_f64" });
+                    self.b.call_fn(f, &[sold, snew, n]);
+                }
+            }
+            CallKind::Defined(f) if self.act.call_is_active(i, &self.d.touchers) => {
+                let req = self.callee_request(i, f);
+                let (_, rev) = self.d.split_fns(&req);
+                let mut rargs = Vec::new();
+                for (a, act) in args.iter().zip(&req.args) {
+                    let x = self.fetch(*a);
+                    rargs.push(x);
+                    if *act == ArgActivity::Dup {
+                        let s = self.fetch_shadow(*a);
+                        rargs.push(s);
+                    }
+                }
+                if req.ret_active {
+                    let d = self.take_adj(i);
+                    rargs.push(d);
+                }
+                let tape = self.fetch_key(Key::Tape(i));
+                rargs.push(tape);
+                let r = self.b.call_fn(rev, &rargs);
+                let mut k = 0;
+                for (a, act) in args.iter().zip(&req.args) {
+                    if *act == ArgActivity::Active {
+                        let x = self.b.extract_value(r, k);
+                        self.add_adj(*a, x);
+                        k += 1;
+                    }
+                }
+            }
+            _ => {
+                if self.act.is_active(i) {
+                    // Inactive by classification (e.g. zero-derivative math): clear it.
+                    let _ = self.take_adj(i);
+                }
+            }
+        }
+    }
+
+    fn splat(&mut self, s: Value, vty: Type) -> Value {
+        let i32t = self.ctx.i32();
+        let mut v = vty.zero();
+        if vty.kind() == TypeKind::Vector {
+            for k in 0..vty.vector_len() {
+                v = self.b.insert_element(v, s, i32t.const_int(k as u64));
+            }
+        }
+        v
+    }
+}

@@ -1,0 +1,322 @@
+//! The forward sweep: the primal, copied, with shadows beside it.
+
+use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_llvm::{Block, Opcode, Value};
+
+use super::{Cache, Gen, Request};
+
+impl Gen<'_> {
+    pub(super) fn emit_forward(&mut self) {
+        let order = self.cfg.rpo();
+        let mut phis: Vec<(Value, Value, Option<Value>)> = Vec::new();
+        for blk in &order {
+            let fb = self.fwd_block(*blk);
+            self.b.position_at_end(fb);
+            for i in blk.phis() {
+                let np = self.b.phi(i.ty(), &i.name());
+                self.fwd.insert(i, np);
+                let sp = if self.act.is_shadowed(i) {
+                    let sp = self.b.phi(self.ctx.ptr(), &format!("{}.shadow", i.name()));
+                    self.shadow.insert(i, sp);
+                    Some(sp)
+                } else {
+                    None
+                };
+                phis.push((i, np, sp));
+            }
+            self.record_predecessor(*blk);
+            for i in blk.instructions() {
+                if i.opcode() == Some(Opcode::LLVMPHI) {
+                    continue;
+                }
+                self.fwd_inst(i);
+            }
+        }
+        // Phi incomings, now that every block has its copy.
+        for (orig, np, sp) in phis {
+            for (v, pb) in orig.incoming() {
+                if !self.cfg.is_reachable(pb) {
+                    continue;
+                }
+                let fpb = self.fwd_block(pb);
+                np.add_incoming(self.fwd_operand(v), fpb);
+                if let Some(sp) = sp {
+                    let term = fpb.terminator().expect("forward blocks are terminated");
+                    self.b.position_before(term);
+                    let s = self.fwd_shadow(v);
+                    sp.add_incoming(s, fpb);
+                }
+            }
+        }
+    }
+
+    /// For a block with several predecessors: a phi giving the predecessor's index, stored
+    /// in the tape so the reverse sweep knows where to go back to.
+    fn record_predecessor(&mut self, blk: Block) {
+        let preds = self.cfg.preds(blk);
+        if preds.len() < 2 {
+            return;
+        }
+        let i32t = self.ctx.i32();
+        let idx = self.b.phi(i32t, "fz.pred");
+        for (k, p) in preds.iter().enumerate() {
+            let edges = p.successors().iter().filter(|s| **s == blk).count();
+            for _ in 0..edges {
+                idx.add_incoming(i32t.const_int(k as u64), self.fwd_block(*p));
+            }
+        }
+        let c = self.new_cache(idx, blk);
+        self.pred_rec.insert(blk, c);
+        // new_cache positioned its own builder; keep appending at the block's end.
+        let fb = self.fwd_block(blk);
+        self.b.position_at_end(fb);
+    }
+
+    /// The forward copy of a primal operand.
+    pub(super) fn fwd_operand(&self, v: Value) -> Value {
+        if let Some(&x) = self.fwd.get(&v) {
+            return x;
+        }
+        if v.is_instruction() || v.is_argument() {
+            // Defined in an unreachable block: never used at run time.
+            return v.ty().poison();
+        }
+        v
+    }
+
+    /// The shadow of a pointer operand in the forward sweep (null when it has none).
+    pub(super) fn fwd_shadow(&mut self, v: Value) -> Value {
+        let null = self.ctx.ptr().zero();
+        if v.is_argument() {
+            return self.fwd_shadow_params.get(&v).copied().unwrap_or(null);
+        }
+        if v.is_instruction() {
+            return self.shadow.get(&v).copied().unwrap_or(null);
+        }
+        self.const_shadow_at_builder(v, true)
+    }
+
+    fn clone_into_fwd(&mut self, i: Value) -> Value {
+        let c = i.clone_instruction();
+        self.b.insert(c);
+        c.set_name(&i.name());
+        c.clear_debug_loc();
+        for k in 0..c.num_operands() {
+            let op = c.operand(k);
+            let n = self.fwd_operand(op);
+            if n != op {
+                c.set_operand(k, n);
+            }
+        }
+        self.fwd.insert(i, c);
+        c
+    }
+
+    fn fwd_inst(&mut self, i: Value) {
+        use Opcode::*;
+        let op = i.opcode().expect("instructions have opcodes");
+        match op {
+            LLVMRet => self.fwd_ret(i),
+            LLVMCall => self.fwd_call(i),
+            _ => {
+                let c = self.clone_into_fwd(i);
+                match op {
+                    LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze if self.act.is_shadowed(i) => {
+                        let s = c.clone_instruction();
+                        self.b.insert(s);
+                        let base = self.fwd_shadow(i.operand(0));
+                        s.set_operand(0, base);
+                        self.shadow.insert(i, s);
+                    }
+                    LLVMSelect if i.ty().is_pointer() && self.act.is_shadowed(i) => {
+                        let a = self.fwd_shadow(i.operand(1));
+                        let bb = self.fwd_shadow(i.operand(2));
+                        let cond = self.fwd_operand(i.operand(0));
+                        let s = self.b.select(cond, a, bb);
+                        self.shadow.insert(i, s);
+                    }
+                    LLVMLoad if self.act.is_shadowed(i) => {
+                        let sp = self.fwd_shadow(i.operand(0));
+                        let s = self.b.load(i.ty(), sp, &format!("{}.shadow", i.name()));
+                        s.set_alignment(i.alignment());
+                        self.shadow.insert(i, s);
+                    }
+                    LLVMAlloca if self.act.is_shadowed(i) => self.fwd_shadow_alloca(i, c),
+                    LLVMStore => {
+                        let v = i.operand(0);
+                        let addr = i.operand(1);
+                        if v.ty().contains_pointer() && self.act.is_shadowed(addr) {
+                            let sv = if v.ty().is_pointer() { self.fwd_shadow(v) } else { self.shadow.get(&v).copied().unwrap_or(v.ty().zero()) };
+                            let sa = self.fwd_shadow(addr);
+                            let st = self.b.store(sv, sa);
+                            st.set_alignment(i.alignment());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn fwd_shadow_alloca(&mut self, i: Value, c: Value) {
+        let ty = i.allocated_type();
+        let count = i.operand(0);
+        let entry = self.p.entry_block().expect("defined function");
+        let i8t = self.ctx.i8();
+        let i64t = self.ctx.i64();
+        if !self.split && i.parent_block() == entry && count.is_constant() {
+            let s = self.fb_entry.array_alloca(ty, count, &format!("{}.shadow", i.name()));
+            s.set_alignment(c.alignment());
+            let n = self.m.alloc_size(ty) * count.const_int_value().unwrap_or(1).max(0) as u64;
+            self.fb_entry.memset(s, i8t.const_int(0), i64t.const_int(n), 1);
+            self.shadow.insert(i, s);
+        } else {
+            let calloc = self.d.libc("calloc", self.ctx.ptr(), &[i64t, i64t]);
+            let n = self.b.int_cast(self.fwd_operand(count), i64t);
+            let s = self.b.call_fn(calloc, &[n, i64t.const_int(self.m.alloc_size(ty))]);
+            self.shadow.insert(i, s);
+            self.heap_shadow.insert(i);
+        }
+    }
+
+    fn fwd_ret(&mut self, i: Value) {
+        let blk = i.parent_block();
+        if !self.split {
+            self.fwd.insert(i, self.b.br(self.rev_block[&blk]));
+            return;
+        }
+        // Augmented forward: return { ret?, shadow ret?, tape }.
+        if let Some(off) = self.ret_index {
+            let k = self.returns.iter().position(|r| *r == blk).unwrap_or(0);
+            let i32t = self.ctx.i32();
+            let p = self.b.byte_gep(self.tape_fwd, self.ctx.i64().const_int(off));
+            self.b.store(i32t.const_int(k as u64), p);
+        }
+        let rty = super::aug_return_type(&self.req);
+        let mut agg = rty.undef();
+        let mut k = 0;
+        if i.num_operands() > 0 {
+            let v = i.operand(0);
+            agg = self.b.insert_value(agg, self.fwd_operand(v), k);
+            k += 1;
+            if v.ty().is_pointer() {
+                let s = self.fwd_shadow(v);
+                agg = self.b.insert_value(agg, s, k);
+                k += 1;
+            }
+        }
+        agg = self.b.insert_value(agg, self.tape_fwd, k);
+        self.fwd.insert(i, self.b.ret(agg));
+    }
+
+    /// The request for differentiating the callee of an active call.
+    pub(super) fn callee_request(&self, call: Value, f: Value) -> Request {
+        let args = f
+            .params()
+            .into_iter()
+            .zip(call.call_args())
+            .map(|(p, a)| {
+                if p.ty().is_pointer() && self.act.is_shadowed(a) {
+                    ArgActivity::Dup
+                } else if carries_fp(p.ty()) && self.act.is_active(a) {
+                    ArgActivity::Active
+                } else {
+                    ArgActivity::Const
+                }
+            })
+            .collect();
+        Request { func: f, args, ret_active: carries_fp(call.ty()) && self.act.is_active(call) }
+    }
+
+    fn fwd_call(&mut self, i: Value) {
+        let kind = classify(i);
+        let i64t = self.ctx.i64();
+        match kind {
+            CallKind::Defined(f) if self.act.call_is_active(i, &self.d.touchers) => {
+                let req = self.callee_request(i, f);
+                let (aug, _) = self.d.split_fns(&req);
+                let mut args = Vec::new();
+                for (a, act) in i.call_args().into_iter().zip(&req.args) {
+                    args.push(self.fwd_operand(a));
+                    if *act == ArgActivity::Dup {
+                        let s = self.fwd_shadow(a);
+                        args.push(s);
+                    }
+                }
+                let r = self.b.call_fn(aug, &args);
+                let ret = f.function_type().return_type();
+                let mut k = 0;
+                if !ret.is_void() {
+                    let v = self.b.extract_value(r, k);
+                    self.fwd.insert(i, v);
+                    k += 1;
+                    if ret.is_pointer() {
+                        let s = self.b.extract_value(r, k);
+                        if self.act.is_shadowed(i) {
+                            self.shadow.insert(i, s);
+                        }
+                        k += 1;
+                    }
+                } else {
+                    self.fwd.insert(i, r);
+                }
+                let t = self.b.extract_value(r, k);
+                self.call_tape.insert(i, t);
+            }
+            CallKind::Malloc | CallKind::Calloc | CallKind::Realloc if self.act.is_shadowed(i) => {
+                let c = self.clone_into_fwd(i);
+                let calloc = self.d.libc("calloc", self.ctx.ptr(), &[i64t, i64t]);
+                let args = c.call_args();
+                let (n, m) = match kind {
+                    CallKind::Calloc => (self.b.int_cast(args[0], i64t), self.b.int_cast(args[1], i64t)),
+                    CallKind::Realloc => (self.b.int_cast(args[1], i64t), i64t.const_int(1)),
+                    _ => (self.b.int_cast(args[0], i64t), i64t.const_int(1)),
+                };
+                let s = self.b.call_fn(calloc, &[n, m]);
+                self.shadow.insert(i, s);
+            }
+            CallKind::Memcpy | CallKind::Memmove => {
+                let c = self.clone_into_fwd(i);
+                let (dst, src) = (i.call_args()[0], i.call_args()[1]);
+                if self.act.is_shadowed(dst)
+                    && self.act.is_shadowed(src)
+                    && (self.types.memory_may_hold_pointers(dst) || self.types.memory_may_hold_pointers(src))
+                {
+                    // Pointers in the copied memory: their shadows must be copied too.
+                    let sc = c.clone_instruction();
+                    self.b.insert(sc);
+                    let sd = self.fwd_shadow(dst);
+                    let ss = self.fwd_shadow(src);
+                    sc.set_operand(0, sd);
+                    sc.set_operand(1, ss);
+                }
+            }
+            _ => {
+                let c = self.clone_into_fwd(i);
+                if self.act.is_shadowed(i) {
+                    // A call returning a pointer we could not follow: no shadow known.
+                    let _ = c;
+                }
+            }
+        }
+    }
+
+    /// Reads the predecessor index recorded for `blk` at the reverse builder's position.
+    pub(super) fn read_predecessor(&mut self, blk: Block) -> Value {
+        let i64t = self.ctx.i64();
+        let i32t = self.ctx.i32();
+        match self.pred_rec[&blk] {
+            Cache::Slot { off, .. } => {
+                let p = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
+                self.b.load(i32t, p, "fz.pred")
+            }
+            Cache::Stack { off, size, .. } => {
+                let top = self.d.rt(crate::runtime::TOP);
+                let s = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
+                let p = self.b.call_fn(top, &[s, i64t.const_int(size)]);
+                self.b.load(i32t, p, "fz.pred")
+            }
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! Reverse-mode synthesis: one forward sweep that mirrors the primal, one reverse sweep
+//! made of one reverse block per primal block, adjoints emitted in reverse order.
+//!
+//! # Phases
+//!
+//! 1. **Setup.** The function to differentiate has been cloned and canonicalised (`P`).
+//!    We analyse `P` (CFG, activity), create the generated function(s) and one forward
+//!    block and one reverse block per reachable block of `P`.
+//! 2. **Forward sweep** (`forward.rs`), in reverse postorder: every primal instruction is
+//!    copied; pointers with shadows get their shadow instruction beside them (GEP of the
+//!    shadow, shadow allocation, shadow load of a pointer ...); active calls become calls
+//!    of the callee's *augmented forward* function, which returns the callee's tape; blocks
+//!    with several predecessors record which one they were entered from.
+//! 3. **Reverse sweep** (`adjoint.rs`): each reverse block replays its primal block's
+//!    instructions backwards, applying the rule of each active instruction, then moves the
+//!    adjoints of the block's phis to the incoming values on the edge it leaves by, and
+//!    branches to the reverse block of the recorded predecessor.
+//! 4. **Finalise**: tape size, stack pops and frees, entry terminators.
+//!
+//! # Values the reverse sweep needs (`values.rs`)
+//!
+//! A primal value used by the reverse sweep is taken directly when its definition runs
+//! once and dominates every return (combined mode only); otherwise it is recomputed when
+//! it is cheap and pure (GEPs, casts, integer arithmetic) or *cached*: values of blocks
+//! that run at most once get a slot in the tape, values of blocks on a CFG cycle get a
+//! stack (push in the forward sweep, read the top while replaying, pop when the reverse
+//! sweep leaves the defining block). Caches are created lazily, on first need, by
+//! inserting the store or push right after the forward copy of the value: only values the
+//! reverse sweep actually uses are ever cached.
+//!
+//! # Invariants
+//!
+//! * The reverse sweep replays the forward trace exactly backwards, so for a value `v`
+//!   defined in block `D` and used while replaying block `B` (which `D` dominates), the top
+//!   of `v`'s stack is the instance `B` used: later instances were popped when their `D`
+//!   was replayed.
+//! * Each adjoint lives in an `alloca` of the reverse function (mem2reg turns them into
+//!   SSA later); replaying a definition reads and zeroes its adjoint, so each dynamic
+//!   instance starts from zero.
+//! * Generated code carries no debug locations (it has no subprogram); diagnostics use the
+//!   clone's locations.
+
+mod adjoint;
+mod forward;
+mod values;
+
+use std::collections::{HashMap, HashSet};
+
+use ferrozyme_analysis::activity::{Activity, ActivityInput, ArgActivity};
+use ferrozyme_analysis::cfg::Cfg;
+use ferrozyme_llvm::{Block, Builder, Context, DiagKind, Diagnostic, Module, Type, Value};
+
+use crate::driver::Driver;
+
+/// What to differentiate: a function and the activity of its arguments and return.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Request {
+    pub func: Value,
+    pub args: Vec<ArgActivity>,
+    /// Is the (floating) return value active, i.e. does the caller pass its adjoint?
+    pub ret_active: bool,
+}
+
+/// Where the generated code goes.
+#[derive(Clone, Copy, Debug)]
+pub enum Target {
+    /// One function: forward sweep, then reverse sweep.
+    Combined { g: Value },
+    /// Augmented forward function (returns the tape) and reverse function (takes it).
+    Split { aug: Value, rev: Value },
+}
+
+/// Parameter types shared by all generated functions: each primal parameter, followed by
+/// its shadow pointer when it is `Dup`.
+pub fn primal_shadow_params(req: &Request) -> Vec<Type> {
+    let ctx = req.func.ty().context();
+    let mut v = Vec::new();
+    for (p, a) in req.func.params().into_iter().zip(&req.args) {
+        v.push(p.ty());
+        if *a == ArgActivity::Dup {
+            v.push(ctx.ptr());
+        }
+    }
+    v
+}
+
+/// The return type of reverse/combined functions: a literal struct of the adjoints of the
+/// `Active` parameters, in order, or `void` when there are none.
+pub fn adjoint_return_type(req: &Request) -> Type {
+    let ctx = req.func.ty().context();
+    let tys: Vec<Type> =
+        req.func.params().into_iter().zip(&req.args).filter(|(_, a)| **a == ArgActivity::Active).map(|(p, _)| p.ty()).collect();
+    if tys.is_empty() {
+        ctx.void()
+    } else {
+        ctx.struct_type(&tys)
+    }
+}
+
+/// The return type of augmented forward functions: `{ ret?, shadow ret?, ptr tape }`.
+pub fn aug_return_type(req: &Request) -> Type {
+    let ctx = req.func.ty().context();
+    let ret = req.func.function_type().return_type();
+    let mut f = Vec::new();
+    if !ret.is_void() {
+        f.push(ret);
+    }
+    if ret.is_pointer() {
+        f.push(ctx.ptr());
+    }
+    f.push(ctx.ptr());
+    ctx.struct_type(&f)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Key {
+    Primal(Value),
+    Shadow(Value),
+    /// The tape returned by the augmented call of a primal call instruction.
+    Tape(Value),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Cache {
+    Slot { off: u64, ty: Type },
+    Stack { off: u64, ty: Type, size: u64 },
+}
+
+pub(crate) struct Gen<'d> {
+    d: &'d mut Driver,
+    m: Module,
+    ctx: Context,
+    b: Builder,
+    /// Builder for allocas and initialisation in the entry block of the reverse function.
+    eb: Builder,
+    /// Builder for the entry block of the forward function (same as `eb` when combined).
+    fb_entry: Builder,
+    fname: String,
+    req: Request,
+    split: bool,
+    p: Value,
+    cfg: Cfg,
+    act: Activity,
+    types: ferrozyme_analysis::types::TypeAnalysis,
+    returns: Vec<Block>,
+    fwd_fn: Value,
+    rev_fn: Value,
+    fwd_entry: Block,
+    rev_entry: Block,
+    fwd: HashMap<Value, Value>,
+    shadow: HashMap<Value, Value>,
+    fwd_shadow_params: HashMap<Value, Value>,
+    rev_params: HashMap<Value, Value>,
+    rev_shadow_params: HashMap<Value, Value>,
+    seed: Option<Value>,
+    rev_block: HashMap<Block, Block>,
+    adj: HashMap<Value, Value>,
+    cache: HashMap<Key, Cache>,
+    memo: HashMap<(Block, Key), Value>,
+    pred_rec: HashMap<Block, Cache>,
+    call_tape: HashMap<Value, Value>,
+    /// Shadows allocated on the heap in the forward sweep, freed when the reverse sweep
+    /// replays their allocation.
+    heap_shadow: HashSet<Value>,
+    tape_fwd: Value,
+    tape_rev: Value,
+    tape_size: u64,
+    size_patches: Vec<(Value, u32)>,
+    /// (offset, element size, defining block) of every stack.
+    stacks: Vec<(u64, u64, Block)>,
+    ret_index: Option<u64>,
+    rev_exit_ret: Option<Value>,
+    recompute_depth: u32,
+    diags: Vec<Diagnostic>,
+}
+
+impl<'d> Gen<'d> {
+    /// Synthesizes the derivative of `p` (the preprocessed clone of `req.func`) into `target`.
+    pub(crate) fn run(d: &'d mut Driver, req: &Request, p: Value, target: Target) -> Result<(), Vec<Diagnostic>> {
+        let m = d.module;
+        let ctx = m.context();
+        let cfg = Cfg::new(p);
+        let args: Vec<ArgActivity> = req.args.clone();
+        let act = Activity::run(&ActivityInput { func: p, args: &args, global_touchers: &d.touchers });
+        let types = ferrozyme_analysis::types::TypeAnalysis::run(m, p);
+        let (fwd_fn, rev_fn, split) = match target {
+            Target::Combined { g } => (g, g, false),
+            Target::Split { aug, rev } => (aug, rev, true),
+        };
+        let b = Builder::new(ctx);
+        let fwd_entry = b.append_block(fwd_fn, "fz.entry");
+        let rev_entry = if split { b.append_block(rev_fn, "fz.rev.entry") } else { fwd_entry };
+        let eb = Builder::new(ctx);
+        eb.position_at_end(rev_entry);
+        let fb_entry = Builder::new(ctx);
+        fb_entry.position_at_end(fwd_entry);
+        let returns: Vec<Block> = cfg.return_blocks().into_iter().filter(|b| cfg.is_reachable(*b)).collect();
+        let mut g = Gen {
+            d,
+            m,
+            ctx,
+            b,
+            eb,
+            fb_entry,
+            fname: display_name(req.func),
+            req: req.clone(),
+            split,
+            p,
+            cfg,
+            act,
+            types,
+            returns,
+            fwd_fn,
+            rev_fn,
+            fwd_entry,
+            rev_entry,
+            fwd: HashMap::new(),
+            shadow: HashMap::new(),
+            fwd_shadow_params: HashMap::new(),
+            rev_params: HashMap::new(),
+            rev_shadow_params: HashMap::new(),
+            seed: None,
+            rev_block: HashMap::new(),
+            adj: HashMap::new(),
+            cache: HashMap::new(),
+            memo: HashMap::new(),
+            pred_rec: HashMap::new(),
+            call_tape: HashMap::new(),
+            heap_shadow: HashSet::new(),
+            tape_fwd: ctx.ptr().zero(),
+            tape_rev: ctx.ptr().zero(),
+            tape_size: 0,
+            size_patches: Vec::new(),
+            stacks: Vec::new(),
+            ret_index: None,
+            rev_exit_ret: None,
+            recompute_depth: 0,
+            diags: Vec::new(),
+        };
+        g.check_supported();
+        if !g.diags.is_empty() {
+            return Err(g.diags);
+        }
+        g.setup();
+        g.emit_forward();
+        g.emit_reverse();
+        g.finalize();
+        if !g.diags.is_empty() {
+            return Err(g.diags);
+        }
+        Ok(())
+    }
+
+    fn setup(&mut self) {
+        let params = self.p.params();
+        let fwd_params = self.fwd_fn.params();
+        let rev_params = self.rev_fn.params();
+        let mut k = 0;
+        for (p, a) in params.iter().zip(self.req.args.clone()) {
+            self.fwd.insert(*p, fwd_params[k]);
+            self.rev_params.insert(*p, rev_params[k]);
+            fwd_params[k].set_name(&p.name());
+            if self.split {
+                rev_params[k].set_name(&p.name());
+            }
+            k += 1;
+            if a == ArgActivity::Dup {
+                self.fwd_shadow_params.insert(*p, fwd_params[k]);
+                self.rev_shadow_params.insert(*p, rev_params[k]);
+                fwd_params[k].set_name(&format!("{}.shadow", p.name()));
+                k += 1;
+            }
+        }
+        if self.req.ret_active {
+            self.seed = Some(rev_params[k]);
+            rev_params[k].set_name("d_ret");
+            k += 1;
+        }
+        // The tape: a zeroed byte buffer whose size is patched at the end.
+        let i8t = self.ctx.i8();
+        let i64t = self.ctx.i64();
+        if self.split {
+            let malloc = self.d.libc("malloc", self.ctx.ptr(), &[i64t]);
+            let t = self.fb_entry.call_fn(malloc, &[i64t.const_int(0)]);
+            self.size_patches.push((t, 0));
+            self.tape_fwd = t;
+            self.tape_rev = rev_params[k];
+            self.tape_rev.set_name("tape");
+        } else {
+            let t = self.fb_entry.array_alloca(i8t, i64t.const_int(0), "fz.tape");
+            t.set_alignment(16);
+            self.size_patches.push((t, 0));
+            self.tape_fwd = t;
+            self.tape_rev = t;
+        }
+        let ms = self.fb_entry.memset(self.tape_fwd, i8t.const_int(0), i64t.const_int(0), 16);
+        self.size_patches.push((ms, 2));
+        // One forward and one reverse block per reachable primal block.
+        for blk in self.cfg.blocks.clone() {
+            if !self.cfg.is_reachable(blk) {
+                continue;
+            }
+            let fb = self.b.append_block(self.fwd_fn, &blk.name());
+            self.fwd.insert(blk.as_value(), fb.as_value());
+        }
+        for blk in self.cfg.blocks.clone() {
+            if !self.cfg.is_reachable(blk) {
+                continue;
+            }
+            let rb = self.b.append_block(self.rev_fn, &format!("rev.{}", blk.name()));
+            self.rev_block.insert(blk, rb);
+        }
+        if self.split && self.returns.len() > 1 {
+            self.ret_index = Some(self.alloc_tape(4, 4));
+        }
+    }
+
+    /// Reserves `size` bytes of tape with the given alignment.
+    fn alloc_tape(&mut self, size: u64, align: u64) -> u64 {
+        let align = align.max(1);
+        let off = self.tape_size.div_ceil(align) * align;
+        self.tape_size = off + size.max(1);
+        off
+    }
+
+    fn fwd_block(&self, b: Block) -> Block {
+        self.fwd[&b.as_value()].as_block()
+    }
+
+    fn diag(&mut self, kind: DiagKind, at: Option<Value>, msg: String, help: &str) {
+        let mut d = Diagnostic::new(kind, msg).in_function(self.fname.clone()).with_help(help.to_string());
+        if let Some(i) = at {
+            d = d.at_instruction(i.to_string()).at_loc(i.source_loc());
+        }
+        self.diags.push(d);
+    }
+
+    fn finalize(&mut self) {
+        let i64t = self.ctx.i64();
+        // Tape size.
+        let size = self.tape_size.max(8).div_ceil(16) * 16;
+        for (inst, k) in std::mem::take(&mut self.size_patches) {
+            inst.set_operand(k, i64t.const_int(size));
+        }
+        // Pops, where the reverse sweep leaves each stack's defining block.
+        let pop = self.d.rt(crate::runtime::POP);
+        let free_stack = self.d.rt(crate::runtime::STACK_FREE);
+        for (off, size, def) in self.stacks.clone() {
+            let Some(&rb) = self.rev_block.get(&def) else { continue };
+            let Some(term) = rb.terminator() else { continue };
+            self.b.position_before(term);
+            let s = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
+            self.b.call_fn(pop, &[s, i64t.const_int(size)]);
+        }
+        if let Some(ret) = self.rev_exit_ret {
+            self.b.position_before(ret);
+            for (off, _, _) in self.stacks.clone() {
+                let s = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
+                self.b.call_fn(free_stack, &[s]);
+            }
+            if self.split {
+                let free = self.d.libc("free", self.ctx.void(), &[self.ctx.ptr()]);
+                self.b.call_fn(free, &[self.tape_rev]);
+            }
+        }
+        // Entry terminators.
+        let p_entry = self.p.entry_block().expect("a defined function has an entry block");
+        let fwd_first = self.fwd_block(p_entry);
+        self.fb_entry.position_at_end(self.fwd_entry);
+        self.fb_entry.br(fwd_first);
+        if self.split {
+            self.eb.position_at_end(self.rev_entry);
+            match self.returns.len() {
+                0 => {
+                    self.eb.unreachable();
+                }
+                1 => {
+                    self.eb.br(self.rev_block[&self.returns[0]]);
+                }
+                _ => {
+                    let off = self.ret_index.expect("ret index slot exists with several returns");
+                    let i32t = self.ctx.i32();
+                    let ptr = self.eb.byte_gep(self.tape_rev, i64t.const_int(off));
+                    let idx = self.eb.load(i32t, ptr, "fz.ret.idx");
+                    let cases: Vec<(Value, Block)> = self
+                        .returns
+                        .iter()
+                        .enumerate()
+                        .skip(1)
+                        .map(|(k, r)| (i32t.const_int(k as u64), self.rev_block[r]))
+                        .collect();
+                    self.eb.switch(idx, self.rev_block[&self.returns[0]], &cases);
+                }
+            }
+        }
+    }
+}
+
+/// The user-facing name of a function (clones are named after their original).
+pub fn display_name(f: Value) -> String {
+    f.name()
+}

@@ -1,0 +1,349 @@
+//! Getting primal values and shadows into the reverse sweep, and adjoint bookkeeping.
+//!
+//! See the module essay in `mod.rs` for the policy (direct use, recompute, slot, stack).
+
+use ferrozyme_llvm::{Block, Opcode, Type, TypeKind, Value};
+
+use super::{Cache, Gen, Key};
+
+impl Gen<'_> {
+    /// A primal value, available at the reverse builder's position.
+    pub(super) fn fetch(&mut self, v: Value) -> Value {
+        self.fetch_key(Key::Primal(v))
+    }
+
+    /// The shadow of a pointer, available at the reverse builder's position (null when
+    /// the pointer has none).
+    pub(super) fn fetch_shadow(&mut self, v: Value) -> Value {
+        self.fetch_key(Key::Shadow(v))
+    }
+
+    pub(super) fn fetch_key(&mut self, key: Key) -> Value {
+        let v = match key {
+            Key::Primal(v) | Key::Shadow(v) | Key::Tape(v) => v,
+        };
+        let null = self.ctx.ptr().zero();
+        if v.is_argument() {
+            return match key {
+                Key::Primal(_) => self.rev_params[&v],
+                _ => self.rev_shadow_params.get(&v).copied().unwrap_or(null),
+            };
+        }
+        if !v.is_instruction() {
+            return match key {
+                Key::Primal(_) => v,
+                _ => self.const_shadow_at_builder(v, false),
+            };
+        }
+        if let Key::Shadow(_) = key {
+            if !self.shadow.contains_key(&v) {
+                return null;
+            }
+        }
+        let blk = self.b.insert_block();
+        if let Some(&x) = self.memo.get(&(blk, key)) {
+            return x;
+        }
+        let def = v.parent_block();
+        let x = if !self.split && !self.cfg.is_cyclic(def) && self.returns.iter().all(|r| self.cfg.dominates(def, *r)) {
+            self.fwd_value(key)
+        } else if let Some(x) = self.try_recompute(key) {
+            x
+        } else {
+            self.load_cached(key)
+        };
+        self.memo.insert((blk, key), x);
+        x
+    }
+
+    fn fwd_value(&self, key: Key) -> Value {
+        match key {
+            Key::Primal(v) => self.fwd[&v],
+            Key::Shadow(v) => self.shadow[&v],
+            Key::Tape(v) => self.call_tape[&v],
+        }
+    }
+
+    /// Recomputes cheap pure instructions from their (fetched) operands.
+    fn try_recompute(&mut self, key: Key) -> Option<Value> {
+        if self.recompute_depth > 6 {
+            return None;
+        }
+        let (v, shadow) = match key {
+            Key::Primal(v) => (v, false),
+            Key::Shadow(v) => (v, true),
+            Key::Tape(_) => return None,
+        };
+        use Opcode::*;
+        let op = v.opcode()?;
+        let pure = if shadow {
+            matches!(op, LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast)
+        } else {
+            matches!(
+                op,
+                LLVMGetElementPtr
+                    | LLVMBitCast
+                    | LLVMZExt
+                    | LLVMSExt
+                    | LLVMTrunc
+                    | LLVMSIToFP
+                    | LLVMUIToFP
+                    | LLVMPtrToInt
+                    | LLVMIntToPtr
+                    | LLVMAdd
+                    | LLVMSub
+                    | LLVMMul
+                    | LLVMShl
+                    | LLVMLShr
+                    | LLVMAShr
+                    | LLVMAnd
+                    | LLVMOr
+                    | LLVMXor
+                    | LLVMICmp
+            )
+        };
+        if !pure {
+            return None;
+        }
+        self.recompute_depth += 1;
+        let c = v.clone_instruction();
+        let ops = v.operands();
+        let mut new_ops = Vec::with_capacity(ops.len());
+        for (k, o) in ops.iter().enumerate() {
+            let x = if shadow && k == 0 { self.fetch_shadow(*o) } else { self.fetch(*o) };
+            new_ops.push(x);
+        }
+        self.recompute_depth -= 1;
+        self.b.insert(c);
+        c.clear_debug_loc();
+        for (k, x) in new_ops.into_iter().enumerate() {
+            c.set_operand(k as u32, x);
+        }
+        Some(c)
+    }
+
+    /// Loads a cached value, creating its cache (and the forward write) on first use.
+    fn load_cached(&mut self, key: Key) -> Value {
+        let cache = self.ensure_cache(key);
+        let i64t = self.ctx.i64();
+        match cache {
+            Cache::Slot { off, ty } => {
+                let p = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
+                self.b.load(ty, p, "fz.cached")
+            }
+            Cache::Stack { off, ty, size } => {
+                let top = self.d.rt(crate::runtime::TOP);
+                let s = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
+                let p = self.b.call_fn(top, &[s, i64t.const_int(size)]);
+                self.b.load(ty, p, "fz.cached")
+            }
+        }
+    }
+
+    fn ensure_cache(&mut self, key: Key) -> Cache {
+        if let Some(c) = self.cache.get(&key) {
+            return *c;
+        }
+        let v = match key {
+            Key::Primal(v) | Key::Shadow(v) | Key::Tape(v) => v,
+        };
+        let fv = self.fwd_value(key);
+        let c = self.new_cache(fv, v.parent_block());
+        self.cache.insert(key, c);
+        c
+    }
+
+    /// Creates a slot or stack for forward value `fv` of primal block `def`, and writes
+    /// `fv` into it right after its definition.
+    pub(super) fn new_cache(&mut self, fv: Value, def: Block) -> Cache {
+        let ty = fv.ty();
+        let size = self.m.alloc_size(ty);
+        let i64t = self.ctx.i64();
+        let fb = ferrozyme_llvm::Builder::new(self.ctx);
+        if fv.opcode() == Some(Opcode::LLVMPHI) {
+            let blk = fv.parent_block();
+            match blk.first_non_phi() {
+                Some(i) => fb.position_before(i),
+                None => fb.position_at_end(blk),
+            }
+        } else {
+            fb.position_after(fv);
+        }
+        if !self.cfg.is_cyclic(def) {
+            let off = self.alloc_tape(size, size.clamp(1, 16));
+            let p = fb.byte_gep(self.tape_fwd, i64t.const_int(off));
+            fb.store(fv, p);
+            Cache::Slot { off, ty }
+        } else {
+            let off = self.alloc_tape(crate::runtime::STACK_HEADER, 8);
+            let push = self.d.rt(crate::runtime::PUSH);
+            let s = fb.byte_gep(self.tape_fwd, i64t.const_int(off));
+            let slot = fb.call_fn(push, &[s, i64t.const_int(size)]);
+            fb.store(fv, slot);
+            self.stacks.push((off, size, def));
+            Cache::Stack { off, ty, size }
+        }
+    }
+
+    /// The shadow of a constant pointer (global, constant GEP of a global), built at the
+    /// main builder's position. `forward` only affects which map the result goes to.
+    pub(super) fn const_shadow_at_builder(&mut self, v: Value, _forward: bool) -> Value {
+        let null = self.ctx.ptr().zero();
+        if !v.ty().is_pointer() {
+            return null;
+        }
+        if v.is_global_variable() {
+            return if ferrozyme_analysis::activity::global_needs_shadow(v) { self.d.shadow_global(v) } else { null };
+        }
+        if v.is_constant_expr() {
+            match v.const_opcode() {
+                Some(Opcode::LLVMGetElementPtr) => {
+                    let base = self.const_shadow_at_builder(v.operand(0), _forward);
+                    if base == null {
+                        return null;
+                    }
+                    let idx: Vec<Value> = v.operands()[1..].to_vec();
+                    return self.b.gep(v.gep_source_type(), base, &idx);
+                }
+                Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => {
+                    return self.const_shadow_at_builder(v.operand(0), _forward);
+                }
+                _ => {}
+            }
+        }
+        null
+    }
+
+    // ---------------------------------------------------------------- adjoints
+
+    fn adj_slot(&mut self, v: Value) -> Value {
+        if let Some(&s) = self.adj.get(&v) {
+            return s;
+        }
+        let ty = v.ty();
+        let s = self.eb.alloca(ty, &format!("d.{}", v.name()));
+        self.eb.store(ty.zero(), s);
+        self.adj.insert(v, s);
+        s
+    }
+
+    /// Reads and clears the adjoint of `v` (zero if nothing was ever added).
+    pub(super) fn take_adj(&mut self, v: Value) -> Value {
+        let s = self.adj_slot(v);
+        let ty = v.ty();
+        let d = self.b.load(ty, s, "d");
+        self.b.store(ty.zero(), s);
+        d
+    }
+
+    /// Adds `delta` to the adjoint of `v`, if `v` is active.
+    pub(super) fn add_adj(&mut self, v: Value, delta: Value) {
+        if !(v.is_instruction() || v.is_argument()) || !self.act.is_active(v) {
+            return;
+        }
+        let s = self.adj_slot(v);
+        let ty = v.ty();
+        let old = self.b.load(ty, s, "d.old");
+        let new = self.add_values(old, delta);
+        self.b.store(new, s);
+    }
+
+    /// `a + b` for floating scalars, vectors, and aggregates (floating leaves only).
+    pub(super) fn add_values(&mut self, a: Value, b: Value) -> Value {
+        let ty = a.ty();
+        match ty.kind() {
+            TypeKind::Float | TypeKind::Double => self.b.fadd(a, b),
+            TypeKind::Vector if ty.element_type().is_fp_scalar() => self.b.fadd(a, b),
+            TypeKind::Struct | TypeKind::Array => {
+                let n = if ty.kind() == TypeKind::Struct { ty.struct_fields().len() as u32 } else { ty.array_len() as u32 };
+                let mut out = a;
+                for k in 0..n {
+                    let fty = if ty.kind() == TypeKind::Struct { ty.struct_fields()[k as usize] } else { ty.element_type() };
+                    if !fty.contains_fp() {
+                        continue;
+                    }
+                    let x = self.b.extract_value(a, k);
+                    let y = self.b.extract_value(b, k);
+                    let s = self.add_values(x, y);
+                    out = self.b.insert_value(out, s, k);
+                }
+                out
+            }
+            _ => a,
+        }
+    }
+
+    /// `*p += d` for the floating leaves of `ty` (pointer and integer fields untouched).
+    pub(super) fn mem_add(&mut self, p: Value, ty: Type, d: Value, align: u32) {
+        match ty.kind() {
+            TypeKind::Float | TypeKind::Double | TypeKind::Vector => {
+                if !ty.is_fp() {
+                    return;
+                }
+                let old = self.b.load(ty, p, "sh");
+                old.set_alignment(align);
+                let s = self.b.fadd(old, d);
+                let st = self.b.store(s, p);
+                st.set_alignment(align);
+            }
+            TypeKind::Struct | TypeKind::Array => {
+                for (k, fty, fp) in self.leaf_fields(ty, p) {
+                    if fty.contains_fp() {
+                        let x = self.b.extract_value(d, k);
+                        self.mem_add(fp, fty, x, 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Reads the floating leaves of `*p` as a value of type `ty` and zeroes them.
+    pub(super) fn mem_take(&mut self, p: Value, ty: Type, align: u32) -> Value {
+        match ty.kind() {
+            TypeKind::Float | TypeKind::Double | TypeKind::Vector => {
+                if !ty.is_fp() {
+                    return ty.zero();
+                }
+                let old = self.b.load(ty, p, "sh");
+                old.set_alignment(align);
+                let st = self.b.store(ty.zero(), p);
+                st.set_alignment(align);
+                old
+            }
+            TypeKind::Struct | TypeKind::Array => {
+                let mut out = ty.zero();
+                for (k, fty, fp) in self.leaf_fields(ty, p) {
+                    if fty.contains_fp() {
+                        let x = self.mem_take(fp, fty, 1);
+                        out = self.b.insert_value(out, x, k);
+                    }
+                }
+                out
+            }
+            _ => ty.zero(),
+        }
+    }
+
+    fn leaf_fields(&mut self, ty: Type, p: Value) -> Vec<(u32, Type, Value)> {
+        let i32t = self.ctx.i32();
+        let mut out = Vec::new();
+        if ty.kind() == TypeKind::Struct {
+            for (k, fty) in ty.struct_fields().into_iter().enumerate() {
+                if fty.contains_fp() {
+                    let fp = self.b.struct_gep(ty, p, k as u32);
+                    out.push((k as u32, fty, fp));
+                }
+            }
+        } else {
+            let ety = ty.element_type();
+            if ety.contains_fp() {
+                for k in 0..ty.array_len() as u32 {
+                    let fp = self.b.gep(ty, p, &[i32t.const_int(0), i32t.const_int(k as u64)]);
+                    out.push((k, ety, fp));
+                }
+            }
+        }
+        out
+    }
+}

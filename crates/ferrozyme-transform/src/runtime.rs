@@ -1,0 +1,266 @@
+//! The tiny runtime the generated code calls: tape stacks and memory adjoints.
+//!
+//! It is written in LLVM IR and linked into the user's module once, with internal linkage,
+//! so programs need no extra library at link time and LLVM inlines the hot helpers.
+//!
+//! A *stack* is 24 bytes `{ ptr data, i64 len, i64 cap }` (lengths in bytes) living inside
+//! the tape. The forward sweep pushes a value each time its block runs; the reverse sweep
+//! reads the top while it replays that execution and pops when it leaves the block. The
+//! buffer grows geometrically; it is freed when the reverse sweep finishes.
+
+use ferrozyme_llvm::{link_ir_text, Module, Value};
+
+/// Names of the runtime functions.
+pub const PUSH: &str = "__fz_push";
+pub const TOP: &str = "__fz_top";
+pub const POP: &str = "__fz_pop";
+pub const STACK_FREE: &str = "__fz_stack_free";
+
+/// Size of a stack header in bytes.
+pub const STACK_HEADER: u64 = 24;
+
+const RUNTIME_IR: &str = r#"
+declare ptr @realloc(ptr, i64)
+declare ptr @malloc(i64)
+declare void @free(ptr)
+declare void @abort()
+declare i64 @malloc_usable_size(ptr)
+declare i64 @llvm.umax.i64(i64, i64)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+
+define void @__fz_grow(ptr %s, i64 %need) noinline cold {
+entry:
+  %capp = getelementptr inbounds i8, ptr %s, i64 16
+  %cap = load i64, ptr %capp
+  %c2 = shl i64 %cap, 1
+  %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
+  %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 256)
+  %data = load ptr, ptr %s
+  %nd = call ptr @realloc(ptr %data, i64 %c4)
+  %bad = icmp eq ptr %nd, null
+  br i1 %bad, label %oom, label %ok
+oom:
+  call void @abort()
+  unreachable
+ok:
+  store ptr %nd, ptr %s
+  store i64 %c4, ptr %capp
+  ret void
+}
+
+define ptr @__fz_push(ptr %s, i64 %n) alwaysinline {
+entry:
+  %lenp = getelementptr inbounds i8, ptr %s, i64 8
+  %capp = getelementptr inbounds i8, ptr %s, i64 16
+  %len = load i64, ptr %lenp
+  %cap = load i64, ptr %capp
+  %new = add i64 %len, %n
+  %full = icmp ugt i64 %new, %cap
+  br i1 %full, label %grow, label %done
+grow:
+  call void @__fz_grow(ptr %s, i64 %new)
+  br label %done
+done:
+  %d = load ptr, ptr %s
+  store i64 %new, ptr %lenp
+  %slot = getelementptr inbounds i8, ptr %d, i64 %len
+  ret ptr %slot
+}
+
+define void @__fz_reserve(ptr %s, i64 %extra) alwaysinline {
+entry:
+  %lenp = getelementptr inbounds i8, ptr %s, i64 8
+  %capp = getelementptr inbounds i8, ptr %s, i64 16
+  %len = load i64, ptr %lenp
+  %cap = load i64, ptr %capp
+  %new = add i64 %len, %extra
+  %full = icmp ugt i64 %new, %cap
+  br i1 %full, label %grow, label %done
+grow:
+  call void @__fz_grow(ptr %s, i64 %new)
+  br label %done
+done:
+  ret void
+}
+
+define ptr @__fz_top(ptr %s, i64 %n) alwaysinline {
+entry:
+  %lenp = getelementptr inbounds i8, ptr %s, i64 8
+  %len = load i64, ptr %lenp
+  %d = load ptr, ptr %s
+  %off = sub i64 %len, %n
+  %slot = getelementptr inbounds i8, ptr %d, i64 %off
+  ret ptr %slot
+}
+
+define void @__fz_pop(ptr %s, i64 %n) alwaysinline {
+entry:
+  %lenp = getelementptr inbounds i8, ptr %s, i64 8
+  %len = load i64, ptr %lenp
+  %new = sub i64 %len, %n
+  store i64 %new, ptr %lenp
+  ret void
+}
+
+define void @__fz_stack_free(ptr %s) alwaysinline {
+entry:
+  %d = load ptr, ptr %s
+  call void @free(ptr %d)
+  ret void
+}
+
+define void @__fz_memcpy_adj_f64(ptr %dd, ptr %ds, i64 %nbytes) {
+entry:
+  %n = udiv i64 %nbytes, 8
+  %z = icmp eq i64 %n, 0
+  br i1 %z, label %exit, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %pd = getelementptr inbounds double, ptr %dd, i64 %i
+  %ps = getelementptr inbounds double, ptr %ds, i64 %i
+  %vd = load double, ptr %pd
+  %vs = load double, ptr %ps
+  %sum = fadd double %vs, %vd
+  store double 0.0, ptr %pd
+  store double %sum, ptr %ps
+  %i1 = add i64 %i, 1
+  %c = icmp ult i64 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+
+define void @__fz_memcpy_adj_f32(ptr %dd, ptr %ds, i64 %nbytes) {
+entry:
+  %n = udiv i64 %nbytes, 4
+  %z = icmp eq i64 %n, 0
+  br i1 %z, label %exit, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %pd = getelementptr inbounds float, ptr %dd, i64 %i
+  %ps = getelementptr inbounds float, ptr %ds, i64 %i
+  %vd = load float, ptr %pd
+  %vs = load float, ptr %ps
+  %sum = fadd float %vs, %vd
+  store float 0.0, ptr %pd
+  store float %sum, ptr %ps
+  %i1 = add i64 %i, 1
+  %c = icmp ult i64 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+
+define void @__fz_memmove_adj_f64(ptr %dd, ptr %ds, i64 %nbytes) {
+entry:
+  %tmp = call ptr @malloc(i64 %nbytes)
+  call void @llvm.memcpy.p0.p0.i64(ptr %tmp, ptr %dd, i64 %nbytes, i1 false)
+  call void @llvm.memset.p0.i64(ptr %dd, i8 0, i64 %nbytes, i1 false)
+  %n = udiv i64 %nbytes, 8
+  %z = icmp eq i64 %n, 0
+  br i1 %z, label %exit, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %pt = getelementptr inbounds double, ptr %tmp, i64 %i
+  %ps = getelementptr inbounds double, ptr %ds, i64 %i
+  %vt = load double, ptr %pt
+  %vs = load double, ptr %ps
+  %sum = fadd double %vs, %vt
+  store double %sum, ptr %ps
+  %i1 = add i64 %i, 1
+  %c = icmp ult i64 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  call void @free(ptr %tmp)
+  ret void
+}
+
+define void @__fz_memmove_adj_f32(ptr %dd, ptr %ds, i64 %nbytes) {
+entry:
+  %tmp = call ptr @malloc(i64 %nbytes)
+  call void @llvm.memcpy.p0.p0.i64(ptr %tmp, ptr %dd, i64 %nbytes, i1 false)
+  call void @llvm.memset.p0.i64(ptr %dd, i8 0, i64 %nbytes, i1 false)
+  %n = udiv i64 %nbytes, 4
+  %z = icmp eq i64 %n, 0
+  br i1 %z, label %exit, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %pt = getelementptr inbounds float, ptr %tmp, i64 %i
+  %ps = getelementptr inbounds float, ptr %ds, i64 %i
+  %vt = load float, ptr %pt
+  %vs = load float, ptr %ps
+  %sum = fadd float %vs, %vt
+  store float %sum, ptr %ps
+  %i1 = add i64 %i, 1
+  %c = icmp ult i64 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  call void @free(ptr %tmp)
+  ret void
+}
+
+; Reverse of `new = realloc(old, n)`: the first min(old size, n) bytes of the new block
+; came from the old one, so their adjoints flow back; then the new shadow is freed.
+define void @__fz_realloc_adj_f64(ptr %sold, ptr %snew, i64 %nnew) {
+entry:
+  %null = icmp eq ptr %sold, null
+  br i1 %null, label %exit, label %body
+body:
+  %us = call i64 @malloc_usable_size(ptr %sold)
+  %lt = icmp ult i64 %us, %nnew
+  %m = select i1 %lt, i64 %us, i64 %nnew
+  call void @__fz_memcpy_adj_f64(ptr %snew, ptr %sold, i64 %m)
+  br label %exit
+exit:
+  call void @free(ptr %snew)
+  ret void
+}
+
+define void @__fz_realloc_adj_f32(ptr %sold, ptr %snew, i64 %nnew) {
+entry:
+  %null = icmp eq ptr %sold, null
+  br i1 %null, label %exit, label %body
+body:
+  %us = call i64 @malloc_usable_size(ptr %sold)
+  %lt = icmp ult i64 %us, %nnew
+  %m = select i1 %lt, i64 %us, i64 %nnew
+  call void @__fz_memcpy_adj_f32(ptr %snew, ptr %sold, i64 %m)
+  br label %exit
+exit:
+  call void @free(ptr %snew)
+  ret void
+}
+"#;
+
+/// Handles to the runtime functions, linked into the module on first use.
+pub struct Runtime {
+    module: Module,
+    linked: bool,
+}
+
+impl Runtime {
+    pub fn new(module: Module) -> Runtime {
+        Runtime { module, linked: false }
+    }
+
+    /// The runtime function `name`, linking the runtime in on first use.
+    pub fn get(&mut self, name: &str) -> Result<Value, String> {
+        if !self.linked && self.module.function(PUSH).is_none() {
+            let header = format!(
+                "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
+                self.module.data_layout(),
+                self.module.target_triple()
+            );
+            link_ir_text(self.module, &(header + RUNTIME_IR), "ferrozyme-runtime")?;
+            // Defined externally in the text so the linker keeps them all; internal here.
+            for f in self.module.functions() {
+                if f.name().starts_with("__fz_") && !f.is_declaration() {
+                    f.set_linkage_internal();
+                }
+            }
+        }
+        self.linked = true;
+        self.module.function(name).ok_or_else(|| format!("runtime function {name} missing after linking"))
+    }
+}
