@@ -162,7 +162,6 @@ fn max_err(out: &str) -> f64 {
 }
 
 #[test]
-#[ignore = "needs the reverse-mode transform"]
 fn autodiff_through_clang_fpass_plugin() {
     for level in ["-O0", "-O2"] {
         let (_, out) = clang_plugin_run(AUTODIFF_C, level, false);
@@ -171,7 +170,6 @@ fn autodiff_through_clang_fpass_plugin() {
 }
 
 #[test]
-#[ignore = "needs the reverse-mode transform"]
 fn autodiff_through_opt_passes_enzyme() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("prog.c"), AUTODIFF_C).unwrap();
