@@ -15,6 +15,7 @@ pub const PUSH: &str = "__fz_push";
 pub const TOP: &str = "__fz_top";
 pub const POP: &str = "__fz_pop";
 pub const STACK_FREE: &str = "__fz_stack_free";
+pub const RESERVE: &str = "__fz_reserve";
 
 /// Size of a stack header in bytes.
 pub const STACK_HEADER: u64 = 24;
@@ -29,14 +30,14 @@ declare i64 @llvm.umax.i64(i64, i64)
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
-define void @__fz_grow(ptr %s, i64 %need) noinline cold {
+; Grows a stack buffer; takes and returns the header fields by value so that, after
+; inlining, the header of a stack living in an alloca'd tape can be promoted to
+; registers (nothing else takes its address).
+define { ptr, i64 } @__fz_grow(ptr %data, i64 %cap, i64 %need) noinline cold {
 entry:
-  %capp = getelementptr inbounds i8, ptr %s, i64 16
-  %cap = load i64, ptr %capp
   %c2 = shl i64 %cap, 1
   %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
   %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 256)
-  %data = load ptr, ptr %s
   %nd = call ptr @realloc(ptr %data, i64 %c4)
   %bad = icmp eq ptr %nd, null
   br i1 %bad, label %oom, label %ok
@@ -44,9 +45,9 @@ oom:
   call void @abort()
   unreachable
 ok:
-  store ptr %nd, ptr %s
-  store i64 %c4, ptr %capp
-  ret void
+  %r0 = insertvalue { ptr, i64 } undef, ptr %nd, 0
+  %r1 = insertvalue { ptr, i64 } %r0, i64 %c4, 1
+  ret { ptr, i64 } %r1
 }
 
 define ptr @__fz_push(ptr %s, i64 %n) alwaysinline {
@@ -55,14 +56,19 @@ entry:
   %capp = getelementptr inbounds i8, ptr %s, i64 16
   %len = load i64, ptr %lenp
   %cap = load i64, ptr %capp
+  %d0 = load ptr, ptr %s
   %new = add i64 %len, %n
   %full = icmp ugt i64 %new, %cap
-  br i1 %full, label %grow, label %done
+  br i1 %full, label %grow, label %done, !prof !0
 grow:
-  call void @__fz_grow(ptr %s, i64 %new)
+  %g = call { ptr, i64 } @__fz_grow(ptr %d0, i64 %cap, i64 %new)
+  %gd = extractvalue { ptr, i64 } %g, 0
+  %gc = extractvalue { ptr, i64 } %g, 1
+  store ptr %gd, ptr %s
+  store i64 %gc, ptr %capp
   br label %done
 done:
-  %d = load ptr, ptr %s
+  %d = phi ptr [ %d0, %entry ], [ %gd, %grow ]
   store i64 %new, ptr %lenp
   %slot = getelementptr inbounds i8, ptr %d, i64 %len
   ret ptr %slot
@@ -74,11 +80,16 @@ entry:
   %capp = getelementptr inbounds i8, ptr %s, i64 16
   %len = load i64, ptr %lenp
   %cap = load i64, ptr %capp
+  %d0 = load ptr, ptr %s
   %new = add i64 %len, %extra
   %full = icmp ugt i64 %new, %cap
   br i1 %full, label %grow, label %done
 grow:
-  call void @__fz_grow(ptr %s, i64 %new)
+  %g = call { ptr, i64 } @__fz_grow(ptr %d0, i64 %cap, i64 %new)
+  %gd = extractvalue { ptr, i64 } %g, 0
+  %gc = extractvalue { ptr, i64 } %g, 1
+  store ptr %gd, ptr %s
+  store i64 %gc, ptr %capp
   br label %done
 done:
   ret void
@@ -231,6 +242,8 @@ exit:
   call void @free(ptr %snew)
   ret void
 }
+
+!0 = !{!"branch_weights", i32 1, i32 2000}
 "#;
 
 /// Handles to the runtime functions, linked into the module on first use.

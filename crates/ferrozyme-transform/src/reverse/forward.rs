@@ -10,6 +10,7 @@ impl Gen<'_> {
     pub(super) fn emit_forward(&mut self) {
         let order = self.cfg.rpo();
         let mut phis: Vec<(Value, Value, Option<Value>)> = Vec::new();
+        let mut pred_phis: Vec<(Block, Value)> = Vec::new();
         for blk in &order {
             let fb = self.fwd_block(*blk);
             self.b.position_at_end(fb);
@@ -25,13 +26,21 @@ impl Gen<'_> {
                 };
                 phis.push((i, np, sp));
             }
-            self.record_predecessor(*blk);
+            if let Some(idx) = self.record_predecessor(*blk) {
+                pred_phis.push((*blk, idx));
+            }
             for i in blk.instructions() {
                 if i.opcode() == Some(Opcode::LLVMPHI) {
                     continue;
                 }
                 self.fwd_inst(i);
             }
+        }
+        // Predecessor records are written once the blocks are complete (records of
+        // cyclic blocks are pushed at the end of the block).
+        for (blk, idx) in pred_phis {
+            let c = self.new_cache(idx, blk);
+            self.pred_rec.insert(blk, c);
         }
         // Phi incomings, now that every block has its copy.
         for (orig, np, sp) in phis {
@@ -53,10 +62,10 @@ impl Gen<'_> {
 
     /// For a block with several predecessors: a phi giving the predecessor's index, stored
     /// in the tape so the reverse sweep knows where to go back to.
-    fn record_predecessor(&mut self, blk: Block) {
+    fn record_predecessor(&mut self, blk: Block) -> Option<Value> {
         let preds = self.cfg.preds(blk);
         if preds.len() < 2 {
-            return;
+            return None;
         }
         let i32t = self.ctx.i32();
         let idx = self.b.phi(i32t, "fz.pred");
@@ -66,11 +75,7 @@ impl Gen<'_> {
                 idx.add_incoming(i32t.const_int(k as u64), self.fwd_block(*p));
             }
         }
-        let c = self.new_cache(idx, blk);
-        self.pred_rec.insert(blk, c);
-        // new_cache positioned its own builder; keep appending at the block's end.
-        let fb = self.fwd_block(blk);
-        self.b.position_at_end(fb);
+        Some(idx)
     }
 
     /// The forward copy of a primal operand.
@@ -311,10 +316,9 @@ impl Gen<'_> {
                 let p = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
                 self.b.load(i32t, p, "fz.pred")
             }
-            Cache::Stack { off, size, .. } => {
-                let top = self.d.rt(crate::runtime::TOP);
-                let s = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
-                let p = self.b.call_fn(top, &[s, i64t.const_int(size)]);
+            Cache::Field { block, off, .. } => {
+                let rec = self.record_top(block);
+                let p = self.b.byte_gep(rec, i64t.const_int(off));
                 self.b.load(i32t, p, "fz.pred")
             }
         }

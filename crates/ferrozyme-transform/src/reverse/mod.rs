@@ -42,6 +42,7 @@
 
 mod adjoint;
 mod forward;
+mod memory;
 mod values;
 
 use std::collections::{HashMap, HashSet};
@@ -122,8 +123,23 @@ pub(crate) enum Key {
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Cache {
+    /// A slot in the tape (blocks that run at most once).
     Slot { off: u64, ty: Type },
-    Stack { off: u64, ty: Type, size: u64 },
+    /// A field of the record that a cyclic block pushes each time it runs.
+    Field { block: Block, off: u64, ty: Type },
+}
+
+/// The per-execution record of a block on a CFG cycle: one push of all the values the
+/// reverse sweep needs from that block, at the end of its forward copy.
+pub(crate) struct Record {
+    /// Offset of the stack header in the tape.
+    pub stack: u64,
+    /// Record size so far (final at `finalize`).
+    pub size: u64,
+    /// The push in the forward block; stores of fields go right after it.
+    pub slot: Value,
+    /// Call instructions whose operand 1 is the record size, patched at `finalize`.
+    pub size_uses: Vec<Value>,
 }
 
 pub(crate) struct Gen<'d> {
@@ -157,6 +173,8 @@ pub(crate) struct Gen<'d> {
     adj: HashMap<Value, Value>,
     cache: HashMap<Key, Cache>,
     memo: HashMap<(Block, Key), Value>,
+    /// `top` of a block's record, per reverse block: ((reverse block, primal block), ptr).
+    record_tops: HashMap<(Block, Block), Value>,
     pred_rec: HashMap<Block, Cache>,
     call_tape: HashMap<Value, Value>,
     /// Shadows allocated on the heap in the forward sweep, freed when the reverse sweep
@@ -166,11 +184,14 @@ pub(crate) struct Gen<'d> {
     tape_rev: Value,
     tape_size: u64,
     size_patches: Vec<(Value, u32)>,
-    /// (offset, element size, defining block) of every stack.
-    stacks: Vec<(u64, u64, Block)>,
+    /// Records of cyclic blocks, by primal block.
+    records: HashMap<Block, Record>,
+    record_order: Vec<Block>,
     ret_index: Option<u64>,
     rev_exit_ret: Option<Value>,
     recompute_depth: u32,
+    /// Memory objects the primal may write (computed on first need).
+    writes: Option<memory::Writes>,
     diags: Vec<Diagnostic>,
 }
 
@@ -224,6 +245,7 @@ impl<'d> Gen<'d> {
             adj: HashMap::new(),
             cache: HashMap::new(),
             memo: HashMap::new(),
+            record_tops: HashMap::new(),
             pred_rec: HashMap::new(),
             call_tape: HashMap::new(),
             heap_shadow: HashSet::new(),
@@ -231,10 +253,12 @@ impl<'d> Gen<'d> {
             tape_rev: ctx.ptr().zero(),
             tape_size: 0,
             size_patches: Vec::new(),
-            stacks: Vec::new(),
+            records: HashMap::new(),
+            record_order: Vec::new(),
             ret_index: None,
             rev_exit_ret: None,
             recompute_depth: 0,
+            writes: None,
             diags: Vec::new(),
         };
         g.check_supported();
@@ -342,20 +366,31 @@ impl<'d> Gen<'d> {
         for (inst, k) in std::mem::take(&mut self.size_patches) {
             inst.set_operand(k, i64t.const_int(size));
         }
-        // Pops, where the reverse sweep leaves each stack's defining block.
+        // Pops, where the reverse sweep leaves each record's block; record sizes.
         let pop = self.d.rt(crate::runtime::POP);
         let free_stack = self.d.rt(crate::runtime::STACK_FREE);
-        for (off, size, def) in self.stacks.clone() {
-            let Some(&rb) = self.rev_block.get(&def) else { continue };
-            let Some(term) = rb.terminator() else { continue };
-            self.b.position_before(term);
-            let s = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
-            self.b.call_fn(pop, &[s, i64t.const_int(size)]);
+        for blk in self.record_order.clone() {
+            let (stack, size) = {
+                let r = &self.records[&blk];
+                (r.stack, r.size.div_ceil(8) * 8)
+            };
+            if let Some(term) = self.rev_block.get(&blk).and_then(|rb| rb.terminator()) {
+                self.b.position_before(term);
+                let s = self.b.byte_gep(self.tape_rev, i64t.const_int(stack));
+                let c = self.b.call_fn(pop, &[s, i64t.const_int(size)]);
+                self.records.get_mut(&blk).expect("record exists").size_uses.push(c);
+            }
+            let r = &self.records[&blk];
+            r.slot.set_operand(1, i64t.const_int(size));
+            for u in &r.size_uses {
+                u.set_operand(1, i64t.const_int(size));
+            }
+            self.reserve_for_loop(blk, stack, size);
         }
         if let Some(ret) = self.rev_exit_ret {
             self.b.position_before(ret);
-            for (off, _, _) in self.stacks.clone() {
-                let s = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
+            for blk in self.record_order.clone() {
+                let s = self.b.byte_gep(self.tape_rev, i64t.const_int(self.records[&blk].stack));
                 self.b.call_fn(free_stack, &[s]);
             }
             if self.split {
@@ -399,4 +434,10 @@ impl<'d> Gen<'d> {
 /// The user-facing name of a function (clones are named after their original).
 pub fn display_name(f: Value) -> String {
     f.name()
+}
+
+impl Gen<'_> {
+    /// When the loop around cyclic block `blk` has a trip count known at its preheader,
+    /// reserve the record stack once there, so the loop's pushes never reallocate.
+    fn reserve_for_loop(&mut self, _blk: Block, _stack: u64, _size: u64) {}
 }

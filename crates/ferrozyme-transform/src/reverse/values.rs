@@ -6,6 +6,26 @@ use ferrozyme_llvm::{Block, Opcode, Type, TypeKind, Value};
 
 use super::{Cache, Gen, Key};
 
+/// Alignment of a tape slot of `size` bytes (the tape itself is 16-byte aligned).
+fn slot_align(size: u64) -> u64 {
+    size.next_power_of_two().clamp(1, 16)
+}
+
+/// Alignment of a record field: records are packed at 8-byte granularity in a buffer
+/// that `realloc` aligns to 16, so no field may assume more than 8.
+fn field_align(size: u64) -> u64 {
+    size.next_power_of_two().clamp(1, 8)
+}
+
+/// Calls cheap enough to recompute instead of caching their result.
+fn is_cheap_call(v: Value) -> bool {
+    let Some(f) = v.called_function() else { return false };
+    let n = f.name();
+    ["llvm.fmuladd", "llvm.fma", "llvm.fabs", "llvm.copysign", "llvm.minnum", "llvm.maxnum", "llvm.floor", "llvm.ceil", "llvm.trunc"]
+        .iter()
+        .any(|p| n.starts_with(p))
+}
+
 impl Gen<'_> {
     /// A primal value, available at the reverse builder's position.
     pub(super) fn fetch(&mut self, v: Value) -> Value {
@@ -100,7 +120,22 @@ impl Gen<'_> {
                     | LLVMOr
                     | LLVMXor
                     | LLVMICmp
-            )
+                    | LLVMFCmp
+                    | LLVMSelect
+                    | LLVMFAdd
+                    | LLVMFSub
+                    | LLVMFMul
+                    | LLVMFDiv
+                    | LLVMFNeg
+                    | LLVMFPExt
+                    | LLVMFPTrunc
+                    | LLVMExtractElement
+                    | LLVMInsertElement
+                    | LLVMShuffleVector
+                    | LLVMExtractValue
+                    | LLVMInsertValue
+            ) || (op == LLVMCall && is_cheap_call(v))
+                || (op == LLVMLoad && self.load_is_stable(v))
         };
         if !pure {
             return None;
@@ -122,6 +157,20 @@ impl Gen<'_> {
         Some(c)
     }
 
+    /// Loads whose memory the differentiated function never writes can be re-read in the
+    /// reverse sweep instead of cached: only in combined mode, where nothing runs between
+    /// the two sweeps.
+    fn load_is_stable(&mut self, v: Value) -> bool {
+        if self.split || v.is_volatile() {
+            return false;
+        }
+        if self.writes.is_none() {
+            self.writes = Some(super::memory::written_objects(self.p));
+        }
+        let w = self.writes.as_ref().expect("just computed");
+        super::memory::never_written(w, v.operand(0))
+    }
+
     /// Loads a cached value, creating its cache (and the forward write) on first use.
     fn load_cached(&mut self, key: Key) -> Value {
         let cache = self.ensure_cache(key);
@@ -129,15 +178,35 @@ impl Gen<'_> {
         match cache {
             Cache::Slot { off, ty } => {
                 let p = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
-                self.b.load(ty, p, "fz.cached")
+                let l = self.b.load(ty, p, "fz.cached");
+                l.set_alignment(slot_align(self.m.alloc_size(ty)) as u32);
+                l
             }
-            Cache::Stack { off, ty, size } => {
-                let top = self.d.rt(crate::runtime::TOP);
-                let s = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
-                let p = self.b.call_fn(top, &[s, i64t.const_int(size)]);
-                self.b.load(ty, p, "fz.cached")
+            Cache::Field { block, off, ty } => {
+                let rec = self.record_top(block);
+                let p = self.b.byte_gep(rec, i64t.const_int(off));
+                let l = self.b.load(ty, p, "fz.cached");
+                l.set_alignment(field_align(self.m.alloc_size(ty)) as u32);
+                l
             }
         }
+    }
+
+    /// Pointer to the current (top) record of cyclic block `blk`, at the reverse
+    /// builder's position (one `top` call per reverse block).
+    pub(super) fn record_top(&mut self, blk: Block) -> Value {
+        let here = self.b.insert_block();
+        if let Some(&p) = self.record_tops.get(&(here, blk)) {
+            return p;
+        }
+        let i64t = self.ctx.i64();
+        let top = self.d.rt(crate::runtime::TOP);
+        let stack = self.records[&blk].stack;
+        let s = self.b.byte_gep(self.tape_rev, i64t.const_int(stack));
+        let p = self.b.call_fn(top, &[s, i64t.const_int(0)]);
+        self.records.get_mut(&blk).expect("record exists").size_uses.push(p);
+        self.record_tops.insert((here, blk), p);
+        p
     }
 
     fn ensure_cache(&mut self, key: Key) -> Cache {
@@ -170,19 +239,46 @@ impl Gen<'_> {
             fb.position_after(fv);
         }
         if !self.cfg.is_cyclic(def) {
-            let off = self.alloc_tape(size, size.clamp(1, 16));
+            let off = self.alloc_tape(size, slot_align(size));
             let p = fb.byte_gep(self.tape_fwd, i64t.const_int(off));
-            fb.store(fv, p);
+            let st = fb.store(fv, p);
+            st.set_alignment(slot_align(size) as u32);
             Cache::Slot { off, ty }
         } else {
-            let off = self.alloc_tape(crate::runtime::STACK_HEADER, 8);
-            let push = self.d.rt(crate::runtime::PUSH);
-            let s = fb.byte_gep(self.tape_fwd, i64t.const_int(off));
-            let slot = fb.call_fn(push, &[s, i64t.const_int(size)]);
-            fb.store(fv, slot);
-            self.stacks.push((off, size, def));
-            Cache::Stack { off, ty, size }
+            let slot = self.ensure_record(def);
+            let rec = self.records.get_mut(&def).expect("record exists");
+            let align = field_align(size);
+            let off = rec.size.div_ceil(align) * align;
+            rec.size = off + size;
+            // Field stores go right after the push, at the end of the forward block.
+            fb.position_after(slot);
+            let p = fb.byte_gep(slot, i64t.const_int(off));
+            let st = fb.store(fv, p);
+            st.set_alignment(align as u32);
+            Cache::Field { block: def, off, ty }
         }
+    }
+
+    /// The record of cyclic block `def`: a stack in the tape and a push at the end of the
+    /// block's forward copy (created on first need).
+    fn ensure_record(&mut self, def: Block) -> Value {
+        if let Some(r) = self.records.get(&def) {
+            return r.slot;
+        }
+        let i64t = self.ctx.i64();
+        let stack = self.alloc_tape(crate::runtime::STACK_HEADER, 8);
+        let push = self.d.rt(crate::runtime::PUSH);
+        let fblk = self.fwd_block(def);
+        let fb = ferrozyme_llvm::Builder::new(self.ctx);
+        match fblk.terminator() {
+            Some(t) => fb.position_before(t),
+            None => fb.position_at_end(fblk),
+        }
+        let s = fb.byte_gep(self.tape_fwd, i64t.const_int(stack));
+        let slot = fb.call_fn(push, &[s, i64t.const_int(0)]);
+        self.records.insert(def, super::Record { stack, size: 0, slot, size_uses: Vec::new() });
+        self.record_order.push(def);
+        slot
     }
 
     /// The shadow of a constant pointer (global, constant GEP of a global), built at the
