@@ -12,21 +12,30 @@ fn with_module(file: &str, body: impl FnOnce(Module)) {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let ctx = Context::create();
     let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), file);
-    let m = ctx.create_module_from_ir(buf).unwrap_or_else(|e| panic!("parsing {file}: {e}"));
+    let m = ctx
+        .create_module_from_ir(buf)
+        .unwrap_or_else(|e| panic!("parsing {file}: {e}"));
     body(Module::from_inkwell(&m));
 }
 
 /// Every call instruction of `@all_kinds`.
 fn calls(m: Module) -> Vec<Value> {
     let f = m.function("all_kinds").expect("no @all_kinds");
-    f.blocks().into_iter().flat_map(|b| b.instructions()).filter(|i| i.is_call()).collect()
+    f.blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .filter(|i| i.is_call())
+        .collect()
 }
 
 /// The call whose result is `%name`, or the void call whose callee is `@name`.
 fn call(m: Module, name: &str) -> Value {
     calls(m)
         .into_iter()
-        .find(|c| c.name() == name || (c.name().is_empty() && c.called_function().is_some_and(|f| f.name() == name)))
+        .find(|c| {
+            c.name() == name
+                || (c.name().is_empty() && c.called_function().is_some_and(|f| f.name() == name))
+        })
         .unwrap_or_else(|| panic!("no call {name} in @all_kinds"))
 }
 
@@ -63,9 +72,16 @@ fn libm_functions_are_math() {
 #[test]
 fn zero_derivative_intrinsics() {
     with_module("classify.ll", |m| {
-        assert!(matches!(kind(m, "llvm.lifetime.start.p0"), CallKind::NoDerivative));
+        assert!(matches!(
+            kind(m, "llvm.lifetime.start.p0"),
+            CallKind::NoDerivative
+        ));
         // floor has a rule whose partials are all zero.
-        assert!(matches!(kind(m, "floor"), CallKind::NoDerivative), "{:?}", kind(m, "floor"));
+        assert!(
+            matches!(kind(m, "floor"), CallKind::NoDerivative),
+            "{:?}",
+            kind(m, "floor")
+        );
         assert!(matches!(kind(m, "ctpop"), CallKind::NoDerivative));
     });
 }
@@ -74,7 +90,10 @@ fn zero_derivative_intrinsics() {
 fn memory_intrinsics() {
     with_module("classify.ll", |m| {
         assert!(matches!(kind(m, "llvm.memcpy.p0.p0.i64"), CallKind::Memcpy));
-        assert!(matches!(kind(m, "llvm.memmove.p0.p0.i64"), CallKind::Memmove));
+        assert!(matches!(
+            kind(m, "llvm.memmove.p0.p0.i64"),
+            CallKind::Memmove
+        ));
         assert!(matches!(kind(m, "llvm.memset.p0.i64"), CallKind::Memset));
         assert!(matches!(kind(m, "reduce"), CallKind::ReduceFAdd));
     });
@@ -86,7 +105,10 @@ fn intrinsic_without_rule_is_never_an_external() {
         // `llvm.copysign` has no rule today; whether or not it gets one, an intrinsic
         // is never classified as a user function.
         let k = kind(m, "copysign");
-        assert!(matches!(k, CallKind::UnknownIntrinsic | CallKind::Math(_)), "{k:?}");
+        assert!(
+            matches!(k, CallKind::UnknownIntrinsic | CallKind::Math(_)),
+            "{k:?}"
+        );
     });
 }
 

@@ -20,14 +20,18 @@ fn with_module(file: &str, body: impl FnOnce(Module)) {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let ctx = Context::create();
     let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), file);
-    let m = ctx.create_module_from_ir(buf).unwrap_or_else(|e| panic!("parsing {file}: {e}"));
+    let m = ctx
+        .create_module_from_ir(buf)
+        .unwrap_or_else(|e| panic!("parsing {file}: {e}"));
     body(Module::from_inkwell(&m));
 }
 
 /// Parses `file` and runs `body` on the CFG of `@name`.
 fn with_cfg(file: &str, name: &str, body: impl FnOnce(Value, &Cfg)) {
     with_module(file, |m| {
-        let f = m.function(name).unwrap_or_else(|| panic!("no function @{name}"));
+        let f = m
+            .function(name)
+            .unwrap_or_else(|| panic!("no function @{name}"));
         let cfg = Cfg::new(f);
         body(f, &cfg);
     });
@@ -55,7 +59,11 @@ fn set(xs: &[&str]) -> HashSet<String> {
 
 /// Names of the blocks of `f` on which `pred` holds.
 fn blocks_where(f: Value, pred: impl Fn(Block) -> bool) -> HashSet<String> {
-    f.blocks().into_iter().filter(|&b| pred(b)).map(|b| b.name()).collect()
+    f.blocks()
+        .into_iter()
+        .filter(|&b| pred(b))
+        .map(|b| b.name())
+        .collect()
 }
 
 // --- brute-force oracle, straight from the definitions
@@ -155,10 +163,16 @@ fn rotated_o2_loop_cycles_through_body_only() {
         let exit = block(f, "for.cond.cleanup");
         assert!(!cfg.is_cyclic(pre), "preheader runs once");
         assert!(!cfg.is_cyclic(exit), "exit runs once");
-        assert_eq!(name_set(&cfg.preds(body)), set(&["for.body.preheader", "for.body"]));
+        assert_eq!(
+            name_set(&cfg.preds(body)),
+            set(&["for.body.preheader", "for.body"])
+        );
         assert_eq!(name_set(&cfg.preds(exit)), set(&["entry", "for.body"]));
         assert!(cfg.dominates(pre, body));
-        assert!(!cfg.dominates(body, exit), "the zero-trip path skips the loop");
+        assert!(
+            !cfg.dominates(body, exit),
+            "the zero-trip path skips the loop"
+        );
         assert!(!cfg.dominates(pre, exit));
         assert_eq!(names(&cfg.return_blocks()), ["for.cond.cleanup"]);
     });
@@ -187,7 +201,12 @@ fn nested_o2_loops() {
         // loop's preheader and exit; the outer preheader and exit run once.
         assert_eq!(
             blocks_where(f, |b| cfg.is_cyclic(b)),
-            set(&["for.cond1.preheader", "for.body4.lr.ph", "for.body4", "for.cond.cleanup3"])
+            set(&[
+                "for.cond1.preheader",
+                "for.body4.lr.ph",
+                "for.body4",
+                "for.cond.cleanup3"
+            ])
         );
         assert_eq!(
             blocks_where(f, |b| !cfg.is_cyclic(b)),
@@ -198,7 +217,10 @@ fn nested_o2_loops() {
         let latch = block(f, "for.cond.cleanup3");
         assert!(cfg.dominates(outer, inner));
         assert!(cfg.dominates(outer, latch));
-        assert!(!cfg.dominates(inner, latch), "the inner loop may run zero times");
+        assert!(
+            !cfg.dominates(inner, latch),
+            "the inner loop may run zero times"
+        );
         assert!(!cfg.dominates(inner, outer));
         assert_eq!(
             name_set(&cfg.preds(outer)),
@@ -210,7 +232,10 @@ fn nested_o2_loops() {
 #[test]
 fn loop_with_early_return() {
     with_cfg("shapes.ll", "find", |f, cfg| {
-        assert_eq!(blocks_where(f, |b| cfg.is_cyclic(b)), set(&["head", "body", "next"]));
+        assert_eq!(
+            blocks_where(f, |b| cfg.is_cyclic(b)),
+            set(&["head", "body", "next"])
+        );
         assert_eq!(name_set(&cfg.return_blocks()), set(&["found", "notfound"]));
         assert!(cfg.dominates(block(f, "body"), block(f, "found")));
         assert!(cfg.dominates(block(f, "head"), block(f, "notfound")));
@@ -226,11 +251,23 @@ fn unreachable_blocks_are_not_reachable_cyclic_or_dominating() {
         let exit = block(f, "exit");
         for d in dead {
             assert!(!cfg.is_reachable(d), "%{}", d.name());
-            assert!(!cfg.is_cyclic(d), "%{} is on a cycle nobody enters", d.name());
+            assert!(
+                !cfg.is_cyclic(d),
+                "%{} is on a cycle nobody enters",
+                d.name()
+            );
             for b in f.blocks() {
-                assert!(!cfg.dominates(d, b), "%{} dominates %{}", d.name(), b.name());
+                assert!(
+                    !cfg.dominates(d, b),
+                    "%{} dominates %{}",
+                    d.name(),
+                    b.name()
+                );
             }
-            assert!(!cfg.dominates(entry, d), "nothing dominates an unreachable block");
+            assert!(
+                !cfg.dominates(entry, d),
+                "nothing dominates an unreachable block"
+            );
         }
         assert!(cfg.is_reachable(exit));
         // The edge from the unreachable dead.loop does not spoil exit's dominator.
@@ -246,7 +283,11 @@ fn switch_preds_are_distinct() {
         let entry = block(f, "entry");
         let same = block(f, "same");
         let other = block(f, "other");
-        assert_eq!(entry.terminator().unwrap().successors().len(), 4, "four switch edges");
+        assert_eq!(
+            entry.terminator().unwrap().successors().len(),
+            4,
+            "four switch edges"
+        );
         assert_eq!(cfg.preds(same), [entry]);
         assert_eq!(cfg.preds(other), [entry]);
         assert_eq!(name_set(&cfg.succs(entry)), set(&["same", "other"]));
@@ -307,7 +348,11 @@ fn check_against_brute_force(f: Value) {
         let cs = cfg.succs(b);
         assert_eq!(cs.len(), succs.len(), "{} succs not distinct", at(b));
         assert_eq!(cs.into_iter().collect::<HashSet<_>>(), succs, "{}", at(b));
-        let preds: HashSet<Block> = blocks.iter().copied().filter(|&p| raw_succs(p).contains(&b)).collect();
+        let preds: HashSet<Block> = blocks
+            .iter()
+            .copied()
+            .filter(|&p| raw_succs(p).contains(&b))
+            .collect();
         let cp = cfg.preds(b);
         assert_eq!(cp.len(), preds.len(), "{} preds not distinct", at(b));
         assert_eq!(cp.into_iter().collect::<HashSet<_>>(), preds, "{}", at(b));
@@ -342,7 +387,12 @@ fn check_against_brute_force(f: Value) {
         for p in cfg.preds(b).into_iter().filter(|p| reachable.contains(p)) {
             // A predecessor placed later must close a cycle through b.
             if pos(p) > pos(b) {
-                assert!(reach(&[b], None).contains(&p) && cfg.is_cyclic(b), "{} -> {}", at(p), at(b));
+                assert!(
+                    reach(&[b], None).contains(&p) && cfg.is_cyclic(b),
+                    "{} -> {}",
+                    at(p),
+                    at(b)
+                );
             }
         }
     }

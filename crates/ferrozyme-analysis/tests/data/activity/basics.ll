@@ -123,3 +123,12 @@ entry:
 
 declare ptr @malloc(i64)
 declare void @free(ptr)
+
+; An untyped byte buffer (what __builtin_alloca gives) that holds a double.
+define double @byte_buffer(double %x) {
+entry:
+  %buf = alloca i8, i64 16, align 16
+  store double %x, ptr %buf
+  %v = load double, ptr %buf
+  ret double %v
+}
