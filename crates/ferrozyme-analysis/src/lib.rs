@@ -4,4 +4,5 @@
 pub mod activity;
 pub mod calls;
 pub mod cfg;
+pub mod loops;
 pub mod types;

@@ -192,6 +192,7 @@ pub(crate) struct Gen<'d> {
     recompute_depth: u32,
     /// Memory objects the primal may write (computed on first need).
     writes: Option<memory::Writes>,
+    loops: Option<ferrozyme_analysis::loops::Loops>,
     diags: Vec<Diagnostic>,
 }
 
@@ -259,6 +260,7 @@ impl<'d> Gen<'d> {
             rev_exit_ret: None,
             recompute_depth: 0,
             writes: None,
+            loops: None,
             diags: Vec::new(),
         };
         g.check_supported();
@@ -439,5 +441,31 @@ pub fn display_name(f: Value) -> String {
 impl Gen<'_> {
     /// When the loop around cyclic block `blk` has a trip count known at its preheader,
     /// reserve the record stack once there, so the loop's pushes never reallocate.
-    fn reserve_for_loop(&mut self, _blk: Block, _stack: u64, _size: u64) {}
+    fn reserve_for_loop(&mut self, blk: Block, stack: u64, size: u64) {
+        use ferrozyme_llvm::IntPredicate;
+        let loops = self.loops.get_or_insert_with(|| ferrozyme_analysis::loops::Loops::new(&self.cfg));
+        let Some(l) = loops.innermost(blk) else { return };
+        let Some(tc) = ferrozyme_analysis::loops::trip_count(l) else { return };
+        let Some(pre) = l.preheader else { return };
+        let Some(&fpre) = self.fwd.get(&pre.as_value()) else { return };
+        let Some(term) = fpre.as_block().terminator() else { return };
+        let i64t = self.ctx.i64();
+        self.b.position_before(term);
+        let n = self.fwd_operand(tc.bound);
+        let n = match n.ty().int_width() {
+            Some(w) if w < 64 => self.b.sext(n, i64t),
+            Some(64) => n,
+            _ => return,
+        };
+        let cnt = self.b.sub(n, i64t.const_i64(tc.start - 1));
+        let pos = self.b.icmp(IntPredicate::LLVMIntSGT, cnt, i64t.const_int(0));
+        let cnt = self.b.select(pos, cnt, i64t.const_int(0));
+        let bytes = self.b.mul(cnt, i64t.const_int(size));
+        let cap = i64t.const_int(1 << 30);
+        let big = self.b.icmp(IntPredicate::LLVMIntUGT, bytes, cap);
+        let bytes = self.b.select(big, cap, bytes);
+        let reserve = self.d.rt(crate::runtime::RESERVE);
+        let s = self.b.byte_gep(self.tape_fwd, i64t.const_int(stack));
+        self.b.call_fn(reserve, &[s, bytes]);
+    }
 }

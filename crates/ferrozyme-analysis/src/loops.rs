@@ -1,0 +1,152 @@
+//! Natural loops and their trip counts.
+//!
+//! A back edge is an edge `t -> h` whose target dominates its source; the natural loop of
+//! `h` is `h` plus every block that reaches a back-edge source without passing through
+//! `h`. Loops sharing a header are merged. The *preheader* is the unique predecessor of
+//! the header outside the loop whose only successor is the header (what `loop-simplify`
+//! guarantees at `-O1` and above).
+//!
+//! The trip count is recognised for the counted loops compilers emit: an integer
+//! induction phi in the header starting at `start` (from the preheader) and stepping by
+//! +1 on the back edge, with an exit branch comparing the induction variable (or its
+//! increment) against a loop-invariant bound `n`. The result, `n - start + 1` clamped at
+//! zero, is an estimate used only as a capacity hint for the tape: an error in it can
+//! cost a reallocation, never correctness.
+
+use std::collections::{HashMap, HashSet};
+
+use ferrozyme_llvm::{Block, Opcode, Value};
+
+use crate::cfg::Cfg;
+
+#[derive(Clone, Debug)]
+pub struct Loop {
+    pub header: Block,
+    pub blocks: HashSet<Block>,
+    pub latches: Vec<Block>,
+    pub preheader: Option<Block>,
+}
+
+pub struct Loops {
+    pub loops: Vec<Loop>,
+    innermost: HashMap<Block, usize>,
+}
+
+/// A recognised trip count: about `bound - start + 1` iterations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TripCount {
+    /// Loop-invariant integer bound (argument, constant or value defined before the loop).
+    pub bound: Value,
+    pub start: i64,
+}
+
+impl Loops {
+    pub fn new(cfg: &Cfg) -> Loops {
+        let mut by_header: HashMap<Block, Loop> = HashMap::new();
+        for &b in &cfg.blocks {
+            if !cfg.is_reachable(b) {
+                continue;
+            }
+            for s in cfg.succs(b) {
+                if cfg.dominates(s, b) {
+                    let l = by_header.entry(s).or_insert_with(|| Loop {
+                        header: s,
+                        blocks: HashSet::from([s]),
+                        latches: Vec::new(),
+                        preheader: None,
+                    });
+                    l.latches.push(b);
+                    let mut work = vec![b];
+                    while let Some(x) = work.pop() {
+                        if l.blocks.insert(x) {
+                            for p in cfg.preds(x) {
+                                if cfg.is_reachable(p) {
+                                    work.push(p);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut loops: Vec<Loop> = by_header.into_values().collect();
+        loops.sort_by_key(|l| l.blocks.len());
+        for l in &mut loops {
+            let outside: Vec<Block> = cfg.preds(l.header).into_iter().filter(|p| !l.blocks.contains(p)).collect();
+            if let [p] = outside.as_slice() {
+                if cfg.succs(*p).len() == 1 {
+                    l.preheader = Some(*p);
+                }
+            }
+        }
+        let mut innermost = HashMap::new();
+        // Smallest loops first, so the first loop that claims a block is its innermost.
+        for (k, l) in loops.iter().enumerate() {
+            for b in &l.blocks {
+                innermost.entry(*b).or_insert(k);
+            }
+        }
+        Loops { loops, innermost }
+    }
+
+    /// The innermost loop containing `b`.
+    pub fn innermost(&self, b: Block) -> Option<&Loop> {
+        self.innermost.get(&b).map(|&k| &self.loops[k])
+    }
+}
+
+fn defined_outside(l: &Loop, v: Value) -> bool {
+    if v.is_instruction() {
+        !l.blocks.contains(&v.parent_block())
+    } else {
+        v.is_argument() || v.const_int_value().is_some()
+    }
+}
+
+/// Recognises the trip count of a counted loop (see the module docs).
+pub fn trip_count(l: &Loop) -> Option<TripCount> {
+    let pre = l.preheader?;
+    for phi in l.header.phis() {
+        if !phi.ty().is_integer() {
+            continue;
+        }
+        let inc = phi.incoming();
+        let Some(start) = inc.iter().find(|(_, b)| *b == pre).and_then(|(v, _)| v.const_int_value()) else { continue };
+        let steps_by_one = inc.iter().filter(|(_, b)| l.latches.contains(b)).all(|(v, _)| {
+            v.opcode() == Some(Opcode::LLVMAdd)
+                && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
+                    || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
+        });
+        if !steps_by_one {
+            continue;
+        }
+        let next: Vec<Value> = inc.iter().filter(|(_, b)| l.latches.contains(b)).map(|(v, _)| *v).collect();
+        for &b in &l.blocks {
+            let Some(t) = b.terminator() else { continue };
+            if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+                continue;
+            }
+            if !t.successors().iter().any(|s| !l.blocks.contains(s)) {
+                continue;
+            }
+            let c = t.operand(0);
+            if c.opcode() != Some(Opcode::LLVMICmp) {
+                continue;
+            }
+            let (a, bnd) = (c.operand(0), c.operand(1));
+            let is_iv = |v: Value| v == phi || next.contains(&v);
+            let bound = if is_iv(a) && defined_outside(l, bnd) {
+                bnd
+            } else if is_iv(bnd) && defined_outside(l, a) {
+                a
+            } else {
+                continue;
+            };
+            if !bound.ty().is_integer() {
+                continue;
+            }
+            return Some(TripCount { bound, start });
+        }
+    }
+    None
+}
