@@ -50,7 +50,9 @@ pub fn carries_fp(t: Type) -> bool {
 
 /// Is `g` a mutable global that needs a shadow (it holds floats)?
 pub fn global_needs_shadow(g: Value) -> bool {
-    g.is_global_variable() && !g.is_global_constant() && g.global_value_type().contains_fp()
+    g.is_global_variable()
+        && !g.is_global_constant()
+        && (g.global_value_type().contains_fp() || g.global_value_type().contains_pointer())
 }
 
 /// Does `f`'s `memory(...)` attribute rule out writes?
@@ -120,6 +122,12 @@ pub struct ActivityInput<'a> {
 
 impl Activity {
     pub fn run(input: &ActivityInput<'_>) -> Activity {
+        Self::run_with_types(input, None)
+    }
+
+    /// As [`Activity::run`], also following floats carried in integers (an `i64` loaded
+    /// from `double` memory, `bitcast double to i64`) when type analysis proves them.
+    pub fn run_with_types(input: &ActivityInput<'_>, types: Option<&crate::types::TypeAnalysis>) -> Activity {
         let mut a = Activity::default();
         for (p, act) in input.func.params().into_iter().zip(input.args) {
             match act {
@@ -137,6 +145,9 @@ impl Activity {
             let before = (a.active.len(), a.shadowed.len());
             for &i in &insts {
                 a.visit(i, input);
+                if let Some(ta) = types {
+                    a.visit_int_carrier(i, ta);
+                }
             }
             if (a.active.len(), a.shadowed.len()) == before {
                 break;
@@ -180,7 +191,7 @@ impl Activity {
                 }
                 any_in || global_touchers.contains(&f) || self.is_active(call)
             }
-            CallKind::InactiveExternal | CallKind::NoDerivative => false,
+            CallKind::InactiveExternal | CallKind::NoDerivative | CallKind::TypeHint => false,
             _ => any_in || self.is_active(call),
         }
     }
@@ -205,7 +216,10 @@ impl Activity {
             }
             LLVMAlloca => {
                 let t = i.allocated_type();
-                if t.contains_fp() || t.contains_pointer() {
+                // Byte buffers (`alloca i8, n`, `[n x i8]`) are untyped storage: they may
+                // hold anything, so they get a shadow too.
+                let bytes = t.int_width() == Some(8) || (t.kind() == ferrozyme_llvm::TypeKind::Array && t.element_type().int_width() == Some(8));
+                if t.contains_fp() || t.contains_pointer() || bytes {
                     self.shadowed.insert(i);
                 }
             }
@@ -254,6 +268,39 @@ impl Activity {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Integers that carry floats: loads of float memory, bitcasts of active floats, and
+    /// phis/selects/freezes of those.
+    fn visit_int_carrier(&mut self, i: Value, ta: &crate::types::TypeAnalysis) {
+        if i.opcode() == Some(Opcode::LLVMAlloca) {
+            let t = ta.pointee_tree(i);
+            let holds = t.iter().any(|(_, b)| {
+                matches!(b, crate::types::BaseType::Float | crate::types::BaseType::Double | crate::types::BaseType::Pointer)
+            });
+            if holds {
+                self.shadowed.insert(i);
+            }
+            return;
+        }
+        let ty = i.ty();
+        if !matches!(ty.int_width(), Some(32) | Some(64)) {
+            return;
+        }
+        use Opcode::*;
+        let carries = match i.opcode() {
+            Some(LLVMLoad) => self.is_shadowed(i.operand(0)) && ta.int_carries_fp(i).is_some(),
+            Some(LLVMBitCast) => self.is_active(i.operand(0)) && i.operand(0).ty().is_fp_scalar(),
+            Some(LLVMPHI) | Some(LLVMSelect) | Some(LLVMFreeze) => {
+                let ops = i.operands();
+                let vals: Vec<Value> = if i.opcode() == Some(LLVMSelect) { ops[1..].to_vec() } else { ops };
+                vals.iter().any(|&o| self.is_active(o))
+            }
+            _ => false,
+        };
+        if carries {
+            self.active.insert(i);
         }
     }
 

@@ -26,6 +26,8 @@ pub enum CallKind {
     Free,
     /// Known external functions that cannot affect derivatives (`printf`, ...).
     InactiveExternal,
+    /// `__enzyme_double(ptr)` and siblings: type hints, removed by the pass.
+    TypeHint,
     /// A function with IR in the module.
     Defined(Value),
     /// An intrinsic without a rule.
@@ -67,6 +69,9 @@ pub fn classify(call: Value) -> CallKind {
             return CallKind::NoDerivative;
         }
         return CallKind::UnknownIntrinsic;
+    }
+    if crate::types::is_type_hint(&name) {
+        return CallKind::TypeHint;
     }
     if !f.is_declaration() {
         return CallKind::Defined(f);

@@ -355,7 +355,6 @@ fn calls_to_global_touchers_are_active() {
 }
 
 #[test]
-#[ignore = "BUG: a pointer loaded from a mutable global `ptr` (@gp = global ptr @gd) is not shadowed, so a load of the shadowed @gd through it is inactive"]
 fn load_through_global_pointer_to_shadowed_global() {
     with_module("globals.ll", |m| {
         let (f, a, _) = run(m, "through_global_pointer", &[]);
@@ -418,7 +417,6 @@ fn clang_o0_stack_slots() {
 }
 
 #[test]
-#[ignore = "BUG: `alloca i8, i64 N` (__builtin_alloca) holding doubles is not shadowed: a double stored and reloaded through it loses its derivative, and the same pointer reloaded from a `ptr` slot is shadowed while the alloca is not"]
 fn clang_o0_byte_alloca_agrees_with_its_reload() {
     with_module("byte_alloca_o0.ll", |m| {
         use ferrozyme_llvm::Opcode::{LLVMAlloca, LLVMLoad};

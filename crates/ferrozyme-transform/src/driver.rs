@@ -66,6 +66,13 @@ impl Driver {
         s.set_initializer(ty.zero());
         s.set_linkage_internal();
         self.shadow_globals.insert(g, s);
+        // A global pointer to another shadowed global: its shadow points to that shadow.
+        if let Some(init) = g.initializer() {
+            if init.is_global_variable() && ferrozyme_analysis::activity::global_needs_shadow(init) {
+                let target = self.shadow_global(init);
+                s.set_initializer(target);
+            }
+        }
         s
     }
 
@@ -127,16 +134,15 @@ impl Driver {
                 continue;
             }
             if self.print_activity || self.print_types {
-                let act = ferrozyme_analysis::activity::Activity::run(&ferrozyme_analysis::activity::ActivityInput {
-                    func: p,
-                    args: &req.args,
-                    global_touchers: &self.touchers,
-                });
+                let ta = ferrozyme_analysis::types::TypeAnalysis::run_for_clone(self.module, p, Some(req.func));
+                let act = ferrozyme_analysis::activity::Activity::run_with_types(
+                    &ferrozyme_analysis::activity::ActivityInput { func: p, args: &req.args, global_touchers: &self.touchers },
+                    Some(&ta),
+                );
                 if self.print_activity {
                     self.printout.push_str(&act.print(p).replace(&format!("@fz_primal_{name}"), &format!("@{name}")));
                 }
                 if self.print_types {
-                    let ta = ferrozyme_analysis::types::TypeAnalysis::run(self.module, p);
                     self.printout.push_str(&ta.print(p).replace(&format!("@fz_primal_{name}"), &format!("@{name}")));
                 }
             }

@@ -119,5 +119,22 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     if !diags.is_empty() {
         return Err(diags);
     }
+    remove_type_hints(module);
     Ok(Report { generated: driver.generated.iter().map(|f| f.name()).collect(), printout: std::mem::take(&mut driver.printout) })
+}
+
+/// Removes the calls to `__enzyme_double`-style type hints (they have no body).
+fn remove_type_hints(module: Module) {
+    for f in module.functions() {
+        if f.is_declaration() && ferrozyme_analysis::types::is_type_hint(&f.name()) {
+            for u in f.users() {
+                if u.opcode() == Some(Opcode::LLVMCall) && u.ty().is_void() {
+                    u.erase();
+                }
+            }
+            if f.users().is_empty() {
+                f.delete_function();
+            }
+        }
+    }
 }

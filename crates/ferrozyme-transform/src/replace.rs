@@ -120,6 +120,10 @@ pub fn replace_call(
     b.position_before(call);
     // Top-level gradients start from zero adjoints for mutable globals.
     for sg in shadow_globals {
+        if sg.global_value_type().contains_pointer() {
+            // Holds shadow pointers (set up by its initializer), not adjoints.
+            continue;
+        }
         let size = d.module.alloc_size(sg.global_value_type());
         b.memset(*sg, ctx.i8().const_int(0), ctx.i64().const_int(size), 1);
     }

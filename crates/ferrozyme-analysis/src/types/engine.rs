@@ -43,8 +43,24 @@ pub struct TypeAnalysis {
 impl TypeAnalysis {
     /// Analyse `f` (and, interprocedurally, what it calls and what calls it) in `module`.
     pub fn run(module: Module, f: Value) -> TypeAnalysis {
+        Self::run_for_clone(module, f, None)
+    }
+
+    /// Analyse `clone`, a copy of `original` made for differentiation: the clone has no
+    /// callers of its own, so the original (with its callers) joins the scope and each
+    /// parameter of the clone shares its tree with the original's parameter.
+    pub fn run_for_clone(module: Module, f: Value, original: Option<Value>) -> TypeAnalysis {
         let mut eng = Engine::new(module);
-        let scope = scope(f);
+        let mut scope = scope(f);
+        let mut links: Vec<(Value, Value)> = Vec::new();
+        if let Some(o) = original {
+            for g in self::scope(o) {
+                if !scope.contains(&g) {
+                    scope.push(g);
+                }
+            }
+            links = f.params().into_iter().zip(o.params()).collect();
+        }
         for g in module.globals() {
             if g.is_global_variable() {
                 let t = layout::type_tree(module, g.global_value_type(), true);
@@ -75,6 +91,7 @@ impl TypeAnalysis {
                 eng.relate(i);
             }
         }
+        links.extend(stack_slot_links(&insts));
         let mut rounds = 0;
         for _ in 0..MAX_ROUNDS {
             rounds += 1;
@@ -82,6 +99,9 @@ impl TypeAnalysis {
             for body in &insts {
                 for _ in 0..MAX_LOCAL_SWEEPS {
                     eng.changed = false;
+                    for &(a, b) in &links {
+                        eng.link(a, b);
+                    }
                     for &i in body {
                         eng.visit(i);
                     }
@@ -215,6 +235,39 @@ fn scope(f: Value) -> Vec<Value> {
         }
     }
     order
+}
+
+/// Pointers passed through stack slots (`-O0` code keeps every local in an `alloca`):
+/// a pointer loaded from a slot is the same data as every pointer stored to that slot.
+fn stack_slot_links(insts: &[Vec<Value>]) -> Vec<(Value, Value)> {
+    let mut stored: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut loads: Vec<(Value, Value)> = Vec::new();
+    for body in insts {
+        for &i in body {
+            match i.opcode() {
+                Some(Opcode::LLVMStore) => {
+                    let (v, a) = (i.operand(0), i.operand(1));
+                    if v.ty().is_pointer() && a.opcode() == Some(Opcode::LLVMAlloca) {
+                        stored.entry(a).or_default().push(v);
+                    }
+                }
+                Some(Opcode::LLVMLoad) => {
+                    let a = i.operand(0);
+                    if i.ty().is_pointer() && a.opcode() == Some(Opcode::LLVMAlloca) {
+                        loads.push((i, a));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (l, a) in loads {
+        for &v in stored.get(&a).map(|v| v.as_slice()).unwrap_or(&[]) {
+            out.push((l, v));
+        }
+    }
+    out
 }
 
 /// What the IR type of `v` alone says about its value (floats, pointers; integers nothing).
@@ -421,7 +474,11 @@ impl Engine {
         use Opcode::*;
         match op {
             LLVMAlloca => {
-                let t = layout::type_tree(self.m, i.allocated_type(), true);
+                // A lone integer slot is how C code puns floats (`long t; memcpy(&t, &d, 8)`),
+                // so its declared type is no evidence; aggregates' integer fields are.
+                let at = i.allocated_type();
+                let lone_int = matches!(at.int_width(), Some(32) | Some(64));
+                let t = layout::type_tree(self.m, at, !lone_int);
                 self.learn_ptr(i, &t);
                 self.integer(i.operand(0));
             }
@@ -743,7 +800,7 @@ impl Engine {
         };
         let name = callee.name();
         let args = i.call_args();
-        if name.starts_with("__enzyme_") {
+        if name.starts_with("__enzyme_") && !crate::types::is_type_hint(&name) {
             // The differentiated function is in scope; its markers and shadows are not data.
             return;
         }
@@ -811,6 +868,22 @@ impl Engine {
                 if let (Some(p), Some(n)) = (arg(0), arg(1)) {
                     self.integer(n);
                     self.link(i, p);
+                }
+                true
+            }
+            // Enzyme-style type hints written by users: the memory at the pointer holds
+            // values of this type (at every offset).
+            "__enzyme_double" | "__enzyme_float" | "__enzyme_integer" | "__enzyme_pointer" => {
+                let b = match base {
+                    "__enzyme_double" => BaseType::Double,
+                    "__enzyme_float" => BaseType::Float,
+                    "__enzyme_integer" => BaseType::Integer,
+                    _ => BaseType::Pointer,
+                };
+                if let Some(p) = arg(0) {
+                    if p.ty().is_pointer() {
+                        self.learn_ptr(p, &TypeTree::single(-1, b));
+                    }
                 }
                 true
             }

@@ -209,8 +209,9 @@ impl Gen<'_> {
                 if self.act.is_active(i) {
                     let d = self.take_adj(i);
                     let src = i.operand(0);
-                    if self.act.is_active(src) && src.ty().is_fp() {
-                        let c = self.b.bitcast(d, src.ty());
+                    if self.act.is_active(src) {
+                        let st = self.adj_ty(src);
+                        let c = if st == d.ty() { d } else { self.b.bitcast(d, st) };
                         self.add_adj(src, c);
                     }
                 }
@@ -219,7 +220,7 @@ impl Gen<'_> {
                 if self.act.is_active(i) {
                     let d = self.take_adj(i);
                     let c = self.fetch(i.operand(0));
-                    let z = i.ty().zero();
+                    let z = self.adj_ty(i).zero();
                     let (a, b) = (i.operand(1), i.operand(2));
                     if self.act.is_active(a) {
                         let x = self.b.select(c, d, z);
@@ -291,14 +292,17 @@ impl Gen<'_> {
                 if self.act.is_active(i) && self.act.is_shadowed(addr) {
                     let d = self.take_adj(i);
                     let sp = self.fetch_shadow(addr);
-                    self.mem_add(sp, i.ty(), d, i.alignment());
+                    let t = self.adj_ty(i);
+                    self.mem_add(sp, t, d, i.alignment());
                 }
             }
             LLVMStore => {
                 let (v, addr) = (i.operand(0), i.operand(1));
-                if self.act.is_shadowed(addr) && carries_fp(v.ty()) {
+                let int_float = v.ty().is_integer() && (self.act.is_active(v) || self.types.int_carries_fp(v).is_some());
+                if self.act.is_shadowed(addr) && (carries_fp(v.ty()) || int_float) {
                     let sp = self.fetch_shadow(addr);
-                    let old = self.mem_take(sp, v.ty(), i.alignment());
+                    let t = self.adj_ty(v);
+                    let old = self.mem_take(sp, t, i.alignment());
                     if self.act.is_active(v) {
                         self.add_adj(v, old);
                     }
@@ -420,30 +424,7 @@ impl Gen<'_> {
                     }
                 }
             }
-            CallKind::Memcpy | CallKind::Memmove => {
-                let (dst, src, len) = (args[0], args[1], args[2]);
-                if !self.act.is_shadowed(dst) {
-                    return;
-                }
-                let sd = self.fetch_shadow(dst);
-                let n = self.fetch(len);
-                let n = self.b.int_cast(n, i64t);
-                if self.act.is_shadowed(src) {
-                    let ss = self.fetch_shadow(src);
-                    let f32 = self.types.memory_fp_type(dst).or(self.types.memory_fp_type(src))
-                        == Some(ferrozyme_analysis::types::FpType::F32);
-                    let name = match (matches!(classify(i), CallKind::Memmove), f32) {
-                        (false, false) => "__fz_memcpy_adj_f64",
-                        (false, true) => "__fz_memcpy_adj_f32",
-                        (true, false) => "__fz_memmove_adj_f64",
-                        (true, true) => "__fz_memmove_adj_f32",
-                    };
-                    let f = self.d.rt(name);
-                    self.b.call_fn(f, &[sd, ss, n]);
-                } else {
-                    self.b.memset(sd, self.ctx.i8().const_int(0), n, 1);
-                }
-            }
+            CallKind::Memcpy | CallKind::Memmove => self.rev_memcpy(i, &args),
             CallKind::Memset => {
                 let (dst, len) = (args[0], args[2]);
                 if self.act.is_shadowed(dst) {
@@ -504,6 +485,80 @@ impl Gen<'_> {
                     let _ = self.take_adj(i);
                 }
             }
+        }
+    }
+
+    /// Reverse of `memcpy(dst, src, n)` / `memmove`: the adjoints of the copied floats
+    /// flow from `dst`'s shadow back to `src`'s, and `dst`'s are cleared. Whether the bytes
+    /// are `float`s or `double`s comes from type analysis; when it cannot tell, this is an
+    /// error naming the pointer, never a guess.
+    fn rev_memcpy(&mut self, i: Value, args: &[Value]) {
+        use ferrozyme_analysis::types::{BaseType, FpType};
+        let i64t = self.ctx.i64();
+        let (dst, src, len) = (args[0], args[1], args[2]);
+        if !self.act.is_shadowed(dst) {
+            return;
+        }
+        let n_const = len.const_int_value();
+        let hi = n_const.unwrap_or(i64::MAX);
+        let mut kinds: Vec<(i64, BaseType)> = Vec::new();
+        for p in [dst, src] {
+            for (off, b) in self.types.pointee_tree(p).iter() {
+                if off < hi {
+                    kinds.push((off, b));
+                }
+            }
+        }
+        let has = |t: BaseType| kinds.iter().any(|(_, b)| *b == t);
+        let conflict = has(BaseType::Anything);
+        let fps: Vec<FpType> = [FpType::F32, FpType::F64]
+            .into_iter()
+            .filter(|t| has(t.base_type()))
+            .collect();
+        let memmove = matches!(classify(i), CallKind::Memmove);
+        if !conflict && fps.is_empty() && !kinds.is_empty() {
+            // Only integers and pointers are copied: no float adjoints to move.
+            return;
+        }
+        if conflict || kinds.is_empty() || (fps.len() > 1 && (n_const.is_none() || kinds.iter().any(|(o, _)| *o < 0))) {
+            let what = if kinds.is_empty() { "nothing is known about" } else { "conflicting uses are seen for" };
+            self.diag(
+                DiagKind::CannotDeduceType,
+                Some(i),
+                format!("cannot deduce the type of the memory copied here ({what} `{}`), so its derivative cannot be moved", dst.to_string().split('=').next().unwrap_or("").trim()),
+                "tell Ferrozyme what the buffer holds with a hint before the copy, e.g. __enzyme_double(ptr) or __enzyme_float(ptr) (declare: extern void __enzyme_double(void*);)",
+            );
+            return;
+        }
+        let sd = self.fetch_shadow(dst);
+        let n = self.fetch(len);
+        let n = self.b.int_cast(n, i64t);
+        if !self.act.is_shadowed(src) {
+            self.b.memset(sd, self.ctx.i8().const_int(0), n, 1);
+            return;
+        }
+        let ss = self.fetch_shadow(src);
+        if fps.len() == 1 {
+            let name = match (memmove, fps[0]) {
+                (false, FpType::F64) => "__fz_memcpy_adj_f64",
+                (false, FpType::F32) => "__fz_memcpy_adj_f32",
+                (true, FpType::F64) => "__fz_memmove_adj_f64",
+                (true, FpType::F32) => "__fz_memmove_adj_f32",
+            };
+            let f = self.d.rt(name);
+            self.b.call_fn(f, &[sd, ss, n]);
+            return;
+        }
+        // Mixed float and double fields at known offsets of a constant-size copy.
+        let mut offs: Vec<(i64, FpType)> = kinds.iter().filter_map(|(o, b)| b.fp_type().map(|t| (*o, t))).collect();
+        offs.sort_by_key(|(o, _)| *o);
+        offs.dedup_by_key(|(o, _)| *o);
+        for (off, t) in offs {
+            let ty = if t == FpType::F64 { self.ctx.f64() } else { self.ctx.f32() };
+            let pd = self.b.byte_gep(sd, i64t.const_int(off as u64));
+            let ps = self.b.byte_gep(ss, i64t.const_int(off as u64));
+            let v = self.mem_take(pd, ty, 1);
+            self.mem_add(ps, ty, v, 1);
         }
     }
 

@@ -281,6 +281,9 @@ impl Gen<'_> {
                 let s = self.b.call_fn(calloc, &[n, m]);
                 self.shadow.insert(i, s);
             }
+            CallKind::TypeHint => {
+                // A hint for type analysis only; it has no body and is not copied.
+            }
             CallKind::Memcpy | CallKind::Memmove => {
                 let c = self.clone_into_fwd(i);
                 let (dst, src) = (i.call_args()[0], i.call_args()[1]);

@@ -203,8 +203,8 @@ impl<'d> Gen<'d> {
         let ctx = m.context();
         let cfg = Cfg::new(p);
         let args: Vec<ArgActivity> = req.args.clone();
-        let act = Activity::run(&ActivityInput { func: p, args: &args, global_touchers: &d.touchers });
-        let types = ferrozyme_analysis::types::TypeAnalysis::run(m, p);
+        let types = ferrozyme_analysis::types::TypeAnalysis::run_for_clone(m, p, Some(req.func));
+        let act = Activity::run_with_types(&ActivityInput { func: p, args: &args, global_touchers: &d.touchers }, Some(&types));
         let (fwd_fn, rev_fn, split) = match target {
             Target::Combined { g } => (g, g, false),
             Target::Split { aug, rev } => (aug, rev, true),

@@ -312,11 +312,22 @@ impl Gen<'_> {
 
     // ---------------------------------------------------------------- adjoints
 
+    /// The type of `v`'s adjoint: its own type, or for an integer carrying a float the
+    /// float type of the same width.
+    pub(super) fn adj_ty(&self, v: Value) -> Type {
+        let t = v.ty();
+        match t.int_width() {
+            Some(64) => self.ctx.f64(),
+            Some(32) => self.ctx.f32(),
+            _ => t,
+        }
+    }
+
     fn adj_slot(&mut self, v: Value) -> Value {
         if let Some(&s) = self.adj.get(&v) {
             return s;
         }
-        let ty = v.ty();
+        let ty = self.adj_ty(v);
         let s = self.eb.alloca(ty, &format!("d.{}", v.name()));
         self.eb.store(ty.zero(), s);
         self.adj.insert(v, s);
@@ -326,7 +337,7 @@ impl Gen<'_> {
     /// Reads and clears the adjoint of `v` (zero if nothing was ever added).
     pub(super) fn take_adj(&mut self, v: Value) -> Value {
         let s = self.adj_slot(v);
-        let ty = v.ty();
+        let ty = self.adj_ty(v);
         let d = self.b.load(ty, s, "d");
         self.b.store(ty.zero(), s);
         d
@@ -338,7 +349,7 @@ impl Gen<'_> {
             return;
         }
         let s = self.adj_slot(v);
-        let ty = v.ty();
+        let ty = self.adj_ty(v);
         let old = self.b.load(ty, s, "d.old");
         let new = self.add_values(old, delta);
         self.b.store(new, s);
