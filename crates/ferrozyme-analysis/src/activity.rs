@@ -290,7 +290,13 @@ impl Activity {
         }
         use Opcode::*;
         let carries = match i.opcode() {
-            Some(LLVMLoad) => self.is_shadowed(i.operand(0)) && ta.int_carries_fp(i).is_some(),
+            Some(LLVMLoad) => {
+                // Proof that the bits are a float: type analysis, or a direct use as one
+                // (`bitcast i64 %v to double`), which outranks a `long` TBAA tag on a
+                // type-punning access.
+                let used_as_fp = i.users().iter().any(|u| u.opcode() == Some(LLVMBitCast) && u.ty().is_fp_scalar());
+                self.is_shadowed(i.operand(0)) && (ta.int_carries_fp(i).is_some() || used_as_fp)
+            }
             Some(LLVMBitCast) => self.is_active(i.operand(0)) && i.operand(0).ty().is_fp_scalar(),
             Some(LLVMPHI) | Some(LLVMSelect) | Some(LLVMFreeze) => {
                 let ops = i.operands();

@@ -623,7 +623,33 @@ impl Engine {
         match off.stride {
             None => {
                 self.learn_ptr(g, &pb.shifted(off.constant));
-                self.learn_ptr(base, &pg.shifted(-off.constant));
+                // A negative constant step back from a pointer that itself walks an array
+                // (`&a[n] - 8`, as -O2 writes `a[n-1]`) lands in the previous element:
+                // the offset wraps modulo that array's stride.
+                let base_stride = if base.opcode() == Some(Opcode::LLVMGetElementPtr) {
+                    layout::gep_offset(self.m, base).and_then(|o| o.stride).filter(|s| *s > 1 && *s < super::MAX_OFFSET as u64)
+                } else {
+                    None
+                };
+                let mut back = TypeTree::new();
+                for (k, b) in pg.iter() {
+                    let n = k + off.constant;
+                    if k == -1 {
+                        // "Every offset from g on" is not "every offset from base on": a
+                        // field array at +16 says nothing about the base's first bytes.
+                        match off.constant {
+                            0 => back.insert(-1, b),
+                            c if c > 0 => back.insert(c, b),
+                            _ if base_stride.is_some() => back.insert(-1, b),
+                            _ => false,
+                        };
+                    } else if n >= 0 {
+                        back.insert(n, b);
+                    } else if let Some(s) = base_stride {
+                        back.insert(n.rem_euclid(s as i64), b);
+                    }
+                }
+                self.learn_ptr(base, &back);
             }
             Some(s) if s > 1 && s < super::MAX_OFFSET as u64 => {
                 let s = s as i64;

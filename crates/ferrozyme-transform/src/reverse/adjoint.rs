@@ -30,6 +30,15 @@ impl Gen<'_> {
                     self.check_call(i);
                     continue;
                 }
+                self.check_int_access(i, op);
+                if touches && !self.act.is_active(i) && i.ty().kind() == ferrozyme_llvm::TypeKind::OtherFloat {
+                    self.diag(
+                        DiagKind::UnsupportedInstruction,
+                        Some(i),
+                        format!("`{}` values (long double / __float128) are not differentiated", i.ty()),
+                        "use double for the differentiated computation",
+                    );
+                }
                 if let OpKind::Unsupported { why } = opcode_kind(ferrozyme_llvm::opcode_name(op)) {
                     if touches {
                         self.diag(
@@ -41,6 +50,35 @@ impl Gen<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// An integer load or store that moves bytes of differentiable memory whose type is
+    /// unknown or conflicting (e.g. a `long *` access to a `double` array, which TBAA
+    /// types as `long`): guessing could silently lose or corrupt the derivative.
+    fn check_int_access(&mut self, i: Value, op: Opcode) {
+        use ferrozyme_analysis::types::BaseType;
+        let (val, addr) = match op {
+            Opcode::LLVMLoad => (i, i.operand(0)),
+            Opcode::LLVMStore => (i.operand(0), i.operand(1)),
+            _ => return,
+        };
+        if !matches!(val.ty().int_width(), Some(32) | Some(64)) || !self.act.is_shadowed(addr) || self.act.is_active(val) {
+            return;
+        }
+        let vt = self.types.value_tree(val).get(0);
+        let mt = self.types.pointee_tree(addr).get(0);
+        let proven_not_fp = matches!(vt, BaseType::Integer | BaseType::Pointer) && !matches!(mt, BaseType::Anything);
+        let maybe_fp = matches!(vt, BaseType::Anything) || matches!(mt, BaseType::Anything | BaseType::Float | BaseType::Double);
+        if !proven_not_fp && maybe_fp {
+            self.diag(
+                DiagKind::CannotDeduceType,
+                Some(i),
+                format!(
+                    "an integer access to differentiable memory whose type is ambiguous (the value looks like {vt}, the memory like {mt})"
+                ),
+                "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)",
+            );
         }
     }
 
@@ -298,7 +336,10 @@ impl Gen<'_> {
             }
             LLVMStore => {
                 let (v, addr) = (i.operand(0), i.operand(1));
-                let int_float = v.ty().is_integer() && (self.act.is_active(v) || self.types.int_carries_fp(v).is_some());
+                let int_float = v.ty().is_integer()
+                    && (self.act.is_active(v)
+                        || self.types.int_carries_fp(v).is_some()
+                        || self.types.pointee_tree(addr).get(0).is_float());
                 if self.act.is_shadowed(addr) && (carries_fp(v.ty()) || int_float) {
                     let sp = self.fetch_shadow(addr);
                     let t = self.adj_ty(v);
