@@ -48,6 +48,12 @@ pub fn carries_fp(t: Type) -> bool {
     t.contains_fp()
 }
 
+/// Integer types that can carry floats bit for bit: `i32`/`i64` and vectors of them.
+pub fn is_int_carrier_type(t: Type) -> bool {
+    let e = if t.kind() == ferrozyme_llvm::TypeKind::Vector { t.element_type() } else { t };
+    matches!(e.int_width(), Some(32) | Some(64))
+}
+
 /// Is `g` a mutable global that needs a shadow (it holds floats)?
 pub fn global_needs_shadow(g: Value) -> bool {
     g.is_global_variable()
@@ -239,7 +245,7 @@ impl Activity {
                     CallKind::Malloc | CallKind::Calloc | CallKind::Realloc => {
                         self.shadowed.insert(i);
                     }
-                    CallKind::Math(_) | CallKind::ReduceFAdd => {
+                    CallKind::Math(_) | CallKind::ReduceFAdd | CallKind::ReduceFMul | CallKind::ReduceFMinMax => {
                         if carries_fp(ty) && any_active(self) {
                             self.active.insert(i);
                         }
@@ -284,8 +290,7 @@ impl Activity {
             }
             return;
         }
-        let ty = i.ty();
-        if !matches!(ty.int_width(), Some(32) | Some(64)) {
+        if !is_int_carrier_type(i.ty()) {
             return;
         }
         use Opcode::*;
@@ -294,14 +299,15 @@ impl Activity {
                 // Proof that the bits are a float: type analysis, or a direct use as one
                 // (`bitcast i64 %v to double`), which outranks a `long` TBAA tag on a
                 // type-punning access.
-                let used_as_fp = i.users().iter().any(|u| u.opcode() == Some(LLVMBitCast) && u.ty().is_fp_scalar());
+                let used_as_fp = i.users().iter().any(|u| u.opcode() == Some(LLVMBitCast) && u.ty().is_fp());
                 self.is_shadowed(i.operand(0)) && (ta.int_carries_fp(i).is_some() || used_as_fp)
             }
-            Some(LLVMBitCast) => self.is_active(i.operand(0)) && i.operand(0).ty().is_fp_scalar(),
-            Some(LLVMPHI) | Some(LLVMSelect) | Some(LLVMFreeze) => {
+            Some(LLVMBitCast) => self.is_active(i.operand(0)) && i.operand(0).ty().is_fp(),
+            Some(LLVMPHI) | Some(LLVMSelect) | Some(LLVMFreeze) | Some(LLVMShuffleVector) | Some(LLVMExtractElement)
+            | Some(LLVMInsertElement) => {
                 let ops = i.operands();
                 let vals: Vec<Value> = if i.opcode() == Some(LLVMSelect) { ops[1..].to_vec() } else { ops };
-                vals.iter().any(|&o| self.is_active(o))
+                vals.iter().any(|&o| self.is_active(o) && (o.ty().is_fp() || is_int_carrier_type(o.ty())))
             }
             _ => false,
         };

@@ -20,6 +20,11 @@ pub enum CallKind {
     Memset,
     /// `llvm.vector.reduce.fadd` (ordered or not).
     ReduceFAdd,
+    /// `llvm.vector.reduce.fmul`.
+    ReduceFMul,
+    /// `llvm.vector.reduce.fmax/fmin/fmaximum/fminimum`: the derivative goes to the lane
+    /// that was selected.
+    ReduceFMinMax,
     Malloc,
     Calloc,
     Realloc,
@@ -47,7 +52,7 @@ pub fn classify(call: Value) -> CallKind {
     let Some(f) = call.called_function() else { return CallKind::Indirect };
     let name = f.name();
     if name.starts_with("llvm.") {
-        if let Some(r) = ferrozyme_rules::intrinsic_rule(&name) {
+        if let Some(r) = ferrozyme_rules::intrinsic_rule(&name).filter(|r| math_call_fits(call, r)) {
             if r.all_zero() {
                 return CallKind::NoDerivative;
             }
@@ -64,6 +69,12 @@ pub fn classify(call: Value) -> CallKind {
         }
         if name.starts_with("llvm.vector.reduce.fadd") {
             return CallKind::ReduceFAdd;
+        }
+        if name.starts_with("llvm.vector.reduce.fmul") {
+            return CallKind::ReduceFMul;
+        }
+        if ["llvm.vector.reduce.fmax", "llvm.vector.reduce.fmin"].iter().any(|p| name.starts_with(p)) {
+            return CallKind::ReduceFMinMax;
         }
         if ferrozyme_rules::zero_derivative_intrinsic(&name) {
             return CallKind::NoDerivative;
@@ -85,7 +96,7 @@ pub fn classify(call: Value) -> CallKind {
     if ferrozyme_abi::DEALLOCATORS.contains(&name.as_str()) {
         return CallKind::Free;
     }
-    if let Some(r) = ferrozyme_rules::libm_rule(&name) {
+    if let Some(r) = ferrozyme_rules::libm_rule(&name).filter(|r| math_call_fits(call, r)) {
         if r.all_zero() {
             return CallKind::NoDerivative;
         }
@@ -95,4 +106,13 @@ pub fn classify(call: Value) -> CallKind {
         return CallKind::InactiveExternal;
     }
     CallKind::UnknownExternal
+}
+
+/// Does the call have the shape the rule is written for: one operand per argument, and
+/// floating operands of the result's type (so `cabsf(<2 x float>)`, which packs a complex
+/// number in one vector, is not mistaken for the two-argument rule)?
+fn math_call_fits(call: Value, r: &Rule) -> bool {
+    let args = call.call_args();
+    let rt = call.ty();
+    args.len() == r.arity && args.iter().all(|a| !a.ty().is_fp() || a.ty() == rt)
 }

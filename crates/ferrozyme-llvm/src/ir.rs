@@ -528,6 +528,11 @@ impl Value {
         // SAFETY: the instruction has no remaining uses (caller); it is removed and freed.
         unsafe { LLVMInstructionEraseFromParent(self.0) }
     }
+    /// Detaches the instruction from its block (to re-insert it elsewhere with a builder).
+    pub fn remove_from_parent(self) {
+        // SAFETY: live instruction; it stays alive unattached until re-inserted.
+        unsafe { LLVMInstructionRemoveFromParent(self.0) }
+    }
     /// A copy of this instruction (same operands), not inserted anywhere.
     pub fn clone_instruction(self) -> Value {
         // SAFETY: handle invariant.
@@ -927,6 +932,12 @@ impl Block {
     pub fn delete(self) {
         // SAFETY: the block has no remaining uses (caller).
         unsafe { LLVMDeleteBasicBlock(self.0) }
+    }
+    /// A new empty block placed just before this one in its function.
+    pub fn insert_before(self, ctx: Context, name: &str) -> Block {
+        let n = cstr(name);
+        // SAFETY: live block and context.
+        Block(unsafe { LLVMInsertBasicBlockInContext(ctx.0, self.0, n.as_ptr()) })
     }
 }
 

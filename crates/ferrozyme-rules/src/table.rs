@@ -259,6 +259,7 @@ fn build() -> Vec<Rule> {
         rule("llvm.floor", I, &[Z], STEPS, |a| a[0].floor()),
         rule("llvm.ceil", I, &[Z], STEPS, |a| a[0].ceil()),
         rule("llvm.round", I, &[Z], STEPS, |a| a[0].round()),
+        rule("llvm.ldexp", I, &["exp2(y)", Z], WIDE, |a| a[0] * a[1].exp2()),
         rule("llvm.trunc", I, &[Z], STEPS, |a| a[0].trunc()),
         rule("llvm.rint", I, &[Z], STEPS, |a| a[0].round_ties_even()),
         rule("llvm.nearbyint", I, &[Z], STEPS, |a| a[0].round_ties_even()),
@@ -325,6 +326,20 @@ fn build() -> Vec<Rule> {
         rule("fmod", L, &["1", "-trunc(x/y)"], (0.5, 5.0), |a| {
             a[0] % a[1]
         }),
+        // x * 2^e with an integer exponent; frexp's mantissa is x * 2^-e for the e it
+        // writes through its pointer, i.e. r / x (0 at x = 0, where r = 0).
+        rule("ldexp", L, &["exp2(y)", Z], WIDE, |a| a[0] * a[1].exp2()),
+        rule("scalbn", L, &["exp2(y)", Z], WIDE, |a| a[0] * a[1].exp2()),
+        rule("frexp", L, &["sel(eq(x, 0), 0, r/x)", Z], POS, |a| {
+            let x = a[0];
+            if x == 0.0 {
+                0.0
+            } else {
+                x / 2f64.powi(x.abs().log2().floor() as i32 + 1)
+            }
+        }),
+        // cabs(z) for `double _Complex`, passed as (re, im) on x86-64.
+        rule("cabs", L, &["x/r", "y/r"], WIDE, |a| a[0].hypot(a[1])),
         rule("floor", L, &[Z], STEPS, |a| a[0].floor()),
         rule("ceil", L, &[Z], STEPS, |a| a[0].ceil()),
         rule("round", L, &[Z], STEPS, |a| a[0].round()),
@@ -355,7 +370,7 @@ mod tests {
     /// finite-difference check on them).
     fn integer_args(rule: &Rule) -> &'static [usize] {
         match rule.name {
-            "llvm.powi" => &[1],
+            "llvm.powi" | "llvm.ldexp" | "ldexp" | "scalbn" => &[1],
             _ => &[],
         }
     }

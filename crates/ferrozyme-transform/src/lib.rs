@@ -17,6 +17,7 @@ mod replace;
 mod request;
 mod reverse;
 mod runtime;
+mod unmerge;
 
 pub use ferrozyme_llvm::{Diagnostic, Module};
 
@@ -67,6 +68,11 @@ fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {
 /// and must not be used further.
 pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
     let calls = hook_calls(module);
+    let calls = {
+        let (mut ad, rest): (Vec<_>, Vec<_>) = calls.into_iter().partition(|(_, ep)| *ep == EntryPoint::Autodiff);
+        let split = unmerge::split_selected_calls(module, ad.drain(..).map(|(c, _)| c).collect());
+        split.into_iter().map(|c| (c, EntryPoint::Autodiff)).chain(rest).collect::<Vec<_>>()
+    };
     let mut diags = Vec::new();
     let mut driver = Driver::new(module);
     driver.print_activity = opts.print_activity;

@@ -63,7 +63,7 @@ impl Gen<'_> {
             Opcode::LLVMStore => (i.operand(0), i.operand(1)),
             _ => return,
         };
-        if !matches!(val.ty().int_width(), Some(32) | Some(64)) || !self.act.is_shadowed(addr) || self.act.is_active(val) {
+        if !ferrozyme_analysis::activity::is_int_carrier_type(val.ty()) || !self.act.is_shadowed(addr) || self.act.is_active(val) {
             return;
         }
         let vt = self.types.value_tree(val).get(0);
@@ -276,7 +276,8 @@ impl Gen<'_> {
                     let v = i.operand(0);
                     if self.act.is_active(v) {
                         let idx = self.fetch(i.operand(1));
-                        let x = self.b.insert_element(v.ty().zero(), d, idx);
+                        let z = self.adj_ty(v).zero();
+                        let x = self.b.insert_element(z, d, idx);
                         self.add_adj(v, x);
                     }
                 }
@@ -287,7 +288,8 @@ impl Gen<'_> {
                     let (v, e) = (i.operand(0), i.operand(1));
                     let idx = self.fetch(i.operand(2));
                     if self.act.is_active(v) {
-                        let x = self.b.insert_element(d, e.ty().zero(), idx);
+                        let z = self.adj_ty(e).zero();
+                        let x = self.b.insert_element(d, z, idx);
                         self.add_adj(v, x);
                     }
                     if self.act.is_active(e) {
@@ -336,7 +338,7 @@ impl Gen<'_> {
             }
             LLVMStore => {
                 let (v, addr) = (i.operand(0), i.operand(1));
-                let int_float = v.ty().is_integer()
+                let int_float = ferrozyme_analysis::activity::is_int_carrier_type(v.ty())
                     && (self.act.is_active(v)
                         || self.types.int_carries_fp(v).is_some()
                         || self.types.pointee_tree(addr).get(0).is_float());
@@ -435,7 +437,7 @@ impl Gen<'_> {
             if !self.act.is_active(v) {
                 continue;
             }
-            let mut acc = v.ty().zero();
+            let mut acc = self.adj_ty(v).zero();
             let mut any = false;
             for (lane, s) in sums[which].iter().enumerate() {
                 if let Some(s) = s {
@@ -466,6 +468,8 @@ impl Gen<'_> {
                 }
             }
             CallKind::Memcpy | CallKind::Memmove => self.rev_memcpy(i, &args),
+            CallKind::ReduceFMul => self.rev_reduce_fmul(i, &args),
+            CallKind::ReduceFMinMax => self.rev_reduce_minmax(i, &args),
             CallKind::Memset => {
                 let (dst, len) = (args[0], args[2]);
                 if self.act.is_shadowed(dst) {
@@ -601,6 +605,74 @@ impl Gen<'_> {
             let v = self.mem_take(pd, ty, 1);
             self.mem_add(ps, ty, v, 1);
         }
+    }
+
+    /// `r = start * v0 * ... * v(n-1)`: d start = prod(v) * d; d v_i = start * prod_{j != i} v_j * d,
+    /// with prefix/suffix products so zeros are handled exactly.
+    fn rev_reduce_fmul(&mut self, i: Value, args: &[Value]) {
+        if !self.act.is_active(i) {
+            return;
+        }
+        let d = self.take_adj(i);
+        let (start, vec) = (args[0], args[1]);
+        let i32t = self.ctx.i32();
+        let n = vec.ty().vector_len() as usize;
+        let v = self.fetch(vec);
+        let s = self.fetch(start);
+        let lanes: Vec<Value> = (0..n).map(|k| self.b.extract_element(v, i32t.const_int(k as u64))).collect();
+        let one = start.ty().const_float(1.0);
+        let mut prefix = vec![one; n + 1];
+        for k in 0..n {
+            prefix[k + 1] = self.b.fmul(prefix[k], lanes[k]);
+        }
+        let mut suffix = vec![one; n + 1];
+        for k in (0..n).rev() {
+            suffix[k] = self.b.fmul(suffix[k + 1], lanes[k]);
+        }
+        if self.act.is_active(start) {
+            let x = self.b.fmul(d, prefix[n]);
+            self.add_adj(start, x);
+        }
+        if self.act.is_active(vec) {
+            let sd = self.b.fmul(s, d);
+            let mut acc = vec.ty().zero();
+            for k in 0..n {
+                let others = self.b.fmul(prefix[k], suffix[k + 1]);
+                let x = self.b.fmul(sd, others);
+                acc = self.b.insert_element(acc, x, i32t.const_int(k as u64));
+            }
+            self.add_adj(vec, acc);
+        }
+    }
+
+    /// `r = max/min(v)`: the adjoint goes to the first lane equal to the result.
+    fn rev_reduce_minmax(&mut self, i: Value, args: &[Value]) {
+        use ferrozyme_llvm::RealPredicate;
+        if !self.act.is_active(i) {
+            return;
+        }
+        let d = self.take_adj(i);
+        let vec = args[0];
+        if !self.act.is_active(vec) {
+            return;
+        }
+        let i32t = self.ctx.i32();
+        let n = vec.ty().vector_len();
+        let v = self.fetch(vec);
+        let r = self.fetch(i);
+        let zero = i.ty().zero();
+        let mut found = self.ctx.i1().const_int(0);
+        let mut acc = vec.ty().zero();
+        for k in 0..n {
+            let lane = self.b.extract_element(v, i32t.const_int(k as u64));
+            let eq = self.b.fcmp(RealPredicate::LLVMRealOEQ, lane, r);
+            let not_found = self.b.select(found, self.ctx.i1().const_int(0), self.ctx.i1().const_int(1));
+            let take = self.b.and(eq, not_found);
+            found = self.b.or(found, eq);
+            let x = self.b.select(take, d, zero);
+            acc = self.b.insert_element(acc, x, i32t.const_int(k as u64));
+        }
+        self.add_adj(vec, acc);
     }
 
     fn splat(&mut self, s: Value, vty: Type) -> Value {

@@ -56,7 +56,7 @@ pub(crate) fn written_objects(f: Value) -> Writes {
                 Some(Opcode::LLVMStore) => w.push(underlying(i.operand(1))),
                 Some(Opcode::LLVMAtomicRMW) | Some(Opcode::LLVMAtomicCmpXchg) => w.push(underlying(i.operand(0))),
                 Some(Opcode::LLVMCall) => match classify(i) {
-                    CallKind::Math(_) | CallKind::NoDerivative | CallKind::ReduceFAdd | CallKind::Malloc | CallKind::Calloc => {}
+                    CallKind::Math(_) | CallKind::NoDerivative | CallKind::ReduceFAdd | CallKind::ReduceFMul | CallKind::ReduceFMinMax | CallKind::Malloc | CallKind::Calloc => {}
                     CallKind::Memcpy | CallKind::Memmove | CallKind::Memset => w.push(underlying(i.call_args()[0])),
                     CallKind::Free | CallKind::Realloc => w.push(underlying(i.call_args()[0])),
                     CallKind::InactiveExternal => {}

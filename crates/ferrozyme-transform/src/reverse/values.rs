@@ -316,11 +316,18 @@ impl Gen<'_> {
     /// float type of the same width.
     pub(super) fn adj_ty(&self, v: Value) -> Type {
         let t = v.ty();
-        match t.int_width() {
-            Some(64) => self.ctx.f64(),
-            Some(32) => self.ctx.f32(),
-            _ => t,
+        let fp_of = |w: Option<u32>| match w {
+            Some(64) => Some(self.ctx.f64()),
+            Some(32) => Some(self.ctx.f32()),
+            _ => None,
+        };
+        if t.kind() == TypeKind::Vector {
+            if let Some(e) = fp_of(t.element_type().int_width()) {
+                return self.ctx.vector_type(e, t.vector_len());
+            }
+            return t;
         }
+        fp_of(t.int_width()).unwrap_or(t)
     }
 
     fn adj_slot(&mut self, v: Value) -> Value {

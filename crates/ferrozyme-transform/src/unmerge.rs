@@ -1,0 +1,115 @@
+//! Undoing LLVM's merging of `__enzyme_autodiff` calls.
+//!
+//! Optimizing before differentiation has one cost: two calls that differ only in the
+//! function to differentiate (`if (w) d = __enzyme_autodiff(g, x); else d =
+//! __enzyme_autodiff(f, x);`) look alike to SimplifyCFG, which sinks them into one call
+//! of `select %w, @g, @f`. We split such a call back into a diamond, one direct call per
+//! arm, before reading the calls:
+//!
+//! ```text
+//!   head:  ...instructions before the call...   br %c, %then, %else
+//!   then:  %r1 = call @hook(@g, args)            br %tail
+//!   else:  %r2 = call @hook(@f, args)            br %tail
+//!   tail:  %r = phi [%r1, %then], [%r2, %else]   ...rest of the block...
+//! ```
+//!
+//! The original block keeps its tail (so phis in its successors stay valid); the head is a
+//! new block that takes the block's place for its predecessors.
+
+use ferrozyme_llvm::{Builder, Module, Opcode, Value};
+
+/// Index of the function operand of a hook call (after a hidden `sret` pointer).
+fn fn_operand(call: Value) -> u32 {
+    if call.call_sret_type(0).is_some() {
+        1
+    } else {
+        0
+    }
+}
+
+/// Splits every hook call whose function is a `select` of functions; returns the calls
+/// now present (the originals or their copies).
+pub fn split_selected_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
+    let mut work = calls;
+    let mut done = Vec::new();
+    while let Some(call) = work.pop() {
+        let k = fn_operand(call);
+        if k >= call.num_call_args() {
+            done.push(call);
+            continue;
+        }
+        let sel = call.operand(k);
+        if sel.opcode() != Some(Opcode::LLVMSelect) {
+            done.push(call);
+            continue;
+        }
+        let (c, a, b) = (sel.operand(0), sel.operand(1), sel.operand(2));
+        let (t, e) = split(m, call, c);
+        let ct = retarget(call, k, a, t);
+        let ce = retarget(call, k, b, e);
+        let builder = Builder::new(m.context());
+        let tail = call.parent_block();
+        if !call.ty().is_void() {
+            builder.position_before(tail.first_instruction().expect("tail holds the call"));
+            let phi = builder.phi(call.ty(), "fz.unmerged");
+            phi.add_incoming(ct, t);
+            phi.add_incoming(ce, e);
+            call.replace_all_uses_with(phi);
+        }
+        call.erase();
+        if sel.users().is_empty() {
+            sel.erase();
+        }
+        work.push(ct);
+        work.push(ce);
+    }
+    done
+}
+
+/// Moves everything before `call` into a new head block ending in `br c, then, else`;
+/// returns the (empty, unterminated... then terminated) `then` and `else` blocks, both
+/// branching to the call's block.
+fn split(m: Module, call: Value, c: Value) -> (ferrozyme_llvm::Block, ferrozyme_llvm::Block) {
+    let ctx = m.context();
+    let tail = call.parent_block();
+    let head = tail.insert_before(ctx, "fz.split");
+    // Retarget the predecessors' branches (not a blanket replace-all-uses, which would
+    // also rewrite the incoming blocks of phis in the tail's successors).
+    for u in tail.as_value().users() {
+        if u.is_instruction() && u.is_terminator() {
+            for k in 0..u.num_successors() {
+                if u.successor(k) == tail {
+                    u.set_successor(k, head);
+                }
+            }
+        }
+    }
+    let b = Builder::new(ctx);
+    b.position_at_end(head);
+    for i in tail.instructions() {
+        if i == call {
+            break;
+        }
+        i.remove_from_parent();
+        b.insert(i);
+    }
+    let t = tail.insert_before(ctx, "fz.split.then");
+    let e = tail.insert_before(ctx, "fz.split.else");
+    b.position_at_end(head);
+    b.cond_br(c, t, e);
+    b.position_at_end(t);
+    b.br(tail);
+    b.position_at_end(e);
+    b.br(tail);
+    (t, e)
+}
+
+/// A copy of `call` with operand `k` replaced, inserted before the terminator of `blk`.
+fn retarget(call: Value, k: u32, f: Value, blk: ferrozyme_llvm::Block) -> Value {
+    let c = call.clone_instruction();
+    let b = Builder::new(blk.parent().ty().context());
+    b.position_before(blk.terminator().expect("split blocks are terminated"));
+    b.insert(c);
+    c.set_operand(k, f);
+    c
+}
