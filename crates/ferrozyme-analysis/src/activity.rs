@@ -70,6 +70,11 @@ pub fn is_readonly_function(f: Value) -> bool {
     }
 }
 
+/// Does `f`'s `memory(...)` attribute say it touches no memory at all?
+pub fn is_readnone_function(f: Value) -> bool {
+    f.memory_effects() == Some(0)
+}
+
 /// Functions that (transitively, through direct calls) reference a mutable float global.
 pub fn functions_touching_shadowed_globals(module: Module) -> HashSet<Value> {
     let mut direct: HashSet<Value> = HashSet::new();

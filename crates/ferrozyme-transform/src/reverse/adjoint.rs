@@ -496,6 +496,24 @@ impl Gen<'_> {
                     self.b.call_fn(f, &[sold, snew, n]);
                 }
             }
+            CallKind::Defined(f) if self.act.call_is_active(i, &self.d.touchers) && self.is_pure_call(i, f) => {
+                let req = self.callee_request(i, f);
+                let g = self.d.combined_fn(&req);
+                let mut gargs: Vec<Value> = args.iter().map(|a| self.fetch(*a)).collect();
+                if req.ret_active {
+                    let d = self.take_adj(i);
+                    gargs.push(d);
+                }
+                let r = self.b.call_fn(g, &gargs);
+                let mut k = 0;
+                for (a, act) in args.iter().zip(&req.args) {
+                    if *act == ArgActivity::Active {
+                        let x = self.b.extract_value(r, k);
+                        self.add_adj(*a, x);
+                        k += 1;
+                    }
+                }
+            }
             CallKind::Defined(f) if self.act.call_is_active(i, &self.d.touchers) => {
                 let req = self.callee_request(i, f);
                 let (_, rev) = self.d.split_fns(&req);

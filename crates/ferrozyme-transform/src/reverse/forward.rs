@@ -215,6 +215,13 @@ impl Gen<'_> {
         self.fwd.insert(i, self.b.ret(agg));
     }
 
+    /// A call whose callee touches no memory (and gets no shadows): its derivative can be
+    /// one combined function called in the reverse sweep.
+    pub(super) fn is_pure_call(&self, call: Value, f: Value) -> bool {
+        ferrozyme_analysis::activity::is_readnone_function(f)
+            && !self.callee_request(call, f).args.contains(&ArgActivity::Dup)
+    }
+
     /// The request for differentiating the callee of an active call.
     pub(super) fn callee_request(&self, call: Value, f: Value) -> Request {
         let args = f
@@ -238,6 +245,11 @@ impl Gen<'_> {
         let kind = classify(i);
         let i64t = self.ctx.i64();
         match kind {
+            CallKind::Defined(f) if self.act.call_is_active(i, &self.d.touchers) && self.is_pure_call(i, f) => {
+                // Touches no memory: run the primal now, and the callee's combined
+                // derivative (which recomputes it) in the reverse sweep. No tape.
+                self.clone_into_fwd(i);
+            }
             CallKind::Defined(f) if self.act.call_is_active(i, &self.d.touchers) => {
                 let req = self.callee_request(i, f);
                 let (aug, _) = self.d.split_fns(&req);
