@@ -22,6 +22,7 @@ USAGE:
     ferrozyme cc  [clang flags] sources... [-o out]   drop-in for clang-22 with AD in the pipeline
     ferrozyme c++ [clang flags] sources... [-o out]   drop-in for clang++-22
     ferrozyme opt IN.{ll,bc} -o OUT.{ll,bc} [-O<n>] [--print-activity] [--print-type-analysis]
+    ferrozyme rules                                   what is differentiable: the rule table, as Markdown
     ferrozyme --help | --version
 
 cc / c++ accept clang's flags (-O0..-O3 -Os -Oz, -g, -I, -D, -U, -std=, -f*, -m*, -W*,
@@ -74,6 +75,10 @@ fn dispatch(argv: &[String]) -> Result<(), CliError> {
             }
             cc::run(&args, &mut |line| eprintln!("{line}"))
         }
+        "rules" => {
+            print!("{}", ferrozyme_rules::coverage::coverage_markdown());
+            Ok(())
+        }
         "opt" => {
             let args = OptArgs::parse(rest)?;
             if args.help {
@@ -88,6 +93,6 @@ fn dispatch(argv: &[String]) -> Result<(), CliError> {
                 .and_then(|()| stdout.flush());
             written.map_err(|e| CliError::Failed(format!("cannot write to stdout: {e}")))
         }
-        other => Err(CliError::Usage(format!("unknown subcommand '{other}' (expected cc, c++ or opt)"))),
+        other => Err(CliError::Usage(format!("unknown subcommand '{other}' (expected cc, c++, opt or rules)"))),
     }
 }

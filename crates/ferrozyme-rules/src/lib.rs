@@ -52,6 +52,7 @@
 //!   [`table`]).
 #![forbid(unsafe_code)]
 
+pub mod coverage;
 pub mod expr;
 pub mod lookup;
 pub mod opcodes;

@@ -327,3 +327,8 @@ mod tests {
         }
     }
 }
+
+/// The zero-derivative intrinsic table (name or `prefix.`, reason), for documentation.
+pub fn zero_derivative_table() -> &'static [(&'static str, &'static str)] {
+    ZERO_DERIVATIVE
+}

@@ -1,0 +1,74 @@
+//! A human-readable answer to "is X supported?", printed by `ferrozyme rules`.
+//!
+//! Everything here is rendered from the tables themselves, so the documentation cannot
+//! drift from what the transform does.
+
+use std::fmt::Write;
+
+use crate::{all_opcodes, all_rules, opcode_kind, Family, OpKind, Partial};
+
+/// The rule table, the opcode classification and the zero-derivative intrinsics, as
+/// Markdown.
+pub fn coverage_markdown() -> String {
+    let mut s = String::new();
+    for (family, title) in [
+        (Family::Opcode, "Instructions with derivative rules"),
+        (Family::Intrinsic, "LLVM intrinsics"),
+        (Family::Libm, "C math library (each also as its `f` variant: `sinf` ...)"),
+    ] {
+        let _ = writeln!(s, "## {title}\n\n| name | partial derivatives (x, y, z = arguments, r = result) |\n|---|---|");
+        for r in all_rules().iter().filter(|r| r.family == family) {
+            let parts: Vec<String> = r
+                .partials
+                .iter()
+                .map(|p| match p {
+                    Partial::Zero => "0 (structural)".to_string(),
+                    Partial::Expr(e) => format!("`{e}`"),
+                })
+                .collect();
+            let _ = writeln!(s, "| `{}` | {} |", r.name, parts.join(", "));
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "## Every LLVM instruction\n\n| opcode | handling |\n|---|---|");
+    for op in all_opcodes() {
+        let how = match opcode_kind(op) {
+            OpKind::Elementwise(_) => "derivative rule (above)".to_string(),
+            OpKind::LinearCast => "linear cast: adjoint converted back to the operand type".to_string(),
+            OpKind::StructuralZero { why } => format!("no derivative flows: {why}"),
+            OpKind::Inactive { why } => format!("inactive: {why}"),
+            OpKind::Structural { why } => format!("handled by the transform: {why}"),
+            OpKind::Unsupported { why } => format!("**unsupported**: {why}"),
+        };
+        let _ = writeln!(s, "| `{op}` | {how} |");
+    }
+    let _ = writeln!(
+        s,
+        "\n## Handled structurally by the transform\n\n\
+         * memory: `llvm.memcpy`, `llvm.memmove` (element type from type analysis), `llvm.memset`;\n\
+         * vector reductions: `llvm.vector.reduce.fadd`, `.fmul`, `.fmax`, `.fmin`, `.fmaximum`, `.fminimum`;\n\
+         * allocation: `malloc`, `calloc`, `realloc`, `free`, `aligned_alloc`, C++ `new`/`delete` (shadow allocations, freed when the reverse sweep reaches the allocation);\n\
+         * inactive library calls: `printf` family, `puts`, `clock`, `rand`, ... (see `ferrozyme-abi`);\n\
+         * calls to functions with IR: augmented forward + reverse function, or one combined function for callees that touch no memory;\n\
+         * type hints: `__enzyme_double`, `__enzyme_float`, `__enzyme_integer`, `__enzyme_pointer`."
+    );
+    let _ = writeln!(s, "\n## Intrinsics with a zero derivative\n\n| intrinsic | why |\n|---|---|");
+    for (name, why) in crate::lookup::zero_derivative_table() {
+        let _ = writeln!(s, "| `{name}` | {why} |");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn coverage_lists_every_rule_and_opcode() {
+        let s = super::coverage_markdown();
+        for r in crate::all_rules() {
+            assert!(s.contains(&format!("`{}`", r.name)), "{} missing", r.name);
+        }
+        for op in crate::all_opcodes() {
+            assert!(s.contains(&format!("| `{op}` |")), "{op} missing");
+        }
+    }
+}
