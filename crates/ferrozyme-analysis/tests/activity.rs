@@ -2,6 +2,10 @@
 //! functions (`basics.ll`, `calls.ll`, `globals.ll`) and clang-22 output at -O0/-O2.
 //! One property per test; the tests choose each argument's activity.
 
+mod common;
+#[allow(unused_imports)]
+use common::{func, val};
+
 use std::collections::HashSet;
 
 use ferrozyme_analysis::activity::{
@@ -9,36 +13,14 @@ use ferrozyme_analysis::activity::{
     ActivityInput, ArgActivity,
 };
 use ferrozyme_llvm::{Module, Value};
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
 
 use ArgActivity::{Active, Const, Dup};
 
-/// Parses `tests/data/activity/<file>` and hands the module to `body`.
 fn with_module(file: &str, body: impl FnOnce(Module)) {
-    let path = format!("{}/tests/data/activity/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    let ctx = Context::create();
-    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), file);
-    let m = ctx
-        .create_module_from_ir(buf)
-        .unwrap_or_else(|e| panic!("parsing {file}: {e}"));
-    body(Module::from_inkwell(&m));
+    common::with_data_module("activity", file, body)
 }
 
-fn func(m: Module, name: &str) -> Value {
-    m.function(name)
-        .unwrap_or_else(|| panic!("no function @{name}"))
-}
 
-/// The argument or instruction called `%name` in `f`.
-fn val(f: Value, name: &str) -> Value {
-    f.params()
-        .into_iter()
-        .chain(f.blocks().into_iter().flat_map(|b| b.instructions()))
-        .find(|v| v.name() == name)
-        .unwrap_or_else(|| panic!("no %{name} in @{}", f.name()))
-}
 
 /// The `n`-th (0-based) instruction with opcode `op` in `f`, for unnamed clang values.
 fn nth_op(f: Value, op: ferrozyme_llvm::Opcode, n: usize) -> Value {

@@ -1,21 +1,15 @@
 //! `calls::classify` on `tests/data/activity/classify.ll`: one call of each kind, each
 //! call named after what it should be classified as.
 
+mod common;
+#[allow(unused_imports)]
+use common::{func, val};
+
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Module, Value};
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
 
-/// Parses `tests/data/activity/<file>` and hands the module to `body`.
 fn with_module(file: &str, body: impl FnOnce(Module)) {
-    let path = format!("{}/tests/data/activity/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    let ctx = Context::create();
-    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), file);
-    let m = ctx
-        .create_module_from_ir(buf)
-        .unwrap_or_else(|e| panic!("parsing {file}: {e}"));
-    body(Module::from_inkwell(&m));
+    common::with_data_module("activity", file, body)
 }
 
 /// Every call instruction of `@all_kinds`.

@@ -5,25 +5,19 @@
 //! predecessors, reachability, cyclicity and dominance for every function in every
 //! input by the definitions (graph search with a block removed) and compares.
 
+mod common;
+#[allow(unused_imports)]
+use common::{func, val};
+
 use std::collections::HashSet;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_llvm::{Block, Module, Value};
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
 
 const FILES: &[&str] = &["shapes.ll", "loop_o2.ll", "loop_o0.ll", "nested_o2.ll"];
 
-/// Parses `tests/data/cfg/<file>` and hands the module to `body`.
 fn with_module(file: &str, body: impl FnOnce(Module)) {
-    let path = format!("{}/tests/data/cfg/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    let ctx = Context::create();
-    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), file);
-    let m = ctx
-        .create_module_from_ir(buf)
-        .unwrap_or_else(|e| panic!("parsing {file}: {e}"));
-    body(Module::from_inkwell(&m));
+    common::with_data_module("cfg", file, body)
 }
 
 /// Parses `file` and runs `body` on the CFG of `@name`.

@@ -1,35 +1,17 @@
 //! Type analysis on small `.ll` inputs in `tests/data/types/`: one property per test.
 
+mod common;
+#[allow(unused_imports)]
+use common::{func, val};
+
 use ferrozyme_analysis::types::{BaseType, FpType, TypeAnalysis, TypeTree};
 use ferrozyme_llvm::{Module, Value};
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
 
-/// Parses `tests/data/types/<file>` and hands the module to `body`.
 fn with_module(file: &str, body: impl FnOnce(Module)) {
-    let path = format!("{}/tests/data/types/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    let ctx = Context::create();
-    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), file);
-    let m = ctx
-        .create_module_from_ir(buf)
-        .unwrap_or_else(|e| panic!("parsing {file}: {e}"));
-    body(Module::from_inkwell(&m));
+    common::with_data_module("types", file, body)
 }
 
-fn func(m: Module, name: &str) -> Value {
-    m.function(name)
-        .unwrap_or_else(|| panic!("no function @{name}"))
-}
 
-/// The argument or instruction called `%name` in `f`.
-fn val(f: Value, name: &str) -> Value {
-    f.params()
-        .into_iter()
-        .chain(f.blocks().into_iter().flat_map(|b| b.instructions()))
-        .find(|v| v.name() == name)
-        .unwrap_or_else(|| panic!("no %{name} in @{}", f.name()))
-}
 
 fn tree(pairs: &[(i64, BaseType)]) -> TypeTree {
     let mut t = TypeTree::new();
@@ -174,8 +156,8 @@ fn phi_of_agreeing_pointers_keeps_the_type() {
               entry:\n  %x = load double, ptr %a\n  br i1 %c, label %t, label %e\n\
               t:\n  br label %j\ne:\n  br label %j\n\
               j:\n  %p = phi ptr [ %a, %t ], [ %b, %e ]\n  %y = load double, ptr %p\n  ret double %y\n}\n";
-    let ctx = Context::create();
-    let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
+    let ctx = inkwell::context::Context::create();
+    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
     let module = ctx.create_module_from_ir(buf).expect("valid IR");
     let m = Module::from_inkwell(&module);
     let f = func(m, "g");

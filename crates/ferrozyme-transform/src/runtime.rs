@@ -121,20 +121,26 @@ entry:
   ret void
 }
 
-define void @__fz_memcpy_adj_f64(ptr %dd, ptr %ds, i64 %nbytes) {
+!0 = !{!"branch_weights", i32 1, i32 2000}
+"#;
+
+/// Memory adjoint helpers, written once for `{FP}` of `{SIZE}` bytes and instantiated
+/// for `double` (`_f64`) and `float` (`_f32`).
+const TYPED_IR: &str = r#"
+define void @__fz_memcpy_adj_{T}(ptr %dd, ptr %ds, i64 %nbytes) {
 entry:
-  %n = udiv i64 %nbytes, 8
+  %n = udiv i64 %nbytes, {SIZE}
   %z = icmp eq i64 %n, 0
   br i1 %z, label %exit, label %loop
 loop:
   %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
-  %pd = getelementptr inbounds double, ptr %dd, i64 %i
-  %ps = getelementptr inbounds double, ptr %ds, i64 %i
-  %vd = load double, ptr %pd
-  %vs = load double, ptr %ps
-  %sum = fadd double %vs, %vd
-  store double 0.0, ptr %pd
-  store double %sum, ptr %ps
+  %pd = getelementptr inbounds {FP}, ptr %dd, i64 %i
+  %ps = getelementptr inbounds {FP}, ptr %ds, i64 %i
+  %vd = load {FP}, ptr %pd
+  %vs = load {FP}, ptr %ps
+  %sum = fadd {FP} %vs, %vd
+  store {FP} 0.0, ptr %pd
+  store {FP} %sum, ptr %ps
   %i1 = add i64 %i, 1
   %c = icmp ult i64 %i1, %n
   br i1 %c, label %loop, label %exit
@@ -142,67 +148,22 @@ exit:
   ret void
 }
 
-define void @__fz_memcpy_adj_f32(ptr %dd, ptr %ds, i64 %nbytes) {
-entry:
-  %n = udiv i64 %nbytes, 4
-  %z = icmp eq i64 %n, 0
-  br i1 %z, label %exit, label %loop
-loop:
-  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
-  %pd = getelementptr inbounds float, ptr %dd, i64 %i
-  %ps = getelementptr inbounds float, ptr %ds, i64 %i
-  %vd = load float, ptr %pd
-  %vs = load float, ptr %ps
-  %sum = fadd float %vs, %vd
-  store float 0.0, ptr %pd
-  store float %sum, ptr %ps
-  %i1 = add i64 %i, 1
-  %c = icmp ult i64 %i1, %n
-  br i1 %c, label %loop, label %exit
-exit:
-  ret void
-}
-
-define void @__fz_memmove_adj_f64(ptr %dd, ptr %ds, i64 %nbytes) {
+define void @__fz_memmove_adj_{T}(ptr %dd, ptr %ds, i64 %nbytes) {
 entry:
   %tmp = call ptr @malloc(i64 %nbytes)
   call void @llvm.memcpy.p0.p0.i64(ptr %tmp, ptr %dd, i64 %nbytes, i1 false)
   call void @llvm.memset.p0.i64(ptr %dd, i8 0, i64 %nbytes, i1 false)
-  %n = udiv i64 %nbytes, 8
+  %n = udiv i64 %nbytes, {SIZE}
   %z = icmp eq i64 %n, 0
   br i1 %z, label %exit, label %loop
 loop:
   %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
-  %pt = getelementptr inbounds double, ptr %tmp, i64 %i
-  %ps = getelementptr inbounds double, ptr %ds, i64 %i
-  %vt = load double, ptr %pt
-  %vs = load double, ptr %ps
-  %sum = fadd double %vs, %vt
-  store double %sum, ptr %ps
-  %i1 = add i64 %i, 1
-  %c = icmp ult i64 %i1, %n
-  br i1 %c, label %loop, label %exit
-exit:
-  call void @free(ptr %tmp)
-  ret void
-}
-
-define void @__fz_memmove_adj_f32(ptr %dd, ptr %ds, i64 %nbytes) {
-entry:
-  %tmp = call ptr @malloc(i64 %nbytes)
-  call void @llvm.memcpy.p0.p0.i64(ptr %tmp, ptr %dd, i64 %nbytes, i1 false)
-  call void @llvm.memset.p0.i64(ptr %dd, i8 0, i64 %nbytes, i1 false)
-  %n = udiv i64 %nbytes, 4
-  %z = icmp eq i64 %n, 0
-  br i1 %z, label %exit, label %loop
-loop:
-  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
-  %pt = getelementptr inbounds float, ptr %tmp, i64 %i
-  %ps = getelementptr inbounds float, ptr %ds, i64 %i
-  %vt = load float, ptr %pt
-  %vs = load float, ptr %ps
-  %sum = fadd float %vs, %vt
-  store float %sum, ptr %ps
+  %pt = getelementptr inbounds {FP}, ptr %tmp, i64 %i
+  %ps = getelementptr inbounds {FP}, ptr %ds, i64 %i
+  %vt = load {FP}, ptr %pt
+  %vs = load {FP}, ptr %ps
+  %sum = fadd {FP} %vs, %vt
+  store {FP} %sum, ptr %ps
   %i1 = add i64 %i, 1
   %c = icmp ult i64 %i1, %n
   br i1 %c, label %loop, label %exit
@@ -213,7 +174,7 @@ exit:
 
 ; Reverse of `new = realloc(old, n)`: the first min(old size, n) bytes of the new block
 ; came from the old one, so their adjoints flow back; then the new shadow is freed.
-define void @__fz_realloc_adj_f64(ptr %sold, ptr %snew, i64 %nnew) {
+define void @__fz_realloc_adj_{T}(ptr %sold, ptr %snew, i64 %nnew) {
 entry:
   %null = icmp eq ptr %sold, null
   br i1 %null, label %exit, label %body
@@ -221,30 +182,21 @@ body:
   %us = call i64 @malloc_usable_size(ptr %sold)
   %lt = icmp ult i64 %us, %nnew
   %m = select i1 %lt, i64 %us, i64 %nnew
-  call void @__fz_memcpy_adj_f64(ptr %snew, ptr %sold, i64 %m)
+  call void @__fz_memcpy_adj_{T}(ptr %snew, ptr %sold, i64 %m)
   br label %exit
 exit:
   call void @free(ptr %snew)
   ret void
 }
 
-define void @__fz_realloc_adj_f32(ptr %sold, ptr %snew, i64 %nnew) {
-entry:
-  %null = icmp eq ptr %sold, null
-  br i1 %null, label %exit, label %body
-body:
-  %us = call i64 @malloc_usable_size(ptr %sold)
-  %lt = icmp ult i64 %us, %nnew
-  %m = select i1 %lt, i64 %us, i64 %nnew
-  call void @__fz_memcpy_adj_f32(ptr %snew, ptr %sold, i64 %m)
-  br label %exit
-exit:
-  call void @free(ptr %snew)
-  ret void
-}
-
-!0 = !{!"branch_weights", i32 1, i32 2000}
 "#;
+
+fn typed_ir() -> String {
+    [("f64", "double", "8"), ("f32", "float", "4")]
+        .iter()
+        .map(|(t, fp, size)| TYPED_IR.replace("{T}", t).replace("{FP}", fp).replace("{SIZE}", size))
+        .collect()
+}
 
 /// Handles to the runtime functions, linked into the module on first use.
 pub struct Runtime {
@@ -265,7 +217,7 @@ impl Runtime {
                 self.module.data_layout(),
                 self.module.target_triple()
             );
-            link_ir_text(self.module, &(header + RUNTIME_IR), "ferrozyme-runtime")?;
+            link_ir_text(self.module, &(header + RUNTIME_IR + &typed_ir()), "ferrozyme-runtime")?;
             // Defined externally in the text so the linker keeps them all; internal here.
             for f in self.module.functions() {
                 if f.name().starts_with("__fz_") && !f.is_declaration() {

@@ -505,14 +505,7 @@ impl Gen<'_> {
                     gargs.push(d);
                 }
                 let r = self.b.call_fn(g, &gargs);
-                let mut k = 0;
-                for (a, act) in args.iter().zip(&req.args) {
-                    if *act == ArgActivity::Active {
-                        let x = self.b.extract_value(r, k);
-                        self.add_adj(*a, x);
-                        k += 1;
-                    }
-                }
+                self.add_returned_adjoints(r, &args, &req.args);
             }
             CallKind::Defined(f) if self.act.call_is_active(i, &self.d.touchers) => {
                 let req = self.callee_request(i, f);
@@ -533,14 +526,7 @@ impl Gen<'_> {
                 let tape = self.fetch_key(Key::Tape(i));
                 rargs.push(tape);
                 let r = self.b.call_fn(rev, &rargs);
-                let mut k = 0;
-                for (a, act) in args.iter().zip(&req.args) {
-                    if *act == ArgActivity::Active {
-                        let x = self.b.extract_value(r, k);
-                        self.add_adj(*a, x);
-                        k += 1;
-                    }
-                }
+                self.add_returned_adjoints(r, &args, &req.args);
             }
             _ => {
                 if self.act.is_active(i) {
@@ -691,6 +677,19 @@ impl Gen<'_> {
             acc = self.b.insert_element(acc, x, i32t.const_int(k as u64));
         }
         self.add_adj(vec, acc);
+    }
+
+    /// Adds the adjoints a derivative function returned (one struct field per `Active`
+    /// argument, in order) to the call's arguments.
+    fn add_returned_adjoints(&mut self, r: Value, args: &[Value], acts: &[ArgActivity]) {
+        let mut k = 0;
+        for (a, act) in args.iter().zip(acts) {
+            if *act == ArgActivity::Active {
+                let x = self.b.extract_value(r, k);
+                self.add_adj(*a, x);
+                k += 1;
+            }
+        }
     }
 
     fn splat(&mut self, s: Value, vty: Type) -> Value {
