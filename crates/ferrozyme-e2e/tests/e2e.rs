@@ -1,5 +1,5 @@
 //! End-to-end suite: one trial per (program, opt level) for `tests/c/*.c`
-//! (`c::03_sumsq::O2`) and one per error program in `tests/errors/`
+//! (`c::03_sumsq::O2`) and `tests/cxx/*.cpp` (through `ferrozyme c++`) and one per error program in `tests/errors/`
 //! (`errors::missing_derivative`). Run with
 //! `cargo build --release && cargo test -p ferrozyme-e2e`.
 
@@ -30,7 +30,8 @@ fn run_c_program(root: &Path, file: &Path, opt: &str, d: &Directives) -> Result<
     let dir = build_dir(&stem, opt)?;
     let exe = dir.join("exe");
     let mut cc = Command::new(&bin);
-    cc.arg("cc").arg(format!("-{opt}"));
+    let driver = if file.extension().is_some_and(|e| e == "cpp") { "c++" } else { "cc" };
+    cc.arg(driver).arg(format!("-{opt}"));
     cc.args(&d.cflags);
     cc.arg(file).arg("-o").arg(&exe);
     cc.args(&d.args);
@@ -121,20 +122,24 @@ fn main() {
     let root = workspace_root();
     let mut trials = Vec::new();
 
-    for file in list_files(&root.join("tests").join("c"), &["c"]) {
+    let programs = list_files(&root.join("tests").join("c"), &["c"])
+        .into_iter()
+        .map(|f| ("c", f))
+        .chain(list_files(&root.join("tests").join("cxx"), &["cpp"]).into_iter().map(|f| ("cxx", f)));
+    for (kind, file) in programs {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let src = match std::fs::read_to_string(&file) {
             Ok(s) => s,
             Err(e) => {
                 let msg = format!("cannot read {}: {e}", file.display());
-                trials.push(Trial::test(format!("c::{}", trial_component(&stem)), move || Err(msg.into())));
+                trials.push(Trial::test(format!("{kind}::{}", trial_component(&stem)), move || Err(msg.into())));
                 continue;
             }
         };
         let d = parse_directives(&src);
         for opt in &d.opts {
             let (root, file, opt2, d2) = (root.clone(), file.clone(), opt.clone(), d.clone());
-            let name = format!("c::{}::{}", trial_component(&stem), opt);
+            let name = format!("{kind}::{}::{}", trial_component(&stem), opt);
             trials.push(Trial::test(name, move || run_c_program(&root, &file, &opt2, &d2)));
         }
     }

@@ -665,6 +665,34 @@ impl Value {
         }
     }
 
+    /// The normal and unwind destinations of an `invoke`.
+    pub fn invoke_dests(self) -> (Block, Block) {
+        // SAFETY: only on invokes.
+        unsafe { (Block(LLVMGetNormalDest(self.0)), Block(LLVMGetUnwindDest(self.0))) }
+    }
+
+    /// Copies the call-site attributes (function, return, parameters) of call/invoke
+    /// `self` to call `to`.
+    pub fn copy_call_site_attributes(self, to: Value) {
+        let n = self.num_call_args();
+        let indices = [llvm_sys::LLVMAttributeFunctionIndex, llvm_sys::LLVMAttributeReturnIndex]
+            .into_iter()
+            .chain(1..=n);
+        for idx in indices {
+            // SAFETY: attribute queries on live call sites; buffer sized by the count.
+            unsafe {
+                let count = LLVMGetCallSiteAttributeCount(self.0, idx) as usize;
+                let mut attrs = vec![std::ptr::null_mut(); count];
+                if count > 0 {
+                    LLVMGetCallSiteAttributes(self.0, idx, attrs.as_mut_ptr());
+                }
+                for a in attrs {
+                    LLVMAddCallSiteAttribute(to.0, idx, a);
+                }
+            }
+        }
+    }
+
     // --- phi
 
     pub fn incoming(self) -> Vec<(Value, Block)> {

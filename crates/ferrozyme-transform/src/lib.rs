@@ -55,7 +55,7 @@ fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {
         }
         let Some(ep) = entry_point(&f.name()) else { continue };
         for u in f.users() {
-            if u.opcode() == Some(Opcode::LLVMCall) && u.called_value() == f {
+            if matches!(u.opcode(), Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke)) && u.called_value() == f {
                 out.push((u, ep));
             }
         }
@@ -70,7 +70,8 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     let calls = hook_calls(module);
     let calls = {
         let (mut ad, rest): (Vec<_>, Vec<_>) = calls.into_iter().partition(|(_, ep)| *ep == EntryPoint::Autodiff);
-        let split = unmerge::split_selected_calls(module, ad.drain(..).map(|(c, _)| c).collect());
+        let calls = unmerge::invokes_to_calls(module, ad.drain(..).map(|(c, _)| c).collect());
+        let split = unmerge::split_selected_calls(module, calls);
         split.into_iter().map(|c| (c, EntryPoint::Autodiff)).chain(rest).collect::<Vec<_>>()
     };
     let mut diags = Vec::new();

@@ -156,6 +156,17 @@ pub fn replace_call(
             }
         }
     }
+    let operands = call.call_args();
     call.erase();
+    // The marker loads (`load i32, ptr @enzyme_dup`) are dead now; drop them so that no
+    // reference to the undefined marker globals reaches the linker, even at -O0.
+    for op in operands {
+        if op.opcode() == Some(ferrozyme_llvm::Opcode::LLVMLoad)
+            && op.users().is_empty()
+            && op.operand(0).name().starts_with(ferrozyme_abi::MARKER_PREFIX)
+        {
+            op.erase();
+        }
+    }
     Ok(())
 }

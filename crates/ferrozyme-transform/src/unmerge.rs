@@ -18,6 +18,42 @@
 
 use ferrozyme_llvm::{Builder, Module, Opcode, Value};
 
+/// C++ code calls the hook with `invoke` when the caller has cleanups. Our derivatives
+/// never throw, so the hook becomes a plain call followed by a branch to the normal
+/// destination; the unwind block loses that predecessor (its phis are rebuilt without it).
+pub fn invokes_to_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
+    let b = Builder::new(m.context());
+    calls
+        .into_iter()
+        .map(|inv| {
+            if inv.opcode() != Some(Opcode::LLVMInvoke) {
+                return inv;
+            }
+            let blk = inv.parent_block();
+            let (normal, unwind) = inv.invoke_dests();
+            b.position_before(inv);
+            let call = b.call(inv.called_function_type(), inv.called_value(), &inv.call_args());
+            inv.copy_call_site_attributes(call);
+            b.br(normal);
+            if !inv.ty().is_void() {
+                inv.replace_all_uses_with(call);
+            }
+            inv.erase();
+            for phi in unwind.phis() {
+                let keep: Vec<(Value, ferrozyme_llvm::Block)> = phi.incoming().into_iter().filter(|(_, p)| *p != blk).collect();
+                b.position_before(phi);
+                let np = b.phi(phi.ty(), &phi.name());
+                for (v, p) in keep {
+                    np.add_incoming(v, p);
+                }
+                phi.replace_all_uses_with(np);
+                phi.erase();
+            }
+            call
+        })
+        .collect()
+}
+
 /// Index of the function operand of a hook call (after a hidden `sret` pointer).
 fn fn_operand(call: Value) -> u32 {
     if call.call_sret_type(0).is_some() {
