@@ -156,7 +156,9 @@ pub fn replace_call(
             }
         }
     }
-    let operands = call.call_args();
+    let mut operands = call.call_args();
+    operands.sort();
+    operands.dedup();
     call.erase();
     // The marker loads (`load i32, ptr @enzyme_dup`) are dead now; drop them so that no
     // reference to the undefined marker globals reaches the linker, even at -O0.
