@@ -76,6 +76,8 @@ pub const INACTIVE_EXTERNALS: &[&str] = &[
     "printf", "fprintf", "puts", "putchar", "fputs", "fputc", "fflush", "fwrite", "perror", "write",
     "__printf_chk", "__fprintf_chk", "abort", "exit", "clock", "clock_gettime", "time", "gettimeofday",
     "srand", "rand", "srand48", "drand48", "random", "srandom", "getenv", "assert", "__assert_fail",
+    // Integer results of floats: no derivative flows through them, and they write nothing.
+    "lround", "lroundf", "llround", "llroundf", "lrint", "lrintf", "llrint", "llrintf", "ilogb", "ilogbf",
 ];
 
 /// Allocation functions whose result gets a zero-initialised shadow allocation.

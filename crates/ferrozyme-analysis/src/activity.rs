@@ -41,6 +41,22 @@ pub enum ArgActivity {
 pub struct Activity {
     pub active: HashSet<Value>,
     pub shadowed: HashSet<Value>,
+    /// Active `i64` values that carry two `float`s (a struct `{float, float}` or
+    /// `{int, float}` copied as one integer); their adjoint is a `<2 x float>`.
+    pub packed: HashSet<Value>,
+}
+
+/// The integer bit operations through which a float carried in an integer keeps its
+/// derivative (besides copies): lane moves of packed float pairs, and sign-bit tricks.
+pub fn is_lane_op(i: Value) -> bool {
+    use Opcode::*;
+    let c = |k: u32| i.operand(k).const_int_value();
+    match i.opcode() {
+        Some(LLVMTrunc) | Some(LLVMZExt) => true,
+        Some(LLVMLShr) | Some(LLVMShl) => c(1) == Some(32) && i.ty().int_width() == Some(64),
+        Some(LLVMOr) | Some(LLVMAnd) | Some(LLVMXor) => true,
+        _ => false,
+    }
 }
 
 /// Does this type carry floating-point data we differentiate?
@@ -52,6 +68,30 @@ pub fn carries_fp(t: Type) -> bool {
 pub fn is_int_carrier_type(t: Type) -> bool {
     let e = if t.kind() == ferrozyme_llvm::TypeKind::Vector { t.element_type() } else { t };
     matches!(e.int_width(), Some(32) | Some(64))
+}
+
+/// Does the memory an `i64` load reads hold two `float`s (or a float beside a 4-byte
+/// integer), rather than one double?
+fn holds_float_pair(ta: &crate::types::TypeAnalysis, load: Value) -> bool {
+    use crate::types::BaseType::{Double, Float};
+    let t = ta.pointee_tree(load.operand(0));
+    let (a, b) = (t.get(0), t.get(4));
+    (a == Float || b == Float) && a != Double
+}
+
+/// Is a 64-bit integer taken apart into floats: `bitcast (trunc x) to float` or
+/// `bitcast (trunc (lshr x, 32)) to float`?
+fn used_as_float_pair(x: Value) -> bool {
+    use Opcode::*;
+    let to_float = |t: Value| t.users().iter().any(|u| u.opcode() == Some(LLVMBitCast) && u.ty().kind() == ferrozyme_llvm::TypeKind::Float);
+    x.users().iter().any(|u| match u.opcode() {
+        Some(LLVMTrunc) if u.ty().int_width() == Some(32) => to_float(*u),
+        Some(LLVMLShr) if u.operand(1).const_int_value() == Some(32) => u
+            .users()
+            .iter()
+            .any(|t| t.opcode() == Some(LLVMTrunc) && t.ty().int_width() == Some(32) && to_float(*t)),
+        _ => false,
+    })
 }
 
 /// Is `g` a mutable global that needs a shadow (it holds floats)?
@@ -193,7 +233,7 @@ impl Activity {
     /// Is a call "active": does it need a derivative?
     pub fn call_is_active(&self, call: Value, global_touchers: &HashSet<Value>) -> bool {
         let args = call.call_args();
-        let any_in = args.iter().any(|&x| self.is_active(x) || (x.ty().is_pointer() && self.is_shadowed(x)));
+        let any_in = args.iter().any(|&x| self.is_active(x) || (x.ty().is_pointer_like() && self.is_shadowed(x)));
         match classify(call) {
             CallKind::Defined(f) => {
                 let ret = call.ty();
@@ -212,15 +252,15 @@ impl Activity {
         let ty = i.ty();
         let ops = i.operands();
         let any_active = |s: &Activity| ops.iter().any(|&o| s.is_active(o));
-        let any_shadowed = |s: &Activity| ops.iter().any(|&o| o.ty().is_pointer() && s.is_shadowed(o));
+        let any_shadowed = |s: &Activity| ops.iter().any(|&o| o.ty().is_pointer_like() && s.is_shadowed(o));
         use Opcode::*;
         match op {
-            LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze if ty.is_pointer() => {
+            LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze if ty.is_pointer_like() => {
                 if self.is_shadowed(ops[0]) {
                     self.shadowed.insert(i);
                 }
             }
-            LLVMPHI | LLVMSelect if ty.is_pointer() => {
+            LLVMPHI | LLVMSelect | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector if ty.is_pointer_like() => {
                 if any_shadowed(self) {
                     self.shadowed.insert(i);
                 }
@@ -249,6 +289,12 @@ impl Activity {
                 match kind {
                     CallKind::Malloc | CallKind::Calloc | CallKind::Realloc => {
                         self.shadowed.insert(i);
+                    }
+                    CallKind::MaskedLoad | CallKind::MaskedGather => {
+                        let p = if matches!(kind, CallKind::MaskedLoad) { ops[0] } else { ops[0] };
+                        if carries_fp(ty) && (self.is_shadowed(p) || self.is_active(ops[2])) {
+                            self.active.insert(i);
+                        }
                     }
                     CallKind::Math(_) | CallKind::ReduceFAdd | CallKind::ReduceFMul | CallKind::ReduceFMinMax => {
                         if carries_fp(ty) && any_active(self) {
@@ -305,13 +351,34 @@ impl Activity {
                 // (`bitcast i64 %v to double`), which outranks a `long` TBAA tag on a
                 // type-punning access.
                 let used_as_fp = i.users().iter().any(|u| u.opcode() == Some(LLVMBitCast) && u.ty().is_fp());
-                self.is_shadowed(i.operand(0)) && (ta.int_carries_fp(i).is_some() || used_as_fp)
+                let shadowed = self.is_shadowed(i.operand(0));
+                if shadowed && i.ty().int_width() == Some(64) && (holds_float_pair(ta, i) || used_as_float_pair(i)) {
+                    self.packed.insert(i);
+                    true
+                } else {
+                    shadowed && (ta.int_carries_fp(i).is_some() || used_as_fp)
+                }
+            }
+            Some(LLVMTrunc) | Some(LLVMZExt) | Some(LLVMLShr) | Some(LLVMShl) | Some(LLVMOr) | Some(LLVMAnd)
+            | Some(LLVMXor)
+                if is_lane_op(i) =>
+            {
+                let any = i.operands().iter().any(|&o| self.is_active(o));
+                let from_packed = i.operands().iter().any(|o| self.packed.contains(o));
+                let widening = i.opcode() == Some(LLVMZExt) && i.ty().int_width() == Some(64);
+                if any && i.ty().int_width() == Some(64) && (from_packed || widening) {
+                    self.packed.insert(i);
+                }
+                any
             }
             Some(LLVMBitCast) => self.is_active(i.operand(0)) && i.operand(0).ty().is_fp(),
             Some(LLVMPHI) | Some(LLVMSelect) | Some(LLVMFreeze) | Some(LLVMShuffleVector) | Some(LLVMExtractElement)
             | Some(LLVMInsertElement) => {
                 let ops = i.operands();
                 let vals: Vec<Value> = if i.opcode() == Some(LLVMSelect) { ops[1..].to_vec() } else { ops };
+                if vals.iter().any(|o| self.packed.contains(o)) && i.ty().int_width() == Some(64) {
+                    self.packed.insert(i);
+                }
                 vals.iter().any(|&o| self.is_active(o) && (o.ty().is_fp() || is_int_carrier_type(o.ty())))
             }
             _ => false,

@@ -25,6 +25,14 @@ pub enum CallKind {
     /// `llvm.vector.reduce.fmax/fmin/fmaximum/fminimum`: the derivative goes to the lane
     /// that was selected.
     ReduceFMinMax,
+    /// `llvm.masked.load(ptr, mask, passthru)`.
+    MaskedLoad,
+    /// `llvm.masked.store(val, ptr, mask)`.
+    MaskedStore,
+    /// `llvm.masked.gather(ptrs, mask, passthru)`.
+    MaskedGather,
+    /// `llvm.masked.scatter(vals, ptrs, mask)`.
+    MaskedScatter,
     Malloc,
     Calloc,
     Realloc,
@@ -69,6 +77,16 @@ pub fn classify(call: Value) -> CallKind {
         }
         if name.starts_with("llvm.vector.reduce.fadd") {
             return CallKind::ReduceFAdd;
+        }
+        for (prefix, kind) in [
+            ("llvm.masked.load.", CallKind::MaskedLoad),
+            ("llvm.masked.store.", CallKind::MaskedStore),
+            ("llvm.masked.gather.", CallKind::MaskedGather),
+            ("llvm.masked.scatter.", CallKind::MaskedScatter),
+        ] {
+            if name.starts_with(prefix) && call.num_call_args() == 3 {
+                return kind;
+            }
         }
         if name.starts_with("llvm.vector.reduce.fmul") {
             return CallKind::ReduceFMul;

@@ -64,6 +64,23 @@ pub struct Directives {
     pub expect_errors: Vec<String>,
     /// `// EXPECT-ERROR-LINE: <marker>` (may repeat).
     pub expect_error_lines: Vec<String>,
+    /// `// EXPECT-RUNTIME-ERROR: <substring>` (may repeat): the program compiles, then
+    /// must fail at run time with this in its stderr.
+    pub expect_runtime_errors: Vec<String>,
+    /// `// REQUIRES: <cpu flag>` (may repeat): the trial is ignored, with the reason, on
+    /// a machine whose /proc/cpuinfo lacks the flag (e.g. `avx512f`).
+    pub requires: Vec<String>,
+}
+
+/// CPU flags (from /proc/cpuinfo) that `requires` lists and this machine lacks.
+pub fn missing_cpu_flags(requires: &[String]) -> Vec<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let flags: Vec<&str> = info
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
+    requires.iter().filter(|r| !flags.contains(&r.as_str())).cloned().collect()
 }
 
 /// Parses directives from the leading comment lines of `src`: lines starting
@@ -103,6 +120,8 @@ pub fn parse_directives(src: &str) -> Directives {
             "EXPECT-ERROR-LINE" if !value.is_empty() => {
                 d.expect_error_lines.push(value.to_string())
             }
+            "EXPECT-RUNTIME-ERROR" if !value.is_empty() => d.expect_runtime_errors.push(value.to_string()),
+            "REQUIRES" => d.requires.extend(value.split_whitespace().map(String::from)),
             _ => {}
         }
     }

@@ -51,6 +51,19 @@ fn run_c_program(root: &Path, file: &Path, opt: &str, d: &Directives) -> Result<
     let mut run = Command::new(&exe);
     run.current_dir(&dir);
     let r = run_with_timeout(run, RUN_TIMEOUT).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if !d.expect_runtime_errors.is_empty() {
+        let missing: Vec<&String> = d.expect_runtime_errors.iter().filter(|e| !r.stderr.contains(e.as_str())).collect();
+        if r.success() || !missing.is_empty() {
+            return Err(format!(
+                "expected a run-time error containing {:?} ({}), missing {missing:?}\n--- program stderr ---\n{}",
+                d.expect_runtime_errors,
+                r.describe_status(),
+                tail(&r.stderr, 20)
+            )
+            .into());
+        }
+        return Ok(());
+    }
     let passed = r.success() && r.stdout.lines().any(|l| l.trim_start().starts_with("PASS"));
     if !passed {
         return Err(format!(
@@ -140,7 +153,11 @@ fn main() {
         for opt in &d.opts {
             let (root, file, opt2, d2) = (root.clone(), file.clone(), opt.clone(), d.clone());
             let name = format!("{kind}::{}::{}", trial_component(&stem), opt);
-            trials.push(Trial::test(name, move || run_c_program(&root, &file, &opt2, &d2)));
+            let missing = missing_cpu_flags(&d.requires);
+            let trial = Trial::test(name, move || run_c_program(&root, &file, &opt2, &d2));
+            // A program built for a CPU feature this machine lacks cannot run here: it is
+            // listed as ignored (with `--include-ignored` it runs, and fails with SIGILL).
+            trials.push(if missing.is_empty() { trial } else { trial.with_ignored_flag(true) });
         }
     }
 

@@ -124,6 +124,10 @@ impl Type {
     pub fn is_pointer(self) -> bool {
         self.kind() == TypeKind::Pointer
     }
+    /// A pointer or a vector of pointers (what vectorized gathers and scatters use).
+    pub fn is_pointer_like(self) -> bool {
+        self.is_pointer() || (self.kind() == TypeKind::Vector && self.element_type().is_pointer())
+    }
     pub fn is_integer(self) -> bool {
         matches!(self.kind(), TypeKind::Int(_))
     }
@@ -349,6 +353,12 @@ impl Value {
     /// `raw` must be a live LLVM value.
     pub unsafe fn from_raw(raw: LLVMValueRef) -> Value {
         Value(raw)
+    }
+    /// A constant vector of the given elements.
+    pub fn const_vector(elems: &[Value]) -> Value {
+        let mut v: Vec<LLVMValueRef> = elems.iter().map(|x| x.0).collect();
+        // SAFETY: array outlives the call.
+        Value(unsafe { LLVMConstVector(v.as_mut_ptr(), v.len() as u32) })
     }
     pub fn const_splat(elem: Value, n: u32) -> Value {
         let mut v = vec![elem.0; n as usize];
@@ -1028,6 +1038,19 @@ impl Module {
         let c = cstr(name);
         // SAFETY: module alive.
         Value(unsafe { LLVMAddGlobal(self.0, ty.0, c.as_ptr()) })
+    }
+    /// A private constant NUL-terminated string; returns the global (a pointer to it).
+    pub fn add_string(self, name: &str, text: &str) -> Value {
+        let ctx = self.context();
+        // SAFETY: context alive; pointer+len; the global takes the constant as initializer.
+        unsafe {
+            let init = LLVMConstStringInContext2(ctx.0, text.as_ptr() as *const _, text.len(), 0);
+            let g = self.add_global(name, Type(LLVMTypeOf(init)));
+            LLVMSetInitializer(g.0, init);
+            LLVMSetGlobalConstant(g.0, 1);
+            LLVMSetLinkage(g.0, llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
+            g
+        }
     }
     /// The declaration of an overloaded LLVM intrinsic (e.g. `llvm.cos` at `double`).
     pub fn intrinsic(self, name: &str, overloads: &[Type]) -> Option<Value> {

@@ -326,6 +326,11 @@ fn build() -> Vec<Rule> {
         rule("fmod", L, &["1", "-trunc(x/y)"], (0.5, 5.0), |a| {
             a[0] % a[1]
         }),
+        rule("asinh", L, &["1/sqrt(x*x + 1)"], WIDE, |a| a[0].asinh()),
+        rule("acosh", L, &["1/sqrt(x*x - 1)"], (1.1, 5.0), |a| a[0].acosh()),
+        rule("atanh", L, &["1/(1 - x*x)"], (-0.9, 0.9), |a| a[0].atanh()),
+        rule("exp10", L, &["r*ln10"], (-2.0, 2.0), |a| 10f64.powf(a[0])),
+        rule("fdim", L, &["gt(x, y)", "-gt(x, y)"], WIDE, |a| (a[0] - a[1]).max(0.0)),
         // x * 2^e with an integer exponent; frexp's mantissa is x * 2^-e for the e it
         // writes through its pointer, i.e. r / x (0 at x = 0, where r = 0).
         rule("ldexp", L, &["exp2(y)", Z], WIDE, |a| a[0] * a[1].exp2()),

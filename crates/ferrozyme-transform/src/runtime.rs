@@ -16,6 +16,7 @@ pub const TOP: &str = "__fz_top";
 pub const POP: &str = "__fz_pop";
 pub const STACK_FREE: &str = "__fz_stack_free";
 pub const RESERVE: &str = "__fz_reserve";
+pub const CHECK_SHADOW: &str = "__fz_check_shadow";
 
 /// Size of a stack header in bytes.
 pub const STACK_HEADER: u64 = 24;
@@ -92,6 +93,22 @@ grow:
   store i64 %gc, ptr %capp
   br label %done
 done:
+  ret void
+}
+
+; A pointer read from global memory has no shadow (nothing told us where its adjoint
+; memory is): stop with a message instead of writing derivatives through null.
+declare i64 @write(i32, ptr, i64)
+declare i64 @strlen(ptr)
+define void @__fz_check_shadow(i1 %bad, ptr %msg) alwaysinline {
+entry:
+  br i1 %bad, label %fail, label %ok, !prof !0
+fail:
+  %n = call i64 @strlen(ptr %msg)
+  %w = call i64 @write(i32 2, ptr %msg, i64 %n)
+  call void @abort()
+  unreachable
+ok:
   ret void
 }
 

@@ -63,8 +63,41 @@ fn fn_operand(call: Value) -> u32 {
     }
 }
 
-/// Splits every hook call whose function is a `select` of functions; returns the calls
-/// now present (the originals or their copies).
+/// How a merged call picks its function.
+enum Dispatch {
+    /// `select %c, @f, @g`.
+    Select(Value, Value, Value),
+    /// `load (getelementptr @table, %i)` from a constant table of functions.
+    Table(Value, Vec<Value>),
+}
+
+fn dispatch_of(f: Value) -> Option<Dispatch> {
+    match f.opcode() {
+        Some(Opcode::LLVMSelect) => Some(Dispatch::Select(f.operand(0), f.operand(1), f.operand(2))),
+        Some(Opcode::LLVMLoad) => {
+            let gep = f.operand(0);
+            if gep.opcode() != Some(Opcode::LLVMGetElementPtr) || gep.num_operands() != 2 {
+                return None;
+            }
+            let table = gep.operand(0);
+            if !table.is_global_variable() || !table.is_global_constant() {
+                return None;
+            }
+            let init = table.initializer()?;
+            let n = init.num_operands();
+            let fns: Vec<Value> = (0..n).map(|k| init.operand(k)).collect();
+            if fns.is_empty() || !fns.iter().all(|f| f.is_function()) {
+                return None;
+            }
+            Some(Dispatch::Table(gep.operand(1), fns))
+        }
+        _ => None,
+    }
+}
+
+/// Splits every hook call whose function is chosen at run time among known functions
+/// (a `select`, or a load from a constant table of functions — what SimplifyCFG makes of
+/// a `switch` over hook calls); returns the calls now present.
 pub fn split_selected_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
     let mut work = calls;
     let mut done = Vec::new();
@@ -74,38 +107,60 @@ pub fn split_selected_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
             done.push(call);
             continue;
         }
-        let sel = call.operand(k);
-        if sel.opcode() != Some(Opcode::LLVMSelect) {
+        let chooser = call.operand(k);
+        let Some(dispatch) = dispatch_of(chooser) else {
             done.push(call);
             continue;
-        }
-        let (c, a, b) = (sel.operand(0), sel.operand(1), sel.operand(2));
-        let (t, e) = split(m, call, c);
-        let ct = retarget(call, k, a, t);
-        let ce = retarget(call, k, b, e);
+        };
+        let (arms, fns): (Vec<ferrozyme_llvm::Block>, Vec<Value>) = match &dispatch {
+            Dispatch::Select(c, a, b) => {
+                let arms = split(m, call, |b, head_arms| {
+                    b.cond_br(*c, head_arms[0], head_arms[1]);
+                }, 2);
+                (arms, vec![*a, *b])
+            }
+            Dispatch::Table(idx, fns) => {
+                let n = fns.len();
+                let arms = split(m, call, |b, head_arms| {
+                    let cases: Vec<(Value, ferrozyme_llvm::Block)> =
+                        (1..n).map(|j| (idx.ty().const_int(j as u64), head_arms[j])).collect();
+                    b.switch(*idx, head_arms[0], &cases);
+                }, n);
+                (arms, fns.clone())
+            }
+        };
+        let copies: Vec<Value> = arms.iter().zip(&fns).map(|(blk, f)| retarget(call, k, *f, *blk)).collect();
         let builder = Builder::new(m.context());
         let tail = call.parent_block();
         if !call.ty().is_void() {
             builder.position_before(tail.first_instruction().expect("tail holds the call"));
             let phi = builder.phi(call.ty(), "fz.unmerged");
-            phi.add_incoming(ct, t);
-            phi.add_incoming(ce, e);
+            for (c, blk) in copies.iter().zip(&arms) {
+                phi.add_incoming(*c, *blk);
+            }
             call.replace_all_uses_with(phi);
         }
         call.erase();
-        if sel.users().is_empty() {
-            sel.erase();
+        if chooser.users().is_empty() {
+            let gep = if chooser.opcode() == Some(Opcode::LLVMLoad) { Some(chooser.operand(0)) } else { None };
+            chooser.erase();
+            if let Some(g) = gep.filter(|g| g.users().is_empty() && g.is_instruction()) {
+                g.erase();
+            }
         }
-        work.push(ct);
-        work.push(ce);
+        work.extend(copies);
     }
     done
 }
 
-/// Moves everything before `call` into a new head block ending in `br c, then, else`;
-/// returns the (empty, unterminated... then terminated) `then` and `else` blocks, both
-/// branching to the call's block.
-fn split(m: Module, call: Value, c: Value) -> (ferrozyme_llvm::Block, ferrozyme_llvm::Block) {
+/// Moves everything before `call` into a new head block ending in the terminator that
+/// `branch` builds over `n` new arm blocks, each of which branches to the call's block.
+fn split(
+    m: Module,
+    call: Value,
+    branch: impl FnOnce(&Builder, &[ferrozyme_llvm::Block]),
+    n: usize,
+) -> Vec<ferrozyme_llvm::Block> {
     let ctx = m.context();
     let tail = call.parent_block();
     let head = tail.insert_before(ctx, "fz.split");
@@ -129,15 +184,14 @@ fn split(m: Module, call: Value, c: Value) -> (ferrozyme_llvm::Block, ferrozyme_
         i.remove_from_parent();
         b.insert(i);
     }
-    let t = tail.insert_before(ctx, "fz.split.then");
-    let e = tail.insert_before(ctx, "fz.split.else");
+    let arms: Vec<ferrozyme_llvm::Block> = (0..n).map(|j| tail.insert_before(ctx, &format!("fz.split.{j}"))).collect();
     b.position_at_end(head);
-    b.cond_br(c, t, e);
-    b.position_at_end(t);
-    b.br(tail);
-    b.position_at_end(e);
-    b.br(tail);
-    (t, e)
+    branch(&b, &arms);
+    for a in &arms {
+        b.position_at_end(*a);
+        b.br(tail);
+    }
+    arms
 }
 
 /// A copy of `call` with operand `k` replaced, inserted before the terminator of `blk`.

@@ -25,12 +25,13 @@ impl Gen<'_> {
             for i in blk.instructions() {
                 let Some(op) = i.opcode() else { continue };
                 let touches = self.act.is_active(i)
-                    || i.operands().iter().any(|&o| self.act.is_active(o) || (o.ty().is_pointer() && self.act.is_shadowed(o)));
+                    || i.operands().iter().any(|&o| self.act.is_active(o) || (o.ty().is_pointer_like() && self.act.is_shadowed(o)));
                 if op == Opcode::LLVMCall {
                     self.check_call(i);
                     continue;
                 }
                 self.check_int_access(i, op);
+                self.check_bit_ops(i, op);
                 if touches && !self.act.is_active(i) && i.ty().kind() == ferrozyme_llvm::TypeKind::OtherFloat {
                     self.diag(
                         DiagKind::UnsupportedInstruction,
@@ -66,10 +67,23 @@ impl Gen<'_> {
         if !ferrozyme_analysis::activity::is_int_carrier_type(val.ty()) || !self.act.is_shadowed(addr) || self.act.is_active(val) {
             return;
         }
-        let vt = self.types.value_tree(val).get(0);
-        let mt = self.types.pointee_tree(addr).get(0);
-        let proven_not_fp = matches!(vt, BaseType::Integer | BaseType::Pointer) && !matches!(mt, BaseType::Anything);
-        let maybe_fp = matches!(vt, BaseType::Anything) || matches!(mt, BaseType::Anything | BaseType::Float | BaseType::Double);
+        // Every 4-byte piece of the accessed bytes counts: `{int, float}` copied as one
+        // i64 is integer at offset 0 and float at offset 4.
+        let size = self.m.store_size(val.ty()) as i64;
+        let vtree = self.types.value_tree(val);
+        let mtree = self.types.pointee_tree(addr);
+        let pieces: Vec<(BaseType, BaseType)> = (0..size.max(4)).step_by(4).map(|o| (vtree.get(o), mtree.get(o))).collect();
+        let (vt, mt) = pieces
+            .iter()
+            .copied()
+            .find(|(v, m)| !matches!(v, BaseType::Integer | BaseType::Pointer) || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double))
+            .unwrap_or(pieces[0]);
+        let proven_not_fp = pieces
+            .iter()
+            .all(|(v, m)| matches!(v, BaseType::Integer | BaseType::Pointer) && !matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double));
+        let maybe_fp = pieces
+            .iter()
+            .any(|(v, m)| matches!(v, BaseType::Anything) || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double));
         if !proven_not_fp && maybe_fp {
             self.diag(
                 DiagKind::CannotDeduceType,
@@ -78,6 +92,40 @@ impl Gen<'_> {
                     "an integer access to differentiable memory whose type is ambiguous (the value looks like {vt}, the memory like {mt})"
                 ),
                 "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)",
+            );
+        }
+    }
+
+    /// Integer arithmetic on the bits of an active float that is not one of the lane
+    /// moves or sign tricks `rev_lane_op` understands would silently drop the derivative.
+    fn check_bit_ops(&mut self, i: Value, op: Opcode) {
+        use Opcode::*;
+        let int_op = matches!(
+            op,
+            LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr
+                | LLVMAnd | LLVMOr | LLVMXor | LLVMTrunc | LLVMZExt | LLVMSExt
+        );
+        if !int_op || !i.operands().iter().any(|&o| self.act.is_active(o) && o.ty().is_integer()) {
+            return;
+        }
+        let understood = if ferrozyme_analysis::activity::is_lane_op(i) {
+            let packed = self.act.packed.contains(&i) || i.operands().iter().any(|o| self.act.packed.contains(o));
+            let sign_trick = {
+                let w = i.ty().int_width().unwrap_or(0);
+                let c = i.operand(1.min(i.num_operands() - 1)).const_int_value();
+                let (sign, mag) = if w == 64 { (i64::MIN, i64::MAX) } else { (i32::MIN as i64, i32::MAX as i64) };
+                matches!((op, c), (LLVMXor, Some(k)) | (LLVMOr, Some(k)) if k == sign) || matches!((op, c), (LLVMAnd, Some(k)) if k == mag)
+            };
+            packed || sign_trick
+        } else {
+            false
+        };
+        if !understood {
+            self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                "integer arithmetic on the bits of a floating-point value cannot be differentiated".to_string(),
+                "operate on the value as a float (fabs, copysign, -x) instead of on its bit pattern",
             );
         }
     }
@@ -359,6 +407,99 @@ impl Gen<'_> {
                 }
             }
             LLVMCall => self.rev_call(i),
+            LLVMTrunc | LLVMZExt | LLVMLShr | LLVMShl | LLVMOr | LLVMAnd | LLVMXor => {
+                if self.act.is_active(i) {
+                    self.rev_lane_op(i, op);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Integer operations on floats carried in integers: lane moves of a packed float
+    /// pair (`trunc`, `zext`, `lshr/shl 32`, `or`, `and` with a lane mask) and sign-bit
+    /// tricks (`xor` = negate, `and ~sign` = fabs, `or sign` = -fabs).
+    fn rev_lane_op(&mut self, i: Value, op: Opcode) {
+        use Opcode::*;
+        let d = self.take_adj(i);
+        let x = i.operand(0);
+        let i32t = self.ctx.i32();
+        let lane = |g: &mut Self, v: Value, k: u64| g.b.extract_element(v, i32t.const_int(k));
+        let pair = |g: &mut Self, l0: Option<Value>, l1: Option<Value>| {
+            let f = g.ctx.f32();
+            let mut v = g.ctx.vector_type(f, 2).zero();
+            if let Some(a) = l0 {
+                v = g.b.insert_element(v, a, i32t.const_int(0));
+            }
+            if let Some(b) = l1 {
+                v = g.b.insert_element(v, b, i32t.const_int(1));
+            }
+            v
+        };
+        let packed_in = self.act.packed.contains(&x);
+        let packed_out = self.act.packed.contains(&i);
+        match op {
+            LLVMTrunc if packed_in => {
+                let v = pair(self, Some(d), None);
+                self.add_adj(x, v);
+            }
+            LLVMZExt if packed_out => {
+                let l0 = lane(self, d, 0);
+                self.add_adj(x, l0);
+            }
+            LLVMLShr if packed_out => {
+                // r.lane0 = x.lane1
+                let l0 = lane(self, d, 0);
+                let v = pair(self, None, Some(l0));
+                self.add_adj(x, v);
+            }
+            LLVMShl if packed_out => {
+                // r.lane1 = x.lane0
+                let l1 = lane(self, d, 1);
+                let v = pair(self, Some(l1), None);
+                self.add_adj(x, v);
+            }
+            LLVMOr | LLVMAnd | LLVMXor if packed_out => {
+                let y = i.operand(1);
+                if op == LLVMAnd {
+                    // A lane mask keeps the lanes whose 32 bits are all ones.
+                    let m = y.const_int_value().unwrap_or(-1) as u64;
+                    let keep0 = m & 0xFFFF_FFFF == 0xFFFF_FFFF;
+                    let keep1 = m >> 32 == 0xFFFF_FFFF;
+                    let a = if keep0 { Some(lane(self, d, 0)) } else { None };
+                    let b = if keep1 { Some(lane(self, d, 1)) } else { None };
+                    let v = pair(self, a, b);
+                    self.add_adj(x, v);
+                } else {
+                    // Disjoint lanes (`zext a | (zext b << 32)`): each side gets the whole
+                    // adjoint; the lane moves above keep only their own lane.
+                    self.add_adj(x, d);
+                    self.add_adj(y, d);
+                }
+            }
+            LLVMXor | LLVMAnd | LLVMOr => {
+                let w = x.ty().int_width().unwrap_or(64);
+                let sign: i64 = if w == 64 { i64::MIN } else { i32::MIN as i64 };
+                let mag: i64 = if w == 64 { i64::MAX } else { i32::MAX as i64 };
+                let c = i.operand(1).const_int_value();
+                let fty = self.adj_ty(x);
+                match (op, c) {
+                    (LLVMXor, Some(k)) if k == sign => {
+                        let n = self.b.fneg(d);
+                        self.add_adj(x, n);
+                    }
+                    (LLVMAnd, Some(k)) | (LLVMOr, Some(k)) if (op == LLVMAnd && k == mag) || (op == LLVMOr && k == sign) => {
+                        let xv = self.fetch(x);
+                        let xf = self.b.bitcast(xv, fty);
+                        let cs = self.m.intrinsic("llvm.copysign", &[fty]).expect("llvm.copysign exists");
+                        let s = self.b.call_fn(cs, &[fty.const_float(1.0), xf]);
+                        let s = if op == LLVMOr { self.b.fneg(s) } else { s };
+                        let v = self.b.fmul(d, s);
+                        self.add_adj(x, v);
+                    }
+                    _ => {}
+                }
+            }
             _ => {}
         }
     }
@@ -469,6 +610,9 @@ impl Gen<'_> {
             }
             CallKind::Memcpy | CallKind::Memmove => self.rev_memcpy(i, &args),
             CallKind::ReduceFMul => self.rev_reduce_fmul(i, &args),
+            CallKind::MaskedLoad | CallKind::MaskedStore | CallKind::MaskedGather | CallKind::MaskedScatter => {
+                self.rev_masked(i, &args)
+            }
             CallKind::ReduceFMinMax => self.rev_reduce_minmax(i, &args),
             CallKind::Memset => {
                 let (dst, len) = (args[0], args[2]);
@@ -677,6 +821,79 @@ impl Gen<'_> {
             acc = self.b.insert_element(acc, x, i32t.const_int(k as u64));
         }
         self.add_adj(vec, acc);
+    }
+
+    /// Masked vector memory operations (what AVX2/AVX-512 vectorization emits for loops
+    /// with conditions or indirect indexing). Gathers and scatters are replayed one lane
+    /// at a time, so lanes that hit the same address accumulate (gather) or only the last
+    /// writer receives the adjoint (scatter, lanes in reverse order), as in scalar code.
+    fn rev_masked(&mut self, i: Value, args: &[Value]) {
+        let kind = classify(i);
+        let (val, ptr, mask) = match kind {
+            CallKind::MaskedLoad | CallKind::MaskedGather => (i, args[0], args[1]),
+            _ => (args[0], args[1], args[2]),
+        };
+        let vty = val.ty();
+        if !self.act.is_shadowed(ptr) || !vty.is_fp() {
+            if matches!(kind, CallKind::MaskedLoad | CallKind::MaskedGather) && self.act.is_active(i) {
+                let d = self.take_adj(i);
+                let m = self.fetch(mask);
+                let x = self.b.select(m, vty.zero(), d);
+                self.add_adj(args[2], x);
+            }
+            return;
+        }
+        let sp = self.fetch_shadow(ptr);
+        let m = self.fetch(mask);
+        let zero = vty.zero();
+        let (load_name, store_name) = match kind {
+            CallKind::MaskedLoad | CallKind::MaskedStore => ("llvm.masked.load", "llvm.masked.store"),
+            _ => ("llvm.masked.gather", "llvm.masked.scatter"),
+        };
+        let pty = sp.ty();
+        let (Some(ld), Some(st)) = (self.m.intrinsic(load_name, &[vty, pty]), self.m.intrinsic(store_name, &[vty, pty])) else {
+            self.diag(DiagKind::Internal, Some(i), format!("{load_name}/{store_name} unavailable"), "please report this");
+            return;
+        };
+        let n = vty.vector_len();
+        let lane_masks: Vec<Value> = if matches!(kind, CallKind::MaskedLoad | CallKind::MaskedStore) {
+            vec![m]
+        } else {
+            let i1 = self.ctx.i1();
+            (0..n)
+                .map(|k| {
+                    let onehot: Vec<Value> = (0..n).map(|j| i1.const_int((j == k) as u64)).collect();
+                    let oh = Value::const_vector(&onehot);
+                    self.b.and(m, oh)
+                })
+                .collect()
+        };
+        match kind {
+            CallKind::MaskedLoad | CallKind::MaskedGather => {
+                if !self.act.is_active(i) {
+                    return;
+                }
+                let d = self.take_adj(i);
+                for mk in &lane_masks {
+                    let old = self.b.call_fn(ld, &[sp, *mk, zero]);
+                    let new = self.b.fadd(old, d);
+                    self.b.call_fn(st, &[new, sp, *mk]);
+                }
+                let x = self.b.select(m, zero, d);
+                self.add_adj(args[2], x);
+            }
+            _ => {
+                let mut acc = zero;
+                for mk in lane_masks.iter().rev() {
+                    let old = self.b.call_fn(ld, &[sp, *mk, zero]);
+                    self.b.call_fn(st, &[zero, sp, *mk]);
+                    acc = self.b.fadd(acc, old);
+                }
+                if self.act.is_active(val) {
+                    self.add_adj(val, acc);
+                }
+            }
+        }
     }
 
     /// Adds the adjoints a derivative function returned (one struct field per `Active`

@@ -92,7 +92,7 @@ impl Gen<'_> {
 
     /// The shadow of a pointer operand in the forward sweep (null when it has none).
     pub(super) fn fwd_shadow(&mut self, v: Value) -> Value {
-        let null = self.ctx.ptr().zero();
+        let null = if v.ty().is_pointer_like() { v.ty().zero() } else { self.ctx.ptr().zero() };
         if v.is_argument() {
             return self.fwd_shadow_params.get(&v).copied().unwrap_or(null);
         }
@@ -134,11 +134,19 @@ impl Gen<'_> {
                         s.set_operand(0, base);
                         self.shadow.insert(i, s);
                     }
-                    LLVMSelect if i.ty().is_pointer() && self.act.is_shadowed(i) => {
-                        let a = self.fwd_shadow(i.operand(1));
-                        let bb = self.fwd_shadow(i.operand(2));
-                        let cond = self.fwd_operand(i.operand(0));
-                        let s = self.b.select(cond, a, bb);
+                    LLVMSelect | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector
+                        if i.ty().is_pointer_like() && self.act.is_shadowed(i) =>
+                    {
+                        // The same shuffle of pointers, applied to their shadows.
+                        let s = c.clone_instruction();
+                        self.b.insert(s);
+                        for k in 0..i.num_operands() {
+                            let o = i.operand(k);
+                            if o.ty().is_pointer_like() {
+                                let so = self.fwd_shadow(o);
+                                s.set_operand(k, so);
+                            }
+                        }
                         self.shadow.insert(i, s);
                     }
                     LLVMLoad if self.act.is_shadowed(i) => {
@@ -146,6 +154,9 @@ impl Gen<'_> {
                         let s = self.b.load(i.ty(), sp, &format!("{}.shadow", i.name()));
                         s.set_alignment(i.alignment());
                         self.shadow.insert(i, s);
+                        if i.ty().is_pointer() && matches!(super::memory::underlying(i.operand(0)), super::memory::Obj::Global(_)) {
+                            self.guard_global_shadow(i, c, s);
+                        }
                     }
                     LLVMAlloca if self.act.is_shadowed(i) => self.fwd_shadow_alloca(i, c),
                     LLVMStore => {
@@ -220,6 +231,31 @@ impl Gen<'_> {
     pub(super) fn is_pure_call(&self, call: Value, f: Value) -> bool {
         ferrozyme_analysis::activity::is_readnone_function(f)
             && !self.callee_request(call, f).args.contains(&ArgActivity::Dup)
+    }
+
+    /// A pointer loaded from a global (e.g. `double *g_ptr` set by the program at run time)
+    /// gets its shadow from the global's shadow, which only knows what the differentiated
+    /// code stored there. If the program set the pointer elsewhere, the shadow is null:
+    /// stop at run time with a message rather than drop or misplace derivatives.
+    fn guard_global_shadow(&mut self, orig: Value, primal: Value, shadow: Value) {
+        use ferrozyme_llvm::IntPredicate;
+        let null = self.ctx.ptr().zero();
+        let no_shadow = self.b.icmp(IntPredicate::LLVMIntEQ, shadow, null);
+        let has_primal = self.b.icmp(IntPredicate::LLVMIntNE, primal, null);
+        let bad = self.b.and(no_shadow, has_primal);
+        let place = orig.source_loc().map(|l| format!("{l}: ")).unwrap_or_default();
+        let global = super::memory::underlying(orig.operand(0));
+        let gname = match global {
+            super::memory::Obj::Global(g) => g.name(),
+            _ => String::new(),
+        };
+        let msg = format!(
+            "ferrozyme: {place}in `{}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead\n",
+            self.fname
+        );
+        let g = self.m.add_string("fz.msg", &msg);
+        let check = self.d.rt(crate::runtime::CHECK_SHADOW);
+        self.b.call_fn(check, &[bad, g]);
     }
 
     /// The request for differentiating the callee of an active call.

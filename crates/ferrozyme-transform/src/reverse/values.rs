@@ -42,7 +42,7 @@ impl Gen<'_> {
         let v = match key {
             Key::Primal(v) | Key::Shadow(v) | Key::Tape(v) => v,
         };
-        let null = self.ctx.ptr().zero();
+        let null = if v.ty().is_pointer_like() { v.ty().zero() } else { self.ctx.ptr().zero() };
         if v.is_argument() {
             return match key {
                 Key::Primal(_) => self.rev_params[&v],
@@ -97,7 +97,10 @@ impl Gen<'_> {
         use Opcode::*;
         let op = v.opcode()?;
         let pure = if shadow {
-            matches!(op, LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast)
+            matches!(
+                op,
+                LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector | LLVMSelect
+            )
         } else {
             matches!(
                 op,
@@ -144,8 +147,9 @@ impl Gen<'_> {
         let c = v.clone_instruction();
         let ops = v.operands();
         let mut new_ops = Vec::with_capacity(ops.len());
-        for (k, o) in ops.iter().enumerate() {
-            let x = if shadow && k == 0 { self.fetch_shadow(*o) } else { self.fetch(*o) };
+        for o in ops.iter() {
+            // Shadows are the same computation over the shadows of the pointer operands.
+            let x = if shadow && o.ty().is_pointer_like() { self.fetch_shadow(*o) } else { self.fetch(*o) };
             new_ops.push(x);
         }
         self.recompute_depth -= 1;
@@ -284,7 +288,7 @@ impl Gen<'_> {
     /// The shadow of a constant pointer (global, constant GEP of a global), built at the
     /// main builder's position. `forward` only affects which map the result goes to.
     pub(super) fn const_shadow_at_builder(&mut self, v: Value, _forward: bool) -> Value {
-        let null = self.ctx.ptr().zero();
+        let null = if v.ty().is_pointer_like() { v.ty().zero() } else { self.ctx.ptr().zero() };
         if !v.ty().is_pointer() {
             return null;
         }
@@ -316,6 +320,9 @@ impl Gen<'_> {
     /// float type of the same width.
     pub(super) fn adj_ty(&self, v: Value) -> Type {
         let t = v.ty();
+        if self.act.packed.contains(&v) {
+            return self.ctx.vector_type(self.ctx.f32(), 2);
+        }
         let fp_of = |w: Option<u32>| match w {
             Some(64) => Some(self.ctx.f64()),
             Some(32) => Some(self.ctx.f32()),

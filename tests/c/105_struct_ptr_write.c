@@ -1,7 +1,7 @@
 // OPT: O0 O1 O2 O3
 // Memory read through an argument pointer and later written through a
 // pointer loaded from a struct (which aliases the argument), and inside a noinline callee.
-#include "../c/fz_test.h"
+#include "fz_test.h"
 
 struct S { double *p; double k; };
 

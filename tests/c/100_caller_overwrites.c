@@ -2,7 +2,7 @@
 // A noinline helper reads an array nonlinearly; the caller then overwrites
 // the array in place and calls the helper again. The first helper's reverse
 // pass needs the ORIGINAL values, not the overwritten ones.
-#include "../c/fz_test.h"
+#include "fz_test.h"
 
 __attribute__((noinline)) double cube_sum(const double *a, int n) {
   double s = 0;

@@ -2,7 +2,7 @@
 // A helper reads a (non-active, never-shadowed) global scale factor that the
 // caller modifies between calls. The reverse pass of the first helper call
 // must use the old value of the global.
-#include "../c/fz_test.h"
+#include "fz_test.h"
 
 double g_scale = 1.5;
 double g_tab[4] = {1.0, 2.0, 3.0, 4.0};

@@ -1,7 +1,7 @@
 // OPT: O0 O1 O2 O3
 // A helper writes its output into a scratch buffer; the caller reads it and
 // overwrites the buffer with new values (via another helper call), in a loop.
-#include "../c/fz_test.h"
+#include "fz_test.h"
 
 __attribute__((noinline)) void h(double *out, const double *x, double c) {
   out[0] = x[0] * x[1] * c;

@@ -3,7 +3,7 @@
 // reads x nonlinearly and then writes a constant through a second pointer
 // argument that aliases x (same buffer, different shadow pointer into the
 // same shadow). The reverse pass must not re-read x after the overwrite.
-#include "../c/fz_test.h"
+#include "fz_test.h"
 
 double f1(double *x, double *y) {
   double a = x[0];

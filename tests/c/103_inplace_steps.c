@@ -1,7 +1,7 @@
 // OPT: O0 O1 O2 O3
 // In-place update across noinline calls in a loop; each step reads
 // neighbours (some already updated this step).
-#include "../c/fz_test.h"
+#include "fz_test.h"
 
 __attribute__((noinline)) void step(double *x, int n, double dt) {
   for (int i = 0; i < n; i++) {
