@@ -291,9 +291,13 @@ impl Activity {
                         self.shadowed.insert(i);
                     }
                     CallKind::MaskedLoad | CallKind::MaskedGather => {
-                        let p = if matches!(kind, CallKind::MaskedLoad) { ops[0] } else { ops[0] };
+                        let p = ops[0];
                         if carries_fp(ty) && (self.is_shadowed(p) || self.is_active(ops[2])) {
                             self.active.insert(i);
+                        }
+                        // Pointers gathered from shadowed memory have shadows there too.
+                        if ty.is_pointer_like() && self.is_shadowed(p) {
+                            self.shadowed.insert(i);
                         }
                     }
                     CallKind::Math(_) | CallKind::ReduceFAdd | CallKind::ReduceFMul | CallKind::ReduceFMinMax => {

@@ -81,9 +81,11 @@ impl Gen<'_> {
         let proven_not_fp = pieces
             .iter()
             .all(|(v, m)| matches!(v, BaseType::Integer | BaseType::Pointer) && !matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double));
-        let maybe_fp = pieces
-            .iter()
-            .any(|(v, m)| matches!(v, BaseType::Anything) || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double));
+        // Unknown counts as possibly float: an integer moving bytes of differentiable
+        // memory that nothing types could be moving floats.
+        let maybe_fp = pieces.iter().any(|(v, m)| {
+            matches!(v, BaseType::Anything | BaseType::Unknown) || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
+        });
         if !proven_not_fp && maybe_fp {
             self.diag(
                 DiagKind::CannotDeduceType,

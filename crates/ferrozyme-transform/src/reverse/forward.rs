@@ -329,6 +329,28 @@ impl Gen<'_> {
                 let s = self.b.call_fn(calloc, &[n, m]);
                 self.shadow.insert(i, s);
             }
+            CallKind::MaskedLoad | CallKind::MaskedGather if self.act.is_shadowed(i) => {
+                // Pointers loaded from shadowed memory: the same masked load of the shadows.
+                let c = self.clone_into_fwd(i);
+                let s = c.clone_instruction();
+                self.b.insert(s);
+                let sp = self.fwd_shadow(i.call_args()[0]);
+                s.set_operand(0, sp);
+                s.set_operand(2, i.ty().zero());
+                self.shadow.insert(i, s);
+            }
+            CallKind::MaskedStore | CallKind::MaskedScatter
+                if i.call_args()[0].ty().is_pointer_like() && self.act.is_shadowed(i.call_args()[1]) =>
+            {
+                // Pointers stored into shadowed memory: store their shadows alongside.
+                let c = self.clone_into_fwd(i);
+                let s = c.clone_instruction();
+                self.b.insert(s);
+                let sv = self.fwd_shadow(i.call_args()[0]);
+                let sp = self.fwd_shadow(i.call_args()[1]);
+                s.set_operand(0, sv);
+                s.set_operand(1, sp);
+            }
             CallKind::TypeHint => {
                 // A hint for type analysis only; it has no body and is not copied.
             }
