@@ -31,12 +31,13 @@ impl Module {
 
 pub mod builder;
 pub mod ir;
+pub mod module;
+pub mod types;
 
 pub use builder::Builder;
-pub use ir::{
-    opcode_name, run_function_passes, run_module_passes, verify_function, Block, Context, IntPredicate, Opcode,
-    RealPredicate, Type, TypeKind, Value,
-};
+pub use ir::{Block, Context, IntPredicate, Opcode, RealPredicate, Type, Value};
+pub use module::{opcode_name, run_function_passes, run_module_passes, verify_function};
+pub use types::TypeKind;
 
 /// Parses textual IR in the module's context and links it into `module`.
 pub fn link_ir_text(module: Module, text: &str, name: &str) -> Result<(), String> {

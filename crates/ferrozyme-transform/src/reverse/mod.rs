@@ -41,9 +41,12 @@
 //!   clone's locations.
 
 mod adjoint;
+mod bits;
+mod check;
 mod forward;
 mod memory;
 mod values;
+mod vector;
 
 use std::collections::{HashMap, HashSet};
 

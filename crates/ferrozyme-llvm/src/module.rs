@@ -1,0 +1,338 @@
+//! Blocks, modules, the verifier and pass pipelines (part of the id-based view; see `ir.rs`).
+
+use std::ffi::CStr;
+use std::fmt;
+
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::LLVMOpcode;
+
+use crate::ir::{cstr, opt_value, own_message, Block, Context, Opcode, Type, Value};
+use crate::Module;
+
+// ---------------------------------------------------------------------------------------
+// Blocks
+
+impl fmt::Debug for Block {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Block({})", self.name())
+    }
+}
+
+impl Block {
+    pub fn raw(self) -> LLVMBasicBlockRef {
+        self.0
+    }
+    pub fn name(self) -> String {
+        // SAFETY: borrowed C string.
+        unsafe {
+            let p = LLVMGetBasicBlockName(self.0);
+            if p.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(p).to_string_lossy().into_owned()
+            }
+        }
+    }
+    pub fn as_value(self) -> Value {
+        // SAFETY: block.
+        Value(unsafe { LLVMBasicBlockAsValue(self.0) })
+    }
+    pub fn parent(self) -> Value {
+        // SAFETY: block inside a function.
+        Value(unsafe { LLVMGetBasicBlockParent(self.0) })
+    }
+    pub fn instructions(self) -> Vec<Value> {
+        let mut out = Vec::new();
+        // SAFETY: walking the instruction list of a live block.
+        unsafe {
+            let mut i = LLVMGetFirstInstruction(self.0);
+            while !i.is_null() {
+                out.push(Value(i));
+                i = LLVMGetNextInstruction(i);
+            }
+        }
+        out
+    }
+    pub fn first_instruction(self) -> Option<Value> {
+        // SAFETY: block.
+        opt_value(unsafe { LLVMGetFirstInstruction(self.0) })
+    }
+    pub fn terminator(self) -> Option<Value> {
+        // SAFETY: block.
+        opt_value(unsafe { LLVMGetBasicBlockTerminator(self.0) })
+    }
+    pub fn successors(self) -> Vec<Block> {
+        self.terminator().map(|t| t.successors()).unwrap_or_default()
+    }
+    /// The first instruction that is not a phi node.
+    pub fn first_non_phi(self) -> Option<Value> {
+        self.instructions().into_iter().find(|i| i.opcode() != Some(Opcode::LLVMPHI))
+    }
+    pub fn phis(self) -> Vec<Value> {
+        self.instructions().into_iter().take_while(|i| i.opcode() == Some(Opcode::LLVMPHI)).collect()
+    }
+    pub fn delete(self) {
+        // SAFETY: the block has no remaining uses (caller).
+        unsafe { LLVMDeleteBasicBlock(self.0) }
+    }
+    /// A new empty block placed just before this one in its function.
+    pub fn insert_before(self, ctx: Context, name: &str) -> Block {
+        let n = cstr(name);
+        // SAFETY: live block and context.
+        Block(unsafe { LLVMInsertBasicBlockInContext(ctx.0, self.0, n.as_ptr()) })
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Modules
+
+impl Module {
+    pub fn context(self) -> Context {
+        // SAFETY: module alive.
+        Context(unsafe { LLVMGetModuleContext(self.0) })
+    }
+    pub fn functions(self) -> Vec<Value> {
+        let mut out = Vec::new();
+        // SAFETY: walking the function list of a live module.
+        unsafe {
+            let mut f = LLVMGetFirstFunction(self.0);
+            while !f.is_null() {
+                out.push(Value(f));
+                f = LLVMGetNextFunction(f);
+            }
+        }
+        out
+    }
+    pub fn globals(self) -> Vec<Value> {
+        let mut out = Vec::new();
+        // SAFETY: walking the global list of a live module.
+        unsafe {
+            let mut g = LLVMGetFirstGlobal(self.0);
+            while !g.is_null() {
+                out.push(Value(g));
+                g = LLVMGetNextGlobal(g);
+            }
+        }
+        out
+    }
+    pub fn function(self, name: &str) -> Option<Value> {
+        let c = cstr(name);
+        // SAFETY: module alive; C string outlives the call.
+        opt_value(unsafe { LLVMGetNamedFunction(self.0, c.as_ptr()) })
+    }
+    pub fn global(self, name: &str) -> Option<Value> {
+        let c = cstr(name);
+        // SAFETY: module alive.
+        opt_value(unsafe { LLVMGetNamedGlobal(self.0, c.as_ptr()) })
+    }
+    /// Adds a function definition shell (no blocks) or declaration.
+    pub fn add_function(self, name: &str, fn_ty: Type) -> Value {
+        let c = cstr(name);
+        // SAFETY: module alive.
+        Value(unsafe { LLVMAddFunction(self.0, c.as_ptr(), fn_ty.0) })
+    }
+    /// Gets or declares a function of this name and type.
+    pub fn get_or_declare(self, name: &str, fn_ty: Type) -> Value {
+        match self.function(name) {
+            Some(f) => f,
+            None => self.add_function(name, fn_ty),
+        }
+    }
+    pub fn add_global(self, name: &str, ty: Type) -> Value {
+        let c = cstr(name);
+        // SAFETY: module alive.
+        Value(unsafe { LLVMAddGlobal(self.0, ty.0, c.as_ptr()) })
+    }
+    /// A private constant NUL-terminated string; returns the global (a pointer to it).
+    pub fn add_string(self, name: &str, text: &str) -> Value {
+        let ctx = self.context();
+        // SAFETY: context alive; pointer+len; the global takes the constant as initializer.
+        unsafe {
+            let init = LLVMConstStringInContext2(ctx.0, text.as_ptr() as *const _, text.len(), 0);
+            let g = self.add_global(name, Type(LLVMTypeOf(init)));
+            LLVMSetInitializer(g.0, init);
+            LLVMSetGlobalConstant(g.0, 1);
+            LLVMSetLinkage(g.0, llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
+            g
+        }
+    }
+    /// The declaration of an overloaded LLVM intrinsic (e.g. `llvm.cos` at `double`).
+    pub fn intrinsic(self, name: &str, overloads: &[Type]) -> Option<Value> {
+        // SAFETY: pointer+len; overload array outlives the call.
+        unsafe {
+            let id = LLVMLookupIntrinsicID(name.as_ptr() as *const _, name.len());
+            if id == 0 {
+                return None;
+            }
+            let mut tys: Vec<LLVMTypeRef> = overloads.iter().map(|t| t.0).collect();
+            opt_value(LLVMGetIntrinsicDeclaration(self.0, id, tys.as_mut_ptr(), tys.len()))
+        }
+    }
+    /// Store size of a type in bytes, per the module's data layout.
+    pub fn store_size(self, ty: Type) -> u64 {
+        // SAFETY: module alive; the data layout is owned by the module.
+        unsafe { llvm_sys::target::LLVMStoreSizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(self.0), ty.0) }
+    }
+    /// ABI allocation size of a type in bytes (what arrays of it use per element).
+    pub fn alloc_size(self, ty: Type) -> u64 {
+        // SAFETY: module alive.
+        unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(self.0), ty.0) }
+    }
+    /// Byte offset of field `i` of a struct type.
+    pub fn field_offset(self, sty: Type, i: u32) -> u64 {
+        // SAFETY: module alive; sty is a struct type.
+        unsafe { llvm_sys::target::LLVMOffsetOfElement(llvm_sys::target::LLVMGetModuleDataLayout(self.0), sty.0, i) }
+    }
+    /// The module's data layout string.
+    pub fn data_layout(self) -> String {
+        // SAFETY: module alive; borrowed C string.
+        unsafe { CStr::from_ptr(LLVMGetDataLayoutStr(self.0)).to_string_lossy().into_owned() }
+    }
+    /// The module's target triple.
+    pub fn target_triple(self) -> String {
+        // SAFETY: module alive; borrowed C string.
+        unsafe { CStr::from_ptr(LLVMGetTarget(self.0)).to_string_lossy().into_owned() }
+    }
+    /// The module printed as textual IR.
+    pub fn to_ir_string(self) -> String {
+        // SAFETY: module alive; owned message.
+        own_message(unsafe { LLVMPrintModuleToString(self.0) })
+    }
+    /// Runs LLVM's verifier; `Err` carries its message.
+    pub fn verify(self) -> Result<(), String> {
+        let mut msg = std::ptr::null_mut();
+        // SAFETY: module alive; message owned.
+        let bad = unsafe {
+            llvm_sys::analysis::LLVMVerifyModule(
+                self.0,
+                llvm_sys::analysis::LLVMVerifierFailureAction::LLVMReturnStatusAction,
+                &mut msg,
+            )
+        };
+        let text = own_message(msg);
+        if bad != 0 {
+            Err(text)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Verifies one function; `false` when broken.
+pub fn verify_function(f: Value) -> bool {
+    // SAFETY: live function; print nothing.
+    unsafe {
+        llvm_sys::analysis::LLVMVerifyFunction(
+            f.0,
+            llvm_sys::analysis::LLVMVerifierFailureAction::LLVMReturnStatusAction,
+        ) == 0
+    }
+}
+
+/// Runs a new-pass-manager pipeline string (e.g. `"sroa,mem2reg"`) on one function.
+pub fn run_function_passes(f: Value, pipeline: &str) -> Result<(), String> {
+    let p = cstr(pipeline);
+    // SAFETY: live function; options created and disposed here; error message owned.
+    unsafe {
+        let opts = llvm_sys::transforms::pass_builder::LLVMCreatePassBuilderOptions();
+        let err = llvm_sys::transforms::pass_builder::LLVMRunPassesOnFunction(f.0, p.as_ptr(), std::ptr::null_mut(), opts);
+        llvm_sys::transforms::pass_builder::LLVMDisposePassBuilderOptions(opts);
+        if err.is_null() {
+            Ok(())
+        } else {
+            Err(own_message(llvm_sys::error::LLVMGetErrorMessage(err)))
+        }
+    }
+}
+
+/// Runs a pipeline string (e.g. `"default<O2>"`) on a whole module.
+pub fn run_module_passes(m: Module, pipeline: &str) -> Result<(), String> {
+    let p = cstr(pipeline);
+    // SAFETY: live module; options created and disposed here.
+    unsafe {
+        let opts = llvm_sys::transforms::pass_builder::LLVMCreatePassBuilderOptions();
+        let err = llvm_sys::transforms::pass_builder::LLVMRunPasses(m.0, p.as_ptr(), std::ptr::null_mut(), opts);
+        llvm_sys::transforms::pass_builder::LLVMDisposePassBuilderOptions(opts);
+        if err.is_null() {
+            Ok(())
+        } else {
+            Err(own_message(llvm_sys::error::LLVMGetErrorMessage(err)))
+        }
+    }
+}
+
+/// The textual opcode name as in LLVM IR (`fadd`, `getelementptr`, ...).
+pub fn opcode_name(op: Opcode) -> &'static str {
+    use LLVMOpcode::*;
+    match op {
+        LLVMRet => "ret",
+        LLVMBr => "br",
+        LLVMSwitch => "switch",
+        LLVMIndirectBr => "indirectbr",
+        LLVMInvoke => "invoke",
+        LLVMUnreachable => "unreachable",
+        LLVMCallBr => "callbr",
+        LLVMFNeg => "fneg",
+        LLVMAdd => "add",
+        LLVMFAdd => "fadd",
+        LLVMSub => "sub",
+        LLVMFSub => "fsub",
+        LLVMMul => "mul",
+        LLVMFMul => "fmul",
+        LLVMUDiv => "udiv",
+        LLVMSDiv => "sdiv",
+        LLVMFDiv => "fdiv",
+        LLVMURem => "urem",
+        LLVMSRem => "srem",
+        LLVMFRem => "frem",
+        LLVMShl => "shl",
+        LLVMLShr => "lshr",
+        LLVMAShr => "ashr",
+        LLVMAnd => "and",
+        LLVMOr => "or",
+        LLVMXor => "xor",
+        LLVMAlloca => "alloca",
+        LLVMLoad => "load",
+        LLVMStore => "store",
+        LLVMGetElementPtr => "getelementptr",
+        LLVMTrunc => "trunc",
+        LLVMZExt => "zext",
+        LLVMSExt => "sext",
+        LLVMFPToUI => "fptoui",
+        LLVMFPToSI => "fptosi",
+        LLVMUIToFP => "uitofp",
+        LLVMSIToFP => "sitofp",
+        LLVMFPTrunc => "fptrunc",
+        LLVMFPExt => "fpext",
+        LLVMPtrToInt => "ptrtoint",
+        LLVMIntToPtr => "inttoptr",
+        LLVMBitCast => "bitcast",
+        LLVMAddrSpaceCast => "addrspacecast",
+        LLVMICmp => "icmp",
+        LLVMFCmp => "fcmp",
+        LLVMPHI => "phi",
+        LLVMCall => "call",
+        LLVMSelect => "select",
+        LLVMUserOp1 | LLVMUserOp2 => "userop",
+        LLVMVAArg => "va_arg",
+        LLVMExtractElement => "extractelement",
+        LLVMInsertElement => "insertelement",
+        LLVMShuffleVector => "shufflevector",
+        LLVMExtractValue => "extractvalue",
+        LLVMInsertValue => "insertvalue",
+        LLVMFreeze => "freeze",
+        LLVMFence => "fence",
+        LLVMAtomicCmpXchg => "cmpxchg",
+        LLVMAtomicRMW => "atomicrmw",
+        LLVMResume => "resume",
+        LLVMLandingPad => "landingpad",
+        LLVMCleanupRet => "cleanupret",
+        LLVMCatchRet => "catchret",
+        LLVMCatchPad => "catchpad",
+        LLVMCleanupPad => "cleanuppad",
+        LLVMCatchSwitch => "catchswitch",
+        _ => "unknown",
+    }
+}
+

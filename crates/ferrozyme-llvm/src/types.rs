@@ -1,0 +1,279 @@
+//! Types, the context, and constants (part of the id-based view; see `ir.rs`).
+
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::LLVMTypeKind;
+use std::ffi::CStr;
+use std::fmt;
+
+use crate::ir::{own_message, Context, Type, Value};
+
+// ---------------------------------------------------------------------------------------
+// Types
+
+/// The shape of a type, enough for the analyses and the transform.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeKind {
+    Void,
+    Half,
+    Float,
+    Double,
+    /// x86_fp80, fp128 and other floats we do not differentiate.
+    OtherFloat,
+    Int(u32),
+    Pointer,
+    Vector,
+    Array,
+    Struct,
+    Function,
+    Label,
+    Metadata,
+    Other,
+}
+
+impl Type {
+    pub fn raw(self) -> LLVMTypeRef {
+        self.0
+    }
+    pub fn kind(self) -> TypeKind {
+        // SAFETY: handle invariant (module alive).
+        unsafe {
+            match LLVMGetTypeKind(self.0) {
+                LLVMTypeKind::LLVMVoidTypeKind => TypeKind::Void,
+                LLVMTypeKind::LLVMHalfTypeKind => TypeKind::Half,
+                LLVMTypeKind::LLVMFloatTypeKind => TypeKind::Float,
+                LLVMTypeKind::LLVMDoubleTypeKind => TypeKind::Double,
+                LLVMTypeKind::LLVMX86_FP80TypeKind
+                | LLVMTypeKind::LLVMFP128TypeKind
+                | LLVMTypeKind::LLVMPPC_FP128TypeKind
+                | LLVMTypeKind::LLVMBFloatTypeKind => TypeKind::OtherFloat,
+                LLVMTypeKind::LLVMIntegerTypeKind => TypeKind::Int(LLVMGetIntTypeWidth(self.0)),
+                LLVMTypeKind::LLVMPointerTypeKind => TypeKind::Pointer,
+                LLVMTypeKind::LLVMVectorTypeKind | LLVMTypeKind::LLVMScalableVectorTypeKind => {
+                    TypeKind::Vector
+                }
+                LLVMTypeKind::LLVMArrayTypeKind => TypeKind::Array,
+                LLVMTypeKind::LLVMStructTypeKind => TypeKind::Struct,
+                LLVMTypeKind::LLVMFunctionTypeKind => TypeKind::Function,
+                LLVMTypeKind::LLVMLabelTypeKind => TypeKind::Label,
+                LLVMTypeKind::LLVMMetadataTypeKind => TypeKind::Metadata,
+                _ => TypeKind::Other,
+            }
+        }
+    }
+    /// `float` or `double` (the floating-point types we differentiate), scalar only.
+    pub fn is_fp_scalar(self) -> bool {
+        matches!(self.kind(), TypeKind::Float | TypeKind::Double)
+    }
+    /// float/double or a vector of them.
+    pub fn is_fp(self) -> bool {
+        self.is_fp_scalar() || (self.kind() == TypeKind::Vector && self.element_type().is_fp_scalar())
+    }
+    pub fn is_pointer(self) -> bool {
+        self.kind() == TypeKind::Pointer
+    }
+    /// A pointer or a vector of pointers (what vectorized gathers and scatters use).
+    pub fn is_pointer_like(self) -> bool {
+        self.is_pointer() || (self.kind() == TypeKind::Vector && self.element_type().is_pointer())
+    }
+    pub fn is_integer(self) -> bool {
+        matches!(self.kind(), TypeKind::Int(_))
+    }
+    pub fn is_void(self) -> bool {
+        self.kind() == TypeKind::Void
+    }
+    pub fn int_width(self) -> Option<u32> {
+        match self.kind() {
+            TypeKind::Int(w) => Some(w),
+            _ => None,
+        }
+    }
+    /// Element type of a vector or array.
+    pub fn element_type(self) -> Type {
+        // SAFETY: handle invariant; only called on sequential types.
+        Type(unsafe { LLVMGetElementType(self.0) })
+    }
+    pub fn vector_len(self) -> u32 {
+        // SAFETY: handle invariant.
+        unsafe { LLVMGetVectorSize(self.0) }
+    }
+    pub fn array_len(self) -> u64 {
+        // SAFETY: handle invariant.
+        unsafe { LLVMGetArrayLength2(self.0) }
+    }
+    pub fn struct_fields(self) -> Vec<Type> {
+        // SAFETY: handle invariant; buffer sized by LLVMCountStructElementTypes.
+        unsafe {
+            let n = LLVMCountStructElementTypes(self.0) as usize;
+            let mut v = vec![std::ptr::null_mut(); n];
+            LLVMGetStructElementTypes(self.0, v.as_mut_ptr());
+            v.into_iter().map(Type).collect()
+        }
+    }
+    pub fn struct_name(self) -> Option<String> {
+        // SAFETY: handle invariant.
+        unsafe {
+            let p = LLVMGetStructName(self.0);
+            if p.is_null() {
+                None
+            } else {
+                Some(CStr::from_ptr(p).to_string_lossy().into_owned())
+            }
+        }
+    }
+    pub fn return_type(self) -> Type {
+        // SAFETY: handle invariant; only on function types.
+        Type(unsafe { LLVMGetReturnType(self.0) })
+    }
+    pub fn param_types(self) -> Vec<Type> {
+        // SAFETY: buffer sized by LLVMCountParamTypes.
+        unsafe {
+            let n = LLVMCountParamTypes(self.0) as usize;
+            let mut v = vec![std::ptr::null_mut(); n];
+            LLVMGetParamTypes(self.0, v.as_mut_ptr());
+            v.into_iter().map(Type).collect()
+        }
+    }
+    pub fn is_vararg(self) -> bool {
+        // SAFETY: handle invariant.
+        unsafe { LLVMIsFunctionVarArg(self.0) != 0 }
+    }
+    /// Does any part of this type hold a float or double?
+    pub fn contains_fp(self) -> bool {
+        match self.kind() {
+            TypeKind::Float | TypeKind::Double => true,
+            TypeKind::Vector | TypeKind::Array => self.element_type().contains_fp(),
+            TypeKind::Struct => self.struct_fields().into_iter().any(|t| t.contains_fp()),
+            _ => false,
+        }
+    }
+    /// Does any part of this type hold a pointer?
+    pub fn contains_pointer(self) -> bool {
+        match self.kind() {
+            TypeKind::Pointer => true,
+            TypeKind::Vector | TypeKind::Array => self.element_type().contains_pointer(),
+            TypeKind::Struct => self.struct_fields().into_iter().any(|t| t.contains_pointer()),
+            _ => false,
+        }
+    }
+    pub fn context(self) -> Context {
+        // SAFETY: handle invariant.
+        Context(unsafe { LLVMGetTypeContext(self.0) })
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // SAFETY: handle invariant; the message is owned and disposed.
+        let s = own_message(unsafe { LLVMPrintTypeToString(self.0) });
+        f.write_str(&s)
+    }
+}
+impl fmt::Debug for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Type({self})")
+    }
+}
+
+impl Context {
+    pub fn raw(self) -> LLVMContextRef {
+        self.0
+    }
+    pub fn f64(self) -> Type {
+        // SAFETY: context alive.
+        Type(unsafe { LLVMDoubleTypeInContext(self.0) })
+    }
+    pub fn f32(self) -> Type {
+        // SAFETY: context alive.
+        Type(unsafe { LLVMFloatTypeInContext(self.0) })
+    }
+    pub fn int(self, bits: u32) -> Type {
+        // SAFETY: context alive.
+        Type(unsafe { LLVMIntTypeInContext(self.0, bits) })
+    }
+    pub fn i1(self) -> Type {
+        self.int(1)
+    }
+    pub fn i8(self) -> Type {
+        self.int(8)
+    }
+    pub fn i32(self) -> Type {
+        self.int(32)
+    }
+    pub fn i64(self) -> Type {
+        self.int(64)
+    }
+    pub fn ptr(self) -> Type {
+        // SAFETY: context alive.
+        Type(unsafe { LLVMPointerTypeInContext(self.0, 0) })
+    }
+    pub fn void(self) -> Type {
+        // SAFETY: context alive.
+        Type(unsafe { LLVMVoidTypeInContext(self.0) })
+    }
+    pub fn struct_type(self, fields: &[Type]) -> Type {
+        let mut raw: Vec<LLVMTypeRef> = fields.iter().map(|t| t.0).collect();
+        // SAFETY: context alive; the array outlives the call.
+        Type(unsafe { LLVMStructTypeInContext(self.0, raw.as_mut_ptr(), raw.len() as u32, 0) })
+    }
+    pub fn array_type(self, elem: Type, n: u64) -> Type {
+        let _ = self;
+        // SAFETY: handle invariant.
+        Type(unsafe { LLVMArrayType2(elem.0, n) })
+    }
+    pub fn vector_type(self, elem: Type, n: u32) -> Type {
+        let _ = self;
+        // SAFETY: handle invariant.
+        Type(unsafe { LLVMVectorType(elem.0, n) })
+    }
+    pub fn function_type(self, ret: Type, params: &[Type], vararg: bool) -> Type {
+        let mut raw: Vec<LLVMTypeRef> = params.iter().map(|t| t.0).collect();
+        // SAFETY: the array outlives the call.
+        Type(unsafe { LLVMFunctionType(ret.0, raw.as_mut_ptr(), raw.len() as u32, vararg as i32) })
+    }
+    pub fn md_kind(self, name: &str) -> u32 {
+        // SAFETY: context alive; the name is passed with its length.
+        unsafe { LLVMGetMDKindIDInContext(self.0, name.as_ptr() as *const _, name.len() as u32) }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Constants
+
+impl Type {
+    /// A floating constant of this (scalar or vector) type; vectors get a splat.
+    pub fn const_float(self, x: f64) -> Value {
+        if self.kind() == TypeKind::Vector {
+            let e = self.element_type().const_float(x);
+            return Value::const_splat(e, self.vector_len());
+        }
+        // SAFETY: handle invariant; only float types reach here.
+        Value(unsafe { LLVMConstReal(self.0, x) })
+    }
+    pub fn const_int(self, x: u64) -> Value {
+        if self.kind() == TypeKind::Vector {
+            let e = self.element_type().const_int(x);
+            return Value::const_splat(e, self.vector_len());
+        }
+        // SAFETY: handle invariant.
+        Value(unsafe { LLVMConstInt(self.0, x, 0) })
+    }
+    pub fn const_i64(self, x: i64) -> Value {
+        // SAFETY: handle invariant.
+        Value(unsafe { LLVMConstInt(self.0, x as u64, 1) })
+    }
+    /// The all-zero value of any type (0.0, null, zeroinitializer).
+    pub fn zero(self) -> Value {
+        // SAFETY: handle invariant.
+        Value(unsafe { LLVMConstNull(self.0) })
+    }
+    pub fn undef(self) -> Value {
+        // SAFETY: handle invariant.
+        Value(unsafe { LLVMGetUndef(self.0) })
+    }
+    pub fn poison(self) -> Value {
+        // SAFETY: handle invariant.
+        Value(unsafe { LLVMGetPoison(self.0) })
+    }
+}
+

@@ -1,0 +1,163 @@
+//! Rejecting, before any code is emitted, what cannot be differentiated correctly:
+//! unsupported instructions on the active path, calls without derivatives, integer
+//! accesses whose float-ness type analysis cannot decide, and integer arithmetic on the
+//! bits of floats beyond the lane moves and sign tricks `bits.rs` understands.
+
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_llvm::{DiagKind, Opcode, Value};
+use ferrozyme_rules::{opcode_kind, OpKind};
+
+use super::Gen;
+
+impl Gen<'_> {
+    /// Rejects, before emitting anything, instructions on the active path that cannot be
+    /// differentiated, and calls that have no derivative.
+    pub(super) fn check_supported(&mut self) {
+        for blk in self.cfg.blocks.clone() {
+            if !self.cfg.is_reachable(blk) {
+                continue;
+            }
+            for i in blk.instructions() {
+                let Some(op) = i.opcode() else { continue };
+                let touches = self.act.is_active(i)
+                    || i.operands().iter().any(|&o| self.act.is_active(o) || (o.ty().is_pointer_like() && self.act.is_shadowed(o)));
+                if op == Opcode::LLVMCall {
+                    self.check_call(i);
+                    continue;
+                }
+                self.check_int_access(i, op);
+                self.check_bit_ops(i, op);
+                if touches && !self.act.is_active(i) && i.ty().kind() == ferrozyme_llvm::TypeKind::OtherFloat {
+                    self.diag(
+                        DiagKind::UnsupportedInstruction,
+                        Some(i),
+                        format!("`{}` values (long double / __float128) are not differentiated", i.ty()),
+                        "use double for the differentiated computation",
+                    );
+                }
+                if let OpKind::Unsupported { why } = opcode_kind(ferrozyme_llvm::opcode_name(op)) {
+                    if touches {
+                        self.diag(
+                            DiagKind::UnsupportedInstruction,
+                            Some(i),
+                            format!("cannot differentiate `{}` instructions: {why}", ferrozyme_llvm::opcode_name(op)),
+                            "rewrite this part without the construct, or move it out of the differentiated function",
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// An integer load or store that moves bytes of differentiable memory whose type is
+    /// unknown or conflicting (e.g. a `long *` access to a `double` array, which TBAA
+    /// types as `long`): guessing could silently lose or corrupt the derivative.
+    pub(super) fn check_int_access(&mut self, i: Value, op: Opcode) {
+        use ferrozyme_analysis::types::BaseType;
+        let (val, addr) = match op {
+            Opcode::LLVMLoad => (i, i.operand(0)),
+            Opcode::LLVMStore => (i.operand(0), i.operand(1)),
+            _ => return,
+        };
+        if !ferrozyme_analysis::activity::is_int_carrier_type(val.ty()) || !self.act.is_shadowed(addr) || self.act.is_active(val) {
+            return;
+        }
+        // Every 4-byte piece of the accessed bytes counts: `{int, float}` copied as one
+        // i64 is integer at offset 0 and float at offset 4.
+        let size = self.m.store_size(val.ty()) as i64;
+        let vtree = self.types.value_tree(val);
+        let mtree = self.types.pointee_tree(addr);
+        let pieces: Vec<(BaseType, BaseType)> = (0..size.max(4)).step_by(4).map(|o| (vtree.get(o), mtree.get(o))).collect();
+        let (vt, mt) = pieces
+            .iter()
+            .copied()
+            .find(|(v, m)| !matches!(v, BaseType::Integer | BaseType::Pointer) || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double))
+            .unwrap_or(pieces[0]);
+        let proven_not_fp = pieces
+            .iter()
+            .all(|(v, m)| matches!(v, BaseType::Integer | BaseType::Pointer) && !matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double));
+        // Unknown counts as possibly float: an integer moving bytes of differentiable
+        // memory that nothing types could be moving floats.
+        let maybe_fp = pieces.iter().any(|(v, m)| {
+            matches!(v, BaseType::Anything | BaseType::Unknown) || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
+        });
+        if !proven_not_fp && maybe_fp {
+            self.diag(
+                DiagKind::CannotDeduceType,
+                Some(i),
+                format!(
+                    "an integer access to differentiable memory whose type is ambiguous (the value looks like {vt}, the memory like {mt})"
+                ),
+                "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)",
+            );
+        }
+    }
+
+    /// Integer arithmetic on the bits of an active float that is not one of the lane
+    /// moves or sign tricks `rev_lane_op` understands would silently drop the derivative.
+    pub(super) fn check_bit_ops(&mut self, i: Value, op: Opcode) {
+        use Opcode::*;
+        let int_op = matches!(
+            op,
+            LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr
+                | LLVMAnd | LLVMOr | LLVMXor | LLVMTrunc | LLVMZExt | LLVMSExt
+        );
+        if !int_op || !i.operands().iter().any(|&o| self.act.is_active(o) && o.ty().is_integer()) {
+            return;
+        }
+        let understood = if ferrozyme_analysis::activity::is_lane_op(i) {
+            let packed = self.act.packed.contains(&i) || i.operands().iter().any(|o| self.act.packed.contains(o));
+            let sign_trick = {
+                let w = i.ty().int_width().unwrap_or(0);
+                let c = i.operand(1.min(i.num_operands() - 1)).const_int_value();
+                let (sign, mag) = if w == 64 { (i64::MIN, i64::MAX) } else { (i32::MIN as i64, i32::MAX as i64) };
+                matches!((op, c), (LLVMXor, Some(k)) | (LLVMOr, Some(k)) if k == sign) || matches!((op, c), (LLVMAnd, Some(k)) if k == mag)
+            };
+            packed || sign_trick
+        } else {
+            false
+        };
+        if !understood {
+            self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                "integer arithmetic on the bits of a floating-point value cannot be differentiated".to_string(),
+                "operate on the value as a float (fabs, copysign, -x) instead of on its bit pattern",
+            );
+        }
+    }
+
+    pub(super) fn check_call(&mut self, i: Value) {
+        if !self.act.call_is_active(i, &self.d.touchers) {
+            return;
+        }
+        let callee_name = i.called_function().map(|f| f.name()).unwrap_or_default();
+        match classify(i) {
+            CallKind::UnknownExternal => self.diag(
+                DiagKind::MissingDerivative,
+                Some(i),
+                format!("no derivative for `{callee_name}`: it has no IR in this module and no derivative rule"),
+                "compile its source together with this file (ferrozyme cc a.c b.c), register a custom derivative (__enzyme_register_gradient_*), or mark the values it uses enzyme_const",
+            ),
+            CallKind::UnknownIntrinsic => self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                format!("no derivative rule for the intrinsic `{callee_name}`"),
+                "please report this intrinsic; as a workaround compile with different flags so LLVM does not emit it",
+            ),
+            CallKind::Indirect => self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                "cannot differentiate a call through a function pointer yet".to_string(),
+                "call the function directly in the differentiated code",
+            ),
+            CallKind::InlineAsm => self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                "cannot differentiate inline assembly".to_string(),
+                "move the assembly out of the differentiated code",
+            ),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! Reverse of vector data movement and memory operations: shuffles, reductions,
+//! `memcpy`/`memmove`, and masked loads, stores, gathers and scatters.
+
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_llvm::{DiagKind, Type, TypeKind, Value};
+
+use super::Gen;
+
+impl Gen<'_> {
+    pub(super) fn rev_shuffle(&mut self, i: Value) {
+        if !self.act.is_active(i) {
+            return;
+        }
+        let d = self.take_adj(i);
+        let (a, b) = (i.operand(0), i.operand(1));
+        let n_a = a.ty().vector_len();
+        let mask = i.shuffle_mask();
+        let i32t = self.ctx.i32();
+        let mut sums: Vec<Vec<Option<Value>>> = vec![vec![None; n_a as usize], vec![None; b.ty().vector_len() as usize]];
+        for (j, m) in mask.iter().enumerate() {
+            let Some(m) = *m else { continue };
+            let (which, lane) = if m < n_a { (0, m) } else { (1, m - n_a) };
+            let e = self.b.extract_element(d, i32t.const_int(j as u64));
+            let slot = &mut sums[which][lane as usize];
+            *slot = Some(match *slot {
+                None => e,
+                Some(prev) => self.b.fadd(prev, e),
+            });
+        }
+        for (which, v) in [(0usize, a), (1usize, b)] {
+            if !self.act.is_active(v) {
+                continue;
+            }
+            let mut acc = self.adj_ty(v).zero();
+            let mut any = false;
+            for (lane, s) in sums[which].iter().enumerate() {
+                if let Some(s) = s {
+                    acc = self.b.insert_element(acc, *s, i32t.const_int(lane as u64));
+                    any = true;
+                }
+            }
+            if any {
+                self.add_adj(v, acc);
+            }
+        }
+    }
+
+    /// Reverse of `memcpy(dst, src, n)` / `memmove`: the adjoints of the copied floats
+    /// flow from `dst`'s shadow back to `src`'s, and `dst`'s are cleared. Whether the bytes
+    /// are `float`s or `double`s comes from type analysis; when it cannot tell, this is an
+    /// error naming the pointer, never a guess.
+    pub(super) fn rev_memcpy(&mut self, i: Value, args: &[Value]) {
+        use ferrozyme_analysis::types::{BaseType, FpType};
+        let i64t = self.ctx.i64();
+        let (dst, src, len) = (args[0], args[1], args[2]);
+        if !self.act.is_shadowed(dst) {
+            return;
+        }
+        let n_const = len.const_int_value();
+        let hi = n_const.unwrap_or(i64::MAX);
+        let mut kinds: Vec<(i64, BaseType)> = Vec::new();
+        for p in [dst, src] {
+            for (off, b) in self.types.pointee_tree(p).iter() {
+                if off < hi {
+                    kinds.push((off, b));
+                }
+            }
+        }
+        let has = |t: BaseType| kinds.iter().any(|(_, b)| *b == t);
+        let conflict = has(BaseType::Anything);
+        let fps: Vec<FpType> = [FpType::F32, FpType::F64]
+            .into_iter()
+            .filter(|t| has(t.base_type()))
+            .collect();
+        let memmove = matches!(classify(i), CallKind::Memmove);
+        if !conflict && fps.is_empty() && !kinds.is_empty() {
+            // Only integers and pointers are copied: no float adjoints to move.
+            return;
+        }
+        if conflict || kinds.is_empty() || (fps.len() > 1 && (n_const.is_none() || kinds.iter().any(|(o, _)| *o < 0))) {
+            let what = if kinds.is_empty() { "nothing is known about" } else { "conflicting uses are seen for" };
+            self.diag(
+                DiagKind::CannotDeduceType,
+                Some(i),
+                format!("cannot deduce the type of the memory copied here ({what} `{}`), so its derivative cannot be moved", dst.to_string().split('=').next().unwrap_or("").trim()),
+                "tell Ferrozyme what the buffer holds with a hint before the copy, e.g. __enzyme_double(ptr) or __enzyme_float(ptr) (declare: extern void __enzyme_double(void*);)",
+            );
+            return;
+        }
+        let sd = self.fetch_shadow(dst);
+        let n = self.fetch(len);
+        let n = self.b.int_cast(n, i64t);
+        if !self.act.is_shadowed(src) {
+            self.b.memset(sd, self.ctx.i8().const_int(0), n, 1);
+            return;
+        }
+        let ss = self.fetch_shadow(src);
+        if fps.len() == 1 {
+            let name = match (memmove, fps[0]) {
+                (false, FpType::F64) => "__fz_memcpy_adj_f64",
+                (false, FpType::F32) => "__fz_memcpy_adj_f32",
+                (true, FpType::F64) => "__fz_memmove_adj_f64",
+                (true, FpType::F32) => "__fz_memmove_adj_f32",
+            };
+            let f = self.d.rt(name);
+            self.b.call_fn(f, &[sd, ss, n]);
+            return;
+        }
+        // Mixed float and double fields at known offsets of a constant-size copy.
+        let mut offs: Vec<(i64, FpType)> = kinds.iter().filter_map(|(o, b)| b.fp_type().map(|t| (*o, t))).collect();
+        offs.sort_by_key(|(o, _)| *o);
+        offs.dedup_by_key(|(o, _)| *o);
+        for (off, t) in offs {
+            let ty = if t == FpType::F64 { self.ctx.f64() } else { self.ctx.f32() };
+            let pd = self.b.byte_gep(sd, i64t.const_int(off as u64));
+            let ps = self.b.byte_gep(ss, i64t.const_int(off as u64));
+            let v = self.mem_take(pd, ty, 1);
+            self.mem_add(ps, ty, v, 1);
+        }
+    }
+
+    /// `r = start * v0 * ... * v(n-1)`: d start = prod(v) * d; d v_i = start * prod_{j != i} v_j * d,
+    /// with prefix/suffix products so zeros are handled exactly.
+    pub(super) fn rev_reduce_fmul(&mut self, i: Value, args: &[Value]) {
+        if !self.act.is_active(i) {
+            return;
+        }
+        let d = self.take_adj(i);
+        let (start, vec) = (args[0], args[1]);
+        let i32t = self.ctx.i32();
+        let n = vec.ty().vector_len() as usize;
+        let v = self.fetch(vec);
+        let s = self.fetch(start);
+        let lanes: Vec<Value> = (0..n).map(|k| self.b.extract_element(v, i32t.const_int(k as u64))).collect();
+        let one = start.ty().const_float(1.0);
+        let mut prefix = vec![one; n + 1];
+        for k in 0..n {
+            prefix[k + 1] = self.b.fmul(prefix[k], lanes[k]);
+        }
+        let mut suffix = vec![one; n + 1];
+        for k in (0..n).rev() {
+            suffix[k] = self.b.fmul(suffix[k + 1], lanes[k]);
+        }
+        if self.act.is_active(start) {
+            let x = self.b.fmul(d, prefix[n]);
+            self.add_adj(start, x);
+        }
+        if self.act.is_active(vec) {
+            let sd = self.b.fmul(s, d);
+            let mut acc = vec.ty().zero();
+            for k in 0..n {
+                let others = self.b.fmul(prefix[k], suffix[k + 1]);
+                let x = self.b.fmul(sd, others);
+                acc = self.b.insert_element(acc, x, i32t.const_int(k as u64));
+            }
+            self.add_adj(vec, acc);
+        }
+    }
+
+    /// `r = max/min(v)`: the adjoint goes to the first lane equal to the result.
+    pub(super) fn rev_reduce_minmax(&mut self, i: Value, args: &[Value]) {
+        use ferrozyme_llvm::RealPredicate;
+        if !self.act.is_active(i) {
+            return;
+        }
+        let d = self.take_adj(i);
+        let vec = args[0];
+        if !self.act.is_active(vec) {
+            return;
+        }
+        let i32t = self.ctx.i32();
+        let n = vec.ty().vector_len();
+        let v = self.fetch(vec);
+        let r = self.fetch(i);
+        let zero = i.ty().zero();
+        let mut found = self.ctx.i1().const_int(0);
+        let mut acc = vec.ty().zero();
+        for k in 0..n {
+            let lane = self.b.extract_element(v, i32t.const_int(k as u64));
+            let eq = self.b.fcmp(RealPredicate::LLVMRealOEQ, lane, r);
+            let not_found = self.b.select(found, self.ctx.i1().const_int(0), self.ctx.i1().const_int(1));
+            let take = self.b.and(eq, not_found);
+            found = self.b.or(found, eq);
+            let x = self.b.select(take, d, zero);
+            acc = self.b.insert_element(acc, x, i32t.const_int(k as u64));
+        }
+        self.add_adj(vec, acc);
+    }
+
+    /// Masked vector memory operations (what AVX2/AVX-512 vectorization emits for loops
+    /// with conditions or indirect indexing). Gathers and scatters are replayed one lane
+    /// at a time, so lanes that hit the same address accumulate (gather) or only the last
+    /// writer receives the adjoint (scatter, lanes in reverse order), as in scalar code.
+    pub(super) fn rev_masked(&mut self, i: Value, args: &[Value]) {
+        let kind = classify(i);
+        let (val, ptr, mask) = match kind {
+            CallKind::MaskedLoad | CallKind::MaskedGather => (i, args[0], args[1]),
+            _ => (args[0], args[1], args[2]),
+        };
+        let vty = val.ty();
+        if !self.act.is_shadowed(ptr) || !vty.is_fp() {
+            if matches!(kind, CallKind::MaskedLoad | CallKind::MaskedGather) && self.act.is_active(i) {
+                let d = self.take_adj(i);
+                let m = self.fetch(mask);
+                let x = self.b.select(m, vty.zero(), d);
+                self.add_adj(args[2], x);
+            }
+            return;
+        }
+        let sp = self.fetch_shadow(ptr);
+        let m = self.fetch(mask);
+        let zero = vty.zero();
+        let (load_name, store_name) = match kind {
+            CallKind::MaskedLoad | CallKind::MaskedStore => ("llvm.masked.load", "llvm.masked.store"),
+            _ => ("llvm.masked.gather", "llvm.masked.scatter"),
+        };
+        let pty = sp.ty();
+        let (Some(ld), Some(st)) = (self.m.intrinsic(load_name, &[vty, pty]), self.m.intrinsic(store_name, &[vty, pty])) else {
+            self.diag(DiagKind::Internal, Some(i), format!("{load_name}/{store_name} unavailable"), "please report this");
+            return;
+        };
+        let n = vty.vector_len();
+        let lane_masks: Vec<Value> = if matches!(kind, CallKind::MaskedLoad | CallKind::MaskedStore) {
+            vec![m]
+        } else {
+            let i1 = self.ctx.i1();
+            (0..n)
+                .map(|k| {
+                    let onehot: Vec<Value> = (0..n).map(|j| i1.const_int((j == k) as u64)).collect();
+                    let oh = Value::const_vector(&onehot);
+                    self.b.and(m, oh)
+                })
+                .collect()
+        };
+        match kind {
+            CallKind::MaskedLoad | CallKind::MaskedGather => {
+                if !self.act.is_active(i) {
+                    return;
+                }
+                let d = self.take_adj(i);
+                for mk in &lane_masks {
+                    let old = self.b.call_fn(ld, &[sp, *mk, zero]);
+                    let new = self.b.fadd(old, d);
+                    self.b.call_fn(st, &[new, sp, *mk]);
+                }
+                let x = self.b.select(m, zero, d);
+                self.add_adj(args[2], x);
+            }
+            _ => {
+                let mut acc = zero;
+                for mk in lane_masks.iter().rev() {
+                    let old = self.b.call_fn(ld, &[sp, *mk, zero]);
+                    self.b.call_fn(st, &[zero, sp, *mk]);
+                    acc = self.b.fadd(acc, old);
+                }
+                if self.act.is_active(val) {
+                    self.add_adj(val, acc);
+                }
+            }
+        }
+    }
+
+    pub(super) fn splat(&mut self, s: Value, vty: Type) -> Value {
+        let i32t = self.ctx.i32();
+        let mut v = vty.zero();
+        if vty.kind() == TypeKind::Vector {
+            for k in 0..vty.vector_len() {
+                v = self.b.insert_element(v, s, i32t.const_int(k as u64));
+            }
+        }
+        v
+    }
+}
