@@ -41,6 +41,18 @@ pub fn find_ferrozyme(root: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// The pass plugin: `$FERROZYME_PLUGIN`, else `target/{release,debug}/libferrozyme_plugin.so`.
+pub fn find_plugin(root: &Path) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("FERROZYME_PLUGIN") {
+        let p = PathBuf::from(p);
+        return if p.is_file() { Some(p) } else { None };
+    }
+    ["release", "debug"]
+        .iter()
+        .map(|profile| root.join("target").join(profile).join("libferrozyme_plugin.so"))
+        .find(|p| p.is_file())
+}
+
 /// The message every trial reports when the binary is missing.
 pub fn missing_binary_message(root: &Path) -> String {
     format!(

@@ -24,14 +24,35 @@ fn ferrozyme(root: &Path) -> Result<PathBuf, Failed> {
     find_ferrozyme(root).ok_or_else(|| Failed::from(missing_binary_message(root)))
 }
 
-fn run_c_program(root: &Path, file: &Path, opt: &str, d: &Directives) -> Result<(), Failed> {
-    let bin = ferrozyme(root)?;
+/// How a trial builds its program.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Via {
+    /// `ferrozyme cc` / `ferrozyme c++`.
+    Cli,
+    /// `clang-22 -fpass-plugin=libferrozyme_plugin.so`: the pass inside clang's pipeline.
+    Plugin,
+}
+
+fn run_c_program(root: &Path, file: &Path, opt: &str, d: &Directives, via: Via) -> Result<(), Failed> {
     let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-    let dir = build_dir(&stem, opt)?;
+    let dir = build_dir(&format!("{stem}{}", if via == Via::Plugin { "-plugin" } else { "" }), opt)?;
     let exe = dir.join("exe");
-    let mut cc = Command::new(&bin);
-    let driver = if file.extension().is_some_and(|e| e == "cpp") { "c++" } else { "cc" };
-    cc.arg(driver).arg(format!("-{opt}"));
+    let mut cc = match via {
+        Via::Cli => {
+            let mut c = Command::new(ferrozyme(root)?);
+            let driver = if file.extension().is_some_and(|e| e == "cpp") { "c++" } else { "cc" };
+            c.arg(driver);
+            c
+        }
+        Via::Plugin => {
+            let lib = find_plugin(root).ok_or_else(|| Failed::from("libferrozyme_plugin.so not found: run `cargo build --release` first"))?;
+            let mut c = Command::new("clang-22");
+            c.arg(format!("-fpass-plugin={}", lib.display()));
+            c.arg(format!("-I{}", file.parent().unwrap().display()));
+            c
+        }
+    };
+    cc.arg(format!("-{opt}"));
     cc.args(&d.cflags);
     cc.arg(file).arg("-o").arg(&exe);
     cc.args(&d.args);
@@ -154,9 +175,18 @@ fn main() {
             let (root, file, opt2, d2) = (root.clone(), file.clone(), opt.clone(), d.clone());
             let name = format!("{kind}::{}::{}", trial_component(&stem), opt);
             let missing = missing_cpu_flags(&d.requires);
-            let trial = Trial::test(name, move || run_c_program(&root, &file, &opt2, &d2));
+            let trial = Trial::test(name, move || run_c_program(&root, &file, &opt2, &d2, Via::Cli));
             // A program built for a CPU feature this machine lacks cannot run here: it is
             // listed as ignored (with `--include-ignored` it runs, and fails with SIGILL).
+            trials.push(if missing.is_empty() { trial } else { trial.with_ignored_flag(true) });
+        }
+        // Every C program once more through the pass plugin inside clang's own -O2
+        // pipeline, so the plugin path is as tested as the CLI.
+        if kind == "c" && d.opts.iter().any(|o| o == "O2") {
+            let (root, file, d2) = (root.clone(), file.clone(), d.clone());
+            let name = format!("plugin::{}::O2", trial_component(&stem));
+            let missing = missing_cpu_flags(&d.requires);
+            let trial = Trial::test(name, move || run_c_program(&root, &file, "O2", &d2, Via::Plugin));
             trials.push(if missing.is_empty() { trial } else { trial.with_ignored_flag(true) });
         }
     }
