@@ -67,6 +67,10 @@ impl Gen<'_> {
         if preds.len() < 2 {
             return None;
         }
+        if let Some(rule) = self.derivable_predecessor(blk, &preds) {
+            self.pred_rule.insert(blk, rule);
+            return None;
+        }
         let i32t = self.ctx.i32();
         let idx = self.b.phi(i32t, "fz.pred");
         for (k, p) in preds.iter().enumerate() {
@@ -76,6 +80,63 @@ impl Gen<'_> {
             }
         }
         Some(idx)
+    }
+
+    /// Recognises joins and loop headers whose predecessor follows from values the
+    /// reverse sweep has anyway (see [`super::PredRule`]).
+    fn derivable_predecessor(&self, blk: Block, preds: &[Block]) -> Option<super::PredRule> {
+        if preds.len() != 2 {
+            return None;
+        }
+        let idx = |b: Block| preds.iter().position(|p| *p == b).map(|k| k as u32);
+        let single = |b: Block, to: Block| self.cfg.preds(b).len() == 1 && b.successors() == vec![to];
+        // Loop header: preheader + one latch, with a +1 induction variable.
+        for (entry, latch) in [(preds[0], preds[1]), (preds[1], preds[0])] {
+            if !self.cfg.dominates(blk, latch) || self.cfg.dominates(blk, entry) {
+                continue;
+            }
+            for phi in blk.phis() {
+                if phi.ty().int_width().is_none_or(|w| w < 32) {
+                    continue;
+                }
+                let inc = phi.incoming();
+                let start = inc.iter().find(|(_, b)| *b == entry).and_then(|(v, _)| v.const_int_value());
+                let stepped = inc.iter().find(|(_, b)| *b == latch).is_some_and(|(v, _)| {
+                    v.opcode() == Some(Opcode::LLVMAdd)
+                        && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
+                            || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
+                });
+                if let (Some(start), true) = (start, stepped) {
+                    return Some(super::PredRule::Counter { iv: phi, start, entry: idx(entry)?, latch: idx(latch)? });
+                }
+            }
+        }
+        // Triangle: d -> x -> blk and d -> blk, with x entered only from d.
+        for (d, x) in [(preds[0], preds[1]), (preds[1], preds[0])] {
+            let t = d.terminator()?;
+            if t.opcode() == Some(Opcode::LLVMBr) && t.num_operands() == 3 && single(x, blk) && self.cfg.preds(x) == vec![d] {
+                let succ = d.successors();
+                if succ.len() == 2 && succ.contains(&blk) && succ.contains(&x) && succ[0] != succ[1] {
+                    let on_true = if succ[0] == blk { idx(d)? } else { idx(x)? };
+                    let on_false = if succ[1] == blk { idx(d)? } else { idx(x)? };
+                    return Some(super::PredRule::Branch { cond: t.operand(0), on_true, on_false });
+                }
+            }
+        }
+        // Diamond: d -> a -> blk, d -> b -> blk.
+        let (a, b) = (preds[0], preds[1]);
+        if single(a, blk) && single(b, blk) {
+            let pa = self.cfg.preds(a);
+            if pa.len() == 1 && self.cfg.preds(b) == pa {
+                let d = pa[0];
+                let t = d.terminator()?;
+                let succ = d.successors();
+                if t.opcode() == Some(Opcode::LLVMBr) && t.num_operands() == 3 && succ.len() == 2 && succ[0] != succ[1] {
+                    return Some(super::PredRule::Branch { cond: t.operand(0), on_true: idx(succ[0])?, on_false: idx(succ[1])? });
+                }
+            }
+        }
+        None
     }
 
     /// The forward copy of a primal operand.
@@ -384,6 +445,19 @@ impl Gen<'_> {
     pub(super) fn read_predecessor(&mut self, blk: Block) -> Value {
         let i64t = self.ctx.i64();
         let i32t = self.ctx.i32();
+        if let Some(rule) = self.pred_rule.get(&blk).copied() {
+            return match rule {
+                super::PredRule::Branch { cond, on_true, on_false } => {
+                    let c = self.fetch(cond);
+                    self.b.select(c, i32t.const_int(on_true as u64), i32t.const_int(on_false as u64))
+                }
+                super::PredRule::Counter { iv, start, entry, latch } => {
+                    let v = self.fetch(iv);
+                    let first = self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, v, v.ty().const_i64(start));
+                    self.b.select(first, i32t.const_int(entry as u64), i32t.const_int(latch as u64))
+                }
+            };
+        }
         match self.pred_rec[&blk] {
             Cache::Slot { off, .. } => {
                 let p = self.b.byte_gep(self.tape_rev, i64t.const_int(off));

@@ -145,6 +145,18 @@ pub(crate) struct Record {
     pub size_uses: Vec<Value>,
 }
 
+/// How the reverse sweep can tell which predecessor a block was entered from without a
+/// record ("record the path only where it cannot be recomputed").
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PredRule {
+    /// An if/else (diamond) or if-then (triangle) join: the branch condition of the
+    /// dominating block decides; `on_true`/`on_false` are predecessor indices.
+    Branch { cond: Value, on_true: u32, on_false: u32 },
+    /// A loop header entered from its preheader once and from its latch afterwards: the
+    /// induction variable equals its start value exactly on entry.
+    Counter { iv: Value, start: i64, entry: u32, latch: u32 },
+}
+
 pub(crate) struct Gen<'d> {
     d: &'d mut Driver,
     m: Module,
@@ -179,6 +191,8 @@ pub(crate) struct Gen<'d> {
     /// `top` of a block's record, per reverse block: ((reverse block, primal block), ptr).
     record_tops: HashMap<(Block, Block), Value>,
     pred_rec: HashMap<Block, Cache>,
+    /// Blocks whose predecessor the reverse sweep recomputes instead of recording.
+    pred_rule: HashMap<Block, PredRule>,
     call_tape: HashMap<Value, Value>,
     /// Shadows allocated on the heap in the forward sweep, freed when the reverse sweep
     /// replays their allocation.
@@ -251,6 +265,7 @@ impl<'d> Gen<'d> {
             memo: HashMap::new(),
             record_tops: HashMap::new(),
             pred_rec: HashMap::new(),
+            pred_rule: HashMap::new(),
             call_tape: HashMap::new(),
             heap_shadow: HashSet::new(),
             tape_fwd: ctx.ptr().zero(),
