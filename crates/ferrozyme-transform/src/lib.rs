@@ -127,6 +127,10 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         return Err(diags);
     }
     remove_type_hints(module);
+    if let Err(msg) = module.verify() {
+        return Err(vec![Diagnostic::new(DiagKind::Internal, format!("the module failed LLVM's verifier after differentiation: {}", msg.trim()))
+            .with_help("this is a bug in Ferrozyme; please report it with the input file")]);
+    }
     Ok(Report { generated: driver.generated.iter().map(|f| f.name()).collect(), printout: std::mem::take(&mut driver.printout) })
 }
 
