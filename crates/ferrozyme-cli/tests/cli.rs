@@ -173,3 +173,16 @@ fn compile_errors_exit_1() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("undeclared"), "clang's own message reaches the user");
 }
+
+/// `docs/coverage.md` is what `ferrozyme rules` prints: regenerate it with
+/// `target/release/ferrozyme rules > docs/coverage.md` after changing the rules table.
+#[test]
+fn coverage_doc_is_current() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ferrozyme")).arg("rules").output().expect("runs");
+    assert!(out.status.success());
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/coverage.md")).expect("docs/coverage.md");
+    assert!(
+        doc == String::from_utf8_lossy(&out.stdout),
+        "docs/coverage.md is stale: run `target/release/ferrozyme rules > docs/coverage.md`"
+    );
+}
