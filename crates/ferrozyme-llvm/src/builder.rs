@@ -224,6 +224,11 @@ impl Builder {
         // SAFETY: builder positioned.
         Value(unsafe { LLVMBuildInsertElement(self.raw, v.0, e.0, i.0, n.as_ptr()) })
     }
+    pub fn shuffle_vector(&self, a: Value, b: Value, mask: Value) -> Value {
+        let n = cstr("");
+        // SAFETY: builder positioned; mask is a constant vector of i32.
+        Value(unsafe { LLVMBuildShuffleVector(self.raw, a.0, b.0, mask.0, n.as_ptr()) })
+    }
     pub fn extract_value(&self, v: Value, i: u32) -> Value {
         let n = cstr("");
         // SAFETY: builder positioned.

@@ -169,6 +169,26 @@ impl Value {
         // SAFETY: caller checked `is_basic_block`.
         Block(unsafe { LLVMValueAsBasicBlock(self.0) })
     }
+    /// A constant vector or struct with some `undef`/`poison` elements, rebuilt with zeros
+    /// there (a valid refinement); `None` when there is nothing to replace.
+    pub fn defined_constant(self) -> Option<Value> {
+        if self.is_undef() {
+            return Some(self.ty().zero());
+        }
+        // SAFETY: element queries on a live constant vector.
+        unsafe {
+            if LLVMIsAConstantVector(self.0).is_null() {
+                return None;
+            }
+            let n = LLVMGetVectorSize(LLVMTypeOf(self.0));
+            let elems: Vec<Value> = (0..n).map(|k| Value(LLVMGetAggregateElement(self.0, k))).collect();
+            if !elems.iter().any(|e| e.is_undef()) {
+                return None;
+            }
+            let fixed: Vec<Value> = elems.into_iter().map(|e| if e.is_undef() { e.ty().zero() } else { e }).collect();
+            Some(Value::const_vector(&fixed))
+        }
+    }
     /// The value of a constant integer (sign-extended), if it is one.
     pub fn const_int_value(self) -> Option<i64> {
         // SAFETY: handle invariant.

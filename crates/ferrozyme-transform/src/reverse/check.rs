@@ -26,6 +26,7 @@ impl Gen<'_> {
                     continue;
                 }
                 self.check_int_access(i, op);
+                self.check_mixed_pointers(i, op);
                 self.check_bit_ops(i, op);
                 if touches && !self.act.is_active(i) && i.ty().kind() == ferrozyme_llvm::TypeKind::OtherFloat {
                     self.diag(
@@ -67,15 +68,26 @@ impl Gen<'_> {
         let size = self.m.store_size(val.ty()) as i64;
         let vtree = self.types.value_tree(val);
         let mtree = self.types.pointee_tree(addr);
-        let pieces: Vec<(BaseType, BaseType)> = (0..size.max(4)).step_by(4).map(|o| (vtree.get(o), mtree.get(o))).collect();
+        let mut pieces: Vec<(BaseType, BaseType)> = Vec::new();
+        let mut o = 0;
+        while o < size.max(4) {
+            let (v, m) = (vtree.get(o), mtree.get(o));
+            pieces.push((v, m));
+            // A double covers the next 4 bytes too.
+            o += if v == BaseType::Double || m == BaseType::Double { 8 } else { 4 };
+        }
         let (vt, mt) = pieces
             .iter()
             .copied()
             .find(|(v, m)| !matches!(v, BaseType::Integer | BaseType::Pointer) || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double))
             .unwrap_or(pieces[0]);
-        let proven_not_fp = pieces
-            .iter()
-            .all(|(v, m)| matches!(v, BaseType::Integer | BaseType::Pointer) && !matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double));
+        // Understood: integers/pointers over non-float memory, or values type analysis
+        // knows are floats (an inactive float copied as an integer: the store kills the
+        // destination's adjoint, as for any inactive float).
+        let proven_not_fp = pieces.iter().all(|(v, m)| {
+            (matches!(v, BaseType::Integer | BaseType::Pointer) && !matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double))
+                || (matches!(v, BaseType::Float | BaseType::Double) && !matches!(m, BaseType::Anything))
+        }) && (op == Opcode::LLVMStore || pieces.iter().all(|(v, _)| !v.is_float()));
         // Unknown counts as possibly float: an integer moving bytes of differentiable
         // memory that nothing types could be moving floats.
         let maybe_fp = pieces.iter().any(|(v, m)| {
@@ -123,6 +135,32 @@ impl Gen<'_> {
                 Some(i),
                 "integer arithmetic on the bits of a floating-point value cannot be differentiated".to_string(),
                 "operate on the value as a float (fabs, copysign, -x) instead of on its bit pattern",
+            );
+        }
+    }
+
+    /// A `select` or `phi` choosing between a pointer into differentiable memory and one
+    /// into constant memory (an `enzyme_const` argument, a constant table): the choice is
+    /// only known at run time, and derivatives through the constant side have nowhere to
+    /// go. Enzyme calls this mismatched activity; we refuse it rather than guess.
+    pub(super) fn check_mixed_pointers(&mut self, i: Value, op: Opcode) {
+        if !matches!(op, Opcode::LLVMSelect | Opcode::LLVMPHI) || !i.ty().is_pointer_like() || !self.act.is_shadowed(i) {
+            return;
+        }
+        let choices: Vec<Value> = if op == Opcode::LLVMSelect { vec![i.operand(1), i.operand(2)] } else { i.incoming().into_iter().map(|(v, _)| v).collect() };
+        let constant_side = choices.iter().find(|&&v| {
+            let harmless = v.is_undef() || (v.is_constant() && v.ty().zero() == v);
+            !harmless && !self.act.is_shadowed(v)
+        });
+        if let Some(c) = constant_side {
+            self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                format!(
+                    "mismatched activity: this pointer is either differentiable memory or constant memory ({}), decided at run time",
+                    c.to_string().split('=').next().unwrap_or("").trim()
+                ),
+                "pass both buffers as enzyme_dup (with shadows), or both as enzyme_const",
             );
         }
     }

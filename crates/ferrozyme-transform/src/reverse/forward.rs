@@ -164,10 +164,8 @@ impl Gen<'_> {
     }
 
     fn clone_into_fwd(&mut self, i: Value) -> Value {
-        let c = i.clone_instruction();
-        self.b.insert(c);
+        let c = self.clone_defined(i);
         c.set_name(&i.name());
-        c.clear_debug_loc();
         for k in 0..c.num_operands() {
             let op = c.operand(k);
             let n = self.fwd_operand(op);
@@ -176,6 +174,28 @@ impl Gen<'_> {
             }
         }
         self.fwd.insert(i, c);
+        c
+    }
+
+    /// A copy of `i` at the builder, with `undef`/`poison` operands and shuffle lanes
+    /// replaced by zeros. The primal never looks at those lanes, but the reverse sweep
+    /// multiplies zero adjoints by them, and `0 * poison` is NaN at run time.
+    pub(super) fn clone_defined(&mut self, i: Value) -> Value {
+        let c = if i.opcode() == Some(Opcode::LLVMShuffleVector) && i.shuffle_mask().iter().any(|m| m.is_none()) {
+            let i32t = self.ctx.i32();
+            let mask: Vec<Value> = i.shuffle_mask().iter().map(|m| i32t.const_int(m.unwrap_or(0) as u64)).collect();
+            self.b.shuffle_vector(i.operand(0), i.operand(1), Value::const_vector(&mask))
+        } else {
+            let c = i.clone_instruction();
+            self.b.insert(c);
+            c
+        };
+        c.clear_debug_loc();
+        for k in 0..c.num_operands() {
+            if let Some(d) = c.operand(k).defined_constant() {
+                c.set_operand(k, d);
+            }
+        }
         c
     }
 

@@ -144,7 +144,6 @@ impl Gen<'_> {
             return None;
         }
         self.recompute_depth += 1;
-        let c = v.clone_instruction();
         let ops = v.operands();
         let mut new_ops = Vec::with_capacity(ops.len());
         for o in ops.iter() {
@@ -153,9 +152,9 @@ impl Gen<'_> {
             new_ops.push(x);
         }
         self.recompute_depth -= 1;
-        self.b.insert(c);
-        c.clear_debug_loc();
+        let c = self.clone_defined(v);
         for (k, x) in new_ops.into_iter().enumerate() {
+            let x = x.defined_constant().unwrap_or(x);
             c.set_operand(k as u32, x);
         }
         Some(c)
