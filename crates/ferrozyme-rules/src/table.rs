@@ -299,7 +299,9 @@ fn build() -> Vec<Rule> {
             a[0].sqrt()
         }),
         rule("cbrt", L, &["1/(3*r*r)"], POS, |a| a[0].cbrt()),
-        rule("hypot", L, &["x/r", "y/r"], WIDE, |a| a[0].hypot(a[1])),
+        // At the origin hypot has no derivative; like sqrt, give 0 there rather than NaN
+        // (a zero adjoint times NaN would poison unrelated gradients).
+        rule("hypot", L, &["sel(eq(r, 0), 0, x/r)", "sel(eq(r, 0), 0, y/r)"], WIDE, |a| a[0].hypot(a[1])),
         rule("erf", L, &["2/sqrt(pi)*exp(-x*x)"], (-2.5, 2.5), |a| {
             erf(a[0])
         }),
@@ -344,7 +346,7 @@ fn build() -> Vec<Rule> {
             }
         }),
         // cabs(z) for `double _Complex`, passed as (re, im) on x86-64.
-        rule("cabs", L, &["x/r", "y/r"], WIDE, |a| a[0].hypot(a[1])),
+        rule("cabs", L, &["sel(eq(r, 0), 0, x/r)", "sel(eq(r, 0), 0, y/r)"], WIDE, |a| a[0].hypot(a[1])),
         rule("floor", L, &[Z], STEPS, |a| a[0].floor()),
         rule("ceil", L, &[Z], STEPS, |a| a[0].ceil()),
         rule("round", L, &[Z], STEPS, |a| a[0].round()),
