@@ -207,6 +207,62 @@ impl Activity {
         a
     }
 
+    /// The backward half of activity: a value is active only if it can also influence an
+    /// output — the return value, memory with a shadow, or a call that may write such
+    /// memory. A float computed and then dropped (or only compared, or converted to an
+    /// integer) needs no adjoint; computing one anyway costs time and can turn a zero
+    /// adjoint times an infinite partial into NaN.
+    ///
+    /// [`Activity::run`] gives the forward half only (what may depend on active inputs);
+    /// the transform applies this on top.
+    pub fn restrict_to_useful(&mut self, func: Value) {
+        let insts: Vec<Value> = func.blocks().into_iter().flat_map(|b| b.instructions()).collect();
+        self.keep_useful(&insts);
+    }
+
+    fn keep_useful(&mut self, insts: &[Value]) {
+        use Opcode::*;
+        let mut useful: HashSet<Value> = HashSet::new();
+        let mut work: Vec<Value> = Vec::new();
+        let mark = |v: Value, useful: &mut HashSet<Value>, work: &mut Vec<Value>| {
+            if (v.is_instruction() || v.is_argument()) && useful.insert(v) {
+                work.push(v);
+            }
+        };
+        for &i in insts {
+            let roots: Vec<Value> = match i.opcode() {
+                Some(LLVMRet) => i.operands(),
+                Some(LLVMStore) if self.is_shadowed(i.operand(1)) => vec![i.operand(0)],
+                Some(LLVMCall) => {
+                    let writes = match i.called_function() {
+                        Some(f) => !is_readonly_function(f) && !matches!(classify(i), CallKind::Math(_) | CallKind::NoDerivative),
+                        None => true,
+                    };
+                    if writes {
+                        i.call_args()
+                    } else {
+                        Vec::new()
+                    }
+                }
+                _ => Vec::new(),
+            };
+            for r in roots {
+                mark(r, &mut useful, &mut work);
+            }
+        }
+        while let Some(v) = work.pop() {
+            if !v.is_instruction() {
+                continue;
+            }
+            let ops: Vec<Value> = if v.opcode() == Some(LLVMPHI) { v.incoming().into_iter().map(|(x, _)| x).collect() } else { v.operands() };
+            for o in ops {
+                mark(o, &mut useful, &mut work);
+            }
+        }
+        self.active.retain(|v| useful.contains(v));
+        self.packed.retain(|v| useful.contains(v));
+    }
+
     /// Is this (possibly constant) pointer shadowed?
     pub fn is_shadowed(&self, v: Value) -> bool {
         if self.shadowed.contains(&v) {
@@ -237,7 +293,8 @@ impl Activity {
         match classify(call) {
             CallKind::Defined(f) => {
                 let ret = call.ty();
-                if !carries_fp(ret) && !ret.is_pointer() && is_readonly_function(f) {
+                if is_readonly_function(f) && !self.is_active(call) && !(ret.is_pointer() && self.is_shadowed(call)) {
+                    // Reads only, and its result carries no derivative (or is unused).
                     return false;
                 }
                 any_in || global_touchers.contains(&f) || self.is_active(call)

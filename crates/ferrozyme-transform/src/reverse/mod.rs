@@ -221,7 +221,8 @@ impl<'d> Gen<'d> {
         let cfg = Cfg::new(p);
         let args: Vec<ArgActivity> = req.args.clone();
         let types = ferrozyme_analysis::types::TypeAnalysis::run_for_clone(m, p, Some(req.func));
-        let act = Activity::run_with_types(&ActivityInput { func: p, args: &args, global_touchers: &d.touchers }, Some(&types));
+        let mut act = Activity::run_with_types(&ActivityInput { func: p, args: &args, global_touchers: &d.touchers }, Some(&types));
+        act.restrict_to_useful(p);
         let (fwd_fn, rev_fn, split) = match target {
             Target::Combined { g } => (g, g, false),
             Target::Split { aug, rev } => (aug, rev, true),
