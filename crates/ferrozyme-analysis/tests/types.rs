@@ -282,13 +282,3 @@ fn display_formats() {
     assert_eq!(t.get(4), Float);
 }
 
-#[test]
-#[ignore]
-fn debug_print() {
-    let file = std::env::var("TA_FILE").unwrap();
-    let fname = std::env::var("TA_FN").unwrap();
-    with_module(&file, |m| {
-        let f = func(m, &fname);
-        println!("{}", TypeAnalysis::run(m, f).print(f));
-    });
-}
