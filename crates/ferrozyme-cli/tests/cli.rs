@@ -1,4 +1,4 @@
-//! End-to-end tests of the `ferrozyme` binary on programs without AD calls: usage errors,
+//! End-to-end tests of the `ferrozyme` binary: usage errors,
 //! malformed IR, `opt` round trips and the whole `cc` pipeline (compile → link bitcode →
 //! pass → verify → optimize → codegen → link → run).
 
@@ -185,4 +185,39 @@ fn coverage_doc_is_current() {
         doc == String::from_utf8_lossy(&out.stdout),
         "docs/coverage.md is stale: run `target/release/ferrozyme rules > docs/coverage.md`"
     );
+}
+
+/// The differentiated function calls a helper defined in another source file: `cc`
+/// links all bitcode before the pass, so the helper's IR is there. With the helper only
+/// as an object file, its IR is missing: a `missing-derivative` error naming it.
+#[test]
+fn cc_differentiates_across_source_files() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "main.c",
+        r#"
+#include <stdio.h>
+extern int enzyme_dup, enzyme_const;
+extern double __enzyme_autodiff(void *, ...);
+double helper(const double *x, int n);
+double f(const double *x, int n) { return 2.0 * helper(x, n); }
+int main(void) {
+  double x[3] = {1, 2, 3}, dx[3] = {0};
+  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, 3);
+  printf("%g %g %g\n", dx[0], dx[1], dx[2]); /* d(2 sum x^2) = 4x */
+  return 0;
+}
+"#,
+    );
+    write(dir.path(), "helper.c", "double helper(const double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s; }\n");
+    for level in ["-O0", "-O2"] {
+        assert_ok(&ferrozyme(dir.path(), &["cc", level, "main.c", "helper.c", "-o", "prog"]));
+        assert_eq!(run_program(&dir.path().join("prog")), "4 8 12\n");
+    }
+    assert_ok(&ferrozyme(dir.path(), &["cc", "-O2", "-c", "helper.c", "-o", "helper.o"]));
+    let o = ferrozyme(dir.path(), &["cc", "-O2", "-g", "main.c", "helper.o", "-o", "prog2"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("missing-derivative") && e.contains("`helper`") && e.contains("main.c:6"), "{e}");
 }

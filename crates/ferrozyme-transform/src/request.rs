@@ -87,7 +87,7 @@ pub fn parse(call: Value, caller_name: &str) -> Result<AutodiffCall, Diagnostic>
         )
         .in_function(caller_name.to_string())
         .at_loc(loc.clone())
-        .with_help("compile the file that defines it together with this one (ferrozyme cc a.c b.c), or use -flto"));
+        .with_help("compile the file that defines it together with this one (ferrozyme cc a.c b.c) so its IR is in the module"));
     }
     let fname = func.name();
     let params = func.params();

@@ -175,7 +175,7 @@ impl Gen<'_> {
                 DiagKind::MissingDerivative,
                 Some(i),
                 format!("no derivative for `{callee_name}`: it has no IR in this module and no derivative rule"),
-                "compile its source together with this file (ferrozyme cc a.c b.c), register a custom derivative (__enzyme_register_gradient_*), or mark the values it uses enzyme_const",
+                "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, or keep the values it uses constant (enzyme_const); custom derivatives (__enzyme_register_gradient_*) are not supported yet",
             ),
             CallKind::UnknownIntrinsic => self.diag(
                 DiagKind::UnsupportedInstruction,
