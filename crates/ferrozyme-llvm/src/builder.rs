@@ -88,6 +88,7 @@ impl Builder {
     binop!(mul, LLVMBuildMul);
     binop!(and, LLVMBuildAnd);
     binop!(or, LLVMBuildOr);
+    binop!(xor, LLVMBuildXor);
     binop!(udiv, LLVMBuildUDiv);
     cast!(fpext, LLVMBuildFPExt);
     cast!(fptrunc, LLVMBuildFPTrunc);

@@ -645,6 +645,10 @@ impl Value {
         // SAFETY: global variable.
         opt_value(unsafe { LLVMGetInitializer(self.0) })
     }
+    pub fn set_global_constant(self) {
+        // SAFETY: global variable.
+        unsafe { LLVMSetGlobalConstant(self.0, 1) }
+    }
     pub fn set_initializer(self, v: Value) {
         // SAFETY: global variable; types must match (caller).
         unsafe { LLVMSetInitializer(self.0, v.0) }

@@ -76,6 +76,32 @@ impl Driver {
         s
     }
 
+    /// Scratch slots for shadow reads (`__fz_null_slot`, constant zeros, so a pointer read
+    /// through an invalid shadow is null) and writes (`__fz_sink_slot`, never read) through
+    /// pointers whose shadow is invalid at run time (see `reverse/mixed.rs`).
+    pub fn null_slot(&mut self) -> Value {
+        self.scratch("__fz_null_slot", true)
+    }
+
+    pub fn sink_slot(&mut self) -> Value {
+        self.scratch("__fz_sink_slot", false)
+    }
+
+    fn scratch(&mut self, name: &str, constant: bool) -> Value {
+        if let Some(g) = self.module.global(name) {
+            return g;
+        }
+        let ctx = self.module.context();
+        let ty = ctx.array_type(ctx.i8(), 64);
+        let g = self.module.add_global(name, ty);
+        g.set_initializer(ty.zero());
+        g.set_linkage_internal();
+        if constant {
+            g.set_global_constant();
+        }
+        g
+    }
+
     pub fn shadow_globals(&self) -> Vec<Value> {
         self.shadow_globals.values().copied().collect()
     }

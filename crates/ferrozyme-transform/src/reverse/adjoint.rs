@@ -233,7 +233,13 @@ impl Gen<'_> {
                     let d = self.take_adj(i);
                     let sp = self.fetch_shadow(addr);
                     let t = self.adj_ty(i);
-                    self.mem_add(sp, t, d, i.alignment());
+                    match self.rev_validity(addr) {
+                        Some(valid) if t.is_fp() => {
+                            let d = if d.ty() == t { d } else { self.b.bitcast(d, t) };
+                            self.guarded_mem_add(sp, d, valid)
+                        }
+                        _ => self.mem_add(sp, t, d, i.alignment()),
+                    }
                 }
             }
             LLVMStore => {
@@ -245,7 +251,10 @@ impl Gen<'_> {
                 if self.act.is_shadowed(addr) && (carries_fp(v.ty()) || int_float) {
                     let sp = self.fetch_shadow(addr);
                     let t = self.adj_ty(v);
-                    let old = self.mem_take(sp, t, i.alignment());
+                    let old = match self.rev_validity(addr) {
+                        Some(valid) if t.is_fp() => self.guarded_mem_take(sp, t, valid),
+                        _ => self.mem_take(sp, t, i.alignment()),
+                    };
                     if self.act.is_active(v) {
                         self.add_adj(v, old);
                     }

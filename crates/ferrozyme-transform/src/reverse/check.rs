@@ -152,6 +152,10 @@ impl Gen<'_> {
             let harmless = v.is_undef() || (v.is_constant() && v.ty().zero() == v);
             !harmless && !self.act.is_shadowed(v)
         });
+        if op == Opcode::LLVMSelect && super::mixed::mixed_select(self, i).is_some() && super::mixed::uses_are_guardable(i) {
+            // Loads and stores through it are guarded at run time (reverse/mixed.rs).
+            return;
+        }
         if let Some(c) = constant_side {
             self.diag(
                 DiagKind::UnsupportedInstruction,

@@ -231,7 +231,12 @@ impl Gen<'_> {
                         self.shadow.insert(i, s);
                     }
                     LLVMLoad if self.act.is_shadowed(i) => {
-                        let sp = self.fwd_shadow(i.operand(0));
+                        let mut sp = self.fwd_shadow(i.operand(0));
+                        if let Some(valid) = self.fwd_validity(i.operand(0)) {
+                            // The constant side has no shadow memory: read a null slot.
+                            let slot = self.d.null_slot();
+                            sp = self.b.select(valid, sp, slot);
+                        }
                         let s = self.b.load(i.ty(), sp, &format!("{}.shadow", i.name()));
                         s.set_alignment(i.alignment());
                         self.shadow.insert(i, s);
@@ -245,7 +250,11 @@ impl Gen<'_> {
                         let addr = i.operand(1);
                         if v.ty().contains_pointer() && self.act.is_shadowed(addr) {
                             let sv = if v.ty().is_pointer() { self.fwd_shadow(v) } else { self.shadow.get(&v).copied().unwrap_or(v.ty().zero()) };
-                            let sa = self.fwd_shadow(addr);
+                            let mut sa = self.fwd_shadow(addr);
+                            if let Some(valid) = self.fwd_validity(addr) {
+                                let slot = self.d.sink_slot();
+                                sa = self.b.select(valid, sa, slot);
+                            }
                             let st = self.b.store(sv, sa);
                             st.set_alignment(i.alignment());
                         }

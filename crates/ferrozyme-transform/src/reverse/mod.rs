@@ -45,6 +45,7 @@ mod bits;
 mod check;
 mod forward;
 mod memory;
+mod mixed;
 mod values;
 mod vector;
 

@@ -1,0 +1,140 @@
+//! Run-time activity for pointers chosen between constant and differentiable memory.
+//!
+//! `-O2` turns `c ? y[k] : x[k]` into one load through `select c, &y[k], &x[k]`. When
+//! `y` has no shadow (an `enzyme_const` argument) and `x` has one, the pointer is
+//! differentiable or not depending on `c` at run time. We give such a pointer the shadow
+//! `select c, null, shadow(x)` and a *validity* flag (here `!c`), and guard the accesses
+//! through it: adjoints are read and written with single-lane `llvm.masked.load/store`,
+//! so nothing touches memory when the pointer is the constant one; a pointer loaded
+//! through it reads its shadow from a harmless null slot. Only `select`s whose results
+//! reach nothing but loads and stores (through GEPs) are handled this way; anything else
+//! (phis, calls, memcpy) remains a "mismatched activity" error.
+
+use ferrozyme_llvm::{Opcode, Type, TypeKind, Value};
+
+use super::Gen;
+
+/// For a select of pointers with exactly one side lacking a shadow: (condition, whether
+/// the shadowed side is the `true` one).
+pub(super) fn mixed_select(g: &Gen<'_>, s: Value) -> Option<(Value, bool)> {
+    if s.opcode() != Some(Opcode::LLVMSelect) || !s.ty().is_pointer() || !g.act.is_shadowed(s) {
+        return None;
+    }
+    let unshadowed = |v: Value| {
+        let harmless = v.is_undef() || (v.is_constant() && v.ty().zero() == v);
+        !harmless && !g.act.is_shadowed(v)
+    };
+    match (unshadowed(s.operand(1)), unshadowed(s.operand(2))) {
+        (false, true) => Some((s.operand(0), true)),
+        (true, false) => Some((s.operand(0), false)),
+        _ => None,
+    }
+}
+
+/// The mixed select a pointer derives from (through GEPs and casts), if any.
+pub(super) fn mixed_root(g: &Gen<'_>, mut p: Value) -> Option<(Value, bool)> {
+    for _ in 0..16 {
+        if let Some(m) = mixed_select(g, p) {
+            return Some(m);
+        }
+        match p.opcode() {
+            Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => p = p.operand(0),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Can every use of the mixed select be guarded? Only loads and stores (as the address),
+/// reached through GEPs and casts, of float or pointer data.
+pub(super) fn uses_are_guardable(s: Value) -> bool {
+    let mut work = vec![s];
+    let mut seen = 0;
+    while let Some(v) = work.pop() {
+        seen += 1;
+        if seen > 256 {
+            return false;
+        }
+        for u in v.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) if u.operand(0) == v => {
+                    work.push(u)
+                }
+                Some(Opcode::LLVMLoad) if guardable_type(u.ty()) => {}
+                Some(Opcode::LLVMStore) if u.operand(1) == v && u.operand(0) != v && guardable_type(u.operand(0).ty()) => {}
+                Some(Opcode::LLVMICmp) | Some(Opcode::LLVMPtrToInt) => {}
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
+fn guardable_type(t: Type) -> bool {
+    t.is_fp_scalar() || t.is_pointer() || t.is_integer() || (t.kind() == TypeKind::Vector && t.element_type().is_fp_scalar())
+}
+
+impl Gen<'_> {
+    /// The validity of the shadow of `addr` at the reverse builder, when `addr` derives
+    /// from a mixed select.
+    pub(super) fn rev_validity(&mut self, addr: Value) -> Option<Value> {
+        let (cond, shadowed_if_true) = mixed_root(self, addr)?;
+        let c = self.fetch(cond);
+        Some(if shadowed_if_true { c } else { self.b.xor(c, self.ctx.i1().const_int(1)) })
+    }
+
+    /// As [`Gen::rev_validity`], in the forward sweep.
+    pub(super) fn fwd_validity(&mut self, addr: Value) -> Option<Value> {
+        let (cond, shadowed_if_true) = mixed_root(self, addr)?;
+        let c = self.fwd_operand(cond);
+        Some(if shadowed_if_true { c } else { self.b.xor(c, self.ctx.i1().const_int(1)) })
+    }
+
+    /// `*p += d` (fp scalar or vector), only where `valid`.
+    pub(super) fn guarded_mem_add(&mut self, p: Value, d: Value, valid: Value) {
+        let (vt, dv, mask) = self.lanes(d, valid);
+        let (ld, st) = self.masked_pair(vt, p.ty());
+        let old = self.b.call_fn(ld, &[p, mask, vt.zero()]);
+        let new = self.b.fadd(old, dv);
+        self.b.call_fn(st, &[new, p, mask]);
+    }
+
+    /// Reads `*p` of type `ty` (fp scalar or vector) and zeroes it, only where `valid`
+    /// (zero otherwise).
+    pub(super) fn guarded_mem_take(&mut self, p: Value, ty: Type, valid: Value) -> Value {
+        let (vt, _, mask) = self.lanes(ty.zero(), valid);
+        let (ld, st) = self.masked_pair(vt, p.ty());
+        let old = self.b.call_fn(ld, &[p, mask, vt.zero()]);
+        self.b.call_fn(st, &[vt.zero(), p, mask]);
+        if ty.kind() == TypeKind::Vector {
+            old
+        } else {
+            self.b.extract_element(old, self.ctx.i32().const_int(0))
+        }
+    }
+
+    /// A value as a vector (scalars become one lane) and a splat mask of `valid`.
+    fn lanes(&mut self, v: Value, valid: Value) -> (Type, Value, Value) {
+        let i32t = self.ctx.i32();
+        let t = v.ty();
+        let (vt, vv) = if t.kind() == TypeKind::Vector {
+            (t, v)
+        } else {
+            let vt = self.ctx.vector_type(t, 1);
+            (vt, self.b.insert_element(vt.poison(), v, i32t.const_int(0)))
+        };
+        let n = vt.vector_len();
+        let mt = self.ctx.vector_type(self.ctx.i1(), n);
+        let mut mask = mt.poison();
+        for k in 0..n {
+            mask = self.b.insert_element(mask, valid, i32t.const_int(k as u64));
+        }
+        (vt, vv, mask)
+    }
+
+    fn masked_pair(&mut self, vt: Type, pty: Type) -> (Value, Value) {
+        let ld = self.m.intrinsic("llvm.masked.load", &[vt, pty]).expect("llvm.masked.load exists");
+        let st = self.m.intrinsic("llvm.masked.store", &[vt, pty]).expect("llvm.masked.store exists");
+        (ld, st)
+    }
+}
