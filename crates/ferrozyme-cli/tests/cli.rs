@@ -221,3 +221,52 @@ int main(void) {
     let e = stderr(&o);
     assert!(e.contains("missing-derivative") && e.contains("`helper`") && e.contains("main.c:6"), "{e}");
 }
+
+/// `opt --print-activity --print-type-analysis` prints, per instruction of each
+/// differentiated function, the activity and the type tree; the module is still rewritten.
+#[test]
+fn opt_prints_activity_and_type_analysis() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "in.ll",
+        r#"
+@enzyme_dup = external global i32
+@enzyme_const = external global i32
+declare double @__enzyme_autodiff(ptr, ...)
+
+define double @f(ptr %x, i64 %n) {
+entry:
+  %k = mul i64 %n, 3
+  %p = getelementptr inbounds double, ptr %x, i64 %k
+  %v = load double, ptr %p, align 8
+  %sq = fmul double %v, %v
+  ret double %sq
+}
+
+define double @main_like(ptr %x, ptr %dx) {
+  %d = load i32, ptr @enzyme_dup
+  %c = load i32, ptr @enzyme_const
+  %r = call double (ptr, ...) @__enzyme_autodiff(ptr @f, i32 %d, ptr %x, ptr %dx, i32 %c, i64 2)
+  ret double %r
+}
+"#,
+    );
+    let o = ferrozyme(dir.path(), &["opt", "in.ll", "-o", "out.ll", "--print-activity", "--print-type-analysis"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("activity for @f"), "{out}");
+    assert!(out.contains("type analysis for @f"), "{out}");
+    let line = |needle: &str| out.lines().find(|l| l.contains(needle) && l.contains(" : ")).map(str::to_string);
+    // Activity: the loaded double and its square are active, the integer math is not,
+    // the pointer into x is shadowed.
+    assert!(line("%sq = fmul").is_some_and(|l| l.ends_with(": active")), "{out}");
+    assert!(line("%k = mul").is_some_and(|l| l.ends_with(": inactive")), "{out}");
+    assert!(line("%p = getelementptr").is_some_and(|l| l.contains("shadowed")), "{out}");
+    // Type analysis: x points to doubles, the load is a double, n is an integer.
+    assert!(out.lines().any(|l| l.contains("ptr %x : ptr {") && l.contains("Double")), "{out}");
+    assert!(out.lines().any(|l| l.contains("%v = load double") && l.contains("{[0]:Double}")), "{out}");
+    assert!(out.lines().any(|l| l.contains("i64 %n : {[0]:Integer}")), "{out}");
+    let rewritten = std::fs::read_to_string(dir.path().join("out.ll")).unwrap();
+    assert!(!rewritten.contains("call double (ptr, ...) @__enzyme_autodiff"), "{rewritten}");
+}
