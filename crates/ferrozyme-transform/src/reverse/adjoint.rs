@@ -247,7 +247,12 @@ impl Gen<'_> {
                 let int_float = ferrozyme_analysis::activity::is_int_carrier_type(v.ty())
                     && (self.act.is_active(v)
                         || self.types.int_carries_fp(v).is_some()
-                        || self.types.pointee_tree(addr).get(0).is_float());
+                        || self.types.pointee_tree(addr).get(0).is_float()
+                        || (v.is_constant()
+                            && !matches!(
+                                self.types.pointee_tree(addr).get(0),
+                                ferrozyme_analysis::types::BaseType::Pointer | ferrozyme_analysis::types::BaseType::Integer
+                            )));
                 if self.act.is_shadowed(addr) && (carries_fp(v.ty()) || int_float) {
                     let sp = self.fetch_shadow(addr);
                     let t = self.adj_ty(v);

@@ -63,6 +63,11 @@ impl Gen<'_> {
         if !ferrozyme_analysis::activity::is_int_carrier_type(val.ty()) || !self.act.is_shadowed(addr) || self.act.is_active(val) {
             return;
         }
+        if op == Opcode::LLVMStore && val.is_constant() {
+            // A constant (folded bit pattern of a float, or an integer) overwrites the
+            // memory: its adjoint is killed either way (see the reverse of stores).
+            return;
+        }
         // Every 4-byte piece of the accessed bytes counts: `{int, float}` copied as one
         // i64 is integer at offset 0 and float at offset 4.
         let size = self.m.store_size(val.ty()) as i64;
