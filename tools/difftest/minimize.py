@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Text-level minimiser: python3 minimize.py SRC.c CFG OUT.c
+The function body (between the tested macro block and '#undef R') is emitted
+twice (tested + long double reference); deletions are applied to both."""
+import sys, re, os
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import run
+
+PROTECT = re.compile(r"malloc|free\(|q < |R sa\[|R ret = 0|R acc = |int m = |st = \{|^\s*return|^R FN\(f\)|^\}$|struct FN\(S\) \{")
+
+
+def split(src):
+    a = src.index("\n", src.index("#define ERF ")) + 1
+    b = src.index("#undef R\n", a)
+    body = src[a:b]
+    c = src.index("\n", src.index("#define ERF erfl")) + 1
+    d = src.index("#undef R\n", c)
+    return src[:a], body, src[b:c], src[d:]
+
+
+def join(parts, body):
+    p0, _, p2, p3 = parts
+    return p0 + body + p2 + body + p3
+
+
+def norm(det):
+    det = re.sub(r"/tmp/\S+?:\d+:\d+:", "", det)
+    det = re.sub(r"%[\w.]+", "%V", det)
+    det = re.sub(r"\d+", "N", det)
+    return det
+
+
+def signature(st, det):
+    if st in ("wrong", "wrong-sideeffect"):
+        return st
+    if st == "crash":
+        return "crash"
+    if st == "timeout":
+        return "timeout"
+    if st == "compile-error":
+        return "ce:" + norm(det)
+    return None
+
+
+def blocks(lines):
+    """candidate ranges (i, j) inclusive"""
+    out = []
+    stack = []
+    for i, l in enumerate(lines):
+        s = l.strip()
+        if s.startswith("}") and s.endswith("{") and stack:
+            o, e = stack[-1]
+            stack[-1] = (o, i)
+        elif s.startswith("}") and stack:
+            o, e = stack.pop()
+            out.append((o, i))
+            if e is not None:
+                out.append((e, i - 1))
+        elif s.endswith("{"):
+            stack.append((i, None))
+    for i, l in enumerate(lines):
+        out.append((i, i))
+    return out
+
+
+def main():
+    srcf, cfg, outf = sys.argv[1], sys.argv[2], sys.argv[3]
+    src = open(srcf).read()
+    parts = split(src)
+    tag = "min_" + os.path.basename(outf).replace(".c", "")
+    st, det, out = run.compile_run(src, cfg, tag)
+    sig = signature(st, det)
+    print("initial:", st, det[:200], "sig=", sig, flush=True)
+    if sig is None:
+        print("does not fail")
+        return
+    lines = parts[1].split("\n")
+    tries = 0
+    changed = True
+    while changed:
+        changed = False
+        cands = blocks(lines)
+        cands.sort(key=lambda ab: -(ab[1] - ab[0]))
+        dead = set()
+        for (a, b) in cands:
+            if any(k in dead for k in range(a, b + 1)):
+                continue
+            rng = [k for k in range(a, b + 1)]
+            if a == b and PROTECT.search(lines[a]):
+                continue
+            if a != b and PROTECT.search(lines[a]) and not lines[a].strip().startswith("for (int q"):
+                if "R FN(f)" in lines[a] or "struct FN(S)" in lines[a]:
+                    continue
+            if a == b and not lines[a].strip():
+                continue
+            new = [l for k, l in enumerate(lines) if k not in dead and k not in rng]
+            tries += 1
+            s2 = join(parts, "\n".join(new))
+            st2, det2, _ = run.compile_run(s2, cfg, tag)
+            if signature(st2, det2) == sig:
+                dead.update(rng)
+                changed = True
+                print("  removed %d lines (try %d)" % (len(rng), tries), flush=True)
+        lines = [l for k, l in enumerate(lines) if k not in dead]
+    final = join(parts, "\n".join(lines))
+    open(outf, "w").write(final)
+    st, det, out = run.compile_run(final, cfg, tag)
+    print("final:", st, det[:300])
+    print(out[-1500:])
+    print("body lines:", len([l for l in lines if l.strip()]), "tries", tries)
+
+
+if __name__ == "__main__":
+    main()
