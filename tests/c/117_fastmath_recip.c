@@ -1,5 +1,6 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -ffast-math -march=x86-64-v3 -funroll-loops
+// REQUIRES: avx2 fma
 // Fast-math float loops that become rsqrt/rcp approximations + Newton steps,
 // divisions turned into reciprocal multiplies, reassociated reductions,
 // unrolled loops.

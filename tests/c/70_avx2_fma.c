@@ -1,5 +1,6 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -march=x86-64-v3
+// REQUIRES: avx2 fma
 // Vectorizable loops built with -march=x86-64-v3 (AVX2 + FMA): <4 x double>
 // loads/stores, fma contraction, explicit fma(), a reduction, and a stencil
 // with a non-multiple-of-4 length (vector body + scalar epilogue).

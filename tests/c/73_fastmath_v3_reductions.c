@@ -1,5 +1,6 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -ffast-math -march=x86-64-v3
+// REQUIRES: avx2 fma
 // -ffast-math + AVX2: reductions that LLVM turns into vector.reduce.fadd /
 // fmin / fmul intrinsics and <4 x double> fmas.
 #include "fz_test.h"
