@@ -8,7 +8,7 @@
 
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
 use ferrozyme_analysis::calls::{classify, CallKind};
-use ferrozyme_llvm::{Block, DiagKind, Opcode, Type, Value};
+use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
 use ferrozyme_rules::{opcode_kind, OpKind, Partial, Rule};
 
 use crate::lower::{scale, Env};
@@ -322,11 +322,9 @@ impl Gen<'_> {
         for k in active {
             let Partial::Expr(e) = &rule.partials[k] else { continue };
             match scale(self.m, &self.b, d, e, &env, ty) {
-                Ok(c) => {
-                    let target_ty: Type = args[k].ty();
-                    let c = if target_ty == ty { c } else { c };
-                    self.add_adj(args[k], c)
-                }
+                // Partials of differentiable arguments have the result's type (integer
+                // arguments such as powi's exponent have structural-zero partials).
+                Ok(c) => self.add_adj(args[k], c),
                 Err(msg) => self.diag(DiagKind::Internal, Some(i), format!("lowering the rule for `{}`: {msg}", rule.name), "please report this"),
             }
         }
