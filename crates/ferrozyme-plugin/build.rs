@@ -19,12 +19,17 @@ fn llvm_config() -> PathBuf {
 }
 
 fn query(cfg: &Path, arg: &str) -> String {
-    let out = Command::new(cfg)
-        .arg(arg)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {} {arg}: {e} (run scripts/ensure-llvm.sh)", cfg.display()));
+    let out = Command::new(cfg).arg(arg).output().unwrap_or_else(|e| {
+        panic!(
+            "cannot run {} {arg}: {e} (run scripts/ensure-llvm.sh)",
+            cfg.display()
+        )
+    });
     assert!(out.status.success(), "{} {arg} failed", cfg.display());
-    String::from_utf8(out.stdout).expect("llvm-config prints UTF-8").trim().to_string()
+    String::from_utf8(out.stdout)
+        .expect("llvm-config prints UTF-8")
+        .trim()
+        .to_string()
 }
 
 fn main() {
@@ -37,7 +42,11 @@ fn main() {
     let bindir = PathBuf::from(query(&cfg, "--bindir"));
 
     let mut build = cc::Build::new();
-    build.cpp(true).file("src/plugin.cpp").warnings(true).flag_if_supported("-Wno-unused-parameter");
+    build
+        .cpp(true)
+        .file("src/plugin.cpp")
+        .warnings(true)
+        .flag_if_supported("-Wno-unused-parameter");
     // Prefer LLVM's own clang++ for the C++ half (same headers, same compiler family as
     // the libLLVM build); $CXX still wins, and any C++17 compiler works.
     let clangxx = bindir.join("clang++");
@@ -47,6 +56,9 @@ fn main() {
     for flag in cxxflags.split_whitespace() {
         build.flag(flag);
     }
-    build.define("FERROZYME_VERSION", format!("\"{}\"", std::env::var("CARGO_PKG_VERSION").unwrap()).as_str());
+    build.define(
+        "FERROZYME_VERSION",
+        format!("\"{}\"", std::env::var("CARGO_PKG_VERSION").unwrap()).as_str(),
+    );
     build.compile("ferrozyme_plugin_cpp");
 }

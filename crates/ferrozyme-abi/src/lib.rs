@@ -31,7 +31,10 @@ pub const ENTRY_POINTS: &[(&str, EntryPoint)] = &[
 
 /// Which entry point a declared function name denotes, if any.
 pub fn entry_point(name: &str) -> Option<EntryPoint> {
-    ENTRY_POINTS.iter().find(|(n, _)| name.contains(n)).map(|(_, e)| *e)
+    ENTRY_POINTS
+        .iter()
+        .find(|(n, _)| name.contains(n))
+        .map(|(_, e)| *e)
 }
 
 /// How an argument of the differentiated function takes part in differentiation.
@@ -73,11 +76,44 @@ pub fn marker(name: &str) -> Option<Marker> {
 /// External functions that never affect derivatives even when given active values
 /// (they only read their arguments to print them).
 pub const INACTIVE_EXTERNALS: &[&str] = &[
-    "printf", "fprintf", "puts", "putchar", "fputs", "fputc", "fflush", "fwrite", "perror", "write",
-    "__printf_chk", "__fprintf_chk", "abort", "exit", "clock", "clock_gettime", "time", "gettimeofday",
-    "srand", "rand", "srand48", "drand48", "random", "srandom", "getenv", "assert", "__assert_fail",
+    "printf",
+    "fprintf",
+    "puts",
+    "putchar",
+    "fputs",
+    "fputc",
+    "fflush",
+    "fwrite",
+    "perror",
+    "write",
+    "__printf_chk",
+    "__fprintf_chk",
+    "abort",
+    "exit",
+    "clock",
+    "clock_gettime",
+    "time",
+    "gettimeofday",
+    "srand",
+    "rand",
+    "srand48",
+    "drand48",
+    "random",
+    "srandom",
+    "getenv",
+    "assert",
+    "__assert_fail",
     // Integer results of floats: no derivative flows through them, and they write nothing.
-    "lround", "lroundf", "llround", "llroundf", "lrint", "lrintf", "llrint", "llrintf", "ilogb", "ilogbf",
+    "lround",
+    "lroundf",
+    "llround",
+    "llroundf",
+    "lrint",
+    "lrintf",
+    "llrint",
+    "llrintf",
+    "ilogb",
+    "ilogbf",
 ];
 
 /// Allocation functions whose result gets a zero-initialised shadow allocation.
@@ -92,8 +128,14 @@ mod tests {
     #[test]
     fn hook_names_match_by_substring() {
         assert_eq!(entry_point("__enzyme_autodiff"), Some(EntryPoint::Autodiff));
-        assert_eq!(entry_point("__enzyme_autodiff_f32"), Some(EntryPoint::Autodiff));
-        assert_eq!(entry_point("_Z17__enzyme_autodiffIdJPFddEdEET_DpT0_"), Some(EntryPoint::Autodiff));
+        assert_eq!(
+            entry_point("__enzyme_autodiff_f32"),
+            Some(EntryPoint::Autodiff)
+        );
+        assert_eq!(
+            entry_point("_Z17__enzyme_autodiffIdJPFddEdEET_DpT0_"),
+            Some(EntryPoint::Autodiff)
+        );
         assert_eq!(entry_point("__enzyme_fwddiff4"), Some(EntryPoint::Fwddiff));
         assert_eq!(entry_point("enzyme_dup"), None);
     }

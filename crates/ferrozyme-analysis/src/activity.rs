@@ -66,7 +66,11 @@ pub fn carries_fp(t: Type) -> bool {
 
 /// Integer types that can carry floats bit for bit: `i32`/`i64` and vectors of them.
 pub fn is_int_carrier_type(t: Type) -> bool {
-    let e = if t.kind() == ferrozyme_llvm::TypeKind::Vector { t.element_type() } else { t };
+    let e = if t.kind() == ferrozyme_llvm::TypeKind::Vector {
+        t.element_type()
+    } else {
+        t
+    };
     matches!(e.int_width(), Some(32) | Some(64))
 }
 
@@ -83,13 +87,16 @@ fn holds_float_pair(ta: &crate::types::TypeAnalysis, load: Value) -> bool {
 /// `bitcast (trunc (lshr x, 32)) to float`?
 fn used_as_float_pair(x: Value) -> bool {
     use Opcode::*;
-    let to_float = |t: Value| t.users().iter().any(|u| u.opcode() == Some(LLVMBitCast) && u.ty().kind() == ferrozyme_llvm::TypeKind::Float);
+    let to_float = |t: Value| {
+        t.users().iter().any(|u| {
+            u.opcode() == Some(LLVMBitCast) && u.ty().kind() == ferrozyme_llvm::TypeKind::Float
+        })
+    };
     x.users().iter().any(|u| match u.opcode() {
         Some(LLVMTrunc) if u.ty().int_width() == Some(32) => to_float(*u),
-        Some(LLVMLShr) if u.operand(1).const_int_value() == Some(32) => u
-            .users()
-            .iter()
-            .any(|t| t.opcode() == Some(LLVMTrunc) && t.ty().int_width() == Some(32) && to_float(*t)),
+        Some(LLVMLShr) if u.operand(1).const_int_value() == Some(32) => u.users().iter().any(|t| {
+            t.opcode() == Some(LLVMTrunc) && t.ty().int_width() == Some(32) && to_float(*t)
+        }),
         _ => false,
     })
 }
@@ -158,7 +165,10 @@ fn references_shadowed_global(v: Value, depth: u32) -> bool {
         return true;
     }
     if v.is_constant_expr() {
-        return v.operands().into_iter().any(|o| references_shadowed_global(o, depth + 1));
+        return v
+            .operands()
+            .into_iter()
+            .any(|o| references_shadowed_global(o, depth + 1));
     }
     false
 }
@@ -178,7 +188,10 @@ impl Activity {
 
     /// As [`Activity::run`], also following floats carried in integers (an `i64` loaded
     /// from `double` memory, `bitcast double to i64`) when type analysis proves them.
-    pub fn run_with_types(input: &ActivityInput<'_>, types: Option<&crate::types::TypeAnalysis>) -> Activity {
+    pub fn run_with_types(
+        input: &ActivityInput<'_>,
+        types: Option<&crate::types::TypeAnalysis>,
+    ) -> Activity {
         let mut a = Activity::default();
         for (p, act) in input.func.params().into_iter().zip(input.args) {
             match act {
@@ -191,7 +204,12 @@ impl Activity {
                 _ => {}
             }
         }
-        let insts: Vec<Value> = input.func.blocks().into_iter().flat_map(|b| b.instructions()).collect();
+        let insts: Vec<Value> = input
+            .func
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .collect();
         loop {
             let before = (a.active.len(), a.shadowed.len());
             for &i in &insts {
@@ -216,7 +234,11 @@ impl Activity {
     /// [`Activity::run`] gives the forward half only (what may depend on active inputs);
     /// the transform applies this on top.
     pub fn restrict_to_useful(&mut self, func: Value) {
-        let insts: Vec<Value> = func.blocks().into_iter().flat_map(|b| b.instructions()).collect();
+        let insts: Vec<Value> = func
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .collect();
         self.keep_useful(&insts);
     }
 
@@ -235,7 +257,13 @@ impl Activity {
                 Some(LLVMStore) if self.is_shadowed(i.operand(1)) => vec![i.operand(0)],
                 Some(LLVMCall) => {
                     let writes = match i.called_function() {
-                        Some(f) => !is_readonly_function(f) && !matches!(classify(i), CallKind::Math(_) | CallKind::NoDerivative),
+                        Some(f) => {
+                            !is_readonly_function(f)
+                                && !matches!(
+                                    classify(i),
+                                    CallKind::Math(_) | CallKind::NoDerivative
+                                )
+                        }
                         None => true,
                     };
                     if writes {
@@ -254,7 +282,11 @@ impl Activity {
             if !v.is_instruction() {
                 continue;
             }
-            let ops: Vec<Value> = if v.opcode() == Some(LLVMPHI) { v.incoming().into_iter().map(|(x, _)| x).collect() } else { v.operands() };
+            let ops: Vec<Value> = if v.opcode() == Some(LLVMPHI) {
+                v.incoming().into_iter().map(|(x, _)| x).collect()
+            } else {
+                v.operands()
+            };
             for o in ops {
                 mark(o, &mut useful, &mut work);
             }
@@ -273,9 +305,9 @@ impl Activity {
         }
         if v.is_constant_expr() {
             return match v.const_opcode() {
-                Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => {
-                    self.is_shadowed(v.operand(0))
-                }
+                Some(Opcode::LLVMGetElementPtr)
+                | Some(Opcode::LLVMBitCast)
+                | Some(Opcode::LLVMAddrSpaceCast) => self.is_shadowed(v.operand(0)),
                 _ => false,
             };
         }
@@ -289,11 +321,16 @@ impl Activity {
     /// Is a call "active": does it need a derivative?
     pub fn call_is_active(&self, call: Value, global_touchers: &HashSet<Value>) -> bool {
         let args = call.call_args();
-        let any_in = args.iter().any(|&x| self.is_active(x) || (x.ty().is_pointer_like() && self.is_shadowed(x)));
+        let any_in = args
+            .iter()
+            .any(|&x| self.is_active(x) || (x.ty().is_pointer_like() && self.is_shadowed(x)));
         match classify(call) {
             CallKind::Defined(f) => {
                 let ret = call.ty();
-                if is_readonly_function(f) && !self.is_active(call) && !(ret.is_pointer() && self.is_shadowed(call)) {
+                if is_readonly_function(f)
+                    && !self.is_active(call)
+                    && !(ret.is_pointer() && self.is_shadowed(call))
+                {
                     // Reads only, and its result carries no derivative (or is unused).
                     return false;
                 }
@@ -309,15 +346,22 @@ impl Activity {
         let ty = i.ty();
         let ops = i.operands();
         let any_active = |s: &Activity| ops.iter().any(|&o| s.is_active(o));
-        let any_shadowed = |s: &Activity| ops.iter().any(|&o| o.ty().is_pointer_like() && s.is_shadowed(o));
+        let any_shadowed = |s: &Activity| {
+            ops.iter()
+                .any(|&o| o.ty().is_pointer_like() && s.is_shadowed(o))
+        };
         use Opcode::*;
         match op {
-            LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze if ty.is_pointer_like() => {
+            LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze
+                if ty.is_pointer_like() =>
+            {
                 if self.is_shadowed(ops[0]) {
                     self.shadowed.insert(i);
                 }
             }
-            LLVMPHI | LLVMSelect | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector if ty.is_pointer_like() => {
+            LLVMPHI | LLVMSelect | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector
+                if ty.is_pointer_like() =>
+            {
                 if any_shadowed(self) {
                     self.shadowed.insert(i);
                 }
@@ -326,7 +370,9 @@ impl Activity {
                 let t = i.allocated_type();
                 // Byte buffers (`alloca i8, n`, `[n x i8]`) are untyped storage: they may
                 // hold anything, so they get a shadow too.
-                let bytes = t.int_width() == Some(8) || (t.kind() == ferrozyme_llvm::TypeKind::Array && t.element_type().int_width() == Some(8));
+                let bytes = t.int_width() == Some(8)
+                    || (t.kind() == ferrozyme_llvm::TypeKind::Array
+                        && t.element_type().int_width() == Some(8));
                 if t.contains_fp() || t.contains_pointer() || bytes {
                     self.shadowed.insert(i);
                 }
@@ -357,7 +403,10 @@ impl Activity {
                             self.shadowed.insert(i);
                         }
                     }
-                    CallKind::Math(_) | CallKind::ReduceFAdd | CallKind::ReduceFMul | CallKind::ReduceFMinMax => {
+                    CallKind::Math(_)
+                    | CallKind::ReduceFAdd
+                    | CallKind::ReduceFMul
+                    | CallKind::ReduceFMinMax => {
                         if carries_fp(ty) && any_active(self) {
                             self.active.insert(i);
                         }
@@ -375,9 +424,10 @@ impl Activity {
                     _ => {}
                 }
             }
-            LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFNeg | LLVMFPExt | LLVMFPTrunc
-            | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector | LLVMExtractValue | LLVMInsertValue
-            | LLVMPHI | LLVMSelect | LLVMFreeze | LLVMBitCast => {
+            LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFNeg | LLVMFPExt
+            | LLVMFPTrunc | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector
+            | LLVMExtractValue | LLVMInsertValue | LLVMPHI | LLVMSelect | LLVMFreeze
+            | LLVMBitCast => {
                 if carries_fp(ty) && any_active(self) {
                     self.active.insert(i);
                 }
@@ -395,7 +445,12 @@ impl Activity {
         if i.opcode() == Some(Opcode::LLVMAlloca) {
             let t = ta.pointee_tree(i);
             let holds = t.iter().any(|(_, b)| {
-                matches!(b, crate::types::BaseType::Float | crate::types::BaseType::Double | crate::types::BaseType::Pointer)
+                matches!(
+                    b,
+                    crate::types::BaseType::Float
+                        | crate::types::BaseType::Double
+                        | crate::types::BaseType::Pointer
+                )
             });
             if holds {
                 self.shadowed.insert(i);
@@ -411,17 +466,23 @@ impl Activity {
                 // Proof that the bits are a float: type analysis, or a direct use as one
                 // (`bitcast i64 %v to double`), which outranks a `long` TBAA tag on a
                 // type-punning access.
-                let used_as_fp = i.users().iter().any(|u| u.opcode() == Some(LLVMBitCast) && u.ty().is_fp());
+                let used_as_fp = i
+                    .users()
+                    .iter()
+                    .any(|u| u.opcode() == Some(LLVMBitCast) && u.ty().is_fp());
                 let shadowed = self.is_shadowed(i.operand(0));
-                if shadowed && i.ty().int_width() == Some(64) && (holds_float_pair(ta, i) || used_as_float_pair(i)) {
+                if shadowed
+                    && i.ty().int_width() == Some(64)
+                    && (holds_float_pair(ta, i) || used_as_float_pair(i))
+                {
                     self.packed.insert(i);
                     true
                 } else {
                     shadowed && (ta.int_carries_fp(i).is_some() || used_as_fp)
                 }
             }
-            Some(LLVMTrunc) | Some(LLVMZExt) | Some(LLVMLShr) | Some(LLVMShl) | Some(LLVMOr) | Some(LLVMAnd)
-            | Some(LLVMXor)
+            Some(LLVMTrunc) | Some(LLVMZExt) | Some(LLVMLShr) | Some(LLVMShl) | Some(LLVMOr)
+            | Some(LLVMAnd) | Some(LLVMXor)
                 if is_lane_op(i) =>
             {
                 let any = i.operands().iter().any(|&o| self.is_active(o));
@@ -433,14 +494,23 @@ impl Activity {
                 any
             }
             Some(LLVMBitCast) => self.is_active(i.operand(0)) && i.operand(0).ty().is_fp(),
-            Some(LLVMPHI) | Some(LLVMSelect) | Some(LLVMFreeze) | Some(LLVMShuffleVector) | Some(LLVMExtractElement)
+            Some(LLVMPHI)
+            | Some(LLVMSelect)
+            | Some(LLVMFreeze)
+            | Some(LLVMShuffleVector)
+            | Some(LLVMExtractElement)
             | Some(LLVMInsertElement) => {
                 let ops = i.operands();
-                let vals: Vec<Value> = if i.opcode() == Some(LLVMSelect) { ops[1..].to_vec() } else { ops };
+                let vals: Vec<Value> = if i.opcode() == Some(LLVMSelect) {
+                    ops[1..].to_vec()
+                } else {
+                    ops
+                };
                 if vals.iter().any(|o| self.packed.contains(o)) && i.ty().int_width() == Some(64) {
                     self.packed.insert(i);
                 }
-                vals.iter().any(|&o| self.is_active(o) && (o.ty().is_fp() || is_int_carrier_type(o.ty())))
+                vals.iter()
+                    .any(|&o| self.is_active(o) && (o.ty().is_fp() || is_int_carrier_type(o.ty())))
             }
             _ => false,
         };

@@ -57,10 +57,13 @@ pub fn classify(call: Value) -> CallKind {
     if call.is_inline_asm_call() {
         return CallKind::InlineAsm;
     }
-    let Some(f) = call.called_function() else { return CallKind::Indirect };
+    let Some(f) = call.called_function() else {
+        return CallKind::Indirect;
+    };
     let name = f.name();
     if name.starts_with("llvm.") {
-        if let Some(r) = ferrozyme_rules::intrinsic_rule(&name).filter(|r| math_call_fits(call, r)) {
+        if let Some(r) = ferrozyme_rules::intrinsic_rule(&name).filter(|r| math_call_fits(call, r))
+        {
             if r.all_zero() {
                 return CallKind::NoDerivative;
             }
@@ -91,7 +94,10 @@ pub fn classify(call: Value) -> CallKind {
         if name.starts_with("llvm.vector.reduce.fmul") {
             return CallKind::ReduceFMul;
         }
-        if ["llvm.vector.reduce.fmax", "llvm.vector.reduce.fmin"].iter().any(|p| name.starts_with(p)) {
+        if ["llvm.vector.reduce.fmax", "llvm.vector.reduce.fmin"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
             return CallKind::ReduceFMinMax;
         }
         if ferrozyme_rules::zero_derivative_intrinsic(&name) {

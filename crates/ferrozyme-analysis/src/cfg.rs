@@ -36,7 +36,8 @@ pub struct Cfg {
 impl Cfg {
     pub fn new(f: Value) -> Cfg {
         let blocks = f.blocks();
-        let index: HashMap<Block, usize> = blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+        let index: HashMap<Block, usize> =
+            blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
         let n = blocks.len();
         let mut succs = vec![Vec::new(); n];
         let mut preds = vec![Vec::new(); n];
@@ -74,10 +75,14 @@ impl Cfg {
     }
     /// Distinct predecessors of `b`.
     pub fn preds(&self, b: Block) -> Vec<Block> {
-        self.index_of(b).map(|i| self.preds[i].iter().map(|&p| self.blocks[p]).collect()).unwrap_or_default()
+        self.index_of(b)
+            .map(|i| self.preds[i].iter().map(|&p| self.blocks[p]).collect())
+            .unwrap_or_default()
     }
     pub fn succs(&self, b: Block) -> Vec<Block> {
-        self.index_of(b).map(|i| self.succs[i].iter().map(|&p| self.blocks[p]).collect()).unwrap_or_default()
+        self.index_of(b)
+            .map(|i| self.succs[i].iter().map(|&p| self.blocks[p]).collect())
+            .unwrap_or_default()
     }
     /// Can `b` execute more than once per call?
     pub fn is_cyclic(&self, b: Block) -> bool {
@@ -88,7 +93,9 @@ impl Cfg {
     }
     /// Does `a` dominate `b` (reflexive)?
     pub fn dominates(&self, a: Block, b: Block) -> bool {
-        let (Some(a), Some(mut b)) = (self.index_of(a), self.index_of(b)) else { return false };
+        let (Some(a), Some(mut b)) = (self.index_of(a), self.index_of(b)) else {
+            return false;
+        };
         if !self.reachable[a] || !self.reachable[b] {
             return false;
         }
@@ -104,7 +111,9 @@ impl Cfg {
     }
     /// Reachable blocks in reverse postorder (every block after its dominators).
     pub fn rpo(&self) -> Vec<Block> {
-        let mut v: Vec<usize> = (0..self.blocks.len()).filter(|&i| self.reachable[i]).collect();
+        let mut v: Vec<usize> = (0..self.blocks.len())
+            .filter(|&i| self.reachable[i])
+            .collect();
         v.sort_by_key(|&i| self.rpo_number[i]);
         v.into_iter().map(|i| self.blocks[i]).collect()
     }
@@ -113,7 +122,9 @@ impl Cfg {
         self.blocks
             .iter()
             .copied()
-            .filter(|b| b.terminator().and_then(|t| t.opcode()) == Some(ferrozyme_llvm::Opcode::LLVMRet))
+            .filter(|b| {
+                b.terminator().and_then(|t| t.opcode()) == Some(ferrozyme_llvm::Opcode::LLVMRet)
+            })
             .collect()
     }
 

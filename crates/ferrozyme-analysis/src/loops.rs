@@ -72,7 +72,11 @@ impl Loops {
         let mut loops: Vec<Loop> = by_header.into_values().collect();
         loops.sort_by_key(|l| l.blocks.len());
         for l in &mut loops {
-            let outside: Vec<Block> = cfg.preds(l.header).into_iter().filter(|p| !l.blocks.contains(p)).collect();
+            let outside: Vec<Block> = cfg
+                .preds(l.header)
+                .into_iter()
+                .filter(|p| !l.blocks.contains(p))
+                .collect();
             if let [p] = outside.as_slice() {
                 if cfg.succs(*p).len() == 1 {
                     l.preheader = Some(*p);
@@ -111,16 +115,29 @@ pub fn trip_count(l: &Loop) -> Option<TripCount> {
             continue;
         }
         let inc = phi.incoming();
-        let Some(start) = inc.iter().find(|(_, b)| *b == pre).and_then(|(v, _)| v.const_int_value()) else { continue };
-        let steps_by_one = inc.iter().filter(|(_, b)| l.latches.contains(b)).all(|(v, _)| {
-            v.opcode() == Some(Opcode::LLVMAdd)
-                && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
-                    || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
-        });
+        let Some(start) = inc
+            .iter()
+            .find(|(_, b)| *b == pre)
+            .and_then(|(v, _)| v.const_int_value())
+        else {
+            continue;
+        };
+        let steps_by_one = inc
+            .iter()
+            .filter(|(_, b)| l.latches.contains(b))
+            .all(|(v, _)| {
+                v.opcode() == Some(Opcode::LLVMAdd)
+                    && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
+                        || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
+            });
         if !steps_by_one {
             continue;
         }
-        let next: Vec<Value> = inc.iter().filter(|(_, b)| l.latches.contains(b)).map(|(v, _)| *v).collect();
+        let next: Vec<Value> = inc
+            .iter()
+            .filter(|(_, b)| l.latches.contains(b))
+            .map(|(v, _)| *v)
+            .collect();
         for &b in &l.blocks {
             let Some(t) = b.terminator() else { continue };
             if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {

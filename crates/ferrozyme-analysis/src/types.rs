@@ -294,7 +294,12 @@ mod tests {
 
 /// Enzyme-style type hint functions (`__enzyme_double(ptr)` ...): calls users add to tell
 /// type analysis what memory holds. They have no body; the pass removes them.
-pub const TYPE_HINTS: &[&str] = &["__enzyme_double", "__enzyme_float", "__enzyme_integer", "__enzyme_pointer"];
+pub const TYPE_HINTS: &[&str] = &[
+    "__enzyme_double",
+    "__enzyme_float",
+    "__enzyme_integer",
+    "__enzyme_pointer",
+];
 
 /// Is `name` a type hint function?
 pub fn is_type_hint(name: &str) -> bool {

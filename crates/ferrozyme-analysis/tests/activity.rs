@@ -20,8 +20,6 @@ fn with_module(file: &str, body: impl FnOnce(Module)) {
     common::with_data_module("activity", file, body)
 }
 
-
-
 /// The `n`-th (0-based) instruction with opcode `op` in `f`, for unnamed clang values.
 fn nth_op(f: Value, op: ferrozyme_llvm::Opcode, n: usize) -> Value {
     f.blocks()
@@ -470,12 +468,19 @@ fn print_labels_every_line() {
 fn unused_results_are_not_active_after_restriction() {
     with_module("basics.ll", |m| {
         let f = func(m, "arith");
-        let mut a = Activity::run(&ActivityInput { func: f, args: &[Active, Const], global_touchers: &HashSet::new() });
+        let mut a = Activity::run(&ActivityInput {
+            func: f,
+            args: &[Active, Const],
+            global_touchers: &HashSet::new(),
+        });
         a.restrict_to_useful(f);
         // After the backward half, every active instruction still has a user on the way to
         // the return value.
         for v in &a.active {
-            assert!(v.is_argument() || !v.users().is_empty(), "{v} is active but unused");
+            assert!(
+                v.is_argument() || !v.users().is_empty(),
+                "{v} is active but unused"
+            );
         }
         assert!(a.is_active(val(f, "x")), "the argument feeds the result");
     });

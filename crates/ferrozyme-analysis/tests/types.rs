@@ -11,8 +11,6 @@ fn with_module(file: &str, body: impl FnOnce(Module)) {
     common::with_data_module("types", file, body)
 }
 
-
-
 fn tree(pairs: &[(i64, BaseType)]) -> TypeTree {
     let mut t = TypeTree::new();
     for (k, b) in pairs {
@@ -157,7 +155,8 @@ fn phi_of_agreeing_pointers_keeps_the_type() {
               t:\n  br label %j\ne:\n  br label %j\n\
               j:\n  %p = phi ptr [ %a, %t ], [ %b, %e ]\n  %y = load double, ptr %p\n  ret double %y\n}\n";
     let ctx = inkwell::context::Context::create();
-    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
+    let buf =
+        inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
     let module = ctx.create_module_from_ir(buf).expect("valid IR");
     let m = Module::from_inkwell(&module);
     let f = func(m, "g");
@@ -281,4 +280,3 @@ fn display_formats() {
     assert_eq!(t.to_string(), "{[8]:Anything, [-1]:Float}");
     assert_eq!(t.get(4), Float);
 }
-

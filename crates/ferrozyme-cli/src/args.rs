@@ -123,20 +123,48 @@ pub struct CcArgs {
     pub help: bool,
 }
 
-const SOURCE_EXTS: &[&str] = &["c", "i", "cc", "cp", "cpp", "cxx", "c++", "C", "CC", "ii", "ll", "bc"];
+const SOURCE_EXTS: &[&str] = &[
+    "c", "i", "cc", "cp", "cpp", "cxx", "c++", "C", "CC", "ii", "ll", "bc",
+];
 
 fn is_source(path: &str) -> bool {
-    Path::new(path).extension().and_then(|e| e.to_str()).is_some_and(|e| SOURCE_EXTS.contains(&e))
+    Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| SOURCE_EXTS.contains(&e))
 }
 
 /// Flags whose value is the next word (`-I dir`), and where each goes.
-const SEPARATE_COMPILE: &[&str] =
-    &["-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros", "-Xclang", "-MF", "-MT", "-MQ"];
+const SEPARATE_COMPILE: &[&str] = &[
+    "-I",
+    "-D",
+    "-U",
+    "-include",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-imacros",
+    "-Xclang",
+    "-MF",
+    "-MT",
+    "-MQ",
+];
 const SEPARATE_LINK: &[&str] = &["-L", "-l", "-Xlinker", "-u"];
 const SEPARATE_BOTH: &[&str] = &["-target", "-arch", "--sysroot", "-isysroot"];
 /// Flags that only matter to the linker.
-const LINK_ONLY: &[&str] =
-    &["-static", "-shared", "-rdynamic", "-pie", "-no-pie", "-nostdlib", "-nodefaultlibs", "-nostartfiles", "-static-libgcc", "-static-libstdc++", "-s"];
+const LINK_ONLY: &[&str] = &[
+    "-static",
+    "-shared",
+    "-rdynamic",
+    "-pie",
+    "-no-pie",
+    "-nostdlib",
+    "-nodefaultlibs",
+    "-nostartfiles",
+    "-static-libgcc",
+    "-static-libstdc++",
+    "-s",
+];
 
 impl CcArgs {
     /// Parses the words after `ferrozyme cc` (or `c++`).
@@ -160,7 +188,9 @@ impl CcArgs {
         while let Some(w) = it.next() {
             let w = w.as_str();
             let mut value = |flag: &str| -> Result<String, UsageError> {
-                it.next().cloned().ok_or_else(|| usage(format!("missing argument to '{flag}'")))
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| usage(format!("missing argument to '{flag}'")))
             };
             match w {
                 "--help" | "-help" => a.help = true,
@@ -171,9 +201,15 @@ impl CcArgs {
                 "-v" => a.verbose = true,
                 "-o" => a.output = Some(PathBuf::from(value(w)?)),
                 "-x" => lang = Some(value(w)?),
-                "-" => return Err(usage("reading a source from standard input is not supported")),
+                "-" => {
+                    return Err(usage(
+                        "reading a source from standard input is not supported",
+                    ))
+                }
                 "--save-temps" | "-save-temps" => {
-                    return Err(usage(format!("'{w}' needs a directory: --save-temps=<dir>")))
+                    return Err(usage(format!(
+                        "'{w}' needs a directory: --save-temps=<dir>"
+                    )))
                 }
                 // -flto is what this driver always does (all bitcode is merged before AD);
                 // passing it on would only change clang's pre-link pipeline.
@@ -199,17 +235,26 @@ impl CcArgs {
                     a.save_temps = Some(PathBuf::from(dir));
                 }
                 _ if w.starts_with("-O") => {
-                    a.opt = OptLevel::parse(&w[2..]).ok_or_else(|| usage(format!("invalid optimization level '{w}'")))?;
+                    a.opt = OptLevel::parse(&w[2..])
+                        .ok_or_else(|| usage(format!("invalid optimization level '{w}'")))?;
                 }
                 _ if w.starts_with("-o") => a.output = Some(PathBuf::from(&w[2..])),
                 _ if w.starts_with("-x") => lang = Some(w[2..].to_string()),
-                _ if w.starts_with("-L") || w.starts_with("-l") || w.starts_with("-Wl,") || w.starts_with("-Xlinker") => {
+                _ if w.starts_with("-L")
+                    || w.starts_with("-l")
+                    || w.starts_with("-Wl,")
+                    || w.starts_with("-Xlinker") =>
+                {
                     a.link_args.push(w.to_string())
                 }
                 _ if LINK_ONLY.contains(&w) => a.link_args.push(w.to_string()),
                 // Code generation and target flags matter to both steps (-m32, -fopenmp,
                 // -fsanitize=…, -pthread, -fuse-ld=… only to the link but harmless at compile).
-                _ if w.starts_with("-f") || w.starts_with("-m") || w == "-pthread" || w.starts_with("--target=") => {
+                _ if w.starts_with("-f")
+                    || w.starts_with("-m")
+                    || w == "-pthread"
+                    || w.starts_with("--target=") =>
+                {
                     if !w.starts_with("-fuse-ld=") {
                         a.compile_flags.push(w.to_string());
                     }
@@ -221,7 +266,10 @@ impl CcArgs {
                 _ => {
                     let explicit = lang.as_deref().filter(|l| *l != "none");
                     if explicit.is_some() || is_source(w) {
-                        a.sources.push(Source { path: PathBuf::from(w), lang: explicit.map(str::to_string) });
+                        a.sources.push(Source {
+                            path: PathBuf::from(w),
+                            lang: explicit.map(str::to_string),
+                        });
                     } else {
                         // Objects, archives, shared libraries, linker scripts.
                         a.link_args.push(w.to_string());
@@ -237,7 +285,10 @@ impl CcArgs {
         }
         if a.stage != Stage::Link {
             if a.sources.is_empty() {
-                return Err(usage(format!("'{}' needs at least one source file", stage_flag(a.stage))));
+                return Err(usage(format!(
+                    "'{}' needs at least one source file",
+                    stage_flag(a.stage)
+                )));
             }
             if a.sources.len() > 1 && a.output.is_some() {
                 return Err(usage(format!(
@@ -283,12 +334,23 @@ impl OptArgs {
                 "--help" | "-help" | "-h" => a.help = true,
                 "--print-activity" => a.print_activity = true,
                 "--print-type-analysis" => a.print_type_analysis = true,
-                "-o" => output = Some(it.next().ok_or_else(|| usage("missing argument to '-o'"))?.into()),
+                "-o" => {
+                    output = Some(
+                        it.next()
+                            .ok_or_else(|| usage("missing argument to '-o'"))?
+                            .into(),
+                    )
+                }
                 s if s.starts_with("-O") => {
-                    a.opt = Some(OptLevel::parse(&s[2..]).ok_or_else(|| usage(format!("invalid optimization level '{s}'")))?)
+                    a.opt = Some(
+                        OptLevel::parse(&s[2..])
+                            .ok_or_else(|| usage(format!("invalid optimization level '{s}'")))?,
+                    )
                 }
                 s if s.starts_with("-o") => output = Some(PathBuf::from(&s[2..])),
-                s if s.starts_with('-') && s != "-" => return Err(usage(format!("unknown option '{s}' for 'ferrozyme opt'"))),
+                s if s.starts_with('-') && s != "-" => {
+                    return Err(usage(format!("unknown option '{s}' for 'ferrozyme opt'")))
+                }
                 s => {
                     if input.is_some() {
                         return Err(usage("'ferrozyme opt' takes exactly one input module"));
@@ -300,8 +362,11 @@ impl OptArgs {
         if a.help {
             return Ok(a);
         }
-        a.input = input.ok_or_else(|| usage("'ferrozyme opt' needs an input module (.ll or .bc)"))?;
-        a.output = output.ok_or_else(|| usage("'ferrozyme opt' needs '-o OUT.ll' or '-o OUT.bc' ('-o -' for stdout)"))?;
+        a.input =
+            input.ok_or_else(|| usage("'ferrozyme opt' needs an input module (.ll or .bc)"))?;
+        a.output = output.ok_or_else(|| {
+            usage("'ferrozyme opt' needs '-o OUT.ll' or '-o OUT.bc' ('-o -' for stdout)")
+        })?;
         Ok(a)
     }
 }
@@ -323,14 +388,33 @@ mod tests {
         assert_eq!(a.opt, OptLevel::O2);
         assert_eq!(a.stage, Stage::Link);
         assert_eq!(a.output, Some(PathBuf::from("prog")));
-        assert_eq!(a.sources.iter().map(|s| s.path.to_str().unwrap()).collect::<Vec<_>>(), ["a.c", "b.cpp"]);
-        assert_eq!(a.compile_flags, words("-g -Iinc -I other -DX=1 -U Y -std=c11 -Wall -ffast-math"));
-        assert_eq!(a.link_args, words("-ffast-math x.o -L lib -lm -Wl,--as-needed"));
+        assert_eq!(
+            a.sources
+                .iter()
+                .map(|s| s.path.to_str().unwrap())
+                .collect::<Vec<_>>(),
+            ["a.c", "b.cpp"]
+        );
+        assert_eq!(
+            a.compile_flags,
+            words("-g -Iinc -I other -DX=1 -U Y -std=c11 -Wall -ffast-math")
+        );
+        assert_eq!(
+            a.link_args,
+            words("-ffast-math x.o -L lib -lm -Wl,--as-needed")
+        );
     }
 
     #[test]
     fn opt_levels() {
-        for (flag, lvl) in [("-O0", OptLevel::O0), ("-O", OptLevel::O1), ("-O3", OptLevel::O3), ("-Os", OptLevel::Os), ("-Oz", OptLevel::Oz), ("-Ofast", OptLevel::O3)] {
+        for (flag, lvl) in [
+            ("-O0", OptLevel::O0),
+            ("-O", OptLevel::O1),
+            ("-O3", OptLevel::O3),
+            ("-Os", OptLevel::Os),
+            ("-Oz", OptLevel::Oz),
+            ("-Ofast", OptLevel::O3),
+        ] {
             assert_eq!(cc(&format!("{flag} a.c")).unwrap().opt, lvl, "{flag}");
         }
         assert_eq!(cc("a.c").unwrap().opt, OptLevel::O0);
@@ -341,7 +425,13 @@ mod tests {
     #[test]
     fn language_override_applies_to_later_inputs() {
         let a = cc("foo.txt -x c bar.txt -x none baz.o").unwrap();
-        assert_eq!(a.sources, vec![Source { path: "bar.txt".into(), lang: Some("c".into()) }]);
+        assert_eq!(
+            a.sources,
+            vec![Source {
+                path: "bar.txt".into(),
+                lang: Some("c".into())
+            }]
+        );
         assert_eq!(a.link_args, words("foo.txt baz.o"));
     }
 

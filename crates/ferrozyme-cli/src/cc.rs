@@ -37,13 +37,21 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::Failed(format!("cannot create '{}': {e}", dir.display())))?;
     }
-    let mut job = Job { args, clang: &clang, tmp: tmp.path(), log };
+    let mut job = Job {
+        args,
+        clang: &clang,
+        tmp: tmp.path(),
+        log,
+    };
     match args.stage {
         Stage::Link => {
             let mut objects = Vec::new();
             if !args.sources.is_empty() {
                 let obj = tmp.path().join("ferrozyme-out.o");
-                let stem = args.output.as_deref().map_or_else(|| stem_of(&args.sources[0].path), stem_of);
+                let stem = args
+                    .output
+                    .as_deref()
+                    .map_or_else(|| stem_of(&args.sources[0].path), stem_of);
                 job.build(&args.sources, &stem, Emit::Object, &obj)?;
                 objects.push(obj);
             }
@@ -58,7 +66,10 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
             };
             for src in &args.sources {
                 let stem = stem_of(&src.path);
-                let out = args.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.{}", extension(emit))));
+                let out = args
+                    .output
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from(format!("{stem}.{}", extension(emit))));
                 job.build(std::slice::from_ref(src), &stem, emit, &out)?;
             }
             Ok(())
@@ -67,7 +78,8 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
 }
 
 fn stem_of(p: &Path) -> String {
-    p.file_stem().map_or_else(|| "out".to_string(), |s| s.to_string_lossy().into_owned())
+    p.file_stem()
+        .map_or_else(|| "out".to_string(), |s| s.to_string_lossy().into_owned())
 }
 
 fn extension(emit: Emit) -> &'static str {
@@ -105,7 +117,8 @@ impl Job<'_> {
     /// Phase 1: one source to bitcode.
     fn compile_to_bitcode(&mut self, src: &Source, out: &Path) -> Result<(), CliError> {
         let mut cmd = self.clang_cmd();
-        cmd.arg(self.args.opt.clang_flag()).args(&self.args.compile_flags);
+        cmd.arg(self.args.opt.clang_flag())
+            .args(&self.args.compile_flags);
         if self.args.ad_before_opt {
             cmd.args(["-Xclang", "-disable-llvm-passes"]);
         }
@@ -117,7 +130,12 @@ impl Job<'_> {
         self.run(&mut cmd)
     }
 
-    fn save(&self, module: &inkwell::module::Module<'_>, stem: &str, what: &str) -> Result<(), CliError> {
+    fn save(
+        &self,
+        module: &inkwell::module::Module<'_>,
+        stem: &str,
+        what: &str,
+    ) -> Result<(), CliError> {
         match &self.args.save_temps {
             Some(dir) => pipeline::save_ir(module, &dir.join(format!("{stem}.{what}.ll"))),
             None => Ok(()),
@@ -125,7 +143,13 @@ impl Job<'_> {
     }
 
     /// Phases 1–5 for the sources of one output.
-    fn build(&mut self, sources: &[Source], stem: &str, emit: Emit, out: &Path) -> Result<(), CliError> {
+    fn build(
+        &mut self,
+        sources: &[Source],
+        stem: &str,
+        emit: Emit,
+        out: &Path,
+    ) -> Result<(), CliError> {
         let mut bitcode = Vec::with_capacity(sources.len());
         for (i, src) in sources.iter().enumerate() {
             let bc = self.tmp.join(format!("{i}-{}.bc", stem_of(&src.path)));

@@ -31,8 +31,9 @@ impl CliError {
     }
 
     pub fn internal(msg: impl Into<String>) -> CliError {
-        CliError::Diagnostics(vec![Diagnostic::new(DiagKind::Internal, msg)
-            .with_help("this is a bug in Ferrozyme; please report it with the module named above")])
+        CliError::Diagnostics(vec![Diagnostic::new(DiagKind::Internal, msg).with_help(
+            "this is a bug in Ferrozyme; please report it with the module named above",
+        )])
     }
 
     pub fn exit_code(&self) -> i32 {
@@ -52,7 +53,10 @@ impl From<UsageError> for CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Usage(msg) => write!(f, "ferrozyme: error: {msg}\n(run 'ferrozyme --help' for usage)"),
+            CliError::Usage(msg) => write!(
+                f,
+                "ferrozyme: error: {msg}\n(run 'ferrozyme --help' for usage)"
+            ),
             CliError::Diagnostics(diags) => {
                 for (i, d) in diags.iter().enumerate() {
                     if i > 0 {
@@ -62,8 +66,13 @@ impl fmt::Display for CliError {
                 }
                 Ok(())
             }
-            CliError::Tool { what, status: Some(code) } => write!(f, "ferrozyme: error: {what} failed (exit status {code})"),
-            CliError::Tool { what, status: None } => write!(f, "ferrozyme: error: {what} was killed by a signal"),
+            CliError::Tool {
+                what,
+                status: Some(code),
+            } => write!(f, "ferrozyme: error: {what} failed (exit status {code})"),
+            CliError::Tool { what, status: None } => {
+                write!(f, "ferrozyme: error: {what} was killed by a signal")
+            }
             CliError::Failed(msg) => write!(f, "ferrozyme: error: {msg}"),
         }
     }

@@ -41,7 +41,10 @@ fn main() -> ExitCode {
     // std::env::args() would panic on a non-UTF-8 argument; report it instead.
     let argv: Result<Vec<String>, CliError> = std::env::args_os()
         .skip(1)
-        .map(|a| a.into_string().map_err(|a| CliError::Usage(format!("argument {a:?} is not valid UTF-8"))))
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| CliError::Usage(format!("argument {a:?} is not valid UTF-8")))
+        })
         .collect();
     match argv.and_then(|argv| dispatch(&argv)) {
         Ok(()) => ExitCode::SUCCESS,
@@ -93,6 +96,8 @@ fn dispatch(argv: &[String]) -> Result<(), CliError> {
                 .and_then(|()| stdout.flush());
             written.map_err(|e| CliError::Failed(format!("cannot write to stdout: {e}")))
         }
-        other => Err(CliError::Usage(format!("unknown subcommand '{other}' (expected cc, c++, opt or rules)"))),
+        other => Err(CliError::Usage(format!(
+            "unknown subcommand '{other}' (expected cc, c++, opt or rules)"
+        ))),
     }
 }

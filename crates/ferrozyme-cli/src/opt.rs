@@ -19,23 +19,36 @@ pub struct OptOutput {
 pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
     let ctx = Context::create();
     let module = pipeline::load(&ctx, &args.input)?;
-    let opts = Options { print_activity: args.print_activity, print_type_analysis: args.print_type_analysis };
+    let opts = Options {
+        print_activity: args.print_activity,
+        print_type_analysis: args.print_type_analysis,
+    };
     let report = pipeline::differentiate(&module, &opts)?;
     pipeline::verify_after_ad(&module)?;
     if let Some(level) = args.opt {
         let tm = pipeline::target_machine(&module, level)?;
         pipeline::optimize(&module, &tm, level)?;
     }
-    let mut out = OptOutput { printout: report.printout, module_text: None };
+    let mut out = OptOutput {
+        printout: report.printout,
+        module_text: None,
+    };
     if args.output.as_os_str() == "-" {
         out.module_text = Some(module.print_to_string().to_string());
     } else {
-        let kind = if args.output.extension().is_some_and(|e| e == "bc") { Emit::Bitcode } else { Emit::TextIr };
+        let kind = if args.output.extension().is_some_and(|e| e == "bc") {
+            Emit::Bitcode
+        } else {
+            Emit::TextIr
+        };
         // Writing IR needs no target machine; `emit` only uses it for machine code.
         match kind {
             Emit::Bitcode => {
                 if !module.write_bitcode_to_path(&args.output) {
-                    return Err(CliError::Failed(format!("cannot write '{}'", args.output.display())));
+                    return Err(CliError::Failed(format!(
+                        "cannot write '{}'",
+                        args.output.display()
+                    )));
                 }
             }
             _ => pipeline::save_ir(&module, &args.output)?,

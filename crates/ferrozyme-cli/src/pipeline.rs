@@ -14,7 +14,9 @@ use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
-use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple,
+};
 use inkwell::OptimizationLevel;
 
 use crate::args::OptLevel;
@@ -28,7 +30,8 @@ fn is_bitcode(bytes: &[u8]) -> bool {
 /// Loads a module from `.ll` text or `.bc` bitcode (told apart by content, not name).
 /// Unparseable input is `malformed-ir` with LLVM's own message.
 pub fn load<'ctx>(ctx: &'ctx Context, path: &Path) -> Result<Module<'ctx>, CliError> {
-    let bytes = std::fs::read(path).map_err(|e| CliError::Failed(format!("cannot read '{}': {e}", path.display())))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::Failed(format!("cannot read '{}': {e}", path.display())))?;
     let name = path.display().to_string();
     let buffer = MemoryBuffer::create_from_memory_range_copy(&bytes, &name);
     let parsed = if is_bitcode(&bytes) {
@@ -43,7 +46,9 @@ pub fn load<'ctx>(ctx: &'ctx Context, path: &Path) -> Result<Module<'ctx>, CliEr
 /// have IR the pass can differentiate.
 pub fn link_into<'ctx>(main: &Module<'ctx>, others: Vec<Module<'ctx>>) -> Result<(), CliError> {
     for m in others {
-        main.link_in_module(m).map_err(|e| CliError::Failed(format!("linking the bitcode of the sources failed: {e}")))?;
+        main.link_in_module(m).map_err(|e| {
+            CliError::Failed(format!("linking the bitcode of the sources failed: {e}"))
+        })?;
     }
     Ok(())
 }
@@ -57,7 +62,9 @@ pub fn differentiate(module: &Module<'_>, opts: &Options) -> Result<Report, CliE
 /// Verifies the module after the pass. On failure the module is written to a kept
 /// temporary file named in the message.
 pub fn verify_after_ad(module: &Module<'_>) -> Result<(), CliError> {
-    let Err(msg) = module.verify() else { return Ok(()) };
+    let Err(msg) = module.verify() else {
+        return Ok(());
+    };
     let kept = tempfile::Builder::new()
         .prefix("ferrozyme-invalid-")
         .suffix(".ll")
@@ -82,9 +89,14 @@ pub fn target_machine(module: &Module<'_>, level: OptLevel) -> Result<TargetMach
     Target::initialize_native(&InitializationConfig::default())
         .map_err(|e| CliError::Failed(format!("cannot initialize the native LLVM target: {e}")))?;
     let triple = module.get_triple();
-    let triple = if triple.as_str().to_bytes().is_empty() { TargetMachine::get_default_triple() } else { triple };
-    let target = Target::from_triple(&triple)
-        .map_err(|e| CliError::Failed(format!("no LLVM target for '{}': {e}", triple_str(&triple))))?;
+    let triple = if triple.as_str().to_bytes().is_empty() {
+        TargetMachine::get_default_triple()
+    } else {
+        triple
+    };
+    let target = Target::from_triple(&triple).map_err(|e| {
+        CliError::Failed(format!("no LLVM target for '{}': {e}", triple_str(&triple)))
+    })?;
     let cg_level = match level {
         OptLevel::O0 => OptimizationLevel::None,
         OptLevel::O1 => OptimizationLevel::Less,
@@ -92,8 +104,20 @@ pub fn target_machine(module: &Module<'_>, level: OptLevel) -> Result<TargetMach
         OptLevel::O3 => OptimizationLevel::Aggressive,
     };
     target
-        .create_target_machine(&triple, "", "", cg_level, RelocMode::PIC, CodeModel::Default)
-        .ok_or_else(|| CliError::Failed(format!("cannot create a target machine for '{}'", triple_str(&triple))))
+        .create_target_machine(
+            &triple,
+            "",
+            "",
+            cg_level,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| {
+            CliError::Failed(format!(
+                "cannot create a target machine for '{}'",
+                triple_str(&triple)
+            ))
+        })
 }
 
 fn triple_str(t: &TargetTriple) -> String {
@@ -128,19 +152,33 @@ pub enum Emit {
 }
 
 /// Writes the module as an object file, assembly, bitcode or text IR.
-pub fn emit(module: &Module<'_>, tm: &TargetMachine, kind: Emit, path: &Path) -> Result<(), CliError> {
+pub fn emit(
+    module: &Module<'_>,
+    tm: &TargetMachine,
+    kind: Emit,
+    path: &Path,
+) -> Result<(), CliError> {
     let fail = |e: String| CliError::Failed(format!("cannot write '{}': {e}", path.display()));
     match kind {
-        Emit::Object => tm.write_to_file(module, FileType::Object, path).map_err(|e| fail(e.to_string())),
-        Emit::Assembly => tm.write_to_file(module, FileType::Assembly, path).map_err(|e| fail(e.to_string())),
-        Emit::Bitcode => module.write_bitcode_to_path(path).then_some(()).ok_or_else(|| fail("LLVM could not write bitcode".into())),
+        Emit::Object => tm
+            .write_to_file(module, FileType::Object, path)
+            .map_err(|e| fail(e.to_string())),
+        Emit::Assembly => tm
+            .write_to_file(module, FileType::Assembly, path)
+            .map_err(|e| fail(e.to_string())),
+        Emit::Bitcode => module
+            .write_bitcode_to_path(path)
+            .then_some(())
+            .ok_or_else(|| fail("LLVM could not write bitcode".into())),
         Emit::TextIr => module.print_to_file(path).map_err(|e| fail(e.to_string())),
     }
 }
 
 /// Writes the module as text IR for `--save-temps`.
 pub fn save_ir(module: &Module<'_>, path: &Path) -> Result<(), CliError> {
-    module.print_to_file(path).map_err(|e| CliError::Failed(format!("cannot write '{}': {e}", path.display())))
+    module
+        .print_to_file(path)
+        .map_err(|e| CliError::Failed(format!("cannot write '{}': {e}", path.display())))
 }
 
 #[cfg(test)]
@@ -170,7 +208,11 @@ mod tests {
     fn loads_text_and_verifies() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("ok.ll");
-        std::fs::write(&p, "define double @sq(double %x) {\n  %y = fmul double %x, %x\n  ret double %y\n}\n").unwrap();
+        std::fs::write(
+            &p,
+            "define double @sq(double %x) {\n  %y = fmul double %x, %x\n  ret double %y\n}\n",
+        )
+        .unwrap();
         let ctx = Context::create();
         let m = load(&ctx, &p).unwrap();
         verify_after_ad(&m).unwrap();

@@ -32,7 +32,9 @@ pub fn clang() -> Result<PathBuf, CliError> {
 
 fn find_in_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin"));
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
 }
 
 /// Renders a command for `-v` and error messages.
@@ -47,12 +49,18 @@ pub fn describe(cmd: &Command) -> String {
 
 /// Runs `cmd` with inherited stdout/stderr; a non-zero exit is a [`CliError::Tool`].
 pub fn run(cmd: &mut Command) -> Result<(), CliError> {
-    let status = cmd
-        .status()
-        .map_err(|e| CliError::Failed(format!("cannot run '{}': {e}", cmd.get_program().to_string_lossy())))?;
+    let status = cmd.status().map_err(|e| {
+        CliError::Failed(format!(
+            "cannot run '{}': {e}",
+            cmd.get_program().to_string_lossy()
+        ))
+    })?;
     if status.success() {
         Ok(())
     } else {
-        Err(CliError::Tool { what: describe(cmd), status: status.code() })
+        Err(CliError::Tool {
+            what: describe(cmd),
+            status: status.code(),
+        })
     }
 }

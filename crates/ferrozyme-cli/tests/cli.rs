@@ -8,7 +8,11 @@ use std::process::{Command, Output};
 const FERROZYME: &str = env!("CARGO_BIN_EXE_ferrozyme");
 
 fn ferrozyme(dir: &Path, args: &[&str]) -> Output {
-    Command::new(FERROZYME).args(args).current_dir(dir).output().expect("the ferrozyme binary runs")
+    Command::new(FERROZYME)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the ferrozyme binary runs")
 }
 
 fn stderr(o: &Output) -> String {
@@ -21,7 +25,13 @@ fn stdout(o: &Output) -> String {
 
 #[track_caller]
 fn assert_ok(o: &Output) {
-    assert!(o.status.success(), "exit {:?}\nstdout:\n{}\nstderr:\n{}", o.status.code(), stdout(o), stderr(o));
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        stdout(o),
+        stderr(o)
+    );
 }
 
 fn write(dir: &Path, name: &str, text: &str) {
@@ -29,7 +39,9 @@ fn write(dir: &Path, name: &str, text: &str) {
 }
 
 fn run_program(path: &Path) -> String {
-    let o = Command::new(path).output().expect("the compiled program runs");
+    let o = Command::new(path)
+        .output()
+        .expect("the compiled program runs");
     assert_ok(&o);
     stdout(&o)
 }
@@ -60,10 +72,28 @@ entry:
 #[test]
 fn usage_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    for args in [&[][..], &["frobnicate"], &["opt"], &["opt", "in.ll"], &["cc"], &["cc", "-o"], &["cc", "-O9x", "a.c"], &["opt", "a.ll", "-o", "b.ll", "--nope"]] {
+    for args in [
+        &[][..],
+        &["frobnicate"],
+        &["opt"],
+        &["opt", "in.ll"],
+        &["cc"],
+        &["cc", "-o"],
+        &["cc", "-O9x", "a.c"],
+        &["opt", "a.ll", "-o", "b.ll", "--nope"],
+    ] {
         let o = ferrozyme(dir.path(), args);
-        assert_eq!(o.status.code(), Some(2), "args {args:?}\nstderr:\n{}", stderr(&o));
-        assert!(stderr(&o).contains("error"), "args {args:?}: {}", stderr(&o));
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "args {args:?}\nstderr:\n{}",
+            stderr(&o)
+        );
+        assert!(
+            stderr(&o).contains("error"),
+            "args {args:?}: {}",
+            stderr(&o)
+        );
     }
 }
 
@@ -81,7 +111,11 @@ fn help_and_version() {
 #[test]
 fn malformed_ll_is_malformed_ir() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "bad.ll", "define double @f(double %x) {\n  ret double %nope\n}\n");
+    write(
+        dir.path(),
+        "bad.ll",
+        "define double @f(double %x) {\n  ret double %nope\n}\n",
+    );
     let o = ferrozyme(dir.path(), &["opt", "bad.ll", "-o", "out.ll"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
@@ -103,7 +137,10 @@ fn opt_round_trips_text_and_bitcode() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "in.ll", PLAIN_LL);
     assert_ok(&ferrozyme(dir.path(), &["opt", "in.ll", "-o", "out.bc"]));
-    assert_ok(&ferrozyme(dir.path(), &["opt", "out.bc", "-o", "out.ll", "-O2"]));
+    assert_ok(&ferrozyme(
+        dir.path(),
+        &["opt", "out.bc", "-o", "out.ll", "-O2"],
+    ));
     let text = std::fs::read_to_string(dir.path().join("out.ll")).unwrap();
     assert!(text.contains("define double @square(double"), "{text}");
     // The output parses again, and `-o -` prints it.
@@ -119,7 +156,12 @@ fn cc_runs_a_plain_program_at_o0_and_o2() {
     write(dir.path(), "sq.c", SQ_C);
     for level in ["-O0", "-O2"] {
         let exe = format!("prog{level}");
-        assert_ok(&ferrozyme(dir.path(), &["cc", level, "-g", "-Wall", "-std=c11", "main.c", "sq.c", "-o", &exe, "-lm"]));
+        assert_ok(&ferrozyme(
+            dir.path(),
+            &[
+                "cc", level, "-g", "-Wall", "-std=c11", "main.c", "sq.c", "-o", &exe, "-lm",
+            ],
+        ));
         assert_eq!(run_program(&dir.path().join(&exe)), EXPECTED, "{level}");
     }
 }
@@ -129,7 +171,20 @@ fn cc_ad_before_opt_and_save_temps() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "main.c", MAIN_C);
     write(dir.path(), "sq.c", SQ_C);
-    let o = ferrozyme(dir.path(), &["cc", "-O2", "--ad-before-opt", "--save-temps=temps", "main.c", "sq.c", "-o", "prog", "-lm"]);
+    let o = ferrozyme(
+        dir.path(),
+        &[
+            "cc",
+            "-O2",
+            "--ad-before-opt",
+            "--save-temps=temps",
+            "main.c",
+            "sq.c",
+            "-o",
+            "prog",
+            "-lm",
+        ],
+    );
     assert_ok(&o);
     assert_eq!(run_program(&dir.path().join("prog")), EXPECTED);
     for f in ["prog.before-ad.ll", "prog.after-ad.ll"] {
@@ -143,13 +198,25 @@ fn cc_compile_then_link() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "main.c", MAIN_C);
     write(dir.path(), "sq.c", SQ_C);
-    assert_ok(&ferrozyme(dir.path(), &["cc", "-O2", "-c", "main.c", "sq.c"]));
+    assert_ok(&ferrozyme(
+        dir.path(),
+        &["cc", "-O2", "-c", "main.c", "sq.c"],
+    ));
     assert!(dir.path().join("main.o").exists() && dir.path().join("sq.o").exists());
-    assert_ok(&ferrozyme(dir.path(), &["cc", "-O1", "-c", "sq.c", "-o", "square.o"]));
-    assert_ok(&ferrozyme(dir.path(), &["cc", "main.o", "square.o", "-o", "prog", "-lm"]));
+    assert_ok(&ferrozyme(
+        dir.path(),
+        &["cc", "-O1", "-c", "sq.c", "-o", "square.o"],
+    ));
+    assert_ok(&ferrozyme(
+        dir.path(),
+        &["cc", "main.o", "square.o", "-o", "prog", "-lm"],
+    ));
     assert_eq!(run_program(&dir.path().join("prog")), EXPECTED);
     // A source and an object in one command.
-    assert_ok(&ferrozyme(dir.path(), &["cc", "-O2", "main.c", "sq.o", "-o", "prog2", "-lm"]));
+    assert_ok(&ferrozyme(
+        dir.path(),
+        &["cc", "-O2", "main.c", "sq.o", "-o", "prog2", "-lm"],
+    ));
     assert_eq!(run_program(&dir.path().join("prog2")), EXPECTED);
 }
 
@@ -161,7 +228,10 @@ fn cxx_driver() {
         "p.cpp",
         "#include <cstdio>\n#include <vector>\nint main() { std::vector<double> v{1, 2, 3}; double s = 0; for (double x : v) s += x * x; std::printf(\"%g\\n\", s); }\n",
     );
-    assert_ok(&ferrozyme(dir.path(), &["c++", "-O2", "-std=c++17", "p.cpp", "-o", "p"]));
+    assert_ok(&ferrozyme(
+        dir.path(),
+        &["c++", "-O2", "-std=c++17", "p.cpp", "-o", "p"],
+    ));
     assert_eq!(run_program(&dir.path().join("p")), "14\n");
 }
 
@@ -171,16 +241,26 @@ fn compile_errors_exit_1() {
     write(dir.path(), "e.c", "int main(void) { return undeclared; }\n");
     let o = ferrozyme(dir.path(), &["cc", "e.c", "-o", "e"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("undeclared"), "clang's own message reaches the user");
+    assert!(
+        stderr(&o).contains("undeclared"),
+        "clang's own message reaches the user"
+    );
 }
 
 /// `docs/coverage.md` is what `ferrozyme rules` prints: regenerate it with
 /// `target/release/ferrozyme rules > docs/coverage.md` after changing the rules table.
 #[test]
 fn coverage_doc_is_current() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ferrozyme")).arg("rules").output().expect("runs");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ferrozyme"))
+        .arg("rules")
+        .output()
+        .expect("runs");
     assert!(out.status.success());
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/coverage.md")).expect("docs/coverage.md");
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/coverage.md"
+    ))
+    .expect("docs/coverage.md");
     assert!(
         doc == String::from_utf8_lossy(&out.stdout),
         "docs/coverage.md is stale: run `target/release/ferrozyme rules > docs/coverage.md`"
@@ -212,14 +292,26 @@ int main(void) {
     );
     write(dir.path(), "helper.c", "double helper(const double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s; }\n");
     for level in ["-O0", "-O2"] {
-        assert_ok(&ferrozyme(dir.path(), &["cc", level, "main.c", "helper.c", "-o", "prog"]));
+        assert_ok(&ferrozyme(
+            dir.path(),
+            &["cc", level, "main.c", "helper.c", "-o", "prog"],
+        ));
         assert_eq!(run_program(&dir.path().join("prog")), "4 8 12\n");
     }
-    assert_ok(&ferrozyme(dir.path(), &["cc", "-O2", "-c", "helper.c", "-o", "helper.o"]));
-    let o = ferrozyme(dir.path(), &["cc", "-O2", "-g", "main.c", "helper.o", "-o", "prog2"]);
+    assert_ok(&ferrozyme(
+        dir.path(),
+        &["cc", "-O2", "-c", "helper.c", "-o", "helper.o"],
+    ));
+    let o = ferrozyme(
+        dir.path(),
+        &["cc", "-O2", "-g", "main.c", "helper.o", "-o", "prog2"],
+    );
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
-    assert!(e.contains("missing-derivative") && e.contains("`helper`") && e.contains("main.c:6"), "{e}");
+    assert!(
+        e.contains("missing-derivative") && e.contains("`helper`") && e.contains("main.c:6"),
+        "{e}"
+    );
 }
 
 /// `opt --print-activity --print-type-analysis` prints, per instruction of each
@@ -252,21 +344,58 @@ define double @main_like(ptr %x, ptr %dx) {
 }
 "#,
     );
-    let o = ferrozyme(dir.path(), &["opt", "in.ll", "-o", "out.ll", "--print-activity", "--print-type-analysis"]);
+    let o = ferrozyme(
+        dir.path(),
+        &[
+            "opt",
+            "in.ll",
+            "-o",
+            "out.ll",
+            "--print-activity",
+            "--print-type-analysis",
+        ],
+    );
     assert_ok(&o);
     let out = stdout(&o);
     assert!(out.contains("activity for @f"), "{out}");
     assert!(out.contains("type analysis for @f"), "{out}");
-    let line = |needle: &str| out.lines().find(|l| l.contains(needle) && l.contains(" : ")).map(str::to_string);
+    let line = |needle: &str| {
+        out.lines()
+            .find(|l| l.contains(needle) && l.contains(" : "))
+            .map(str::to_string)
+    };
     // Activity: the loaded double and its square are active, the integer math is not,
     // the pointer into x is shadowed.
-    assert!(line("%sq = fmul").is_some_and(|l| l.ends_with(": active")), "{out}");
-    assert!(line("%k = mul").is_some_and(|l| l.ends_with(": inactive")), "{out}");
-    assert!(line("%p = getelementptr").is_some_and(|l| l.contains("shadowed")), "{out}");
+    assert!(
+        line("%sq = fmul").is_some_and(|l| l.ends_with(": active")),
+        "{out}"
+    );
+    assert!(
+        line("%k = mul").is_some_and(|l| l.ends_with(": inactive")),
+        "{out}"
+    );
+    assert!(
+        line("%p = getelementptr").is_some_and(|l| l.contains("shadowed")),
+        "{out}"
+    );
     // Type analysis: x points to doubles, the load is a double, n is an integer.
-    assert!(out.lines().any(|l| l.contains("ptr %x : ptr {") && l.contains("Double")), "{out}");
-    assert!(out.lines().any(|l| l.contains("%v = load double") && l.contains("{[0]:Double}")), "{out}");
-    assert!(out.lines().any(|l| l.contains("i64 %n : {[0]:Integer}")), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.contains("ptr %x : ptr {") && l.contains("Double")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.contains("%v = load double") && l.contains("{[0]:Double}")),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l.contains("i64 %n : {[0]:Integer}")),
+        "{out}"
+    );
     let rewritten = std::fs::read_to_string(dir.path().join("out.ll")).unwrap();
-    assert!(!rewritten.contains("call double (ptr, ...) @__enzyme_autodiff"), "{rewritten}");
+    assert!(
+        !rewritten.contains("call double (ptr, ...) @__enzyme_autodiff"),
+        "{rewritten}"
+    );
 }

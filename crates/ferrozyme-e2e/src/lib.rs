@@ -49,7 +49,11 @@ pub fn find_plugin(root: &Path) -> Option<PathBuf> {
     }
     ["release", "debug"]
         .iter()
-        .map(|profile| root.join("target").join(profile).join("libferrozyme_plugin.so"))
+        .map(|profile| {
+            root.join("target")
+                .join(profile)
+                .join("libferrozyme_plugin.so")
+        })
         .find(|p| p.is_file())
 }
 
@@ -92,7 +96,11 @@ pub fn missing_cpu_flags(requires: &[String]) -> Vec<String> {
         .find(|l| l.starts_with("flags"))
         .map(|l| l.split_whitespace().collect())
         .unwrap_or_default();
-    requires.iter().filter(|r| !flags.contains(&r.as_str())).cloned().collect()
+    requires
+        .iter()
+        .filter(|r| !flags.contains(&r.as_str()))
+        .cloned()
+        .collect()
 }
 
 /// Parses directives from the leading comment lines of `src`: lines starting
@@ -113,14 +121,20 @@ pub fn parse_directives(src: &str) -> Directives {
             break;
         };
         let body = body.trim();
-        let Some((key, value)) = body.split_once(':') else { continue };
+        let Some((key, value)) = body.split_once(':') else {
+            continue;
+        };
         let value = value.trim();
         match key.trim() {
             "OPT" => {
                 let list = opts.get_or_insert_with(Vec::new);
                 for o in value.split_whitespace() {
                     let o = o.trim_start_matches('-');
-                    let o = if o.starts_with('O') { o.to_string() } else { format!("O{o}") };
+                    let o = if o.starts_with('O') {
+                        o.to_string()
+                    } else {
+                        format!("O{o}")
+                    };
                     if !list.contains(&o) {
                         list.push(o);
                     }
@@ -132,8 +146,12 @@ pub fn parse_directives(src: &str) -> Directives {
             "EXPECT-ERROR-LINE" if !value.is_empty() => {
                 d.expect_error_lines.push(value.to_string())
             }
-            "EXPECT-RUNTIME-ERROR" if !value.is_empty() => d.expect_runtime_errors.push(value.to_string()),
-            "REQUIRES" => d.requires.extend(value.split_whitespace().map(String::from)),
+            "EXPECT-RUNTIME-ERROR" if !value.is_empty() => {
+                d.expect_runtime_errors.push(value.to_string())
+            }
+            "REQUIRES" => d
+                .requires
+                .extend(value.split_whitespace().map(String::from)),
             _ => {}
         }
     }
@@ -162,7 +180,9 @@ pub fn list_files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
                     p.is_file()
-                        && p.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.contains(&e))
+                        && p.extension()
+                            .and_then(|e| e.to_str())
+                            .is_some_and(|e| exts.contains(&e))
                 })
                 .collect()
         })
@@ -198,7 +218,9 @@ impl RunOutput {
 
 /// Runs `cmd` with piped stdout/stderr, killing it after `timeout`.
 pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> std::io::Result<RunOutput> {
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let mut child = cmd.spawn()?;
     let mut out_pipe = child.stdout.take().expect("piped stdout");
     let mut err_pipe = child.stderr.take().expect("piped stderr");
@@ -227,7 +249,12 @@ pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> std::io::Result<
     };
     let stdout = String::from_utf8_lossy(&out_t.join().unwrap_or_default()).into_owned();
     let stderr = String::from_utf8_lossy(&err_t.join().unwrap_or_default()).into_owned();
-    Ok(RunOutput { status, stdout, stderr, timed_out })
+    Ok(RunOutput {
+        status,
+        stdout,
+        stderr,
+        timed_out,
+    })
 }
 
 /// The last `max_lines` lines of `s` (with a note when something was cut).
@@ -245,17 +272,31 @@ pub fn tail(s: &str, max_lines: usize) -> String {
 
 /// Lines of a program's stdout reporting mismatches (for short failure messages).
 pub fn mismatch_lines(stdout: &str, max: usize) -> String {
-    let v: Vec<&str> = stdout.lines().filter(|l| l.starts_with("MISMATCH")).collect();
+    let v: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("MISMATCH"))
+        .collect();
     let mut s = v.iter().take(max).copied().collect::<Vec<_>>().join("\n");
     if v.len() > max {
-        s.push_str(&format!("\n[... {} more MISMATCH lines ...]", v.len() - max));
+        s.push_str(&format!(
+            "\n[... {} more MISMATCH lines ...]",
+            v.len() - max
+        ));
     }
     s
 }
 
 /// Turns a file stem into a trial-name component (`missing-derivative` -> `missing_derivative`).
 pub fn trial_component(stem: &str) -> String {
-    stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+    stem.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -282,6 +323,9 @@ mod tests {
     #[test]
     fn marker() {
         let src = "// EXPECT-ERROR-LINE: HERE\nint a;\nx(); // HERE\n";
-        assert_eq!(marker_location(Path::new("/a/b/f.c"), src, "HERE").as_deref(), Some("f.c:3"));
+        assert_eq!(
+            marker_location(Path::new("/a/b/f.c"), src, "HERE").as_deref(),
+            Some("f.c:3")
+        );
     }
 }

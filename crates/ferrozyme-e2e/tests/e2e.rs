@@ -14,7 +14,9 @@ const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
 
 fn build_dir(name: &str, opt: &str) -> Result<PathBuf, Failed> {
-    let dir = std::env::temp_dir().join("ferrozyme-e2e").join(format!("{name}-{opt}"));
+    let dir = std::env::temp_dir()
+        .join("ferrozyme-e2e")
+        .join(format!("{name}-{opt}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     Ok(dir)
@@ -33,19 +35,34 @@ enum Via {
     Plugin,
 }
 
-fn run_c_program(root: &Path, file: &Path, opt: &str, d: &Directives, via: Via) -> Result<(), Failed> {
+fn run_c_program(
+    root: &Path,
+    file: &Path,
+    opt: &str,
+    d: &Directives,
+    via: Via,
+) -> Result<(), Failed> {
     let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-    let dir = build_dir(&format!("{stem}{}", if via == Via::Plugin { "-plugin" } else { "" }), opt)?;
+    let dir = build_dir(
+        &format!("{stem}{}", if via == Via::Plugin { "-plugin" } else { "" }),
+        opt,
+    )?;
     let exe = dir.join("exe");
     let mut cc = match via {
         Via::Cli => {
             let mut c = Command::new(ferrozyme(root)?);
-            let driver = if file.extension().is_some_and(|e| e == "cpp") { "c++" } else { "cc" };
+            let driver = if file.extension().is_some_and(|e| e == "cpp") {
+                "c++"
+            } else {
+                "cc"
+            };
             c.arg(driver);
             c
         }
         Via::Plugin => {
-            let lib = find_plugin(root).ok_or_else(|| Failed::from("libferrozyme_plugin.so not found: run `cargo build --release` first"))?;
+            let lib = find_plugin(root).ok_or_else(|| {
+                Failed::from("libferrozyme_plugin.so not found: run `cargo build --release` first")
+            })?;
             let mut c = Command::new("clang-22");
             c.arg(format!("-fpass-plugin={}", lib.display()));
             c.arg(format!("-I{}", file.parent().unwrap().display()));
@@ -59,7 +76,8 @@ fn run_c_program(root: &Path, file: &Path, opt: &str, d: &Directives, via: Via) 
     cc.arg("-lm");
     cc.current_dir(&dir);
     let cmdline = format!("{cc:?}");
-    let c = run_with_timeout(cc, COMPILE_TIMEOUT).map_err(|e| format!("cannot run {cmdline}: {e}"))?;
+    let c =
+        run_with_timeout(cc, COMPILE_TIMEOUT).map_err(|e| format!("cannot run {cmdline}: {e}"))?;
     if !c.success() || !exe.is_file() {
         return Err(format!(
             "compilation failed ({})\ncommand: {cmdline}\n--- compiler stderr ---\n{}\n--- compiler stdout ---\n{}",
@@ -71,9 +89,14 @@ fn run_c_program(root: &Path, file: &Path, opt: &str, d: &Directives, via: Via) 
     }
     let mut run = Command::new(&exe);
     run.current_dir(&dir);
-    let r = run_with_timeout(run, RUN_TIMEOUT).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let r = run_with_timeout(run, RUN_TIMEOUT)
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
     if !d.expect_runtime_errors.is_empty() {
-        let missing: Vec<&String> = d.expect_runtime_errors.iter().filter(|e| !r.stderr.contains(e.as_str())).collect();
+        let missing: Vec<&String> = d
+            .expect_runtime_errors
+            .iter()
+            .filter(|e| !r.stderr.contains(e.as_str()))
+            .collect();
         if r.success() || !missing.is_empty() {
             return Err(format!(
                 "expected a run-time error containing {:?} ({}), missing {missing:?}\n--- program stderr ---\n{}",
@@ -116,7 +139,8 @@ fn run_error_program(root: &Path, file: &Path, src: &str, d: &Directives) -> Res
     }
     cmd.current_dir(&dir);
     let cmdline = format!("{cmd:?}");
-    let out = run_with_timeout(cmd, COMPILE_TIMEOUT).map_err(|e| format!("cannot run {cmdline}: {e}"))?;
+    let out =
+        run_with_timeout(cmd, COMPILE_TIMEOUT).map_err(|e| format!("cannot run {cmdline}: {e}"))?;
     let mut problems = Vec::new();
     if out.timed_out {
         problems.push("the command timed out".to_string());
@@ -127,7 +151,9 @@ fn run_error_program(root: &Path, file: &Path, src: &str, d: &Directives) -> Res
     for marker in &d.expect_error_lines {
         match marker_location(file, src, marker) {
             Some(loc) => expected.push(loc),
-            None => problems.push(format!("EXPECT-ERROR-LINE marker {marker:?} not found in the file")),
+            None => problems.push(format!(
+                "EXPECT-ERROR-LINE marker {marker:?} not found in the file"
+            )),
         }
     }
     if expected.is_empty() {
@@ -159,14 +185,21 @@ fn main() {
     let programs = list_files(&root.join("tests").join("c"), &["c"])
         .into_iter()
         .map(|f| ("c", f))
-        .chain(list_files(&root.join("tests").join("cxx"), &["cpp"]).into_iter().map(|f| ("cxx", f)));
+        .chain(
+            list_files(&root.join("tests").join("cxx"), &["cpp"])
+                .into_iter()
+                .map(|f| ("cxx", f)),
+        );
     for (kind, file) in programs {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let src = match std::fs::read_to_string(&file) {
             Ok(s) => s,
             Err(e) => {
                 let msg = format!("cannot read {}: {e}", file.display());
-                trials.push(Trial::test(format!("{kind}::{}", trial_component(&stem)), move || Err(msg.into())));
+                trials.push(Trial::test(
+                    format!("{kind}::{}", trial_component(&stem)),
+                    move || Err(msg.into()),
+                ));
                 continue;
             }
         };
@@ -175,10 +208,16 @@ fn main() {
             let (root, file, opt2, d2) = (root.clone(), file.clone(), opt.clone(), d.clone());
             let name = format!("{kind}::{}::{}", trial_component(&stem), opt);
             let missing = missing_cpu_flags(&d.requires);
-            let trial = Trial::test(name, move || run_c_program(&root, &file, &opt2, &d2, Via::Cli));
+            let trial = Trial::test(name, move || {
+                run_c_program(&root, &file, &opt2, &d2, Via::Cli)
+            });
             // A program built for a CPU feature this machine lacks cannot run here: it is
             // listed as ignored (with `--include-ignored` it runs, and fails with SIGILL).
-            trials.push(if missing.is_empty() { trial } else { trial.with_ignored_flag(true) });
+            trials.push(if missing.is_empty() {
+                trial
+            } else {
+                trial.with_ignored_flag(true)
+            });
         }
         // Every C program once more through the pass plugin inside clang's own -O2
         // pipeline, so the plugin path is as tested as the CLI.
@@ -186,8 +225,14 @@ fn main() {
             let (root, file, d2) = (root.clone(), file.clone(), d.clone());
             let name = format!("plugin::{}::O2", trial_component(&stem));
             let missing = missing_cpu_flags(&d.requires);
-            let trial = Trial::test(name, move || run_c_program(&root, &file, "O2", &d2, Via::Plugin));
-            trials.push(if missing.is_empty() { trial } else { trial.with_ignored_flag(true) });
+            let trial = Trial::test(name, move || {
+                run_c_program(&root, &file, "O2", &d2, Via::Plugin)
+            });
+            trials.push(if missing.is_empty() {
+                trial
+            } else {
+                trial.with_ignored_flag(true)
+            });
         }
     }
 
@@ -197,7 +242,9 @@ fn main() {
         let d = parse_directives(&src);
         let (root, file2) = (root.clone(), file.clone());
         let name = format!("errors::{}", trial_component(&stem));
-        trials.push(Trial::test(name, move || run_error_program(&root, &file2, &src, &d)));
+        trials.push(Trial::test(name, move || {
+            run_error_program(&root, &file2, &src, &d)
+        }));
     }
 
     libtest_mimic::run(&args, trials).exit();

@@ -43,7 +43,10 @@ macro_rules! cast {
 impl Builder {
     pub fn new(ctx: Context) -> Builder {
         // SAFETY: context alive.
-        Builder { raw: unsafe { LLVMCreateBuilderInContext(ctx.0) }, ctx }
+        Builder {
+            raw: unsafe { LLVMCreateBuilderInContext(ctx.0) },
+            ctx,
+        }
     }
     pub fn context(&self) -> Context {
         self.ctx
@@ -151,14 +154,30 @@ impl Builder {
         let mut ix: Vec<LLVMValueRef> = idx.iter().map(|v| v.0).collect();
         let n = cstr("");
         // SAFETY: builder positioned; index array outlives the call.
-        Value(unsafe { LLVMBuildGEP2(self.raw, elem_ty.0, ptr.0, ix.as_mut_ptr(), ix.len() as u32, n.as_ptr()) })
+        Value(unsafe {
+            LLVMBuildGEP2(
+                self.raw,
+                elem_ty.0,
+                ptr.0,
+                ix.as_mut_ptr(),
+                ix.len() as u32,
+                n.as_ptr(),
+            )
+        })
     }
     pub fn inbounds_gep(&self, elem_ty: Type, ptr: Value, idx: &[Value]) -> Value {
         let mut ix: Vec<LLVMValueRef> = idx.iter().map(|v| v.0).collect();
         let n = cstr("");
         // SAFETY: as `gep`.
         Value(unsafe {
-            LLVMBuildInBoundsGEP2(self.raw, elem_ty.0, ptr.0, ix.as_mut_ptr(), ix.len() as u32, n.as_ptr())
+            LLVMBuildInBoundsGEP2(
+                self.raw,
+                elem_ty.0,
+                ptr.0,
+                ix.as_mut_ptr(),
+                ix.len() as u32,
+                n.as_ptr(),
+            )
         })
     }
     /// `ptr + offset` bytes.
@@ -174,7 +193,16 @@ impl Builder {
         let mut a: Vec<LLVMValueRef> = args.iter().map(|v| v.0).collect();
         let n = cstr("");
         // SAFETY: builder positioned; argument array outlives the call.
-        Value(unsafe { LLVMBuildCall2(self.raw, fn_ty.0, callee.0, a.as_mut_ptr(), a.len() as u32, n.as_ptr()) })
+        Value(unsafe {
+            LLVMBuildCall2(
+                self.raw,
+                fn_ty.0,
+                callee.0,
+                a.as_mut_ptr(),
+                a.len() as u32,
+                n.as_ptr(),
+            )
+        })
     }
     /// Calls a function value with its own type.
     pub fn call_fn(&self, f: Value, args: &[Value]) -> Value {

@@ -70,7 +70,14 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(kind: DiagKind, message: impl Into<String>) -> Self {
-        Diagnostic { kind, function: None, instruction: None, loc: None, message: message.into(), help: String::new() }
+        Diagnostic {
+            kind,
+            function: None,
+            instruction: None,
+            loc: None,
+            message: message.into(),
+            help: String::new(),
+        }
     }
     pub fn in_function(mut self, name: impl Into<String>) -> Self {
         self.function = Some(name.into());

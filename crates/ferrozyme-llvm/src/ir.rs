@@ -14,7 +14,6 @@ use std::fmt;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 
-
 use crate::diag::SourceLoc;
 
 pub use llvm_sys::LLVMIntPredicate as IntPredicate;
@@ -181,11 +180,16 @@ impl Value {
                 return None;
             }
             let n = LLVMGetVectorSize(LLVMTypeOf(self.0));
-            let elems: Vec<Value> = (0..n).map(|k| Value(LLVMGetAggregateElement(self.0, k))).collect();
+            let elems: Vec<Value> = (0..n)
+                .map(|k| Value(LLVMGetAggregateElement(self.0, k)))
+                .collect();
             if !elems.iter().any(|e| e.is_undef()) {
                 return None;
             }
-            let fixed: Vec<Value> = elems.into_iter().map(|e| if e.is_undef() { e.ty().zero() } else { e }).collect();
+            let fixed: Vec<Value> = elems
+                .into_iter()
+                .map(|e| if e.is_undef() { e.ty().zero() } else { e })
+                .collect();
             Some(Value::const_vector(&fixed))
         }
     }
@@ -317,7 +321,9 @@ impl Value {
         unsafe { LLVMSetSuccessor(self.0, i, b.0) }
     }
     pub fn successors(self) -> Vec<Block> {
-        (0..self.num_successors()).map(|i| self.successor(i)).collect()
+        (0..self.num_successors())
+            .map(|i| self.successor(i))
+            .collect()
     }
     pub fn fcmp_predicate(self) -> RealPredicate {
         // SAFETY: only on fcmp.
@@ -430,16 +436,24 @@ impl Value {
     /// The normal and unwind destinations of an `invoke`.
     pub fn invoke_dests(self) -> (Block, Block) {
         // SAFETY: only on invokes.
-        unsafe { (Block(LLVMGetNormalDest(self.0)), Block(LLVMGetUnwindDest(self.0))) }
+        unsafe {
+            (
+                Block(LLVMGetNormalDest(self.0)),
+                Block(LLVMGetUnwindDest(self.0)),
+            )
+        }
     }
 
     /// Copies the call-site attributes (function, return, parameters) of call/invoke
     /// `self` to call `to`.
     pub fn copy_call_site_attributes(self, to: Value) {
         let n = self.num_call_args();
-        let indices = [llvm_sys::LLVMAttributeFunctionIndex, llvm_sys::LLVMAttributeReturnIndex]
-            .into_iter()
-            .chain(1..=n);
+        let indices = [
+            llvm_sys::LLVMAttributeFunctionIndex,
+            llvm_sys::LLVMAttributeReturnIndex,
+        ]
+        .into_iter()
+        .chain(1..=n);
         for idx in indices {
             // SAFETY: attribute queries on live call sites; buffer sized by the count.
             unsafe {
@@ -461,7 +475,14 @@ impl Value {
         // SAFETY: only on phi nodes.
         unsafe {
             let n = LLVMCountIncoming(self.0);
-            (0..n).map(|i| (Value(LLVMGetIncomingValue(self.0, i)), Block(LLVMGetIncomingBlock(self.0, i)))).collect()
+            (0..n)
+                .map(|i| {
+                    (
+                        Value(LLVMGetIncomingValue(self.0, i)),
+                        Block(LLVMGetIncomingBlock(self.0, i)),
+                    )
+                })
+                .collect()
         }
     }
     pub fn add_incoming(self, v: Value, b: Block) {
@@ -489,9 +510,14 @@ impl Value {
             let file = if p.is_null() {
                 String::from("<unknown>")
             } else {
-                String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize)).into_owned()
+                String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize))
+                    .into_owned()
             };
-            Some(SourceLoc { file, line, col: LLVMGetDebugLocColumn(self.0) })
+            Some(SourceLoc {
+                file,
+                line,
+                col: LLVMGetDebugLocColumn(self.0),
+            })
         }
     }
     /// Drop the `!dbg` attachment (used on code copied into generated functions).
@@ -528,7 +554,13 @@ impl Value {
             if p.is_null() {
                 None
             } else {
-                Some(String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize)).into_owned())
+                Some(
+                    String::from_utf8_lossy(std::slice::from_raw_parts(
+                        p as *const u8,
+                        len as usize,
+                    ))
+                    .into_owned(),
+                )
             }
         }
     }
@@ -537,7 +569,11 @@ impl Value {
 
     pub fn params(self) -> Vec<Value> {
         // SAFETY: only on functions.
-        unsafe { (0..LLVMCountParams(self.0)).map(|i| Value(LLVMGetParam(self.0, i))).collect() }
+        unsafe {
+            (0..LLVMCountParams(self.0))
+                .map(|i| Value(LLVMGetParam(self.0, i)))
+                .collect()
+        }
     }
     pub fn blocks(self) -> Vec<Block> {
         let mut out = Vec::new();
@@ -593,7 +629,9 @@ impl Value {
     pub fn has_fn_attr(self, name: &str) -> bool {
         let k = attr_kind(name);
         // SAFETY: function attribute query.
-        unsafe { !LLVMGetEnumAttributeAtIndex(self.0, llvm_sys::LLVMAttributeFunctionIndex, k).is_null() }
+        unsafe {
+            !LLVMGetEnumAttributeAtIndex(self.0, llvm_sys::LLVMAttributeFunctionIndex, k).is_null()
+        }
     }
     pub fn remove_fn_attr(self, name: &str) {
         let k = attr_kind(name);
@@ -655,9 +693,7 @@ impl Value {
     }
 }
 
-
 pub fn attr_kind(name: &str) -> u32 {
     // SAFETY: pointer+len.
     unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len()) }
 }
-

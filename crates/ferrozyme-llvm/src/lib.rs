@@ -49,14 +49,19 @@ pub fn link_ir_text(module: Module, text: &str, name: &str) -> Result<(), String
     // linker (LLVMLinkModules2 destroys the source module); on failure nothing leaks but
     // the message, which we own.
     unsafe {
-        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text.as_ptr() as *const _, text.len(), cname.as_ptr());
+        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+            text.as_ptr() as *const _,
+            text.len(),
+            cname.as_ptr(),
+        );
         let mut src = std::ptr::null_mut();
         let mut msg = std::ptr::null_mut();
         // clang's context discards value names, and the textual IR reader refuses such a
         // context; keep names while parsing.
         let discard = LLVMContextShouldDiscardValueNames(ctx.raw());
         LLVMContextSetDiscardValueNames(ctx.raw(), 0);
-        let bad = llvm_sys::ir_reader::LLVMParseIRInContext2(ctx.raw(), buf, &mut src, &mut msg) != 0;
+        let bad =
+            llvm_sys::ir_reader::LLVMParseIRInContext2(ctx.raw(), buf, &mut src, &mut msg) != 0;
         LLVMContextSetDiscardValueNames(ctx.raw(), discard);
         LLVMDisposeMemoryBuffer(buf);
         if bad {

@@ -63,14 +63,21 @@ impl Block {
         opt_value(unsafe { LLVMGetBasicBlockTerminator(self.0) })
     }
     pub fn successors(self) -> Vec<Block> {
-        self.terminator().map(|t| t.successors()).unwrap_or_default()
+        self.terminator()
+            .map(|t| t.successors())
+            .unwrap_or_default()
     }
     /// The first instruction that is not a phi node.
     pub fn first_non_phi(self) -> Option<Value> {
-        self.instructions().into_iter().find(|i| i.opcode() != Some(Opcode::LLVMPHI))
+        self.instructions()
+            .into_iter()
+            .find(|i| i.opcode() != Some(Opcode::LLVMPHI))
     }
     pub fn phis(self) -> Vec<Value> {
-        self.instructions().into_iter().take_while(|i| i.opcode() == Some(Opcode::LLVMPHI)).collect()
+        self.instructions()
+            .into_iter()
+            .take_while(|i| i.opcode() == Some(Opcode::LLVMPHI))
+            .collect()
     }
     pub fn delete(self) {
         // SAFETY: the block has no remaining uses (caller).
@@ -166,33 +173,62 @@ impl Module {
                 return None;
             }
             let mut tys: Vec<LLVMTypeRef> = overloads.iter().map(|t| t.0).collect();
-            opt_value(LLVMGetIntrinsicDeclaration(self.0, id, tys.as_mut_ptr(), tys.len()))
+            opt_value(LLVMGetIntrinsicDeclaration(
+                self.0,
+                id,
+                tys.as_mut_ptr(),
+                tys.len(),
+            ))
         }
     }
     /// Store size of a type in bytes, per the module's data layout.
     pub fn store_size(self, ty: Type) -> u64 {
         // SAFETY: module alive; the data layout is owned by the module.
-        unsafe { llvm_sys::target::LLVMStoreSizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(self.0), ty.0) }
+        unsafe {
+            llvm_sys::target::LLVMStoreSizeOfType(
+                llvm_sys::target::LLVMGetModuleDataLayout(self.0),
+                ty.0,
+            )
+        }
     }
     /// ABI allocation size of a type in bytes (what arrays of it use per element).
     pub fn alloc_size(self, ty: Type) -> u64 {
         // SAFETY: module alive.
-        unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(self.0), ty.0) }
+        unsafe {
+            llvm_sys::target::LLVMABISizeOfType(
+                llvm_sys::target::LLVMGetModuleDataLayout(self.0),
+                ty.0,
+            )
+        }
     }
     /// Byte offset of field `i` of a struct type.
     pub fn field_offset(self, sty: Type, i: u32) -> u64 {
         // SAFETY: module alive; sty is a struct type.
-        unsafe { llvm_sys::target::LLVMOffsetOfElement(llvm_sys::target::LLVMGetModuleDataLayout(self.0), sty.0, i) }
+        unsafe {
+            llvm_sys::target::LLVMOffsetOfElement(
+                llvm_sys::target::LLVMGetModuleDataLayout(self.0),
+                sty.0,
+                i,
+            )
+        }
     }
     /// The module's data layout string.
     pub fn data_layout(self) -> String {
         // SAFETY: module alive; borrowed C string.
-        unsafe { CStr::from_ptr(LLVMGetDataLayoutStr(self.0)).to_string_lossy().into_owned() }
+        unsafe {
+            CStr::from_ptr(LLVMGetDataLayoutStr(self.0))
+                .to_string_lossy()
+                .into_owned()
+        }
     }
     /// The module's target triple.
     pub fn target_triple(self) -> String {
         // SAFETY: module alive; borrowed C string.
-        unsafe { CStr::from_ptr(LLVMGetTarget(self.0)).to_string_lossy().into_owned() }
+        unsafe {
+            CStr::from_ptr(LLVMGetTarget(self.0))
+                .to_string_lossy()
+                .into_owned()
+        }
     }
     /// The module printed as textual IR.
     pub fn to_ir_string(self) -> String {
@@ -236,7 +272,12 @@ pub fn run_function_passes(f: Value, pipeline: &str) -> Result<(), String> {
     // SAFETY: live function; options created and disposed here; error message owned.
     unsafe {
         let opts = llvm_sys::transforms::pass_builder::LLVMCreatePassBuilderOptions();
-        let err = llvm_sys::transforms::pass_builder::LLVMRunPassesOnFunction(f.0, p.as_ptr(), std::ptr::null_mut(), opts);
+        let err = llvm_sys::transforms::pass_builder::LLVMRunPassesOnFunction(
+            f.0,
+            p.as_ptr(),
+            std::ptr::null_mut(),
+            opts,
+        );
         llvm_sys::transforms::pass_builder::LLVMDisposePassBuilderOptions(opts);
         if err.is_null() {
             Ok(())
@@ -252,7 +293,12 @@ pub fn run_module_passes(m: Module, pipeline: &str) -> Result<(), String> {
     // SAFETY: live module; options created and disposed here.
     unsafe {
         let opts = llvm_sys::transforms::pass_builder::LLVMCreatePassBuilderOptions();
-        let err = llvm_sys::transforms::pass_builder::LLVMRunPasses(m.0, p.as_ptr(), std::ptr::null_mut(), opts);
+        let err = llvm_sys::transforms::pass_builder::LLVMRunPasses(
+            m.0,
+            p.as_ptr(),
+            std::ptr::null_mut(),
+            opts,
+        );
         llvm_sys::transforms::pass_builder::LLVMDisposePassBuilderOptions(opts);
         if err.is_null() {
             Ok(())
@@ -335,4 +381,3 @@ pub fn opcode_name(op: Opcode) -> &'static str {
         _ => "unknown",
     }
 }
-

@@ -67,7 +67,8 @@ impl Type {
     }
     /// float/double or a vector of them.
     pub fn is_fp(self) -> bool {
-        self.is_fp_scalar() || (self.kind() == TypeKind::Vector && self.element_type().is_fp_scalar())
+        self.is_fp_scalar()
+            || (self.kind() == TypeKind::Vector && self.element_type().is_fp_scalar())
     }
     pub fn is_pointer(self) -> bool {
         self.kind() == TypeKind::Pointer
@@ -152,7 +153,10 @@ impl Type {
         match self.kind() {
             TypeKind::Pointer => true,
             TypeKind::Vector | TypeKind::Array => self.element_type().contains_pointer(),
-            TypeKind::Struct => self.struct_fields().into_iter().any(|t| t.contains_pointer()),
+            TypeKind::Struct => self
+                .struct_fields()
+                .into_iter()
+                .any(|t| t.contains_pointer()),
             _ => false,
         }
     }
@@ -276,4 +280,3 @@ impl Type {
         Value(unsafe { LLVMGetPoison(self.0) })
     }
 }
-

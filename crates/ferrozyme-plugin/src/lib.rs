@@ -62,15 +62,25 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 /// `m` must be a valid module for the duration of the call; `err_out` and `changed_out`
 /// must be valid for writes (or null, in which case that output is dropped).
 #[no_mangle]
-pub unsafe extern "C" fn ferrozyme_plugin_run(m: LLVMModuleRef, err_out: *mut *mut c_char, changed_out: *mut c_int) -> c_int {
+pub unsafe extern "C" fn ferrozyme_plugin_run(
+    m: LLVMModuleRef,
+    err_out: *mut *mut c_char,
+    changed_out: *mut c_int,
+) -> c_int {
     // SAFETY: the caller (the C++ pass) hands us the module it is running on; it stays
     // alive and unaliased by other passes until we return.
     let module = unsafe { Module::from_raw(m) };
-    let outcome = catch_unwind(AssertUnwindSafe(|| ferrozyme_transform::run_on_module(module, &Options::default())));
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        ferrozyme_transform::run_on_module(module, &Options::default())
+    }));
     let (rc, changed, message) = match outcome {
         Ok(Ok(report)) => (0, !report.generated.is_empty(), None),
         Ok(Err(diags)) => {
-            let text = diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
+            let text = diags
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("\n");
             (1, false, Some(text))
         }
         Err(panic) => {
@@ -79,7 +89,13 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(m: LLVMModuleRef, err_out: *mut *m
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
-            (1, false, Some(format!("error[internal-error]: the Ferrozyme pass panicked: {what}")))
+            (
+                1,
+                false,
+                Some(format!(
+                    "error[internal-error]: the Ferrozyme pass panicked: {what}"
+                )),
+            )
         }
     };
     if !changed_out.is_null() {

@@ -13,8 +13,13 @@ fn plugin() -> PathBuf {
         return PathBuf::from(p);
     }
     let exe = std::env::current_exe().expect("test executable path");
-    let deps = exe.parent().expect("test executable lives in target/<profile>/deps");
-    let candidates = [deps.parent().map(|p| p.join("libferrozyme_plugin.so")), Some(deps.join("libferrozyme_plugin.so"))];
+    let deps = exe
+        .parent()
+        .expect("test executable lives in target/<profile>/deps");
+    let candidates = [
+        deps.parent().map(|p| p.join("libferrozyme_plugin.so")),
+        Some(deps.join("libferrozyme_plugin.so")),
+    ];
     candidates
         .into_iter()
         .flatten()
@@ -44,7 +49,8 @@ fn assert_ok(o: &Output) {
 }
 
 fn run(cmd: &mut Command) -> Output {
-    cmd.output().unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd.get_program()))
+    cmd.output()
+        .unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd.get_program()))
 }
 
 const PLAIN_LL: &str = r#"
@@ -111,14 +117,20 @@ fn clang_plugin_run(src: &str, level: &str, trace: bool) -> (String, String) {
     assert_ok(&o);
     let p = run(&mut Command::new(dir.path().join("prog")));
     assert_ok(&p);
-    (String::from_utf8_lossy(&o.stderr).into_owned(), String::from_utf8_lossy(&p.stdout).into_owned())
+    (
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        String::from_utf8_lossy(&p.stdout).into_owned(),
+    )
 }
 
 #[test]
 fn clang_with_plugin_builds_a_plain_program() {
     let (clang_err, out) = clang_plugin_run(PLAIN_C, "-O2", false);
     assert_eq!(out, "s=58\n");
-    assert!(!clang_err.contains("ferrozyme:"), "no trace unless asked: {clang_err}");
+    assert!(
+        !clang_err.contains("ferrozyme:"),
+        "no trace unless asked: {clang_err}"
+    );
 }
 
 #[test]
@@ -126,7 +138,10 @@ fn pass_really_runs_inside_clang_at_o0_and_o2() {
     for level in ["-O0", "-O2"] {
         let (clang_err, out) = clang_plugin_run(PLAIN_C, level, true);
         assert_eq!(out, "s=58\n", "{level}");
-        assert!(clang_err.contains("ferrozyme: pass ran on prog.c"), "{level}: clang stderr was:\n{clang_err}");
+        assert!(
+            clang_err.contains("ferrozyme: pass ran on prog.c"),
+            "{level}: clang stderr was:\n{clang_err}"
+        );
     }
 }
 
@@ -158,7 +173,10 @@ int main(void) {
 "#;
 
 fn max_err(out: &str) -> f64 {
-    out.trim().strip_prefix("max_err=").and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("unexpected output {out:?}"))
+    out.trim()
+        .strip_prefix("max_err=")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected output {out:?}"))
 }
 
 #[test]
@@ -174,12 +192,22 @@ fn autodiff_through_opt_passes_enzyme() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("prog.c"), AUTODIFF_C).unwrap();
     let d = dir.path();
-    assert_ok(&run(Command::new(llvm_tool("clang")).args(["-O2", "-S", "-emit-llvm", "prog.c", "-o", "prog.ll"]).current_dir(d)));
+    assert_ok(&run(Command::new(llvm_tool("clang"))
+        .args(["-O2", "-S", "-emit-llvm", "prog.c", "-o", "prog.ll"])
+        .current_dir(d)));
     assert_ok(&run(Command::new(llvm_tool("opt"))
         .arg(format!("-load-pass-plugin={}", plugin().display()))
-        .args(["-passes=enzyme,default<O2>", "prog.ll", "-S", "-o", "grad.ll"])
+        .args([
+            "-passes=enzyme,default<O2>",
+            "prog.ll",
+            "-S",
+            "-o",
+            "grad.ll",
+        ])
         .current_dir(d)));
-    assert_ok(&run(Command::new(llvm_tool("clang")).args(["-O2", "grad.ll", "-o", "prog", "-lm"]).current_dir(d)));
+    assert_ok(&run(Command::new(llvm_tool("clang"))
+        .args(["-O2", "grad.ll", "-o", "prog", "-lm"])
+        .current_dir(d)));
     let p = run(&mut Command::new(d.join("prog")));
     assert_ok(&p);
     assert!(max_err(&String::from_utf8_lossy(&p.stdout)) < 1e-12);

@@ -14,7 +14,10 @@ pub fn coverage_markdown() -> String {
     for (family, title) in [
         (Family::Opcode, "Instructions with derivative rules"),
         (Family::Intrinsic, "LLVM intrinsics"),
-        (Family::Libm, "C math library (each also as its `f` variant: `sinf` ...)"),
+        (
+            Family::Libm,
+            "C math library (each also as its `f` variant: `sinf` ...)",
+        ),
     ] {
         let _ = writeln!(s, "## {title}\n\n| name | partial derivatives (x, y, z = arguments, r = result) |\n|---|---|");
         for r in all_rules().iter().filter(|r| r.family == family) {
@@ -30,11 +33,16 @@ pub fn coverage_markdown() -> String {
         }
         s.push('\n');
     }
-    let _ = writeln!(s, "## Every LLVM instruction\n\n| opcode | handling |\n|---|---|");
+    let _ = writeln!(
+        s,
+        "## Every LLVM instruction\n\n| opcode | handling |\n|---|---|"
+    );
     for op in all_opcodes() {
         let how = match opcode_kind(op) {
             OpKind::Elementwise(_) => "derivative rule (above)".to_string(),
-            OpKind::LinearCast => "linear cast: adjoint converted back to the operand type".to_string(),
+            OpKind::LinearCast => {
+                "linear cast: adjoint converted back to the operand type".to_string()
+            }
             OpKind::StructuralZero { why } => format!("no derivative flows: {why}"),
             OpKind::Inactive { why } => format!("inactive: {why}"),
             OpKind::Structural { why } => format!("handled by the transform: {why}"),
@@ -52,7 +60,10 @@ pub fn coverage_markdown() -> String {
          * calls to functions with IR: augmented forward + reverse function, or one combined function for callees that touch no memory;\n\
          * type hints: `__enzyme_double`, `__enzyme_float`, `__enzyme_integer`, `__enzyme_pointer`."
     );
-    let _ = writeln!(s, "\n## Intrinsics with a zero derivative\n\n| intrinsic | why |\n|---|---|");
+    let _ = writeln!(
+        s,
+        "\n## Intrinsics with a zero derivative\n\n| intrinsic | why |\n|---|---|"
+    );
     for (name, why) in crate::lookup::zero_derivative_table() {
         let _ = writeln!(s, "| `{name}` | {why} |");
     }

@@ -259,7 +259,9 @@ fn build() -> Vec<Rule> {
         rule("llvm.floor", I, &[Z], STEPS, |a| a[0].floor()),
         rule("llvm.ceil", I, &[Z], STEPS, |a| a[0].ceil()),
         rule("llvm.round", I, &[Z], STEPS, |a| a[0].round()),
-        rule("llvm.ldexp", I, &["exp2(y)", Z], WIDE, |a| a[0] * a[1].exp2()),
+        rule("llvm.ldexp", I, &["exp2(y)", Z], WIDE, |a| {
+            a[0] * a[1].exp2()
+        }),
         rule("llvm.trunc", I, &[Z], STEPS, |a| a[0].trunc()),
         rule("llvm.rint", I, &[Z], STEPS, |a| a[0].round_ties_even()),
         rule("llvm.nearbyint", I, &[Z], STEPS, |a| a[0].round_ties_even()),
@@ -301,7 +303,13 @@ fn build() -> Vec<Rule> {
         rule("cbrt", L, &["1/(3*r*r)"], POS, |a| a[0].cbrt()),
         // At the origin hypot has no derivative; like sqrt, give 0 there rather than NaN
         // (a zero adjoint times NaN would poison unrelated gradients).
-        rule("hypot", L, &["sel(eq(r, 0), 0, x/r)", "sel(eq(r, 0), 0, y/r)"], WIDE, |a| a[0].hypot(a[1])),
+        rule(
+            "hypot",
+            L,
+            &["sel(eq(r, 0), 0, x/r)", "sel(eq(r, 0), 0, y/r)"],
+            WIDE,
+            |a| a[0].hypot(a[1]),
+        ),
         rule("erf", L, &["2/sqrt(pi)*exp(-x*x)"], (-2.5, 2.5), |a| {
             erf(a[0])
         }),
@@ -329,10 +337,14 @@ fn build() -> Vec<Rule> {
             a[0] % a[1]
         }),
         rule("asinh", L, &["1/sqrt(x*x + 1)"], WIDE, |a| a[0].asinh()),
-        rule("acosh", L, &["1/sqrt(x*x - 1)"], (1.1, 5.0), |a| a[0].acosh()),
+        rule("acosh", L, &["1/sqrt(x*x - 1)"], (1.1, 5.0), |a| {
+            a[0].acosh()
+        }),
         rule("atanh", L, &["1/(1 - x*x)"], (-0.9, 0.9), |a| a[0].atanh()),
         rule("exp10", L, &["r*ln10"], (-2.0, 2.0), |a| 10f64.powf(a[0])),
-        rule("fdim", L, &["gt(x, y)", "-gt(x, y)"], WIDE, |a| (a[0] - a[1]).max(0.0)),
+        rule("fdim", L, &["gt(x, y)", "-gt(x, y)"], WIDE, |a| {
+            (a[0] - a[1]).max(0.0)
+        }),
         // x * 2^e with an integer exponent; frexp's mantissa is x * 2^-e for the e it
         // writes through its pointer, i.e. r / x (0 at x = 0, where r = 0).
         rule("ldexp", L, &["exp2(y)", Z], WIDE, |a| a[0] * a[1].exp2()),
@@ -346,7 +358,13 @@ fn build() -> Vec<Rule> {
             }
         }),
         // cabs(z) for `double _Complex`, passed as (re, im) on x86-64.
-        rule("cabs", L, &["sel(eq(r, 0), 0, x/r)", "sel(eq(r, 0), 0, y/r)"], WIDE, |a| a[0].hypot(a[1])),
+        rule(
+            "cabs",
+            L,
+            &["sel(eq(r, 0), 0, x/r)", "sel(eq(r, 0), 0, y/r)"],
+            WIDE,
+            |a| a[0].hypot(a[1]),
+        ),
         rule("floor", L, &[Z], STEPS, |a| a[0].floor()),
         rule("ceil", L, &[Z], STEPS, |a| a[0].ceil()),
         rule("round", L, &[Z], STEPS, |a| a[0].round()),

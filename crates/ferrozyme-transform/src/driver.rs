@@ -11,7 +11,9 @@ use std::collections::{HashMap, HashSet};
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Type, Value};
 
 use crate::clone::{clone_function, preprocess};
-use crate::reverse::{adjoint_return_type, aug_return_type, primal_shadow_params, Gen, Request, Target};
+use crate::reverse::{
+    adjoint_return_type, aug_return_type, primal_shadow_params, Gen, Request, Target,
+};
 use crate::runtime::Runtime;
 
 pub struct Driver {
@@ -47,13 +49,16 @@ impl Driver {
 
     /// A runtime helper (see `runtime.rs`).
     pub fn rt(&mut self, name: &str) -> Value {
-        self.runtime.get(name).expect("the embedded runtime IR parses and links (it is ours)")
+        self.runtime
+            .get(name)
+            .expect("the embedded runtime IR parses and links (it is ours)")
     }
 
     /// A C library function, declared if needed.
     pub fn libc(&mut self, name: &str, ret: Type, params: &[Type]) -> Value {
         let ctx = self.module.context();
-        self.module.get_or_declare(name, ctx.function_type(ret, params, false))
+        self.module
+            .get_or_declare(name, ctx.function_type(ret, params, false))
     }
 
     /// The zero-initialised shadow of a mutable global holding floats.
@@ -62,13 +67,16 @@ impl Driver {
             return s;
         }
         let ty = g.global_value_type();
-        let s = self.module.add_global(&format!("__fz_shadow_{}", g.name()), ty);
+        let s = self
+            .module
+            .add_global(&format!("__fz_shadow_{}", g.name()), ty);
         s.set_initializer(ty.zero());
         s.set_linkage_internal();
         self.shadow_globals.insert(g, s);
         // A global pointer to another shadowed global: its shadow points to that shadow.
         if let Some(init) = g.initializer() {
-            if init.is_global_variable() && ferrozyme_analysis::activity::global_needs_shadow(init) {
+            if init.is_global_variable() && ferrozyme_analysis::activity::global_needs_shadow(init)
+            {
                 let target = self.shadow_global(init);
                 s.set_initializer(target);
             }
@@ -117,7 +125,9 @@ impl Driver {
             params.push(req.func.function_type().return_type());
         }
         let fty = ctx.function_type(adjoint_return_type(req), &params, false);
-        let g = self.module.add_function(&format!("fz_grad_{}", req.func.name()), fty);
+        let g = self
+            .module
+            .add_function(&format!("fz_grad_{}", req.func.name()), fty);
         g.set_linkage_internal();
         self.combined.insert(req.clone(), g);
         self.queue.push((req.clone(), Target::Combined { g }));
@@ -155,22 +165,39 @@ impl Driver {
             let name = req.func.name();
             let p = clone_function(self.module, req.func, &format!("fz_primal_{name}"));
             if let Err(e) = preprocess(p) {
-                diags.push(Diagnostic::new(DiagKind::Internal, format!("preprocessing failed: {e}")).in_function(name.clone()));
+                diags.push(
+                    Diagnostic::new(DiagKind::Internal, format!("preprocessing failed: {e}"))
+                        .in_function(name.clone()),
+                );
                 p.delete_function();
                 continue;
             }
             if self.print_activity || self.print_types {
-                let ta = ferrozyme_analysis::types::TypeAnalysis::run_for_clone(self.module, p, Some(req.func));
+                let ta = ferrozyme_analysis::types::TypeAnalysis::run_for_clone(
+                    self.module,
+                    p,
+                    Some(req.func),
+                );
                 let mut act = ferrozyme_analysis::activity::Activity::run_with_types(
-                    &ferrozyme_analysis::activity::ActivityInput { func: p, args: &req.args, global_touchers: &self.touchers },
+                    &ferrozyme_analysis::activity::ActivityInput {
+                        func: p,
+                        args: &req.args,
+                        global_touchers: &self.touchers,
+                    },
                     Some(&ta),
                 );
                 act.restrict_to_useful(p);
                 if self.print_activity {
-                    self.printout.push_str(&act.print(p).replace(&format!("@fz_primal_{name}"), &format!("@{name}")));
+                    self.printout.push_str(
+                        &act.print(p)
+                            .replace(&format!("@fz_primal_{name}"), &format!("@{name}")),
+                    );
                 }
                 if self.print_types {
-                    self.printout.push_str(&ta.print(p).replace(&format!("@fz_primal_{name}"), &format!("@{name}")));
+                    self.printout.push_str(
+                        &ta.print(p)
+                            .replace(&format!("@fz_primal_{name}"), &format!("@{name}")),
+                    );
                 }
             }
             match Gen::run(self, &req, p, target) {

@@ -53,9 +53,15 @@ fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {
         if !f.is_declaration() {
             continue;
         }
-        let Some(ep) = entry_point(&f.name()) else { continue };
+        let Some(ep) = entry_point(&f.name()) else {
+            continue;
+        };
         for u in f.users() {
-            if matches!(u.opcode(), Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke)) && u.called_value() == f {
+            if matches!(
+                u.opcode(),
+                Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke)
+            ) && u.called_value() == f
+            {
                 out.push((u, ep));
             }
         }
@@ -69,10 +75,16 @@ fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {
 pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
     let calls = hook_calls(module);
     let calls = {
-        let (mut ad, rest): (Vec<_>, Vec<_>) = calls.into_iter().partition(|(_, ep)| *ep == EntryPoint::Autodiff);
+        let (mut ad, rest): (Vec<_>, Vec<_>) = calls
+            .into_iter()
+            .partition(|(_, ep)| *ep == EntryPoint::Autodiff);
         let calls = unmerge::invokes_to_calls(module, ad.drain(..).map(|(c, _)| c).collect());
         let split = unmerge::split_selected_calls(module, calls);
-        split.into_iter().map(|c| (c, EntryPoint::Autodiff)).chain(rest).collect::<Vec<_>>()
+        split
+            .into_iter()
+            .map(|c| (c, EntryPoint::Autodiff))
+            .chain(rest)
+            .collect::<Vec<_>>()
     };
     let mut diags = Vec::new();
     let mut driver = Driver::new(module);
@@ -128,10 +140,21 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     remove_type_hints(module);
     if let Err(msg) = module.verify() {
-        return Err(vec![Diagnostic::new(DiagKind::Internal, format!("the module failed LLVM's verifier after differentiation: {}", msg.trim()))
-            .with_help("this is a bug in Ferrozyme; please report it with the input file")]);
+        return Err(vec![Diagnostic::new(
+            DiagKind::Internal,
+            format!(
+                "the module failed LLVM's verifier after differentiation: {}",
+                msg.trim()
+            ),
+        )
+        .with_help(
+            "this is a bug in Ferrozyme; please report it with the input file",
+        )]);
     }
-    Ok(Report { generated: driver.generated.iter().map(|f| f.name()).collect(), printout: std::mem::take(&mut driver.printout) })
+    Ok(Report {
+        generated: driver.generated.iter().map(|f| f.name()).collect(),
+        printout: std::mem::take(&mut driver.printout),
+    })
 }
 
 /// Removes the calls to `__enzyme_double`-style type hints (they have no body).

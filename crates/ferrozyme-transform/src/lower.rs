@@ -20,14 +20,19 @@ pub fn lower(m: Module, b: &Builder, e: &Expr, env: &Env<'_>, ty: Type) -> Resul
     Ok(match e {
         Expr::Const(c) => ty.const_float(*c),
         Expr::Var(Var::Arg(i)) => {
-            let v = *env.args.get(*i).ok_or_else(|| format!("rule refers to missing argument {i}"))?;
+            let v = *env
+                .args
+                .get(*i)
+                .ok_or_else(|| format!("rule refers to missing argument {i}"))?;
             if v.ty().is_integer() {
                 b.sitofp(v, ty)
             } else {
                 v
             }
         }
-        Expr::Var(Var::Result) => env.result.ok_or("rule refers to the result, which is unavailable")?,
+        Expr::Var(Var::Result) => env
+            .result
+            .ok_or("rule refers to the result, which is unavailable")?,
         Expr::Neg(a) => b.fneg(lower(m, b, a, env, ty)?),
         Expr::Bin(op, x, y) => {
             let x = lower(m, b, x, env, ty)?;
@@ -55,7 +60,9 @@ pub fn lower(m: Module, b: &Builder, e: &Expr, env: &Env<'_>, ty: Type) -> Resul
                 Fun1::Floor => "llvm.floor",
                 Fun1::Trunc => "llvm.trunc",
             };
-            let f = m.intrinsic(name, &[ty]).ok_or_else(|| format!("intrinsic {name} unavailable"))?;
+            let f = m
+                .intrinsic(name, &[ty])
+                .ok_or_else(|| format!("intrinsic {name} unavailable"))?;
             b.call_fn(f, &[a])
         }
         Expr::Call2(f, x, y) => {
@@ -65,7 +72,9 @@ pub fn lower(m: Module, b: &Builder, e: &Expr, env: &Env<'_>, ty: Type) -> Resul
                 Fun2::Pow => "llvm.pow",
                 Fun2::Copysign => "llvm.copysign",
             };
-            let f = m.intrinsic(name, &[ty]).ok_or_else(|| format!("intrinsic {name} unavailable"))?;
+            let f = m
+                .intrinsic(name, &[ty])
+                .ok_or_else(|| format!("intrinsic {name} unavailable"))?;
             b.call_fn(f, &[x, y])
         }
         Expr::Cmp(c, x, y) => {
@@ -87,7 +96,15 @@ pub fn lower(m: Module, b: &Builder, e: &Expr, env: &Env<'_>, ty: Type) -> Resul
     })
 }
 
-fn lower_cmp(m: Module, b: &Builder, c: Cmp, x: &Expr, y: &Expr, env: &Env<'_>, ty: Type) -> Result<Value, String> {
+fn lower_cmp(
+    m: Module,
+    b: &Builder,
+    c: Cmp,
+    x: &Expr,
+    y: &Expr,
+    env: &Env<'_>,
+    ty: Type,
+) -> Result<Value, String> {
     let x = lower(m, b, x, env, ty)?;
     let y = lower(m, b, y, env, ty)?;
     let p = match c {
@@ -102,7 +119,14 @@ fn lower_cmp(m: Module, b: &Builder, c: Cmp, x: &Expr, y: &Expr, env: &Env<'_>, 
 }
 
 /// `d * partial`, skipping the multiplication for the partials `1` and `-1`.
-pub fn scale(m: Module, b: &Builder, d: Value, partial: &Expr, env: &Env<'_>, ty: Type) -> Result<Value, String> {
+pub fn scale(
+    m: Module,
+    b: &Builder,
+    d: Value,
+    partial: &Expr,
+    env: &Env<'_>,
+    ty: Type,
+) -> Result<Value, String> {
     match partial {
         Expr::Const(c) if *c == 1.0 => Ok(d),
         Expr::Const(c) if *c == -1.0 => Ok(b.fneg(d)),

@@ -39,7 +39,11 @@ fn fp_leaves(t: Type, path: &mut Vec<u32>, out: &mut Vec<(Vec<u32>, Type)>) {
             }
         }
         TypeKind::Array | TypeKind::Vector => {
-            let n = if t.kind() == TypeKind::Array { t.array_len() as u32 } else { t.vector_len() };
+            let n = if t.kind() == TypeKind::Array {
+                t.array_len() as u32
+            } else {
+                t.vector_len()
+            };
             for k in 0..n {
                 path.push(k);
                 fp_leaves(t.element_type(), path, out);
@@ -71,7 +75,11 @@ fn insert_path(b: &Builder, agg: Value, t: Type, path: &[u32], v: Value) -> Valu
             if t.kind() == TypeKind::Vector {
                 return b.insert_element(agg, v, ctx.i32().const_int(*k as u64));
             }
-            let inner_t = if t.kind() == TypeKind::Struct { t.struct_fields()[*k as usize] } else { t.element_type() };
+            let inner_t = if t.kind() == TypeKind::Struct {
+                t.struct_fields()[*k as usize]
+            } else {
+                t.element_type()
+            };
             let inner = b.extract_value(agg, *k);
             let inner = insert_path(b, inner, inner_t, rest, v);
             b.insert_value(agg, inner, *k)
@@ -105,7 +113,11 @@ pub fn replace_call(
     };
     let mut leaves = Vec::new();
     fp_leaves(user_ty, &mut Vec::new(), &mut leaves);
-    let n_active = req.args.iter().filter(|a| **a == ArgActivity::Active).count();
+    let n_active = req
+        .args
+        .iter()
+        .filter(|a| **a == ArgActivity::Active)
+        .count();
     if n_active > 0 && !user_ty.is_void() && leaves.len() != n_active {
         return Err(err(
             format!(
@@ -141,7 +153,9 @@ pub fn replace_call(
         args.push(rt.const_float(1.0));
     }
     let r = b.call_fn(g, &args);
-    let adjs: Vec<Value> = (0..n_active as u32).map(|k| b.extract_value(r, k)).collect();
+    let adjs: Vec<Value> = (0..n_active as u32)
+        .map(|k| b.extract_value(r, k))
+        .collect();
     match sret_ty {
         Some(t) => {
             if n_active > 0 {
@@ -151,7 +165,11 @@ pub fn replace_call(
         }
         None => {
             if !user_ty.is_void() {
-                let v = if n_active == 0 { user_ty.zero() } else { build(&b, user_ty, &leaves, &adjs) };
+                let v = if n_active == 0 {
+                    user_ty.zero()
+                } else {
+                    build(&b, user_ty, &leaves, &adjs)
+                };
                 call.replace_all_uses_with(v);
             }
         }
@@ -165,7 +183,10 @@ pub fn replace_call(
     for op in operands {
         if op.opcode() == Some(ferrozyme_llvm::Opcode::LLVMLoad)
             && op.users().is_empty()
-            && op.operand(0).name().starts_with(ferrozyme_abi::MARKER_PREFIX)
+            && op
+                .operand(0)
+                .name()
+                .starts_with(ferrozyme_abi::MARKER_PREFIX)
         {
             op.erase();
         }

@@ -48,7 +48,12 @@ fn marker_of(v: Value) -> Option<Result<Marker, String>> {
 
 fn strip_casts(mut v: Value) -> Value {
     for _ in 0..4 {
-        if v.is_constant_expr() && matches!(v.const_opcode(), Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)) {
+        if v.is_constant_expr()
+            && matches!(
+                v.const_opcode(),
+                Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)
+            )
+        {
             v = v.operand(0);
         } else {
             break;
@@ -71,7 +76,10 @@ pub fn parse(call: Value, caller_name: &str) -> Result<AutodiffCall, Diagnostic>
     let sret = call.call_sret_type(0).is_some();
     let ops: Vec<Value> = if sret { ops[1..].to_vec() } else { ops };
     let Some(&first) = ops.first() else {
-        return Err(err(format!("`{hook}` called without the function to differentiate"), "pass the function as the first argument: __enzyme_autodiff((void*)f, args...)"));
+        return Err(err(
+            format!("`{hook}` called without the function to differentiate"),
+            "pass the function as the first argument: __enzyme_autodiff((void*)f, args...)",
+        ));
     };
     let func = strip_casts(first);
     if !func.is_function() {
@@ -92,7 +100,10 @@ pub fn parse(call: Value, caller_name: &str) -> Result<AutodiffCall, Diagnostic>
     let fname = func.name();
     let params = func.params();
     if func.function_type().is_vararg() {
-        return Err(err(format!("`{fname}` is variadic; variadic functions cannot be differentiated"), "wrap the call in a function with a fixed argument list"));
+        return Err(err(
+            format!("`{fname}` is variadic; variadic functions cannot be differentiated"),
+            "wrap the call in a function with a fixed argument list",
+        ));
     }
     let mut rest = ops[1..].iter().copied().peekable();
     let mut args = Vec::new();
@@ -105,13 +116,22 @@ pub fn parse(call: Value, caller_name: &str) -> Result<AutodiffCall, Diagnostic>
                 Some(Ok(m)) => {
                     rest.next();
                     if mk.is_some() {
-                        return Err(err(format!("two markers in a row before argument {} of `{fname}`", k + 1), "give each argument at most one enzyme_* marker"));
+                        return Err(err(
+                            format!(
+                                "two markers in a row before argument {} of `{fname}`",
+                                k + 1
+                            ),
+                            "give each argument at most one enzyme_* marker",
+                        ));
                     }
                     mk = Some(m);
                 }
                 Some(Err(name)) => {
                     return Err(err(
-                        format!("unknown activity marker `{name}` before argument {} of `{fname}`", k + 1),
+                        format!(
+                            "unknown activity marker `{name}` before argument {} of `{fname}`",
+                            k + 1
+                        ),
                         "use one of enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out",
                     ));
                 }
@@ -132,7 +152,10 @@ pub fn parse(call: Value, caller_name: &str) -> Result<AutodiffCall, Diagnostic>
             Some(Marker::Const) => ArgActivity::Const,
             Some(Marker::Out) => ArgActivity::Active,
             Some(m @ (Marker::Width | Marker::DupV)) => {
-                return Err(err(format!("marker {m:?} (vector mode) is not supported yet"), "call __enzyme_autodiff once per direction"));
+                return Err(err(
+                    format!("marker {m:?} (vector mode) is not supported yet"),
+                    "call __enzyme_autodiff once per direction",
+                ));
             }
             None => {
                 if pty.is_fp() {
@@ -175,11 +198,20 @@ pub fn parse(call: Value, caller_name: &str) -> Result<AutodiffCall, Diagnostic>
         };
         if !types_compatible(primal, pty) {
             return Err(err(
-                format!("argument {} of `{fname}` has type {} but the call passes {}", k + 1, pty, primal.ty()),
+                format!(
+                    "argument {} of `{fname}` has type {} but the call passes {}",
+                    k + 1,
+                    pty,
+                    primal.ty()
+                ),
                 "check the argument order and markers",
             ));
         }
-        args.push(CallArg { activity, primal, shadow });
+        args.push(CallArg {
+            activity,
+            primal,
+            shadow,
+        });
     }
     if let Some(extra) = rest.next() {
         return Err(err(

@@ -211,7 +211,12 @@ exit:
 fn typed_ir() -> String {
     [("f64", "double", "8"), ("f32", "float", "4")]
         .iter()
-        .map(|(t, fp, size)| TYPED_IR.replace("{T}", t).replace("{FP}", fp).replace("{SIZE}", size))
+        .map(|(t, fp, size)| {
+            TYPED_IR
+                .replace("{T}", t)
+                .replace("{FP}", fp)
+                .replace("{SIZE}", size)
+        })
         .collect()
 }
 
@@ -223,7 +228,10 @@ pub struct Runtime {
 
 impl Runtime {
     pub fn new(module: Module) -> Runtime {
-        Runtime { module, linked: false }
+        Runtime {
+            module,
+            linked: false,
+        }
     }
 
     /// The runtime function `name`, linking the runtime in on first use.
@@ -234,7 +242,11 @@ impl Runtime {
                 self.module.data_layout(),
                 self.module.target_triple()
             );
-            link_ir_text(self.module, &(header + RUNTIME_IR + &typed_ir()), "ferrozyme-runtime")?;
+            link_ir_text(
+                self.module,
+                &(header + RUNTIME_IR + &typed_ir()),
+                "ferrozyme-runtime",
+            )?;
             // Defined externally in the text so the linker keeps them all; internal here.
             for f in self.module.functions() {
                 if f.name().starts_with("__fz_") && !f.is_declaration() {
@@ -243,6 +255,8 @@ impl Runtime {
             }
         }
         self.linked = true;
-        self.module.function(name).ok_or_else(|| format!("runtime function {name} missing after linking"))
+        self.module
+            .function(name)
+            .ok_or_else(|| format!("runtime function {name} missing after linking"))
     }
 }

@@ -32,7 +32,11 @@ pub fn invokes_to_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
             let blk = inv.parent_block();
             let (normal, unwind) = inv.invoke_dests();
             b.position_before(inv);
-            let call = b.call(inv.called_function_type(), inv.called_value(), &inv.call_args());
+            let call = b.call(
+                inv.called_function_type(),
+                inv.called_value(),
+                &inv.call_args(),
+            );
             inv.copy_call_site_attributes(call);
             b.br(normal);
             if !inv.ty().is_void() {
@@ -40,7 +44,11 @@ pub fn invokes_to_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
             }
             inv.erase();
             for phi in unwind.phis() {
-                let keep: Vec<(Value, ferrozyme_llvm::Block)> = phi.incoming().into_iter().filter(|(_, p)| *p != blk).collect();
+                let keep: Vec<(Value, ferrozyme_llvm::Block)> = phi
+                    .incoming()
+                    .into_iter()
+                    .filter(|(_, p)| *p != blk)
+                    .collect();
                 b.position_before(phi);
                 let np = b.phi(phi.ty(), &phi.name());
                 for (v, p) in keep {
@@ -73,7 +81,9 @@ enum Dispatch {
 
 fn dispatch_of(f: Value) -> Option<Dispatch> {
     match f.opcode() {
-        Some(Opcode::LLVMSelect) => Some(Dispatch::Select(f.operand(0), f.operand(1), f.operand(2))),
+        Some(Opcode::LLVMSelect) => {
+            Some(Dispatch::Select(f.operand(0), f.operand(1), f.operand(2)))
+        }
         Some(Opcode::LLVMLoad) => {
             let gep = f.operand(0);
             if gep.opcode() != Some(Opcode::LLVMGetElementPtr) || gep.num_operands() != 2 {
@@ -114,22 +124,37 @@ pub fn split_selected_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
         };
         let (arms, fns): (Vec<ferrozyme_llvm::Block>, Vec<Value>) = match &dispatch {
             Dispatch::Select(c, a, b) => {
-                let arms = split(m, call, |b, head_arms| {
-                    b.cond_br(*c, head_arms[0], head_arms[1]);
-                }, 2);
+                let arms = split(
+                    m,
+                    call,
+                    |b, head_arms| {
+                        b.cond_br(*c, head_arms[0], head_arms[1]);
+                    },
+                    2,
+                );
                 (arms, vec![*a, *b])
             }
             Dispatch::Table(idx, fns) => {
                 let n = fns.len();
-                let arms = split(m, call, |b, head_arms| {
-                    let cases: Vec<(Value, ferrozyme_llvm::Block)> =
-                        (1..n).map(|j| (idx.ty().const_int(j as u64), head_arms[j])).collect();
-                    b.switch(*idx, head_arms[0], &cases);
-                }, n);
+                let arms = split(
+                    m,
+                    call,
+                    |b, head_arms| {
+                        let cases: Vec<(Value, ferrozyme_llvm::Block)> = (1..n)
+                            .map(|j| (idx.ty().const_int(j as u64), head_arms[j]))
+                            .collect();
+                        b.switch(*idx, head_arms[0], &cases);
+                    },
+                    n,
+                );
                 (arms, fns.clone())
             }
         };
-        let copies: Vec<Value> = arms.iter().zip(&fns).map(|(blk, f)| retarget(call, k, *f, *blk)).collect();
+        let copies: Vec<Value> = arms
+            .iter()
+            .zip(&fns)
+            .map(|(blk, f)| retarget(call, k, *f, *blk))
+            .collect();
         let builder = Builder::new(m.context());
         let tail = call.parent_block();
         if !call.ty().is_void() {
@@ -142,7 +167,11 @@ pub fn split_selected_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
         }
         call.erase();
         if chooser.users().is_empty() {
-            let gep = if chooser.opcode() == Some(Opcode::LLVMLoad) { Some(chooser.operand(0)) } else { None };
+            let gep = if chooser.opcode() == Some(Opcode::LLVMLoad) {
+                Some(chooser.operand(0))
+            } else {
+                None
+            };
             chooser.erase();
             if let Some(g) = gep.filter(|g| g.users().is_empty() && g.is_instruction()) {
                 g.erase();
@@ -184,7 +213,9 @@ fn split(
         i.remove_from_parent();
         b.insert(i);
     }
-    let arms: Vec<ferrozyme_llvm::Block> = (0..n).map(|j| tail.insert_before(ctx, &format!("fz.split.{j}"))).collect();
+    let arms: Vec<ferrozyme_llvm::Block> = (0..n)
+        .map(|j| tail.insert_before(ctx, &format!("fz.split.{j}")))
+        .collect();
     b.position_at_end(head);
     branch(&b, &arms);
     for a in &arms {

@@ -627,7 +627,9 @@ impl Engine {
                 // (`&a[n] - 8`, as -O2 writes `a[n-1]`) lands in the previous element:
                 // the offset wraps modulo that array's stride.
                 let base_stride = if base.opcode() == Some(Opcode::LLVMGetElementPtr) {
-                    layout::gep_offset(self.m, base).and_then(|o| o.stride).filter(|s| *s > 1 && *s < super::MAX_OFFSET as u64)
+                    layout::gep_offset(self.m, base)
+                        .and_then(|o| o.stride)
+                        .filter(|s| *s > 1 && *s < super::MAX_OFFSET as u64)
                 } else {
                     None
                 };

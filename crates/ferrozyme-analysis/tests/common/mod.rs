@@ -12,13 +12,16 @@ pub fn with_data_module(dir: &str, file: &str, body: impl FnOnce(Module)) {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let ctx = Context::create();
     let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), file);
-    let m = ctx.create_module_from_ir(buf).unwrap_or_else(|e| panic!("parsing {file}: {e}"));
+    let m = ctx
+        .create_module_from_ir(buf)
+        .unwrap_or_else(|e| panic!("parsing {file}: {e}"));
     body(Module::from_inkwell(&m));
 }
 
 /// The function `@name`.
 pub fn func(m: Module, name: &str) -> Value {
-    m.function(name).unwrap_or_else(|| panic!("no function @{name}"))
+    m.function(name)
+        .unwrap_or_else(|| panic!("no function @{name}"))
 }
 
 /// The argument or instruction called `%name` in `f`.

@@ -64,14 +64,21 @@ impl Gen<'_> {
             self.b.unreachable();
             return;
         }
-        let targets: Vec<Block> = preds.iter().map(|p| self.edge_block(blk, *p, &phi_adj)).collect();
+        let targets: Vec<Block> = preds
+            .iter()
+            .map(|p| self.edge_block(blk, *p, &phi_adj))
+            .collect();
         if preds.len() == 1 {
             self.b.br(targets[0]);
         } else {
             let idx = self.read_predecessor(blk);
             let i32t = self.ctx.i32();
-            let cases: Vec<(Value, Block)> =
-                targets.iter().enumerate().skip(1).map(|(k, t)| (i32t.const_int(k as u64), *t)).collect();
+            let cases: Vec<(Value, Block)> = targets
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(k, t)| (i32t.const_int(k as u64), *t))
+                .collect();
             self.b.switch(idx, targets[0], &cases);
         }
     }
@@ -82,14 +89,22 @@ impl Gen<'_> {
         let target = self.rev_block[&pred];
         let moves: Vec<(Value, Value)> = phi_adj
             .iter()
-            .filter_map(|(p, d)| p.incoming().into_iter().find(|(_, b)| *b == pred).map(|(v, _)| (v, *d)))
+            .filter_map(|(p, d)| {
+                p.incoming()
+                    .into_iter()
+                    .find(|(_, b)| *b == pred)
+                    .map(|(v, _)| (v, *d))
+            })
             .filter(|(v, _)| self.act.is_active(*v))
             .collect();
         if moves.is_empty() {
             return target;
         }
         let here = self.b.insert_block();
-        let eb = self.b.append_block(self.rev_fn, &format!("rev.{}.from.{}", blk.name(), pred.name()));
+        let eb = self.b.append_block(
+            self.rev_fn,
+            &format!("rev.{}.from.{}", blk.name(), pred.name()),
+        );
         self.b.position_at_end(eb);
         for (v, d) in moves {
             self.add_adj(v, d);
@@ -109,7 +124,11 @@ impl Gen<'_> {
         let mut k = 0;
         for (p, a) in self.p.params().into_iter().zip(self.req.args.clone()) {
             if a == ArgActivity::Active {
-                let d = if self.act.is_active(p) { self.take_adj(p) } else { p.ty().zero() };
+                let d = if self.act.is_active(p) {
+                    self.take_adj(p)
+                } else {
+                    p.ty().zero()
+                };
                 agg = self.b.insert_value(agg, d, k);
                 k += 1;
             }
@@ -132,7 +151,11 @@ impl Gen<'_> {
                     let d = self.take_adj(i);
                     let src = i.operand(0);
                     if self.act.is_active(src) {
-                        let c = if op == LLVMFPExt { self.b.fptrunc(d, src.ty()) } else { self.b.fpext(d, src.ty()) };
+                        let c = if op == LLVMFPExt {
+                            self.b.fptrunc(d, src.ty())
+                        } else {
+                            self.b.fpext(d, src.ty())
+                        };
                         self.add_adj(src, c);
                     }
                 }
@@ -149,7 +172,11 @@ impl Gen<'_> {
                     let src = i.operand(0);
                     if self.act.is_active(src) {
                         let st = self.adj_ty(src);
-                        let c = if st == d.ty() { d } else { self.b.bitcast(d, st) };
+                        let c = if st == d.ty() {
+                            d
+                        } else {
+                            self.b.bitcast(d, st)
+                        };
                         self.add_adj(src, c);
                     }
                 }
@@ -251,7 +278,8 @@ impl Gen<'_> {
                         || (v.is_constant()
                             && !matches!(
                                 self.types.pointee_tree(addr).get(0),
-                                ferrozyme_analysis::types::BaseType::Pointer | ferrozyme_analysis::types::BaseType::Integer
+                                ferrozyme_analysis::types::BaseType::Pointer
+                                    | ferrozyme_analysis::types::BaseType::Integer
                             )));
                 if self.act.is_shadowed(addr) && (carries_fp(v.ty()) || int_float) {
                     let sp = self.fetch_shadow(addr);
@@ -301,7 +329,9 @@ impl Gen<'_> {
         }
         let d = self.take_adj(i);
         let ty = i.ty();
-        let active: Vec<usize> = (0..rule.arity).filter(|&k| k < args.len() && self.act.is_active(args[k])).collect();
+        let active: Vec<usize> = (0..rule.arity)
+            .filter(|&k| k < args.len() && self.act.is_active(args[k]))
+            .collect();
         if active.is_empty() {
             return;
         }
@@ -315,17 +345,40 @@ impl Gen<'_> {
                 need_result |= e.uses_result();
             }
         }
-        let fetched: Vec<Value> =
-            args.iter().enumerate().map(|(j, a)| if need_args[j] { self.fetch(*a) } else { a.ty().poison() }).collect();
-        let result = if need_result { Some(self.fetch(i)) } else { None };
-        let env = Env { args: &fetched, result };
+        let fetched: Vec<Value> = args
+            .iter()
+            .enumerate()
+            .map(|(j, a)| {
+                if need_args[j] {
+                    self.fetch(*a)
+                } else {
+                    a.ty().poison()
+                }
+            })
+            .collect();
+        let result = if need_result {
+            Some(self.fetch(i))
+        } else {
+            None
+        };
+        let env = Env {
+            args: &fetched,
+            result,
+        };
         for k in active {
-            let Partial::Expr(e) = &rule.partials[k] else { continue };
+            let Partial::Expr(e) = &rule.partials[k] else {
+                continue;
+            };
             match scale(self.m, &self.b, d, e, &env, ty) {
                 // Partials of differentiable arguments have the result's type (integer
                 // arguments such as powi's exponent have structural-zero partials).
                 Ok(c) => self.add_adj(args[k], c),
-                Err(msg) => self.diag(DiagKind::Internal, Some(i), format!("lowering the rule for `{}`: {msg}", rule.name), "please report this"),
+                Err(msg) => self.diag(
+                    DiagKind::Internal,
+                    Some(i),
+                    format!("lowering the rule for `{}`: {msg}", rule.name),
+                    "please report this",
+                ),
             }
         }
     }
@@ -348,9 +401,10 @@ impl Gen<'_> {
             }
             CallKind::Memcpy | CallKind::Memmove => self.rev_memcpy(i, &args),
             CallKind::ReduceFMul => self.rev_reduce_fmul(i, &args),
-            CallKind::MaskedLoad | CallKind::MaskedStore | CallKind::MaskedGather | CallKind::MaskedScatter => {
-                self.rev_masked(i, &args)
-            }
+            CallKind::MaskedLoad
+            | CallKind::MaskedStore
+            | CallKind::MaskedGather
+            | CallKind::MaskedScatter => self.rev_masked(i, &args),
             CallKind::ReduceFMinMax => self.rev_reduce_minmax(i, &args),
             CallKind::Memset => {
                 let (dst, len) = (args[0], args[2]);
@@ -373,12 +427,19 @@ impl Gen<'_> {
                     let sold = self.fetch_shadow(args[0]);
                     let n = self.fetch(args[1]);
                     let n = self.b.int_cast(n, i64t);
-                    let f32 = self.types.memory_fp_type(i) == Some(ferrozyme_analysis::types::FpType::F32);
-                    let f = self.d.rt(if f32 { "__fz_realloc_adj_f32" } else { "__fz_realloc_adj_f64" });
+                    let f32 = self.types.memory_fp_type(i)
+                        == Some(ferrozyme_analysis::types::FpType::F32);
+                    let f = self.d.rt(if f32 {
+                        "__fz_realloc_adj_f32"
+                    } else {
+                        "__fz_realloc_adj_f64"
+                    });
                     self.b.call_fn(f, &[sold, snew, n]);
                 }
             }
-            CallKind::Defined(f) if self.act.call_is_active(i, &self.d.touchers) && self.is_pure_call(i, f) => {
+            CallKind::Defined(f)
+                if self.act.call_is_active(i, &self.d.touchers) && self.is_pure_call(i, f) =>
+            {
                 let req = self.callee_request(i, f);
                 let g = self.d.combined_fn(&req);
                 let mut gargs: Vec<Value> = args.iter().map(|a| self.fetch(*a)).collect();
@@ -431,5 +492,4 @@ impl Gen<'_> {
             }
         }
     }
-
 }

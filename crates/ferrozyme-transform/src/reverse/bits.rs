@@ -78,10 +78,15 @@ impl Gen<'_> {
                         let n = self.b.fneg(d);
                         self.add_adj(x, n);
                     }
-                    (LLVMAnd, Some(k)) | (LLVMOr, Some(k)) if (op == LLVMAnd && k == mag) || (op == LLVMOr && k == sign) => {
+                    (LLVMAnd, Some(k)) | (LLVMOr, Some(k))
+                        if (op == LLVMAnd && k == mag) || (op == LLVMOr && k == sign) =>
+                    {
                         let xv = self.fetch(x);
                         let xf = self.b.bitcast(xv, fty);
-                        let cs = self.m.intrinsic("llvm.copysign", &[fty]).expect("llvm.copysign exists");
+                        let cs = self
+                            .m
+                            .intrinsic("llvm.copysign", &[fty])
+                            .expect("llvm.copysign exists");
                         let s = self.b.call_fn(cs, &[fty.const_float(1.0), xf]);
                         let s = if op == LLVMOr { self.b.fneg(s) } else { s };
                         let v = self.b.fmul(d, s);

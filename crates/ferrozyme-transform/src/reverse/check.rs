@@ -20,7 +20,10 @@ impl Gen<'_> {
             for i in blk.instructions() {
                 let Some(op) = i.opcode() else { continue };
                 let touches = self.act.is_active(i)
-                    || i.operands().iter().any(|&o| self.act.is_active(o) || (o.ty().is_pointer_like() && self.act.is_shadowed(o)));
+                    || i.operands().iter().any(|&o| {
+                        self.act.is_active(o)
+                            || (o.ty().is_pointer_like() && self.act.is_shadowed(o))
+                    });
                 if op == Opcode::LLVMCall {
                     self.check_call(i);
                     continue;
@@ -28,11 +31,17 @@ impl Gen<'_> {
                 self.check_int_access(i, op);
                 self.check_mixed_pointers(i, op);
                 self.check_bit_ops(i, op);
-                if touches && !self.act.is_active(i) && i.ty().kind() == ferrozyme_llvm::TypeKind::OtherFloat {
+                if touches
+                    && !self.act.is_active(i)
+                    && i.ty().kind() == ferrozyme_llvm::TypeKind::OtherFloat
+                {
                     self.diag(
                         DiagKind::UnsupportedInstruction,
                         Some(i),
-                        format!("`{}` values (long double / __float128) are not differentiated", i.ty()),
+                        format!(
+                            "`{}` values (long double / __float128) are not differentiated",
+                            i.ty()
+                        ),
                         "use double for the differentiated computation",
                     );
                 }
@@ -60,7 +69,10 @@ impl Gen<'_> {
             Opcode::LLVMStore => (i.operand(0), i.operand(1)),
             _ => return,
         };
-        if !ferrozyme_analysis::activity::is_int_carrier_type(val.ty()) || !self.act.is_shadowed(addr) || self.act.is_active(val) {
+        if !ferrozyme_analysis::activity::is_int_carrier_type(val.ty())
+            || !self.act.is_shadowed(addr)
+            || self.act.is_active(val)
+        {
             return;
         }
         if op == Opcode::LLVMStore && val.is_constant() {
@@ -79,24 +91,35 @@ impl Gen<'_> {
             let (v, m) = (vtree.get(o), mtree.get(o));
             pieces.push((v, m));
             // A double covers the next 4 bytes too.
-            o += if v == BaseType::Double || m == BaseType::Double { 8 } else { 4 };
+            o += if v == BaseType::Double || m == BaseType::Double {
+                8
+            } else {
+                4
+            };
         }
         let (vt, mt) = pieces
             .iter()
             .copied()
-            .find(|(v, m)| !matches!(v, BaseType::Integer | BaseType::Pointer) || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double))
+            .find(|(v, m)| {
+                !matches!(v, BaseType::Integer | BaseType::Pointer)
+                    || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
+            })
             .unwrap_or(pieces[0]);
         // Understood: integers/pointers over non-float memory, or values type analysis
         // knows are floats (an inactive float copied as an integer: the store kills the
         // destination's adjoint, as for any inactive float).
         let proven_not_fp = pieces.iter().all(|(v, m)| {
-            (matches!(v, BaseType::Integer | BaseType::Pointer) && !matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double))
-                || (matches!(v, BaseType::Float | BaseType::Double) && !matches!(m, BaseType::Anything))
-        }) && (op == Opcode::LLVMStore || pieces.iter().all(|(v, _)| !v.is_float()));
+            (matches!(v, BaseType::Integer | BaseType::Pointer)
+                && !matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double))
+                || (matches!(v, BaseType::Float | BaseType::Double)
+                    && !matches!(m, BaseType::Anything))
+        }) && (op == Opcode::LLVMStore
+            || pieces.iter().all(|(v, _)| !v.is_float()));
         // Unknown counts as possibly float: an integer moving bytes of differentiable
         // memory that nothing types could be moving floats.
         let maybe_fp = pieces.iter().any(|(v, m)| {
-            matches!(v, BaseType::Anything | BaseType::Unknown) || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
+            matches!(v, BaseType::Anything | BaseType::Unknown)
+                || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
         });
         if !proven_not_fp && maybe_fp {
             self.diag(
@@ -116,19 +139,44 @@ impl Gen<'_> {
         use Opcode::*;
         let int_op = matches!(
             op,
-            LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr
-                | LLVMAnd | LLVMOr | LLVMXor | LLVMTrunc | LLVMZExt | LLVMSExt
+            LLVMAdd
+                | LLVMSub
+                | LLVMMul
+                | LLVMUDiv
+                | LLVMSDiv
+                | LLVMURem
+                | LLVMSRem
+                | LLVMShl
+                | LLVMLShr
+                | LLVMAShr
+                | LLVMAnd
+                | LLVMOr
+                | LLVMXor
+                | LLVMTrunc
+                | LLVMZExt
+                | LLVMSExt
         );
-        if !int_op || !i.operands().iter().any(|&o| self.act.is_active(o) && o.ty().is_integer()) {
+        if !int_op
+            || !i
+                .operands()
+                .iter()
+                .any(|&o| self.act.is_active(o) && o.ty().is_integer())
+        {
             return;
         }
         let understood = if ferrozyme_analysis::activity::is_lane_op(i) {
-            let packed = self.act.packed.contains(&i) || i.operands().iter().any(|o| self.act.packed.contains(o));
+            let packed = self.act.packed.contains(&i)
+                || i.operands().iter().any(|o| self.act.packed.contains(o));
             let sign_trick = {
                 let w = i.ty().int_width().unwrap_or(0);
                 let c = i.operand(1.min(i.num_operands() - 1)).const_int_value();
-                let (sign, mag) = if w == 64 { (i64::MIN, i64::MAX) } else { (i32::MIN as i64, i32::MAX as i64) };
-                matches!((op, c), (LLVMXor, Some(k)) | (LLVMOr, Some(k)) if k == sign) || matches!((op, c), (LLVMAnd, Some(k)) if k == mag)
+                let (sign, mag) = if w == 64 {
+                    (i64::MIN, i64::MAX)
+                } else {
+                    (i32::MIN as i64, i32::MAX as i64)
+                };
+                matches!((op, c), (LLVMXor, Some(k)) | (LLVMOr, Some(k)) if k == sign)
+                    || matches!((op, c), (LLVMAnd, Some(k)) if k == mag)
             };
             packed || sign_trick
         } else {
@@ -149,15 +197,25 @@ impl Gen<'_> {
     /// only known at run time, and derivatives through the constant side have nowhere to
     /// go. Enzyme calls this mismatched activity; we refuse it rather than guess.
     pub(super) fn check_mixed_pointers(&mut self, i: Value, op: Opcode) {
-        if !matches!(op, Opcode::LLVMSelect | Opcode::LLVMPHI) || !i.ty().is_pointer_like() || !self.act.is_shadowed(i) {
+        if !matches!(op, Opcode::LLVMSelect | Opcode::LLVMPHI)
+            || !i.ty().is_pointer_like()
+            || !self.act.is_shadowed(i)
+        {
             return;
         }
-        let choices: Vec<Value> = if op == Opcode::LLVMSelect { vec![i.operand(1), i.operand(2)] } else { i.incoming().into_iter().map(|(v, _)| v).collect() };
+        let choices: Vec<Value> = if op == Opcode::LLVMSelect {
+            vec![i.operand(1), i.operand(2)]
+        } else {
+            i.incoming().into_iter().map(|(v, _)| v).collect()
+        };
         let constant_side = choices.iter().find(|&&v| {
             let harmless = v.is_undef() || (v.is_constant() && v.ty().zero() == v);
             !harmless && !self.act.is_shadowed(v)
         });
-        if op == Opcode::LLVMSelect && super::mixed::mixed_select(self, i).is_some() && super::mixed::uses_are_guardable(i) {
+        if op == Opcode::LLVMSelect
+            && super::mixed::mixed_select(self, i).is_some()
+            && super::mixed::uses_are_guardable(i)
+        {
             // Loads and stores through it are guarded at run time (reverse/mixed.rs).
             return;
         }

@@ -89,7 +89,8 @@ impl Gen<'_> {
             return None;
         }
         let idx = |b: Block| preds.iter().position(|p| *p == b).map(|k| k as u32);
-        let single = |b: Block, to: Block| self.cfg.preds(b).len() == 1 && b.successors() == vec![to];
+        let single =
+            |b: Block, to: Block| self.cfg.preds(b).len() == 1 && b.successors() == vec![to];
         // Loop header: preheader + one latch, with a +1 induction variable.
         for (entry, latch) in [(preds[0], preds[1]), (preds[1], preds[0])] {
             if !self.cfg.dominates(blk, latch) || self.cfg.dominates(blk, entry) {
@@ -100,26 +101,43 @@ impl Gen<'_> {
                     continue;
                 }
                 let inc = phi.incoming();
-                let start = inc.iter().find(|(_, b)| *b == entry).and_then(|(v, _)| v.const_int_value());
+                let start = inc
+                    .iter()
+                    .find(|(_, b)| *b == entry)
+                    .and_then(|(v, _)| v.const_int_value());
                 let stepped = inc.iter().find(|(_, b)| *b == latch).is_some_and(|(v, _)| {
                     v.opcode() == Some(Opcode::LLVMAdd)
                         && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
                             || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
                 });
                 if let (Some(start), true) = (start, stepped) {
-                    return Some(super::PredRule::Counter { iv: phi, start, entry: idx(entry)?, latch: idx(latch)? });
+                    return Some(super::PredRule::Counter {
+                        iv: phi,
+                        start,
+                        entry: idx(entry)?,
+                        latch: idx(latch)?,
+                    });
                 }
             }
         }
         // Triangle: d -> x -> blk and d -> blk, with x entered only from d.
         for (d, x) in [(preds[0], preds[1]), (preds[1], preds[0])] {
             let t = d.terminator()?;
-            if t.opcode() == Some(Opcode::LLVMBr) && t.num_operands() == 3 && single(x, blk) && self.cfg.preds(x) == vec![d] {
+            if t.opcode() == Some(Opcode::LLVMBr)
+                && t.num_operands() == 3
+                && single(x, blk)
+                && self.cfg.preds(x) == vec![d]
+            {
                 let succ = d.successors();
-                if succ.len() == 2 && succ.contains(&blk) && succ.contains(&x) && succ[0] != succ[1] {
+                if succ.len() == 2 && succ.contains(&blk) && succ.contains(&x) && succ[0] != succ[1]
+                {
                     let on_true = if succ[0] == blk { idx(d)? } else { idx(x)? };
                     let on_false = if succ[1] == blk { idx(d)? } else { idx(x)? };
-                    return Some(super::PredRule::Branch { cond: t.operand(0), on_true, on_false });
+                    return Some(super::PredRule::Branch {
+                        cond: t.operand(0),
+                        on_true,
+                        on_false,
+                    });
                 }
             }
         }
@@ -131,8 +149,16 @@ impl Gen<'_> {
                 let d = pa[0];
                 let t = d.terminator()?;
                 let succ = d.successors();
-                if t.opcode() == Some(Opcode::LLVMBr) && t.num_operands() == 3 && succ.len() == 2 && succ[0] != succ[1] {
-                    return Some(super::PredRule::Branch { cond: t.operand(0), on_true: idx(succ[0])?, on_false: idx(succ[1])? });
+                if t.opcode() == Some(Opcode::LLVMBr)
+                    && t.num_operands() == 3
+                    && succ.len() == 2
+                    && succ[0] != succ[1]
+                {
+                    return Some(super::PredRule::Branch {
+                        cond: t.operand(0),
+                        on_true: idx(succ[0])?,
+                        on_false: idx(succ[1])?,
+                    });
                 }
             }
         }
@@ -153,7 +179,11 @@ impl Gen<'_> {
 
     /// The shadow of a pointer operand in the forward sweep (null when it has none).
     pub(super) fn fwd_shadow(&mut self, v: Value) -> Value {
-        let null = if v.ty().is_pointer_like() { v.ty().zero() } else { self.ctx.ptr().zero() };
+        let null = if v.ty().is_pointer_like() {
+            v.ty().zero()
+        } else {
+            self.ctx.ptr().zero()
+        };
         if v.is_argument() {
             return self.fwd_shadow_params.get(&v).copied().unwrap_or(null);
         }
@@ -181,10 +211,17 @@ impl Gen<'_> {
     /// replaced by zeros. The primal never looks at those lanes, but the reverse sweep
     /// multiplies zero adjoints by them, and `0 * poison` is NaN at run time.
     pub(super) fn clone_defined(&mut self, i: Value) -> Value {
-        let c = if i.opcode() == Some(Opcode::LLVMShuffleVector) && i.shuffle_mask().iter().any(|m| m.is_none()) {
+        let c = if i.opcode() == Some(Opcode::LLVMShuffleVector)
+            && i.shuffle_mask().iter().any(|m| m.is_none())
+        {
             let i32t = self.ctx.i32();
-            let mask: Vec<Value> = i.shuffle_mask().iter().map(|m| i32t.const_int(m.unwrap_or(0) as u64)).collect();
-            self.b.shuffle_vector(i.operand(0), i.operand(1), Value::const_vector(&mask))
+            let mask: Vec<Value> = i
+                .shuffle_mask()
+                .iter()
+                .map(|m| i32t.const_int(m.unwrap_or(0) as u64))
+                .collect();
+            self.b
+                .shuffle_vector(i.operand(0), i.operand(1), Value::const_vector(&mask))
         } else {
             let c = i.clone_instruction();
             self.b.insert(c);
@@ -208,7 +245,9 @@ impl Gen<'_> {
             _ => {
                 let c = self.clone_into_fwd(i);
                 match op {
-                    LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze if self.act.is_shadowed(i) => {
+                    LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze
+                        if self.act.is_shadowed(i) =>
+                    {
                         let s = c.clone_instruction();
                         self.b.insert(s);
                         let base = self.fwd_shadow(i.operand(0));
@@ -240,7 +279,12 @@ impl Gen<'_> {
                         let s = self.b.load(i.ty(), sp, &format!("{}.shadow", i.name()));
                         s.set_alignment(i.alignment());
                         self.shadow.insert(i, s);
-                        if i.ty().is_pointer() && matches!(super::memory::underlying(i.operand(0)), super::memory::Obj::Global(_)) {
+                        if i.ty().is_pointer()
+                            && matches!(
+                                super::memory::underlying(i.operand(0)),
+                                super::memory::Obj::Global(_)
+                            )
+                        {
                             self.guard_global_shadow(i, c, s);
                         }
                     }
@@ -249,7 +293,11 @@ impl Gen<'_> {
                         let v = i.operand(0);
                         let addr = i.operand(1);
                         if v.ty().contains_pointer() && self.act.is_shadowed(addr) {
-                            let sv = if v.ty().is_pointer() { self.fwd_shadow(v) } else { self.shadow.get(&v).copied().unwrap_or(v.ty().zero()) };
+                            let sv = if v.ty().is_pointer() {
+                                self.fwd_shadow(v)
+                            } else {
+                                self.shadow.get(&v).copied().unwrap_or(v.ty().zero())
+                            };
                             let mut sa = self.fwd_shadow(addr);
                             if let Some(valid) = self.fwd_validity(addr) {
                                 let slot = self.d.sink_slot();
@@ -272,15 +320,20 @@ impl Gen<'_> {
         let i8t = self.ctx.i8();
         let i64t = self.ctx.i64();
         if !self.split && i.parent_block() == entry && count.is_constant() {
-            let s = self.fb_entry.array_alloca(ty, count, &format!("{}.shadow", i.name()));
+            let s = self
+                .fb_entry
+                .array_alloca(ty, count, &format!("{}.shadow", i.name()));
             s.set_alignment(c.alignment());
             let n = self.m.alloc_size(ty) * count.const_int_value().unwrap_or(1).max(0) as u64;
-            self.fb_entry.memset(s, i8t.const_int(0), i64t.const_int(n), 1);
+            self.fb_entry
+                .memset(s, i8t.const_int(0), i64t.const_int(n), 1);
             self.shadow.insert(i, s);
         } else {
             let calloc = self.d.libc("calloc", self.ctx.ptr(), &[i64t, i64t]);
             let n = self.b.int_cast(self.fwd_operand(count), i64t);
-            let s = self.b.call_fn(calloc, &[n, i64t.const_int(self.m.alloc_size(ty))]);
+            let s = self
+                .b
+                .call_fn(calloc, &[n, i64t.const_int(self.m.alloc_size(ty))]);
             self.shadow.insert(i, s);
             self.heap_shadow.insert(i);
         }
@@ -296,7 +349,9 @@ impl Gen<'_> {
         if let Some(off) = self.ret_index {
             let k = self.returns.iter().position(|r| *r == blk).unwrap_or(0);
             let i32t = self.ctx.i32();
-            let p = self.b.byte_gep(self.tape_fwd, self.ctx.i64().const_int(off));
+            let p = self
+                .b
+                .byte_gep(self.tape_fwd, self.ctx.i64().const_int(off));
             self.b.store(i32t.const_int(k as u64), p);
         }
         let rty = super::aug_return_type(&self.req);
@@ -320,7 +375,10 @@ impl Gen<'_> {
     /// one combined function called in the reverse sweep.
     pub(super) fn is_pure_call(&self, call: Value, f: Value) -> bool {
         ferrozyme_analysis::activity::is_readnone_function(f)
-            && !self.callee_request(call, f).args.contains(&ArgActivity::Dup)
+            && !self
+                .callee_request(call, f)
+                .args
+                .contains(&ArgActivity::Dup)
     }
 
     /// A pointer loaded from a global (e.g. `double *g_ptr` set by the program at run time)
@@ -333,7 +391,10 @@ impl Gen<'_> {
         let no_shadow = self.b.icmp(IntPredicate::LLVMIntEQ, shadow, null);
         let has_primal = self.b.icmp(IntPredicate::LLVMIntNE, primal, null);
         let bad = self.b.and(no_shadow, has_primal);
-        let place = orig.source_loc().map(|l| format!("{l}: ")).unwrap_or_default();
+        let place = orig
+            .source_loc()
+            .map(|l| format!("{l}: "))
+            .unwrap_or_default();
         let global = super::memory::underlying(orig.operand(0));
         let gname = match global {
             super::memory::Obj::Global(g) => g.name(),
@@ -364,14 +425,20 @@ impl Gen<'_> {
                 }
             })
             .collect();
-        Request { func: f, args, ret_active: carries_fp(call.ty()) && self.act.is_active(call) }
+        Request {
+            func: f,
+            args,
+            ret_active: carries_fp(call.ty()) && self.act.is_active(call),
+        }
     }
 
     fn fwd_call(&mut self, i: Value) {
         let kind = classify(i);
         let i64t = self.ctx.i64();
         match kind {
-            CallKind::Defined(f) if self.act.call_is_active(i, &self.d.touchers) && self.is_pure_call(i, f) => {
+            CallKind::Defined(f)
+                if self.act.call_is_active(i, &self.d.touchers) && self.is_pure_call(i, f) =>
+            {
                 // Touches no memory: run the primal now, and the callee's combined
                 // derivative (which recomputes it) in the reverse sweep. No tape.
                 self.clone_into_fwd(i);
@@ -412,7 +479,10 @@ impl Gen<'_> {
                 let calloc = self.d.libc("calloc", self.ctx.ptr(), &[i64t, i64t]);
                 let args = c.call_args();
                 let (n, m) = match kind {
-                    CallKind::Calloc => (self.b.int_cast(args[0], i64t), self.b.int_cast(args[1], i64t)),
+                    CallKind::Calloc => (
+                        self.b.int_cast(args[0], i64t),
+                        self.b.int_cast(args[1], i64t),
+                    ),
                     CallKind::Realloc => (self.b.int_cast(args[1], i64t), i64t.const_int(1)),
                     _ => (self.b.int_cast(args[0], i64t), i64t.const_int(1)),
                 };
@@ -430,7 +500,8 @@ impl Gen<'_> {
                 self.shadow.insert(i, s);
             }
             CallKind::MaskedStore | CallKind::MaskedScatter
-                if i.call_args()[0].ty().is_pointer_like() && self.act.is_shadowed(i.call_args()[1]) =>
+                if i.call_args()[0].ty().is_pointer_like()
+                    && self.act.is_shadowed(i.call_args()[1]) =>
             {
                 // Pointers stored into shadowed memory: store their shadows alongside.
                 let c = self.clone_into_fwd(i);
@@ -449,7 +520,8 @@ impl Gen<'_> {
                 let (dst, src) = (i.call_args()[0], i.call_args()[1]);
                 if self.act.is_shadowed(dst)
                     && self.act.is_shadowed(src)
-                    && (self.types.memory_may_hold_pointers(dst) || self.types.memory_may_hold_pointers(src))
+                    && (self.types.memory_may_hold_pointers(dst)
+                        || self.types.memory_may_hold_pointers(src))
                 {
                     // Pointers in the copied memory: their shadows must be copied too.
                     let sc = c.clone_instruction();
@@ -476,14 +548,35 @@ impl Gen<'_> {
         let i32t = self.ctx.i32();
         if let Some(rule) = self.pred_rule.get(&blk).copied() {
             return match rule {
-                super::PredRule::Branch { cond, on_true, on_false } => {
+                super::PredRule::Branch {
+                    cond,
+                    on_true,
+                    on_false,
+                } => {
                     let c = self.fetch(cond);
-                    self.b.select(c, i32t.const_int(on_true as u64), i32t.const_int(on_false as u64))
+                    self.b.select(
+                        c,
+                        i32t.const_int(on_true as u64),
+                        i32t.const_int(on_false as u64),
+                    )
                 }
-                super::PredRule::Counter { iv, start, entry, latch } => {
+                super::PredRule::Counter {
+                    iv,
+                    start,
+                    entry,
+                    latch,
+                } => {
                     let v = self.fetch(iv);
-                    let first = self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, v, v.ty().const_i64(start));
-                    self.b.select(first, i32t.const_int(entry as u64), i32t.const_int(latch as u64))
+                    let first = self.b.icmp(
+                        ferrozyme_llvm::IntPredicate::LLVMIntEQ,
+                        v,
+                        v.ty().const_i64(start),
+                    );
+                    self.b.select(
+                        first,
+                        i32t.const_int(entry as u64),
+                        i32t.const_int(latch as u64),
+                    )
                 }
             };
         }

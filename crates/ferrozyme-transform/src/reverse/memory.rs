@@ -34,11 +34,18 @@ pub(crate) fn underlying(mut v: Value) -> Obj {
         }
         let op = v.opcode().or_else(|| v.const_opcode());
         match op {
-            Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => {
+            Some(Opcode::LLVMGetElementPtr)
+            | Some(Opcode::LLVMBitCast)
+            | Some(Opcode::LLVMAddrSpaceCast) => {
                 v = v.operand(0);
             }
             Some(Opcode::LLVMAlloca) => return Obj::Local(v),
-            Some(Opcode::LLVMCall) if matches!(classify(v), CallKind::Malloc | CallKind::Calloc | CallKind::Realloc) => {
+            Some(Opcode::LLVMCall)
+                if matches!(
+                    classify(v),
+                    CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
+                ) =>
+            {
                 return Obj::Local(v)
             }
             _ => return Obj::Unknown,
@@ -54,10 +61,20 @@ pub(crate) fn written_objects(f: Value) -> Writes {
         for i in b.instructions() {
             match i.opcode() {
                 Some(Opcode::LLVMStore) => w.push(underlying(i.operand(1))),
-                Some(Opcode::LLVMAtomicRMW) | Some(Opcode::LLVMAtomicCmpXchg) => w.push(underlying(i.operand(0))),
+                Some(Opcode::LLVMAtomicRMW) | Some(Opcode::LLVMAtomicCmpXchg) => {
+                    w.push(underlying(i.operand(0)))
+                }
                 Some(Opcode::LLVMCall) => match classify(i) {
-                    CallKind::Math(_) | CallKind::NoDerivative | CallKind::ReduceFAdd | CallKind::ReduceFMul | CallKind::ReduceFMinMax | CallKind::Malloc | CallKind::Calloc => {}
-                    CallKind::Memcpy | CallKind::Memmove | CallKind::Memset => w.push(underlying(i.call_args()[0])),
+                    CallKind::Math(_)
+                    | CallKind::NoDerivative
+                    | CallKind::ReduceFAdd
+                    | CallKind::ReduceFMul
+                    | CallKind::ReduceFMinMax
+                    | CallKind::Malloc
+                    | CallKind::Calloc => {}
+                    CallKind::Memcpy | CallKind::Memmove | CallKind::Memset => {
+                        w.push(underlying(i.call_args()[0]))
+                    }
                     CallKind::Free | CallKind::Realloc => w.push(underlying(i.call_args()[0])),
                     CallKind::InactiveExternal => {}
                     CallKind::Defined(g) if is_readonly_function(g) => {}
@@ -74,13 +91,19 @@ pub(crate) fn written_objects(f: Value) -> Writes {
 
 fn is_noalias(o: Obj) -> bool {
     match o {
-        Obj::Arg(a) => a.parent_function().has_param_attr(param_index(a), "noalias"),
+        Obj::Arg(a) => a
+            .parent_function()
+            .has_param_attr(param_index(a), "noalias"),
         _ => false,
     }
 }
 
 fn param_index(a: Value) -> u32 {
-    a.parent_function().params().iter().position(|p| *p == a).unwrap_or(0) as u32
+    a.parent_function()
+        .params()
+        .iter()
+        .position(|p| *p == a)
+        .unwrap_or(0) as u32
 }
 
 /// Is the memory `addr` points into never written by the function?

@@ -38,7 +38,9 @@ pub(super) fn mixed_root(g: &Gen<'_>, mut p: Value) -> Option<(Value, bool)> {
             return Some(m);
         }
         match p.opcode() {
-            Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => p = p.operand(0),
+            Some(Opcode::LLVMGetElementPtr)
+            | Some(Opcode::LLVMBitCast)
+            | Some(Opcode::LLVMAddrSpaceCast) => p = p.operand(0),
             _ => return None,
         }
     }
@@ -57,11 +59,18 @@ pub(super) fn uses_are_guardable(s: Value) -> bool {
         }
         for u in v.users() {
             match u.opcode() {
-                Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) if u.operand(0) == v => {
+                Some(Opcode::LLVMGetElementPtr)
+                | Some(Opcode::LLVMBitCast)
+                | Some(Opcode::LLVMAddrSpaceCast)
+                    if u.operand(0) == v =>
+                {
                     work.push(u)
                 }
                 Some(Opcode::LLVMLoad) if guardable_type(u.ty()) => {}
-                Some(Opcode::LLVMStore) if u.operand(1) == v && u.operand(0) != v && guardable_type(u.operand(0).ty()) => {}
+                Some(Opcode::LLVMStore)
+                    if u.operand(1) == v
+                        && u.operand(0) != v
+                        && guardable_type(u.operand(0).ty()) => {}
                 Some(Opcode::LLVMICmp) | Some(Opcode::LLVMPtrToInt) => {}
                 _ => return false,
             }
@@ -71,7 +80,10 @@ pub(super) fn uses_are_guardable(s: Value) -> bool {
 }
 
 fn guardable_type(t: Type) -> bool {
-    t.is_fp_scalar() || t.is_pointer() || t.is_integer() || (t.kind() == TypeKind::Vector && t.element_type().is_fp_scalar())
+    t.is_fp_scalar()
+        || t.is_pointer()
+        || t.is_integer()
+        || (t.kind() == TypeKind::Vector && t.element_type().is_fp_scalar())
 }
 
 impl Gen<'_> {
@@ -80,14 +92,22 @@ impl Gen<'_> {
     pub(super) fn rev_validity(&mut self, addr: Value) -> Option<Value> {
         let (cond, shadowed_if_true) = mixed_root(self, addr)?;
         let c = self.fetch(cond);
-        Some(if shadowed_if_true { c } else { self.b.xor(c, self.ctx.i1().const_int(1)) })
+        Some(if shadowed_if_true {
+            c
+        } else {
+            self.b.xor(c, self.ctx.i1().const_int(1))
+        })
     }
 
     /// As [`Gen::rev_validity`], in the forward sweep.
     pub(super) fn fwd_validity(&mut self, addr: Value) -> Option<Value> {
         let (cond, shadowed_if_true) = mixed_root(self, addr)?;
         let c = self.fwd_operand(cond);
-        Some(if shadowed_if_true { c } else { self.b.xor(c, self.ctx.i1().const_int(1)) })
+        Some(if shadowed_if_true {
+            c
+        } else {
+            self.b.xor(c, self.ctx.i1().const_int(1))
+        })
     }
 
     /// `*p += d` (fp scalar or vector), only where `valid`.
@@ -133,8 +153,14 @@ impl Gen<'_> {
     }
 
     fn masked_pair(&mut self, vt: Type, pty: Type) -> (Value, Value) {
-        let ld = self.m.intrinsic("llvm.masked.load", &[vt, pty]).expect("llvm.masked.load exists");
-        let st = self.m.intrinsic("llvm.masked.store", &[vt, pty]).expect("llvm.masked.store exists");
+        let ld = self
+            .m
+            .intrinsic("llvm.masked.load", &[vt, pty])
+            .expect("llvm.masked.load exists");
+        let st = self
+            .m
+            .intrinsic("llvm.masked.store", &[vt, pty])
+            .expect("llvm.masked.store exists");
         (ld, st)
     }
 }

@@ -93,8 +93,14 @@ pub fn primal_shadow_params(req: &Request) -> Vec<Type> {
 /// `Active` parameters, in order, or `void` when there are none.
 pub fn adjoint_return_type(req: &Request) -> Type {
     let ctx = req.func.ty().context();
-    let tys: Vec<Type> =
-        req.func.params().into_iter().zip(&req.args).filter(|(_, a)| **a == ArgActivity::Active).map(|(p, _)| p.ty()).collect();
+    let tys: Vec<Type> = req
+        .func
+        .params()
+        .into_iter()
+        .zip(&req.args)
+        .filter(|(_, a)| **a == ArgActivity::Active)
+        .map(|(p, _)| p.ty())
+        .collect();
     if tys.is_empty() {
         ctx.void()
     } else {
@@ -152,10 +158,19 @@ pub(crate) struct Record {
 pub(crate) enum PredRule {
     /// An if/else (diamond) or if-then (triangle) join: the branch condition of the
     /// dominating block decides; `on_true`/`on_false` are predecessor indices.
-    Branch { cond: Value, on_true: u32, on_false: u32 },
+    Branch {
+        cond: Value,
+        on_true: u32,
+        on_false: u32,
+    },
     /// A loop header entered from its preheader once and from its latch afterwards: the
     /// induction variable equals its start value exactly on entry.
-    Counter { iv: Value, start: i64, entry: u32, latch: u32 },
+    Counter {
+        iv: Value,
+        start: i64,
+        entry: u32,
+        latch: u32,
+    },
 }
 
 pub(crate) struct Gen<'d> {
@@ -216,13 +231,25 @@ pub(crate) struct Gen<'d> {
 
 impl<'d> Gen<'d> {
     /// Synthesizes the derivative of `p` (the preprocessed clone of `req.func`) into `target`.
-    pub(crate) fn run(d: &'d mut Driver, req: &Request, p: Value, target: Target) -> Result<(), Vec<Diagnostic>> {
+    pub(crate) fn run(
+        d: &'d mut Driver,
+        req: &Request,
+        p: Value,
+        target: Target,
+    ) -> Result<(), Vec<Diagnostic>> {
         let m = d.module;
         let ctx = m.context();
         let cfg = Cfg::new(p);
         let args: Vec<ArgActivity> = req.args.clone();
         let types = ferrozyme_analysis::types::TypeAnalysis::run_for_clone(m, p, Some(req.func));
-        let mut act = Activity::run_with_types(&ActivityInput { func: p, args: &args, global_touchers: &d.touchers }, Some(&types));
+        let mut act = Activity::run_with_types(
+            &ActivityInput {
+                func: p,
+                args: &args,
+                global_touchers: &d.touchers,
+            },
+            Some(&types),
+        );
         act.restrict_to_useful(p);
         let (fwd_fn, rev_fn, split) = match target {
             Target::Combined { g } => (g, g, false),
@@ -230,12 +257,20 @@ impl<'d> Gen<'d> {
         };
         let b = Builder::new(ctx);
         let fwd_entry = b.append_block(fwd_fn, "fz.entry");
-        let rev_entry = if split { b.append_block(rev_fn, "fz.rev.entry") } else { fwd_entry };
+        let rev_entry = if split {
+            b.append_block(rev_fn, "fz.rev.entry")
+        } else {
+            fwd_entry
+        };
         let eb = Builder::new(ctx);
         eb.position_at_end(rev_entry);
         let fb_entry = Builder::new(ctx);
         fb_entry.position_at_end(fwd_entry);
-        let returns: Vec<Block> = cfg.return_blocks().into_iter().filter(|b| cfg.is_reachable(*b)).collect();
+        let returns: Vec<Block> = cfg
+            .return_blocks()
+            .into_iter()
+            .filter(|b| cfg.is_reachable(*b))
+            .collect();
         let mut g = Gen {
             d,
             m,
@@ -333,13 +368,17 @@ impl<'d> Gen<'d> {
             self.tape_rev = rev_params[k];
             self.tape_rev.set_name("tape");
         } else {
-            let t = self.fb_entry.array_alloca(i8t, i64t.const_int(0), "fz.tape");
+            let t = self
+                .fb_entry
+                .array_alloca(i8t, i64t.const_int(0), "fz.tape");
             t.set_alignment(16);
             self.size_patches.push((t, 0));
             self.tape_fwd = t;
             self.tape_rev = t;
         }
-        let ms = self.fb_entry.memset(self.tape_fwd, i8t.const_int(0), i64t.const_int(0), 16);
+        let ms = self
+            .fb_entry
+            .memset(self.tape_fwd, i8t.const_int(0), i64t.const_int(0), 16);
         self.size_patches.push((ms, 2));
         // One forward and one reverse block per reachable primal block.
         for blk in self.cfg.blocks.clone() {
@@ -353,7 +392,9 @@ impl<'d> Gen<'d> {
             if !self.cfg.is_reachable(blk) {
                 continue;
             }
-            let rb = self.b.append_block(self.rev_fn, &format!("rev.{}", blk.name()));
+            let rb = self
+                .b
+                .append_block(self.rev_fn, &format!("rev.{}", blk.name()));
             self.rev_block.insert(blk, rb);
         }
         if self.split && self.returns.len() > 1 {
@@ -374,7 +415,9 @@ impl<'d> Gen<'d> {
     }
 
     fn diag(&mut self, kind: DiagKind, at: Option<Value>, msg: String, help: &str) {
-        let mut d = Diagnostic::new(kind, msg).in_function(self.fname.clone()).with_help(help.to_string());
+        let mut d = Diagnostic::new(kind, msg)
+            .in_function(self.fname.clone())
+            .with_help(help.to_string());
         if let Some(i) = at {
             d = d.at_instruction(i.to_string()).at_loc(i.source_loc());
         }
@@ -400,7 +443,11 @@ impl<'d> Gen<'d> {
                 self.b.position_before(term);
                 let s = self.b.byte_gep(self.tape_rev, i64t.const_int(stack));
                 let c = self.b.call_fn(pop, &[s, i64t.const_int(size)]);
-                self.records.get_mut(&blk).expect("record exists").size_uses.push(c);
+                self.records
+                    .get_mut(&blk)
+                    .expect("record exists")
+                    .size_uses
+                    .push(c);
             }
             let r = &self.records[&blk];
             r.slot.set_operand(1, i64t.const_int(size));
@@ -412,7 +459,9 @@ impl<'d> Gen<'d> {
         if let Some(ret) = self.rev_exit_ret {
             self.b.position_before(ret);
             for blk in self.record_order.clone() {
-                let s = self.b.byte_gep(self.tape_rev, i64t.const_int(self.records[&blk].stack));
+                let s = self
+                    .b
+                    .byte_gep(self.tape_rev, i64t.const_int(self.records[&blk].stack));
                 self.b.call_fn(free_stack, &[s]);
             }
             if self.split {
@@ -421,7 +470,10 @@ impl<'d> Gen<'d> {
             }
         }
         // Entry terminators.
-        let p_entry = self.p.entry_block().expect("a defined function has an entry block");
+        let p_entry = self
+            .p
+            .entry_block()
+            .expect("a defined function has an entry block");
         let fwd_first = self.fwd_block(p_entry);
         self.fb_entry.position_at_end(self.fwd_entry);
         self.fb_entry.br(fwd_first);
@@ -435,7 +487,9 @@ impl<'d> Gen<'d> {
                     self.eb.br(self.rev_block[&self.returns[0]]);
                 }
                 _ => {
-                    let off = self.ret_index.expect("ret index slot exists with several returns");
+                    let off = self
+                        .ret_index
+                        .expect("ret index slot exists with several returns");
                     let i32t = self.ctx.i32();
                     let ptr = self.eb.byte_gep(self.tape_rev, i64t.const_int(off));
                     let idx = self.eb.load(i32t, ptr, "fz.ret.idx");
@@ -446,7 +500,8 @@ impl<'d> Gen<'d> {
                         .skip(1)
                         .map(|(k, r)| (i32t.const_int(k as u64), self.rev_block[r]))
                         .collect();
-                    self.eb.switch(idx, self.rev_block[&self.returns[0]], &cases);
+                    self.eb
+                        .switch(idx, self.rev_block[&self.returns[0]], &cases);
                 }
             }
         }
@@ -463,12 +518,22 @@ impl Gen<'_> {
     /// reserve the record stack once there, so the loop's pushes never reallocate.
     fn reserve_for_loop(&mut self, blk: Block, stack: u64, size: u64) {
         use ferrozyme_llvm::IntPredicate;
-        let loops = self.loops.get_or_insert_with(|| ferrozyme_analysis::loops::Loops::new(&self.cfg));
-        let Some(l) = loops.innermost(blk) else { return };
-        let Some(tc) = ferrozyme_analysis::loops::trip_count(l) else { return };
+        let loops = self
+            .loops
+            .get_or_insert_with(|| ferrozyme_analysis::loops::Loops::new(&self.cfg));
+        let Some(l) = loops.innermost(blk) else {
+            return;
+        };
+        let Some(tc) = ferrozyme_analysis::loops::trip_count(l) else {
+            return;
+        };
         let Some(pre) = l.preheader else { return };
-        let Some(&fpre) = self.fwd.get(&pre.as_value()) else { return };
-        let Some(term) = fpre.as_block().terminator() else { return };
+        let Some(&fpre) = self.fwd.get(&pre.as_value()) else {
+            return;
+        };
+        let Some(term) = fpre.as_block().terminator() else {
+            return;
+        };
         let i64t = self.ctx.i64();
         self.b.position_before(term);
         let n = self.fwd_operand(tc.bound);
@@ -478,7 +543,9 @@ impl Gen<'_> {
             _ => return,
         };
         let cnt = self.b.sub(n, i64t.const_i64(tc.start - 1));
-        let pos = self.b.icmp(IntPredicate::LLVMIntSGT, cnt, i64t.const_int(0));
+        let pos = self
+            .b
+            .icmp(IntPredicate::LLVMIntSGT, cnt, i64t.const_int(0));
         let cnt = self.b.select(pos, cnt, i64t.const_int(0));
         let bytes = self.b.mul(cnt, i64t.const_int(size));
         let cap = i64t.const_int(1 << 30);

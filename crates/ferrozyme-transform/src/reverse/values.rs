@@ -19,11 +19,23 @@ fn field_align(size: u64) -> u64 {
 
 /// Calls cheap enough to recompute instead of caching their result.
 fn is_cheap_call(v: Value) -> bool {
-    let Some(f) = v.called_function() else { return false };
+    let Some(f) = v.called_function() else {
+        return false;
+    };
     let n = f.name();
-    ["llvm.fmuladd", "llvm.fma", "llvm.fabs", "llvm.copysign", "llvm.minnum", "llvm.maxnum", "llvm.floor", "llvm.ceil", "llvm.trunc"]
-        .iter()
-        .any(|p| n.starts_with(p))
+    [
+        "llvm.fmuladd",
+        "llvm.fma",
+        "llvm.fabs",
+        "llvm.copysign",
+        "llvm.minnum",
+        "llvm.maxnum",
+        "llvm.floor",
+        "llvm.ceil",
+        "llvm.trunc",
+    ]
+    .iter()
+    .any(|p| n.starts_with(p))
 }
 
 impl Gen<'_> {
@@ -42,7 +54,11 @@ impl Gen<'_> {
         let v = match key {
             Key::Primal(v) | Key::Shadow(v) | Key::Tape(v) => v,
         };
-        let null = if v.ty().is_pointer_like() { v.ty().zero() } else { self.ctx.ptr().zero() };
+        let null = if v.ty().is_pointer_like() {
+            v.ty().zero()
+        } else {
+            self.ctx.ptr().zero()
+        };
         if v.is_argument() {
             return match key {
                 Key::Primal(_) => self.rev_params[&v],
@@ -65,7 +81,10 @@ impl Gen<'_> {
             return x;
         }
         let def = v.parent_block();
-        let x = if !self.split && !self.cfg.is_cyclic(def) && self.returns.iter().all(|r| self.cfg.dominates(def, *r)) {
+        let x = if !self.split
+            && !self.cfg.is_cyclic(def)
+            && self.returns.iter().all(|r| self.cfg.dominates(def, *r))
+        {
             self.fwd_value(key)
         } else if let Some(x) = self.try_recompute(key) {
             x
@@ -99,7 +118,13 @@ impl Gen<'_> {
         let pure = if shadow {
             matches!(
                 op,
-                LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector | LLVMSelect
+                LLVMGetElementPtr
+                    | LLVMBitCast
+                    | LLVMAddrSpaceCast
+                    | LLVMExtractElement
+                    | LLVMInsertElement
+                    | LLVMShuffleVector
+                    | LLVMSelect
             )
         } else {
             matches!(
@@ -148,7 +173,11 @@ impl Gen<'_> {
         let mut new_ops = Vec::with_capacity(ops.len());
         for o in ops.iter() {
             // Shadows are the same computation over the shadows of the pointer operands.
-            let x = if shadow && o.ty().is_pointer_like() { self.fetch_shadow(*o) } else { self.fetch(*o) };
+            let x = if shadow && o.ty().is_pointer_like() {
+                self.fetch_shadow(*o)
+            } else {
+                self.fetch(*o)
+            };
             new_ops.push(x);
         }
         self.recompute_depth -= 1;
@@ -207,7 +236,11 @@ impl Gen<'_> {
         let stack = self.records[&blk].stack;
         let s = self.b.byte_gep(self.tape_rev, i64t.const_int(stack));
         let p = self.b.call_fn(top, &[s, i64t.const_int(0)]);
-        self.records.get_mut(&blk).expect("record exists").size_uses.push(p);
+        self.records
+            .get_mut(&blk)
+            .expect("record exists")
+            .size_uses
+            .push(p);
         self.record_tops.insert((here, blk), p);
         p
     }
@@ -258,7 +291,11 @@ impl Gen<'_> {
             let p = fb.byte_gep(slot, i64t.const_int(off));
             let st = fb.store(fv, p);
             st.set_alignment(align as u32);
-            Cache::Field { block: def, off, ty }
+            Cache::Field {
+                block: def,
+                off,
+                ty,
+            }
         }
     }
 
@@ -279,7 +316,15 @@ impl Gen<'_> {
         }
         let s = fb.byte_gep(self.tape_fwd, i64t.const_int(stack));
         let slot = fb.call_fn(push, &[s, i64t.const_int(0)]);
-        self.records.insert(def, super::Record { stack, size: 0, slot, size_uses: Vec::new() });
+        self.records.insert(
+            def,
+            super::Record {
+                stack,
+                size: 0,
+                slot,
+                size_uses: Vec::new(),
+            },
+        );
         self.record_order.push(def);
         slot
     }
@@ -287,12 +332,20 @@ impl Gen<'_> {
     /// The shadow of a constant pointer (global, constant GEP of a global), built at the
     /// main builder's position. `forward` only affects which map the result goes to.
     pub(super) fn const_shadow_at_builder(&mut self, v: Value, _forward: bool) -> Value {
-        let null = if v.ty().is_pointer_like() { v.ty().zero() } else { self.ctx.ptr().zero() };
+        let null = if v.ty().is_pointer_like() {
+            v.ty().zero()
+        } else {
+            self.ctx.ptr().zero()
+        };
         if !v.ty().is_pointer() {
             return null;
         }
         if v.is_global_variable() {
-            return if ferrozyme_analysis::activity::global_needs_shadow(v) { self.d.shadow_global(v) } else { null };
+            return if ferrozyme_analysis::activity::global_needs_shadow(v) {
+                self.d.shadow_global(v)
+            } else {
+                null
+            };
         }
         if v.is_constant_expr() {
             match v.const_opcode() {
@@ -375,10 +428,18 @@ impl Gen<'_> {
             TypeKind::Float | TypeKind::Double => self.b.fadd(a, b),
             TypeKind::Vector if ty.element_type().is_fp_scalar() => self.b.fadd(a, b),
             TypeKind::Struct | TypeKind::Array => {
-                let n = if ty.kind() == TypeKind::Struct { ty.struct_fields().len() as u32 } else { ty.array_len() as u32 };
+                let n = if ty.kind() == TypeKind::Struct {
+                    ty.struct_fields().len() as u32
+                } else {
+                    ty.array_len() as u32
+                };
                 let mut out = a;
                 for k in 0..n {
-                    let fty = if ty.kind() == TypeKind::Struct { ty.struct_fields()[k as usize] } else { ty.element_type() };
+                    let fty = if ty.kind() == TypeKind::Struct {
+                        ty.struct_fields()[k as usize]
+                    } else {
+                        ty.element_type()
+                    };
                     if !fty.contains_fp() {
                         continue;
                     }
@@ -459,7 +520,9 @@ impl Gen<'_> {
             let ety = ty.element_type();
             if ety.contains_fp() {
                 for k in 0..ty.array_len() as u32 {
-                    let fp = self.b.gep(ty, p, &[i32t.const_int(0), i32t.const_int(k as u64)]);
+                    let fp = self
+                        .b
+                        .gep(ty, p, &[i32t.const_int(0), i32t.const_int(k as u64)]);
                     out.push((k, ety, fp));
                 }
             }

@@ -16,7 +16,10 @@ impl Gen<'_> {
         let n_a = a.ty().vector_len();
         let mask = i.shuffle_mask();
         let i32t = self.ctx.i32();
-        let mut sums: Vec<Vec<Option<Value>>> = vec![vec![None; n_a as usize], vec![None; b.ty().vector_len() as usize]];
+        let mut sums: Vec<Vec<Option<Value>>> = vec![
+            vec![None; n_a as usize],
+            vec![None; b.ty().vector_len() as usize],
+        ];
         for (j, m) in mask.iter().enumerate() {
             let Some(m) = *m else { continue };
             let (which, lane) = if m < n_a { (0, m) } else { (1, m - n_a) };
@@ -77,8 +80,15 @@ impl Gen<'_> {
             // Only integers and pointers are copied: no float adjoints to move.
             return;
         }
-        if conflict || kinds.is_empty() || (fps.len() > 1 && (n_const.is_none() || kinds.iter().any(|(o, _)| *o < 0))) {
-            let what = if kinds.is_empty() { "nothing is known about" } else { "conflicting uses are seen for" };
+        if conflict
+            || kinds.is_empty()
+            || (fps.len() > 1 && (n_const.is_none() || kinds.iter().any(|(o, _)| *o < 0)))
+        {
+            let what = if kinds.is_empty() {
+                "nothing is known about"
+            } else {
+                "conflicting uses are seen for"
+            };
             self.diag(
                 DiagKind::CannotDeduceType,
                 Some(i),
@@ -107,11 +117,18 @@ impl Gen<'_> {
             return;
         }
         // Mixed float and double fields at known offsets of a constant-size copy.
-        let mut offs: Vec<(i64, FpType)> = kinds.iter().filter_map(|(o, b)| b.fp_type().map(|t| (*o, t))).collect();
+        let mut offs: Vec<(i64, FpType)> = kinds
+            .iter()
+            .filter_map(|(o, b)| b.fp_type().map(|t| (*o, t)))
+            .collect();
         offs.sort_by_key(|(o, _)| *o);
         offs.dedup_by_key(|(o, _)| *o);
         for (off, t) in offs {
-            let ty = if t == FpType::F64 { self.ctx.f64() } else { self.ctx.f32() };
+            let ty = if t == FpType::F64 {
+                self.ctx.f64()
+            } else {
+                self.ctx.f32()
+            };
             let pd = self.b.byte_gep(sd, i64t.const_int(off as u64));
             let ps = self.b.byte_gep(ss, i64t.const_int(off as u64));
             let v = self.mem_take(pd, ty, 1);
@@ -131,7 +148,9 @@ impl Gen<'_> {
         let n = vec.ty().vector_len() as usize;
         let v = self.fetch(vec);
         let s = self.fetch(start);
-        let lanes: Vec<Value> = (0..n).map(|k| self.b.extract_element(v, i32t.const_int(k as u64))).collect();
+        let lanes: Vec<Value> = (0..n)
+            .map(|k| self.b.extract_element(v, i32t.const_int(k as u64)))
+            .collect();
         let one = start.ty().const_float(1.0);
         let mut prefix = vec![one; n + 1];
         for k in 0..n {
@@ -178,7 +197,11 @@ impl Gen<'_> {
         for k in 0..n {
             let lane = self.b.extract_element(v, i32t.const_int(k as u64));
             let eq = self.b.fcmp(RealPredicate::LLVMRealOEQ, lane, r);
-            let not_found = self.b.select(found, self.ctx.i1().const_int(0), self.ctx.i1().const_int(1));
+            let not_found = self.b.select(
+                found,
+                self.ctx.i1().const_int(0),
+                self.ctx.i1().const_int(1),
+            );
             let take = self.b.and(eq, not_found);
             found = self.b.or(found, eq);
             let x = self.b.select(take, d, zero);
@@ -199,7 +222,9 @@ impl Gen<'_> {
         };
         let vty = val.ty();
         if !self.act.is_shadowed(ptr) || !vty.is_fp() {
-            if matches!(kind, CallKind::MaskedLoad | CallKind::MaskedGather) && self.act.is_active(i) {
+            if matches!(kind, CallKind::MaskedLoad | CallKind::MaskedGather)
+                && self.act.is_active(i)
+            {
                 let d = self.take_adj(i);
                 let m = self.fetch(mask);
                 let x = self.b.select(m, vty.zero(), d);
@@ -211,22 +236,34 @@ impl Gen<'_> {
         let m = self.fetch(mask);
         let zero = vty.zero();
         let (load_name, store_name) = match kind {
-            CallKind::MaskedLoad | CallKind::MaskedStore => ("llvm.masked.load", "llvm.masked.store"),
+            CallKind::MaskedLoad | CallKind::MaskedStore => {
+                ("llvm.masked.load", "llvm.masked.store")
+            }
             _ => ("llvm.masked.gather", "llvm.masked.scatter"),
         };
         let pty = sp.ty();
-        let (Some(ld), Some(st)) = (self.m.intrinsic(load_name, &[vty, pty]), self.m.intrinsic(store_name, &[vty, pty])) else {
-            self.diag(DiagKind::Internal, Some(i), format!("{load_name}/{store_name} unavailable"), "please report this");
+        let (Some(ld), Some(st)) = (
+            self.m.intrinsic(load_name, &[vty, pty]),
+            self.m.intrinsic(store_name, &[vty, pty]),
+        ) else {
+            self.diag(
+                DiagKind::Internal,
+                Some(i),
+                format!("{load_name}/{store_name} unavailable"),
+                "please report this",
+            );
             return;
         };
         let n = vty.vector_len();
-        let lane_masks: Vec<Value> = if matches!(kind, CallKind::MaskedLoad | CallKind::MaskedStore) {
+        let lane_masks: Vec<Value> = if matches!(kind, CallKind::MaskedLoad | CallKind::MaskedStore)
+        {
             vec![m]
         } else {
             let i1 = self.ctx.i1();
             (0..n)
                 .map(|k| {
-                    let onehot: Vec<Value> = (0..n).map(|j| i1.const_int((j == k) as u64)).collect();
+                    let onehot: Vec<Value> =
+                        (0..n).map(|j| i1.const_int((j == k) as u64)).collect();
                     let oh = Value::const_vector(&onehot);
                     self.b.and(m, oh)
                 })
