@@ -17,7 +17,12 @@
 //! Pointee facts are one level deep: a pointer loaded from memory starts with an empty
 //! pointee tree and learns its own from how it is used.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+mod library;
+mod scope;
+
+use scope::{scope, stack_slot_links};
+
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use ferrozyme_llvm::{Module, Opcode, TypeKind, Value};
@@ -198,76 +203,6 @@ impl TypeAnalysis {
         }
         out
     }
-}
-
-/// The defined functions connected to `f` in the call graph, `f` first.
-fn scope(f: Value) -> Vec<Value> {
-    let mut seen: HashSet<Value> = HashSet::new();
-    let mut order = Vec::new();
-    let mut queue = VecDeque::from([f]);
-    while let Some(g) = queue.pop_front() {
-        if !g.is_function() || g.is_declaration() || !seen.insert(g) {
-            continue;
-        }
-        order.push(g);
-        // Callees, and functions passed as arguments (e.g. to `__enzyme_autodiff`).
-        for b in g.blocks() {
-            for i in b.instructions() {
-                if matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
-                    if let Some(c) = i.called_function() {
-                        queue.push_back(c);
-                    }
-                    for a in i.call_args() {
-                        if a.is_function() {
-                            queue.push_back(a);
-                        }
-                    }
-                }
-            }
-        }
-        // Callers (and functions that pass `g` on).
-        for u in g.users() {
-            if u.is_instruction()
-                && matches!(u.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke))
-            {
-                queue.push_back(u.parent_function());
-            }
-        }
-    }
-    order
-}
-
-/// Pointers passed through stack slots (`-O0` code keeps every local in an `alloca`):
-/// a pointer loaded from a slot is the same data as every pointer stored to that slot.
-fn stack_slot_links(insts: &[Vec<Value>]) -> Vec<(Value, Value)> {
-    let mut stored: HashMap<Value, Vec<Value>> = HashMap::new();
-    let mut loads: Vec<(Value, Value)> = Vec::new();
-    for body in insts {
-        for &i in body {
-            match i.opcode() {
-                Some(Opcode::LLVMStore) => {
-                    let (v, a) = (i.operand(0), i.operand(1));
-                    if v.ty().is_pointer() && a.opcode() == Some(Opcode::LLVMAlloca) {
-                        stored.entry(a).or_default().push(v);
-                    }
-                }
-                Some(Opcode::LLVMLoad) => {
-                    let a = i.operand(0);
-                    if i.ty().is_pointer() && a.opcode() == Some(Opcode::LLVMAlloca) {
-                        loads.push((i, a));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for (l, a) in loads {
-        for &v in stored.get(&a).map(|v| v.as_slice()).unwrap_or(&[]) {
-            out.push((l, v));
-        }
-    }
-    out
 }
 
 /// What the IR type of `v` alone says about its value (floats, pointers; integers nothing).
@@ -816,132 +751,6 @@ impl Engine {
             let t = self.value_tree(vec);
             self.learn_val(i, &t);
             self.part_of(i, val, off);
-        }
-    }
-
-    fn call(&mut self, i: Value) {
-        if i.is_inline_asm_call() {
-            return;
-        }
-        let Some(callee) = i.called_function() else {
-            return;
-        };
-        let name = callee.name();
-        let args = i.call_args();
-        if name.starts_with("__enzyme_") && !crate::types::is_type_hint(&name) {
-            // The differentiated function is in scope; its markers and shadows are not data.
-            return;
-        }
-        if self.library_call(i, &name, &args) {
-            return;
-        }
-        if callee.is_declaration() {
-            return;
-        }
-        for (a, p) in args.iter().zip(callee.params()) {
-            self.link(*a, p);
-        }
-        let rets = self.returns.get(&callee).cloned().unwrap_or_default();
-        for r in rets {
-            self.link(i, r);
-        }
-    }
-
-    /// Rules for intrinsics and C library functions. Returns whether `name` was one.
-    fn library_call(&mut self, i: Value, name: &str, args: &[Value]) -> bool {
-        let arg = |k: usize| args.get(k).copied();
-        let base = name
-            .strip_prefix("llvm.")
-            .map(|n| n.split('.').next().unwrap_or(n))
-            .unwrap_or(name);
-        match base {
-            "memcpy" | "memmove" | "memcpy_inline" | "__memcpy_chk" | "__memmove_chk" => {
-                let (Some(dst), Some(src), Some(len)) = (arg(0), arg(1), arg(2)) else {
-                    return true;
-                };
-                self.integer(len);
-                let n = len.const_int_value().unwrap_or(super::MAX_OFFSET);
-                let (pd, ps) = (
-                    self.pointee(dst).window(0, n),
-                    self.pointee(src).window(0, n),
-                );
-                self.learn_ptr(dst, &ps);
-                self.learn_ptr(src, &pd);
-                let kind = self.m.context().md_kind("tbaa.struct");
-                if let Some(md) = i.metadata(kind) {
-                    let mut t = TypeTree::new();
-                    for (off, _size, b) in layout::tbaa_struct_entries(md) {
-                        t.insert(off, b);
-                    }
-                    self.learn_ptr(dst, &t);
-                    self.learn_ptr(src, &t);
-                }
-                true
-            }
-            "memset" | "memset_inline" | "__memset_chk" => {
-                if let Some(len) = arg(2) {
-                    self.integer(len);
-                }
-                true
-            }
-            "malloc" | "_Znwm" | "_Znam" | "valloc" => {
-                args.iter().for_each(|a| self.integer(*a));
-                true
-            }
-            "calloc" | "aligned_alloc" => {
-                args.iter().for_each(|a| self.integer(*a));
-                true
-            }
-            "realloc" => {
-                if let (Some(p), Some(n)) = (arg(0), arg(1)) {
-                    self.integer(n);
-                    self.link(i, p);
-                }
-                true
-            }
-            // Enzyme-style type hints written by users: the memory at the pointer holds
-            // values of this type (at every offset).
-            "__enzyme_double" | "__enzyme_float" | "__enzyme_integer" | "__enzyme_pointer" => {
-                let b = match base {
-                    "__enzyme_double" => BaseType::Double,
-                    "__enzyme_float" => BaseType::Float,
-                    "__enzyme_integer" => BaseType::Integer,
-                    _ => BaseType::Pointer,
-                };
-                if let Some(p) = arg(0) {
-                    if p.ty().is_pointer() {
-                        self.learn_ptr(p, &TypeTree::single(-1, b));
-                    }
-                }
-                true
-            }
-            "free" | "_ZdlPv" | "_ZdaPv" | "_ZdlPvm" | "_ZdaPvm" | "lifetime" | "assume"
-            | "dbg" | "experimental" | "prefetch" | "invariant" => true,
-            "frexp" | "frexpf" | "remquo" | "remquof" | "lgamma_r" | "lgammaf_r" => {
-                if let Some(p) = args.last() {
-                    self.learn_ptr(*p, &TypeTree::single(0, BaseType::Integer));
-                }
-                true
-            }
-            "modf" | "sincos" => {
-                for p in args.iter().skip(1) {
-                    self.learn_ptr(*p, &TypeTree::single(0, BaseType::Double));
-                }
-                true
-            }
-            "modff" | "sincosf" => {
-                for p in args.iter().skip(1) {
-                    self.learn_ptr(*p, &TypeTree::single(0, BaseType::Float));
-                }
-                true
-            }
-            "powi" | "ldexp" | "ldexpf" | "scalbn" | "scalbnf" => {
-                if let Some(n) = arg(1) {
-                    self.integer(n);
-                }
-                true
-            }
-            _ => false,
         }
     }
 }

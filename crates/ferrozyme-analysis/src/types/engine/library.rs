@@ -1,0 +1,136 @@
+//! Type-analysis rules for calls: through to callees' parameters and returns, and the
+//! known library functions and intrinsics (memcpy, allocation, libm out-parameters, the
+//! `__enzyme_double`-style hints).
+
+use ferrozyme_llvm::Value;
+
+use super::super::{layout, BaseType, TypeTree};
+use super::Engine;
+
+impl Engine {
+    pub(super) fn call(&mut self, i: Value) {
+        if i.is_inline_asm_call() {
+            return;
+        }
+        let Some(callee) = i.called_function() else {
+            return;
+        };
+        let name = callee.name();
+        let args = i.call_args();
+        if name.starts_with("__enzyme_") && !crate::types::is_type_hint(&name) {
+            // The differentiated function is in scope; its markers and shadows are not data.
+            return;
+        }
+        if self.library_call(i, &name, &args) {
+            return;
+        }
+        if callee.is_declaration() {
+            return;
+        }
+        for (a, p) in args.iter().zip(callee.params()) {
+            self.link(*a, p);
+        }
+        let rets = self.returns.get(&callee).cloned().unwrap_or_default();
+        for r in rets {
+            self.link(i, r);
+        }
+    }
+
+    /// Rules for intrinsics and C library functions. Returns whether `name` was one.
+    fn library_call(&mut self, i: Value, name: &str, args: &[Value]) -> bool {
+        let arg = |k: usize| args.get(k).copied();
+        let base = name
+            .strip_prefix("llvm.")
+            .map(|n| n.split('.').next().unwrap_or(n))
+            .unwrap_or(name);
+        match base {
+            "memcpy" | "memmove" | "memcpy_inline" | "__memcpy_chk" | "__memmove_chk" => {
+                let (Some(dst), Some(src), Some(len)) = (arg(0), arg(1), arg(2)) else {
+                    return true;
+                };
+                self.integer(len);
+                let n = len.const_int_value().unwrap_or(super::super::MAX_OFFSET);
+                let (pd, ps) = (
+                    self.pointee(dst).window(0, n),
+                    self.pointee(src).window(0, n),
+                );
+                self.learn_ptr(dst, &ps);
+                self.learn_ptr(src, &pd);
+                let kind = self.m.context().md_kind("tbaa.struct");
+                if let Some(md) = i.metadata(kind) {
+                    let mut t = TypeTree::new();
+                    for (off, _size, b) in layout::tbaa_struct_entries(md) {
+                        t.insert(off, b);
+                    }
+                    self.learn_ptr(dst, &t);
+                    self.learn_ptr(src, &t);
+                }
+                true
+            }
+            "memset" | "memset_inline" | "__memset_chk" => {
+                if let Some(len) = arg(2) {
+                    self.integer(len);
+                }
+                true
+            }
+            "malloc" | "_Znwm" | "_Znam" | "valloc" => {
+                args.iter().for_each(|a| self.integer(*a));
+                true
+            }
+            "calloc" | "aligned_alloc" => {
+                args.iter().for_each(|a| self.integer(*a));
+                true
+            }
+            "realloc" => {
+                if let (Some(p), Some(n)) = (arg(0), arg(1)) {
+                    self.integer(n);
+                    self.link(i, p);
+                }
+                true
+            }
+            // Enzyme-style type hints written by users: the memory at the pointer holds
+            // values of this type (at every offset).
+            "__enzyme_double" | "__enzyme_float" | "__enzyme_integer" | "__enzyme_pointer" => {
+                let b = match base {
+                    "__enzyme_double" => BaseType::Double,
+                    "__enzyme_float" => BaseType::Float,
+                    "__enzyme_integer" => BaseType::Integer,
+                    _ => BaseType::Pointer,
+                };
+                if let Some(p) = arg(0) {
+                    if p.ty().is_pointer() {
+                        self.learn_ptr(p, &TypeTree::single(-1, b));
+                    }
+                }
+                true
+            }
+            "free" | "_ZdlPv" | "_ZdaPv" | "_ZdlPvm" | "_ZdaPvm" | "lifetime" | "assume"
+            | "dbg" | "experimental" | "prefetch" | "invariant" => true,
+            "frexp" | "frexpf" | "remquo" | "remquof" | "lgamma_r" | "lgammaf_r" => {
+                if let Some(p) = args.last() {
+                    self.learn_ptr(*p, &TypeTree::single(0, BaseType::Integer));
+                }
+                true
+            }
+            "modf" | "sincos" => {
+                for p in args.iter().skip(1) {
+                    self.learn_ptr(*p, &TypeTree::single(0, BaseType::Double));
+                }
+                true
+            }
+            "modff" | "sincosf" => {
+                for p in args.iter().skip(1) {
+                    self.learn_ptr(*p, &TypeTree::single(0, BaseType::Float));
+                }
+                true
+            }
+            "powi" | "ldexp" | "ldexpf" | "scalbn" | "scalbnf" => {
+                if let Some(n) = arg(1) {
+                    self.integer(n);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+}

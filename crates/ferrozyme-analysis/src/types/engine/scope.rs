@@ -1,0 +1,76 @@
+//! Which functions type analysis looks at, and the links between values it adds beyond
+//! single instructions (pointers kept in `-O0` stack slots).
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use ferrozyme_llvm::{Opcode, Value};
+
+/// The defined functions connected to `f` in the call graph, `f` first.
+pub(super) fn scope(f: Value) -> Vec<Value> {
+    let mut seen: HashSet<Value> = HashSet::new();
+    let mut order = Vec::new();
+    let mut queue = VecDeque::from([f]);
+    while let Some(g) = queue.pop_front() {
+        if !g.is_function() || g.is_declaration() || !seen.insert(g) {
+            continue;
+        }
+        order.push(g);
+        // Callees, and functions passed as arguments (e.g. to `__enzyme_autodiff`).
+        for b in g.blocks() {
+            for i in b.instructions() {
+                if matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
+                    if let Some(c) = i.called_function() {
+                        queue.push_back(c);
+                    }
+                    for a in i.call_args() {
+                        if a.is_function() {
+                            queue.push_back(a);
+                        }
+                    }
+                }
+            }
+        }
+        // Callers (and functions that pass `g` on).
+        for u in g.users() {
+            if u.is_instruction()
+                && matches!(u.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke))
+            {
+                queue.push_back(u.parent_function());
+            }
+        }
+    }
+    order
+}
+
+/// Pointers passed through stack slots (`-O0` code keeps every local in an `alloca`):
+/// a pointer loaded from a slot is the same data as every pointer stored to that slot.
+pub(super) fn stack_slot_links(insts: &[Vec<Value>]) -> Vec<(Value, Value)> {
+    let mut stored: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut loads: Vec<(Value, Value)> = Vec::new();
+    for body in insts {
+        for &i in body {
+            match i.opcode() {
+                Some(Opcode::LLVMStore) => {
+                    let (v, a) = (i.operand(0), i.operand(1));
+                    if v.ty().is_pointer() && a.opcode() == Some(Opcode::LLVMAlloca) {
+                        stored.entry(a).or_default().push(v);
+                    }
+                }
+                Some(Opcode::LLVMLoad) => {
+                    let a = i.operand(0);
+                    if i.ty().is_pointer() && a.opcode() == Some(Opcode::LLVMAlloca) {
+                        loads.push((i, a));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (l, a) in loads {
+        for &v in stored.get(&a).map(|v| v.as_slice()).unwrap_or(&[]) {
+            out.push((l, v));
+        }
+    }
+    out
+}
