@@ -5,6 +5,40 @@ use ferrozyme_llvm::{Opcode, Value};
 
 use super::Gen;
 
+/// A sign-bit trick on the bits of a float (32 or 64 bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SignTrick {
+    /// `xor x, signbit`: -x.
+    Negate,
+    /// `and x, ~signbit`: fabs(x).
+    Abs,
+    /// `or x, signbit`: -fabs(x).
+    NegAbs,
+}
+
+/// Recognises `xor/and/or` of an integer with the sign-bit mask of its width.
+pub(super) fn sign_trick(i: Value) -> Option<SignTrick> {
+    if !matches!(
+        i.opcode()?,
+        Opcode::LLVMXor | Opcode::LLVMAnd | Opcode::LLVMOr
+    ) {
+        return None;
+    }
+    let w = i.ty().int_width()?;
+    let (sign, mag) = match w {
+        64 => (i64::MIN, i64::MAX),
+        32 => (i32::MIN as i64, i32::MAX as i64),
+        _ => return None,
+    };
+    let k = i.operand(1).const_int_value()?;
+    match i.opcode()? {
+        Opcode::LLVMXor if k == sign => Some(SignTrick::Negate),
+        Opcode::LLVMAnd if k == mag => Some(SignTrick::Abs),
+        Opcode::LLVMOr if k == sign => Some(SignTrick::NegAbs),
+        _ => None,
+    }
+}
+
 impl Gen<'_> {
     /// Integer operations on floats carried in integers: lane moves of a packed float
     /// pair (`trunc`, `zext`, `lshr/shl 32`, `or`, `and` with a lane mask) and sign-bit
@@ -67,34 +101,30 @@ impl Gen<'_> {
                     self.add_adj(y, d);
                 }
             }
-            LLVMXor | LLVMAnd | LLVMOr => {
-                let w = x.ty().int_width().unwrap_or(64);
-                let sign: i64 = if w == 64 { i64::MIN } else { i32::MIN as i64 };
-                let mag: i64 = if w == 64 { i64::MAX } else { i32::MAX as i64 };
-                let c = i.operand(1).const_int_value();
-                let fty = self.adj_ty(x);
-                match (op, c) {
-                    (LLVMXor, Some(k)) if k == sign => {
-                        let n = self.b.fneg(d);
-                        self.add_adj(x, n);
-                    }
-                    (LLVMAnd, Some(k)) | (LLVMOr, Some(k))
-                        if (op == LLVMAnd && k == mag) || (op == LLVMOr && k == sign) =>
-                    {
-                        let xv = self.fetch(x);
-                        let xf = self.b.bitcast(xv, fty);
-                        let cs = self
-                            .m
-                            .intrinsic("llvm.copysign", &[fty])
-                            .expect("llvm.copysign exists");
-                        let s = self.b.call_fn(cs, &[fty.const_float(1.0), xf]);
-                        let s = if op == LLVMOr { self.b.fneg(s) } else { s };
-                        let v = self.b.fmul(d, s);
-                        self.add_adj(x, v);
-                    }
-                    _ => {}
+            LLVMXor | LLVMAnd | LLVMOr => match sign_trick(i) {
+                Some(SignTrick::Negate) => {
+                    let n = self.b.fneg(d);
+                    self.add_adj(x, n);
                 }
-            }
+                Some(trick) => {
+                    let fty = self.adj_ty(x);
+                    let xv = self.fetch(x);
+                    let xf = self.b.bitcast(xv, fty);
+                    let cs = self
+                        .m
+                        .intrinsic("llvm.copysign", &[fty])
+                        .expect("llvm.copysign exists");
+                    let s = self.b.call_fn(cs, &[fty.const_float(1.0), xf]);
+                    let s = if trick == SignTrick::NegAbs {
+                        self.b.fneg(s)
+                    } else {
+                        s
+                    };
+                    let v = self.b.fmul(d, s);
+                    self.add_adj(x, v);
+                }
+                None => {}
+            },
             _ => {}
         }
     }

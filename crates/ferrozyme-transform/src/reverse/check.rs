@@ -167,17 +167,7 @@ impl Gen<'_> {
         let understood = if ferrozyme_analysis::activity::is_lane_op(i) {
             let packed = self.act.packed.contains(&i)
                 || i.operands().iter().any(|o| self.act.packed.contains(o));
-            let sign_trick = {
-                let w = i.ty().int_width().unwrap_or(0);
-                let c = i.operand(1.min(i.num_operands() - 1)).const_int_value();
-                let (sign, mag) = if w == 64 {
-                    (i64::MIN, i64::MAX)
-                } else {
-                    (i32::MIN as i64, i32::MAX as i64)
-                };
-                matches!((op, c), (LLVMXor, Some(k)) | (LLVMOr, Some(k)) if k == sign)
-                    || matches!((op, c), (LLVMAnd, Some(k)) if k == mag)
-            };
+            let sign_trick = super::bits::sign_trick(i).is_some();
             packed || sign_trick
         } else {
             false
@@ -208,10 +198,9 @@ impl Gen<'_> {
         } else {
             i.incoming().into_iter().map(|(v, _)| v).collect()
         };
-        let constant_side = choices.iter().find(|&&v| {
-            let harmless = v.is_undef() || (v.is_constant() && v.ty().zero() == v);
-            !harmless && !self.act.is_shadowed(v)
-        });
+        let constant_side = choices
+            .iter()
+            .find(|&&v| super::mixed::lacks_shadow(self, v));
         if op == Opcode::LLVMSelect
             && super::mixed::mixed_select(self, i).is_some()
             && super::mixed::uses_are_guardable(i)

@@ -4,7 +4,7 @@ use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Block, Opcode, Value};
 
-use super::{Cache, Gen, Request};
+use super::{Gen, Request};
 
 impl Gen<'_> {
     pub(super) fn emit_forward(&mut self) {
@@ -179,11 +179,7 @@ impl Gen<'_> {
 
     /// The shadow of a pointer operand in the forward sweep (null when it has none).
     pub(super) fn fwd_shadow(&mut self, v: Value) -> Value {
-        let null = if v.ty().is_pointer_like() {
-            v.ty().zero()
-        } else {
-            self.ctx.ptr().zero()
-        };
+        let null = self.null_shadow(v);
         if v.is_argument() {
             return self.fwd_shadow_params.get(&v).copied().unwrap_or(null);
         }
@@ -544,7 +540,6 @@ impl Gen<'_> {
 
     /// Reads the predecessor index recorded for `blk` at the reverse builder's position.
     pub(super) fn read_predecessor(&mut self, blk: Block) -> Value {
-        let i64t = self.ctx.i64();
         let i32t = self.ctx.i32();
         if let Some(rule) = self.pred_rule.get(&blk).copied() {
             return match rule {
@@ -580,16 +575,7 @@ impl Gen<'_> {
                 }
             };
         }
-        match self.pred_rec[&blk] {
-            Cache::Slot { off, .. } => {
-                let p = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
-                self.b.load(i32t, p, "fz.pred")
-            }
-            Cache::Field { block, off, .. } => {
-                let rec = self.record_top(block);
-                let p = self.b.byte_gep(rec, i64t.const_int(off));
-                self.b.load(i32t, p, "fz.pred")
-            }
-        }
+        let c = self.pred_rec[&blk];
+        self.read_cache(c, "fz.pred")
     }
 }

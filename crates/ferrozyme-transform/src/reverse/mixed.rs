@@ -14,17 +14,20 @@ use ferrozyme_llvm::{Opcode, Type, TypeKind, Value};
 
 use super::Gen;
 
+/// A pointer choice that has no shadow: not null/undef (where no access can happen) and
+/// not shadowed.
+pub(super) fn lacks_shadow(g: &Gen<'_>, v: Value) -> bool {
+    let harmless = v.is_undef() || (v.is_constant() && v.ty().zero() == v);
+    !harmless && !g.act.is_shadowed(v)
+}
+
 /// For a select of pointers with exactly one side lacking a shadow: (condition, whether
 /// the shadowed side is the `true` one).
 pub(super) fn mixed_select(g: &Gen<'_>, s: Value) -> Option<(Value, bool)> {
     if s.opcode() != Some(Opcode::LLVMSelect) || !s.ty().is_pointer() || !g.act.is_shadowed(s) {
         return None;
     }
-    let unshadowed = |v: Value| {
-        let harmless = v.is_undef() || (v.is_constant() && v.ty().zero() == v);
-        !harmless && !g.act.is_shadowed(v)
-    };
-    match (unshadowed(s.operand(1)), unshadowed(s.operand(2))) {
+    match (lacks_shadow(g, s.operand(1)), lacks_shadow(g, s.operand(2))) {
         (false, true) => Some((s.operand(0), true)),
         (true, false) => Some((s.operand(0), false)),
         _ => None,

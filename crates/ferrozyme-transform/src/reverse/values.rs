@@ -54,11 +54,7 @@ impl Gen<'_> {
         let v = match key {
             Key::Primal(v) | Key::Shadow(v) | Key::Tape(v) => v,
         };
-        let null = if v.ty().is_pointer_like() {
-            v.ty().zero()
-        } else {
-            self.ctx.ptr().zero()
-        };
+        let null = self.null_shadow(v);
         if v.is_argument() {
             return match key {
                 Key::Primal(_) => self.rev_params[&v],
@@ -203,25 +199,37 @@ impl Gen<'_> {
         super::memory::never_written(w, v.operand(0))
     }
 
+    /// The shadow of a pointer (or vector of pointers) that has none: null of its type.
+    pub(super) fn null_shadow(&self, v: Value) -> Value {
+        if v.ty().is_pointer_like() {
+            v.ty().zero()
+        } else {
+            self.ctx.ptr().zero()
+        }
+    }
+
     /// Loads a cached value, creating its cache (and the forward write) on first use.
     fn load_cached(&mut self, key: Key) -> Value {
         let cache = self.ensure_cache(key);
+        self.read_cache(cache, "fz.cached")
+    }
+
+    /// Reads a slot or record field at the reverse builder's position.
+    pub(super) fn read_cache(&mut self, cache: Cache, name: &str) -> Value {
         let i64t = self.ctx.i64();
-        match cache {
-            Cache::Slot { off, ty } => {
-                let p = self.b.byte_gep(self.tape_rev, i64t.const_int(off));
-                let l = self.b.load(ty, p, "fz.cached");
-                l.set_alignment(slot_align(self.m.alloc_size(ty)) as u32);
-                l
-            }
-            Cache::Field { block, off, ty } => {
-                let rec = self.record_top(block);
-                let p = self.b.byte_gep(rec, i64t.const_int(off));
-                let l = self.b.load(ty, p, "fz.cached");
-                l.set_alignment(field_align(self.m.alloc_size(ty)) as u32);
-                l
-            }
-        }
+        let (base, off, ty, align) = match cache {
+            Cache::Slot { off, ty } => (self.tape_rev, off, ty, slot_align(self.m.alloc_size(ty))),
+            Cache::Field { block, off, ty } => (
+                self.record_top(block),
+                off,
+                ty,
+                field_align(self.m.alloc_size(ty)),
+            ),
+        };
+        let p = self.b.byte_gep(base, i64t.const_int(off));
+        let l = self.b.load(ty, p, name);
+        l.set_alignment(align as u32);
+        l
     }
 
     /// Pointer to the current (top) record of cyclic block `blk`, at the reverse
@@ -332,11 +340,7 @@ impl Gen<'_> {
     /// The shadow of a constant pointer (global, constant GEP of a global), built at the
     /// main builder's position. `forward` only affects which map the result goes to.
     pub(super) fn const_shadow_at_builder(&mut self, v: Value, _forward: bool) -> Value {
-        let null = if v.ty().is_pointer_like() {
-            v.ty().zero()
-        } else {
-            self.ctx.ptr().zero()
-        };
+        let null = self.null_shadow(v);
         if !v.ty().is_pointer() {
             return null;
         }
