@@ -172,34 +172,6 @@ impl Driver {
                 p.delete_function();
                 continue;
             }
-            if self.print_activity || self.print_types {
-                let ta = ferrozyme_analysis::types::TypeAnalysis::run_for_clone(
-                    self.module,
-                    p,
-                    Some(req.func),
-                );
-                let mut act = ferrozyme_analysis::activity::Activity::run_with_types(
-                    &ferrozyme_analysis::activity::ActivityInput {
-                        func: p,
-                        args: &req.args,
-                        global_touchers: &self.touchers,
-                    },
-                    Some(&ta),
-                );
-                act.restrict_to_useful(p);
-                if self.print_activity {
-                    self.printout.push_str(
-                        &act.print(p)
-                            .replace(&format!("@fz_primal_{name}"), &format!("@{name}")),
-                    );
-                }
-                if self.print_types {
-                    self.printout.push_str(
-                        &ta.print(p)
-                            .replace(&format!("@fz_primal_{name}"), &format!("@{name}")),
-                    );
-                }
-            }
             match Gen::run(self, &req, p, target) {
                 Ok(()) => {
                     let fns = match target {

@@ -251,6 +251,15 @@ impl<'d> Gen<'d> {
             Some(&types),
         );
         act.restrict_to_useful(p);
+        // The printouts show exactly what this synthesis uses.
+        let orig_name = req.func.name();
+        let rename = |s: String| s.replace(&format!("@{}", p.name()), &format!("@{orig_name}"));
+        if d.print_activity {
+            d.printout.push_str(&rename(act.print(p)));
+        }
+        if d.print_types {
+            d.printout.push_str(&rename(types.print(p)));
+        }
         let (fwd_fn, rev_fn, split) = match target {
             Target::Combined { g } => (g, g, false),
             Target::Split { aug, rev } => (aug, rev, true),
