@@ -13,12 +13,14 @@
 pub enum EntryPoint {
     /// `__enzyme_autodiff`: reverse mode, combined forward + reverse sweep.
     Autodiff,
-    /// `__enzyme_fwddiff`: forward mode (not implemented yet).
+    /// `__enzyme_fwddiff`: forward mode (tangents).
     Fwddiff,
-    /// `__enzyme_augmentfwd`: split mode, forward half (not implemented yet).
+    /// `__enzyme_augmentfwd`: split mode, forward half; returns the tape.
     AugmentFwd,
-    /// `__enzyme_reverse`: split mode, reverse half (not implemented yet).
+    /// `__enzyme_reverse`: split mode, reverse half; takes and frees the tape.
     Reverse,
+    /// `__enzyme_augmentsize`: the size in bytes of the tape of `AugmentFwd`.
+    AugmentSize,
 }
 
 /// Entry-point names, most specific first (matching is by substring).
@@ -27,6 +29,7 @@ pub const ENTRY_POINTS: &[(&str, EntryPoint)] = &[
     ("__enzyme_fwddiff", EntryPoint::Fwddiff),
     ("__enzyme_augmentfwd", EntryPoint::AugmentFwd),
     ("__enzyme_reverse", EntryPoint::Reverse),
+    ("__enzyme_augmentsize", EntryPoint::AugmentSize),
 ];
 
 /// Which entry point a declared function name denotes, if any.
@@ -48,9 +51,9 @@ pub enum Marker {
     Const,
     /// Active scalar: its derivative is returned.
     Out,
-    /// `enzyme_width, N`: vector mode (not implemented yet).
+    /// `enzyme_width, N`: vector (batched) mode with N lanes.
     Width,
-    /// `enzyme_dupv`: vector shadows with a byte stride (not implemented yet).
+    /// `enzyme_dupv, stride, x, base`: lane k's shadow at `base + k*stride` bytes.
     DupV,
 }
 

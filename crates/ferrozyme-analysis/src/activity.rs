@@ -44,6 +44,9 @@ pub struct Activity {
     /// Active `i64` values that carry two `float`s (a struct `{float, float}` or
     /// `{int, float}` copied as one integer); their adjoint is a `<2 x float>`.
     pub packed: HashSet<Value>,
+    /// Follow shadow pointers through aggregates returned by calls and taken apart with
+    /// `extractvalue` (forward mode passes such aggregates' tangents along).
+    pub through_aggregates: bool,
 }
 
 /// The integer bit operations through which a float carried in an integer keeps its
@@ -192,7 +195,20 @@ impl Activity {
         input: &ActivityInput<'_>,
         types: Option<&crate::types::TypeAnalysis>,
     ) -> Activity {
-        let mut a = Activity::default();
+        Self::run_full(input, types, false)
+    }
+
+    /// As [`Activity::run_with_types`]; with `through_aggregates`, pointers with shadows
+    /// are also followed through aggregate values (call results, `extractvalue`).
+    pub fn run_full(
+        input: &ActivityInput<'_>,
+        types: Option<&crate::types::TypeAnalysis>,
+        through_aggregates: bool,
+    ) -> Activity {
+        let mut a = Activity {
+            through_aggregates,
+            ..Activity::default()
+        };
         for (p, act) in input.func.params().into_iter().zip(input.args) {
             match act {
                 ArgActivity::Dup if p.ty().is_pointer() => {
@@ -417,7 +433,10 @@ impl Activity {
                         if inputs && carries_fp(ty) {
                             self.active.insert(i);
                         }
-                        if inputs && ty.is_pointer() {
+                        if inputs
+                            && (ty.is_pointer()
+                                || (self.through_aggregates && ty.contains_pointer()))
+                        {
                             self.shadowed.insert(i);
                         }
                     }
@@ -432,6 +451,12 @@ impl Activity {
                     self.active.insert(i);
                 }
                 if ty.contains_pointer() && any_shadowed(self) && !ty.is_pointer() {
+                    self.shadowed.insert(i);
+                }
+                let agg_shadowed = ops
+                    .iter()
+                    .any(|&o| o.ty().contains_pointer() && self.shadowed.contains(&o));
+                if self.through_aggregates && ty.contains_pointer() && agg_shadowed {
                     self.shadowed.insert(i);
                 }
             }

@@ -148,6 +148,11 @@ impl Value {
         // SAFETY: handle invariant.
         unsafe { LLVMIsUndef(self.0) != 0 || !LLVMIsAPoisonValue(self.0).is_null() }
     }
+    /// Is this the null constant of its type (`null`, `zeroinitializer`, `0`)?
+    pub fn is_null(self) -> bool {
+        // SAFETY: handle invariant.
+        unsafe { LLVMIsConstant(self.0) != 0 && LLVMIsNull(self.0) != 0 }
+    }
     pub fn is_constant_expr(self) -> bool {
         // SAFETY: handle invariant.
         unsafe { !LLVMIsAConstantExpr(self.0).is_null() }
@@ -365,6 +370,13 @@ impl Value {
                     }
                 })
                 .collect()
+        }
+    }
+    /// Is this load or store atomic (any ordering but "not atomic")?
+    pub fn is_atomic_access(self) -> bool {
+        // SAFETY: handle invariant; callers pass loads and stores.
+        unsafe {
+            LLVMGetOrdering(self.0) != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
         }
     }
     pub fn is_volatile(self) -> bool {

@@ -15,6 +15,13 @@ use crate::reverse::{
     adjoint_return_type, aug_return_type, primal_shadow_params, Gen, Request, Target,
 };
 use crate::runtime::Runtime;
+use crate::tangent::{tangent_params, tangent_return_type, TangentGen, TangentRequest};
+
+/// A queued body to synthesize.
+enum Job {
+    Reverse(Request, Target),
+    Tangent(TangentRequest, Value),
+}
 
 pub struct Driver {
     pub module: Module,
@@ -23,7 +30,10 @@ pub struct Driver {
     shadow_globals: HashMap<Value, Value>,
     combined: HashMap<Request, Value>,
     split: HashMap<Request, (Value, Value)>,
-    queue: Vec<(Request, Target)>,
+    tangent: HashMap<TangentRequest, Value>,
+    /// Shadow globals of lanes 1.. of vector forward mode, by (global, lane).
+    lane_globals: HashMap<(Value, usize), Value>,
+    queue: Vec<Job>,
     pub generated: Vec<Value>,
     pub printout: String,
     pub print_activity: bool,
@@ -39,6 +49,8 @@ impl Driver {
             shadow_globals: HashMap::new(),
             combined: HashMap::new(),
             split: HashMap::new(),
+            tangent: HashMap::new(),
+            lane_globals: HashMap::new(),
             queue: Vec::new(),
             generated: Vec::new(),
             printout: String::new(),
@@ -84,6 +96,32 @@ impl Driver {
         s
     }
 
+    /// The shadow of a mutable global in lane `l` of vector forward mode (lane 0 is the
+    /// ordinary shadow global).
+    pub fn shadow_global_lane(&mut self, g: Value, l: usize) -> Value {
+        if l == 0 {
+            return self.shadow_global(g);
+        }
+        if let Some(&s) = self.lane_globals.get(&(g, l)) {
+            return s;
+        }
+        let ty = g.global_value_type();
+        let s = self
+            .module
+            .add_global(&format!("__fz_shadow_{}.{l}", g.name()), ty);
+        s.set_initializer(ty.zero());
+        s.set_linkage_internal();
+        self.lane_globals.insert((g, l), s);
+        if let Some(init) = g.initializer() {
+            if init.is_global_variable() && ferrozyme_analysis::activity::global_needs_shadow(init)
+            {
+                let target = self.shadow_global_lane(init, l);
+                s.set_initializer(target);
+            }
+        }
+        s
+    }
+
     /// Scratch slots for shadow reads (`__fz_null_slot`, constant zeros, so a pointer read
     /// through an invalid shadow is null) and writes (`__fz_sink_slot`, never read) through
     /// pointers whose shadow is invalid at run time (see `reverse/mixed.rs`).
@@ -111,7 +149,32 @@ impl Driver {
     }
 
     pub fn shadow_globals(&self) -> Vec<Value> {
-        self.shadow_globals.values().copied().collect()
+        self.shadow_globals
+            .values()
+            .chain(self.lane_globals.values())
+            .copied()
+            .collect()
+    }
+
+    /// The forward-mode derivative function for `req` (queued on first request).
+    pub fn tangent_fn(&mut self, req: &TangentRequest) -> Value {
+        if let Some(&g) = self.tangent.get(req) {
+            return g;
+        }
+        let ctx = self.module.context();
+        let fty = ctx.function_type(tangent_return_type(req), &tangent_params(req), false);
+        let prefix = if req.width > 1 {
+            format!("fz_fwd{}_", req.width)
+        } else {
+            "fz_fwd_".to_string()
+        };
+        let g = self
+            .module
+            .add_function(&format!("{prefix}{}", req.func.name()), fty);
+        g.set_linkage_internal();
+        self.tangent.insert(req.clone(), g);
+        self.queue.push(Job::Tangent(req.clone(), g));
+        g
     }
 
     /// The combined derivative function for `req` (queued for synthesis on first request).
@@ -130,7 +193,8 @@ impl Driver {
             .add_function(&format!("fz_grad_{}", req.func.name()), fty);
         g.set_linkage_internal();
         self.combined.insert(req.clone(), g);
-        self.queue.push((req.clone(), Target::Combined { g }));
+        self.queue
+            .push(Job::Reverse(req.clone(), Target::Combined { g }));
         g
     }
 
@@ -154,16 +218,21 @@ impl Driver {
         aug.set_linkage_internal();
         rev.set_linkage_internal();
         self.split.insert(req.clone(), (aug, rev));
-        self.queue.push((req.clone(), Target::Split { aug, rev }));
+        self.queue
+            .push(Job::Reverse(req.clone(), Target::Split { aug, rev }));
         (aug, rev)
     }
 
     /// Synthesizes every queued body.
     pub fn drain(&mut self) -> Vec<Diagnostic> {
         let mut diags = Vec::new();
-        while let Some((req, target)) = self.queue.pop() {
-            let name = req.func.name();
-            let p = clone_function(self.module, req.func, &format!("fz_primal_{name}"));
+        while let Some(job) = self.queue.pop() {
+            let func = match &job {
+                Job::Reverse(req, _) => req.func,
+                Job::Tangent(req, _) => req.func,
+            };
+            let name = func.name();
+            let p = clone_function(self.module, func, &format!("fz_primal_{name}"));
             if let Err(e) = preprocess(p) {
                 diags.push(
                     Diagnostic::new(DiagKind::Internal, format!("preprocessing failed: {e}"))
@@ -172,12 +241,18 @@ impl Driver {
                 p.delete_function();
                 continue;
             }
-            match Gen::run(self, &req, p, target) {
-                Ok(()) => {
-                    let fns = match target {
+            let (result, fns) = match &job {
+                Job::Reverse(req, target) => {
+                    let fns = match *target {
                         Target::Combined { g } => vec![g],
                         Target::Split { aug, rev } => vec![aug, rev],
                     };
+                    (Gen::run(self, req, p, *target), fns)
+                }
+                Job::Tangent(req, g) => (TangentGen::run(self, req, p, *g), vec![*g]),
+            };
+            match result {
+                Ok(()) => {
                     for f in fns {
                         if !ferrozyme_llvm::verify_function(f) {
                             diags.push(

@@ -1,13 +1,14 @@
 //! Ferrozyme's transform: finds `__enzyme_*` calls in a module and synthesizes derivatives.
 //!
 //! Code map:
-//! * `request.rs` — parses an `__enzyme_autodiff` call (markers, shadows, defaults);
+//! * `request.rs` — parses an `__enzyme_*` call (markers, shadows, width, defaults);
 //! * `driver.rs` — memoised requests → generated functions, worklist of bodies;
 //! * `clone.rs` — clone + canonicalise the function to differentiate;
 //! * `reverse/` — reverse-mode synthesis (forward sweep, reverse sweep, tape);
+//! * `tangent/` — forward-mode synthesis, scalar and batched (`enzyme_width`);
 //! * `lower.rs` — derivative rules (from `ferrozyme-rules`) lowered to IR;
 //! * `runtime.rs` — tape stacks and memory adjoints, linked into the module as IR;
-//! * `replace.rs` — rewriting each `__enzyme_autodiff` call into a call of its derivative.
+//! * `replace.rs` — rewriting each hook call into a call of its derivative.
 #![forbid(unsafe_code)]
 
 mod clone;
@@ -17,16 +18,20 @@ mod replace;
 mod request;
 mod reverse;
 mod runtime;
+mod tangent;
 mod unmerge;
 
 pub use ferrozyme_llvm::{Diagnostic, Module};
 
 use ferrozyme_abi::{entry_point, EntryPoint};
-use ferrozyme_analysis::activity::ArgActivity;
+use std::collections::HashSet;
+
 use ferrozyme_llvm::{DiagKind, Opcode, Value};
 
 use crate::driver::Driver;
+use crate::request::{AutodiffCall, Mode};
 use crate::reverse::Request;
+use crate::tangent::TangentRequest;
 
 /// What the caller wants from one run of the pass.
 #[derive(Clone, Debug, Default)]
@@ -69,74 +74,218 @@ fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {
     out
 }
 
-/// Runs the pass on `module` in place: every `__enzyme_autodiff`-family call is replaced
-/// by a call to a synthesized derivative. On error the module may be partially rewritten
-/// and must not be used further.
-pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
-    let calls = hook_calls(module);
-    let calls = {
-        let (mut ad, rest): (Vec<_>, Vec<_>) = calls
-            .into_iter()
-            .partition(|(_, ep)| *ep == EntryPoint::Autodiff);
-        let calls = unmerge::invokes_to_calls(module, ad.drain(..).map(|(c, _)| c).collect());
-        let split = unmerge::split_selected_calls(module, calls);
-        split
-            .into_iter()
-            .map(|c| (c, EntryPoint::Autodiff))
-            .chain(rest)
-            .collect::<Vec<_>>()
+/// Defined functions that contain a hook call, directly or through the functions they
+/// call: they cannot be differentiated until their own hook calls have been replaced.
+fn functions_with_hooks(module: Module, calls: &[(Value, EntryPoint)]) -> HashSet<Value> {
+    let mut set: HashSet<Value> = calls.iter().map(|(c, _)| c.parent_function()).collect();
+    let callers: Vec<(Value, Vec<Value>)> = module
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+        .map(|f| {
+            let callees = f
+                .blocks()
+                .into_iter()
+                .flat_map(|b| b.instructions())
+                .filter(|i| i.is_call())
+                .filter_map(|i| i.called_function())
+                .collect();
+            (f, callees)
+        })
+        .collect();
+    loop {
+        let before = set.len();
+        for (f, callees) in &callers {
+            if callees.iter().any(|c| set.contains(c)) {
+                set.insert(*f);
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
+/// The function a hook call differentiates (its first argument, casts stripped).
+fn hook_target(call: Value) -> Option<Value> {
+    let ops = call.call_args();
+    let ops = if call.call_sret_type(0).is_some() {
+        &ops[1..]
+    } else {
+        &ops[..]
     };
-    let mut diags = Vec::new();
+    let mut v = *ops.first()?;
+    while v.is_constant_expr() && v.num_operands() == 1 {
+        v = v.operand(0);
+    }
+    v.is_function().then_some(v)
+}
+
+/// A parsed hook call and what replaces it.
+enum Planned {
+    Autodiff(AutodiffCall, Request, Value),
+    Forward(AutodiffCall, TangentRequest, Value),
+    AugmentFwd(AutodiffCall, Request, Value),
+    ReverseSplit(AutodiffCall, Request, Value),
+    AugmentSize(Value, Value),
+}
+
+fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Diagnostic> {
+    let caller = call.parent_function().name();
+    let reverse_request = |ac: &AutodiffCall| Request {
+        func: ac.func,
+        args: ac.args.iter().map(|a| a.activity).collect(),
+        ret_active: ac.func.function_type().return_type().is_fp_scalar(),
+    };
+    let no_width = |ac: &AutodiffCall| {
+        if ac.width > 1 {
+            Err(Diagnostic::new(
+                DiagKind::BadAutodiffCall,
+                format!(
+                    "`{}`: enzyme_width is supported in forward mode (__enzyme_fwddiff) only; reverse and split modes take one adjoint direction per call",
+                    call.called_value().name()
+                ),
+            )
+            .in_function(caller.clone())
+            .at_loc(call.source_loc())
+            .with_help("call __enzyme_autodiff once per output direction, or use __enzyme_fwddiff with enzyme_width for several directions"))
+        } else {
+            Ok(())
+        }
+    };
+    Ok(match ep {
+        EntryPoint::Autodiff => {
+            let ac = request::parse(call, &caller, Mode::Reverse)?;
+            no_width(&ac)?;
+            let req = reverse_request(&ac);
+            let g = driver.combined_fn(&req);
+            Planned::Autodiff(ac, req, g)
+        }
+        EntryPoint::Fwddiff => {
+            let ac = request::parse(call, &caller, Mode::Forward)?;
+            let req = TangentRequest {
+                func: ac.func,
+                args: ac.args.iter().map(|a| a.activity).collect(),
+                width: ac.width,
+            };
+            let g = driver.tangent_fn(&req);
+            Planned::Forward(ac, req, g)
+        }
+        EntryPoint::AugmentFwd | EntryPoint::Reverse => {
+            let mode = if ep == EntryPoint::Reverse {
+                Mode::ReverseSplit
+            } else {
+                Mode::Reverse
+            };
+            let ac = request::parse(call, &caller, mode)?;
+            no_width(&ac)?;
+            let req = reverse_request(&ac);
+            let (aug, rev) = driver.split_fns(&req);
+            if ep == EntryPoint::Reverse {
+                Planned::ReverseSplit(ac, req, rev)
+            } else {
+                Planned::AugmentFwd(ac, req, aug)
+            }
+        }
+        EntryPoint::AugmentSize => {
+            let (func, args) = request::parse_markers_only(call, &caller)?;
+            let req = Request {
+                func,
+                args,
+                ret_active: func.function_type().return_type().is_fp_scalar(),
+            };
+            let (aug, _) = driver.split_fns(&req);
+            Planned::AugmentSize(call, aug)
+        }
+    })
+}
+
+/// Runs the pass on `module` in place: every `__enzyme_*` call is replaced by a call to a
+/// synthesized derivative. Hook calls inside functions that are themselves differentiated
+/// (higher-order derivatives) are replaced first, innermost first. On error the module
+/// may be partially rewritten and must not be used further.
+pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
+    {
+        let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
+        let calls = unmerge::invokes_to_calls(module, calls);
+        unmerge::split_selected_calls(module, calls);
+    }
     let mut driver = Driver::new(module);
     driver.print_activity = opts.print_activity;
     driver.print_types = opts.print_type_analysis;
-    let mut planned = Vec::new();
-    for (call, ep) in calls {
-        let caller = call.parent_function().name();
-        if ep != EntryPoint::Autodiff {
-            diags.push(
-                Diagnostic::new(
-                    DiagKind::BadAutodiffCall,
-                    format!("`{}` ({ep:?} mode) is not implemented yet; only reverse mode (__enzyme_autodiff) is", call.called_value().name()),
-                )
-                .in_function(caller)
-                .at_loc(call.source_loc())
-                .with_help("use __enzyme_autodiff"),
-            );
-            continue;
+    loop {
+        let calls = hook_calls(module);
+        if calls.is_empty() {
+            break;
         }
-        match request::parse(call, &caller) {
-            Ok(ac) => {
-                let ret = ac.func.function_type().return_type();
-                let req = Request {
-                    func: ac.func,
-                    args: ac.args.iter().map(|a| a.activity).collect(),
-                    ret_active: ret.is_fp_scalar(),
-                };
-                if req.args.iter().all(|a| *a == ArgActivity::Const) && !req.ret_active {
-                    // Nothing to differentiate; still a valid call (returns zeros).
-                }
-                let g = driver.combined_fn(&req);
-                planned.push((ac, req, g));
+        let blocked = functions_with_hooks(module, &calls);
+        let ready: Vec<(Value, EntryPoint)> = calls
+            .iter()
+            .copied()
+            .filter(|(c, _)| hook_target(*c).is_none_or(|f| !blocked.contains(&f)))
+            .collect();
+        if ready.is_empty() {
+            let (c, _) = calls[0];
+            return Err(vec![Diagnostic::new(
+                DiagKind::BadAutodiffCall,
+                format!(
+                    "`{}` differentiates a function that (through its calls) contains this same derivative request; recursive higher-order derivatives are not supported",
+                    c.called_value().name()
+                ),
+            )
+            .in_function(c.parent_function().name())
+            .at_loc(c.source_loc())
+            .with_help("differentiate a function that does not call __enzyme_* on itself")]);
+        }
+        let mut diags = Vec::new();
+        let mut planned = Vec::new();
+        for (call, ep) in ready {
+            match plan(&mut driver, call, ep) {
+                Ok(p) => planned.push(p),
+                Err(d) => diags.push(d),
             }
-            Err(d) => diags.push(d),
         }
-    }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
-    diags.extend(driver.drain());
-    if !diags.is_empty() {
-        return Err(diags);
-    }
-    let shadow_globals = driver.shadow_globals();
-    for (ac, req, g) in &planned {
-        if let Err(d) = replace::replace_call(&mut driver, ac, req, *g, &shadow_globals) {
-            diags.push(d);
+        if !diags.is_empty() {
+            return Err(diags);
         }
-    }
-    if !diags.is_empty() {
-        return Err(diags);
+        diags.extend(driver.drain());
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let shadow_globals = driver.shadow_globals();
+        for p in &planned {
+            // Parsed again: an earlier replacement in this round may have replaced a value
+            // this call uses (a tape returned by __enzyme_augmentfwd, say).
+            let reparse = |ac: &AutodiffCall, mode: Mode| {
+                request::parse(ac.call, &ac.call.parent_function().name(), mode)
+            };
+            let r = match p {
+                Planned::Autodiff(ac, req, g) => reparse(ac, Mode::Reverse).and_then(|ac| {
+                    replace::replace_call(&mut driver, &ac, req, *g, &shadow_globals, None)
+                }),
+                Planned::ReverseSplit(ac, req, g) => {
+                    reparse(ac, Mode::ReverseSplit).and_then(|ac| {
+                        replace::replace_call(&mut driver, &ac, req, *g, &[], Some(&ac.trailing))
+                    })
+                }
+                Planned::AugmentFwd(ac, req, aug) => reparse(ac, Mode::Reverse).and_then(|ac| {
+                    replace::replace_augment(&mut driver, &ac, req, *aug, &shadow_globals)
+                }),
+                Planned::Forward(ac, req, g) => reparse(ac, Mode::Forward).and_then(|ac| {
+                    replace::replace_forward(&mut driver, &ac, req, *g, &shadow_globals)
+                }),
+                Planned::AugmentSize(call, aug) => {
+                    replace::replace_augment_size(*call, *aug);
+                    Ok(())
+                }
+            };
+            if let Err(d) = r {
+                diags.push(d);
+            }
+        }
+        if !diags.is_empty() {
+            return Err(diags);
+        }
     }
     remove_type_hints(module);
     if let Err(msg) = module.verify() {

@@ -11,8 +11,9 @@ use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_llvm::{Builder, DiagKind, Diagnostic, Type, TypeKind, Value};
 
 use crate::driver::Driver;
-use crate::request::AutodiffCall;
+use crate::request::{AutodiffCall, CallArg, Shadow};
 use crate::reverse::Request;
+use crate::tangent::{returns_tangent, TangentRequest};
 
 fn convert(b: &Builder, v: Value, to: Type) -> Value {
     let from = v.ty();
@@ -87,12 +88,16 @@ fn insert_path(b: &Builder, agg: Value, t: Type, path: &[u32], v: Value) -> Valu
     }
 }
 
+/// Replaces a reverse-mode call (`__enzyme_autodiff`, or `__enzyme_reverse` when `tail`
+/// holds its return seed and tape) by a call of `g`, filling the hook's result with the
+/// adjoints of the active scalars.
 pub fn replace_call(
     d: &mut Driver,
     ac: &AutodiffCall,
     req: &Request,
     g: Value,
     shadow_globals: &[Value],
+    tail: Option<&[Value]>,
 ) -> Result<(), Diagnostic> {
     let call = ac.call;
     let ctx = d.module.context();
@@ -130,27 +135,22 @@ pub fn replace_call(
         ));
     }
     b.position_before(call);
-    // Top-level gradients start from zero adjoints for mutable globals.
-    for sg in shadow_globals {
-        if sg.global_value_type().contains_pointer() {
-            // Holds shadow pointers (set up by its initializer), not adjoints.
-            continue;
-        }
-        let size = d.module.alloc_size(sg.global_value_type());
-        b.memset(*sg, ctx.i8().const_int(0), ctx.i64().const_int(size), 1);
-    }
+    zero_shadow_globals(d, &b, shadow_globals);
     let params = g.function_type().param_types();
-    let mut args = Vec::new();
-    for a in &ac.args {
-        let k = args.len();
-        args.push(convert(&b, a.primal, params[k]));
-        if a.activity == ArgActivity::Dup {
-            args.push(a.shadow.expect("Dup arguments were parsed with a shadow"));
+    let mut args = call_args(&b, &ac.args, &params);
+    match tail {
+        None => {
+            if req.ret_active {
+                let rt = req.func.function_type().return_type();
+                args.push(rt.const_float(1.0));
+            }
         }
-    }
-    if req.ret_active {
-        let rt = req.func.function_type().return_type();
-        args.push(rt.const_float(1.0));
+        Some(tail) => {
+            for v in tail {
+                let k = args.len();
+                args.push(convert(&b, *v, params[k]));
+            }
+        }
     }
     let r = b.call_fn(g, &args);
     let adjs: Vec<Value> = (0..n_active as u32)
@@ -174,6 +174,238 @@ pub fn replace_call(
             }
         }
     }
+    erase_hook_call(call);
+    Ok(())
+}
+
+/// Top-level derivatives start from zero shadows of mutable globals (adjoints in reverse
+/// mode, tangents in forward mode).
+fn zero_shadow_globals(d: &Driver, b: &Builder, shadow_globals: &[Value]) {
+    let ctx = d.module.context();
+    for sg in shadow_globals {
+        if sg.global_value_type().contains_pointer() {
+            // Holds shadow pointers (set up by its initializer), not derivatives.
+            continue;
+        }
+        let size = d.module.alloc_size(sg.global_value_type());
+        b.memset(*sg, ctx.i8().const_int(0), ctx.i64().const_int(size), 1);
+    }
+}
+
+/// The shadow lanes of a call argument, as values at the builder: pointers (or tangent
+/// values of float scalars), `enzyme_dupv` lanes computed from the base and stride.
+fn shadow_lanes(b: &Builder, a: &CallArg, width: u32, ty: Type) -> Vec<Value> {
+    match &a.shadow {
+        Shadow::None => Vec::new(),
+        Shadow::Lanes(l) => l.iter().map(|v| convert(b, *v, ty)).collect(),
+        Shadow::Strided { base, stride } => {
+            let ctx = ty.context();
+            let stride = b.int_cast(*stride, ctx.i64());
+            (0..width)
+                .map(|k| {
+                    let off = b.mul(stride, ctx.i64().const_int(k as u64));
+                    let p = b.byte_gep(*base, off);
+                    if ty.is_pointer() {
+                        p
+                    } else {
+                        b.load(ty, p, "fz.dupv")
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+/// Primal arguments converted to the derivative's parameter types, each followed by its
+/// shadow lanes when it has them.
+fn call_args(b: &Builder, args: &[CallArg], params: &[Type]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for a in args {
+        let k = out.len();
+        out.push(convert(b, a.primal, params[k]));
+        let width = match &a.shadow {
+            Shadow::Lanes(l) => l.len() as u32,
+            _ => params.len() as u32, // only used for Strided below
+        };
+        let width = match &a.shadow {
+            Shadow::Strided { .. } => lanes_after(params, k),
+            _ => width,
+        };
+        out.extend(shadow_lanes(b, a, width, params[k]));
+    }
+    out
+}
+
+/// For a `Strided` argument at parameter `k`: the number of lanes, i.e. the run of
+/// parameters of the same type after it (the derivative's signature says it).
+fn lanes_after(params: &[Type], k: usize) -> u32 {
+    params[k + 1..]
+        .iter()
+        .take_while(|t| **t == params[k])
+        .count() as u32
+}
+
+/// Replaces an `__enzyme_fwddiff` call: the hook returns the tangents of the result
+/// (one per lane, lane 0 first), filling the floating leaves of its declared type.
+pub fn replace_forward(
+    d: &mut Driver,
+    ac: &AutodiffCall,
+    req: &TangentRequest,
+    g: Value,
+    shadow_globals: &[Value],
+) -> Result<(), Diagnostic> {
+    let call = ac.call;
+    let b = Builder::new(d.module.context());
+    let caller = call.parent_function().name();
+    let err = |msg: String, help: &str| {
+        Diagnostic::new(DiagKind::BadAutodiffCall, msg)
+            .in_function(caller.clone())
+            .at_instruction(call.to_string())
+            .at_loc(call.source_loc())
+            .with_help(help.to_string())
+    };
+    let sret_ty = call.call_sret_type(0);
+    let user_ty = sret_ty.unwrap_or_else(|| call.ty());
+    let ret = req.func.function_type().return_type();
+    let mut user_leaves = Vec::new();
+    fp_leaves(user_ty, &mut Vec::new(), &mut user_leaves);
+    let mut ret_leaves = Vec::new();
+    fp_leaves(ret, &mut Vec::new(), &mut ret_leaves);
+    let width = req.width as usize;
+    let pointer_ret = ret.is_pointer() && width == 1 && user_ty.is_pointer();
+    if !user_ty.is_void()
+        && !pointer_ret
+        && !ret_leaves.is_empty()
+        && user_leaves.len() != width * ret_leaves.len()
+    {
+        return Err(err(
+            format!(
+                "`{}` returns {ret}; with {width} lane(s) its tangent has {} floating value(s), but the call's declared return type {user_ty} holds {}",
+                ac.func.name(),
+                width * ret_leaves.len(),
+                user_leaves.len()
+            ),
+            "declare the hook to return the function's return type (one lane), or a struct of N of them with enzyme_width, N; declare it void for functions returning void",
+        ));
+    }
+    b.position_before(call);
+    zero_shadow_globals(d, &b, shadow_globals);
+    let params = g.function_type().param_types();
+    let args = call_args(&b, &ac.args, &params);
+    let r = b.call_fn(g, &args);
+    if !user_ty.is_void() && returns_tangent(req) && (pointer_ret || !ret_leaves.is_empty()) {
+        let lanes: Vec<Value> = (0..width as u32)
+            .map(|l| b.extract_value(r, 1 + l))
+            .collect();
+        let v = if pointer_ret {
+            lanes[0]
+        } else {
+            let mut vals = Vec::new();
+            for lane in &lanes {
+                for (path, _) in &ret_leaves {
+                    let mut x = *lane;
+                    for k in path {
+                        x = if x.ty().kind() == TypeKind::Vector {
+                            b.extract_element(x, d.module.context().i32().const_int(*k as u64))
+                        } else {
+                            b.extract_value(x, *k)
+                        };
+                    }
+                    vals.push(x);
+                }
+            }
+            build(&b, user_ty, &user_leaves, &vals)
+        };
+        match sret_ty {
+            Some(_) => {
+                b.store(v, call.call_args()[0]);
+            }
+            None => call.replace_all_uses_with(v),
+        }
+    } else if !user_ty.is_void() && sret_ty.is_none() {
+        call.replace_all_uses_with(user_ty.zero());
+    }
+    erase_hook_call(call);
+    Ok(())
+}
+
+/// Replaces an `__enzyme_augmentfwd` call: runs the augmented forward function and
+/// returns its tape (and, for a hook declared to return `{ tape, T }`, the primal result).
+pub fn replace_augment(
+    d: &mut Driver,
+    ac: &AutodiffCall,
+    req: &Request,
+    aug: Value,
+    shadow_globals: &[Value],
+) -> Result<(), Diagnostic> {
+    let call = ac.call;
+    let b = Builder::new(d.module.context());
+    let user_ty = call.call_sret_type(0).unwrap_or_else(|| call.ty());
+    let ret = req.func.function_type().return_type();
+    let shape_ok = user_ty.is_pointer()
+        || (user_ty.kind() == TypeKind::Struct
+            && user_ty.struct_fields().len() == 2
+            && user_ty.struct_fields()[0].is_pointer()
+            && !ret.is_void());
+    if !shape_ok {
+        return Err(Diagnostic::new(
+            DiagKind::BadAutodiffCall,
+            format!("`{}` must be declared to return the tape (`void *`), or `struct {{ void *tape; T result; }}` to get the primal result too; it returns {user_ty}", call.called_value().name()),
+        )
+        .in_function(call.parent_function().name())
+        .at_instruction(call.to_string())
+        .at_loc(call.source_loc())
+        .with_help("declare e.g. extern void *__enzyme_augmentfwd(void *, ...);"));
+    }
+    b.position_before(call);
+    zero_shadow_globals(d, &b, shadow_globals);
+    let params = aug.function_type().param_types();
+    let args = call_args(&b, &ac.args, &params);
+    let r = b.call_fn(aug, &args);
+    let fields = aug.function_type().return_type().struct_fields();
+    let tape = b.extract_value(r, fields.len() as u32 - 1);
+    let v = if user_ty.is_pointer() {
+        tape
+    } else {
+        let primal = b.extract_value(r, 0);
+        let fty = user_ty.struct_fields()[1];
+        let primal = convert(&b, primal, fty);
+        let agg = b.insert_value(user_ty.undef(), tape, 0);
+        b.insert_value(agg, primal, 1)
+    };
+    match call.call_sret_type(0) {
+        Some(_) => {
+            b.store(v, call.call_args()[0]);
+        }
+        None => call.replace_all_uses_with(v),
+    }
+    erase_hook_call(call);
+    Ok(())
+}
+
+/// Replaces an `__enzyme_augmentsize` call by the byte size of the tape block that the
+/// augmented forward function allocates (the constant of its entry `malloc`).
+pub fn replace_augment_size(call: Value, aug: Value) {
+    let size = aug
+        .entry_block()
+        .and_then(|e| {
+            e.instructions()
+                .into_iter()
+                .find(|i| i.is_call() && i.called_function().is_some_and(|f| f.name() == "malloc"))
+        })
+        .and_then(|m| m.call_args()[0].const_int_value())
+        .unwrap_or(0);
+    let ty = call.ty();
+    if ty.is_integer() {
+        call.replace_all_uses_with(ty.const_int(size as u64));
+    } else if !ty.is_void() {
+        call.replace_all_uses_with(ty.zero());
+    }
+    erase_hook_call(call);
+}
+
+/// Erases a replaced hook call and the marker loads only it used.
+fn erase_hook_call(call: Value) {
     let mut operands = call.call_args();
     operands.sort();
     operands.dedup();
@@ -191,5 +423,4 @@ pub fn replace_call(
             op.erase();
         }
     }
-    Ok(())
 }

@@ -1,0 +1,314 @@
+//! Tangents of instructions (calls are in `calls.rs`).
+
+use ferrozyme_analysis::activity::ArgActivity;
+use ferrozyme_llvm::{DiagKind, Opcode, Value};
+use ferrozyme_rules::{opcode_kind, OpKind, Partial, Rule};
+
+use super::TangentGen;
+use crate::lower::{lower, Env};
+
+impl TangentGen<'_> {
+    pub(super) fn tangent_inst(&mut self, i: Value) {
+        use Opcode::*;
+        let op = i.opcode().expect("instructions have opcodes");
+        if op == LLVMCall {
+            self.tangent_call(i);
+            return;
+        }
+        if op == LLVMRet {
+            self.tangent_ret(i);
+            return;
+        }
+        let c = self.copy(i);
+        let active = self.needs_tangent(i);
+        let lanes: Option<Vec<Value>> = match op {
+            LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFNeg if active => {
+                match opcode_kind(ferrozyme_llvm::opcode_name(op)) {
+                    OpKind::Elementwise(rule) => Some(self.elementwise(i, c, rule, &i.operands())),
+                    _ => None,
+                }
+            }
+            LLVMFPExt | LLVMFPTrunc | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze
+            | LLVMPtrToInt | LLVMIntToPtr | LLVMTrunc | LLVMZExt
+                if active =>
+            {
+                Some(self.same_op_on_tangents(i, c, &[0]))
+            }
+            LLVMGetElementPtr if active => Some(self.same_op_on_tangents(i, c, &[0])),
+            LLVMSelect if active => Some(self.same_op_on_tangents(i, c, &[1, 2])),
+            LLVMExtractElement | LLVMExtractValue if active => {
+                Some(self.same_op_on_tangents(i, c, &[0]))
+            }
+            LLVMInsertElement | LLVMInsertValue | LLVMShuffleVector if active => {
+                Some(self.same_op_on_tangents(i, c, &[0, 1]))
+            }
+            LLVMLShr | LLVMShl if active => Some(self.same_op_on_tangents(i, c, &[0])),
+            LLVMAnd | LLVMOr | LLVMXor if active => self.bit_op(i, c, op),
+            LLVMLoad => {
+                self.check_atomic(i);
+                if active {
+                    Some(self.tangent_load(i))
+                } else {
+                    None
+                }
+            }
+            LLVMStore => {
+                self.check_atomic(i);
+                self.tangent_store(i);
+                None
+            }
+            LLVMAlloca if active => Some(self.shadow_alloca(i, c)),
+            LLVMAtomicRMW | LLVMAtomicCmpXchg if self.act.is_shadowed(i.operand(0)) || active => {
+                self.unsupported(
+                    i,
+                    "atomic operations on differentiated memory are not supported",
+                );
+                None
+            }
+            LLVMVAArg if active => {
+                self.unsupported(i, "va_arg of differentiated values is not supported");
+                None
+            }
+            _ if active => {
+                if let OpKind::Unsupported { why } = opcode_kind(ferrozyme_llvm::opcode_name(op)) {
+                    self.unsupported(i, why);
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(l) = lanes {
+            self.tan.insert(i, l);
+        }
+    }
+
+    fn unsupported(&mut self, i: Value, why: &str) {
+        let op = i.opcode().map(ferrozyme_llvm::opcode_name).unwrap_or("?");
+        self.diag(
+            DiagKind::UnsupportedInstruction,
+            Some(i),
+            format!("cannot differentiate `{op}` in forward mode: {why}"),
+            "keep the values involved constant (enzyme_const), or move this code out of the differentiated function",
+        );
+    }
+
+    fn check_atomic(&mut self, i: Value) {
+        let addr = if i.opcode() == Some(Opcode::LLVMStore) {
+            i.operand(1)
+        } else {
+            i.operand(0)
+        };
+        if self.act.is_shadowed(addr) && i.is_atomic_access() {
+            self.unsupported(
+                i,
+                "atomic loads and stores of differentiated memory are not supported",
+            );
+        }
+    }
+
+    /// Tangent of elementwise math: the sum over active operands of partial × tangent.
+    /// Each partial is computed once and shared by all lanes.
+    pub(super) fn elementwise(
+        &mut self,
+        i: Value,
+        c: Value,
+        rule: &Rule,
+        args: &[Value],
+    ) -> Vec<Value> {
+        let ty = i.ty();
+        let width = self.width();
+        let mut acc: Vec<Option<Value>> = vec![None; width];
+        let gargs: Vec<Value> = args.iter().map(|a| self.prim(*a)).collect();
+        let env = Env {
+            args: &gargs,
+            result: Some(c),
+        };
+        for (k, partial) in rule.partials.iter().enumerate() {
+            let Partial::Expr(e) = partial else { continue };
+            if k >= args.len() || !self.act.is_active(args[k]) {
+                continue;
+            }
+            let t = self.tangent(args[k]);
+            let sign = match e {
+                ferrozyme_rules::Expr::Const(x) if *x == 1.0 => Some(false),
+                ferrozyme_rules::Expr::Const(x) if *x == -1.0 => Some(true),
+                _ => None,
+            };
+            let p = match sign {
+                Some(_) => None,
+                None => match lower(self.m, &self.b, e, &env, ty) {
+                    Ok(p) => Some(p),
+                    Err(msg) => {
+                        self.diag(
+                            DiagKind::Internal,
+                            Some(i),
+                            format!("lowering the rule for `{}`: {msg}", rule.name),
+                            "please report this",
+                        );
+                        return vec![ty.zero(); width];
+                    }
+                },
+            };
+            for l in 0..width {
+                let term = match (sign, p) {
+                    (Some(false), _) => t[l],
+                    (Some(true), _) => self.b.fneg(t[l]),
+                    (None, Some(p)) => self.b.fmul(t[l], p),
+                    (None, None) => unreachable!("a partial is a sign or a value"),
+                };
+                acc[l] = Some(match acc[l] {
+                    None => term,
+                    Some(a) => self.b.fadd(a, term),
+                });
+            }
+        }
+        acc.into_iter()
+            .map(|a| a.unwrap_or_else(|| ty.zero()))
+            .collect()
+    }
+
+    /// `and`/`or`/`xor` on integers carrying floats: lane moves keep the bits (`and` with
+    /// a constant mask, `or` of disjoint parts); sign-bit tricks get their derivative.
+    fn bit_op(&mut self, i: Value, c: Value, op: Opcode) -> Option<Vec<Value>> {
+        use Opcode::*;
+        let x = i.operand(0);
+        let k = i.operand(1);
+        let w = i.ty().int_width();
+        let (sign, mag) = match w {
+            Some(64) => (Some(i64::MIN), Some(i64::MAX)),
+            Some(32) => (Some(i32::MIN as i64), Some(i32::MAX as i64)),
+            _ => (None, None),
+        };
+        let kc = k.const_int_value();
+        let tx = self.tangent(x);
+        let width = self.width();
+        let is_sign = sign.is_some() && kc == sign;
+        let is_mag = mag.is_some() && kc == mag;
+        match op {
+            // -x: the tangent's sign flips too.
+            LLVMXor if is_sign => Some(self.same_op_on_tangents(i, c, &[0])),
+            // |x| and -|x|: the tangent times sign(x), i.e. its sign bit xor x's.
+            LLVMAnd | LLVMOr if is_sign || is_mag => {
+                let px = self.prim(x);
+                let sbit = self.b.and(px, k.ty().const_i64(sign.unwrap_or(0)));
+                let flip = if op == LLVMOr {
+                    self.b.xor(sbit, k.ty().const_i64(sign.unwrap_or(0)))
+                } else {
+                    sbit
+                };
+                Some((0..width).map(|l| self.b.xor(tx[l], flip)).collect())
+            }
+            LLVMAnd if kc.is_some() => Some(self.same_op_on_tangents(i, c, &[0])),
+            LLVMOr => {
+                // Disjoint parts (a packed pair): the parts' tangents, or'ed.
+                let ty = self.tangent(k);
+                Some((0..width).map(|l| self.b.or(tx[l], ty[l])).collect())
+            }
+            _ => {
+                self.unsupported(
+                    i,
+                    "this integer operation on the bits of a float has no derivative rule",
+                );
+                None
+            }
+        }
+    }
+
+    fn tangent_load(&mut self, i: Value) -> Vec<Value> {
+        let addr = i.operand(0);
+        if !self.act.is_shadowed(addr) {
+            return vec![i.ty().zero(); self.width()];
+        }
+        let sp = self.tangent(addr);
+        (0..self.width())
+            .map(|l| {
+                let s = self.b.load(i.ty(), sp[l], &format!("{}.d{l}", i.name()));
+                s.set_alignment(i.alignment());
+                s
+            })
+            .collect()
+    }
+
+    /// A store into shadowed memory writes the stored value's tangent (zero when the value
+    /// is inactive), so shadow memory always holds the tangent of the primal memory.
+    fn tangent_store(&mut self, i: Value) {
+        let (v, addr) = (i.operand(0), i.operand(1));
+        if !self.act.is_shadowed(addr) {
+            return;
+        }
+        let tv = self.tangent(v);
+        let sa = self.tangent(addr);
+        for l in 0..self.width() {
+            let st = self.b.store(tv[l], sa[l]);
+            st.set_alignment(i.alignment());
+        }
+    }
+
+    /// Zeroed shadow stack memory, one per lane, beside the primal allocation.
+    fn shadow_alloca(&mut self, i: Value, c: Value) -> Vec<Value> {
+        let ty = i.allocated_type();
+        let count = i.operand(0);
+        let entry = self.p.entry_block().expect("defined function");
+        let i8t = self.ctx.i8();
+        let i64t = self.ctx.i64();
+        let size = self.m.alloc_size(ty);
+        let static_entry = i.parent_block() == entry && count.is_constant();
+        (0..self.width())
+            .map(|l| {
+                let name = format!("{}.d{l}", i.name());
+                if static_entry {
+                    let s = self.eb.array_alloca(ty, count, &name);
+                    s.set_alignment(c.alignment());
+                    let n = size * count.const_int_value().unwrap_or(1).max(0) as u64;
+                    self.b.memset(s, i8t.const_int(0), i64t.const_int(n), 1);
+                    s
+                } else {
+                    let n = self.prim(count);
+                    let s = self.b.array_alloca(ty, n, &name);
+                    s.set_alignment(c.alignment());
+                    let n64 = self.b.int_cast(n, i64t);
+                    let bytes = self.b.mul(n64, i64t.const_int(size));
+                    self.b.memset(s, i8t.const_int(0), bytes, 1);
+                    s
+                }
+            })
+            .collect()
+    }
+
+    fn tangent_ret(&mut self, i: Value) {
+        let rty = super::tangent_return_type(&self.req);
+        if rty.is_void() {
+            let r = self.b.ret_void();
+            self.map.insert(i, r);
+            return;
+        }
+        let v = i.operand(0);
+        let mut agg = rty.undef();
+        agg = self.b.insert_value(agg, self.prim(v), 0);
+        if super::returns_tangent(&self.req) {
+            let t = self.tangent(v);
+            for (l, tv) in t.into_iter().enumerate() {
+                agg = self.b.insert_value(agg, tv, 1 + l as u32);
+            }
+        }
+        let r = self.b.ret(agg);
+        self.map.insert(i, r);
+    }
+
+    /// The activity of a callee's parameters at a call site, for its tangent request.
+    pub(super) fn callee_args(&self, call: Value, f: Value) -> Vec<ArgActivity> {
+        f.params()
+            .into_iter()
+            .zip(call.call_args())
+            .map(|(p, a)| {
+                if p.ty().is_pointer() && self.act.is_shadowed(a) {
+                    ArgActivity::Dup
+                } else if !p.ty().is_pointer() && self.act.is_active(a) {
+                    ArgActivity::Active
+                } else {
+                    ArgActivity::Const
+                }
+            })
+            .collect()
+    }
+}
