@@ -40,7 +40,9 @@ extern fz_v2 __enzyme_fwddiff_v2(void *, ...);
 extern fz_v3 __enzyme_fwddiff_v3(void *, ...);
 extern fz_v4 __enzyme_fwddiff_v4(void *, ...);
 extern fz_v8 __enzyme_fwddiff_v8(void *, ...);
-/* vector reverse: per active scalar argument, its N adjoints */
+/* vector reverse: per active scalar argument, its N adjoints; _w for
+ * calls with no active scalar argument (adjoints only in dup shadows) */
+extern void __enzyme_autodiff_w(void *, ...);
 extern fz_v2 __enzyme_autodiff_v2(void *, ...);
 extern fz_v3 __enzyme_autodiff_v3(void *, ...);
 extern fz_v4 __enzyme_autodiff_v4(void *, ...);
@@ -63,6 +65,7 @@ extern size_t __enzyme_augmentsize(void *, ...);
 #define __enzyme_fwddiff_v3(...) ((fz_v3){{0}})
 #define __enzyme_fwddiff_v4(...) ((fz_v4){{0}})
 #define __enzyme_fwddiff_v8(...) ((fz_v8){{0}})
+#define __enzyme_autodiff_w(...) ((void)0)
 #define __enzyme_autodiff_v2(...) ((fz_v2){{0}})
 #define __enzyme_autodiff_v3(...) ((fz_v3){{0}})
 #define __enzyme_autodiff_v4(...) ((fz_v4){{0}})
