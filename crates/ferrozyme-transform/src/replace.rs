@@ -137,7 +137,7 @@ pub fn replace_call(
     b.position_before(call);
     zero_shadow_globals(d, &b, shadow_globals);
     let params = g.function_type().param_types();
-    let mut args = call_args(&b, &ac.args, &params);
+    let mut args = call_args(&b, &ac.args, &params, 1);
     match tail {
         None => {
             if req.ret_active {
@@ -217,32 +217,15 @@ fn shadow_lanes(b: &Builder, a: &CallArg, width: u32, ty: Type) -> Vec<Value> {
 }
 
 /// Primal arguments converted to the derivative's parameter types, each followed by its
-/// shadow lanes when it has them.
-fn call_args(b: &Builder, args: &[CallArg], params: &[Type]) -> Vec<Value> {
+/// `width` shadow lanes when it has them.
+fn call_args(b: &Builder, args: &[CallArg], params: &[Type], width: u32) -> Vec<Value> {
     let mut out = Vec::new();
     for a in args {
         let k = out.len();
         out.push(convert(b, a.primal, params[k]));
-        let width = match &a.shadow {
-            Shadow::Lanes(l) => l.len() as u32,
-            _ => params.len() as u32, // only used for Strided below
-        };
-        let width = match &a.shadow {
-            Shadow::Strided { .. } => lanes_after(params, k),
-            _ => width,
-        };
         out.extend(shadow_lanes(b, a, width, params[k]));
     }
     out
-}
-
-/// For a `Strided` argument at parameter `k`: the number of lanes, i.e. the run of
-/// parameters of the same type after it (the derivative's signature says it).
-fn lanes_after(params: &[Type], k: usize) -> u32 {
-    params[k + 1..]
-        .iter()
-        .take_while(|t| **t == params[k])
-        .count() as u32
 }
 
 /// Replaces an `__enzyme_fwddiff` call: the hook returns the tangents of the result
@@ -291,7 +274,7 @@ pub fn replace_forward(
     b.position_before(call);
     zero_shadow_globals(d, &b, shadow_globals);
     let params = g.function_type().param_types();
-    let args = call_args(&b, &ac.args, &params);
+    let args = call_args(&b, &ac.args, &params, req.width);
     let r = b.call_fn(g, &args);
     if !user_ty.is_void() && returns_tangent(req) && (pointer_ret || !ret_leaves.is_empty()) {
         let lanes: Vec<Value> = (0..width as u32)
@@ -360,7 +343,7 @@ pub fn replace_augment(
     b.position_before(call);
     zero_shadow_globals(d, &b, shadow_globals);
     let params = aug.function_type().param_types();
-    let args = call_args(&b, &ac.args, &params);
+    let args = call_args(&b, &ac.args, &params, 1);
     let r = b.call_fn(aug, &args);
     let fields = aug.function_type().return_type().struct_fields();
     let tape = b.extract_value(r, fields.len() as u32 - 1);
