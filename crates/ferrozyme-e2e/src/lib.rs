@@ -86,6 +86,9 @@ pub struct Directives {
     /// `// REQUIRES: <cpu flag>` (may repeat): the trial is ignored, with the reason, on
     /// a machine whose /proc/cpuinfo lacks the flag (e.g. `avx512f`).
     pub requires: Vec<String>,
+    /// `// IGNORE: <reason>`: a capability that does not work yet. The trials are listed
+    /// as ignored (so the gap stays visible; `--include-ignored` runs them and they fail).
+    pub ignore: Option<String>,
 }
 
 /// CPU flags (from /proc/cpuinfo) that `requires` lists and this machine lacks.
@@ -149,6 +152,7 @@ pub fn parse_directives(src: &str) -> Directives {
             "EXPECT-RUNTIME-ERROR" if !value.is_empty() => {
                 d.expect_runtime_errors.push(value.to_string())
             }
+            "IGNORE" if !value.is_empty() => d.ignore = Some(value.to_string()),
             "REQUIRES" => d
                 .requires
                 .extend(value.split_whitespace().map(String::from)),

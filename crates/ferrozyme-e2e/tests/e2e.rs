@@ -213,7 +213,7 @@ fn main() {
             });
             // A program built for a CPU feature this machine lacks cannot run here: it is
             // listed as ignored (with `--include-ignored` it runs, and fails with SIGILL).
-            trials.push(if missing.is_empty() {
+            trials.push(if missing.is_empty() && d.ignore.is_none() {
                 trial
             } else {
                 trial.with_ignored_flag(true)
@@ -228,7 +228,7 @@ fn main() {
             let trial = Trial::test(name, move || {
                 run_c_program(&root, &file, "O2", &d2, Via::Plugin)
             });
-            trials.push(if missing.is_empty() {
+            trials.push(if missing.is_empty() && d.ignore.is_none() {
                 trial
             } else {
                 trial.with_ignored_flag(true)
