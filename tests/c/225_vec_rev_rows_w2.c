@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE: reverse vector mode (__enzyme_autodiff with enzyme_width) is not implemented yet; it reports bad-autodiff-call
 // Vector REVERSE mode, enzyme_width 2: F: R^5 -> R^2 writes y[2]; lane i's
 // output shadow is seeded with e_i, so lane i's input shadow accumulates
 // row i of the Jacobian, both rows in one call. Checked against the

@@ -1,5 +1,4 @@
 // OPT: O0 O2 O3
-// IGNORE: reverse vector mode (__enzyme_autodiff with enzyme_width) is not implemented yet; it reports bad-autodiff-call
 // Vector reverse mode with active scalar (enzyme_out / unmarked) arguments:
 // the hook returns, per active scalar in order, its N adjoints as one flat
 // aggregate {a lane0, a lane1, b lane0, b lane1}. (1) a void function

@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE: reverse vector mode (__enzyme_autodiff with enzyme_width) is not implemented yet; it reports bad-autodiff-call
 // Vector reverse mode with `enzyme_dupv` for pointers, width 4: the full
 // 4 x 6 Jacobian of a residual function r(p) (small nonlinear
 // least-squares model) in one call. The output seeds are the rows of a

@@ -185,12 +185,19 @@ impl Driver {
         let ctx = self.module.context();
         let mut params = primal_shadow_params(req);
         if req.ret_active {
-            params.push(req.func.function_type().return_type());
+            for _ in 0..req.width {
+                params.push(req.func.function_type().return_type());
+            }
         }
         let fty = ctx.function_type(adjoint_return_type(req), &params, false);
+        let prefix = if req.width > 1 {
+            format!("fz_grad{}_", req.width)
+        } else {
+            "fz_grad_".to_string()
+        };
         let g = self
             .module
-            .add_function(&format!("fz_grad_{}", req.func.name()), fty);
+            .add_function(&format!("{prefix}{}", req.func.name()), fty);
         g.set_linkage_internal();
         self.combined.insert(req.clone(), g);
         self.queue
@@ -208,7 +215,9 @@ impl Driver {
         let aug_ty = ctx.function_type(aug_return_type(req), &base, false);
         let mut rev_params = base.clone();
         if req.ret_active {
-            rev_params.push(req.func.function_type().return_type());
+            for _ in 0..req.width {
+                rev_params.push(req.func.function_type().return_type());
+            }
         }
         rev_params.push(ctx.ptr());
         let rev_ty = ctx.function_type(adjoint_return_type(req), &rev_params, false);

@@ -136,19 +136,20 @@ fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Dia
         func: ac.func,
         args: ac.args.iter().map(|a| a.activity).collect(),
         ret_active: ac.func.function_type().return_type().is_fp_scalar(),
+        width: ac.width,
     };
     let no_width = |ac: &AutodiffCall| {
         if ac.width > 1 {
             Err(Diagnostic::new(
                 DiagKind::BadAutodiffCall,
                 format!(
-                    "`{}`: enzyme_width is supported in forward mode (__enzyme_fwddiff) only; reverse and split modes take one adjoint direction per call",
+                    "`{}`: enzyme_width is not supported in split mode; __enzyme_augmentfwd/__enzyme_reverse take one adjoint direction per call",
                     call.called_value().name()
                 ),
             )
             .in_function(caller.clone())
             .at_loc(call.source_loc())
-            .with_help("call __enzyme_autodiff once per output direction, or use __enzyme_fwddiff with enzyme_width for several directions"))
+            .with_help("use __enzyme_autodiff with enzyme_width for several directions at once, or one split pair per direction"))
         } else {
             Ok(())
         }
@@ -156,7 +157,6 @@ fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Dia
     Ok(match ep {
         EntryPoint::Autodiff => {
             let ac = request::parse(call, &caller, Mode::Reverse)?;
-            no_width(&ac)?;
             let req = reverse_request(&ac);
             let g = driver.combined_fn(&req);
             Planned::Autodiff(ac, req, g)
@@ -193,6 +193,7 @@ fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Dia
                 func,
                 args,
                 ret_active: func.function_type().return_type().is_fp_scalar(),
+                width: 1,
             };
             let (aug, _) = driver.split_fns(&req);
             Planned::AugmentSize(call, aug)

@@ -122,7 +122,8 @@ pub fn replace_call(
         .args
         .iter()
         .filter(|a| **a == ArgActivity::Active)
-        .count();
+        .count()
+        * req.width as usize;
     if n_active > 0 && !user_ty.is_void() && leaves.len() != n_active {
         return Err(err(
             format!(
@@ -137,12 +138,14 @@ pub fn replace_call(
     b.position_before(call);
     zero_shadow_globals(d, &b, shadow_globals);
     let params = g.function_type().param_types();
-    let mut args = call_args(&b, &ac.args, &params, 1);
+    let mut args = call_args(&b, &ac.args, &params, req.width);
     match tail {
         None => {
             if req.ret_active {
                 let rt = req.func.function_type().return_type();
-                args.push(rt.const_float(1.0));
+                for _ in 0..req.width {
+                    args.push(rt.const_float(1.0));
+                }
             }
         }
         Some(tail) => {

@@ -32,28 +32,40 @@ impl Gen<'_> {
         if let Some(t) = blk.terminator() {
             if t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() > 0 {
                 let rv = t.operand(0);
-                if let Some(seed) = self.seed {
-                    if self.act.is_active(rv) && rv.ty() == seed.ty() {
-                        self.add_adj(rv, seed);
+                self.each_lane(|g| {
+                    if let Some(seed) = g.seed {
+                        if g.act.is_active(rv) && rv.ty() == seed.ty() {
+                            g.add_adj(rv, seed);
+                        }
                     }
-                }
+                });
             }
         }
         for &i in insts.iter().rev() {
             if i.is_terminator() || i.opcode() == Some(Opcode::LLVMPHI) {
                 continue;
             }
-            self.rev_inst(i);
+            // A call of a derivative function takes every lane at once.
+            let all_lanes = i.opcode() == Some(Opcode::LLVMCall)
+                && matches!(classify(i), CallKind::Defined(_))
+                && self.act.call_is_active(i, &self.d.touchers);
+            if all_lanes {
+                self.rev_inst(i);
+            } else {
+                self.each_lane(|g| g.rev_inst(i));
+            }
         }
         // Phi adjoints are read (and cleared) before any is moved, so phis that feed each
         // other around a loop exchange the right values.
-        let mut phi_adj = Vec::new();
-        for p in blk.phis() {
-            if self.act.is_active(p) {
-                let d = self.take_adj(p);
-                phi_adj.push((p, d));
+        let mut phi_adj: Vec<Vec<(Value, Value)>> = vec![Vec::new(); self.width];
+        self.each_lane(|g| {
+            for p in blk.phis() {
+                if g.act.is_active(p) {
+                    let d = g.take_adj(p);
+                    phi_adj[g.lane].push((p, d));
+                }
             }
-        }
+        });
         let entry = self.p.entry_block().expect("defined function");
         if blk == entry {
             self.emit_rev_exit();
@@ -85,19 +97,23 @@ impl Gen<'_> {
 
     /// The block the reverse sweep goes through when leaving `blk` towards `pred`: moves
     /// phi adjoints to the incoming values of that edge, then enters `pred`'s reverse block.
-    fn edge_block(&mut self, blk: Block, pred: Block, phi_adj: &[(Value, Value)]) -> Block {
+    fn edge_block(&mut self, blk: Block, pred: Block, phi_adj: &[Vec<(Value, Value)>]) -> Block {
         let target = self.rev_block[&pred];
-        let moves: Vec<(Value, Value)> = phi_adj
+        let moves: Vec<Vec<(Value, Value)>> = phi_adj
             .iter()
-            .filter_map(|(p, d)| {
-                p.incoming()
-                    .into_iter()
-                    .find(|(_, b)| *b == pred)
-                    .map(|(v, _)| (v, *d))
+            .map(|lane| {
+                lane.iter()
+                    .filter_map(|(p, d)| {
+                        p.incoming()
+                            .into_iter()
+                            .find(|(_, b)| *b == pred)
+                            .map(|(v, _)| (v, *d))
+                    })
+                    .filter(|(v, _)| self.act.is_active(*v))
+                    .collect()
             })
-            .filter(|(v, _)| self.act.is_active(*v))
             .collect();
-        if moves.is_empty() {
+        if moves.iter().all(|m| m.is_empty()) {
             return target;
         }
         let here = self.b.insert_block();
@@ -106,9 +122,11 @@ impl Gen<'_> {
             &format!("rev.{}.from.{}", blk.name(), pred.name()),
         );
         self.b.position_at_end(eb);
-        for (v, d) in moves {
-            self.add_adj(v, d);
-        }
+        self.each_lane(|g| {
+            for (v, d) in moves[g.lane].clone() {
+                g.add_adj(v, d);
+            }
+        });
         self.b.br(target);
         self.b.position_at_end(here);
         eb
@@ -124,13 +142,15 @@ impl Gen<'_> {
         let mut k = 0;
         for (p, a) in self.p.params().into_iter().zip(self.req.args.clone()) {
             if a == ArgActivity::Active {
-                let d = if self.act.is_active(p) {
-                    self.take_adj(p)
-                } else {
-                    p.ty().zero()
-                };
-                agg = self.b.insert_value(agg, d, k);
-                k += 1;
+                self.each_lane(|g| {
+                    let d = if g.act.is_active(p) {
+                        g.take_adj(p)
+                    } else {
+                        p.ty().zero()
+                    };
+                    agg = g.b.insert_value(agg, d, k);
+                    k += 1;
+                });
             }
         }
         self.rev_exit_ret = Some(self.b.ret(agg));
@@ -444,8 +464,10 @@ impl Gen<'_> {
                 let g = self.d.combined_fn(&req);
                 let mut gargs: Vec<Value> = args.iter().map(|a| self.fetch(*a)).collect();
                 if req.ret_active {
-                    let d = self.take_adj(i);
-                    gargs.push(d);
+                    self.each_lane(|g| {
+                        let d = g.take_adj(i);
+                        gargs.push(d);
+                    });
                 }
                 let r = self.b.call_fn(g, &gargs);
                 self.add_returned_adjoints(r, &args, &req.args);
@@ -458,13 +480,17 @@ impl Gen<'_> {
                     let x = self.fetch(*a);
                     rargs.push(x);
                     if *act == ArgActivity::Dup {
-                        let s = self.fetch_shadow(*a);
-                        rargs.push(s);
+                        self.each_lane(|g| {
+                            let s = g.fetch_shadow(*a);
+                            rargs.push(s);
+                        });
                     }
                 }
                 if req.ret_active {
-                    let d = self.take_adj(i);
-                    rargs.push(d);
+                    self.each_lane(|g| {
+                        let d = g.take_adj(i);
+                        rargs.push(d);
+                    });
                 }
                 let tape = self.fetch_key(Key::Tape(i));
                 rargs.push(tape);
@@ -473,7 +499,8 @@ impl Gen<'_> {
             }
             _ => {
                 if self.act.is_active(i) {
-                    // Inactive by classification (e.g. zero-derivative math): clear it.
+                    // Inactive by classification (e.g. zero-derivative math): clear it
+                    // (this runs once per lane).
                     let _ = self.take_adj(i);
                 }
             }
@@ -486,9 +513,11 @@ impl Gen<'_> {
         let mut k = 0;
         for (a, act) in args.iter().zip(acts) {
             if *act == ArgActivity::Active {
-                let x = self.b.extract_value(r, k);
-                self.add_adj(*a, x);
-                k += 1;
+                self.each_lane(|g| {
+                    let x = g.b.extract_value(r, k);
+                    g.add_adj(*a, x);
+                    k += 1;
+                });
             }
         }
     }

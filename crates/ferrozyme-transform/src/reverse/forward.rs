@@ -9,7 +9,7 @@ use super::{Gen, Request};
 impl Gen<'_> {
     pub(super) fn emit_forward(&mut self) {
         let order = self.cfg.rpo();
-        let mut phis: Vec<(Value, Value, Option<Value>)> = Vec::new();
+        let mut phis: Vec<(Value, Value, Vec<Value>)> = Vec::new();
         let mut pred_phis: Vec<(Block, Value)> = Vec::new();
         for blk in &order {
             let fb = self.fwd_block(*blk);
@@ -17,14 +17,15 @@ impl Gen<'_> {
             for i in blk.phis() {
                 let np = self.b.phi(i.ty(), &i.name());
                 self.fwd.insert(i, np);
-                let sp = if self.act.is_shadowed(i) {
-                    let sp = self.b.phi(self.ctx.ptr(), &format!("{}.shadow", i.name()));
-                    self.shadow.insert(i, sp);
-                    Some(sp)
-                } else {
-                    None
-                };
-                phis.push((i, np, sp));
+                let mut sps = Vec::new();
+                if self.act.is_shadowed(i) {
+                    self.each_lane(|g| {
+                        let sp = g.b.phi(g.ctx.ptr(), &format!("{}.shadow", i.name()));
+                        g.shadow.insert(i, sp);
+                        sps.push(sp);
+                    });
+                }
+                phis.push((i, np, sps));
             }
             if let Some(idx) = self.record_predecessor(*blk) {
                 pred_phis.push((*blk, idx));
@@ -43,18 +44,20 @@ impl Gen<'_> {
             self.pred_rec.insert(blk, c);
         }
         // Phi incomings, now that every block has its copy.
-        for (orig, np, sp) in phis {
+        for (orig, np, sps) in phis {
             for (v, pb) in orig.incoming() {
                 if !self.cfg.is_reachable(pb) {
                     continue;
                 }
                 let fpb = self.fwd_block(pb);
                 np.add_incoming(self.fwd_operand(v), fpb);
-                if let Some(sp) = sp {
+                if !sps.is_empty() {
                     let term = fpb.terminator().expect("forward blocks are terminated");
                     self.b.position_before(term);
-                    let s = self.fwd_shadow(v);
-                    sp.add_incoming(s, fpb);
+                    self.each_lane(|g| {
+                        let s = g.fwd_shadow(v);
+                        sps[g.lane].add_incoming(s, fpb);
+                    });
                 }
             }
         }
@@ -240,6 +243,17 @@ impl Gen<'_> {
             LLVMCall => self.fwd_call(i),
             _ => {
                 let c = self.clone_into_fwd(i);
+                self.each_lane(|g| g.fwd_shadow_inst(i, c, op));
+            }
+        }
+    }
+
+    /// The shadow side of a (non-call) instruction whose primal copy is `c`, in the
+    /// current lane.
+    fn fwd_shadow_inst(&mut self, i: Value, c: Value, op: Opcode) {
+        use Opcode::*;
+        {
+            {
                 match op {
                     LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze
                         if self.act.is_shadowed(i) =>
@@ -358,9 +372,13 @@ impl Gen<'_> {
             agg = self.b.insert_value(agg, self.fwd_operand(v), k);
             k += 1;
             if v.ty().is_pointer() {
-                let s = self.fwd_shadow(v);
-                agg = self.b.insert_value(agg, s, k);
-                k += 1;
+                for l in 0..self.width {
+                    self.set_lane(l);
+                    let s = self.fwd_shadow(v);
+                    agg = self.b.insert_value(agg, s, k);
+                    k += 1;
+                }
+                self.set_lane(0);
             }
         }
         agg = self.b.insert_value(agg, self.tape_fwd, k);
@@ -425,6 +443,7 @@ impl Gen<'_> {
             func: f,
             args,
             ret_active: carries_fp(call.ty()) && self.act.is_active(call),
+            width: self.req.width,
         }
     }
 
@@ -446,8 +465,10 @@ impl Gen<'_> {
                 for (a, act) in i.call_args().into_iter().zip(&req.args) {
                     args.push(self.fwd_operand(a));
                     if *act == ArgActivity::Dup {
-                        let s = self.fwd_shadow(a);
-                        args.push(s);
+                        self.each_lane(|g| {
+                            let s = g.fwd_shadow(a);
+                            args.push(s);
+                        });
                     }
                 }
                 let r = self.b.call_fn(aug, &args);
@@ -458,11 +479,13 @@ impl Gen<'_> {
                     self.fwd.insert(i, v);
                     k += 1;
                     if ret.is_pointer() {
-                        let s = self.b.extract_value(r, k);
-                        if self.act.is_shadowed(i) {
-                            self.shadow.insert(i, s);
-                        }
-                        k += 1;
+                        self.each_lane(|g| {
+                            let s = g.b.extract_value(r, k);
+                            if g.act.is_shadowed(i) {
+                                g.shadow.insert(i, s);
+                            }
+                            k += 1;
+                        });
                     }
                 } else {
                     self.fwd.insert(i, r);
@@ -482,18 +505,22 @@ impl Gen<'_> {
                     CallKind::Realloc => (self.b.int_cast(args[1], i64t), i64t.const_int(1)),
                     _ => (self.b.int_cast(args[0], i64t), i64t.const_int(1)),
                 };
-                let s = self.b.call_fn(calloc, &[n, m]);
-                self.shadow.insert(i, s);
+                self.each_lane(|g| {
+                    let s = g.b.call_fn(calloc, &[n, m]);
+                    g.shadow.insert(i, s);
+                });
             }
             CallKind::MaskedLoad | CallKind::MaskedGather if self.act.is_shadowed(i) => {
                 // Pointers loaded from shadowed memory: the same masked load of the shadows.
                 let c = self.clone_into_fwd(i);
-                let s = c.clone_instruction();
-                self.b.insert(s);
-                let sp = self.fwd_shadow(i.call_args()[0]);
-                s.set_operand(0, sp);
-                s.set_operand(2, i.ty().zero());
-                self.shadow.insert(i, s);
+                self.each_lane(|g| {
+                    let s = c.clone_instruction();
+                    g.b.insert(s);
+                    let sp = g.fwd_shadow(i.call_args()[0]);
+                    s.set_operand(0, sp);
+                    s.set_operand(2, i.ty().zero());
+                    g.shadow.insert(i, s);
+                });
             }
             CallKind::MaskedStore | CallKind::MaskedScatter
                 if i.call_args()[0].ty().is_pointer_like()
@@ -501,12 +528,14 @@ impl Gen<'_> {
             {
                 // Pointers stored into shadowed memory: store their shadows alongside.
                 let c = self.clone_into_fwd(i);
-                let s = c.clone_instruction();
-                self.b.insert(s);
-                let sv = self.fwd_shadow(i.call_args()[0]);
-                let sp = self.fwd_shadow(i.call_args()[1]);
-                s.set_operand(0, sv);
-                s.set_operand(1, sp);
+                self.each_lane(|g| {
+                    let s = c.clone_instruction();
+                    g.b.insert(s);
+                    let sv = g.fwd_shadow(i.call_args()[0]);
+                    let sp = g.fwd_shadow(i.call_args()[1]);
+                    s.set_operand(0, sv);
+                    s.set_operand(1, sp);
+                });
             }
             CallKind::TypeHint => {
                 // A hint for type analysis only; it has no body and is not copied.
@@ -520,12 +549,14 @@ impl Gen<'_> {
                         || self.types.memory_may_hold_pointers(src))
                 {
                     // Pointers in the copied memory: their shadows must be copied too.
-                    let sc = c.clone_instruction();
-                    self.b.insert(sc);
-                    let sd = self.fwd_shadow(dst);
-                    let ss = self.fwd_shadow(src);
-                    sc.set_operand(0, sd);
-                    sc.set_operand(1, ss);
+                    self.each_lane(|g| {
+                        let sc = c.clone_instruction();
+                        g.b.insert(sc);
+                        let sd = g.fwd_shadow(dst);
+                        let ss = g.fwd_shadow(src);
+                        sc.set_operand(0, sd);
+                        sc.set_operand(1, ss);
+                    });
                 }
             }
             _ => {

@@ -64,6 +64,9 @@ pub struct Request {
     pub args: Vec<ArgActivity>,
     /// Is the (floating) return value active, i.e. does the caller pass its adjoint?
     pub ret_active: bool,
+    /// Number of adjoint directions (vector reverse mode): every shadow, seed and
+    /// returned adjoint comes `width` times, lane 0 first.
+    pub width: u32,
 }
 
 /// Where the generated code goes.
@@ -83,7 +86,9 @@ pub fn primal_shadow_params(req: &Request) -> Vec<Type> {
     for (p, a) in req.func.params().into_iter().zip(&req.args) {
         v.push(p.ty());
         if *a == ArgActivity::Dup {
-            v.push(ctx.ptr());
+            for _ in 0..req.width {
+                v.push(ctx.ptr());
+            }
         }
     }
     v
@@ -99,7 +104,7 @@ pub fn adjoint_return_type(req: &Request) -> Type {
         .into_iter()
         .zip(&req.args)
         .filter(|(_, a)| **a == ArgActivity::Active)
-        .map(|(p, _)| p.ty())
+        .flat_map(|(p, _)| std::iter::repeat_n(p.ty(), req.width as usize))
         .collect();
     if tys.is_empty() {
         ctx.void()
@@ -117,7 +122,9 @@ pub fn aug_return_type(req: &Request) -> Type {
         f.push(ret);
     }
     if ret.is_pointer() {
-        f.push(ctx.ptr());
+        for _ in 0..req.width {
+            f.push(ctx.ptr());
+        }
     }
     f.push(ctx.ptr());
     ctx.struct_type(&f)
@@ -126,7 +133,8 @@ pub fn aug_return_type(req: &Request) -> Type {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Key {
     Primal(Value),
-    Shadow(Value),
+    /// The shadow of a pointer in one lane.
+    Shadow(Value, u16),
     /// The tape returned by the augmented call of a primal call instruction.
     Tape(Value),
 }
@@ -200,6 +208,11 @@ pub(crate) struct Gen<'d> {
     rev_params: HashMap<Value, Value>,
     rev_shadow_params: HashMap<Value, Value>,
     seed: Option<Value>,
+    /// Vector reverse mode: the number of lanes, the current lane, and the per-lane
+    /// state of the lanes not current (see [`Gen::set_lane`]).
+    width: usize,
+    lane: usize,
+    parked: Vec<LaneState>,
     rev_block: HashMap<Block, Block>,
     adj: HashMap<Value, Value>,
     cache: HashMap<Key, Cache>,
@@ -305,6 +318,11 @@ impl<'d> Gen<'d> {
             rev_params: HashMap::new(),
             rev_shadow_params: HashMap::new(),
             seed: None,
+            width: req.width.max(1) as usize,
+            lane: 0,
+            parked: (0..req.width.max(1))
+                .map(|_| LaneState::default())
+                .collect(),
             rev_block: HashMap::new(),
             adj: HashMap::new(),
             cache: HashMap::new(),
@@ -355,16 +373,24 @@ impl<'d> Gen<'d> {
             }
             k += 1;
             if a == ArgActivity::Dup {
-                self.fwd_shadow_params.insert(*p, fwd_params[k]);
-                self.rev_shadow_params.insert(*p, rev_params[k]);
-                fwd_params[k].set_name(&format!("{}.shadow", p.name()));
-                k += 1;
+                for l in 0..self.width {
+                    self.set_lane(l);
+                    self.fwd_shadow_params.insert(*p, fwd_params[k]);
+                    self.rev_shadow_params.insert(*p, rev_params[k]);
+                    fwd_params[k].set_name(&format!("{}.shadow", p.name()));
+                    k += 1;
+                }
+                self.set_lane(0);
             }
         }
         if self.req.ret_active {
-            self.seed = Some(rev_params[k]);
-            rev_params[k].set_name("d_ret");
-            k += 1;
+            for l in 0..self.width {
+                self.set_lane(l);
+                self.seed = Some(rev_params[k]);
+                rev_params[k].set_name("d_ret");
+                k += 1;
+            }
+            self.set_lane(0);
         }
         // The tape: a zeroed byte buffer whose size is patched at the end.
         let i8t = self.ctx.i8();
@@ -514,6 +540,51 @@ impl<'d> Gen<'d> {
                 }
             }
         }
+    }
+}
+
+/// What each lane of vector reverse mode has of its own: shadows, adjoints, seed.
+#[derive(Default)]
+pub(crate) struct LaneState {
+    shadow: HashMap<Value, Value>,
+    fwd_shadow_params: HashMap<Value, Value>,
+    rev_shadow_params: HashMap<Value, Value>,
+    seed: Option<Value>,
+    adj: HashMap<Value, Value>,
+}
+
+impl Gen<'_> {
+    /// Makes lane `l` current: its shadows, adjoints and seed move into the fields the
+    /// rest of the generator uses (the previous lane's are parked). With one lane this is
+    /// a no-op, so scalar reverse mode is unchanged.
+    pub(crate) fn set_lane(&mut self, l: usize) {
+        if l == self.lane {
+            return;
+        }
+        let cur = LaneState {
+            shadow: std::mem::take(&mut self.shadow),
+            fwd_shadow_params: std::mem::take(&mut self.fwd_shadow_params),
+            rev_shadow_params: std::mem::take(&mut self.rev_shadow_params),
+            seed: self.seed.take(),
+            adj: std::mem::take(&mut self.adj),
+        };
+        self.parked[self.lane] = cur;
+        let next = std::mem::take(&mut self.parked[l]);
+        self.shadow = next.shadow;
+        self.fwd_shadow_params = next.fwd_shadow_params;
+        self.rev_shadow_params = next.rev_shadow_params;
+        self.seed = next.seed;
+        self.adj = next.adj;
+        self.lane = l;
+    }
+
+    /// Runs `f` once per lane (lane 0 last current afterwards is restored to lane 0).
+    pub(crate) fn each_lane(&mut self, mut f: impl FnMut(&mut Self)) {
+        for l in 0..self.width {
+            self.set_lane(l);
+            f(self);
+        }
+        self.set_lane(0);
     }
 }
 

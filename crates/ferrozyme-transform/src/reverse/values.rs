@@ -47,12 +47,12 @@ impl Gen<'_> {
     /// The shadow of a pointer, available at the reverse builder's position (null when
     /// the pointer has none).
     pub(super) fn fetch_shadow(&mut self, v: Value) -> Value {
-        self.fetch_key(Key::Shadow(v))
+        self.fetch_key(Key::Shadow(v, self.lane as u16))
     }
 
     pub(super) fn fetch_key(&mut self, key: Key) -> Value {
         let v = match key {
-            Key::Primal(v) | Key::Shadow(v) | Key::Tape(v) => v,
+            Key::Primal(v) | Key::Shadow(v, _) | Key::Tape(v) => v,
         };
         let null = self.null_shadow(v);
         if v.is_argument() {
@@ -67,7 +67,7 @@ impl Gen<'_> {
                 _ => self.const_shadow_at_builder(v, false),
             };
         }
-        if let Key::Shadow(_) = key {
+        if let Key::Shadow(..) = key {
             if !self.shadow.contains_key(&v) {
                 return null;
             }
@@ -94,7 +94,10 @@ impl Gen<'_> {
     fn fwd_value(&self, key: Key) -> Value {
         match key {
             Key::Primal(v) => self.fwd[&v],
-            Key::Shadow(v) => self.shadow[&v],
+            Key::Shadow(v, l) => {
+                debug_assert_eq!(l as usize, self.lane, "shadows are read in their own lane");
+                self.shadow[&v]
+            }
             Key::Tape(v) => self.call_tape[&v],
         }
     }
@@ -106,7 +109,7 @@ impl Gen<'_> {
         }
         let (v, shadow) = match key {
             Key::Primal(v) => (v, false),
-            Key::Shadow(v) => (v, true),
+            Key::Shadow(v, _) => (v, true),
             Key::Tape(_) => return None,
         };
         use Opcode::*;
@@ -258,7 +261,7 @@ impl Gen<'_> {
             return *c;
         }
         let v = match key {
-            Key::Primal(v) | Key::Shadow(v) | Key::Tape(v) => v,
+            Key::Primal(v) | Key::Shadow(v, _) | Key::Tape(v) => v,
         };
         let fv = self.fwd_value(key);
         let c = self.new_cache(fv, v.parent_block());
@@ -346,7 +349,7 @@ impl Gen<'_> {
         }
         if v.is_global_variable() {
             return if ferrozyme_analysis::activity::global_needs_shadow(v) {
-                self.d.shadow_global(v)
+                self.d.shadow_global_lane(v, self.lane)
             } else {
                 null
             };
