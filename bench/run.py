@@ -18,7 +18,10 @@ with cargo when missing), FERROZYME_BENCH_DATA (ADBench data, default
 /work/shared/data/adbench), FERROZYME_BENCH_BASELINE_CC, FERROZYME_BENCH_FILTER (a
 regular expression matched against "bench/input"), FERROZYME_BENCH_MIN_TIME,
 FERROZYME_BENCH_NRUNS, FERROZYME_BENCH_TIME_LIMIT (timing parameters),
-FERROZYME_BENCH_TIMEOUT (seconds per benchmark process, default 300).
+FERROZYME_BENCH_TIMEOUT (seconds per benchmark process, default 300),
+FERROZYME_BENCH_MEM_GB (address-space limit of each benchmark process; default 50% of
+the machine's memory, at most 12 GB: a gradient whose tape does not fit fails as "out of
+memory" instead of pushing a shared machine into swap or the OOM killer).
 
 Only the Python standard library is used.  One compile or benchmark process runs at
 a time.
@@ -30,6 +33,7 @@ import glob
 import math
 import os
 import re
+import resource
 import shlex
 import shutil
 import subprocess
@@ -150,6 +154,21 @@ def timed(cmd, logf, timeout=None):
     return dt, ok
 
 
+def mem_limit_bytes():
+    env = os.environ.get("FERROZYME_BENCH_MEM_GB")
+    if env:
+        return int(float(env) * 2**30)
+    total = 16 * 2**30
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    total = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return int(min(12 * 2**30, 0.5 * total))
+
+
 def geomean(xs):
     xs = [x for x in xs if x is not None and x > 0 and math.isfinite(x)]
     if not xs:
@@ -194,6 +213,7 @@ class Runner:
             "--data", data_dir(),
         ]
         self.timeout = float(os.environ.get("FERROZYME_BENCH_TIMEOUT", "300"))
+        self.mem_limit = mem_limit_bytes()
         self.compile_reps = 3
         self.failures = []
         self.build = os.path.join(OUT, "build")
@@ -240,18 +260,23 @@ class Runner:
     def run_binary(self, exe, inp, measure, logpath):
         """Runs one benchmark binary; returns (times dict, ok)."""
         cmd = [exe, inp, "--measure", measure] + self.timing
+        limit = self.mem_limit
+        def cap_memory():
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         with open(logpath, "w") as logf:
             logf.write("$ " + " ".join(shlex.quote(c) for c in cmd) + "\n")
             logf.flush()
             try:
                 r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   timeout=self.timeout, text=True)
+                                   timeout=self.timeout, text=True, preexec_fn=cap_memory)
                 out, rc = r.stdout, r.returncode
             except subprocess.TimeoutExpired as e:
                 out = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
                 out += "\nTIMEOUT after %s s\n" % self.timeout
                 rc = -1
             logf.write(out)
+            if rc != 0:
+                logf.write("\nexit status %d\n" % rc)
         times = {}
         for line in out.splitlines():
             p = line.split()
@@ -259,6 +284,14 @@ class Runner:
                 times[p[1]] = float(p[2])
         bad = [l for l in out.splitlines() if l.startswith("CHECK FAIL")]
         ok = rc == 0 and not bad and "STATUS ok" in out
+        if not ok and not bad:
+            if rc in (-6, 134):
+                bad = ["aborted (exit %d): out of memory under the %.1f GB limit "
+                       "(FERROZYME_BENCH_MEM_GB) or a run-time check" % (rc, limit / 2**30)]
+            elif rc in (-9, 137, -11, 139):
+                bad = ["killed by signal (exit %d)" % rc]
+            elif rc == -1:
+                bad = ["timed out after %g s" % self.timeout]
         return times, ok, bad
 
     def run(self):
@@ -323,8 +356,8 @@ class Runner:
                 times, ok, bad = self.run_binary(exes[v], inp, measure, logpath)
                 if not ok:
                     row["status"] = "FAIL"
-                    detail = ("; ".join(bad[:3])) if bad else "no STATUS ok (crash or timeout)"
-                    self.fail("%s %s [%s]: wrong result or crash: %s (log: %s)" %
+                    detail = ("; ".join(bad[:3])) if bad else "no STATUS ok (crash)"
+                    self.fail("%s %s [%s]: %s (log: %s)" %
                               (name, tag, v, detail, os.path.relpath(logpath, ROOT)))
                     continue
                 if v == "ferrozyme":
