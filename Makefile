@@ -1,0 +1,2 @@
+-include bench/bench.mk
+-include tools/reliability.mk
