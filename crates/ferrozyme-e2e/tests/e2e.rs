@@ -177,6 +177,77 @@ fn run_error_program(root: &Path, file: &Path, src: &str, d: &Directives) -> Res
     }
 }
 
+/// A fuzz regression (`tests/fuzz/*.ll`): `ferrozyme opt` must either succeed with output
+/// that `opt-22 -passes=verify` accepts, or stop with a clean diagnostic (exit 1,
+/// `error[<kind>]`, not `internal-error`, no panic). `; EXPECT-ERROR:` lines, when present,
+/// pin the diagnostic; `; EXPECT: ok` pins success.
+fn run_fuzz_regression(root: &Path, file: &Path, src: &str, d: &Directives) -> Result<(), Failed> {
+    let bin = ferrozyme(root)?;
+    let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+    let dir = build_dir(&format!("fuzz-{stem}"), "opt")?;
+    let out_ll = dir.join("out.ll");
+    let mut cmd = Command::new(&bin);
+    cmd.arg("opt").arg(file).arg("-o").arg(&out_ll);
+    let out = run_with_timeout(cmd, Duration::from_secs(60))
+        .map_err(|e| format!("cannot run ferrozyme: {e}"))?;
+    let status = out.describe_status();
+    if out.timed_out || out.status.and_then(|s| s.code()).is_none() {
+        return Err(format!(
+            "ferrozyme opt crashed or hung ({status})\n{}",
+            tail(&out.stderr, 40)
+        )
+        .into());
+    }
+    if out.stderr.contains("panicked at") || out.stderr.contains("LLVM ERROR") {
+        return Err(format!(
+            "ferrozyme opt crashed ({status})\n{}",
+            tail(&out.stderr, 40)
+        )
+        .into());
+    }
+    let wants_ok = src.lines().any(|l| l.trim() == "; EXPECT: ok");
+    if out.success() {
+        if !d.expect_errors.is_empty() {
+            return Err(format!(
+                "expected errors {:?}, but ferrozyme opt succeeded",
+                d.expect_errors
+            )
+            .into());
+        }
+        let v = Command::new("opt-22")
+            .args(["-passes=verify", "-disable-output"])
+            .arg(&out_ll)
+            .output()
+            .map_err(|e| format!("cannot run opt-22: {e}"))?;
+        if !v.status.success() {
+            return Err(format!(
+                "the output fails opt-22's verifier:\n{}",
+                String::from_utf8_lossy(&v.stderr)
+            )
+            .into());
+        }
+        return Ok(());
+    }
+    let clean = out.status.and_then(|s| s.code()) == Some(1)
+        && out.stderr.starts_with("error[")
+        && !out.stderr.contains("error[internal-error]");
+    if !clean || wants_ok {
+        return Err(format!(
+            "not a clean diagnostic ({status}):\n{}",
+            tail(&out.stderr, 40)
+        )
+        .into());
+    }
+    match d
+        .expect_errors
+        .iter()
+        .find(|e| !out.stderr.contains(e.as_str()))
+    {
+        Some(e) => Err(format!("stderr does not contain {e:?}:\n{}", tail(&out.stderr, 40)).into()),
+        None => Ok(()),
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let root = workspace_root();
@@ -244,6 +315,17 @@ fn main() {
         let name = format!("errors::{}", trial_component(&stem));
         trials.push(Trial::test(name, move || {
             run_error_program(&root, &file2, &src, &d)
+        }));
+    }
+
+    for file in list_files(&root.join("tests").join("fuzz"), &["ll"]) {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(&file).unwrap_or_default();
+        let d = parse_directives(&src);
+        let (root, file2) = (root.clone(), file.clone());
+        let name = format!("fuzz::{}", trial_component(&stem));
+        trials.push(Trial::test(name, move || {
+            run_fuzz_regression(&root, &file2, &src, &d)
         }));
     }
 

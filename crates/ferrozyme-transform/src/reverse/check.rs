@@ -19,6 +19,9 @@ impl Gen<'_> {
             }
             for i in blk.instructions() {
                 let Some(op) = i.opcode() else { continue };
+                if self.check_scalable(i, op) {
+                    continue;
+                }
                 let touches = self.act.is_active(i)
                     || i.operands().iter().any(|&o| {
                         self.act.is_active(o)
@@ -57,6 +60,23 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+
+    /// Scalable vectors (`<vscale x N x T>`) anywhere in the function: their size is not
+    /// a constant, so shadows and tape slots cannot be sized. True when reported.
+    fn check_scalable(&mut self, i: Value, op: Opcode) -> bool {
+        let scalable = i.ty().has_scalable()
+            || (op == Opcode::LLVMAlloca && i.allocated_type().has_scalable())
+            || i.operands().iter().any(|o| o.ty().has_scalable());
+        if scalable {
+            self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                "scalable vectors (`<vscale x N x T>`) are not differentiated".to_string(),
+                "use fixed-width vectors in the differentiated function",
+            );
+        }
+        scalable
     }
 
     /// An integer load or store that moves bytes of differentiable memory whose type is
