@@ -142,6 +142,25 @@ pub fn optimize(module: &Module<'_>, tm: &TargetMachine, level: OptLevel) -> Res
         .map_err(|e| CliError::Failed(format!("LLVM pipeline '{pipeline}' failed: {e}")))
 }
 
+/// AddressSanitizer after the AD pass (what `-fsanitize=address` makes clang do at the end
+/// of its pipeline): every defined function gets `sanitize_address`, then the `asan`
+/// module pass instruments loads, stores, allocas and globals, derivative code included.
+pub fn address_sanitize(module: &Module<'_>, tm: &TargetMachine) -> Result<(), CliError> {
+    let ctx = module.get_context();
+    let kind = inkwell::attributes::Attribute::get_named_enum_kind_id("sanitize_address");
+    for f in module.get_functions() {
+        if f.count_basic_blocks() > 0 {
+            f.add_attribute(
+                inkwell::attributes::AttributeLoc::Function,
+                ctx.create_enum_attribute(kind, 0),
+            );
+        }
+    }
+    module
+        .run_passes("asan", tm, PassBuilderOptions::create())
+        .map_err(|e| CliError::Failed(format!("LLVM pipeline 'asan' failed: {e}")))
+}
+
 /// What to write at the end of a module's journey.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Emit {

@@ -33,7 +33,37 @@ enum Via {
     Cli,
     /// `clang-22 -fpass-plugin=libferrozyme_plugin.so`: the pass inside clang's pipeline.
     Plugin,
+    /// `ferrozyme cc -fsanitize=address`, run with `ASAN_OPTIONS=detect_leaks=1`: no
+    /// memory errors and no leaks (shadow memory, tapes) allowed.
+    Asan,
 }
+
+/// The memory-safety subset (`asan::<name>::{O0,O2}`): heap buffers, realloc, VLAs, loops
+/// whose values go on tapes, recursion, calls in loops, linked structures.
+const ASAN_PROGRAMS: &[&str] = &[
+    "03_sumsq",
+    "15_dot",
+    "20_prefix_sum",
+    "34_while_data_dependent",
+    "35_nested_triangular",
+    "39_recursion",
+    "41_malloc_calloc",
+    "42_realloc",
+    "43_stack_array",
+    "47_physics_spring",
+    "48_mlp",
+    "53_nested_multi_exit",
+    "56_helper_loop_writes",
+    "57_linked_list",
+    "58_tree",
+    "59_return_pointer",
+    "76_vla_in_loop",
+    "81_calls_in_loops_in_calls",
+    "86_mutual_recursion",
+    "87_realloc_growth",
+    "88_pointer_bumping",
+    "122_recursion_memory",
+];
 
 fn run_c_program(
     root: &Path,
@@ -43,13 +73,15 @@ fn run_c_program(
     via: Via,
 ) -> Result<(), Failed> {
     let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-    let dir = build_dir(
-        &format!("{stem}{}", if via == Via::Plugin { "-plugin" } else { "" }),
-        opt,
-    )?;
+    let suffix = match via {
+        Via::Cli => "",
+        Via::Plugin => "-plugin",
+        Via::Asan => "-asan",
+    };
+    let dir = build_dir(&format!("{stem}{suffix}"), opt)?;
     let exe = dir.join("exe");
     let mut cc = match via {
-        Via::Cli => {
+        Via::Cli | Via::Asan => {
             let mut c = Command::new(ferrozyme(root)?);
             let driver = if file.extension().is_some_and(|e| e == "cpp") {
                 "c++"
@@ -71,6 +103,9 @@ fn run_c_program(
     };
     cc.arg(format!("-{opt}"));
     cc.args(&d.cflags);
+    if via == Via::Asan {
+        cc.args(["-fsanitize=address", "-fno-omit-frame-pointer"]);
+    }
     cc.arg(file).arg("-o").arg(&exe);
     cc.args(&d.args);
     cc.arg("-lm");
@@ -89,6 +124,12 @@ fn run_c_program(
     }
     let mut run = Command::new(&exe);
     run.current_dir(&dir);
+    if via == Via::Asan {
+        run.env(
+            "ASAN_OPTIONS",
+            "detect_leaks=1:abort_on_error=0:exitcode=23",
+        );
+    }
     let r = run_with_timeout(run, RUN_TIMEOUT)
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
     if !d.expect_runtime_errors.is_empty() {
@@ -108,7 +149,11 @@ fn run_c_program(
         }
         return Ok(());
     }
-    let passed = r.success() && r.stdout.lines().any(|l| l.trim_start().starts_with("PASS"));
+    let sanitizer_report =
+        r.stderr.contains("ERROR: AddressSanitizer") || r.stderr.contains("ERROR: LeakSanitizer");
+    let passed = r.success()
+        && !sanitizer_report
+        && r.stdout.lines().any(|l| l.trim_start().starts_with("PASS"));
     if !passed {
         return Err(format!(
             "program failed ({})\n--- mismatches ---\n{}\n--- program stdout (tail) ---\n{}\n--- program stderr (tail) ---\n{}\n--- compiler stderr ---\n{}",
@@ -304,6 +349,18 @@ fn main() {
             } else {
                 trial.with_ignored_flag(true)
             });
+        }
+    }
+
+    for name in ASAN_PROGRAMS {
+        let file = root.join("tests").join("c").join(format!("{name}.c"));
+        let d = parse_directives(&std::fs::read_to_string(&file).unwrap_or_default());
+        for opt in ["O0", "O2"] {
+            let (root, file, d) = (root.clone(), file.clone(), d.clone());
+            trials.push(Trial::test(
+                format!("asan::{}::{opt}", trial_component(name)),
+                move || run_c_program(&root, &file, opt, &d, Via::Asan),
+            ));
         }
     }
 

@@ -139,6 +139,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         return Err(diags);
     }
     remove_type_hints(module);
+    define_leftover_markers(module);
     if let Err(msg) = module.verify() {
         return Err(vec![Diagnostic::new(
             DiagKind::Internal,
@@ -155,6 +156,23 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         generated: driver.generated.iter().map(|f| f.name()).collect(),
         printout: std::mem::take(&mut driver.printout),
     })
+}
+
+/// The `enzyme_*` marker globals are only declared by user code (`extern int enzyme_dup;`):
+/// once the hook calls are gone nothing should read them, but instrumentation that ran
+/// before the pass (AddressSanitizer's shadow checks of the marker loads, under
+/// `-fsanitize=address`) may still take their address, which would fail to link. Such
+/// leftovers get a weak, zero-initialised definition (a real definition elsewhere wins).
+fn define_leftover_markers(module: Module) {
+    for g in module.globals() {
+        if g.is_declaration()
+            && g.name().starts_with(ferrozyme_abi::MARKER_PREFIX)
+            && !g.users().is_empty()
+        {
+            g.set_initializer(g.global_value_type().zero());
+            g.set_linkage_weak();
+        }
+    }
 }
 
 /// Removes the calls to `__enzyme_double`-style type hints (they have no body).
