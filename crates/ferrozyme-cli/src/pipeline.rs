@@ -39,7 +39,19 @@ pub fn load<'ctx>(ctx: &'ctx Context, path: &Path) -> Result<Module<'ctx>, CliEr
     } else {
         ctx.create_module_from_ir(buffer)
     };
-    parsed.map_err(|e| CliError::malformed_ir(format!("{name}: {}", e.to_string().trim_end())))
+    let module = parsed
+        .map_err(|e| CliError::malformed_ir(format!("{name}: {}", e.to_string().trim_end())))?;
+    // The parser accepts IR that LLVM's verifier rejects (a use before its definition, a
+    // bad terminator): that is bad input too, not a Ferrozyme bug found later.
+    if let Err(e) = module.verify() {
+        let msg = e.to_string();
+        let first: Vec<&str> = msg.trim().lines().take(3).collect();
+        return Err(CliError::malformed_ir(format!(
+            "{name}: the module fails LLVM's verifier: {}",
+            first.join(" | ")
+        )));
+    }
+    Ok(module)
 }
 
 /// Links `others` into `main` (what `llvm-link` does), so calls across source files
