@@ -1,2 +1,3 @@
+# Top-level convenience targets; the build itself is `cargo build --release`.
 -include bench/bench.mk
 -include tools/reliability.mk

@@ -117,8 +117,11 @@ impl Job<'_> {
     /// Phase 1: one source to bitcode.
     fn compile_to_bitcode(&mut self, src: &Source, out: &Path) -> Result<(), CliError> {
         let mut cmd = self.clang_cmd();
+        // AddressSanitizer instruments at the end of clang's pipeline, before the AD pass
+        // would see the IR (its shadow checks and `__asan_memcpy` are not differentiable);
+        // the sources are compiled without it and `asan` runs after AD (`sanitize`).
         cmd.arg(self.args.opt.clang_flag())
-            .args(&self.args.compile_flags);
+            .args(self.args.compile_flags.iter().filter(|f| !is_asan_flag(f)));
         if self.args.ad_before_opt {
             cmd.args(["-Xclang", "-disable-llvm-passes"]);
         }
@@ -174,6 +177,9 @@ impl Job<'_> {
 
         let tm = pipeline::target_machine(&module, self.args.opt)?;
         pipeline::optimize(&module, &tm, self.args.opt)?;
+        if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
+            pipeline::address_sanitize(&module, &tm)?;
+        }
         if self.args.save_temps.is_some() {
             self.save(&module, stem, "after-opt")?;
         }
@@ -189,4 +195,10 @@ impl Job<'_> {
         }
         self.run(&mut cmd)
     }
+}
+
+/// `-fsanitize=address` (alone or in a list such as `-fsanitize=address,undefined`).
+fn is_asan_flag(f: &str) -> bool {
+    f.strip_prefix("-fsanitize=")
+        .is_some_and(|l| l.split(',').any(|s| s == "address"))
 }

@@ -7,6 +7,7 @@ mod cc;
 mod error;
 mod opt;
 mod pipeline;
+mod reduce;
 mod tools;
 
 use std::io::Write;
@@ -22,6 +23,8 @@ USAGE:
     ferrozyme cc  [clang flags] sources... [-o out]   drop-in for clang-22 with AD in the pipeline
     ferrozyme c++ [clang flags] sources... [-o out]   drop-in for clang++-22
     ferrozyme opt IN.{ll,bc} -o OUT.{ll,bc} [-O<n>] [--print-activity] [--print-type-analysis]
+    ferrozyme reduce IN.{ll,bc} -o OUT.ll [--kind crash|verifier|diagnostic=<kind>|mismatch] [--timeout S]
+                                                      shrink a failing module with llvm-reduce-22
     ferrozyme rules                                   what is differentiable: the rule table, as Markdown
     ferrozyme --help | --version
 
@@ -96,8 +99,18 @@ fn dispatch(argv: &[String]) -> Result<(), CliError> {
                 .and_then(|()| stdout.flush());
             written.map_err(|e| CliError::Failed(format!("cannot write to stdout: {e}")))
         }
+        "reduce" => {
+            let args = reduce::ReduceArgs::parse(rest)?;
+            if args.help {
+                print!("{USAGE}");
+                return Ok(());
+            }
+            let summary = reduce::run(&args)?;
+            eprintln!("{summary}");
+            Ok(())
+        }
         other => Err(CliError::Usage(format!(
-            "unknown subcommand '{other}' (expected cc, c++, opt or rules)"
+            "unknown subcommand '{other}' (expected cc, c++, opt, reduce or rules)"
         ))),
     }
 }

@@ -39,7 +39,19 @@ pub fn load<'ctx>(ctx: &'ctx Context, path: &Path) -> Result<Module<'ctx>, CliEr
     } else {
         ctx.create_module_from_ir(buffer)
     };
-    parsed.map_err(|e| CliError::malformed_ir(format!("{name}: {}", e.to_string().trim_end())))
+    let module = parsed
+        .map_err(|e| CliError::malformed_ir(format!("{name}: {}", e.to_string().trim_end())))?;
+    // The parser accepts IR that LLVM's verifier rejects (a use before its definition, a
+    // bad terminator): that is bad input too, not a Ferrozyme bug found later.
+    if let Err(e) = module.verify() {
+        let msg = e.to_string();
+        let first: Vec<&str> = msg.trim().lines().take(3).collect();
+        return Err(CliError::malformed_ir(format!(
+            "{name}: the module fails LLVM's verifier: {}",
+            first.join(" | ")
+        )));
+    }
+    Ok(module)
 }
 
 /// Links `others` into `main` (what `llvm-link` does), so calls across source files
@@ -140,6 +152,25 @@ pub fn optimize(module: &Module<'_>, tm: &TargetMachine, level: OptLevel) -> Res
     module
         .run_passes(&pipeline, tm, options)
         .map_err(|e| CliError::Failed(format!("LLVM pipeline '{pipeline}' failed: {e}")))
+}
+
+/// AddressSanitizer after the AD pass (what `-fsanitize=address` makes clang do at the end
+/// of its pipeline): every defined function gets `sanitize_address`, then the `asan`
+/// module pass instruments loads, stores, allocas and globals, derivative code included.
+pub fn address_sanitize(module: &Module<'_>, tm: &TargetMachine) -> Result<(), CliError> {
+    let ctx = module.get_context();
+    let kind = inkwell::attributes::Attribute::get_named_enum_kind_id("sanitize_address");
+    for f in module.get_functions() {
+        if f.count_basic_blocks() > 0 {
+            f.add_attribute(
+                inkwell::attributes::AttributeLoc::Function,
+                ctx.create_enum_attribute(kind, 0),
+            );
+        }
+    }
+    module
+        .run_passes("asan", tm, PassBuilderOptions::create())
+        .map_err(|e| CliError::Failed(format!("LLVM pipeline 'asan' failed: {e}")))
 }
 
 /// What to write at the end of a module's journey.

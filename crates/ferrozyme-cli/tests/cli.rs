@@ -399,3 +399,126 @@ define double @main_like(ptr %x, ptr %dx) {
         "{rewritten}"
     );
 }
+
+#[test]
+fn malformed_bitcode_is_malformed_ir() {
+    let dir = tempfile::tempdir().unwrap();
+    // The bitcode magic, then garbage: LLVM's bitcode reader must reject it cleanly.
+    std::fs::write(
+        dir.path().join("bad.bc"),
+        b"BC\xc0\xde\x35\x14\x00\x00\x05\x00\x00\x00garbage",
+    )
+    .unwrap();
+    let o = ferrozyme(dir.path(), &["opt", "bad.bc", "-o", "out.ll"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.starts_with("error[malformed-ir]: bad.bc: "), "{err}");
+    assert!(err.contains("help: the input must be LLVM 22 IR"), "{err}");
+    assert!(!dir.path().join("out.ll").exists());
+}
+
+#[test]
+fn cxx_throw_is_rejected() {
+    // A function that may throw: its invoke/landingpad/resume cannot be replayed by the
+    // reverse sweep, so the tool must refuse (it used to emit an invalid function).
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "throw.cpp",
+        r#"#include <stdexcept>
+extern "C" double __enzyme_autodiff(void *, ...);
+double f(double x) {
+  if (x < 0) throw std::domain_error("negative");
+  return x * x;
+}
+int main() { return (int)__enzyme_autodiff((void *)f, 3.0); }
+"#,
+    );
+    for opt in ["-O0", "-O2"] {
+        let o = ferrozyme(dir.path(), &["c++", opt, "-g", "throw.cpp", "-o", "prog"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{opt}: {err}");
+        assert!(
+            err.starts_with("error[unsupported-instruction]: "),
+            "{opt}: {err}"
+        );
+        assert!(err.contains("exception handling"), "{opt}: {err}");
+        assert!(err.contains("throw.cpp:"), "{opt}: {err}");
+        assert!(!err.contains("internal-error"), "{opt}: {err}");
+        assert!(!dir.path().join("prog").exists());
+    }
+}
+
+#[test]
+fn reduce_shrinks_a_module_that_triggers_a_diagnostic() {
+    // `mystery` has no body and no rule: missing-derivative. The unrelated functions and
+    // instructions must go, the diagnostic must stay.
+    let dir = tempfile::tempdir().unwrap();
+    let input = r#"
+@enzyme_out = external global i32
+declare double @mystery(double)
+declare double @__enzyme_autodiff(ptr, ...)
+define double @g(double %x) {
+  %a = fmul double %x, %x
+  %b = fadd double %a, 1.0
+  %c = call double @mystery(double %b)
+  %d = fmul double %c, %a
+  %e = fadd double %d, %x
+  ret double %e
+}
+define double @unrelated(double %y) {
+  %s = fmul double %y, 3.0
+  %t = fadd double %s, %y
+  ret double %t
+}
+define double @main_like(double %x) {
+  %m = load i32, ptr @enzyme_out
+  %r = call double (ptr, ...) @__enzyme_autodiff(ptr @g, i32 %m, double %x)
+  %u = call double @unrelated(double %r)
+  ret double %u
+}
+"#;
+    write(dir.path(), "in.ll", input);
+    let before = ferrozyme(dir.path(), &["opt", "in.ll", "-o", "o.ll"]);
+    assert!(
+        stderr(&before).starts_with("error[missing-derivative]"),
+        "{}",
+        stderr(&before)
+    );
+    let o = ferrozyme(
+        dir.path(),
+        &[
+            "reduce",
+            "in.ll",
+            "-o",
+            "small.ll",
+            "--kind",
+            "diagnostic=missing-derivative",
+        ],
+    );
+    assert_ok(&o);
+    let small = std::fs::read_to_string(dir.path().join("small.ll")).unwrap();
+    let count = |s: &str| s.lines().filter(|l| !l.trim().is_empty()).count();
+    assert!(count(&small) < count(input), "not smaller:\n{small}");
+    assert!(!small.contains("@unrelated"), "{small}");
+    // The reduced module still fails with the same class (llvm-reduce may keep a different
+    // instance of it, e.g. `g` reduced to a declaration).
+    let after = ferrozyme(dir.path(), &["opt", "small.ll", "-o", "o2.ll"]);
+    assert_eq!(after.status.code(), Some(1));
+    assert!(
+        stderr(&after).starts_with("error[missing-derivative]"),
+        "{}",
+        stderr(&after)
+    );
+    // Without --kind the class is found from the input itself; an input that does not
+    // fail is an error.
+    write(dir.path(), "fine.ll", PLAIN_LL);
+    let o = ferrozyme(dir.path(), &["reduce", "fine.ll", "-o", "x.ll"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nothing to reduce"), "{}", stderr(&o));
+    let o = ferrozyme(
+        dir.path(),
+        &["reduce", "in.ll", "-o", "x.ll", "--kind", "bogus"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

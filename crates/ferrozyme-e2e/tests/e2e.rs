@@ -33,7 +33,37 @@ enum Via {
     Cli,
     /// `clang-22 -fpass-plugin=libferrozyme_plugin.so`: the pass inside clang's pipeline.
     Plugin,
+    /// `ferrozyme cc -fsanitize=address`, run with `ASAN_OPTIONS=detect_leaks=1`: no
+    /// memory errors and no leaks (shadow memory, tapes) allowed.
+    Asan,
 }
+
+/// The memory-safety subset (`asan::<name>::{O0,O2}`): heap buffers, realloc, VLAs, loops
+/// whose values go on tapes, recursion, calls in loops, linked structures.
+const ASAN_PROGRAMS: &[&str] = &[
+    "03_sumsq",
+    "15_dot",
+    "20_prefix_sum",
+    "34_while_data_dependent",
+    "35_nested_triangular",
+    "39_recursion",
+    "41_malloc_calloc",
+    "42_realloc",
+    "43_stack_array",
+    "47_physics_spring",
+    "48_mlp",
+    "53_nested_multi_exit",
+    "56_helper_loop_writes",
+    "57_linked_list",
+    "58_tree",
+    "59_return_pointer",
+    "76_vla_in_loop",
+    "81_calls_in_loops_in_calls",
+    "86_mutual_recursion",
+    "87_realloc_growth",
+    "88_pointer_bumping",
+    "122_recursion_memory",
+];
 
 fn run_c_program(
     root: &Path,
@@ -43,13 +73,15 @@ fn run_c_program(
     via: Via,
 ) -> Result<(), Failed> {
     let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-    let dir = build_dir(
-        &format!("{stem}{}", if via == Via::Plugin { "-plugin" } else { "" }),
-        opt,
-    )?;
+    let suffix = match via {
+        Via::Cli => "",
+        Via::Plugin => "-plugin",
+        Via::Asan => "-asan",
+    };
+    let dir = build_dir(&format!("{stem}{suffix}"), opt)?;
     let exe = dir.join("exe");
     let mut cc = match via {
-        Via::Cli => {
+        Via::Cli | Via::Asan => {
             let mut c = Command::new(ferrozyme(root)?);
             let driver = if file.extension().is_some_and(|e| e == "cpp") {
                 "c++"
@@ -71,6 +103,9 @@ fn run_c_program(
     };
     cc.arg(format!("-{opt}"));
     cc.args(&d.cflags);
+    if via == Via::Asan {
+        cc.args(["-fsanitize=address", "-fno-omit-frame-pointer"]);
+    }
     cc.arg(file).arg("-o").arg(&exe);
     cc.args(&d.args);
     cc.arg("-lm");
@@ -89,6 +124,12 @@ fn run_c_program(
     }
     let mut run = Command::new(&exe);
     run.current_dir(&dir);
+    if via == Via::Asan {
+        run.env(
+            "ASAN_OPTIONS",
+            "detect_leaks=1:abort_on_error=0:exitcode=23",
+        );
+    }
     let r = run_with_timeout(run, RUN_TIMEOUT)
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
     if !d.expect_runtime_errors.is_empty() {
@@ -108,7 +149,11 @@ fn run_c_program(
         }
         return Ok(());
     }
-    let passed = r.success() && r.stdout.lines().any(|l| l.trim_start().starts_with("PASS"));
+    let sanitizer_report =
+        r.stderr.contains("ERROR: AddressSanitizer") || r.stderr.contains("ERROR: LeakSanitizer");
+    let passed = r.success()
+        && !sanitizer_report
+        && r.stdout.lines().any(|l| l.trim_start().starts_with("PASS"));
     if !passed {
         return Err(format!(
             "program failed ({})\n--- mismatches ---\n{}\n--- program stdout (tail) ---\n{}\n--- program stderr (tail) ---\n{}\n--- compiler stderr ---\n{}",
@@ -177,6 +222,77 @@ fn run_error_program(root: &Path, file: &Path, src: &str, d: &Directives) -> Res
     }
 }
 
+/// A fuzz regression (`tests/fuzz/*.ll`): `ferrozyme opt` must either succeed with output
+/// that `opt-22 -passes=verify` accepts, or stop with a clean diagnostic (exit 1,
+/// `error[<kind>]`, not `internal-error`, no panic). `; EXPECT-ERROR:` lines, when present,
+/// pin the diagnostic; `; EXPECT: ok` pins success.
+fn run_fuzz_regression(root: &Path, file: &Path, src: &str, d: &Directives) -> Result<(), Failed> {
+    let bin = ferrozyme(root)?;
+    let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+    let dir = build_dir(&format!("fuzz-{stem}"), "opt")?;
+    let out_ll = dir.join("out.ll");
+    let mut cmd = Command::new(&bin);
+    cmd.arg("opt").arg(file).arg("-o").arg(&out_ll);
+    let out = run_with_timeout(cmd, Duration::from_secs(60))
+        .map_err(|e| format!("cannot run ferrozyme: {e}"))?;
+    let status = out.describe_status();
+    if out.timed_out || out.status.and_then(|s| s.code()).is_none() {
+        return Err(format!(
+            "ferrozyme opt crashed or hung ({status})\n{}",
+            tail(&out.stderr, 40)
+        )
+        .into());
+    }
+    if out.stderr.contains("panicked at") || out.stderr.contains("LLVM ERROR") {
+        return Err(format!(
+            "ferrozyme opt crashed ({status})\n{}",
+            tail(&out.stderr, 40)
+        )
+        .into());
+    }
+    let wants_ok = src.lines().any(|l| l.trim() == "; EXPECT: ok");
+    if out.success() {
+        if !d.expect_errors.is_empty() {
+            return Err(format!(
+                "expected errors {:?}, but ferrozyme opt succeeded",
+                d.expect_errors
+            )
+            .into());
+        }
+        let v = Command::new("opt-22")
+            .args(["-passes=verify", "-disable-output"])
+            .arg(&out_ll)
+            .output()
+            .map_err(|e| format!("cannot run opt-22: {e}"))?;
+        if !v.status.success() {
+            return Err(format!(
+                "the output fails opt-22's verifier:\n{}",
+                String::from_utf8_lossy(&v.stderr)
+            )
+            .into());
+        }
+        return Ok(());
+    }
+    let clean = out.status.and_then(|s| s.code()) == Some(1)
+        && out.stderr.starts_with("error[")
+        && !out.stderr.contains("error[internal-error]");
+    if !clean || wants_ok {
+        return Err(format!(
+            "not a clean diagnostic ({status}):\n{}",
+            tail(&out.stderr, 40)
+        )
+        .into());
+    }
+    match d
+        .expect_errors
+        .iter()
+        .find(|e| !out.stderr.contains(e.as_str()))
+    {
+        Some(e) => Err(format!("stderr does not contain {e:?}:\n{}", tail(&out.stderr, 40)).into()),
+        None => Ok(()),
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let root = workspace_root();
@@ -236,6 +352,18 @@ fn main() {
         }
     }
 
+    for name in ASAN_PROGRAMS {
+        let file = root.join("tests").join("c").join(format!("{name}.c"));
+        let d = parse_directives(&std::fs::read_to_string(&file).unwrap_or_default());
+        for opt in ["O0", "O2"] {
+            let (root, file, d) = (root.clone(), file.clone(), d.clone());
+            trials.push(Trial::test(
+                format!("asan::{}::{opt}", trial_component(name)),
+                move || run_c_program(&root, &file, opt, &d, Via::Asan),
+            ));
+        }
+    }
+
     for file in list_files(&root.join("tests").join("errors"), &["c", "ll"]) {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let src = std::fs::read_to_string(&file).unwrap_or_default();
@@ -244,6 +372,17 @@ fn main() {
         let name = format!("errors::{}", trial_component(&stem));
         trials.push(Trial::test(name, move || {
             run_error_program(&root, &file2, &src, &d)
+        }));
+    }
+
+    for file in list_files(&root.join("tests").join("fuzz"), &["ll"]) {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(&file).unwrap_or_default();
+        let d = parse_directives(&src);
+        let (root, file2) = (root.clone(), file.clone());
+        let name = format!("fuzz::{}", trial_component(&stem));
+        trials.push(Trial::test(name, move || {
+            run_fuzz_regression(&root, &file2, &src, &d)
         }));
     }
 

@@ -634,6 +634,11 @@ impl Value {
         // SAFETY: global value.
         unsafe { LLVMSetLinkage(self.0, llvm_sys::LLVMLinkage::LLVMInternalLinkage) }
     }
+    /// Weak linkage: a definition that yields to a strong one elsewhere at link time.
+    pub fn set_linkage_weak(self) {
+        // SAFETY: live global value.
+        unsafe { LLVMSetLinkage(self.0, llvm_sys::LLVMLinkage::LLVMWeakAnyLinkage) }
+    }
     pub fn set_linkage_private(self) {
         // SAFETY: global value.
         unsafe { LLVMSetLinkage(self.0, llvm_sys::LLVMLinkage::LLVMPrivateLinkage) }

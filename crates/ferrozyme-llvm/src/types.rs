@@ -89,6 +89,20 @@ impl Type {
             _ => None,
         }
     }
+    /// A scalable vector (`<vscale x N x T>`), or an array/struct containing one: types
+    /// whose size is not a compile-time constant, so the data layout cannot size them.
+    pub fn has_scalable(self) -> bool {
+        // SAFETY: handle invariant (module alive).
+        let raw = unsafe { LLVMGetTypeKind(self.0) };
+        match raw {
+            LLVMTypeKind::LLVMScalableVectorTypeKind => true,
+            LLVMTypeKind::LLVMArrayTypeKind => self.element_type().has_scalable(),
+            LLVMTypeKind::LLVMStructTypeKind => {
+                self.struct_fields().into_iter().any(|t| t.has_scalable())
+            }
+            _ => false,
+        }
+    }
     /// Element type of a vector or array.
     pub fn element_type(self) -> Type {
         // SAFETY: handle invariant; only called on sequential types.

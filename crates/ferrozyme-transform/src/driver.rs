@@ -264,10 +264,20 @@ impl Driver {
                 Ok(()) => {
                     for f in fns {
                         if !ferrozyme_llvm::verify_function(f) {
+                            // The module verifier says what is wrong (the function check
+                            // only says that something is).
+                            let why = self.module.verify().err().map(|m| {
+                                let first: Vec<&str> = m.trim().lines().take(3).collect();
+                                format!(": {}", first.join(" | "))
+                            });
                             diags.push(
                                 Diagnostic::new(
                                     DiagKind::Internal,
-                                    format!("the generated function `{}` failed LLVM's verifier", f.name()),
+                                    format!(
+                                        "the generated function `{}` failed LLVM's verifier{}",
+                                        f.name(),
+                                        why.unwrap_or_default()
+                                    ),
                                 )
                                 .in_function(name.clone())
                                 .with_help("this is a bug in Ferrozyme; please report it with the input file"),

@@ -289,6 +289,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         }
     }
     remove_type_hints(module);
+    define_leftover_markers(module);
     if let Err(msg) = module.verify() {
         return Err(vec![Diagnostic::new(
             DiagKind::Internal,
@@ -305,6 +306,45 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         generated: driver.generated.iter().map(|f| f.name()).collect(),
         printout: std::mem::take(&mut driver.printout),
     })
+}
+
+/// Parses `text` as LLVM IR (text or bitcode), checks it with LLVM's verifier, runs the
+/// pass and verifies the result: the whole pass behind one call, for fuzzing
+/// (`fuzz/fuzz_targets/ir_text.rs`). Unparseable or invalid input is `malformed-ir`; on
+/// success the differentiated module is returned as IR text.
+pub fn run_on_ir_text(text: &[u8], opts: &Options) -> Result<String, Vec<Diagnostic>> {
+    use inkwell::memory_buffer::MemoryBuffer;
+    let malformed = |msg: String| vec![Diagnostic::new(DiagKind::MalformedIr, msg)];
+    let ctx = inkwell::context::Context::create();
+    let buffer = MemoryBuffer::create_from_memory_range_copy(text, "input");
+    let module = if text.starts_with(b"BC\xC0\xDE") {
+        inkwell::module::Module::parse_bitcode_from_buffer(&buffer, &ctx)
+    } else {
+        ctx.create_module_from_ir(buffer)
+    }
+    .map_err(|e| malformed(e.to_string()))?;
+    module
+        .verify()
+        .map_err(|e| malformed(format!("the module fails LLVM's verifier: {e}")))?;
+    run_on_module(Module::from_inkwell(&module), opts)?;
+    Ok(module.print_to_string().to_string())
+}
+
+/// The `enzyme_*` marker globals are only declared by user code (`extern int enzyme_dup;`):
+/// once the hook calls are gone nothing should read them, but instrumentation that ran
+/// before the pass (AddressSanitizer's shadow checks of the marker loads, under
+/// `-fsanitize=address`) may still take their address, which would fail to link. Such
+/// leftovers get a weak, zero-initialised definition (a real definition elsewhere wins).
+fn define_leftover_markers(module: Module) {
+    for g in module.globals() {
+        if g.is_declaration()
+            && g.name().starts_with(ferrozyme_abi::MARKER_PREFIX)
+            && !g.users().is_empty()
+        {
+            g.set_initializer(g.global_value_type().zero());
+            g.set_linkage_weak();
+        }
+    }
 }
 
 /// Removes the calls to `__enzyme_double`-style type hints (they have no body).

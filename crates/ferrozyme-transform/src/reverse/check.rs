@@ -19,6 +19,9 @@ impl Gen<'_> {
             }
             for i in blk.instructions() {
                 let Some(op) = i.opcode() else { continue };
+                if self.check_scalable(i, op) {
+                    continue;
+                }
                 let touches = self.act.is_active(i)
                     || i.operands().iter().any(|&o| {
                         self.act.is_active(o)
@@ -29,6 +32,7 @@ impl Gen<'_> {
                     continue;
                 }
                 self.check_int_access(i, op);
+                self.check_packed_moves(i, op);
                 self.check_mixed_pointers(i, op);
                 self.check_bit_ops(i, op);
                 if touches
@@ -46,7 +50,21 @@ impl Gen<'_> {
                     );
                 }
                 if let OpKind::Unsupported { why } = opcode_kind(ferrozyme_llvm::opcode_name(op)) {
-                    if touches {
+                    // Exception-handling control flow is never replayed by the sweeps, even
+                    // when no active value goes through it (a copied `landingpad` would
+                    // also sit in a function without a personality).
+                    let eh = matches!(
+                        op,
+                        Opcode::LLVMInvoke
+                            | Opcode::LLVMLandingPad
+                            | Opcode::LLVMResume
+                            | Opcode::LLVMCleanupPad
+                            | Opcode::LLVMCatchPad
+                            | Opcode::LLVMCatchSwitch
+                            | Opcode::LLVMCatchRet
+                            | Opcode::LLVMCleanupRet
+                    );
+                    if touches || eh {
                         self.diag(
                             DiagKind::UnsupportedInstruction,
                             Some(i),
@@ -56,6 +74,61 @@ impl Gen<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// Scalable vectors (`<vscale x N x T>`) anywhere in the function: their size is not
+    /// a constant, so shadows and tape slots cannot be sized. True when reported.
+    fn check_scalable(&mut self, i: Value, op: Opcode) -> bool {
+        let scalable = i.ty().has_scalable()
+            || (op == Opcode::LLVMAlloca && i.allocated_type().has_scalable())
+            || i.operands().iter().any(|o| o.ty().has_scalable());
+        if scalable {
+            self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                "scalable vectors (`<vscale x N x T>`) are not differentiated".to_string(),
+                "use fixed-width vectors in the differentiated function",
+            );
+        }
+        scalable
+    }
+
+    /// A value move (`phi`, `select`, `freeze`, vector lane moves) between a float pair
+    /// packed in an `i64` (adjoint `<2 x float>`) and an integer that is not such a pair
+    /// (e.g. a lane of an `<8 x i64>`, adjoint `double`): the adjoints would not fit, and
+    /// floats packed into integer vectors are not followed yet.
+    fn check_packed_moves(&mut self, i: Value, op: Opcode) {
+        use Opcode::*;
+        if !matches!(
+            op,
+            LLVMPHI
+                | LLVMSelect
+                | LLVMFreeze
+                | LLVMShuffleVector
+                | LLVMExtractElement
+                | LLVMInsertElement
+        ) || !self.act.is_active(i)
+        {
+            return;
+        }
+        let ops = i.operands();
+        let vals = if op == LLVMSelect {
+            &ops[1..]
+        } else {
+            &ops[..]
+        };
+        let out_packed = self.act.packed.contains(&i);
+        let mismatch = vals.iter().any(|&o| {
+            self.act.is_active(o) && !o.ty().is_fp() && (self.act.packed.contains(&o) != out_packed)
+        });
+        if mismatch {
+            self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                "a float pair packed in an `i64` moves into or out of an integer vector; floats packed into integer vectors are not differentiated yet".to_string(),
+                "copy the floats as floats (or as one i64 at a time), or compile this function at -O1",
+            );
         }
     }
 
