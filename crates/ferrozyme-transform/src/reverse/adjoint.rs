@@ -28,6 +28,7 @@ impl Gen<'_> {
     fn emit_reverse_block(&mut self, blk: Block) {
         let rb = self.rev_block[&blk];
         self.b.position_at_end(rb);
+        self.rev_ctx = Some(blk);
         let insts = blk.instructions();
         if let Some(t) = blk.terminator() {
             if t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() > 0 {
@@ -69,21 +70,30 @@ impl Gen<'_> {
         let entry = self.p.entry_block().expect("defined function");
         if blk == entry {
             self.emit_rev_exit();
+            self.rev_ctx = None;
             return;
         }
         let preds = self.cfg.preds(blk);
         if preds.is_empty() {
             self.b.unreachable();
+            self.rev_ctx = None;
             return;
         }
+        // Leaving `blk` backwards into a loop that exits to it: the loop's counters start
+        // from the values they had when the forward sweep left the loop.
+        let inits = self.counter_inits(blk);
         let targets: Vec<Block> = preds
             .iter()
-            .map(|p| self.edge_block(blk, *p, &phi_adj))
+            .map(|p| self.edge_block(blk, *p, &phi_adj, &inits))
             .collect();
+        self.rev_ctx = None;
         if preds.len() == 1 {
             self.b.br(targets[0]);
         } else {
+            self.rev_ctx = Some(blk);
             let idx = self.read_predecessor(blk);
+            self.count_down(blk);
+            self.rev_ctx = None;
             let i32t = self.ctx.i32();
             let cases: Vec<(Value, Block)> = targets
                 .iter()
@@ -97,7 +107,18 @@ impl Gen<'_> {
 
     /// The block the reverse sweep goes through when leaving `blk` towards `pred`: moves
     /// phi adjoints to the incoming values of that edge, then enters `pred`'s reverse block.
-    fn edge_block(&mut self, blk: Block, pred: Block, phi_adj: &[Vec<(Value, Value)>]) -> Block {
+    fn edge_block(
+        &mut self,
+        blk: Block,
+        pred: Block,
+        phi_adj: &[Vec<(Value, Value)>],
+        inits: &[(std::collections::HashSet<Block>, Value, Value)],
+    ) -> Block {
+        let inits: Vec<(Value, Value)> = inits
+            .iter()
+            .filter(|(blocks, _, _)| blocks.contains(&pred))
+            .map(|(_, slot, v)| (*slot, *v))
+            .collect();
         let target = self.rev_block[&pred];
         let moves: Vec<Vec<(Value, Value)>> = phi_adj
             .iter()
@@ -113,7 +134,7 @@ impl Gen<'_> {
                     .collect()
             })
             .collect();
-        if moves.iter().all(|m| m.is_empty()) {
+        if moves.iter().all(|m| m.is_empty()) && inits.is_empty() {
             return target;
         }
         let here = self.b.insert_block();
@@ -122,6 +143,9 @@ impl Gen<'_> {
             &format!("rev.{}.from.{}", blk.name(), pred.name()),
         );
         self.b.position_at_end(eb);
+        for (slot, v) in inits {
+            self.b.store(v, slot);
+        }
         self.each_lane(|g| {
             for (v, d) in moves[g.lane].clone() {
                 g.add_adj(v, d);

@@ -104,15 +104,21 @@ impl Gen<'_> {
                     continue;
                 }
                 let inc = phi.incoming();
+                // The start value must be known before the loop (a constant, an argument
+                // or a value defined outside it) so the reverse can compare against it.
                 let start = inc
                     .iter()
                     .find(|(_, b)| *b == entry)
-                    .and_then(|(v, _)| v.const_int_value());
-                let stepped = inc.iter().find(|(_, b)| *b == latch).is_some_and(|(v, _)| {
-                    v.opcode() == Some(Opcode::LLVMAdd)
-                        && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
-                            || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
-                });
+                    .map(|(v, _)| *v)
+                    .filter(|v| {
+                        v.is_constant()
+                            || v.is_argument()
+                            || (v.is_instruction() && !self.cfg.dominates(blk, v.parent_block()))
+                    });
+                let stepped = inc
+                    .iter()
+                    .find(|(_, b)| *b == latch)
+                    .is_some_and(|(v, _)| super::counters::steps_by_one(phi, *v));
                 if let (Some(start), true) = (start, stepped) {
                     return Some(super::PredRule::Counter {
                         iv: phi,
@@ -593,11 +599,8 @@ impl Gen<'_> {
                     latch,
                 } => {
                     let v = self.fetch(iv);
-                    let first = self.b.icmp(
-                        ferrozyme_llvm::IntPredicate::LLVMIntEQ,
-                        v,
-                        v.ty().const_i64(start),
-                    );
+                    let s = self.fetch(start);
+                    let first = self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, v, s);
                     self.b.select(
                         first,
                         i32t.const_int(entry as u64),

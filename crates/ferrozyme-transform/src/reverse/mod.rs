@@ -43,6 +43,7 @@
 mod adjoint;
 mod bits;
 mod check;
+mod counters;
 mod forward;
 mod memory;
 mod mixed;
@@ -175,7 +176,8 @@ pub(crate) enum PredRule {
     /// induction variable equals its start value exactly on entry.
     Counter {
         iv: Value,
-        start: i64,
+        /// The value on entry (a constant or a value defined before the loop).
+        start: Value,
         entry: u32,
         latch: u32,
     },
@@ -222,6 +224,10 @@ pub(crate) struct Gen<'d> {
     pred_rec: HashMap<Block, Cache>,
     /// Blocks whose predecessor the reverse sweep recomputes instead of recording.
     pred_rule: HashMap<Block, PredRule>,
+    /// Induction variables the reverse sweep counts down (see `counters.rs`).
+    counters: HashMap<Value, counters::Counter>,
+    /// The primal block whose reverse block is being emitted.
+    rev_ctx: Option<Block>,
     call_tape: HashMap<Value, Value>,
     /// Shadows allocated on the heap in the forward sweep, freed when the reverse sweep
     /// replays their allocation.
@@ -330,6 +336,8 @@ impl<'d> Gen<'d> {
             record_tops: HashMap::new(),
             pred_rec: HashMap::new(),
             pred_rule: HashMap::new(),
+            counters: HashMap::new(),
+            rev_ctx: None,
             call_tape: HashMap::new(),
             heap_shadow: HashSet::new(),
             tape_fwd: ctx.ptr().zero(),
@@ -351,6 +359,7 @@ impl<'d> Gen<'d> {
         }
         g.setup();
         g.emit_forward();
+        g.setup_counters();
         g.emit_reverse();
         g.finalize();
         if !g.diags.is_empty() {

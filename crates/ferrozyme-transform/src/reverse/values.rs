@@ -51,6 +51,18 @@ impl Gen<'_> {
     }
 
     pub(super) fn fetch_key(&mut self, key: Key) -> Value {
+        if let Key::Primal(v) = key {
+            if self.counters.contains_key(&v) {
+                let blk = self.b.insert_block();
+                if let Some(&x) = self.memo.get(&(blk, key)) {
+                    return x;
+                }
+                if let Some(x) = self.counter_value(v) {
+                    self.memo.insert((blk, key), x);
+                    return x;
+                }
+            }
+        }
         let v = match key {
             Key::Primal(v) | Key::Shadow(v, _) | Key::Tape(v) => v,
         };

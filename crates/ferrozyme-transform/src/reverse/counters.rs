@@ -1,0 +1,166 @@
+//! Reverse loop counters: induction variables the reverse sweep counts down instead of
+//! caching once per iteration.
+//!
+//! A loop header phi `i = phi [s, preheader], [i + 1, latch]` (one latch, `s` defined
+//! before the loop) takes consecutive values, so the reverse sweep can keep it in a
+//! counter: when the reverse enters the loop through an exit edge, the counter is set to
+//! the value `i` had when the forward sweep left the loop there (a phi in the exit block,
+//! cached once per loop execution, not per iteration); each time the reverse sweep leaves
+//! the header backwards, the counter goes down by one. Inside the loop's reverse blocks
+//! (nested loops included) `fetch(i)` reads the counter, and values computed from `i`
+//! (`i + 1`, addresses) are recomputed from it. Uses of `i` outside the loop still go
+//! through the ordinary cache.
+
+use std::collections::HashSet;
+
+use ferrozyme_llvm::{Block, Opcode, Value};
+
+use super::{Cache, Gen};
+
+/// One counted induction variable.
+pub(crate) struct Counter {
+    pub blocks: HashSet<Block>,
+    pub header: Block,
+    /// The counter (an `alloca` in the reverse function's entry).
+    pub slot: Value,
+    /// For each exit block of the loop: the cached value of `i` when the loop was left
+    /// into it.
+    pub exits: Vec<(Block, Cache)>,
+}
+
+/// Is `v` the `+1` step of `phi`?
+pub(crate) fn steps_by_one(phi: Value, v: Value) -> bool {
+    v.opcode() == Some(Opcode::LLVMAdd)
+        && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
+            || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
+}
+
+impl Gen<'_> {
+    /// Finds the counted induction variables and sets up their exit caches; runs after
+    /// the forward sweep (the exit phis go into complete forward blocks).
+    pub(super) fn setup_counters(&mut self) {
+        let loops = self
+            .loops
+            .get_or_insert_with(|| ferrozyme_analysis::loops::Loops::new(&self.cfg))
+            .loops
+            .clone();
+        for l in loops {
+            let (Some(pre), [latch]) = (l.preheader, l.latches.as_slice()) else {
+                continue;
+            };
+            if self.cfg.preds(l.header).len() != 2 {
+                continue;
+            }
+            for phi in l.header.phis() {
+                if phi.ty().int_width().is_none() {
+                    continue;
+                }
+                let inc = phi.incoming();
+                let start = inc.iter().find(|(_, b)| *b == pre).map(|(v, _)| *v);
+                let next = inc.iter().find(|(_, b)| b == latch).map(|(v, _)| *v);
+                let (Some(start), Some(next)) = (start, next) else {
+                    continue;
+                };
+                let outside = start.is_constant()
+                    || start.is_argument()
+                    || (start.is_instruction() && !l.blocks.contains(&start.parent_block()));
+                if !outside || !steps_by_one(phi, next) {
+                    continue;
+                }
+                self.add_counter(phi, &l);
+            }
+        }
+    }
+
+    fn add_counter(&mut self, iv: Value, l: &ferrozyme_analysis::loops::Loop) {
+        let mut exit_blocks: Vec<Block> = Vec::new();
+        for &b in &l.blocks {
+            for s in self.cfg.succs(b) {
+                if !l.blocks.contains(&s) && !exit_blocks.contains(&s) && self.cfg.is_reachable(s) {
+                    exit_blocks.push(s);
+                }
+            }
+        }
+        let fiv = self.fwd_operand(iv);
+        let mut exits = Vec::new();
+        for x in exit_blocks {
+            let fx = self.fwd_block(x);
+            let fb = ferrozyme_llvm::Builder::new(self.ctx);
+            match fx.first_non_phi() {
+                Some(i) => fb.position_before(i),
+                None => fb.position_at_end(fx),
+            }
+            let phi = fb.phi(iv.ty(), &format!("{}.exit", iv.name()));
+            for p in self.cfg.preds(x) {
+                let v = if l.blocks.contains(&p) {
+                    fiv
+                } else {
+                    iv.ty().zero()
+                };
+                let edges = p.successors().iter().filter(|s| **s == x).count().max(1);
+                for _ in 0..edges {
+                    phi.add_incoming(v, self.fwd_block(p));
+                }
+            }
+            let c = self.new_cache(phi, x);
+            exits.push((x, c));
+        }
+        let slot = self.eb.alloca(iv.ty(), &format!("{}.rev", iv.name()));
+        self.counters.insert(
+            iv,
+            Counter {
+                blocks: l.blocks.clone(),
+                header: l.header,
+                slot,
+                exits,
+            },
+        );
+    }
+
+    /// The counter of `v` when the reverse sweep is inside its loop.
+    pub(super) fn counter_value(&mut self, v: Value) -> Option<Value> {
+        let c = self.counters.get(&v)?;
+        let here = self.rev_ctx?;
+        if !c.blocks.contains(&here) {
+            return None;
+        }
+        let slot = c.slot;
+        Some(self.b.load(v.ty(), slot, &format!("{}.rev", v.name())))
+    }
+
+    /// In the reverse block of exit block `x`: for each loop left into `x`, the value
+    /// its counter starts from, with the loop's blocks (the edges that enter the loop).
+    pub(super) fn counter_inits(&mut self, x: Block) -> Vec<(HashSet<Block>, Value, Value)> {
+        let mut out = Vec::new();
+        let found: Vec<(HashSet<Block>, Value, Cache)> = self
+            .counters
+            .values()
+            .filter_map(|c| {
+                c.exits
+                    .iter()
+                    .find(|(b, _)| *b == x)
+                    .map(|(_, cache)| (c.blocks.clone(), c.slot, *cache))
+            })
+            .collect();
+        for (blocks, slot, cache) in found {
+            let v = self.read_cache(cache, "fz.iv.exit");
+            out.push((blocks, slot, v));
+        }
+        out
+    }
+
+    /// At the end of the header's reverse block: the previous iteration's values.
+    pub(super) fn count_down(&mut self, header: Block) {
+        let slots: Vec<(Value, Value)> = self
+            .counters
+            .iter()
+            .filter(|(_, c)| c.header == header)
+            .map(|(iv, c)| (*iv, c.slot))
+            .collect();
+        for (iv, slot) in slots {
+            let cur = self.b.load(iv.ty(), slot, "fz.iv");
+            let prev = self.b.sub(cur, iv.ty().const_int(1));
+            self.b.store(prev, slot);
+        }
+    }
+}
