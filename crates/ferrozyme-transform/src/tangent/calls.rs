@@ -31,6 +31,8 @@ impl TangentGen<'_> {
             }
             CallKind::Defined(f) => Some(self.defined_call(i, f)).filter(|l| !l.is_empty()),
             CallKind::Memcpy | CallKind::Memmove => {
+                self.reject_mixed(i, args[0]);
+                self.reject_mixed(i, args[1]);
                 let c = self.copy(i);
                 if self.act.is_shadowed(args[0]) {
                     let sd = self.tangent(args[0]);
@@ -53,6 +55,7 @@ impl TangentGen<'_> {
                 None
             }
             CallKind::Memset => {
+                self.reject_mixed(i, args[0]);
                 let c = self.copy(i);
                 if self.act.is_shadowed(args[0]) {
                     let sd = self.tangent(args[0]);
@@ -183,6 +186,9 @@ impl TangentGen<'_> {
             args: self.callee_args(i, f),
             width: self.req.width,
         };
+        for a in i.call_args() {
+            self.reject_mixed(i, a);
+        }
         let g = self.d.tangent_fn(&req);
         let mut args = Vec::new();
         for (a, act) in i.call_args().into_iter().zip(&req.args) {

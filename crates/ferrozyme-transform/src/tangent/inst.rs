@@ -32,10 +32,17 @@ impl TangentGen<'_> {
             | LLVMPtrToInt | LLVMIntToPtr | LLVMTrunc | LLVMZExt
                 if active =>
             {
+                self.derived_validity(i);
                 Some(self.same_op_on_tangents(i, c, &[0]))
             }
-            LLVMGetElementPtr if active => Some(self.same_op_on_tangents(i, c, &[0])),
-            LLVMSelect if active => Some(self.same_op_on_tangents(i, c, &[1, 2])),
+            LLVMGetElementPtr if active => {
+                self.derived_validity(i);
+                Some(self.same_op_on_tangents(i, c, &[0]))
+            }
+            LLVMSelect if active => {
+                self.select_validity(i, c);
+                Some(self.same_op_on_tangents(i, c, &[1, 2]))
+            }
             LLVMExtractElement | LLVMExtractValue if active => {
                 Some(self.same_op_on_tangents(i, c, &[0]))
             }
@@ -220,9 +227,11 @@ impl TangentGen<'_> {
             return vec![i.ty().zero(); self.width()];
         }
         let sp = self.tangent(addr);
+        let slot = self.d.null_slot();
         (0..self.width())
             .map(|l| {
-                let s = self.b.load(i.ty(), sp[l], &format!("{}.d{l}", i.name()));
+                let p = self.guarded(addr, sp[l], slot);
+                let s = self.b.load(i.ty(), p, &format!("{}.d{l}", i.name()));
                 s.set_alignment(i.alignment());
                 s
             })
@@ -238,8 +247,10 @@ impl TangentGen<'_> {
         }
         let tv = self.tangent(v);
         let sa = self.tangent(addr);
+        let slot = self.d.sink_slot();
         for l in 0..self.width() {
-            let st = self.b.store(tv[l], sa[l]);
+            let p = self.guarded(addr, sa[l], slot);
+            let st = self.b.store(tv[l], p);
             st.set_alignment(i.alignment());
         }
     }

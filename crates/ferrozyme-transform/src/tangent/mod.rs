@@ -22,6 +22,7 @@
 
 mod calls;
 mod inst;
+mod mixed;
 
 use std::collections::HashMap;
 
@@ -97,6 +98,8 @@ pub(crate) struct TangentGen<'d> {
     map: HashMap<Value, Value>,
     /// Primal value -> its tangent lanes in `g`.
     tan: HashMap<Value, Vec<Value>>,
+    /// Run-time validity of shadows of pointers of mixed activity (see `mixed.rs`).
+    valid: HashMap<Value, Value>,
     diags: Vec<Diagnostic>,
 }
 
@@ -146,6 +149,7 @@ impl<'d> TangentGen<'d> {
             act,
             map: HashMap::new(),
             tan: HashMap::new(),
+            valid: HashMap::new(),
             diags: Vec::new(),
         };
         t.emit();
@@ -213,6 +217,19 @@ impl<'d> TangentGen<'d> {
                 };
                 if !lanes.is_empty() {
                     self.tan.insert(i, lanes.clone());
+                }
+                if i.ty().is_pointer() {
+                    for (v, _) in i.incoming() {
+                        if !self.act.is_shadowed(v) && self.act.is_shadowed(i) && !v.is_null() {
+                            self.diag(
+                                DiagKind::UnsupportedInstruction,
+                                Some(i),
+                                "a phi merges pointers to constant (enzyme_const) and duplicated memory (mismatched activity)".to_string(),
+                                "pass both pointers as enzyme_dup (a zero shadow for the constant one)",
+                            );
+                            break;
+                        }
+                    }
                 }
                 phis.push((i, np, lanes));
             }

@@ -1,0 +1,74 @@
+//! Pointers chosen at run time between memory with a shadow and memory without one
+//! (`c ? y : x` with `y` constant and `x` duplicated — "mixed activity").
+//!
+//! Such a pointer's shadow is the same choice between the shadow and null, so its
+//! validity travels with it as an `i1`; loads through it read a zero slot and stores write
+//! a scratch slot when the constant side was chosen. Passing such a pointer to a call or
+//! merging it in a phi is rejected.
+
+use ferrozyme_llvm::{DiagKind, Value};
+
+use super::TangentGen;
+
+impl TangentGen<'_> {
+    /// The run-time validity of `v`'s shadow: `None` when it is always valid (or `v` is
+    /// not a pointer), an `i1` otherwise.
+    pub(super) fn validity(&mut self, v: Value) -> Option<Value> {
+        if !v.ty().is_pointer() {
+            return None;
+        }
+        if let Some(x) = self.valid.get(&v) {
+            return Some(*x);
+        }
+        if self.act.is_shadowed(v) {
+            return None;
+        }
+        Some(self.ctx.i1().const_int(0))
+    }
+
+    /// After copying select `i` (copy `c`) of pointers: its shadow's validity.
+    pub(super) fn select_validity(&mut self, i: Value, c: Value) {
+        if !i.ty().is_pointer() {
+            return;
+        }
+        let (va, vb) = (self.validity(i.operand(1)), self.validity(i.operand(2)));
+        if va.is_none() && vb.is_none() {
+            return;
+        }
+        let t = self.ctx.i1().const_int(1);
+        let v = self
+            .b
+            .select(c.operand(0), va.unwrap_or(t), vb.unwrap_or(t));
+        self.valid.insert(i, v);
+    }
+
+    /// Addresses derived from a pointer keep its validity.
+    pub(super) fn derived_validity(&mut self, i: Value) {
+        if !i.ty().is_pointer() {
+            return;
+        }
+        if let Some(v) = self.valid.get(&i.operand(0)).copied() {
+            self.valid.insert(i, v);
+        }
+    }
+
+    /// `sp`, or `slot` when the shadow of `addr` is invalid at run time.
+    pub(super) fn guarded(&mut self, addr: Value, sp: Value, slot: Value) -> Value {
+        match self.valid.get(&addr).copied() {
+            Some(v) => self.b.select(v, sp, slot),
+            None => sp,
+        }
+    }
+
+    /// Rejects a pointer of mixed activity where it cannot be guarded.
+    pub(super) fn reject_mixed(&mut self, at: Value, v: Value) {
+        if self.valid.contains_key(&v) {
+            self.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(at),
+                "a pointer chosen at run time between constant (enzyme_const) and duplicated memory is passed on here (mismatched activity)".to_string(),
+                "pass both pointers as enzyme_dup (a zero shadow for the constant one)",
+            );
+        }
+    }
+}
