@@ -116,6 +116,8 @@ pub struct CcArgs {
     pub link_args: Vec<String>,
     /// `--ad-before-opt`: differentiate unoptimized IR, then optimize.
     pub ad_before_opt: bool,
+    /// `--check-gradients`: compare every derivative with finite differences at run time.
+    pub check_gradients: bool,
     /// `--save-temps=<dir>`: keep the IR before and after AD there.
     pub save_temps: Option<PathBuf>,
     /// `-v`: show the commands run.
@@ -179,6 +181,7 @@ impl CcArgs {
             compile_flags: Vec::new(),
             link_args: Vec::new(),
             ad_before_opt: false,
+            check_gradients: false,
             save_temps: None,
             verbose: false,
             help: false,
@@ -195,6 +198,7 @@ impl CcArgs {
             match w {
                 "--help" | "-help" => a.help = true,
                 "--ad-before-opt" => a.ad_before_opt = true,
+                "--check-gradients" => a.check_gradients = true,
                 "-c" => a.stage = Stage::Object,
                 "-S" => a.stage = Stage::Assembly,
                 "-emit-llvm" => a.emit_llvm = true,

@@ -91,6 +91,9 @@ fn extension(emit: Emit) -> &'static str {
     }
 }
 
+/// The run-time side of `--check-gradients`.
+const GRADCHECK_C: &str = include_str!("gradcheck.c");
+
 struct Job<'a> {
     args: &'a CcArgs,
     clang: &'a Path,
@@ -167,11 +170,21 @@ impl Job<'_> {
             m.set_name(&src.path.to_string_lossy());
             modules.push(m);
         }
+        if self.args.check_gradients {
+            modules.push(self.gradcheck_runtime(&ctx)?);
+        }
         let module = modules.remove(0);
         pipeline::link_into(&module, modules)?;
         self.save(&module, stem, "before-ad")?;
 
-        pipeline::differentiate(&module, &Options::default())?;
+        let opts = Options {
+            check_gradients: self.args.check_gradients,
+            ..Options::default()
+        };
+        let report = pipeline::differentiate(&module, &opts)?;
+        for n in &report.notes {
+            (self.log)(&format!("ferrozyme: note: {n}"));
+        }
         pipeline::verify_after_ad(&module)?;
         self.save(&module, stem, "after-ad")?;
 
@@ -184,6 +197,24 @@ impl Job<'_> {
             self.save(&module, stem, "after-opt")?;
         }
         pipeline::emit(&module, &tm, emit, out)
+    }
+
+    /// The gradient-checking runtime (`gradcheck.c`), compiled to bitcode for linking.
+    fn gradcheck_runtime<'c>(
+        &mut self,
+        ctx: &'c Context,
+    ) -> Result<inkwell::module::Module<'c>, CliError> {
+        let src = self.tmp.join("ferrozyme-gradcheck.c");
+        let bc = self.tmp.join("ferrozyme-gradcheck.bc");
+        std::fs::write(&src, GRADCHECK_C)
+            .map_err(|e| CliError::Failed(format!("writing {}: {e}", src.display())))?;
+        let mut cmd = Command::new(self.clang);
+        cmd.args(["-O2", "-emit-llvm", "-c", "-x", "c"])
+            .arg(&src)
+            .arg("-o")
+            .arg(&bc);
+        self.run(&mut cmd)?;
+        pipeline::load(ctx, &bc)
     }
 
     /// Phase 6: the link, with exactly the user's link flags and inputs.

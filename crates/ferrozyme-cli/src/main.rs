@@ -33,6 +33,9 @@ cc / c++ accept clang's flags (-O0..-O3 -Os -Oz, -g, -I, -D, -U, -std=, -f*, -m*
 Pipeline: clang -O<n> -emit-llvm -> link all bitcode -> AD -> verify -> default<O<n>>
 -> codegen -> link. Ferrozyme's own flags:
     --ad-before-opt        differentiate unoptimized IR, then optimize (Enzyme paper baseline)
+    --check-gradients      also compare every __enzyme_autodiff/__enzyme_fwddiff result with
+                           finite differences at run time; a mismatch prints a warning naming
+                           the call (FERROZYME_CHECK_GRADIENTS=0 disables, =verbose reports all)
     --save-temps=<dir>     keep <stem>.before-ad.ll, .after-ad.ll, .after-opt.ll in <dir>
     -v                     show the clang commands run
 

@@ -22,6 +22,7 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
     let opts = Options {
         print_activity: args.print_activity,
         print_type_analysis: args.print_type_analysis,
+        check_gradients: false,
     };
     let report = pipeline::differentiate(&module, &opts)?;
     pipeline::verify_after_ad(&module)?;

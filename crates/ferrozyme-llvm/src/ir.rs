@@ -533,9 +533,16 @@ impl Value {
         }
     }
     /// Drop the `!dbg` attachment (used on code copied into generated functions).
+    /// Removes the instruction's debug location and its `!DIAssignID` (assignment
+    /// tracking links a store or alloca to `#dbg_assign` records of its own function, so a
+    /// copy in another function must not keep it).
     pub fn clear_debug_loc(self) {
         // SAFETY: instruction; a null location removes it.
         unsafe { llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(self.0, std::ptr::null_mut()) }
+        let kind = self.ty().context().md_kind("DIAssignID");
+        if self.metadata(kind).is_some() {
+            self.set_metadata(kind, None);
+        }
     }
     pub fn metadata(self, kind: u32) -> Option<Value> {
         // SAFETY: instruction.

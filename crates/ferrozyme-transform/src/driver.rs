@@ -38,6 +38,13 @@ pub struct Driver {
     pub printout: String,
     pub print_activity: bool,
     pub print_types: bool,
+    /// `--check-gradients`: instrument top-level hook calls (see `checkgrad.rs`), except
+    /// those inside functions that are themselves differentiated.
+    pub check_gradients: bool,
+    pub check_skip: HashSet<Value>,
+    pub check_counter: usize,
+    /// Messages for the user that are not errors.
+    pub notes: Vec<String>,
 }
 
 impl Driver {
@@ -56,6 +63,10 @@ impl Driver {
             printout: String::new(),
             print_activity: false,
             print_types: false,
+            check_gradients: false,
+            check_skip: HashSet::new(),
+            check_counter: 0,
+            notes: Vec::new(),
         }
     }
 

@@ -11,6 +11,7 @@
 //! * `replace.rs` — rewriting each hook call into a call of its derivative.
 #![forbid(unsafe_code)]
 
+mod checkgrad;
 mod clone;
 mod driver;
 mod lower;
@@ -40,6 +41,10 @@ pub struct Options {
     pub print_activity: bool,
     /// Append the type analysis of every differentiated function to `Report::printout`.
     pub print_type_analysis: bool,
+    /// Instrument every top-level `__enzyme_autodiff`/`__enzyme_fwddiff` call to compare
+    /// its derivative with finite differences at run time; needs the checking runtime
+    /// (`__fz_gc_*`, linked in by `ferrozyme cc --check-gradients`).
+    pub check_gradients: bool,
 }
 
 /// What one run of the pass did.
@@ -49,6 +54,8 @@ pub struct Report {
     pub generated: Vec<String>,
     /// Human-readable analysis printouts requested through `Options`.
     pub printout: String,
+    /// Notes for the user (not errors), e.g. calls `--check-gradients` cannot check.
+    pub notes: Vec<String>,
 }
 
 /// All calls to `__enzyme_*` entry points in the module, with their entry point.
@@ -104,6 +111,25 @@ fn functions_with_hooks(module: Module, calls: &[(Value, EntryPoint)]) -> HashSe
             return set;
         }
     }
+}
+
+/// Every function a hook differentiates, and every function those call (directly).
+fn differentiated_closure(module: Module) -> HashSet<Value> {
+    let mut set: HashSet<Value> = hook_calls(module)
+        .into_iter()
+        .filter_map(|(c, _)| hook_target(c))
+        .collect();
+    let mut work: Vec<Value> = set.iter().copied().collect();
+    while let Some(f) = work.pop() {
+        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+            if let Some(g) = i.is_call().then(|| i.called_function()).flatten() {
+                if !g.is_declaration() && set.insert(g) {
+                    work.push(g);
+                }
+            }
+        }
+    }
+    set
 }
 
 /// The function a hook call differentiates (its first argument, casts stripped).
@@ -214,6 +240,10 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     let mut driver = Driver::new(module);
     driver.print_activity = opts.print_activity;
     driver.print_types = opts.print_type_analysis;
+    driver.check_gradients = opts.check_gradients;
+    if opts.check_gradients {
+        driver.check_skip = differentiated_closure(module);
+    }
     loop {
         let calls = hook_calls(module);
         if calls.is_empty() {
@@ -305,6 +335,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     Ok(Report {
         generated: driver.generated.iter().map(|f| f.name()).collect(),
         printout: std::mem::take(&mut driver.printout),
+        notes: std::mem::take(&mut driver.notes),
     })
 }
 

@@ -135,6 +135,11 @@ pub fn replace_call(
             "declare the hook to return a struct with one double/float per active argument, e.g. typedef struct { double a, b; } grad2; extern grad2 __enzyme_autodiff2(void*, ...);",
         ));
     }
+    let plan = if tail.is_none() && req.width == 1 {
+        check_begin(d, ac, false)
+    } else {
+        None
+    };
     b.position_before(call);
     zero_shadow_globals(d, &b, shadow_globals);
     let params = g.function_type().param_types();
@@ -159,6 +164,9 @@ pub fn replace_call(
     let adjs: Vec<Value> = (0..n_active as u32)
         .map(|k| b.extract_value(r, k))
         .collect();
+    if let Some(plan) = &plan {
+        crate::checkgrad::end_reverse(d, &b, plan, &adjs);
+    }
     match sret_ty {
         Some(t) => {
             if n_active > 0 {
@@ -274,11 +282,20 @@ pub fn replace_forward(
             "declare the hook to return the function's return type (one lane), or a struct of N of them with enzyme_width, N; declare it void for functions returning void",
         ));
     }
+    let plan = if req.width == 1 {
+        check_begin(d, ac, true)
+    } else {
+        None
+    };
     b.position_before(call);
     zero_shadow_globals(d, &b, shadow_globals);
     let params = g.function_type().param_types();
     let args = call_args(&b, &ac.args, &params, req.width);
     let r = b.call_fn(g, &args);
+    if let Some(plan) = &plan {
+        let t = (ret.is_fp_scalar() && returns_tangent(req)).then(|| b.extract_value(r, 1));
+        crate::checkgrad::end_forward(d, &b, plan, t);
+    }
     if !user_ty.is_void() && returns_tangent(req) && (pointer_ret || !ret_leaves.is_empty()) {
         let lanes: Vec<Value> = (0..width as u32)
             .map(|l| b.extract_value(r, 1 + l))
@@ -388,6 +405,31 @@ pub fn replace_augment_size(call: Value, aug: Value) {
         call.replace_all_uses_with(ty.zero());
     }
     erase_hook_call(call);
+}
+
+/// `--check-gradients`: instruments the call unless it sits in differentiated code or
+/// cannot be checked (then a note says why).
+fn check_begin(d: &mut Driver, ac: &AutodiffCall, forward: bool) -> Option<crate::checkgrad::Plan> {
+    let call = ac.call;
+    if !d.check_gradients || d.check_skip.contains(&call.parent_function()) {
+        return None;
+    }
+    d.check_counter += 1;
+    match crate::checkgrad::begin(d, ac, forward, d.check_counter) {
+        Ok(p) => Some(p),
+        Err(why) => {
+            let loc = call
+                .source_loc()
+                .map(|l| format!("{l}: "))
+                .unwrap_or_default();
+            d.notes.push(format!(
+                "{loc}--check-gradients: the call differentiating `{}` in `{}` is not checked: {why}",
+                ac.func.name(),
+                call.parent_function().name()
+            ));
+            None
+        }
+    }
 }
 
 /// Erases a replaced hook call and the marker loads only it used.
