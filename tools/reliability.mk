@@ -1,13 +1,13 @@
 # Reliability targets (included by the top-level Makefile).
 #   make fuzz N=200 [SEED=1] [TIMEOUT=20]   crash fuzzing of `ferrozyme opt` (tools/fuzz/run.py)
-#   make difftest K=50 [SEED=1] [MODE=rev]  random programs vs finite differences at -O0 and -O2
+#   make difftest K=50 [SEED=1] [MODE=both]  random programs vs finite differences at -O0 and -O2
 # MODE=rev|fwd|both: reverse (__enzyme_autodiff), forward (__enzyme_fwddiff) or both.
-# The default stays `rev` until forward mode is implemented.
+# The default is `both`.
 N ?= 200
 K ?= 50
 SEED ?= 1
 TIMEOUT ?= 20
-MODE ?= rev
+MODE ?= both
 PYTHON ?= python3
 FERROZYME_BIN ?= $(CURDIR)/target/release/ferrozyme
 
