@@ -101,13 +101,14 @@ def has_fp(ret, ptys):
 def add_wrappers(text, max_wrappers=12):
     """Appends, for each defined function with a float/double parameter or result, a
     `__fz_wrap_K` that differentiates it with `__enzyme_autodiff`: pointers `enzyme_dup`
-    with a fresh shadow, float/double `enzyme_out`, everything else `enzyme_const`.
+    with a fresh shadow, float/double `enzyme_out`, everything else `enzyme_const`; and a
+    `__fz_fwrap_K` that differentiates it with `__enzyme_fwddiff`.
     Returns (text, number of wrappers)."""
     extra = []
     k = 0
     for name, ret, ptys, vararg in functions(text):
         bare = name.strip('"')
-        if vararg or bare.startswith(("__fz_wrap", "fz_")) or "enzyme" in bare or bare == "main":
+        if vararg or bare.startswith(("__fz_wrap", "__fz_fwrap", "fz_")) or "enzyme" in bare or bare == "main":
             continue
         if not has_fp(ret, ptys):
             continue
@@ -140,6 +141,28 @@ def add_wrappers(text, max_wrappers=12):
         extra += body
         call = "call %s (ptr, ...) @__enzyme_autodiff_fzw%d(%s)" % (rty, k, ", ".join(args))
         extra.append("  " + ("%r = " + call if rty != "void" else call))
+        extra.append("  ret void")
+        extra.append("}")
+        # The same function in forward mode: every float takes a tangent (its own value),
+        # pointers a fresh shadow; the hook is declared void (the tangent is not used).
+        fargs = ["ptr @%s" % name]
+        for i, t in enumerate(ptys):
+            if t == "ptr":
+                fargs += ["i32 %mdup", "ptr %%a%d" % i, "ptr %%fsh%d" % i]
+            elif t in FP_ACTIVE:
+                fargs += ["i32 %mdup", "%s %%a%d" % (t, i), "%s %%a%d" % (t, i)]
+            else:
+                fargs += ["i32 %mconst", "%s %%a%d" % (t, i)]
+        extra.append("declare void @__enzyme_fwddiff_fzf%d(ptr, ...)" % k)
+        extra.append("define void @__fz_fwrap_%d(%s) {" % (k, params))
+        extra.append("entry:")
+        extra.append("  %mdup = load i32, ptr @enzyme_dup")
+        extra.append("  %mconst = load i32, ptr @enzyme_const")
+        for i, t in enumerate(ptys):
+            if t == "ptr":
+                extra.append("  %%fsh%d = alloca [256 x i8], align 16" % i)
+                extra.append("  call void @llvm.memset.p0.i64(ptr %%fsh%d, i8 0, i64 256, i1 false)" % i)
+        extra.append("  call void (ptr, ...) @__enzyme_fwddiff_fzf%d(%s)" % (k, ", ".join(fargs)))
         extra.append("  ret void")
         extra.append("}")
         k += 1

@@ -152,7 +152,9 @@ impl<'d> TangentGen<'d> {
             valid: HashMap::new(),
             diags: Vec::new(),
         };
-        t.emit();
+        if t.check_supported() {
+            t.emit();
+        }
         if t.diags.is_empty() {
             Ok(())
         } else {
@@ -172,6 +174,54 @@ impl<'d> TangentGen<'d> {
             d = d.at_instruction(i.to_string()).at_loc(i.source_loc());
         }
         self.diags.push(d);
+    }
+
+    /// Rejects what forward mode cannot size or replay, before any code is emitted:
+    /// scalable vectors (`<vscale x N x T>`) and exception handling. True when supported.
+    fn check_supported(&mut self) -> bool {
+        use Opcode::*;
+        for blk in self.cfg.blocks.clone() {
+            for i in blk.instructions() {
+                let op = i.opcode().expect("instruction");
+                let scalable = i.ty().has_scalable()
+                    || (op == LLVMAlloca && i.allocated_type().has_scalable())
+                    || i.operands().iter().any(|o| o.ty().has_scalable());
+                if scalable {
+                    self.diag(
+                        DiagKind::UnsupportedInstruction,
+                        Some(i),
+                        "scalable vectors (`<vscale x N x T>`) are not differentiated".to_string(),
+                        "use fixed-width vectors in the differentiated function",
+                    );
+                    return false;
+                }
+                if matches!(
+                    op,
+                    LLVMInvoke
+                        | LLVMLandingPad
+                        | LLVMResume
+                        | LLVMCleanupPad
+                        | LLVMCatchPad
+                        | LLVMCatchSwitch
+                        | LLVMCleanupRet
+                        | LLVMCatchRet
+                        | LLVMCallBr
+                        | LLVMIndirectBr
+                ) {
+                    self.diag(
+                        DiagKind::UnsupportedInstruction,
+                        Some(i),
+                        format!(
+                            "cannot differentiate `{}` instructions in forward mode: exception handling and indirect branches are not supported",
+                            ferrozyme_llvm::opcode_name(op)
+                        ),
+                        "mark the function nounwind / compile with -fno-exceptions, or move this code out of the differentiated function",
+                    );
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     fn emit(&mut self) {
