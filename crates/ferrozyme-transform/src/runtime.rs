@@ -20,6 +20,9 @@ pub const CHECK_SHADOW: &str = "__fz_check_shadow";
 
 /// Size of a stack header in bytes.
 pub const STACK_HEADER: u64 = 24;
+/// Bytes of the inline buffer every stack starts with (no heap allocation for loops
+/// that push less than this per call); its capacity is stored as `STACK_INLINE + 1`.
+pub const STACK_INLINE: u64 = 256;
 
 const RUNTIME_IR: &str = r#"
 declare ptr @realloc(ptr, i64)
@@ -33,13 +36,30 @@ declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
 ; Grows a stack buffer; takes and returns the header fields by value so that, after
 ; inlining, the header of a stack living in an alloca'd tape can be promoted to
-; registers (nothing else takes its address).
+; registers (nothing else takes its address). A stack starts in a small inline buffer
+; that is not heap memory, marked by an odd capacity (lengths are multiples of 8, so
+; `len + n > cap` still tests the room exactly): it is copied to the heap, not realloc'd.
 define { ptr, i64 } @__fz_grow(ptr %data, i64 %cap, i64 %need) noinline cold {
 entry:
-  %c2 = shl i64 %cap, 1
+  %inl = and i64 %cap, 1
+  %used = and i64 %cap, -2
+  %c2 = shl i64 %used, 1
   %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
-  %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 256)
-  %nd = call ptr @realloc(ptr %data, i64 %c4)
+  %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 512)
+  %isinl = icmp ne i64 %inl, 0
+  br i1 %isinl, label %fresh, label %re
+fresh:
+  %nd1 = call ptr @malloc(i64 %c4)
+  %bad1 = icmp eq ptr %nd1, null
+  br i1 %bad1, label %oom, label %copy
+copy:
+  call void @llvm.memcpy.p0.p0.i64(ptr %nd1, ptr %data, i64 %used, i1 false)
+  br label %done
+re:
+  %nd2 = call ptr @realloc(ptr %data, i64 %c4)
+  br label %done
+done:
+  %nd = phi ptr [ %nd1, %copy ], [ %nd2, %re ]
   %bad = icmp eq ptr %nd, null
   br i1 %bad, label %oom, label %ok
 oom:
@@ -133,8 +153,16 @@ entry:
 
 define void @__fz_stack_free(ptr %s) alwaysinline {
 entry:
+  %capp = getelementptr inbounds i8, ptr %s, i64 16
+  %cap = load i64, ptr %capp
+  %inl = and i64 %cap, 1
+  %heap = icmp eq i64 %inl, 0
+  br i1 %heap, label %f, label %done
+f:
   %d = load ptr, ptr %s
   call void @free(ptr %d)
+  br label %done
+done:
   ret void
 }
 

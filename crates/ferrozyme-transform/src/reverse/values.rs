@@ -330,6 +330,7 @@ impl Gen<'_> {
         }
         let i64t = self.ctx.i64();
         let stack = self.alloc_tape(crate::runtime::STACK_HEADER, 8);
+        self.init_inline_stack(stack);
         let push = self.d.rt(crate::runtime::PUSH);
         let fblk = self.fwd_block(def);
         let fb = ferrozyme_llvm::Builder::new(self.ctx);
@@ -350,6 +351,26 @@ impl Gen<'_> {
         );
         self.record_order.push(def);
         slot
+    }
+
+    /// Points a new stack at an inline buffer (an `alloca` of the combined function, or
+    /// part of the heap tape in split mode), so short loops never allocate.
+    fn init_inline_stack(&mut self, stack: u64) {
+        let i8t = self.ctx.i8();
+        let i64t = self.ctx.i64();
+        let n = crate::runtime::STACK_INLINE;
+        let buf = if self.split {
+            let off = self.alloc_tape(n, 16);
+            self.fb_entry.byte_gep(self.tape_fwd, i64t.const_int(off))
+        } else {
+            let a = self.fb_entry.array_alloca(i8t, i64t.const_int(n), "fz.stack.inline");
+            a.set_alignment(16);
+            a
+        };
+        let s = self.fb_entry.byte_gep(self.tape_fwd, i64t.const_int(stack));
+        self.fb_entry.store(buf, s);
+        let capp = self.fb_entry.byte_gep(s, i64t.const_int(16));
+        self.fb_entry.store(i64t.const_int(n + 1), capp);
     }
 
     /// The shadow of a constant pointer (global, constant GEP of a global), built at the
