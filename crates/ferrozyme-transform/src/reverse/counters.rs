@@ -28,11 +28,23 @@ pub(crate) struct Counter {
     pub exits: Vec<(Block, Cache)>,
 }
 
-/// Is `v` the `+1` step of `phi`?
+/// Is `v` the `+1` step of `phi` (an `add`, or a phi merging such steps from several
+/// paths through the loop body)?
 pub(crate) fn steps_by_one(phi: Value, v: Value) -> bool {
-    v.opcode() == Some(Opcode::LLVMAdd)
-        && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
-            || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
+    fn go(phi: Value, v: Value, depth: u32) -> bool {
+        match v.opcode() {
+            Some(Opcode::LLVMAdd) => {
+                (v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
+                    || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1))
+            }
+            Some(Opcode::LLVMPHI) if depth > 0 && v != phi => {
+                let inc = v.incoming();
+                !inc.is_empty() && inc.iter().all(|(x, _)| go(phi, *x, depth - 1))
+            }
+            _ => false,
+        }
+    }
+    go(phi, v, 3)
 }
 
 impl Gen<'_> {
@@ -45,12 +57,21 @@ impl Gen<'_> {
             .loops
             .clone();
         for l in loops {
-            let (Some(pre), [latch]) = (l.preheader, l.latches.as_slice()) else {
+            // One latch, and one entry edge from outside (a preheader, or a loop guard
+            // that branches around the loop).
+            let [latch] = l.latches.as_slice() else {
                 continue;
             };
-            if self.cfg.preds(l.header).len() != 2 {
+            let preds = self.cfg.preds(l.header);
+            let outside: Vec<Block> = preds
+                .iter()
+                .copied()
+                .filter(|p| !l.blocks.contains(p))
+                .collect();
+            let ([pre], 2) = (outside.as_slice(), preds.len()) else {
                 continue;
-            }
+            };
+            let pre = *pre;
             for phi in l.header.phis() {
                 if phi.ty().int_width().is_none() {
                     continue;

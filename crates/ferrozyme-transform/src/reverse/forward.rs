@@ -150,6 +150,54 @@ impl Gen<'_> {
                 }
             }
         }
+        // Guarded region: d branches to blk and to s, and the other predecessor is only
+        // reached through s (a loop behind an `if (n > 0)` guard, say): blk was entered
+        // from d exactly when d's branch chose blk.
+        for (d, other) in [(preds[0], preds[1]), (preds[1], preds[0])] {
+            let t = d.terminator()?;
+            let succ = d.successors();
+            if t.opcode() != Some(Opcode::LLVMBr)
+                || t.num_operands() != 3
+                || succ.len() != 2
+                || succ[0] == succ[1]
+                || !succ.contains(&blk)
+                || d == other
+            {
+                continue;
+            }
+            let s = if succ[0] == blk { succ[1] } else { succ[0] };
+            // ... and `other` cannot be reached again from blk without passing d (so the
+            // latest decision of d is the one that led to blk).
+            let reaches_other = || {
+                let mut seen = std::collections::HashSet::from([blk, d]);
+                let mut work = vec![blk];
+                while let Some(x) = work.pop() {
+                    for y in self.cfg.succs(x) {
+                        if y == other {
+                            return true;
+                        }
+                        if seen.insert(y) {
+                            work.push(y);
+                        }
+                    }
+                }
+                false
+            };
+            if s != blk
+                && self.cfg.dominates(d, s)
+                && self.cfg.dominates(s, other)
+                && !self.cfg.dominates(s, d)
+                && !reaches_other()
+            {
+                let on_true = if succ[0] == blk { idx(d)? } else { idx(other)? };
+                let on_false = if succ[1] == blk { idx(d)? } else { idx(other)? };
+                return Some(super::PredRule::Branch {
+                    cond: t.operand(0),
+                    on_true,
+                    on_false,
+                });
+            }
+        }
         // Diamond: d -> a -> blk, d -> b -> blk.
         let (a, b) = (preds[0], preds[1]);
         if single(a, blk) && single(b, blk) {
