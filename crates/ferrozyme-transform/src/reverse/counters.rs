@@ -23,9 +23,67 @@ pub(crate) struct Counter {
     pub header: Block,
     /// The counter (an `alloca` in the reverse function's entry).
     pub slot: Value,
-    /// For each exit block of the loop: the cached value of `i` when the loop was left
-    /// into it.
-    pub exits: Vec<(Block, Cache)>,
+    /// For each exit block of the loop: where the value of `i` when the loop was left
+    /// into it comes from.
+    pub exits: Vec<(Block, ExitValue)>,
+}
+
+/// The value of a counted induction variable when its loop was left into an exit block.
+#[derive(Clone, Copy)]
+pub(crate) enum ExitValue {
+    /// Cached once per loop execution (a phi in the exit block).
+    Cached(Cache),
+    /// Known from the exit test: the loop leaves exactly when `i + delta == bound`, with
+    /// `bound` defined before the loop, so `i` was `bound - delta`.
+    Bound { bound: Value, delta: i64 },
+}
+
+/// For exit block `x` entered only from `e` inside the loop: if `e` leaves exactly when
+/// `i` (delta 0) or `i + 1` (delta 1) equals a value defined before the loop, that value
+/// and delta.
+fn exit_by_equality(
+    iv: Value,
+    e: Block,
+    x: Block,
+    blocks: &HashSet<Block>,
+) -> Option<(Value, i64)> {
+    let t = e.terminator()?;
+    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+        return None;
+    }
+    let c = t.operand(0);
+    if c.opcode() != Some(Opcode::LLVMICmp) {
+        return None;
+    }
+    let succ = e.successors();
+    let exits_on_true = succ[0] == x && succ[1] != x;
+    let exits_on_false = succ[1] == x && succ[0] != x;
+    let p = c.icmp_predicate();
+    let eq = matches!(p, ferrozyme_llvm::IntPredicate::LLVMIntEQ);
+    let ne = matches!(p, ferrozyme_llvm::IntPredicate::LLVMIntNE);
+    if !((eq && exits_on_true) || (ne && exits_on_false)) {
+        return None;
+    }
+    let outside = |v: Value| {
+        v.is_constant()
+            || v.is_argument()
+            || (v.is_instruction() && !blocks.contains(&v.parent_block()))
+    };
+    let (a, b) = (c.operand(0), c.operand(1));
+    let (v, bound) = if outside(b) {
+        (a, b)
+    } else if outside(a) {
+        (b, a)
+    } else {
+        return None;
+    };
+    if v == iv {
+        Some((bound, 0))
+    } else if steps_by_one(iv, v) && v.opcode() == Some(Opcode::LLVMAdd) {
+        Some((bound, 1))
+    } else {
+        None
+    }
 }
 
 /// Is `v` the `+1` step of `phi` (an `add`, or a phi merging such steps from several
@@ -105,6 +163,20 @@ impl Gen<'_> {
         let fiv = self.fwd_operand(iv);
         let mut exits = Vec::new();
         for x in exit_blocks {
+            let inside: Vec<Block> = self
+                .cfg
+                .preds(x)
+                .into_iter()
+                .filter(|p| l.blocks.contains(p))
+                .collect();
+            if let [e] = inside.as_slice() {
+                if let Some((bound, delta)) = exit_by_equality(iv, *e, x, &l.blocks) {
+                    if bound.ty() == iv.ty() {
+                        exits.push((x, ExitValue::Bound { bound, delta }));
+                        continue;
+                    }
+                }
+            }
             let fx = self.fwd_block(x);
             let fb = ferrozyme_llvm::Builder::new(self.ctx);
             match fx.first_non_phi() {
@@ -124,7 +196,7 @@ impl Gen<'_> {
                 }
             }
             let c = self.new_cache(phi, x);
-            exits.push((x, c));
+            exits.push((x, ExitValue::Cached(c)));
         }
         let slot = self.eb.alloca(iv.ty(), &format!("{}.rev", iv.name()));
         self.counters.insert(
@@ -153,7 +225,7 @@ impl Gen<'_> {
     /// its counter starts from, with the loop's blocks (the edges that enter the loop).
     pub(super) fn counter_inits(&mut self, x: Block) -> Vec<(HashSet<Block>, Value, Value)> {
         let mut out = Vec::new();
-        let found: Vec<(HashSet<Block>, Value, Cache)> = self
+        let found: Vec<(HashSet<Block>, Value, ExitValue)> = self
             .counters
             .values()
             .filter_map(|c| {
@@ -163,8 +235,18 @@ impl Gen<'_> {
                     .map(|(_, cache)| (c.blocks.clone(), c.slot, *cache))
             })
             .collect();
-        for (blocks, slot, cache) in found {
-            let v = self.read_cache(cache, "fz.iv.exit");
+        for (blocks, slot, exit) in found {
+            let v = match exit {
+                ExitValue::Cached(cache) => self.read_cache(cache, "fz.iv.exit"),
+                ExitValue::Bound { bound, delta } => {
+                    let b = self.fetch(bound);
+                    if delta == 0 {
+                        b
+                    } else {
+                        self.b.sub(b, b.ty().const_int(delta as u64))
+                    }
+                }
+            };
             out.push((blocks, slot, v));
         }
         out
