@@ -157,6 +157,21 @@ impl Gen<'_> {
     }
 
     fn emit_rev_exit(&mut self) {
+        // The final stores the forward sweep left out, now that nothing reads memory again.
+        let mut deferred: Vec<Value> = self.deferred.iter().copied().collect();
+        deferred.sort_by_key(|s| {
+            self.p
+                .blocks()
+                .iter()
+                .flat_map(|b| b.instructions())
+                .position(|i| i == *s)
+        });
+        for s in deferred {
+            let v = self.fetch(s.operand(0));
+            let p = self.fetch(s.operand(1));
+            let st = self.b.store(v, p);
+            st.set_alignment(s.alignment());
+        }
         let rty = super::adjoint_return_type(&self.req);
         if rty.is_void() {
             self.rev_exit_ret = Some(self.b.ret_void());

@@ -294,6 +294,8 @@ impl Gen<'_> {
         let op = i.opcode().expect("instructions have opcodes");
         match op {
             LLVMRet => self.fwd_ret(i),
+            // Performed after the reverse sweep (`emit_rev_exit`).
+            LLVMStore if self.deferred.contains(&i) => {}
             LLVMCall => self.fwd_call(i),
             _ => {
                 let c = self.clone_into_fwd(i);

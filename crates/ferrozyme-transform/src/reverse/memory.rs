@@ -54,12 +54,14 @@ pub(crate) fn underlying(mut v: Value) -> Obj {
     Obj::Unknown
 }
 
-/// Every object the function may write.
-pub(crate) fn written_objects(f: Value) -> Writes {
+/// Every object the function may write (stores in `deferred` excepted: they are moved
+/// after the reverse sweep, see [`deferrable_stores`]).
+pub(crate) fn written_objects(f: Value, deferred: &std::collections::HashSet<Value>) -> Writes {
     let mut w = Vec::new();
     for b in f.blocks() {
         for i in b.instructions() {
             match i.opcode() {
+                Some(Opcode::LLVMStore) if deferred.contains(&i) => {}
                 Some(Opcode::LLVMStore) => w.push(underlying(i.operand(1))),
                 Some(Opcode::LLVMAtomicRMW) | Some(Opcode::LLVMAtomicCmpXchg) => {
                     w.push(underlying(i.operand(0)))
@@ -87,6 +89,73 @@ pub(crate) fn written_objects(f: Value) -> Writes {
         }
     }
     w
+}
+
+/// Stores of the final results (`*err = value` at the end of the function) that combined
+/// mode may perform after the reverse sweep instead: in a block that runs exactly once
+/// on every path to a return, storing a float (or integer) to an argument or global, with
+/// nothing after it that reads memory. Then the reverse sweep sees memory exactly as the
+/// forward sweep's loads did, so loads elsewhere need not be cached because of them.
+pub(crate) fn deferrable_stores(
+    f: Value,
+    cfg: &ferrozyme_analysis::cfg::Cfg,
+    returns: &[ferrozyme_llvm::Block],
+) -> std::collections::HashSet<Value> {
+    use std::collections::HashSet;
+    let mut out = HashSet::new();
+    for blk in f.blocks() {
+        if !cfg.is_reachable(blk)
+            || cfg.is_cyclic(blk)
+            || returns.is_empty()
+            || !returns.iter().all(|r| cfg.dominates(blk, *r))
+        {
+            continue;
+        }
+        // Everything after a candidate, in this block and in the blocks reachable from it,
+        // must not read memory.
+        let mut later: Vec<Value> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut work: Vec<ferrozyme_llvm::Block> = cfg.succs(blk);
+        while let Some(b) = work.pop() {
+            if seen.insert(b) {
+                later.extend(b.instructions());
+                work.extend(cfg.succs(b));
+            }
+        }
+        let reads = |i: Value| match i.opcode() {
+            Some(Opcode::LLVMLoad) | Some(Opcode::LLVMAtomicRMW) | Some(Opcode::LLVMAtomicCmpXchg) => true,
+            Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => !matches!(
+                classify(i),
+                CallKind::Free | CallKind::Math(_) | CallKind::NoDerivative | CallKind::TypeHint
+            ),
+            Some(Opcode::LLVMVAArg) => true,
+            _ => false,
+        };
+        if later.iter().any(|i| reads(*i)) {
+            continue;
+        }
+        let insts = blk.instructions();
+        for (k, i) in insts.iter().enumerate() {
+            if i.opcode() != Some(Opcode::LLVMStore) || i.is_volatile() || i.is_atomic_access() {
+                continue;
+            }
+            let v = i.operand(0);
+            let simple = v.ty().is_fp_scalar() || v.ty().is_integer();
+            let target = matches!(underlying(i.operand(1)), Obj::Arg(_) | Obj::Global(_));
+            // The operands must still be available after the reverse sweep: defined in
+            // blocks that run once (values of loop blocks live in records popped by then).
+            let once = |o: Value| !o.is_instruction() || !cfg.is_cyclic(o.parent_block());
+            if simple
+                && target
+                && once(v)
+                && once(i.operand(1))
+                && !insts[k + 1..].iter().any(|j| reads(*j))
+            {
+                out.insert(*i);
+            }
+        }
+    }
+    out
 }
 
 fn is_noalias(o: Obj) -> bool {

@@ -228,6 +228,9 @@ pub(crate) struct Gen<'d> {
     counters: HashMap<Value, counters::Counter>,
     /// The primal block whose reverse block is being emitted.
     rev_ctx: Option<Block>,
+    /// Final stores performed after the reverse sweep (combined mode, see
+    /// `memory::deferrable_stores`).
+    deferred: HashSet<Value>,
     call_tape: HashMap<Value, Value>,
     /// Shadows allocated on the heap in the forward sweep, freed when the reverse sweep
     /// replays their allocation.
@@ -338,6 +341,7 @@ impl<'d> Gen<'d> {
             pred_rule: HashMap::new(),
             counters: HashMap::new(),
             rev_ctx: None,
+            deferred: HashSet::new(),
             call_tape: HashMap::new(),
             heap_shadow: HashSet::new(),
             tape_fwd: ctx.ptr().zero(),
@@ -356,6 +360,9 @@ impl<'d> Gen<'d> {
         g.check_supported();
         if !g.diags.is_empty() {
             return Err(g.diags);
+        }
+        if !g.split {
+            g.deferred = memory::deferrable_stores(g.p, &g.cfg, &g.returns);
         }
         g.setup();
         g.emit_forward();

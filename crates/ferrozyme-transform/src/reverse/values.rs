@@ -208,7 +208,7 @@ impl Gen<'_> {
             return false;
         }
         if self.writes.is_none() {
-            self.writes = Some(super::memory::written_objects(self.p));
+            self.writes = Some(super::memory::written_objects(self.p, &self.deferred));
         }
         let w = self.writes.as_ref().expect("just computed");
         super::memory::never_written(w, v.operand(0))
