@@ -57,6 +57,17 @@ pub(crate) fn underlying(mut v: Value) -> Obj {
 /// Every object the function may write (stores in `deferred` excepted: they are moved
 /// after the reverse sweep, see [`deferrable_stores`]).
 pub(crate) fn written_objects(f: Value, deferred: &std::collections::HashSet<Value>) -> Writes {
+    written_by(f, deferred, 4)
+}
+
+/// Math library functions without a derivative rule that write no memory the program can
+/// point to (at most `errno` or `signgam`).
+const QUIET_LIBM: &[&str] = &[
+    "lgamma", "lgammaf", "tgamma", "tgammaf", "j0", "j1", "y0", "y1", "nextafter",
+    "nextafterf", "remainder", "remainderf", "fmodf", "logb", "logbf", "nearbyint", "rint",
+];
+
+fn written_by(f: Value, deferred: &std::collections::HashSet<Value>, depth: u32) -> Writes {
     let mut w = Vec::new();
     for b in f.blocks() {
         for i in b.instructions() {
@@ -80,6 +91,26 @@ pub(crate) fn written_objects(f: Value, deferred: &std::collections::HashSet<Val
                     CallKind::Free | CallKind::Realloc => w.push(underlying(i.call_args()[0])),
                     CallKind::InactiveExternal => {}
                     CallKind::Defined(g) if is_readonly_function(g) => {}
+                    CallKind::Defined(g) if depth > 0 && g != f => {
+                        // What the callee writes, seen from here: its arguments become
+                        // this call's arguments; its own allocations do not matter.
+                        let args = i.call_args();
+                        let params = g.params();
+                        for o in written_by(g, &std::collections::HashSet::new(), depth - 1) {
+                            match o {
+                                Obj::Arg(a) => match params.iter().position(|p| *p == a) {
+                                    Some(k) if k < args.len() => w.push(underlying(args[k])),
+                                    _ => w.push(Obj::Unknown),
+                                },
+                                Obj::Local(_) => {}
+                                other => w.push(other),
+                            }
+                        }
+                    }
+                    CallKind::UnknownExternal
+                        if i
+                            .called_function()
+                            .is_some_and(|g| QUIET_LIBM.contains(&g.name().as_str())) => {}
                     _ => {
                         w.push(Obj::Unknown);
                     }
