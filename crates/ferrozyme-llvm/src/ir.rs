@@ -671,6 +671,17 @@ impl Value {
             LLVMAddAttributeAtIndex(self.0, llvm_sys::LLVMAttributeFunctionIndex, a);
         }
     }
+    /// Adds the enum attribute `name` (e.g. "noalias") to parameter `i`.
+    pub fn add_param_attr(self, i: u32, name: &str) {
+        let k = attr_kind(name);
+        // SAFETY: creating an enum attribute in the function's context; parameter indices
+        // start at 1.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let a = LLVMCreateEnumAttribute(ctx, k, 0);
+            LLVMAddAttributeAtIndex(self.0, i + 1, a);
+        }
+    }
     /// Does parameter `i` carry the enum attribute `name` (e.g. "noalias", "readonly")?
     pub fn has_param_attr(self, i: u32, name: &str) -> bool {
         let k = attr_kind(name);

@@ -16,9 +16,13 @@ pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
     dst.set_linkage_internal();
     let b = Builder::new(m.context());
     let mut map: HashMap<Value, Value> = HashMap::new();
-    for (p, q) in src.params().into_iter().zip(dst.params()) {
+    for (k, (p, q)) in src.params().into_iter().zip(dst.params()).enumerate() {
         q.set_name(&p.name());
         map.insert(p, q);
+        // Aliasing facts the analyses use (memory.rs: loads that can be re-read).
+        if src.has_param_attr(k as u32, "noalias") {
+            dst.add_param_attr(k as u32, "noalias");
+        }
     }
     let blocks = src.blocks();
     for blk in &blocks {

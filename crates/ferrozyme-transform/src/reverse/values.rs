@@ -33,6 +33,11 @@ fn is_cheap_call(v: Value) -> bool {
         "llvm.floor",
         "llvm.ceil",
         "llvm.trunc",
+        "llvm.umin.",
+        "llvm.umax.",
+        "llvm.smin.",
+        "llvm.smax.",
+        "llvm.abs.",
     ]
     .iter()
     .any(|p| n.starts_with(p))
