@@ -63,8 +63,23 @@ pub(crate) fn written_objects(f: Value, deferred: &std::collections::HashSet<Val
 /// Math library functions without a derivative rule that write no memory the program can
 /// point to (at most `errno` or `signgam`).
 const QUIET_LIBM: &[&str] = &[
-    "lgamma", "lgammaf", "tgamma", "tgammaf", "j0", "j1", "y0", "y1", "nextafter",
-    "nextafterf", "remainder", "remainderf", "fmodf", "logb", "logbf", "nearbyint", "rint",
+    "lgamma",
+    "lgammaf",
+    "tgamma",
+    "tgammaf",
+    "j0",
+    "j1",
+    "y0",
+    "y1",
+    "nextafter",
+    "nextafterf",
+    "remainder",
+    "remainderf",
+    "fmodf",
+    "logb",
+    "logbf",
+    "nearbyint",
+    "rint",
 ];
 
 fn written_by(f: Value, deferred: &std::collections::HashSet<Value>, depth: u32) -> Writes {
@@ -108,8 +123,7 @@ fn written_by(f: Value, deferred: &std::collections::HashSet<Value>, depth: u32)
                         }
                     }
                     CallKind::UnknownExternal
-                        if i
-                            .called_function()
+                        if i.called_function()
                             .is_some_and(|g| QUIET_LIBM.contains(&g.name().as_str())) => {}
                     _ => {
                         w.push(Obj::Unknown);
@@ -154,7 +168,9 @@ pub(crate) fn deferrable_stores(
             }
         }
         let reads = |i: Value| match i.opcode() {
-            Some(Opcode::LLVMLoad) | Some(Opcode::LLVMAtomicRMW) | Some(Opcode::LLVMAtomicCmpXchg) => true,
+            Some(Opcode::LLVMLoad)
+            | Some(Opcode::LLVMAtomicRMW)
+            | Some(Opcode::LLVMAtomicCmpXchg) => true,
             Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => !matches!(
                 classify(i),
                 CallKind::Free | CallKind::Math(_) | CallKind::NoDerivative | CallKind::TypeHint

@@ -368,7 +368,9 @@ impl Gen<'_> {
             let off = self.alloc_tape(n, 16);
             self.fb_entry.byte_gep(self.tape_fwd, i64t.const_int(off))
         } else {
-            let a = self.fb_entry.array_alloca(i8t, i64t.const_int(n), "fz.stack.inline");
+            let a = self
+                .fb_entry
+                .array_alloca(i8t, i64t.const_int(n), "fz.stack.inline");
             a.set_alignment(16);
             a
         };
