@@ -239,6 +239,9 @@ pub(crate) struct Gen<'d> {
     tape_rev: Value,
     tape_size: u64,
     size_patches: Vec<(Value, u32)>,
+    /// Split mode: addresses of the stacks' inline buffers, placed after the tape's
+    /// slots at `finalize` (so the tape's `memset` does not cover them).
+    inline_bufs: Vec<Value>,
     /// Records of cyclic blocks, by primal block.
     records: HashMap<Block, Record>,
     record_order: Vec<Block>,
@@ -348,6 +351,7 @@ impl<'d> Gen<'d> {
             tape_rev: ctx.ptr().zero(),
             tape_size: 0,
             size_patches: Vec::new(),
+            inline_bufs: Vec::new(),
             records: HashMap::new(),
             record_order: Vec::new(),
             ret_index: None,
@@ -479,8 +483,23 @@ impl<'d> Gen<'d> {
         let i64t = self.ctx.i64();
         // Tape size.
         let size = self.tape_size.max(8).div_ceil(16) * 16;
+        // Inline stack buffers (split mode) go after the slots: allocated, not zeroed.
+        let inline = crate::runtime::STACK_INLINE;
+        let n_inline = self.inline_bufs.len() as u64;
+        for (k, g) in std::mem::take(&mut self.inline_bufs).into_iter().enumerate() {
+            g.set_operand(1, i64t.const_int(size + k as u64 * inline));
+        }
         for (inst, k) in std::mem::take(&mut self.size_patches) {
-            inst.set_operand(k, i64t.const_int(size));
+            let is_alloc = inst.is_call()
+                && inst
+                    .called_function()
+                    .is_some_and(|f| f.name() == "malloc");
+            let n = if self.split && is_alloc {
+                size + n_inline * inline
+            } else {
+                size
+            };
+            inst.set_operand(k, i64t.const_int(n));
         }
         // Pops, where the reverse sweep leaves each record's block; record sizes.
         let pop = self.d.rt(crate::runtime::POP);

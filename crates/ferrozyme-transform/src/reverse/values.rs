@@ -365,8 +365,10 @@ impl Gen<'_> {
         let i64t = self.ctx.i64();
         let n = crate::runtime::STACK_INLINE;
         let buf = if self.split {
-            let off = self.alloc_tape(n, 16);
-            self.fb_entry.byte_gep(self.tape_fwd, i64t.const_int(off))
+            // Placed at `finalize`, after the slots (the offset here is a placeholder).
+            let g = self.fb_entry.byte_gep(self.tape_fwd, i64t.const_int(16));
+            self.inline_bufs.push(g);
+            g
         } else {
             let a = self
                 .fb_entry
