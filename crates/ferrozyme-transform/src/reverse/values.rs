@@ -121,7 +121,7 @@ impl Gen<'_> {
 
     /// Recomputes cheap pure instructions from their (fetched) operands.
     fn try_recompute(&mut self, key: Key) -> Option<Value> {
-        if self.recompute_depth > 6 {
+        if self.recompute_depth > 12 {
             return None;
         }
         let (v, shadow) = match key {
