@@ -486,14 +486,15 @@ impl<'d> Gen<'d> {
         // Inline stack buffers (split mode) go after the slots: allocated, not zeroed.
         let inline = crate::runtime::STACK_INLINE;
         let n_inline = self.inline_bufs.len() as u64;
-        for (k, g) in std::mem::take(&mut self.inline_bufs).into_iter().enumerate() {
+        for (k, g) in std::mem::take(&mut self.inline_bufs)
+            .into_iter()
+            .enumerate()
+        {
             g.set_operand(1, i64t.const_int(size + k as u64 * inline));
         }
         for (inst, k) in std::mem::take(&mut self.size_patches) {
-            let is_alloc = inst.is_call()
-                && inst
-                    .called_function()
-                    .is_some_and(|f| f.name() == "malloc");
+            let is_alloc =
+                inst.is_call() && inst.called_function().is_some_and(|f| f.name() == "malloc");
             let n = if self.split && is_alloc {
                 size + n_inline * inline
             } else {
