@@ -99,7 +99,9 @@ impl Loops {
     }
 }
 
-fn defined_outside(l: &Loop, v: Value) -> bool {
+/// Is `v` invariant in `l` by definition: an argument, an integer constant, or an
+/// instruction outside the loop?
+pub fn defined_outside(l: &Loop, v: Value) -> bool {
     if v.is_instruction() {
         !l.blocks.contains(&v.parent_block())
     } else {

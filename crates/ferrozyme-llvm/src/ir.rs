@@ -148,6 +148,13 @@ impl Value {
         // SAFETY: handle invariant.
         unsafe { LLVMIsUndef(self.0) != 0 || !LLVMIsAPoisonValue(self.0).is_null() }
     }
+    /// Does this instruction produce, allocate or take a scalable vector
+    /// (`<vscale x N x T>`), whose size is not a constant?
+    pub fn involves_scalable(self) -> bool {
+        self.ty().has_scalable()
+            || (self.opcode() == Some(Opcode::LLVMAlloca) && self.allocated_type().has_scalable())
+            || self.operands().iter().any(|o| o.ty().has_scalable())
+    }
     /// Is this the null constant of its type (`null`, `zeroinitializer`, `0`)?
     pub fn is_null(self) -> bool {
         // SAFETY: handle invariant.

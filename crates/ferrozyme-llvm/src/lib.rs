@@ -36,7 +36,9 @@ pub mod types;
 
 pub use builder::Builder;
 pub use ir::{Block, Context, IntPredicate, Opcode, RealPredicate, Type, Value};
-pub use module::{opcode_name, run_function_passes, run_module_passes, verify_function};
+pub use module::{
+    is_exception_handling, opcode_name, run_function_passes, run_module_passes, verify_function,
+};
 pub use types::TypeKind;
 
 /// Parses textual IR in the module's context and links it into `module`.

@@ -308,6 +308,23 @@ pub fn run_module_passes(m: Module, pipeline: &str) -> Result<(), String> {
     }
 }
 
+/// Is this an exception-handling instruction (`invoke`, `landingpad`, funclet pads and
+/// returns, `resume`)? The derivative sweeps never replay these.
+pub fn is_exception_handling(op: Opcode) -> bool {
+    use LLVMOpcode::*;
+    matches!(
+        op,
+        LLVMInvoke
+            | LLVMLandingPad
+            | LLVMResume
+            | LLVMCleanupPad
+            | LLVMCatchPad
+            | LLVMCatchSwitch
+            | LLVMCatchRet
+            | LLVMCleanupRet
+    )
+}
+
 /// The textual opcode name as in LLVM IR (`fadd`, `getelementptr`, ...).
 pub fn opcode_name(op: Opcode) -> &'static str {
     use LLVMOpcode::*;

@@ -14,6 +14,7 @@ use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
 use ferrozyme_llvm::{Builder, Opcode, Type, TypeKind, Value};
 
 use crate::driver::Driver;
+use crate::replace::convert;
 use crate::request::{AutodiffCall, Shadow};
 
 /// The C runtime's element kinds.
@@ -273,19 +274,6 @@ pub fn end_forward(d: &mut Driver, b: &Builder, plan: &Plan, ret_tangent: Option
         None => (0, f64t.zero()),
     };
     b.call_fn(end, &[plan.handle, i32t.const_int(has), t]);
-}
-
-fn convert(b: &Builder, v: Value, to: Type) -> Value {
-    let from = v.ty();
-    if from == to {
-        return v;
-    }
-    match (from.kind(), to.kind()) {
-        (TypeKind::Float, TypeKind::Double) => b.fpext(v, to),
-        (TypeKind::Double, TypeKind::Float) => b.fptrunc(v, to),
-        (TypeKind::Int(_), TypeKind::Int(_)) => b.int_cast(v, to),
-        _ => b.bitcast(v, to),
-    }
 }
 
 /// Mutable global variables used by `f` or the functions it calls (directly or not).

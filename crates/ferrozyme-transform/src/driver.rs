@@ -27,12 +27,11 @@ pub struct Driver {
     pub module: Module,
     pub touchers: HashSet<Value>,
     runtime: Runtime,
-    shadow_globals: HashMap<Value, Value>,
+    /// Shadows of mutable globals, by (global, lane).
+    shadow_globals: HashMap<(Value, usize), Value>,
     combined: HashMap<Request, Value>,
     split: HashMap<Request, (Value, Value)>,
     tangent: HashMap<TangentRequest, Value>,
-    /// Shadow globals of lanes 1.. of vector forward mode, by (global, lane).
-    lane_globals: HashMap<(Value, usize), Value>,
     queue: Vec<Job>,
     pub generated: Vec<Value>,
     pub printout: String,
@@ -57,7 +56,6 @@ impl Driver {
             combined: HashMap::new(),
             split: HashMap::new(),
             tangent: HashMap::new(),
-            lane_globals: HashMap::new(),
             queue: Vec::new(),
             generated: Vec::new(),
             printout: String::new(),
@@ -84,45 +82,23 @@ impl Driver {
             .get_or_declare(name, ctx.function_type(ret, params, false))
     }
 
-    /// The zero-initialised shadow of a mutable global holding floats.
-    pub fn shadow_global(&mut self, g: Value) -> Value {
-        if let Some(&s) = self.shadow_globals.get(&g) {
-            return s;
-        }
-        let ty = g.global_value_type();
-        let s = self
-            .module
-            .add_global(&format!("__fz_shadow_{}", g.name()), ty);
-        s.set_initializer(ty.zero());
-        s.set_linkage_internal();
-        self.shadow_globals.insert(g, s);
-        // A global pointer to another shadowed global: its shadow points to that shadow.
-        if let Some(init) = g.initializer() {
-            if init.is_global_variable() && ferrozyme_analysis::activity::global_needs_shadow(init)
-            {
-                let target = self.shadow_global(init);
-                s.set_initializer(target);
-            }
-        }
-        s
-    }
-
-    /// The shadow of a mutable global in lane `l` of vector forward mode (lane 0 is the
-    /// ordinary shadow global).
+    /// The zero-initialised shadow of a mutable global in lane `l` of vector mode (lane 0 is the ordinary
+    /// shadow global, `__fz_shadow_<name>`; lane `l` is `__fz_shadow_<name>.<l>`).
     pub fn shadow_global_lane(&mut self, g: Value, l: usize) -> Value {
-        if l == 0 {
-            return self.shadow_global(g);
-        }
-        if let Some(&s) = self.lane_globals.get(&(g, l)) {
+        if let Some(&s) = self.shadow_globals.get(&(g, l)) {
             return s;
         }
         let ty = g.global_value_type();
-        let s = self
-            .module
-            .add_global(&format!("__fz_shadow_{}.{l}", g.name()), ty);
+        let name = if l == 0 {
+            format!("__fz_shadow_{}", g.name())
+        } else {
+            format!("__fz_shadow_{}.{l}", g.name())
+        };
+        let s = self.module.add_global(&name, ty);
         s.set_initializer(ty.zero());
         s.set_linkage_internal();
-        self.lane_globals.insert((g, l), s);
+        self.shadow_globals.insert((g, l), s);
+        // A global pointer to another shadowed global: its shadow points to that shadow.
         if let Some(init) = g.initializer() {
             if init.is_global_variable() && ferrozyme_analysis::activity::global_needs_shadow(init)
             {
@@ -160,11 +136,7 @@ impl Driver {
     }
 
     pub fn shadow_globals(&self) -> Vec<Value> {
-        self.shadow_globals
-            .values()
-            .chain(self.lane_globals.values())
-            .copied()
-            .collect()
+        self.shadow_globals.values().copied().collect()
     }
 
     /// The forward-mode derivative function for `req` (queued on first request).

@@ -8,14 +8,14 @@
 //! order, with the adjoints. A count mismatch is a `bad-autodiff-call` error.
 
 use ferrozyme_analysis::activity::ArgActivity;
-use ferrozyme_llvm::{Builder, DiagKind, Diagnostic, Type, TypeKind, Value};
+use ferrozyme_llvm::{Builder, Diagnostic, Type, TypeKind, Value};
 
 use crate::driver::Driver;
 use crate::request::{AutodiffCall, CallArg, Shadow};
 use crate::reverse::Request;
 use crate::tangent::{returns_tangent, TangentRequest};
 
-fn convert(b: &Builder, v: Value, to: Type) -> Value {
+pub(crate) fn convert(b: &Builder, v: Value, to: Type) -> Value {
     let from = v.ty();
     if from == to {
         return v;
@@ -103,13 +103,7 @@ pub fn replace_call(
     let ctx = d.module.context();
     let b = Builder::new(ctx);
     let caller = call.parent_function().name();
-    let err = |msg: String, help: &str| {
-        Diagnostic::new(DiagKind::BadAutodiffCall, msg)
-            .in_function(caller.clone())
-            .at_instruction(call.to_string())
-            .at_loc(call.source_loc())
-            .with_help(help.to_string())
-    };
+    let err = crate::request::make_err(call, &caller);
     // Check the return shape before touching anything.
     let sret_ty = call.call_sret_type(0);
     let user_ty = match sret_ty {
@@ -167,26 +161,24 @@ pub fn replace_call(
     if let Some(plan) = &plan {
         crate::checkgrad::end_reverse(d, &b, plan, &adjs);
     }
-    match sret_ty {
-        Some(t) => {
-            if n_active > 0 {
-                let v = build(&b, t, &leaves, &adjs);
-                b.store(v, call.call_args()[0]);
-            }
-        }
-        None => {
-            if !user_ty.is_void() {
-                let v = if n_active == 0 {
-                    user_ty.zero()
-                } else {
-                    build(&b, user_ty, &leaves, &adjs)
-                };
-                call.replace_all_uses_with(v);
-            }
-        }
-    }
+    let v = (n_active > 0 && !user_ty.is_void()).then(|| build(&b, user_ty, &leaves, &adjs));
+    fill_result(&b, call, v);
     erase_hook_call(call);
     Ok(())
+}
+
+/// Gives the hook call its result `v` (through its `sret` pointer, or as its value); with
+/// no result, a call returning a value by value yields zero.
+fn fill_result(b: &Builder, call: Value, v: Option<Value>) {
+    let sret = call.call_sret_type(0).is_some();
+    match v {
+        Some(v) if sret => {
+            b.store(v, call.call_args()[0]);
+        }
+        Some(v) => call.replace_all_uses_with(v),
+        None if !sret && !call.ty().is_void() => call.replace_all_uses_with(call.ty().zero()),
+        None => {}
+    }
 }
 
 /// Top-level derivatives start from zero shadows of mutable globals (adjoints in reverse
@@ -251,13 +243,7 @@ pub fn replace_forward(
     let call = ac.call;
     let b = Builder::new(d.module.context());
     let caller = call.parent_function().name();
-    let err = |msg: String, help: &str| {
-        Diagnostic::new(DiagKind::BadAutodiffCall, msg)
-            .in_function(caller.clone())
-            .at_instruction(call.to_string())
-            .at_loc(call.source_loc())
-            .with_help(help.to_string())
-    };
+    let err = crate::request::make_err(call, &caller);
     let sret_ty = call.call_sret_type(0);
     let user_ty = sret_ty.unwrap_or_else(|| call.ty());
     let ret = req.func.function_type().return_type();
@@ -296,6 +282,7 @@ pub fn replace_forward(
         let t = (ret.is_fp_scalar() && returns_tangent(req)).then(|| b.extract_value(r, 1));
         crate::checkgrad::end_forward(d, &b, plan, t);
     }
+    let mut result = None;
     if !user_ty.is_void() && returns_tangent(req) && (pointer_ret || !ret_leaves.is_empty()) {
         let lanes: Vec<Value> = (0..width as u32)
             .map(|l| b.extract_value(r, 1 + l))
@@ -319,15 +306,9 @@ pub fn replace_forward(
             }
             build(&b, user_ty, &user_leaves, &vals)
         };
-        match sret_ty {
-            Some(_) => {
-                b.store(v, call.call_args()[0]);
-            }
-            None => call.replace_all_uses_with(v),
-        }
-    } else if !user_ty.is_void() && sret_ty.is_none() {
-        call.replace_all_uses_with(user_ty.zero());
+        result = Some(v);
     }
+    fill_result(&b, call, result);
     erase_hook_call(call);
     Ok(())
 }
@@ -351,14 +332,11 @@ pub fn replace_augment(
             && user_ty.struct_fields()[0].is_pointer()
             && !ret.is_void());
     if !shape_ok {
-        return Err(Diagnostic::new(
-            DiagKind::BadAutodiffCall,
+        let caller = call.parent_function().name();
+        return Err(crate::request::make_err(call, &caller)(
             format!("`{}` must be declared to return the tape (`void *`), or `struct {{ void *tape; T result; }}` to get the primal result too; it returns {user_ty}", call.called_value().name()),
-        )
-        .in_function(call.parent_function().name())
-        .at_instruction(call.to_string())
-        .at_loc(call.source_loc())
-        .with_help("declare e.g. extern void *__enzyme_augmentfwd(void *, ...);"));
+            "declare e.g. extern void *__enzyme_augmentfwd(void *, ...);",
+        ));
     }
     b.position_before(call);
     zero_shadow_globals(d, &b, shadow_globals);
@@ -376,12 +354,7 @@ pub fn replace_augment(
         let agg = b.insert_value(user_ty.undef(), tape, 0);
         b.insert_value(agg, primal, 1)
     };
-    match call.call_sret_type(0) {
-        Some(_) => {
-            b.store(v, call.call_args()[0]);
-        }
-        None => call.replace_all_uses_with(v),
-    }
+    fill_result(&b, call, Some(v));
     erase_hook_call(call);
     Ok(())
 }

@@ -140,7 +140,11 @@ fn hook_function(
     Ok((func, ops[1..].to_vec()))
 }
 
-fn make_err<'a>(call: Value, caller_name: &'a str) -> impl Fn(String, &str) -> Diagnostic + 'a {
+/// A `bad-autodiff-call` diagnostic at hook call `call` in function `caller_name`.
+pub(crate) fn make_err<'a>(
+    call: Value,
+    caller_name: &'a str,
+) -> impl Fn(String, &str) -> Diagnostic + 'a {
     let loc = call.source_loc();
     let inst = call.to_string();
     move |msg: String, help: &str| {
@@ -197,20 +201,20 @@ pub fn parse_markers_only(
             Some(Marker::Dup) | Some(Marker::DupNoNeed) => ArgActivity::Dup,
             Some(Marker::Out) => ArgActivity::Active,
             Some(_) => ArgActivity::Const,
-            None => default_activity(p.ty(), Mode::Reverse),
+            None => default_activity(p.ty()),
         })
         .collect();
     Ok((func, acts))
 }
 
 /// Enzyme's defaults for unmarked arguments.
-fn default_activity(pty: ferrozyme_llvm::Type, mode: Mode) -> ArgActivity {
+/// (In forward mode an `Active` float takes its tangent after it.)
+fn default_activity(pty: ferrozyme_llvm::Type) -> ArgActivity {
     if pty.is_fp() {
         ArgActivity::Active
     } else if pty.is_pointer() {
         ArgActivity::Dup
     } else {
-        let _ = mode;
         ArgActivity::Const
     }
 }
@@ -315,7 +319,7 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
                 ));
             }
             Some(Marker::Out) => ArgActivity::Active,
-            _ => default_activity(pty, mode),
+            _ => default_activity(pty),
         };
         if activity == ArgActivity::Active && !pty.is_fp() {
             return Err(err(

@@ -158,14 +158,13 @@ impl Gen<'_> {
 
     fn emit_rev_exit(&mut self) {
         // The final stores the forward sweep left out, now that nothing reads memory again.
-        let mut deferred: Vec<Value> = self.deferred.iter().copied().collect();
-        deferred.sort_by_key(|s| {
-            self.p
-                .blocks()
-                .iter()
-                .flat_map(|b| b.instructions())
-                .position(|i| i == *s)
-        });
+        let deferred: Vec<Value> = self
+            .p
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .filter(|i| self.deferred.contains(i))
+            .collect();
         for s in deferred {
             let v = self.fetch(s.operand(0));
             let p = self.fetch(s.operand(1));

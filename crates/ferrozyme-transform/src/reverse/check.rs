@@ -19,7 +19,7 @@ impl Gen<'_> {
             }
             for i in blk.instructions() {
                 let Some(op) = i.opcode() else { continue };
-                if self.check_scalable(i, op) {
+                if self.check_scalable(i) {
                     continue;
                 }
                 let touches = self.act.is_active(i)
@@ -53,17 +53,7 @@ impl Gen<'_> {
                     // Exception-handling control flow is never replayed by the sweeps, even
                     // when no active value goes through it (a copied `landingpad` would
                     // also sit in a function without a personality).
-                    let eh = matches!(
-                        op,
-                        Opcode::LLVMInvoke
-                            | Opcode::LLVMLandingPad
-                            | Opcode::LLVMResume
-                            | Opcode::LLVMCleanupPad
-                            | Opcode::LLVMCatchPad
-                            | Opcode::LLVMCatchSwitch
-                            | Opcode::LLVMCatchRet
-                            | Opcode::LLVMCleanupRet
-                    );
+                    let eh = ferrozyme_llvm::is_exception_handling(op);
                     if touches || eh {
                         self.diag(
                             DiagKind::UnsupportedInstruction,
@@ -79,10 +69,8 @@ impl Gen<'_> {
 
     /// Scalable vectors (`<vscale x N x T>`) anywhere in the function: their size is not
     /// a constant, so shadows and tape slots cannot be sized. True when reported.
-    fn check_scalable(&mut self, i: Value, op: Opcode) -> bool {
-        let scalable = i.ty().has_scalable()
-            || (op == Opcode::LLVMAlloca && i.allocated_type().has_scalable())
-            || i.operands().iter().any(|o| o.ty().has_scalable());
+    fn check_scalable(&mut self, i: Value) -> bool {
+        let scalable = i.involves_scalable();
         if scalable {
             self.diag(
                 DiagKind::UnsupportedInstruction,

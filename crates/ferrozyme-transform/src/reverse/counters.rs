@@ -13,6 +13,7 @@
 
 use std::collections::HashSet;
 
+use ferrozyme_analysis::loops::{defined_outside, Loop};
 use ferrozyme_llvm::{Block, Opcode, Value};
 
 use super::{Cache, Gen};
@@ -41,12 +42,7 @@ pub(crate) enum ExitValue {
 /// For exit block `x` entered only from `e` inside the loop: if `e` leaves exactly when
 /// `i` (delta 0) or `i + 1` (delta 1) equals a value defined before the loop, that value
 /// and delta.
-fn exit_by_equality(
-    iv: Value,
-    e: Block,
-    x: Block,
-    blocks: &HashSet<Block>,
-) -> Option<(Value, i64)> {
+fn exit_by_equality(iv: Value, e: Block, x: Block, l: &Loop) -> Option<(Value, i64)> {
     let t = e.terminator()?;
     if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
         return None;
@@ -64,15 +60,10 @@ fn exit_by_equality(
     if !((eq && exits_on_true) || (ne && exits_on_false)) {
         return None;
     }
-    let outside = |v: Value| {
-        v.is_constant()
-            || v.is_argument()
-            || (v.is_instruction() && !blocks.contains(&v.parent_block()))
-    };
     let (a, b) = (c.operand(0), c.operand(1));
-    let (v, bound) = if outside(b) {
+    let (v, bound) = if defined_outside(l, b) {
         (a, b)
-    } else if outside(a) {
+    } else if defined_outside(l, a) {
         (b, a)
     } else {
         return None;
@@ -140,10 +131,7 @@ impl Gen<'_> {
                 let (Some(start), Some(next)) = (start, next) else {
                     continue;
                 };
-                let outside = start.is_constant()
-                    || start.is_argument()
-                    || (start.is_instruction() && !l.blocks.contains(&start.parent_block()));
-                if !outside || !steps_by_one(phi, next) {
+                if !defined_outside(&l, start) || !steps_by_one(phi, next) {
                     continue;
                 }
                 self.add_counter(phi, &l);
@@ -170,7 +158,7 @@ impl Gen<'_> {
                 .filter(|p| l.blocks.contains(p))
                 .collect();
             if let [e] = inside.as_slice() {
-                if let Some((bound, delta)) = exit_by_equality(iv, *e, x, &l.blocks) {
+                if let Some((bound, delta)) = exit_by_equality(iv, *e, x, l) {
                     if bound.ty() == iv.ty() {
                         exits.push((x, ExitValue::Bound { bound, delta }));
                         continue;

@@ -57,8 +57,11 @@ pub(crate) fn underlying(mut v: Value) -> Obj {
 /// Every object the function may write (stores in `deferred` excepted: they are moved
 /// after the reverse sweep, see [`deferrable_stores`]).
 pub(crate) fn written_objects(f: Value, deferred: &std::collections::HashSet<Value>) -> Writes {
-    written_by(f, deferred, 4)
+    written_by(f, deferred, 4, &mut std::collections::HashMap::new())
 }
+
+/// What callee `g` writes, looked at `depth` levels deep (each callee once per depth).
+type CalleeWrites = std::collections::HashMap<(Value, u32), Writes>;
 
 /// Math library functions without a derivative rule that write no memory the program can
 /// point to (at most `errno` or `signgam`).
@@ -82,7 +85,12 @@ const QUIET_LIBM: &[&str] = &[
     "rint",
 ];
 
-fn written_by(f: Value, deferred: &std::collections::HashSet<Value>, depth: u32) -> Writes {
+fn written_by(
+    f: Value,
+    deferred: &std::collections::HashSet<Value>,
+    depth: u32,
+    seen: &mut CalleeWrites,
+) -> Writes {
     let mut w = Vec::new();
     for b in f.blocks() {
         for i in b.instructions() {
@@ -111,7 +119,20 @@ fn written_by(f: Value, deferred: &std::collections::HashSet<Value>, depth: u32)
                         // this call's arguments; its own allocations do not matter.
                         let args = i.call_args();
                         let params = g.params();
-                        for o in written_by(g, &std::collections::HashSet::new(), depth - 1) {
+                        let callee = match seen.get(&(g, depth - 1)) {
+                            Some(w) => w.clone(),
+                            None => {
+                                let w = written_by(
+                                    g,
+                                    &std::collections::HashSet::new(),
+                                    depth - 1,
+                                    seen,
+                                );
+                                seen.insert((g, depth - 1), w.clone());
+                                w
+                            }
+                        };
+                        for o in callee {
                             match o {
                                 Obj::Arg(a) => match params.iter().position(|p| *p == a) {
                                     Some(k) if k < args.len() => w.push(underlying(args[k])),

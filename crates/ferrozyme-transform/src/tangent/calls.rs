@@ -75,12 +75,8 @@ impl TangentGen<'_> {
                 let (n, m) = if matches!(kind, CallKind::Calloc) {
                     (self.b.int_cast(ca[0], i64t), self.b.int_cast(ca[1], i64t))
                 } else {
+                    // The size is the last argument (`malloc(n)`, `aligned_alloc(a, n)`).
                     let n = *ca.last().expect("allocators take a size");
-                    let n = if callee_name == "aligned_alloc" {
-                        ca[1]
-                    } else {
-                        n
-                    };
                     (self.b.int_cast(n, i64t), i64t.const_int(1))
                 };
                 Some((0..w).map(|_| self.b.call_fn(calloc, &[n, m])).collect())
@@ -113,8 +109,8 @@ impl TangentGen<'_> {
                 Some(self.same_op_on_tangents(i, c, &[0, 1]))
             }
             CallKind::ReduceFMul => {
-                let c = self.copy(i);
-                Some(self.reduce_fmul(i, c))
+                self.copy(i);
+                Some(self.reduce_fmul(i))
             }
             CallKind::ReduceFMinMax => {
                 let c = self.copy(i);
@@ -215,7 +211,7 @@ impl TangentGen<'_> {
     }
 
     /// `reduce.fmul(start, v) = start * prod(v)`: the product rule over the lanes.
-    fn reduce_fmul(&mut self, i: Value, c: Value) -> Vec<Value> {
+    fn reduce_fmul(&mut self, i: Value) -> Vec<Value> {
         let args = i.call_args();
         let (start, vec) = (self.prim(args[0]), self.prim(args[1]));
         let ts = self.tangent(args[0]);
@@ -242,7 +238,6 @@ impl TangentGen<'_> {
         for e in &elems {
             all = self.b.fmul(all, *e);
         }
-        let _ = c;
         (0..self.width())
             .map(|l| {
                 let mut acc = self.b.fmul(ts[l], all);

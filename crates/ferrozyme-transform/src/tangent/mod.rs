@@ -183,10 +183,7 @@ impl<'d> TangentGen<'d> {
         for blk in self.cfg.blocks.clone() {
             for i in blk.instructions() {
                 let op = i.opcode().expect("instruction");
-                let scalable = i.ty().has_scalable()
-                    || (op == LLVMAlloca && i.allocated_type().has_scalable())
-                    || i.operands().iter().any(|o| o.ty().has_scalable());
-                if scalable {
+                if i.involves_scalable() {
                     self.diag(
                         DiagKind::UnsupportedInstruction,
                         Some(i),
@@ -195,19 +192,9 @@ impl<'d> TangentGen<'d> {
                     );
                     return false;
                 }
-                if matches!(
-                    op,
-                    LLVMInvoke
-                        | LLVMLandingPad
-                        | LLVMResume
-                        | LLVMCleanupPad
-                        | LLVMCatchPad
-                        | LLVMCatchSwitch
-                        | LLVMCleanupRet
-                        | LLVMCatchRet
-                        | LLVMCallBr
-                        | LLVMIndirectBr
-                ) {
+                if ferrozyme_llvm::is_exception_handling(op)
+                    || matches!(op, LLVMCallBr | LLVMIndirectBr)
+                {
                     self.diag(
                         DiagKind::UnsupportedInstruction,
                         Some(i),
