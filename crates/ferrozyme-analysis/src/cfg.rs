@@ -91,6 +91,11 @@ impl Cfg {
     pub fn is_reachable(&self, b: Block) -> bool {
         self.index_of(b).is_some_and(|i| self.reachable[i])
     }
+    /// The immediate dominator of `b` (`None` for the entry and unreachable blocks).
+    pub fn idom(&self, b: Block) -> Option<Block> {
+        let i = self.index_of(b)?;
+        self.idom[i].map(|d| self.blocks[d])
+    }
     /// Does `a` dominate `b` (reflexive)?
     pub fn dominates(&self, a: Block, b: Block) -> bool {
         let (Some(a), Some(mut b)) = (self.index_of(a), self.index_of(b)) else {

@@ -189,7 +189,8 @@ impl Job<'_> {
         self.save(&module, stem, "after-ad")?;
 
         let tm = pipeline::target_machine(&module, self.args.opt)?;
-        pipeline::optimize(&module, &tm, self.args.opt)?;
+        let loops = pipeline::LoopOptions::from_flags(self.args.opt, &self.args.compile_flags);
+        pipeline::optimize(&module, &tm, self.args.opt, loops)?;
         if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
             pipeline::address_sanitize(&module, &tm)?;
         }

@@ -136,15 +136,52 @@ fn triple_str(t: &TargetTriple) -> String {
     t.as_str().to_string_lossy().into_owned()
 }
 
-/// Re-optimizes with LLVM's new pass manager: `default<O<n>>`, with clang's vectorizer
-/// settings for that level. At -O0 only `always-inline` runs, as in clang.
-pub fn optimize(module: &Module<'_>, tm: &TargetMachine, level: OptLevel) -> Result<(), CliError> {
+/// Loop transformations of the re-optimization, as clang's flags set them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopOptions {
+    pub vectorize: bool,
+    pub slp_vectorize: bool,
+    pub unroll: bool,
+}
+
+impl LoopOptions {
+    /// clang's defaults at `level`, then `-f[no-]vectorize`, `-f[no-]slp-vectorize`,
+    /// `-f[no-]unroll-loops` in `flags` (the last one of each wins).
+    pub fn from_flags(level: OptLevel, flags: &[String]) -> LoopOptions {
+        let vec_default = matches!(level, OptLevel::O2 | OptLevel::O3 | OptLevel::Os);
+        let mut o = LoopOptions {
+            vectorize: vec_default,
+            slp_vectorize: vec_default,
+            unroll: level != OptLevel::O0,
+        };
+        for f in flags {
+            match f.as_str() {
+                "-fvectorize" | "-ftree-vectorize" => o.vectorize = true,
+                "-fno-vectorize" | "-fno-tree-vectorize" => o.vectorize = false,
+                "-fslp-vectorize" | "-ftree-slp-vectorize" => o.slp_vectorize = true,
+                "-fno-slp-vectorize" | "-fno-tree-slp-vectorize" => o.slp_vectorize = false,
+                "-funroll-loops" => o.unroll = true,
+                "-fno-unroll-loops" => o.unroll = false,
+                _ => {}
+            }
+        }
+        o
+    }
+}
+
+/// Re-optimizes with LLVM's new pass manager: `default<O<n>>`, with the loop options
+/// clang would use for the same flags. At -O0 only `always-inline` runs, as in clang.
+pub fn optimize(
+    module: &Module<'_>,
+    tm: &TargetMachine,
+    level: OptLevel,
+    loops: LoopOptions,
+) -> Result<(), CliError> {
     let options = PassBuilderOptions::create();
-    let vectorize = matches!(level, OptLevel::O2 | OptLevel::O3 | OptLevel::Os);
-    options.set_loop_vectorization(vectorize);
-    options.set_loop_slp_vectorization(vectorize);
-    options.set_loop_interleaving(vectorize);
-    options.set_loop_unrolling(level != OptLevel::O0);
+    options.set_loop_vectorization(loops.vectorize);
+    options.set_loop_slp_vectorization(loops.slp_vectorize);
+    options.set_loop_interleaving(loops.vectorize);
+    options.set_loop_unrolling(loops.unroll);
     let pipeline = match level {
         OptLevel::O0 => "always-inline".to_string(),
         l => format!("default<{}>", l.pipeline_name()),
@@ -248,10 +285,26 @@ mod tests {
         let m = load(&ctx, &p).unwrap();
         verify_after_ad(&m).unwrap();
         let tm = target_machine(&m, OptLevel::O2).unwrap();
-        optimize(&m, &tm, OptLevel::O2).unwrap();
+        optimize(&m, &tm, OptLevel::O2, LoopOptions::from_flags(OptLevel::O2, &[])).unwrap();
         let bc = dir.path().join("ok.bc");
         emit(&m, &tm, Emit::Bitcode, &bc).unwrap();
         let ctx2 = Context::create();
         assert!(load(&ctx2, &bc).unwrap().get_function("sq").is_some());
+    }
+
+    #[test]
+    fn loop_options_follow_clang_flags() {
+        let f = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let o2 = LoopOptions::from_flags(OptLevel::O2, &[]);
+        assert!(o2.vectorize && o2.slp_vectorize && o2.unroll);
+        let o1 = LoopOptions::from_flags(OptLevel::O1, &[]);
+        assert!(!o1.vectorize && !o1.slp_vectorize && o1.unroll);
+        let off = LoopOptions::from_flags(
+            OptLevel::O2,
+            &f(&["-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"]),
+        );
+        assert!(!off.vectorize && !off.slp_vectorize && !off.unroll);
+        let last = LoopOptions::from_flags(OptLevel::O1, &f(&["-fno-vectorize", "-fvectorize"]));
+        assert!(last.vectorize && !last.slp_vectorize);
     }
 }

@@ -4,6 +4,8 @@
 //! insertion point and returns its handle. The builder owns its LLVM builder and disposes
 //! it on drop. Names are optional and only help people reading generated IR.
 
+use std::cell::Cell;
+
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 
@@ -12,6 +14,9 @@ use crate::ir::{cstr, Block, Context, IntPredicate, Opcode, RealPredicate, Type,
 pub struct Builder {
     raw: LLVMBuilderRef,
     ctx: Context,
+    /// Fast-math flags given to every floating-point operation built (see
+    /// [`Builder::set_fast_math`]).
+    fmf: Cell<u32>,
 }
 
 impl Drop for Builder {
@@ -26,7 +31,7 @@ macro_rules! binop {
         pub fn $name(&self, a: Value, b: Value) -> Value {
             let n = cstr("");
             // SAFETY: builder positioned; operands live and of matching types (caller).
-            Value(unsafe { $f(self.raw, a.0, b.0, n.as_ptr()) })
+            self.fp(Value(unsafe { $f(self.raw, a.0, b.0, n.as_ptr()) }))
         }
     };
 }
@@ -46,7 +51,20 @@ impl Builder {
         Builder {
             raw: unsafe { LLVMCreateBuilderInContext(ctx.0) },
             ctx,
+            fmf: Cell::new(0),
         }
+    }
+    /// From now on, floating-point operations (arithmetic, comparisons, selects, phis,
+    /// intrinsic calls) get `flags` (`LLVMFastMath*` bits); returns the previous flags.
+    pub fn set_fast_math(&self, flags: u32) -> u32 {
+        self.fmf.replace(flags)
+    }
+    fn fp(&self, v: Value) -> Value {
+        let f = self.fmf.get();
+        if f != 0 {
+            v.set_fast_math_flags(f);
+        }
+        v
     }
     pub fn context(&self) -> Context {
         self.ctx
@@ -114,12 +132,12 @@ impl Builder {
     pub fn fneg(&self, v: Value) -> Value {
         let n = cstr("");
         // SAFETY: builder positioned.
-        Value(unsafe { LLVMBuildFNeg(self.raw, v.0, n.as_ptr()) })
+        self.fp(Value(unsafe { LLVMBuildFNeg(self.raw, v.0, n.as_ptr()) }))
     }
     pub fn fcmp(&self, p: RealPredicate, a: Value, b: Value) -> Value {
         let n = cstr("");
         // SAFETY: builder positioned.
-        Value(unsafe { LLVMBuildFCmp(self.raw, p, a.0, b.0, n.as_ptr()) })
+        self.fp(Value(unsafe { LLVMBuildFCmp(self.raw, p, a.0, b.0, n.as_ptr()) }))
     }
     pub fn icmp(&self, p: IntPredicate, a: Value, b: Value) -> Value {
         let n = cstr("");
@@ -129,7 +147,7 @@ impl Builder {
     pub fn select(&self, c: Value, a: Value, b: Value) -> Value {
         let n = cstr("");
         // SAFETY: builder positioned.
-        Value(unsafe { LLVMBuildSelect(self.raw, c.0, a.0, b.0, n.as_ptr()) })
+        self.fp(Value(unsafe { LLVMBuildSelect(self.raw, c.0, a.0, b.0, n.as_ptr()) }))
     }
     pub fn alloca(&self, ty: Type, name: &str) -> Value {
         let n = cstr(name);
@@ -193,7 +211,7 @@ impl Builder {
         let mut a: Vec<LLVMValueRef> = args.iter().map(|v| v.0).collect();
         let n = cstr("");
         // SAFETY: builder positioned; argument array outlives the call.
-        Value(unsafe {
+        let c = Value(unsafe {
             LLVMBuildCall2(
                 self.raw,
                 fn_ty.0,
@@ -202,7 +220,13 @@ impl Builder {
                 a.len() as u32,
                 n.as_ptr(),
             )
-        })
+        });
+        // SAFETY: live callee; only intrinsics (math functions) take the flags.
+        if unsafe { LLVMIsAFunction(callee.0).is_null() || LLVMGetIntrinsicID(callee.0) == 0 } {
+            c
+        } else {
+            self.fp(c)
+        }
     }
     /// Calls a function value with its own type.
     pub fn call_fn(&self, f: Value, args: &[Value]) -> Value {
@@ -229,7 +253,7 @@ impl Builder {
     pub fn phi(&self, ty: Type, name: &str) -> Value {
         let n = cstr(name);
         // SAFETY: builder positioned.
-        Value(unsafe { LLVMBuildPhi(self.raw, ty.0, n.as_ptr()) })
+        self.fp(Value(unsafe { LLVMBuildPhi(self.raw, ty.0, n.as_ptr()) }))
     }
     pub fn ret(&self, v: Value) -> Value {
         // SAFETY: builder positioned.
@@ -280,7 +304,7 @@ impl Builder {
     pub fn binop(&self, op: Opcode, a: Value, b: Value) -> Value {
         let n = cstr("");
         // SAFETY: builder positioned; opcode is a binary operator (caller).
-        Value(unsafe { LLVMBuildBinOp(self.raw, op, a.0, b.0, n.as_ptr()) })
+        self.fp(Value(unsafe { LLVMBuildBinOp(self.raw, op, a.0, b.0, n.as_ptr()) }))
     }
 }
 

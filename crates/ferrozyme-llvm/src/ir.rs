@@ -379,6 +379,32 @@ impl Value {
                 .collect()
         }
     }
+    /// Can this instruction carry fast-math flags (a floating-point operation)?
+    pub fn can_use_fast_math_flags(self) -> bool {
+        // SAFETY: handle invariant.
+        self.is_instruction() && unsafe { LLVMCanValueUseFastMathFlags(self.0) != 0 }
+    }
+    /// Fast-math flags of a floating-point operation (`LLVMFastMath*` bits); 0 for
+    /// instructions that cannot carry them.
+    pub fn fast_math_flags(self) -> u32 {
+        // SAFETY: handle invariant; flags are read only where LLVM allows them.
+        unsafe {
+            if self.is_instruction() && LLVMCanValueUseFastMathFlags(self.0) != 0 {
+                LLVMGetFastMathFlags(self.0)
+            } else {
+                0
+            }
+        }
+    }
+    /// Sets fast-math flags where the instruction can carry them (no-op otherwise).
+    pub fn set_fast_math_flags(self, flags: u32) {
+        // SAFETY: handle invariant; checked that the instruction takes flags.
+        unsafe {
+            if self.is_instruction() && LLVMCanValueUseFastMathFlags(self.0) != 0 {
+                LLVMSetFastMathFlags(self.0, flags)
+            }
+        }
+    }
     /// Is this load or store atomic (any ordering but "not atomic")?
     pub fn is_atomic_access(self) -> bool {
         // SAFETY: handle invariant; callers pass loads and stores.

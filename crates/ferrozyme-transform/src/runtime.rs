@@ -6,7 +6,8 @@
 //! A *stack* is 24 bytes `{ ptr data, i64 len, i64 cap }` (lengths in bytes) living inside
 //! the tape. The forward sweep pushes a value each time its block runs; the reverse sweep
 //! reads the top while it replays that execution and pops when it leaves the block. The
-//! buffer grows geometrically; it is freed when the reverse sweep finishes.
+//! buffer grows geometrically; when the reverse sweep finishes it goes to a small
+//! per-thread pool that later stacks take their buffers from (see `__fz_pool`).
 
 use ferrozyme_llvm::{link_ir_text, Module, Value};
 
@@ -34,11 +35,93 @@ declare i64 @llvm.umax.i64(i64, i64)
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
+; Stack buffers freed by the reverse sweep are kept per thread for the stacks of later
+; derivative calls (a gradient is usually computed many times): reusing memory that is
+; already mapped avoids page faults and the copies of geometric growth. Entries are
+; { data, cap } (cap 0: empty); buffers over 256 MiB are not kept.
+@__fz_pool = internal thread_local global [16 x { ptr, i64 }] zeroinitializer
+
+; Takes the smallest pooled buffer of at least %need bytes and at most
+; max(8 * need, 64 KiB); { null, 0 } when none.
+define { ptr, i64 } @__fz_pool_take(i64 %need) noinline {
+entry:
+  %n8 = shl i64 %need, 3
+  %lim = call i64 @llvm.umax.i64(i64 %n8, i64 65536)
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %best = phi i64 [ 16, %entry ], [ %best2, %loop ]
+  %bcap = phi i64 [ -1, %entry ], [ %bcap2, %loop ]
+  %cp = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %i, i32 1
+  %c = load i64, ptr %cp
+  %fits = icmp uge i64 %c, %need
+  %nz = icmp ne i64 %c, 0
+  %under = icmp ule i64 %c, %lim
+  %smaller = icmp ult i64 %c, %bcap
+  %t1 = and i1 %fits, %nz
+  %t2 = and i1 %t1, %under
+  %take = and i1 %t2, %smaller
+  %best2 = select i1 %take, i64 %i, i64 %best
+  %bcap2 = select i1 %take, i64 %c, i64 %bcap
+  %i1 = add i64 %i, 1
+  %end = icmp eq i64 %i1, 16
+  br i1 %end, label %out, label %loop
+out:
+  %none = icmp eq i64 %best2, 16
+  br i1 %none, label %miss, label %hit
+miss:
+  ret { ptr, i64 } zeroinitializer
+hit:
+  %dp = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %best2, i32 0
+  %cp2 = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %best2, i32 1
+  %d = load ptr, ptr %dp
+  store ptr null, ptr %dp
+  store i64 0, ptr %cp2
+  %r0 = insertvalue { ptr, i64 } undef, ptr %d, 0
+  %r1 = insertvalue { ptr, i64 } %r0, i64 %bcap2, 1
+  ret { ptr, i64 } %r1
+}
+
+; Gives a heap stack buffer back: it replaces the smallest pooled one (or an empty
+; entry) when that is smaller; whatever is not kept is freed.
+define void @__fz_pool_put(ptr %d, i64 %cap) noinline {
+entry:
+  %huge = icmp ugt i64 %cap, 268435456
+  br i1 %huge, label %drop, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %mi = phi i64 [ 0, %entry ], [ %mi2, %loop ]
+  %mc = phi i64 [ -1, %entry ], [ %mc2, %loop ]
+  %cp = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %i, i32 1
+  %c = load i64, ptr %cp
+  %lt = icmp ult i64 %c, %mc
+  %mi2 = select i1 %lt, i64 %i, i64 %mi
+  %mc2 = select i1 %lt, i64 %c, i64 %mc
+  %i1 = add i64 %i, 1
+  %end = icmp eq i64 %i1, 16
+  br i1 %end, label %out, label %loop
+out:
+  %keep = icmp ult i64 %mc2, %cap
+  br i1 %keep, label %swap, label %drop
+swap:
+  %dp = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %mi2, i32 0
+  %cp2 = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %mi2, i32 1
+  %old = load ptr, ptr %dp
+  store ptr %d, ptr %dp
+  store i64 %cap, ptr %cp2
+  call void @free(ptr %old)
+  ret void
+drop:
+  call void @free(ptr %d)
+  ret void
+}
+
 ; Grows a stack buffer; takes and returns the header fields by value so that, after
 ; inlining, the header of a stack living in an alloca'd tape can be promoted to
 ; registers (nothing else takes its address). A stack starts in a small inline buffer
 ; that is not heap memory, marked by an odd capacity (lengths are multiples of 8, so
 ; `len + n > cap` still tests the room exactly): it is copied to the heap, not realloc'd.
+; A pooled buffer is used when one fits.
 define { ptr, i64 } @__fz_grow(ptr %data, i64 %cap, i64 %need) noinline cold {
 entry:
   %inl = and i64 %cap, 1
@@ -47,6 +130,18 @@ entry:
   %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
   %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 512)
   %isinl = icmp ne i64 %inl, 0
+  %p = call { ptr, i64 } @__fz_pool_take(i64 %c4)
+  %pd = extractvalue { ptr, i64 } %p, 0
+  %pc = extractvalue { ptr, i64 } %p, 1
+  %hit = icmp ne ptr %pd, null
+  br i1 %hit, label %pooled, label %nopool
+pooled:
+  call void @llvm.memcpy.p0.p0.i64(ptr %pd, ptr %data, i64 %used, i1 false)
+  br i1 %isinl, label %done, label %retire
+retire:
+  call void @__fz_pool_put(ptr %data, i64 %used)
+  br label %done
+nopool:
   br i1 %isinl, label %fresh, label %re
 fresh:
   %nd1 = call ptr @malloc(i64 %c4)
@@ -59,7 +154,8 @@ re:
   %nd2 = call ptr @realloc(ptr %data, i64 %c4)
   br label %done
 done:
-  %nd = phi ptr [ %nd1, %copy ], [ %nd2, %re ]
+  %nd = phi ptr [ %nd1, %copy ], [ %nd2, %re ], [ %pd, %pooled ], [ %pd, %retire ]
+  %nc = phi i64 [ %c4, %copy ], [ %c4, %re ], [ %pc, %pooled ], [ %pc, %retire ]
   %bad = icmp eq ptr %nd, null
   br i1 %bad, label %oom, label %ok
 oom:
@@ -67,7 +163,7 @@ oom:
   unreachable
 ok:
   %r0 = insertvalue { ptr, i64 } undef, ptr %nd, 0
-  %r1 = insertvalue { ptr, i64 } %r0, i64 %c4, 1
+  %r1 = insertvalue { ptr, i64 } %r0, i64 %nc, 1
   ret { ptr, i64 } %r1
 }
 
@@ -160,7 +256,7 @@ entry:
   br i1 %heap, label %f, label %done
 f:
   %d = load ptr, ptr %s
-  call void @free(ptr %d)
+  call void @__fz_pool_put(ptr %d, i64 %cap)
   br label %done
 done:
   ret void

@@ -8,7 +8,7 @@
 
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
 use ferrozyme_analysis::calls::{classify, CallKind};
-use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
+use ferrozyme_llvm::{fastmath, Block, DiagKind, Opcode, Value};
 use ferrozyme_rules::{opcode_kind, OpKind, Partial, Rule};
 
 use crate::lower::{scale, Env};
@@ -50,11 +50,13 @@ impl Gen<'_> {
             let all_lanes = i.opcode() == Some(Opcode::LLVMCall)
                 && matches!(classify(i), CallKind::Defined(_))
                 && self.act.call_is_active(i, &self.d.touchers);
+            let prev = self.b.set_fast_math(fastmath::for_instruction(i, self.fmf));
             if all_lanes {
                 self.rev_inst(i);
             } else {
                 self.each_lane(|g| g.rev_inst(i));
             }
+            self.b.set_fast_math(prev);
         }
         // Phi adjoints are read (and cleared) before any is moved, so phis that feed each
         // other around a loop exchange the right values.

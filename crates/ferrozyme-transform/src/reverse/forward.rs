@@ -437,8 +437,10 @@ impl Gen<'_> {
                 self.set_lane(0);
             }
         }
-        agg = self.b.insert_value(agg, self.tape_fwd, k);
-        self.fwd.insert(i, self.b.ret(agg));
+        agg = self.b.insert_value(agg, self.tape_heap_fwd, k);
+        let r = self.b.ret(agg);
+        self.aug_rets.push(r);
+        self.fwd.insert(i, r);
     }
 
     /// A call whose callee touches no memory (and gets no shadows): its derivative can be

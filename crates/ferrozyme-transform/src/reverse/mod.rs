@@ -54,7 +54,9 @@ use std::collections::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::{Activity, ActivityInput, ArgActivity};
 use ferrozyme_analysis::cfg::Cfg;
-use ferrozyme_llvm::{Block, Builder, Context, DiagKind, Diagnostic, Module, Type, Value};
+use ferrozyme_llvm::{
+    fastmath, Block, Builder, Context, DiagKind, Diagnostic, Module, Type, Value,
+};
 
 use crate::driver::Driver;
 
@@ -187,6 +189,9 @@ pub(crate) struct Gen<'d> {
     d: &'d mut Driver,
     m: Module,
     ctx: Context,
+    /// Fast-math flags for derivative code outside floating-point instructions
+    /// (`ferrozyme_llvm::fastmath`).
+    fmf: u32,
     b: Builder,
     /// Builder for allocas and initialisation in the entry block of the reverse function.
     eb: Builder,
@@ -228,6 +233,8 @@ pub(crate) struct Gen<'d> {
     counters: HashMap<Value, counters::Counter>,
     /// The primal block whose reverse block is being emitted.
     rev_ctx: Option<Block>,
+    /// Caches of loop values read after their loop (`values::exit_context`).
+    exit_cache: HashMap<(Key, Block), Cache>,
     /// Final stores performed after the reverse sweep (combined mode, see
     /// `memory::deferrable_stores`).
     deferred: HashSet<Value>,
@@ -235,8 +242,15 @@ pub(crate) struct Gen<'d> {
     /// Shadows allocated on the heap in the forward sweep, freed when the reverse sweep
     /// replays their allocation.
     heap_shadow: HashSet<Value>,
+    /// The tape as the forward and the reverse code address it. In split mode these are
+    /// local copies (kept in registers by SROA) of the heap block `tape_heap_*` that the
+    /// augmented function fills at each return and the reverse function reads at entry.
     tape_fwd: Value,
     tape_rev: Value,
+    tape_heap_fwd: Value,
+    tape_heap_rev: Value,
+    /// Split mode: the augmented function's returns (the tape is copied out before each).
+    aug_rets: Vec<Value>,
     tape_size: u64,
     size_patches: Vec<(Value, u32)>,
     /// Split mode: addresses of the stacks' inline buffers, placed after the tape's
@@ -305,10 +319,13 @@ impl<'d> Gen<'d> {
             .into_iter()
             .filter(|b| cfg.is_reachable(*b))
             .collect();
+        let fmf = fastmath::function_default(p);
+        b.set_fast_math(fmf);
         let mut g = Gen {
             d,
             m,
             ctx,
+            fmf,
             b,
             eb,
             fb_entry,
@@ -344,11 +361,15 @@ impl<'d> Gen<'d> {
             pred_rule: HashMap::new(),
             counters: HashMap::new(),
             rev_ctx: None,
+            exit_cache: HashMap::new(),
             deferred: HashSet::new(),
             call_tape: HashMap::new(),
             heap_shadow: HashSet::new(),
             tape_fwd: ctx.ptr().zero(),
             tape_rev: ctx.ptr().zero(),
+            tape_heap_fwd: ctx.ptr().zero(),
+            tape_heap_rev: ctx.ptr().zero(),
+            aug_rets: Vec::new(),
             tape_size: 0,
             size_patches: Vec::new(),
             inline_bufs: Vec::new(),
@@ -417,11 +438,25 @@ impl<'d> Gen<'d> {
         let i64t = self.ctx.i64();
         if self.split {
             let malloc = self.d.libc("malloc", self.ctx.ptr(), &[i64t]);
-            let t = self.fb_entry.call_fn(malloc, &[i64t.const_int(0)]);
-            self.size_patches.push((t, 0));
-            self.tape_fwd = t;
-            self.tape_rev = rev_params[k];
-            self.tape_rev.set_name("tape");
+            let heap = self.fb_entry.call_fn(malloc, &[i64t.const_int(0)]);
+            self.size_patches.push((heap, 0));
+            self.tape_heap_fwd = heap;
+            self.tape_heap_rev = rev_params[k];
+            self.tape_heap_rev.set_name("tape");
+            let local = self
+                .fb_entry
+                .array_alloca(i8t, i64t.const_int(0), "fz.tape");
+            local.set_alignment(16);
+            self.size_patches.push((local, 0));
+            self.tape_fwd = local;
+            let local_rev = self.eb.array_alloca(i8t, i64t.const_int(0), "fz.tape");
+            local_rev.set_alignment(16);
+            self.size_patches.push((local_rev, 0));
+            let cp = self
+                .eb
+                .memcpy(local_rev, self.tape_heap_rev, i64t.const_int(0), 16);
+            self.size_patches.push((cp, 2));
+            self.tape_rev = local_rev;
         } else {
             let t = self
                 .fb_entry
@@ -492,6 +527,12 @@ impl<'d> Gen<'d> {
         {
             g.set_operand(1, i64t.const_int(size + k as u64 * inline));
         }
+        // Split mode: the augmented function hands its tape over at each return.
+        for r in std::mem::take(&mut self.aug_rets) {
+            self.b.position_before(r);
+            let cp = self.b.memcpy(self.tape_heap_fwd, self.tape_fwd, i64t.const_int(0), 16);
+            self.size_patches.push((cp, 2));
+        }
         for (inst, k) in std::mem::take(&mut self.size_patches) {
             let is_alloc =
                 inst.is_call() && inst.called_function().is_some_and(|f| f.name() == "malloc");
@@ -537,7 +578,7 @@ impl<'d> Gen<'d> {
             }
             if self.split {
                 let free = self.d.libc("free", self.ctx.void(), &[self.ctx.ptr()]);
-                self.b.call_fn(free, &[self.tape_rev]);
+                self.b.call_fn(free, &[self.tape_heap_rev]);
             }
         }
         // Entry terminators.

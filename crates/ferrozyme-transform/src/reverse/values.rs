@@ -99,6 +99,8 @@ impl Gen<'_> {
             && self.returns.iter().all(|r| self.cfg.dominates(def, *r))
         {
             self.fwd_value(key)
+        } else if let Some(b) = self.exit_context(def) {
+            self.load_exit_cached(key, b)
         } else if let Some(x) = self.try_recompute(key) {
             x
         } else {
@@ -106,6 +108,60 @@ impl Gen<'_> {
         };
         self.memo.insert((blk, key), x);
         x
+    }
+
+    /// When the reverse sweep is in a block outside the innermost loop of `def` (a value
+    /// computed in a loop, used after it), the block whose forward copy should keep the
+    /// value: the block closest to the use that `def` dominates, on the use's dominator
+    /// chain, and that runs once per iteration of the innermost loop around both (once
+    /// per call when none). One entry there replaces an entry per iteration of `def`'s
+    /// loop, and the recomputation of such a value from operands cached per iteration.
+    fn exit_context(&mut self, def: Block) -> Option<Block> {
+        if std::env::var_os("FZ_NO_EXIT").is_some() { return None; }
+        let here = self.rev_ctx?;
+        if !self.cfg.is_cyclic(def) || !self.cfg.dominates(def, here) {
+            return None;
+        }
+        let loops = self
+            .loops
+            .get_or_insert_with(|| ferrozyme_analysis::loops::Loops::new(&self.cfg));
+        let inner = loops.innermost(def)?;
+        if inner.blocks.contains(&here) {
+            return None;
+        }
+        // Loops are sorted smallest first: the first one with both is the innermost.
+        let common = loops
+            .loops
+            .iter()
+            .position(|l| l.blocks.contains(&def) && l.blocks.contains(&here));
+        let mut b = here;
+        loop {
+            if b == def {
+                return None;
+            }
+            let at = loops
+                .innermost(b)
+                .and_then(|l| loops.loops.iter().position(|m| std::ptr::eq(m, l)));
+            if at == common {
+                return Some(b);
+            }
+            b = self.cfg.idom(b)?;
+        }
+    }
+
+    /// Reads `key`'s value as block `b`'s forward copy sees it, keeping it there (in a
+    /// slot, or a field of `b`'s record) on first use.
+    fn load_exit_cached(&mut self, key: Key, b: Block) -> Value {
+        let cache = match self.exit_cache.get(&(key, b)) {
+            Some(c) => *c,
+            None => {
+                let fv = self.fwd_value(key);
+                let c = self.new_cache_in(fv, b);
+                self.exit_cache.insert((key, b), c);
+                c
+            }
+        };
+        self.read_cache(cache, "fz.exit")
     }
 
     fn fwd_value(&self, key: Key) -> Value {
@@ -289,11 +345,27 @@ impl Gen<'_> {
     /// Creates a slot or stack for forward value `fv` of primal block `def`, and writes
     /// `fv` into it right after its definition.
     pub(super) fn new_cache(&mut self, fv: Value, def: Block) -> Cache {
+        self.cache_store(fv, def, false)
+    }
+
+    /// Like `new_cache`, for a value defined before block `b` (which it dominates): the
+    /// slot is written at the end of `b`'s forward copy.
+    fn new_cache_in(&mut self, fv: Value, b: Block) -> Cache {
+        self.cache_store(fv, b, true)
+    }
+
+    fn cache_store(&mut self, fv: Value, def: Block, at_block_end: bool) -> Cache {
         let ty = fv.ty();
         let size = self.m.alloc_size(ty);
         let i64t = self.ctx.i64();
         let fb = ferrozyme_llvm::Builder::new(self.ctx);
-        if fv.opcode() == Some(Opcode::LLVMPHI) {
+        if at_block_end {
+            let fblk = self.fwd_block(def);
+            match fblk.terminator() {
+                Some(t) => fb.position_before(t),
+                None => fb.position_at_end(fblk),
+            }
+        } else if fv.opcode() == Some(Opcode::LLVMPHI) {
             let blk = fv.parent_block();
             match blk.first_non_phi() {
                 Some(i) => fb.position_before(i),
@@ -366,7 +438,9 @@ impl Gen<'_> {
         let n = crate::runtime::STACK_INLINE;
         let buf = if self.split {
             // Placed at `finalize`, after the slots (the offset here is a placeholder).
-            let g = self.fb_entry.byte_gep(self.tape_fwd, i64t.const_int(16));
+            let g = self
+                .fb_entry
+                .byte_gep(self.tape_heap_fwd, i64t.const_int(16));
             self.inline_bufs.push(g);
             g
         } else {

@@ -28,7 +28,9 @@ use std::collections::HashMap;
 
 use ferrozyme_analysis::activity::{carries_fp, Activity, ActivityInput, ArgActivity};
 use ferrozyme_analysis::cfg::Cfg;
-use ferrozyme_llvm::{Builder, Context, DiagKind, Diagnostic, Module, Opcode, Type, Value};
+use ferrozyme_llvm::{
+    fastmath, Builder, Context, DiagKind, Diagnostic, Module, Opcode, Type, Value,
+};
 
 use crate::driver::Driver;
 
@@ -85,6 +87,9 @@ pub(crate) struct TangentGen<'d> {
     d: &'d mut Driver,
     m: Module,
     ctx: Context,
+    /// Fast-math flags for derivative code outside floating-point instructions
+    /// (`ferrozyme_llvm::fastmath`).
+    fmf: u32,
     b: Builder,
     /// Builder for shadow allocas at the top of the generated entry block.
     eb: Builder,
@@ -135,10 +140,13 @@ impl<'d> TangentGen<'d> {
         }
         let b = Builder::new(ctx);
         let eb = Builder::new(ctx);
+        let fmf = fastmath::function_default(p);
+        b.set_fast_math(fmf);
         let mut t = TangentGen {
             d,
             m,
             ctx,
+            fmf,
             b,
             eb,
             fname: req.func.name(),
@@ -272,7 +280,9 @@ impl<'d> TangentGen<'d> {
             }
             for i in blk.instructions() {
                 if i.opcode() != Some(Opcode::LLVMPHI) {
+                    let prev = self.b.set_fast_math(fastmath::for_instruction(i, self.fmf));
                     self.tangent_inst(i);
+                    self.b.set_fast_math(prev);
                 }
             }
         }

@@ -1,0 +1,61 @@
+//! Fast-math flags for derivative code.
+//!
+//! Derivative arithmetic inherits the algebraic fast-math flags of the primal code it
+//! comes from (`reassoc`, `nsz`, `arcp`, `contract`, `afn`): a user who let the compiler
+//! reassociate `f` lets it reassociate `f'`. The value flags `nnan` and `ninf` are never
+//! inherited: adjoints can overflow where primal values do not, and a poison derivative
+//! would be a silently wrong one.
+
+use llvm_sys::{
+    LLVMFastMathAllowContract, LLVMFastMathAllowReassoc, LLVMFastMathAllowReciprocal,
+    LLVMFastMathApproxFunc, LLVMFastMathNoSignedZeros,
+};
+
+use crate::ir::{Opcode, Value};
+
+/// The flags derivative code may inherit.
+pub const INHERITABLE: u32 = LLVMFastMathAllowReassoc
+    | LLVMFastMathNoSignedZeros
+    | LLVMFastMathAllowReciprocal
+    | LLVMFastMathAllowContract
+    | LLVMFastMathApproxFunc;
+
+/// Flags for derivative code not tied to one floating-point instruction (adjoint
+/// accumulation across phis, memory): those every floating-point operation of function
+/// `f` has in common; 0 when `f` has none.
+pub fn function_default(f: Value) -> u32 {
+    let mut common: Option<u32> = None;
+    for b in f.blocks() {
+        for i in b.instructions() {
+            // Phis and selects rarely carry flags even under -ffast-math: only
+            // arithmetic and math calls say what the user allowed.
+            let arith = matches!(
+                i.opcode(),
+                Some(
+                    Opcode::LLVMFAdd
+                        | Opcode::LLVMFSub
+                        | Opcode::LLVMFMul
+                        | Opcode::LLVMFDiv
+                        | Opcode::LLVMFRem
+                        | Opcode::LLVMFNeg
+                        | Opcode::LLVMCall
+                )
+            );
+            if arith && i.can_use_fast_math_flags() {
+                let fl = i.fast_math_flags() & INHERITABLE;
+                common = Some(common.map_or(fl, |c| c & fl));
+            }
+        }
+    }
+    common.unwrap_or(0)
+}
+
+/// Flags for the derivative code of instruction `i`: its own when it is a floating-point
+/// operation, else `default`.
+pub fn for_instruction(i: Value, default: u32) -> u32 {
+    if i.can_use_fast_math_flags() {
+        i.fast_math_flags() & INHERITABLE
+    } else {
+        default
+    }
+}
