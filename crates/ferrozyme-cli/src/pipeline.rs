@@ -165,6 +165,9 @@ impl LoopOptions {
                 _ => {}
             }
         }
+        if std::env::var_os("FZ_FORCE_VEC").is_some() { o.vectorize = true; }
+        if std::env::var_os("FZ_FORCE_SLP").is_some() { o.slp_vectorize = true; }
+        if std::env::var_os("FZ_FORCE_UNROLL").is_some() { o.unroll = true; }
         o
     }
 }

@@ -65,10 +65,57 @@ pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
     dst
 }
 
-/// Makes a clone ready for differentiation: no `optnone`, SSA form.
-pub fn preprocess(f: Value) -> Result<(), String> {
+/// Makes a clone ready for differentiation: no `optnone`, SSA form. For reverse mode,
+/// loops with a small constant trip count are also unrolled (LLVM's full-unroll cost
+/// model), whatever the user's `-fno-unroll-loops` did to the primal: straight-line code
+/// keeps its values in tape slots instead of pushing them on stacks, and the small local
+/// arrays such loops index (`double w[3]`) become registers, so they need no shadow
+/// memory either.
+pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     for attr in ["optnone", "noinline", "alwaysinline"] {
         f.remove_fn_attr(attr);
     }
-    run_function_passes(f, "sroa,mem2reg,instsimplify,simplifycfg")
+    use_plain_runtime(m, f);
+    if reverse {
+        // Loop IDs (with clang's `llvm.loop.unroll.disable` under -fno-unroll-loops)
+        // belong to the primal's loops; the clone's loops are ours to transform.
+        let kind = f.ty().context().md_kind("llvm.loop");
+        for b in f.blocks() {
+            if let Some(t) = b.terminator() {
+                if t.metadata(kind).is_some() {
+                    t.set_metadata(kind, None);
+                }
+            }
+        }
+        run_function_passes(
+            f,
+            "sroa,mem2reg,instsimplify,simplifycfg,loop(loop-unroll-full),sroa,instsimplify,simplifycfg",
+        )
+    } else {
+        run_function_passes(f, "sroa,mem2reg,instsimplify,simplifycfg")
+    }
+}
+
+/// Generated code that is differentiated again (higher order) calls the runtime's plain
+/// stack and tape functions: the pool and the arena keep per-thread state that has no
+/// derivative (their shadows would be separate pools, out of step with the primal ones).
+fn use_plain_runtime(m: Module, f: Value) {
+    for b in f.blocks() {
+        for i in b.instructions() {
+            let Some(g) = (i.opcode() == Some(Opcode::LLVMCall))
+                .then(|| i.called_function())
+                .flatten()
+            else {
+                continue;
+            };
+            let name = g.name();
+            if let Some((_, plain)) = crate::runtime::PLAIN_VARIANTS
+                .iter()
+                .find(|(n, _)| *n == name)
+            {
+                let p = m.get_or_declare(plain, g.function_type());
+                i.set_operand(i.num_operands() - 1, p);
+            }
+        }
+    }
 }

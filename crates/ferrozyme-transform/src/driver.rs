@@ -225,7 +225,7 @@ impl Driver {
             };
             let name = func.name();
             let p = clone_function(self.module, func, &format!("fz_primal_{name}"));
-            if let Err(e) = preprocess(p) {
+            if let Err(e) = preprocess(self.module, p, matches!(job, Job::Reverse(..))) {
                 diags.push(
                     Diagnostic::new(DiagKind::Internal, format!("preprocessing failed: {e}"))
                         .in_function(name.clone()),

@@ -360,14 +360,18 @@ pub fn replace_augment(
 }
 
 /// Replaces an `__enzyme_augmentsize` call by the byte size of the tape block that the
-/// augmented forward function allocates (the constant of its entry `malloc`).
+/// augmented forward function allocates (the constant of its entry tape allocation).
 pub fn replace_augment_size(call: Value, aug: Value) {
     let size = aug
         .entry_block()
         .and_then(|e| {
             e.instructions()
                 .into_iter()
-                .find(|i| i.is_call() && i.called_function().is_some_and(|f| f.name() == "malloc"))
+                .find(|i| {
+                    i.is_call()
+                        && i.called_function()
+                            .is_some_and(|f| f.name() == crate::runtime::TAPE_ALLOC)
+                })
         })
         .and_then(|m| m.call_args()[0].const_int_value())
         .unwrap_or(0);

@@ -18,6 +18,17 @@ pub const POP: &str = "__fz_pop";
 pub const STACK_FREE: &str = "__fz_stack_free";
 pub const RESERVE: &str = "__fz_reserve";
 pub const CHECK_SHADOW: &str = "__fz_check_shadow";
+pub const TAPE_ALLOC: &str = "__fz_tape_alloc";
+pub const TAPE_FREE: &str = "__fz_tape_free";
+
+/// Runtime functions with per-thread state (pool, arena) and what a clone that is being
+/// differentiated calls instead (see `clone::preprocess`).
+pub const PLAIN_VARIANTS: &[(&str, &str)] = &[
+    ("__fz_grow", "__fz_grow_plain"),
+    (STACK_FREE, "__fz_stack_free_plain"),
+    (TAPE_ALLOC, "malloc"),
+    (TAPE_FREE, "free"),
+];
 
 /// Size of a stack header in bytes.
 pub const STACK_HEADER: u64 = 24;
@@ -38,20 +49,24 @@ declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 ; Stack buffers freed by the reverse sweep are kept per thread for the stacks of later
 ; derivative calls (a gradient is usually computed many times): reusing memory that is
 ; already mapped avoids page faults and the copies of geometric growth. Entries are
-; { data, cap } (cap 0: empty); buffers over 256 MiB are not kept.
+; { data, cap } (cap 0: empty); buffers under 64 KiB (malloc recycles those well) or
+; over 256 MiB are not kept.
 @__fz_pool = internal thread_local global [16 x { ptr, i64 }] zeroinitializer
 
 ; Takes the smallest pooled buffer of at least %need bytes and at most
-; max(8 * need, 64 KiB); { null, 0 } when none.
+; max(8 * need, 64 KiB); { null, 0 } when none. Requests under 4 KiB go to malloc.
 define { ptr, i64 } @__fz_pool_take(i64 %need) noinline {
 entry:
+  %small = icmp ult i64 %need, 4096
+  br i1 %small, label %miss, label %scan
+scan:
   %n8 = shl i64 %need, 3
   %lim = call i64 @llvm.umax.i64(i64 %n8, i64 65536)
   br label %loop
 loop:
-  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
-  %best = phi i64 [ 16, %entry ], [ %best2, %loop ]
-  %bcap = phi i64 [ -1, %entry ], [ %bcap2, %loop ]
+  %i = phi i64 [ 0, %scan ], [ %i1, %loop ]
+  %best = phi i64 [ 16, %scan ], [ %best2, %loop ]
+  %bcap = phi i64 [ -1, %scan ], [ %bcap2, %loop ]
   %cp = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %i, i32 1
   %c = load i64, ptr %cp
   %fits = icmp uge i64 %c, %need
@@ -87,7 +102,9 @@ hit:
 define void @__fz_pool_put(ptr %d, i64 %cap) noinline {
 entry:
   %huge = icmp ugt i64 %cap, 268435456
-  br i1 %huge, label %drop, label %loop
+  %small = icmp ult i64 %cap, 65536
+  %skip = or i1 %huge, %small
+  br i1 %skip, label %drop, label %loop
 loop:
   %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
   %mi = phi i64 [ 0, %entry ], [ %mi2, %loop ]
@@ -128,7 +145,7 @@ entry:
   %used = and i64 %cap, -2
   %c2 = shl i64 %used, 1
   %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
-  %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 512)
+  %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 64)
   %isinl = icmp ne i64 %inl, 0
   %p = call { ptr, i64 } @__fz_pool_take(i64 %c4)
   %pd = extractvalue { ptr, i64 } %p, 0
@@ -262,7 +279,159 @@ done:
   ret void
 }
 
+; What the generated code calls when it is itself differentiated (higher order, see
+; `clone::preprocess`): the same stacks without the per-thread pool and arena, whose
+; global state has no derivative.
+define { ptr, i64 } @__fz_grow_plain(ptr %data, i64 %cap, i64 %need) noinline {
+entry:
+  %inl = and i64 %cap, 1
+  %used = and i64 %cap, -2
+  %c2 = shl i64 %used, 1
+  %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
+  %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 64)
+  %isinl = icmp ne i64 %inl, 0
+  br i1 %isinl, label %fresh, label %re
+fresh:
+  %nd1 = call ptr @malloc(i64 %c4)
+  %bad1 = icmp eq ptr %nd1, null
+  br i1 %bad1, label %oom, label %copy
+copy:
+  call void @llvm.memcpy.p0.p0.i64(ptr %nd1, ptr %data, i64 %used, i1 false)
+  br label %done
+re:
+  %nd2 = call ptr @realloc(ptr %data, i64 %c4)
+  br label %done
+done:
+  %nd = phi ptr [ %nd1, %copy ], [ %nd2, %re ]
+  %bad = icmp eq ptr %nd, null
+  br i1 %bad, label %oom, label %ok
+oom:
+  call void @abort()
+  unreachable
+ok:
+  %r0 = insertvalue { ptr, i64 } undef, ptr %nd, 0
+  %r1 = insertvalue { ptr, i64 } %r0, i64 %c4, 1
+  ret { ptr, i64 } %r1
+}
+
+define void @__fz_stack_free_plain(ptr %s) {
+entry:
+  %capp = getelementptr inbounds i8, ptr %s, i64 16
+  %cap = load i64, ptr %capp
+  %inl = and i64 %cap, 1
+  %heap = icmp eq i64 %inl, 0
+  br i1 %heap, label %f, label %done
+f:
+  %d = load ptr, ptr %s
+  call void @free(ptr %d)
+  br label %done
+done:
+  ret void
+}
+
+; The tapes of split mode (one per call of an augmented function: per call of a
+; recursive function) come from a per-thread arena instead of malloc: a bump pointer in
+; 64 KiB chunks, so allocating is cheap and the reverse sweep reads tapes that lie next
+; to each other. Arena { chunk, top, end, live }: `chunk` is the newest chunk (its first
+; 16 bytes link to the previous one), `live` counts tapes not yet freed. A tape freed
+; last-in first-out gives its memory back at once; any order is correct, the memory of
+; out-of-order frees returning when no tape is live (then all but the newest chunk are
+; freed). Each tape has a 16-byte header { arena, size }; a tape freed by another thread
+; than the one that made it is left to its arena.
+@__fz_arena = internal thread_local global { ptr, ptr, ptr, i64 } zeroinitializer
+
+define ptr @__fz_tape_alloc(i64 %n) noinline {
+entry:
+  %n15 = add i64 %n, 31
+  %sz = and i64 %n15, -16
+  %topp = getelementptr inbounds i8, ptr @__fz_arena, i64 8
+  %endp = getelementptr inbounds i8, ptr @__fz_arena, i64 16
+  %livep = getelementptr inbounds i8, ptr @__fz_arena, i64 24
+  %top = load ptr, ptr %topp
+  %end = load ptr, ptr %endp
+  %ti = ptrtoint ptr %top to i64
+  %ei = ptrtoint ptr %end to i64
+  %room = sub i64 %ei, %ti
+  %fits = icmp ule i64 %sz, %room
+  %have = icmp ne ptr %top, null
+  %ok = and i1 %fits, %have
+  br i1 %ok, label %bump, label %chunk, !prof !1
+chunk:
+  %need = add i64 %sz, 16
+  %csz = call i64 @llvm.umax.i64(i64 %need, i64 65536)
+  %c = call ptr @malloc(i64 %csz)
+  %bad = icmp eq ptr %c, null
+  br i1 %bad, label %oom, label %link
+oom:
+  call void @abort()
+  unreachable
+link:
+  %prev = load ptr, ptr @__fz_arena
+  store ptr %prev, ptr %c
+  store ptr %c, ptr @__fz_arena
+  %cend = getelementptr inbounds i8, ptr %c, i64 %csz
+  store ptr %cend, ptr %endp
+  %cdata = getelementptr inbounds i8, ptr %c, i64 16
+  br label %bump
+bump:
+  %blk = phi ptr [ %top, %entry ], [ %cdata, %link ]
+  %ntop = getelementptr inbounds i8, ptr %blk, i64 %sz
+  store ptr %ntop, ptr %topp
+  %live = load i64, ptr %livep
+  %live1 = add i64 %live, 1
+  store i64 %live1, ptr %livep
+  store ptr @__fz_arena, ptr %blk
+  %szp = getelementptr inbounds i8, ptr %blk, i64 8
+  store i64 %sz, ptr %szp
+  %p = getelementptr inbounds i8, ptr %blk, i64 16
+  ret ptr %p
+}
+
+define void @__fz_tape_free(ptr %p) noinline {
+entry:
+  %blk = getelementptr inbounds i8, ptr %p, i64 -16
+  %owner = load ptr, ptr %blk
+  %mine = icmp eq ptr %owner, @__fz_arena
+  br i1 %mine, label %own, label %done
+own:
+  %topp = getelementptr inbounds i8, ptr @__fz_arena, i64 8
+  %livep = getelementptr inbounds i8, ptr @__fz_arena, i64 24
+  %live = load i64, ptr %livep
+  %live1 = sub i64 %live, 1
+  store i64 %live1, ptr %livep
+  %empty = icmp eq i64 %live1, 0
+  br i1 %empty, label %reset, label %lifo
+lifo:
+  %szp = getelementptr inbounds i8, ptr %blk, i64 8
+  %sz = load i64, ptr %szp
+  %after = getelementptr inbounds i8, ptr %blk, i64 %sz
+  %top = load ptr, ptr %topp
+  %last = icmp eq ptr %after, %top
+  br i1 %last, label %pop, label %done
+pop:
+  store ptr %blk, ptr %topp
+  br label %done
+reset:
+  %cur = load ptr, ptr @__fz_arena
+  %first = getelementptr inbounds i8, ptr %cur, i64 16
+  store ptr %first, ptr %topp
+  %old = load ptr, ptr %cur
+  store ptr null, ptr %cur
+  br label %freeloop
+freeloop:
+  %q = phi ptr [ %old, %reset ], [ %qn, %freeone ]
+  %end = icmp eq ptr %q, null
+  br i1 %end, label %done, label %freeone
+freeone:
+  %qn = load ptr, ptr %q
+  call void @free(ptr %q)
+  br label %freeloop
+done:
+  ret void
+}
+
 !0 = !{!"branch_weights", i32 1, i32 2000}
+!1 = !{!"branch_weights", i32 2000, i32 1}
 "#;
 
 /// Memory adjoint helpers, written once for `{FP}` of `{SIZE}` bytes and instantiated

@@ -253,9 +253,6 @@ pub(crate) struct Gen<'d> {
     aug_rets: Vec<Value>,
     tape_size: u64,
     size_patches: Vec<(Value, u32)>,
-    /// Split mode: addresses of the stacks' inline buffers, placed after the tape's
-    /// slots at `finalize` (so the tape's `memset` does not cover them).
-    inline_bufs: Vec<Value>,
     /// Records of cyclic blocks, by primal block.
     records: HashMap<Block, Record>,
     record_order: Vec<Block>,
@@ -372,7 +369,6 @@ impl<'d> Gen<'d> {
             aug_rets: Vec::new(),
             tape_size: 0,
             size_patches: Vec::new(),
-            inline_bufs: Vec::new(),
             records: HashMap::new(),
             record_order: Vec::new(),
             ret_index: None,
@@ -437,8 +433,8 @@ impl<'d> Gen<'d> {
         let i8t = self.ctx.i8();
         let i64t = self.ctx.i64();
         if self.split {
-            let malloc = self.d.libc("malloc", self.ctx.ptr(), &[i64t]);
-            let heap = self.fb_entry.call_fn(malloc, &[i64t.const_int(0)]);
+            let alloc = self.d.rt(crate::runtime::TAPE_ALLOC);
+            let heap = self.fb_entry.call_fn(alloc, &[i64t.const_int(0)]);
             self.size_patches.push((heap, 0));
             self.tape_heap_fwd = heap;
             self.tape_heap_rev = rev_params[k];
@@ -518,15 +514,6 @@ impl<'d> Gen<'d> {
         let i64t = self.ctx.i64();
         // Tape size.
         let size = self.tape_size.max(8).div_ceil(16) * 16;
-        // Inline stack buffers (split mode) go after the slots: allocated, not zeroed.
-        let inline = crate::runtime::STACK_INLINE;
-        let n_inline = self.inline_bufs.len() as u64;
-        for (k, g) in std::mem::take(&mut self.inline_bufs)
-            .into_iter()
-            .enumerate()
-        {
-            g.set_operand(1, i64t.const_int(size + k as u64 * inline));
-        }
         // Split mode: the augmented function hands its tape over at each return.
         for r in std::mem::take(&mut self.aug_rets) {
             self.b.position_before(r);
@@ -534,14 +521,7 @@ impl<'d> Gen<'d> {
             self.size_patches.push((cp, 2));
         }
         for (inst, k) in std::mem::take(&mut self.size_patches) {
-            let is_alloc =
-                inst.is_call() && inst.called_function().is_some_and(|f| f.name() == "malloc");
-            let n = if self.split && is_alloc {
-                size + n_inline * inline
-            } else {
-                size
-            };
-            inst.set_operand(k, i64t.const_int(n));
+            inst.set_operand(k, i64t.const_int(size));
         }
         // Pops, where the reverse sweep leaves each record's block; record sizes.
         let pop = self.d.rt(crate::runtime::POP);
@@ -577,7 +557,7 @@ impl<'d> Gen<'d> {
                 self.b.call_fn(free_stack, &[s]);
             }
             if self.split {
-                let free = self.d.libc("free", self.ctx.void(), &[self.ctx.ptr()]);
+                let free = self.d.rt(crate::runtime::TAPE_FREE);
                 self.b.call_fn(free, &[self.tape_heap_rev]);
             }
         }

@@ -117,7 +117,6 @@ impl Gen<'_> {
     /// per call when none). One entry there replaces an entry per iteration of `def`'s
     /// loop, and the recomputation of such a value from operands cached per iteration.
     fn exit_context(&mut self, def: Block) -> Option<Block> {
-        if std::env::var_os("FZ_NO_EXIT").is_some() { return None; }
         let here = self.rev_ctx?;
         if !self.cfg.is_cyclic(def) || !self.cfg.dominates(def, here) {
             return None;
@@ -430,28 +429,27 @@ impl Gen<'_> {
         slot
     }
 
-    /// Points a new stack at an inline buffer (an `alloca` of the combined function, or
-    /// part of the heap tape in split mode), so short loops never allocate.
+    /// Points a new stack at an inline buffer (an `alloca` of the combined function), so
+    /// short loops never allocate.
     fn init_inline_stack(&mut self, stack: u64) {
         let i8t = self.ctx.i8();
         let i64t = self.ctx.i64();
-        let n = crate::runtime::STACK_INLINE;
-        let buf = if self.split {
-            // Placed at `finalize`, after the slots (the offset here is a placeholder).
-            let g = self
-                .fb_entry
-                .byte_gep(self.tape_heap_fwd, i64t.const_int(16));
-            self.inline_bufs.push(g);
-            g
-        } else {
-            let a = self
-                .fb_entry
-                .array_alloca(i8t, i64t.const_int(n), "fz.stack.inline");
-            a.set_alignment(16);
-            a
-        };
         let s = self.fb_entry.byte_gep(self.tape_fwd, i64t.const_int(stack));
-        self.fb_entry.store(buf, s);
+        if self.split {
+            // A heap tape outlives the call: an inline buffer in it would make every
+            // tape (of a recursive function: one per call) large and cold. The stack
+            // starts empty instead (capacity 1 marks "not heap memory", of 0 bytes).
+            self.fb_entry.store(self.ctx.ptr().zero(), s);
+            let capp = self.fb_entry.byte_gep(s, i64t.const_int(16));
+            self.fb_entry.store(i64t.const_int(1), capp);
+            return;
+        }
+        let n = crate::runtime::STACK_INLINE;
+        let a = self
+            .fb_entry
+            .array_alloca(i8t, i64t.const_int(n), "fz.stack.inline");
+        a.set_alignment(16);
+        self.fb_entry.store(a, s);
         let capp = self.fb_entry.byte_gep(s, i64t.const_int(16));
         self.fb_entry.store(i64t.const_int(n + 1), capp);
     }
