@@ -28,7 +28,12 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
     pipeline::verify_after_ad(&module)?;
     if let Some(level) = args.opt {
         let tm = pipeline::target_machine(&module, level)?;
-        pipeline::optimize(&module, &tm, level, pipeline::LoopOptions::from_flags(level, &[]))?;
+        pipeline::optimize(
+            &module,
+            &tm,
+            level,
+            pipeline::LoopOptions::from_flags(level, &[]),
+        )?;
     }
     let mut out = OptOutput {
         printout: report.printout,

@@ -165,9 +165,6 @@ impl LoopOptions {
                 _ => {}
             }
         }
-        if std::env::var_os("FZ_FORCE_VEC").is_some() { o.vectorize = true; }
-        if std::env::var_os("FZ_FORCE_SLP").is_some() { o.slp_vectorize = true; }
-        if std::env::var_os("FZ_FORCE_UNROLL").is_some() { o.unroll = true; }
         o
     }
 }
@@ -288,7 +285,13 @@ mod tests {
         let m = load(&ctx, &p).unwrap();
         verify_after_ad(&m).unwrap();
         let tm = target_machine(&m, OptLevel::O2).unwrap();
-        optimize(&m, &tm, OptLevel::O2, LoopOptions::from_flags(OptLevel::O2, &[])).unwrap();
+        optimize(
+            &m,
+            &tm,
+            OptLevel::O2,
+            LoopOptions::from_flags(OptLevel::O2, &[]),
+        )
+        .unwrap();
         let bc = dir.path().join("ok.bc");
         emit(&m, &tm, Emit::Bitcode, &bc).unwrap();
         let ctx2 = Context::create();

@@ -63,6 +63,8 @@ const ASAN_PROGRAMS: &[&str] = &[
     "87_realloc_growth",
     "88_pointer_bumping",
     "122_recursion_memory",
+    "246_split_fifo_recursive",
+    "248_repeated_big_tapes",
 ];
 
 fn run_c_program(

@@ -137,7 +137,9 @@ impl Builder {
     pub fn fcmp(&self, p: RealPredicate, a: Value, b: Value) -> Value {
         let n = cstr("");
         // SAFETY: builder positioned.
-        self.fp(Value(unsafe { LLVMBuildFCmp(self.raw, p, a.0, b.0, n.as_ptr()) }))
+        self.fp(Value(unsafe {
+            LLVMBuildFCmp(self.raw, p, a.0, b.0, n.as_ptr())
+        }))
     }
     pub fn icmp(&self, p: IntPredicate, a: Value, b: Value) -> Value {
         let n = cstr("");
@@ -147,7 +149,9 @@ impl Builder {
     pub fn select(&self, c: Value, a: Value, b: Value) -> Value {
         let n = cstr("");
         // SAFETY: builder positioned.
-        self.fp(Value(unsafe { LLVMBuildSelect(self.raw, c.0, a.0, b.0, n.as_ptr()) }))
+        self.fp(Value(unsafe {
+            LLVMBuildSelect(self.raw, c.0, a.0, b.0, n.as_ptr())
+        }))
     }
     pub fn alloca(&self, ty: Type, name: &str) -> Value {
         let n = cstr(name);
@@ -304,7 +308,9 @@ impl Builder {
     pub fn binop(&self, op: Opcode, a: Value, b: Value) -> Value {
         let n = cstr("");
         // SAFETY: builder positioned; opcode is a binary operator (caller).
-        self.fp(Value(unsafe { LLVMBuildBinOp(self.raw, op, a.0, b.0, n.as_ptr()) }))
+        self.fp(Value(unsafe {
+            LLVMBuildBinOp(self.raw, op, a.0, b.0, n.as_ptr())
+        }))
     }
 }
 

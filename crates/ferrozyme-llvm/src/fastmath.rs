@@ -13,6 +13,9 @@ use llvm_sys::{
 
 use crate::ir::{Opcode, Value};
 
+/// `reassoc`: the user allows reassociating floating-point arithmetic.
+pub const REASSOC: u32 = LLVMFastMathAllowReassoc;
+
 /// The flags derivative code may inherit.
 pub const INHERITABLE: u32 = LLVMFastMathAllowReassoc
     | LLVMFastMathNoSignedZeros
@@ -24,7 +27,6 @@ pub const INHERITABLE: u32 = LLVMFastMathAllowReassoc
 /// accumulation across phis, memory): those every floating-point operation of function
 /// `f` has in common; 0 when `f` has none.
 pub fn function_default(f: Value) -> u32 {
-    if std::env::var_os("FZ_NO_FMF").is_some() { return 0; }
     let mut common: Option<u32> = None;
     for b in f.blocks() {
         for i in b.instructions() {
@@ -54,7 +56,6 @@ pub fn function_default(f: Value) -> u32 {
 /// Flags for the derivative code of instruction `i`: its own when it is a floating-point
 /// operation, else `default`.
 pub fn for_instruction(i: Value, default: u32) -> u32 {
-    if std::env::var_os("FZ_NO_FMF").is_some() { return 0; }
     if i.can_use_fast_math_flags() {
         i.fast_math_flags() & INHERITABLE
     } else {

@@ -365,13 +365,11 @@ pub fn replace_augment_size(call: Value, aug: Value) {
     let size = aug
         .entry_block()
         .and_then(|e| {
-            e.instructions()
-                .into_iter()
-                .find(|i| {
-                    i.is_call()
-                        && i.called_function()
-                            .is_some_and(|f| f.name() == crate::runtime::TAPE_ALLOC)
-                })
+            e.instructions().into_iter().find(|i| {
+                i.is_call()
+                    && i.called_function()
+                        .is_some_and(|f| f.name() == crate::runtime::TAPE_ALLOC)
+            })
         })
         .and_then(|m| m.call_args()[0].const_int_value())
         .unwrap_or(0);

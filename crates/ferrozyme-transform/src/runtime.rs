@@ -121,6 +121,7 @@ out:
   %keep = icmp ult i64 %mc2, %cap
   br i1 %keep, label %swap, label %drop
 swap:
+  call void @__fz_tls_register()
   %dp = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %mi2, i32 0
   %cp2 = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %mi2, i32 1
   %old = load ptr, ptr %dp
@@ -331,22 +332,26 @@ done:
 
 ; The tapes of split mode (one per call of an augmented function: per call of a
 ; recursive function) come from a per-thread arena instead of malloc: a bump pointer in
-; 64 KiB chunks, so allocating is cheap and the reverse sweep reads tapes that lie next
-; to each other. Arena { chunk, top, end, live }: `chunk` is the newest chunk (its first
-; 16 bytes link to the previous one), `live` counts tapes not yet freed. A tape freed
-; last-in first-out gives its memory back at once; any order is correct, the memory of
-; out-of-order frees returning when no tape is live (then all but the newest chunk are
-; freed). Each tape has a 16-byte header { arena, size }; a tape freed by another thread
-; than the one that made it is left to its arena.
-@__fz_arena = internal thread_local global { ptr, ptr, ptr, i64 } zeroinitializer
+; chunks of 64 KiB or more, so allocating is cheap and the reverse sweep reads tapes
+; that lie next to each other.
+;   arena { chunk, top, end, last }: the newest chunk, its free space [top, end), and
+;     its newest block (null when the chunk holds none);
+;   chunk header (32 bytes) { previous chunk, and its top, end and last };
+;   block header (32 bytes) { owner arena, previous block of the chunk, size, freed }.
+; Freeing marks the block; freeing the newest block pops it and every marked block
+; below it (and empty chunks but the first), so any order of frees gives the memory back
+; once the blocks after it are freed. A tape freed by another thread than its owner is
+; only marked (atomically); the owner pops it.
+@__fz_arena = internal thread_local global { ptr, ptr, ptr, ptr } zeroinitializer
 
 define ptr @__fz_tape_alloc(i64 %n) noinline {
 entry:
-  %n15 = add i64 %n, 31
-  %sz = and i64 %n15, -16
+  %n15 = add i64 %n, 15
+  %n16 = and i64 %n15, -16
+  %sz = add i64 %n16, 32
   %topp = getelementptr inbounds i8, ptr @__fz_arena, i64 8
   %endp = getelementptr inbounds i8, ptr @__fz_arena, i64 16
-  %livep = getelementptr inbounds i8, ptr @__fz_arena, i64 24
+  %lastp = getelementptr inbounds i8, ptr @__fz_arena, i64 24
   %top = load ptr, ptr %topp
   %end = load ptr, ptr %endp
   %ti = ptrtoint ptr %top to i64
@@ -357,7 +362,8 @@ entry:
   %ok = and i1 %fits, %have
   br i1 %ok, label %bump, label %chunk, !prof !1
 chunk:
-  %need = add i64 %sz, 16
+  call void @__fz_tls_register()
+  %need = add i64 %sz, 32
   %csz = call i64 @llvm.umax.i64(i64 %need, i64 65536)
   %c = call ptr @malloc(i64 %csz)
   %bad = icmp eq ptr %c, null
@@ -366,66 +372,155 @@ oom:
   call void @abort()
   unreachable
 link:
-  %prev = load ptr, ptr @__fz_arena
-  store ptr %prev, ptr %c
+  %prevc = load ptr, ptr @__fz_arena
+  %last0 = load ptr, ptr %lastp
+  store ptr %prevc, ptr %c
+  %c1 = getelementptr inbounds i8, ptr %c, i64 8
+  store ptr %top, ptr %c1
+  %c2 = getelementptr inbounds i8, ptr %c, i64 16
+  store ptr %end, ptr %c2
+  %c3 = getelementptr inbounds i8, ptr %c, i64 24
+  store ptr %last0, ptr %c3
   store ptr %c, ptr @__fz_arena
   %cend = getelementptr inbounds i8, ptr %c, i64 %csz
   store ptr %cend, ptr %endp
-  %cdata = getelementptr inbounds i8, ptr %c, i64 16
+  store ptr null, ptr %lastp
+  %cdata = getelementptr inbounds i8, ptr %c, i64 32
   br label %bump
 bump:
   %blk = phi ptr [ %top, %entry ], [ %cdata, %link ]
   %ntop = getelementptr inbounds i8, ptr %blk, i64 %sz
   store ptr %ntop, ptr %topp
-  %live = load i64, ptr %livep
-  %live1 = add i64 %live, 1
-  store i64 %live1, ptr %livep
+  %prevb = load ptr, ptr %lastp
+  store ptr %blk, ptr %lastp
   store ptr @__fz_arena, ptr %blk
-  %szp = getelementptr inbounds i8, ptr %blk, i64 8
-  store i64 %sz, ptr %szp
-  %p = getelementptr inbounds i8, ptr %blk, i64 16
+  %b1 = getelementptr inbounds i8, ptr %blk, i64 8
+  store ptr %prevb, ptr %b1
+  %b2 = getelementptr inbounds i8, ptr %blk, i64 16
+  store i64 %sz, ptr %b2
+  %b3 = getelementptr inbounds i8, ptr %blk, i64 24
+  store atomic i64 0, ptr %b3 monotonic, align 8
+  %p = getelementptr inbounds i8, ptr %blk, i64 32
   ret ptr %p
 }
 
 define void @__fz_tape_free(ptr %p) noinline {
 entry:
-  %blk = getelementptr inbounds i8, ptr %p, i64 -16
+  %blk = getelementptr inbounds i8, ptr %p, i64 -32
   %owner = load ptr, ptr %blk
+  %flag = getelementptr inbounds i8, ptr %blk, i64 24
+  store atomic i64 1, ptr %flag release, align 8
   %mine = icmp eq ptr %owner, @__fz_arena
   br i1 %mine, label %own, label %done
 own:
-  %topp = getelementptr inbounds i8, ptr @__fz_arena, i64 8
-  %livep = getelementptr inbounds i8, ptr @__fz_arena, i64 24
-  %live = load i64, ptr %livep
-  %live1 = sub i64 %live, 1
-  store i64 %live1, ptr %livep
-  %empty = icmp eq i64 %live1, 0
-  br i1 %empty, label %reset, label %lifo
-lifo:
-  %szp = getelementptr inbounds i8, ptr %blk, i64 8
-  %sz = load i64, ptr %szp
-  %after = getelementptr inbounds i8, ptr %blk, i64 %sz
-  %top = load ptr, ptr %topp
-  %last = icmp eq ptr %after, %top
-  br i1 %last, label %pop, label %done
-pop:
-  store ptr %blk, ptr %topp
+  call void @__fz_arena_pop()
   br label %done
-reset:
-  %cur = load ptr, ptr @__fz_arena
-  %first = getelementptr inbounds i8, ptr %cur, i64 16
-  store ptr %first, ptr %topp
-  %old = load ptr, ptr %cur
-  store ptr null, ptr %cur
-  br label %freeloop
-freeloop:
-  %q = phi ptr [ %old, %reset ], [ %qn, %freeone ]
-  %end = icmp eq ptr %q, null
-  br i1 %end, label %done, label %freeone
-freeone:
-  %qn = load ptr, ptr %q
-  call void @free(ptr %q)
-  br label %freeloop
+done:
+  ret void
+}
+
+; Pops the marked blocks at the top of this thread's arena, and chunks left empty
+; (except the first).
+define void @__fz_arena_pop() noinline {
+entry:
+  %topp = getelementptr inbounds i8, ptr @__fz_arena, i64 8
+  %endp = getelementptr inbounds i8, ptr @__fz_arena, i64 16
+  %lastp = getelementptr inbounds i8, ptr @__fz_arena, i64 24
+  br label %loop
+loop:
+  %b = load ptr, ptr %lastp
+  %empty = icmp eq ptr %b, null
+  br i1 %empty, label %chunkdone, label %check
+check:
+  %fp = getelementptr inbounds i8, ptr %b, i64 24
+  %f = load atomic i64, ptr %fp acquire, align 8
+  %freed = icmp ne i64 %f, 0
+  br i1 %freed, label %popb, label %done
+popb:
+  store ptr %b, ptr %topp
+  %pp = getelementptr inbounds i8, ptr %b, i64 8
+  %pb = load ptr, ptr %pp
+  store ptr %pb, ptr %lastp
+  br label %loop
+chunkdone:
+  %c = load ptr, ptr @__fz_arena
+  %nochunk = icmp eq ptr %c, null
+  br i1 %nochunk, label %done, label %haschunk
+haschunk:
+  %prevc = load ptr, ptr %c
+  %first = icmp eq ptr %prevc, null
+  br i1 %first, label %done, label %unlink
+unlink:
+  %c1 = getelementptr inbounds i8, ptr %c, i64 8
+  %stop = load ptr, ptr %c1
+  %c2 = getelementptr inbounds i8, ptr %c, i64 16
+  %send = load ptr, ptr %c2
+  %c3 = getelementptr inbounds i8, ptr %c, i64 24
+  %slast = load ptr, ptr %c3
+  store ptr %prevc, ptr @__fz_arena
+  store ptr %stop, ptr %topp
+  store ptr %send, ptr %endp
+  store ptr %slast, ptr %lastp
+  call void @free(ptr %c)
+  br label %loop
+done:
+  ret void
+}
+
+; At thread exit (and at exit for the main thread): the pool's buffers and the arena's
+; chunks go back to malloc. Chunks that still hold tapes nobody freed are left alone
+; (their tapes may be reversed by another thread).
+declare i32 @__cxa_thread_atexit_impl(ptr, ptr, ptr)
+@__dso_handle = external hidden global i8
+@__fz_tls_registered = internal thread_local global i1 false
+
+define void @__fz_tls_register() noinline {
+entry:
+  %r = load i1, ptr @__fz_tls_registered
+  br i1 %r, label %done, label %reg
+reg:
+  store i1 true, ptr @__fz_tls_registered
+  %x = call i32 @__cxa_thread_atexit_impl(ptr @__fz_tls_release, ptr null, ptr @__dso_handle)
+  br label %done
+done:
+  ret void
+}
+
+define void @__fz_tls_release(ptr %unused) {
+entry:
+  br label %pool
+pool:
+  %i = phi i64 [ 0, %entry ], [ %i1, %pool ]
+  %dp = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %i, i32 0
+  %cp = getelementptr inbounds [16 x { ptr, i64 }], ptr @__fz_pool, i64 0, i64 %i, i32 1
+  %d = load ptr, ptr %dp
+  call void @free(ptr %d)
+  store ptr null, ptr %dp
+  store i64 0, ptr %cp
+  %i1 = add i64 %i, 1
+  %end = icmp eq i64 %i1, 16
+  br i1 %end, label %arena, label %pool
+arena:
+  call void @__fz_arena_pop()
+  %lastp = getelementptr inbounds i8, ptr @__fz_arena, i64 24
+  %last = load ptr, ptr %lastp
+  %c = load ptr, ptr @__fz_arena
+  %nolive = icmp eq ptr %last, null
+  %isc = icmp ne ptr %c, null
+  %fr = and i1 %nolive, %isc
+  br i1 %fr, label %freec, label %done
+freec:
+  %prevc = load ptr, ptr %c
+  %only = icmp eq ptr %prevc, null
+  br i1 %only, label %freeit, label %done
+freeit:
+  call void @free(ptr %c)
+  store ptr null, ptr @__fz_arena
+  %topp = getelementptr inbounds i8, ptr @__fz_arena, i64 8
+  store ptr null, ptr %topp
+  %endp = getelementptr inbounds i8, ptr @__fz_arena, i64 16
+  store ptr null, ptr %endp
+  br label %done
 done:
   ret void
 }

@@ -42,6 +42,7 @@ impl Gen<'_> {
                 });
             }
         }
+        self.begin_scaled(blk);
         for &i in insts.iter().rev() {
             if i.is_terminator() || i.opcode() == Some(Opcode::LLVMPHI) {
                 continue;
@@ -58,6 +59,7 @@ impl Gen<'_> {
             }
             self.b.set_fast_math(prev);
         }
+        self.end_scaled();
         // Phi adjoints are read (and cleared) before any is moved, so phis that feed each
         // other around a loop exchange the right values.
         let mut phi_adj: Vec<Vec<(Value, Value)>> = vec![Vec::new(); self.width];

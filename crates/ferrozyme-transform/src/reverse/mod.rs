@@ -47,6 +47,7 @@ mod counters;
 mod forward;
 mod memory;
 mod mixed;
+mod scaled;
 mod values;
 mod vector;
 
@@ -233,6 +234,8 @@ pub(crate) struct Gen<'d> {
     counters: HashMap<Value, counters::Counter>,
     /// The primal block whose reverse block is being emitted.
     rev_ctx: Option<Block>,
+    /// The block being reversed with the seed 1 (`scaled`).
+    scaled: Option<scaled::Scaled>,
     /// Caches of loop values read after their loop (`values::exit_context`).
     exit_cache: HashMap<(Key, Block), Cache>,
     /// Final stores performed after the reverse sweep (combined mode, see
@@ -358,6 +361,7 @@ impl<'d> Gen<'d> {
             pred_rule: HashMap::new(),
             counters: HashMap::new(),
             rev_ctx: None,
+            scaled: None,
             exit_cache: HashMap::new(),
             deferred: HashSet::new(),
             call_tape: HashMap::new(),
@@ -517,7 +521,9 @@ impl<'d> Gen<'d> {
         // Split mode: the augmented function hands its tape over at each return.
         for r in std::mem::take(&mut self.aug_rets) {
             self.b.position_before(r);
-            let cp = self.b.memcpy(self.tape_heap_fwd, self.tape_fwd, i64t.const_int(0), 16);
+            let cp = self
+                .b
+                .memcpy(self.tape_heap_fwd, self.tape_fwd, i64t.const_int(0), 16);
             self.size_patches.push((cp, 2));
         }
         for (inst, k) in std::mem::take(&mut self.size_patches) {

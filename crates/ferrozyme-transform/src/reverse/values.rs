@@ -535,6 +535,9 @@ impl Gen<'_> {
         if !(v.is_instruction() || v.is_argument()) || !self.act.is_active(v) {
             return;
         }
+        if self.add_scaled(v, delta) {
+            return;
+        }
         let s = self.adj_slot(v);
         let ty = self.adj_ty(v);
         let old = self.b.load(ty, s, "d.old");
