@@ -64,6 +64,7 @@ const ASAN_PROGRAMS: &[&str] = &[
     "88_pointer_bumping",
     "122_recursion_memory",
     "246_split_fifo_recursive",
+    "247_threads_gradients",
     "248_repeated_big_tapes",
 ];
 

@@ -7,6 +7,9 @@
 //! and queues their bodies; [`Driver::drain`] synthesizes queued bodies until none is left.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use ferrozyme_analysis::types::TypeAnalysis;
 
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Type, Value};
 
@@ -44,12 +47,17 @@ pub struct Driver {
     pub check_counter: usize,
     /// Messages for the user that are not errors.
     pub notes: Vec<String>,
+    /// Type analyses of the user's functions, by function (one analysis serves its whole
+    /// call-graph component); valid while one `drain` runs, since only hook replacement
+    /// (between drains) changes the user's functions.
+    types_cache: HashMap<Value, Rc<TypeAnalysis>>,
 }
 
 impl Driver {
     pub fn new(module: Module) -> Driver {
         Driver {
             module,
+            types_cache: HashMap::new(),
             touchers: ferrozyme_analysis::activity::functions_touching_shadowed_globals(module),
             runtime: Runtime::new(module),
             shadow_globals: HashMap::new(),
@@ -215,6 +223,22 @@ impl Driver {
         (aug, rev)
     }
 
+    /// Type analysis of `clone`, a copy of `original`: the analysis of `original`'s
+    /// component is computed once per drain and refined for each clone.
+    pub fn types_for_clone(&mut self, clone: Value, original: Value) -> TypeAnalysis {
+        let frozen = match self.types_cache.get(&original) {
+            Some(t) => t.clone(),
+            None => {
+                let t = Rc::new(TypeAnalysis::run(self.module, original));
+                for f in TypeAnalysis::scope_of(original) {
+                    self.types_cache.insert(f, t.clone());
+                }
+                t
+            }
+        };
+        TypeAnalysis::refine_for_clone(self.module, clone, original, &frozen)
+    }
+
     /// Synthesizes every queued body.
     pub fn drain(&mut self) -> Vec<Diagnostic> {
         let mut diags = Vec::new();
@@ -273,6 +297,7 @@ impl Driver {
             }
             p.delete_function();
         }
+        self.types_cache.clear();
         diags
     }
 }

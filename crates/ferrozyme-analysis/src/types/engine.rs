@@ -97,6 +97,7 @@ impl TypeAnalysis {
             }
         }
         links.extend(stack_slot_links(&insts));
+        eng.relate_links(&links);
         let mut rounds = 0;
         for _ in 0..MAX_ROUNDS {
             rounds += 1;
@@ -117,6 +118,83 @@ impl TypeAnalysis {
                 }
             }
             if !any {
+                break;
+            }
+        }
+        TypeAnalysis {
+            module,
+            vals: eng.vals,
+            ptrs: eng.ptrs,
+            rounds,
+        }
+    }
+
+    /// The functions an analysis of `f` covers (its connected component of the call
+    /// graph): one analysis serves them all while the module's functions stay as they
+    /// are.
+    pub fn scope_of(f: Value) -> Vec<Value> {
+        scope(f)
+    }
+
+    /// Analyse `clone`, a copy of `original` made for differentiation, reusing `frozen`,
+    /// a finished analysis of `original`'s scope: only the clone is swept, its parameters
+    /// share the original's trees and its calls see the callees' final trees. The clone
+    /// computes what the original computes, so what it would teach the rest of the scope
+    /// the original already did; this avoids re-analysing the whole scope for each
+    /// function differentiated in it.
+    pub fn refine_for_clone(
+        module: Module,
+        clone: Value,
+        original: Value,
+        frozen: &TypeAnalysis,
+    ) -> TypeAnalysis {
+        let mut eng = Engine::new(module);
+        eng.vals = frozen.vals.clone();
+        eng.ptrs = frozen.ptrs.clone();
+        let body: Vec<Value> = clone
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .collect();
+        let mut callees = vec![clone];
+        for &i in &body {
+            if matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
+                if let Some(c) = i.called_function() {
+                    if !c.is_declaration() && !callees.contains(&c) {
+                        callees.push(c);
+                    }
+                }
+            }
+        }
+        for func in callees {
+            let rets: Vec<Value> = func
+                .blocks()
+                .into_iter()
+                .filter_map(|b| b.terminator())
+                .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
+                .map(|t| t.operand(0))
+                .collect();
+            eng.returns.insert(func, rets);
+        }
+        for &i in &body {
+            eng.relate(i);
+        }
+        let insts = vec![body];
+        let mut links: Vec<(Value, Value)> =
+            clone.params().into_iter().zip(original.params()).collect();
+        links.extend(stack_slot_links(&insts));
+        eng.relate_links(&links);
+        let mut rounds = 0;
+        for _ in 0..MAX_LOCAL_SWEEPS {
+            rounds += 1;
+            eng.changed = false;
+            for &(a, b) in &links {
+                eng.link(a, b);
+            }
+            for &i in &insts[0] {
+                eng.visit(i);
+            }
+            if !eng.changed {
                 break;
             }
         }
@@ -394,6 +472,18 @@ impl Engine {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Linked pointers (parameters of a clone and of its original, pointers passed
+    /// through `-O0` stack slots) are the same pointer: a slot holding `p` and `p + 8`
+    /// walks memory like a loop phi does.
+    fn relate_links(&mut self, links: &[(Value, Value)]) {
+        for &(a, b) in links {
+            let pointerish = |v: Value| v.ty().is_pointer() || v.ty().is_integer();
+            if is_trackable(a) && is_trackable(b) && pointerish(a) && pointerish(b) {
+                self.periods.relate(a, b, 0);
+            }
         }
     }
 

@@ -280,7 +280,7 @@ impl<'d> Gen<'d> {
         let ctx = m.context();
         let cfg = Cfg::new(p);
         let args: Vec<ArgActivity> = req.args.clone();
-        let types = ferrozyme_analysis::types::TypeAnalysis::run_for_clone(m, p, Some(req.func));
+        let types = d.types_for_clone(p, req.func);
         let mut act = Activity::run_with_types(
             &ActivityInput {
                 func: p,

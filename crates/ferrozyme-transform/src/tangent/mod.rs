@@ -120,7 +120,7 @@ impl<'d> TangentGen<'d> {
         let m = d.module;
         let ctx = m.context();
         let cfg = Cfg::new(p);
-        let types = ferrozyme_analysis::types::TypeAnalysis::run_for_clone(m, p, Some(req.func));
+        let types = d.types_for_clone(p, req.func);
         let mut act = Activity::run_full(
             &ActivityInput {
                 func: p,
