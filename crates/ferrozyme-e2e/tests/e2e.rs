@@ -33,10 +33,19 @@ enum Via {
     Cli,
     /// `clang-22 -fpass-plugin=libferrozyme_plugin.so`: the pass inside clang's pipeline.
     Plugin,
+    /// `ferrozyme cc --ad-before-opt`: the transform on unoptimized IR (the paper's
+    /// "Ref" pipeline, also what the benchmarks compare with).
+    Ref,
     /// `ferrozyme cc -fsanitize=address`, run with `ASAN_OPTIONS=detect_leaks=1`: no
     /// memory errors and no leaks (shadow memory, tapes) allowed.
     Asan,
 }
+
+/// Programs left out of the `ref::` trials: a `double` copied through a `long *` is only
+/// recognisable once the optimizer folded the pun (before it, the `long` TBAA tags make
+/// the memory ambiguous and the transform reports `cannot-deduce-type`, the documented
+/// answer to type punning).
+const NOT_REF: &[&str] = &["63_min_int_copy_one"];
 
 /// The memory-safety subset (`asan::<name>::{O0,O2}`): heap buffers, realloc, VLAs, loops
 /// whose values go on tapes, recursion, calls in loops, linked structures.
@@ -80,11 +89,12 @@ fn run_c_program(
         Via::Cli => "",
         Via::Plugin => "-plugin",
         Via::Asan => "-asan",
+        Via::Ref => "-ref",
     };
     let dir = build_dir(&format!("{stem}{suffix}"), opt)?;
     let exe = dir.join("exe");
     let mut cc = match via {
-        Via::Cli | Via::Asan => {
+        Via::Cli | Via::Asan | Via::Ref => {
             let mut c = Command::new(ferrozyme(root)?);
             let driver = if file.extension().is_some_and(|e| e == "cpp") {
                 "c++"
@@ -92,6 +102,9 @@ fn run_c_program(
                 "cc"
             };
             c.arg(driver);
+            if via == Via::Ref {
+                c.arg("--ad-before-opt");
+            }
             c
         }
         Via::Plugin => {
@@ -332,6 +345,24 @@ fn main() {
             });
             // A program built for a CPU feature this machine lacks cannot run here: it is
             // listed as ignored (with `--include-ignored` it runs, and fails with SIGILL).
+            trials.push(if missing.is_empty() && d.ignore.is_none() {
+                trial
+            } else {
+                trial.with_ignored_flag(true)
+            });
+        }
+        // Every C program once more with AD before the optimizer (`--ad-before-opt`).
+        if kind == "c"
+            && d.opts.iter().any(|o| o == "O2")
+            && d.expect_errors.is_empty()
+            && !NOT_REF.contains(&stem.as_str())
+        {
+            let (root, file, d2) = (root.clone(), file.clone(), d.clone());
+            let name = format!("ref::{}::O2", trial_component(&stem));
+            let missing = missing_cpu_flags(&d.requires);
+            let trial = Trial::test(name, move || {
+                run_c_program(&root, &file, "O2", &d2, Via::Ref)
+            });
             trials.push(if missing.is_empty() && d.ignore.is_none() {
                 trial
             } else {

@@ -41,6 +41,21 @@ impl Gen<'_> {
                 continue;
             }
             let op = i.opcode()?;
+            // Adjoint can also move through memory: any call but a math function (or
+            // one with no derivative and no memory effect) disqualifies the block,
+            // active or not (a `void` call writing active memory is not an active value).
+            match op {
+                LLVMCall => {
+                    if !matches!(
+                        classify(i),
+                        CallKind::Math(_) | CallKind::NoDerivative | CallKind::TypeHint
+                    ) {
+                        return None;
+                    }
+                }
+                LLVMInvoke | LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMVAArg => return None,
+                _ => {}
+            }
             if op == LLVMStore {
                 if self.act.is_active(i.operand(0)) || self.act.is_shadowed(i.operand(1)) {
                     return None;
