@@ -1,6 +1,6 @@
-/* bench.h -- shared harness of the Ferrozyme benchmark programs (bench/src/NAME.c).
+/* bench.h -- shared harness of the Ferrozyme benchmark programs (bench/src/NAME.c, NAME.cpp).
  *
- * Every benchmark program is one C file: the objective, the `__enzyme_autodiff`
+ * Every benchmark program is one C or C++ file: the objective, the `__enzyme_autodiff`
  * call that differentiates it, optionally a hand-written gradient, correctness
  * checks and a `main` built on the helpers below.  The runner (bench/run.py)
  * builds each file with several compilers and starts the binaries as
@@ -20,7 +20,9 @@
  * seconds in all; report the minimum time per call.
  *
  * Only libc and libm are used; every helper is `static` so the file can be
- * included once per program without link conflicts.
+ * included once per program without link conflicts.  The file is also valid
+ * C++ (the odeint benchmarks include it from C++): the Enzyme declarations
+ * have C linkage there and malloc results are cast.
  */
 #ifndef FZ_BENCH_H
 #define FZ_BENCH_H
@@ -33,9 +35,15 @@
 #include <time.h>
 
 /* ---- Enzyme-compatible ABI -------------------------------------------- */
+#ifdef __cplusplus /* the odeint benchmarks (bench/src/NAME_odeint.cpp) include this file */
+extern "C" {
+#endif
 extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out;
 extern void __enzyme_autodiff(void *, ...);
 extern double __enzyme_autodiff_d(void *, ...);
+#ifdef __cplusplus
+}
+#endif
 
 /* ---- command line ------------------------------------------------------ */
 typedef struct {
@@ -242,7 +250,7 @@ static bench_reader bench_open(const char *path) {
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
-  r.buf = malloc((size_t)n + 1);
+  r.buf = (char *)malloc((size_t)n + 1);
   if (fread(r.buf, 1, (size_t)n, f) != (size_t)n) {
     printf("CHECK FAIL cannot read %s\n", path);
     exit(1);
@@ -270,9 +278,9 @@ static long bench_read_vec(const char *path, double **out) {
   FILE *f = fopen(path, "r");
   if (!f) return -1;
   long cap = 1024, n = 0;
-  double *v = malloc(sizeof(double) * cap), x;
+  double *v = (double *)malloc(sizeof(double) * cap), x;
   while (fscanf(f, "%lf", &x) == 1) {
-    if (n == cap) v = realloc(v, sizeof(double) * (cap *= 2));
+    if (n == cap) v = (double *)realloc(v, sizeof(double) * (cap *= 2));
     v[n++] = x;
   }
   fclose(f);
@@ -290,7 +298,7 @@ static char *bench_slurp(const char *path) {
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
+  char *b = (char *)malloc((size_t)n + 1);
   size_t got = fread(b, 1, (size_t)n, f);
   b[got] = 0;
   fclose(f);

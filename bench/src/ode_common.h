@@ -1,6 +1,8 @@
-/* ode_common.h -- the parts shared by euler.c and rk4.c: the test system, the
- * harness with its checks.  Each including file defines `do_step` (one
- * stepper step, in place) and the stepper's one-step amplification factor
+/* ode_common.h -- the parts shared by the plain-C ODE benchmarks euler.c and
+ * rk4.c: the test system and odeint's integrate_const loop in C; the checks and
+ * the timing `main` are in ode_harness.h (shared with the boost odeint versions
+ * euler_odeint.cpp and rk4_odeint.cpp).  Each including file defines `do_step`
+ * (one stepper step, in place) and the stepper's one-step amplification factor
  * (`amp`, `amp_prime`) for the linear test problem, then includes this file.
  *
  * System (BENCHMARKS.md 6.1): x' = -1.2 x, x(0) = 1, state of one double
@@ -21,8 +23,6 @@ static void decay_rhs(const double *x, double *dxdt, double t) {
 }
 
 static void do_step(double *x, double t, double dt);
-static double amp(double z);       /* one-step factor R(z), z = -1.2 h */
-static double amp_prime(double z); /* dR/dz */
 
 /* integrate_const(stepper, rhs, x, 0.0, T, T/N) */
 static void integrate_const(double *x, double start, double end, double dt) {
@@ -42,100 +42,5 @@ double foobar(double T, unsigned long N) {
   return x[0];
 }
 
-/* ---- harness ------------------------------------------------------------ */
-typedef struct {
-  double T, dT;
-  unsigned long N;
-} ode_ctx;
-
-static void run_primal(void *p) {
-  ode_ctx *c = p;
-  bench_sink = foobar(c->T, c->N);
-}
-
-static void run_grad(void *p) {
-  ode_ctx *c = p;
-  c->dT = __enzyme_autodiff_d((void *)foobar, c->T, enzyme_const, c->N);
-  bench_sink = c->dT;
-}
-
-static double eval_T(void *p) {
-  ode_ctx *c = p;
-  return foobar(c->T, c->N);
-}
-
-/* The step count integrate_const takes (same loop, no state). */
-static long count_steps(double T, unsigned long N) {
-  volatile double dt = T / (double)N, t = 0.0;
-  long step = 0;
-  while ((t + dt) - T <= DBL_EPSILON) {
-    ++step;
-    t = 0.0 + (double)step * dt;
-  }
-  return step;
-}
-
-int main(int argc, char **argv) {
-  bench_opts o = bench_parse(argc, argv);
-  ode_ctx c = {2.1, 0.0, strtoul(o.input, NULL, 10)};
-  if (c.N == 0) {
-    printf("CHECK FAIL input must be the number of steps N\n");
-    return bench_finish();
-  }
-  long S = count_steps(c.T, c.N);
-  printf("INFO %s N=%lu steps=%ld T=%g\n", STEPPER, c.N, S, c.T);
-  double x = foobar(c.T, c.N);
-  /* closed form for S steps of the stepper */
-  double z = -1.2 * c.T / (double)c.N;
-  double xs = pow(amp(z), (double)S);
-  double dxs = (double)S * pow(amp(z), (double)(S - 1)) * amp_prime(z) * (-1.2 / (double)c.N);
-  bench_check("x(T) vs closed form R^S", x, xs, 1e-8);
-  /* reference table (misc_reference.json "ode" / STEPPER), when N is listed */
-  char path[1024], pat[64];
-  snprintf(path, sizeof path, "%s/reference/misc_reference.json", o.data);
-  char *json = bench_slurp(path);
-  const char *row = NULL;
-  if (json) {
-    snprintf(pat, sizeof pat, "\"%s\"", STEPPER);
-    const char *sec = strstr(json, pat);
-    snprintf(pat, sizeof pat, "\"iters\": %lu,", c.N);
-    row = sec ? strstr(sec, pat) : NULL;
-    if (row) {
-      const char *next = strchr(row, '}');
-      double v;
-      if (bench_json_nums(row, NULL, "steps_taken", &v, 1) == 1 && strstr(row, "steps_taken") < next)
-        bench_check("steps taken vs reference (boost)", (double)S, v, 0);
-      if (bench_json_nums(row, NULL, "x_T", &v, 1) == 1)
-        bench_check("x(T) vs reference", x, v, 1e-8);
-    }
-  }
-  if (o.grad) {
-    run_grad(&c);
-    bench_check("dx/dT vs closed form", c.dT, dxs, 1e-8);
-    double v;
-    if (row && bench_json_nums(row, NULL, "dx_dT", &v, 1) == 1)
-      bench_check("dx/dT vs reference", c.dT, v, 1e-8);
-    /* finite differences in T, valid only when no stencil point changes the
-     * step count */
-    double h = 1e-5 * c.T;
-    int same = 1;
-    for (int k = -2; k <= 2; k++) {
-      /* the compiled loop (built with -ffast-math) may round its exit test
-       * differently from count_steps: also compare foobar with R^S */
-      double Tk = c.T + k * h, zk = -1.2 * Tk / (double)c.N;
-      double gotk = foobar(Tk, c.N), wantk = pow(amp(zk), (double)S);
-      if (count_steps(Tk, c.N) != S || !bench_close(gotk, wantk, 1e-9)) same = 0;
-      if (getenv("FERROZYME_BENCH_DEBUG"))
-        printf("DEBUG T=%.17g steps=%ld foobar=%.17g R^S=%.17g\n", Tk, count_steps(Tk, c.N), gotk, wantk);
-    }
-    if (same)
-      bench_check("dx/dT vs finite differences", c.dT, bench_fd(eval_T, &c, &c.T, 1e-5), 1e-8);
-    else
-      printf("INFO finite differences skipped: the stencil changes the step count\n");
-  }
-  free(json);
-  if (bench_failures) return bench_finish();
-  if (o.primal) bench_report("primal", bench_time(run_primal, &c, &o));
-  if (o.grad) bench_report("grad", bench_time(run_grad, &c, &o));
-  return bench_finish();
-}
+/* the checks and main (after foobar, as before the harness was shared) */
+#include "ode_harness.h"

@@ -21,7 +21,7 @@ use std::process::Command;
 use ferrozyme_transform::Options;
 use inkwell::context::Context;
 
-use crate::args::{CcArgs, Driver, Source, Stage};
+use crate::args::{CcArgs, Driver, OptLevel, Source, Stage};
 use crate::error::CliError;
 use crate::pipeline::{self, Emit};
 use crate::tools;
@@ -190,7 +190,18 @@ impl Job<'_> {
 
         let tm = pipeline::target_machine(&module, self.args.opt)?;
         let loops = pipeline::LoopOptions::from_flags(self.args.opt, &self.args.compile_flags);
-        pipeline::optimize(&module, &tm, self.args.opt, loops)?;
+        // Functions the pass did not touch were optimized before it: skip them this time
+        // (not with --ad-before-opt, where nothing was optimized yet).
+        let frozen = (!self.args.ad_before_opt && self.args.opt != OptLevel::O0).then(|| {
+            ferrozyme_transform::freeze_untouched(ferrozyme_transform::Module::from_inkwell(
+                &module,
+            ))
+        });
+        let optimized = pipeline::optimize(&module, &tm, self.args.opt, loops);
+        if let Some(f) = frozen {
+            ferrozyme_transform::thaw(f);
+        }
+        optimized?;
         if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
             pipeline::address_sanitize(&module, &tm)?;
         }

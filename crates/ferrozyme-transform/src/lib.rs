@@ -393,3 +393,75 @@ fn remove_type_hints(module: Module) {
         }
     }
 }
+
+/// Functions the AD pass left alone, as far as re-optimization is concerned: defined,
+/// not generated (`fz_…`, `__fz_…`), neither calling nor called by generated code, not
+/// already `optnone`. `ferrozyme cc` optimized them once before the pass; running the
+/// whole pipeline over them again only costs compile time.
+pub fn untouched_functions(module: Module) -> Vec<Value> {
+    let generated = |f: Value| {
+        let n = f.name();
+        n.starts_with("fz_") || n.starts_with("__fz_")
+    };
+    let defined: Vec<Value> = module
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+        .collect();
+    let mut touched: std::collections::HashSet<Value> = std::collections::HashSet::new();
+    for &f in &defined {
+        let callees: Vec<Value> = f
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
+            .filter_map(|i| i.called_function())
+            .collect();
+        if generated(f) {
+            touched.insert(f);
+            touched.extend(callees);
+        } else if callees.iter().any(|c| generated(*c)) {
+            touched.insert(f);
+        }
+    }
+    defined
+        .into_iter()
+        .filter(|f| !touched.contains(f) && !f.has_fn_attr("optnone"))
+        .collect()
+}
+
+/// Functions kept out of a pipeline run by [`freeze_untouched`], by name (the pipeline
+/// may delete or rename functions), with whether each was `noinline` before.
+pub struct Frozen {
+    module: Module,
+    functions: Vec<(String, bool)>,
+}
+
+/// Marks [`untouched_functions`] `optnone noinline` so the re-optimization after the pass
+/// skips them; [`thaw`] restores them before code generation (which then sees the same
+/// IR as after the first optimization, and optimizes it as usual).
+pub fn freeze_untouched(module: Module) -> Frozen {
+    let functions = untouched_functions(module)
+        .into_iter()
+        .map(|f| {
+            let was = f.has_fn_attr("noinline");
+            f.add_fn_attr("optnone");
+            f.add_fn_attr("noinline");
+            (f.name(), was)
+        })
+        .collect();
+    Frozen { module, functions }
+}
+
+/// Undoes [`freeze_untouched`] on the functions still in the module.
+pub fn thaw(frozen: Frozen) {
+    for (name, was_noinline) in frozen.functions {
+        let Some(f) = frozen.module.function(&name) else {
+            continue;
+        };
+        f.remove_fn_attr("optnone");
+        if !was_noinline {
+            f.remove_fn_attr("noinline");
+        }
+    }
+}
