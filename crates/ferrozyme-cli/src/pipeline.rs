@@ -177,6 +177,19 @@ pub fn optimize(
     level: OptLevel,
     loops: LoopOptions,
 ) -> Result<(), CliError> {
+    // The pipeline options alone do not keep LLVM 22's loop vectorizer out of
+    // `default<O2>` when run through the C API (measured: loops still vectorized); the
+    // switches `opt -vectorize-loops=false` uses do.
+    let mut switches = Vec::new();
+    if !loops.vectorize {
+        switches.extend(["-vectorize-loops=false", "-interleave-loops=false"]);
+    }
+    if !loops.slp_vectorize {
+        switches.push("-vectorize-slp=false");
+    }
+    if !switches.is_empty() {
+        ferrozyme_transform::set_llvm_options(&switches);
+    }
     let options = PassBuilderOptions::create();
     options.set_loop_vectorization(loops.vectorize);
     options.set_loop_slp_vectorization(loops.slp_vectorize);

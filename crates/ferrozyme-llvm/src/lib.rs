@@ -38,7 +38,8 @@ pub mod types;
 pub use builder::Builder;
 pub use ir::{Block, Context, IntPredicate, Opcode, RealPredicate, Type, Value};
 pub use module::{
-    is_exception_handling, opcode_name, run_function_passes, run_module_passes, verify_function,
+    is_exception_handling, opcode_name, run_function_passes, run_module_passes, set_llvm_options,
+    verify_function,
 };
 pub use types::TypeKind;
 

@@ -398,3 +398,26 @@ pub fn opcode_name(op: Opcode) -> &'static str {
         _ => "unknown",
     }
 }
+
+/// Sets LLVM's process-wide command-line options (e.g. `-vectorize-loops=false`), the
+/// switches `opt` and `clang -mllvm` reach. LLVM accepts each option once per process,
+/// so only the first call has an effect; later calls are ignored.
+pub fn set_llvm_options(opts: &[&str]) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let args: Vec<std::ffi::CString> = std::iter::once("ferrozyme")
+            .chain(opts.iter().copied())
+            .map(cstr)
+            .collect();
+        let ptrs: Vec<*const std::os::raw::c_char> = args.iter().map(|a| a.as_ptr()).collect();
+        let overview = cstr("");
+        // SAFETY: argv of NUL-terminated strings that outlive the call.
+        unsafe {
+            llvm_sys::support::LLVMParseCommandLineOptions(
+                ptrs.len() as i32,
+                ptrs.as_ptr(),
+                overview.as_ptr(),
+            )
+        }
+    });
+}

@@ -319,6 +319,64 @@ impl Expr {
         self.any_var(&|v| v == Var::Arg(i))
     }
 
+    /// The one-argument functions applied directly to an argument (`cos(x)`), as
+    /// (function, argument index).
+    pub fn calls_of_args(&self) -> Vec<(Fun1, usize)> {
+        let mut out = Vec::new();
+        self.walk_calls(&mut out);
+        out
+    }
+    fn walk_calls(&self, out: &mut Vec<(Fun1, usize)>) {
+        match self {
+            Expr::Const(_) | Expr::Var(_) => {}
+            Expr::Call1(f, e) => {
+                if let Expr::Var(Var::Arg(k)) = **e {
+                    if !out.contains(&(*f, k)) {
+                        out.push((*f, k));
+                    }
+                } else {
+                    e.walk_calls(out);
+                }
+            }
+            Expr::Neg(e) => e.walk_calls(out),
+            Expr::Bin(_, l, r) | Expr::Call2(_, l, r) | Expr::Cmp(_, l, r) => {
+                l.walk_calls(out);
+                r.walk_calls(out);
+            }
+            Expr::Select(c, a, e) => {
+                c.walk_calls(out);
+                a.walk_calls(out);
+                e.walk_calls(out);
+            }
+        }
+    }
+
+    /// Does argument `i` occur other than inside one of the calls `known` (which are
+    /// available as values)?
+    pub fn uses_arg_outside(&self, i: usize, known: &[(Fun1, usize)]) -> bool {
+        match self {
+            Expr::Const(_) => false,
+            Expr::Var(v) => *v == Var::Arg(i),
+            Expr::Call1(f, e) => {
+                if let Expr::Var(Var::Arg(k)) = **e {
+                    if known.contains(&(*f, k)) {
+                        return false;
+                    }
+                }
+                e.uses_arg_outside(i, known)
+            }
+            Expr::Neg(e) => e.uses_arg_outside(i, known),
+            Expr::Bin(_, l, r) | Expr::Call2(_, l, r) | Expr::Cmp(_, l, r) => {
+                l.uses_arg_outside(i, known) || r.uses_arg_outside(i, known)
+            }
+            Expr::Select(c, a, e) => {
+                c.uses_arg_outside(i, known)
+                    || a.uses_arg_outside(i, known)
+                    || e.uses_arg_outside(i, known)
+            }
+        }
+    }
+
     /// Does any variable leaf satisfy `pred`?
     pub fn any_var(&self, pred: &dyn Fn(Var) -> bool) -> bool {
         match self {

@@ -185,7 +185,9 @@ fn build() -> Vec<Rule> {
         rule("fadd", O, &["1", "1"], WIDE, |a| a[0] + a[1]),
         rule("fsub", O, &["1", "-1"], WIDE, |a| a[0] - a[1]),
         rule("fmul", O, &["y", "x"], WIDE, |a| a[0] * a[1]),
-        rule("fdiv", O, &["1/y", "-x/(y*y)"], POS, |a| a[0] / a[1]),
+        // -r*(1/y): the quotient is at hand and 1/y is shared with the first partial,
+        // one division for both instead of two.
+        rule("fdiv", O, &["1/y", "-r*(1/y)"], POS, |a| a[0] / a[1]),
         rule("frem", O, &["1", "-trunc(x/y)"], (0.5, 5.0), |a| {
             a[0] % a[1]
         }),

@@ -13,6 +13,7 @@
 
 mod checkgrad;
 mod clone;
+mod cse;
 mod driver;
 mod lower;
 mod replace;
@@ -22,7 +23,7 @@ mod runtime;
 mod tangent;
 mod unmerge;
 
-pub use ferrozyme_llvm::{Diagnostic, Module};
+pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
 
 use ferrozyme_abi::{entry_point, EntryPoint};
 use std::collections::HashSet;

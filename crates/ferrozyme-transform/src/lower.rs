@@ -14,6 +14,27 @@ use ferrozyme_rules::{BinOp, Cmp, Expr, Fun1, Fun2, Var};
 pub struct Env<'a> {
     pub args: &'a [Value],
     pub result: Option<Value>,
+    /// `f(argument k)` already computed by the primal code: (f, k, value).
+    pub known: &'a [(Fun1, usize, Value)],
+}
+
+/// The overloaded LLVM intrinsic a one-argument function lowers to (`llvm.cos`, without
+/// the type suffix).
+pub fn intrinsic_name(f: Fun1) -> &'static str {
+    match f {
+        Fun1::Sin => "llvm.sin",
+        Fun1::Cos => "llvm.cos",
+        Fun1::Tan => "llvm.tan",
+        Fun1::Exp => "llvm.exp",
+        Fun1::Exp2 => "llvm.exp2",
+        Fun1::Log => "llvm.log",
+        Fun1::Sqrt => "llvm.sqrt",
+        Fun1::Abs => "llvm.fabs",
+        Fun1::Sinh => "llvm.sinh",
+        Fun1::Cosh => "llvm.cosh",
+        Fun1::Floor => "llvm.floor",
+        Fun1::Trunc => "llvm.trunc",
+    }
 }
 
 pub fn lower(m: Module, b: &Builder, e: &Expr, env: &Env<'_>, ty: Type) -> Result<Value, String> {
@@ -45,21 +66,13 @@ pub fn lower(m: Module, b: &Builder, e: &Expr, env: &Env<'_>, ty: Type) -> Resul
             }
         }
         Expr::Call1(f, a) => {
+            if let Expr::Var(Var::Arg(k)) = **a {
+                if let Some(&(_, _, v)) = env.known.iter().find(|(g, j, _)| g == f && *j == k) {
+                    return Ok(v);
+                }
+            }
             let a = lower(m, b, a, env, ty)?;
-            let name = match f {
-                Fun1::Sin => "llvm.sin",
-                Fun1::Cos => "llvm.cos",
-                Fun1::Tan => "llvm.tan",
-                Fun1::Exp => "llvm.exp",
-                Fun1::Exp2 => "llvm.exp2",
-                Fun1::Log => "llvm.log",
-                Fun1::Sqrt => "llvm.sqrt",
-                Fun1::Abs => "llvm.fabs",
-                Fun1::Sinh => "llvm.sinh",
-                Fun1::Cosh => "llvm.cosh",
-                Fun1::Floor => "llvm.floor",
-                Fun1::Trunc => "llvm.trunc",
-            };
+            let name = intrinsic_name(*f);
             let f = m
                 .intrinsic(name, &[ty])
                 .ok_or_else(|| format!("intrinsic {name} unavailable"))?;

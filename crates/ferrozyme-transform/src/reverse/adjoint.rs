@@ -9,7 +9,7 @@
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{fastmath, Block, DiagKind, Opcode, Value};
-use ferrozyme_rules::{opcode_kind, OpKind, Partial, Rule};
+use ferrozyme_rules::{opcode_kind, Fun1, OpKind, Partial, Rule};
 
 use crate::lower::{scale, Env};
 
@@ -385,6 +385,27 @@ impl Gen<'_> {
         }
     }
 
+    /// A primal call computing `f(x)` whose block dominates (or is) the block of `at`.
+    fn primal_call_of(&self, f: Fun1, x: Value, at: Value) -> Option<Value> {
+        if !x.is_instruction() && !x.is_argument() {
+            return None;
+        }
+        let name = crate::lower::intrinsic_name(f);
+        let here = at.parent_block();
+        x.users().into_iter().find(|u| {
+            *u != at
+                && u.is_call()
+                && u.ty() == at.ty()
+                && u.call_args().first() == Some(&x)
+                && u.called_function().is_some_and(|g| {
+                    g.name()
+                        .strip_prefix(name)
+                        .is_some_and(|rest| rest.starts_with('.'))
+                })
+                && (u.parent_block() == here || self.cfg.dominates(u.parent_block(), here))
+        })
+    }
+
     fn rev_elementwise(&mut self, i: Value, rule: &Rule, args: &[Value]) {
         if !self.act.is_active(i) {
             return;
@@ -397,16 +418,38 @@ impl Gen<'_> {
         if active.is_empty() {
             return;
         }
+        // Functions of the operands the partials need that the primal code computes
+        // anyway (`cos θ` for the adjoint of `sin θ` next to a `cos θ`): read, not
+        // recomputed.
+        let mut wanted: Vec<(Fun1, usize)> = Vec::new();
+        for &k in &active {
+            if let Partial::Expr(e) = &rule.partials[k] {
+                for c in e.calls_of_args() {
+                    if !wanted.contains(&c) {
+                        wanted.push(c);
+                    }
+                }
+            }
+        }
+        let found: Vec<(Fun1, usize, Value)> = wanted
+            .into_iter()
+            .filter_map(|(f, k)| Some((f, k, self.primal_call_of(f, *args.get(k)?, i)?)))
+            .collect();
+        let known_calls: Vec<(Fun1, usize)> = found.iter().map(|(f, k, _)| (*f, *k)).collect();
         let mut need_args = vec![false; args.len()];
         let mut need_result = false;
         for &k in &active {
             if let Partial::Expr(e) = &rule.partials[k] {
                 for (j, n) in need_args.iter_mut().enumerate() {
-                    *n |= e.uses_arg(j);
+                    *n |= e.uses_arg_outside(j, &known_calls);
                 }
                 need_result |= e.uses_result();
             }
         }
+        let known: Vec<(Fun1, usize, Value)> = found
+            .into_iter()
+            .map(|(f, k, c)| (f, k, self.fetch(c)))
+            .collect();
         let fetched: Vec<Value> = args
             .iter()
             .enumerate()
@@ -426,6 +469,7 @@ impl Gen<'_> {
         let env = Env {
             args: &fetched,
             result,
+            known: &known,
         };
         for k in active {
             let Partial::Expr(e) = &rule.partials[k] else {

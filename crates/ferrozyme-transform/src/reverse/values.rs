@@ -174,7 +174,8 @@ impl Gen<'_> {
         }
     }
 
-    /// Recomputes cheap pure instructions from their (fetched) operands.
+    /// Recomputes cheap pure instructions from their (fetched) operands (not divisions:
+    /// one costs more than reading a cached value).
     fn try_recompute(&mut self, key: Key) -> Option<Value> {
         if self.recompute_depth > 12 {
             return None;
@@ -224,7 +225,6 @@ impl Gen<'_> {
                     | LLVMFAdd
                     | LLVMFSub
                     | LLVMFMul
-                    | LLVMFDiv
                     | LLVMFNeg
                     | LLVMFPExt
                     | LLVMFPTrunc

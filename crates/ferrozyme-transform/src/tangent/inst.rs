@@ -129,6 +129,7 @@ impl TangentGen<'_> {
         let env = Env {
             args: &gargs,
             result: Some(c),
+            known: &[],
         };
         for (k, partial) in rule.partials.iter().enumerate() {
             let Partial::Expr(e) = partial else { continue };
