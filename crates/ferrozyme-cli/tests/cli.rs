@@ -686,3 +686,55 @@ fn check_gradients_passes_on_test_programs() {
         );
     }
 }
+
+/// `-fno-vectorize -fno-slp-vectorize` also hold for the optimization after AD: the
+/// derivative of a fast-math reduction is vectorized without them, not with them.
+#[test]
+fn cc_loop_flags_reach_the_derivative() {
+    const SRC: &str = r#"
+extern int enzyme_dup;
+extern double __enzyme_autodiff(void *, ...);
+double dot(const double *a, const double *b, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i] * b[i] * b[i];
+  return s;
+}
+void grad(double *a, double *da, double *b, double *db, int n) {
+  __enzyme_autodiff((void *)dot, enzyme_dup, a, da, enzyme_dup, b, db, n);
+}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "g.c", SRC);
+    let vector_ops = |flags: &[&str], out: &str| {
+        let mut args = vec![
+            "cc",
+            "-O2",
+            "-ffast-math",
+            "-S",
+            "-emit-llvm",
+            "g.c",
+            "-o",
+            out,
+        ];
+        args.extend_from_slice(flags);
+        assert_ok(&ferrozyme(dir.path(), &args));
+        let ir = std::fs::read_to_string(dir.path().join(out)).unwrap();
+        let grad: String = ir
+            .lines()
+            .skip_while(|l| !l.starts_with("define") || !l.contains("@fz_grad_dot("))
+            .take_while(|l| *l != "}")
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(grad.contains("define"), "the derivative is in the output");
+        grad.matches("<2 x double>").count() + grad.matches("<4 x double>").count()
+    };
+    assert!(
+        vector_ops(&[], "vec.ll") > 0,
+        "vectorized by default at -O2 -ffast-math"
+    );
+    assert_eq!(
+        vector_ops(&["-fno-vectorize", "-fno-slp-vectorize"], "novec.ll"),
+        0,
+        "no vector code with -fno-vectorize -fno-slp-vectorize"
+    );
+}
