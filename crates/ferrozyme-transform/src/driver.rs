@@ -7,7 +7,6 @@
 //! and queues their bodies; [`Driver::drain`] synthesizes queued bodies until none is left.
 
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
 
 use ferrozyme_analysis::types::TypeAnalysis;
 
@@ -47,17 +46,12 @@ pub struct Driver {
     pub check_counter: usize,
     /// Messages for the user that are not errors.
     pub notes: Vec<String>,
-    /// Type analyses of the user's functions, by function (one analysis serves its whole
-    /// call-graph component); valid while one `drain` runs, since only hook replacement
-    /// (between drains) changes the user's functions.
-    types_cache: HashMap<Value, Rc<TypeAnalysis>>,
 }
 
 impl Driver {
     pub fn new(module: Module) -> Driver {
         Driver {
             module,
-            types_cache: HashMap::new(),
             touchers: ferrozyme_analysis::activity::functions_touching_shadowed_globals(module),
             runtime: Runtime::new(module),
             shadow_globals: HashMap::new(),
@@ -223,20 +217,12 @@ impl Driver {
         (aug, rev)
     }
 
-    /// Type analysis of `clone`, a copy of `original`: the analysis of `original`'s
-    /// component is computed once per drain and refined for each clone.
+    /// Type analysis of `clone`, a copy of `original` (with `original`'s call-graph
+    /// component). Reusing one analysis of the component for every clone in it was tried
+    /// and lost precision on `-O0` code (random programs from tools/difftest then failed
+    /// with `cannot-deduce-type`), so each clone is analysed with the component.
     pub fn types_for_clone(&mut self, clone: Value, original: Value) -> TypeAnalysis {
-        let frozen = match self.types_cache.get(&original) {
-            Some(t) => t.clone(),
-            None => {
-                let t = Rc::new(TypeAnalysis::run(self.module, original));
-                for f in TypeAnalysis::scope_of(original) {
-                    self.types_cache.insert(f, t.clone());
-                }
-                t
-            }
-        };
-        TypeAnalysis::refine_for_clone(self.module, clone, original, &frozen)
+        TypeAnalysis::run_for_clone(self.module, clone, Some(original))
     }
 
     /// Synthesizes every queued body.
@@ -298,7 +284,6 @@ impl Driver {
             }
             p.delete_function();
         }
-        self.types_cache.clear();
         diags
     }
 }
