@@ -432,16 +432,24 @@ pub fn untouched_functions(module: Module) -> Vec<Value> {
 }
 
 /// Functions kept out of a pipeline run by [`freeze_untouched`], by name (the pipeline
-/// may delete or rename functions), with whether each was `noinline` before.
+/// may delete or rename functions), with whether each was `noinline` before; and the
+/// functions that were `optnone` before (the user's).
 pub struct Frozen {
     module: Module,
     functions: Vec<(String, bool)>,
+    user_optnone: HashSet<String>,
 }
 
 /// Marks [`untouched_functions`] `optnone noinline` so the re-optimization after the pass
 /// skips them; [`thaw`] restores them before code generation (which then sees the same
 /// IR as after the first optimization, and optimizes it as usual).
 pub fn freeze_untouched(module: Module) -> Frozen {
+    let user_optnone = module
+        .functions()
+        .into_iter()
+        .filter(|f| f.has_fn_attr("optnone"))
+        .map(|f| f.name())
+        .collect();
     let functions = untouched_functions(module)
         .into_iter()
         .map(|f| {
@@ -451,17 +459,27 @@ pub fn freeze_untouched(module: Module) -> Frozen {
             (f.name(), was)
         })
         .collect();
-    Frozen { module, functions }
+    Frozen {
+        module,
+        functions,
+        user_optnone,
+    }
 }
 
-/// Undoes [`freeze_untouched`] on the functions still in the module.
+/// Undoes [`freeze_untouched`]: every function that is `optnone` now but was not before
+/// loses it, including copies the pipeline made of frozen functions (function
+/// specialization clones `f` into `f.specialized.1` with its attributes); code
+/// generation must not see them as `optnone`.
 pub fn thaw(frozen: Frozen) {
-    for (name, was_noinline) in frozen.functions {
-        let Some(f) = frozen.module.function(&name) else {
+    let was_noinline: std::collections::HashMap<String, bool> =
+        frozen.functions.into_iter().collect();
+    for f in frozen.module.functions() {
+        let name = f.name();
+        if !f.has_fn_attr("optnone") || frozen.user_optnone.contains(&name) {
             continue;
-        };
+        }
         f.remove_fn_attr("optnone");
-        if !was_noinline {
+        if !was_noinline.get(&name).copied().unwrap_or(false) {
             f.remove_fn_attr("noinline");
         }
     }
