@@ -56,11 +56,13 @@ pub mod coverage;
 pub mod expr;
 pub mod lookup;
 pub mod opcodes;
+mod parse;
 pub mod table;
 
-pub use expr::{BinOp, Cmp, Expr, Fun1, Fun2, ParseError, Var};
+pub use expr::{BinOp, Cmp, Expr, Fun1, Fun2, Var};
 pub use lookup::{
     intrinsic_base, intrinsic_rule, libm_rule, zero_derivative_intrinsic, zero_derivative_reason,
 };
 pub use opcodes::{all_opcodes, opcode_kind, OpKind, UNKNOWN_OPCODE};
+pub use parse::ParseError;
 pub use table::{all_rules, find_rule, Family, Partial, Rule};
