@@ -4,32 +4,12 @@
  * `__enzyme_autodiff`.  Enzyme's harness uses an adaptive DOPRI5 that never
  * rejects a step here and agrees with runge_kutta4 to ~1e-12; we use
  * runge_kutta4.  The checks and the timing are those of the plain-C version
- * rk4.c (ode_harness.h).  Needs libboost-dev (header-only). */
+ * rk4.c (ode_harness.h); the odeint code is in ode_odeint.h. */
 #define STEPPER "rk4"
 #include "ode_harness.h"
 
-#include <boost/array.hpp>
-#include <boost/numeric/odeint.hpp>
-
-typedef boost::array<double, 1> state_type;
-
-/* The system as a functor: a plain function would be called through a
- * function pointer inside odeint, which ferrozyme does not differentiate yet. */
-struct decay_rhs {
-  void operator()(const state_type &x, state_type &dxdt, double /*t*/) const {
-    dxdt[0] = -1.2 * x[0];
-  }
-};
-
-/* Differentiated: x(T) for x(0) = 1, integrate_const(stepper, rhs, x, 0, T, T/N). */
-extern "C" double foobar(double T, unsigned long N) {
-  state_type x = {{1.0}};
-  /* the default algebra for boost::array (array_algebra); range_algebra
-   * differentiates as well */
-  boost::numeric::odeint::runge_kutta4<state_type, double, state_type, double> stepper;
-  boost::numeric::odeint::integrate_const(stepper, decay_rhs(), x, 0.0, T, T / (double)N);
-  return x[0];
-}
+#define ODEINT_STEPPER runge_kutta4
+#include "ode_odeint.h"
 
 /* RK4's one-step factor R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24. */
 static double amp(double z) { return 1.0 + z + z * z / 2.0 + z * z * z / 6.0 + z * z * z * z / 24.0; }

@@ -95,7 +95,11 @@ impl Loops {
 
     /// The innermost loop containing `b`.
     pub fn innermost(&self, b: Block) -> Option<&Loop> {
-        self.innermost.get(&b).map(|&k| &self.loops[k])
+        self.innermost_index(b).map(|k| &self.loops[k])
+    }
+    /// The index in `loops` of the innermost loop containing `b`.
+    pub fn innermost_index(&self, b: Block) -> Option<usize> {
+        self.innermost.get(&b).copied()
     }
 }
 

@@ -292,23 +292,30 @@ static int fz_gc_prepare(fz_gc *h, double *sc0) {
   return 1;
 }
 
+/* Whether an end hook has something to check: not when there is no state, checking
+ * is off or the copies cannot be made (then `h` is released here). */
+static int fz_gc_start(fz_gc *h, double *sc0) {
+  if (!h) return 0;
+  if (h->off) {
+    free(h);
+    return 0;
+  }
+  if (!fz_gc_prepare(h, sc0)) {
+    fz_gc_finish(h, sc0);
+    return 0;
+  }
+  return 1;
+}
+
 /* After a reverse-mode call: for random directions v, <gradient, v> against the central
  * difference of L(x) = f(x) + sum_k <seed_k, memory_k after f>, where seed_k is what the
  * shadow held before the call. */
 void __fz_gc_end_reverse(void *hv) {
   fz_gc *h = (fz_gc *)hv;
-  if (!h) return;
-  if (h->off) {
-    free(h);
-    return;
-  }
-  int mode = fz_gc_mode();
   double sc0[FZ_GC_MAX], dsc[FZ_GC_MAX];
   double *dmem[FZ_GC_MAX], *w[FZ_GC_MAX];
-  if (!fz_gc_prepare(h, sc0)) {
-    fz_gc_finish(h, sc0);
-    return;
-  }
+  if (!fz_gc_start(h, sc0)) return;
+  int mode = fz_gc_mode();
   int f32 = fz_gc_is_float(h);
   double step = (f32 ? 2e-3 : 1e-6) * fz_gc_scale(h, sc0), tol = f32 ? 3e-2 : 1e-4;
   for (int k = 0; k < h->nmem; k++) {
@@ -368,18 +375,10 @@ void __fz_gc_end_reverse(void *hv) {
  * duplicated buffer's tangent against central differences of the result and the buffer. */
 void __fz_gc_end_forward(void *hv, int has_ret, double ret_tangent) {
   fz_gc *h = (fz_gc *)hv;
-  if (!h) return;
-  if (h->off) {
-    free(h);
-    return;
-  }
-  int mode = fz_gc_mode();
   double sc0[FZ_GC_MAX], dsc[FZ_GC_MAX];
   double *dmem[FZ_GC_MAX];
-  if (!fz_gc_prepare(h, sc0)) {
-    fz_gc_finish(h, sc0);
-    return;
-  }
+  if (!fz_gc_start(h, sc0)) return;
+  int mode = fz_gc_mode();
   int f32 = fz_gc_is_float(h);
   double step = (f32 ? 2e-3 : 1e-6) * fz_gc_scale(h, sc0), tol = f32 ? 3e-2 : 1e-4;
   for (int k = 0; k < h->nsc; k++) dsc[k] = h->sc[k].d;

@@ -77,6 +77,30 @@ const ASAN_PROGRAMS: &[&str] = &[
     "248_repeated_big_tapes",
 ];
 
+/// The trial `<prefix>::<program>::<opt>` building `file` `via` a pipeline. A program
+/// built for a CPU feature this machine lacks cannot run here, and one marked `IGNORE`
+/// should not: either is listed as ignored (with `--include-ignored` it runs; the former
+/// then fails with SIGILL).
+fn program_trial(
+    root: &Path,
+    file: &Path,
+    d: &Directives,
+    prefix: &str,
+    opt: &str,
+    via: Via,
+) -> Trial {
+    let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+    let name = format!("{prefix}::{}::{opt}", trial_component(&stem));
+    let ignored = !missing_cpu_flags(&d.requires).is_empty() || d.ignore.is_some();
+    let (root, file, opt, d) = (
+        root.to_path_buf(),
+        file.to_path_buf(),
+        opt.to_string(),
+        d.clone(),
+    );
+    Trial::test(name, move || run_c_program(&root, &file, &opt, &d, via)).with_ignored_flag(ignored)
+}
+
 fn run_c_program(
     root: &Path,
     file: &Path,
@@ -337,19 +361,7 @@ fn main() {
         };
         let d = parse_directives(&src);
         for opt in &d.opts {
-            let (root, file, opt2, d2) = (root.clone(), file.clone(), opt.clone(), d.clone());
-            let name = format!("{kind}::{}::{}", trial_component(&stem), opt);
-            let missing = missing_cpu_flags(&d.requires);
-            let trial = Trial::test(name, move || {
-                run_c_program(&root, &file, &opt2, &d2, Via::Cli)
-            });
-            // A program built for a CPU feature this machine lacks cannot run here: it is
-            // listed as ignored (with `--include-ignored` it runs, and fails with SIGILL).
-            trials.push(if missing.is_empty() && d.ignore.is_none() {
-                trial
-            } else {
-                trial.with_ignored_flag(true)
-            });
+            trials.push(program_trial(&root, &file, &d, kind, opt, Via::Cli));
         }
         // Every C program once more with AD before the optimizer (`--ad-before-opt`).
         if kind == "c"
@@ -357,32 +369,12 @@ fn main() {
             && d.expect_errors.is_empty()
             && !NOT_REF.contains(&stem.as_str())
         {
-            let (root, file, d2) = (root.clone(), file.clone(), d.clone());
-            let name = format!("ref::{}::O2", trial_component(&stem));
-            let missing = missing_cpu_flags(&d.requires);
-            let trial = Trial::test(name, move || {
-                run_c_program(&root, &file, "O2", &d2, Via::Ref)
-            });
-            trials.push(if missing.is_empty() && d.ignore.is_none() {
-                trial
-            } else {
-                trial.with_ignored_flag(true)
-            });
+            trials.push(program_trial(&root, &file, &d, "ref", "O2", Via::Ref));
         }
         // Every C program once more through the pass plugin inside clang's own -O2
         // pipeline, so the plugin path is as tested as the CLI.
         if kind == "c" && d.opts.iter().any(|o| o == "O2") {
-            let (root, file, d2) = (root.clone(), file.clone(), d.clone());
-            let name = format!("plugin::{}::O2", trial_component(&stem));
-            let missing = missing_cpu_flags(&d.requires);
-            let trial = Trial::test(name, move || {
-                run_c_program(&root, &file, "O2", &d2, Via::Plugin)
-            });
-            trials.push(if missing.is_empty() && d.ignore.is_none() {
-                trial
-            } else {
-                trial.with_ignored_flag(true)
-            });
+            trials.push(program_trial(&root, &file, &d, "plugin", "O2", Via::Plugin));
         }
     }
 

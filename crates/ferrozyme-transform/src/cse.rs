@@ -48,7 +48,7 @@ fn key(i: Value) -> Option<Key> {
 /// earlier identical one that dominates it; duplicates made by recomputing primal
 /// values in the reverse sweep are found too, since their operands are merged first.
 /// Returns how many were replaced.
-pub fn merge_duplicate_math(f: Value) -> usize {
+pub fn merge_duplicates(f: Value) -> usize {
     let cfg = Cfg::new(f);
     let mut seen: HashMap<Key, Vec<Value>> = HashMap::new();
     let mut dead = Vec::new();
@@ -58,11 +58,11 @@ pub fn merge_duplicate_math(f: Value) -> usize {
                 continue;
             };
             let found = seen.get(&k).and_then(|earlier| {
-                earlier.iter().copied().find(|e| {
-                    let (eb, ib) = (e.parent_block(), i.parent_block());
-                    // In the same block, `e` comes first (blocks are walked in order).
-                    eb == ib || cfg.dominates(eb, ib)
-                })
+                // In the same block, `e` comes first (blocks are walked in order).
+                earlier
+                    .iter()
+                    .copied()
+                    .find(|e| cfg.dominates(e.parent_block(), i.parent_block()))
             });
             match found {
                 Some(e) => {

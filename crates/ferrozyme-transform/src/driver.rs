@@ -256,7 +256,7 @@ impl Driver {
             match result {
                 Ok(()) => {
                     for f in fns {
-                        crate::cse::merge_duplicate_math(f);
+                        crate::cse::merge_duplicates(f);
                         if !ferrozyme_llvm::verify_function(f) {
                             // The module verifier says what is wrong (the function check
                             // only says that something is).

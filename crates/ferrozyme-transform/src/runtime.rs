@@ -139,7 +139,7 @@ drop:
 ; registers (nothing else takes its address). A stack starts in a small inline buffer
 ; that is not heap memory, marked by an odd capacity (lengths are multiples of 8, so
 ; `len + n > cap` still tests the room exactly): it is copied to the heap, not realloc'd.
-; A pooled buffer is used when one fits.
+; A pooled buffer is used when one fits, otherwise `__fz_grow_plain` allocates.
 define { ptr, i64 } @__fz_grow(ptr %data, i64 %cap, i64 %need) noinline cold {
 entry:
   %inl = and i64 %cap, 1
@@ -147,42 +147,22 @@ entry:
   %c2 = shl i64 %used, 1
   %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
   %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 64)
-  %isinl = icmp ne i64 %inl, 0
   %p = call { ptr, i64 } @__fz_pool_take(i64 %c4)
   %pd = extractvalue { ptr, i64 } %p, 0
-  %pc = extractvalue { ptr, i64 } %p, 1
   %hit = icmp ne ptr %pd, null
   br i1 %hit, label %pooled, label %nopool
 pooled:
   call void @llvm.memcpy.p0.p0.i64(ptr %pd, ptr %data, i64 %used, i1 false)
+  %isinl = icmp ne i64 %inl, 0
   br i1 %isinl, label %done, label %retire
 retire:
   call void @__fz_pool_put(ptr %data, i64 %used)
   br label %done
-nopool:
-  br i1 %isinl, label %fresh, label %re
-fresh:
-  %nd1 = call ptr @malloc(i64 %c4)
-  %bad1 = icmp eq ptr %nd1, null
-  br i1 %bad1, label %oom, label %copy
-copy:
-  call void @llvm.memcpy.p0.p0.i64(ptr %nd1, ptr %data, i64 %used, i1 false)
-  br label %done
-re:
-  %nd2 = call ptr @realloc(ptr %data, i64 %c4)
-  br label %done
 done:
-  %nd = phi ptr [ %nd1, %copy ], [ %nd2, %re ], [ %pd, %pooled ], [ %pd, %retire ]
-  %nc = phi i64 [ %c4, %copy ], [ %c4, %re ], [ %pc, %pooled ], [ %pc, %retire ]
-  %bad = icmp eq ptr %nd, null
-  br i1 %bad, label %oom, label %ok
-oom:
-  call void @abort()
-  unreachable
-ok:
-  %r0 = insertvalue { ptr, i64 } undef, ptr %nd, 0
-  %r1 = insertvalue { ptr, i64 } %r0, i64 %nc, 1
-  ret { ptr, i64 } %r1
+  ret { ptr, i64 } %p
+nopool:
+  %g = call { ptr, i64 } @__fz_grow_plain(ptr %data, i64 %cap, i64 %need)
+  ret { ptr, i64 } %g
 }
 
 define ptr @__fz_push(ptr %s, i64 %n) alwaysinline {
@@ -280,7 +260,8 @@ done:
   ret void
 }
 
-; What the generated code calls when it is itself differentiated (higher order, see
+; Growth by malloc/realloc: `__fz_grow` when the pool has nothing that fits, and what
+; the generated code calls when it is itself differentiated (higher order, see
 ; `clone::preprocess`): the same stacks without the per-thread pool and arena, whose
 ; global state has no derivative.
 define { ptr, i64 } @__fz_grow_plain(ptr %data, i64 %cap, i64 %need) noinline {

@@ -402,7 +402,7 @@ impl Gen<'_> {
                         .strip_prefix(name)
                         .is_some_and(|rest| rest.starts_with('.'))
                 })
-                && (u.parent_block() == here || self.cfg.dominates(u.parent_block(), here))
+                && self.cfg.dominates(u.parent_block(), here)
         })
     }
 

@@ -114,7 +114,7 @@ impl Gen<'_> {
     /// In a scaled block, a contribution to a value outside it is summed instead of added
     /// (returns false when not in a scaled block or `v` is the block's own value).
     pub(super) fn add_scaled(&mut self, v: Value, delta: Value) -> bool {
-        let Some(sc) = self.scaled.as_ref() else {
+        let Some(sc) = self.scaled.as_mut() else {
             return false;
         };
         let inside =
@@ -122,18 +122,10 @@ impl Gen<'_> {
         if inside {
             return false;
         }
-        let prev = sc.pending.iter().position(|(w, _)| *w == v);
-        let sum = match prev {
-            Some(k) => {
-                let old = self.scaled.as_ref().expect("checked").pending[k].1;
-                self.add_values(old, delta)
-            }
-            None => delta,
-        };
-        let sc = self.scaled.as_mut().expect("checked");
-        match prev {
-            Some(k) => sc.pending[k].1 = sum,
-            None => sc.pending.push((v, sum)),
+        // Every active value of a scaled block is a floating scalar (`scaled_output`).
+        match sc.pending.iter_mut().find(|(w, _)| *w == v) {
+            Some((_, sum)) => *sum = self.b.fadd(*sum, delta),
+            None => sc.pending.push((v, delta)),
         }
         true
     }

@@ -138,10 +138,7 @@ impl Gen<'_> {
             if b == def {
                 return None;
             }
-            let at = loops
-                .innermost(b)
-                .and_then(|l| loops.loops.iter().position(|m| std::ptr::eq(m, l)));
-            if at == common {
+            if loops.innermost_index(b) == common {
                 return Some(b);
             }
             b = self.cfg.idom(b)?;
