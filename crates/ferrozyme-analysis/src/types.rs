@@ -44,8 +44,11 @@
 mod engine;
 mod layout;
 mod period;
+mod result;
+mod session;
 
-pub use engine::TypeAnalysis;
+pub use result::TypeAnalysis;
+pub use session::TypeSession;
 
 use std::collections::BTreeMap;
 use std::fmt;

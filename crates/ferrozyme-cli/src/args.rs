@@ -122,6 +122,8 @@ pub struct CcArgs {
     pub save_temps: Option<PathBuf>,
     /// `-v`: show the commands run.
     pub verbose: bool,
+    /// `--time-passes` / `-ftime-report`: print the time of each phase at the end.
+    pub time_passes: bool,
     pub help: bool,
 }
 
@@ -184,6 +186,7 @@ impl CcArgs {
             check_gradients: false,
             save_temps: None,
             verbose: false,
+            time_passes: false,
             help: false,
         };
         let mut lang: Option<String> = None;
@@ -203,6 +206,12 @@ impl CcArgs {
                 "-S" => a.stage = Stage::Assembly,
                 "-emit-llvm" => a.emit_llvm = true,
                 "-v" => a.verbose = true,
+                "--time-passes" => a.time_passes = true,
+                // clang's own flag: its per-pass report of each compile, plus ours.
+                "-ftime-report" => {
+                    a.time_passes = true;
+                    a.compile_flags.push(w.to_string());
+                }
                 "-o" => a.output = Some(PathBuf::from(value(w)?)),
                 "-x" => lang = Some(value(w)?),
                 "-" => {

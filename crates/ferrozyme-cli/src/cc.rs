@@ -17,6 +17,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
 
 use ferrozyme_transform::Options;
 use inkwell::context::Context;
@@ -24,6 +25,7 @@ use inkwell::context::Context;
 use crate::args::{CcArgs, Driver, OptLevel, Source, Stage};
 use crate::error::CliError;
 use crate::pipeline::{self, Emit};
+use crate::timing::{self, Timer};
 use crate::tools;
 
 /// Runs the whole driver. `log` receives the commands run when `-v` is given.
@@ -42,37 +44,56 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
         clang: &clang,
         tmp: tmp.path(),
         log,
+        timer: Timer::default(),
     };
-    match args.stage {
-        Stage::Link => {
-            let mut objects = Vec::new();
-            if !args.sources.is_empty() {
-                let obj = tmp.path().join("ferrozyme-out.o");
-                let stem = args
-                    .output
-                    .as_deref()
-                    .map_or_else(|| stem_of(&args.sources[0].path), stem_of);
-                job.build(&args.sources, &stem, Emit::Object, &obj)?;
-                objects.push(obj);
-            }
-            job.link(&objects)
+    let result = job.run_stage();
+    if args.time_passes {
+        let report = job.timer.report();
+        for line in report.lines() {
+            (job.log)(line);
         }
-        Stage::Object | Stage::Assembly => {
-            let emit = match (args.stage, args.emit_llvm) {
-                (Stage::Object, false) => Emit::Object,
-                (Stage::Object, true) => Emit::Bitcode,
-                (_, false) => Emit::Assembly,
-                (_, true) => Emit::TextIr,
-            };
-            for src in &args.sources {
-                let stem = stem_of(&src.path);
-                let out = args
-                    .output
-                    .clone()
-                    .unwrap_or_else(|| PathBuf::from(format!("{stem}.{}", extension(emit))));
-                job.build(std::slice::from_ref(src), &stem, emit, &out)?;
+    }
+    result
+}
+
+impl Job<'_> {
+    /// Builds and (unless `-c`/`-S`) links, as the stage asks.
+    fn run_stage(&mut self) -> Result<(), CliError> {
+        let args = self.args;
+        match args.stage {
+            Stage::Link => {
+                let mut objects = Vec::new();
+                if !args.sources.is_empty() {
+                    let obj = self.tmp.join("ferrozyme-out.o");
+                    let stem = args
+                        .output
+                        .as_deref()
+                        .map_or_else(|| stem_of(&args.sources[0].path), stem_of);
+                    self.build(&args.sources, &stem, Emit::Object, &obj)?;
+                    objects.push(obj);
+                }
+                let start = Instant::now();
+                let linked = self.link(&objects);
+                self.timer.add_since(timing::LINK, start);
+                linked
             }
-            Ok(())
+            Stage::Object | Stage::Assembly => {
+                let emit = match (args.stage, args.emit_llvm) {
+                    (Stage::Object, false) => Emit::Object,
+                    (Stage::Object, true) => Emit::Bitcode,
+                    (_, false) => Emit::Assembly,
+                    (_, true) => Emit::TextIr,
+                };
+                for src in &args.sources {
+                    let stem = stem_of(&src.path);
+                    let out = args
+                        .output
+                        .clone()
+                        .unwrap_or_else(|| PathBuf::from(format!("{stem}.{}", extension(emit))));
+                    self.build(std::slice::from_ref(src), &stem, emit, &out)?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -99,6 +120,8 @@ struct Job<'a> {
     clang: &'a Path,
     tmp: &'a Path,
     log: &'a mut dyn FnMut(&str),
+    /// Time per phase (`--time-passes`).
+    timer: Timer,
 }
 
 impl Job<'_> {
@@ -157,11 +180,14 @@ impl Job<'_> {
         out: &Path,
     ) -> Result<(), CliError> {
         let mut bitcode = Vec::with_capacity(sources.len());
+        let start = Instant::now();
         for (i, src) in sources.iter().enumerate() {
             let bc = self.tmp.join(format!("{i}-{}.bc", stem_of(&src.path)));
             self.compile_to_bitcode(src, &bc)?;
             bitcode.push(bc);
         }
+        self.timer.add_since(timing::CLANG_COMPILE, start);
+        let start = Instant::now();
         let ctx = Context::create();
         let mut modules = Vec::with_capacity(sources.len());
         for (src, bc) in sources.iter().zip(&bitcode) {
@@ -175,19 +201,25 @@ impl Job<'_> {
         }
         let module = modules.remove(0);
         pipeline::link_into(&module, modules)?;
+        self.timer.add_since(timing::LOAD_LINK, start);
         self.save(&module, stem, "before-ad")?;
 
         let opts = Options {
             check_gradients: self.args.check_gradients,
             ..Options::default()
         };
+        let start = Instant::now();
         let report = pipeline::differentiate(&module, &opts)?;
+        self.timer.add_ad(start.elapsed(), &report.times);
         for n in &report.notes {
             (self.log)(&format!("ferrozyme: note: {n}"));
         }
+        let start = Instant::now();
         pipeline::verify_after_ad(&module)?;
+        self.timer.add_since(timing::VERIFY, start);
         self.save(&module, stem, "after-ad")?;
 
+        let start = Instant::now();
         let tm = pipeline::target_machine(&module, self.args.opt)?;
         let loops = pipeline::LoopOptions::from_flags(self.args.opt, &self.args.compile_flags);
         // Functions the pass did not touch were optimized before it: skip them this time
@@ -205,10 +237,14 @@ impl Job<'_> {
         if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
             pipeline::address_sanitize(&module, &tm)?;
         }
+        self.timer.add_since(timing::OPTIMIZE, start);
         if self.args.save_temps.is_some() {
             self.save(&module, stem, "after-opt")?;
         }
-        pipeline::emit(&module, &tm, emit, out)
+        let start = Instant::now();
+        let emitted = pipeline::emit(&module, &tm, emit, out);
+        self.timer.add_since(timing::CODEGEN, start);
+        emitted
     }
 
     /// The gradient-checking runtime (`gradcheck.c`), compiled to bitcode for linking.

@@ -8,6 +8,7 @@ mod error;
 mod opt;
 mod pipeline;
 mod reduce;
+mod timing;
 mod tools;
 
 use std::io::Write;

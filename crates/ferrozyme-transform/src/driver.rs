@@ -7,8 +7,9 @@
 //! and queues their bodies; [`Driver::drain`] synthesizes queued bodies until none is left.
 
 use std::collections::{HashMap, HashSet};
+use std::time::Instant;
 
-use ferrozyme_analysis::types::TypeAnalysis;
+use ferrozyme_analysis::types::{TypeAnalysis, TypeSession};
 
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Type, Value};
 
@@ -18,6 +19,7 @@ use crate::reverse::{
 };
 use crate::runtime::Runtime;
 use crate::tangent::{tangent_params, tangent_return_type, TangentGen, TangentRequest};
+use crate::timing::{Phase, PhaseTimes};
 
 /// A queued body to synthesize.
 enum Job {
@@ -46,6 +48,12 @@ pub struct Driver {
     pub check_counter: usize,
     /// Messages for the user that are not errors.
     pub notes: Vec<String>,
+    /// Time per phase (see `timing.rs`).
+    pub times: PhaseTimes,
+    /// Type analysis shared by the clones of one drain (see `types_for_clone`).
+    types: TypeSession,
+    /// Functions generated in the current round: never part of a type analysis.
+    outputs: HashSet<Value>,
 }
 
 impl Driver {
@@ -67,6 +75,9 @@ impl Driver {
             check_skip: HashSet::new(),
             check_counter: 0,
             notes: Vec::new(),
+            times: PhaseTimes::default(),
+            types: TypeSession::new(module),
+            outputs: HashSet::new(),
         }
     }
 
@@ -157,6 +168,7 @@ impl Driver {
             .module
             .add_function(&format!("{prefix}{}", req.func.name()), fty);
         g.set_linkage_internal();
+        self.outputs.insert(g);
         self.tangent.insert(req.clone(), g);
         self.queue.push(Job::Tangent(req.clone(), g));
         g
@@ -184,6 +196,7 @@ impl Driver {
             .module
             .add_function(&format!("{prefix}{}", req.func.name()), fty);
         g.set_linkage_internal();
+        self.outputs.insert(g);
         self.combined.insert(req.clone(), g);
         self.queue
             .push(Job::Reverse(req.clone(), Target::Combined { g }));
@@ -211,6 +224,7 @@ impl Driver {
         let rev = self.module.add_function(&format!("fz_rev_{name}"), rev_ty);
         aug.set_linkage_internal();
         rev.set_linkage_internal();
+        self.outputs.extend([aug, rev]);
         self.split.insert(req.clone(), (aug, rev));
         self.queue
             .push(Job::Reverse(req.clone(), Target::Split { aug, rev }));
@@ -218,31 +232,46 @@ impl Driver {
     }
 
     /// Type analysis of `clone`, a copy of `original` (with `original`'s call-graph
-    /// component). Reusing one analysis of the component for every clone in it was tried
-    /// and lost precision on `-O0` code (random programs from tools/difftest then failed
-    /// with `cannot-deduce-type`), so each clone is analysed with the component.
+    /// component). One session serves every clone of a drain: each function's facts are
+    /// computed once and each clone adds only what it teaches (`types/session.rs`), with
+    /// the precision of analysing each clone with its whole component. The session's
+    /// invariants hold here: clones live until the drain ends, the user's functions do
+    /// not change during a drain, and the functions being generated are left out.
     pub fn types_for_clone(&mut self, clone: Value, original: Value) -> TypeAnalysis {
-        TypeAnalysis::run_for_clone(self.module, clone, Some(original))
+        let start = Instant::now();
+        let outputs = &self.outputs;
+        let t = self
+            .types
+            .analyse_clone(clone, original, &|f| outputs.contains(&f));
+        self.times.add_since(Phase::TypeAnalysis, start);
+        t
     }
 
     /// Synthesizes every queued body.
     pub fn drain(&mut self) -> Vec<Diagnostic> {
         let mut diags = Vec::new();
+        // Clones stay until the end of the drain: the type session refers to them.
+        let mut clones = Vec::new();
         while let Some(job) = self.queue.pop() {
             let func = match &job {
                 Job::Reverse(req, _) => req.func,
                 Job::Tangent(req, _) => req.func,
             };
             let name = func.name();
+            let start = Instant::now();
             let p = clone_function(self.module, func, &format!("fz_primal_{name}"));
-            if let Err(e) = preprocess(self.module, p, matches!(job, Job::Reverse(..))) {
+            let prepared = preprocess(self.module, p, matches!(job, Job::Reverse(..)));
+            self.times.add_since(Phase::Clone, start);
+            if let Err(e) = prepared {
                 diags.push(
                     Diagnostic::new(DiagKind::Internal, format!("preprocessing failed: {e}"))
                         .in_function(name.clone()),
                 );
-                p.delete_function();
+                clones.push(p);
                 continue;
             }
+            let start = Instant::now();
+            let analyses = self.times.get(Phase::TypeAnalysis) + self.times.get(Phase::Activity);
             let (result, fns) = match &job {
                 Job::Reverse(req, target) => {
                     let fns = match *target {
@@ -253,6 +282,12 @@ impl Driver {
                 }
                 Job::Tangent(req, g) => (TangentGen::run(self, req, p, *g), vec![*g]),
             };
+            // Synthesis is what the generator took beyond the analyses it asked for.
+            let analyses =
+                self.times.get(Phase::TypeAnalysis) + self.times.get(Phase::Activity) - analyses;
+            self.times
+                .add(Phase::Synthesis, start.elapsed().saturating_sub(analyses));
+            let start = Instant::now();
             match result {
                 Ok(()) => {
                     for f in fns {
@@ -282,8 +317,16 @@ impl Driver {
                 }
                 Err(mut d) => diags.append(&mut d),
             }
+            clones.push(p);
+            self.times.add_since(Phase::Cleanup, start);
+        }
+        // The session goes first (it refers to the clones); the next drain sees the hook
+        // calls replaced, so it analyses the module afresh.
+        self.types = TypeSession::new(self.module);
+        for p in clones {
             p.delete_function();
         }
+        self.outputs.clear();
         diags
     }
 }

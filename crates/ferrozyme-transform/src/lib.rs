@@ -21,9 +21,11 @@ mod request;
 mod reverse;
 mod runtime;
 mod tangent;
+mod timing;
 mod unmerge;
 
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
+pub use timing::{Phase, PhaseTimes};
 
 use ferrozyme_abi::{entry_point, EntryPoint};
 use std::collections::HashSet;
@@ -57,6 +59,8 @@ pub struct Report {
     pub printout: String,
     /// Notes for the user (not errors), e.g. calls `--check-gradients` cannot check.
     pub notes: Vec<String>,
+    /// Time spent per phase of the pass (`ferrozyme cc --time-passes`).
+    pub times: PhaseTimes,
 }
 
 /// All calls to `__enzyme_*` entry points in the module, with their entry point.
@@ -285,6 +289,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
             return Err(diags);
         }
         let shadow_globals = driver.shadow_globals();
+        let replacing = std::time::Instant::now();
         for p in &planned {
             // Parsed again: an earlier replacement in this round may have replaced a value
             // this call uses (a tape returned by __enzyme_augmentfwd, say).
@@ -315,6 +320,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
                 diags.push(d);
             }
         }
+        driver.times.add_since(Phase::Replace, replacing);
         if !diags.is_empty() {
             return Err(diags);
         }
@@ -337,6 +343,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         generated: driver.generated.iter().map(|f| f.name()).collect(),
         printout: std::mem::take(&mut driver.printout),
         notes: std::mem::take(&mut driver.notes),
+        times: std::mem::take(&mut driver.times),
     })
 }
 

@@ -1,213 +1,46 @@
-//! The fixed-point engine of type analysis: transfer rules per instruction, swept over the
-//! functions connected to the analysed one until no tree changes.
+//! The fixed-point engine of type analysis: transfer rules per instruction, applied
+//! until no tree changes, driven by a worklist so that adding code later (a clone made
+//! for differentiation) costs in proportion to what that code teaches.
 //!
 //! Phases:
 //! 1. *Scope*: the analysed function plus every defined function reachable from it in the
 //!    undirected call graph (callees, callers, functions handed to `__enzyme_*` markers).
-//! 2. *Seeds*: global variables get the layout of their value type; everything else is
-//!    seeded by the rules themselves (IR types of floats and pointers, allocas, TBAA, ...).
-//! 3. *Sweeps*: every instruction's rule runs in both directions, joining into two maps:
-//!    `vals` (value trees of values whose IR type does not already say everything, i.e.
-//!    integers and aggregates) and `ptrs` (pointee trees). A function is swept until it
-//!    is locally stable, then the next one; rounds over all functions repeat until the
-//!    whole scope is stable or [`MAX_ROUNDS`] is reached.
+//! 2. *Registration* (`engine/solve.rs`): each instruction's relations between pointers
+//!    (`types/period.rs`) and its *dependencies*: the values whose trees its rule reads
+//!    (operands, the callee's parameters and returns for a call, itself). Global
+//!    variables get the layout of their value type when first referenced; everything
+//!    else is seeded by the rules themselves (IR types of floats and pointers, allocas,
+//!    TBAA, ...).
+//! 3. *Solving*: every registered instruction's rule runs in both directions, joining
+//!    into two maps: `vals` (value trees of values whose IR type does not already say
+//!    everything, i.e. integers and aggregates) and `ptrs` (pointee trees). Whenever a
+//!    tree grows, the rules that read it become due again. Due rules run in the order of
+//!    sweeps — function by function in scope order, each until it is locally stable,
+//!    rounds over the scope until nothing is due (or [`solve::MAX_ROUNDS`]) — but a rule
+//!    whose inputs did not change is skipped, since it would join nothing new.
 //!
-//! Invariants: rules only join (monotone), offsets are capped by the tree itself, so the
-//! sweeps reach a fixed point; the bounds only guard against pathological modules.
-//! Pointee facts are one level deep: a pointer loaded from memory starts with an empty
-//! pointee tree and learns its own from how it is used.
+//! Invariants: rules only join and offsets are capped by the tree itself, so the lattice
+//! has finite height and solving ends. A few rules are not monotone in what they
+//! conclude (a strided element that looks uniform so far becomes "every offset"), so
+//! the facts can depend on rule order; keeping the sweep order makes one analysis of a
+//! scope give exactly the facts of sweeping it. Pointee facts are one level deep: a
+//! pointer loaded from memory starts with an empty pointee tree and learns its own from
+//! how it is used.
 
 mod library;
-mod scope;
+pub(super) mod scope;
+mod solve;
 
-use scope::{scope, stack_slot_links};
-
-use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::collections::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Opcode, TypeKind, Value};
 
 use super::layout::{self, GepOffset};
 use super::period::Periods;
-use super::{BaseType, FpType, TypeTree};
-
-/// Rounds over the whole scope (interprocedural iterations).
-const MAX_ROUNDS: usize = 20;
-/// Sweeps of one function per round.
-const MAX_LOCAL_SWEEPS: usize = 64;
-
-/// The result of type analysis over one function and the functions connected to it.
-pub struct TypeAnalysis {
-    module: Module,
-    vals: HashMap<Value, TypeTree>,
-    ptrs: HashMap<Value, TypeTree>,
-    /// Rounds used until the fixed point (or the bound); for tests and diagnostics.
-    rounds: usize,
-}
-
-impl TypeAnalysis {
-    /// Analyse `f` (and, interprocedurally, what it calls and what calls it) in `module`.
-    pub fn run(module: Module, f: Value) -> TypeAnalysis {
-        Self::run_for_clone(module, f, None)
-    }
-
-    /// Analyse `clone`, a copy of `original` made for differentiation: the clone has no
-    /// callers of its own, so the original (with its callers) joins the scope and each
-    /// parameter of the clone shares its tree with the original's parameter.
-    pub fn run_for_clone(module: Module, f: Value, original: Option<Value>) -> TypeAnalysis {
-        let mut eng = Engine::new(module);
-        let mut scope = scope(f);
-        let mut links: Vec<(Value, Value)> = Vec::new();
-        if let Some(o) = original {
-            for g in self::scope(o) {
-                if !scope.contains(&g) {
-                    scope.push(g);
-                }
-            }
-            links = f.params().into_iter().zip(o.params()).collect();
-        }
-        for g in module.globals() {
-            if g.is_global_variable() {
-                let t = layout::type_tree(module, g.global_value_type(), true);
-                eng.learn_ptr(g, &t);
-            }
-        }
-        for &func in &scope {
-            let rets: Vec<Value> = func
-                .blocks()
-                .into_iter()
-                .filter_map(|b| b.terminator())
-                .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
-                .map(|t| t.operand(0))
-                .collect();
-            eng.returns.insert(func, rets);
-        }
-        let insts: Vec<Vec<Value>> = scope
-            .iter()
-            .map(|f| {
-                f.blocks()
-                    .into_iter()
-                    .flat_map(|b| b.instructions())
-                    .collect()
-            })
-            .collect();
-        for body in &insts {
-            for &i in body {
-                eng.relate(i);
-            }
-        }
-        links.extend(stack_slot_links(&insts));
-        eng.relate_links(&links);
-        let mut rounds = 0;
-        for _ in 0..MAX_ROUNDS {
-            rounds += 1;
-            let mut any = false;
-            for body in &insts {
-                for _ in 0..MAX_LOCAL_SWEEPS {
-                    eng.changed = false;
-                    for &(a, b) in &links {
-                        eng.link(a, b);
-                    }
-                    for &i in body {
-                        eng.visit(i);
-                    }
-                    if !eng.changed {
-                        break;
-                    }
-                    any = true;
-                }
-            }
-            if !any {
-                break;
-            }
-        }
-        TypeAnalysis {
-            module,
-            vals: eng.vals,
-            ptrs: eng.ptrs,
-            rounds,
-        }
-    }
-
-    /// Number of interprocedural rounds the analysis ran.
-    pub fn rounds(&self) -> usize {
-        self.rounds
-    }
-
-    /// Tree of a value (for pointers: offset 0 is Pointer).
-    pub fn value_tree(&self, v: Value) -> TypeTree {
-        let mut t = type_seed(self.module, v);
-        if let Some(s) = self.vals.get(&v) {
-            t.merge(s);
-        }
-        t
-    }
-
-    /// What the pointed-to memory holds.
-    pub fn pointee_tree(&self, ptr: Value) -> TypeTree {
-        self.ptrs.get(&ptr).cloned().unwrap_or_default()
-    }
-
-    /// The one floating type found anywhere in the pointee: `None` when there is no float,
-    /// when both `float` and `double` occur, or when some offset is `Anything` (conflict).
-    pub fn memory_fp_type(&self, ptr: Value) -> Option<FpType> {
-        let t = self.pointee_tree(ptr);
-        if t.contains(BaseType::Anything) {
-            return None;
-        }
-        match (t.contains(BaseType::Float), t.contains(BaseType::Double)) {
-            (true, false) => Some(FpType::F32),
-            (false, true) => Some(FpType::F64),
-            _ => None,
-        }
-    }
-
-    /// True when the pointee may hold pointers at some offset: a `Pointer` or `Anything`
-    /// entry, or nothing known at all (conservative).
-    pub fn memory_may_hold_pointers(&self, ptr: Value) -> bool {
-        let t = self.pointee_tree(ptr);
-        t.is_empty() || t.contains(BaseType::Pointer) || t.contains(BaseType::Anything)
-    }
-
-    /// For an integer-typed value: the float type it carries, if type analysis proves it is
-    /// float data of the same width (`i32` ↔ `float`, `i64` ↔ `double`; integer vectors by
-    /// their element).
-    pub fn int_carries_fp(&self, v: Value) -> Option<FpType> {
-        let ty = v.ty();
-        let elem = if ty.kind() == TypeKind::Vector {
-            ty.element_type()
-        } else {
-            ty
-        };
-        let width = elem.int_width()?;
-        let fp = self.value_tree(v).get(0).fp_type()?;
-        (fp.size() * 8 == width as u64).then_some(fp)
-    }
-
-    /// Human-readable per-instruction printout (`--print-type-analysis`).
-    pub fn print(&self, f: Value) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "type analysis for @{}", f.name());
-        let args = f.params();
-        let insts = f.blocks().into_iter().flat_map(|b| b.instructions());
-        for v in args.into_iter().chain(insts) {
-            let text = v.to_string();
-            let text = text.lines().next().unwrap_or("").trim();
-            let tree = if v.ty().is_pointer() {
-                format!("ptr {}", self.pointee_tree(v))
-            } else if v.ty().is_void() {
-                String::from("{}")
-            } else {
-                self.value_tree(v).to_string()
-            };
-            let _ = writeln!(out, "  {text} : {tree}");
-        }
-        out
-    }
-}
+use super::{BaseType, TypeTree};
 
 /// What the IR type of `v` alone says about its value (floats, pointers; integers nothing).
-fn type_seed(m: Module, v: Value) -> TypeTree {
+pub(super) fn type_seed(m: Module, v: Value) -> TypeTree {
     let mut t = TypeTree::new();
     for (off, leaf) in layout::leaves(m, v.ty()) {
         let b = match leaf.kind() {
@@ -254,18 +87,39 @@ fn strip_constant_geps(m: Module, ptr: Value, limit: i64) -> (Value, i64) {
     (cur, acc)
 }
 
-struct Engine {
+/// What the worklist holds: an instruction whose rule runs, or a link between two values
+/// (a clone's parameter and its original's, pointers through a `-O0` stack slot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Item {
+    Inst(Value),
+    Link(u32),
+}
+
+/// The state of one analysis: facts, the rules' dependencies and the queue.
+pub(super) struct Engine {
     m: Module,
     vals: HashMap<Value, TypeTree>,
     ptrs: HashMap<Value, TypeTree>,
     returns: HashMap<Value, Vec<Value>>,
     periods: Periods,
     ptr_size: u64,
-    changed: bool,
+    /// Functions whose bodies are registered.
+    functions: HashSet<Value>,
+    /// `deps[v]`: the items whose rules read the trees of `v`.
+    deps: HashMap<Value, Vec<Item>>,
+    links: Vec<(Value, Value)>,
+    /// Which rules are due, in the order a sweep would visit them (`solve.rs`).
+    schedule: solve::Schedule,
+    /// Global variables whose layout is seeded.
+    seeded: HashSet<Value>,
+    /// Rules that read strided-pointer periods (GEPs, instructions with GEP operands).
+    gep_rules: Vec<Item>,
+    /// Rounds the last `solve` took.
+    rounds: usize,
 }
 
 impl Engine {
-    fn new(m: Module) -> Engine {
+    pub(super) fn new(m: Module) -> Engine {
         let ptr_size = m.store_size(m.context().ptr());
         Engine {
             m,
@@ -274,11 +128,26 @@ impl Engine {
             returns: HashMap::new(),
             periods: Periods::default(),
             ptr_size,
-            changed: false,
+            functions: HashSet::new(),
+            deps: HashMap::new(),
+            links: Vec::new(),
+            schedule: solve::Schedule::default(),
+            seeded: HashSet::new(),
+            gep_rules: Vec::new(),
+            rounds: 0,
         }
     }
 
     // --- the two maps
+
+    /// The learned trees of `v`: value tree (beyond its IR type) and pointee tree.
+    pub(super) fn facts(&self, v: Value) -> (Option<&TypeTree>, Option<&TypeTree>) {
+        (self.vals.get(&v), self.ptrs.get(&v))
+    }
+    /// All learned trees: `(vals, ptrs)`.
+    pub(super) fn into_facts(self) -> (HashMap<Value, TypeTree>, HashMap<Value, TypeTree>) {
+        (self.vals, self.ptrs)
+    }
 
     fn value_tree(&self, v: Value) -> TypeTree {
         let mut t = type_seed(self.m, v);
@@ -310,7 +179,7 @@ impl Engine {
             return;
         }
         if self.vals.entry(v).or_default().merge(t) {
-            self.changed = true;
+            self.touch(v);
         }
     }
     fn learn_val_at(&mut self, v: Value, off: i64, b: BaseType) {
@@ -323,7 +192,7 @@ impl Engine {
             return;
         }
         if self.ptrs.entry(v).or_default().merge(t) {
-            self.changed = true;
+            self.touch(v);
         }
     }
     fn integer(&mut self, v: Value) {

@@ -9,8 +9,13 @@
 //! *period*, the gcd of the nonzero cycle offsets. The engine then treats a constant GEP
 //! inside a periodic class as an index into an array whose element is one period long.
 //!
+//! Relations arrive in *batches* (the code registered with the engine at one time). A
+//! class that already existed before the current batch and whose period the batch
+//! changes is reported ([`Periods::take_old_changes`]): GEPs read earlier under the old
+//! period must be read again.
+//!
 //! Invariant: `parent[x] = (p, w)` means `x = p + w` bytes; `find` compresses paths and
-//! keeps the offsets exact.
+//! keeps the offsets exact. `born[r]` (for a root `r`) is the earliest batch of its members.
 
 use std::collections::HashMap;
 
@@ -20,6 +25,9 @@ use ferrozyme_llvm::Value;
 pub(super) struct Periods {
     parent: HashMap<Value, (Value, i64)>,
     period: HashMap<Value, u64>,
+    born: HashMap<Value, u32>,
+    batch: u32,
+    old_changed: bool,
 }
 
 impl Periods {
@@ -42,25 +50,46 @@ impl Periods {
         (cur, total)
     }
 
+    /// Starts a new batch of relations.
+    pub(super) fn begin_batch(&mut self) {
+        self.batch += 1;
+    }
+
+    /// Did a class from an earlier batch change its period since the last call?
+    pub(super) fn take_old_changes(&mut self) -> bool {
+        std::mem::take(&mut self.old_changed)
+    }
+
     /// Records `a = b + c` bytes.
     pub(super) fn relate(&mut self, a: Value, b: Value, c: i64) {
         let (ra, oa) = self.find(a);
         let (rb, ob) = self.find(b);
+        let batch = self.batch;
+        let born_a = *self.born.entry(ra).or_insert(batch);
+        let born_b = *self.born.entry(rb).or_insert(batch);
+        let pa = self.period.get(&ra).copied().unwrap_or(0);
         if ra == rb {
             let diff = oa.saturating_sub(ob.saturating_add(c)).unsigned_abs();
             if diff != 0 {
-                let p = self.period.get(&ra).copied().unwrap_or(0);
-                self.period.insert(ra, gcd(p, diff));
+                let p = gcd(pa, diff);
+                self.period.insert(ra, p);
+                self.old_changed |= p != pa && born_a < batch;
             }
             return;
         }
         // ra = a - oa = b + c - oa = rb + ob + c - oa
         self.parent
             .insert(ra, (rb, ob.saturating_add(c).saturating_sub(oa)));
-        if let Some(pa) = self.period.remove(&ra) {
-            let pb = self.period.get(&rb).copied().unwrap_or(0);
-            self.period.insert(rb, gcd(pa, pb));
+        self.born.remove(&ra);
+        self.born.insert(rb, born_a.min(born_b));
+        let pb = self.period.get(&rb).copied().unwrap_or(0);
+        self.period.remove(&ra);
+        let p = gcd(pa, pb);
+        if p != 0 {
+            self.period.insert(rb, p);
         }
+        // A member of either class now walks with period `p`.
+        self.old_changed |= (p != pa && born_a < batch) || (p != pb && born_b < batch);
     }
 
     /// The step of the class of `x` (`None` when its pointers do not walk).

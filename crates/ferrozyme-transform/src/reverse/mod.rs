@@ -281,6 +281,7 @@ impl<'d> Gen<'d> {
         let cfg = Cfg::new(p);
         let args: Vec<ArgActivity> = req.args.clone();
         let types = d.types_for_clone(p, req.func);
+        let activity_start = std::time::Instant::now();
         let mut act = Activity::run_with_types(
             &ActivityInput {
                 func: p,
@@ -290,6 +291,8 @@ impl<'d> Gen<'d> {
             Some(&types),
         );
         act.restrict_to_useful(p);
+        d.times
+            .add_since(crate::timing::Phase::Activity, activity_start);
         // The printouts show exactly what this synthesis uses.
         let orig_name = req.func.name();
         let rename = |s: String| s.replace(&format!("@{}", p.name()), &format!("@{orig_name}"));

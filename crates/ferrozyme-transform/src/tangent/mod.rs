@@ -121,6 +121,7 @@ impl<'d> TangentGen<'d> {
         let ctx = m.context();
         let cfg = Cfg::new(p);
         let types = d.types_for_clone(p, req.func);
+        let activity_start = std::time::Instant::now();
         let mut act = Activity::run_full(
             &ActivityInput {
                 func: p,
@@ -131,6 +132,8 @@ impl<'d> TangentGen<'d> {
             true,
         );
         act.restrict_to_useful(p);
+        d.times
+            .add_since(crate::timing::Phase::Activity, activity_start);
         if d.print_activity {
             let orig = req.func.name();
             d.printout.push_str(

@@ -5,13 +5,25 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use ferrozyme_llvm::{Opcode, Value};
 
-/// The defined functions connected to `f` in the call graph, `f` first.
-pub(super) fn scope(f: Value) -> Vec<Value> {
+/// The defined functions connected to `f` in the call graph, `f` first, leaving out
+/// (and not going through) those `skip` names.
+pub(in crate::types) fn scope(f: Value, skip: &dyn Fn(Value) -> bool) -> Vec<Value> {
+    scope_from(&[f], &mut |g| skip(g))
+}
+
+/// The defined functions connected to `starts` in the undirected call graph (callees,
+/// callers, functions passed as arguments), in breadth-first order. A function for
+/// which `stop` returns true is neither included nor gone through (`stop` may record
+/// it). Iterative: call chains of any depth take no stack.
+pub(in crate::types) fn scope_from(
+    starts: &[Value],
+    stop: &mut dyn FnMut(Value) -> bool,
+) -> Vec<Value> {
     let mut seen: HashSet<Value> = HashSet::new();
     let mut order = Vec::new();
-    let mut queue = VecDeque::from([f]);
+    let mut queue: VecDeque<Value> = starts.iter().copied().collect();
     while let Some(g) = queue.pop_front() {
-        if !g.is_function() || g.is_declaration() || !seen.insert(g) {
+        if !g.is_function() || g.is_declaration() || !seen.insert(g) || stop(g) {
             continue;
         }
         order.push(g);
@@ -44,7 +56,7 @@ pub(super) fn scope(f: Value) -> Vec<Value> {
 
 /// Pointers passed through stack slots (`-O0` code keeps every local in an `alloca`):
 /// a pointer loaded from a slot is the same data as every pointer stored to that slot.
-pub(super) fn stack_slot_links(insts: &[Vec<Value>]) -> Vec<(Value, Value)> {
+pub(in crate::types) fn stack_slot_links(insts: &[Vec<Value>]) -> Vec<(Value, Value)> {
     let mut stored: HashMap<Value, Vec<Value>> = HashMap::new();
     let mut loads: Vec<(Value, Value)> = Vec::new();
     for body in insts {

@@ -1,0 +1,147 @@
+//! The result of type analysis: facts about the values of the analysed function(s), and
+//! the questions the transform asks of them.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use ferrozyme_llvm::{Module, TypeKind, Value};
+
+use super::engine::scope::scope;
+use super::engine::{type_seed, Engine};
+use super::{BaseType, FpType, TypeTree};
+
+/// The result of type analysis over one function and the functions connected to it.
+pub struct TypeAnalysis {
+    module: Module,
+    vals: HashMap<Value, TypeTree>,
+    ptrs: HashMap<Value, TypeTree>,
+    /// Rounds over the scope until the fixed point (or the bound); for tests and
+    /// diagnostics.
+    rounds: usize,
+}
+
+impl TypeAnalysis {
+    /// Analyse `f` (and, interprocedurally, what it calls and what calls it) in `module`.
+    pub fn run(module: Module, f: Value) -> TypeAnalysis {
+        Self::run_for_clone(module, f, None)
+    }
+
+    /// Analyse `clone`, a copy of `original` made for differentiation: the clone has no
+    /// callers of its own, so the original (with its callers) joins the scope and each
+    /// parameter of the clone shares its tree with the original's parameter.
+    ///
+    /// This analyses the whole call-graph component; to analyse many clones of one
+    /// component, a [`super::TypeSession`] shares that work.
+    pub fn run_for_clone(module: Module, f: Value, original: Option<Value>) -> TypeAnalysis {
+        let mut eng = Engine::new(module);
+        let mut funcs = scope(f, &|_| false);
+        if let Some(o) = original {
+            funcs.extend(scope(o, &|_| false));
+        }
+        eng.add_functions(&funcs);
+        if let Some(o) = original {
+            let links: Vec<(Value, Value)> = f.params().into_iter().zip(o.params()).collect();
+            eng.add_links(&links);
+        }
+        eng.solve();
+        let rounds = eng.rounds();
+        let (vals, ptrs) = eng.into_facts();
+        TypeAnalysis {
+            module,
+            vals,
+            ptrs,
+            rounds,
+        }
+    }
+
+    /// An analysis holding the given facts (see `session.rs`).
+    pub(super) fn from_facts(
+        module: Module,
+        vals: HashMap<Value, TypeTree>,
+        ptrs: HashMap<Value, TypeTree>,
+        rounds: usize,
+    ) -> TypeAnalysis {
+        TypeAnalysis {
+            module,
+            vals,
+            ptrs,
+            rounds,
+        }
+    }
+
+    /// Number of interprocedural rounds the analysis ran.
+    pub fn rounds(&self) -> usize {
+        self.rounds
+    }
+
+    /// Tree of a value (for pointers: offset 0 is Pointer).
+    pub fn value_tree(&self, v: Value) -> TypeTree {
+        let mut t = type_seed(self.module, v);
+        if let Some(s) = self.vals.get(&v) {
+            t.merge(s);
+        }
+        t
+    }
+
+    /// What the pointed-to memory holds.
+    pub fn pointee_tree(&self, ptr: Value) -> TypeTree {
+        self.ptrs.get(&ptr).cloned().unwrap_or_default()
+    }
+
+    /// The one floating type found anywhere in the pointee: `None` when there is no float,
+    /// when both `float` and `double` occur, or when some offset is `Anything` (conflict).
+    pub fn memory_fp_type(&self, ptr: Value) -> Option<FpType> {
+        let t = self.pointee_tree(ptr);
+        if t.contains(BaseType::Anything) {
+            return None;
+        }
+        match (t.contains(BaseType::Float), t.contains(BaseType::Double)) {
+            (true, false) => Some(FpType::F32),
+            (false, true) => Some(FpType::F64),
+            _ => None,
+        }
+    }
+
+    /// True when the pointee may hold pointers at some offset: a `Pointer` or `Anything`
+    /// entry, or nothing known at all (conservative).
+    pub fn memory_may_hold_pointers(&self, ptr: Value) -> bool {
+        let t = self.pointee_tree(ptr);
+        t.is_empty() || t.contains(BaseType::Pointer) || t.contains(BaseType::Anything)
+    }
+
+    /// For an integer-typed value: the float type it carries, if type analysis proves it is
+    /// float data of the same width (`i32` ↔ `float`, `i64` ↔ `double`; integer vectors by
+    /// their element).
+    pub fn int_carries_fp(&self, v: Value) -> Option<FpType> {
+        let ty = v.ty();
+        let elem = if ty.kind() == TypeKind::Vector {
+            ty.element_type()
+        } else {
+            ty
+        };
+        let width = elem.int_width()?;
+        let fp = self.value_tree(v).get(0).fp_type()?;
+        (fp.size() * 8 == width as u64).then_some(fp)
+    }
+
+    /// Human-readable per-instruction printout (`--print-type-analysis`).
+    pub fn print(&self, f: Value) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "type analysis for @{}", f.name());
+        let args = f.params();
+        let insts = f.blocks().into_iter().flat_map(|b| b.instructions());
+        for v in args.into_iter().chain(insts) {
+            let text = v.to_string();
+            let text = text.lines().next().unwrap_or("").trim();
+            let tree = if v.ty().is_pointer() {
+                format!("ptr {}", self.pointee_tree(v))
+            } else if v.ty().is_void() {
+                String::from("{}")
+            } else {
+                self.value_tree(v).to_string()
+            };
+            let _ = writeln!(out, "  {text} : {tree}");
+        }
+        out
+    }
+}
