@@ -200,6 +200,13 @@ int main(void) {
 
 SHAPES = {"chain": chain, "tree": tree, "wide": wide, "big": big}
 
+DESCRIPTIONS = {
+    "chain": "n noinline functions, each calling the previous one, the last differentiated",
+    "tree": "n noinline functions in a binary call tree, the root differentiated",
+    "wide": "n independent functions, one __enzyme_autodiff call each",
+    "big": "one function of n unrolled statements (~8n instructions)",
+}
+
 
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:

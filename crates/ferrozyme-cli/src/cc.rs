@@ -15,9 +15,9 @@
 //! clang. Intermediate files live in a temporary directory removed at the end;
 //! `--save-temps=<dir>` keeps the IR before and after AD (and after re-optimization).
 
+use ferrozyme_transform::Stamp;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
 use ferrozyme_transform::Options;
 use inkwell::context::Context;
@@ -72,7 +72,7 @@ impl Job<'_> {
                     self.build(&args.sources, &stem, Emit::Object, &obj)?;
                     objects.push(obj);
                 }
-                let start = Instant::now();
+                let start = Stamp::now();
                 let linked = self.link(&objects);
                 self.timer.add_since(timing::LINK, start);
                 linked
@@ -180,14 +180,14 @@ impl Job<'_> {
         out: &Path,
     ) -> Result<(), CliError> {
         let mut bitcode = Vec::with_capacity(sources.len());
-        let start = Instant::now();
+        let start = Stamp::now();
         for (i, src) in sources.iter().enumerate() {
             let bc = self.tmp.join(format!("{i}-{}.bc", stem_of(&src.path)));
             self.compile_to_bitcode(src, &bc)?;
             bitcode.push(bc);
         }
         self.timer.add_since(timing::CLANG_COMPILE, start);
-        let start = Instant::now();
+        let start = Stamp::now();
         let ctx = Context::create();
         let mut modules = Vec::with_capacity(sources.len());
         for (src, bc) in sources.iter().zip(&bitcode) {
@@ -208,18 +208,19 @@ impl Job<'_> {
             check_gradients: self.args.check_gradients,
             ..Options::default()
         };
-        let start = Instant::now();
+        let start = Stamp::now();
         let report = pipeline::differentiate(&module, &opts)?;
-        self.timer.add_ad(start.elapsed(), &report.times);
+        self.timer
+            .add_ad(ferrozyme_transform::Span::since(start), &report.times);
         for n in &report.notes {
             (self.log)(&format!("ferrozyme: note: {n}"));
         }
-        let start = Instant::now();
+        let start = Stamp::now();
         pipeline::verify_after_ad(&module)?;
         self.timer.add_since(timing::VERIFY, start);
         self.save(&module, stem, "after-ad")?;
 
-        let start = Instant::now();
+        let start = Stamp::now();
         let tm = pipeline::target_machine(&module, self.args.opt)?;
         let loops = pipeline::LoopOptions::from_flags(self.args.opt, &self.args.compile_flags);
         // Functions the pass did not touch were optimized before it: skip them this time
@@ -241,7 +242,7 @@ impl Job<'_> {
         if self.args.save_temps.is_some() {
             self.save(&module, stem, "after-opt")?;
         }
-        let start = Instant::now();
+        let start = Stamp::now();
         let emitted = pipeline::emit(&module, &tm, emit, out);
         self.timer.add_since(timing::CODEGEN, start);
         emitted

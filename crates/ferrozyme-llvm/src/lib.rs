@@ -30,6 +30,7 @@ impl Module {
 }
 
 pub mod builder;
+pub mod clock;
 pub mod fastmath;
 pub mod ir;
 pub mod module;

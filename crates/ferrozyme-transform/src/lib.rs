@@ -25,7 +25,7 @@ mod timing;
 mod unmerge;
 
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
-pub use timing::{Phase, PhaseTimes};
+pub use timing::{cpu_now, Phase, PhaseTimes, Span, Stamp};
 
 use ferrozyme_abi::{entry_point, EntryPoint};
 use std::collections::HashSet;
@@ -289,7 +289,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
             return Err(diags);
         }
         let shadow_globals = driver.shadow_globals();
-        let replacing = std::time::Instant::now();
+        let replacing = crate::timing::Stamp::now();
         for p in &planned {
             // Parsed again: an earlier replacement in this round may have replaced a value
             // this call uses (a tape returned by __enzyme_augmentfwd, say).

@@ -281,7 +281,7 @@ impl<'d> Gen<'d> {
         let cfg = Cfg::new(p);
         let args: Vec<ArgActivity> = req.args.clone();
         let types = d.types_for_clone(p, req.func);
-        let activity_start = std::time::Instant::now();
+        let activity_start = crate::timing::Stamp::now();
         let mut act = Activity::run_with_types(
             &ActivityInput {
                 func: p,

@@ -121,7 +121,7 @@ impl<'d> TangentGen<'d> {
         let ctx = m.context();
         let cfg = Cfg::new(p);
         let types = d.types_for_clone(p, req.func);
-        let activity_start = std::time::Instant::now();
+        let activity_start = crate::timing::Stamp::now();
         let mut act = Activity::run_full(
             &ActivityInput {
                 func: p,
