@@ -10,7 +10,7 @@
 //! it. A call whose buffer sizes cannot be known is left unchecked, with a note.
 
 use ferrozyme_analysis::activity::ArgActivity;
-use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
+use ferrozyme_analysis::types::BaseType;
 use ferrozyme_llvm::{Builder, Opcode, Type, TypeKind, Value};
 
 use crate::driver::Driver;
@@ -135,7 +135,7 @@ pub fn begin(
     b.position_before(call);
     let params = ac.func.params();
     // Buffers: sizes and element kinds first (nothing emitted if the call is unchecked).
-    let types = TypeAnalysis::run_for_clone(d.module, ac.func, None);
+    let types = d.types_for_check(ac.func);
     let mut bufs = Vec::new();
     for (k, a) in ac.args.iter().enumerate() {
         if a.activity != ArgActivity::Dup {

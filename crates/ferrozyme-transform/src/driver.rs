@@ -53,6 +53,9 @@ pub struct Driver {
     types: TypeSession,
     /// Functions generated in the current round: never part of a type analysis.
     outputs: HashSet<Value>,
+    /// Type analyses for `--check-gradients`, by differentiated function (see
+    /// `prepare_check_types`).
+    check_types: HashMap<Value, TypeAnalysis>,
 }
 
 impl Driver {
@@ -77,6 +80,7 @@ impl Driver {
             times: PhaseTimes::default(),
             types: TypeSession::new(module),
             outputs: HashSet::new(),
+            check_types: HashMap::new(),
         }
     }
 
@@ -248,6 +252,31 @@ impl Driver {
             .analyse_clone(clone, original, &|f| outputs.contains(&f));
         self.times.add_since(Phase::TypeAnalysis, start);
         t
+    }
+
+    /// Type analyses of the functions the checked hook calls of this round differentiate,
+    /// computed in one session before any hook call is replaced (replacing changes the
+    /// callers, which are in the same call-graph component): one analysis of each
+    /// component instead of one per hook call.
+    pub fn prepare_check_types(&mut self, funcs: &[Value]) {
+        let start = Stamp::now();
+        self.check_types.clear();
+        let mut session = TypeSession::new(self.module);
+        for &f in funcs {
+            if !self.check_types.contains_key(&f) {
+                let t = session.analyse_function(f, &|_| false);
+                self.check_types.insert(f, t);
+            }
+        }
+        self.times.add_since(Phase::TypeAnalysis, start);
+    }
+
+    /// The type analysis of `f` for `--check-gradients` (prepared, or computed now).
+    pub fn types_for_check(&mut self, f: Value) -> TypeAnalysis {
+        match self.check_types.remove(&f) {
+            Some(t) => t,
+            None => TypeAnalysis::run(self.module, f),
+        }
     }
 
     /// Synthesizes every queued body.

@@ -288,6 +288,16 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         if !diags.is_empty() {
             return Err(diags);
         }
+        if driver.check_gradients {
+            let checked: Vec<Value> = planned
+                .iter()
+                .filter_map(|p| match p {
+                    Planned::Autodiff(ac, ..) | Planned::Forward(ac, ..) => Some(ac.func),
+                    _ => None,
+                })
+                .collect();
+            driver.prepare_check_types(&checked);
+        }
         let shadow_globals = driver.shadow_globals();
         let replacing = crate::timing::Stamp::now();
         for p in &planned {

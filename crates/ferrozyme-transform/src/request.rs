@@ -145,13 +145,13 @@ pub(crate) fn make_err<'a>(
     call: Value,
     caller_name: &'a str,
 ) -> impl Fn(String, &str) -> Diagnostic + 'a {
-    let loc = call.source_loc();
-    let inst = call.to_string();
+    // The instruction is printed only when there is an error: printing numbers the
+    // whole module's values, so doing it for every hook call is quadratic.
     move |msg: String, help: &str| {
         Diagnostic::new(DiagKind::BadAutodiffCall, msg)
             .in_function(caller_name.to_string())
-            .at_instruction(inst.clone())
-            .at_loc(loc.clone())
+            .at_instruction(call.to_string())
+            .at_loc(call.source_loc())
             .with_help(help.to_string())
     }
 }

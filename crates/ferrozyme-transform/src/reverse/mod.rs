@@ -48,6 +48,7 @@ mod forward;
 mod memory;
 mod mixed;
 mod scaled;
+mod tape_home;
 mod values;
 mod vector;
 
@@ -521,8 +522,13 @@ impl<'d> Gen<'d> {
         let i64t = self.ctx.i64();
         // Tape size.
         let size = self.tape_size.max(8).div_ceil(16) * 16;
-        // Split mode: the augmented function hands its tape over at each return.
+        // Split mode: the augmented function hands its tape over at each return (unless
+        // the tape is used in place, `tape_home.rs`).
+        let in_place = self.tape_in_place(size);
         for r in std::mem::take(&mut self.aug_rets) {
+            if in_place {
+                continue;
+            }
             self.b.position_before(r);
             let cp = self
                 .b
@@ -531,6 +537,9 @@ impl<'d> Gen<'d> {
         }
         for (inst, k) in std::mem::take(&mut self.size_patches) {
             inst.set_operand(k, i64t.const_int(size));
+        }
+        if in_place {
+            self.use_tape_in_place();
         }
         // Pops, where the reverse sweep leaves each record's block; record sizes.
         let pop = self.d.rt(crate::runtime::POP);
