@@ -55,7 +55,10 @@ pub fn parse_run_lines(path: &Path, src: &str) -> Result<Vec<RunLine>, String> {
         let Some(comment) = line.trim_start().strip_prefix(';') else {
             continue;
         };
-        let Some(body) = comment.trim_start_matches(';').trim_start().strip_prefix("RUN:")
+        let Some(body) = comment
+            .trim_start_matches(';')
+            .trim_start()
+            .strip_prefix("RUN:")
         else {
             continue;
         };
@@ -67,7 +70,13 @@ pub fn parse_run_lines(path: &Path, src: &str) -> Result<Vec<RunLine>, String> {
                 "a RUN line is `%ferrozyme <args> -o - | %FileCheck %s [<args>]`",
             ));
         };
-        let subst = |w: &str| if w == "%s" { file.clone() } else { w.to_string() };
+        let subst = |w: &str| {
+            if w == "%s" {
+                file.clone()
+            } else {
+                w.to_string()
+            }
+        };
         let mut fz = first.split_whitespace();
         let mut fc = second.split_whitespace();
         if fz.next() != Some("%ferrozyme") {
@@ -78,7 +87,10 @@ pub fn parse_run_lines(path: &Path, src: &str) -> Result<Vec<RunLine>, String> {
         }
         let ferrozyme_args: Vec<String> = fz.map(subst).collect();
         let filecheck_args: Vec<String> = fc.map(subst).collect();
-        if !ferrozyme_args.windows(2).any(|w| w[0] == "-o" && w[1] == "-") {
+        if !ferrozyme_args
+            .windows(2)
+            .any(|w| w[0] == "-o" && w[1] == "-")
+        {
             return Err(bad("%ferrozyme must write the module to stdout (`-o -`)"));
         }
         if !filecheck_args.contains(&file) {
@@ -205,7 +217,9 @@ mod tests {
 
     #[test]
     fn malformed_run_lines_are_errors() {
-        assert!(parse("define void @f()\n").unwrap_err().contains("no `; RUN"));
+        assert!(parse("define void @f()\n")
+            .unwrap_err()
+            .contains("no `; RUN"));
         for bad in [
             "; RUN: %ferrozyme opt %s -o -",
             "; RUN: opt-22 %s -o - | %FileCheck %s",

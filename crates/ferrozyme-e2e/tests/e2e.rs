@@ -348,9 +348,12 @@ fn filetest_trials(root: &Path) -> Vec<Trial> {
         let d = parse_directives(&src);
         let (root, file) = (root.to_path_buf(), file.clone());
         trials.push(
-            Trial::test(format!("filetests::{}", trial_component(&stem)), move || {
-                filetest::run_filetest(&ferrozyme(&root)?, &file, &src).map_err(Failed::from)
-            })
+            Trial::test(
+                format!("filetests::{}", trial_component(&stem)),
+                move || {
+                    filetest::run_filetest(&ferrozyme(&root)?, &file, &src).map_err(Failed::from)
+                },
+            )
             .with_ignored_flag(d.ignore.is_some()),
         );
     }
