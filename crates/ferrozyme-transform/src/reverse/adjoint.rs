@@ -391,6 +391,9 @@ impl Gen<'_> {
             return None;
         }
         let name = crate::lower::intrinsic_name(f);
+        // The C library's function computes the same value (`cos`, `cosf`: clang keeps
+        // these calls instead of the intrinsic when they may set errno).
+        let libm = name.trim_start_matches("llvm.");
         let here = at.parent_block();
         x.users().into_iter().find(|u| {
             *u != at
@@ -398,9 +401,10 @@ impl Gen<'_> {
                 && u.ty() == at.ty()
                 && u.call_args().first() == Some(&x)
                 && u.called_function().is_some_and(|g| {
-                    g.name()
-                        .strip_prefix(name)
+                    let n = g.name();
+                    n.strip_prefix(name)
                         .is_some_and(|rest| rest.starts_with('.'))
+                        || (g.is_declaration() && (n == libm || n.strip_suffix('f') == Some(libm)))
                 })
                 && self.cfg.dominates(u.parent_block(), here)
         })
