@@ -657,8 +657,9 @@ pub fn display_name(f: Value) -> String {
 }
 
 impl Gen<'_> {
-    /// When the loop around cyclic block `blk` has a trip count known at its preheader,
-    /// reserve the record stack once there, so the loop's pushes never reallocate.
+    /// When the loop around cyclic block `blk` has a trip count known where it is entered
+    /// (its preheader, or the guard that branches into it), reserve the record stack
+    /// once there, so the loop's pushes never reallocate.
     fn reserve_for_loop(&mut self, blk: Block, stack: u64, size: u64) {
         use ferrozyme_llvm::IntPredicate;
         let loops = self
@@ -670,7 +671,7 @@ impl Gen<'_> {
         let Some(tc) = ferrozyme_analysis::loops::trip_count(l) else {
             return;
         };
-        let Some(pre) = l.preheader else { return };
+        let Some(pre) = l.entry else { return };
         let Some(&fpre) = self.fwd.get(&pre.as_value()) else {
             return;
         };
