@@ -1,5 +1,6 @@
 ; Decision: the partials of `r = x / y` are `1/y` and `-r * (1/y)` (ferrozyme-rules'
-; table): the reverse sweep computes one division, `1 / y`, shared by both partials,
+; table): the reverse sweep computes one division, `1 / y`, shared by both partials
+; (each partial is lowered on its own; cse.rs merges the second `1 / y` into the first),
 ; and reuses the primal quotient `r` instead of dividing again (`x / (y*y)` would be a
 ; second division).
 ; Why it matters: divisions are the slowest basic float operation; the derivative of a

@@ -1,9 +1,11 @@
 ; Decision: when the primal computes `cos(t)` next to `sin(t)` (a rotation), the
 ; adjoint of `sin` multiplies by the primal's `cos` value instead of calling `cos`
-; again (`primal_call_of` in reverse/adjoint.rs), and vice versa: the derivative calls
-; neither `sin` nor `cos` beyond the primal's two calls. Here they are LLVM's
-; intrinsics (`-fno-math-errno`); sincos_primal_cos_reused.ll is the same with the C
-; library's calls.
+; again, and vice versa: the derivative calls neither `sin` nor `cos` beyond the
+; primal's two calls. Here they are LLVM's intrinsics (`-fno-math-errno`), which two
+; mechanisms reuse: `primal_call_of` (reverse/adjoint.rs) while lowering the rule, and
+; cse.rs's merge of a recomputed call into the dominating primal one (either alone
+; keeps this test passing). sincos_primal_cos_reused.ll is the same with the C
+; library's calls, where only the first applies.
 ; Why it matters: a transcendental call costs tens of cycles; rotations and spherical
 ; coordinates always compute both.
 ;
