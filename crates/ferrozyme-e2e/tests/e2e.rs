@@ -14,9 +14,15 @@ use libtest_mimic::{Arguments, Failed, Trial};
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// `$TMPDIR/ferrozyme-e2e-<tag>/<name>-<opt>`, emptied. The tag is a hash of the
+/// workspace root, so checkouts of the project that run the suite at the same time on
+/// one machine (git worktrees) never build into each other's directories.
 fn build_dir(name: &str, opt: &str) -> Result<PathBuf, Failed> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    workspace_root().hash(&mut h);
     let dir = std::env::temp_dir()
-        .join("ferrozyme-e2e")
+        .join(format!("ferrozyme-e2e-{:08x}", h.finish() as u32))
         .join(format!("{name}-{opt}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
