@@ -449,6 +449,15 @@ impl Activity {
             if !v.is_instruction() {
                 continue;
             }
+            // A comparison or a float-to-integer conversion passes no derivative back to
+            // its operands: a value used only there (`exp(x) > 2` deciding a branch or a
+            // select) is not useful, whatever the comparison's result feeds.
+            if matches!(
+                v.opcode(),
+                Some(LLVMFCmp | LLVMICmp | LLVMFPToSI | LLVMFPToUI)
+            ) {
+                continue;
+            }
             let ops: Vec<Value> = if v.opcode() == Some(LLVMPHI) {
                 v.incoming().into_iter().map(|(x, _)| x).collect()
             } else {
