@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import numbers
+import sys
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -79,6 +80,11 @@ class Function:
         self._const_names = {p.name for p in sig.params if not p.is_array and p.role == "const"}
         self._size_names = set(sig.iv_names) - self._const_names
         self._plans: dict = {}
+        if "torch" in sys.modules:
+            # Register the torch.library ops now, outside any torch.compile trace.
+            from . import _torch
+
+            _torch.ops_for(self)
 
     @staticmethod
     def _bind_symbol(cdll, name):
@@ -196,12 +202,25 @@ class Function:
 
     def raw(self, kind: str, ptrs: Sequence[Optional[int]], plan: Plan, ls: Optional[Sequence[int]] = None, fn=None):
         """Call a wrapper with buffer addresses in the layout of `_glue.layout(kind)`."""
+        self.raw_iv(kind, ptrs, plan.iv, plan.rv, ls, fn)
+
+    def raw_iv(self, kind, ptrs, iv, rv, ls=None, fn=None):
         f = fn if fn is not None else self._c[kind]
         b = _voidp_array(len(ptrs))(*ptrs)
-        iv = (ctypes.c_int64 * max(len(plan.iv), 1))(*plan.iv)
-        rv = (ctypes.c_double * max(len(plan.rv), 1))(*plan.rv)
+        iv = (ctypes.c_int64 * max(len(iv), 1))(*iv)
+        rv = (ctypes.c_double * max(len(rv), 1))(*rv)
         lsa = (ctypes.c_int64 * max(len(ls), 1))(*ls) if ls else None
         f(b, iv, rv, lsa)
+
+    def out_shapes(self, iv: Sequence[int]) -> list:
+        """Output shapes from the integer vector alone (for shape-only tracing)."""
+        env = dict(zip(self.signature.iv_names, iv))
+        return [tuple(d if isinstance(d, int) else env[d] for d in s.dims) for s in self._outputs]
+
+    @property
+    def key(self) -> str:
+        """A short identifier of the compiled library (its cache key)."""
+        return self._built.dir.name[:16]
 
     # ----- NumPy ----------------------------------------------------------------------
     def _np_inputs(self, inputs):
