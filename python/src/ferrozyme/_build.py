@@ -1,14 +1,16 @@
 """Compiling a source with Ferrozyme into a shared library, cached by content hash.
 
 A library is identified by the hash of: the toolchain fingerprint (Ferrozyme binary bytes,
-clang version, this package's version), the language, the flags, the function name, the
-signature text and the source bytes. It lives in `<cache>/libs/<hash>/` with:
+clang version, this package's version), the glue generator's text, the language, the
+flags, the function name, the signature text and the source bytes. That entry,
+`<cache>/libs/<hash>/`, holds one variant folder per state of the local headers the
+source includes (ccache's "direct mode": a changed header builds a new variant, changing
+it back finds the old one), named by the hash of those headers, with:
 
 * `lib.so`: the user's source plus the generated glue (`_glue.py`), built with
   `ferrozyme cc|c++ -O2 -g -fPIC -shared`;
 * `meta.json`: the bound signature (so a cached load runs no compiler at all) and the
-  local headers the source included, with their hashes: a changed header rebuilds
-  (ccache's "direct mode");
+  headers with their hashes;
 * `vjp_wW.so` / `jvp_wW.so`: vector-mode wrappers, built the first time a batch of W
   lanes needs them.
 
@@ -81,7 +83,7 @@ def _norm_lang(lang: str) -> str:
     if l in ("c++", "cpp", "cxx", "cc"):
         return "c++"
     if l in ("fortran", "rust"):
-        raise CompileError(f"{lang} sources are not supported by ferrozyme.load yet (C and C++ are)")
+        raise CompileError(f"{l.capitalize()} sources are not supported by ferrozyme.load yet (C and C++ are)")
     raise ValueError(f"unknown language {lang!r}: use 'c' or 'c++'")
 
 
@@ -160,18 +162,19 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
         "ferrozyme-lib", GLUE_VERSION, _toolchain.fingerprint(), lang, json.dumps(flags), name, sig.text,
         str(path) if path else "<string>", text,
     )[:32]
-    final = root / "libs" / key
-    meta_path = final / "meta.json"
-    if meta_path.exists():
-        try:
-            meta = json.loads(meta_path.read_text())
-            if _deps_ok(meta) and (final / "lib.so").exists():
-                return Built(final, meta)
-        except (OSError, ValueError, KeyError):
-            pass
-        shutil.rmtree(final, ignore_errors=True)
+    entry = root / "libs" / key
+    # An entry holds one variant per state of the local headers it includes.
+    if entry.is_dir():
+        for variant in sorted(entry.iterdir()):
+            meta_path = variant / "meta.json"
+            try:
+                meta = json.loads(meta_path.read_text())
+            except (OSError, ValueError):
+                continue
+            if _deps_ok(meta) and (variant / "lib.so").exists():
+                return Built(variant, meta)
     # Build.
-    (root / "libs").mkdir(parents=True, exist_ok=True)
+    entry.mkdir(parents=True, exist_ok=True)
     if path is None:
         srcdir = root / "src"
         srcdir.mkdir(exist_ok=True)
@@ -181,7 +184,7 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
             tmp = path.with_suffix(path.suffix + f".{os.getpid()}.tmp")
             tmp.write_bytes(text)
             os.replace(tmp, path)
-    tmpdir = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=root / "libs"))
+    tmpdir = Path(tempfile.mkdtemp(prefix=".build.", dir=entry))
     try:
         proto = _cproto.prototype(str(path), name, lang, flags)
         bound = sig.bind(proto, name)
@@ -195,15 +198,12 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
         }
         _compile_glue(tmpdir, meta, bound, kinds=("primal", "vjp", "jvp"), widths=(), out=tmpdir / "lib.so")
         (tmpdir / "meta.json").write_text(json.dumps(meta, indent=1))
+        final = entry / _sha(json.dumps(meta["deps"], sort_keys=True))[:12]
         try:
             os.rename(tmpdir, final)
         except OSError:
-            # Another process won the race (or a stale dir exists): use theirs if complete.
-            if (final / "meta.json").exists():
-                shutil.rmtree(tmpdir, ignore_errors=True)
-            else:
-                shutil.rmtree(final, ignore_errors=True)
-                os.rename(tmpdir, final)
+            # Another process built the same variant first: use theirs.
+            shutil.rmtree(tmpdir, ignore_errors=True)
         return Built(final, json.loads((final / "meta.json").read_text()))
     except BaseException:
         shutil.rmtree(tmpdir, ignore_errors=True)
@@ -252,9 +252,13 @@ def _compile_glue(dir: Path, meta: dict, sig, kinds, widths, out: Path) -> None:
         raise CompileError(f"cannot run {cmd[0]}: {e}", command=cmd) from None
     if r.returncode != 0 or not tmp_out.exists():
         msg = (r.stderr or "") + (r.stdout or "")
-        names = {str(glue_path): "<generated glue>"}
+        names = {
+            str(glue_path): "<generated glue>",
+            # The user's function is inlined into the generated body before AD.
+            "in function `fz_body`": f"in function `{meta['name']}` (inlined into the generated wrapper)",
+        }
         raise CompileError(msg.strip() or f"ferrozyme {driver} failed with exit status {r.returncode}",
-                           command=cmd, display_names=names)
+                           command=cmd, display_names=names, search_dirs=(src, str(Path(src).parent), str(dir)))
     os.replace(tmp_out, out)
 
 

@@ -220,7 +220,7 @@ class Function:
     @property
     def key(self) -> str:
         """A short identifier of the compiled library (its cache key)."""
-        return self._built.dir.name[:16]
+        return self._built.dir.parent.name[:12] + self._built.dir.name[:6]
 
     # ----- NumPy ----------------------------------------------------------------------
     def _np_inputs(self, inputs):

@@ -38,7 +38,8 @@ class CompileError(FerrozymeError):
     and `source_line` (the text of that line) when the compiler named a location.
     """
 
-    def __init__(self, message: str, *, command: Optional[list] = None, display_names: Optional[dict] = None):
+    def __init__(self, message: str, *, command: Optional[list] = None, display_names: Optional[dict] = None,
+                 search_dirs: tuple = ()):
         self.message = message
         self.command = command
         self.kind = "compile"
@@ -52,6 +53,18 @@ class CompileError(FerrozymeError):
             m = _CLANG_RE.search(message)
             if m:
                 self.file, self.line, self.column = m.group("file"), int(m.group("line")), int(m.group("col"))
+        if self.file and not Path(self.file).is_absolute():
+            # Debug info names files relative to the compile; find them next to the source.
+            for d in search_dirs:
+                cand = Path(d)
+                if cand.is_file():
+                    # clang may record a path relative to some parent of the compile dir
+                    if str(cand).endswith("/" + self.file.lstrip("./")):
+                        self.file = str(cand)
+                        break
+                elif (cand / self.file).exists():
+                    self.file = str(cand / self.file)
+                    break
         if self.file and self.line:
             try:
                 text = Path(self.file).read_text(errors="replace").splitlines()

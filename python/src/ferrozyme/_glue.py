@@ -120,13 +120,13 @@ class _Gen:
                     lines.append(f"memset({y}, 0, (size_t)({n}));")
                 else:
                     lines.append(f"memcpy({y}, b[{L['X'] + self.xi[p.name]}], (size_t)({n}));")
-                args.append(y)
+                args.append(f"({_ctype(p.ctype)} *){y}")
             elif p.is_array or p.role == "in":
-                args.append(f"b[{L['X'] + self.xi[p.name]}]")
+                args.append(f"({_ctype(p.ctype)} *)b[{L['X'] + self.xi[p.name]}]")
             else:
                 args.append(self._const_args(p, k, None)[1])
         if self.sig.ret is not None:
-            args.append(f"b[{L['Y'] + self.yi['return']}]")
+            args.append(f"({_ctype(self.sig.ret.ctype)} *)b[{L['Y'] + self.yi['return']}]")
         lines.append(f"fz_body({', '.join(args)});")
         return self._fn("fz_primal", lines)
 
