@@ -47,8 +47,9 @@ a.set_title("Training through lotka_volterra.c")
 t = torch.arange(1, steps + 1) * dt
 fit = ode.torch(p.detach(), y0, steps=steps, dt=dt)
 for k, name in enumerate(("prey", "predator")):
-    b.plot(t, observed[:, k], ".", ms=2, label=f"{name} (observed)")
-    b.plot(t, fit[:, k], "-", label=f"{name} (fitted)")
+    color = ("C0", "C3")[k]
+    b.plot(t, observed[:, k], ".", ms=2, color=color, alpha=0.5, label=f"{name} (observed)")
+    b.plot(t, fit[:, k], "-", color=color, label=f"{name} (fitted)")
 b.set_xlabel("time")
 b.legend(fontsize=7)
 b.set_title("fitted trajectories")

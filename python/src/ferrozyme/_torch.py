@@ -73,7 +73,7 @@ class _Ops:
         self.primal = getattr(ops, f"{base}_primal").default
         self.vjp = getattr(ops, f"{base}_vjp").default
         self.jvp = getattr(ops, f"{base}_jvp").default
-        self.autograd_fn = _make_autograd_function(self)
+        self.autograd_fn, self.eager_fn = _make_autograd_function(self)
 
     # -- shapes ------------------------------------------------------------------------
     def _outs(self, iv, like):
@@ -88,14 +88,15 @@ class _Ops:
     def _primal(self, xs, iv, rv):
         xs = [_contig(x, self.fn.name, "an input") for x in xs]
         ys = self._outs(iv, xs[0] if xs else torch.empty(0))
-        self.fn.raw_iv("primal", [_ptr(x) for x in xs] + [_ptr(y) for y in ys], iv, rv)
+        self.fn.raw_iv("primal", [_ptr(x) for x in xs] + [_ptr(y) for y in ys], *self.fn.plan_ivrv(iv, rv))
         return ys
 
     def _vjp(self, xs, cts, iv, rv):
         xs = [_contig(x, self.fn.name, "an input") for x in xs]
         cts = [_contig(c, self.fn.name, "a cotangent") for c in cts]
         gs = self._diff_like(xs)
-        self.fn.raw_iv("vjp", [_ptr(x) for x in xs] + [_ptr(c) for c in cts] + [_ptr(g) for g in gs], iv, rv)
+        self.fn.raw_iv("vjp", [_ptr(x) for x in xs] + [_ptr(c) for c in cts] + [_ptr(g) for g in gs],
+                       *self.fn.plan_ivrv(iv, rv))
         return gs
 
     def _jvp(self, xs, tans, iv, rv):
@@ -104,7 +105,7 @@ class _Ops:
         like = xs[0] if xs else torch.empty(0)
         ys, yd = self._outs(iv, like), self._outs(iv, like)
         self.fn.raw_iv("jvp", [_ptr(x) for x in xs] + [_ptr(t) for t in tans]
-                       + [_ptr(y) for y in ys] + [_ptr(t) for t in yd], iv, rv)
+                       + [_ptr(y) for y in ys] + [_ptr(t) for t in yd], *self.fn.plan_ivrv(iv, rv))
         return ys + yd
 
     # -- fakes (shape propagation for torch.compile) ----------------------------------------
@@ -195,16 +196,30 @@ class _Ops:
         return self._loop(self.jvp, info.batch_size, [xs, tans], [xd, td], iv, rv)
 
 
+def _transforming() -> bool:
+    """Inside a torch.func transform (grad, jvp, vmap, ...)."""
+    try:
+        return torch._C._functorch.peek_interpreter_stack() is not None
+    except AttributeError:  # pragma: no cover - older torch
+        return True
+
+
+def _all_plain(ts) -> bool:
+    return all(_plain(t) for t in ts)
+
+
 def _plain(t: torch.Tensor) -> bool:
     """A real CPU tensor (not a functorch wrapper, fake or meta tensor)."""
-    try:
-        if torch._C._functorch.is_functorch_wrapped_tensor(t):
-            return False
-    except AttributeError:  # pragma: no cover - older torch
-        pass
-    from torch._subclasses.fake_tensor import FakeTensor
+    # FakeTensor and the other tensor subclasses fail the exact type test.
+    return type(t) is torch.Tensor and t.device.type == "cpu" and not _is_wrapped(t)
 
-    return type(t) is torch.Tensor and not isinstance(t, FakeTensor) and t.device.type == "cpu"
+
+try:
+    _is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+except AttributeError:  # pragma: no cover - older torch
+
+    def _is_wrapped(t):
+        return False
 
 
 def _scatter_diff(fn: Function, gs):
@@ -223,8 +238,12 @@ def _make_autograd_function(ops: _Ops):
         # forward/backward/jvp only call the custom ops, which have vmap rules.
         generate_vmap_rule = True
 
+        # On plain CPU tensors (eager mode) the methods call the C wrappers directly; under
+        # torch.func transforms, fake tensors or tracing they go through the custom ops.
         @staticmethod
         def forward(iv, rv, *xs):
+            if _all_plain(xs):
+                return tuple(ops._primal(list(xs), iv, rv))
             return tuple(ops.primal(list(xs), list(iv), list(rv)))
 
         @staticmethod
@@ -243,7 +262,10 @@ def _make_autograd_function(ops: _Ops):
             shapes = fn.out_shapes(ctx.iv)
             gys = [g if g is not None else torch.zeros(sh, dtype=_TORCH[s.dtype])
                    for g, s, sh in zip(gys, fn._outputs, shapes)]
-            gs = ops.vjp(xs, gys, ctx.iv, ctx.rv)
+            if _all_plain(xs) and _all_plain(gys):
+                gs = ops._vjp(xs, gys, ctx.iv, ctx.rv)
+            else:
+                gs = ops.vjp(xs, gys, ctx.iv, ctx.rv)
             return (None, None, *_scatter_diff(fn, gs))
 
         @staticmethod
@@ -253,12 +275,30 @@ def _make_autograd_function(ops: _Ops):
             for x, t, s in zip(xs, tangents, fn._inputs):
                 if s.differentiable:
                     tans.append(t if t is not None else torch.zeros_like(x))
-            res = ops.jvp(xs, tans, ctx.iv, ctx.rv)
+            if _all_plain(xs) and _all_plain(tans):
+                res = ops._jvp(xs, tans, ctx.iv, ctx.rv)
+            else:
+                res = ops.jvp(xs, tans, ctx.iv, ctx.rv)
             return tuple(res[n_out:])
+
+    class FerrozymeEager(torch.autograd.Function):
+        """The same, old-style (forward takes ctx), for plain eager calls: torch binds the
+        arguments of setup_context-style Functions with inspect.signature on every call,
+        which costs more than the rest of the call. functorch transforms need the other one."""
+
+        @staticmethod
+        def forward(ctx, iv, rv, *xs):
+            ys = ops._primal(list(xs), iv, rv)
+            FerrozymeFunction.setup_context(ctx, (iv, rv, *xs), ys)
+            return tuple(ys)
+
+        backward = FerrozymeFunction.backward
+        jvp = FerrozymeFunction.jvp
 
     FerrozymeFunction.__name__ = f"Ferrozyme_{fn.name}"
     FerrozymeFunction.__qualname__ = FerrozymeFunction.__name__
-    return FerrozymeFunction
+    FerrozymeEager.__name__ = FerrozymeEager.__qualname__ = f"FerrozymeEager_{fn.name}"
+    return FerrozymeFunction, FerrozymeEager
 
 
 def ops_for(fn: Function) -> _Ops:
@@ -302,6 +342,8 @@ def apply(fn: Function, args, kwargs):
     if torch.compiler.is_compiling():
         # Under torch.compile: the custom op (with its registered autograd) stays in the graph.
         outs = ops.primal(list(xs), list(plan.iv), list(plan.rv))
+    elif _all_plain(xs) and not _transforming():
+        outs = ops.eager_fn.apply(plan.iv, plan.rv, *xs)
     else:
         outs = ops.autograd_fn.apply(tuple(plan.iv), tuple(plan.rv), *xs)
     outs = list(outs)
