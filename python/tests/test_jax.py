@@ -173,3 +173,18 @@ def test_errors(heat):
     u0 = jnp.asarray(heat_inputs()[:6])
     with pytest.raises(NotImplementedError, match="second derivatives"):
         jax.hessian(lambda u: jnp.sum(heat.jax(u, steps=2)))(u0)
+
+
+def test_x64_disabled_is_a_clear_error():
+    import subprocess
+    import sys
+
+    from conftest import HEAT_SIG, csrc
+
+    code = (
+        "import numpy as np, jax, ferrozyme\n"
+        f"sim = ferrozyme.load({str(csrc('heat.c'))!r}, 'simulate', signature={HEAT_SIG!r})\n"
+        "try:\n    sim.jax(np.ones(8), steps=3)\nexcept ValueError as e:\n    print('ValueError:', e)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "jax_enable_x64" in r.stdout, r.stdout + r.stderr[-2000:]

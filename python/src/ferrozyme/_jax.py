@@ -127,8 +127,16 @@ for _p in _KIND:
 
 
 def _abstract(kind, *avals, fn, iv, rv, batch, width):
-    _, res = _groups(fn, kind, iv)
+    ops, res = _groups(fn, kind, iv)
     lead = (width,) if width else tuple(batch)
+    # The handler trusts the buffers' dtypes and sizes: check them here, where a mistake
+    # is still an exception and not memory corruption.
+    if avals:
+        if len(avals) != len(ops):
+            raise TypeError(f"ferrozyme: {kind} of {fn.name} takes {len(ops)} operands, got {len(avals)}")
+        for a, (sh, dt) in zip(avals, ops):
+            if jnp.dtype(a.dtype) != jnp.dtype(dt) or (tuple(a.shape) != sh and tuple(a.shape[-len(sh):] if sh else ()) != sh):
+                raise TypeError(f"ferrozyme: {kind} of {fn.name}: operand {a.dtype}{list(a.shape)} does not fit {dt}{list(sh)}")
     return [jax.core.ShapedArray(lead + sh, jnp.dtype(dt)) for sh, dt in res]
 
 
@@ -307,6 +315,8 @@ def apply(fn: Function, args, kwargs):
     for slot, x in zip(fn._inputs, inputs):
         if not isinstance(x, (jax.Array, np.ndarray)) and not hasattr(x, "aval"):
             x = jnp.asarray(x, dtype=slot.dtype) if slot.dims == () else jnp.asarray(x)
+        elif isinstance(x, np.ndarray):
+            x = jnp.asarray(x)  # the dtype JAX will really pass (float32 without x64)
         xs.append(x)
     dts = [str(jnp.result_type(x)) for x in xs]
     for slot, dt in zip(fn._inputs, dts):
