@@ -104,3 +104,15 @@ def test_errors():
         fzn.grad(energy)(x[::2], 0.5)
     with pytest.raises(numba.core.errors.TypingError, match="integer"):
         fzn.grad(rosenbrock2d, argnums=2)(np.ones((2, 2)), 0.5, 3)
+
+
+@numba.njit
+def allocating(x):
+    return np.sum(np.exp(x) * x)
+
+
+def test_allocating_function_is_refused_not_wrong():
+    # numba's runtime allocator is unknown to Ferrozyme: refused instead of a gradient that
+    # would silently miss the array temporaries (see tests/c/170_unknown_allocator.c).
+    with pytest.raises(numba.core.errors.TypingError, match="allocates arrays"):
+        fzn.grad(allocating)(np.linspace(0, 1, 4))

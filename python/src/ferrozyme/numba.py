@@ -37,6 +37,9 @@ How it works, for each combination of argument types (numba types) it is called 
 
 Supported: arguments that are C-contiguous arrays (float64/float32 differentiable, integer
 arrays constant) of any rank, float and integer scalars; `f` returns a float scalar.
+Functions that allocate arrays (numba's NRT: `np.empty`, array expressions) are refused
+with a TypingError: Ferrozyme does not give memory from unknown allocators derivative
+storage yet, and the derivative would silently miss what flows through it.
 Differentiated arguments are `argnums` (default 0). A status other than success from
 numba (an exception inside `f`) raises ValueError in the derivative.
 """
@@ -46,6 +49,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -305,9 +309,23 @@ def _ctypes_proto(spec: _Spec, mode: str):
     return ctypes.CFUNCTYPE(None, *argt)
 
 
+# numba's runtime allocators: memory from them has no shadow in Ferrozyme yet, so a
+# derivative stored through it would be lost silently (tests/c/170_unknown_allocator.c).
+_NRT_ALLOCATORS = re.compile(r"call [^\n]*@\"?(NRT_MemInfo_alloc\w*|NRT_Allocate\w*|NRT_MemInfo_new\w*|"
+                             r"NRT_MemInfo_varsize_alloc\w*|NRT_adapt_buffer\w*)")
+
+
 def _specialize(fn, argtypes, argnums, mode):
     spec = _Spec(fn, argtypes, argnums, mode)
     ir, internal = _compile_entry(spec)
+    m = _NRT_ALLOCATORS.search(ir)
+    if m:
+        raise _nberrors.TypingError(
+            f"ferrozyme.numba: {fn.py_func.__qualname__} allocates arrays at run time (numba's {m.group(1)}: "
+            "np.empty/np.zeros, array expressions such as np.exp(x) or x * y, copies). Ferrozyme cannot give "
+            "that memory derivative storage yet, so this is refused rather than risk a wrong gradient; write the "
+            "computation as loops over the arguments, or pass scratch arrays in as (constant) arguments"
+        )
     full = ir + "\n" + _derivative_ir(spec, internal, mode)
     cdll = _build_library(full, spec, mode)
     addr = ctypes.cast(getattr(cdll, f"fz_nb_{mode}"), ctypes.c_void_p).value
