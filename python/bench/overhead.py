@@ -4,14 +4,14 @@ same compiled function directly from C, and the first (compiling) load versus a 
     python python/bench/overhead.py            # prints a Markdown table
 
 The function is tiny on purpose (y = x*x + 1 on 16 doubles), so the time is the binding's.
-Each figure is the median of 7 rounds of N calls. Nothing here is asserted: benchmarks
-print measurements.
+Each figure is the best of 15 rounds of N calls (the least disturbed by other processes
+on a shared machine); the load average is printed with the table. Nothing here is
+asserted: benchmarks print measurements.
 """
 
 from __future__ import annotations
 
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,7 +61,9 @@ int main(void) {
 """
 
 
-def per_call(fn, n=2000, rounds=7) -> float:
+def per_call(fn, n=1000, rounds=15) -> float:
+    """Best of `rounds` rounds of n calls: on a shared machine the best round is the one
+    least disturbed by other processes (the C driver below also takes its best round)."""
     fn()
     fn()
     ts = []
@@ -70,7 +72,7 @@ def per_call(fn, n=2000, rounds=7) -> float:
         for _ in range(n):
             fn()
         ts.append((time.perf_counter() - t0) / n * 1e6)
-    return statistics.median(ts)
+    return min(ts)
 
 
 def c_direct(f) -> tuple:
@@ -187,6 +189,8 @@ def main() -> None:
     in_njit = (time.perf_counter() - t0) / 100000 * 1e6
     rows.append(("numba: grad(f)(x) from Python / from inside njit code", per_call(lambda: g(x)), in_njit))
 
+    print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print()
     print("| binding | µs per call (primal) | µs per call (gradient) |")
     print("|---|---|---|")
     for name, a, b in rows:

@@ -2,7 +2,6 @@
 
 import pytest
 
-import ferrozyme
 from ferrozyme import In, Out, InOut, Const, Size, SignatureError
 from ferrozyme._signature import parse, make
 

@@ -22,7 +22,6 @@ Usage: torch_cuda_stubs.py SITE_PACKAGES   (run after `pip install --no-deps tor
 from __future__ import annotations
 
 import collections
-import os
 import shutil
 import subprocess
 import sys

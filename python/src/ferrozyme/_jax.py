@@ -192,11 +192,6 @@ def _zeros_like_aval(aval):
     return jnp.zeros(aval.shape, aval.dtype)
 
 
-def _instantiate(tangents, primals):
-    return [ad.instantiate_zeros(t) if not isinstance(t, ad.Zero) else _zeros_like_aval(t.aval)
-            for t, p in zip(tangents, primals)]
-
-
 def _primal_jvp(primals, tangents, *, fn, iv, rv, batch, width):
     ys = primal_p.bind(*primals, fn=fn, iv=iv, rv=rv, batch=batch, width=width)
     if width:
@@ -206,13 +201,13 @@ def _primal_jvp(primals, tangents, *, fn, iv, rv, batch, width):
     if all(isinstance(t, ad.Zero) for t in dts):
         return ys, [ad.Zero.from_primal_value(y) for y in ys]
     dts = [_zeros_like_aval(t.aval) if isinstance(t, ad.Zero) else t for t in dts]
-    # Tangents of a batched call must be batched like their primal.
-    dts = [_match_batch(t, primals[i], batch, fn._inputs[i].dims) for t, i in zip(dts, diff_idx)]
+    # Tangents must have their primal's shape (batch axes included) for the handler.
+    dts = [_match_batch(t, primals[i]) for t, i in zip(dts, diff_idx)]
     ydots = jvp_p.bind(*primals, *dts, fn=fn, iv=iv, rv=rv, batch=batch, width=0)
     return ys, ydots
 
 
-def _match_batch(t, p, batch, dims):
+def _match_batch(t, p):
     return t if t.shape == p.shape else jnp.broadcast_to(t, p.shape)
 
 
@@ -245,7 +240,7 @@ def _transpose(prim_to, cts, *args, fn, iv, rv, batch, width):
     xs = args[:nx]
     if any(ad.is_undefined_primal(x) for x in xs):
         _second_order()
-    lin = args[nx:]
+    # args[nx:] are the linear operands (undefined primals): the result is their cotangent.
     cts = [jnp.zeros(a.aval.shape, a.aval.dtype) if isinstance(c, ad.Zero) else c
            for c, a in zip(cts, _out_avals(prim_to, args, fn, iv, rv, batch, width))]
     res = prim_to.bind(*xs, *cts, fn=fn, iv=iv, rv=rv, batch=batch, width=width)

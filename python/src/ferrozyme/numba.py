@@ -407,13 +407,11 @@ def _make(fn, argnums, mode):
             cache[key] = g["impl"]
         return cache[key]
 
-    nargs_hint = None
     src = f"def {stub.__name__}(*args):\n    return stub(*args)\n"
     g = {"stub": stub}
     exec(src, g)  # noqa: S102
     d = numba.njit(g[stub.__name__])
     d.__doc__ = f"ferrozyme.numba.{mode} of {fn.py_func.__qualname__} (argnums={argnums})"
-    _ = nargs_hint
     return d
 
 
