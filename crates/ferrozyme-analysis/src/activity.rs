@@ -610,20 +610,13 @@ impl Activity {
                             self.active.insert(i);
                         }
                     }
-                    CallKind::Indirect => {
-                        let inputs = any_active(self) || any_shadowed(self);
-                        if inputs && carries_fp(ty) {
-                            self.active.insert(i);
-                        }
-                        if inputs
-                            && (ty.is_pointer()
-                                || (self.through_aggregates && ty.contains_pointer()))
-                        {
-                            self.shadowed.insert(i);
-                        }
-                    }
-                    CallKind::Defined(f) | CallKind::Custom(f) => {
-                        let touches = input.global_touchers.contains(&f);
+                    CallKind::Defined(_) | CallKind::Custom(_) | CallKind::Indirect => {
+                        let touches = match kind {
+                            CallKind::Defined(f) | CallKind::Custom(f) => {
+                                input.global_touchers.contains(&f)
+                            }
+                            _ => false,
+                        };
                         let inputs = any_active(self) || any_shadowed(self) || touches;
                         if inputs && carries_fp(ty) {
                             self.active.insert(i);

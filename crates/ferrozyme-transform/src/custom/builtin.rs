@@ -1,4 +1,5 @@
-//! Derivatives of compiler runtime functions without IR, written as registered rules.
+//! Derivatives of compiler and C library functions without IR, written as registered
+//! rules: the complex-arithmetic helpers (here) and `qsort` (`qsort.rs`).
 //!
 //! C's `_Complex` and C++'s `std::complex` multiply and divide through `__muldc3` /
 //! `__divdc3` (`double`) and `__mulsc3` / `__divsc3` (`float`) when the compiler cannot
@@ -30,30 +31,80 @@ const FUNCTIONS: &[(&str, &str, &str)] = &[
     ("__divsc3", "float", "<2 x float>"),
 ];
 
+/// Has `name` no IR in `module`, and no rules linked yet?
+fn wants_rules(module: Module, name: &str) -> bool {
+    module.function(name).is_some_and(|f| f.is_declaration())
+        && module.function(&format!("__fz_rev.{name}")).is_none()
+}
+
+/// Is `name` declared in `module` with the type of `decl` (a `declare` line)? A function
+/// of the same name with another signature (another ABI, a user's own function) is left
+/// alone: its calls get the usual missing-derivative error.
+fn declared_as(module: Module, name: &str, decl: &str) -> bool {
+    module.function(name).is_some_and(|f| {
+        let ty = f.function_type();
+        let params: Vec<String> = ty.param_types().iter().map(|t| t.to_string()).collect();
+        let want = format!("declare {} @{name}({})", ty.return_type(), params.join(", "));
+        decl.trim() == want
+    })
+}
+
+/// Declares `name` in the rules' text (once).
+fn declare(declared: &mut std::collections::HashSet<String>, text: &mut String, name: &str, decl: String) {
+    if declared.insert(name.to_string()) {
+        text.push_str(&decl);
+    }
+}
+
 /// Links the rules of every such function `module` declares; returns them.
 pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
     let mut text = String::new();
-    let mut found = Vec::new();
+    let mut found: Vec<String> = Vec::new();
     let mut declared = std::collections::HashSet::new();
-    let mut declare = |name: &str, fp: &str, pair: &str, text: &mut String| {
-        if declared.insert(name.to_string()) {
-            text.push_str(&format!("declare {pair} @{name}({fp}, {fp}, {fp}, {fp})\n"));
-        }
-    };
     for (name, fp, pair) in FUNCTIONS {
-        let Some(f) = module.function(name) else {
-            continue;
-        };
-        if !f.is_declaration() || module.function(&format!("__fz_rev{name}")).is_some() {
+        if !wants_rules(module, name) {
             continue;
         }
-        declare(name, fp, pair, &mut text);
+        let decl = |n: &str| format!("declare {pair} @{n}({fp}, {fp}, {fp}, {fp})\n");
+        if !declared_as(module, name, &decl(name)) {
+            continue;
+        }
+        declare(&mut declared, &mut text, name, decl(name));
         if name.starts_with("__div") {
             // The quotient's derivative multiplies.
-            declare(&name.replace("div", "mul"), fp, pair, &mut text);
+            let mul = name.replace("div", "mul");
+            declare(&mut declared, &mut text, &mul, decl(&mul));
         }
         text.push_str(&rules_ir(name, fp, pair));
-        found.push(*name);
+        found.push(name.to_string());
+    }
+    for name in super::holomorphic::names() {
+        if !wants_rules(module, &name) {
+            continue;
+        }
+        let fp = super::holomorphic::precision(&name).expect("listed");
+        if !declared_as(module, &name, &super::holomorphic::declaration(&name, fp)) {
+            continue;
+        }
+        for n in std::iter::once(name.clone()).chain(super::holomorphic::needs(&name)) {
+            let decl = super::holomorphic::declaration(&n, fp);
+            declare(&mut declared, &mut text, &n, decl);
+        }
+        text.push_str(&super::holomorphic::rules_ir(&name));
+        found.push(name);
+    }
+    for name in super::holomorphic::REAL_VALUED {
+        let decl = super::holomorphic::real_valued_declaration(name);
+        if !wants_rules(module, name) || !declared_as(module, name, &decl) {
+            continue;
+        }
+        declare(&mut declared, &mut text, name, decl);
+        text.push_str(&super::holomorphic::real_valued_rules_ir(name));
+        found.push(name.to_string());
+    }
+    if wants_rules(module, "qsort") && declared_as(module, "qsort", "declare void @qsort(ptr, i64, i64, ptr)") {
+        text.push_str(super::qsort::QSORT_IR);
+        found.push("qsort".to_string());
     }
     if found.is_empty() {
         return Ok(Vec::new());
@@ -63,12 +114,12 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
         module.data_layout(),
         module.target_triple()
     );
-    link_ir_text(module, &(header + &text), "ferrozyme-complex-rules")
+    link_ir_text(module, &(header + &text), "ferrozyme-builtin-rules")
         .map_err(|e| e.to_string())?;
     let get = |n: String| -> Value {
         let f = module
             .function(&n)
-            .expect("invariant: the complex rules define every function they name");
+            .expect("invariant: the built-in rules define every function they name");
         f.set_linkage_internal();
         crate::generated::mark(f);
         f
@@ -76,16 +127,16 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
     Ok(found
         .into_iter()
         .map(|name| {
-            let func = module.function(name).expect("checked above");
+            let func = module.function(&name).expect("checked above");
             (
                 ReverseRule {
                     func,
-                    aug: get(format!("__fz_aug{name}")),
-                    rev: get(format!("__fz_rev{name}")),
+                    aug: get(format!("__fz_aug.{name}")),
+                    rev: get(format!("__fz_rev.{name}")),
                 },
                 ForwardRule {
                     func,
-                    fwd: get(format!("__fz_fwd{name}")),
+                    fwd: get(format!("__fz_fwd.{name}")),
                 },
             )
         })
@@ -139,7 +190,7 @@ fn rules_ir(name: &str, fp: &str, pair: &str) -> String {
     let mut s = String::new();
     // aug: the real function, no tape.
     s.push_str(&format!(
-        "define {{ ptr, {pair} }} @__fz_aug{name}({args}) {{\n  %z = call {pair} @{name}({args})\n  %r0 = insertvalue {{ ptr, {pair} }} poison, ptr null, 0\n  %r = insertvalue {{ ptr, {pair} }} %r0, {pair} %z, 1\n  ret {{ ptr, {pair} }} %r\n}}\n"
+        "define {{ ptr, {pair} }} @__fz_aug.{name}({args}) {{\n  %z = call {pair} @{name}({args})\n  %r0 = insertvalue {{ ptr, {pair} }} poison, ptr null, 0\n  %r = insertvalue {{ ptr, {pair} }} %r0, {pair} %z, 1\n  ret {{ ptr, {pair} }} %r\n}}\n"
     ));
     // rev: the transposed factors applied to the adjoint.
     let transpose = |kr: &str, ki: &str, x: &str, y: &str| {
@@ -148,7 +199,7 @@ fn rules_ir(name: &str, fp: &str, pair: &str) -> String {
         )
     };
     s.push_str(&format!(
-        "define {{ {fp}, {fp}, {fp}, {fp} }} @__fz_rev{name}({args}, {pair} %g, ptr %tape) {{\n{}{}{}{}  %o0 = insertvalue {{ {fp}, {fp}, {fp}, {fp} }} poison, {fp} %da, 0\n  %o1 = insertvalue {{ {fp}, {fp}, {fp}, {fp} }} %o0, {fp} %db, 1\n  %o2 = insertvalue {{ {fp}, {fp}, {fp}, {fp} }} %o1, {fp} %dc, 2\n  %o3 = insertvalue {{ {fp}, {fp}, {fp}, {fp} }} %o2, {fp} %dd, 3\n  ret {{ {fp}, {fp}, {fp}, {fp} }} %o3\n}}\n",
+        "define {{ {fp}, {fp}, {fp}, {fp} }} @__fz_rev.{name}({args}, {pair} %g, ptr %tape) {{\n{}{}{}{}  %o0 = insertvalue {{ {fp}, {fp}, {fp}, {fp} }} poison, {fp} %da, 0\n  %o1 = insertvalue {{ {fp}, {fp}, {fp}, {fp} }} %o0, {fp} %db, 1\n  %o2 = insertvalue {{ {fp}, {fp}, {fp}, {fp} }} %o1, {fp} %dc, 2\n  %o3 = insertvalue {{ {fp}, {fp}, {fp}, {fp} }} %o2, {fp} %dd, 3\n  ret {{ {fp}, {fp}, {fp}, {fp} }} %o3\n}}\n",
         parts("g", "gr", "gi"),
         factors,
         transpose("k1r", "k1i", "da", "db"),
@@ -166,7 +217,7 @@ fn rules_ir(name: &str, fp: &str, pair: &str) -> String {
         format!("  %z = call {pair} @{name}({args})\n")
     };
     s.push_str(&format!(
-        "define {{ {pair}, {pair} }} @__fz_fwd{name}({fp} %a, {fp} %ta, {fp} %b, {fp} %tb, {fp} %c, {fp} %tc, {fp} %d, {fp} %td) {{\n{}{}{}{}  %tr = fadd {fp} %t1r, %t2r\n  %ti = fadd {fp} %t1i, %t2i\n{}  %p0 = insertvalue {{ {pair}, {pair} }} poison, {pair} %z, 0\n  %p1 = insertvalue {{ {pair}, {pair} }} %p0, {pair} %t, 1\n  ret {{ {pair}, {pair} }} %p1\n}}\n",
+        "define {{ {pair}, {pair} }} @__fz_fwd.{name}({fp} %a, {fp} %ta, {fp} %b, {fp} %tb, {fp} %c, {fp} %tc, {fp} %d, {fp} %td) {{\n{}{}{}{}  %tr = fadd {fp} %t1r, %t2r\n  %ti = fadd {fp} %t1i, %t2i\n{}  %p0 = insertvalue {{ {pair}, {pair} }} poison, {pair} %z, 0\n  %p1 = insertvalue {{ {pair}, {pair} }} %p0, {pair} %t, 1\n  ret {{ {pair}, {pair} }} %p1\n}}\n",
         factors,
         primal,
         apply("k1r", "k1i", "ta", "tb", "t1"),

@@ -20,6 +20,8 @@
 
 mod builtin;
 mod convention;
+mod holomorphic;
+mod qsort;
 mod wrappers;
 
 use std::collections::HashMap;

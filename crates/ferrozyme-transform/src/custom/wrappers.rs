@@ -246,36 +246,37 @@ fn plan_reverse(req: &Request, rule: ReverseRule) -> Result<ReversePlan, Vec<Dia
     })
 }
 
-/// Which argument each floating leaf of `rev`'s result is the adjoint of: every
-/// floating-point scalar argument in order, or only the active ones.
-fn adjoint_targets(
-    func: Value,
-    req: &Request,
-    rev: &UserFn,
-) -> Result<Vec<usize>, Vec<Diagnostic>> {
-    let rty = rev
-        .sret
-        .unwrap_or_else(|| rev.f.function_type().return_type());
-    let mut leaves = Vec::new();
-    fp_leaves(rty, &mut Vec::new(), &mut leaves);
+/// Which argument each floating leaf of `rev`'s result belongs to, in order: every
+/// floating-point argument (a `float complex` passed as `<2 x float>` has two leaves), or
+/// only the active ones.
+fn adjoint_targets(func: Value, req: &Request, rev: &UserFn) -> Result<Vec<usize>, Vec<Diagnostic>> {
+    let rty = rev.sret.unwrap_or_else(|| rev.f.function_type().return_type());
+    let n_leaves = |t: Type| {
+        let mut l = Vec::new();
+        fp_leaves(t, &mut Vec::new(), &mut l);
+        l.len()
+    };
+    let leaves = n_leaves(rty);
     let params = func.params();
-    let floats: Vec<usize> = (0..params.len())
-        .filter(|k| params[*k].ty().is_fp())
-        .collect();
-    let active: Vec<usize> = (0..params.len())
-        .filter(|k| req.args[*k] == ArgActivity::Active)
-        .collect();
-    if leaves.len() == floats.len() {
+    let owners = |keep: &dyn Fn(usize) -> bool| -> Vec<usize> {
+        (0..params.len())
+            .filter(|k| params[*k].ty().is_fp() && keep(*k))
+            .flat_map(|k| std::iter::repeat_n(k, n_leaves(params[k].ty())))
+            .collect()
+    };
+    let floats = owners(&|_| true);
+    let active = owners(&|k| req.args[k] == ArgActivity::Active);
+    if leaves == floats.len() {
         Ok(floats)
-    } else if leaves.len() == active.len() {
+    } else if leaves == active.len() {
         Ok(active)
     } else {
         Err(err(
             func,
             format!(
-                "the registered reverse function `{}` returns {} floating-point value(s); `{}` has {} floating-point argument(s)",
+                "the registered reverse function `{}` returns {} floating-point value(s); `{}` has {} floating-point argument value(s)",
                 rev.f.name(),
-                leaves.len(),
+                leaves,
                 func.name(),
                 floats.len()
             ),
@@ -327,9 +328,19 @@ fn call_rev(
             continue;
         }
         let pty = func.params()[k].ty();
-        let d = match plan.adjoint_of.iter().position(|j| *j == k) {
-            Some(leaf) => crate::marshal::convert(b, extract(b, r, &leaves[leaf].0), pty),
-            None => pty.zero(),
+        let mine: Vec<Value> = plan
+            .adjoint_of
+            .iter()
+            .enumerate()
+            .filter(|(_, j)| **j == k)
+            .map(|(leaf, _)| extract(b, r, &leaves[leaf].0))
+            .collect();
+        let d = if mine.is_empty() {
+            pty.zero()
+        } else {
+            let mut pl = Vec::new();
+            fp_leaves(pty, &mut Vec::new(), &mut pl);
+            build(b, pty, &pl, &mine)
         };
         out.push(d);
     }

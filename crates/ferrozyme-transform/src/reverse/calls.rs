@@ -56,21 +56,7 @@ impl Gen<'_> {
 
     /// The request for differentiating the callee of an active call.
     pub(super) fn callee_request(&self, call: Value, f: Value) -> Request {
-        let args = call
-            .called_function_type()
-            .param_types()
-            .into_iter()
-            .zip(call.call_args())
-            .map(|(pty, a)| {
-                if pty.is_pointer() && self.fx.act.is_shadowed(a) {
-                    ArgActivity::Dup
-                } else if carries_fp(pty) && self.fx.act.is_active(a) {
-                    ArgActivity::Active
-                } else {
-                    ArgActivity::Const
-                }
-            })
-            .collect();
+        let args = crate::common::call_activity(&self.fx.act, call, carries_fp);
         Request {
             func: f,
             args,

@@ -226,7 +226,7 @@ impl TangentGen<'_> {
     fn derivative_of(&mut self, i: Value, f: Value) -> Value {
         let req = TangentRequest {
             func: f,
-            args: self.callee_args(i, f),
+            args: self.callee_args(i),
             width: self.fx.req.width,
         };
         self.callees.tangent(&req)
@@ -249,7 +249,7 @@ impl TangentGen<'_> {
     ) -> Vec<Value> {
         let req = TangentRequest {
             func: f,
-            args: self.callee_args(i, f),
+            args: self.callee_args(i),
             width: self.fx.req.width,
         };
         for a in i.call_args() {

@@ -322,20 +322,7 @@ impl TangentGen<'_> {
     }
 
     /// The activity of a callee's parameters at a call site, for its tangent request.
-    pub(super) fn callee_args(&self, call: Value, _f: Value) -> Vec<ArgActivity> {
-        call.called_function_type()
-            .param_types()
-            .into_iter()
-            .zip(call.call_args())
-            .map(|(pty, a)| {
-                if pty.is_pointer() && self.fx.act.is_shadowed(a) {
-                    ArgActivity::Dup
-                } else if !pty.is_pointer() && self.fx.act.is_active(a) {
-                    ArgActivity::Active
-                } else {
-                    ArgActivity::Const
-                }
-            })
-            .collect()
+    pub(super) fn callee_args(&self, call: Value) -> Vec<ArgActivity> {
+        crate::common::call_activity(&self.fx.act, call, |t| !t.is_pointer())
     }
 }
