@@ -92,6 +92,82 @@ pub(crate) fn needs(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// How one precision's complex numbers travel in IR (x86-64 C ABI): `double` as two
+/// scalars in and `{ double, double }` out, `float` as one `<2 x float>` both ways.
+struct Abi {
+    fp: &'static str,
+    pair: &'static str,
+}
+
+impl Abi {
+    fn of(fp: &'static str) -> Abi {
+        let pair = if fp == "double" { "{ double, double }" } else { "<2 x float>" };
+        Abi { fp, pair }
+    }
+    fn is_double(&self) -> bool {
+        self.fp == "double"
+    }
+    /// The parameters holding z = a + bi.
+    fn z_params(&self) -> &'static str {
+        if self.is_double() { "double %a, double %b" } else { "<2 x float> %z" }
+    }
+    /// Instructions defining `%a` and `%b` from the parameters.
+    fn unpack_z(&self) -> String {
+        if self.is_double() { String::new() } else { self.get("z", "a", "b") }
+    }
+    /// `%r`, `%i` = the parts of pair `%v`.
+    fn get(&self, v: &str, r: &str, i: &str) -> String {
+        let pair = self.pair;
+        if self.is_double() {
+            format!("  %{r} = extractvalue {pair} %{v}, 0\n  %{i} = extractvalue {pair} %{v}, 1\n")
+        } else {
+            format!("  %{r} = extractelement {pair} %{v}, i32 0\n  %{i} = extractelement {pair} %{v}, i32 1\n")
+        }
+    }
+    /// `%out` = the pair (`%r`, `%i`).
+    fn make(&self, r: &str, i: &str, out: &str) -> String {
+        let (pair, fp) = (self.pair, self.fp);
+        if self.is_double() {
+            format!("  %{out}.0 = insertvalue {pair} poison, {fp} %{r}, 0\n  %{out} = insertvalue {pair} %{out}.0, {fp} %{i}, 1\n")
+        } else {
+            format!("  %{out}.0 = insertelement {pair} poison, {fp} %{r}, i32 0\n  %{out} = insertelement {pair} %{out}.0, {fp} %{i}, i32 1\n")
+        }
+    }
+    /// A call of complex function `name` on z, defining `%out`.
+    fn call(&self, name: &str, out: &str) -> String {
+        let args = if self.is_double() { "double %a, double %b" } else { "<2 x float> %z" };
+        format!("  %{out} = call {} @{name}({args})\n", self.pair)
+    }
+}
+
+/// Instructions defining `%kr`, `%ki` (k = f'(z)) from `%a`, `%b` and the result's parts
+/// `%wr`, `%wi`.
+fn factor_ir(factor: Factor, abi: &Abi, suffix: &str) -> String {
+    let fp = abi.fp;
+    match factor {
+        Factor::Result => format!("  %kr = fadd {fp} %wr, 0.0\n  %ki = fadd {fp} %wi, 0.0\n"),
+        Factor::Recip => format!(
+            "  %a2 = fmul {fp} %a, %a\n  %b2 = fmul {fp} %b, %b\n  %n = fadd {fp} %a2, %b2\n  %kr = fdiv {fp} %a, %n\n  %nb = fneg {fp} %b\n  %ki = fdiv {fp} %nb, %n\n"
+        ),
+        Factor::HalfRecipResult => format!(
+            "  %w2r = fmul {fp} %wr, %wr\n  %w2i = fmul {fp} %wi, %wi\n  %n1 = fadd {fp} %w2r, %w2i\n  %n = fmul {fp} %n1, 2.0\n  %kr = fdiv {fp} %wr, %n\n  %nwi = fneg {fp} %wi\n  %ki = fdiv {fp} %nwi, %n\n"
+        ),
+        Factor::Other { name: other, negate } => {
+            let mut s = abi.call(&format!("{other}{suffix}"), "o");
+            s += &abi.get("o", "or", "oi");
+            let op = if negate { "fsub" } else { "fadd" };
+            s += &format!("  %kr = {op} {fp} 0.0, %or\n  %ki = {op} {fp} 0.0, %oi\n");
+            s
+        }
+        Factor::OnePlusSquare | Factor::OneMinusSquare => {
+            let add = if matches!(factor, Factor::OnePlusSquare) { "fadd" } else { "fsub" };
+            format!(
+                "  %rr = fmul {fp} %wr, %wr\n  %ii = fmul {fp} %wi, %wi\n  %ri = fmul {fp} %wr, %wi\n  %sqr = fsub {fp} %rr, %ii\n  %sqi = fmul {fp} %ri, 2.0\n  %kr = {add} {fp} 1.0, %sqr\n  %ki = {add} {fp} 0.0, %sqi\n"
+            )
+        }
+    }
+}
+
 /// `aug`, `rev` and `fwd` of complex function `name`.
 pub(crate) fn rules_ir(name: &str) -> String {
     let fp = precision(name).expect("invariant: rules are made for the listed functions");
@@ -101,104 +177,32 @@ pub(crate) fn rules_ir(name: &str) -> String {
         .find(|(n, _)| format!("{n}{suffix}") == name)
         .map(|(_, f)| *f)
         .expect("listed above");
-    let (pair, z_params, z_args, unpack_z, call_w) = if fp == "double" {
-        (
-            "{ double, double }".to_string(),
-            "double %a, double %b".to_string(),
-            "double %a, double %b".to_string(),
-            String::new(),
-            "{ double, double }",
-        )
-    } else {
-        (
-            "<2 x float>".to_string(),
-            "<2 x float> %z".to_string(),
-            "<2 x float> %z".to_string(),
-            "  %a = extractelement <2 x float> %z, i32 0\n  %b = extractelement <2 x float> %z, i32 1\n".to_string(),
-            "<2 x float>",
-        )
-    };
-    let get = |v: &str, r: &str, i: &str| {
-        if fp == "double" {
-            format!("  %{r} = extractvalue {pair} %{v}, 0\n  %{i} = extractvalue {pair} %{v}, 1\n")
-        } else {
-            format!("  %{r} = extractelement {pair} %{v}, i32 0\n  %{i} = extractelement {pair} %{v}, i32 1\n")
-        }
-    };
-    let make = |r: &str, i: &str, out: &str| {
-        if fp == "double" {
-            format!("  %{out}.0 = insertvalue {pair} poison, {fp} %{r}, 0\n  %{out} = insertvalue {pair} %{out}.0, {fp} %{i}, 1\n")
-        } else {
-            format!("  %{out}.0 = insertelement {pair} poison, {fp} %{r}, i32 0\n  %{out} = insertelement {pair} %{out}.0, {fp} %{i}, i32 1\n")
-        }
-    };
+    let abi = Abi::of(fp);
+    let (pair, z_params) = (abi.pair, abi.z_params());
     // The result w = f(z), and k.
-    let mut body = unpack_z.clone();
-    body += &format!("  %w = call {call_w} @{name}({z_args})\n");
-    body += &get("w", "wr", "wi");
-    body += &match factor {
-        Factor::Result => format!("  %kr = fadd {fp} %wr, 0.0\n  %ki = fadd {fp} %wi, 0.0\n"),
-        Factor::Recip => format!(
-            "  %a2 = fmul {fp} %a, %a\n  %b2 = fmul {fp} %b, %b\n  %n = fadd {fp} %a2, %b2\n  %kr = fdiv {fp} %a, %n\n  %nb = fneg {fp} %b\n  %ki = fdiv {fp} %nb, %n\n"
-        ),
-        Factor::HalfRecipResult => format!(
-            "  %w2r = fmul {fp} %wr, %wr\n  %w2i = fmul {fp} %wi, %wi\n  %n1 = fadd {fp} %w2r, %w2i\n  %n = fmul {fp} %n1, 2.0\n  %kr = fdiv {fp} %wr, %n\n  %nwi = fneg {fp} %wi\n  %ki = fdiv {fp} %nwi, %n\n"
-        ),
-        Factor::Other { name: other, negate } => {
-            let other = format!("{other}{suffix}");
-            let mut s = format!("  %o = call {call_w} @{other}({z_args})\n");
-            s += &get("o", "or", "oi");
-            if negate {
-                s += &format!("  %kr = fneg {fp} %or\n  %ki = fneg {fp} %oi\n");
-            } else {
-                s += &format!("  %kr = fadd {fp} %or, 0.0\n  %ki = fadd {fp} %oi, 0.0\n");
-            }
-            s
-        }
-        Factor::OnePlusSquare | Factor::OneMinusSquare => {
-            let add = if matches!(factor, Factor::OnePlusSquare) {
-                "fadd"
-            } else {
-                "fsub"
-            };
-            format!(
-                "  %rr = fmul {fp} %wr, %wr\n  %ii = fmul {fp} %wi, %wi\n  %ri = fmul {fp} %wr, %wi\n  %sqr = fsub {fp} %rr, %ii\n  %sqi = fmul {fp} %ri, 2.0\n  %kr = {add} {fp} 1.0, %sqr\n  %ki0 = {add} {fp} 0.0, %sqi\n  %ki = fadd {fp} %ki0, 0.0\n"
-            )
-        }
-    };
-    let mut s = String::new();
+    let body = abi.unpack_z() + &abi.call(name, "w") + &abi.get("w", "wr", "wi")
+        + &factor_ir(factor, &abi, suffix);
     // aug: the real function, no tape.
-    s += &format!(
-        "define {{ ptr, {pair} }} @__fz_aug.{name}({z_params}) {{\n  %w = call {call_w} @{name}({z_args})\n  %r0 = insertvalue {{ ptr, {pair} }} poison, ptr null, 0\n  %r = insertvalue {{ ptr, {pair} }} %r0, {pair} %w, 1\n  ret {{ ptr, {pair} }} %r\n}}\n"
+    let mut s = format!(
+        "define {{ ptr, {pair} }} @__fz_aug.{name}({z_params}) {{\n{}  %r0 = insertvalue {{ ptr, {pair} }} poison, ptr null, 0\n  %r = insertvalue {{ ptr, {pair} }} %r0, {pair} %w, 1\n  ret {{ ptr, {pair} }} %r\n}}\n",
+        abi.unpack_z() + &abi.call(name, "w")
     );
-    // rev: (da, db) = transpose(k) (gr, gi).
-    let (rev_ret, rev_out) = if fp == "double" {
-        (
-            "{ double, double }".to_string(),
-            "  %o0 = insertvalue { double, double } poison, double %da, 0\n  %o1 = insertvalue { double, double } %o0, double %db, 1\n  ret { double, double } %o1\n".to_string(),
-        )
-    } else {
-        (
-            "<2 x float>".to_string(),
-            "  %o0 = insertelement <2 x float> poison, float %da, i32 0\n  %o1 = insertelement <2 x float> %o0, float %db, i32 1\n  ret <2 x float> %o1\n".to_string(),
-        )
-    };
+    // rev: (da, db) = transpose(k) (gr, gi), returned as a pair of the argument's parts.
+    let rev_ret = if abi.is_double() { "{ double, double }" } else { pair };
     s += &format!(
-        "define {rev_ret} @__fz_rev.{name}({z_params}, {pair} %g, ptr %tape) {{\n{body}{}  %da1 = fmul {fp} %kr, %gr\n  %da2 = fmul {fp} %ki, %gi\n  %da = fadd {fp} %da1, %da2\n  %db1 = fmul {fp} %kr, %gi\n  %db2 = fmul {fp} %ki, %gr\n  %db = fsub {fp} %db1, %db2\n{rev_out}}}\n",
-        get("g", "gr", "gi")
+        "define {rev_ret} @__fz_rev.{name}({z_params}, {pair} %g, ptr %tape) {{\n{body}{}  %da1 = fmul {fp} %kr, %gr\n  %da2 = fmul {fp} %ki, %gi\n  %da = fadd {fp} %da1, %da2\n  %db1 = fmul {fp} %kr, %gi\n  %db2 = fmul {fp} %ki, %gr\n  %db = fsub {fp} %db1, %db2\n{}  ret {rev_ret} %d\n}}\n",
+        abi.get("g", "gr", "gi"),
+        abi.make("da", "db", "d")
     );
     // fwd: dw = k dz.
-    let (fwd_params, unpack_t) = if fp == "double" {
-        ("double %a, double %ta, double %b, double %tb".to_string(), String::new())
+    let (fwd_params, unpack_t) = if abi.is_double() {
+        ("double %a, double %ta, double %b, double %tb", String::new())
     } else {
-        (
-            "<2 x float> %z, <2 x float> %tz".to_string(),
-            "  %ta = extractelement <2 x float> %tz, i32 0\n  %tb = extractelement <2 x float> %tz, i32 1\n".to_string(),
-        )
+        ("<2 x float> %z, <2 x float> %tz", abi.get("tz", "ta", "tb"))
     };
     s += &format!(
         "define {{ {pair}, {pair} }} @__fz_fwd.{name}({fwd_params}) {{\n{body}{unpack_t}  %tr1 = fmul {fp} %kr, %ta\n  %tr2 = fmul {fp} %ki, %tb\n  %tr = fsub {fp} %tr1, %tr2\n  %ti1 = fmul {fp} %ki, %ta\n  %ti2 = fmul {fp} %kr, %tb\n  %ti = fadd {fp} %ti1, %ti2\n{}  %p0 = insertvalue {{ {pair}, {pair} }} poison, {pair} %w, 0\n  %p1 = insertvalue {{ {pair}, {pair} }} %p0, {pair} %t, 1\n  ret {{ {pair}, {pair} }} %p1\n}}\n",
-        make("tr", "ti", "t")
+        abi.make("tr", "ti", "t")
     );
     s
 }
