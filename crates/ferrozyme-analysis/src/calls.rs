@@ -120,6 +120,14 @@ pub fn classify(call: Value) -> CallKind {
     if ferrozyme_abi::DEALLOCATORS.contains(&name.as_str()) {
         return CallKind::Free;
     }
+    // flang's runtime: inactive routines are copied; the ones with implementations were
+    // redirected in the clone (`ferrozyme_transform::fortran`); the rest have none.
+    if let Some(rule) = ferrozyme_rules::fortran::fortran_rule(&name) {
+        return match rule {
+            ferrozyme_rules::fortran::FortranRule::Inactive { .. } => CallKind::InactiveExternal,
+            _ => CallKind::UnknownExternal,
+        };
+    }
     if let Some(r) = ferrozyme_rules::libm_rule(&name).filter(|r| math_call_fits(call, r)) {
         if r.all_zero() {
             return CallKind::NoDerivative;

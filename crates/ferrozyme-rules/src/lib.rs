@@ -54,6 +54,7 @@
 
 pub mod coverage;
 pub mod expr;
+pub mod fortran;
 pub mod lookup;
 pub mod opcodes;
 mod parse;

@@ -15,6 +15,8 @@ mod checkgrad;
 mod clone;
 mod cse;
 mod driver;
+mod fortran;
+mod libcalls;
 mod lower;
 mod replace;
 mod request;
@@ -321,6 +323,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     remove_type_hints(module);
     define_leftover_markers(module);
+    fortran::finish(module);
     if let Err(msg) = module.verify() {
         return Err(vec![Diagnostic::new(
             DiagKind::Internal,

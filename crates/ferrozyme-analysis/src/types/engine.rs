@@ -327,8 +327,11 @@ impl Engine {
         }
     }
     fn integer(&mut self, v: Value) {
-        if v.ty().is_integer() {
-            self.learn_val_at(v, 0, BaseType::Integer);
+        if let Some(w) = v.ty().int_width() {
+            // Integer arithmetic makes the whole value an integer, all its pieces.
+            let mut t = TypeTree::new();
+            t.insert_integer(0, (w as i64 + 7) / 8);
+            self.learn_val(v, &t);
         }
     }
 

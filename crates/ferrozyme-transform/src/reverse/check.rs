@@ -288,12 +288,10 @@ impl Gen<'_> {
         }
         let callee_name = i.called_function().map(|f| f.name()).unwrap_or_default();
         match classify(i) {
-            CallKind::UnknownExternal => self.diag(
-                DiagKind::MissingDerivative,
-                Some(i),
-                format!("no derivative for `{callee_name}`: it has no IR in this module and no derivative rule"),
-                "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, or keep the values it uses constant (enzyme_const); custom derivatives (__enzyme_register_gradient_*) are not supported yet",
-            ),
+            CallKind::UnknownExternal => {
+                let (msg, help) = crate::libcalls::missing_derivative(&callee_name);
+                self.diag(DiagKind::MissingDerivative, Some(i), msg, &help)
+            }
             CallKind::UnknownIntrinsic => self.diag(
                 DiagKind::UnsupportedInstruction,
                 Some(i),

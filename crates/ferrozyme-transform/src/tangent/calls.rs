@@ -138,12 +138,8 @@ impl TangentGen<'_> {
             }
             CallKind::UnknownExternal => {
                 self.copy(i);
-                self.diag(
-                    DiagKind::MissingDerivative,
-                    Some(i),
-                    format!("no derivative for `{callee_name}`: it has no IR in this module and no derivative rule"),
-                    "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, or keep the values it uses constant (enzyme_const)",
-                );
+                let (msg, help) = crate::libcalls::missing_derivative(&callee_name);
+                self.diag(DiagKind::MissingDerivative, Some(i), msg, &help);
                 None
             }
             CallKind::UnknownIntrinsic => {

@@ -1,0 +1,2 @@
+/* OpenMP helpers (filled in later). */
+int __fz_omp_placeholder;
