@@ -80,34 +80,78 @@ __attribute__((noinline, noreturn)) void __fz_f18_fail(const char *what, const c
   abort();
 }
 
-FZ_INLINE long fz_elements(const fz_desc *d) {
+/* A descriptor's array: its base address and type, and its shape copied out with
+ * constant indices only. Type analysis must see the descriptor's fields at fixed offsets:
+ * a variable index into `dim` (or into an array next to a pointer) would make the pointer
+ * field look like the integers that repeat after it. So the shape, integers only, is a
+ * separate object. */
+typedef struct {
+  int rank;
+  long extent[15];
+  long sm[15];
+} fz_shape;
+
+typedef struct {
+  char *base;
+  int type;
+  fz_shape *s;
+} fz_view;
+
+#define FZ_GET_DIM(k)                                                                   \
+  if (d->rank > k) {                                                                   \
+    s->extent[k] = d->dim[k].extent;                                                    \
+    s->sm[k] = d->dim[k].sm;                                                            \
+  }
+
+FZ_INLINE void fz_view_of(const fz_desc *d, fz_view *v, fz_shape *s) {
+  v->base = d->base;
+  v->type = d->type;
+  v->s = s;
+  s->rank = d->rank;
+  FZ_GET_DIM(0) FZ_GET_DIM(1) FZ_GET_DIM(2) FZ_GET_DIM(3) FZ_GET_DIM(4) FZ_GET_DIM(5)
+  FZ_GET_DIM(6) FZ_GET_DIM(7) FZ_GET_DIM(8) FZ_GET_DIM(9) FZ_GET_DIM(10) FZ_GET_DIM(11)
+  FZ_GET_DIM(12) FZ_GET_DIM(13) FZ_GET_DIM(14)
+}
+
+FZ_INLINE long fz_elements(const fz_view *v) {
+  const fz_shape *s = v->s;
   long n = 1;
-  for (int k = 0; k < d->rank; k++) n *= d->dim[k].extent > 0 ? d->dim[k].extent : 0;
+  for (int k = 0; k < s->rank; k++) n *= s->extent[k] > 0 ? s->extent[k] : 0;
   return n;
 }
 
-/* Byte offset of element number e (array-element order). */
-FZ_INLINE long fz_offset(const fz_desc *d, long e) {
+/* Address of element number e (array-element order: first index fastest). */
+FZ_INLINE char *fz_at(const fz_view *v, long e) {
+  const fz_shape *s = v->s;
   long off = 0;
-  for (int k = 0; k < d->rank; k++) {
-    long x = d->dim[k].extent;
-    off += (e % x) * d->dim[k].sm;
+  for (int k = 0; k < s->rank; k++) {
+    long x = s->extent[k];
+    off += (e % x) * s->sm[k];
     e /= x;
   }
-  return off;
+  return v->base + off;
 }
 
 FZ_INLINE int fz_is_real(int t) { return t == FZ_REAL4 || t == FZ_REAL8; }
 
-FZ_INLINE double fz_get(const fz_desc *d, long e) {
-  const char *p = d->rank == 0 ? d->base : d->base + fz_offset(d, e);
-  return d->type == FZ_REAL8 ? *(const double *)p : (double)*(const float *)p;
+FZ_INLINE double fz_get(const fz_view *v, long e) {
+  const char *p = fz_at(v, e);
+  return v->type == FZ_REAL8 ? *(const double *)p : (double)*(const float *)p;
 }
 
-/* A LOGICAL mask element (any kind); no mask means every element counts. */
-FZ_INLINE int fz_mask(const fz_desc *m, long e) {
+FZ_INLINE void fz_put(const fz_view *v, long e, double x) {
+  char *p = fz_at(v, e);
+  if (v->type == FZ_REAL8)
+    *(double *)p = x;
+  else
+    *(float *)p = (float)x;
+}
+
+/* A LOGICAL mask element (any kind); no mask means every element counts. A scalar mask
+ * applies to every element. */
+FZ_INLINE int fz_mask(const fz_desc *m, const fz_view *mv, long e) {
   if (!m) return 1;
-  const char *p = m->rank == 0 ? m->base : m->base + fz_offset(m, e);
+  const char *p = fz_at(mv, e);
   switch (m->elem_len) {
   case 1: return *(const unsigned char *)p != 0;
   case 2: return *(const unsigned short *)p != 0;
@@ -120,55 +164,68 @@ FZ_INLINE void fz_need_real(const fz_desc *d, const char *what, const char *src,
   if (!fz_is_real(d->type)) __fz_f18_fail(what, src, line);
 }
 
+/* SUM, as a real(8) accumulation (real(4) results are rounded at the end, as the
+ * runtime accumulates in higher precision too). */
+double __fz_f18_sum(const fz_desc *x, const fz_desc *mask) {
+  fz_view v, mv;
+  fz_shape sv, smv;
+  fz_view_of(x, &v, &sv);
+  if (mask) fz_view_of(mask, &mv, &smv);
+  long n = fz_elements(&v);
+  double s = 0;
+  for (long e = 0; e < n; e++)
+    if (fz_mask(mask, &mv, e)) s += fz_get(&v, e);
+  return s;
+}
+
 double __fz_f18_sum_r8(const fz_desc *x, const char *src, int line, int dim,
                        const fz_desc *mask) {
   (void)dim; /* DIM=1 of a rank-1 array: the same scalar */
   fz_need_real(x, "SUM of non-real data in differentiated code", src, line);
-  long n = fz_elements(x);
-  double s = 0;
-  for (long e = 0; e < n; e++)
-    if (fz_mask(mask, e)) s += fz_get(x, e);
-  return s;
+  return __fz_f18_sum(x, mask);
 }
 
 float __fz_f18_sum_r4(const fz_desc *x, const char *src, int line, int dim,
                       const fz_desc *mask) {
   (void)dim;
   fz_need_real(x, "SUM of non-real data in differentiated code", src, line);
-  long n = fz_elements(x);
-  float s = 0;
-  for (long e = 0; e < n; e++)
-    if (fz_mask(mask, e)) s += (float)fz_get(x, e);
+  return (float)__fz_f18_sum(x, mask);
+}
+
+double __fz_f18_dot(const fz_desc *x, const fz_desc *y, const char *src, int line) {
+  fz_need_real(x, "DOT_PRODUCT of non-real data in differentiated code", src, line);
+  fz_need_real(y, "DOT_PRODUCT of non-real data in differentiated code", src, line);
+  fz_view vx, vy;
+  fz_shape sx, sy;
+  fz_view_of(x, &vx, &sx);
+  fz_view_of(y, &vy, &sy);
+  long n = fz_elements(&vx);
+  double s = 0;
+  for (long e = 0; e < n; e++) s += fz_get(&vx, e) * fz_get(&vy, e);
   return s;
 }
 
 double __fz_f18_dot_r8(const fz_desc *x, const fz_desc *y, const char *src, int line) {
-  fz_need_real(x, "DOT_PRODUCT of non-real data in differentiated code", src, line);
-  fz_need_real(y, "DOT_PRODUCT of non-real data in differentiated code", src, line);
-  long n = fz_elements(x);
-  double s = 0;
-  for (long e = 0; e < n; e++) s += fz_get(x, e) * fz_get(y, e);
-  return s;
+  return __fz_f18_dot(x, y, src, line);
 }
 
 float __fz_f18_dot_r4(const fz_desc *x, const fz_desc *y, const char *src, int line) {
-  fz_need_real(x, "DOT_PRODUCT of non-real data in differentiated code", src, line);
-  fz_need_real(y, "DOT_PRODUCT of non-real data in differentiated code", src, line);
-  long n = fz_elements(x);
-  float s = 0;
-  for (long e = 0; e < n; e++) s += (float)(fz_get(x, e) * fz_get(y, e));
-  return s;
+  return (float)__fz_f18_dot(x, y, src, line);
 }
 
 /* MAXVAL/MINVAL: the derivative goes to the first element that wins. An empty (or
  * fully masked) array gives -HUGE/+HUGE, as in the standard. */
 double __fz_f18_extremum(const fz_desc *x, const fz_desc *mask, int want_max, double huge) {
-  long n = fz_elements(x);
+  fz_view v, mv;
+  fz_shape sv, smv;
+  fz_view_of(x, &v, &sv);
+  if (mask) fz_view_of(mask, &mv, &smv);
+  long n = fz_elements(&v);
   double m = want_max ? -huge : huge;
   for (long e = 0; e < n; e++) {
-    if (!fz_mask(mask, e)) continue;
-    double v = fz_get(x, e);
-    if (want_max ? v > m : v < m) m = v;
+    if (!fz_mask(mask, &mv, e)) continue;
+    double t = fz_get(&v, e);
+    if (want_max ? t > m : t < m) m = t;
   }
   return m;
 }
@@ -201,41 +258,37 @@ float __fz_f18_minval_r4(const fz_desc *x, const char *src, int line, int dim,
   return (float)__fz_f18_extremum(x, mask, 0, 3.4028234663852886e38);
 }
 
+#define FZ_SET_DIM(k)                                                                   \
+  if (rank > k) {                                                                      \
+    d->dim[k].lower_bound = 1;                                                          \
+    d->dim[k].extent = extent[k];                                                       \
+    d->dim[k].sm = sm;                                                                  \
+    sm *= extent[k] > 0 ? extent[k] : 0;                                                \
+  }
+
 /* Gives `d` a fresh contiguous allocation of the given rank and extents (lower bounds 1),
  * freeing what it had: what flang's runtime does for an allocatable result. */
-void __fz_f18_allocate(fz_desc *d, int rank, const long *extent, size_t elem_len, int type) {
+void __fz_f18_allocate(fz_desc *d, int rank, const long *extent, long elem_len, int type) {
   if (d->base) free(d->base);
   long n = 1;
   for (int k = 0; k < rank; k++) n *= extent[k] > 0 ? extent[k] : 0;
-  d->base = (char *)malloc((size_t)(n > 0 ? n : 1) * elem_len);
-  d->elem_len = elem_len;
+  d->base = (char *)malloc((size_t)(n > 0 ? n : 1) * (size_t)elem_len);
+  d->elem_len = (size_t)elem_len;
   d->rank = (unsigned char)rank;
   d->type = (signed char)type;
-  long sm = (long)elem_len;
-  for (int k = 0; k < rank; k++) {
-    d->dim[k].lower_bound = 1;
-    d->dim[k].extent = extent[k];
-    d->dim[k].sm = sm;
-    sm *= extent[k] > 0 ? extent[k] : 0;
-  }
+  long sm = elem_len;
+  FZ_SET_DIM(0) FZ_SET_DIM(1) FZ_SET_DIM(2) FZ_SET_DIM(3) FZ_SET_DIM(4) FZ_SET_DIM(5)
+  FZ_SET_DIM(6) FZ_SET_DIM(7) FZ_SET_DIM(8) FZ_SET_DIM(9) FZ_SET_DIM(10) FZ_SET_DIM(11)
+  FZ_SET_DIM(12) FZ_SET_DIM(13) FZ_SET_DIM(14)
 }
 
-FZ_INLINE void fz_put(fz_desc *d, long e, double v) {
-  char *p = d->rank == 0 ? d->base : d->base + fz_offset(d, e);
-  if (d->type == FZ_REAL8)
-    *(double *)p = v;
-  else
-    *(float *)p = (float)v;
-}
-
-FZ_INLINE const char *fz_first(const fz_desc *d) { return d->base; }
-
-FZ_INLINE const char *fz_last(const fz_desc *d) {
-  const char *p = d->base;
+/* The bytes an array spans: [first, last). */
+FZ_INLINE const char *fz_last(const fz_view *v, long elem_len) {
+  const fz_shape *s = v->s;
   long hi = 0;
-  for (int k = 0; k < d->rank; k++)
-    if (d->dim[k].extent > 0 && d->dim[k].sm > 0) hi += (d->dim[k].extent - 1) * d->dim[k].sm;
-  return p + hi + (long)d->elem_len;
+  for (int k = 0; k < s->rank; k++)
+    if (s->extent[k] > 0 && s->sm[k] > 0) hi += (s->extent[k] - 1) * s->sm[k];
+  return v->base + hi + elem_len;
 }
 
 /* Array assignment `to = from` (what flang's Assign does for intrinsic types): an
@@ -246,73 +299,85 @@ void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line
   if (!fz_is_real(from->type) || !fz_is_real(to->type)) {
     if (from->type == FZ_STRUCT || to->type == FZ_STRUCT)
       __fz_f18_fail("assignment of derived-type data through the Fortran runtime cannot be "
-              "differentiated; assign the real components one by one",
-              src, line);
+                    "differentiated; assign the real components one by one",
+                    src, line);
     if ((from->type >= 34 && from->type <= 38) || (to->type >= 34 && to->type <= 38))
       __fz_f18_fail("complex data are not differentiated", src, line);
     /* Integers, logicals, characters: no derivative. */
     __fz_f18_assign_inactive(to, from, src, line);
     return;
   }
-  if (from->rank > 0 && to->attribute == FZ_ALLOCATABLE) {
-    int same = to->base != 0 && to->rank == from->rank;
-    for (int k = 0; same && k < from->rank; k++) same = to->dim[k].extent == from->dim[k].extent;
+  fz_view vf, vt;
+  fz_shape sf, st;
+  fz_view_of(from, &vf, &sf);
+  fz_view_of(to, &vt, &st);
+  if (sf.rank > 0 && to->attribute == FZ_ALLOCATABLE) {
+    int same = vt.base != 0 && st.rank == sf.rank;
+    for (int k = 0; same && k < sf.rank; k++) same = st.extent[k] == sf.extent[k];
     if (!same) {
-      long ext[15];
-      for (int k = 0; k < from->rank; k++) ext[k] = from->dim[k].extent;
-      __fz_f18_allocate(to, from->rank, ext, to->type == FZ_REAL8 ? 8 : 4, to->type);
+      __fz_f18_allocate(to, sf.rank, sf.extent, to->type == FZ_REAL8 ? 8 : 4, to->type);
+      fz_view_of(to, &vt, &st);
     }
   }
-  long n = fz_elements(to);
-  int overlap = to->rank > 0 && from->rank > 0 && fz_first(to) < fz_last(from) &&
-                fz_first(from) < fz_last(to);
+  long n = fz_elements(&vt);
+  if (sf.rank == 0) {
+    double x = fz_get(&vf, 0);
+    for (long e = 0; e < n; e++) fz_put(&vt, e, x);
+    return;
+  }
+  int overlap = st.rank > 0 && vt.base < fz_last(&vf, (long)from->elem_len) &&
+                vf.base < fz_last(&vt, (long)to->elem_len);
   if (overlap) {
     double *tmp = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-    for (long e = 0; e < n; e++) tmp[e] = fz_get(from, e);
-    for (long e = 0; e < n; e++) fz_put(to, e, tmp[e]);
+    for (long e = 0; e < n; e++) tmp[e] = fz_get(&vf, e);
+    for (long e = 0; e < n; e++) fz_put(&vt, e, tmp[e]);
     free(tmp);
     return;
   }
-  for (long e = 0; e < n; e++) fz_put(to, e, fz_get(from, e));
+  for (long e = 0; e < n; e++) fz_put(&vt, e, fz_get(&vf, e));
 }
 
 /* MATMUL of real operands into an unallocated result: (m,k)x(k,n), (m,k)x(k) or
  * (k)x(k,n). */
 void __fz_f18_matmul(fz_desc *r, const fz_desc *x, const fz_desc *y, int type,
-                      const char *src, int line) {
+                     const char *src, int line) {
   fz_need_real(x, "MATMUL of non-real data in differentiated code", src, line);
   fz_need_real(y, "MATMUL of non-real data in differentiated code", src, line);
-  long m = x->rank == 2 ? x->dim[0].extent : 1;
-  long k = x->rank == 2 ? x->dim[1].extent : x->dim[0].extent;
-  long n = y->rank == 2 ? y->dim[1].extent : 1;
-  if ((y->rank == 2 ? y->dim[0].extent : y->dim[0].extent) != k)
-    __fz_f18_fail("MATMUL operands do not conform", src, line);
+  fz_view vx, vy, vr;
+  fz_shape sx, sy, sr;
+  fz_view_of(x, &vx, &sx);
+  fz_view_of(y, &vy, &sy);
+  long m = sx.rank == 2 ? sx.extent[0] : 1;
+  long k = sx.rank == 2 ? sx.extent[1] : sx.extent[0];
+  long n = sy.rank == 2 ? sy.extent[1] : 1;
+  if (sy.extent[0] != k) __fz_f18_fail("MATMUL operands do not conform", src, line);
   long ext[2];
   int rank;
-  if (x->rank == 2 && y->rank == 2) {
+  if (sx.rank == 2 && sy.rank == 2) {
     rank = 2;
     ext[0] = m;
     ext[1] = n;
   } else {
     rank = 1;
-    ext[0] = x->rank == 2 ? m : n;
+    ext[0] = sx.rank == 2 ? m : n;
   }
   r->base = 0;
   __fz_f18_allocate(r, rank, ext, type == FZ_REAL8 ? 8 : 4, type);
   r->attribute = FZ_ALLOCATABLE;
-  long ysm0 = y->dim[0].sm, ysm1 = y->rank == 2 ? y->dim[1].sm : 0;
-  long xsm0 = x->rank == 2 ? x->dim[0].sm : 0, xsm1 = x->rank == 2 ? x->dim[1].sm : x->dim[0].sm;
+  fz_view_of(r, &vr, &sr);
+  long xs0 = sx.rank == 2 ? sx.sm[0] : 0, xs1 = sx.rank == 2 ? sx.sm[1] : sx.sm[0];
+  long ys0 = sy.sm[0], ys1 = sy.rank == 2 ? sy.sm[1] : 0;
   for (long j = 0; j < n; j++)
     for (long i = 0; i < m; i++) {
       double s = 0;
       for (long l = 0; l < k; l++) {
-        const char *px = x->base + i * xsm0 + l * xsm1;
-        const char *py = y->base + l * ysm0 + j * ysm1;
-        double a = x->type == FZ_REAL8 ? *(const double *)px : (double)*(const float *)px;
-        double b = y->type == FZ_REAL8 ? *(const double *)py : (double)*(const float *)py;
+        const char *px = vx.base + i * xs0 + l * xs1;
+        const char *py = vy.base + l * ys0 + j * ys1;
+        double a = vx.type == FZ_REAL8 ? *(const double *)px : (double)*(const float *)px;
+        double b = vy.type == FZ_REAL8 ? *(const double *)py : (double)*(const float *)py;
         s += a * b;
       }
-      fz_put(r, i + j * m, s);
+      fz_put(&vr, i + j * m, s);
     }
 }
 
