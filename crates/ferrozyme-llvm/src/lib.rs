@@ -36,7 +36,7 @@ pub mod module;
 pub mod types;
 
 pub use builder::Builder;
-pub use ir::{Block, Context, IntPredicate, Opcode, RealPredicate, Type, Value};
+pub use ir::{AtomicRmwOp, Block, Context, IntPredicate, Opcode, RealPredicate, Type, Value};
 pub use module::{
     is_exception_handling, opcode_name, run_function_passes, run_module_passes, set_llvm_options,
     verify_function,

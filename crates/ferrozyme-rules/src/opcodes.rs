@@ -141,7 +141,8 @@ const EXCEPTIONS: &str = "C++ exception handling on the differentiated path is n
      mark the function nounwind / compile with -fno-exceptions, or keep the throwing code out of the \
      differentiated region";
 const ATOMICS: &str =
-    "atomic operations are not supported yet; differentiate a non-atomic version \
+    "atomic compare-and-exchange and fences are not supported (atomic float additions are: \
+     `#pragma omp atomic` x += v, reduction(+:x)); differentiate a non-atomic version \
      of the code (e.g. the serial kernel) instead";
 
 /// Classify an instruction opcode (textual IR spelling, e.g. `"fadd"`).
@@ -245,8 +246,14 @@ pub fn opcode_kind(opcode: &str) -> OpKind {
             why: "insertvalue: adjoint split between aggregate and field",
         },
 
+        "atomicrmw" => Structural {
+            why: "atomicrmw fadd/fsub of floats (OpenMP atomics and reductions): the added \
+                  value's adjoint is read from the location's shadow; other atomic \
+                  operations on differentiated data are rejected",
+        },
+
         // Not supported (yet).
-        "atomicrmw" | "cmpxchg" | "fence" => Unsupported { why: ATOMICS },
+        "cmpxchg" | "fence" => Unsupported { why: ATOMICS },
         "invoke" | "landingpad" | "resume" | "cleanuppad" | "catchpad" | "catchswitch"
         | "catchret" | "cleanupret" => Unsupported { why: EXCEPTIONS },
         "indirectbr" => Unsupported {
@@ -327,7 +334,7 @@ mod tests {
         assert!(matches!(opcode_kind("xor"), OpKind::Inactive { .. }));
         assert!(matches!(opcode_kind("load"), OpKind::Structural { .. }));
         assert!(
-            matches!(opcode_kind("atomicrmw"), OpKind::Unsupported { why } if why.contains("non-atomic"))
+            matches!(opcode_kind("cmpxchg"), OpKind::Unsupported { why } if why.contains("non-atomic"))
         );
         assert!(
             matches!(opcode_kind("landingpad"), OpKind::Unsupported { why } if why.contains("exception"))

@@ -18,6 +18,7 @@ mod driver;
 mod fortran;
 mod libcalls;
 mod lower;
+mod parallel;
 mod replace;
 mod request;
 mod reverse;

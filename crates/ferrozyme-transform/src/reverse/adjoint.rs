@@ -327,6 +327,7 @@ impl Gen<'_> {
                             let d = if d.ty() == t { d } else { self.b.bitcast(d, t) };
                             self.guarded_mem_add(sp, d, valid)
                         }
+                        _ if self.atomic_adjoint(addr) => self.mem_add_atomic(sp, t, d),
                         _ => self.mem_add(sp, t, d, i.alignment()),
                     }
                 }
@@ -363,6 +364,7 @@ impl Gen<'_> {
                 }
             }
             LLVMCall => self.rev_call(i),
+            LLVMAtomicRMW => self.rev_atomic_rmw(i),
             LLVMTrunc | LLVMZExt | LLVMLShr | LLVMShl | LLVMOr | LLVMAnd | LLVMXor => {
                 if self.act.is_active(i) {
                     self.rev_lane_op(i, op);
@@ -490,6 +492,9 @@ impl Gen<'_> {
     }
 
     fn rev_call(&mut self, i: Value) {
+        if self.rev_parallel_call(i) {
+            return;
+        }
         let i64t = self.ctx.i64();
         let args = i.call_args();
         match classify(i) {

@@ -27,6 +27,7 @@ impl Gen<'_> {
                         self.act.is_active(o)
                             || (o.ty().is_pointer_like() && self.act.is_shadowed(o))
                     });
+                self.check_parallel(i);
                 if op == Opcode::LLVMCall {
                     self.check_call(i);
                     continue;

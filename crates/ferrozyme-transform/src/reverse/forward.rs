@@ -506,6 +506,9 @@ impl Gen<'_> {
     }
 
     fn fwd_call(&mut self, i: Value) {
+        if self.fwd_parallel_call(i) {
+            return;
+        }
         let kind = classify(i);
         let i64t = self.ctx.i64();
         match kind {

@@ -47,6 +47,7 @@ mod counters;
 mod forward;
 mod memory;
 mod mixed;
+mod parallel;
 mod scaled;
 mod values;
 mod vector;

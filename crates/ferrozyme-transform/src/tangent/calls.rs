@@ -164,6 +164,10 @@ impl TangentGen<'_> {
                 None
             }
             CallKind::TypeHint => None,
+            CallKind::OpenMp(_) | CallKind::Mpi(_) => {
+                self.tangent_parallel_call(i, kind);
+                None
+            }
         };
         if let Some(l) = lanes {
             self.tan.insert(i, l);

@@ -1,0 +1,102 @@
+//! Parallel programs: OpenMP regions inside a process, MPI messages between processes.
+//!
+//! The library families stay out of the core sweeps: `reverse/` and `tangent/` hand the
+//! calls that `ferrozyme_analysis::calls` classifies as [`CallKind::OpenMp`] or
+//! [`CallKind::Mpi`] to `reverse/parallel.rs` and `tangent/parallel.rs`, which use what
+//! this module provides:
+//!
+//! * [`openmp`]: rewriting a microtask's reduction so it combines with `atomicrmw fadd`
+//!   (before differentiation), and the wrapper microtasks the derivative forks (the
+//!   forward sweep's files each thread's tape; the reverse sweep's reverses them);
+//! * [`mpi`]: the adjoint and tangent communication, as calls of helpers in
+//!   `runtime/mpi.c`;
+//! * [`parallel_functions`]: the functions whose derivatives run on several threads at
+//!   once, whose adjoint updates of memory they do not own are therefore atomic;
+//! * the C runtimes of both families (`runtime/openmp.c`, `runtime/mpi.c`, compiled by
+//!   `build.rs`), linked into the module on first use.
+//!
+//! [`CallKind::OpenMp`]: ferrozyme_analysis::calls::CallKind::OpenMp
+//! [`CallKind::Mpi`]: ferrozyme_analysis::calls::CallKind::Mpi
+
+pub mod mpi;
+pub mod openmp;
+
+use std::collections::HashSet;
+
+use ferrozyme_analysis::calls::parallel_callee;
+use ferrozyme_llvm::{link_ir_text, Module, Value};
+
+/// The OpenMP helpers, as IR text without target lines (see `build.rs`).
+const OPENMP_IR: &str = include_str!(concat!(env!("OUT_DIR"), "/openmp.ll"));
+/// The MPI helpers.
+const MPI_IR: &str = include_str!(concat!(env!("OUT_DIR"), "/mpi.ll"));
+
+/// Which C runtime a helper lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    OpenMp,
+    Mpi,
+}
+
+impl Family {
+    fn ir(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Family::OpenMp => (OPENMP_IR, "__fz_omp_", "__fz_omp_tapes_new"),
+            Family::Mpi => (MPI_IR, "__fz_mpi_", "__fz_mpi_send_rev"),
+        }
+    }
+}
+
+/// The helper `name` of `family`'s runtime, linking the runtime in on first use. Its
+/// functions are internal to the module once linked.
+pub fn helper(m: Module, family: Family, name: &str) -> Result<Value, String> {
+    let (ir, prefix, probe) = family.ir();
+    if !m.function(probe).is_some_and(|f| !f.is_declaration()) {
+        let header = format!(
+            "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
+            m.data_layout(),
+            m.target_triple()
+        );
+        link_ir_text(m, &(header + ir), "ferrozyme-parallel-runtime")?;
+        for f in m.functions() {
+            if f.name().starts_with(prefix) && !f.is_declaration() {
+                f.set_linkage_internal();
+            }
+        }
+    }
+    m.function(name)
+        .filter(|f| !f.is_declaration())
+        .ok_or_else(|| format!("the {family:?} runtime does not define `{name}`"))
+}
+
+/// The functions that run on several threads at once: every microtask a
+/// `__kmpc_fork_call` starts, and every function they call (directly, or through
+/// nested regions). Their derivatives add adjoints into memory they do not own with
+/// atomic operations.
+pub fn parallel_functions(m: Module) -> HashSet<Value> {
+    let mut set = HashSet::new();
+    let mut work = Vec::new();
+    for f in m.functions() {
+        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+            if let Some(t) = i.is_call().then(|| parallel_callee(i)).flatten() {
+                if set.insert(t) {
+                    work.push(t);
+                }
+            }
+        }
+    }
+    while let Some(f) = work.pop() {
+        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+            if !i.is_call() {
+                continue;
+            }
+            let callee = i.called_function().filter(|g| !g.is_declaration());
+            for g in callee.into_iter().chain(parallel_callee(i)) {
+                if set.insert(g) {
+                    work.push(g);
+                }
+            }
+        }
+    }
+    set
+}
