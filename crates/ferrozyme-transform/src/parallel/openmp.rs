@@ -67,7 +67,16 @@ fn rewrite_one(m: Module, call: Value) {
     // clang: `switch %r [1 -> locked, 2 -> atomic]`.
     if user.opcode() == Some(Opcode::LLVMSwitch) {
         let cases = user.switch_cases();
-        if cases.iter().any(|(v, _)| v.const_int_value() == Some(2)) {
+        // flang at -O0 has a case 2 too, but `unreachable`: only a real atomic branch.
+        let atomic_branch = |b: ferrozyme_llvm::Block| {
+            b.instructions()
+                .iter()
+                .any(|i| i.opcode() == Some(Opcode::LLVMAtomicRMW))
+        };
+        if cases
+            .iter()
+            .any(|(v, b)| v.const_int_value() == Some(2) && atomic_branch(*b))
+        {
             finish(m, call, i32t.const_int(2));
             return;
         }
