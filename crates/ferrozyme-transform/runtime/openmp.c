@@ -25,6 +25,10 @@ typedef struct {
   void *tape[];
 } fz_omp_tapes;
 
+/* Did the forward region run with more than one thread (its tapes are those of the
+ * microtask's derivative with atomic adjoint updates)? */
+int __fz_omp_tapes_parallel(const fz_omp_tapes *t) { return t->nthreads > 1; }
+
 static void fz_say(const char *s) {
   size_t n = 0;
   while (s[n]) n++;

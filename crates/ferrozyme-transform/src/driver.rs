@@ -46,9 +46,6 @@ pub struct Driver {
     pub check_counter: usize,
     /// Messages for the user that are not errors.
     pub notes: Vec<String>,
-    /// Functions whose derivatives run on several threads at once (OpenMP microtasks
-    /// and their callees): their adjoint updates of shared memory are atomic.
-    pub parallel_fns: HashSet<Value>,
 }
 
 impl Driver {
@@ -70,7 +67,6 @@ impl Driver {
             check_skip: HashSet::new(),
             check_counter: 0,
             notes: Vec::new(),
-            parallel_fns: crate::parallel::parallel_functions(module),
         }
     }
 

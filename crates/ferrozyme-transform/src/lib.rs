@@ -167,6 +167,7 @@ fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Dia
         args: ac.args.iter().map(|a| a.activity).collect(),
         ret_active: ac.func.function_type().return_type().is_fp_scalar(),
         width: ac.width,
+        parallel: false,
     };
     let no_width = |ac: &AutodiffCall| {
         if ac.width > 1 {
@@ -224,6 +225,7 @@ fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Dia
                 args,
                 ret_active: func.function_type().return_type().is_fp_scalar(),
                 width: 1,
+                parallel: false,
             };
             let (aug, _) = driver.split_fns(&req);
             Planned::AugmentSize(call, aug)

@@ -10,8 +10,6 @@
 //!   forward sweep's files each thread's tape; the reverse sweep's reverses them);
 //! * [`mpi`]: the adjoint and tangent communication, as calls of helpers in
 //!   `runtime/mpi.c`;
-//! * [`parallel_functions`]: the functions whose derivatives run on several threads at
-//!   once, whose adjoint updates of memory they do not own are therefore atomic;
 //! * the C runtimes of both families (`runtime/openmp.c`, `runtime/mpi.c`, compiled by
 //!   `build.rs`), linked into the module on first use.
 //!
@@ -21,9 +19,6 @@
 pub mod mpi;
 pub mod openmp;
 
-use std::collections::HashSet;
-
-use ferrozyme_analysis::calls::parallel_callee;
 use ferrozyme_llvm::{link_ir_text, Module, Value};
 
 /// The OpenMP helpers, as IR text without target lines (see `build.rs`).
@@ -67,36 +62,4 @@ pub fn helper(m: Module, family: Family, name: &str) -> Result<Value, String> {
     m.function(name)
         .filter(|f| !f.is_declaration())
         .ok_or_else(|| format!("the {family:?} runtime does not define `{name}`"))
-}
-
-/// The functions that run on several threads at once: every microtask a
-/// `__kmpc_fork_call` starts, and every function they call (directly, or through
-/// nested regions). Their derivatives add adjoints into memory they do not own with
-/// atomic operations.
-pub fn parallel_functions(m: Module) -> HashSet<Value> {
-    let mut set = HashSet::new();
-    let mut work = Vec::new();
-    for f in m.functions() {
-        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
-            if let Some(t) = i.is_call().then(|| parallel_callee(i)).flatten() {
-                if set.insert(t) {
-                    work.push(t);
-                }
-            }
-        }
-    }
-    while let Some(f) = work.pop() {
-        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
-            if !i.is_call() {
-                continue;
-            }
-            let callee = i.called_function().filter(|g| !g.is_declaration());
-            for g in callee.into_iter().chain(parallel_callee(i)) {
-                if set.insert(g) {
-                    work.push(g);
-                }
-            }
-        }
-    }
-    set
 }

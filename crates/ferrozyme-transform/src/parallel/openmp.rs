@@ -21,6 +21,12 @@
 //! `t` (and `t + team size`, ... when it got fewer threads). Both take the captured
 //! arguments with their shadows, in the order of the split functions' parameters, then
 //! the tapes.
+//!
+//! The microtask has two derivatives: one for a team of one thread, whose adjoint
+//! updates are plain, and one for larger teams, whose updates of shared memory are
+//! atomic (measured on the 2-D heat stencil: an atomic update costs several plain ones,
+//! see `bench/README.md`). The forward wrapper runs the one that fits its team and the
+//! tapes record which, so the reverse wrapper runs the matching reverse.
 
 use ferrozyme_llvm::{Builder, IntPredicate, Module, Opcode, Type, Value};
 use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
@@ -34,6 +40,7 @@ pub const TAPES_COUNT: &str = "__fz_omp_tapes_count";
 pub const TAPES_GET: &str = "__fz_omp_tapes_get";
 pub const TAPES_FREE: &str = "__fz_omp_tapes_free";
 pub const CHECK_TEAM: &str = "__fz_omp_check_team";
+pub const TAPES_PARALLEL: &str = "__fz_omp_tapes_parallel";
 
 fn callee_name(i: Value) -> Option<String> {
     (i.opcode() == Some(Opcode::LLVMCall))
@@ -212,34 +219,61 @@ fn wrapper_type(m: Module, req: &Request) -> Type {
     ctx.function_type(ctx.void(), &params, false)
 }
 
-/// The forward sweep's microtask: the augmented microtask `aug`, then its tape filed
-/// under the thread's number in the tapes (last parameter).
-pub fn aug_wrapper(m: Module, req: &Request, aug: Value, put: Value) -> Value {
+/// The forward sweep's microtask: the augmented microtask for its team (`aug[0]` for
+/// one thread, `aug[1]` for more), then its tape filed under the thread's number in the
+/// tapes (last parameter), which also note the team's size.
+pub fn aug_wrapper(
+    m: Module,
+    req: &Request,
+    aug: [Value; 2],
+    put: Value,
+    num_threads: Value,
+) -> Value {
     let name = format!("fz_omp_aug.{}", req.func.name());
     if let Some(w) = m.function(&name) {
         return w;
     }
+    let ctx = m.context();
     let w = m.add_function(&name, wrapper_type(m, req));
     w.set_linkage_internal();
-    let b = Builder::new(m.context());
+    let b = Builder::new(ctx);
     let entry = b.append_block(w, "entry");
-    b.position_at_end(entry);
+    let one = b.append_block(w, "one");
+    let team = b.append_block(w, "team");
+    let done = b.append_block(w, "done");
     let params = w.params();
     let (args, tapes) = params.split_at(params.len() - 1);
-    let r = b.call_fn(aug, args);
-    let fields = aug.function_type().return_type().struct_fields().len() as u32;
-    let tape = b.extract_value(r, fields - 1);
+    b.position_at_end(entry);
+    let nt = b.call_fn(num_threads, &[]);
+    let many = b.icmp(IntPredicate::LLVMIntSGT, nt, ctx.i32().const_int(1));
+    b.cond_br(many, team, one);
+    let tape_of = |blk, f: Value| {
+        b.position_at_end(blk);
+        let r = b.call_fn(f, args);
+        let fields = f.function_type().return_type().struct_fields().len() as u32;
+        let t = b.extract_value(r, fields - 1);
+        b.br(done);
+        t
+    };
+    let t1 = tape_of(one, aug[0]);
+    let tn = tape_of(team, aug[1]);
+    b.position_at_end(done);
+    let tape = b.phi(ctx.ptr(), "tape");
+    tape.add_incoming(t1, one);
+    tape.add_incoming(tn, team);
     b.call_fn(put, &[tapes[0], tape]);
     b.ret_void();
     w
 }
 
-/// The reverse sweep's microtask: thread `t` of `nt` reverses tapes `t, t + nt, ...`.
+/// The reverse sweep's microtask: thread `t` of `nt` reverses tapes `t, t + nt, ...`,
+/// with the reverse microtask that matches the forward team (`rev[0]` for one thread,
+/// `rev[1]` for more).
 pub fn rev_wrapper(
     m: Module,
     req: &Request,
-    rev: Value,
-    helpers: [Value; 3],
+    rev: [Value; 2],
+    helpers: [Value; 4],
     barriers: bool,
     omp_api: [Value; 2],
 ) -> Value {
@@ -247,7 +281,7 @@ pub fn rev_wrapper(
     if let Some(w) = m.function(&name) {
         return w;
     }
-    let [count, get, check] = helpers;
+    let [count, get, check, parallel] = helpers;
     let [thread_num, num_threads] = omp_api;
     let ctx = m.context();
     let i32t = ctx.i32();
@@ -266,6 +300,8 @@ pub fn rev_wrapper(
     let nt = b.call_fn(num_threads, &[]);
     let n = b.call_fn(count, &[tapes]);
     b.call_fn(check, &[tapes, i32t.const_int(barriers as u64)]);
+    let par = b.call_fn(parallel, &[tapes]);
+    let par = b.icmp(IntPredicate::LLVMIntNE, par, i32t.zero());
     b.br(head);
     b.position_at_end(head);
     let k = b.phi(i32t, "k");
@@ -275,11 +311,20 @@ pub fn rev_wrapper(
     let tape = b.call_fn(get, &[tapes, k]);
     let mut rargs = args.to_vec();
     rargs.push(tape);
-    b.call_fn(rev, &rargs);
+    let one = b.append_block(w, "one");
+    let team = b.append_block(w, "team");
+    let next_blk = b.append_block(w, "next");
+    b.cond_br(par, team, one);
+    for (blk, f) in [(one, rev[0]), (team, rev[1])] {
+        b.position_at_end(blk);
+        b.call_fn(f, &rargs);
+        b.br(next_blk);
+    }
+    b.position_at_end(next_blk);
     let next = b.binop(Opcode::LLVMAdd, k, nt);
     b.br(head);
     k.add_incoming(tid, entry);
-    k.add_incoming(next, body);
+    k.add_incoming(next, next_blk);
     b.position_at_end(exit);
     b.ret_void();
     w

@@ -502,6 +502,7 @@ impl Gen<'_> {
             args,
             ret_active: carries_fp(call.ty()) && self.act.is_active(call),
             width: self.req.width,
+            parallel: self.req.parallel,
         }
     }
 

@@ -9,7 +9,9 @@
 //!   per thread and forks the augmented microtask's wrapper; the reverse sweep forks
 //!   the reverse microtask's wrapper on as many threads and frees the tapes
 //!   (`parallel/openmp.rs`). Each argument the microtask gets through a pointer with a
-//!   shadow is passed with its shadow.
+//!   shadow is passed with its shadow. The microtask is differentiated twice: for a team
+//!   of one thread (plain adjoint updates) and for a larger team ([`Request::parallel`]:
+//!   atomic updates); the wrappers pick by the forward team's size.
 //! * `__kmpc_barrier`: mirrored in the reverse sweep (the shared memory it orders in
 //!   the forward sweep is the shadow memory the reverse sweep updates);
 //!   `__kmpc_critical`/`__kmpc_end_critical` swap roles.
@@ -17,10 +19,11 @@
 //!   communication at the mirror position (`parallel/mpi.rs`, `runtime/mpi.c`).
 //! * `atomicrmw fadd|fsub p, x` (OpenMP atomics, reductions): `dx ±= *shadow(p)`, read
 //!   by every thread; its result (the old value) must be unused.
-//! * In a function that runs on several threads ([`crate::parallel::parallel_functions`]),
-//!   a load from memory the function did not allocate adds its adjoint with
-//!   `atomicrmw fadd` (several threads may read the same element); the adjoints of
-//!   stores need no atomics, since a race-free program has one writer per element.
+//! * In a derivative that runs on several threads ([`Request::parallel`], inherited by
+//!   the derivatives of the functions it calls), a load from memory the function did not
+//!   allocate adds its adjoint with `atomicrmw fadd` (several threads may read the same
+//!   element); the adjoints of stores need no atomics, since a race-free program has one
+//!   writer per element.
 //!
 //! [`CallKind::OpenMp`]: ferrozyme_analysis::calls::CallKind::OpenMp
 //! [`CallKind::Mpi`]: ferrozyme_analysis::calls::CallKind::Mpi
@@ -39,7 +42,7 @@ const INTERNAL_HELP: &str = "this is a bug in Ferrozyme; please report it with t
 impl Gen<'_> {
     /// Does this function's derivative run on several threads at once?
     fn in_parallel(&self) -> bool {
-        self.d.parallel_fns.contains(&self.req.func)
+        self.req.parallel
     }
 
     /// Must the adjoint of a load through `addr` be added atomically? In parallel code,
@@ -120,7 +123,7 @@ impl Gen<'_> {
                 CallKind::OpenMp(OmpRule::Fork) if self.act.call_is_active(i, &self.d.touchers) => {
                     self.check_width(i);
                     if let Some(m) = parallel_callee(i) {
-                        self.fork_request(i, m, true);
+                        self.fork_request(i, m, true, false);
                     }
                 }
                 CallKind::Mpi(rule) if self.mpi_active(i, rule) => {
@@ -200,7 +203,13 @@ impl Gen<'_> {
     /// The request for differentiating the microtask of a fork: the thread ids are
     /// constant, captured pointers with shadows are duplicated. `report` says whether
     /// to diagnose what cannot be (active values captured by value).
-    fn fork_request(&mut self, i: Value, micro: Value, report: bool) -> Option<Request> {
+    fn fork_request(
+        &mut self,
+        i: Value,
+        micro: Value,
+        report: bool,
+        parallel: bool,
+    ) -> Option<Request> {
         let args = i.call_args();
         let params = micro.params();
         let mut acts = vec![ArgActivity::Const; params.len()];
@@ -240,6 +249,7 @@ impl Gen<'_> {
             args: acts,
             ret_active: false,
             width: 1,
+            parallel,
         })
     }
 
@@ -274,17 +284,22 @@ impl Gen<'_> {
         let (Some(micro), Some(fork)) = (parallel_callee(i), i.called_function()) else {
             return;
         };
-        let Some(req) = self.fork_request(i, micro, false) else {
+        let (Some(req), Some(req_par)) = (
+            self.fork_request(i, micro, false, false),
+            self.fork_request(i, micro, false, true),
+        ) else {
             return;
         };
         let (aug, _) = self.d.split_fns(&req);
+        let (aug_par, _) = self.d.split_fns(&req_par);
         let (Some(new), Some(put)) = (
             self.omp_helper(i, openmp::TAPES_NEW),
             self.omp_helper(i, openmp::TAPES_PUT),
         ) else {
             return;
         };
-        let wrapper = openmp::aug_wrapper(self.m, &req, aug, put);
+        let num_threads = self.d.libc("omp_get_num_threads", self.ctx.i32(), &[]);
+        let wrapper = openmp::aug_wrapper(self.m, &req, [aug, aug_par], put, num_threads);
         let pushed = self.pushed_threads(i);
         let tapes = self.b.call_fn(new, &[pushed]);
         let args = i.call_args();
@@ -417,15 +432,20 @@ impl Gen<'_> {
         let (Some(micro), Some(fork)) = (parallel_callee(i), i.called_function()) else {
             return;
         };
-        let Some(req) = self.fork_request(i, micro, false) else {
+        let (Some(req), Some(req_par)) = (
+            self.fork_request(i, micro, false, false),
+            self.fork_request(i, micro, false, true),
+        ) else {
             return;
         };
         let (_, rev) = self.d.split_fns(&req);
+        let (_, rev_par) = self.d.split_fns(&req_par);
         let names = [
             openmp::TAPES_COUNT,
             openmp::TAPES_GET,
             openmp::CHECK_TEAM,
             openmp::TAPES_FREE,
+            openmp::TAPES_PARALLEL,
         ];
         let mut hs = Vec::new();
         for n in names {
@@ -447,8 +467,8 @@ impl Gen<'_> {
         let wrapper = openmp::rev_wrapper(
             self.m,
             &req,
-            rev,
-            [hs[0], hs[1], hs[2]],
+            [rev, rev_par],
+            [hs[0], hs[1], hs[2], hs[4]],
             openmp::has_barriers(micro),
             [thread_num, num_threads],
         );
