@@ -2,8 +2,9 @@
 // OPT: O0 O2
 // MPI_Allreduce of a loss: each rank adds its part, the total is written to `*loss` on
 // every rank, and only rank 0 seeds it (the others' seeds are zero), so the gathered
-// gradient equals the serial program's exactly. Then MPI_MAX and MPI_MIN reductions:
-// the derivative of each element goes to the rank whose value won.
+// gradient equals the serial program's exactly. Then MPI_MAX and MPI_MIN reductions
+// (the derivative of each element goes to the rank whose value won) and an
+// MPI_IN_PLACE sum (the buffer is input and result).
 #include <mpi.h>
 #include "fz_test.h"
 #include "fz_mpi.h"
@@ -28,6 +29,14 @@ void extremes(const double *x, double *out) {
   for (int k = 0; k < K; k++) out[k] = hi[k] * (k + 1);
   if (fz_rank == 0)
     for (int k = 0; k < K; k++) out[K + k] = lo[k];
+}
+
+/* out[k] = (sum over ranks of x[k] x[k+K])^2, summed in place. */
+void inplace(const double *x, double *out) {
+  double v[K];
+  for (int k = 0; k < K; k++) v[k] = x[k] * x[k + K];
+  MPI_Allreduce(MPI_IN_PLACE, v, K, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  for (int k = 0; k < K; k++) out[k] = v[k] * v[k];
 }
 
 double serial_loss(const double *x, int p) {
@@ -108,6 +117,23 @@ int main(int argc, char **argv) {
     char name[48];
     snprintf(name, sizeof name, "rank %d tangent of max %d", fz_rank, k);
     fz_check(name, tout[k], want, 1e-12);
+  }
+
+  /* MPI_IN_PLACE, seeded on rank 0 only: d x[k] = 2 S_k x[k+K], d x[k+K] = 2 S_k x[k]. */
+  double o3[K], d3[K], S[K], mine[K];
+  for (int k = 0; k < K; k++) {
+    d3[k] = fz_rank == 0 ? 1 : 0;
+    mine[k] = x[k] * x[k + K];
+  }
+  MPI_Allreduce(mine, S, K, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  fz_zero(dx, NLOC);
+  __enzyme_autodiff((void *)inplace, enzyme_dup, x, dx, enzyme_dup, o3, d3);
+  for (int k = 0; k < K; k++) {
+    char name[48];
+    snprintf(name, sizeof name, "rank %d in place d/dx[%d]", fz_rank, k);
+    fz_check(name, dx[k], 2 * S[k] * x[k + K], 1e-12);
+    snprintf(name, sizeof name, "rank %d in place d/dx[%d]", fz_rank, k + K);
+    fz_check(name, dx[k + K], 2 * S[k] * x[k], 1e-12);
   }
   return fz_mpi_finish();
 }

@@ -3,6 +3,8 @@
 //! knows why the routine is not differentiated and what to do instead. Both modes use it.
 
 use ferrozyme_rules::fortran::{fortran_rule, FortranRule, UNSUPPORTED_HELP};
+use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
+use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
 
 /// The message and help line of a `missing-derivative` error for a call of `name`.
 pub fn missing_derivative(name: &str) -> (String, String) {
@@ -10,6 +12,18 @@ pub fn missing_derivative(name: &str) -> (String, String) {
         return (
             format!("no derivative for `{name}` (flang's runtime library): {why}"),
             UNSUPPORTED_HELP.to_string(),
+        );
+    }
+    if let Some(OmpRule::Unsupported { why }) = openmp_rule(name) {
+        return (
+            format!("no derivative for `{name}` (OpenMP runtime): {why}"),
+            ferrozyme_rules::openmp::UNSUPPORTED_HELP.to_string(),
+        );
+    }
+    if let Some(MpiRule::Unsupported { why }) = mpi_rule(name) {
+        return (
+            format!("no derivative for `{name}` (MPI): {why}"),
+            ferrozyme_rules::mpi::UNSUPPORTED_HELP.to_string(),
         );
     }
     (

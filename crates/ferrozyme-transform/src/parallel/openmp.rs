@@ -187,6 +187,21 @@ fn finish(m: Module, call: Value, choice: Value) {
     }
 }
 
+/// An OpenMP runtime call that is not differentiated but hands outlined code to the
+/// runtime (a task, a taskloop, a teams region): the data flowing into that code through
+/// runtime-allocated memory is invisible to activity analysis, so the call is rejected
+/// whether or not its arguments look active. Returns the routine's reason.
+pub fn unsupported_outlining(call: Value) -> Option<&'static str> {
+    let f = call.called_function()?;
+    let Some(OmpRule::Unsupported { why }) = openmp_rule(&f.name()) else {
+        return None;
+    };
+    call.call_args()
+        .iter()
+        .any(|a| a.is_function() && !a.is_declaration())
+        .then_some(why)
+}
+
 /// Does the microtask (or a function it calls) synchronise with barriers? Then its
 /// reverse needs the forward team.
 pub fn has_barriers(f: Value) -> bool {

@@ -113,6 +113,16 @@ impl Gen<'_> {
     pub(super) fn check_parallel(&mut self, i: Value) {
         match i.opcode() {
             Some(Opcode::LLVMAtomicRMW) => self.check_atomic_rmw(i),
+            Some(Opcode::LLVMCall) if openmp::unsupported_outlining(i).is_some() => {
+                let why = openmp::unsupported_outlining(i).unwrap_or_default();
+                let name = i.called_function().map(|f| f.name()).unwrap_or_default();
+                self.diag(
+                    DiagKind::MissingDerivative,
+                    Some(i),
+                    format!("cannot differentiate `{name}`: {why}"),
+                    ferrozyme_rules::openmp::UNSUPPORTED_HELP,
+                );
+            }
             Some(Opcode::LLVMCall) => match classify(i) {
                 CallKind::OpenMp(OmpRule::Reduce) => self.diag(
                     DiagKind::UnsupportedInstruction,

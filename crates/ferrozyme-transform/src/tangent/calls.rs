@@ -16,6 +16,17 @@ impl TangentGen<'_> {
         }
         let active = self.act.call_is_active(i, &self.d.touchers) || self.needs_tangent(i);
         let args = i.call_args();
+        if let Some(why) = crate::parallel::openmp::unsupported_outlining(i) {
+            self.copy(i);
+            let name = i.called_function().map(|f| f.name()).unwrap_or_default();
+            self.diag(
+                DiagKind::MissingDerivative,
+                Some(i),
+                format!("cannot differentiate `{name}`: {why}"),
+                ferrozyme_rules::openmp::UNSUPPORTED_HELP,
+            );
+            return;
+        }
         if !active {
             self.copy(i);
             return;
