@@ -26,7 +26,9 @@
 //! updates are plain, and one for larger teams, whose updates of shared memory are
 //! atomic (measured on the 2-D heat stencil: an atomic update costs several plain ones,
 //! see `bench/README.md`). The forward wrapper runs the one that fits its team and the
-//! tapes record which, so the reverse wrapper runs the matching reverse.
+//! tapes record which, so the reverse wrapper runs the matching reverse. A region nested
+//! in a parallel derivative always runs the atomic one (the `nested.` wrappers): its
+//! team of one shares memory with the other threads of the enclosing team.
 
 use ferrozyme_llvm::{Builder, IntPredicate, Module, Opcode, Type, Value};
 use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
@@ -244,7 +246,8 @@ pub fn aug_wrapper(
     put: Value,
     num_threads: Value,
 ) -> Value {
-    let name = format!("fz_omp_aug.{}", req.func.name());
+    let nested = if aug[0] == aug[1] { "nested." } else { "" };
+    let name = format!("fz_omp_aug.{nested}{}", req.func.name());
     if let Some(w) = m.function(&name) {
         return w;
     }
@@ -292,7 +295,8 @@ pub fn rev_wrapper(
     barriers: bool,
     omp_api: [Value; 2],
 ) -> Value {
-    let name = format!("fz_omp_rev.{}", req.func.name());
+    let nested = if rev[0] == rev[1] { "nested." } else { "" };
+    let name = format!("fz_omp_rev.{nested}{}", req.func.name());
     if let Some(w) = m.function(&name) {
         return w;
     }

@@ -300,8 +300,14 @@ impl Gen<'_> {
         ) else {
             return;
         };
-        let (aug, _) = self.d.split_fns(&req);
         let (aug_par, _) = self.d.split_fns(&req_par);
+        // Nested in a parallel derivative, even a team of one shares memory with the
+        // enclosing team's other threads: atomic updates either way.
+        let (aug, _) = if self.req.parallel {
+            (aug_par, aug_par)
+        } else {
+            self.d.split_fns(&req)
+        };
         let (Some(new), Some(put)) = (
             self.omp_helper(i, openmp::TAPES_NEW),
             self.omp_helper(i, openmp::TAPES_PUT),
@@ -448,8 +454,12 @@ impl Gen<'_> {
         ) else {
             return;
         };
-        let (_, rev) = self.d.split_fns(&req);
         let (_, rev_par) = self.d.split_fns(&req_par);
+        let (_, rev) = if self.req.parallel {
+            (rev_par, rev_par)
+        } else {
+            self.d.split_fns(&req)
+        };
         let names = [
             openmp::TAPES_COUNT,
             openmp::TAPES_GET,
