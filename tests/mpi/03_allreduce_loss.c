@@ -3,8 +3,8 @@
 // MPI_Allreduce of a loss: each rank adds its part, the total is written to `*loss` on
 // every rank, and only rank 0 seeds it (the others' seeds are zero), so the gathered
 // gradient equals the serial program's exactly. Then MPI_MAX and MPI_MIN reductions
-// (the derivative of each element goes to the rank whose value won) and an
-// MPI_IN_PLACE sum (the buffer is input and result).
+// (the derivative of each element goes to the rank whose value won), an MPI_IN_PLACE
+// sum (the buffer is input and result) and an MPI_FLOAT sum.
 #include <mpi.h>
 #include "fz_test.h"
 #include "fz_mpi.h"
@@ -37,6 +37,13 @@ void inplace(const double *x, double *out) {
   for (int k = 0; k < K; k++) v[k] = x[k] * x[k + K];
   MPI_Allreduce(MPI_IN_PLACE, v, K, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   for (int k = 0; k < K; k++) out[k] = v[k] * v[k];
+}
+
+/* Single precision: out[k] = sum over ranks of x[k]^2. */
+void fsum(const float *x, float *out) {
+  float v[K];
+  for (int k = 0; k < K; k++) v[k] = x[k] * x[k];
+  MPI_Allreduce(v, out, K, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 }
 
 double serial_loss(const double *x, int p) {
@@ -134,6 +141,20 @@ int main(int argc, char **argv) {
     fz_check(name, dx[k], 2 * S[k] * x[k + K], 1e-12);
     snprintf(name, sizeof name, "rank %d in place d/dx[%d]", fz_rank, k + K);
     fz_check(name, dx[k + K], 2 * S[k] * x[k], 1e-12);
+  }
+
+  /* MPI_FLOAT, seeded on rank 0 only: d x[k] = 2 x[k] on every rank. */
+  float xf[K], dxf[K], of[K], df[K];
+  for (int k = 0; k < K; k++) {
+    xf[k] = (float)x[k];
+    dxf[k] = 0;
+    df[k] = fz_rank == 0 ? 1.0f : 0.0f;
+  }
+  __enzyme_autodiff((void *)fsum, enzyme_dup, xf, dxf, enzyme_dup, of, df);
+  for (int k = 0; k < K; k++) {
+    char name[48];
+    snprintf(name, sizeof name, "rank %d float d/dx[%d]", fz_rank, k);
+    fz_check(name, dxf[k], 2.0 * xf[k], 1e-6);
   }
   return fz_mpi_finish();
 }
