@@ -4,7 +4,7 @@
 //! flang-22 calls its runtime (`libflang_rt.runtime.a`, 1600+ entry points, no IR) for
 //! I/O, program control, inquiry functions and the array intrinsics and assignments it
 //! does not expand inline — at `-O0` nearly all of them (`SUM`, `DOT_PRODUCT`, `MAXVAL`,
-//! `MATMUL`, whole-array assignment through descriptors). Every such call inside
+//! `MATMUL`, `RESHAPE`, whole-array assignment through descriptors). Every such call inside
 //! differentiated code falls in one of three cases:
 //!
 //! * [`FortranRule::Inactive`]: it cannot touch differentiable data (it prints, stops,
@@ -60,6 +60,12 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("MatmulReal8Real8", "__fz_f18_matmul_r8"),
     ("MatmulReal4Real4", "__fz_f18_matmul_r4"),
     ("Assign", "__fz_f18_assign"),
+    ("ProductReal8", "__fz_f18_product_r8"),
+    ("ProductReal4", "__fz_f18_product_r4"),
+    ("Norm2_8", "__fz_f18_norm2_8"),
+    ("Norm2_4", "__fz_f18_norm2_4"),
+    ("Transpose", "__fz_f18_transpose"),
+    ("Reshape", "__fz_f18_reshape"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
@@ -381,7 +387,7 @@ mod tests {
 
     #[test]
     fn unknown_runtime_names_are_unsupported_and_others_are_not_fortran() {
-        assert_eq!(fortran_rule("_FortranAReshape"), Some(DEFAULT_UNSUPPORTED));
+        assert_eq!(fortran_rule("_FortranASpread"), Some(DEFAULT_UNSUPPORTED));
         assert_eq!(
             fortran_rule("_FortranARandomNumber")
                 .map(|r| matches!(r, FortranRule::Unsupported { .. })),

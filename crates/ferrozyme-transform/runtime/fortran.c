@@ -390,3 +390,98 @@ void __fz_f18_matmul_r4(fz_desc *r, const fz_desc *x, const fz_desc *y, const ch
                         int line) {
   __fz_f18_matmul(r, x, y, FZ_REAL4, src, line);
 }
+
+double __fz_f18_product(const fz_desc *x, const fz_desc *mask) {
+  fz_view v, mv;
+  fz_shape sv, smv;
+  fz_view_of(x, &v, &sv);
+  if (mask) fz_view_of(mask, &mv, &smv);
+  long n = fz_elements(&v);
+  double p = 1;
+  for (long e = 0; e < n; e++)
+    if (fz_mask(mask, &mv, e)) p *= fz_get(&v, e);
+  return p;
+}
+
+double __fz_f18_product_r8(const fz_desc *x, const char *src, int line, int dim,
+                           const fz_desc *mask) {
+  (void)dim;
+  fz_need_real(x, "PRODUCT of non-real data in differentiated code", src, line);
+  return __fz_f18_product(x, mask);
+}
+
+float __fz_f18_product_r4(const fz_desc *x, const char *src, int line, int dim,
+                          const fz_desc *mask) {
+  (void)dim;
+  fz_need_real(x, "PRODUCT of non-real data in differentiated code", src, line);
+  return (float)__fz_f18_product(x, mask);
+}
+
+/* NORM2 as sqrt(sum(x**2)) (the runtime scales to avoid overflow; the derivative is the
+ * same where both are finite). */
+double __fz_f18_norm2_8(const fz_desc *x, const char *src, int line, int dim) {
+  (void)dim;
+  fz_need_real(x, "NORM2 of non-real data in differentiated code", src, line);
+  fz_view v;
+  fz_shape sv;
+  fz_view_of(x, &v, &sv);
+  long n = fz_elements(&v);
+  double s = 0;
+  for (long e = 0; e < n; e++) {
+    double t = fz_get(&v, e);
+    s += t * t;
+  }
+  return __builtin_sqrt(s);
+}
+
+float __fz_f18_norm2_4(const fz_desc *x, const char *src, int line, int dim) {
+  return (float)__fz_f18_norm2_8(x, src, line, dim);
+}
+
+/* TRANSPOSE of a real matrix into an unallocated result. */
+void __fz_f18_transpose(fz_desc *r, const fz_desc *x, const char *src, int line) {
+  fz_need_real(x, "TRANSPOSE of non-real data in differentiated code", src, line);
+  fz_view vx, vr;
+  fz_shape sx, sr;
+  fz_view_of(x, &vx, &sx);
+  if (sx.rank != 2) __fz_f18_fail("TRANSPOSE of an array that is not rank 2", src, line);
+  long ext[2] = {sx.extent[1], sx.extent[0]};
+  r->base = 0;
+  __fz_f18_allocate(r, 2, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  for (long j = 0; j < ext[1]; j++)
+    for (long i = 0; i < ext[0]; i++) {
+      const char *p = vx.base + j * sx.sm[0] + i * sx.sm[1];
+      double t = vx.type == FZ_REAL8 ? *(const double *)p : (double)*(const float *)p;
+      fz_put(&vr, i + j * ext[0], t);
+    }
+}
+
+/* RESHAPE of real data without PAD or ORDER into an unallocated result whose shape is
+ * the integer vector `shape`. */
+void __fz_f18_reshape(fz_desc *r, const fz_desc *x, const fz_desc *shape, const fz_desc *pad,
+                      const fz_desc *order, const char *src, int line) {
+  fz_need_real(x, "RESHAPE of non-real data in differentiated code", src, line);
+  if (pad || order)
+    __fz_f18_fail("RESHAPE with PAD or ORDER is not differentiated; reshape without them",
+                  src, line);
+  fz_view vx, vs, vr;
+  fz_shape sx, ss, sr;
+  fz_view_of(x, &vx, &sx);
+  fz_view_of(shape, &vs, &ss);
+  int rank = (int)fz_elements(&vs);
+  if (rank < 1 || rank > 15) __fz_f18_fail("RESHAPE to an invalid rank", src, line);
+  long ext[15];
+  for (int k = 0; k < rank; k++) {
+    const char *p = fz_at(&vs, k);
+    ext[k] = shape->elem_len == 8 ? *(const long *)p : (long)*(const int *)p;
+  }
+  r->base = 0;
+  __fz_f18_allocate(r, rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  long n = fz_elements(&vr);
+  if (n > fz_elements(&vx)) __fz_f18_fail("RESHAPE source too small for the shape", src, line);
+  for (long e = 0; e < n; e++) fz_put(&vr, e, fz_get(&vx, e));
+}
