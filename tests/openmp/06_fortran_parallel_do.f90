@@ -1,8 +1,8 @@
 ! OMP_THREADS: 1 2
 ! `!$omp parallel do` in Fortran: a reduction(+:s) (flang combines it under a lock,
 ! rewritten to an atomic update before differentiation) and a stencil writing shared
-! arrays, differentiated from Fortran through the `ferrozyme` module; checked against
-! the analytic gradients.
+! arrays, differentiated from Fortran through the `ferrozyme` module in reverse and
+! forward mode; checked against the analytic derivatives.
 module m06
   implicit none
 contains
@@ -38,7 +38,7 @@ program p06
   use m06
   implicit none
   integer, parameter :: n = 40
-  real(8) :: x(n), dx(n), s, ds, want(n), y(n), dy(n)
+  real(8) :: x(n), dx(n), s, ds, want(n), y(n), dy(n), v(n)
   integer :: i, seed
   seed = 16
   call fill(x, -1d0, 1d0, seed)
@@ -57,5 +57,16 @@ program p06
     want(i + 1) = want(i + 1) + x(i)
   end do
   call check_arr('d smooth', dx, want, 1d-12)
+  ! Forward mode: tangents along v.
+  call fill(v, -1d0, 1d0, seed)
+  y = 0; dy = 0
+  call __enzyme_fwddiff_sub(smooth, enzyme_const, n, enzyme_dup, x, v, enzyme_dup, y, dy)
+  do i = 2, n - 1
+    want(i) = exp(x(i - 1)) * v(i - 1) + v(i) * x(i + 1) + x(i) * v(i + 1)
+  end do
+  call check_arr('tangent smooth', dy(2:n - 1), want(2:n - 1), 1d-12)
+  ds = 0
+  call __enzyme_fwddiff_sub(weighted_sumsq, enzyme_const, n, enzyme_dup, x, v, enzyme_dup, s, ds)
+  call check('tangent sumsq', ds, sum(2 * x * v * [(1 + 0.1d0 * i, i = 1, n)]), 1d-12)
   call finish()
 end program p06
