@@ -173,3 +173,22 @@ pub fn trip_count(l: &Loop) -> Option<TripCount> {
     }
     None
 }
+
+/// Is `v` the `+1` step of `phi` (an `add`, or a phi merging such steps from several
+/// paths through the loop body)?
+pub fn steps_by_one(phi: Value, v: Value) -> bool {
+    fn go(phi: Value, v: Value, depth: u32) -> bool {
+        match v.opcode() {
+            Some(Opcode::LLVMAdd) => {
+                (v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
+                    || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1))
+            }
+            Some(Opcode::LLVMPHI) if depth > 0 && v != phi => {
+                let inc = v.incoming();
+                !inc.is_empty() && inc.iter().all(|(x, _)| go(phi, *x, depth - 1))
+            }
+            _ => false,
+        }
+    }
+    go(phi, v, 3)
+}

@@ -137,8 +137,18 @@ impl Job<'_> {
 
     /// Phase 1: one source to bitcode.
     fn compile_to_bitcode(&mut self, src: &Source, out: &Path) -> Result<(), CliError> {
+        self.compile_source(src, out, self.args.ad_before_opt)
+    }
+
+    /// One source to bitcode, optimized by clang unless `unoptimized`.
+    fn compile_source(
+        &mut self,
+        src: &Source,
+        out: &Path,
+        unoptimized: bool,
+    ) -> Result<(), CliError> {
         if fortran::is_fortran(src) {
-            return self.compile_fortran(src, out);
+            return self.compile_fortran(src, out, unoptimized);
         }
         let mut cmd = self.clang_cmd();
         // AddressSanitizer instruments at the end of clang's pipeline, before the AD pass
@@ -146,7 +156,7 @@ impl Job<'_> {
         // the sources are compiled without it and `asan` runs after AD (`sanitize`).
         cmd.arg(self.args.opt.clang_flag())
             .args(self.args.compile_flags.iter().filter(|f| !is_asan_flag(f)));
-        if self.args.ad_before_opt {
+        if unoptimized {
             cmd.args(["-Xclang", "-disable-llvm-passes"]);
         }
         cmd.args(["-emit-llvm", "-c"]);
@@ -160,13 +170,18 @@ impl Job<'_> {
     /// Phase 1 for a Fortran source: `flang -O<n> -emit-llvm -c`, with the flags flang
     /// accepts and the `ferrozyme` module's directory on the include path. flang has no
     /// switch to skip LLVM's passes, so `--ad-before-opt` compiles Fortran at `-O0`.
-    fn compile_fortran(&mut self, src: &Source, out: &Path) -> Result<(), CliError> {
+    fn compile_fortran(
+        &mut self,
+        src: &Source,
+        out: &Path,
+        unoptimized: bool,
+    ) -> Result<(), CliError> {
         let flang = self.flang.ok_or_else(|| {
             CliError::Failed("internal: a Fortran source without flang".to_string())
         })?;
         let moddir = self.fortran_module()?;
         let mut cmd = Command::new(flang);
-        let level = if self.args.ad_before_opt {
+        let level = if unoptimized {
             "-O0"
         } else {
             self.args.opt.clang_flag()
@@ -245,6 +260,7 @@ impl Job<'_> {
             m.set_name(&src.path.to_string_lossy());
             modules.push(m);
         }
+        self.keep_registered_calls(&ctx, sources, &mut modules)?;
         if self.args.check_gradients {
             modules.push(self.gradcheck_runtime(&ctx)?);
         }
@@ -268,13 +284,11 @@ impl Job<'_> {
         // Functions the pass did not touch were optimized before it: skip them this time
         // (not with --ad-before-opt, where nothing was optimized yet).
         let frozen = (!self.args.ad_before_opt && self.args.opt != OptLevel::O0).then(|| {
-            ferrozyme_transform::freeze_untouched(ferrozyme_transform::Module::from_inkwell(
-                &module,
-            ))
+            crate::freeze::freeze_untouched(ferrozyme_transform::Module::from_inkwell(&module))
         });
         let optimized = pipeline::optimize(&module, &tm, self.args.opt, loops);
         if let Some(f) = frozen {
-            ferrozyme_transform::thaw(f);
+            crate::freeze::thaw(f);
         }
         optimized?;
         if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
@@ -284,6 +298,77 @@ impl Job<'_> {
             self.save(&module, stem, "after-opt")?;
         }
         pipeline::emit(&module, &tm, emit, out)
+    }
+
+    /// Functions with registered derivatives (`__enzyme_register_gradient_*`) must reach
+    /// the AD pass as calls: when clang's optimizer may have inlined one (a source that
+    /// defines such a function, compiled at -O1 and above), that source is compiled again
+    /// unoptimized, the functions are marked `noinline` (`ferrozyme_transform::
+    /// prepare_module`), and clang optimizes the prepared bitcode with the same flags.
+    /// Sources without such functions (nearly all) are compiled once, as before.
+    fn keep_registered_calls<'c>(
+        &mut self,
+        ctx: &'c Context,
+        sources: &[Source],
+        modules: &mut [inkwell::module::Module<'c>],
+    ) -> Result<(), CliError> {
+        if self.args.ad_before_opt || self.args.opt == OptLevel::O0 {
+            return Ok(());
+        }
+        let names: Vec<String> = modules
+            .iter()
+            .flat_map(|m| {
+                ferrozyme_transform::registered_functions(
+                    ferrozyme_transform::Module::from_inkwell(m),
+                )
+            })
+            .collect();
+        if names.is_empty() {
+            return Ok(());
+        }
+        for (k, src) in sources.iter().enumerate() {
+            let defines = names.iter().any(|n| {
+                modules[k]
+                    .get_function(n)
+                    .is_some_and(|f| f.count_basic_blocks() > 0)
+            });
+            if !defines {
+                continue;
+            }
+            let stem = stem_of(&src.path);
+            let raw = self.tmp.join(format!("{k}-{stem}.raw.bc"));
+            let prepared = self.tmp.join(format!("{k}-{stem}.prepared.bc"));
+            let optimized = self.tmp.join(format!("{k}-{stem}.opt.bc"));
+            self.compile_source(src, &raw, true)?;
+            let m = pipeline::load(ctx, &raw)?;
+            ferrozyme_transform::prepare_module(
+                ferrozyme_transform::Module::from_inkwell(&m),
+                &names,
+            );
+            if !m.write_bitcode_to_path(&prepared) {
+                return Err(CliError::Failed(format!(
+                    "cannot write '{}'",
+                    prepared.display()
+                )));
+            }
+            let mut cmd = self.clang_cmd();
+            cmd.arg(self.args.opt.clang_flag())
+                .args(
+                    self.args
+                        .compile_flags
+                        .iter()
+                        .filter(|f| optimization_flag(f) && !is_asan_flag(f)),
+                )
+                .args(["-Wno-unused-command-line-argument", "-emit-llvm", "-c"])
+                .arg(&prepared)
+                .arg("-o")
+                .arg(&optimized);
+            self.run(&mut cmd)?;
+            let m = pipeline::load(ctx, &optimized)?;
+            m.set_name(&src.path.to_string_lossy());
+            modules[k] = m;
+        }
+        Ok(())
     }
 
     /// The gradient-checking runtime (`gradcheck.c`), compiled to bitcode for linking.
@@ -317,6 +402,14 @@ impl Job<'_> {
         }
         self.run(&mut cmd)
     }
+}
+
+/// Flags that steer clang's optimization of bitcode (`-f...`, `-m...`, the target):
+/// what the second half of a split compile needs; preprocessor and language flags are
+/// not.
+fn optimization_flag(f: &str) -> bool {
+    (f.starts_with("-f") || f.starts_with("-m") || f.starts_with("--target="))
+        && !f.starts_with("-fsyntax")
 }
 
 /// `-fsanitize=address` (alone or in a list such as `-fsanitize=address,undefined`).

@@ -6,6 +6,7 @@ mod args;
 mod cc;
 mod error;
 mod fortran;
+mod freeze;
 mod opt;
 mod pipeline;
 mod reduce;

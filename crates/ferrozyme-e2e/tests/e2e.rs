@@ -15,8 +15,10 @@ const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
 
 fn build_dir(name: &str, opt: &str) -> Result<PathBuf, Failed> {
-    let dir = std::env::temp_dir()
-        .join("ferrozyme-e2e")
+    // Under this checkout's target directory, so that test runs of several checkouts (or
+    // worktrees) on one machine never share (and delete) each other's build directories.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target/e2e")
         .join(format!("{name}-{opt}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

@@ -73,7 +73,8 @@ fn link_implementations(m: Module) -> Result<(), String> {
         m.data_layout(),
         m.target_triple()
     );
-    link_ir_text(m, &(header + FORTRAN_IR), "ferrozyme-fortran-runtime")?;
+    link_ir_text(m, &(header + FORTRAN_IR), "ferrozyme-fortran-runtime")
+        .map_err(|e| e.to_string())?;
     for g in m.functions() {
         if g.name().starts_with(IMPL_PREFIX) && !g.is_declaration() {
             g.set_linkage_internal();

@@ -1,33 +1,37 @@
-//! What to tell the user about a call of an external function that has no derivative:
-//! the generic message, or a library family's own (flang's runtime, MPI, OpenMP), which
-//! knows why the routine is not differentiated and what to do instead. Both modes use it.
+//! What to tell the user about a call of an external function without a derivative that
+//! belongs to a library family (flang's runtime, OpenMP, MPI): the family's table knows
+//! why the routine is not differentiated and what to do instead. Both modes use it; other
+//! functions get the generic `Problem::NoDerivative`.
 
-use ferrozyme_rules::fortran::{fortran_rule, FortranRule, UNSUPPORTED_HELP};
+use ferrozyme_rules::fortran::{fortran_rule, FortranRule};
 use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
 use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
 
-/// The message and help line of a `missing-derivative` error for a call of `name`.
-pub fn missing_derivative(name: &str) -> (String, String) {
-    if let Some(FortranRule::Unsupported { why }) = fortran_rule(name) {
-        return (
-            format!("no derivative for `{name}` (flang's runtime library): {why}"),
-            UNSUPPORTED_HELP.to_string(),
-        );
+use crate::common::Problem;
+
+/// The problem a call of `name` without a derivative is, by its library family.
+pub fn missing_derivative(name: &str) -> Problem<'_> {
+    let (family, why, help) = if let Some(FortranRule::Unsupported { why }) = fortran_rule(name) {
+        (
+            "flang's runtime library",
+            why,
+            ferrozyme_rules::fortran::UNSUPPORTED_HELP,
+        )
+    } else if let Some(OmpRule::Unsupported { why }) = openmp_rule(name) {
+        (
+            "OpenMP runtime",
+            why,
+            ferrozyme_rules::openmp::UNSUPPORTED_HELP,
+        )
+    } else if let Some(MpiRule::Unsupported { why }) = mpi_rule(name) {
+        ("MPI", why, ferrozyme_rules::mpi::UNSUPPORTED_HELP)
+    } else {
+        return Problem::NoDerivative { callee: name };
+    };
+    Problem::LibraryRoutine {
+        callee: name,
+        family,
+        why,
+        help,
     }
-    if let Some(OmpRule::Unsupported { why }) = openmp_rule(name) {
-        return (
-            format!("no derivative for `{name}` (OpenMP runtime): {why}"),
-            ferrozyme_rules::openmp::UNSUPPORTED_HELP.to_string(),
-        );
-    }
-    if let Some(MpiRule::Unsupported { why }) = mpi_rule(name) {
-        return (
-            format!("no derivative for `{name}` (MPI): {why}"),
-            ferrozyme_rules::mpi::UNSUPPORTED_HELP.to_string(),
-        );
-    }
-    (
-        format!("no derivative for `{name}`: it has no IR in this module and no derivative rule"),
-        "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, or keep the values it uses constant (enzyme_const); custom derivatives (__enzyme_register_gradient_*) are not supported yet".to_string(),
-    )
 }

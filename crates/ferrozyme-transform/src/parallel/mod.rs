@@ -52,7 +52,7 @@ pub fn helper(m: Module, family: Family, name: &str) -> Result<Value, String> {
             m.data_layout(),
             m.target_triple()
         );
-        link_ir_text(m, &(header + ir), "ferrozyme-parallel-runtime")?;
+        link_ir_text(m, &(header + ir), "ferrozyme-parallel-runtime").map_err(|e| e.to_string())?;
         for f in m.functions() {
             if f.name().starts_with(prefix) && !f.is_declaration() {
                 f.set_linkage_internal();

@@ -33,7 +33,8 @@
 use ferrozyme_llvm::{Builder, IntPredicate, Module, Opcode, Type, Value};
 use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
 
-use crate::reverse::{primal_shadow_params, Request};
+use crate::common::Problem;
+use crate::signature::{primal_shadow_params, Request};
 
 /// Names of the OpenMP helpers in `runtime/openmp.c`.
 pub const TAPES_NEW: &str = "__fz_omp_tapes_new";
@@ -192,16 +193,22 @@ fn finish(m: Module, call: Value, choice: Value) {
 /// An OpenMP runtime call that is not differentiated but hands outlined code to the
 /// runtime (a task, a taskloop, a teams region): the data flowing into that code through
 /// runtime-allocated memory is invisible to activity analysis, so the call is rejected
-/// whether or not its arguments look active. Returns the routine's reason.
-pub fn unsupported_outlining(call: Value) -> Option<&'static str> {
+/// whether or not its arguments look active.
+/// Returns the routine's name, for [`outlining_problem`].
+pub fn unsupported_outlining(call: Value) -> Option<String> {
     let f = call.called_function()?;
-    let Some(OmpRule::Unsupported { why }) = openmp_rule(&f.name()) else {
+    let Some(OmpRule::Unsupported { .. }) = openmp_rule(&f.name()) else {
         return None;
     };
     call.call_args()
         .iter()
         .any(|a| a.is_function() && !a.is_declaration())
-        .then_some(why)
+        .then(|| f.name())
+}
+
+/// The problem an [`unsupported_outlining`] call of `name` is.
+pub fn outlining_problem(name: &str) -> Problem<'_> {
+    crate::libcalls::missing_derivative(name)
 }
 
 /// Does the microtask (or a function it calls) synchronise with barriers? Then its

@@ -1,9 +1,10 @@
 //! Reverse mode of parallel code: OpenMP regions, atomics and MPI calls.
 //!
 //! The core sweeps hand over the calls `ferrozyme_analysis::calls` classifies as
-//! [`CallKind::OpenMp`] or [`CallKind::Mpi`] (one hook each in `forward.rs` and
-//! `adjoint.rs`), `atomicrmw` instructions, and the adjoint accumulation of loads in
-//! functions that run on several threads at once. What each call becomes:
+//! [`CallKind::OpenMp`] or [`CallKind::Mpi`] (one hook each in `calls.rs`'s forward and
+//! reverse dispatch, one in `check.rs`), `atomicrmw` instructions, and the adjoint
+//! accumulation of loads in derivatives that run on several threads. What each call
+//! becomes:
 //!
 //! * `__kmpc_fork_call(loc, n, microtask, args...)`: the forward sweep allocates a tape
 //!   per thread and forks the augmented microtask's wrapper; the reverse sweep forks
@@ -30,25 +31,132 @@
 
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::calls::{classify, parallel_callee, CallKind};
-use ferrozyme_llvm::{AtomicRmwOp, DiagKind, Opcode, Type, TypeKind, Value};
+use ferrozyme_llvm::{AtomicRmwOp, Opcode, Type, TypeKind, Value};
 use ferrozyme_rules::mpi::MpiRule;
 use ferrozyme_rules::openmp::OmpRule;
 
-use super::{Gen, Key, Request};
+use super::state::Facts;
+use super::{Gen, Key};
+use crate::common::{Diags, Problem};
+use crate::lanes::Lane;
 use crate::parallel::{helper, mpi, openmp, Family};
+use crate::services::Support;
+use crate::signature::Request;
 
-const INTERNAL_HELP: &str = "this is a bug in Ferrozyme; please report it with the input file";
+// ---------------------------------------------------------------------- checks
+
+/// Rejects, before any code is emitted, parallel constructs that cannot be
+/// differentiated: atomics other than `fadd`/`fsub` on differentiated memory (or whose
+/// old value is used), reductions the rewrite left alone, captured values passed by
+/// value, vector mode through parallel calls, nonblocking MPI calls whose request has no
+/// shadow, and runtime calls that outline code (tasks).
+pub(super) fn check_parallel(fx: &Facts, sup: &Support, diags: &mut Diags, i: Value) {
+    match i.opcode() {
+        Some(Opcode::LLVMAtomicRMW) => check_atomic_rmw(fx, diags, i),
+        Some(Opcode::LLVMCall) => {
+            if let Some(name) = openmp::unsupported_outlining(i) {
+                diags.report(Some(i), openmp::outlining_problem(&name));
+                return;
+            }
+            match classify(i) {
+                CallKind::OpenMp(OmpRule::Reduce) => {
+                    diags.report(Some(i), Problem::OpenMpReduction)
+                }
+                CallKind::OpenMp(OmpRule::Fork) if fx.act.call_is_active(i, &sup.touchers) => {
+                    if fx.width() > 1 {
+                        diags.report(Some(i), Problem::ParallelVectorMode);
+                    }
+                    match parallel_callee(i).map(|m| fork_request(fx, i, m, false)) {
+                        Some(Ok(_)) => {}
+                        Some(Err(p)) => diags.report(Some(i), p),
+                        None => diags.report(
+                            Some(i),
+                            Problem::Internal {
+                                msg: "a __kmpc_fork_call without its microtask".to_string(),
+                            },
+                        ),
+                    }
+                }
+                CallKind::Mpi(rule) if mpi_active(fx, sup, i, rule) => {
+                    if fx.width() > 1 {
+                        diags.report(Some(i), Problem::ParallelVectorMode);
+                    }
+                    let args = i.call_args();
+                    let req = match rule {
+                        MpiRule::Isend | MpiRule::Irecv => args.get(6).copied(),
+                        MpiRule::Wait => args.first().copied(),
+                        MpiRule::Waitall => args.get(1).copied(),
+                        _ => None,
+                    };
+                    if req.is_some_and(|r| !fx.act.is_shadowed(r)) {
+                        diags.report(Some(i), Problem::RequestWithoutShadow);
+                    }
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_atomic_rmw(fx: &Facts, diags: &mut Diags, i: Value) {
+    let (p, x) = (i.operand(0), i.operand(1));
+    let touches = fx.act.is_shadowed(p) || fx.act.is_active(x) || fx.act.is_active(i);
+    if !touches || !x.ty().is_fp() {
+        return;
+    }
+    if !matches!(i.atomic_rmw_op(), AtomicRmwOp::FAdd | AtomicRmwOp::FSub) {
+        diags.report(Some(i), Problem::UnsupportedAtomic);
+    } else if fx.act.is_active(i) {
+        diags.report(Some(i), Problem::AtomicOldValue);
+    }
+}
+
+/// Is this MPI call part of the derivative (it moves differentiated data, or is a
+/// barrier, which is mirrored whatever it synchronises)?
+fn mpi_active(fx: &Facts, sup: &Support, i: Value, rule: MpiRule) -> bool {
+    rule == MpiRule::Barrier || fx.act.call_is_active(i, &sup.touchers)
+}
+
+/// The request for differentiating the microtask of a fork: the thread ids are
+/// constant, captured pointers with shadows are duplicated; `parallel` chooses the
+/// variant with atomic adjoint updates.
+fn fork_request<'a>(
+    fx: &Facts,
+    i: Value,
+    micro: Value,
+    parallel: bool,
+) -> Result<Request, Problem<'a>> {
+    let args = i.call_args();
+    let params = micro.params();
+    if params.len() + 1 != args.len() {
+        return Err(Problem::Internal {
+            msg: "the arguments of this __kmpc_fork_call do not match its microtask".to_string(),
+        });
+    }
+    let mut acts = vec![ArgActivity::Const; params.len()];
+    for (k, a) in args.iter().enumerate().skip(3) {
+        if params[k - 1].ty().is_pointer() && fx.act.is_shadowed(*a) {
+            acts[k - 1] = ArgActivity::Dup;
+        } else if fx.act.is_active(*a) {
+            return Err(Problem::CapturedByValue);
+        }
+    }
+    Ok(Request {
+        func: micro,
+        args: acts,
+        ret_active: false,
+        width: 1,
+        parallel,
+    })
+}
 
 impl Gen<'_> {
-    /// Does this function's derivative run on several threads at once?
-    fn in_parallel(&self) -> bool {
-        self.req.parallel
-    }
-
-    /// Must the adjoint of a load through `addr` be added atomically? In parallel code,
-    /// unless the memory was allocated by this function (a thread's own).
+    /// Must the adjoint of a load through `addr` be added atomically? In a derivative
+    /// that runs on several threads, unless the memory was allocated by this function (a
+    /// thread's own).
     pub(super) fn atomic_adjoint(&self, addr: Value) -> bool {
-        self.in_parallel()
+        self.fx.req.parallel
             && !matches!(
                 super::memory::underlying(addr),
                 super::memory::Obj::Local(_)
@@ -58,15 +166,13 @@ impl Gen<'_> {
     /// `*p += d`, atomically, for the floating leaves of `ty` (one `atomicrmw fadd` per
     /// scalar, per lane of a vector).
     pub(super) fn mem_add_atomic(&mut self, p: Value, ty: Type, d: Value) {
+        let (i32t, i64t) = (self.fx.ctx.i32(), self.fx.ctx.i64());
         match ty.kind() {
             TypeKind::Float | TypeKind::Double => {
                 self.b.atomic_fadd(p, d);
             }
             TypeKind::Vector if ty.is_fp() => {
-                let ety = ty.element_type();
-                let i32t = self.ctx.i32();
-                let i64t = self.ctx.i64();
-                let size = self.m.alloc_size(ety);
+                let size = self.fx.m.alloc_size(ty.element_type());
                 for k in 0..ty.vector_len() as u64 {
                     let x = self.b.extract_element(d, i32t.const_int(k));
                     let q = self.b.byte_gep(p, i64t.const_int(k * size));
@@ -74,14 +180,14 @@ impl Gen<'_> {
                 }
             }
             TypeKind::Struct | TypeKind::Array => {
-                let n = if ty.kind() == TypeKind::Struct {
+                let is_struct = ty.kind() == TypeKind::Struct;
+                let n = if is_struct {
                     ty.struct_fields().len() as u32
                 } else {
                     ty.array_len() as u32
                 };
-                let i32t = self.ctx.i32();
                 for k in 0..n {
-                    let fty = if ty.kind() == TypeKind::Struct {
+                    let fty = if is_struct {
                         ty.struct_fields()[k as usize]
                     } else {
                         ty.element_type()
@@ -89,7 +195,7 @@ impl Gen<'_> {
                     if !fty.contains_fp() {
                         continue;
                     }
-                    let q = if ty.kind() == TypeKind::Struct {
+                    let q = if is_struct {
                         self.b.struct_gep(ty, p, k)
                     } else {
                         self.b
@@ -103,96 +209,13 @@ impl Gen<'_> {
         }
     }
 
-    // ------------------------------------------------------------------ checks
-
-    /// Rejects, before any code is emitted, parallel constructs that cannot be
-    /// differentiated: atomics other than `fadd`/`fsub` on differentiated memory (or
-    /// whose old value is used), reductions the rewrite left alone, captured values
-    /// passed by value, vector mode through parallel calls, and nonblocking MPI calls
-    /// whose request has no shadow.
-    pub(super) fn check_parallel(&mut self, i: Value) {
-        match i.opcode() {
-            Some(Opcode::LLVMAtomicRMW) => self.check_atomic_rmw(i),
-            Some(Opcode::LLVMCall) if openmp::unsupported_outlining(i).is_some() => {
-                let why = openmp::unsupported_outlining(i).unwrap_or_default();
-                let name = i.called_function().map(|f| f.name()).unwrap_or_default();
-                self.diag(
-                    DiagKind::MissingDerivative,
-                    Some(i),
-                    format!("cannot differentiate `{name}`: {why}"),
-                    ferrozyme_rules::openmp::UNSUPPORTED_HELP,
-                );
+    fn helper_or_report(&mut self, i: Value, family: Family, name: &str) -> Option<Value> {
+        match helper(self.fx.m, family, name) {
+            Ok(f) => Some(f),
+            Err(msg) => {
+                self.report(Some(i), Problem::Internal { msg });
+                None
             }
-            Some(Opcode::LLVMCall) => match classify(i) {
-                CallKind::OpenMp(OmpRule::Reduce) => self.diag(
-                    DiagKind::UnsupportedInstruction,
-                    Some(i),
-                    "this OpenMP reduction is not a sum of reals; only reduction(+:x) (and -) on float/double is differentiated".to_string(),
-                    "accumulate the other reductions with an explicit critical section or atomic update, or differentiate a serial version",
-                ),
-                CallKind::OpenMp(OmpRule::Fork) if self.act.call_is_active(i, &self.d.touchers) => {
-                    self.check_width(i);
-                    if let Some(m) = parallel_callee(i) {
-                        self.fork_request(i, m, true, false);
-                    }
-                }
-                CallKind::Mpi(rule) if self.mpi_active(i, rule) => {
-                    self.check_width(i);
-                    let args = i.call_args();
-                    let req = match rule {
-                        MpiRule::Isend | MpiRule::Irecv => Some(args[6]),
-                        MpiRule::Wait => Some(args[0]),
-                        MpiRule::Waitall => Some(args[1]),
-                        _ => None,
-                    };
-                    if let Some(r) = req.filter(|r| !self.act.is_shadowed(*r)) {
-                        let _ = r;
-                        self.diag(
-                            DiagKind::UnsupportedInstruction,
-                            Some(i),
-                            "the MPI_Request of a differentiated nonblocking call must live in memory the differentiated code owns (a local variable or array, or memory passed with enzyme_dup)".to_string(),
-                            "declare the MPI_Request (array) inside the differentiated function",
-                        );
-                    }
-                }
-                _ => {}
-            },
-            _ => {}
-        }
-    }
-
-    fn check_width(&mut self, i: Value) {
-        if self.width > 1 {
-            self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "vector reverse mode (enzyme_width) through OpenMP regions and MPI calls is not supported".to_string(),
-                "differentiate one direction at a time",
-            );
-        }
-    }
-
-    fn check_atomic_rmw(&mut self, i: Value) {
-        let (p, x) = (i.operand(0), i.operand(1));
-        let touches = self.act.is_shadowed(p) || self.act.is_active(x) || self.act.is_active(i);
-        if !touches || !x.ty().is_fp() {
-            return;
-        }
-        let op = i.atomic_rmw_op();
-        if !matches!(op, AtomicRmwOp::FAdd | AtomicRmwOp::FSub) {
-            self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "only atomic additions and subtractions of floats (`#pragma omp atomic` x += v, reduction(+:x)) are differentiated".to_string(),
-                "use an atomic += (or a reduction(+:...)), or a critical section",
-            );
-        } else if self.act.is_active(i) {
-            self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "the old value returned by an atomic float update is used; it is not differentiated".to_string(),
-                "use `#pragma omp atomic update` without capturing the old value",
-            );
         }
     }
 
@@ -201,76 +224,29 @@ impl Gen<'_> {
     /// The forward sweep of a call of a library family: true when handled here.
     pub(super) fn fwd_parallel_call(&mut self, i: Value) -> bool {
         match classify(i) {
-            CallKind::OpenMp(OmpRule::Fork) if self.act.call_is_active(i, &self.d.touchers) => {
+            CallKind::OpenMp(OmpRule::Fork)
+                if self.fx.act.call_is_active(i, &self.sup.touchers) =>
+            {
                 self.fwd_fork(i);
                 true
             }
-            CallKind::Mpi(rule) if self.mpi_active(i, rule) => self.fwd_mpi(i, rule),
+            CallKind::Mpi(rule) if mpi_active(&self.fx, self.sup, i, rule) => self.fwd_mpi(i, rule),
             _ => false,
         }
     }
 
-    /// The request for differentiating the microtask of a fork: the thread ids are
-    /// constant, captured pointers with shadows are duplicated. `report` says whether
-    /// to diagnose what cannot be (active values captured by value).
-    fn fork_request(
-        &mut self,
-        i: Value,
-        micro: Value,
-        report: bool,
-        parallel: bool,
-    ) -> Option<Request> {
-        let args = i.call_args();
-        let params = micro.params();
-        let mut acts = vec![ArgActivity::Const; params.len()];
-        let mut ok = params.len() == args.len() - 1;
-        for (k, a) in args.iter().enumerate().skip(3) {
-            let Some(p) = params.get(k - 1) else {
-                ok = false;
-                break;
-            };
-            if p.ty().is_pointer() && self.act.is_shadowed(*a) {
-                acts[k - 1] = ArgActivity::Dup;
-            } else if self.act.is_active(*a) {
-                if report {
-                    self.diag(
-                        DiagKind::UnsupportedInstruction,
-                        Some(i),
-                        "a differentiated value is passed into this OpenMP region by value (firstprivate, or a captured scalar); only shared variables (passed by reference) are differentiated".to_string(),
-                        "make the variable shared (drop firstprivate), or compute it inside the region",
-                    );
-                }
-                return None;
-            }
-        }
-        if !ok {
-            if report {
-                self.diag(
-                    DiagKind::Internal,
-                    Some(i),
-                    "the arguments of this __kmpc_fork_call do not match its microtask".to_string(),
-                    INTERNAL_HELP,
-                );
-            }
-            return None;
-        }
-        Some(Request {
-            func: micro,
-            args: acts,
-            ret_active: false,
-            width: 1,
-            parallel,
-        })
-    }
-
-    fn omp_helper(&mut self, i: Value, name: &str) -> Option<Value> {
-        match helper(self.m, Family::OpenMp, name) {
-            Ok(f) => Some(f),
-            Err(e) => {
-                self.diag(DiagKind::Internal, Some(i), e, INTERNAL_HELP);
-                None
-            }
-        }
+    /// The requests of a fork's microtask: `(team of one, larger team)`. Nested in a
+    /// parallel derivative, even a team of one shares memory with the enclosing team's
+    /// other threads: then both are the atomic variant.
+    fn fork_requests(&self, i: Value) -> Option<(Value, Request, Request)> {
+        let micro = parallel_callee(i)?;
+        let par = fork_request(&self.fx, i, micro, true).ok()?;
+        let one = if self.fx.req.parallel {
+            par.clone()
+        } else {
+            fork_request(&self.fx, i, micro, false).ok()?
+        };
+        Some((micro, one, par))
     }
 
     /// The thread count a `num_threads` clause asks for (the `__kmpc_push_num_threads`
@@ -287,77 +263,68 @@ impl Gen<'_> {
             }
             p = x.prev_instruction();
         }
-        self.ctx.i32().zero()
+        self.fx.ctx.i32().zero()
+    }
+
+    /// The captured arguments of a fork with their shadows, as `get` and `shadow` give
+    /// them (forward copies, or values fetched in the reverse sweep), then `tapes`.
+    fn fork_args(
+        &mut self,
+        i: Value,
+        req: &Request,
+        tapes: Value,
+        get: fn(&mut Self, Value) -> Value,
+        shadow: fn(&mut Self, Value) -> Value,
+    ) -> Vec<Value> {
+        let mut out = Vec::new();
+        for (a, act) in i.call_args()[3..].iter().zip(&req.args[2..]) {
+            out.push(get(self, *a));
+            if *act == ArgActivity::Dup {
+                out.push(shadow(self, *a));
+            }
+        }
+        out.push(tapes);
+        out
     }
 
     fn fwd_fork(&mut self, i: Value) {
-        let (Some(micro), Some(fork)) = (parallel_callee(i), i.called_function()) else {
+        let (Some((_, one, par)), Some(fork)) = (self.fork_requests(i), i.called_function()) else {
             return;
         };
-        let (Some(req), Some(req_par)) = (
-            self.fork_request(i, micro, false, false),
-            self.fork_request(i, micro, false, true),
-        ) else {
-            return;
-        };
-        let (aug_par, _) = self.d.split_fns(&req_par);
-        // Nested in a parallel derivative, even a team of one shares memory with the
-        // enclosing team's other threads: atomic updates either way.
-        let (aug, _) = if self.req.parallel {
-            (aug_par, aug_par)
-        } else {
-            self.d.split_fns(&req)
-        };
+        let (aug_one, _) = self.callees.split(&one);
+        let (aug_par, _) = self.callees.split(&par);
         let (Some(new), Some(put)) = (
-            self.omp_helper(i, openmp::TAPES_NEW),
-            self.omp_helper(i, openmp::TAPES_PUT),
+            self.helper_or_report(i, Family::OpenMp, openmp::TAPES_NEW),
+            self.helper_or_report(i, Family::OpenMp, openmp::TAPES_PUT),
         ) else {
             return;
         };
-        let num_threads = self.d.libc("omp_get_num_threads", self.ctx.i32(), &[]);
-        let wrapper = openmp::aug_wrapper(self.m, &req, [aug, aug_par], put, num_threads);
+        let num_threads = self.sup.libc("omp_get_num_threads", self.fx.ctx.i32(), &[]);
+        let wrapper = openmp::aug_wrapper(self.fx.m, &par, [aug_one, aug_par], put, num_threads);
         let pushed = self.pushed_threads(i);
         let tapes = self.b.call_fn(new, &[pushed]);
-        let args = i.call_args();
-        let mut captured = Vec::new();
-        for (a, act) in args[3..].iter().zip(&req.args[2..]) {
-            captured.push(self.fwd_operand(*a));
-            if *act == ArgActivity::Dup {
-                let s = self.fwd_shadow(*a);
-                captured.push(s);
-            }
-        }
-        captured.push(tapes);
+        let captured = self.fork_args(
+            i,
+            &par,
+            tapes,
+            |g, a| g.fwd_operand(a),
+            |g, a| g.fwd_shadow(a),
+        );
+        let loc = self.fwd_operand(i.call_args()[0]);
         let mut fa = vec![
-            self.fwd_operand(args[0]),
-            self.ctx.i32().const_int(captured.len() as u64),
+            loc,
+            self.fx.ctx.i32().const_int(captured.len() as u64),
             wrapper,
         ];
         fa.extend(captured);
         let c = self.b.call(fork.function_type(), fork, &fa);
-        self.fwd.insert(i, c);
-        self.call_tape.insert(i, tapes);
-    }
-
-    /// Is this MPI call part of the derivative (it moves differentiated data, or is a
-    /// barrier, which is mirrored whatever it synchronises)?
-    fn mpi_active(&self, i: Value, rule: MpiRule) -> bool {
-        rule == MpiRule::Barrier || self.act.call_is_active(i, &self.d.touchers)
-    }
-
-    fn mpi_helper(&mut self, i: Value, name: &str) -> Option<Value> {
-        match mpi::helper_fn(self.m, name) {
-            Ok(f) => Some(f),
-            Err(e) => {
-                self.diag(DiagKind::Internal, Some(i), e, INTERNAL_HELP);
-                None
-            }
-        }
+        self.vals.fwd.insert(i, c);
+        self.vals.call_tape.insert(i, tapes);
     }
 
     /// An `alloca` of `ty` in the forward function's entry block.
     fn fwd_slot(&mut self, ty: Type, name: &str) -> Value {
-        self.fb_entry.alloca(ty, name)
+        self.out.fb_entry.alloca(ty, name)
     }
 
     /// The forward sweep of an MPI call: a recording helper in place of the primal call
@@ -366,12 +333,12 @@ impl Gen<'_> {
         let Some(name) = mpi::helpers(rule).fwd else {
             return false;
         };
-        let Some(h) = self.mpi_helper(i, name) else {
+        let Some(h) = self.helper_or_report(i, Family::Mpi, name) else {
             return true;
         };
-        let args: Vec<Value> = i.call_args().iter().map(|a| self.fwd_operand(*a)).collect();
         let orig = i.call_args();
-        let (ptr, i32t, i64t) = (self.ctx.ptr(), self.ctx.i32(), self.ctx.i64());
+        let args: Vec<Value> = orig.iter().map(|a| self.fwd_operand(*a)).collect();
+        let (ptr, i32t, i64t) = (self.fx.ctx.ptr(), self.fx.ctx.i32(), self.fx.ctx.i64());
         let (result, recorded) = match rule {
             MpiRule::Recv => {
                 let who = self.fwd_slot(i64t, "fz.mpi.who");
@@ -410,8 +377,8 @@ impl Gen<'_> {
             }
             _ => return false,
         };
-        self.fwd.insert(i, result);
-        self.call_tape.insert(i, recorded);
+        self.vals.fwd.insert(i, result);
+        self.vals.call_tape.insert(i, recorded);
         true
     }
 
@@ -421,7 +388,7 @@ impl Gen<'_> {
     pub(super) fn rev_parallel_call(&mut self, i: Value) -> bool {
         match classify(i) {
             CallKind::OpenMp(OmpRule::Fork) => {
-                if self.act.call_is_active(i, &self.d.touchers) {
+                if self.fx.act.call_is_active(i, &self.sup.touchers) {
                     self.rev_fork(i);
                 }
                 true
@@ -429,13 +396,13 @@ impl Gen<'_> {
             CallKind::OpenMp(
                 rule @ (OmpRule::Barrier | OmpRule::CriticalBegin | OmpRule::CriticalEnd),
             ) => {
-                if self.lane == 0 {
+                if self.lane == Lane::FIRST {
                     self.rev_sync(i, rule);
                 }
                 true
             }
             CallKind::Mpi(rule) => {
-                if self.mpi_active(i, rule) && self.lane == 0 {
+                if mpi_active(&self.fx, self.sup, i, rule) && self.lane == Lane::FIRST {
                     self.rev_mpi(i, rule);
                 }
                 true
@@ -445,87 +412,63 @@ impl Gen<'_> {
     }
 
     fn rev_fork(&mut self, i: Value) {
-        let (Some(micro), Some(fork)) = (parallel_callee(i), i.called_function()) else {
+        let (Some((micro, one, par)), Some(fork)) = (self.fork_requests(i), i.called_function())
+        else {
             return;
         };
-        let (Some(req), Some(req_par)) = (
-            self.fork_request(i, micro, false, false),
-            self.fork_request(i, micro, false, true),
-        ) else {
-            return;
-        };
-        let (_, rev_par) = self.d.split_fns(&req_par);
-        let (_, rev) = if self.req.parallel {
-            (rev_par, rev_par)
-        } else {
-            self.d.split_fns(&req)
-        };
-        let names = [
+        let (_, rev_one) = self.callees.split(&one);
+        let (_, rev_par) = self.callees.split(&par);
+        let mut hs = Vec::new();
+        for n in [
             openmp::TAPES_COUNT,
             openmp::TAPES_GET,
             openmp::CHECK_TEAM,
-            openmp::TAPES_FREE,
             openmp::TAPES_PARALLEL,
-        ];
-        let mut hs = Vec::new();
-        for n in names {
-            match self.omp_helper(i, n) {
+            openmp::TAPES_FREE,
+        ] {
+            match self.helper_or_report(i, Family::OpenMp, n) {
                 Some(h) => hs.push(h),
                 None => return,
             }
         }
-        let i32t = self.ctx.i32();
-        let ptr = self.ctx.ptr();
-        let thread_num = self.d.libc("omp_get_thread_num", i32t, &[]);
-        let num_threads = self.d.libc("omp_get_num_threads", i32t, &[]);
-        let gtid_fn = self.d.libc("__kmpc_global_thread_num", i32t, &[ptr]);
-        let push = self.d.libc(
-            "__kmpc_push_num_threads",
-            self.ctx.void(),
-            &[ptr, i32t, i32t],
-        );
+        let (i32t, ptr, void) = (self.fx.ctx.i32(), self.fx.ctx.ptr(), self.fx.ctx.void());
+        let thread_num = self.sup.libc("omp_get_thread_num", i32t, &[]);
+        let num_threads = self.sup.libc("omp_get_num_threads", i32t, &[]);
+        let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
+        let push = self
+            .sup
+            .libc("__kmpc_push_num_threads", void, &[ptr, i32t, i32t]);
         let wrapper = openmp::rev_wrapper(
-            self.m,
-            &req,
-            [rev, rev_par],
-            [hs[0], hs[1], hs[2], hs[4]],
+            self.fx.m,
+            &par,
+            [rev_one, rev_par],
+            [hs[0], hs[1], hs[2], hs[3]],
             openmp::has_barriers(micro),
             [thread_num, num_threads],
         );
-        let args = i.call_args();
         let tapes = self.fetch_key(Key::Tape(i));
-        let loc = self.fetch(args[0]);
-        let mut captured = Vec::new();
-        for (a, act) in args[3..].iter().zip(&req.args[2..]) {
-            captured.push(self.fetch(*a));
-            if *act == ArgActivity::Dup {
-                let s = self.fetch_shadow(*a);
-                captured.push(s);
-            }
-        }
-        captured.push(tapes);
+        let loc = self.fetch(i.call_args()[0]);
+        let captured = self.fork_args(i, &par, tapes, |g, a| g.fetch(a), |g, a| g.fetch_shadow(a));
         let n = self.b.call_fn(hs[0], &[tapes]);
         let gtid = self.b.call_fn(gtid_fn, &[loc]);
         self.b.call_fn(push, &[loc, gtid, n]);
         let mut fa = vec![loc, i32t.const_int(captured.len() as u64), wrapper];
         fa.extend(captured);
         self.b.call(fork.function_type(), fork, &fa);
-        self.b.call_fn(hs[3], &[tapes]);
+        self.b.call_fn(hs[4], &[tapes]);
     }
 
     /// Barriers stay barriers; a critical section's reverse opens where the forward one
     /// closed. The thread id is asked again (the reverse runs in another team).
     fn rev_sync(&mut self, i: Value, rule: OmpRule) {
-        let i32t = self.ctx.i32();
-        let ptr = self.ctx.ptr();
+        let (i32t, ptr, void) = (self.fx.ctx.i32(), self.fx.ctx.ptr(), self.fx.ctx.void());
         let args = i.call_args();
         let loc = self.fetch(args[0]);
-        let gtid_fn = self.d.libc("__kmpc_global_thread_num", i32t, &[ptr]);
+        let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
         let gtid = self.b.call_fn(gtid_fn, &[loc]);
-        let void = self.ctx.void();
         match rule {
             OmpRule::Barrier => {
-                let f = self.d.libc("__kmpc_barrier", void, &[ptr, i32t]);
+                let f = self.sup.libc("__kmpc_barrier", void, &[ptr, i32t]);
                 self.b.call_fn(f, &[loc, gtid]);
             }
             OmpRule::CriticalBegin | OmpRule::CriticalEnd => {
@@ -535,7 +478,7 @@ impl Gen<'_> {
                 } else {
                     "__kmpc_critical"
                 };
-                let f = self.d.libc(name, void, &[ptr, i32t, ptr]);
+                let f = self.sup.libc(name, void, &[ptr, i32t, ptr]);
                 self.b.call_fn(f, &[loc, gtid, lock]);
             }
             _ => {}
@@ -554,15 +497,17 @@ impl Gen<'_> {
         let Some(name) = mpi::helpers(rule).rev else {
             return;
         };
-        let Some(h) = self.mpi_helper(i, name) else {
+        let Some(h) = self.helper_or_report(i, Family::Mpi, name) else {
             return;
         };
         let a: Vec<Value> = match rule {
+            // (dbuf, count, type, peer, tag, comm)
             MpiRule::Send => {
                 let s = self.fetch_shadow(args[0]);
                 let rest: Vec<Value> = args[1..6].iter().map(|x| self.fetch(*x)).collect();
                 std::iter::once(s).chain(rest).collect()
             }
+            // (dbuf, count, type, who, comm)
             MpiRule::Recv => {
                 let s = self.fetch_shadow(args[0]);
                 let (n, t, comm) = (
@@ -578,13 +523,14 @@ impl Gen<'_> {
                 let n = self.fetch(args[0]);
                 vec![n, self.fetch_key(Key::Tape(i))]
             }
+            // (dbuf, count, type, root, comm)
             MpiRule::Bcast => {
                 let s = self.fetch_shadow(args[0]);
                 let rest: Vec<Value> = args[1..5].iter().map(|x| self.fetch(*x)).collect();
                 std::iter::once(s).chain(rest).collect()
             }
+            // (send, dsend, drecv, count, type, comm, winners)
             MpiRule::Allreduce => {
-                // (send, dsend, drecv, n, type, comm, winners)
                 let send = self.fetch(args[0]);
                 let ds = self.fetch_shadow(args[0]);
                 let dr = self.fetch_shadow(args[1]);
@@ -596,8 +542,8 @@ impl Gen<'_> {
                 let win = self.fetch_key(Key::Tape(i));
                 vec![send, ds, dr, n, t, comm, win]
             }
+            // (send, dsend, drecv, count, type, root, comm, winners)
             MpiRule::Reduce => {
-                // (send, dsend, drecv, n, type, root, comm, winners)
                 let send = self.fetch(args[0]);
                 let ds = self.fetch_shadow(args[0]);
                 let dr = self.fetch_shadow(args[1]);
@@ -615,7 +561,7 @@ impl Gen<'_> {
     /// `*p`'s adjoint, which stays in place (the location keeps accumulating).
     pub(super) fn rev_atomic_rmw(&mut self, i: Value) {
         let (p, x) = (i.operand(0), i.operand(1));
-        if !x.ty().is_fp() || !self.act.is_active(x) || !self.act.is_shadowed(p) {
+        if !x.ty().is_fp() || !self.fx.act.is_active(x) || !self.fx.act.is_shadowed(p) {
             return;
         }
         let sp = self.fetch_shadow(p);

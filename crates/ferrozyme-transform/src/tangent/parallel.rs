@@ -12,12 +12,14 @@
 
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::calls::{parallel_callee, CallKind};
-use ferrozyme_llvm::{AtomicRmwOp, DiagKind, Value};
+use ferrozyme_llvm::{AtomicRmwOp, Value};
 use ferrozyme_rules::mpi::MpiRule;
 use ferrozyme_rules::openmp::OmpRule;
 
-use super::{TangentGen, TangentRequest};
+use super::TangentGen;
+use crate::common::Problem;
 use crate::parallel::mpi;
+use crate::signature::TangentRequest;
 
 impl TangentGen<'_> {
     /// The tangent of a call of a library family (`kind` is its classification).
@@ -26,12 +28,7 @@ impl TangentGen<'_> {
             CallKind::OpenMp(OmpRule::Fork) => self.tangent_fork(i),
             CallKind::OpenMp(OmpRule::Reduce) => {
                 self.copy(i);
-                self.diag(
-                    DiagKind::UnsupportedInstruction,
-                    Some(i),
-                    "this OpenMP reduction is not a sum of reals; only reduction(+:x) (and -) on float/double is differentiated".to_string(),
-                    "accumulate the other reductions with an explicit critical section or atomic update, or differentiate a serial version",
-                );
+                self.diags.report(Some(i), Problem::OpenMpReduction);
             }
             CallKind::OpenMp(_) => {
                 self.copy(i);
@@ -52,35 +49,31 @@ impl TangentGen<'_> {
         let params = micro.params();
         if params.len() + 1 != args.len() {
             self.copy(i);
-            self.diag(
-                DiagKind::Internal,
+            let msg = "the arguments of this __kmpc_fork_call do not match its microtask";
+            self.diags.report(
                 Some(i),
-                "the arguments of this __kmpc_fork_call do not match its microtask".to_string(),
-                "this is a bug in Ferrozyme; please report it with the input file",
+                Problem::Internal {
+                    msg: msg.to_string(),
+                },
             );
             return;
         }
         let mut acts = vec![ArgActivity::Const; params.len()];
         for (k, a) in args.iter().enumerate().skip(3) {
-            if params[k - 1].ty().is_pointer() && self.act.is_shadowed(*a) {
+            if params[k - 1].ty().is_pointer() && self.fx.act.is_shadowed(*a) {
                 acts[k - 1] = ArgActivity::Dup;
-            } else if self.act.is_active(*a) {
+            } else if self.fx.act.is_active(*a) {
                 self.copy(i);
-                self.diag(
-                    DiagKind::UnsupportedInstruction,
-                    Some(i),
-                    "a differentiated value is passed into this OpenMP region by value (firstprivate, or a captured scalar); only shared variables (passed by reference) are differentiated".to_string(),
-                    "make the variable shared (drop firstprivate), or compute it inside the region",
-                );
+                self.diags.report(Some(i), Problem::CapturedByValue);
                 return;
             }
         }
         let req = TangentRequest {
             func: micro,
             args: acts.clone(),
-            width: self.req.width,
+            width: self.fx.req.width,
         };
-        let g = self.d.tangent_fn(&req);
+        let g = self.callees.tangent(&req);
         let mut captured = Vec::new();
         for (a, act) in args[3..].iter().zip(&acts[2..]) {
             captured.push(self.prim(*a));
@@ -90,7 +83,7 @@ impl TangentGen<'_> {
         }
         let mut fa = vec![
             self.prim(args[0]),
-            self.ctx.i32().const_int(captured.len() as u64),
+            self.fx.ctx.i32().const_int(captured.len() as u64),
             g,
         ];
         fa.extend(captured);
@@ -100,40 +93,30 @@ impl TangentGen<'_> {
 
     /// The shadow of a pointer argument in lane 0 (null when it has none).
     fn shadow_or_null(&mut self, v: Value) -> Value {
-        if self.act.is_shadowed(v) {
+        if self.fx.act.is_shadowed(v) {
             self.tangent(v)[0]
         } else {
-            self.ctx.ptr().zero()
+            self.fx.ctx.ptr().zero()
         }
     }
 
     fn tangent_mpi(&mut self, i: Value, rule: MpiRule) {
         let name = mpi::helpers(rule).tan;
-        let active = self.act.call_is_active(i, &self.d.touchers);
+        let active = self.fx.act.call_is_active(i, &self.sup.touchers);
         let (Some(name), true) = (name, active) else {
             self.copy(i);
             return;
         };
         if self.width() > 1 {
             self.copy(i);
-            self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "vector forward mode (enzyme_width) through MPI calls is not supported".to_string(),
-                "differentiate one direction at a time",
-            );
+            self.diags.report(Some(i), Problem::ParallelVectorMode);
             return;
         }
-        let h = match mpi::helper_fn(self.m, name) {
+        let h = match mpi::helper_fn(self.fx.m, name) {
             Ok(h) => h,
-            Err(e) => {
+            Err(msg) => {
                 self.copy(i);
-                self.diag(
-                    DiagKind::Internal,
-                    Some(i),
-                    e,
-                    "this is a bug in Ferrozyme; please report it with the input file",
-                );
+                self.diags.report(Some(i), Problem::Internal { msg });
                 return;
             }
         };
@@ -186,29 +169,19 @@ impl TangentGen<'_> {
     /// `atomicrmw fadd|fsub p, x`: the same update of `p`'s shadow by `x`'s tangent.
     pub(super) fn tangent_atomic_rmw(&mut self, i: Value) {
         let (p, x) = (i.operand(0), i.operand(1));
-        let touches = self.act.is_shadowed(p) || self.act.is_active(x);
+        let touches = self.fx.act.is_shadowed(p) || self.fx.act.is_active(x);
         if !touches || !x.ty().is_fp() {
             return;
         }
         if !matches!(i.atomic_rmw_op(), AtomicRmwOp::FAdd | AtomicRmwOp::FSub) {
-            self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "only atomic additions and subtractions of floats are differentiated".to_string(),
-                "use an atomic += (or a reduction(+:...)), or a critical section",
-            );
+            self.diags.report(Some(i), Problem::UnsupportedAtomic);
             return;
         }
-        if self.act.is_active(i) {
-            self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "the old value returned by an atomic float update is used; it is not differentiated".to_string(),
-                "use `#pragma omp atomic update` without capturing the old value",
-            );
+        if self.fx.act.is_active(i) {
+            self.diags.report(Some(i), Problem::AtomicOldValue);
             return;
         }
-        if !self.act.is_shadowed(p) {
+        if !self.fx.act.is_shadowed(p) {
             return;
         }
         let sp = self.tangent(p);

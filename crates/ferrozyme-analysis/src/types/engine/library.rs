@@ -17,7 +17,9 @@ impl Engine {
         };
         let name = callee.name();
         let args = i.call_args();
-        if name.starts_with("__enzyme_") && !crate::types::is_type_hint(&name) {
+        if name.starts_with(ferrozyme_abi::ENZYME_FUNCTION_PREFIX)
+            && ferrozyme_abi::type_hint(&name).is_none()
+        {
             // The differentiated function is in scope; its markers and shadows are not data.
             return;
         }
@@ -90,11 +92,11 @@ impl Engine {
             }
             // Enzyme-style type hints written by users: the memory at the pointer holds
             // values of this type (at every offset).
-            "__enzyme_double" | "__enzyme_float" | "__enzyme_integer" | "__enzyme_pointer" => {
-                let b = match base {
-                    "__enzyme_double" => BaseType::Double,
-                    "__enzyme_float" => BaseType::Float,
-                    "__enzyme_integer" => BaseType::Integer,
+            hint if ferrozyme_abi::type_hint(hint).is_some() => {
+                let b = match ferrozyme_abi::type_hint(hint) {
+                    Some(ferrozyme_abi::TypeHint::Double) => BaseType::Double,
+                    Some(ferrozyme_abi::TypeHint::Float) => BaseType::Float,
+                    Some(ferrozyme_abi::TypeHint::Integer) => BaseType::Integer,
                     _ => BaseType::Pointer,
                 };
                 if let Some(p) = arg(0) {
