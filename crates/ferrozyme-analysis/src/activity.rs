@@ -428,6 +428,12 @@ impl Activity {
                 Some(LLVMStore) if self.is_shadowed(i.operand(1)) => vec![i.operand(0)],
                 // An atomic update (OpenMP atomics, reductions) writes shadowed memory too.
                 Some(LLVMAtomicRMW) if self.is_shadowed(i.operand(0)) => vec![i.operand(1)],
+                // Memory from a function without IR or rule has no shadow; a derivative
+                // stored there stays visible (the transform reports it) rather than being
+                // pruned into a silent zero.
+                Some(LLVMStore) if crate::calls::untracked_source(i.operand(1)).is_some() => {
+                    vec![i.operand(0)]
+                }
                 Some(LLVMCall) => {
                     let writes = match i.called_function() {
                         Some(f) => {
@@ -453,6 +459,15 @@ impl Activity {
         }
         while let Some(v) = work.pop() {
             if !v.is_instruction() {
+                continue;
+            }
+            // A comparison or a float-to-integer conversion passes no derivative back to
+            // its operands: a value used only there (`exp(x) > 2` deciding a branch or a
+            // select) is not useful, whatever the comparison's result feeds.
+            if matches!(
+                v.opcode(),
+                Some(LLVMFCmp | LLVMICmp | LLVMFPToSI | LLVMFPToUI)
+            ) {
                 continue;
             }
             let ops: Vec<Value> = if v.opcode() == Some(LLVMPHI) {
@@ -586,6 +601,13 @@ impl Activity {
                 match kind {
                     CallKind::Malloc | CallKind::Calloc | CallKind::Realloc => {
                         self.shadowed.insert(i);
+                    }
+                    // The allocation is written to `*ops[0]`: that slot holds a pointer
+                    // with a shadow.
+                    CallKind::PosixMemalign => {
+                        if ops[0].is_instruction() || ops[0].is_argument() {
+                            self.shadowed.insert(ops[0]);
+                        }
                     }
                     CallKind::MaskedLoad | CallKind::MaskedGather => {
                         let p = ops[0];

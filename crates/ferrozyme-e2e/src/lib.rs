@@ -2,10 +2,12 @@
 //!
 //! The suite lives in `<workspace>/tests/`: `tests/c/NN_name.c` are
 //! self-checking programs, `tests/errors/*.{c,ll}` must be rejected with a
-//! given diagnostic; `tests/fortran`, `tests/openmp` and `tests/mpi` hold the
+//! given diagnostic, `tests/filetests/*.ll` pin the transform's decisions on the
+//! generated IR (`filetest.rs`); `tests/fortran`, `tests/openmp` and `tests/mpi` hold the
 //! Fortran, OpenMP and MPI programs (see [`hpc`]). See `tests/README.md` for the
 //! directive syntax.
 
+pub mod filetest;
 pub mod hpc;
 
 use std::io::Read;

@@ -454,13 +454,20 @@ impl Gen<'_> {
             return None;
         }
         let name = crate::lower::intrinsic_name(f);
+        // The C library's function computes the same value (`cos`, `cosf`: clang keeps
+        // these calls instead of the intrinsic when they may set errno).
+        let libm = name.trim_start_matches("llvm.");
         let here = at.parent_block();
         x.users().into_iter().find(|u| {
             *u != at
                 && u.is_call()
                 && u.ty() == at.ty()
                 && u.call_args().first() == Some(&x)
-                && u.called_function().is_some_and(|g| g.is_intrinsic(name))
+                && u.called_function().is_some_and(|g| {
+                    let n = g.name();
+                    g.is_intrinsic(name)
+                        || (g.is_declaration() && (n == libm || n.strip_suffix('f') == Some(libm)))
+                })
                 && self.fx.cfg.dominates(u.parent_block(), here)
         })
     }

@@ -127,13 +127,14 @@ impl Gen<'_> {
         }
     }
 
-    /// When the loop around cyclic block `blk` has a trip count known at its preheader,
-    /// reserve the record stack once there, so the loop's pushes never reallocate.
+    /// When the loop around cyclic block `blk` has a trip count known where it is entered
+    /// (its preheader, or the guard that branches into it), reserve the record stack once
+    /// there, so the loop's pushes never reallocate.
     fn reserve_for_loop(&mut self, blk: Block, stack: u64, size: u64) {
         let Some(l) = self.fx.loops.innermost(blk) else {
             return;
         };
-        let (Some(tc), Some(pre)) = (trip_count(l), l.preheader) else {
+        let (Some(tc), Some(pre)) = (trip_count(l), l.entry) else {
             return;
         };
         let Some(term) = self

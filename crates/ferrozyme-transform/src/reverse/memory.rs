@@ -111,7 +111,9 @@ fn written_by(
                     CallKind::Memcpy | CallKind::Memmove | CallKind::Memset => {
                         w.push(underlying(i.call_args()[0]))
                     }
-                    CallKind::Free | CallKind::Realloc => w.push(underlying(i.call_args()[0])),
+                    CallKind::Free | CallKind::Realloc | CallKind::PosixMemalign => {
+                        w.push(underlying(i.call_args()[0]))
+                    }
                     // flang's inactive routines may write through their pointer
                     // arguments (an inquiry's result descriptor, an I/O status).
                     CallKind::InactiveExternal
