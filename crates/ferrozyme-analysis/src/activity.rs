@@ -190,6 +190,10 @@ pub fn functions_touching_shadowed_globals(module: Module) -> HashSet<Value> {
                         }
                         None => {}
                     }
+                    // A parallel region calls its microtask.
+                    if let Some(m) = crate::calls::parallel_callee(i) {
+                        callers.entry(m).or_default().push(f);
+                    }
                 }
             }
         }
@@ -422,6 +426,8 @@ impl Activity {
             let roots: Vec<Value> = match i.opcode() {
                 Some(LLVMRet) => i.operands(),
                 Some(LLVMStore) if self.is_shadowed(i.operand(1)) => vec![i.operand(0)],
+                // An atomic update (OpenMP atomics, reductions) writes shadowed memory too.
+                Some(LLVMAtomicRMW) if self.is_shadowed(i.operand(0)) => vec![i.operand(1)],
                 // Memory from a function without IR or rule has no shadow; a derivative
                 // stored there stays visible (the transform reports it) rather than being
                 // pruned into a silent zero.
@@ -529,6 +535,11 @@ impl Activity {
                     .iter()
                     .any(|c| global_touchers.contains(c))
             }
+            CallKind::OpenMp(ferrozyme_rules::openmp::OmpRule::Fork) => {
+                any_in
+                    || crate::calls::parallel_callee(call)
+                        .is_some_and(|m| global_touchers.contains(&m))
+            }
             _ => any_in || self.is_active(call),
         }
     }
@@ -567,6 +578,12 @@ impl Activity {
                         && t.element_type().int_width() == Some(8));
                 if t.contains_fp() || t.contains_pointer() || bytes {
                     self.shadowed.insert(i);
+                }
+            }
+            LLVMAtomicRMW => {
+                // The old value, read from shadowed memory: active like a load.
+                if self.is_shadowed(ops[0]) && carries_fp(ty) {
+                    self.active.insert(i);
                 }
             }
             LLVMLoad => {

@@ -6,6 +6,8 @@
 //! activity analysis' business.
 
 use ferrozyme_llvm::{Module, Opcode, Type, Value};
+use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
+use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
 use ferrozyme_rules::Rule;
 
 #[derive(Clone, Copy, Debug)]
@@ -45,6 +47,11 @@ pub enum CallKind {
     InactiveExternal,
     /// `__enzyme_double(ptr)` and siblings: type hints, removed by the pass.
     TypeHint,
+    /// An OpenMP runtime routine with structural handling: a parallel region's fork, a
+    /// barrier, a critical section's ends, a reduction (`ferrozyme_rules::openmp`).
+    OpenMp(OmpRule),
+    /// An MPI routine with structural handling (`ferrozyme_rules::mpi`).
+    Mpi(MpiRule),
     /// A function with IR in the module.
     Defined(Value),
     /// A function with a registered derivative (`__enzyme_register_gradient_*`,
@@ -95,6 +102,30 @@ pub fn classify(call: Value) -> CallKind {
     }
     if ferrozyme_abi::DEALLOCATORS.contains(&name.as_str()) {
         return CallKind::Free;
+    }
+    // flang's runtime: inactive routines are copied; the ones with implementations were
+    // redirected in the clone (`ferrozyme_transform::fortran`); the rest have none.
+    if let Some(rule) = ferrozyme_rules::fortran::fortran_rule(&name) {
+        return match rule {
+            ferrozyme_rules::fortran::FortranRule::Inactive { .. } => CallKind::InactiveExternal,
+            _ => CallKind::UnknownExternal,
+        };
+    }
+    // Parallel runtimes: inactive routines are copied, unsupported ones have no
+    // derivative (the error names them), the rest are handled structurally.
+    if let Some(rule) = openmp_rule(&name) {
+        return match rule {
+            OmpRule::Inactive { .. } => CallKind::InactiveExternal,
+            OmpRule::Unsupported { .. } => CallKind::UnknownExternal,
+            r => CallKind::OpenMp(r),
+        };
+    }
+    if let Some(rule) = mpi_rule(&name) {
+        return match rule {
+            MpiRule::Inactive { .. } => CallKind::InactiveExternal,
+            MpiRule::Unsupported { .. } => CallKind::UnknownExternal,
+            r => CallKind::Mpi(r),
+        };
     }
     if let Some(r) = ferrozyme_rules::libm_rule(&name).filter(|r| math_call_fits(call, r)) {
         if r.all_zero() {
@@ -155,6 +186,20 @@ fn classify_intrinsic(call: Value, f: Value, name: &str) -> CallKind {
         return CallKind::NoDerivative;
     }
     CallKind::UnknownIntrinsic
+}
+
+/// The outlined microtask a `__kmpc_fork_call` starts (its third argument), if `call`
+/// is one: in effect a call of it by every thread, with the captured arguments.
+pub fn parallel_callee(call: Value) -> Option<Value> {
+    let f = call.called_function()?;
+    if openmp_rule(&f.name()) != Some(OmpRule::Fork) {
+        return None;
+    }
+    let mut m = *call.call_args().get(2)?;
+    while m.is_constant_expr() && m.num_operands() == 1 {
+        m = m.operand(0);
+    }
+    (m.is_function() && !m.is_declaration()).then_some(m)
 }
 
 /// Does the call have the shape the rule is written for: one operand per argument, and

@@ -141,6 +141,20 @@ impl TypeTree {
         tree.insert(off, t);
         tree
     }
+    /// An integer of `bytes` bytes at `off`: `Integer` at every 4-byte piece it covers,
+    /// since integer accesses are checked piece by piece (a `long` is two pieces; only
+    /// its first would otherwise be known, and the second look like possible float bits).
+    pub fn insert_integer(&mut self, off: i64, bytes: i64) -> bool {
+        let mut changed = false;
+        let mut o = off;
+        loop {
+            changed |= self.insert(o, BaseType::Integer);
+            o += 4;
+            if o >= off + bytes {
+                return changed;
+            }
+        }
+    }
     /// The type at `off`, falling back to the `-1` ("every offset") entry.
     pub fn get(&self, off: i64) -> BaseType {
         if let Some(t) = self.map.get(&off) {

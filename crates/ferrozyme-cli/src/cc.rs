@@ -11,6 +11,10 @@
 //! 5. codegen to an object (or `-S` assembly, or `-emit-llvm` IR);
 //! 6. unless `-c`/`-S`, the link with clang, given only what the user passed.
 //!
+//! Fortran sources (`.f90`, `.f`, ...) go to flang-22 instead of clang in phase 1, with
+//! the `ferrozyme` module on their include path, and the executable is linked by flang
+//! (`fortran.rs`).
+//!
 //! With `-c`/`-S` and several sources each source is its own module and output, as in
 //! clang. Intermediate files live in a temporary directory removed at the end;
 //! `--save-temps=<dir>` keeps the IR before and after AD (and after re-optimization).
@@ -23,6 +27,7 @@ use inkwell::context::Context;
 
 use crate::args::{CcArgs, Driver, OptLevel, Source, Stage};
 use crate::error::CliError;
+use crate::fortran;
 use crate::pipeline::{self, Emit};
 use crate::tools;
 
@@ -37,9 +42,18 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::Failed(format!("cannot create '{}': {e}", dir.display())))?;
     }
+    let has_fortran =
+        args.driver == Driver::Fortran || args.sources.iter().any(fortran::is_fortran);
+    let flang = if has_fortran {
+        Some(tools::flang()?)
+    } else {
+        None
+    };
     let mut job = Job {
         args,
         clang: &clang,
+        flang: flang.as_deref(),
+        fortran_module_dir: None,
         tmp: tmp.path(),
         log,
     };
@@ -97,6 +111,10 @@ const GRADCHECK_C: &str = include_str!("gradcheck.c");
 struct Job<'a> {
     args: &'a CcArgs,
     clang: &'a Path,
+    /// flang, when the command has Fortran sources or is `ferrozyme fortran`.
+    flang: Option<&'a Path>,
+    /// Where the `ferrozyme` module's `.mod` was written (once, on first need).
+    fortran_module_dir: Option<PathBuf>,
     tmp: &'a Path,
     log: &'a mut dyn FnMut(&str),
 }
@@ -129,6 +147,9 @@ impl Job<'_> {
         out: &Path,
         unoptimized: bool,
     ) -> Result<(), CliError> {
+        if fortran::is_fortran(src) {
+            return self.compile_fortran(src, out, unoptimized);
+        }
         let mut cmd = self.clang_cmd();
         // AddressSanitizer instruments at the end of clang's pipeline, before the AD pass
         // would see the IR (its shadow checks and `__asan_memcpy` are not differentiable);
@@ -144,6 +165,65 @@ impl Job<'_> {
         }
         cmd.arg(&src.path).arg("-o").arg(out);
         self.run(&mut cmd)
+    }
+
+    /// Phase 1 for a Fortran source: `flang -O<n> -emit-llvm -c`, with the flags flang
+    /// accepts and the `ferrozyme` module's directory on the include path. flang has no
+    /// switch to skip LLVM's passes, so `--ad-before-opt` compiles Fortran at `-O0`.
+    fn compile_fortran(
+        &mut self,
+        src: &Source,
+        out: &Path,
+        unoptimized: bool,
+    ) -> Result<(), CliError> {
+        let flang = self.flang.ok_or_else(|| {
+            CliError::Failed("internal: a Fortran source without flang".to_string())
+        })?;
+        let moddir = self.fortran_module()?;
+        let mut cmd = Command::new(flang);
+        let level = if unoptimized {
+            "-O0"
+        } else {
+            self.args.opt.clang_flag()
+        };
+        cmd.arg(level)
+            .args(fortran::filter_for_flang(&self.args.compile_flags))
+            .args(&self.args.fortran_flags)
+            .arg("-I")
+            .arg(&moddir);
+        if let Some(lang) = &src.lang {
+            cmd.args(["-x", lang]);
+        }
+        cmd.args(["-emit-llvm", "-c"])
+            .arg(&src.path)
+            .arg("-o")
+            .arg(out);
+        self.run(&mut cmd)
+    }
+
+    /// Writes `ferrozyme.f90` to the temporary directory and has flang turn it into
+    /// `ferrozyme.mod` there (`-fsyntax-only` writes module files).
+    fn fortran_module(&mut self) -> Result<PathBuf, CliError> {
+        if let Some(d) = &self.fortran_module_dir {
+            return Ok(d.clone());
+        }
+        let flang = self.flang.ok_or_else(|| {
+            CliError::Failed("internal: a Fortran source without flang".to_string())
+        })?;
+        let dir = self.tmp.join("fortran-modules");
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| CliError::Failed(format!("cannot create '{}': {e}", dir.display())))?;
+        let src = dir.join(fortran::MODULE_FILE);
+        std::fs::write(&src, fortran::MODULE_SOURCE)
+            .map_err(|e| CliError::Failed(format!("writing {}: {e}", src.display())))?;
+        let mut cmd = Command::new(flang);
+        cmd.arg("-fsyntax-only")
+            .arg("-module-dir")
+            .arg(&dir)
+            .arg(&src);
+        self.run(&mut cmd)?;
+        self.fortran_module_dir = Some(dir.clone());
+        Ok(dir)
     }
 
     fn save(
@@ -309,9 +389,13 @@ impl Job<'_> {
         pipeline::load(ctx, &bc)
     }
 
-    /// Phase 6: the link, with exactly the user's link flags and inputs.
+    /// Phase 6: the link, with exactly the user's link flags and inputs. flang links when
+    /// Fortran was compiled (it adds its runtime library).
     fn link(&mut self, objects: &[PathBuf]) -> Result<(), CliError> {
-        let mut cmd = self.clang_cmd();
+        let mut cmd = match self.flang {
+            Some(flang) => Command::new(flang),
+            None => self.clang_cmd(),
+        };
         cmd.args(objects).args(&self.args.link_args);
         if let Some(out) = &self.args.output {
             cmd.arg("-o").arg(out);

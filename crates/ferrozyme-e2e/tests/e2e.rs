@@ -1,7 +1,8 @@
 //! End-to-end suite: one trial per (program, opt level) for `tests/c/*.c`
-//! (`c::03_sumsq::O2`) and `tests/cxx/*.cpp` (through `ferrozyme c++`) and one per error program in `tests/errors/`
-//! (`errors::missing_derivative`), and one per IR filetest in `tests/filetests/`
-//! (`filetests::counter_counted_down`). Run with
+//! (`c::03_sumsq::O2`) and `tests/cxx/*.cpp` (through `ferrozyme c++`), for the Fortran,
+//! OpenMP and MPI programs (`fortran::`, `openmp::`, `mpi::`), one per error program in
+//! `tests/errors/` (`errors::missing_derivative`), and one per IR filetest in
+//! `tests/filetests/` (`filetests::counter_counted_down`). Run with
 //! `cargo build --release && cargo test -p ferrozyme-e2e`.
 
 use std::path::{Path, PathBuf};
@@ -337,6 +338,33 @@ fn run_fuzz_regression(root: &Path, file: &Path, src: &str, d: &Directives) -> R
     }
 }
 
+/// The Fortran, OpenMP and MPI programs (`ferrozyme_e2e::hpc`): one trial per (program,
+/// opt level), `<suite>::<program>::<opt>`, each running every thread or process count.
+fn hpc_trials(root: &Path, trials: &mut Vec<Trial>) {
+    use ferrozyme_e2e::hpc::{run_program, Suite};
+    for suite in Suite::ALL {
+        let dir = root.join("tests").join(suite.name());
+        for file in list_files(&dir, &["c", "f90"]) {
+            let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+            let d = parse_directives(&std::fs::read_to_string(&file).unwrap_or_default());
+            for opt in d.opts.clone() {
+                let name = format!("{}::{}::{opt}", suite.name(), trial_component(&stem));
+                let (root, file, d) = (root.to_path_buf(), file.clone(), d.clone());
+                let stem = stem.clone();
+                let ignored = d.ignore.is_some();
+                trials.push(
+                    Trial::test(name, move || {
+                        let bin = ferrozyme(&root)?;
+                        let dir = build_dir(&format!("{}-{stem}", suite.name()), &opt)?;
+                        run_program(&bin, &root, suite, &file, &opt, &d, &dir).map_err(Failed::from)
+                    })
+                    .with_ignored_flag(ignored),
+                );
+            }
+        }
+    }
+}
+
 /// One trial per IR filetest (`filetests::<stem>`, see `ferrozyme_e2e::filetest`), plus
 /// `filetests::harness_reports_a_failed_check`: the first filetest with one extra check
 /// that cannot match must fail, so a harness that stopped running FileCheck (or lost
@@ -438,6 +466,8 @@ fn main() {
             ));
         }
     }
+
+    hpc_trials(&root, &mut trials);
 
     for file in list_files(&root.join("tests").join("errors"), &["c", "ll"]) {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();

@@ -20,6 +20,16 @@ pub use llvm_sys::LLVMIntPredicate as IntPredicate;
 pub use llvm_sys::LLVMOpcode as Opcode;
 pub use llvm_sys::LLVMRealPredicate as RealPredicate;
 
+/// The operations of `atomicrmw` the transform tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicRmwOp {
+    FAdd,
+    FSub,
+    Xchg,
+    /// Integer and min/max operations.
+    Other,
+}
+
 /// An LLVM value: instruction, argument, constant, global, function.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Value(pub(crate) LLVMValueRef);
@@ -334,6 +344,16 @@ impl Value {
         // SAFETY: only on terminators.
         unsafe { LLVMGetNumSuccessors(self.0) }
     }
+    /// The cases of a `switch`: (case value, destination), default excluded.
+    pub fn switch_cases(self) -> Vec<(Value, Block)> {
+        (1..self.num_successors())
+            .map(|k| {
+                // SAFETY: a switch (caller); successor k > 0 has a case value.
+                let v = Value(unsafe { LLVMGetSwitchCaseValue(self.0, k) });
+                (v, self.successor(k))
+            })
+            .collect()
+    }
     pub fn successor(self, i: u32) -> Block {
         // SAFETY: i < num_successors.
         Block(unsafe { LLVMGetSuccessor(self.0, i) })
@@ -447,6 +467,17 @@ impl Value {
         // SAFETY: handle invariant; callers pass loads and stores.
         unsafe {
             LLVMGetOrdering(self.0) != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+        }
+    }
+    /// The operation of an `atomicrmw` instruction.
+    pub fn atomic_rmw_op(self) -> AtomicRmwOp {
+        use llvm_sys::LLVMAtomicRMWBinOp::*;
+        // SAFETY: only called on atomicrmw instructions (callers check the opcode).
+        match unsafe { LLVMGetAtomicRMWBinOp(self.0) } {
+            LLVMAtomicRMWBinOpFAdd => AtomicRmwOp::FAdd,
+            LLVMAtomicRMWBinOpFSub => AtomicRmwOp::FSub,
+            LLVMAtomicRMWBinOpXchg => AtomicRmwOp::Xchg,
+            _ => AtomicRmwOp::Other,
         }
     }
     pub fn is_volatile(self) -> bool {

@@ -36,7 +36,9 @@ pub mod module;
 pub mod types;
 
 pub use builder::Builder;
-pub use ir::{Block, Context, IntPredicate, MemoryEffects, Opcode, RealPredicate, Type, Value};
+pub use ir::{
+    AtomicRmwOp, Block, Context, IntPredicate, MemoryEffects, Opcode, RealPredicate, Type, Value,
+};
 pub use module::{
     intrinsic_id_of, is_exception_handling, opcode_name, rules_op, run_function_passes,
     run_module_passes, set_llvm_options, verify_function,

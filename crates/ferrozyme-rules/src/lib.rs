@@ -53,8 +53,11 @@
 
 pub mod coverage;
 pub mod expr;
+pub mod fortran;
 pub mod lookup;
+pub mod mpi;
 pub mod opcodes;
+pub mod openmp;
 mod parse;
 pub mod table;
 

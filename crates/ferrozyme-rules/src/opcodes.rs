@@ -277,7 +277,8 @@ const EXCEPTIONS: &str = "C++ exception handling on the differentiated path is n
      mark the function nounwind / compile with -fno-exceptions, or keep the throwing code out of the \
      differentiated region";
 const ATOMICS: &str =
-    "atomic operations are not supported yet; differentiate a non-atomic version \
+    "atomic compare-and-exchange and fences are not supported (atomic float additions are: \
+     `#pragma omp atomic` x += v, reduction(+:x)); differentiate a non-atomic version \
      of the code (e.g. the serial kernel) instead";
 
 /// How instruction opcode `op` is differentiated: one arm per opcode, no default.
@@ -383,8 +384,14 @@ pub fn opcode_kind(op: Op) -> OpKind {
             why: "insertvalue: adjoint split between aggregate and field",
         },
 
+        Op::AtomicRmw => Structural {
+            why: "atomicrmw fadd/fsub of floats (OpenMP atomics and reductions): the added \
+                  value's adjoint is read from the location's shadow; other atomic \
+                  operations on differentiated data are rejected",
+        },
+
         // Not supported (yet).
-        Op::AtomicRmw | Op::CmpXchg | Op::Fence => Unsupported { why: ATOMICS },
+        Op::CmpXchg | Op::Fence => Unsupported { why: ATOMICS },
         Op::Invoke
         | Op::LandingPad
         | Op::Resume
@@ -480,7 +487,7 @@ mod tests {
         assert!(matches!(opcode_kind(Op::Xor), OpKind::Inactive { .. }));
         assert!(matches!(opcode_kind(Op::Load), OpKind::Structural { .. }));
         assert!(
-            matches!(opcode_kind(Op::AtomicRmw), OpKind::Unsupported { why } if why.contains("non-atomic"))
+            matches!(opcode_kind(Op::CmpXchg), OpKind::Unsupported { why } if why.contains("non-atomic"))
         );
         assert!(
             matches!(opcode_kind(Op::LandingPad), OpKind::Unsupported { why } if why.contains("exception"))

@@ -29,11 +29,14 @@ mod common;
 mod cse;
 mod custom;
 mod driver;
+mod fortran;
 pub mod generated;
 mod lanes;
+mod libcalls;
 mod lower;
 mod marshal;
 mod options;
+mod parallel;
 mod replace;
 mod request;
 mod reverse;
@@ -164,6 +167,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
         args: ac.args.iter().map(|a| a.activity).collect(),
         ret_active: ac.func.function_type().return_type().is_fp_scalar(),
         width: ac.width,
+        parallel: false,
     };
     Ok(match ep {
         EntryPoint::Autodiff => {
@@ -207,6 +211,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
                 args,
                 ret_active: func.function_type().return_type().is_fp_scalar(),
                 width: 1,
+                parallel: false,
             };
             let (aug, _) = callees.split(&req);
             Planned::AugmentSize(call, aug)
@@ -318,6 +323,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     remove_type_hints(module);
     define_leftover_markers(module);
+    fortran::finish(module);
     if let Err(msg) = module.verify() {
         return Err(vec![Diagnostic::new(
             DiagKind::Internal,

@@ -33,6 +33,10 @@ pub struct Request {
     /// Number of adjoint directions (vector reverse mode): every shadow, seed and
     /// returned adjoint comes `width` times, lane 0 first.
     pub width: u32,
+    /// The derivative runs on several threads at once (an OpenMP microtask of a team of
+    /// more than one thread, and what it calls): adjoints of memory the function did not
+    /// allocate are added atomically (see `reverse/parallel.rs`).
+    pub parallel: bool,
 }
 
 /// What to differentiate in forward mode: a function, its arguments' activity, and the

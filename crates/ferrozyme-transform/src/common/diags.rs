@@ -63,6 +63,26 @@ pub(crate) enum Problem<'a> {
         what: &'static str,
         pointer: String,
     },
+    /// A routine of a library family (flang's runtime, OpenMP, MPI) that is not
+    /// differentiated; its table says why and what to do.
+    LibraryRoutine {
+        callee: &'a str,
+        family: &'static str,
+        why: &'static str,
+        help: &'static str,
+    },
+    /// An OpenMP reduction that is not a sum of reals.
+    OpenMpReduction,
+    /// An active value captured by value by an OpenMP region (`firstprivate`).
+    CapturedByValue,
+    /// An atomic operation on differentiated data other than a float add/sub.
+    UnsupportedAtomic,
+    /// The old value an atomic float update returns is used.
+    AtomicOldValue,
+    /// Vector mode (`enzyme_width`) through OpenMP regions or MPI calls.
+    ParallelVectorMode,
+    /// A nonblocking MPI call whose `MPI_Request` has no shadow to carry its record.
+    RequestWithoutShadow,
     /// A rule failed to lower (a bug).
     RuleLowering {
         rule: &'static str,
@@ -77,9 +97,9 @@ pub(crate) enum Problem<'a> {
 impl Problem<'_> {
     pub fn kind(&self) -> DiagKind {
         match self {
-            Problem::NoDerivative { .. } | Problem::UntrackedMemory { .. } => {
-                DiagKind::MissingDerivative
-            }
+            Problem::NoDerivative { .. }
+            | Problem::LibraryRoutine { .. }
+            | Problem::UntrackedMemory { .. } => DiagKind::MissingDerivative,
             Problem::AmbiguousIntAccess { .. } | Problem::UntypedCopy { .. } => {
                 DiagKind::CannotDeduceType
             }
@@ -128,6 +148,15 @@ impl Problem<'_> {
             Problem::UntypedCopy { what, pointer } => format!(
                 "cannot deduce the type of the memory copied here ({what} `{pointer}`), so its derivative cannot be moved"
             ),
+            Problem::LibraryRoutine { callee, family, why, .. } => {
+                format!("no derivative for `{callee}` ({family}): {why}")
+            }
+            Problem::OpenMpReduction => "this OpenMP reduction is not a sum of reals; only reduction(+:x) (and -) on float/double is differentiated".to_string(),
+            Problem::CapturedByValue => "a differentiated value is passed into this OpenMP region by value (firstprivate, or a captured scalar); only shared variables (passed by reference) are differentiated".to_string(),
+            Problem::UnsupportedAtomic => "only atomic additions and subtractions of floats (`#pragma omp atomic` x += v, reduction(+:x)) are differentiated".to_string(),
+            Problem::AtomicOldValue => "the old value returned by an atomic float update is used; it is not differentiated".to_string(),
+            Problem::ParallelVectorMode => "vector mode (enzyme_width) through OpenMP regions and MPI calls is not supported".to_string(),
+            Problem::RequestWithoutShadow => "the MPI_Request of a differentiated nonblocking call must live in memory the differentiated code owns (a local variable or array, or memory passed with enzyme_dup)".to_string(),
             Problem::RuleLowering { rule, msg } => format!("lowering the rule for `{rule}`: {msg}"),
             Problem::Internal { msg } => msg.clone(),
         }
@@ -150,6 +179,13 @@ impl Problem<'_> {
             Problem::UntypedCopy { .. } => "tell Ferrozyme what the buffer holds with a hint before the copy, e.g. __enzyme_double(ptr) or __enzyme_float(ptr) (declare: extern void __enzyme_double(void*);)",
             Problem::NoTangentRule { .. } => "please report this; as a workaround keep the values involved constant (enzyme_const)",
             Problem::UnsupportedInForward { .. } => "keep the values involved constant (enzyme_const), or move this code out of the differentiated function",
+            Problem::LibraryRoutine { help, .. } => help,
+            Problem::OpenMpReduction => "accumulate the other reductions with an explicit critical section or atomic update, or differentiate a serial version",
+            Problem::CapturedByValue => "make the variable shared (drop firstprivate), or compute it inside the region",
+            Problem::UnsupportedAtomic => "use an atomic += (or a reduction(+:...)), or a critical section",
+            Problem::AtomicOldValue => "use `#pragma omp atomic update` without capturing the old value",
+            Problem::ParallelVectorMode => "differentiate one direction at a time",
+            Problem::RequestWithoutShadow => "declare the MPI_Request (array) inside the differentiated function",
             Problem::RuleLowering { .. } | Problem::Internal { .. } => {
                 "this is a bug in Ferrozyme; please report it with the input file"
             }

@@ -240,6 +240,7 @@ impl Gen<'_> {
             LLVMStore => self.rev_store(i),
             LLVMAlloca => self.rev_alloca(i),
             LLVMCall => self.rev_call(i),
+            LLVMAtomicRMW => self.rev_atomic_rmw(i),
             // Control flow (`ret`, `br`, `switch`, `phi`) is the sweep's business;
             // `getelementptr` and `addrspacecast` carry no adjoint (their shadows are
             // fetched where needed).
@@ -384,6 +385,7 @@ impl Gen<'_> {
                 let d = if d.ty() == t { d } else { self.b.bitcast(d, t) };
                 self.guarded_mem_add(sp, d, valid)
             }
+            _ if self.atomic_adjoint(addr) => self.mem_add_atomic(sp, t, d),
             _ => self.mem_add(sp, t, d, i.alignment()),
         }
     }

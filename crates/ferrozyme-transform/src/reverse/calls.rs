@@ -62,11 +62,15 @@ impl Gen<'_> {
             args,
             ret_active: carries_fp(call.ty()) && self.fx.act.is_active(call),
             width: self.fx.req.width,
+            parallel: self.fx.req.parallel,
         }
     }
 
     /// A call in the forward sweep.
     pub(super) fn fwd_call(&mut self, i: Value) {
+        if self.fwd_parallel_call(i) {
+            return;
+        }
         let kind = classify(i);
         let active = |g: &Self| g.fx.act.call_is_active(i, &g.sup.touchers);
         match kind {
@@ -284,6 +288,9 @@ impl Gen<'_> {
 
     /// A call in the reverse sweep.
     pub(super) fn rev_call(&mut self, i: Value) {
+        if self.rev_parallel_call(i) {
+            return;
+        }
         let args = i.call_args();
         let active = |g: &Self| g.fx.act.call_is_active(i, &g.sup.touchers);
         match classify(i) {

@@ -39,6 +39,7 @@ impl Checker<'_> {
                         self.fx.act.is_active(o)
                             || (o.ty().is_pointer_like() && self.fx.act.is_shadowed(o))
                     });
+                super::parallel::check_parallel(self.fx, self.sup, self.diags, i);
                 if op == Opcode::LLVMCall {
                     self.check_call(i);
                     continue;
@@ -281,9 +282,7 @@ impl Checker<'_> {
         }
         let callee_name = i.called_function().map(|f| f.name()).unwrap_or_default();
         let problem = match classify(i) {
-            CallKind::UnknownExternal => Problem::NoDerivative {
-                callee: &callee_name,
-            },
+            CallKind::UnknownExternal => crate::libcalls::missing_derivative(&callee_name),
             CallKind::UnknownIntrinsic => Problem::UnknownIntrinsic {
                 callee: &callee_name,
             },

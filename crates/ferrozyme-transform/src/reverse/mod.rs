@@ -53,6 +53,7 @@ mod finish;
 mod forward;
 mod memory;
 mod mixed;
+mod parallel;
 mod scaled;
 mod state;
 mod values;

@@ -19,6 +19,12 @@ impl TangentGen<'_> {
         if matches!(kind, CallKind::TypeHint) {
             return;
         }
+        if let Some(name) = crate::parallel::openmp::unsupported_outlining(i) {
+            self.copy(i);
+            let problem = crate::parallel::openmp::outlining_problem(&name);
+            self.diags.report(Some(i), problem);
+            return;
+        }
         if !(self.fx.act.call_is_active(i, &self.sup.touchers) || self.needs_tangent(i)) {
             self.copy(i);
             return;
@@ -93,6 +99,10 @@ impl TangentGen<'_> {
                 None
             }
             CallKind::TypeHint => None,
+            CallKind::OpenMp(_) | CallKind::Mpi(_) => {
+                self.tangent_parallel_call(i, kind);
+                None
+            }
         };
         if let Some(l) = lanes {
             self.tan.insert(i, l);
@@ -103,7 +113,7 @@ impl TangentGen<'_> {
     fn report_call(&mut self, i: Value, kind: CallKind) {
         let callee = i.called_function().map(|f| f.name()).unwrap_or_default();
         let problem = match kind {
-            CallKind::UnknownExternal => Problem::NoDerivative { callee: &callee },
+            CallKind::UnknownExternal => crate::libcalls::missing_derivative(&callee),
             CallKind::UnknownIntrinsic => Problem::UnknownIntrinsic { callee: &callee },
             _ => Problem::InlineAsm,
         };

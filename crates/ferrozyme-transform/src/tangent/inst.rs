@@ -68,9 +68,11 @@ impl TangentGen<'_> {
                 None
             }
             LLVMAlloca if active => Some(self.shadow_alloca(i, c)),
-            LLVMAtomicRMW | LLVMAtomicCmpXchg
-                if self.fx.act.is_shadowed(i.operand(0)) || active =>
-            {
+            LLVMAtomicRMW => {
+                self.tangent_atomic_rmw(i);
+                None
+            }
+            LLVMAtomicCmpXchg if self.fx.act.is_shadowed(i.operand(0)) || active => {
                 self.unsupported(
                     i,
                     "atomic operations on differentiated memory are not supported",

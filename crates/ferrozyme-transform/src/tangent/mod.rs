@@ -23,6 +23,7 @@
 mod calls;
 mod inst;
 mod mixed;
+mod parallel;
 
 use std::collections::HashMap;
 

@@ -134,6 +134,14 @@ impl Engine {
                 }
                 true
             }
+            // Integer-only intrinsics (flang bounds its loops with `llvm.smax`).
+            "smax" | "smin" | "umax" | "umin" | "abs" if name.starts_with("llvm.") => {
+                if i.ty().is_integer() {
+                    self.integer(i);
+                    args.iter().for_each(|a| self.integer(*a));
+                }
+                true
+            }
             "powi" | "ldexp" | "ldexpf" | "scalbn" | "scalbnf" => {
                 if let Some(n) = arg(1) {
                     self.integer(n);
