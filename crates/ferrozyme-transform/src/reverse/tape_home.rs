@@ -22,13 +22,13 @@ pub(super) const LOCAL_TAPE_MAX: u64 = 4096;
 impl Gen<'_> {
     /// Split mode, a tape of `size` bytes: is it used in place in the heap block?
     pub(super) fn tape_in_place(&self, size: u64) -> bool {
-        self.split && size > LOCAL_TAPE_MAX && self.records.is_empty()
+        self.fx.split && size > LOCAL_TAPE_MAX && self.tape.records.is_empty()
     }
 
     /// Points every use of the local tape copies at the heap block and removes the
     /// copies (`tape_in_place`); called once sizes are patched.
     pub(super) fn use_tape_in_place(&mut self) {
-        let (local_fwd, local_rev) = (self.tape_fwd, self.tape_rev);
+        let (local_fwd, local_rev) = (self.tape.fwd, self.tape.rev);
         // The reverse function's copy-in: `memcpy(local_rev, tape, size)`.
         let copy_in: Vec<Value> = local_rev
             .users()
@@ -37,17 +37,17 @@ impl Gen<'_> {
                 u.opcode() == Some(Opcode::LLVMCall)
                     && u.called_function()
                         .is_some_and(|f| f.name().starts_with("llvm.memcpy"))
-                    && u.operand(1) == self.tape_heap_rev
+                    && u.operand(1) == self.tape.heap_rev
             })
             .collect();
         for c in copy_in {
             c.erase();
         }
-        local_fwd.replace_all_uses_with(self.tape_heap_fwd);
-        local_rev.replace_all_uses_with(self.tape_heap_rev);
+        local_fwd.replace_all_uses_with(self.tape.heap_fwd);
+        local_rev.replace_all_uses_with(self.tape.heap_rev);
         local_fwd.erase();
         local_rev.erase();
-        self.tape_fwd = self.tape_heap_fwd;
-        self.tape_rev = self.tape_heap_rev;
+        self.tape.fwd = self.tape.heap_fwd;
+        self.tape.rev = self.tape.heap_rev;
     }
 }
