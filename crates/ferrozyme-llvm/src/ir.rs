@@ -144,6 +144,14 @@ impl Value {
         // SAFETY: handle invariant.
         unsafe { !LLVMIsAGlobalAlias(self.0).is_null() }
     }
+    /// The value a global alias stands for (`@g = alias ..., ptr @f` gives `@f`).
+    pub fn aliasee(self) -> Option<Value> {
+        if !self.is_global_alias() {
+            return None;
+        }
+        // SAFETY: it is an alias.
+        opt_value(unsafe { LLVMAliasGetAliasee(self.0) })
+    }
     pub fn is_undef(self) -> bool {
         // SAFETY: handle invariant.
         unsafe { LLVMIsUndef(self.0) != 0 || !LLVMIsAPoisonValue(self.0).is_null() }
@@ -286,6 +294,11 @@ impl Value {
     pub fn parent_block(self) -> Block {
         // SAFETY: only called on instructions.
         Block(unsafe { LLVMGetInstructionParent(self.0) })
+    }
+    /// The module a function or global belongs to.
+    pub fn parent_module(self) -> crate::Module {
+        // SAFETY: only called on global values, whose parent module outlives them.
+        unsafe { crate::Module::from_raw(LLVMGetGlobalParent(self.0)) }
     }
     pub fn parent_function(self) -> Value {
         if self.is_argument() {

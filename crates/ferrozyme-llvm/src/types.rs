@@ -11,6 +11,11 @@ use crate::ir::{own_message, Context, Type, Value};
 // ---------------------------------------------------------------------------------------
 // Types
 
+/// Whether `half` (`_Float16`) values carry derivatives. While false, `half` counts as an
+/// undifferentiated float ([`Type::undifferentiated_fp`]) and is rejected where it meets
+/// active data.
+pub const HALF_DIFFERENTIATED: bool = false;
+
 /// The shape of a type, enough for the analyses and the transform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TypeKind {
@@ -72,6 +77,37 @@ impl Type {
     }
     pub fn is_pointer(self) -> bool {
         self.kind() == TypeKind::Pointer
+    }
+    /// The first floating-point leaf of this type (itself, or inside a vector, array or
+    /// struct) that Ferrozyme does not differentiate: `x86_fp80` (C `long double`),
+    /// `fp128`, `ppc_fp128`, `bfloat`, and `half` unless [`HALF_DIFFERENTIATED`].
+    /// Values of such types never carry derivatives, so wherever they meet active data
+    /// the pass must say so instead of yielding a zero derivative.
+    pub fn undifferentiated_fp(self) -> Option<Type> {
+        match self.kind() {
+            TypeKind::OtherFloat => Some(self),
+            TypeKind::Half if !HALF_DIFFERENTIATED => Some(self),
+            TypeKind::Vector | TypeKind::Array => self.element_type().undifferentiated_fp(),
+            TypeKind::Struct => self
+                .struct_fields()
+                .into_iter()
+                .find_map(|t| t.undifferentiated_fp()),
+            _ => None,
+        }
+    }
+    /// How C spells a floating-point type, for messages (`long double` for `x86_fp80`).
+    pub fn c_float_name(self) -> &'static str {
+        // SAFETY: handle invariant (module alive).
+        match unsafe { LLVMGetTypeKind(self.0) } {
+            LLVMTypeKind::LLVMHalfTypeKind => "_Float16",
+            LLVMTypeKind::LLVMBFloatTypeKind => "__bf16",
+            LLVMTypeKind::LLVMFloatTypeKind => "float",
+            LLVMTypeKind::LLVMDoubleTypeKind => "double",
+            LLVMTypeKind::LLVMX86_FP80TypeKind => "long double",
+            LLVMTypeKind::LLVMFP128TypeKind => "__float128",
+            LLVMTypeKind::LLVMPPC_FP128TypeKind => "long double (PowerPC double-double)",
+            _ => "a non-float type",
+        }
     }
     /// A pointer or a vector of pointers (what vectorized gathers and scatters use).
     pub fn is_pointer_like(self) -> bool {

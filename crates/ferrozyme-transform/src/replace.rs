@@ -55,6 +55,30 @@ fn fp_leaves(t: Type, path: &mut Vec<u32>, out: &mut Vec<(Vec<u32>, Type)>) {
     }
 }
 
+/// The floating leaves of `v` (itself when it is a scalar), in memory order.
+fn scalars(b: &Builder, v: Value) -> Vec<Value> {
+    let mut leaves = Vec::new();
+    fp_leaves(v.ty(), &mut Vec::new(), &mut leaves);
+    if leaves.len() == 1 && leaves[0].0.is_empty() {
+        return vec![v];
+    }
+    let i32t = v.ty().context().i32();
+    leaves
+        .iter()
+        .map(|(path, _)| {
+            let mut x = v;
+            for k in path {
+                x = if x.ty().kind() == TypeKind::Vector {
+                    b.extract_element(x, i32t.const_int(*k as u64))
+                } else {
+                    b.extract_value(x, *k)
+                };
+            }
+            x
+        })
+        .collect()
+}
+
 /// Builds a value of type `t` whose floating leaves are `vals` (in order).
 fn build(b: &Builder, t: Type, leaves: &[(Vec<u32>, Type)], vals: &[Value]) -> Value {
     if leaves.len() == 1 && leaves[0].0.is_empty() {
@@ -112,16 +136,31 @@ pub fn replace_call(
     };
     let mut leaves = Vec::new();
     fp_leaves(user_ty, &mut Vec::new(), &mut leaves);
+    // Adjoints in the derivative's result: one per active argument and lane; an active
+    // vector (`float _Complex` is `<2 x float>` on x86-64) holds several floats.
     let n_active = req
         .args
         .iter()
         .filter(|a| **a == ArgActivity::Active)
         .count()
         * req.width as usize;
-    if n_active > 0 && !user_ty.is_void() && leaves.len() != n_active {
+    let n_floats: usize = req
+        .func
+        .params()
+        .into_iter()
+        .zip(&req.args)
+        .filter(|(_, a)| **a == ArgActivity::Active)
+        .map(|(p, _)| {
+            let mut l = Vec::new();
+            fp_leaves(p.ty(), &mut Vec::new(), &mut l);
+            l.len()
+        })
+        .sum::<usize>()
+        * req.width as usize;
+    if n_active > 0 && !user_ty.is_void() && leaves.len() != n_floats {
         return Err(err(
             format!(
-                "`{}` has {n_active} active scalar argument(s), but the call's declared return type {} holds {} floating value(s)",
+                "`{}` has {n_floats} active floating-point value(s) in its argument(s), but the call's declared return type {} holds {} floating value(s)",
                 ac.func.name(),
                 user_ty,
                 leaves.len()
@@ -161,6 +200,7 @@ pub fn replace_call(
     if let Some(plan) = &plan {
         crate::checkgrad::end_reverse(d, &b, plan, &adjs);
     }
+    let adjs: Vec<Value> = adjs.into_iter().flat_map(|a| scalars(&b, a)).collect();
     let v = (n_active > 0 && !user_ty.is_void()).then(|| build(&b, user_ty, &leaves, &adjs));
     fill_result(&b, call, v);
     erase_hook_call(call);

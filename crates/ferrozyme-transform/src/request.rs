@@ -32,6 +32,8 @@ pub struct CallArg {
     pub activity: ArgActivity,
     pub primal: Value,
     pub shadow: Shadow,
+    /// The `enzyme_*` marker written before the argument (`None`: Enzyme's default).
+    pub marker: Option<Marker>,
 }
 
 /// Which hook a call is, for parsing purposes.
@@ -77,7 +79,10 @@ pub fn marker_of(v: Value) -> Option<Result<Marker, String>> {
 
 fn strip_casts(mut v: Value) -> Value {
     for _ in 0..4 {
-        if v.is_constant_expr()
+        if let Some(target) = v.aliasee() {
+            // `__attribute__((alias("f")))`: the function behind the alias.
+            v = target;
+        } else if v.is_constant_expr()
             && matches!(
                 v.const_opcode(),
                 Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)
@@ -358,6 +363,17 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
                     {
                         lanes.push(s)
                     }
+                    _ if pty.is_pointer() && func.has_param_attr(k as u32, "byval") => {
+                        // The user passed a struct by value (`long double _Complex`, a
+                        // struct of three doubles): the callee receives a copy.
+                        return Err(err(
+                            format!(
+                                "argument {} of `{fname}` is a struct passed by value in memory (byval); it has no shadow, and a shadow passed by value would be a copy the derivative never leaves",
+                                k + 1
+                            ),
+                            "pass a pointer to the struct instead (double f(struct P *p), then enzyme_dup, &p, &dp), or mark the argument enzyme_const",
+                        ));
+                    }
                     _ => {
                         let what = if pty.is_pointer() {
                             "shadow pointer"
@@ -395,6 +411,7 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
             activity,
             primal,
             shadow,
+            marker: mk,
         });
     }
     let trailing: Vec<Value> = rest.collect();

@@ -13,6 +13,18 @@ impl Gen<'_> {
     /// Rejects, before emitting anything, instructions on the active path that cannot be
     /// differentiated, and calls that have no derivative.
     pub(super) fn check_supported(&mut self) {
+        // The silent-zero audit shared with forward mode (undifferentiated float types,
+        // active values lost in memory without a shadow, pointers rebuilt from integers).
+        let reachable: Vec<_> = self
+            .cfg
+            .blocks
+            .iter()
+            .copied()
+            .filter(|b| self.cfg.is_reachable(*b))
+            .collect();
+        for f in crate::audit::body::check_body(self.p, &reachable, &self.act, &self.req.args) {
+            self.diag(f.kind, Some(f.at), f.msg, f.help);
+        }
         for blk in self.cfg.blocks.clone() {
             if !self.cfg.is_reachable(blk) {
                 continue;
@@ -35,20 +47,6 @@ impl Gen<'_> {
                 self.check_packed_moves(i, op);
                 self.check_mixed_pointers(i, op);
                 self.check_bit_ops(i, op);
-                if touches
-                    && !self.act.is_active(i)
-                    && i.ty().kind() == ferrozyme_llvm::TypeKind::OtherFloat
-                {
-                    self.diag(
-                        DiagKind::UnsupportedInstruction,
-                        Some(i),
-                        format!(
-                            "`{}` values (long double / __float128) are not differentiated",
-                            i.ty()
-                        ),
-                        "use double for the differentiated computation",
-                    );
-                }
                 if let OpKind::Unsupported { why } = opcode_kind(ferrozyme_llvm::opcode_name(op)) {
                     // Exception-handling control flow is never replayed by the sweeps, even
                     // when no active value goes through it (a copied `landingpad` would

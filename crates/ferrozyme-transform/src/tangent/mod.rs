@@ -188,6 +188,23 @@ impl<'d> TangentGen<'d> {
     /// scalable vectors (`<vscale x N x T>`) and exception handling. True when supported.
     fn check_supported(&mut self) -> bool {
         use Opcode::*;
+        // The silent-zero audit shared with reverse mode (see `audit::body`).
+        let reachable: Vec<_> = self
+            .cfg
+            .blocks
+            .iter()
+            .copied()
+            .filter(|b| self.cfg.is_reachable(*b))
+            .collect();
+        let findings =
+            crate::audit::body::check_body(self.p, &reachable, &self.act, &self.req.args);
+        let clean = findings.is_empty();
+        for f in findings {
+            self.diag(f.kind, Some(f.at), f.msg, f.help);
+        }
+        if !clean {
+            return false;
+        }
         for blk in self.cfg.blocks.clone() {
             for i in blk.instructions() {
                 let op = i.opcode().expect("instruction");

@@ -1,0 +1,283 @@
+//! Checks on the body of a function about to be differentiated, shared by reverse and
+//! forward mode: places where activity analysis is *right* that a value carries no
+//! derivative, yet the user's derivative would silently be wrong because of it.
+//!
+//! * **Undifferentiated float types meeting active data**: a `long double` (`x86_fp80`),
+//!   `__float128`, `__bf16` (or, while it is not differentiated, `_Float16`) computed
+//!   from an active value, or loaded from memory with a shadow. Such values never carry
+//!   derivatives, so the chain would break there.
+//! * **Active values stored into memory without a shadow and read back**: writing an
+//!   active value through an `enzyme_const` pointer (or any pointer without a shadow)
+//!   drops its derivative; if the function then reads that memory again, the read value
+//!   is used as if constant. Enzyme calls this mismatched activity. Storing into such
+//!   memory without reading it back (a constant output buffer) stays allowed.
+//! * **Pointers rebuilt from integers**: `(double *)((uintptr_t)p + 8)` compiles to
+//!   `ptrtoint`/`inttoptr`; the rebuilt pointer has no shadow, so loads through it read
+//!   constants and stores through it are lost.
+//!
+//! Each finding is reported at the instruction, with the fix the user can make.
+
+use std::collections::{HashMap, HashSet};
+
+use ferrozyme_analysis::activity::{carries_fp, is_int_carrier_type, Activity, ArgActivity};
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
+
+/// One problem found in the body.
+pub(crate) struct Finding {
+    pub kind: DiagKind,
+    pub at: Value,
+    pub msg: String,
+    pub help: &'static str,
+}
+
+/// Runs every check over the instructions of `blocks` (the reachable blocks of the
+/// function being differentiated).
+/// `args` is the activity of `f`'s parameters.
+pub(crate) fn check_body(
+    f: Value,
+    blocks: &[Block],
+    act: &Activity,
+    args: &[ArgActivity],
+) -> Vec<Finding> {
+    let insts: Vec<Value> = blocks.iter().flat_map(|b| b.instructions()).collect();
+    let mut out = Vec::new();
+    for &i in &insts {
+        undifferentiated_float(i, act, &mut out);
+        rebuilt_pointer(i, act, &mut out);
+    }
+    let active_params: HashSet<Value> = f
+        .params()
+        .into_iter()
+        .zip(args)
+        .filter(|(_, a)| **a == ArgActivity::Active)
+        .map(|(p, _)| p)
+        .collect();
+    lost_stores(&insts, act, &active_params, &mut out);
+    out
+}
+
+/// Does `v` depend on differentiable inputs? The activity the transforms use is
+/// restricted to values that reach an output, so a value whose only use is a store into
+/// memory without a shadow is not in it; this walks back from `v` to an active value, an
+/// active parameter, a load from memory with a shadow, or a call given such memory.
+fn depends_on_active(v: Value, act: &Activity, active_params: &HashSet<Value>) -> bool {
+    let mut work = vec![v];
+    let mut seen = HashSet::new();
+    while let Some(x) = work.pop() {
+        if !seen.insert(x) || seen.len() > 256 {
+            continue;
+        }
+        if act.is_active(x) || active_params.contains(&x) {
+            return true;
+        }
+        let Some(op) = x.opcode() else { continue };
+        match op {
+            Opcode::LLVMLoad => {
+                if act.is_shadowed(x.operand(0)) {
+                    return true;
+                }
+            }
+            Opcode::LLVMCall => {
+                let args = x.call_args();
+                if args
+                    .iter()
+                    .any(|a| a.ty().is_pointer_like() && act.is_shadowed(*a))
+                {
+                    return true;
+                }
+                work.extend(args.into_iter().filter(|a| !a.ty().is_pointer_like()));
+            }
+            Opcode::LLVMPHI => work.extend(x.incoming().into_iter().map(|(y, _)| y)),
+            Opcode::LLVMAlloca | Opcode::LLVMStore => {}
+            _ => work.extend(
+                x.operands()
+                    .into_iter()
+                    .filter(|o| o.is_instruction() || o.is_argument()),
+            ),
+        }
+    }
+    false
+}
+
+/// Does `i` touch derivative data: is it active, or does it take an active value or a
+/// pointer with a shadow?
+fn touches(i: Value, act: &Activity) -> bool {
+    act.is_active(i)
+        || i.operands()
+            .iter()
+            .any(|&o| act.is_active(o) || (o.ty().is_pointer_like() && act.is_shadowed(o)))
+}
+
+fn undifferentiated_float(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    let Some(t) = i.ty().undifferentiated_fp() else {
+        return;
+    };
+    if !touches(i, act) {
+        return;
+    }
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "`{t}` values ({}) are not differentiated, and this one depends on differentiable data",
+            super::boundary::describe(t)
+        ),
+        help: "compute in double (or float) in the differentiated function",
+    });
+}
+
+/// The pointer an address is computed from: through GEPs and pointer casts.
+fn base_object(mut v: Value) -> Value {
+    for _ in 0..32 {
+        let op = v.opcode().or_else(|| v.const_opcode());
+        match op {
+            Some(Opcode::LLVMGetElementPtr)
+            | Some(Opcode::LLVMBitCast)
+            | Some(Opcode::LLVMAddrSpaceCast) => v = v.operand(0),
+            _ => break,
+        }
+    }
+    v
+}
+
+/// Active values written to memory without a shadow, then read again in the function.
+fn lost_stores(
+    insts: &[Value],
+    act: &Activity,
+    active_params: &HashSet<Value>,
+    out: &mut Vec<Finding>,
+) {
+    // Base object → the first store of an active value into it.
+    let mut written: HashMap<Value, Value> = HashMap::new();
+    for &i in insts {
+        match i.opcode() {
+            Some(Opcode::LLVMStore) => {
+                let (v, p) = (i.operand(0), i.operand(1));
+                if (carries_fp(v.ty()) || is_int_carrier_type(v.ty()))
+                    && !act.is_shadowed(p)
+                    && !p.is_undef()
+                    && depends_on_active(v, act, active_params)
+                {
+                    written.entry(base_object(p)).or_insert(i);
+                }
+            }
+            Some(Opcode::LLVMCall)
+                if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) =>
+            {
+                let a = i.call_args();
+                if act.is_shadowed(a[1]) && !act.is_shadowed(a[0]) {
+                    written.entry(base_object(a[0])).or_insert(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    if written.is_empty() {
+        return;
+    }
+    let mut reported = HashSet::new();
+    for &i in insts {
+        let read = match i.opcode() {
+            Some(Opcode::LLVMLoad)
+                if (carries_fp(i.ty()) || is_int_carrier_type(i.ty()))
+                    && !act.is_shadowed(i.operand(0)) =>
+            {
+                Some(i.operand(0))
+            }
+            Some(Opcode::LLVMCall)
+                if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) =>
+            {
+                let a = i.call_args();
+                act.is_shadowed(a[0]).then_some(a[1])
+            }
+            _ => None,
+        };
+        let Some(p) = read else { continue };
+        let Some(&store) = written.get(&base_object(p)) else {
+            continue;
+        };
+        if !reported.insert(store) {
+            continue;
+        }
+        let target = describe_object(base_object(p));
+        let at = i
+            .source_loc()
+            .map(|l| format!(" at {l}"))
+            .unwrap_or_default();
+        out.push(Finding {
+            kind: DiagKind::UnsupportedInstruction,
+            at: store,
+            msg: format!(
+                "mismatched activity: a value that depends on differentiable inputs is written to memory without a shadow ({target}) and read back{at}; its derivative would be lost"
+            ),
+            help: "pass that buffer with enzyme_dup (and a shadow buffer) so derivatives can flow through it, or keep the intermediate value in a local variable",
+        });
+    }
+}
+
+/// Names the memory a pointer points into, for messages.
+fn describe_object(v: Value) -> String {
+    if v.is_argument() {
+        let f = v.parent_function();
+        let k = f.params().iter().position(|p| *p == v).unwrap_or(0);
+        return format!(
+            "argument {} of the function, passed without a shadow (enzyme_const)",
+            k + 1
+        );
+    }
+    if v.is_global_variable() {
+        return format!("global `{}`", v.name());
+    }
+    let text = v.to_string();
+    let text = text.trim();
+    let short: String = text.chars().take(80).collect();
+    format!("memory from `{short}`, which has no shadow")
+}
+
+/// `inttoptr` of an integer computed from `ptrtoint` of a pointer with a shadow.
+fn rebuilt_pointer(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if i.opcode() != Some(Opcode::LLVMIntToPtr) || i.users().is_empty() {
+        return;
+    }
+    let mut work = vec![(i.operand(0), 0u32)];
+    let mut seen = std::collections::HashSet::new();
+    while let Some((v, depth)) = work.pop() {
+        if depth > 16 || !seen.insert(v) {
+            continue;
+        }
+        let op = v.opcode().or_else(|| v.const_opcode());
+        use Opcode::*;
+        match op {
+            Some(LLVMPtrToInt) => {
+                if act.is_shadowed(v.operand(0)) {
+                    out.push(Finding {
+                        kind: DiagKind::UnsupportedInstruction,
+                        at: i,
+                        msg: "a pointer rebuilt from an integer (`inttoptr`) that came from a pointer into differentiable memory (`ptrtoint`): the rebuilt pointer has no shadow, so derivatives through it would be lost".to_string(),
+                        help: "do the address arithmetic on pointers ((char *)p + k, or p + k) instead of through uintptr_t",
+                    });
+                    return;
+                }
+            }
+            Some(
+                LLVMAdd | LLVMSub | LLVMAnd | LLVMOr | LLVMXor | LLVMMul | LLVMShl | LLVMLShr
+                | LLVMZExt | LLVMSExt | LLVMTrunc | LLVMFreeze,
+            ) => {
+                for o in v.operands() {
+                    work.push((o, depth + 1));
+                }
+            }
+            Some(LLVMSelect) => {
+                work.push((v.operand(1), depth + 1));
+                work.push((v.operand(2), depth + 1));
+            }
+            Some(LLVMPHI) => {
+                for (x, _) in v.incoming() {
+                    work.push((x, depth + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+}
