@@ -138,6 +138,14 @@ pub fn returns_fresh_memory(f: Value, depth: u32) -> bool {
                 work.push(v.operand(1));
                 work.push(v.operand(2));
             }
+            // `-O0` code keeps the pointer in a stack slot: whatever was stored there.
+            Some(Opcode::LLVMLoad) if v.operand(0).opcode() == Some(Opcode::LLVMAlloca) => {
+                for u in v.operand(0).users() {
+                    if u.opcode() == Some(Opcode::LLVMStore) && u.operand(1) == v.operand(0) {
+                        work.push(u.operand(0));
+                    }
+                }
+            }
             Some(Opcode::LLVMCall) => match classify(v) {
                 CallKind::Malloc | CallKind::Calloc | CallKind::Realloc => return true,
                 CallKind::Defined(g) if depth > 0 && g != f => {
@@ -523,7 +531,8 @@ impl Activity {
             let holds = t.iter().any(|(_, b)| {
                 matches!(
                     b,
-                    crate::types::BaseType::Float
+                    crate::types::BaseType::Half
+                        | crate::types::BaseType::Float
                         | crate::types::BaseType::Double
                         | crate::types::BaseType::Pointer
                 )

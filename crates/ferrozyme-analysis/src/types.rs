@@ -63,6 +63,8 @@ pub enum BaseType {
     Pointer,
     Float,
     Double,
+    /// `half` (`_Float16`).
+    Half,
     /// Conflicting facts (top of the lattice).
     Anything,
 }
@@ -81,6 +83,7 @@ impl BaseType {
         match self {
             BaseType::Float => Some(FpType::F32),
             BaseType::Double => Some(FpType::F64),
+            BaseType::Half => Some(FpType::F16),
             _ => None,
         }
     }
@@ -97,6 +100,7 @@ impl fmt::Display for BaseType {
             BaseType::Pointer => "Pointer",
             BaseType::Float => "Float",
             BaseType::Double => "Double",
+            BaseType::Half => "Half",
             BaseType::Anything => "Anything",
         })
     }
@@ -105,6 +109,7 @@ impl fmt::Display for BaseType {
 /// The floating-point types the transform differentiates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FpType {
+    F16,
     F32,
     F64,
 }
@@ -112,13 +117,25 @@ pub enum FpType {
 impl FpType {
     pub fn base_type(self) -> BaseType {
         match self {
+            FpType::F16 => BaseType::Half,
             FpType::F32 => BaseType::Float,
             FpType::F64 => BaseType::Double,
+        }
+    }
+    /// Every floating-point type, narrowest first.
+    pub const ALL: [FpType; 3] = [FpType::F16, FpType::F32, FpType::F64];
+    /// The suffix of the runtime helpers for this type (`__fz_memcpy_adj_f64`).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            FpType::F16 => "f16",
+            FpType::F32 => "f32",
+            FpType::F64 => "f64",
         }
     }
     /// Size in bytes.
     pub fn size(self) -> u64 {
         match self {
+            FpType::F16 => 2,
             FpType::F32 => 4,
             FpType::F64 => 8,
         }

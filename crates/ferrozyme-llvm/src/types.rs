@@ -14,7 +14,7 @@ use crate::ir::{own_message, Context, Type, Value};
 /// Whether `half` (`_Float16`) values carry derivatives. While false, `half` counts as an
 /// undifferentiated float ([`Type::undifferentiated_fp`]) and is rejected where it meets
 /// active data.
-pub const HALF_DIFFERENTIATED: bool = false;
+pub const HALF_DIFFERENTIATED: bool = true;
 
 /// The shape of a type, enough for the analyses and the transform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,9 +66,27 @@ impl Type {
             }
         }
     }
-    /// `float` or `double` (the floating-point types we differentiate), scalar only.
+    /// `float` or `double` (and `half` when [`HALF_DIFFERENTIATED`]): the floating-point
+    /// types we differentiate, scalar only.
     pub fn is_fp_scalar(self) -> bool {
-        matches!(self.kind(), TypeKind::Float | TypeKind::Double)
+        match self.kind() {
+            TypeKind::Float | TypeKind::Double => true,
+            TypeKind::Half => HALF_DIFFERENTIATED,
+            _ => false,
+        }
+    }
+    /// Width in bits of a floating-point scalar (`half` 16, `float` 32, `double` 64,
+    /// `x86_fp80` 80, `fp128` 128); 0 for other types.
+    pub fn fp_bits(self) -> u32 {
+        // SAFETY: handle invariant (module alive).
+        match unsafe { LLVMGetTypeKind(self.0) } {
+            LLVMTypeKind::LLVMHalfTypeKind | LLVMTypeKind::LLVMBFloatTypeKind => 16,
+            LLVMTypeKind::LLVMFloatTypeKind => 32,
+            LLVMTypeKind::LLVMDoubleTypeKind => 64,
+            LLVMTypeKind::LLVMX86_FP80TypeKind => 80,
+            LLVMTypeKind::LLVMFP128TypeKind | LLVMTypeKind::LLVMPPC_FP128TypeKind => 128,
+            _ => 0,
+        }
     }
     /// float/double or a vector of them.
     pub fn is_fp(self) -> bool {
@@ -193,6 +211,7 @@ impl Type {
     pub fn contains_fp(self) -> bool {
         match self.kind() {
             TypeKind::Float | TypeKind::Double => true,
+            TypeKind::Half => HALF_DIFFERENTIATED,
             TypeKind::Vector | TypeKind::Array => self.element_type().contains_fp(),
             TypeKind::Struct => self.struct_fields().into_iter().any(|t| t.contains_fp()),
             _ => false,
@@ -236,6 +255,10 @@ impl Context {
     pub fn f64(self) -> Type {
         // SAFETY: context alive.
         Type(unsafe { LLVMDoubleTypeInContext(self.0) })
+    }
+    pub fn f16(self) -> Type {
+        // SAFETY: context alive.
+        Type(unsafe { LLVMHalfTypeInContext(self.0) })
     }
     pub fn f32(self) -> Type {
         // SAFETY: context alive.

@@ -21,8 +21,14 @@ pub(crate) fn convert(b: &Builder, v: Value, to: Type) -> Value {
         return v;
     }
     match (from.kind(), to.kind()) {
-        (TypeKind::Float, TypeKind::Double) => b.fpext(v, to),
-        (TypeKind::Double, TypeKind::Float) => b.fptrunc(v, to),
+        _ if from.is_fp_scalar() && to.is_fp_scalar() => {
+            // `_Float16`/`float` promoted to `double` by `...`, or narrowed back.
+            if from.fp_bits() < to.fp_bits() {
+                b.fpext(v, to)
+            } else {
+                b.fptrunc(v, to)
+            }
+        }
         (TypeKind::Int(_), TypeKind::Int(_)) => b.int_cast(v, to),
         _ => b.bitcast(v, to),
     }
@@ -31,7 +37,7 @@ pub(crate) fn convert(b: &Builder, v: Value, to: Type) -> Value {
 /// Paths (field/lane indices) to the floating leaves of a type, in memory order.
 fn fp_leaves(t: Type, path: &mut Vec<u32>, out: &mut Vec<(Vec<u32>, Type)>) {
     match t.kind() {
-        TypeKind::Float | TypeKind::Double => out.push((path.clone(), t)),
+        _ if t.is_fp_scalar() => out.push((path.clone(), t)),
         TypeKind::Struct => {
             for (k, f) in t.struct_fields().into_iter().enumerate() {
                 path.push(k as u32);

@@ -510,8 +510,15 @@ done:
 !1 = !{!"branch_weights", i32 2000, i32 1}
 "#;
 
+/// Reverse of `new = realloc(old, n)` for memory holding several floating-point types:
+/// the adjoints of the first min(old size, n) bytes move back byte for byte. Adding them
+/// is not needed: every use of the old block came before the `realloc`, so the reverse
+/// sweep reaches this point before any adjoint lands in the old block's shadow (it is
+/// still all zeros, or holds only the shadow pointers the forward sweep copied).
+pub const REALLOC_ADJ_BYTES: &str = "__fz_realloc_adj_bytes";
+
 /// Memory adjoint helpers, written once for `{FP}` of `{SIZE}` bytes and instantiated
-/// for `double` (`_f64`) and `float` (`_f32`).
+/// for `double` (`_f64`), `float` (`_f32`) and `half` (`_f16`).
 const TYPED_IR: &str = r#"
 define void @__fz_memcpy_adj_{T}(ptr %dd, ptr %ds, i64 %nbytes) {
 entry:
@@ -577,16 +584,38 @@ exit:
 
 "#;
 
+const REALLOC_BYTES_IR: &str = r#"
+define void @__fz_realloc_adj_bytes(ptr %sold, ptr %snew, i64 %nnew) {
+entry:
+  %null = icmp eq ptr %sold, null
+  br i1 %null, label %exit, label %body
+body:
+  %us = call i64 @malloc_usable_size(ptr %sold)
+  %lt = icmp ult i64 %us, %nnew
+  %m = select i1 %lt, i64 %us, i64 %nnew
+  call void @llvm.memcpy.p0.p0.i64(ptr %sold, ptr %snew, i64 %m, i1 false)
+  br label %exit
+exit:
+  call void @free(ptr %snew)
+  ret void
+}
+"#;
+
 fn typed_ir() -> String {
-    [("f64", "double", "8"), ("f32", "float", "4")]
-        .iter()
-        .map(|(t, fp, size)| {
-            TYPED_IR
-                .replace("{T}", t)
-                .replace("{FP}", fp)
-                .replace("{SIZE}", size)
-        })
-        .collect()
+    [
+        ("f64", "double", "8"),
+        ("f32", "float", "4"),
+        ("f16", "half", "2"),
+    ]
+    .iter()
+    .map(|(t, fp, size)| {
+        TYPED_IR
+            .replace("{T}", t)
+            .replace("{FP}", fp)
+            .replace("{SIZE}", size)
+    })
+    .chain(std::iter::once(REALLOC_BYTES_IR.to_string()))
+    .collect()
 }
 
 /// Handles to the runtime functions, linked into the module on first use.

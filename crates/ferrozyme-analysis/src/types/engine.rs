@@ -149,15 +149,17 @@ impl TypeAnalysis {
     }
 
     /// The one floating type found anywhere in the pointee: `None` when there is no float,
-    /// when both `float` and `double` occur, or when some offset is `Anything` (conflict).
+    /// when two floating types occur, or when some offset is `Anything` (conflict).
     pub fn memory_fp_type(&self, ptr: Value) -> Option<FpType> {
         let t = self.pointee_tree(ptr);
         if t.contains(BaseType::Anything) {
             return None;
         }
-        match (t.contains(BaseType::Float), t.contains(BaseType::Double)) {
-            (true, false) => Some(FpType::F32),
-            (false, true) => Some(FpType::F64),
+        let mut found = FpType::ALL
+            .into_iter()
+            .filter(|f| t.contains(f.base_type()));
+        match (found.next(), found.next()) {
+            (Some(f), None) => Some(f),
             _ => None,
         }
     }
@@ -213,6 +215,7 @@ fn type_seed(m: Module, v: Value) -> TypeTree {
         let b = match leaf.kind() {
             TypeKind::Float => BaseType::Float,
             TypeKind::Double => BaseType::Double,
+            TypeKind::Half => BaseType::Half,
             TypeKind::Pointer => BaseType::Pointer,
             _ => BaseType::Unknown,
         };
@@ -304,7 +307,7 @@ impl Engine {
         };
         if matches!(
             elem.kind(),
-            TypeKind::Float | TypeKind::Double | TypeKind::Pointer
+            TypeKind::Half | TypeKind::Float | TypeKind::Double | TypeKind::Pointer
         ) || !layout::is_sized(ty)
         {
             return;
@@ -657,6 +660,7 @@ impl Engine {
         match b {
             BaseType::Double => size == 8,
             BaseType::Float => size == 4,
+            BaseType::Half => size == 2,
             BaseType::Pointer => size == self.ptr_size,
             BaseType::Integer => size <= 8,
             _ => false,

@@ -45,6 +45,7 @@ pub(crate) fn check_body(
     for &i in &insts {
         undifferentiated_float(i, act, &mut out);
         rebuilt_pointer(i, act, &mut out);
+        reinterpreted_float(i, act, &mut out);
     }
     let active_params: HashSet<Value> = f
         .params()
@@ -127,6 +128,41 @@ fn undifferentiated_float(i: Value, act: &Activity, out: &mut Vec<Finding>) {
     });
 }
 
+/// The scalar type of a type or of its vector elements.
+fn scalar_of(t: ferrozyme_llvm::Type) -> ferrozyme_llvm::Type {
+    if t.kind() == ferrozyme_llvm::TypeKind::Vector {
+        t.element_type()
+    } else {
+        t
+    }
+}
+
+/// A `bitcast` from one floating-point type to another with a different element type
+/// (`double` to `<2 x float>` or `<4 x half>`): the x86-64 ABI passes an 8-byte vector
+/// of floats or halves as one `double`, and type punning does the same. The bits are
+/// moved, but a derivative with respect to "the double" means nothing, and adjoints added
+/// as doubles would mix the lanes' bits.
+fn reinterpreted_float(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if i.opcode() != Some(Opcode::LLVMBitCast) {
+        return;
+    }
+    let (from, to) = (i.operand(0).ty(), i.ty());
+    if !from.is_fp() || !to.is_fp() || scalar_of(from) == scalar_of(to) {
+        return;
+    }
+    if !act.is_active(i) && !act.is_active(i.operand(0)) {
+        return;
+    }
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "the bits of a `{from}` value are reinterpreted as `{to}`: a small vector of floats passed as a double (the x86-64 calling convention does this for 8-byte vectors), or type punning; derivatives do not survive the reinterpretation"
+        ),
+        help: "pass such vectors through memory (a pointer with enzyme_dup) or as separate float arguments, and copy floats as floats",
+    });
+}
+
 /// The pointer an address is computed from: through GEPs and pointer casts.
 fn base_object(mut v: Value) -> Value {
     for _ in 0..32 {
@@ -148,29 +184,42 @@ fn lost_stores(
     active_params: &HashSet<Value>,
     out: &mut Vec<Finding>,
 ) {
-    // Base object → the first store of an active value into it.
-    let mut written: HashMap<Value, Value> = HashMap::new();
+    // Objects that receive values depending on differentiable inputs (with or without a
+    // shadow): copying from them into memory without a shadow loses derivatives too.
+    let active_store = |i: Value| {
+        let v = i.operand(0);
+        (carries_fp(v.ty()) || is_int_carrier_type(v.ty()))
+            && depends_on_active(v, act, active_params)
+    };
+    let active_bases: HashSet<Value> = insts
+        .iter()
+        .filter(|i| i.opcode() == Some(Opcode::LLVMStore) && active_store(**i))
+        .map(|i| base_object(i.operand(1)))
+        .collect();
+    // Base object → the first store of an active value into it, and the blocks that can
+    // run after that store.
+    let mut written: HashMap<Value, (Value, HashSet<Block>)> = HashMap::new();
     for &i in insts {
-        match i.opcode() {
+        let dst = match i.opcode() {
             Some(Opcode::LLVMStore) => {
-                let (v, p) = (i.operand(0), i.operand(1));
-                if (carries_fp(v.ty()) || is_int_carrier_type(v.ty()))
-                    && !act.is_shadowed(p)
-                    && !p.is_undef()
-                    && depends_on_active(v, act, active_params)
-                {
-                    written.entry(base_object(p)).or_insert(i);
-                }
+                let p = i.operand(1);
+                (!act.is_shadowed(p) && !p.is_undef() && active_store(i)).then_some(p)
             }
             Some(Opcode::LLVMCall)
                 if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) =>
             {
                 let a = i.call_args();
-                if act.is_shadowed(a[1]) && !act.is_shadowed(a[0]) {
-                    written.entry(base_object(a[0])).or_insert(i);
-                }
+                let src = base_object(a[1]);
+                let holds_active =
+                    (src.is_argument() && act.is_shadowed(src)) || active_bases.contains(&src);
+                (act.is_shadowed(a[1]) && !act.is_shadowed(a[0]) && holds_active).then_some(a[0])
             }
-            _ => {}
+            _ => None,
+        };
+        if let Some(p) = dst {
+            written
+                .entry(base_object(p))
+                .or_insert_with(|| (i, reachable_after(i)));
         }
     }
     if written.is_empty() {
@@ -191,12 +240,33 @@ fn lost_stores(
                 let a = i.call_args();
                 act.is_shadowed(a[0]).then_some(a[1])
             }
+            // A function that may read the memory: its own code, or code we cannot see.
+            Some(Opcode::LLVMCall | Opcode::LLVMInvoke)
+                if matches!(
+                    classify(i),
+                    CallKind::Defined(_) | CallKind::UnknownExternal | CallKind::Indirect
+                ) =>
+            {
+                i.call_args()
+                    .into_iter()
+                    .find(|a| a.ty().is_pointer() && written.contains_key(&base_object(*a)))
+            }
             _ => None,
         };
         let Some(p) = read else { continue };
-        let Some(&store) = written.get(&base_object(p)) else {
+        let Some((store, after)) = written.get(&base_object(p)) else {
             continue;
         };
+        let store = *store;
+        let later = if i.parent_block() == store.parent_block() {
+            comes_after(store, i) || after.contains(&i.parent_block())
+        } else {
+            after.contains(&i.parent_block())
+        };
+        if !later {
+            // Read before the write (the function's input): not a lost derivative.
+            continue;
+        }
         if !reported.insert(store) {
             continue;
         }
@@ -214,6 +284,31 @@ fn lost_stores(
             help: "pass that buffer with enzyme_dup (and a shadow buffer) so derivatives can flow through it, or keep the intermediate value in a local variable",
         });
     }
+}
+
+/// The blocks that can run after instruction `i` in the same call: those reachable from
+/// its block's successors (its own block too when it lies on a cycle).
+fn reachable_after(i: Value) -> HashSet<Block> {
+    let mut seen = HashSet::new();
+    let mut work: Vec<Block> = i.parent_block().successors();
+    while let Some(b) = work.pop() {
+        if seen.insert(b) {
+            work.extend(b.successors());
+        }
+    }
+    seen
+}
+
+/// Does `b` come after `a` in their (common) block?
+fn comes_after(a: Value, b: Value) -> bool {
+    let mut cur = a.next_instruction();
+    while let Some(x) = cur {
+        if x == b {
+            return true;
+        }
+        cur = x.next_instruction();
+    }
+    false
 }
 
 /// Names the memory a pointer points into, for messages.

@@ -533,13 +533,16 @@ impl Gen<'_> {
                     let sold = self.fetch_shadow(args[0]);
                     let n = self.fetch(args[1]);
                     let n = self.b.int_cast(n, i64t);
-                    let f32 = self.types.memory_fp_type(i)
-                        == Some(ferrozyme_analysis::types::FpType::F32);
-                    let f = self.d.rt(if f32 {
-                        "__fz_realloc_adj_f32"
-                    } else {
-                        "__fz_realloc_adj_f64"
-                    });
+                    // The adjoints of the bytes kept from the old block move back to
+                    // its shadow: as floats of the one type the memory holds, or byte
+                    // for byte when it holds several or type analysis cannot tell (never
+                    // as a guessed type: doubles added over float pairs lose the floats
+                    // to denormal flushing under -ffast-math).
+                    let name = match self.types.memory_fp_type(i) {
+                        Some(t) => format!("__fz_realloc_adj_{}", t.suffix()),
+                        None => crate::runtime::REALLOC_ADJ_BYTES.to_string(),
+                    };
+                    let f = self.d.rt(&name);
                     self.b.call_fn(f, &[sold, snew, n]);
                 }
             }

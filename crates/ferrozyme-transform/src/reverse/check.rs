@@ -161,7 +161,10 @@ impl Gen<'_> {
             .copied()
             .find(|(v, m)| {
                 !matches!(v, BaseType::Integer | BaseType::Pointer)
-                    || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
+                    || matches!(
+                        m,
+                        BaseType::Anything | BaseType::Float | BaseType::Double | BaseType::Half
+                    )
             })
             .unwrap_or(pieces[0]);
         // Understood: integers/pointers over non-float memory, or values type analysis
@@ -169,8 +172,11 @@ impl Gen<'_> {
         // destination's adjoint, as for any inactive float).
         let proven_not_fp = pieces.iter().all(|(v, m)| {
             (matches!(v, BaseType::Integer | BaseType::Pointer)
-                && !matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double))
-                || (matches!(v, BaseType::Float | BaseType::Double)
+                && !matches!(
+                    m,
+                    BaseType::Anything | BaseType::Float | BaseType::Double | BaseType::Half
+                ))
+                || (matches!(v, BaseType::Float | BaseType::Double | BaseType::Half)
                     && !matches!(m, BaseType::Anything))
         }) && (op == Opcode::LLVMStore
             || pieces.iter().all(|(v, _)| !v.is_float()));
@@ -178,7 +184,10 @@ impl Gen<'_> {
         // memory that nothing types could be moving floats.
         let maybe_fp = pieces.iter().any(|(v, m)| {
             matches!(v, BaseType::Anything | BaseType::Unknown)
-                || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
+                || matches!(
+                    m,
+                    BaseType::Anything | BaseType::Float | BaseType::Double | BaseType::Half
+                )
         });
         if !proven_not_fp && maybe_fp {
             self.diag(

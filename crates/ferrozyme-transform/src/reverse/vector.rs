@@ -70,8 +70,23 @@ impl Gen<'_> {
             }
         }
         let has = |t: BaseType| kinds.iter().any(|(_, b)| *b == t);
-        let conflict = has(BaseType::Anything);
-        let fps: Vec<FpType> = [FpType::F32, FpType::F64]
+        // The source and the destination disagree on which float lies at some bytes (a
+        // `double` copied into two `float`s): the adjoints cannot be moved as either.
+        let fp_at = |p: Value| -> Vec<(i64, FpType)> {
+            self.types
+                .pointee_tree(p)
+                .iter()
+                .filter(|(o, _)| *o >= 0 && *o < hi)
+                .filter_map(|(o, b)| b.fp_type().map(|t| (o, t)))
+                .collect()
+        };
+        let (fd, fs) = (fp_at(dst), fp_at(src));
+        let retyped = fd.iter().any(|(o, t)| {
+            fs.iter()
+                .any(|(o2, t2)| t != t2 && *o < o2 + t2.size() as i64 && *o2 < o + t.size() as i64)
+        });
+        let conflict = has(BaseType::Anything) || retyped;
+        let fps: Vec<FpType> = FpType::ALL
             .into_iter()
             .filter(|t| has(t.base_type()))
             .collect();
@@ -106,13 +121,12 @@ impl Gen<'_> {
         }
         let ss = self.fetch_shadow(src);
         if fps.len() == 1 {
-            let name = match (memmove, fps[0]) {
-                (false, FpType::F64) => "__fz_memcpy_adj_f64",
-                (false, FpType::F32) => "__fz_memcpy_adj_f32",
-                (true, FpType::F64) => "__fz_memmove_adj_f64",
-                (true, FpType::F32) => "__fz_memmove_adj_f32",
-            };
-            let f = self.d.rt(name);
+            let name = format!(
+                "__fz_{}_adj_{}",
+                if memmove { "memmove" } else { "memcpy" },
+                fps[0].suffix()
+            );
+            let f = self.d.rt(&name);
             self.b.call_fn(f, &[sd, ss, n]);
             return;
         }
@@ -124,10 +138,10 @@ impl Gen<'_> {
         offs.sort_by_key(|(o, _)| *o);
         offs.dedup_by_key(|(o, _)| *o);
         for (off, t) in offs {
-            let ty = if t == FpType::F64 {
-                self.ctx.f64()
-            } else {
-                self.ctx.f32()
+            let ty = match t {
+                FpType::F64 => self.ctx.f64(),
+                FpType::F32 => self.ctx.f32(),
+                FpType::F16 => self.ctx.f16(),
             };
             let pd = self.b.byte_gep(sd, i64t.const_int(off as u64));
             let ps = self.b.byte_gep(ss, i64t.const_int(off as u64));
