@@ -63,11 +63,10 @@ def one(job):
     i, seed, lang, mode, overrides, fixed, out = job
     g, items = gen.generate(seed, lang, overrides)
     src = harness.emit(g, items, mode)
-    omp = "omp" in g.feat
     res = {}
     tag = "k%d-%s" % (seed, lang)
     for cfg in configs_for(i, fixed):
-        st, det, txt = run.compile_run(src, lang, cfg, tag, omp)
+        st, det, txt = run.compile_run(src, lang, cfg, tag, g.flags)
         if cfg == "O0" and (st == "invalid" or st == "primaldiff" or "PRIMALDIFF" in txt):
             res[cfg] = ("dropped", "primal differs from the long double reference at -O0" if st != "invalid"
                         else "reference not finite")

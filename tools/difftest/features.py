@@ -19,7 +19,9 @@ FEATURES = {
     "struct": ("c cxx", True, 0.4, "a struct mixing int and floating fields: copied whole, in arrays, by value through a helper, memcpy'd"),
     "globals": ("c cxx", True, 0.4, "mutable globals set in main (outside the differentiated function) and read in it; a global written then read in it"),
     "print": ("c cxx", True, 0.3, "printf / snprintf + puts of intermediate values inside the differentiated function"),
-    "stderr": ("c cxx", True, 0.15, "fprintf(stderr, ...) inside the differentiated function"),
+    # Off until main handles it: the derivative stops at run time with "the pointer read
+    # from global `stderr` has no shadow" (issue 10, the lead's).
+    "stderr": ("c cxx", False, 0.15, "fprintf(stderr, ...) inside the differentiated function"),
     "float_arg": ("c cxx", True, 0.25, "a float parameter of a double function (typed hook)"),
     "complex_arg": ("c", True, 0.2, "a double _Complex parameter (two doubles for the ABI; forward mode passes the parts' tangents explicitly)"),
     "ldouble_arg": ("c cxx", False, 0.2, "a long double parameter"),
@@ -69,5 +71,7 @@ def enabled(lang, overrides):
 
 
 def draw(rng, lang, allowed):
-    """The features of one program: each allowed feature with its probability."""
-    return {k for k in sorted(allowed) if rng.random() < FEATURES[k][2]}
+    """The features of one program: each allowed feature with its probability. Every
+    feature is drawn, allowed or not, so turning one off leaves the others of a seed
+    as they were (a failure can be narrowed down feature by feature)."""
+    return {k for k in sorted(FEATURES) if rng.random() < FEATURES[k][2] and k in allowed}

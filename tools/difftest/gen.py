@@ -87,6 +87,11 @@ class Gen:
         self.use_stack = "stack" in self.feat
         self.use_struct = "struct" in self.feat
         self.cxx_linkage = lang == "cxx" and r.random() < 0.5  # hooks declared extern "C"
+        # Compiler flags of the program: OpenMP when it has a parallel loop; some C++
+        # builds without exceptions (as HPC codes often are).
+        fr = random.Random(seed * 104729 + 3)
+        self.flags = (["-fopenmp"] if "omp" in self.feat else []) + \
+            (["-fno-exceptions"] if lang == "cxx" and fr.random() < 0.4 else [])
         self.count = 0
         self.tmpid = 0
         self.helpers = []  # (name, kind, writes)
@@ -639,8 +644,9 @@ class Gen:
         r = self.r
         v = "v%d" % self.newid()
         e = lambda: "(R)(%s)" % self.sq(self.expr(env, 1))  # noqa: E731
+        text = "FN(V2) %s = FN(V2){%s, %s} * (R)%s + FN(V2){%s, %s};" % (v, e(), e(), const(r, 0.3, 1.2), e(), e())
         env.setdefault("objs", []).extend(["%s.x" % v, "%s.y" % v, "%s.dot(%s)" % (v, v)])
-        return "FN(V2) %s = FN(V2){%s, %s} * (R)%s + FN(V2){%s, %s};" % (v, e(), e(), const(r, 0.3, 1.2), e(), e())
+        return text
 
     def s_tmpl(self, env):
         t = self._target(env)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Text-level minimiser of a failing difftest program:
 
-    python3 tools/difftest/minimize.py SRC.c|SRC.cpp CFG OUT.c|OUT.cpp [--omp]
+    python3 tools/difftest/minimize.py SRC.c|SRC.cpp CFG OUT.c|OUT.cpp
 
 The function text (between the tested macro block and its `#undef R`) is emitted twice
 (tested + long double reference); deletions are applied to both, and kept while the
@@ -67,12 +67,13 @@ def blocks(lines):
 
 def main():
     srcf, cfg, outf = sys.argv[1], sys.argv[2], sys.argv[3]
-    omp = "--omp" in sys.argv[4:]
     lang = "cxx" if srcf.endswith(".cpp") else "c"
     src = open(srcf).read()
+    m = re.search(r"flags=(.*)$", src.split("\n", 1)[0])
+    flags = m.group(1).split() if m else []
     parts = split(src)
     tag = "min_" + os.path.basename(outf).rsplit(".", 1)[0]
-    compile_run = lambda s_, c_, t_: run.compile_run(s_, lang, c_, t_, omp)  # noqa: E731
+    compile_run = lambda s_, c_, t_: run.compile_run(s_, lang, c_, t_, flags)  # noqa: E731
     st, det, out = compile_run(src, cfg, tag)
     sig = signature(st, det)
     print("initial:", st, det[:200], "sig=", sig, flush=True)

@@ -35,12 +35,16 @@ WD = os.environ.get("DIFFTEST_WORK", "/tmp/ferrozyme-difftest")
 KIND_RE = re.compile(r"error\[([a-z-]+)\]")
 
 
-def first_err(txt):
-    for ln in txt.splitlines():
-        if "error" in ln.lower():
-            return ln.strip()[:300]
-    lines = [l for l in txt.splitlines() if l.strip()]
-    return (lines[0] if lines else "<no output>")[:300]
+def first_err(txt, rc=0):
+    """The line that says what went wrong (diagnostics and panics before warnings)."""
+    lines = [l.strip() for l in txt.splitlines() if l.strip()]
+    for keys in (("error[", "panicked at", "LLVM ERROR"), (": error:",), ("error",)):
+        for ln in lines:
+            if any(k in ln for k in keys) and "warning:" not in ln:
+                return ln[:300]
+    if rc < 0:
+        return "killed by signal %d" % -rc
+    return (lines[-1] if lines else "<no output>")[:300]
 
 
 def classify_compile(rc, out):
@@ -54,7 +58,7 @@ def classify_compile(rc, out):
     return "compile-crash"
 
 
-def compile_run(src, lang, cfg, tag, omp=False, timeout=180, keep=False):
+def compile_run(src, lang, cfg, tag, flags=(), timeout=180, keep=False):
     """(status, detail, output) of one build + run."""
     os.makedirs(WD, exist_ok=True)
     ext = ".cpp" if lang == "cxx" else ".c"
@@ -62,7 +66,7 @@ def compile_run(src, lang, cfg, tag, omp=False, timeout=180, keep=False):
     exe = os.path.join(WD, "%s.%s" % (tag, cfg))
     with open(c, "w") as fh:
         fh.write(src)
-    cmd = [FZ, "c++" if lang == "cxx" else "cc"] + F.OPT_CONFIGS[cfg] + (["-fopenmp"] if omp else []) + \
+    cmd = [FZ, "c++" if lang == "cxx" else "cc"] + F.OPT_CONFIGS[cfg] + list(flags) + \
         ["-I" + INC, c, "-o", exe, "-lm"]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -72,7 +76,7 @@ def compile_run(src, lang, cfg, tag, omp=False, timeout=180, keep=False):
         out = p.stdout + p.stderr
         if "No such file" in out and "ferrozyme" in out and not os.path.exists(FZ):
             sys.exit("difftest: %s not found; run cargo build --release" % FZ)
-        return classify_compile(p.returncode, out), first_err(out), out
+        return classify_compile(p.returncode, out), first_err(out, p.returncode), out
     env = dict(os.environ, OMP_NUM_THREADS="2")
     try:
         p = subprocess.run([exe], capture_output=True, text=True, timeout=60, env=env)
@@ -109,9 +113,9 @@ def main():
     a = ap.parse_args()
     g, items = gen.generate(a.seed, a.lang, F.parse_overrides(a.features))
     src = harness.emit(g, items, a.mode)
-    print("features:", ",".join(sorted(g.feat)))
+    print("features:", ",".join(sorted(g.feat)), "flags:", " ".join(g.flags))
     for cfg in a.configs.split(","):
-        st, det, out = compile_run(src, a.lang, cfg, "s%d-%s" % (a.seed, a.lang), "omp" in g.feat, keep=a.keep)
+        st, det, out = compile_run(src, a.lang, cfg, "s%d-%s" % (a.seed, a.lang), g.flags, keep=a.keep)
         print("%s: %s %s" % (cfg, st, det[:300]))
 
 

@@ -749,6 +749,21 @@ impl Value {
             }
         }
     }
+    /// The function's personality (`personality ptr @__gxx_personality_v0`), if any.
+    pub fn personality(self) -> Option<Value> {
+        // SAFETY: function; the personality is only read when present.
+        unsafe {
+            if LLVMHasPersonalityFn(self.0) == 0 {
+                None
+            } else {
+                opt_value(LLVMGetPersonalityFn(self.0))
+            }
+        }
+    }
+    pub fn set_personality(self, p: Value) {
+        // SAFETY: function and a constant (the personality routine).
+        unsafe { LLVMSetPersonalityFn(self.0, p.0) }
+    }
     pub fn set_subprogram_none(self) {
         // SAFETY: function; null clears the attachment.
         unsafe { llvm_sys::debuginfo::LLVMSetSubprogram(self.0, std::ptr::null_mut()) }

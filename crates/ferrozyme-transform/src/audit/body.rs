@@ -186,10 +186,12 @@ fn lost_stores(
 ) {
     // Objects that receive values depending on differentiable inputs (with or without a
     // shadow): copying from them into memory without a shadow loses derivatives too.
+    // Floats, or integers that activity analysis found to carry a float's bits (an
+    // integer in general, like a size computed from a shadowed object, carries none).
     let active_store = |i: Value| {
         let v = i.operand(0);
-        (carries_fp(v.ty()) || is_int_carrier_type(v.ty()))
-            && depends_on_active(v, act, active_params)
+        (carries_fp(v.ty()) && depends_on_active(v, act, active_params))
+            || (is_int_carrier_type(v.ty()) && act.is_active(v))
     };
     let active_bases: HashSet<Value> = insts
         .iter()
