@@ -532,6 +532,7 @@ impl Activity {
                 matches!(
                     b,
                     crate::types::BaseType::Half
+                        | crate::types::BaseType::LongDouble
                         | crate::types::BaseType::Float
                         | crate::types::BaseType::Double
                         | crate::types::BaseType::Pointer

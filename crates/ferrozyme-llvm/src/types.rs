@@ -16,6 +16,11 @@ use crate::ir::{own_message, Context, Type, Value};
 /// active data.
 pub const HALF_DIFFERENTIATED: bool = true;
 
+/// Whether `x86_fp80` (C `long double` on x86-64, computed by the x87 unit) carries
+/// derivatives. Its rules are the same as `double`'s (they lower to type-overloaded
+/// intrinsics, `llvm.cos.f80` becomes `cosl`); while false, it counts as undifferentiated.
+pub const LONG_DOUBLE_DIFFERENTIATED: bool = true;
+
 /// The shape of a type, enough for the analyses and the transform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TypeKind {
@@ -23,7 +28,9 @@ pub enum TypeKind {
     Half,
     Float,
     Double,
-    /// x86_fp80, fp128 and other floats we do not differentiate.
+    /// `x86_fp80`: C `long double` on x86-64.
+    X86Fp80,
+    /// fp128, ppc_fp128 and bfloat: floats we do not differentiate.
     OtherFloat,
     Int(u32),
     Pointer,
@@ -48,8 +55,8 @@ impl Type {
                 LLVMTypeKind::LLVMHalfTypeKind => TypeKind::Half,
                 LLVMTypeKind::LLVMFloatTypeKind => TypeKind::Float,
                 LLVMTypeKind::LLVMDoubleTypeKind => TypeKind::Double,
-                LLVMTypeKind::LLVMX86_FP80TypeKind
-                | LLVMTypeKind::LLVMFP128TypeKind
+                LLVMTypeKind::LLVMX86_FP80TypeKind => TypeKind::X86Fp80,
+                LLVMTypeKind::LLVMFP128TypeKind
                 | LLVMTypeKind::LLVMPPC_FP128TypeKind
                 | LLVMTypeKind::LLVMBFloatTypeKind => TypeKind::OtherFloat,
                 LLVMTypeKind::LLVMIntegerTypeKind => TypeKind::Int(LLVMGetIntTypeWidth(self.0)),
@@ -66,12 +73,14 @@ impl Type {
             }
         }
     }
-    /// `float` or `double` (and `half` when [`HALF_DIFFERENTIATED`]): the floating-point
-    /// types we differentiate, scalar only.
+    /// `float`, `double`, `half` and `x86_fp80` (see [`HALF_DIFFERENTIATED`] and
+    /// [`LONG_DOUBLE_DIFFERENTIATED`]): the floating-point types we differentiate, scalar
+    /// only.
     pub fn is_fp_scalar(self) -> bool {
         match self.kind() {
             TypeKind::Float | TypeKind::Double => true,
             TypeKind::Half => HALF_DIFFERENTIATED,
+            TypeKind::X86Fp80 => LONG_DOUBLE_DIFFERENTIATED,
             _ => false,
         }
     }
@@ -105,6 +114,7 @@ impl Type {
         match self.kind() {
             TypeKind::OtherFloat => Some(self),
             TypeKind::Half if !HALF_DIFFERENTIATED => Some(self),
+            TypeKind::X86Fp80 if !LONG_DOUBLE_DIFFERENTIATED => Some(self),
             TypeKind::Vector | TypeKind::Array => self.element_type().undifferentiated_fp(),
             TypeKind::Struct => self
                 .struct_fields()
@@ -212,6 +222,7 @@ impl Type {
         match self.kind() {
             TypeKind::Float | TypeKind::Double => true,
             TypeKind::Half => HALF_DIFFERENTIATED,
+            TypeKind::X86Fp80 => LONG_DOUBLE_DIFFERENTIATED,
             TypeKind::Vector | TypeKind::Array => self.element_type().contains_fp(),
             TypeKind::Struct => self.struct_fields().into_iter().any(|t| t.contains_fp()),
             _ => false,
@@ -255,6 +266,10 @@ impl Context {
     pub fn f64(self) -> Type {
         // SAFETY: context alive.
         Type(unsafe { LLVMDoubleTypeInContext(self.0) })
+    }
+    pub fn f80(self) -> Type {
+        // SAFETY: context alive.
+        Type(unsafe { LLVMX86FP80TypeInContext(self.0) })
     }
     pub fn f16(self) -> Type {
         // SAFETY: context alive.

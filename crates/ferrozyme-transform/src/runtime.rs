@@ -532,7 +532,7 @@ loop:
   %vd = load {FP}, ptr %pd
   %vs = load {FP}, ptr %ps
   %sum = fadd {FP} %vs, %vd
-  store {FP} 0.0, ptr %pd
+  store {FP} {ZERO}, ptr %pd
   store {FP} %sum, ptr %ps
   %i1 = add i64 %i, 1
   %c = icmp ult i64 %i1, %n
@@ -606,6 +606,7 @@ fn typed_ir() -> String {
         ("f64", "double", "8"),
         ("f32", "float", "4"),
         ("f16", "half", "2"),
+        ("f80", "x86_fp80", "16"),
     ]
     .iter()
     .map(|(t, fp, size)| {
@@ -613,6 +614,15 @@ fn typed_ir() -> String {
             .replace("{T}", t)
             .replace("{FP}", fp)
             .replace("{SIZE}", size)
+            // x86_fp80 constants are written in hexadecimal only.
+            .replace(
+                "{ZERO}",
+                if *fp == "x86_fp80" {
+                    "0xK00000000000000000000"
+                } else {
+                    "0.0"
+                },
+            )
     })
     .chain(std::iter::once(REALLOC_BYTES_IR.to_string()))
     .collect()

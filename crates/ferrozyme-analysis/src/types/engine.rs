@@ -216,6 +216,7 @@ fn type_seed(m: Module, v: Value) -> TypeTree {
             TypeKind::Float => BaseType::Float,
             TypeKind::Double => BaseType::Double,
             TypeKind::Half => BaseType::Half,
+            TypeKind::X86Fp80 => BaseType::LongDouble,
             TypeKind::Pointer => BaseType::Pointer,
             _ => BaseType::Unknown,
         };
@@ -307,7 +308,11 @@ impl Engine {
         };
         if matches!(
             elem.kind(),
-            TypeKind::Half | TypeKind::Float | TypeKind::Double | TypeKind::Pointer
+            TypeKind::Half
+                | TypeKind::Float
+                | TypeKind::Double
+                | TypeKind::X86Fp80
+                | TypeKind::Pointer
         ) || !layout::is_sized(ty)
         {
             return;
@@ -661,6 +666,7 @@ impl Engine {
             BaseType::Double => size == 8,
             BaseType::Float => size == 4,
             BaseType::Half => size == 2,
+            BaseType::LongDouble => size == 10 || size == 16,
             BaseType::Pointer => size == self.ptr_size,
             BaseType::Integer => size <= 8,
             _ => false,

@@ -48,6 +48,7 @@ fn scalar_base(ty: Type, ints_are_integer: bool) -> BaseType {
         TypeKind::Float => BaseType::Float,
         TypeKind::Double => BaseType::Double,
         TypeKind::Half => BaseType::Half,
+        TypeKind::X86Fp80 => BaseType::LongDouble,
         TypeKind::Pointer => BaseType::Pointer,
         // i8 is C's byte type: allocas of `[N x i8]` are untyped storage.
         TypeKind::Int(w) if ints_are_integer && w > 8 => BaseType::Integer,
@@ -233,6 +234,7 @@ pub(super) fn tbaa_name_base(name: &str) -> BaseType {
         "double" => BaseType::Double,
         "float" => BaseType::Float,
         "_Float16" => BaseType::Half,
+        "long double" => BaseType::LongDouble,
         "int" | "long" | "long long" | "short" | "bool" | "_Bool" | "__int128" | "wchar_t"
         | "char16_t" | "char32_t" => BaseType::Integer,
         "any pointer" | "vtable pointer" => BaseType::Pointer,

@@ -2,9 +2,9 @@
 //! forward mode: places where activity analysis is *right* that a value carries no
 //! derivative, yet the user's derivative would silently be wrong because of it.
 //!
-//! * **Undifferentiated float types meeting active data**: a `long double` (`x86_fp80`),
-//!   `__float128`, `__bf16` (or, while it is not differentiated, `_Float16`) computed
-//!   from an active value, or loaded from memory with a shadow. Such values never carry
+//! * **Undifferentiated float types meeting active data**: a `__float128` or `__bf16`
+//!   (and `_Float16`/`long double` when they are switched off) computed from an active
+//!   value, or loaded from memory with a shadow. Such values never carry
 //!   derivatives, so the chain would break there.
 //! * **Active values stored into memory without a shadow and read back**: writing an
 //!   active value through an `enzyme_const` pointer (or any pointer without a shadow)

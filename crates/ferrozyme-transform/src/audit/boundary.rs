@@ -4,10 +4,10 @@
 //! `request.rs` checks that a call *fits* its function (counts, markers, shadows). This
 //! module checks that what fits is also *differentiable*, before anything is generated:
 //!
-//! * **Float types the pass does not differentiate** (`long double`/`x86_fp80`,
-//!   `__float128`, `__bf16`, and `_Float16` while `half` is not differentiated; also
-//!   inside vectors, arrays and structs) as a parameter, as the function's result, or as
-//!   the hook's declared result. Enzyme's defaults would make such a parameter active, but
+//! * **Float types the pass does not differentiate** (`__float128`/`fp128`, `__bf16`,
+//!   PowerPC's double-double; `_Float16` and `long double` when their switches in
+//!   `ferrozyme_llvm::types` are off; also inside vectors, arrays and structs) as a
+//!   parameter, as the function's result, or as the hook's declared result. Enzyme's defaults would make such a parameter active, but
 //!   its derivative cannot be computed: an unmarked one is an error (marked
 //!   `enzyme_const` it is fine: no derivative is asked for).
 //! * **Floats hidden in other types**: a struct or union passed by value as an integer
@@ -130,7 +130,7 @@ pub(crate) fn check_call(ac: &AutodiffCall, ep: EntryPoint) -> Result<(), Diagno
     Ok(())
 }
 
-/// "long double (x86_fp80)".
+/// "C `__float128`".
 pub(crate) fn describe(t: Type) -> String {
     format!("C `{}`", t.c_float_name())
 }

@@ -163,7 +163,11 @@ impl Gen<'_> {
                 !matches!(v, BaseType::Integer | BaseType::Pointer)
                     || matches!(
                         m,
-                        BaseType::Anything | BaseType::Float | BaseType::Double | BaseType::Half
+                        BaseType::Anything
+                            | BaseType::Float
+                            | BaseType::Double
+                            | BaseType::Half
+                            | BaseType::LongDouble
                     )
             })
             .unwrap_or(pieces[0]);
@@ -174,10 +178,16 @@ impl Gen<'_> {
             (matches!(v, BaseType::Integer | BaseType::Pointer)
                 && !matches!(
                     m,
-                    BaseType::Anything | BaseType::Float | BaseType::Double | BaseType::Half
+                    BaseType::Anything
+                        | BaseType::Float
+                        | BaseType::Double
+                        | BaseType::Half
+                        | BaseType::LongDouble
                 ))
-                || (matches!(v, BaseType::Float | BaseType::Double | BaseType::Half)
-                    && !matches!(m, BaseType::Anything))
+                || (matches!(
+                    v,
+                    BaseType::Float | BaseType::Double | BaseType::Half | BaseType::LongDouble
+                ) && !matches!(m, BaseType::Anything))
         }) && (op == Opcode::LLVMStore
             || pieces.iter().all(|(v, _)| !v.is_float()));
         // Unknown counts as possibly float: an integer moving bytes of differentiable
@@ -186,7 +196,11 @@ impl Gen<'_> {
             matches!(v, BaseType::Anything | BaseType::Unknown)
                 || matches!(
                     m,
-                    BaseType::Anything | BaseType::Float | BaseType::Double | BaseType::Half
+                    BaseType::Anything
+                        | BaseType::Float
+                        | BaseType::Double
+                        | BaseType::Half
+                        | BaseType::LongDouble
                 )
         });
         if !proven_not_fp && maybe_fp {

@@ -142,6 +142,7 @@ impl Gen<'_> {
                 FpType::F64 => self.ctx.f64(),
                 FpType::F32 => self.ctx.f32(),
                 FpType::F16 => self.ctx.f16(),
+                FpType::F80 => self.ctx.f80(),
             };
             let pd = self.b.byte_gep(sd, i64t.const_int(off as u64));
             let ps = self.b.byte_gep(ss, i64t.const_int(off as u64));
