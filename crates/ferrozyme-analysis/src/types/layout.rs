@@ -110,10 +110,46 @@ pub(super) fn type_tree(m: Module, ty: Type, ints_are_integer: bool) -> TypeTree
             return tree;
         }
     }
-    for (off, leaf) in leaves(m, ty) {
+    let leaves = leaves(m, ty);
+    for &(off, leaf) in &leaves {
         tree.insert(off, scalar_base(leaf, ints_are_integer));
     }
+    if ints_are_integer {
+        mark_padding(m, ty, &leaves, &mut tree);
+    }
     tree
+}
+
+/// Declared storage (a stack slot or global of a struct type): the padding between and
+/// after its fields never holds a float, so it counts as `Integer` (at its first byte and
+/// every 4-byte boundary inside it). SROA copies a struct's padding with integer loads and
+/// stores (`int k; double v;` has 4 bytes of padding at offset 4), which type analysis
+/// would otherwise have to call ambiguous.
+fn mark_padding(m: Module, ty: Type, leaves: &[(i64, Type)], tree: &mut TypeTree) {
+    let total = (m.alloc_size(ty) as i64).min(MAX_OFFSET);
+    let mut covered: Vec<(i64, i64)> = leaves
+        .iter()
+        .map(|&(off, leaf)| (off, off + m.store_size(leaf).max(1) as i64))
+        .collect();
+    covered.sort_unstable();
+    let mut at = 0;
+    let mut gaps = Vec::new();
+    for (a, b) in covered {
+        if a > at {
+            gaps.push((at, a));
+        }
+        at = at.max(b);
+    }
+    if total > at {
+        gaps.push((at, total));
+    }
+    for (a, b) in gaps {
+        let mut o = a;
+        while o < b && o < MAX_OFFSET {
+            tree.insert(o, BaseType::Integer);
+            o = (o / 4 + 1) * 4;
+        }
+    }
 }
 
 /// How a GEP moves its base pointer: a constant byte offset plus, when some index is not
