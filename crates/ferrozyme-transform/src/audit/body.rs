@@ -11,6 +11,16 @@
 //!   drops its derivative; if the function then reads that memory again, the read value
 //!   is used as if constant. Enzyme calls this mismatched activity. Storing into such
 //!   memory without reading it back (a constant output buffer) stays allowed.
+//! * **Constant pointers stored into memory with a shadow**: an `enzyme_const` pointer
+//!   argument written into a stack slot or struct that has a shadow (at -O0, a lambda
+//!   capturing a parameter by reference keeps it in such a slot): pointers read back from
+//!   there count as having shadows, whose value is null, so derivatives through them were
+//!   written to address 0 + offset (a crash) or lost.
+//! * **Floats crossing a call inside integers**: a struct of floats passed by value to
+//!   (or returned from) a function that is not inlined travels in integer registers on
+//!   x86-64 (`struct { int k; float v, w; int j; }` is two `i64`): the callee's
+//!   derivative treats integers as constants, so the floats' derivatives were dropped
+//!   (difftest C seed 73 at -O0).
 //! * **Pointers rebuilt from integers**: `(double *)((uintptr_t)p + 8)` compiles to
 //!   `ptrtoint`/`inttoptr`; the rebuilt pointer has no shadow, so loads through it read
 //!   constants and stores through it are lost.
@@ -55,7 +65,119 @@ pub(crate) fn check_body(
         .map(|(p, _)| p)
         .collect();
     lost_stores(&insts, act, &active_params, &mut out);
+    let const_params: HashSet<Value> = f
+        .params()
+        .into_iter()
+        .zip(args)
+        .filter(|(p, a)| **a == ArgActivity::Const && p.ty().is_pointer())
+        .map(|(p, _)| p)
+        .collect();
+    for &i in &insts {
+        constant_pointer_stored(i, act, &const_params, &mut out);
+        floats_in_integers_across_call(i, act, &mut out);
+    }
     out
+}
+
+/// A call of a function with a body that passes an active integer (one activity found to
+/// carry a float's bits) or gets back integers that hold floats.
+fn floats_in_integers_across_call(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
+        return;
+    }
+    let CallKind::Defined(g) = classify(i) else {
+        return;
+    };
+    let not_fp = |t: ferrozyme_llvm::Type| !t.contains_fp() && !t.contains_pointer();
+    let arg = i
+        .call_args()
+        .into_iter()
+        .position(|a| act.is_active(a) && not_fp(a.ty()) && !a.ty().is_void());
+    let result = (i.ty().is_integer()
+        || (i.ty().kind() == ferrozyme_llvm::TypeKind::Struct && not_fp(i.ty())))
+        && !i.users().is_empty()
+        && returns_float_bits(g);
+    if arg.is_none() && !result {
+        return;
+    }
+    let what = match arg {
+        Some(k) => format!("argument {} of `{}`", k + 1, g.name()),
+        None => format!("the result of `{}`", g.name()),
+    };
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "floating-point data crosses this call inside integers ({what}: a struct passed or returned by value in integer registers); the callee's derivative would treat it as a constant"
+        ),
+        help: "pass the struct by pointer (const struct S *), let the helper be inlined (static inline), or compile with -O1 or higher",
+    });
+}
+
+/// Does `g` return integers that hold floating-point bits: built from a `bitcast` of a
+/// float, or loaded from stack memory of a type with floats (clang's -O0 code returning a
+/// struct coerced to integers)?
+fn returns_float_bits(g: Value) -> bool {
+    let mut work: Vec<Value> = g
+        .blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
+        .map(|t| t.operand(0))
+        .collect();
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > 64 {
+            continue;
+        }
+        use Opcode::*;
+        match v.opcode() {
+            Some(LLVMBitCast) if v.operand(0).ty().contains_fp() => return true,
+            Some(LLVMLoad) => {
+                let b = base_object(v.operand(0));
+                if b.opcode() == Some(LLVMAlloca) && b.allocated_type().contains_fp() {
+                    return true;
+                }
+            }
+            Some(
+                LLVMInsertValue | LLVMOr | LLVMShl | LLVMZExt | LLVMTrunc | LLVMAnd | LLVMLShr
+                | LLVMSelect | LLVMFreeze,
+            ) => work.extend(v.operands().into_iter().filter(|o| o.is_instruction())),
+            Some(LLVMPHI) => work.extend(v.incoming().into_iter().map(|(x, _)| x)),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
+/// computed from one) and `%slot` memory with a shadow.
+fn constant_pointer_stored(
+    i: Value,
+    act: &Activity,
+    const_params: &HashSet<Value>,
+    out: &mut Vec<Finding>,
+) {
+    if i.opcode() != Some(Opcode::LLVMStore) {
+        return;
+    }
+    let (v, p) = (i.operand(0), i.operand(1));
+    if !v.ty().is_pointer() || act.is_shadowed(v) || !act.is_shadowed(p) {
+        return;
+    }
+    let base = base_object(v);
+    if !const_params.contains(&base) {
+        return;
+    }
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "mismatched activity: {}, which has no shadow, is stored into memory that has one (at -O0 a lambda capturing it by reference keeps it in such a slot); pointers read back from there would have a null shadow",
+            describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+        ),
+        help: "pass that argument with enzyme_dup (and a shadow buffer), capture it by value in lambdas ([=] or [y]), or compile with -O1 or higher",
+    });
 }
 
 /// Does `v` depend on differentiable inputs? The activity the transforms use is
