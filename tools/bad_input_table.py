@@ -68,6 +68,8 @@ AUDIT = [
     ("hook call", "entry point defined in the program (weak fallback stub)", "the stub's 0", "tests/errors/audit_hook_defined.c"),
     ("memory", "active value stored through an `enzyme_const` pointer and read back (in the function or a callee)", "0 at -O0", "tests/errors/audit_const_store_readback.c"),
     ("memory", "pointer rebuilt from an integer (`(double *)((uintptr_t)p + 8)`)", "0", "tests/errors/audit_inttoptr.c"),
+    ("memory", "`enzyme_const` pointer kept in a struct (or a lambda's by-reference capture at -O0) next to differentiable ones", "SIGSEGV (adjoint written to address 0 + offset)", "tests/errors/audit_const_pointer_in_struct.c"),
+    ("calls", "struct of floats passed to / returned from a helper by value in integer registers", "0", "tests/errors/audit_struct_by_value_call.c"),
     ("activity", "memory from the program's own `malloc` wrapper", "0 at -O0 (no shadow)", "tests/c/402_audit_alloc_wrapper.c"),
     ("memory", "`realloc` of memory holding floats and doubles, `-ffast-math`", "wrong (float adjoints flushed as denormal doubles)", "tests/c/403_audit_realloc_mixed.c"),
 ]

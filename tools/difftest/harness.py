@@ -157,11 +157,16 @@ def main_text(g, mode):
         fargs += ["enzyme_const", "M"]
         ftargs += ["int", "int"]
     for name, kind, k in slots:
-        if kind == "complex":
-            # The ABI passes a complex as two doubles: each part is followed by its tangent.
+        if kind == "complex" and R == "double":
+            # The ABI passes a double complex as two doubles: each part is followed by its
+            # tangent.
             fargs += ["enzyme_dup", "(%s)S0[%d]" % (R, k), "(%s)TS[%d]" % (R, k),
                       "enzyme_dup", "(%s)S0[%d]" % (R, k + 1), "(%s)TS[%d]" % (R, k + 1)]
             ftargs += ["int", R, R, "int", R, R]
+        elif kind == "complex":
+            # A float complex is one <2 x float>: the value, then its tangent, as complexes.
+            fargs += ["enzyme_dup", tested_arg(name, kind, k), tested_arg(name, kind, k, "TS")]
+            ftargs += ["int", ctype[kind], ctype[kind]]
         else:
             fargs += ["enzyme_dup", tested_arg(name, kind, k), tested_arg(name, kind, k, "TS")]
             ftargs += ["int", ctype[kind], ctype[kind]]
