@@ -4,7 +4,8 @@
 // `float _Complex` and `struct { float x, y; }` one `<2 x float>`, `struct { double x;
 // int k; }` a double and an int, a 16-byte vector of doubles one `<2 x double>`. Each
 // active value's derivatives come back in the hook's declared result, floats in order.
-// A complex result is differentiated in forward mode (both tangents). Oracles: analytic.
+// A complex result is differentiated in forward mode (both tangents), and a float _Complex
+// argument takes a float _Complex tangent. Oracles: analytic.
 #include <complex.h>
 #include "fz_test.h"
 
@@ -14,6 +15,7 @@ extern g2f __enzyme_autodiff_f2(void *, ...);
 extern double _Complex __enzyme_autodiff_c(void *, ...);
 extern double _Complex __enzyme_fwddiff_c(void *, ...);
 extern float _Complex __enzyme_autodiff_cf(void *, ...);
+extern float __enzyme_fwddiff_f(void *, ...);
 
 /* |z|^2 * Re z + Im z */
 double fz(double _Complex z) { return creal(z) * (creal(z) * creal(z) + cimag(z) * cimag(z)) + cimag(z); }
@@ -41,6 +43,10 @@ int main(void) {
   float _Complex gf = __enzyme_autodiff_cf((void *)ff, fa + fb * I);
   fz_check("dff/dre", crealf(gf), fb * fb, 1e-6);
   fz_check("dff/dim", cimagf(gf), 2 * fa * fb, 1e-6);
+
+  /* Forward mode: a float _Complex (one <2 x float>) takes a float _Complex tangent. */
+  float ta = 0.25f, tb = -0.5f;
+  fz_check("fwd ff", __enzyme_fwddiff_f((void *)ff, fa + fb * I, ta + tb * I), fb * fb * ta + 2 * fa * fb * tb, 1e-6);
 
   struct pf p = {fa, fb};
   g2f gs = __enzyme_autodiff_f2((void *)fs, p);

@@ -104,6 +104,7 @@ def main():
     ap.add_argument("--configs", default="", help="comma-separated subset of %s" % ",".join(F.OPT_CONFIGS))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=os.environ.get("DIFFTEST_OUT", "/tmp/ferrozyme-difftest"))
+    ap.add_argument("-v", "--verbose", action="store_true", help="also list each program with a clean error")
     a = ap.parse_args()
     overrides = F.parse_overrides(a.features)
     fixed = [c for c in a.configs.split(",") if c] or None
@@ -129,7 +130,7 @@ def main():
                 per_cfg[(cfg, st)] += 1
                 if st == "error":
                     errors[norm_error(det)] += 1
-            if v in ("mismatch", "crash"):
+            if v in ("mismatch", "crash") or (v == "error" and a.verbose):
                 print("seed %d %s [%s]: %s" % (seed, lang, ",".join(feats), "; ".join(
                     "%s %s %s" % (cfg, st, det[:160]) for cfg, (st, det) in res.items())), flush=True)
     print("per configuration:")
@@ -143,6 +144,9 @@ def main():
         c = by_feat[f]
         print("  %-12s %3d programs: %s" % (f, sum(c.values()), ", ".join("%s %d" % (k, c[k]) for k in
                                                                             ("pass", "error", "mismatch", "crash", "dropped") if c[k])))
+    if run.SLOW:
+        print("slow builds (over %d s wall clock, machine load included): %s" % (
+            run.SLOW_SECS, ", ".join("%s %s %ds" % s for s in sorted(run.SLOW))))
     if errors:
         print("clean compile-time errors (per configuration):")
         for e, n in errors.most_common():

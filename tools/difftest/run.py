@@ -21,6 +21,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -33,6 +34,10 @@ FZ = os.environ.get("FERROZYME_BIN", os.path.join(REPO, "target", "release", "fe
 INC = os.path.join(REPO, "tests", "c")
 WD = os.environ.get("DIFFTEST_WORK", "/tmp/ferrozyme-difftest")
 KIND_RE = re.compile(r"error\[([a-z-]+)\]")
+# Builds slower than SLOW_SECS (wall clock): (tag, configuration, seconds). Not failures,
+# but reported: the pass's compile time is a feature too.
+SLOW_SECS = 120
+SLOW = []
 
 
 def first_err(txt, rc=0):
@@ -58,7 +63,7 @@ def classify_compile(rc, out):
     return "compile-crash"
 
 
-def compile_run(src, lang, cfg, tag, flags=(), timeout=180, keep=False):
+def compile_run(src, lang, cfg, tag, flags=(), timeout=900, keep=False):
     """(status, detail, output) of one build + run."""
     os.makedirs(WD, exist_ok=True)
     ext = ".cpp" if lang == "cxx" else ".c"
@@ -68,10 +73,14 @@ def compile_run(src, lang, cfg, tag, flags=(), timeout=180, keep=False):
         fh.write(src)
     cmd = [FZ, "c++" if lang == "cxx" else "cc"] + F.OPT_CONFIGS[cfg] + list(flags) + \
         ["-I" + INC, c, "-o", exe, "-lm"]
+    t0 = time.time()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return "timeout", "compile timeout", ""
+        return "timeout", "compile timeout (%ds)" % timeout, ""
+    secs = time.time() - t0
+    if secs > SLOW_SECS:
+        SLOW.append((tag, cfg, round(secs)))
     if p.returncode != 0:
         out = p.stdout + p.stderr
         if "No such file" in out and "ferrozyme" in out and not os.path.exists(FZ):

@@ -358,7 +358,9 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
                             && (if pty.is_pointer() {
                                 s.ty().is_pointer()
                             } else {
-                                s.ty().is_fp_scalar()
+                                // A float scalar's tangent, or a float vector's
+                                // (`float _Complex` is `<2 x float>`).
+                                s.ty().is_fp_scalar() || s.ty() == pty
                             }) =>
                     {
                         lanes.push(s)
