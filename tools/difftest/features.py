@@ -27,7 +27,7 @@ FEATURES = {
     "stderr": ("c cxx", False, 0.15, "fprintf(stderr, ...) inside the differentiated function"),
     "float_arg": ("c cxx", True, 0.25, "a float parameter of a double function (typed hook)"),
     "complex_arg": ("c", True, 0.2, "a double _Complex parameter (two doubles for the ABI; forward mode passes the parts' tangents explicitly)"),
-    "ldouble_arg": ("c cxx", False, 0.2, "a long double parameter"),
+    "ldouble_arg": ("c cxx", True, 0.2, "a long double parameter (computed on in long double)"),
     "fnptr": ("c cxx", False, 0.3, "a table of callbacks and a callback argument (indirect calls at -O0)"),
     "omp": ("c cxx", False, 0.2, "an OpenMP parallel for reduction over the inputs (-fopenmp)"),
     # --- C++
