@@ -1,19 +1,28 @@
 # Benchmarks (issue #5): included by the top-level Makefile.
-#   make bench        every input BENCHMARKS.md lists that is present (long: ADBench timing)
+#   make bench        every input BENCHMARKS.md lists that is present (long: ADBench timing),
+#                     then the parallel stencils (bench/hpc, issue #13)
 #   make bench-quick  one small input per benchmark, short timings (< 3 minutes)
+#   make bench-hpc    only the parallel stencils: OpenMP at 1/2 threads, MPI at 1/2/4
+#                     processes (installs flang/libomp/Open MPI with scripts/ensure-hpc.sh)
 # Both first install what is missing: LLVM 22 (scripts/ensure-llvm.sh) and boost's
 # headers for the odeint benchmarks (scripts/ensure-boost.sh, Debian's libboost-dev).
 # Outputs: bench/out/results.csv, bench/out/compile.csv, bench/out/grad_primal.svg,
 # logs in bench/out/logs.  See bench/README.md for the environment variables.
 BENCH_PYTHON ?= python3
 
-.PHONY: bench bench-quick bench-deps
+.PHONY: bench bench-quick bench-deps bench-hpc
 bench-deps:
 	@bash scripts/ensure-llvm.sh
 	@bash scripts/ensure-boost.sh
 
 bench: bench-deps
 	$(BENCH_PYTHON) bench/run.py
+	@bash scripts/ensure-hpc.sh
+	$(BENCH_PYTHON) bench/hpc/run.py
+
+bench-hpc: bench-deps
+	@bash scripts/ensure-hpc.sh
+	$(BENCH_PYTHON) bench/hpc/run.py $(BENCH_HPC_ARGS)
 
 bench-quick: bench-deps
 	$(BENCH_PYTHON) bench/run.py --quick

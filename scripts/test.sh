@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The whole test suite: install LLVM 22 if needed, build everything in release mode (the
+# The whole test suite: install LLVM 22 (and flang-22, libomp, Open MPI for the
+# Fortran/OpenMP/MPI programs) if needed, build everything in release mode (the
 # end-to-end tests use target/release/ferrozyme and target/release/libferrozyme_plugin.so),
-# then run every crate's tests. Exits non-zero on any failure.
+# then run every crate's tests, then the Python package's tests (scripts/test-python.sh:
+# a cached virtual environment with PyTorch, JAX, TensorFlow and numba). Exits non-zero
+# on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/ensure-llvm.sh
+bash scripts/ensure-hpc.sh
 cargo build --release --workspace
 cargo test --release --workspace
+bash scripts/test-python.sh

@@ -166,6 +166,20 @@ impl TypeTree {
         tree.insert(off, t);
         tree
     }
+    /// An integer of `bytes` bytes at `off`: `Integer` at every 4-byte piece it covers,
+    /// since integer accesses are checked piece by piece (a `long` is two pieces; only
+    /// its first would otherwise be known, and the second look like possible float bits).
+    pub fn insert_integer(&mut self, off: i64, bytes: i64) -> bool {
+        let mut changed = false;
+        let mut o = off;
+        loop {
+            changed |= self.insert(o, BaseType::Integer);
+            o += 4;
+            if o >= off + bytes {
+                return changed;
+            }
+        }
+    }
     /// The type at `off`, falling back to the `-1` ("every offset") entry.
     pub fn get(&self, off: i64) -> BaseType {
         if let Some(t) = self.map.get(&off) {
@@ -315,18 +329,4 @@ mod tests {
         assert_eq!(t.shifted(8).to_string(), "{[0]:Double}");
         assert_eq!(t.shifted(-8).to_string(), "{[8]:Integer, [16]:Double}");
     }
-}
-
-/// Enzyme-style type hint functions (`__enzyme_double(ptr)` ...): calls users add to tell
-/// type analysis what memory holds. They have no body; the pass removes them.
-pub const TYPE_HINTS: &[&str] = &[
-    "__enzyme_double",
-    "__enzyme_float",
-    "__enzyme_integer",
-    "__enzyme_pointer",
-];
-
-/// Is `name` a type hint function?
-pub fn is_type_hint(name: &str) -> bool {
-    TYPE_HINTS.contains(&name)
 }

@@ -196,7 +196,9 @@ fn clang_o2_struct_of_mixed_fields() {
             (8, Double),
             (16, Float),
             (24, Pointer),
+            // `long steps`: both 4-byte pieces (integer accesses are checked per piece).
             (32, Integer),
+            (36, Integer),
         ]);
         assert_eq!(ta.pointee_tree(ps), expect);
         assert!(ta.memory_may_hold_pointers(ps));

@@ -80,6 +80,8 @@ pub enum Driver {
     C,
     /// `ferrozyme c++`, like `clang++-22`.
     Cxx,
+    /// `ferrozyme fortran`, like `flang-22` (C and C++ sources still go to clang).
+    Fortran,
 }
 
 /// How far the compile goes, as clang's `-c` / `-S` / neither.
@@ -112,6 +114,8 @@ pub struct CcArgs {
     pub sources: Vec<Source>,
     /// Flags for every `clang -emit-llvm -c` (everything but -O, -c, -o, -x and inputs).
     pub compile_flags: Vec<String>,
+    /// Flags only flang understands (`-ffree-form`, `-J dir`): Fortran compiles only.
+    pub fortran_flags: Vec<String>,
     /// Flags and inputs for the final link, in command-line order.
     pub link_args: Vec<String>,
     /// `--ad-before-opt`: differentiate unoptimized IR, then optimize.
@@ -134,6 +138,7 @@ fn is_source(path: &str) -> bool {
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| SOURCE_EXTS.contains(&e))
+        || crate::fortran::has_fortran_ext(path)
 }
 
 /// Flags whose value is the next word (`-I dir`), and where each goes.
@@ -179,6 +184,7 @@ impl CcArgs {
             output: None,
             sources: Vec::new(),
             compile_flags: Vec::new(),
+            fortran_flags: Vec::new(),
             link_args: Vec::new(),
             ad_before_opt: false,
             check_gradients: false,
@@ -218,6 +224,11 @@ impl CcArgs {
                 // -flto is what this driver always does (all bitcode is merged before AD);
                 // passing it on would only change clang's pre-link pipeline.
                 _ if w.starts_with("-flto") || w.starts_with("-fno-lto") => {}
+                _ if crate::fortran::SEPARATE_FORTRAN.contains(&w) => {
+                    let v = value(w)?;
+                    a.fortran_flags.extend([w.to_string(), v]);
+                }
+                _ if crate::fortran::is_fortran_only(w) => a.fortran_flags.push(w.to_string()),
                 _ if SEPARATE_COMPILE.contains(&w) => {
                     let v = value(w)?;
                     a.compile_flags.extend([w.to_string(), v]);

@@ -11,6 +11,10 @@
 //! 5. codegen to an object (or `-S` assembly, or `-emit-llvm` IR);
 //! 6. unless `-c`/`-S`, the link with clang, given only what the user passed.
 //!
+//! Fortran sources (`.f90`, `.f`, ...) go to flang-22 instead of clang in phase 1, with
+//! the `ferrozyme` module on their include path, and the executable is linked by flang
+//! (`fortran.rs`).
+//!
 //! With `-c`/`-S` and several sources each source is its own module and output, as in
 //! clang. Intermediate files live in a temporary directory removed at the end;
 //! `--save-temps=<dir>` keeps the IR before and after AD (and after re-optimization).
@@ -23,6 +27,7 @@ use inkwell::context::Context;
 
 use crate::args::{CcArgs, Driver, OptLevel, Source, Stage};
 use crate::error::CliError;
+use crate::fortran;
 use crate::pipeline::{self, Emit};
 use crate::tools;
 
@@ -37,9 +42,18 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::Failed(format!("cannot create '{}': {e}", dir.display())))?;
     }
+    let has_fortran =
+        args.driver == Driver::Fortran || args.sources.iter().any(fortran::is_fortran);
+    let flang = if has_fortran {
+        Some(tools::flang()?)
+    } else {
+        None
+    };
     let mut job = Job {
         args,
         clang: &clang,
+        flang: flang.as_deref(),
+        fortran_module_dir: None,
         tmp: tmp.path(),
         log,
     };
@@ -97,6 +111,10 @@ const GRADCHECK_C: &str = include_str!("gradcheck.c");
 struct Job<'a> {
     args: &'a CcArgs,
     clang: &'a Path,
+    /// flang, when the command has Fortran sources or is `ferrozyme fortran`.
+    flang: Option<&'a Path>,
+    /// Where the `ferrozyme` module's `.mod` was written (once, on first need).
+    fortran_module_dir: Option<PathBuf>,
     tmp: &'a Path,
     log: &'a mut dyn FnMut(&str),
 }
@@ -119,13 +137,26 @@ impl Job<'_> {
 
     /// Phase 1: one source to bitcode.
     fn compile_to_bitcode(&mut self, src: &Source, out: &Path) -> Result<(), CliError> {
+        self.compile_source(src, out, self.args.ad_before_opt)
+    }
+
+    /// One source to bitcode, optimized by clang unless `unoptimized`.
+    fn compile_source(
+        &mut self,
+        src: &Source,
+        out: &Path,
+        unoptimized: bool,
+    ) -> Result<(), CliError> {
+        if fortran::is_fortran(src) {
+            return self.compile_fortran(src, out, unoptimized);
+        }
         let mut cmd = self.clang_cmd();
         // AddressSanitizer instruments at the end of clang's pipeline, before the AD pass
         // would see the IR (its shadow checks and `__asan_memcpy` are not differentiable);
         // the sources are compiled without it and `asan` runs after AD (`sanitize`).
         cmd.arg(self.args.opt.clang_flag())
             .args(self.args.compile_flags.iter().filter(|f| !is_asan_flag(f)));
-        if self.args.ad_before_opt {
+        if unoptimized {
             cmd.args(["-Xclang", "-disable-llvm-passes"]);
         }
         cmd.args(["-emit-llvm", "-c"]);
@@ -134,6 +165,65 @@ impl Job<'_> {
         }
         cmd.arg(&src.path).arg("-o").arg(out);
         self.run(&mut cmd)
+    }
+
+    /// Phase 1 for a Fortran source: `flang -O<n> -emit-llvm -c`, with the flags flang
+    /// accepts and the `ferrozyme` module's directory on the include path. flang has no
+    /// switch to skip LLVM's passes, so `--ad-before-opt` compiles Fortran at `-O0`.
+    fn compile_fortran(
+        &mut self,
+        src: &Source,
+        out: &Path,
+        unoptimized: bool,
+    ) -> Result<(), CliError> {
+        let flang = self.flang.ok_or_else(|| {
+            CliError::Failed("internal: a Fortran source without flang".to_string())
+        })?;
+        let moddir = self.fortran_module()?;
+        let mut cmd = Command::new(flang);
+        let level = if unoptimized {
+            "-O0"
+        } else {
+            self.args.opt.clang_flag()
+        };
+        cmd.arg(level)
+            .args(fortran::filter_for_flang(&self.args.compile_flags))
+            .args(&self.args.fortran_flags)
+            .arg("-I")
+            .arg(&moddir);
+        if let Some(lang) = &src.lang {
+            cmd.args(["-x", lang]);
+        }
+        cmd.args(["-emit-llvm", "-c"])
+            .arg(&src.path)
+            .arg("-o")
+            .arg(out);
+        self.run(&mut cmd)
+    }
+
+    /// Writes `ferrozyme.f90` to the temporary directory and has flang turn it into
+    /// `ferrozyme.mod` there (`-fsyntax-only` writes module files).
+    fn fortran_module(&mut self) -> Result<PathBuf, CliError> {
+        if let Some(d) = &self.fortran_module_dir {
+            return Ok(d.clone());
+        }
+        let flang = self.flang.ok_or_else(|| {
+            CliError::Failed("internal: a Fortran source without flang".to_string())
+        })?;
+        let dir = self.tmp.join("fortran-modules");
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| CliError::Failed(format!("cannot create '{}': {e}", dir.display())))?;
+        let src = dir.join(fortran::MODULE_FILE);
+        std::fs::write(&src, fortran::MODULE_SOURCE)
+            .map_err(|e| CliError::Failed(format!("writing {}: {e}", src.display())))?;
+        let mut cmd = Command::new(flang);
+        cmd.arg("-fsyntax-only")
+            .arg("-module-dir")
+            .arg(&dir)
+            .arg(&src);
+        self.run(&mut cmd)?;
+        self.fortran_module_dir = Some(dir.clone());
+        Ok(dir)
     }
 
     fn save(
@@ -170,6 +260,7 @@ impl Job<'_> {
             m.set_name(&src.path.to_string_lossy());
             modules.push(m);
         }
+        self.keep_registered_calls(&ctx, sources, &mut modules)?;
         if self.args.check_gradients {
             modules.push(self.gradcheck_runtime(&ctx)?);
         }
@@ -193,13 +284,11 @@ impl Job<'_> {
         // Functions the pass did not touch were optimized before it: skip them this time
         // (not with --ad-before-opt, where nothing was optimized yet).
         let frozen = (!self.args.ad_before_opt && self.args.opt != OptLevel::O0).then(|| {
-            ferrozyme_transform::freeze_untouched(ferrozyme_transform::Module::from_inkwell(
-                &module,
-            ))
+            crate::freeze::freeze_untouched(ferrozyme_transform::Module::from_inkwell(&module))
         });
         let optimized = pipeline::optimize(&module, &tm, self.args.opt, loops);
         if let Some(f) = frozen {
-            ferrozyme_transform::thaw(f);
+            crate::freeze::thaw(f);
         }
         optimized?;
         if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
@@ -209,6 +298,77 @@ impl Job<'_> {
             self.save(&module, stem, "after-opt")?;
         }
         pipeline::emit(&module, &tm, emit, out)
+    }
+
+    /// Functions with registered derivatives (`__enzyme_register_gradient_*`) must reach
+    /// the AD pass as calls: when clang's optimizer may have inlined one (a source that
+    /// defines such a function, compiled at -O1 and above), that source is compiled again
+    /// unoptimized, the functions are marked `noinline` (`ferrozyme_transform::
+    /// prepare_module`), and clang optimizes the prepared bitcode with the same flags.
+    /// Sources without such functions (nearly all) are compiled once, as before.
+    fn keep_registered_calls<'c>(
+        &mut self,
+        ctx: &'c Context,
+        sources: &[Source],
+        modules: &mut [inkwell::module::Module<'c>],
+    ) -> Result<(), CliError> {
+        if self.args.ad_before_opt || self.args.opt == OptLevel::O0 {
+            return Ok(());
+        }
+        let names: Vec<String> = modules
+            .iter()
+            .flat_map(|m| {
+                ferrozyme_transform::registered_functions(
+                    ferrozyme_transform::Module::from_inkwell(m),
+                )
+            })
+            .collect();
+        if names.is_empty() {
+            return Ok(());
+        }
+        for (k, src) in sources.iter().enumerate() {
+            let defines = names.iter().any(|n| {
+                modules[k]
+                    .get_function(n)
+                    .is_some_and(|f| f.count_basic_blocks() > 0)
+            });
+            if !defines {
+                continue;
+            }
+            let stem = stem_of(&src.path);
+            let raw = self.tmp.join(format!("{k}-{stem}.raw.bc"));
+            let prepared = self.tmp.join(format!("{k}-{stem}.prepared.bc"));
+            let optimized = self.tmp.join(format!("{k}-{stem}.opt.bc"));
+            self.compile_source(src, &raw, true)?;
+            let m = pipeline::load(ctx, &raw)?;
+            ferrozyme_transform::prepare_module(
+                ferrozyme_transform::Module::from_inkwell(&m),
+                &names,
+            );
+            if !m.write_bitcode_to_path(&prepared) {
+                return Err(CliError::Failed(format!(
+                    "cannot write '{}'",
+                    prepared.display()
+                )));
+            }
+            let mut cmd = self.clang_cmd();
+            cmd.arg(self.args.opt.clang_flag())
+                .args(
+                    self.args
+                        .compile_flags
+                        .iter()
+                        .filter(|f| optimization_flag(f) && !is_asan_flag(f)),
+                )
+                .args(["-Wno-unused-command-line-argument", "-emit-llvm", "-c"])
+                .arg(&prepared)
+                .arg("-o")
+                .arg(&optimized);
+            self.run(&mut cmd)?;
+            let m = pipeline::load(ctx, &optimized)?;
+            m.set_name(&src.path.to_string_lossy());
+            modules[k] = m;
+        }
+        Ok(())
     }
 
     /// The gradient-checking runtime (`gradcheck.c`), compiled to bitcode for linking.
@@ -229,15 +389,27 @@ impl Job<'_> {
         pipeline::load(ctx, &bc)
     }
 
-    /// Phase 6: the link, with exactly the user's link flags and inputs.
+    /// Phase 6: the link, with exactly the user's link flags and inputs. flang links when
+    /// Fortran was compiled (it adds its runtime library).
     fn link(&mut self, objects: &[PathBuf]) -> Result<(), CliError> {
-        let mut cmd = self.clang_cmd();
+        let mut cmd = match self.flang {
+            Some(flang) => Command::new(flang),
+            None => self.clang_cmd(),
+        };
         cmd.args(objects).args(&self.args.link_args);
         if let Some(out) = &self.args.output {
             cmd.arg("-o").arg(out);
         }
         self.run(&mut cmd)
     }
+}
+
+/// Flags that steer clang's optimization of bitcode (`-f...`, `-m...`, the target):
+/// what the second half of a split compile needs; preprocessor and language flags are
+/// not.
+fn optimization_flag(f: &str) -> bool {
+    (f.starts_with("-f") || f.starts_with("-m") || f.starts_with("--target="))
+        && !f.starts_with("-fsyntax")
 }
 
 /// `-fsanitize=address` (alone or in a list such as `-fsanitize=address,undefined`).

@@ -5,6 +5,8 @@
 mod args;
 mod cc;
 mod error;
+mod fortran;
+mod freeze;
 mod opt;
 mod pipeline;
 mod reduce;
@@ -22,6 +24,8 @@ ferrozyme — automatic differentiation of optimized LLVM IR (Enzyme-compatible)
 USAGE:
     ferrozyme cc  [clang flags] sources... [-o out]   drop-in for clang-22 with AD in the pipeline
     ferrozyme c++ [clang flags] sources... [-o out]   drop-in for clang++-22
+    ferrozyme fortran [flang flags] sources... [-o out]
+                                                      drop-in for flang-22 (`use ferrozyme` works)
     ferrozyme opt IN.{ll,bc} -o OUT.{ll,bc} [-O<n>] [--print-activity] [--print-type-analysis]
     ferrozyme reduce IN.{ll,bc} -o OUT.ll [--kind crash|verifier|diagnostic=<kind>|mismatch] [--timeout S]
                                                       shrink a failing module with llvm-reduce-22
@@ -30,6 +34,8 @@ USAGE:
 
 cc / c++ accept clang's flags (-O0..-O3 -Os -Oz, -g, -I, -D, -U, -std=, -f*, -m*, -W*,
 -x, -c, -S, -emit-llvm, -o, -L, -l, objects and archives) and pass them to clang-22.
+Fortran sources (.f90 .f .F90 ...) go to flang-22 in any of the three; with Fortran the
+program is linked by flang (its runtime library).
 Pipeline: clang -O<n> -emit-llvm -> link all bitcode -> AD -> verify -> default<O<n>>
 -> codegen -> link. Ferrozyme's own flags:
     --ad-before-opt        differentiate unoptimized IR, then optimize (Enzyme paper baseline)
@@ -39,7 +45,8 @@ Pipeline: clang -O<n> -emit-llvm -> link all bitcode -> AD -> verify -> default<
     --save-temps=<dir>     keep <stem>.before-ad.ll, .after-ad.ll, .after-opt.ll in <dir>
     -v                     show the clang commands run
 
-Environment: FERROZYME_CLANG overrides the clang command (default clang-22).
+Environment: FERROZYME_CLANG overrides the clang command (default clang-22),
+FERROZYME_FLANG the flang command (default flang-22).
 Exit status: 0 success, 1 error (diagnostics, malformed IR, a failing tool), 2 usage error.
 ";
 
@@ -75,8 +82,12 @@ fn dispatch(argv: &[String]) -> Result<(), CliError> {
             println!("ferrozyme {} (LLVM 22)", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
-        "cc" | "c++" => {
-            let driver = if cmd == "cc" { Driver::C } else { Driver::Cxx };
+        "cc" | "c++" | "fortran" => {
+            let driver = match cmd.as_str() {
+                "cc" => Driver::C,
+                "c++" => Driver::Cxx,
+                _ => Driver::Fortran,
+            };
             let args = CcArgs::parse(driver, rest)?;
             if args.help {
                 print!("{USAGE}");
@@ -113,7 +124,7 @@ fn dispatch(argv: &[String]) -> Result<(), CliError> {
             Ok(())
         }
         other => Err(CliError::Usage(format!(
-            "unknown subcommand '{other}' (expected cc, c++, opt, reduce or rules)"
+            "unknown subcommand '{other}' (expected cc, c++, fortran, opt, reduce or rules)"
         ))),
     }
 }

@@ -1,8 +1,9 @@
-//! Finding and running the external tools the driver needs (only clang).
+//! Finding and running the external tools the driver needs: clang, and flang for Fortran.
 //!
 //! `FERROZYME_CLANG` overrides the command; otherwise `clang-22` on `PATH`, then Debian's
 //! `/usr/lib/llvm-22/bin/clang`. `ferrozyme c++` uses the same clang with
-//! `--driver-mode=g++`, which is exactly what the `clang++` name does.
+//! `--driver-mode=g++`, which is exactly what the `clang++` name does. Fortran sources go
+//! to `FERROZYME_FLANG`, else `flang-22`, else `/usr/lib/llvm-22/bin/flang`.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,26 @@ pub fn clang() -> Result<PathBuf, CliError> {
     }
     Err(CliError::Failed(format!(
         "cannot find {DEFAULT_CLANG} (nor {FALLBACK_CLANG}); install LLVM 22 (bash scripts/ensure-llvm.sh) or set FERROZYME_CLANG"
+    )))
+}
+
+const DEFAULT_FLANG: &str = "flang-22";
+const FALLBACK_FLANG: &str = "/usr/lib/llvm-22/bin/flang";
+
+/// The flang to run (only asked for when there is Fortran to compile or link).
+pub fn flang() -> Result<PathBuf, CliError> {
+    if let Some(c) = std::env::var_os("FERROZYME_FLANG").filter(|c| !c.is_empty()) {
+        return Ok(PathBuf::from(c));
+    }
+    if let Some(p) = find_in_path(DEFAULT_FLANG) {
+        return Ok(p);
+    }
+    let fallback = Path::new(FALLBACK_FLANG);
+    if fallback.is_file() {
+        return Ok(fallback.to_path_buf());
+    }
+    Err(CliError::Failed(format!(
+        "cannot find {DEFAULT_FLANG} (nor {FALLBACK_FLANG}) to compile Fortran; install it (bash scripts/ensure-hpc.sh, or apt-get install flang-22 libflang-22-dev) or set FERROZYME_FLANG"
     )))
 }
 

@@ -2,7 +2,13 @@
 //!
 //! The suite lives in `<workspace>/tests/`: `tests/c/NN_name.c` are
 //! self-checking programs, `tests/errors/*.{c,ll}` must be rejected with a
-//! given diagnostic. See `tests/README.md` for the directive syntax.
+//! given diagnostic, `tests/filetests/*.ll` pin the transform's decisions on the
+//! generated IR (`filetest.rs`); `tests/fortran`, `tests/openmp` and `tests/mpi` hold the
+//! Fortran, OpenMP and MPI programs (see [`hpc`]). See `tests/README.md` for the
+//! directive syntax.
+
+pub mod filetest;
+pub mod hpc;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -89,6 +95,15 @@ pub struct Directives {
     /// `// IGNORE: <reason>`: a capability that does not work yet. The trials are listed
     /// as ignored (so the gap stays visible; `--include-ignored` runs them and they fail).
     pub ignore: Option<String>,
+    /// `// SOURCES: src/k.f90 ...`: more sources compiled with the program, relative to
+    /// its directory (a Fortran kernel for a C main, say).
+    pub sources: Vec<String>,
+    /// `// OMP_THREADS: 1 2`: the program is built with `-fopenmp` and run once per
+    /// count with `OMP_NUM_THREADS` set to it.
+    pub omp_threads: Vec<u32>,
+    /// `// MPI: 2 4`: the program is built with Open MPI's flags and run with
+    /// `mpirun -np N --oversubscribe` once per count.
+    pub mpi_procs: Vec<u32>,
 }
 
 /// CPU flags (from /proc/cpuinfo) that `requires` lists and this machine lacks.
@@ -120,6 +135,9 @@ pub fn parse_directives(src: &str) -> Directives {
             b
         } else if let Some(b) = t.strip_prefix(';') {
             b.trim_start_matches(';')
+        } else if let Some(b) = t.strip_prefix('!') {
+            // Fortran comments.
+            b
         } else {
             break;
         };
@@ -156,6 +174,17 @@ pub fn parse_directives(src: &str) -> Directives {
             "REQUIRES" => d
                 .requires
                 .extend(value.split_whitespace().map(String::from)),
+            "SOURCES" => d.sources.extend(value.split_whitespace().map(String::from)),
+            "OMP_THREADS" => d.omp_threads.extend(
+                value
+                    .split_whitespace()
+                    .filter_map(|n| n.parse::<u32>().ok()),
+            ),
+            "MPI" => d.mpi_procs.extend(
+                value
+                    .split_whitespace()
+                    .filter_map(|n| n.parse::<u32>().ok()),
+            ),
             _ => {}
         }
     }
@@ -315,6 +344,17 @@ mod tests {
         assert_eq!(d.args, vec!["-lm"]);
         assert_eq!(d.cflags, vec!["-ffast-math"]);
         assert_eq!(d.expect_errors, vec!["foo"]);
+    }
+
+    #[test]
+    fn hpc_directives() {
+        let src = "! SOURCES: src/a.f90 src/b.f90\n! OMP_THREADS: 1 2\nprogram p\n";
+        let d = parse_directives(src);
+        assert_eq!(d.sources, vec!["src/a.f90", "src/b.f90"]);
+        assert_eq!(d.omp_threads, vec![1, 2]);
+        let d = parse_directives("// MPI: 2 4\n// OPT: O2\nint main;\n");
+        assert_eq!(d.mpi_procs, vec![2, 4]);
+        assert_eq!(d.opts, vec!["O2"]);
     }
 
     #[test]

@@ -304,6 +304,22 @@ impl Builder {
         // SAFETY: builder positioned.
         Value(unsafe { LLVMBuildMemCpy(self.raw, dst.0, align, src.0, align, len.0) })
     }
+    /// `atomicrmw fadd ptr %p, %v monotonic`: an adjoint (or tangent) accumulation that
+    /// other threads may perform on the same location at the same time.
+    pub fn atomic_fadd(&self, p: Value, v: Value) -> Value {
+        use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp};
+        // SAFETY: builder positioned; `p` is a pointer and `v` a floating scalar (caller).
+        Value(unsafe {
+            LLVMBuildAtomicRMW(
+                self.raw,
+                LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpFAdd,
+                p.0,
+                v.0,
+                LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic,
+                0,
+            )
+        })
+    }
     /// Generic binary op by opcode (used when re-emitting primal instructions).
     pub fn binop(&self, op: Opcode, a: Value, b: Value) -> Value {
         let n = cstr("");

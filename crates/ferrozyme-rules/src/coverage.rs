@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use crate::{all_opcodes, all_rules, opcode_kind, Family, OpKind, Partial};
+use crate::{all_rules, opcode_kind, Family, Op, OpKind, Partial};
 
 /// The rule table, the opcode classification and the zero-derivative intrinsics, as
 /// Markdown.
@@ -37,7 +37,7 @@ pub fn coverage_markdown() -> String {
         s,
         "## Every LLVM instruction\n\n| opcode | handling |\n|---|---|"
     );
-    for op in all_opcodes() {
+    for op in Op::ALL {
         let how = match opcode_kind(op) {
             OpKind::Elementwise(_) => "derivative rule (above)".to_string(),
             OpKind::LinearCast => {
@@ -48,7 +48,7 @@ pub fn coverage_markdown() -> String {
             OpKind::Structural { why } => format!("handled by the transform: {why}"),
             OpKind::Unsupported { why } => format!("**unsupported**: {why}"),
         };
-        let _ = writeln!(s, "| `{op}` | {how} |");
+        let _ = writeln!(s, "| `{}` | {how} |", op.name());
     }
     let _ = writeln!(
         s,
@@ -67,7 +67,79 @@ pub fn coverage_markdown() -> String {
     for (name, why) in crate::lookup::zero_derivative_table() {
         let _ = writeln!(s, "| `{name}` | {why} |");
     }
+    library_families(&mut s);
     s
+}
+
+/// flang's runtime, OpenMP and MPI (`fortran.rs`, `openmp.rs`, `mpi.rs`).
+fn library_families(s: &mut String) {
+    use crate::fortran::FortranRule;
+    use crate::mpi::MpiRule;
+    use crate::openmp::OmpRule;
+    let _ = writeln!(
+        s,
+        "\n## flang's runtime library (`_FortranA*`)\n\n| routine | handling |\n|---|---|"
+    );
+    for (name, by) in crate::fortran::implemented() {
+        let _ = writeln!(
+            s,
+            "| `{name}` | differentiable implementation `{by}` (runtime/fortran.c) |"
+        );
+    }
+    for (name, rule) in crate::fortran::families() {
+        let how = match rule {
+            FortranRule::Inactive { why } => format!("inactive: {why}"),
+            FortranRule::Implemented { by } => format!("implemented by `{by}`"),
+            FortranRule::Unsupported { why } => format!("**unsupported**: {why}"),
+        };
+        let _ = writeln!(s, "| `{name}` | {how} |");
+    }
+    let _ = writeln!(
+        s,
+        "| any other `_FortranA*` | **unsupported**: a `missing-derivative` error naming it |"
+    );
+    let _ = writeln!(
+        s,
+        "\n## OpenMP runtime (libomp)\n\n| routine | handling |\n|---|---|"
+    );
+    for (name, rule) in crate::openmp::table() {
+        let how = match rule {
+            OmpRule::Fork => {
+                "parallel region: the microtask's derivative is forked (per-thread tapes)"
+                    .to_string()
+            }
+            OmpRule::Barrier => "mirrored in the reverse sweep".to_string(),
+            OmpRule::CriticalBegin | OmpRule::CriticalEnd => {
+                "critical section, mirrored (begin and end swap)".to_string()
+            }
+            OmpRule::Reduce => {
+                "reduction: rewritten to `atomicrmw fadd` for `+` on reals".to_string()
+            }
+            OmpRule::Inactive { why } => format!("inactive: {why}"),
+            OmpRule::Unsupported { why } => format!("**unsupported**: {why}"),
+        };
+        let _ = writeln!(s, "| `{name}` | {how} |");
+    }
+    let _ = writeln!(
+        s,
+        "| any other `__kmpc_*`, `omp_*`, `__tgt_*` | **unsupported**: an error naming it |"
+    );
+    let _ = writeln!(
+        s,
+        "\n## MPI (Open MPI)\n\n| routine | handling |\n|---|---|"
+    );
+    for (name, rule) in crate::mpi::table() {
+        let how = match rule {
+            MpiRule::Inactive { why } => format!("inactive: {why}"),
+            MpiRule::Unsupported { why } => format!("**unsupported**: {why}"),
+            r => format!("differentiated (`{r:?}`, see `ferrozyme-rules/src/mpi.rs`)"),
+        };
+        let _ = writeln!(s, "| `{name}` | {how} |");
+    }
+    let _ = writeln!(
+        s,
+        "| any other `MPI_*` | **unsupported**: an error naming it |"
+    );
 }
 
 #[cfg(test)]
@@ -78,8 +150,9 @@ mod tests {
         for r in crate::all_rules() {
             assert!(s.contains(&format!("`{}`", r.name)), "{} missing", r.name);
         }
-        for op in crate::all_opcodes() {
-            assert!(s.contains(&format!("| `{op}` |")), "{op} missing");
+        for op in crate::Op::ALL {
+            let name = op.name();
+            assert!(s.contains(&format!("| `{name}` |")), "{name} missing");
         }
     }
 }

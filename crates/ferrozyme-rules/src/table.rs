@@ -367,6 +367,17 @@ fn build() -> Vec<Rule> {
             WIDE,
             |a| a[0].hypot(a[1]),
         ),
+        // carg(z) = atan2(im, re) for `double _Complex` passed as (re, im).
+        rule(
+            "carg",
+            L,
+            &[
+                "sel(eq(x*x + y*y, 0), 0, -y/(x*x + y*y))",
+                "sel(eq(x*x + y*y, 0), 0, x/(x*x + y*y))",
+            ],
+            WIDE,
+            |a| a[1].atan2(a[0]),
+        ),
         rule("floor", L, &[Z], STEPS, |a| a[0].floor()),
         rule("ceil", L, &[Z], STEPS, |a| a[0].ceil()),
         rule("round", L, &[Z], STEPS, |a| a[0].round()),

@@ -335,8 +335,11 @@ impl Engine {
         }
     }
     fn integer(&mut self, v: Value) {
-        if v.ty().is_integer() {
-            self.learn_val_at(v, 0, BaseType::Integer);
+        if let Some(w) = v.ty().int_width() {
+            // Integer arithmetic makes the whole value an integer, all its pieces.
+            let mut t = TypeTree::new();
+            t.insert_integer(0, (w as i64 + 7) / 8);
+            self.learn_val(v, &t);
         }
     }
 
@@ -686,6 +689,15 @@ impl Engine {
             self.learn_val_at(i, 0, BaseType::Pointer);
         } else if (ta == BaseType::Integer || konst(a)) && (tb == BaseType::Integer || konst(b)) {
             self.integer(i);
+        } else if self.value_tree(i).get(0) == BaseType::Integer {
+            // Backwards: an integer result of an integer and something else (a pointer
+            // plus an offset would be a pointer): the something else is an integer too.
+            if tb == BaseType::Integer || konst(b) {
+                self.integer(a);
+            }
+            if ta == BaseType::Integer || konst(a) {
+                self.integer(b);
+            }
         }
     }
 

@@ -112,7 +112,10 @@ pub(super) fn type_tree(m: Module, ty: Type, ints_are_integer: bool) -> TypeTree
     }
     let leaves = leaves(m, ty);
     for &(off, leaf) in &leaves {
-        tree.insert(off, scalar_base(leaf, ints_are_integer));
+        match (scalar_base(leaf, ints_are_integer), leaf.int_width()) {
+            (BaseType::Integer, Some(w)) => tree.insert_integer(off, (w as i64 + 7) / 8),
+            (b, _) => tree.insert(off, b),
+        };
     }
     if ints_are_integer {
         mark_padding(m, ty, &leaves, &mut tree);
@@ -286,6 +289,16 @@ pub(super) fn tbaa_name_base(name: &str) -> BaseType {
     }
 }
 
+/// A TBAA scalar at `off`: 8-byte C integers (`long`, `long long`, x86-64) and `__int128`
+/// cover all their 4-byte pieces.
+fn insert_tbaa_scalar(tree: &mut TypeTree, off: i64, name: &str) {
+    match (tbaa_name_base(name), name) {
+        (BaseType::Integer, "long" | "long long") => tree.insert_integer(off, 8),
+        (BaseType::Integer, "__int128") => tree.insert_integer(off, 16),
+        (b, _) => tree.insert(off, b),
+    };
+}
+
 /// The MDString name of a TBAA type node, if it has one.
 fn type_node_name(node: Value) -> Option<String> {
     node.md_node_operands()
@@ -307,7 +320,7 @@ pub(super) fn tbaa_access_tree(tag: Value) -> (TypeTree, i64) {
     };
     if let Some(name) = first.md_string() {
         // Old scalar format: the tag is the type node itself.
-        tree.insert(0, tbaa_name_base(&name));
+        insert_tbaa_scalar(&mut tree, 0, &name);
         return (tree, 0);
     }
     if ops.len() < 3 {
@@ -319,7 +332,7 @@ pub(super) fn tbaa_access_tree(tag: Value) -> (TypeTree, i64) {
         .unwrap_or(0);
     if let Some(access) = ops[1] {
         if let Some(name) = type_node_name(access) {
-            tree.insert(tag_off, tbaa_name_base(&name));
+            insert_tbaa_scalar(&mut tree, tag_off, &name);
         }
     }
     struct_members(first, 0, 0, &mut tree);
@@ -342,7 +355,7 @@ fn struct_members(node: Value, base: i64, depth: u32, tree: &mut TypeTree) {
                 struct_members(ty, at, depth + 1, tree);
             } else if at >= 0 {
                 if let Some(name) = type_node_name(ty) {
-                    tree.insert(at, tbaa_name_base(&name));
+                    insert_tbaa_scalar(tree, at, &name);
                 }
             }
         }
@@ -365,3 +378,7 @@ pub(super) fn tbaa_struct_entries(md: Value) -> Vec<(i64, i64, BaseType)> {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "layout_tests.rs"]
+mod tests;

@@ -41,6 +41,17 @@ pub(crate) struct Finding {
     pub help: &'static str,
 }
 
+impl Finding {
+    /// As a problem for the synthesizers' diagnostics.
+    pub(crate) fn problem(self) -> crate::common::Problem<'static> {
+        crate::common::Problem::Audit {
+            kind: self.kind,
+            msg: self.msg,
+            help: self.help,
+        }
+    }
+}
+
 /// Runs every check over the instructions of `blocks` (the reachable blocks of the
 /// function being differentiated).
 /// `args` is the activity of `f`'s parameters.

@@ -111,7 +111,22 @@ fn written_by(
                     CallKind::Memcpy | CallKind::Memmove | CallKind::Memset => {
                         w.push(underlying(i.call_args()[0]))
                     }
-                    CallKind::Free | CallKind::Realloc => w.push(underlying(i.call_args()[0])),
+                    CallKind::Free | CallKind::Realloc | CallKind::PosixMemalign => {
+                        w.push(underlying(i.call_args()[0]))
+                    }
+                    // flang's inactive routines may write through their pointer
+                    // arguments (an inquiry's result descriptor, an I/O status).
+                    CallKind::InactiveExternal
+                        if i.called_function().is_some_and(|g| {
+                            ferrozyme_rules::fortran::fortran_rule(&g.name()).is_some()
+                        }) =>
+                    {
+                        for a in i.call_args() {
+                            if a.ty().is_pointer() {
+                                w.push(underlying(a));
+                            }
+                        }
+                    }
                     CallKind::InactiveExternal => {}
                     CallKind::Defined(g) if is_readonly_function(g) => {}
                     CallKind::Defined(g) if depth > 0 && g != f => {

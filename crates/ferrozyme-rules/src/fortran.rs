@@ -1,0 +1,410 @@
+//! flang's runtime library (`_FortranA*`) as the AD pass sees it: one row per routine or
+//! family of routines.
+//!
+//! flang-22 calls its runtime (`libflang_rt.runtime.a`, 1600+ entry points, no IR) for
+//! I/O, program control, inquiry functions and the array intrinsics and assignments it
+//! does not expand inline — at `-O0` nearly all of them (`SUM`, `DOT_PRODUCT`, `MAXVAL`,
+//! `MATMUL`, `RESHAPE`, whole-array assignment through descriptors). Every such call inside
+//! differentiated code falls in one of three cases:
+//!
+//! * [`FortranRule::Inactive`]: it cannot touch differentiable data (it prints, stops,
+//!   answers an inquiry with an integer, works on characters): copied as is.
+//! * [`FortranRule::Implemented`]: it computes on reals. Inside the functions being
+//!   differentiated the call is redirected to a C implementation with the same
+//!   arguments (`crates/ferrozyme-transform/runtime/fortran.c`), whose IR the pass
+//!   differentiates like the user's own code.
+//! * [`FortranRule::Unsupported`]: anything else; a clear `missing-derivative` error
+//!   naming the routine and what to do.
+//!
+//! Lookup is by exact name first, then by the longest family prefix that ends at a word
+//! boundary of the name (`All` matches `AllDim`, not `AllocatableAllocate`); a
+//! `_FortranA` name in neither is unsupported (never silently inactive).
+
+/// What the pass does with one flang runtime routine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FortranRule {
+    /// No derivative flows through it; the call is copied.
+    Inactive { why: &'static str },
+    /// Redirected to the differentiable implementation `by` inside differentiated code.
+    Implemented { by: &'static str },
+    /// Rejected with a `missing-derivative` error.
+    Unsupported { why: &'static str },
+}
+
+/// The prefix of every flang runtime entry point (after `RTNAME`).
+pub const PREFIX: &str = "_FortranA";
+
+/// flang's `_FortranAAssign` for data without derivatives, as the implementation of
+/// `Assign` calls it; the pass renames it back to `_FortranAAssign` after differentiating.
+pub const ASSIGN_INACTIVE: &str = "__fz_f18_assign_inactive";
+
+const IO: &str = "formatted or list-directed output: values are only read to be printed";
+const CONTROL: &str = "program start, stop and error termination";
+const INQUIRY: &str = "an inquiry: integer, logical or descriptor results about shape and type";
+const INTEGER_RESULT: &str =
+    "integer or logical results (locations, counts, tests), which carry no derivative";
+const CHARACTERS: &str = "character data carry no derivative";
+const CLOCKS: &str = "clocks and timers";
+const ENVIRONMENT: &str = "the environment, files and signals, not program data";
+
+/// Routines with a differentiable implementation, by exact name (without [`PREFIX`]).
+const IMPLEMENTED: &[(&str, &str)] = &[
+    ("SumReal8", "__fz_f18_sum_r8"),
+    ("SumReal4", "__fz_f18_sum_r4"),
+    ("DotProductReal8", "__fz_f18_dot_r8"),
+    ("DotProductReal4", "__fz_f18_dot_r4"),
+    ("MaxvalReal8", "__fz_f18_maxval_r8"),
+    ("MaxvalReal4", "__fz_f18_maxval_r4"),
+    ("MinvalReal8", "__fz_f18_minval_r8"),
+    ("MinvalReal4", "__fz_f18_minval_r4"),
+    ("MatmulReal8Real8", "__fz_f18_matmul_r8"),
+    ("MatmulReal4Real4", "__fz_f18_matmul_r4"),
+    ("Assign", "__fz_f18_assign"),
+    ("ProductReal8", "__fz_f18_product_r8"),
+    ("ProductReal4", "__fz_f18_product_r4"),
+    ("Norm2_8", "__fz_f18_norm2_8"),
+    ("Norm2_4", "__fz_f18_norm2_4"),
+    ("Transpose", "__fz_f18_transpose"),
+    ("Reshape", "__fz_f18_reshape"),
+];
+
+/// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
+const FAMILIES: &[(&str, FortranRule)] = &[
+    // Input overwrites program variables with values read from outside: their derivative
+    // must become zero, which an inactive copy would not do.
+    (
+        "ioInput",
+        FortranRule::Unsupported {
+            why: "input statements overwrite variables inside differentiated code",
+        },
+    ),
+    ("io", FortranRule::Inactive { why: IO }),
+    ("ProgramStart", FortranRule::Inactive { why: CONTROL }),
+    (
+        "ProgramEndStatement",
+        FortranRule::Inactive { why: CONTROL },
+    ),
+    ("StopStatement", FortranRule::Inactive { why: CONTROL }),
+    ("PauseStatement", FortranRule::Inactive { why: CONTROL }),
+    ("FailImageStatement", FortranRule::Inactive { why: CONTROL }),
+    ("Exit", FortranRule::Inactive { why: CONTROL }),
+    ("Abort", FortranRule::Inactive { why: CONTROL }),
+    (
+        "ReportFatalUserError",
+        FortranRule::Inactive { why: CONTROL },
+    ),
+    ("CpuTime", FortranRule::Inactive { why: CLOCKS }),
+    ("SystemClock", FortranRule::Inactive { why: CLOCKS }),
+    ("DateAndTime", FortranRule::Inactive { why: CLOCKS }),
+    ("Etime", FortranRule::Inactive { why: CLOCKS }),
+    ("Secnds", FortranRule::Inactive { why: CLOCKS }),
+    ("Dsecnds", FortranRule::Inactive { why: CLOCKS }),
+    ("time", FortranRule::Inactive { why: CLOCKS }),
+    ("Size", FortranRule::Inactive { why: INQUIRY }),
+    ("Lbound", FortranRule::Inactive { why: INQUIRY }),
+    ("Ubound", FortranRule::Inactive { why: INQUIRY }),
+    ("Shape", FortranRule::Inactive { why: INQUIRY }),
+    ("IsContiguous", FortranRule::Inactive { why: INQUIRY }),
+    ("IsAssumedSize", FortranRule::Inactive { why: INQUIRY }),
+    (
+        "PointerIsAssociated",
+        FortranRule::Inactive { why: INQUIRY },
+    ),
+    ("ArgumentCount", FortranRule::Inactive { why: INQUIRY }),
+    ("Selected", FortranRule::Inactive { why: INQUIRY }),
+    ("ExtendsTypeOf", FortranRule::Inactive { why: INQUIRY }),
+    ("SameTypeAs", FortranRule::Inactive { why: INQUIRY }),
+    ("ClassIs", FortranRule::Inactive { why: INQUIRY }),
+    ("SupportHalting", FortranRule::Inactive { why: INQUIRY }),
+    ("ByteswapOption", FortranRule::Inactive { why: INQUIRY }),
+    ("GetModesTypeSize", FortranRule::Inactive { why: INQUIRY }),
+    ("GetStatusTypeSize", FortranRule::Inactive { why: INQUIRY }),
+    ("ShowDescriptor", FortranRule::Inactive { why: INQUIRY }),
+    (
+        "Count",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "All",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "Any",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "Parity",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "IAll",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "IAny",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "IParity",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "Findloc",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "Maxloc",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "Minloc",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "IsNaN",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "IsFinite",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "Exponent",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "Nint",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "Ceiling",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "Floor",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    ("Character", FortranRule::Inactive { why: CHARACTERS }),
+    ("Trim", FortranRule::Inactive { why: CHARACTERS }),
+    ("Adjustl", FortranRule::Inactive { why: CHARACTERS }),
+    ("Adjustr", FortranRule::Inactive { why: CHARACTERS }),
+    ("Repeat", FortranRule::Inactive { why: CHARACTERS }),
+    ("Index", FortranRule::Inactive { why: CHARACTERS }),
+    ("Scan", FortranRule::Inactive { why: CHARACTERS }),
+    ("Verify", FortranRule::Inactive { why: CHARACTERS }),
+    ("LenTrim", FortranRule::Inactive { why: CHARACTERS }),
+    ("RandomInit", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("RandomSeed", FortranRule::Inactive { why: ENVIRONMENT }),
+    (
+        "RandomNumber",
+        FortranRule::Unsupported {
+            why: "RANDOM_NUMBER overwrites real variables inside differentiated code",
+        },
+    ),
+    ("Rand", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Irand", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("feclearexcept", FortranRule::Inactive { why: ENVIRONMENT }),
+    (
+        "fedisableexcept",
+        FortranRule::Inactive { why: ENVIRONMENT },
+    ),
+    ("feenableexcept", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("fegetexcept", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("feraiseexcept", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("fetestexcept", FortranRule::Inactive { why: ENVIRONMENT }),
+    (
+        "SetUnderflowMode",
+        FortranRule::Inactive { why: ENVIRONMENT },
+    ),
+    (
+        "GetUnderflowMode",
+        FortranRule::Inactive { why: ENVIRONMENT },
+    ),
+    ("MapException", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("GetCommand", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("GetEnvVariable", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("GetCwd", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("GetPID", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("GetGID", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("GetUID", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Hostnm", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Chdir", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Rename", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Unlink", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("PutEnv", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Signal", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Perror", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Sleep", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Flush", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Fseek", FortranRule::Inactive { why: ENVIRONMENT }),
+    ("Ftell", FortranRule::Inactive { why: ENVIRONMENT }),
+    (
+        "ExecuteCommandLine",
+        FortranRule::Inactive { why: ENVIRONMENT },
+    ),
+    (
+        "RegisterConfigureEnv",
+        FortranRule::Inactive { why: ENVIRONMENT },
+    ),
+];
+
+/// What the rest of the flang runtime is: not differentiated (yet).
+const DEFAULT_UNSUPPORTED: FortranRule = FortranRule::Unsupported {
+    why: "this routine of flang's runtime library has no derivative in Ferrozyme",
+};
+
+/// The rule for a called function's name, when it is part of flang's runtime (or the
+/// inactive alias of `Assign` the implementations use).
+pub fn fortran_rule(name: &str) -> Option<FortranRule> {
+    if name == ASSIGN_INACTIVE {
+        return Some(FortranRule::Inactive {
+            why: "assignment of integer, logical or character data",
+        });
+    }
+    let rest = name.strip_prefix(PREFIX)?;
+    if let Some((_, by)) = IMPLEMENTED.iter().find(|(n, _)| *n == rest) {
+        return Some(FortranRule::Implemented { by });
+    }
+    // The prefix must end the name or be followed by a new word (an upper-case letter,
+    // a digit or `_`): `Rand` is not a prefix of `RandomNumber`.
+    let at_boundary = |p: &str| {
+        rest.strip_prefix(p)
+            .is_some_and(|tail| tail.chars().next().is_none_or(|c| !c.is_ascii_lowercase()))
+    };
+    let family = FAMILIES
+        .iter()
+        .filter(|(p, _)| at_boundary(p))
+        .max_by_key(|(p, _)| p.len())
+        .map(|(_, r)| *r);
+    Some(family.unwrap_or(DEFAULT_UNSUPPORTED))
+}
+
+/// The help line of an unsupported routine.
+pub const UNSUPPORTED_HELP: &str = "compile the Fortran code with -O2 or higher (flang then expands SUM, DOT_PRODUCT, MAXVAL and array assignments inline), or write the operation as a loop over the elements; `ferrozyme rules` lists the flang routines that are differentiated";
+
+/// Every routine with an implementation: (flang name, implementation).
+pub fn implemented() -> impl Iterator<Item = (String, &'static str)> {
+    IMPLEMENTED
+        .iter()
+        .map(|(n, by)| (format!("{PREFIX}{n}"), *by))
+}
+
+/// Every family row: (name prefix, rule), for the coverage document.
+pub fn families() -> impl Iterator<Item = (String, FortranRule)> {
+    FAMILIES.iter().map(|(p, r)| (format!("{PREFIX}{p}*"), *r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_rows_win_over_families() {
+        assert_eq!(
+            fortran_rule("_FortranASumReal8"),
+            Some(FortranRule::Implemented {
+                by: "__fz_f18_sum_r8"
+            })
+        );
+        // `Sum` of integers is not implemented: the default, not a family.
+        assert_eq!(
+            fortran_rule("_FortranASumInteger4"),
+            Some(DEFAULT_UNSUPPORTED)
+        );
+        assert!(matches!(
+            fortran_rule("_FortranAMaxlocDim"),
+            Some(FortranRule::Inactive { .. })
+        ));
+    }
+
+    #[test]
+    fn families_match_at_word_boundaries() {
+        assert_eq!(
+            fortran_rule("_FortranAAllocatableAllocate"),
+            Some(DEFAULT_UNSUPPORTED)
+        );
+        assert!(matches!(
+            fortran_rule("_FortranAAllDim"),
+            Some(FortranRule::Inactive { .. })
+        ));
+        assert!(matches!(
+            fortran_rule("_FortranAFloor8_4"),
+            Some(FortranRule::Inactive { .. })
+        ));
+        assert!(matches!(
+            fortran_rule("_FortranAfeclearexcept"),
+            Some(FortranRule::Inactive { .. })
+        ));
+    }
+
+    #[test]
+    fn io_output_is_inactive_and_input_is_not() {
+        assert!(matches!(
+            fortran_rule("_FortranAioOutputReal64"),
+            Some(FortranRule::Inactive { .. })
+        ));
+        assert!(matches!(
+            fortran_rule("_FortranAioBeginExternalListOutput"),
+            Some(FortranRule::Inactive { .. })
+        ));
+        assert!(matches!(
+            fortran_rule("_FortranAioInputReal64"),
+            Some(FortranRule::Unsupported { .. })
+        ));
+    }
+
+    #[test]
+    fn unknown_runtime_names_are_unsupported_and_others_are_not_fortran() {
+        assert_eq!(fortran_rule("_FortranASpread"), Some(DEFAULT_UNSUPPORTED));
+        assert_eq!(
+            fortran_rule("_FortranARandomNumber")
+                .map(|r| matches!(r, FortranRule::Unsupported { .. })),
+            Some(true)
+        );
+        assert_eq!(fortran_rule("printf"), None);
+        assert_eq!(fortran_rule("sum_"), None);
+        assert!(matches!(
+            fortran_rule(ASSIGN_INACTIVE),
+            Some(FortranRule::Inactive { .. })
+        ));
+    }
+
+    #[test]
+    fn implementations_are_named_for_the_transform_runtime() {
+        for (name, by) in implemented() {
+            assert!(by.starts_with("__fz_f18_"), "{name} -> {by}");
+        }
+    }
+}

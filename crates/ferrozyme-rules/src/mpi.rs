@@ -1,0 +1,173 @@
+//! MPI (Open MPI's C ABI) as the AD pass sees it: one row per routine.
+//!
+//! The adjoint of communication is communication in the other direction (Enzyme's MPI
+//! rules; Moses et al., SC'22):
+//!
+//! | primal | reverse sweep | forward mode |
+//! |---|---|---|
+//! | `MPI_Send(x → dest)` | receive the adjoint from `dest`, `dx += it` | also send `dx` |
+//! | `MPI_Recv(x ← src)` | send `dx` to the actual source, `dx = 0` | also receive `dx` |
+//! | `MPI_Isend`/`MPI_Irecv` + `MPI_Wait[all]` | the wait posts the adjoint nonblocking operation, the reverse of the `I*` call completes it | tangents travel with their own requests |
+//! | `MPI_Bcast(x, root)` | sum of `dx` over the ranks reduced to the root; others' `dx = 0` | broadcast `dx` too |
+//! | `MPI_Reduce(s → r, SUM, root)` | broadcast the root's `dr`, `ds += it`, the root's `dr = 0` | reduce `ds` too |
+//! | `MPI_Allreduce(s → r, SUM)` | `ds += Allreduce(dr)`, `dr = 0` | allreduce `ds` too |
+//! | `MPI_(All)reduce` with `MAX`/`MIN` | as `SUM`, but only the rank that won each element (the lowest on ties) receives | the winner's tangent |
+//! | `MPI_Barrier` | `MPI_Barrier` | — |
+//!
+//! Adjoint messages use the same communicator with distinct tags (`MPI_TAG_UB - tag`);
+//! the requests of nonblocking calls are carried from the forward to the reverse sweep on
+//! the tape. Buffers are differentiated when their datatype is `MPI_DOUBLE` or
+//! `MPI_FLOAT` (`&ompi_mpi_double`, `&ompi_mpi_float` in Open MPI's `mpi.h`); other
+//! predefined datatypes carry no derivative. Rank, size, time and setup queries are
+//! inactive; every other `MPI_` routine is rejected with a clear error.
+
+/// What the pass does with one MPI routine; structural rows say where their buffers are
+/// (argument indices), which type analysis also reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MpiRule {
+    /// `MPI_Send(buf, count, datatype, dest, tag, comm)`.
+    Send,
+    /// `MPI_Recv(buf, count, datatype, source, tag, comm, status)`.
+    Recv,
+    /// `MPI_Isend(buf, count, datatype, dest, tag, comm, request)`.
+    Isend,
+    /// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`.
+    Irecv,
+    /// `MPI_Wait(request, status)`.
+    Wait,
+    /// `MPI_Waitall(count, requests, statuses)`.
+    Waitall,
+    /// `MPI_Bcast(buf, count, datatype, root, comm)`.
+    Bcast,
+    /// `MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm)`.
+    Reduce,
+    /// `MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm)`.
+    Allreduce,
+    /// `MPI_Barrier(comm)`.
+    Barrier,
+    /// No derivative flows through it; copied.
+    Inactive { why: &'static str },
+    /// Rejected with a clear error.
+    Unsupported { why: &'static str },
+}
+
+impl MpiRule {
+    /// `(buffer argument, datatype argument)` pairs of a structural rule.
+    pub fn buffers(self) -> &'static [(usize, usize)] {
+        match self {
+            MpiRule::Send | MpiRule::Recv | MpiRule::Isend | MpiRule::Irecv | MpiRule::Bcast => {
+                &[(0, 2)]
+            }
+            MpiRule::Reduce | MpiRule::Allreduce => &[(0, 3), (1, 3)],
+            _ => &[],
+        }
+    }
+}
+
+const QUERY: &str = "communicator, rank, size and status queries: integers and handles";
+const SETUP: &str = "starting, ending and aborting the MPI job";
+const TIME: &str = "clocks";
+
+const TABLE: &[(&str, MpiRule)] = &[
+    ("MPI_Send", MpiRule::Send),
+    ("MPI_Recv", MpiRule::Recv),
+    ("MPI_Isend", MpiRule::Isend),
+    ("MPI_Irecv", MpiRule::Irecv),
+    ("MPI_Wait", MpiRule::Wait),
+    ("MPI_Waitall", MpiRule::Waitall),
+    ("MPI_Bcast", MpiRule::Bcast),
+    ("MPI_Reduce", MpiRule::Reduce),
+    ("MPI_Allreduce", MpiRule::Allreduce),
+    ("MPI_Barrier", MpiRule::Barrier),
+    ("MPI_Comm_rank", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Comm_size", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Get_count", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Type_size", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Comm_get_attr", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Initialized", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Finalized", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Init", MpiRule::Inactive { why: SETUP }),
+    ("MPI_Init_thread", MpiRule::Inactive { why: SETUP }),
+    ("MPI_Finalize", MpiRule::Inactive { why: SETUP }),
+    ("MPI_Abort", MpiRule::Inactive { why: SETUP }),
+    ("MPI_Wtime", MpiRule::Inactive { why: TIME }),
+    ("MPI_Wtick", MpiRule::Inactive { why: TIME }),
+    (
+        "MPI_Sendrecv",
+        MpiRule::Unsupported {
+            why: "MPI_Sendrecv is not differentiated yet",
+        },
+    ),
+    (
+        "MPI_Test",
+        MpiRule::Unsupported {
+            why: "MPI_Test's outcome depends on timing; its reverse cannot replay it",
+        },
+    ),
+];
+
+/// Why an unlisted MPI routine is rejected.
+pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Recv, Isend/Irecv with Wait/Waitall, Bcast, Reduce and Allreduce (SUM, MAX, MIN) and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+};
+
+/// The help line of unsupported MPI routines.
+pub const UNSUPPORTED_HELP: &str = "express the communication with the supported routines, or keep the data it moves constant (enzyme_const) so it carries no derivative";
+
+/// The rule for a called function's name, when it is an MPI routine (`MPI_*` or the
+/// profiling `PMPI_*` names).
+pub fn mpi_rule(name: &str) -> Option<MpiRule> {
+    let base = name
+        .strip_prefix('P')
+        .filter(|n| n.starts_with("MPI_"))
+        .unwrap_or(name);
+    if let Some((_, r)) = TABLE.iter().find(|(n, _)| *n == base) {
+        return Some(*r);
+    }
+    base.starts_with("MPI_").then_some(UNSUPPORTED)
+}
+
+/// Open MPI's predefined datatype objects (`MPI_DOUBLE` is `&ompi_mpi_double`), with
+/// the element size of those that carry derivatives (`None`: an integer or other type).
+pub fn datatype(global: &str) -> Option<Option<u32>> {
+    match global {
+        "ompi_mpi_double" | "ompi_mpi_real8" | "ompi_mpi_dblprec" => Some(Some(8)),
+        "ompi_mpi_float" | "ompi_mpi_real4" | "ompi_mpi_real" => Some(Some(4)),
+        g if g.starts_with("ompi_mpi_") => Some(None),
+        _ => None,
+    }
+}
+
+/// Every row, for the coverage document.
+pub fn table() -> impl Iterator<Item = (&'static str, MpiRule)> {
+    TABLE.iter().copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_and_families() {
+        assert_eq!(mpi_rule("MPI_Send"), Some(MpiRule::Send));
+        assert_eq!(mpi_rule("PMPI_Allreduce"), Some(MpiRule::Allreduce));
+        assert!(matches!(
+            mpi_rule("MPI_Comm_rank"),
+            Some(MpiRule::Inactive { .. })
+        ));
+        assert_eq!(mpi_rule("MPI_Alltoallv"), Some(UNSUPPORTED));
+        assert_eq!(mpi_rule("mpi_send_"), None);
+        assert_eq!(mpi_rule("PMPIX"), None);
+    }
+
+    #[test]
+    fn buffers_and_datatypes() {
+        assert_eq!(MpiRule::Allreduce.buffers(), &[(0, 3), (1, 3)]);
+        assert_eq!(MpiRule::Recv.buffers(), &[(0, 2)]);
+        assert!(MpiRule::Wait.buffers().is_empty());
+        assert_eq!(datatype("ompi_mpi_double"), Some(Some(8)));
+        assert_eq!(datatype("ompi_mpi_float"), Some(Some(4)));
+        assert_eq!(datatype("ompi_mpi_int"), Some(None));
+        assert_eq!(datatype("x"), None);
+    }
+}

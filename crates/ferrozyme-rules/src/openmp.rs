@@ -1,0 +1,176 @@
+//! LLVM's OpenMP runtime (`libomp`: `__kmpc_*`, `omp_*`) as the AD pass sees it.
+//!
+//! clang and flang outline the body of a parallel region into a *microtask* and start
+//! it with `__kmpc_fork_call(loc, argc, microtask, captured...)`; inside, worksharing
+//! loops ask the runtime for their bounds (`__kmpc_for_static_init_*`,
+//! `__kmpc_dispatch_next_*`), reductions combine private partial results
+//! (`__kmpc_reduce*`), barriers and critical sections synchronise. The transform
+//! differentiates the microtask and starts its derivative the same way: the forward
+//! sweep forks the augmented microtask (each thread's tape kept per thread), the reverse
+//! sweep forks the reverse microtask (see `ferrozyme_transform::parallel`).
+//!
+//! Each runtime entry point is one [`OmpRule`]: structural ([`OmpRule::Fork`],
+//! [`OmpRule::Barrier`], the critical-section pair, [`OmpRule::Reduce`]), inactive
+//! (iteration bounds, thread numbers: integers that decide who computes what; the
+//! reverse sweep replays the recorded control flow and needs no runtime call for
+//! them), or unsupported with the reason (tasks, ordered, copyprivate, offloading).
+//! Names of the `__kmpc_`, `omp_` and `__tgt_` families not in the table are
+//! unsupported (never silently inactive).
+
+/// What the pass does with one OpenMP runtime routine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OmpRule {
+    /// `__kmpc_fork_call(loc, argc, microtask, args...)`: a parallel region.
+    Fork,
+    /// `__kmpc_barrier(loc, gtid)`: mirrored in the reverse sweep.
+    Barrier,
+    /// `__kmpc_critical(loc, gtid, lock)`: the reverse of the section it opens ends at
+    /// the reverse of this call, so its reverse is `__kmpc_end_critical`.
+    CriticalBegin,
+    /// `__kmpc_end_critical(loc, gtid, lock)`: its reverse opens the critical section.
+    CriticalEnd,
+    /// `__kmpc_reduce[_nowait]` and `__kmpc_end_reduce[_nowait]`: a reduction; before
+    /// differentiation the clone is rewritten to combine with `atomicrmw fadd`
+    /// (supported for `+` on reals; other reductions stay as they are and are rejected).
+    Reduce,
+    /// No derivative flows through it; copied in the forward sweep only.
+    Inactive { why: &'static str },
+    /// Rejected with a clear error.
+    Unsupported { why: &'static str },
+}
+
+const BOUNDS: &str =
+    "worksharing-loop bounds and schedules: integers the recorded control flow replays";
+const QUERY: &str = "thread and team queries and settings: integers";
+const WHO: &str =
+    "chooses which thread runs a block; the reverse sweep replays the recorded choice";
+const TIMING: &str = "clocks";
+
+/// The OpenMP runtime table, by exact name.
+const TABLE: &[(&str, OmpRule)] = &[
+    ("__kmpc_fork_call", OmpRule::Fork),
+    ("__kmpc_barrier", OmpRule::Barrier),
+    ("__kmpc_critical", OmpRule::CriticalBegin),
+    ("__kmpc_critical_with_hint", OmpRule::CriticalBegin),
+    ("__kmpc_end_critical", OmpRule::CriticalEnd),
+    ("__kmpc_reduce", OmpRule::Reduce),
+    ("__kmpc_reduce_nowait", OmpRule::Reduce),
+    ("__kmpc_end_reduce", OmpRule::Reduce),
+    ("__kmpc_end_reduce_nowait", OmpRule::Reduce),
+    ("__kmpc_for_static_init_4", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_for_static_init_4u", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_for_static_init_8", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_for_static_init_8u", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_for_static_fini", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_init_4", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_init_4u", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_init_8", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_init_8u", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_next_4", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_next_4u", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_next_8", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_next_8u", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_fini_4", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_fini_4u", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_fini_8", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_fini_8u", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dispatch_deinit", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_global_thread_num", OmpRule::Inactive { why: QUERY }),
+    ("__kmpc_push_num_threads", OmpRule::Inactive { why: QUERY }),
+    ("__kmpc_push_proc_bind", OmpRule::Inactive { why: QUERY }),
+    ("__kmpc_single", OmpRule::Inactive { why: WHO }),
+    ("__kmpc_end_single", OmpRule::Inactive { why: WHO }),
+    ("__kmpc_master", OmpRule::Inactive { why: WHO }),
+    ("__kmpc_end_master", OmpRule::Inactive { why: WHO }),
+    ("__kmpc_masked", OmpRule::Inactive { why: WHO }),
+    ("__kmpc_end_masked", OmpRule::Inactive { why: WHO }),
+    ("__kmpc_flush", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_thread_num", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_num_threads", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_max_threads", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_num_procs", OmpRule::Inactive { why: QUERY }),
+    ("omp_in_parallel", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_level", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_team_size", OmpRule::Inactive { why: QUERY }),
+    ("omp_set_num_threads", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_wtime", OmpRule::Inactive { why: TIMING }),
+    ("omp_get_wtick", OmpRule::Inactive { why: TIMING }),
+    (
+        "__kmpc_fork_call_if",
+        OmpRule::Unsupported {
+            why: "parallel regions with an `if` clause are not differentiated yet",
+        },
+    ),
+    (
+        "__kmpc_ordered",
+        OmpRule::Unsupported {
+            why: "`ordered` regions are not differentiated (their reverse would need the reverse iteration order across threads)",
+        },
+    ),
+    (
+        "__kmpc_copyprivate",
+        OmpRule::Unsupported {
+            why: "`copyprivate` moves values between threads' private memory, which is not differentiated",
+        },
+    ),
+];
+
+/// Prefixes of OpenMP names: whatever carries one and is not in the table is
+/// unsupported.
+const FAMILY_PREFIXES: &[&str] = &["__kmpc_", "omp_", "__tgt_", "ompx_"];
+
+/// Why an unlisted OpenMP routine is rejected.
+pub const UNSUPPORTED: OmpRule = OmpRule::Unsupported {
+    why: "this OpenMP runtime routine (tasks, ordered regions, threadprivate data, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions (+), barriers, critical sections, single/master blocks and atomics",
+};
+
+/// The rule for a called function's name, when it belongs to the OpenMP runtime.
+pub fn openmp_rule(name: &str) -> Option<OmpRule> {
+    if let Some((_, r)) = TABLE.iter().find(|(n, _)| *n == name) {
+        return Some(*r);
+    }
+    FAMILY_PREFIXES
+        .iter()
+        .any(|p| name.starts_with(p))
+        .then_some(UNSUPPORTED)
+}
+
+/// The help line of unsupported OpenMP routines.
+pub const UNSUPPORTED_HELP: &str = "restructure the parallel code with `#pragma omp parallel for` (or `!$omp parallel do`), reduction(+:...), barrier, critical and atomic updates, or differentiate a serial version of this part";
+
+/// Every row, for the coverage document.
+pub fn table() -> impl Iterator<Item = (&'static str, OmpRule)> {
+    TABLE.iter().copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structural_and_inactive_rows() {
+        assert_eq!(openmp_rule("__kmpc_fork_call"), Some(OmpRule::Fork));
+        assert_eq!(openmp_rule("__kmpc_barrier"), Some(OmpRule::Barrier));
+        assert_eq!(openmp_rule("__kmpc_reduce_nowait"), Some(OmpRule::Reduce));
+        assert!(matches!(
+            openmp_rule("__kmpc_for_static_init_4"),
+            Some(OmpRule::Inactive { .. })
+        ));
+        assert!(matches!(
+            openmp_rule("omp_get_thread_num"),
+            Some(OmpRule::Inactive { .. })
+        ));
+    }
+
+    #[test]
+    fn unlisted_family_members_are_unsupported() {
+        assert_eq!(openmp_rule("__kmpc_omp_task_alloc"), Some(UNSUPPORTED));
+        assert_eq!(
+            openmp_rule("omp_get_ancestor_thread_num"),
+            Some(UNSUPPORTED)
+        );
+        assert_eq!(openmp_rule("__tgt_target_kernel"), Some(UNSUPPORTED));
+        assert_eq!(openmp_rule("printf"), None);
+        assert_eq!(openmp_rule("omp"), None);
+    }
+}

@@ -1,0 +1,487 @@
+/* Differentiable implementations of flang's runtime routines (`_FortranA*`).
+ *
+ * flang calls its runtime library for array intrinsics and assignments it does not
+ * expand inline (at -O0 nearly all of them: SUM, DOT_PRODUCT, MAXVAL, MATMUL, array
+ * assignment). The library is a compiled archive without IR, so the AD pass cannot look
+ * inside it. Instead, inside the functions it differentiates, the pass calls these C
+ * implementations (same arguments, same results), whose IR it differentiates like any
+ * other code: the derivative of SUM is the derivative of a loop that sums.
+ *
+ * Arrays arrive as flang descriptors (the CFI_cdesc_t layout of ISO_Fortran_binding.h:
+ * base address, element size, version, rank, type code, attribute, then per dimension
+ * lower bound, extent and byte stride). Elements are visited in array-element order
+ * (first index fastest) through `fz_offset`, so any rank and any strides work.
+ *
+ * Only real(4) and real(8) data are computed here. Assignments of data that carries no
+ * derivative (integers, logicals, characters) are handed to flang's own routine through
+ * `__fz_f18_assign_inactive`, a declared name the pass classifies as inactive and
+ * renames to `_FortranAAssign` after differentiation. Derived-type and complex data stop
+ * the program with a message naming the source line (never a silently wrong result).
+ *
+ * Compiled to IR by build.rs (clang -O2) and linked into the module on first use. */
+#include <stddef.h>
+
+void *malloc(size_t);
+void free(void *);
+void abort(void);
+long write(int, const void *, size_t);
+
+/* Small helpers are inlined; the others are external (made internal when linked) so no
+ * call uses a special calling convention. */
+#define FZ_INLINE static inline __attribute__((always_inline))
+
+enum { FZ_REAL4 = 27, FZ_REAL8 = 28, FZ_STRUCT = 42, FZ_ALLOCATABLE = 2 };
+
+typedef struct {
+  long lower_bound, extent, sm;
+} fz_dim;
+
+typedef struct {
+  char *base;
+  size_t elem_len;
+  int version;
+  unsigned char rank;
+  signed char type;
+  unsigned char attribute;
+  unsigned char extra;
+  fz_dim dim[15];
+} fz_desc;
+
+void __fz_f18_assign_inactive(fz_desc *to, const fz_desc *from, const char *src, int line);
+
+FZ_INLINE size_t fz_len(const char *s) {
+  size_t n = 0;
+  while (s && s[n]) n++;
+  return n;
+}
+
+FZ_INLINE void fz_say(const char *s) { write(2, s, fz_len(s)); }
+
+/* Stops the program: something the differentiated code cannot do correctly. */
+__attribute__((noinline, noreturn)) void __fz_f18_fail(const char *what, const char *src,
+                                                       int line) {
+  char num[16];
+  int k = 15;
+  unsigned v = line > 0 ? (unsigned)line : 0;
+  num[k] = 0;
+  do {
+    num[--k] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v && k > 0);
+  fz_say("ferrozyme: ");
+  if (src) {
+    fz_say(src);
+    fz_say(":");
+    fz_say(num + k);
+    fz_say(": ");
+  }
+  fz_say(what);
+  fz_say("\n");
+  abort();
+}
+
+/* A descriptor's array: its base address and type, and its shape copied out with
+ * constant indices only. Type analysis must see the descriptor's fields at fixed offsets:
+ * a variable index into `dim` (or into an array next to a pointer) would make the pointer
+ * field look like the integers that repeat after it. So the shape, integers only, is a
+ * separate object. */
+typedef struct {
+  int rank;
+  long extent[15];
+  long sm[15];
+} fz_shape;
+
+typedef struct {
+  char *base;
+  int type;
+  fz_shape *s;
+} fz_view;
+
+#define FZ_GET_DIM(k)                                                                   \
+  if (d->rank > k) {                                                                   \
+    s->extent[k] = d->dim[k].extent;                                                    \
+    s->sm[k] = d->dim[k].sm;                                                            \
+  }
+
+FZ_INLINE void fz_view_of(const fz_desc *d, fz_view *v, fz_shape *s) {
+  v->base = d->base;
+  v->type = d->type;
+  v->s = s;
+  s->rank = d->rank;
+  FZ_GET_DIM(0) FZ_GET_DIM(1) FZ_GET_DIM(2) FZ_GET_DIM(3) FZ_GET_DIM(4) FZ_GET_DIM(5)
+  FZ_GET_DIM(6) FZ_GET_DIM(7) FZ_GET_DIM(8) FZ_GET_DIM(9) FZ_GET_DIM(10) FZ_GET_DIM(11)
+  FZ_GET_DIM(12) FZ_GET_DIM(13) FZ_GET_DIM(14)
+}
+
+FZ_INLINE long fz_elements(const fz_view *v) {
+  const fz_shape *s = v->s;
+  long n = 1;
+  for (int k = 0; k < s->rank; k++) n *= s->extent[k] > 0 ? s->extent[k] : 0;
+  return n;
+}
+
+/* Address of element number e (array-element order: first index fastest). */
+FZ_INLINE char *fz_at(const fz_view *v, long e) {
+  const fz_shape *s = v->s;
+  long off = 0;
+  for (int k = 0; k < s->rank; k++) {
+    long x = s->extent[k];
+    off += (e % x) * s->sm[k];
+    e /= x;
+  }
+  return v->base + off;
+}
+
+FZ_INLINE int fz_is_real(int t) { return t == FZ_REAL4 || t == FZ_REAL8; }
+
+FZ_INLINE double fz_get(const fz_view *v, long e) {
+  const char *p = fz_at(v, e);
+  return v->type == FZ_REAL8 ? *(const double *)p : (double)*(const float *)p;
+}
+
+FZ_INLINE void fz_put(const fz_view *v, long e, double x) {
+  char *p = fz_at(v, e);
+  if (v->type == FZ_REAL8)
+    *(double *)p = x;
+  else
+    *(float *)p = (float)x;
+}
+
+/* A LOGICAL mask element (any kind); no mask means every element counts. A scalar mask
+ * applies to every element. */
+FZ_INLINE int fz_mask(const fz_desc *m, const fz_view *mv, long e) {
+  if (!m) return 1;
+  const char *p = fz_at(mv, e);
+  switch (m->elem_len) {
+  case 1: return *(const unsigned char *)p != 0;
+  case 2: return *(const unsigned short *)p != 0;
+  case 4: return *(const unsigned *)p != 0;
+  default: return *(const unsigned long *)p != 0;
+  }
+}
+
+FZ_INLINE void fz_need_real(const fz_desc *d, const char *what, const char *src, int line) {
+  if (!fz_is_real(d->type)) __fz_f18_fail(what, src, line);
+}
+
+/* SUM, as a real(8) accumulation (real(4) results are rounded at the end, as the
+ * runtime accumulates in higher precision too). */
+double __fz_f18_sum(const fz_desc *x, const fz_desc *mask) {
+  fz_view v, mv;
+  fz_shape sv, smv;
+  fz_view_of(x, &v, &sv);
+  if (mask) fz_view_of(mask, &mv, &smv);
+  long n = fz_elements(&v);
+  double s = 0;
+  for (long e = 0; e < n; e++)
+    if (fz_mask(mask, &mv, e)) s += fz_get(&v, e);
+  return s;
+}
+
+double __fz_f18_sum_r8(const fz_desc *x, const char *src, int line, int dim,
+                       const fz_desc *mask) {
+  (void)dim; /* DIM=1 of a rank-1 array: the same scalar */
+  fz_need_real(x, "SUM of non-real data in differentiated code", src, line);
+  return __fz_f18_sum(x, mask);
+}
+
+float __fz_f18_sum_r4(const fz_desc *x, const char *src, int line, int dim,
+                      const fz_desc *mask) {
+  (void)dim;
+  fz_need_real(x, "SUM of non-real data in differentiated code", src, line);
+  return (float)__fz_f18_sum(x, mask);
+}
+
+double __fz_f18_dot(const fz_desc *x, const fz_desc *y, const char *src, int line) {
+  fz_need_real(x, "DOT_PRODUCT of non-real data in differentiated code", src, line);
+  fz_need_real(y, "DOT_PRODUCT of non-real data in differentiated code", src, line);
+  fz_view vx, vy;
+  fz_shape sx, sy;
+  fz_view_of(x, &vx, &sx);
+  fz_view_of(y, &vy, &sy);
+  long n = fz_elements(&vx);
+  double s = 0;
+  for (long e = 0; e < n; e++) s += fz_get(&vx, e) * fz_get(&vy, e);
+  return s;
+}
+
+double __fz_f18_dot_r8(const fz_desc *x, const fz_desc *y, const char *src, int line) {
+  return __fz_f18_dot(x, y, src, line);
+}
+
+float __fz_f18_dot_r4(const fz_desc *x, const fz_desc *y, const char *src, int line) {
+  return (float)__fz_f18_dot(x, y, src, line);
+}
+
+/* MAXVAL/MINVAL: the derivative goes to the first element that wins. An empty (or
+ * fully masked) array gives -HUGE/+HUGE, as in the standard. */
+double __fz_f18_extremum(const fz_desc *x, const fz_desc *mask, int want_max, double huge) {
+  fz_view v, mv;
+  fz_shape sv, smv;
+  fz_view_of(x, &v, &sv);
+  if (mask) fz_view_of(mask, &mv, &smv);
+  long n = fz_elements(&v);
+  double m = want_max ? -huge : huge;
+  for (long e = 0; e < n; e++) {
+    if (!fz_mask(mask, &mv, e)) continue;
+    double t = fz_get(&v, e);
+    if (want_max ? t > m : t < m) m = t;
+  }
+  return m;
+}
+
+double __fz_f18_maxval_r8(const fz_desc *x, const char *src, int line, int dim,
+                          const fz_desc *mask) {
+  (void)dim;
+  fz_need_real(x, "MAXVAL of non-real data in differentiated code", src, line);
+  return __fz_f18_extremum(x, mask, 1, 1.7976931348623157e308);
+}
+
+double __fz_f18_minval_r8(const fz_desc *x, const char *src, int line, int dim,
+                          const fz_desc *mask) {
+  (void)dim;
+  fz_need_real(x, "MINVAL of non-real data in differentiated code", src, line);
+  return __fz_f18_extremum(x, mask, 0, 1.7976931348623157e308);
+}
+
+float __fz_f18_maxval_r4(const fz_desc *x, const char *src, int line, int dim,
+                         const fz_desc *mask) {
+  (void)dim;
+  fz_need_real(x, "MAXVAL of non-real data in differentiated code", src, line);
+  return (float)__fz_f18_extremum(x, mask, 1, 3.4028234663852886e38);
+}
+
+float __fz_f18_minval_r4(const fz_desc *x, const char *src, int line, int dim,
+                         const fz_desc *mask) {
+  (void)dim;
+  fz_need_real(x, "MINVAL of non-real data in differentiated code", src, line);
+  return (float)__fz_f18_extremum(x, mask, 0, 3.4028234663852886e38);
+}
+
+#define FZ_SET_DIM(k)                                                                   \
+  if (rank > k) {                                                                      \
+    d->dim[k].lower_bound = 1;                                                          \
+    d->dim[k].extent = extent[k];                                                       \
+    d->dim[k].sm = sm;                                                                  \
+    sm *= extent[k] > 0 ? extent[k] : 0;                                                \
+  }
+
+/* Gives `d` a fresh contiguous allocation of the given rank and extents (lower bounds 1),
+ * freeing what it had: what flang's runtime does for an allocatable result. */
+void __fz_f18_allocate(fz_desc *d, int rank, const long *extent, long elem_len, int type) {
+  if (d->base) free(d->base);
+  long n = 1;
+  for (int k = 0; k < rank; k++) n *= extent[k] > 0 ? extent[k] : 0;
+  d->base = (char *)malloc((size_t)(n > 0 ? n : 1) * (size_t)elem_len);
+  d->elem_len = (size_t)elem_len;
+  d->rank = (unsigned char)rank;
+  d->type = (signed char)type;
+  long sm = elem_len;
+  FZ_SET_DIM(0) FZ_SET_DIM(1) FZ_SET_DIM(2) FZ_SET_DIM(3) FZ_SET_DIM(4) FZ_SET_DIM(5)
+  FZ_SET_DIM(6) FZ_SET_DIM(7) FZ_SET_DIM(8) FZ_SET_DIM(9) FZ_SET_DIM(10) FZ_SET_DIM(11)
+  FZ_SET_DIM(12) FZ_SET_DIM(13) FZ_SET_DIM(14)
+}
+
+/* The bytes an array spans: [first, last). */
+FZ_INLINE const char *fz_last(const fz_view *v, long elem_len) {
+  const fz_shape *s = v->s;
+  long hi = 0;
+  for (int k = 0; k < s->rank; k++)
+    if (s->extent[k] > 0 && s->sm[k] > 0) hi += (s->extent[k] - 1) * s->sm[k];
+  return v->base + hi + elem_len;
+}
+
+/* Array assignment `to = from` (what flang's Assign does for intrinsic types): an
+ * allocatable `to` that is unallocated or of another shape is (re)allocated to `from`'s
+ * shape, a scalar `from` is broadcast, real(4)/real(8) convert, and overlapping operands
+ * are read completely before anything is written. */
+void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line) {
+  if (!fz_is_real(from->type) || !fz_is_real(to->type)) {
+    if (from->type == FZ_STRUCT || to->type == FZ_STRUCT)
+      __fz_f18_fail("assignment of derived-type data through the Fortran runtime cannot be "
+                    "differentiated; assign the real components one by one",
+                    src, line);
+    if ((from->type >= 34 && from->type <= 38) || (to->type >= 34 && to->type <= 38))
+      __fz_f18_fail("complex data are not differentiated", src, line);
+    /* Integers, logicals, characters: no derivative. */
+    __fz_f18_assign_inactive(to, from, src, line);
+    return;
+  }
+  fz_view vf, vt;
+  fz_shape sf, st;
+  fz_view_of(from, &vf, &sf);
+  fz_view_of(to, &vt, &st);
+  if (sf.rank > 0 && to->attribute == FZ_ALLOCATABLE) {
+    int same = vt.base != 0 && st.rank == sf.rank;
+    for (int k = 0; same && k < sf.rank; k++) same = st.extent[k] == sf.extent[k];
+    if (!same) {
+      __fz_f18_allocate(to, sf.rank, sf.extent, to->type == FZ_REAL8 ? 8 : 4, to->type);
+      fz_view_of(to, &vt, &st);
+    }
+  }
+  long n = fz_elements(&vt);
+  if (sf.rank == 0) {
+    double x = fz_get(&vf, 0);
+    for (long e = 0; e < n; e++) fz_put(&vt, e, x);
+    return;
+  }
+  int overlap = st.rank > 0 && vt.base < fz_last(&vf, (long)from->elem_len) &&
+                vf.base < fz_last(&vt, (long)to->elem_len);
+  if (overlap) {
+    double *tmp = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    for (long e = 0; e < n; e++) tmp[e] = fz_get(&vf, e);
+    for (long e = 0; e < n; e++) fz_put(&vt, e, tmp[e]);
+    free(tmp);
+    return;
+  }
+  for (long e = 0; e < n; e++) fz_put(&vt, e, fz_get(&vf, e));
+}
+
+/* MATMUL of real operands into an unallocated result: (m,k)x(k,n), (m,k)x(k) or
+ * (k)x(k,n). */
+void __fz_f18_matmul(fz_desc *r, const fz_desc *x, const fz_desc *y, int type,
+                     const char *src, int line) {
+  fz_need_real(x, "MATMUL of non-real data in differentiated code", src, line);
+  fz_need_real(y, "MATMUL of non-real data in differentiated code", src, line);
+  fz_view vx, vy, vr;
+  fz_shape sx, sy, sr;
+  fz_view_of(x, &vx, &sx);
+  fz_view_of(y, &vy, &sy);
+  long m = sx.rank == 2 ? sx.extent[0] : 1;
+  long k = sx.rank == 2 ? sx.extent[1] : sx.extent[0];
+  long n = sy.rank == 2 ? sy.extent[1] : 1;
+  if (sy.extent[0] != k) __fz_f18_fail("MATMUL operands do not conform", src, line);
+  long ext[2];
+  int rank;
+  if (sx.rank == 2 && sy.rank == 2) {
+    rank = 2;
+    ext[0] = m;
+    ext[1] = n;
+  } else {
+    rank = 1;
+    ext[0] = sx.rank == 2 ? m : n;
+  }
+  r->base = 0;
+  __fz_f18_allocate(r, rank, ext, type == FZ_REAL8 ? 8 : 4, type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  long xs0 = sx.rank == 2 ? sx.sm[0] : 0, xs1 = sx.rank == 2 ? sx.sm[1] : sx.sm[0];
+  long ys0 = sy.sm[0], ys1 = sy.rank == 2 ? sy.sm[1] : 0;
+  for (long j = 0; j < n; j++)
+    for (long i = 0; i < m; i++) {
+      double s = 0;
+      for (long l = 0; l < k; l++) {
+        const char *px = vx.base + i * xs0 + l * xs1;
+        const char *py = vy.base + l * ys0 + j * ys1;
+        double a = vx.type == FZ_REAL8 ? *(const double *)px : (double)*(const float *)px;
+        double b = vy.type == FZ_REAL8 ? *(const double *)py : (double)*(const float *)py;
+        s += a * b;
+      }
+      fz_put(&vr, i + j * m, s);
+    }
+}
+
+void __fz_f18_matmul_r8(fz_desc *r, const fz_desc *x, const fz_desc *y, const char *src,
+                        int line) {
+  __fz_f18_matmul(r, x, y, FZ_REAL8, src, line);
+}
+
+void __fz_f18_matmul_r4(fz_desc *r, const fz_desc *x, const fz_desc *y, const char *src,
+                        int line) {
+  __fz_f18_matmul(r, x, y, FZ_REAL4, src, line);
+}
+
+double __fz_f18_product(const fz_desc *x, const fz_desc *mask) {
+  fz_view v, mv;
+  fz_shape sv, smv;
+  fz_view_of(x, &v, &sv);
+  if (mask) fz_view_of(mask, &mv, &smv);
+  long n = fz_elements(&v);
+  double p = 1;
+  for (long e = 0; e < n; e++)
+    if (fz_mask(mask, &mv, e)) p *= fz_get(&v, e);
+  return p;
+}
+
+double __fz_f18_product_r8(const fz_desc *x, const char *src, int line, int dim,
+                           const fz_desc *mask) {
+  (void)dim;
+  fz_need_real(x, "PRODUCT of non-real data in differentiated code", src, line);
+  return __fz_f18_product(x, mask);
+}
+
+float __fz_f18_product_r4(const fz_desc *x, const char *src, int line, int dim,
+                          const fz_desc *mask) {
+  (void)dim;
+  fz_need_real(x, "PRODUCT of non-real data in differentiated code", src, line);
+  return (float)__fz_f18_product(x, mask);
+}
+
+/* NORM2 as sqrt(sum(x**2)) (the runtime scales to avoid overflow; the derivative is the
+ * same where both are finite). */
+double __fz_f18_norm2_8(const fz_desc *x, const char *src, int line, int dim) {
+  (void)dim;
+  fz_need_real(x, "NORM2 of non-real data in differentiated code", src, line);
+  fz_view v;
+  fz_shape sv;
+  fz_view_of(x, &v, &sv);
+  long n = fz_elements(&v);
+  double s = 0;
+  for (long e = 0; e < n; e++) {
+    double t = fz_get(&v, e);
+    s += t * t;
+  }
+  return __builtin_sqrt(s);
+}
+
+float __fz_f18_norm2_4(const fz_desc *x, const char *src, int line, int dim) {
+  return (float)__fz_f18_norm2_8(x, src, line, dim);
+}
+
+/* TRANSPOSE of a real matrix into an unallocated result. */
+void __fz_f18_transpose(fz_desc *r, const fz_desc *x, const char *src, int line) {
+  fz_need_real(x, "TRANSPOSE of non-real data in differentiated code", src, line);
+  fz_view vx, vr;
+  fz_shape sx, sr;
+  fz_view_of(x, &vx, &sx);
+  if (sx.rank != 2) __fz_f18_fail("TRANSPOSE of an array that is not rank 2", src, line);
+  long ext[2] = {sx.extent[1], sx.extent[0]};
+  r->base = 0;
+  __fz_f18_allocate(r, 2, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  for (long j = 0; j < ext[1]; j++)
+    for (long i = 0; i < ext[0]; i++) {
+      const char *p = vx.base + j * sx.sm[0] + i * sx.sm[1];
+      double t = vx.type == FZ_REAL8 ? *(const double *)p : (double)*(const float *)p;
+      fz_put(&vr, i + j * ext[0], t);
+    }
+}
+
+/* RESHAPE of real data without PAD or ORDER into an unallocated result whose shape is
+ * the integer vector `shape`. */
+void __fz_f18_reshape(fz_desc *r, const fz_desc *x, const fz_desc *shape, const fz_desc *pad,
+                      const fz_desc *order, const char *src, int line) {
+  fz_need_real(x, "RESHAPE of non-real data in differentiated code", src, line);
+  if (pad || order)
+    __fz_f18_fail("RESHAPE with PAD or ORDER is not differentiated; reshape without them",
+                  src, line);
+  fz_view vx, vs, vr;
+  fz_shape sx, ss, sr;
+  fz_view_of(x, &vx, &sx);
+  fz_view_of(shape, &vs, &ss);
+  int rank = (int)fz_elements(&vs);
+  if (rank < 1 || rank > 15) __fz_f18_fail("RESHAPE to an invalid rank", src, line);
+  long ext[15];
+  for (int k = 0; k < rank; k++) {
+    const char *p = fz_at(&vs, k);
+    ext[k] = shape->elem_len == 8 ? *(const long *)p : (long)*(const int *)p;
+  }
+  r->base = 0;
+  __fz_f18_allocate(r, rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  long n = fz_elements(&vr);
+  if (n > fz_elements(&vx)) __fz_f18_fail("RESHAPE source too small for the shape", src, line);
+  for (long e = 0; e < n; e++) fz_put(&vr, e, fz_get(&vx, e));
+}

@@ -1,0 +1,552 @@
+/* The adjoint and tangent communication of differentiated MPI programs (Open MPI).
+ *
+ * The transform replaces, inside derivative code, each MPI call on differentiated data
+ * by calls of these helpers (see `ferrozyme_rules::mpi` for the table of rules):
+ *
+ *  - `*_fwd` run the primal operation in the forward sweep of reverse mode and record
+ *    what the reverse sweep needs (the actual source and tag of a receive, a record
+ *    for each nonblocking request, which rank won each element of a MAX/MIN reduction);
+ *    the transform keeps what they return on the tape;
+ *  - `*_rev` run in the reverse sweep: the adjoint communication, in the other direction;
+ *  - `*_tan` run the primal operation and the same operation on the tangents (forward
+ *    mode).
+ *
+ * Adjoint and tangent messages travel on the primal's communicator with the tag
+ * `MPI_TAG_UB - tag`, so they never match a primal message. Buffers of MPI_DOUBLE and
+ * MPI_FLOAT (and Fortran's REAL*8/REAL*4) carry derivatives; other predefined types
+ * carry none (their adjoint communication is skipped on every rank alike); derived
+ * datatypes stop the program with a message.
+ *
+ * Open MPI's handles are pointers (`MPI_Comm` is `struct ompi_communicator_t *`,
+ * `MPI_DOUBLE` is `&ompi_mpi_double`), so the declarations below need no mpi.h; this
+ * file is compiled to IR by build.rs and linked into a module only when it has MPI
+ * calls to differentiate, which is linked with -lmpi. */
+#include <stddef.h>
+
+void *malloc(size_t);
+void *calloc(size_t, size_t);
+void free(void *);
+void abort(void);
+long write(int, const void *, size_t);
+
+typedef void *fz_comm, *fz_type, *fz_op, *fz_req;
+typedef struct {
+  int source, tag, error, cancelled;
+  size_t ucount;
+} fz_status;
+
+int MPI_Send(const void *, int, fz_type, int, int, fz_comm);
+int MPI_Recv(void *, int, fz_type, int, int, fz_comm, fz_status *);
+int MPI_Isend(const void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Irecv(void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Wait(fz_req *, fz_status *);
+int MPI_Waitall(int, fz_req *, fz_status *);
+int MPI_Bcast(void *, int, fz_type, int, fz_comm);
+int MPI_Reduce(const void *, void *, int, fz_type, fz_op, int, fz_comm);
+int MPI_Allreduce(const void *, void *, int, fz_type, fz_op, fz_comm);
+int MPI_Comm_rank(fz_comm, int *);
+int MPI_Comm_size(fz_comm, int *);
+int MPI_Comm_get_attr(fz_comm, int, void *, int *);
+int MPI_Type_get_envelope(fz_type, int *, int *, int *, int *);
+
+extern char ompi_mpi_double[], ompi_mpi_float[], ompi_mpi_dblprec[], ompi_mpi_real[],
+    ompi_mpi_real8[], ompi_mpi_real4[], ompi_mpi_int[];
+#define FZ_COMBINER_NAMED 0
+extern char ompi_mpi_op_sum[], ompi_mpi_op_max[], ompi_mpi_op_min[];
+
+#define FZ_IN_PLACE ((void *)1)
+#define FZ_ANY_SOURCE (-1)
+#define FZ_TAG_UB_KEY 0
+
+static void fz_say(const char *s) {
+  size_t n = 0;
+  while (s[n]) n++;
+  write(2, s, n);
+}
+
+__attribute__((noreturn)) static void fz_die(const char *what) {
+  fz_say("ferrozyme: ");
+  fz_say(what);
+  fz_say("\n");
+  abort();
+}
+
+/* Bytes of one element that carries a derivative: 8 (double), 4 (float), 0 (none). */
+static int fz_kind(fz_type t) {
+  if (t == (fz_type)ompi_mpi_double || t == (fz_type)ompi_mpi_dblprec ||
+      t == (fz_type)ompi_mpi_real8)
+    return 8;
+  if (t == (fz_type)ompi_mpi_float || t == (fz_type)ompi_mpi_real || t == (fz_type)ompi_mpi_real4)
+    return 4;
+  int ni, na, nd, combiner = -1;
+  MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
+  if (combiner == FZ_COMBINER_NAMED) return 0; /* integers, characters, ... */
+  fz_die("an MPI datatype that is not predefined (derived datatypes are not differentiated); "
+         "communicate MPI_DOUBLE or MPI_FLOAT buffers");
+}
+
+enum { FZ_SUM, FZ_MAX, FZ_MIN };
+
+static int fz_opkind(fz_op op) {
+  if (op == (fz_op)ompi_mpi_op_sum) return FZ_SUM;
+  if (op == (fz_op)ompi_mpi_op_max) return FZ_MAX;
+  if (op == (fz_op)ompi_mpi_op_min) return FZ_MIN;
+  fz_die("an MPI reduction operation other than MPI_SUM, MPI_MAX and MPI_MIN is not "
+         "differentiated");
+}
+
+/* The tag of the adjoint (or tangent) message of a message with tag `tag`. */
+static int fz_adj_tag(fz_comm comm, int tag) {
+  int *ub = 0, flag = 0;
+  MPI_Comm_get_attr(comm, FZ_TAG_UB_KEY, &ub, &flag);
+  int top = (flag && ub) ? *ub : 32767;
+  if (tag < 0 || tag > top / 2) fz_die("an MPI tag above MPI_TAG_UB/2 (the upper half is "
+                                       "reserved for adjoint messages)");
+  return top - tag;
+}
+
+static double fz_get(const void *p, int kind, long i) {
+  return kind == 8 ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+
+static void fz_set(void *p, int kind, long i, double v) {
+  if (kind == 8)
+    ((double *)p)[i] = v;
+  else
+    ((float *)p)[i] = (float)v;
+}
+
+static void fz_add(void *p, int kind, long i, double v) {
+  if (kind == 8)
+    ((double *)p)[i] += v;
+  else
+    ((float *)p)[i] += (float)v;
+}
+
+static void fz_zero(void *p, int kind, int n) {
+  for (long i = 0; i < n; i++) fz_set(p, kind, i, 0.0);
+}
+
+/* ---- blocking point to point ------------------------------------------------------ */
+
+/* Reverse of MPI_Send: the adjoint comes back from `dest`. */
+void __fz_mpi_send_rev(void *dbuf, int n, fz_type t, int dest, int tag, fz_comm comm) {
+  int kind = fz_kind(t);
+  if (!kind || n <= 0) return;
+  void *tmp = malloc((size_t)n * (size_t)kind);
+  MPI_Recv(tmp, n, t, dest, fz_adj_tag(comm, tag), comm, 0);
+  if (dbuf)
+    for (long i = 0; i < n; i++) fz_add(dbuf, kind, i, fz_get(tmp, kind, i));
+  free(tmp);
+}
+
+/* MPI_Recv in the forward sweep: returns the error code; *who = (source << 32) | tag of
+ * the message received (for the reverse sweep's send). */
+int __fz_mpi_recv_fwd(void *buf, int n, fz_type t, int src, int tag, fz_comm comm,
+                      fz_status *st, long *who) {
+  fz_status mine;
+  fz_status *s = st ? st : &mine;
+  int err = MPI_Recv(buf, n, t, src, tag, comm, s);
+  *who = ((long)s->source << 32) | (unsigned)s->tag;
+  return err;
+}
+
+/* Reverse of MPI_Recv: the adjoint goes back to where the message came from. */
+void __fz_mpi_recv_rev(void *dbuf, int n, fz_type t, long who, fz_comm comm) {
+  int kind = fz_kind(t);
+  if (!kind || n <= 0) return;
+  int src = (int)(who >> 32), tag = (int)(who & 0xffffffff);
+  if (dbuf) {
+    MPI_Send(dbuf, n, t, src, fz_adj_tag(comm, tag), comm);
+    fz_zero(dbuf, kind, n);
+  } else {
+    void *z = calloc((size_t)n, (size_t)kind);
+    MPI_Send(z, n, t, src, fz_adj_tag(comm, tag), comm);
+    free(z);
+  }
+}
+
+/* ---- nonblocking point to point ------------------------------------------------------ */
+
+/* What the reverse sweep needs of a nonblocking operation, from MPI_Isend/MPI_Irecv to
+ * the wait that completes it and back. The forward sweep keeps its address in the
+ * shadow of the user's MPI_Request and on the tape. */
+typedef struct {
+  int is_recv, n, peer, tag, kind;
+  fz_type type;
+  fz_comm comm;
+  void *dbuf;    /* the shadow of the user's buffer */
+  void *tmp;     /* reverse of an Isend: where the adjoint arrives */
+  fz_req adj;    /* the adjoint (or tangent) operation's request */
+  int posted;    /* whether `adj` is an operation to complete */
+} fz_rec;
+
+static fz_rec *fz_rec_new(int is_recv, void *dbuf, int n, fz_type t, int peer, int tag,
+                          fz_comm comm) {
+  fz_rec *r = (fz_rec *)calloc(1, sizeof(fz_rec));
+  if (!r) fz_die("out of memory for an MPI request record");
+  r->is_recv = is_recv;
+  r->dbuf = dbuf;
+  r->n = n;
+  r->type = t;
+  r->kind = fz_kind(t);
+  r->peer = peer;
+  r->tag = tag;
+  r->comm = comm;
+  return r;
+}
+
+int __fz_mpi_isend_fwd(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
+                       fz_comm comm, fz_req *req, fz_rec **sreq) {
+  int err = MPI_Isend(buf, n, t, dest, tag, comm, req);
+  *sreq = fz_rec_new(0, dbuf, n, t, dest, tag, comm);
+  return err;
+}
+
+int __fz_mpi_irecv_fwd(void *buf, void *dbuf, int n, fz_type t, int src, int tag,
+                       fz_comm comm, fz_req *req, fz_rec **sreq) {
+  int err = MPI_Irecv(buf, n, t, src, tag, comm, req);
+  *sreq = fz_rec_new(1, dbuf, n, t, src, tag, comm);
+  return err;
+}
+
+/* A receive's record learns where its message came from when it completes. */
+static void fz_completed(fz_rec *r, const fz_status *s) {
+  if (r && r->is_recv) {
+    r->peer = s->source;
+    r->tag = s->tag;
+  }
+}
+
+int __fz_mpi_wait_fwd(fz_req *req, fz_status *st, fz_rec *r) {
+  fz_status mine;
+  fz_status *s = st ? st : &mine;
+  int err = MPI_Wait(req, s);
+  fz_completed(r, s);
+  return err;
+}
+
+/* Waitall in the forward sweep: returns the records of the requests (copied from their
+ * shadows before they complete), for the tape; *err is MPI_Waitall's result. */
+fz_rec **__fz_mpi_waitall_fwd(int n, fz_req *reqs, fz_rec **sreqs, fz_status *sts, int *err) {
+  fz_rec **recs = (fz_rec **)calloc((size_t)(n > 0 ? n : 1), sizeof(fz_rec *));
+  fz_status *s = sts ? sts : (fz_status *)calloc((size_t)(n > 0 ? n : 1), sizeof(fz_status));
+  for (int k = 0; k < n; k++) recs[k] = sreqs ? sreqs[k] : 0;
+  *err = MPI_Waitall(n, reqs, s);
+  for (int k = 0; k < n; k++) fz_completed(recs[k], &s[k]);
+  if (!sts) free(s);
+  return recs;
+}
+
+/* Reverse of the wait: posts the adjoint operation (the other direction). */
+static void fz_post_adjoint(fz_rec *r) {
+  if (!r || !r->kind || r->n <= 0) return;
+  int tag = fz_adj_tag(r->comm, r->tag);
+  if (r->is_recv) {
+    if (!r->dbuf) r->dbuf = r->tmp = calloc((size_t)r->n, (size_t)r->kind);
+    MPI_Isend(r->dbuf, r->n, r->type, r->peer, tag, r->comm, &r->adj);
+  } else {
+    r->tmp = malloc((size_t)r->n * (size_t)r->kind);
+    MPI_Irecv(r->tmp, r->n, r->type, r->peer, tag, r->comm, &r->adj);
+  }
+  r->posted = 1;
+}
+
+void __fz_mpi_wait_rev(fz_rec *r) { fz_post_adjoint(r); }
+
+void __fz_mpi_waitall_rev(int n, fz_rec **recs) {
+  for (int k = 0; k < n; k++) fz_post_adjoint(recs[k]);
+  free(recs);
+}
+
+/* Reverse of MPI_Isend/MPI_Irecv: completes the adjoint operation, then the adjoint of
+ * the buffer is updated (+= what arrived; zero after it was sent). */
+void __fz_mpi_nonblocking_rev(fz_rec *r) {
+  if (!r) return;
+  if (r->posted) {
+    MPI_Wait(&r->adj, 0);
+    if (r->is_recv) {
+      if (r->dbuf && r->dbuf != r->tmp) fz_zero(r->dbuf, r->kind, r->n);
+    } else if (r->dbuf) {
+      for (long i = 0; i < r->n; i++) fz_add(r->dbuf, r->kind, i, fz_get(r->tmp, r->kind, i));
+    }
+  }
+  free(r->tmp);
+  free(r);
+}
+
+/* ---- collectives ------------------------------------------------------------------- */
+
+/* Reverse of MPI_Bcast: the root's adjoint is the sum of every rank's; the others'
+ * buffers were overwritten, their adjoints become zero. */
+void __fz_mpi_bcast_rev(void *dbuf, int n, fz_type t, int root, fz_comm comm) {
+  int kind = fz_kind(t);
+  if (!kind || n <= 0) return;
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  void *mine = dbuf ? dbuf : calloc((size_t)n, (size_t)kind);
+  void *sum = malloc((size_t)n * (size_t)kind);
+  MPI_Reduce(mine, sum, n, t, (fz_op)ompi_mpi_op_sum, root, comm);
+  if (dbuf) {
+    if (rank == root)
+      for (long i = 0; i < n; i++) fz_set(dbuf, kind, i, fz_get(sum, kind, i));
+    else
+      fz_zero(dbuf, kind, n);
+  } else {
+    free(mine);
+  }
+  free(sum);
+}
+
+/* Which elements this rank won in a MAX/MIN reduction whose result `out` every rank
+ * has: the lowest rank holding the winning value (a byte per element). */
+static unsigned char *fz_winners(const void *in, const void *out, int n, int kind,
+                                 fz_comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int *cand = (int *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+  for (long i = 0; i < n; i++)
+    cand[i] = fz_get(in, kind, i) == fz_get(out, kind, i) ? rank : size;
+  int *low = (int *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+  MPI_Allreduce(cand, low, n, (fz_type)ompi_mpi_int, (fz_op)ompi_mpi_op_min, comm);
+  unsigned char *win = (unsigned char *)malloc((size_t)(n > 0 ? n : 1));
+  for (long i = 0; i < n; i++) win[i] = low[i] == rank;
+  free(cand);
+  free(low);
+  return win;
+}
+
+/* The data a rank contributed to a reduction (its recvbuf before the call when
+ * MPI_IN_PLACE), copied before the call overwrites it. */
+static void *fz_input_copy(const void *send, const void *recv, int n, int kind) {
+  const void *src = send == FZ_IN_PLACE ? recv : send;
+  void *c = malloc((size_t)(n > 0 ? n : 1) * (size_t)kind);
+  for (long i = 0; i < n; i++) fz_set(c, kind, i, fz_get(src, kind, i));
+  return c;
+}
+
+/* Allreduce in the forward sweep; for MAX/MIN returns this rank's winners (for the
+ * tape), else null; *err is MPI_Allreduce's result. */
+unsigned char *__fz_mpi_allreduce_fwd(const void *send, void *recv, int n, fz_type t, fz_op op,
+                                      fz_comm comm, int *err) {
+  int kind = fz_kind(t), ok = fz_opkind(op);
+  void *in = (kind && ok != FZ_SUM) ? fz_input_copy(send, recv, n, kind) : 0;
+  *err = MPI_Allreduce(send, recv, n, t, op, comm);
+  if (!in) return 0;
+  unsigned char *win = fz_winners(in, recv, n, kind, comm);
+  free(in);
+  return win;
+}
+
+/* The adjoint of a reduction's inputs on this rank, from the adjoint of its result
+ * summed over the ranks (`total`): everything for SUM, the won elements for MAX/MIN. */
+static void fz_reduce_adjoint(const void *send, void *dsend, void *drecv, const void *total,
+                              int n, int kind, const unsigned char *win, int receives) {
+  if (send == FZ_IN_PLACE) {
+    /* The input was the receive buffer: its adjoint is what flows back. */
+    if (drecv)
+      for (long i = 0; i < n; i++)
+        fz_set(drecv, kind, i, (!win || win[i]) ? fz_get(total, kind, i) : 0.0);
+    return;
+  }
+  if (dsend)
+    for (long i = 0; i < n; i++)
+      if (!win || win[i]) fz_add(dsend, kind, i, fz_get(total, kind, i));
+  if (receives && drecv) fz_zero(drecv, kind, n);
+}
+
+void __fz_mpi_allreduce_rev(const void *send, void *dsend, void *drecv, int n, fz_type t,
+                            fz_comm comm, unsigned char *win) {
+  int kind = fz_kind(t);
+  if (kind && n > 0) {
+    void *mine = drecv ? drecv : calloc((size_t)n, (size_t)kind);
+    void *total = malloc((size_t)n * (size_t)kind);
+    MPI_Allreduce(mine, total, n, t, (fz_op)ompi_mpi_op_sum, comm);
+    if (!drecv) free(mine);
+    fz_reduce_adjoint(send, dsend, drecv, total, n, kind, win, 1);
+    free(total);
+  }
+  free(win);
+}
+
+/* Reduce to `root` in the forward sweep (winners as for Allreduce; every rank learns
+ * the result to find them). */
+unsigned char *__fz_mpi_reduce_fwd(const void *send, void *recv, int n, fz_type t, fz_op op,
+                                   int root, fz_comm comm, int *err) {
+  int kind = fz_kind(t), ok = fz_opkind(op);
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  void *in = (kind && ok != FZ_SUM) ? fz_input_copy(send, recv, n, kind) : 0;
+  *err = MPI_Reduce(send, recv, n, t, op, root, comm);
+  if (!in) return 0;
+  void *out = malloc((size_t)(n > 0 ? n : 1) * (size_t)kind);
+  if (rank == root)
+    for (long i = 0; i < n; i++) fz_set(out, kind, i, fz_get(recv, kind, i));
+  MPI_Bcast(out, n, t, root, comm);
+  unsigned char *win = fz_winners(in, out, n, kind, comm);
+  free(in);
+  free(out);
+  return win;
+}
+
+void __fz_mpi_reduce_rev(const void *send, void *dsend, void *drecv, int n, fz_type t, int root,
+                         fz_comm comm, unsigned char *win) {
+  int kind = fz_kind(t);
+  if (kind && n > 0) {
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    void *total = malloc((size_t)n * (size_t)kind);
+    if (rank == root) {
+      for (long i = 0; i < n; i++) fz_set(total, kind, i, drecv ? fz_get(drecv, kind, i) : 0.0);
+    }
+    MPI_Bcast(total, n, t, root, comm);
+    fz_reduce_adjoint(send, dsend, drecv, total, n, kind, win, rank == root);
+    free(total);
+  }
+  free(win);
+}
+
+/* ---- forward mode ------------------------------------------------------------------- */
+
+int __fz_mpi_send_tan(const void *buf, const void *dbuf, int n, fz_type t, int dest, int tag,
+                      fz_comm comm) {
+  int err = MPI_Send(buf, n, t, dest, tag, comm);
+  int kind = fz_kind(t);
+  if (kind && n > 0) {
+    void *z = dbuf ? 0 : calloc((size_t)n, (size_t)kind);
+    MPI_Send(dbuf ? dbuf : z, n, t, dest, fz_adj_tag(comm, tag), comm);
+    free(z);
+  }
+  return err;
+}
+
+int __fz_mpi_recv_tan(void *buf, void *dbuf, int n, fz_type t, int src, int tag, fz_comm comm,
+                      fz_status *st) {
+  fz_status mine;
+  fz_status *s = st ? st : &mine;
+  int err = MPI_Recv(buf, n, t, src, tag, comm, s);
+  int kind = fz_kind(t);
+  if (kind && n > 0) {
+    void *sink = dbuf ? dbuf : malloc((size_t)n * (size_t)kind);
+    MPI_Recv(sink, n, t, s->source, fz_adj_tag(comm, s->tag), comm, 0);
+    if (!dbuf) free(sink);
+  }
+  return err;
+}
+
+/* Nonblocking, forward mode: an Isend's tangent travels at once with its own request;
+ * an Irecv's tangent is received when the primal message has arrived (its source and
+ * tag are known then), in the wait. */
+int __fz_mpi_isend_tan(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
+                       fz_comm comm, fz_req *req, fz_rec **sreq) {
+  int err = MPI_Isend(buf, n, t, dest, tag, comm, req);
+  fz_rec *r = fz_rec_new(0, dbuf, n, t, dest, tag, comm);
+  if (r->kind && n > 0) {
+    if (!dbuf) r->dbuf = r->tmp = calloc((size_t)n, (size_t)r->kind);
+    MPI_Isend(r->dbuf, n, t, dest, fz_adj_tag(comm, tag), comm, &r->adj);
+    r->posted = 1;
+  }
+  *sreq = r;
+  return err;
+}
+
+int __fz_mpi_irecv_tan(void *buf, void *dbuf, int n, fz_type t, int src, int tag, fz_comm comm,
+                       fz_req *req, fz_rec **sreq) {
+  int err = MPI_Irecv(buf, n, t, src, tag, comm, req);
+  *sreq = fz_rec_new(1, dbuf, n, t, src, tag, comm);
+  return err;
+}
+
+static void fz_finish_tangent(fz_rec *r, const fz_status *s) {
+  if (!r) return;
+  if (r->is_recv && r->kind && r->n > 0) {
+    void *sink = r->dbuf ? r->dbuf : malloc((size_t)r->n * (size_t)r->kind);
+    MPI_Recv(sink, r->n, r->type, s->source, fz_adj_tag(r->comm, s->tag), r->comm, 0);
+    if (!r->dbuf) free(sink);
+  } else if (r->posted) {
+    MPI_Wait(&r->adj, 0);
+  }
+  free(r->tmp);
+  free(r);
+}
+
+int __fz_mpi_wait_tan(fz_req *req, fz_status *st, fz_rec **sreq) {
+  fz_status mine;
+  fz_status *s = st ? st : &mine;
+  fz_rec *r = sreq ? *sreq : 0;
+  int err = MPI_Wait(req, s);
+  fz_finish_tangent(r, s);
+  if (sreq) *sreq = 0;
+  return err;
+}
+
+int __fz_mpi_waitall_tan(int n, fz_req *reqs, fz_rec **sreqs, fz_status *sts) {
+  fz_status *s = sts ? sts : (fz_status *)calloc((size_t)(n > 0 ? n : 1), sizeof(fz_status));
+  fz_rec **recs = (fz_rec **)calloc((size_t)(n > 0 ? n : 1), sizeof(fz_rec *));
+  for (int k = 0; k < n; k++) recs[k] = sreqs ? sreqs[k] : 0;
+  int err = MPI_Waitall(n, reqs, s);
+  for (int k = 0; k < n; k++) {
+    fz_finish_tangent(recs[k], &s[k]);
+    if (sreqs) sreqs[k] = 0;
+  }
+  free(recs);
+  if (!sts) free(s);
+  return err;
+}
+
+int __fz_mpi_bcast_tan(void *buf, void *dbuf, int n, fz_type t, int root, fz_comm comm) {
+  int err = MPI_Bcast(buf, n, t, root, comm);
+  int kind = fz_kind(t);
+  if (kind && n > 0) {
+    void *b = dbuf ? dbuf : calloc((size_t)n, (size_t)kind);
+    MPI_Bcast(b, n, t, root, comm);
+    if (!dbuf) free(b);
+  }
+  return err;
+}
+
+/* The tangent a rank contributes to a reduction: all of it for SUM, the won elements
+ * for MAX/MIN. */
+static void *fz_tangent_input(const void *send, const void *dsend, const void *drecv, int n,
+                              int kind, const unsigned char *win) {
+  const void *src = send == FZ_IN_PLACE ? drecv : dsend;
+  void *c = malloc((size_t)(n > 0 ? n : 1) * (size_t)kind);
+  for (long i = 0; i < n; i++)
+    fz_set(c, kind, i, (src && (!win || win[i])) ? fz_get(src, kind, i) : 0.0);
+  return c;
+}
+
+int __fz_mpi_allreduce_tan(const void *send, const void *dsend, void *recv, void *drecv, int n,
+                           fz_type t, fz_op op, fz_comm comm) {
+  int err;
+  unsigned char *win = __fz_mpi_allreduce_fwd(send, recv, n, t, op, comm, &err);
+  int kind = fz_kind(t);
+  if (kind && n > 0) {
+    void *c = fz_tangent_input(send, dsend, drecv, n, kind, win);
+    void *sink = drecv ? drecv : malloc((size_t)n * (size_t)kind);
+    MPI_Allreduce(c, sink, n, t, (fz_op)ompi_mpi_op_sum, comm);
+    if (!drecv) free(sink);
+    free(c);
+  }
+  free(win);
+  return err;
+}
+
+int __fz_mpi_reduce_tan(const void *send, const void *dsend, void *recv, void *drecv, int n,
+                        fz_type t, fz_op op, int root, fz_comm comm) {
+  int err;
+  unsigned char *win = __fz_mpi_reduce_fwd(send, recv, n, t, op, root, comm, &err);
+  int kind = fz_kind(t);
+  if (kind && n > 0) {
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    void *c = fz_tangent_input(send, dsend, drecv, n, kind, win);
+    void *sink = (rank == root && drecv) ? drecv : malloc((size_t)n * (size_t)kind);
+    MPI_Reduce(c, sink, n, t, (fz_op)ompi_mpi_op_sum, root, comm);
+    if (!(rank == root && drecv)) free(sink);
+    free(c);
+  }
+  free(win);
+  return err;
+}

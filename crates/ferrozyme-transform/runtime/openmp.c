@@ -1,0 +1,79 @@
+/* The tapes of a differentiated parallel region (LLVM's OpenMP runtime, libomp).
+ *
+ * The forward sweep forks the augmented microtask: every thread of the team runs its
+ * share of the region and produces its own tape, which it files under its thread number
+ * here. The reverse sweep forks the reverse microtask with as many threads; thread t
+ * reverses tape t (and t + team size, ... when the runtime granted fewer threads: each
+ * tape holds its thread's iteration bounds, so any thread can reverse any tape, unless
+ * the region synchronises with barriers, which need the same team).
+ *
+ * Compiled to IR by build.rs and linked into the module when a parallel region is
+ * differentiated; the program is linked with libomp anyway (-fopenmp). */
+#include <stddef.h>
+
+void *calloc(size_t, size_t);
+void free(void *);
+void abort(void);
+long write(int, const void *, size_t);
+int omp_get_thread_num(void);
+int omp_get_num_threads(void);
+int omp_get_max_threads(void);
+
+typedef struct {
+  int nthreads; /* the team size of the forward region */
+  int cap;      /* slots allocated */
+  void *tape[];
+} fz_omp_tapes;
+
+/* Did the forward region run with more than one thread (its tapes are those of the
+ * microtask's derivative with atomic adjoint updates)? */
+int __fz_omp_tapes_parallel(const fz_omp_tapes *t) { return t->nthreads > 1; }
+
+static void fz_say(const char *s) {
+  size_t n = 0;
+  while (s[n]) n++;
+  write(2, s, n);
+}
+
+/* Room for the team of the next parallel region: OMP_NUM_THREADS (or
+ * omp_set_num_threads), or the region's num_threads clause when it asks for more. */
+fz_omp_tapes *__fz_omp_tapes_new(int pushed) {
+  int cap = omp_get_max_threads();
+  if (pushed > cap) cap = pushed;
+  if (cap < 1) cap = 1;
+  fz_omp_tapes *t = (fz_omp_tapes *)calloc(1, sizeof(fz_omp_tapes) + (size_t)cap * sizeof(void *));
+  if (!t) {
+    fz_say("ferrozyme: out of memory for the tapes of a parallel region\n");
+    abort();
+  }
+  t->cap = cap;
+  return t;
+}
+
+/* Called by every thread of the forward region with its tape. */
+void __fz_omp_tapes_put(fz_omp_tapes *t, void *tape) {
+  int tid = omp_get_thread_num();
+  if (tid < 0 || tid >= t->cap) {
+    fz_say("ferrozyme: a parallel region ran with more threads than it was prepared for\n");
+    abort();
+  }
+  t->tape[tid] = tape;
+  if (tid == 0) t->nthreads = omp_get_num_threads();
+}
+
+int __fz_omp_tapes_count(const fz_omp_tapes *t) { return t->nthreads; }
+
+void *__fz_omp_tapes_get(const fz_omp_tapes *t, int k) { return t->tape[k]; }
+
+/* The reverse region must have the forward team when the region has barriers (a
+ * thread reversing two tapes would wait at a barrier for itself). */
+void __fz_omp_check_team(const fz_omp_tapes *t, int has_barriers) {
+  if (has_barriers && omp_get_num_threads() != t->nthreads) {
+    fz_say("ferrozyme: the reverse of a parallel region with barriers got a different number "
+           "of threads than the forward region (set OMP_DYNAMIC=false and leave "
+           "OMP_THREAD_LIMIT unset)\n");
+    abort();
+  }
+}
+
+void __fz_omp_tapes_free(fz_omp_tapes *t) { free(t); }

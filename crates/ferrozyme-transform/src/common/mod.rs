@@ -1,0 +1,44 @@
+//! What reverse and forward mode share: reporting problems, the shadows of constants,
+//! how an instruction participates in differentiation, and the activity a callee's
+//! arguments get at a call site.
+//!
+//! Both synthesizers walk the same primal code with the same analyses; what differs is
+//! what they emit. Everything that does not depend on the direction lives here, so the
+//! two modes classify instructions the same way and say the same thing about the same
+//! problem.
+
+pub mod diags;
+pub mod dispatch;
+pub mod ops;
+pub mod reductions;
+pub mod shadows;
+
+pub(crate) use diags::{Diags, Problem};
+
+use ferrozyme_analysis::activity::{Activity, ArgActivity};
+use ferrozyme_llvm::{Type, Value};
+
+/// The activity of the callee's parameters at call `call`, by the call's function type: a
+/// pointer argument with a shadow is `Dup`, an active argument whose type `active_type`
+/// accepts is `Active` (reverse mode: floating types, whose adjoints come back; forward
+/// mode: every non-pointer type, whose tangents go in), anything else `Const`.
+pub(crate) fn call_activity(
+    act: &Activity,
+    call: Value,
+    active_type: impl Fn(Type) -> bool,
+) -> Vec<ArgActivity> {
+    call.called_function_type()
+        .param_types()
+        .into_iter()
+        .zip(call.call_args())
+        .map(|(pty, a)| {
+            if pty.is_pointer() && act.is_shadowed(a) {
+                ArgActivity::Dup
+            } else if active_type(pty) && act.is_active(a) {
+                ArgActivity::Active
+            } else {
+                ArgActivity::Const
+            }
+        })
+        .collect()
+}

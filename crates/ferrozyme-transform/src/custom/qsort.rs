@@ -1,0 +1,178 @@
+//! `qsort` on the differentiated path: a registered-derivative rule in IR text (linked by
+//! `builtin.rs` when the module calls `qsort`).
+//!
+//! Sorting is a permutation `y = P x` of the elements, decided by the comparator (whose
+//! result carries no derivative). The rule sorts an array of element indices with the
+//! user's comparator (a stable merge sort: qsort's order of equal elements is unspecified,
+//! so any order is a valid result), then moves the elements:
+//!
+//! * augmented forward: the elements are permuted in place; the permutation is the tape;
+//! * reverse: the adjoints of the sorted positions go back to the original positions
+//!   (`P^T`): the shadow's element `k` moves to position `perm[k]`; the tape is freed;
+//! * forward: the elements and their tangents are permuted alike.
+//!
+//! Elements move as bytes (`size` per element), so any element type works: the adjoints
+//! of float fields move with their elements, as everything else does.
+
+/// The rule functions `__fz_aug.qsort`, `__fz_rev.qsort`, `__fz_fwd.qsort`, and helpers.
+pub(crate) const QSORT_IR: &str = r#"
+declare void @qsort(ptr, i64, i64, ptr)
+declare ptr @malloc(i64)
+declare void @free(ptr)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+
+; perm[0..n) sorted so that base[perm[k]] are in comparator order (stable merge sort of
+; the indices, bottom up, through a scratch array).
+define internal ptr @__fz_qsort_perm(ptr %base, i64 %n, i64 %size, ptr %cmp) {
+entry:
+  %bytes = shl i64 %n, 3
+  %nz = icmp eq i64 %bytes, 0
+  %alloc = select i1 %nz, i64 8, i64 %bytes
+  %perm = call ptr @malloc(i64 %alloc)
+  %tmp = call ptr @malloc(i64 %alloc)
+  br label %init
+init:
+  %i = phi i64 [ 0, %entry ], [ %i1, %init.body ]
+  %idone = icmp uge i64 %i, %n
+  br i1 %idone, label %width.head, label %init.body
+init.body:
+  %pi = getelementptr i64, ptr %perm, i64 %i
+  store i64 %i, ptr %pi
+  %i1 = add i64 %i, 1
+  br label %init
+width.head:
+  %w = phi i64 [ 1, %init ], [ %w2, %width.next ]
+  %src = phi ptr [ %perm, %init ], [ %dst, %width.next ]
+  %dst = phi ptr [ %tmp, %init ], [ %src, %width.next ]
+  %wdone = icmp uge i64 %w, %n
+  br i1 %wdone, label %finish, label %run.head
+run.head:
+  %lo = phi i64 [ 0, %width.head ], [ %lo2, %merge.done ]
+  %rdone = icmp uge i64 %lo, %n
+  br i1 %rdone, label %width.next, label %run.body
+run.body:
+  %mid0 = add i64 %lo, %w
+  %midc = icmp ult i64 %mid0, %n
+  %mid = select i1 %midc, i64 %mid0, i64 %n
+  %w2x = shl i64 %w, 1
+  %hi0 = add i64 %lo, %w2x
+  %hic = icmp ult i64 %hi0, %n
+  %hi = select i1 %hic, i64 %hi0, i64 %n
+  br label %merge
+merge:
+  %a = phi i64 [ %lo, %run.body ], [ %a2, %merge.step ]
+  %b = phi i64 [ %mid, %run.body ], [ %b2, %merge.step ]
+  %k = phi i64 [ %lo, %run.body ], [ %k1, %merge.step ]
+  %kdone = icmp uge i64 %k, %hi
+  br i1 %kdone, label %merge.done, label %merge.pick
+merge.pick:
+  %aok = icmp ult i64 %a, %mid
+  %bok = icmp ult i64 %b, %hi
+  br i1 %aok, label %merge.a, label %take.b
+merge.a:
+  br i1 %bok, label %merge.cmp, label %take.a
+merge.cmp:
+  %pa = getelementptr i64, ptr %src, i64 %a
+  %ia = load i64, ptr %pa
+  %pb = getelementptr i64, ptr %src, i64 %b
+  %ib = load i64, ptr %pb
+  %oa = mul i64 %ia, %size
+  %ob = mul i64 %ib, %size
+  %ea = getelementptr i8, ptr %base, i64 %oa
+  %eb = getelementptr i8, ptr %base, i64 %ob
+  %c = call i32 %cmp(ptr %ea, ptr %eb)
+  %bfirst = icmp sgt i32 %c, 0
+  br i1 %bfirst, label %take.b, label %take.a
+take.a:
+  %pta = getelementptr i64, ptr %src, i64 %a
+  %va = load i64, ptr %pta
+  %da = getelementptr i64, ptr %dst, i64 %k
+  store i64 %va, ptr %da
+  %a1 = add i64 %a, 1
+  br label %merge.step
+take.b:
+  %ptb = getelementptr i64, ptr %src, i64 %b
+  %vb = load i64, ptr %ptb
+  %db = getelementptr i64, ptr %dst, i64 %k
+  store i64 %vb, ptr %db
+  %b1 = add i64 %b, 1
+  br label %merge.step
+merge.step:
+  %a2 = phi i64 [ %a1, %take.a ], [ %a, %take.b ]
+  %b2 = phi i64 [ %b, %take.a ], [ %b1, %take.b ]
+  %k1 = add i64 %k, 1
+  br label %merge
+merge.done:
+  %lo2 = add i64 %lo, %w2x
+  br label %run.head
+width.next:
+  %w2 = shl i64 %w, 1
+  br label %width.head
+finish:
+  %same = icmp eq ptr %src, %perm
+  br i1 %same, label %done, label %copy
+copy:
+  call void @llvm.memcpy.p0.p0.i64(ptr %perm, ptr %src, i64 %bytes, i1 false)
+  br label %done
+done:
+  call void @free(ptr %tmp)
+  ret ptr %perm
+}
+
+; to[k] = from[perm[k]] when %forward, to[perm[k]] = from[k] otherwise; then copied back
+; into %buf (elements of %size bytes).
+define internal void @__fz_qsort_apply(ptr %buf, i64 %n, i64 %size, ptr %perm, i1 %forward) {
+entry:
+  %total = mul i64 %n, %size
+  %nz = icmp eq i64 %total, 0
+  br i1 %nz, label %done, label %go
+go:
+  %tmp = call ptr @malloc(i64 %total)
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %go ], [ %k1, %body ]
+  %end = icmp uge i64 %k, %n
+  br i1 %end, label %back, label %body
+body:
+  %pp = getelementptr i64, ptr %perm, i64 %k
+  %p = load i64, ptr %pp
+  %from.i = select i1 %forward, i64 %p, i64 %k
+  %to.i = select i1 %forward, i64 %k, i64 %p
+  %fo = mul i64 %from.i, %size
+  %to = mul i64 %to.i, %size
+  %fptr = getelementptr i8, ptr %buf, i64 %fo
+  %tptr = getelementptr i8, ptr %tmp, i64 %to
+  call void @llvm.memcpy.p0.p0.i64(ptr %tptr, ptr %fptr, i64 %size, i1 false)
+  %k1 = add i64 %k, 1
+  br label %loop
+back:
+  call void @llvm.memcpy.p0.p0.i64(ptr %buf, ptr %tmp, i64 %total, i1 false)
+  call void @free(ptr %tmp)
+  br label %done
+done:
+  ret void
+}
+
+define ptr @__fz_aug.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp) {
+entry:
+  %perm = call ptr @__fz_qsort_perm(ptr %base, i64 %n, i64 %size, ptr %cmp)
+  call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
+  ret ptr %perm
+}
+
+define void @__fz_rev.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %tape) {
+entry:
+  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %tape, i1 false)
+  call void @free(ptr %tape)
+  ret void
+}
+
+define void @__fz_fwd.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp) {
+entry:
+  %perm = call ptr @__fz_qsort_perm(ptr %base, i64 %n, i64 %size, ptr %cmp)
+  call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
+  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
+  call void @free(ptr %perm)
+  ret void
+}
+"#;

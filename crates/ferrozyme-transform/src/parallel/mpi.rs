@@ -1,0 +1,76 @@
+//! MPI calls in derivative code: which helper of `runtime/mpi.c` stands for each part.
+//!
+//! The sweeps (`reverse/parallel.rs`, `tangent/parallel.rs`) decide *where* the
+//! communication goes — primal call copied or replaced by a recording `*_fwd` helper in
+//! the forward sweep, `*_rev` helper at the mirror position of the reverse sweep, `*_tan`
+//! helper in forward mode — and pass primal values, shadows and recorded values (the
+//! tape keeps those). The helpers do the communication; the table of rules and its
+//! semantics are in `ferrozyme_rules::mpi`.
+//!
+//! Invariant: every rank of a communicator makes the same adjoint calls in the same
+//! order as the primal's collective calls (a rank skips nothing on its own: buffers
+//! without a shadow take part with zeros).
+
+use ferrozyme_llvm::{Module, Value};
+use ferrozyme_rules::mpi::MpiRule;
+
+use super::{helper, Family};
+
+/// The helpers of one MPI rule: the forward sweep's (None: the primal call is copied),
+/// the reverse sweep's, and forward mode's (None: the primal call is copied).
+pub struct Helpers {
+    pub fwd: Option<&'static str>,
+    pub rev: Option<&'static str>,
+    pub tan: Option<&'static str>,
+}
+
+pub fn helpers(rule: MpiRule) -> Helpers {
+    let h = |fwd, rev, tan| Helpers { fwd, rev, tan };
+    match rule {
+        MpiRule::Send => h(None, Some("__fz_mpi_send_rev"), Some("__fz_mpi_send_tan")),
+        MpiRule::Recv => h(
+            Some("__fz_mpi_recv_fwd"),
+            Some("__fz_mpi_recv_rev"),
+            Some("__fz_mpi_recv_tan"),
+        ),
+        MpiRule::Isend => h(
+            Some("__fz_mpi_isend_fwd"),
+            Some("__fz_mpi_nonblocking_rev"),
+            Some("__fz_mpi_isend_tan"),
+        ),
+        MpiRule::Irecv => h(
+            Some("__fz_mpi_irecv_fwd"),
+            Some("__fz_mpi_nonblocking_rev"),
+            Some("__fz_mpi_irecv_tan"),
+        ),
+        MpiRule::Wait => h(
+            Some("__fz_mpi_wait_fwd"),
+            Some("__fz_mpi_wait_rev"),
+            Some("__fz_mpi_wait_tan"),
+        ),
+        MpiRule::Waitall => h(
+            Some("__fz_mpi_waitall_fwd"),
+            Some("__fz_mpi_waitall_rev"),
+            Some("__fz_mpi_waitall_tan"),
+        ),
+        MpiRule::Bcast => h(None, Some("__fz_mpi_bcast_rev"), Some("__fz_mpi_bcast_tan")),
+        MpiRule::Reduce => h(
+            Some("__fz_mpi_reduce_fwd"),
+            Some("__fz_mpi_reduce_rev"),
+            Some("__fz_mpi_reduce_tan"),
+        ),
+        MpiRule::Allreduce => h(
+            Some("__fz_mpi_allreduce_fwd"),
+            Some("__fz_mpi_allreduce_rev"),
+            Some("__fz_mpi_allreduce_tan"),
+        ),
+        MpiRule::Barrier | MpiRule::Inactive { .. } | MpiRule::Unsupported { .. } => {
+            h(None, None, None)
+        }
+    }
+}
+
+/// An MPI helper, linked on first use.
+pub fn helper_fn(m: Module, name: &str) -> Result<Value, String> {
+    helper(m, Family::Mpi, name)
+}

@@ -1,0 +1,357 @@
+//! OpenMP parallel regions: what the pass prepares around a microtask's derivative.
+//!
+//! # Reductions, before differentiation
+//!
+//! A `reduction(+:s)` clause makes each thread sum into a private copy, then combine it
+//! into the shared `s` through `__kmpc_reduce[_nowait]`, whose result picks how: `1`
+//! (under a lock, or after the runtime combined the private copies itself in a tree —
+//! data flow the pass cannot see) or `2` (`atomicrmw fadd` by every thread). The clone
+//! of a microtask is rewritten so every thread combines atomically ([`rewrite_reductions`]):
+//! clang's code already has the atomic branch (it is taken); flang's only has the
+//! locked one, whose `s = s + private` is turned into `atomicrmw fadd s, private`. The
+//! runtime call goes away; its closing `__kmpc_end_reduce` becomes the barrier it implied.
+//! The derivative of `atomicrmw fadd s, p` is `dp += ds`, read by every thread.
+//! Reductions that are not sums of reals keep their runtime calls and are rejected.
+//!
+//! # The derivative's microtasks
+//!
+//! The forward sweep forks [`aug_wrapper`]: each thread runs the augmented microtask and
+//! files its tape by thread number (`runtime/openmp.c`). The reverse sweep forks
+//! [`rev_wrapper`] with as many threads: thread `t` runs the reverse microtask on tape
+//! `t` (and `t + team size`, ... when it got fewer threads). Both take the captured
+//! arguments with their shadows, in the order of the split functions' parameters, then
+//! the tapes.
+//!
+//! The microtask has two derivatives: one for a team of one thread, whose adjoint
+//! updates are plain, and one for larger teams, whose updates of shared memory are
+//! atomic (measured on the 2-D heat stencil: an atomic update costs several plain ones,
+//! see `bench/README.md`). The forward wrapper runs the one that fits its team and the
+//! tapes record which, so the reverse wrapper runs the matching reverse. A region nested
+//! in a parallel derivative always runs the atomic one (the `nested.` wrappers): its
+//! team of one shares memory with the other threads of the enclosing team.
+
+use ferrozyme_llvm::{Builder, IntPredicate, Module, Opcode, Type, Value};
+use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
+
+use crate::common::Problem;
+use crate::signature::{primal_shadow_params, Request};
+
+/// Names of the OpenMP helpers in `runtime/openmp.c`.
+pub const TAPES_NEW: &str = "__fz_omp_tapes_new";
+pub const TAPES_PUT: &str = "__fz_omp_tapes_put";
+pub const TAPES_COUNT: &str = "__fz_omp_tapes_count";
+pub const TAPES_GET: &str = "__fz_omp_tapes_get";
+pub const TAPES_FREE: &str = "__fz_omp_tapes_free";
+pub const CHECK_TEAM: &str = "__fz_omp_check_team";
+pub const TAPES_PARALLEL: &str = "__fz_omp_tapes_parallel";
+
+fn callee_name(i: Value) -> Option<String> {
+    (i.opcode() == Some(Opcode::LLVMCall))
+        .then(|| i.called_function())
+        .flatten()
+        .map(|f| f.name())
+}
+
+fn is_reduce_call(i: Value) -> bool {
+    callee_name(i).is_some_and(|n| n == "__kmpc_reduce" || n == "__kmpc_reduce_nowait")
+}
+
+/// Rewrites every `+` reduction of `f` (a clone) to combine with `atomicrmw fadd` in
+/// every thread; see the module essay. Reductions it cannot rewrite are left alone.
+pub fn rewrite_reductions(m: Module, f: Value) {
+    let calls: Vec<Value> = f
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .filter(|i| is_reduce_call(*i))
+        .collect();
+    for call in calls {
+        rewrite_one(m, call);
+    }
+}
+
+fn rewrite_one(m: Module, call: Value) {
+    let users = call.users();
+    let [user] = users.as_slice() else { return };
+    let i32t = m.context().i32();
+    // clang: `switch %r [1 -> locked, 2 -> atomic]`.
+    if user.opcode() == Some(Opcode::LLVMSwitch) {
+        let cases = user.switch_cases();
+        // flang at -O0 has a case 2 too, but `unreachable`: only a real atomic branch.
+        let atomic_branch = |b: ferrozyme_llvm::Block| {
+            b.instructions()
+                .iter()
+                .any(|i| i.opcode() == Some(Opcode::LLVMAtomicRMW))
+        };
+        if cases
+            .iter()
+            .any(|(v, b)| v.const_int_value() == Some(2) && atomic_branch(*b))
+        {
+            finish(m, call, i32t.const_int(2));
+            return;
+        }
+        let locked = cases
+            .iter()
+            .find(|(v, _)| v.const_int_value() == Some(1))
+            .map(|(_, b)| *b);
+        if let Some(b) = locked {
+            if make_atomic(b) {
+                finish(m, call, i32t.const_int(1));
+            }
+        }
+        return;
+    }
+    // flang: `%c = icmp eq %r, 1; br %c, locked, done`.
+    if user.opcode() == Some(Opcode::LLVMICmp)
+        && user.icmp_predicate() == IntPredicate::LLVMIntEQ
+        && user.operand(1).const_int_value() == Some(1)
+    {
+        let br = user.users();
+        let locked = br
+            .iter()
+            .find(|b| b.opcode() == Some(Opcode::LLVMBr) && b.num_operands() == 3)
+            .map(|b| b.successor(0));
+        if let Some(b) = locked {
+            if make_atomic(b) {
+                finish(m, call, i32t.const_int(1));
+            }
+        }
+    }
+}
+
+/// Turns the locked combination `store (fadd (load s), x), s` of each variable in block
+/// `b` into `atomicrmw fadd s, x`. False (and nothing changed) when some store of `b` is
+/// not of that form.
+fn make_atomic(b: ferrozyme_llvm::Block) -> bool {
+    let stores: Vec<Value> = b
+        .instructions()
+        .into_iter()
+        .filter(|i| i.opcode() == Some(Opcode::LLVMStore))
+        .collect();
+    let mut plan = Vec::new();
+    for st in &stores {
+        let (v, s) = (st.operand(0), st.operand(1));
+        if v.opcode() != Some(Opcode::LLVMFAdd) || !v.ty().is_fp_scalar() {
+            return false;
+        }
+        let (a, x) = (v.operand(0), v.operand(1));
+        let (old, x) = if a.opcode() == Some(Opcode::LLVMLoad) && a.operand(0) == s {
+            (a, x)
+        } else if x.opcode() == Some(Opcode::LLVMLoad) && x.operand(0) == s {
+            (x, a)
+        } else {
+            return false;
+        };
+        if old.users().len() != 1 || v.users().len() != 1 {
+            return false;
+        }
+        plan.push((*st, v, old, x, s));
+    }
+    if plan.is_empty() {
+        return false;
+    }
+    let bld = Builder::new(b.as_value().ty().context());
+    for (st, v, old, x, s) in plan {
+        bld.position_before(st);
+        bld.atomic_fadd(s, x);
+        st.erase();
+        v.erase();
+        old.erase();
+    }
+    true
+}
+
+/// The reduction call's result becomes `choice`; the call goes; its closing calls become
+/// the barrier they imply (`__kmpc_end_reduce`) or nothing (`_nowait`).
+fn finish(m: Module, call: Value, choice: Value) {
+    let f = call.parent_function();
+    call.replace_all_uses_with(choice);
+    call.erase();
+    let ctx = m.context();
+    let barrier_ty = ctx.function_type(ctx.void(), &[ctx.ptr(), ctx.i32()], false);
+    for i in f
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .collect::<Vec<_>>()
+    {
+        match callee_name(i).as_deref() {
+            Some("__kmpc_end_reduce") => {
+                let args = i.call_args();
+                let barrier = m.get_or_declare("__kmpc_barrier", barrier_ty);
+                let b = Builder::new(ctx);
+                b.position_before(i);
+                b.call_fn(barrier, &[args[0], args[1]]);
+                i.erase();
+            }
+            Some("__kmpc_end_reduce_nowait") => i.erase(),
+            _ => {}
+        }
+    }
+}
+
+/// An OpenMP runtime call that is not differentiated but hands outlined code to the
+/// runtime (a task, a taskloop, a teams region): the data flowing into that code through
+/// runtime-allocated memory is invisible to activity analysis, so the call is rejected
+/// whether or not its arguments look active.
+/// Returns the routine's name, for [`outlining_problem`].
+pub fn unsupported_outlining(call: Value) -> Option<String> {
+    let f = call.called_function()?;
+    let Some(OmpRule::Unsupported { .. }) = openmp_rule(&f.name()) else {
+        return None;
+    };
+    call.call_args()
+        .iter()
+        .any(|a| a.is_function() && !a.is_declaration())
+        .then(|| f.name())
+}
+
+/// The problem an [`unsupported_outlining`] call of `name` is.
+pub fn outlining_problem(name: &str) -> Problem<'_> {
+    crate::libcalls::missing_derivative(name)
+}
+
+/// Does the microtask (or a function it calls) synchronise with barriers? Then its
+/// reverse needs the forward team.
+pub fn has_barriers(f: Value) -> bool {
+    let mut seen = std::collections::HashSet::from([f]);
+    let mut work = vec![f];
+    while let Some(g) = work.pop() {
+        for i in g.blocks().into_iter().flat_map(|b| b.instructions()) {
+            let Some(c) = i.is_call().then(|| i.called_function()).flatten() else {
+                continue;
+            };
+            match openmp_rule(&c.name()) {
+                Some(OmpRule::Barrier) => return true,
+                Some(OmpRule::Reduce) if c.name() == "__kmpc_reduce" => return true,
+                _ => {}
+            }
+            if !c.is_declaration() && seen.insert(c) {
+                work.push(c);
+            }
+        }
+    }
+    false
+}
+
+/// The parameter types of both wrappers: the split functions' (captured arguments with
+/// their shadows), then the tapes.
+fn wrapper_type(m: Module, req: &Request) -> Type {
+    let ctx = m.context();
+    let mut params = primal_shadow_params(req);
+    params.push(ctx.ptr());
+    ctx.function_type(ctx.void(), &params, false)
+}
+
+/// The forward sweep's microtask: the augmented microtask for its team (`aug[0]` for
+/// one thread, `aug[1]` for more), then its tape filed under the thread's number in the
+/// tapes (last parameter), which also note the team's size.
+pub fn aug_wrapper(
+    m: Module,
+    req: &Request,
+    aug: [Value; 2],
+    put: Value,
+    num_threads: Value,
+) -> Value {
+    let nested = if aug[0] == aug[1] { "nested." } else { "" };
+    let name = format!("fz_omp_aug.{nested}{}", req.func.name());
+    if let Some(w) = m.function(&name) {
+        return w;
+    }
+    let ctx = m.context();
+    let w = m.add_function(&name, wrapper_type(m, req));
+    w.set_linkage_internal();
+    let b = Builder::new(ctx);
+    let entry = b.append_block(w, "entry");
+    let one = b.append_block(w, "one");
+    let team = b.append_block(w, "team");
+    let done = b.append_block(w, "done");
+    let params = w.params();
+    let (args, tapes) = params.split_at(params.len() - 1);
+    b.position_at_end(entry);
+    let nt = b.call_fn(num_threads, &[]);
+    let many = b.icmp(IntPredicate::LLVMIntSGT, nt, ctx.i32().const_int(1));
+    b.cond_br(many, team, one);
+    let tape_of = |blk, f: Value| {
+        b.position_at_end(blk);
+        let r = b.call_fn(f, args);
+        let fields = f.function_type().return_type().struct_fields().len() as u32;
+        let t = b.extract_value(r, fields - 1);
+        b.br(done);
+        t
+    };
+    let t1 = tape_of(one, aug[0]);
+    let tn = tape_of(team, aug[1]);
+    b.position_at_end(done);
+    let tape = b.phi(ctx.ptr(), "tape");
+    tape.add_incoming(t1, one);
+    tape.add_incoming(tn, team);
+    b.call_fn(put, &[tapes[0], tape]);
+    b.ret_void();
+    w
+}
+
+/// The reverse sweep's microtask: thread `t` of `nt` reverses tapes `t, t + nt, ...`,
+/// with the reverse microtask that matches the forward team (`rev[0]` for one thread,
+/// `rev[1]` for more).
+pub fn rev_wrapper(
+    m: Module,
+    req: &Request,
+    rev: [Value; 2],
+    helpers: [Value; 4],
+    barriers: bool,
+    omp_api: [Value; 2],
+) -> Value {
+    let nested = if rev[0] == rev[1] { "nested." } else { "" };
+    let name = format!("fz_omp_rev.{nested}{}", req.func.name());
+    if let Some(w) = m.function(&name) {
+        return w;
+    }
+    let [count, get, check, parallel] = helpers;
+    let [thread_num, num_threads] = omp_api;
+    let ctx = m.context();
+    let i32t = ctx.i32();
+    let w = m.add_function(&name, wrapper_type(m, req));
+    w.set_linkage_internal();
+    let b = Builder::new(ctx);
+    let entry = b.append_block(w, "entry");
+    let head = b.append_block(w, "loop");
+    let body = b.append_block(w, "body");
+    let exit = b.append_block(w, "exit");
+    let params = w.params();
+    let (args, tapes) = params.split_at(params.len() - 1);
+    let tapes = tapes[0];
+    b.position_at_end(entry);
+    let tid = b.call_fn(thread_num, &[]);
+    let nt = b.call_fn(num_threads, &[]);
+    let n = b.call_fn(count, &[tapes]);
+    b.call_fn(check, &[tapes, i32t.const_int(barriers as u64)]);
+    let par = b.call_fn(parallel, &[tapes]);
+    let par = b.icmp(IntPredicate::LLVMIntNE, par, i32t.zero());
+    b.br(head);
+    b.position_at_end(head);
+    let k = b.phi(i32t, "k");
+    let more = b.icmp(IntPredicate::LLVMIntSLT, k, n);
+    b.cond_br(more, body, exit);
+    b.position_at_end(body);
+    let tape = b.call_fn(get, &[tapes, k]);
+    let mut rargs = args.to_vec();
+    rargs.push(tape);
+    let one = b.append_block(w, "one");
+    let team = b.append_block(w, "team");
+    let next_blk = b.append_block(w, "next");
+    b.cond_br(par, team, one);
+    for (blk, f) in [(one, rev[0]), (team, rev[1])] {
+        b.position_at_end(blk);
+        b.call_fn(f, &rargs);
+        b.br(next_blk);
+    }
+    b.position_at_end(next_blk);
+    let next = b.binop(Opcode::LLVMAdd, k, nt);
+    b.br(head);
+    k.add_incoming(tid, entry);
+    k.add_incoming(next, next_blk);
+    b.position_at_end(exit);
+    b.ret_void();
+    w
+}

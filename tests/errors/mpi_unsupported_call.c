@@ -1,0 +1,23 @@
+// EXPECT-ERROR: missing-derivative
+// EXPECT-ERROR: no derivative for `MPI_Alltoall` (MPI)
+// EXPECT-ERROR-LINE: MPI_Alltoall(x
+// An MPI routine outside the differentiated set is an error naming it. (Open MPI's
+// C ABI is declared here, so the test needs no MPI installation: the pass stops before
+// linking.)
+extern int enzyme_dup, enzyme_const;
+extern double __enzyme_autodiff(void *, ...);
+extern char ompi_mpi_double, ompi_mpi_comm_world;
+int MPI_Alltoall(const void *, int, void *, void *, int, void *, void *);
+
+double exchange(double *x, double *y, int n) {
+  MPI_Alltoall(x, n, &ompi_mpi_double, y, n, &ompi_mpi_double, &ompi_mpi_comm_world);
+  double s = 0;
+  for (int i = 0; i < n; i++) s += y[i] * y[i];
+  return s;
+}
+
+int main(void) {
+  double x[4] = {1, 2, 3, 4}, dx[4] = {0}, y[4], dy[4] = {0};
+  __enzyme_autodiff((void *)exchange, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, 4);
+  return (int)dx[0];
+}

@@ -1,0 +1,45 @@
+/* fz_mpi.h -- helpers for the MPI end-to-end programs (after fz_test.h and mpi.h).
+ *
+ * Every program differentiates a distributed computation, gathers the gradient on
+ * rank 0 and compares it with the gradient of the serial program computing the same
+ * thing on the whole data (differentiated by Ferrozyme too, and itself checked against
+ * central finite differences), to 1e-12 relative. The verdict is global: rank 0 prints
+ * PASS only when no rank saw a mismatch, and every rank exits with the same status. */
+#ifndef FZ_MPI_H
+#define FZ_MPI_H
+
+static int fz_rank, fz_size;
+
+static inline void fz_mpi_init(int *argc, char ***argv) {
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &fz_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &fz_size);
+}
+
+/* The global verdict (call on every rank, then return its result from main). */
+static inline int fz_mpi_finish(void) {
+  int local[2] = {fz_failures, fz_checks}, total[2];
+  MPI_Allreduce(local, total, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  int code = 0;
+  if (fz_rank == 0) {
+    if (total[1] == 0) {
+      printf("FAIL (no checks ran)\n");
+      code = 1;
+    } else if (total[0] == 0) {
+      printf("PASS (%d checks on %d ranks)\n", total[1], fz_size);
+    } else {
+      printf("FAIL (%d mismatches of %d checks on %d ranks)\n", total[0], total[1], fz_size);
+      code = 1;
+    }
+  }
+  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return code;
+}
+
+/* Gathers `n` doubles of every rank into `all` on rank 0 (rank order). */
+static inline void fz_gather(const double *mine, int n, double *all) {
+  MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
+#endif
