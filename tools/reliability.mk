@@ -1,15 +1,21 @@
 # Reliability targets (included by the top-level Makefile).
-#   make fuzz N=200 [SEED=1] [TIMEOUT=20]   crash fuzzing of `ferrozyme opt` (tools/fuzz/run.py)
-#   make difftest K=50 [SEED=1] [MODE=both]  random programs vs finite differences at -O0 and -O2
-# MODE=rev|fwd|both: reverse (__enzyme_autodiff), forward (__enzyme_fwddiff) or both.
-# The default is `both`.
+#   make fuzz N=200 [SEED=1] [TIMEOUT=20] [SOURCE=both]   crash fuzzing of `ferrozyme opt` (tools/fuzz/run.py)
+#   make difftest K=50 [SEED=1] [LANG=c|cxx|both] [MODE=rev|fwd|both] [FEATURES=+fnptr,-stderr] [CONFIGS=O0,O2]
+#       random C/C++ programs vs long-double finite differences (tools/difftest/check.py)
+# MODE: reverse (__enzyme_autodiff), forward (__enzyme_fwddiff) or both (the default).
+# LANG is also the locale's variable: a value other than c, cxx or both means both.
 N ?= 200
 K ?= 50
 SEED ?= 1
 TIMEOUT ?= 20
 MODE ?= both
+SOURCE ?= both
+FEATURES ?=
+CONFIGS ?=
+JOBS ?= 2
 PYTHON ?= python3
 FERROZYME_BIN ?= $(CURDIR)/target/release/ferrozyme
+DT_LANG := $(if $(filter c cxx both,$(LANG)),$(LANG),both)
 
 .PHONY: fuzz difftest ferrozyme-release
 
@@ -17,7 +23,7 @@ ferrozyme-release:
 	cargo build --release
 
 fuzz: ferrozyme-release
-	FERROZYME_BIN=$(FERROZYME_BIN) $(PYTHON) tools/fuzz/run.py $(N) --seed $(SEED) --timeout $(TIMEOUT) --quiet
+	FERROZYME_BIN=$(FERROZYME_BIN) $(PYTHON) tools/fuzz/run.py $(N) --seed $(SEED) --timeout $(TIMEOUT) --source $(SOURCE) --jobs $(JOBS) --quiet
 
 difftest: ferrozyme-release
-	FERROZYME_BIN=$(FERROZYME_BIN) $(PYTHON) tools/difftest/check.py $(K) --seed $(SEED) --mode $(MODE)
+	FERROZYME_BIN=$(FERROZYME_BIN) $(PYTHON) tools/difftest/check.py $(K) --seed $(SEED) --mode $(MODE) --lang $(DT_LANG) --features "$(FEATURES)" --configs "$(CONFIGS)" --jobs $(JOBS)

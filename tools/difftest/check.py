@@ -1,62 +1,160 @@
 #!/usr/bin/env python3
-"""`make difftest`: K random programs (tools/difftest/gen.py) through `ferrozyme cc` at
--O0 and -O2, each derivative checked against long-double finite differences.
+"""`make difftest`: K random programs (gen.py) through `ferrozyme cc` / `ferrozyme c++`,
+every derivative checked against long-double finite differences (harness.py).
 
-    python3 tools/difftest/check.py K [--seed S] [--mode rev|fwd|both] [--jobs J]
+    python3 tools/difftest/check.py K [--seed S] [--lang c|cxx|both] [--mode rev|fwd|both]
+        [--features +fnptr,-stderr] [--configs O0,O2,O3n|fm] [--jobs J] [--out DIR]
 
---mode picks the entry points the programs call: `rev` (__enzyme_autodiff, gradient of
-every input), `fwd` (__enzyme_fwddiff, tangent along a random direction), `both`.
-A program counts as a mismatch when any configuration computes a wrong derivative (or
-changes the primal's side effects). Clean compile errors, crashes and programs whose
-own primal is invalid are listed in the breakdown. The last line is
-`difftest: K programs, M mismatches`.
+Each program is built at -O0 first. When its -O0 primal already differs from the long
+double reference (`PRIMALDIFF`: undefined behaviour, chaotic growth, float rounding) or
+the reference is not finite, the program is *dropped*: what its derivatives do says
+nothing about Ferrozyme. Otherwise it is also built at -O2 and at a third level that
+alternates between `-O3 -march=native` and `-O2 -ffast-math -march=x86-64-v3` (the
+`--configs` list overrides this). `--lang both` alternates C and C++ programs.
+
+A program's verdict is the worst of its configurations: `mismatch` (a wrong derivative
+or changed side effect), `crash` (ferrozyme or the program crashed, hung, or rejected its
+own output), `error` (a clean compile-time diagnostic), `pass`. The breakdown is printed
+per configuration, per feature (features.py) and per diagnostic, failing programs are
+saved under OUT/failures/, and the last line is
+
+    difftest: K programs (D dropped), M mismatches, C crashes, E clean errors
+
+Exit status 1 when M or C is not zero.
 """
 import argparse
 import os
+import re
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import features as F  # noqa: E402
 import gen  # noqa: E402
+import harness  # noqa: E402
 import run  # noqa: E402
 
-WRONG = ("wrong", "wrong-sideeffect")
+WRONG = ("wrong", "wrong-side")
+CRASH = ("compile-crash", "crash", "timeout", "gen-error")
 
 
-def one(seed, mode):
-    g, items = gen.generate(seed)
-    src = gen.emit(g, items, mode)
+def configs_for(i, fixed):
+    if fixed:
+        return fixed
+    return ["O0", "O2", "O3n" if i % 2 == 0 else "fm"]
+
+
+def verdict(res):
+    sts = [st for st, _ in res.values()]
+    if "dropped" in sts:
+        return "dropped"
+    if any(st in WRONG for st in sts):
+        return "mismatch"
+    if any(st in CRASH for st in sts):
+        return "crash"
+    if any(st == "error" for st in sts):
+        return "error"
+    return "pass"
+
+
+def one(job):
+    i, seed, lang, mode, overrides, fixed, out = job
+    g, items = gen.generate(seed, lang, overrides)
+    src = harness.emit(g, items, mode)
     res = {}
-    for cfg in ("O0", "O2"):
-        st, det, _ = run.compile_run(src, cfg, "k%d-%s" % (seed, mode))
-        res[cfg] = (st, det)
-        if st == "invalid":
+    tag = "k%d-%s" % (seed, lang)
+    for cfg in configs_for(i, fixed):
+        st, det, txt = run.compile_run(src, lang, cfg, tag, g.flags)
+        if cfg == "O0" and (st == "invalid" or st == "primaldiff" or "PRIMALDIFF" in txt):
+            res[cfg] = ("dropped", "primal differs from the long double reference at -O0" if st != "invalid"
+                        else "reference not finite")
             break
-    return seed, res
+        res[cfg] = (st, det)
+    v = verdict(res)
+    if v in ("mismatch", "crash"):
+        d = os.path.join(out, "failures")
+        os.makedirs(d, exist_ok=True)
+        base = os.path.join(d, "%s-%d" % (lang, seed))
+        with open(base + (".cpp" if lang == "cxx" else ".c"), "w") as fh:
+            fh.write(src)
+        with open(base + ".txt", "w") as fh:
+            for cfg, (st, det) in res.items():
+                fh.write("%s: %s %s\n" % (cfg, st, det))
+    return seed, lang, sorted(g.feat), res, v
+
+
+def norm_error(det):
+    det = re.sub(r"/\S+?:\d+:\d+: ", "", det)
+    det = re.sub(r"`[^`]*`", "`…`", det)
+    det = re.sub(r"%[\w.]+", "%V", det)
+    det = re.sub(r"\d+", "N", det)
+    return det[:160]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("k", type=int)
     ap.add_argument("--seed", type=int, default=1, help="first generator seed")
-    ap.add_argument("--mode", choices=["rev", "fwd", "both"], default=os.environ.get("MODE", "rev"))
+    ap.add_argument("--lang", choices=["c", "cxx", "both"], default=os.environ.get("LANG_DT", "both"))
+    ap.add_argument("--mode", choices=["rev", "fwd", "both"], default=os.environ.get("MODE", "both"))
+    ap.add_argument("--features", default=os.environ.get("FEATURES", ""),
+                    help="feature overrides: +name turns one on, -name off, +all / -all")
+    ap.add_argument("--configs", default="", help="comma-separated subset of %s" % ",".join(F.OPT_CONFIGS))
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", default=os.environ.get("DIFFTEST_OUT", "/tmp/ferrozyme-difftest"))
+    ap.add_argument("-v", "--verbose", action="store_true", help="also list each program with a clean error")
     a = ap.parse_args()
-    statuses = Counter()
-    mismatches = 0
+    overrides = F.parse_overrides(a.features)
+    fixed = [c for c in a.configs.split(",") if c] or None
+    for c in fixed or []:
+        if c not in F.OPT_CONFIGS:
+            sys.exit("difftest: unknown configuration %r" % c)
+    langs = ["c", "cxx"] if a.lang == "both" else [a.lang]
+    jobs = [(i, a.seed + i, langs[i % len(langs)], a.mode, overrides, fixed, a.out) for i in range(a.k)]
+    for lang in langs:
+        print("difftest: %s features: %s" % (lang, ",".join(sorted(F.enabled(lang, overrides)))), flush=True)
+    per_cfg = Counter()
+    verdicts = Counter()
+    by_feat = defaultdict(Counter)
+    by_lang = defaultdict(Counter)
+    errors = Counter()
     with ThreadPoolExecutor(a.jobs) as ex:
-        for seed, res in ex.map(lambda s: one(s, a.mode), range(a.seed, a.seed + a.k)):
+        for seed, lang, feats, res, v in ex.map(one, jobs):
+            verdicts[v] += 1
+            by_lang[lang][v] += 1
+            for f in feats:
+                by_feat[f][v] += 1
             for cfg, (st, det) in res.items():
-                statuses[st] += 1
-                if st not in ("pass", "pass-primaldiff", "invalid"):
-                    print("seed %d %s: %s %s" % (seed, cfg, st, det[:200]), flush=True)
-            if any(st in WRONG for st, _ in res.values()):
-                mismatches += 1
-    print("breakdown (per configuration, mode %s): %s" % (a.mode, dict(sorted(statuses.items()))))
-    print("difftest: %d programs, %d mismatches" % (a.k, mismatches))
-    return 1 if mismatches else 0
+                per_cfg[(cfg, st)] += 1
+                if st == "error":
+                    errors[norm_error(det)] += 1
+            if v in ("mismatch", "crash") or (v == "error" and a.verbose):
+                print("seed %d %s [%s]: %s" % (seed, lang, ",".join(feats), "; ".join(
+                    "%s %s %s" % (cfg, st, det[:160]) for cfg, (st, det) in res.items())), flush=True)
+    print("per configuration:")
+    for cfg in F.OPT_CONFIGS:
+        row = {st: n for (c, st), n in sorted(per_cfg.items()) if c == cfg}
+        if row:
+            print("  %-4s %s" % (cfg, row))
+    print("per language: %s" % {k: dict(v) for k, v in sorted(by_lang.items())})
+    print("per feature (programs containing it, by verdict):")
+    for f in sorted(by_feat):
+        c = by_feat[f]
+        print("  %-12s %3d programs: %s" % (f, sum(c.values()), ", ".join("%s %d" % (k, c[k]) for k in
+                                                                            ("pass", "error", "mismatch", "crash", "dropped") if c[k])))
+    if run.SLOW:
+        print("slow builds (over %d s wall clock, machine load included): %s" % (
+            run.SLOW_SECS, ", ".join("%s %s %ds" % s for s in sorted(run.SLOW))))
+    if errors:
+        print("clean compile-time errors (per configuration):")
+        for e, n in errors.most_common():
+            print("  %4d  %s" % (n, e))
+    k = a.k
+    print("difftest: %d programs (%d dropped), %d mismatches, %d crashes, %d clean errors" % (
+        k, verdicts["dropped"], verdicts["mismatch"], verdicts["crash"], verdicts["error"]))
+    return 1 if verdicts["mismatch"] or verdicts["crash"] else 0
 
 
 if __name__ == "__main__":

@@ -1,12 +1,28 @@
 #!/usr/bin/env python3
-"""Random C program generator for Ferrozyme differential testing.
+"""Random C and C++ programs for Ferrozyme differential testing (tools/difftest).
 
-Program = list of top-level items (strings or Compound); each statement list is
-a python list so a minimiser can delete entries.  The tested function text is
-emitted twice through macros: R/FN/math names -> tested precision (_f) and
-long double reference (_r, never differentiated, used for finite differences).
+A program is a list of top-level items (strings or `C` compounds); every statement list
+is a Python list so a minimiser can delete entries. The tested function `f` and its
+helpers are emitted twice through macros: `R`/`FN(name)`/math names for the tested
+precision (`float` or `double`, names `*_f`) and for a `long double` reference (names
+`*_r`, never differentiated) that the harness (`harness.py`) differentiates by finite
+differences.
+
+Besides arithmetic, libm, branches, loops, helpers, recursion and memcpy, a program
+draws *features* (`features.py`): what users write — structs mixing int and double
+fields copied whole, globals set outside `f`, printf/snprintf/fprintf(stderr) traces,
+float / _Complex / long double parameters, callback tables, OpenMP loops, and in C++
+classes, operators, templates, lambdas, std::array, std::vector and references.
+
+    python3 gen.py SEED [c|cxx] [--features +fnptr,-stderr]   prints one program
 """
-import os, random, sys, json
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import features as F  # noqa: E402
 
 
 class C:  # compound statement: parts are str or list (a statement list)
@@ -19,7 +35,7 @@ def render(stmts, ind=1):
     for s in stmts:
         if isinstance(s, str):
             for ln in s.split("\n"):
-                out.append("  " * ind + ln)
+                out.append(("  " * ind + ln) if not ln.startswith("#") else ln)
         else:
             cur = ""
             for p in s.parts:
@@ -28,12 +44,12 @@ def render(stmts, ind=1):
                 else:
                     if cur:
                         for ln in cur.split("\n"):
-                            out.append("  " * ind + ln)
+                            out.append(("  " * ind + ln) if not ln.startswith("#") else ln)
                     cur = ""
                     out.extend(render(p, ind + 1))
             if cur:
                 for ln in cur.split("\n"):
-                    out.append("  " * ind + ln)
+                    out.append(("  " * ind + ln) if not ln.startswith("#") else ln)
     return out
 
 
@@ -46,28 +62,47 @@ def const(r, lo=-1.0, hi=1.0):
 
 
 class Gen:
-    def __init__(self, seed, size=None):
+    def __init__(self, seed, lang="c", overrides=None, size=None):
         self.r = random.Random(seed)
         r = self.r
         self.seed = seed
+        self.lang = lang
         self.N = r.randint(4, 12)
         self.prec = "float" if r.random() < 0.2 else "double"
         self.ydup = r.random() < 0.75
         self.has_out = r.random() < 0.25
         self.has_m = r.random() < 0.25
         self.has_b = r.random() < 0.25
-        self.use_g = r.random() < 0.4
-        self.use_heap = r.random() < 0.5
-        self.use_stack = r.random() < 0.6
-        self.use_struct = r.random() < 0.35
         self.typed_hook = self.prec == "float" or r.random() < 0.3
         self.nconst_marked = r.random() < 0.5
         self.size = size or r.randint(10, 80)
+        # Features: drawn after the classic knobs, so a seed keeps its numerics.
+        self.feat = F.draw(random.Random(seed * 7919 + 17), lang, F.enabled(lang, overrides or {}))
+        if self.prec == "float":
+            self.feat.discard("float_arg")  # already a float function
+        if "float_arg" in self.feat or "complex_arg" in self.feat or "ldouble_arg" in self.feat:
+            self.typed_hook = True
+        self.use_g = "globals" in self.feat and r.random() < 0.6
+        self.use_heap = "heap" in self.feat
+        self.use_stack = "stack" in self.feat
+        self.use_struct = "struct" in self.feat
+        self.cxx_linkage = lang == "cxx" and r.random() < 0.5  # hooks declared extern "C"
+        # Compiler flags of the program: OpenMP when it has a parallel loop; some C++
+        # builds without exceptions (as HPC codes often are).
+        fr = random.Random(seed * 104729 + 3)
+        self.flags = (["-fopenmp"] if "omp" in self.feat else []) + \
+            (["-fno-exceptions"] if lang == "cxx" and fr.random() < 0.4 else [])
         self.count = 0
         self.tmpid = 0
         self.helpers = []  # (name, kind, writes)
         self.helper_items = []
         self.loopdepth = 0
+        self.extra_items = []   # type and helper definitions the features need (emitted twice)
+        self.extra_scalars = []  # (param name, kind): float / complex / ldouble parameters
+        self.defined = set()
+
+    def has(self, f):
+        return f in self.feat
 
     # ---------------- expressions ----------------
     def writable_arrays(self):
@@ -82,6 +117,10 @@ class Gen:
             a.append("FN(G)")
         if self.has_out:
             a.append("out")
+        if self.has("vector"):
+            a.append("vec")
+        if self.has("array"):
+            a.append("arr")
         return a
 
     def readable_arrays(self):
@@ -92,6 +131,12 @@ class Gen:
             a.append("hm")
         if self.use_g:
             a.append("FN(G)")
+        if self.has("globals"):
+            a.append("FN(gt)")
+        if self.has("vector"):
+            a.append("vec")
+        if self.has("array"):
+            a.append("arr")
         return a
 
     def idx(self, env):
@@ -121,6 +166,8 @@ class Gen:
             return "(R)%s * %s" % (v, const(r, 0.05, 0.3))
         if k < 0.93 and env.get("structs"):
             return r.choice(env["structs"]) + r.choice([".v", ".w"])
+        if k < 0.96 and env.get("objs"):
+            return r.choice(env["objs"])
         return const(r, -2, 2)
 
     def expr(self, env, d):
@@ -128,7 +175,7 @@ class Gen:
         if d <= 0 or r.random() < 0.25:
             return self.leaf(env)
         k = r.random()
-        e1 = lambda: self.expr(env, d - 1)
+        e1 = lambda: self.expr(env, d - 1)  # noqa: E731
         if k < 0.35:
             op = r.choice(["+", "-", "*", "+", "-"])
             return "(%s %s %s)" % (e1(), op, e1())
@@ -209,10 +256,15 @@ class Gen:
         self.tmpid += 1
         return "t%d" % self.tmpid
 
+    def newid(self):
+        self.tmpid += 1
+        return self.tmpid
+
     def child(self, env):
         e = dict(env)
         e["vars"] = list(env["vars"])
         e["loops"] = list(env["loops"])
+        e["objs"] = list(env.get("objs", []))
         return e
 
     def block(self, env, n):
@@ -228,14 +280,30 @@ class Gen:
         r = self.r
         depth = len(env["loops"]) + env.get("nest", 0)
         choices = [("assign", 25), ("decl", 10), ("awrite", 14)]
+        br = self.has("branches")
         if depth < 3:
-            choices += [("if", 7), ("for", 7), ("forn", 6), ("while", 3), ("switch", 3)]
-        if env["loops"] and env.get("inloop_ok", True):
+            choices += [("for", 7), ("forn", 6), ("while", 3)]
+            if br:
+                choices += [("if", 7), ("switch", 3)]
+        if br and env["loops"] and env.get("inloop_ok", True):
             choices += [("break", 3), ("continue", 2)]
         if env.get("top_fn", False):
-            choices += [("call", 6), ("rec", 2), ("memcpy", 3), ("scan", 3), ("acc", 3)]
-            if depth == 0:
+            choices += [("acc", 3), ("scan", 3)]
+            if self.has("helpers"):
+                choices += [("call", 6)]
+            if self.has("recursion"):
+                choices += [("rec", 2)]
+            if self.has("memcpy"):
+                choices += [("memcpy", 3)]
+            if br and depth == 0:
                 choices += [("early_ret", 1)]
+            for feat, kind, w in [("print", "print", 3), ("snprintf", "snprintf", 2), ("stderr", "stderr", 2),
+                                  ("struct", "struct_op", 4),
+                                  ("fnptr", "callback", 4), ("omp", "omp", 2), ("class", "method", 4),
+                                  ("opover", "v2", 4), ("template", "tmpl", 3), ("lambda", "lambda", 3),
+                                  ("vector", "push", 2), ("reference", "ref", 2), ("globals", "gwrite", 2)]:
+                if self.has(feat):
+                    choices.append((kind, w))
         tot = sum(w for _, w in choices)
         x = r.uniform(0, tot)
         for kind, w in choices:
@@ -271,10 +339,12 @@ class Gen:
         if r.random() < 0.2 and env["loops"]:
             v, _ = r.choice(env["loops"])
             cond = "%s %% %d == %d" % (v, r.randint(2, 3), r.randint(0, 1))
-        e1 = self.child(env); e1["nest"] = env.get("nest", 0) + 1
+        e1 = self.child(env)
+        e1["nest"] = env.get("nest", 0) + 1
         b1 = self.block(e1, r.randint(1, 4))
         if r.random() < 0.6:
-            e2 = self.child(env); e2["nest"] = e1["nest"]
+            e2 = self.child(env)
+            e2["nest"] = e1["nest"]
             b2 = self.block(e2, r.randint(1, 3))
             return C("if (%s) {" % cond, b1, "} else {", b2, "}")
         return C("if (%s) {" % cond, b1, "}")
@@ -286,10 +356,6 @@ class Gen:
         e["loops"].append((v, kind))
         body = self.block(e, r.randint(1, 5))
         return v, body
-
-    def newid(self):
-        self.tmpid += 1
-        return self.tmpid
 
     def s_for(self, env):
         r = self.r
@@ -315,14 +381,12 @@ class Gen:
         return C("int %s = 0;\nwhile (%s < %d) {" % (v, v, c), body, "  %s++;\n}" % v)
 
     def s_break(self, env):
-        r = self.r
         v, kind = env["loops"][-1]
-        return "if (%s == %d) break;" % (v, r.randint(0, 4))
+        return "if (%s == %d) break;" % (v, self.r.randint(0, 4))
 
     def s_continue(self, env):
-        r = self.r
         v, kind = env["loops"][-1]
-        return "if (%s %% 3 == %d) continue;" % (v, r.randint(0, 2))
+        return "if (%s %% 3 == %d) continue;" % (v, self.r.randint(0, 2))
 
     def s_switch(self, env):
         r = self.r
@@ -335,7 +399,8 @@ class Gen:
         else:
             sel = "n % 4"
         parts = ["switch (%s) {\ncase 0: {" % sel]
-        e = self.child(env); e["nest"] = env.get("nest", 0) + 1
+        e = self.child(env)
+        e["nest"] = env.get("nest", 0) + 1
         parts.append(self.block(self.child(e), r.randint(1, 2)))
         parts.append("  break;\n}\ncase 1: {" if r.random() < 0.7 else "}\n/* fallthrough */\ncase 1: {")
         parts.append(self.block(self.child(e), r.randint(1, 2)))
@@ -350,21 +415,22 @@ class Gen:
         r = self.r
         if not [h for h in self.helpers if h[1] != "rec"] or r.random() < 0.35:
             self.make_helper()
-        name, kind, writes = r.choice([h for h in self.helpers if h[1] != "rec"] or [None])
+        name, kind, writes = r.choice([h for h in self.helpers if h[1] != "rec"])
         arrs = self.writable_arrays() if writes else self.readable_arrays()
+        arrs = [a for a in arrs if a not in ("vec", "arr")] or ["x"]
         a = r.choice(arrs)
         if kind == "ret":
             t = r.choice(env["vars"]) if env["vars"] else None
             call = "FN(%s)(%s, n, %s)" % (name, a, self.expr(env, 1))
             if t:
                 return "%s += %s * %s;" % (t, const(r, 0.1, 0.7), call)
-            v = self.newvar(); env["vars"].append(v)
+            v = self.newvar()
+            env["vars"].append(v)
             return "R %s = %s;" % (v, call)
-        else:  # void helper writing to *q
-            if not env["vars"]:
-                return self.s_decl(env)
-            t = r.choice(env["vars"])
-            return "FN(%s)(%s, &%s, %s);" % (name, a, t, self.expr(env, 1))
+        if not env["vars"]:
+            return self.s_decl(env)
+        t = r.choice(env["vars"])
+        return "FN(%s)(%s, &%s, %s);" % (name, a, t, self.expr(env, 1))
 
     def make_helper(self):
         r = self.r
@@ -375,20 +441,18 @@ class Gen:
         saved = self.count, self.size
         self.count = 0
         self.size = r.randint(2, 6)
-        env = {"nname": "m", "vars": ["s"], "loops": [], "arrs": ["p"], "warrs": ["p"] if writes else [], "scal": ["s"], "top_fn": False}
+        env = {"nname": "m", "vars": ["s"], "loops": [], "arrs": ["p"], "warrs": ["p"] if writes else [],
+               "scal": ["s"], "top_fn": False}
         if not writes:
             env["warrs"] = []
         body = []
         if kind == "ret":
             body.append("R acc = %s;" % self.expr(env, 2))
-            env["vars"].append("acc")
         else:
             body.append("R acc = *q;")
-            env["vars"].append("acc")
-        # a loop over p
-        v = "k"
-        e2 = self.child(env); e2["loops"].append((v, "n"))
-        e2["vars"] = list(env["vars"])
+        env["vars"].append("acc")
+        e2 = self.child(env)
+        e2["loops"].append(("k", "n"))
         lb = []
         for _ in range(r.randint(1, 3)):
             if writes and r.random() < 0.4:
@@ -402,18 +466,17 @@ class Gen:
             else:
                 body.append(self.rhs(env, "acc"))
         if self.helpers and r.random() < 0.3:
-            callee = r.choice([h for h in self.helpers])
+            callee = r.choice(self.helpers)
             if callee[1] == "ret" and (writes or not callee[2]):
                 body.append("acc += 0.3 * FN(%s)(p, m, acc);" % callee[0])
         if kind == "ret":
             body.append("return acc;")
-            sig = "%s R FN(%s)(R *p, int m, R s) {" % (attr, name)
+            sig = "%s R FN(%s)(%sR *p, int m, R s) {" % (attr, name, "" if writes else "const ")
         else:
             body.append("*q = acc;")
-            sig = "%s void FN(%s)(R *p, R *q, R s) {\n  int m = %d;" % (attr, name, self.N)
+            sig = "%s void FN(%s)(%sR *p, R *q, R s) {\n  int m = %d;" % (attr, name, "" if writes else "const ", self.N)
         self.count, self.size = saved
         self.helpers.append((name, kind, writes))
-        # helpers use n-kind index with "% n" -> rename n to m in helper
         self.helper_items.append(C(sig, body, "}"))
 
     def s_rec(self, env):
@@ -427,24 +490,24 @@ class Gen:
                              "FN(rec)(p, d - 1, u) * (1 + 0.1 * SIN(s))",
                              "FN(rec)(p, d - 1, u)"])
             self.count, self.size = saved
-            body = ["if (d <= 0) return s * p[0];",
-                    "R u = s;",
-                    "u = %s;" % u,
-                    "return %s;" % comb]
+            body = ["if (d <= 0) return s * p[0];", "R u = s;", "u = %s;" % u, "return %s;" % comb]
             attr = r.choice(["static", "__attribute__((noinline))"])
-            self.helper_items.append(C("%s R FN(rec)(R *p, int d, R s) {" % attr, body, "}"))
+            self.helper_items.append(C("%s R FN(rec)(const R *p, int d, R s) {" % attr, body, "}"))
             self.helpers.append(("rec", "rec", False))
         t = r.choice(env["vars"]) if env["vars"] else None
-        call = "FN(rec)(%s, %d, %s)" % (r.choice(self.readable_arrays()), r.randint(1, 6), self.expr(env, 1))
+        arrs = [a for a in self.readable_arrays() if a not in ("vec", "arr")]
+        call = "FN(rec)(%s, %d, %s)" % (r.choice(arrs), r.randint(1, 6), self.expr(env, 1))
         if t:
             return "%s += 0.3 * %s;" % (t, call)
-        v = self.newvar(); env["vars"].append(v)
+        v = self.newvar()
+        env["vars"].append(v)
         return "R %s = %s;" % (v, call)
 
     def s_memcpy(self, env):
         r = self.r
-        dst = r.choice(self.writable_arrays())
-        src = r.choice(self.readable_arrays())
+        plain = lambda xs: [a for a in xs if a not in ("vec", "arr")]  # noqa: E731
+        dst = r.choice(plain(self.writable_arrays()))
+        src = r.choice(plain(self.readable_arrays()))
         cnt = r.randint(1, self.N)
         o1 = r.randint(0, self.N - cnt)
         o2 = r.randint(0, self.N - cnt)
@@ -454,12 +517,10 @@ class Gen:
     def s_scan(self, env):
         r = self.r
         a = r.choice(self.writable_arrays())
-        b = r.choice(self.readable_arrays())
         v = "j%d" % self.newid()
         e = self.child(env)
         e["loops"].append((v, "n"))
-        body = "%s[%s] = %s * %s[%s - 1] + %s;" % (a, v, const(r, 0.2, 0.9), a, v,
-                                                 self.sq(self.expr(e, 1)))
+        body = "%s[%s] = %s * %s[%s - 1] + %s;" % (a, v, const(r, 0.2, 0.9), a, v, self.sq(self.expr(e, 1)))
         return C("for (int %s = 1; %s < n; %s++) {" % (v, v, v), [body], "}")
 
     def s_acc(self, env):
@@ -471,7 +532,8 @@ class Gen:
         v = "j%d" % self.newid()
         return C("for (int %s = 0; %s < n; %s++) {" % (v, v, v),
                  ["%s += %s * %s[%s] * %s[(%s + %d) %% n];" % (t, const(r, 0.05, 0.3), b, v,
-                                                              r.choice(self.readable_arrays()), v, r.randint(0, self.N - 1))], "}")
+                                                              r.choice(self.readable_arrays()), v,
+                                                              r.randint(0, self.N - 1))], "}")
 
     def s_early_ret(self, env):
         r = self.r
@@ -479,15 +541,186 @@ class Gen:
             return self.s_decl(env)
         t = r.choice(env["vars"])
         fr = "free(hm); " if self.use_heap else ""
-        return "if (%s > %s) { %sreturn %s * %s; }" % (self.expr(env, 1), const(r, 1.5, 3.0) + "3", fr, t, const(r, 0.5, 2))
+        return "if (%s > %s) { %sreturn %s * %s; }" % (self.expr(env, 1), const(r, 1.5, 3.0) + "3", fr, t,
+                                                      const(r, 0.5, 2))
+
+    # ---------------- features: what users write ----------------
+    def need(self, key, *items):
+        if key not in self.defined:
+            self.defined.add(key)
+            self.extra_items.extend(items)
+
+    def _target(self, env):
+        if env["vars"]:
+            return self.r.choice(env["vars"])
+        return None
+
+    def s_print(self, env):
+        r = self.r
+        self.need("ntrace", "static int FN(ntrace);")
+        v = self.expr(env, 1)
+        if r.random() < 0.7:
+            return 'if (FN(ntrace)++ < 2) printf("trace %d: %%g\\n", (double)(%s));' % (self.newid(), v)
+        return 'if (FN(ntrace)++ < 1) puts("f: step");'
+
+    def s_snprintf(self, env):
+        self.need("ntrace", "static int FN(ntrace);")
+        return C("{", ["char buf[64];",
+                       'snprintf(buf, sizeof buf, "v=%%.6f n=%%d", (double)(%s), n);' % self.expr(env, 1),
+                       "if (FN(ntrace)++ < 1) puts(buf);"], "}")
+
+    def s_stderr(self, env):
+        self.need("ntrace", "static int FN(ntrace);")
+        return 'if (FN(ntrace)++ < 2) fprintf(stderr, "f: %%s %%g\\n", "step", (double)(%s));' % self.expr(env, 1)
+
+    def s_gwrite(self, env):
+        t = self._target(env)
+        if not t or self.r.random() < 0.4:
+            return "FN(gw) = %s * FN(gw) + %s;" % (const(self.r, 0.3, 0.9), self.sq(self.expr(env, 1)))
+        return "%s += %s * FN(gw);" % (t, const(self.r, 0.1, 0.5))
+
+    def s_struct_op(self, env):
+        r = self.r
+        if not env.get("structs"):
+            return self.s_decl(env)
+        st = r.choice(env["structs"])
+        k = r.randint(0, 3)
+        if k == 0:  # copy whole, change, copy back
+            c2 = "c%d" % self.newid()
+            return C("{", ["struct FN(S) %s = %s;" % (c2, st),
+                           "%s.v = %s;" % (c2, self.sq(self.expr(env, 2))),
+                           "%s.k += 1;" % c2,
+                           "%s = %s;" % (st, c2)], "}")
+        if k == 1:  # by value through a helper
+            self.need("smix", C("static struct FN(S) FN(smix)(struct FN(S) s, R t) {",
+                                ["s.v = s.v * 0.5 + t * s.w;", "s.k = (s.k + 1) % 5;", "s.w = TANH(s.w + t);",
+                                 "return s;"], "}"))
+            return "%s = FN(smix)(%s, %s);" % (st, st, self.expr(env, 1))
+        if k == 2:  # through memcpy
+            c2 = "c%d" % self.newid()
+            return C("{", ["struct FN(S) %s;" % c2, "memcpy(&%s, &%s, sizeof %s);" % (c2, st, c2),
+                           "%s.w = %s * %s.w + %s;" % (c2, const(r, 0.3, 0.9), c2, self.sq(self.expr(env, 1))),
+                           "memcpy(&%s, &%s, sizeof %s);" % (st, c2, c2)], "}")
+        t = self._target(env)  # array of structs
+        if not t:
+            return self.s_decl(env)
+        return C("{", ["struct FN(S) sarr[3];",
+                       "for (int q = 0; q < 3; q++) { sarr[q] = %s; sarr[q].v += (R)q * %s; }" % (st, const(r, 0.1, 0.5)),
+                       "sarr[%d] = sarr[%d];" % (r.randint(0, 2), r.randint(0, 2)),
+                       "for (int q = 0; q < 3; q++) %s += %s * sarr[q].v * (R)(sarr[q].k + 1);" % (t, const(r, 0.05, 0.3))],
+                 "}")
+
+    def s_callback(self, env):
+        r = self.r
+        self.need("cb", "typedef R (*FN(cb_t))(R);",
+                  "static R FN(cb0)(R v) { return SIN(v) * 0.5; }",
+                  "static R FN(cb1)(R v) { return v * TANH(v); }",
+                  "__attribute__((noinline)) R FN(cb2)(R v) { return EXP(-v * v); }",
+                  "static %sFN(cb_t) FN(cbtab)[3] = {FN(cb0), FN(cb1), FN(cb2)};" % r.choice(["", "const "]),
+                  C("__attribute__((noinline)) R FN(apply)(FN(cb_t) g, R v, int k) {",
+                    ["R s = v;", "for (int i = 0; i < k; i++) s = g(s) + 0.25 * v;", "return s;"], "}"))
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        sel = r.choice([lp[0] for lp in env["loops"]] or ["n"])
+        if r.random() < 0.5:
+            return "%s += %s * FN(cbtab)[(%s) %% 3](%s);" % (t, const(r, 0.1, 0.6), sel, self.expr(env, 1))
+        return "%s = FN(apply)(FN(cb%d), %s, %d);" % (t, r.randint(0, 2), self.sq(self.expr(env, 1)), r.randint(1, 3))
+
+    def s_omp(self, env):
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        v = "so%d" % self.newid()
+        e = {"vars": [], "loops": [("i", "n")], "arrs": ["x", "y"], "scal": ["a"], "top_fn": False}
+        return C("{", ["R %s = 0;" % v, "#pragma omp parallel for reduction(+:%s)" % v,
+                       "for (int i = 0; i < n; i++) %s += %s;" % (v, self.sq(self.expr(e, 2))),
+                       "%s += %s * %s;" % (t, const(r, 0.1, 0.5), v)], "}")
+
+    # ---- C++
+    def s_method(self, env):
+        t = self._target(env)
+        if self.r.random() < 0.6 or not t:
+            return "acc.add(%s);" % self.expr(env, 1)
+        return "%s += %s * acc.mean();" % (t, const(self.r, 0.1, 0.5))
+
+    def s_v2(self, env):
+        r = self.r
+        v = "v%d" % self.newid()
+        e = lambda: "(R)(%s)" % self.sq(self.expr(env, 1))  # noqa: E731
+        text = "FN(V2) %s = FN(V2){%s, %s} * (R)%s + FN(V2){%s, %s};" % (v, e(), e(), const(r, 0.3, 1.2), e(), e())
+        env.setdefault("objs", []).extend(["%s.x" % v, "%s.y" % v, "%s.dot(%s)" % (v, v)])
+        return text
+
+    def s_tmpl(self, env):
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        return "%s += %s * FN(tmix)<R>(%s, %s, %d);" % (t, const(self.r, 0.1, 0.5), self.expr(env, 1),
+                                                      self.expr(env, 1), self.r.randint(1, 4))
+
+    def s_lambda(self, env):
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        lam = "lam%d" % self.newid()
+        e = self.child(env)
+        e["vars"] = e["vars"] + ["u"]
+        body = self.sq(self.expr(e, 2))
+        return C("{", ["auto %s = [&](R u) -> R { return u * %s + %s; };" % (lam, const(r, 0.2, 0.9), body),
+                       "%s = %s(%s);" % (t, lam, self.sq(self.expr(env, 1)))], "}")
+
+    def s_push(self, env):
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        return C("{", ["vec.push_back(%s);" % self.sq(self.expr(env, 1)),
+                       "%s += %s * vec.back();" % (t, const(self.r, 0.1, 0.5)),
+                       "vec.pop_back();"], "}")
+
+    def s_ref(self, env):
+        arrs = [a for a in self.writable_arrays() if a not in ("FN(G)",)]
+        a = self.r.choice(arrs)
+        rv = "rf%d" % self.newid()
+        return C("{", ["R &%s = %s[%s];" % (rv, a, self.idx(env)),
+                       "%s = %s * %s + %s;" % (rv, const(self.r, 0.5, 0.95), rv, self.sq(self.expr(env, 1)))], "}")
 
     # ---------------- program ----------------
+    def scalars(self):
+        """Floating parameters after the ints: (name, kind) with kind R / float / complex / ldouble."""
+        s = [("a", "R")] + ([("b", "R")] if self.has_b else [])
+        if self.has("float_arg"):
+            s.append(("c", "float"))
+        if self.has("complex_arg"):
+            s.append(("z", "complex"))
+        if self.has("ldouble_arg"):
+            s.append(("l", "ldouble"))
+        return s
+
     def program(self):
         r = self.r
         N = self.N
         env = {"vars": [], "loops": [], "top_fn": True, "scal": ["a"] + (["b"] if self.has_b else []),
-               "structs": []}
+               "structs": [], "objs": []}
         pre = []
+        if self.has("float_arg"):
+            pre.append("R cf = (R)c * %s;" % const(r, 0.5, 1.5))
+            # Exact in float (products by powers of two), so the tested primal stays within
+            # double precision of the long double reference.
+            pre.append("FL cq = c * (FL)0.5 - c * (FL)0.125;")
+            env["vars"] += ["cf"]
+            env["objs"].append("(R)cq")
+        if self.has("complex_arg"):
+            pre.append("R zr = CREAL(z), zi = CIMAG(z);")
+            pre.append("CX z2 = z * (R)%s + z;" % const(r, 0.3, 0.9))
+            pre.append("R z2i = CIMAG(z2);")
+            env["vars"] += ["zr", "zi", "z2i"]
+        if self.has("ldouble_arg"):
+            pre.append("long double lq = l * l * %sL + l;" % const(r, 0.1, 0.9))
+            pre.append("R lr = (R)lq;")
+            env["vars"].append("lr")
         if self.use_g:
             if r.random() < 0.5:
                 pre.append("for (int q = 0; q < %d; q++) FN(G)[q] = %s * x[q] + y[q];" % (N, const(r, 0.3, 1)))
@@ -495,15 +728,30 @@ class Gen:
                 pre.append("for (int q = 0; q < %d; q++) FN(G)[q] = 0.1 * q;" % N)
         if self.use_stack:
             pre.append("R sa[%d];" % N)
-            pre.append("for (int q = 0; q < %d; q++) sa[q] = %s;" % (N, r.choice(["y[q] * a", "0.0", "x[(q + 1) %% %d]" % N, "SIN(x[q]) + 0.5"])))
+            pre.append("for (int q = 0; q < %d; q++) sa[q] = %s;" % (
+                N, r.choice(["y[q] * a", "0.0", "x[(q + 1) %% %d]" % N, "SIN(x[q]) + 0.5"])))
         if self.use_heap:
             pre.append("R *hm = (R *)malloc(%d * sizeof(R));" % N)
             pre.append("for (int q = 0; q < %d; q++) hm[q] = %s;" % (N, r.choice(["x[q] * y[q]", "1.0", "COS(y[q] + a)"])))
+        if self.has("vector"):
+            pre.append("std::vector<R> vec(n);")
+            pre.append("for (int q = 0; q < n; q++) vec[q] = %s;" % r.choice(["x[q] * a", "y[q]", "SIN(x[q])"]))
+        if self.has("array"):
+            pre.append("std::array<R, %d> arr{};" % N)
+            pre.append("for (int q = 0; q < %d; q++) arr[q] = %s;" % (N, r.choice(["y[q] + a", "COS(x[q])", "0.5"])))
+        if self.has("class"):
+            pre.append("FN(Acc) acc(a);")
+            env["objs"].append("acc.sum()")
         if self.has_out:
             pre.append("for (int q = 0; q < %d; q++) out[q] = 0;" % N)
         if self.use_struct:
-            pre.append("struct FN(S) st = { %d, %s, %s, %d };" % (r.randint(0, 7), self.expr(env, 1), self.expr(env, 1), r.randint(0, 5)))
+            cast = "(R)" if self.lang == "cxx" else ""
+            pre.append("struct FN(S) st = { %d, %s(%s), %s(%s), %d };" % (r.randint(0, 7), cast, self.expr(env, 1),
+                                                                       cast, self.expr(env, 1), r.randint(0, 5)))
             env["structs"].append("st")
+        if self.has("globals"):
+            pre.append("FN(gw) = %s * FN(gs) + %s;" % (self.leaf(env), self.sq(self.expr(env, 1))))
+            env["objs"] += ["FN(gs)", "FN(gw)"]
         for _ in range(r.randint(1, 3)):
             pre.append(self.s_decl(env))
         body = self.block(env, self.size)
@@ -514,6 +762,10 @@ class Gen:
             fin.append("ret += %s * %s;" % (const(r, 0.2, 1.0), v))
         if self.use_struct:
             fin.append("ret += st.v * %s + st.w;" % const(r))
+        if self.has("class"):
+            fin.append("ret += acc.sum() * %s;" % const(r, 0.2, 0.8))
+        if self.has("globals"):
+            fin.append("ret += FN(gw) * %s;" % const(r, 0.2, 0.8))
         fins = ["x[q] * %s" % const(r)]
         if self.ydup:
             fins.append("SIN(y[q])")
@@ -523,235 +775,63 @@ class Gen:
             fins.append("hm[q] * %s" % const(r))
         if self.use_g:
             fins.append("FN(G)[q] * %s" % const(r))
+        if self.has("vector"):
+            fins.append("vec[q] * %s" % const(r))
+        if self.has("array"):
+            fins.append("arr[q] * %s" % const(r))
         fin.append("for (int q = 0; q < n; q++) ret += %s;" % " + ".join(fins))
         if self.use_heap:
             fin.append("free(hm);")
         fin.append("return ret;")
-        params = ["R *x", "R *y"] + (["R *out"] if self.has_out else []) + ["int n"] + \
-            (["int m"] if self.has_m else []) + ["R a"] + (["R b"] if self.has_b else [])
+        params = ["R *x", "R *y" if self.ydup else "const R *y"] + (["R *out"] if self.has_out else []) + ["int n"] + \
+            (["int m"] if self.has_m else []) + ["%s %s" % (SCALAR_DECL[k], nm) for nm, k in self.scalars()]
         fnitem = C("R FN(f)(%s) {" % ", ".join(params), pre, body, fin, "}")
         items = []
         if self.use_g:
             items.append("R FN(G)[%d];" % N)
+        if self.has("globals"):
+            items += ["R FN(gs);", "R FN(gt)[NN];", "R FN(gw);"]
         if self.use_struct:
             items.append("struct FN(S) { int k; R v; R w; int j; };")
+        if self.has("class"):
+            items.append(C("class FN(Acc) {", [" public:",
+                                                "explicit FN(Acc)(R s) : sum_(s), n_(0) {}",
+                                                "void add(R v) { sum_ += v * w_; n_++; }",
+                                                "R mean() const { return n_ ? sum_ / (R)n_ : sum_; }",
+                                                "R sum() const { return sum_; }",
+                                                " private:", "R sum_;", "int n_;",
+                                                "R w_ = (R)%s;" % const(r, 0.3, 0.9)], "};"))
+        if self.has("opover"):
+            items.append(C("struct FN(V2) {", ["R x, y;",
+                                                "FN(V2) operator+(const FN(V2) &o) const { return FN(V2){x + o.x, y + o.y}; }",
+                                                "FN(V2) operator*(R s) const { return FN(V2){x * s, y * s}; }",
+                                                "R dot(const FN(V2) &o) const { return x * o.x + y * o.y; }"], "};"))
+        if self.has("template"):
+            items.append(C("template <typename T> static T FN(tmix)(T p, T q, int k) {",
+                           ["T s = p;", "for (int i = 0; i < k; i++) s = s * (T)0.5 + q * SIN(s);", "return s;"], "}"))
+        items += self.extra_items
         items += self.helper_items
         items.append(fnitem)
         return items
 
 
-PRE_TESTED = {
-    "double": dict(R="double", sfx=""),
-    "float": dict(R="float", sfx="f"),
-}
-MATHC = {"SIN": "sin", "COS": "cos", "EXP": "exp", "LOG": "log", "SQRT": "sqrt", "TANH": "tanh",
-         "ATAN": "atan", "POW": "pow", "FMAX": "fmax", "FMIN": "fmin", "HYPOT": "hypot",
-         "FABS": "fabs", "CBRT": "cbrt", "LOG1P": "log1p", "ATAN2": "atan2", "SINH": "sinh", "ERF": "erf"}
+SCALAR_DECL = {"R": "R", "float": "FL", "complex": "CX", "ldouble": "long double"}
 
 
-def macros(R, sfx, fsfx):
-    s = ["#define R %s" % R, "#define FN(nm) nm##_%s" % fsfx]
-    for k, v in MATHC.items():
-        s.append("#define %s %s%s" % (k, v, sfx))
-    return "\n".join(s)
-
-
-def undef():
-    return "\n".join(["#undef R", "#undef FN"] + ["#undef %s" % k for k in MATHC])
-
-
-def emit(g, items, mode=None):
-    """full C source text from generator config + (possibly minimised) items"""
-    N = g.N
-    mode = mode or os.environ.get("DIFFTEST_MODE", "rev")
-    body = "\n".join(render(items, 0))
-    T = g.prec
-    src = ["// generated by tools/difftest/gen.py seed=%d" % g.seed,
-           '#include "fz_test.h"', "#define NN %d" % N, "/* ---- tested (%s) ---- */" % T,
-           macros(T, PRE_TESTED[T]["sfx"], "f"), body, undef(),
-           "/* ---- long double reference for finite differences ---- */",
-           macros("long double", "l", "r"), body, undef()]
-    # ---- harness
-    R = T
-    h = []
-    pt = ["%s *" % R, "%s *" % R] + (["%s *" % R] if g.has_out else []) + ["int"] + (["int"] if g.has_m else []) + [R] + ([R] if g.has_b else [])
-    params_r = ["long double *", "long double *"] + (["long double *"] if g.has_out else []) + ["int"] + (["int"] if g.has_m else []) + ["long double"] + (["long double"] if g.has_b else [])
-    h.append("%s f_f(%s);" % (R, ", ".join(pt)))
-    h.append("long double f_r(%s);" % ", ".join(params_r))
-    retT = R if not g.has_b else ("struct g2_t")
-    h.append("struct g2_t { %s d0, d1; };" % R)
-    # hook
-    args = []
-    targs = []
-    args += ["enzyme_dup", "xs", "dxs"]; targs += ["int", "%s *" % R, "%s *" % R]
-    if g.ydup:
-        args += ["enzyme_dup", "ys", "dys"]; targs += ["int", "%s *" % R, "%s *" % R]
-    else:
-        args += ["enzyme_const", "ys"]; targs += ["int", "%s *" % R]
-    if g.has_out:
-        args += ["enzyme_dup", "outs", "douts"]; targs += ["int", "%s *" % R, "%s *" % R]
-    if g.nconst_marked:
-        args += ["enzyme_const", "n"]; targs += ["int", "int"]
-    else:
-        args += ["n"]; targs += ["int"]
-    if g.has_m:
-        args += ["enzyme_const", "M"]; targs += ["int", "int"]
-    args += ["A0"]; targs += [R]
-    if g.has_b:
-        args += ["B0"]; targs += [R]
-    if g.typed_hook:
-        h.append("extern %s __enzyme_autodiff_typed(void *, %s);" % (retT, ", ".join(targs)))
-        hook = "__enzyme_autodiff_typed"
-    else:
-        h.append("extern %s __enzyme_autodiff_v(void *, ...);" % retT)
-        hook = "__enzyme_autodiff_v"
-    ftol = "1e-6" if T == "double" else "2e-3"
-    ptol = "1e-9" if T == "double" else "1e-3"
-    h.append(r"""
-static %(R)s X0[NN], Y0[NN], A0, B0; static int M;
-static long double W[NN];
-static %(R)s xs[NN], ys[NN], outs[NN], dxs[NN], dys[NN], douts[NN];
-static long double ref(const long double *px, const long double *py, long double pa, long double pb) {
-  long double lx[NN], ly[NN], lo[NN];
-  for (int i = 0; i < NN; i++) { lx[i] = px[i]; ly[i] = py[i]; lo[i] = 0; }
-  long double v = f_r(lx, ly, %(outarg)s NN, %(marg)s pa %(barg)s);
-  %(outsum)s
-  return v;
-}
-static long double LX[NN], LY[NN], LA, LB;
-static long double *coord(int k) {
-  if (k < NN) return &LX[k];
-  if (k < 2 * NN) return &LY[k - NN];
-  if (k == 2 * NN) return &LA;
-  return &LB;
-}
-static long double fd(int k, long double hrel) {
-  long double *p = coord(k);
-  long double v0 = *p;
-  long double h = hrel * (fabsl(v0) > 1 ? fabsl(v0) : 1);
-  *p = v0 + h; long double fp = ref(LX, LY, LA, LB);
-  *p = v0 - h; long double fm = ref(LX, LY, LA, LB);
-  *p = v0;
-  return (fp - fm) / (2 * h);
-}
-int main(void) {
-  fz_seed(%(seed)d);
-  for (int i = 0; i < NN; i++) { X0[i] = (%(R)s)fz_uniform(-1.5, 1.5); Y0[i] = (%(R)s)fz_uniform(-1.5, 1.5); W[i] = (%(R)s)fz_uniform(-1, 1); }
-  A0 = (%(R)s)fz_uniform(0.2, 1.3); B0 = (%(R)s)fz_uniform(-1.0, 1.0); M = (int)(fz_rand_u64() %% 9);
-  int n = NN;
-  for (int i = 0; i < NN; i++) { LX[i] = X0[i]; LY[i] = Y0[i]; } LA = A0; LB = B0;
-  /* primal of the tested function */
-  for (int i = 0; i < NN; i++) { xs[i] = X0[i]; ys[i] = Y0[i]; outs[i] = 0; }
-  long double pv = f_f(xs, ys, %(outsarg)s n, %(Marg)s A0 %(Barg)s);
-  %(outsum2)s
-  %(R)s xa[NN], ya[NN];
-  for (int i = 0; i < NN; i++) { xa[i] = xs[i]; ya[i] = ys[i]; }
-  long double pr = ref(LX, LY, LA, LB);
-  if (!isfinite((double)pr) || fabsl(pr) > 1e8) { printf("INVALID primal %%Lg\n", pr); return 3; }
-  if (fabsl(pv - pr) > %(ptol)s * (fabsl(pr) > 1 ? fabsl(pr) : 1)) printf("PRIMALDIFF tested=%%.17Lg ref=%%.17Lg\n", pv, pr);
-  int bad = 0, skip = 0, checks = 0;
-#if FZ_REV
-  /* gradient (reverse mode) */
-  for (int i = 0; i < NN; i++) { xs[i] = X0[i]; ys[i] = Y0[i]; outs[i] = 0; dxs[i] = 0; dys[i] = 0; douts[i] = (%(R)s)W[i]; }
-  %(retT)s g = %(hook)s((void *)f_f, %(args)s);
-  for (int i = 0; i < NN; i++) {
-    double ex = fabs((double)xs[i] - (double)xa[i]), ey = fabs((double)ys[i] - (double)ya[i]);
-    if (ex > %(ptol)s * fmax(1, fabs((double)xa[i])) || ey > %(ptol)s * fmax(1, fabs((double)ya[i]))) {
-      printf("SIDEEFFECT i=%%d x: grad-run=%%.17g primal-run=%%.17g  y: %%.17g %%.17g\n", i, (double)xs[i], (double)xa[i], (double)ys[i], (double)ya[i]);
-      bad++;
-    }
-  }
-  int ncoord = 2 * NN + 1 + %(hasb)d;
-  for (int k = 0; k < ncoord; k++) {
-    if (k >= NN && k < 2 * NN && !%(ydup)d) continue;
-    double ad;
-    if (k < NN) ad = dxs[k]; else if (k < 2 * NN) ad = dys[k - NN]; else if (k == 2 * NN) ad = %(ga)s; else ad = %(gb)s;
-    long double f1 = fd(k, 1e-6L), f2 = fd(k, 1e-7L);
-    if (!isfinite((double)f1) || !isfinite((double)f2)) { printf("INVALID fd k=%%d\n", k); return 3; }
-    long double sc = fabsl(f1) > 1 ? fabsl(f1) : 1;
-    if (fabsl(f1 - f2) > 1e-5L * sc) { printf("SKIP k=%%d fd1=%%.10Lg fd2=%%.10Lg\n", k, f1, f2); skip++; continue; }
-    checks++;
-    if (!(fabsl((long double)ad - f1) <= %(ftol)s * sc)) { printf("MISMATCH k=%%d (%%s[%%d]) ad=%%.17g fd=%%.17Lg\n", k, k < NN ? "x" : k < 2 * NN ? "y" : k == 2 * NN ? "a" : "b", k < NN ? k : k < 2 * NN ? k - NN : 0, ad, f1); bad++; }
-  }
-#endif
-%(fwdcheck)s
-  if (bad) { printf("FAIL %%d bad of %%d checks (%%d skipped)\n", bad, checks, skip); return 1; }
-  printf("PASS %%d checks (%%d skipped)\n", checks, skip);
-  return 0;
-}
-""" % dict(R=R, seed=g.seed, outarg="lo," if g.has_out else "", marg="M," if g.has_m else "",
-           barg=", pb" if g.has_b else "",
-           outsum="for (int i = 0; i < NN; i++) v += W[i] * lo[i];" if g.has_out else "",
-           outsarg="outs," if g.has_out else "", Marg="M," if g.has_m else "", Barg=", B0" if g.has_b else "",
-           outsum2="for (int i = 0; i < NN; i++) pv += W[i] * outs[i];" if g.has_out else "",
-           ptol=ptol, ftol=ftol, retT=retT, hook=hook, args=", ".join(args), hasb=1 if g.has_b else 0,
-           ydup=1 if g.ydup else 0, ga="g.d0" if g.has_b else "g", gb="g.d1" if g.has_b else "0",
-           fwdcheck=fwd_check(g, R, ftol)))
-    modes = "#define FZ_REV %d\n#define FZ_FWD %d\n" % (mode in ("rev", "both"), mode in ("fwd", "both"))
-    return modes + "\n".join(src) + "\n" + "\n".join(h)
-
-
-def fwd_check(g, R, ftol):
-    """Forward mode (`__enzyme_fwddiff`): the tangent of f along a random direction
-    (every differentiable input moves: x, y when duplicated, a, b) against the
-    long-double central difference along that direction. Compiled when FZ_FWD."""
-    args = ["enzyme_dup", "xs", "txs"]
-    targs = ["int", "%s *" % R, "%s *" % R]
-    if g.ydup:
-        args += ["enzyme_dup", "ys", "tys"]; targs += ["int", "%s *" % R, "%s *" % R]
-    else:
-        args += ["enzyme_const", "ys"]; targs += ["int", "%s *" % R]
-    if g.has_out:
-        args += ["enzyme_dup", "outs", "touts"]; targs += ["int", "%s *" % R, "%s *" % R]
-    args += ["enzyme_const", "n"]; targs += ["int", "int"]
-    if g.has_m:
-        args += ["enzyme_const", "M"]; targs += ["int", "int"]
-    args += ["enzyme_dup", "A0", "TA"]; targs += ["int", R, R]
-    if g.has_b:
-        args += ["enzyme_dup", "B0", "TB"]; targs += ["int", R, R]
-    return r"""#if FZ_FWD
-  {
-    extern %(R)s __enzyme_fwddiff_typed(void *, %(targs)s);
-    static %(R)s txs[NN], tys[NN], touts[NN];
-    static long double TX[NN], TY[NN];
-    %(R)s TA = (%(R)s)fz_uniform(-1, 1), TB = (%(R)s)fz_uniform(-1, 1);
-    for (int i = 0; i < NN; i++) {
-      txs[i] = (%(R)s)fz_uniform(-1, 1); tys[i] = %(ydup)d ? (%(R)s)fz_uniform(-1, 1) : 0;
-      TX[i] = txs[i]; TY[i] = tys[i]; touts[i] = 0; xs[i] = X0[i]; ys[i] = Y0[i]; outs[i] = 0;
-    }
-    long double tb = %(hasb)d ? TB : 0;
-    long double tv = __enzyme_fwddiff_typed((void *)f_f, %(args)s);
-    %(outsum)s
-    long double fdv[2];
-    for (int r = 0; r < 2; r++) {
-      long double h = r ? 1e-7L : 1e-6L, px[NN], py[NN], fpm[2];
-      for (int s = 0; s < 2; s++) {
-        long double sh = s ? -h : h;
-        for (int i = 0; i < NN; i++) { px[i] = LX[i] + sh * TX[i]; py[i] = LY[i] + sh * TY[i]; }
-        fpm[s] = ref(px, py, LA + sh * TA, LB + sh * tb);
-      }
-      fdv[r] = (fpm[0] - fpm[1]) / (2 * h);
-    }
-    long double sc = fabsl(fdv[0]) > 1 ? fabsl(fdv[0]) : 1;
-    if (!isfinite((double)fdv[0]) || !isfinite((double)fdv[1])) { printf("INVALID fwd fd\n"); return 3; }
-    if (fabsl(fdv[0] - fdv[1]) > 1e-5L * sc) { printf("SKIP fwd fd1=%%.10Lg fd2=%%.10Lg\n", fdv[0], fdv[1]); skip++; }
-    else {
-      checks++;
-      if (!(fabsl(tv - fdv[0]) <= %(ftol)s * sc)) { printf("MISMATCH fwd tangent=%%.17Lg fd=%%.17Lg\n", tv, fdv[0]); bad++; }
-    }
-  }
-#endif""" % dict(R=R, targs=", ".join(targs), args=", ".join(args), ydup=1 if g.ydup else 0,
-                 hasb=1 if g.has_b else 0, ftol=ftol,
-                 outsum="for (int i = 0; i < NN; i++) tv += W[i] * touts[i];" if g.has_out else "")
-
-
-def generate(seed):
-    g = Gen(seed)
+def generate(seed, lang="c", overrides=None):
+    g = Gen(seed, lang, overrides)
     items = g.program()
     return g, items
 
 
 if __name__ == "__main__":
-    seed = int(sys.argv[1])
-    g, items = generate(seed)
-    print(emit(g, items))
+    import argparse
+    import harness
+    ap = argparse.ArgumentParser()
+    ap.add_argument("seed", type=int)
+    ap.add_argument("lang", nargs="?", default="c", choices=["c", "cxx"])
+    ap.add_argument("--features", default=os.environ.get("FEATURES", ""))
+    ap.add_argument("--mode", default="both", choices=["rev", "fwd", "both"])
+    a = ap.parse_args()
+    g, items = generate(a.seed, a.lang, F.parse_overrides(a.features))
+    print(harness.emit(g, items, a.mode))

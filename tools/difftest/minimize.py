@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Text-level minimiser: python3 minimize.py SRC.c CFG OUT.c
-The function body (between the tested macro block and '#undef R') is emitted
-twice (tested + long double reference); deletions are applied to both."""
+"""Text-level minimiser of a failing difftest program:
+
+    python3 tools/difftest/minimize.py SRC.c|SRC.cpp CFG OUT.c|OUT.cpp
+
+The function text (between the tested macro block and its `#undef R`) is emitted twice
+(tested + long double reference); deletions are applied to both, and kept while the
+failure keeps its signature (wrong derivative, crash, or the same diagnostic)."""
 import sys, re, os
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import run
 
-PROTECT = re.compile(r"malloc|free\(|q < |R sa\[|R ret = 0|R acc = |int m = |st = \{|^\s*return|^R FN\(f\)|^\}$|struct FN\(S\) \{")
+PROTECT = re.compile(r"malloc|free\(|q < |R sa\[|R ret = 0|R acc = |int m = |st = \{|^\s*return|^R FN\(f\)|^\}$|struct FN\(S\) \{|std::vector<R> vec|std::array<R|FN\(Acc\) acc|^class |^struct |^template|typedef")
 
 
 def split(src):
@@ -33,13 +37,9 @@ def norm(det):
 
 
 def signature(st, det):
-    if st in ("wrong", "wrong-sideeffect"):
+    if st in ("wrong", "wrong-side", "crash", "timeout", "compile-crash"):
         return st
-    if st == "crash":
-        return "crash"
-    if st == "timeout":
-        return "timeout"
-    if st == "compile-error":
+    if st == "error":
         return "ce:" + norm(det)
     return None
 
@@ -67,10 +67,14 @@ def blocks(lines):
 
 def main():
     srcf, cfg, outf = sys.argv[1], sys.argv[2], sys.argv[3]
+    lang = "cxx" if srcf.endswith(".cpp") else "c"
     src = open(srcf).read()
+    m = re.search(r"flags=(.*)$", src.split("\n", 1)[0])
+    flags = m.group(1).split() if m else []
     parts = split(src)
-    tag = "min_" + os.path.basename(outf).replace(".c", "")
-    st, det, out = run.compile_run(src, cfg, tag)
+    tag = "min_" + os.path.basename(outf).rsplit(".", 1)[0]
+    compile_run = lambda s_, c_, t_: run.compile_run(s_, lang, c_, t_, flags)  # noqa: E731
+    st, det, out = compile_run(src, cfg, tag)
     sig = signature(st, det)
     print("initial:", st, det[:200], "sig=", sig, flush=True)
     if sig is None:
@@ -98,7 +102,7 @@ def main():
             new = [l for k, l in enumerate(lines) if k not in dead and k not in rng]
             tries += 1
             s2 = join(parts, "\n".join(new))
-            st2, det2, _ = run.compile_run(s2, cfg, tag)
+            st2, det2, _ = compile_run(s2, cfg, tag)
             if signature(st2, det2) == sig:
                 dead.update(rng)
                 changed = True
@@ -106,7 +110,7 @@ def main():
         lines = [l for k, l in enumerate(lines) if k not in dead]
     final = join(parts, "\n".join(lines))
     open(outf, "w").write(final)
-    st, det, out = run.compile_run(final, cfg, tag)
+    st, det, out = compile_run(final, cfg, tag)
     print("final:", st, det[:300])
     print(out[-1500:])
     print("body lines:", len([l for l in lines if l.strip()]), "tries", tries)

@@ -189,29 +189,85 @@ def stress_module(rng, llvm_stress):
     return "\n".join(out), "stress seed=%d size=%d" % (seed, size)
 
 
-def build_corpus(repo, cache, clang):
-    """tests/c/*.c compiled with clang-22 at -O0 and -O2 to .ll, once (cached)."""
+# Corpus categories and how often a mutant starts from each (issue 17: C++ and
+# library-using programs, and random C++ programs, besides the C suite).
+CORPUS_WEIGHTS = {"c": 0.35, "cxx": 0.2, "bench": 0.15, "gen-cxx": 0.2, "gen-c": 0.1}
+
+
+def _compile(compiler, src, ll, opt, flags):
+    if os.path.exists(ll) and os.path.getmtime(ll) >= os.path.getmtime(src):
+        return True
+    r = subprocess.run([compiler, "-" + opt, "-S", "-emit-llvm"] + flags + [src, "-o", ll],
+                       capture_output=True, text=True)
+    return r.returncode == 0
+
+
+def build_corpus(repo, cache, clang, clangxx=None, generated=24):
+    """IR to mutate, by category (each source at -O0 and -O2, compiled once and cached):
+    `c` tests/c/*.c; `cxx` tests/cxx/*.cpp; `bench` bench/src (libm, boost odeint);
+    `gen-c` / `gen-cxx` random programs of tools/difftest with every feature on."""
     os.makedirs(cache, exist_ok=True)
-    srcdir = os.path.join(repo, "tests", "c")
-    out = []
-    for f in sorted(os.listdir(srcdir)):
-        if not f.endswith(".c"):
-            continue
-        src = os.path.join(srcdir, f)
-        with open(src) as fh:
-            head = fh.read(2000)
-        if "REQUIRES:" in head:
-            continue
-        flags = []
-        m = re.search(r"^// CFLAGS:(.*)$", head, re.M)
-        if m:
-            flags = m.group(1).split()
+    clangxx = clangxx or clang.replace("clang", "clang++")
+    inc = os.path.join(repo, "tests", "c")
+    out = {k: [] for k in CORPUS_WEIGHTS}
+
+    def add(cat, src, compiler, flags):
+        stem = os.path.basename(src).replace(".", "_")
         for opt in ("O0", "O2"):
-            ll = os.path.join(cache, "%s.%s.ll" % (f[:-2], opt))
-            if not os.path.exists(ll) or os.path.getmtime(ll) < os.path.getmtime(src):
-                r = subprocess.run([clang, "-" + opt, "-S", "-emit-llvm", "-I" + srcdir] + flags +
-                                   [src, "-o", ll], capture_output=True, text=True)
-                if r.returncode != 0:
-                    continue
-            out.append(ll)
+            ll = os.path.join(cache, "%s.%s.%s.ll" % (cat, stem, opt))
+            if _compile(compiler, src, ll, opt, flags):
+                out[cat].append(ll)
+
+    for cat, d, exts, compiler in (("c", os.path.join(repo, "tests", "c"), (".c",), clang),
+                                   ("cxx", os.path.join(repo, "tests", "cxx"), (".cpp",), clangxx),
+                                   ("bench", os.path.join(repo, "bench", "src"), (".c", ".cpp"), None)):
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if not f.endswith(exts):
+                continue
+            src = os.path.join(d, f)
+            with open(src) as fh:
+                head = fh.read(2000)
+            if "REQUIRES:" in head:
+                continue
+            flags = ["-I" + inc, "-I" + d, "-I" + os.path.join(repo, "bench", "common")]
+            m = re.search(r"^// CFLAGS:(.*)$", head, re.M)
+            if m:
+                flags += m.group(1).split()
+            cc = compiler or (clangxx if f.endswith(".cpp") else clang)
+            if cc == clangxx:
+                flags.append("-std=c++17")
+            add(cat, src, cc, flags)
+    # Random programs of the differential tester (every feature on, OpenMP included).
+    sys_path = os.path.join(repo, "tools", "difftest")
+    if generated and os.path.isdir(sys_path):
+        import sys
+        if sys_path not in sys.path:
+            sys.path.insert(0, sys_path)
+        import features as dtf
+        import gen as dtg
+        import harness as dth
+        over = dtf.parse_overrides("+all")
+        for k in range(generated):
+            lang = "cxx" if k % 3 else "c"
+            src = os.path.join(cache, "gen%d.%s" % (k, "cpp" if lang == "cxx" else "c"))
+            if not os.path.exists(src):
+                g, items = dtg.generate(1000 + k, lang, over)
+                with open(src, "w") as fh:
+                    fh.write(dth.emit(g, items, "both"))
+            add("gen-" + lang, src, clangxx if lang == "cxx" else clang, ["-I" + inc, "-fopenmp"])
     return out
+
+
+def pick_base(rng, corpus):
+    """A corpus file: a category by CORPUS_WEIGHTS (among those with files), then a file."""
+    cats = [(k, w) for k, w in CORPUS_WEIGHTS.items() if corpus.get(k)]
+    if not cats:
+        return None
+    x = rng.uniform(0, sum(w for _, w in cats))
+    for k, w in cats:
+        x -= w
+        if x <= 0:
+            break
+    return rng.choice(corpus[k])

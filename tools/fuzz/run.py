@@ -5,8 +5,10 @@
                                 [--source stress|mutant|both] [--reduce]
 
 Each module comes from `llvm-stress-22` (given float/double parameters and result) or is a
-mutant of the project's own IR (tests/c/*.c compiled once with clang-22 -O0/-O2, cached
-under OUT/corpus). A `__fz_wrap_K` function calling `__enzyme_autodiff` is appended for
+mutant of real IR compiled once with clang-22/clang++-22 at -O0 and -O2 (cached under
+OUT/corpus): the C suite (tests/c), the C++ suite (tests/cxx), the benchmarks (bench/src:
+libm, boost odeint) and random C and C++ programs of tools/difftest with every feature on
+(classes, std::vector, lambdas, callbacks, OpenMP, printf, ...). A `__fz_wrap_K` function calling `__enzyme_autodiff` is appended for
 every function with a float/double parameter or result, and the module must pass
 `opt-22 -passes=verify` before the pass sees it. Each run is classified:
 
@@ -51,6 +53,7 @@ FZ = os.environ.get("FERROZYME_BIN", os.path.join(REPO, "target", "release", "fe
 OPT = tool("opt")
 STRESS = tool("llvm-stress")
 CLANG = tool("clang")
+CLANGXX = tool("clang++")
 KIND_RE = re.compile(r"^error\[([a-z-]+)\]", re.M)
 CFG = {}
 
@@ -87,9 +90,9 @@ def classify(inp, out, timeout):
 
 def make_module(rng, corpus, source):
     kind = source if source != "both" else rng.choice(["stress", "mutant"])
-    if kind == "stress" or not corpus:
+    base = mutate.pick_base(rng, corpus) if corpus and kind == "mutant" else None
+    if base is None:
         return mutate.stress_module(rng, STRESS)
-    base = rng.choice(corpus)
     with open(base) as fh:
         text = fh.read()
     n = rng.choice([1, 1, 2, 3, 5])
@@ -158,7 +161,9 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     work = os.path.join(a.out, "work")
     os.makedirs(work, exist_ok=True)
-    corpus = mutate.build_corpus(REPO, os.path.join(a.out, "corpus"), CLANG) if a.source != "stress" else []
+    corpus = mutate.build_corpus(REPO, os.path.join(a.out, "corpus"), CLANG, CLANGXX) if a.source != "stress" else {}
+    if corpus:
+        print("fuzz: corpus %s" % ", ".join("%s %d" % (k, len(v)) for k, v in corpus.items()), flush=True)
     CFG.update(seed=a.seed, timeout=a.timeout, out=a.out, source=a.source, corpus=corpus, work=work)
     counts = Counter()
     failures = []

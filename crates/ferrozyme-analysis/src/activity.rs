@@ -152,6 +152,56 @@ pub fn global_needs_shadow(g: Value) -> bool {
         && (g.global_value_type().contains_fp() || g.global_value_type().contains_pointer())
 }
 
+/// Does defined function `f` return memory it allocated: the result of `malloc`,
+/// `calloc`, `realloc`, `operator new`, or of another such function (`depth` levels of
+/// calls deep), possibly offset by GEPs or chosen by phis and selects?
+pub fn returns_fresh_memory(f: Value, depth: u32) -> bool {
+    if f.is_declaration() || !f.function_type().return_type().is_pointer() {
+        return false;
+    }
+    let rets: Vec<Value> = f
+        .blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
+        .map(|t| t.operand(0))
+        .collect();
+    let mut work = rets;
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > 64 {
+            continue;
+        }
+        match v.opcode() {
+            Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) => work.push(v.operand(0)),
+            Some(Opcode::LLVMPHI) => work.extend(v.incoming().into_iter().map(|(x, _)| x)),
+            Some(Opcode::LLVMSelect) => {
+                work.push(v.operand(1));
+                work.push(v.operand(2));
+            }
+            // `-O0` code keeps the pointer in a stack slot: whatever was stored there.
+            Some(Opcode::LLVMLoad) if v.operand(0).opcode() == Some(Opcode::LLVMAlloca) => {
+                for u in v.operand(0).users() {
+                    if u.opcode() == Some(Opcode::LLVMStore) && u.operand(1) == v.operand(0) {
+                        work.push(u.operand(0));
+                    }
+                }
+            }
+            Some(Opcode::LLVMCall) => match classify(v) {
+                CallKind::Malloc | CallKind::Calloc | CallKind::Realloc => return true,
+                CallKind::Defined(g) if depth > 0 && g != f => {
+                    if returns_fresh_memory(g, depth - 1) {
+                        return true;
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Does `f`'s `memory(...)` attribute rule out writes?
 pub fn is_readonly_function(f: Value) -> bool {
     f.memory_effects().is_some_and(|m| m.only_reads())
@@ -522,7 +572,10 @@ impl Activity {
                     // Reads only, and its result carries no derivative (or is unused).
                     return false;
                 }
-                any_in || global_touchers.contains(&f) || self.is_active(call)
+                any_in
+                    || global_touchers.contains(&f)
+                    || self.is_active(call)
+                    || (ret.is_pointer() && self.is_shadowed(call))
             }
             CallKind::InactiveExternal | CallKind::NoDerivative | CallKind::TypeHint => false,
             CallKind::Indirect => {
@@ -644,6 +697,14 @@ impl Activity {
                         {
                             self.shadowed.insert(i);
                         }
+                        // A wrapper around malloc (`my_alloc(n)`) takes no differentiable
+                        // input, yet the memory it returns may receive active values: it
+                        // needs a shadow as much as malloc's result does.
+                        if let CallKind::Defined(f) = kind {
+                            if ty.is_pointer() && returns_fresh_memory(f, 4) {
+                                self.shadowed.insert(i);
+                            }
+                        }
                     }
                     _ => {}
                 }
@@ -677,7 +738,9 @@ impl Activity {
             let holds = t.iter().any(|(_, b)| {
                 matches!(
                     b,
-                    crate::types::BaseType::Float
+                    crate::types::BaseType::Half
+                        | crate::types::BaseType::LongDouble
+                        | crate::types::BaseType::Float
                         | crate::types::BaseType::Double
                         | crate::types::BaseType::Pointer
                 )

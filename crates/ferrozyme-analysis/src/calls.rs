@@ -127,7 +127,15 @@ pub fn classify(call: Value) -> CallKind {
             r => CallKind::Mpi(r),
         };
     }
-    if let Some(r) = ferrozyme_rules::libm_rule(&name).filter(|r| math_call_fits(call, r)) {
+    // `sinl` on `long double` (x86_fp80): the rule of `sin`, lowered at the call's type.
+    let long_double = call.ty().kind() == ferrozyme_llvm::TypeKind::X86Fp80
+        && ferrozyme_llvm::types::LONG_DOUBLE_DIFFERENTIATED;
+    let rule = ferrozyme_rules::libm_rule(&name).or_else(|| {
+        name.strip_suffix('l')
+            .filter(|_| long_double)
+            .and_then(ferrozyme_rules::libm_rule)
+    });
+    if let Some(r) = rule.filter(|r| math_call_fits(call, r)) {
         if r.all_zero() {
             return CallKind::NoDerivative;
         }

@@ -66,6 +66,10 @@ pub enum BaseType {
     Pointer,
     Float,
     Double,
+    /// `half` (`_Float16`).
+    Half,
+    /// `x86_fp80` (C `long double` on x86-64): 10 bytes of data in 16 bytes of memory.
+    LongDouble,
     /// Conflicting facts (top of the lattice).
     Anything,
 }
@@ -84,6 +88,8 @@ impl BaseType {
         match self {
             BaseType::Float => Some(FpType::F32),
             BaseType::Double => Some(FpType::F64),
+            BaseType::Half => Some(FpType::F16),
+            BaseType::LongDouble => Some(FpType::F80),
             _ => None,
         }
     }
@@ -100,6 +106,8 @@ impl fmt::Display for BaseType {
             BaseType::Pointer => "Pointer",
             BaseType::Float => "Float",
             BaseType::Double => "Double",
+            BaseType::Half => "Half",
+            BaseType::LongDouble => "LongDouble",
             BaseType::Anything => "Anything",
         })
     }
@@ -108,22 +116,39 @@ impl fmt::Display for BaseType {
 /// The floating-point types the transform differentiates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FpType {
+    F16,
     F32,
     F64,
+    F80,
 }
 
 impl FpType {
     pub fn base_type(self) -> BaseType {
         match self {
+            FpType::F16 => BaseType::Half,
             FpType::F32 => BaseType::Float,
             FpType::F64 => BaseType::Double,
+            FpType::F80 => BaseType::LongDouble,
         }
     }
-    /// Size in bytes.
+    /// Every floating-point type, narrowest first.
+    pub const ALL: [FpType; 4] = [FpType::F16, FpType::F32, FpType::F64, FpType::F80];
+    /// The suffix of the runtime helpers for this type (`__fz_memcpy_adj_f64`).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            FpType::F16 => "f16",
+            FpType::F32 => "f32",
+            FpType::F64 => "f64",
+            FpType::F80 => "f80",
+        }
+    }
+    /// Size in bytes (the array stride: an `x86_fp80` holds 10 bytes of data in 16).
     pub fn size(self) -> u64 {
         match self {
+            FpType::F16 => 2,
             FpType::F32 => 4,
             FpType::F64 => 8,
+            FpType::F80 => 16,
         }
     }
 }

@@ -213,16 +213,24 @@ fn run_c_program(
     Ok(())
 }
 
-fn run_error_program(root: &Path, file: &Path, src: &str, d: &Directives) -> Result<(), Failed> {
+/// `opt` is the level a `.c` error program is compiled at (`O2` unless its `// OPT:`
+/// directive lists levels: the same error is then expected at each).
+fn run_error_program(
+    root: &Path,
+    file: &Path,
+    src: &str,
+    d: &Directives,
+    opt: &str,
+) -> Result<(), Failed> {
     let bin = ferrozyme(root)?;
     let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
     let is_ll = file.extension().and_then(|e| e.to_str()) == Some("ll");
-    let dir = build_dir(&format!("error-{stem}"), if is_ll { "opt" } else { "cc" })?;
+    let dir = build_dir(&format!("error-{stem}"), if is_ll { "opt" } else { opt })?;
     let mut cmd = Command::new(&bin);
     if is_ll {
         cmd.arg("opt").arg(file).arg("-o").arg(dir.join("out.ll"));
     } else {
-        cmd.arg("cc").arg("-g").arg("-O2");
+        cmd.arg("cc").arg("-g").arg(format!("-{opt}"));
         cmd.args(&d.cflags);
         cmd.arg(file).arg("-o").arg(dir.join("out"));
         cmd.args(&d.args);
@@ -473,11 +481,39 @@ fn main() {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let src = std::fs::read_to_string(&file).unwrap_or_default();
         let d = parse_directives(&src);
-        let (root, file2) = (root.clone(), file.clone());
-        let name = format!("errors::{}", trial_component(&stem));
-        trials.push(Trial::test(name, move || {
-            run_error_program(&root, &file2, &src, &d)
-        }));
+        // Error programs run at -O2, or at each level of an explicit `// OPT:` line.
+        let explicit_opts = src
+            .lines()
+            .take_while(|l| l.trim().is_empty() || l.trim_start().starts_with("//"))
+            .any(|l| {
+                l.trim_start()
+                    .trim_start_matches('/')
+                    .trim()
+                    .starts_with("OPT:")
+            });
+        let levels: Vec<(String, String)> =
+            if explicit_opts && file.extension().is_some_and(|e| e == "c") {
+                d.opts
+                    .iter()
+                    .map(|o| {
+                        (
+                            format!("errors::{}::{o}", trial_component(&stem)),
+                            o.clone(),
+                        )
+                    })
+                    .collect()
+            } else {
+                vec![(
+                    format!("errors::{}", trial_component(&stem)),
+                    "O2".to_string(),
+                )]
+            };
+        for (name, opt) in levels {
+            let (root, file2, src, d) = (root.clone(), file.clone(), src.clone(), d.clone());
+            trials.push(Trial::test(name, move || {
+                run_error_program(&root, &file2, &src, &d, &opt)
+            }));
+        }
     }
 
     for file in list_files(&root.join("tests").join("fuzz"), &["ll"]) {

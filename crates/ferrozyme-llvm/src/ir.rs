@@ -154,6 +154,14 @@ impl Value {
         // SAFETY: handle invariant.
         unsafe { !LLVMIsAGlobalAlias(self.0).is_null() }
     }
+    /// The value a global alias stands for (`@g = alias ..., ptr @f` gives `@f`).
+    pub fn aliasee(self) -> Option<Value> {
+        if !self.is_global_alias() {
+            return None;
+        }
+        // SAFETY: it is an alias.
+        opt_value(unsafe { LLVMAliasGetAliasee(self.0) })
+    }
     pub fn is_undef(self) -> bool {
         // SAFETY: handle invariant.
         unsafe { LLVMIsUndef(self.0) != 0 || !LLVMIsAPoisonValue(self.0).is_null() }
@@ -885,6 +893,21 @@ impl Value {
                 Some(MemoryEffects(LLVMGetEnumAttributeValue(a)))
             }
         }
+    }
+    /// The function's personality (`personality ptr @__gxx_personality_v0`), if any.
+    pub fn personality(self) -> Option<Value> {
+        // SAFETY: function; the personality is only read when present.
+        unsafe {
+            if LLVMHasPersonalityFn(self.0) == 0 {
+                None
+            } else {
+                opt_value(LLVMGetPersonalityFn(self.0))
+            }
+        }
+    }
+    pub fn set_personality(self, p: Value) {
+        // SAFETY: function and a constant (the personality routine).
+        unsafe { LLVMSetPersonalityFn(self.0, p.0) }
     }
     /// Does the function carry the string attribute `key` (`"key"="..."` in IR)?
     pub fn has_string_fn_attr(self, key: &str) -> bool {

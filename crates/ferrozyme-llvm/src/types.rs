@@ -11,6 +11,16 @@ use crate::ir::{own_message, Context, Type, Value};
 // ---------------------------------------------------------------------------------------
 // Types
 
+/// Whether `half` (`_Float16`) values carry derivatives. While false, `half` counts as an
+/// undifferentiated float ([`Type::undifferentiated_fp`]) and is rejected where it meets
+/// active data.
+pub const HALF_DIFFERENTIATED: bool = true;
+
+/// Whether `x86_fp80` (C `long double` on x86-64, computed by the x87 unit) carries
+/// derivatives. Its rules are the same as `double`'s (they lower to type-overloaded
+/// intrinsics, `llvm.cos.f80` becomes `cosl`); while false, it counts as undifferentiated.
+pub const LONG_DOUBLE_DIFFERENTIATED: bool = true;
+
 /// The shape of a type, enough for the analyses and the transform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TypeKind {
@@ -18,7 +28,9 @@ pub enum TypeKind {
     Half,
     Float,
     Double,
-    /// x86_fp80, fp128 and other floats we do not differentiate.
+    /// `x86_fp80`: C `long double` on x86-64.
+    X86Fp80,
+    /// fp128, ppc_fp128 and bfloat: floats we do not differentiate.
     OtherFloat,
     Int(u32),
     Pointer,
@@ -43,8 +55,8 @@ impl Type {
                 LLVMTypeKind::LLVMHalfTypeKind => TypeKind::Half,
                 LLVMTypeKind::LLVMFloatTypeKind => TypeKind::Float,
                 LLVMTypeKind::LLVMDoubleTypeKind => TypeKind::Double,
-                LLVMTypeKind::LLVMX86_FP80TypeKind
-                | LLVMTypeKind::LLVMFP128TypeKind
+                LLVMTypeKind::LLVMX86_FP80TypeKind => TypeKind::X86Fp80,
+                LLVMTypeKind::LLVMFP128TypeKind
                 | LLVMTypeKind::LLVMPPC_FP128TypeKind
                 | LLVMTypeKind::LLVMBFloatTypeKind => TypeKind::OtherFloat,
                 LLVMTypeKind::LLVMIntegerTypeKind => TypeKind::Int(LLVMGetIntTypeWidth(self.0)),
@@ -61,9 +73,29 @@ impl Type {
             }
         }
     }
-    /// `float` or `double` (the floating-point types we differentiate), scalar only.
+    /// `float`, `double`, `half` and `x86_fp80` (see [`HALF_DIFFERENTIATED`] and
+    /// [`LONG_DOUBLE_DIFFERENTIATED`]): the floating-point types we differentiate, scalar
+    /// only.
     pub fn is_fp_scalar(self) -> bool {
-        matches!(self.kind(), TypeKind::Float | TypeKind::Double)
+        match self.kind() {
+            TypeKind::Float | TypeKind::Double => true,
+            TypeKind::Half => HALF_DIFFERENTIATED,
+            TypeKind::X86Fp80 => LONG_DOUBLE_DIFFERENTIATED,
+            _ => false,
+        }
+    }
+    /// Width in bits of a floating-point scalar (`half` 16, `float` 32, `double` 64,
+    /// `x86_fp80` 80, `fp128` 128); 0 for other types.
+    pub fn fp_bits(self) -> u32 {
+        // SAFETY: handle invariant (module alive).
+        match unsafe { LLVMGetTypeKind(self.0) } {
+            LLVMTypeKind::LLVMHalfTypeKind | LLVMTypeKind::LLVMBFloatTypeKind => 16,
+            LLVMTypeKind::LLVMFloatTypeKind => 32,
+            LLVMTypeKind::LLVMDoubleTypeKind => 64,
+            LLVMTypeKind::LLVMX86_FP80TypeKind => 80,
+            LLVMTypeKind::LLVMFP128TypeKind | LLVMTypeKind::LLVMPPC_FP128TypeKind => 128,
+            _ => 0,
+        }
     }
     /// float/double or a vector of them.
     pub fn is_fp(self) -> bool {
@@ -72,6 +104,38 @@ impl Type {
     }
     pub fn is_pointer(self) -> bool {
         self.kind() == TypeKind::Pointer
+    }
+    /// The first floating-point leaf of this type (itself, or inside a vector, array or
+    /// struct) that Ferrozyme does not differentiate: `x86_fp80` (C `long double`),
+    /// `fp128`, `ppc_fp128`, `bfloat`, and `half` unless [`HALF_DIFFERENTIATED`].
+    /// Values of such types never carry derivatives, so wherever they meet active data
+    /// the pass must say so instead of yielding a zero derivative.
+    pub fn undifferentiated_fp(self) -> Option<Type> {
+        match self.kind() {
+            TypeKind::OtherFloat => Some(self),
+            TypeKind::Half if !HALF_DIFFERENTIATED => Some(self),
+            TypeKind::X86Fp80 if !LONG_DOUBLE_DIFFERENTIATED => Some(self),
+            TypeKind::Vector | TypeKind::Array => self.element_type().undifferentiated_fp(),
+            TypeKind::Struct => self
+                .struct_fields()
+                .into_iter()
+                .find_map(|t| t.undifferentiated_fp()),
+            _ => None,
+        }
+    }
+    /// How C spells a floating-point type, for messages (`long double` for `x86_fp80`).
+    pub fn c_float_name(self) -> &'static str {
+        // SAFETY: handle invariant (module alive).
+        match unsafe { LLVMGetTypeKind(self.0) } {
+            LLVMTypeKind::LLVMHalfTypeKind => "_Float16",
+            LLVMTypeKind::LLVMBFloatTypeKind => "__bf16",
+            LLVMTypeKind::LLVMFloatTypeKind => "float",
+            LLVMTypeKind::LLVMDoubleTypeKind => "double",
+            LLVMTypeKind::LLVMX86_FP80TypeKind => "long double",
+            LLVMTypeKind::LLVMFP128TypeKind => "__float128",
+            LLVMTypeKind::LLVMPPC_FP128TypeKind => "long double (PowerPC double-double)",
+            _ => "a non-float type",
+        }
     }
     /// A pointer or a vector of pointers (what vectorized gathers and scatters use).
     pub fn is_pointer_like(self) -> bool {
@@ -157,6 +221,8 @@ impl Type {
     pub fn contains_fp(self) -> bool {
         match self.kind() {
             TypeKind::Float | TypeKind::Double => true,
+            TypeKind::Half => HALF_DIFFERENTIATED,
+            TypeKind::X86Fp80 => LONG_DOUBLE_DIFFERENTIATED,
             TypeKind::Vector | TypeKind::Array => self.element_type().contains_fp(),
             TypeKind::Struct => self.struct_fields().into_iter().any(|t| t.contains_fp()),
             _ => false,
@@ -200,6 +266,14 @@ impl Context {
     pub fn f64(self) -> Type {
         // SAFETY: context alive.
         Type(unsafe { LLVMDoubleTypeInContext(self.0) })
+    }
+    pub fn f80(self) -> Type {
+        // SAFETY: context alive.
+        Type(unsafe { LLVMX86FP80TypeInContext(self.0) })
+    }
+    pub fn f16(self) -> Type {
+        // SAFETY: context alive.
+        Type(unsafe { LLVMHalfTypeInContext(self.0) })
     }
     pub fn f32(self) -> Type {
         // SAFETY: context alive.

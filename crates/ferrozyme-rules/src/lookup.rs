@@ -11,9 +11,10 @@
 //! * **libm** functions come as the `double` name (`sin`) or the `float`
 //!   twin with an `f` suffix (`sinf`); both map to the same row.  The exact
 //!   name is tried first, so `erf` is found as itself, and `erff` as `erf`.
-//!   `long double` (`sinl`) is deliberately *not* mapped: x87 80-bit and
-//!   128-bit floats are not supported, and returning `None` makes the
-//!   transform report that rather than silently mis-typing it.
+//!   `long double` (`sinl`) is not mapped here: what `long double` is depends
+//!   on the target, so the call classifier (`ferrozyme-analysis`'s `calls`)
+//!   maps `sinl` to `sin`'s row only for x86's `x86_fp80` results; the rule
+//!   is lowered at the call's type (`llvm.cos.f80`).
 //! * **Zero-derivative intrinsics**: besides the table rows whose partials are
 //!   all structural zeros (`llvm.floor`, ...), a second small table lists
 //!   intrinsics that never carry a derivative at all — bookkeeping and hints

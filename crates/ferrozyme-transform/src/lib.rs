@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 
 mod analyses;
+mod audit;
 mod checkgrad;
 mod clone;
 mod common;
@@ -147,8 +148,14 @@ fn hook_target(call: Value) -> Option<Value> {
         &ops[..]
     };
     let mut v = *ops.first()?;
-    while v.is_constant_expr() && v.num_operands() == 1 {
-        v = v.operand(0);
+    for _ in 0..8 {
+        if let Some(target) = v.aliasee() {
+            v = target;
+        } else if v.is_constant_expr() && v.num_operands() == 1 {
+            v = v.operand(0);
+        } else {
+            break;
+        }
     }
     v.is_function().then_some(v)
 }
@@ -171,15 +178,21 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
         width: ac.width,
         parallel: false,
     };
+    let parse = |mode: Mode| {
+        request::parse(call, &caller, mode).and_then(|ac| {
+            audit::boundary::check_call(&ac, ep)?;
+            Ok(ac)
+        })
+    };
     Ok(match ep {
         EntryPoint::Autodiff => {
-            let ac = request::parse(call, &caller, Mode::Reverse)?;
+            let ac = parse(Mode::Reverse)?;
             let req = reverse_request(&ac);
             let g = callees.combined(&req);
             Planned::Autodiff(ac, req, g)
         }
         EntryPoint::Fwddiff => {
-            let ac = request::parse(call, &caller, Mode::Forward)?;
+            let ac = parse(Mode::Forward)?;
             let req = TangentRequest {
                 func: ac.func,
                 args: ac.args.iter().map(|a| a.activity).collect(),
@@ -194,7 +207,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
             } else {
                 Mode::Reverse
             };
-            let ac = request::parse(call, &caller, mode)?;
+            let ac = parse(mode)?;
             if ac.width > 1 {
                 return Err(request::split_width_error(call, &caller));
             }
@@ -275,6 +288,10 @@ fn recursive_request_error(c: Value) -> Diagnostic {
 /// (higher-order derivatives) are replaced first, innermost first. On error the module
 /// may be partially rewritten and must not be used further.
 pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
+    let diags = audit::hooks::check_hook_symbols(module);
+    if !diags.is_empty() {
+        return Err(diags);
+    }
     {
         let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
         let calls = unmerge::invokes_to_calls(module, calls);

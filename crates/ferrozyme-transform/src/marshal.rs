@@ -11,8 +11,15 @@ pub(crate) fn convert(b: &Builder, v: Value, to: Type) -> Value {
         return v;
     }
     match (from.kind(), to.kind()) {
-        (TypeKind::Float, TypeKind::Double) => b.fpext(v, to),
-        (TypeKind::Double, TypeKind::Float) => b.fptrunc(v, to),
+        _ if from.is_fp_scalar() && to.is_fp_scalar() => {
+            // `_Float16`/`float` promoted to `double` by `...`, or narrowed back; `long
+            // double` both ways.
+            if from.fp_bits() < to.fp_bits() {
+                b.fpext(v, to)
+            } else {
+                b.fptrunc(v, to)
+            }
+        }
         (TypeKind::Int(_), TypeKind::Int(_)) => b.int_cast(v, to),
         _ => b.bitcast(v, to),
     }
@@ -21,7 +28,7 @@ pub(crate) fn convert(b: &Builder, v: Value, to: Type) -> Value {
 /// Paths (field/lane indices) to the floating leaves of a type, in memory order.
 pub(crate) fn fp_leaves(t: Type, path: &mut Vec<u32>, out: &mut Vec<(Vec<u32>, Type)>) {
     match t.kind() {
-        TypeKind::Float | TypeKind::Double => out.push((path.clone(), t)),
+        _ if t.is_fp_scalar() => out.push((path.clone(), t)),
         TypeKind::Struct => {
             for (k, f) in t.struct_fields().into_iter().enumerate() {
                 path.push(k as u32);
@@ -43,6 +50,31 @@ pub(crate) fn fp_leaves(t: Type, path: &mut Vec<u32>, out: &mut Vec<(Vec<u32>, T
         }
         _ => {}
     }
+}
+
+/// The floating leaves of `v` (itself when it is a scalar), in memory order: an active
+/// vector argument (`float _Complex` is `<2 x float>`) has one adjoint per lane.
+pub(crate) fn scalars(b: &Builder, v: Value) -> Vec<Value> {
+    let mut leaves = Vec::new();
+    fp_leaves(v.ty(), &mut Vec::new(), &mut leaves);
+    if leaves.len() == 1 && leaves[0].0.is_empty() {
+        return vec![v];
+    }
+    let i32t = v.ty().context().i32();
+    leaves
+        .iter()
+        .map(|(path, _)| {
+            let mut x = v;
+            for k in path {
+                x = if x.ty().kind() == TypeKind::Vector {
+                    b.extract_element(x, i32t.const_int(*k as u64))
+                } else {
+                    b.extract_value(x, *k)
+                };
+            }
+            x
+        })
+        .collect()
 }
 
 /// Builds a value of type `t` whose floating leaves are `vals` (in order).

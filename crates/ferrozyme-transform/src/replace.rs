@@ -11,7 +11,7 @@ use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_llvm::{Builder, Diagnostic, Type, TypeKind, Value};
 
 use crate::checkgrad::{self, Checks};
-use crate::marshal::{build, convert, fp_leaves};
+use crate::marshal::{build, convert, fp_leaves, scalars};
 use crate::request::{AutodiffCall, CallArg, Shadow};
 use crate::services::Support;
 use crate::signature::{returns_tangent, Request, TangentRequest};
@@ -47,16 +47,31 @@ pub fn replace_call(
     };
     let mut leaves = Vec::new();
     fp_leaves(user_ty, &mut Vec::new(), &mut leaves);
+    // Adjoints in the derivative's result: one per active argument and lane; an active
+    // vector (`float _Complex` is `<2 x float>` on x86-64) holds several floats.
     let n_active = req
         .args
         .iter()
         .filter(|a| **a == ArgActivity::Active)
         .count()
         * req.width as usize;
-    if n_active > 0 && !user_ty.is_void() && leaves.len() != n_active {
+    let n_floats: usize = req
+        .func
+        .params()
+        .into_iter()
+        .zip(&req.args)
+        .filter(|(_, a)| **a == ArgActivity::Active)
+        .map(|(p, _)| {
+            let mut l = Vec::new();
+            fp_leaves(p.ty(), &mut Vec::new(), &mut l);
+            l.len()
+        })
+        .sum::<usize>()
+        * req.width as usize;
+    if n_active > 0 && !user_ty.is_void() && leaves.len() != n_floats {
         return Err(err(
             format!(
-                "`{}` has {n_active} active scalar argument(s), but the call's declared return type {} holds {} floating value(s)",
+                "`{}` has {n_floats} active floating-point value(s) in its argument(s), but the call's declared return type {} holds {} floating value(s)",
                 ac.func.name(),
                 user_ty,
                 leaves.len()
@@ -100,6 +115,7 @@ pub fn replace_call(
     if let Some(plan) = &plan {
         checkgrad::end_reverse(env.sup, &b, plan, &adjs);
     }
+    let adjs: Vec<Value> = adjs.into_iter().flat_map(|a| scalars(&b, a)).collect();
     let v = (n_active > 0 && !user_ty.is_void()).then(|| build(&b, user_ty, &leaves, &adjs));
     fill_result(&b, call, v);
     erase_hook_call(call);

@@ -32,6 +32,8 @@ pub struct CallArg {
     pub activity: ArgActivity,
     pub primal: Value,
     pub shadow: Shadow,
+    /// The `enzyme_*` marker written before the argument (`None`: Enzyme's default).
+    pub marker: Option<Marker>,
 }
 
 /// Which hook a call is, for parsing purposes.
@@ -77,7 +79,10 @@ pub fn marker_of(v: Value) -> Option<Result<Marker, String>> {
 
 fn strip_casts(mut v: Value) -> Value {
     for _ in 0..4 {
-        if v.is_constant_expr()
+        if let Some(target) = v.aliasee() {
+            // `__attribute__((alias("f")))`: the function behind the alias.
+            v = target;
+        } else if v.is_constant_expr()
             && matches!(
                 v.const_opcode(),
                 Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)
@@ -237,6 +242,7 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         rest: ops.into_iter().peekable(),
         err: &err,
         fname: func.name(),
+        func,
         mode,
     };
     let width = r.width()?;
@@ -261,6 +267,7 @@ struct Reader<'a> {
     err: &'a ErrFn<'a>,
     /// The differentiated function's name, for messages.
     fname: String,
+    func: Value,
     mode: Mode,
 }
 
@@ -324,6 +331,7 @@ impl Reader<'_> {
             activity,
             primal: m.primal,
             shadow,
+            marker: m.marker,
         })
     }
 
@@ -453,10 +461,24 @@ impl Reader<'_> {
                         && (if pty.is_pointer() {
                             s.ty().is_pointer()
                         } else {
-                            s.ty().is_fp_scalar()
+                            // A float scalar's tangent, or a float vector's (`float
+                            // _Complex` is `<2 x float>`).
+                            s.ty().is_fp_scalar() || s.ty() == pty
                         }) =>
                 {
                     lanes.push(s)
+                }
+                _ if pty.is_pointer() && self.func.has_param_attr(k as u32, "byval") => {
+                    // The user passed a struct by value (`long double _Complex`, a struct
+                    // of three doubles): the callee receives a copy.
+                    return Err((self.err)(
+                        format!(
+                            "argument {} of `{}` is a struct passed by value in memory (byval); it has no shadow, and a shadow passed by value would be a copy the derivative never leaves",
+                            k + 1,
+                            self.fname
+                        ),
+                        "pass a pointer to the struct instead (double f(struct P *p), then enzyme_dup, &p, &dp), or mark the argument enzyme_const",
+                    ));
                 }
                 _ => {
                     let what = if pty.is_pointer() {

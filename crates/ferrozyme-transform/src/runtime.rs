@@ -37,12 +37,15 @@ pub enum RtFn {
     MemmoveAdj(FpType),
     /// `void __fz_realloc_adj_T(ptr old_shadow, ptr new_shadow, i64 new_bytes)`.
     ReallocAdj(FpType),
+    /// `void __fz_realloc_adj_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes)`: for
+    /// memory holding several float types, or unknown contents (see the IR below).
+    ReallocAdjBytes,
 }
 
 impl RtFn {
     /// The function's name in the runtime IR.
     pub fn name(self) -> &'static str {
-        use FpType::{F32, F64};
+        use FpType::{F16, F32, F64, F80};
         match self {
             RtFn::Push => "__fz_push",
             RtFn::Top => "__fz_top",
@@ -58,6 +61,13 @@ impl RtFn {
             RtFn::MemmoveAdj(F32) => "__fz_memmove_adj_f32",
             RtFn::ReallocAdj(F64) => "__fz_realloc_adj_f64",
             RtFn::ReallocAdj(F32) => "__fz_realloc_adj_f32",
+            RtFn::MemcpyAdj(F16) => "__fz_memcpy_adj_f16",
+            RtFn::MemmoveAdj(F16) => "__fz_memmove_adj_f16",
+            RtFn::ReallocAdj(F16) => "__fz_realloc_adj_f16",
+            RtFn::MemcpyAdj(F80) => "__fz_memcpy_adj_f80",
+            RtFn::MemmoveAdj(F80) => "__fz_memmove_adj_f80",
+            RtFn::ReallocAdj(F80) => "__fz_realloc_adj_f80",
+            RtFn::ReallocAdjBytes => "__fz_realloc_adj_bytes",
         }
     }
 }
@@ -552,8 +562,14 @@ done:
 !1 = !{!"branch_weights", i32 2000, i32 1}
 "#;
 
+// `__fz_realloc_adj_bytes`, the reverse of `new = realloc(old, n)` for memory holding
+// several floating-point types: the adjoints of the first min(old size, n) bytes move
+// back byte for byte. Adding them is not needed: every use of the old block came before
+// the `realloc`, so the reverse sweep reaches this point before any adjoint lands in the
+// old block's shadow (it is still all zeros, or holds only the shadow pointers the
+// forward sweep copied).
 /// Memory adjoint helpers, written once for `{FP}` of `{SIZE}` bytes and instantiated
-/// for `double` (`_f64`) and `float` (`_f32`).
+/// for `double` (`_f64`), `float` (`_f32`) and `half` (`_f16`).
 const TYPED_IR: &str = r#"
 define void @__fz_memcpy_adj_{T}(ptr %dd, ptr %ds, i64 %nbytes) {
 entry:
@@ -567,7 +583,7 @@ loop:
   %vd = load {FP}, ptr %pd
   %vs = load {FP}, ptr %ps
   %sum = fadd {FP} %vs, %vd
-  store {FP} 0.0, ptr %pd
+  store {FP} {ZERO}, ptr %pd
   store {FP} %sum, ptr %ps
   %i1 = add i64 %i, 1
   %c = icmp ult i64 %i1, %n
@@ -619,16 +635,48 @@ exit:
 
 "#;
 
+const REALLOC_BYTES_IR: &str = r#"
+define void @__fz_realloc_adj_bytes(ptr %sold, ptr %snew, i64 %nnew) {
+entry:
+  %null = icmp eq ptr %sold, null
+  br i1 %null, label %exit, label %body
+body:
+  %us = call i64 @malloc_usable_size(ptr %sold)
+  %lt = icmp ult i64 %us, %nnew
+  %m = select i1 %lt, i64 %us, i64 %nnew
+  call void @llvm.memcpy.p0.p0.i64(ptr %sold, ptr %snew, i64 %m, i1 false)
+  br label %exit
+exit:
+  call void @free(ptr %snew)
+  ret void
+}
+"#;
+
 fn typed_ir() -> String {
-    [("f64", "double", "8"), ("f32", "float", "4")]
-        .iter()
-        .map(|(t, fp, size)| {
-            TYPED_IR
-                .replace("{T}", t)
-                .replace("{FP}", fp)
-                .replace("{SIZE}", size)
-        })
-        .collect()
+    [
+        ("f64", "double", "8"),
+        ("f32", "float", "4"),
+        ("f16", "half", "2"),
+        ("f80", "x86_fp80", "16"),
+    ]
+    .iter()
+    .map(|(t, fp, size)| {
+        TYPED_IR
+            .replace("{T}", t)
+            .replace("{FP}", fp)
+            .replace("{SIZE}", size)
+            // x86_fp80 constants are written in hexadecimal only.
+            .replace(
+                "{ZERO}",
+                if *fp == "x86_fp80" {
+                    "0xK00000000000000000000"
+                } else {
+                    "0.0"
+                },
+            )
+    })
+    .chain(std::iter::once(REALLOC_BYTES_IR.to_string()))
+    .collect()
 }
 
 /// Handles to the runtime functions, linked into the module on first use.

@@ -119,6 +119,10 @@ impl Support {
         let s = self.module.add_global(&name, ty);
         s.set_initializer(ty.zero());
         s.set_linkage_internal();
+        // Accesses copied from the primal carry its alignment (`align 32` for an array
+        // under -march=native): the shadow must be at least as aligned, or vector moves
+        // fault (difftest seed 1 at -O3 -march=native, tests/c/405).
+        s.set_alignment(g.alignment());
         self.shadow_globals.insert((g, l), s);
         // A global pointer to another shadowed global: its shadow points to that shadow.
         if let Some(init) = g.initializer() {

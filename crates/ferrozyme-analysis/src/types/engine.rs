@@ -46,6 +46,8 @@ pub(super) fn type_seed(m: Module, v: Value) -> TypeTree {
         let b = match leaf.kind() {
             TypeKind::Float => BaseType::Float,
             TypeKind::Double => BaseType::Double,
+            TypeKind::Half => BaseType::Half,
+            TypeKind::X86Fp80 => BaseType::LongDouble,
             TypeKind::Pointer => BaseType::Pointer,
             _ => BaseType::Unknown,
         };
@@ -173,7 +175,11 @@ impl Engine {
         };
         if matches!(
             elem.kind(),
-            TypeKind::Float | TypeKind::Double | TypeKind::Pointer
+            TypeKind::Half
+                | TypeKind::Float
+                | TypeKind::Double
+                | TypeKind::X86Fp80
+                | TypeKind::Pointer
         ) || !layout::is_sized(ty)
         {
             return;
@@ -529,6 +535,8 @@ impl Engine {
         match b {
             BaseType::Double => size == 8,
             BaseType::Float => size == 4,
+            BaseType::Half => size == 2,
+            BaseType::LongDouble => size == 10 || size == 16,
             BaseType::Pointer => size == self.ptr_size,
             BaseType::Integer => size <= 8,
             _ => false,

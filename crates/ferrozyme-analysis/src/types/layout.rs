@@ -47,6 +47,8 @@ fn scalar_base(ty: Type, ints_are_integer: bool) -> BaseType {
     match ty.kind() {
         TypeKind::Float => BaseType::Float,
         TypeKind::Double => BaseType::Double,
+        TypeKind::Half => BaseType::Half,
+        TypeKind::X86Fp80 => BaseType::LongDouble,
         TypeKind::Pointer => BaseType::Pointer,
         // i8 is C's byte type: allocas of `[N x i8]` are untyped storage.
         TypeKind::Int(w) if ints_are_integer && w > 8 => BaseType::Integer,
@@ -108,13 +110,49 @@ pub(super) fn type_tree(m: Module, ty: Type, ints_are_integer: bool) -> TypeTree
             return tree;
         }
     }
-    for (off, leaf) in leaves(m, ty) {
+    let leaves = leaves(m, ty);
+    for &(off, leaf) in &leaves {
         match (scalar_base(leaf, ints_are_integer), leaf.int_width()) {
             (BaseType::Integer, Some(w)) => tree.insert_integer(off, (w as i64 + 7) / 8),
             (b, _) => tree.insert(off, b),
         };
     }
+    if ints_are_integer {
+        mark_padding(m, ty, &leaves, &mut tree);
+    }
     tree
+}
+
+/// Declared storage (a stack slot or global of a struct type): the padding between and
+/// after its fields never holds a float, so it counts as `Integer` (at its first byte and
+/// every 4-byte boundary inside it). SROA copies a struct's padding with integer loads and
+/// stores (`int k; double v;` has 4 bytes of padding at offset 4), which type analysis
+/// would otherwise have to call ambiguous.
+fn mark_padding(m: Module, ty: Type, leaves: &[(i64, Type)], tree: &mut TypeTree) {
+    let total = (m.alloc_size(ty) as i64).min(MAX_OFFSET);
+    let mut covered: Vec<(i64, i64)> = leaves
+        .iter()
+        .map(|&(off, leaf)| (off, off + m.store_size(leaf).max(1) as i64))
+        .collect();
+    covered.sort_unstable();
+    let mut at = 0;
+    let mut gaps = Vec::new();
+    for (a, b) in covered {
+        if a > at {
+            gaps.push((at, a));
+        }
+        at = at.max(b);
+    }
+    if total > at {
+        gaps.push((at, total));
+    }
+    for (a, b) in gaps {
+        let mut o = a;
+        while o < b && o < MAX_OFFSET {
+            tree.insert(o, BaseType::Integer);
+            o = (o / 4 + 1) * 4;
+        }
+    }
 }
 
 /// How a GEP moves its base pointer: a constant byte offset plus, when some index is not
@@ -234,6 +272,8 @@ pub(super) fn tbaa_name_base(name: &str) -> BaseType {
     match name {
         "double" => BaseType::Double,
         "float" => BaseType::Float,
+        "_Float16" => BaseType::Half,
+        "long double" => BaseType::LongDouble,
         "int" | "long" | "long long" | "short" | "bool" | "_Bool" | "__int128" | "wchar_t"
         | "char16_t" | "char32_t" => BaseType::Integer,
         "any pointer" | "vtable pointer" => BaseType::Pointer,

@@ -89,15 +89,17 @@ impl TypeAnalysis {
     }
 
     /// The one floating type found anywhere in the pointee: `None` when there is no float,
-    /// when both `float` and `double` occur, or when some offset is `Anything` (conflict).
+    /// when two floating types occur, or when some offset is `Anything` (conflict).
     pub fn memory_fp_type(&self, ptr: Value) -> Option<FpType> {
         let t = self.pointee_tree(ptr);
         if t.contains(BaseType::Anything) {
             return None;
         }
-        match (t.contains(BaseType::Float), t.contains(BaseType::Double)) {
-            (true, false) => Some(FpType::F32),
-            (false, true) => Some(FpType::F64),
+        let mut found = FpType::ALL
+            .into_iter()
+            .filter(|f| t.contains(f.base_type()));
+        match (found.next(), found.next()) {
+            (Some(f), None) => Some(f),
             _ => None,
         }
     }

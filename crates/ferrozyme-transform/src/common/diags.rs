@@ -22,9 +22,14 @@ pub(crate) enum Problem<'a> {
     InlineAsm,
     /// `<vscale x N x T>` anywhere in the function.
     ScalableVector,
-    /// `long double` / `__float128` values on the active path.
-    WideFloat {
-        ty: String,
+    /// A finding of the silent-zero audit (`crate::audit::body`): undifferentiated float
+    /// types on the active path, active values lost in memory without a shadow, pointers
+    /// rebuilt from integers, constant pointers in shadowed memory, floats crossing calls
+    /// inside integers. The audit words each finding itself.
+    Audit {
+        kind: DiagKind,
+        msg: String,
+        help: &'static str,
     },
     /// An opcode the rules table classifies as unsupported (`why` says why).
     UnsupportedOpcode {
@@ -104,6 +109,7 @@ impl Problem<'_> {
                 DiagKind::CannotDeduceType
             }
             Problem::RuleLowering { .. } | Problem::Internal { .. } => DiagKind::Internal,
+            Problem::Audit { kind, .. } => *kind,
             _ => DiagKind::UnsupportedInstruction,
         }
     }
@@ -121,9 +127,7 @@ impl Problem<'_> {
             Problem::ScalableVector => {
                 "scalable vectors (`<vscale x N x T>`) are not differentiated".to_string()
             }
-            Problem::WideFloat { ty } => {
-                format!("`{ty}` values (long double / __float128) are not differentiated")
-            }
+            Problem::Audit { msg, .. } => msg.clone(),
             Problem::UnsupportedOpcode { opcode, why } => {
                 format!("cannot differentiate `{opcode}` instructions: {why}")
             }
@@ -169,7 +173,7 @@ impl Problem<'_> {
             Problem::NoIndirectTargets => "compile the source of the functions the pointer can point to together with this file (ferrozyme cc a.c b.c)",
             Problem::InlineAsm => "move the assembly out of the differentiated code",
             Problem::ScalableVector => "use fixed-width vectors in the differentiated function",
-            Problem::WideFloat { .. } => "use double for the differentiated computation",
+            Problem::Audit { help, .. } => help,
             Problem::UnsupportedOpcode { .. } => "rewrite this part without the construct, or move it out of the differentiated function",
             Problem::MixedActivity { .. } => "pass both buffers as enzyme_dup (a zero shadow for the constant one), or both as enzyme_const",
             Problem::BitArithmetic => "operate on the value as a float (fabs, copysign, -x) instead of on its bit pattern",

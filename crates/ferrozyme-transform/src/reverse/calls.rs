@@ -17,7 +17,6 @@
 
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
 use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
-use ferrozyme_analysis::types::FpType;
 use ferrozyme_llvm::Value;
 
 use super::{Gen, Key};
@@ -382,11 +381,14 @@ impl Gen<'_> {
         let sold = self.fetch_shadow(args[0]);
         let n = self.fetch(args[1]);
         let n = self.b.int_cast(n, i64t);
-        let fp = match self.fx.types.memory_fp_type(i) {
-            Some(FpType::F32) => FpType::F32,
-            _ => FpType::F64,
-        };
-        let f = self.sup.rt(RtFn::ReallocAdj(fp));
+        // As floats of the one type the memory holds, or byte for byte when it holds
+        // several or type analysis cannot tell (never as a guessed type: doubles added
+        // over float pairs lose the floats to denormal flushing under -ffast-math,
+        // tests/c/403).
+        let f = self.sup.rt(match self.fx.types.memory_fp_type(i) {
+            Some(fp) => RtFn::ReallocAdj(fp),
+            None => RtFn::ReallocAdjBytes,
+        });
         self.b.call_fn(f, &[sold, snew, n]);
     }
 

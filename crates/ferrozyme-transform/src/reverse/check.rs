@@ -25,6 +25,20 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn run(&mut self) {
+        // The silent-zero audit shared with forward mode (undifferentiated float types,
+        // active values lost in memory without a shadow, pointers rebuilt from integers,
+        // constant pointers in shadowed memory, floats crossing calls inside integers).
+        let fx = self.fx;
+        let reachable: Vec<_> = fx
+            .cfg
+            .blocks
+            .iter()
+            .copied()
+            .filter(|b| fx.cfg.is_reachable(*b))
+            .collect();
+        for f in crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.req.args) {
+            self.diags.report(Some(f.at), f.problem());
+        }
         for blk in self.fx.cfg.blocks.clone() {
             if !self.fx.cfg.is_reachable(blk) {
                 continue;
@@ -49,17 +63,6 @@ impl Checker<'_> {
                 self.check_packed_moves(i, op);
                 self.check_mixed_pointers(i, op);
                 self.check_bit_ops(i, op);
-                if touches
-                    && !self.fx.act.is_active(i)
-                    && i.ty().kind() == ferrozyme_llvm::TypeKind::OtherFloat
-                {
-                    self.diags.report(
-                        Some(i),
-                        Problem::WideFloat {
-                            ty: i.ty().to_string(),
-                        },
-                    );
-                }
                 if let OpKind::Unsupported { why } = ops::kind(op) {
                     // Exception-handling control flow is never replayed by the sweeps, even
                     // when no active value goes through it (a copied `landingpad` would
@@ -167,7 +170,14 @@ impl Checker<'_> {
             .copied()
             .find(|(v, m)| {
                 !matches!(v, BaseType::Integer | BaseType::Pointer)
-                    || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
+                    || matches!(
+                        m,
+                        BaseType::Anything
+                            | BaseType::Float
+                            | BaseType::Double
+                            | BaseType::Half
+                            | BaseType::LongDouble
+                    )
             })
             .unwrap_or(pieces[0]);
         // Understood: integers/pointers over non-float memory, or values type analysis
@@ -175,16 +185,32 @@ impl Checker<'_> {
         // destination's adjoint, as for any inactive float).
         let proven_not_fp = pieces.iter().all(|(v, m)| {
             (matches!(v, BaseType::Integer | BaseType::Pointer)
-                && !matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double))
-                || (matches!(v, BaseType::Float | BaseType::Double)
-                    && !matches!(m, BaseType::Anything))
+                && !matches!(
+                    m,
+                    BaseType::Anything
+                        | BaseType::Float
+                        | BaseType::Double
+                        | BaseType::Half
+                        | BaseType::LongDouble
+                ))
+                || (matches!(
+                    v,
+                    BaseType::Float | BaseType::Double | BaseType::Half | BaseType::LongDouble
+                ) && !matches!(m, BaseType::Anything))
         }) && (op == Opcode::LLVMStore
             || pieces.iter().all(|(v, _)| !v.is_float()));
         // Unknown counts as possibly float: an integer moving bytes of differentiable
         // memory that nothing types could be moving floats.
         let maybe_fp = pieces.iter().any(|(v, m)| {
             matches!(v, BaseType::Anything | BaseType::Unknown)
-                || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
+                || matches!(
+                    m,
+                    BaseType::Anything
+                        | BaseType::Float
+                        | BaseType::Double
+                        | BaseType::Half
+                        | BaseType::LongDouble
+                )
         });
         if !proven_not_fp && maybe_fp {
             self.diags.report(

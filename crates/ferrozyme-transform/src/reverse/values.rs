@@ -531,7 +531,9 @@ impl Gen<'_> {
     pub(super) fn add_values(&mut self, a: Value, b: Value) -> Value {
         let ty = a.ty();
         match ty.kind() {
-            TypeKind::Float | TypeKind::Double => self.b.fadd(a, b),
+            TypeKind::Half | TypeKind::Float | TypeKind::Double | TypeKind::X86Fp80 => {
+                self.b.fadd(a, b)
+            }
             TypeKind::Vector if ty.element_type().is_fp_scalar() => self.b.fadd(a, b),
             TypeKind::Struct | TypeKind::Array => {
                 let n = if ty.kind() == TypeKind::Struct {
@@ -563,7 +565,11 @@ impl Gen<'_> {
     /// `*p += d` for the floating leaves of `ty` (pointer and integer fields untouched).
     pub(super) fn mem_add(&mut self, p: Value, ty: Type, d: Value, align: u32) {
         match ty.kind() {
-            TypeKind::Float | TypeKind::Double | TypeKind::Vector => {
+            TypeKind::Half
+            | TypeKind::Float
+            | TypeKind::Double
+            | TypeKind::X86Fp80
+            | TypeKind::Vector => {
                 if !ty.is_fp() {
                     return;
                 }
@@ -588,7 +594,11 @@ impl Gen<'_> {
     /// Reads the floating leaves of `*p` as a value of type `ty` and zeroes them.
     pub(super) fn mem_take(&mut self, p: Value, ty: Type, align: u32) -> Value {
         match ty.kind() {
-            TypeKind::Float | TypeKind::Double | TypeKind::Vector => {
+            TypeKind::Half
+            | TypeKind::Float
+            | TypeKind::Double
+            | TypeKind::X86Fp80
+            | TypeKind::Vector => {
                 if !ty.is_fp() {
                     return ty.zero();
                 }

@@ -72,8 +72,23 @@ impl Gen<'_> {
             }
         }
         let has = |t: BaseType| kinds.iter().any(|(_, b)| *b == t);
-        let conflict = has(BaseType::Anything);
-        let fps: Vec<FpType> = [FpType::F32, FpType::F64]
+        // The source and the destination disagree on which float lies at some bytes (a
+        // `double` copied into two `float`s): the adjoints cannot be moved as either.
+        let fp_at = |p: Value| -> Vec<(i64, FpType)> {
+            self.fx.types
+                .pointee_tree(p)
+                .iter()
+                .filter(|(o, _)| *o >= 0 && *o < hi)
+                .filter_map(|(o, b)| b.fp_type().map(|t| (o, t)))
+                .collect()
+        };
+        let (fd, fs) = (fp_at(dst), fp_at(src));
+        let retyped = fd.iter().any(|(o, t)| {
+            fs.iter()
+                .any(|(o2, t2)| t != t2 && *o < o2 + t2.size() as i64 && *o2 < o + t.size() as i64)
+        });
+        let conflict = has(BaseType::Anything) || retyped;
+        let fps: Vec<FpType> = FpType::ALL
             .into_iter()
             .filter(|t| has(t.base_type()))
             .collect();
@@ -131,10 +146,11 @@ impl Gen<'_> {
         offs.sort_by_key(|(o, _)| *o);
         offs.dedup_by_key(|(o, _)| *o);
         for (off, t) in offs {
-            let ty = if t == FpType::F64 {
-                self.fx.ctx.f64()
-            } else {
-                self.fx.ctx.f32()
+            let ty = match t {
+                FpType::F64 => self.fx.ctx.f64(),
+                FpType::F32 => self.fx.ctx.f32(),
+                FpType::F16 => self.fx.ctx.f16(),
+                FpType::F80 => self.fx.ctx.f80(),
             };
             let pd = self.b.byte_gep(sd, i64t.const_int(off as u64));
             let ps = self.b.byte_gep(ss, i64t.const_int(off as u64));

@@ -122,6 +122,23 @@ impl TangentGen<'_> {
     /// scalable vectors (`<vscale x N x T>`) and exception handling. True when supported.
     fn check_supported(&mut self) -> bool {
         use Opcode::*;
+        // The silent-zero audit shared with reverse mode (see `audit::body`).
+        let fx = &self.fx;
+        let reachable: Vec<_> = fx
+            .cfg
+            .blocks
+            .iter()
+            .copied()
+            .filter(|b| fx.cfg.is_reachable(*b))
+            .collect();
+        let findings = crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.req.args);
+        let clean = findings.is_empty();
+        for f in findings {
+            self.diags.report(Some(f.at), f.problem());
+        }
+        if !clean {
+            return false;
+        }
         for blk in self.fx.cfg.blocks.clone() {
             for i in blk.instructions() {
                 let op = i.opcode().expect("instruction");

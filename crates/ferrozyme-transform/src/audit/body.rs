@@ -1,0 +1,513 @@
+//! Checks on the body of a function about to be differentiated, shared by reverse and
+//! forward mode: places where activity analysis is *right* that a value carries no
+//! derivative, yet the user's derivative would silently be wrong because of it.
+//!
+//! * **Undifferentiated float types meeting active data**: a `__float128` or `__bf16`
+//!   (and `_Float16`/`long double` when they are switched off) computed from an active
+//!   value, or loaded from memory with a shadow. Such values never carry
+//!   derivatives, so the chain would break there.
+//! * **Active values stored into memory without a shadow and read back**: writing an
+//!   active value through an `enzyme_const` pointer (or any pointer without a shadow)
+//!   drops its derivative; if the function then reads that memory again, the read value
+//!   is used as if constant. Enzyme calls this mismatched activity. Storing into such
+//!   memory without reading it back (a constant output buffer) stays allowed.
+//! * **Constant pointers stored into memory with a shadow**: an `enzyme_const` pointer
+//!   argument written into a stack slot or struct that has a shadow (at -O0, a lambda
+//!   capturing a parameter by reference keeps it in such a slot): pointers read back from
+//!   there count as having shadows, whose value is null, so derivatives through them were
+//!   written to address 0 + offset (a crash) or lost.
+//! * **Floats crossing a call inside integers**: a struct of floats passed by value to
+//!   (or returned from) a function that is not inlined travels in integer registers on
+//!   x86-64 (`struct { int k; float v, w; int j; }` is two `i64`): the callee's
+//!   derivative treats integers as constants, so the floats' derivatives were dropped
+//!   (difftest C seed 73 at -O0).
+//! * **Pointers rebuilt from integers**: `(double *)((uintptr_t)p + 8)` compiles to
+//!   `ptrtoint`/`inttoptr`; the rebuilt pointer has no shadow, so loads through it read
+//!   constants and stores through it are lost.
+//!
+//! Each finding is reported at the instruction, with the fix the user can make.
+
+use std::collections::{HashMap, HashSet};
+
+use ferrozyme_analysis::activity::{carries_fp, is_int_carrier_type, Activity, ArgActivity};
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
+
+/// One problem found in the body.
+pub(crate) struct Finding {
+    pub kind: DiagKind,
+    pub at: Value,
+    pub msg: String,
+    pub help: &'static str,
+}
+
+impl Finding {
+    /// As a problem for the synthesizers' diagnostics.
+    pub(crate) fn problem(self) -> crate::common::Problem<'static> {
+        crate::common::Problem::Audit {
+            kind: self.kind,
+            msg: self.msg,
+            help: self.help,
+        }
+    }
+}
+
+/// Runs every check over the instructions of `blocks` (the reachable blocks of the
+/// function being differentiated).
+/// `args` is the activity of `f`'s parameters.
+pub(crate) fn check_body(
+    f: Value,
+    blocks: &[Block],
+    act: &Activity,
+    args: &[ArgActivity],
+) -> Vec<Finding> {
+    let insts: Vec<Value> = blocks.iter().flat_map(|b| b.instructions()).collect();
+    let mut out = Vec::new();
+    for &i in &insts {
+        undifferentiated_float(i, act, &mut out);
+        rebuilt_pointer(i, act, &mut out);
+        reinterpreted_float(i, act, &mut out);
+    }
+    let active_params: HashSet<Value> = f
+        .params()
+        .into_iter()
+        .zip(args)
+        .filter(|(_, a)| **a == ArgActivity::Active)
+        .map(|(p, _)| p)
+        .collect();
+    lost_stores(&insts, act, &active_params, &mut out);
+    let const_params: HashSet<Value> = f
+        .params()
+        .into_iter()
+        .zip(args)
+        .filter(|(p, a)| **a == ArgActivity::Const && p.ty().is_pointer())
+        .map(|(p, _)| p)
+        .collect();
+    for &i in &insts {
+        constant_pointer_stored(i, act, &const_params, &mut out);
+        floats_in_integers_across_call(i, act, &mut out);
+    }
+    out
+}
+
+/// A call of a function with a body that passes an active integer (one activity found to
+/// carry a float's bits) or gets back integers that hold floats.
+fn floats_in_integers_across_call(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
+        return;
+    }
+    let CallKind::Defined(g) = classify(i) else {
+        return;
+    };
+    let not_fp = |t: ferrozyme_llvm::Type| !t.contains_fp() && !t.contains_pointer();
+    let arg = i
+        .call_args()
+        .into_iter()
+        .position(|a| act.is_active(a) && not_fp(a.ty()) && !a.ty().is_void());
+    let result = (i.ty().is_integer()
+        || (i.ty().kind() == ferrozyme_llvm::TypeKind::Struct && not_fp(i.ty())))
+        && !i.users().is_empty()
+        && returns_float_bits(g);
+    if arg.is_none() && !result {
+        return;
+    }
+    let what = match arg {
+        Some(k) => format!("argument {} of `{}`", k + 1, g.name()),
+        None => format!("the result of `{}`", g.name()),
+    };
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "floating-point data crosses this call inside integers ({what}: a struct passed or returned by value in integer registers); the callee's derivative would treat it as a constant"
+        ),
+        help: "pass the struct by pointer (const struct S *), let the helper be inlined (static inline), or compile with -O1 or higher",
+    });
+}
+
+/// Does `g` return integers that hold floating-point bits: built from a `bitcast` of a
+/// float, or loaded from stack memory of a type with floats (clang's -O0 code returning a
+/// struct coerced to integers)?
+fn returns_float_bits(g: Value) -> bool {
+    let mut work: Vec<Value> = g
+        .blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
+        .map(|t| t.operand(0))
+        .collect();
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > 64 {
+            continue;
+        }
+        use Opcode::*;
+        match v.opcode() {
+            Some(LLVMBitCast) if v.operand(0).ty().contains_fp() => return true,
+            Some(LLVMLoad) => {
+                let b = base_object(v.operand(0));
+                if b.opcode() == Some(LLVMAlloca) && b.allocated_type().contains_fp() {
+                    return true;
+                }
+            }
+            Some(
+                LLVMInsertValue | LLVMOr | LLVMShl | LLVMZExt | LLVMTrunc | LLVMAnd | LLVMLShr
+                | LLVMSelect | LLVMFreeze,
+            ) => work.extend(v.operands().into_iter().filter(|o| o.is_instruction())),
+            Some(LLVMPHI) => work.extend(v.incoming().into_iter().map(|(x, _)| x)),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
+/// computed from one) and `%slot` memory with a shadow.
+fn constant_pointer_stored(
+    i: Value,
+    act: &Activity,
+    const_params: &HashSet<Value>,
+    out: &mut Vec<Finding>,
+) {
+    if i.opcode() != Some(Opcode::LLVMStore) {
+        return;
+    }
+    let (v, p) = (i.operand(0), i.operand(1));
+    if !v.ty().is_pointer() || act.is_shadowed(v) || !act.is_shadowed(p) {
+        return;
+    }
+    let base = base_object(v);
+    if !const_params.contains(&base) {
+        return;
+    }
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "mismatched activity: {}, which has no shadow, is stored into memory that has one (at -O0 a lambda capturing it by reference keeps it in such a slot); pointers read back from there would have a null shadow",
+            describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+        ),
+        help: "pass that argument with enzyme_dup (and a shadow buffer), capture it by value in lambdas ([=] or [y]), or compile with -O1 or higher",
+    });
+}
+
+/// Does `v` depend on differentiable inputs? The activity the transforms use is
+/// restricted to values that reach an output, so a value whose only use is a store into
+/// memory without a shadow is not in it; this walks back from `v` to an active value, an
+/// active parameter, a load from memory with a shadow, or a call given such memory.
+fn depends_on_active(v: Value, act: &Activity, active_params: &HashSet<Value>) -> bool {
+    let mut work = vec![v];
+    let mut seen = HashSet::new();
+    while let Some(x) = work.pop() {
+        if !seen.insert(x) || seen.len() > 256 {
+            continue;
+        }
+        if act.is_active(x) || active_params.contains(&x) {
+            return true;
+        }
+        let Some(op) = x.opcode() else { continue };
+        match op {
+            Opcode::LLVMLoad => {
+                if act.is_shadowed(x.operand(0)) {
+                    return true;
+                }
+            }
+            Opcode::LLVMCall => {
+                let args = x.call_args();
+                if args
+                    .iter()
+                    .any(|a| a.ty().is_pointer_like() && act.is_shadowed(*a))
+                {
+                    return true;
+                }
+                work.extend(args.into_iter().filter(|a| !a.ty().is_pointer_like()));
+            }
+            Opcode::LLVMPHI => work.extend(x.incoming().into_iter().map(|(y, _)| y)),
+            Opcode::LLVMAlloca | Opcode::LLVMStore => {}
+            _ => work.extend(
+                x.operands()
+                    .into_iter()
+                    .filter(|o| o.is_instruction() || o.is_argument()),
+            ),
+        }
+    }
+    false
+}
+
+/// Does `i` touch derivative data: is it active, or does it take an active value or a
+/// pointer with a shadow?
+fn touches(i: Value, act: &Activity) -> bool {
+    act.is_active(i)
+        || i.operands()
+            .iter()
+            .any(|&o| act.is_active(o) || (o.ty().is_pointer_like() && act.is_shadowed(o)))
+}
+
+fn undifferentiated_float(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    let Some(t) = i.ty().undifferentiated_fp() else {
+        return;
+    };
+    if !touches(i, act) {
+        return;
+    }
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "`{t}` values ({}) are not differentiated, and this one depends on differentiable data",
+            super::boundary::describe(t)
+        ),
+        help: "compute in double (or float) in the differentiated function",
+    });
+}
+
+/// The scalar type of a type or of its vector elements.
+fn scalar_of(t: ferrozyme_llvm::Type) -> ferrozyme_llvm::Type {
+    if t.kind() == ferrozyme_llvm::TypeKind::Vector {
+        t.element_type()
+    } else {
+        t
+    }
+}
+
+/// A `bitcast` from one floating-point type to another with a different element type
+/// (`double` to `<2 x float>` or `<4 x half>`): the x86-64 ABI passes an 8-byte vector
+/// of floats or halves as one `double`, and type punning does the same. The bits are
+/// moved, but a derivative with respect to "the double" means nothing, and adjoints added
+/// as doubles would mix the lanes' bits.
+fn reinterpreted_float(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if i.opcode() != Some(Opcode::LLVMBitCast) {
+        return;
+    }
+    let (from, to) = (i.operand(0).ty(), i.ty());
+    if !from.is_fp() || !to.is_fp() || scalar_of(from) == scalar_of(to) {
+        return;
+    }
+    if !act.is_active(i) && !act.is_active(i.operand(0)) {
+        return;
+    }
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "the bits of a `{from}` value are reinterpreted as `{to}`: a small vector of floats passed as a double (the x86-64 calling convention does this for 8-byte vectors), or type punning; derivatives do not survive the reinterpretation"
+        ),
+        help: "pass such vectors through memory (a pointer with enzyme_dup) or as separate float arguments, and copy floats as floats",
+    });
+}
+
+/// The pointer an address is computed from: through GEPs and pointer casts.
+fn base_object(mut v: Value) -> Value {
+    for _ in 0..32 {
+        let op = v.opcode().or_else(|| v.const_opcode());
+        match op {
+            Some(Opcode::LLVMGetElementPtr)
+            | Some(Opcode::LLVMBitCast)
+            | Some(Opcode::LLVMAddrSpaceCast) => v = v.operand(0),
+            _ => break,
+        }
+    }
+    v
+}
+
+/// Active values written to memory without a shadow, then read again in the function.
+fn lost_stores(
+    insts: &[Value],
+    act: &Activity,
+    active_params: &HashSet<Value>,
+    out: &mut Vec<Finding>,
+) {
+    // Objects that receive values depending on differentiable inputs (with or without a
+    // shadow): copying from them into memory without a shadow loses derivatives too.
+    // Floats, or integers that activity analysis found to carry a float's bits (an
+    // integer in general, like a size computed from a shadowed object, carries none).
+    let active_store = |i: Value| {
+        let v = i.operand(0);
+        (carries_fp(v.ty()) && depends_on_active(v, act, active_params))
+            || (is_int_carrier_type(v.ty()) && act.is_active(v))
+    };
+    let active_bases: HashSet<Value> = insts
+        .iter()
+        .filter(|i| i.opcode() == Some(Opcode::LLVMStore) && active_store(**i))
+        .map(|i| base_object(i.operand(1)))
+        .collect();
+    // Base object → the first store of an active value into it, and the blocks that can
+    // run after that store.
+    let mut written: HashMap<Value, (Value, HashSet<Block>)> = HashMap::new();
+    for &i in insts {
+        let dst = match i.opcode() {
+            Some(Opcode::LLVMStore) => {
+                let p = i.operand(1);
+                (!act.is_shadowed(p) && !p.is_undef() && active_store(i)).then_some(p)
+            }
+            Some(Opcode::LLVMCall)
+                if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) =>
+            {
+                let a = i.call_args();
+                let src = base_object(a[1]);
+                let holds_active =
+                    (src.is_argument() && act.is_shadowed(src)) || active_bases.contains(&src);
+                (act.is_shadowed(a[1]) && !act.is_shadowed(a[0]) && holds_active).then_some(a[0])
+            }
+            _ => None,
+        };
+        if let Some(p) = dst {
+            written
+                .entry(base_object(p))
+                .or_insert_with(|| (i, reachable_after(i)));
+        }
+    }
+    if written.is_empty() {
+        return;
+    }
+    let mut reported = HashSet::new();
+    for &i in insts {
+        let read = match i.opcode() {
+            Some(Opcode::LLVMLoad)
+                if (carries_fp(i.ty()) || is_int_carrier_type(i.ty()))
+                    && !act.is_shadowed(i.operand(0)) =>
+            {
+                Some(i.operand(0))
+            }
+            Some(Opcode::LLVMCall)
+                if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) =>
+            {
+                let a = i.call_args();
+                act.is_shadowed(a[0]).then_some(a[1])
+            }
+            // A function that may read the memory: its own code, or code we cannot see.
+            Some(Opcode::LLVMCall | Opcode::LLVMInvoke)
+                if matches!(
+                    classify(i),
+                    CallKind::Defined(_) | CallKind::UnknownExternal | CallKind::Indirect
+                ) =>
+            {
+                i.call_args()
+                    .into_iter()
+                    .find(|a| a.ty().is_pointer() && written.contains_key(&base_object(*a)))
+            }
+            _ => None,
+        };
+        let Some(p) = read else { continue };
+        let Some((store, after)) = written.get(&base_object(p)) else {
+            continue;
+        };
+        let store = *store;
+        let later = if i.parent_block() == store.parent_block() {
+            comes_after(store, i) || after.contains(&i.parent_block())
+        } else {
+            after.contains(&i.parent_block())
+        };
+        if !later {
+            // Read before the write (the function's input): not a lost derivative.
+            continue;
+        }
+        if !reported.insert(store) {
+            continue;
+        }
+        let target = describe_object(base_object(p));
+        let at = i
+            .source_loc()
+            .map(|l| format!(" at {l}"))
+            .unwrap_or_default();
+        out.push(Finding {
+            kind: DiagKind::UnsupportedInstruction,
+            at: store,
+            msg: format!(
+                "mismatched activity: a value that depends on differentiable inputs is written to memory without a shadow ({target}) and read back{at}; its derivative would be lost"
+            ),
+            help: "pass that buffer with enzyme_dup (and a shadow buffer) so derivatives can flow through it, or keep the intermediate value in a local variable",
+        });
+    }
+}
+
+/// The blocks that can run after instruction `i` in the same call: those reachable from
+/// its block's successors (its own block too when it lies on a cycle).
+fn reachable_after(i: Value) -> HashSet<Block> {
+    let mut seen = HashSet::new();
+    let mut work: Vec<Block> = i.parent_block().successors();
+    while let Some(b) = work.pop() {
+        if seen.insert(b) {
+            work.extend(b.successors());
+        }
+    }
+    seen
+}
+
+/// Does `b` come after `a` in their (common) block?
+fn comes_after(a: Value, b: Value) -> bool {
+    let mut cur = a.next_instruction();
+    while let Some(x) = cur {
+        if x == b {
+            return true;
+        }
+        cur = x.next_instruction();
+    }
+    false
+}
+
+/// Names the memory a pointer points into, for messages.
+fn describe_object(v: Value) -> String {
+    if v.is_argument() {
+        let f = v.parent_function();
+        let k = f.params().iter().position(|p| *p == v).unwrap_or(0);
+        return format!(
+            "argument {} of the function, passed without a shadow (enzyme_const)",
+            k + 1
+        );
+    }
+    if v.is_global_variable() {
+        return format!("global `{}`", v.name());
+    }
+    let text = v.to_string();
+    let text = text.trim();
+    let short: String = text.chars().take(80).collect();
+    format!("memory from `{short}`, which has no shadow")
+}
+
+/// `inttoptr` of an integer computed from `ptrtoint` of a pointer with a shadow.
+fn rebuilt_pointer(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if i.opcode() != Some(Opcode::LLVMIntToPtr) || i.users().is_empty() {
+        return;
+    }
+    let mut work = vec![(i.operand(0), 0u32)];
+    let mut seen = std::collections::HashSet::new();
+    while let Some((v, depth)) = work.pop() {
+        if depth > 16 || !seen.insert(v) {
+            continue;
+        }
+        let op = v.opcode().or_else(|| v.const_opcode());
+        use Opcode::*;
+        match op {
+            Some(LLVMPtrToInt) => {
+                if act.is_shadowed(v.operand(0)) {
+                    out.push(Finding {
+                        kind: DiagKind::UnsupportedInstruction,
+                        at: i,
+                        msg: "a pointer rebuilt from an integer (`inttoptr`) that came from a pointer into differentiable memory (`ptrtoint`): the rebuilt pointer has no shadow, so derivatives through it would be lost".to_string(),
+                        help: "do the address arithmetic on pointers ((char *)p + k, or p + k) instead of through uintptr_t",
+                    });
+                    return;
+                }
+            }
+            Some(
+                LLVMAdd | LLVMSub | LLVMAnd | LLVMOr | LLVMXor | LLVMMul | LLVMShl | LLVMLShr
+                | LLVMZExt | LLVMSExt | LLVMTrunc | LLVMFreeze,
+            ) => {
+                for o in v.operands() {
+                    work.push((o, depth + 1));
+                }
+            }
+            Some(LLVMSelect) => {
+                work.push((v.operand(1), depth + 1));
+                work.push((v.operand(2), depth + 1));
+            }
+            Some(LLVMPHI) => {
+                for (x, _) in v.incoming() {
+                    work.push((x, depth + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,80 @@
+"""What the random programs of tools/difftest may contain, as data.
+
+Each program draws its features from the enabled ones (one probability each); the
+breakdown that `check.py` prints is per feature. A feature that main does not support
+yet is off by default (`on=False`) and turned on with `--features +name` (or
+`FEATURES=+name` for `make difftest`); `--features -name` turns one off.
+"""
+
+# name: (languages, on by default, probability, what the generated code does)
+FEATURES = {
+    # --- numerics (the original generator)
+    "helpers": ("c cxx", True, 0.6, "static / noinline / inline helpers, some writing through pointers, calling each other"),
+    "recursion": ("c cxx", True, 0.25, "a recursive helper"),
+    "memcpy": ("c cxx", True, 0.35, "memcpy / memmove between the arrays"),
+    "heap": ("c cxx", True, 0.5, "a malloc'd scratch array, freed at the end (and on early returns)"),
+    "stack": ("c cxx", True, 0.6, "a local array"),
+    "branches": ("c cxx", True, 0.8, "if / switch / break / continue / early return"),
+    # --- what users write
+    "struct": ("c cxx", True, 0.4, "a struct mixing int and floating fields: copied whole, in arrays, by value through a helper, memcpy'd"),
+    "globals": ("c cxx", True, 0.4, "mutable globals set in main (outside the differentiated function) and read in it; a global written then read in it"),
+    "print": ("c cxx", True, 0.3, "printf / puts of intermediate values inside the differentiated function"),
+    # Off until main lists snprintf as inactive (missing-derivative today; issue 10's
+    # library tables).
+    "snprintf": ("c cxx", False, 0.2, "snprintf into a local buffer inside the differentiated function"),
+    # Off until main handles it: the derivative stops at run time with "the pointer read
+    # from global `stderr` has no shadow" (issue 10, the lead's).
+    "stderr": ("c cxx", False, 0.15, "fprintf(stderr, ...) inside the differentiated function"),
+    "float_arg": ("c cxx", True, 0.25, "a float parameter of a double function (typed hook)"),
+    "complex_arg": ("c", True, 0.2, "a double _Complex parameter (two doubles for the ABI; forward mode passes the parts' tangents explicitly)"),
+    "ldouble_arg": ("c cxx", True, 0.2, "a long double parameter (computed on in long double)"),
+    "fnptr": ("c cxx", False, 0.3, "a table of callbacks and a callback argument (indirect calls at -O0)"),
+    "omp": ("c cxx", False, 0.2, "an OpenMP parallel for reduction over the inputs (-fopenmp)"),
+    # --- C++
+    "class": ("cxx", True, 0.5, "a class with a constructor, private state and methods"),
+    "opover": ("cxx", True, 0.4, "a small vector type with overloaded operators"),
+    "template": ("cxx", True, 0.4, "a function template instantiated with the floating type"),
+    "lambda": ("cxx", True, 0.4, "lambdas capturing locals by reference"),
+    "array": ("cxx", True, 0.35, "std::array"),
+    "vector": ("cxx", True, 0.35, "std::vector (sized, indexed, push_back)"),
+    "reference": ("cxx", True, 0.3, "references to array elements"),
+}
+
+OPT_CONFIGS = {
+    "O0": ["-O0"],
+    "O2": ["-O2"],
+    "O3n": ["-O3", "-march=native"],
+    "fm": ["-O2", "-ffast-math", "-march=x86-64-v3"],
+}
+
+
+def parse_overrides(spec):
+    """'+fnptr,-stderr' -> {'fnptr': True, 'stderr': False}; unknown names are errors."""
+    out = {}
+    for part in (spec or "").replace(" ", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        on = not part.startswith("-")
+        name = part.lstrip("+-")
+        if name == "all":
+            for k in FEATURES:
+                out[k] = on
+            continue
+        if name not in FEATURES:
+            raise SystemExit("difftest: unknown feature %r (known: %s)" % (name, ", ".join(FEATURES)))
+        out[name] = on
+    return out
+
+
+def enabled(lang, overrides):
+    """The features a program in `lang` may draw."""
+    return {k for k, (langs, on, _, _) in FEATURES.items()
+            if lang in langs.split() and overrides.get(k, on)}
+
+
+def draw(rng, lang, allowed):
+    """The features of one program: each allowed feature with its probability. Every
+    feature is drawn, allowed or not, so turning one off leaves the others of a seed
+    as they were (a failure can be narrowed down feature by feature)."""
+    return {k for k in sorted(FEATURES) if rng.random() < FEATURES[k][2] and k in allowed}
