@@ -55,6 +55,9 @@ pub enum Marker {
     Width,
     /// `enzyme_dupv, stride, x, base`: lane k's shadow at `base + k*stride` bytes.
     DupV,
+    /// `enzyme_primal_return` right after the function (forward mode): the hook returns
+    /// the function's result followed by its tangent(s).
+    PrimalReturn,
 }
 
 /// Marker globals, by name.
@@ -65,6 +68,7 @@ pub const MARKERS: &[(&str, Marker)] = &[
     ("enzyme_out", Marker::Out),
     ("enzyme_width", Marker::Width),
     ("enzyme_dupv", Marker::DupV),
+    ("enzyme_primal_return", Marker::PrimalReturn),
 ];
 
 /// Prefix shared by every marker global; a global with this prefix that is not a known

@@ -8,13 +8,15 @@
 //! * `tangent/` — forward-mode synthesis, scalar and batched (`enzyme_width`);
 //! * `lower.rs` — derivative rules (from `ferrozyme-rules`) lowered to IR;
 //! * `runtime.rs` — tape stacks and memory adjoints, linked into the module as IR;
-//! * `replace.rs` — rewriting each hook call into a call of its derivative.
+//! * `replace.rs` — rewriting each hook call into a call of its derivative;
+//! * `hook_args.rs` — hook operands seen through `-O0` stack slots.
 #![forbid(unsafe_code)]
 
 mod checkgrad;
 mod clone;
 mod cse;
 mod driver;
+mod hook_args;
 mod lower;
 mod replace;
 mod request;
@@ -235,6 +237,9 @@ fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Dia
 pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
     {
         let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
+        hook_args::inline_hook_wrappers(module, &calls);
+        let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
+        hook_args::resolve_stack_slots(module, &calls);
         let calls = unmerge::invokes_to_calls(module, calls);
         unmerge::split_selected_calls(module, calls);
     }

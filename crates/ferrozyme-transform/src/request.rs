@@ -52,6 +52,8 @@ pub struct AutodiffCall {
     pub args: Vec<CallArg>,
     /// `enzyme_width, N` (1 when absent).
     pub width: u32,
+    /// `enzyme_primal_return` (forward mode): the hook returns the result, then tangents.
+    pub primal_return: bool,
     /// Values after the function's arguments: `__enzyme_reverse`'s return seed and tape.
     pub trailing: Vec<Value>,
 }
@@ -225,22 +227,36 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
     let fname = func.name();
     let params = func.params();
     let mut rest = ops.into_iter().peekable();
-    // `enzyme_width, N` first.
+    // `enzyme_width, N` and `enzyme_primal_return` first, in any order.
     let mut width = 1u32;
-    if let Some(&v) = rest.peek() {
-        if let Some(Ok(Marker::Width)) = marker_of(v) {
-            rest.next();
-            let n = rest.next().and_then(|n| n.const_int_value());
-            match n {
-                Some(n) if n >= 1 && n <= MAX_WIDTH as i64 => width = n as u32,
-                _ => {
-                    return Err(err(
-                        "enzyme_width must be followed by a constant width between 1 and 64"
-                            .to_string(),
-                        "write enzyme_width, 4 (an integer literal) right after the function",
-                    ))
+    let mut primal_return = false;
+    while let Some(&v) = rest.peek() {
+        match marker_of(v) {
+            Some(Ok(Marker::Width)) => {
+                rest.next();
+                let n = rest.next().and_then(|n| n.const_int_value());
+                match n {
+                    Some(n) if n >= 1 && n <= MAX_WIDTH as i64 => width = n as u32,
+                    _ => {
+                        return Err(err(
+                            "enzyme_width must be followed by a constant width between 1 and 64"
+                                .to_string(),
+                            "write enzyme_width, 4 (an integer literal) right after the function",
+                        ))
+                    }
                 }
             }
+            Some(Ok(Marker::PrimalReturn)) => {
+                rest.next();
+                if mode != Mode::Forward {
+                    return Err(err(
+                        "enzyme_primal_return is only supported in forward mode (__enzyme_fwddiff)".to_string(),
+                        "in reverse mode, get the result from split mode: __enzyme_augmentfwd declared to return struct { void *tape; T result; }",
+                    ));
+                }
+                primal_return = true;
+            }
+            _ => break,
         }
     }
     let mut args = Vec::new();
@@ -262,10 +278,13 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
                             "give each argument at most one enzyme_* marker",
                         ));
                     }
-                    if m == Marker::Width {
+                    if m == Marker::Width || m == Marker::PrimalReturn {
                         return Err(err(
-                            "enzyme_width must come first, right after the function".to_string(),
-                            "write __enzyme_fwddiff((void*)f, enzyme_width, N, ...)",
+                            format!(
+                                "{} must come first, right after the function",
+                                if m == Marker::Width { "enzyme_width" } else { "enzyme_primal_return" }
+                            ),
+                            "write __enzyme_fwddiff((void*)f, enzyme_width, N, ...) / __enzyme_fwddiff((void*)f, enzyme_primal_return, ...)",
                         ));
                     }
                     if m == Marker::DupV {
@@ -279,7 +298,7 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
                             "unknown activity marker `{name}` before argument {} of `{fname}`",
                             k + 1
                         ),
-                        "use one of enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, enzyme_out, enzyme_width",
+                        "use one of enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, enzyme_out, enzyme_width, enzyme_primal_return",
                     ));
                 }
                 None => {
@@ -430,6 +449,7 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         func,
         args,
         width,
+        primal_return,
         trailing,
     })
 }
