@@ -5,6 +5,9 @@
 mod args;
 mod cc;
 mod error;
+mod headers;
+mod link;
+mod objects;
 mod opt;
 mod pipeline;
 mod reduce;

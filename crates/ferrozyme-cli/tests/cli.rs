@@ -268,8 +268,9 @@ fn coverage_doc_is_current() {
 }
 
 /// The differentiated function calls a helper defined in another source file: `cc`
-/// links all bitcode before the pass, so the helper's IR is there. With the helper only
-/// as an object file, its IR is missing: a `missing-derivative` error naming it.
+/// links all bitcode before the pass, so the helper's IR is there. An object written by
+/// `ferrozyme cc -c` carries its IR, so linking it works too; an object compiled by plain
+/// clang has no IR: a `missing-derivative` error naming the helper and that object.
 #[test]
 fn cc_differentiates_across_source_files() {
     let dir = tempfile::tempdir().unwrap();
@@ -302,14 +303,29 @@ int main(void) {
         dir.path(),
         &["cc", "-O2", "-c", "helper.c", "-o", "helper.o"],
     ));
+    assert_ok(&ferrozyme(
+        dir.path(),
+        &["cc", "-O2", "main.c", "helper.o", "-o", "prog2"],
+    ));
+    assert_eq!(run_program(&dir.path().join("prog2")), "4 8 12\n");
+    let clang = std::process::Command::new("clang-22")
+        .args(["-O2", "-c", "helper.c", "-o", "native.o"])
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(clang.success());
     let o = ferrozyme(
         dir.path(),
-        &["cc", "-O2", "-g", "main.c", "helper.o", "-o", "prog2"],
+        &["cc", "-O2", "-g", "main.c", "native.o", "-o", "prog3"],
     );
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
     assert!(
-        e.contains("missing-derivative") && e.contains("`helper`") && e.contains("main.c:6"),
+        e.contains("missing-derivative")
+            && e.contains("`helper`")
+            && e.contains("main.c:6")
+            && e.contains("native.o")
+            && e.contains("-fembed-bitcode"),
         "{e}"
     );
 }

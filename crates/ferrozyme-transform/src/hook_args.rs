@@ -51,25 +51,48 @@ pub fn inline_hook_wrappers(module: Module, calls: &[Value]) {
     }
 }
 
-/// Replaces operands of the hook `calls` that load stack slots holding known constants.
+/// Replaces operands of the hook `calls` that load stack slots holding what the parser
+/// needs as a constant: the function (first operand after an `sret` pointer), markers
+/// (loaded, or passed by address), and the integer after `enzyme_width`. Data operands
+/// stay as they are, whatever is known about them.
 pub fn resolve_stack_slots(module: Module, calls: &[Value]) {
     let b = Builder::new(module.context());
     for &call in calls {
+        let fn_index = usize::from(call.call_sret_type(0).is_some());
+        let mut after_width = false;
         for (i, op) in call.call_args().into_iter().enumerate() {
-            if op.opcode() != Some(Opcode::LLVMLoad) && op.opcode() != Some(Opcode::LLVMCall) {
-                continue;
-            }
-            // A marker loaded right here is already what the parser wants.
-            if op.opcode() == Some(Opcode::LLVMLoad) && is_marker_global(op.operand(0)) {
-                continue;
-            }
-            let new = match resolve(op, 0) {
-                Some(Known::Const(c)) if c.ty() == op.ty() => c,
+            let known = if matches!(op.opcode(), Some(Opcode::LLVMLoad) | Some(Opcode::LLVMCall))
+                && !op.is_volatile()
+            {
+                resolve(op, 0)
+            } else {
+                None
+            };
+            let is_width = |g: Value| g.name() == "enzyme_width";
+            let new = match known {
+                Some(Known::Const(c)) if c.ty() == op.ty() => {
+                    let wanted = (i == fn_index && c.is_function())
+                        || is_marker_global(c)
+                        || (after_width && c.const_int_value().is_some());
+                    after_width = is_marker_global(c) && is_width(c);
+                    if !wanted {
+                        continue;
+                    }
+                    c
+                }
                 Some(Known::Marker(g, ty)) if ty == op.ty() => {
+                    after_width = is_width(g);
+                    // A marker loaded right here is already what the parser wants.
+                    if op.opcode() == Some(Opcode::LLVMLoad) && strip_casts(op.operand(0)) == g {
+                        continue;
+                    }
                     b.position_before(call);
                     b.load(ty, g, "fz.marker")
                 }
-                _ => continue,
+                _ => {
+                    after_width = false;
+                    continue;
+                }
             };
             call.set_operand(i as u32, new);
         }
