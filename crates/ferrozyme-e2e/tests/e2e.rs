@@ -1,6 +1,7 @@
 //! End-to-end suite: one trial per (program, opt level) for `tests/c/*.c`
 //! (`c::03_sumsq::O2`) and `tests/cxx/*.cpp` (through `ferrozyme c++`) and one per error program in `tests/errors/`
-//! (`errors::missing_derivative`). Run with
+//! (`errors::missing_derivative`), and one per (multi-file program, opt level) in
+//! `tests/multi/*/build.sh` (`multi::01_separate_objects::O2`, see `e2e/multi.rs`). Run with
 //! `cargo build --release && cargo test -p ferrozyme-e2e`.
 
 use std::path::{Path, PathBuf};
@@ -9,6 +10,9 @@ use std::time::Duration;
 
 use ferrozyme_e2e::*;
 use libtest_mimic::{Arguments, Failed, Trial};
+
+#[path = "e2e/multi.rs"]
+mod multi;
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
@@ -389,6 +393,8 @@ fn main() {
             ));
         }
     }
+
+    trials.extend(multi::trials(&root));
 
     for file in list_files(&root.join("tests").join("errors"), &["c", "ll"]) {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
