@@ -123,6 +123,18 @@ pub const INACTIVE_EXTERNALS: &[&str] = &[
     "ilogbf",
 ];
 
+/// Library functions without IR that return several results (a complex number), which
+/// Ferrozyme differentiates through definitions of its own (`ferrozyme-transform`'s
+/// `libdefs`): inside differentiated code, calls go to `__fz_lib_<name>`.
+pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
+    // What clang calls for `z * w` and `z / w` of complex numbers (C99 Annex G).
+    "__muldc3", "__divdc3", "__mulsc3", "__divsc3",
+    // <complex.h>, double: complex results, or a float pair passed as two doubles.
+    "carg", "cexp", "clog", "csqrt", "cpow", "csin", "ccos", "ctan", "csinh", "ccosh", "ctanh",
+    // <complex.h>, float: a `float _Complex` is one `<2 x float>` on x86-64.
+    "cabsf", "cargf", "cexpf", "clogf", "csqrtf", "cpowf", "csinf", "ccosf",
+];
+
 /// Allocation functions whose result gets a zero-initialised shadow allocation.
 pub const ALLOCATORS: &[&str] = &["malloc", "calloc", "_Znwm", "_Znam", "aligned_alloc"];
 /// Deallocation functions (the shadow is freed at the end of the reverse sweep instead).

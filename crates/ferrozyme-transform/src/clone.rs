@@ -76,6 +76,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
         f.remove_fn_attr(attr);
     }
     use_plain_runtime(m, f);
+    crate::libdefs::redirect(m, f)?;
     if reverse {
         // Loop IDs (with clang's `llvm.loop.unroll.disable` under -fno-unroll-loops)
         // belong to the primal's loops; the clone's loops are ours to transform.

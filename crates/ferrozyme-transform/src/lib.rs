@@ -9,7 +9,8 @@
 //! * `lower.rs` — derivative rules (from `ferrozyme-rules`) lowered to IR;
 //! * `runtime.rs` — tape stacks and memory adjoints, linked into the module as IR;
 //! * `replace.rs` — rewriting each hook call into a call of its derivative;
-//! * `hook_args.rs` — hook operands seen through `-O0` stack slots.
+//! * `hook_args.rs` — hook operands seen through `-O0` stack slots;
+//! * `libdefs.rs` — differentiable definitions of complex-valued library functions.
 #![forbid(unsafe_code)]
 
 mod checkgrad;
@@ -17,6 +18,7 @@ mod clone;
 mod cse;
 mod driver;
 mod hook_args;
+mod libdefs;
 mod lower;
 mod replace;
 mod request;
