@@ -8,6 +8,9 @@
 //! global that is not in [`MARKERS`] is an error, never silently ignored.
 #![forbid(unsafe_code)]
 
+pub mod library;
+pub use library::{inactive_library, Inactive, Writes, INACTIVE_FAMILIES, INACTIVE_LIBRARY};
+
 /// Differentiation modes reachable from C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EntryPoint {
