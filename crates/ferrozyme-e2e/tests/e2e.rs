@@ -95,7 +95,13 @@ fn program_trial(
 ) -> Trial {
     let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
     let name = format!("{prefix}::{}::{opt}", trial_component(&stem));
-    let ignored = !missing_cpu_flags(&d.requires).is_empty() || d.ignore.is_some();
+    let key = match via {
+        Via::Cli => opt,
+        Via::Ref => "REF",
+        Via::Plugin => "PLUGIN",
+        Via::Asan => "ASAN",
+    };
+    let ignored = !missing_cpu_flags(&d.requires).is_empty() || d.ignored_at(key).is_some();
     let (root, file, opt, d) = (
         root.to_path_buf(),
         file.to_path_buf(),
@@ -139,9 +145,13 @@ fn run_c_program(
             let lib = find_plugin(root).ok_or_else(|| {
                 Failed::from("libferrozyme_plugin.so not found: run `cargo build --release` first")
             })?;
-            let mut c = Command::new("clang-22");
+            let cxx = file.extension().is_some_and(|e| e == "cpp");
+            let mut c = Command::new(if cxx { "clang++-22" } else { "clang-22" });
             c.arg(format!("-fpass-plugin={}", lib.display()));
             c.arg(format!("-I{}", file.parent().unwrap().display()));
+            // Ferrozyme's headers (<enzyme/enzyme>, <ferrozyme.h>): `ferrozyme cc` finds
+            // them by itself, plugin users add the directory.
+            c.arg(format!("-I{}", root.join("include").display()));
             c
         }
     };
@@ -375,10 +385,11 @@ fn main() {
         {
             trials.push(program_trial(&root, &file, &d, "ref", "O2", Via::Ref));
         }
-        // Every C program once more through the pass plugin inside clang's own -O2
-        // pipeline, so the plugin path is as tested as the CLI.
-        if kind == "c" && d.opts.iter().any(|o| o == "O2") {
-            trials.push(program_trial(&root, &file, &d, "plugin", "O2", Via::Plugin));
+        // Every C and C++ program once more through the pass plugin inside clang's own
+        // -O2 pipeline, so the plugin path is as tested as the CLI.
+        if d.opts.iter().any(|o| o == "O2") {
+            let prefix = if kind == "c" { "plugin" } else { "plugin_cxx" };
+            trials.push(program_trial(&root, &file, &d, prefix, "O2", Via::Plugin));
         }
     }
 

@@ -9,10 +9,11 @@
 //! replaces such an operand by the constant the slot is known to hold, before the calls
 //! are parsed:
 //!
-//! * a load of an `alloca` that does not escape (its only users are loads, stores *to*
-//!   it, and lifetime/debug intrinsics) all of whose stores store the same resolved value
-//!   reads that value (or nothing defined, before the first store, which the constant
-//!   refines);
+//! * a load of an `alloca` that nothing but its own stores can write (its users are
+//!   loads, stores *to* it, lifetime/debug intrinsics, and stores of its address into
+//!   other slots whose copies are only loaded through, like a reference parameter at
+//!   `-O0`) all of whose stores store the same resolved value reads that value (or
+//!   nothing defined, before the first store, which the constant refines);
 //! * a call of a defined function whose every `ret` returns the same resolved value
 //!   returns it (a lambda's conversion to a function pointer, `+[](double x) {...}`, at
 //!   `-O0` is such a call); the call itself stays where it is;
@@ -129,15 +130,78 @@ fn resolve(v: Value, depth: u32) -> Option<Known> {
             if is_marker_global(p) {
                 return Some(Known::Marker(p, v.ty()));
             }
-            slot_value(p, v.ty(), depth)
+            slot_value(slot_address(p, depth)?, v.ty(), depth)
         }
         Opcode::LLVMCall => returned_value(v, depth),
         _ => None,
     }
 }
 
-/// The value every store into the stack slot `slot` stores, if the slot does not escape
-/// and all stores agree.
+/// The stack slot `p` points to: an `alloca`, or a load of a slot that only ever holds
+/// that slot's address (a reference parameter spilled at `-O0`: `f.addr` holds `&fp`).
+fn slot_address(p: Value, depth: u32) -> Option<Value> {
+    if p.opcode() == Some(Opcode::LLVMAlloca) {
+        return Some(p);
+    }
+    if depth > MAX_DEPTH || p.opcode() != Some(Opcode::LLVMLoad) {
+        return None;
+    }
+    let holder = strip_casts(p.operand(0));
+    if holder.opcode() != Some(Opcode::LLVMAlloca) {
+        return None;
+    }
+    let mut found = None;
+    for u in holder.users() {
+        match u.opcode()? {
+            Opcode::LLVMLoad => {}
+            Opcode::LLVMStore if u.operand(1) == holder && u.operand(0) != holder => {
+                let a = slot_address(u.operand(0), depth + 1)?;
+                if found.is_some_and(|f| f != a) {
+                    return None;
+                }
+                found = Some(a);
+            }
+            Opcode::LLVMCall if is_marker_intrinsic(u) => {}
+            _ => return None,
+        }
+    }
+    found
+}
+
+/// Lifetime and debug intrinsics: they neither read nor write a slot's contents.
+fn is_marker_intrinsic(call: Value) -> bool {
+    let name = call.called_function().map(|f| f.name()).unwrap_or_default();
+    name.starts_with("llvm.lifetime.") || name.starts_with("llvm.dbg.")
+}
+
+/// Is a copy of a slot's address (loaded from another slot) only ever read through:
+/// loaded from, or stored into slots whose copies are only read through?
+fn only_read_through(copy: Value, depth: u32) -> bool {
+    depth <= MAX_DEPTH
+        && copy.users().into_iter().all(|u| match u.opcode() {
+            Some(Opcode::LLVMLoad) => true,
+            Some(Opcode::LLVMStore) if u.operand(0) == copy && u.operand(1) != copy => {
+                copies_only_read(strip_casts(u.operand(1)), depth + 1)
+            }
+            Some(Opcode::LLVMCall) => is_marker_intrinsic(u),
+            _ => false,
+        })
+}
+
+/// Does a slot that holds a copy of an address only hand out copies that are read
+/// through?
+fn copies_only_read(holder: Value, depth: u32) -> bool {
+    holder.opcode() == Some(Opcode::LLVMAlloca)
+        && holder.users().into_iter().all(|h| match h.opcode() {
+            Some(Opcode::LLVMLoad) => only_read_through(h, depth),
+            Some(Opcode::LLVMStore) => h.operand(1) == holder && h.operand(0) != holder,
+            Some(Opcode::LLVMCall) => is_marker_intrinsic(h),
+            _ => false,
+        })
+}
+
+/// The value every store into the stack slot `slot` stores, if nothing else can write
+/// the slot (its address is only read through) and all stores agree.
 fn slot_value(slot: Value, ty: Type, depth: u32) -> Option<Known> {
     if slot.opcode() != Some(Opcode::LLVMAlloca) {
         return None;
@@ -146,8 +210,13 @@ fn slot_value(slot: Value, ty: Type, depth: u32) -> Option<Known> {
     for u in slot.users() {
         match u.opcode()? {
             Opcode::LLVMLoad => {}
+            // The address copied into another slot: fine while copies are only read.
+            Opcode::LLVMStore if u.operand(0) == slot && u.operand(1) != slot => {
+                if !copies_only_read(strip_casts(u.operand(1)), depth) {
+                    return None;
+                }
+            }
             Opcode::LLVMStore => {
-                // Storing the slot's address somewhere lets it escape.
                 if u.operand(1) != slot || u.operand(0) == slot {
                     return None;
                 }
@@ -161,12 +230,7 @@ fn slot_value(slot: Value, ty: Type, depth: u32) -> Option<Known> {
                 }
                 found = Some(k);
             }
-            Opcode::LLVMCall => {
-                let name = u.called_function().map(|f| f.name()).unwrap_or_default();
-                if !(name.starts_with("llvm.lifetime.") || name.starts_with("llvm.dbg.")) {
-                    return None;
-                }
-            }
+            Opcode::LLVMCall if is_marker_intrinsic(u) => {}
             _ => return None,
         }
     }

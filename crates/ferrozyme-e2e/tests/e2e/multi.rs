@@ -48,7 +48,7 @@ pub fn trials(root: &Path) -> Vec<Trial> {
         let script = std::fs::read_to_string(test.join("build.sh")).unwrap_or_default();
         let d = script_directives(&script);
         for opt in &d.opts {
-            let ignored = d.ignore.is_some();
+            let ignored = d.ignored_at(opt).is_some();
             let (root, test, d, opt2) = (root.to_path_buf(), test.clone(), d.clone(), opt.clone());
             out.push(
                 Trial::test(format!("multi::{name}::{opt}"), move || {
