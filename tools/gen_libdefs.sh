@@ -13,6 +13,6 @@ out="${1:-$dir/complex.ll}"
   -fno-asynchronous-unwind-tables -fno-stack-protector -S -emit-llvm \
   "$dir/complex.c" -o - |
   grep -v -E '^(target (datalayout|triple)|source_filename|; ModuleID|!llvm\.|![0-9]+ = )' |
-  sed -E -e 's/, !tbaa ![0-9]+//g' -e 's/ #[0-9]+ \{/ {/' -e '/^attributes #/d' \
+  sed -E -e 's/, !(tbaa|llvm\.loop) ![0-9]+//g' -e 's/ #[0-9]+ \{/ {/' -e '/^attributes #/d' \
     -e 's/ #[0-9]+$//' > "$out"
 echo "wrote $out"

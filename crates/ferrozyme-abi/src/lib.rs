@@ -126,9 +126,10 @@ pub const INACTIVE_EXTERNALS: &[&str] = &[
     "ilogbf",
 ];
 
-/// Library functions without IR that return several results (a complex number), which
-/// Ferrozyme differentiates through definitions of its own (`ferrozyme-transform`'s
-/// `libdefs`): inside differentiated code, calls go to `__fz_lib_<name>`.
+/// Library functions without IR that return several results (a complex number) or move
+/// memory as only their code says (qsort), which Ferrozyme differentiates through
+/// definitions of its own (`ferrozyme-transform`'s `libdefs`): inside differentiated
+/// code, calls go to `__fz_lib_<name>`.
 pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     // What clang calls for `z * w` and `z / w` of complex numbers (C99 Annex G).
     "__muldc3", "__divdc3", "__mulsc3", "__divsc3",
@@ -136,6 +137,8 @@ pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     "carg", "cexp", "clog", "csqrt", "cpow", "csin", "ccos", "ctan", "csinh", "ccosh", "ctanh",
     // <complex.h>, float: a `float _Complex` is one `<2 x float>` on x86-64.
     "cabsf", "cargf", "cexpf", "clogf", "csqrtf", "cpowf", "csinf", "ccosf",
+    // <stdlib.h>: the permutation follows the comparator, called through a pointer.
+    "qsort",
 ];
 
 /// Allocation functions whose result gets a zero-initialised shadow allocation.

@@ -1,4 +1,4 @@
-/* Differentiable definitions of the C99 complex helpers and <complex.h> functions.
+/* Differentiable definitions of the C99 complex helpers, <complex.h> functions and qsort.
  *
  * Written for Ferrozyme. These functions have no IR in the user's program (they live
  * in libgcc/compiler-rt and libm) and return two results (a complex number), which the
@@ -199,4 +199,45 @@ fcomplex __fz_lib_csinf(fcomplex z) {
 fcomplex __fz_lib_ccosf(fcomplex z) {
   dcomplex r = __fz_lib_ccos(CPLX(RE(z), IM(z)));
   return CPLXF(RE(r), IM(r));
+}
+
+/* ---- <stdlib.h> qsort ---------------------------------------------------------------- */
+
+#include <stddef.h>
+#include <stdlib.h>
+
+/* Heapsort: in place, no recursion, O(n log n) comparator calls. Elements move with
+ * memcpy (the intrinsic, also under -fno-builtin) through one temporary element, so the
+ * type of the data is whatever the caller's array holds. (qsort is not stable; neither
+ * is this.) */
+static void fz_swap(char *a, char *b, size_t size, char *tmp) {
+  __builtin_memcpy(tmp, a, size);
+  __builtin_memcpy(a, b, size);
+  __builtin_memcpy(b, tmp, size);
+}
+
+static void fz_sift(char *base, size_t start, size_t end, size_t size,
+                    int (*cmp)(const void *, const void *), char *tmp) {
+  size_t root = start;
+  while (2 * root + 1 <= end) {
+    size_t child = 2 * root + 1, sw = root;
+    if (cmp(base + sw * size, base + child * size) < 0) sw = child;
+    if (child + 1 <= end && cmp(base + sw * size, base + (child + 1) * size) < 0) sw = child + 1;
+    if (sw == root) return;
+    fz_swap(base + root * size, base + sw * size, size, tmp);
+    root = sw;
+  }
+}
+
+void __fz_lib_qsort(void *base_, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  if (n < 2 || size == 0) return;
+  char *base = (char *)base_;
+  char *tmp = (char *)malloc(size);
+  if (!tmp) abort();
+  for (size_t start = (n - 2) / 2 + 1; start-- > 0;) fz_sift(base, start, n - 1, size, cmp, tmp);
+  for (size_t end = n - 1; end > 0; end--) {
+    fz_swap(base, base + end * size, size, tmp);
+    fz_sift(base, 0, end - 1, size, cmp, tmp);
+  }
+  free(tmp);
 }

@@ -726,6 +726,161 @@ define dso_local <2 x float> @__fz_lib_ccosf(<2 x float> noundef %0) local_unnam
   ret <2 x float> %16
 }
 
+; Function Attrs: nounwind
+define dso_local void @__fz_lib_qsort(ptr noundef %0, i64 noundef %1, i64 noundef %2, ptr noundef readonly captures(none) %3) local_unnamed_addr {
+  %5 = icmp ult i64 %1, 2
+  %6 = icmp eq i64 %2, 0
+  %7 = or i1 %5, %6
+  br i1 %7, label %95, label %8
+
+8:                                                ; preds = %4
+  %9 = tail call noalias ptr @malloc(i64 noundef %2)
+  %10 = icmp eq ptr %9, null
+  br i1 %10, label %11, label %12
+
+11:                                               ; preds = %8
+  tail call void @abort()
+  unreachable
+
+12:                                               ; preds = %8
+  %13 = add i64 %1, -2
+  %14 = lshr i64 %13, 1
+  %15 = add nuw nsw i64 %14, 1
+  %16 = add i64 %1, -1
+  br label %19
+
+17:                                               ; preds = %53
+  %18 = add i64 %1, -1
+  br label %56
+
+19:                                               ; preds = %12, %53
+  %20 = phi i64 [ %15, %12 ], [ %21, %53 ]
+  %21 = add nsw i64 %20, -1
+  %22 = shl nuw i64 %21, 1
+  %23 = icmp ult i64 %22, %16
+  br i1 %23, label %24, label %53
+
+24:                                               ; preds = %19, %48
+  %25 = phi i64 [ %51, %48 ], [ %22, %19 ]
+  %26 = phi i64 [ %46, %48 ], [ %21, %19 ]
+  %27 = or disjoint i64 %25, 1
+  %28 = mul i64 %26, %2
+  %29 = getelementptr inbounds nuw i8, ptr %0, i64 %28
+  %30 = mul i64 %27, %2
+  %31 = getelementptr inbounds nuw i8, ptr %0, i64 %30
+  %32 = tail call i32 %3(ptr noundef %29, ptr noundef nonnull %31)
+  %33 = icmp slt i32 %32, 0
+  %34 = select i1 %33, i64 %27, i64 %26
+  %35 = add nuw i64 %25, 2
+  %36 = icmp ugt i64 %35, %16
+  br i1 %36, label %45, label %37
+
+37:                                               ; preds = %24
+  %38 = mul i64 %34, %2
+  %39 = getelementptr inbounds nuw i8, ptr %0, i64 %38
+  %40 = mul i64 %35, %2
+  %41 = getelementptr inbounds nuw i8, ptr %0, i64 %40
+  %42 = tail call i32 %3(ptr noundef %39, ptr noundef %41)
+  %43 = icmp slt i32 %42, 0
+  %44 = select i1 %43, i64 %35, i64 %34
+  br label %45
+
+45:                                               ; preds = %37, %24
+  %46 = phi i64 [ %34, %24 ], [ %44, %37 ]
+  %47 = icmp eq i64 %46, %26
+  br i1 %47, label %53, label %48
+
+48:                                               ; preds = %45
+  %49 = mul i64 %46, %2
+  %50 = getelementptr inbounds nuw i8, ptr %0, i64 %49
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 1 dereferenceable(1) %9, ptr noundef nonnull align 1 dereferenceable(1) %29, i64 range(i64 1, 0) %2, i1 false)
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 1 dereferenceable(1) %29, ptr noundef nonnull align 1 dereferenceable(1) %50, i64 range(i64 1, 0) %2, i1 false)
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 1 dereferenceable(1) %50, ptr noundef nonnull align 1 dereferenceable(1) %9, i64 range(i64 1, 0) %2, i1 false)
+  %51 = shl i64 %46, 1
+  %52 = icmp ult i64 %51, %16
+  br i1 %52, label %24, label %53
+
+53:                                               ; preds = %45, %48, %19
+  %54 = icmp eq i64 %21, 0
+  br i1 %54, label %17, label %19
+
+55:                                               ; preds = %92
+  tail call void @free(ptr noundef nonnull %9)
+  br label %95
+
+56:                                               ; preds = %17, %92
+  %57 = phi i64 [ %93, %92 ], [ %18, %17 ]
+  %58 = phi i64 [ %57, %92 ], [ %1, %17 ]
+  %59 = mul i64 %57, %2
+  %60 = getelementptr inbounds nuw i8, ptr %0, i64 %59
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 1 dereferenceable(1) %9, ptr noundef nonnull align 1 dereferenceable(1) %0, i64 range(i64 1, 0) %2, i1 false)
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 1 dereferenceable(1) %0, ptr noundef nonnull align 1 dereferenceable(1) %60, i64 range(i64 1, 0) %2, i1 false)
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 1 dereferenceable(1) %60, ptr noundef nonnull align 1 dereferenceable(1) %9, i64 range(i64 1, 0) %2, i1 false)
+  %61 = add i64 %58, -2
+  %62 = icmp eq i64 %61, 0
+  br i1 %62, label %92, label %63
+
+63:                                               ; preds = %56, %87
+  %64 = phi i64 [ %90, %87 ], [ 0, %56 ]
+  %65 = phi i64 [ %85, %87 ], [ 0, %56 ]
+  %66 = or disjoint i64 %64, 1
+  %67 = mul i64 %65, %2
+  %68 = getelementptr inbounds nuw i8, ptr %0, i64 %67
+  %69 = mul i64 %66, %2
+  %70 = getelementptr inbounds nuw i8, ptr %0, i64 %69
+  %71 = tail call i32 %3(ptr noundef nonnull %68, ptr noundef nonnull %70)
+  %72 = icmp slt i32 %71, 0
+  %73 = select i1 %72, i64 %66, i64 %65
+  %74 = add nuw i64 %64, 2
+  %75 = icmp ugt i64 %74, %61
+  br i1 %75, label %84, label %76
+
+76:                                               ; preds = %63
+  %77 = mul i64 %73, %2
+  %78 = getelementptr inbounds nuw i8, ptr %0, i64 %77
+  %79 = mul i64 %74, %2
+  %80 = getelementptr inbounds nuw i8, ptr %0, i64 %79
+  %81 = tail call i32 %3(ptr noundef nonnull %78, ptr noundef nonnull %80)
+  %82 = icmp slt i32 %81, 0
+  %83 = select i1 %82, i64 %74, i64 %73
+  br label %84
+
+84:                                               ; preds = %76, %63
+  %85 = phi i64 [ %73, %63 ], [ %83, %76 ]
+  %86 = icmp eq i64 %85, %65
+  br i1 %86, label %92, label %87
+
+87:                                               ; preds = %84
+  %88 = mul i64 %85, %2
+  %89 = getelementptr inbounds nuw i8, ptr %0, i64 %88
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 1 dereferenceable(1) %9, ptr noundef nonnull align 1 dereferenceable(1) %68, i64 range(i64 1, 0) %2, i1 false)
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 1 dereferenceable(1) %68, ptr noundef nonnull align 1 dereferenceable(1) %89, i64 range(i64 1, 0) %2, i1 false)
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 1 dereferenceable(1) %89, ptr noundef nonnull align 1 dereferenceable(1) %9, i64 range(i64 1, 0) %2, i1 false)
+  %90 = shl i64 %85, 1
+  %91 = icmp ult i64 %90, %61
+  br i1 %91, label %63, label %92
+
+92:                                               ; preds = %84, %87, %56
+  %93 = add i64 %57, -1
+  %94 = icmp eq i64 %93, 0
+  br i1 %94, label %55, label %56
+
+95:                                               ; preds = %4, %55
+  ret void
+}
+
+; Function Attrs: nounwind
+declare noalias ptr @malloc(i64 noundef) local_unnamed_addr
+
+; Function Attrs: noreturn nounwind
+declare void @abort() local_unnamed_addr
+
+; Function Attrs: nounwind
+declare void @free(ptr noundef) local_unnamed_addr
+
+; Function Attrs: mustprogress nocallback nofree nounwind willreturn memory(argmem: readwrite)
+declare void @llvm.memcpy.p0.p0.i64(ptr noalias writeonly captures(none), ptr noalias readonly captures(none), i64, i1 immarg)
+
 ; Function Attrs: nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)
 declare double @llvm.fabs.f64(double)
 
