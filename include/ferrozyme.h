@@ -21,11 +21,9 @@
 
 #include <stddef.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /* ---- activity markers (pass them before an argument) ------------------------------ */
+/* (Declared with the language's own linkage: C++ programs declare them as plain
+ * `int enzyme_dup;`, and so does <enzyme/enzyme>.) */
 
 /* enzyme_dup, x, dx: x with its shadow dx (reverse: dx += gradient; forward: dx holds
  * the tangents of the inputs and receives those of the outputs). */
@@ -43,6 +41,10 @@ extern int enzyme_dupv;
 /* enzyme_primal_return (right after the function, forward mode): the hook returns the
  * result, then its tangent, e.g. declared `struct { double y, dy; }`. */
 extern int enzyme_primal_return;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ---- entry points ---------------------------------------------------------------- */
 
