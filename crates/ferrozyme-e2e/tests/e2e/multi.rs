@@ -5,7 +5,7 @@
 //! `build.sh` runs in a fresh build directory with
 //! `FERROZYME` (the binary), `OPT` (`-O0`, `-O2` ...), `SRC` (the test's directory),
 //! `FZ_TEST` (the directory of `fz_test.h`), `CLANG`/`CLANGXX` (clang-22) and `AR`
-//! (llvm-ar-22), and must leave an executable `prog` there, which must print `PASS`.
+//! (llvm-ar-22, else `ar`), and must leave an executable `prog` there, which must print `PASS`.
 //! Its leading `#` comment lines carry the usual directives (`# OPT: O0 O2`,
 //! `# IGNORE: reason`); with `# EXPECT-ERROR: <text>` the script itself must fail and
 //! its output must contain every expectation (no program is run).
@@ -61,6 +61,19 @@ pub fn trials(root: &Path) -> Vec<Trial> {
     out
 }
 
+/// llvm-ar-22 (installed with LLVM 22), else the system's `ar`.
+fn archiver() -> &'static str {
+    let found = Command::new("llvm-ar-22")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        "llvm-ar-22"
+    } else {
+        "ar"
+    }
+}
+
 fn run(root: &Path, test: &Path, d: &Directives, opt: &str) -> Result<(), Failed> {
     let bin = ferrozyme(root)?;
     let name = test.file_name().unwrap().to_string_lossy().into_owned();
@@ -75,7 +88,7 @@ fn run(root: &Path, test: &Path, d: &Directives, opt: &str) -> Result<(), Failed
         .env("FZ_TEST", root.join("tests").join("c"))
         .env("CLANG", "clang-22")
         .env("CLANGXX", "clang++-22")
-        .env("AR", "llvm-ar-22");
+        .env("AR", archiver());
     let b = run_with_timeout(cmd, COMPILE_TIMEOUT)
         .map_err(|e| format!("cannot run build.sh of {name}: {e}"))?;
     let output = format!("{}{}", b.stdout, b.stderr);
