@@ -31,6 +31,9 @@ pub struct IrUnit {
     pub bitcode: Vec<u8>,
 }
 
+/// What symbols a bitcode buffer defines (the caller parses it).
+pub type DefinedSymbols<'a> = dyn FnMut(&[u8]) -> Result<Vec<String>, CliError> + 'a;
+
 /// The link inputs, sorted.
 #[derive(Debug, Default)]
 pub struct Plan {
@@ -60,7 +63,7 @@ impl Plan {
     pub fn pull(
         &mut self,
         undefined: &HashSet<String>,
-        defines: &mut dyn FnMut(&[u8]) -> Result<Vec<String>, CliError>,
+        defines: &mut DefinedSymbols<'_>,
     ) -> Result<Vec<IrUnit>, CliError> {
         let mut out = Vec::new();
         for (ai, a) in self.archives.iter().enumerate() {

@@ -42,8 +42,8 @@ pub fn load_bytes<'ctx>(
     name: &str,
 ) -> Result<Module<'ctx>, CliError> {
     let name = name.to_string();
-    let buffer = MemoryBuffer::create_from_memory_range_copy(&bytes, &name);
-    let parsed = if is_bitcode(&bytes) {
+    let buffer = MemoryBuffer::create_from_memory_range_copy(bytes, &name);
+    let parsed = if is_bitcode(bytes) {
         Module::parse_bitcode_from_buffer(&buffer, ctx)
     } else {
         ctx.create_module_from_ir(buffer)
