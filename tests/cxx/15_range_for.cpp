@@ -1,6 +1,6 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: the compiler crashes (SIGSEGV in SimplifyCFG's canSimplifyInvokeNoUnwind: clone::clone_function does not copy the personality function of a function with invokes); issue 10 item 3 (lead)
+// IGNORE-O0: needs invoke and cleanup landing pads on the differentiated path (lead); today: error[unsupported-instruction] cannot differentiate `invoke` instructions (this crashed the compiler before the clone kept its personality function)
 // IGNORE-O2: needs null-based pointers to take a null shadow (lead): an empty std::vector's end `getelementptr (null, n)` merged in a phi with a heap pointer gives error[unsupported-instruction] mismatched activity
 // IGNORE-O3: needs null-based pointers to take a null shadow (lead): an empty std::vector's end `getelementptr (null, n)` merged in a phi with a heap pointer gives error[unsupported-instruction] mismatched activity
 // IGNORE-PLUGIN: needs null-based pointers to take a null shadow (lead): an empty std::vector's end `getelementptr (null, n)` merged in a phi with a heap pointer gives error[unsupported-instruction] mismatched activity

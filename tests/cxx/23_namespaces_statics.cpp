@@ -1,10 +1,12 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: the compiler crashes (SIGSEGV in SimplifyCFG's canSimplifyInvokeNoUnwind: clone::clone_function does not copy the personality function of a function with invokes); issue 10 item 3 (lead) (the function-local static's guard)
 // Namespaces (nested, anonymous, inline functions in headers-style), a constexpr
 // table, a function-local static table initialized on first use (a guard variable at
 // -O0), and a mutable namespace-scope global read and written by the differentiated
-// code. Oracle: finite differences (the global is restored between evaluations).
+// code. At -O0 the static's initialization is an `invoke` whose function's clone once
+// lost its personality function, and LLVM's SimplifyCFG crashed the compiler on it
+// (regression). Oracle: finite differences (the global is restored between
+// evaluations).
 #include "fz_cxx.h"
 #include <cmath>
 

@@ -741,6 +741,24 @@ impl Value {
         unsafe { llvm_sys::debuginfo::LLVMSetSubprogram(self.0, std::ptr::null_mut()) }
     }
 
+    /// The function's personality (C++ exception handling), if it has one.
+    pub fn personality(self) -> Option<Value> {
+        // SAFETY: function; the personality is only read when the function has one.
+        unsafe {
+            if llvm_sys::core::LLVMHasPersonalityFn(self.0) == 0 {
+                None
+            } else {
+                Some(Value(llvm_sys::core::LLVMGetPersonalityFn(self.0)))
+            }
+        }
+    }
+
+    /// Sets the function's personality (a function that has `invoke`s needs one).
+    pub fn set_personality(self, p: Value) {
+        // SAFETY: function and constant (the personality function).
+        unsafe { llvm_sys::core::LLVMSetPersonalityFn(self.0, p.0) }
+    }
+
     // --- globals
 
     pub fn is_global_constant(self) -> bool {

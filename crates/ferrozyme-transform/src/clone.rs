@@ -14,6 +14,11 @@ use ferrozyme_llvm::{run_function_passes, Builder, Module, Opcode, Value};
 pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
     let dst = m.add_function(name, src.function_type());
     dst.set_linkage_internal();
+    // A body with `invoke`s needs its personality (SimplifyCFG reads it; without it the
+    // clone of a C++ function with cleanups crashed LLVM at -O0).
+    if let Some(p) = src.personality() {
+        dst.set_personality(p);
+    }
     let b = Builder::new(m.context());
     let mut map: HashMap<Value, Value> = HashMap::new();
     for (k, (p, q)) in src.params().into_iter().zip(dst.params()).enumerate() {

@@ -2,7 +2,7 @@
 // C library functions on the differentiated path that carry no derivative (the
 // inactive-library table): snprintf into a local buffer, strlen, strcmp, strncmp,
 // memcmp, atoi, isdigit, toupper, printf, puts. (fflush(stdout) reads the global
-// `stdout`, like 285's fprintf(stderr): see there.) Their integer results scale
+// `stdout`, like 305's fprintf(stderr): see there.) Their integer results scale
 // the function; the derivative is that of the floating-point part. Oracle: analytic
 // (the scale is computed from the same library calls, outside the derivative).
 #include "fz_test.h"
