@@ -62,12 +62,11 @@ pub fn resolve_stack_slots(module: Module, calls: &[Value]) {
         let fn_index = usize::from(call.call_sret_type(0).is_some());
         let mut after_width = false;
         for (i, op) in call.call_args().into_iter().enumerate() {
-            let known = if matches!(op.opcode(), Some(Opcode::LLVMLoad) | Some(Opcode::LLVMCall))
-                && !op.is_volatile()
-            {
-                resolve(op, 0)
-            } else {
-                None
+            // (A volatile load must be read as it is.)
+            let known = match op.opcode() {
+                Some(Opcode::LLVMLoad) if !op.is_volatile() => resolve(op, 0),
+                Some(Opcode::LLVMCall) => resolve(op, 0),
+                _ => None,
             };
             let is_width = |g: Value| g.name() == "enzyme_width";
             let new = match known {
@@ -125,7 +124,7 @@ fn resolve(v: Value, depth: u32) -> Option<Known> {
         return Some(Known::Const(v));
     }
     match v.opcode()? {
-        Opcode::LLVMLoad => {
+        Opcode::LLVMLoad if !v.is_volatile() => {
             let p = strip_casts(v.operand(0));
             if is_marker_global(p) {
                 return Some(Known::Marker(p, v.ty()));
