@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite: install LLVM 22 if needed, build everything in release mode (the
 # end-to-end tests use target/release/ferrozyme and target/release/libferrozyme_plugin.so),
-# then run every crate's tests. Exits non-zero on any failure.
+# then run every crate's tests, then the Python package's tests (scripts/test-python.sh:
+# a cached virtual environment with PyTorch, JAX, TensorFlow and numba). Exits non-zero
+# on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/ensure-llvm.sh
 cargo build --release --workspace
 cargo test --release --workspace
+bash scripts/test-python.sh

@@ -43,7 +43,7 @@ def cases(tmp):
         ("untyped byte copies (`void *` shuffles)", cc("cannot_deduce_type.c"), "tests/errors/cannot_deduce_type.c"),
         ("C++ exception thrown on the differentiated path", [FZ, "c++", "-O2", cpp, "-o", out], "cli.rs `cxx_throw_is_rejected`"),
         ("unsupported instruction (atomics)", cc("unsupported_atomic.c"), "tests/errors/unsupported_atomic.c"),
-        ("call through a function pointer", cc("indirect_call.c"), "tests/errors/indirect_call.c"),
+        ("call through a function pointer no function can be", cc("indirect_no_target.c"), "tests/errors/indirect_no_target.c"),
         ("scalable vectors (`<vscale x …>`)", [FZ, "opt", os.path.join(REPO, "tests", "fuzz", "scalable_alloca.ll"), "-o", out + ".ll"], "tests/fuzz/scalable_alloca.ll"),
         ("command-line mistake (`opt` without `-o`)", [FZ, "opt", os.path.join(E, "malformed.ll")], "cli.rs `usage_errors_exit_2`"),
     ]

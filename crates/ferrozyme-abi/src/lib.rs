@@ -35,6 +35,17 @@ pub const ENTRY_POINTS: &[(&str, EntryPoint)] = &[
     ("__enzyme_augmentsize", EntryPoint::AugmentSize),
 ];
 
+impl EntryPoint {
+    /// The entry point's C name.
+    pub fn name(self) -> &'static str {
+        ENTRY_POINTS
+            .iter()
+            .find(|(_, e)| *e == self)
+            .map(|(n, _)| *n)
+            .expect("invariant: every entry point is in ENTRY_POINTS")
+    }
+}
+
 /// Which entry point a declared function name denotes, if any.
 pub fn entry_point(name: &str) -> Option<EntryPoint> {
     ENTRY_POINTS
@@ -83,6 +94,88 @@ pub fn marker(name: &str) -> Option<Marker> {
     MARKERS.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
 }
 
+/// What an Enzyme type hint (`__enzyme_double(ptr)` ...) says the memory at its argument
+/// holds. Users add such calls to tell type analysis; they have no body and the pass
+/// removes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeHint {
+    Double,
+    Float,
+    Integer,
+    Pointer,
+}
+
+/// The type hint functions, by name.
+pub const TYPE_HINTS: &[(&str, TypeHint)] = &[
+    ("__enzyme_double", TypeHint::Double),
+    ("__enzyme_float", TypeHint::Float),
+    ("__enzyme_integer", TypeHint::Integer),
+    ("__enzyme_pointer", TypeHint::Pointer),
+];
+
+/// The hint a function name denotes (exact names only).
+pub fn type_hint(name: &str) -> Option<TypeHint> {
+    TYPE_HINTS.iter().find(|(n, _)| *n == name).map(|(_, h)| *h)
+}
+
+/// Enzyme's registration globals: what a global named `__enzyme_<kind>...` tells the
+/// pass (users declare them to register derivatives or activity facts; C++ may mangle the
+/// name, so matching is by substring).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Registration {
+    /// `void *__enzyme_register_gradient_f[] = {f, augmented_f, reverse_f};`
+    Gradient,
+    /// `void *__enzyme_register_derivative_f[] = {f, forward_f};`
+    Derivative,
+    /// `void *__enzyme_register_splitderivative_f[] = {f, augmented_f, reverse_f};`
+    SplitDerivative,
+    /// `void *__enzyme_inactivefn[] = {f, ...};` — calls to these never carry derivatives.
+    InactiveFn,
+    /// `void *__enzyme_inactive_global[] = {&g, ...};` — these globals carry no derivatives.
+    InactiveGlobal,
+    /// `void *__enzyme_function_like[2] = {f, "name"};` — `f` behaves like a known function.
+    FunctionLike,
+    /// `void *__enzyme_allocation_like[4] = {f, size_arg, "-1", free_fn};`
+    AllocationLike,
+}
+
+/// Registration globals by the name they contain, most specific first.
+pub const REGISTRATIONS: &[(&str, Registration)] = &[
+    ("__enzyme_register_gradient", Registration::Gradient),
+    (
+        "__enzyme_register_splitderivative",
+        Registration::SplitDerivative,
+    ),
+    ("__enzyme_register_derivative", Registration::Derivative),
+    ("__enzyme_inactivefn", Registration::InactiveFn),
+    ("__enzyme_inactive_global", Registration::InactiveGlobal),
+    ("__enzyme_function_like", Registration::FunctionLike),
+    ("__enzyme_allocation_like", Registration::AllocationLike),
+];
+
+/// Which registration a global's name denotes, if any.
+pub fn registration(name: &str) -> Option<Registration> {
+    REGISTRATIONS
+        .iter()
+        .find(|(n, _)| name.contains(n))
+        .map(|(_, r)| *r)
+}
+
+/// The string function attribute the pass puts on a function with a registered derivative
+/// (`Gradient` or `Derivative`): calls to it use the registered functions.
+pub const CUSTOM_RULE_ATTR: &str = "enzyme_custom_rule";
+
+/// The string function attribute on every function the pass generates (derivatives,
+/// wrappers, the tape runtime).
+pub const GENERATED_ATTR: &str = "ferrozyme-generated";
+
+/// The string function attribute marking a function whose calls never carry derivatives
+/// (Enzyme's own spelling; set by `__enzyme_inactivefn` or by the user).
+pub const INACTIVE_ATTR: &str = "enzyme_inactive";
+
+/// Every Enzyme entry point, marker and hint starts with one of these.
+pub const ENZYME_FUNCTION_PREFIX: &str = "__enzyme_";
+
 /// External functions that never affect derivatives even when given active values
 /// (they only read their arguments to print them).
 pub const INACTIVE_EXTERNALS: &[&str] = &[
@@ -98,6 +191,15 @@ pub const INACTIVE_EXTERNALS: &[&str] = &[
     "write",
     "__printf_chk",
     "__fprintf_chk",
+    // Formatting into character buffers: they write only chars.
+    "sprintf",
+    "snprintf",
+    "vsprintf",
+    "vsnprintf",
+    "__sprintf_chk",
+    "__snprintf_chk",
+    "vfprintf",
+    "vprintf",
     "abort",
     "exit",
     "clock",
@@ -113,6 +215,22 @@ pub const INACTIVE_EXTERNALS: &[&str] = &[
     "getenv",
     "assert",
     "__assert_fail",
+    // C++ exceptions and the library's throw helpers: they never return normally, and
+    // derivatives are `nounwind` (a throw on the differentiated path terminates).
+    "__cxa_throw",
+    "__cxa_allocate_exception",
+    "__cxa_free_exception",
+    "__cxa_rethrow",
+    "_ZSt20__throw_length_errorPKc",
+    "_ZSt17__throw_bad_allocv",
+    "_ZSt28__throw_bad_array_new_lengthv",
+    "_ZSt24__throw_out_of_range_fmtPKcz",
+    "_ZSt20__throw_out_of_rangePKc",
+    "_ZSt19__throw_logic_errorPKc",
+    "_ZSt21__throw_runtime_errorPKc",
+    "_ZSt24__throw_invalid_argumentPKc",
+    "_ZSt25__throw_bad_function_callv",
+    "_ZSt9terminatev",
     // Integer results of floats: no derivative flows through them, and they write nothing.
     "lround",
     "lroundf",
@@ -141,10 +259,46 @@ pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     "qsort",
 ];
 
-/// Allocation functions whose result gets a zero-initialised shadow allocation.
-pub const ALLOCATORS: &[&str] = &["malloc", "calloc", "_Znwm", "_Znam", "aligned_alloc"];
+/// Allocation functions whose result gets a zero-initialised shadow allocation, with the
+/// index of their size argument (`calloc` and `posix_memalign` have their own shapes).
+pub const ALLOCATORS: &[(&str, usize)] = &[
+    ("malloc", 0),
+    ("valloc", 0),
+    ("pvalloc", 0),
+    ("aligned_alloc", 1),
+    ("memalign", 1),
+    ("_mm_malloc", 0),
+    // C++ operator new and new[]: plain, aligned, nothrow.
+    ("_Znwm", 0),
+    ("_Znam", 0),
+    ("_ZnwmSt11align_val_t", 0),
+    ("_ZnamSt11align_val_t", 0),
+    ("_ZnwmRKSt9nothrow_t", 0),
+    ("_ZnamRKSt9nothrow_t", 0),
+    ("_ZnwmSt11align_val_tRKSt9nothrow_t", 0),
+    ("_ZnamSt11align_val_tRKSt9nothrow_t", 0),
+];
+
+/// The size argument of allocator `name`, if it is one of [`ALLOCATORS`].
+pub fn allocator_size_arg(name: &str) -> Option<usize> {
+    ALLOCATORS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
+}
+
 /// Deallocation functions (the shadow is freed at the end of the reverse sweep instead).
-pub const DEALLOCATORS: &[&str] = &["free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm"];
+pub const DEALLOCATORS: &[&str] = &[
+    "free",
+    "_mm_free",
+    "_ZdlPv",
+    "_ZdaPv",
+    "_ZdlPvm",
+    "_ZdaPvm",
+    "_ZdlPvSt11align_val_t",
+    "_ZdaPvSt11align_val_t",
+    "_ZdlPvmSt11align_val_t",
+    "_ZdaPvmSt11align_val_t",
+    "_ZdlPvRKSt9nothrow_t",
+    "_ZdaPvRKSt9nothrow_t",
+];
 
 #[cfg(test)]
 mod tests {
@@ -163,6 +317,27 @@ mod tests {
         );
         assert_eq!(entry_point("__enzyme_fwddiff4"), Some(EntryPoint::Fwddiff));
         assert_eq!(entry_point("enzyme_dup"), None);
+    }
+
+    #[test]
+    fn registrations_match_by_substring() {
+        assert_eq!(
+            registration("__enzyme_register_gradient_quant"),
+            Some(Registration::Gradient)
+        );
+        assert_eq!(
+            registration("_ZN4mfem43__enzyme_register_derivative_smooth_2dE"),
+            Some(Registration::Derivative)
+        );
+        assert_eq!(
+            registration("__enzyme_register_splitderivative_f"),
+            Some(Registration::SplitDerivative)
+        );
+        assert_eq!(
+            registration("__enzyme_inactivefn"),
+            Some(Registration::InactiveFn)
+        );
+        assert_eq!(registration("__enzyme_autodiff"), None);
     }
 
     #[test]

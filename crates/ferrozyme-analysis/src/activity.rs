@@ -104,6 +104,47 @@ fn used_as_float_pair(x: Value) -> bool {
     })
 }
 
+/// Does type analysis prove that integer load or store `i` (address operand `k`) moves
+/// integers, not the bits of floats?
+fn integer_access(types: Option<&crate::types::TypeAnalysis>, i: Value, k: u32) -> bool {
+    use crate::types::BaseType;
+    let Some(ty) = types else {
+        return false;
+    };
+    let value = if i.opcode() == Some(Opcode::LLVMLoad) {
+        i
+    } else {
+        i.operand(0)
+    };
+    let memory = ty.pointee_tree(i.operand(k));
+    !memory.is_empty()
+        && memory
+            .iter()
+            .all(|(_, b)| matches!(b, BaseType::Integer | BaseType::Pointer))
+        && ty.int_carries_fp(value).is_none()
+        && !ty.value_tree(value).iter().any(|(_, b)| b.is_float())
+}
+
+/// The pointers whose shadows `v`'s shadow is made from: the pointer operands of a
+/// derived pointer (GEP base, cast, select/phi choices, vector lane moves), or the
+/// address `v` was loaded from (a pointer read from shadowed memory gets its shadow from
+/// the shadow memory).
+fn derived_from(v: Value) -> Vec<Value> {
+    use Opcode::*;
+    match v.opcode() {
+        Some(LLVMGetElementPtr)
+        | Some(LLVMBitCast)
+        | Some(LLVMAddrSpaceCast)
+        | Some(LLVMFreeze)
+        | Some(LLVMLoad) => vec![v.operand(0)],
+        Some(LLVMSelect) => vec![v.operand(1), v.operand(2)],
+        Some(LLVMPHI) => v.incoming().into_iter().map(|(x, _)| x).collect(),
+        Some(LLVMExtractElement) => vec![v.operand(0)],
+        Some(LLVMInsertElement) | Some(LLVMShuffleVector) => vec![v.operand(0), v.operand(1)],
+        _ => Vec::new(),
+    }
+}
+
 /// Is `g` a mutable global that needs a shadow (it holds floats)?
 pub fn global_needs_shadow(g: Value) -> bool {
     g.is_global_variable()
@@ -113,16 +154,12 @@ pub fn global_needs_shadow(g: Value) -> bool {
 
 /// Does `f`'s `memory(...)` attribute rule out writes?
 pub fn is_readonly_function(f: Value) -> bool {
-    match f.memory_effects() {
-        // Two bits per location; bit 1 of each pair is "may write".
-        Some(m) => m & 0xAAAA_AAAA_AAAA_AAAA == 0,
-        None => false,
-    }
+    f.memory_effects().is_some_and(|m| m.only_reads())
 }
 
 /// Does `f`'s `memory(...)` attribute say it touches no memory at all?
 pub fn is_readnone_function(f: Value) -> bool {
-    f.memory_effects() == Some(0)
+    f.memory_effects().is_some_and(|m| m.is_none())
 }
 
 /// Functions that (transitively, through direct calls) reference a mutable float global.
@@ -141,8 +178,17 @@ pub fn functions_touching_shadowed_globals(module: Module) -> HashSet<Value> {
                     }
                 }
                 if i.is_call() {
-                    if let Some(c) = i.called_function() {
-                        callers.entry(c).or_default().push(f);
+                    match i.called_function() {
+                        Some(c) => callers.entry(c).or_default().push(f),
+                        None if !i.is_inline_asm_call() => {
+                            // A call through a pointer reaches every candidate of its type.
+                            for c in
+                                crate::calls::indirect_candidates(module, i.called_function_type())
+                            {
+                                callers.entry(c).or_default().push(f);
+                            }
+                        }
+                        None => {}
                     }
                 }
             }
@@ -250,12 +296,117 @@ impl Activity {
     /// [`Activity::run`] gives the forward half only (what may depend on active inputs);
     /// the transform applies this on top.
     pub fn restrict_to_useful(&mut self, func: Value) {
+        self.restrict_to_useful_with(func, None);
+    }
+
+    /// [`Activity::restrict_to_useful`], then the same for shadows: a pointer needs a
+    /// shadow only if differentiable data can flow through it (see
+    /// [`Activity::keep_needed_shadows`]). `types` (when given) proves integer-only
+    /// memory.
+    pub fn restrict_to_useful_with(
+        &mut self,
+        func: Value,
+        types: Option<&crate::types::TypeAnalysis>,
+    ) {
         let insts: Vec<Value> = func
             .blocks()
             .into_iter()
             .flat_map(|b| b.instructions())
             .collect();
         self.keep_useful(&insts);
+        self.keep_needed_shadows(&insts, types);
+    }
+
+    /// The backward half for pointers: an instruction keeps its shadow only if some use
+    /// needs it — a load of an active value or of a pointer that needs its own shadow, a
+    /// store of floats or pointers (or of integers that may carry floats) into the memory,
+    /// a call that may read or write through it (anything but the inactive library
+    /// functions: `fprintf(stderr, ...)` needs no shadow of `stderr`), a return, or an
+    /// escape into memory or an aggregate. Pointers derived from it (GEPs, casts, phis,
+    /// selects, vector lane moves, loads of pointers) pass the need back. Comparisons and
+    /// `ptrtoint` need no shadow. A pointer whose shadow nobody needs gets none: no
+    /// shadow allocation, no run-time guard for pointers read from globals.
+    fn keep_needed_shadows(&mut self, insts: &[Value], types: Option<&crate::types::TypeAnalysis>) {
+        let mut needed: HashSet<Value> = HashSet::new();
+        let mut work: Vec<Value> = Vec::new();
+        for &i in insts {
+            for (k, o) in i.operands().into_iter().enumerate() {
+                if o.is_instruction()
+                    && o.ty().is_pointer_like()
+                    && self.shadowed.contains(&o)
+                    && self.use_needs_shadow(i, k as u32, types)
+                    && needed.insert(o)
+                {
+                    work.push(o);
+                }
+            }
+        }
+        while let Some(v) = work.pop() {
+            for o in derived_from(v) {
+                if o.is_instruction()
+                    && self.shadowed.contains(&o)
+                    && o.ty().is_pointer_like()
+                    && needed.insert(o)
+                {
+                    work.push(o);
+                }
+            }
+        }
+        // Only pointers are pruned: aggregates carrying shadow pointers (forward mode
+        // through the tape runtime's `{ptr, i64}`) keep theirs.
+        self.shadowed
+            .retain(|v| !v.is_instruction() || !v.ty().is_pointer_like() || needed.contains(v));
+    }
+
+    /// Does instruction `user` need the shadow of its operand `k` (a shadowed pointer)?
+    /// Uses that only pass the pointer on to a derived pointer answer no: the derived
+    /// pointer's own uses decide.
+    fn use_needs_shadow(
+        &self,
+        user: Value,
+        k: u32,
+        types: Option<&crate::types::TypeAnalysis>,
+    ) -> bool {
+        use Opcode::*;
+        match user.opcode() {
+            // An integer load may move a float's bits (a copy through `long`): the shadow
+            // stays unless type analysis proves the value and the memory integers, so
+            // an ambiguous access is still reported (`cannot-deduce-type`).
+            Some(LLVMLoad) => {
+                self.is_active(user)
+                    || (is_int_carrier_type(user.ty()) && !integer_access(types, user, k))
+            }
+            Some(LLVMStore) if k == 1 => {
+                let v = user.operand(0);
+                let t = v.ty();
+                if carries_fp(t) || t.contains_pointer() || self.is_active(v) {
+                    return true;
+                }
+                is_int_carrier_type(t) && !integer_access(types, user, k)
+            }
+            // The pointer itself stored into memory: its shadow goes into shadow memory.
+            Some(LLVMStore) => true,
+            // The callee of a call through a pointer needs no shadow: its derivative is
+            // found from the primal pointer.
+            Some(LLVMCall) | Some(LLVMInvoke) if k + 1 == user.num_operands() => false,
+            Some(LLVMCall) | Some(LLVMInvoke) => !matches!(
+                classify(user),
+                CallKind::InactiveExternal | CallKind::NoDerivative | CallKind::TypeHint
+            ),
+            Some(LLVMICmp) | Some(LLVMPtrToInt) => false,
+            // Derived pointers: their own uses decide.
+            Some(LLVMGetElementPtr)
+            | Some(LLVMBitCast)
+            | Some(LLVMAddrSpaceCast)
+            | Some(LLVMSelect)
+            | Some(LLVMPHI)
+            | Some(LLVMFreeze)
+            | Some(LLVMExtractElement)
+            | Some(LLVMInsertElement)
+            | Some(LLVMShuffleVector) => false,
+            // Returned, put into an aggregate, or anything else: keep it.
+            _ => true,
+        }
     }
 
     fn keep_useful(&mut self, insts: &[Value]) {
@@ -271,6 +422,12 @@ impl Activity {
             let roots: Vec<Value> = match i.opcode() {
                 Some(LLVMRet) => i.operands(),
                 Some(LLVMStore) if self.is_shadowed(i.operand(1)) => vec![i.operand(0)],
+                // Memory from a function without IR or rule has no shadow; a derivative
+                // stored there stays visible (the transform reports it) rather than being
+                // pruned into a silent zero.
+                Some(LLVMStore) if crate::calls::untracked_source(i.operand(1)).is_some() => {
+                    vec![i.operand(0)]
+                }
                 Some(LLVMCall) => {
                     let writes = match i.called_function() {
                         Some(f) => {
@@ -296,6 +453,15 @@ impl Activity {
         }
         while let Some(v) = work.pop() {
             if !v.is_instruction() {
+                continue;
+            }
+            // A comparison or a float-to-integer conversion passes no derivative back to
+            // its operands: a value used only there (`exp(x) > 2` deciding a branch or a
+            // select) is not useful, whatever the comparison's result feeds.
+            if matches!(
+                v.opcode(),
+                Some(LLVMFCmp | LLVMICmp | LLVMFPToSI | LLVMFPToUI)
+            ) {
                 continue;
             }
             let ops: Vec<Value> = if v.opcode() == Some(LLVMPHI) {
@@ -353,6 +519,16 @@ impl Activity {
                 any_in || global_touchers.contains(&f) || self.is_active(call)
             }
             CallKind::InactiveExternal | CallKind::NoDerivative | CallKind::TypeHint => false,
+            CallKind::Indirect => {
+                any_in
+                    || self.is_active(call)
+                    || crate::calls::indirect_candidates(
+                        call.parent_function().parent_module(),
+                        call.called_function_type(),
+                    )
+                    .iter()
+                    .any(|c| global_touchers.contains(c))
+            }
             _ => any_in || self.is_active(call),
         }
     }
@@ -409,6 +585,13 @@ impl Activity {
                     CallKind::Malloc | CallKind::Calloc | CallKind::Realloc => {
                         self.shadowed.insert(i);
                     }
+                    // The allocation is written to `*ops[0]`: that slot holds a pointer
+                    // with a shadow.
+                    CallKind::PosixMemalign => {
+                        if ops[0].is_instruction() || ops[0].is_argument() {
+                            self.shadowed.insert(ops[0]);
+                        }
+                    }
                     CallKind::MaskedLoad | CallKind::MaskedGather => {
                         let p = ops[0];
                         if carries_fp(ty) && (self.is_shadowed(p) || self.is_active(ops[2])) {
@@ -427,7 +610,19 @@ impl Activity {
                             self.active.insert(i);
                         }
                     }
-                    CallKind::Defined(f) => {
+                    CallKind::Indirect => {
+                        let inputs = any_active(self) || any_shadowed(self);
+                        if inputs && carries_fp(ty) {
+                            self.active.insert(i);
+                        }
+                        if inputs
+                            && (ty.is_pointer()
+                                || (self.through_aggregates && ty.contains_pointer()))
+                        {
+                            self.shadowed.insert(i);
+                        }
+                    }
+                    CallKind::Defined(f) | CallKind::Custom(f) => {
                         let touches = input.global_touchers.contains(&f);
                         let inputs = any_active(self) || any_shadowed(self) || touches;
                         if inputs && carries_fp(ty) {

@@ -5,7 +5,7 @@
 //! the tables in `ferrozyme-rules` and `ferrozyme-abi`; whether the call is *active* is the
 //! activity analysis' business.
 
-use ferrozyme_llvm::Value;
+use ferrozyme_llvm::{Module, Opcode, Type, Value};
 use ferrozyme_rules::Rule;
 
 #[derive(Clone, Copy, Debug)]
@@ -33,8 +33,12 @@ pub enum CallKind {
     MaskedGather,
     /// `llvm.masked.scatter(vals, ptrs, mask)`.
     MaskedScatter,
+    /// An allocator of [`ferrozyme_abi::ALLOCATORS`] (`malloc`, `aligned_alloc`, `new` ...);
+    /// [`alloc_size`] is its size argument.
     Malloc,
     Calloc,
+    /// `posix_memalign(&p, alignment, size)`: the new pointer is written to `*&p`.
+    PosixMemalign,
     Realloc,
     Free,
     /// Known external functions that cannot affect derivatives (`printf`, ...).
@@ -43,6 +47,10 @@ pub enum CallKind {
     TypeHint,
     /// A function with IR in the module.
     Defined(Value),
+    /// A function with a registered derivative (`__enzyme_register_gradient_*`,
+    /// `__enzyme_register_derivative_*`): the registered functions are called, whether or
+    /// not the function has IR.
+    Custom(Value),
     /// An intrinsic without a rule.
     UnknownIntrinsic,
     /// A declared function without IR and without a rule.
@@ -61,60 +69,28 @@ pub fn classify(call: Value) -> CallKind {
         return CallKind::Indirect;
     };
     let name = f.name();
-    if name.starts_with("llvm.") {
-        if let Some(r) = ferrozyme_rules::intrinsic_rule(&name).filter(|r| math_call_fits(call, r))
-        {
-            if r.all_zero() {
-                return CallKind::NoDerivative;
-            }
-            return CallKind::Math(r);
-        }
-        if name.starts_with("llvm.memcpy") {
-            return CallKind::Memcpy;
-        }
-        if name.starts_with("llvm.memmove") {
-            return CallKind::Memmove;
-        }
-        if name.starts_with("llvm.memset") {
-            return CallKind::Memset;
-        }
-        if name.starts_with("llvm.vector.reduce.fadd") {
-            return CallKind::ReduceFAdd;
-        }
-        for (prefix, kind) in [
-            ("llvm.masked.load.", CallKind::MaskedLoad),
-            ("llvm.masked.store.", CallKind::MaskedStore),
-            ("llvm.masked.gather.", CallKind::MaskedGather),
-            ("llvm.masked.scatter.", CallKind::MaskedScatter),
-        ] {
-            if name.starts_with(prefix) && call.num_call_args() == 3 {
-                return kind;
-            }
-        }
-        if name.starts_with("llvm.vector.reduce.fmul") {
-            return CallKind::ReduceFMul;
-        }
-        if ["llvm.vector.reduce.fmax", "llvm.vector.reduce.fmin"]
-            .iter()
-            .any(|p| name.starts_with(p))
-        {
-            return CallKind::ReduceFMinMax;
-        }
-        if ferrozyme_rules::zero_derivative_intrinsic(&name) {
-            return CallKind::NoDerivative;
-        }
-        return CallKind::UnknownIntrinsic;
+    if f.intrinsic_id() != 0 {
+        return classify_intrinsic(call, f, &name);
     }
-    if crate::types::is_type_hint(&name) {
+    if ferrozyme_abi::type_hint(&name).is_some() {
         return CallKind::TypeHint;
+    }
+    if f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR) {
+        return CallKind::Custom(f);
+    }
+    if f.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR) {
+        return CallKind::InactiveExternal;
     }
     if !f.is_declaration() {
         return CallKind::Defined(f);
     }
+    if ferrozyme_abi::allocator_size_arg(&name).is_some_and(|k| k < call.num_call_args() as usize) {
+        return CallKind::Malloc;
+    }
     match name.as_str() {
-        "malloc" | "_Znwm" | "_Znam" | "aligned_alloc" => return CallKind::Malloc,
         "calloc" => return CallKind::Calloc,
         "realloc" => return CallKind::Realloc,
+        "posix_memalign" if call.num_call_args() == 3 => return CallKind::PosixMemalign,
         _ => {}
     }
     if ferrozyme_abi::DEALLOCATORS.contains(&name.as_str()) {
@@ -134,6 +110,55 @@ pub fn classify(call: Value) -> CallKind {
     CallKind::UnknownExternal
 }
 
+/// Intrinsics the transform handles structurally, identified by intrinsic ID.
+const STRUCTURAL_INTRINSICS: &[(&str, CallKind)] = &[
+    ("llvm.memcpy", CallKind::Memcpy),
+    ("llvm.memcpy.inline", CallKind::Memcpy),
+    ("llvm.memmove", CallKind::Memmove),
+    ("llvm.memset", CallKind::Memset),
+    ("llvm.memset.inline", CallKind::Memset),
+    ("llvm.vector.reduce.fadd", CallKind::ReduceFAdd),
+    ("llvm.vector.reduce.fmul", CallKind::ReduceFMul),
+    ("llvm.vector.reduce.fmax", CallKind::ReduceFMinMax),
+    ("llvm.vector.reduce.fmin", CallKind::ReduceFMinMax),
+    ("llvm.vector.reduce.fmaximum", CallKind::ReduceFMinMax),
+    ("llvm.vector.reduce.fminimum", CallKind::ReduceFMinMax),
+    ("llvm.masked.load", CallKind::MaskedLoad),
+    ("llvm.masked.store", CallKind::MaskedStore),
+    ("llvm.masked.gather", CallKind::MaskedGather),
+    ("llvm.masked.scatter", CallKind::MaskedScatter),
+];
+
+fn classify_intrinsic(call: Value, f: Value, name: &str) -> CallKind {
+    if let Some(r) = ferrozyme_rules::intrinsic_rule(name).filter(|r| math_call_fits(call, r)) {
+        if r.all_zero() {
+            return CallKind::NoDerivative;
+        }
+        return CallKind::Math(r);
+    }
+    if let Some((_, kind)) = STRUCTURAL_INTRINSICS
+        .iter()
+        .find(|(base, _)| f.is_intrinsic(base))
+    {
+        let masked = matches!(
+            kind,
+            CallKind::MaskedLoad
+                | CallKind::MaskedStore
+                | CallKind::MaskedGather
+                | CallKind::MaskedScatter
+        );
+        // LLVM 22's masked operations take (pointer, mask, value) with the alignment as an
+        // attribute; any other shape is not the one the transform was written for.
+        if !masked || call.num_call_args() == 3 {
+            return *kind;
+        }
+    }
+    if ferrozyme_rules::zero_derivative_intrinsic(name) {
+        return CallKind::NoDerivative;
+    }
+    CallKind::UnknownIntrinsic
+}
+
 /// Does the call have the shape the rule is written for: one operand per argument, and
 /// floating operands of the result's type (so `cabsf(<2 x float>)`, which packs a complex
 /// number in one vector, is not mistaken for the two-argument rule)?
@@ -141,4 +166,85 @@ fn math_call_fits(call: Value, r: &Rule) -> bool {
     let args = call.call_args();
     let rt = call.ty();
     args.len() == r.arity && args.iter().all(|a| !a.ty().is_fp() || a.ty() == rt)
+}
+
+/// The functions a call through a pointer of function type `fty` may reach: every
+/// function of the module with exactly that type whose address is taken (used other than
+/// as the callee of a direct call: stored, passed, in a table or a vtable), that has IR, a
+/// registered derivative or a math rule (`sin` passed as a callback), and that the pass
+/// did not generate. Enzyme's entry points and
+/// hooks are not candidates.
+pub fn indirect_candidates(module: Module, fty: Type) -> Vec<Value> {
+    module
+        .functions()
+        .into_iter()
+        .filter(|f| f.function_type() == fty && !fty.is_vararg())
+        .filter(|f| {
+            !f.is_declaration()
+                || f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR)
+                || library_math(*f)
+        })
+        .filter(|f| f.intrinsic_id() == 0 && !f.has_string_fn_attr(ferrozyme_abi::GENERATED_ATTR))
+        .filter(|f| !f.name().contains(ferrozyme_abi::ENZYME_FUNCTION_PREFIX))
+        .filter(|f| address_taken(*f))
+        .collect()
+}
+
+/// A declared library function with a math rule (`sin`, `exp` ...), whose address can be
+/// taken like any other.
+fn library_math(f: Value) -> bool {
+    ferrozyme_rules::libm_rule(&f.name()).is_some_and(|r| {
+        let params = f.function_type().param_types();
+        params.len() == r.arity && params.iter().all(|t| t.is_fp())
+    })
+}
+
+/// Is `f` used other than as the callee of a direct call (or as the function a hook call
+/// differentiates)?
+fn address_taken(f: Value) -> bool {
+    f.users().into_iter().any(|u| {
+        let direct = matches!(
+            u.opcode(),
+            Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke)
+        ) && u.called_value() == f;
+        let hook = u.is_call()
+            && u.called_function()
+                .is_some_and(|h| ferrozyme_abi::entry_point(&h.name()).is_some());
+        let registration = u.is_constant()
+            && u.users().iter().any(|g| {
+                g.is_global_variable() && ferrozyme_abi::registration(&g.name()).is_some()
+            });
+        !direct && !hook && !registration
+    })
+}
+
+/// The size argument of an allocation call (`CallKind::Malloc`, `Calloc`'s count, or
+/// `posix_memalign`'s size).
+pub fn alloc_size(call: Value) -> Value {
+    let args = call.call_args();
+    let name = call.called_function().map(|f| f.name()).unwrap_or_default();
+    match ferrozyme_abi::allocator_size_arg(&name) {
+        Some(k) => args[k],
+        None if name == "posix_memalign" => args[2],
+        None => args[0],
+    }
+}
+
+/// The call of a function without IR or rule that returned the memory `addr` points into
+/// (through GEPs and casts), if any: such memory has no shadow, so a derivative stored
+/// there would be dropped (`memalign` before it was a known allocator, an allocator of a
+/// runtime such as numba's).
+pub fn untracked_source(mut addr: Value) -> Option<Value> {
+    for _ in 0..32 {
+        match addr.opcode() {
+            Some(Opcode::LLVMGetElementPtr)
+            | Some(Opcode::LLVMBitCast)
+            | Some(Opcode::LLVMAddrSpaceCast) => addr = addr.operand(0),
+            Some(Opcode::LLVMCall) => {
+                return matches!(classify(addr), CallKind::UnknownExternal).then_some(addr)
+            }
+            _ => return None,
+        }
+    }
+    None
 }

@@ -5,4 +5,5 @@ pub mod activity;
 pub mod calls;
 pub mod cfg;
 pub mod loops;
+pub mod predecessors;
 pub mod types;

@@ -2,12 +2,14 @@
 //!
 //! A back edge is an edge `t -> h` whose target dominates its source; the natural loop of
 //! `h` is `h` plus every block that reaches a back-edge source without passing through
-//! `h`. Loops sharing a header are merged. The *preheader* is the unique predecessor of
-//! the header outside the loop whose only successor is the header (what `loop-simplify`
-//! guarantees at `-O1` and above).
+//! `h`. Loops sharing a header are merged. The *entry* is the unique predecessor of the
+//! header outside the loop; it is the *preheader* when its only successor is the header
+//! (what `loop-simplify` guarantees at `-O1` and above). Rotated loops that clang left
+//! without one (a guard `n > 0` branching straight into the body or past it) have an
+//! entry but no preheader; the entry still runs exactly once per execution of the loop.
 //!
 //! The trip count is recognised for the counted loops compilers emit: an integer
-//! induction phi in the header starting at `start` (from the preheader) and stepping by
+//! induction phi in the header starting at `start` (from the entry) and stepping by
 //! +1 on the back edge, with an exit branch comparing the induction variable (or its
 //! increment) against a loop-invariant bound `n`. The result, `n - start + 1` clamped at
 //! zero, is an estimate used only as a capacity hint for the tape: an error in it can
@@ -24,6 +26,9 @@ pub struct Loop {
     pub header: Block,
     pub blocks: HashSet<Block>,
     pub latches: Vec<Block>,
+    /// The unique predecessor of the header outside the loop, if there is one.
+    pub entry: Option<Block>,
+    /// The entry, when the header is its only successor.
     pub preheader: Option<Block>,
 }
 
@@ -53,6 +58,7 @@ impl Loops {
                         header: s,
                         blocks: HashSet::from([s]),
                         latches: Vec::new(),
+                        entry: None,
                         preheader: None,
                     });
                     l.latches.push(b);
@@ -78,6 +84,7 @@ impl Loops {
                 .filter(|p| !l.blocks.contains(p))
                 .collect();
             if let [p] = outside.as_slice() {
+                l.entry = Some(*p);
                 if cfg.succs(*p).len() == 1 {
                     l.preheader = Some(*p);
                 }
@@ -115,7 +122,7 @@ pub fn defined_outside(l: &Loop, v: Value) -> bool {
 
 /// Recognises the trip count of a counted loop (see the module docs).
 pub fn trip_count(l: &Loop) -> Option<TripCount> {
-    let pre = l.preheader?;
+    let pre = l.entry?;
     for phi in l.header.phis() {
         if !phi.ty().is_integer() {
             continue;
@@ -172,4 +179,23 @@ pub fn trip_count(l: &Loop) -> Option<TripCount> {
         }
     }
     None
+}
+
+/// Is `v` the `+1` step of `phi` (an `add`, or a phi merging such steps from several
+/// paths through the loop body)?
+pub fn steps_by_one(phi: Value, v: Value) -> bool {
+    fn go(phi: Value, v: Value, depth: u32) -> bool {
+        match v.opcode() {
+            Some(Opcode::LLVMAdd) => {
+                (v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
+                    || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1))
+            }
+            Some(Opcode::LLVMPHI) if depth > 0 && v != phi => {
+                let inc = v.incoming();
+                !inc.is_empty() && inc.iter().all(|(x, _)| go(phi, *x, depth - 1))
+            }
+            _ => false,
+        }
+    }
+    go(phi, v, 3)
 }

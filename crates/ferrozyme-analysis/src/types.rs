@@ -291,17 +291,3 @@ mod tests {
         assert_eq!(t.shifted(-8).to_string(), "{[8]:Integer, [16]:Double}");
     }
 }
-
-/// Enzyme-style type hint functions (`__enzyme_double(ptr)` ...): calls users add to tell
-/// type analysis what memory holds. They have no body; the pass removes them.
-pub const TYPE_HINTS: &[&str] = &[
-    "__enzyme_double",
-    "__enzyme_float",
-    "__enzyme_integer",
-    "__enzyme_pointer",
-];
-
-/// Is `name` a type hint function?
-pub fn is_type_hint(name: &str) -> bool {
-    TYPE_HINTS.contains(&name)
-}

@@ -485,3 +485,33 @@ fn unused_results_are_not_active_after_restriction() {
         assert!(a.is_active(val(f, "x")), "the argument feeds the result");
     });
 }
+
+/// Runs the forward half and the backward restriction on `@name`.
+fn run_restricted(m: Module, name: &str, args: &[ArgActivity]) -> (Value, Activity) {
+    let f = func(m, name);
+    let mut a = Activity::run(&ActivityInput {
+        func: f,
+        args,
+        global_touchers: &HashSet::new(),
+    });
+    a.restrict_to_useful(f);
+    (f, a)
+}
+
+#[test]
+fn values_only_compared_or_converted_to_integers_are_not_active() {
+    // A comparison's result and an integer have no derivative, so nothing flows back to
+    // what they were computed from: d/dx of `c ? x*x : 3x` does not involve exp(x).
+    with_module("compared.ll", |m| {
+        let (f, a) = run_restricted(m, "compared", &[Active]);
+        check_active(f, &a, false, &["t", "c"]);
+        check_active(f, &a, true, &["x", "sq", "lin", "r"]);
+        let (f, a) = run_restricted(m, "converted", &[Active]);
+        check_active(f, &a, false, &["t", "k", "kf"]);
+        check_active(f, &a, true, &["x", "r"]);
+        // The same comparison, but `t` is also a possible result: it stays active.
+        let (f, a) = run_restricted(m, "compared_and_returned", &[Active]);
+        check_active(f, &a, true, &["t", "r"]);
+        check_active(f, &a, false, &["c"]);
+    });
+}

@@ -136,13 +136,23 @@ impl Job<'_> {
 
     /// Phase 1: one source to bitcode.
     fn compile_to_bitcode(&mut self, src: &Source, out: &Path) -> Result<(), CliError> {
+        self.compile_source(src, out, self.args.ad_before_opt)
+    }
+
+    /// One source to bitcode, optimized by clang unless `unoptimized`.
+    fn compile_source(
+        &mut self,
+        src: &Source,
+        out: &Path,
+        unoptimized: bool,
+    ) -> Result<(), CliError> {
         let mut cmd = self.clang_cmd();
         // AddressSanitizer instruments at the end of clang's pipeline, before the AD pass
         // would see the IR (its shadow checks and `__asan_memcpy` are not differentiable);
         // the sources are compiled without it and `asan` runs after AD (`sanitize`).
         cmd.arg(self.args.opt.clang_flag())
             .args(self.args.compile_flags.iter().filter(|f| !is_asan_flag(f)));
-        if self.args.ad_before_opt {
+        if unoptimized {
             cmd.args(["-Xclang", "-disable-llvm-passes"]);
         }
         // After the user's flags: their own -I/-isystem directories are searched first.
@@ -185,6 +195,7 @@ impl Job<'_> {
             m.set_name(&src.path.to_string_lossy());
             modules.push(m);
         }
+        self.keep_registered_calls(ctx, sources, &mut modules)?;
         Ok(modules)
     }
 
@@ -318,11 +329,11 @@ impl Job<'_> {
         // Functions the pass did not touch were optimized before it: skip them this time
         // (not with --ad-before-opt, where nothing was optimized yet).
         let frozen = (!self.args.ad_before_opt && level != OptLevel::O0).then(|| {
-            ferrozyme_transform::freeze_untouched(ferrozyme_transform::Module::from_inkwell(module))
+            crate::freeze::freeze_untouched(ferrozyme_transform::Module::from_inkwell(module))
         });
         let optimized = pipeline::optimize(module, &tm, level, loops);
         if let Some(f) = frozen {
-            ferrozyme_transform::thaw(f);
+            crate::freeze::thaw(f);
         }
         optimized?;
         if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
@@ -335,6 +346,77 @@ impl Job<'_> {
             pipeline::embed_bitcode(module, ir);
         }
         pipeline::emit(module, &tm, emit, out)
+    }
+
+    /// Functions with registered derivatives (`__enzyme_register_gradient_*`) must reach
+    /// the AD pass as calls: when clang's optimizer may have inlined one (a source that
+    /// defines such a function, compiled at -O1 and above), that source is compiled again
+    /// unoptimized, the functions are marked `noinline` (`ferrozyme_transform::
+    /// prepare_module`), and clang optimizes the prepared bitcode with the same flags.
+    /// Sources without such functions (nearly all) are compiled once, as before.
+    fn keep_registered_calls<'c>(
+        &mut self,
+        ctx: &'c Context,
+        sources: &[Source],
+        modules: &mut [inkwell::module::Module<'c>],
+    ) -> Result<(), CliError> {
+        if self.args.ad_before_opt || self.args.opt == OptLevel::O0 {
+            return Ok(());
+        }
+        let names: Vec<String> = modules
+            .iter()
+            .flat_map(|m| {
+                ferrozyme_transform::registered_functions(
+                    ferrozyme_transform::Module::from_inkwell(m),
+                )
+            })
+            .collect();
+        if names.is_empty() {
+            return Ok(());
+        }
+        for (k, src) in sources.iter().enumerate() {
+            let defines = names.iter().any(|n| {
+                modules[k]
+                    .get_function(n)
+                    .is_some_and(|f| f.count_basic_blocks() > 0)
+            });
+            if !defines {
+                continue;
+            }
+            let stem = stem_of(&src.path);
+            let raw = self.tmp.join(format!("{k}-{stem}.raw.bc"));
+            let prepared = self.tmp.join(format!("{k}-{stem}.prepared.bc"));
+            let optimized = self.tmp.join(format!("{k}-{stem}.opt.bc"));
+            self.compile_source(src, &raw, true)?;
+            let m = pipeline::load(ctx, &raw)?;
+            ferrozyme_transform::prepare_module(
+                ferrozyme_transform::Module::from_inkwell(&m),
+                &names,
+            );
+            if !m.write_bitcode_to_path(&prepared) {
+                return Err(CliError::Failed(format!(
+                    "cannot write '{}'",
+                    prepared.display()
+                )));
+            }
+            let mut cmd = self.clang_cmd();
+            cmd.arg(self.args.opt.clang_flag())
+                .args(
+                    self.args
+                        .compile_flags
+                        .iter()
+                        .filter(|f| optimization_flag(f) && !is_asan_flag(f)),
+                )
+                .args(["-Wno-unused-command-line-argument", "-emit-llvm", "-c"])
+                .arg(&prepared)
+                .arg("-o")
+                .arg(&optimized);
+            self.run(&mut cmd)?;
+            let m = pipeline::load(ctx, &optimized)?;
+            m.set_name(&src.path.to_string_lossy());
+            modules[k] = m;
+        }
+        Ok(())
     }
 
     /// The gradient-checking runtime (`gradcheck.c`), compiled to bitcode for linking.
@@ -375,6 +457,14 @@ fn merge(mut modules: Vec<Module<'_>>) -> Result<Module<'_>, CliError> {
     let first = modules.remove(0);
     pipeline::link_into(&first, modules)?;
     Ok(first)
+}
+
+/// Flags that steer clang's optimization of bitcode (`-f...`, `-m...`, the target):
+/// what the second half of a split compile needs; preprocessor and language flags are
+/// not.
+fn optimization_flag(f: &str) -> bool {
+    (f.starts_with("-f") || f.starts_with("-m") || f.starts_with("--target="))
+        && !f.starts_with("-fsyntax")
 }
 
 /// `-fsanitize=address` (alone or in a list such as `-fsanitize=address,undefined`).

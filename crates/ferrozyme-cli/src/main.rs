@@ -5,6 +5,7 @@
 mod args;
 mod cc;
 mod error;
+mod freeze;
 mod headers;
 mod link;
 mod objects;

@@ -2,7 +2,10 @@
 //!
 //! The suite lives in `<workspace>/tests/`: `tests/c/NN_name.c` are
 //! self-checking programs, `tests/errors/*.{c,ll}` must be rejected with a
-//! given diagnostic. See `tests/README.md` for the directive syntax.
+//! given diagnostic, `tests/filetests/*.ll` pin the transform's decisions on the
+//! generated IR (`filetest.rs`). See `tests/README.md` for the directive syntax.
+
+pub mod filetest;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

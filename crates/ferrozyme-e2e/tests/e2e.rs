@@ -1,6 +1,7 @@
 //! End-to-end suite: one trial per (program, opt level) for `tests/c/*.c`
 //! (`c::03_sumsq::O2`) and `tests/cxx/*.cpp` (through `ferrozyme c++`) and one per error program in `tests/errors/`
-//! (`errors::missing_derivative`), and one per (multi-file program, opt level) in
+//! (`errors::missing_derivative`), one per IR filetest in `tests/filetests/`
+//! (`filetests::counter_counted_down`), and one per (multi-file program, opt level) in
 //! `tests/multi/*/build.sh` (`multi::01_separate_objects::O2`, see `e2e/multi.rs`). Run with
 //! `cargo build --release && cargo test -p ferrozyme-e2e`.
 
@@ -17,9 +18,12 @@ mod multi;
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// `target/e2e/<name>-<opt>` of this checkout, emptied.
 fn build_dir(name: &str, opt: &str) -> Result<PathBuf, Failed> {
-    let dir = std::env::temp_dir()
-        .join("ferrozyme-e2e")
+    // Under this checkout's target directory, so that test runs of several checkouts (or
+    // worktrees) on one machine never share (and delete) each other's build directories.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target/e2e")
         .join(format!("{name}-{opt}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -347,6 +351,51 @@ fn run_fuzz_regression(root: &Path, file: &Path, src: &str, d: &Directives) -> R
     }
 }
 
+/// One trial per IR filetest (`filetests::<stem>`, see `ferrozyme_e2e::filetest`), plus
+/// `filetests::harness_reports_a_failed_check`: the first filetest with one extra check
+/// that cannot match must fail, so a harness that stopped running FileCheck (or lost
+/// its verdict) cannot pass silently.
+fn filetest_trials(root: &Path) -> Vec<Trial> {
+    let dir = root.join("tests").join("filetests");
+    let files = list_files(&dir, &["ll"]);
+    let mut trials = Vec::new();
+    for file in &files {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(file).unwrap_or_default();
+        let d = parse_directives(&src);
+        let (root, file) = (root.to_path_buf(), file.clone());
+        trials.push(
+            Trial::test(
+                format!("filetests::{}", trial_component(&stem)),
+                move || {
+                    filetest::run_filetest(&ferrozyme(&root)?, &file, &src).map_err(Failed::from)
+                },
+            )
+            .with_ignored_flag(d.ignore.is_some()),
+        );
+    }
+    if let Some(first) = files.first() {
+        let (root, first) = (root.to_path_buf(), first.clone());
+        trials.push(Trial::test(
+            "filetests::harness_reports_a_failed_check",
+            move || {
+                let src = std::fs::read_to_string(&first)
+                    .map_err(|e| format!("cannot read {}: {e}", first.display()))?;
+                let dir = build_dir("filetest-harness", "check")?;
+                let mutated = dir.join("mutated.ll");
+                let text = format!("{src}\n; CHECK: this text is never in the output\n");
+                std::fs::write(&mutated, &text).map_err(|e| format!("writing: {e}"))?;
+                match filetest::run_filetest(&ferrozyme(&root)?, &mutated, &text) {
+                    Err(msg) if msg.contains("this text is never in the output") => Ok(()),
+                    Err(msg) => Err(format!("failed, but not on the added check:\n{msg}").into()),
+                    Ok(()) => Err("a check that cannot match passed".into()),
+                }
+            },
+        ));
+    }
+    trials
+}
+
 fn main() {
     let args = Arguments::from_args();
     let root = workspace_root();
@@ -428,6 +477,8 @@ fn main() {
             run_fuzz_regression(&root, &file2, &src, &d)
         }));
     }
+
+    trials.extend(filetest_trials(&root));
 
     libtest_mimic::run(&args, trials).exit();
 }

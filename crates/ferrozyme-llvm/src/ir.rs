@@ -294,6 +294,16 @@ impl Value {
         }
         self.parent_block().parent()
     }
+    /// The module a global value (function, global variable) belongs to.
+    pub fn parent_module(self) -> crate::Module {
+        debug_assert!(
+            self.is_function() || self.is_global_variable(),
+            "parent_module on a value that is not a global: {self}"
+        );
+        // SAFETY: a global value; its parent module outlives the handle (module handles are
+        // owned elsewhere, see `Module`).
+        unsafe { crate::Module::from_raw(LLVMGetGlobalParent(self.0)) }
+    }
     pub fn next_instruction(self) -> Option<Value> {
         // SAFETY: handle invariant.
         opt_value(unsafe { LLVMGetNextInstruction(self.0) })
@@ -338,23 +348,46 @@ impl Value {
             .collect()
     }
     pub fn fcmp_predicate(self) -> RealPredicate {
+        debug_assert!(
+            self.opcode() == Some(Opcode::LLVMFCmp),
+            "fcmp_predicate on a value that is not an fcmp: {self}"
+        );
         // SAFETY: only on fcmp.
         unsafe { LLVMGetFCmpPredicate(self.0) }
     }
     pub fn icmp_predicate(self) -> IntPredicate {
+        debug_assert!(
+            self.opcode() == Some(Opcode::LLVMICmp),
+            "icmp_predicate on a value that is not an icmp: {self}"
+        );
         // SAFETY: only on icmp.
         unsafe { LLVMGetICmpPredicate(self.0) }
     }
     pub fn allocated_type(self) -> Type {
+        debug_assert!(
+            self.opcode() == Some(Opcode::LLVMAlloca),
+            "allocated_type on a value that is not an alloca: {self}"
+        );
         // SAFETY: only on alloca.
         Type(unsafe { LLVMGetAllocatedType(self.0) })
     }
     pub fn gep_source_type(self) -> Type {
+        debug_assert!(
+            self.opcode().or_else(|| self.const_opcode()) == Some(Opcode::LLVMGetElementPtr),
+            "gep_source_type on a value that is not a GEP: {self}"
+        );
         // SAFETY: only on GEP instructions / constant expressions.
         Type(unsafe { LLVMGetGEPSourceElementType(self.0) })
     }
     /// Constant indices of extractvalue/insertvalue.
     pub fn aggregate_indices(self) -> Vec<u32> {
+        debug_assert!(
+            matches!(
+                self.opcode(),
+                Some(Opcode::LLVMExtractValue | Opcode::LLVMInsertValue)
+            ),
+            "aggregate_indices on a value that is not an extractvalue/insertvalue: {self}"
+        );
         // SAFETY: only on extractvalue/insertvalue; LLVM owns the index array.
         unsafe {
             let n = LLVMGetNumIndices(self.0) as usize;
@@ -363,6 +396,10 @@ impl Value {
         }
     }
     pub fn shuffle_mask(self) -> Vec<Option<u32>> {
+        debug_assert!(
+            self.opcode() == Some(Opcode::LLVMShuffleVector),
+            "shuffle_mask on a value that is not a shufflevector: {self}"
+        );
         // SAFETY: only on shufflevector.
         unsafe {
             let n = LLVMGetNumMaskElements(self.0);
@@ -431,6 +468,13 @@ impl Value {
         self.opcode() == Some(Opcode::LLVMCall)
     }
     pub fn called_value(self) -> Value {
+        debug_assert!(
+            matches!(
+                self.opcode(),
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
+            ),
+            "called_value on a value that is not a call: {self}"
+        );
         // SAFETY: only on calls/invokes.
         Value(unsafe { LLVMGetCalledValue(self.0) })
     }
@@ -451,6 +495,13 @@ impl Value {
         None
     }
     pub fn num_call_args(self) -> u32 {
+        debug_assert!(
+            matches!(
+                self.opcode(),
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
+            ),
+            "num_call_args on a value that is not a call: {self}"
+        );
         // SAFETY: only on calls.
         unsafe { LLVMGetNumArgOperands(self.0) }
     }
@@ -458,6 +509,13 @@ impl Value {
         (0..self.num_call_args()).map(|i| self.operand(i)).collect()
     }
     pub fn called_function_type(self) -> Type {
+        debug_assert!(
+            matches!(
+                self.opcode(),
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
+            ),
+            "called_function_type on a value that is not a call: {self}"
+        );
         // SAFETY: only on calls.
         Type(unsafe { LLVMGetCalledFunctionType(self.0) })
     }
@@ -491,6 +549,21 @@ impl Value {
 
     /// Copies the call-site attributes (function, return, parameters) of call/invoke
     /// `self` to call `to`.
+    /// Adds `sret(ty)` to argument `i` of this call (what the callee's parameter says).
+    pub fn add_call_sret(self, i: u32, ty: Type) {
+        debug_assert!(
+            self.is_call(),
+            "add_call_sret on a value that is not a call: {self}"
+        );
+        let kind = attr_kind("sret");
+        // SAFETY: creating a type attribute in the call's context; argument indices start
+        // at 1.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let a = llvm_sys::core::LLVMCreateTypeAttribute(ctx, kind, ty.0);
+            LLVMAddCallSiteAttribute(self.0, i + 1, a);
+        }
+    }
     pub fn copy_call_site_attributes(self, to: Value) {
         let n = self.num_call_args();
         let indices = [
@@ -517,6 +590,10 @@ impl Value {
     // --- phi
 
     pub fn incoming(self) -> Vec<(Value, Block)> {
+        debug_assert!(
+            self.opcode() == Some(Opcode::LLVMPHI),
+            "incoming on a value that is not a phi: {self}"
+        );
         // SAFETY: only on phi nodes.
         unsafe {
             let n = LLVMCountIncoming(self.0);
@@ -531,6 +608,10 @@ impl Value {
         }
     }
     pub fn add_incoming(self, v: Value, b: Block) {
+        debug_assert!(
+            self.opcode() == Some(Opcode::LLVMPHI),
+            "add_incoming on a value that is not a phi: {self}"
+        );
         let mut vs = [v.0];
         let mut bs = [b.0];
         // SAFETY: phi node; arrays outlive the call.
@@ -620,6 +701,10 @@ impl Value {
     // --- functions
 
     pub fn params(self) -> Vec<Value> {
+        debug_assert!(
+            self.is_function(),
+            "params on a value that is not a function: {self}"
+        );
         // SAFETY: only on functions.
         unsafe {
             (0..LLVMCountParams(self.0))
@@ -628,6 +713,10 @@ impl Value {
         }
     }
     pub fn blocks(self) -> Vec<Block> {
+        debug_assert!(
+            self.is_function(),
+            "blocks on a value that is not a function: {self}"
+        );
         let mut out = Vec::new();
         // SAFETY: walking the block list of a live function.
         unsafe {
@@ -640,6 +729,10 @@ impl Value {
         out
     }
     pub fn entry_block(self) -> Option<Block> {
+        debug_assert!(
+            self.is_function(),
+            "entry_block on a value that is not a function: {self}"
+        );
         // SAFETY: function.
         unsafe {
             if LLVMCountBasicBlocks(self.0) == 0 {
@@ -655,6 +748,10 @@ impl Value {
     }
     /// The function's own type (not the pointer type).
     pub fn function_type(self) -> Type {
+        debug_assert!(
+            self.is_function(),
+            "function_type on a value that is not a function: {self}"
+        );
         // SAFETY: function.
         Type(unsafe { LLVMGlobalGetValueType(self.0) })
     }
@@ -665,6 +762,12 @@ impl Value {
     pub fn intrinsic_id(self) -> u32 {
         // SAFETY: function.
         unsafe { LLVMGetIntrinsicID(self.0) }
+    }
+    /// Is this function the intrinsic `base` (`"llvm.memcpy"`, any overload)? Compared by
+    /// intrinsic ID, not by name: `llvm.memcpy.inline` is not `llvm.memcpy`.
+    pub fn is_intrinsic(self, base: &str) -> bool {
+        let id = self.intrinsic_id();
+        id != 0 && id == crate::module::intrinsic_id_of(base)
     }
     pub fn delete_function(self) {
         // SAFETY: function without remaining uses (caller).
@@ -715,16 +818,32 @@ impl Value {
             LLVMAddAttributeAtIndex(self.0, i + 1, a);
         }
     }
+    /// The type of function parameter `i`'s `sret(T)` attribute, if present.
+    pub fn param_sret_type(self, i: u32) -> Option<Type> {
+        debug_assert!(
+            self.is_function(),
+            "param_sret_type on a non-function: {self}"
+        );
+        let kind = attr_kind("sret");
+        // SAFETY: attribute query on a function; parameter indices start at 1.
+        unsafe {
+            let a = LLVMGetEnumAttributeAtIndex(self.0, i + 1, kind);
+            if a.is_null() {
+                None
+            } else {
+                Some(Type(llvm_sys::core::LLVMGetTypeAttributeValue(a)))
+            }
+        }
+    }
     /// Does parameter `i` carry the enum attribute `name` (e.g. "noalias", "readonly")?
     pub fn has_param_attr(self, i: u32, name: &str) -> bool {
         let k = attr_kind(name);
         // SAFETY: attribute query; parameter indices start at 1.
         unsafe { !LLVMGetEnumAttributeAtIndex(self.0, i + 1, k).is_null() }
     }
-    /// The raw value of the function's `memory(...)` attribute, if present. LLVM encodes
-    /// it as 2 bits per location (argmem, inaccessible, other): 0 = none, 1 = read,
-    /// 2 = write, 3 = readwrite.
-    pub fn memory_effects(self) -> Option<u64> {
+    /// The function's `memory(...)` attribute, decoded; `None` when absent (then the
+    /// function may read and write anything).
+    pub fn memory_effects(self) -> Option<MemoryEffects> {
         let k = attr_kind("memory");
         // SAFETY: attribute query.
         unsafe {
@@ -732,8 +851,37 @@ impl Value {
             if a.is_null() {
                 None
             } else {
-                Some(LLVMGetEnumAttributeValue(a))
+                Some(MemoryEffects(LLVMGetEnumAttributeValue(a)))
             }
+        }
+    }
+    /// Does the function carry the string attribute `key` (`"key"="..."` in IR)?
+    pub fn has_string_fn_attr(self, key: &str) -> bool {
+        // SAFETY: function attribute query by key (pointer + length).
+        unsafe {
+            !LLVMGetStringAttributeAtIndex(
+                self.0,
+                llvm_sys::LLVMAttributeFunctionIndex,
+                key.as_ptr() as *const _,
+                key.len() as u32,
+            )
+            .is_null()
+        }
+    }
+    /// Adds the string attribute `"key"="value"` to the function.
+    pub fn add_string_fn_attr(self, key: &str, value: &str) {
+        // SAFETY: creating a string attribute in the function's context (LLVM copies the
+        // key and value).
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let a = LLVMCreateStringAttribute(
+                ctx,
+                key.as_ptr() as *const _,
+                key.len() as u32,
+                value.as_ptr() as *const _,
+                value.len() as u32,
+            );
+            LLVMAddAttributeAtIndex(self.0, llvm_sys::LLVMAttributeFunctionIndex, a);
         }
     }
     pub fn set_subprogram_none(self) {
@@ -776,6 +924,27 @@ impl Value {
     pub fn set_initializer(self, v: Value) {
         // SAFETY: global variable; types must match (caller).
         unsafe { LLVMSetInitializer(self.0, v.0) }
+    }
+}
+
+/// A function's `memory(...)` attribute as LLVM 22 encodes it: two bits per location
+/// kind (argument memory, inaccessible memory, other memory, and the target-specific
+/// kinds after them), bit 0 of a pair meaning "may read" and bit 1 "may write".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryEffects(u64);
+
+impl MemoryEffects {
+    /// Reads or writes no memory at all (`memory(none)`).
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+    /// Writes no memory of any kind (`memory(read)`, `memory(argmem: read)`, ...).
+    pub fn only_reads(self) -> bool {
+        self.0 & 0xAAAA_AAAA_AAAA_AAAA == 0
+    }
+    /// The raw encoding (for printing).
+    pub fn bits(self) -> u64 {
+        self.0
     }
 }
 

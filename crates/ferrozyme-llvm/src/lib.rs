@@ -36,15 +36,33 @@ pub mod module;
 pub mod types;
 
 pub use builder::Builder;
-pub use ir::{Block, Context, IntPredicate, Opcode, RealPredicate, Type, Value};
+pub use ir::{Block, Context, IntPredicate, MemoryEffects, Opcode, RealPredicate, Type, Value};
 pub use module::{
-    is_exception_handling, opcode_name, run_function_passes, run_module_passes, set_llvm_options,
-    verify_function,
+    intrinsic_id_of, is_exception_handling, opcode_name, rules_op, run_function_passes,
+    run_module_passes, set_llvm_options, verify_function,
 };
 pub use types::TypeKind;
 
+/// Why textual IR could not be linked into a module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkError {
+    /// LLVM's parser rejected the text (its message).
+    Parse(String),
+    /// The linker refused the parsed module (conflicting definitions).
+    Link { name: String },
+}
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LinkError::Parse(msg) => write!(f, "{msg}"),
+            LinkError::Link { name } => write!(f, "linking {name} failed"),
+        }
+    }
+}
+
 /// Parses textual IR in the module's context and links it into `module`.
-pub fn link_ir_text(module: Module, text: &str, name: &str) -> Result<(), String> {
+pub fn link_ir_text(module: Module, text: &str, name: &str) -> Result<(), LinkError> {
     use llvm_sys::core::*;
     let ctx = module.context();
     let cname = ir::cstr(name);
@@ -71,10 +89,12 @@ pub fn link_ir_text(module: Module, text: &str, name: &str) -> Result<(), String
         if bad {
             let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
             LLVMDisposeMessage(msg);
-            return Err(s);
+            return Err(LinkError::Parse(s));
         }
         if llvm_sys::linker::LLVMLinkModules2(module.raw(), src) != 0 {
-            return Err(format!("linking {name} failed"));
+            return Err(LinkError::Link {
+                name: name.to_string(),
+            });
         }
     }
     Ok(())

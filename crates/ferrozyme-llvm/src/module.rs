@@ -3,6 +3,7 @@
 use std::ffi::CStr;
 use std::fmt;
 
+use ferrozyme_rules::Op;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::LLVMOpcode;
@@ -325,78 +326,91 @@ pub fn is_exception_handling(op: Opcode) -> bool {
     )
 }
 
-/// The textual opcode name as in LLVM IR (`fadd`, `getelementptr`, ...).
-pub fn opcode_name(op: Opcode) -> &'static str {
+/// The ID of the intrinsic named `base` (`"llvm.sin"`, without type suffixes), 0 when LLVM
+/// has none of that name.
+pub fn intrinsic_id_of(base: &str) -> u32 {
+    // SAFETY: pointer + length of a string that outlives the call.
+    unsafe { LLVMLookupIntrinsicID(base.as_ptr() as *const _, base.len()) }
+}
+
+/// The rules' opcode for an LLVM opcode: an exhaustive mapping, so an opcode a new LLVM
+/// adds cannot be classified by accident (`None` for the pass-internal `UserOp1/2`).
+pub fn rules_op(op: Opcode) -> Option<Op> {
     use LLVMOpcode::*;
-    match op {
-        LLVMRet => "ret",
-        LLVMBr => "br",
-        LLVMSwitch => "switch",
-        LLVMIndirectBr => "indirectbr",
-        LLVMInvoke => "invoke",
-        LLVMUnreachable => "unreachable",
-        LLVMCallBr => "callbr",
-        LLVMFNeg => "fneg",
-        LLVMAdd => "add",
-        LLVMFAdd => "fadd",
-        LLVMSub => "sub",
-        LLVMFSub => "fsub",
-        LLVMMul => "mul",
-        LLVMFMul => "fmul",
-        LLVMUDiv => "udiv",
-        LLVMSDiv => "sdiv",
-        LLVMFDiv => "fdiv",
-        LLVMURem => "urem",
-        LLVMSRem => "srem",
-        LLVMFRem => "frem",
-        LLVMShl => "shl",
-        LLVMLShr => "lshr",
-        LLVMAShr => "ashr",
-        LLVMAnd => "and",
-        LLVMOr => "or",
-        LLVMXor => "xor",
-        LLVMAlloca => "alloca",
-        LLVMLoad => "load",
-        LLVMStore => "store",
-        LLVMGetElementPtr => "getelementptr",
-        LLVMTrunc => "trunc",
-        LLVMZExt => "zext",
-        LLVMSExt => "sext",
-        LLVMFPToUI => "fptoui",
-        LLVMFPToSI => "fptosi",
-        LLVMUIToFP => "uitofp",
-        LLVMSIToFP => "sitofp",
-        LLVMFPTrunc => "fptrunc",
-        LLVMFPExt => "fpext",
-        LLVMPtrToInt => "ptrtoint",
-        LLVMIntToPtr => "inttoptr",
-        LLVMBitCast => "bitcast",
-        LLVMAddrSpaceCast => "addrspacecast",
-        LLVMICmp => "icmp",
-        LLVMFCmp => "fcmp",
-        LLVMPHI => "phi",
-        LLVMCall => "call",
-        LLVMSelect => "select",
-        LLVMUserOp1 | LLVMUserOp2 => "userop",
-        LLVMVAArg => "va_arg",
-        LLVMExtractElement => "extractelement",
-        LLVMInsertElement => "insertelement",
-        LLVMShuffleVector => "shufflevector",
-        LLVMExtractValue => "extractvalue",
-        LLVMInsertValue => "insertvalue",
-        LLVMFreeze => "freeze",
-        LLVMFence => "fence",
-        LLVMAtomicCmpXchg => "cmpxchg",
-        LLVMAtomicRMW => "atomicrmw",
-        LLVMResume => "resume",
-        LLVMLandingPad => "landingpad",
-        LLVMCleanupRet => "cleanupret",
-        LLVMCatchRet => "catchret",
-        LLVMCatchPad => "catchpad",
-        LLVMCleanupPad => "cleanuppad",
-        LLVMCatchSwitch => "catchswitch",
-        _ => "unknown",
-    }
+    Some(match op {
+        LLVMRet => Op::Ret,
+        LLVMBr => Op::Br,
+        LLVMSwitch => Op::Switch,
+        LLVMIndirectBr => Op::IndirectBr,
+        LLVMInvoke => Op::Invoke,
+        LLVMUnreachable => Op::Unreachable,
+        LLVMCallBr => Op::CallBr,
+        LLVMFNeg => Op::FNeg,
+        LLVMAdd => Op::Add,
+        LLVMFAdd => Op::FAdd,
+        LLVMSub => Op::Sub,
+        LLVMFSub => Op::FSub,
+        LLVMMul => Op::Mul,
+        LLVMFMul => Op::FMul,
+        LLVMUDiv => Op::UDiv,
+        LLVMSDiv => Op::SDiv,
+        LLVMFDiv => Op::FDiv,
+        LLVMURem => Op::URem,
+        LLVMSRem => Op::SRem,
+        LLVMFRem => Op::FRem,
+        LLVMShl => Op::Shl,
+        LLVMLShr => Op::LShr,
+        LLVMAShr => Op::AShr,
+        LLVMAnd => Op::And,
+        LLVMOr => Op::Or,
+        LLVMXor => Op::Xor,
+        LLVMAlloca => Op::Alloca,
+        LLVMLoad => Op::Load,
+        LLVMStore => Op::Store,
+        LLVMGetElementPtr => Op::GetElementPtr,
+        LLVMTrunc => Op::Trunc,
+        LLVMZExt => Op::ZExt,
+        LLVMSExt => Op::SExt,
+        LLVMFPToUI => Op::FpToUi,
+        LLVMFPToSI => Op::FpToSi,
+        LLVMUIToFP => Op::UiToFp,
+        LLVMSIToFP => Op::SiToFp,
+        LLVMFPTrunc => Op::FpTrunc,
+        LLVMFPExt => Op::FpExt,
+        LLVMPtrToInt => Op::PtrToInt,
+        LLVMIntToPtr => Op::IntToPtr,
+        LLVMBitCast => Op::BitCast,
+        LLVMAddrSpaceCast => Op::AddrSpaceCast,
+        LLVMICmp => Op::ICmp,
+        LLVMFCmp => Op::FCmp,
+        LLVMPHI => Op::Phi,
+        LLVMCall => Op::Call,
+        LLVMSelect => Op::Select,
+        LLVMVAArg => Op::VaArg,
+        LLVMExtractElement => Op::ExtractElement,
+        LLVMInsertElement => Op::InsertElement,
+        LLVMShuffleVector => Op::ShuffleVector,
+        LLVMExtractValue => Op::ExtractValue,
+        LLVMInsertValue => Op::InsertValue,
+        LLVMFreeze => Op::Freeze,
+        LLVMFence => Op::Fence,
+        LLVMAtomicCmpXchg => Op::CmpXchg,
+        LLVMAtomicRMW => Op::AtomicRmw,
+        LLVMResume => Op::Resume,
+        LLVMLandingPad => Op::LandingPad,
+        LLVMCleanupRet => Op::CleanupRet,
+        LLVMCatchRet => Op::CatchRet,
+        LLVMCatchPad => Op::CatchPad,
+        LLVMCleanupPad => Op::CleanupPad,
+        LLVMCatchSwitch => Op::CatchSwitch,
+        LLVMPtrToAddr => Op::PtrToAddr,
+        LLVMUserOp1 | LLVMUserOp2 => return None,
+    })
+}
+
+/// The opcode as spelled in textual IR (`"fadd"`); `"userop"` for the pass-internal ones.
+pub fn opcode_name(op: Opcode) -> &'static str {
+    rules_op(op).map_or("userop", Op::name)
 }
 
 /// Sets LLVM's process-wide command-line options (e.g. `-vectorize-loops=false`), the

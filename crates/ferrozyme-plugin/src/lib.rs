@@ -16,6 +16,12 @@
 //!
 //! The plugin links the shared libLLVM (`llvm-sys` with `prefer-dynamic`), the same
 //! library clang-22 and opt-22 use, so module handles can cross the boundary.
+//!
+//! `unsafe` here is the FFI boundary and nothing else: the two `extern "C"` entry points
+//! (raw pointers in from the C++ shim, a module handle wrapped with `Module::from_raw`, a
+//! `malloc`'d error string out), each block with its `// SAFETY:` reason. Every use of
+//! LLVM's API, safe or not, stays in `ferrozyme-llvm`; panics never cross the boundary
+//! (`catch_unwind` turns them into an error the shim reports through LLVM).
 
 use std::ffi::{c_char, c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -108,6 +114,25 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
         unsafe { *err_out = malloc_c_string(&text) };
     }
     rc
+}
+
+/// Prepares `m` at the start of clang's optimization pipeline: functions with registered
+/// derivatives get `noinline`, so the optimizer keeps their calls for the AD pass (see
+/// `ferrozyme_transform::prepare_module`). Returns 1 when it changed the module.
+///
+/// # Safety
+/// `m` must be a valid module for the duration of the call.
+#[no_mangle]
+pub unsafe extern "C" fn ferrozyme_plugin_prepare(m: LLVMModuleRef) -> c_int {
+    // SAFETY: the caller (the C++ pass) hands us the module it is running on; it stays
+    // alive and unaliased by other passes until we return.
+    let module = unsafe { Module::from_raw(m) };
+    let changed = catch_unwind(AssertUnwindSafe(|| {
+        let names = ferrozyme_transform::registered_functions(module);
+        ferrozyme_transform::prepare_module(module, &names);
+        !names.is_empty()
+    }));
+    c_int::from(changed.unwrap_or(false))
 }
 
 /// Copies `s` into a NUL-terminated `malloc` buffer (interior NULs become spaces).

@@ -29,6 +29,7 @@
 using namespace llvm;
 
 extern "C" int ferrozyme_plugin_run(LLVMModuleRef M, char **ErrOut, int *ChangedOut);
+extern "C" int ferrozyme_plugin_prepare(LLVMModuleRef M);
 
 namespace {
 
@@ -71,7 +72,20 @@ private:
   bool HasCleanup = false;
 };
 
+// At the start of clang's pipeline: functions with registered derivatives become
+// noinline, so the optimizer keeps the calls the AD pass replaces by the registered rules.
+class FerrozymePreparePass : public PassInfoMixin<FerrozymePreparePass> {
+public:
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return ferrozyme_plugin_prepare(wrap(&M)) ? PreservedAnalyses::none()
+                                             : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(FerrozymePreparePass()); });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "ferrozyme" || Name == "enzyme") {

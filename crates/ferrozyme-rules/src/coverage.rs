@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use crate::{all_opcodes, all_rules, opcode_kind, Family, OpKind, Partial};
+use crate::{all_rules, opcode_kind, Family, Op, OpKind, Partial};
 
 /// The rule table, the opcode classification and the zero-derivative intrinsics, as
 /// Markdown.
@@ -37,7 +37,7 @@ pub fn coverage_markdown() -> String {
         s,
         "## Every LLVM instruction\n\n| opcode | handling |\n|---|---|"
     );
-    for op in all_opcodes() {
+    for op in Op::ALL {
         let how = match opcode_kind(op) {
             OpKind::Elementwise(_) => "derivative rule (above)".to_string(),
             OpKind::LinearCast => {
@@ -48,7 +48,7 @@ pub fn coverage_markdown() -> String {
             OpKind::Structural { why } => format!("handled by the transform: {why}"),
             OpKind::Unsupported { why } => format!("**unsupported**: {why}"),
         };
-        let _ = writeln!(s, "| `{op}` | {how} |");
+        let _ = writeln!(s, "| `{}` | {how} |", op.name());
     }
     let _ = writeln!(
         s,
@@ -78,8 +78,9 @@ mod tests {
         for r in crate::all_rules() {
             assert!(s.contains(&format!("`{}`", r.name)), "{} missing", r.name);
         }
-        for op in crate::all_opcodes() {
-            assert!(s.contains(&format!("| `{op}` |")), "{op} missing");
+        for op in crate::Op::ALL {
+            let name = op.name();
+            assert!(s.contains(&format!("| `{name}` |")), "{name} missing");
         }
     }
 }

@@ -32,8 +32,7 @@
 //!   to `sin`, and [`zero_derivative_intrinsic`] recognises intrinsics that
 //!   never carry a derivative (second, smaller table, each with its reason).
 //! * [`opcodes`] — [`opcode_kind`] classifies every LLVM 22 opcode
-//!   ([`all_opcodes`]) into an [`OpKind`], by an explicit match without a
-//!   silent default.
+//!   ([`Op`]) into an [`OpKind`], by an exhaustive match.
 //!
 //! ## Invariants
 //!
@@ -63,6 +62,6 @@ pub use expr::{BinOp, Cmp, Expr, Fun1, Fun2, Var};
 pub use lookup::{
     intrinsic_base, intrinsic_rule, libm_rule, zero_derivative_intrinsic, zero_derivative_reason,
 };
-pub use opcodes::{all_opcodes, opcode_kind, OpKind, UNKNOWN_OPCODE};
+pub use opcodes::{opcode_kind, opcode_kind_by_name, Op, OpKind, UNKNOWN_OPCODE};
 pub use parse::ParseError;
 pub use table::{all_rules, find_rule, Family, Partial, Rule};

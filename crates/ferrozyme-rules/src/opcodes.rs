@@ -1,10 +1,9 @@
 //! How each LLVM instruction opcode participates in differentiation.
 //!
 //! [`opcode_kind`] is one explicit `match` with an arm per opcode of LLVM 22
-//! (the list is [`all_opcodes`]); there is no silent default.  A name that is
-//! not an opcode falls through to `Unsupported { why: "unknown opcode" }`,
-//! and a test asserts that no name in [`all_opcodes`] reaches that fallback,
-//! so a newly listed opcode cannot go unclassified.
+//! ([`Op`], listed in [`Op::ALL`]); there is no default, so a newly listed
+//! opcode cannot go unclassified. Only [`opcode_kind_by_name`] has a fallback,
+//! for names that are not opcodes.
 //!
 //! The classification:
 //!
@@ -40,97 +39,234 @@ pub enum OpKind {
     Unsupported { why: &'static str },
 }
 
+/// An LLVM 22 instruction opcode (the 66 of `llvm/IR/Instruction.def` that have a
+/// textual form, including `ptrtoaddr`, new in LLVM 22).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Ret,
+    Br,
+    Switch,
+    IndirectBr,
+    Invoke,
+    Resume,
+    Unreachable,
+    CleanupRet,
+    CatchRet,
+    CatchSwitch,
+    CallBr,
+    FNeg,
+    Add,
+    FAdd,
+    Sub,
+    FSub,
+    Mul,
+    FMul,
+    UDiv,
+    SDiv,
+    FDiv,
+    URem,
+    SRem,
+    FRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+    ExtractElement,
+    InsertElement,
+    ShuffleVector,
+    ExtractValue,
+    InsertValue,
+    Alloca,
+    Load,
+    Store,
+    Fence,
+    CmpXchg,
+    AtomicRmw,
+    GetElementPtr,
+    Trunc,
+    ZExt,
+    SExt,
+    FpTrunc,
+    FpExt,
+    FpToUi,
+    FpToSi,
+    UiToFp,
+    SiToFp,
+    PtrToInt,
+    PtrToAddr,
+    IntToPtr,
+    BitCast,
+    AddrSpaceCast,
+    ICmp,
+    FCmp,
+    Phi,
+    Select,
+    Call,
+    VaArg,
+    LandingPad,
+    CatchPad,
+    CleanupPad,
+    Freeze,
+}
+
+impl Op {
+    /// Every opcode, in `Instruction.def` groups.
+    pub const ALL: [Op; 66] = [
+        Op::Ret,
+        Op::Br,
+        Op::Switch,
+        Op::IndirectBr,
+        Op::Invoke,
+        Op::Resume,
+        Op::Unreachable,
+        Op::CleanupRet,
+        Op::CatchRet,
+        Op::CatchSwitch,
+        Op::CallBr,
+        Op::FNeg,
+        Op::Add,
+        Op::FAdd,
+        Op::Sub,
+        Op::FSub,
+        Op::Mul,
+        Op::FMul,
+        Op::UDiv,
+        Op::SDiv,
+        Op::FDiv,
+        Op::URem,
+        Op::SRem,
+        Op::FRem,
+        Op::Shl,
+        Op::LShr,
+        Op::AShr,
+        Op::And,
+        Op::Or,
+        Op::Xor,
+        Op::ExtractElement,
+        Op::InsertElement,
+        Op::ShuffleVector,
+        Op::ExtractValue,
+        Op::InsertValue,
+        Op::Alloca,
+        Op::Load,
+        Op::Store,
+        Op::Fence,
+        Op::CmpXchg,
+        Op::AtomicRmw,
+        Op::GetElementPtr,
+        Op::Trunc,
+        Op::ZExt,
+        Op::SExt,
+        Op::FpTrunc,
+        Op::FpExt,
+        Op::FpToUi,
+        Op::FpToSi,
+        Op::UiToFp,
+        Op::SiToFp,
+        Op::PtrToInt,
+        Op::PtrToAddr,
+        Op::IntToPtr,
+        Op::BitCast,
+        Op::AddrSpaceCast,
+        Op::ICmp,
+        Op::FCmp,
+        Op::Phi,
+        Op::Select,
+        Op::Call,
+        Op::VaArg,
+        Op::LandingPad,
+        Op::CatchPad,
+        Op::CleanupPad,
+        Op::Freeze,
+    ];
+
+    /// The opcode as spelled in textual IR (`"fadd"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Ret => "ret",
+            Op::Br => "br",
+            Op::Switch => "switch",
+            Op::IndirectBr => "indirectbr",
+            Op::Invoke => "invoke",
+            Op::Resume => "resume",
+            Op::Unreachable => "unreachable",
+            Op::CleanupRet => "cleanupret",
+            Op::CatchRet => "catchret",
+            Op::CatchSwitch => "catchswitch",
+            Op::CallBr => "callbr",
+            Op::FNeg => "fneg",
+            Op::Add => "add",
+            Op::FAdd => "fadd",
+            Op::Sub => "sub",
+            Op::FSub => "fsub",
+            Op::Mul => "mul",
+            Op::FMul => "fmul",
+            Op::UDiv => "udiv",
+            Op::SDiv => "sdiv",
+            Op::FDiv => "fdiv",
+            Op::URem => "urem",
+            Op::SRem => "srem",
+            Op::FRem => "frem",
+            Op::Shl => "shl",
+            Op::LShr => "lshr",
+            Op::AShr => "ashr",
+            Op::And => "and",
+            Op::Or => "or",
+            Op::Xor => "xor",
+            Op::ExtractElement => "extractelement",
+            Op::InsertElement => "insertelement",
+            Op::ShuffleVector => "shufflevector",
+            Op::ExtractValue => "extractvalue",
+            Op::InsertValue => "insertvalue",
+            Op::Alloca => "alloca",
+            Op::Load => "load",
+            Op::Store => "store",
+            Op::Fence => "fence",
+            Op::CmpXchg => "cmpxchg",
+            Op::AtomicRmw => "atomicrmw",
+            Op::GetElementPtr => "getelementptr",
+            Op::Trunc => "trunc",
+            Op::ZExt => "zext",
+            Op::SExt => "sext",
+            Op::FpTrunc => "fptrunc",
+            Op::FpExt => "fpext",
+            Op::FpToUi => "fptoui",
+            Op::FpToSi => "fptosi",
+            Op::UiToFp => "uitofp",
+            Op::SiToFp => "sitofp",
+            Op::PtrToInt => "ptrtoint",
+            Op::PtrToAddr => "ptrtoaddr",
+            Op::IntToPtr => "inttoptr",
+            Op::BitCast => "bitcast",
+            Op::AddrSpaceCast => "addrspacecast",
+            Op::ICmp => "icmp",
+            Op::FCmp => "fcmp",
+            Op::Phi => "phi",
+            Op::Select => "select",
+            Op::Call => "call",
+            Op::VaArg => "va_arg",
+            Op::LandingPad => "landingpad",
+            Op::CatchPad => "catchpad",
+            Op::CleanupPad => "cleanuppad",
+            Op::Freeze => "freeze",
+        }
+    }
+
+    /// The opcode spelled `name` in textual IR.
+    pub fn from_name(name: &str) -> Option<Op> {
+        Op::ALL.into_iter().find(|o| o.name() == name)
+    }
+}
+
 /// The `why` of the fallback for names that are not LLVM opcodes.
 pub const UNKNOWN_OPCODE: &str = "unknown opcode";
 
-const OPCODES: &[&str] = &[
-    // terminators
-    "ret",
-    "br",
-    "switch",
-    "indirectbr",
-    "invoke",
-    "resume",
-    "unreachable",
-    "cleanupret",
-    "catchret",
-    "catchswitch",
-    "callbr",
-    // unary
-    "fneg",
-    // binary
-    "add",
-    "fadd",
-    "sub",
-    "fsub",
-    "mul",
-    "fmul",
-    "udiv",
-    "sdiv",
-    "fdiv",
-    "urem",
-    "srem",
-    "frem",
-    // bitwise
-    "shl",
-    "lshr",
-    "ashr",
-    "and",
-    "or",
-    "xor",
-    // vector / aggregate
-    "extractelement",
-    "insertelement",
-    "shufflevector",
-    "extractvalue",
-    "insertvalue",
-    // memory
-    "alloca",
-    "load",
-    "store",
-    "fence",
-    "cmpxchg",
-    "atomicrmw",
-    "getelementptr",
-    // casts
-    "trunc",
-    "zext",
-    "sext",
-    "fptrunc",
-    "fpext",
-    "fptoui",
-    "fptosi",
-    "uitofp",
-    "sitofp",
-    "ptrtoint",
-    "ptrtoaddr",
-    "inttoptr",
-    "bitcast",
-    "addrspacecast",
-    // other
-    "icmp",
-    "fcmp",
-    "phi",
-    "select",
-    "call",
-    "va_arg",
-    "landingpad",
-    "catchpad",
-    "cleanuppad",
-    "freeze",
-];
-
-/// Every LLVM 22 instruction opcode name, as spelled in textual IR (the 66
-/// of `llvm/IR/Instruction.def`, including `ptrtoaddr`, new in LLVM 22;
-/// the pass-internal `UserOp1`/`UserOp2` have no textual form).
-pub fn all_opcodes() -> &'static [&'static str] {
-    OPCODES
-}
-
-fn elementwise(name: &str) -> OpKind {
-    match find_rule(name, Family::Opcode) {
+fn elementwise(op: Op) -> OpKind {
+    match find_rule(op.name(), Family::Opcode) {
         Some(rule) => OpKind::Elementwise(rule),
-        None => unreachable!("opcode `{name}` has no row in the rules table"),
+        None => unreachable!("opcode `{}` has no row in the rules table", op.name()),
     }
 }
 
@@ -144,123 +280,137 @@ const ATOMICS: &str =
     "atomic operations are not supported yet; differentiate a non-atomic version \
      of the code (e.g. the serial kernel) instead";
 
-/// Classify an instruction opcode (textual IR spelling, e.g. `"fadd"`).
-pub fn opcode_kind(opcode: &str) -> OpKind {
+/// How instruction opcode `op` is differentiated: one arm per opcode, no default.
+pub fn opcode_kind(op: Op) -> OpKind {
     use OpKind::*;
-    match opcode {
+    match op {
         // Float arithmetic: rules-table rows.
-        "fadd" | "fsub" | "fmul" | "fdiv" | "frem" | "fneg" => elementwise(opcode),
+        Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FRem | Op::FNeg => elementwise(op),
 
         // Float <-> float casts.
-        "fpext" | "fptrunc" => LinearCast,
+        Op::FpExt | Op::FpTrunc => LinearCast,
 
         // Float operands, but no derivative flows.
-        "fptoui" | "fptosi" => StructuralZero {
+        Op::FpToUi | Op::FpToSi => StructuralZero {
             why: "float-to-integer conversion: integer result is piecewise constant",
         },
-        "uitofp" | "sitofp" => StructuralZero {
+        Op::UiToFp | Op::SiToFp => StructuralZero {
             why: "integer-to-float conversion: the integer input carries no derivative",
         },
-        "fcmp" => StructuralZero {
+        Op::FCmp => StructuralZero {
             why: "float comparison: boolean result is piecewise constant",
         },
 
         // Integer / pointer arithmetic.
-        "add" | "sub" | "mul" | "udiv" | "sdiv" | "urem" | "srem" => Inactive { why: INT_ARITH },
-        "shl" | "lshr" | "ashr" | "and" | "or" | "xor" => Inactive { why: INT_BITS },
-        "trunc" | "zext" | "sext" => Inactive { why: INT_CAST },
-        "icmp" => Inactive {
+        Op::Add | Op::Sub | Op::Mul | Op::UDiv | Op::SDiv | Op::URem | Op::SRem => {
+            Inactive { why: INT_ARITH }
+        }
+        Op::Shl | Op::LShr | Op::AShr | Op::And | Op::Or | Op::Xor => Inactive { why: INT_BITS },
+        Op::Trunc | Op::ZExt | Op::SExt => Inactive { why: INT_CAST },
+        Op::ICmp => Inactive {
             why: "integer comparison never carries a derivative",
         },
-        "ptrtoint" => Inactive {
+        Op::PtrToInt => Inactive {
             why: "pointer-to-integer cast: addresses carry no derivative",
         },
-        "ptrtoaddr" => Inactive {
+        Op::PtrToAddr => Inactive {
             why: "pointer-to-address cast: addresses carry no derivative",
         },
-        "inttoptr" => Inactive {
+        Op::IntToPtr => Inactive {
             why: "integer-to-pointer cast: addresses carry no derivative",
         },
 
         // Control flow handled by the transform.
-        "ret" => Structural {
+        Op::Ret => Structural {
             why: "return: seeds the adjoint of the returned value",
         },
-        "br" => Structural {
+        Op::Br => Structural {
             why: "branch: control flow is mirrored in reverse",
         },
-        "switch" => Structural {
+        Op::Switch => Structural {
             why: "switch: control flow is mirrored in reverse",
         },
-        "unreachable" => Structural {
+        Op::Unreachable => Structural {
             why: "unreachable: nothing to differentiate",
         },
-        "phi" => Structural {
+        Op::Phi => Structural {
             why: "phi: adjoint routed back along the incoming edge",
         },
-        "select" => Structural {
+        Op::Select => Structural {
             why: "select: adjoint routed to the chosen operand",
         },
-        "call" => Structural {
+        Op::Call => Structural {
             why: "call: looked up as intrinsic/libm rule or differentiated recursively",
         },
-        "freeze" => Structural {
+        Op::Freeze => Structural {
             why: "freeze: identity for derivative purposes",
         },
 
         // Memory.
-        "load" => Structural {
+        Op::Load => Structural {
             why: "load: adjoint accumulated into the shadow memory",
         },
-        "store" => Structural {
+        Op::Store => Structural {
             why: "store: shadow memory updated, adjoint moved to the stored value",
         },
-        "alloca" => Structural {
+        Op::Alloca => Structural {
             why: "alloca: a shadow allocation is created",
         },
-        "getelementptr" => Structural {
+        Op::GetElementPtr => Structural {
             why: "getelementptr: mirrored on the shadow pointer",
         },
-        "bitcast" => Structural {
+        Op::BitCast => Structural {
             why: "bitcast: reinterpretation mirrored on the shadow",
         },
-        "addrspacecast" => Structural {
+        Op::AddrSpaceCast => Structural {
             why: "addrspacecast: mirrored on the shadow pointer",
         },
 
         // Vectors and aggregates.
-        "extractelement" => Structural {
+        Op::ExtractElement => Structural {
             why: "extractelement: adjoint added into the source lane",
         },
-        "insertelement" => Structural {
+        Op::InsertElement => Structural {
             why: "insertelement: adjoint split between vector and element",
         },
-        "shufflevector" => Structural {
+        Op::ShuffleVector => Structural {
             why: "shufflevector: adjoint lanes shuffled back",
         },
-        "extractvalue" => Structural {
+        Op::ExtractValue => Structural {
             why: "extractvalue: adjoint added into the source field",
         },
-        "insertvalue" => Structural {
+        Op::InsertValue => Structural {
             why: "insertvalue: adjoint split between aggregate and field",
         },
 
         // Not supported (yet).
-        "atomicrmw" | "cmpxchg" | "fence" => Unsupported { why: ATOMICS },
-        "invoke" | "landingpad" | "resume" | "cleanuppad" | "catchpad" | "catchswitch"
-        | "catchret" | "cleanupret" => Unsupported { why: EXCEPTIONS },
-        "indirectbr" => Unsupported {
+        Op::AtomicRmw | Op::CmpXchg | Op::Fence => Unsupported { why: ATOMICS },
+        Op::Invoke
+        | Op::LandingPad
+        | Op::Resume
+        | Op::CleanupPad
+        | Op::CatchPad
+        | Op::CatchSwitch
+        | Op::CatchRet
+        | Op::CleanupRet => Unsupported { why: EXCEPTIONS },
+        Op::IndirectBr => Unsupported {
             why: "indirectbr (computed goto) is not supported; rewrite it as a switch",
         },
-        "callbr" => Unsupported {
+        Op::CallBr => Unsupported {
             why:
                 "callbr (asm goto) is not supported; keep inline asm out of the differentiated code",
         },
-        "va_arg" => Unsupported {
+        Op::VaArg => Unsupported {
             why: "va_arg (C varargs) is not supported; pass the arguments explicitly",
         },
+    }
+}
 
-        _ => Unsupported {
+/// [`opcode_kind`] by textual name; names that are not opcodes are unsupported.
+pub fn opcode_kind_by_name(name: &str) -> OpKind {
+    match Op::from_name(name) {
+        Some(op) => opcode_kind(op),
+        None => OpKind::Unsupported {
             why: UNKNOWN_OPCODE,
         },
     }
@@ -273,32 +423,32 @@ mod tests {
 
     #[test]
     fn every_opcode_has_an_explicit_row() {
-        let ops = all_opcodes();
-        assert_eq!(ops.len(), 66);
+        let ops = Op::ALL;
         assert_eq!(
-            ops.iter().collect::<HashSet<_>>().len(),
+            ops.iter().map(|o| o.name()).collect::<HashSet<_>>().len(),
             ops.len(),
-            "duplicates"
+            "duplicate names"
         );
         for op in ops {
+            assert_eq!(Op::from_name(op.name()), Some(op));
             let kind = opcode_kind(op);
             assert_ne!(
                 kind,
                 OpKind::Unsupported {
                     why: UNKNOWN_OPCODE
                 },
-                "{op} hits the fallback"
+                "{op:?} hits the fallback"
             );
             match kind {
                 OpKind::Elementwise(rule) => {
-                    assert_eq!(rule.name, *op);
+                    assert_eq!(rule.name, op.name());
                     assert_eq!(rule.family, Family::Opcode);
                 }
                 OpKind::LinearCast => {}
                 OpKind::StructuralZero { why }
                 | OpKind::Inactive { why }
                 | OpKind::Structural { why }
-                | OpKind::Unsupported { why } => assert!(!why.is_empty(), "{op}"),
+                | OpKind::Unsupported { why } => assert!(!why.is_empty(), "{op:?}"),
             }
         }
         // And every Opcode-family row is reachable from an opcode.
@@ -306,40 +456,43 @@ mod tests {
             .iter()
             .filter(|r| r.family == Family::Opcode)
         {
-            assert!(ops.contains(&rule.name), "{}", rule.name);
+            assert!(Op::from_name(rule.name).is_some(), "{}", rule.name);
         }
     }
 
     #[test]
     fn classification_spot_checks() {
-        assert!(matches!(opcode_kind("fmul"), OpKind::Elementwise(r) if r.arity == 2));
-        assert!(matches!(opcode_kind("fneg"), OpKind::Elementwise(r) if r.arity == 1));
-        assert_eq!(opcode_kind("fpext"), OpKind::LinearCast);
+        assert!(matches!(opcode_kind(Op::FMul), OpKind::Elementwise(r) if r.arity == 2));
+        assert!(matches!(opcode_kind(Op::FNeg), OpKind::Elementwise(r) if r.arity == 1));
+        assert_eq!(opcode_kind(Op::FpExt), OpKind::LinearCast);
         assert!(matches!(
-            opcode_kind("fptosi"),
+            opcode_kind(Op::FpToSi),
             OpKind::StructuralZero { .. }
         ));
         assert!(matches!(
-            opcode_kind("sitofp"),
+            opcode_kind(Op::SiToFp),
             OpKind::StructuralZero { .. }
         ));
-        assert!(matches!(opcode_kind("fcmp"), OpKind::StructuralZero { .. }));
-        assert!(matches!(opcode_kind("xor"), OpKind::Inactive { .. }));
-        assert!(matches!(opcode_kind("load"), OpKind::Structural { .. }));
+        assert!(matches!(
+            opcode_kind(Op::FCmp),
+            OpKind::StructuralZero { .. }
+        ));
+        assert!(matches!(opcode_kind(Op::Xor), OpKind::Inactive { .. }));
+        assert!(matches!(opcode_kind(Op::Load), OpKind::Structural { .. }));
         assert!(
-            matches!(opcode_kind("atomicrmw"), OpKind::Unsupported { why } if why.contains("non-atomic"))
+            matches!(opcode_kind(Op::AtomicRmw), OpKind::Unsupported { why } if why.contains("non-atomic"))
         );
         assert!(
-            matches!(opcode_kind("landingpad"), OpKind::Unsupported { why } if why.contains("exception"))
+            matches!(opcode_kind(Op::LandingPad), OpKind::Unsupported { why } if why.contains("exception"))
         );
         assert_eq!(
-            opcode_kind("frobnicate"),
+            opcode_kind_by_name("frobnicate"),
             OpKind::Unsupported {
                 why: UNKNOWN_OPCODE
             }
         );
         assert_eq!(
-            opcode_kind("FADD"),
+            opcode_kind_by_name("FADD"),
             OpKind::Unsupported {
                 why: UNKNOWN_OPCODE
             }

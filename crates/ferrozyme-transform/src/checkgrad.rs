@@ -9,13 +9,15 @@
 //! before the derivative call, and `__fz_gc_end_reverse`/`__fz_gc_end_forward` check after
 //! it. A call whose buffer sizes cannot be known is left unchecked, with a note.
 
+use std::collections::HashSet;
+
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
 use ferrozyme_llvm::{Builder, Opcode, Type, TypeKind, Value};
 
-use crate::driver::Driver;
-use crate::replace::convert;
+use crate::marshal::convert;
 use crate::request::{AutodiffCall, Shadow};
+use crate::services::Support;
 
 /// The C runtime's element kinds.
 const KIND_F64: u64 = 1;
@@ -36,7 +38,7 @@ fn kind_of(t: Type) -> Option<u64> {
 }
 
 /// The object `p` points into and the constant byte offset: `(object, offset)`.
-fn base_and_offset(d: &Driver, mut p: Value) -> Option<(Value, u64)> {
+fn base_and_offset(sup: &Support, mut p: Value) -> Option<(Value, u64)> {
     let mut off = 0u64;
     for _ in 0..16 {
         let op = p.opcode().or_else(|| p.const_opcode());
@@ -45,18 +47,18 @@ fn base_and_offset(d: &Driver, mut p: Value) -> Option<(Value, u64)> {
                 let src = p.gep_source_type();
                 let idx: Vec<Value> = p.operands()[1..].to_vec();
                 let first = idx.first()?.const_int_value()?;
-                let mut o = first.checked_mul(d.module.alloc_size(src) as i64)?;
+                let mut o = first.checked_mul(sup.module.alloc_size(src) as i64)?;
                 let mut t = src;
                 for i in &idx[1..] {
                     let k = i.const_int_value()?;
                     match t.kind() {
                         TypeKind::Struct => {
-                            o += d.module.field_offset(t, k as u32) as i64;
+                            o += sup.module.field_offset(t, k as u32) as i64;
                             t = t.struct_fields()[k as usize];
                         }
                         TypeKind::Array | TypeKind::Vector => {
                             t = t.element_type();
-                            o += k * d.module.alloc_size(t) as i64;
+                            o += k * sup.module.alloc_size(t) as i64;
                         }
                         _ => return None,
                     }
@@ -76,13 +78,13 @@ fn base_and_offset(d: &Driver, mut p: Value) -> Option<(Value, u64)> {
 
 /// The byte size of the memory `p` points to from `p` on, at the builder, if the call site
 /// shows it; also the element kind the object's type declares, if any.
-fn extent(d: &mut Driver, b: &Builder, p: Value) -> Option<(Value, Option<u64>)> {
-    let (obj, off) = base_and_offset(d, p)?;
-    let i64t = d.module.context().i64();
+fn extent(sup: &Support, b: &Builder, p: Value) -> Option<(Value, Option<u64>)> {
+    let (obj, off) = base_and_offset(sup, p)?;
+    let i64t = sup.module.context().i64();
     let minus = |b: &Builder, n: Value| b.sub(n, i64t.const_int(off));
     if obj.is_global_variable() {
         let t = obj.global_value_type();
-        let n = d.module.alloc_size(t);
+        let n = sup.module.alloc_size(t);
         return (n >= off).then(|| (i64t.const_int(n - off), kind_of(t)));
     }
     match obj.opcode() {
@@ -90,14 +92,16 @@ fn extent(d: &mut Driver, b: &Builder, p: Value) -> Option<(Value, Option<u64>)>
             let t = obj.allocated_type();
             let count = obj.operand(0);
             let count = b.int_cast(count, i64t);
-            let n = b.mul(count, i64t.const_int(d.module.alloc_size(t)));
+            let n = b.mul(count, i64t.const_int(sup.module.alloc_size(t)));
             Some((minus(b, n), kind_of(t)))
         }
         Some(Opcode::LLVMCall) => {
             let name = obj.called_function().map(|f| f.name()).unwrap_or_default();
             let args = obj.call_args();
             let n = match name.as_str() {
-                "malloc" | "_Znwm" | "_Znam" => b.int_cast(args[0], i64t),
+                a if ferrozyme_abi::allocator_size_arg(a).is_some() => {
+                    b.int_cast(ferrozyme_analysis::calls::alloc_size(obj), i64t)
+                }
                 "calloc" => {
                     let a = b.int_cast(args[0], i64t);
                     let c = b.int_cast(args[1], i64t);
@@ -116,37 +120,106 @@ pub struct Plan {
     pub handle: Value,
 }
 
-/// Emits the registration and `begin` before `call` (the hook call, still in place);
-/// returns the handle, or a note saying why this call is not checked.
-pub fn begin(
-    d: &mut Driver,
+/// Why a call is not checked (said in a note; the call still works).
+#[derive(Debug)]
+pub enum Unchecked {
+    /// The size of a duplicated buffer is not visible at the call.
+    UnknownSize { arg: usize },
+    /// A duplicated buffer is not known to hold only doubles (or only floats).
+    NotFloatBuffer { arg: usize },
+    /// `enzyme_dupv` arguments.
+    StridedShadow,
+}
+
+impl std::fmt::Display for Unchecked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unchecked::UnknownSize { arg } => write!(
+                f,
+                "the size of the buffer passed as argument {arg} is not visible at the call (pass a local array, a global or a malloc'd buffer directly)"
+            ),
+            Unchecked::NotFloatBuffer { arg } => write!(
+                f,
+                "the element type of the buffer passed as argument {arg} is not known to be double or float"
+            ),
+            Unchecked::StridedShadow => write!(f, "enzyme_dupv arguments are not checked"),
+        }
+    }
+}
+
+/// The `--check-gradients` state of one run of the pass.
+pub struct Checks {
+    /// Functions that are themselves differentiated: hook calls inside them are not
+    /// checked (their derivative is code that is differentiated again).
+    skip: HashSet<Value>,
+    /// Call sites instrumented so far (names the evaluators).
+    counter: usize,
+}
+
+impl Checks {
+    pub fn new(skip: HashSet<Value>) -> Checks {
+        Checks { skip, counter: 0 }
+    }
+
+    /// Instruments hook call `ac` (still in place): `None` when it is not to be checked
+    /// (inside differentiated code), `Some(Err)` when it cannot be.
+    pub fn begin(
+        &mut self,
+        sup: &mut Support,
+        ac: &AutodiffCall,
+        forward: bool,
+    ) -> Option<Result<Plan, Unchecked>> {
+        if self.skip.contains(&ac.call.parent_function()) {
+            return None;
+        }
+        self.counter += 1;
+        Some(begin(sup, ac, forward, self.counter))
+    }
+}
+
+/// A duplicated buffer to check: pointer, shadow, byte size (at the call), element kind.
+struct Buffer {
+    primal: Value,
+    shadow: Value,
+    bytes: Value,
+    kind: u64,
+}
+
+/// Emits the registration and `begin` before the hook call; returns the handle, or why
+/// this call is not checked (then nothing is emitted).
+fn begin(
+    sup: &mut Support,
     ac: &AutodiffCall,
     forward: bool,
     counter: usize,
-) -> Result<Plan, String> {
-    let call = ac.call;
-    let ctx = d.module.context();
-    let i64t = ctx.i64();
-    let i32t = ctx.i32();
-    let f64t = ctx.f64();
-    let ptr = ctx.ptr();
-    let fname = ac.func.name();
-    let b = Builder::new(ctx);
-    b.position_before(call);
+) -> Result<Plan, Unchecked> {
+    let b = Builder::new(sup.module.context());
+    b.position_before(ac.call);
+    let bufs = buffers(sup, &b, ac)?;
+    let block = argument_block(sup, &b, ac);
+    let offs = arg_offsets(sup, ac.func);
+    let eval = evaluator(sup, ac.func, counter, &offs);
+    let h = register_call(sup, &b, ac, forward, eval, block);
+    register_scalars(sup, &b, ac, forward, h, &offs);
+    register_memory(sup, &b, ac, h, bufs);
+    let ctx = sup.module.context();
+    let gc_begin = sup.libc("__fz_gc_begin", ctx.void(), &[ctx.ptr()]);
+    b.call_fn(gc_begin, &[h]);
+    Ok(Plan { handle: h })
+}
+
+/// The duplicated buffers with their sizes and element kinds (nothing emitted but the
+/// size computations, and only when every buffer can be checked).
+fn buffers(sup: &Support, b: &Builder, ac: &AutodiffCall) -> Result<Vec<Buffer>, Unchecked> {
     let params = ac.func.params();
-    // Buffers: sizes and element kinds first (nothing emitted if the call is unchecked).
-    let types = TypeAnalysis::run_for_clone(d.module, ac.func, None);
+    let types = TypeAnalysis::run_for_clone(sup.module, ac.func, None);
     let mut bufs = Vec::new();
     for (k, a) in ac.args.iter().enumerate() {
         if a.activity != ArgActivity::Dup {
             continue;
         }
-        let Some((bytes, decl_kind)) = extent(d, &b, a.primal) else {
-            return Err(format!(
-                "the size of the buffer passed as argument {} is not visible at the call (pass a local array, a global or a malloc'd buffer directly)",
-                k + 1
-            ));
-        };
+        let (bytes, decl_kind) =
+            extent(sup, b, a.primal).ok_or(Unchecked::UnknownSize { arg: k + 1 })?;
         // The whole buffer must be doubles (or floats): perturbing pointer or integer
         // fields would corrupt the program.
         let tree = types.pointee_tree(params[k]);
@@ -160,115 +233,162 @@ pub fn begin(
         } else {
             None
         };
-        let kind = kind.filter(|k| decl_kind.is_none_or(|dk| dk == *k));
-        let Some(kind) = kind else {
-            return Err(format!(
-                "the element type of the buffer passed as argument {} is not known to be double or float",
-                k + 1
-            ));
-        };
+        let kind = kind
+            .filter(|k| decl_kind.is_none_or(|dk| dk == *k))
+            .ok_or(Unchecked::NotFloatBuffer { arg: k + 1 })?;
         let Shadow::Lanes(l) = &a.shadow else {
-            return Err("enzyme_dupv arguments are not checked".to_string());
+            return Err(Unchecked::StridedShadow);
         };
-        bufs.push((a.primal, l[0], bytes, kind));
+        bufs.push(Buffer {
+            primal: a.primal,
+            shadow: l[0],
+            bytes,
+            kind,
+        });
     }
-    // The argument block and its evaluator.
-    let entry = call
+    Ok(bufs)
+}
+
+/// The arguments, stored in a block (an `alloca` of the caller) that the evaluator passes
+/// to the function.
+fn argument_block(sup: &Support, b: &Builder, ac: &AutodiffCall) -> Value {
+    let ctx = sup.module.context();
+    let i64t = ctx.i64();
+    let entry = ac
+        .call
         .parent_function()
         .entry_block()
-        .expect("the caller is defined");
+        .expect("invariant: the caller of a hook is defined");
     let eb = Builder::new(ctx);
     match entry.first_non_phi() {
         Some(i) => eb.position_before(i),
         None => eb.position_at_end(entry),
     }
-    let offs = arg_offsets(d, ac.func);
+    let offs = arg_offsets(sup, ac.func);
     let total = offs.last().copied().unwrap_or(0) + 16;
     let block = eb.array_alloca(ctx.i8(), i64t.const_int(total), "fz.gc.args");
     block.set_alignment(16);
-    let eval = evaluator(d, ac.func, counter, &offs);
-    for (k, a) in ac.args.iter().enumerate() {
-        let t = params[k].ty();
-        let v = convert(&b, a.primal, t);
-        let slot = b.byte_gep(block, i64t.const_int(offs[k]));
+    for ((a, p), off) in ac.args.iter().zip(ac.func.params()).zip(&offs) {
+        let v = convert(b, a.primal, p.ty());
+        let slot = b.byte_gep(block, i64t.const_int(*off));
         b.store(v, slot);
     }
+    block
+}
+
+/// `__fz_gc_new(where, evaluator, args)`: the check's handle.
+fn register_call(
+    sup: &mut Support,
+    b: &Builder,
+    ac: &AutodiffCall,
+    forward: bool,
+    eval: Value,
+    block: Value,
+) -> Value {
+    let ptr = sup.module.context().ptr();
+    let call = ac.call;
     let loc = call
         .source_loc()
         .map(|l| format!("{l}"))
         .unwrap_or_else(|| "<unknown location>".to_string());
     let caller = call.parent_function().name();
     let what = if forward {
-        "__enzyme_fwddiff"
+        ferrozyme_abi::EntryPoint::Fwddiff.name()
     } else {
-        "__enzyme_autodiff"
+        ferrozyme_abi::EntryPoint::Autodiff.name()
     };
-    let where_ = d.module.add_string(
+    let where_ = sup.module.add_string(
         "fz.gc.where",
-        &format!("{loc}: in `{caller}`: {what} of `{fname}`"),
+        &format!("{loc}: in `{caller}`: {what} of `{}`", ac.func.name()),
     );
-    let gc_new = d.libc("__fz_gc_new", ptr, &[ptr, ptr, ptr]);
-    let h = b.call_fn(gc_new, &[where_, eval, block]);
-    let gc_scalar = d.libc("__fz_gc_scalar", ctx.void(), &[ptr, i64t, i32t, f64t]);
-    for (k, a) in ac.args.iter().enumerate() {
+    let gc_new = sup.libc("__fz_gc_new", ptr, &[ptr, ptr, ptr]);
+    b.call_fn(gc_new, &[where_, eval, block])
+}
+
+/// The active scalars (with their tangents in forward mode).
+fn register_scalars(
+    sup: &mut Support,
+    b: &Builder,
+    ac: &AutodiffCall,
+    forward: bool,
+    h: Value,
+    offs: &[u64],
+) {
+    let ctx = sup.module.context();
+    let (i64t, i32t, f64t) = (ctx.i64(), ctx.i32(), ctx.f64());
+    let gc_scalar = sup.libc("__fz_gc_scalar", ctx.void(), &[ctx.ptr(), i64t, i32t, f64t]);
+    for ((a, p), off) in ac.args.iter().zip(ac.func.params()).zip(offs) {
         if a.activity != ArgActivity::Active {
             continue;
         }
-        let t = params[k].ty();
-        let Some(kind) = kind_of(t) else { continue };
+        let Some(kind) = kind_of(p.ty()) else {
+            continue;
+        };
         let tangent = match (&a.shadow, forward) {
-            (Shadow::Lanes(l), true) => convert(&b, l[0], f64t),
+            (Shadow::Lanes(l), true) => convert(b, l[0], f64t),
             _ => f64t.zero(),
         };
         b.call_fn(
             gc_scalar,
-            &[h, i64t.const_int(offs[k]), i32t.const_int(kind), tangent],
+            &[h, i64t.const_int(*off), i32t.const_int(kind), tangent],
         );
     }
-    let gc_mem = d.libc("__fz_gc_mem", ctx.void(), &[ptr, ptr, ptr, i64t, i32t]);
-    for (p, s, bytes, kind) in bufs {
-        b.call_fn(gc_mem, &[h, p, s, bytes, i32t.const_int(kind)]);
+}
+
+/// The duplicated buffers, and the memory the function may change without derivatives:
+/// constant buffers whose size is visible, and the mutable globals it (or a function it
+/// calls) refers to.
+fn register_memory(sup: &mut Support, b: &Builder, ac: &AutodiffCall, h: Value, bufs: Vec<Buffer>) {
+    let ctx = sup.module.context();
+    let (ptr, i64t, i32t) = (ctx.ptr(), ctx.i64(), ctx.i32());
+    let gc_mem = sup.libc("__fz_gc_mem", ctx.void(), &[ptr, ptr, ptr, i64t, i32t]);
+    for buf in bufs {
+        b.call_fn(
+            gc_mem,
+            &[
+                h,
+                buf.primal,
+                buf.shadow,
+                buf.bytes,
+                i32t.const_int(buf.kind),
+            ],
+        );
     }
-    // Memory the function may change without derivatives: constant buffers whose size is
-    // visible, and the mutable globals it (or a function it calls) refers to.
-    let gc_keep = d.libc("__fz_gc_keep", ctx.void(), &[ptr, ptr, i64t]);
+    let gc_keep = sup.libc("__fz_gc_keep", ctx.void(), &[ptr, ptr, i64t]);
     for a in &ac.args {
-        let read_only = base_and_offset(d, a.primal)
+        let read_only = base_and_offset(sup, a.primal)
             .is_some_and(|(o, _)| o.is_global_variable() && o.is_global_constant());
         if a.activity == ArgActivity::Const && a.primal.ty().is_pointer() && !read_only {
-            if let Some((bytes, _)) = extent(d, &b, a.primal) {
+            if let Some((bytes, _)) = extent(sup, b, a.primal) {
                 b.call_fn(gc_keep, &[h, a.primal, bytes]);
             }
         }
     }
     for g in referenced_globals(ac.func) {
-        let n = d.module.alloc_size(g.global_value_type());
+        let n = sup.module.alloc_size(g.global_value_type());
         b.call_fn(gc_keep, &[h, g, i64t.const_int(n)]);
     }
-    let gc_begin = d.libc("__fz_gc_begin", ctx.void(), &[ptr]);
-    b.call_fn(gc_begin, &[h]);
-    Ok(Plan { handle: h })
 }
 
 /// After a reverse-mode derivative call (builder after it): hand over the adjoints of the
 /// active scalars (in argument order) and check.
-pub fn end_reverse(d: &mut Driver, b: &Builder, plan: &Plan, adjoints: &[Value]) {
-    let ctx = d.module.context();
+pub fn end_reverse(sup: &mut Support, b: &Builder, plan: &Plan, adjoints: &[Value]) {
+    let ctx = sup.module.context();
     let (ptr, i32t, f64t) = (ctx.ptr(), ctx.i32(), ctx.f64());
-    let set = d.libc("__fz_gc_set", ctx.void(), &[ptr, i32t, f64t]);
+    let set = sup.libc("__fz_gc_set", ctx.void(), &[ptr, i32t, f64t]);
     for (k, a) in adjoints.iter().enumerate() {
         let v = convert(b, *a, f64t);
         b.call_fn(set, &[plan.handle, i32t.const_int(k as u64), v]);
     }
-    let end = d.libc("__fz_gc_end_reverse", ctx.void(), &[ptr]);
+    let end = sup.libc("__fz_gc_end_reverse", ctx.void(), &[ptr]);
     b.call_fn(end, &[plan.handle]);
 }
 
 /// After a forward-mode derivative call: check with the tangent of a scalar result.
-pub fn end_forward(d: &mut Driver, b: &Builder, plan: &Plan, ret_tangent: Option<Value>) {
-    let ctx = d.module.context();
+pub fn end_forward(sup: &mut Support, b: &Builder, plan: &Plan, ret_tangent: Option<Value>) {
+    let ctx = sup.module.context();
     let (ptr, i32t, f64t) = (ctx.ptr(), ctx.i32(), ctx.f64());
-    let end = d.libc("__fz_gc_end_forward", ctx.void(), &[ptr, i32t, f64t]);
+    let end = sup.libc("__fz_gc_end_forward", ctx.void(), &[ptr, i32t, f64t]);
     let (has, t) = match ret_tangent {
         Some(t) => (1, convert(b, t, f64t)),
         None => (0, f64t.zero()),
@@ -294,7 +414,7 @@ fn referenced_globals(f: Value) -> Vec<Value> {
                     funcs.push(o);
                 } else if o.is_global_variable()
                     && !o.is_global_constant()
-                    && !o.name().starts_with("enzyme_")
+                    && !o.name().starts_with(ferrozyme_abi::MARKER_PREFIX)
                     && !globals.contains(&o)
                 {
                     globals.push(o);
@@ -306,13 +426,13 @@ fn referenced_globals(f: Value) -> Vec<Value> {
 }
 
 /// Byte offsets of `f`'s parameters in the argument block (16-byte aligned slots).
-fn arg_offsets(d: &Driver, f: Value) -> Vec<u64> {
+fn arg_offsets(sup: &Support, f: Value) -> Vec<u64> {
     let mut off = 0;
     f.params()
         .iter()
         .map(|p| {
             let here = off;
-            off += d.module.alloc_size(p.ty()).max(1).div_ceil(16) * 16;
+            off += sup.module.alloc_size(p.ty()).max(1).div_ceil(16) * 16;
             here
         })
         .collect()
@@ -320,11 +440,14 @@ fn arg_offsets(d: &Driver, f: Value) -> Vec<u64> {
 
 /// `double fz_gc_eval.N(ptr args)`: calls `f` with the arguments stored in the block and
 /// returns its floating result as a double (0 for other results).
-fn evaluator(d: &mut Driver, f: Value, counter: usize, offs: &[u64]) -> Value {
-    let ctx = d.module.context();
+fn evaluator(sup: &mut Support, f: Value, counter: usize, offs: &[u64]) -> Value {
+    let ctx = sup.module.context();
     let fty = ctx.function_type(ctx.f64(), &[ctx.ptr()], false);
-    let g = d.module.add_function(&format!("fz_gc_eval.{counter}"), fty);
+    let g = sup
+        .module
+        .add_function(&format!("fz_gc_eval.{counter}"), fty);
     g.set_linkage_internal();
+    crate::generated::mark(g);
     let b = Builder::new(ctx);
     let entry = b.append_block(g, "entry");
     b.position_at_end(entry);

@@ -81,6 +81,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
         f.remove_fn_attr(attr);
     }
     use_plain_runtime(m, f);
+    drop_unwind_paths(m, f);
     crate::libdefs::redirect(m, f)?;
     if reverse {
         // Loop IDs (with clang's `llvm.loop.unroll.disable` under -fno-unroll-loops)
@@ -99,6 +100,24 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
         )
     } else {
         run_function_passes(f, "sroa,mem2reg,instsimplify,simplifycfg")
+    }
+}
+
+/// C++ compiled with exceptions calls with `invoke` where the caller has cleanups (a local
+/// `std::vector`'s destructor). The derivative follows the normal path only: each `invoke`
+/// becomes a call and a branch to its normal destination, so the landing pads and their
+/// cleanup code become unreachable and the canonicalising passes remove them. Generated
+/// functions are `nounwind`: an exception thrown on the differentiated path at run time
+/// ends the program in `std::terminate` (never a derivative computed past it).
+fn drop_unwind_paths(m: Module, f: Value) {
+    let invokes: Vec<Value> = f
+        .blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.opcode() == Some(Opcode::LLVMInvoke))
+        .collect();
+    if !invokes.is_empty() {
+        crate::unmerge::invokes_to_calls(m, invokes);
     }
 }
 

@@ -4,20 +4,26 @@
 //! top-level `__enzyme_autodiff` calls ask for *combined* functions; active calls inside
 //! differentiated code ask for *split* pairs (augmented forward + reverse). Asking creates
 //! the functions' shells at once (so recursive functions can call their own derivatives)
-//! and queues their bodies; [`Driver::drain`] synthesizes queued bodies until none is left.
+//! and queues their bodies; [`Driver::drain`] synthesizes queued bodies until none is
+//! left: clone and canonicalise the function, run the analyses synthesis works from
+//! ([`Analyses`]), print them when asked, synthesize, clean up and verify.
+//!
+//! Synthesis sees the driver only through [`Callees`] (the memo table, [`Memo`]) and
+//! [`Support`] (module-level objects); the options stay here.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use ferrozyme_analysis::types::TypeAnalysis;
+use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Value};
 
-use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Type, Value};
-
+use crate::analyses::Analyses;
 use crate::clone::{clone_function, preprocess};
-use crate::reverse::{
-    adjoint_return_type, aug_return_type, primal_shadow_params, Gen, Request, Target,
+use crate::custom::Registry;
+use crate::options::Options;
+use crate::services::{Callees, Support};
+use crate::signature::{
+    adjoint_return_type, aug_return_type, combined_params, primal_shadow_params, reverse_params,
+    tangent_params, tangent_return_type, Request, TangentRequest, Target,
 };
-use crate::runtime::Runtime;
-use crate::tangent::{tangent_params, tangent_return_type, TangentGen, TangentRequest};
 
 /// A queued body to synthesize.
 enum Job {
@@ -25,217 +31,165 @@ enum Job {
     Tangent(TangentRequest, Value),
 }
 
-pub struct Driver {
-    pub module: Module,
-    pub touchers: HashSet<Value>,
-    runtime: Runtime,
-    /// Shadows of mutable globals, by (global, lane).
-    shadow_globals: HashMap<(Value, usize), Value>,
+impl Job {
+    fn func(&self) -> Value {
+        match self {
+            Job::Reverse(req, _) => req.func,
+            Job::Tangent(req, _) => req.func,
+        }
+    }
+
+    /// The generated functions the job fills.
+    fn outputs(&self) -> Vec<Value> {
+        match *self {
+            Job::Reverse(_, Target::Combined { g }) => vec![g],
+            Job::Reverse(_, Target::Split { aug, rev }) => vec![aug, rev],
+            Job::Tangent(_, g) => vec![g],
+        }
+    }
+}
+
+/// Requests → generated function shells, and the queue of bodies to synthesize.
+pub(crate) struct Memo {
+    module: Module,
     combined: HashMap<Request, Value>,
     split: HashMap<Request, (Value, Value)>,
     tangent: HashMap<TangentRequest, Value>,
     queue: Vec<Job>,
-    pub generated: Vec<Value>,
-    pub printout: String,
-    pub print_activity: bool,
-    pub print_types: bool,
-    /// `--check-gradients`: instrument top-level hook calls (see `checkgrad.rs`), except
-    /// those inside functions that are themselves differentiated.
-    pub check_gradients: bool,
-    pub check_skip: HashSet<Value>,
-    pub check_counter: usize,
-    /// Messages for the user that are not errors.
-    pub notes: Vec<String>,
 }
 
-impl Driver {
-    pub fn new(module: Module) -> Driver {
-        Driver {
-            module,
-            touchers: ferrozyme_analysis::activity::functions_touching_shadowed_globals(module),
-            runtime: Runtime::new(module),
-            shadow_globals: HashMap::new(),
-            combined: HashMap::new(),
-            split: HashMap::new(),
-            tangent: HashMap::new(),
-            queue: Vec::new(),
-            generated: Vec::new(),
-            printout: String::new(),
-            print_activity: false,
-            print_types: false,
-            check_gradients: false,
-            check_skip: HashSet::new(),
-            check_counter: 0,
-            notes: Vec::new(),
-        }
-    }
-
-    /// A runtime helper (see `runtime.rs`).
-    pub fn rt(&mut self, name: &str) -> Value {
-        self.runtime
-            .get(name)
-            .expect("the embedded runtime IR parses and links (it is ours)")
-    }
-
-    /// A C library function, declared if needed.
-    pub fn libc(&mut self, name: &str, ret: Type, params: &[Type]) -> Value {
+impl Memo {
+    /// A new internal, marked function shell.
+    fn shell(
+        &self,
+        name: &str,
+        ret: ferrozyme_llvm::Type,
+        params: &[ferrozyme_llvm::Type],
+    ) -> Value {
         let ctx = self.module.context();
-        self.module
-            .get_or_declare(name, ctx.function_type(ret, params, false))
-    }
-
-    /// The zero-initialised shadow of a mutable global in lane `l` of vector mode (lane 0 is the ordinary
-    /// shadow global, `__fz_shadow_<name>`; lane `l` is `__fz_shadow_<name>.<l>`).
-    pub fn shadow_global_lane(&mut self, g: Value, l: usize) -> Value {
-        if let Some(&s) = self.shadow_globals.get(&(g, l)) {
-            return s;
-        }
-        let ty = g.global_value_type();
-        let name = if l == 0 {
-            format!("__fz_shadow_{}", g.name())
-        } else {
-            format!("__fz_shadow_{}.{l}", g.name())
-        };
-        let s = self.module.add_global(&name, ty);
-        s.set_initializer(ty.zero());
-        s.set_linkage_internal();
-        self.shadow_globals.insert((g, l), s);
-        // A global pointer to another shadowed global: its shadow points to that shadow.
-        if let Some(init) = g.initializer() {
-            if init.is_global_variable() && ferrozyme_analysis::activity::global_needs_shadow(init)
-            {
-                let target = self.shadow_global_lane(init, l);
-                s.set_initializer(target);
-            }
-        }
-        s
-    }
-
-    /// Scratch slots for shadow reads (`__fz_null_slot`, constant zeros, so a pointer read
-    /// through an invalid shadow is null) and writes (`__fz_sink_slot`, never read) through
-    /// pointers whose shadow is invalid at run time (see `reverse/mixed.rs`).
-    pub fn null_slot(&mut self) -> Value {
-        self.scratch("__fz_null_slot", true)
-    }
-
-    pub fn sink_slot(&mut self) -> Value {
-        self.scratch("__fz_sink_slot", false)
-    }
-
-    fn scratch(&mut self, name: &str, constant: bool) -> Value {
-        if let Some(g) = self.module.global(name) {
-            return g;
-        }
-        let ctx = self.module.context();
-        let ty = ctx.array_type(ctx.i8(), 64);
-        let g = self.module.add_global(name, ty);
-        g.set_initializer(ty.zero());
+        let g = self
+            .module
+            .add_function(name, ctx.function_type(ret, params, false));
         g.set_linkage_internal();
-        if constant {
-            g.set_global_constant();
-        }
+        crate::generated::mark(g);
+        // Derivatives follow the normal paths only (see `clone::drop_unwind_paths`).
+        g.add_fn_attr("nounwind");
         g
     }
+}
 
-    pub fn shadow_globals(&self) -> Vec<Value> {
-        self.shadow_globals.values().copied().collect()
+/// `fz_<kind>_f`, or `fz_<kind><width>_f` in vector mode.
+fn shell_name(kind: &str, width: u32, func: Value) -> String {
+    if width > 1 {
+        format!("fz_{kind}{width}_{}", func.name())
+    } else {
+        format!("fz_{kind}_{}", func.name())
     }
+}
 
-    /// The forward-mode derivative function for `req` (queued on first request).
-    pub fn tangent_fn(&mut self, req: &TangentRequest) -> Value {
+impl Callees for Memo {
+    fn tangent(&mut self, req: &TangentRequest) -> Value {
         if let Some(&g) = self.tangent.get(req) {
             return g;
         }
-        let ctx = self.module.context();
-        let fty = ctx.function_type(tangent_return_type(req), &tangent_params(req), false);
-        let prefix = if req.width > 1 {
-            format!("fz_fwd{}_", req.width)
-        } else {
-            "fz_fwd_".to_string()
-        };
-        let g = self
-            .module
-            .add_function(&format!("{prefix}{}", req.func.name()), fty);
-        g.set_linkage_internal();
+        let g = self.shell(
+            &shell_name("fwd", req.width, req.func),
+            tangent_return_type(req),
+            &tangent_params(req),
+        );
         self.tangent.insert(req.clone(), g);
         self.queue.push(Job::Tangent(req.clone(), g));
         g
     }
 
-    /// The combined derivative function for `req` (queued for synthesis on first request).
-    pub fn combined_fn(&mut self, req: &Request) -> Value {
+    fn combined(&mut self, req: &Request) -> Value {
         if let Some(&g) = self.combined.get(req) {
             return g;
         }
-        let ctx = self.module.context();
-        let mut params = primal_shadow_params(req);
-        if req.ret_active {
-            for _ in 0..req.width {
-                params.push(req.func.function_type().return_type());
-            }
-        }
-        let fty = ctx.function_type(adjoint_return_type(req), &params, false);
-        let prefix = if req.width > 1 {
-            format!("fz_grad{}_", req.width)
-        } else {
-            "fz_grad_".to_string()
-        };
-        let g = self
-            .module
-            .add_function(&format!("{prefix}{}", req.func.name()), fty);
-        g.set_linkage_internal();
+        let g = self.shell(
+            &shell_name("grad", req.width, req.func),
+            adjoint_return_type(req),
+            &combined_params(req),
+        );
         self.combined.insert(req.clone(), g);
         self.queue
             .push(Job::Reverse(req.clone(), Target::Combined { g }));
         g
     }
 
-    /// The augmented-forward and reverse functions for `req`.
-    pub fn split_fns(&mut self, req: &Request) -> (Value, Value) {
+    fn split(&mut self, req: &Request) -> (Value, Value) {
         if let Some(&p) = self.split.get(req) {
             return p;
         }
-        let ctx = self.module.context();
-        let base = primal_shadow_params(req);
-        let aug_ty = ctx.function_type(aug_return_type(req), &base, false);
-        let mut rev_params = base.clone();
-        if req.ret_active {
-            for _ in 0..req.width {
-                rev_params.push(req.func.function_type().return_type());
-            }
-        }
-        rev_params.push(ctx.ptr());
-        let rev_ty = ctx.function_type(adjoint_return_type(req), &rev_params, false);
         let name = req.func.name();
-        let aug = self.module.add_function(&format!("fz_aug_{name}"), aug_ty);
-        let rev = self.module.add_function(&format!("fz_rev_{name}"), rev_ty);
-        aug.set_linkage_internal();
-        rev.set_linkage_internal();
+        let aug = self.shell(
+            &format!("fz_aug_{name}"),
+            aug_return_type(req),
+            &primal_shadow_params(req),
+        );
+        let rev = self.shell(
+            &format!("fz_rev_{name}"),
+            adjoint_return_type(req),
+            &reverse_params(req),
+        );
         self.split.insert(req.clone(), (aug, rev));
         self.queue
             .push(Job::Reverse(req.clone(), Target::Split { aug, rev }));
         (aug, rev)
     }
+}
 
-    /// Type analysis of `clone`, a copy of `original` (with `original`'s call-graph
-    /// component). Reusing one analysis of the component for every clone in it was tried
-    /// and lost precision on `-O0` code (random programs from tools/difftest then failed
-    /// with `cannot-deduce-type`), so each clone is analysed with the component.
-    pub fn types_for_clone(&mut self, clone: Value, original: Value) -> TypeAnalysis {
-        TypeAnalysis::run_for_clone(self.module, clone, Some(original))
+pub(crate) struct Driver {
+    memo: Memo,
+    /// Registered derivatives: their functions get wrappers, not synthesized bodies.
+    registry: Registry,
+    pub support: Support,
+    /// Every derivative function synthesized so far.
+    pub generated: Vec<Value>,
+}
+
+impl Driver {
+    pub fn new(module: Module, registry: Registry) -> Driver {
+        Driver {
+            registry,
+            memo: Memo {
+                module,
+                combined: HashMap::new(),
+                split: HashMap::new(),
+                tangent: HashMap::new(),
+                queue: Vec::new(),
+            },
+            support: Support::new(module),
+            generated: Vec::new(),
+        }
     }
 
-    /// Synthesizes every queued body.
-    pub fn drain(&mut self) -> Vec<Diagnostic> {
+    pub fn module(&self) -> Module {
+        self.support.module
+    }
+
+    /// The memo table, as synthesis and hook replacement see it.
+    pub fn callees(&mut self) -> &mut dyn Callees {
+        &mut self.memo
+    }
+
+    /// Synthesizes every queued body; analysis printouts `opts` asks for go to `printout`.
+    pub fn drain(&mut self, opts: &Options, printout: &mut String) -> Vec<Diagnostic> {
         let mut diags = Vec::new();
-        while let Some(job) = self.queue.pop() {
-            let func = match &job {
-                Job::Reverse(req, _) => req.func,
-                Job::Tangent(req, _) => req.func,
-            };
+        while let Some(job) = self.memo.queue.pop() {
+            let func = job.func();
+            if self.registry.has_rule(func) {
+                match self.custom(&job) {
+                    Ok(()) => self.generated.extend(job.outputs()),
+                    Err(mut d) => diags.append(&mut d),
+                }
+                continue;
+            }
             let name = func.name();
-            let p = clone_function(self.module, func, &format!("fz_primal_{name}"));
-            if let Err(e) = preprocess(self.module, p, matches!(job, Job::Reverse(..))) {
+            let module = self.module();
+            let reverse = matches!(job, Job::Reverse(..));
+            let p = clone_function(module, func, &format!("fz_primal_{name}"));
+            if let Err(e) = preprocess(module, p, reverse) {
                 diags.push(
                     Diagnostic::new(DiagKind::Internal, format!("preprocessing failed: {e}"))
                         .in_function(name.clone()),
@@ -243,39 +197,31 @@ impl Driver {
                 p.delete_function();
                 continue;
             }
-            let (result, fns) = match &job {
-                Job::Reverse(req, target) => {
-                    let fns = match *target {
-                        Target::Combined { g } => vec![g],
-                        Target::Split { aug, rev } => vec![aug, rev],
-                    };
-                    (Gen::run(self, req, p, *target), fns)
+            let args = match &job {
+                Job::Reverse(req, _) => &req.args,
+                Job::Tangent(req, _) => &req.args,
+            };
+            let an = Analyses::run(&self.support, p, func, args, !reverse);
+            printout.push_str(&an.print(p, func, !reverse, opts));
+            let result = match &job {
+                Job::Reverse(req, target) => crate::reverse::synthesize(
+                    &mut self.memo,
+                    &mut self.support,
+                    req,
+                    p,
+                    an,
+                    *target,
+                ),
+                Job::Tangent(req, g) => {
+                    crate::tangent::synthesize(&mut self.memo, &mut self.support, req, p, an, *g)
                 }
-                Job::Tangent(req, g) => (TangentGen::run(self, req, p, *g), vec![*g]),
             };
             match result {
                 Ok(()) => {
-                    for f in fns {
+                    for f in job.outputs() {
                         crate::cse::merge_duplicates(f);
-                        if !ferrozyme_llvm::verify_function(f) {
-                            // The module verifier says what is wrong (the function check
-                            // only says that something is).
-                            let why = self.module.verify().err().map(|m| {
-                                let first: Vec<&str> = m.trim().lines().take(3).collect();
-                                format!(": {}", first.join(" | "))
-                            });
-                            diags.push(
-                                Diagnostic::new(
-                                    DiagKind::Internal,
-                                    format!(
-                                        "the generated function `{}` failed LLVM's verifier{}",
-                                        f.name(),
-                                        why.unwrap_or_default()
-                                    ),
-                                )
-                                .in_function(name.clone())
-                                .with_help("this is a bug in Ferrozyme; please report it with the input file"),
-                            );
+                        if let Some(d) = verify_generated(module, f, &name) {
+                            diags.push(d);
                         }
                         self.generated.push(f);
                     }
@@ -286,4 +232,64 @@ impl Driver {
         }
         diags
     }
+}
+
+impl Driver {
+    /// The derivative functions of a function with a registered derivative: wrappers
+    /// around the registered functions (`crate::custom`).
+    fn custom(&mut self, job: &Job) -> Result<(), Vec<Diagnostic>> {
+        let func = job.func();
+        let missing = |kind: &str, how: &str| {
+            vec![Diagnostic::new(
+                DiagKind::BadAutodiffCall,
+                format!(
+                    "`{}` has a registered derivative, but no {kind} derivative; the body is not differentiated in its place",
+                    func.name()
+                ),
+            )
+            .in_function(func.name())
+            .with_help(how.to_string())]
+        };
+        match job {
+            Job::Reverse(req, target) => match self.registry.reverse(func) {
+                Some(rule) => crate::custom::synthesize_reverse(&mut self.support, req, rule, *target),
+                None => Err(missing(
+                    "reverse-mode",
+                    "register one: void *__enzyme_register_gradient_f[] = {(void *)f, (void *)aug_f, (void *)rev_f};",
+                )),
+            },
+            Job::Tangent(req, g) => match self.registry.forward(func) {
+                Some(rule) => crate::custom::synthesize_forward(&mut self.support, req, rule, *g),
+                None => Err(missing(
+                    "forward-mode",
+                    "register one: void *__enzyme_register_derivative_f[] = {(void *)f, (void *)fwd_f};",
+                )),
+            },
+        }
+    }
+}
+
+/// An `internal-error` when generated function `f` fails LLVM's verifier.
+fn verify_generated(module: Module, f: Value, name: &str) -> Option<Diagnostic> {
+    if ferrozyme_llvm::verify_function(f) {
+        return None;
+    }
+    // The module verifier says what is wrong (the function check only says that
+    // something is).
+    let why = module.verify().err().map(|m| {
+        let first: Vec<&str> = m.trim().lines().take(3).collect();
+        format!(": {}", first.join(" | "))
+    });
+    Some(
+        Diagnostic::new(
+            DiagKind::Internal,
+            format!(
+                "the generated function `{}` failed LLVM's verifier{}",
+                f.name(),
+                why.unwrap_or_default()
+            ),
+        )
+        .in_function(name.to_string())
+        .with_help("this is a bug in Ferrozyme; please report it with the input file"),
+    )
 }

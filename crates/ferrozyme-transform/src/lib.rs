@@ -1,67 +1,67 @@
 //! Ferrozyme's transform: finds `__enzyme_*` calls in a module and synthesizes derivatives.
 //!
-//! Code map:
+//! Code map (dependencies point down the list; no module imports one above it except
+//! through `services`' traits):
+//! * `lib.rs` — finds the hook calls and processes them in rounds, innermost first;
 //! * `request.rs` — parses an `__enzyme_*` call (markers, shadows, width, defaults);
-//! * `driver.rs` — memoised requests → generated functions, worklist of bodies;
+//! * `replace.rs` — rewrites each hook call into a call of its derivative (`marshal.rs`
+//!   converts values across the hook boundary, `checkgrad.rs` adds `--check-gradients`);
+//! * `driver.rs` — memoised requests → generated functions, worklist of bodies, the
+//!   analyses each synthesis works from;
 //! * `clone.rs` — clone + canonicalise the function to differentiate;
 //! * `reverse/` — reverse-mode synthesis (forward sweep, reverse sweep, tape);
 //! * `tangent/` — forward-mode synthesis, scalar and batched (`enzyme_width`);
+//! * `common/` — what both modes share: problems and diagnostics, shadows of constants,
+//!   the opcode classification;
+//! * `signature.rs` — requests and the signatures of generated functions;
+//! * `services.rs` — what synthesis may ask of the rest: callee derivatives (`Callees`)
+//!   and module-level objects (`Support`);
+//! * `lanes.rs` — the `Lane` index of vector mode;
 //! * `lower.rs` — derivative rules (from `ferrozyme-rules`) lowered to IR;
 //! * `runtime.rs` — tape stacks and memory adjoints, linked into the module as IR;
-//! * `replace.rs` — rewriting each hook call into a call of its derivative;
+//! * `generated.rs` — the mark on every function the pass creates.
 //! * `hook_args.rs` — hook operands seen through `-O0` stack slots;
 //! * `libdefs.rs` — differentiable definitions of complex-valued library functions.
 #![forbid(unsafe_code)]
 
+mod analyses;
 mod checkgrad;
 mod clone;
+mod common;
 mod cse;
+mod custom;
 mod driver;
+pub mod generated;
 mod hook_args;
+mod lanes;
 mod libdefs;
 mod lower;
+mod marshal;
+mod options;
 mod replace;
 mod request;
 mod reverse;
 mod runtime;
+mod services;
+mod signature;
 mod tangent;
 mod unmerge;
 
+pub use custom::{prepare_module, registered_functions};
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
+pub use options::{Options, Report};
 
 use ferrozyme_abi::{entry_point, EntryPoint};
 use std::collections::HashSet;
 
 use ferrozyme_llvm::{DiagKind, Opcode, Value};
 
+use crate::checkgrad::Checks;
 use crate::driver::Driver;
+use crate::replace::HookEnv;
 use crate::request::{AutodiffCall, Mode};
-use crate::reverse::Request;
-use crate::tangent::TangentRequest;
-
-/// What the caller wants from one run of the pass.
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    /// Append the activity analysis of every differentiated function to `Report::printout`.
-    pub print_activity: bool,
-    /// Append the type analysis of every differentiated function to `Report::printout`.
-    pub print_type_analysis: bool,
-    /// Instrument every top-level `__enzyme_autodiff`/`__enzyme_fwddiff` call to compare
-    /// its derivative with finite differences at run time; needs the checking runtime
-    /// (`__fz_gc_*`, linked in by `ferrozyme cc --check-gradients`).
-    pub check_gradients: bool,
-}
-
-/// What one run of the pass did.
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    /// Names of the derivative functions generated.
-    pub generated: Vec<String>,
-    /// Human-readable analysis printouts requested through `Options`.
-    pub printout: String,
-    /// Notes for the user (not errors), e.g. calls `--check-gradients` cannot check.
-    pub notes: Vec<String>,
-}
+use crate::services::Callees;
+use crate::signature::{Request, TangentRequest};
 
 /// All calls to `__enzyme_*` entry points in the module, with their entry point.
 fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {
@@ -161,7 +161,7 @@ enum Planned {
     AugmentSize(Value, Value),
 }
 
-fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Diagnostic> {
+fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planned, Diagnostic> {
     let caller = call.parent_function().name();
     let reverse_request = |ac: &AutodiffCall| Request {
         func: ac.func,
@@ -169,27 +169,11 @@ fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Dia
         ret_active: ac.func.function_type().return_type().is_fp_scalar(),
         width: ac.width,
     };
-    let no_width = |ac: &AutodiffCall| {
-        if ac.width > 1 {
-            Err(Diagnostic::new(
-                DiagKind::BadAutodiffCall,
-                format!(
-                    "`{}`: enzyme_width is not supported in split mode; __enzyme_augmentfwd/__enzyme_reverse take one adjoint direction per call",
-                    call.called_value().name()
-                ),
-            )
-            .in_function(caller.clone())
-            .at_loc(call.source_loc())
-            .with_help("use __enzyme_autodiff with enzyme_width for several directions at once, or one split pair per direction"))
-        } else {
-            Ok(())
-        }
-    };
     Ok(match ep {
         EntryPoint::Autodiff => {
             let ac = request::parse(call, &caller, Mode::Reverse)?;
             let req = reverse_request(&ac);
-            let g = driver.combined_fn(&req);
+            let g = callees.combined(&req);
             Planned::Autodiff(ac, req, g)
         }
         EntryPoint::Fwddiff => {
@@ -199,7 +183,7 @@ fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Dia
                 args: ac.args.iter().map(|a| a.activity).collect(),
                 width: ac.width,
             };
-            let g = driver.tangent_fn(&req);
+            let g = callees.tangent(&req);
             Planned::Forward(ac, req, g)
         }
         EntryPoint::AugmentFwd | EntryPoint::Reverse => {
@@ -209,9 +193,11 @@ fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Dia
                 Mode::Reverse
             };
             let ac = request::parse(call, &caller, mode)?;
-            no_width(&ac)?;
+            if ac.width > 1 {
+                return Err(request::split_width_error(call, &caller));
+            }
             let req = reverse_request(&ac);
-            let (aug, rev) = driver.split_fns(&req);
+            let (aug, rev) = callees.split(&req);
             if ep == EntryPoint::Reverse {
                 Planned::ReverseSplit(ac, req, rev)
             } else {
@@ -226,10 +212,59 @@ fn plan(driver: &mut Driver, call: Value, ep: EntryPoint) -> Result<Planned, Dia
                 ret_active: func.function_type().return_type().is_fp_scalar(),
                 width: 1,
             };
-            let (aug, _) = driver.split_fns(&req);
+            let (aug, _) = callees.split(&req);
             Planned::AugmentSize(call, aug)
         }
     })
+}
+
+/// Replaces one planned hook call. Parsed again: an earlier replacement in this round may
+/// have replaced a value this call uses (a tape returned by `__enzyme_augmentfwd`, say).
+fn replace_planned(env: &mut HookEnv<'_>, p: &Planned) -> Result<(), Diagnostic> {
+    let reparse = |ac: &AutodiffCall, mode: Mode| {
+        request::parse(ac.call, &ac.call.parent_function().name(), mode)
+    };
+    match p {
+        Planned::Autodiff(ac, req, g) => {
+            reparse(ac, Mode::Reverse).and_then(|ac| replace::replace_call(env, &ac, req, *g, None))
+        }
+        Planned::ReverseSplit(ac, req, g) => reparse(ac, Mode::ReverseSplit)
+            .and_then(|ac| replace::replace_call(env, &ac, req, *g, Some(&ac.trailing))),
+        Planned::AugmentFwd(ac, req, aug) => {
+            reparse(ac, Mode::Reverse).and_then(|ac| replace::replace_augment(env, &ac, req, *aug))
+        }
+        Planned::Forward(ac, req, g) => {
+            reparse(ac, Mode::Forward).and_then(|ac| replace::replace_forward(env, &ac, req, *g))
+        }
+        Planned::AugmentSize(call, aug) => {
+            replace::replace_augment_size(*call, *aug);
+            Ok(())
+        }
+    }
+}
+
+/// The hook calls of this round: those whose differentiated function contains no hook
+/// call (directly or through its callees). Empty when only recursive requests are left.
+fn ready_calls(module: Module, calls: &[(Value, EntryPoint)]) -> Vec<(Value, EntryPoint)> {
+    let blocked = functions_with_hooks(module, calls);
+    calls
+        .iter()
+        .copied()
+        .filter(|(c, _)| hook_target(*c).is_none_or(|f| !blocked.contains(&f)))
+        .collect()
+}
+
+fn recursive_request_error(c: Value) -> Diagnostic {
+    Diagnostic::new(
+        DiagKind::BadAutodiffCall,
+        format!(
+            "`{}` differentiates a function that (through its calls) contains this same derivative request; recursive higher-order derivatives are not supported",
+            c.called_value().name()
+        ),
+    )
+    .in_function(c.parent_function().name())
+    .at_loc(c.source_loc())
+    .with_help("differentiate a function that does not call __enzyme_* on itself")
 }
 
 /// Runs the pass on `module` in place: every `__enzyme_*` call is replaced by a call to a
@@ -245,83 +280,45 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         let calls = unmerge::invokes_to_calls(module, calls);
         unmerge::split_selected_calls(module, calls);
     }
-    let mut driver = Driver::new(module);
-    driver.print_activity = opts.print_activity;
-    driver.print_types = opts.print_type_analysis;
-    driver.check_gradients = opts.check_gradients;
-    if opts.check_gradients {
-        driver.check_skip = differentiated_closure(module);
-    }
+    reject_unknown_entry_points(module)?;
+    let registry = custom::Registry::scan(module)?;
+    let mut driver = Driver::new(module, registry);
+    let mut report = Report::default();
+    let mut checks = opts
+        .check_gradients
+        .then(|| Checks::new(differentiated_closure(module)));
     loop {
         let calls = hook_calls(module);
         if calls.is_empty() {
             break;
         }
-        let blocked = functions_with_hooks(module, &calls);
-        let ready: Vec<(Value, EntryPoint)> = calls
-            .iter()
-            .copied()
-            .filter(|(c, _)| hook_target(*c).is_none_or(|f| !blocked.contains(&f)))
-            .collect();
+        let ready = ready_calls(module, &calls);
         if ready.is_empty() {
-            let (c, _) = calls[0];
-            return Err(vec![Diagnostic::new(
-                DiagKind::BadAutodiffCall,
-                format!(
-                    "`{}` differentiates a function that (through its calls) contains this same derivative request; recursive higher-order derivatives are not supported",
-                    c.called_value().name()
-                ),
-            )
-            .in_function(c.parent_function().name())
-            .at_loc(c.source_loc())
-            .with_help("differentiate a function that does not call __enzyme_* on itself")]);
+            return Err(vec![recursive_request_error(calls[0].0)]);
         }
         let mut diags = Vec::new();
         let mut planned = Vec::new();
         for (call, ep) in ready {
-            match plan(&mut driver, call, ep) {
+            match plan(driver.callees(), call, ep) {
                 Ok(p) => planned.push(p),
                 Err(d) => diags.push(d),
             }
         }
+        if diags.is_empty() {
+            diags = driver.drain(opts, &mut report.printout);
+        }
         if !diags.is_empty() {
             return Err(diags);
         }
-        diags.extend(driver.drain());
-        if !diags.is_empty() {
-            return Err(diags);
-        }
-        let shadow_globals = driver.shadow_globals();
-        for p in &planned {
-            // Parsed again: an earlier replacement in this round may have replaced a value
-            // this call uses (a tape returned by __enzyme_augmentfwd, say).
-            let reparse = |ac: &AutodiffCall, mode: Mode| {
-                request::parse(ac.call, &ac.call.parent_function().name(), mode)
-            };
-            let r = match p {
-                Planned::Autodiff(ac, req, g) => reparse(ac, Mode::Reverse).and_then(|ac| {
-                    replace::replace_call(&mut driver, &ac, req, *g, &shadow_globals, None)
-                }),
-                Planned::ReverseSplit(ac, req, g) => {
-                    reparse(ac, Mode::ReverseSplit).and_then(|ac| {
-                        replace::replace_call(&mut driver, &ac, req, *g, &[], Some(&ac.trailing))
-                    })
-                }
-                Planned::AugmentFwd(ac, req, aug) => reparse(ac, Mode::Reverse).and_then(|ac| {
-                    replace::replace_augment(&mut driver, &ac, req, *aug, &shadow_globals)
-                }),
-                Planned::Forward(ac, req, g) => reparse(ac, Mode::Forward).and_then(|ac| {
-                    replace::replace_forward(&mut driver, &ac, req, *g, &shadow_globals)
-                }),
-                Planned::AugmentSize(call, aug) => {
-                    replace::replace_augment_size(*call, *aug);
-                    Ok(())
-                }
-            };
-            if let Err(d) = r {
-                diags.push(d);
-            }
-        }
+        let mut env = HookEnv {
+            sup: &mut driver.support,
+            checks: checks.as_mut(),
+            notes: &mut report.notes,
+        };
+        let diags: Vec<Diagnostic> = planned
+            .iter()
+            .filter_map(|p| replace_planned(&mut env, p).err())
+            .collect();
         if !diags.is_empty() {
             return Err(diags);
         }
@@ -340,11 +337,8 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
             "this is a bug in Ferrozyme; please report it with the input file",
         )]);
     }
-    Ok(Report {
-        generated: driver.generated.iter().map(|f| f.name()).collect(),
-        printout: std::mem::take(&mut driver.printout),
-        notes: std::mem::take(&mut driver.notes),
-    })
+    report.generated = driver.generated.iter().map(|f| f.name()).collect();
+    Ok(report)
 }
 
 /// Parses `text` as LLVM IR (text or bitcode), checks it with LLVM's verifier, runs the
@@ -369,6 +363,42 @@ pub fn run_on_ir_text(text: &[u8], opts: &Options) -> Result<String, Vec<Diagnos
     Ok(module.print_to_string().to_string())
 }
 
+/// Calls of declared `__enzyme_*` functions that are neither an entry point the pass
+/// implements nor a type hint: an error naming them, never a call left for the linker
+/// (or a JIT) to fail on.
+fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    for f in module.functions() {
+        let name = f.name();
+        if !f.is_declaration()
+            || !name.contains(ferrozyme_abi::ENZYME_FUNCTION_PREFIX)
+            || entry_point(&name).is_some()
+            || ferrozyme_abi::type_hint(&name).is_some()
+        {
+            continue;
+        }
+        for u in f.users() {
+            if u.is_instruction() {
+                diags.push(
+                    Diagnostic::new(
+                        DiagKind::BadAutodiffCall,
+                        format!("`{name}` is not an Enzyme entry point Ferrozyme implements"),
+                    )
+                    .in_function(u.parent_function().name())
+                    .at_loc(u.source_loc())
+                    .with_help("the entry points are __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse and __enzyme_augmentsize (see the README's ABI table)"),
+                );
+                break;
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(diags)
+    }
+}
+
 /// The `enzyme_*` marker globals are only declared by user code (`extern int enzyme_dup;`):
 /// once the hook calls are gone nothing should read them, but instrumentation that ran
 /// before the pass (AddressSanitizer's shadow checks of the marker loads, under
@@ -389,7 +419,7 @@ fn define_leftover_markers(module: Module) {
 /// Removes the calls to `__enzyme_double`-style type hints (they have no body).
 fn remove_type_hints(module: Module) {
     for f in module.functions() {
-        if f.is_declaration() && ferrozyme_analysis::types::is_type_hint(&f.name()) {
+        if f.is_declaration() && ferrozyme_abi::type_hint(&f.name()).is_some() {
             for u in f.users() {
                 if u.opcode() == Some(Opcode::LLVMCall) && u.ty().is_void() {
                     u.erase();
@@ -398,96 +428,6 @@ fn remove_type_hints(module: Module) {
             if f.users().is_empty() {
                 f.delete_function();
             }
-        }
-    }
-}
-
-/// Functions the AD pass left alone, as far as re-optimization is concerned: defined,
-/// not generated (`fz_…`, `__fz_…`), neither calling nor called by generated code, not
-/// already `optnone`. `ferrozyme cc` optimized them once before the pass; running the
-/// whole pipeline over them again only costs compile time.
-pub fn untouched_functions(module: Module) -> Vec<Value> {
-    let generated = |f: Value| {
-        let n = f.name();
-        n.starts_with("fz_") || n.starts_with("__fz_")
-    };
-    let defined: Vec<Value> = module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
-        .collect();
-    let mut touched: std::collections::HashSet<Value> = std::collections::HashSet::new();
-    for &f in &defined {
-        let callees: Vec<Value> = f
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
-            .filter_map(|i| i.called_function())
-            .collect();
-        if generated(f) {
-            touched.insert(f);
-            touched.extend(callees);
-        } else if callees.iter().any(|c| generated(*c)) {
-            touched.insert(f);
-        }
-    }
-    defined
-        .into_iter()
-        .filter(|f| !touched.contains(f) && !f.has_fn_attr("optnone"))
-        .collect()
-}
-
-/// Functions kept out of a pipeline run by [`freeze_untouched`], by name (the pipeline
-/// may delete or rename functions), with whether each was `noinline` before; and the
-/// functions that were `optnone` before (the user's).
-pub struct Frozen {
-    module: Module,
-    functions: Vec<(String, bool)>,
-    user_optnone: HashSet<String>,
-}
-
-/// Marks [`untouched_functions`] `optnone noinline` so the re-optimization after the pass
-/// skips them; [`thaw`] restores them before code generation (which then sees the same
-/// IR as after the first optimization, and optimizes it as usual).
-pub fn freeze_untouched(module: Module) -> Frozen {
-    let user_optnone = module
-        .functions()
-        .into_iter()
-        .filter(|f| f.has_fn_attr("optnone"))
-        .map(|f| f.name())
-        .collect();
-    let functions = untouched_functions(module)
-        .into_iter()
-        .map(|f| {
-            let was = f.has_fn_attr("noinline");
-            f.add_fn_attr("optnone");
-            f.add_fn_attr("noinline");
-            (f.name(), was)
-        })
-        .collect();
-    Frozen {
-        module,
-        functions,
-        user_optnone,
-    }
-}
-
-/// Undoes [`freeze_untouched`]: every function that is `optnone` now but was not before
-/// loses it, including copies the pipeline made of frozen functions (function
-/// specialization clones `f` into `f.specialized.1` with its attributes); code
-/// generation must not see them as `optnone`.
-pub fn thaw(frozen: Frozen) {
-    let was_noinline: std::collections::HashMap<String, bool> =
-        frozen.functions.into_iter().collect();
-    for f in frozen.module.functions() {
-        let name = f.name();
-        if !f.has_fn_attr("optnone") || frozen.user_optnone.contains(&name) {
-            continue;
-        }
-        f.remove_fn_attr("optnone");
-        if !was_noinline.get(&name).copied().unwrap_or(false) {
-            f.remove_fn_attr("noinline");
         }
     }
 }

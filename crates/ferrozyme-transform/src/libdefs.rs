@@ -64,7 +64,7 @@ fn definition(m: Module, name: &str) -> Result<Option<Value>, String> {
             m.data_layout(),
             m.target_triple()
         );
-        link_ir_text(m, &(header + COMPLEX_IR), "ferrozyme-libdefs")?;
+        link_ir_text(m, &(header + COMPLEX_IR), "ferrozyme-libdefs").map_err(|e| e.to_string())?;
         for f in m.functions() {
             if f.name().starts_with(PREFIX) && !f.is_declaration() {
                 f.set_linkage_internal();

@@ -10,6 +10,30 @@
 use ferrozyme_llvm::{Builder, Module, RealPredicate, Type, Value};
 use ferrozyme_rules::{BinOp, Cmp, Expr, Fun1, Fun2, Var};
 
+/// Why a rule could not be lowered: a rule that does not fit its call (a bug in the
+/// table or in the transform), reported as an internal error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LowerError {
+    /// The expression names an argument the call does not have.
+    MissingArgument(usize),
+    /// The expression uses the primal result where none is available.
+    NoResult,
+    /// LLVM has no intrinsic of that name for the type.
+    NoIntrinsic(&'static str),
+}
+
+impl std::fmt::Display for LowerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LowerError::MissingArgument(i) => write!(f, "rule refers to missing argument {i}"),
+            LowerError::NoResult => {
+                write!(f, "rule refers to the result, which is unavailable")
+            }
+            LowerError::NoIntrinsic(name) => write!(f, "intrinsic {name} unavailable"),
+        }
+    }
+}
+
 /// Operands available to an expression.
 pub struct Env<'a> {
     pub args: &'a [Value],
@@ -37,23 +61,24 @@ pub fn intrinsic_name(f: Fun1) -> &'static str {
     }
 }
 
-pub fn lower(m: Module, b: &Builder, e: &Expr, env: &Env<'_>, ty: Type) -> Result<Value, String> {
+pub fn lower(
+    m: Module,
+    b: &Builder,
+    e: &Expr,
+    env: &Env<'_>,
+    ty: Type,
+) -> Result<Value, LowerError> {
     Ok(match e {
         Expr::Const(c) => ty.const_float(*c),
         Expr::Var(Var::Arg(i)) => {
-            let v = *env
-                .args
-                .get(*i)
-                .ok_or_else(|| format!("rule refers to missing argument {i}"))?;
+            let v = *env.args.get(*i).ok_or(LowerError::MissingArgument(*i))?;
             if v.ty().is_integer() {
                 b.sitofp(v, ty)
             } else {
                 v
             }
         }
-        Expr::Var(Var::Result) => env
-            .result
-            .ok_or("rule refers to the result, which is unavailable")?,
+        Expr::Var(Var::Result) => env.result.ok_or(LowerError::NoResult)?,
         Expr::Neg(a) => b.fneg(lower(m, b, a, env, ty)?),
         Expr::Bin(op, x, y) => {
             let x = lower(m, b, x, env, ty)?;
@@ -75,7 +100,7 @@ pub fn lower(m: Module, b: &Builder, e: &Expr, env: &Env<'_>, ty: Type) -> Resul
             let name = intrinsic_name(*f);
             let f = m
                 .intrinsic(name, &[ty])
-                .ok_or_else(|| format!("intrinsic {name} unavailable"))?;
+                .ok_or(LowerError::NoIntrinsic(name))?;
             b.call_fn(f, &[a])
         }
         Expr::Call2(f, x, y) => {
@@ -87,7 +112,7 @@ pub fn lower(m: Module, b: &Builder, e: &Expr, env: &Env<'_>, ty: Type) -> Resul
             };
             let f = m
                 .intrinsic(name, &[ty])
-                .ok_or_else(|| format!("intrinsic {name} unavailable"))?;
+                .ok_or(LowerError::NoIntrinsic(name))?;
             b.call_fn(f, &[x, y])
         }
         Expr::Cmp(c, x, y) => {
@@ -117,7 +142,7 @@ fn lower_cmp(
     y: &Expr,
     env: &Env<'_>,
     ty: Type,
-) -> Result<Value, String> {
+) -> Result<Value, LowerError> {
     let x = lower(m, b, x, env, ty)?;
     let y = lower(m, b, y, env, ty)?;
     let p = match c {
@@ -139,7 +164,7 @@ pub fn scale(
     partial: &Expr,
     env: &Env<'_>,
     ty: Type,
-) -> Result<Value, String> {
+) -> Result<Value, LowerError> {
     match partial {
         Expr::Const(c) if *c == 1.0 => Ok(d),
         Expr::Const(c) if *c == -1.0 => Ok(b.fneg(d)),

@@ -10,97 +10,32 @@
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_llvm::{Builder, Diagnostic, Type, TypeKind, Value};
 
-use crate::driver::Driver;
+use crate::checkgrad::{self, Checks};
+use crate::marshal::{build, convert, fp_leaves};
 use crate::request::{AutodiffCall, CallArg, Shadow};
-use crate::reverse::Request;
-use crate::tangent::{returns_tangent, TangentRequest};
+use crate::services::Support;
+use crate::signature::{returns_tangent, Request, TangentRequest};
 
-pub(crate) fn convert(b: &Builder, v: Value, to: Type) -> Value {
-    let from = v.ty();
-    if from == to {
-        return v;
-    }
-    match (from.kind(), to.kind()) {
-        (TypeKind::Float, TypeKind::Double) => b.fpext(v, to),
-        (TypeKind::Double, TypeKind::Float) => b.fptrunc(v, to),
-        (TypeKind::Int(_), TypeKind::Int(_)) => b.int_cast(v, to),
-        _ => b.bitcast(v, to),
-    }
-}
-
-/// Paths (field/lane indices) to the floating leaves of a type, in memory order.
-fn fp_leaves(t: Type, path: &mut Vec<u32>, out: &mut Vec<(Vec<u32>, Type)>) {
-    match t.kind() {
-        TypeKind::Float | TypeKind::Double => out.push((path.clone(), t)),
-        TypeKind::Struct => {
-            for (k, f) in t.struct_fields().into_iter().enumerate() {
-                path.push(k as u32);
-                fp_leaves(f, path, out);
-                path.pop();
-            }
-        }
-        TypeKind::Array | TypeKind::Vector => {
-            let n = if t.kind() == TypeKind::Array {
-                t.array_len() as u32
-            } else {
-                t.vector_len()
-            };
-            for k in 0..n {
-                path.push(k);
-                fp_leaves(t.element_type(), path, out);
-                path.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Builds a value of type `t` whose floating leaves are `vals` (in order).
-fn build(b: &Builder, t: Type, leaves: &[(Vec<u32>, Type)], vals: &[Value]) -> Value {
-    if leaves.len() == 1 && leaves[0].0.is_empty() {
-        return convert(b, vals[0], t);
-    }
-    let mut agg = t.zero();
-    for ((path, lt), v) in leaves.iter().zip(vals) {
-        let v = convert(b, *v, *lt);
-        agg = insert_path(b, agg, t, path, v);
-    }
-    agg
-}
-
-fn insert_path(b: &Builder, agg: Value, t: Type, path: &[u32], v: Value) -> Value {
-    let ctx = t.context();
-    match path {
-        [] => v,
-        [k, rest @ ..] => {
-            if t.kind() == TypeKind::Vector {
-                return b.insert_element(agg, v, ctx.i32().const_int(*k as u64));
-            }
-            let inner_t = if t.kind() == TypeKind::Struct {
-                t.struct_fields()[*k as usize]
-            } else {
-                t.element_type()
-            };
-            let inner = b.extract_value(agg, *k);
-            let inner = insert_path(b, inner, inner_t, rest, v);
-            b.insert_value(agg, inner, *k)
-        }
-    }
+/// What replacing a hook call needs besides the call: module services, the gradient
+/// checks (`--check-gradients`) and where notes for the user go.
+pub(crate) struct HookEnv<'a> {
+    pub sup: &'a mut Support,
+    pub checks: Option<&'a mut Checks>,
+    pub notes: &'a mut Vec<String>,
 }
 
 /// Replaces a reverse-mode call (`__enzyme_autodiff`, or `__enzyme_reverse` when `tail`
 /// holds its return seed and tape) by a call of `g`, filling the hook's result with the
 /// adjoints of the active scalars.
 pub fn replace_call(
-    d: &mut Driver,
+    env: &mut HookEnv<'_>,
     ac: &AutodiffCall,
     req: &Request,
     g: Value,
-    shadow_globals: &[Value],
     tail: Option<&[Value]>,
 ) -> Result<(), Diagnostic> {
     let call = ac.call;
-    let ctx = d.module.context();
+    let ctx = env.sup.module.context();
     let b = Builder::new(ctx);
     let caller = call.parent_function().name();
     let err = crate::request::make_err(call, &caller);
@@ -130,12 +65,16 @@ pub fn replace_call(
         ));
     }
     let plan = if tail.is_none() && req.width == 1 {
-        check_begin(d, ac, false)
+        check_begin(env, ac, false)
     } else {
         None
     };
     b.position_before(call);
-    zero_shadow_globals(d, &b, shadow_globals);
+    if tail.is_none() {
+        // A top-level derivative starts from zero shadows of the mutable globals
+        // (`__enzyme_reverse` continues what `__enzyme_augmentfwd` started).
+        zero_shadow_globals(env.sup, &b);
+    }
     let params = g.function_type().param_types();
     let mut args = call_args(&b, &ac.args, &params, req.width);
     match tail {
@@ -159,7 +98,7 @@ pub fn replace_call(
         .map(|k| b.extract_value(r, k))
         .collect();
     if let Some(plan) = &plan {
-        crate::checkgrad::end_reverse(d, &b, plan, &adjs);
+        checkgrad::end_reverse(env.sup, &b, plan, &adjs);
     }
     let v = (n_active > 0 && !user_ty.is_void()).then(|| build(&b, user_ty, &leaves, &adjs));
     fill_result(&b, call, v);
@@ -183,14 +122,14 @@ fn fill_result(b: &Builder, call: Value, v: Option<Value>) {
 
 /// Top-level derivatives start from zero shadows of mutable globals (adjoints in reverse
 /// mode, tangents in forward mode).
-fn zero_shadow_globals(d: &Driver, b: &Builder, shadow_globals: &[Value]) {
-    let ctx = d.module.context();
-    for sg in shadow_globals {
+fn zero_shadow_globals(sup: &Support, b: &Builder) {
+    let ctx = sup.module.context();
+    for sg in &sup.shadow_globals() {
         if sg.global_value_type().contains_pointer() {
             // Holds shadow pointers (set up by its initializer), not derivatives.
             continue;
         }
-        let size = d.module.alloc_size(sg.global_value_type());
+        let size = sup.module.alloc_size(sg.global_value_type());
         b.memset(*sg, ctx.i8().const_int(0), ctx.i64().const_int(size), 1);
     }
 }
@@ -234,14 +173,13 @@ fn call_args(b: &Builder, args: &[CallArg], params: &[Type], width: u32) -> Vec<
 /// Replaces an `__enzyme_fwddiff` call: the hook returns the tangents of the result
 /// (one per lane, lane 0 first), filling the floating leaves of its declared type.
 pub fn replace_forward(
-    d: &mut Driver,
+    env: &mut HookEnv<'_>,
     ac: &AutodiffCall,
     req: &TangentRequest,
     g: Value,
-    shadow_globals: &[Value],
 ) -> Result<(), Diagnostic> {
     let call = ac.call;
-    let b = Builder::new(d.module.context());
+    let b = Builder::new(env.sup.module.context());
     let caller = call.parent_function().name();
     let err = crate::request::make_err(call, &caller);
     let sret_ty = call.call_sret_type(0);
@@ -253,7 +191,7 @@ pub fn replace_forward(
     fp_leaves(ret, &mut Vec::new(), &mut ret_leaves);
     let width = req.width as usize;
     if ac.primal_return {
-        return replace_forward_with_primal(d, ac, req, g, shadow_globals, user_ty, &ret_leaves);
+        return replace_forward_with_primal(env, ac, req, g, user_ty, &ret_leaves);
     }
     let pointer_ret = ret.is_pointer() && width == 1 && user_ty.is_pointer();
     if !user_ty.is_void()
@@ -272,18 +210,18 @@ pub fn replace_forward(
         ));
     }
     let plan = if req.width == 1 {
-        check_begin(d, ac, true)
+        check_begin(env, ac, true)
     } else {
         None
     };
     b.position_before(call);
-    zero_shadow_globals(d, &b, shadow_globals);
+    zero_shadow_globals(env.sup, &b);
     let params = g.function_type().param_types();
     let args = call_args(&b, &ac.args, &params, req.width);
     let r = b.call_fn(g, &args);
     if let Some(plan) = &plan {
         let t = (ret.is_fp_scalar() && returns_tangent(req)).then(|| b.extract_value(r, 1));
-        crate::checkgrad::end_forward(d, &b, plan, t);
+        checkgrad::end_forward(env.sup, &b, plan, t);
     }
     let mut result = None;
     if !user_ty.is_void() && returns_tangent(req) && (pointer_ret || !ret_leaves.is_empty()) {
@@ -299,7 +237,10 @@ pub fn replace_forward(
                     let mut x = *lane;
                     for k in path {
                         x = if x.ty().kind() == TypeKind::Vector {
-                            b.extract_element(x, d.module.context().i32().const_int(*k as u64))
+                            b.extract_element(
+                                x,
+                                env.sup.module.context().i32().const_int(*k as u64),
+                            )
                         } else {
                             b.extract_value(x, *k)
                         };
@@ -320,11 +261,10 @@ pub fn replace_forward(
 /// result and then its tangents (lane 0 first) when `f` returns floats, or just the result
 /// otherwise (an integer, a pointer).
 fn replace_forward_with_primal(
-    d: &mut Driver,
+    env: &mut HookEnv<'_>,
     ac: &AutodiffCall,
     req: &TangentRequest,
     g: Value,
-    shadow_globals: &[Value],
     user_ty: Type,
     ret_leaves: &[(Vec<u32>, Type)],
 ) -> Result<(), Diagnostic> {
@@ -351,9 +291,9 @@ fn replace_forward_with_primal(
             "declare the hook to return a struct of the result followed by its tangent (e.g. struct { double primal, tangent; }), or the result type itself for a function whose result has no tangent",
         ));
     }
-    let b = Builder::new(d.module.context());
+    let b = Builder::new(env.sup.module.context());
     b.position_before(call);
-    zero_shadow_globals(d, &b, shadow_globals);
+    zero_shadow_globals(env.sup, &b);
     let params = g.function_type().param_types();
     let args = call_args(&b, &ac.args, &params, req.width);
     let r = b.call_fn(g, &args);
@@ -369,7 +309,7 @@ fn replace_forward_with_primal(
                 let mut x = *lane;
                 for k in path {
                     x = if x.ty().kind() == TypeKind::Vector {
-                        b.extract_element(x, d.module.context().i32().const_int(*k as u64))
+                        b.extract_element(x, env.sup.module.context().i32().const_int(*k as u64))
                     } else {
                         b.extract_value(x, *k)
                     };
@@ -387,14 +327,13 @@ fn replace_forward_with_primal(
 /// Replaces an `__enzyme_augmentfwd` call: runs the augmented forward function and
 /// returns its tape (and, for a hook declared to return `{ tape, T }`, the primal result).
 pub fn replace_augment(
-    d: &mut Driver,
+    env: &mut HookEnv<'_>,
     ac: &AutodiffCall,
     req: &Request,
     aug: Value,
-    shadow_globals: &[Value],
 ) -> Result<(), Diagnostic> {
     let call = ac.call;
-    let b = Builder::new(d.module.context());
+    let b = Builder::new(env.sup.module.context());
     let user_ty = call.call_sret_type(0).unwrap_or_else(|| call.ty());
     let ret = req.func.function_type().return_type();
     let shape_ok = user_ty.is_pointer()
@@ -410,7 +349,7 @@ pub fn replace_augment(
         ));
     }
     b.position_before(call);
-    zero_shadow_globals(d, &b, shadow_globals);
+    zero_shadow_globals(env.sup, &b);
     let params = aug.function_type().param_types();
     let args = call_args(&b, &ac.args, &params, 1);
     let r = b.call_fn(aug, &args);
@@ -439,7 +378,7 @@ pub fn replace_augment_size(call: Value, aug: Value) {
             e.instructions().into_iter().find(|i| {
                 i.is_call()
                     && i.called_function()
-                        .is_some_and(|f| f.name() == crate::runtime::TAPE_ALLOC)
+                        .is_some_and(|f| f.name() == crate::runtime::RtFn::TapeAlloc.name())
             })
         })
         .and_then(|m| m.call_args()[0].const_int_value())
@@ -455,20 +394,17 @@ pub fn replace_augment_size(call: Value, aug: Value) {
 
 /// `--check-gradients`: instruments the call unless it sits in differentiated code or
 /// cannot be checked (then a note says why).
-fn check_begin(d: &mut Driver, ac: &AutodiffCall, forward: bool) -> Option<crate::checkgrad::Plan> {
-    let call = ac.call;
-    if !d.check_gradients || d.check_skip.contains(&call.parent_function()) {
-        return None;
-    }
-    d.check_counter += 1;
-    match crate::checkgrad::begin(d, ac, forward, d.check_counter) {
+fn check_begin(env: &mut HookEnv<'_>, ac: &AutodiffCall, forward: bool) -> Option<checkgrad::Plan> {
+    let checks = env.checks.as_deref_mut()?;
+    match checks.begin(env.sup, ac, forward)? {
         Ok(p) => Some(p),
         Err(why) => {
+            let call = ac.call;
             let loc = call
                 .source_loc()
                 .map(|l| format!("{l}: "))
                 .unwrap_or_default();
-            d.notes.push(format!(
+            env.notes.push(format!(
                 "{loc}--check-gradients: the call differentiating `{}` in `{}` is not checked: {why}",
                 ac.func.name(),
                 call.parent_function().name()

@@ -10,7 +10,7 @@
 
 use ferrozyme_abi::{marker, Marker, MARKER_PREFIX};
 use ferrozyme_analysis::activity::ArgActivity;
-use ferrozyme_llvm::{DiagKind, Diagnostic, Opcode, Value};
+use ferrozyme_llvm::{DiagKind, Diagnostic, Opcode, Type, Value};
 
 /// How a call passes the shadows of one argument.
 #[derive(Clone, Debug)]
@@ -121,7 +121,7 @@ fn hook_function(
             "pass the function itself, e.g. __enzyme_autodiff((void*)f, ...), not a data pointer or a function pointer variable",
         ));
     }
-    if func.is_declaration() {
+    if func.is_declaration() && !func.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR) {
         return Err(Diagnostic::new(
             DiagKind::MissingDerivative,
             format!("cannot differentiate `{}`: its body is not in this module", func.name()),
@@ -156,6 +156,17 @@ pub(crate) fn make_err<'a>(
             .at_loc(loc.clone())
             .with_help(help.to_string())
     }
+}
+
+/// `enzyme_width` in split mode is not supported.
+pub(crate) fn split_width_error(call: Value, caller_name: &str) -> Diagnostic {
+    make_err(call, caller_name)(
+        format!(
+            "`{}`: enzyme_width is not supported in split mode; __enzyme_augmentfwd/__enzyme_reverse take one adjoint direction per call",
+            call.called_value().name()
+        ),
+        "use __enzyme_autodiff with enzyme_width for several directions at once, or one split pair per direction",
+    )
 }
 
 /// `__enzyme_augmentsize(f, markers...)`: the function and one activity per parameter
@@ -224,226 +235,19 @@ fn default_activity(pty: ferrozyme_llvm::Type) -> ArgActivity {
 pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall, Diagnostic> {
     let err = make_err(call, caller_name);
     let (func, ops) = hook_function(call, caller_name, &err)?;
-    let fname = func.name();
-    let params = func.params();
-    let mut rest = ops.into_iter().peekable();
-    // `enzyme_width, N` and `enzyme_primal_return` first, in any order.
-    let mut width = 1u32;
-    let mut primal_return = false;
-    while let Some(&v) = rest.peek() {
-        match marker_of(v) {
-            Some(Ok(Marker::Width)) => {
-                rest.next();
-                let n = rest.next().and_then(|n| n.const_int_value());
-                match n {
-                    Some(n) if n >= 1 && n <= MAX_WIDTH as i64 => width = n as u32,
-                    _ => {
-                        return Err(err(
-                            "enzyme_width must be followed by a constant width between 1 and 64"
-                                .to_string(),
-                            "write enzyme_width, 4 (an integer literal) right after the function",
-                        ))
-                    }
-                }
-            }
-            Some(Ok(Marker::PrimalReturn)) => {
-                rest.next();
-                if mode != Mode::Forward {
-                    return Err(err(
-                        "enzyme_primal_return is only supported in forward mode (__enzyme_fwddiff)".to_string(),
-                        "in reverse mode, get the result from split mode: __enzyme_augmentfwd declared to return struct { void *tape; T result; }",
-                    ));
-                }
-                primal_return = true;
-            }
-            _ => break,
-        }
-    }
-    let mut args = Vec::new();
-    for (k, p) in params.iter().enumerate() {
-        let pty = p.ty();
-        let mut mk = None;
-        let mut stride = None;
-        let mut primal = None;
-        while let Some(&v) = rest.peek() {
-            match marker_of(v) {
-                Some(Ok(m)) => {
-                    rest.next();
-                    if mk.is_some() {
-                        return Err(err(
-                            format!(
-                                "two markers in a row before argument {} of `{fname}`",
-                                k + 1
-                            ),
-                            "give each argument at most one enzyme_* marker",
-                        ));
-                    }
-                    if m == Marker::Width || m == Marker::PrimalReturn {
-                        return Err(err(
-                            format!(
-                                "{} must come first, right after the function",
-                                if m == Marker::Width { "enzyme_width" } else { "enzyme_primal_return" }
-                            ),
-                            "write __enzyme_fwddiff((void*)f, enzyme_width, N, ...) / __enzyme_fwddiff((void*)f, enzyme_primal_return, ...)",
-                        ));
-                    }
-                    if m == Marker::DupV {
-                        stride = rest.next();
-                    }
-                    mk = Some(m);
-                }
-                Some(Err(name)) => {
-                    return Err(err(
-                        format!(
-                            "unknown activity marker `{name}` before argument {} of `{fname}`",
-                            k + 1
-                        ),
-                        "use one of enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, enzyme_out, enzyme_width, enzyme_primal_return",
-                    ));
-                }
-                None => {
-                    primal = rest.next();
-                    break;
-                }
-            }
-        }
-        let Some(primal) = primal else {
-            return Err(err(
-                format!("too few arguments for `{fname}`: it takes {}, the call passes {}", params.len(), k),
-                "pass every argument of the differentiated function (and a shadow after each enzyme_dup pointer)",
-            ));
-        };
-        let dup_like = matches!(
-            mk,
-            Some(Marker::Dup) | Some(Marker::DupNoNeed) | Some(Marker::DupV)
-        );
-        let activity = match mk {
-            _ if dup_like && pty.is_pointer() => ArgActivity::Dup,
-            _ if dup_like && pty.is_fp() && mode == Mode::Forward => ArgActivity::Active,
-            _ if dup_like => {
-                return Err(err(
-                    format!("argument {} of `{fname}` is marked enzyme_dup but has type {}, not a pointer", k + 1, pty),
-                    if mode == Mode::Forward {
-                        "in forward mode enzyme_dup takes a pointer or a float scalar (followed by its tangent); use enzyme_const for integers"
-                    } else {
-                        "use enzyme_out for an active float scalar, enzyme_const for a constant"
-                    },
-                ));
-            }
-            Some(Marker::Const) => ArgActivity::Const,
-            Some(Marker::Out) if mode == Mode::Forward => {
-                return Err(err(
-                    format!("argument {} of `{fname}` is marked enzyme_out, which has no meaning in forward mode", k + 1),
-                    "in __enzyme_fwddiff pass a float scalar with its tangent (enzyme_dup, x, dx) or as enzyme_const",
-                ));
-            }
-            Some(Marker::Out) => ArgActivity::Active,
-            _ => default_activity(pty),
-        };
-        if activity == ArgActivity::Active && !pty.is_fp() {
-            return Err(err(
-                format!("argument {} of `{fname}` is marked enzyme_out but has type {}, not a float scalar", k + 1, pty),
-                "use enzyme_dup (with a shadow) for pointers, enzyme_const for integers",
-            ));
-        }
-        // Shadows: pointers always; float scalars in forward mode (their tangents).
-        let wants_shadow = activity == ArgActivity::Dup
-            || (activity == ArgActivity::Active && mode == Mode::Forward);
-        let shadow = if !wants_shadow {
-            Shadow::None
-        } else if let Some(stride) = stride {
-            match rest.next() {
-                Some(s) if s.ty().is_pointer() && marker_of(s).is_none() && stride.ty().is_integer() => {
-                    Shadow::Strided { base: s, stride }
-                }
-                _ => {
-                    return Err(err(
-                        format!("enzyme_dupv for argument {} of `{fname}` needs a byte stride, the value and a pointer to its shadows", k + 1),
-                        "write enzyme_dupv, sizeof(lane), x, shadows",
-                    ))
-                }
-            }
-        } else {
-            let mut lanes = Vec::new();
-            for _ in 0..width {
-                match rest.next() {
-                    Some(s)
-                        if marker_of(s).is_none()
-                            && (if pty.is_pointer() {
-                                s.ty().is_pointer()
-                            } else {
-                                s.ty().is_fp_scalar()
-                            }) =>
-                    {
-                        lanes.push(s)
-                    }
-                    _ => {
-                        let what = if pty.is_pointer() {
-                            "shadow pointer"
-                        } else {
-                            "tangent"
-                        };
-                        return Err(err(
-                            format!(
-                                "missing {what} for argument {} of `{fname}`: expected {width} {what}(s) after the value",
-                                k + 1
-                            ),
-                            if pty.is_pointer() {
-                                "pass the shadow buffer right after the pointer: enzyme_dup, x, dx (one shadow per lane with enzyme_width)"
-                            } else {
-                                "pass the tangent right after the value: __enzyme_fwddiff((void*)f, x, dx) (one per lane with enzyme_width)"
-                            },
-                        ));
-                    }
-                }
-            }
-            Shadow::Lanes(lanes)
-        };
-        if !types_compatible(primal, pty) {
-            return Err(err(
-                format!(
-                    "argument {} of `{fname}` has type {} but the call passes {}",
-                    k + 1,
-                    pty,
-                    primal.ty()
-                ),
-                "check the argument order and markers",
-            ));
-        }
-        args.push(CallArg {
-            activity,
-            primal,
-            shadow,
-        });
-    }
-    let trailing: Vec<Value> = rest.collect();
-    let want_trailing = match mode {
-        Mode::ReverseSplit => 1 + usize::from(func.function_type().return_type().is_fp_scalar()),
-        _ => 0,
+    let mut r = Reader {
+        rest: ops.into_iter().peekable(),
+        err: &err,
+        fname: func.name(),
+        mode,
     };
-    if trailing.len() > want_trailing {
-        let extra = trailing[want_trailing];
-        return Err(err(
-            format!("too many arguments for `{fname}`: it takes {}, found an extra argument {extra}", params.len()),
-            "pass exactly the arguments of the differentiated function, with shadows after enzyme_dup pointers",
-        ));
+    let (width, primal_return) = r.leading()?;
+    let params = func.params();
+    let mut args = Vec::with_capacity(params.len());
+    for (k, p) in params.iter().enumerate() {
+        args.push(r.argument(k, p.ty(), params.len(), width)?);
     }
-    if trailing.len() < want_trailing {
-        return Err(err(
-            format!(
-                "`__enzyme_reverse` for `{fname}` needs {} after the arguments, found {}",
-                if want_trailing == 2 { "the return's adjoint seed and the tape" } else { "the tape" },
-                trailing.len()
-            ),
-            "pass the same arguments as to __enzyme_augmentfwd, then the seed of the result (if it returns a float), then the tape",
-        ));
-    }
-    if mode == Mode::ReverseSplit && !trailing.last().is_some_and(|t| t.ty().is_pointer()) {
-        return Err(err(
-            "the last argument of `__enzyme_reverse` must be the tape returned by __enzyme_augmentfwd".to_string(),
-            "pass the tape pointer last",
-        ));
-    }
+    let trailing = r.trailing(func, params.len())?;
     Ok(AutodiffCall {
         call,
         func,
@@ -452,6 +256,297 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         primal_return,
         trailing,
     })
+}
+
+/// The operands of a hook call after the function, read left to right.
+struct Reader<'a> {
+    rest: std::iter::Peekable<std::vec::IntoIter<Value>>,
+    err: &'a ErrFn<'a>,
+    /// The differentiated function's name, for messages.
+    fname: String,
+    mode: Mode,
+}
+
+/// What precedes an argument's value: its marker, and the stride of `enzyme_dupv`.
+struct Marked {
+    marker: Option<Marker>,
+    stride: Option<Value>,
+    primal: Value,
+}
+
+impl Reader<'_> {
+    /// `enzyme_width, N` (1 when absent) and `enzyme_primal_return`, right after the
+    /// function, in either order.
+    fn leading(&mut self) -> Result<(u32, bool), Diagnostic> {
+        let (mut width, mut primal_return) = (1, false);
+        while let Some(&v) = self.rest.peek() {
+            match marker_of(v) {
+                Some(Ok(Marker::Width)) => width = self.width()?,
+                Some(Ok(Marker::PrimalReturn)) => {
+                    self.rest.next();
+                    if self.mode != Mode::Forward {
+                        return Err((self.err)(
+                            "enzyme_primal_return is only supported in forward mode (__enzyme_fwddiff)".to_string(),
+                            "in reverse mode, get the result from split mode: __enzyme_augmentfwd declared to return struct { void *tape; T result; }",
+                        ));
+                    }
+                    primal_return = true;
+                }
+                _ => break,
+            }
+        }
+        Ok((width, primal_return))
+    }
+
+    /// `enzyme_width, N`, the marker being next.
+    fn width(&mut self) -> Result<u32, Diagnostic> {
+        self.rest.next();
+        match self.rest.next().and_then(|n| n.const_int_value()) {
+            Some(n) if n >= 1 && n <= MAX_WIDTH as i64 => Ok(n as u32),
+            _ => Err((self.err)(
+                "enzyme_width must be followed by a constant width between 1 and 64".to_string(),
+                "write enzyme_width, 4 (an integer literal) right after the function",
+            )),
+        }
+    }
+
+    /// Argument `k` (of `n`) of the function, of type `pty`: marker, value, shadows.
+    fn argument(
+        &mut self,
+        k: usize,
+        pty: Type,
+        n: usize,
+        width: u32,
+    ) -> Result<CallArg, Diagnostic> {
+        let m = self.marked(k, n)?;
+        let activity = self.activity(k, m.marker, pty, m.primal)?;
+        // Shadows: pointers always; float scalars in forward mode (their tangents).
+        let wants_shadow = activity == ArgActivity::Dup
+            || (activity == ArgActivity::Active && self.mode == Mode::Forward);
+        let shadow = match (wants_shadow, m.stride) {
+            (false, _) => Shadow::None,
+            (true, Some(stride)) => self.strided_shadow(k, stride)?,
+            (true, None) => self.shadow_lanes(k, pty, width)?,
+        };
+        if !types_compatible(m.primal, pty) {
+            return Err((self.err)(
+                format!(
+                    "argument {} of `{}` has type {} but the call passes {}",
+                    k + 1,
+                    self.fname,
+                    pty,
+                    m.primal.ty()
+                ),
+                "check the argument order and markers",
+            ));
+        }
+        Ok(CallArg {
+            activity,
+            primal: m.primal,
+            shadow,
+        })
+    }
+
+    /// The marker (if any) and the value of argument `k` of `n`.
+    fn marked(&mut self, k: usize, n: usize) -> Result<Marked, Diagnostic> {
+        let fname = &self.fname;
+        let mut marker = None;
+        let mut stride = None;
+        while let Some(&v) = self.rest.peek() {
+            match marker_of(v) {
+                Some(Ok(m)) => {
+                    self.rest.next();
+                    if marker.is_some() {
+                        return Err((self.err)(
+                            format!(
+                                "two markers in a row before argument {} of `{fname}`",
+                                k + 1
+                            ),
+                            "give each argument at most one enzyme_* marker",
+                        ));
+                    }
+                    if m == Marker::Width || m == Marker::PrimalReturn {
+                        return Err((self.err)(
+                            format!(
+                                "{} must come first, right after the function",
+                                if m == Marker::Width { "enzyme_width" } else { "enzyme_primal_return" }
+                            ),
+                            "write __enzyme_fwddiff((void*)f, enzyme_width, N, ...) / __enzyme_fwddiff((void*)f, enzyme_primal_return, ...)",
+                        ));
+                    }
+                    if m == Marker::DupV {
+                        stride = self.rest.next();
+                    }
+                    marker = Some(m);
+                }
+                Some(Err(name)) => {
+                    return Err((self.err)(
+                        format!(
+                            "unknown activity marker `{name}` before argument {} of `{fname}`",
+                            k + 1
+                        ),
+                        "use one of enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, enzyme_out, enzyme_width, enzyme_primal_return",
+                    ));
+                }
+                None => {
+                    let primal = self.rest.next().expect("invariant: peeked a value");
+                    return Ok(Marked {
+                        marker,
+                        stride,
+                        primal,
+                    });
+                }
+            }
+        }
+        Err((self.err)(
+            format!("too few arguments for `{fname}`: it takes {n}, the call passes {k}"),
+            "pass every argument of the differentiated function (and a shadow after each enzyme_dup pointer)",
+        ))
+    }
+
+    /// The activity marker `mk` gives an argument of type `pty` (Enzyme's defaults when
+    /// unmarked).
+    fn activity(
+        &self,
+        k: usize,
+        mk: Option<Marker>,
+        pty: Type,
+        primal: Value,
+    ) -> Result<ArgActivity, Diagnostic> {
+        let (fname, forward) = (&self.fname, self.mode == Mode::Forward);
+        let dup_like = matches!(
+            mk,
+            Some(Marker::Dup) | Some(Marker::DupNoNeed) | Some(Marker::DupV)
+        );
+        let activity = match mk {
+            _ if dup_like && pty.is_pointer() => ArgActivity::Dup,
+            _ if dup_like && pty.is_fp() && forward => ArgActivity::Active,
+            _ if dup_like => {
+                return Err((self.err)(
+                    format!("argument {} of `{fname}` is marked enzyme_dup but has type {}, not a pointer", k + 1, pty),
+                    if forward {
+                        "in forward mode enzyme_dup takes a pointer or a float scalar (followed by its tangent); use enzyme_const for integers"
+                    } else {
+                        "use enzyme_out for an active float scalar, enzyme_const for a constant"
+                    },
+                ));
+            }
+            Some(Marker::Const) => ArgActivity::Const,
+            Some(Marker::Out) if forward => {
+                return Err((self.err)(
+                    format!("argument {} of `{fname}` is marked enzyme_out, which has no meaning in forward mode", k + 1),
+                    "in __enzyme_fwddiff pass a float scalar with its tangent (enzyme_dup, x, dx) or as enzyme_const",
+                ));
+            }
+            Some(Marker::Out) => ArgActivity::Active,
+            // A function passed unmarked (a callback): its derivatives are found from the
+            // pointer itself, it has no shadow.
+            None if is_function_constant(primal) => ArgActivity::Const,
+            _ => default_activity(pty),
+        };
+        if activity == ArgActivity::Active && !pty.is_fp() {
+            return Err((self.err)(
+                format!("argument {} of `{fname}` is marked enzyme_out but has type {}, not a float scalar", k + 1, pty),
+                "use enzyme_dup (with a shadow) for pointers, enzyme_const for integers",
+            ));
+        }
+        Ok(activity)
+    }
+
+    /// `enzyme_dupv, stride, x, base`: the pointer to lane 0's shadow.
+    fn strided_shadow(&mut self, k: usize, stride: Value) -> Result<Shadow, Diagnostic> {
+        match self.rest.next() {
+            Some(s) if s.ty().is_pointer() && marker_of(s).is_none() && stride.ty().is_integer() => {
+                Ok(Shadow::Strided { base: s, stride })
+            }
+            _ => Err((self.err)(
+                format!("enzyme_dupv for argument {} of `{}` needs a byte stride, the value and a pointer to its shadows", k + 1, self.fname),
+                "write enzyme_dupv, sizeof(lane), x, shadows",
+            )),
+        }
+    }
+
+    /// One shadow (pointer, or tangent of a float scalar) per lane.
+    fn shadow_lanes(&mut self, k: usize, pty: Type, width: u32) -> Result<Shadow, Diagnostic> {
+        let mut lanes = Vec::new();
+        for _ in 0..width {
+            match self.rest.next() {
+                Some(s)
+                    if marker_of(s).is_none()
+                        && (if pty.is_pointer() {
+                            s.ty().is_pointer()
+                        } else {
+                            s.ty().is_fp_scalar()
+                        }) =>
+                {
+                    lanes.push(s)
+                }
+                _ => {
+                    let what = if pty.is_pointer() {
+                        "shadow pointer"
+                    } else {
+                        "tangent"
+                    };
+                    return Err((self.err)(
+                        format!(
+                            "missing {what} for argument {} of `{}`: expected {width} {what}(s) after the value",
+                            k + 1,
+                            self.fname
+                        ),
+                        if pty.is_pointer() {
+                            "pass the shadow buffer right after the pointer: enzyme_dup, x, dx (one shadow per lane with enzyme_width)"
+                        } else {
+                            "pass the tangent right after the value: __enzyme_fwddiff((void*)f, x, dx) (one per lane with enzyme_width)"
+                        },
+                    ));
+                }
+            }
+        }
+        Ok(Shadow::Lanes(lanes))
+    }
+
+    /// What follows the function's arguments: nothing, except for `__enzyme_reverse`
+    /// (`[seed of a float result,] tape`).
+    fn trailing(self, func: Value, n: usize) -> Result<Vec<Value>, Diagnostic> {
+        let fname = &self.fname;
+        let trailing: Vec<Value> = self.rest.collect();
+        let want = match self.mode {
+            Mode::ReverseSplit => {
+                1 + usize::from(func.function_type().return_type().is_fp_scalar())
+            }
+            _ => 0,
+        };
+        if trailing.len() > want {
+            let extra = trailing[want];
+            return Err((self.err)(
+                format!("too many arguments for `{fname}`: it takes {n}, found an extra argument {extra}"),
+                "pass exactly the arguments of the differentiated function, with shadows after enzyme_dup pointers",
+            ));
+        }
+        if trailing.len() < want {
+            return Err((self.err)(
+                format!(
+                    "`__enzyme_reverse` for `{fname}` needs {} after the arguments, found {}",
+                    if want == 2 { "the return's adjoint seed and the tape" } else { "the tape" },
+                    trailing.len()
+                ),
+                "pass the same arguments as to __enzyme_augmentfwd, then the seed of the result (if it returns a float), then the tape",
+            ));
+        }
+        if self.mode == Mode::ReverseSplit && !trailing.last().is_some_and(|t| t.ty().is_pointer())
+        {
+            return Err((self.err)(
+                "the last argument of `__enzyme_reverse` must be the tape returned by __enzyme_augmentfwd".to_string(),
+                "pass the tape pointer last",
+            ));
+        }
+        Ok(trailing)
+    }
+}
+
+/// A function (possibly cast) passed as a value.
+fn is_function_constant(v: Value) -> bool {
+    strip_casts(v).is_function()
 }
 
 fn types_compatible(v: Value, t: ferrozyme_llvm::Type) -> bool {

@@ -9,25 +9,67 @@
 //! buffer grows geometrically; when the reverse sweep finishes it goes to a small
 //! per-thread pool that later stacks take their buffers from (see `__fz_pool`).
 
+use ferrozyme_analysis::types::FpType;
 use ferrozyme_llvm::{link_ir_text, Module, Value};
 
-/// Names of the runtime functions.
-pub const PUSH: &str = "__fz_push";
-pub const TOP: &str = "__fz_top";
-pub const POP: &str = "__fz_pop";
-pub const STACK_FREE: &str = "__fz_stack_free";
-pub const RESERVE: &str = "__fz_reserve";
-pub const CHECK_SHADOW: &str = "__fz_check_shadow";
-pub const TAPE_ALLOC: &str = "__fz_tape_alloc";
-pub const TAPE_FREE: &str = "__fz_tape_free";
+/// The runtime functions generated code calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RtFn {
+    /// `ptr __fz_push(ptr stack, i64 n)`: room for `n` more bytes; returns the slot.
+    Push,
+    /// `ptr __fz_top(ptr stack, i64 n)`: the last `n`-byte record.
+    Top,
+    /// `void __fz_pop(ptr stack, i64 n)`.
+    Pop,
+    /// `void __fz_stack_free(ptr stack)`: the buffer goes to the per-thread pool.
+    StackFree,
+    /// `void __fz_reserve(ptr stack, i64 extra)`: one allocation for a counted loop.
+    Reserve,
+    /// `void __fz_check_shadow(i1 bad, ptr msg)`: stop with `msg` when `bad`.
+    CheckShadow,
+    /// `ptr __fz_tape_alloc(i64 n)`: a split-mode tape block from the per-thread arena.
+    TapeAlloc,
+    /// `void __fz_tape_free(ptr tape)`.
+    TapeFree,
+    /// `void __fz_memcpy_adj_T(ptr dst_shadow, ptr src_shadow, i64 bytes)`.
+    MemcpyAdj(FpType),
+    /// `void __fz_memmove_adj_T(...)`: as `MemcpyAdj` for overlapping buffers.
+    MemmoveAdj(FpType),
+    /// `void __fz_realloc_adj_T(ptr old_shadow, ptr new_shadow, i64 new_bytes)`.
+    ReallocAdj(FpType),
+}
+
+impl RtFn {
+    /// The function's name in the runtime IR.
+    pub fn name(self) -> &'static str {
+        use FpType::{F32, F64};
+        match self {
+            RtFn::Push => "__fz_push",
+            RtFn::Top => "__fz_top",
+            RtFn::Pop => "__fz_pop",
+            RtFn::StackFree => "__fz_stack_free",
+            RtFn::Reserve => "__fz_reserve",
+            RtFn::CheckShadow => "__fz_check_shadow",
+            RtFn::TapeAlloc => "__fz_tape_alloc",
+            RtFn::TapeFree => "__fz_tape_free",
+            RtFn::MemcpyAdj(F64) => "__fz_memcpy_adj_f64",
+            RtFn::MemcpyAdj(F32) => "__fz_memcpy_adj_f32",
+            RtFn::MemmoveAdj(F64) => "__fz_memmove_adj_f64",
+            RtFn::MemmoveAdj(F32) => "__fz_memmove_adj_f32",
+            RtFn::ReallocAdj(F64) => "__fz_realloc_adj_f64",
+            RtFn::ReallocAdj(F32) => "__fz_realloc_adj_f32",
+        }
+    }
+}
 
 /// Runtime functions with per-thread state (pool, arena) and what a clone that is being
-/// differentiated calls instead (see `clone::preprocess`).
+/// differentiated calls instead (see `clone::preprocess`). `__fz_grow` is not called by
+/// generated code directly, but appears once `__fz_push` is inlined.
 pub const PLAIN_VARIANTS: &[(&str, &str)] = &[
     ("__fz_grow", "__fz_grow_plain"),
-    (STACK_FREE, "__fz_stack_free_plain"),
-    (TAPE_ALLOC, "malloc"),
-    (TAPE_FREE, "free"),
+    ("__fz_stack_free", "__fz_stack_free_plain"),
+    ("__fz_tape_alloc", "malloc"),
+    ("__fz_tape_free", "free"),
 ];
 
 /// Size of a stack header in bytes.
@@ -603,9 +645,9 @@ impl Runtime {
         }
     }
 
-    /// The runtime function `name`, linking the runtime in on first use.
-    pub fn get(&mut self, name: &str) -> Result<Value, String> {
-        if !self.linked && self.module.function(PUSH).is_none() {
+    /// The runtime function `f`, linking the runtime in on first use.
+    pub fn get(&mut self, f: RtFn) -> Result<Value, RuntimeError> {
+        if !self.linked && self.module.function(RtFn::Push.name()).is_none() {
             let header = format!(
                 "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
                 self.module.data_layout(),
@@ -615,17 +657,40 @@ impl Runtime {
                 self.module,
                 &(header + RUNTIME_IR + &typed_ir()),
                 "ferrozyme-runtime",
-            )?;
+            )
+            .map_err(RuntimeError::Link)?;
             // Defined externally in the text so the linker keeps them all; internal here.
-            for f in self.module.functions() {
-                if f.name().starts_with("__fz_") && !f.is_declaration() {
-                    f.set_linkage_internal();
+            for g in self.module.functions() {
+                if g.name().starts_with(RUNTIME_PREFIX) && !g.is_declaration() {
+                    g.set_linkage_internal();
+                    crate::generated::mark(g);
                 }
             }
         }
         self.linked = true;
         self.module
-            .function(name)
-            .ok_or_else(|| format!("runtime function {name} missing after linking"))
+            .function(f.name())
+            .ok_or(RuntimeError::Missing(f))
+    }
+}
+
+/// Every runtime function's name starts with this.
+pub const RUNTIME_PREFIX: &str = "__fz_";
+
+/// The runtime IR is ours: failing to link it, or a function missing from it, is a bug.
+#[derive(Debug)]
+pub enum RuntimeError {
+    Link(ferrozyme_llvm::LinkError),
+    Missing(RtFn),
+}
+
+impl std::fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RuntimeError::Link(msg) => write!(f, "linking the tape runtime failed: {msg}"),
+            RuntimeError::Missing(r) => {
+                write!(f, "runtime function {} missing after linking", r.name())
+            }
+        }
     }
 }

@@ -38,11 +38,15 @@ pub fn invokes_to_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
                 &inv.call_args(),
             );
             inv.copy_call_site_attributes(call);
-            b.br(normal);
             if !inv.ty().is_void() {
                 inv.replace_all_uses_with(call);
             }
+            // Erase the invoke first: debug records attached to it become trailing records
+            // of the block, which the branch inserted at the block's end takes over
+            // (inserted before the invoke, they would be left trailing after the branch).
             inv.erase();
+            b.position_at_end(blk);
+            b.br(normal);
             for phi in unwind.phis() {
                 let keep: Vec<(Value, ferrozyme_llvm::Block)> = phi
                     .incoming()

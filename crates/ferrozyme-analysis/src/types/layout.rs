@@ -325,3 +325,7 @@ pub(super) fn tbaa_struct_entries(md: Value) -> Vec<(i64, i64, BaseType)> {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "layout_tests.rs"]
+mod tests;

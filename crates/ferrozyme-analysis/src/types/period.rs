@@ -77,3 +77,7 @@ fn gcd(a: u64, b: u64) -> u64 {
         gcd(b, a % b)
     }
 }
+
+#[cfg(test)]
+#[path = "period_tests.rs"]
+mod tests;

@@ -16,6 +16,16 @@ pub(super) enum SignTrick {
     NegAbs,
 }
 
+/// Integer operations that can move the bits of a float carried in an integer (what
+/// [`Gen::rev_lane_op`] reverses).
+pub(super) fn moves_bits(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        LLVMTrunc | LLVMZExt | LLVMLShr | LLVMShl | LLVMOr | LLVMAnd | LLVMXor
+    )
+}
+
 /// Recognises `xor/and/or` of an integer with the sign-bit mask of its width.
 pub(super) fn sign_trick(i: Value) -> Option<SignTrick> {
     if !matches!(
@@ -47,11 +57,11 @@ impl Gen<'_> {
         use Opcode::*;
         let d = self.take_adj(i);
         let x = i.operand(0);
-        let i32t = self.ctx.i32();
+        let i32t = self.fx.ctx.i32();
         let lane = |g: &mut Self, v: Value, k: u64| g.b.extract_element(v, i32t.const_int(k));
         let pair = |g: &mut Self, l0: Option<Value>, l1: Option<Value>| {
-            let f = g.ctx.f32();
-            let mut v = g.ctx.vector_type(f, 2).zero();
+            let f = g.fx.ctx.f32();
+            let mut v = g.fx.ctx.vector_type(f, 2).zero();
             if let Some(a) = l0 {
                 v = g.b.insert_element(v, a, i32t.const_int(0));
             }
@@ -60,8 +70,8 @@ impl Gen<'_> {
             }
             v
         };
-        let packed_in = self.act.packed.contains(&x);
-        let packed_out = self.act.packed.contains(&i);
+        let packed_in = self.fx.act.packed.contains(&x);
+        let packed_out = self.fx.act.packed.contains(&i);
         match op {
             LLVMTrunc if packed_in => {
                 let v = pair(self, Some(d), None);
@@ -111,6 +121,7 @@ impl Gen<'_> {
                     let xv = self.fetch(x);
                     let xf = self.b.bitcast(xv, fty);
                     let cs = self
+                        .fx
                         .m
                         .intrinsic("llvm.copysign", &[fty])
                         .expect("llvm.copysign exists");

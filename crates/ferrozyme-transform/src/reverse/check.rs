@@ -4,17 +4,29 @@
 //! bits of floats beyond the lane moves and sign tricks `bits.rs` understands.
 
 use ferrozyme_analysis::calls::{classify, CallKind};
-use ferrozyme_llvm::{DiagKind, Opcode, Value};
-use ferrozyme_rules::{opcode_kind, OpKind};
+use ferrozyme_llvm::{Opcode, Value};
+use ferrozyme_rules::OpKind;
 
-use super::Gen;
+use super::state::Facts;
+use crate::common::{ops, Diags, Problem};
+use crate::services::Support;
 
-impl Gen<'_> {
-    /// Rejects, before emitting anything, instructions on the active path that cannot be
-    /// differentiated, and calls that have no derivative.
-    pub(super) fn check_supported(&mut self) {
-        for blk in self.cfg.blocks.clone() {
-            if !self.cfg.is_reachable(blk) {
+/// Rejects, before emitting anything, instructions on the active path that cannot be
+/// differentiated, and calls that have no derivative.
+pub(super) fn check_supported(fx: &Facts, sup: &Support, diags: &mut Diags) {
+    Checker { fx, sup, diags }.run();
+}
+
+struct Checker<'a> {
+    fx: &'a Facts,
+    sup: &'a Support,
+    diags: &'a mut Diags,
+}
+
+impl Checker<'_> {
+    fn run(&mut self) {
+        for blk in self.fx.cfg.blocks.clone() {
+            if !self.fx.cfg.is_reachable(blk) {
                 continue;
             }
             for i in blk.instructions() {
@@ -22,44 +34,43 @@ impl Gen<'_> {
                 if self.check_scalable(i) {
                     continue;
                 }
-                let touches = self.act.is_active(i)
+                let touches = self.fx.act.is_active(i)
                     || i.operands().iter().any(|&o| {
-                        self.act.is_active(o)
-                            || (o.ty().is_pointer_like() && self.act.is_shadowed(o))
+                        self.fx.act.is_active(o)
+                            || (o.ty().is_pointer_like() && self.fx.act.is_shadowed(o))
                     });
                 if op == Opcode::LLVMCall {
                     self.check_call(i);
                     continue;
                 }
                 self.check_int_access(i, op);
+                self.check_untracked_store(i, op);
                 self.check_packed_moves(i, op);
                 self.check_mixed_pointers(i, op);
                 self.check_bit_ops(i, op);
                 if touches
-                    && !self.act.is_active(i)
+                    && !self.fx.act.is_active(i)
                     && i.ty().kind() == ferrozyme_llvm::TypeKind::OtherFloat
                 {
-                    self.diag(
-                        DiagKind::UnsupportedInstruction,
+                    self.diags.report(
                         Some(i),
-                        format!(
-                            "`{}` values (long double / __float128) are not differentiated",
-                            i.ty()
-                        ),
-                        "use double for the differentiated computation",
+                        Problem::WideFloat {
+                            ty: i.ty().to_string(),
+                        },
                     );
                 }
-                if let OpKind::Unsupported { why } = opcode_kind(ferrozyme_llvm::opcode_name(op)) {
+                if let OpKind::Unsupported { why } = ops::kind(op) {
                     // Exception-handling control flow is never replayed by the sweeps, even
                     // when no active value goes through it (a copied `landingpad` would
                     // also sit in a function without a personality).
                     let eh = ferrozyme_llvm::is_exception_handling(op);
                     if touches || eh {
-                        self.diag(
-                            DiagKind::UnsupportedInstruction,
+                        self.diags.report(
                             Some(i),
-                            format!("cannot differentiate `{}` instructions: {why}", ferrozyme_llvm::opcode_name(op)),
-                            "rewrite this part without the construct, or move it out of the differentiated function",
+                            Problem::UnsupportedOpcode {
+                                opcode: ferrozyme_llvm::opcode_name(op),
+                                why,
+                            },
                         );
                     }
                 }
@@ -72,12 +83,7 @@ impl Gen<'_> {
     fn check_scalable(&mut self, i: Value) -> bool {
         let scalable = i.involves_scalable();
         if scalable {
-            self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "scalable vectors (`<vscale x N x T>`) are not differentiated".to_string(),
-                "use fixed-width vectors in the differentiated function",
-            );
+            self.diags.report(Some(i), Problem::ScalableVector);
         }
         scalable
     }
@@ -96,7 +102,7 @@ impl Gen<'_> {
                 | LLVMShuffleVector
                 | LLVMExtractElement
                 | LLVMInsertElement
-        ) || !self.act.is_active(i)
+        ) || !self.fx.act.is_active(i)
         {
             return;
         }
@@ -106,24 +112,21 @@ impl Gen<'_> {
         } else {
             &ops[..]
         };
-        let out_packed = self.act.packed.contains(&i);
+        let out_packed = self.fx.act.packed.contains(&i);
         let mismatch = vals.iter().any(|&o| {
-            self.act.is_active(o) && !o.ty().is_fp() && (self.act.packed.contains(&o) != out_packed)
+            self.fx.act.is_active(o)
+                && !o.ty().is_fp()
+                && (self.fx.act.packed.contains(&o) != out_packed)
         });
         if mismatch {
-            self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "a float pair packed in an `i64` moves into or out of an integer vector; floats packed into integer vectors are not differentiated yet".to_string(),
-                "copy the floats as floats (or as one i64 at a time), or compile this function at -O1",
-            );
+            self.diags.report(Some(i), Problem::PackedIntoIntVector);
         }
     }
 
     /// An integer load or store that moves bytes of differentiable memory whose type is
     /// unknown or conflicting (e.g. a `long *` access to a `double` array, which TBAA
     /// types as `long`): guessing could silently lose or corrupt the derivative.
-    pub(super) fn check_int_access(&mut self, i: Value, op: Opcode) {
+    fn check_int_access(&mut self, i: Value, op: Opcode) {
         use ferrozyme_analysis::types::BaseType;
         let (val, addr) = match op {
             Opcode::LLVMLoad => (i, i.operand(0)),
@@ -131,8 +134,8 @@ impl Gen<'_> {
             _ => return,
         };
         if !ferrozyme_analysis::activity::is_int_carrier_type(val.ty())
-            || !self.act.is_shadowed(addr)
-            || self.act.is_active(val)
+            || !self.fx.act.is_shadowed(addr)
+            || self.fx.act.is_active(val)
         {
             return;
         }
@@ -143,9 +146,9 @@ impl Gen<'_> {
         }
         // Every 4-byte piece of the accessed bytes counts: `{int, float}` copied as one
         // i64 is integer at offset 0 and float at offset 4.
-        let size = self.m.store_size(val.ty()) as i64;
-        let vtree = self.types.value_tree(val);
-        let mtree = self.types.pointee_tree(addr);
+        let size = self.fx.m.store_size(val.ty()) as i64;
+        let vtree = self.fx.types.value_tree(val);
+        let mtree = self.fx.types.pointee_tree(addr);
         let mut pieces: Vec<(BaseType, BaseType)> = Vec::new();
         let mut o = 0;
         while o < size.max(4) {
@@ -183,63 +186,53 @@ impl Gen<'_> {
                 || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
         });
         if !proven_not_fp && maybe_fp {
-            self.diag(
-                DiagKind::CannotDeduceType,
+            self.diags.report(
                 Some(i),
-                format!(
-                    "an integer access to differentiable memory whose type is ambiguous (the value looks like {vt}, the memory like {mt})"
-                ),
-                "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)",
+                Problem::AmbiguousIntAccess {
+                    value: vt.to_string(),
+                    memory: mt.to_string(),
+                },
             );
+        }
+    }
+
+    /// A differentiable value stored into memory no shadow can exist for.
+    fn check_untracked_store(&mut self, i: Value, op: Opcode) {
+        if op != Opcode::LLVMStore
+            || !self.fx.act.is_active(i.operand(0))
+            || self.fx.act.is_shadowed(i.operand(1))
+        {
+            return;
+        }
+        if let Some(call) = crate::common::shadows::untracked_source(i.operand(1)) {
+            let callee = call.called_function().map(|f| f.name()).unwrap_or_default();
+            self.diags
+                .report(Some(i), Problem::UntrackedMemory { callee });
         }
     }
 
     /// Integer arithmetic on the bits of an active float that is not one of the lane
     /// moves or sign tricks `rev_lane_op` understands would silently drop the derivative.
-    pub(super) fn check_bit_ops(&mut self, i: Value, op: Opcode) {
-        use Opcode::*;
-        let int_op = matches!(
-            op,
-            LLVMAdd
-                | LLVMSub
-                | LLVMMul
-                | LLVMUDiv
-                | LLVMSDiv
-                | LLVMURem
-                | LLVMSRem
-                | LLVMShl
-                | LLVMLShr
-                | LLVMAShr
-                | LLVMAnd
-                | LLVMOr
-                | LLVMXor
-                | LLVMTrunc
-                | LLVMZExt
-                | LLVMSExt
-        );
+    fn check_bit_ops(&mut self, i: Value, op: Opcode) {
+        let int_op = ops::computes_on_bits(op);
         if !int_op
             || !i
                 .operands()
                 .iter()
-                .any(|&o| self.act.is_active(o) && o.ty().is_integer())
+                .any(|&o| self.fx.act.is_active(o) && o.ty().is_integer())
         {
             return;
         }
         let understood = if ferrozyme_analysis::activity::is_lane_op(i) {
-            let packed = self.act.packed.contains(&i)
-                || i.operands().iter().any(|o| self.act.packed.contains(o));
+            let packed = self.fx.act.packed.contains(&i)
+                || i.operands().iter().any(|o| self.fx.act.packed.contains(o));
             let sign_trick = super::bits::sign_trick(i).is_some();
             packed || sign_trick
         } else {
             false
         };
         if !understood {
-            self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "integer arithmetic on the bits of a floating-point value cannot be differentiated".to_string(),
-                "operate on the value as a float (fabs, copysign, -x) instead of on its bit pattern",
-            );
+            self.diags.report(Some(i), Problem::BitArithmetic);
         }
     }
 
@@ -247,10 +240,10 @@ impl Gen<'_> {
     /// into constant memory (an `enzyme_const` argument, a constant table): the choice is
     /// only known at run time, and derivatives through the constant side have nowhere to
     /// go. Enzyme calls this mismatched activity; we refuse it rather than guess.
-    pub(super) fn check_mixed_pointers(&mut self, i: Value, op: Opcode) {
+    fn check_mixed_pointers(&mut self, i: Value, op: Opcode) {
         if !matches!(op, Opcode::LLVMSelect | Opcode::LLVMPHI)
             || !i.ty().is_pointer_like()
-            || !self.act.is_shadowed(i)
+            || !self.fx.act.is_shadowed(i)
         {
             return;
         }
@@ -261,58 +254,42 @@ impl Gen<'_> {
         };
         let constant_side = choices
             .iter()
-            .find(|&&v| super::mixed::lacks_shadow(self, v));
+            .find(|&&v| super::mixed::lacks_shadow(&self.fx.act, v));
         if op == Opcode::LLVMSelect
-            && super::mixed::mixed_select(self, i).is_some()
+            && super::mixed::mixed_select(&self.fx.act, i).is_some()
             && super::mixed::uses_are_guardable(i)
         {
             // Loads and stores through it are guarded at run time (reverse/mixed.rs).
             return;
         }
         if let Some(c) = constant_side {
-            self.diag(
-                DiagKind::UnsupportedInstruction,
+            self.diags.report(
                 Some(i),
-                format!(
-                    "mismatched activity: this pointer is either differentiable memory or constant memory ({}), decided at run time",
-                    c.to_string().split('=').next().unwrap_or("").trim()
-                ),
-                "pass both buffers as enzyme_dup (with shadows), or both as enzyme_const",
+                Problem::MixedActivity {
+                    detail: format!(
+                        "this pointer is either differentiable memory or constant memory ({}), decided at run time",
+                        c.to_string().split('=').next().unwrap_or("").trim()
+                    ),
+                },
             );
         }
     }
 
-    pub(super) fn check_call(&mut self, i: Value) {
-        if !self.act.call_is_active(i, &self.d.touchers) {
+    fn check_call(&mut self, i: Value) {
+        if !self.fx.act.call_is_active(i, &self.sup.touchers) {
             return;
         }
         let callee_name = i.called_function().map(|f| f.name()).unwrap_or_default();
-        match classify(i) {
-            CallKind::UnknownExternal => self.diag(
-                DiagKind::MissingDerivative,
-                Some(i),
-                format!("no derivative for `{callee_name}`: it has no IR in this module and no derivative rule"),
-                "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, or keep the values it uses constant (enzyme_const); custom derivatives (__enzyme_register_gradient_*) are not supported yet",
-            ),
-            CallKind::UnknownIntrinsic => self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                format!("no derivative rule for the intrinsic `{callee_name}`"),
-                "please report this intrinsic; as a workaround compile with different flags so LLVM does not emit it",
-            ),
-            CallKind::Indirect => self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "cannot differentiate a call through a function pointer yet".to_string(),
-                "call the function directly in the differentiated code",
-            ),
-            CallKind::InlineAsm => self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(i),
-                "cannot differentiate inline assembly".to_string(),
-                "move the assembly out of the differentiated code",
-            ),
-            _ => {}
-        }
+        let problem = match classify(i) {
+            CallKind::UnknownExternal => Problem::NoDerivative {
+                callee: &callee_name,
+            },
+            CallKind::UnknownIntrinsic => Problem::UnknownIntrinsic {
+                callee: &callee_name,
+            },
+            CallKind::InlineAsm => Problem::InlineAsm,
+            _ => return,
+        };
+        self.diags.report(Some(i), problem);
     }
 }

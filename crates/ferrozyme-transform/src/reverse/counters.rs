@@ -13,7 +13,7 @@
 
 use std::collections::HashSet;
 
-use ferrozyme_analysis::loops::{defined_outside, Loop};
+use ferrozyme_analysis::loops::{defined_outside, steps_by_one, Loop};
 use ferrozyme_llvm::{Block, Opcode, Value};
 
 use super::{Cache, Gen};
@@ -77,41 +77,18 @@ fn exit_by_equality(iv: Value, e: Block, x: Block, l: &Loop) -> Option<(Value, i
     }
 }
 
-/// Is `v` the `+1` step of `phi` (an `add`, or a phi merging such steps from several
-/// paths through the loop body)?
-pub(crate) fn steps_by_one(phi: Value, v: Value) -> bool {
-    fn go(phi: Value, v: Value, depth: u32) -> bool {
-        match v.opcode() {
-            Some(Opcode::LLVMAdd) => {
-                (v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
-                    || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1))
-            }
-            Some(Opcode::LLVMPHI) if depth > 0 && v != phi => {
-                let inc = v.incoming();
-                !inc.is_empty() && inc.iter().all(|(x, _)| go(phi, *x, depth - 1))
-            }
-            _ => false,
-        }
-    }
-    go(phi, v, 3)
-}
-
 impl Gen<'_> {
     /// Finds the counted induction variables and sets up their exit caches; runs after
     /// the forward sweep (the exit phis go into complete forward blocks).
     pub(super) fn setup_counters(&mut self) {
-        let loops = self
-            .loops
-            .get_or_insert_with(|| ferrozyme_analysis::loops::Loops::new(&self.cfg))
-            .loops
-            .clone();
+        let loops = self.fx.loops.loops.clone();
         for l in loops {
             // One latch, and one entry edge from outside (a preheader, or a loop guard
             // that branches around the loop).
             let [latch] = l.latches.as_slice() else {
                 continue;
             };
-            let preds = self.cfg.preds(l.header);
+            let preds = self.fx.cfg.preds(l.header);
             let outside: Vec<Block> = preds
                 .iter()
                 .copied()
@@ -142,8 +119,11 @@ impl Gen<'_> {
     fn add_counter(&mut self, iv: Value, l: &ferrozyme_analysis::loops::Loop) {
         let mut exit_blocks: Vec<Block> = Vec::new();
         for &b in &l.blocks {
-            for s in self.cfg.succs(b) {
-                if !l.blocks.contains(&s) && !exit_blocks.contains(&s) && self.cfg.is_reachable(s) {
+            for s in self.fx.cfg.succs(b) {
+                if !l.blocks.contains(&s)
+                    && !exit_blocks.contains(&s)
+                    && self.fx.cfg.is_reachable(s)
+                {
                     exit_blocks.push(s);
                 }
             }
@@ -152,6 +132,7 @@ impl Gen<'_> {
         let mut exits = Vec::new();
         for x in exit_blocks {
             let inside: Vec<Block> = self
+                .fx
                 .cfg
                 .preds(x)
                 .into_iter()
@@ -166,13 +147,13 @@ impl Gen<'_> {
                 }
             }
             let fx = self.fwd_block(x);
-            let fb = ferrozyme_llvm::Builder::new(self.ctx);
+            let fb = ferrozyme_llvm::Builder::new(self.fx.ctx);
             match fx.first_non_phi() {
                 Some(i) => fb.position_before(i),
                 None => fb.position_at_end(fx),
             }
             let phi = fb.phi(iv.ty(), &format!("{}.exit", iv.name()));
-            for p in self.cfg.preds(x) {
+            for p in self.fx.cfg.preds(x) {
                 let v = if l.blocks.contains(&p) {
                     fiv
                 } else {
@@ -186,8 +167,8 @@ impl Gen<'_> {
             let c = self.new_cache(phi, x);
             exits.push((x, ExitValue::Cached(c)));
         }
-        let slot = self.eb.alloca(iv.ty(), &format!("{}.rev", iv.name()));
-        self.counters.insert(
+        let slot = self.out.eb.alloca(iv.ty(), &format!("{}.rev", iv.name()));
+        self.flow.counters.insert(
             iv,
             Counter {
                 blocks: l.blocks.clone(),
@@ -200,8 +181,8 @@ impl Gen<'_> {
 
     /// The counter of `v` when the reverse sweep is inside its loop.
     pub(super) fn counter_value(&mut self, v: Value) -> Option<Value> {
-        let c = self.counters.get(&v)?;
-        let here = self.rev_ctx?;
+        let c = self.flow.counters.get(&v)?;
+        let here = self.flow.rev_ctx?;
         if !c.blocks.contains(&here) {
             return None;
         }
@@ -214,6 +195,7 @@ impl Gen<'_> {
     pub(super) fn counter_inits(&mut self, x: Block) -> Vec<(HashSet<Block>, Value, Value)> {
         let mut out = Vec::new();
         let found: Vec<(HashSet<Block>, Value, ExitValue)> = self
+            .flow
             .counters
             .values()
             .filter_map(|c| {
@@ -243,6 +225,7 @@ impl Gen<'_> {
     /// At the end of the header's reverse block: the previous iteration's values.
     pub(super) fn count_down(&mut self, header: Block) {
         let slots: Vec<(Value, Value)> = self
+            .flow
             .counters
             .iter()
             .filter(|(_, c)| c.header == header)

@@ -1,14 +1,15 @@
 //! The forward sweep: the primal, copied, with shadows beside it.
 
-use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
-use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Block, Opcode, Value};
 
-use super::{Gen, Request};
+use ferrozyme_analysis::predecessors::PredRule;
+
+use super::Gen;
+use crate::runtime::RtFn;
 
 impl Gen<'_> {
     pub(super) fn emit_forward(&mut self) {
-        let order = self.cfg.rpo();
+        let order = self.fx.cfg.rpo();
         let mut phis: Vec<(Value, Value, Vec<Value>)> = Vec::new();
         let mut pred_phis: Vec<(Block, Value)> = Vec::new();
         for blk in &order {
@@ -16,12 +17,12 @@ impl Gen<'_> {
             self.b.position_at_end(fb);
             for i in blk.phis() {
                 let np = self.b.phi(i.ty(), &i.name());
-                self.fwd.insert(i, np);
+                self.vals.fwd.insert(i, np);
                 let mut sps = Vec::new();
-                if self.act.is_shadowed(i) {
+                if self.fx.act.is_shadowed(i) {
                     self.each_lane(|g| {
-                        let sp = g.b.phi(g.ctx.ptr(), &format!("{}.shadow", i.name()));
-                        g.shadow.insert(i, sp);
+                        let sp = g.b.phi(g.fx.ctx.ptr(), &format!("{}.shadow", i.name()));
+                        g.lanes[g.lane].shadow.insert(i, sp);
                         sps.push(sp);
                     });
                 }
@@ -41,12 +42,12 @@ impl Gen<'_> {
         // cyclic blocks are pushed at the end of the block).
         for (blk, idx) in pred_phis {
             let c = self.new_cache(idx, blk);
-            self.pred_rec.insert(blk, c);
+            self.flow.pred_rec.insert(blk, c);
         }
         // Phi incomings, now that every block has its copy.
         for (orig, np, sps) in phis {
             for (v, pb) in orig.incoming() {
-                if !self.cfg.is_reachable(pb) {
+                if !self.fx.cfg.is_reachable(pb) {
                     continue;
                 }
                 let fpb = self.fwd_block(pb);
@@ -56,7 +57,7 @@ impl Gen<'_> {
                     self.b.position_before(term);
                     self.each_lane(|g| {
                         let s = g.fwd_shadow(v);
-                        sps[g.lane].add_incoming(s, fpb);
+                        sps[g.lane.index()].add_incoming(s, fpb);
                     });
                 }
             }
@@ -66,15 +67,15 @@ impl Gen<'_> {
     /// For a block with several predecessors: a phi giving the predecessor's index, stored
     /// in the tape so the reverse sweep knows where to go back to.
     fn record_predecessor(&mut self, blk: Block) -> Option<Value> {
-        let preds = self.cfg.preds(blk);
+        let preds = self.fx.cfg.preds(blk);
         if preds.len() < 2 {
             return None;
         }
-        if let Some(rule) = self.derivable_predecessor(blk, &preds) {
-            self.pred_rule.insert(blk, rule);
+        if let Some(rule) = ferrozyme_analysis::predecessors::derivable(&self.fx.cfg, blk) {
+            self.flow.pred_rule.insert(blk, rule);
             return None;
         }
-        let i32t = self.ctx.i32();
+        let i32t = self.fx.ctx.i32();
         let idx = self.b.phi(i32t, "fz.pred");
         for (k, p) in preds.iter().enumerate() {
             let edges = p.successors().iter().filter(|s| **s == blk).count();
@@ -85,146 +86,9 @@ impl Gen<'_> {
         Some(idx)
     }
 
-    /// Recognises joins and loop headers whose predecessor follows from values the
-    /// reverse sweep has anyway (see [`super::PredRule`]).
-    fn derivable_predecessor(&self, blk: Block, preds: &[Block]) -> Option<super::PredRule> {
-        if preds.len() != 2 {
-            return None;
-        }
-        let idx = |b: Block| preds.iter().position(|p| *p == b).map(|k| k as u32);
-        let single =
-            |b: Block, to: Block| self.cfg.preds(b).len() == 1 && b.successors() == vec![to];
-        // Loop header: preheader + one latch, with a +1 induction variable.
-        for (entry, latch) in [(preds[0], preds[1]), (preds[1], preds[0])] {
-            if !self.cfg.dominates(blk, latch) || self.cfg.dominates(blk, entry) {
-                continue;
-            }
-            for phi in blk.phis() {
-                if phi.ty().int_width().is_none_or(|w| w < 32) {
-                    continue;
-                }
-                let inc = phi.incoming();
-                // The start value must be known before the loop (a constant, an argument
-                // or a value defined outside it) so the reverse can compare against it.
-                let start = inc
-                    .iter()
-                    .find(|(_, b)| *b == entry)
-                    .map(|(v, _)| *v)
-                    .filter(|v| {
-                        v.is_constant()
-                            || v.is_argument()
-                            || (v.is_instruction() && !self.cfg.dominates(blk, v.parent_block()))
-                    });
-                let stepped = inc
-                    .iter()
-                    .find(|(_, b)| *b == latch)
-                    .is_some_and(|(v, _)| super::counters::steps_by_one(phi, *v));
-                if let (Some(start), true) = (start, stepped) {
-                    return Some(super::PredRule::Counter {
-                        iv: phi,
-                        start,
-                        entry: idx(entry)?,
-                        latch: idx(latch)?,
-                    });
-                }
-            }
-        }
-        // Triangle: d -> x -> blk and d -> blk, with x entered only from d.
-        for (d, x) in [(preds[0], preds[1]), (preds[1], preds[0])] {
-            let t = d.terminator()?;
-            if t.opcode() == Some(Opcode::LLVMBr)
-                && t.num_operands() == 3
-                && single(x, blk)
-                && self.cfg.preds(x) == vec![d]
-            {
-                let succ = d.successors();
-                if succ.len() == 2 && succ.contains(&blk) && succ.contains(&x) && succ[0] != succ[1]
-                {
-                    let on_true = if succ[0] == blk { idx(d)? } else { idx(x)? };
-                    let on_false = if succ[1] == blk { idx(d)? } else { idx(x)? };
-                    return Some(super::PredRule::Branch {
-                        cond: t.operand(0),
-                        on_true,
-                        on_false,
-                    });
-                }
-            }
-        }
-        // Guarded region: d branches to blk and to s, and the other predecessor is only
-        // reached through s (a loop behind an `if (n > 0)` guard, say): blk was entered
-        // from d exactly when d's branch chose blk.
-        for (d, other) in [(preds[0], preds[1]), (preds[1], preds[0])] {
-            let t = d.terminator()?;
-            let succ = d.successors();
-            if t.opcode() != Some(Opcode::LLVMBr)
-                || t.num_operands() != 3
-                || succ.len() != 2
-                || succ[0] == succ[1]
-                || !succ.contains(&blk)
-                || d == other
-            {
-                continue;
-            }
-            let s = if succ[0] == blk { succ[1] } else { succ[0] };
-            // ... and `other` cannot be reached again from blk without passing d (so the
-            // latest decision of d is the one that led to blk).
-            let reaches_other = || {
-                let mut seen = std::collections::HashSet::from([blk, d]);
-                let mut work = vec![blk];
-                while let Some(x) = work.pop() {
-                    for y in self.cfg.succs(x) {
-                        if y == other {
-                            return true;
-                        }
-                        if seen.insert(y) {
-                            work.push(y);
-                        }
-                    }
-                }
-                false
-            };
-            if s != blk
-                && self.cfg.dominates(d, s)
-                && self.cfg.dominates(s, other)
-                && !self.cfg.dominates(s, d)
-                && !reaches_other()
-            {
-                let on_true = if succ[0] == blk { idx(d)? } else { idx(other)? };
-                let on_false = if succ[1] == blk { idx(d)? } else { idx(other)? };
-                return Some(super::PredRule::Branch {
-                    cond: t.operand(0),
-                    on_true,
-                    on_false,
-                });
-            }
-        }
-        // Diamond: d -> a -> blk, d -> b -> blk.
-        let (a, b) = (preds[0], preds[1]);
-        if single(a, blk) && single(b, blk) {
-            let pa = self.cfg.preds(a);
-            if pa.len() == 1 && self.cfg.preds(b) == pa {
-                let d = pa[0];
-                let t = d.terminator()?;
-                let succ = d.successors();
-                if t.opcode() == Some(Opcode::LLVMBr)
-                    && t.num_operands() == 3
-                    && succ.len() == 2
-                    && succ[0] != succ[1]
-                {
-                    return Some(super::PredRule::Branch {
-                        cond: t.operand(0),
-                        on_true: idx(succ[0])?,
-                        on_false: idx(succ[1])?,
-                    });
-                }
-            }
-        }
-        None
-    }
-
     /// The forward copy of a primal operand.
     pub(super) fn fwd_operand(&self, v: Value) -> Value {
-        if let Some(&x) = self.fwd.get(&v) {
+        if let Some(&x) = self.vals.fwd.get(&v) {
             return x;
         }
         if v.is_instruction() || v.is_argument() {
@@ -238,15 +102,23 @@ impl Gen<'_> {
     pub(super) fn fwd_shadow(&mut self, v: Value) -> Value {
         let null = self.null_shadow(v);
         if v.is_argument() {
-            return self.fwd_shadow_params.get(&v).copied().unwrap_or(null);
+            return self.lanes[self.lane]
+                .fwd_shadow_params
+                .get(&v)
+                .copied()
+                .unwrap_or(null);
         }
         if v.is_instruction() {
-            return self.shadow.get(&v).copied().unwrap_or(null);
+            return self.lanes[self.lane]
+                .shadow
+                .get(&v)
+                .copied()
+                .unwrap_or(null);
         }
-        self.const_shadow_at_builder(v, true)
+        self.const_shadow(v)
     }
 
-    fn clone_into_fwd(&mut self, i: Value) -> Value {
+    pub(super) fn clone_into_fwd(&mut self, i: Value) -> Value {
         let c = self.clone_defined(i);
         c.set_name(&i.name());
         for k in 0..c.num_operands() {
@@ -256,7 +128,7 @@ impl Gen<'_> {
                 c.set_operand(k, n);
             }
         }
-        self.fwd.insert(i, c);
+        self.vals.fwd.insert(i, c);
         c
     }
 
@@ -267,7 +139,7 @@ impl Gen<'_> {
         let c = if i.opcode() == Some(Opcode::LLVMShuffleVector)
             && i.shuffle_mask().iter().any(|m| m.is_none())
         {
-            let i32t = self.ctx.i32();
+            let i32t = self.fx.ctx.i32();
             let mask: Vec<Value> = i
                 .shuffle_mask()
                 .iter()
@@ -295,7 +167,7 @@ impl Gen<'_> {
         match op {
             LLVMRet => self.fwd_ret(i),
             // Performed after the reverse sweep (`emit_rev_exit`).
-            LLVMStore if self.deferred.contains(&i) => {}
+            LLVMStore if self.fx.deferred.contains(&i) => {}
             LLVMCall => self.fwd_call(i),
             _ => {
                 let c = self.clone_into_fwd(i);
@@ -312,16 +184,16 @@ impl Gen<'_> {
             {
                 match op {
                     LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze
-                        if self.act.is_shadowed(i) =>
+                        if self.fx.act.is_shadowed(i) =>
                     {
                         let s = c.clone_instruction();
                         self.b.insert(s);
                         let base = self.fwd_shadow(i.operand(0));
                         s.set_operand(0, base);
-                        self.shadow.insert(i, s);
+                        self.lanes[self.lane].shadow.insert(i, s);
                     }
                     LLVMSelect | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector
-                        if i.ty().is_pointer_like() && self.act.is_shadowed(i) =>
+                        if i.ty().is_pointer_like() && self.fx.act.is_shadowed(i) =>
                     {
                         // The same shuffle of pointers, applied to their shadows.
                         let s = c.clone_instruction();
@@ -333,18 +205,18 @@ impl Gen<'_> {
                                 s.set_operand(k, so);
                             }
                         }
-                        self.shadow.insert(i, s);
+                        self.lanes[self.lane].shadow.insert(i, s);
                     }
-                    LLVMLoad if self.act.is_shadowed(i) => {
+                    LLVMLoad if self.fx.act.is_shadowed(i) => {
                         let mut sp = self.fwd_shadow(i.operand(0));
                         if let Some(valid) = self.fwd_validity(i.operand(0)) {
                             // The constant side has no shadow memory: read a null slot.
-                            let slot = self.d.null_slot();
+                            let slot = self.sup.null_slot();
                             sp = self.b.select(valid, sp, slot);
                         }
                         let s = self.b.load(i.ty(), sp, &format!("{}.shadow", i.name()));
                         s.set_alignment(i.alignment());
-                        self.shadow.insert(i, s);
+                        self.lanes[self.lane].shadow.insert(i, s);
                         if i.ty().is_pointer()
                             && matches!(
                                 super::memory::underlying(i.operand(0)),
@@ -354,19 +226,23 @@ impl Gen<'_> {
                             self.guard_global_shadow(i, c, s);
                         }
                     }
-                    LLVMAlloca if self.act.is_shadowed(i) => self.fwd_shadow_alloca(i, c),
+                    LLVMAlloca if self.fx.act.is_shadowed(i) => self.fwd_shadow_alloca(i, c),
                     LLVMStore => {
                         let v = i.operand(0);
                         let addr = i.operand(1);
-                        if v.ty().contains_pointer() && self.act.is_shadowed(addr) {
+                        if v.ty().contains_pointer() && self.fx.act.is_shadowed(addr) {
                             let sv = if v.ty().is_pointer() {
                                 self.fwd_shadow(v)
                             } else {
-                                self.shadow.get(&v).copied().unwrap_or(v.ty().zero())
+                                self.lanes[self.lane]
+                                    .shadow
+                                    .get(&v)
+                                    .copied()
+                                    .unwrap_or(v.ty().zero())
                             };
                             let mut sa = self.fwd_shadow(addr);
                             if let Some(valid) = self.fwd_validity(addr) {
-                                let slot = self.d.sink_slot();
+                                let slot = self.sup.sink_slot();
                                 sa = self.b.select(valid, sa, slot);
                             }
                             let st = self.b.store(sv, sa);
@@ -382,45 +258,49 @@ impl Gen<'_> {
     fn fwd_shadow_alloca(&mut self, i: Value, c: Value) {
         let ty = i.allocated_type();
         let count = i.operand(0);
-        let entry = self.p.entry_block().expect("defined function");
-        let i8t = self.ctx.i8();
-        let i64t = self.ctx.i64();
-        if !self.split && i.parent_block() == entry && count.is_constant() {
+        let entry = self.fx.p.entry_block().expect("defined function");
+        let i8t = self.fx.ctx.i8();
+        let i64t = self.fx.ctx.i64();
+        if !self.fx.split && i.parent_block() == entry && count.is_constant() {
             let s = self
+                .out
                 .fb_entry
                 .array_alloca(ty, count, &format!("{}.shadow", i.name()));
             s.set_alignment(c.alignment());
-            let n = self.m.alloc_size(ty) * count.const_int_value().unwrap_or(1).max(0) as u64;
-            self.fb_entry
+            let n = self.fx.m.alloc_size(ty) * count.const_int_value().unwrap_or(1).max(0) as u64;
+            self.out
+                .fb_entry
                 .memset(s, i8t.const_int(0), i64t.const_int(n), 1);
-            self.shadow.insert(i, s);
+            self.lanes[self.lane].shadow.insert(i, s);
         } else {
-            let calloc = self.d.libc("calloc", self.ctx.ptr(), &[i64t, i64t]);
+            let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
             let n = self.b.int_cast(self.fwd_operand(count), i64t);
             let s = self
                 .b
-                .call_fn(calloc, &[n, i64t.const_int(self.m.alloc_size(ty))]);
-            self.shadow.insert(i, s);
-            self.heap_shadow.insert(i);
+                .call_fn(calloc, &[n, i64t.const_int(self.fx.m.alloc_size(ty))]);
+            self.lanes[self.lane].shadow.insert(i, s);
+            self.vals.heap_shadow.insert(i);
         }
     }
 
     fn fwd_ret(&mut self, i: Value) {
         let blk = i.parent_block();
-        if !self.split {
-            self.fwd.insert(i, self.b.br(self.rev_block[&blk]));
+        if !self.fx.split {
+            self.vals
+                .fwd
+                .insert(i, self.b.br(self.vals.rev_block[&blk]));
             return;
         }
         // Augmented forward: return { ret?, shadow ret?, tape }.
-        if let Some(off) = self.ret_index {
-            let k = self.returns.iter().position(|r| *r == blk).unwrap_or(0);
-            let i32t = self.ctx.i32();
+        if let Some(off) = self.tape.ret_index {
+            let k = self.fx.returns.iter().position(|r| *r == blk).unwrap_or(0);
+            let i32t = self.fx.ctx.i32();
             let p = self
                 .b
-                .byte_gep(self.tape_fwd, self.ctx.i64().const_int(off));
+                .byte_gep(self.tape.fwd, self.fx.ctx.i64().const_int(off));
             self.b.store(i32t.const_int(k as u64), p);
         }
-        let rty = super::aug_return_type(&self.req);
+        let rty = crate::signature::aug_return_type(&self.fx.req);
         let mut agg = rty.undef();
         let mut k = 0;
         if i.num_operands() > 0 {
@@ -428,29 +308,17 @@ impl Gen<'_> {
             agg = self.b.insert_value(agg, self.fwd_operand(v), k);
             k += 1;
             if v.ty().is_pointer() {
-                for l in 0..self.width {
-                    self.set_lane(l);
-                    let s = self.fwd_shadow(v);
-                    agg = self.b.insert_value(agg, s, k);
+                self.each_lane(|g| {
+                    let s = g.fwd_shadow(v);
+                    agg = g.b.insert_value(agg, s, k);
                     k += 1;
-                }
-                self.set_lane(0);
+                });
             }
         }
-        agg = self.b.insert_value(agg, self.tape_heap_fwd, k);
+        agg = self.b.insert_value(agg, self.tape.heap_fwd, k);
         let r = self.b.ret(agg);
-        self.aug_rets.push(r);
-        self.fwd.insert(i, r);
-    }
-
-    /// A call whose callee touches no memory (and gets no shadows): its derivative can be
-    /// one combined function called in the reverse sweep.
-    pub(super) fn is_pure_call(&self, call: Value, f: Value) -> bool {
-        ferrozyme_analysis::activity::is_readnone_function(f)
-            && !self
-                .callee_request(call, f)
-                .args
-                .contains(&ArgActivity::Dup)
+        self.tape.aug_rets.push(r);
+        self.vals.fwd.insert(i, r);
     }
 
     /// A pointer loaded from a global (e.g. `double *g_ptr` set by the program at run time)
@@ -459,7 +327,7 @@ impl Gen<'_> {
     /// stop at run time with a message rather than drop or misplace derivatives.
     fn guard_global_shadow(&mut self, orig: Value, primal: Value, shadow: Value) {
         use ferrozyme_llvm::IntPredicate;
-        let null = self.ctx.ptr().zero();
+        let null = self.fx.ctx.ptr().zero();
         let no_shadow = self.b.icmp(IntPredicate::LLVMIntEQ, shadow, null);
         let has_primal = self.b.icmp(IntPredicate::LLVMIntNE, primal, null);
         let bad = self.b.and(no_shadow, has_primal);
@@ -474,165 +342,19 @@ impl Gen<'_> {
         };
         let msg = format!(
             "ferrozyme: {place}in `{}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead\n",
-            self.fname
+            self.fx.fname
         );
-        let g = self.m.add_string("fz.msg", &msg);
-        let check = self.d.rt(crate::runtime::CHECK_SHADOW);
+        let g = self.fx.m.add_string("fz.msg", &msg);
+        let check = self.sup.rt(RtFn::CheckShadow);
         self.b.call_fn(check, &[bad, g]);
-    }
-
-    /// The request for differentiating the callee of an active call.
-    pub(super) fn callee_request(&self, call: Value, f: Value) -> Request {
-        let args = f
-            .params()
-            .into_iter()
-            .zip(call.call_args())
-            .map(|(p, a)| {
-                if p.ty().is_pointer() && self.act.is_shadowed(a) {
-                    ArgActivity::Dup
-                } else if carries_fp(p.ty()) && self.act.is_active(a) {
-                    ArgActivity::Active
-                } else {
-                    ArgActivity::Const
-                }
-            })
-            .collect();
-        Request {
-            func: f,
-            args,
-            ret_active: carries_fp(call.ty()) && self.act.is_active(call),
-            width: self.req.width,
-        }
-    }
-
-    fn fwd_call(&mut self, i: Value) {
-        let kind = classify(i);
-        let i64t = self.ctx.i64();
-        match kind {
-            CallKind::Defined(f)
-                if self.act.call_is_active(i, &self.d.touchers) && self.is_pure_call(i, f) =>
-            {
-                // Touches no memory: run the primal now, and the callee's combined
-                // derivative (which recomputes it) in the reverse sweep. No tape.
-                self.clone_into_fwd(i);
-            }
-            CallKind::Defined(f) if self.act.call_is_active(i, &self.d.touchers) => {
-                let req = self.callee_request(i, f);
-                let (aug, _) = self.d.split_fns(&req);
-                let mut args = Vec::new();
-                for (a, act) in i.call_args().into_iter().zip(&req.args) {
-                    args.push(self.fwd_operand(a));
-                    if *act == ArgActivity::Dup {
-                        self.each_lane(|g| {
-                            let s = g.fwd_shadow(a);
-                            args.push(s);
-                        });
-                    }
-                }
-                let r = self.b.call_fn(aug, &args);
-                let ret = f.function_type().return_type();
-                let mut k = 0;
-                if !ret.is_void() {
-                    let v = self.b.extract_value(r, k);
-                    self.fwd.insert(i, v);
-                    k += 1;
-                    if ret.is_pointer() {
-                        self.each_lane(|g| {
-                            let s = g.b.extract_value(r, k);
-                            if g.act.is_shadowed(i) {
-                                g.shadow.insert(i, s);
-                            }
-                            k += 1;
-                        });
-                    }
-                } else {
-                    self.fwd.insert(i, r);
-                }
-                let t = self.b.extract_value(r, k);
-                self.call_tape.insert(i, t);
-            }
-            CallKind::Malloc | CallKind::Calloc | CallKind::Realloc if self.act.is_shadowed(i) => {
-                let c = self.clone_into_fwd(i);
-                let calloc = self.d.libc("calloc", self.ctx.ptr(), &[i64t, i64t]);
-                let args = c.call_args();
-                let (n, m) = match kind {
-                    CallKind::Calloc => (
-                        self.b.int_cast(args[0], i64t),
-                        self.b.int_cast(args[1], i64t),
-                    ),
-                    CallKind::Realloc => (self.b.int_cast(args[1], i64t), i64t.const_int(1)),
-                    _ => (self.b.int_cast(args[0], i64t), i64t.const_int(1)),
-                };
-                self.each_lane(|g| {
-                    let s = g.b.call_fn(calloc, &[n, m]);
-                    g.shadow.insert(i, s);
-                });
-            }
-            CallKind::MaskedLoad | CallKind::MaskedGather if self.act.is_shadowed(i) => {
-                // Pointers loaded from shadowed memory: the same masked load of the shadows.
-                let c = self.clone_into_fwd(i);
-                self.each_lane(|g| {
-                    let s = c.clone_instruction();
-                    g.b.insert(s);
-                    let sp = g.fwd_shadow(i.call_args()[0]);
-                    s.set_operand(0, sp);
-                    s.set_operand(2, i.ty().zero());
-                    g.shadow.insert(i, s);
-                });
-            }
-            CallKind::MaskedStore | CallKind::MaskedScatter
-                if i.call_args()[0].ty().is_pointer_like()
-                    && self.act.is_shadowed(i.call_args()[1]) =>
-            {
-                // Pointers stored into shadowed memory: store their shadows alongside.
-                let c = self.clone_into_fwd(i);
-                self.each_lane(|g| {
-                    let s = c.clone_instruction();
-                    g.b.insert(s);
-                    let sv = g.fwd_shadow(i.call_args()[0]);
-                    let sp = g.fwd_shadow(i.call_args()[1]);
-                    s.set_operand(0, sv);
-                    s.set_operand(1, sp);
-                });
-            }
-            CallKind::TypeHint => {
-                // A hint for type analysis only; it has no body and is not copied.
-            }
-            CallKind::Memcpy | CallKind::Memmove => {
-                let c = self.clone_into_fwd(i);
-                let (dst, src) = (i.call_args()[0], i.call_args()[1]);
-                if self.act.is_shadowed(dst)
-                    && self.act.is_shadowed(src)
-                    && (self.types.memory_may_hold_pointers(dst)
-                        || self.types.memory_may_hold_pointers(src))
-                {
-                    // Pointers in the copied memory: their shadows must be copied too.
-                    self.each_lane(|g| {
-                        let sc = c.clone_instruction();
-                        g.b.insert(sc);
-                        let sd = g.fwd_shadow(dst);
-                        let ss = g.fwd_shadow(src);
-                        sc.set_operand(0, sd);
-                        sc.set_operand(1, ss);
-                    });
-                }
-            }
-            _ => {
-                let c = self.clone_into_fwd(i);
-                if self.act.is_shadowed(i) {
-                    // A call returning a pointer we could not follow: no shadow known.
-                    let _ = c;
-                }
-            }
-        }
     }
 
     /// Reads the predecessor index recorded for `blk` at the reverse builder's position.
     pub(super) fn read_predecessor(&mut self, blk: Block) -> Value {
-        let i32t = self.ctx.i32();
-        if let Some(rule) = self.pred_rule.get(&blk).copied() {
+        let i32t = self.fx.ctx.i32();
+        if let Some(rule) = self.flow.pred_rule.get(&blk).copied() {
             return match rule {
-                super::PredRule::Branch {
+                PredRule::Branch {
                     cond,
                     on_true,
                     on_false,
@@ -644,7 +366,7 @@ impl Gen<'_> {
                         i32t.const_int(on_false as u64),
                     )
                 }
-                super::PredRule::Counter {
+                PredRule::Counter {
                     iv,
                     start,
                     entry,
@@ -661,7 +383,7 @@ impl Gen<'_> {
                 }
             };
         }
-        let c = self.pred_rec[&blk];
+        let c = self.flow.pred_rec[&blk];
         self.read_cache(c, "fz.pred")
     }
 }

@@ -10,24 +10,28 @@
 //! reach nothing but loads and stores (through GEPs) are handled this way; anything else
 //! (phis, calls, memcpy) remains a "mismatched activity" error.
 
+use ferrozyme_analysis::activity::Activity;
 use ferrozyme_llvm::{Opcode, Type, TypeKind, Value};
 
 use super::Gen;
 
 /// A pointer choice that has no shadow: not null/undef (where no access can happen) and
 /// not shadowed.
-pub(super) fn lacks_shadow(g: &Gen<'_>, v: Value) -> bool {
+pub(super) fn lacks_shadow(act: &Activity, v: Value) -> bool {
     let harmless = v.is_undef() || (v.is_constant() && v.ty().zero() == v);
-    !harmless && !g.act.is_shadowed(v)
+    !harmless && !act.is_shadowed(v)
 }
 
 /// For a select of pointers with exactly one side lacking a shadow: (condition, whether
 /// the shadowed side is the `true` one).
-pub(super) fn mixed_select(g: &Gen<'_>, s: Value) -> Option<(Value, bool)> {
-    if s.opcode() != Some(Opcode::LLVMSelect) || !s.ty().is_pointer() || !g.act.is_shadowed(s) {
+pub(super) fn mixed_select(act: &Activity, s: Value) -> Option<(Value, bool)> {
+    if s.opcode() != Some(Opcode::LLVMSelect) || !s.ty().is_pointer() || !act.is_shadowed(s) {
         return None;
     }
-    match (lacks_shadow(g, s.operand(1)), lacks_shadow(g, s.operand(2))) {
+    match (
+        lacks_shadow(act, s.operand(1)),
+        lacks_shadow(act, s.operand(2)),
+    ) {
         (false, true) => Some((s.operand(0), true)),
         (true, false) => Some((s.operand(0), false)),
         _ => None,
@@ -35,9 +39,9 @@ pub(super) fn mixed_select(g: &Gen<'_>, s: Value) -> Option<(Value, bool)> {
 }
 
 /// The mixed select a pointer derives from (through GEPs and casts), if any.
-pub(super) fn mixed_root(g: &Gen<'_>, mut p: Value) -> Option<(Value, bool)> {
+pub(super) fn mixed_root(act: &Activity, mut p: Value) -> Option<(Value, bool)> {
     for _ in 0..16 {
-        if let Some(m) = mixed_select(g, p) {
+        if let Some(m) = mixed_select(act, p) {
             return Some(m);
         }
         match p.opcode() {
@@ -93,23 +97,23 @@ impl Gen<'_> {
     /// The validity of the shadow of `addr` at the reverse builder, when `addr` derives
     /// from a mixed select.
     pub(super) fn rev_validity(&mut self, addr: Value) -> Option<Value> {
-        let (cond, shadowed_if_true) = mixed_root(self, addr)?;
+        let (cond, shadowed_if_true) = mixed_root(&self.fx.act, addr)?;
         let c = self.fetch(cond);
         Some(if shadowed_if_true {
             c
         } else {
-            self.b.xor(c, self.ctx.i1().const_int(1))
+            self.b.xor(c, self.fx.ctx.i1().const_int(1))
         })
     }
 
     /// As [`Gen::rev_validity`], in the forward sweep.
     pub(super) fn fwd_validity(&mut self, addr: Value) -> Option<Value> {
-        let (cond, shadowed_if_true) = mixed_root(self, addr)?;
+        let (cond, shadowed_if_true) = mixed_root(&self.fx.act, addr)?;
         let c = self.fwd_operand(cond);
         Some(if shadowed_if_true {
             c
         } else {
-            self.b.xor(c, self.ctx.i1().const_int(1))
+            self.b.xor(c, self.fx.ctx.i1().const_int(1))
         })
     }
 
@@ -132,22 +136,22 @@ impl Gen<'_> {
         if ty.kind() == TypeKind::Vector {
             old
         } else {
-            self.b.extract_element(old, self.ctx.i32().const_int(0))
+            self.b.extract_element(old, self.fx.ctx.i32().const_int(0))
         }
     }
 
     /// A value as a vector (scalars become one lane) and a splat mask of `valid`.
     fn lanes(&mut self, v: Value, valid: Value) -> (Type, Value, Value) {
-        let i32t = self.ctx.i32();
+        let i32t = self.fx.ctx.i32();
         let t = v.ty();
         let (vt, vv) = if t.kind() == TypeKind::Vector {
             (t, v)
         } else {
-            let vt = self.ctx.vector_type(t, 1);
+            let vt = self.fx.ctx.vector_type(t, 1);
             (vt, self.b.insert_element(vt.poison(), v, i32t.const_int(0)))
         };
         let n = vt.vector_len();
-        let mt = self.ctx.vector_type(self.ctx.i1(), n);
+        let mt = self.fx.ctx.vector_type(self.fx.ctx.i1(), n);
         let mut mask = mt.poison();
         for k in 0..n {
             mask = self.b.insert_element(mask, valid, i32t.const_int(k as u64));
@@ -157,10 +161,12 @@ impl Gen<'_> {
 
     fn masked_pair(&mut self, vt: Type, pty: Type) -> (Value, Value) {
         let ld = self
+            .fx
             .m
             .intrinsic("llvm.masked.load", &[vt, pty])
             .expect("llvm.masked.load exists");
         let st = self
+            .fx
             .m
             .intrinsic("llvm.masked.store", &[vt, pty])
             .expect("llvm.masked.store exists");

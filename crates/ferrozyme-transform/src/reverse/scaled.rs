@@ -31,7 +31,10 @@ pub(super) struct Scaled {
 impl Gen<'_> {
     /// The block's single output, when `blk` qualifies (see the module docs).
     fn scaled_output(&self, blk: Block) -> Option<Value> {
-        if self.width != 1 || self.fmf & fastmath::REASSOC == 0 || !self.cfg.is_cyclic(blk) {
+        if self.fx.width() != 1
+            || self.fx.fmf & fastmath::REASSOC == 0
+            || !self.fx.cfg.is_cyclic(blk)
+        {
             return None;
         }
         use Opcode::*;
@@ -57,12 +60,12 @@ impl Gen<'_> {
                 _ => {}
             }
             if op == LLVMStore {
-                if self.act.is_active(i.operand(0)) || self.act.is_shadowed(i.operand(1)) {
+                if self.fx.act.is_active(i.operand(0)) || self.fx.act.is_shadowed(i.operand(1)) {
                     return None;
                 }
                 continue;
             }
-            if !self.act.is_active(i) {
+            if !self.fx.act.is_active(i) {
                 continue;
             }
             let allowed = match op {
@@ -85,7 +88,7 @@ impl Gen<'_> {
                     u.is_instruction()
                         && u.parent_block() == blk
                         && u.opcode() != Some(LLVMPHI)
-                        && self.act.is_active(u)
+                        && self.fx.act.is_active(u)
                 });
                 if out.is_some() || !i.ty().is_fp_scalar() || in_block_use {
                     return None;
@@ -102,9 +105,9 @@ impl Gen<'_> {
             return;
         };
         let seed = self.take_adj(s);
-        let slot = self.adj[&s];
+        let slot = self.lanes[self.lane].adj[&s];
         self.b.store(s.ty().const_float(1.0), slot);
-        self.scaled = Some(Scaled {
+        self.flow.scaled = Some(Scaled {
             blk,
             seed,
             pending: Vec::new(),
@@ -114,7 +117,7 @@ impl Gen<'_> {
     /// In a scaled block, a contribution to a value outside it is summed instead of added
     /// (returns false when not in a scaled block or `v` is the block's own value).
     pub(super) fn add_scaled(&mut self, v: Value, delta: Value) -> bool {
-        let Some(sc) = self.scaled.as_mut() else {
+        let Some(sc) = self.flow.scaled.as_mut() else {
             return false;
         };
         let inside =
@@ -132,7 +135,7 @@ impl Gen<'_> {
 
     /// Ends a scaled block: each outside value gets `seed * (sum of its contributions)`.
     pub(super) fn end_scaled(&mut self) {
-        let Some(sc) = self.scaled.take() else {
+        let Some(sc) = self.flow.scaled.take() else {
             return;
         };
         for (v, sum) in sc.pending {
@@ -140,7 +143,7 @@ impl Gen<'_> {
             // value of another width passed through an fpext or fptrunc of the step.
             let seed = if sc.seed.ty() == sum.ty() {
                 sc.seed
-            } else if self.m.alloc_size(sum.ty()) > self.m.alloc_size(sc.seed.ty()) {
+            } else if self.fx.m.alloc_size(sum.ty()) > self.fx.m.alloc_size(sc.seed.ty()) {
                 self.b.fpext(sc.seed, sum.ty())
             } else {
                 self.b.fptrunc(sc.seed, sum.ty())

@@ -5,6 +5,7 @@
 use ferrozyme_llvm::{Block, Opcode, Type, TypeKind, Value};
 
 use super::{Cache, Gen, Key};
+use crate::runtime::RtFn;
 
 /// Alignment of a tape slot of `size` bytes (the tape itself is 16-byte aligned).
 fn slot_align(size: u64) -> u64 {
@@ -17,30 +18,27 @@ fn field_align(size: u64) -> u64 {
     size.next_power_of_two().clamp(1, 8)
 }
 
-/// Calls cheap enough to recompute instead of caching their result.
+/// Intrinsics cheap enough to recompute instead of caching their result.
+const CHEAP_INTRINSICS: &[&str] = &[
+    "llvm.fmuladd",
+    "llvm.fma",
+    "llvm.fabs",
+    "llvm.copysign",
+    "llvm.minnum",
+    "llvm.maxnum",
+    "llvm.floor",
+    "llvm.ceil",
+    "llvm.trunc",
+    "llvm.umin",
+    "llvm.umax",
+    "llvm.smin",
+    "llvm.smax",
+    "llvm.abs",
+];
+
 fn is_cheap_call(v: Value) -> bool {
-    let Some(f) = v.called_function() else {
-        return false;
-    };
-    let n = f.name();
-    [
-        "llvm.fmuladd",
-        "llvm.fma",
-        "llvm.fabs",
-        "llvm.copysign",
-        "llvm.minnum",
-        "llvm.maxnum",
-        "llvm.floor",
-        "llvm.ceil",
-        "llvm.trunc",
-        "llvm.umin.",
-        "llvm.umax.",
-        "llvm.smin.",
-        "llvm.smax.",
-        "llvm.abs.",
-    ]
-    .iter()
-    .any(|p| n.starts_with(p))
+    v.called_function()
+        .is_some_and(|f| CHEAP_INTRINSICS.iter().any(|base| f.is_intrinsic(base)))
 }
 
 impl Gen<'_> {
@@ -52,18 +50,18 @@ impl Gen<'_> {
     /// The shadow of a pointer, available at the reverse builder's position (null when
     /// the pointer has none).
     pub(super) fn fetch_shadow(&mut self, v: Value) -> Value {
-        self.fetch_key(Key::Shadow(v, self.lane as u16))
+        self.fetch_key(Key::Shadow(v, self.lane))
     }
 
     pub(super) fn fetch_key(&mut self, key: Key) -> Value {
         if let Key::Primal(v) = key {
-            if self.counters.contains_key(&v) {
+            if self.flow.counters.contains_key(&v) {
                 let blk = self.b.insert_block();
-                if let Some(&x) = self.memo.get(&(blk, key)) {
+                if let Some(&x) = self.caches.memo.get(&(blk, key)) {
                     return x;
                 }
                 if let Some(x) = self.counter_value(v) {
-                    self.memo.insert((blk, key), x);
+                    self.caches.memo.insert((blk, key), x);
                     return x;
                 }
             }
@@ -74,29 +72,37 @@ impl Gen<'_> {
         let null = self.null_shadow(v);
         if v.is_argument() {
             return match key {
-                Key::Primal(_) => self.rev_params[&v],
-                _ => self.rev_shadow_params.get(&v).copied().unwrap_or(null),
+                Key::Primal(_) => self.vals.rev_params[&v],
+                _ => self.lanes[self.lane]
+                    .rev_shadow_params
+                    .get(&v)
+                    .copied()
+                    .unwrap_or(null),
             };
         }
         if !v.is_instruction() {
             return match key {
                 Key::Primal(_) => v,
-                _ => self.const_shadow_at_builder(v, false),
+                _ => self.const_shadow(v),
             };
         }
         if let Key::Shadow(..) = key {
-            if !self.shadow.contains_key(&v) {
+            if !self.lanes[self.lane].shadow.contains_key(&v) {
                 return null;
             }
         }
         let blk = self.b.insert_block();
-        if let Some(&x) = self.memo.get(&(blk, key)) {
+        if let Some(&x) = self.caches.memo.get(&(blk, key)) {
             return x;
         }
         let def = v.parent_block();
-        let x = if !self.split
-            && !self.cfg.is_cyclic(def)
-            && self.returns.iter().all(|r| self.cfg.dominates(def, *r))
+        let x = if !self.fx.split
+            && !self.fx.cfg.is_cyclic(def)
+            && self
+                .fx
+                .returns
+                .iter()
+                .all(|r| self.fx.cfg.dominates(def, *r))
         {
             self.fwd_value(key)
         } else if let Some(b) = self.exit_context(def) {
@@ -106,7 +112,7 @@ impl Gen<'_> {
         } else {
             self.load_cached(key)
         };
-        self.memo.insert((blk, key), x);
+        self.caches.memo.insert((blk, key), x);
         x
     }
 
@@ -117,13 +123,11 @@ impl Gen<'_> {
     /// per call when none). One entry there replaces an entry per iteration of `def`'s
     /// loop, and the recomputation of such a value from operands cached per iteration.
     fn exit_context(&mut self, def: Block) -> Option<Block> {
-        let here = self.rev_ctx?;
-        if !self.cfg.is_cyclic(def) || !self.cfg.dominates(def, here) {
+        let here = self.flow.rev_ctx?;
+        if !self.fx.cfg.is_cyclic(def) || !self.fx.cfg.dominates(def, here) {
             return None;
         }
-        let loops = self
-            .loops
-            .get_or_insert_with(|| ferrozyme_analysis::loops::Loops::new(&self.cfg));
+        let loops = &self.fx.loops;
         let inner = loops.innermost(def)?;
         if inner.blocks.contains(&here) {
             return None;
@@ -141,19 +145,19 @@ impl Gen<'_> {
             if loops.innermost_index(b) == common {
                 return Some(b);
             }
-            b = self.cfg.idom(b)?;
+            b = self.fx.cfg.idom(b)?;
         }
     }
 
     /// Reads `key`'s value as block `b`'s forward copy sees it, keeping it there (in a
     /// slot, or a field of `b`'s record) on first use.
     fn load_exit_cached(&mut self, key: Key, b: Block) -> Value {
-        let cache = match self.exit_cache.get(&(key, b)) {
+        let cache = match self.caches.exit_cache.get(&(key, b)) {
             Some(c) => *c,
             None => {
                 let fv = self.fwd_value(key);
                 let c = self.new_cache_in(fv, b);
-                self.exit_cache.insert((key, b), c);
+                self.caches.exit_cache.insert((key, b), c);
                 c
             }
         };
@@ -162,19 +166,19 @@ impl Gen<'_> {
 
     fn fwd_value(&self, key: Key) -> Value {
         match key {
-            Key::Primal(v) => self.fwd[&v],
+            Key::Primal(v) => self.vals.fwd[&v],
             Key::Shadow(v, l) => {
-                debug_assert_eq!(l as usize, self.lane, "shadows are read in their own lane");
-                self.shadow[&v]
+                debug_assert_eq!(l, self.lane, "shadows are read in their own lane");
+                self.lanes[self.lane].shadow[&v]
             }
-            Key::Tape(v) => self.call_tape[&v],
+            Key::Tape(v) => self.vals.call_tape[&v],
         }
     }
 
     /// Recomputes cheap pure instructions from their (fetched) operands (not divisions:
     /// one costs more than reading a cached value).
     fn try_recompute(&mut self, key: Key) -> Option<Value> {
-        if self.recompute_depth > 12 {
+        if self.caches.recompute_depth > 12 {
             return None;
         }
         let (v, shadow) = match key {
@@ -236,7 +240,7 @@ impl Gen<'_> {
         if !pure {
             return None;
         }
-        self.recompute_depth += 1;
+        self.caches.recompute_depth += 1;
         let ops = v.operands();
         let mut new_ops = Vec::with_capacity(ops.len());
         for o in ops.iter() {
@@ -248,7 +252,7 @@ impl Gen<'_> {
             };
             new_ops.push(x);
         }
-        self.recompute_depth -= 1;
+        self.caches.recompute_depth -= 1;
         let c = self.clone_defined(v);
         for (k, x) in new_ops.into_iter().enumerate() {
             let x = x.defined_constant().unwrap_or(x);
@@ -261,13 +265,13 @@ impl Gen<'_> {
     /// reverse sweep instead of cached: only in combined mode, where nothing runs between
     /// the two sweeps.
     fn load_is_stable(&mut self, v: Value) -> bool {
-        if self.split || v.is_volatile() {
+        if self.fx.split || v.is_volatile() {
             return false;
         }
-        if self.writes.is_none() {
-            self.writes = Some(super::memory::written_objects(self.p, &self.deferred));
-        }
-        let w = self.writes.as_ref().expect("just computed");
+        let fx = &self.fx;
+        let w = fx
+            .writes
+            .get_or_init(|| super::memory::written_objects(fx.p, &fx.deferred));
         super::memory::never_written(w, v.operand(0))
     }
 
@@ -276,7 +280,7 @@ impl Gen<'_> {
         if v.ty().is_pointer_like() {
             v.ty().zero()
         } else {
-            self.ctx.ptr().zero()
+            self.fx.ctx.ptr().zero()
         }
     }
 
@@ -288,14 +292,16 @@ impl Gen<'_> {
 
     /// Reads a slot or record field at the reverse builder's position.
     pub(super) fn read_cache(&mut self, cache: Cache, name: &str) -> Value {
-        let i64t = self.ctx.i64();
+        let i64t = self.fx.ctx.i64();
         let (base, off, ty, align) = match cache {
-            Cache::Slot { off, ty } => (self.tape_rev, off, ty, slot_align(self.m.alloc_size(ty))),
+            Cache::Slot { off, ty } => {
+                (self.tape.rev, off, ty, slot_align(self.fx.m.alloc_size(ty)))
+            }
             Cache::Field { block, off, ty } => (
                 self.record_top(block),
                 off,
                 ty,
-                field_align(self.m.alloc_size(ty)),
+                field_align(self.fx.m.alloc_size(ty)),
             ),
         };
         let p = self.b.byte_gep(base, i64t.const_int(off));
@@ -308,25 +314,26 @@ impl Gen<'_> {
     /// builder's position (one `top` call per reverse block).
     pub(super) fn record_top(&mut self, blk: Block) -> Value {
         let here = self.b.insert_block();
-        if let Some(&p) = self.record_tops.get(&(here, blk)) {
+        if let Some(&p) = self.caches.record_tops.get(&(here, blk)) {
             return p;
         }
-        let i64t = self.ctx.i64();
-        let top = self.d.rt(crate::runtime::TOP);
-        let stack = self.records[&blk].stack;
-        let s = self.b.byte_gep(self.tape_rev, i64t.const_int(stack));
+        let i64t = self.fx.ctx.i64();
+        let top = self.sup.rt(RtFn::Top);
+        let stack = self.tape.records[&blk].stack;
+        let s = self.b.byte_gep(self.tape.rev, i64t.const_int(stack));
         let p = self.b.call_fn(top, &[s, i64t.const_int(0)]);
-        self.records
+        self.tape
+            .records
             .get_mut(&blk)
             .expect("record exists")
             .size_uses
             .push(p);
-        self.record_tops.insert((here, blk), p);
+        self.caches.record_tops.insert((here, blk), p);
         p
     }
 
     fn ensure_cache(&mut self, key: Key) -> Cache {
-        if let Some(c) = self.cache.get(&key) {
+        if let Some(c) = self.caches.cache.get(&key) {
             return *c;
         }
         let v = match key {
@@ -334,7 +341,7 @@ impl Gen<'_> {
         };
         let fv = self.fwd_value(key);
         let c = self.new_cache(fv, v.parent_block());
-        self.cache.insert(key, c);
+        self.caches.cache.insert(key, c);
         c
     }
 
@@ -352,9 +359,9 @@ impl Gen<'_> {
 
     fn cache_store(&mut self, fv: Value, def: Block, at_block_end: bool) -> Cache {
         let ty = fv.ty();
-        let size = self.m.alloc_size(ty);
-        let i64t = self.ctx.i64();
-        let fb = ferrozyme_llvm::Builder::new(self.ctx);
+        let size = self.fx.m.alloc_size(ty);
+        let i64t = self.fx.ctx.i64();
+        let fb = ferrozyme_llvm::Builder::new(self.fx.ctx);
         if at_block_end {
             let fblk = self.fwd_block(def);
             match fblk.terminator() {
@@ -370,15 +377,15 @@ impl Gen<'_> {
         } else {
             fb.position_after(fv);
         }
-        if !self.cfg.is_cyclic(def) {
-            let off = self.alloc_tape(size, slot_align(size));
-            let p = fb.byte_gep(self.tape_fwd, i64t.const_int(off));
+        if !self.fx.cfg.is_cyclic(def) {
+            let off = self.tape.alloc(size, slot_align(size));
+            let p = fb.byte_gep(self.tape.fwd, i64t.const_int(off));
             let st = fb.store(fv, p);
             st.set_alignment(slot_align(size) as u32);
             Cache::Slot { off, ty }
         } else {
             let slot = self.ensure_record(def);
-            let rec = self.records.get_mut(&def).expect("record exists");
+            let rec = self.tape.records.get_mut(&def).expect("record exists");
             let align = field_align(size);
             let off = rec.size.div_ceil(align) * align;
             rec.size = off + size;
@@ -398,90 +405,68 @@ impl Gen<'_> {
     /// The record of cyclic block `def`: a stack in the tape and a push at the end of the
     /// block's forward copy (created on first need).
     fn ensure_record(&mut self, def: Block) -> Value {
-        if let Some(r) = self.records.get(&def) {
+        if let Some(r) = self.tape.records.get(&def) {
             return r.slot;
         }
-        let i64t = self.ctx.i64();
-        let stack = self.alloc_tape(crate::runtime::STACK_HEADER, 8);
+        let i64t = self.fx.ctx.i64();
+        let stack = self.tape.alloc(crate::runtime::STACK_HEADER, 8);
         self.init_inline_stack(stack);
-        let push = self.d.rt(crate::runtime::PUSH);
+        let push = self.sup.rt(RtFn::Push);
         let fblk = self.fwd_block(def);
-        let fb = ferrozyme_llvm::Builder::new(self.ctx);
+        let fb = ferrozyme_llvm::Builder::new(self.fx.ctx);
         match fblk.terminator() {
             Some(t) => fb.position_before(t),
             None => fb.position_at_end(fblk),
         }
-        let s = fb.byte_gep(self.tape_fwd, i64t.const_int(stack));
+        let s = fb.byte_gep(self.tape.fwd, i64t.const_int(stack));
         let slot = fb.call_fn(push, &[s, i64t.const_int(0)]);
-        self.records.insert(
+        self.tape.records.insert(
             def,
-            super::Record {
+            super::state::Record {
                 stack,
                 size: 0,
                 slot,
                 size_uses: Vec::new(),
             },
         );
-        self.record_order.push(def);
+        self.tape.record_order.push(def);
         slot
     }
 
     /// Points a new stack at an inline buffer (an `alloca` of the combined function), so
     /// short loops never allocate.
     fn init_inline_stack(&mut self, stack: u64) {
-        let i8t = self.ctx.i8();
-        let i64t = self.ctx.i64();
-        let s = self.fb_entry.byte_gep(self.tape_fwd, i64t.const_int(stack));
-        if self.split {
+        let i8t = self.fx.ctx.i8();
+        let i64t = self.fx.ctx.i64();
+        let s = self
+            .out
+            .fb_entry
+            .byte_gep(self.tape.fwd, i64t.const_int(stack));
+        if self.fx.split {
             // A heap tape outlives the call: an inline buffer in it would make every
             // tape (of a recursive function: one per call) large and cold. The stack
             // starts empty instead (capacity 1 marks "not heap memory", of 0 bytes).
-            self.fb_entry.store(self.ctx.ptr().zero(), s);
-            let capp = self.fb_entry.byte_gep(s, i64t.const_int(16));
-            self.fb_entry.store(i64t.const_int(1), capp);
+            self.out.fb_entry.store(self.fx.ctx.ptr().zero(), s);
+            let capp = self.out.fb_entry.byte_gep(s, i64t.const_int(16));
+            self.out.fb_entry.store(i64t.const_int(1), capp);
             return;
         }
         let n = crate::runtime::STACK_INLINE;
         let a = self
+            .out
             .fb_entry
             .array_alloca(i8t, i64t.const_int(n), "fz.stack.inline");
         a.set_alignment(16);
-        self.fb_entry.store(a, s);
-        let capp = self.fb_entry.byte_gep(s, i64t.const_int(16));
-        self.fb_entry.store(i64t.const_int(n + 1), capp);
+        self.out.fb_entry.store(a, s);
+        let capp = self.out.fb_entry.byte_gep(s, i64t.const_int(16));
+        self.out.fb_entry.store(i64t.const_int(n + 1), capp);
     }
 
-    /// The shadow of a constant pointer (global, constant GEP of a global), built at the
-    /// main builder's position. `forward` only affects which map the result goes to.
-    pub(super) fn const_shadow_at_builder(&mut self, v: Value, _forward: bool) -> Value {
-        let null = self.null_shadow(v);
-        if !v.ty().is_pointer() {
-            return null;
-        }
-        if v.is_global_variable() {
-            return if ferrozyme_analysis::activity::global_needs_shadow(v) {
-                self.d.shadow_global_lane(v, self.lane)
-            } else {
-                null
-            };
-        }
-        if v.is_constant_expr() {
-            match v.const_opcode() {
-                Some(Opcode::LLVMGetElementPtr) => {
-                    let base = self.const_shadow_at_builder(v.operand(0), _forward);
-                    if base == null {
-                        return null;
-                    }
-                    let idx: Vec<Value> = v.operands()[1..].to_vec();
-                    return self.b.gep(v.gep_source_type(), base, &idx);
-                }
-                Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => {
-                    return self.const_shadow_at_builder(v.operand(0), _forward);
-                }
-                _ => {}
-            }
-        }
-        null
+    /// The shadow of a constant pointer (global, constant GEP of a global) in the current
+    /// lane, built at the main builder's position; null when it has none.
+    pub(super) fn const_shadow(&mut self, v: Value) -> Value {
+        crate::common::shadows::const_shadow(&self.b, self.sup, v, self.lane)
+            .unwrap_or_else(|| self.null_shadow(v))
     }
 
     // ---------------------------------------------------------------- adjoints
@@ -490,17 +475,17 @@ impl Gen<'_> {
     /// float type of the same width.
     pub(super) fn adj_ty(&self, v: Value) -> Type {
         let t = v.ty();
-        if self.act.packed.contains(&v) {
-            return self.ctx.vector_type(self.ctx.f32(), 2);
+        if self.fx.act.packed.contains(&v) {
+            return self.fx.ctx.vector_type(self.fx.ctx.f32(), 2);
         }
         let fp_of = |w: Option<u32>| match w {
-            Some(64) => Some(self.ctx.f64()),
-            Some(32) => Some(self.ctx.f32()),
+            Some(64) => Some(self.fx.ctx.f64()),
+            Some(32) => Some(self.fx.ctx.f32()),
             _ => None,
         };
         if t.kind() == TypeKind::Vector {
             if let Some(e) = fp_of(t.element_type().int_width()) {
-                return self.ctx.vector_type(e, t.vector_len());
+                return self.fx.ctx.vector_type(e, t.vector_len());
             }
             return t;
         }
@@ -508,13 +493,13 @@ impl Gen<'_> {
     }
 
     fn adj_slot(&mut self, v: Value) -> Value {
-        if let Some(&s) = self.adj.get(&v) {
+        if let Some(&s) = self.lanes[self.lane].adj.get(&v) {
             return s;
         }
         let ty = self.adj_ty(v);
-        let s = self.eb.alloca(ty, &format!("d.{}", v.name()));
-        self.eb.store(ty.zero(), s);
-        self.adj.insert(v, s);
+        let s = self.out.eb.alloca(ty, &format!("d.{}", v.name()));
+        self.out.eb.store(ty.zero(), s);
+        self.lanes[self.lane].adj.insert(v, s);
         s
     }
 
@@ -529,7 +514,7 @@ impl Gen<'_> {
 
     /// Adds `delta` to the adjoint of `v`, if `v` is active.
     pub(super) fn add_adj(&mut self, v: Value, delta: Value) {
-        if !(v.is_instruction() || v.is_argument()) || !self.act.is_active(v) {
+        if !(v.is_instruction() || v.is_argument()) || !self.fx.act.is_active(v) {
             return;
         }
         if self.add_scaled(v, delta) {
@@ -628,7 +613,7 @@ impl Gen<'_> {
     }
 
     fn leaf_fields(&mut self, ty: Type, p: Value) -> Vec<(u32, Type, Value)> {
-        let i32t = self.ctx.i32();
+        let i32t = self.fx.ctx.i32();
         let mut out = Vec::new();
         if ty.kind() == TypeKind::Struct {
             for (k, fty) in ty.struct_fields().into_iter().enumerate() {

@@ -2,20 +2,22 @@
 //! `memcpy`/`memmove`, and masked loads, stores, gathers and scatters.
 
 use ferrozyme_analysis::calls::{classify, CallKind};
-use ferrozyme_llvm::{DiagKind, Type, TypeKind, Value};
+use ferrozyme_llvm::{Type, TypeKind, Value};
 
 use super::Gen;
+use crate::common::Problem;
+use crate::runtime::RtFn;
 
 impl Gen<'_> {
     pub(super) fn rev_shuffle(&mut self, i: Value) {
-        if !self.act.is_active(i) {
+        if !self.fx.act.is_active(i) {
             return;
         }
         let d = self.take_adj(i);
         let (a, b) = (i.operand(0), i.operand(1));
         let n_a = a.ty().vector_len();
         let mask = i.shuffle_mask();
-        let i32t = self.ctx.i32();
+        let i32t = self.fx.ctx.i32();
         let mut sums: Vec<Vec<Option<Value>>> = vec![
             vec![None; n_a as usize],
             vec![None; b.ty().vector_len() as usize],
@@ -31,7 +33,7 @@ impl Gen<'_> {
             });
         }
         for (which, v) in [(0usize, a), (1usize, b)] {
-            if !self.act.is_active(v) {
+            if !self.fx.act.is_active(v) {
                 continue;
             }
             let mut acc = self.adj_ty(v).zero();
@@ -54,16 +56,16 @@ impl Gen<'_> {
     /// error naming the pointer, never a guess.
     pub(super) fn rev_memcpy(&mut self, i: Value, args: &[Value]) {
         use ferrozyme_analysis::types::{BaseType, FpType};
-        let i64t = self.ctx.i64();
+        let i64t = self.fx.ctx.i64();
         let (dst, src, len) = (args[0], args[1], args[2]);
-        if !self.act.is_shadowed(dst) {
+        if !self.fx.act.is_shadowed(dst) {
             return;
         }
         let n_const = len.const_int_value();
         let hi = n_const.unwrap_or(i64::MAX);
         let mut kinds: Vec<(i64, BaseType)> = Vec::new();
         for p in [dst, src] {
-            for (off, b) in self.types.pointee_tree(p).iter() {
+            for (off, b) in self.fx.types.pointee_tree(p).iter() {
                 if off < hi {
                     kinds.push((off, b));
                 }
@@ -89,30 +91,35 @@ impl Gen<'_> {
             } else {
                 "conflicting uses are seen for"
             };
-            self.diag(
-                DiagKind::CannotDeduceType,
+            self.report(
                 Some(i),
-                format!("cannot deduce the type of the memory copied here ({what} `{}`), so its derivative cannot be moved", dst.to_string().split('=').next().unwrap_or("").trim()),
-                "tell Ferrozyme what the buffer holds with a hint before the copy, e.g. __enzyme_double(ptr) or __enzyme_float(ptr) (declare: extern void __enzyme_double(void*);)",
+                Problem::UntypedCopy {
+                    what,
+                    pointer: dst
+                        .to_string()
+                        .split('=')
+                        .next()
+                        .unwrap_or("")
+                        .trim()
+                        .to_string(),
+                },
             );
             return;
         }
         let sd = self.fetch_shadow(dst);
         let n = self.fetch(len);
         let n = self.b.int_cast(n, i64t);
-        if !self.act.is_shadowed(src) {
-            self.b.memset(sd, self.ctx.i8().const_int(0), n, 1);
+        if !self.fx.act.is_shadowed(src) {
+            self.b.memset(sd, self.fx.ctx.i8().const_int(0), n, 1);
             return;
         }
         let ss = self.fetch_shadow(src);
         if fps.len() == 1 {
-            let name = match (memmove, fps[0]) {
-                (false, FpType::F64) => "__fz_memcpy_adj_f64",
-                (false, FpType::F32) => "__fz_memcpy_adj_f32",
-                (true, FpType::F64) => "__fz_memmove_adj_f64",
-                (true, FpType::F32) => "__fz_memmove_adj_f32",
-            };
-            let f = self.d.rt(name);
+            let f = self.sup.rt(if memmove {
+                RtFn::MemmoveAdj(fps[0])
+            } else {
+                RtFn::MemcpyAdj(fps[0])
+            });
             self.b.call_fn(f, &[sd, ss, n]);
             return;
         }
@@ -125,9 +132,9 @@ impl Gen<'_> {
         offs.dedup_by_key(|(o, _)| *o);
         for (off, t) in offs {
             let ty = if t == FpType::F64 {
-                self.ctx.f64()
+                self.fx.ctx.f64()
             } else {
-                self.ctx.f32()
+                self.fx.ctx.f32()
             };
             let pd = self.b.byte_gep(sd, i64t.const_int(off as u64));
             let ps = self.b.byte_gep(ss, i64t.const_int(off as u64));
@@ -136,40 +143,30 @@ impl Gen<'_> {
         }
     }
 
-    /// `r = start * v0 * ... * v(n-1)`: d start = prod(v) * d; d v_i = start * prod_{j != i} v_j * d,
-    /// with prefix/suffix products so zeros are handled exactly.
+    /// `r = start * v0 * ... * v(n-1)`: each operand's adjoint is `d` times its partial
+    /// (`common::reductions`).
     pub(super) fn rev_reduce_fmul(&mut self, i: Value, args: &[Value]) {
-        if !self.act.is_active(i) {
+        if !self.fx.act.is_active(i) {
             return;
         }
         let d = self.take_adj(i);
         let (start, vec) = (args[0], args[1]);
-        let i32t = self.ctx.i32();
-        let n = vec.ty().vector_len() as usize;
+        let i32t = self.fx.ctx.i32();
+        let n = vec.ty().vector_len();
         let v = self.fetch(vec);
         let s = self.fetch(start);
         let lanes: Vec<Value> = (0..n)
             .map(|k| self.b.extract_element(v, i32t.const_int(k as u64)))
             .collect();
-        let one = start.ty().const_float(1.0);
-        let mut prefix = vec![one; n + 1];
-        for k in 0..n {
-            prefix[k + 1] = self.b.fmul(prefix[k], lanes[k]);
-        }
-        let mut suffix = vec![one; n + 1];
-        for k in (0..n).rev() {
-            suffix[k] = self.b.fmul(suffix[k + 1], lanes[k]);
-        }
-        if self.act.is_active(start) {
-            let x = self.b.fmul(d, prefix[n]);
+        let (d_start, d_lanes) = crate::common::reductions::fmul_partials(&self.b, s, &lanes);
+        if self.fx.act.is_active(start) {
+            let x = self.b.fmul(d, d_start);
             self.add_adj(start, x);
         }
-        if self.act.is_active(vec) {
-            let sd = self.b.fmul(s, d);
+        if self.fx.act.is_active(vec) {
             let mut acc = vec.ty().zero();
-            for k in 0..n {
-                let others = self.b.fmul(prefix[k], suffix[k + 1]);
-                let x = self.b.fmul(sd, others);
+            for (k, p) in d_lanes.into_iter().enumerate() {
+                let x = self.b.fmul(d, p);
                 acc = self.b.insert_element(acc, x, i32t.const_int(k as u64));
             }
             self.add_adj(vec, acc);
@@ -179,28 +176,28 @@ impl Gen<'_> {
     /// `r = max/min(v)`: the adjoint goes to the first lane equal to the result.
     pub(super) fn rev_reduce_minmax(&mut self, i: Value, args: &[Value]) {
         use ferrozyme_llvm::RealPredicate;
-        if !self.act.is_active(i) {
+        if !self.fx.act.is_active(i) {
             return;
         }
         let d = self.take_adj(i);
         let vec = args[0];
-        if !self.act.is_active(vec) {
+        if !self.fx.act.is_active(vec) {
             return;
         }
-        let i32t = self.ctx.i32();
+        let i32t = self.fx.ctx.i32();
         let n = vec.ty().vector_len();
         let v = self.fetch(vec);
         let r = self.fetch(i);
         let zero = i.ty().zero();
-        let mut found = self.ctx.i1().const_int(0);
+        let mut found = self.fx.ctx.i1().const_int(0);
         let mut acc = vec.ty().zero();
         for k in 0..n {
             let lane = self.b.extract_element(v, i32t.const_int(k as u64));
             let eq = self.b.fcmp(RealPredicate::LLVMRealOEQ, lane, r);
             let not_found = self.b.select(
                 found,
-                self.ctx.i1().const_int(0),
-                self.ctx.i1().const_int(1),
+                self.fx.ctx.i1().const_int(0),
+                self.fx.ctx.i1().const_int(1),
             );
             let take = self.b.and(eq, not_found);
             found = self.b.or(found, eq);
@@ -221,9 +218,9 @@ impl Gen<'_> {
             _ => (args[0], args[1], args[2]),
         };
         let vty = val.ty();
-        if !self.act.is_shadowed(ptr) || !vty.is_fp() {
+        if !self.fx.act.is_shadowed(ptr) || !vty.is_fp() {
             if matches!(kind, CallKind::MaskedLoad | CallKind::MaskedGather)
-                && self.act.is_active(i)
+                && self.fx.act.is_active(i)
             {
                 let d = self.take_adj(i);
                 let m = self.fetch(mask);
@@ -243,14 +240,14 @@ impl Gen<'_> {
         };
         let pty = sp.ty();
         let (Some(ld), Some(st)) = (
-            self.m.intrinsic(load_name, &[vty, pty]),
-            self.m.intrinsic(store_name, &[vty, pty]),
+            self.fx.m.intrinsic(load_name, &[vty, pty]),
+            self.fx.m.intrinsic(store_name, &[vty, pty]),
         ) else {
-            self.diag(
-                DiagKind::Internal,
+            self.report(
                 Some(i),
-                format!("{load_name}/{store_name} unavailable"),
-                "please report this",
+                Problem::Internal {
+                    msg: format!("{load_name}/{store_name} unavailable"),
+                },
             );
             return;
         };
@@ -259,7 +256,7 @@ impl Gen<'_> {
         {
             vec![m]
         } else {
-            let i1 = self.ctx.i1();
+            let i1 = self.fx.ctx.i1();
             (0..n)
                 .map(|k| {
                     let onehot: Vec<Value> =
@@ -271,7 +268,7 @@ impl Gen<'_> {
         };
         match kind {
             CallKind::MaskedLoad | CallKind::MaskedGather => {
-                if !self.act.is_active(i) {
+                if !self.fx.act.is_active(i) {
                     return;
                 }
                 let d = self.take_adj(i);
@@ -290,7 +287,7 @@ impl Gen<'_> {
                     self.b.call_fn(st, &[zero, sp, *mk]);
                     acc = self.b.fadd(acc, old);
                 }
-                if self.act.is_active(val) {
+                if self.fx.act.is_active(val) {
                     self.add_adj(val, acc);
                 }
             }
@@ -298,7 +295,7 @@ impl Gen<'_> {
     }
 
     pub(super) fn splat(&mut self, s: Value, vty: Type) -> Value {
-        let i32t = self.ctx.i32();
+        let i32t = self.fx.ctx.i32();
         let mut v = vty.zero();
         if vty.kind() == TypeKind::Vector {
             for k in 0..vty.vector_len() {

@@ -3,107 +3,64 @@
 //! forward derivatives).
 
 use ferrozyme_analysis::activity::ArgActivity;
-use ferrozyme_analysis::calls::{classify, CallKind};
-use ferrozyme_llvm::{DiagKind, RealPredicate, Value};
+use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
+use ferrozyme_llvm::{RealPredicate, Value};
 
-use super::{returns_tangent, TangentGen, TangentRequest};
+use super::TangentGen;
+use crate::common::dispatch::{check_target, select_derivative};
+use crate::common::Problem;
+use crate::services::Candidate;
+use crate::signature::{returns_tangent, TangentRequest};
 
 impl TangentGen<'_> {
+    /// The tangent of a call, dispatched on what the call is (`CallKind`).
     pub(super) fn tangent_call(&mut self, i: Value) {
         let kind = classify(i);
         if matches!(kind, CallKind::TypeHint) {
             return;
         }
-        let active = self.act.call_is_active(i, &self.d.touchers) || self.needs_tangent(i);
-        let args = i.call_args();
-        if !active {
+        if !(self.fx.act.call_is_active(i, &self.sup.touchers) || self.needs_tangent(i)) {
             self.copy(i);
             return;
         }
-        let callee_name = i.called_function().map(|f| f.name()).unwrap_or_default();
-        let w = self.width();
-        let i64t = self.ctx.i64();
+        let args = i.call_args();
         let lanes: Option<Vec<Value>> = match kind {
             CallKind::Math(rule) => {
                 let c = self.copy(i);
                 self.needs_tangent(i)
                     .then(|| self.elementwise(i, c, rule, &args))
             }
-            CallKind::Defined(f) => Some(self.defined_call(i, f)).filter(|l| !l.is_empty()),
-            CallKind::Memcpy | CallKind::Memmove => {
-                self.reject_mixed(i, args[0]);
-                self.reject_mixed(i, args[1]);
-                let c = self.copy(i);
-                if self.act.is_shadowed(args[0]) {
-                    let sd = self.tangent(args[0]);
-                    if self.act.is_shadowed(args[1]) {
-                        let ss = self.tangent(args[1]);
-                        for l in 0..w {
-                            let s = c.clone_instruction();
-                            self.b.insert(s);
-                            s.set_operand(0, sd[l]);
-                            s.set_operand(1, ss[l]);
-                        }
-                    } else {
-                        // Copying constant memory: the destination's tangent is zero.
-                        let len = self.prim(args[2]);
-                        for sdl in sd {
-                            self.b.memset(sdl, self.ctx.i8().const_int(0), len, 1);
-                        }
-                    }
-                }
-                None
+            CallKind::Defined(f) | CallKind::Custom(f) => {
+                Some(self.defined_call(i, &[f])).filter(|l| !l.is_empty())
             }
-            CallKind::Memset => {
-                self.reject_mixed(i, args[0]);
-                let c = self.copy(i);
-                if self.act.is_shadowed(args[0]) {
-                    let sd = self.tangent(args[0]);
-                    for sdl in sd {
-                        let s = c.clone_instruction();
-                        self.b.insert(s);
-                        s.set_operand(0, sdl);
-                        s.set_operand(1, self.ctx.i8().const_int(0));
-                    }
-                }
-                None
-            }
-            CallKind::Malloc | CallKind::Calloc => {
-                let c = self.copy(i);
-                let ca = c.call_args();
-                let calloc = self.d.libc("calloc", self.ctx.ptr(), &[i64t, i64t]);
-                let (n, m) = if matches!(kind, CallKind::Calloc) {
-                    (self.b.int_cast(ca[0], i64t), self.b.int_cast(ca[1], i64t))
+            CallKind::Indirect => {
+                let cands = self.sup.candidates(i.called_function_type());
+                if cands.is_empty() {
+                    self.copy(i);
+                    self.diags.report(Some(i), Problem::NoIndirectTargets);
+                    None
                 } else {
-                    // The size is the last argument (`malloc(n)`, `aligned_alloc(a, n)`).
-                    let n = *ca.last().expect("allocators take a size");
-                    (self.b.int_cast(n, i64t), i64t.const_int(1))
-                };
-                Some((0..w).map(|_| self.b.call_fn(calloc, &[n, m])).collect())
+                    Some(self.indirect_call(i, &cands)).filter(|l| !l.is_empty())
+                }
             }
-            CallKind::Realloc => {
+            CallKind::Memcpy | CallKind::Memmove => self.tangent_memcpy(i, &args),
+            CallKind::Memset => self.tangent_memset(i, &args),
+            CallKind::Malloc | CallKind::Calloc => Some(self.tangent_alloc(i, kind)),
+            CallKind::Realloc => Some(self.tangent_realloc(i, &args)),
+            CallKind::PosixMemalign => {
                 let c = self.copy(i);
-                let realloc = self
-                    .d
-                    .libc("realloc", self.ctx.ptr(), &[self.ctx.ptr(), i64t]);
-                let old = self.tangent(args[0]);
-                let n = self.b.int_cast(c.call_args()[1], i64t);
-                Some(
-                    (0..w)
-                        .map(|l| self.b.call_fn(realloc, &[old[l], n]))
-                        .collect(),
-                )
-            }
-            CallKind::Free => {
-                self.copy(i);
-                if self.act.is_shadowed(args[0]) {
-                    let free = self.d.libc("free", self.ctx.void(), &[self.ctx.ptr()]);
-                    for s in self.tangent(args[0]) {
-                        self.b.call_fn(free, &[s]);
+                if self.fx.act.is_shadowed(args[0]) {
+                    let i64t = self.fx.ctx.i64();
+                    let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
+                    let n = self.b.int_cast(alloc_size(c), i64t);
+                    for slot in self.tangent(args[0]) {
+                        let s = self.b.call_fn(calloc, &[n, i64t.const_int(1)]);
+                        self.b.store(s, slot);
                     }
                 }
                 None
             }
+            CallKind::Free => self.tangent_free(i, &args),
             CallKind::ReduceFAdd => {
                 let c = self.copy(i);
                 Some(self.same_op_on_tangents(i, c, &[0, 1]))
@@ -117,17 +74,11 @@ impl TangentGen<'_> {
                 Some(self.reduce_minmax(i, c))
             }
             CallKind::MaskedLoad | CallKind::MaskedGather => {
-                let c = self.copy(i);
-                if self.act.is_shadowed(args[0]) {
-                    let last = args.len() as u32 - 1;
-                    Some(self.same_op_on_tangents(i, c, &[0, last]))
-                } else {
-                    Some(vec![i.ty().zero(); w])
-                }
+                Some(self.tangent_masked_load(i, &args))
             }
             CallKind::MaskedStore | CallKind::MaskedScatter => {
                 let c = self.copy(i);
-                if self.act.is_shadowed(args[1]) {
+                if self.fx.act.is_shadowed(args[1]) {
                     self.same_op_on_tangents(i, c, &[0, 1]);
                 }
                 None
@@ -136,35 +87,9 @@ impl TangentGen<'_> {
                 self.copy(i);
                 None
             }
-            CallKind::UnknownExternal => {
+            CallKind::UnknownExternal | CallKind::UnknownIntrinsic | CallKind::InlineAsm => {
                 self.copy(i);
-                self.diag(
-                    DiagKind::MissingDerivative,
-                    Some(i),
-                    format!("no derivative for `{callee_name}`: it has no IR in this module and no derivative rule"),
-                    "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, or keep the values it uses constant (enzyme_const)",
-                );
-                None
-            }
-            CallKind::UnknownIntrinsic => {
-                self.copy(i);
-                self.diag(
-                    DiagKind::UnsupportedInstruction,
-                    Some(i),
-                    format!("no derivative rule for the intrinsic `{callee_name}`"),
-                    "please report this intrinsic; as a workaround compile with different flags so LLVM does not emit it",
-                );
-                None
-            }
-            CallKind::Indirect | CallKind::InlineAsm => {
-                self.copy(i);
-                self.diag(
-                    DiagKind::UnsupportedInstruction,
-                    Some(i),
-                    "cannot differentiate a call through a function pointer or inline assembly"
-                        .to_string(),
-                    "call the function directly in the differentiated code",
-                );
+                self.report_call(i, kind);
                 None
             }
             CallKind::TypeHint => None,
@@ -174,18 +99,162 @@ impl TangentGen<'_> {
         }
     }
 
-    /// A call of a function with IR: its forward derivative, called with the primal
-    /// arguments and the tangents of the active ones. Returns the result's tangents.
-    fn defined_call(&mut self, i: Value, f: Value) -> Vec<Value> {
+    /// A call forward mode cannot differentiate.
+    fn report_call(&mut self, i: Value, kind: CallKind) {
+        let callee = i.called_function().map(|f| f.name()).unwrap_or_default();
+        let problem = match kind {
+            CallKind::UnknownExternal => Problem::NoDerivative { callee: &callee },
+            CallKind::UnknownIntrinsic => Problem::UnknownIntrinsic { callee: &callee },
+            _ => Problem::InlineAsm,
+        };
+        self.diags.report(Some(i), problem);
+    }
+
+    /// `memcpy`/`memmove`: the same copy of the shadows (zeros from constant memory).
+    fn tangent_memcpy(&mut self, i: Value, args: &[Value]) -> Option<Vec<Value>> {
+        self.reject_mixed(i, args[0]);
+        self.reject_mixed(i, args[1]);
+        let c = self.copy(i);
+        if !self.fx.act.is_shadowed(args[0]) {
+            return None;
+        }
+        let sd = self.tangent(args[0]);
+        if self.fx.act.is_shadowed(args[1]) {
+            let ss = self.tangent(args[1]);
+            for (d, s) in sd.into_iter().zip(ss) {
+                let copy = c.clone_instruction();
+                self.b.insert(copy);
+                copy.set_operand(0, d);
+                copy.set_operand(1, s);
+            }
+        } else {
+            // Copying constant memory: the destination's tangent is zero.
+            let len = self.prim(args[2]);
+            for d in sd {
+                self.b.memset(d, self.fx.ctx.i8().const_int(0), len, 1);
+            }
+        }
+        None
+    }
+
+    /// `memset`: the shadows are zeroed (a constant byte pattern has no derivative).
+    fn tangent_memset(&mut self, i: Value, args: &[Value]) -> Option<Vec<Value>> {
+        self.reject_mixed(i, args[0]);
+        let c = self.copy(i);
+        if self.fx.act.is_shadowed(args[0]) {
+            for d in self.tangent(args[0]) {
+                let s = c.clone_instruction();
+                self.b.insert(s);
+                s.set_operand(0, d);
+                s.set_operand(1, self.fx.ctx.i8().const_int(0));
+            }
+        }
+        None
+    }
+
+    /// `malloc`/`calloc`/`new`: a zeroed shadow allocation per lane.
+    fn tangent_alloc(&mut self, i: Value, kind: CallKind) -> Vec<Value> {
+        let i64t = self.fx.ctx.i64();
+        let c = self.copy(i);
+        let ca = c.call_args();
+        let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
+        let (n, m) = if matches!(kind, CallKind::Calloc) {
+            (self.b.int_cast(ca[0], i64t), self.b.int_cast(ca[1], i64t))
+        } else {
+            (self.b.int_cast(alloc_size(c), i64t), i64t.const_int(1))
+        };
+        (0..self.width())
+            .map(|_| self.b.call_fn(calloc, &[n, m]))
+            .collect()
+    }
+
+    /// `realloc`: the shadows are reallocated alike.
+    fn tangent_realloc(&mut self, i: Value, args: &[Value]) -> Vec<Value> {
+        let i64t = self.fx.ctx.i64();
+        let ptr = self.fx.ctx.ptr();
+        let c = self.copy(i);
+        let realloc = self.sup.libc("realloc", ptr, &[ptr, i64t]);
+        let old = self.tangent(args[0]);
+        let n = self.b.int_cast(c.call_args()[1], i64t);
+        old.into_iter()
+            .map(|o| self.b.call_fn(realloc, &[o, n]))
+            .collect()
+    }
+
+    /// `free`: the shadows are freed with the primal.
+    fn tangent_free(&mut self, i: Value, args: &[Value]) -> Option<Vec<Value>> {
+        self.copy(i);
+        if self.fx.act.is_shadowed(args[0]) {
+            let free = self
+                .sup
+                .libc("free", self.fx.ctx.void(), &[self.fx.ctx.ptr()]);
+            for s in self.tangent(args[0]) {
+                self.b.call_fn(free, &[s]);
+            }
+        }
+        None
+    }
+
+    /// Masked loads and gathers: the same access of the shadows (zeros from constant
+    /// memory).
+    fn tangent_masked_load(&mut self, i: Value, args: &[Value]) -> Vec<Value> {
+        let c = self.copy(i);
+        if self.fx.act.is_shadowed(args[0]) {
+            let last = args.len() as u32 - 1;
+            self.same_op_on_tangents(i, c, &[0, last])
+        } else {
+            vec![i.ty().zero(); self.width()]
+        }
+    }
+
+    /// A call through a pointer: the forward derivative of the candidate the pointer
+    /// equals (`common::dispatch`), after a run-time check that it is one of them.
+    fn indirect_call(&mut self, i: Value, cands: &[Candidate]) -> Vec<Value> {
+        let fp = self.prim(i.called_value());
+        let place = match i.source_loc() {
+            Some(l) => format!("{l}: in `{}`", self.fx.req.func.name()),
+            None => format!("in `{}`", self.fx.req.func.name()),
+        };
+        check_target(&self.b, self.sup, fp, cands, &place);
+        let funcs: Vec<Value> = cands.iter().map(|c| c.func).collect();
+        let derivs: Vec<Value> = funcs.iter().map(|f| self.derivative_of(i, *f)).collect();
+        let g = select_derivative(&self.b, fp, cands, &derivs);
+        self.call_derivative(i, g, derivs[0].function_type(), funcs[0])
+    }
+
+    /// The forward derivative of `f` for call `i`'s activity.
+    fn derivative_of(&mut self, i: Value, f: Value) -> Value {
         let req = TangentRequest {
             func: f,
             args: self.callee_args(i, f),
-            width: self.req.width,
+            width: self.fx.req.width,
+        };
+        self.callees.tangent(&req)
+    }
+
+    /// A call of a function with IR: its forward derivative, called with the primal
+    /// arguments and the tangents of the active ones. Returns the result's tangents.
+    fn defined_call(&mut self, i: Value, f: &[Value]) -> Vec<Value> {
+        let g = self.derivative_of(i, f[0]);
+        self.call_derivative(i, g, g.function_type(), f[0])
+    }
+
+    /// Calls forward derivative `g` (of type `gty`, for a callee like `f`) for call `i`.
+    fn call_derivative(
+        &mut self,
+        i: Value,
+        g: Value,
+        gty: ferrozyme_llvm::Type,
+        f: Value,
+    ) -> Vec<Value> {
+        let req = TangentRequest {
+            func: f,
+            args: self.callee_args(i, f),
+            width: self.fx.req.width,
         };
         for a in i.call_args() {
             self.reject_mixed(i, a);
         }
-        let g = self.d.tangent_fn(&req);
         let mut args = Vec::new();
         for (a, act) in i.call_args().into_iter().zip(&req.args) {
             args.push(self.prim(a));
@@ -193,8 +262,8 @@ impl TangentGen<'_> {
                 args.extend(self.tangent(a));
             }
         }
-        let r = self.b.call_fn(g, &args);
-        let ret = f.function_type().return_type();
+        let r = self.b.call(gty, g, &args);
+        let ret = i.called_function_type().return_type();
         if ret.is_void() {
             self.map.insert(i, r);
             return Vec::new();
@@ -210,40 +279,24 @@ impl TangentGen<'_> {
             .collect()
     }
 
-    /// `reduce.fmul(start, v) = start * prod(v)`: the product rule over the lanes.
+    /// `reduce.fmul(start, v) = start * prod(v)`: the sum of each operand's tangent
+    /// times its partial (`common::reductions`).
     fn reduce_fmul(&mut self, i: Value) -> Vec<Value> {
         let args = i.call_args();
         let (start, vec) = (self.prim(args[0]), self.prim(args[1]));
         let ts = self.tangent(args[0]);
         let tv = self.tangent(args[1]);
-        let n = vec.ty().vector_len();
-        let i32t = self.ctx.i32();
-        let ety = i.ty();
-        let elems: Vec<Value> = (0..n)
+        let i32t = self.fx.ctx.i32();
+        let elems: Vec<Value> = (0..vec.ty().vector_len())
             .map(|k| self.b.extract_element(vec, i32t.const_int(k as u64)))
             .collect();
-        // prod of all lanes but k, for each k.
-        let others: Vec<Value> = (0..n as usize)
-            .map(|k| {
-                let mut p = start;
-                for (j, e) in elems.iter().enumerate() {
-                    if j != k {
-                        p = self.b.fmul(p, *e);
-                    }
-                }
-                p
-            })
-            .collect();
-        let mut all = ety.const_float(1.0);
-        for e in &elems {
-            all = self.b.fmul(all, *e);
-        }
+        let (p_start, p_lanes) = crate::common::reductions::fmul_partials(&self.b, start, &elems);
         (0..self.width())
             .map(|l| {
-                let mut acc = self.b.fmul(ts[l], all);
-                for (k, o) in others.iter().enumerate() {
+                let mut acc = self.b.fmul(ts[l], p_start);
+                for (k, p) in p_lanes.iter().enumerate() {
                     let tk = self.b.extract_element(tv[l], i32t.const_int(k as u64));
-                    let term = self.b.fmul(tk, *o);
+                    let term = self.b.fmul(tk, *p);
                     acc = self.b.fadd(acc, term);
                 }
                 acc
@@ -256,7 +309,7 @@ impl TangentGen<'_> {
         let vec = self.prim(i.call_args()[0]);
         let tv = self.tangent(i.call_args()[0]);
         let n = vec.ty().vector_len();
-        let i32t = self.ctx.i32();
+        let i32t = self.fx.ctx.i32();
         let hits: Vec<Value> = (0..n)
             .map(|k| {
                 let e = self.b.extract_element(vec, i32t.const_int(k as u64));

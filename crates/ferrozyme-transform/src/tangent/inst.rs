@@ -1,11 +1,13 @@
 //! Tangents of instructions (calls are in `calls.rs`).
 
 use ferrozyme_analysis::activity::ArgActivity;
-use ferrozyme_llvm::{DiagKind, Opcode, Value};
-use ferrozyme_rules::{opcode_kind, OpKind, Partial, Rule};
+use ferrozyme_llvm::{Opcode, Value};
+use ferrozyme_rules::{OpKind, Partial, Rule};
 
 use super::TangentGen;
+use crate::common::{ops, Problem};
 use crate::lower::{lower, Env};
+use crate::signature::{returns_tangent, tangent_return_type};
 
 impl TangentGen<'_> {
     pub(super) fn tangent_inst(&mut self, i: Value) {
@@ -23,7 +25,7 @@ impl TangentGen<'_> {
         let active = self.needs_tangent(i);
         let lanes: Option<Vec<Value>> = match op {
             LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFNeg if active => {
-                match opcode_kind(ferrozyme_llvm::opcode_name(op)) {
+                match ops::kind(op) {
                     OpKind::Elementwise(rule) => Some(self.elementwise(i, c, rule, &i.operands())),
                     _ => None,
                 }
@@ -61,11 +63,14 @@ impl TangentGen<'_> {
             }
             LLVMStore => {
                 self.check_atomic(i);
+                self.check_untracked_store(i);
                 self.tangent_store(i);
                 None
             }
             LLVMAlloca if active => Some(self.shadow_alloca(i, c)),
-            LLVMAtomicRMW | LLVMAtomicCmpXchg if self.act.is_shadowed(i.operand(0)) || active => {
+            LLVMAtomicRMW | LLVMAtomicCmpXchg
+                if self.fx.act.is_shadowed(i.operand(0)) || active =>
+            {
                 self.unsupported(
                     i,
                     "atomic operations on differentiated memory are not supported",
@@ -77,7 +82,7 @@ impl TangentGen<'_> {
                 None
             }
             _ if active => {
-                if let OpKind::Unsupported { why } = opcode_kind(ferrozyme_llvm::opcode_name(op)) {
+                if let OpKind::Unsupported { why } = ops::kind(op) {
                     self.unsupported(i, why);
                 }
                 None
@@ -89,14 +94,22 @@ impl TangentGen<'_> {
         }
     }
 
-    fn unsupported(&mut self, i: Value, why: &str) {
-        let op = i.opcode().map(ferrozyme_llvm::opcode_name).unwrap_or("?");
-        self.diag(
-            DiagKind::UnsupportedInstruction,
-            Some(i),
-            format!("cannot differentiate `{op}` in forward mode: {why}"),
-            "keep the values involved constant (enzyme_const), or move this code out of the differentiated function",
-        );
+    fn unsupported(&mut self, i: Value, why: &'static str) {
+        let opcode = i.opcode().map(ferrozyme_llvm::opcode_name).unwrap_or("?");
+        self.diags
+            .report(Some(i), Problem::UnsupportedInForward { opcode, why });
+    }
+
+    /// A differentiable value stored into memory no shadow can exist for.
+    fn check_untracked_store(&mut self, i: Value) {
+        if !self.fx.act.is_active(i.operand(0)) || self.fx.act.is_shadowed(i.operand(1)) {
+            return;
+        }
+        if let Some(call) = crate::common::shadows::untracked_source(i.operand(1)) {
+            let callee = call.called_function().map(|f| f.name()).unwrap_or_default();
+            self.diags
+                .report(Some(i), Problem::UntrackedMemory { callee });
+        }
     }
 
     fn check_atomic(&mut self, i: Value) {
@@ -105,7 +118,7 @@ impl TangentGen<'_> {
         } else {
             i.operand(0)
         };
-        if self.act.is_shadowed(addr) && i.is_atomic_access() {
+        if self.fx.act.is_shadowed(addr) && i.is_atomic_access() {
             self.unsupported(
                 i,
                 "atomic loads and stores of differentiated memory are not supported",
@@ -133,7 +146,7 @@ impl TangentGen<'_> {
         };
         for (k, partial) in rule.partials.iter().enumerate() {
             let Partial::Expr(e) = partial else { continue };
-            if k >= args.len() || !self.act.is_active(args[k]) {
+            if k >= args.len() || !self.fx.act.is_active(args[k]) {
                 continue;
             }
             let t = self.tangent(args[k]);
@@ -144,14 +157,15 @@ impl TangentGen<'_> {
             };
             let p = match sign {
                 Some(_) => None,
-                None => match lower(self.m, &self.b, e, &env, ty) {
+                None => match lower(self.fx.m, &self.b, e, &env, ty) {
                     Ok(p) => Some(p),
                     Err(msg) => {
-                        self.diag(
-                            DiagKind::Internal,
+                        self.diags.report(
                             Some(i),
-                            format!("lowering the rule for `{}`: {msg}", rule.name),
-                            "please report this",
+                            Problem::RuleLowering {
+                                rule: rule.name,
+                                msg: msg.to_string(),
+                            },
                         );
                         return vec![ty.zero(); width];
                     }
@@ -224,11 +238,11 @@ impl TangentGen<'_> {
 
     fn tangent_load(&mut self, i: Value) -> Vec<Value> {
         let addr = i.operand(0);
-        if !self.act.is_shadowed(addr) {
+        if !self.fx.act.is_shadowed(addr) {
             return vec![i.ty().zero(); self.width()];
         }
         let sp = self.tangent(addr);
-        let slot = self.d.null_slot();
+        let slot = self.sup.null_slot();
         (0..self.width())
             .map(|l| {
                 let p = self.guarded(addr, sp[l], slot);
@@ -243,12 +257,12 @@ impl TangentGen<'_> {
     /// is inactive), so shadow memory always holds the tangent of the primal memory.
     fn tangent_store(&mut self, i: Value) {
         let (v, addr) = (i.operand(0), i.operand(1));
-        if !self.act.is_shadowed(addr) {
+        if !self.fx.act.is_shadowed(addr) {
             return;
         }
         let tv = self.tangent(v);
         let sa = self.tangent(addr);
-        let slot = self.d.sink_slot();
+        let slot = self.sup.sink_slot();
         for l in 0..self.width() {
             let p = self.guarded(addr, sa[l], slot);
             let st = self.b.store(tv[l], p);
@@ -260,10 +274,10 @@ impl TangentGen<'_> {
     fn shadow_alloca(&mut self, i: Value, c: Value) -> Vec<Value> {
         let ty = i.allocated_type();
         let count = i.operand(0);
-        let entry = self.p.entry_block().expect("defined function");
-        let i8t = self.ctx.i8();
-        let i64t = self.ctx.i64();
-        let size = self.m.alloc_size(ty);
+        let entry = self.fx.p.entry_block().expect("defined function");
+        let i8t = self.fx.ctx.i8();
+        let i64t = self.fx.ctx.i64();
+        let size = self.fx.m.alloc_size(ty);
         let static_entry = i.parent_block() == entry && count.is_constant();
         (0..self.width())
             .map(|l| {
@@ -288,7 +302,7 @@ impl TangentGen<'_> {
     }
 
     fn tangent_ret(&mut self, i: Value) {
-        let rty = super::tangent_return_type(&self.req);
+        let rty = tangent_return_type(&self.fx.req);
         if rty.is_void() {
             let r = self.b.ret_void();
             self.map.insert(i, r);
@@ -297,7 +311,7 @@ impl TangentGen<'_> {
         let v = i.operand(0);
         let mut agg = rty.undef();
         agg = self.b.insert_value(agg, self.prim(v), 0);
-        if super::returns_tangent(&self.req) {
+        if returns_tangent(&self.fx.req) {
             let t = self.tangent(v);
             for (l, tv) in t.into_iter().enumerate() {
                 agg = self.b.insert_value(agg, tv, 1 + l as u32);
@@ -308,14 +322,15 @@ impl TangentGen<'_> {
     }
 
     /// The activity of a callee's parameters at a call site, for its tangent request.
-    pub(super) fn callee_args(&self, call: Value, f: Value) -> Vec<ArgActivity> {
-        f.params()
+    pub(super) fn callee_args(&self, call: Value, _f: Value) -> Vec<ArgActivity> {
+        call.called_function_type()
+            .param_types()
             .into_iter()
             .zip(call.call_args())
-            .map(|(p, a)| {
-                if p.ty().is_pointer() && self.act.is_shadowed(a) {
+            .map(|(pty, a)| {
+                if pty.is_pointer() && self.fx.act.is_shadowed(a) {
                     ArgActivity::Dup
-                } else if !p.ty().is_pointer() && self.act.is_active(a) {
+                } else if !pty.is_pointer() && self.fx.act.is_active(a) {
                     ArgActivity::Active
                 } else {
                     ArgActivity::Const

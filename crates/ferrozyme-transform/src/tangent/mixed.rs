@@ -6,9 +6,10 @@
 //! a scratch slot when the constant side was chosen. Passing such a pointer to a call or
 //! merging it in a phi is rejected.
 
-use ferrozyme_llvm::{DiagKind, Value};
+use ferrozyme_llvm::Value;
 
 use super::TangentGen;
+use crate::common::Problem;
 
 impl TangentGen<'_> {
     /// The run-time validity of `v`'s shadow: `None` when it is always valid (or `v` is
@@ -20,10 +21,10 @@ impl TangentGen<'_> {
         if let Some(x) = self.valid.get(&v) {
             return Some(*x);
         }
-        if self.act.is_shadowed(v) {
+        if self.fx.act.is_shadowed(v) {
             return None;
         }
-        Some(self.ctx.i1().const_int(0))
+        Some(self.fx.ctx.i1().const_int(0))
     }
 
     /// After copying select `i` (copy `c`) of pointers: its shadow's validity.
@@ -35,7 +36,7 @@ impl TangentGen<'_> {
         if va.is_none() && vb.is_none() {
             return;
         }
-        let t = self.ctx.i1().const_int(1);
+        let t = self.fx.ctx.i1().const_int(1);
         let v = self
             .b
             .select(c.operand(0), va.unwrap_or(t), vb.unwrap_or(t));
@@ -63,11 +64,11 @@ impl TangentGen<'_> {
     /// Rejects a pointer of mixed activity where it cannot be guarded.
     pub(super) fn reject_mixed(&mut self, at: Value, v: Value) {
         if self.valid.contains_key(&v) {
-            self.diag(
-                DiagKind::UnsupportedInstruction,
+            self.diags.report(
                 Some(at),
-                "a pointer chosen at run time between constant (enzyme_const) and duplicated memory is passed on here (mismatched activity)".to_string(),
-                "pass both pointers as enzyme_dup (a zero shadow for the constant one)",
+                Problem::MixedActivity {
+                    detail: "a pointer chosen at run time between constant (enzyme_const) and duplicated memory is passed on here".to_string(),
+                },
             );
         }
     }

@@ -26,191 +26,117 @@ mod mixed;
 
 use std::collections::HashMap;
 
-use ferrozyme_analysis::activity::{carries_fp, Activity, ActivityInput, ArgActivity};
+use ferrozyme_analysis::activity::{Activity, ArgActivity};
 use ferrozyme_analysis::cfg::Cfg;
-use ferrozyme_llvm::{
-    fastmath, Builder, Context, DiagKind, Diagnostic, Module, Opcode, Type, Value,
-};
+use ferrozyme_llvm::{fastmath, Builder, Context, Diagnostic, Module, Opcode, Value};
 
-use crate::driver::Driver;
+use crate::analyses::Analyses;
+use crate::common::{Diags, Problem};
+use crate::lanes::Lane;
+use crate::services::{Callees, Support};
+use crate::signature::TangentRequest;
 
-/// What to differentiate in forward mode: a function, its arguments' activity, and the
-/// number of directions.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct TangentRequest {
-    pub func: Value,
-    pub args: Vec<ArgActivity>,
-    pub width: u32,
-}
-
-/// Does a value of this type get a tangent in the return struct?
-fn has_tangent_type(t: Type) -> bool {
-    carries_fp(t) || t.contains_pointer()
-}
-
-/// Parameter types of the generated function.
-pub fn tangent_params(req: &TangentRequest) -> Vec<Type> {
-    let mut v = Vec::new();
-    for (p, a) in req.func.params().into_iter().zip(&req.args) {
-        v.push(p.ty());
-        if *a != ArgActivity::Const {
-            for _ in 0..req.width {
-                v.push(p.ty());
-            }
-        }
-    }
-    v
-}
-
-/// Return type of the generated function: `{ primal?, tangent x width? }` or void.
-pub fn tangent_return_type(req: &TangentRequest) -> Type {
-    let ctx = req.func.ty().context();
-    let ret = req.func.function_type().return_type();
-    if ret.is_void() {
-        return ctx.void();
-    }
-    let mut f = vec![ret];
-    if has_tangent_type(ret) {
-        for _ in 0..req.width {
-            f.push(ret);
-        }
-    }
-    ctx.struct_type(&f)
-}
-
-/// Does the generated function return tangents of the result?
-pub fn returns_tangent(req: &TangentRequest) -> bool {
-    has_tangent_type(req.func.function_type().return_type())
-}
-
-pub(crate) struct TangentGen<'d> {
-    d: &'d mut Driver,
+/// Facts about the function being differentiated, fixed before emission starts.
+struct Facts {
     m: Module,
     ctx: Context,
-    /// Fast-math flags for derivative code outside floating-point instructions
-    /// (`ferrozyme_llvm::fastmath`).
-    fmf: u32,
-    b: Builder,
-    /// Builder for shadow allocas at the top of the generated entry block.
-    eb: Builder,
-    fname: String,
     req: TangentRequest,
+    /// The preprocessed clone of `req.func` that is differentiated.
     p: Value,
+    /// The generated function.
     g: Value,
     cfg: Cfg,
     act: Activity,
+    /// Fast-math flags for derivative code outside floating-point instructions
+    /// (`ferrozyme_llvm::fastmath`).
+    fmf: u32,
+}
+
+/// The forward-mode synthesizer of one function.
+pub(crate) struct TangentGen<'s> {
+    fx: Facts,
+    /// The emission cursor.
+    b: Builder,
+    /// Builder for shadow allocas at the top of the generated entry block.
+    eb: Builder,
     /// Primal value (or block) of `p` -> its copy in `g`.
     map: HashMap<Value, Value>,
-    /// Primal value -> its tangent lanes in `g`.
+    /// Primal value -> its tangent, one value per lane.
     tan: HashMap<Value, Vec<Value>>,
     /// Run-time validity of shadows of pointers of mixed activity (see `mixed.rs`).
     valid: HashMap<Value, Value>,
-    diags: Vec<Diagnostic>,
+    diags: Diags,
+    callees: &'s mut dyn Callees,
+    sup: &'s mut Support,
 }
 
-impl<'d> TangentGen<'d> {
-    /// Synthesizes the forward derivative of `p` (the preprocessed clone of `req.func`)
-    /// into the empty function `g`.
-    pub(crate) fn run(
-        d: &'d mut Driver,
-        req: &TangentRequest,
-        p: Value,
-        g: Value,
-    ) -> Result<(), Vec<Diagnostic>> {
-        let m = d.module;
-        let ctx = m.context();
-        let cfg = Cfg::new(p);
-        let types = d.types_for_clone(p, req.func);
-        let mut act = Activity::run_full(
-            &ActivityInput {
-                func: p,
-                args: &req.args,
-                global_touchers: &d.touchers,
-            },
-            Some(&types),
-            true,
-        );
-        act.restrict_to_useful(p);
-        if d.print_activity {
-            let orig = req.func.name();
-            d.printout.push_str(
-                &act.print(p)
-                    .replace(&format!("@{}", p.name()), &format!("@{orig}")),
-            );
-        }
-        let b = Builder::new(ctx);
-        let eb = Builder::new(ctx);
-        let fmf = fastmath::function_default(p);
-        b.set_fast_math(fmf);
-        let mut t = TangentGen {
-            d,
+/// Synthesizes the forward derivative of `p` (the preprocessed clone of `req.func`,
+/// analysed in `an`) into the empty function `g`.
+pub(crate) fn synthesize(
+    callees: &mut dyn Callees,
+    sup: &mut Support,
+    req: &TangentRequest,
+    p: Value,
+    an: Analyses,
+    g: Value,
+) -> Result<(), Vec<Diagnostic>> {
+    let m = sup.module;
+    let ctx = m.context();
+    let b = Builder::new(ctx);
+    let eb = Builder::new(ctx);
+    let fmf = fastmath::function_default(p);
+    b.set_fast_math(fmf);
+    let mut t = TangentGen {
+        fx: Facts {
             m,
             ctx,
-            fmf,
-            b,
-            eb,
-            fname: req.func.name(),
             req: req.clone(),
             p,
             g,
-            cfg,
-            act,
-            map: HashMap::new(),
-            tan: HashMap::new(),
-            valid: HashMap::new(),
-            diags: Vec::new(),
-        };
-        if t.check_supported() {
-            t.emit();
-        }
-        if t.diags.is_empty() {
-            Ok(())
-        } else {
-            Err(t.diags)
-        }
+            cfg: an.cfg,
+            act: an.act,
+            fmf,
+        },
+        callees,
+        sup,
+        b,
+        eb,
+        map: HashMap::new(),
+        tan: HashMap::new(),
+        valid: HashMap::new(),
+        diags: Diags::new(req.func.name()),
+    };
+    if t.check_supported() {
+        t.emit();
     }
+    t.diags.into_result()
+}
 
+impl TangentGen<'_> {
     fn width(&self) -> usize {
-        self.req.width as usize
-    }
-
-    fn diag(&mut self, kind: DiagKind, at: Option<Value>, msg: String, help: &str) {
-        let mut d = Diagnostic::new(kind, msg)
-            .in_function(self.fname.clone())
-            .with_help(help.to_string());
-        if let Some(i) = at {
-            d = d.at_instruction(i.to_string()).at_loc(i.source_loc());
-        }
-        self.diags.push(d);
+        self.fx.req.width as usize
     }
 
     /// Rejects what forward mode cannot size or replay, before any code is emitted:
     /// scalable vectors (`<vscale x N x T>`) and exception handling. True when supported.
     fn check_supported(&mut self) -> bool {
         use Opcode::*;
-        for blk in self.cfg.blocks.clone() {
+        for blk in self.fx.cfg.blocks.clone() {
             for i in blk.instructions() {
                 let op = i.opcode().expect("instruction");
                 if i.involves_scalable() {
-                    self.diag(
-                        DiagKind::UnsupportedInstruction,
-                        Some(i),
-                        "scalable vectors (`<vscale x N x T>`) are not differentiated".to_string(),
-                        "use fixed-width vectors in the differentiated function",
-                    );
+                    self.diags.report(Some(i), Problem::ScalableVector);
                     return false;
                 }
                 if ferrozyme_llvm::is_exception_handling(op)
                     || matches!(op, LLVMCallBr | LLVMIndirectBr)
                 {
-                    self.diag(
-                        DiagKind::UnsupportedInstruction,
+                    self.diags.report(
                         Some(i),
-                        format!(
-                            "cannot differentiate `{}` instructions in forward mode: exception handling and indirect branches are not supported",
-                            ferrozyme_llvm::opcode_name(op)
-                        ),
-                        "mark the function nounwind / compile with -fno-exceptions, or move this code out of the differentiated function",
+                        Problem::UnsupportedOpcode {
+                            opcode: ferrozyme_llvm::opcode_name(op),
+                            why: "exception handling and indirect branches are not supported in forward mode; mark the function nounwind / compile with -fno-exceptions, or move this code out of the differentiated function",
+                        },
                     );
                     return false;
                 }
@@ -220,12 +146,12 @@ impl<'d> TangentGen<'d> {
     }
 
     fn emit(&mut self) {
-        let entry = self.b.append_block(self.g, "fz.entry");
+        let entry = self.b.append_block(self.fx.g, "fz.entry");
         self.eb.position_at_end(entry);
         // Parameters.
-        let gp = self.g.params();
+        let gp = self.fx.g.params();
         let mut k = 0;
-        for (p, a) in self.p.params().into_iter().zip(self.req.args.clone()) {
+        for (p, a) in self.fx.p.params().into_iter().zip(self.fx.req.args.clone()) {
             gp[k].set_name(&p.name());
             self.map.insert(p, gp[k]);
             k += 1;
@@ -241,9 +167,9 @@ impl<'d> TangentGen<'d> {
             }
         }
         // One block per reachable primal block.
-        let order = self.cfg.rpo();
+        let order = self.fx.cfg.rpo();
         for blk in &order {
-            let nb = self.b.append_block(self.g, &blk.name());
+            let nb = self.b.append_block(self.fx.g, &blk.name());
             self.map.insert(blk.as_value(), nb.as_value());
         }
         let mut phis = Vec::new();
@@ -265,12 +191,13 @@ impl<'d> TangentGen<'d> {
                 }
                 if i.ty().is_pointer() {
                     for (v, _) in i.incoming() {
-                        if !self.act.is_shadowed(v) && self.act.is_shadowed(i) && !v.is_null() {
-                            self.diag(
-                                DiagKind::UnsupportedInstruction,
+                        if !self.fx.act.is_shadowed(v) && self.fx.act.is_shadowed(i) && !v.is_null()
+                        {
+                            self.diags.report(
                                 Some(i),
-                                "a phi merges pointers to constant (enzyme_const) and duplicated memory (mismatched activity)".to_string(),
-                                "pass both pointers as enzyme_dup (a zero shadow for the constant one)",
+                                Problem::MixedActivity {
+                                    detail: "a phi merges pointers to constant (enzyme_const) and duplicated memory".to_string(),
+                                },
                             );
                             break;
                         }
@@ -280,7 +207,9 @@ impl<'d> TangentGen<'d> {
             }
             for i in blk.instructions() {
                 if i.opcode() != Some(Opcode::LLVMPHI) {
-                    let prev = self.b.set_fast_math(fastmath::for_instruction(i, self.fmf));
+                    let prev = self
+                        .b
+                        .set_fast_math(fastmath::for_instruction(i, self.fx.fmf));
                     self.tangent_inst(i);
                     self.b.set_fast_math(prev);
                 }
@@ -288,7 +217,7 @@ impl<'d> TangentGen<'d> {
         }
         for (orig, np, lanes) in phis {
             for (v, pb) in orig.incoming() {
-                if !self.cfg.is_reachable(pb) {
+                if !self.fx.cfg.is_reachable(pb) {
                     continue;
                 }
                 let gpb = self.map[&pb.as_value()].as_block();
@@ -310,7 +239,7 @@ impl<'d> TangentGen<'d> {
 
     /// Does `v` get tangent lanes?
     fn needs_tangent(&self, v: Value) -> bool {
-        self.act.is_active(v) || (v.ty().contains_pointer() && self.act.is_shadowed(v))
+        self.fx.act.is_active(v) || (v.ty().contains_pointer() && self.fx.act.is_shadowed(v))
     }
 
     /// The copy of a primal operand in `g`.
@@ -332,56 +261,26 @@ impl<'d> TangentGen<'d> {
             return t.clone();
         }
         if (v.is_instruction() || v.is_argument()) && self.needs_tangent(v) {
-            if v.is_instruction() && !self.cfg.is_reachable(v.parent_block()) {
+            if v.is_instruction() && !self.fx.cfg.is_reachable(v.parent_block()) {
                 return vec![v.ty().poison(); self.width()];
             }
             let op = v
                 .opcode()
                 .map(ferrozyme_llvm::opcode_name)
                 .unwrap_or("argument");
-            self.diag(
-                DiagKind::UnsupportedInstruction,
-                Some(v),
-                format!("forward mode has no tangent rule for this `{op}` instruction"),
-                "please report this; as a workaround keep the values involved constant (enzyme_const)",
-            );
+            self.diags
+                .report(Some(v), Problem::NoTangentRule { opcode: op });
             return vec![v.ty().zero(); self.width()];
         }
-        (0..self.width())
+        Lane::all(self.fx.req.width)
             .map(|l| self.const_tangent(v, l))
             .collect()
     }
 
     /// The tangent of a constant in lane `l`: the shadow of a global with one, else zero.
-    fn const_tangent(&mut self, v: Value, l: usize) -> Value {
-        let t = v.ty();
-        if !t.is_pointer() {
-            return t.zero();
-        }
-        if v.is_global_variable() {
-            return if ferrozyme_analysis::activity::global_needs_shadow(v) {
-                self.d.shadow_global_lane(v, l)
-            } else {
-                t.zero()
-            };
-        }
-        if v.is_constant_expr() {
-            match v.const_opcode() {
-                Some(Opcode::LLVMGetElementPtr) => {
-                    let base = self.const_tangent(v.operand(0), l);
-                    if base.is_null() {
-                        return t.zero();
-                    }
-                    let idx: Vec<Value> = v.operands()[1..].to_vec();
-                    return self.b.gep(v.gep_source_type(), base, &idx);
-                }
-                Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => {
-                    return self.const_tangent(v.operand(0), l);
-                }
-                _ => {}
-            }
-        }
-        t.zero()
+    fn const_tangent(&mut self, v: Value, l: Lane) -> Value {
+        crate::common::shadows::const_shadow(&self.b, self.sup, v, l)
+            .unwrap_or_else(|| v.ty().zero())
     }
 
     /// Copies `i` into `g` at the builder, operands mapped.

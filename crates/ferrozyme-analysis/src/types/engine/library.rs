@@ -17,7 +17,9 @@ impl Engine {
         };
         let name = callee.name();
         let args = i.call_args();
-        if name.starts_with("__enzyme_") && !crate::types::is_type_hint(&name) {
+        if name.starts_with(ferrozyme_abi::ENZYME_FUNCTION_PREFIX)
+            && ferrozyme_abi::type_hint(&name).is_none()
+        {
             // The differentiated function is in scope; its markers and shadows are not data.
             return;
         }
@@ -73,12 +75,20 @@ impl Engine {
                 }
                 true
             }
-            "malloc" | "_Znwm" | "_Znam" | "valloc" => {
-                args.iter().for_each(|a| self.integer(*a));
+            a if ferrozyme_abi::allocator_size_arg(a).is_some() || a == "calloc" => {
+                // Sizes and alignments are integers (nothrow tags are pointers: skipped).
+                args.iter()
+                    .filter(|a| a.ty().is_integer())
+                    .for_each(|a| self.integer(*a));
                 true
             }
-            "calloc" | "aligned_alloc" => {
-                args.iter().for_each(|a| self.integer(*a));
+            "posix_memalign" => {
+                if let (Some(p), Some(al), Some(n)) = (arg(0), arg(1), arg(2)) {
+                    self.integer(al);
+                    self.integer(n);
+                    // `*p` receives a pointer.
+                    self.learn_ptr(p, &TypeTree::single(0, BaseType::Pointer));
+                }
                 true
             }
             "realloc" => {
@@ -90,11 +100,11 @@ impl Engine {
             }
             // Enzyme-style type hints written by users: the memory at the pointer holds
             // values of this type (at every offset).
-            "__enzyme_double" | "__enzyme_float" | "__enzyme_integer" | "__enzyme_pointer" => {
-                let b = match base {
-                    "__enzyme_double" => BaseType::Double,
-                    "__enzyme_float" => BaseType::Float,
-                    "__enzyme_integer" => BaseType::Integer,
+            hint if ferrozyme_abi::type_hint(hint).is_some() => {
+                let b = match ferrozyme_abi::type_hint(hint) {
+                    Some(ferrozyme_abi::TypeHint::Double) => BaseType::Double,
+                    Some(ferrozyme_abi::TypeHint::Float) => BaseType::Float,
+                    Some(ferrozyme_abi::TypeHint::Integer) => BaseType::Integer,
                     _ => BaseType::Pointer,
                 };
                 if let Some(p) = arg(0) {

@@ -1,11 +1,9 @@
-// EXPECT-ERROR: unsupported-instruction
-// EXPECT-ERROR: function pointer
-// Known limitation (documented in the README): calls through function pointers
-// inside differentiated code.
-// Indirect calls inside the differentiated function: an activation chosen
-// by an integer from a table of function pointers, and a callback passed in
-// as a const argument. Either a correct gradient or a clean diagnostic.
-#include "../c/fz_test.h"
+// OPT: O0 O2
+// Indirect calls inside the differentiated function (was tests/errors/indirect_call.c,
+// a clean diagnostic until calls through pointers were supported): an activation chosen
+// by an integer from a table of function pointers, and a callback passed in as a const
+// argument. Oracle: analytic.
+#include "fz_test.h"
 
 typedef double (*act_t)(double);
 __attribute__((noinline)) static double sq(double x) { return x * x; }

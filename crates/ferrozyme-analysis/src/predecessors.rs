@@ -1,0 +1,217 @@
+//! Which predecessor a block was entered from, without recording it.
+//!
+//! Reversing control flow needs, at each block with several predecessors, the one the
+//! forward execution came from. Recording it costs a tape entry per execution; for the
+//! shapes compilers emit most, it follows from values the reverse sweep has anyway
+//! ("record the path only where it cannot be recomputed"):
+//!
+//! * **loop header** entered once from outside and then from one latch, with a `+1`
+//!   induction variable whose start value is known before the loop: the header was
+//!   entered from outside exactly when the variable equals its start;
+//! * **triangle** (`d → x → blk`, `d → blk`) and **diamond** (`d → a → blk`,
+//!   `d → b → blk`): `d`'s branch condition decides;
+//! * **guarded region** (`d` branches to `blk` and to `s`; the other predecessor is only
+//!   reached through `s` and cannot be reached again from `blk` without passing `d`): `d`'s
+//!   condition decides (a loop behind an `if (n > 0)` guard).
+//!
+//! Every rule is pure CFG reasoning over the primal function; predecessors are named by
+//! their index in [`Cfg::preds`].
+
+use std::collections::HashSet;
+
+use ferrozyme_llvm::{Block, Opcode, Value};
+
+use crate::cfg::Cfg;
+use crate::loops::steps_by_one;
+
+/// How the reverse sweep can tell which predecessor a block was entered from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PredRule {
+    /// A join decided by the branch condition of a dominating block; `on_true`/`on_false`
+    /// are predecessor indices.
+    Branch {
+        cond: Value,
+        on_true: u32,
+        on_false: u32,
+    },
+    /// A loop header entered from its preheader once and from its latch afterwards: the
+    /// induction variable equals its start value exactly on entry.
+    Counter {
+        iv: Value,
+        /// The value on entry (a constant or a value defined before the loop).
+        start: Value,
+        entry: u32,
+        latch: u32,
+    },
+}
+
+/// The rule for `blk`, when its predecessor can be recomputed (blocks with exactly two
+/// predecessors only).
+pub fn derivable(cfg: &Cfg, blk: Block) -> Option<PredRule> {
+    let preds = cfg.preds(blk);
+    if preds.len() != 2 {
+        return None;
+    }
+    loop_header(cfg, blk, &preds)
+        .or_else(|| triangle(cfg, blk, &preds))
+        .or_else(|| guarded_region(cfg, blk, &preds))
+        .or_else(|| diamond(cfg, blk, &preds))
+}
+
+fn index(preds: &[Block], b: Block) -> Option<u32> {
+    preds.iter().position(|p| *p == b).map(|k| k as u32)
+}
+
+/// A conditional branch `br i1 %c, label %a, label %b` with two distinct targets: its
+/// condition and targets.
+fn two_way_branch(d: Block) -> Option<(Value, Block, Block)> {
+    let t = d.terminator()?;
+    let succ = d.successors();
+    (t.opcode() == Some(Opcode::LLVMBr)
+        && t.num_operands() == 3
+        && succ.len() == 2
+        && succ[0] != succ[1])
+        .then(|| (t.operand(0), succ[0], succ[1]))
+}
+
+/// `b` has one predecessor and goes only to `to`.
+fn single_step(cfg: &Cfg, b: Block, to: Block) -> bool {
+    cfg.preds(b).len() == 1 && b.successors() == vec![to]
+}
+
+/// Loop header: preheader + one latch, with a +1 induction variable whose start value is
+/// known before the loop (a constant, an argument or a value defined outside it), so the
+/// reverse can compare against it.
+fn loop_header(cfg: &Cfg, blk: Block, preds: &[Block]) -> Option<PredRule> {
+    for (entry, latch) in [(preds[0], preds[1]), (preds[1], preds[0])] {
+        if !cfg.dominates(blk, latch) || cfg.dominates(blk, entry) {
+            continue;
+        }
+        for phi in blk.phis() {
+            if phi.ty().int_width().is_none_or(|w| w < 32) {
+                continue;
+            }
+            let inc = phi.incoming();
+            let start = inc
+                .iter()
+                .find(|(_, b)| *b == entry)
+                .map(|(v, _)| *v)
+                .filter(|v| {
+                    v.is_constant()
+                        || v.is_argument()
+                        || (v.is_instruction() && !cfg.dominates(blk, v.parent_block()))
+                });
+            let stepped = inc
+                .iter()
+                .find(|(_, b)| *b == latch)
+                .is_some_and(|(v, _)| steps_by_one(phi, *v));
+            if let (Some(start), true) = (start, stepped) {
+                return Some(PredRule::Counter {
+                    iv: phi,
+                    start,
+                    entry: index(preds, entry)?,
+                    latch: index(preds, latch)?,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Triangle: `d → x → blk` and `d → blk`, with `x` entered only from `d`.
+fn triangle(cfg: &Cfg, blk: Block, preds: &[Block]) -> Option<PredRule> {
+    for (d, x) in [(preds[0], preds[1]), (preds[1], preds[0])] {
+        let Some((cond, s0, s1)) = two_way_branch(d) else {
+            continue;
+        };
+        if single_step(cfg, x, blk)
+            && cfg.preds(x) == vec![d]
+            && [s0, s1].contains(&blk)
+            && [s0, s1].contains(&x)
+        {
+            let via = |s: Block| {
+                if s == blk {
+                    index(preds, d)
+                } else {
+                    index(preds, x)
+                }
+            };
+            return Some(PredRule::Branch {
+                cond,
+                on_true: via(s0)?,
+                on_false: via(s1)?,
+            });
+        }
+    }
+    None
+}
+
+/// Guarded region: `d` branches to `blk` and to `s`, and the other predecessor is only
+/// reached through `s` (and cannot be reached again from `blk` without passing `d`), so
+/// `blk` was entered from `d` exactly when `d`'s branch chose `blk`.
+fn guarded_region(cfg: &Cfg, blk: Block, preds: &[Block]) -> Option<PredRule> {
+    for (d, other) in [(preds[0], preds[1]), (preds[1], preds[0])] {
+        let Some((cond, s0, s1)) = two_way_branch(d) else {
+            continue;
+        };
+        if d == other || ![s0, s1].contains(&blk) {
+            continue;
+        }
+        let s = if s0 == blk { s1 } else { s0 };
+        if s != blk
+            && cfg.dominates(d, s)
+            && cfg.dominates(s, other)
+            && !cfg.dominates(s, d)
+            && !reaches_avoiding(cfg, blk, other, d)
+        {
+            let via = |t: Block| {
+                if t == blk {
+                    index(preds, d)
+                } else {
+                    index(preds, other)
+                }
+            };
+            return Some(PredRule::Branch {
+                cond,
+                on_true: via(s0)?,
+                on_false: via(s1)?,
+            });
+        }
+    }
+    None
+}
+
+/// Can `to` be reached from `from` without passing through `avoid`?
+fn reaches_avoiding(cfg: &Cfg, from: Block, to: Block, avoid: Block) -> bool {
+    let mut seen = HashSet::from([from, avoid]);
+    let mut work = vec![from];
+    while let Some(x) = work.pop() {
+        for y in cfg.succs(x) {
+            if y == to {
+                return true;
+            }
+            if seen.insert(y) {
+                work.push(y);
+            }
+        }
+    }
+    false
+}
+
+/// Diamond: `d → a → blk`, `d → b → blk`.
+fn diamond(cfg: &Cfg, blk: Block, preds: &[Block]) -> Option<PredRule> {
+    let (a, b) = (preds[0], preds[1]);
+    if !single_step(cfg, a, blk) || !single_step(cfg, b, blk) {
+        return None;
+    }
+    let pa = cfg.preds(a);
+    if pa.len() != 1 || cfg.preds(b) != pa {
+        return None;
+    }
+    let (cond, s0, s1) = two_way_branch(pa[0])?;
+    Some(PredRule::Branch {
+        cond,
+        on_true: index(preds, s0)?,
+        on_false: index(preds, s1)?,
+    })
+}

@@ -1,0 +1,98 @@
+//! Keeping the functions the AD pass did not touch out of the re-optimization.
+//!
+//! `ferrozyme cc` optimizes every function once before the pass (clang's `-O<n>`) and
+//! runs `default<O<n>>` again afterwards for the derivative code. Functions the pass left
+//! alone gain nothing from the second run; it only costs compile time. They are made
+//! `optnone noinline` for the second run ([`freeze_untouched`]) and restored before code
+//! generation ([`thaw`]).
+
+use std::collections::HashSet;
+
+use ferrozyme_llvm::{Module, Opcode, Value};
+
+/// Functions the AD pass left alone, as far as re-optimization is concerned: defined,
+/// not generated (marked by the pass, see `ferrozyme_transform::generated`), neither
+/// calling nor called by generated code, not already `optnone`. `ferrozyme cc` optimized them once before the pass; running the
+/// whole pipeline over them again only costs compile time.
+fn untouched_functions(module: Module) -> Vec<Value> {
+    let generated = ferrozyme_transform::generated::is_generated;
+    let defined: Vec<Value> = module
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+        .collect();
+    let mut touched: HashSet<Value> = HashSet::new();
+    for &f in &defined {
+        let callees: Vec<Value> = f
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
+            .filter_map(|i| i.called_function())
+            .collect();
+        if generated(f) {
+            touched.insert(f);
+            touched.extend(callees);
+        } else if callees.iter().any(|c| generated(*c)) {
+            touched.insert(f);
+        }
+    }
+    defined
+        .into_iter()
+        .filter(|f| !touched.contains(f) && !f.has_fn_attr("optnone"))
+        .collect()
+}
+
+/// Functions kept out of a pipeline run by [`freeze_untouched`], by name (the pipeline
+/// may delete or rename functions), with whether each was `noinline` before; and the
+/// functions that were `optnone` before (the user's).
+pub struct Frozen {
+    module: Module,
+    functions: Vec<(String, bool)>,
+    user_optnone: HashSet<String>,
+}
+
+/// Marks [`untouched_functions`] `optnone noinline` so the re-optimization after the pass
+/// skips them; [`thaw`] restores them before code generation (which then sees the same
+/// IR as after the first optimization, and optimizes it as usual).
+pub fn freeze_untouched(module: Module) -> Frozen {
+    let user_optnone = module
+        .functions()
+        .into_iter()
+        .filter(|f| f.has_fn_attr("optnone"))
+        .map(|f| f.name())
+        .collect();
+    let functions = untouched_functions(module)
+        .into_iter()
+        .map(|f| {
+            let was = f.has_fn_attr("noinline");
+            f.add_fn_attr("optnone");
+            f.add_fn_attr("noinline");
+            (f.name(), was)
+        })
+        .collect();
+    Frozen {
+        module,
+        functions,
+        user_optnone,
+    }
+}
+
+/// Undoes [`freeze_untouched`]: every function that is `optnone` now but was not before
+/// loses it, including copies the pipeline made of frozen functions (function
+/// specialization clones `f` into `f.specialized.1` with its attributes); code
+/// generation must not see them as `optnone`.
+pub fn thaw(frozen: Frozen) {
+    let was_noinline: std::collections::HashMap<String, bool> =
+        frozen.functions.into_iter().collect();
+    for f in frozen.module.functions() {
+        let name = f.name();
+        if !f.has_fn_attr("optnone") || frozen.user_optnone.contains(&name) {
+            continue;
+        }
+        f.remove_fn_attr("optnone");
+        if !was_noinline.get(&name).copied().unwrap_or(false) {
+            f.remove_fn_attr("noinline");
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! The analyses one synthesis works from, computed on the preprocessed clone of the
+//! function to differentiate: control flow, type analysis, activity.
+
+use ferrozyme_analysis::activity::{Activity, ActivityInput, ArgActivity};
+use ferrozyme_analysis::cfg::Cfg;
+use ferrozyme_analysis::types::TypeAnalysis;
+use ferrozyme_llvm::Value;
+
+use crate::options::Options;
+use crate::services::Support;
+
+/// The analyses synthesis works from, computed on the preprocessed clone.
+pub(crate) struct Analyses {
+    pub cfg: Cfg,
+    pub act: Activity,
+    pub types: TypeAnalysis,
+}
+
+impl Analyses {
+    /// Type analysis of `clone` (a copy of `original`, analysed with `original`'s
+    /// call-graph component), then activity. Reusing one analysis of the component for
+    /// every clone in it was tried and lost precision on `-O0` code (random programs from
+    /// tools/difftest then failed with `cannot-deduce-type`), so each clone is analysed
+    /// with the component. Forward mode follows shadow pointers through aggregates (the
+    /// tape runtime's `{ptr, i64}` in higher-order code).
+    pub fn run(
+        support: &Support,
+        clone: Value,
+        original: Value,
+        args: &[ArgActivity],
+        forward: bool,
+    ) -> Analyses {
+        let types = TypeAnalysis::run_for_clone(support.module, clone, Some(original));
+        let mut act = Activity::run_full(
+            &ActivityInput {
+                func: clone,
+                args,
+                global_touchers: &support.touchers,
+            },
+            Some(&types),
+            forward,
+        );
+        act.restrict_to_useful_with(clone, Some(&types));
+        Analyses {
+            cfg: Cfg::new(clone),
+            act,
+            types,
+        }
+    }
+
+    /// The printouts `opts` asks for, naming the original function.
+    pub fn print(&self, clone: Value, original: Value, forward: bool, opts: &Options) -> String {
+        let rename = |s: String| {
+            s.replace(
+                &format!("@{}", clone.name()),
+                &format!("@{}", original.name()),
+            )
+        };
+        let mut out = String::new();
+        if opts.print_activity {
+            out.push_str(&rename(self.act.print(clone)));
+        }
+        if opts.print_type_analysis && !forward {
+            out.push_str(&rename(self.types.print(clone)));
+        }
+        out
+    }
+}

@@ -1,0 +1,198 @@
+//! Problems found while synthesizing a derivative, as diagnostics.
+//!
+//! Each [`Problem`] is one thing Ferrozyme cannot (yet) differentiate, with its kind, a
+//! message and a help line written once for both modes. [`Diags`] collects them for one
+//! function, with the source location of the instruction they are about.
+
+use ferrozyme_llvm::{DiagKind, Diagnostic, Value};
+
+/// Something that stops a derivative from being generated.
+#[derive(Clone, Debug)]
+pub(crate) enum Problem<'a> {
+    /// A called function has neither IR nor a rule.
+    NoDerivative {
+        callee: &'a str,
+    },
+    /// An intrinsic without a rule.
+    UnknownIntrinsic {
+        callee: &'a str,
+    },
+    /// A call through a function pointer of a type no function whose address is taken has.
+    NoIndirectTargets,
+    InlineAsm,
+    /// `<vscale x N x T>` anywhere in the function.
+    ScalableVector,
+    /// `long double` / `__float128` values on the active path.
+    WideFloat {
+        ty: String,
+    },
+    /// An opcode the rules table classifies as unsupported (`why` says why).
+    UnsupportedOpcode {
+        opcode: &'static str,
+        why: &'static str,
+    },
+    /// A pointer chosen at run time between constant and duplicated memory, used where
+    /// no run-time guard can follow it.
+    MixedActivity {
+        detail: String,
+    },
+    /// Integer arithmetic on a float's bits beyond lane moves and sign tricks.
+    BitArithmetic,
+    /// A float pair packed in an `i64` mixed with integer vectors.
+    PackedIntoIntVector,
+    /// An integer access whose float-ness type analysis cannot decide.
+    AmbiguousIntAccess {
+        value: String,
+        memory: String,
+    },
+    /// Forward mode reached a value with no tangent rule.
+    NoTangentRule {
+        opcode: &'static str,
+    },
+    /// An instruction forward mode cannot differentiate (`why` says why).
+    UnsupportedInForward {
+        opcode: &'static str,
+        why: &'static str,
+    },
+    /// A differentiable value stored into memory returned by a function without IR or rule.
+    UntrackedMemory {
+        callee: String,
+    },
+    /// A memory copy whose element type type analysis cannot tell.
+    UntypedCopy {
+        what: &'static str,
+        pointer: String,
+    },
+    /// A rule failed to lower (a bug).
+    RuleLowering {
+        rule: &'static str,
+        msg: String,
+    },
+    /// Anything else that is our fault.
+    Internal {
+        msg: String,
+    },
+}
+
+impl Problem<'_> {
+    pub fn kind(&self) -> DiagKind {
+        match self {
+            Problem::NoDerivative { .. } | Problem::UntrackedMemory { .. } => {
+                DiagKind::MissingDerivative
+            }
+            Problem::AmbiguousIntAccess { .. } | Problem::UntypedCopy { .. } => {
+                DiagKind::CannotDeduceType
+            }
+            Problem::RuleLowering { .. } | Problem::Internal { .. } => DiagKind::Internal,
+            _ => DiagKind::UnsupportedInstruction,
+        }
+    }
+
+    pub fn message(&self) -> String {
+        match self {
+            Problem::NoDerivative { callee } => format!(
+                "no derivative for `{callee}`: it has no IR in this module and no derivative rule"
+            ),
+            Problem::UnknownIntrinsic { callee } => {
+                format!("no derivative rule for the intrinsic `{callee}`")
+            }
+            Problem::NoIndirectTargets => "cannot differentiate this call through a function pointer: no function of its type has its address taken in this module, so none can be its target".to_string(),
+            Problem::InlineAsm => "cannot differentiate inline assembly".to_string(),
+            Problem::ScalableVector => {
+                "scalable vectors (`<vscale x N x T>`) are not differentiated".to_string()
+            }
+            Problem::WideFloat { ty } => {
+                format!("`{ty}` values (long double / __float128) are not differentiated")
+            }
+            Problem::UnsupportedOpcode { opcode, why } => {
+                format!("cannot differentiate `{opcode}` instructions: {why}")
+            }
+            Problem::MixedActivity { detail } => format!("mismatched activity: {detail}"),
+            Problem::BitArithmetic => {
+                "integer arithmetic on the bits of a floating-point value cannot be differentiated"
+                    .to_string()
+            }
+            Problem::PackedIntoIntVector => "a float pair packed in an `i64` moves into or out of an integer vector; floats packed into integer vectors are not differentiated yet".to_string(),
+            Problem::AmbiguousIntAccess { value, memory } => format!(
+                "an integer access to differentiable memory whose type is ambiguous (the value looks like {value}, the memory like {memory})"
+            ),
+            Problem::NoTangentRule { opcode } => {
+                format!("forward mode has no tangent rule for this `{opcode}` instruction")
+            }
+            Problem::UnsupportedInForward { opcode, why } => {
+                format!("cannot differentiate `{opcode}` in forward mode: {why}")
+            }
+            Problem::UntrackedMemory { callee } => format!(
+                "a differentiable value is stored into memory returned by `{callee}`, which has no IR and no rule: Ferrozyme cannot give that memory a shadow, so the derivative would be lost"
+            ),
+            Problem::UntypedCopy { what, pointer } => format!(
+                "cannot deduce the type of the memory copied here ({what} `{pointer}`), so its derivative cannot be moved"
+            ),
+            Problem::RuleLowering { rule, msg } => format!("lowering the rule for `{rule}`: {msg}"),
+            Problem::Internal { msg } => msg.clone(),
+        }
+    }
+
+    pub fn help(&self) -> &'static str {
+        match self {
+            Problem::NoDerivative { .. } => "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, keep the values it uses constant (enzyme_const), or register a derivative for it (__enzyme_register_gradient_*)",
+            Problem::UnknownIntrinsic { .. } => "please report this intrinsic; as a workaround compile with different flags so LLVM does not emit it",
+            Problem::NoIndirectTargets => "compile the source of the functions the pointer can point to together with this file (ferrozyme cc a.c b.c)",
+            Problem::InlineAsm => "move the assembly out of the differentiated code",
+            Problem::ScalableVector => "use fixed-width vectors in the differentiated function",
+            Problem::WideFloat { .. } => "use double for the differentiated computation",
+            Problem::UnsupportedOpcode { .. } => "rewrite this part without the construct, or move it out of the differentiated function",
+            Problem::MixedActivity { .. } => "pass both buffers as enzyme_dup (a zero shadow for the constant one), or both as enzyme_const",
+            Problem::BitArithmetic => "operate on the value as a float (fabs, copysign, -x) instead of on its bit pattern",
+            Problem::PackedIntoIntVector => "copy the floats as floats (or as one i64 at a time), or compile this function at -O1",
+            Problem::AmbiguousIntAccess { .. } => "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)",
+            Problem::UntrackedMemory { .. } => "allocate the memory with malloc/calloc/aligned_alloc/posix_memalign/new (whose shadows Ferrozyme creates), compile the allocator's source with the program, or register it with __enzyme_allocation_like",
+            Problem::UntypedCopy { .. } => "tell Ferrozyme what the buffer holds with a hint before the copy, e.g. __enzyme_double(ptr) or __enzyme_float(ptr) (declare: extern void __enzyme_double(void*);)",
+            Problem::NoTangentRule { .. } => "please report this; as a workaround keep the values involved constant (enzyme_const)",
+            Problem::UnsupportedInForward { .. } => "keep the values involved constant (enzyme_const), or move this code out of the differentiated function",
+            Problem::RuleLowering { .. } | Problem::Internal { .. } => {
+                "this is a bug in Ferrozyme; please report it with the input file"
+            }
+        }
+    }
+}
+
+/// The diagnostics of one function being differentiated.
+pub(crate) struct Diags {
+    /// The user-facing name of the function (clones are named after their original).
+    fname: String,
+    list: Vec<Diagnostic>,
+}
+
+impl Diags {
+    pub fn new(fname: String) -> Diags {
+        Diags {
+            fname,
+            list: Vec::new(),
+        }
+    }
+
+    /// Reports `p` at instruction `at` (its source line when debug info exists).
+    pub fn report(&mut self, at: Option<Value>, p: Problem<'_>) {
+        let mut d = Diagnostic::new(p.kind(), p.message())
+            .in_function(self.fname.clone())
+            .with_help(p.help().to_string());
+        if let Some(i) = at {
+            d = d.at_instruction(i.to_string()).at_loc(i.source_loc());
+        }
+        self.list.push(d);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// `Ok` when nothing was reported.
+    pub fn into_result(self) -> Result<(), Vec<Diagnostic>> {
+        if self.list.is_empty() {
+            Ok(())
+        } else {
+            Err(self.list)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! Calls through function pointers: the derivative is found from the *primal* pointer.
+//!
+//! A call `call %fp(args)` in differentiated code may reach any function of its type
+//! whose address the module takes (`Support::candidates`). Each candidate gets the
+//! derivative the call needs (same request pattern, so all have the same signature); the
+//! generated code compares `%fp` with each candidate and calls the matching derivative:
+//!
+//! ```text
+//!   %d = select (icmp eq %fp, @g), @fz_aug_g, (select (icmp eq %fp, @h), @fz_aug_h, ...)
+//!   call %d(...)
+//! ```
+//!
+//! Before the first such call in the forward sweep a run-time check stops the program
+//! with a message when `%fp` is none of the candidates (a function from another library,
+//! say), rather than calling the wrong derivative. No shadow function pointers are
+//! needed: objects passed as `enzyme_const` or `enzyme_dup`, with any vtable, callbacks in
+//! constant tables — all work, and the user never writes a shadow vtable.
+
+use ferrozyme_llvm::{Builder, IntPredicate, Value};
+
+use crate::runtime::RtFn;
+use crate::services::{Candidate, Support};
+
+/// The derivative to call at `b`: the one of the candidate `fp` equals. `derivs[k]` is
+/// the derivative of `cands[k]`.
+pub(crate) fn select_derivative(
+    b: &Builder,
+    fp: Value,
+    cands: &[Candidate],
+    derivs: &[Value],
+) -> Value {
+    let (last, rest) = derivs
+        .split_last()
+        .expect("invariant: calls through pointers have at least one candidate");
+    let mut pick = *last;
+    for (c, d) in cands.iter().zip(rest).rev() {
+        let eq = b.icmp(IntPredicate::LLVMIntEQ, fp, c.pointer);
+        pick = b.select(eq, *d, pick);
+    }
+    pick
+}
+
+/// Stops the program when `fp` is none of `cands` (emitted before the call's primal
+/// effects). `place` names the call for the message.
+pub(crate) fn check_target(
+    b: &Builder,
+    sup: &mut Support,
+    fp: Value,
+    cands: &[Candidate],
+    place: &str,
+) {
+    let ctx = sup.module.context();
+    let mut found = ctx.i1().const_int(0);
+    for c in cands {
+        let eq = b.icmp(IntPredicate::LLVMIntEQ, fp, c.pointer);
+        found = b.or(found, eq);
+    }
+    let missing = b.xor(found, ctx.i1().const_int(1));
+    let names: Vec<String> = cands.iter().map(|c| c.pointer.name()).collect();
+    let msg = format!(
+        "ferrozyme: {place}: a call through a function pointer reached a function Ferrozyme has no derivative for (the possible targets of this call are the functions of its type whose address the program takes: {}); compile the function's source with the program, or register a derivative for it\n",
+        names.join(", ")
+    );
+    let g = sup.module.add_string("fz.msg", &msg);
+    let check = sup.rt(RtFn::CheckShadow);
+    b.call_fn(check, &[missing, g]);
+}

@@ -1,0 +1,510 @@
+//! The derivative functions of a function with a registered derivative: thin wrappers
+//! with the signatures of synthesized derivatives (`crate::signature`) that call the
+//! user's functions in Enzyme's convention (`convention.rs`).
+//!
+//! * split pair: the augmented wrapper calls `aug` and returns `{result, [shadow], tape}`;
+//!   the reverse wrapper calls `rev` with the tape and returns the adjoints of the active
+//!   arguments;
+//! * combined function (a top-level `__enzyme_autodiff` of the function itself): `aug`
+//!   then `rev`, as Enzyme does;
+//! * forward function: `fwd` once per lane.
+
+use ferrozyme_analysis::activity::ArgActivity;
+use ferrozyme_llvm::{Builder, DiagKind, Diagnostic, Type, Value};
+
+use super::convention::{
+    aug_return, forward_layout, reverse_layout, same_shape, AugReturn, Layout,
+};
+use super::{ForwardRule, ReverseRule};
+use crate::marshal::{build, fp_leaves};
+use crate::services::Support;
+use crate::signature::{returns_tangent, tangent_return_type, Request, TangentRequest, Target};
+
+/// A registered function's parameters: the hidden `sret` result slot (if any) and the rest.
+struct UserFn {
+    f: Value,
+    sret: Option<Type>,
+    params: Vec<Type>,
+}
+
+impl UserFn {
+    fn new(f: Value) -> UserFn {
+        let all = f.function_type().param_types();
+        let sret = f.param_sret_type(0);
+        let params = if sret.is_some() {
+            all[1..].to_vec()
+        } else {
+            all
+        };
+        UserFn { f, sret, params }
+    }
+
+    /// Calls it with `args` (converted to its parameter types); the result, loaded from
+    /// the `sret` slot when it has one.
+    fn call(&self, b: &Builder, entry: &Builder, args: &[Value]) -> Value {
+        let mut all = Vec::new();
+        let slot = self.sret.map(|t| {
+            let s = entry.alloca(t, "fz.custom.ret");
+            all.push(s);
+            (s, t)
+        });
+        for (a, t) in args.iter().zip(&self.params) {
+            all.push(coerce(b, *a, *t));
+        }
+        let r = b.call_fn(self.f, &all);
+        match slot {
+            Some((s, t)) => {
+                r.add_call_sret(0, t);
+                b.load(t, s, "fz.custom.ret")
+            }
+            None => r,
+        }
+    }
+}
+
+/// `v` as a value of type `t`: the same value, a float width change, or the same floats
+/// rebuilt in `t`'s shape (the C ABI's struct coercions).
+fn coerce(b: &Builder, v: Value, t: Type) -> Value {
+    if v.ty() == t {
+        return v;
+    }
+    let mut from = Vec::new();
+    fp_leaves(v.ty(), &mut Vec::new(), &mut from);
+    let mut to = Vec::new();
+    fp_leaves(t, &mut Vec::new(), &mut to);
+    if from.len() > 1 && from.len() == to.len() {
+        let vals: Vec<Value> = from.iter().map(|(path, _)| extract(b, v, path)).collect();
+        return build(b, t, &to, &vals);
+    }
+    crate::marshal::convert(b, v, t)
+}
+
+fn extract(b: &Builder, v: Value, path: &[u32]) -> Value {
+    let mut x = v;
+    for k in path {
+        x = if x.ty().kind() == ferrozyme_llvm::TypeKind::Vector {
+            b.extract_element(x, x.ty().context().i32().const_int(*k as u64))
+        } else {
+            b.extract_value(x, *k)
+        };
+    }
+    x
+}
+
+fn err(func: Value, msg: String, help: &str) -> Vec<Diagnostic> {
+    vec![Diagnostic::new(DiagKind::BadAutodiffCall, msg)
+        .in_function(func.name())
+        .with_help(help.to_string())]
+}
+
+/// The primal arguments and their shadow lanes, as a wrapper receives them.
+struct Args {
+    primal: Vec<Value>,
+    /// Per argument: its shadows (one per lane), empty when it has none.
+    shadows: Vec<Vec<Value>>,
+}
+
+/// Splits a wrapper's parameters: each primal parameter, then `width` shadows when
+/// `has_shadow(activity)`.
+fn split_params(
+    params: &[Value],
+    acts: &[ArgActivity],
+    width: u32,
+    has_shadow: impl Fn(ArgActivity) -> bool,
+) -> (Args, usize) {
+    let mut primal = Vec::new();
+    let mut shadows = Vec::new();
+    let mut k = 0;
+    for a in acts {
+        primal.push(params[k]);
+        k += 1;
+        if has_shadow(*a) {
+            shadows.push(params[k..k + width as usize].to_vec());
+            k += width as usize;
+        } else {
+            shadows.push(Vec::new());
+        }
+    }
+    (Args { primal, shadows }, k)
+}
+
+/// The user-convention argument list for lane `l`: each argument, followed by its shadow
+/// when `layout` says so. A shadow the call does not have is an error for pointers and a
+/// zero for floats (a constant float has a zero tangent).
+fn user_args(
+    func: Value,
+    args: &Args,
+    layout: &Layout,
+    l: usize,
+) -> Result<Vec<Value>, Vec<Diagnostic>> {
+    let mut out = Vec::new();
+    for (k, p) in args.primal.iter().enumerate() {
+        out.push(*p);
+        if !layout.shadowed[k] {
+            continue;
+        }
+        match args.shadows[k].get(l) {
+            Some(s) => out.push(*s),
+            None if p.ty().is_pointer() => {
+                return Err(err(
+                    func,
+                    format!(
+                        "argument {} of `{}` has no shadow here (it is constant memory), but the registered derivative takes one after it",
+                        k + 1,
+                        func.name()
+                    ),
+                    "pass that argument as enzyme_dup (with a zero shadow), or register a derivative that takes shadows only for the duplicated arguments",
+                ));
+            }
+            None => out.push(p.ty().zero()),
+        }
+    }
+    Ok(out)
+}
+
+/// What a registered reverse rule looks like, checked against the request.
+struct ReversePlan {
+    aug: UserFn,
+    rev: UserFn,
+    layout: Layout,
+    aug_ret: AugReturn,
+    /// `rev` takes the adjoint of the result.
+    dret: bool,
+    /// `rev` takes the tape.
+    tape: bool,
+    /// For each floating-point leaf of `rev`'s result: the argument it is the adjoint of.
+    adjoint_of: Vec<usize>,
+}
+
+fn plan_reverse(req: &Request, rule: ReverseRule) -> Result<ReversePlan, Vec<Diagnostic>> {
+    let func = rule.func;
+    let ret = func.function_type().return_type();
+    let aug = UserFn::new(rule.aug);
+    let rev = UserFn::new(rule.rev);
+    let expected = "aug(each argument, then its shadow if it is a pointer) returning void * / T / struct { void *tape; T result; }";
+    let layout = reverse_layout(func, &req.args, aug.params.len()).ok_or_else(|| {
+        err(
+            func,
+            format!(
+                "the registered augmented function `{}` takes {} parameters, which does not match `{}`'s {} arguments with their shadows",
+                rule.aug.name(),
+                aug.params.len(),
+                func.name(),
+                func.params().len()
+            ),
+            expected,
+        )
+    })?;
+    let aug_ret = aug_return(rule.aug.function_type().return_type(), aug.sret, ret).ok_or_else(|| {
+        err(
+            func,
+            format!(
+                "the registered augmented function `{}` must return the tape and the result of `{}` ({ret})",
+                rule.aug.name(),
+                func.name()
+            ),
+            expected,
+        )
+    })?;
+    if ret.is_pointer() && !matches!(aug_ret, AugReturn::TapeAndResult { shadow: true, .. }) {
+        return Err(err(
+            func,
+            format!(
+                "`{}` returns a pointer; its registered augmented function must also return the pointer's shadow",
+                func.name()
+            ),
+            "return struct { void *tape; T *result; T *shadow_result; } from the augmented function",
+        ));
+    }
+    let tape = matches!(aug_ret, AugReturn::Tape | AugReturn::TapeAndResult { .. });
+    let fp_ret = ferrozyme_analysis::activity::carries_fp(ret);
+    let trailing = rev.params.len() as isize - layout.len() as isize;
+    let dret = trailing - isize::from(tape) == 1;
+    if trailing - isize::from(tape) != isize::from(fp_ret) {
+        return Err(err(
+            func,
+            format!(
+                "the registered reverse function `{}` takes {} parameters; expected {} (the augmented function's arguments{}{})",
+                rule.rev.name(),
+                rev.params.len(),
+                layout.len() + usize::from(fp_ret) + usize::from(tape),
+                if fp_ret { ", the result's adjoint" } else { "" },
+                if tape { ", the tape" } else { "" }
+            ),
+            "rev(each argument and its shadow, [T d_result,] [void *tape]) returning the adjoints of the floating-point arguments",
+        ));
+    }
+    let adjoint_of = adjoint_targets(func, req, &rev)?;
+    Ok(ReversePlan {
+        aug,
+        rev,
+        layout,
+        aug_ret,
+        dret,
+        tape,
+        adjoint_of,
+    })
+}
+
+/// Which argument each floating leaf of `rev`'s result is the adjoint of: every
+/// floating-point scalar argument in order, or only the active ones.
+fn adjoint_targets(
+    func: Value,
+    req: &Request,
+    rev: &UserFn,
+) -> Result<Vec<usize>, Vec<Diagnostic>> {
+    let rty = rev
+        .sret
+        .unwrap_or_else(|| rev.f.function_type().return_type());
+    let mut leaves = Vec::new();
+    fp_leaves(rty, &mut Vec::new(), &mut leaves);
+    let params = func.params();
+    let floats: Vec<usize> = (0..params.len())
+        .filter(|k| params[*k].ty().is_fp())
+        .collect();
+    let active: Vec<usize> = (0..params.len())
+        .filter(|k| req.args[*k] == ArgActivity::Active)
+        .collect();
+    if leaves.len() == floats.len() {
+        Ok(floats)
+    } else if leaves.len() == active.len() {
+        Ok(active)
+    } else {
+        Err(err(
+            func,
+            format!(
+                "the registered reverse function `{}` returns {} floating-point value(s); `{}` has {} floating-point argument(s)",
+                rev.f.name(),
+                leaves.len(),
+                func.name(),
+                floats.len()
+            ),
+            "return the adjoint of each floating-point argument, in order (a struct when there are several, void when there are none)",
+        ))
+    }
+}
+
+/// The results of a call of `aug`: (tape or null, primal result, shadow of the result).
+fn unpack_aug(b: &Builder, plan: &ReversePlan, r: Value) -> (Value, Option<Value>, Option<Value>) {
+    let null = r.ty().context().ptr().zero();
+    match plan.aug_ret {
+        AugReturn::Nothing => (null, None, None),
+        AugReturn::Tape => (r, None, None),
+        AugReturn::Result => (null, Some(r), None),
+        AugReturn::TapeAndResult { shadow, .. } => (
+            b.extract_value(r, 0),
+            Some(b.extract_value(r, 1)),
+            shadow.then(|| b.extract_value(r, 2)),
+        ),
+    }
+}
+
+/// Calls `rev`; returns the adjoints of the request's active arguments, in order.
+fn call_rev(
+    b: &Builder,
+    entry: &Builder,
+    func: Value,
+    plan: &ReversePlan,
+    args: &Args,
+    seed: Option<Value>,
+    tape: Value,
+    req: &Request,
+) -> Result<Vec<Value>, Vec<Diagnostic>> {
+    let mut a = user_args(func, args, &plan.layout, 0)?;
+    let ret = func.function_type().return_type();
+    if plan.dret {
+        a.push(seed.unwrap_or_else(|| ret.zero()));
+    }
+    if plan.tape {
+        a.push(tape);
+    }
+    let r = plan.rev.call(b, entry, &a);
+    let mut leaves = Vec::new();
+    fp_leaves(r.ty(), &mut Vec::new(), &mut leaves);
+    let mut out = Vec::new();
+    for (k, act) in req.args.iter().enumerate() {
+        if *act != ArgActivity::Active {
+            continue;
+        }
+        let pty = func.params()[k].ty();
+        let d = match plan.adjoint_of.iter().position(|j| *j == k) {
+            Some(leaf) => crate::marshal::convert(b, extract(b, r, &leaves[leaf].0), pty),
+            None => pty.zero(),
+        };
+        out.push(d);
+    }
+    Ok(out)
+}
+
+/// The adjoints as the generated function returns them (a literal struct, or void).
+fn ret_adjoints(b: &Builder, ret_ty: Type, adj: &[Value]) {
+    if ret_ty.is_void() {
+        b.ret_void();
+        return;
+    }
+    let mut agg = ret_ty.undef();
+    for (k, d) in adj.iter().enumerate() {
+        agg = b.insert_value(agg, *d, k as u32);
+    }
+    b.ret(agg);
+}
+
+/// Fills the derivative function(s) of `target` for `req`, a function with the registered
+/// reverse rule `rule`.
+pub(crate) fn synthesize_reverse(
+    sup: &mut Support,
+    req: &Request,
+    rule: ReverseRule,
+    target: Target,
+) -> Result<(), Vec<Diagnostic>> {
+    let func = rule.func;
+    if req.width > 1 {
+        return Err(err(
+            func,
+            format!(
+                "`{}` has a registered gradient, which takes one adjoint direction; it cannot be used with enzyme_width",
+                func.name()
+            ),
+            "call __enzyme_autodiff once per direction, or register the derivative for a function that takes the directions explicitly",
+        ));
+    }
+    let plan = plan_reverse(req, rule)?;
+    let ctx = sup.module.context();
+    let dup = |a: ArgActivity| a == ArgActivity::Dup;
+    match target {
+        Target::Combined { g } => {
+            let (b, entry) = builders(ctx, g);
+            let params = g.params();
+            let (args, k) = split_params(&params, &req.args, 1, dup);
+            let seed = req.ret_active.then(|| params[k]);
+            let r = plan
+                .aug
+                .call(&b, &entry, &user_args(func, &args, &plan.layout, 0)?);
+            let (tape, _, _) = unpack_aug(&b, &plan, r);
+            let adj = call_rev(&b, &entry, func, &plan, &args, seed, tape, req)?;
+            ret_adjoints(&b, g.function_type().return_type(), &adj);
+        }
+        Target::Split { aug, rev } => {
+            let (b, entry) = builders(ctx, aug);
+            let (args, _) = split_params(&aug.params(), &req.args, 1, dup);
+            let r = plan
+                .aug
+                .call(&b, &entry, &user_args(func, &args, &plan.layout, 0)?);
+            let (tape, result, shadow) = unpack_aug(&b, &plan, r);
+            let rty = aug.function_type().return_type();
+            let mut agg = rty.undef();
+            let mut k = 0;
+            let ret = func.function_type().return_type();
+            if let Some(v) = result {
+                agg = b.insert_value(agg, coerce(&b, v, ret), k);
+                k += 1;
+            }
+            if let Some(s) = shadow {
+                agg = b.insert_value(agg, s, k);
+                k += 1;
+            }
+            agg = b.insert_value(agg, tape, k);
+            b.ret(agg);
+
+            let (b, entry) = builders(ctx, rev);
+            let params = rev.params();
+            let (args, k) = split_params(&params, &req.args, 1, dup);
+            let seed = req.ret_active.then(|| params[k]);
+            let tape = *params
+                .last()
+                .expect("invariant: a reverse function takes the tape");
+            let adj = call_rev(&b, &entry, func, &plan, &args, seed, tape, req)?;
+            ret_adjoints(&b, rev.function_type().return_type(), &adj);
+        }
+    }
+    Ok(())
+}
+
+/// A builder at the end of a new entry block of `g`, and one for its allocas.
+fn builders(ctx: ferrozyme_llvm::Context, g: Value) -> (Builder, Builder) {
+    let b = Builder::new(ctx);
+    let entry = b.append_block(g, "fz.entry");
+    b.position_at_end(entry);
+    let eb = Builder::new(ctx);
+    eb.position_at_end(entry);
+    (b, eb)
+}
+
+/// Fills the forward-mode function `g` for `req`, a function with the registered forward
+/// derivative `rule`.
+pub(crate) fn synthesize_forward(
+    sup: &mut Support,
+    req: &TangentRequest,
+    rule: ForwardRule,
+    g: Value,
+) -> Result<(), Vec<Diagnostic>> {
+    let func = rule.func;
+    let fwd = UserFn::new(rule.fwd);
+    let layout = forward_layout(func, &req.args, fwd.params.len()).ok_or_else(|| {
+        err(
+            func,
+            format!(
+                "the registered forward derivative `{}` takes {} parameters, which does not match `{}`'s {} arguments with their tangents",
+                rule.fwd.name(),
+                fwd.params.len(),
+                func.name(),
+                func.params().len()
+            ),
+            "fwd(each argument, then its tangent if it is a float or a pointer) returning struct { T primal; T tangent; } or the tangent",
+        )
+    })?;
+    let ret = func.function_type().return_type();
+    let fret = fwd
+        .sret
+        .unwrap_or_else(|| rule.fwd.function_type().return_type());
+    let pair = fret.kind() == ferrozyme_llvm::TypeKind::Struct
+        && fret.struct_fields().len() == 2
+        && !ret.is_void()
+        && same_shape(fret.struct_fields()[0], ret)
+        && same_shape(fret.struct_fields()[1], ret);
+    let tangent_only = !pair && !ret.is_void() && same_shape(fret, ret);
+    if !ret.is_void() && !pair && !tangent_only {
+        return Err(err(
+            func,
+            format!(
+                "the registered forward derivative `{}` returns {fret}; expected struct {{ {ret} primal; {ret} tangent; }} or the tangent",
+                rule.fwd.name()
+            ),
+            "return the primal result and its tangent (or only the tangent)",
+        ));
+    }
+    let ctx = sup.module.context();
+    let (b, entry) = builders(ctx, g);
+    let params = g.params();
+    let (args, _) = split_params(&params, &req.args, req.width, |a| a != ArgActivity::Const);
+    let mut primal = None;
+    let mut tangents = Vec::new();
+    for l in 0..req.width.max(1) as usize {
+        let r = fwd.call(&b, &entry, &user_args(func, &args, &layout, l)?);
+        if pair {
+            primal.get_or_insert_with(|| b.extract_value(r, 0));
+            tangents.push(coerce(&b, b.extract_value(r, 1), ret));
+        } else if tangent_only {
+            tangents.push(coerce(&b, r, ret));
+        }
+    }
+    let rty = tangent_return_type(req);
+    if rty.is_void() {
+        b.ret_void();
+        return Ok(());
+    }
+    let primal = match primal {
+        Some(p) => coerce(&b, p, ret),
+        // Only the tangent came back: the primal result from the function itself.
+        None => b.call_fn(func, &args.primal),
+    };
+    let mut agg = rty.undef();
+    agg = b.insert_value(agg, primal, 0);
+    if returns_tangent(req) {
+        for (l, t) in tangents.into_iter().enumerate() {
+            agg = b.insert_value(agg, t, 1 + l as u32);
+        }
+    }
+    b.ret(agg);
+    Ok(())
+}

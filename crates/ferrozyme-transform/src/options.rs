@@ -1,0 +1,25 @@
+//! What the caller asks of one run of the pass, and what the run reports back.
+
+/// What the caller wants from one run of the pass.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Append the activity analysis of every differentiated function to `Report::printout`.
+    pub print_activity: bool,
+    /// Append the type analysis of every differentiated function to `Report::printout`.
+    pub print_type_analysis: bool,
+    /// Instrument every top-level `__enzyme_autodiff`/`__enzyme_fwddiff` call to compare
+    /// its derivative with finite differences at run time; needs the checking runtime
+    /// (`__fz_gc_*`, linked in by `ferrozyme cc --check-gradients`).
+    pub check_gradients: bool,
+}
+
+/// What one run of the pass did.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Names of the derivative functions generated.
+    pub generated: Vec<String>,
+    /// Human-readable analysis printouts requested through `Options`.
+    pub printout: String,
+    /// Notes for the user (not errors), e.g. calls `--check-gradients` cannot check.
+    pub notes: Vec<String>,
+}

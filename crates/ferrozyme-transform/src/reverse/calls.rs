@@ -1,0 +1,459 @@
+//! Calls, in both sweeps.
+//!
+//! What a call is decides what happens to it (`CallKind`, from `ferrozyme-analysis`):
+//!
+//! * a function with IR that touches no memory and gets no shadows runs as the primal in
+//!   the forward sweep, and its *combined* derivative (which recomputes it) runs in the
+//!   reverse sweep — no tape;
+//! * any other active function with IR, and every active function with a registered
+//!   derivative (`crate::custom`), runs as its *augmented forward* function (which
+//!   returns the primal result, the shadow of a pointer result and the callee's tape) and
+//!   its *reverse* function runs in the reverse sweep with that tape;
+//! * math with a rule is elementwise (`adjoint.rs`), memory intrinsics, reductions and
+//!   masked operations are data movement (`vector.rs`);
+//! * allocation gets a zeroed shadow allocation per lane, freed when the reverse sweep
+//!   replays it; `realloc` moves the adjoints of the kept bytes back;
+//! * the rest is copied as it is (inactive calls), or was rejected by `check.rs`.
+
+use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
+use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
+use ferrozyme_analysis::types::FpType;
+use ferrozyme_llvm::Value;
+
+use super::{Gen, Key};
+use crate::common::dispatch::{check_target, select_derivative};
+use crate::common::Problem;
+use crate::runtime::RtFn;
+use crate::services::{Callees, Candidate};
+use crate::signature::Request;
+
+/// Who an active call reaches.
+pub(super) enum Callee {
+    /// A function with IR or a registered derivative.
+    Direct(Value),
+    /// A call through a pointer: the candidates of its type (`common::dispatch`).
+    Indirect(Vec<Candidate>),
+}
+
+impl Gen<'_> {
+    /// `file:line: in `f`` for run-time messages about call `i`.
+    fn call_place(&self, i: Value) -> String {
+        match i.source_loc() {
+            Some(l) => format!("{l}: in `{}`", self.fx.fname),
+            None => format!("in `{}`", self.fx.fname),
+        }
+    }
+
+    /// A call whose callee touches no memory (and gets no shadows): its derivative can be
+    /// one combined function called in the reverse sweep.
+    pub(super) fn is_pure_call(&self, call: Value, f: Value) -> bool {
+        ferrozyme_analysis::activity::is_readnone_function(f)
+            && !self
+                .callee_request(call, f)
+                .args
+                .contains(&ArgActivity::Dup)
+    }
+
+    /// The request for differentiating the callee of an active call.
+    pub(super) fn callee_request(&self, call: Value, f: Value) -> Request {
+        let args = call
+            .called_function_type()
+            .param_types()
+            .into_iter()
+            .zip(call.call_args())
+            .map(|(pty, a)| {
+                if pty.is_pointer() && self.fx.act.is_shadowed(a) {
+                    ArgActivity::Dup
+                } else if carries_fp(pty) && self.fx.act.is_active(a) {
+                    ArgActivity::Active
+                } else {
+                    ArgActivity::Const
+                }
+            })
+            .collect();
+        Request {
+            func: f,
+            args,
+            ret_active: carries_fp(call.ty()) && self.fx.act.is_active(call),
+            width: self.fx.req.width,
+        }
+    }
+
+    /// A call in the forward sweep.
+    pub(super) fn fwd_call(&mut self, i: Value) {
+        let kind = classify(i);
+        let active = |g: &Self| g.fx.act.call_is_active(i, &g.sup.touchers);
+        match kind {
+            // Touches no memory: run the primal now, and the callee's combined derivative
+            // (which recomputes it) in the reverse sweep. No tape.
+            CallKind::Defined(f) if active(self) && self.is_pure_call(i, f) => {
+                self.clone_into_fwd(i);
+            }
+            CallKind::Defined(f) | CallKind::Custom(f) if active(self) => {
+                self.fwd_augmented_call(i, Callee::Direct(f))
+            }
+            CallKind::Indirect if active(self) => {
+                if let Some(c) = self.indirect_callee(i) {
+                    self.fwd_augmented_call(i, c)
+                } else {
+                    self.clone_into_fwd(i);
+                }
+            }
+            CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
+                if self.fx.act.is_shadowed(i) =>
+            {
+                self.fwd_shadow_allocation(i, kind)
+            }
+            CallKind::PosixMemalign if self.fx.act.is_shadowed(i.call_args()[0]) => {
+                self.fwd_shadow_memalign(i)
+            }
+            CallKind::MaskedLoad | CallKind::MaskedGather if self.fx.act.is_shadowed(i) => {
+                self.fwd_masked_pointer_load(i)
+            }
+            CallKind::MaskedStore | CallKind::MaskedScatter
+                if i.call_args()[0].ty().is_pointer_like()
+                    && self.fx.act.is_shadowed(i.call_args()[1]) =>
+            {
+                self.fwd_masked_pointer_store(i)
+            }
+            // A hint for type analysis only; it has no body and is not copied.
+            CallKind::TypeHint => {}
+            CallKind::Memcpy | CallKind::Memmove => self.fwd_memcpy(i),
+            // Inactive calls; also a call returning a pointer that could not be followed
+            // (it gets no shadow; `check.rs` rejected it if derivatives could flow there).
+            _ => {
+                self.clone_into_fwd(i);
+            }
+        }
+    }
+
+    /// The candidates of an active call through a pointer (an error when there are none).
+    fn indirect_callee(&mut self, i: Value) -> Option<Callee> {
+        let cands = self.sup.candidates(i.called_function_type());
+        if cands.is_empty() {
+            self.report(Some(i), Problem::NoIndirectTargets);
+            return None;
+        }
+        Some(Callee::Indirect(cands))
+    }
+
+    /// The derivative function `pick` gives for the callee: for a call through a pointer,
+    /// the one of the candidate the pointer (`fp`, available at the builder) equals.
+    fn callee_derivative(
+        &mut self,
+        i: Value,
+        callee: &Callee,
+        fp: Value,
+        pick: fn(&mut dyn Callees, &Request) -> Value,
+    ) -> (Value, Request) {
+        match callee {
+            Callee::Direct(f) => {
+                let req = self.callee_request(i, *f);
+                (pick(self.callees, &req), req)
+            }
+            Callee::Indirect(cands) => {
+                let derivs: Vec<Value> = cands
+                    .iter()
+                    .map(|c| {
+                        let req = self.callee_request(i, c.func);
+                        pick(self.callees, &req)
+                    })
+                    .collect();
+                let req = self.callee_request(i, cands[0].func);
+                (select_derivative(&self.b, fp, cands, &derivs), req)
+            }
+        }
+    }
+
+    /// An active call of a function with IR (or a registered derivative, or through a
+    /// pointer): its augmented forward function, called with the primal arguments and the
+    /// shadows of the duplicated ones; it returns `{ result?, shadows of a pointer
+    /// result?, tape }`.
+    fn fwd_augmented_call(&mut self, i: Value, callee: Callee) {
+        let fp = self.fwd_operand(i.called_value());
+        if let Callee::Indirect(cands) = &callee {
+            let place = self.call_place(i);
+            check_target(&self.b, self.sup, fp, cands, &place);
+        }
+        let (aug, req) = self.callee_derivative(i, &callee, fp, |c, r| c.split(r).0);
+        let aug_ty = self.callees.split(&req).0.function_type();
+        let mut args = Vec::new();
+        for (a, act) in i.call_args().into_iter().zip(&req.args) {
+            args.push(self.fwd_operand(a));
+            if *act == ArgActivity::Dup {
+                self.each_lane(|g| {
+                    let s = g.fwd_shadow(a);
+                    args.push(s);
+                });
+            }
+        }
+        let r = self.b.call(aug_ty, aug, &args);
+        let ret = i.called_function_type().return_type();
+        let mut k = 0;
+        if !ret.is_void() {
+            let v = self.b.extract_value(r, k);
+            self.vals.fwd.insert(i, v);
+            k += 1;
+            if ret.is_pointer() {
+                self.each_lane(|g| {
+                    let s = g.b.extract_value(r, k);
+                    if g.fx.act.is_shadowed(i) {
+                        g.lanes[g.lane].shadow.insert(i, s);
+                    }
+                    k += 1;
+                });
+            }
+        } else {
+            self.vals.fwd.insert(i, r);
+        }
+        let t = self.b.extract_value(r, k);
+        self.vals.call_tape.insert(i, t);
+    }
+
+    /// `malloc`/`calloc`/`realloc` of shadowed memory: a zeroed shadow per lane.
+    fn fwd_shadow_allocation(&mut self, i: Value, kind: CallKind) {
+        let i64t = self.fx.ctx.i64();
+        let c = self.clone_into_fwd(i);
+        let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
+        let args = c.call_args();
+        let (n, m) = match kind {
+            CallKind::Calloc => (
+                self.b.int_cast(args[0], i64t),
+                self.b.int_cast(args[1], i64t),
+            ),
+            CallKind::Realloc => (self.b.int_cast(args[1], i64t), i64t.const_int(1)),
+            _ => (self.b.int_cast(alloc_size(c), i64t), i64t.const_int(1)),
+        };
+        self.each_lane(|g| {
+            let s = g.b.call_fn(calloc, &[n, m]);
+            g.lanes[g.lane].shadow.insert(i, s);
+        });
+    }
+
+    /// `posix_memalign(&p, a, n)` into a slot with a shadow: a zeroed shadow allocation per
+    /// lane goes into the slot's shadow (a pointer later read from `p` reads it there). The
+    /// shadow is kept under the call (`Key::Shadow`) for the reverse sweep to free.
+    fn fwd_shadow_memalign(&mut self, i: Value) {
+        let i64t = self.fx.ctx.i64();
+        let c = self.clone_into_fwd(i);
+        let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
+        let n = self.b.int_cast(alloc_size(c), i64t);
+        let slot = i.call_args()[0];
+        self.each_lane(|g| {
+            let s = g.b.call_fn(calloc, &[n, i64t.const_int(1)]);
+            let ss = g.fwd_shadow(slot);
+            g.b.store(s, ss);
+            g.lanes[g.lane].shadow.insert(i, s);
+        });
+    }
+
+    /// Pointers loaded from shadowed memory by a masked load or gather: the same load of
+    /// the shadows.
+    fn fwd_masked_pointer_load(&mut self, i: Value) {
+        let c = self.clone_into_fwd(i);
+        self.each_lane(|g| {
+            let s = c.clone_instruction();
+            g.b.insert(s);
+            let sp = g.fwd_shadow(i.call_args()[0]);
+            s.set_operand(0, sp);
+            s.set_operand(2, i.ty().zero());
+            g.lanes[g.lane].shadow.insert(i, s);
+        });
+    }
+
+    /// Pointers stored into shadowed memory by a masked store or scatter: their shadows
+    /// are stored alongside.
+    fn fwd_masked_pointer_store(&mut self, i: Value) {
+        let c = self.clone_into_fwd(i);
+        self.each_lane(|g| {
+            let s = c.clone_instruction();
+            g.b.insert(s);
+            let sv = g.fwd_shadow(i.call_args()[0]);
+            let sp = g.fwd_shadow(i.call_args()[1]);
+            s.set_operand(0, sv);
+            s.set_operand(1, sp);
+        });
+    }
+
+    /// `memcpy`/`memmove`: copied as is; when the copied memory may hold pointers, the
+    /// shadows are copied too (shadow pointers live in shadow memory).
+    fn fwd_memcpy(&mut self, i: Value) {
+        let c = self.clone_into_fwd(i);
+        let (dst, src) = (i.call_args()[0], i.call_args()[1]);
+        if self.fx.act.is_shadowed(dst)
+            && self.fx.act.is_shadowed(src)
+            && (self.fx.types.memory_may_hold_pointers(dst)
+                || self.fx.types.memory_may_hold_pointers(src))
+        {
+            self.each_lane(|g| {
+                let sc = c.clone_instruction();
+                g.b.insert(sc);
+                let sd = g.fwd_shadow(dst);
+                let ss = g.fwd_shadow(src);
+                sc.set_operand(0, sd);
+                sc.set_operand(1, ss);
+            });
+        }
+    }
+
+    /// A call in the reverse sweep.
+    pub(super) fn rev_call(&mut self, i: Value) {
+        let args = i.call_args();
+        let active = |g: &Self| g.fx.act.call_is_active(i, &g.sup.touchers);
+        match classify(i) {
+            CallKind::Math(rule) => self.rev_elementwise(i, rule, &args),
+            CallKind::ReduceFAdd => self.rev_reduce_fadd(i, &args),
+            CallKind::Memcpy | CallKind::Memmove => self.rev_memcpy(i, &args),
+            CallKind::ReduceFMul => self.rev_reduce_fmul(i, &args),
+            CallKind::MaskedLoad
+            | CallKind::MaskedStore
+            | CallKind::MaskedGather
+            | CallKind::MaskedScatter => self.rev_masked(i, &args),
+            CallKind::ReduceFMinMax => self.rev_reduce_minmax(i, &args),
+            CallKind::Memset => self.rev_memset(&args),
+            CallKind::Malloc | CallKind::Calloc => self.rev_free_shadow(i),
+            CallKind::PosixMemalign => {
+                if self.lanes[self.lane].shadow.contains_key(&i) {
+                    let s = self.fetch_shadow(i);
+                    let ptr = self.fx.ctx.ptr();
+                    let free = self.sup.libc("free", self.fx.ctx.void(), &[ptr]);
+                    self.b.call_fn(free, &[s]);
+                }
+            }
+            CallKind::Realloc => self.rev_realloc(i, &args),
+            CallKind::Defined(f) if active(self) && self.is_pure_call(i, f) => {
+                self.rev_combined_call(i, f, &args)
+            }
+            CallKind::Defined(f) | CallKind::Custom(f) if active(self) => {
+                self.rev_split_call(i, Callee::Direct(f), &args)
+            }
+            CallKind::Indirect if active(self) => {
+                let cands = self.sup.candidates(i.called_function_type());
+                if !cands.is_empty() {
+                    self.rev_split_call(i, Callee::Indirect(cands), &args)
+                }
+            }
+            _ => {
+                if self.fx.act.is_active(i) {
+                    // Inactive by classification (e.g. zero-derivative math): clear it
+                    // (this runs once per lane).
+                    let _ = self.take_adj(i);
+                }
+            }
+        }
+    }
+
+    /// `reduce.fadd(start, v)`: every operand's partial is 1.
+    fn rev_reduce_fadd(&mut self, i: Value, args: &[Value]) {
+        if !self.fx.act.is_active(i) {
+            return;
+        }
+        let d = self.take_adj(i);
+        let (start, vec) = (args[0], args[1]);
+        self.add_adj(start, d);
+        if self.fx.act.is_active(vec) {
+            let splat = self.splat(d, vec.ty());
+            self.add_adj(vec, splat);
+        }
+    }
+
+    /// `memset` of shadowed memory: the bytes it wrote have no derivative; their adjoints
+    /// are cleared.
+    fn rev_memset(&mut self, args: &[Value]) {
+        let (dst, len) = (args[0], args[2]);
+        if self.fx.act.is_shadowed(dst) {
+            let sd = self.fetch_shadow(dst);
+            let n = self.fetch(len);
+            self.b.memset(sd, self.fx.ctx.i8().const_int(0), n, 1);
+        }
+    }
+
+    /// Replaying an allocation: its shadow is freed (the reverse sweep is done with it).
+    fn rev_free_shadow(&mut self, i: Value) {
+        if self.fx.act.is_shadowed(i) && self.lanes[self.lane].shadow.contains_key(&i) {
+            let s = self.fetch_shadow(i);
+            let ptr = self.fx.ctx.ptr();
+            let free = self.sup.libc("free", self.fx.ctx.void(), &[ptr]);
+            self.b.call_fn(free, &[s]);
+        }
+    }
+
+    /// `new = realloc(old, n)`: the adjoints of the bytes kept flow back to the old
+    /// shadow, then the new shadow is freed (`__fz_realloc_adj_*`).
+    fn rev_realloc(&mut self, i: Value, args: &[Value]) {
+        if !(self.fx.act.is_shadowed(i) && self.lanes[self.lane].shadow.contains_key(&i)) {
+            return;
+        }
+        let i64t = self.fx.ctx.i64();
+        let snew = self.fetch_shadow(i);
+        let sold = self.fetch_shadow(args[0]);
+        let n = self.fetch(args[1]);
+        let n = self.b.int_cast(n, i64t);
+        let fp = match self.fx.types.memory_fp_type(i) {
+            Some(FpType::F32) => FpType::F32,
+            _ => FpType::F64,
+        };
+        let f = self.sup.rt(RtFn::ReallocAdj(fp));
+        self.b.call_fn(f, &[sold, snew, n]);
+    }
+
+    /// A call of a pure function: its combined derivative, which recomputes the primal,
+    /// takes the primal arguments and the seeds of the result.
+    fn rev_combined_call(&mut self, i: Value, f: Value, args: &[Value]) {
+        let req = self.callee_request(i, f);
+        let g = self.callees.combined(&req);
+        let mut gargs: Vec<Value> = args.iter().map(|a| self.fetch(*a)).collect();
+        if req.ret_active {
+            self.each_lane(|g| {
+                let d = g.take_adj(i);
+                gargs.push(d);
+            });
+        }
+        let r = self.b.call_fn(g, &gargs);
+        self.add_returned_adjoints(r, args, &req.args);
+    }
+
+    /// Any other active call: the callee's reverse function, with the primal arguments,
+    /// their shadows, the seeds of the result and the tape its augmented call returned.
+    fn rev_split_call(&mut self, i: Value, callee: Callee, args: &[Value]) {
+        let fp = self.fetch(i.called_value());
+        let (rev, req) = self.callee_derivative(i, &callee, fp, |c, r| c.split(r).1);
+        let rev_ty = self.callees.split(&req).1.function_type();
+        let mut rargs = Vec::new();
+        for (a, act) in args.iter().zip(&req.args) {
+            let x = self.fetch(*a);
+            rargs.push(x);
+            if *act == ArgActivity::Dup {
+                self.each_lane(|g| {
+                    let s = g.fetch_shadow(*a);
+                    rargs.push(s);
+                });
+            }
+        }
+        if req.ret_active {
+            self.each_lane(|g| {
+                let d = g.take_adj(i);
+                rargs.push(d);
+            });
+        }
+        let tape = self.fetch_key(Key::Tape(i));
+        rargs.push(tape);
+        let r = self.b.call(rev_ty, rev, &rargs);
+        self.add_returned_adjoints(r, args, &req.args);
+    }
+
+    /// Adds the adjoints a derivative function returned (one struct field per `Active`
+    /// argument, in order) to the call's arguments.
+    fn add_returned_adjoints(&mut self, r: Value, args: &[Value], acts: &[ArgActivity]) {
+        let mut k = 0;
+        for (a, act) in args.iter().zip(acts) {
+            if *act == ArgActivity::Active {
+                self.each_lane(|g| {
+                    let x = g.b.extract_value(r, k);
+                    g.add_adj(*a, x);
+                    k += 1;
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Finishing a reverse-mode synthesis once both sweeps are emitted: the tape's final
+//! size patched into every instruction that needs it, record pops where the reverse sweep
+//! leaves each record's block, one `reserve` per counted loop, frees at the reverse exit,
+//! and the entry blocks' terminators.
+
+use ferrozyme_analysis::loops::trip_count;
+use ferrozyme_llvm::{Block, IntPredicate, Value};
+
+use super::Gen;
+use crate::runtime::RtFn;
+
+impl Gen<'_> {
+    pub(super) fn finalize(&mut self) {
+        let size = self.tape.final_size();
+        self.hand_over_split_tape();
+        let i64t = self.fx.ctx.i64();
+        for (inst, k) in std::mem::take(&mut self.tape.size_patches) {
+            inst.set_operand(k, i64t.const_int(size));
+        }
+        self.finish_records();
+        self.release_at_exit();
+        self.terminate_entries();
+    }
+
+    /// Split mode: the augmented function copies its local tape into the heap block at
+    /// each return.
+    fn hand_over_split_tape(&mut self) {
+        let zero = self.fx.ctx.i64().const_int(0);
+        for r in std::mem::take(&mut self.tape.aug_rets) {
+            self.b.position_before(r);
+            let cp = self.b.memcpy(self.tape.heap_fwd, self.tape.fwd, zero, 16);
+            self.tape.size_patches.push((cp, 2));
+        }
+    }
+
+    /// Record sizes, pops where the reverse sweep leaves each record's block, and one
+    /// reservation per counted loop.
+    fn finish_records(&mut self) {
+        let i64t = self.fx.ctx.i64();
+        let pop = self.sup.rt(RtFn::Pop);
+        for blk in self.tape.record_order.clone() {
+            let (stack, size) = {
+                let r = &self.tape.records[&blk];
+                (r.stack, r.size.div_ceil(8) * 8)
+            };
+            if let Some(term) = self.vals.rev_block.get(&blk).and_then(|rb| rb.terminator()) {
+                self.b.position_before(term);
+                let s = self.b.byte_gep(self.tape.rev, i64t.const_int(stack));
+                let c = self.b.call_fn(pop, &[s, i64t.const_int(size)]);
+                self.record_mut(blk).size_uses.push(c);
+            }
+            let r = &self.tape.records[&blk];
+            r.slot.set_operand(1, i64t.const_int(size));
+            for u in &r.size_uses {
+                u.set_operand(1, i64t.const_int(size));
+            }
+            self.reserve_for_loop(blk, stack, size);
+        }
+    }
+
+    fn record_mut(&mut self, blk: Block) -> &mut super::state::Record {
+        self.tape
+            .records
+            .get_mut(&blk)
+            .expect("invariant: every block in record_order has a record")
+    }
+
+    /// At the reverse sweep's return: stack buffers back to the pool, and (split mode)
+    /// the tape block freed.
+    fn release_at_exit(&mut self) {
+        let Some(ret) = self.flow.rev_exit_ret else {
+            return;
+        };
+        let i64t = self.fx.ctx.i64();
+        let free_stack = self.sup.rt(RtFn::StackFree);
+        self.b.position_before(ret);
+        for blk in self.tape.record_order.clone() {
+            let off = i64t.const_int(self.tape.records[&blk].stack);
+            let s = self.b.byte_gep(self.tape.rev, off);
+            self.b.call_fn(free_stack, &[s]);
+        }
+        if self.fx.split {
+            let free = self.sup.rt(RtFn::TapeFree);
+            self.b.call_fn(free, &[self.tape.heap_rev]);
+        }
+    }
+
+    /// The forward entry falls into the primal entry's copy; the reverse entry of a split
+    /// pair goes to the reverse block of the return that was taken.
+    fn terminate_entries(&mut self) {
+        let p_entry = self
+            .fx
+            .p
+            .entry_block()
+            .expect("invariant: a defined function has an entry block");
+        let fwd_first = self.fwd_block(p_entry);
+        self.out.fb_entry.position_at_end(self.out.fwd_entry);
+        self.out.fb_entry.br(fwd_first);
+        if !self.fx.split {
+            return;
+        }
+        let eb = &self.out.eb;
+        eb.position_at_end(self.out.rev_entry);
+        let rev_of = |r: &Block| self.vals.rev_block[r];
+        match self.fx.returns.as_slice() {
+            [] => {
+                eb.unreachable();
+            }
+            [only] => {
+                eb.br(rev_of(only));
+            }
+            [first, rest @ ..] => {
+                let off = self
+                    .tape
+                    .ret_index
+                    .expect("invariant: the ret index slot exists with several returns");
+                let (i32t, i64t) = (self.fx.ctx.i32(), self.fx.ctx.i64());
+                let ptr = eb.byte_gep(self.tape.rev, i64t.const_int(off));
+                let idx = eb.load(i32t, ptr, "fz.ret.idx");
+                let cases: Vec<(Value, Block)> = rest
+                    .iter()
+                    .enumerate()
+                    .map(|(k, r)| (i32t.const_int(k as u64 + 1), rev_of(r)))
+                    .collect();
+                eb.switch(idx, rev_of(first), &cases);
+            }
+        }
+    }
+
+    /// When the loop around cyclic block `blk` has a trip count known where it is entered
+    /// (its preheader, or the guard that branches into it), reserve the record stack once
+    /// there, so the loop's pushes never reallocate.
+    fn reserve_for_loop(&mut self, blk: Block, stack: u64, size: u64) {
+        let Some(l) = self.fx.loops.innermost(blk) else {
+            return;
+        };
+        let (Some(tc), Some(pre)) = (trip_count(l), l.entry) else {
+            return;
+        };
+        let Some(term) = self
+            .vals
+            .fwd
+            .get(&pre.as_value())
+            .and_then(|f| f.as_block().terminator())
+        else {
+            return;
+        };
+        let i64t = self.fx.ctx.i64();
+        self.b.position_before(term);
+        let n = self.fwd_operand(tc.bound);
+        let n = match n.ty().int_width() {
+            Some(w) if w < 64 => self.b.sext(n, i64t),
+            Some(64) => n,
+            _ => return,
+        };
+        let cnt = self.b.sub(n, i64t.const_i64(tc.start - 1));
+        let pos = self
+            .b
+            .icmp(IntPredicate::LLVMIntSGT, cnt, i64t.const_int(0));
+        let cnt = self.b.select(pos, cnt, i64t.const_int(0));
+        let bytes = self.b.mul(cnt, i64t.const_int(size));
+        let cap = i64t.const_int(1 << 30);
+        let big = self.b.icmp(IntPredicate::LLVMIntUGT, bytes, cap);
+        let bytes = self.b.select(big, cap, bytes);
+        let reserve = self.sup.rt(RtFn::Reserve);
+        let s = self.b.byte_gep(self.tape.fwd, i64t.const_int(stack));
+        self.b.call_fn(reserve, &[s, bytes]);
+    }
+}

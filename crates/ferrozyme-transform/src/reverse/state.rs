@@ -1,0 +1,219 @@
+//! The state of one reverse-mode synthesis, one structure per concern.
+//!
+//! | structure | holds | written by |
+//! |---|---|---|
+//! | [`Facts`] | the request, the clone `p`, its analyses, loops, final stores | setup only (then read-only) |
+//! | [`Out`] | the generated function(s), their entry blocks and entry builders | setup |
+//! | [`ValueMaps`] | primal value/block → forward copy, reverse blocks, reverse parameters, tapes of augmented calls | setup, forward sweep |
+//! | [`LaneMaps`] (one per lane) | shadows, shadow parameters, the return seed, adjoint slots | setup, forward sweep (shadows), reverse sweep (adjoints) |
+//! | [`Tape`] | the tape pointers, its layout (size, slots, records), size patches | caching (slots and records), finalize |
+//! | [`Caches`] | where each cached value lives, values already available per reverse block | `values.rs` |
+//! | [`Flow`] | how the reverse sweep finds its way back: predecessor records and rules, loop counters, the scaled block | forward sweep, counters, reverse sweep |
+//!
+//! `Gen` (in `mod.rs`) owns one of each, the emission cursor, the diagnostics and the two
+//! narrow services synthesis may use ([`crate::services`]).
+
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
+
+use ferrozyme_analysis::activity::Activity;
+use ferrozyme_analysis::cfg::Cfg;
+use ferrozyme_analysis::loops::Loops;
+use ferrozyme_analysis::predecessors::PredRule;
+use ferrozyme_analysis::types::TypeAnalysis;
+use ferrozyme_llvm::{Block, Builder, Context, Module, Type, Value};
+
+use crate::lanes::Lane;
+use crate::signature::Request;
+
+/// Facts about the function being differentiated, fixed before emission starts.
+pub(crate) struct Facts {
+    pub m: Module,
+    pub ctx: Context,
+    pub req: Request,
+    /// Split mode (augmented forward + reverse functions) rather than combined.
+    pub split: bool,
+    /// The preprocessed clone of `req.func` that is differentiated.
+    pub p: Value,
+    pub cfg: Cfg,
+    pub act: Activity,
+    pub types: TypeAnalysis,
+    pub loops: Loops,
+    /// Reachable return blocks of `p`.
+    pub returns: Vec<Block>,
+    /// Fast-math flags for derivative code outside floating-point instructions
+    /// (`ferrozyme_llvm::fastmath`).
+    pub fmf: u32,
+    /// The user-facing name of the function (for messages).
+    pub fname: String,
+    /// Final stores performed after the reverse sweep (combined mode, see
+    /// `memory::deferrable_stores`).
+    pub deferred: HashSet<Value>,
+    /// Memory objects the primal may write (computed on first need).
+    pub writes: OnceCell<super::memory::Writes>,
+}
+
+impl Facts {
+    /// Number of lanes (1 in scalar mode).
+    pub fn width(&self) -> u32 {
+        self.req.width.max(1)
+    }
+}
+
+/// The generated functions and their entry blocks.
+pub(crate) struct Out {
+    pub fwd_fn: Value,
+    pub rev_fn: Value,
+    pub fwd_entry: Block,
+    pub rev_entry: Block,
+    /// Builder for allocas and initialisation in the entry block of the reverse function.
+    pub eb: Builder,
+    /// Builder for the entry block of the forward function (the same block as `eb`'s
+    /// when combined).
+    pub fb_entry: Builder,
+}
+
+/// Primal values → generated values, shared by all lanes.
+#[derive(Default)]
+pub(crate) struct ValueMaps {
+    /// Primal value (or block, as a value) → its copy in the forward sweep.
+    pub fwd: HashMap<Value, Value>,
+    /// Primal block → its reverse block.
+    pub rev_block: HashMap<Block, Block>,
+    /// Primal parameter → the reverse function's parameter.
+    pub rev_params: HashMap<Value, Value>,
+    /// Primal call → the tape its augmented call returned.
+    pub call_tape: HashMap<Value, Value>,
+    /// Allocas whose shadow is on the heap (freed when the reverse sweep replays them).
+    pub heap_shadow: HashSet<Value>,
+}
+
+/// What each lane of vector reverse mode has of its own.
+#[derive(Default)]
+pub(crate) struct LaneMaps {
+    /// Primal pointer → its shadow in the forward sweep.
+    pub shadow: HashMap<Value, Value>,
+    pub fwd_shadow_params: HashMap<Value, Value>,
+    pub rev_shadow_params: HashMap<Value, Value>,
+    /// The adjoint of the return value, when active.
+    pub seed: Option<Value>,
+    /// Primal value → its adjoint slot (an `alloca` of the reverse function).
+    pub adj: HashMap<Value, Value>,
+}
+
+/// A value the reverse sweep may need from the forward sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Key {
+    Primal(Value),
+    /// The shadow of a pointer in one lane.
+    Shadow(Value, Lane),
+    /// The tape returned by the augmented call of a primal call instruction.
+    Tape(Value),
+}
+
+/// Where a cached value lives.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Cache {
+    /// A slot in the tape (blocks that run at most once).
+    Slot { off: u64, ty: Type },
+    /// A field of the record that a cyclic block pushes each time it runs.
+    Field { block: Block, off: u64, ty: Type },
+}
+
+/// The per-execution record of a block on a CFG cycle: one push of all the values the
+/// reverse sweep needs from that block, at the end of its forward copy.
+pub(crate) struct Record {
+    /// Offset of the stack header in the tape.
+    pub stack: u64,
+    /// Record size so far (final at `finalize`).
+    pub size: u64,
+    /// The push in the forward block; stores of fields go right after it.
+    pub slot: Value,
+    /// Call instructions whose operand 1 is the record size, patched at `finalize`.
+    pub size_uses: Vec<Value>,
+}
+
+/// The tape: a byte buffer of slots and stack headers.
+pub(crate) struct Tape {
+    /// The tape as the forward and the reverse code address it. In split mode these are
+    /// local copies (kept in registers by SROA) of the heap block `heap_*` that the
+    /// augmented function fills at each return and the reverse function reads at entry.
+    pub fwd: Value,
+    pub rev: Value,
+    pub heap_fwd: Value,
+    pub heap_rev: Value,
+    /// Bytes laid out so far.
+    pub size: u64,
+    /// Instructions whose operand is the final tape size: (instruction, operand index).
+    pub size_patches: Vec<(Value, u32)>,
+    /// Split mode: the augmented function's returns (the tape is copied out before each).
+    pub aug_rets: Vec<Value>,
+    /// Split mode with several returns: the slot recording which one was taken.
+    pub ret_index: Option<u64>,
+    /// Records of cyclic blocks, by primal block, in creation order.
+    pub records: HashMap<Block, Record>,
+    pub record_order: Vec<Block>,
+}
+
+impl Tape {
+    pub fn new(ctx: Context) -> Tape {
+        let null = ctx.ptr().zero();
+        Tape {
+            fwd: null,
+            rev: null,
+            heap_fwd: null,
+            heap_rev: null,
+            size: 0,
+            size_patches: Vec::new(),
+            aug_rets: Vec::new(),
+            ret_index: None,
+            records: HashMap::new(),
+            record_order: Vec::new(),
+        }
+    }
+
+    /// Reserves `size` bytes with the given alignment; returns their offset.
+    pub fn alloc(&mut self, size: u64, align: u64) -> u64 {
+        let align = align.max(1);
+        let off = self.size.div_ceil(align) * align;
+        self.size = off + size.max(1);
+        off
+    }
+
+    /// The final size of the tape block (16-byte granules, at least one).
+    pub fn final_size(&self) -> u64 {
+        self.size.max(8).div_ceil(16) * 16
+    }
+}
+
+/// Where the reverse sweep finds the values it needs.
+#[derive(Default)]
+pub(crate) struct Caches {
+    /// Cached values, by key.
+    pub cache: HashMap<Key, Cache>,
+    /// Values already available in a reverse block: ((reverse block, key), value).
+    pub memo: HashMap<(Block, Key), Value>,
+    /// `top` of a block's record, per reverse block: ((reverse block, primal block), ptr).
+    pub record_tops: HashMap<(Block, Block), Value>,
+    /// Caches of loop values read after their loop (`values::exit_context`).
+    pub exit_cache: HashMap<(Key, Block), Cache>,
+    /// Depth of the recomputation in progress (chains are cut at 12).
+    pub recompute_depth: u32,
+}
+
+/// How the reverse sweep finds its way back through the control flow.
+#[derive(Default)]
+pub(crate) struct Flow {
+    /// Blocks whose predecessor is recorded: where the record is.
+    pub pred_rec: HashMap<Block, Cache>,
+    /// Blocks whose predecessor the reverse sweep recomputes instead of recording.
+    pub pred_rule: HashMap<Block, PredRule>,
+    /// Induction variables the reverse sweep counts down (see `counters.rs`).
+    pub counters: HashMap<Value, super::counters::Counter>,
+    /// The primal block whose reverse block is being emitted.
+    pub rev_ctx: Option<Block>,
+    /// The block being reversed with the seed 1 (`scaled.rs`).
+    pub scaled: Option<super::scaled::Scaled>,
+    /// The reverse sweep's return (frees and tape release go before it).
+    pub rev_exit_ret: Option<Value>,
+}

@@ -1,0 +1,183 @@
+//! What synthesis may ask of the rest of the pass, and nothing more.
+//!
+//! A synthesizer (reverse or forward mode) differentiates one function. It needs two
+//! kinds of help from outside that function:
+//!
+//! * [`Callees`]: the derivative functions of the functions it calls (their shells exist
+//!   as soon as they are asked for, so recursion works; their bodies are synthesized
+//!   later by the driver);
+//! * [`Support`]: module-level objects shared by every generated function — the tape
+//!   runtime, shadows of mutable globals, scratch slots, C library declarations, and the
+//!   set of functions that touch shadowed globals (an input of activity analysis).
+//!
+//! Options, memo tables and reports stay with the driver.
+
+use std::collections::{HashMap, HashSet};
+
+use ferrozyme_llvm::{Module, Type, Value};
+
+use crate::lanes::Lane;
+use crate::runtime::{RtFn, Runtime};
+use crate::signature::{Request, TangentRequest};
+
+/// Derivatives of callees, by request.
+pub(crate) trait Callees {
+    /// The combined (forward + reverse) function for `req`.
+    fn combined(&mut self, req: &Request) -> Value;
+    /// The augmented forward and reverse functions for `req`.
+    fn split(&mut self, req: &Request) -> (Value, Value);
+    /// The forward-mode function for `req`.
+    fn tangent(&mut self, req: &TangentRequest) -> Value;
+}
+
+/// Module-level objects shared by all generated code.
+pub(crate) struct Support {
+    pub module: Module,
+    /// Functions that (through their calls) touch mutable globals with shadows.
+    pub touchers: HashSet<Value>,
+    runtime: Runtime,
+    /// Shadows of mutable globals, by (global, lane).
+    shadow_globals: HashMap<(Value, Lane), Value>,
+    /// Targets of calls through pointers, by function type (see [`Support::candidates`]).
+    candidates: HashMap<Type, Vec<Candidate>>,
+}
+
+/// A function a call through a pointer may reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    /// The pointer value the call's callee is compared with.
+    pub pointer: Value,
+    /// The function whose derivatives are called when it matches: the function itself,
+    /// or for a library function with a math rule a wrapper with a body that calls it.
+    pub func: Value,
+}
+
+impl Support {
+    pub fn new(module: Module) -> Support {
+        Support {
+            module,
+            touchers: ferrozyme_analysis::activity::functions_touching_shadowed_globals(module),
+            runtime: Runtime::new(module),
+            shadow_globals: HashMap::new(),
+            candidates: HashMap::new(),
+        }
+    }
+
+    /// The functions a call through a pointer of function type `fty` may reach
+    /// (`ferrozyme_analysis::calls::indirect_candidates`), in module order.
+    pub fn candidates(&mut self, fty: Type) -> Vec<Candidate> {
+        if let Some(c) = self.candidates.get(&fty) {
+            return c.clone();
+        }
+        let module = self.module;
+        let found: Vec<Candidate> = ferrozyme_analysis::calls::indirect_candidates(module, fty)
+            .into_iter()
+            .map(|f| Candidate {
+                pointer: f,
+                func: if f.is_declaration()
+                    && !f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR)
+                {
+                    library_wrapper(module, f)
+                } else {
+                    f
+                },
+            })
+            .collect();
+        self.candidates.insert(fty, found.clone());
+        found
+    }
+
+    /// A runtime helper (see `runtime.rs`).
+    pub fn rt(&mut self, f: RtFn) -> Value {
+        match self.runtime.get(f) {
+            Ok(v) => v,
+            // The runtime is IR text compiled into Ferrozyme and checked by its tests.
+            Err(e) => panic!("invariant: the embedded runtime links and is complete: {e}"),
+        }
+    }
+
+    /// A C library function, declared if needed.
+    pub fn libc(&mut self, name: &str, ret: Type, params: &[Type]) -> Value {
+        let ctx = self.module.context();
+        self.module
+            .get_or_declare(name, ctx.function_type(ret, params, false))
+    }
+
+    /// The zero-initialised shadow of a mutable global in lane `l` of vector mode (lane 0
+    /// is the ordinary shadow global, `__fz_shadow_<name>`; lane `l` is
+    /// `__fz_shadow_<name>.<l>`).
+    pub fn shadow_global(&mut self, g: Value, l: Lane) -> Value {
+        if let Some(&s) = self.shadow_globals.get(&(g, l)) {
+            return s;
+        }
+        let ty = g.global_value_type();
+        let name = if l == Lane::FIRST {
+            format!("__fz_shadow_{}", g.name())
+        } else {
+            format!("__fz_shadow_{}.{l}", g.name())
+        };
+        let s = self.module.add_global(&name, ty);
+        s.set_initializer(ty.zero());
+        s.set_linkage_internal();
+        self.shadow_globals.insert((g, l), s);
+        // A global pointer to another shadowed global: its shadow points to that shadow.
+        if let Some(init) = g.initializer() {
+            if init.is_global_variable() && ferrozyme_analysis::activity::global_needs_shadow(init)
+            {
+                let target = self.shadow_global(init, l);
+                s.set_initializer(target);
+            }
+        }
+        s
+    }
+
+    /// Every shadow global made so far (top-level derivative calls zero them).
+    pub fn shadow_globals(&self) -> Vec<Value> {
+        self.shadow_globals.values().copied().collect()
+    }
+
+    /// Scratch slots for shadow reads (`__fz_null_slot`, constant zeros, so a pointer read
+    /// through an invalid shadow is null) and writes (`__fz_sink_slot`, never read) through
+    /// pointers whose shadow is invalid at run time (see `reverse/mixed.rs`).
+    pub fn null_slot(&mut self) -> Value {
+        self.scratch("__fz_null_slot", true)
+    }
+
+    pub fn sink_slot(&mut self) -> Value {
+        self.scratch("__fz_sink_slot", false)
+    }
+
+    fn scratch(&mut self, name: &str, constant: bool) -> Value {
+        if let Some(g) = self.module.global(name) {
+            return g;
+        }
+        let ctx = self.module.context();
+        let ty = ctx.array_type(ctx.i8(), 64);
+        let g = self.module.add_global(name, ty);
+        g.set_initializer(ty.zero());
+        g.set_linkage_internal();
+        if constant {
+            g.set_global_constant();
+        }
+        g
+    }
+}
+
+/// `fz_call_<f>`: a function with a body that calls the library function `f` (a math
+/// function with a rule), so a call through a pointer that reaches `f` can use the
+/// derivatives of a function with IR.
+fn library_wrapper(module: Module, f: Value) -> Value {
+    let name = format!("fz_call_{}", f.name());
+    if let Some(w) = module.function(&name) {
+        return w;
+    }
+    let w = module.add_function(&name, f.function_type());
+    w.set_linkage_internal();
+    crate::generated::mark(w);
+    let b = ferrozyme_llvm::Builder::new(module.context());
+    let entry = b.append_block(w, "entry");
+    b.position_at_end(entry);
+    let r = b.call_fn(f, &w.params());
+    b.ret(r);
+    w
+}

@@ -1,0 +1,170 @@
+//! What a derivative function is asked for, and the signature it gets.
+//!
+//! A [`Request`] (reverse mode) or [`TangentRequest`] (forward mode) names the function
+//! to differentiate and the activity of its arguments; it is the memo key of the driver
+//! and the input of synthesis. The generated functions' parameter and return types follow
+//! from the request alone, so a caller can emit a call of a derivative before its body
+//! exists (recursive functions call their own derivatives).
+//!
+//! Reverse mode generates either one *combined* function (forward sweep, then reverse
+//! sweep) or a *split* pair: an augmented forward function returning a tape and a reverse
+//! function taking it ([`Target`]).
+//!
+//! Signatures, with `width` lanes (vector mode):
+//! * every generated function takes each primal parameter, followed by `width` shadows
+//!   when it is `Dup` (forward mode: also when it is an `Active` float — its tangents);
+//! * combined/reverse functions then take `width` seeds of an active float return, and
+//!   the reverse function the tape; they return the adjoints of the `Active` parameters
+//!   (a literal struct, lane-major per parameter) or `void`;
+//! * augmented functions return `{ result?, shadows of a pointer result?, tape }`;
+//! * forward functions return `{ result, tangent × width? }` or `void`.
+
+use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
+use ferrozyme_llvm::{Type, Value};
+
+/// What to differentiate in reverse mode: a function and the activity of its arguments
+/// and return.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Request {
+    pub func: Value,
+    pub args: Vec<ArgActivity>,
+    /// Is the (floating) return value active, i.e. does the caller pass its adjoint?
+    pub ret_active: bool,
+    /// Number of adjoint directions (vector reverse mode): every shadow, seed and
+    /// returned adjoint comes `width` times, lane 0 first.
+    pub width: u32,
+}
+
+/// What to differentiate in forward mode: a function, its arguments' activity, and the
+/// number of directions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TangentRequest {
+    pub func: Value,
+    pub args: Vec<ArgActivity>,
+    pub width: u32,
+}
+
+/// Where reverse-mode code goes.
+#[derive(Clone, Copy, Debug)]
+pub enum Target {
+    /// One function: forward sweep, then reverse sweep.
+    Combined { g: Value },
+    /// Augmented forward function (returns the tape) and reverse function (takes it).
+    Split { aug: Value, rev: Value },
+}
+
+/// Parameter types shared by all reverse-mode functions: each primal parameter, followed
+/// by its shadow pointers when it is `Dup`.
+pub fn primal_shadow_params(req: &Request) -> Vec<Type> {
+    let ctx = req.func.ty().context();
+    let mut v = Vec::new();
+    for (p, a) in req.func.params().into_iter().zip(&req.args) {
+        v.push(p.ty());
+        if *a == ArgActivity::Dup {
+            for _ in 0..req.width {
+                v.push(ctx.ptr());
+            }
+        }
+    }
+    v
+}
+
+/// Parameters of the combined function: [`primal_shadow_params`], then the seeds of an
+/// active return.
+pub fn combined_params(req: &Request) -> Vec<Type> {
+    let mut params = primal_shadow_params(req);
+    push_seeds(req, &mut params);
+    params
+}
+
+/// Parameters of the reverse function of a split pair: the combined function's, then the
+/// tape.
+pub fn reverse_params(req: &Request) -> Vec<Type> {
+    let mut params = combined_params(req);
+    params.push(req.func.ty().context().ptr());
+    params
+}
+
+fn push_seeds(req: &Request, params: &mut Vec<Type>) {
+    if req.ret_active {
+        for _ in 0..req.width {
+            params.push(req.func.function_type().return_type());
+        }
+    }
+}
+
+/// The return type of reverse/combined functions: a literal struct of the adjoints of the
+/// `Active` parameters, in order, or `void` when there are none.
+pub fn adjoint_return_type(req: &Request) -> Type {
+    let ctx = req.func.ty().context();
+    let tys: Vec<Type> = req
+        .func
+        .params()
+        .into_iter()
+        .zip(&req.args)
+        .filter(|(_, a)| **a == ArgActivity::Active)
+        .flat_map(|(p, _)| std::iter::repeat_n(p.ty(), req.width as usize))
+        .collect();
+    if tys.is_empty() {
+        ctx.void()
+    } else {
+        ctx.struct_type(&tys)
+    }
+}
+
+/// The return type of augmented forward functions: `{ ret?, shadow ret?, ptr tape }`.
+pub fn aug_return_type(req: &Request) -> Type {
+    let ctx = req.func.ty().context();
+    let ret = req.func.function_type().return_type();
+    let mut f = Vec::new();
+    if !ret.is_void() {
+        f.push(ret);
+    }
+    if ret.is_pointer() {
+        for _ in 0..req.width {
+            f.push(ctx.ptr());
+        }
+    }
+    f.push(ctx.ptr());
+    ctx.struct_type(&f)
+}
+
+/// Does a value of this type get a tangent in the return struct?
+fn has_tangent_type(t: Type) -> bool {
+    carries_fp(t) || t.contains_pointer()
+}
+
+/// Parameter types of a forward-mode function.
+pub fn tangent_params(req: &TangentRequest) -> Vec<Type> {
+    let mut v = Vec::new();
+    for (p, a) in req.func.params().into_iter().zip(&req.args) {
+        v.push(p.ty());
+        if *a != ArgActivity::Const {
+            for _ in 0..req.width {
+                v.push(p.ty());
+            }
+        }
+    }
+    v
+}
+
+/// Return type of a forward-mode function: `{ primal, tangent × width? }` or void.
+pub fn tangent_return_type(req: &TangentRequest) -> Type {
+    let ctx = req.func.ty().context();
+    let ret = req.func.function_type().return_type();
+    if ret.is_void() {
+        return ctx.void();
+    }
+    let mut f = vec![ret];
+    if has_tangent_type(ret) {
+        for _ in 0..req.width {
+            f.push(ret);
+        }
+    }
+    ctx.struct_type(&f)
+}
+
+/// Does the forward-mode function return tangents of the result?
+pub fn returns_tangent(req: &TangentRequest) -> bool {
+    has_tangent_type(req.func.function_type().return_type())
+}

@@ -1,0 +1,326 @@
+"""JAX binding: three primitives lowered to one XLA FFI custom call (`ferrozyme_call`).
+
+* `ferrozyme_primal(xs) -> ys` runs `fz_primal`;
+* `ferrozyme_jvp(xs, xdots) -> ydots` runs `fz_jvp` (forward mode); it is linear in `xdots`;
+* `ferrozyme_vjp(xs, ybars) -> xbars` runs `fz_vjp` (reverse mode); linear in `ybars`.
+
+The JVP rule of the primal emits `ferrozyme_jvp`, whose transpose is `ferrozyme_vjp` (and
+vice versa), so `jax.jvp` runs forward mode and `jax.grad`/`jax.vjp` run reverse mode,
+each as one compiled call next to the primal one. All three lower to the C++ handler in
+`shims/jax_ffi.cc` (built once per jaxlib version, registered with
+`jax.ffi.register_ffi_target`), which calls the generated wrapper directly: `jax.jit`
+keeps the call inside the compiled program, there is no Python callback.
+
+Batching (`jax.vmap`): every primitive carries `batch`, the shape of the leading batch
+axes its batched operands have (unbatched operands are passed once and broadcast by the
+handler, without copies). The handler loops over the batch in C++. When only the
+tangents (or cotangents) are batched and the batch has at most `VECTOR_MAX_WIDTH` lanes
+— `jax.jacfwd`, `jax.jacrev`, `vmap` of a `jvp`/`vjp` over directions — the primitive
+switches to Ferrozyme's vector mode (`enzyme_width`, `enzyme_dupv`): one call computes
+all lanes with one primal sweep.
+
+Second derivatives (differentiating `ferrozyme_jvp`/`_vjp` with respect to the primal
+inputs) raise NotImplementedError.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import subprocess
+import threading
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import jax
+import jax.numpy as jnp
+from jax.interpreters import ad, batching, mlir
+
+try:
+    from jax.extend.core import Primitive
+except ImportError:  # pragma: no cover - older jax
+    from jax.core import Primitive
+
+from . import _toolchain
+from ._core import Function
+from ._errors import ToolchainError
+
+TARGET = "ferrozyme_call"
+VECTOR_MAX_WIDTH = 16
+_NULL = -(2**63)
+_registered = False
+_reg_lock = threading.Lock()
+
+
+# ----- the FFI shim ------------------------------------------------------------------------
+
+
+def _shim_path() -> Path:
+    src = Path(__file__).with_name("shims") / "jax_ffi.cc"
+    inc = jax.ffi.include_dir()
+    import jaxlib
+
+    h = hashlib.sha256(src.read_bytes() + jaxlib.__version__.encode() + inc.encode()).hexdigest()[:16]
+    out = _toolchain.cache_dir() / "shims" / f"jax-{jaxlib.__version__}-{h}" / "libferrozyme_jax.so"
+    if out.exists():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + f".{os.getpid()}.tmp")
+    cmd = [_toolchain.clang(cxx=True), "-O2", "-std=c++17", "-shared", "-fPIC", f"-I{inc}", str(src), "-o", str(tmp)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise ToolchainError(f"building the JAX FFI handler failed ({' '.join(cmd)}):\n{r.stderr[-4000:]}")
+    os.replace(tmp, out)
+    return out
+
+
+def _ensure_target():
+    global _registered
+    if _registered:
+        return
+    with _reg_lock:
+        if _registered:
+            return
+        lib = ctypes.CDLL(str(_shim_path()))
+        jax.ffi.register_ffi_target(TARGET, jax.ffi.pycapsule(lib.FerrozymeCall), platform="cpu")
+        _registered = True
+
+
+# ----- shapes --------------------------------------------------------------------------------
+
+
+def _base_shapes(fn: Function, iv):
+    env = dict(zip(fn.signature.iv_names, iv))
+    ins = [tuple(d if isinstance(d, int) else env[d] for d in s.dims) for s in fn._inputs]
+    outs = [tuple(d if isinstance(d, int) else env[d] for d in s.dims) for s in fn._outputs]
+    diff = [ins[fn._inputs.index(s)] for s in fn._diff]
+    return ins, outs, diff
+
+
+def _groups(fn: Function, kind: str, iv):
+    """Base shapes and dtypes of the operands and results of a primitive."""
+    ins, outs, diff = _base_shapes(fn, iv)
+    xdt = [s.dtype for s in fn._inputs]
+    ydt = [s.dtype for s in fn._outputs]
+    ddt = [s.dtype for s in fn._diff]
+    if kind == "primal":
+        return list(zip(ins, xdt)), list(zip(outs, ydt))
+    if kind == "jvp":
+        return list(zip(ins, xdt)) + list(zip(diff, ddt)), list(zip(outs, ydt))
+    return list(zip(ins, xdt)) + list(zip(outs, ydt)), list(zip(diff, ddt))
+
+
+def _nx(fn: Function) -> int:
+    return len(fn._inputs)
+
+
+# ----- primitives ------------------------------------------------------------------------------
+
+primal_p = Primitive("ferrozyme_primal")
+jvp_p = Primitive("ferrozyme_jvp")
+vjp_p = Primitive("ferrozyme_vjp")
+_KIND = {primal_p: "primal", jvp_p: "jvp", vjp_p: "vjp"}
+for _p in _KIND:
+    _p.multiple_results = True
+
+
+def _abstract(kind, *avals, fn, iv, rv, batch, width):
+    ops, res = _groups(fn, kind, iv)
+    lead = (width,) if width else tuple(batch)
+    # The handler trusts the buffers' dtypes and sizes: check them here, where a mistake
+    # is still an exception and not memory corruption.
+    if avals:
+        if len(avals) != len(ops):
+            raise TypeError(f"ferrozyme: {kind} of {fn.name} takes {len(ops)} operands, got {len(avals)}")
+        for a, (sh, dt) in zip(avals, ops):
+            if jnp.dtype(a.dtype) != jnp.dtype(dt) or (tuple(a.shape) != sh and tuple(a.shape[-len(sh):] if sh else ()) != sh):
+                raise TypeError(f"ferrozyme: {kind} of {fn.name}: operand {a.dtype}{list(a.shape)} does not fit {dt}{list(sh)}")
+    return [jax.core.ShapedArray(lead + sh, jnp.dtype(dt)) for sh, dt in res]
+
+
+def _impl(prim, *args, **params):
+    return jax.jit(partial(prim.bind, **params))(*args)
+
+
+for _p, _k in _KIND.items():
+    _p.def_abstract_eval(partial(_abstract, _k))
+    _p.def_impl(partial(_impl, _p))
+
+
+def _lowering(kind, ctx, *operands, fn, iv, rv, batch, width):
+    _ensure_target()
+    ops_g, res_g = _groups(fn, kind, iv)
+    nx, nd, ny = len(fn._inputs), len(fn._diff), len(fn._outputs)
+    if kind == "primal":
+        slots = list(range(nx)) + [-1 - j for j in range(ny)]
+    elif kind == "jvp":
+        slots = list(range(nx + nd)) + [_NULL] * ny + [-1 - j for j in range(ny)]
+    else:
+        slots = list(range(nx + ny)) + [-1 - j for j in range(nd)]
+    base = [int(np.prod(sh, dtype=np.int64)) for sh, _ in ops_g + res_g]
+    nbatch = width if width else int(np.prod(batch, dtype=np.int64))
+    if width:
+        path = fn._built.vector_lib(kind, width)
+        sym = f"fz_{kind}_w{width}"
+    else:
+        path, sym = fn.library, f"fz_{kind}"
+    rule = jax.ffi.ffi_lowering(TARGET)
+    return rule(
+        ctx,
+        *operands,
+        lib=str(path),
+        sym=sym,
+        iv=np.asarray(iv, dtype=np.int64),
+        rv=np.asarray(rv, dtype=np.float64),
+        slots=np.asarray(slots, dtype=np.int64),
+        base=np.asarray(base, dtype=np.int64),
+        batch=np.int64(nbatch),
+        vector=np.int64(width),
+    )
+
+
+for _p, _k in _KIND.items():
+    mlir.register_lowering(_p, partial(_lowering, _k), platform="cpu")
+
+
+# ----- differentiation rules ---------------------------------------------------------------------
+
+
+def _zeros_like_aval(aval):
+    return jnp.zeros(aval.shape, aval.dtype)
+
+
+def _primal_jvp(primals, tangents, *, fn, iv, rv, batch, width):
+    ys = primal_p.bind(*primals, fn=fn, iv=iv, rv=rv, batch=batch, width=width)
+    if width:
+        raise NotImplementedError("ferrozyme: differentiating a vector-mode call")
+    diff_idx = [fn._inputs.index(s) for s in fn._diff]
+    dts = [tangents[i] for i in diff_idx]
+    if all(isinstance(t, ad.Zero) for t in dts):
+        return ys, [ad.Zero.from_primal_value(y) for y in ys]
+    dts = [_zeros_like_aval(t.aval) if isinstance(t, ad.Zero) else t for t in dts]
+    # Tangents must have their primal's shape (batch axes included) for the handler.
+    dts = [_match_batch(t, primals[i]) for t, i in zip(dts, diff_idx)]
+    ydots = jvp_p.bind(*primals, *dts, fn=fn, iv=iv, rv=rv, batch=batch, width=0)
+    return ys, ydots
+
+
+def _match_batch(t, p):
+    return t if t.shape == p.shape else jnp.broadcast_to(t, p.shape)
+
+
+ad.primitive_jvps[primal_p] = _primal_jvp
+
+
+def _second_order(*_, **__):
+    raise NotImplementedError(
+        "ferrozyme: second derivatives of a loaded function (differentiating its derivative with "
+        "respect to the primal inputs) are not supported by the JAX binding"
+    )
+
+
+def _linear_jvp(prim, primals, tangents, *, fn, iv, rv, batch, width):
+    nx = _nx(fn)
+    if any(not isinstance(t, ad.Zero) for t in tangents[:nx]):
+        _second_order()
+    out = prim.bind(*primals, fn=fn, iv=iv, rv=rv, batch=batch, width=width)
+    lin = [t if not isinstance(t, ad.Zero) else _zeros_like_aval(t.aval) for t in tangents[nx:]]
+    dout = prim.bind(*primals[:nx], *lin, fn=fn, iv=iv, rv=rv, batch=batch, width=width)
+    return out, dout
+
+
+ad.primitive_jvps[jvp_p] = partial(_linear_jvp, jvp_p)
+ad.primitive_jvps[vjp_p] = partial(_linear_jvp, vjp_p)
+
+
+def _transpose(prim_to, cts, *args, fn, iv, rv, batch, width):
+    nx = _nx(fn)
+    xs = args[:nx]
+    if any(ad.is_undefined_primal(x) for x in xs):
+        _second_order()
+    # args[nx:] are the linear operands (undefined primals): the result is their cotangent.
+    cts = [jnp.zeros(a.aval.shape, a.aval.dtype) if isinstance(c, ad.Zero) else c
+           for c, a in zip(cts, _out_avals(prim_to, args, fn, iv, rv, batch, width))]
+    res = prim_to.bind(*xs, *cts, fn=fn, iv=iv, rv=rv, batch=batch, width=width)
+    return [None] * nx + list(res)
+
+
+def _out_avals(prim_to, args, fn, iv, rv, batch, width):
+    # Cotangent avals of the transposed primitive = results of the forward one.
+    kind_from = "vjp" if prim_to is jvp_p else "jvp"
+    return [_AV(a) for a in _abstract(kind_from, fn=fn, iv=iv, rv=rv, batch=batch, width=width)]
+
+
+class _AV:
+    def __init__(self, aval):
+        self.aval = aval
+
+
+ad.primitive_transposes[jvp_p] = partial(_transpose, vjp_p)
+ad.primitive_transposes[vjp_p] = partial(_transpose, jvp_p)
+
+
+# ----- batching --------------------------------------------------------------------------------
+
+
+def _batch_rule(prim, args, dims, *, fn, iv, rv, batch, width):
+    kind = _KIND[prim]
+    nx = _nx(fn)
+    size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
+    ops_g, _ = _groups(fn, kind, iv)
+    lead_old = (width,) if width else tuple(batch)
+    new_mapped = [d is not None for d in dims]
+    moved = [jnp.moveaxis(a, d, 0) if m else a for a, d, m in zip(args, dims, new_mapped)]
+
+    # Vector mode: xs unbatched at every level, linear operands batched now, small batch.
+    if (kind in ("jvp", "vjp") and not lead_old and 2 <= size <= VECTOR_MAX_WIDTH
+            and not any(new_mapped[:nx])):
+        outs = prim.bind(*moved, fn=fn, iv=iv, rv=rv, batch=(), width=size)
+        return outs, [0] * len(outs)
+
+    # Loop mode: batch shape (size, *lead_old). Each operand gets either all those leading
+    # axes or none (then the handler passes the same buffer for every element).
+    new_batch = (size,) + tuple(lead_old)
+    out_args = []
+    for k, (m, nm, g) in enumerate(zip(moved, new_mapped, ops_g)):
+        had_old = m.ndim - (1 if nm else 0) > len(g[0])
+        if nm == had_old:
+            out_args.append(m)  # batched at both levels, or at none
+        elif nm:  # batched now only: repeat over the old axes
+            shape = (size,) + tuple(lead_old) + m.shape[1:]
+            out_args.append(jnp.broadcast_to(m.reshape((size,) + (1,) * len(lead_old) + m.shape[1:]), shape))
+        else:  # batched before only: repeat over the new axis
+            out_args.append(jnp.broadcast_to(m[None], (size,) + m.shape))
+    outs = prim.bind(*out_args, fn=fn, iv=iv, rv=rv, batch=new_batch, width=0)
+    return outs, [0] * len(outs)
+
+
+for _p in _KIND:
+    batching.primitive_batchers[_p] = partial(_batch_rule, _p)
+
+
+# ----- the user-facing call ------------------------------------------------------------------------
+
+
+def apply(fn: Function, args, kwargs):
+    inputs, consts = fn.split_args(args, kwargs)
+    xs = []
+    for slot, x in zip(fn._inputs, inputs):
+        if not isinstance(x, (jax.Array, np.ndarray)) and not hasattr(x, "aval"):
+            x = jnp.asarray(x, dtype=slot.dtype) if slot.dims == () else jnp.asarray(x)
+        elif isinstance(x, np.ndarray):
+            x = jnp.asarray(x)  # the dtype JAX will really pass (float32 without x64)
+        xs.append(x)
+    dts = [str(jnp.result_type(x)) for x in xs]
+    for slot, dt in zip(fn._inputs, dts):
+        if slot.dtype == "float64" and dt == "float32" and not jax.config.jax_enable_x64:
+            raise ValueError(
+                f"{fn.name}(): argument {slot.name!r} must be float64 (the C parameter is `{slot.param.c_decl}`), "
+                "but JAX has 64-bit types disabled: call jax.config.update('jax_enable_x64', True)"
+            )
+    plan = fn.plan([tuple(jnp.shape(x)) for x in xs], dts, consts)
+    outs = primal_p.bind(*xs, fn=fn, iv=plan.iv, rv=plan.rv, batch=(), width=0)
+    outs = list(outs)
+    return outs[0] if len(outs) == 1 else tuple(outs)

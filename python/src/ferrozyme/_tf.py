@@ -1,0 +1,132 @@
+"""TensorFlow binding: the custom op `FerrozymeCall` with a registered gradient.
+
+The op (shims/tf_op.cc, built once per TensorFlow version with `tf.sysconfig`'s flags and
+loaded with `tf.load_op_library`) runs a generated wrapper on the op's input tensors
+without copying them and writes into outputs it allocates with static shapes, so it works
+eagerly, inside `tf.function` graphs and under `tf.GradientTape`. Its gradient
+(`@tf.RegisterGradient("FerrozymeCall")`) is another `FerrozymeCall` of the `fz_vjp`
+wrapper: reverse mode through the C code. Differentiating that gradient again (second
+order) raises an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import subprocess
+import threading
+from pathlib import Path
+
+import numpy as np
+import tensorflow as tf
+
+from . import _toolchain
+from ._core import Function
+from ._errors import ToolchainError
+from ._glue import layout
+
+_NULL = -(2**63)
+_op_module = None
+_lock = threading.Lock()
+_by_lib: dict = {}  # library path -> Function, for the gradient function
+
+
+def _op_path() -> Path:
+    src = Path(__file__).with_name("shims") / "tf_op.cc"
+    flags = tf.sysconfig.get_compile_flags() + tf.sysconfig.get_link_flags()
+    h = hashlib.sha256(src.read_bytes() + tf.__version__.encode() + " ".join(flags).encode()).hexdigest()[:16]
+    out = _toolchain.cache_dir() / "shims" / f"tf-{tf.__version__}-{h}" / "libferrozyme_tf.so"
+    if out.exists():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + f".{os.getpid()}.tmp")
+    cmd = [_toolchain.clang(cxx=True), "-O2", "-shared", "-fPIC", "-w", str(src), "-o", str(tmp), *flags]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise ToolchainError(f"building the TensorFlow op failed ({' '.join(cmd)}):\n{r.stderr[-4000:]}")
+    os.replace(tmp, out)
+    return out
+
+
+def _ops():
+    global _op_module
+    if _op_module is None:
+        with _lock:
+            if _op_module is None:
+                _op_module = tf.load_op_library(str(_op_path()))
+    return _op_module
+
+
+def _rv_bits(rv):
+    return [struct.unpack("<q", struct.pack("<d", float(v)))[0] for v in rv]
+
+
+def _call(fn: Function, kind: str, tensors, iv, rv, out_shapes, out_dtypes):
+    nin = len(tensors)
+    if kind == "primal":
+        slots = list(range(nin)) + [-1 - j for j in range(len(out_shapes))]
+        lib, sym = fn.library, "fz_primal"
+    elif kind == "vjp":
+        slots = list(range(nin)) + [-1 - j for j in range(len(out_shapes))]
+        lib, sym = fn.library, "fz_vjp"
+    else:
+        raise ValueError(kind)
+    assert len(slots) == layout(fn.signature, kind)["n"]
+    return _ops().ferrozyme_call(
+        args=list(tensors),
+        Tout=[tf.as_dtype(d) for d in out_dtypes],
+        lib=lib,
+        sym=sym,
+        iv=[int(v) for v in iv],
+        rv_bits=_rv_bits(rv),
+        slots=slots,
+        out_shapes=[list(s) for s in out_shapes],
+    )
+
+
+@tf.RegisterGradient("FerrozymeCall")
+def _ferrozyme_call_grad(op, *grads):
+    lib = op.get_attr("lib").decode()
+    sym = op.get_attr("sym").decode()
+    fn = _by_lib.get(lib)
+    if fn is None:
+        raise LookupError(f"ferrozyme: the gradient needs {lib}, which this process has not loaded with ferrozyme.load")
+    if sym != "fz_primal":
+        raise NotImplementedError(
+            "ferrozyme: second derivatives of a loaded function are not supported by the TensorFlow binding"
+        )
+    iv = list(op.get_attr("iv"))
+    rv = [struct.unpack("<d", struct.pack("<q", b))[0] for b in op.get_attr("rv_bits")]
+    xs = list(op.inputs)
+    out_shapes = fn.out_shapes(iv)
+    cts = []
+    for g, s, sh in zip(grads, fn._outputs, out_shapes):
+        cts.append(tf.zeros(sh, dtype=s.dtype) if g is None else tf.convert_to_tensor(g))
+    diff_shapes = [tuple(xs[fn._inputs.index(s)].shape) for s in fn._diff]
+    gs = _call(fn, "vjp", xs + cts, iv, rv, diff_shapes, [s.dtype for s in fn._diff])
+    it = iter(gs)
+    return [next(it) if s.differentiable else None for s in fn._inputs]
+
+
+def apply(fn: Function, args, kwargs):
+    _by_lib[fn.library] = fn
+    inputs, consts = fn.split_args(args, kwargs)
+    xs = []
+    for slot, x in zip(fn._inputs, inputs):
+        if not isinstance(x, (tf.Tensor, tf.Variable)):
+            x = tf.convert_to_tensor(np.asarray(x, dtype=slot.dtype) if not isinstance(x, np.ndarray) else x)
+        xs.append(x)
+    shapes = []
+    for slot, x in zip(fn._inputs, xs):
+        sh = x.shape
+        if sh.rank is None or any(d is None for d in sh.as_list()):
+            raise ValueError(
+                f"{fn.name}(): argument {slot.name!r} has an unknown shape {sh}; the compiled function needs "
+                "static shapes (give tf.function an input_signature with full shapes)"
+            )
+        shapes.append(tuple(sh.as_list()))
+    plan = fn.plan(shapes, [x.dtype.name for x in xs], consts)
+    outs = _call(fn, "primal", xs, plan.iv, plan.rv, plan.out_shapes, [s.dtype for s in fn._outputs])
+    outs = list(outs)
+    return outs[0] if len(outs) == 1 else tuple(outs)

@@ -1,0 +1,350 @@
+"""PyTorch binding: custom ops for torch.compile, an autograd.Function for eager mode.
+
+Each loaded function gets three `torch.library` ops in the `ferrozyme` namespace
+(`<key>_primal`, `<key>_vjp`, `<key>_jvp`, schema `(Tensor[] xs, ..., int[] iv, float[]
+rv) -> Tensor[]`) with fake (meta) implementations computing output shapes from `iv`, so
+`torch.compile` keeps them in its graph as opaque nodes instead of breaking it. The primal
+op has `register_autograd` (backward = the vjp op), which is what AOTAutograd uses under
+`torch.compile`.
+
+Eager calls go through a `torch.autograd.Function` whose forward calls the same primal op
+and which also defines `jvp` (forward mode: `torch.func.jvp`, `torch.autograd.forward_ad`)
+and `vmap` (a batch axis, looped over in Python, or one vector-mode call when only the
+tangents/cotangents are batched and the batch is small).
+
+CPU tensors of the C dtypes (float64 for `double *`, float32 for `float *`) are passed
+without copies when contiguous (`data_ptr()`); others are made contiguous first.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._core import Function
+
+_DTYPES = {
+    torch.float64: "float64",
+    torch.float32: "float32",
+    torch.int64: "int64",
+    torch.int32: "int32",
+    torch.int16: "int16",
+    torch.int8: "int8",
+    torch.uint8: "uint8",
+}
+_TORCH = {v: k for k, v in _DTYPES.items()}
+VECTOR_MAX_WIDTH = 16
+
+
+def _ptr(t: torch.Tensor) -> int:
+    return t.data_ptr()
+
+
+def _contig(t: torch.Tensor, fname: str, what: str) -> torch.Tensor:
+    if t.device.type != "cpu":
+        raise ValueError(f"{fname}(): {what} is on {t.device}; the compiled function runs on the CPU")
+    return t if t.is_contiguous() else t.contiguous()
+
+
+class _Ops:
+    """The torch.library ops of one Function."""
+
+    def __init__(self, fn: Function):
+        self.fn = fn
+        ns = "ferrozyme"
+        base = f"f{fn.key}"
+        self.lib = torch.library.Library(ns, "FRAGMENT")
+        self.lib.define(f"{base}_primal(Tensor[] xs, int[] iv, float[] rv) -> Tensor[]")
+        self.lib.define(f"{base}_vjp(Tensor[] xs, Tensor[] cts, int[] iv, float[] rv) -> Tensor[]")
+        self.lib.define(f"{base}_jvp(Tensor[] xs, Tensor[] tans, int[] iv, float[] rv) -> Tensor[]")
+        self.lib.impl(f"{base}_primal", self._primal, "CPU")
+        self.lib.impl(f"{base}_vjp", self._vjp, "CPU")
+        self.lib.impl(f"{base}_jvp", self._jvp, "CPU")
+        q = f"{ns}::{base}"
+        torch.library.register_fake(f"{q}_primal", self._primal_fake, lib=self.lib)
+        torch.library.register_fake(f"{q}_vjp", self._vjp_fake, lib=self.lib)
+        torch.library.register_fake(f"{q}_jvp", self._jvp_fake, lib=self.lib)
+        torch.library.register_autograd(
+            f"{q}_primal", self._backward, setup_context=self._setup_context, lib=self.lib
+        )
+        torch.library.register_vmap(f"{q}_primal", self._primal_vmap, lib=self.lib)
+        torch.library.register_vmap(f"{q}_vjp", self._vjp_vmap, lib=self.lib)
+        torch.library.register_vmap(f"{q}_jvp", self._jvp_vmap, lib=self.lib)
+        ops = getattr(torch.ops, ns)
+        self.primal = getattr(ops, f"{base}_primal").default
+        self.vjp = getattr(ops, f"{base}_vjp").default
+        self.jvp = getattr(ops, f"{base}_jvp").default
+        self.autograd_fn, self.eager_fn = _make_autograd_function(self)
+
+    # -- shapes ------------------------------------------------------------------------
+    def _outs(self, iv, like):
+        shapes = self.fn.out_shapes(iv)
+        return [like.new_empty(sh, dtype=_TORCH[s.dtype]) for s, sh in zip(self.fn._outputs, shapes)]
+
+    def _diff_like(self, xs):
+        return [torch.empty_like(xs[self.fn._inputs.index(s)], memory_format=torch.contiguous_format)
+                for s in self.fn._diff]
+
+    # -- real implementations ------------------------------------------------------------
+    def _primal(self, xs, iv, rv):
+        xs = [_contig(x, self.fn.name, "an input") for x in xs]
+        ys = self._outs(iv, xs[0] if xs else torch.empty(0))
+        self.fn.raw_iv("primal", [_ptr(x) for x in xs] + [_ptr(y) for y in ys], *self.fn.plan_ivrv(iv, rv))
+        return ys
+
+    def _vjp(self, xs, cts, iv, rv):
+        xs = [_contig(x, self.fn.name, "an input") for x in xs]
+        cts = [_contig(c, self.fn.name, "a cotangent") for c in cts]
+        gs = self._diff_like(xs)
+        self.fn.raw_iv("vjp", [_ptr(x) for x in xs] + [_ptr(c) for c in cts] + [_ptr(g) for g in gs],
+                       *self.fn.plan_ivrv(iv, rv))
+        return gs
+
+    def _jvp(self, xs, tans, iv, rv):
+        xs = [_contig(x, self.fn.name, "an input") for x in xs]
+        tans = [_contig(t, self.fn.name, "a tangent") for t in tans]
+        like = xs[0] if xs else torch.empty(0)
+        ys, yd = self._outs(iv, like), self._outs(iv, like)
+        self.fn.raw_iv("jvp", [_ptr(x) for x in xs] + [_ptr(t) for t in tans]
+                       + [_ptr(y) for y in ys] + [_ptr(t) for t in yd], *self.fn.plan_ivrv(iv, rv))
+        return ys + yd
+
+    # -- fakes (shape propagation for torch.compile) ----------------------------------------
+    def _primal_fake(self, xs, iv, rv):
+        return self._outs(iv, xs[0] if xs else torch.empty(0, device="meta"))
+
+    def _vjp_fake(self, xs, cts, iv, rv):
+        return self._diff_like(xs)
+
+    def _jvp_fake(self, xs, tans, iv, rv):
+        like = xs[0] if xs else torch.empty(0, device="meta")
+        return self._outs(iv, like) + self._outs(iv, like)
+
+    # -- autograd for the custom op (used under torch.compile) ------------------------------
+    def _setup_context(self, ctx, inputs, output):
+        xs, iv, rv = inputs
+        ctx.save_for_backward(*xs)
+        ctx.iv, ctx.rv = iv, rv
+
+    def _backward(self, ctx, gys):
+        xs = list(ctx.saved_tensors)
+        gys = [g if g is not None else torch.zeros(sh, dtype=_TORCH[s.dtype])
+               for g, s, sh in zip(gys, self.fn._outputs, self.fn.out_shapes(ctx.iv))]
+        gs = self.vjp(xs, gys, ctx.iv, ctx.rv)
+        # The result must mirror the inputs' pytree: an empty list input counts as a
+        # (vacuous) list of tensors, so its "gradient" is an empty list too.
+        return (_scatter_diff(self.fn, gs), [] if not ctx.iv else None, [] if not ctx.rv else None)
+
+
+    # -- vmap rules: a loop over the batch, or one vector-mode call ---------------------------
+    def _loop(self, op, B, groups, dims, iv, rv):
+        """Call `op` once per batch element; groups: lists of tensors, dims: their batch dims."""
+        moved = [[t.movedim(d, 0) if d is not None else t for t, d in zip(g, dg)] for g, dg in zip(groups, dims)]
+        res = []
+        for b in range(B):
+            args = [[t[b] if d is not None else t for t, d in zip(g, dg)] for g, dg in zip(moved, dims)]
+            res.append(op(*args, iv, rv))
+        outs = [torch.stack([r[k] for r in res]) for k in range(len(res[0]))] if res else []
+        return outs, [0] * len(outs)
+
+    def _vector(self, mode, B, xs, lanes, lane_dims, iv, rv):
+        """One vector-mode call: xs unbatched, `lanes` batched (W = B lanes)."""
+        fn = self.fn
+        cfn, _ = fn.vector_symbol(mode, B)
+        xs = [_contig(x, fn.name, "an input") for x in xs]
+        lanes = [(t.movedim(d, 0).contiguous() if d is not None else _contig(t, fn.name, "a tangent"))
+                 for t, d in zip(lanes, lane_dims)]
+        L = fn._layouts[mode]
+        ls = [0] * L["n"]
+        if mode == "jvp":
+            base = L["Xdot"]
+            shapes = fn.out_shapes(iv)
+            like = xs[0] if xs else lanes[0]
+            ys = [like.new_empty(sh, dtype=_TORCH[s.dtype]) for s, sh in zip(fn._outputs, shapes)]
+            yd = [like.new_empty((B, *sh), dtype=_TORCH[s.dtype]) for s, sh in zip(fn._outputs, shapes)]
+            ptrs = [_ptr(x) for x in xs] + [_ptr(t) for t in lanes] + [_ptr(y) for y in ys] + [_ptr(t) for t in yd]
+            outs, out_dims = ys + yd, [None] * len(ys) + [0] * len(yd)
+        else:
+            base = L["Ybar"]
+            gs = [torch.empty((B, *xs[fn._inputs.index(s)].shape), dtype=_TORCH[s.dtype]) for s in fn._diff]
+            ptrs = [_ptr(x) for x in xs] + [_ptr(t) for t in lanes] + [_ptr(g) for g in gs]
+            outs, out_dims = gs, [0] * len(gs)
+        for k, (t, d) in enumerate(zip(lanes, lane_dims)):
+            ls[base + k] = 0 if d is None else t[0].numel() * t.element_size()
+        fn.raw_iv(mode, ptrs, iv, rv, ls=ls, fn=cfn)
+        return outs, out_dims
+
+    def _use_vector(self, B, xs, xdims, lanes):
+        return (
+            2 <= B <= VECTOR_MAX_WIDTH
+            and all(d is None for d in xdims)
+            and all(_plain(t) for t in list(xs) + list(lanes))
+        )
+
+    def _primal_vmap(self, info, in_dims, xs, iv, rv):
+        return self._loop(self.primal, info.batch_size, [xs], [in_dims[0]], iv, rv)
+
+    def _vjp_vmap(self, info, in_dims, xs, cts, iv, rv):
+        xd, cd = in_dims[0], in_dims[1]
+        if self._use_vector(info.batch_size, xs, xd, cts):
+            return self._vector("vjp", info.batch_size, xs, cts, cd, iv, rv)
+        return self._loop(self.vjp, info.batch_size, [xs, cts], [xd, cd], iv, rv)
+
+    def _jvp_vmap(self, info, in_dims, xs, tans, iv, rv):
+        xd, td = in_dims[0], in_dims[1]
+        if self._use_vector(info.batch_size, xs, xd, tans):
+            return self._vector("jvp", info.batch_size, xs, tans, td, iv, rv)
+        return self._loop(self.jvp, info.batch_size, [xs, tans], [xd, td], iv, rv)
+
+
+def _transforming() -> bool:
+    """Inside a torch.func transform (grad, jvp, vmap, ...)."""
+    try:
+        return torch._C._functorch.peek_interpreter_stack() is not None
+    except AttributeError:  # pragma: no cover - older torch
+        return True
+
+
+def _all_plain(ts) -> bool:
+    return all(_plain(t) for t in ts)
+
+
+def _plain(t: torch.Tensor) -> bool:
+    """A real CPU tensor (not a functorch wrapper, fake or meta tensor)."""
+    # FakeTensor and the other tensor subclasses fail the exact type test.
+    return type(t) is torch.Tensor and t.device.type == "cpu" and not _is_wrapped(t)
+
+
+try:
+    _is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+except AttributeError:  # pragma: no cover - older torch
+
+    def _is_wrapped(t):
+        return False
+
+
+def _scatter_diff(fn: Function, gs):
+    """Per-input gradient list (None for non-differentiable inputs)."""
+    out, it = [], iter(gs)
+    for s in fn._inputs:
+        out.append(next(it) if s.differentiable else None)
+    return out
+
+
+def _make_autograd_function(ops: _Ops):
+    fn = ops.fn
+    n_out = len(fn._outputs)
+
+    class FerrozymeFunction(torch.autograd.Function):
+        # forward/backward/jvp only call the custom ops, which have vmap rules.
+        generate_vmap_rule = True
+
+        # On plain CPU tensors (eager mode) the methods call the C wrappers directly; under
+        # torch.func transforms, fake tensors or tracing they go through the custom ops.
+        @staticmethod
+        def forward(iv, rv, *xs):
+            if _all_plain(xs):
+                return tuple(ops._primal(list(xs), iv, rv))
+            return tuple(ops.primal(list(xs), list(iv), list(rv)))
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            iv, rv, *xs = inputs
+            ctx.save_for_backward(*xs)
+            ctx.save_for_forward(*xs)
+            ctx.iv, ctx.rv = list(iv), list(rv)
+            nondiff = [o for o, s in zip(output, fn._outputs) if not s.differentiable]
+            if nondiff:
+                ctx.mark_non_differentiable(*nondiff)
+
+        @staticmethod
+        def backward(ctx, *gys):
+            xs = list(ctx.saved_tensors)
+            shapes = fn.out_shapes(ctx.iv)
+            gys = [g if g is not None else torch.zeros(sh, dtype=_TORCH[s.dtype])
+                   for g, s, sh in zip(gys, fn._outputs, shapes)]
+            if _all_plain(xs) and _all_plain(gys):
+                gs = ops._vjp(xs, gys, ctx.iv, ctx.rv)
+            else:
+                gs = ops.vjp(xs, gys, ctx.iv, ctx.rv)
+            return (None, None, *_scatter_diff(fn, gs))
+
+        @staticmethod
+        def jvp(ctx, iv_t, rv_t, *tangents):
+            xs = list(ctx.saved_tensors)
+            tans = []
+            for x, t, s in zip(xs, tangents, fn._inputs):
+                if s.differentiable:
+                    tans.append(t if t is not None else torch.zeros_like(x))
+            if _all_plain(xs) and _all_plain(tans):
+                res = ops._jvp(xs, tans, ctx.iv, ctx.rv)
+            else:
+                res = ops.jvp(xs, tans, ctx.iv, ctx.rv)
+            return tuple(res[n_out:])
+
+    class FerrozymeEager(torch.autograd.Function):
+        """The same, old-style (forward takes ctx), for plain eager calls: torch binds the
+        arguments of setup_context-style Functions with inspect.signature on every call,
+        which costs more than the rest of the call. functorch transforms need the other one."""
+
+        @staticmethod
+        def forward(ctx, iv, rv, *xs):
+            ys = ops._primal(list(xs), iv, rv)
+            FerrozymeFunction.setup_context(ctx, (iv, rv, *xs), ys)
+            return tuple(ys)
+
+        backward = FerrozymeFunction.backward
+        jvp = FerrozymeFunction.jvp
+
+    FerrozymeFunction.__name__ = f"Ferrozyme_{fn.name}"
+    FerrozymeFunction.__qualname__ = FerrozymeFunction.__name__
+    FerrozymeEager.__name__ = FerrozymeEager.__qualname__ = f"FerrozymeEager_{fn.name}"
+    return FerrozymeFunction, FerrozymeEager
+
+
+def ops_for(fn: Function) -> _Ops:
+    ops = fn.__dict__.get("_torch_ops")
+    if ops is None:
+        ops = _register(fn)
+    return ops
+
+
+@torch.compiler.disable
+def _register(fn: Function) -> _Ops:
+    # Registering ops is a side effect torch.compile must not trace. `ferrozyme.load`
+    # registers them right away when torch is already imported, so this only runs here
+    # when torch was imported after the load.
+    ops = fn.__dict__.get("_torch_ops")
+    if ops is None:
+        ops = fn._torch_ops = _Ops(fn)
+    return ops
+
+
+def _resolve(fn: Function, args, kwargs):
+    inputs, consts = fn.split_args(args, kwargs)
+    xs = []
+    for slot, x in zip(fn._inputs, inputs):
+        if not isinstance(x, torch.Tensor):
+            if slot.dims:
+                raise ValueError(f"{fn.name}(): argument {slot.name!r} must be a torch.Tensor, got {type(x).__name__}")
+            x = torch.tensor(x, dtype=_TORCH[slot.dtype])
+        xs.append(x)
+    dts = []
+    for slot, x in zip(fn._inputs, xs):
+        dt = _DTYPES.get(x.dtype, str(x.dtype).replace("torch.", ""))
+        dts.append(dt)
+    plan = fn.plan([tuple(x.shape) for x in xs], dts, consts)
+    return xs, plan
+
+
+def apply(fn: Function, args, kwargs):
+    ops = ops_for(fn)
+    xs, plan = _resolve(fn, args, kwargs)
+    if torch.compiler.is_compiling():
+        # Under torch.compile: the custom op (with its registered autograd) stays in the graph.
+        outs = ops.primal(list(xs), list(plan.iv), list(plan.rv))
+    elif _all_plain(xs) and not _transforming():
+        outs = ops.eager_fn.apply(plan.iv, plan.rv, *xs)
+    else:
+        outs = ops.autograd_fn.apply(tuple(plan.iv), tuple(plan.rv), *xs)
+    outs = list(outs)
+    return outs[0] if len(outs) == 1 else tuple(outs)

@@ -1,0 +1,432 @@
+"""The JIT path: derivatives of `numba.njit` functions, differentiated by Ferrozyme at run time.
+
+    from numba import njit
+    import ferrozyme.numba as fzn
+
+    @njit
+    def energy(x, k):
+        s = 0.0
+        for i in range(x.shape[0]):
+            s += k * math.sin(x[i]) ** 2
+        return s
+
+    g = fzn.grad(energy)                   # d energy / d x (argnums=0)
+    dx = g(x, 0.5)                         # from Python ...
+    @njit
+    def descend(x):                        # ... and from other njit code
+        return x - 0.1 * g(x, 0.5)
+    value, tangent = fzn.jvp(energy)(x, 0.5, dx_dir)   # forward mode
+
+How it works, for each combination of argument types (numba types) it is called with:
+
+1. numba compiles a generated entry function, `entry(p0, n0_0, ..., pr)`, whose arrays come
+   in as raw data pointers plus shape (`numba.carray`), floats to differentiate through
+   one-element buffers, and which stores `f(...)` through `pr`. numba inlines `f` into it
+   and produces optimized LLVM IR (llvmlite's LLVM is 22 here, the same as Ferrozyme's).
+2. That IR (numba's own calling convention: `i32 entry(retptr, excinfo, args...)`) gets a
+   small appended IR module: a body that calls the entry and stores its status, and
+   `fz_nb_grad` / `fz_nb_jvp` calling `__enzyme_autodiff` / `__enzyme_fwddiff` on it.
+3. `ferrozyme opt -O2` differentiates it and clang-22 links it into a shared library
+   (MCJIT cannot load it: the tape runtime uses thread-local storage). Symbols only numba
+   provides (NRT, the GIL helpers of error paths) become small trampolines jumping through
+   pointers that are set at load time from llvmlite's symbol table, where numba
+   registered them.
+4. The derivative is called through a ctypes function pointer from a generated `njit`
+   function, which numba compiles into callers: the result is a numba dispatcher,
+   callable from Python and from other njit code.
+
+Supported: arguments that are C-contiguous arrays (float64/float32 differentiable, integer
+arrays constant) of any rank, float and integer scalars; `f` returns a float scalar.
+Functions that allocate arrays (numba's NRT: `np.empty`, array expressions) are refused
+with a TypingError: Ferrozyme does not give memory from unknown allocators derivative
+storage yet, and the derivative would silently miss what flows through it.
+Differentiated arguments are `argnums` (default 0). A status other than success from
+numba (an exception inside `f`) raises ValueError in the derivative.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import re
+import threading
+from pathlib import Path
+
+import numpy as np
+import numba
+from numba import types
+from numba.core import errors as _nberrors
+from numba.extending import overload
+
+from . import _toolchain
+from ._errors import CompileError
+
+_engines = []  # loaded derivative libraries, kept alive for the process
+_lock = threading.Lock()
+
+
+def _ir_type(t) -> str:
+    if isinstance(t, types.CPointer) or t == types.voidptr:
+        return "ptr"
+    if t == types.float64:
+        return "double"
+    if t == types.float32:
+        return "float"
+    if isinstance(t, types.Integer) or t == types.boolean:
+        return f"i{t.bitwidth}" if t != types.boolean else "i8"
+    raise TypeError(t)
+
+
+class _Spec:
+    """One specialization: the argument types, the entry's parameter list, the roles."""
+
+    def __init__(self, fn, argtypes, argnums, mode):
+        self.fn, self.argtypes, self.argnums, self.mode = fn, tuple(argtypes), tuple(argnums), mode
+        self.entry_params = []  # (name, numba type) of the entry, without retptr/excinfo
+        self.args = []  # per user argument: dict(kind, ...)
+        for k, t in enumerate(self.argtypes):
+            active = k in self.argnums
+            if isinstance(t, types.Array):
+                if t.layout != "C":
+                    raise _nberrors.TypingError(
+                        f"ferrozyme.numba: argument {k} is a non-contiguous array ({t}); pass C-contiguous arrays"
+                    )
+                isf = t.dtype in (types.float64, types.float32)
+                if active and not isf:
+                    raise _nberrors.TypingError(f"ferrozyme.numba: argument {k} ({t}) has no derivative (integer array)")
+                self.entry_params.append((f"p{k}", types.CPointer(t.dtype)))
+                for d in range(t.ndim):
+                    self.entry_params.append((f"n{k}_{d}", types.int64))
+                self.args.append(dict(kind="array", active=active, ndim=t.ndim, dtype=t.dtype))
+            elif t in (types.float64, types.float32):
+                if active:
+                    self.entry_params.append((f"p{k}", types.CPointer(t)))
+                    self.args.append(dict(kind="fscalar", active=True, dtype=t))
+                else:
+                    self.entry_params.append((f"v{k}", t))
+                    self.args.append(dict(kind="value", active=False, dtype=t))
+            elif isinstance(t, (types.Integer, types.Boolean)):
+                if active:
+                    raise _nberrors.TypingError(f"ferrozyme.numba: argument {k} is an integer, it has no derivative")
+                tt = types.int64 if isinstance(t, types.Boolean) else t
+                self.entry_params.append((f"v{k}", tt))
+                self.args.append(dict(kind="value", active=False, dtype=tt, boolean=isinstance(t, types.Boolean)))
+            else:
+                raise _nberrors.TypingError(f"ferrozyme.numba: unsupported argument type {t} (argument {k})")
+        self.entry_params.append(("pr", types.CPointer(types.float64)))
+
+    def entry_source(self) -> str:
+        params = ", ".join(n for n, _ in self.entry_params)
+        lines = [f"def entry({params}):"]
+        call = []
+        for k, a in enumerate(self.args):
+            if a["kind"] == "array":
+                shape = ", ".join(f"n{k}_{d}" for d in range(a["ndim"])) + ("," if a["ndim"] == 1 else "")
+                lines.append(f"    a{k} = carray(p{k}, ({shape}))")
+            elif a["kind"] == "fscalar":
+                lines.append(f"    a{k} = carray(p{k}, (1,))[0]")
+            elif a.get("boolean"):
+                lines.append(f"    a{k} = v{k} != 0")
+            else:
+                lines.append(f"    a{k} = v{k}")
+            call.append(f"a{k}")
+        lines.append("    r = carray(pr, (1,))")
+        lines.append(f"    r[0] = f({', '.join(call)})")
+        return "\n".join(lines) + "\n"
+
+
+def _compile_entry(spec: _Spec):
+    g = {"carray": numba.carray, "f": spec.fn}
+    exec(spec.entry_source(), g)  # noqa: S102 - generated from argument types only
+    sig = types.void(*[t for _, t in spec.entry_params])
+    try:
+        cf = numba.cfunc(sig)(g["entry"])
+    except _nberrors.TypingError as e:
+        raise _nberrors.TypingError(f"ferrozyme.numba: numba cannot compile the function for these types: {e}") from None
+    ir = cf.inspect_llvm()
+    name = cf.native_name
+    assert name.startswith("cfunc."), name
+    return ir, name[len("cfunc."):]
+
+
+def _derivative_ir(spec: _Spec, internal: str, mode: str) -> str:
+    """The appended module: body (status out-param) and the hook call."""
+    eparams = [(n, _ir_type(t)) for n, t in spec.entry_params]
+    body_params = ", ".join(f"{ty} %{n}" for n, ty in eparams) + ", ptr %status"
+    call_args = ", ".join(f"{ty} %{n}" for n, ty in eparams)
+    out = [
+        "@enzyme_dup = external global i32",
+        "@enzyme_const = external global i32",
+        "declare void @__enzyme_autodiff(ptr, ...)",
+        "declare void @__enzyme_fwddiff(ptr, ...)",
+        f"define internal void @fz_nb_body({body_params}) {{",
+        "  %ret = alloca [64 x i8], align 16",
+        "  %exc = alloca ptr, align 8",
+        "  store ptr null, ptr %exc, align 8",
+        f'  %st = call i32 @"{internal}"(ptr %ret, ptr %exc, {call_args})',
+        "  store i32 %st, ptr %status, align 4",
+        "  ret void",
+        "}",
+    ]
+    # The derivative's C signature: for each entry param, the param, then its shadow if
+    # it is a differentiated pointer; then the result pointer and its shadow; the status.
+    formals, hook = [], []
+    for (n, ty), role in zip(eparams, _roles(spec)):
+        formals.append(f"{ty} %{n}")
+        if role == "dup":
+            formals.append(f"ptr %d_{n}")
+            hook += ["ptr @enzyme_dup", f"{ty} %{n}", f"ptr %d_{n}"]
+        else:
+            hook += ["ptr @enzyme_const", f"{ty} %{n}"]
+    formals.append("ptr %status")
+    hook += ["ptr @enzyme_const", "ptr %status"]
+    hook_fn = "__enzyme_autodiff" if mode == "grad" else "__enzyme_fwddiff"
+    out += [
+        f"define void @fz_nb_{mode}({', '.join(formals)}) {{",
+        f"  call void (ptr, ...) @{hook_fn}(ptr @fz_nb_body, {', '.join(hook)})",
+        "  ret void",
+        "}",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def _roles(spec: _Spec) -> list:
+    roles = []
+    for k, a in enumerate(spec.args):
+        if a["kind"] == "array":
+            roles.append("dup" if a["active"] else "const")
+            roles += ["const"] * a["ndim"]
+        elif a["kind"] == "fscalar":
+            roles.append("dup")
+        else:
+            roles.append("const")
+    roles.append("dup")  # the result buffer
+    return roles
+
+
+def _build_library(ir: str, spec: _Spec, mode: str):
+    """Differentiate and link into a shared library; -> (CDLL, trampoline symbols)."""
+    key = hashlib.sha256((ir + mode + _toolchain.fingerprint()).encode()).hexdigest()[:32]
+    d = _toolchain.cache_dir() / "numba" / key
+    lib = d / "lib.so"
+    tramp_list = d / "trampolines.txt"
+    if not lib.exists():
+        d.mkdir(parents=True, exist_ok=True)
+        tag = f"{os.getpid()}.{threading.get_ident()}"
+        src, out_ll, obj = d / f"in.{tag}.ll", d / f"ad.{tag}.ll", d / f"ad.{tag}.o"
+        tramp_c, tmp_lib = d / f"tramp.{tag}.c", d / f"lib.{tag}.so"
+        src.write_text(ir)
+        r = _toolchain.run([str(_toolchain.ferrozyme_bin()), "opt", str(src), "-o", str(out_ll), "-O2"])
+        if r.returncode != 0:
+            raise CompileError(
+                f"ferrozyme could not differentiate {spec.fn.py_func.__qualname__} for {spec.argtypes}:\n{r.stderr}"
+            )
+        r = _toolchain.run([_toolchain.clang(), "-c", "-O2", "-fPIC", "-Wno-override-module", str(out_ll), "-o", str(obj)])
+        if r.returncode != 0:
+            raise CompileError(f"compiling the derivative failed:\n{r.stderr}")
+        import llvmlite.binding as llb
+
+        process = ctypes.CDLL(None)
+        # Symbols the process does not export but numba registered with llvmlite; the
+        # rest (libc, libm, Python's C API, linker-provided ones) resolve normally.
+        tramps = sorted(u for u in _undefined(obj) if not hasattr(process, u) and llb.address_of_symbol(u))
+        tramp_c.write_text(_trampolines(tramps))
+        r = _toolchain.run([_toolchain.clang(), "-shared", "-fPIC", "-O2", "-Wl,-Bsymbolic", str(obj), str(tramp_c),
+                            "-o", str(tmp_lib), "-lm"])
+        if r.returncode != 0:
+            raise CompileError(f"linking the derivative failed:\n{r.stderr}")
+        tramp_list.write_text("\n".join(tramps))
+        os.replace(tmp_lib, lib)
+        for p in (src, out_ll, obj, tramp_c):
+            try:
+                p.unlink()
+            except OSError:
+                pass
+    tramps = [t for t in tramp_list.read_text().split("\n") if t] if tramp_list.exists() else []
+    return _load_library(lib, tramps)
+
+
+def _undefined(obj: Path) -> list:
+    nm = _toolchain.clang().replace("clang", "llvm-nm")
+    if not os.path.exists(nm) and not any(os.access(os.path.join(p, nm), os.X_OK) for p in os.environ.get("PATH", "").split(":")):
+        nm = "nm"
+    r = _toolchain.run([nm, "--undefined-only", "--format=just-symbols", str(obj)])
+    if r.returncode != 0:
+        raise CompileError(f"cannot list the symbols of the derivative: {r.stderr}")
+    return [ln.strip() for ln in r.stdout.splitlines() if ln.strip()]
+
+
+def _trampolines(names: list) -> str:
+    """Symbols numba registered with llvmlite (NRT, GIL helpers): jumps through pointers set at load."""
+    out = ["/* generated by ferrozyme.numba: numba runtime symbols, resolved at load time */"]
+    for n in names:
+        out.append(f"void *fz_sym_{n} = 0;")
+        out.append(
+            f'__attribute__((naked, visibility("default"))) void {n}(void) '
+            f'{{ __asm__ volatile("jmp *fz_sym_{n}(%rip)"); }}'
+        )
+    return "\n".join(out) + "\n"
+
+
+def _load_library(lib: Path, tramps: list):
+    import llvmlite.binding as llb
+
+    addrs = {}
+    for n in tramps:
+        a = llb.address_of_symbol(n)
+        if not a:
+            raise CompileError(
+                f"ferrozyme.numba: the derivative needs `{n}`, which neither the process nor numba provides"
+            )
+        addrs[n] = a
+    with _lock:
+        try:
+            cdll = ctypes.CDLL(str(lib))
+        except OSError as e:
+            raise CompileError(f"ferrozyme.numba: cannot load the derivative: {e}") from None
+        for n, a in addrs.items():
+            ctypes.c_void_p.in_dll(cdll, f"fz_sym_{n}").value = a
+        _engines.append(cdll)
+    return cdll
+
+
+_C = {types.float64: ctypes.c_double, types.float32: ctypes.c_float}
+
+
+def _ctypes_proto(spec: _Spec, mode: str):
+    argt = []
+    for (n, t), role in zip(spec.entry_params, _roles(spec)):
+        if isinstance(t, types.CPointer):
+            argt.append(ctypes.c_void_p)
+        elif t in _C:
+            argt.append(_C[t])
+        else:
+            argt.append({8: ctypes.c_int8, 16: ctypes.c_int16, 32: ctypes.c_int32, 64: ctypes.c_int64}[t.bitwidth])
+        if role == "dup":
+            argt.append(ctypes.c_void_p)
+    argt.append(ctypes.c_void_p)
+    return ctypes.CFUNCTYPE(None, *argt)
+
+
+# numba's runtime allocators: memory from them has no shadow in Ferrozyme yet, so a
+# derivative stored through it would be lost silently (tests/c/170_unknown_allocator.c).
+_NRT_ALLOCATORS = re.compile(r"call [^\n]*@\"?(NRT_MemInfo_alloc\w*|NRT_Allocate\w*|NRT_MemInfo_new\w*|"
+                             r"NRT_MemInfo_varsize_alloc\w*|NRT_adapt_buffer\w*)")
+
+
+def _specialize(fn, argtypes, argnums, mode):
+    spec = _Spec(fn, argtypes, argnums, mode)
+    ir, internal = _compile_entry(spec)
+    m = _NRT_ALLOCATORS.search(ir)
+    if m:
+        raise _nberrors.TypingError(
+            f"ferrozyme.numba: {fn.py_func.__qualname__} allocates arrays at run time (numba's {m.group(1)}: "
+            "np.empty/np.zeros, array expressions such as np.exp(x) or x * y, copies). Ferrozyme cannot give "
+            "that memory derivative storage yet, so this is refused rather than risk a wrong gradient; write the "
+            "computation as loops over the arguments, or pass scratch arrays in as (constant) arguments"
+        )
+    full = ir + "\n" + _derivative_ir(spec, internal, mode)
+    cdll = _build_library(full, spec, mode)
+    addr = ctypes.cast(getattr(cdll, f"fz_nb_{mode}"), ctypes.c_void_p).value
+    cfn = _ctypes_proto(spec, mode)(addr)
+    return spec, cfn
+
+
+def _impl_source(spec: _Spec, mode: str) -> str:
+    """The njit implementation calling the derivative for one specialization."""
+    n = len(spec.args)
+    xs = [f"x{k}" for k in range(n)]
+    tans = [f"t{k}" for k in spec.argnums] if mode == "jvp" else []
+    # The overload's typing signature is (*args): the implementation takes *args too.
+    lines = ["def impl(*args):"] + [f"    {v} = args[{i}]" for i, v in enumerate(xs + tans)]
+    cargs = []
+    for k, a in enumerate(spec.args):
+        if a["kind"] == "array":
+            dt = "np.float64" if a["dtype"] == types.float64 else "np.float32" if a["dtype"] == types.float32 else None
+            cargs.append(f"x{k}.ctypes.data")
+            if a["active"]:
+                if mode == "grad":
+                    lines.append(f"    d{k} = np.zeros(x{k}.shape, dtype={dt})")
+                else:
+                    lines.append(f"    d{k} = np.ascontiguousarray(t{k}).astype({dt})")
+                    lines.append(f"    if d{k}.shape != x{k}.shape:")
+                    lines.append(f"        raise ValueError('ferrozyme.numba.jvp: tangent {k} has the wrong shape')")
+                cargs.append(f"d{k}.ctypes.data")
+            cargs += [f"x{k}.shape[{d}]" for d in range(a["ndim"])]
+        elif a["kind"] == "fscalar":
+            dt = "np.float64" if a["dtype"] == types.float64 else "np.float32"
+            lines.append(f"    s{k} = np.empty(1, dtype={dt}); s{k}[0] = x{k}")
+            init = "0.0" if mode == "grad" else f"t{k}"
+            lines.append(f"    d{k} = np.empty(1, dtype={dt}); d{k}[0] = {init}")
+            cargs += [f"s{k}.ctypes.data", f"d{k}.ctypes.data"]
+        elif a.get("boolean"):
+            cargs.append(f"np.int64(1 if x{k} else 0)")
+        else:
+            cargs.append(f"x{k}")
+    lines.append("    r = np.zeros(1, dtype=np.float64)")
+    lines.append(f"    dr = np.full(1, {'1.0' if mode == 'grad' else '0.0'}, dtype=np.float64)")
+    lines.append("    st = np.zeros(1, dtype=np.int32)")
+    cargs += ["r.ctypes.data", "dr.ctypes.data", "st.ctypes.data"]
+    lines.append(f"    _cfn({', '.join(cargs)})")
+    lines.append("    if st[0] != 0:")
+    lines.append("        raise ValueError('ferrozyme.numba: the function raised an exception while differentiating')")
+    if mode == "jvp":
+        lines.append("    return r[0], dr[0]")
+    else:
+        outs = []
+        for k in spec.argnums:
+            outs.append(f"d{k}" if spec.args[k]["kind"] == "array" else f"d{k}[0]")
+        lines.append(f"    return {outs[0] if len(outs) == 1 else '(' + ', '.join(outs) + ')'}")
+    return "\n".join(lines) + "\n"
+
+
+def _make(fn, argnums, mode):
+    if not isinstance(fn, numba.core.registry.CPUDispatcher):
+        raise TypeError(f"ferrozyme.numba.{mode} needs a numba.njit function, got {type(fn).__name__}")
+    argnums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    cache = {}
+
+    def stub(*args):  # pragma: no cover - replaced by the overload in compiled code
+        raise NotImplementedError
+
+    stub.__name__ = f"ferrozyme_{mode}_{fn.py_func.__name__}"
+
+    @overload(stub, prefer_literal=False)
+    def _ov(*args):
+        n = len(args) - (len(argnums) if mode == "jvp" else 0)
+        argtypes = tuple(args[:n])
+        for k in argnums:
+            if k >= n:
+                raise _nberrors.TypingError(f"ferrozyme.numba: argnums {k} out of range for {n} arguments")
+        key = argtypes
+        if key not in cache:
+            spec, cfn = _specialize(fn, argtypes, argnums, mode)
+            g = {"np": np, "_cfn": cfn}
+            exec(_impl_source(spec, mode), g)  # noqa: S102 - generated
+            cache[key] = g["impl"]
+        return cache[key]
+
+    src = f"def {stub.__name__}(*args):\n    return stub(*args)\n"
+    g = {"stub": stub}
+    exec(src, g)  # noqa: S102
+    d = numba.njit(g[stub.__name__])
+    d.__doc__ = f"ferrozyme.numba.{mode} of {fn.py_func.__qualname__} (argnums={argnums})"
+    return d
+
+
+def grad(fn, argnums=0):
+    """The gradient of a scalar-valued `numba.njit` function with respect to `argnums`.
+
+    The result is an njit dispatcher: `grad(f)(*args)` returns the gradient (an array for
+    an array argument, a float for a float argument; a tuple for several argnums).
+    """
+    return _make(fn, argnums, "grad")
+
+
+def jvp(fn, argnums=0):
+    """Forward mode: `jvp(f, argnums)(*args, *tangents)` returns `(f(*args), tangent)`."""
+    return _make(fn, argnums, "jvp")
+
+
+__all__ = ["grad", "jvp"]

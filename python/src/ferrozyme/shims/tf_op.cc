@@ -1,0 +1,141 @@
+// TensorFlow op `FerrozymeCall`: runs a Ferrozyme-generated wrapper inside a TF graph.
+//
+// One generic op for every loaded function: the wrapper (see _glue.py, `void f(void *const
+// *b, const int64_t *iv, const double *rv, const int64_t *ls)`) is named by the attributes
+// `lib` (content-addressed shared library, dlopen'ed once) and `sym`. `slots` maps each
+// wrapper slot to an input (>= 0), an output (-1-j) or NULL (INT64_MIN); `out_shapes` gives
+// the outputs' shapes (the shape function reports them, so tf.function graphs have static
+// shapes); `rv_bits` holds the real constants as the bit patterns of doubles (TF's float
+// attributes are single precision). The gradient is registered from Python
+// (ferrozyme/_tf.py): it emits another FerrozymeCall running the `fz_vjp` wrapper.
+//
+// Built once per TensorFlow version by ferrozyme/_tf.py with tf.sysconfig's flags.
+
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tensorflow/core/framework/op.h"
+#include "tensorflow/core/framework/op_kernel.h"
+#include "tensorflow/core/framework/shape_inference.h"
+
+using namespace tensorflow;
+
+namespace {
+
+using Wrapper = void (*)(void *const *, const int64_t *, const double *, const int64_t *);
+constexpr int64_t kNull = INT64_MIN;
+
+std::mutex g_mu;
+std::unordered_map<std::string, Wrapper> g_wrappers;
+
+Status Resolve(const std::string &lib, const std::string &sym, Wrapper *out) {
+  std::string key = lib + '\0' + sym;
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto it = g_wrappers.find(key);
+  if (it != g_wrappers.end()) {
+    *out = it->second;
+    return OkStatus();
+  }
+  void *h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror();
+    return errors::Internal("ferrozyme: cannot load ", lib, ": ", e ? e : "?");
+  }
+  void *f = dlsym(h, sym.c_str());
+  if (!f) return errors::Internal("ferrozyme: no symbol ", sym, " in ", lib);
+  *out = reinterpret_cast<Wrapper>(f);
+  g_wrappers.emplace(key, *out);
+  return OkStatus();
+}
+
+}  // namespace
+
+REGISTER_OP("FerrozymeCall")
+    .Input("args: Tin")
+    .Output("rets: Tout")
+    .Attr("Tin: list(type) >= 0")
+    .Attr("Tout: list(type) >= 0")
+    .Attr("lib: string")
+    .Attr("sym: string")
+    .Attr("iv: list(int) = []")
+    .Attr("rv_bits: list(int) = []")
+    .Attr("slots: list(int)")
+    .Attr("out_shapes: list(shape)")
+    .SetShapeFn([](shape_inference::InferenceContext *c) {
+      std::vector<PartialTensorShape> shapes;
+      TF_RETURN_IF_ERROR(c->GetAttr("out_shapes", &shapes));
+      if (static_cast<int>(shapes.size()) != c->num_outputs()) {
+        return errors::InvalidArgument("ferrozyme: out_shapes does not match Tout");
+      }
+      for (int i = 0; i < c->num_outputs(); i++) {
+        shape_inference::ShapeHandle h;
+        TF_RETURN_IF_ERROR(c->MakeShapeFromPartialTensorShape(shapes[i], &h));
+        c->set_output(i, h);
+      }
+      return OkStatus();
+    });
+
+class FerrozymeCallOp : public OpKernel {
+ public:
+  explicit FerrozymeCallOp(OpKernelConstruction *ctx) : OpKernel(ctx) {
+    std::string lib, sym;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("lib", &lib));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("sym", &sym));
+    std::vector<int64_t> bits;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("iv", &iv_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("rv_bits", &bits));
+    for (int64_t b : bits) {
+      double d;
+      std::memcpy(&d, &b, sizeof d);
+      rv_.push_back(d);
+    }
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("slots", &slots_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("out_shapes", &shapes_));
+    OP_REQUIRES_OK(ctx, Resolve(lib, sym, &wrapper_));
+  }
+
+  void Compute(OpKernelContext *ctx) override {
+    const int nin = ctx->num_inputs(), nout = ctx->num_outputs();
+    OP_REQUIRES(ctx, static_cast<int>(shapes_.size()) == nout,
+                errors::InvalidArgument("ferrozyme: out_shapes does not match the outputs"));
+    std::vector<void *> in(nin), out(nout);
+    for (int i = 0; i < nin; i++) {
+      in[i] = const_cast<char *>(ctx->input(i).tensor_data().data());
+    }
+    for (int j = 0; j < nout; j++) {
+      Tensor *t = nullptr;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(j, shapes_[j], &t));
+      out[j] = const_cast<char *>(t->tensor_data().data());
+    }
+    std::vector<void *> b(slots_.size());
+    for (size_t k = 0; k < slots_.size(); k++) {
+      int64_t s = slots_[k];
+      if (s == kNull) {
+        b[k] = nullptr;
+      } else if (s >= 0) {
+        OP_REQUIRES(ctx, s < nin, errors::InvalidArgument("ferrozyme: bad slot"));
+        b[k] = in[s];
+      } else {
+        OP_REQUIRES(ctx, -1 - s < nout, errors::InvalidArgument("ferrozyme: bad slot"));
+        b[k] = out[-1 - s];
+      }
+    }
+    wrapper_(b.data(), iv_.empty() ? nullptr : iv_.data(), rv_.empty() ? nullptr : rv_.data(),
+             nullptr);
+  }
+
+ private:
+  Wrapper wrapper_ = nullptr;
+  std::vector<int64_t> iv_;
+  std::vector<double> rv_;
+  std::vector<int64_t> slots_;
+  std::vector<TensorShape> shapes_;
+};
+
+REGISTER_KERNEL_BUILDER(Name("FerrozymeCall").Device(DEVICE_CPU), FerrozymeCallOp);
