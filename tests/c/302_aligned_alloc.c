@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE: needs the shadow of aligned_alloc(alignment, size) to be `size` bytes (lead: reverse/forward.rs sizes the shadow from argument 0, the alignment, as for malloc; forward mode uses the last argument): today a wrong gradient at -O0 and a crash at -O2 (heap overflow of the shadow)
 // aligned_alloc work buffers in the differentiated function (C11; 64-byte alignment for
 // SIMD), in reverse and forward mode. Oracle: analytic.
 #include "fz_test.h"

@@ -1,5 +1,4 @@
 // OPT: O0 O2
-// IGNORE: needs posix_memalign in the allocation table (lead: the pointer comes back through memory, `posix_memalign(&p, al, n)`, so its shadow must be allocated and stored into the shadow of `p`); today: error[missing-derivative] no derivative for `posix_memalign`
 // posix_memalign work buffers in the differentiated function. Oracle: analytic.
 #include "fz_test.h"
 

@@ -1,5 +1,4 @@
 // OPT: O0 O2
-// IGNORE: needs pointers that cannot lead to differentiable data (FILE *) to need no shadow (lead); today the program aborts: the pointer read from global `stderr` has no shadow
 // Regression for issue 10, item 1: a differentiated function that prints a trace with
 // fprintf(stderr, ...). It compiled, then aborted at run time ("the pointer read from
 // global `stderr` has no shadow"): a FILE * can never lead to floating-point data, so

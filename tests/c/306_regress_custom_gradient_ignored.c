@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE: needs custom derivatives (lead); today the registration is ignored and the body is differentiated: MISMATCH on the rule's value and call counts (a silently wrong derivative)
 // Regression for issue 10, item 2: a custom derivative registered the Enzyme way,
 // `void *__enzyme_register_gradient_quant[] = {quant, aug_quant, rev_quant}`, was
 // silently ignored: the gradient came from differentiating quant's body (zero: it

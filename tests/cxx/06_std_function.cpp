@@ -1,6 +1,6 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17
-// IGNORE: needs invoke/landing pads and indirect calls (std::function calls through a pointer) (lead); today: error[unsupported-instruction] cannot differentiate `invoke` instructions in `run`
+// IGNORE: needs type analysis of std::function's type-erased storage (lead/issue 16): the lambda is copied through std::_Any_data; today: error[cannot-deduce-type] in std::_Function_handler<...>::_M_manager (-O2) and std::_Function_base::_Base_manager<...>::_M_create (-O0)
 // std::function inside the differentiated code: a right-hand side stored in a
 // std::function and called in an explicit Euler integrator (std::function calls its
 // target through a function pointer, so this needs indirect calls). Oracle: finite

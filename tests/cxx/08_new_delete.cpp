@@ -1,7 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: needs invoke and cleanup landing pads on the differentiated path (lead); today: error[unsupported-instruction] cannot differentiate `invoke` instructions (this crashed the compiler before the clone kept its personality function)
-// IGNORE-O1: needs invoke and cleanup landing pads on the differentiated path (lead); today: error[unsupported-instruction] cannot differentiate `invoke` instructions
 // new/delete in the differentiated code: `new double[n]` work arrays freed with
 // `delete[]`, a heap object built with `new` and destroyed with `delete`, and a
 // std::unique_ptr<double[]> (RAII). Oracle: finite differences.

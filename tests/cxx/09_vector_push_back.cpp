@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs invoke and cleanup landing pads on the differentiated path (lead); today: error[unsupported-instruction] cannot differentiate `invoke` instructions (push_back may throw length_error)
 // std::vector built inside the differentiated function with reserve and push_back
 // (reallocation included: it starts small and grows), emplace_back of a struct, and
 // indexing into it afterwards. Oracle: finite differences.

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: needs invoke and cleanup landing pads on the differentiated path (lead); today: error[unsupported-instruction] cannot differentiate `invoke` instructions in std::vector::_M_default_append
 // Issue 10's std::vector failure as a regression program: a function taking
 // `const std::vector<double> &` and writing an output vector (resize, iterators,
 // const_iterator loops, std::vector::data), differentiated with the vectors passed as

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: needs invoke and cleanup landing pads on the differentiated path (lead); today: error[unsupported-instruction] cannot differentiate `invoke` instructions (this crashed the compiler before the clone kept its personality function)
 // <algorithm> and <numeric> in the differentiated code: std::max_element and
 // std::min_element (the derivative goes to the selected element), std::accumulate with
 // the default and a custom operation, std::inner_product, std::transform with a lambda,

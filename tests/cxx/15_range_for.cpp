@@ -1,9 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: needs invoke and cleanup landing pads on the differentiated path (lead); today: error[unsupported-instruction] cannot differentiate `invoke` instructions (this crashed the compiler before the clone kept its personality function)
-// IGNORE-O2: needs null-based pointers to take a null shadow (lead): an empty std::vector's end `getelementptr (null, n)` merged in a phi with a heap pointer gives error[unsupported-instruction] mismatched activity
-// IGNORE-O3: needs null-based pointers to take a null shadow (lead): an empty std::vector's end `getelementptr (null, n)` merged in a phi with a heap pointer gives error[unsupported-instruction] mismatched activity
-// IGNORE-PLUGIN: needs null-based pointers to take a null shadow (lead): an empty std::vector's end `getelementptr (null, n)` merged in a phi with a heap pointer gives error[unsupported-instruction] mismatched activity
 // Range-for over a C array, a std::vector (by reference and by value), a std::array, an
 // initializer_list and a user container with begin()/end() members; structured
 // bindings over an array of pairs. Oracle: finite differences.

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: needs invoke and cleanup landing pads on the differentiated path (lead); today: error[unsupported-instruction] cannot differentiate `invoke` instructions in std::tuple's constructor
 // std::pair and std::tuple built, returned and unpacked with structured bindings and
 // std::get/std::tie inside the differentiated code. Oracle: finite differences.
 #include "fz_cxx.h"

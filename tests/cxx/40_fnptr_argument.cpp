@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: needs calls through function pointers (lead); today: error[unsupported-instruction] cannot differentiate a call through a function pointer yet
 // A function pointer passed as an argument: an explicit ODE stepper taking its
 // right-hand side as `double (*)(double, double)`, and `apply(f, x)`. At -O0 the call is
 // indirect in the differentiated code (issue 10, item 4: "function pointer at -O0").

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs calls through function pointers (lead); today: error[unsupported-instruction] cannot differentiate a call through a function pointer yet
 // A function pointer stored in a struct field (a "model" record with its activation),
 // the struct passed by pointer as constant data. Oracle: finite differences.
 #include "fz_cxx.h"

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs calls through function pointers (lead); today: error[unsupported-instruction] cannot differentiate a call through a function pointer yet
 // A table of callbacks indexed at run time (a global array of function pointers, the
 // index coming from data), as event or operator dispatch tables do. Oracle: finite
 // differences.

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs calls through function pointers (lead); today: error[unsupported-instruction] cannot differentiate a call through a function pointer yet
 // A function pointer returned by a (non-inlined) factory chosen by data, then called.
 // Oracle: analytic.
 #include "fz_cxx.h"

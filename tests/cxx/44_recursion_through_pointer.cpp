@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs calls through function pointers (lead); today: error[unsupported-instruction] cannot differentiate a call through a function pointer yet
 // Recursion through a function pointer: an adaptive Simpson integrator that calls
 // itself through a pointer stored in a struct, integrating a parameterized integrand
 // (also called through a pointer). Oracle: finite differences in the parameter.

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs virtual calls (lead); today: error[unsupported-instruction] cannot differentiate a call through a function pointer yet
 // Virtual calls with single inheritance: an abstract base with a pure virtual energy,
 // two derived classes with state, objects passed as enzyme_dup (their shadows are
 // objects of the same class, zero-initialized: the gradient with respect to their

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs virtual calls (lead); today: error[unsupported-instruction] cannot differentiate a call through a function pointer yet
 // Virtual calls with multiple inheritance: a class implementing two interfaces, called
 // through pointers to each base (the second base's `this` is adjusted, the call goes
 // through a thunk), one object duplicated and one constant. Oracle: finite differences.

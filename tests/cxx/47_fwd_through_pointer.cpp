@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs indirect and virtual calls in forward mode (lead); today: error[unsupported-instruction] cannot differentiate a call through a function pointer or inline assembly
 // Forward mode through function pointers and a virtual call: the tangent of an
 // integrator whose right-hand side is a function pointer, and of a virtual energy.
 // Oracles: finite differences along the direction, and the dot-product identity with

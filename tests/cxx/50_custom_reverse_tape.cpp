@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs custom derivatives (lead); today the registration is ignored and the body is differentiated: MISMATCH on the rule's value and call counts (a silently wrong derivative)
 // A custom reverse-mode derivative registered the Enzyme way, with a tape: a 2x2 linear
 // solve x = A^-1 b whose augmented forward pass solves and returns a tape holding the
 // solution, and whose reverse pass computes lambda = A^-T xbar, adds lambda to bbar and

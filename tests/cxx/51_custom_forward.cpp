@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs custom derivatives (lead); today the registration is ignored and the body is differentiated: MISMATCH on the rule's value and call counts (a silently wrong derivative)
 // A custom forward-mode derivative (__enzyme_register_derivative_*): the registered
 // function receives each argument with its tangent and returns {primal, tangent}. The
 // body is a Newton iteration for the cube root whose own derivative would only

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs custom derivatives (lead); today the registration is ignored and the body is differentiated: MISMATCH on the rule's value and call counts (a silently wrong derivative)
 // A registered rule must win over the function's body, in reverse and forward mode: the
 // body is a sine read from a table by rounding (its own derivative is zero almost
 // everywhere), the rules give the smooth derivative cos(x) (a straight-through

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs custom derivatives (lead); today the registration is ignored and the body is differentiated: MISMATCH on the rule's value and call counts (a silently wrong derivative)
 // A custom forward derivative in vector forward mode (enzyme_width 3): every lane's
 // tangent must come from the registered rule (applied to that lane's tangent), not from
 // the body, whose derivative is zero (it rounds). Oracles: the rule's formula per lane,

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: needs invoke and cleanup landing pads on the differentiated path (lead); today: error[unsupported-instruction] cannot differentiate `invoke` instructions (forward and reverse mode; the local vector's push_back may throw)
 // Regression for issue 10, item 3, as a new user writes it: a function taking
 // `const std::vector<double> &`, copying it into a local vector and writing an output
 // vector, differentiated with both vectors duplicated (shadow vectors of the same

@@ -1,5 +1,4 @@
 # OPT: O0 O2
-# IGNORE: needs custom derivatives (lead); today: error[missing-derivative] no derivative for `bessel_j0` (the registration is not read)
 # A custom derivative registered for a function without a body in the differentiated
 # module: `bessel_j0` comes from a library compiled to machine code only (plain clang,
 # no IR), and the program registers its reverse and forward derivatives the Enzyme
