@@ -1,8 +1,7 @@
 // OPT: O0 O1 O2 O3
 // C library functions on the differentiated path that carry no derivative (the
 // inactive-library table): snprintf into a local buffer, strlen, strcmp, strncmp,
-// memcmp, atoi, isdigit, toupper, printf, puts. (fflush(stdout) reads the global
-// `stdout`, like 305's fprintf(stderr): see there.) Their integer results scale
+// memcmp, atoi, isdigit, toupper, printf, puts, fflush(stdout). Their integer results scale
 // the function; the derivative is that of the floating-point part. Oracle: analytic
 // (the scale is computed from the same library calls, outside the derivative).
 #include "fz_test.h"
@@ -27,6 +26,7 @@ double f(const double *x, int n, const char *mode) {
   for (int i = 0; i < n; i++) s += scale * x[i] * x[i];
   printf("f: n=%d mode=%s s=%g\n", n, mode, s);
   puts("f done");
+  fflush(stdout);
   return s;
 }
 

@@ -1,6 +1,5 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17
-// IGNORE-O0: the compile does not finish within the harness's 300 s (std::sort's introsort at -O0; compile time, lead)
 // IGNORE-O2: needs null-based pointers to take a null shadow (lead): an empty std::vector's end `getelementptr (null, n)` merged in a phi with a heap pointer gives error[unsupported-instruction] mismatched activity
 // IGNORE-PLUGIN: as IGNORE-O2
 // std::sort of doubles inside the differentiated function (a robust trimmed mean: sort
