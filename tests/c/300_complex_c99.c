@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // C99 double _Complex arithmetic: multiply (__muldc3), divide (__divdc3), cabs, cexp;
 // the complex values come from a double array. The helpers have no IR: derivative code
 // calls Ferrozyme's differentiable definitions of them (transform's libdefs). (Until

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // C library functions on the differentiated path that carry no derivative (the
 // inactive-library table): snprintf into a local buffer, strlen, strcmp, strncmp,
 // memcmp, atoi, isdigit, toupper, printf, puts, fflush(stdout). Their integer results scale

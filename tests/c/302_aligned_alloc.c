@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // aligned_alloc work buffers in the differentiated function (C11; 64-byte alignment for
 // SIMD), in reverse and forward mode. Oracle: analytic.
 #include "fz_test.h"

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // Regression for issue 10, item 2: a custom derivative registered the Enzyme way,
 // `void *__enzyme_register_gradient_quant[] = {quant, aug_quant, rev_quant}`, was
 // silently ignored: the gradient came from differentiating quant's body (zero: it

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // Regression for issue 10, item 4: `apply(f, x)` calls its argument through a function
 // pointer; at -O0 nothing inlines it away, so the differentiated code makes an indirect
 // call (rejected before). Oracle: analytic.

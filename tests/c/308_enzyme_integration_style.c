@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // Enzyme users' C, in the style of Enzyme's own integration tests: typed hook
 // prototypes without markers (Enzyme's defaults: pointer -> duplicated, double ->
 // active, int -> constant), a static helper, an insertion sort inside the

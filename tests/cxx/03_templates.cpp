@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Templates in the differentiated code: a function template instantiated for double and
 // float, a class template with a non-type parameter, a full specialization, recursion

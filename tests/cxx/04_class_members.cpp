@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Classes: constructors, private state, const and non-const member functions calling
 // each other, a static member function and a static data member, a member function

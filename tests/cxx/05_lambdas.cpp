@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Lambdas inside the differentiated function: captures by reference and by value, a
 // mutable lambda with state, a generic lambda, an immediately invoked lambda, a lambda

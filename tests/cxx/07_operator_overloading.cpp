@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Operator overloading: a 3-vector with + - * / (scalar), unary minus, compound
 // assignment, dot and cross as operators, comparison (to pick a branch), and a small

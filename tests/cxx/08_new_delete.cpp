@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // new/delete in the differentiated code: `new double[n]` work arrays freed with
 // `delete[]`, a heap object built with `new` and destroyed with `delete`, and a

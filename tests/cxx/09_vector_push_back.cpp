@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // std::vector built inside the differentiated function with reserve and push_back
 // (reallocation included: it starts small and grows), emplace_back of a struct, and

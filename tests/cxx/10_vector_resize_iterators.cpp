@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Issue 10's std::vector failure as a regression program: a function taking
 // `const std::vector<double> &` and writing an output vector (resize, iterators,

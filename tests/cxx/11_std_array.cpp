@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // std::array: passed by const reference, by value, returned by value (small and large,
 // the latter through a hidden return slot), iterated with range-for and std::array

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // std::complex<double>: products and quotients (clang calls __muldc3/__divdc3 for them,
 // on the slow path at -O2 and always at -O0), exp, log, sqrt, pow, sin, cos, tan, sinh,

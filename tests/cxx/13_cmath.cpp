@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // <cmath> through the std:: overloads (double and float): sin, cos, tan, exp, exp2,
 // expm1, log, log2, log10, log1p, pow, sqrt, cbrt, hypot (2 and 3 arguments), atan2,

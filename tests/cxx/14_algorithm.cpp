@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // <algorithm> and <numeric> in the differentiated code: std::max_element and
 // std::min_element (the derivative goes to the selected element), std::accumulate with

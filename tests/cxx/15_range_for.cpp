@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Range-for over a C array, a std::vector (by reference and by value), a std::array, an
 // initializer_list and a user container with begin()/end() members; structured

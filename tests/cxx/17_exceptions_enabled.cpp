@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17 -fexceptions
 // IGNORE-O0: needs type analysis of the `int *` member of Guard (issue 16); today at -O0: error[cannot-deduce-type] in Guard::~Guard: an integer access to differentiable memory whose type is ambiguous
 // Code compiled with exceptions enabled where nothing is thrown on the differentiated

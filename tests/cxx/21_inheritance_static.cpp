@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Inheritance without virtual functions: a derived class calling base members, member
 // hiding, protected state, and static polymorphism through CRTP (the base template

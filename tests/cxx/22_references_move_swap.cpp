@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // References everywhere: output parameters by reference, const references, rvalue
 // references with std::move, std::swap of doubles and of small structs, and a function

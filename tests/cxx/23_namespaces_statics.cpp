@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Namespaces (nested, anonymous, inline functions in headers-style), a constexpr
 // table, a function-local static table initialized on first use (a guard variable at

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // A std::vector of structs with member functions passed by const reference (its shadow
 // is a second vector of the same size), iterated with iterators and indices, and a

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Printing from the differentiated code, as real code does: std::cout << with strings,
 // ints and doubles, std::endl, std::cerr, and printf/snprintf. The stream calls are

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Variadic templates and fold expressions, `if constexpr`, and a generic function
 // template over the number of arguments, differentiated with several active scalars.

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // std::pair and std::tuple built, returned and unpacked with structured bindings and
 // std::get/std::tie inside the differentiated code. Oracle: finite differences.

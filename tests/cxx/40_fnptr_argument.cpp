@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // A function pointer passed as an argument: an explicit ODE stepper taking its
 // right-hand side as `double (*)(double, double)`, and `apply(f, x)`. At -O0 the call is

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // A function pointer stored in a struct field (a "model" record with its activation),
 // the struct passed by pointer as constant data. Oracle: finite differences.

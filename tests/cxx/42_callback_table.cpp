@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // A table of callbacks indexed at run time (a global array of function pointers, the
 // index coming from data), as event or operator dispatch tables do. Oracle: finite

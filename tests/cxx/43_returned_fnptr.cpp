@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // A function pointer returned by a (non-inlined) factory chosen by data, then called.
 // Oracle: analytic.

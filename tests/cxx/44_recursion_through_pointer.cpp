@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Recursion through a function pointer: an adaptive Simpson integrator that calls
 // itself through a pointer stored in a struct, integrating a parameterized integrand

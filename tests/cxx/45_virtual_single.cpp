@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Virtual calls with single inheritance: an abstract base with a pure virtual energy,
 // two derived classes with state, objects passed as enzyme_dup (their shadows are

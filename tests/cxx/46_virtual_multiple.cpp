@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Virtual calls with multiple inheritance: a class implementing two interfaces, called
 // through pointers to each base (the second base's `this` is adjusted, the call goes

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Forward mode through function pointers and a virtual call: the tangent of an
 // integrator whose right-hand side is a function pointer, and of a virtual energy.

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // A custom reverse-mode derivative registered the Enzyme way, with a tape: a 2x2 linear
 // solve x = A^-1 b whose augmented forward pass solves and returns a tape holding the

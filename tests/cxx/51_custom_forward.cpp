@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // A custom forward-mode derivative (__enzyme_register_derivative_*): the registered
 // function receives each argument with its tangent and returns {primal, tangent}. The

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // A registered rule must win over the function's body, in reverse and forward mode: the
 // body is a sine read from a table by rounding (its own derivative is zero almost

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // A custom forward derivative in vector forward mode (enzyme_width 3): every lane's
 // tangent must come from the registered rule (applied to that lane's tangent), not from

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Regression for issue 10, item 3, as a new user writes it: a function taking
 // `const std::vector<double> &`, copying it into a local vector and writing an output

@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // CFLAGS: -std=c++17
 // Enzyme programs as its documentation's C++ examples write them: the marker globals
 // *defined* in the program (`int enzyme_dup;`), the hooks declared as function
