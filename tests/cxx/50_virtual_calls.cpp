@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O0 O2
 // Virtual calls (issue 10: rejected at every level): single and multiple inheritance
 // (the call through the second base goes through a this-adjusting thunk), objects passed
 // as enzyme_const (an array of base pointers) and as enzyme_dup (the shadow object is an

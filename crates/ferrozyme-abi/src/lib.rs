@@ -8,6 +8,9 @@
 //! global that is not in [`MARKERS`] is an error, never silently ignored.
 #![forbid(unsafe_code)]
 
+pub mod library;
+pub use library::{inactive_library, Inactive, Writes, INACTIVE_FAMILIES, INACTIVE_LIBRARY};
+
 /// Differentiation modes reachable from C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EntryPoint {
@@ -66,6 +69,9 @@ pub enum Marker {
     Width,
     /// `enzyme_dupv, stride, x, base`: lane k's shadow at `base + k*stride` bytes.
     DupV,
+    /// `enzyme_primal_return` right after the function (forward mode): the hook returns
+    /// the function's result followed by its tangent(s).
+    PrimalReturn,
 }
 
 /// Marker globals, by name.
@@ -76,6 +82,7 @@ pub const MARKERS: &[(&str, Marker)] = &[
     ("enzyme_out", Marker::Out),
     ("enzyme_width", Marker::Width),
     ("enzyme_dupv", Marker::DupV),
+    ("enzyme_primal_return", Marker::PrimalReturn),
 ];
 
 /// Prefix shared by every marker global; a global with this prefix that is not a known
@@ -235,6 +242,21 @@ pub const INACTIVE_EXTERNALS: &[&str] = &[
     "llrintf",
     "ilogb",
     "ilogbf",
+];
+
+/// Library functions without IR that return several results (a complex number) or move
+/// memory as only their code says (qsort), which Ferrozyme differentiates through
+/// definitions of its own (`ferrozyme-transform`'s `libdefs`): inside differentiated
+/// code, calls go to `__fz_lib_<name>`.
+pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
+    // What clang calls for `z * w` and `z / w` of complex numbers (C99 Annex G).
+    "__muldc3", "__divdc3", "__mulsc3", "__divsc3",
+    // <complex.h>, double: complex results, or a float pair passed as two doubles.
+    "carg", "cexp", "clog", "csqrt", "cpow", "csin", "ccos", "ctan", "csinh", "ccosh", "ctanh",
+    // <complex.h>, float: a `float _Complex` is one `<2 x float>` on x86-64.
+    "cabsf", "cargf", "cexpf", "clogf", "csqrtf", "cpowf", "csinf", "ccosf",
+    // <stdlib.h>: the permutation follows the comparator, called through a pointer.
+    "qsort",
 ];
 
 /// Allocation functions whose result gets a zero-initialised shadow allocation, with the

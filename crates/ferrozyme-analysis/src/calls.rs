@@ -141,7 +141,9 @@ pub fn classify(call: Value) -> CallKind {
         }
         return CallKind::Math(r);
     }
-    if ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name.as_str()) {
+    if ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name.as_str())
+        || ferrozyme_abi::inactive_library(&name).is_some()
+    {
         return CallKind::InactiveExternal;
     }
     CallKind::UnknownExternal

@@ -107,6 +107,11 @@ pub struct Source {
 pub struct CcArgs {
     pub driver: Driver,
     pub opt: OptLevel,
+    /// Whether `-O<n>` was given (the link step of separately compiled objects otherwise
+    /// uses the level they were compiled at).
+    pub opt_given: bool,
+    /// `-flto`: `-c` writes LLVM bitcode (differentiated at the link), as clang does.
+    pub lto: bool,
     pub stage: Stage,
     /// `-emit-llvm` with `-c`/`-S`: write the differentiated module instead of machine code.
     pub emit_llvm: bool,
@@ -181,6 +186,8 @@ impl CcArgs {
         let mut a = CcArgs {
             driver,
             opt: OptLevel::O0,
+            opt_given: false,
+            lto: false,
             stage: Stage::Link,
             emit_llvm: false,
             output: None,
@@ -230,9 +237,12 @@ impl CcArgs {
                         "'{w}' needs a directory: --save-temps=<dir>"
                     )))
                 }
-                // -flto is what this driver always does (all bitcode is merged before AD);
-                // passing it on would only change clang's pre-link pipeline.
-                _ if w.starts_with("-flto") || w.starts_with("-fno-lto") => {}
+                // The link step always merges all IR before AD; -flto only makes `-c`
+                // write bitcode. Passing it on would change clang's pre-link pipeline.
+                // -fembed-bitcode is what `-c` always does.
+                _ if w.starts_with("-flto") => a.lto = true,
+                _ if w.starts_with("-fno-lto") => a.lto = false,
+                _ if w.starts_with("-fembed-bitcode") => {}
                 _ if crate::fortran::SEPARATE_FORTRAN.contains(&w) => {
                     let v = value(w)?;
                     a.fortran_flags.extend([w.to_string(), v]);
@@ -261,6 +271,7 @@ impl CcArgs {
                 _ if w.starts_with("-O") => {
                     a.opt = OptLevel::parse(&w[2..])
                         .ok_or_else(|| usage(format!("invalid optimization level '{w}'")))?;
+                    a.opt_given = true;
                 }
                 _ if w.starts_with("-o") => a.output = Some(PathBuf::from(&w[2..])),
                 _ if w.starts_with("-x") => lang = Some(w[2..].to_string()),
@@ -465,7 +476,9 @@ mod tests {
         assert!(a.ad_before_opt);
         assert_eq!(a.save_temps, Some(PathBuf::from("tmpdir")));
         assert_eq!(a.stage, Stage::Object);
-        assert!(a.compile_flags.is_empty(), "-flto is implied and dropped");
+        assert!(a.compile_flags.is_empty(), "-flto is not passed to clang");
+        assert!(a.lto);
+        assert!(!cc("-flto -fno-lto a.c").unwrap().lto);
     }
 
     #[test]

@@ -1,34 +1,45 @@
 //! `ferrozyme cc` / `ferrozyme c++`: clang with the AD pass in the pipeline.
 //!
-//! The phases, for the sources of one output:
+//! The phases, for the inputs of one output:
 //! 1. each source → bitcode with `clang -O<n> -emit-llvm -c` (so at -O1 and above the
 //!    pass sees *optimized* IR, which is the point; `--ad-before-opt` adds
 //!    `-Xclang -disable-llvm-passes` to reproduce the Enzyme paper's "AD before
-//!    optimization" baseline);
-//! 2. all bitcode linked into one module, so calls across files have IR;
+//!    optimization" baseline); Ferrozyme's headers are on the include path (`headers`);
+//! 2. all bitcode linked into one module, so calls across files have IR; at the link
+//!    step that includes objects and static-library members that carry IR (`link`);
 //! 3. the AD pass, then LLVM's verifier;
 //! 4. `default<O<n>>` again, so the derivative code is optimized too;
 //! 5. codegen to an object (or `-S` assembly, or `-emit-llvm` IR);
-//! 6. unless `-c`/`-S`, the link with clang, given only what the user passed.
+//! 6. unless `-c`/`-S`, the link with clang, given only what the user passed (minus the
+//!    inputs whose IR the module absorbed).
 //!
 //! Fortran sources (`.f90`, `.f`, ...) go to flang-22 instead of clang in phase 1, with
 //! the `ferrozyme` module on their include path, and the executable is linked by flang
 //! (`fortran.rs`).
 //!
 //! With `-c`/`-S` and several sources each source is its own module and output, as in
-//! clang. Intermediate files live in a temporary directory removed at the end;
+//! clang. An object written by `-c` carries its source's IR (before AD) in a `.llvmbc`
+//! section next to the machine code, so a later `ferrozyme cc a.o b.o` differentiates
+//! across files; when the file alone cannot be differentiated because a function body or
+//! derivative lives elsewhere (`missing-derivative`), `-c` still succeeds, leaves the
+//! hook calls for the link step and says so. `-flto -c` writes bitcode instead, as clang
+//! does. Intermediate files live in a temporary directory removed at the end;
 //! `--save-temps=<dir>` keeps the IR before and after AD (and after re-optimization).
 
 use ferrozyme_transform::Stamp;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use ferrozyme_llvm::DiagKind;
 use ferrozyme_transform::Options;
 use inkwell::context::Context;
+use inkwell::module::Module;
 
 use crate::args::{CcArgs, Driver, OptLevel, Source, Stage};
 use crate::error::CliError;
 use crate::fortran;
+use crate::headers;
+use crate::link;
 use crate::pipeline::{self, Emit};
 use crate::timing::{self, Timer};
 use crate::tools;
@@ -51,12 +62,14 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
     } else {
         None
     };
+    let include = headers::install(tmp.path())?;
     let mut job = Job {
         args,
         clang: &clang,
         flang: flang.as_deref(),
         fortran_module_dir: None,
         tmp: tmp.path(),
+        include: &include,
         log,
         timer: Timer::default(),
     };
@@ -76,18 +89,20 @@ impl Job<'_> {
         let args = self.args;
         match args.stage {
             Stage::Link => {
+                let mut plan = link::plan(&args.link_args)?;
                 let mut objects = Vec::new();
-                if !args.sources.is_empty() {
+                if !args.sources.is_empty() || plan.has_ir() {
                     let obj = self.tmp.join("ferrozyme-out.o");
-                    let stem = args
-                        .output
-                        .as_deref()
-                        .map_or_else(|| stem_of(&args.sources[0].path), stem_of);
-                    self.build(&args.sources, &stem, Emit::Object, &obj)?;
+                    let stem = match (&args.output, args.sources.first()) {
+                        (Some(o), _) => stem_of(o),
+                        (None, Some(src)) => stem_of(&src.path),
+                        (None, None) => "a".to_string(),
+                    };
+                    self.build_program(&mut plan, &stem, &obj)?;
                     objects.push(obj);
                 }
                 let start = Stamp::now();
-                let linked = self.link(&objects);
+                let linked = self.link(&objects, &plan.link_args);
                 self.timer.add_since(timing::LINK, start);
                 linked
             }
@@ -104,7 +119,7 @@ impl Job<'_> {
                         .output
                         .clone()
                         .unwrap_or_else(|| PathBuf::from(format!("{stem}.{}", extension(emit))));
-                    self.build(std::slice::from_ref(src), &stem, emit, &out)?;
+                    self.build_unit(src, &stem, emit, &out)?;
                 }
                 Ok(())
             }
@@ -137,6 +152,8 @@ struct Job<'a> {
     /// Where the `ferrozyme` module's `.mod` was written (once, on first need).
     fortran_module_dir: Option<PathBuf>,
     tmp: &'a Path,
+    /// Ferrozyme's headers (`<enzyme/enzyme>`, `<ferrozyme.h>`), see `headers`.
+    include: &'a Path,
     log: &'a mut dyn FnMut(&str),
     /// Time per phase (`--time-passes`).
     timer: Timer,
@@ -182,6 +199,8 @@ impl Job<'_> {
         if unoptimized {
             cmd.args(["-Xclang", "-disable-llvm-passes"]);
         }
+        // After the user's flags: their own -I/-isystem directories are searched first.
+        cmd.arg("-isystem").arg(self.include);
         cmd.args(["-emit-llvm", "-c"]);
         if let Some(lang) = &src.lang {
             cmd.args(["-x", lang]);
@@ -261,78 +280,187 @@ impl Job<'_> {
         }
     }
 
-    /// Phases 1–5 for the sources of one output.
-    fn build(
+    /// Phase 1 for several sources, each loaded as a module named after its source.
+    fn load_sources<'c>(
         &mut self,
+        ctx: &'c Context,
         sources: &[Source],
         stem: &str,
-        emit: Emit,
-        out: &Path,
-    ) -> Result<(), CliError> {
-        let mut bitcode = Vec::with_capacity(sources.len());
-        let start = Stamp::now();
-        for (i, src) in sources.iter().enumerate() {
-            let bc = self.tmp.join(format!("{i}-{}.bc", stem_of(&src.path)));
-            self.compile_to_bitcode(src, &bc)?;
-            bitcode.push(bc);
-        }
-        self.timer.add_since(timing::CLANG_COMPILE, start);
-        let start = Stamp::now();
-        let ctx = Context::create();
+    ) -> Result<Vec<Module<'c>>, CliError> {
         let mut modules = Vec::with_capacity(sources.len());
-        for (src, bc) in sources.iter().zip(&bitcode) {
-            let m = pipeline::load(&ctx, bc)?;
+        for (i, src) in sources.iter().enumerate() {
+            let bc = self
+                .tmp
+                .join(format!("{i}-{stem}-{}.bc", stem_of(&src.path)));
+            let start = Stamp::now();
+            self.compile_to_bitcode(src, &bc)?;
+            self.timer.add_since(timing::CLANG_COMPILE, start);
+            let start = Stamp::now();
+            let m = pipeline::load(ctx, &bc)?;
+            self.timer.add_since(timing::LOAD_LINK, start);
             // Name the module after its source, as clang does, not after our temp file.
             m.set_name(&src.path.to_string_lossy());
             modules.push(m);
         }
-        self.keep_registered_calls(&ctx, sources, &mut modules)?;
-        if self.args.check_gradients {
-            modules.push(self.gradcheck_runtime(&ctx)?);
-        }
-        let module = modules.remove(0);
-        pipeline::link_into(&module, modules)?;
-        self.timer.add_since(timing::LOAD_LINK, start);
-        self.save(&module, stem, "before-ad")?;
+        self.keep_registered_calls(ctx, sources, &mut modules)?;
+        Ok(modules)
+    }
 
+    /// Phases 1–5 for one source of `-c` / `-S`.
+    fn build_unit(
+        &mut self,
+        src: &Source,
+        stem: &str,
+        emit: Emit,
+        out: &Path,
+    ) -> Result<(), CliError> {
+        let ctx = Context::create();
+        let module = merge(self.load_sources(&ctx, std::slice::from_ref(src), stem)?)?;
+        let object = self.args.stage == Stage::Object && emit == Emit::Object;
+        if object {
+            pipeline::record_opt_level(&module, self.args.opt);
+            if self.args.lto {
+                // As `clang -flto -c`: bitcode, differentiated when it is linked.
+                return module
+                    .write_bitcode_to_path(out)
+                    .then_some(())
+                    .ok_or_else(|| CliError::Failed(format!("cannot write '{}'", out.display())));
+            }
+        }
+        // The IR an object carries: the source's, before AD and without the checking
+        // runtime (the link step differentiates it again, with everything linked in).
+        let ir = object.then(|| pipeline::to_bitcode(&module));
+        if self.args.check_gradients {
+            pipeline::link_into(&module, vec![self.gradcheck_runtime(&ctx)?])?;
+        }
+        self.save(&module, stem, "before-ad")?;
+        match self.differentiate(&module, stem) {
+            Ok(()) => {
+                self.optimize_and_emit(&module, stem, self.args.opt, emit, out, ir.as_deref())
+            }
+            Err(CliError::Diagnostics(d))
+                if ir.is_some() && d.iter().all(|d| d.kind == DiagKind::MissingDerivative) =>
+            {
+                // What is missing may come with the other objects of the link: leave the
+                // hook calls to the link step (the module was partly rewritten: reload it).
+                let ir = ir.unwrap_or_default();
+                (self.log)(&format!(
+                    "ferrozyme: note: {}: differentiation left to the link step (link the object with ferrozyme cc): {}",
+                    src.path.display(),
+                    d[0].message
+                ));
+                let fresh = pipeline::load_bytes(&ctx, &ir, &src.path.to_string_lossy())?;
+                let tm = pipeline::target_machine(&fresh, self.args.opt)?;
+                pipeline::embed_bitcode(&fresh, &ir);
+                pipeline::emit(&fresh, &tm, Emit::Object, out)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Phases 1–5 for a program: the sources and every IR the link inputs bring.
+    fn build_program(
+        &mut self,
+        plan: &mut link::Plan,
+        stem: &str,
+        out: &Path,
+    ) -> Result<(), CliError> {
+        let ctx = Context::create();
+        let mut modules = self.load_sources(&ctx, &self.args.sources, stem)?;
+        for unit in &plan.objects {
+            modules.push(pipeline::load_bytes(&ctx, &unit.bitcode, &unit.name)?);
+        }
+        let module = merge(modules)?;
+        // Static-library members, as a linker pulls them: those defining a symbol that
+        // is still undefined, until none is.
+        loop {
+            let (_, undefined) = pipeline::symbols(&module);
+            let undefined = undefined.into_iter().collect();
+            let units = plan.pull(&undefined, &mut |bc| {
+                let m = pipeline::load_bytes(&ctx, bc, "archive member")?;
+                Ok(pipeline::symbols(&m).0)
+            })?;
+            if units.is_empty() {
+                break;
+            }
+            let mut members = Vec::new();
+            for u in &units {
+                if self.args.verbose {
+                    (self.log)(&format!("ferrozyme: IR of {} joins the module", u.name));
+                }
+                members.push(pipeline::load_bytes(&ctx, &u.bitcode, &u.name)?);
+            }
+            pipeline::link_into(&module, members)?;
+        }
+        if self.args.check_gradients {
+            pipeline::link_into(&module, vec![self.gradcheck_runtime(&ctx)?])?;
+        }
+        // Objects compiled separately were compiled at some level; without -O here the
+        // derivative code gets the highest of them.
+        let level = match pipeline::recorded_opt_level(&module) {
+            Some(l) if !self.args.opt_given => l,
+            _ => self.args.opt,
+        };
+        self.save(&module, stem, "before-ad")?;
+        self.differentiate(&module, stem)
+            .map_err(|e| link::explain_missing(e, plan))?;
+        self.optimize_and_emit(&module, stem, level, Emit::Object, out, None)
+    }
+
+    /// Phase 3: the AD pass and the verifier.
+    fn differentiate(&mut self, module: &Module<'_>, stem: &str) -> Result<(), CliError> {
         let opts = Options {
             check_gradients: self.args.check_gradients,
             ..Options::default()
         };
         let start = Stamp::now();
-        let report = pipeline::differentiate(&module, &opts)?;
+        let report = pipeline::differentiate(module, &opts)?;
         self.timer
             .add_ad(ferrozyme_transform::Span::since(start), &report.times);
         for n in &report.notes {
             (self.log)(&format!("ferrozyme: note: {n}"));
         }
         let start = Stamp::now();
-        pipeline::verify_after_ad(&module)?;
+        pipeline::verify_after_ad(module)?;
         self.timer.add_since(timing::VERIFY, start);
-        self.save(&module, stem, "after-ad")?;
+        self.save(module, stem, "after-ad")
+    }
 
+    /// Phases 4–5; `embed` is IR to carry in the object (`-c`).
+    fn optimize_and_emit(
+        &mut self,
+        module: &Module<'_>,
+        stem: &str,
+        level: OptLevel,
+        emit: Emit,
+        out: &Path,
+        embed: Option<&[u8]>,
+    ) -> Result<(), CliError> {
         let start = Stamp::now();
-        let tm = pipeline::target_machine(&module, self.args.opt)?;
-        let loops = pipeline::LoopOptions::from_flags(self.args.opt, &self.args.compile_flags);
+        let tm = pipeline::target_machine(module, level)?;
+        let loops = pipeline::LoopOptions::from_flags(level, &self.args.compile_flags);
         // Functions the pass did not touch were optimized before it: skip them this time
         // (not with --ad-before-opt, where nothing was optimized yet).
-        let frozen = (!self.args.ad_before_opt && self.args.opt != OptLevel::O0).then(|| {
-            crate::freeze::freeze_untouched(ferrozyme_transform::Module::from_inkwell(&module))
+        let frozen = (!self.args.ad_before_opt && level != OptLevel::O0).then(|| {
+            crate::freeze::freeze_untouched(ferrozyme_transform::Module::from_inkwell(module))
         });
-        let optimized = pipeline::optimize(&module, &tm, self.args.opt, loops);
+        let optimized = pipeline::optimize(module, &tm, level, loops);
         if let Some(f) = frozen {
             crate::freeze::thaw(f);
         }
         optimized?;
         if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
-            pipeline::address_sanitize(&module, &tm)?;
+            pipeline::address_sanitize(module, &tm)?;
         }
         self.timer.add_since(timing::OPTIMIZE, start);
         if self.args.save_temps.is_some() {
-            self.save(&module, stem, "after-opt")?;
+            self.save(module, stem, "after-opt")?;
+        }
+        if let Some(ir) = embed {
+            pipeline::embed_bitcode(module, ir);
         }
         let start = Stamp::now();
-        let emitted = pipeline::emit(&module, &tm, emit, out);
+        let emitted = pipeline::emit(module, &tm, emit, out);
         self.timer.add_since(timing::CODEGEN, start);
         emitted
     }
@@ -426,19 +554,29 @@ impl Job<'_> {
         pipeline::load(ctx, &bc)
     }
 
-    /// Phase 6: the link, with exactly the user's link flags and inputs. flang links when
-    /// Fortran was compiled (it adds its runtime library).
-    fn link(&mut self, objects: &[PathBuf]) -> Result<(), CliError> {
+    /// Phase 6: the link, with the user's link flags and the inputs the module did not
+    /// absorb. flang links when Fortran was compiled (it adds its runtime library).
+    fn link(&mut self, objects: &[PathBuf], link_args: &[String]) -> Result<(), CliError> {
         let mut cmd = match self.flang {
             Some(flang) => Command::new(flang),
             None => self.clang_cmd(),
         };
-        cmd.args(objects).args(&self.args.link_args);
+        cmd.args(objects).args(link_args);
         if let Some(out) = &self.args.output {
             cmd.arg("-o").arg(out);
         }
         self.run(&mut cmd)
     }
+}
+
+/// Links several modules into the first.
+fn merge(mut modules: Vec<Module<'_>>) -> Result<Module<'_>, CliError> {
+    if modules.is_empty() {
+        return Err(CliError::Failed("nothing to compile".to_string()));
+    }
+    let first = modules.remove(0);
+    pipeline::link_into(&first, modules)?;
+    Ok(first)
 }
 
 /// Flags that steer clang's optimization of bitcode (`-f...`, `-m...`, the target):

@@ -32,9 +32,18 @@ fn is_bitcode(bytes: &[u8]) -> bool {
 pub fn load<'ctx>(ctx: &'ctx Context, path: &Path) -> Result<Module<'ctx>, CliError> {
     let bytes = std::fs::read(path)
         .map_err(|e| CliError::Failed(format!("cannot read '{}': {e}", path.display())))?;
-    let name = path.display().to_string();
-    let buffer = MemoryBuffer::create_from_memory_range_copy(&bytes, &name);
-    let parsed = if is_bitcode(&bytes) {
+    load_bytes(ctx, &bytes, &path.display().to_string())
+}
+
+/// [`load`] from memory; `name` is the module's origin, for messages.
+pub fn load_bytes<'ctx>(
+    ctx: &'ctx Context,
+    bytes: &[u8],
+    name: &str,
+) -> Result<Module<'ctx>, CliError> {
+    let name = name.to_string();
+    let buffer = MemoryBuffer::create_from_memory_range_copy(bytes, &name);
+    let parsed = if is_bitcode(bytes) {
         Module::parse_bitcode_from_buffer(&buffer, ctx)
     } else {
         ctx.create_module_from_ir(buffer)
@@ -63,6 +72,89 @@ pub fn link_into<'ctx>(main: &Module<'ctx>, others: Vec<Module<'ctx>>) -> Result
         })?;
     }
     Ok(())
+}
+
+/// The module as bitcode, in memory.
+pub fn to_bitcode(module: &Module<'_>) -> Vec<u8> {
+    module.write_bitcode_to_memory().as_slice().to_vec()
+}
+
+/// Embeds `bitcode` in the module's object file, in the `.llvmbc` section clang's
+/// `-fembed-bitcode` uses (ELF marks it excluded, so linked programs do not carry it).
+/// Called after the last optimization, so no pass can drop the unused global.
+pub fn embed_bitcode(module: &Module<'_>, bitcode: &[u8]) {
+    let ctx = module.get_context();
+    let init = ctx.const_string(bitcode, false);
+    let g = module.add_global(init.get_type(), None, "__ferrozyme.ir");
+    g.set_initializer(&init);
+    g.set_linkage(inkwell::module::Linkage::Private);
+    g.set_constant(true);
+    g.set_section(Some(".llvmbc"));
+    g.set_alignment(1);
+}
+
+/// Named metadata recording the `-O` level a module was compiled at.
+const OPT_METADATA: &str = "ferrozyme.opt";
+
+/// Records `level` in the module (for the link step of separately compiled objects).
+pub fn record_opt_level(module: &Module<'_>, level: OptLevel) {
+    let ctx = module.get_context();
+    let s = ctx.metadata_string(level.clang_flag());
+    let node = ctx.metadata_node(&[s.into()]);
+    // Adding fails only for a malformed name; the level is then simply not recorded.
+    let _ = module.add_global_metadata(OPT_METADATA, &node);
+}
+
+/// The highest `-O` level recorded in the module's parts, if any.
+pub fn recorded_opt_level(module: &Module<'_>) -> Option<OptLevel> {
+    let rank = |l: OptLevel| match l {
+        OptLevel::O0 => 0,
+        OptLevel::O1 => 1,
+        OptLevel::Os | OptLevel::Oz => 2,
+        OptLevel::O2 => 3,
+        OptLevel::O3 => 4,
+    };
+    module
+        .get_global_metadata(OPT_METADATA)
+        .into_iter()
+        .filter_map(|n| n.get_node_values())
+        .flatten()
+        .filter_map(|v| {
+            let inkwell::values::BasicMetadataValueEnum::MetadataValue(md) = v else {
+                return None;
+            };
+            let s = std::str::from_utf8(md.get_string_value()?).ok()?;
+            OptLevel::parse(s.strip_prefix("-O")?)
+        })
+        .max_by_key(|l| rank(*l))
+}
+
+/// The external symbols the module defines, and those it uses without defining (not
+/// intrinsics), as a linker sees them.
+pub fn symbols(module: &Module<'_>) -> (Vec<String>, Vec<String>) {
+    use inkwell::module::Linkage;
+    let local = |l: Linkage| matches!(l, Linkage::Internal | Linkage::Private);
+    let mut defined = Vec::new();
+    let mut undefined = Vec::new();
+    for f in module.get_functions() {
+        let name = f.get_name().to_string_lossy().into_owned();
+        if f.count_basic_blocks() > 0 {
+            if !local(f.get_linkage()) {
+                defined.push(name);
+            }
+        } else if !name.starts_with("llvm.") {
+            undefined.push(name);
+        }
+    }
+    for g in module.get_globals() {
+        let name = g.get_name().to_string_lossy().into_owned();
+        if g.is_declaration() {
+            undefined.push(name);
+        } else if !local(g.get_linkage()) {
+            defined.push(name);
+        }
+    }
+    (defined, undefined)
 }
 
 /// Runs the AD pass. Diagnostics come back as they are, for `main` to print.

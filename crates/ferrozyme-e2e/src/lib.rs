@@ -104,6 +104,23 @@ pub struct Directives {
     /// `// MPI: 2 4`: the program is built with Open MPI's flags and run with
     /// `mpirun -np N --oversubscribe` once per count.
     pub mpi_procs: Vec<u32>,
+    /// `// IGNORE-O0: <reason>` (any level), `// IGNORE-REF:`, `// IGNORE-PLUGIN:`: as
+    /// `IGNORE`, for the `ferrozyme cc` trials at that level, the `--ad-before-opt` trial
+    /// or the plugin trial only.
+    pub ignore_at: Vec<(String, String)>,
+}
+
+impl Directives {
+    /// Why the trials with key `opt` (a level such as `O2`, or `REF`, `PLUGIN`) are
+    /// ignored, if they are.
+    pub fn ignored_at(&self, opt: &str) -> Option<&str> {
+        self.ignore.as_deref().or_else(|| {
+            self.ignore_at
+                .iter()
+                .find(|(o, _)| o == opt)
+                .map(|(_, r)| r.as_str())
+        })
+    }
 }
 
 /// CPU flags (from /proc/cpuinfo) that `requires` lists and this machine lacks.
@@ -171,6 +188,9 @@ pub fn parse_directives(src: &str) -> Directives {
                 d.expect_runtime_errors.push(value.to_string())
             }
             "IGNORE" if !value.is_empty() => d.ignore = Some(value.to_string()),
+            k if k.starts_with("IGNORE-") && !value.is_empty() => d
+                .ignore_at
+                .push((k["IGNORE-".len()..].to_string(), value.to_string())),
             "REQUIRES" => d
                 .requires
                 .extend(value.split_whitespace().map(String::from)),
@@ -355,6 +375,15 @@ mod tests {
         let d = parse_directives("// MPI: 2 4\n// OPT: O2\nint main;\n");
         assert_eq!(d.mpi_procs, vec![2, 4]);
         assert_eq!(d.opts, vec!["O2"]);
+    }
+
+    #[test]
+    fn ignore_per_level() {
+        let d = parse_directives("// OPT: O0 O2\n// IGNORE-O0: crashes at -O0\nint x;\n");
+        assert_eq!(d.ignored_at("O0"), Some("crashes at -O0"));
+        assert_eq!(d.ignored_at("O2"), None);
+        let all = parse_directives("// IGNORE: not yet\n");
+        assert_eq!(all.ignored_at("O2"), Some("not yet"));
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! End-to-end suite: one trial per (program, opt level) for `tests/c/*.c`
 //! (`c::03_sumsq::O2`) and `tests/cxx/*.cpp` (through `ferrozyme c++`), for the Fortran,
 //! OpenMP and MPI programs (`fortran::`, `openmp::`, `mpi::`), one per error program in
-//! `tests/errors/` (`errors::missing_derivative`), and one per IR filetest in
-//! `tests/filetests/` (`filetests::counter_counted_down`). Run with
+//! `tests/errors/` (`errors::missing_derivative`), one per IR filetest in
+//! `tests/filetests/` (`filetests::counter_counted_down`), and one per (multi-file program,
+//! opt level) in `tests/multi/*/build.sh` (`multi::01_separate_objects::O2`, see
+//! `e2e/multi.rs`). Run with
 //! `cargo build --release && cargo test -p ferrozyme-e2e`.
 
 use std::path::{Path, PathBuf};
@@ -11,6 +13,9 @@ use std::time::Duration;
 
 use ferrozyme_e2e::*;
 use libtest_mimic::{Arguments, Failed, Trial};
+
+#[path = "e2e/multi.rs"]
+mod multi;
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
@@ -96,7 +101,13 @@ fn program_trial(
 ) -> Trial {
     let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
     let name = format!("{prefix}::{}::{opt}", trial_component(&stem));
-    let ignored = !missing_cpu_flags(&d.requires).is_empty() || d.ignore.is_some();
+    let key = match via {
+        Via::Cli => opt,
+        Via::Ref => "REF",
+        Via::Plugin => "PLUGIN",
+        Via::Asan => "ASAN",
+    };
+    let ignored = !missing_cpu_flags(&d.requires).is_empty() || d.ignored_at(key).is_some();
     let (root, file, opt, d) = (
         root.to_path_buf(),
         file.to_path_buf(),
@@ -140,9 +151,13 @@ fn run_c_program(
             let lib = find_plugin(root).ok_or_else(|| {
                 Failed::from("libferrozyme_plugin.so not found: run `cargo build --release` first")
             })?;
-            let mut c = Command::new("clang-22");
+            let cxx = file.extension().is_some_and(|e| e == "cpp");
+            let mut c = Command::new(if cxx { "clang++-22" } else { "clang-22" });
             c.arg(format!("-fpass-plugin={}", lib.display()));
             c.arg(format!("-I{}", file.parent().unwrap().display()));
+            // Ferrozyme's headers (<enzyme/enzyme>, <ferrozyme.h>): `ferrozyme cc` finds
+            // them by itself, plugin users add the directory.
+            c.arg(format!("-I{}", root.join("include").display()));
             c
         }
     };
@@ -456,10 +471,11 @@ fn main() {
         {
             trials.push(program_trial(&root, &file, &d, "ref", "O2", Via::Ref));
         }
-        // Every C program once more through the pass plugin inside clang's own -O2
-        // pipeline, so the plugin path is as tested as the CLI.
-        if kind == "c" && d.opts.iter().any(|o| o == "O2") {
-            trials.push(program_trial(&root, &file, &d, "plugin", "O2", Via::Plugin));
+        // Every C and C++ program once more through the pass plugin inside clang's own
+        // -O2 pipeline, so the plugin path is as tested as the CLI.
+        if d.opts.iter().any(|o| o == "O2") {
+            let prefix = if kind == "c" { "plugin" } else { "plugin_cxx" };
+            trials.push(program_trial(&root, &file, &d, prefix, "O2", Via::Plugin));
         }
     }
 
@@ -476,6 +492,7 @@ fn main() {
     }
 
     hpc_trials(&root, &mut trials);
+    trials.extend(multi::trials(&root));
 
     for file in list_files(&root.join("tests").join("errors"), &["c", "ll"]) {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();

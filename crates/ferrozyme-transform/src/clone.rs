@@ -84,6 +84,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     drop_unwind_paths(m, f);
     crate::fortran::redirect_runtime_calls(m, f)?;
     crate::parallel::openmp::rewrite_reductions(m, f);
+    crate::libdefs::redirect(m, f)?;
     if reverse {
         // Loop IDs (with clang's `llvm.loop.unroll.disable` under -fno-unroll-loops)
         // belong to the primal's loops; the clone's loops are ours to transform.

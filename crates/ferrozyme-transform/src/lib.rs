@@ -20,6 +20,8 @@
 //! * `lower.rs` — derivative rules (from `ferrozyme-rules`) lowered to IR;
 //! * `runtime.rs` — tape stacks and memory adjoints, linked into the module as IR;
 //! * `generated.rs` — the mark on every function the pass creates.
+//! * `hook_args.rs` — hook operands seen through `-O0` stack slots;
+//! * `libdefs.rs` — differentiable definitions of complex-valued library functions.
 #![forbid(unsafe_code)]
 
 mod analyses;
@@ -32,8 +34,10 @@ mod custom;
 mod driver;
 mod fortran;
 pub mod generated;
+mod hook_args;
 mod lanes;
 mod libcalls;
+mod libdefs;
 mod lower;
 mod marshal;
 mod options;
@@ -294,6 +298,9 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     {
         let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
+        hook_args::inline_hook_wrappers(module, &calls);
+        let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
+        hook_args::resolve_stack_slots(module, &calls);
         let calls = unmerge::invokes_to_calls(module, calls);
         unmerge::split_selected_calls(module, calls);
     }

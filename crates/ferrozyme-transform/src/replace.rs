@@ -206,6 +206,9 @@ pub fn replace_forward(
     let mut ret_leaves = Vec::new();
     fp_leaves(ret, &mut Vec::new(), &mut ret_leaves);
     let width = req.width as usize;
+    if ac.primal_return {
+        return replace_forward_with_primal(env, ac, req, g, user_ty, &ret_leaves);
+    }
     let pointer_ret = ret.is_pointer() && width == 1 && user_ty.is_pointer();
     if !user_ty.is_void()
         && !pointer_ret
@@ -265,6 +268,73 @@ pub fn replace_forward(
         };
         result = Some(v);
     }
+    fill_result(&b, call, result);
+    erase_hook_call(call);
+    Ok(())
+}
+
+/// `__enzyme_fwddiff(f, enzyme_primal_return, ...)`: the hook's declared type receives the
+/// result and then its tangents (lane 0 first) when `f` returns floats, or just the result
+/// otherwise (an integer, a pointer).
+fn replace_forward_with_primal(
+    env: &mut HookEnv<'_>,
+    ac: &AutodiffCall,
+    req: &TangentRequest,
+    g: Value,
+    user_ty: Type,
+    ret_leaves: &[(Vec<u32>, Type)],
+) -> Result<(), Diagnostic> {
+    let call = ac.call;
+    let caller = call.parent_function().name();
+    let err = crate::request::make_err(call, &caller);
+    let ret = req.func.function_type().return_type();
+    let width = req.width as usize;
+    let mut user_leaves = Vec::new();
+    fp_leaves(user_ty, &mut Vec::new(), &mut user_leaves);
+    let fits = if ret.is_void() {
+        user_ty.is_void()
+    } else if ret_leaves.is_empty() {
+        user_ty == ret
+    } else {
+        user_leaves.len() == (1 + width) * ret_leaves.len()
+    };
+    if !fits {
+        return Err(err(
+            format!(
+                "with enzyme_primal_return the hook returns `{}`'s result ({ret}) and then its {width} tangent(s), but the call's declared return type is {user_ty}",
+                ac.func.name()
+            ),
+            "declare the hook to return a struct of the result followed by its tangent (e.g. struct { double primal, tangent; }), or the result type itself for a function whose result has no tangent",
+        ));
+    }
+    let b = Builder::new(env.sup.module.context());
+    b.position_before(call);
+    zero_shadow_globals(env.sup, &b);
+    let params = g.function_type().param_types();
+    let args = call_args(&b, &ac.args, &params, req.width);
+    let r = b.call_fn(g, &args);
+    let result = if ret.is_void() {
+        None
+    } else if ret_leaves.is_empty() {
+        Some(b.extract_value(r, 0))
+    } else {
+        let lanes: Vec<Value> = (0..=width as u32).map(|l| b.extract_value(r, l)).collect();
+        let mut vals = Vec::new();
+        for lane in &lanes {
+            for (path, _) in ret_leaves {
+                let mut x = *lane;
+                for k in path {
+                    x = if x.ty().kind() == TypeKind::Vector {
+                        b.extract_element(x, env.sup.module.context().i32().const_int(*k as u64))
+                    } else {
+                        b.extract_value(x, *k)
+                    };
+                }
+                vals.push(x);
+            }
+        }
+        Some(build(&b, user_ty, &user_leaves, &vals))
+    };
     fill_result(&b, call, result);
     erase_hook_call(call);
     Ok(())

@@ -54,6 +54,8 @@ pub struct AutodiffCall {
     pub args: Vec<CallArg>,
     /// `enzyme_width, N` (1 when absent).
     pub width: u32,
+    /// `enzyme_primal_return` (forward mode): the hook returns the result, then tangents.
+    pub primal_return: bool,
     /// Values after the function's arguments: `__enzyme_reverse`'s return seed and tape.
     pub trailing: Vec<Value>,
 }
@@ -245,7 +247,7 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         func,
         mode,
     };
-    let width = r.width()?;
+    let (width, primal_return) = r.leading()?;
     let params = func.params();
     let mut args = Vec::with_capacity(params.len());
     for (k, p) in params.iter().enumerate() {
@@ -257,6 +259,7 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         func,
         args,
         width,
+        primal_return,
         trailing,
     })
 }
@@ -279,14 +282,31 @@ struct Marked {
 }
 
 impl Reader<'_> {
-    /// `enzyme_width, N` right after the function (1 when absent).
-    fn width(&mut self) -> Result<u32, Diagnostic> {
-        let Some(&v) = self.rest.peek() else {
-            return Ok(1);
-        };
-        if !matches!(marker_of(v), Some(Ok(Marker::Width))) {
-            return Ok(1);
+    /// `enzyme_width, N` (1 when absent) and `enzyme_primal_return`, right after the
+    /// function, in either order.
+    fn leading(&mut self) -> Result<(u32, bool), Diagnostic> {
+        let (mut width, mut primal_return) = (1, false);
+        while let Some(&v) = self.rest.peek() {
+            match marker_of(v) {
+                Some(Ok(Marker::Width)) => width = self.width()?,
+                Some(Ok(Marker::PrimalReturn)) => {
+                    self.rest.next();
+                    if self.mode != Mode::Forward {
+                        return Err((self.err)(
+                            "enzyme_primal_return is only supported in forward mode (__enzyme_fwddiff)".to_string(),
+                            "in reverse mode, get the result from split mode: __enzyme_augmentfwd declared to return struct { void *tape; T result; }",
+                        ));
+                    }
+                    primal_return = true;
+                }
+                _ => break,
+            }
         }
+        Ok((width, primal_return))
+    }
+
+    /// `enzyme_width, N`, the marker being next.
+    fn width(&mut self) -> Result<u32, Diagnostic> {
         self.rest.next();
         match self.rest.next().and_then(|n| n.const_int_value()) {
             Some(n) if n >= 1 && n <= MAX_WIDTH as i64 => Ok(n as u32),
@@ -353,10 +373,13 @@ impl Reader<'_> {
                             "give each argument at most one enzyme_* marker",
                         ));
                     }
-                    if m == Marker::Width {
+                    if m == Marker::Width || m == Marker::PrimalReturn {
                         return Err((self.err)(
-                            "enzyme_width must come first, right after the function".to_string(),
-                            "write __enzyme_fwddiff((void*)f, enzyme_width, N, ...)",
+                            format!(
+                                "{} must come first, right after the function",
+                                if m == Marker::Width { "enzyme_width" } else { "enzyme_primal_return" }
+                            ),
+                            "write __enzyme_fwddiff((void*)f, enzyme_width, N, ...) / __enzyme_fwddiff((void*)f, enzyme_primal_return, ...)",
                         ));
                     }
                     if m == Marker::DupV {
@@ -370,7 +393,7 @@ impl Reader<'_> {
                             "unknown activity marker `{name}` before argument {} of `{fname}`",
                             k + 1
                         ),
-                        "use one of enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, enzyme_out, enzyme_width",
+                        "use one of enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, enzyme_out, enzyme_width, enzyme_primal_return",
                     ));
                 }
                 None => {

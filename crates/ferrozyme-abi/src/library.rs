@@ -1,0 +1,197 @@
+//! C and C++ runtime functions that carry no derivative: one row each, with what the
+//! function may write and why it is inactive.
+//!
+//! A call on the differentiated path to a function without IR needs a derivative rule or
+//! must be known to be *inactive*: its result carries no derivative (an integer, a stream
+//! handle, a count of characters) and it writes nothing a derivative could flow through.
+//! The criterion, for every row: the function reads its arguments (strings, buffers, the
+//! value printed) and writes at most character data, integers, or the state of a stream
+//! or of the C library; it never writes floating-point data the program reads back and
+//! returns no pointer into memory the program differentiates. Functions returning a
+//! pointer into their argument (`strchr`, `strcpy`'s destination), reading numbers into
+//! memory (`scanf`, `strtod`'s end pointer) or allocating (`strdup`) are deliberately
+//! absent: they are not inactive in that sense.
+//!
+//! `ferrozyme-analysis` classifies calls of these functions as inactive (copied into the
+//! derivative code as they are, no adjoint, no shadow). [`Writes`] records what each one
+//! writes, for analyses that track memory (a character buffer written by `snprintf` is
+//! still written).
+
+/// What an inactive library function may write, besides the C library's own state
+/// (`errno`, stream buffers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writes {
+    /// Nothing the program can read back.
+    Nothing,
+    /// Characters (and a terminating NUL) into the buffer passed as argument `n`.
+    CharsTo(usize),
+    /// A stream: `FILE *`, `std::ostream`, a file descriptor.
+    Stream,
+}
+
+/// One inactive library function.
+#[derive(Clone, Copy, Debug)]
+pub struct Inactive {
+    /// The symbol (C name, or the Itanium-mangled C++ name).
+    pub name: &'static str,
+    pub writes: Writes,
+    /// Why no derivative flows through it.
+    pub why: &'static str,
+}
+
+const fn row(name: &'static str, writes: Writes, why: &'static str) -> Inactive {
+    Inactive { name, writes, why }
+}
+
+const STRINGS: &str = "compares or measures character data; integer result";
+const CTYPE: &str = "classifies or converts a character; integer result";
+const FORMAT: &str = "formats its arguments as characters into a buffer; integer result";
+const PRINT: &str = "writes its arguments to a stream as characters";
+const OSTREAM: &str = "std::ostream output: writes characters to the stream, returns the stream";
+
+/// The table.
+pub const INACTIVE_LIBRARY: &[Inactive] = &[
+    // <string.h>: comparisons and lengths.
+    row("strlen", Writes::Nothing, STRINGS),
+    row("strnlen", Writes::Nothing, STRINGS),
+    row("strcmp", Writes::Nothing, STRINGS),
+    row("strncmp", Writes::Nothing, STRINGS),
+    row("strcasecmp", Writes::Nothing, STRINGS),
+    row("strncasecmp", Writes::Nothing, STRINGS),
+    row("strcoll", Writes::Nothing, STRINGS),
+    row("strspn", Writes::Nothing, STRINGS),
+    row("strcspn", Writes::Nothing, STRINGS),
+    row(
+        "memcmp",
+        Writes::Nothing,
+        "compares bytes; integer result (piecewise constant in floats it may read)",
+    ),
+    row(
+        "bcmp",
+        Writes::Nothing,
+        "compares bytes; integer result (piecewise constant in floats it may read)",
+    ),
+    // <stdlib.h>: integers from strings and integers.
+    row("atoi", Writes::Nothing, "parses an integer from characters"),
+    row("atol", Writes::Nothing, "parses an integer from characters"),
+    row(
+        "atoll",
+        Writes::Nothing,
+        "parses an integer from characters",
+    ),
+    row("abs", Writes::Nothing, "integer arithmetic"),
+    row("labs", Writes::Nothing, "integer arithmetic"),
+    row("llabs", Writes::Nothing, "integer arithmetic"),
+    // <ctype.h> (glibc's macros read tables through these).
+    row("__ctype_b_loc", Writes::Nothing, CTYPE),
+    row("__ctype_tolower_loc", Writes::Nothing, CTYPE),
+    row("__ctype_toupper_loc", Writes::Nothing, CTYPE),
+    row("tolower", Writes::Nothing, CTYPE),
+    row("toupper", Writes::Nothing, CTYPE),
+    row("isalpha", Writes::Nothing, CTYPE),
+    row("isdigit", Writes::Nothing, CTYPE),
+    row("isalnum", Writes::Nothing, CTYPE),
+    row("isspace", Writes::Nothing, CTYPE),
+    row("isupper", Writes::Nothing, CTYPE),
+    row("islower", Writes::Nothing, CTYPE),
+    row("isxdigit", Writes::Nothing, CTYPE),
+    row("ispunct", Writes::Nothing, CTYPE),
+    row("isprint", Writes::Nothing, CTYPE),
+    row(
+        "__errno_location",
+        Writes::Nothing,
+        "the address of errno (an int)",
+    ),
+    // <stdio.h>: formatting into character buffers (sprintf, snprintf and their v and
+    // _chk forms are in INACTIVE_EXTERNALS).
+    row("__vsnprintf_chk", Writes::CharsTo(0), FORMAT),
+    row("__vsprintf_chk", Writes::CharsTo(0), FORMAT),
+    // <stdio.h>, <unistd.h>: output (printf, fprintf, vprintf, puts ... are in
+    // INACTIVE_EXTERNALS).
+    row("putc", Writes::Stream, PRINT),
+    row("dprintf", Writes::Stream, PRINT),
+    row("__vfprintf_chk", Writes::Stream, PRINT),
+    row("__vprintf_chk", Writes::Stream, PRINT),
+    row("fputs_unlocked", Writes::Stream, PRINT),
+    row("fwrite_unlocked", Writes::Stream, PRINT),
+    row("putchar_unlocked", Writes::Stream, PRINT),
+    // libstdc++: the locale lookup std::endl's inline part does (the stream functions
+    // themselves are families, below).
+    row(
+        "_ZNKSt5ctypeIcE13_M_widen_initEv",
+        Writes::Nothing,
+        "fills a locale facet's character cache (std::endl's widen)",
+    ),
+    row(
+        "_ZSt16__throw_bad_castv",
+        Writes::Nothing,
+        "throws; never returns into derivative code",
+    ),
+];
+
+/// Families of inactive functions, by symbol prefix: libstdc++'s output streams. Every
+/// member function of `std::ostream`/`std::wostream` (`operator<<` for numbers and
+/// pointers, `put`, `write`, `flush`, `_M_insert`) and the free `operator<<`s for
+/// characters and C strings, `std::endl`, `std::flush`, write characters to the stream
+/// and return it. (`operator<<` templates for other types, `std::complex` say, are
+/// defined in the headers and have IR.)
+pub const INACTIVE_FAMILIES: &[Inactive] = &[
+    row("_ZNSo", Writes::Stream, OSTREAM),
+    row(
+        "_ZNSt13basic_ostreamIwSt11char_traitsIwEE",
+        Writes::Stream,
+        OSTREAM,
+    ),
+    row(
+        "_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_",
+        Writes::Stream,
+        OSTREAM,
+    ),
+    row(
+        "_ZStlsIwSt11char_traitsIwEERSt13basic_ostreamIT_T0_ES6_",
+        Writes::Stream,
+        OSTREAM,
+    ),
+    row("_ZSt16__ostream_insertI", Writes::Stream, OSTREAM),
+    row("_ZSt4endlI", Writes::Stream, OSTREAM),
+    row("_ZSt5flushI", Writes::Stream, OSTREAM),
+];
+
+/// The row of an inactive library function, by symbol: an exact row, else a family.
+pub fn inactive_library(name: &str) -> Option<&'static Inactive> {
+    INACTIVE_LIBRARY
+        .iter()
+        .find(|r| r.name == name)
+        .or_else(|| INACTIVE_FAMILIES.iter().find(|r| name.starts_with(r.name)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_unique_and_explained() {
+        let mut seen = std::collections::HashSet::new();
+        for r in INACTIVE_LIBRARY {
+            assert!(seen.insert(r.name), "duplicate row {}", r.name);
+            assert!(!r.why.is_empty(), "{} has no reason", r.name);
+            assert!(
+                !crate::INACTIVE_EXTERNALS.contains(&r.name),
+                "{} is already in INACTIVE_EXTERNALS",
+                r.name
+            );
+        }
+        assert_eq!(
+            inactive_library("__vsnprintf_chk").map(|r| r.writes),
+            Some(Writes::CharsTo(0))
+        );
+        assert!(inactive_library("strchr").is_none());
+        // std::cout << double at -O0, and std::endl.
+        assert!(inactive_library("_ZNSolsEd").is_some());
+        assert!(
+            inactive_library("_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_")
+                .is_some()
+        );
+        assert!(inactive_library("_ZNSt7complexIdEmLIdEERS0_RKS_IT_E").is_none());
+    }
+}

@@ -1,0 +1,60 @@
+//! Ferrozyme's own headers, found by `ferrozyme cc`/`c++` without flags.
+//!
+//! `<enzyme/enzyme>` (Enzyme's C++ interface), `<enzyme/tuple>` and `<ferrozyme.h>` (the C
+//! ABI's declarations) live in the repository's `include/` and are embedded in the binary
+//! here, so they are found the same way from the build tree, after `cargo install`, or
+//! from a copied binary: each compile writes them into its temporary directory and adds
+//! it with `-isystem` *after* the user's own flags, so a user's `-I` (an Enzyme
+//! installation's headers, say) still wins.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::CliError;
+
+/// The headers, by their path under the include directory.
+pub const HEADERS: &[(&str, &str)] = &[
+    (
+        "enzyme/enzyme",
+        include_str!("../../../include/enzyme/enzyme"),
+    ),
+    (
+        "enzyme/tuple",
+        include_str!("../../../include/enzyme/tuple"),
+    ),
+    (
+        "enzyme/utils",
+        include_str!("../../../include/enzyme/utils"),
+    ),
+    ("ferrozyme.h", include_str!("../../../include/ferrozyme.h")),
+];
+
+/// Writes the headers under `<dir>/include` and returns that include directory.
+pub fn install(dir: &Path) -> Result<PathBuf, CliError> {
+    let root = dir.join("include");
+    for (name, text) in HEADERS {
+        let path = root.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                CliError::Failed(format!("cannot create '{}': {e}", parent.display()))
+            })?;
+        }
+        std::fs::write(&path, text)
+            .map_err(|e| CliError::Failed(format!("cannot write '{}': {e}", path.display())))?;
+    }
+    Ok(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_every_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let inc = install(dir.path()).unwrap();
+        for (name, text) in HEADERS {
+            assert_eq!(std::fs::read_to_string(inc.join(name)).unwrap(), *text);
+        }
+        assert!(inc.join("enzyme").join("enzyme").is_file());
+    }
+}
