@@ -40,6 +40,18 @@ pub fn entry_point(name: &str) -> Option<EntryPoint> {
         .map(|(_, e)| *e)
 }
 
+/// Hooks a program may *define*, with a body that is only a fallback: the `ferrozyme`
+/// Rust crate defines these two (panicking "build with `cargo ferrozyme`") so programs
+/// built without the pass still link. A defined function with exactly one of these names
+/// is treated as a hook like a declared one; its body is never differentiated or run
+/// once the pass has replaced the calls. Other defined functions are never hooks.
+pub const FALLBACK_HOOKS: &[&str] = &["__enzyme_autodiff", "__enzyme_fwddiff"];
+
+/// Is `name` a hook even when the module defines it (see [`FALLBACK_HOOKS`])?
+pub fn is_fallback_hook(name: &str) -> bool {
+    FALLBACK_HOOKS.contains(&name)
+}
+
 /// How an argument of the differentiated function takes part in differentiation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Marker {
@@ -141,6 +153,14 @@ mod tests {
         );
         assert_eq!(entry_point("__enzyme_fwddiff4"), Some(EntryPoint::Fwddiff));
         assert_eq!(entry_point("enzyme_dup"), None);
+    }
+
+    #[test]
+    fn fallback_hooks_are_exact_names() {
+        assert!(is_fallback_hook("__enzyme_autodiff"));
+        assert!(is_fallback_hook("__enzyme_fwddiff"));
+        assert!(!is_fallback_hook("__enzyme_autodiff_f32"));
+        assert!(!is_fallback_hook("my__enzyme_autodiff"));
     }
 
     #[test]

@@ -63,7 +63,9 @@ pub struct Report {
 fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {
     let mut out = Vec::new();
     for f in module.functions() {
-        if !f.is_declaration() {
+        // A defined hook is a fallback body (the `ferrozyme` Rust crate's), never a
+        // function to differentiate.
+        if !f.is_declaration() && !ferrozyme_abi::is_fallback_hook(&f.name()) {
             continue;
         }
         let Some(ep) = entry_point(&f.name()) else {
