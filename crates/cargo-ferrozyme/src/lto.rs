@@ -48,6 +48,8 @@ pub struct Settings {
 pub struct Timings {
     /// Parsing and linking the bitcode into one module.
     pub link: Duration,
+    /// Copying and optimizing the code the derivatives differentiate (`crate::preopt`).
+    pub preopt: Duration,
     /// The AD pass and the verifier.
     pub ad: Duration,
     /// Re-optimizing the functions the pass generated or changed.
@@ -84,6 +86,11 @@ pub fn build_object(inputs: Vec<Bitcode>, out: &Path, s: &Settings) -> Result<Ti
             .map_err(|e| failed(format!("linking the crates' bitcode failed: {e}")))?;
     }
     t.link = start.elapsed();
+    let tm = target_machine(&module, s)?;
+
+    let start = Instant::now();
+    crate::preopt::optimize_differentiated(&module, &tm, s.opt)?;
+    t.preopt = start.elapsed();
     save(&module, s, "before-ad")?;
 
     let start = Instant::now();
@@ -101,20 +108,14 @@ pub fn build_object(inputs: Vec<Bitcode>, out: &Path, s: &Settings) -> Result<Ti
     t.ad = start.elapsed();
     save(&module, s, "after-ad")?;
 
+    // The generated code (and what the pass changed) is optimized at the build's level,
+    // at least O2: in debug builds too, the user's own functions stay as rustc made them.
     let start = Instant::now();
-    let tm = target_machine(&module, s)?;
-    if s.opt > 0 {
-        let frozen = ferrozyme_transform::freeze_untouched(fz);
-        let opts = PassBuilderOptions::create();
-        let level = format!("default<O{}>", s.opt);
-        let r = module.run_passes(&level, &tm, opts);
-        ferrozyme_transform::thaw(frozen);
-        r.map_err(|e| failed(format!("LLVM pipeline '{level}' failed: {e}")))?;
-    } else {
-        module
-            .run_passes("always-inline", &tm, PassBuilderOptions::create())
-            .map_err(|e| failed(format!("LLVM pipeline 'always-inline' failed: {e}")))?;
-    }
+    let frozen = ferrozyme_transform::freeze_untouched(fz);
+    let level = format!("default<O{}>", s.opt.clamp(2, 3));
+    let r = module.run_passes(&level, &tm, PassBuilderOptions::create());
+    ferrozyme_transform::thaw(frozen);
+    r.map_err(|e| failed(format!("LLVM pipeline '{level}' failed: {e}")))?;
     t.optimize = start.elapsed();
     save(&module, s, "after-opt")?;
 

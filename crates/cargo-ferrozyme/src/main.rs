@@ -18,6 +18,7 @@ mod diag;
 mod error;
 mod linker;
 mod lto;
+mod preopt;
 
 use std::process::ExitCode;
 

@@ -104,6 +104,57 @@ fn used_as_float_pair(x: Value) -> bool {
     })
 }
 
+/// Is `v` a pointer that cannot address memory the differentiated code was given or
+/// allocated: `null`, `inttoptr` of a constant in the never-mapped first page, or
+/// `inttoptr` of an integer computed from numbers alone (no `ptrtoint`, no load)? Rust's
+/// dangling pointers of empty `Vec`s and boxes are such addresses made from the
+/// alignment (`NonNull::dangling()`, `ptr::without_provenance(align)`). A correct program
+/// never reads or writes through them, so they need no shadow: merging one with a pointer
+/// that has a shadow is not mixed activity.
+pub fn is_unaddressable(v: Value) -> bool {
+    if !v.ty().is_pointer() {
+        return false;
+    }
+    if v.is_constant() {
+        if v.is_null() {
+            return true;
+        }
+        return v.const_opcode() == Some(Opcode::LLVMIntToPtr)
+            && v.operand(0)
+                .const_int_value()
+                .is_some_and(|a| (0..4096).contains(&a));
+    }
+    v.opcode() == Some(Opcode::LLVMIntToPtr) && is_plain_number(v.operand(0), 8)
+}
+
+/// An integer computed from constants and integer arguments by integer arithmetic only.
+fn is_plain_number(v: Value, depth: u32) -> bool {
+    if v.is_constant() {
+        return v.ty().is_integer() && !v.is_constant_expr();
+    }
+    if v.is_argument() {
+        return v.ty().is_integer();
+    }
+    if depth == 0 || !v.ty().is_integer() {
+        return false;
+    }
+    use Opcode::*;
+    match v.opcode() {
+        Some(
+            LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
+            | LLVMXor | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMZExt | LLVMSExt | LLVMTrunc
+            | LLVMFreeze,
+        ) => v
+            .operands()
+            .into_iter()
+            .all(|o| is_plain_number(o, depth - 1)),
+        Some(LLVMSelect) => {
+            is_plain_number(v.operand(1), depth - 1) && is_plain_number(v.operand(2), depth - 1)
+        }
+        _ => false,
+    }
+}
+
 /// Is `g` a mutable global that needs a shadow (it holds floats)?
 pub fn global_needs_shadow(g: Value) -> bool {
     g.is_global_variable()
@@ -475,6 +526,7 @@ impl Activity {
                     crate::types::BaseType::Float
                         | crate::types::BaseType::Double
                         | crate::types::BaseType::Pointer
+                        | crate::types::BaseType::IntOrPointer
                 )
             });
             if holds {

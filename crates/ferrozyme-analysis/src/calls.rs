@@ -5,6 +5,7 @@
 //! the tables in `ferrozyme-rules` and `ferrozyme-abi`; whether the call is *active* is the
 //! activity analysis' business.
 
+use ferrozyme_abi::AllocKind;
 use ferrozyme_llvm::Value;
 use ferrozyme_rules::Rule;
 
@@ -108,17 +109,16 @@ pub fn classify(call: Value) -> CallKind {
     if crate::types::is_type_hint(&name) {
         return CallKind::TypeHint;
     }
+    if let Some(a) = ferrozyme_abi::alloc_fn(&name, !f.is_declaration()) {
+        return match a.kind {
+            AllocKind::Malloc => CallKind::Malloc,
+            AllocKind::Calloc => CallKind::Calloc,
+            AllocKind::Realloc => CallKind::Realloc,
+            AllocKind::Free => CallKind::Free,
+        };
+    }
     if !f.is_declaration() {
         return CallKind::Defined(f);
-    }
-    match name.as_str() {
-        "malloc" | "_Znwm" | "_Znam" | "aligned_alloc" => return CallKind::Malloc,
-        "calloc" => return CallKind::Calloc,
-        "realloc" => return CallKind::Realloc,
-        _ => {}
-    }
-    if ferrozyme_abi::DEALLOCATORS.contains(&name.as_str()) {
-        return CallKind::Free;
     }
     if let Some(r) = ferrozyme_rules::libm_rule(&name).filter(|r| math_call_fits(call, r)) {
         if r.all_zero() {
@@ -130,6 +130,26 @@ pub fn classify(call: Value) -> CallKind {
         return CallKind::InactiveExternal;
     }
     CallKind::UnknownExternal
+}
+
+/// Where an allocation call (`CallKind::Malloc/Calloc/Realloc/Free`) keeps its
+/// arguments: the allocated bytes are `args[size]` (times `args[count]`), the pointer a
+/// realloc or free takes is `args[ptr]`.
+pub fn alloc_fn(call: Value) -> Option<&'static ferrozyme_abi::AllocFn> {
+    let f = call.called_function()?;
+    ferrozyme_abi::alloc_fn(&f.name(), !f.is_declaration())
+}
+
+/// The size operands of an allocation call `args` (the call's own, or a copy's): the
+/// allocated bytes are `n * m`; `m` is `None` when it is 1.
+pub fn alloc_size_operands(call: Value, args: &[Value]) -> Option<(Value, Option<Value>)> {
+    let a = alloc_fn(call)?;
+    let n = *args.get(a.size?)?;
+    let m = match a.count {
+        Some(k) => Some(*args.get(k)?),
+        None => None,
+    };
+    Some((n, m))
 }
 
 /// Does the call have the shape the rule is written for: one operand per argument, and

@@ -14,6 +14,11 @@ use ferrozyme_llvm::{run_function_passes, Builder, Module, Opcode, Value};
 pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
     let dst = m.add_function(name, src.function_type());
     dst.set_linkage_internal();
+    // A body with `invoke`/`landingpad` needs its personality (`crate::unwind` drops
+    // the cleanup-only ones before differentiation).
+    if let Some(p) = src.personality_fn() {
+        dst.set_personality_fn(p);
+    }
     let b = Builder::new(m.context());
     let mut map: HashMap<Value, Value> = HashMap::new();
     for (k, (p, q)) in src.params().into_iter().zip(dst.params()).enumerate() {
@@ -76,6 +81,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
         f.remove_fn_attr(attr);
     }
     use_plain_runtime(m, f);
+    crate::unwind::drop_cleanup_edges(m, f);
     if reverse {
         // Loop IDs (with clang's `llvm.loop.unroll.disable` under -fno-unroll-loops)
         // belong to the primal's loops; the clone's loops are ours to transform.

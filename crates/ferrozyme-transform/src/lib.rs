@@ -22,7 +22,9 @@ mod reverse;
 mod runtime;
 mod tangent;
 mod unmerge;
+mod unwind;
 
+pub use clone::clone_function;
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
 
 use ferrozyme_abi::{entry_point, EntryPoint};

@@ -112,6 +112,13 @@ pub fn run(argv: &[String]) -> Result<u8, Error> {
         save_temps: std::env::var_os(ENV_SAVE_TEMPS).map(PathBuf::from),
         stem: stem.clone(),
     };
+    if let Some(dir) = &settings.save_temps {
+        // The command line, one argument per line, to rerun this link by hand:
+        // FERROZYME_LINKER_MODE=1 cargo-ferrozyme @<dir>/<stem>.link-args
+        let _ = std::fs::create_dir_all(dir);
+        let text: Vec<String> = argv.iter().map(|a| cmdline::quote_gnu(a)).collect();
+        let _ = std::fs::write(dir.join(format!("{stem}.link-args")), text.join("\n"));
+    }
     let obj = tmp.path().join(format!("{stem}.ferrozyme.o"));
     let timings = match lto::build_object(bitcode, &obj, &settings) {
         Ok(t) => t,
@@ -163,8 +170,9 @@ pub fn run(argv: &[String]) -> Result<u8, Error> {
     record(
         ENV_TIMINGS,
         &format!(
-            "{stem} link_bitcode={:.3} ad={:.3} optimize={:.3} codegen={:.3} native_link={:.3}\n",
+            "{stem} link_bitcode={:.3} preopt={:.3} ad={:.3} optimize={:.3} codegen={:.3} native_link={:.3}\n",
             timings.link.as_secs_f64(),
+            timings.preopt.as_secs_f64(),
             timings.ad.as_secs_f64(),
             timings.optimize.as_secs_f64(),
             timings.codegen.as_secs_f64(),

@@ -162,11 +162,11 @@ impl TypeAnalysis {
         }
     }
 
-    /// True when the pointee may hold pointers at some offset: a `Pointer` or `Anything`
-    /// entry, or nothing known at all (conservative).
+    /// True when the pointee may hold pointers at some offset: a `Pointer`,
+    /// `IntOrPointer` or `Anything` entry, or nothing known at all (conservative).
     pub fn memory_may_hold_pointers(&self, ptr: Value) -> bool {
         let t = self.pointee_tree(ptr);
-        t.is_empty() || t.contains(BaseType::Pointer) || t.contains(BaseType::Anything)
+        t.is_empty() || t.iter().any(|(_, b)| b.may_be_pointer())
     }
 
     /// For an integer-typed value: the float type it carries, if type analysis proves it is
@@ -657,7 +657,7 @@ impl Engine {
         match b {
             BaseType::Double => size == 8,
             BaseType::Float => size == 4,
-            BaseType::Pointer => size == self.ptr_size,
+            BaseType::Pointer | BaseType::IntOrPointer => size == self.ptr_size,
             BaseType::Integer => size <= 8,
             _ => false,
         }

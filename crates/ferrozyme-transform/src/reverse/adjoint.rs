@@ -338,11 +338,7 @@ impl Gen<'_> {
                         || self.types.int_carries_fp(v).is_some()
                         || self.types.pointee_tree(addr).get(0).is_float()
                         || (v.is_constant()
-                            && !matches!(
-                                self.types.pointee_tree(addr).get(0),
-                                ferrozyme_analysis::types::BaseType::Pointer
-                                    | ferrozyme_analysis::types::BaseType::Integer
-                            )));
+                            && !self.types.pointee_tree(addr).get(0).is_not_float()));
                 if self.act.is_shadowed(addr) && (carries_fp(v.ty()) || int_float) {
                     let sp = self.fetch_shadow(addr);
                     let t = self.adj_ty(v);
@@ -530,8 +526,9 @@ impl Gen<'_> {
             CallKind::Realloc => {
                 if self.act.is_shadowed(i) && self.shadow.contains_key(&i) {
                     let snew = self.fetch_shadow(i);
-                    let sold = self.fetch_shadow(args[0]);
-                    let n = self.fetch(args[1]);
+                    let a = ferrozyme_analysis::calls::alloc_fn(i).expect("a realloc");
+                    let sold = self.fetch_shadow(args[a.ptr.expect("realloc takes a pointer")]);
+                    let n = self.fetch(args[a.size.expect("realloc takes a size")]);
                     let n = self.b.int_cast(n, i64t);
                     let f32 = self.types.memory_fp_type(i)
                         == Some(ferrozyme_analysis::types::FpType::F32);

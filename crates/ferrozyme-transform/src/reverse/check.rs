@@ -158,11 +158,22 @@ impl Gen<'_> {
                 4
             };
         }
+        // An integer scalar typed as an integer at offset 0 (type analysis saw it compared,
+        // indexed with, multiplied, shifted: used as a whole) is an integer as a whole; its
+        // other pieces are integer too unless the memory says float (a Rust `usize` length
+        // has no TBAA to say so).
+        if val.ty().is_integer() && vtree.get(0).is_not_float() {
+            for p in pieces.iter_mut().skip(1) {
+                if p.0 == BaseType::Unknown {
+                    p.0 = BaseType::Integer;
+                }
+            }
+        }
         let (vt, mt) = pieces
             .iter()
             .copied()
             .find(|(v, m)| {
-                !matches!(v, BaseType::Integer | BaseType::Pointer)
+                !v.is_not_float()
                     || matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double)
             })
             .unwrap_or(pieces[0]);
@@ -170,7 +181,7 @@ impl Gen<'_> {
         // knows are floats (an inactive float copied as an integer: the store kills the
         // destination's adjoint, as for any inactive float).
         let proven_not_fp = pieces.iter().all(|(v, m)| {
-            (matches!(v, BaseType::Integer | BaseType::Pointer)
+            (v.is_not_float()
                 && !matches!(m, BaseType::Anything | BaseType::Float | BaseType::Double))
                 || (matches!(v, BaseType::Float | BaseType::Double)
                     && !matches!(m, BaseType::Anything))

@@ -20,7 +20,8 @@ impl Gen<'_> {
                 let mut sps = Vec::new();
                 if self.act.is_shadowed(i) {
                     self.each_lane(|g| {
-                        let sp = g.b.phi(g.ctx.ptr(), &format!("{}.shadow", i.name()));
+                        // A pointer, or an aggregate holding pointers.
+                        let sp = g.b.phi(i.ty(), &format!("{}.shadow", i.name()));
                         g.shadow.insert(i, sp);
                         sps.push(sp);
                     });
@@ -321,14 +322,17 @@ impl Gen<'_> {
                         self.shadow.insert(i, s);
                     }
                     LLVMSelect | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector
-                        if i.ty().is_pointer_like() && self.act.is_shadowed(i) =>
+                    | LLVMExtractValue | LLVMInsertValue
+                        if i.ty().contains_pointer() && self.act.is_shadowed(i) =>
                     {
-                        // The same shuffle of pointers, applied to their shadows.
+                        // The same shuffle of pointers, applied to their shadows; for
+                        // aggregates holding pointers (`{ptr, i64}`), the same extraction or
+                        // insertion on the shadow aggregate.
                         let s = c.clone_instruction();
                         self.b.insert(s);
                         for k in 0..i.num_operands() {
                             let o = i.operand(k);
-                            if o.ty().is_pointer_like() {
+                            if o.ty().contains_pointer() {
                                 let so = self.fwd_shadow(o);
                                 s.set_operand(k, so);
                             }
@@ -427,7 +431,7 @@ impl Gen<'_> {
             let v = i.operand(0);
             agg = self.b.insert_value(agg, self.fwd_operand(v), k);
             k += 1;
-            if v.ty().is_pointer() {
+            if v.ty().contains_pointer() {
                 for l in 0..self.width {
                     self.set_lane(l);
                     let s = self.fwd_shadow(v);
@@ -536,7 +540,7 @@ impl Gen<'_> {
                     let v = self.b.extract_value(r, k);
                     self.fwd.insert(i, v);
                     k += 1;
-                    if ret.is_pointer() {
+                    if ret.contains_pointer() {
                         self.each_lane(|g| {
                             let s = g.b.extract_value(r, k);
                             if g.act.is_shadowed(i) {
@@ -555,13 +559,14 @@ impl Gen<'_> {
                 let c = self.clone_into_fwd(i);
                 let calloc = self.d.libc("calloc", self.ctx.ptr(), &[i64t, i64t]);
                 let args = c.call_args();
-                let (n, m) = match kind {
-                    CallKind::Calloc => (
-                        self.b.int_cast(args[0], i64t),
-                        self.b.int_cast(args[1], i64t),
-                    ),
-                    CallKind::Realloc => (self.b.int_cast(args[1], i64t), i64t.const_int(1)),
-                    _ => (self.b.int_cast(args[0], i64t), i64t.const_int(1)),
+                // The size operands by the allocator's table entry (`malloc(n)`,
+                // `calloc(k, n)`, `realloc(p, n)`, `__rust_realloc(p, old, align, n)` …).
+                let (n, m) = ferrozyme_analysis::calls::alloc_size_operands(i, &args)
+                    .expect("classified as an allocator with a size");
+                let n = self.b.int_cast(n, i64t);
+                let m = match m {
+                    Some(m) => self.b.int_cast(m, i64t),
+                    None => i64t.const_int(1),
                 };
                 self.each_lane(|g| {
                     let s = g.b.call_fn(calloc, &[n, m]);

@@ -118,6 +118,8 @@ pub fn adjoint_return_type(req: &Request) -> Type {
 }
 
 /// The return type of augmented forward functions: `{ ret?, shadow ret?, ptr tape }`.
+/// A result holding pointers (a pointer, or an aggregate such as `{ptr, i64}`) has one
+/// shadow per lane, of its own type (pointer fields hold shadows).
 pub fn aug_return_type(req: &Request) -> Type {
     let ctx = req.func.ty().context();
     let ret = req.func.function_type().return_type();
@@ -125,9 +127,9 @@ pub fn aug_return_type(req: &Request) -> Type {
     if !ret.is_void() {
         f.push(ret);
     }
-    if ret.is_pointer() {
+    if !ret.is_void() && ret.contains_pointer() {
         for _ in 0..req.width {
-            f.push(ctx.ptr());
+            f.push(ret);
         }
     }
     f.push(ctx.ptr());
@@ -281,13 +283,16 @@ impl<'d> Gen<'d> {
         let cfg = Cfg::new(p);
         let args: Vec<ArgActivity> = req.args.clone();
         let types = d.types_for_clone(p, req.func);
-        let mut act = Activity::run_with_types(
+        // Shadows also travel inside aggregates (a call returning `{ptr, i64}` — a Rust
+        // slice or `Box<[f64]>` — and the `extractvalue`s of it).
+        let mut act = Activity::run_full(
             &ActivityInput {
                 func: p,
                 args: &args,
                 global_touchers: &d.touchers,
             },
             Some(&types),
+            true,
         );
         act.restrict_to_useful(p);
         // The printouts show exactly what this synthesis uses.

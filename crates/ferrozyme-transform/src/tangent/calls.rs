@@ -72,12 +72,14 @@ impl TangentGen<'_> {
                 let c = self.copy(i);
                 let ca = c.call_args();
                 let calloc = self.d.libc("calloc", self.ctx.ptr(), &[i64t, i64t]);
-                let (n, m) = if matches!(kind, CallKind::Calloc) {
-                    (self.b.int_cast(ca[0], i64t), self.b.int_cast(ca[1], i64t))
-                } else {
-                    // The size is the last argument (`malloc(n)`, `aligned_alloc(a, n)`).
-                    let n = *ca.last().expect("allocators take a size");
-                    (self.b.int_cast(n, i64t), i64t.const_int(1))
+                // The size operands by the allocator's table entry (`malloc(n)`,
+                // `calloc(k, n)`, `aligned_alloc(a, n)`, `__rust_alloc(n, align)` …).
+                let (n, m) = ferrozyme_analysis::calls::alloc_size_operands(i, &ca)
+                    .expect("classified as an allocator with a size");
+                let n = self.b.int_cast(n, i64t);
+                let m = match m {
+                    Some(m) => self.b.int_cast(m, i64t),
+                    None => i64t.const_int(1),
                 };
                 Some((0..w).map(|_| self.b.call_fn(calloc, &[n, m])).collect())
             }
@@ -86,8 +88,11 @@ impl TangentGen<'_> {
                 let realloc = self
                     .d
                     .libc("realloc", self.ctx.ptr(), &[self.ctx.ptr(), i64t]);
-                let old = self.tangent(args[0]);
-                let n = self.b.int_cast(c.call_args()[1], i64t);
+                let a = ferrozyme_analysis::calls::alloc_fn(i).expect("a realloc");
+                let old = self.tangent(args[a.ptr.expect("realloc takes a pointer")]);
+                let n = self
+                    .b
+                    .int_cast(c.call_args()[a.size.expect("realloc takes a size")], i64t);
                 Some(
                     (0..w)
                         .map(|l| self.b.call_fn(realloc, &[old[l], n]))

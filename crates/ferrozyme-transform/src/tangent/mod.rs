@@ -265,7 +265,10 @@ impl<'d> TangentGen<'d> {
                 }
                 if i.ty().is_pointer() {
                     for (v, _) in i.incoming() {
-                        if !self.act.is_shadowed(v) && self.act.is_shadowed(i) && !v.is_null() {
+                        if !self.act.is_shadowed(v)
+                            && self.act.is_shadowed(i)
+                            && !ferrozyme_analysis::activity::is_unaddressable(v)
+                        {
                             self.diag(
                                 DiagKind::UnsupportedInstruction,
                                 Some(i),
