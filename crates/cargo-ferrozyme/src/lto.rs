@@ -40,6 +40,8 @@ pub struct Settings {
     pub cpu: String,
     /// Keep `<stem>.before-ad.ll`, `.after-ad.ll` and `.after-opt.ll` here.
     pub save_temps: Option<PathBuf>,
+    /// The standard library's archives on the link line (`crate::upstream`).
+    pub upstream: Vec<PathBuf>,
     pub stem: String,
 }
 
@@ -88,6 +90,9 @@ pub fn build_object(inputs: Vec<Bitcode>, out: &Path, s: &Settings) -> Result<Ti
     t.link = start.elapsed();
     let tm = target_machine(&module, s)?;
 
+    crate::upstream::import_needed(&ctx, &module, &s.upstream)?;
+    t.link = start.elapsed();
+    save(&module, s, "linked")?;
     let start = Instant::now();
     crate::preopt::optimize_differentiated(&module, &tm, s.opt)?;
     t.preopt = start.elapsed();

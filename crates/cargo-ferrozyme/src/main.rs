@@ -19,6 +19,8 @@ mod error;
 mod linker;
 mod lto;
 mod preopt;
+mod unpun;
+mod upstream;
 
 use std::process::ExitCode;
 

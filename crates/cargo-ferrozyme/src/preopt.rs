@@ -30,6 +30,22 @@ pub fn optimize_differentiated(
     level: u8,
 ) -> Result<usize, Error> {
     let m = Module::from_inkwell(module);
+    // The `ferrozyme` crate's fallback bodies of the hooks must not meet the optimizer:
+    // inlined, or with the variadic calls "fixed" to their empty parameter list, the
+    // hook calls would be lost. Declarations is what the pass expects anyway.
+    // A fresh declaration also drops what the optimizer inferred from the panicking body
+    // (`noreturn`: code after a hook call would become unreachable).
+    for f in m.functions() {
+        let name = f.name();
+        if ferrozyme_abi::is_fallback_hook(&name) {
+            let ctx = m.context();
+            let ty = ctx.function_type(ctx.void(), &[ctx.ptr()], true);
+            let decl = m.add_function(&format!("{name}.ferrozyme"), ty);
+            f.replace_all_uses_with(decl);
+            f.delete_function();
+            decl.set_name(&name);
+        }
+    }
     let targets: Vec<Value> = hook_calls(m).into_iter().filter_map(hook_target).collect();
     if targets.is_empty() {
         return Ok(0);
@@ -46,7 +62,13 @@ pub fn optimize_differentiated(
         for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
             if matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
                 if let Some(g) = i.called_function() {
-                    if !g.is_declaration() && !ferrozyme_abi::is_fallback_hook(&g.name()) {
+                    // Functions the pass knows by name (Rust's allocator entry points)
+                    // keep their names: they are not copied.
+                    let name = g.name();
+                    if !g.is_declaration()
+                        && !ferrozyme_abi::is_fallback_hook(&name)
+                        && ferrozyme_abi::alloc_fn(&name, true).is_none()
+                    {
                         stack.push(g);
                     }
                 }
@@ -101,6 +123,11 @@ pub fn optimize_differentiated(
         }
     }
     r.map_err(|e| failed(format!("LLVM pipeline '{pipeline}' failed: {e}")))?;
+    for f in m.functions() {
+        if f.name().starts_with(PREFIX) && !f.is_declaration() {
+            crate::unpun::repair(f);
+        }
+    }
     Ok(copy.len())
 }
 

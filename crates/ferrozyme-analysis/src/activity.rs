@@ -127,6 +127,22 @@ pub fn is_unaddressable(v: Value) -> bool {
     v.opcode() == Some(Opcode::LLVMIntToPtr) && is_plain_number(v.operand(0), 8)
 }
 
+/// Is `i` an `inttoptr` that may rebuild a pointer into differentiable memory from its
+/// bits (the integer is not known to be a plain number: it came from `ptrtoint`, from
+/// memory, or type analysis cannot tell), and is then used to reach memory? Shadows are
+/// not followed through integers, so such a pointer would silently have none.
+pub fn is_smuggled_pointer(i: Value, types: &crate::types::TypeAnalysis) -> bool {
+    if i.opcode() != Some(Opcode::LLVMIntToPtr) || is_unaddressable(i) {
+        return false;
+    }
+    if types.value_tree(i.operand(0)).get(0) == crate::types::BaseType::Integer {
+        return false;
+    }
+    i.users()
+        .iter()
+        .any(|u| !matches!(u.opcode(), Some(Opcode::LLVMICmp | Opcode::LLVMPtrToInt)))
+}
+
 /// An integer computed from constants and integer arguments by integer arithmetic only.
 fn is_plain_number(v: Value, depth: u32) -> bool {
     if v.is_constant() {
@@ -390,13 +406,15 @@ impl Activity {
         let args = call.call_args();
         let any_in = args
             .iter()
-            .any(|&x| self.is_active(x) || (x.ty().is_pointer_like() && self.is_shadowed(x)));
+            .any(|&x| self.is_active(x) || (x.ty().contains_pointer() && self.is_shadowed(x)));
         match classify(call) {
             CallKind::Defined(f) => {
                 let ret = call.ty();
+                // A result holding a pointer with a shadow (a pointer, or `{ptr, i64}`) needs
+                // the callee's shadow even when the callee only reads.
                 if is_readonly_function(f)
                     && !self.is_active(call)
-                    && !(ret.is_pointer() && self.is_shadowed(call))
+                    && !(ret.contains_pointer() && self.is_shadowed(call))
                 {
                     // Reads only, and its result carries no derivative (or is unused).
                     return false;

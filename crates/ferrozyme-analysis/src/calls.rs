@@ -117,6 +117,12 @@ pub fn classify(call: Value) -> CallKind {
             AllocKind::Free => CallKind::Free,
         };
     }
+    // A call that never returns (Rust's `core::panicking::*`, `unwrap_failed`,
+    // `handle_alloc_error`; C's `exit`, `abort`) ends the run on its path: no derivative
+    // is produced there, so nothing it reads or writes matters to one.
+    if f.has_fn_attr("noreturn") {
+        return CallKind::InactiveExternal;
+    }
     if !f.is_declaration() {
         return CallKind::Defined(f);
     }

@@ -33,6 +33,7 @@ pub mod builder;
 mod eh;
 pub mod fastmath;
 pub mod ir;
+mod linkage;
 pub mod module;
 pub mod types;
 

@@ -54,12 +54,19 @@ pub fn run(argv: &[String]) -> Result<u8, Error> {
     let mut bitcode: Vec<Bitcode> = Vec::new();
     let mut carriers = Vec::new();
     let mut wants_ad = false;
+    let mut upstream = Vec::new();
     for (k, a) in args.iter().enumerate() {
         if a.starts_with('-') || k > 0 && args[k - 1] == "-o" {
             continue;
         }
         let p = Path::new(a);
-        if !p.is_file() || is_sysroot(p) {
+        if !p.is_file() {
+            continue;
+        }
+        if is_sysroot(p) {
+            if crate::upstream::is_sysroot_archive(p) {
+                upstream.push(p.to_path_buf());
+            }
             continue;
         }
         let Ok(bytes) = std::fs::read(p) else {
@@ -110,6 +117,7 @@ pub fn run(argv: &[String]) -> Result<u8, Error> {
         opt: req.opt.unwrap_or(0),
         cpu: req.cpu.clone().unwrap_or_else(|| "x86-64".to_string()),
         save_temps: std::env::var_os(ENV_SAVE_TEMPS).map(PathBuf::from),
+        upstream,
         stem: stem.clone(),
     };
     if let Some(dir) = &settings.save_temps {

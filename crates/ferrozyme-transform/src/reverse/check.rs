@@ -32,6 +32,14 @@ impl Gen<'_> {
                     continue;
                 }
                 self.check_int_access(i, op);
+                if ferrozyme_analysis::activity::is_smuggled_pointer(i, &self.types) {
+                    self.diag(
+                        DiagKind::UnsupportedInstruction,
+                        Some(i),
+                        "a pointer rebuilt from an integer (`inttoptr`) may point into differentiable memory; shadows are not followed through integers".to_string(),
+                        "keep the pointer a pointer (no casts to and from integers) in the differentiated code",
+                    );
+                }
                 self.check_packed_moves(i, op);
                 self.check_mixed_pointers(i, op);
                 self.check_bit_ops(i, op);
@@ -298,6 +306,23 @@ impl Gen<'_> {
             return;
         }
         let callee_name = i.called_function().map(|f| f.name()).unwrap_or_default();
+        if let CallKind::Defined(_) = classify(i) {
+            // Shadows travel in pointer arguments; one inside an aggregate argument would be
+            // dropped (rustc passes pairs as two scalars, so this is rare C code).
+            if let Some(a) = i.call_args().into_iter().find(|a| {
+                !a.ty().is_pointer_like() && a.ty().contains_pointer() && self.act.is_shadowed(*a)
+            }) {
+                self.diag(
+                    DiagKind::UnsupportedInstruction,
+                    Some(i),
+                    format!(
+                        "an aggregate holding a pointer to differentiable memory is passed by value to `{callee_name}` ({})",
+                        a.ty()
+                    ),
+                    "pass the pointer itself (or the aggregate by pointer)",
+                );
+            }
+        }
         match classify(i) {
             CallKind::UnknownExternal => self.diag(
                 DiagKind::MissingDerivative,

@@ -131,6 +131,12 @@ impl<'d> TangentGen<'d> {
             true,
         );
         act.restrict_to_useful(p);
+        let smuggled: Vec<Value> = p
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .filter(|i| ferrozyme_analysis::activity::is_smuggled_pointer(*i, &types))
+            .collect();
         if d.print_activity {
             let orig = req.func.name();
             d.printout.push_str(
@@ -160,7 +166,15 @@ impl<'d> TangentGen<'d> {
             valid: HashMap::new(),
             diags: Vec::new(),
         };
-        if t.check_supported() {
+        for i in smuggled {
+            t.diag(
+                DiagKind::UnsupportedInstruction,
+                Some(i),
+                "a pointer rebuilt from an integer (`inttoptr`) may point into differentiable memory; shadows are not followed through integers".to_string(),
+                "keep the pointer a pointer (no casts to and from integers) in the differentiated code",
+            );
+        }
+        if t.diags.is_empty() && t.check_supported() {
             t.emit();
         }
         if t.diags.is_empty() {
