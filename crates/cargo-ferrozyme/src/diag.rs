@@ -14,7 +14,14 @@ pub fn render(d: &Diagnostic) -> String {
     if let Some(loc) = &d.loc {
         s.push_str(&format!("{loc}: "));
     }
-    if let Some(f) = &d.function {
+    // The function the offending source line belongs to (inlined code names the user's
+    // function, not the generated shim it ended up in), else the differentiated one.
+    let function = d
+        .loc
+        .as_ref()
+        .and_then(|l| l.function.clone())
+        .or_else(|| d.function.clone());
+    if let Some(f) = &function {
         s.push_str(&format!("in function `{}`: ", demangle_name(f)));
     }
     s.push_str(&demangle_text(&d.message));

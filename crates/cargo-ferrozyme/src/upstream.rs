@@ -23,6 +23,10 @@ use object::{Object, ObjectSection, ObjectSymbol};
 
 use crate::error::{failed, Error};
 
+/// Rounds of imports: an imported body may call further upstream instances (a generic
+/// instantiated in `std` calling one instantiated in `gimli`).
+const MAX_ROUNDS: usize = 8;
+
 /// Links in the bodies of the upstream functions the differentiated code calls; returns
 /// how many were imported.
 pub fn import_needed<'c>(
@@ -31,10 +35,32 @@ pub fn import_needed<'c>(
     sysroot_archives: &[PathBuf],
 ) -> Result<usize, Error> {
     let m = Module::from_inkwell(module);
-    let needed = needed_declarations(m);
-    if needed.is_empty() {
-        return Ok(0);
+    let mut tried: HashSet<String> = HashSet::new();
+    let mut total = 0;
+    for _ in 0..MAX_ROUNDS {
+        let needed: Vec<String> = needed_declarations(m)
+            .into_iter()
+            .filter(|n| !tried.contains(n))
+            .collect();
+        if needed.is_empty() {
+            break;
+        }
+        tried.extend(needed.iter().cloned());
+        let n = import_round(ctx, module, sysroot_archives, &needed)?;
+        if n == 0 {
+            break;
+        }
+        total += n;
     }
+    Ok(total)
+}
+
+fn import_round<'c>(
+    ctx: &'c Context,
+    module: &inkwell::module::Module<'c>,
+    sysroot_archives: &[PathBuf],
+    needed: &[String],
+) -> Result<usize, Error> {
     let mut by_member: Vec<(PathBuf, String, Vec<u8>)> = Vec::new();
     let mut left: HashSet<String> = needed.iter().cloned().collect();
     for path in sysroot_archives {
@@ -86,7 +112,8 @@ pub fn import_needed<'c>(
         let buf = MemoryBuffer::create_from_memory_range_copy(&bc, &name);
         let sm = inkwell::module::Module::parse_bitcode_from_buffer(&buf, ctx)
             .map_err(|e| failed(format!("cannot read the bitcode embedded in {name}: {e}")))?;
-        imported += keep_only(Module::from_inkwell(&sm), &needed);
+        let k = keep_only(Module::from_inkwell(&sm), needed);
+        imported += k;
         module
             .link_in_module(sm)
             .map_err(|e| failed(format!("linking the bitcode of {name} failed: {e}")))?;

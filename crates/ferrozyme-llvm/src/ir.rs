@@ -562,6 +562,7 @@ impl Value {
                 file,
                 line,
                 col: LLVMGetDebugLocColumn(self.0),
+                function: crate::scope::scope_function(self),
             })
         }
     }

@@ -34,6 +34,7 @@ mod eh;
 pub mod fastmath;
 pub mod ir;
 mod linkage;
+mod scope;
 pub mod module;
 pub mod types;
 
