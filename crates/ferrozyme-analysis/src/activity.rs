@@ -145,6 +145,73 @@ fn derived_from(v: Value) -> Vec<Value> {
     }
 }
 
+/// Is `v` a pointer that cannot address memory the differentiated code was given or
+/// allocated: `null`, `inttoptr` of a constant in the never-mapped first page, or
+/// `inttoptr` of an integer computed from numbers alone (no `ptrtoint`, no load)? Rust's
+/// dangling pointers of empty `Vec`s and boxes are such addresses made from the
+/// alignment (`NonNull::dangling()`, `ptr::without_provenance(align)`). A correct program
+/// never reads or writes through them, so they need no shadow: merging one with a pointer
+/// that has a shadow is not mixed activity.
+pub fn is_unaddressable(v: Value) -> bool {
+    if !v.ty().is_pointer() {
+        return false;
+    }
+    if v.is_constant() {
+        if v.is_null() {
+            return true;
+        }
+        return v.const_opcode() == Some(Opcode::LLVMIntToPtr)
+            && v.operand(0)
+                .const_int_value()
+                .is_some_and(|a| (0..4096).contains(&a));
+    }
+    v.opcode() == Some(Opcode::LLVMIntToPtr) && is_plain_number(v.operand(0), 8)
+}
+
+/// Is `i` an `inttoptr` that may rebuild a pointer into differentiable memory from its
+/// bits (the integer is not known to be a plain number: it came from `ptrtoint`, from
+/// memory, or type analysis cannot tell), and is then used to reach memory? Shadows are
+/// not followed through integers, so such a pointer would silently have none.
+pub fn is_smuggled_pointer(i: Value, types: &crate::types::TypeAnalysis) -> bool {
+    if i.opcode() != Some(Opcode::LLVMIntToPtr) || is_unaddressable(i) {
+        return false;
+    }
+    if types.value_tree(i.operand(0)).get(0) == crate::types::BaseType::Integer {
+        return false;
+    }
+    i.users()
+        .iter()
+        .any(|u| !matches!(u.opcode(), Some(Opcode::LLVMICmp | Opcode::LLVMPtrToInt)))
+}
+
+/// An integer computed from constants and integer arguments by integer arithmetic only.
+fn is_plain_number(v: Value, depth: u32) -> bool {
+    if v.is_constant() {
+        return v.ty().is_integer() && !v.is_constant_expr();
+    }
+    if v.is_argument() {
+        return v.ty().is_integer();
+    }
+    if depth == 0 || !v.ty().is_integer() {
+        return false;
+    }
+    use Opcode::*;
+    match v.opcode() {
+        Some(
+            LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
+            | LLVMXor | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMZExt | LLVMSExt | LLVMTrunc
+            | LLVMFreeze,
+        ) => v
+            .operands()
+            .into_iter()
+            .all(|o| is_plain_number(o, depth - 1)),
+        Some(LLVMSelect) => {
+            is_plain_number(v.operand(1), depth - 1) && is_plain_number(v.operand(2), depth - 1)
+        }
+        _ => false,
+    }
+}
+
 /// Is `g` a mutable global that needs a shadow (it holds floats)?
 pub fn global_needs_shadow(g: Value) -> bool {
     g.is_global_variable()
@@ -561,13 +628,15 @@ impl Activity {
         let args = call.call_args();
         let any_in = args
             .iter()
-            .any(|&x| self.is_active(x) || (x.ty().is_pointer_like() && self.is_shadowed(x)));
+            .any(|&x| self.is_active(x) || (x.ty().contains_pointer() && self.is_shadowed(x)));
         match classify(call) {
             CallKind::Defined(f) => {
                 let ret = call.ty();
+                // A result holding a pointer with a shadow (a pointer, or `{ptr, i64}`) needs
+                // the callee's shadow even when the callee only reads.
                 if is_readonly_function(f)
                     && !self.is_active(call)
-                    && !(ret.is_pointer() && self.is_shadowed(call))
+                    && !(ret.contains_pointer() && self.is_shadowed(call))
                 {
                     // Reads only, and its result carries no derivative (or is unused).
                     return false;
@@ -743,6 +812,7 @@ impl Activity {
                         | crate::types::BaseType::Float
                         | crate::types::BaseType::Double
                         | crate::types::BaseType::Pointer
+                        | crate::types::BaseType::IntOrPointer
                 )
             });
             if holds {

@@ -5,6 +5,7 @@
 //! the tables in `ferrozyme-rules` and `ferrozyme-abi`; whether the call is *active* is the
 //! activity analysis' business.
 
+use ferrozyme_abi::AllocKind;
 use ferrozyme_llvm::{Module, Opcode, Type, Value};
 use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
 use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
@@ -85,23 +86,28 @@ pub fn classify(call: Value) -> CallKind {
     if f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR) {
         return CallKind::Custom(f);
     }
-    if f.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR) {
+    if let Some(a) = ferrozyme_abi::alloc_fn(&name, !f.is_declaration()) {
+        let nargs = call.num_call_args() as usize;
+        if [a.size, a.count, a.ptr].iter().flatten().all(|&k| k < nargs) {
+            return match a.kind {
+                AllocKind::Malloc => CallKind::Malloc,
+                AllocKind::Calloc => CallKind::Calloc,
+                AllocKind::Realloc => CallKind::Realloc,
+                AllocKind::Free => CallKind::Free,
+            };
+        }
+    }
+    // A call that never returns (Rust's `core::panicking::*`, `unwrap_failed`,
+    // `handle_alloc_error`; C's `exit`, `abort`) ends the run on its path: no derivative
+    // is produced there, so nothing it reads or writes matters to one.
+    if f.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR) || f.has_fn_attr("noreturn") {
         return CallKind::InactiveExternal;
     }
     if !f.is_declaration() {
         return CallKind::Defined(f);
     }
-    if ferrozyme_abi::allocator_size_arg(&name).is_some_and(|k| k < call.num_call_args() as usize) {
-        return CallKind::Malloc;
-    }
-    match name.as_str() {
-        "calloc" => return CallKind::Calloc,
-        "realloc" => return CallKind::Realloc,
-        "posix_memalign" if call.num_call_args() == 3 => return CallKind::PosixMemalign,
-        _ => {}
-    }
-    if ferrozyme_abi::DEALLOCATORS.contains(&name.as_str()) {
-        return CallKind::Free;
+    if name == "posix_memalign" && call.num_call_args() == 3 {
+        return CallKind::PosixMemalign;
     }
     // flang's runtime: inactive routines are copied; the ones with implementations were
     // redirected in the clone (`ferrozyme_transform::fortran`); the rest have none.
@@ -212,6 +218,26 @@ pub fn parallel_callee(call: Value) -> Option<Value> {
     (m.is_function() && !m.is_declaration()).then_some(m)
 }
 
+/// Where an allocation call (`CallKind::Malloc/Calloc/Realloc/Free`) keeps its
+/// arguments: the allocated bytes are `args[size]` (times `args[count]`), the pointer a
+/// realloc or free takes is `args[ptr]`.
+pub fn alloc_fn(call: Value) -> Option<&'static ferrozyme_abi::AllocFn> {
+    let f = call.called_function()?;
+    ferrozyme_abi::alloc_fn(&f.name(), !f.is_declaration())
+}
+
+/// The size operands of an allocation call `args` (the call's own, or a copy's): the
+/// allocated bytes are `n * m`; `m` is `None` when it is 1.
+pub fn alloc_size_operands(call: Value, args: &[Value]) -> Option<(Value, Option<Value>)> {
+    let a = alloc_fn(call)?;
+    let n = *args.get(a.size?)?;
+    let m = match a.count {
+        Some(k) => Some(*args.get(k)?),
+        None => None,
+    };
+    Some((n, m))
+}
+
 /// Does the call have the shape the rule is written for: one operand per argument, and
 /// floating operands of the result's type (so `cabsf(<2 x float>)`, which packs a complex
 /// number in one vector, is not mistaken for the two-argument rule)?
@@ -276,7 +302,7 @@ fn address_taken(f: Value) -> bool {
 pub fn alloc_size(call: Value) -> Value {
     let args = call.call_args();
     let name = call.called_function().map(|f| f.name()).unwrap_or_default();
-    match ferrozyme_abi::allocator_size_arg(&name) {
+    match alloc_fn(call).filter(|a| a.kind == AllocKind::Malloc).and_then(|a| a.size) {
         Some(k) => args[k],
         None if name == "posix_memalign" => args[2],
         None => args[0],

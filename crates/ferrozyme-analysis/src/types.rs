@@ -10,9 +10,11 @@
 //!
 //! # The lattice
 //!
-//! [`BaseType`] is a flat lattice per byte offset: `Unknown` (bottom, nothing learned yet),
-//! the four concrete kinds `Integer`, `Pointer`, `Float`, `Double`, and `Anything` (top: two
-//! facts disagree). A [`TypeTree`] maps byte offsets to base types; offset `-1` stands for
+//! [`BaseType`] is a lattice per byte offset: `Unknown` (bottom, nothing learned yet),
+//! the four concrete kinds `Integer`, `Pointer`, `Float`, `Double`, `IntOrPointer` above
+//! `Integer` and `Pointer` (bytes that hold an integer in some executions and a pointer in
+//! others: a Rust enum such as `Result<NonNull<u8>, usize>`, a C union; never a float),
+//! and `Anything` (top: facts disagree about float-ness). A [`TypeTree`] maps byte offsets to base types; offset `-1` stands for
 //! "every offset", which is how arrays indexed by a variable are described. A concrete
 //! entry that equals the `-1` entry is redundant and dropped, so trees stay canonical.
 //!
@@ -70,18 +72,38 @@ pub enum BaseType {
     Half,
     /// `x86_fp80` (C `long double` on x86-64): 10 bytes of data in 16 bytes of memory.
     LongDouble,
+    /// An integer in some executions, a pointer in others (a union or an enum's payload):
+    /// never a float, possibly a pointer.
+    IntOrPointer,
     /// Conflicting facts (top of the lattice).
     Anything,
 }
 
 impl BaseType {
-    /// Least upper bound: `Unknown` is neutral, equal kinds stay, different kinds conflict.
+    /// Least upper bound: `Unknown` is neutral, equal kinds stay, integers and pointers
+    /// meet in `IntOrPointer`, anything else conflicts.
     pub fn join(self, other: BaseType) -> BaseType {
+        use BaseType::*;
         match (self, other) {
-            (BaseType::Unknown, x) | (x, BaseType::Unknown) => x,
+            (Unknown, x) | (x, Unknown) => x,
             (a, b) if a == b => a,
-            _ => BaseType::Anything,
+            (Integer | Pointer | IntOrPointer, Integer | Pointer | IntOrPointer) => IntOrPointer,
+            _ => Anything,
         }
+    }
+    /// Never a float: integers, pointers, or either.
+    pub fn is_not_float(self) -> bool {
+        matches!(
+            self,
+            BaseType::Integer | BaseType::Pointer | BaseType::IntOrPointer
+        )
+    }
+    /// May hold a pointer.
+    pub fn may_be_pointer(self) -> bool {
+        matches!(
+            self,
+            BaseType::Pointer | BaseType::IntOrPointer | BaseType::Anything
+        )
     }
     /// The floating-point type this base type names, if any.
     pub fn fp_type(self) -> Option<FpType> {
@@ -108,6 +130,7 @@ impl fmt::Display for BaseType {
             BaseType::Double => "Double",
             BaseType::Half => "Half",
             BaseType::LongDouble => "LongDouble",
+            BaseType::IntOrPointer => "IntOrPointer",
             BaseType::Anything => "Anything",
         })
     }
@@ -311,6 +334,28 @@ mod tests {
         assert_eq!(Double.join(Double), Double);
         assert_eq!(Float.join(Double), Anything);
         assert_eq!(Anything.join(Unknown), Anything);
+        assert_eq!(Integer.join(Pointer), IntOrPointer);
+        assert_eq!(IntOrPointer.join(Integer), IntOrPointer);
+        assert_eq!(IntOrPointer.join(Double), Anything);
+        assert_eq!(Pointer.join(Float), Anything);
+        // Associative and commutative over all pairs and triples.
+        let all = [
+            Unknown,
+            Integer,
+            Pointer,
+            Float,
+            Double,
+            IntOrPointer,
+            Anything,
+        ];
+        for a in all {
+            for b in all {
+                assert_eq!(a.join(b), b.join(a));
+                for c in all {
+                    assert_eq!(a.join(b).join(c), a.join(b.join(c)));
+                }
+            }
+        }
     }
 
     #[test]

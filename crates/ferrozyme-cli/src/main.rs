@@ -6,7 +6,6 @@ mod args;
 mod cc;
 mod error;
 mod fortran;
-mod freeze;
 mod headers;
 mod link;
 mod objects;

@@ -13,6 +13,9 @@ pub struct SourceLoc {
     pub file: String,
     pub line: u32,
     pub col: u32,
+    /// The function the source line belongs to (the linkage name of its debug-info
+    /// subprogram), which differs from the function the code is in once inlined.
+    pub function: Option<String>,
 }
 
 impl fmt::Display for SourceLoc {

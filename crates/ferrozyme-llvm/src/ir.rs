@@ -682,6 +682,7 @@ impl Value {
                 file,
                 line,
                 col: LLVMGetDebugLocColumn(self.0),
+                function: crate::scope::scope_function(self),
             })
         }
     }

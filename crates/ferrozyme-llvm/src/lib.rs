@@ -33,6 +33,8 @@ pub mod builder;
 pub mod clock;
 pub mod fastmath;
 pub mod ir;
+mod linkage;
+mod scope;
 pub mod module;
 pub mod types;
 

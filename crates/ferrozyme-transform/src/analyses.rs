@@ -18,15 +18,14 @@ pub(crate) struct Analyses {
 
 impl Analyses {
     /// Activity of `clone` (a copy of the function being differentiated), from its type
-    /// analysis `types` (see `Driver::types_for_clone`). Forward mode follows shadow
+    /// analysis `types` (see `Driver::types_for_clone`). Both modes follow shadow
     /// pointers through aggregates (the tape runtime's `{ptr, i64}` in higher-order
-    /// code).
+    /// code, a call returning a Rust slice or `Box<[f64]>` and the `extractvalue`s of it).
     pub fn run(
         support: &Support,
         clone: Value,
         types: TypeAnalysis,
         args: &[ArgActivity],
-        forward: bool,
     ) -> Analyses {
         let mut act = Activity::run_full(
             &ActivityInput {
@@ -35,7 +34,7 @@ impl Analyses {
                 global_touchers: &support.touchers,
             },
             Some(&types),
-            forward,
+            true,
         );
         act.restrict_to_useful_with(clone, Some(&types));
         Analyses {

@@ -32,6 +32,7 @@ mod common;
 mod cse;
 mod custom;
 mod driver;
+pub mod freeze;
 mod fortran;
 pub mod generated;
 mod hook_args;
@@ -53,6 +54,7 @@ mod timing;
 mod unmerge;
 
 pub use custom::{prepare_module, registered_functions};
+pub use clone::clone_function;
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
 pub use options::{Options, Report};
 pub use timing::{cpu_now, Phase, PhaseTimes, Span, Stamp};
@@ -73,7 +75,9 @@ use crate::signature::{Request, TangentRequest};
 fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {
     let mut out = Vec::new();
     for f in module.functions() {
-        if !f.is_declaration() {
+        // A defined hook is a fallback body (the `ferrozyme` Rust crate's), never a
+        // function to differentiate.
+        if !f.is_declaration() && !ferrozyme_abi::is_fallback_hook(&f.name()) {
             continue;
         }
         let Some(ep) = entry_point(&f.name()) else {

@@ -117,6 +117,8 @@ pub fn adjoint_return_type(req: &Request) -> Type {
 }
 
 /// The return type of augmented forward functions: `{ ret?, shadow ret?, ptr tape }`.
+/// A result holding pointers (a pointer, or an aggregate such as `{ptr, i64}`) has one
+/// shadow per lane, of its own type (pointer fields hold shadows).
 pub fn aug_return_type(req: &Request) -> Type {
     let ctx = req.func.ty().context();
     let ret = req.func.function_type().return_type();
@@ -124,9 +126,9 @@ pub fn aug_return_type(req: &Request) -> Type {
     if !ret.is_void() {
         f.push(ret);
     }
-    if ret.is_pointer() {
+    if !ret.is_void() && ret.contains_pointer() {
         for _ in 0..req.width {
-            f.push(ctx.ptr());
+            f.push(ret);
         }
     }
     f.push(ctx.ptr());

@@ -537,7 +537,7 @@ impl Engine {
             BaseType::Float => size == 4,
             BaseType::Half => size == 2,
             BaseType::LongDouble => size == 10 || size == 16,
-            BaseType::Pointer => size == self.ptr_size,
+            BaseType::Pointer | BaseType::IntOrPointer => size == self.ptr_size,
             BaseType::Integer => size <= 8,
             _ => false,
         }

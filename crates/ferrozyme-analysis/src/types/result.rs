@@ -104,11 +104,11 @@ impl TypeAnalysis {
         }
     }
 
-    /// True when the pointee may hold pointers at some offset: a `Pointer` or `Anything`
-    /// entry, or nothing known at all (conservative).
+    /// True when the pointee may hold pointers at some offset: a `Pointer`,
+    /// `IntOrPointer` or `Anything` entry, or nothing known at all (conservative).
     pub fn memory_may_hold_pointers(&self, ptr: Value) -> bool {
         let t = self.pointee_tree(ptr);
-        t.is_empty() || t.contains(BaseType::Pointer) || t.contains(BaseType::Anything)
+        t.is_empty() || t.iter().any(|(_, b)| b.may_be_pointer())
     }
 
     /// For an integer-typed value: the float type it carries, if type analysis proves it is

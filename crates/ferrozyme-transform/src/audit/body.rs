@@ -59,13 +59,14 @@ pub(crate) fn check_body(
     f: Value,
     blocks: &[Block],
     act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
     args: &[ArgActivity],
 ) -> Vec<Finding> {
     let insts: Vec<Value> = blocks.iter().flat_map(|b| b.instructions()).collect();
     let mut out = Vec::new();
     for &i in &insts {
         undifferentiated_float(i, act, &mut out);
-        rebuilt_pointer(i, act, &mut out);
+        rebuilt_pointer(i, act, types, &mut out);
         reinterpreted_float(i, act, &mut out);
     }
     let active_params: HashSet<Value> = f
@@ -465,11 +466,37 @@ fn describe_object(v: Value) -> String {
     format!("memory from `{short}`, which has no shadow")
 }
 
-/// `inttoptr` of an integer computed from `ptrtoint` of a pointer with a shadow.
-fn rebuilt_pointer(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+/// `inttoptr` of an integer computed from `ptrtoint` of a pointer with a shadow, or of an
+/// integer type analysis cannot prove a plain number (read from memory: SROA merges
+/// pointers into integers, as in Rust's enums) that is then used to reach memory.
+fn rebuilt_pointer(
+    i: Value,
+    act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    out: &mut Vec<Finding>,
+) {
     if i.opcode() != Some(Opcode::LLVMIntToPtr) || i.users().is_empty() {
         return;
     }
+    if from_shadowed_ptrtoint(i, act) {
+        out.push(Finding {
+            kind: DiagKind::UnsupportedInstruction,
+            at: i,
+            msg: "a pointer rebuilt from an integer (`inttoptr`) that came from a pointer into differentiable memory (`ptrtoint`): the rebuilt pointer has no shadow, so derivatives through it would be lost".to_string(),
+            help: "do the address arithmetic on pointers ((char *)p + k, or p + k) instead of through uintptr_t",
+        });
+    } else if ferrozyme_analysis::activity::is_smuggled_pointer(i, types) {
+        out.push(Finding {
+            kind: DiagKind::UnsupportedInstruction,
+            at: i,
+            msg: "a pointer rebuilt from an integer (`inttoptr`) may point into differentiable memory; shadows are not followed through integers".to_string(),
+            help: "keep the pointer a pointer (no casts to and from integers) in the differentiated code",
+        });
+    }
+}
+
+/// Is the integer `inttoptr` `i` rebuilds computed from `ptrtoint` of a shadowed pointer?
+fn from_shadowed_ptrtoint(i: Value, act: &Activity) -> bool {
     let mut work = vec![(i.operand(0), 0u32)];
     let mut seen = std::collections::HashSet::new();
     while let Some((v, depth)) = work.pop() {
@@ -479,17 +506,7 @@ fn rebuilt_pointer(i: Value, act: &Activity, out: &mut Vec<Finding>) {
         let op = v.opcode().or_else(|| v.const_opcode());
         use Opcode::*;
         match op {
-            Some(LLVMPtrToInt) => {
-                if act.is_shadowed(v.operand(0)) {
-                    out.push(Finding {
-                        kind: DiagKind::UnsupportedInstruction,
-                        at: i,
-                        msg: "a pointer rebuilt from an integer (`inttoptr`) that came from a pointer into differentiable memory (`ptrtoint`): the rebuilt pointer has no shadow, so derivatives through it would be lost".to_string(),
-                        help: "do the address arithmetic on pointers ((char *)p + k, or p + k) instead of through uintptr_t",
-                    });
-                    return;
-                }
-            }
+            Some(LLVMPtrToInt) if act.is_shadowed(v.operand(0)) => return true,
             Some(
                 LLVMAdd | LLVMSub | LLVMAnd | LLVMOr | LLVMXor | LLVMMul | LLVMShl | LLVMLShr
                 | LLVMZExt | LLVMSExt | LLVMTrunc | LLVMFreeze,
@@ -510,4 +527,5 @@ fn rebuilt_pointer(i: Value, act: &Activity, out: &mut Vec<Finding>) {
             _ => {}
         }
     }
+    false
 }

@@ -91,7 +91,7 @@ impl Gen<'_> {
             CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
                 if self.fx.act.is_shadowed(i) =>
             {
-                self.fwd_shadow_allocation(i, kind)
+                self.fwd_shadow_allocation(i)
             }
             CallKind::PosixMemalign if self.fx.act.is_shadowed(i.call_args()[0]) => {
                 self.fwd_shadow_memalign(i)
@@ -183,7 +183,7 @@ impl Gen<'_> {
             let v = self.b.extract_value(r, k);
             self.vals.fwd.insert(i, v);
             k += 1;
-            if ret.is_pointer() {
+            if ret.contains_pointer() {
                 self.each_lane(|g| {
                     let s = g.b.extract_value(r, k);
                     if g.fx.act.is_shadowed(i) {
@@ -200,18 +200,19 @@ impl Gen<'_> {
     }
 
     /// `malloc`/`calloc`/`realloc` of shadowed memory: a zeroed shadow per lane.
-    fn fwd_shadow_allocation(&mut self, i: Value, kind: CallKind) {
+    fn fwd_shadow_allocation(&mut self, i: Value) {
         let i64t = self.fx.ctx.i64();
         let c = self.clone_into_fwd(i);
         let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
         let args = c.call_args();
-        let (n, m) = match kind {
-            CallKind::Calloc => (
-                self.b.int_cast(args[0], i64t),
-                self.b.int_cast(args[1], i64t),
-            ),
-            CallKind::Realloc => (self.b.int_cast(args[1], i64t), i64t.const_int(1)),
-            _ => (self.b.int_cast(alloc_size(c), i64t), i64t.const_int(1)),
+        // The size operands by the allocator's table entry (`malloc(n)`, `calloc(k, n)`,
+        // `realloc(p, n)`, `__rust_realloc(p, old, align, n)` ...).
+        let (n, m) = ferrozyme_analysis::calls::alloc_size_operands(i, &args)
+            .expect("classified as an allocator with a size");
+        let n = self.b.int_cast(n, i64t);
+        let m = match m {
+            Some(m) => self.b.int_cast(m, i64t),
+            None => i64t.const_int(1),
         };
         self.each_lane(|g| {
             let s = g.b.call_fn(calloc, &[n, m]);
@@ -378,8 +379,9 @@ impl Gen<'_> {
         }
         let i64t = self.fx.ctx.i64();
         let snew = self.fetch_shadow(i);
-        let sold = self.fetch_shadow(args[0]);
-        let n = self.fetch(args[1]);
+        let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
+        let sold = self.fetch_shadow(args[a.ptr.expect("realloc takes a pointer")]);
+        let n = self.fetch(args[a.size.expect("realloc takes a size")]);
         let n = self.b.int_cast(n, i64t);
         // As floats of the one type the memory holds, or byte for byte when it holds
         // several or type analysis cannot tell (never as a guessed type: doubles added

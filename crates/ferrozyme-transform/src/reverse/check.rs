@@ -4,7 +4,7 @@
 //! bits of floats beyond the lane moves and sign tricks `bits.rs` understands.
 
 use ferrozyme_analysis::calls::{classify, CallKind};
-use ferrozyme_llvm::{Opcode, Value};
+use ferrozyme_llvm::{DiagKind, Opcode, Value};
 use ferrozyme_rules::OpKind;
 
 use super::state::Facts;
@@ -36,7 +36,7 @@ impl Checker<'_> {
             .copied()
             .filter(|b| fx.cfg.is_reachable(*b))
             .collect();
-        for f in crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.req.args) {
+        for f in crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.types, &fx.req.args) {
             self.diags.report(Some(f.at), f.problem());
         }
         for blk in self.fx.cfg.blocks.clone() {
@@ -165,11 +165,22 @@ impl Checker<'_> {
                 4
             };
         }
+        // An integer scalar typed as an integer at offset 0 (type analysis saw it compared,
+        // indexed with, multiplied, shifted: used as a whole) is an integer as a whole; its
+        // other pieces are integer too unless the memory says float (a Rust `usize` length
+        // has no TBAA to say so).
+        if val.ty().is_integer() && vtree.get(0).is_not_float() {
+            for p in pieces.iter_mut().skip(1) {
+                if p.0 == BaseType::Unknown {
+                    p.0 = BaseType::Integer;
+                }
+            }
+        }
         let (vt, mt) = pieces
             .iter()
             .copied()
             .find(|(v, m)| {
-                !matches!(v, BaseType::Integer | BaseType::Pointer)
+                !v.is_not_float()
                     || matches!(
                         m,
                         BaseType::Anything
@@ -184,7 +195,7 @@ impl Checker<'_> {
         // knows are floats (an inactive float copied as an integer: the store kills the
         // destination's adjoint, as for any inactive float).
         let proven_not_fp = pieces.iter().all(|(v, m)| {
-            (matches!(v, BaseType::Integer | BaseType::Pointer)
+            (v.is_not_float()
                 && !matches!(
                     m,
                     BaseType::Anything
@@ -307,6 +318,25 @@ impl Checker<'_> {
             return;
         }
         let callee_name = i.called_function().map(|f| f.name()).unwrap_or_default();
+        if let CallKind::Defined(_) = classify(i) {
+            // Shadows travel in pointer arguments; one inside an aggregate argument would be
+            // dropped (rustc passes pairs as two scalars, so this is rare C code).
+            if let Some(a) = i.call_args().into_iter().find(|a| {
+                !a.ty().is_pointer_like() && a.ty().contains_pointer() && self.fx.act.is_shadowed(*a)
+            }) {
+                self.diags.report(
+                    Some(i),
+                    Problem::Audit {
+                        kind: DiagKind::UnsupportedInstruction,
+                        msg: format!(
+                            "an aggregate holding a pointer to differentiable memory is passed by value to `{callee_name}` ({})",
+                            a.ty()
+                        ),
+                        help: "pass the pointer itself (or the aggregate by pointer)",
+                    },
+                );
+            }
+        }
         let problem = match classify(i) {
             CallKind::UnknownExternal => crate::libcalls::missing_derivative(&callee_name),
             CallKind::UnknownIntrinsic => Problem::UnknownIntrinsic {

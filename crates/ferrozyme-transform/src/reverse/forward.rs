@@ -21,7 +21,8 @@ impl Gen<'_> {
                 let mut sps = Vec::new();
                 if self.fx.act.is_shadowed(i) {
                     self.each_lane(|g| {
-                        let sp = g.b.phi(g.fx.ctx.ptr(), &format!("{}.shadow", i.name()));
+                        // A pointer, or an aggregate holding pointers.
+                        let sp = g.b.phi(i.ty(), &format!("{}.shadow", i.name()));
                         g.lanes[g.lane].shadow.insert(i, sp);
                         sps.push(sp);
                     });
@@ -193,14 +194,17 @@ impl Gen<'_> {
                         self.lanes[self.lane].shadow.insert(i, s);
                     }
                     LLVMSelect | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector
-                        if i.ty().is_pointer_like() && self.fx.act.is_shadowed(i) =>
+                    | LLVMExtractValue | LLVMInsertValue
+                        if i.ty().contains_pointer() && self.fx.act.is_shadowed(i) =>
                     {
-                        // The same shuffle of pointers, applied to their shadows.
+                        // The same shuffle of pointers, applied to their shadows; for
+                        // aggregates holding pointers (`{ptr, i64}`), the same extraction or
+                        // insertion on the shadow aggregate.
                         let s = c.clone_instruction();
                         self.b.insert(s);
                         for k in 0..i.num_operands() {
                             let o = i.operand(k);
-                            if o.ty().is_pointer_like() {
+                            if o.ty().contains_pointer() {
                                 let so = self.fwd_shadow(o);
                                 s.set_operand(k, so);
                             }
@@ -307,7 +311,7 @@ impl Gen<'_> {
             let v = i.operand(0);
             agg = self.b.insert_value(agg, self.fwd_operand(v), k);
             k += 1;
-            if v.ty().is_pointer() {
+            if v.ty().contains_pointer() {
                 self.each_lane(|g| {
                     let s = g.fwd_shadow(v);
                     agg = g.b.insert_value(agg, s, k);

@@ -18,7 +18,9 @@ use super::Gen;
 /// A pointer choice that has no shadow: not null/undef (where no access can happen) and
 /// not shadowed.
 pub(super) fn lacks_shadow(act: &Activity, v: Value) -> bool {
-    let harmless = v.is_undef() || (v.is_constant() && v.ty().zero() == v);
+    let harmless = v.is_undef()
+        || (v.is_constant() && v.ty().zero() == v)
+        || ferrozyme_analysis::activity::is_unaddressable(v);
     !harmless && !act.is_shadowed(v)
 }
 

@@ -244,8 +244,9 @@ impl Gen<'_> {
         let ops = v.operands();
         let mut new_ops = Vec::with_capacity(ops.len());
         for o in ops.iter() {
-            // Shadows are the same computation over the shadows of the pointer operands.
-            let x = if shadow && o.ty().is_pointer_like() {
+            // Shadows are the same computation over the shadows of the pointer operands
+            // (and of aggregates holding pointers).
+            let x = if shadow && o.ty().contains_pointer() {
                 self.fetch_shadow(*o)
             } else {
                 self.fetch(*o)
@@ -277,7 +278,7 @@ impl Gen<'_> {
 
     /// The shadow of a pointer (or vector of pointers) that has none: null of its type.
     pub(super) fn null_shadow(&self, v: Value) -> Value {
-        if v.ty().is_pointer_like() {
+        if v.ty().contains_pointer() {
             v.ty().zero()
         } else {
             self.fx.ctx.ptr().zero()

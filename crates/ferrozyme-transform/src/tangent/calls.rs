@@ -51,7 +51,7 @@ impl TangentGen<'_> {
             }
             CallKind::Memcpy | CallKind::Memmove => self.tangent_memcpy(i, &args),
             CallKind::Memset => self.tangent_memset(i, &args),
-            CallKind::Malloc | CallKind::Calloc => Some(self.tangent_alloc(i, kind)),
+            CallKind::Malloc | CallKind::Calloc => Some(self.tangent_alloc(i)),
             CallKind::Realloc => Some(self.tangent_realloc(i, &args)),
             CallKind::PosixMemalign => {
                 let c = self.copy(i);
@@ -163,15 +163,19 @@ impl TangentGen<'_> {
     }
 
     /// `malloc`/`calloc`/`new`: a zeroed shadow allocation per lane.
-    fn tangent_alloc(&mut self, i: Value, kind: CallKind) -> Vec<Value> {
+    fn tangent_alloc(&mut self, i: Value) -> Vec<Value> {
         let i64t = self.fx.ctx.i64();
         let c = self.copy(i);
         let ca = c.call_args();
         let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
-        let (n, m) = if matches!(kind, CallKind::Calloc) {
-            (self.b.int_cast(ca[0], i64t), self.b.int_cast(ca[1], i64t))
-        } else {
-            (self.b.int_cast(alloc_size(c), i64t), i64t.const_int(1))
+        // The size operands by the allocator's table entry (`malloc(n)`, `calloc(k, n)`,
+        // `aligned_alloc(a, n)`, `__rust_alloc(n, align)` ...).
+        let (n, m) = ferrozyme_analysis::calls::alloc_size_operands(i, &ca)
+            .expect("classified as an allocator with a size");
+        let n = self.b.int_cast(n, i64t);
+        let m = match m {
+            Some(m) => self.b.int_cast(m, i64t),
+            None => i64t.const_int(1),
         };
         (0..self.width())
             .map(|_| self.b.call_fn(calloc, &[n, m]))
@@ -184,8 +188,11 @@ impl TangentGen<'_> {
         let ptr = self.fx.ctx.ptr();
         let c = self.copy(i);
         let realloc = self.sup.libc("realloc", ptr, &[ptr, i64t]);
-        let old = self.tangent(args[0]);
-        let n = self.b.int_cast(c.call_args()[1], i64t);
+        let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
+        let old = self.tangent(args[a.ptr.expect("realloc takes a pointer")]);
+        let n = self
+            .b
+            .int_cast(c.call_args()[a.size.expect("realloc takes a size")], i64t);
         old.into_iter()
             .map(|o| self.b.call_fn(realloc, &[o, n]))
             .collect()

@@ -21,7 +21,10 @@ impl TangentGen<'_> {
         if let Some(x) = self.valid.get(&v) {
             return Some(*x);
         }
-        if self.fx.act.is_shadowed(v) {
+        // Dangling constants (`inttoptr 8`) are never dereferenced: no guard needed.
+        if self.fx.act.is_shadowed(v)
+            || (!v.is_null() && ferrozyme_analysis::activity::is_unaddressable(v))
+        {
             return None;
         }
         Some(self.fx.ctx.i1().const_int(0))

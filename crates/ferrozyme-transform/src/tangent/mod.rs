@@ -48,6 +48,7 @@ struct Facts {
     g: Value,
     cfg: Cfg,
     act: Activity,
+    types: ferrozyme_analysis::types::TypeAnalysis,
     /// Fast-math flags for derivative code outside floating-point instructions
     /// (`ferrozyme_llvm::fastmath`).
     fmf: u32,
@@ -96,6 +97,7 @@ pub(crate) fn synthesize(
             g,
             cfg: an.cfg,
             act: an.act,
+            types: an.types,
             fmf,
         },
         callees,
@@ -131,7 +133,7 @@ impl TangentGen<'_> {
             .copied()
             .filter(|b| fx.cfg.is_reachable(*b))
             .collect();
-        let findings = crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.req.args);
+        let findings = crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.types, &fx.req.args);
         let clean = findings.is_empty();
         for f in findings {
             self.diags.report(Some(f.at), f.problem());

@@ -42,16 +42,25 @@ pub(in crate::types) fn scope_from(
                 }
             }
         }
-        // Callers (and functions that pass `g` on).
+        // Callers (and functions that pass `g` on). A hook call (`__enzyme_autodiff(g,
+        // …)`) passes markers and shadows, not data (the rules ignore it), so the function
+        // making it adds nothing here — and following it would pull in everything that
+        // function's callers reach (the whole program, for Rust debug builds).
         for u in g.users() {
             if u.is_instruction()
                 && matches!(u.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke))
+                && !is_hook_call(u)
             {
                 queue.push_back(u.parent_function());
             }
         }
     }
     order
+}
+
+fn is_hook_call(call: Value) -> bool {
+    call.called_function()
+        .is_some_and(|f| f.name().starts_with("__enzyme_") && ferrozyme_abi::type_hint(&f.name()).is_none())
 }
 
 /// Pointers passed through stack slots (`-O0` code keeps every local in an `alloca`):

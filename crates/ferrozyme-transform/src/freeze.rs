@@ -1,4 +1,5 @@
-//! Keeping the functions the AD pass did not touch out of the re-optimization.
+//! Keeping the functions the AD pass did not touch out of the re-optimization (used by
+//! `ferrozyme cc` and `cargo ferrozyme`).
 //!
 //! `ferrozyme cc` optimizes every function once before the pass (clang's `-O<n>`) and
 //! runs `default<O<n>>` again afterwards for the derivative code. Functions the pass left
@@ -15,7 +16,7 @@ use ferrozyme_llvm::{Module, Opcode, Value};
 /// calling nor called by generated code, not already `optnone`. `ferrozyme cc` optimized them once before the pass; running the
 /// whole pipeline over them again only costs compile time.
 fn untouched_functions(module: Module) -> Vec<Value> {
-    let generated = ferrozyme_transform::generated::is_generated;
+    let generated = crate::generated::is_generated;
     let defined: Vec<Value> = module
         .functions()
         .into_iter()

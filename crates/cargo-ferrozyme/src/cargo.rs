@@ -1,0 +1,259 @@
+//! Subcommand mode: `cargo ferrozyme <command> [args…]` runs `cargo <command> [args…]`
+//! with the settings that make every link of the build go through the AD pass.
+//!
+//! What it sets, and why (all stable rustc/cargo):
+//! * `RUSTFLAGS` (and `RUSTDOCFLAGS`, for doctests) gain `-C linker-plugin-lto` (object
+//!   files and rlibs of the crates being built carry LLVM bitcode instead of machine
+//!   code) and `-C linker=<this program>` (which then runs in linker mode, see
+//!   `crate::linker`). An existing `RUSTFLAGS`/`CARGO_ENCODED_RUSTFLAGS` is kept.
+//! * The linker cargo would have used (`target.<triple>.linker`,
+//!   `CARGO_TARGET_<TRIPLE>_LINKER`) becomes `FERROZYME_REAL_LINKER`; default `cc`.
+//! * Release-like profiles (`release`, `bench`, or `--profile P`) get line tables
+//!   (`debug = "line-tables-only"`, `strip = "debuginfo"` so the binary is as small as
+//!   before) unless the manifest or environment sets `debug`: the pass's errors then name
+//!   the Rust source line.
+//! * `FERROZYME_DIAGNOSTICS` names a file where linker mode also writes the pass's
+//!   errors; they are printed again, cleanly, after cargo's own output.
+//!
+//! Limits: the same target directory as plain cargo is used, so switching between
+//! `cargo build` and `cargo ferrozyme build` rebuilds the crates; user configuration
+//! `build.rustflags` is superseded by the `RUSTFLAGS` this sets (add its flags to
+//! `RUSTFLAGS` instead).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::error::{failed, Error};
+use crate::linker;
+
+pub const USAGE: &str = "\
+cargo ferrozyme — build, run and test Rust code that uses the `ferrozyme` crate
+(#[autodiff_reverse] / #[autodiff_forward]) with Ferrozyme's AD pass, on stable Rust
+
+USAGE:
+    cargo ferrozyme <cargo command> [cargo arguments…]
+    e.g. cargo ferrozyme run --release
+         cargo ferrozyme test
+         cargo ferrozyme build --release --example gmm
+         cargo ferrozyme bench
+
+Every cargo command that links works (build, run, test, bench, rustc, install
+--path …); the arguments are cargo's own. The AD pass runs when a binary, test or
+example is linked; its errors name the Rust function and source line.
+
+ENVIRONMENT:
+    FERROZYME_SAVE_TEMPS=<dir>    keep the IR before and after AD of every AD link
+    FERROZYME_TIMINGS=<file>      append per-link timings (bitcode link, AD, optimize,
+                                  codegen, native link) to <file>
+    FERROZYME_REAL_LINKER=<cmd>   the linker to run after AD (default: cargo's, else cc)
+";
+
+/// Runs cargo. Returns cargo's exit status.
+pub fn run(args: &[String]) -> Result<u8, Error> {
+    let Some(first) = args.first() else {
+        eprint!("{USAGE}");
+        return Err(Error::Usage("missing cargo command".into()));
+    };
+    if matches!(first.as_str(), "-h" | "--help" | "help") {
+        print!("{USAGE}");
+        return Ok(0);
+    }
+    if matches!(first.as_str(), "-V" | "--version") {
+        println!("cargo-ferrozyme {} (LLVM 22)", env!("CARGO_PKG_VERSION"));
+        return Ok(0);
+    }
+    let me = std::env::current_exe()
+        .map_err(|e| failed(format!("cannot find this program's own path: {e}")))?;
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(&cargo);
+    cmd.args(args);
+
+    let flags = [
+        "-Clinker-plugin-lto".to_string(),
+        format!("-Clinker={}", me.display()),
+    ];
+    if let Ok(enc) = std::env::var("CARGO_ENCODED_RUSTFLAGS") {
+        let mut v: Vec<String> = enc
+            .split('\x1f')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
+        v.extend(flags.iter().cloned());
+        cmd.env("CARGO_ENCODED_RUSTFLAGS", v.join("\x1f"));
+    } else {
+        cmd.env(
+            "RUSTFLAGS",
+            join_flags(std::env::var("RUSTFLAGS").ok(), &flags),
+        );
+    }
+    cmd.env(
+        "RUSTDOCFLAGS",
+        join_flags(std::env::var("RUSTDOCFLAGS").ok(), &flags),
+    );
+    cmd.env(linker::ENV_MODE, "1");
+    if std::env::var_os(linker::ENV_REAL_LINKER).is_none() {
+        if let Some(l) = configured_linker() {
+            cmd.env(linker::ENV_REAL_LINKER, l);
+        }
+    }
+    for (k, v) in profile_env(args, manifest_profiles().as_ref()) {
+        cmd.env(k, v);
+    }
+    let diag = tempfile::Builder::new()
+        .prefix("cargo-ferrozyme-diag-")
+        .tempfile()
+        .map_err(|e| failed(format!("cannot create a temporary file: {e}")))?;
+    cmd.env(linker::ENV_DIAGNOSTICS, diag.path());
+
+    let status = cmd.status().map_err(|e| {
+        failed(format!(
+            "cannot run cargo ({}): {e}",
+            cargo.to_string_lossy()
+        ))
+    })?;
+    let code = status.code().map_or(1, |c| c.clamp(0, 255) as u8);
+    if code != 0 {
+        let text = std::fs::read_to_string(diag.path()).unwrap_or_default();
+        if !text.trim().is_empty() {
+            eprintln!(
+                "\ncargo-ferrozyme: the AD pass reported:\n{}",
+                text.trim_end()
+            );
+        }
+    }
+    Ok(code)
+}
+
+fn join_flags(existing: Option<String>, ours: &[String]) -> String {
+    let mut v: Vec<String> = existing
+        .map(|s| s.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    v.extend(ours.iter().cloned());
+    v.join(" ")
+}
+
+/// The linker cargo is configured to use for the host target, from the environment
+/// (`CARGO_TARGET_<TRIPLE>_LINKER`). Configuration files are not read: set
+/// `FERROZYME_REAL_LINKER` when a `.cargo/config.toml` names a linker.
+fn configured_linker() -> Option<String> {
+    let triple = host_triple()?;
+    let var = format!(
+        "CARGO_TARGET_{}_LINKER",
+        triple.to_uppercase().replace(['-', '.'], "_")
+    );
+    std::env::var(var).ok().filter(|l| !l.is_empty())
+}
+
+fn host_triple() -> Option<String> {
+    let out = Command::new("rustc").arg("-vV").output().ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(|h| h.trim().to_string()))
+}
+
+/// The `[profile.*]` tables of the workspace root manifest (found by walking up from the
+/// current directory to the last `Cargo.toml` that declares a `[workspace]`, or the
+/// nearest one).
+fn manifest_profiles() -> Option<toml::Table> {
+    let cwd = std::env::current_dir().ok()?;
+    let mut nearest: Option<PathBuf> = None;
+    let mut root: Option<PathBuf> = None;
+    for dir in cwd.ancestors() {
+        let m = dir.join("Cargo.toml");
+        if m.is_file() {
+            nearest.get_or_insert_with(|| m.clone());
+            if read_table(&m).is_some_and(|t| t.contains_key("workspace")) {
+                root = Some(m);
+            }
+        }
+    }
+    let t = read_table(root.as_ref().or(nearest.as_ref())?)?;
+    t.get("profile").and_then(|p| p.as_table()).cloned()
+}
+
+fn read_table(p: &Path) -> Option<toml::Table> {
+    std::fs::read_to_string(p).ok()?.parse::<toml::Table>().ok()
+}
+
+/// `CARGO_PROFILE_<P>_DEBUG=line-tables-only` (and `_STRIP=debuginfo`) for the profile the
+/// command builds with, when it is release-like and nothing sets `debug` for it.
+fn profile_env(args: &[String], profiles: Option<&toml::Table>) -> Vec<(String, String)> {
+    let mut profile: Option<String> = None;
+    let cmd = args.first().map(String::as_str).unwrap_or("");
+    if cmd == "bench" {
+        profile = Some("bench".into());
+    }
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--release" || a == "-r" {
+            profile = Some(if cmd == "bench" { "bench" } else { "release" }.into());
+        } else if a == "--profile" {
+            profile = it.next().cloned();
+        } else if let Some(p) = a.strip_prefix("--profile=") {
+            profile = Some(p.to_string());
+        }
+    }
+    let Some(p) = profile.filter(|p| p != "dev" && p != "test") else {
+        return Vec::new();
+    };
+    let key = p.to_uppercase().replace('-', "_");
+    let set_in = |field: &str| {
+        std::env::var_os(format!("CARGO_PROFILE_{key}_{}", field.to_uppercase())).is_some()
+            || profiles
+                .and_then(|t| t.get(&p))
+                .and_then(|t| t.as_table())
+                .is_some_and(|t| t.contains_key(field))
+    };
+    let mut env = Vec::new();
+    if !set_in("debug") {
+        env.push((
+            format!("CARGO_PROFILE_{key}_DEBUG"),
+            "line-tables-only".to_string(),
+        ));
+        if !set_in("strip") {
+            env.push((
+                format!("CARGO_PROFILE_{key}_STRIP"),
+                "debuginfo".to_string(),
+            ));
+        }
+    }
+    env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn release_profiles_get_line_tables() {
+        let env = profile_env(&s(&["build", "--release"]), None);
+        assert!(env.contains(&(
+            "CARGO_PROFILE_RELEASE_DEBUG".to_string(),
+            "line-tables-only".to_string()
+        )));
+        assert!(profile_env(&s(&["build"]), None).is_empty());
+        let env = profile_env(&s(&["bench"]), None);
+        assert_eq!(env[0].0, "CARGO_PROFILE_BENCH_DEBUG");
+        let env = profile_env(&s(&["run", "--profile", "fast-x"]), None);
+        assert_eq!(env[0].0, "CARGO_PROFILE_FAST_X_DEBUG");
+    }
+
+    #[test]
+    fn a_manifest_debug_setting_is_kept() {
+        let t: toml::Table = "[release]\ndebug = true\n".parse().unwrap();
+        assert!(profile_env(&s(&["build", "--release"]), Some(&t)).is_empty());
+    }
+
+    #[test]
+    fn flags_are_appended() {
+        assert_eq!(
+            join_flags(Some("-Copt-level=2  -g".into()), &s(&["-Cx"])),
+            "-Copt-level=2 -g -Cx"
+        );
+        assert_eq!(join_flags(None, &s(&["-Cx"])), "-Cx");
+    }
+}

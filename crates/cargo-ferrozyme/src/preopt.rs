@@ -1,0 +1,161 @@
+//! Before the AD pass: the code each derivative differentiates, optimized on a copy.
+//!
+//! Enzyme's lesson is that AD works best on *optimized* IR. rustc optimizes each crate
+//! (and each codegen unit) on its own before the link, and not at all in debug builds,
+//! where every iterator step, index and overflow check is a call to a tiny generic
+//! function, and values live in stack slots. So before the pass runs, every function a
+//! hook call differentiates — the primal shim the macros generate — is cloned together
+//! with everything it calls (`__fz_pre.<name>`, internal), the hook calls are pointed at
+//! the clones, and only the clones are optimized (`default<O2>` or the build's level if
+//! higher; all other functions are frozen with `optnone` meanwhile). The program's own
+//! functions keep the code rustc made (debuggable in debug builds); the pass
+//! differentiates the optimized copies, which also see across crate and codegen-unit
+//! boundaries.
+
+use std::collections::{HashMap, HashSet};
+
+use ferrozyme_llvm::{Module, Opcode, Value};
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::TargetMachine;
+
+use crate::error::{failed, Error};
+
+/// Prefix of the optimized copies.
+pub const PREFIX: &str = "__fz_pre.";
+
+/// Clones and optimizes the differentiated code; returns how many functions were cloned.
+pub fn optimize_differentiated(
+    module: &inkwell::module::Module<'_>,
+    tm: &TargetMachine,
+    level: u8,
+) -> Result<usize, Error> {
+    let m = Module::from_inkwell(module);
+    // The `ferrozyme` crate's fallback bodies of the hooks must not meet the optimizer:
+    // inlined, or with the variadic calls "fixed" to their empty parameter list, the
+    // hook calls would be lost. Declarations is what the pass expects anyway.
+    // A fresh declaration also drops what the optimizer inferred from the panicking body
+    // (`noreturn`: code after a hook call would become unreachable).
+    for f in m.functions() {
+        let name = f.name();
+        if ferrozyme_abi::is_fallback_hook(&name) {
+            let ctx = m.context();
+            let ty = ctx.function_type(ctx.void(), &[ctx.ptr()], true);
+            let decl = m.add_function(&format!("{name}.ferrozyme"), ty);
+            f.replace_all_uses_with(decl);
+            f.delete_function();
+            decl.set_name(&name);
+        }
+    }
+    let targets: Vec<Value> = hook_calls(m).into_iter().filter_map(hook_target).collect();
+    if targets.is_empty() {
+        return Ok(0);
+    }
+    // Everything the targets call, directly or not.
+    let mut order = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = targets;
+    while let Some(f) = stack.pop() {
+        if f.is_declaration() || !seen.insert(f) {
+            continue;
+        }
+        order.push(f);
+        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+            if matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
+                if let Some(g) = i.called_function() {
+                    // Functions the pass knows by name (Rust's allocator entry points)
+                    // keep their names: they are not copied.
+                    let name = g.name();
+                    if !g.is_declaration()
+                        && !ferrozyme_abi::is_fallback_hook(&name)
+                        && ferrozyme_abi::alloc_fn(&name, true).is_none()
+                    {
+                        stack.push(g);
+                    }
+                }
+            }
+        }
+    }
+    let mut copy: HashMap<Value, Value> = HashMap::new();
+    for &f in &order {
+        let c = ferrozyme_transform::clone_function(m, f, &format!("{PREFIX}{}", f.name()));
+        copy.insert(f, c);
+    }
+    // Calls between copies, and hook calls everywhere, go to the copies.
+    for &c in copy.values() {
+        for i in c.blocks().into_iter().flat_map(|b| b.instructions()) {
+            if matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
+                if let Some(n) = i.called_function().and_then(|g| copy.get(&g)) {
+                    i.set_operand(i.num_operands() - 1, *n);
+                }
+            }
+        }
+    }
+    for call in hook_calls(m) {
+        if let Some(n) = hook_target(call).and_then(|t| copy.get(&t)) {
+            call.set_operand(0, *n);
+        }
+    }
+    // Optimize the copies only.
+    // The pipeline may delete functions (unused internal ones), so the frozen ones are
+    // found again by name afterwards.
+    let clones: HashSet<Value> = copy.values().copied().collect();
+    let mut frozen: HashMap<String, bool> = HashMap::new();
+    for f in m.functions() {
+        if f.is_declaration()
+            || clones.contains(&f)
+            || f.has_fn_attr("optnone")
+            || f.has_fn_attr("alwaysinline")
+        {
+            continue;
+        }
+        frozen.insert(f.name(), f.has_fn_attr("noinline"));
+        f.add_fn_attr("optnone");
+        f.add_fn_attr("noinline");
+    }
+    let pipeline = format!("default<O{}>", level.clamp(2, 3));
+    let r = module.run_passes(&pipeline, tm, PassBuilderOptions::create());
+    for f in m.functions() {
+        if let Some(&had_noinline) = frozen.get(&f.name()) {
+            f.remove_fn_attr("optnone");
+            if !had_noinline {
+                f.remove_fn_attr("noinline");
+            }
+        }
+    }
+    r.map_err(|e| failed(format!("LLVM pipeline '{pipeline}' failed: {e}")))?;
+    for f in m.functions() {
+        if f.name().starts_with(PREFIX) && !f.is_declaration() {
+            crate::unpun::repair(f);
+        }
+    }
+    Ok(copy.len())
+}
+
+/// Calls of the `__enzyme_*` hooks (declared, or defined as the `ferrozyme` crate's
+/// fallbacks).
+fn hook_calls(m: Module) -> Vec<Value> {
+    let mut out = Vec::new();
+    for f in m.functions() {
+        let name = f.name();
+        if ferrozyme_abi::entry_point(&name).is_none()
+            || (!f.is_declaration() && !ferrozyme_abi::is_fallback_hook(&name))
+        {
+            continue;
+        }
+        for u in f.users() {
+            if matches!(u.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke))
+                && u.called_value() == f
+            {
+                out.push(u);
+            }
+        }
+    }
+    out
+}
+
+/// The function a hook call differentiates: its first argument, when that is a function
+/// with a body.
+fn hook_target(call: Value) -> Option<Value> {
+    let f = *call.call_args().first()?;
+    (f.is_function() && !f.is_declaration()).then_some(f)
+}

@@ -1,0 +1,167 @@
+//! The Rust end-to-end suite: `tests/rust` (a crate of its own, with a second crate and
+//! rayon in its dependency graph) built and run with this `cargo ferrozyme`, in release
+//! and debug builds, as library unit tests, integration tests, a binary and an example;
+//! plus the two ways it must fail: a plain `cargo` build whose derivative is called
+//! (a clear panic, never a number) and a derivative the pass cannot generate (an error
+//! naming the Rust function and source line).
+//!
+//! Builds go to `target/rust-tests` (and `target/rust-tests-plain` for the plain build),
+//! so repeated runs are incremental. The tests take a lock: they share a target
+//! directory, and cargo would serialize them anyway.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Mutex;
+
+static LOCK: Mutex<()> = Mutex::new(());
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("crates/cargo-ferrozyme is two levels below the repository root")
+        .to_path_buf()
+}
+
+/// Runs `cargo ferrozyme <args>` (or plain `cargo <args>`) in `tests/rust`.
+fn cargo(ferrozyme: bool, args: &[&str], target: &str) -> Output {
+    let root = root();
+    let mut cmd = if ferrozyme {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_cargo-ferrozyme"));
+        c.arg("ferrozyme");
+        c
+    } else {
+        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    };
+    cmd.args(args)
+        .current_dir(root.join("tests").join("rust"))
+        .env("CARGO_TARGET_DIR", root.join("target").join(target))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("FERROZYME_LINKER_MODE");
+    cmd.output().expect("cannot run cargo")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[track_caller]
+fn assert_ok(o: &Output, what: &str) {
+    let (out, err) = text(o);
+    assert!(
+        o.status.success(),
+        "{what} failed ({}):\n--- stdout ---\n{out}\n--- stderr (tail) ---\n{}",
+        o.status,
+        tail(&err, 60)
+    );
+}
+
+fn tail(s: &str, n: usize) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// Sum of "N passed" over the test binaries' summaries; panics on any failure.
+fn passed(stdout: &str) -> usize {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("test result: ok. "))
+        .filter_map(|l| l.split(' ').next()?.parse::<usize>().ok())
+        .sum()
+}
+
+const TESTS: usize = 29;
+
+#[test]
+fn release_build_library_and_integration_tests() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let o = cargo(true, &["test", "--release"], "rust-tests");
+    assert_ok(&o, "cargo ferrozyme test --release");
+    let (out, _) = text(&o);
+    assert!(passed(&out) >= TESTS, "expected at least {TESTS} tests to pass:\n{out}");
+}
+
+#[test]
+fn debug_build_library_and_integration_tests() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let o = cargo(true, &["test"], "rust-tests");
+    assert_ok(&o, "cargo ferrozyme test");
+    let (out, _) = text(&o);
+    assert!(passed(&out) >= TESTS, "expected at least {TESTS} tests to pass:\n{out}");
+}
+
+#[test]
+fn binary_and_example_release_and_debug() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    for args in [
+        &["run", "--release", "--bin", "fz-rust-demo"][..],
+        &["run", "--release", "--example", "rosenbrock"][..],
+        &["run", "--example", "rosenbrock"][..],
+        &["run", "--bin", "fz-rust-demo"][..],
+    ] {
+        let o = cargo(true, args, "rust-tests");
+        let what = format!("cargo ferrozyme {}", args.join(" "));
+        assert_ok(&o, &what);
+        let (out, _) = text(&o);
+        assert!(out.lines().any(|l| l == "PASS"), "{what}: no PASS line:\n{out}");
+    }
+}
+
+#[test]
+fn plain_cargo_build_links_and_the_derivative_panics_clearly() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let o = cargo(
+        false,
+        &["run", "--release", "--bin", "fz-rust-demo"],
+        "rust-tests-plain",
+    );
+    let (out, err) = text(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(101),
+        "a plain build must build, then panic (exit 101) at the first derivative call:\n{out}\n{}",
+        tail(&err, 30)
+    );
+    assert!(
+        err.contains("built without the AD pass")
+            && err.contains("cargo ferrozyme build|run|test|bench"),
+        "the panic must say to build with cargo ferrozyme:\n{}",
+        tail(&err, 30)
+    );
+    assert!(!out.contains("PASS") && !out.contains("FAIL"), "no number may come out:\n{out}");
+}
+
+#[test]
+fn pass_errors_name_the_rust_function_and_source_line() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let o = cargo(
+        true,
+        &["build", "--release", "--features", "error-case", "--bin", "fz-rust-error"],
+        "rust-tests",
+    );
+    let (_, err) = text(&o);
+    assert!(!o.status.success(), "the error case must not build");
+    let src = std::fs::read_to_string(root().join("tests/rust/src/bin/fz-rust-error.rs"))
+        .expect("the error program");
+    let line = src
+        .lines()
+        .position(|l| l.contains("FZ-ERROR-LINE"))
+        .expect("a marked line")
+        + 1;
+    let report = err
+        .split("cargo-ferrozyme: the AD pass reported:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no summary of the pass's errors:\n{}", tail(&err, 40)));
+    for want in [
+        "error[unsupported-instruction]".to_string(),
+        format!("fz-rust-error.rs:{line}:"),
+        "in function `fz_rust_error::model::loss`".to_string(),
+    ] {
+        assert!(report.contains(&want), "missing `{want}` in:\n{report}");
+    }
+    assert!(!report.contains("_ZN"), "mangled names in:\n{report}");
+}

@@ -1,0 +1,53 @@
+//! Changing what a module defines: function bodies turned into declarations, linkages.
+//!
+//! `cargo ferrozyme` links the standard library's embedded bitcode for the few functions
+//! differentiated code calls there (kept `available_externally`, every other body
+//! dropped) and replaces the `ferrozyme` crate's fallback hook bodies by declarations.
+
+use llvm_sys::core::*;
+
+use crate::ir::Value;
+
+impl Value {
+    /// Turns a function definition into a declaration (external linkage): every value
+    /// of the body loses its uses, then every block goes.
+    pub fn delete_body(self) {
+        let blocks = self.blocks();
+        for b in &blocks {
+            for i in b.instructions() {
+                if !i.ty().is_void() {
+                    i.replace_all_uses_with(i.ty().undef());
+                }
+            }
+        }
+        for b in blocks {
+            b.delete();
+        }
+        // SAFETY: a function (now without blocks) gets the linkage of a declaration and
+        // loses its attachments (a declaration may not keep its `!dbg` subprogram).
+        unsafe {
+            LLVMSetLinkage(self.0, llvm_sys::LLVMLinkage::LLVMExternalLinkage);
+            LLVMGlobalClearMetadata(self.0);
+        }
+    }
+    /// `available_externally`: a body (or initializer) for analysis and inlining only;
+    /// never emitted, the symbol is defined elsewhere.
+    pub fn set_linkage_available_externally(self) {
+        // SAFETY: live global value.
+        unsafe {
+            LLVMSetLinkage(
+                self.0,
+                llvm_sys::LLVMLinkage::LLVMAvailableExternallyLinkage,
+            )
+        }
+    }
+    /// Internal or private linkage (the symbol is local to the module).
+    pub fn is_local_linkage(self) -> bool {
+        // SAFETY: live global value.
+        let l = unsafe { LLVMGetLinkage(self.0) };
+        matches!(
+            l,
+            llvm_sys::LLVMLinkage::LLVMInternalLinkage | llvm_sys::LLVMLinkage::LLVMPrivateLinkage
+        )
+    }
+}

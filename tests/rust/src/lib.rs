@@ -1,0 +1,18 @@
+//! End-to-end tests of differentiating Rust code with the `ferrozyme` crate, built with
+//! `cargo ferrozyme` on stable Rust. Each module covers one group of the capabilities of
+//! issue 11, and every derivative is checked against a formula or finite differences
+//! (`check`). The library's unit tests are "`cargo test` of a library crate"; the
+//! integration tests in `tests/` use the library's derivatives from another crate; the
+//! binary `fz-rust-demo` and the example `rosenbrock` cover binaries and examples.
+
+pub mod check;
+pub mod control;
+pub mod crates;
+pub mod generic;
+pub mod heap;
+pub mod math;
+pub mod methods;
+pub mod modes;
+pub mod panics;
+pub mod slices;
+pub mod structs;
