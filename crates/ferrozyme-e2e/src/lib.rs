@@ -6,6 +6,7 @@
 //! generated IR (`filetest.rs`). See `tests/README.md` for the directive syntax.
 
 pub mod filetest;
+pub mod lli;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
