@@ -8,6 +8,8 @@
 //! global that is not in [`MARKERS`] is an error, never silently ignored.
 #![forbid(unsafe_code)]
 
+pub mod options;
+
 /// Differentiation modes reachable from C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EntryPoint {

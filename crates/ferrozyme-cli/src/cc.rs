@@ -190,11 +190,16 @@ impl Job<'_> {
 
         let opts = Options {
             check_gradients: self.args.check_gradients,
+            enzyme: self.args.enzyme.clone(),
             ..Options::default()
         };
         let report = pipeline::differentiate(&module, &opts)?;
         for n in &report.notes {
             (self.log)(&format!("ferrozyme: note: {n}"));
+        }
+        if !report.printout.is_empty() {
+            // -mllvm -enzyme-print and friends.
+            (self.log)(report.printout.trim_end());
         }
         pipeline::verify_after_ad(&module)?;
         self.save(&module, stem, "after-ad")?;

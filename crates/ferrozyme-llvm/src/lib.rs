@@ -30,6 +30,7 @@ impl Module {
 }
 
 pub mod builder;
+mod callsite;
 pub mod fastmath;
 pub mod ir;
 pub mod module;

@@ -189,7 +189,12 @@ impl Driver {
             let module = self.module();
             let reverse = matches!(job, Job::Reverse(..));
             let p = clone_function(module, func, &format!("fz_primal_{name}"));
-            if let Err(e) = preprocess(module, p, reverse) {
+            let inlined = if opts.enzyme.inline {
+                crate::settings::inline_calls(module, p, func, opts.enzyme.inline_count)
+            } else {
+                Ok(())
+            };
+            if let Err(e) = inlined.and_then(|()| preprocess(module, p, reverse)) {
                 diags.push(
                     Diagnostic::new(DiagKind::Internal, format!("preprocessing failed: {e}"))
                         .in_function(name.clone()),

@@ -39,11 +39,13 @@ mod request;
 mod reverse;
 mod runtime;
 mod services;
+mod settings;
 mod signature;
 mod tangent;
 mod unmerge;
 
 pub use custom::{prepare_module, registered_functions};
+pub use ferrozyme_abi::options as enzyme_options;
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
 pub use options::{Options, Report};
 
@@ -268,6 +270,22 @@ fn recursive_request_error(c: Value) -> Diagnostic {
 /// (higher-order derivatives) are replaced first, innermost first. On error the module
 /// may be partially rewritten and must not be used further.
 pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
+    if !opts.enzyme.enable {
+        return Ok(Report::default());
+    }
+    let print = opts.enzyme.print_activity || opts.enzyme.print_type;
+    let with_prints;
+    let opts = if print {
+        with_prints = Options {
+            print_activity: opts.print_activity || opts.enzyme.print_activity,
+            print_type_analysis: opts.print_type_analysis || opts.enzyme.print_type,
+            ..opts.clone()
+        };
+        &with_prints
+    } else {
+        opts
+    };
+    settings::before(module, &opts.enzyme);
     {
         let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
         let calls = unmerge::invokes_to_calls(module, calls);
@@ -288,6 +306,14 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         let ready = ready_calls(module, &calls);
         if ready.is_empty() {
             return Err(vec![recursive_request_error(calls[0].0)]);
+        }
+        if opts.enzyme.print_functions {
+            let mut targets: Vec<Value> =
+                ready.iter().filter_map(|(c, _)| hook_target(*c)).collect();
+            targets.dedup();
+            for f in targets {
+                report.printout.push_str(&settings::print_before(f));
+            }
         }
         let mut diags = Vec::new();
         let mut planned = Vec::new();
@@ -318,6 +344,17 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     remove_type_hints(module);
     define_leftover_markers(module);
+    if let Err(e) = settings::after(&driver.generated, &opts.enzyme) {
+        return Err(vec![Diagnostic::new(
+            DiagKind::Internal,
+            format!("-enzyme-postopt: the cleanup passes failed: {e}"),
+        )]);
+    }
+    if opts.enzyme.print_functions {
+        report
+            .printout
+            .push_str(&settings::print_after(&driver.generated));
+    }
     if let Err(msg) = module.verify() {
         return Err(vec![Diagnostic::new(
             DiagKind::Internal,
