@@ -1,6 +1,6 @@
 // OPT: O0 O2
-// IGNORE: memory returned by an external function that is not a known allocator (memalign here; numba's NRT_MemInfo_alloc in the Python package) gets no shadow, so derivatives stored through it are silently dropped (a wrong gradient, no error); it should get an allocator rule or be rejected as missing-derivative
-// Found by the Python package's numba path (issue 12): a scratch array from an
+// Regression (was IGNOREd: memalign was not a known allocator, so derivatives stored
+// through its memory were silently dropped). Found by the Python package's numba path (issue 12): a scratch array from an
 // allocator Ferrozyme does not know. Oracles: the analytic gradient
 // d/dx_i sum_j exp(x_j) x_j = exp(x_i) (1 + x_i), and finite differences.
 #include <malloc.h>

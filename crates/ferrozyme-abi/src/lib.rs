@@ -239,10 +239,46 @@ pub const INACTIVE_EXTERNALS: &[&str] = &[
     "ilogbf",
 ];
 
-/// Allocation functions whose result gets a zero-initialised shadow allocation.
-pub const ALLOCATORS: &[&str] = &["malloc", "calloc", "_Znwm", "_Znam", "aligned_alloc"];
+/// Allocation functions whose result gets a zero-initialised shadow allocation, with the
+/// index of their size argument (`calloc` and `posix_memalign` have their own shapes).
+pub const ALLOCATORS: &[(&str, usize)] = &[
+    ("malloc", 0),
+    ("valloc", 0),
+    ("pvalloc", 0),
+    ("aligned_alloc", 1),
+    ("memalign", 1),
+    ("_mm_malloc", 0),
+    // C++ operator new and new[]: plain, aligned, nothrow.
+    ("_Znwm", 0),
+    ("_Znam", 0),
+    ("_ZnwmSt11align_val_t", 0),
+    ("_ZnamSt11align_val_t", 0),
+    ("_ZnwmRKSt9nothrow_t", 0),
+    ("_ZnamRKSt9nothrow_t", 0),
+    ("_ZnwmSt11align_val_tRKSt9nothrow_t", 0),
+    ("_ZnamSt11align_val_tRKSt9nothrow_t", 0),
+];
+
+/// The size argument of allocator `name`, if it is one of [`ALLOCATORS`].
+pub fn allocator_size_arg(name: &str) -> Option<usize> {
+    ALLOCATORS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
+}
+
 /// Deallocation functions (the shadow is freed at the end of the reverse sweep instead).
-pub const DEALLOCATORS: &[&str] = &["free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm"];
+pub const DEALLOCATORS: &[&str] = &[
+    "free",
+    "_mm_free",
+    "_ZdlPv",
+    "_ZdaPv",
+    "_ZdlPvm",
+    "_ZdaPvm",
+    "_ZdlPvSt11align_val_t",
+    "_ZdaPvSt11align_val_t",
+    "_ZdlPvmSt11align_val_t",
+    "_ZdaPvmSt11align_val_t",
+    "_ZdlPvRKSt9nothrow_t",
+    "_ZdaPvRKSt9nothrow_t",
+];
 
 #[cfg(test)]
 mod tests {

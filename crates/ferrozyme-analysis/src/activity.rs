@@ -422,6 +422,12 @@ impl Activity {
             let roots: Vec<Value> = match i.opcode() {
                 Some(LLVMRet) => i.operands(),
                 Some(LLVMStore) if self.is_shadowed(i.operand(1)) => vec![i.operand(0)],
+                // Memory from a function without IR or rule has no shadow; a derivative
+                // stored there stays visible (the transform reports it) rather than being
+                // pruned into a silent zero.
+                Some(LLVMStore) if crate::calls::untracked_source(i.operand(1)).is_some() => {
+                    vec![i.operand(0)]
+                }
                 Some(LLVMCall) => {
                     let writes = match i.called_function() {
                         Some(f) => {
@@ -578,6 +584,13 @@ impl Activity {
                 match kind {
                     CallKind::Malloc | CallKind::Calloc | CallKind::Realloc => {
                         self.shadowed.insert(i);
+                    }
+                    // The allocation is written to `*ops[0]`: that slot holds a pointer
+                    // with a shadow.
+                    CallKind::PosixMemalign => {
+                        if ops[0].is_instruction() || ops[0].is_argument() {
+                            self.shadowed.insert(ops[0]);
+                        }
                     }
                     CallKind::MaskedLoad | CallKind::MaskedGather => {
                         let p = ops[0];

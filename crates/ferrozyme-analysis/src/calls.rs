@@ -33,8 +33,12 @@ pub enum CallKind {
     MaskedGather,
     /// `llvm.masked.scatter(vals, ptrs, mask)`.
     MaskedScatter,
+    /// An allocator of [`ferrozyme_abi::ALLOCATORS`] (`malloc`, `aligned_alloc`, `new` ...);
+    /// [`alloc_size`] is its size argument.
     Malloc,
     Calloc,
+    /// `posix_memalign(&p, alignment, size)`: the new pointer is written to `*&p`.
+    PosixMemalign,
     Realloc,
     Free,
     /// Known external functions that cannot affect derivatives (`printf`, ...).
@@ -80,10 +84,13 @@ pub fn classify(call: Value) -> CallKind {
     if !f.is_declaration() {
         return CallKind::Defined(f);
     }
+    if ferrozyme_abi::allocator_size_arg(&name).is_some_and(|k| k < call.num_call_args() as usize) {
+        return CallKind::Malloc;
+    }
     match name.as_str() {
-        "malloc" | "_Znwm" | "_Znam" | "aligned_alloc" => return CallKind::Malloc,
         "calloc" => return CallKind::Calloc,
         "realloc" => return CallKind::Realloc,
+        "posix_memalign" if call.num_call_args() == 3 => return CallKind::PosixMemalign,
         _ => {}
     }
     if ferrozyme_abi::DEALLOCATORS.contains(&name.as_str()) {
@@ -207,4 +214,35 @@ fn address_taken(f: Value) -> bool {
             });
         !direct && !hook && !registration
     })
+}
+
+/// The size argument of an allocation call (`CallKind::Malloc`, `Calloc`'s count, or
+/// `posix_memalign`'s size).
+pub fn alloc_size(call: Value) -> Value {
+    let args = call.call_args();
+    let name = call.called_function().map(|f| f.name()).unwrap_or_default();
+    match ferrozyme_abi::allocator_size_arg(&name) {
+        Some(k) => args[k],
+        None if name == "posix_memalign" => args[2],
+        None => args[0],
+    }
+}
+
+/// The call of a function without IR or rule that returned the memory `addr` points into
+/// (through GEPs and casts), if any: such memory has no shadow, so a derivative stored
+/// there would be dropped (`memalign` before it was a known allocator, an allocator of a
+/// runtime such as numba's).
+pub fn untracked_source(mut addr: Value) -> Option<Value> {
+    for _ in 0..32 {
+        match addr.opcode() {
+            Some(Opcode::LLVMGetElementPtr)
+            | Some(Opcode::LLVMBitCast)
+            | Some(Opcode::LLVMAddrSpaceCast) => addr = addr.operand(0),
+            Some(Opcode::LLVMCall) => {
+                return matches!(classify(addr), CallKind::UnknownExternal).then_some(addr)
+            }
+            _ => return None,
+        }
+    }
+    None
 }

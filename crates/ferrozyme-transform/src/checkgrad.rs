@@ -99,7 +99,9 @@ fn extent(sup: &Support, b: &Builder, p: Value) -> Option<(Value, Option<u64>)> 
             let name = obj.called_function().map(|f| f.name()).unwrap_or_default();
             let args = obj.call_args();
             let n = match name.as_str() {
-                "malloc" | "_Znwm" | "_Znam" => b.int_cast(args[0], i64t),
+                a if ferrozyme_abi::allocator_size_arg(a).is_some() => {
+                    b.int_cast(ferrozyme_analysis::calls::alloc_size(obj), i64t)
+                }
                 "calloc" => {
                     let a = b.int_cast(args[0], i64t);
                     let c = b.int_cast(args[1], i64t);

@@ -54,6 +54,10 @@ pub(crate) enum Problem<'a> {
         opcode: &'static str,
         why: &'static str,
     },
+    /// A differentiable value stored into memory returned by a function without IR or rule.
+    UntrackedMemory {
+        callee: String,
+    },
     /// A memory copy whose element type type analysis cannot tell.
     UntypedCopy {
         what: &'static str,
@@ -73,7 +77,9 @@ pub(crate) enum Problem<'a> {
 impl Problem<'_> {
     pub fn kind(&self) -> DiagKind {
         match self {
-            Problem::NoDerivative { .. } => DiagKind::MissingDerivative,
+            Problem::NoDerivative { .. } | Problem::UntrackedMemory { .. } => {
+                DiagKind::MissingDerivative
+            }
             Problem::AmbiguousIntAccess { .. } | Problem::UntypedCopy { .. } => {
                 DiagKind::CannotDeduceType
             }
@@ -116,6 +122,9 @@ impl Problem<'_> {
             Problem::UnsupportedInForward { opcode, why } => {
                 format!("cannot differentiate `{opcode}` in forward mode: {why}")
             }
+            Problem::UntrackedMemory { callee } => format!(
+                "a differentiable value is stored into memory returned by `{callee}`, which has no IR and no rule: Ferrozyme cannot give that memory a shadow, so the derivative would be lost"
+            ),
             Problem::UntypedCopy { what, pointer } => format!(
                 "cannot deduce the type of the memory copied here ({what} `{pointer}`), so its derivative cannot be moved"
             ),
@@ -137,6 +146,7 @@ impl Problem<'_> {
             Problem::BitArithmetic => "operate on the value as a float (fabs, copysign, -x) instead of on its bit pattern",
             Problem::PackedIntoIntVector => "copy the floats as floats (or as one i64 at a time), or compile this function at -O1",
             Problem::AmbiguousIntAccess { .. } => "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)",
+            Problem::UntrackedMemory { .. } => "allocate the memory with malloc/calloc/aligned_alloc/posix_memalign/new (whose shadows Ferrozyme creates), compile the allocator's source with the program, or register it with __enzyme_allocation_like",
             Problem::UntypedCopy { .. } => "tell Ferrozyme what the buffer holds with a hint before the copy, e.g. __enzyme_double(ptr) or __enzyme_float(ptr) (declare: extern void __enzyme_double(void*);)",
             Problem::NoTangentRule { .. } => "please report this; as a workaround keep the values involved constant (enzyme_const)",
             Problem::UnsupportedInForward { .. } => "keep the values involved constant (enzyme_const), or move this code out of the differentiated function",

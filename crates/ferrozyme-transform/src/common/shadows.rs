@@ -33,3 +33,5 @@ pub(crate) fn const_shadow(b: &Builder, sup: &mut Support, v: Value, l: Lane) ->
         _ => None,
     }
 }
+
+pub(crate) use ferrozyme_analysis::calls::untracked_source;

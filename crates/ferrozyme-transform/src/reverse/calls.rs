@@ -16,7 +16,7 @@
 //! * the rest is copied as it is (inactive calls), or was rejected by `check.rs`.
 
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
-use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
 use ferrozyme_analysis::types::FpType;
 use ferrozyme_llvm::Value;
 
@@ -103,6 +103,9 @@ impl Gen<'_> {
                 if self.fx.act.is_shadowed(i) =>
             {
                 self.fwd_shadow_allocation(i, kind)
+            }
+            CallKind::PosixMemalign if self.fx.act.is_shadowed(i.call_args()[0]) => {
+                self.fwd_shadow_memalign(i)
             }
             CallKind::MaskedLoad | CallKind::MaskedGather if self.fx.act.is_shadowed(i) => {
                 self.fwd_masked_pointer_load(i)
@@ -219,10 +222,27 @@ impl Gen<'_> {
                 self.b.int_cast(args[1], i64t),
             ),
             CallKind::Realloc => (self.b.int_cast(args[1], i64t), i64t.const_int(1)),
-            _ => (self.b.int_cast(args[0], i64t), i64t.const_int(1)),
+            _ => (self.b.int_cast(alloc_size(c), i64t), i64t.const_int(1)),
         };
         self.each_lane(|g| {
             let s = g.b.call_fn(calloc, &[n, m]);
+            g.lanes[g.lane].shadow.insert(i, s);
+        });
+    }
+
+    /// `posix_memalign(&p, a, n)` into a slot with a shadow: a zeroed shadow allocation per
+    /// lane goes into the slot's shadow (a pointer later read from `p` reads it there). The
+    /// shadow is kept under the call (`Key::Shadow`) for the reverse sweep to free.
+    fn fwd_shadow_memalign(&mut self, i: Value) {
+        let i64t = self.fx.ctx.i64();
+        let c = self.clone_into_fwd(i);
+        let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
+        let n = self.b.int_cast(alloc_size(c), i64t);
+        let slot = i.call_args()[0];
+        self.each_lane(|g| {
+            let s = g.b.call_fn(calloc, &[n, i64t.const_int(1)]);
+            let ss = g.fwd_shadow(slot);
+            g.b.store(s, ss);
             g.lanes[g.lane].shadow.insert(i, s);
         });
     }
@@ -292,6 +312,14 @@ impl Gen<'_> {
             CallKind::ReduceFMinMax => self.rev_reduce_minmax(i, &args),
             CallKind::Memset => self.rev_memset(&args),
             CallKind::Malloc | CallKind::Calloc => self.rev_free_shadow(i),
+            CallKind::PosixMemalign => {
+                if self.lanes[self.lane].shadow.contains_key(&i) {
+                    let s = self.fetch_shadow(i);
+                    let ptr = self.fx.ctx.ptr();
+                    let free = self.sup.libc("free", self.fx.ctx.void(), &[ptr]);
+                    self.b.call_fn(free, &[s]);
+                }
+            }
             CallKind::Realloc => self.rev_realloc(i, &args),
             CallKind::Defined(f) if active(self) && self.is_pure_call(i, f) => {
                 self.rev_combined_call(i, f, &args)

@@ -44,6 +44,7 @@ impl Checker<'_> {
                     continue;
                 }
                 self.check_int_access(i, op);
+                self.check_untracked_store(i, op);
                 self.check_packed_moves(i, op);
                 self.check_mixed_pointers(i, op);
                 self.check_bit_ops(i, op);
@@ -192,6 +193,21 @@ impl Checker<'_> {
                     memory: mt.to_string(),
                 },
             );
+        }
+    }
+
+    /// A differentiable value stored into memory no shadow can exist for.
+    fn check_untracked_store(&mut self, i: Value, op: Opcode) {
+        if op != Opcode::LLVMStore
+            || !self.fx.act.is_active(i.operand(0))
+            || self.fx.act.is_shadowed(i.operand(1))
+        {
+            return;
+        }
+        if let Some(call) = crate::common::shadows::untracked_source(i.operand(1)) {
+            let callee = call.called_function().map(|f| f.name()).unwrap_or_default();
+            self.diags
+                .report(Some(i), Problem::UntrackedMemory { callee });
         }
     }
 

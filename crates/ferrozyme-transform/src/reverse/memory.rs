@@ -111,7 +111,9 @@ fn written_by(
                     CallKind::Memcpy | CallKind::Memmove | CallKind::Memset => {
                         w.push(underlying(i.call_args()[0]))
                     }
-                    CallKind::Free | CallKind::Realloc => w.push(underlying(i.call_args()[0])),
+                    CallKind::Free | CallKind::Realloc | CallKind::PosixMemalign => {
+                        w.push(underlying(i.call_args()[0]))
+                    }
                     CallKind::InactiveExternal => {}
                     CallKind::Defined(g) if is_readonly_function(g) => {}
                     CallKind::Defined(g) if depth > 0 && g != f => {

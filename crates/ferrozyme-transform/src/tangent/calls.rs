@@ -3,7 +3,7 @@
 //! forward derivatives).
 
 use ferrozyme_analysis::activity::ArgActivity;
-use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
 use ferrozyme_llvm::{RealPredicate, Value};
 
 use super::TangentGen;
@@ -47,6 +47,19 @@ impl TangentGen<'_> {
             CallKind::Memset => self.tangent_memset(i, &args),
             CallKind::Malloc | CallKind::Calloc => Some(self.tangent_alloc(i, kind)),
             CallKind::Realloc => Some(self.tangent_realloc(i, &args)),
+            CallKind::PosixMemalign => {
+                let c = self.copy(i);
+                if self.fx.act.is_shadowed(args[0]) {
+                    let i64t = self.fx.ctx.i64();
+                    let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
+                    let n = self.b.int_cast(alloc_size(c), i64t);
+                    for slot in self.tangent(args[0]) {
+                        let s = self.b.call_fn(calloc, &[n, i64t.const_int(1)]);
+                        self.b.store(s, slot);
+                    }
+                }
+                None
+            }
             CallKind::Free => self.tangent_free(i, &args),
             CallKind::ReduceFAdd => {
                 let c = self.copy(i);
@@ -148,9 +161,7 @@ impl TangentGen<'_> {
         let (n, m) = if matches!(kind, CallKind::Calloc) {
             (self.b.int_cast(ca[0], i64t), self.b.int_cast(ca[1], i64t))
         } else {
-            // The size is the last argument (`malloc(n)`, `aligned_alloc(a, n)`).
-            let n = *ca.last().expect("invariant: allocators take a size");
-            (self.b.int_cast(n, i64t), i64t.const_int(1))
+            (self.b.int_cast(alloc_size(c), i64t), i64t.const_int(1))
         };
         (0..self.width())
             .map(|_| self.b.call_fn(calloc, &[n, m]))

@@ -63,6 +63,7 @@ impl TangentGen<'_> {
             }
             LLVMStore => {
                 self.check_atomic(i);
+                self.check_untracked_store(i);
                 self.tangent_store(i);
                 None
             }
@@ -97,6 +98,18 @@ impl TangentGen<'_> {
         let opcode = i.opcode().map(ferrozyme_llvm::opcode_name).unwrap_or("?");
         self.diags
             .report(Some(i), Problem::UnsupportedInForward { opcode, why });
+    }
+
+    /// A differentiable value stored into memory no shadow can exist for.
+    fn check_untracked_store(&mut self, i: Value) {
+        if !self.fx.act.is_active(i.operand(0)) || self.fx.act.is_shadowed(i.operand(1)) {
+            return;
+        }
+        if let Some(call) = crate::common::shadows::untracked_source(i.operand(1)) {
+            let callee = call.called_function().map(|f| f.name()).unwrap_or_default();
+            self.diags
+                .report(Some(i), Problem::UntrackedMemory { callee });
+        }
     }
 
     fn check_atomic(&mut self, i: Value) {

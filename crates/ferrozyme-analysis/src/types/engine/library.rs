@@ -75,12 +75,20 @@ impl Engine {
                 }
                 true
             }
-            "malloc" | "_Znwm" | "_Znam" | "valloc" => {
-                args.iter().for_each(|a| self.integer(*a));
+            a if ferrozyme_abi::allocator_size_arg(a).is_some() || a == "calloc" => {
+                // Sizes and alignments are integers (nothrow tags are pointers: skipped).
+                args.iter()
+                    .filter(|a| a.ty().is_integer())
+                    .for_each(|a| self.integer(*a));
                 true
             }
-            "calloc" | "aligned_alloc" => {
-                args.iter().for_each(|a| self.integer(*a));
+            "posix_memalign" => {
+                if let (Some(p), Some(al), Some(n)) = (arg(0), arg(1), arg(2)) {
+                    self.integer(al);
+                    self.integer(n);
+                    // `*p` receives a pointer.
+                    self.learn_ptr(p, &TypeTree::single(0, BaseType::Pointer));
+                }
                 true
             }
             "realloc" => {
