@@ -66,7 +66,8 @@ pub enum Marker {
     Out,
     /// `enzyme_width, N`: vector (batched) mode with N lanes.
     Width,
-    /// `enzyme_dupv, stride, x, base`: lane k's shadow at `base + k*stride` bytes.
+    /// `enzyme_dupv, stride, x, base` (and `enzyme_dupnoneedv`): lane k's shadow at
+    /// `base + k*stride` bytes.
     DupV,
 }
 
@@ -78,6 +79,7 @@ pub const MARKERS: &[(&str, Marker)] = &[
     ("enzyme_out", Marker::Out),
     ("enzyme_width", Marker::Width),
     ("enzyme_dupv", Marker::DupV),
+    ("enzyme_dupnoneedv", Marker::DupV),
 ];
 
 /// Prefix shared by every marker global; a global with this prefix that is not a known
@@ -87,6 +89,89 @@ pub const MARKER_PREFIX: &str = "enzyme_";
 /// Looks up a marker global by exact name.
 pub fn marker(name: &str) -> Option<Marker> {
     MARKERS.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
+}
+
+/// Markers that say something about the whole call rather than one argument; they may
+/// stand anywhere among the arguments (Enzyme's `handleArguments` skips them there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallMarker {
+    /// `enzyme_primal_return`: the hook also returns the primal result, first.
+    PrimalReturn,
+    /// `enzyme_noret`: the primal result is not returned (`__enzyme_augmentfwd`).
+    NoRet,
+    /// `enzyme_const_return`: the result carries no derivative (no seed, no tangent).
+    ConstReturn,
+    /// `enzyme_active_return`: the float result is active (the default).
+    ActiveReturn,
+    /// `enzyme_allocated, N`: the caller provides N bytes for the tape (with `Tape`).
+    Allocated,
+    /// `enzyme_tape, p`: the tape goes to (`__enzyme_augmentfwd`) or comes from
+    /// (`__enzyme_reverse`) the caller's memory at `p`.
+    Tape,
+    /// `enzyme_nofree`, `enzyme_runtime_activity`, `enzyme_not_overwritten`: hints about
+    /// Enzyme's own memory management and caching that do not change the derivative
+    /// Ferrozyme computes (it frees what it allocates when no longer needed, checks
+    /// activity at run time where it cannot decide at compile time, and never assumes an
+    /// argument is not overwritten).
+    NoEffect,
+}
+
+impl CallMarker {
+    /// How many values follow the marker (`enzyme_allocated, N`: one).
+    pub fn operands(self) -> usize {
+        match self {
+            CallMarker::Allocated | CallMarker::Tape => 1,
+            _ => 0,
+        }
+    }
+}
+
+/// Call-level markers, by name.
+pub const CALL_MARKERS: &[(&str, CallMarker)] = &[
+    ("enzyme_primal_return", CallMarker::PrimalReturn),
+    ("enzyme_noret", CallMarker::NoRet),
+    ("enzyme_const_return", CallMarker::ConstReturn),
+    ("enzyme_active_return", CallMarker::ActiveReturn),
+    ("enzyme_allocated", CallMarker::Allocated),
+    ("enzyme_tape", CallMarker::Tape),
+    ("enzyme_nofree", CallMarker::NoEffect),
+    ("enzyme_runtime_activity", CallMarker::NoEffect),
+    ("enzyme_not_overwritten", CallMarker::NoEffect),
+];
+
+/// Looks up a call-level marker by exact name.
+pub fn call_marker(name: &str) -> Option<CallMarker> {
+    CALL_MARKERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, m)| *m)
+}
+
+/// Enzyme markers Ferrozyme recognises but does not implement, with the reason (an error
+/// naming the marker, never silently ignored).
+pub const UNSUPPORTED_MARKERS: &[(&str, &str)] = &[
+    ("enzyme_dup_return", "a pointer result with a shadow (the shadow of the returned memory) is not supported; return the value through an enzyme_dup argument instead"),
+    ("enzyme_strong_zero", "the guarded arithmetic that makes 0 * inf contribute 0 to adjoints is not implemented (Ferrozyme propagates IEEE arithmetic as is)"),
+    ("enzyme_byref", "arguments passed by reference to the hook are not supported; pass the value itself"),
+    ("enzyme_interleave", "interleaved shadow arguments are not supported; pass each shadow right after its argument"),
+    ("enzyme_scalar", "is a marker of __enzyme_batch only"),
+    ("enzyme_vector", "is a marker of __enzyme_batch only"),
+    ("enzyme_buffer", "is a marker of __enzyme_batch only"),
+    ("enzyme_interface", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_trace", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_duptrace", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_likelihood", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_duplikelihood", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_observations", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_active_rand_var", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+];
+
+/// Why a recognised Enzyme marker is not supported, if it is one of those.
+pub fn unsupported_marker(name: &str) -> Option<&'static str> {
+    UNSUPPORTED_MARKERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, why)| *why)
 }
 
 /// What an Enzyme type hint (`__enzyme_double(ptr)` ...) says the memory at its argument

@@ -79,6 +79,8 @@ const ASAN_PROGRAMS: &[&str] = &[
     "246_split_fifo_recursive",
     "247_threads_gradients",
     "248_repeated_big_tapes",
+    "500_call_markers",
+    "501_split_tape_markers",
 ];
 
 /// The trial `<prefix>::<program>::<opt>` building `file` `via` a pipeline. A program

@@ -30,6 +30,7 @@ mod cse;
 mod custom;
 mod driver;
 pub mod generated;
+mod hookret;
 mod lanes;
 mod lower;
 mod marshal;
@@ -153,9 +154,12 @@ fn hook_target(call: Value) -> Option<Value> {
 /// A parsed hook call and what replaces it.
 enum Planned {
     Autodiff(AutodiffCall, Request, Value),
+    /// `__enzyme_autodiff` with `enzyme_primal_return`: the split pair, whose augmented
+    /// half returns the primal result.
+    AutodiffPrimal(AutodiffCall, Request, Value, Value),
     Forward(AutodiffCall, TangentRequest, Value),
     AugmentFwd(AutodiffCall, Request, Value),
-    ReverseSplit(AutodiffCall, Request, Value),
+    ReverseSplit(AutodiffCall, Request, Value, Value),
     AugmentSize(Value, Value),
 }
 
@@ -164,15 +168,23 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
     let reverse_request = |ac: &AutodiffCall| Request {
         func: ac.func,
         args: ac.args.iter().map(|a| a.activity).collect(),
-        ret_active: ac.func.function_type().return_type().is_fp_scalar(),
+        ret_active: ac.func.function_type().return_type().is_fp_scalar() && !ac.opts.const_return,
         width: ac.width,
     };
     Ok(match ep {
         EntryPoint::Autodiff => {
             let ac = request::parse(call, &caller, Mode::Reverse)?;
             let req = reverse_request(&ac);
-            let g = callees.combined(&req);
-            Planned::Autodiff(ac, req, g)
+            if ac.opts.primal_return {
+                if ac.width > 1 {
+                    return Err(request::split_width_error(call, &caller));
+                }
+                let (aug, rev) = callees.split(&req);
+                Planned::AutodiffPrimal(ac, req, aug, rev)
+            } else {
+                let g = callees.combined(&req);
+                Planned::Autodiff(ac, req, g)
+            }
         }
         EntryPoint::Fwddiff => {
             let ac = request::parse(call, &caller, Mode::Forward)?;
@@ -188,7 +200,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
             let mode = if ep == EntryPoint::Reverse {
                 Mode::ReverseSplit
             } else {
-                Mode::Reverse
+                Mode::AugmentFwd
             };
             let ac = request::parse(call, &caller, mode)?;
             if ac.width > 1 {
@@ -197,17 +209,17 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
             let req = reverse_request(&ac);
             let (aug, rev) = callees.split(&req);
             if ep == EntryPoint::Reverse {
-                Planned::ReverseSplit(ac, req, rev)
+                Planned::ReverseSplit(ac, req, aug, rev)
             } else {
                 Planned::AugmentFwd(ac, req, aug)
             }
         }
         EntryPoint::AugmentSize => {
-            let (func, args) = request::parse_markers_only(call, &caller)?;
+            let (func, args, opts) = request::parse_markers_only(call, &caller)?;
             let req = Request {
                 func,
                 args,
-                ret_active: func.function_type().return_type().is_fp_scalar(),
+                ret_active: func.function_type().return_type().is_fp_scalar() && !opts.const_return,
                 width: 1,
             };
             let (aug, _) = callees.split(&req);
@@ -226,11 +238,12 @@ fn replace_planned(env: &mut HookEnv<'_>, p: &Planned) -> Result<(), Diagnostic>
         Planned::Autodiff(ac, req, g) => {
             reparse(ac, Mode::Reverse).and_then(|ac| replace::replace_call(env, &ac, req, *g, None))
         }
-        Planned::ReverseSplit(ac, req, g) => reparse(ac, Mode::ReverseSplit)
-            .and_then(|ac| replace::replace_call(env, &ac, req, *g, Some(&ac.trailing))),
-        Planned::AugmentFwd(ac, req, aug) => {
-            reparse(ac, Mode::Reverse).and_then(|ac| replace::replace_augment(env, &ac, req, *aug))
-        }
+        Planned::AutodiffPrimal(ac, req, aug, rev) => reparse(ac, Mode::Reverse)
+            .and_then(|ac| replace::replace_with_primal(env, &ac, req, *aug, *rev)),
+        Planned::ReverseSplit(ac, req, aug, g) => reparse(ac, Mode::ReverseSplit)
+            .and_then(|ac| replace::replace_call(env, &ac, req, *g, Some((&ac.trailing, *aug)))),
+        Planned::AugmentFwd(ac, req, aug) => reparse(ac, Mode::AugmentFwd)
+            .and_then(|ac| replace::replace_augment(env, &ac, req, *aug)),
         Planned::Forward(ac, req, g) => {
             reparse(ac, Mode::Forward).and_then(|ac| replace::replace_forward(env, &ac, req, *g))
         }
