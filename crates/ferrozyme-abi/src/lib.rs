@@ -249,6 +249,20 @@ pub const CUSTOM_RULE_ATTR: &str = "enzyme_custom_rule";
 /// wrappers, the tape runtime).
 pub const GENERATED_ATTR: &str = "ferrozyme-generated";
 
+/// The string function attribute on a function registered with `__enzyme_allocation_like`:
+/// its calls allocate memory like `malloc`, the value is the index of the size argument.
+pub const ALLOCATOR_ATTR: &str = "ferrozyme-allocator-size";
+
+/// The string function attribute on the deallocation function of an
+/// `__enzyme_allocation_like` registration: its calls free memory like `free`, the value is
+/// the index of the pointer argument.
+pub const DEALLOCATOR_ATTR: &str = "ferrozyme-deallocator-ptr";
+
+/// The string function attribute (Enzyme's own spelling, also what
+/// `__enzyme_function_like` sets) saying a function behaves like the known function named
+/// by its value (`"free"`, `"malloc"`, `"sin"` ...).
+pub const FUNCTION_LIKE_ATTR: &str = "enzyme_function_like";
+
 /// The string function attribute marking a function whose calls never carry derivatives
 /// (Enzyme's own spelling; set by `__enzyme_inactivefn` or by the user).
 pub const INACTIVE_ATTR: &str = "enzyme_inactive";

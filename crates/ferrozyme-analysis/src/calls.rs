@@ -68,11 +68,10 @@ pub fn classify(call: Value) -> CallKind {
     let Some(f) = call.called_function() else {
         return CallKind::Indirect;
     };
-    let name = f.name();
     if f.intrinsic_id() != 0 {
-        return classify_intrinsic(call, f, &name);
+        return classify_intrinsic(call, f, &f.name());
     }
-    if ferrozyme_abi::type_hint(&name).is_some() {
+    if ferrozyme_abi::type_hint(&f.name()).is_some() {
         return CallKind::TypeHint;
     }
     if f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR) {
@@ -81,9 +80,19 @@ pub fn classify(call: Value) -> CallKind {
     if f.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR) {
         return CallKind::InactiveExternal;
     }
-    if !f.is_declaration() {
+    // `__enzyme_allocation_like` registrations (with or without IR).
+    if registered_index(f, ferrozyme_abi::ALLOCATOR_ATTR).is_some() {
+        return CallKind::Malloc;
+    }
+    if registered_index(f, ferrozyme_abi::DEALLOCATOR_ATTR).is_some() {
+        return CallKind::Free;
+    }
+    // `__enzyme_function_like` (or Enzyme's attribute): the known function it names.
+    let like = f.string_fn_attr(ferrozyme_abi::FUNCTION_LIKE_ATTR);
+    if like.is_none() && !f.is_declaration() {
         return CallKind::Defined(f);
     }
+    let name = like.unwrap_or_else(|| f.name());
     if ferrozyme_abi::allocator_size_arg(&name).is_some_and(|k| k < call.num_call_args() as usize) {
         return CallKind::Malloc;
     }
@@ -216,11 +225,54 @@ fn address_taken(f: Value) -> bool {
     })
 }
 
+/// The index stored in a registration attribute (`ALLOCATOR_ATTR`, `DEALLOCATOR_ATTR`)
+/// of `f`, when it names one of `f`'s parameters.
+fn registered_index(f: Value, attr: &str) -> Option<usize> {
+    let k: usize = f.string_fn_attr(attr)?.parse().ok()?;
+    (k < f.params().len()).then_some(k)
+}
+
+/// The name a callee is classified by: what `__enzyme_function_like` says it is like,
+/// else its own name.
+fn behaves_like(f: Value) -> String {
+    f.string_fn_attr(ferrozyme_abi::FUNCTION_LIKE_ATTR)
+        .unwrap_or_else(|| f.name())
+}
+
+/// Is `name` a function the classification knows without IR: an allocator or
+/// deallocator, or a math function with a derivative rule (what `__enzyme_function_like`
+/// may name)?
+pub fn is_known_function(name: &str) -> bool {
+    ferrozyme_abi::allocator_size_arg(name).is_some()
+        || ["calloc", "realloc", "posix_memalign"].contains(&name)
+        || ferrozyme_abi::DEALLOCATORS.contains(&name)
+        || ferrozyme_rules::libm_rule(name).is_some()
+        || ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name)
+}
+
+/// The pointer a deallocation call (`CallKind::Free`) frees: argument 0 of `free` and
+/// `operator delete`, the registered position for an `__enzyme_allocation_like`
+/// deallocator.
+pub fn freed_pointer(call: Value) -> Value {
+    let args = call.call_args();
+    let k = call
+        .called_function()
+        .and_then(|f| registered_index(f, ferrozyme_abi::DEALLOCATOR_ATTR))
+        .unwrap_or(0);
+    args[k.min(args.len().saturating_sub(1))]
+}
+
 /// The size argument of an allocation call (`CallKind::Malloc`, `Calloc`'s count, or
 /// `posix_memalign`'s size).
 pub fn alloc_size(call: Value) -> Value {
     let args = call.call_args();
-    let name = call.called_function().map(|f| f.name()).unwrap_or_default();
+    if let Some(k) = call
+        .called_function()
+        .and_then(|f| registered_index(f, ferrozyme_abi::ALLOCATOR_ATTR))
+    {
+        return args[k];
+    }
+    let name = call.called_function().map(behaves_like).unwrap_or_default();
     match ferrozyme_abi::allocator_size_arg(&name) {
         Some(k) => args[k],
         None if name == "posix_memalign" => args[2],
@@ -231,15 +283,50 @@ pub fn alloc_size(call: Value) -> Value {
 /// The call of a function without IR or rule that returned the memory `addr` points into
 /// (through GEPs and casts), if any: such memory has no shadow, so a derivative stored
 /// there would be dropped (`memalign` before it was a known allocator, an allocator of a
-/// runtime such as numba's).
-pub fn untracked_source(mut addr: Value) -> Option<Value> {
+/// runtime such as numba's). The memory may also come back through functions with IR
+/// that return such a pointer (a pool allocator wrapping one: `return (hdr *)raw + 1;`),
+/// followed through their returns, phis and selects.
+pub fn untracked_source(addr: Value) -> Option<Value> {
+    untracked_from(addr, &mut std::collections::HashSet::new(), 0)
+}
+
+fn untracked_from(
+    mut addr: Value,
+    seen: &mut std::collections::HashSet<Value>,
+    depth: u32,
+) -> Option<Value> {
+    if depth > 8 {
+        return None;
+    }
     for _ in 0..32 {
         match addr.opcode() {
             Some(Opcode::LLVMGetElementPtr)
             | Some(Opcode::LLVMBitCast)
             | Some(Opcode::LLVMAddrSpaceCast) => addr = addr.operand(0),
+            Some(Opcode::LLVMPHI) | Some(Opcode::LLVMSelect) => {
+                if !seen.insert(addr) {
+                    return None;
+                }
+                let ins: Vec<Value> = if addr.opcode() == Some(Opcode::LLVMPHI) {
+                    addr.incoming().into_iter().map(|(v, _)| v).collect()
+                } else {
+                    vec![addr.operand(1), addr.operand(2)]
+                };
+                return ins
+                    .into_iter()
+                    .find_map(|v| untracked_from(v, seen, depth + 1));
+            }
             Some(Opcode::LLVMCall) => {
-                return matches!(classify(addr), CallKind::UnknownExternal).then_some(addr)
+                return match classify(addr) {
+                    CallKind::UnknownExternal => Some(addr),
+                    CallKind::Defined(f) if seen.insert(f) => f
+                        .blocks()
+                        .into_iter()
+                        .filter_map(|b| b.terminator())
+                        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
+                        .find_map(|t| untracked_from(t.operand(0), seen, depth + 1)),
+                    _ => None,
+                };
             }
             _ => return None,
         }

@@ -34,6 +34,7 @@ mod callsite;
 pub mod fastmath;
 pub mod ir;
 pub mod module;
+mod strings;
 pub mod types;
 
 pub use builder::Builder;
