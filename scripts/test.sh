@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/ensure-llvm.sh
+bash scripts/ensure-compat.sh
 cargo build --release --workspace
 cargo test --release --workspace
 bash scripts/test-python.sh

@@ -67,6 +67,13 @@ pub fn coverage_markdown() -> String {
     for (name, why) in crate::lookup::zero_derivative_table() {
         let _ = writeln!(s, "| `{name}` | {why} |");
     }
+    let _ = writeln!(
+        s,
+        "\n## BLAS and LAPACK (rules that call the library again)\n\n| function | computes | reverse rule |\n|---|---|---|"
+    );
+    for r in crate::blas::BLAS_FUNCTIONS {
+        let _ = writeln!(s, "| `{}` | {} | {} |", r.name, r.computes, r.adjoint);
+    }
     s
 }
 
@@ -81,6 +88,13 @@ mod tests {
         for op in crate::Op::ALL {
             let name = op.name();
             assert!(s.contains(&format!("| `{name}` |")), "{name} missing");
+        }
+        for r in crate::blas::BLAS_FUNCTIONS {
+            assert!(
+                s.contains(&format!("| `{}` |", r.name)),
+                "{} missing",
+                r.name
+            );
         }
     }
 }

@@ -305,6 +305,13 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         unmerge::split_selected_calls(module, calls);
     }
     reject_unknown_entry_points(module)?;
+    if hook_calls(module).is_empty() {
+        // Nothing to differentiate (also the plugin's second run at the end of an
+        // optimization pipeline, after the first replaced every hook call).
+        remove_type_hints(module);
+        define_leftover_markers(module);
+        return Ok(Report::default());
+    }
     let registry = custom::Registry::scan(module)?;
     let mut driver = Driver::new(module, registry);
     let mut report = Report::default();
@@ -357,6 +364,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     remove_type_hints(module);
     define_leftover_markers(module);
+    custom::prune_library_rules(module);
     if let Err(e) = settings::after(&driver.generated, &opts.enzyme) {
         return Err(vec![Diagnostic::new(
             DiagKind::Internal,

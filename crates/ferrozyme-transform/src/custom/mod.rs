@@ -18,6 +18,7 @@
 //! derivative functions the rest of the pass calls (same signatures as synthesized ones,
 //! `crate::signature`) are thin wrappers around them (`wrappers.rs`).
 
+mod blas;
 mod builtin;
 mod convention;
 mod wrappers;
@@ -30,6 +31,7 @@ use ferrozyme_abi::{
 };
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
 
+pub(crate) use blas::prune as prune_library_rules;
 pub(crate) use wrappers::{synthesize_forward, synthesize_reverse};
 
 /// `__enzyme_register_gradient_f = {f, aug, rev}`.
@@ -38,6 +40,9 @@ pub(crate) struct ReverseRule {
     pub func: Value,
     pub aug: Value,
     pub rev: Value,
+    /// A built-in rule in the library convention (`blas.rs`): the rule functions take the
+    /// activity mask first and a null shadow for constant memory.
+    pub library: bool,
 }
 
 /// `__enzyme_register_derivative_f = {f, fwd}`.
@@ -45,6 +50,8 @@ pub(crate) struct ReverseRule {
 pub(crate) struct ForwardRule {
     pub func: Value,
     pub fwd: Value,
+    /// As `ReverseRule::library`.
+    pub library: bool,
 }
 
 /// The registered rules of a module.
@@ -71,16 +78,17 @@ impl Registry {
             }
         }
         match builtin::link(module) {
-            Ok(rules) => {
-                for (rev, fwd) in rules {
-                    mark_custom(rev.func);
-                    reg.reverse.insert(rev.func, rev);
-                    reg.forward.insert(fwd.func, fwd);
-                }
-            }
+            Ok(rules) => reg.add_builtin(rules),
             Err(e) => diags.push(Diagnostic::new(
                 DiagKind::Internal,
                 format!("linking the rules of the complex-arithmetic helpers failed: {e}"),
+            )),
+        }
+        match blas::link(module) {
+            Ok(rules) => reg.add_builtin(rules),
+            Err(e) => diags.push(Diagnostic::new(
+                DiagKind::Internal,
+                format!("linking the BLAS/LAPACK derivative rules failed: {e}"),
             )),
         }
         if diags.is_empty() {
@@ -126,6 +134,7 @@ impl Registry {
                         func: f[0],
                         aug: f[1],
                         rev: f[2],
+                        library: false,
                     },
                 );
             }
@@ -137,6 +146,7 @@ impl Registry {
                     ForwardRule {
                         func: f[0],
                         fwd: f[1],
+                        library: false,
                     },
                 );
             }
@@ -165,6 +175,18 @@ impl Registry {
             }
         }
         Ok(())
+    }
+
+    /// Registers built-in rules (unless the user registered their own for the function).
+    fn add_builtin(&mut self, rules: Vec<(ReverseRule, ForwardRule)>) {
+        for (rev, fwd) in rules {
+            if self.has_rule(rev.func) {
+                continue;
+            }
+            mark_custom(rev.func);
+            self.reverse.insert(rev.func, rev);
+            self.forward.insert(fwd.func, fwd);
+        }
     }
 
     pub fn reverse(&self, f: Value) -> Option<ReverseRule> {
