@@ -90,6 +90,11 @@ pub fn classify(call: Value) -> CallKind {
     // `__enzyme_function_like` (or Enzyme's attribute): the known function it names.
     let like = f.string_fn_attr(ferrozyme_abi::FUNCTION_LIKE_ATTR);
     if like.is_none() && !f.is_declaration() {
+        // Library code compiled from headers that cannot carry a derivative by its
+        // types (string formatting helpers, stream internals): copied, not differentiated.
+        if is_library_namespace(&f.name()) && float_free_library_call(call, f, &f.name()) {
+            return CallKind::InactiveExternal;
+        }
         return CallKind::Defined(f);
     }
     let name = like.unwrap_or_else(|| f.name());
@@ -114,7 +119,41 @@ pub fn classify(call: Value) -> CallKind {
     if ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name.as_str()) {
         return CallKind::InactiveExternal;
     }
+    if float_free_library_call(call, f, &name) {
+        return CallKind::InactiveExternal;
+    }
     CallKind::UnknownExternal
+}
+
+/// A call of a function without IR that, by its types, cannot carry a derivative (the
+/// general criterion behind the inactive library functions): its result holds no float,
+/// and either its `memory(...)` attribute says it writes nothing and returns no pointer
+/// (`strlen`, `strcmp` as LLVM annotates them: Enzyme's read-only rule), or it is a C++
+/// standard library function whose mangled signature shows it writes only float-free
+/// data (`crate::library_types`: `std::cout << x`, strings, string streams, file
+/// buffers). Pointers passed to a variadic parameter could be written through, so they
+/// make the call fail the criterion.
+fn float_free_library_call(call: Value, f: Value, name: &str) -> bool {
+    let ret = f.function_type().return_type();
+    if ret.contains_fp() {
+        return false;
+    }
+    if !ret.is_pointer() && f.memory_effects().is_some_and(|m| m.only_reads()) {
+        return true;
+    }
+    let fixed = f.function_type().param_types().len();
+    let pointer_varargs = call
+        .call_args()
+        .iter()
+        .skip(fixed)
+        .any(|a| a.ty().is_pointer_like());
+    !pointer_varargs
+        && crate::library_types::std_call_is_float_free(
+            name,
+            f.param_sret_type(0)
+                .and_then(|t| t.struct_name())
+                .as_deref(),
+        )
 }
 
 /// Intrinsics the transform handles structurally, identified by intrinsic ID.
@@ -223,6 +262,18 @@ fn address_taken(f: Value) -> bool {
             });
         !direct && !hook && !registration
     })
+}
+
+/// Is `name` the mangled name of a function of the C++ standard library's namespaces
+/// (`std::`, `__gnu_cxx::`)?
+fn is_library_namespace(name: &str) -> bool {
+    name.starts_with("_ZNSt")
+        || name.starts_with("_ZSt")
+        || name.starts_with("_ZNKSt")
+        || name.starts_with("_ZNSo")
+        || name.starts_with("_ZNSi")
+        || name.starts_with("_ZNKSo")
+        || name.starts_with("_ZN9__gnu_cxx")
 }
 
 /// The index stored in a registration attribute (`ALLOCATOR_ATTR`, `DEALLOCATOR_ATTR`)

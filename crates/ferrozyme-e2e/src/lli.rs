@@ -18,7 +18,10 @@
 //!
 //! Which programs: those in [`LLI_PROGRAMS`] (a cross-section of the suite: every mode,
 //! loops with tape stacks, the stack-buffer pool, split-mode arenas, threads, higher
-//! order, memory), at `-O0` and `-O2`, and any program with a `// LLI: O0 O2` directive.
+//! order, memory), at `-O0` and `-O2`, and any program of `tests/c` or `tests/cxx` with a
+//! `// LLI: O0 O2` directive. C++ programs run under ORC only: MCJIT cannot run C++
+//! with static constructors and destructors at all (`std::cout << 1` crashes it, with or
+//! without Ferrozyme).
 
 use std::path::Path;
 use std::process::Command;
