@@ -10,7 +10,7 @@
 
 pub mod options;
 
-/// Differentiation modes reachable from C.
+/// Differentiation modes and program transformations reachable from C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EntryPoint {
     /// `__enzyme_autodiff`: reverse mode, combined forward + reverse sweep.
@@ -23,6 +23,23 @@ pub enum EntryPoint {
     Reverse,
     /// `__enzyme_augmentsize`: the size in bytes of the tape of `AugmentFwd`.
     AugmentSize,
+    /// `__enzyme_batch(f, enzyme_width, N, args...)`: `f` over N lanes of arguments.
+    Batch,
+    /// `__enzyme_virtualreverse(f)`: the shadow of the function pointer `f`.
+    VirtualReverse,
+    /// `__enzyme_truncate_op_func(f, from, to)` / `(f, from, exponent, mantissa)`: `f`
+    /// with every floating-point operation rounded to a narrower format.
+    TruncateOpFunc,
+    /// `__enzyme_truncate_mem_func(...)`: as `TruncateOpFunc`; values in memory are the
+    /// narrow values, held in the wide type.
+    TruncateMemFunc,
+    /// `__enzyme_truncate_mem_value(x, from, to)`: `x` rounded to the narrow format.
+    TruncateMemValue,
+    /// `__enzyme_expand_mem_value(x, from, to)`: a narrow value back in the wide format.
+    ExpandMemValue,
+    /// `__enzyme_error_estimate(f, x, err_x, ...)`: forward propagation of floating-point
+    /// rounding errors.
+    ErrorEstimate,
 }
 
 /// Entry-point names, most specific first (matching is by substring).
@@ -30,9 +47,38 @@ pub const ENTRY_POINTS: &[(&str, EntryPoint)] = &[
     ("__enzyme_autodiff", EntryPoint::Autodiff),
     ("__enzyme_fwddiff", EntryPoint::Fwddiff),
     ("__enzyme_augmentfwd", EntryPoint::AugmentFwd),
+    ("__enzyme_virtualreverse", EntryPoint::VirtualReverse),
     ("__enzyme_reverse", EntryPoint::Reverse),
     ("__enzyme_augmentsize", EntryPoint::AugmentSize),
+    ("__enzyme_batch", EntryPoint::Batch),
+    ("__enzyme_truncate_op_func", EntryPoint::TruncateOpFunc),
+    ("__enzyme_truncate_mem_func", EntryPoint::TruncateMemFunc),
+    ("__enzyme_truncate_mem_value", EntryPoint::TruncateMemValue),
+    ("__enzyme_expand_mem_value", EntryPoint::ExpandMemValue),
+    ("__enzyme_error_estimate", EntryPoint::ErrorEstimate),
 ];
+
+/// Enzyme entry points Ferrozyme does not implement, with the reason: a call is a
+/// compile-time error naming it (never a call left for the linker or a JIT to fail on).
+pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
+    ("__enzyme_fwdsplit", "split forward mode (a forward derivative reusing a tape) is not supported; use __enzyme_fwddiff"),
+    ("__enzyme_todense", "sparse derivative accumulation (loads and stores through user functions) is not supported; accumulate into a dense shadow"),
+    ("__enzyme_iter", "is an internal building block of Enzyme's sparse-Jacobian support (__enzyme_todense), which is not supported"),
+    ("__enzyme_trace", "probabilistic programming is not supported"),
+    ("__enzyme_condition", "probabilistic programming is not supported"),
+    ("__enzyme_likelihood", "probabilistic programming is not supported"),
+    ("__enzyme_sample", "probabilistic programming is not supported"),
+    ("__enzyme_observe", "probabilistic programming is not supported"),
+    ("__enzyme_ignore_derivatives", "is not supported; register the function inactive with __enzyme_inactivefn instead"),
+];
+
+/// Why an Enzyme entry point is not supported, if `name` is one of those.
+pub fn unsupported_entry_point(name: &str) -> Option<(&'static str, &'static str)> {
+    UNSUPPORTED_ENTRY_POINTS
+        .iter()
+        .find(|(n, _)| name.contains(n))
+        .copied()
+}
 
 impl EntryPoint {
     /// The entry point's C name.
@@ -396,6 +442,22 @@ mod tests {
         );
         assert_eq!(entry_point("__enzyme_fwddiff4"), Some(EntryPoint::Fwddiff));
         assert_eq!(entry_point("enzyme_dup"), None);
+    }
+
+    #[test]
+    fn new_entry_points_match() {
+        assert_eq!(entry_point("__enzyme_batch"), Some(EntryPoint::Batch));
+        assert_eq!(
+            entry_point("__enzyme_virtualreverse"),
+            Some(EntryPoint::VirtualReverse)
+        );
+        assert_eq!(entry_point("__enzyme_reverse2"), Some(EntryPoint::Reverse));
+        assert_eq!(
+            entry_point("_Z26__enzyme_truncate_mem_funcIFddEEPT_S2_ii"),
+            Some(EntryPoint::TruncateMemFunc)
+        );
+        assert!(unsupported_entry_point("__enzyme_todense").is_some());
+        assert!(unsupported_entry_point("__enzyme_autodiff").is_none());
     }
 
     #[test]

@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 
 mod analyses;
+mod batch;
 mod checkgrad;
 mod clone;
 mod common;
@@ -161,6 +162,8 @@ enum Planned {
     AugmentFwd(AutodiffCall, Request, Value),
     ReverseSplit(AutodiffCall, Request, Value, Value),
     AugmentSize(Value, Value),
+    /// A transformation that replaces the call itself (`__enzyme_batch`, truncation ...).
+    Direct(Value, EntryPoint),
 }
 
 fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planned, Diagnostic> {
@@ -225,6 +228,13 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
             let (aug, _) = callees.split(&req);
             Planned::AugmentSize(call, aug)
         }
+        EntryPoint::Batch
+        | EntryPoint::VirtualReverse
+        | EntryPoint::TruncateOpFunc
+        | EntryPoint::TruncateMemFunc
+        | EntryPoint::TruncateMemValue
+        | EntryPoint::ExpandMemValue
+        | EntryPoint::ErrorEstimate => Planned::Direct(call, ep),
     })
 }
 
@@ -251,6 +261,21 @@ fn replace_planned(env: &mut HookEnv<'_>, p: &Planned) -> Result<(), Diagnostic>
             replace::replace_augment_size(*call, *aug);
             Ok(())
         }
+        Planned::Direct(call, ep) => replace_direct(*call, *ep),
+    }
+}
+
+/// The entry points that transform the program without differentiating it.
+fn replace_direct(call: Value, ep: EntryPoint) -> Result<(), Diagnostic> {
+    match ep {
+        EntryPoint::Batch => batch::replace_batch(call),
+        EntryPoint::VirtualReverse => batch::replace_virtual_reverse(call),
+        _ => Err(Diagnostic::new(
+            DiagKind::BadAutodiffCall,
+            format!("`{}` is not implemented yet", call.called_value().name()),
+        )
+        .in_function(call.parent_function().name())
+        .at_loc(call.source_loc())),
     }
 }
 
@@ -428,16 +453,23 @@ fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diagnostic>> {
         {
             continue;
         }
+        let (what, help) = match ferrozyme_abi::unsupported_entry_point(&name) {
+            Some((ep, why)) => (
+                format!("`{name}`: Enzyme's `{ep}` is not supported: {why}"),
+                "see the README's ABI table for the entry points Ferrozyme implements".to_string(),
+            ),
+            None => (
+                format!("`{name}` is not an Enzyme entry point Ferrozyme implements"),
+                "the entry points are listed in the README's ABI table (__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize, __enzyme_batch, __enzyme_truncate_*, ...)".to_string(),
+            ),
+        };
         for u in f.users() {
             if u.is_instruction() {
                 diags.push(
-                    Diagnostic::new(
-                        DiagKind::BadAutodiffCall,
-                        format!("`{name}` is not an Enzyme entry point Ferrozyme implements"),
-                    )
-                    .in_function(u.parent_function().name())
-                    .at_loc(u.source_loc())
-                    .with_help("the entry points are __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse and __enzyme_augmentsize (see the README's ABI table)"),
+                    Diagnostic::new(DiagKind::BadAutodiffCall, what.clone())
+                        .in_function(u.parent_function().name())
+                        .at_loc(u.source_loc())
+                        .with_help(help.clone()),
                 );
                 break;
             }

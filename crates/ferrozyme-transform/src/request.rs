@@ -166,7 +166,7 @@ fn split_call_markers(
     Ok((opts, rest))
 }
 
-fn strip_casts(mut v: Value) -> Value {
+pub(crate) fn strip_casts(mut v: Value) -> Value {
     for _ in 0..4 {
         if v.is_constant_expr()
             && matches!(
