@@ -44,6 +44,7 @@ mod services;
 mod settings;
 mod signature;
 mod tangent;
+mod truncate;
 mod unmerge;
 
 pub use custom::{prepare_module, registered_functions};
@@ -261,15 +262,25 @@ fn replace_planned(env: &mut HookEnv<'_>, p: &Planned) -> Result<(), Diagnostic>
             replace::replace_augment_size(*call, *aug);
             Ok(())
         }
-        Planned::Direct(call, ep) => replace_direct(*call, *ep),
+        Planned::Direct(call, ep) => replace_direct(env.sup.module, env.truncations, *call, *ep),
     }
 }
 
 /// The entry points that transform the program without differentiating it.
-fn replace_direct(call: Value, ep: EntryPoint) -> Result<(), Diagnostic> {
+fn replace_direct(
+    module: Module,
+    truncations: &mut truncate::Truncations,
+    call: Value,
+    ep: EntryPoint,
+) -> Result<(), Diagnostic> {
     match ep {
         EntryPoint::Batch => batch::replace_batch(call),
         EntryPoint::VirtualReverse => batch::replace_virtual_reverse(call),
+        EntryPoint::TruncateOpFunc | EntryPoint::TruncateMemFunc => {
+            truncations.replace_func(module, call)
+        }
+        EntryPoint::TruncateMemValue => truncations.replace_value(module, call, false),
+        EntryPoint::ExpandMemValue => truncations.replace_value(module, call, true),
         _ => Err(Diagnostic::new(
             DiagKind::BadAutodiffCall,
             format!("`{}` is not implemented yet", call.called_value().name()),
@@ -340,6 +351,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     let registry = custom::Registry::scan(module)?;
     let mut driver = Driver::new(module, registry);
     let mut report = Report::default();
+    let mut truncations = truncate::Truncations::default();
     let mut checks = opts
         .check_gradients
         .then(|| Checks::new(differentiated_closure(module)));
@@ -378,6 +390,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
             sup: &mut driver.support,
             checks: checks.as_mut(),
             notes: &mut report.notes,
+            truncations: &mut truncations,
         };
         let diags: Vec<Diagnostic> = planned
             .iter()
@@ -390,6 +403,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     remove_type_hints(module);
     define_leftover_markers(module);
     custom::prune_library_rules(module);
+    truncate::prune(module);
     if let Err(e) = settings::after(&driver.generated, &opts.enzyme) {
         return Err(vec![Diagnostic::new(
             DiagKind::Internal,

@@ -22,6 +22,8 @@ pub(crate) struct HookEnv<'a> {
     pub sup: &'a mut Support,
     pub checks: Option<&'a mut Checks>,
     pub notes: &'a mut Vec<String>,
+    /// Truncated copies of functions (`__enzyme_truncate_*_func`), made once each.
+    pub truncations: &'a mut crate::truncate::Truncations,
 }
 
 /// Replaces a reverse-mode call (`__enzyme_autodiff`, or `__enzyme_reverse` when `tail`
