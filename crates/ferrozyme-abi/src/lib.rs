@@ -11,7 +11,9 @@
 pub mod library;
 pub use library::{inactive_library, Inactive, Writes, INACTIVE_FAMILIES, INACTIVE_LIBRARY};
 
-/// Differentiation modes reachable from C.
+pub mod options;
+
+/// Differentiation modes and program transformations reachable from C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EntryPoint {
     /// `__enzyme_autodiff`: reverse mode, combined forward + reverse sweep.
@@ -24,6 +26,23 @@ pub enum EntryPoint {
     Reverse,
     /// `__enzyme_augmentsize`: the size in bytes of the tape of `AugmentFwd`.
     AugmentSize,
+    /// `__enzyme_batch(f, enzyme_width, N, args...)`: `f` over N lanes of arguments.
+    Batch,
+    /// `__enzyme_virtualreverse(f)`: the shadow of the function pointer `f`.
+    VirtualReverse,
+    /// `__enzyme_truncate_op_func(f, from, to)` / `(f, from, exponent, mantissa)`: `f`
+    /// with every floating-point operation rounded to a narrower format.
+    TruncateOpFunc,
+    /// `__enzyme_truncate_mem_func(...)`: as `TruncateOpFunc`; values in memory are the
+    /// narrow values, held in the wide type.
+    TruncateMemFunc,
+    /// `__enzyme_truncate_mem_value(x, from, to)`: `x` rounded to the narrow format.
+    TruncateMemValue,
+    /// `__enzyme_expand_mem_value(x, from, to)`: a narrow value back in the wide format.
+    ExpandMemValue,
+    /// `__enzyme_error_estimate(f, x, err_x, ...)`: forward propagation of floating-point
+    /// rounding errors.
+    ErrorEstimate,
 }
 
 /// Entry-point names, most specific first (matching is by substring).
@@ -31,9 +50,38 @@ pub const ENTRY_POINTS: &[(&str, EntryPoint)] = &[
     ("__enzyme_autodiff", EntryPoint::Autodiff),
     ("__enzyme_fwddiff", EntryPoint::Fwddiff),
     ("__enzyme_augmentfwd", EntryPoint::AugmentFwd),
+    ("__enzyme_virtualreverse", EntryPoint::VirtualReverse),
     ("__enzyme_reverse", EntryPoint::Reverse),
     ("__enzyme_augmentsize", EntryPoint::AugmentSize),
+    ("__enzyme_batch", EntryPoint::Batch),
+    ("__enzyme_truncate_op_func", EntryPoint::TruncateOpFunc),
+    ("__enzyme_truncate_mem_func", EntryPoint::TruncateMemFunc),
+    ("__enzyme_truncate_mem_value", EntryPoint::TruncateMemValue),
+    ("__enzyme_expand_mem_value", EntryPoint::ExpandMemValue),
+    ("__enzyme_error_estimate", EntryPoint::ErrorEstimate),
 ];
+
+/// Enzyme entry points Ferrozyme does not implement, with the reason: a call is a
+/// compile-time error naming it (never a call left for the linker or a JIT to fail on).
+pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
+    ("__enzyme_fwdsplit", "split forward mode (a forward derivative reusing a tape) is not supported; use __enzyme_fwddiff"),
+    ("__enzyme_todense", "sparse derivative accumulation (loads and stores through user functions) is not supported; accumulate into a dense shadow"),
+    ("__enzyme_iter", "is an internal building block of Enzyme's sparse-Jacobian support (__enzyme_todense), which is not supported"),
+    ("__enzyme_trace", "probabilistic programming is not supported"),
+    ("__enzyme_condition", "probabilistic programming is not supported"),
+    ("__enzyme_likelihood", "probabilistic programming is not supported"),
+    ("__enzyme_sample", "probabilistic programming is not supported"),
+    ("__enzyme_observe", "probabilistic programming is not supported"),
+    ("__enzyme_ignore_derivatives", "is not supported; register the function inactive with __enzyme_inactivefn instead"),
+];
+
+/// Why an Enzyme entry point is not supported, if `name` is one of those.
+pub fn unsupported_entry_point(name: &str) -> Option<(&'static str, &'static str)> {
+    UNSUPPORTED_ENTRY_POINTS
+        .iter()
+        .find(|(n, _)| name.contains(n))
+        .copied()
+}
 
 impl EntryPoint {
     /// The entry point's C name.
@@ -79,7 +127,8 @@ pub enum Marker {
     Out,
     /// `enzyme_width, N`: vector (batched) mode with N lanes.
     Width,
-    /// `enzyme_dupv, stride, x, base`: lane k's shadow at `base + k*stride` bytes.
+    /// `enzyme_dupv, stride, x, base` (and `enzyme_dupnoneedv`): lane k's shadow at
+    /// `base + k*stride` bytes.
     DupV,
     /// `enzyme_primal_return` right after the function (forward mode): the hook returns
     /// the function's result followed by its tangent(s).
@@ -95,6 +144,7 @@ pub const MARKERS: &[(&str, Marker)] = &[
     ("enzyme_width", Marker::Width),
     ("enzyme_dupv", Marker::DupV),
     ("enzyme_primal_return", Marker::PrimalReturn),
+    ("enzyme_dupnoneedv", Marker::DupV),
 ];
 
 /// Prefix shared by every marker global; a global with this prefix that is not a known
@@ -104,6 +154,89 @@ pub const MARKER_PREFIX: &str = "enzyme_";
 /// Looks up a marker global by exact name.
 pub fn marker(name: &str) -> Option<Marker> {
     MARKERS.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
+}
+
+/// Markers that say something about the whole call rather than one argument; they may
+/// stand anywhere among the arguments (Enzyme's `handleArguments` skips them there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallMarker {
+    /// `enzyme_primal_return`: the hook also returns the primal result, first.
+    PrimalReturn,
+    /// `enzyme_noret`: the primal result is not returned (`__enzyme_augmentfwd`).
+    NoRet,
+    /// `enzyme_const_return`: the result carries no derivative (no seed, no tangent).
+    ConstReturn,
+    /// `enzyme_active_return`: the float result is active (the default).
+    ActiveReturn,
+    /// `enzyme_allocated, N`: the caller provides N bytes for the tape (with `Tape`).
+    Allocated,
+    /// `enzyme_tape, p`: the tape goes to (`__enzyme_augmentfwd`) or comes from
+    /// (`__enzyme_reverse`) the caller's memory at `p`.
+    Tape,
+    /// `enzyme_nofree`, `enzyme_runtime_activity`, `enzyme_not_overwritten`: hints about
+    /// Enzyme's own memory management and caching that do not change the derivative
+    /// Ferrozyme computes (it frees what it allocates when no longer needed, checks
+    /// activity at run time where it cannot decide at compile time, and never assumes an
+    /// argument is not overwritten).
+    NoEffect,
+}
+
+impl CallMarker {
+    /// How many values follow the marker (`enzyme_allocated, N`: one).
+    pub fn operands(self) -> usize {
+        match self {
+            CallMarker::Allocated | CallMarker::Tape => 1,
+            _ => 0,
+        }
+    }
+}
+
+/// Call-level markers, by name.
+pub const CALL_MARKERS: &[(&str, CallMarker)] = &[
+    ("enzyme_primal_return", CallMarker::PrimalReturn),
+    ("enzyme_noret", CallMarker::NoRet),
+    ("enzyme_const_return", CallMarker::ConstReturn),
+    ("enzyme_active_return", CallMarker::ActiveReturn),
+    ("enzyme_allocated", CallMarker::Allocated),
+    ("enzyme_tape", CallMarker::Tape),
+    ("enzyme_nofree", CallMarker::NoEffect),
+    ("enzyme_runtime_activity", CallMarker::NoEffect),
+    ("enzyme_not_overwritten", CallMarker::NoEffect),
+];
+
+/// Looks up a call-level marker by exact name.
+pub fn call_marker(name: &str) -> Option<CallMarker> {
+    CALL_MARKERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, m)| *m)
+}
+
+/// Enzyme markers Ferrozyme recognises but does not implement, with the reason (an error
+/// naming the marker, never silently ignored).
+pub const UNSUPPORTED_MARKERS: &[(&str, &str)] = &[
+    ("enzyme_dup_return", "a pointer result with a shadow (the shadow of the returned memory) is not supported; return the value through an enzyme_dup argument instead"),
+    ("enzyme_strong_zero", "the guarded arithmetic that makes 0 * inf contribute 0 to adjoints is not implemented (Ferrozyme propagates IEEE arithmetic as is)"),
+    ("enzyme_byref", "arguments passed by reference to the hook are not supported; pass the value itself"),
+    ("enzyme_interleave", "interleaved shadow arguments are not supported; pass each shadow right after its argument"),
+    ("enzyme_scalar", "is a marker of __enzyme_batch only"),
+    ("enzyme_vector", "is a marker of __enzyme_batch only"),
+    ("enzyme_buffer", "is a marker of __enzyme_batch only"),
+    ("enzyme_interface", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_trace", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_duptrace", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_likelihood", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_duplikelihood", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_observations", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+    ("enzyme_active_rand_var", "probabilistic programming (__enzyme_trace, __enzyme_condition) is not supported"),
+];
+
+/// Why a recognised Enzyme marker is not supported, if it is one of those.
+pub fn unsupported_marker(name: &str) -> Option<&'static str> {
+    UNSUPPORTED_MARKERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, why)| *why)
 }
 
 /// What an Enzyme type hint (`__enzyme_double(ptr)` ...) says the memory at its argument
@@ -180,6 +313,20 @@ pub const CUSTOM_RULE_ATTR: &str = "enzyme_custom_rule";
 /// The string function attribute on every function the pass generates (derivatives,
 /// wrappers, the tape runtime).
 pub const GENERATED_ATTR: &str = "ferrozyme-generated";
+
+/// The string function attribute on a function registered with `__enzyme_allocation_like`:
+/// its calls allocate memory like `malloc`, the value is the index of the size argument.
+pub const ALLOCATOR_ATTR: &str = "ferrozyme-allocator-size";
+
+/// The string function attribute on the deallocation function of an
+/// `__enzyme_allocation_like` registration: its calls free memory like `free`, the value is
+/// the index of the pointer argument.
+pub const DEALLOCATOR_ATTR: &str = "ferrozyme-deallocator-ptr";
+
+/// The string function attribute (Enzyme's own spelling, also what
+/// `__enzyme_function_like` sets) saying a function behaves like the known function named
+/// by its value (`"free"`, `"malloc"`, `"sin"` ...).
+pub const FUNCTION_LIKE_ATTR: &str = "enzyme_function_like";
 
 /// The string function attribute marking a function whose calls never carry derivatives
 /// (Enzyme's own spelling; set by `__enzyme_inactivefn` or by the user).
@@ -436,6 +583,22 @@ mod tests {
         );
         assert_eq!(entry_point("__enzyme_fwddiff4"), Some(EntryPoint::Fwddiff));
         assert_eq!(entry_point("enzyme_dup"), None);
+    }
+
+    #[test]
+    fn new_entry_points_match() {
+        assert_eq!(entry_point("__enzyme_batch"), Some(EntryPoint::Batch));
+        assert_eq!(
+            entry_point("__enzyme_virtualreverse"),
+            Some(EntryPoint::VirtualReverse)
+        );
+        assert_eq!(entry_point("__enzyme_reverse2"), Some(EntryPoint::Reverse));
+        assert_eq!(
+            entry_point("_Z26__enzyme_truncate_mem_funcIFddEEPT_S2_ii"),
+            Some(EntryPoint::TruncateMemFunc)
+        );
+        assert!(unsupported_entry_point("__enzyme_todense").is_some());
+        assert!(unsupported_entry_point("__enzyme_autodiff").is_none());
     }
 
     #[test]

@@ -67,6 +67,14 @@ pub fn carries_fp(t: Type) -> bool {
     t.contains_fp()
 }
 
+/// Is `alloca` a C++ library object that holds no floats (`library_types`)?
+fn is_float_free_object(alloca: Value) -> bool {
+    alloca
+        .allocated_type()
+        .struct_name()
+        .is_some_and(|n| crate::library_types::is_float_free_struct(&n))
+}
+
 /// Integer types that can carry floats bit for bit: `i32`/`i64` and vectors of them.
 pub fn is_int_carrier_type(t: Type) -> bool {
     let e = if t.kind() == ferrozyme_llvm::TypeKind::Vector {
@@ -217,6 +225,11 @@ pub fn global_needs_shadow(g: Value) -> bool {
     g.is_global_variable()
         && !g.is_global_constant()
         && (g.global_value_type().contains_fp() || g.global_value_type().contains_pointer())
+        // A C++ library object that holds no floats (a global `std::string`).
+        && !g
+            .global_value_type()
+            .struct_name()
+            .is_some_and(|n| crate::library_types::is_float_free_struct(&n))
 }
 
 /// Does defined function `f` return memory it allocated: the result of `malloc`,
@@ -698,7 +711,9 @@ impl Activity {
                 let bytes = t.int_width() == Some(8)
                     || (t.kind() == ferrozyme_llvm::TypeKind::Array
                         && t.element_type().int_width() == Some(8));
-                if t.contains_fp() || t.contains_pointer() || bytes {
+                // A C++ library object that holds no floats (a `std::string`, a string
+                // stream, a file buffer: `library_types`) needs no shadow.
+                if !is_float_free_object(i) && (t.contains_fp() || t.contains_pointer() || bytes) {
                     self.shadowed.insert(i);
                 }
             }
@@ -803,6 +818,9 @@ impl Activity {
     /// phis/selects/freezes of those.
     fn visit_int_carrier(&mut self, i: Value, ta: &crate::types::TypeAnalysis) {
         if i.opcode() == Some(Opcode::LLVMAlloca) {
+            if is_float_free_object(i) {
+                return;
+            }
             let t = ta.pointee_tree(i);
             let holds = t.iter().any(|(_, b)| {
                 matches!(

@@ -76,17 +76,19 @@ pub fn classify(call: Value) -> CallKind {
     let Some(f) = call.called_function() else {
         return CallKind::Indirect;
     };
-    let name = f.name();
     if f.intrinsic_id() != 0 {
-        return classify_intrinsic(call, f, &name);
+        return classify_intrinsic(call, f, &f.name());
     }
-    if ferrozyme_abi::type_hint(&name).is_some() {
+    if ferrozyme_abi::type_hint(&f.name()).is_some() {
         return CallKind::TypeHint;
     }
     if f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR) {
         return CallKind::Custom(f);
     }
-    if let Some(a) = ferrozyme_abi::alloc_fn(&name, !f.is_declaration()) {
+    // `__enzyme_function_like` (or Enzyme's attribute): the known function it names.
+    let like = f.string_fn_attr(ferrozyme_abi::FUNCTION_LIKE_ATTR);
+    let name = like.clone().unwrap_or_else(|| f.name());
+    if let Some(a) = ferrozyme_abi::alloc_fn(&name, !f.is_declaration() && like.is_none()) {
         let nargs = call.num_call_args() as usize;
         if [a.size, a.count, a.ptr].iter().flatten().all(|&k| k < nargs) {
             return match a.kind {
@@ -103,7 +105,19 @@ pub fn classify(call: Value) -> CallKind {
     if f.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR) || f.has_fn_attr("noreturn") {
         return CallKind::InactiveExternal;
     }
-    if !f.is_declaration() {
+    // `__enzyme_allocation_like` registrations (with or without IR).
+    if registered_index(f, ferrozyme_abi::ALLOCATOR_ATTR).is_some() {
+        return CallKind::Malloc;
+    }
+    if registered_index(f, ferrozyme_abi::DEALLOCATOR_ATTR).is_some() {
+        return CallKind::Free;
+    }
+    if like.is_none() && !f.is_declaration() {
+        // Library code compiled from headers that cannot carry a derivative by its
+        // types (string formatting helpers, stream internals): copied, not differentiated.
+        if is_library_namespace(&f.name()) && float_free_library_call(call, f, &f.name()) {
+            return CallKind::InactiveExternal;
+        }
         return CallKind::Defined(f);
     }
     if name == "posix_memalign" && call.num_call_args() == 3 {
@@ -152,7 +166,41 @@ pub fn classify(call: Value) -> CallKind {
     {
         return CallKind::InactiveExternal;
     }
+    if float_free_library_call(call, f, &name) {
+        return CallKind::InactiveExternal;
+    }
     CallKind::UnknownExternal
+}
+
+/// A call of a function without IR that, by its types, cannot carry a derivative (the
+/// general criterion behind the inactive library functions): its result holds no float,
+/// and either its `memory(...)` attribute says it writes nothing and returns no pointer
+/// (`strlen`, `strcmp` as LLVM annotates them: Enzyme's read-only rule), or it is a C++
+/// standard library function whose mangled signature shows it writes only float-free
+/// data (`crate::library_types`: `std::cout << x`, strings, string streams, file
+/// buffers). Pointers passed to a variadic parameter could be written through, so they
+/// make the call fail the criterion.
+fn float_free_library_call(call: Value, f: Value, name: &str) -> bool {
+    let ret = f.function_type().return_type();
+    if ret.contains_fp() {
+        return false;
+    }
+    if !ret.is_pointer() && f.memory_effects().is_some_and(|m| m.only_reads()) {
+        return true;
+    }
+    let fixed = f.function_type().param_types().len();
+    let pointer_varargs = call
+        .call_args()
+        .iter()
+        .skip(fixed)
+        .any(|a| a.ty().is_pointer_like());
+    !pointer_varargs
+        && crate::library_types::std_call_is_float_free(
+            name,
+            f.param_sret_type(0)
+                .and_then(|t| t.struct_name())
+                .as_deref(),
+        )
 }
 
 /// Intrinsics the transform handles structurally, identified by intrinsic ID.
@@ -223,7 +271,9 @@ pub fn parallel_callee(call: Value) -> Option<Value> {
 /// realloc or free takes is `args[ptr]`.
 pub fn alloc_fn(call: Value) -> Option<&'static ferrozyme_abi::AllocFn> {
     let f = call.called_function()?;
-    ferrozyme_abi::alloc_fn(&f.name(), !f.is_declaration())
+    let like = f.string_fn_attr(ferrozyme_abi::FUNCTION_LIKE_ATTR);
+    let defined = !f.is_declaration() && like.is_none();
+    ferrozyme_abi::alloc_fn(&like.unwrap_or_else(|| f.name()), defined)
 }
 
 /// The size operands of an allocation call `args` (the call's own, or a copy's): the
@@ -297,11 +347,65 @@ fn address_taken(f: Value) -> bool {
     })
 }
 
+/// Is `name` the mangled name of a function of the C++ standard library's namespaces
+/// (`std::`, `__gnu_cxx::`)?
+fn is_library_namespace(name: &str) -> bool {
+    name.starts_with("_ZNSt")
+        || name.starts_with("_ZSt")
+        || name.starts_with("_ZNKSt")
+        || name.starts_with("_ZNSo")
+        || name.starts_with("_ZNSi")
+        || name.starts_with("_ZNKSo")
+        || name.starts_with("_ZN9__gnu_cxx")
+}
+
+/// The index stored in a registration attribute (`ALLOCATOR_ATTR`, `DEALLOCATOR_ATTR`)
+/// of `f`, when it names one of `f`'s parameters.
+fn registered_index(f: Value, attr: &str) -> Option<usize> {
+    let k: usize = f.string_fn_attr(attr)?.parse().ok()?;
+    (k < f.params().len()).then_some(k)
+}
+
+/// The name a callee is classified by: what `__enzyme_function_like` says it is like,
+/// else its own name.
+fn behaves_like(f: Value) -> String {
+    f.string_fn_attr(ferrozyme_abi::FUNCTION_LIKE_ATTR)
+        .unwrap_or_else(|| f.name())
+}
+
+/// Is `name` a function the classification knows without IR: an allocator or
+/// deallocator, or a math function with a derivative rule (what `__enzyme_function_like`
+/// may name)?
+pub fn is_known_function(name: &str) -> bool {
+    ferrozyme_abi::alloc_fn(name, false).is_some()
+        || name == "posix_memalign"
+        || ferrozyme_rules::libm_rule(name).is_some()
+        || ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name)
+}
+
+/// The pointer a deallocation call (`CallKind::Free`) frees: argument 0 of `free` and
+/// `operator delete`, the registered position for an `__enzyme_allocation_like`
+/// deallocator.
+pub fn freed_pointer(call: Value) -> Value {
+    let args = call.call_args();
+    let k = call
+        .called_function()
+        .and_then(|f| registered_index(f, ferrozyme_abi::DEALLOCATOR_ATTR))
+        .unwrap_or(0);
+    args[k.min(args.len().saturating_sub(1))]
+}
+
 /// The size argument of an allocation call (`CallKind::Malloc`, `Calloc`'s count, or
 /// `posix_memalign`'s size).
 pub fn alloc_size(call: Value) -> Value {
     let args = call.call_args();
-    let name = call.called_function().map(|f| f.name()).unwrap_or_default();
+    if let Some(k) = call
+        .called_function()
+        .and_then(|f| registered_index(f, ferrozyme_abi::ALLOCATOR_ATTR))
+    {
+        return args[k];
+    }
+    let name = call.called_function().map(behaves_like).unwrap_or_default();
     match alloc_fn(call).filter(|a| a.kind == AllocKind::Malloc).and_then(|a| a.size) {
         Some(k) => args[k],
         None if name == "posix_memalign" => args[2],
@@ -312,15 +416,50 @@ pub fn alloc_size(call: Value) -> Value {
 /// The call of a function without IR or rule that returned the memory `addr` points into
 /// (through GEPs and casts), if any: such memory has no shadow, so a derivative stored
 /// there would be dropped (`memalign` before it was a known allocator, an allocator of a
-/// runtime such as numba's).
-pub fn untracked_source(mut addr: Value) -> Option<Value> {
+/// runtime such as numba's). The memory may also come back through functions with IR
+/// that return such a pointer (a pool allocator wrapping one: `return (hdr *)raw + 1;`),
+/// followed through their returns, phis and selects.
+pub fn untracked_source(addr: Value) -> Option<Value> {
+    untracked_from(addr, &mut std::collections::HashSet::new(), 0)
+}
+
+fn untracked_from(
+    mut addr: Value,
+    seen: &mut std::collections::HashSet<Value>,
+    depth: u32,
+) -> Option<Value> {
+    if depth > 8 {
+        return None;
+    }
     for _ in 0..32 {
         match addr.opcode() {
             Some(Opcode::LLVMGetElementPtr)
             | Some(Opcode::LLVMBitCast)
             | Some(Opcode::LLVMAddrSpaceCast) => addr = addr.operand(0),
+            Some(Opcode::LLVMPHI) | Some(Opcode::LLVMSelect) => {
+                if !seen.insert(addr) {
+                    return None;
+                }
+                let ins: Vec<Value> = if addr.opcode() == Some(Opcode::LLVMPHI) {
+                    addr.incoming().into_iter().map(|(v, _)| v).collect()
+                } else {
+                    vec![addr.operand(1), addr.operand(2)]
+                };
+                return ins
+                    .into_iter()
+                    .find_map(|v| untracked_from(v, seen, depth + 1));
+            }
             Some(Opcode::LLVMCall) => {
-                return matches!(classify(addr), CallKind::UnknownExternal).then_some(addr)
+                return match classify(addr) {
+                    CallKind::UnknownExternal => Some(addr),
+                    CallKind::Defined(f) if seen.insert(f) => f
+                        .blocks()
+                        .into_iter()
+                        .filter_map(|b| b.terminator())
+                        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
+                        .find_map(|t| untracked_from(t.operand(0), seen, depth + 1)),
+                    _ => None,
+                };
             }
             _ => return None,
         }

@@ -4,6 +4,7 @@
 pub mod activity;
 pub mod calls;
 pub mod cfg;
+pub mod library_types;
 pub mod loops;
 pub mod predecessors;
 pub mod types;

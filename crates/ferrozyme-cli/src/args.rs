@@ -13,6 +13,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use ferrozyme_transform::enzyme_options::EnzymeSettings;
+
 /// A command-line mistake (exit code 2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UsageError(pub String);
@@ -134,6 +136,15 @@ pub struct CcArgs {
     /// `--time-passes` / `-ftime-report`: print the time of each phase at the end.
     pub time_passes: bool,
     pub help: bool,
+    /// Enzyme's options given as `-mllvm -enzyme-…` (`ferrozyme_abi::options`).
+    pub enzyme: EnzymeSettings,
+}
+
+/// `-mllvm <word>`: an Enzyme option goes to the pass (`Some`), anything else to clang.
+fn enzyme_mllvm(settings: &mut EnzymeSettings, word: &str) -> Option<Result<(), UsageError>> {
+    settings
+        .apply_word(word)
+        .map(|r| r.map_err(|e| usage(e.to_string())))
 }
 
 const SOURCE_EXTS: &[&str] = &[
@@ -201,6 +212,7 @@ impl CcArgs {
             verbose: false,
             time_passes: false,
             help: false,
+            enzyme: EnzymeSettings::default(),
         };
         let mut lang: Option<String> = None;
         let mut it = words.iter();
@@ -227,6 +239,22 @@ impl CcArgs {
                 }
                 "-o" => a.output = Some(PathBuf::from(value(w)?)),
                 "-x" => lang = Some(value(w)?),
+                "-mllvm" => {
+                    let v = value(w)?;
+                    if let Some(r) = enzyme_mllvm(&mut a.enzyme, &v) {
+                        r?;
+                    } else {
+                        a.compile_flags.extend([w.to_string(), v]);
+                    }
+                }
+                _ if w.starts_with("-mllvm=") => {
+                    let v = &w["-mllvm=".len()..];
+                    if let Some(r) = enzyme_mllvm(&mut a.enzyme, v) {
+                        r?;
+                    } else {
+                        a.compile_flags.push(w.to_string());
+                    }
+                }
                 "-" => {
                     return Err(usage(
                         "reading a source from standard input is not supported",
@@ -356,6 +384,8 @@ pub struct OptArgs {
     /// `-O<n>`: run `default<O<n>>` after the pass.
     pub opt: Option<OptLevel>,
     pub help: bool,
+    /// Enzyme's options (`-enzyme-…`, bare or after `-mllvm`).
+    pub enzyme: EnzymeSettings,
 }
 
 impl OptArgs {
@@ -369,6 +399,19 @@ impl OptArgs {
                 "--help" | "-help" | "-h" => a.help = true,
                 "--print-activity" => a.print_activity = true,
                 "--print-type-analysis" => a.print_type_analysis = true,
+                "-mllvm" => {
+                    let v = it
+                        .next()
+                        .ok_or_else(|| usage("missing argument to '-mllvm'"))?;
+                    enzyme_mllvm(&mut a.enzyme, v).ok_or_else(|| {
+                        usage(format!(
+                            "'ferrozyme opt' takes only Enzyme's options after -mllvm, not '{v}'"
+                        ))
+                    })??;
+                }
+                s if ferrozyme_transform::enzyme_options::split_option(s).is_some() => {
+                    enzyme_mllvm(&mut a.enzyme, s).expect("invariant: an Enzyme option word")?;
+                }
                 "-o" => {
                     output = Some(
                         it.next()
@@ -506,5 +549,23 @@ mod tests {
         assert!(OptArgs::parse(&words("-o x.ll")).is_err());
         assert!(OptArgs::parse(&words("a.ll b.ll -o x.ll")).is_err());
         assert!(OptArgs::parse(&words("a.ll -o x.ll --bogus")).is_err());
+    }
+
+    #[test]
+    fn enzyme_options() {
+        let a = cc(
+            "-O2 -mllvm -enzyme-inline=1 -mllvm -enzyme-loose-types -mllvm -inline-threshold=9 a.c",
+        )
+        .unwrap();
+        assert!(a.enzyme.inline);
+        assert_eq!(a.compile_flags, words("-mllvm -inline-threshold=9"));
+        assert!(cc("-mllvm -enzyme-bogus a.c").is_err());
+        assert!(cc("-mllvm -enzyme-strong-zero=1 a.c")
+            .unwrap_err()
+            .0
+            .contains("not supported"));
+        let o = OptArgs::parse(&words("in.ll -o - -enzyme-print -mllvm -enzyme-postopt")).unwrap();
+        assert!(o.enzyme.print_functions && o.enzyme.postopt);
+        assert!(OptArgs::parse(&words("in.ll -o - -mllvm -inline-threshold=3")).is_err());
     }
 }

@@ -411,6 +411,7 @@ impl Job<'_> {
     fn differentiate(&mut self, module: &Module<'_>, stem: &str) -> Result<(), CliError> {
         let opts = Options {
             check_gradients: self.args.check_gradients,
+            enzyme: self.args.enzyme.clone(),
             ..Options::default()
         };
         let start = Stamp::now();
@@ -419,6 +420,10 @@ impl Job<'_> {
             .add_ad(ferrozyme_transform::Span::since(start), &report.times);
         for n in &report.notes {
             (self.log)(&format!("ferrozyme: note: {n}"));
+        }
+        if !report.printout.is_empty() {
+            // -mllvm -enzyme-print and friends.
+            (self.log)(report.printout.trim_end());
         }
         let start = Stamp::now();
         pipeline::verify_after_ad(module)?;

@@ -9,6 +9,7 @@
 
 pub mod filetest;
 pub mod hpc;
+pub mod lli;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

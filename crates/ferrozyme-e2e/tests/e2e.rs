@@ -85,6 +85,8 @@ const ASAN_PROGRAMS: &[&str] = &[
     "246_split_fifo_recursive",
     "247_threads_gradients",
     "248_repeated_big_tapes",
+    "500_call_markers",
+    "501_split_tape_markers",
 ];
 
 /// The trial `<prefix>::<program>::<opt>` building `file` `via` a pipeline. A program
@@ -433,6 +435,49 @@ fn filetest_trials(root: &Path) -> Vec<Trial> {
     trials
 }
 
+/// `lli::<program>::<jit>::<opt>`: the program differentiated by the plugin in `opt-22`
+/// and run by `lli-22` under MCJIT and ORC (see `ferrozyme_e2e::lli`).
+fn lli_trials(root: &Path) -> Vec<Trial> {
+    use ferrozyme_e2e::lli::{lli_levels, run_lli_program, Jit, LLI_PROGRAMS};
+    let mut trials = Vec::new();
+    let files = list_files(&root.join("tests").join("c"), &["c"])
+        .into_iter()
+        .chain(list_files(&root.join("tests").join("cxx"), &["cpp"]));
+    for file in files {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(&file).unwrap_or_default();
+        let mut levels = lli_levels(&src);
+        if levels.is_empty() && LLI_PROGRAMS.contains(&stem.as_str()) {
+            levels = vec!["O0".to_string(), "O2".to_string()];
+        }
+        let d = parse_directives(&src);
+        // LLVM's MCJIT cannot run C++ programs with static constructors and destructors
+        // (a plain `std::cout << 1` crashes `lli-22 --jit-kind=mcjit` without Ferrozyme):
+        // C++ programs run under ORC only.
+        let cxx = file.extension().is_some_and(|e| e == "cpp");
+        for opt in levels {
+            for jit in Jit::ALL.into_iter().filter(|j| !cxx || *j == Jit::Orc) {
+                let (root, file, d, opt) =
+                    (root.to_path_buf(), file.clone(), d.clone(), opt.clone());
+                let name = format!("lli::{}::{}::{opt}", trial_component(&stem), jit.name());
+                let ignored = d.ignore.is_some();
+                trials.push(
+                    Trial::test(name, move || {
+                        let plugin = find_plugin(&root).ok_or_else(|| {
+                            Failed::from("libferrozyme_plugin.so not found: run `cargo build --release` first")
+                        })?;
+                        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+                        let dir = build_dir(&format!("{stem}-lli-{}", jit.name()), &opt)?;
+                        run_lli_program(&file, &opt, jit, &d, &plugin, &dir).map_err(Failed::from)
+                    })
+                    .with_ignored_flag(ignored),
+                );
+            }
+        }
+    }
+    trials
+}
+
 fn main() {
     let args = Arguments::from_args();
     let root = workspace_root();
@@ -545,6 +590,7 @@ fn main() {
     }
 
     trials.extend(filetest_trials(&root));
+    trials.extend(lli_trials(&root));
 
     libtest_mimic::run(&args, trials).exit();
 }

@@ -822,6 +822,11 @@ impl Value {
         // SAFETY: live global value.
         unsafe { LLVMSetLinkage(self.0, llvm_sys::LLVMLinkage::LLVMWeakAnyLinkage) }
     }
+    /// External linkage (the default of a definition).
+    pub fn set_linkage_external(self) {
+        // SAFETY: live global value.
+        unsafe { LLVMSetLinkage(self.0, llvm_sys::LLVMLinkage::LLVMExternalLinkage) }
+    }
     pub fn set_linkage_private(self) {
         // SAFETY: global value.
         unsafe { LLVMSetLinkage(self.0, llvm_sys::LLVMLinkage::LLVMPrivateLinkage) }

@@ -31,11 +31,13 @@ impl Module {
 
 pub mod builder;
 pub mod clock;
+mod callsite;
 pub mod fastmath;
 pub mod ir;
 mod linkage;
 mod scope;
 pub mod module;
+mod strings;
 pub mod types;
 
 pub use builder::Builder;

@@ -7,8 +7,10 @@
 //!
 //! The pass also answers to `-passes=enzyme`, so scripts written for Enzyme run unchanged.
 //! Registration with the PassBuilder is C++ (`src/plugin.cpp`, built by `build.rs`); this
-//! file holds the two C entry points: `llvmGetPassPluginInfo`, which LLVM looks up when it
-//! loads the plugin, and `ferrozyme_plugin_run`, which the C++ pass calls on each module.
+//! file holds the C entry points: `llvmGetPassPluginInfo`, which LLVM looks up when it
+//! loads the plugin, `ferrozyme_plugin_run`, which the C++ pass calls on each module, and
+//! `ferrozyme_plugin_option_*`, from which the C++ side registers Enzyme's `-enzyme-*`
+//! command-line options (`ferrozyme_abi::options`).
 //!
 //! Setting `FERROZYME_PLUGIN_TRACE=1` makes the plugin print `ferrozyme: pass ran on
 //! <module id>` to stderr each time the pass runs (a plugin-only debugging aid: it shows
@@ -23,9 +25,11 @@
 //! LLVM's API, safe or not, stays in `ferrozyme-llvm`; panics never cross the boundary
 //! (`catch_unwind` turns them into an error the shim reports through LLVM).
 
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::OnceLock;
 
+use ferrozyme_transform::enzyme_options::{EnzymeSettings, OptKind, ENZYME_OPTIONS};
 use ferrozyme_transform::{Module, Options};
 use llvm_sys::prelude::LLVMModuleRef;
 
@@ -60,35 +64,60 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
     info
 }
 
-/// Runs the AD pass on `m`. Returns 0 on success (with `*changed_out` = 1 when derivative
-/// code was generated) and 1 on failure, with the diagnostics joined into a
-/// `malloc`-allocated C string in `*err_out` that the caller frees with `free`.
+/// Runs the AD pass on `m` with Enzyme's options `settings` (`n` words `name=value`, the
+/// options given on the command line). Returns 0 on success (with `*changed_out` = 1
+/// when derivative code was generated) and 1 on failure, with the diagnostics joined
+/// into a `malloc`-allocated C string in `*err_out`; printouts the options ask for
+/// (`-enzyme-print` ...) come back the same way in `*print_out` (null when none). The
+/// caller frees both with `free`.
 ///
 /// # Safety
-/// `m` must be a valid module for the duration of the call; `err_out` and `changed_out`
-/// must be valid for writes (or null, in which case that output is dropped).
+/// `m` must be a valid module for the duration of the call; `settings` must point to `n`
+/// NUL-terminated strings (or be null with `n` = 0); `err_out`, `print_out` and
+/// `changed_out` must be valid for writes (or null, in which case that output is
+/// dropped).
 #[no_mangle]
 pub unsafe extern "C" fn ferrozyme_plugin_run(
     m: LLVMModuleRef,
+    settings: *const *const c_char,
+    n: usize,
     err_out: *mut *mut c_char,
+    print_out: *mut *mut c_char,
     changed_out: *mut c_int,
 ) -> c_int {
     // SAFETY: the caller (the C++ pass) hands us the module it is running on; it stays
     // alive and unaliased by other passes until we return.
     let module = unsafe { Module::from_raw(m) };
+    let words: Vec<String> = (0..n)
+        .filter_map(|i| {
+            // SAFETY: `settings` holds `n` valid C strings per this function's contract.
+            let p = unsafe { *settings.add(i) };
+            (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+        })
+        .collect();
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        ferrozyme_transform::run_on_module(module, &Options::default())
-    }));
-    let (rc, changed, message) = match outcome {
-        Ok(Ok(report)) => (0, !report.generated.is_empty(), None),
-        Ok(Err(diags)) => {
-            let text = diags
+        let mut enzyme = EnzymeSettings::default();
+        for w in &words {
+            let (name, value) = w.split_once('=').unwrap_or((w.as_str(), ""));
+            if let Err(e) = enzyme.apply(name, Some(value)) {
+                return Err(format!("error[bad-option]: {e}"));
+            }
+        }
+        let opts = Options {
+            enzyme,
+            ..Options::default()
+        };
+        ferrozyme_transform::run_on_module(module, &opts).map_err(|diags| {
+            diags
                 .iter()
                 .map(|d| d.to_string())
                 .collect::<Vec<_>>()
-                .join("\n");
-            (1, false, Some(text))
-        }
+                .join("\n")
+        })
+    }));
+    let (rc, changed, message, printout) = match outcome {
+        Ok(Ok(report)) => (0, !report.generated.is_empty(), None, report.printout),
+        Ok(Err(text)) => (1, false, Some(text), String::new()),
         Err(panic) => {
             let what = panic
                 .downcast_ref::<&str>()
@@ -101,6 +130,7 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
                 Some(format!(
                     "error[internal-error]: the Ferrozyme pass panicked: {what}"
                 )),
+                String::new(),
             )
         }
     };
@@ -113,7 +143,58 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
         // and allocated with malloc, as the caller frees it with free.
         unsafe { *err_out = malloc_c_string(&text) };
     }
+    if !printout.is_empty() && !print_out.is_null() {
+        // SAFETY: as for err_out.
+        unsafe { *print_out = malloc_c_string(&printout) };
+    }
     rc
+}
+
+/// Enzyme's options as C strings for the C++ side: (name, description, default).
+fn option_strings() -> &'static [(CString, CString, CString)] {
+    static STRINGS: OnceLock<Vec<(CString, CString, CString)>> = OnceLock::new();
+    STRINGS.get_or_init(|| {
+        let c = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+        ENZYME_OPTIONS
+            .iter()
+            .map(|o| (c(o.name), c(o.desc), c(o.default)))
+            .collect()
+    })
+}
+
+/// How many Enzyme options the plugin registers.
+#[no_mangle]
+pub extern "C" fn ferrozyme_plugin_option_count() -> usize {
+    ENZYME_OPTIONS.len()
+}
+
+/// Option `i`: its name, kind (0 bool, 1 int, 2 string), description and default (static
+/// C strings). Out-of-range `i` leaves the outputs alone.
+///
+/// # Safety
+/// The four pointers must be valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn ferrozyme_plugin_option(
+    i: usize,
+    name: *mut *const c_char,
+    kind: *mut c_int,
+    desc: *mut *const c_char,
+    default: *mut *const c_char,
+) {
+    let (Some(o), Some(strings)) = (ENZYME_OPTIONS.get(i), option_strings().get(i)) else {
+        return;
+    };
+    // SAFETY: valid for writes per this function's contract; the strings are static.
+    unsafe {
+        *name = strings.0.as_ptr();
+        *desc = strings.1.as_ptr();
+        *default = strings.2.as_ptr();
+        *kind = match o.kind {
+            OptKind::Bool => 0,
+            OptKind::Int => 1,
+            OptKind::Str => 2,
+        };
+    }
 }
 
 /// Prepares `m` at the start of clang's optimization pipeline: functions with registered

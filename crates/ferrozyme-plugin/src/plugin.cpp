@@ -12,6 +12,12 @@
 //
 // Errors come back from Rust as text and are reported through the LLVM context, so clang
 // and opt print them and exit non-zero.
+//
+// Enzyme's command-line options (`-enzyme-inline=1` ...) are LLVM cl::opts created when
+// the plugin is loaded, from the table in Rust (ferrozyme_abi::options, read through
+// ferrozyme_plugin_option_*); at each run the options given on the command line are
+// handed to Rust as `name=value` words. For clang, whose -mllvm options are parsed
+// before pass plugins are loaded, load the plugin early too: `-fplugin=<lib>`.
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -19,19 +25,94 @@
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
 
 using namespace llvm;
 
-extern "C" int ferrozyme_plugin_run(LLVMModuleRef M, char **ErrOut, int *ChangedOut);
+extern "C" int ferrozyme_plugin_run(LLVMModuleRef M, const char *const *Settings,
+                                    size_t NumSettings, char **ErrOut, char **PrintOut,
+                                    int *ChangedOut);
 extern "C" int ferrozyme_plugin_prepare(LLVMModuleRef M);
+extern "C" size_t ferrozyme_plugin_option_count();
+extern "C" void ferrozyme_plugin_option(size_t I, const char **Name, int *Kind,
+                                        const char **Desc, const char **Default);
 
 namespace {
+
+// Enzyme's options, registered with LLVM's command line when the plugin is loaded. They
+// live as long as the process (the plugin is never unloaded), so they are never freed.
+class EnzymeOptions {
+public:
+  EnzymeOptions() {
+    size_t N = ferrozyme_plugin_option_count();
+    for (size_t I = 0; I < N; ++I) {
+      const char *Name, *Desc, *Default;
+      int Kind;
+      ferrozyme_plugin_option(I, &Name, &Kind, &Desc, &Default);
+      if (cl::getRegisteredOptions().count(Name))
+        continue; // another copy of the plugin (or Enzyme itself) registered it
+      switch (Kind) {
+      case 0: {
+        auto *O = new cl::opt<bool>(StringRef(Name), cl::Hidden, cl::desc(Desc));
+        Readers.push_back({Name, [O]() -> std::pair<bool, std::string> {
+                             return {O->getNumOccurrences() > 0, *O ? "1" : "0"};
+                           }});
+        break;
+      }
+      case 1: {
+        auto *O = new cl::opt<int>(StringRef(Name), cl::Hidden, cl::desc(Desc),
+                                   cl::init(std::atoi(Default)));
+        Readers.push_back({Name, [O]() -> std::pair<bool, std::string> {
+                             return {O->getNumOccurrences() > 0, std::to_string(*O)};
+                           }});
+        break;
+      }
+      default: {
+        auto *O = new cl::opt<std::string>(StringRef(Name), cl::Hidden, cl::desc(Desc),
+                                           cl::init(std::string(Default)));
+        Readers.push_back({Name, [O]() -> std::pair<bool, std::string> {
+                             return {O->getNumOccurrences() > 0, std::string(*O)};
+                           }});
+        break;
+      }
+      }
+    }
+  }
+
+  // `name=value` for every option given on the command line.
+  std::vector<std::string> given() const {
+    std::vector<std::string> Out;
+    for (const auto &R : Readers) {
+      auto [Given, Value] = R.second();
+      if (Given)
+        Out.push_back(std::string(R.first) + "=" + Value);
+    }
+    return Out;
+  }
+
+private:
+  std::vector<std::pair<const char *, std::function<std::pair<bool, std::string>()>>>
+      Readers;
+};
+
+EnzymeOptions &enzymeOptions() {
+  static EnzymeOptions *Opts = new EnzymeOptions();
+  return *Opts;
+}
+
+// Created at load time, so the options exist before the tool parses the rest of its
+// command line (opt loads -load-pass-plugin libraries as it meets them).
+[[maybe_unused]] const EnzymeOptions &LoadTimeOptions = enzymeOptions();
 
 bool traceEnabled() {
   const char *V = std::getenv("FERROZYME_PLUGIN_TRACE");
@@ -48,8 +129,18 @@ public:
     if (traceEnabled())
       errs() << "ferrozyme: pass ran on " << M.getModuleIdentifier() << "\n";
     char *Err = nullptr;
+    char *Print = nullptr;
     int Changed = 0;
-    int Rc = ferrozyme_plugin_run(wrap(&M), &Err, &Changed);
+    std::vector<std::string> Given = enzymeOptions().given();
+    std::vector<const char *> Words;
+    for (const auto &G : Given)
+      Words.push_back(G.c_str());
+    int Rc = ferrozyme_plugin_run(wrap(&M), Words.data(), Words.size(), &Err, &Print,
+                                  &Changed);
+    if (Print) {
+      errs() << Print;
+      std::free(Print);
+    }
     if (Rc != 0) {
       std::string Msg = Err ? Err : "ferrozyme: the AD pass failed without a message";
       std::free(Err);

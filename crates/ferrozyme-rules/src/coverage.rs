@@ -68,6 +68,13 @@ pub fn coverage_markdown() -> String {
         let _ = writeln!(s, "| `{name}` | {why} |");
     }
     library_families(&mut s);
+    let _ = writeln!(
+        s,
+        "\n## BLAS and LAPACK (rules that call the library again)\n\n| function | computes | reverse rule |\n|---|---|---|"
+    );
+    for r in crate::blas::BLAS_FUNCTIONS {
+        let _ = writeln!(s, "| `{}` | {} | {} |", r.name, r.computes, r.adjoint);
+    }
     s
 }
 
@@ -153,6 +160,13 @@ mod tests {
         for op in crate::Op::ALL {
             let name = op.name();
             assert!(s.contains(&format!("| `{name}` |")), "{name} missing");
+        }
+        for r in crate::blas::BLAS_FUNCTIONS {
+            assert!(
+                s.contains(&format!("| `{}` |", r.name)),
+                "{} missing",
+                r.name
+            );
         }
     }
 }

@@ -51,6 +51,7 @@
 //!   [`table`]).
 #![forbid(unsafe_code)]
 
+pub mod blas;
 pub mod coverage;
 pub mod expr;
 pub mod fortran;

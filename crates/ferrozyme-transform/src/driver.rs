@@ -238,7 +238,12 @@ impl Driver {
             let reverse = matches!(job, Job::Reverse(..));
             let start = Stamp::now();
             let p = clone_function(module, func, &format!("fz_primal_{name}"));
-            let prepared = preprocess(module, p, reverse);
+            let inlined = if opts.enzyme.inline {
+                crate::settings::inline_calls(module, p, func, opts.enzyme.inline_count)
+            } else {
+                Ok(())
+            };
+            let prepared = inlined.and_then(|()| preprocess(module, p, reverse));
             self.times.add_since(Phase::Clone, start);
             clones.push(p);
             if let Err(e) = prepared {

@@ -26,6 +26,7 @@
 
 mod analyses;
 mod audit;
+mod batch;
 mod checkgrad;
 mod clone;
 mod common;
@@ -36,6 +37,7 @@ pub mod freeze;
 mod fortran;
 pub mod generated;
 mod hook_args;
+mod hookret;
 mod lanes;
 mod libcalls;
 mod libdefs;
@@ -48,13 +50,16 @@ mod request;
 mod reverse;
 mod runtime;
 mod services;
+mod settings;
 mod signature;
 mod tangent;
 mod timing;
+mod truncate;
 mod unmerge;
 
-pub use custom::{prepare_module, registered_functions};
 pub use clone::clone_function;
+pub use custom::{prepare_module, registered_functions};
+pub use ferrozyme_abi::options as enzyme_options;
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
 pub use options::{Options, Report};
 pub use timing::{cpu_now, Phase, PhaseTimes, Span, Stamp};
@@ -171,10 +176,15 @@ fn hook_target(call: Value) -> Option<Value> {
 /// A parsed hook call and what replaces it.
 enum Planned {
     Autodiff(AutodiffCall, Request, Value),
+    /// `__enzyme_autodiff` with `enzyme_primal_return`: the split pair, whose augmented
+    /// half returns the primal result.
+    AutodiffPrimal(AutodiffCall, Request, Value, Value),
     Forward(AutodiffCall, TangentRequest, Value),
     AugmentFwd(AutodiffCall, Request, Value),
-    ReverseSplit(AutodiffCall, Request, Value),
+    ReverseSplit(AutodiffCall, Request, Value, Value),
     AugmentSize(Value, Value),
+    /// A transformation that replaces the call itself (`__enzyme_batch`, truncation ...).
+    Direct(Value, EntryPoint),
 }
 
 fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planned, Diagnostic> {
@@ -182,7 +192,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
     let reverse_request = |ac: &AutodiffCall| Request {
         func: ac.func,
         args: ac.args.iter().map(|a| a.activity).collect(),
-        ret_active: ac.func.function_type().return_type().is_fp_scalar(),
+        ret_active: ac.func.function_type().return_type().is_fp_scalar() && !ac.opts.const_return,
         width: ac.width,
         parallel: false,
     };
@@ -196,8 +206,16 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
         EntryPoint::Autodiff => {
             let ac = parse(Mode::Reverse)?;
             let req = reverse_request(&ac);
-            let g = callees.combined(&req);
-            Planned::Autodiff(ac, req, g)
+            if ac.opts.primal_return {
+                if ac.width > 1 {
+                    return Err(request::split_width_error(call, &caller));
+                }
+                let (aug, rev) = callees.split(&req);
+                Planned::AutodiffPrimal(ac, req, aug, rev)
+            } else {
+                let g = callees.combined(&req);
+                Planned::Autodiff(ac, req, g)
+            }
         }
         EntryPoint::Fwddiff => {
             let ac = parse(Mode::Forward)?;
@@ -213,7 +231,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
             let mode = if ep == EntryPoint::Reverse {
                 Mode::ReverseSplit
             } else {
-                Mode::Reverse
+                Mode::AugmentFwd
             };
             let ac = parse(mode)?;
             if ac.width > 1 {
@@ -222,23 +240,30 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
             let req = reverse_request(&ac);
             let (aug, rev) = callees.split(&req);
             if ep == EntryPoint::Reverse {
-                Planned::ReverseSplit(ac, req, rev)
+                Planned::ReverseSplit(ac, req, aug, rev)
             } else {
                 Planned::AugmentFwd(ac, req, aug)
             }
         }
         EntryPoint::AugmentSize => {
-            let (func, args) = request::parse_markers_only(call, &caller)?;
+            let (func, args, opts) = request::parse_markers_only(call, &caller)?;
             let req = Request {
                 func,
                 args,
-                ret_active: func.function_type().return_type().is_fp_scalar(),
+                ret_active: func.function_type().return_type().is_fp_scalar() && !opts.const_return,
                 width: 1,
                 parallel: false,
             };
             let (aug, _) = callees.split(&req);
             Planned::AugmentSize(call, aug)
         }
+        EntryPoint::Batch
+        | EntryPoint::VirtualReverse
+        | EntryPoint::TruncateOpFunc
+        | EntryPoint::TruncateMemFunc
+        | EntryPoint::TruncateMemValue
+        | EntryPoint::ExpandMemValue
+        | EntryPoint::ErrorEstimate => Planned::Direct(call, ep),
     })
 }
 
@@ -252,11 +277,12 @@ fn replace_planned(env: &mut HookEnv<'_>, p: &Planned) -> Result<(), Diagnostic>
         Planned::Autodiff(ac, req, g) => {
             reparse(ac, Mode::Reverse).and_then(|ac| replace::replace_call(env, &ac, req, *g, None))
         }
-        Planned::ReverseSplit(ac, req, g) => reparse(ac, Mode::ReverseSplit)
-            .and_then(|ac| replace::replace_call(env, &ac, req, *g, Some(&ac.trailing))),
-        Planned::AugmentFwd(ac, req, aug) => {
-            reparse(ac, Mode::Reverse).and_then(|ac| replace::replace_augment(env, &ac, req, *aug))
-        }
+        Planned::AutodiffPrimal(ac, req, aug, rev) => reparse(ac, Mode::Reverse)
+            .and_then(|ac| replace::replace_with_primal(env, &ac, req, *aug, *rev)),
+        Planned::ReverseSplit(ac, req, aug, g) => reparse(ac, Mode::ReverseSplit)
+            .and_then(|ac| replace::replace_call(env, &ac, req, *g, Some((&ac.trailing, *aug)))),
+        Planned::AugmentFwd(ac, req, aug) => reparse(ac, Mode::AugmentFwd)
+            .and_then(|ac| replace::replace_augment(env, &ac, req, *aug)),
         Planned::Forward(ac, req, g) => {
             reparse(ac, Mode::Forward).and_then(|ac| replace::replace_forward(env, &ac, req, *g))
         }
@@ -264,6 +290,31 @@ fn replace_planned(env: &mut HookEnv<'_>, p: &Planned) -> Result<(), Diagnostic>
             replace::replace_augment_size(*call, *aug);
             Ok(())
         }
+        Planned::Direct(call, ep) => replace_direct(env.sup.module, env.truncations, *call, *ep),
+    }
+}
+
+/// The entry points that transform the program without differentiating it.
+fn replace_direct(
+    module: Module,
+    truncations: &mut truncate::Truncations,
+    call: Value,
+    ep: EntryPoint,
+) -> Result<(), Diagnostic> {
+    match ep {
+        EntryPoint::Batch => batch::replace_batch(call),
+        EntryPoint::VirtualReverse => batch::replace_virtual_reverse(call),
+        EntryPoint::TruncateOpFunc | EntryPoint::TruncateMemFunc => {
+            truncations.replace_func(module, call)
+        }
+        EntryPoint::TruncateMemValue => truncations.replace_value(module, call, false),
+        EntryPoint::ExpandMemValue => truncations.replace_value(module, call, true),
+        _ => Err(Diagnostic::new(
+            DiagKind::BadAutodiffCall,
+            format!("`{}` is not implemented yet", call.called_value().name()),
+        )
+        .in_function(call.parent_function().name())
+        .at_loc(call.source_loc())),
     }
 }
 
@@ -296,10 +347,26 @@ fn recursive_request_error(c: Value) -> Diagnostic {
 /// (higher-order derivatives) are replaced first, innermost first. On error the module
 /// may be partially rewritten and must not be used further.
 pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
+    if !opts.enzyme.enable {
+        return Ok(Report::default());
+    }
+    let print = opts.enzyme.print_activity || opts.enzyme.print_type;
+    let with_prints;
+    let opts = if print {
+        with_prints = Options {
+            print_activity: opts.print_activity || opts.enzyme.print_activity,
+            print_type_analysis: opts.print_type_analysis || opts.enzyme.print_type,
+            ..opts.clone()
+        };
+        &with_prints
+    } else {
+        opts
+    };
     let diags = audit::hooks::check_hook_symbols(module);
     if !diags.is_empty() {
         return Err(diags);
     }
+    settings::before(module, &opts.enzyme);
     {
         let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
         hook_args::inline_hook_wrappers(module, &calls);
@@ -309,9 +376,17 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         unmerge::split_selected_calls(module, calls);
     }
     reject_unknown_entry_points(module)?;
+    if hook_calls(module).is_empty() {
+        // Nothing to differentiate (also the plugin's second run at the end of an
+        // optimization pipeline, after the first replaced every hook call).
+        remove_type_hints(module);
+        define_leftover_markers(module);
+        return Ok(Report::default());
+    }
     let registry = custom::Registry::scan(module)?;
     let mut driver = Driver::new(module, registry);
     let mut report = Report::default();
+    let mut truncations = truncate::Truncations::default();
     let mut checks = opts
         .check_gradients
         .then(|| Checks::new(differentiated_closure(module)));
@@ -323,6 +398,14 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         let ready = ready_calls(module, &calls);
         if ready.is_empty() {
             return Err(vec![recursive_request_error(calls[0].0)]);
+        }
+        if opts.enzyme.print_functions {
+            let mut targets: Vec<Value> =
+                ready.iter().filter_map(|(c, _)| hook_target(*c)).collect();
+            targets.dedup();
+            for f in targets {
+                report.printout.push_str(&settings::print_before(f));
+            }
         }
         let mut diags = Vec::new();
         let mut planned = Vec::new();
@@ -355,6 +438,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
             sup: &mut driver.support,
             checks: checks.as_mut(),
             notes: &mut report.notes,
+            truncations: &mut truncations,
         };
         let diags: Vec<Diagnostic> = planned
             .iter()
@@ -368,6 +452,19 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     remove_type_hints(module);
     define_leftover_markers(module);
     fortran::finish(module);
+    custom::prune_library_rules(module);
+    truncate::prune(module);
+    if let Err(e) = settings::after(&driver.generated, &opts.enzyme) {
+        return Err(vec![Diagnostic::new(
+            DiagKind::Internal,
+            format!("-enzyme-postopt: the cleanup passes failed: {e}"),
+        )]);
+    }
+    if opts.enzyme.print_functions {
+        report
+            .printout
+            .push_str(&settings::print_after(&driver.generated));
+    }
     if let Err(msg) = module.verify() {
         return Err(vec![Diagnostic::new(
             DiagKind::Internal,
@@ -421,16 +518,23 @@ fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diagnostic>> {
         {
             continue;
         }
+        let (what, help) = match ferrozyme_abi::unsupported_entry_point(&name) {
+            Some((ep, why)) => (
+                format!("`{name}`: Enzyme's `{ep}` is not supported: {why}"),
+                "see the README's ABI table for the entry points Ferrozyme implements".to_string(),
+            ),
+            None => (
+                format!("`{name}` is not an Enzyme entry point Ferrozyme implements"),
+                "the entry points are listed in the README's ABI table (__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize, __enzyme_batch, __enzyme_truncate_*, ...)".to_string(),
+            ),
+        };
         for u in f.users() {
             if u.is_instruction() {
                 diags.push(
-                    Diagnostic::new(
-                        DiagKind::BadAutodiffCall,
-                        format!("`{name}` is not an Enzyme entry point Ferrozyme implements"),
-                    )
-                    .in_function(u.parent_function().name())
-                    .at_loc(u.source_loc())
-                    .with_help("the entry points are __enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse and __enzyme_augmentsize (see the README's ABI table)"),
+                    Diagnostic::new(DiagKind::BadAutodiffCall, what.clone())
+                        .in_function(u.parent_function().name())
+                        .at_loc(u.source_loc())
+                        .with_help(help.clone()),
                 );
                 break;
             }

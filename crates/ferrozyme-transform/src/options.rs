@@ -11,6 +11,8 @@ pub struct Options {
     /// its derivative with finite differences at run time; needs the checking runtime
     /// (`__fz_gc_*`, linked in by `ferrozyme cc --check-gradients`).
     pub check_gradients: bool,
+    /// Enzyme's `-enzyme-*` options that Ferrozyme honours (`ferrozyme_abi::options`).
+    pub enzyme: ferrozyme_abi::options::EnzymeSettings,
 }
 
 /// What one run of the pass did.

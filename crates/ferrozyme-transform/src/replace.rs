@@ -22,6 +22,8 @@ pub(crate) struct HookEnv<'a> {
     pub sup: &'a mut Support,
     pub checks: Option<&'a mut Checks>,
     pub notes: &'a mut Vec<String>,
+    /// Truncated copies of functions (`__enzyme_truncate_*_func`), made once each.
+    pub truncations: &'a mut crate::truncate::Truncations,
 }
 
 /// Replaces a reverse-mode call (`__enzyme_autodiff`, or `__enzyme_reverse` when `tail`
@@ -32,7 +34,7 @@ pub fn replace_call(
     ac: &AutodiffCall,
     req: &Request,
     g: Value,
-    tail: Option<&[Value]>,
+    tail: Option<(&[Value], Value)>,
 ) -> Result<(), Diagnostic> {
     let call = ac.call;
     let ctx = env.sup.module.context();
@@ -101,10 +103,13 @@ pub fn replace_call(
                 }
             }
         }
-        Some(tail) => {
+        Some((tail, aug)) => {
             for v in tail {
                 let k = args.len();
                 args.push(convert(&b, *v, params[k]));
+            }
+            if ac.opts.tape.is_some() {
+                args.push(crate::hookret::tape_from_caller(env.sup, &b, ac, aug));
             }
         }
     }
@@ -210,16 +215,15 @@ pub fn replace_forward(
         return replace_forward_with_primal(env, ac, req, g, user_ty, &ret_leaves);
     }
     let pointer_ret = ret.is_pointer() && width == 1 && user_ty.is_pointer();
-    if !user_ty.is_void()
-        && !pointer_ret
-        && !ret_leaves.is_empty()
-        && user_leaves.len() != width * ret_leaves.len()
-    {
+    let with_primal = ac.opts.primal_return;
+    let with_tangent = !ac.opts.const_return;
+    let want = (usize::from(with_primal) + width * usize::from(with_tangent)) * ret_leaves.len();
+    if !user_ty.is_void() && !pointer_ret && !ret_leaves.is_empty() && user_leaves.len() != want {
         return Err(err(
             format!(
-                "`{}` returns {ret}; with {width} lane(s) its tangent has {} floating value(s), but the call's declared return type {user_ty} holds {}",
+                "`{}` returns {ret}; with {width} lane(s){} the hook returns {want} floating value(s), but the call's declared return type {user_ty} holds {}",
                 ac.func.name(),
-                width * ret_leaves.len(),
+                if with_primal { " and enzyme_primal_return" } else { "" },
                 user_leaves.len()
             ),
             "declare the hook to return the function's return type (one lane), or a struct of N of them with enzyme_width, N; declare it void for functions returning void",
@@ -240,10 +244,19 @@ pub fn replace_forward(
         checkgrad::end_forward(env.sup, &b, plan, t);
     }
     let mut result = None;
-    if !user_ty.is_void() && returns_tangent(req) && (pointer_ret || !ret_leaves.is_empty()) {
-        let lanes: Vec<Value> = (0..width as u32)
-            .map(|l| b.extract_value(r, 1 + l))
-            .collect();
+    let has_values = if with_tangent {
+        returns_tangent(req)
+    } else {
+        with_primal
+    };
+    if !user_ty.is_void() && has_values && (pointer_ret || !ret_leaves.is_empty()) {
+        let mut lanes: Vec<Value> = Vec::new();
+        if with_primal {
+            lanes.push(b.extract_value(r, 0));
+        }
+        if with_tangent {
+            lanes.extend((0..width as u32).map(|l| b.extract_value(r, 1 + l)));
+        }
         let v = if pointer_ret {
             lanes[0]
         } else {
@@ -352,18 +365,28 @@ pub fn replace_augment(
     let b = Builder::new(env.sup.module.context());
     let user_ty = call.call_sret_type(0).unwrap_or_else(|| call.ty());
     let ret = req.func.function_type().return_type();
-    let shape_ok = user_ty.is_pointer()
-        || (user_ty.kind() == TypeKind::Struct
+    let with_primal = !ret.is_void() && !ac.opts.noret;
+    // What the hook's declared type holds: the tape unless `enzyme_tape` sends it to the
+    // caller's memory, the primal result unless `enzyme_noret` or `f` returns void.
+    let shape = match ac.opts.tape {
+        None if user_ty.is_pointer() => Some((true, false)),
+        None => (with_primal
+            && user_ty.kind() == TypeKind::Struct
             && user_ty.struct_fields().len() == 2
-            && user_ty.struct_fields()[0].is_pointer()
-            && !ret.is_void());
-    if !shape_ok {
+            && user_ty.struct_fields()[0].is_pointer())
+        .then_some((true, true)),
+        Some(_) if user_ty.is_void() => Some((false, false)),
+        Some(_) => (with_primal
+            && (user_ty == ret || (user_ty.is_fp_scalar() && ret.is_fp_scalar())))
+        .then_some((false, true)),
+    };
+    let Some((tape_in_result, primal_in_result)) = shape else {
         let caller = call.parent_function().name();
         return Err(crate::request::make_err(call, &caller)(
-            format!("`{}` must be declared to return the tape (`void *`), or `struct {{ void *tape; T result; }}` to get the primal result too; it returns {user_ty}", call.called_value().name()),
+            format!("`{}` must be declared to return the tape (`void *`), or `struct {{ void *tape; T result; }}` to get the primal result too (with enzyme_tape: `void`, or the result type `T`); it returns {user_ty}", call.called_value().name()),
             "declare e.g. extern void *__enzyme_augmentfwd(void *, ...);",
         ));
-    }
+    };
     b.position_before(call);
     zero_shadow_globals(env.sup, &b);
     let params = aug.function_type().param_types();
@@ -371,16 +394,67 @@ pub fn replace_augment(
     let r = b.call_fn(aug, &args);
     let fields = aug.function_type().return_type().struct_fields();
     let tape = b.extract_value(r, fields.len() as u32 - 1);
-    let v = if user_ty.is_pointer() {
-        tape
-    } else {
-        let primal = b.extract_value(r, 0);
-        let fty = user_ty.struct_fields()[1];
-        let primal = convert(&b, primal, fty);
-        let agg = b.insert_value(user_ty.undef(), tape, 0);
-        b.insert_value(agg, primal, 1)
+    crate::hookret::tape_to_caller(env.sup, &b, ac, aug, tape)?;
+    let v = match (tape_in_result, primal_in_result) {
+        (true, false) => Some(tape),
+        (true, true) => {
+            let primal = b.extract_value(r, 0);
+            let fty = user_ty.struct_fields()[1];
+            let primal = convert(&b, primal, fty);
+            let agg = b.insert_value(user_ty.undef(), tape, 0);
+            Some(b.insert_value(agg, primal, 1))
+        }
+        (false, true) => Some(convert(&b, b.extract_value(r, 0), user_ty)),
+        (false, false) => None,
     };
-    fill_result(&b, call, Some(v));
+    fill_result(&b, call, v);
+    erase_hook_call(call);
+    Ok(())
+}
+
+/// Replaces `__enzyme_autodiff(f, enzyme_primal_return, …)` by the split pair `aug`/`rev`
+/// (see `hookret`): the hook returns `f`'s result, then the adjoints.
+pub fn replace_with_primal(
+    env: &mut HookEnv<'_>,
+    ac: &AutodiffCall,
+    req: &Request,
+    aug: Value,
+    rev: Value,
+) -> Result<(), Diagnostic> {
+    let call = ac.call;
+    let b = Builder::new(env.sup.module.context());
+    let user_ty = call.call_sret_type(0).unwrap_or_else(|| call.ty());
+    let n_active = req
+        .args
+        .iter()
+        .filter(|a| **a == ArgActivity::Active)
+        .count();
+    b.position_before(call);
+    zero_shadow_globals(env.sup, &b);
+    let aparams = aug.function_type().param_types();
+    let args = call_args(&b, &ac.args, &aparams, 1);
+    let r = b.call_fn(aug, &args);
+    let fields = aug.function_type().return_type().struct_fields();
+    let primal = b.extract_value(r, 0);
+    let tape = b.extract_value(r, fields.len() as u32 - 1);
+    let rparams = rev.function_type().param_types();
+    let mut rargs = call_args(&b, &ac.args, &rparams, 1);
+    if req.ret_active {
+        rargs.push(req.func.function_type().return_type().const_float(1.0));
+    }
+    rargs.push(tape);
+    let d = b.call_fn(rev, &rargs);
+    let adjs: Vec<Value> = (0..n_active as u32)
+        .map(|k| b.extract_value(d, k))
+        .collect();
+    let v = if user_ty.is_void() {
+        None
+    } else {
+        Some(crate::hookret::primal_and_adjoints(
+            &b, ac, user_ty, primal, &adjs,
+        )?)
+    };
+    fill_result(&b, call, v);
     erase_hook_call(call);
     Ok(())
 }
@@ -388,17 +462,7 @@ pub fn replace_augment(
 /// Replaces an `__enzyme_augmentsize` call by the byte size of the tape block that the
 /// augmented forward function allocates (the constant of its entry tape allocation).
 pub fn replace_augment_size(call: Value, aug: Value) {
-    let size = aug
-        .entry_block()
-        .and_then(|e| {
-            e.instructions().into_iter().find(|i| {
-                i.is_call()
-                    && i.called_function()
-                        .is_some_and(|f| f.name() == crate::runtime::RtFn::TapeAlloc.name())
-            })
-        })
-        .and_then(|m| m.call_args()[0].const_int_value())
-        .unwrap_or(0);
+    let size = crate::hookret::tape_size(aug);
     let ty = call.ty();
     if ty.is_integer() {
         call.replace_all_uses_with(ty.const_int(size as u64));

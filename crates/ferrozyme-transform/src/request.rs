@@ -8,7 +8,7 @@
 //! arguments, an unknown marker, a first argument that is not a function — is a
 //! `bad-autodiff-call` diagnostic naming the call's source line.
 
-use ferrozyme_abi::{marker, Marker, MARKER_PREFIX};
+use ferrozyme_abi::{call_marker, marker, unsupported_marker, CallMarker, Marker, MARKER_PREFIX};
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_llvm::{DiagKind, Diagnostic, Opcode, Type, Value};
 
@@ -39,8 +39,10 @@ pub struct CallArg {
 /// Which hook a call is, for parsing purposes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// `__enzyme_autodiff` and `__enzyme_augmentfwd`: reverse-mode markers.
+    /// `__enzyme_autodiff`: reverse-mode markers.
     Reverse,
+    /// `__enzyme_augmentfwd`: reverse-mode markers (the tape is its result).
+    AugmentFwd,
     /// `__enzyme_fwddiff`: floats take a tangent after them instead of being `enzyme_out`.
     Forward,
     /// `__enzyme_reverse`: reverse-mode markers, then `[dret,] tape`.
@@ -58,28 +60,117 @@ pub struct AutodiffCall {
     pub primal_return: bool,
     /// Values after the function's arguments: `__enzyme_reverse`'s return seed and tape.
     pub trailing: Vec<Value>,
+    /// The call-level markers (`enzyme_primal_return`, `enzyme_tape, p` ...).
+    pub opts: CallOptions,
 }
 
-/// The marker a call argument stands for, if it is one.
-pub fn marker_of(v: Value) -> Option<Result<Marker, String>> {
-    let g = if v.opcode() == Some(Opcode::LLVMLoad) {
-        v.operand(0)
-    } else if v.is_global_variable() {
-        v
+/// What the call-level markers of a hook call ask for.
+#[derive(Clone, Debug, Default)]
+pub struct CallOptions {
+    /// `enzyme_primal_return`.
+    pub primal_return: bool,
+    /// `enzyme_noret`.
+    pub noret: bool,
+    /// `enzyme_const_return`: the result carries no derivative.
+    pub const_return: bool,
+    /// `enzyme_allocated, N`.
+    pub allocated: Option<u64>,
+    /// `enzyme_tape, p`.
+    pub tape: Option<Value>,
+}
+
+/// The `enzyme_*` name a call argument stands for: a marker global (its value loaded,
+/// or the global itself, casts stripped) or a metadata string (`metadata
+/// !"enzyme_dup"`, as rustc's and Julia's IR pass markers).
+pub fn marker_name(v: Value) -> Option<String> {
+    let name = if v.is_metadata() {
+        v.md_string()?
     } else {
-        return None;
+        let mut g = if v.opcode() == Some(Opcode::LLVMLoad) {
+            v.operand(0)
+        } else {
+            v
+        };
+        g = strip_casts(g);
+        if !g.is_global_variable() {
+            return None;
+        }
+        g.name()
     };
-    if !g.is_global_variable() {
-        return None;
-    }
-    let name = g.name();
-    if !name.starts_with(MARKER_PREFIX) {
-        return None;
-    }
+    name.starts_with(MARKER_PREFIX).then_some(name)
+}
+
+/// The argument marker a call argument stands for, if it is one (`Err(name)` for any
+/// other `enzyme_*` name).
+pub fn marker_of(v: Value) -> Option<Result<Marker, String>> {
+    let name = marker_name(v)?;
     Some(marker(&name).ok_or(name))
 }
 
-fn strip_casts(mut v: Value) -> Value {
+/// Takes the call-level markers (and the values they consume) out of a hook call's
+/// operands; markers Ferrozyme does not implement are errors naming them.
+fn split_call_markers(
+    ops: Vec<Value>,
+    err: &ErrFn<'_>,
+) -> Result<(CallOptions, Vec<Value>), Diagnostic> {
+    let mut opts = CallOptions::default();
+    let mut rest = Vec::with_capacity(ops.len());
+    let mut it = ops.into_iter();
+    while let Some(v) = it.next() {
+        let Some(name) = marker_name(v) else {
+            rest.push(v);
+            continue;
+        };
+        if let Some(why) = unsupported_marker(&name) {
+            return Err(err(
+                format!("the marker `{name}` is not supported: {why}"),
+                "remove the marker (see the README's ABI table for what Ferrozyme supports)",
+            ));
+        }
+        let Some(m) = call_marker(&name) else {
+            rest.push(v);
+            continue;
+        };
+        let mut operand = || {
+            it.next().ok_or_else(|| {
+                err(
+                    format!("`{name}` must be followed by a value"),
+                    "write enzyme_allocated, <bytes> and enzyme_tape, <pointer>",
+                )
+            })
+        };
+        match m {
+            CallMarker::PrimalReturn => opts.primal_return = true,
+            CallMarker::NoRet => opts.noret = true,
+            CallMarker::ConstReturn => opts.const_return = true,
+            CallMarker::ActiveReturn => opts.const_return = false,
+            CallMarker::NoEffect => {}
+            CallMarker::Allocated => {
+                let n = operand()?;
+                let Some(k) = n.const_int_value().filter(|k| *k >= 0) else {
+                    return Err(err(
+                        format!("`enzyme_allocated` must be followed by a constant byte count, found {n}"),
+                        "write enzyme_allocated, 256 (an integer literal: the size of the tape memory you provide)",
+                    ));
+                };
+                opts.allocated = Some(k as u64);
+            }
+            CallMarker::Tape => {
+                let p = operand()?;
+                if !p.ty().is_pointer() {
+                    return Err(err(
+                        format!("`enzyme_tape` must be followed by a pointer to the tape memory, found {p}"),
+                        "write enzyme_tape, tape_memory (a pointer)",
+                    ));
+                }
+                opts.tape = Some(p);
+            }
+        }
+    }
+    Ok((opts, rest))
+}
+
+pub(crate) fn strip_casts(mut v: Value) -> Value {
     for _ in 0..4 {
         if let Some(target) = v.aliasee() {
             // `__attribute__((alias("f")))`: the function behind the alias.
@@ -179,9 +270,10 @@ pub(crate) fn split_width_error(call: Value, caller_name: &str) -> Diagnostic {
 pub fn parse_markers_only(
     call: Value,
     caller_name: &str,
-) -> Result<(Value, Vec<ArgActivity>), Diagnostic> {
+) -> Result<(Value, Vec<ArgActivity>, CallOptions), Diagnostic> {
     let err = make_err(call, caller_name);
     let (func, rest) = hook_function(call, caller_name, &err)?;
+    let (opts, rest) = split_call_markers(rest, &err)?;
     let params = func.params();
     let mut marks = Vec::new();
     for v in &rest {
@@ -222,7 +314,7 @@ pub fn parse_markers_only(
             None => default_activity(p.ty()),
         })
         .collect();
-    Ok((func, acts))
+    Ok((func, acts, opts))
 }
 
 /// Enzyme's defaults for unmarked arguments.
@@ -240,12 +332,15 @@ fn default_activity(pty: ferrozyme_llvm::Type) -> ArgActivity {
 pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall, Diagnostic> {
     let err = make_err(call, caller_name);
     let (func, ops) = hook_function(call, caller_name, &err)?;
+    let (opts, ops) = split_call_markers(ops, &err)?;
+    check_call_options(&opts, func, mode, &err)?;
     let mut r = Reader {
         rest: ops.into_iter().peekable(),
         err: &err,
         fname: func.name(),
         func,
         mode,
+        opts: &opts,
     };
     let (width, primal_return) = r.leading()?;
     let params = func.params();
@@ -261,7 +356,48 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         width,
         primal_return,
         trailing,
+        opts,
     })
+}
+
+/// Call-level markers that do not fit the function or the mode.
+fn check_call_options(
+    opts: &CallOptions,
+    func: Value,
+    mode: Mode,
+    err: &ErrFn<'_>,
+) -> Result<(), Diagnostic> {
+    let ret = func.function_type().return_type();
+    if opts.primal_return && ret.is_void() {
+        return Err(err(
+            format!(
+                "`enzyme_primal_return` asks for the result of `{}`, which returns void",
+                func.name()
+            ),
+            "remove enzyme_primal_return",
+        ));
+    }
+    if opts.primal_return && mode == Mode::ReverseSplit {
+        return Err(err(
+            "`enzyme_primal_return` is not available in `__enzyme_reverse`: the primal result comes from `__enzyme_augmentfwd`".to_string(),
+            "declare __enzyme_augmentfwd to return struct { void *tape; T result; } instead",
+        ));
+    }
+    if opts.allocated.is_some() && opts.tape.is_none() {
+        return Err(err(
+            "`enzyme_allocated, N` without `enzyme_tape, p`: a tape returned by value is not supported".to_string(),
+            "also pass the memory: enzyme_allocated, N, enzyme_tape, p",
+        ));
+    }
+    if (opts.allocated.is_some() || opts.tape.is_some())
+        && !matches!(mode, Mode::ReverseSplit | Mode::AugmentFwd)
+    {
+        return Err(err(
+            "`enzyme_tape`/`enzyme_allocated` only apply to `__enzyme_augmentfwd` and `__enzyme_reverse`".to_string(),
+            "remove them, or use split mode",
+        ));
+    }
+    Ok(())
 }
 
 /// The operands of a hook call after the function, read left to right.
@@ -272,6 +408,7 @@ struct Reader<'a> {
     fname: String,
     func: Value,
     mode: Mode,
+    opts: &'a CallOptions,
 }
 
 /// What precedes an argument's value: its marker, and the stride of `enzyme_dupv`.
@@ -532,10 +669,10 @@ impl Reader<'_> {
     fn trailing(self, func: Value, n: usize) -> Result<Vec<Value>, Diagnostic> {
         let fname = &self.fname;
         let trailing: Vec<Value> = self.rest.collect();
+        let seed = func.function_type().return_type().is_fp_scalar() && !self.opts.const_return;
+        let tape_last = self.opts.tape.is_none();
         let want = match self.mode {
-            Mode::ReverseSplit => {
-                1 + usize::from(func.function_type().return_type().is_fp_scalar())
-            }
+            Mode::ReverseSplit => usize::from(tape_last) + usize::from(seed),
             _ => 0,
         };
         if trailing.len() > want {
@@ -549,13 +686,19 @@ impl Reader<'_> {
             return Err((self.err)(
                 format!(
                     "`__enzyme_reverse` for `{fname}` needs {} after the arguments, found {}",
-                    if want == 2 { "the return's adjoint seed and the tape" } else { "the tape" },
+                    match (seed, tape_last) {
+                        (true, true) => "the return's adjoint seed and the tape",
+                        (true, false) => "the return's adjoint seed",
+                        _ => "the tape",
+                    },
                     trailing.len()
                 ),
                 "pass the same arguments as to __enzyme_augmentfwd, then the seed of the result (if it returns a float), then the tape",
             ));
         }
-        if self.mode == Mode::ReverseSplit && !trailing.last().is_some_and(|t| t.ty().is_pointer())
+        if self.mode == Mode::ReverseSplit
+            && tape_last
+            && !trailing.last().is_some_and(|t| t.ty().is_pointer())
         {
             return Err((self.err)(
                 "the last argument of `__enzyme_reverse` must be the tape returned by __enzyme_augmentfwd".to_string(),

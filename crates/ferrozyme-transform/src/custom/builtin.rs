@@ -133,10 +133,12 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
                     func,
                     aug: get(format!("__fz_aug.{name}")),
                     rev: get(format!("__fz_rev.{name}")),
+                    library: false,
                 },
                 ForwardRule {
                     func,
                     fwd: get(format!("__fz_fwd.{name}")),
+                    library: false,
                 },
             )
         })

@@ -18,6 +18,7 @@
 //! derivative functions the rest of the pass calls (same signatures as synthesized ones,
 //! `crate::signature`) are thin wrappers around them (`wrappers.rs`).
 
+mod blas;
 mod builtin;
 mod convention;
 mod holomorphic;
@@ -27,10 +28,12 @@ mod wrappers;
 use std::collections::HashMap;
 
 use ferrozyme_abi::{
-    registration, Registration, CUSTOM_RULE_ATTR, ENZYME_FUNCTION_PREFIX, INACTIVE_ATTR,
+    registration, Registration, ALLOCATOR_ATTR, CUSTOM_RULE_ATTR, DEALLOCATOR_ATTR,
+    ENZYME_FUNCTION_PREFIX, FUNCTION_LIKE_ATTR, INACTIVE_ATTR,
 };
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
 
+pub(crate) use blas::prune as prune_library_rules;
 pub(crate) use wrappers::{synthesize_forward, synthesize_reverse};
 
 /// `__enzyme_register_gradient_f = {f, aug, rev}`.
@@ -39,6 +42,9 @@ pub(crate) struct ReverseRule {
     pub func: Value,
     pub aug: Value,
     pub rev: Value,
+    /// A built-in rule in the library convention (`blas.rs`): the rule functions take the
+    /// activity mask first and a null shadow for constant memory.
+    pub library: bool,
 }
 
 /// `__enzyme_register_derivative_f = {f, fwd}`.
@@ -46,6 +52,8 @@ pub(crate) struct ReverseRule {
 pub(crate) struct ForwardRule {
     pub func: Value,
     pub fwd: Value,
+    /// As `ReverseRule::library`.
+    pub library: bool,
 }
 
 /// The registered rules of a module.
@@ -72,16 +80,17 @@ impl Registry {
             }
         }
         match builtin::link(module) {
-            Ok(rules) => {
-                for (rev, fwd) in rules {
-                    mark_custom(rev.func);
-                    reg.reverse.insert(rev.func, rev);
-                    reg.forward.insert(fwd.func, fwd);
-                }
-            }
+            Ok(rules) => reg.add_builtin(rules),
             Err(e) => diags.push(Diagnostic::new(
                 DiagKind::Internal,
                 format!("linking the rules of the complex-arithmetic helpers failed: {e}"),
+            )),
+        }
+        match blas::link(module) {
+            Ok(rules) => reg.add_builtin(rules),
+            Err(e) => diags.push(Diagnostic::new(
+                DiagKind::Internal,
+                format!("linking the BLAS/LAPACK derivative rules failed: {e}"),
             )),
         }
         if diags.is_empty() {
@@ -127,6 +136,7 @@ impl Registry {
                         func: f[0],
                         aug: f[1],
                         rev: f[2],
+                        library: false,
                     },
                 );
             }
@@ -138,6 +148,7 @@ impl Registry {
                     ForwardRule {
                         func: f[0],
                         fwd: f[1],
+                        library: false,
                     },
                 );
             }
@@ -153,10 +164,9 @@ impl Registry {
                     f.add_string_fn_attr(INACTIVE_ATTR, "");
                 }
             }
-            Registration::InactiveGlobal
-            | Registration::SplitDerivative
-            | Registration::FunctionLike
-            | Registration::AllocationLike => {
+            Registration::AllocationLike => read_allocation_like(name, &items)?,
+            Registration::FunctionLike => read_function_like(name, &items)?,
+            Registration::InactiveGlobal | Registration::SplitDerivative => {
                 return Err(Diagnostic::new(
                     DiagKind::BadAutodiffCall,
                     format!("the registration `{name}` is not supported yet"),
@@ -167,6 +177,18 @@ impl Registry {
             }
         }
         Ok(())
+    }
+
+    /// Registers built-in rules (unless the user registered their own for the function).
+    fn add_builtin(&mut self, rules: Vec<(ReverseRule, ForwardRule)>) {
+        for (rev, fwd) in rules {
+            if self.has_rule(rev.func) {
+                continue;
+            }
+            mark_custom(rev.func);
+            self.reverse.insert(rev.func, rev);
+            self.forward.insert(fwd.func, fwd);
+        }
     }
 
     pub fn reverse(&self, f: Value) -> Option<ReverseRule> {
@@ -181,6 +203,121 @@ impl Registry {
     pub fn has_rule(&self, f: Value) -> bool {
         self.reverse.contains_key(&f) || self.forward.contains_key(&f)
     }
+}
+
+/// `void *__enzyme_allocation_like[4] = {alloc, (void *)size_index, (void *)"indices",
+/// dealloc};`: calls of `alloc` allocate `size` bytes like `malloc` (their result gets a
+/// zeroed shadow of that size), calls of `dealloc` free them like `free`. `indices` lists,
+/// for each argument of `dealloc`, where it comes from: `-1` is the allocated pointer, `k`
+/// argument `k` of the allocation call; the position of `-1` is the pointer `dealloc`
+/// frees.
+fn read_allocation_like(name: &str, items: &[Value]) -> Result<(), Diagnostic> {
+    let shape = || {
+        bad(
+            name,
+            format!("must list the allocator, its size argument, the deallocator's argument list and the deallocator; found {}", describe(items)),
+            "write e.g. void *__enzyme_allocation_like[4] = {(void *)my_alloc, (void *)0, (void *)\"-1\", (void *)my_free};",
+        )
+    };
+    if items.len() != 4 || !items[0].is_function() || !items[3].is_function() {
+        return Err(shape());
+    }
+    let (alloc, dealloc) = (items[0], items[3]);
+    let size = if items[1].is_null() {
+        Some(0)
+    } else if items[1].is_constant_expr() && items[1].const_opcode() == Some(Opcode::LLVMIntToPtr) {
+        items[1].operand(0).const_int_value()
+    } else {
+        items[1].const_int_value()
+    };
+    let nparams = alloc.params().len() as i64;
+    let Some(size) = size.filter(|k| (0..nparams).contains(k)) else {
+        return Err(bad(
+            name,
+            format!("names size argument {:?}, but `{}` has {nparams} parameter(s)", size, alloc.name()),
+            "the second entry is the index (from 0) of the allocator's size argument, e.g. (void *)1",
+        ));
+    };
+    if !alloc.params()[size as usize].ty().is_integer() {
+        return Err(bad(
+            name,
+            format!(
+                "names argument {size} of `{}` as the size, but it is not an integer",
+                alloc.name()
+            ),
+            "the second entry is the index (from 0) of the allocator's size argument",
+        ));
+    }
+    let list = items[2].c_string().ok_or_else(shape)?;
+    let indices: Vec<i64> = list
+        .split(',')
+        .map(|t| t.trim().parse::<i64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            bad(
+                name,
+                format!("has the deallocator argument list \"{list}\", which is not a comma-separated list of integers"),
+                "write e.g. \"-1\" (the pointer only) or \"-1,2\"",
+            )
+        })?;
+    let Some(ptr_index) = indices.iter().position(|k| *k == -1) else {
+        return Err(bad(
+            name,
+            format!(
+                "has the deallocator argument list \"{list}\" without -1 (the pointer to free)"
+            ),
+            "write e.g. \"-1\"",
+        ));
+    };
+    if dealloc.params().len() != indices.len() || !dealloc.params()[ptr_index].ty().is_pointer() {
+        return Err(bad(
+            name,
+            format!(
+                "describes {} argument(s) of `{}` (\"{list}\"), which takes {} with the pointer at position {ptr_index}",
+                indices.len(),
+                dealloc.name(),
+                dealloc.params().len()
+            ),
+            "list one entry per argument of the deallocator; -1 marks the pointer it frees",
+        ));
+    }
+    alloc.add_string_fn_attr(ALLOCATOR_ATTR, &size.to_string());
+    dealloc.add_string_fn_attr(DEALLOCATOR_ATTR, &ptr_index.to_string());
+    for f in [alloc, dealloc] {
+        f.remove_fn_attr("alwaysinline");
+        f.add_fn_attr("noinline");
+    }
+    Ok(())
+}
+
+/// `void *__enzyme_function_like[2] = {f, (void *)"name"};`: calls of `f` are treated
+/// like calls of the known function `name` (its derivative rule, or as an allocator or
+/// deallocator).
+fn read_function_like(name: &str, items: &[Value]) -> Result<(), Diagnostic> {
+    let like = (items.len() == 2 && items[0].is_function())
+        .then(|| items[1].c_string())
+        .flatten()
+        .ok_or_else(|| {
+            bad(
+                name,
+                format!(
+                    "must list a function and the name of the function it behaves like; found {}",
+                    describe(items)
+                ),
+                "write e.g. void *__enzyme_function_like[2] = {(void *)my_free, (void *)\"free\"};",
+            )
+        })?;
+    if !ferrozyme_analysis::calls::is_known_function(&like) {
+        return Err(bad(
+            name,
+            format!("says `{}` behaves like `{like}`, a function Ferrozyme has no rule for", items[0].name()),
+            "name a function with a derivative rule (sin, exp, pow ...), an allocator (malloc ...) or a deallocator (free ...)",
+        ));
+    }
+    items[0].add_string_fn_attr(FUNCTION_LIKE_ATTR, &like);
+    items[0].remove_fn_attr("alwaysinline");
+    items[0].add_fn_attr("noinline");
+    Ok(())
 }
 
 /// Marks a function with a registered derivative: its calls use the rule, and nothing

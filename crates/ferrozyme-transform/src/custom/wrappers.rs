@@ -20,10 +20,13 @@ use crate::marshal::{build, fp_leaves};
 use crate::services::Support;
 use crate::signature::{returns_tangent, tangent_return_type, Request, TangentRequest, Target};
 
-/// A registered function's parameters: the hidden `sret` result slot (if any) and the rest.
+/// A registered function's parameters: the hidden `sret` result slot (if any), the
+/// activity mask of a library rule (`blas.rs`), and the rest.
 struct UserFn {
     f: Value,
     sret: Option<Type>,
+    /// A library rule's leading activity mask, passed before the arguments.
+    mask: Option<Value>,
     params: Vec<Type>,
 }
 
@@ -36,7 +39,32 @@ impl UserFn {
         } else {
             all
         };
-        UserFn { f, sret, params }
+        UserFn {
+            f,
+            sret,
+            mask: None,
+            params,
+        }
+    }
+
+    /// A rule function of a library rule: its first parameter (after `sret`) is the
+    /// activity mask `mask`.
+    fn library(f: Value, mask: Value) -> UserFn {
+        let mut u = UserFn::new(f);
+        if !u.params.is_empty() {
+            u.params.remove(0);
+            u.mask = Some(mask);
+        }
+        u
+    }
+
+    /// `new` or `library`, as the rule says.
+    fn of(f: Value, library: bool, mask: Value) -> UserFn {
+        if library {
+            UserFn::library(f, mask)
+        } else {
+            UserFn::new(f)
+        }
     }
 
     /// Calls it with `args` (converted to its parameter types); the result, loaded from
@@ -48,6 +76,7 @@ impl UserFn {
             all.push(s);
             (s, t)
         });
+        all.extend(self.mask);
         for (a, t) in args.iter().zip(&self.params) {
             all.push(coerce(b, *a, *t));
         }
@@ -136,6 +165,7 @@ fn user_args(
     args: &Args,
     layout: &Layout,
     l: usize,
+    null_shadows: bool,
 ) -> Result<Vec<Value>, Vec<Diagnostic>> {
     let mut out = Vec::new();
     for (k, p) in args.primal.iter().enumerate() {
@@ -145,6 +175,8 @@ fn user_args(
         }
         match args.shadows[k].get(l) {
             Some(s) => out.push(*s),
+            // Library rules take a null shadow for constant memory.
+            None if p.ty().is_pointer() && null_shadows => out.push(p.ty().zero()),
             None if p.ty().is_pointer() => {
                 return Err(err(
                     func,
@@ -166,6 +198,8 @@ fn user_args(
 struct ReversePlan {
     aug: UserFn,
     rev: UserFn,
+    /// A library rule: null shadows for constant memory.
+    library: bool,
     layout: Layout,
     aug_ret: AugReturn,
     /// `rev` takes the adjoint of the result.
@@ -179,8 +213,9 @@ struct ReversePlan {
 fn plan_reverse(req: &Request, rule: ReverseRule) -> Result<ReversePlan, Vec<Diagnostic>> {
     let func = rule.func;
     let ret = func.function_type().return_type();
-    let aug = UserFn::new(rule.aug);
-    let rev = UserFn::new(rule.rev);
+    let mask = activity_mask(func, &req.args);
+    let aug = UserFn::of(rule.aug, rule.library, mask);
+    let rev = UserFn::of(rule.rev, rule.library, mask);
     let expected = "aug(each argument, then its shadow if it is a pointer) returning void * / T / struct { void *tape; T result; }";
     let layout = reverse_layout(func, &req.args, aug.params.len()).ok_or_else(|| {
         err(
@@ -238,6 +273,7 @@ fn plan_reverse(req: &Request, rule: ReverseRule) -> Result<ReversePlan, Vec<Dia
     Ok(ReversePlan {
         aug,
         rev,
+        library: rule.library,
         layout,
         aug_ret,
         dret,
@@ -311,7 +347,7 @@ fn call_rev(
     tape: Value,
     req: &Request,
 ) -> Result<Vec<Value>, Vec<Diagnostic>> {
-    let mut a = user_args(func, args, &plan.layout, 0)?;
+    let mut a = user_args(func, args, &plan.layout, 0, plan.library)?;
     let ret = func.function_type().return_type();
     if plan.dret {
         a.push(seed.unwrap_or_else(|| ret.zero()));
@@ -388,9 +424,11 @@ pub(crate) fn synthesize_reverse(
             let params = g.params();
             let (args, k) = split_params(&params, &req.args, 1, dup);
             let seed = req.ret_active.then(|| params[k]);
-            let r = plan
-                .aug
-                .call(&b, &entry, &user_args(func, &args, &plan.layout, 0)?);
+            let r = plan.aug.call(
+                &b,
+                &entry,
+                &user_args(func, &args, &plan.layout, 0, plan.library)?,
+            );
             let (tape, _, _) = unpack_aug(&b, &plan, r);
             let adj = call_rev(&b, &entry, func, &plan, &args, seed, tape, req)?;
             ret_adjoints(&b, g.function_type().return_type(), &adj);
@@ -398,9 +436,11 @@ pub(crate) fn synthesize_reverse(
         Target::Split { aug, rev } => {
             let (b, entry) = builders(ctx, aug);
             let (args, _) = split_params(&aug.params(), &req.args, 1, dup);
-            let r = plan
-                .aug
-                .call(&b, &entry, &user_args(func, &args, &plan.layout, 0)?);
+            let r = plan.aug.call(
+                &b,
+                &entry,
+                &user_args(func, &args, &plan.layout, 0, plan.library)?,
+            );
             let (tape, result, shadow) = unpack_aug(&b, &plan, r);
             let rty = aug.function_type().return_type();
             let mut agg = rty.undef();
@@ -431,6 +471,17 @@ pub(crate) fn synthesize_reverse(
     Ok(())
 }
 
+/// The activity mask a library rule takes: bit k set when argument k is not constant.
+fn activity_mask(func: Value, acts: &[ArgActivity]) -> Value {
+    let bits = acts
+        .iter()
+        .take(64)
+        .enumerate()
+        .filter(|(_, a)| **a != ArgActivity::Const)
+        .fold(0u64, |m, (k, _)| m | (1 << k));
+    func.ty().context().i64().const_int(bits)
+}
+
 /// A builder at the end of a new entry block of `g`, and one for its allocas.
 fn builders(ctx: ferrozyme_llvm::Context, g: Value) -> (Builder, Builder) {
     let b = Builder::new(ctx);
@@ -450,7 +501,8 @@ pub(crate) fn synthesize_forward(
     g: Value,
 ) -> Result<(), Vec<Diagnostic>> {
     let func = rule.func;
-    let fwd = UserFn::new(rule.fwd);
+    let mask = activity_mask(func, &req.args);
+    let fwd = UserFn::of(rule.fwd, rule.library, mask);
     let layout = forward_layout(func, &req.args, fwd.params.len()).ok_or_else(|| {
         err(
             func,
@@ -491,7 +543,11 @@ pub(crate) fn synthesize_forward(
     let mut primal = None;
     let mut tangents = Vec::new();
     for l in 0..req.width.max(1) as usize {
-        let r = fwd.call(&b, &entry, &user_args(func, &args, &layout, l)?);
+        let r = fwd.call(
+            &b,
+            &entry,
+            &user_args(func, &args, &layout, l, rule.library)?,
+        );
         if pair {
             primal.get_or_insert_with(|| b.extract_value(r, 0));
             tangents.push(coerce(&b, b.extract_value(r, 1), ret));

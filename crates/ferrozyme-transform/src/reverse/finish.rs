@@ -44,6 +44,10 @@ impl Gen<'_> {
     /// reservation per counted loop.
     fn finish_records(&mut self) {
         let i64t = self.fx.ctx.i64();
+        if self.tape.record_order.is_empty() {
+            // No stacks: the module needs no stack runtime (see `runtime`'s pieces).
+            return;
+        }
         let pop = self.sup.rt(RtFn::Pop);
         for blk in self.tape.record_order.clone() {
             let (stack, size) = {
@@ -79,9 +83,9 @@ impl Gen<'_> {
             return;
         };
         let i64t = self.fx.ctx.i64();
-        let free_stack = self.sup.rt(RtFn::StackFree);
         self.b.position_before(ret);
         for blk in self.tape.record_order.clone() {
+            let free_stack = self.sup.rt(RtFn::StackFree);
             let off = i64t.const_int(self.tape.records[&blk].stack);
             let s = self.b.byte_gep(self.tape.rev, off);
             self.b.call_fn(free_stack, &[s]);

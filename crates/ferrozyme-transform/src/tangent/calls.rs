@@ -199,13 +199,14 @@ impl TangentGen<'_> {
     }
 
     /// `free`: the shadows are freed with the primal.
-    fn tangent_free(&mut self, i: Value, args: &[Value]) -> Option<Vec<Value>> {
+    fn tangent_free(&mut self, i: Value, _args: &[Value]) -> Option<Vec<Value>> {
         self.copy(i);
-        if self.fx.act.is_shadowed(args[0]) {
+        let p = ferrozyme_analysis::calls::freed_pointer(i);
+        if self.fx.act.is_shadowed(p) {
             let free = self
                 .sup
                 .libc("free", self.fx.ctx.void(), &[self.fx.ctx.ptr()]);
-            for s in self.tangent(args[0]) {
+            for s in self.tangent(p) {
                 self.b.call_fn(free, &[s]);
             }
         }

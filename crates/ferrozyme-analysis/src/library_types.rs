@@ -1,0 +1,500 @@
+//! Which C++ standard library calls cannot carry derivatives, decided from their types.
+//!
+//! A function without IR needs a rule, unless nothing it can do reaches a derivative: it
+//! returns no floating-point value and writes no memory that holds one. For C++'s
+//! standard library (`std::`, compiled into libstdc++ and seen only as declarations) the
+//! Itanium-mangled name spells out the parameter types, so that can be decided by type:
+//!
+//! * every parameter through which the function may write — a pointer or reference to
+//!   non-`const` data, and `this` of a non-`const` member function — must point to
+//!   *float-free* data;
+//! * by-value parameters must be float-free too (a by-value object may hold pointers it
+//!   writes through);
+//! * a result returned in memory (`sret`) must be a float-free class, and a result
+//!   returned by value must not be floating-point (the caller checks the IR type).
+//!
+//! *Float-free* types: the integer and character types and `bool`; pointers to
+//! float-free types; and the library's character, string and stream classes
+//! ([`FLOAT_FREE_CLASSES`]) when their template arguments are float-free (a
+//! `std::basic_ostream<char>` holds characters, flags and integers; a
+//! `std::vector<double>` is not on the list). `void *` is not float-free (it may point to
+//! anything). So `std::cout << x` (`std::ostream::operator<<(double)`: `this` is a
+//! float-free stream, `x` a value), `std::string` and `std::stringstream` construction,
+//! `str()`, `std::to_string(double)`, `std::filebuf::open` are inactive by the same
+//! criterion, while `std::istream::operator>>(double&)` (a `double &` written) and
+//! `std::vector<double>::push_back` (a class holding doubles) are not.
+//!
+//! The demangled text (from the `cpp_demangle` crate) is parsed just enough: the
+//! function's qualified name, its parameter list, its `const` qualifier, and the return
+//! type where templates spell it.
+
+/// Class (template) names whose instances hold no floating-point data when their
+/// template arguments hold none: characters, strings, streams, locales, buffers.
+pub const FLOAT_FREE_CLASSES: &[&str] = &[
+    "std::basic_string",
+    "std::__cxx11::basic_string",
+    "std::basic_string_view",
+    "std::char_traits",
+    "std::allocator",
+    "std::basic_ios",
+    "std::basic_ostream",
+    "std::basic_istream",
+    "std::basic_iostream",
+    "std::basic_streambuf",
+    "std::basic_stringbuf",
+    "std::__cxx11::basic_stringbuf",
+    "std::basic_stringstream",
+    "std::__cxx11::basic_stringstream",
+    "std::basic_ostringstream",
+    "std::__cxx11::basic_ostringstream",
+    "std::basic_istringstream",
+    "std::__cxx11::basic_istringstream",
+    "std::basic_filebuf",
+    "std::basic_ofstream",
+    "std::basic_ifstream",
+    "std::basic_fstream",
+    "std::__basic_file",
+    "std::ostreambuf_iterator",
+    "std::istreambuf_iterator",
+    "std::ctype",
+    "std::ios_base",
+    "std::ios_base::Init",
+    "std::locale",
+    "std::locale::facet",
+    "std::_Ios_Openmode",
+    "std::_Ios_Fmtflags",
+    "std::_Ios_Iostate",
+    "std::_Ios_Seekdir",
+    // The typedefs the demangler prints for the `char` instances.
+    "std::string",
+    "std::ostream",
+    "std::istream",
+    "std::iostream",
+    "std::streambuf",
+    "std::nothrow_t",
+    "std::align_val_t",
+    // The va_list of a formatting function (`vsnprintf` through `__gnu_cxx::__to_xstring`):
+    // it points to the caller's argument save area, which holds no differentiable memory.
+    "__va_list_tag",
+];
+
+/// The integer, character and boolean types (float-free scalars).
+const INTEGER_TYPES: &[&str] = &[
+    "bool",
+    "char",
+    "signed char",
+    "unsigned char",
+    "wchar_t",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "short",
+    "unsigned short",
+    "int",
+    "unsigned int",
+    "long",
+    "unsigned long",
+    "long long",
+    "unsigned long long",
+    "__int128",
+    "unsigned __int128",
+    "decltype(nullptr)",
+];
+
+/// A demangled function name, taken apart.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// The qualified name (`std::ostream::operator<<`).
+    pub name: String,
+    /// The return type, when the mangling spells it (function templates).
+    pub ret: Option<String>,
+    pub params: Vec<String>,
+    /// A `const` member function.
+    pub is_const: bool,
+}
+
+/// Demangles an Itanium C++ name.
+pub fn demangle(mangled: &str) -> Option<String> {
+    if !mangled.starts_with("_Z") {
+        return None;
+    }
+    cpp_demangle::Symbol::new(mangled).ok()?.demangle().ok()
+}
+
+/// `operator<<` and friends contain brackets that are not template brackets: they are
+/// masked (with characters of the same width) while the text is split.
+fn mask_operators(s: &str) -> String {
+    let mut out = s.to_string();
+    for op in [
+        "operator<<=",
+        "operator>>=",
+        "operator<=>",
+        "operator<<",
+        "operator>>",
+        "operator<=",
+        "operator>=",
+        "operator->*",
+        "operator->",
+        "operator<",
+        "operator>",
+        "operator()",
+    ] {
+        let masked = format!("operator{}", "@".repeat(op.len() - "operator".len()));
+        out = out.replace(op, &masked);
+    }
+    out
+}
+
+/// Depth of brackets (`<>`, `()`, `[]`) before each byte of the masked text.
+fn split_top(s: &str, sep: char) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        if c == sep && depth == 0 {
+            parts.push(cur.trim().to_string());
+            cur.clear();
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.trim().is_empty() {
+        parts.push(cur.trim().to_string());
+    }
+    parts
+}
+
+/// Takes a demangled function apart; `None` for anything else (variables, special names).
+pub fn parse_signature(demangled: &str) -> Option<Signature> {
+    let masked = mask_operators(demangled);
+    let mut body = masked.trim_end();
+    let mut is_const = false;
+    // Trailing qualifiers of a member function.
+    loop {
+        if let Some(b) = body.strip_suffix(" const") {
+            is_const = true;
+            body = b.trim_end();
+        } else if let Some(b) = body.strip_suffix(" volatile") {
+            body = b.trim_end();
+        } else if let Some(b) = body.strip_suffix(" &&").or_else(|| body.strip_suffix(" &")) {
+            body = b.trim_end();
+        } else {
+            break;
+        }
+    }
+    if !body.ends_with(')') {
+        return None;
+    }
+    // The parameter list: the last top-level parenthesized group.
+    let mut depth = 0i32;
+    let mut open = None;
+    for (i, c) in body.char_indices().rev() {
+        match c {
+            ')' | '>' | ']' => depth += 1,
+            '(' | '<' | '[' => {
+                depth -= 1;
+                if depth == 0 && c == '(' {
+                    open = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let open = open?;
+    let params_text = &body[open + 1..body.len() - 1];
+    let head = body[..open].trim_end();
+    // `ret name` (templates) or `name`: the name is the last top-level word.
+    let words = split_top(head, ' ');
+    let (ret, name) = match words.len() {
+        0 => return None,
+        1 => (None, words[0].clone()),
+        _ => {
+            // A template's return type may contain spaces at top level (`unsigned long`):
+            // the name is the last word that is not a template argument list.
+            let mut name_at = words.len() - 1;
+            while name_at > 0 && words[name_at].starts_with('<') {
+                name_at -= 1;
+            }
+            let name = words[name_at..].join(" ");
+            let ret = words[..name_at].join(" ");
+            ((!ret.is_empty()).then_some(ret), name)
+        }
+    };
+    let unmask = |s: &str| {
+        // Restore the masked operator spellings from the original text by position is
+        // not needed: callers only look at types and the qualified prefix.
+        s.replace('@', "?")
+    };
+    let params: Vec<String> = if params_text.trim().is_empty() || params_text.trim() == "void" {
+        Vec::new()
+    } else {
+        split_top(params_text, ',')
+            .iter()
+            .map(|p| unmask(p))
+            .collect()
+    };
+    Some(Signature {
+        name: unmask(&name),
+        ret: ret.map(|r| unmask(&r)),
+        params,
+        is_const,
+    })
+}
+
+/// The class a member function belongs to (everything before the last top-level `::` of
+/// its name), or `None` for a function directly in a namespace.
+pub fn owner_class(name: &str) -> Option<String> {
+    let parts = split_top(name, ':');
+    // `split_top` on ':' yields empty strings between the two colons; drop them.
+    let parts: Vec<&String> = parts.iter().filter(|p| !p.is_empty()).collect();
+    if parts.len() < 2 {
+        return None;
+    }
+    let owner = parts[..parts.len() - 1]
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join("::");
+    let namespaces = [
+        "std",
+        "std::__cxx11",
+        "std::__detail",
+        "__gnu_cxx",
+        "std::chrono",
+    ];
+    (!namespaces.contains(&owner.as_str())).then_some(owner)
+}
+
+/// Strips `const`/`volatile` qualifiers.
+fn unqualified(t: &str) -> &str {
+    let mut t = t.trim();
+    loop {
+        if let Some(r) = t.strip_suffix(" const") {
+            t = r.trim_end();
+        } else if let Some(r) = t.strip_suffix(" volatile") {
+            t = r.trim_end();
+        } else if let Some(r) = t.strip_prefix("const ") {
+            t = r.trim_start();
+        } else {
+            return t;
+        }
+    }
+}
+
+/// `R (*)(P...)`: the return type and the parameter list.
+fn function_pointer(t: &str) -> Option<(&str, &str)> {
+    let at = t.find(" (*)(")?;
+    let params = t[at + 5..].strip_suffix(')')?;
+    Some((&t[..at], params))
+}
+
+/// Is a value of type `t` free of floating-point data (recursively through pointers and
+/// template arguments)?
+pub fn float_free(t: &str) -> bool {
+    let t = unqualified(t);
+    if let Some(inner) = t.strip_suffix('*') {
+        let inner = inner.trim_end();
+        return inner != "void" && unqualified(inner) != "void" && float_free(inner);
+    }
+    if t.ends_with('&') {
+        return float_free(t.trim_end_matches('&').trim_end());
+    }
+    if INTEGER_TYPES.contains(&t) || FLOAT_FREE_CLASSES.contains(&t) {
+        return true;
+    }
+    // A template instance: a listed template with float-free arguments.
+    if let Some(i) = t.find('<') {
+        if t.ends_with('>') && matching_close(t, i) == Some(t.len() - 1) {
+            let (base, args) = (&t[..i], &t[i + 1..t.len() - 1]);
+            return FLOAT_FREE_CLASSES.contains(&base.trim())
+                && split_top(args, ',')
+                    .iter()
+                    .all(|a| a.chars().all(|c| c.is_ascii_digit() || c == '-') || float_free(a));
+        }
+    }
+    // A member type of a float-free class (`std::basic_ostream<char>::sentry`).
+    owner_class(t).is_some_and(|o| float_free(&o))
+}
+
+/// The index of the `>` closing the `<` at `open`.
+fn matching_close(t: &str, open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in t.char_indices().skip_while(|(i, _)| *i < open) {
+        match c {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// May the function write through a parameter of type `t` only float-free data?
+pub fn param_writes_float_free(t: &str) -> bool {
+    let t = t.trim();
+    // Variadic arguments are values; the caller rejects pointers passed there.
+    if t == "..." {
+        return true;
+    }
+    // A function pointer: the function may write what its own parameters point to.
+    if let Some((ret, params)) = function_pointer(t) {
+        return !["float", "double", "long double"].contains(&unqualified(ret))
+            && split_top(params, ',')
+                .iter()
+                .all(|p| param_writes_float_free(p));
+    }
+    let pointee = t
+        .strip_suffix("&&")
+        .or_else(|| t.strip_suffix('&'))
+        .or_else(|| t.strip_suffix('*'))
+        .map(str::trim_end);
+    match pointee {
+        // Read-only memory: nothing is written through it (it may be read: reading
+        // never carries a derivative into a call that returns none and writes none).
+        Some(p) if p.ends_with(" const") || p.starts_with("const ") => true,
+        Some(p) => p != "void" && float_free(p),
+        // A floating-point value passed by value is read, never written back.
+        None => ["float", "double", "long double"].contains(&unqualified(t)) || float_free(t),
+    }
+}
+
+/// Is the IR struct named `ir_name` (clang's `class.std::__cxx11::basic_string`,
+/// `class.std::basic_ostream.12`) one of the float-free library classes? IR names carry
+/// no template arguments: a `basic_string` of doubles would be misjudged, a type nobody
+/// instantiates.
+pub fn is_float_free_struct(ir_name: &str) -> bool {
+    let name = ir_name
+        .strip_prefix("class.")
+        .or_else(|| ir_name.strip_prefix("struct."))
+        .unwrap_or(ir_name);
+    // LLVM suffixes a struct name with `.123` when names clash; the rest has no dots.
+    let name = name.split('.').next().unwrap_or(name);
+    FLOAT_FREE_CLASSES.contains(&name)
+}
+
+/// Can a call of the standard library function `mangled` (no IR, no rule) not carry
+/// derivatives, by the criterion of the module docs? `sret_class` is the IR name of the
+/// struct its hidden result parameter has (`class.std::__cxx11::basic_string`), if any;
+/// the caller has already checked that the IR result type holds no floating point.
+pub fn std_call_is_float_free(mangled: &str, sret_class: Option<&str>) -> bool {
+    let Some(d) = demangle(mangled) else {
+        return false;
+    };
+    let Some(sig) = parse_signature(&d) else {
+        return false;
+    };
+    if !(sig.name.starts_with("std::") || sig.name.starts_with("__gnu_cxx::")) {
+        return false;
+    }
+    if let Some(class) = owner_class(&sig.name) {
+        if !sig.is_const && !float_free(&class) {
+            return false;
+        }
+    }
+    if let Some(r) = &sig.ret {
+        if !param_writes_float_free(r) {
+            return false;
+        }
+    }
+    if sret_class.is_some_and(|c| !is_float_free_struct(c)) {
+        return false;
+    }
+    sig.params.iter().all(|p| param_writes_float_free(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig(s: &str) -> Signature {
+        parse_signature(s).unwrap_or_else(|| panic!("cannot parse {s}"))
+    }
+
+    #[test]
+    fn signatures() {
+        let s = sig("std::ostream::operator<<(double)");
+        assert_eq!(s.params, ["double"]);
+        assert_eq!(owner_class(&s.name).as_deref(), Some("std::ostream"));
+        let s = sig("std::basic_ostream<char, std::char_traits<char> >& std::operator<< <std::char_traits<char> >(std::basic_ostream<char, std::char_traits<char> >&, char const*)");
+        assert_eq!(s.params.len(), 2);
+        assert_eq!(
+            s.ret.as_deref(),
+            Some("std::basic_ostream<char, std::char_traits<char> >&")
+        );
+        assert_eq!(owner_class(&s.name), None);
+        let s = sig("std::__cxx11::basic_stringstream<char, std::char_traits<char>, std::allocator<char> >::str() const");
+        assert!(s.is_const && s.params.is_empty());
+        let s = sig("std::ios_base::ios_base()");
+        assert_eq!(owner_class(&s.name).as_deref(), Some("std::ios_base"));
+        assert!(parse_signature("typeinfo for std::ostream").is_none());
+    }
+
+    #[test]
+    fn types() {
+        assert!(float_free("int"));
+        assert!(float_free("char const*"));
+        assert!(float_free(
+            "std::basic_ostream<char, std::char_traits<char> >"
+        ));
+        assert!(float_free(
+            "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >"
+        ));
+        assert!(!float_free("double"));
+        assert!(!float_free("void*"));
+        assert!(!float_free("std::vector<double, std::allocator<double> >"));
+        assert!(!float_free("std::basic_string<double>"));
+        assert!(param_writes_float_free("double"));
+        assert!(param_writes_float_free("double const&"));
+        assert!(!param_writes_float_free("double&"));
+        assert!(!param_writes_float_free("void*"));
+        assert!(param_writes_float_free("void const*"));
+    }
+
+    #[test]
+    fn calls() {
+        for inactive in [
+            "_ZNSolsEd",
+            "_ZNSo9_M_insertIdEERSoT_",
+            "_ZNSt13basic_ostreamIwSt11char_traitsIwEE9_M_insertIdEERS2_T_",
+            "_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_PKc",
+            "_ZSt16__ostream_insertIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_PKS3_l",
+            "_ZNKSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEE3strEv",
+            "_ZNSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEEC1Ev",
+            "_ZNSt13basic_filebufIcSt11char_traitsIcEE4openEPKcSt13_Ios_Openmode",
+            "_ZNSt13basic_filebufIcSt11char_traitsIcEEC1Ev",
+            "_ZNSt6localeD1Ev",
+            "_ZNSt8ios_baseC2Ev",
+            "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE10_M_replaceEmmPKcm",
+            "_ZNSt9basic_iosIcSt11char_traitsIcEE4initEPSt15basic_streambufIcS1_E",
+            "_ZNSoC1EPSt15basic_streambufIcSt11char_traitsIcEE",
+            "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_",
+            "_ZN9__gnu_cxx12__to_xstringINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEcEET_PFiPT0_mPKS8_P13__va_list_tagEmSB_z",
+        ] {
+            assert!(std_call_is_float_free(inactive, None), "{inactive}");
+        }
+        assert!(std_call_is_float_free(
+            "_ZNSt7__cxx119to_stringEd",
+            Some("class.std::__cxx11::basic_string")
+        ));
+        for active in [
+            "_ZNSirsERd",                         // istream >> double&
+            "_ZNSt6vectorIdSaIdEE9push_backERKd", // vector<double>
+            "_Z5helperPd",                        // not std
+            "_ZNSt7__cxx119to_stringEd",          // sret of unknown class (checked by caller)
+        ] {
+            let sret = (active == "_ZNSt7__cxx119to_stringEd").then_some("struct.pair_dd");
+            assert!(!std_call_is_float_free(active, sret), "{active}");
+        }
+    }
+}

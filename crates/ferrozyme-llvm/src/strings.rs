@@ -1,0 +1,65 @@
+//! Text carried by IR: string function attributes (`"enzyme_allocator"="0"`) and C string
+//! constants (`@.str = private constant [3 x i8] c"-1\00"`), as registrations use them.
+
+use llvm_sys::core::{
+    LLVMGetAsString, LLVMGetInitializer, LLVMGetStringAttributeAtIndex,
+    LLVMGetStringAttributeValue, LLVMIsAConstantDataSequential, LLVMIsAGlobalVariable,
+    LLVMIsConstantString,
+};
+
+use crate::ir::Value;
+
+impl Value {
+    /// The value of the function's string attribute `key`, if it has one.
+    pub fn string_fn_attr(self, key: &str) -> Option<String> {
+        // SAFETY: attribute query by key (pointer + length) on a function; the value is a
+        // borrowed buffer with its length, copied out.
+        unsafe {
+            let a = LLVMGetStringAttributeAtIndex(
+                self.raw(),
+                llvm_sys::LLVMAttributeFunctionIndex,
+                key.as_ptr() as *const _,
+                key.len() as u32,
+            );
+            if a.is_null() {
+                return None;
+            }
+            let mut len = 0u32;
+            let p = LLVMGetStringAttributeValue(a, &mut len);
+            if p.is_null() {
+                return Some(String::new());
+            }
+            Some(
+                String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize))
+                    .into_owned(),
+            )
+        }
+    }
+
+    /// The text of a C string constant: this value, or the initializer of this global,
+    /// when it is an `i8` array constant (without the terminating NUL).
+    pub fn c_string(self) -> Option<String> {
+        // SAFETY: kind checks before each query; the string is a borrowed buffer with its
+        // length, copied out.
+        unsafe {
+            let mut v = self.raw();
+            if !LLVMIsAGlobalVariable(v).is_null() {
+                v = LLVMGetInitializer(v);
+                if v.is_null() {
+                    return None;
+                }
+            }
+            if LLVMIsAConstantDataSequential(v).is_null() || LLVMIsConstantString(v) == 0 {
+                return None;
+            }
+            let mut len = 0usize;
+            let p = LLVMGetAsString(v, &mut len);
+            if p.is_null() {
+                return None;
+            }
+            let bytes = std::slice::from_raw_parts(p as *const u8, len);
+            let bytes = bytes.split(|b| *b == 0).next().unwrap_or(&[]);
+            Some(String::from_utf8_lossy(bytes).into_owned())
+        }
+    }
+}

@@ -1,0 +1,25 @@
+; `__fz_realloc_adj_bytes`, the reverse of `new = realloc(old, n)` for memory holding
+; several floating-point types (or contents type analysis cannot tell): the adjoints of
+; the first min(old size, n) bytes move back byte for byte. Adding them is not needed:
+; every use of the old block came before the `realloc`, so the reverse sweep reaches
+; this point before any adjoint lands in the old block's shadow (it is still all zeros,
+; or holds only the shadow pointers the forward sweep copied).
+
+declare void @free(ptr)
+declare i64 @malloc_usable_size(ptr)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+
+define void @__fz_realloc_adj_bytes(ptr %sold, ptr %snew, i64 %nnew) {
+entry:
+  %null = icmp eq ptr %sold, null
+  br i1 %null, label %exit, label %body
+body:
+  %us = call i64 @malloc_usable_size(ptr %sold)
+  %lt = icmp ult i64 %us, %nnew
+  %m = select i1 %lt, i64 %us, i64 %nnew
+  call void @llvm.memcpy.p0.p0.i64(ptr %sold, ptr %snew, i64 %m, i1 false)
+  br label %exit
+exit:
+  call void @free(ptr %snew)
+  ret void
+}

@@ -1,0 +1,177 @@
+; Tape stacks: a stack is 24 bytes { ptr data, i64 len, i64 cap } (lengths in bytes)
+; living inside the tape. The forward sweep pushes a record each time its block runs;
+; the reverse sweep reads the top while it replays that execution and pops when it
+; leaves the block. The buffer grows geometrically; when the reverse sweep finishes it
+; goes to the per-thread pool (pool.ll) that later stacks take their buffers from.
+
+declare ptr @realloc(ptr, i64)
+declare ptr @malloc(i64)
+declare void @free(ptr)
+declare void @abort()
+declare i64 @llvm.umax.i64(i64, i64)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare { ptr, i64 } @__fz_pool_take(i64)
+declare void @__fz_pool_put(ptr, i64)
+
+; Grows a stack buffer; takes and returns the header fields by value so that, after
+; inlining, the header of a stack living in an alloca'd tape can be promoted to
+; registers (nothing else takes its address). A stack starts in a small inline buffer
+; that is not heap memory, marked by an odd capacity (lengths are multiples of 8, so
+; `len + n > cap` still tests the room exactly): it is copied to the heap, not realloc'd.
+; A pooled buffer is used when one fits, otherwise `__fz_grow_plain` allocates.
+define { ptr, i64 } @__fz_grow(ptr %data, i64 %cap, i64 %need) noinline cold {
+entry:
+  %inl = and i64 %cap, 1
+  %used = and i64 %cap, -2
+  %c2 = shl i64 %used, 1
+  %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
+  %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 64)
+  %p = call { ptr, i64 } @__fz_pool_take(i64 %c4)
+  %pd = extractvalue { ptr, i64 } %p, 0
+  %hit = icmp ne ptr %pd, null
+  br i1 %hit, label %pooled, label %nopool
+pooled:
+  call void @llvm.memcpy.p0.p0.i64(ptr %pd, ptr %data, i64 %used, i1 false)
+  %isinl = icmp ne i64 %inl, 0
+  br i1 %isinl, label %done, label %retire
+retire:
+  call void @__fz_pool_put(ptr %data, i64 %used)
+  br label %done
+done:
+  ret { ptr, i64 } %p
+nopool:
+  %g = call { ptr, i64 } @__fz_grow_plain(ptr %data, i64 %cap, i64 %need)
+  ret { ptr, i64 } %g
+}
+
+define ptr @__fz_push(ptr %s, i64 %n) alwaysinline {
+entry:
+  %lenp = getelementptr inbounds i8, ptr %s, i64 8
+  %capp = getelementptr inbounds i8, ptr %s, i64 16
+  %len = load i64, ptr %lenp
+  %cap = load i64, ptr %capp
+  %d0 = load ptr, ptr %s
+  %new = add i64 %len, %n
+  %full = icmp ugt i64 %new, %cap
+  br i1 %full, label %grow, label %done, !prof !0
+grow:
+  %g = call { ptr, i64 } @__fz_grow(ptr %d0, i64 %cap, i64 %new)
+  %gd = extractvalue { ptr, i64 } %g, 0
+  %gc = extractvalue { ptr, i64 } %g, 1
+  store ptr %gd, ptr %s
+  store i64 %gc, ptr %capp
+  br label %done
+done:
+  %d = phi ptr [ %d0, %entry ], [ %gd, %grow ]
+  store i64 %new, ptr %lenp
+  %slot = getelementptr inbounds i8, ptr %d, i64 %len
+  ret ptr %slot
+}
+
+define void @__fz_reserve(ptr %s, i64 %extra) alwaysinline {
+entry:
+  %lenp = getelementptr inbounds i8, ptr %s, i64 8
+  %capp = getelementptr inbounds i8, ptr %s, i64 16
+  %len = load i64, ptr %lenp
+  %cap = load i64, ptr %capp
+  %d0 = load ptr, ptr %s
+  %new = add i64 %len, %extra
+  %full = icmp ugt i64 %new, %cap
+  br i1 %full, label %grow, label %done
+grow:
+  %g = call { ptr, i64 } @__fz_grow(ptr %d0, i64 %cap, i64 %new)
+  %gd = extractvalue { ptr, i64 } %g, 0
+  %gc = extractvalue { ptr, i64 } %g, 1
+  store ptr %gd, ptr %s
+  store i64 %gc, ptr %capp
+  br label %done
+done:
+  ret void
+}
+
+define ptr @__fz_top(ptr %s, i64 %n) alwaysinline {
+entry:
+  %lenp = getelementptr inbounds i8, ptr %s, i64 8
+  %len = load i64, ptr %lenp
+  %d = load ptr, ptr %s
+  %off = sub i64 %len, %n
+  %slot = getelementptr inbounds i8, ptr %d, i64 %off
+  ret ptr %slot
+}
+
+define void @__fz_pop(ptr %s, i64 %n) alwaysinline {
+entry:
+  %lenp = getelementptr inbounds i8, ptr %s, i64 8
+  %len = load i64, ptr %lenp
+  %new = sub i64 %len, %n
+  store i64 %new, ptr %lenp
+  ret void
+}
+
+define void @__fz_stack_free(ptr %s) alwaysinline {
+entry:
+  %capp = getelementptr inbounds i8, ptr %s, i64 16
+  %cap = load i64, ptr %capp
+  %inl = and i64 %cap, 1
+  %heap = icmp eq i64 %inl, 0
+  br i1 %heap, label %f, label %done
+f:
+  %d = load ptr, ptr %s
+  call void @__fz_pool_put(ptr %d, i64 %cap)
+  br label %done
+done:
+  ret void
+}
+
+; Growth by malloc/realloc: `__fz_grow` when the pool has nothing that fits, and what
+; the generated code calls when it is itself differentiated (higher order, see
+; `clone::preprocess`): the same stacks without the per-thread pool and arena, whose
+; global state has no derivative.
+define { ptr, i64 } @__fz_grow_plain(ptr %data, i64 %cap, i64 %need) noinline {
+entry:
+  %inl = and i64 %cap, 1
+  %used = and i64 %cap, -2
+  %c2 = shl i64 %used, 1
+  %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
+  %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 64)
+  %isinl = icmp ne i64 %inl, 0
+  br i1 %isinl, label %fresh, label %re
+fresh:
+  %nd1 = call ptr @malloc(i64 %c4)
+  %bad1 = icmp eq ptr %nd1, null
+  br i1 %bad1, label %oom, label %copy
+copy:
+  call void @llvm.memcpy.p0.p0.i64(ptr %nd1, ptr %data, i64 %used, i1 false)
+  br label %done
+re:
+  %nd2 = call ptr @realloc(ptr %data, i64 %c4)
+  br label %done
+done:
+  %nd = phi ptr [ %nd1, %copy ], [ %nd2, %re ]
+  %bad = icmp eq ptr %nd, null
+  br i1 %bad, label %oom, label %ok
+oom:
+  call void @abort()
+  unreachable
+ok:
+  %r0 = insertvalue { ptr, i64 } undef, ptr %nd, 0
+  %r1 = insertvalue { ptr, i64 } %r0, i64 %c4, 1
+  ret { ptr, i64 } %r1
+}
+
+define void @__fz_stack_free_plain(ptr %s) {
+entry:
+  %capp = getelementptr inbounds i8, ptr %s, i64 16
+  %cap = load i64, ptr %capp
+  %inl = and i64 %cap, 1
+  %heap = icmp eq i64 %inl, 0
+  br i1 %heap, label %f, label %done
+f:
+  %d = load ptr, ptr %s
+  call void @free(ptr %d)
+  br label %done
+done:
+  ret void
+}
+
+!0 = !{!"branch_weights", i32 1, i32 2000}

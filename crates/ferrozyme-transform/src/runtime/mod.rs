@@ -1,0 +1,195 @@
+//! The tiny runtime the generated code calls: tape stacks, split-mode tapes, memory
+//! adjoints.
+//!
+//! It is written in LLVM IR (`ir/*.ll`) and linked into the user's module with internal
+//! linkage, so programs need no extra library at link time and LLVM inlines the hot
+//! helpers. It comes in *pieces* ([`PIECES`]), and a module gets only the pieces its
+//! derivatives call (and the pieces those need): a derivative without loops contains no
+//! runtime at all, one with loop stacks gets `stack` + `pool` + `thread`, split mode adds
+//! the tape `arena`.
+//!
+//! * `stack.ll` — a *stack* is 24 bytes `{ ptr data, i64 len, i64 cap }` (lengths in
+//!   bytes) living inside the tape. The forward sweep pushes a record each time its
+//!   block runs; the reverse sweep reads the top while it replays that execution and pops
+//!   when it leaves the block. The buffer grows geometrically.
+//! * `pool.ll` — when the reverse sweep finishes, a big stack buffer goes to a small
+//!   per-thread pool that later stacks take their buffers from.
+//! * `arena.ll` — split-mode tapes come from a per-thread bump arena.
+//! * `thread.ll` — the per-thread state of pool and arena, reached through a POSIX
+//!   thread-specific key (`pthread_key_create`/`pthread_getspecific`), never `thread_local`
+//!   globals: every execution engine supports keys, and LLVM's MCJIT (`lli-22
+//!   --jit-kind=mcjit`) does not support TLS. The key's destructor frees the state when a
+//!   thread exits.
+//! * `check.ll` — the run-time stop for pointers without a known shadow.
+//! * `typed.ll` — memcpy/memmove/realloc adjoints, one piece per float type.
+//! * `realloc_bytes.ll` — the realloc adjoint for memory of several float types.
+//!
+//! Linking a piece after others (a later request needs the arena, say) first gives the
+//! runtime symbols already in the module back their external linkage, so the new piece's
+//! declarations resolve to them, and makes every runtime symbol internal again after.
+
+mod pieces;
+
+use ferrozyme_analysis::types::FpType;
+use ferrozyme_llvm::{link_ir_text, Module, Value};
+
+pub use pieces::Piece;
+
+/// The runtime functions generated code calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RtFn {
+    /// `ptr __fz_push(ptr stack, i64 n)`: room for `n` more bytes; returns the slot.
+    Push,
+    /// `ptr __fz_top(ptr stack, i64 n)`: the last `n`-byte record.
+    Top,
+    /// `void __fz_pop(ptr stack, i64 n)`.
+    Pop,
+    /// `void __fz_stack_free(ptr stack)`: the buffer goes to the per-thread pool.
+    StackFree,
+    /// `void __fz_reserve(ptr stack, i64 extra)`: one allocation for a counted loop.
+    Reserve,
+    /// `void __fz_check_shadow(i1 bad, ptr msg)`: stop with `msg` when `bad`.
+    CheckShadow,
+    /// `ptr __fz_tape_alloc(i64 n)`: a split-mode tape block from the per-thread arena.
+    TapeAlloc,
+    /// `void __fz_tape_free(ptr tape)`.
+    TapeFree,
+    /// `void __fz_memcpy_adj_T(ptr dst_shadow, ptr src_shadow, i64 bytes)`.
+    MemcpyAdj(FpType),
+    /// `void __fz_memmove_adj_T(...)`: as `MemcpyAdj` for overlapping buffers.
+    MemmoveAdj(FpType),
+    /// `void __fz_realloc_adj_T(ptr old_shadow, ptr new_shadow, i64 new_bytes)`.
+    ReallocAdj(FpType),
+    /// `void __fz_realloc_adj_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes)`: for
+    /// memory holding several float types, or unknown contents (`ir/realloc_bytes.ll`).
+    ReallocAdjBytes,
+}
+
+impl RtFn {
+    /// The function's name in the runtime IR.
+    pub fn name(self) -> &'static str {
+        use FpType::{F16, F32, F64, F80};
+        match self {
+            RtFn::Push => "__fz_push",
+            RtFn::Top => "__fz_top",
+            RtFn::Pop => "__fz_pop",
+            RtFn::StackFree => "__fz_stack_free",
+            RtFn::Reserve => "__fz_reserve",
+            RtFn::CheckShadow => "__fz_check_shadow",
+            RtFn::TapeAlloc => "__fz_tape_alloc",
+            RtFn::TapeFree => "__fz_tape_free",
+            RtFn::MemcpyAdj(F64) => "__fz_memcpy_adj_f64",
+            RtFn::MemcpyAdj(F32) => "__fz_memcpy_adj_f32",
+            RtFn::MemmoveAdj(F64) => "__fz_memmove_adj_f64",
+            RtFn::MemmoveAdj(F32) => "__fz_memmove_adj_f32",
+            RtFn::ReallocAdj(F64) => "__fz_realloc_adj_f64",
+            RtFn::ReallocAdj(F32) => "__fz_realloc_adj_f32",
+            RtFn::MemcpyAdj(F16) => "__fz_memcpy_adj_f16",
+            RtFn::MemmoveAdj(F16) => "__fz_memmove_adj_f16",
+            RtFn::ReallocAdj(F16) => "__fz_realloc_adj_f16",
+            RtFn::MemcpyAdj(F80) => "__fz_memcpy_adj_f80",
+            RtFn::MemmoveAdj(F80) => "__fz_memmove_adj_f80",
+            RtFn::ReallocAdj(F80) => "__fz_realloc_adj_f80",
+            RtFn::ReallocAdjBytes => "__fz_realloc_adj_bytes",
+        }
+    }
+}
+
+/// Runtime functions with per-thread state (pool, arena) and what a clone that is being
+/// differentiated calls instead (see `clone::preprocess`). `__fz_grow` is not called by
+/// generated code directly, but appears once `__fz_push` is inlined.
+pub const PLAIN_VARIANTS: &[(&str, &str)] = &[
+    ("__fz_grow", "__fz_grow_plain"),
+    ("__fz_stack_free", "__fz_stack_free_plain"),
+    ("__fz_tape_alloc", "malloc"),
+    ("__fz_tape_free", "free"),
+];
+
+/// Size of a stack header in bytes.
+pub const STACK_HEADER: u64 = 24;
+/// Bytes of the inline buffer every stack starts with (no heap allocation for loops
+/// that push less than this per call); its capacity is stored as `STACK_INLINE + 1`.
+pub const STACK_INLINE: u64 = 256;
+
+/// Handles to the runtime functions, each piece linked into the module on first use.
+pub struct Runtime {
+    module: Module,
+}
+
+impl Runtime {
+    pub fn new(module: Module) -> Runtime {
+        Runtime { module }
+    }
+
+    /// The runtime function `f`, linking its piece (and the pieces it needs) in on first
+    /// use.
+    pub fn get(&mut self, f: RtFn) -> Result<Value, RuntimeError> {
+        self.ensure(f.piece())?;
+        self.module
+            .function(f.name())
+            .filter(|g| !g.is_declaration())
+            .ok_or(RuntimeError::Missing(f))
+    }
+
+    /// Links `piece` and what it needs, unless the module already defines them (an
+    /// earlier request, or an earlier run of the pass over this module).
+    fn ensure(&mut self, piece: Piece) -> Result<(), RuntimeError> {
+        for &dep in piece.needs() {
+            self.ensure(dep)?;
+        }
+        if piece.is_linked(self.module) {
+            return Ok(());
+        }
+        let header = format!(
+            "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
+            self.module.data_layout(),
+            self.module.target_triple()
+        );
+        set_runtime_linkage(self.module, false);
+        let linked = link_ir_text(self.module, &(header + &piece.ir()), piece.name());
+        set_runtime_linkage(self.module, true);
+        linked.map_err(RuntimeError::Link)
+    }
+}
+
+/// Gives every runtime symbol defined in `module` internal linkage (`internal`) or back
+/// its external linkage (so that a piece linked next resolves its declarations to it).
+/// Functions are marked as generated.
+fn set_runtime_linkage(module: Module, internal: bool) {
+    let defined = module
+        .functions()
+        .into_iter()
+        .chain(module.globals())
+        .filter(|g| !g.is_declaration() && pieces::is_runtime_symbol(&g.name()));
+    for g in defined {
+        if internal {
+            g.set_linkage_internal();
+            if g.is_function() {
+                crate::generated::mark(g);
+            }
+        } else {
+            g.set_linkage_external();
+        }
+    }
+}
+
+/// Every runtime function's name starts with this.
+pub const RUNTIME_PREFIX: &str = "__fz_";
+
+/// The runtime IR is ours: failing to link it, or a function missing from it, is a bug.
+#[derive(Debug)]
+pub enum RuntimeError {
+    Link(ferrozyme_llvm::LinkError),
+    Missing(RtFn),
+}
+
+impl std::fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RuntimeError::Link(msg) => write!(f, "linking the tape runtime failed: {msg}"),
+            RuntimeError::Missing(r) => {
+                write!(f, "runtime function {} missing after linking", r.name())
+            }
+        }
+    }
+}
