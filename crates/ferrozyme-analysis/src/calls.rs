@@ -200,6 +200,7 @@ fn float_free_library_call(call: Value, f: Value, name: &str) -> bool {
             f.param_sret_type(0)
                 .and_then(|t| t.struct_name())
                 .as_deref(),
+            ret.contains_pointer(),
         )
 }
 
@@ -279,6 +280,13 @@ pub fn alloc_fn(call: Value) -> Option<&'static ferrozyme_abi::AllocFn> {
 /// The size operands of an allocation call `args` (the call's own, or a copy's): the
 /// allocated bytes are `n * m`; `m` is `None` when it is 1.
 pub fn alloc_size_operands(call: Value, args: &[Value]) -> Option<(Value, Option<Value>)> {
+    // `__enzyme_allocation_like` registrations name their size parameter.
+    if let Some(k) = call
+        .called_function()
+        .and_then(|f| registered_index(f, ferrozyme_abi::ALLOCATOR_ATTR))
+    {
+        return Some((*args.get(k)?, None));
+    }
     let a = alloc_fn(call)?;
     let n = *args.get(a.size?)?;
     let m = match a.count {

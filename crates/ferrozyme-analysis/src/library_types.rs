@@ -387,7 +387,7 @@ pub fn is_float_free_struct(ir_name: &str) -> bool {
 /// derivatives, by the criterion of the module docs? `sret_class` is the IR name of the
 /// struct its hidden result parameter has (`class.std::__cxx11::basic_string`), if any;
 /// the caller has already checked that the IR result type holds no floating point.
-pub fn std_call_is_float_free(mangled: &str, sret_class: Option<&str>) -> bool {
+pub fn std_call_is_float_free(mangled: &str, sret_class: Option<&str>, ret_pointer: bool) -> bool {
     let Some(d) = demangle(mangled) else {
         return false;
     };
@@ -409,6 +409,20 @@ pub fn std_call_is_float_free(mangled: &str, sret_class: Option<&str>) -> bool {
     }
     if sret_class.is_some_and(|c| !is_float_free_struct(c)) {
         return false;
+    }
+    // A returned pointer or reference hands out memory: it must point to float-free data
+    // (`std::vector<double>::operator[] const` writes nothing, yet the `double &` it
+    // returns is where the caller's derivative lives). The mangling spells the result of
+    // templates only; otherwise a member of a float-free class (`std::ostream &` from
+    // `operator<<`) is taken to return part of itself.
+    if ret_pointer {
+        let ok = match &sig.ret {
+            Some(r) => float_free(r),
+            None => owner_class(&sig.name).is_some_and(|c| float_free(&c)),
+        };
+        if !ok {
+            return false;
+        }
     }
     sig.params.iter().all(|p| param_writes_float_free(p))
 }
@@ -481,12 +495,18 @@ mod tests {
             "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_",
             "_ZN9__gnu_cxx12__to_xstringINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEcEET_PFiPT0_mPKS8_P13__va_list_tagEmSB_z",
         ] {
-            assert!(std_call_is_float_free(inactive, None), "{inactive}");
+            assert!(std_call_is_float_free(inactive, None, false), "{inactive}");
         }
         assert!(std_call_is_float_free(
             "_ZNSt7__cxx119to_stringEd",
-            Some("class.std::__cxx11::basic_string")
+            Some("class.std::__cxx11::basic_string"),
+            false
         ));
+        // Returning a reference: into a stream (inactive), into a vector of doubles (not).
+        assert!(std_call_is_float_free("_ZNSolsEd", None, true));
+        assert!(std_call_is_float_free("_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_", None, true));
+        assert!(!std_call_is_float_free("_ZNKSt6vectorIdSaIdEEixEm", None, true));
+        assert!(!std_call_is_float_free("_ZNKSt6vectorIdSaIdEE4dataEv", None, true));
         for active in [
             "_ZNSirsERd",                         // istream >> double&
             "_ZNSt6vectorIdSaIdEE9push_backERKd", // vector<double>
@@ -494,7 +514,66 @@ mod tests {
             "_ZNSt7__cxx119to_stringEd",          // sret of unknown class (checked by caller)
         ] {
             let sret = (active == "_ZNSt7__cxx119to_stringEd").then_some("struct.pair_dd");
-            assert!(!std_call_is_float_free(active, sret), "{active}");
+            assert!(!std_call_is_float_free(active, sret, false), "{active}");
         }
+    }
+}
+
+/// The floating-point type a parameter of C++ type `t` points or refers to, when `t` is
+/// a pointer or reference to one (`double *`, `const double &`, `float &&`): C++'s
+/// aliasing rules say the memory behind it holds that type (at offset 0; it may be an
+/// array of them). Pointers to pointers and anything else give `None`.
+pub fn fp_pointee(t: &str) -> Option<&'static str> {
+    let t = t.trim();
+    let inner = t
+        .strip_suffix("&&")
+        .or_else(|| t.strip_suffix('&'))
+        .or_else(|| t.strip_suffix('*'))?;
+    match unqualified(inner) {
+        "double" => Some("double"),
+        "float" => Some("float"),
+        "long double" => Some("long double"),
+        _ => None,
+    }
+}
+
+/// Does an IR parameter fit a C++ parameter of type `t` as the x86-64 ABI passes it
+/// (pointers and references in pointers, `double` in `double`, integers in integers)?
+/// Classes by value are never a fit (they may be split into several IR parameters), so
+/// a signature with one is not aligned with the IR at all.
+pub fn param_fits(t: &str, ir_pointer: bool, ir_fp: bool, ir_int: bool) -> bool {
+    let t = unqualified(t.trim());
+    if t.ends_with('*') || t.ends_with('&') {
+        return ir_pointer;
+    }
+    match t {
+        "double" | "float" => ir_fp,
+        _ if INTEGER_TYPES.contains(&t) => ir_int,
+        // Classes by value and anything else: no check possible (passed in memory, in
+        // registers split into pieces, or as a pointer).
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod signature_tests {
+    use super::*;
+
+    #[test]
+    fn pointees_of_fp_pointers_and_references() {
+        assert_eq!(fp_pointee("double const*"), Some("double"));
+        assert_eq!(fp_pointee("double*"), Some("double"));
+        assert_eq!(fp_pointee("float&"), Some("float"));
+        assert_eq!(fp_pointee("const double&"), Some("double"));
+        assert_eq!(fp_pointee("double&&"), Some("double"));
+        assert_eq!(fp_pointee("double**"), None);
+        assert_eq!(fp_pointee("double"), None);
+        assert_eq!(fp_pointee("std::vector<double, std::allocator<double> >&"), None);
+        let sig = parse_signature(
+            &demangle("_ZNSt20__copy_move_backwardILb1ELb1ESt26random_access_iterator_tagE13__copy_move_bIdEEPT_PKS3_S6_S4_").unwrap(),
+        )
+        .unwrap();
+        let p: Vec<Option<&str>> = sig.params.iter().map(|t| fp_pointee(t)).collect();
+        assert_eq!(p, vec![Some("double"), Some("double"), Some("double")]);
     }
 }

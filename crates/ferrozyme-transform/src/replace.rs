@@ -211,7 +211,10 @@ pub fn replace_forward(
     let mut ret_leaves = Vec::new();
     fp_leaves(ret, &mut Vec::new(), &mut ret_leaves);
     let width = req.width as usize;
-    if ac.primal_return {
+    // A result without floats (an integer, a pointer) with enzyme_primal_return: the hook
+    // returns just the result. (The marker reaches `ac.opts` when the call-level markers
+    // are read first, `ac.primal_return` when it leads the arguments.)
+    if ac.primal_return || (ac.opts.primal_return && ret_leaves.is_empty()) {
         return replace_forward_with_primal(env, ac, req, g, user_ty, &ret_leaves);
     }
     let pointer_ret = ret.is_pointer() && width == 1 && user_ty.is_pointer();

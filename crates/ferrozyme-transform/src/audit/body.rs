@@ -178,7 +178,7 @@ fn constant_pointer_stored(
         return;
     }
     let base = base_object(v);
-    if !const_params.contains(&base) {
+    if !const_params.contains(&base) || is_parallel_capture(base_object(p)) {
         return;
     }
     out.push(Finding {
@@ -190,6 +190,31 @@ fn constant_pointer_stored(
         ),
         help: "pass that argument with enzyme_dup (and a shadow buffer), capture it by value in lambdas ([=] or [y]), or compile with -O1 or higher",
     });
+}
+
+/// Is `slot` a stack slot (or struct of slots) handed to an OpenMP parallel region
+/// (`__kmpc_fork_call`)? The parallel transform gives captured variables their own
+/// shadows (`crate::parallel::openmp`), and a constant pointer captured there keeps a
+/// null shadow that the region's derivative never writes through (tests/openmp/04, 06).
+fn is_parallel_capture(slot: Value) -> bool {
+    if slot.opcode() != Some(Opcode::LLVMAlloca) {
+        return false;
+    }
+    let mut work = vec![(slot, 0u32)];
+    while let Some((v, depth)) = work.pop() {
+        for u in v.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMCall) if ferrozyme_analysis::calls::parallel_callee(u).is_some() => {
+                    return true
+                }
+                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast) if depth < 2 => {
+                    work.push((u, depth + 1))
+                }
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 /// Does `v` depend on differentiable inputs? The activity the transforms use is
@@ -478,38 +503,59 @@ fn rebuilt_pointer(
     if i.opcode() != Some(Opcode::LLVMIntToPtr) || i.users().is_empty() {
         return;
     }
-    if from_shadowed_ptrtoint(i, act) {
-        out.push(Finding {
+    match integer_origin(i, act) {
+        Origin::ShadowedPointer => out.push(Finding {
             kind: DiagKind::UnsupportedInstruction,
             at: i,
             msg: "a pointer rebuilt from an integer (`inttoptr`) that came from a pointer into differentiable memory (`ptrtoint`): the rebuilt pointer has no shadow, so derivatives through it would be lost".to_string(),
             help: "do the address arithmetic on pointers ((char *)p + k, or p + k) instead of through uintptr_t",
-        });
-    } else if ferrozyme_analysis::activity::is_smuggled_pointer(i, types) {
-        out.push(Finding {
-            kind: DiagKind::UnsupportedInstruction,
-            at: i,
-            msg: "a pointer rebuilt from an integer (`inttoptr`) may point into differentiable memory; shadows are not followed through integers".to_string(),
-            help: "keep the pointer a pointer (no casts to and from integers) in the differentiated code",
-        });
+        }),
+        Origin::Unknown if ferrozyme_analysis::activity::is_smuggled_pointer(i, types) => {
+            out.push(Finding {
+                kind: DiagKind::UnsupportedInstruction,
+                at: i,
+                msg: "a pointer rebuilt from an integer (`inttoptr`) may point into differentiable memory; shadows are not followed through integers".to_string(),
+                help: "keep the pointer a pointer (no casts to and from integers) in the differentiated code",
+            })
+        }
+        _ => {}
     }
 }
 
-/// Is the integer `inttoptr` `i` rebuilds computed from `ptrtoint` of a shadowed pointer?
-fn from_shadowed_ptrtoint(i: Value, act: &Activity) -> bool {
+/// Where the integer an `inttoptr` rebuilds comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// `ptrtoint` of a pointer with a shadow (somewhere among the integer's operands).
+    ShadowedPointer,
+    /// Some operand is read from memory or returned by a call: it could be anything.
+    Unknown,
+    /// Only `ptrtoint` of pointers without a shadow, constants and integer arguments.
+    Clean,
+}
+
+/// The origin of the integer `inttoptr` `i` rebuilds, through integer arithmetic,
+/// selects and phis.
+fn integer_origin(i: Value, act: &Activity) -> Origin {
     let mut work = vec![(i.operand(0), 0u32)];
     let mut seen = std::collections::HashSet::new();
+    let mut origin = Origin::Clean;
     while let Some((v, depth)) = work.pop() {
-        if depth > 16 || !seen.insert(v) {
+        if !seen.insert(v) {
+            continue;
+        }
+        if depth > 16 {
+            origin = Origin::Unknown;
             continue;
         }
         let op = v.opcode().or_else(|| v.const_opcode());
         use Opcode::*;
         match op {
-            Some(LLVMPtrToInt) if act.is_shadowed(v.operand(0)) => return true,
+            Some(LLVMPtrToInt) if act.is_shadowed(v.operand(0)) => return Origin::ShadowedPointer,
+            Some(LLVMPtrToInt) => {}
             Some(
                 LLVMAdd | LLVMSub | LLVMAnd | LLVMOr | LLVMXor | LLVMMul | LLVMShl | LLVMLShr
-                | LLVMZExt | LLVMSExt | LLVMTrunc | LLVMFreeze,
+                | LLVMAShr | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMZExt | LLVMSExt
+                | LLVMTrunc | LLVMFreeze,
             ) => {
                 for o in v.operands() {
                     work.push((o, depth + 1));
@@ -524,8 +570,9 @@ fn from_shadowed_ptrtoint(i: Value, act: &Activity) -> bool {
                     work.push((x, depth + 1));
                 }
             }
-            _ => {}
+            _ if v.is_constant() || v.is_argument() => {}
+            _ => origin = Origin::Unknown,
         }
     }
-    false
+    origin
 }

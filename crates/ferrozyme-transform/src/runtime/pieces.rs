@@ -316,6 +316,9 @@ mod tests {
             RtFn::ReallocAdj(FpType::F64),
             RtFn::Pop,
             RtFn::TapeFree,
+            RtFn::MemmoveAdj(FpType::F16),
+            RtFn::ReallocAdj(FpType::F80),
+            RtFn::ReallocAdjBytes,
         ]);
         let every: Vec<&str> = PIECES
             .iter()

@@ -29,6 +29,7 @@ use ferrozyme_llvm::{Opcode, Value};
 
 use super::super::layout;
 use super::scope::stack_slot_links;
+use super::super::{BaseType, TypeTree};
 use super::{is_trackable, Engine, Item};
 
 /// Rounds over the scope (interprocedural iterations) in one `solve`.
@@ -129,7 +130,50 @@ impl Engine {
             }
         }
         self.add_links(&stack_slot_links(&bodies));
+        for &f in &funcs {
+            self.seed_signature(f);
+        }
         self.requeue_if_periods_changed();
+    }
+
+    /// C++ functions: a parameter declared as a pointer or reference to `double`, `float`
+    /// or `long double` (read from the mangled name) points to that type at offset 0, by
+    /// the language's aliasing rules. This types unoptimized template code whose IR alone
+    /// says nothing (`std::__copy_move_b<double>` of `std::sort` at `-O0` only `memmove`s
+    /// its bytes). The demangled parameters are aligned with the IR's from the end (a
+    /// hidden `this` or result slot comes first) and only when every parameter's kind
+    /// fits; anything else (classes by value, variadic functions) seeds nothing.
+    fn seed_signature(&mut self, f: Value) {
+        use crate::library_types::{demangle, fp_pointee, param_fits, parse_signature};
+        let name = f.name();
+        let Some(sig) = demangle(&name).and_then(|d| parse_signature(&d)) else {
+            return;
+        };
+        let ir = f.params();
+        let n = sig.params.len();
+        if ir.len() < n || ir.len() - n > 2 || sig.params.iter().any(|p| p.contains("...")) {
+            return;
+        }
+        let hidden = ir.len() - n;
+        if !ir[..hidden].iter().all(|p| p.ty().is_pointer()) {
+            return;
+        }
+        let fits = sig.params.iter().zip(&ir[hidden..]).all(|(t, p)| {
+            let ty = p.ty();
+            param_fits(t, ty.is_pointer(), ty.is_fp_scalar(), ty.is_integer())
+        });
+        if !fits {
+            return;
+        }
+        for (t, &p) in sig.params.iter().zip(&ir[hidden..]) {
+            let b = match fp_pointee(t) {
+                Some("double") => BaseType::Double,
+                Some("float") => BaseType::Float,
+                Some("long double") => BaseType::LongDouble,
+                _ => continue,
+            };
+            self.learn_ptr(p, &TypeTree::single(0, b));
+        }
     }
 
     /// Links pairs of values as the same data (clone and original parameters).
