@@ -1,5 +1,4 @@
 // OPT: O0 O2 O3
-// IGNORE: reverse-over-reverse fails type analysis on the tape runtime (cannot-deduce-type); forward-over-reverse and reverse-over-forward work
 // Reverse-over-reverse second derivatives: the differentiated function
 // itself calls __enzyme_autodiff. (1) d1(x) = autodiff(f, x), then
 // autodiff(d1, x) = f''(x); (2) fx(x, y) = df/dx via __enzyme_autodiff2,

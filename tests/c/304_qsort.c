@@ -1,5 +1,4 @@
 // OPT: O0 O2
-// IGNORE: needs type analysis to carry the caller's element type into qsort's generic element copies (lead): qsort is differentiated through Ferrozyme's own heapsort (libdefs); today: error[cannot-deduce-type] in `__fz_lib_qsort`: cannot deduce the type of the memory copied here (the temporary element)
 // qsort of doubles with a comparator function inside the differentiated function (a
 // median-of-window filter); the derivative follows the permutation. Oracle: finite
 // differences (distinct inputs, away from ties).

@@ -1,8 +1,5 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17
-// IGNORE-O0: the -O0 compile takes about 50 s of CPU (std::sort's introsort at -O0; compile time) and exceeds the harness's 300 s timeout when the machine is loaded
-// IGNORE-O2: needs null-based pointers to take a null shadow (lead): an empty std::vector's end `getelementptr (null, n)` merged in a phi with a heap pointer gives error[unsupported-instruction] mismatched activity
-// IGNORE-PLUGIN: as IGNORE-O2
 // std::sort of doubles inside the differentiated function (a robust trimmed mean: sort
 // a copy, drop the extremes), with the default order and with a comparator lambda.
 // The derivative follows the permutation: each input receives the weight of the rank it

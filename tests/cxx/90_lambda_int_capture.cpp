@@ -1,5 +1,4 @@
 // OPT: O0
-// IGNORE: at -O0 a lambda capturing an int by reference reads it through a pointer kept in the closure; type analysis does not follow that pointer to the caller's int slot, so the load is refused as ambiguous (cannot-deduce-type; difftest C++ seeds 112, 116, 118, 136, 144). Passes at -O1 and above.
 // A lambda capturing a loop index and a length by reference, and a double array, used
 // inside the differentiated function (difftest's "lambda" feature). Oracle: analytic.
 #include <cmath>

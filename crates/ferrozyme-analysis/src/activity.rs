@@ -164,6 +164,11 @@ pub fn is_unaddressable(v: Value) -> bool {
     if !v.ty().is_pointer() {
         return false;
     }
+    // `getelementptr (null, n)`: C++ containers compute an empty range's end from a null
+    // begin; only `n == 0` is valid there, and it is never dereferenced.
+    if v.opcode().or_else(|| v.const_opcode()) == Some(Opcode::LLVMGetElementPtr) {
+        return is_unaddressable(v.operand(0));
+    }
     if v.is_constant() {
         if v.is_null() {
             return true;
