@@ -186,6 +186,24 @@ impl Value {
         // SAFETY: handle invariant.
         unsafe { !LLVMIsAInlineAsm(self.0).is_null() }
     }
+    /// The template of an inline assembly value (`asm "<template>", "<constraints>"`).
+    pub fn inline_asm_template(self) -> Option<String> {
+        if !self.is_inline_asm() {
+            return None;
+        }
+        // SAFETY: only on InlineAsm values; LLVM returns a pointer+len into its own storage.
+        unsafe {
+            let mut len = 0usize;
+            let p = llvm_sys::core::LLVMGetInlineAsmAsmString(self.0, &mut len);
+            if p.is_null() {
+                return Some(String::new());
+            }
+            Some(
+                String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len))
+                    .into_owned(),
+            )
+        }
+    }
     pub fn is_basic_block(self) -> bool {
         // SAFETY: handle invariant.
         unsafe { LLVMValueIsBasicBlock(self.0) != 0 }

@@ -82,14 +82,24 @@ mod tests {
 
     #[test]
     fn trait_static_dispatch_and_trait_derivative() {
-        let m = Cubic { c: [0.1, -0.4, 0.3, 0.2] };
+        let m = Cubic {
+            c: [0.1, -0.4, 0.3, 0.2],
+        };
         let mut dm = Cubic { c: [0.0; 4] };
         let xs = inputs(8, 51, -1.0, 1.0);
         let ys = inputs(8, 52, -1.0, 1.0);
         let (mut dxs, mut dys) = (vec![0.0; 8], vec![0.0; 8]);
         d_fit_loss(&m, &mut dm, &xs, &mut dxs, &ys, &mut dys, 1.0);
         let fc = fd_grad(
-            |c| fit_loss(&Cubic { c: [c[0], c[1], c[2], c[3]] }, &xs, &ys),
+            |c| {
+                fit_loss(
+                    &Cubic {
+                        c: [c[0], c[1], c[2], c[3]],
+                    },
+                    &xs,
+                    &ys,
+                )
+            },
             &m.c,
         );
         assert_all_close("dc", &dm.c, &fc, FD);
