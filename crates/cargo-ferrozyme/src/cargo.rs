@@ -176,8 +176,11 @@ fn host_triple() -> Option<String> {
 /// crate with its own `[workspace]` inside another workspace's tree is its own root),
 /// else the nearest manifest.
 fn manifest_profiles() -> Option<toml::Table> {
-    let cwd = std::env::current_dir().ok()?;
-    let manifests: Vec<PathBuf> = cwd
+    profiles_from(&std::env::current_dir().ok()?)
+}
+
+fn profiles_from(dir: &Path) -> Option<toml::Table> {
+    let manifests: Vec<PathBuf> = dir
         .ancestors()
         .map(|d| d.join("Cargo.toml"))
         .filter(|m| m.is_file())
@@ -265,6 +268,31 @@ mod tests {
     fn a_manifest_debug_setting_is_kept() {
         let t: toml::Table = "[release]\ndebug = true\n".parse().unwrap();
         assert!(profile_env(&s(&["build", "--release"]), Some(&t)).is_empty());
+    }
+
+    #[test]
+    fn the_nearest_workspace_root_has_the_profiles() {
+        let t = tempfile::tempdir().unwrap();
+        let outer = t.path().join("outer");
+        let inner = outer.join("tests").join("inner");
+        std::fs::create_dir_all(inner.join("src")).unwrap();
+        std::fs::write(
+            outer.join("Cargo.toml"),
+            "[workspace]\n[profile.release]\ndebug = false\n",
+        )
+        .unwrap();
+        std::fs::write(
+            inner.join("Cargo.toml"),
+            "[workspace]\n[package]\nname = \"x\"\n",
+        )
+        .unwrap();
+        // A crate with its own `[workspace]` is its own root: the outer profiles do not
+        // apply to it.
+        assert!(profiles_from(&inner.join("src")).is_none());
+        // Without it, the outer workspace's profiles are the ones cargo uses.
+        std::fs::write(inner.join("Cargo.toml"), "[package]\nname = \"x\"\n").unwrap();
+        let p = profiles_from(&inner.join("src")).unwrap();
+        assert!(p["release"].as_table().unwrap().contains_key("debug"));
     }
 
     #[test]
