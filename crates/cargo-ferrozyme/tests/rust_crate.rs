@@ -74,7 +74,7 @@ fn passed(stdout: &str) -> usize {
         .sum()
 }
 
-const TESTS: usize = 30;
+const TESTS: usize = 31;
 
 #[test]
 fn release_build_library_and_integration_tests() {
