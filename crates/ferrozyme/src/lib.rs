@@ -74,7 +74,8 @@
 //! A link whose bitcode calls a derivative hook then:
 //!
 //! 1. links the bitcode of all crates into one module (the stable rustc's LLVM is 22, the
-//!    pass's);
+//!    pass's) and removes what the program cannot reach (a library's derivatives an
+//!    example never calls are not differentiated);
 //! 2. imports, from the bitcode the standard library's rlibs embed, the bodies of the
 //!    generic instances the differentiated code calls there (`RawVec` growth in debug
 //!    builds and test harnesses), as `available_externally` copies;
