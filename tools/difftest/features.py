@@ -38,6 +38,11 @@ FEATURES = {
     "array": ("cxx", True, 0.35, "std::array"),
     "vector": ("cxx", True, 0.35, "std::vector (sized, indexed, push_back)"),
     "reference": ("cxx", True, 0.3, "references to array elements"),
+    # --- what the merges brought (issue 17, continued)
+    "algorithm": ("cxx", True, 0.3, "std::sort (plain and with a comparator lambda) of a std::vector built with push_back, "
+                  "std::accumulate / std::inner_product, a helper reading a const std::vector & (const operator[], range-for)"),
+    "cout": ("cxx", True, 0.25, "std::cout / std::cerr << of intermediate values inside the differentiated function"),
+    "blas": ("c cxx", True, 0.25, "CBLAS calls on the arrays (dot, axpy, scal, nrm2, gemv; -lopenblas)"),
 }
 
 OPT_CONFIGS = {
@@ -77,4 +82,10 @@ def draw(rng, lang, allowed):
     """The features of one program: each allowed feature with its probability. Every
     feature is drawn, allowed or not, so turning one off leaves the others of a seed
     as they were (a failure can be narrowed down feature by feature)."""
-    return {k for k in sorted(FEATURES) if rng.random() < FEATURES[k][2] and k in allowed}
+    order = sorted(k for k in FEATURES if k not in LATER) + LATER
+    return {k for k in order if rng.random() < FEATURES[k][2] and k in allowed}
+
+
+# Features added after the first reports, drawn after the others so that a seed keeps the
+# features it had before they existed (reports stay reproducible).
+LATER = ["algorithm", "cout", "blas"]

@@ -178,8 +178,24 @@ fn constant_pointer_stored(
         return;
     }
     let base = base_object(v);
-    if !const_params.contains(&base) || is_parallel_capture(base_object(p)) {
+    if !const_params.contains(&base) {
         return;
+    }
+    match parallel_capture(p, act) {
+        Capture::No => {}
+        Capture::Safe => return,
+        Capture::ReadsFloats => {
+            out.push(Finding {
+                kind: DiagKind::UnsupportedInstruction,
+                at: i,
+                msg: format!(
+                    "mismatched activity: {}, which has no shadow, is captured by an OpenMP parallel region that reads floating-point data (or follows pointers) through it; the region's derivative would add adjoints through its missing shadow",
+                    describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+                ),
+                help: "pass that argument with enzyme_dup and a zero-initialised shadow buffer (its adjoint is then simply not used)",
+            });
+            return;
+        }
     }
     out.push(Finding {
         kind: DiagKind::UnsupportedInstruction,
@@ -192,29 +208,49 @@ fn constant_pointer_stored(
     });
 }
 
-/// Is `slot` a stack slot (or struct of slots) handed to an OpenMP parallel region
-/// (`__kmpc_fork_call`)? The parallel transform gives captured variables their own
-/// shadows (`crate::parallel::openmp`), and a constant pointer captured there keeps a
-/// null shadow that the region's derivative never writes through (tests/openmp/04, 06).
-fn is_parallel_capture(slot: Value) -> bool {
+/// Whether the memory a constant pointer is stored into is handed to an OpenMP region.
+enum Capture {
+    /// Not a slot handed to a parallel region.
+    No,
+    /// A captured slot the region only reads integers through, or whose content the
+    /// region gets as a constant argument.
+    Safe,
+    /// A captured slot the region reads floats (or further pointers) through.
+    ReadsFloats,
+}
+
+/// Is `p` (where a constant pointer is stored) a stack slot, or a field of a struct of
+/// slots, handed to an OpenMP parallel region (`__kmpc_fork_call`)? A slot handed
+/// directly (clang) is safe when it is a constant capture
+/// (`crate::parallel::openmp::constant_capture`: the region gets it without a shadow
+/// and only reads through it; tests/openmp/04, tests/openmp/09). A field of a struct of
+/// slots (flang) keeps the constant pointer's null shadow, safe when the region only
+/// reads integers through it (tests/openmp/06: `n`). Otherwise the region's derivative
+/// would add adjoints through the null shadow (a segfault).
+fn parallel_capture(p: Value, act: &Activity) -> Capture {
+    use crate::parallel::openmp;
+    let slot = base_object(p);
     if slot.opcode() != Some(Opcode::LLVMAlloca) {
-        return false;
+        return Capture::No;
     }
-    let mut work = vec![(slot, 0u32)];
-    while let Some((v, depth)) = work.pop() {
-        for u in v.users() {
-            match u.opcode() {
-                Some(Opcode::LLVMCall) if ferrozyme_analysis::calls::parallel_callee(u).is_some() => {
-                    return true
-                }
-                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast) if depth < 2 => {
-                    work.push((u, depth + 1))
-                }
-                _ => {}
-            }
-        }
+    let forked = slot.users().into_iter().any(|u| {
+        u.opcode() == Some(Opcode::LLVMCall)
+            && ferrozyme_analysis::calls::parallel_callee(u).is_some()
+    });
+    if !forked {
+        return Capture::No;
     }
-    false
+    let safe = if p == slot {
+        openmp::constant_capture(act, slot)
+    } else {
+        openmp::constant_offset(p)
+            .is_some_and(|(s, off)| s == slot && openmp::field_reads_integers_only(slot, off))
+    };
+    if safe {
+        Capture::Safe
+    } else {
+        Capture::ReadsFloats
+    }
 }
 
 /// Does `v` depend on differentiable inputs? The activity the transforms use is
