@@ -19,17 +19,15 @@ FEATURES = {
     "struct": ("c cxx", True, 0.4, "a struct mixing int and floating fields: copied whole, in arrays, by value through a helper, memcpy'd"),
     "globals": ("c cxx", True, 0.4, "mutable globals set in main (outside the differentiated function) and read in it; a global written then read in it"),
     "print": ("c cxx", True, 0.3, "printf / puts of intermediate values inside the differentiated function"),
-    # Off until main lists snprintf as inactive (missing-derivative today; issue 10's
-    # library tables).
-    "snprintf": ("c cxx", False, 0.2, "snprintf into a local buffer inside the differentiated function"),
-    # Off until main handles it: the derivative stops at run time with "the pointer read
-    # from global `stderr` has no shadow" (issue 10, the lead's).
-    "stderr": ("c cxx", False, 0.15, "fprintf(stderr, ...) inside the differentiated function"),
+    # On since the merges (off before): snprintf is an inactive library call, fprintf(stderr)
+    # no longer needs a shadow of the global stream pointer; callbacks and OpenMP below too.
+    "snprintf": ("c cxx", True, 0.2, "snprintf into a local buffer inside the differentiated function"),
+    "stderr": ("c cxx", True, 0.15, "fprintf(stderr, ...) inside the differentiated function"),
     "float_arg": ("c cxx", True, 0.25, "a float parameter of a double function (typed hook)"),
     "complex_arg": ("c", True, 0.2, "a double _Complex parameter (two doubles for the ABI; forward mode passes the parts' tangents explicitly)"),
     "ldouble_arg": ("c cxx", True, 0.2, "a long double parameter (computed on in long double)"),
-    "fnptr": ("c cxx", False, 0.3, "a table of callbacks and a callback argument (indirect calls at -O0)"),
-    "omp": ("c cxx", False, 0.2, "an OpenMP parallel for reduction over the inputs (-fopenmp)"),
+    "fnptr": ("c cxx", True, 0.3, "a table of callbacks and a callback argument (indirect calls at -O0)"),
+    "omp": ("c cxx", True, 0.2, "an OpenMP parallel for reduction over the inputs (-fopenmp)"),
     # --- C++
     "class": ("cxx", True, 0.5, "a class with a constructor, private state and methods"),
     "opover": ("cxx", True, 0.4, "a small vector type with overloaded operators"),
