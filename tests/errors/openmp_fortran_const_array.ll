@@ -1,5 +1,5 @@
 ; EXPECT-ERROR: unsupported-instruction
-; EXPECT-ERROR: is captured by an OpenMP parallel region that reads floating-point data
+; EXPECT-ERROR: is handed to an OpenMP parallel region in memory that has one
 ; Regression (issue 17, after the merges): flang hands a parallel region a struct of the
 ; addresses it captures; an enzyme_const real array stored there keeps a null shadow, and
 ; the region's derivative added the adjoints of the floats it read through it: a

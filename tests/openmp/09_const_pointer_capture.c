@@ -1,13 +1,17 @@
 // OMP_THREADS: 1 2
-// Regression (difftest C seed 1009, after the merges): a parallel region reading floats
-// through an `enzyme_const` pointer. clang hands the region the address of the stack
-// slot holding `y`; that slot had a shadow (its address escapes into the region) whose
-// content is no shadow pointer, and the region's derivative, duplicated on it, added
-// the adjoint of `y[i]` in `y[i] * x[i]` through a null pointer: a segfault at every
-// opt level, in reverse and in forward mode. Such a slot is now a constant argument of
-// the region (parallel/openmp.rs: constant_capture). Also a `float` version with a
-// scalar active parameter and a `float _Complex` one (the difftest program's
-// signature), and a second region reading the same constant pointer.
+// CFLAGS: -g
+// Regression (difftest C seed 1009 and C++ seed 2026, after the merges): a parallel
+// region reading floats through an `enzyme_const` pointer. clang hands the region the
+// address of the stack slot holding `y`; that slot had a shadow (its address escapes
+// into the region) whose content is no shadow pointer, and the derivatives added the
+// adjoint of `y[i]` in `y[i] * x[i]` through a null pointer, in the region and in the
+// caller after it (where `y` is read back from the slot at -O0): a segfault at every opt
+// level, in reverse and in forward mode. A slot the regions only read gets a shadow
+// only when a value stored into it has one (ferrozyme-analysis captures.rs), so it is
+// a constant argument of the region here. Built with -g: the microtask then reads
+// through `.omp_outlined_debug__`. Also a `float` version with a scalar active
+// parameter and a `float _Complex` one (the difftest program's signature), a second
+// region reading the same constant pointer, and the pointer used after the regions.
 // Oracles: analytic gradients, central finite differences, and the dot-product
 // identity between forward and reverse mode.
 #include "fz_test.h"
@@ -24,7 +28,9 @@ double dotw(double *x, const double *y, int n, double a) {
   double t = 0;
 #pragma omp parallel for reduction(+ : t)
   for (int i = 0; i < n; i++) t += sin(y[(i + 1) % n] * x[i]);
-  return s * a + t;
+  double u = 0;
+  for (int i = 0; i < n; i++) u += y[i] * x[i];
+  return s * a + t + 0.5 * u;
 }
 
 float cplx(float *x, const float *y, int n, float a, float _Complex z) {
@@ -51,7 +57,7 @@ int main(void) {
   __enzyme_autodiff((void *)dotw, enzyme_dup, x, dx, enzyme_const, y, enzyme_const, N,
                     enzyme_const, a);
   for (int i = 0; i < N; i++)
-    want[i] = 2 * a * y[i] * x[i] + y[(i + 1) % N] * cos(y[(i + 1) % N] * x[i]);
+    want[i] = 2 * a * y[i] * x[i] + y[(i + 1) % N] * cos(y[(i + 1) % N] * x[i]) + 0.5 * y[i];
   fz_check_arr("d dotw analytic", dx, want, N, 1e-12);
   for (int i = 0; i < N; i += 6) {
     char what[48];

@@ -181,15 +181,15 @@ fn constant_pointer_stored(
     if !const_params.contains(&base) {
         return;
     }
-    match parallel_capture(p, act) {
+    match parallel_capture(p) {
         Capture::No => {}
         Capture::Safe => return,
-        Capture::ReadsFloats => {
+        Capture::Unsafe => {
             out.push(Finding {
                 kind: DiagKind::UnsupportedInstruction,
                 at: i,
                 msg: format!(
-                    "mismatched activity: {}, which has no shadow, is captured by an OpenMP parallel region that reads floating-point data (or follows pointers) through it; the region's derivative would add adjoints through its missing shadow",
+                    "mismatched activity: {}, which has no shadow, is handed to an OpenMP parallel region in memory that has one (the region reads floating-point data through it or writes it, or the memory also holds differentiated data); derivatives would be added through its missing shadow",
                     describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
                 ),
                 help: "pass that argument with enzyme_dup and a zero-initialised shadow buffer (its adjoint is then simply not used)",
@@ -210,24 +210,26 @@ fn constant_pointer_stored(
 
 /// Whether the memory a constant pointer is stored into is handed to an OpenMP region.
 enum Capture {
-    /// Not a slot handed to a parallel region.
+    /// Not memory handed to a parallel region.
     No,
-    /// A captured slot the region only reads integers through, or whose content the
-    /// region gets as a constant argument.
+    /// A field of a struct of captures (flang) the region only reads integers through.
     Safe,
-    /// A captured slot the region reads floats (or further pointers) through.
-    ReadsFloats,
+    /// A captured slot with a shadow (a slot the region only reads gets one only when
+    /// it also holds differentiated data: `ferrozyme_analysis::captures`), or a field the
+    /// region reads floats (or further pointers) through.
+    Unsafe,
 }
 
-/// Is `p` (where a constant pointer is stored) a stack slot, or a field of a struct of
-/// slots, handed to an OpenMP parallel region (`__kmpc_fork_call`)? A slot handed
-/// directly (clang) is safe when it is a constant capture
-/// (`crate::parallel::openmp::constant_capture`: the region gets it without a shadow
-/// and only reads through it; tests/openmp/04, tests/openmp/09). A field of a struct of
-/// slots (flang) keeps the constant pointer's null shadow, safe when the region only
-/// reads integers through it (tests/openmp/06: `n`). Otherwise the region's derivative
-/// would add adjoints through the null shadow (a segfault).
-fn parallel_capture(p: Value, act: &Activity) -> Capture {
+/// Is `p` (shadowed memory a constant pointer is stored into) a stack slot, or a field
+/// of a struct of slots, handed to an OpenMP parallel region (`__kmpc_fork_call`)? A
+/// slot clang hands a region that only reads it has no shadow unless it also holds
+/// differentiated data (`ferrozyme_analysis::captures`; tests/openmp/04, 09), so a
+/// shadowed one is unsafe: pointers read from it, in the caller or the region, would
+/// have the null shadow. A field of flang's struct of captures keeps the constant
+/// pointer's null shadow, safe when the region only reads integers through it
+/// (tests/openmp/06: `n`), unsafe when it reads floats (its adjoints would go through
+/// the null shadow: tests/errors/openmp_fortran_const_array.ll).
+fn parallel_capture(p: Value) -> Capture {
     use crate::parallel::openmp;
     let slot = base_object(p);
     if slot.opcode() != Some(Opcode::LLVMAlloca) {
@@ -240,16 +242,13 @@ fn parallel_capture(p: Value, act: &Activity) -> Capture {
     if !forked {
         return Capture::No;
     }
-    let safe = if p == slot {
-        openmp::constant_capture(act, slot)
-    } else {
-        openmp::constant_offset(p)
-            .is_some_and(|(s, off)| s == slot && openmp::field_reads_integers_only(slot, off))
-    };
+    let safe = p != slot
+        && openmp::constant_offset(p)
+            .is_some_and(|(s, off)| s == slot && openmp::field_reads_integers_only(slot, off));
     if safe {
         Capture::Safe
     } else {
-        Capture::ReadsFloats
+        Capture::Unsafe
     }
 }
 

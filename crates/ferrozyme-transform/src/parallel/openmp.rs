@@ -30,7 +30,6 @@
 //! in a parallel derivative always runs the atomic one (the `nested.` wrappers): its
 //! team of one shares memory with the other threads of the enclosing team.
 
-use ferrozyme_analysis::activity::Activity;
 use ferrozyme_analysis::calls::parallel_callee;
 use ferrozyme_llvm::{Builder, IntPredicate, Module, Opcode, Type, Value};
 use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
@@ -358,102 +357,7 @@ pub fn rev_wrapper(
     w
 }
 
-// ------------------------------------------------------------ constant captures
-
-/// Is the fork argument `a` a stack slot whose content the derivative may treat as
-/// constant? clang hands a parallel region each shared variable by address; a slot that
-/// holds a pointer without a shadow (an `enzyme_const` array, a buffer of integers) has
-/// a shadow slot only because its address escapes into the region, and that shadow
-/// slot holds no shadow pointer: a microtask duplicated on it would add the adjoints of
-/// the floats it reads (`y[i] * x[i]`) through a null pointer. It is constant when every
-/// store into it stores a pointer with no shadow and no derivative, the caller otherwise
-/// only reads it or forks with it, and every microtask only reads through the matching
-/// parameter ([`reads_only_through`]). The region then gets it as a constant argument.
-pub fn constant_capture(act: &Activity, a: Value) -> bool {
-    if a.opcode() != Some(Opcode::LLVMAlloca) {
-        return false;
-    }
-    let mut forked = false;
-    for u in a.users() {
-        match u.opcode() {
-            Some(Opcode::LLVMLoad) => {}
-            Some(Opcode::LLVMStore) if u.operand(1) == a && u.operand(0) != a => {
-                let v = u.operand(0);
-                if !v.ty().is_pointer() || act.is_shadowed(v) || act.is_active(v) {
-                    return false;
-                }
-            }
-            Some(Opcode::LLVMCall) if is_marker_intrinsic(u) => {}
-            Some(Opcode::LLVMCall) => {
-                let Some(micro) = parallel_callee(u) else {
-                    return false;
-                };
-                let params = micro.params();
-                for (k, x) in u.call_args().iter().enumerate().skip(3) {
-                    if *x == a && !params.get(k - 1).is_some_and(|p| reads_only_through(*p)) {
-                        return false;
-                    }
-                }
-                forked = true;
-            }
-            _ => return false,
-        }
-    }
-    forked
-}
-
-/// Does a function only read through its parameter `p`: loads from it (at -O0 through
-/// the local slot it is spilled to and reloaded from), no store into it, no call or
-/// address arithmetic given it?
-fn reads_only_through(p: Value) -> bool {
-    let mut work = vec![p];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(v) = work.pop() {
-        if !seen.insert(v) {
-            continue;
-        }
-        if seen.len() > 64 {
-            return false;
-        }
-        for u in v.users() {
-            match u.opcode() {
-                Some(Opcode::LLVMLoad) => {}
-                Some(Opcode::LLVMStore) if u.operand(0) == v && u.operand(1) != v => {
-                    let slot = u.operand(1);
-                    if slot.opcode() != Some(Opcode::LLVMAlloca) {
-                        return false;
-                    }
-                    for su in slot.users() {
-                        match su.opcode() {
-                            Some(Opcode::LLVMLoad) => work.push(su),
-                            Some(Opcode::LLVMStore)
-                                if su.operand(1) == slot && su.operand(0) != slot => {}
-                            Some(Opcode::LLVMCall) if is_marker_intrinsic(su) => {}
-                            _ => return false,
-                        }
-                    }
-                }
-                Some(Opcode::LLVMCall) if is_marker_intrinsic(u) => {}
-                _ => return false,
-            }
-        }
-    }
-    true
-}
-
-/// Lifetime markers and debug intrinsics: uses that neither read nor write.
-fn is_marker_intrinsic(call: Value) -> bool {
-    call.called_function().is_some_and(|f| {
-        [
-            "llvm.lifetime.start",
-            "llvm.lifetime.end",
-            "llvm.dbg.declare",
-            "llvm.dbg.value",
-        ]
-        .iter()
-        .any(|n| f.is_intrinsic(n))
-    })
-}
+// ------------------------------------------------------------ flang's captures
 
 /// The constant byte offset of the address `p` from the object it is computed from
 /// through getelementptrs with constant indices: `(object, offset)`, or `None` when some
@@ -527,7 +431,7 @@ fn field_of_param_reads_integers(p: Value, offset: u64) -> bool {
                 None => return false,
             },
             Some(Opcode::LLVMLoad) => 0,
-            Some(Opcode::LLVMCall) if is_marker_intrinsic(u) => continue,
+            Some(Opcode::LLVMCall) if ferrozyme_analysis::captures::is_marker(u) => continue,
             _ => return false,
         };
         if at != offset {
@@ -565,7 +469,7 @@ fn reads_integers_only(q: Value) -> bool {
             match u.opcode() {
                 Some(Opcode::LLVMLoad) if u.ty().is_integer() => {}
                 Some(Opcode::LLVMGetElementPtr) if u.operand(0) == v => work.push(u),
-                Some(Opcode::LLVMCall) if is_marker_intrinsic(u) => {}
+                Some(Opcode::LLVMCall) if ferrozyme_analysis::captures::is_marker(u) => {}
                 _ => return false,
             }
         }

@@ -136,9 +136,6 @@ fn fork_request<'a>(
     }
     let mut acts = vec![ArgActivity::Const; params.len()];
     for (k, a) in args.iter().enumerate().skip(3) {
-        if params[k - 1].ty().is_pointer() && openmp::constant_capture(&fx.act, *a) {
-            continue;
-        }
         if params[k - 1].ty().is_pointer() && fx.act.is_shadowed(*a) {
             acts[k - 1] = ArgActivity::Dup;
         } else if fx.act.is_active(*a) {

@@ -18,7 +18,7 @@ use ferrozyme_rules::openmp::OmpRule;
 
 use super::TangentGen;
 use crate::common::Problem;
-use crate::parallel::{mpi, openmp};
+use crate::parallel::mpi;
 use crate::signature::TangentRequest;
 
 impl TangentGen<'_> {
@@ -60,9 +60,6 @@ impl TangentGen<'_> {
         }
         let mut acts = vec![ArgActivity::Const; params.len()];
         for (k, a) in args.iter().enumerate().skip(3) {
-            if params[k - 1].ty().is_pointer() && openmp::constant_capture(&self.fx.act, *a) {
-                continue;
-            }
             if params[k - 1].ty().is_pointer() && self.fx.act.is_shadowed(*a) {
                 acts[k - 1] = ArgActivity::Dup;
             } else if self.fx.act.is_active(*a) {
