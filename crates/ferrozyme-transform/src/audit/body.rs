@@ -178,8 +178,24 @@ fn constant_pointer_stored(
         return;
     }
     let base = base_object(v);
-    if !const_params.contains(&base) || is_parallel_capture(base_object(p)) {
+    if !const_params.contains(&base) {
         return;
+    }
+    match parallel_capture(p) {
+        Capture::No => {}
+        Capture::Safe => return,
+        Capture::Unsafe => {
+            out.push(Finding {
+                kind: DiagKind::UnsupportedInstruction,
+                at: i,
+                msg: format!(
+                    "mismatched activity: {}, which has no shadow, is handed to an OpenMP parallel region in memory that has one (the region reads floating-point data through it or writes it, or the memory also holds differentiated data); derivatives would be added through its missing shadow",
+                    describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+                ),
+                help: "pass that argument with enzyme_dup and a zero-initialised shadow buffer (its adjoint is then simply not used)",
+            });
+            return;
+        }
     }
     out.push(Finding {
         kind: DiagKind::UnsupportedInstruction,
@@ -192,31 +208,48 @@ fn constant_pointer_stored(
     });
 }
 
-/// Is `slot` a stack slot (or struct of slots) handed to an OpenMP parallel region
-/// (`__kmpc_fork_call`)? The parallel transform gives captured variables their own
-/// shadows (`crate::parallel::openmp`), and a constant pointer captured there keeps a
-/// null shadow that the region's derivative never writes through (tests/openmp/04, 06).
-fn is_parallel_capture(slot: Value) -> bool {
+/// Whether the memory a constant pointer is stored into is handed to an OpenMP region.
+enum Capture {
+    /// Not memory handed to a parallel region.
+    No,
+    /// A field of a struct of captures (flang) the region only reads integers through.
+    Safe,
+    /// A captured slot with a shadow (a slot the region only reads gets one only when
+    /// it also holds differentiated data: `ferrozyme_analysis::captures`), or a field the
+    /// region reads floats (or further pointers) through.
+    Unsafe,
+}
+
+/// Is `p` (shadowed memory a constant pointer is stored into) a stack slot, or a field
+/// of a struct of slots, handed to an OpenMP parallel region (`__kmpc_fork_call`)? A
+/// slot clang hands a region that only reads it has no shadow unless it also holds
+/// differentiated data (`ferrozyme_analysis::captures`; tests/openmp/04, 09), so a
+/// shadowed one is unsafe: pointers read from it, in the caller or the region, would
+/// have the null shadow. A field of flang's struct of captures keeps the constant
+/// pointer's null shadow, safe when the region only reads integers through it
+/// (tests/openmp/06: `n`), unsafe when it reads floats (its adjoints would go through
+/// the null shadow: tests/errors/openmp_fortran_const_array.ll).
+fn parallel_capture(p: Value) -> Capture {
+    use crate::parallel::openmp;
+    let slot = base_object(p);
     if slot.opcode() != Some(Opcode::LLVMAlloca) {
-        return false;
+        return Capture::No;
     }
-    let mut work = vec![(slot, 0u32)];
-    while let Some((v, depth)) = work.pop() {
-        for u in v.users() {
-            match u.opcode() {
-                Some(Opcode::LLVMCall)
-                    if ferrozyme_analysis::calls::parallel_callee(u).is_some() =>
-                {
-                    return true
-                }
-                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast) if depth < 2 => {
-                    work.push((u, depth + 1))
-                }
-                _ => {}
-            }
-        }
+    let forked = slot.users().into_iter().any(|u| {
+        u.opcode() == Some(Opcode::LLVMCall)
+            && ferrozyme_analysis::calls::parallel_callee(u).is_some()
+    });
+    if !forked {
+        return Capture::No;
     }
-    false
+    let safe = p != slot
+        && openmp::constant_offset(p)
+            .is_some_and(|(s, off)| s == slot && openmp::field_reads_integers_only(slot, off));
+    if safe {
+        Capture::Safe
+    } else {
+        Capture::Unsafe
+    }
 }
 
 /// Does `v` depend on differentiable inputs? The activity the transforms use is
