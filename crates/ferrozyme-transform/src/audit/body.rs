@@ -204,7 +204,9 @@ fn is_parallel_capture(slot: Value) -> bool {
     while let Some((v, depth)) = work.pop() {
         for u in v.users() {
             match u.opcode() {
-                Some(Opcode::LLVMCall) if ferrozyme_analysis::calls::parallel_callee(u).is_some() => {
+                Some(Opcode::LLVMCall)
+                    if ferrozyme_analysis::calls::parallel_callee(u).is_some() =>
+                {
                     return true
                 }
                 Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast) if depth < 2 => {

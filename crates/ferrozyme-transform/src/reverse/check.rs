@@ -36,7 +36,8 @@ impl Checker<'_> {
             .copied()
             .filter(|b| fx.cfg.is_reachable(*b))
             .collect();
-        for f in crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.types, &fx.req.args) {
+        for f in crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.types, &fx.req.args)
+        {
             self.diags.report(Some(f.at), f.problem());
         }
         for blk in self.fx.cfg.blocks.clone() {
@@ -261,7 +262,9 @@ impl Checker<'_> {
         {
             return;
         }
-        let understood = if ferrozyme_analysis::activity::is_lane_op(i) {
+        let understood = if super::bits::magic_seed(i) {
+            true
+        } else if ferrozyme_analysis::activity::is_lane_op(i) {
             let packed = self.fx.act.packed.contains(&i)
                 || i.operands().iter().any(|o| self.fx.act.packed.contains(o));
             let sign_trick = super::bits::sign_trick(i).is_some();
@@ -322,7 +325,9 @@ impl Checker<'_> {
             // Shadows travel in pointer arguments; one inside an aggregate argument would be
             // dropped (rustc passes pairs as two scalars, so this is rare C code).
             if let Some(a) = i.call_args().into_iter().find(|a| {
-                !a.ty().is_pointer_like() && a.ty().contains_pointer() && self.fx.act.is_shadowed(*a)
+                !a.ty().is_pointer_like()
+                    && a.ty().contains_pointer()
+                    && self.fx.act.is_shadowed(*a)
             }) {
                 self.diags.report(
                     Some(i),
