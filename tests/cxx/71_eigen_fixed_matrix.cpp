@@ -1,6 +1,5 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17 -I/usr/include/eigen3
-// IGNORE-O0: mismatched activity in `Eigen::internal::generic_dense_assignment_kernel<...>::generic_dense_assignment_kernel(...)`: argument 4 (the empty `assign_op<double,double>` functor, inactive at the call site, so without a shadow) is stored into the kernel object, which has one; type analysis does not yet prove that a pointer to a float-free, pointer-free struct needs no shadow
 // Eigen with fixed sizes (issue 16): Eigen::Matrix<double,3,5> times a 5-vector,
 // squaredNorm, and a coefficient-wise cube summed, differentiated in reverse and forward
 // mode. Oracle: analytic (y = A x, f = |y|^2 + sum A_ij^3: df/dA_ij = 2 y_i x_j +

@@ -28,6 +28,11 @@ pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
         if src.has_param_attr(k as u32, "noalias") {
             dst.add_param_attr(k as u32, "noalias");
         }
+        // The pointee's size (`activity::is_empty_object_param`: references to empty
+        // classes need no shadow).
+        if let Some(n) = src.param_int_attr(k as u32, "dereferenceable") {
+            dst.add_param_int_attr(k as u32, "dereferenceable", n);
+        }
     }
     let blocks = src.blocks();
     for blk in &blocks {

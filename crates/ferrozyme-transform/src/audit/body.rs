@@ -178,7 +178,10 @@ fn constant_pointer_stored(
         return;
     }
     let base = base_object(v);
-    if !const_params.contains(&base) || is_parallel_capture(base_object(p)) {
+    if !const_params.contains(&base)
+        || is_parallel_capture(base_object(p))
+        || ferrozyme_analysis::activity::is_empty_object_param(v)
+    {
         return;
     }
     out.push(Finding {

@@ -235,7 +235,11 @@ impl Gen<'_> {
                         let v = i.operand(0);
                         let addr = i.operand(1);
                         if v.ty().contains_pointer() && self.fx.act.is_shadowed(addr) {
-                            let sv = if v.ty().is_pointer() {
+                            let sv = if ferrozyme_analysis::activity::is_empty_object_param(v)
+                                && !self.fx.act.is_shadowed(v)
+                            {
+                                self.fwd_operand(v)
+                            } else if v.ty().is_pointer() {
                                 self.fwd_shadow(v)
                             } else {
                                 self.lanes[self.lane]

@@ -274,6 +274,10 @@ impl TangentGen<'_> {
                     .collect();
             }
         }
+        if ferrozyme_analysis::activity::is_empty_object_param(v) && !self.fx.act.is_shadowed(v) {
+            let pv = self.prim(v);
+            tv = vec![pv; self.width()];
+        }
         let sa = self.tangent(addr);
         let slot = self.sup.sink_slot();
         for l in 0..self.width() {
