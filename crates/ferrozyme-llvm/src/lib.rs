@@ -30,13 +30,13 @@ impl Module {
 }
 
 pub mod builder;
-mod callsite;
 pub mod clock;
+mod callsite;
 pub mod fastmath;
 pub mod ir;
 mod linkage;
-pub mod module;
 mod scope;
+pub mod module;
 mod strings;
 pub mod types;
 

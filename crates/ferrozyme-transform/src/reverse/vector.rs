@@ -75,8 +75,7 @@ impl Gen<'_> {
         // The source and the destination disagree on which float lies at some bytes (a
         // `double` copied into two `float`s): the adjoints cannot be moved as either.
         let fp_at = |p: Value| -> Vec<(i64, FpType)> {
-            self.fx
-                .types
+            self.fx.types
                 .pointee_tree(p)
                 .iter()
                 .filter(|(o, _)| *o >= 0 && *o < hi)
