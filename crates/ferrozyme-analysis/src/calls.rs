@@ -90,7 +90,11 @@ pub fn classify(call: Value) -> CallKind {
     let name = like.clone().unwrap_or_else(|| f.name());
     if let Some(a) = ferrozyme_abi::alloc_fn(&name, !f.is_declaration() && like.is_none()) {
         let nargs = call.num_call_args() as usize;
-        if [a.size, a.count, a.ptr].iter().flatten().all(|&k| k < nargs) {
+        if [a.size, a.count, a.ptr]
+            .iter()
+            .flatten()
+            .all(|&k| k < nargs)
+        {
             return match a.kind {
                 AllocKind::Malloc => CallKind::Malloc,
                 AllocKind::Calloc => CallKind::Calloc,
@@ -414,7 +418,10 @@ pub fn alloc_size(call: Value) -> Value {
         return args[k];
     }
     let name = call.called_function().map(behaves_like).unwrap_or_default();
-    match alloc_fn(call).filter(|a| a.kind == AllocKind::Malloc).and_then(|a| a.size) {
+    match alloc_fn(call)
+        .filter(|a| a.kind == AllocKind::Malloc)
+        .and_then(|a| a.size)
+    {
         Some(k) => args[k],
         None if name == "posix_memalign" => args[2],
         None => args[0],

@@ -366,22 +366,7 @@ fn lost_stores(
     // run after that store.
     let mut written: HashMap<Value, (Value, HashSet<Block>)> = HashMap::new();
     for &i in insts {
-        let dst = match i.opcode() {
-            Some(Opcode::LLVMStore) => {
-                let p = i.operand(1);
-                (!act.is_shadowed(p) && !p.is_undef() && active_store(i)).then_some(p)
-            }
-            Some(Opcode::LLVMCall)
-                if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) =>
-            {
-                let a = i.call_args();
-                let src = base_object(a[1]);
-                let holds_active =
-                    (src.is_argument() && act.is_shadowed(src)) || active_bases.contains(&src);
-                (act.is_shadowed(a[1]) && !act.is_shadowed(a[0]) && holds_active).then_some(a[0])
-            }
-            _ => None,
-        };
+        let dst = lossy_write(i, act, &active_store, &active_bases);
         if let Some(p) = dst {
             written
                 .entry(base_object(p))
@@ -393,32 +378,7 @@ fn lost_stores(
     }
     let mut reported = HashSet::new();
     for &i in insts {
-        let read = match i.opcode() {
-            Some(Opcode::LLVMLoad)
-                if (carries_fp(i.ty()) || is_int_carrier_type(i.ty()))
-                    && !act.is_shadowed(i.operand(0)) =>
-            {
-                Some(i.operand(0))
-            }
-            Some(Opcode::LLVMCall)
-                if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) =>
-            {
-                let a = i.call_args();
-                act.is_shadowed(a[0]).then_some(a[1])
-            }
-            // A function that may read the memory: its own code, or code we cannot see.
-            Some(Opcode::LLVMCall | Opcode::LLVMInvoke)
-                if matches!(
-                    classify(i),
-                    CallKind::Defined(_) | CallKind::UnknownExternal | CallKind::Indirect
-                ) =>
-            {
-                i.call_args()
-                    .into_iter()
-                    .find(|a| a.ty().is_pointer() && written.contains_key(&base_object(*a)))
-            }
-            _ => None,
-        };
+        let read = read_of_written(i, act, &written);
         let Some(p) = read else { continue };
         let Some((store, after)) = written.get(&base_object(p)) else {
             continue;
@@ -449,6 +409,62 @@ fn lost_stores(
             ),
             help: "pass that buffer with enzyme_dup (and a shadow buffer) so derivatives can flow through it, or keep the intermediate value in a local variable",
         });
+    }
+}
+
+/// The pointer `i` writes an active value through when that memory has no shadow: a
+/// store, or a copy out of memory holding active data.
+fn lossy_write(
+    i: Value,
+    act: &Activity,
+    active_store: &dyn Fn(Value) -> bool,
+    active_bases: &HashSet<Value>,
+) -> Option<Value> {
+    match i.opcode() {
+        Some(Opcode::LLVMStore) => {
+            let p = i.operand(1);
+            (!act.is_shadowed(p) && !p.is_undef() && active_store(i)).then_some(p)
+        }
+        Some(Opcode::LLVMCall) if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) => {
+            let a = i.call_args();
+            let src = base_object(a[1]);
+            let holds_active =
+                (src.is_argument() && act.is_shadowed(src)) || active_bases.contains(&src);
+            (act.is_shadowed(a[1]) && !act.is_shadowed(a[0]) && holds_active).then_some(a[0])
+        }
+        _ => None,
+    }
+}
+
+/// The pointer through which `i` may read memory in `written`: a load, a copy into
+/// shadowed memory, or a call of code that may read it (its own, or code we cannot see).
+fn read_of_written(
+    i: Value,
+    act: &Activity,
+    written: &HashMap<Value, (Value, HashSet<Block>)>,
+) -> Option<Value> {
+    match i.opcode() {
+        Some(Opcode::LLVMLoad)
+            if (carries_fp(i.ty()) || is_int_carrier_type(i.ty()))
+                && !act.is_shadowed(i.operand(0)) =>
+        {
+            Some(i.operand(0))
+        }
+        Some(Opcode::LLVMCall) if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) => {
+            let a = i.call_args();
+            act.is_shadowed(a[0]).then_some(a[1])
+        }
+        Some(Opcode::LLVMCall | Opcode::LLVMInvoke)
+            if matches!(
+                classify(i),
+                CallKind::Defined(_) | CallKind::UnknownExternal | CallKind::Indirect
+            ) =>
+        {
+            i.call_args()
+                .into_iter()
+                .find(|a| a.ty().is_pointer() && written.contains_key(&base_object(*a)))
+        }
+        _ => None,
     }
 }
 

@@ -59,8 +59,9 @@ pub(in crate::types) fn scope_from(
 }
 
 fn is_hook_call(call: Value) -> bool {
-    call.called_function()
-        .is_some_and(|f| f.name().starts_with("__enzyme_") && ferrozyme_abi::type_hint(&f.name()).is_none())
+    call.called_function().is_some_and(|f| {
+        f.name().starts_with("__enzyme_") && ferrozyme_abi::type_hint(&f.name()).is_none()
+    })
 }
 
 /// Pointers passed through stack slots (`-O0` code keeps every local in an `alloca`):

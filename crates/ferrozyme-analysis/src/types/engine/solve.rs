@@ -28,8 +28,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use ferrozyme_llvm::{Opcode, Value};
 
 use super::super::layout;
-use super::scope::stack_slot_links;
 use super::super::{BaseType, TypeTree};
+use super::scope::stack_slot_links;
 use super::{is_trackable, Engine, Item};
 
 /// Rounds over the scope (interprocedural iterations) in one `solve`.
