@@ -65,6 +65,23 @@ pub fn is_lane_op(i: Value) -> bool {
     }
 }
 
+/// Is `v` a pointer parameter declared to point to a one-byte object
+/// (`dereferenceable(1)`: clang's C++ reference to an empty class, such as Eigen's
+/// `assign_op` functors or `std::less`)? Such an object holds neither floats nor
+/// pointers, so a pointer to it needs no shadow of its own: where one is stored into
+/// shadowed memory, the primal pointer serves as its shadow (what Enzyme does for
+/// constant pointers), and nothing differentiable can be read or written through it.
+pub fn is_empty_object_param(v: Value) -> bool {
+    if !v.is_argument() || !v.ty().is_pointer() {
+        return false;
+    }
+    let f = v.parent_function();
+    let Some(k) = f.params().iter().position(|p| *p == v) else {
+        return false;
+    };
+    f.param_int_attr(k as u32, "dereferenceable") == Some(1)
+}
+
 /// Does this type carry floating-point data we differentiate?
 pub fn carries_fp(t: Type) -> bool {
     t.contains_fp()

@@ -178,7 +178,7 @@ fn constant_pointer_stored(
         return;
     }
     let base = base_object(v);
-    if !const_params.contains(&base) {
+    if !const_params.contains(&base) || ferrozyme_analysis::activity::is_empty_object_param(v) {
         return;
     }
     match parallel_capture(p) {
