@@ -189,8 +189,14 @@ impl Type {
             v.into_iter().map(Type).collect()
         }
     }
+    /// The name of a named struct type; `None` for literal structs and other types
+    /// (LLVM's `getName` reads a struct's fields: on any other type it is undefined
+    /// behaviour, which crashed the analysis tests now and then).
     pub fn struct_name(self) -> Option<String> {
-        // SAFETY: handle invariant.
+        if self.kind() != crate::TypeKind::Struct {
+            return None;
+        }
+        // SAFETY: handle invariant; a struct type.
         unsafe {
             let p = LLVMGetStructName(self.0);
             if p.is_null() {
