@@ -118,9 +118,55 @@ pub(super) fn type_tree(m: Module, ty: Type, ints_are_integer: bool) -> TypeTree
         };
     }
     if ints_are_integer {
+        for off in byte_fields(m, ty) {
+            tree.insert(off, BaseType::Integer);
+        }
         mark_padding(m, ty, &leaves, &mut tree);
     }
     tree
+}
+
+/// Offsets of the one-byte integer *fields* of declared storage: `i8`/`i1` members of a
+/// struct (a C++ `bool`, a `char`, the byte clang gives an empty member or empty base such
+/// as odeint's `array_algebra`), as opposed to the elements of `[N x i8]` arrays, which are
+/// untyped byte buffers (`std::aligned_storage`, a union's padding) and stay `Unknown`.
+/// A byte field never holds (part of) a float: no float type is one byte wide, and clang
+/// lays out a union as its most aligned (then largest) member, so a lone `i8` member
+/// stands for a union only when every member is a byte. Without this fact, an `i64` that
+/// SROA or the ABI's struct coercion (`{i64, double}` for `{bool, bool, double}` passed
+/// by value) loads over such fields would be ambiguous.
+fn byte_fields(m: Module, ty: Type) -> Vec<i64> {
+    fn walk(m: Module, ty: Type, base: i64, in_struct: bool, out: &mut Vec<i64>) {
+        if base >= MAX_OFFSET || !is_sized(ty) {
+            return;
+        }
+        match ty.kind() {
+            TypeKind::Struct => {
+                for (i, f) in ty.struct_fields().into_iter().enumerate() {
+                    let off = m.field_offset(ty, i as u32) as i64;
+                    walk(m, f, base + off, true, out);
+                }
+            }
+            TypeKind::Array => {
+                let e = ty.element_type();
+                if e.kind() != TypeKind::Struct {
+                    return;
+                }
+                let stride = m.alloc_size(e).max(1) as i64;
+                for i in 0..ty.array_len().min(MAX_OFFSET as u64) as i64 {
+                    if base + i * stride >= MAX_OFFSET {
+                        break;
+                    }
+                    walk(m, e, base + i * stride, false, out);
+                }
+            }
+            TypeKind::Int(w) if in_struct && w <= 8 => out.push(base),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(m, ty, 0, false, &mut out);
+    out
 }
 
 /// Declared storage (a stack slot or global of a struct type): the padding between and
