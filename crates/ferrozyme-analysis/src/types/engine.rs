@@ -79,6 +79,7 @@ fn strip_constant_geps(m: Module, ptr: Value, limit: i64) -> (Value, i64) {
             Some(GepOffset {
                 constant,
                 stride: None,
+                ..
             }) if constant >= 0 && acc + constant <= limit => {
                 acc += constant;
                 cur = cur.operand(0);
@@ -118,6 +119,8 @@ pub(super) struct Engine {
     gep_rules: Vec<Item>,
     /// Rounds the last `solve` took.
     rounds: usize,
+    /// Functions on a cycle of the call graph, by component (`scope::recursive_components`).
+    recursive: HashMap<Value, u32>,
 }
 
 impl Engine {
@@ -137,6 +140,7 @@ impl Engine {
             seeded: HashSet::new(),
             gep_rules: Vec::new(),
             rounds: 0,
+            recursive: HashMap::new(),
         }
     }
 
@@ -220,6 +224,26 @@ impl Engine {
         self.learn_ptr(b, &pa);
     }
 
+    /// `link` across a call edge (argument and parameter, result and returned value),
+    /// where the callee declares the pointer `dereferenceable(limit)`: only facts about
+    /// those bytes (and "every offset" facts) cross. A C++ reference or `this` names one
+    /// object of that size; beyond it, the caller's pointer may be anywhere inside a
+    /// bigger object, and a function called with `&s.f[0]` from one place and `&s.f[1]`
+    /// from another would otherwise hand each caller the other's view of `s`, shifted
+    /// (context-insensitive facts smeared along the object until everything conflicts;
+    /// odeint's `boost::array<double, 1>::operator[]` on the stage arrays of one stepper).
+    /// Facts only go missing this way, never wrong: a callee reaching past its reference
+    /// (a CRTP base casting `this` to the derived class) keeps its own facts.
+    fn link_call_edge(&mut self, a: Value, b: Value, limit: Option<u64>) {
+        let Some(n) = limit.filter(|_| a.ty().is_pointer()) else {
+            return self.link(a, b);
+        };
+        let n = (n as i64).min(super::MAX_OFFSET);
+        let (pa, pb) = (self.pointee(a).window(0, n), self.pointee(b).window(0, n));
+        self.learn_ptr(a, &pb);
+        self.learn_ptr(b, &pa);
+    }
+
     // --- strided pointers
 
     /// Records how `i` relates pointers by constant offsets (see `types/period.rs`).
@@ -241,6 +265,7 @@ impl Engine {
             if let Some(GepOffset {
                 constant,
                 stride: None,
+                ..
             }) = layout::gep_offset(self.m, g)
             {
                 if is_trackable(g.operand(0)) {
@@ -262,7 +287,10 @@ impl Engine {
                 let Some(callee) = i.called_function() else {
                     return;
                 };
-                if callee.is_declaration() || callee.name().starts_with("__enzyme_") {
+                if callee.is_declaration()
+                    || callee.name().starts_with("__enzyme_")
+                    || !self.call_may_walk(i, callee)
+                {
                     return;
                 }
                 for (a, p) in i.call_args().into_iter().zip(callee.params()) {
@@ -274,6 +302,30 @@ impl Engine {
             }
             _ => {}
         }
+    }
+
+    /// Can a walk through memory pass through call `i` of `callee`, so that its
+    /// arguments and parameters (and its result and returned values) must be related as
+    /// the same pointers? Only when the call is a step of a recursion (caller and callee
+    /// in one cycle of the call graph: a recursive call on `p + 8`), or when it is the
+    /// callee's only call (a loop calling a helper that returns `p + 8`). A parameter of a
+    /// function called from several places stands for several different pointers: one
+    /// class for all of them would make `&s.f[1]` passed at one call and `&s.f[2]` at
+    /// another look like `s` walking in steps of 8 (odeint's `boost::array<double, 1>`
+    /// members of one stepper object, each handed to the same `operator[]`), and the
+    /// whole object would be read as an array of one element type.
+    fn call_may_walk(&self, i: Value, callee: Value) -> bool {
+        let caller = i.parent_function();
+        if let (Some(a), Some(b)) = (self.recursive.get(&caller), self.recursive.get(&callee)) {
+            if a == b {
+                return true;
+            }
+        }
+        let mut calls = callee.users().into_iter().filter(|u| {
+            matches!(u.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke))
+                && u.called_function() == Some(callee)
+        });
+        calls.next().is_some() && calls.next().is_none()
     }
 
     /// Linked pointers (parameters of a clone and of its original, pointers passed
@@ -442,6 +494,7 @@ impl Engine {
                 off = GepOffset {
                     constant: off.constant,
                     stride: Some(p),
+                    bounded: None,
                 };
             }
         }
@@ -481,18 +534,39 @@ impl Engine {
             }
             Some(s) if s > 1 && s < super::MAX_OFFSET as u64 => {
                 let s = s as i64;
+                // An index into an array inside the base reaches only that array's bytes.
+                let region = off
+                    .bounded
+                    .filter(|&(lo, hi)| lo >= 0 && hi <= super::MAX_OFFSET && lo < hi);
+                let inside = |j: i64| region.is_none_or(|(lo, hi)| (lo..hi).contains(&j));
                 let mut fwd = TypeTree::new();
                 for (j, b) in pb.iter() {
-                    fwd.insert(
-                        if j == -1 {
-                            -1
-                        } else {
-                            (j - off.constant).rem_euclid(s)
-                        },
-                        b,
-                    );
+                    if j == -1 {
+                        fwd.insert(-1, b);
+                    } else if inside(j) {
+                        fwd.insert((j - off.constant).rem_euclid(s), b);
+                    }
                 }
                 self.learn_ptr(g, &fwd);
+                if let Some((lo, hi)) = region {
+                    // Back: each element's facts at every element of the array, nothing
+                    // before or after it.
+                    let mut back = TypeTree::new();
+                    for (k, b) in pg.iter() {
+                        for x in lo..hi {
+                            let hit = if k == -1 {
+                                (x - lo) % s == 0
+                            } else {
+                                x.rem_euclid(s) == (k + off.constant).rem_euclid(s)
+                            };
+                            if hit {
+                                back.insert(x, b);
+                            }
+                        }
+                    }
+                    self.learn_ptr(base, &back);
+                    return;
+                }
                 let mut every = BaseType::Unknown;
                 let mut per_element = TypeTree::new();
                 for (k, b) in pg.iter() {

@@ -207,6 +207,13 @@ fn mark_padding(m: Module, ty: Type, leaves: &[(i64, Type)], tree: &mut TypeTree
 pub(super) struct GepOffset {
     pub constant: i64,
     pub stride: Option<u64>,
+    /// When every variable index selects an element of an array *inside* the source
+    /// type (`gep [4 x double], p, 0, i`, `gep %S, p, 0, 2, i`, not pointer arithmetic
+    /// `gep double, p, i`): the byte range `[lo, hi)` of that array, relative to the base.
+    /// C and C++ index arrays within their bounds, so the GEP reaches only those bytes
+    /// (odeint's `boost::array<double, 1>` member inside a stepper object is `[1 x double]`
+    /// at one offset, not "doubles from here on").
+    pub bounded: Option<(i64, i64)>,
 }
 
 /// Decomposes a scalar-pointer GEP (instruction or constant expression). `None` for vector
@@ -218,6 +225,9 @@ pub(super) fn gep_offset(m: Module, gep: Value) -> Option<GepOffset> {
     let mut ty = gep.gep_source_type();
     let mut constant: i64 = 0;
     let mut stride: Option<u64> = None;
+    // `Some(None)`: the pointer-level index is variable (unbounded); `Some(Some(r))`: the
+    // first variable index is into the array at byte range `r`.
+    let mut region: Option<Option<(i64, i64)>> = None;
     let mut add_var = |mult: u64| {
         stride = Some(match stride {
             None => mult,
@@ -234,7 +244,10 @@ pub(super) fn gep_offset(m: Module, gep: Value) -> Option<GepOffset> {
             let size = alloc_size_of(m, ty)? as i64;
             match idx.const_int_value() {
                 Some(c) => constant = constant.checked_add(c.checked_mul(size)?)?,
-                None => add_var((size as u64).saturating_mul(index_multiplier(idx))),
+                None => {
+                    region = Some(None);
+                    add_var((size as u64).saturating_mul(index_multiplier(idx)))
+                }
             }
             continue;
         }
@@ -249,17 +262,30 @@ pub(super) fn gep_offset(m: Module, gep: Value) -> Option<GepOffset> {
                 ty = fields[c as usize];
             }
             TypeKind::Array | TypeKind::Vector => {
+                let parent = ty;
                 ty = ty.element_type();
                 let size = alloc_size_of(m, ty)? as i64;
                 match idx.const_int_value() {
                     Some(c) => constant = constant.checked_add(c.checked_mul(size)?)?,
-                    None => add_var((size as u64).saturating_mul(index_multiplier(idx))),
+                    None => {
+                        if region.is_none() && parent.kind() == TypeKind::Array {
+                            let len = (parent.array_len() as i64).checked_mul(size)?;
+                            region = Some(Some((constant, constant.checked_add(len)?)));
+                        } else if region.is_none() {
+                            region = Some(None);
+                        }
+                        add_var((size as u64).saturating_mul(index_multiplier(idx)))
+                    }
                 }
             }
             _ => return None,
         }
     }
-    Some(GepOffset { constant, stride })
+    Some(GepOffset {
+        constant,
+        stride,
+        bounded: region.flatten(),
+    })
 }
 
 /// A known constant factor of an index (`shl x, 3` → 8, `mul x, 24` → 24, else 1), so

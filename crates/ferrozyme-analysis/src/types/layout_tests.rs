@@ -154,7 +154,11 @@ fn byte_fields_are_integers_byte_buffers_are_not() {
         let b = type_tree(m, ty("buf"), true);
         assert_eq!(b.get(0), Unknown, "a [16 x i8] member is untyped storage");
         let o = type_tree(m, ty("objs"), true);
-        assert_eq!((o.get(0), o.get(1)), (Integer, Integer), "structs in an array");
+        assert_eq!(
+            (o.get(0), o.get(1)),
+            (Integer, Integer),
+            "structs in an array"
+        );
         // Loaded values: no claim.
         assert_eq!(type_tree(m, ty("e"), false).get(0), Unknown);
     });
