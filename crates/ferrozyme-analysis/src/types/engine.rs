@@ -23,10 +23,20 @@
 //! has finite height and solving ends. A few rules are not monotone in what they
 //! conclude (a strided element that looks uniform so far becomes "every offset"), so
 //! the facts can depend on rule order; keeping the sweep order makes one analysis of a
-//! scope give exactly the facts of sweeping it. Pointee facts are one level deep: a
-//! pointer loaded from memory starts with an empty pointee tree and learns its own from
-//! how it is used.
+//! scope give exactly the facts of sweeping it.
+//!
+//! Pointee facts nest (up to `types::MAX_DEPTH` pointers deep): a pointer stored into
+//! memory leaves what it points to in that memory's tree (`TypeTree::inner`), so a
+//! pointer loaded back — in another function, after the struct holding it was copied or
+//! passed on — starts from what the stored one was known to point to. Unoptimized C++
+//! keeps references in objects everywhere (a functor holding `const State &`, odeint's
+//! `calculate_stage`, `std::bind`'s bound arguments, lambdas capturing by reference).
+//!
+//! Call edges: facts about a pointer cross between argument and parameter (result and
+//! returned value) only within the bytes the callee declares `dereferenceable`, so a
+//! reference names one object and callers do not see each other's objects through it.
 
+mod lanes;
 mod library;
 pub(super) mod scope;
 mod solve;
@@ -89,6 +99,22 @@ fn strip_constant_geps(m: Module, ptr: Value, limit: i64) -> (Value, i64) {
     }
     (cur, acc)
 }
+
+
+/// Is integer `v` the `this` adjustment of a C++ member-function pointer: the second
+/// field of the Itanium ABI's `{i64, i64}` pair (`extractvalue %mp, 1`, as clang emits the
+/// call `(obj.*pm)(...)`)?
+fn is_member_pointer_adjustment(v: Value) -> bool {
+    if v.opcode() != Some(Opcode::LLVMExtractValue) || v.aggregate_indices() != [1] {
+        return false;
+    }
+    let ty = v.operand(0).ty();
+    ty.kind() == TypeKind::Struct
+        && ty.struct_fields().len() == 2
+        && ty.struct_fields().iter().all(|f| f.int_width() == Some(64))
+}
+
+
 
 /// What the worklist holds: an instruction whose rule runs, or a link between two values
 /// (a clone's parameter and its original's, pointers through a `-O0` stack slot).
@@ -422,7 +448,20 @@ impl Engine {
 
     /// A load (`val` = the load) or store (`val` = the stored value) through `ptr`.
     fn access(&mut self, inst: Value, ptr: Value, val: Value) {
-        let v = self.value_tree(val);
+        let mut v = self.value_tree(val);
+        if inst == val {
+            if let Some(lanes) = lanes::demanded_lanes(val) {
+                // A loaded vector's dead lanes say nothing about the memory under them.
+                let size = layout::alloc_size_of(self.m, val.ty().element_type()).unwrap_or(1);
+                let mut kept = TypeTree::new();
+                for (k, b) in v.iter() {
+                    if k >= 0 && lanes.get((k as u64 / size.max(1)) as usize) == Some(&true) {
+                        kept.insert(k, b);
+                    }
+                }
+                v = kept;
+            }
+        }
         self.access_value(ptr, val, &v);
         let kind = self.m.context().md_kind("tbaa");
         if let Some(tag) = inst.metadata(kind) {
@@ -469,6 +508,14 @@ impl Engine {
             }
         }
         self.learn_val(val, &to_val);
+        // A pointer moved through memory: what it points to is what the memory's pointer
+        // at offset 0 points to (the struct that held it knows, the value's uses know).
+        if val.ty().kind() == TypeKind::Pointer {
+            self.learn_ptr(val, &mem.inner(0));
+            let mut back = TypeTree::new();
+            back.insert_inner(0, &self.pointee(val));
+            self.learn_ptr(ptr, &back);
+        }
     }
 
     fn gep(&mut self, g: Value) {
@@ -530,6 +577,18 @@ impl Engine {
                         back.insert(n.rem_euclid(s as i64), b);
                     }
                 }
+                back.merge(&pg.inner_remapped(|k| {
+                    let n = k + off.constant;
+                    match (k, base_stride) {
+                        (-1, _) if off.constant == 0 => Some(-1),
+                        (-1, _) if off.constant > 0 => Some(off.constant),
+                        (-1, Some(_)) => Some(-1),
+                        (-1, None) => None,
+                        _ if n >= 0 => Some(n),
+                        (_, Some(s)) => Some(n.rem_euclid(s as i64)),
+                        _ => None,
+                    }
+                }));
                 self.learn_ptr(base, &back);
             }
             Some(s) if s > 1 && s < super::MAX_OFFSET as u64 => {
@@ -547,6 +606,11 @@ impl Engine {
                         fwd.insert((j - off.constant).rem_euclid(s), b);
                     }
                 }
+                fwd.merge(&pb.inner_remapped(|j| match j {
+                    -1 => Some(-1),
+                    _ if inside(j) => Some((j - off.constant).rem_euclid(s)),
+                    _ => None,
+                }));
                 self.learn_ptr(g, &fwd);
                 if let Some((lo, hi)) = region {
                     // Back: each element's facts at every element of the array, nothing
@@ -563,6 +627,16 @@ impl Engine {
                                 back.insert(x, b);
                             }
                         }
+                    }
+                    for x in lo..hi {
+                        back.merge(&pg.inner_remapped(|k| {
+                            let hit = if k == -1 {
+                                (x - lo) % s == 0
+                            } else {
+                                x.rem_euclid(s) == (k + off.constant).rem_euclid(s)
+                            };
+                            hit.then_some(x)
+                        }));
                     }
                     self.learn_ptr(base, &back);
                     return;
@@ -587,6 +661,13 @@ impl Engine {
                     per_element
                 };
                 back.insert(-1, every);
+                back.merge(&pg.inner_remapped(|k| match k {
+                    -1 => Some(-1),
+                    _ => match (k + off.constant).rem_euclid(s) {
+                        0 if uniform => Some(-1),
+                        n => Some(n),
+                    },
+                }));
                 self.learn_ptr(base, &back);
             }
             Some(_) => {
@@ -594,9 +675,16 @@ impl Engine {
                 if let Some((-1, b)) = pb.iter().find(|(k, _)| *k == -1) {
                     self.learn_ptr(g, &TypeTree::single(-1, b));
                 }
+                self.learn_ptr(g, &pb.inner_remapped(|k| (k == -1).then_some(-1)));
+                // Back: the base is taken for an array of such elements (a matrix row
+                // `p + i * rowlen`, a tape buffer at `data + used`), except when the offset
+                // is the `this` adjustment of a C++ member-function pointer: a byte offset
+                // to a base-class subobject, not an index (its dead virtual branch loads
+                // a vtable pointer there, which would make the whole object pointers).
+                let adjusts = g.operands().into_iter().skip(1).any(is_member_pointer_adjustment);
                 let mut kinds = pg.iter().map(|(_, b)| b);
                 if let Some(first) = kinds.next() {
-                    if kinds.all(|b| b == first) {
+                    if !adjusts && kinds.all(|b| b == first) {
                         self.learn_ptr(base, &TypeTree::single(-1, first));
                     }
                 }

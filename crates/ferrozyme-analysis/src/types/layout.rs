@@ -123,7 +123,56 @@ pub(super) fn type_tree(m: Module, ty: Type, ints_are_integer: bool) -> TypeTree
         }
         mark_padding(m, ty, &leaves, &mut tree);
     }
-    tree
+    let unions = union_ranges(m, ty);
+    if unions.is_empty() {
+        return tree;
+    }
+    let mut out = TypeTree::new();
+    for (off, b) in tree.iter() {
+        if off == -1 || !unions.iter().any(|&(lo, hi)| (lo..hi).contains(&off)) {
+            out.insert(off, b);
+        }
+    }
+    out
+}
+
+/// The byte ranges of C/C++ unions inside `ty` (clang names their IR types `union.*`):
+/// a union's IR type is the layout of *one* member (the most aligned, then largest), so
+/// it says nothing about what the bytes hold — `std::function`'s `_Any_data` is
+/// `{ {i64, i64} }` (a member-function pointer member) and holds the captures of a
+/// lambda, doubles included.
+fn union_ranges(m: Module, ty: Type) -> Vec<(i64, i64)> {
+    fn walk(m: Module, ty: Type, base: i64, out: &mut Vec<(i64, i64)>) {
+        if base >= MAX_OFFSET || !is_sized(ty) {
+            return;
+        }
+        match ty.kind() {
+            TypeKind::Struct => {
+                if ty.struct_name().is_some_and(|n| n.starts_with("union.")) {
+                    out.push((base, base + m.alloc_size(ty) as i64));
+                    return;
+                }
+                for (i, f) in ty.struct_fields().into_iter().enumerate() {
+                    let off = m.field_offset(ty, i as u32) as i64;
+                    walk(m, f, base + off, out);
+                }
+            }
+            TypeKind::Array => {
+                let e = ty.element_type();
+                if e.kind() != TypeKind::Struct {
+                    return;
+                }
+                let stride = m.alloc_size(e).max(1) as i64;
+                for i in 0..ty.array_len().min(MAX_OFFSET as u64) as i64 {
+                    walk(m, e, base + i * stride, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(m, ty, 0, &mut out);
+    out
 }
 
 /// Offsets of the one-byte integer *fields* of declared storage: `i8`/`i1` members of a

@@ -41,11 +41,16 @@ define void @geps(ptr %s, i64 %i, i32 %j) {
 %R = type { i8 }
 %Buf = type { [16 x i8] }
 %Objs = type { [2 x %R] }
+; std::function: type-erased storage (a union laid out as a member-function pointer),
+; the manager pointer, and a double after it.
+%union.any = type { { i64, i64 } }
+%Fn = type { %union.any, ptr, double }
 
 define void @bytes() {
   %e = alloca %E
   %buf = alloca %Buf
   %objs = alloca %Objs
+  %fn = alloca %Fn
   ret void
 }
 
@@ -161,6 +166,10 @@ fn byte_fields_are_integers_byte_buffers_are_not() {
         );
         // Loaded values: no claim.
         assert_eq!(type_tree(m, ty("e"), false).get(0), Unknown);
+        // A union's IR type is one member's layout: no claim about its bytes.
+        let f = type_tree(m, ty("fn"), true);
+        assert_eq!((f.get(0), f.get(4), f.get(8), f.get(12)), (Unknown, Unknown, Unknown, Unknown));
+        assert_eq!((f.get(16), f.get(24)), (Pointer, Double));
     });
 }
 
