@@ -12,6 +12,9 @@
 //!   (`debug = "line-tables-only"`, `strip = "debuginfo"` so the binary is as small as
 //!   before) unless the manifest or environment sets `debug`: the pass's errors then name
 //!   the Rust source line.
+//! * `FERROZYME_PASS_BUILD` names this program's build (version, size, modification
+//!   time); the `ferrozyme` crate reads it with `option_env!`, so a new `cargo-ferrozyme`
+//!   rebuilds that crate and relinks its dependents through the new pass.
 //! * `FERROZYME_DIAGNOSTICS` names a file where linker mode also writes the pass's
 //!   errors; they are printed again, cleanly, after cargo's own output.
 //!
@@ -91,6 +94,7 @@ pub fn run(args: &[String]) -> Result<u8, Error> {
         join_flags(std::env::var("RUSTDOCFLAGS").ok(), &flags),
     );
     cmd.env(linker::ENV_MODE, "1");
+    cmd.env(ENV_PASS_BUILD, pass_build(&me));
     if std::env::var_os(linker::ENV_REAL_LINKER).is_none() {
         if let Some(l) = configured_linker() {
             cmd.env(linker::ENV_REAL_LINKER, l);
@@ -124,6 +128,22 @@ pub fn run(args: &[String]) -> Result<u8, Error> {
     Ok(code)
 }
 
+/// Names this `cargo-ferrozyme` build for the `ferrozyme` crate
+/// (`ferrozyme::__rt::PASS_BUILD`): cargo relinks nothing when only the linker program
+/// changed, so a new pass would otherwise leave programs linked by the old one in place.
+const ENV_PASS_BUILD: &str = "FERROZYME_PASS_BUILD";
+
+/// The version, size and modification time of this program.
+fn pass_build(me: &Path) -> String {
+    let meta = std::fs::metadata(me).ok();
+    let size = meta.as_ref().map_or(0, |m| m.len());
+    let mtime = meta
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("{}-{size}-{mtime}", env!("CARGO_PKG_VERSION"))
+}
+
 fn join_flags(existing: Option<String>, ours: &[String]) -> String {
     let mut v: Vec<String> = existing
         .map(|s| s.split_whitespace().map(String::from).collect())
@@ -151,23 +171,25 @@ fn host_triple() -> Option<String> {
         .find_map(|l| l.strip_prefix("host: ").map(|h| h.trim().to_string()))
 }
 
-/// The `[profile.*]` tables of the workspace root manifest (found by walking up from the
-/// current directory to the last `Cargo.toml` that declares a `[workspace]`, or the
-/// nearest one).
+/// The `[profile.*]` tables of the workspace root manifest: as cargo finds it, the first
+/// `Cargo.toml` declaring a `[workspace]` on the way up from the current directory (a
+/// crate with its own `[workspace]` inside another workspace's tree is its own root),
+/// else the nearest manifest.
 fn manifest_profiles() -> Option<toml::Table> {
-    let cwd = std::env::current_dir().ok()?;
-    let mut nearest: Option<PathBuf> = None;
-    let mut root: Option<PathBuf> = None;
-    for dir in cwd.ancestors() {
-        let m = dir.join("Cargo.toml");
-        if m.is_file() {
-            nearest.get_or_insert_with(|| m.clone());
-            if read_table(&m).is_some_and(|t| t.contains_key("workspace")) {
-                root = Some(m);
-            }
-        }
-    }
-    let t = read_table(root.as_ref().or(nearest.as_ref())?)?;
+    profiles_from(&std::env::current_dir().ok()?)
+}
+
+fn profiles_from(dir: &Path) -> Option<toml::Table> {
+    let manifests: Vec<PathBuf> = dir
+        .ancestors()
+        .map(|d| d.join("Cargo.toml"))
+        .filter(|m| m.is_file())
+        .collect();
+    let root = manifests
+        .iter()
+        .find(|m| read_table(m).is_some_and(|t| t.contains_key("workspace")))
+        .or(manifests.first())?;
+    let t = read_table(root)?;
     t.get("profile").and_then(|p| p.as_table()).cloned()
 }
 
@@ -246,6 +268,31 @@ mod tests {
     fn a_manifest_debug_setting_is_kept() {
         let t: toml::Table = "[release]\ndebug = true\n".parse().unwrap();
         assert!(profile_env(&s(&["build", "--release"]), Some(&t)).is_empty());
+    }
+
+    #[test]
+    fn the_nearest_workspace_root_has_the_profiles() {
+        let t = tempfile::tempdir().unwrap();
+        let outer = t.path().join("outer");
+        let inner = outer.join("tests").join("inner");
+        std::fs::create_dir_all(inner.join("src")).unwrap();
+        std::fs::write(
+            outer.join("Cargo.toml"),
+            "[workspace]\n[profile.release]\ndebug = false\n",
+        )
+        .unwrap();
+        std::fs::write(
+            inner.join("Cargo.toml"),
+            "[workspace]\n[package]\nname = \"x\"\n",
+        )
+        .unwrap();
+        // A crate with its own `[workspace]` is its own root: the outer profiles do not
+        // apply to it.
+        assert!(profiles_from(&inner.join("src")).is_none());
+        // Without it, the outer workspace's profiles are the ones cargo uses.
+        std::fs::write(inner.join("Cargo.toml"), "[package]\nname = \"x\"\n").unwrap();
+        let p = profiles_from(&inner.join("src")).unwrap();
+        assert!(p["release"].as_table().unwrap().contains_key("debug"));
     }
 
     #[test]

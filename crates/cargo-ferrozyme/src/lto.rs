@@ -2,6 +2,9 @@
 //! → the AD pass → LLVM's verifier → re-optimization of what the pass generated →
 //! one native object.
 //!
+//! Dead code goes first (`crate::gc`): a library's derivatives the program never calls
+//! are not differentiated.
+//!
 //! This is what `ferrozyme cc` does after clang (`crates/ferrozyme-cli/src/cc.rs`), with
 //! rustc's pre-link optimized bitcode as input: rustc already ran its optimization
 //! pipeline on every crate, so functions the pass did not touch are frozen (`optnone`)
@@ -9,6 +12,7 @@
 //! timed, so a build can say how much of it was AD and how much plain LTO work
 //! (linking modules, optimization, code generation).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -42,6 +46,8 @@ pub struct Settings {
     pub save_temps: Option<PathBuf>,
     /// The standard library's archives on the link line (`crate::upstream`).
     pub upstream: Vec<PathBuf>,
+    /// The symbols native code references (`crate::gc`); `None`: keep every definition.
+    pub gc_roots: Option<HashSet<String>>,
     pub stem: String,
 }
 
@@ -89,7 +95,9 @@ pub fn build_object(inputs: Vec<Bitcode>, out: &Path, s: &Settings) -> Result<Ti
     }
     t.link = start.elapsed();
     let tm = target_machine(&module, s)?;
-
+    if let Some(roots) = &s.gc_roots {
+        crate::gc::remove_dead(&module, &tm, roots)?;
+    }
     crate::upstream::import_needed(&ctx, &module, &s.upstream)?;
     t.link = start.elapsed();
     save(&module, s, "linked")?;

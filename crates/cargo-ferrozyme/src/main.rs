@@ -16,6 +16,7 @@
 mod cargo;
 mod diag;
 mod error;
+mod gc;
 mod linker;
 mod lto;
 mod preopt;

@@ -209,3 +209,43 @@ fn keep_only(sm: Module, needed: &[String]) -> usize {
 pub fn is_sysroot_archive(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "rlib") && p.components().any(|c| c.as_os_str() == "rustlib")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Archive members start at any even offset, and ELF parsing of an unaligned buffer
+    /// fails unless `object` reads unaligned data: every object file of the standard
+    /// library's rlibs must parse (libgimli's did not, and with it the generic instances
+    /// it holds for debug builds were never found).
+    #[test]
+    fn every_object_of_the_sysroot_rlibs_parses() {
+        let out = std::process::Command::new(std::env::var("RUSTC").unwrap_or("rustc".into()))
+            .args(["--print", "target-libdir"])
+            .output()
+            .expect("rustc runs");
+        let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        let mut objects = 0;
+        for e in std::fs::read_dir(&dir).expect("the sysroot's library folder") {
+            let p = e.unwrap().path();
+            if p.extension().is_none_or(|x| x != "rlib") {
+                continue;
+            }
+            let data = std::fs::read(&p).unwrap();
+            let ar = ArchiveFile::parse(&*data).unwrap();
+            for m in ar.members() {
+                let m = m.unwrap();
+                let name = String::from_utf8_lossy(m.name()).into_owned();
+                if !name.ends_with(".o") {
+                    continue;
+                }
+                let bytes = m.data(&*data).unwrap();
+                if let Err(e) = object::File::parse(bytes) {
+                    panic!("{}({name}): {e}", p.display());
+                }
+                objects += 1;
+            }
+        }
+        assert!(objects > 10, "too few objects in {}", dir.display());
+    }
+}

@@ -74,7 +74,7 @@ fn passed(stdout: &str) -> usize {
         .sum()
 }
 
-const TESTS: usize = 29;
+const TESTS: usize = 31;
 
 #[test]
 fn release_build_library_and_integration_tests() {
@@ -82,7 +82,10 @@ fn release_build_library_and_integration_tests() {
     let o = cargo(true, &["test", "--release"], "rust-tests");
     assert_ok(&o, "cargo ferrozyme test --release");
     let (out, _) = text(&o);
-    assert!(passed(&out) >= TESTS, "expected at least {TESTS} tests to pass:\n{out}");
+    assert!(
+        passed(&out) >= TESTS,
+        "expected at least {TESTS} tests to pass:\n{out}"
+    );
 }
 
 #[test]
@@ -91,7 +94,10 @@ fn debug_build_library_and_integration_tests() {
     let o = cargo(true, &["test"], "rust-tests");
     assert_ok(&o, "cargo ferrozyme test");
     let (out, _) = text(&o);
-    assert!(passed(&out) >= TESTS, "expected at least {TESTS} tests to pass:\n{out}");
+    assert!(
+        passed(&out) >= TESTS,
+        "expected at least {TESTS} tests to pass:\n{out}"
+    );
 }
 
 #[test]
@@ -107,7 +113,10 @@ fn binary_and_example_release_and_debug() {
         let what = format!("cargo ferrozyme {}", args.join(" "));
         assert_ok(&o, &what);
         let (out, _) = text(&o);
-        assert!(out.lines().any(|l| l == "PASS"), "{what}: no PASS line:\n{out}");
+        assert!(
+            out.lines().any(|l| l == "PASS"),
+            "{what}: no PASS line:\n{out}"
+        );
     }
 }
 
@@ -132,7 +141,10 @@ fn plain_cargo_build_links_and_the_derivative_panics_clearly() {
         "the panic must say to build with cargo ferrozyme:\n{}",
         tail(&err, 30)
     );
-    assert!(!out.contains("PASS") && !out.contains("FAIL"), "no number may come out:\n{out}");
+    assert!(
+        !out.contains("PASS") && !out.contains("FAIL"),
+        "no number may come out:\n{out}"
+    );
 }
 
 #[test]
@@ -140,7 +152,14 @@ fn pass_errors_name_the_rust_function_and_source_line() {
     let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let o = cargo(
         true,
-        &["build", "--release", "--features", "error-case", "--bin", "fz-rust-error"],
+        &[
+            "build",
+            "--release",
+            "--features",
+            "error-case",
+            "--bin",
+            "fz-rust-error",
+        ],
         "rust-tests",
     );
     let (_, err) = text(&o);

@@ -71,6 +71,9 @@ pub enum CallKind {
 /// Classifies a call instruction.
 pub fn classify(call: Value) -> CallKind {
     if call.is_inline_asm_call() {
+        if is_empty_asm(call) {
+            return CallKind::NoDerivative;
+        }
         return CallKind::InlineAsm;
     }
     let Some(f) = call.called_function() else {
@@ -90,7 +93,11 @@ pub fn classify(call: Value) -> CallKind {
     let name = like.clone().unwrap_or_else(|| f.name());
     if let Some(a) = ferrozyme_abi::alloc_fn(&name, !f.is_declaration() && like.is_none()) {
         let nargs = call.num_call_args() as usize;
-        if [a.size, a.count, a.ptr].iter().flatten().all(|&k| k < nargs) {
+        if [a.size, a.count, a.ptr]
+            .iter()
+            .flatten()
+            .all(|&k| k < nargs)
+        {
             return match a.kind {
                 AllocKind::Malloc => CallKind::Malloc,
                 AllocKind::Calloc => CallKind::Calloc,
@@ -267,6 +274,19 @@ pub fn parallel_callee(call: Value) -> Option<Value> {
     (m.is_function() && !m.is_declaration()).then_some(m)
 }
 
+/// Inline assembly that executes nothing: an empty template and no outputs
+/// (`std::hint::black_box` is `asm sideeffect "", "r,~{memory}"(ptr %slot)`; C's
+/// `asm volatile("" ::: "memory")` compiler barrier). Its operands and clobbers only stop
+/// the optimizer from assuming things; no value or memory changes at run time, so it
+/// neither reads nor writes a derivative and is copied as it is.
+pub fn is_empty_asm(call: Value) -> bool {
+    call.ty().is_void()
+        && call
+            .called_value()
+            .inline_asm_template()
+            .is_some_and(|t| t.trim().is_empty())
+}
+
 /// Where an allocation call (`CallKind::Malloc/Calloc/Realloc/Free`) keeps its
 /// arguments: the allocated bytes are `args[size]` (times `args[count]`), the pointer a
 /// realloc or free takes is `args[ptr]`.
@@ -414,7 +434,10 @@ pub fn alloc_size(call: Value) -> Value {
         return args[k];
     }
     let name = call.called_function().map(behaves_like).unwrap_or_default();
-    match alloc_fn(call).filter(|a| a.kind == AllocKind::Malloc).and_then(|a| a.size) {
+    match alloc_fn(call)
+        .filter(|a| a.kind == AllocKind::Malloc)
+        .and_then(|a| a.size)
+    {
         Some(k) => args[k],
         None if name == "posix_memalign" => args[2],
         None => args[0],

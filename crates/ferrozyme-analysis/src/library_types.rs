@@ -504,9 +504,21 @@ mod tests {
         ));
         // Returning a reference: into a stream (inactive), into a vector of doubles (not).
         assert!(std_call_is_float_free("_ZNSolsEd", None, true));
-        assert!(std_call_is_float_free("_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_", None, true));
-        assert!(!std_call_is_float_free("_ZNKSt6vectorIdSaIdEEixEm", None, true));
-        assert!(!std_call_is_float_free("_ZNKSt6vectorIdSaIdEE4dataEv", None, true));
+        assert!(std_call_is_float_free(
+            "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_",
+            None,
+            true
+        ));
+        assert!(!std_call_is_float_free(
+            "_ZNKSt6vectorIdSaIdEEixEm",
+            None,
+            true
+        ));
+        assert!(!std_call_is_float_free(
+            "_ZNKSt6vectorIdSaIdEE4dataEv",
+            None,
+            true
+        ));
         for active in [
             "_ZNSirsERd",                         // istream >> double&
             "_ZNSt6vectorIdSaIdEE9push_backERKd", // vector<double>
@@ -568,7 +580,10 @@ mod signature_tests {
         assert_eq!(fp_pointee("double&&"), Some("double"));
         assert_eq!(fp_pointee("double**"), None);
         assert_eq!(fp_pointee("double"), None);
-        assert_eq!(fp_pointee("std::vector<double, std::allocator<double> >&"), None);
+        assert_eq!(
+            fp_pointee("std::vector<double, std::allocator<double> >&"),
+            None
+        );
         let sig = parse_signature(
             &demangle("_ZNSt20__copy_move_backwardILb1ELb1ESt26random_access_iterator_tagE13__copy_move_bIdEEPT_PKS3_S6_S4_").unwrap(),
         )

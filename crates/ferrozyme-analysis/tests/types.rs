@@ -293,3 +293,23 @@ fn display_formats() {
     assert_eq!(t.to_string(), "{[8]:Anything, [-1]:Float}");
     assert_eq!(t.get(4), Float);
 }
+
+#[test]
+fn rust_allocator_entry_points_do_not_merge_their_callers() {
+    with_module("rust_allocator.ll", |m| {
+        let f = func(m, "floats");
+        let ta = TypeAnalysis::run(m, f);
+        // A realloc returns what its pointer held; the other caller's integers stay out.
+        assert_eq!(ta.pointee_tree(val(f, "buf")).get(8), Double);
+        assert_eq!(ta.pointee_tree(val(f, "grown")).get(0), Double);
+        assert_eq!(ta.memory_fp_type(val(f, "buf")), Some(FpType::F64));
+        assert_eq!(ta.memory_fp_type(val(f, "fresh")), Some(FpType::F64));
+        let g = func(m, "ints");
+        let ta = TypeAnalysis::run(m, g);
+        assert_eq!(ta.pointee_tree(val(g, "grown")).get(8), Integer);
+        assert!(ta
+            .pointee_tree(val(g, "buf"))
+            .iter()
+            .all(|(_, b)| b == Integer));
+    });
+}

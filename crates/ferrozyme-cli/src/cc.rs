@@ -447,7 +447,9 @@ impl Job<'_> {
         // Functions the pass did not touch were optimized before it: skip them this time
         // (not with --ad-before-opt, where nothing was optimized yet).
         let frozen = (!self.args.ad_before_opt && level != OptLevel::O0).then(|| {
-            ferrozyme_transform::freeze::freeze_untouched(ferrozyme_transform::Module::from_inkwell(module))
+            ferrozyme_transform::freeze::freeze_untouched(
+                ferrozyme_transform::Module::from_inkwell(module),
+            )
         });
         let optimized = pipeline::optimize(module, &tm, level, loops);
         if let Some(f) = frozen {

@@ -100,6 +100,7 @@ fn dispatch(argv: &[String]) -> Result<(), CliError> {
         }
         "rules" => {
             print!("{}", ferrozyme_rules::coverage::coverage_markdown());
+            print!("{}", ferrozyme_abi::doc::abi_markdown());
             Ok(())
         }
         "opt" => {

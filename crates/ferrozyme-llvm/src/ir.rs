@@ -186,6 +186,24 @@ impl Value {
         // SAFETY: handle invariant.
         unsafe { !LLVMIsAInlineAsm(self.0).is_null() }
     }
+    /// The template of an inline assembly value (`asm "<template>", "<constraints>"`).
+    pub fn inline_asm_template(self) -> Option<String> {
+        if !self.is_inline_asm() {
+            return None;
+        }
+        // SAFETY: only on InlineAsm values; LLVM returns a pointer+len into its own storage.
+        unsafe {
+            let mut len = 0usize;
+            let p = llvm_sys::core::LLVMGetInlineAsmAsmString(self.0, &mut len);
+            if p.is_null() {
+                return Some(String::new());
+            }
+            Some(
+                String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len))
+                    .into_owned(),
+            )
+        }
+    }
     pub fn is_basic_block(self) -> bool {
         // SAFETY: handle invariant.
         unsafe { LLVMValueIsBasicBlock(self.0) != 0 }
@@ -863,6 +881,17 @@ impl Value {
             LLVMAddAttributeAtIndex(self.0, i + 1, a);
         }
     }
+    /// Adds the integer enum attribute `name(value)` (e.g. `dereferenceable(8)`) to
+    /// parameter `i`.
+    pub fn add_param_int_attr(self, i: u32, name: &str, value: u64) {
+        let k = attr_kind(name);
+        // SAFETY: as `add_param_attr`.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let a = LLVMCreateEnumAttribute(ctx, k, value);
+            LLVMAddAttributeAtIndex(self.0, i + 1, a);
+        }
+    }
     /// The type of function parameter `i`'s `sret(T)` attribute, if present.
     pub fn param_sret_type(self, i: u32) -> Option<Type> {
         debug_assert!(
@@ -890,6 +919,20 @@ impl Value {
         // return is index 0.
         unsafe {
             let a = LLVMGetEnumAttributeAtIndex(self.0, index, k);
+            if a.is_null() {
+                None
+            } else {
+                Some(LLVMGetEnumAttributeValue(a))
+            }
+        }
+    }
+    /// The integer value of parameter `i`'s enum attribute `name` (e.g.
+    /// "dereferenceable"), if present.
+    pub fn param_int_attr(self, i: u32, name: &str) -> Option<u64> {
+        let k = attr_kind(name);
+        // SAFETY: attribute query; parameter indices start at 1.
+        unsafe {
+            let a = LLVMGetEnumAttributeAtIndex(self.0, i + 1, k);
             if a.is_null() {
                 None
             } else {

@@ -30,13 +30,13 @@ impl Module {
 }
 
 pub mod builder;
-pub mod clock;
 mod callsite;
+pub mod clock;
 pub mod fastmath;
 pub mod ir;
 mod linkage;
-mod scope;
 pub mod module;
+mod scope;
 mod strings;
 pub mod types;
 

@@ -1,4 +1,5 @@
-//! Changing what a module defines: function bodies turned into declarations, linkages.
+//! Changing what a module defines: function bodies turned into declarations, linkages
+//! (including internalizing the program's dead code before the pass).
 //!
 //! `cargo ferrozyme` links the standard library's embedded bitcode for the few functions
 //! differentiated code calls there (kept `available_externally`, every other body
@@ -49,5 +50,23 @@ impl Value {
             l,
             llvm_sys::LLVMLinkage::LLVMInternalLinkage | llvm_sys::LLVMLinkage::LLVMPrivateLinkage
         )
+    }
+    /// Makes a definition local to the module: internal linkage, default visibility (a
+    /// local symbol may have no other), no DLL storage class.
+    pub fn internalize(self) {
+        // SAFETY: live global value.
+        unsafe {
+            LLVMSetLinkage(self.0, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+            LLVMSetVisibility(self.0, llvm_sys::LLVMVisibility::LLVMDefaultVisibility);
+            LLVMSetDLLStorageClass(
+                self.0,
+                llvm_sys::LLVMDLLStorageClass::LLVMDefaultStorageClass,
+            );
+        }
+    }
+    /// Is the global value in a comdat (whose members the linker keeps or drops together)?
+    pub fn has_comdat(self) -> bool {
+        // SAFETY: live global value.
+        unsafe { !llvm_sys::comdat::LLVMGetComdat(self.0).is_null() }
     }
 }

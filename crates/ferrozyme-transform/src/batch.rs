@@ -35,10 +35,48 @@ enum Lanes {
     Buffer { base: Value, stride: Value },
 }
 
+/// How the next argument is marked (`enzyme_scalar`, `enzyme_vector`, `enzyme_buffer`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Scalar,
+    Vector,
+    Buffer,
+}
+
+/// A parsed `__enzyme_batch` call.
+struct Batch {
+    func: Value,
+    width: u32,
+    args: Vec<Lanes>,
+    /// The hook returns its result through a hidden first argument.
+    sret: bool,
+}
+
+type Err<'a> = &'a dyn Fn(String, &str) -> Diagnostic;
+
 /// Replaces an `__enzyme_batch` call by one call of the function per lane.
 pub fn replace_batch(call: Value) -> Result<(), Diagnostic> {
     let caller = call.parent_function().name();
     let err = make_err(call, &caller);
+    let batch = parse(call, &err)?;
+    let b = Builder::new(call.ty().context());
+    b.position_before(call);
+    let results = call_lanes(&b, &batch);
+    let value = pack_results(&b, call, &batch, &results, &err)?;
+    match value {
+        Some(v) if batch.sret => {
+            b.store(v, call.call_args()[0]);
+        }
+        Some(v) => call.replace_all_uses_with(v),
+        None if !batch.sret && !call.ty().is_void() => call.replace_all_uses_with(call.ty().zero()),
+        None => {}
+    }
+    call.erase();
+    Ok(())
+}
+
+/// The function, the width and each argument's lanes.
+fn parse(call: Value, err: Err<'_>) -> Result<Batch, Diagnostic> {
     let mut ops = call.call_args();
     let sret = call.call_sret_type(0).is_some();
     if sret {
@@ -60,100 +98,11 @@ pub fn replace_batch(call: Value) -> Result<(), Diagnostic> {
         ));
     }
     let rest = &ops[1..];
-    // The width: `enzyme_width, N` anywhere among the operands.
-    let mut width = 1u32;
-    if let Some(k) = rest
-        .iter()
-        .position(|v| marker_name(*v).as_deref() == Some("enzyme_width"))
-    {
-        match rest.get(k + 1).and_then(|n| n.const_int_value()) {
-            Some(n) if (1..=64).contains(&n) => width = n as u32,
-            _ => {
-                return Err(err(
-                    "enzyme_width must be followed by a constant width between 1 and 64"
-                        .to_string(),
-                    "write enzyme_width, 4 (an integer literal)",
-                ))
-            }
-        }
-    }
-    let params = func.params();
+    let width = parse_width(rest, err)?;
     let mut it = rest.iter().copied().peekable();
     let mut args = Vec::new();
-    for (k, p) in params.iter().enumerate() {
-        let mut kind = if width > 1 {
-            "enzyme_vector"
-        } else {
-            "enzyme_scalar"
-        };
-        let mut stride = None;
-        while let Some(name) = it.peek().and_then(|v| marker_name(*v)) {
-            it.next();
-            match name.as_str() {
-                "enzyme_width" => {
-                    it.next();
-                }
-                "enzyme_scalar" | "enzyme_vector" => {
-                    kind = if name == "enzyme_scalar" {
-                        "enzyme_scalar"
-                    } else {
-                        "enzyme_vector"
-                    }
-                }
-                "enzyme_buffer" => {
-                    kind = "enzyme_buffer";
-                    stride = it.next();
-                }
-                other => {
-                    return Err(err(
-                        format!(
-                            "`{other}` is not a marker of `__enzyme_batch` (argument {} of `{}`)",
-                            k + 1,
-                            func.name()
-                        ),
-                        "mark arguments with enzyme_scalar, enzyme_vector or enzyme_buffer, stride",
-                    ))
-                }
-            }
-        }
-        let mut next = || {
-            it.next().ok_or_else(|| {
-                err(
-                    format!(
-                        "too few arguments for `{}` in `__enzyme_batch`: argument {} is missing",
-                        func.name(),
-                        k + 1
-                    ),
-                    "pass every argument; a vector argument takes one value per lane",
-                )
-            })
-        };
-        let a = match kind {
-            "enzyme_scalar" => Lanes::Scalar(next()?),
-            "enzyme_buffer" => {
-                let stride = stride.filter(|s| s.ty().is_integer()).ok_or_else(|| {
-                    err(
-                        "enzyme_buffer must be followed by an integer byte stride".to_string(),
-                        "write enzyme_buffer, sizeof(lane), pointer",
-                    )
-                })?;
-                let base = next()?;
-                if !base.ty().is_pointer() || !p.ty().is_pointer() {
-                    return Err(err(
-                        format!(
-                            "enzyme_buffer is for pointer arguments; argument {} of `{}` is {}",
-                            k + 1,
-                            func.name(),
-                            p.ty()
-                        ),
-                        "use enzyme_vector with one value per lane",
-                    ));
-                }
-                Lanes::Buffer { base, stride }
-            }
-            _ => Lanes::Vector((0..width).map(|_| next()).collect::<Result<_, _>>()?),
-        };
-        args.push(a);
+    for (k, p) in func.params().iter().enumerate() {
+        args.push(parse_arg(&mut it, func, k, *p, width, err)?);
     }
     if let Some(extra) = it.next() {
         return Err(err(
@@ -164,64 +113,171 @@ pub fn replace_batch(call: Value) -> Result<(), Diagnostic> {
             "pass exactly the function's arguments (one value per lane for vector arguments)",
         ));
     }
-    let ctx = call.ty().context();
-    let b = Builder::new(ctx);
-    b.position_before(call);
-    let ret = func.function_type().return_type();
-    let mut results = Vec::new();
-    for lane in 0..width {
-        let lane_args: Vec<Value> = args
-            .iter()
-            .zip(&params)
-            .map(|(a, p)| match a {
-                Lanes::Scalar(v) => convert(&b, *v, p.ty()),
-                Lanes::Vector(vs) => convert(&b, vs[lane as usize], p.ty()),
-                Lanes::Buffer { base, stride } => {
-                    let s = b.int_cast(*stride, ctx.i64());
-                    let off = b.mul(s, ctx.i64().const_int(lane as u64));
-                    b.byte_gep(*base, off)
-                }
-            })
-            .collect();
-        results.push(b.call_fn(func, &lane_args));
+    Ok(Batch {
+        func,
+        width,
+        args,
+        sret,
+    })
+}
+
+/// The width: `enzyme_width, N` anywhere among the operands (1 without it).
+fn parse_width(rest: &[Value], err: Err<'_>) -> Result<u32, Diagnostic> {
+    let Some(k) = rest
+        .iter()
+        .position(|v| marker_name(*v).as_deref() == Some("enzyme_width"))
+    else {
+        return Ok(1);
+    };
+    match rest.get(k + 1).and_then(|n| n.const_int_value()) {
+        Some(n) if (1..=64).contains(&n) => Ok(n as u32),
+        _ => Err(err(
+            "enzyme_width must be followed by a constant width between 1 and 64".to_string(),
+            "write enzyme_width, 4 (an integer literal)",
+        )),
     }
-    let user_ty = call.call_sret_type(0).unwrap_or_else(|| call.ty());
-    let value = if ret.is_void() || user_ty.is_void() {
-        None
-    } else if width == 1 && user_ty == ret {
-        Some(results[0])
+}
+
+/// Argument `k` (parameter `p`) of `func`: its markers, then its value(s).
+fn parse_arg(
+    it: &mut std::iter::Peekable<impl Iterator<Item = Value>>,
+    func: Value,
+    k: usize,
+    p: Value,
+    width: u32,
+    err: Err<'_>,
+) -> Result<Lanes, Diagnostic> {
+    let mut mark = if width > 1 {
+        Mark::Vector
     } else {
-        let entry = Builder::new(ctx);
-        let caller_fn = call.parent_function();
-        entry.position_before(
-            caller_fn
-                .entry_block()
-                .and_then(|e| e.first_instruction())
-                .expect("invariant: the caller has an entry block"),
-        );
-        let m = caller_fn.parent_module();
-        let packed = pack(&b, user_ty, ret, &results)
-            .or_else(|| pack_in_memory(&b, &entry, m, user_ty, ret, &results));
-        Some(packed.ok_or_else(|| {
+        Mark::Scalar
+    };
+    let mut stride = None;
+    while let Some(name) = it.peek().and_then(|v| marker_name(*v)) {
+        it.next();
+        match name.as_str() {
+            "enzyme_width" => {
+                it.next();
+            }
+            "enzyme_scalar" => mark = Mark::Scalar,
+            "enzyme_vector" => mark = Mark::Vector,
+            "enzyme_buffer" => {
+                mark = Mark::Buffer;
+                stride = it.next();
+            }
+            other => {
+                return Err(err(
+                    format!(
+                        "`{other}` is not a marker of `__enzyme_batch` (argument {} of `{}`)",
+                        k + 1,
+                        func.name()
+                    ),
+                    "mark arguments with enzyme_scalar, enzyme_vector or enzyme_buffer, stride",
+                ))
+            }
+        }
+    }
+    let mut next = || {
+        it.next().ok_or_else(|| {
             err(
                 format!(
-                    "`__enzyme_batch` of `{}` returns {width} values of type {ret}, which the declared return type {user_ty} cannot hold",
-                    func.name()
+                    "too few arguments for `{}` in `__enzyme_batch`: argument {} is missing",
+                    func.name(),
+                    k + 1
                 ),
-                "declare the hook to return e.g. struct { double r[4]; } for enzyme_width, 4",
+                "pass every argument; a vector argument takes one value per lane",
             )
-        })?)
+        })
     };
-    match value {
-        Some(v) if sret => {
-            b.store(v, call.call_args()[0]);
+    Ok(match mark {
+        Mark::Scalar => Lanes::Scalar(next()?),
+        Mark::Vector => Lanes::Vector((0..width).map(|_| next()).collect::<Result<_, _>>()?),
+        Mark::Buffer => {
+            let stride = stride.filter(|s| s.ty().is_integer()).ok_or_else(|| {
+                err(
+                    "enzyme_buffer must be followed by an integer byte stride".to_string(),
+                    "write enzyme_buffer, sizeof(lane), pointer",
+                )
+            })?;
+            let base = next()?;
+            if !base.ty().is_pointer() || !p.ty().is_pointer() {
+                return Err(err(
+                    format!(
+                        "enzyme_buffer is for pointer arguments; argument {} of `{}` is {}",
+                        k + 1,
+                        func.name(),
+                        p.ty()
+                    ),
+                    "use enzyme_vector with one value per lane",
+                ));
+            }
+            Lanes::Buffer { base, stride }
         }
-        Some(v) => call.replace_all_uses_with(v),
-        None if !sret && !call.ty().is_void() => call.replace_all_uses_with(call.ty().zero()),
-        None => {}
+    })
+}
+
+/// One call of the function per lane, in lane order.
+fn call_lanes(b: &Builder, batch: &Batch) -> Vec<Value> {
+    let ctx = batch.func.ty().context();
+    let params = batch.func.params();
+    (0..batch.width)
+        .map(|lane| {
+            let lane_args: Vec<Value> = batch
+                .args
+                .iter()
+                .zip(&params)
+                .map(|(a, p)| match a {
+                    Lanes::Scalar(v) => convert(b, *v, p.ty()),
+                    Lanes::Vector(vs) => convert(b, vs[lane as usize], p.ty()),
+                    Lanes::Buffer { base, stride } => {
+                        let s = b.int_cast(*stride, ctx.i64());
+                        let off = b.mul(s, ctx.i64().const_int(lane as u64));
+                        b.byte_gep(*base, off)
+                    }
+                })
+                .collect();
+            b.call_fn(batch.func, &lane_args)
+        })
+        .collect()
+}
+
+/// The lane results in the type the hook declares (`None` for void).
+fn pack_results(
+    b: &Builder,
+    call: Value,
+    batch: &Batch,
+    results: &[Value],
+    err: Err<'_>,
+) -> Result<Option<Value>, Diagnostic> {
+    let ret = batch.func.function_type().return_type();
+    let user_ty = call.call_sret_type(0).unwrap_or_else(|| call.ty());
+    if ret.is_void() || user_ty.is_void() {
+        return Ok(None);
     }
-    call.erase();
-    Ok(())
+    if batch.width == 1 && user_ty == ret {
+        return Ok(Some(results[0]));
+    }
+    let entry = Builder::new(call.ty().context());
+    let caller_fn = call.parent_function();
+    entry.position_before(
+        caller_fn
+            .entry_block()
+            .and_then(|e| e.first_instruction())
+            .expect("invariant: the caller has an entry block"),
+    );
+    let m = caller_fn.parent_module();
+    let packed = pack(b, user_ty, ret, results)
+        .or_else(|| pack_in_memory(b, &entry, m, user_ty, ret, results));
+    packed.map(Some).ok_or_else(|| {
+        err(
+            format!(
+                "`__enzyme_batch` of `{}` returns {} values of type {ret}, which the declared return type {user_ty} cannot hold",
+                batch.func.name(),
+                batch.width
+            ),
+            "declare the hook to return e.g. struct { double r[4]; } for enzyme_width, 4",
+        )
+    })
 }
 
 /// The lane results in the user's aggregate: its floating leaves when the results are

@@ -33,8 +33,8 @@ mod common;
 mod cse;
 mod custom;
 mod driver;
-pub mod freeze;
 mod fortran;
+pub mod freeze;
 pub mod generated;
 mod hook_args;
 mod hookret;
@@ -350,31 +350,13 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     if !opts.enzyme.enable {
         return Ok(Report::default());
     }
-    let print = opts.enzyme.print_activity || opts.enzyme.print_type;
-    let with_prints;
-    let opts = if print {
-        with_prints = Options {
-            print_activity: opts.print_activity || opts.enzyme.print_activity,
-            print_type_analysis: opts.print_type_analysis || opts.enzyme.print_type,
-            ..opts.clone()
-        };
-        &with_prints
-    } else {
-        opts
-    };
+    let opts = &with_enzyme_prints(opts);
     let diags = audit::hooks::check_hook_symbols(module);
     if !diags.is_empty() {
         return Err(diags);
     }
     settings::before(module, &opts.enzyme);
-    {
-        let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
-        hook_args::inline_hook_wrappers(module, &calls);
-        let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
-        hook_args::resolve_stack_slots(module, &calls);
-        let calls = unmerge::invokes_to_calls(module, calls);
-        unmerge::split_selected_calls(module, calls);
-    }
+    normalize_hook_calls(module);
     reject_unknown_entry_points(module)?;
     if hook_calls(module).is_empty() {
         // Nothing to differentiate (also the plugin's second run at the end of an
@@ -383,19 +365,64 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         define_leftover_markers(module);
         return Ok(Report::default());
     }
-    let registry = custom::Registry::scan(module)?;
-    let mut driver = Driver::new(module, registry);
-    let mut report = Report::default();
-    let mut truncations = truncate::Truncations::default();
-    let mut checks = opts
-        .check_gradients
-        .then(|| Checks::new(differentiated_closure(module)));
+    let mut session = Session {
+        driver: Driver::new(module, custom::Registry::scan(module)?),
+        report: Report::default(),
+        truncations: truncate::Truncations::default(),
+        checks: opts
+            .check_gradients
+            .then(|| Checks::new(differentiated_closure(module))),
+    };
     loop {
         let calls = hook_calls(module);
         if calls.is_empty() {
             break;
         }
-        let ready = ready_calls(module, &calls);
+        session.round(module, opts, &calls)?;
+    }
+    session.finish(module, opts)
+}
+
+/// `-enzyme-print-activity` / `-enzyme-print-type` turn on the pass's own printouts.
+fn with_enzyme_prints(opts: &Options) -> Options {
+    Options {
+        print_activity: opts.print_activity || opts.enzyme.print_activity,
+        print_type_analysis: opts.print_type_analysis || opts.enzyme.print_type,
+        ..opts.clone()
+    }
+}
+
+/// Hook calls in the shapes the planner reads: wrappers around them inlined, arguments
+/// passed through stack slots resolved, `invoke`s of hooks made calls, and hook calls
+/// merged by the optimizer (a `select` of functions) split again.
+fn normalize_hook_calls(module: Module) {
+    let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
+    hook_args::inline_hook_wrappers(module, &calls);
+    let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
+    hook_args::resolve_stack_slots(module, &calls);
+    let calls = unmerge::invokes_to_calls(module, calls);
+    unmerge::split_selected_calls(module, calls);
+}
+
+/// What one run of the pass carries from round to round (a round replaces the hook calls
+/// that are ready: those not inside a function some other hook call still differentiates).
+struct Session {
+    driver: Driver,
+    report: Report,
+    truncations: truncate::Truncations,
+    /// `--check-gradients`: the run-time checks of every differentiated function.
+    checks: Option<Checks>,
+}
+
+impl Session {
+    /// Plans the ready hook calls, synthesizes what they need, and replaces them.
+    fn round(
+        &mut self,
+        module: Module,
+        opts: &Options,
+        calls: &[(Value, EntryPoint)],
+    ) -> Result<(), Vec<Diagnostic>> {
+        let ready = ready_calls(module, calls);
         if ready.is_empty() {
             return Err(vec![recursive_request_error(calls[0].0)]);
         }
@@ -404,24 +431,24 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
                 ready.iter().filter_map(|(c, _)| hook_target(*c)).collect();
             targets.dedup();
             for f in targets {
-                report.printout.push_str(&settings::print_before(f));
+                self.report.printout.push_str(&settings::print_before(f));
             }
         }
         let mut diags = Vec::new();
         let mut planned = Vec::new();
         for (call, ep) in ready {
-            match plan(driver.callees(), call, ep) {
+            match plan(self.driver.callees(), call, ep) {
                 Ok(p) => planned.push(p),
                 Err(d) => diags.push(d),
             }
         }
         if diags.is_empty() {
-            diags = driver.drain(opts, &mut report.printout);
+            diags = self.driver.drain(opts, &mut self.report.printout);
         }
         if !diags.is_empty() {
             return Err(diags);
         }
-        if let Some(c) = checks.as_mut() {
+        if let Some(c) = self.checks.as_mut() {
             let start = Stamp::now();
             let funcs: Vec<Value> = planned
                 .iter()
@@ -431,55 +458,62 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
                 })
                 .collect();
             c.prepare(module, &funcs);
-            driver.times.add_since(Phase::TypeAnalysis, start);
+            self.driver.times.add_since(Phase::TypeAnalysis, start);
         }
         let replacing = Stamp::now();
         let mut env = HookEnv {
-            sup: &mut driver.support,
-            checks: checks.as_mut(),
-            notes: &mut report.notes,
-            truncations: &mut truncations,
+            sup: &mut self.driver.support,
+            checks: self.checks.as_mut(),
+            notes: &mut self.report.notes,
+            truncations: &mut self.truncations,
         };
         let diags: Vec<Diagnostic> = planned
             .iter()
             .filter_map(|p| replace_planned(&mut env, p).err())
             .collect();
-        driver.times.add_since(Phase::Replace, replacing);
-        if !diags.is_empty() {
-            return Err(diags);
+        self.driver.times.add_since(Phase::Replace, replacing);
+        if diags.is_empty() {
+            Ok(())
+        } else {
+            Err(diags)
         }
     }
-    remove_type_hints(module);
-    define_leftover_markers(module);
-    fortran::finish(module);
-    custom::prune_library_rules(module);
-    truncate::prune(module);
-    if let Err(e) = settings::after(&driver.generated, &opts.enzyme) {
-        return Err(vec![Diagnostic::new(
-            DiagKind::Internal,
-            format!("-enzyme-postopt: the cleanup passes failed: {e}"),
-        )]);
+
+    /// After the last round: leftovers removed, unused library rules pruned, Enzyme's
+    /// post-options applied, printouts, and LLVM's verifier.
+    fn finish(mut self, module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
+        remove_type_hints(module);
+        define_leftover_markers(module);
+        fortran::finish(module);
+        custom::prune_library_rules(module);
+        truncate::prune(module);
+        if let Err(e) = settings::after(&self.driver.generated, &opts.enzyme) {
+            return Err(vec![Diagnostic::new(
+                DiagKind::Internal,
+                format!("-enzyme-postopt: the cleanup passes failed: {e}"),
+            )]);
+        }
+        if opts.enzyme.print_functions {
+            self.report
+                .printout
+                .push_str(&settings::print_after(&self.driver.generated));
+        }
+        if let Err(msg) = module.verify() {
+            return Err(vec![Diagnostic::new(
+                DiagKind::Internal,
+                format!(
+                    "the module failed LLVM's verifier after differentiation: {}",
+                    msg.trim()
+                ),
+            )
+            .with_help(
+                "this is a bug in Ferrozyme; please report it with the input file",
+            )]);
+        }
+        self.report.generated = self.driver.generated.iter().map(|f| f.name()).collect();
+        self.report.times = std::mem::take(&mut self.driver.times);
+        Ok(self.report)
     }
-    if opts.enzyme.print_functions {
-        report
-            .printout
-            .push_str(&settings::print_after(&driver.generated));
-    }
-    if let Err(msg) = module.verify() {
-        return Err(vec![Diagnostic::new(
-            DiagKind::Internal,
-            format!(
-                "the module failed LLVM's verifier after differentiation: {}",
-                msg.trim()
-            ),
-        )
-        .with_help(
-            "this is a bug in Ferrozyme; please report it with the input file",
-        )]);
-    }
-    report.generated = driver.generated.iter().map(|f| f.name()).collect();
-    report.times = std::mem::take(&mut driver.times);
-    Ok(report)
 }
 
 /// Parses `text` as LLVM IR (text or bitcode), checks it with LLVM's verifier, runs the

@@ -1,7 +1,7 @@
 //! Where the pass spends its time, by phase (`ferrozyme cc --time-passes`).
 //!
 //! The pass adds wall-clock durations into a [`PhaseTimes`] as it goes; the driver owns
-//! one and [`crate::Report`] hands it to the caller, which prints it beside its own
+//! one and the `Report` hands it to the caller, which prints it beside its own
 //! phases (clang compile, post-AD optimization, codegen). Measuring is a few
 //! `Instant::now()` calls per differentiated function, so it is always on.
 //!

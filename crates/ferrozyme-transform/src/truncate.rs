@@ -392,52 +392,7 @@ impl Truncations {
                     }
                 }
             }
-            LLVMCall => {
-                let Some(callee) = i.called_function() else {
-                    return Ok(());
-                };
-                let fp_args = i.call_args().iter().any(|a| a.ty() == ty);
-                if !callee.is_declaration() && callee.intrinsic_id() == 0 {
-                    if crate::generated::is_generated(callee) {
-                        return Ok(());
-                    }
-                    let t = self.truncated(module, callee, ty, fmt)?;
-                    i.set_operand(i.num_operands() - 1, t);
-                    return Ok(());
-                }
-                if !(fp_args && (i.ty() == ty || i.ty().is_void()))
-                    && !(fp_args && callee.name().starts_with("llvm.powi"))
-                {
-                    return Ok(());
-                }
-                if i.ty() != ty {
-                    return Ok(());
-                }
-                let Some((name, nf)) = runtime_name(&callee.name()) else {
-                    if callee.intrinsic_id() != 0 {
-                        return Err(unsupported(format!(
-                            "the intrinsic `{}` has no truncated version",
-                            callee.name()
-                        )));
-                    }
-                    // A library function without IR outside the math library (runs as is).
-                    return Ok(());
-                };
-                b.position_before(i);
-                let args = i.call_args();
-                let r = if name == "fmuladd" {
-                    let p = self.runtime_call(b, module, "fmul", &args[..2], &[], ty, fmt);
-                    self.runtime_call(b, module, "fadd", &[p, args[2]], &[], ty, fmt)
-                } else if name == "powi" {
-                    self.runtime_call(b, module, name, &args[..1], &args[1..2], ty, fmt)
-                } else if args.len() >= nf {
-                    self.runtime_call(b, module, name, &args[..nf], &[], ty, fmt)
-                } else {
-                    return Ok(());
-                };
-                i.replace_all_uses_with(r);
-                i.erase();
-            }
+            LLVMCall => self.rewrite_call(module, b, i, ty, fmt, &unsupported)?,
             _ if i.ty().kind() == TypeKind::Vector
                 && i.ty().element_type() == ty
                 && matches!(op, LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem) =>
@@ -446,6 +401,64 @@ impl Truncations {
             }
             _ => {}
         }
+        Ok(())
+    }
+
+    /// A call in a truncated function: functions with IR are truncated too (copies), math
+    /// functions of the C library and intrinsics go to the runtime's versions.
+    fn rewrite_call(
+        &mut self,
+        module: Module,
+        b: &Builder,
+        i: Value,
+        ty: Type,
+        fmt: Format,
+        unsupported: &dyn Fn(String) -> Diagnostic,
+    ) -> Result<(), Diagnostic> {
+        let Some(callee) = i.called_function() else {
+            return Ok(());
+        };
+        let fp_args = i.call_args().iter().any(|a| a.ty() == ty);
+        if !callee.is_declaration() && callee.intrinsic_id() == 0 {
+            if crate::generated::is_generated(callee) {
+                return Ok(());
+            }
+            let t = self.truncated(module, callee, ty, fmt)?;
+            i.set_operand(i.num_operands() - 1, t);
+            return Ok(());
+        }
+        if !(fp_args && (i.ty() == ty || i.ty().is_void()))
+            && !(fp_args && callee.name().starts_with("llvm.powi"))
+        {
+            return Ok(());
+        }
+        if i.ty() != ty {
+            return Ok(());
+        }
+        let Some((name, nf)) = runtime_name(&callee.name()) else {
+            if callee.intrinsic_id() != 0 {
+                return Err(unsupported(format!(
+                    "the intrinsic `{}` has no truncated version",
+                    callee.name()
+                )));
+            }
+            // A library function without IR outside the math library (runs as is).
+            return Ok(());
+        };
+        b.position_before(i);
+        let args = i.call_args();
+        let r = if name == "fmuladd" {
+            let p = self.runtime_call(b, module, "fmul", &args[..2], &[], ty, fmt);
+            self.runtime_call(b, module, "fadd", &[p, args[2]], &[], ty, fmt)
+        } else if name == "powi" {
+            self.runtime_call(b, module, name, &args[..1], &args[1..2], ty, fmt)
+        } else if args.len() >= nf {
+            self.runtime_call(b, module, name, &args[..nf], &[], ty, fmt)
+        } else {
+            return Ok(());
+        };
+        i.replace_all_uses_with(r);
+        i.erase();
         Ok(())
     }
 }

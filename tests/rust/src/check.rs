@@ -62,7 +62,9 @@ pub fn assert_all_close(what: &str, got: &[f64], want: &[f64], tol: f64) {
 
 /// `n` deterministic pseudo-random numbers in `[lo, hi)` (a 64-bit LCG).
 pub fn inputs(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..n)
         .map(|_| {
             s = s

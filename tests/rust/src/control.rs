@@ -46,7 +46,11 @@ mod tests {
     #[test]
     fn match_arms() {
         let x = inputs(6, 41, 0.2, 1.5);
-        for law in [Law::Linear(2.5), Law::Power { k: 0.5, p: 3 }, Law::Saturating] {
+        for law in [
+            Law::Linear(2.5),
+            Law::Power { k: 0.5, p: 3 },
+            Law::Saturating,
+        ] {
             let mut dx = vec![0.0; 6];
             let y = d_response(&x, &mut dx, law, 1.0);
             assert_close("value", y, response(&x, law), EXACT);

@@ -79,7 +79,12 @@ mod tests {
         d_softsum(&w32, &mut dw32, &x32, &mut dx32, 1.0f32);
         for i in 0..6 {
             assert_close("dw f32", dw32[i] as f64, (x32[i].exp()) as f64, 1e-6);
-            assert_close("dx f32", dx32[i] as f64, (w32[i] * x32[i].exp()) as f64, 1e-6);
+            assert_close(
+                "dx f32",
+                dx32[i] as f64,
+                (w32[i] * x32[i].exp()) as f64,
+                1e-6,
+            );
         }
     }
 
@@ -90,7 +95,10 @@ mod tests {
         let mut dx = vec![0.0; 5];
         let y = d_apply_sum(|a: f64| k * a * a.cos(), &x, &mut dx, 1.0);
         assert_close("value", y, apply_sum(|a: f64| k * a * a.cos(), &x), EXACT);
-        let want: Vec<f64> = x.iter().map(|a| 0.5 * k * (a.cos() - a * a.sin())).collect();
+        let want: Vec<f64> = x
+            .iter()
+            .map(|a| 0.5 * k * (a.cos() - a * a.sin()))
+            .collect();
         assert_all_close("dx", &dx, &want, EXACT);
     }
 

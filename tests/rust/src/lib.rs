@@ -5,6 +5,7 @@
 //! integration tests in `tests/` use the library's derivatives from another crate; the
 //! binary `fz-rust-demo` and the example `rosenbrock` cover binaries and examples.
 
+pub mod barriers;
 pub mod check;
 pub mod control;
 pub mod crates;

@@ -1,8 +1,9 @@
 //! Methods and traits: inherent methods with `&self` (a shadow struct) and `&mut self`,
 //! trait methods through static dispatch (a generic `M: Model`), and a derivative
-//! declared on a trait method (a provided method every implementor gets).
+//! declared on a trait method (a provided method every implementor gets); dynamic
+//! dispatch through `dyn Trait` (vtable calls, reverse and forward mode).
 
-use ferrozyme::autodiff_reverse;
+use ferrozyme::{autodiff_forward, autodiff_reverse};
 
 pub struct Spring {
     pub k: f64,
@@ -52,6 +53,27 @@ pub fn fit_loss<M: Model>(m: &M, xs: &[f64], ys: &[f64]) -> f64 {
         .sum()
 }
 
+pub struct Wave {
+    pub a: f64,
+    pub w: f64,
+}
+
+impl Model for Wave {
+    fn eval(&self, x: f64) -> f64 {
+        self.a * (self.w * x).sin()
+    }
+    fn eval_at(&self, x: f64) -> f64 {
+        self.eval(x) * x
+    }
+}
+
+/// Dynamic dispatch: trait objects chosen at run time (calls through the vtable).
+#[autodiff_reverse(d_dyn_sum, Const, Active, Active)]
+#[autodiff_forward(t_dyn_sum, Const, Dual, Dual)]
+pub fn dyn_sum(models: &[Box<dyn Model>], x: f64) -> f64 {
+    models.iter().map(|m| m.eval(x) * m.eval(0.5 * x)).sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,14 +104,24 @@ mod tests {
 
     #[test]
     fn trait_static_dispatch_and_trait_derivative() {
-        let m = Cubic { c: [0.1, -0.4, 0.3, 0.2] };
+        let m = Cubic {
+            c: [0.1, -0.4, 0.3, 0.2],
+        };
         let mut dm = Cubic { c: [0.0; 4] };
         let xs = inputs(8, 51, -1.0, 1.0);
         let ys = inputs(8, 52, -1.0, 1.0);
         let (mut dxs, mut dys) = (vec![0.0; 8], vec![0.0; 8]);
         d_fit_loss(&m, &mut dm, &xs, &mut dxs, &ys, &mut dys, 1.0);
         let fc = fd_grad(
-            |c| fit_loss(&Cubic { c: [c[0], c[1], c[2], c[3]] }, &xs, &ys),
+            |c| {
+                fit_loss(
+                    &Cubic {
+                        c: [c[0], c[1], c[2], c[3]],
+                    },
+                    &xs,
+                    &ys,
+                )
+            },
             &m.c,
         );
         assert_all_close("dc", &dm.c, &fc, FD);
@@ -100,5 +132,28 @@ mod tests {
         let (y, dx) = m.d_eval_at(x, 1.0);
         assert_close("value", y, m.eval_at(x), EXACT);
         assert_close("dx", dx, fd1(|t| m.eval_at(t), x), FD);
+    }
+
+    #[test]
+    fn dyn_trait_dispatch() {
+        let models: Vec<Box<dyn Model>> = vec![
+            Box::new(Cubic {
+                c: [0.1, -0.4, 0.3, 0.2],
+            }),
+            Box::new(Wave { a: 1.5, w: 0.7 }),
+            Box::new(Cubic {
+                c: [-0.2, 0.5, 0.1, -0.3],
+            }),
+        ];
+        for x in [0.3, -1.1, 2.0] {
+            let (y, dx) = d_dyn_sum(&models, x, 1.0);
+            assert_close("value", y, dyn_sum(&models, x), EXACT);
+            let fd = fd1(|v| dyn_sum(&models, v), x);
+            assert_close("reverse", dx, fd, FD);
+            let (y, t) = t_dyn_sum(&models, x, 1.0);
+            assert_close("forward value", y, dyn_sum(&models, x), EXACT);
+            assert_close("forward", t, dx, EXACT);
+            assert_close("forward vs fd", t, fd, FD);
+        }
     }
 }

@@ -120,7 +120,10 @@ mod tests {
         // std::autodiff's documented values: f = 400, df/dx = -800, df/dy = 400.
         assert_eq!(t_scalar(x, 1.0, y), (400.0, -800.0));
         assert_eq!(t_scalar_only(x, 1.0, y), -800.0);
-        assert_eq!(t3_scalar(x, 1.0, 0.0, 2.0, y), [400.0, -800.0, 0.0, -1600.0]);
+        assert_eq!(
+            t3_scalar(x, 1.0, 0.0, 2.0, y),
+            [400.0, -800.0, 0.0, -1600.0]
+        );
         assert_eq!(t3_scalar_only(x, 1.0, 0.0, 2.0, y), [-800.0, 0.0, -1600.0]);
         assert_eq!(d_scalar_only(x, y, 1.0), -800.0);
 
@@ -139,7 +142,9 @@ mod tests {
         let mut v = [1.0, 0.0];
         let (mut g, mut hv) = ([0.0, 0.0], [0.0, 0.0]);
         let (mut seed, mut dseed) = (1.0, 0.0);
-        hvp(&x, &mut v, &mut g, &mut hv, &mut y, &mut dy, &mut seed, &mut dseed);
+        hvp(
+            &x, &mut v, &mut g, &mut hv, &mut y, &mut dy, &mut seed, &mut dseed,
+        );
         // f = x0^2 + x0 x1: gradient (2 x0 + x1, x0), Hessian [[2, 1], [1, 0]].
         assert_eq!(g, [6.0, 2.0]);
         assert_eq!(hv, [2.0, 1.0]);

@@ -70,7 +70,12 @@ mod tests {
     }
     fn unflat(v: &[f64]) -> Vec<Particle> {
         v.chunks(4)
-            .map(|c| Particle { x: c[0], y: c[1], vx: c[2], vy: c[3] })
+            .map(|c| Particle {
+                x: c[0],
+                y: c[1],
+                vx: c[2],
+                vy: c[3],
+            })
             .collect()
     }
 
@@ -87,8 +92,16 @@ mod tests {
 
     #[test]
     fn integer_fields_in_structs() {
-        let s = Series { n: 7, rate: 0.05, start: 2.0 };
-        let mut ds = Series { n: 7, rate: 0.0, start: 0.0 };
+        let s = Series {
+            n: 7,
+            rate: 0.05,
+            start: 2.0,
+        };
+        let mut ds = Series {
+            n: 7,
+            rate: 0.0,
+            start: 0.0,
+        };
         let v = d_growth(&s, &mut ds, 1.0);
         assert_close("value", v, 2.0 * 1.05f64.powi(7), EXACT);
         assert_close("d rate", ds.rate, 7.0 * 2.0 * 1.05f64.powi(6), EXACT);
@@ -100,14 +113,33 @@ mod tests {
         let (y, (dr, dt)) = d_polar((1.3, 0.4), 1.0);
         assert_close("value", y, polar((1.3, 0.4)), EXACT);
         assert_close("d r", dr, 0.4f64.cos() + 2.0 * 1.3 * 0.4f64.sin(), EXACT);
-        assert_close("d theta", dt, -1.3 * 0.4f64.sin() + 1.69 * 0.4f64.cos(), EXACT);
+        assert_close(
+            "d theta",
+            dt,
+            -1.3 * 0.4f64.sin() + 1.69 * 0.4f64.cos(),
+            EXACT,
+        );
 
-        let p = Particle { x: 0.5, y: -0.2, vx: 1.0, vy: 0.3 };
-        let v = Particle { x: 1.0, y: 0.5, vx: -0.25, vy: 2.0 };
+        let p = Particle {
+            x: 0.5,
+            y: -0.2,
+            vx: 1.0,
+            vy: 0.3,
+        };
+        let v = Particle {
+            x: 1.0,
+            y: 0.5,
+            vx: -0.25,
+            vy: 2.0,
+        };
         let dt = 0.1;
         let (q, dq) = t_step(p, v, dt);
         assert_eq!(q, step(p, dt));
-        let fd = fd_jvp(|a| flat(&[step(unflat(a)[0], dt)]), &flat(&[p]), &flat(&[v]));
+        let fd = fd_jvp(
+            |a| flat(&[step(unflat(a)[0], dt)]),
+            &flat(&[p]),
+            &flat(&[v]),
+        );
         assert_all_close("tangent", &flat(&[dq]), &fd, FD);
     }
 }

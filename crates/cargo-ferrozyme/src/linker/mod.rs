@@ -9,7 +9,9 @@
 //!    `ferrozyme` crate itself, which defines their fallbacks), run the real linker on
 //!    the unchanged command line: rustc's own `rust-lld` does ordinary LTO of the bitcode
 //!    (build scripts and proc macros take this path);
-//! 3. otherwise build one object from all of it with the AD pass (`crate::lto`), and run
+//! 3. otherwise build one object from all of it with the AD pass (`crate::lto`; the
+//!    symbols native inputs reference are collected on the way, the roots of
+//!    `crate::gc`), and run
 //!    the real linker with that object in place of the bitcode objects, the rlibs with
 //!    bitcode removed (or rewritten with their native members only), and no
 //!    `-plugin-opt` options.
@@ -55,6 +57,8 @@ pub fn run(argv: &[String]) -> Result<u8, Error> {
     let mut carriers = Vec::new();
     let mut wants_ad = false;
     let mut upstream = Vec::new();
+    // Symbols native code on the link line references (`crate::gc`).
+    let mut native_refs = std::collections::HashSet::new();
     for (k, a) in args.iter().enumerate() {
         if a.starts_with('-') || k > 0 && args[k - 1] == "-o" {
             continue;
@@ -66,6 +70,9 @@ pub fn run(argv: &[String]) -> Result<u8, Error> {
         if is_sysroot(p) {
             if crate::upstream::is_sysroot_archive(p) {
                 upstream.push(p.to_path_buf());
+            }
+            if let Ok(bytes) = std::fs::read(p) {
+                crate::gc::native_references(&bytes, &mut native_refs);
             }
             continue;
         }
@@ -82,6 +89,9 @@ pub fn run(argv: &[String]) -> Result<u8, Error> {
             carriers.push(Carrier::Object { arg: k });
         } else if archive::is_archive(&bytes) {
             let s = archive::split(p, &bytes)?;
+            for (_, m) in &s.native {
+                crate::gc::native_references(m, &mut native_refs);
+            }
             if s.bitcode.is_empty() {
                 continue;
             }
@@ -93,6 +103,8 @@ pub fn run(argv: &[String]) -> Result<u8, Error> {
                 arg: k,
                 native: s.native,
             });
+        } else {
+            crate::gc::native_references(&bytes, &mut native_refs);
         }
     }
     let real = std::env::var(ENV_REAL_LINKER)
@@ -118,6 +130,8 @@ pub fn run(argv: &[String]) -> Result<u8, Error> {
         cpu: req.cpu.clone().unwrap_or_else(|| "x86-64".to_string()),
         save_temps: std::env::var_os(ENV_SAVE_TEMPS).map(PathBuf::from),
         upstream,
+        // Shared objects and exporting executables keep everything (`crate::gc`).
+        gc_roots: (!crate::gc::exports_symbols(&args)).then_some(native_refs),
         stem: stem.clone(),
     };
     if let Some(dir) = &settings.save_temps {

@@ -186,12 +186,28 @@ fn constant_pointer_stored(
         return;
     }
     let base = base_object(v);
-    if !const_params.contains(&base) || is_parallel_capture(base_object(p)) {
+    if !const_params.contains(&base) || ferrozyme_analysis::activity::is_empty_object_param(v) {
         return;
     }
     let pointee = types.pointee_tree(base);
     if !pointee.is_empty() && pointee.iter().all(|(_, b)| b == BaseType::Integer) {
         return;
+    }
+    match parallel_capture(p) {
+        Capture::No => {}
+        Capture::Safe => return,
+        Capture::Unsafe => {
+            out.push(Finding {
+                kind: DiagKind::UnsupportedInstruction,
+                at: i,
+                msg: format!(
+                    "mismatched activity: {}, which has no shadow, is handed to an OpenMP parallel region in memory that has one (the region reads floating-point data through it or writes it, or the memory also holds differentiated data); derivatives would be added through its missing shadow",
+                    describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+                ),
+                help: "pass that argument with enzyme_dup and a zero-initialised shadow buffer (its adjoint is then simply not used)",
+            });
+            return;
+        }
     }
     out.push(Finding {
         kind: DiagKind::UnsupportedInstruction,
@@ -204,29 +220,48 @@ fn constant_pointer_stored(
     });
 }
 
-/// Is `slot` a stack slot (or struct of slots) handed to an OpenMP parallel region
-/// (`__kmpc_fork_call`)? The parallel transform gives captured variables their own
-/// shadows (`crate::parallel::openmp`), and a constant pointer captured there keeps a
-/// null shadow that the region's derivative never writes through (tests/openmp/04, 06).
-fn is_parallel_capture(slot: Value) -> bool {
+/// Whether the memory a constant pointer is stored into is handed to an OpenMP region.
+enum Capture {
+    /// Not memory handed to a parallel region.
+    No,
+    /// A field of a struct of captures (flang) the region only reads integers through.
+    Safe,
+    /// A captured slot with a shadow (a slot the region only reads gets one only when
+    /// it also holds differentiated data: `ferrozyme_analysis::captures`), or a field the
+    /// region reads floats (or further pointers) through.
+    Unsafe,
+}
+
+/// Is `p` (shadowed memory a constant pointer is stored into) a stack slot, or a field
+/// of a struct of slots, handed to an OpenMP parallel region (`__kmpc_fork_call`)? A
+/// slot clang hands a region that only reads it has no shadow unless it also holds
+/// differentiated data (`ferrozyme_analysis::captures`; tests/openmp/04, 09), so a
+/// shadowed one is unsafe: pointers read from it, in the caller or the region, would
+/// have the null shadow. A field of flang's struct of captures keeps the constant
+/// pointer's null shadow, safe when the region only reads integers through it
+/// (tests/openmp/06: `n`), unsafe when it reads floats (its adjoints would go through
+/// the null shadow: tests/errors/openmp_fortran_const_array.ll).
+fn parallel_capture(p: Value) -> Capture {
+    use crate::parallel::openmp;
+    let slot = base_object(p);
     if slot.opcode() != Some(Opcode::LLVMAlloca) {
-        return false;
+        return Capture::No;
     }
-    let mut work = vec![(slot, 0u32)];
-    while let Some((v, depth)) = work.pop() {
-        for u in v.users() {
-            match u.opcode() {
-                Some(Opcode::LLVMCall) if ferrozyme_analysis::calls::parallel_callee(u).is_some() => {
-                    return true
-                }
-                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast) if depth < 2 => {
-                    work.push((u, depth + 1))
-                }
-                _ => {}
-            }
-        }
+    let forked = slot.users().into_iter().any(|u| {
+        u.opcode() == Some(Opcode::LLVMCall)
+            && ferrozyme_analysis::calls::parallel_callee(u).is_some()
+    });
+    if !forked {
+        return Capture::No;
     }
-    false
+    let safe = p != slot
+        && openmp::constant_offset(p)
+            .is_some_and(|(s, off)| s == slot && openmp::field_reads_integers_only(slot, off));
+    if safe {
+        Capture::Safe
+    } else {
+        Capture::Unsafe
+    }
 }
 
 /// Does `v` depend on differentiable inputs? The activity the transforms use is
@@ -373,22 +408,7 @@ fn lost_stores(
     // run after that store.
     let mut written: HashMap<Value, (Value, HashSet<Block>)> = HashMap::new();
     for &i in insts {
-        let dst = match i.opcode() {
-            Some(Opcode::LLVMStore) => {
-                let p = i.operand(1);
-                (!act.is_shadowed(p) && !p.is_undef() && active_store(i)).then_some(p)
-            }
-            Some(Opcode::LLVMCall)
-                if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) =>
-            {
-                let a = i.call_args();
-                let src = base_object(a[1]);
-                let holds_active =
-                    (src.is_argument() && act.is_shadowed(src)) || active_bases.contains(&src);
-                (act.is_shadowed(a[1]) && !act.is_shadowed(a[0]) && holds_active).then_some(a[0])
-            }
-            _ => None,
-        };
+        let dst = lossy_write(i, act, &active_store, &active_bases);
         if let Some(p) = dst {
             written
                 .entry(base_object(p))
@@ -400,32 +420,7 @@ fn lost_stores(
     }
     let mut reported = HashSet::new();
     for &i in insts {
-        let read = match i.opcode() {
-            Some(Opcode::LLVMLoad)
-                if (carries_fp(i.ty()) || is_int_carrier_type(i.ty()))
-                    && !act.is_shadowed(i.operand(0)) =>
-            {
-                Some(i.operand(0))
-            }
-            Some(Opcode::LLVMCall)
-                if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) =>
-            {
-                let a = i.call_args();
-                act.is_shadowed(a[0]).then_some(a[1])
-            }
-            // A function that may read the memory: its own code, or code we cannot see.
-            Some(Opcode::LLVMCall | Opcode::LLVMInvoke)
-                if matches!(
-                    classify(i),
-                    CallKind::Defined(_) | CallKind::UnknownExternal | CallKind::Indirect
-                ) =>
-            {
-                i.call_args()
-                    .into_iter()
-                    .find(|a| a.ty().is_pointer() && written.contains_key(&base_object(*a)))
-            }
-            _ => None,
-        };
+        let read = read_of_written(i, act, &written);
         let Some(p) = read else { continue };
         let Some((store, after)) = written.get(&base_object(p)) else {
             continue;
@@ -456,6 +451,62 @@ fn lost_stores(
             ),
             help: "pass that buffer with enzyme_dup (and a shadow buffer) so derivatives can flow through it, or keep the intermediate value in a local variable",
         });
+    }
+}
+
+/// The pointer `i` writes an active value through when that memory has no shadow: a
+/// store, or a copy out of memory holding active data.
+fn lossy_write(
+    i: Value,
+    act: &Activity,
+    active_store: &dyn Fn(Value) -> bool,
+    active_bases: &HashSet<Value>,
+) -> Option<Value> {
+    match i.opcode() {
+        Some(Opcode::LLVMStore) => {
+            let p = i.operand(1);
+            (!act.is_shadowed(p) && !p.is_undef() && active_store(i)).then_some(p)
+        }
+        Some(Opcode::LLVMCall) if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) => {
+            let a = i.call_args();
+            let src = base_object(a[1]);
+            let holds_active =
+                (src.is_argument() && act.is_shadowed(src)) || active_bases.contains(&src);
+            (act.is_shadowed(a[1]) && !act.is_shadowed(a[0]) && holds_active).then_some(a[0])
+        }
+        _ => None,
+    }
+}
+
+/// The pointer through which `i` may read memory in `written`: a load, a copy into
+/// shadowed memory, or a call of code that may read it (its own, or code we cannot see).
+fn read_of_written(
+    i: Value,
+    act: &Activity,
+    written: &HashMap<Value, (Value, HashSet<Block>)>,
+) -> Option<Value> {
+    match i.opcode() {
+        Some(Opcode::LLVMLoad)
+            if (carries_fp(i.ty()) || is_int_carrier_type(i.ty()))
+                && !act.is_shadowed(i.operand(0)) =>
+        {
+            Some(i.operand(0))
+        }
+        Some(Opcode::LLVMCall) if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) => {
+            let a = i.call_args();
+            act.is_shadowed(a[0]).then_some(a[1])
+        }
+        Some(Opcode::LLVMCall | Opcode::LLVMInvoke)
+            if matches!(
+                classify(i),
+                CallKind::Defined(_) | CallKind::UnknownExternal | CallKind::Indirect
+            ) =>
+        {
+            i.call_args()
+                .into_iter()
+                .find(|a| a.ty().is_pointer() && written.contains_key(&base_object(*a)))
+        }
+        _ => None,
     }
 }
 

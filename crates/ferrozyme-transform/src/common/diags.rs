@@ -22,7 +22,7 @@ pub(crate) enum Problem<'a> {
     InlineAsm,
     /// `<vscale x N x T>` anywhere in the function.
     ScalableVector,
-    /// A finding of the silent-zero audit (`crate::audit::body`): undifferentiated float
+    /// A finding of the silent-zero audit (`audit::body`): undifferentiated float
     /// types on the active path, active values lost in memory without a shadow, pointers
     /// rebuilt from integers, constant pointers in shadowed memory, floats crossing calls
     /// inside integers. The audit words each finding itself.

@@ -44,13 +44,22 @@ fn declared_as(module: Module, name: &str, decl: &str) -> bool {
     module.function(name).is_some_and(|f| {
         let ty = f.function_type();
         let params: Vec<String> = ty.param_types().iter().map(|t| t.to_string()).collect();
-        let want = format!("declare {} @{name}({})", ty.return_type(), params.join(", "));
+        let want = format!(
+            "declare {} @{name}({})",
+            ty.return_type(),
+            params.join(", ")
+        );
         decl.trim() == want
     })
 }
 
 /// Declares `name` in the rules' text (once).
-fn declare(declared: &mut std::collections::HashSet<String>, text: &mut String, name: &str, decl: String) {
+fn declare(
+    declared: &mut std::collections::HashSet<String>,
+    text: &mut String,
+    name: &str,
+    decl: String,
+) {
     if declared.insert(name.to_string()) {
         text.push_str(&decl);
     }
@@ -102,7 +111,9 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
         text.push_str(&super::holomorphic::real_valued_rules_ir(name));
         found.push(name.to_string());
     }
-    if wants_rules(module, "qsort") && declared_as(module, "qsort", "declare void @qsort(ptr, i64, i64, ptr)") {
+    if wants_rules(module, "qsort")
+        && declared_as(module, "qsort", "declare void @qsort(ptr, i64, i64, ptr)")
+    {
         text.push_str(super::qsort::QSORT_IR);
         found.push("qsort".to_string());
     }

@@ -38,11 +38,35 @@ const FUNCTIONS: &[(&str, Factor)] = &[
     ("cexp", Factor::Result),
     ("clog", Factor::Recip),
     ("csqrt", Factor::HalfRecipResult),
-    ("csin", Factor::Other { name: "ccos", negate: false }),
-    ("ccos", Factor::Other { name: "csin", negate: true }),
+    (
+        "csin",
+        Factor::Other {
+            name: "ccos",
+            negate: false,
+        },
+    ),
+    (
+        "ccos",
+        Factor::Other {
+            name: "csin",
+            negate: true,
+        },
+    ),
     ("ctan", Factor::OnePlusSquare),
-    ("csinh", Factor::Other { name: "ccosh", negate: false }),
-    ("ccosh", Factor::Other { name: "csinh", negate: false }),
+    (
+        "csinh",
+        Factor::Other {
+            name: "ccosh",
+            negate: false,
+        },
+    ),
+    (
+        "ccosh",
+        Factor::Other {
+            name: "csinh",
+            negate: false,
+        },
+    ),
     ("ctanh", Factor::OneMinusSquare),
 ];
 
@@ -101,7 +125,11 @@ struct Abi {
 
 impl Abi {
     fn of(fp: &'static str) -> Abi {
-        let pair = if fp == "double" { "{ double, double }" } else { "<2 x float>" };
+        let pair = if fp == "double" {
+            "{ double, double }"
+        } else {
+            "<2 x float>"
+        };
         Abi { fp, pair }
     }
     fn is_double(&self) -> bool {
@@ -109,11 +137,19 @@ impl Abi {
     }
     /// The parameters holding z = a + bi.
     fn z_params(&self) -> &'static str {
-        if self.is_double() { "double %a, double %b" } else { "<2 x float> %z" }
+        if self.is_double() {
+            "double %a, double %b"
+        } else {
+            "<2 x float> %z"
+        }
     }
     /// Instructions defining `%a` and `%b` from the parameters.
     fn unpack_z(&self) -> String {
-        if self.is_double() { String::new() } else { self.get("z", "a", "b") }
+        if self.is_double() {
+            String::new()
+        } else {
+            self.get("z", "a", "b")
+        }
     }
     /// `%r`, `%i` = the parts of pair `%v`.
     fn get(&self, v: &str, r: &str, i: &str) -> String {
@@ -135,7 +171,11 @@ impl Abi {
     }
     /// A call of complex function `name` on z, defining `%out`.
     fn call(&self, name: &str, out: &str) -> String {
-        let args = if self.is_double() { "double %a, double %b" } else { "<2 x float> %z" };
+        let args = if self.is_double() {
+            "double %a, double %b"
+        } else {
+            "<2 x float> %z"
+        };
         format!("  %{out} = call {} @{name}({args})\n", self.pair)
     }
 }
@@ -180,7 +220,9 @@ pub(crate) fn rules_ir(name: &str) -> String {
     let abi = Abi::of(fp);
     let (pair, z_params) = (abi.pair, abi.z_params());
     // The result w = f(z), and k.
-    let body = abi.unpack_z() + &abi.call(name, "w") + &abi.get("w", "wr", "wi")
+    let body = abi.unpack_z()
+        + &abi.call(name, "w")
+        + &abi.get("w", "wr", "wi")
         + &factor_ir(factor, &abi, suffix);
     // aug: the real function, no tape.
     let mut s = format!(
@@ -188,7 +230,11 @@ pub(crate) fn rules_ir(name: &str) -> String {
         abi.unpack_z() + &abi.call(name, "w")
     );
     // rev: (da, db) = transpose(k) (gr, gi), returned as a pair of the argument's parts.
-    let rev_ret = if abi.is_double() { "{ double, double }" } else { pair };
+    let rev_ret = if abi.is_double() {
+        "{ double, double }"
+    } else {
+        pair
+    };
     s += &format!(
         "define {rev_ret} @__fz_rev.{name}({z_params}, {pair} %g, ptr %tape) {{\n{body}{}  %da1 = fmul {fp} %kr, %gr\n  %da2 = fmul {fp} %ki, %gi\n  %da = fadd {fp} %da1, %da2\n  %db1 = fmul {fp} %kr, %gi\n  %db2 = fmul {fp} %ki, %gr\n  %db = fsub {fp} %db1, %db2\n{}  ret {rev_ret} %d\n}}\n",
         abi.get("g", "gr", "gi"),
@@ -196,7 +242,10 @@ pub(crate) fn rules_ir(name: &str) -> String {
     );
     // fwd: dw = k dz.
     let (fwd_params, unpack_t) = if abi.is_double() {
-        ("double %a, double %ta, double %b, double %tb", String::new())
+        (
+            "double %a, double %ta, double %b, double %tb",
+            String::new(),
+        )
     } else {
         ("<2 x float> %z, <2 x float> %tz", abi.get("tz", "ta", "tb"))
     };

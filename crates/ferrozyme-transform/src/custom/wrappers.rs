@@ -285,8 +285,14 @@ fn plan_reverse(req: &Request, rule: ReverseRule) -> Result<ReversePlan, Vec<Dia
 /// Which argument each floating leaf of `rev`'s result belongs to, in order: every
 /// floating-point argument (a `float complex` passed as `<2 x float>` has two leaves), or
 /// only the active ones.
-fn adjoint_targets(func: Value, req: &Request, rev: &UserFn) -> Result<Vec<usize>, Vec<Diagnostic>> {
-    let rty = rev.sret.unwrap_or_else(|| rev.f.function_type().return_type());
+fn adjoint_targets(
+    func: Value,
+    req: &Request,
+    rev: &UserFn,
+) -> Result<Vec<usize>, Vec<Diagnostic>> {
+    let rty = rev
+        .sret
+        .unwrap_or_else(|| rev.f.function_type().return_type());
     let n_leaves = |t: Type| {
         let mut l = Vec::new();
         fp_leaves(t, &mut Vec::new(), &mut l);

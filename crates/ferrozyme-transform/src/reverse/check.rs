@@ -36,7 +36,8 @@ impl Checker<'_> {
             .copied()
             .filter(|b| fx.cfg.is_reachable(*b))
             .collect();
-        for f in crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.types, &fx.req.args) {
+        for f in crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.types, &fx.req.args)
+        {
             self.diags.report(Some(f.at), f.problem());
         }
         for blk in self.fx.cfg.blocks.clone() {
@@ -148,81 +149,26 @@ impl Checker<'_> {
             // memory: its adjoint is killed either way (see the reverse of stores).
             return;
         }
-        // Every 4-byte piece of the accessed bytes counts: `{int, float}` copied as one
-        // i64 is integer at offset 0 and float at offset 4.
-        let size = self.fx.m.store_size(val.ty()) as i64;
-        let vtree = self.fx.types.value_tree(val);
-        let mtree = self.fx.types.pointee_tree(addr);
-        let mut pieces: Vec<(BaseType, BaseType)> = Vec::new();
-        let mut o = 0;
-        while o < size.max(4) {
-            let (v, m) = (vtree.get(o), mtree.get(o));
-            pieces.push((v, m));
-            // A double covers the next 4 bytes too.
-            o += if v == BaseType::Double || m == BaseType::Double {
-                8
-            } else {
-                4
-            };
-        }
-        // An integer scalar typed as an integer at offset 0 (type analysis saw it compared,
-        // indexed with, multiplied, shifted: used as a whole) is an integer as a whole; its
-        // other pieces are integer too unless the memory says float (a Rust `usize` length
-        // has no TBAA to say so).
-        if val.ty().is_integer() && vtree.get(0).is_not_float() {
-            for p in pieces.iter_mut().skip(1) {
-                if p.0 == BaseType::Unknown {
-                    p.0 = BaseType::Integer;
-                }
-            }
-        }
+        let pieces = access_pieces(self.fx, val, addr);
+        // A float in memory, or conflicting facts about it.
+        let float_mem = |m: &BaseType| *m == BaseType::Anything || m.is_float();
         let (vt, mt) = pieces
             .iter()
             .copied()
-            .find(|(v, m)| {
-                !v.is_not_float()
-                    || matches!(
-                        m,
-                        BaseType::Anything
-                            | BaseType::Float
-                            | BaseType::Double
-                            | BaseType::Half
-                            | BaseType::LongDouble
-                    )
-            })
+            .find(|(v, m)| !v.is_not_float() || float_mem(m))
             .unwrap_or(pieces[0]);
         // Understood: integers/pointers over non-float memory, or values type analysis
         // knows are floats (an inactive float copied as an integer: the store kills the
         // destination's adjoint, as for any inactive float).
         let proven_not_fp = pieces.iter().all(|(v, m)| {
-            (v.is_not_float()
-                && !matches!(
-                    m,
-                    BaseType::Anything
-                        | BaseType::Float
-                        | BaseType::Double
-                        | BaseType::Half
-                        | BaseType::LongDouble
-                ))
-                || (matches!(
-                    v,
-                    BaseType::Float | BaseType::Double | BaseType::Half | BaseType::LongDouble
-                ) && !matches!(m, BaseType::Anything))
+            (v.is_not_float() && !float_mem(m)) || (v.is_float() && *m != BaseType::Anything)
         }) && (op == Opcode::LLVMStore
             || pieces.iter().all(|(v, _)| !v.is_float()));
         // Unknown counts as possibly float: an integer moving bytes of differentiable
         // memory that nothing types could be moving floats.
-        let maybe_fp = pieces.iter().any(|(v, m)| {
-            matches!(v, BaseType::Anything | BaseType::Unknown)
-                || matches!(
-                    m,
-                    BaseType::Anything
-                        | BaseType::Float
-                        | BaseType::Double
-                        | BaseType::Half
-                        | BaseType::LongDouble
-                )
-        });
+        let maybe_fp = pieces
+            .iter()
+            .any(|(v, m)| matches!(v, BaseType::Anything | BaseType::Unknown) || float_mem(m));
         if !proven_not_fp && maybe_fp {
             self.diags.report(
                 Some(i),
@@ -261,7 +207,9 @@ impl Checker<'_> {
         {
             return;
         }
-        let understood = if ferrozyme_analysis::activity::is_lane_op(i) {
+        let understood = if super::bits::magic_seed(i) {
+            true
+        } else if ferrozyme_analysis::activity::is_lane_op(i) {
             let packed = self.fx.act.packed.contains(&i)
                 || i.operands().iter().any(|o| self.fx.act.packed.contains(o));
             let sign_trick = super::bits::sign_trick(i).is_some();
@@ -322,7 +270,9 @@ impl Checker<'_> {
             // Shadows travel in pointer arguments; one inside an aggregate argument would be
             // dropped (rustc passes pairs as two scalars, so this is rare C code).
             if let Some(a) = i.call_args().into_iter().find(|a| {
-                !a.ty().is_pointer_like() && a.ty().contains_pointer() && self.fx.act.is_shadowed(*a)
+                !a.ty().is_pointer_like()
+                    && a.ty().contains_pointer()
+                    && self.fx.act.is_shadowed(*a)
             }) {
                 self.diags.report(
                     Some(i),
@@ -347,4 +297,44 @@ impl Checker<'_> {
         };
         self.diags.report(Some(i), problem);
     }
+}
+
+/// What type analysis says about each 4-byte piece of the bytes an integer access of
+/// `val` at `addr` moves, as (value, memory): `{int, float}` copied as one i64 is integer
+/// at offset 0 and float at offset 4; a double covers 8 bytes.
+fn access_pieces(
+    fx: &Facts,
+    val: Value,
+    addr: Value,
+) -> Vec<(
+    ferrozyme_analysis::types::BaseType,
+    ferrozyme_analysis::types::BaseType,
+)> {
+    use ferrozyme_analysis::types::BaseType;
+    let size = fx.m.store_size(val.ty()) as i64;
+    let vtree = fx.types.value_tree(val);
+    let mtree = fx.types.pointee_tree(addr);
+    let mut pieces: Vec<(BaseType, BaseType)> = Vec::new();
+    let mut o = 0;
+    while o < size.max(4) {
+        let (v, m) = (vtree.get(o), mtree.get(o));
+        pieces.push((v, m));
+        o += if v == BaseType::Double || m == BaseType::Double {
+            8
+        } else {
+            4
+        };
+    }
+    // An integer scalar typed as an integer at offset 0 (type analysis saw it compared,
+    // indexed with, multiplied, shifted: used as a whole) is an integer as a whole; its
+    // other pieces are integer too unless the memory says float (a Rust `usize` length
+    // has no TBAA to say so).
+    if val.ty().is_integer() && vtree.get(0).is_not_float() {
+        for p in pieces.iter_mut().skip(1) {
+            if p.0 == BaseType::Unknown {
+                p.0 = BaseType::Integer;
+            }
+        }
+    }
+    pieces
 }

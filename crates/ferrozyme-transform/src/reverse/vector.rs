@@ -2,6 +2,7 @@
 //! `memcpy`/`memmove`, and masked loads, stores, gathers and scatters.
 
 use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_analysis::types::{BaseType, FpType, TypeAnalysis};
 use ferrozyme_llvm::{Type, TypeKind, Value};
 
 use super::Gen;
@@ -52,75 +53,36 @@ impl Gen<'_> {
 
     /// Reverse of `memcpy(dst, src, n)` / `memmove`: the adjoints of the copied floats
     /// flow from `dst`'s shadow back to `src`'s, and `dst`'s are cleared. Whether the bytes
-    /// are `float`s or `double`s comes from type analysis; when it cannot tell, this is an
-    /// error naming the pointer, never a guess.
+    /// are `float`s or `double`s comes from type analysis (`copy_layout`); when it cannot
+    /// tell, this is an error naming the pointer, never a guess.
     pub(super) fn rev_memcpy(&mut self, i: Value, args: &[Value]) {
-        use ferrozyme_analysis::types::{BaseType, FpType};
         let i64t = self.fx.ctx.i64();
         let (dst, src, len) = (args[0], args[1], args[2]);
         if !self.fx.act.is_shadowed(dst) {
             return;
         }
-        let n_const = len.const_int_value();
-        let hi = n_const.unwrap_or(i64::MAX);
-        let mut kinds: Vec<(i64, BaseType)> = Vec::new();
-        for p in [dst, src] {
-            for (off, b) in self.fx.types.pointee_tree(p).iter() {
-                if off < hi {
-                    kinds.push((off, b));
-                }
+        let layout = copy_layout(&self.fx.types, dst, src, len);
+        let fields = match layout {
+            CopyLayout::NoFloats => return,
+            CopyLayout::Untyped { what } => {
+                self.report(
+                    Some(i),
+                    Problem::UntypedCopy {
+                        what,
+                        pointer: dst
+                            .to_string()
+                            .split('=')
+                            .next()
+                            .unwrap_or("")
+                            .trim()
+                            .to_string(),
+                    },
+                );
+                return;
             }
-        }
-        let has = |t: BaseType| kinds.iter().any(|(_, b)| *b == t);
-        // The source and the destination disagree on which float lies at some bytes (a
-        // `double` copied into two `float`s): the adjoints cannot be moved as either.
-        let fp_at = |p: Value| -> Vec<(i64, FpType)> {
-            self.fx.types
-                .pointee_tree(p)
-                .iter()
-                .filter(|(o, _)| *o >= 0 && *o < hi)
-                .filter_map(|(o, b)| b.fp_type().map(|t| (o, t)))
-                .collect()
+            CopyLayout::Uniform(_) => Vec::new(),
+            CopyLayout::Fields(ref f) => f.clone(),
         };
-        let (fd, fs) = (fp_at(dst), fp_at(src));
-        let retyped = fd.iter().any(|(o, t)| {
-            fs.iter()
-                .any(|(o2, t2)| t != t2 && *o < o2 + t2.size() as i64 && *o2 < o + t.size() as i64)
-        });
-        let conflict = has(BaseType::Anything) || retyped;
-        let fps: Vec<FpType> = FpType::ALL
-            .into_iter()
-            .filter(|t| has(t.base_type()))
-            .collect();
-        let memmove = matches!(classify(i), CallKind::Memmove);
-        if !conflict && fps.is_empty() && !kinds.is_empty() {
-            // Only integers and pointers are copied: no float adjoints to move.
-            return;
-        }
-        if conflict
-            || kinds.is_empty()
-            || (fps.len() > 1 && (n_const.is_none() || kinds.iter().any(|(o, _)| *o < 0)))
-        {
-            let what = if kinds.is_empty() {
-                "nothing is known about"
-            } else {
-                "conflicting uses are seen for"
-            };
-            self.report(
-                Some(i),
-                Problem::UntypedCopy {
-                    what,
-                    pointer: dst
-                        .to_string()
-                        .split('=')
-                        .next()
-                        .unwrap_or("")
-                        .trim()
-                        .to_string(),
-                },
-            );
-            return;
-        }
         let sd = self.fetch_shadow(dst);
         let n = self.fetch(len);
         let n = self.b.int_cast(n, i64t);
@@ -129,23 +91,18 @@ impl Gen<'_> {
             return;
         }
         let ss = self.fetch_shadow(src);
-        if fps.len() == 1 {
+        if let CopyLayout::Uniform(fp) = layout {
+            let memmove = matches!(classify(i), CallKind::Memmove);
             let f = self.sup.rt(if memmove {
-                RtFn::MemmoveAdj(fps[0])
+                RtFn::MemmoveAdj(fp)
             } else {
-                RtFn::MemcpyAdj(fps[0])
+                RtFn::MemcpyAdj(fp)
             });
             self.b.call_fn(f, &[sd, ss, n]);
             return;
         }
         // Mixed float and double fields at known offsets of a constant-size copy.
-        let mut offs: Vec<(i64, FpType)> = kinds
-            .iter()
-            .filter_map(|(o, b)| b.fp_type().map(|t| (*o, t)))
-            .collect();
-        offs.sort_by_key(|(o, _)| *o);
-        offs.dedup_by_key(|(o, _)| *o);
-        for (off, t) in offs {
+        for (off, t) in fields {
             let ty = match t {
                 FpType::F64 => self.fx.ctx.f64(),
                 FpType::F32 => self.fx.ctx.f32(),
@@ -320,4 +277,72 @@ impl Gen<'_> {
         }
         v
     }
+}
+
+/// What a `memcpy`/`memmove` of `len` bytes from `src` to `dst` copies, as far as
+/// adjoints are concerned (from both pointers' type trees).
+enum CopyLayout {
+    /// Only integers and pointers: no float adjoints to move.
+    NoFloats,
+    /// Nothing known, or the two sides disagree (a `double` copied into two `float`s).
+    Untyped { what: &'static str },
+    /// One floating type throughout.
+    Uniform(FpType),
+    /// Floats of several types at known offsets of a constant-size copy.
+    Fields(Vec<(i64, FpType)>),
+}
+
+fn copy_layout(types: &TypeAnalysis, dst: Value, src: Value, len: Value) -> CopyLayout {
+    let n_const = len.const_int_value();
+    let hi = n_const.unwrap_or(i64::MAX);
+    let mut kinds: Vec<(i64, BaseType)> = Vec::new();
+    for p in [dst, src] {
+        for (off, b) in types.pointee_tree(p).iter() {
+            if off < hi {
+                kinds.push((off, b));
+            }
+        }
+    }
+    let has = |t: BaseType| kinds.iter().any(|(_, b)| *b == t);
+    let fp_at = |p: Value| -> Vec<(i64, FpType)> {
+        types
+            .pointee_tree(p)
+            .iter()
+            .filter(|(o, _)| *o >= 0 && *o < hi)
+            .filter_map(|(o, b)| b.fp_type().map(|t| (o, t)))
+            .collect()
+    };
+    let (fd, fs) = (fp_at(dst), fp_at(src));
+    let retyped = fd.iter().any(|(o, t)| {
+        fs.iter()
+            .any(|(o2, t2)| t != t2 && *o < o2 + t2.size() as i64 && *o2 < o + t.size() as i64)
+    });
+    let conflict = has(BaseType::Anything) || retyped;
+    let fps: Vec<FpType> = FpType::ALL
+        .into_iter()
+        .filter(|t| has(t.base_type()))
+        .collect();
+    if kinds.is_empty() {
+        return CopyLayout::Untyped {
+            what: "nothing is known about",
+        };
+    }
+    if !conflict && fps.is_empty() {
+        return CopyLayout::NoFloats;
+    }
+    if conflict || (fps.len() > 1 && (n_const.is_none() || kinds.iter().any(|(o, _)| *o < 0))) {
+        return CopyLayout::Untyped {
+            what: "conflicting uses are seen for",
+        };
+    }
+    if fps.len() == 1 {
+        return CopyLayout::Uniform(fps[0]);
+    }
+    let mut offs: Vec<(i64, FpType)> = kinds
+        .iter()
+        .filter_map(|(o, b)| b.fp_type().map(|t| (*o, t)))
+        .collect();
+    offs.sort_by_key(|(o, _)| *o);
+    offs.dedup_by_key(|(o, _)| *o);
+    CopyLayout::Fields(offs)
 }

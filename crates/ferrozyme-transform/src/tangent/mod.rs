@@ -133,7 +133,8 @@ impl TangentGen<'_> {
             .copied()
             .filter(|b| fx.cfg.is_reachable(*b))
             .collect();
-        let findings = crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.types, &fx.req.args);
+        let findings =
+            crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.types, &fx.req.args);
         let clean = findings.is_empty();
         for f in findings {
             self.diags.report(Some(f.at), f.problem());

@@ -1,7 +1,9 @@
 //! A derivative the pass cannot generate (built only with `--features error-case`): the
-//! differentiated code passes an active float through an opaque optimization barrier
-//! (`std::hint::black_box`, inline assembly). The build must fail with an error that
-//! names this Rust function, demangled, and points at the line below.
+//! differentiated code passes an active float through inline assembly that produces a
+//! value (an output operand: whatever it computes, the pass cannot know its
+//! derivative). The build must fail with an error that names this Rust function,
+//! demangled, and points at the line below. (`std::hint::black_box`, an empty assembly
+//! statement without outputs, is fine: `barriers.rs`.)
 
 use ferrozyme::autodiff_reverse;
 
@@ -11,7 +13,9 @@ mod model {
     #[autodiff_reverse(d_loss, Duplicated, Active)]
     pub fn loss(x: &[f64]) -> f64 {
         let s: f64 = x.iter().map(|a| a * a).sum();
-        std::hint::black_box(s) * 2.0 // FZ-ERROR-LINE
+        let mut bits = s.to_bits();
+        unsafe { std::arch::asm!("mov {0}, {0}", inout(reg) bits) } // FZ-ERROR-LINE
+        f64::from_bits(bits) * 2.0
     }
 }
 

@@ -23,7 +23,7 @@ impl Engine {
             // The differentiated function is in scope; its markers and shadows are not data.
             return;
         }
-        if self.library_call(i, &name, &args) {
+        if self.allocation_call(i, &args) || self.library_call(i, &name, &args) {
             return;
         }
         if callee.is_declaration() {
@@ -38,6 +38,27 @@ impl Engine {
         for r in rets {
             self.link_call_edge(i, r, limit);
         }
+    }
+
+    /// Calls of the allocation table's functions (`ferrozyme_abi::ALLOC_FNS`: C's, C++'s
+    /// and Rust's, whose entry points have IR in a Rust program): sizes, counts and
+    /// alignments are integers (nothrow tags are pointers: skipped), a realloc returns
+    /// what its pointer held. They are never analysed through: Rust's `__rust_realloc`
+    /// is called by every `Vec` of the program, and linking its parameters would merge
+    /// what all of them hold. Returns whether `i` was one.
+    fn allocation_call(&mut self, i: Value, args: &[Value]) -> bool {
+        let Some(a) = crate::calls::alloc_fn(i) else {
+            return false;
+        };
+        args.iter()
+            .filter(|a| a.ty().is_integer())
+            .for_each(|a| self.integer(*a));
+        if a.kind == ferrozyme_abi::AllocKind::Realloc {
+            if let Some(p) = a.ptr.and_then(|k| args.get(k)) {
+                self.link(i, *p);
+            }
+        }
+        true
     }
 
     /// Rules for intrinsics and C library functions. Returns whether `name` was one.
@@ -77,26 +98,12 @@ impl Engine {
                 }
                 true
             }
-            a if ferrozyme_abi::allocator_size_arg(a).is_some() || a == "calloc" => {
-                // Sizes and alignments are integers (nothrow tags are pointers: skipped).
-                args.iter()
-                    .filter(|a| a.ty().is_integer())
-                    .for_each(|a| self.integer(*a));
-                true
-            }
             "posix_memalign" => {
                 if let (Some(p), Some(al), Some(n)) = (arg(0), arg(1), arg(2)) {
                     self.integer(al);
                     self.integer(n);
                     // `*p` receives a pointer.
                     self.learn_ptr(p, &TypeTree::single(0, BaseType::Pointer));
-                }
-                true
-            }
-            "realloc" => {
-                if let (Some(p), Some(n)) = (arg(0), arg(1)) {
-                    self.integer(n);
-                    self.link(i, p);
                 }
                 true
             }
@@ -116,8 +123,7 @@ impl Engine {
                 }
                 true
             }
-            "free" | "_ZdlPv" | "_ZdaPv" | "_ZdlPvm" | "_ZdaPvm" | "lifetime" | "assume"
-            | "dbg" | "experimental" | "prefetch" | "invariant" => true,
+            "lifetime" | "assume" | "dbg" | "experimental" | "prefetch" | "invariant" => true,
             "frexp" | "frexpf" | "remquo" | "remquof" | "lgamma_r" | "lgammaf_r" => {
                 if let Some(p) = args.last() {
                     self.learn_ptr(*p, &TypeTree::single(0, BaseType::Integer));

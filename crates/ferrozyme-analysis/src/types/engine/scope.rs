@@ -26,6 +26,12 @@ pub(in crate::types) fn scope_from(
         if !g.is_function() || g.is_declaration() || !seen.insert(g) || stop(g) {
             continue;
         }
+        // Rust's allocator entry points have IR but are allocation rules
+        // (`Engine::allocation_call`): going through them would connect every function
+        // of the program that allocates.
+        if ferrozyme_abi::alloc_fn(&g.name(), true).is_some() {
+            continue;
+        }
         order.push(g);
         // Callees, and functions passed as arguments (e.g. to `__enzyme_autodiff`).
         for b in g.blocks() {
