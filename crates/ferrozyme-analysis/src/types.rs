@@ -24,7 +24,10 @@
 //!   out per field). Floating and pointer values get theirs from the IR type; integers start
 //!   at `Unknown`, because an `i64` may well be the bits of a `double`.
 //! * a *pointee tree* for every pointer (and for integers made from pointers by
-//!   `ptrtoint`): what the memory it points to holds, relative to the pointer.
+//!   `ptrtoint`): what the memory it points to holds, relative to the pointer; where that
+//!   memory holds pointers, also what *they* point to (nested trees, [`MAX_DEPTH`] levels),
+//!   so a pointer loaded from a struct starts with what the stored one was known to
+//!   point to.
 //!
 //! # Algorithm (see `types/engine.rs`)
 //!

@@ -220,7 +220,10 @@ fn clang_o2_struct_of_mixed_fields() {
         let g = func(m, "step");
         let ta = TypeAnalysis::run(m, g);
         let t = ta.pointee_tree(g.params()[0]);
-        assert_eq!(t.iter().collect::<Vec<_>>(), expect.iter().collect::<Vec<_>>());
+        assert_eq!(
+            t.iter().collect::<Vec<_>>(),
+            expect.iter().collect::<Vec<_>>()
+        );
         // `step` reads pos[0] and pos[1].
         assert_eq!(t.inner(24), tree(&[(0, Double), (8, Double)]));
     });

@@ -100,7 +100,6 @@ fn strip_constant_geps(m: Module, ptr: Value, limit: i64) -> (Value, i64) {
     (cur, acc)
 }
 
-
 /// Is integer `v` the `this` adjustment of a C++ member-function pointer: the second
 /// field of the Itanium ABI's `{i64, i64}` pair (`extractvalue %mp, 1`, as clang emits the
 /// call `(obj.*pm)(...)`)?
@@ -113,8 +112,6 @@ fn is_member_pointer_adjustment(v: Value) -> bool {
         && ty.struct_fields().len() == 2
         && ty.struct_fields().iter().all(|f| f.int_width() == Some(64))
 }
-
-
 
 /// What the worklist holds: an instruction whose rule runs, or a link between two values
 /// (a clone's parameter and its original's, pointers through a `-O0` stack slot).
@@ -681,7 +678,11 @@ impl Engine {
                 // is the `this` adjustment of a C++ member-function pointer: a byte offset
                 // to a base-class subobject, not an index (its dead virtual branch loads
                 // a vtable pointer there, which would make the whole object pointers).
-                let adjusts = g.operands().into_iter().skip(1).any(is_member_pointer_adjustment);
+                let adjusts = g
+                    .operands()
+                    .into_iter()
+                    .skip(1)
+                    .any(is_member_pointer_adjustment);
                 let mut kinds = pg.iter().map(|(_, b)| b);
                 if let Some(first) = kinds.next() {
                     if !adjusts && kinds.all(|b| b == first) {

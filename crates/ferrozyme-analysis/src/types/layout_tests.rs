@@ -168,7 +168,10 @@ fn byte_fields_are_integers_byte_buffers_are_not() {
         assert_eq!(type_tree(m, ty("e"), false).get(0), Unknown);
         // A union's IR type is one member's layout: no claim about its bytes.
         let f = type_tree(m, ty("fn"), true);
-        assert_eq!((f.get(0), f.get(4), f.get(8), f.get(12)), (Unknown, Unknown, Unknown, Unknown));
+        assert_eq!(
+            (f.get(0), f.get(4), f.get(8), f.get(12)),
+            (Unknown, Unknown, Unknown, Unknown)
+        );
         assert_eq!((f.get(16), f.get(24)), (Pointer, Double));
     });
 }
