@@ -212,9 +212,28 @@ pub fn is_smuggled_pointer(i: Value, types: &crate::types::TypeAnalysis) -> bool
     if types.value_tree(i.operand(0)).get(0) == crate::types::BaseType::Integer {
         return false;
     }
-    i.users()
-        .iter()
-        .any(|u| !matches!(u.opcode(), Some(Opcode::LLVMICmp | Opcode::LLVMPtrToInt)))
+    reaches_memory(i, &mut std::collections::HashSet::new())
+}
+
+/// Is pointer `p` (or a phi or select of it) used for anything but comparisons,
+/// `ptrtoint` and as the *callee* of a call? A pointer only called is a code pointer
+/// (the function half of a C++ member-function pointer, `{i64, i64}`, becomes one by
+/// `inttoptr`): calls through pointers dispatch on the primal address
+/// (`reverse/calls.rs`), so it needs no shadow and reaches no differentiable memory.
+fn reaches_memory(p: Value, seen: &mut std::collections::HashSet<Value>) -> bool {
+    if !seen.insert(p) {
+        return false;
+    }
+    p.users().into_iter().any(|u| match u.opcode() {
+        Some(Opcode::LLVMICmp | Opcode::LLVMPtrToInt) => false,
+        Some(Opcode::LLVMPHI | Opcode::LLVMSelect) if u.ty().is_pointer() => {
+            reaches_memory(u, seen)
+        }
+        Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => {
+            u.called_value() != p || u.call_args().contains(&p)
+        }
+        _ => true,
+    })
 }
 
 /// An integer computed from constants and integer arguments by integer arithmetic only.

@@ -909,6 +909,23 @@ impl Value {
             }
         }
     }
+    /// The `dereferenceable(N)` bytes of function parameter `i` (`Some(i)`) or of the
+    /// return value (`None`), if the attribute is present. Clang puts it on C++
+    /// references and `this` (`sizeof` the referenced type), Rust on `&T`.
+    pub fn dereferenceable_bytes(self, param: Option<u32>) -> Option<u64> {
+        let k = attr_kind("dereferenceable");
+        let index = param.map_or(llvm_sys::LLVMAttributeReturnIndex, |i| i + 1);
+        // SAFETY: attribute query on a function; parameter indices start at 1, the
+        // return is index 0.
+        unsafe {
+            let a = LLVMGetEnumAttributeAtIndex(self.0, index, k);
+            if a.is_null() {
+                None
+            } else {
+                Some(LLVMGetEnumAttributeValue(a))
+            }
+        }
+    }
     /// The integer value of parameter `i`'s enum attribute `name` (e.g.
     /// "dereferenceable"), if present.
     pub fn param_int_attr(self, i: u32, name: &str) -> Option<u64> {

@@ -31,6 +31,7 @@ use std::collections::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::{carries_fp, is_int_carrier_type, Activity, ArgActivity};
 use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_analysis::types::BaseType;
 use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
 
 /// One problem found in the body.
@@ -85,7 +86,7 @@ pub(crate) fn check_body(
         .map(|(p, _)| p)
         .collect();
     for &i in &insts {
-        constant_pointer_stored(i, act, &const_params, &mut out);
+        constant_pointer_stored(i, act, types, &const_params, &mut out);
         floats_in_integers_across_call(i, act, &mut out);
     }
     out
@@ -164,9 +165,16 @@ fn returns_float_bits(g: Value) -> bool {
 
 /// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
 /// computed from one) and `%slot` memory with a shadow.
+///
+/// Not when the constant memory holds no data a derivative could need: type analysis
+/// knows it and finds only integers there (a C++ functor without members, such as an
+/// ODE right-hand side `struct rhs { void operator()(...) const; }` whose one byte
+/// is padding, held by reference in odeint's `calculate_stage`). A pointer read back
+/// with a null shadow then only ever reaches integers, which have no shadow to read.
 fn constant_pointer_stored(
     i: Value,
     act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
     out: &mut Vec<Finding>,
 ) {
@@ -179,6 +187,10 @@ fn constant_pointer_stored(
     }
     let base = base_object(v);
     if !const_params.contains(&base) || ferrozyme_analysis::activity::is_empty_object_param(v) {
+        return;
+    }
+    let pointee = types.pointee_tree(base);
+    if !pointee.is_empty() && pointee.iter().all(|(_, b)| b == BaseType::Integer) {
         return;
     }
     match parallel_capture(p) {
