@@ -247,6 +247,12 @@ impl CcArgs {
                         a.compile_flags.extend([w.to_string(), v]);
                     }
                 }
+                // clang's remark flag: our remarks when its pattern names Enzyme's pass,
+                // clang's own remarks for its compiles in any case.
+                _ if w.starts_with("-Rpass=") => {
+                    a.enzyme.print_remarks |= remarks_wanted(&w["-Rpass=".len()..]);
+                    a.compile_flags.push(w.to_string());
+                }
                 _ if w.starts_with("-mllvm=") => {
                     let v = &w["-mllvm=".len()..];
                     if let Some(r) = enzyme_mllvm(&mut a.enzyme, v) {
@@ -388,6 +394,17 @@ pub struct OptArgs {
     pub enzyme: EnzymeSettings,
 }
 
+/// Does a `-Rpass=`/`-pass-remarks=` pattern select Ferrozyme's remarks (reported under
+/// Enzyme's pass name, `enzyme`)? The patterns users write for it: the name itself, an
+/// alternative containing it, or "everything" (`.*`, `.+`); not a full regular expression.
+pub fn remarks_wanted(pattern: &str) -> bool {
+    let p = pattern.trim_matches(|c| c == '\'' || c == '"');
+    p.split('|').any(|alt| {
+        let alt = alt.trim_matches(|c| c == '^' || c == '$' || c == '(' || c == ')');
+        alt == ".*" || alt == ".+" || alt == ferrozyme_llvm::diag::REMARK_PASS
+    })
+}
+
 impl OptArgs {
     pub fn parse(words: &[String]) -> Result<OptArgs, UsageError> {
         let mut a = OptArgs::default();
@@ -408,6 +425,10 @@ impl OptArgs {
                             "'ferrozyme opt' takes only Enzyme's options after -mllvm, not '{v}'"
                         ))
                     })??;
+                }
+                s if s.starts_with("-Rpass=") || s.starts_with("-pass-remarks=") => {
+                    let pattern = s.split_once('=').map_or("", |(_, p)| p);
+                    a.enzyme.print_remarks |= remarks_wanted(pattern);
                 }
                 s if ferrozyme_transform::enzyme_options::split_option(s).is_some() => {
                     enzyme_mllvm(&mut a.enzyme, s).expect("invariant: an Enzyme option word")?;
@@ -458,6 +479,27 @@ mod tests {
     }
     fn cc(s: &str) -> Result<CcArgs, UsageError> {
         CcArgs::parse(Driver::C, &words(s))
+    }
+
+    #[test]
+    fn rpass_patterns_that_name_enzyme_turn_remarks_on() {
+        for p in [
+            "enzyme",
+            ".*",
+            "'enzyme'",
+            "loop-vectorize|enzyme",
+            "^enzyme$",
+            "(enzyme)",
+        ] {
+            assert!(remarks_wanted(p), "{p}");
+        }
+        for p in ["inline", "loop-vectorize|slp", "", "enzymes"] {
+            assert!(!remarks_wanted(p), "{p}");
+        }
+        let a = cc("-O2 -Rpass=enzyme a.c").unwrap();
+        assert!(a.enzyme.print_remarks);
+        assert_eq!(a.compile_flags, words("-Rpass=enzyme"), "clang gets it too");
+        assert!(!cc("-O2 -Rpass=inline a.c").unwrap().enzyme.print_remarks);
     }
 
     #[test]

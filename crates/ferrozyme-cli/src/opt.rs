@@ -24,6 +24,7 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
         print_type_analysis: args.print_type_analysis,
         check_gradients: false,
         enzyme: args.enzyme.clone(),
+        remarks: false,
     };
     let report = pipeline::differentiate(&module, &opts)?;
     pipeline::verify_after_ad(&module)?;

@@ -123,3 +123,55 @@ impl fmt::Display for Diagnostic {
 }
 
 impl std::error::Error for Diagnostic {}
+
+/// What an optimization remark reports: a decision of the reverse sweep about a value it
+/// needs, as Enzyme's `-Rpass=enzyme` remarks do (shown by `clang -Rpass=enzyme` through the
+/// plugin, `opt -pass-remarks=enzyme`, `ferrozyme cc -Rpass=enzyme`, `-enzyme-print-perf`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RemarkKind {
+    /// Stored on the tape in the forward sweep, read back in the reverse sweep.
+    CachedValue,
+    /// Computed again in the reverse sweep from values it already has.
+    RecomputedValue,
+    /// A load executed again in the reverse sweep: nothing the function runs writes that
+    /// memory, so it still holds the value.
+    RereadLoad,
+}
+
+impl RemarkKind {
+    /// The remark's name (LLVM's `RemarkName`, as in YAML remark files).
+    pub fn name(self) -> &'static str {
+        match self {
+            RemarkKind::CachedValue => "CachedValue",
+            RemarkKind::RecomputedValue => "RecomputedValue",
+            RemarkKind::RereadLoad => "RereadLoad",
+        }
+    }
+}
+
+/// The pass name remarks are reported under (`-Rpass=enzyme`, `-pass-remarks=enzyme`).
+pub const REMARK_PASS: &str = "enzyme";
+
+/// One optimization remark.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Remark {
+    pub kind: RemarkKind,
+    /// The LLVM function the remark is about (the function being differentiated).
+    pub function: String,
+    pub loc: Option<SourceLoc>,
+    pub message: String,
+}
+
+impl fmt::Display for Remark {
+    /// As clang prints remarks: `file:line:col: remark: message [-Rpass=enzyme]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(loc) = &self.loc {
+            write!(f, "{loc}: ")?;
+        }
+        write!(
+            f,
+            "remark: in function `{}`: {} [-Rpass={REMARK_PASS}]",
+            self.function, self.message
+        )
+    }
+}

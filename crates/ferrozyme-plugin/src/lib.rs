@@ -29,6 +29,8 @@ use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
+mod records;
+
 use ferrozyme_transform::enzyme_options::{EnzymeSettings, OptKind, ENZYME_OPTIONS};
 use ferrozyme_transform::{Module, Options};
 use llvm_sys::prelude::LLVMModuleRef;
@@ -68,12 +70,13 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 /// options given on the command line). Returns 0 on success (with `*changed_out` = 1
 /// when derivative code was generated) and 1 on failure, with the diagnostics joined
 /// into a `malloc`-allocated C string in `*err_out`; printouts the options ask for
-/// (`-enzyme-print` ...) come back the same way in `*print_out` (null when none). The
-/// caller frees both with `free`.
+/// (`-enzyme-print` ...) come back the same way in `*print_out` (null when none), and
+/// the remarks (when `want_remarks` is non-zero) and the located error as records (see
+/// `records.rs`) in `*records_out`. The caller frees all three with `free`.
 ///
 /// # Safety
 /// `m` must be a valid module for the duration of the call; `settings` must point to `n`
-/// NUL-terminated strings (or be null with `n` = 0); `err_out`, `print_out` and
+/// NUL-terminated strings (or be null with `n` = 0); `err_out`, `print_out`, `records_out` and
 /// `changed_out` must be valid for writes (or null, in which case that output is
 /// dropped).
 #[no_mangle]
@@ -81,8 +84,10 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
     m: LLVMModuleRef,
     settings: *const *const c_char,
     n: usize,
+    want_remarks: c_int,
     err_out: *mut *mut c_char,
     print_out: *mut *mut c_char,
+    records_out: *mut *mut c_char,
     changed_out: *mut c_int,
 ) -> c_int {
     // SAFETY: the caller (the C++ pass) hands us the module it is running on; it stays
@@ -100,24 +105,32 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
         for w in &words {
             let (name, value) = w.split_once('=').unwrap_or((w.as_str(), ""));
             if let Err(e) = enzyme.apply(name, Some(value)) {
-                return Err(format!("error[bad-option]: {e}"));
+                return Err((format!("error[bad-option]: {e}"), String::new()));
             }
         }
         let opts = Options {
             enzyme,
+            remarks: want_remarks != 0,
             ..Options::default()
         };
         ferrozyme_transform::run_on_module(module, &opts).map_err(|diags| {
-            diags
+            let text = diags
                 .iter()
                 .map(|d| d.to_string())
                 .collect::<Vec<_>>()
-                .join("\n")
+                .join("\n");
+            (text, records::error(module, &diags))
         })
     }));
-    let (rc, changed, message, printout) = match outcome {
-        Ok(Ok(report)) => (0, !report.generated.is_empty(), None, report.printout),
-        Ok(Err(text)) => (1, false, Some(text), String::new()),
+    let (rc, changed, message, printout, records) = match outcome {
+        Ok(Ok(report)) => (
+            0,
+            !report.generated.is_empty(),
+            None,
+            report.printout,
+            records::remarks(&report.remarks),
+        ),
+        Ok(Err((text, records))) => (1, false, Some(text), String::new(), records),
         Err(panic) => {
             let what = panic
                 .downcast_ref::<&str>()
@@ -130,6 +143,7 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
                 Some(format!(
                     "error[internal-error]: the Ferrozyme pass panicked: {what}"
                 )),
+                String::new(),
                 String::new(),
             )
         }
@@ -146,6 +160,10 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
     if !printout.is_empty() && !print_out.is_null() {
         // SAFETY: as for err_out.
         unsafe { *print_out = malloc_c_string(&printout) };
+    }
+    if !records.is_empty() && !records_out.is_null() {
+        // SAFETY: as for err_out.
+        unsafe { *records_out = malloc_c_string(&records) };
     }
     rc
 }

@@ -11,7 +11,10 @@
 //     (inliner + function simplification) that it runs only when it generated code.
 //
 // Errors come back from Rust as text and are reported through the LLVM context, so clang
-// and opt print them and exit non-zero.
+// and opt print them and exit non-zero: located at the first diagnostic's source line
+// (DiagnosticInfoUnsupported), which `clang -Xclang -verify` tests can expect. Remarks
+// (what the reverse sweep caches, recomputes, re-reads) become OptimizationRemarks under
+// Enzyme's pass name `enzyme`: `clang -Rpass=enzyme`, `opt -pass-remarks=enzyme`.
 //
 // Enzyme's command-line options (`-enzyme-inline=1` ...) are LLVM cl::opts created when
 // the plugin is loaded, from the table in Rust (ferrozyme_abi::options, read through
@@ -19,6 +22,8 @@
 // handed to Rust as `name=value` words. For clang, whose -mllvm options are parsed
 // before pass plugins are loaded, load the plugin early too: `-fplugin=<lib>`.
 
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -40,8 +45,8 @@
 using namespace llvm;
 
 extern "C" int ferrozyme_plugin_run(LLVMModuleRef M, const char *const *Settings,
-                                    size_t NumSettings, char **ErrOut, char **PrintOut,
-                                    int *ChangedOut);
+                                    size_t NumSettings, int WantRemarks, char **ErrOut,
+                                    char **PrintOut, char **RecordsOut, int *ChangedOut);
 extern "C" int ferrozyme_plugin_prepare(LLVMModuleRef M);
 extern "C" size_t ferrozyme_plugin_option_count();
 extern "C" void ferrozyme_plugin_option(size_t I, const char **Name, int *Kind,
@@ -114,6 +119,9 @@ EnzymeOptions &enzymeOptions() {
 // command line (opt loads -load-pass-plugin libraries as it meets them).
 [[maybe_unused]] const EnzymeOptions &LoadTimeOptions = enzymeOptions();
 
+// The pass name of remarks: Enzyme's, so Enzyme users' -Rpass=enzyme works unchanged.
+const char *const RemarkPass = "enzyme";
+
 bool traceEnabled() {
   const char *V = std::getenv("FERROZYME_PLUGIN_TRACE");
   return V && *V && std::strcmp(V, "0") != 0;
@@ -135,16 +143,25 @@ public:
     std::vector<const char *> Words;
     for (const auto &G : Given)
       Words.push_back(G.c_str());
-    int Rc = ferrozyme_plugin_run(wrap(&M), Words.data(), Words.size(), &Err, &Print,
-                                  &Changed);
+    char *Records = nullptr;
+    LLVMContext &Ctx = M.getContext();
+    int WantRemarks = Ctx.getDiagHandlerPtr()->isAnyRemarkEnabled(RemarkPass);
+    int Rc = ferrozyme_plugin_run(wrap(&M), Words.data(), Words.size(), WantRemarks, &Err,
+                                  &Print, &Records, &Changed);
     if (Print) {
       errs() << Print;
       std::free(Print);
     }
+    bool Reported = false;
+    if (Records) {
+      Reported = report(M, Records);
+      std::free(Records);
+    }
     if (Rc != 0) {
       std::string Msg = Err ? Err : "ferrozyme: the AD pass failed without a message";
       std::free(Err);
-      M.getContext().emitError(Msg);
+      if (!Reported)
+        Ctx.emitError(Msg);
       return PreservedAnalyses::none();
     }
     if (!Changed)
@@ -153,6 +170,42 @@ public:
     if (HasCleanup)
       Cleanup.run(M, MAM);
     return PreservedAnalyses::none();
+  }
+
+  // Reports the records of src/records.rs through the context; returns whether an error
+  // was among them.
+  static bool report(Module &M, StringRef Records) {
+    LLVMContext &Ctx = M.getContext();
+    bool Error = false;
+    SmallVector<StringRef, 16> Recs;
+    Records.split(Recs, '\x1e');
+    for (StringRef Rec : Recs) {
+      // kind, remark name, function, line, column, message (which may hold anything).
+      SmallVector<StringRef, 6> F;
+      Rec.split(F, '\x1f', 5);
+      if (F.size() != 6)
+        continue;
+      unsigned Line = 0, Col = 0;
+      F[3].getAsInteger(10, Line);
+      F[4].getAsInteger(10, Col);
+      Function *Fn = F[2].empty() ? nullptr : M.getFunction(F[2]);
+      DebugLoc DL;
+      if (Fn && Line)
+        if (DISubprogram *SP = Fn->getSubprogram())
+          DL = DILocation::get(Ctx, Line, Col, SP);
+      if (F[0] == "E") {
+        Error = true;
+        if (Fn)
+          Ctx.diagnose(DiagnosticInfoUnsupported(*Fn, F[5], DL));
+        else
+          Ctx.emitError(F[5]);
+      } else if (F[0] == "R" && Fn && !Fn->empty()) {
+        OptimizationRemark R(RemarkPass, F[1], DL, &Fn->getEntryBlock());
+        R << F[5];
+        Ctx.diagnose(R);
+      }
+    }
+    return Error;
   }
 
   // Run even on optnone functions' modules at -O0: differentiation is not an optimization.

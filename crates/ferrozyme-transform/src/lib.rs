@@ -45,6 +45,7 @@ mod lower;
 mod marshal;
 mod options;
 mod parallel;
+mod remarks;
 mod replace;
 mod request;
 mod reverse;
@@ -365,8 +366,10 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         define_leftover_markers(module);
         return Ok(Report::default());
     }
+    let mut driver = Driver::new(module, custom::Registry::scan(module)?);
+    driver.support.remarks = remarks::Remarks::new(opts.remarks || opts.enzyme.print_remarks);
     let mut session = Session {
-        driver: Driver::new(module, custom::Registry::scan(module)?),
+        driver,
         report: Report::default(),
         truncations: truncate::Truncations::default(),
         checks: opts
@@ -512,6 +515,12 @@ impl Session {
         }
         self.report.generated = self.driver.generated.iter().map(|f| f.name()).collect();
         self.report.times = std::mem::take(&mut self.driver.times);
+        self.report.remarks = self.driver.support.remarks.take();
+        if opts.enzyme.print_remarks {
+            for r in &self.report.remarks {
+                self.report.printout.push_str(&format!("{r}\n"));
+            }
+        }
         Ok(self.report)
     }
 }

@@ -13,6 +13,10 @@ pub struct Options {
     pub check_gradients: bool,
     /// Enzyme's `-enzyme-*` options that Ferrozyme honours (`ferrozyme_abi::options`).
     pub enzyme: ferrozyme_abi::options::EnzymeSettings,
+    /// Collect optimization remarks (what the reverse sweep caches, recomputes and
+    /// re-reads) into `Report::remarks` (`-Rpass=enzyme`). Enzyme's `-enzyme-print-perf`
+    /// also prints them into `Report::printout`.
+    pub remarks: bool,
 }
 
 /// What one run of the pass did.
@@ -26,4 +30,6 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Time spent per phase of the pass (`ferrozyme cc --time-passes`).
     pub times: crate::timing::PhaseTimes,
+    /// Optimization remarks, when `Options::remarks` or `-enzyme-print-perf` asked.
+    pub remarks: Vec<ferrozyme_llvm::Remark>,
 }

@@ -40,6 +40,8 @@ pub(crate) struct Support {
     shadow_globals: HashMap<(Value, Lane), Value>,
     /// Targets of calls through pointers, by function type (see [`Support::candidates`]).
     candidates: HashMap<Type, Vec<Candidate>>,
+    /// Optimization remarks of the synthesizers (empty unless asked for).
+    pub remarks: crate::remarks::Remarks,
 }
 
 /// A function a call through a pointer may reach.
@@ -60,6 +62,7 @@ impl Support {
             runtime: Runtime::new(module),
             shadow_globals: HashMap::new(),
             candidates: HashMap::new(),
+            remarks: crate::remarks::Remarks::default(),
         }
     }
 

@@ -2,7 +2,7 @@
 //!
 //! See the module essay in `mod.rs` for the policy (direct use, recompute, slot, stack).
 
-use ferrozyme_llvm::{Block, Opcode, Type, TypeKind, Value};
+use ferrozyme_llvm::{Block, Opcode, RemarkKind, Type, TypeKind, Value};
 
 use super::{Cache, Gen, Key};
 use crate::runtime::RtFn;
@@ -35,6 +35,21 @@ const CHEAP_INTRINSICS: &[&str] = &[
     "llvm.smax",
     "llvm.abs",
 ];
+
+/// Why the reverse sweep caches `v` rather than recomputing it (for remarks).
+fn why_cached(v: Value, split: bool) -> &'static str {
+    use Opcode::*;
+    match v.opcode() {
+        Some(LLVMLoad) if split => {
+            "in split mode the caller may write the memory between the two sweeps"
+        }
+        Some(LLVMLoad) => "the memory it reads may be overwritten before the reverse sweep",
+        Some(LLVMCall | LLVMInvoke) => "the result of a call is not recomputed",
+        Some(LLVMPHI) => "a value chosen by control flow",
+        Some(LLVMFDiv | LLVMFRem) => "a division costs more to recompute than to store",
+        _ => "it is not recomputable from available values",
+    }
+}
 
 fn is_cheap_call(v: Value) -> bool {
     v.called_function()
@@ -158,6 +173,16 @@ impl Gen<'_> {
                 let fv = self.fwd_value(key);
                 let c = self.new_cache_in(fv, b);
                 self.caches.exit_cache.insert((key, b), c);
+                let v = match key {
+                    Key::Primal(v) | Key::Shadow(v, _) | Key::Tape(v) => v,
+                };
+                self.sup
+                    .remarks
+                    .note(RemarkKind::CachedValue, self.fx.req.func, v, || {
+                        "its value after the loop that computes it, once per run of that loop \
+                     (a use after the loop)"
+                            .to_string()
+                    });
                 c
             }
         };
@@ -254,6 +279,19 @@ impl Gen<'_> {
             new_ops.push(x);
         }
         self.caches.recompute_depth -= 1;
+        if op == LLVMLoad && !shadow {
+            self.sup
+                .remarks
+                .note(RemarkKind::RereadLoad, self.fx.req.func, v, || {
+                    "nothing the function runs writes the memory it reads".to_string()
+                });
+        } else if matches!(op, LLVMFAdd | LLVMFSub | LLVMFMul | LLVMCall) {
+            self.sup
+                .remarks
+                .note(RemarkKind::RecomputedValue, self.fx.req.func, v, || {
+                    "cheaper than a tape entry, and its operands are available".to_string()
+                });
+        }
         let c = self.clone_defined(v);
         for (k, x) in new_ops.into_iter().enumerate() {
             let x = x.defined_constant().unwrap_or(x);
@@ -343,6 +381,20 @@ impl Gen<'_> {
         let fv = self.fwd_value(key);
         let c = self.new_cache(fv, v.parent_block());
         self.caches.cache.insert(key, c);
+        let split = self.fx.split;
+        self.sup
+            .remarks
+            .note(RemarkKind::CachedValue, self.fx.req.func, v, || {
+                let what = match key {
+                    Key::Shadow(..) => "its shadow pointer",
+                    _ => "its value",
+                };
+                let how = match c {
+                    Cache::Slot { .. } => "one tape slot per call",
+                    Cache::Field { .. } => "one tape entry per iteration of its loop",
+                };
+                format!("{what}, in {how} ({})", why_cached(v, split))
+            });
         c
     }
 
