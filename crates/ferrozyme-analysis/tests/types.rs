@@ -228,7 +228,6 @@ fn clang_o2_struct_of_mixed_fields() {
 }
 
 #[test]
-#[ignore = "nested pointee trees are switched off (types::MAX_DEPTH = 0) until they have a cheaper representation: at depth 1-2 they made the type analysis of Rust debug builds run for more than 10 minutes"]
 fn clang_o2_struct_pointer_field_leads_to_doubles() {
     with_module("mixed_struct.ll", |m| {
         let g = func(m, "step");

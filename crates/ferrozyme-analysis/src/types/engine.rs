@@ -42,6 +42,7 @@ pub(super) mod scope;
 mod solve;
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use ferrozyme_llvm::{Module, Opcode, TypeKind, Value};
 
@@ -125,7 +126,9 @@ enum Item {
 pub(super) struct Engine {
     m: Module,
     vals: HashMap<Value, TypeTree>,
-    ptrs: HashMap<Value, TypeTree>,
+    /// Shared trees: linked pointers (casts, phis, arguments and parameters) come to hold
+    /// one tree, so reading one is a reference count and re-linking them is a comparison.
+    ptrs: HashMap<Value, Rc<TypeTree>>,
     returns: HashMap<Value, Vec<Value>>,
     periods: Periods,
     ptr_size: u64,
@@ -170,11 +173,11 @@ impl Engine {
     // --- the two maps
 
     /// The learned trees of `v`: value tree (beyond its IR type) and pointee tree.
-    pub(super) fn facts(&self, v: Value) -> (Option<&TypeTree>, Option<&TypeTree>) {
+    pub(super) fn facts(&self, v: Value) -> (Option<&TypeTree>, Option<&Rc<TypeTree>>) {
         (self.vals.get(&v), self.ptrs.get(&v))
     }
     /// All learned trees: `(vals, ptrs)`.
-    pub(super) fn into_facts(self) -> (HashMap<Value, TypeTree>, HashMap<Value, TypeTree>) {
+    pub(super) fn into_facts(self) -> (HashMap<Value, TypeTree>, HashMap<Value, Rc<TypeTree>>) {
         (self.vals, self.ptrs)
     }
 
@@ -185,7 +188,7 @@ impl Engine {
         }
         t
     }
-    fn pointee(&self, v: Value) -> TypeTree {
+    fn pointee(&self, v: Value) -> Rc<TypeTree> {
         self.ptrs.get(&v).cloned().unwrap_or_default()
     }
     /// Joins `t` into the value tree of `v`, unless the IR type already says everything
@@ -224,7 +227,41 @@ impl Engine {
         if t.is_empty() || !is_trackable(v) {
             return;
         }
-        if self.ptrs.entry(v).or_default().merge(t) {
+        let changed = match self.ptrs.get_mut(&v) {
+            Some(cur) if cur.subsumes(t) => false,
+            Some(cur) => Rc::make_mut(cur).merge(t),
+            None => {
+                let mut fresh = TypeTree::new();
+                fresh.merge(t);
+                self.ptrs.insert(v, Rc::new(fresh));
+                true
+            }
+        };
+        if changed {
+            self.touch(v);
+        }
+    }
+    /// [`Engine::learn_ptr`] of another value's shared tree: adopted when `v` knows
+    /// nothing yet, shared again when the merge makes both equal.
+    fn learn_ptr_shared(&mut self, v: Value, t: &Rc<TypeTree>) {
+        if t.is_empty() || !is_trackable(v) {
+            return;
+        }
+        let changed = match self.ptrs.get_mut(&v) {
+            Some(cur) if Rc::ptr_eq(cur, t) || cur.subsumes(t) => false,
+            Some(cur) => {
+                let changed = Rc::make_mut(cur).merge(t);
+                if **cur == **t {
+                    *cur = Rc::clone(t);
+                }
+                changed
+            }
+            None => {
+                self.ptrs.insert(v, Rc::clone(t));
+                true
+            }
+        };
+        if changed {
             self.touch(v);
         }
     }
@@ -242,9 +279,11 @@ impl Engine {
         let (ta, tb) = (self.value_tree(a), self.value_tree(b));
         self.learn_val(a, &tb);
         self.learn_val(b, &ta);
-        let (pa, pb) = (self.pointee(a), self.pointee(b));
-        self.learn_ptr(a, &pb);
-        self.learn_ptr(b, &pa);
+        let pb = self.pointee(b);
+        self.learn_ptr_shared(a, &pb);
+        drop(pb);
+        let pa = self.pointee(a);
+        self.learn_ptr_shared(b, &pa);
     }
 
     /// `link` across a call edge (argument and parameter, result and returned value),

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use ferrozyme_llvm::{Module, TypeKind, Value};
 
@@ -14,7 +15,7 @@ use super::{BaseType, FpType, TypeTree};
 pub struct TypeAnalysis {
     module: Module,
     vals: HashMap<Value, TypeTree>,
-    ptrs: HashMap<Value, TypeTree>,
+    ptrs: HashMap<Value, Rc<TypeTree>>,
     /// Rounds over the scope until the fixed point (or the bound); for tests and
     /// diagnostics.
     rounds: usize,
@@ -58,7 +59,7 @@ impl TypeAnalysis {
     pub(super) fn from_facts(
         module: Module,
         vals: HashMap<Value, TypeTree>,
-        ptrs: HashMap<Value, TypeTree>,
+        ptrs: HashMap<Value, Rc<TypeTree>>,
         rounds: usize,
     ) -> TypeAnalysis {
         TypeAnalysis {
@@ -85,7 +86,10 @@ impl TypeAnalysis {
 
     /// What the pointed-to memory holds.
     pub fn pointee_tree(&self, ptr: Value) -> TypeTree {
-        self.ptrs.get(&ptr).cloned().unwrap_or_default()
+        self.ptrs
+            .get(&ptr)
+            .map(|t| TypeTree::clone(t))
+            .unwrap_or_default()
     }
 
     /// The one floating type found anywhere in the pointee: `None` when there is no float,
