@@ -174,7 +174,7 @@ impl Gen<'_> {
             .blocks()
             .into_iter()
             .flat_map(|b| b.instructions())
-            .filter(|i| self.fx.deferred.contains(i))
+            .filter(|i| self.fx.deferred.contains(i) && !self.fx.dropped.contains(i))
             .collect();
         for s in deferred {
             let v = self.fetch(s.operand(0));

@@ -59,6 +59,7 @@ impl Gen<'_> {
         Request {
             func: f,
             args,
+            noneed: Vec::new(),
             ret_active: carries_fp(call.ty()) && self.fx.act.is_active(call),
             width: self.fx.req.width,
             parallel: self.fx.req.parallel,

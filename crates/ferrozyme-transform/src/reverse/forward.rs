@@ -169,6 +169,8 @@ impl Gen<'_> {
             LLVMRet => self.fwd_ret(i),
             // Performed after the reverse sweep (`emit_rev_exit`).
             LLVMStore if self.fx.deferred.contains(&i) => {}
+            // Not needed by the caller (`enzyme_dupnoneed`) and never read back.
+            LLVMStore if self.fx.dropped.contains(&i) => {}
             LLVMCall => self.fwd_call(i),
             _ => {
                 let c = self.clone_into_fwd(i);

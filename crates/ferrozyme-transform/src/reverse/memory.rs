@@ -271,3 +271,70 @@ pub(crate) fn never_written(writes: &Writes, addr: Value) -> bool {
         w => is_noalias(o) || is_noalias(w),
     })
 }
+
+/// Stores the forward sweep leaves out because the caller marked their memory
+/// `enzyme_dupnoneed` (it does not need what the function writes there) and nothing in
+/// the function reads it back. For each such argument `a`, every pointer derived from it
+/// (through GEPs and casts) must be used only as the address of stores or in
+/// comparisons: then the function never reads `a`'s memory (no load, no call gets the
+/// pointer) nor lets the pointer escape. A store of a float or integer to it is then dropped when `a` is `noalias`
+/// (no other pointer reaches that memory), or when it is a final store (`deferred`:
+/// nothing reads memory after it). The reverse sweep still takes the adjoint of every
+/// such store from the shadow; only the primal write is skipped, and with it whatever
+/// computed only the stored value.
+pub(crate) fn dropped_stores(
+    f: Value,
+    noneed: &[bool],
+    deferred: &std::collections::HashSet<Value>,
+) -> std::collections::HashSet<Value> {
+    let mut out = std::collections::HashSet::new();
+    for (k, a) in f.params().into_iter().enumerate() {
+        if !noneed.get(k).copied().unwrap_or(false) || !a.ty().is_pointer() {
+            continue;
+        }
+        let noalias = f.has_param_attr(k as u32, "noalias");
+        let mut stores = Vec::new();
+        let mut work = vec![a];
+        let mut seen = std::collections::HashSet::new();
+        let mut ok = true;
+        'walk: while let Some(d) = work.pop() {
+            if !seen.insert(d) {
+                continue;
+            }
+            for u in d.users() {
+                match u.opcode() {
+                    Some(Opcode::LLVMGetElementPtr)
+                        if u.operand(0) == d
+                            && (1..u.num_operands()).all(|j| u.operand(j) != d) =>
+                    {
+                        work.push(u)
+                    }
+                    Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => work.push(u),
+                    Some(Opcode::LLVMICmp) => {}
+                    Some(Opcode::LLVMStore)
+                        if u.operand(1) == d
+                            && u.operand(0) != d
+                            && !u.is_volatile()
+                            && !u.is_atomic_access()
+                            && (u.operand(0).ty().is_fp() || u.operand(0).ty().is_integer()) =>
+                    {
+                        stores.push(u)
+                    }
+                    _ => {
+                        ok = false;
+                        break 'walk;
+                    }
+                }
+            }
+        }
+        if !ok {
+            continue;
+        }
+        out.extend(
+            stores
+                .into_iter()
+                .filter(|s| noalias || deferred.contains(s)),
+        );
+    }
+    out
+}

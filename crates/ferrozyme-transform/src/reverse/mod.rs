@@ -122,6 +122,7 @@ pub(crate) fn synthesize(
     } else {
         memory::deferrable_stores(p, &cfg, &returns)
     };
+    let dropped = memory::dropped_stores(p, &req.noneed, &deferred);
     let fx = Facts {
         m,
         ctx,
@@ -136,6 +137,7 @@ pub(crate) fn synthesize(
         fmf: fastmath::function_default(p),
         fname: req.func.name(),
         deferred,
+        dropped,
         writes: OnceCell::new(),
     };
     let mut diags = Diags::new(fx.fname.clone());

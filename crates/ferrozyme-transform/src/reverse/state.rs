@@ -49,6 +49,9 @@ pub(crate) struct Facts {
     /// Final stores performed after the reverse sweep (combined mode, see
     /// `memory::deferrable_stores`).
     pub deferred: HashSet<Value>,
+    /// Stores into `enzyme_dupnoneed` memory that the forward sweep leaves out
+    /// (`memory::dropped_stores`).
+    pub dropped: HashSet<Value>,
     /// Memory objects the primal may write (computed on first need).
     pub writes: OnceCell<super::memory::Writes>,
 }
