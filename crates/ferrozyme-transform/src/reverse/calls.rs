@@ -68,6 +68,10 @@ impl Gen<'_> {
 
     /// A call in the forward sweep.
     pub(super) fn fwd_call(&mut self, i: Value) {
+        if self.fx.deferred_frees.contains(&i) {
+            // Performed after the reverse sweep (`emit_rev_exit`).
+            return;
+        }
         if self.fwd_parallel_call(i) {
             return;
         }
