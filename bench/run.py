@@ -20,6 +20,7 @@ Environment: FERROZYME (the ferrozyme binary; default target/release/ferrozyme, 
 with cargo when missing), FERROZYME_BENCH_DATA (ADBench data, default
 /work/shared/data/adbench), FERROZYME_BENCH_BASELINE_CC, FERROZYME_BENCH_BASELINE_CXX,
 FERROZYME_BENCH_FILTER (a regular expression matched against "bench/input"),
+FERROZYME_BENCH_FLAGS (compile flags replacing the harness flags, e.g. "-O2 -ffast-math"),
 FERROZYME_BENCH_MIN_TIME,
 FERROZYME_BENCH_NRUNS, FERROZYME_BENCH_TIME_LIMIT (timing parameters),
 FERROZYME_BENCH_TIMEOUT (seconds per benchmark process, default 300),
@@ -54,7 +55,10 @@ ROOT = os.path.dirname(HERE)
 OUT = os.path.join(HERE, "out")
 
 # Enzyme's harness: clang++ -O2 -fno-vectorize -fno-slp-vectorize -ffast-math -fno-unroll-loops
-FLAGS = ["-O2", "-ffast-math", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"]
+# FERROZYME_BENCH_FLAGS replaces them for every pipeline (e.g. "-O2 -ffast-math", the
+# flags users type, with the vectorizers and unrolling on).
+FLAGS = (os.environ.get("FERROZYME_BENCH_FLAGS", "").split()
+         or ["-O2", "-ffast-math", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"])
 
 # gradient/primal of Enzyme in the paper (for the summary table only)
 ENZYME_PAPER = {"gmm": 3.9, "ba": 4.5, "lstm": 2.4, "euler": 3.6, "rk4": 1.4, "fft": 4.2,

@@ -6,12 +6,20 @@
  * builds each file with several compilers and starts the binaries as
  *
  *   prog INPUT [--measure primal,grad,hand] [--min-time S] [--nruns N]
- *              [--time-limit S] [--data DIR]
+ *              [--time-limit S] [--data DIR] [--calls N] [--mem]
  *
  * and reads these lines from stdout:
  *
  *   CHECK ok|FAIL <what> got=<g> want=<w> tol=<t>
  *   TIME <name> <seconds per call>
+ *   COUNTED <name> <calls>        (--calls N: no timing; N calls inside the function
+ *                                  `bench_counted`, for valgrind --tool=callgrind
+ *                                  --toggle-collect=bench_counted)
+ *   MEM <name> base=<bytes> peak=<bytes> tape=<bytes>
+ *                                 (--mem: no timing; one call of each measure; base is
+ *                                  the resident set before it, peak the process's peak
+ *                                  resident set after it, tape the peak bytes of tape
+ *                                  buffers the Ferrozyme runtime held, 0 without it)
  *   STATUS ok|fail
  *
  * Timing follows ADBench's methodology: start with one call per batch and
@@ -52,12 +60,14 @@ typedef struct {
   int primal, grad, hand;
   double min_time, time_limit;
   int nruns;
+  long calls; /* --calls N: count instead of time */
+  int mem;    /* --mem: peak memory instead of time */
 } bench_opts;
 
 static void bench_usage(const char *prog) {
   fprintf(stderr,
           "usage: %s INPUT [--measure primal,grad,hand] [--min-time S] [--nruns N]\n"
-          "          [--time-limit S] [--data DIR]\n",
+          "          [--time-limit S] [--data DIR] [--calls N] [--mem]\n",
           prog);
   exit(2);
 }
@@ -87,6 +97,10 @@ static bench_opts bench_parse(int argc, char **argv) {
       o.time_limit = atof(argv[++i]);
     } else if (!strcmp(a, "--data") && more) {
       o.data = argv[++i];
+    } else if (!strcmp(a, "--calls") && more) {
+      o.calls = atol(argv[++i]);
+    } else if (!strcmp(a, "--mem")) {
+      o.mem = 1;
     } else if (a[0] == '-') {
       bench_usage(argv[0]);
     } else {
@@ -194,9 +208,16 @@ static double bench_fd(double (*eval)(void *), void *ctx, double *xi, double rel
 }
 
 /* ---- timing ------------------------------------------------------------ */
+/* Wall-clock time by default; FERROZYME_BENCH_CLOCK=cpu measures the thread's CPU time
+ * instead (on a loaded machine the time the thread waits for a core is left out). */
 static double bench_now(void) {
+  static int clock_id = -1;
+  if (clock_id < 0) {
+    const char *c = getenv("FERROZYME_BENCH_CLOCK");
+    clock_id = (c && !strcmp(c, "cpu")) ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+  }
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clock_id, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -231,6 +252,63 @@ static double bench_time(void (*fn)(void *), void *ctx, const bench_opts *o) {
 static void bench_report(const char *name, double seconds) {
   printf("TIME %s %.9e\n", name, seconds);
   fflush(stdout);
+}
+
+/* Exactly n calls, inside one function that callgrind can select
+ * (--toggle-collect=bench_counted): instruction counts of n calls and nothing else. */
+__attribute__((noinline)) static void bench_counted(void (*fn)(void *), void *ctx, long n) {
+  for (long r = 0; r < n; r++) fn(ctx);
+  __asm__ volatile("" ::: "memory");
+}
+
+/* Peak bytes of tape buffers held at once, kept by Ferrozyme's tape runtime in
+ * { current, peak }; absent (a null weak symbol) in programs without it. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern long long __ferrozyme_tape_stats[2] __attribute__((weak));
+#ifdef __cplusplus
+}
+#endif
+
+/* A field of /proc/self/status in bytes ("VmRSS", "VmHWM"); 0 when unavailable. */
+static long long bench_status_bytes(const char *field) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long long kb = 0;
+  size_t n = strlen(field);
+  if (!f) return 0;
+  while (fgets(line, sizeof line, f))
+    if (!strncmp(line, field, n) && line[n] == ':') {
+      kb = atoll(line + n + 1);
+      break;
+    }
+  fclose(f);
+  return kb * 1024;
+}
+
+/* Times `fn` (TIME line), or with --calls counts it (COUNTED), or with --mem
+ * measures one call's memory (MEM). */
+static void bench_measure(const char *name, void (*fn)(void *), void *ctx, const bench_opts *o) {
+  if (o->mem) {
+    long long base = bench_status_bytes("VmRSS");
+    long long tape0 = &__ferrozyme_tape_stats[0] ? __ferrozyme_tape_stats[1] : 0;
+    fn(ctx);
+    long long peak = bench_status_bytes("VmHWM");
+    long long tape = &__ferrozyme_tape_stats[0] ? __ferrozyme_tape_stats[1] : 0;
+    printf("MEM %s base=%lld peak=%lld tape=%lld\n", name, base, peak,
+           tape > tape0 ? tape : tape0);
+    fflush(stdout);
+    return;
+  }
+  if (o->calls > 0) {
+    fn(ctx); /* warm: the first call maps memory later calls reuse */
+    bench_counted(fn, ctx, o->calls);
+    printf("COUNTED %s %ld\n", name, o->calls);
+    fflush(stdout);
+    return;
+  }
+  bench_report(name, bench_time(fn, ctx, o));
 }
 
 /* ---- input ------------------------------------------------------------- */

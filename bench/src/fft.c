@@ -179,9 +179,9 @@ int main(int argc, char **argv) {
   }
   if (bench_failures) return bench_finish();
   for (unsigned long i = 0; i < len; i++) c.data[i] = 2.0;
-  if (o.primal) bench_report("primal", bench_time(run_primal, &c, &o));
+  if (o.primal) bench_measure("primal", run_primal, &c, &o);
   if (o.grad) {
-    bench_report("grad", bench_time(run_grad, &c, &o));
+    bench_measure("grad", run_grad, &c, &o);
     /* the seed must have stayed 1: a drifting shadow would mean wrong timings */
     double drift = 0;
     for (unsigned long i = 0; i < len; i++)

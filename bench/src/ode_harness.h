@@ -131,8 +131,8 @@ int main(int argc, char **argv) {
   }
   free(json);
   if (bench_failures) return bench_finish();
-  if (o.primal) bench_report("primal", bench_time(run_primal, &c, &o));
-  if (o.grad) bench_report("grad", bench_time(run_grad, &c, &o));
+  if (o.primal) bench_measure("primal", run_primal, &c, &o);
+  if (o.grad) bench_measure("grad", run_grad, &c, &o);
   return bench_finish();
 }
 

@@ -12,7 +12,12 @@
 //!   `d → b → blk`): `d`'s branch condition decides;
 //! * **guarded region** (`d` branches to `blk` and to `s`; the other predecessor is only
 //!   reached through `s` and cannot be reached again from `blk` without passing `d`): `d`'s
-//!   condition decides (a loop behind an `if (n > 0)` guard).
+//!   condition decides (a loop behind an `if (n > 0)` guard);
+//! * **dominating branch** (the general form of the last three): `blk`'s immediate
+//!   dominator `d` ends in a two-way branch, each of its sides reaches exactly one of
+//!   `blk`'s predecessors (without passing `d` or `blk`), and `blk` cannot reach its
+//!   predecessors again without passing `d`: `d`'s condition decides (`if (d > 0) { loops
+//!   } else { ... }` inside a loop body, whose condition is loop-invariant).
 //!
 //! Every rule is pure CFG reasoning over the primal function; predecessors are named by
 //! their index in [`Cfg::preds`].
@@ -25,7 +30,7 @@ use crate::cfg::Cfg;
 use crate::loops::steps_by_one;
 
 /// How the reverse sweep can tell which predecessor a block was entered from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PredRule {
     /// A join decided by the branch condition of a dominating block; `on_true`/`on_false`
     /// are predecessor indices.
@@ -43,12 +48,30 @@ pub enum PredRule {
         entry: u32,
         latch: u32,
     },
+    /// Nested branches (a join of three or more paths): `cond` picks a side, each side a
+    /// predecessor index or a further rule. Every condition is defined in a block that
+    /// dominates the join (loop-invariant guards), so the reverse sweep can read all of
+    /// them whichever path ran.
+    Tree {
+        cond: Value,
+        on_true: Box<Side>,
+        on_false: Box<Side>,
+    },
 }
 
-/// The rule for `blk`, when its predecessor can be recomputed (blocks with exactly two
-/// predecessors only).
+/// One side of a [`PredRule::Tree`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Side {
+    Pred(u32),
+    Rule(PredRule),
+}
+
+/// The rule for `blk`, when its predecessor can be recomputed.
 pub fn derivable(cfg: &Cfg, blk: Block) -> Option<PredRule> {
     let preds = cfg.preds(blk);
+    if preds.len() > 2 {
+        return dominating_branch(cfg, blk, &preds);
+    }
     if preds.len() != 2 {
         return None;
     }
@@ -56,6 +79,108 @@ pub fn derivable(cfg: &Cfg, blk: Block) -> Option<PredRule> {
         .or_else(|| triangle(cfg, blk, &preds))
         .or_else(|| guarded_region(cfg, blk, &preds))
         .or_else(|| diamond(cfg, blk, &preds))
+        .or_else(|| dominating_branch(cfg, blk, &preds))
+}
+
+/// Dominating branch: see the module docs. With more than two predecessors, each side
+/// of the branch that reaches several of them is decided the same way by the block that
+/// dominates them, as long as its condition is defined in a block dominating `blk`.
+fn dominating_branch(cfg: &Cfg, blk: Block, preds: &[Block]) -> Option<PredRule> {
+    let d = cfg.idom(blk)?;
+    if preds
+        .iter()
+        .any(|p| *p != d && reaches_avoiding(cfg, blk, *p, d))
+    {
+        return None;
+    }
+    let all: Vec<u32> = (0..preds.len() as u32).collect();
+    match decide(cfg, blk, preds, &all, d, d)? {
+        Side::Rule(r) => Some(r),
+        Side::Pred(_) => None,
+    }
+}
+
+/// The decision among predecessors `cands` of `blk` (all reached through `at`, a block
+/// dominated by the top branch block `top`).
+fn decide(
+    cfg: &Cfg,
+    blk: Block,
+    preds: &[Block],
+    cands: &[u32],
+    at: Block,
+    top: Block,
+) -> Option<Side> {
+    if let [only] = cands {
+        return Some(Side::Pred(*only));
+    }
+    let (cond, s0, s1) = two_way_branch(at)?;
+    if at != top && cond.is_instruction() && !cfg.dominates(cond.parent_block(), blk) {
+        return None;
+    }
+    // The candidate predecessors each side of `at`'s branch reaches.
+    let side = |s: Block| -> Vec<u32> {
+        if s == blk {
+            return index(preds, at)
+                .into_iter()
+                .filter(|k| cands.contains(k))
+                .collect();
+        }
+        let mut seen = HashSet::from([top, at, blk, s]);
+        let mut work = vec![s];
+        let mut found = Vec::new();
+        while let Some(x) = work.pop() {
+            if let Some(k) = index(preds, x) {
+                if !found.contains(&k) {
+                    found.push(k);
+                }
+            }
+            for y in cfg.succs(x) {
+                if seen.insert(y) {
+                    work.push(y);
+                }
+            }
+        }
+        found
+    };
+    let (a, b) = (side(s0), side(s1));
+    if a.is_empty()
+        || b.is_empty()
+        || a.iter().any(|k| b.contains(k))
+        || a.len() + b.len() != cands.len()
+        || a.iter().chain(&b).any(|k| !cands.contains(k))
+    {
+        return None;
+    }
+    let sub = |s: Block, ks: &[u32]| -> Option<Side> {
+        if let [only] = ks {
+            return Some(Side::Pred(*only));
+        }
+        // The block that dominates every predecessor of this side decides among them.
+        let mut x = preds[ks[0] as usize];
+        for k in &ks[1..] {
+            let p = preds[*k as usize];
+            while !cfg.dominates(x, p) {
+                x = cfg.idom(x)?;
+            }
+        }
+        if !cfg.dominates(s, x) {
+            return None;
+        }
+        decide(cfg, blk, preds, ks, x, top)
+    };
+    let (t, f) = (sub(s0, &a)?, sub(s1, &b)?);
+    Some(Side::Rule(match (t, f) {
+        (Side::Pred(on_true), Side::Pred(on_false)) => PredRule::Branch {
+            cond,
+            on_true,
+            on_false,
+        },
+        (t, f) => PredRule::Tree {
+            cond,
+            on_true: Box::new(t),
+            on_false: Box::new(f),
+        },
+    }))
 }
 
 fn index(preds: &[Block], b: Block) -> Option<u32> {

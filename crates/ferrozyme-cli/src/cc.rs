@@ -198,6 +198,9 @@ impl Job<'_> {
             .args(self.args.compile_flags.iter().filter(|f| !is_asan_flag(f)));
         if unoptimized {
             cmd.args(["-Xclang", "-disable-llvm-passes"]);
+        } else {
+            // Vectorizers and partial unrolling run after AD (`deferred.rs`).
+            cmd.args(crate::deferred::phase1_flags(self.args.opt));
         }
         // After the user's flags: their own -I/-isystem directories are searched first.
         cmd.arg("-isystem").arg(self.include);
@@ -228,8 +231,12 @@ impl Job<'_> {
         } else {
             self.args.opt.clang_flag()
         };
-        cmd.arg(level)
-            .args(fortran::filter_for_flang(&self.args.compile_flags))
+        cmd.arg(level);
+        if !unoptimized {
+            // As for C: vectorizers and partial unrolling run after AD (`deferred.rs`).
+            cmd.args(crate::deferred::phase1_flags(self.args.opt));
+        }
+        cmd.args(fortran::filter_for_flang(&self.args.compile_flags))
             .args(&self.args.fortran_flags)
             .arg("-I")
             .arg(&moddir);
@@ -452,10 +459,23 @@ impl Job<'_> {
             )
         });
         let optimized = pipeline::optimize(module, &tm, level, loops);
+        let untouched = frozen.as_ref().map(|f| f.names());
         if let Some(f) = frozen {
             ferrozyme_transform::freeze::thaw(f);
         }
         optimized?;
+        // The functions the pass left alone get the vectorizers and unrolling the first
+        // compile held back (`deferred.rs`).
+        if let (Some(names), Some(tail)) = (untouched, crate::deferred::tail_pipeline(level, loops))
+        {
+            let f = ferrozyme_transform::freeze::freeze_all_except(
+                ferrozyme_transform::Module::from_inkwell(module),
+                &names,
+            );
+            let ran = pipeline::run_pipeline(module, &tm, &tail, loops);
+            ferrozyme_transform::freeze::thaw(f);
+            ran?;
+        }
         if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
             pipeline::address_sanitize(module, &tm)?;
         }
@@ -531,6 +551,7 @@ impl Job<'_> {
                         .iter()
                         .filter(|f| optimization_flag(f) && !is_asan_flag(f)),
                 )
+                .args(crate::deferred::phase1_flags(self.args.opt))
                 .args(["-Wno-unused-command-line-argument", "-emit-llvm", "-c"])
                 .arg(&prepared)
                 .arg("-o")

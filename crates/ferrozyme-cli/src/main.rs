@@ -4,6 +4,7 @@
 
 mod args;
 mod cc;
+mod deferred;
 mod error;
 mod fortran;
 mod headers;

@@ -261,17 +261,29 @@ impl LoopOptions {
     }
 }
 
-/// Re-optimizes with LLVM's new pass manager: `default<O<n>>`, with the loop options
-/// clang would use for the same flags. At -O0 only `always-inline` runs, as in clang.
-pub fn optimize(
+/// Runs a textual pass pipeline with the loop options (and the switches that make LLVM 22
+/// honour them through the C API, see [`optimize`]).
+pub fn run_pipeline(
     module: &Module<'_>,
     tm: &TargetMachine,
-    level: OptLevel,
+    pipeline: &str,
     loops: LoopOptions,
 ) -> Result<(), CliError> {
-    // The pipeline options alone do not keep LLVM 22's loop vectorizer out of
-    // `default<O2>` when run through the C API (measured: loops still vectorized); the
-    // switches `opt -vectorize-loops=false` uses do.
+    set_loop_switches(loops);
+    let options = PassBuilderOptions::create();
+    options.set_loop_vectorization(loops.vectorize);
+    options.set_loop_slp_vectorization(loops.slp_vectorize);
+    options.set_loop_interleaving(loops.vectorize);
+    options.set_loop_unrolling(loops.unroll);
+    module
+        .run_passes(pipeline, tm, options)
+        .map_err(|e| CliError::Failed(format!("LLVM pipeline '{pipeline}' failed: {e}")))
+}
+
+/// The pipeline options alone do not keep LLVM 22's loop vectorizer out of
+/// `default<O2>` when run through the C API (measured: loops still vectorized); the
+/// switches `opt -vectorize-loops=false` uses do.
+fn set_loop_switches(loops: LoopOptions) {
     let mut switches = Vec::new();
     if !loops.vectorize {
         switches.extend(["-vectorize-loops=false", "-interleave-loops=false"]);
@@ -282,18 +294,21 @@ pub fn optimize(
     if !switches.is_empty() {
         ferrozyme_transform::set_llvm_options(&switches);
     }
-    let options = PassBuilderOptions::create();
-    options.set_loop_vectorization(loops.vectorize);
-    options.set_loop_slp_vectorization(loops.slp_vectorize);
-    options.set_loop_interleaving(loops.vectorize);
-    options.set_loop_unrolling(loops.unroll);
+}
+
+/// Re-optimizes with LLVM's new pass manager: `default<O<n>>`, with the loop options
+/// clang would use for the same flags. At -O0 only `always-inline` runs, as in clang.
+pub fn optimize(
+    module: &Module<'_>,
+    tm: &TargetMachine,
+    level: OptLevel,
+    loops: LoopOptions,
+) -> Result<(), CliError> {
     let pipeline = match level {
         OptLevel::O0 => "always-inline".to_string(),
         l => format!("default<{}>", l.pipeline_name()),
     };
-    module
-        .run_passes(&pipeline, tm, options)
-        .map_err(|e| CliError::Failed(format!("LLVM pipeline '{pipeline}' failed: {e}")))
+    run_pipeline(module, tm, &pipeline, loops)
 }
 
 /// AddressSanitizer after the AD pass (what `-fsanitize=address` makes clang do at the end

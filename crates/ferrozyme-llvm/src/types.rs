@@ -329,6 +329,27 @@ impl Context {
         // SAFETY: the array outlives the call.
         Type(unsafe { LLVMFunctionType(ret.0, raw.as_mut_ptr(), raw.len() as u32, vararg as i32) })
     }
+    /// A metadata string, as a value (for [`Context::md_node`] and `set_metadata`).
+    pub fn md_string(self, s: &str) -> Value {
+        // SAFETY: context alive; the string is passed with its length and copied.
+        unsafe {
+            let md =
+                llvm_sys::core::LLVMMDStringInContext2(self.0, s.as_ptr() as *const _, s.len());
+            Value(LLVMMetadataAsValue(self.0, md))
+        }
+    }
+    /// A (uniqued) metadata node of metadata operands given as values (made by
+    /// [`Context::md_string`], [`Context::md_node`] or read with `Value::metadata`).
+    pub fn md_node(self, ops: &[Value]) -> Value {
+        // SAFETY: context alive; every operand is metadata wrapped as a value, converted
+        // back to metadata; the array outlives the call.
+        unsafe {
+            let mut mds: Vec<LLVMMetadataRef> =
+                ops.iter().map(|v| LLVMValueAsMetadata(v.0)).collect();
+            let md = llvm_sys::core::LLVMMDNodeInContext2(self.0, mds.as_mut_ptr(), mds.len());
+            Value(LLVMMetadataAsValue(self.0, md))
+        }
+    }
     pub fn md_kind(self, name: &str) -> u32 {
         // SAFETY: context alive; the name is passed with its length.
         unsafe { LLVMGetMDKindIDInContext(self.0, name.as_ptr() as *const _, name.len() as u32) }

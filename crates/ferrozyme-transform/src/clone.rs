@@ -12,6 +12,10 @@ use ferrozyme_llvm::{run_function_passes, Builder, Module, Opcode, Value};
 
 /// Copies `src`'s body into a new internal function `name`.
 pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
+    // Generated code differentiated again: its tape scopes (`reverse/alias.rs`) describe
+    // memory that is primal memory of the new derivative.
+    let strip_scopes = crate::generated::is_generated(src);
+    let ctx = m.context();
     let dst = m.add_function(name, src.function_type());
     dst.set_linkage_internal();
     // A body with `invoke`/`landingpad` needs its personality: LLVM's passes (simplifycfg
@@ -54,6 +58,14 @@ pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
                 let c = i.clone_instruction();
                 b.insert(c);
                 c.set_name(&i.name());
+                if strip_scopes {
+                    for kind in ["alias.scope", "noalias"] {
+                        let k = ctx.md_kind(kind);
+                        if c.metadata(k).is_some() {
+                            c.set_metadata(k, None);
+                        }
+                    }
+                }
                 map.insert(i, c);
                 clones.push(c);
             }

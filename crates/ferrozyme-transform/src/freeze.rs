@@ -79,6 +79,44 @@ pub fn freeze_untouched(module: Module) -> Frozen {
     }
 }
 
+impl Frozen {
+    /// The names of the functions this freeze keeps out of the pipeline run.
+    pub fn names(&self) -> HashSet<String> {
+        self.functions.iter().map(|(n, _)| n.clone()).collect()
+    }
+}
+
+/// The opposite of [`freeze_untouched`], given the names it froze: marks every other
+/// defined function (those the AD pass generated or changed) `optnone noinline`, so a
+/// pipeline run reaches only the functions the pass left alone (`deferred::
+/// tail_pipeline`). [`thaw`] undoes it.
+pub fn freeze_all_except(module: Module, untouched: &HashSet<String>) -> Frozen {
+    let user_optnone: HashSet<String> = module
+        .functions()
+        .into_iter()
+        .filter(|f| f.has_fn_attr("optnone"))
+        .map(|f| f.name())
+        .collect();
+    let functions = module
+        .functions()
+        .into_iter()
+        .filter(|f| {
+            !f.is_declaration() && !untouched.contains(&f.name()) && !f.has_fn_attr("optnone")
+        })
+        .map(|f| {
+            let was = f.has_fn_attr("noinline");
+            f.add_fn_attr("optnone");
+            f.add_fn_attr("noinline");
+            (f.name(), was)
+        })
+        .collect();
+    Frozen {
+        module,
+        functions,
+        user_optnone,
+    }
+}
+
 /// Undoes [`freeze_untouched`]: every function that is `optnone` now but was not before
 /// loses it, including copies the pipeline made of frozen functions (function
 /// specialization clones `f` into `f.specialized.1` with its attributes); code

@@ -193,6 +193,11 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
     let reverse_request = |ac: &AutodiffCall| Request {
         func: ac.func,
         args: ac.args.iter().map(|a| a.activity).collect(),
+        noneed: if ac.args.iter().any(|a| a.noneed) {
+            ac.args.iter().map(|a| a.noneed).collect()
+        } else {
+            Vec::new()
+        },
         ret_active: ac.func.function_type().return_type().is_fp_scalar() && !ac.opts.const_return,
         width: ac.width,
         parallel: false,
@@ -251,6 +256,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
             let req = Request {
                 func,
                 args,
+                noneed: Vec::new(),
                 ret_active: func.function_type().return_type().is_fp_scalar() && !opts.const_return,
                 width: 1,
                 parallel: false,

@@ -30,6 +30,10 @@ pub enum Shadow {
 #[derive(Clone, Debug)]
 pub struct CallArg {
     pub activity: ArgActivity,
+    /// `enzyme_dupnoneed`: the caller does not need what the function writes to this
+    /// argument's memory (reverse mode may skip those stores, see
+    /// `reverse::memory::dropped_stores`).
+    pub noneed: bool,
     pub primal: Value,
     pub shadow: Shadow,
     /// The `enzyme_*` marker written before the argument (`None`: Enzyme's default).
@@ -486,6 +490,7 @@ impl Reader<'_> {
         }
         Ok(CallArg {
             activity,
+            noneed: m.marker == Some(Marker::DupNoNeed) && activity == ArgActivity::Dup,
             primal: m.primal,
             shadow,
             marker: m.marker,

@@ -28,6 +28,9 @@ use ferrozyme_llvm::{Type, Value};
 pub struct Request {
     pub func: Value,
     pub args: Vec<ArgActivity>,
+    /// Per argument: marked `enzyme_dupnoneed` (what the function stores into its memory
+    /// is not needed by the caller). Empty when no argument is.
+    pub noneed: Vec<bool>,
     /// Is the (floating) return value active, i.e. does the caller pass its adjoint?
     pub ret_active: bool,
     /// Number of adjoint directions (vector reverse mode): every shadow, seed and

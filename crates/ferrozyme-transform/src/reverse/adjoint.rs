@@ -174,13 +174,30 @@ impl Gen<'_> {
             .blocks()
             .into_iter()
             .flat_map(|b| b.instructions())
-            .filter(|i| self.fx.deferred.contains(i))
+            .filter(|i| self.fx.deferred.contains(i) && !self.fx.dropped.contains(i))
             .collect();
         for s in deferred {
             let v = self.fetch(s.operand(0));
             let p = self.fetch(s.operand(1));
             let st = self.b.store(v, p);
             st.set_alignment(s.alignment());
+        }
+        // The frees the forward sweep left out: the reverse sweep may have re-read the
+        // memory (`memory::deferrable_frees`).
+        let frees: Vec<Value> = self
+            .fx
+            .p
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .filter(|i| self.fx.deferred_frees.contains(i))
+            .collect();
+        for f in frees {
+            let args: Vec<Value> = f.call_args().into_iter().map(|a| self.fetch(a)).collect();
+            let c = self.clone_defined(f);
+            for (k, x) in args.into_iter().enumerate() {
+                c.set_operand(k as u32, x);
+            }
         }
         let rty = crate::signature::adjoint_return_type(&self.fx.req);
         if rty.is_void() {

@@ -59,6 +59,7 @@ impl Gen<'_> {
         Request {
             func: f,
             args,
+            noneed: Vec::new(),
             ret_active: carries_fp(call.ty()) && self.fx.act.is_active(call),
             width: self.fx.req.width,
             parallel: self.fx.req.parallel,
@@ -67,6 +68,10 @@ impl Gen<'_> {
 
     /// A call in the forward sweep.
     pub(super) fn fwd_call(&mut self, i: Value) {
+        if self.fx.deferred_frees.contains(&i) {
+            // Performed after the reverse sweep (`emit_rev_exit`).
+            return;
+        }
         if self.fwd_parallel_call(i) {
             return;
         }

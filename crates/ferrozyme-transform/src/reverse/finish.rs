@@ -27,6 +27,10 @@ impl Gen<'_> {
         self.finish_records();
         self.release_at_exit();
         self.terminate_entries();
+        super::alias::mark_not_tape(self.fx.ctx, self.out.fwd_fn);
+        if self.fx.split {
+            super::alias::mark_not_tape(self.fx.ctx, self.out.rev_fn);
+        }
     }
 
     /// Split mode: the augmented function copies its local tape into the heap block at

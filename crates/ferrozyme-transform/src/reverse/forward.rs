@@ -2,7 +2,7 @@
 
 use ferrozyme_llvm::{Block, Opcode, Value};
 
-use ferrozyme_analysis::predecessors::PredRule;
+use ferrozyme_analysis::predecessors::{PredRule, Side};
 
 use super::Gen;
 use crate::runtime::RtFn;
@@ -169,6 +169,8 @@ impl Gen<'_> {
             LLVMRet => self.fwd_ret(i),
             // Performed after the reverse sweep (`emit_rev_exit`).
             LLVMStore if self.fx.deferred.contains(&i) => {}
+            // Not needed by the caller (`enzyme_dupnoneed`) and never read back.
+            LLVMStore if self.fx.dropped.contains(&i) => {}
             LLVMCall => self.fwd_call(i),
             _ => {
                 let c = self.clone_into_fwd(i);
@@ -374,39 +376,58 @@ impl Gen<'_> {
 
     /// Reads the predecessor index recorded for `blk` at the reverse builder's position.
     pub(super) fn read_predecessor(&mut self, blk: Block) -> Value {
-        let i32t = self.fx.ctx.i32();
-        if let Some(rule) = self.flow.pred_rule.get(&blk).copied() {
-            return match rule {
-                PredRule::Branch {
-                    cond,
-                    on_true,
-                    on_false,
-                } => {
-                    let c = self.fetch(cond);
-                    self.b.select(
-                        c,
-                        i32t.const_int(on_true as u64),
-                        i32t.const_int(on_false as u64),
-                    )
-                }
-                PredRule::Counter {
-                    iv,
-                    start,
-                    entry,
-                    latch,
-                } => {
-                    let v = self.fetch(iv);
-                    let s = self.fetch(start);
-                    let first = self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, v, s);
-                    self.b.select(
-                        first,
-                        i32t.const_int(entry as u64),
-                        i32t.const_int(latch as u64),
-                    )
-                }
-            };
+        if let Some(rule) = self.flow.pred_rule.get(&blk).cloned() {
+            return self.apply_pred_rule(&rule);
         }
         let c = self.flow.pred_rec[&blk];
         self.read_cache(c, "fz.pred")
+    }
+
+    /// The predecessor index a rule gives, at the reverse builder's position.
+    fn apply_pred_rule(&mut self, rule: &PredRule) -> Value {
+        let i32t = self.fx.ctx.i32();
+        match *rule {
+            PredRule::Branch {
+                cond,
+                on_true,
+                on_false,
+            } => {
+                let c = self.fetch(cond);
+                self.b.select(
+                    c,
+                    i32t.const_int(on_true as u64),
+                    i32t.const_int(on_false as u64),
+                )
+            }
+            PredRule::Counter {
+                iv,
+                start,
+                entry,
+                latch,
+            } => {
+                let v = self.fetch(iv);
+                let s = self.fetch(start);
+                let first = self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, v, s);
+                self.b.select(
+                    first,
+                    i32t.const_int(entry as u64),
+                    i32t.const_int(latch as u64),
+                )
+            }
+            PredRule::Tree {
+                cond,
+                ref on_true,
+                ref on_false,
+            } => {
+                let c = self.fetch(cond);
+                let side = |g: &mut Self, s: &Side| match s {
+                    Side::Pred(k) => i32t.const_int(*k as u64),
+                    Side::Rule(r) => g.apply_pred_rule(r),
+                };
+                let t = side(self, on_true);
+                let f = side(self, on_false);
+                self.b.select(c, t, f)
+            }
+        }
     }
 }

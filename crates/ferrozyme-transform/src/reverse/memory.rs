@@ -1,13 +1,18 @@
-//! Which memory the primal function may write: decides when a load can be repeated in
-//! the reverse sweep instead of cached.
+//! Which memory the primal function may write, and where: decides when a load can be
+//! repeated in the reverse sweep instead of cached.
 //!
 //! We find the *underlying object* of every written address (through GEPs and casts):
-//! an argument, a global, or unknown. A load may be repeated when its own underlying
-//! object is an argument or a global that nothing writes, and no write could alias it:
-//! writes to other arguments or globals count unless either side is a `noalias`
-//! argument; a write to an unknown object (a pointer loaded from memory, a call that may
-//! write anywhere) forbids every repeat. Memory allocated inside the function is never
-//! repeated (it may be freed before the reverse sweep).
+//! an argument, a global, memory allocated in the function, or unknown. The reverse
+//! sweep runs after the whole forward sweep, so a load may be repeated there when no
+//! write that could change what it read can execute after it in the forward sweep
+//! ([`stable_after`]): writes before the load do not matter (a buffer filled before a
+//! loop and only read in it is re-read, not cached per iteration), writes reachable from
+//! the load do (the same loop overwriting it in a later iteration, code after the loop).
+//! Writes to other arguments or globals count unless either side is a `noalias`
+//! argument; memory allocated in the function is distinct from every argument, global
+//! and other allocation; a write to an unknown object (a pointer loaded from memory, a
+//! call that may write anywhere) counts for every object. Frees are writes too, except
+//! those the combined function moves after the reverse sweep ([`deferrable_frees`]).
 
 use ferrozyme_analysis::activity::is_readonly_function;
 use ferrozyme_analysis::calls::{classify, CallKind};
@@ -22,7 +27,9 @@ pub(crate) enum Obj {
     Unknown,
 }
 
-pub(crate) type Writes = Vec<Obj>;
+/// Every write of the function: the object written and the instruction (a store, or a
+/// call that writes) that writes it.
+pub(crate) type Writes = Vec<(Obj, Value)>;
 
 pub(crate) fn underlying(mut v: Value) -> Obj {
     for _ in 0..32 {
@@ -54,14 +61,27 @@ pub(crate) fn underlying(mut v: Value) -> Obj {
     Obj::Unknown
 }
 
-/// Every object the function may write (stores in `deferred` excepted: they are moved
-/// after the reverse sweep, see [`deferrable_stores`]).
+/// Every object the function may write, with the instruction that writes it (stores and
+/// frees in `deferred` excepted: they are moved after the reverse sweep, see
+/// [`deferrable_stores`] and [`deferrable_frees`], or left out, see [`dropped_stores`]).
 pub(crate) fn written_objects(f: Value, deferred: &std::collections::HashSet<Value>) -> Writes {
-    written_by(f, deferred, 4, &mut std::collections::HashMap::new())
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for b in f.blocks() {
+        for i in b.instructions() {
+            if deferred.contains(&i) {
+                continue;
+            }
+            for o in writes_of(f, i, 4, &mut seen) {
+                out.push((o, i));
+            }
+        }
+    }
+    out
 }
 
 /// What callee `g` writes, looked at `depth` levels deep (each callee once per depth).
-type CalleeWrites = std::collections::HashMap<(Value, u32), Writes>;
+type CalleeWrites = std::collections::HashMap<(Value, u32), Vec<Obj>>;
 
 /// Math library functions without a derivative rule that write no memory the program can
 /// point to (at most `errno` or `signgam`).
@@ -85,89 +105,90 @@ const QUIET_LIBM: &[&str] = &[
     "rint",
 ];
 
-fn written_by(
-    f: Value,
-    deferred: &std::collections::HashSet<Value>,
-    depth: u32,
-    seen: &mut CalleeWrites,
-) -> Writes {
+/// Everything `f` (with callees `depth` levels deep) may write, as objects.
+fn written_by(f: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj> {
     let mut w = Vec::new();
     for b in f.blocks() {
         for i in b.instructions() {
-            match i.opcode() {
-                Some(Opcode::LLVMStore) if deferred.contains(&i) => {}
-                Some(Opcode::LLVMStore) => w.push(underlying(i.operand(1))),
-                Some(Opcode::LLVMAtomicRMW) | Some(Opcode::LLVMAtomicCmpXchg) => {
-                    w.push(underlying(i.operand(0)))
-                }
-                Some(Opcode::LLVMCall) => match classify(i) {
-                    CallKind::Math(_)
-                    | CallKind::NoDerivative
-                    | CallKind::ReduceFAdd
-                    | CallKind::ReduceFMul
-                    | CallKind::ReduceFMinMax
-                    | CallKind::Malloc
-                    | CallKind::Calloc => {}
-                    CallKind::Memcpy | CallKind::Memmove | CallKind::Memset => {
-                        w.push(underlying(i.call_args()[0]))
-                    }
-                    CallKind::Free | CallKind::Realloc | CallKind::PosixMemalign => {
-                        w.push(underlying(i.call_args()[0]))
-                    }
-                    // flang's inactive routines may write through their pointer
-                    // arguments (an inquiry's result descriptor, an I/O status).
-                    CallKind::InactiveExternal
-                        if i.called_function().is_some_and(|g| {
-                            ferrozyme_rules::fortran::fortran_rule(&g.name()).is_some()
-                        }) =>
-                    {
-                        for a in i.call_args() {
-                            if a.ty().is_pointer() {
-                                w.push(underlying(a));
-                            }
-                        }
-                    }
-                    CallKind::InactiveExternal => {}
-                    CallKind::Defined(g) if is_readonly_function(g) => {}
-                    CallKind::Defined(g) if depth > 0 && g != f => {
-                        // What the callee writes, seen from here: its arguments become
-                        // this call's arguments; its own allocations do not matter.
-                        let args = i.call_args();
-                        let params = g.params();
-                        let callee = match seen.get(&(g, depth - 1)) {
-                            Some(w) => w.clone(),
-                            None => {
-                                let w = written_by(
-                                    g,
-                                    &std::collections::HashSet::new(),
-                                    depth - 1,
-                                    seen,
-                                );
-                                seen.insert((g, depth - 1), w.clone());
-                                w
-                            }
-                        };
-                        for o in callee {
-                            match o {
-                                Obj::Arg(a) => match params.iter().position(|p| *p == a) {
-                                    Some(k) if k < args.len() => w.push(underlying(args[k])),
-                                    _ => w.push(Obj::Unknown),
-                                },
-                                Obj::Local(_) => {}
-                                other => w.push(other),
-                            }
-                        }
-                    }
-                    CallKind::UnknownExternal
-                        if i.called_function()
-                            .is_some_and(|g| QUIET_LIBM.contains(&g.name().as_str())) => {}
-                    _ => {
-                        w.push(Obj::Unknown);
-                    }
-                },
-                _ => {}
-            }
+            w.extend(writes_of(f, i, depth, seen));
         }
+    }
+    w
+}
+
+/// The objects instruction `i` of `f` may write.
+fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj> {
+    let mut w = Vec::new();
+    match i.opcode() {
+        Some(Opcode::LLVMStore) => w.push(underlying(i.operand(1))),
+        Some(Opcode::LLVMAtomicRMW) | Some(Opcode::LLVMAtomicCmpXchg) => {
+            w.push(underlying(i.operand(0)))
+        }
+        // The end (or a new start) of a stack object's lifetime: what it held is gone.
+        Some(Opcode::LLVMCall) if is_lifetime_marker(i) => {
+            w.push(underlying(i.call_args()[i.call_args().len() - 1]))
+        }
+        Some(Opcode::LLVMCall) => match classify(i) {
+            CallKind::Math(_)
+            | CallKind::NoDerivative
+            | CallKind::ReduceFAdd
+            | CallKind::ReduceFMul
+            | CallKind::ReduceFMinMax
+            | CallKind::Malloc
+            | CallKind::Calloc => {}
+            CallKind::Memcpy | CallKind::Memmove | CallKind::Memset => {
+                w.push(underlying(i.call_args()[0]))
+            }
+            CallKind::Free | CallKind::Realloc | CallKind::PosixMemalign => {
+                w.push(underlying(i.call_args()[0]))
+            }
+            // flang's inactive routines may write through their pointer arguments (an
+            // inquiry's result descriptor, an I/O status).
+            CallKind::InactiveExternal
+                if i.called_function().is_some_and(|g| {
+                    ferrozyme_rules::fortran::fortran_rule(&g.name()).is_some()
+                }) =>
+            {
+                for a in i.call_args() {
+                    if a.ty().is_pointer() {
+                        w.push(underlying(a));
+                    }
+                }
+            }
+            CallKind::InactiveExternal => {}
+            CallKind::Defined(g) if is_readonly_function(g) => {}
+            CallKind::Defined(g) if depth > 0 && g != f => {
+                // What the callee writes, seen from here: its arguments become
+                // this call's arguments; its own allocations do not matter.
+                let args = i.call_args();
+                let params = g.params();
+                let callee = match seen.get(&(g, depth - 1)) {
+                    Some(w) => w.clone(),
+                    None => {
+                        let w = written_by(g, depth - 1, seen);
+                        seen.insert((g, depth - 1), w.clone());
+                        w
+                    }
+                };
+                for o in callee {
+                    match o {
+                        Obj::Arg(a) => match params.iter().position(|p| *p == a) {
+                            Some(k) if k < args.len() => w.push(underlying(args[k])),
+                            _ => w.push(Obj::Unknown),
+                        },
+                        Obj::Local(_) => {}
+                        other => w.push(other),
+                    }
+                }
+            }
+            CallKind::UnknownExternal
+                if i.called_function()
+                    .is_some_and(|g| QUIET_LIBM.contains(&g.name().as_str())) => {}
+            _ => {
+                w.push(Obj::Unknown);
+            }
+        },
+        _ => {}
     }
     w
 }
@@ -258,16 +279,196 @@ fn param_index(a: Value) -> u32 {
         .unwrap_or(0) as u32
 }
 
-/// Is the memory `addr` points into never written by the function?
-pub(crate) fn never_written(writes: &Writes, addr: Value) -> bool {
-    let o = underlying(addr);
-    if !matches!(o, Obj::Arg(_) | Obj::Global(_)) {
-        return false;
+/// Can a write to `w` change memory of object `o`?
+fn may_alias(o: Obj, w: Obj) -> bool {
+    match (o, w) {
+        (Obj::Unknown, _) | (_, Obj::Unknown) => true,
+        // A fresh allocation is distinct from every other object.
+        (Obj::Local(a), Obj::Local(b)) => a == b,
+        (Obj::Local(_), _) | (_, Obj::Local(_)) => false,
+        (Obj::Global(a), Obj::Global(b)) => a == b,
+        (a, b) if a == b => true,
+        (a, b) => !(is_noalias(a) || is_noalias(b)),
     }
-    writes.iter().all(|w| match *w {
-        Obj::Unknown => false,
-        Obj::Local(_) => true,
-        w if w == o => false,
-        w => is_noalias(o) || is_noalias(w),
+}
+
+/// May the load `load` (of `addr`) be repeated in the reverse sweep: can no write that
+/// may change what it read execute after it in the forward sweep? `after(a, b)` says
+/// whether instruction `b` can execute after instruction `a` ([`Reach::after`]).
+pub(crate) fn stable_after(
+    writes: &Writes,
+    addr: Value,
+    load: Value,
+    mut after: impl FnMut(Value, Value) -> bool,
+) -> bool {
+    let o = underlying(addr);
+    o != Obj::Unknown
+        && writes
+            .iter()
+            .all(|(w, inst)| !may_alias(o, *w) || !after(load, *inst))
+}
+
+/// Which blocks can execute after which (memoized per starting block).
+#[derive(Default)]
+pub(crate) struct Reach {
+    from: std::collections::HashMap<
+        ferrozyme_llvm::Block,
+        std::collections::HashSet<ferrozyme_llvm::Block>,
+    >,
+}
+
+impl Reach {
+    /// Blocks reachable from `b` through at least one edge (`b` itself when it is on a
+    /// cycle).
+    fn reachable(
+        &mut self,
+        cfg: &ferrozyme_analysis::cfg::Cfg,
+        b: ferrozyme_llvm::Block,
+    ) -> &std::collections::HashSet<ferrozyme_llvm::Block> {
+        self.from.entry(b).or_insert_with(|| {
+            let mut seen = std::collections::HashSet::new();
+            let mut work = cfg.succs(b);
+            while let Some(x) = work.pop() {
+                if seen.insert(x) {
+                    work.extend(cfg.succs(x));
+                }
+            }
+            seen
+        })
+    }
+
+    /// Can instruction `later` execute after instruction `first` (in the same run of the
+    /// function)?
+    pub(crate) fn after(
+        &mut self,
+        cfg: &ferrozyme_analysis::cfg::Cfg,
+        first: Value,
+        later: Value,
+    ) -> bool {
+        let (bf, bl) = (first.parent_block(), later.parent_block());
+        if bf == bl {
+            let insts = bf.instructions();
+            let pf = insts.iter().position(|i| *i == first);
+            let pl = insts.iter().position(|i| *i == later);
+            if let (Some(pf), Some(pl)) = (pf, pl) {
+                if pl > pf {
+                    return true;
+                }
+            }
+        }
+        self.reachable(cfg, bf).contains(&bl)
+    }
+}
+
+/// `llvm.lifetime.start` / `llvm.lifetime.end`.
+fn is_lifetime_marker(i: Value) -> bool {
+    i.called_function().is_some_and(|f| {
+        f.is_intrinsic("llvm.lifetime.start") || f.is_intrinsic("llvm.lifetime.end")
     })
+}
+
+/// Frees the combined function performs after the reverse sweep instead of in the
+/// forward sweep: calls of `free` (and `llvm.lifetime.end` of stack objects) in a block
+/// that runs exactly once on every path to a return (not on a cycle, dominating every
+/// return), of a pointer defined outside every cycle (its value must still be readable
+/// after the reverse sweep: values of loop blocks live in records popped by then). The
+/// memory then stays valid while the reverse sweep runs, so loads of buffers the function
+/// allocates, fills and only reads afterwards can be repeated there instead of cached
+/// (GMM's `Qdiags`).
+pub(crate) fn deferrable_frees(
+    f: Value,
+    cfg: &ferrozyme_analysis::cfg::Cfg,
+    returns: &[ferrozyme_llvm::Block],
+) -> std::collections::HashSet<Value> {
+    let mut out = std::collections::HashSet::new();
+    if returns.is_empty() {
+        return out;
+    }
+    for blk in f.blocks() {
+        if !cfg.is_reachable(blk)
+            || cfg.is_cyclic(blk)
+            || !returns.iter().all(|r| cfg.dominates(blk, *r))
+        {
+            continue;
+        }
+        for i in blk.instructions() {
+            let once = |o: Value| !o.is_instruction() || !cfg.is_cyclic(o.parent_block());
+            if i.opcode() == Some(Opcode::LLVMCall)
+                && (matches!(classify(i), CallKind::Free)
+                    || i.called_function()
+                        .is_some_and(|f| f.is_intrinsic("llvm.lifetime.end")))
+                && i.call_args().into_iter().all(once)
+            {
+                out.insert(i);
+            }
+        }
+    }
+    out
+}
+
+/// Stores the forward sweep leaves out because the caller marked their memory
+/// `enzyme_dupnoneed` (it does not need what the function writes there) and nothing in
+/// the function reads it back. For each such argument `a`, every pointer derived from it
+/// (through GEPs and casts) must be used only as the address of stores or in
+/// comparisons: then the function never reads `a`'s memory (no load, no call gets the
+/// pointer) nor lets the pointer escape. A store of a float or integer to it is then dropped when `a` is `noalias`
+/// (no other pointer reaches that memory), or when it is a final store (`deferred`:
+/// nothing reads memory after it). The reverse sweep still takes the adjoint of every
+/// such store from the shadow; only the primal write is skipped, and with it whatever
+/// computed only the stored value.
+pub(crate) fn dropped_stores(
+    f: Value,
+    noneed: &[bool],
+    deferred: &std::collections::HashSet<Value>,
+) -> std::collections::HashSet<Value> {
+    let mut out = std::collections::HashSet::new();
+    for (k, a) in f.params().into_iter().enumerate() {
+        if !noneed.get(k).copied().unwrap_or(false) || !a.ty().is_pointer() {
+            continue;
+        }
+        let noalias = f.has_param_attr(k as u32, "noalias");
+        let mut stores = Vec::new();
+        let mut work = vec![a];
+        let mut seen = std::collections::HashSet::new();
+        let mut ok = true;
+        'walk: while let Some(d) = work.pop() {
+            if !seen.insert(d) {
+                continue;
+            }
+            for u in d.users() {
+                match u.opcode() {
+                    Some(Opcode::LLVMGetElementPtr)
+                        if u.operand(0) == d
+                            && (1..u.num_operands()).all(|j| u.operand(j) != d) =>
+                    {
+                        work.push(u)
+                    }
+                    Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => work.push(u),
+                    Some(Opcode::LLVMICmp) => {}
+                    Some(Opcode::LLVMStore)
+                        if u.operand(1) == d
+                            && u.operand(0) != d
+                            && !u.is_volatile()
+                            && !u.is_atomic_access()
+                            && (u.operand(0).ty().is_fp() || u.operand(0).ty().is_integer()) =>
+                    {
+                        stores.push(u)
+                    }
+                    _ => {
+                        ok = false;
+                        break 'walk;
+                    }
+                }
+            }
+        }
+        if !ok {
+            continue;
+        }
+        out.extend(
+            stores
+                .into_iter()
+                .filter(|s| noalias || deferred.contains(s)),
+        );
+    }
+    out
 }

@@ -45,6 +45,7 @@
 //!   clone's locations.
 
 mod adjoint;
+mod alias;
 mod bits;
 mod calls;
 mod check;
@@ -122,6 +123,12 @@ pub(crate) fn synthesize(
     } else {
         memory::deferrable_stores(p, &cfg, &returns)
     };
+    let dropped = memory::dropped_stores(p, &req.noneed, &deferred);
+    let deferred_frees = if split {
+        Default::default()
+    } else {
+        memory::deferrable_frees(p, &cfg, &returns)
+    };
     let fx = Facts {
         m,
         ctx,
@@ -136,6 +143,8 @@ pub(crate) fn synthesize(
         fmf: fastmath::function_default(p),
         fname: req.func.name(),
         deferred,
+        dropped,
+        deferred_frees,
         writes: OnceCell::new(),
     };
     let mut diags = Diags::new(fx.fname.clone());

@@ -145,6 +145,7 @@ fn fork_request<'a>(
     Ok(Request {
         func: micro,
         args: acts,
+        noneed: Vec::new(),
         ret_active: false,
         width: 1,
         parallel,

@@ -49,6 +49,11 @@ pub(crate) struct Facts {
     /// Final stores performed after the reverse sweep (combined mode, see
     /// `memory::deferrable_stores`).
     pub deferred: HashSet<Value>,
+    /// Frees performed after the reverse sweep (`memory::deferrable_frees`).
+    pub deferred_frees: HashSet<Value>,
+    /// Stores into `enzyme_dupnoneed` memory that the forward sweep leaves out
+    /// (`memory::dropped_stores`).
+    pub dropped: HashSet<Value>,
     /// Memory objects the primal may write (computed on first need).
     pub writes: OnceCell<super::memory::Writes>,
 }
@@ -199,6 +204,8 @@ pub(crate) struct Caches {
     pub exit_cache: HashMap<(Key, Block), Cache>,
     /// Depth of the recomputation in progress (chains are cut at 12).
     pub recompute_depth: u32,
+    /// Which primal blocks can run after which (for loads re-read in the reverse).
+    pub reach: super::memory::Reach,
 }
 
 /// How the reverse sweep finds its way back through the control flow.

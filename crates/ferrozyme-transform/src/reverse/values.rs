@@ -300,18 +300,27 @@ impl Gen<'_> {
         Some(c)
     }
 
-    /// Loads whose memory the differentiated function never writes can be re-read in the
-    /// reverse sweep instead of cached: only in combined mode, where nothing runs between
-    /// the two sweeps.
+    /// Loads of memory that nothing the forward sweep does after them can change are
+    /// re-read in the reverse sweep instead of cached (`memory::stable_after`): only in
+    /// combined mode, where nothing runs between the two sweeps.
     fn load_is_stable(&mut self, v: Value) -> bool {
         if self.fx.split || v.is_volatile() {
             return false;
         }
         let fx = &self.fx;
-        let w = fx
-            .writes
-            .get_or_init(|| super::memory::written_objects(fx.p, &fx.deferred));
-        super::memory::never_written(w, v.operand(0))
+        let w = fx.writes.get_or_init(|| {
+            let skipped = fx
+                .deferred
+                .iter()
+                .chain(&fx.dropped)
+                .chain(&fx.deferred_frees)
+                .copied()
+                .collect();
+            super::memory::written_objects(fx.p, &skipped)
+        });
+        let reach = &mut self.caches.reach;
+        let cfg = &fx.cfg;
+        super::memory::stable_after(w, v.operand(0), v, |a, b| reach.after(cfg, a, b))
     }
 
     /// The shadow of a pointer (or vector of pointers) that has none: null of its type.
@@ -346,6 +355,7 @@ impl Gen<'_> {
         let p = self.b.byte_gep(base, i64t.const_int(off));
         let l = self.b.load(ty, p, name);
         l.set_alignment(align as u32);
+        super::alias::mark_tape(self.fx.ctx, l);
         l
     }
 
@@ -435,6 +445,7 @@ impl Gen<'_> {
             let p = fb.byte_gep(self.tape.fwd, i64t.const_int(off));
             let st = fb.store(fv, p);
             st.set_alignment(slot_align(size) as u32);
+            super::alias::mark_tape(self.fx.ctx, st);
             Cache::Slot { off, ty }
         } else {
             let slot = self.ensure_record(def);
@@ -447,6 +458,7 @@ impl Gen<'_> {
             let p = fb.byte_gep(slot, i64t.const_int(off));
             let st = fb.store(fv, p);
             st.set_alignment(align as u32);
+            super::alias::mark_tape(self.fx.ctx, st);
             Cache::Field {
                 block: def,
                 off,

@@ -20,6 +20,8 @@
 //!   globals: every execution engine supports keys, and LLVM's MCJIT (`lli-22
 //!   --jit-kind=mcjit`) does not support TLS. The key's destructor frees the state when a
 //!   thread exits.
+//! * `stats.ll` — bytes of heap tape memory held now and at peak, in the weak global
+//!   `__ferrozyme_tape_stats` that benchmarks read (`bench/common/bench.h`).
 //! * `check.ll` — the run-time stop for pointers without a known shadow.
 //! * `typed.ll` — memcpy/memmove/realloc adjoints, one piece per float type.
 //! * `realloc_bytes.ll` — the realloc adjoint for memory of several float types.

@@ -14,6 +14,8 @@ use super::RtFn;
 pub enum Piece {
     /// `thread.ll`: per-thread state through a `pthread` key.
     Thread,
+    /// `stats.ll`: tape memory statistics (`__ferrozyme_tape_stats`) for benchmarks.
+    Stats,
     /// `pool.ll`: the per-thread pool of stack buffers.
     Pool,
     /// `stack.ll`: tape stacks.
@@ -31,6 +33,7 @@ pub enum Piece {
 /// Every piece, dependencies first.
 pub const PIECES: &[Piece] = &[
     Piece::Thread,
+    Piece::Stats,
     Piece::Pool,
     Piece::Stack,
     Piece::Arena,
@@ -43,6 +46,7 @@ pub const PIECES: &[Piece] = &[
 ];
 
 const THREAD_IR: &str = include_str!("ir/thread.ll");
+const STATS_IR: &str = include_str!("ir/stats.ll");
 const POOL_IR: &str = include_str!("ir/pool.ll");
 const STACK_IR: &str = include_str!("ir/stack.ll");
 const ARENA_IR: &str = include_str!("ir/arena.ll");
@@ -55,6 +59,7 @@ impl Piece {
     pub fn name(self) -> &'static str {
         match self {
             Piece::Thread => "ferrozyme-runtime-thread",
+            Piece::Stats => "ferrozyme-runtime-stats",
             Piece::Pool => "ferrozyme-runtime-pool",
             Piece::Stack => "ferrozyme-runtime-stack",
             Piece::Arena => "ferrozyme-runtime-arena",
@@ -70,9 +75,12 @@ impl Piece {
     /// The pieces whose functions this one calls.
     pub fn needs(self) -> &'static [Piece] {
         match self {
-            Piece::Pool | Piece::Arena => &[Piece::Thread],
-            Piece::Stack => &[Piece::Pool],
-            Piece::Thread | Piece::Check | Piece::Typed(_) | Piece::ReallocBytes => &[],
+            Piece::Pool => &[Piece::Thread],
+            Piece::Arena => &[Piece::Thread, Piece::Stats],
+            Piece::Stack => &[Piece::Pool, Piece::Stats],
+            Piece::Thread | Piece::Stats | Piece::Check | Piece::Typed(_) | Piece::ReallocBytes => {
+                &[]
+            }
         }
     }
 
@@ -87,6 +95,7 @@ impl Piece {
                 "__fz_state",
                 "__fz_state_release",
             ],
+            Piece::Stats => &["__fz_stats_add", "__ferrozyme_tape_stats"],
             Piece::Pool => &["__fz_pool_take", "__fz_pool_put", "__fz_pool_release"],
             Piece::Stack => &[
                 "__fz_grow",
@@ -133,6 +142,7 @@ impl Piece {
     pub fn ir(self) -> String {
         match self {
             Piece::Thread => THREAD_IR.to_string(),
+            Piece::Stats => STATS_IR.to_string(),
             Piece::Pool => POOL_IR.to_string(),
             Piece::Stack => STACK_IR.to_string(),
             Piece::Arena => ARENA_IR.to_string(),
@@ -300,11 +310,14 @@ mod tests {
 
     #[test]
     fn pieces_link_on_demand_and_in_any_order() {
-        // A stack brings the pool and the thread state, not the arena.
+        // A stack brings the pool, the thread state and the statistics, not the arena.
         let s = link_in_turn(&[RtFn::Push]);
         assert!(s.iter().any(|n| n == "__fz_pool_put"));
         assert!(s.iter().any(|n| n == "__fz_state"));
-        assert!(!s.iter().any(|n| n.contains("arena") || n.contains("tape")));
+        assert!(s.iter().any(|n| n == "__ferrozyme_tape_stats"));
+        assert!(!s
+            .iter()
+            .any(|n| n.contains("arena") || n.starts_with("__fz_tape")));
         // The check alone brings nothing else.
         assert_eq!(link_in_turn(&[RtFn::CheckShadow]), ["__fz_check_shadow"]);
         // Pieces linked after others reuse the thread state already there.

@@ -18,6 +18,7 @@ declare ptr @malloc(i64)
 declare void @free(ptr)
 declare void @abort()
 declare i64 @llvm.umax.i64(i64, i64)
+declare void @__fz_stats_add(i64)
 
 define ptr @__fz_tape_alloc(i64 %n) noinline {
 entry:
@@ -78,6 +79,7 @@ bump:
   store i64 %sz, ptr %b2
   %b3 = getelementptr inbounds i8, ptr %blk, i64 24
   store atomic i64 0, ptr %b3 monotonic, align 8
+  call void @__fz_stats_add(i64 %sz)
   %p = getelementptr inbounds i8, ptr %blk, i64 32
   ret ptr %p
 }
@@ -87,6 +89,10 @@ entry:
   %blk = getelementptr inbounds i8, ptr %p, i64 -32
   %owner = load ptr, ptr %blk
   %flag = getelementptr inbounds i8, ptr %blk, i64 24
+  %szp = getelementptr inbounds i8, ptr %blk, i64 16
+  %sz = load i64, ptr %szp
+  %neg = sub i64 0, %sz
+  call void @__fz_stats_add(i64 %neg)
   store atomic i64 1, ptr %flag release, align 8
   %st = call ptr @__fz_state_peek()
   %arena = getelementptr inbounds i8, ptr %st, i64 256

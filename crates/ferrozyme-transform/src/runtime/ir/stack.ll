@@ -12,6 +12,7 @@ declare i64 @llvm.umax.i64(i64, i64)
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 declare { ptr, i64 } @__fz_pool_take(i64)
 declare void @__fz_pool_put(ptr, i64)
+declare void @__fz_stats_add(i64)
 
 ; Grows a stack buffer; takes and returns the header fields by value so that, after
 ; inlining, the header of a stack living in an alloca'd tape can be promoted to
@@ -26,13 +27,17 @@ entry:
   %c2 = shl i64 %used, 1
   %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
   %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 64)
+  %isinl = icmp ne i64 %inl, 0
+  %oldheap = select i1 %isinl, i64 0, i64 %used
   %p = call { ptr, i64 } @__fz_pool_take(i64 %c4)
   %pd = extractvalue { ptr, i64 } %p, 0
   %hit = icmp ne ptr %pd, null
   br i1 %hit, label %pooled, label %nopool
 pooled:
   call void @llvm.memcpy.p0.p0.i64(ptr %pd, ptr %data, i64 %used, i1 false)
-  %isinl = icmp ne i64 %inl, 0
+  %pc = extractvalue { ptr, i64 } %p, 1
+  %pdelta = sub i64 %pc, %oldheap
+  call void @__fz_stats_add(i64 %pdelta)
   br i1 %isinl, label %done, label %retire
 retire:
   call void @__fz_pool_put(ptr %data, i64 %used)
@@ -41,6 +46,9 @@ done:
   ret { ptr, i64 } %p
 nopool:
   %g = call { ptr, i64 } @__fz_grow_plain(ptr %data, i64 %cap, i64 %need)
+  %gc = extractvalue { ptr, i64 } %g, 1
+  %gdelta = sub i64 %gc, %oldheap
+  call void @__fz_stats_add(i64 %gdelta)
   ret { ptr, i64 } %g
 }
 
@@ -117,6 +125,8 @@ entry:
   br i1 %heap, label %f, label %done
 f:
   %d = load ptr, ptr %s
+  %neg = sub i64 0, %cap
+  call void @__fz_stats_add(i64 %neg)
   call void @__fz_pool_put(ptr %d, i64 %cap)
   br label %done
 done:

@@ -1,0 +1,66 @@
+//! The tape is memory no other code can point to: telling LLVM so.
+//!
+//! Tape buffers come from the tape runtime (an `alloca` of the generated function, stack
+//! buffers from `malloc` or the per-thread pool, split-mode blocks from the arena); their
+//! addresses never reach the user's code. LLVM cannot know that, so in a reverse loop
+//! that adds into shadow memory it must assume every shadow store may overwrite the tape
+//! and re-loads loop-invariant tape values in every iteration (GMM's triangular loop
+//! re-read a cached start index and a cached `x - mu` per iteration).
+//!
+//! Every load and store of a cached value (`values.rs`: slots and record fields) is put in
+//! one alias scope, `ferrozyme.tape` (`!alias.scope`), and at the end of a synthesis every
+//! other load and store of the generated functions (primal copies, shadows) is marked as
+//! not aliasing it (`!noalias`, added to any list it already carries). Scoped-noalias
+//! alias analysis then lets LICM and GVN move tape loads across shadow stores. Memory
+//! the runtime itself touches (stack headers, inlined `__fz_push`) is left unmarked, which
+//! LLVM treats as possibly aliasing anything.
+//!
+//! The scope is named by a string, so it is the same in every generated function and
+//! survives inlining of derivatives into each other: a tape is distinct from every
+//! shadow and primal buffer whichever derivative owns it. Generated code differentiated
+//! again (higher order) has this metadata removed when it is cloned (`clone.rs`): there
+//! the inner tape is primal memory of the outer derivative.
+
+use ferrozyme_llvm::{Context, Opcode, Value};
+
+/// The scope list `!{!{!"ferrozyme.tape", !{!"ferrozyme"}}}`.
+fn tape_scope_list(ctx: Context) -> Value {
+    let domain = ctx.md_node(&[ctx.md_string("ferrozyme")]);
+    let scope = ctx.md_node(&[ctx.md_string("ferrozyme.tape"), domain]);
+    ctx.md_node(&[scope])
+}
+
+/// Marks a load or store of a cached value as a tape access.
+pub(super) fn mark_tape(ctx: Context, inst: Value) {
+    inst.set_metadata(ctx.md_kind("alias.scope"), Some(tape_scope_list(ctx)));
+}
+
+/// Marks every load and store of `f` that is not a tape access as not aliasing the tape.
+pub(super) fn mark_not_tape(ctx: Context, f: Value) {
+    let scope_kind = ctx.md_kind("alias.scope");
+    let noalias_kind = ctx.md_kind("noalias");
+    let list = tape_scope_list(ctx);
+    let scope = list.md_node_operands()[0].expect("the list holds the scope");
+    for b in f.blocks() {
+        for i in b.instructions() {
+            if !matches!(i.opcode(), Some(Opcode::LLVMLoad | Opcode::LLVMStore))
+                || i.metadata(scope_kind) == Some(list)
+            {
+                continue;
+            }
+            let md = match i.metadata(noalias_kind) {
+                None => list,
+                Some(old) => {
+                    let mut ops: Vec<Value> =
+                        old.md_node_operands().into_iter().flatten().collect();
+                    if ops.contains(&scope) {
+                        continue;
+                    }
+                    ops.push(scope);
+                    ctx.md_node(&ops)
+                }
+            };
+            i.set_metadata(noalias_kind, Some(md));
+        }
+    }
+}
