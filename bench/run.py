@@ -112,12 +112,12 @@ def rk4_inputs(quick):
 
 # name, source, inputs(quick), has a hand-written gradient, main benchmark.
 # Main benchmarks make up the geometric means. euler and rk4 are the plain-C versions
-# of odeint's integrate_const with the euler and runge_kutta4 steppers: the Ref
-# pipeline (AD before optimization) differentiates them, while on boost's raw template
-# code it stops with errors (see bench/README.md). The real odeint sources run too, in
-# both modes, as euler-odeint and rk4-odeint: Ferrozyme's pipeline and compile time on
-# C++ templates; their Ref build is attempted and reported, not required, and they stay
-# out of the geometric means (they repeat euler and rk4).
+# of odeint's integrate_const with the euler and runge_kutta4 steppers. The real odeint
+# sources run too, in both modes, as euler-odeint and rk4-odeint: Ferrozyme's pipeline
+# and compile time on C++ templates, and the Ref pipeline (AD before optimization) on
+# boost's raw template code; a Ref build or run that does not finish is reported, not
+# required (see bench/README.md), and they stay out of the geometric means (they repeat
+# euler and rk4).
 BENCHES = [
     ("gmm", "gmm.c", gmm_inputs, True, True),
     ("ba", "ba.c", ba_inputs, True, True),
@@ -350,8 +350,8 @@ class Runner:
         best = None
         # C++ sources compile for seconds (boost's headers): timed once in quick mode.
         reps = 1 if (cxx and self.quick) else self.compile_reps
-        # The Ref pipeline on odeint's unoptimized templates is not supported (see the
-        # README); in quick mode its attempt gets 20 s so the run stays short.
+        # The Ref build of odeint's unoptimized templates takes about as long as the
+        # others (7-8 s); in quick mode it gets 20 s so the run stays short.
         limit = self.compile_timeout
         if variant == "ref" and name not in MAIN and self.quick:
             limit = min(limit, 20.0)
@@ -490,6 +490,17 @@ class Runner:
                     continue
                 logpath = os.path.join(self.logs, "%s_%s_%s.log" % (name, safe, v))
                 times, ok, bad = self.run_binary(exes[v], inp, measure, logpath)
+                # The odeint Ref builds keep ~2 KB (Euler) to ~10 KB (RK4) of tape per
+                # step (AD before inlining: every template layer's call has its tape):
+                # at the large N of full mode they exceed the memory cap or the time
+                # limit. Like a failed Ref build, that is a note for them; a wrong
+                # gradient (CHECK FAIL) still fails the run.
+                if (not ok and v == "ref" and name not in MAIN
+                        and not any(b.startswith("CHECK FAIL") for b in bad)):
+                    log("note: %s %s: Ref (AD before optimization) did not finish: %s (log: %s)"
+                        % (name, tag, "; ".join(bad[:1]) or "no STATUS ok",
+                           os.path.relpath(logpath, ROOT)))
+                    continue
                 if not ok:
                     row["status"] = "FAIL"
                     detail = ("; ".join(bad[:3])) if bad else "no STATUS ok (crash)"

@@ -1,6 +1,6 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17
-// IGNORE: needs type analysis of std::function's type-erased storage (lead/issue 16): the lambda is copied through std::_Any_data; today: error[cannot-deduce-type] in std::_Function_handler<...>::_M_manager (-O2) and std::_Function_base::_Base_manager<...>::_M_create (-O0)
+// IGNORE: needs context- or path-sensitive type analysis of std::function's type-erased storage: std::_Any_data holds a type_info pointer, a functor pointer or the lambda itself depending on the manager's operation (one switch in _M_manager), all through the one helper _Any_data::_M_access(), so type analysis sees pointers and the captured double in the same bytes; today: error[cannot-deduce-type] in _Base_manager<...>::_M_create (-O0, --ad-before-opt: memcpy of the lambda into the storage) and _Function_handler<...>::_M_manager (-O2: the clone operation copies the storage as an i64)
 // std::function inside the differentiated code: a right-hand side stored in a
 // std::function and called in an explicit Euler integrator (std::function calls its
 // target through a function pointer, so this needs indirect calls). Oracle: finite

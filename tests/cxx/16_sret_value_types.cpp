@@ -1,6 +1,5 @@
 // OPT: O0 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O3: needs type analysis of a struct mixing int and double fields returned by value (issue 16); today at -O3: error[cannot-deduce-type] an integer access to differentiable memory whose type is ambiguous (`load i32` of Tagged::tag)
 // Small value types returned through a hidden return slot (sret): a 4-double struct
 // returned by value, a function that forwards its slot to another (`return make(...)`,
 // the callee writes straight into the caller's slot), chained and nested returns, and

@@ -1,6 +1,5 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17 -fexceptions
-// IGNORE-O0: needs type analysis of the `int *` member of Guard (issue 16); today at -O0: error[cannot-deduce-type] in Guard::~Guard: an integer access to differentiable memory whose type is ambiguous
 // Code compiled with exceptions enabled where nothing is thrown on the differentiated
 // path: calls into functions with IR become `invoke`s with cleanup landing pads (RAII
 // objects whose destructors run on unwinding), a try/catch around a call that does not

@@ -66,7 +66,7 @@ def one(job):
     res = {}
     tag = "k%d-%s" % (seed, lang)
     for cfg in configs_for(i, fixed):
-        st, det, txt = run.compile_run(src, lang, cfg, tag, g.flags)
+        st, det, txt = run.compile_run(src, lang, cfg, tag, g.flags, libs=g.libs)
         if cfg == "O0" and (st == "invalid" or st == "primaldiff" or "PRIMALDIFF" in txt):
             res[cfg] = ("dropped", "primal differs from the long double reference at -O0" if st != "invalid"
                         else "reference not finite")

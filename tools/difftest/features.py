@@ -19,17 +19,15 @@ FEATURES = {
     "struct": ("c cxx", True, 0.4, "a struct mixing int and floating fields: copied whole, in arrays, by value through a helper, memcpy'd"),
     "globals": ("c cxx", True, 0.4, "mutable globals set in main (outside the differentiated function) and read in it; a global written then read in it"),
     "print": ("c cxx", True, 0.3, "printf / puts of intermediate values inside the differentiated function"),
-    # Off until main lists snprintf as inactive (missing-derivative today; issue 10's
-    # library tables).
-    "snprintf": ("c cxx", False, 0.2, "snprintf into a local buffer inside the differentiated function"),
-    # Off until main handles it: the derivative stops at run time with "the pointer read
-    # from global `stderr` has no shadow" (issue 10, the lead's).
-    "stderr": ("c cxx", False, 0.15, "fprintf(stderr, ...) inside the differentiated function"),
+    # On since the merges (off before): snprintf is an inactive library call, fprintf(stderr)
+    # no longer needs a shadow of the global stream pointer; callbacks and OpenMP below too.
+    "snprintf": ("c cxx", True, 0.2, "snprintf into a local buffer inside the differentiated function"),
+    "stderr": ("c cxx", True, 0.15, "fprintf(stderr, ...) inside the differentiated function"),
     "float_arg": ("c cxx", True, 0.25, "a float parameter of a double function (typed hook)"),
     "complex_arg": ("c", True, 0.2, "a double _Complex parameter (two doubles for the ABI; forward mode passes the parts' tangents explicitly)"),
     "ldouble_arg": ("c cxx", True, 0.2, "a long double parameter (computed on in long double)"),
-    "fnptr": ("c cxx", False, 0.3, "a table of callbacks and a callback argument (indirect calls at -O0)"),
-    "omp": ("c cxx", False, 0.2, "an OpenMP parallel for reduction over the inputs (-fopenmp)"),
+    "fnptr": ("c cxx", True, 0.3, "a table of callbacks and a callback argument (indirect calls at -O0)"),
+    "omp": ("c cxx", True, 0.2, "an OpenMP parallel for reduction over the inputs (-fopenmp)"),
     # --- C++
     "class": ("cxx", True, 0.5, "a class with a constructor, private state and methods"),
     "opover": ("cxx", True, 0.4, "a small vector type with overloaded operators"),
@@ -38,6 +36,11 @@ FEATURES = {
     "array": ("cxx", True, 0.35, "std::array"),
     "vector": ("cxx", True, 0.35, "std::vector (sized, indexed, push_back)"),
     "reference": ("cxx", True, 0.3, "references to array elements"),
+    # --- what the merges brought (issue 17, continued)
+    "algorithm": ("cxx", True, 0.3, "std::sort (plain and with a comparator lambda) of a std::vector built with push_back, "
+                  "std::accumulate / std::inner_product, a helper reading a const std::vector & (const operator[], range-for)"),
+    "cout": ("cxx", True, 0.25, "std::cout / std::cerr << of intermediate values inside the differentiated function"),
+    "blas": ("c cxx", True, 0.25, "CBLAS calls on the arrays (dot, axpy, scal, nrm2, gemv; -lopenblas)"),
 }
 
 OPT_CONFIGS = {
@@ -77,4 +80,10 @@ def draw(rng, lang, allowed):
     """The features of one program: each allowed feature with its probability. Every
     feature is drawn, allowed or not, so turning one off leaves the others of a seed
     as they were (a failure can be narrowed down feature by feature)."""
-    return {k for k in sorted(FEATURES) if rng.random() < FEATURES[k][2] and k in allowed}
+    order = sorted(k for k in FEATURES if k not in LATER) + LATER
+    return {k for k in order if rng.random() < FEATURES[k][2] and k in allowed}
+
+
+# Features added after the first reports, drawn after the others so that a seed keeps the
+# features it had before they existed (reports stay reproducible).
+LATER = ["algorithm", "cout", "blas"]

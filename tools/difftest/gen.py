@@ -12,7 +12,9 @@ Besides arithmetic, libm, branches, loops, helpers, recursion and memcpy, a prog
 draws *features* (`features.py`): what users write — structs mixing int and double
 fields copied whole, globals set outside `f`, printf/snprintf/fprintf(stderr) traces,
 float / _Complex / long double parameters, callback tables, OpenMP loops, and in C++
-classes, operators, templates, lambdas, std::array, std::vector and references.
+classes, operators, templates, lambdas, std::array, std::vector and references; since the
+merges also std::sort / std::accumulate / const std::vector & helpers, std::cout and CBLAS
+calls (dot, axpy, scal, nrm2, gemv).
 
     python3 gen.py SEED [c|cxx] [--features +fnptr,-stderr]   prints one program
 """
@@ -92,6 +94,8 @@ class Gen:
         fr = random.Random(seed * 104729 + 3)
         self.flags = (["-fopenmp"] if "omp" in self.feat else []) + \
             (["-fno-exceptions"] if lang == "cxx" and fr.random() < 0.4 else [])
+        # OpenMP reductions over long double (the reference) are atomic calls into libatomic.
+        self.libs = (["-lopenblas"] if "blas" in self.feat else []) + (["-latomic"] if "omp" in self.feat else [])
         self.count = 0
         self.tmpid = 0
         self.helpers = []  # (name, kind, writes)
@@ -301,7 +305,9 @@ class Gen:
                                   ("struct", "struct_op", 4),
                                   ("fnptr", "callback", 4), ("omp", "omp", 2), ("class", "method", 4),
                                   ("opover", "v2", 4), ("template", "tmpl", 3), ("lambda", "lambda", 3),
-                                  ("vector", "push", 2), ("reference", "ref", 2), ("globals", "gwrite", 2)]:
+                                  ("vector", "push", 2), ("reference", "ref", 2), ("globals", "gwrite", 2),
+                                  ("algorithm", "sort", 3), ("algorithm", "accum", 2), ("cout", "cout", 3),
+                                  ("blas", "blas", 4)]:
                 if self.has(feat):
                     choices.append((kind, w))
         tot = sum(w for _, w in choices)
@@ -686,6 +692,92 @@ class Gen:
         rv = "rf%d" % self.newid()
         return C("{", ["R &%s = %s[%s];" % (rv, a, self.idx(env)),
                        "%s = %s * %s + %s;" % (rv, const(self.r, 0.5, 0.95), rv, self.sq(self.expr(env, 1)))], "}")
+
+    # ---- what the merges brought: <algorithm>/<numeric>, iostream, BLAS
+    def s_sort(self, env):
+        """A std::vector built with push_back, sorted (ascending, or descending through a
+        comparator lambda), read back through a `const std::vector &` helper (the const
+        operator[] or a range-for). Piecewise smooth: the finite differences skip kinks."""
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        k = self.newid()
+        sv, q = "sv%d" % k, "q%d" % k
+        e = self.child(env)
+        e["loops"].append((q, "n"))
+        cmp = r.choice(["", "", ", [](R p, R q) { return p > q; }", ", std::greater<R>()"])
+        helper = r.choice(["vidx", "vfor"])
+        if helper == "vidx":
+            self.need("vidx", C("static R FN(vidx)(const std::vector<R> &v) {",
+                                ["R s = 0;", "for (size_t i = 0; i < v.size(); i++) s += v[i] * (R)(i + 1) * (R)0.25;",
+                                 "return s;"], "}"))
+        else:
+            self.need("vfor", C("__attribute__((noinline)) R FN(vfor)(const std::vector<R> &v, R w) {",
+                                ["R s = 0;", "for (R e : v) { s = s * w + e; }", "return s;"], "}"))
+        use = "FN(vidx)(%s)" % sv if helper == "vidx" else "FN(vfor)(%s, (R)%s)" % (sv, const(r, 0.3, 0.8))
+        return C("{", ["std::vector<R> %s;" % sv,
+                       "for (int %s = 0; %s < n; %s++) %s.push_back(%s);" % (q, q, q, sv, self.sq(self.expr(e, 1))),
+                       "std::sort(%s.begin(), %s.end()%s);" % (sv, sv, cmp),
+                       "%s += %s * %s;" % (t, const(r, 0.1, 0.4), use)], "}")
+
+    def s_accum(self, env):
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        arrs = [a for a in self.readable_arrays() if a != "FN(G)"]
+        a, b = r.choice(arrs), r.choice(arrs)
+        beg = lambda v: "%s.begin()" % v if v in ("vec", "arr") else v  # noqa: E731
+        end = lambda v: "%s.begin() + n" % v if v in ("vec", "arr") else "%s + n" % v  # noqa: E731
+        if r.random() < 0.5:
+            return "%s += %s * std::accumulate(%s, %s, (R)0);" % (t, const(r, 0.05, 0.3), beg(a), end(a))
+        return "%s += %s * std::inner_product(%s, %s, %s, (R)%s);" % (t, const(r, 0.05, 0.3), beg(a), end(a), beg(b),
+                                                                    const(r))
+
+    def s_cout(self, env):
+        self.need("ntrace", "static int FN(ntrace);")
+        v = self.expr(env, 1)
+        if self.r.random() < 0.6:
+            return 'if (FN(ntrace)++ < 2) std::cout << "f: step " << FN(ntrace) << " v=" << (%s) << \'\\n\';' % v
+        return 'if (FN(ntrace)++ < 1) std::cerr << "f: " << (double)(%s) << std::endl;' % v
+
+    def s_blas(self, env):
+        """CBLAS level 1 and 2 on the plain arrays (BDOT, ... are cblas_d*/cblas_s* in the
+        tested precision and loops in long double for the reference: harness.py)."""
+        r = self.r
+        plain = lambda xs: [a for a in xs if a not in ("vec", "arr")]  # noqa: E731
+        rd = plain(self.readable_arrays())
+        wr = plain(self.writable_arrays())
+        t = self._target(env)
+        k = r.randint(0, 4)
+        if k in (0, 3, 4) and not t:
+            return self.s_decl(env)
+        if k == 0:
+            a, b = r.choice(rd), r.choice(rd)
+            if r.random() < 0.3:
+                return "%s += %s * BDOT(n / 2, %s, 2, %s, 1);" % (t, const(r, 0.05, 0.3), a, b)
+            return "%s += %s * BDOT(n, %s, 1, %s, 1);" % (t, const(r, 0.05, 0.3), a, b)
+        if k == 1:
+            d = r.choice(wr)
+            a = r.choice([x for x in rd if x != d] or ["0"])
+            if a == "0":
+                return self.s_decl(env)
+            return "BAXPY(n, (R)(%s), %s, 1, %s, 1);" % (self.sq(self.expr(env, 1)), a, d)
+        if k == 2:
+            d = r.choice(wr)
+            return "BSCAL(n, (R)(0.75 + 0.25 * TANH(%s)), %s, 1);" % (self.expr(env, 1), d)
+        if k == 3:
+            return "%s += %s * BNRM2(n, %s, 1);" % (t, const(r, 0.05, 0.3), r.choice(rd))
+        a, b = r.choice(rd), r.choice(rd)
+        gv = "gv%d" % self.newid()
+        trans = r.choice(["CblasNoTrans", "CblasTrans"])
+        # A 2 x (n/2) row-major matrix; y = A b (2 entries) or A^T b (n/2 entries, at most 6).
+        ylen = "2" if trans == "CblasNoTrans" else "n / 2"
+        return C("{", ["R %s[NN] = {0};" % gv,
+                       "BGEMV(CblasRowMajor, %s, 2, n / 2, (R)%s, %s, n / 2, %s, 1, (R)0, %s, 1);" % (
+                           trans, const(r, 0.3, 1.0), a, b, gv),
+                       "for (int q = 0; q < %s; q++) %s += %s * %s[q];" % (ylen, t, const(r, 0.05, 0.3), gv)], "}")
 
     # ---------------- program ----------------
     def scalars(self):

@@ -69,11 +69,12 @@ def main():
     srcf, cfg, outf = sys.argv[1], sys.argv[2], sys.argv[3]
     lang = "cxx" if srcf.endswith(".cpp") else "c"
     src = open(srcf).read()
-    m = re.search(r"flags=(.*)$", src.split("\n", 1)[0])
+    m = re.search(r"flags=(.*?)(?: libs=(.*))?$", src.split("\n", 1)[0])
     flags = m.group(1).split() if m else []
+    libs = (m.group(2) or "").split() if m else []
     parts = split(src)
     tag = "min_" + os.path.basename(outf).rsplit(".", 1)[0]
-    compile_run = lambda s_, c_, t_: run.compile_run(s_, lang, c_, t_, flags)  # noqa: E731
+    compile_run = lambda s_, c_, t_: run.compile_run(s_, lang, c_, t_, flags, libs=libs)  # noqa: E731
     st, det, out = compile_run(src, cfg, tag)
     sig = signature(st, det)
     print("initial:", st, det[:200], "sig=", sig, flush=True)

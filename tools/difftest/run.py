@@ -63,7 +63,7 @@ def classify_compile(rc, out):
     return "compile-crash"
 
 
-def compile_run(src, lang, cfg, tag, flags=(), timeout=900, keep=False):
+def compile_run(src, lang, cfg, tag, flags=(), timeout=900, keep=False, libs=()):
     """(status, detail, output) of one build + run."""
     os.makedirs(WD, exist_ok=True)
     ext = ".cpp" if lang == "cxx" else ".c"
@@ -72,7 +72,7 @@ def compile_run(src, lang, cfg, tag, flags=(), timeout=900, keep=False):
     with open(c, "w") as fh:
         fh.write(src)
     cmd = [FZ, "c++" if lang == "cxx" else "cc"] + F.OPT_CONFIGS[cfg] + list(flags) + \
-        ["-I" + INC, c, "-o", exe, "-lm"]
+        ["-I" + INC, c, "-o", exe, "-lm"] + list(libs)
     t0 = time.time()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -86,7 +86,7 @@ def compile_run(src, lang, cfg, tag, flags=(), timeout=900, keep=False):
         if "No such file" in out and "ferrozyme" in out and not os.path.exists(FZ):
             sys.exit("difftest: %s not found; run cargo build --release" % FZ)
         return classify_compile(p.returncode, out), first_err(out, p.returncode), out
-    env = dict(os.environ, OMP_NUM_THREADS="2")
+    env = dict(os.environ, OMP_NUM_THREADS="2", OPENBLAS_NUM_THREADS="1")
     try:
         p = subprocess.run([exe], capture_output=True, text=True, timeout=60, env=env)
     except subprocess.TimeoutExpired:
@@ -124,7 +124,7 @@ def main():
     src = harness.emit(g, items, a.mode)
     print("features:", ",".join(sorted(g.feat)), "flags:", " ".join(g.flags))
     for cfg in a.configs.split(","):
-        st, det, out = compile_run(src, a.lang, cfg, "s%d-%s" % (a.seed, a.lang), g.flags, keep=a.keep)
+        st, det, out = compile_run(src, a.lang, cfg, "s%d-%s" % (a.seed, a.lang), g.flags, keep=a.keep, libs=g.libs)
         print("%s: %s %s" % (cfg, st, det[:300]))
 
 

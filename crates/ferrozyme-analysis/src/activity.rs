@@ -47,6 +47,9 @@ pub struct Activity {
     /// Follow shadow pointers through aggregates returned by calls and taken apart with
     /// `extractvalue` (forward mode passes such aggregates' tangents along).
     pub through_aggregates: bool,
+    /// Stack slots handed read-only to OpenMP regions (`captures`): shadowed only once a
+    /// value stored into them has a derivative or a shadow.
+    read_only_captures: HashSet<Value>,
 }
 
 /// The integer bit operations through which a float carried in an integer keeps its
@@ -60,6 +63,23 @@ pub fn is_lane_op(i: Value) -> bool {
         Some(LLVMOr) | Some(LLVMAnd) | Some(LLVMXor) => true,
         _ => false,
     }
+}
+
+/// Is `v` a pointer parameter declared to point to a one-byte object
+/// (`dereferenceable(1)`: clang's C++ reference to an empty class, such as Eigen's
+/// `assign_op` functors or `std::less`)? Such an object holds neither floats nor
+/// pointers, so a pointer to it needs no shadow of its own: where one is stored into
+/// shadowed memory, the primal pointer serves as its shadow (what Enzyme does for
+/// constant pointers), and nothing differentiable can be read or written through it.
+pub fn is_empty_object_param(v: Value) -> bool {
+    if !v.is_argument() || !v.ty().is_pointer() {
+        return false;
+    }
+    let f = v.parent_function();
+    let Some(k) = f.params().iter().position(|p| *p == v) else {
+        return false;
+    };
+    f.param_int_attr(k as u32, "dereferenceable") == Some(1)
 }
 
 /// Does this type carry floating-point data we differentiate?
@@ -192,9 +212,28 @@ pub fn is_smuggled_pointer(i: Value, types: &crate::types::TypeAnalysis) -> bool
     if types.value_tree(i.operand(0)).get(0) == crate::types::BaseType::Integer {
         return false;
     }
-    i.users()
-        .iter()
-        .any(|u| !matches!(u.opcode(), Some(Opcode::LLVMICmp | Opcode::LLVMPtrToInt)))
+    reaches_memory(i, &mut std::collections::HashSet::new())
+}
+
+/// Is pointer `p` (or a phi or select of it) used for anything but comparisons,
+/// `ptrtoint` and as the *callee* of a call? A pointer only called is a code pointer
+/// (the function half of a C++ member-function pointer, `{i64, i64}`, becomes one by
+/// `inttoptr`): calls through pointers dispatch on the primal address
+/// (`reverse/calls.rs`), so it needs no shadow and reaches no differentiable memory.
+fn reaches_memory(p: Value, seen: &mut std::collections::HashSet<Value>) -> bool {
+    if !seen.insert(p) {
+        return false;
+    }
+    p.users().into_iter().any(|u| match u.opcode() {
+        Some(Opcode::LLVMICmp | Opcode::LLVMPtrToInt) => false,
+        Some(Opcode::LLVMPHI | Opcode::LLVMSelect) if u.ty().is_pointer() => {
+            reaches_memory(u, seen)
+        }
+        Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => {
+            u.called_value() != p || u.call_args().contains(&p)
+        }
+        _ => true,
+    })
 }
 
 /// An integer computed from constants and integer arguments by integer arithmetic only.
@@ -410,6 +449,11 @@ impl Activity {
             .blocks()
             .into_iter()
             .flat_map(|b| b.instructions())
+            .collect();
+        a.read_only_captures = insts
+            .iter()
+            .copied()
+            .filter(|&i| crate::captures::is_read_only_capture(i))
             .collect();
         loop {
             let before = (a.active.len(), a.shadowed.len());
@@ -718,8 +762,17 @@ impl Activity {
                         && t.element_type().int_width() == Some(8));
                 // A C++ library object that holds no floats (a `std::string`, a string
                 // stream, a file buffer: `library_types`) needs no shadow.
-                if !is_float_free_object(i) && (t.contains_fp() || t.contains_pointer() || bytes) {
+                if !is_float_free_object(i)
+                    && !self.read_only_captures.contains(&i)
+                    && (t.contains_fp() || t.contains_pointer() || bytes)
+                {
                     self.shadowed.insert(i);
+                }
+            }
+            LLVMStore if self.read_only_captures.contains(&ops[1]) => {
+                let v = ops[0];
+                if self.is_active(v) || (v.ty().contains_pointer() && self.is_shadowed(v)) {
+                    self.shadowed.insert(ops[1]);
                 }
             }
             LLVMAtomicRMW => {
@@ -823,7 +876,7 @@ impl Activity {
     /// phis/selects/freezes of those.
     fn visit_int_carrier(&mut self, i: Value, ta: &crate::types::TypeAnalysis) {
         if i.opcode() == Some(Opcode::LLVMAlloca) {
-            if is_float_free_object(i) {
+            if is_float_free_object(i) || self.read_only_captures.contains(&i) {
                 return;
             }
             let t = ta.pointee_tree(i);

@@ -3,6 +3,7 @@
 
 pub mod activity;
 pub mod calls;
+pub mod captures;
 pub mod cfg;
 pub mod library_types;
 pub mod loops;

@@ -24,7 +24,10 @@
 //!   out per field). Floating and pointer values get theirs from the IR type; integers start
 //!   at `Unknown`, because an `i64` may well be the bits of a `double`.
 //! * a *pointee tree* for every pointer (and for integers made from pointers by
-//!   `ptrtoint`): what the memory it points to holds, relative to the pointer.
+//!   `ptrtoint`): what the memory it points to holds, relative to the pointer; where that
+//!   memory holds pointers, also what *they* point to (nested trees, [`MAX_DEPTH`] levels),
+//!   so a pointer loaded from a struct starts with what the stored one was known to
+//!   point to.
 //!
 //! # Algorithm (see `types/engine.rs`)
 //!
@@ -176,10 +179,19 @@ impl FpType {
     }
 }
 
-/// Byte offset → base type; offset `-1` means "at every offset".
+/// How many levels of pointers a tree follows below itself (`**p` is two): deeper facts
+/// are dropped, which keeps recursive structures (lists, trees) finite.
+pub const MAX_DEPTH: usize = 4;
+
+/// Byte offset → base type; offset `-1` means "at every offset". For pointers, also what
+/// the memory they point to holds (`inner`): so the tree of a `std::vector<double>` knows
+/// that the pointer at offset 0 leads to doubles, and a pointer loaded from there later
+/// (in another function, after the struct went through memory) learns it.
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct TypeTree {
     map: BTreeMap<i64, BaseType>,
+    /// Offset → the tree of the memory the pointer stored there points to.
+    inner: BTreeMap<i64, TypeTree>,
 }
 
 impl TypeTree {
@@ -221,7 +233,7 @@ impl TypeTree {
             .map(|(k, v)| (*k, *v))
     }
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.map.is_empty() && self.inner.is_empty()
     }
     pub fn len(&self) -> usize {
         self.map.len()
@@ -270,7 +282,61 @@ impl TypeTree {
         for (k, t) in other.map.range(0..) {
             changed |= self.insert(*k, *t);
         }
+        for (k, t) in &other.inner {
+            changed |= self.insert_inner(*k, t);
+        }
         changed
+    }
+    /// What the pointer at `off` points to (the `-1` entry joined in).
+    pub fn inner(&self, off: i64) -> TypeTree {
+        let mut out = self.inner.get(&-1).cloned().unwrap_or_default();
+        if off != -1 {
+            if let Some(t) = self.inner.get(&off) {
+                out.merge(t);
+            }
+        }
+        out
+    }
+    /// Joins `t` into what the pointer at `off` (`-1` = every offset) points to, dropping
+    /// what lies more than [`MAX_DEPTH`] pointers below. Returns whether `self` changed.
+    pub fn insert_inner(&mut self, off: i64, t: &TypeTree) -> bool {
+        if t.is_empty() || !(-1..MAX_OFFSET).contains(&off) {
+            return false;
+        }
+        let t = t.truncated(MAX_DEPTH);
+        if t.is_empty() {
+            return false;
+        }
+        let slot = self.inner.entry(off).or_default();
+        let before = slot.clone();
+        slot.merge(&t);
+        *slot != before
+    }
+    /// Only what the pointers point to, at offsets moved by `f` (entries it maps to
+    /// `None` dropped; `-1` is passed to `f` like any offset).
+    pub fn inner_remapped(&self, f: impl Fn(i64) -> Option<i64>) -> TypeTree {
+        let mut out = TypeTree::new();
+        for (k, t) in &self.inner {
+            if let Some(n) = f(*k) {
+                out.insert_inner(n, t);
+            }
+        }
+        out
+    }
+    /// The tree without what lies more than `depth` pointers below it.
+    fn truncated(&self, depth: usize) -> TypeTree {
+        TypeTree {
+            map: self.map.clone(),
+            inner: if depth == 0 {
+                BTreeMap::new()
+            } else {
+                self.inner
+                    .iter()
+                    .map(|(k, t)| (*k, t.truncated(depth - 1)))
+                    .filter(|(_, t)| !t.is_empty())
+                    .collect()
+            },
+        }
     }
     /// The tree seen from `delta` bytes further on: entry `k` moves to `k - delta`;
     /// entries that would land before offset 0 are dropped, `-1` stays.
@@ -285,6 +351,12 @@ impl TypeTree {
                 out.insert(n, *t);
             }
         }
+        for (k, t) in &self.inner {
+            let n = if *k == -1 { -1 } else { k - delta };
+            if *k == -1 || n >= 0 {
+                out.insert_inner(n, t);
+            }
+        }
         out
     }
     /// Only the entries in `[lo, hi)` (plus `-1`), unshifted.
@@ -296,6 +368,11 @@ impl TypeTree {
         for (k, t) in self.map.range(lo.max(0)..hi.max(0)) {
             out.insert(*k, *t);
         }
+        for (k, t) in &self.inner {
+            if *k == -1 || (lo.max(0)..hi.max(0)).contains(k) {
+                out.insert_inner(*k, t);
+            }
+        }
         out
     }
     /// Does any entry (including `-1`) have this type?
@@ -305,13 +382,30 @@ impl TypeTree {
 }
 
 impl fmt::Display for TypeTree {
+    /// `{[0]:Pointer, [8]:Double}`; what a pointer points to follows it as
+    /// `[0]:Pointer->{[-1]:Double}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("{")?;
-        for (i, (k, t)) in self.iter().enumerate() {
-            if i > 0 {
+        let mut first = true;
+        for (k, t) in self.iter() {
+            if !first {
                 f.write_str(", ")?;
             }
+            first = false;
             write!(f, "[{k}]:{t}")?;
+            if let Some(inner) = self.inner.get(&k) {
+                write!(f, "->{inner}")?;
+            }
+        }
+        // Pointees of offsets whose own entry is absent or comes from `-1`.
+        for (k, inner) in &self.inner {
+            if !self.map.contains_key(k) {
+                if !first {
+                    f.write_str(", ")?;
+                }
+                first = false;
+                write!(f, "[{k}]->{inner}")?;
+            }
         }
         f.write_str("}")
     }
@@ -367,6 +461,36 @@ mod tests {
         assert_eq!(t.to_string(), "{[8]:Anything, [-1]:Double}");
         assert_eq!(t.get(16), BaseType::Double);
         assert!(!t.insert(24, BaseType::Double));
+    }
+
+    #[test]
+    fn pointees_shift_merge_and_stop_at_the_depth_limit() {
+        let doubles = TypeTree::single(-1, BaseType::Double);
+        let mut v = TypeTree::single(0, BaseType::Pointer);
+        v.insert(8, BaseType::Pointer);
+        assert!(v.insert_inner(0, &doubles));
+        assert!(!v.insert_inner(0, &doubles));
+        assert_eq!(v.to_string(), "{[0]:Pointer->{[-1]:Double}, [8]:Pointer}");
+        assert_eq!(v.shifted(0).inner(0), doubles);
+        assert!(v.shifted(8).inner(0).is_empty());
+        assert_eq!(v.shifted(-16).inner(16), doubles);
+        assert!(v.window(8, 16).inner(0).is_empty());
+        let mut w = TypeTree::new();
+        assert!(w.merge(&v));
+        assert_eq!(w, v);
+        // A list node pointing to itself: the tree stays finite.
+        let mut node = TypeTree::single(0, BaseType::Double);
+        for _ in 0..10 {
+            let copy = node.clone();
+            node.insert_inner(8, &copy);
+        }
+        let mut depth = 0;
+        let mut t = node;
+        while !t.inner(8).is_empty() {
+            t = t.inner(8);
+            depth += 1;
+        }
+        assert_eq!(depth, MAX_DEPTH + 1);
     }
 
     #[test]

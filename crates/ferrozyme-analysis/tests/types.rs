@@ -191,7 +191,7 @@ fn clang_o2_struct_of_mixed_fields() {
         let f = func(m, "energy");
         let ta = TypeAnalysis::run(m, f);
         let ps = f.params()[0];
-        let expect = tree(&[
+        let mut expect = tree(&[
             (0, Integer),
             (8, Double),
             (16, Float),
@@ -200,6 +200,8 @@ fn clang_o2_struct_of_mixed_fields() {
             (32, Integer),
             (36, Integer),
         ]);
+        // Nested: the pointer at 24 (`pos`) is known to lead to doubles.
+        expect.insert_inner(24, &tree(&[(0, Double)]));
         assert_eq!(ta.pointee_tree(ps), expect);
         assert!(ta.memory_may_hold_pointers(ps));
         assert_eq!(ta.memory_fp_type(ps), None, "float and double fields");
@@ -217,7 +219,13 @@ fn clang_o2_struct_of_mixed_fields() {
 
         let g = func(m, "step");
         let ta = TypeAnalysis::run(m, g);
-        assert_eq!(ta.pointee_tree(g.params()[0]), expect);
+        let t = ta.pointee_tree(g.params()[0]);
+        assert_eq!(
+            t.iter().collect::<Vec<_>>(),
+            expect.iter().collect::<Vec<_>>()
+        );
+        // `step` reads pos[0] and pos[1].
+        assert_eq!(t.inner(24), tree(&[(0, Double), (8, Double)]));
     });
 }
 

@@ -508,13 +508,14 @@ fn main() {
         for opt in &d.opts {
             trials.push(program_trial(&root, &file, &d, kind, opt, Via::Cli));
         }
-        // Every C program once more with AD before the optimizer (`--ad-before-opt`).
-        if kind == "c"
-            && d.opts.iter().any(|o| o == "O2")
+        // Every C and C++ program once more with AD before the optimizer
+        // (`--ad-before-opt`: unoptimized templates, what the benchmarks' Ref builds see).
+        if d.opts.iter().any(|o| o == "O2")
             && d.expect_errors.is_empty()
             && !NOT_REF.contains(&stem.as_str())
         {
-            trials.push(program_trial(&root, &file, &d, "ref", "O2", Via::Ref));
+            let prefix = if kind == "c" { "ref" } else { "ref_cxx" };
+            trials.push(program_trial(&root, &file, &d, prefix, "O2", Via::Ref));
         }
         // Every C and C++ program once more through the pass plugin inside clang's own
         // -O2 pipeline, so the plugin path is as tested as the CLI.

@@ -881,6 +881,17 @@ impl Value {
             LLVMAddAttributeAtIndex(self.0, i + 1, a);
         }
     }
+    /// Adds the integer enum attribute `name(value)` (e.g. `dereferenceable(8)`) to
+    /// parameter `i`.
+    pub fn add_param_int_attr(self, i: u32, name: &str, value: u64) {
+        let k = attr_kind(name);
+        // SAFETY: as `add_param_attr`.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let a = LLVMCreateEnumAttribute(ctx, k, value);
+            LLVMAddAttributeAtIndex(self.0, i + 1, a);
+        }
+    }
     /// The type of function parameter `i`'s `sret(T)` attribute, if present.
     pub fn param_sret_type(self, i: u32) -> Option<Type> {
         debug_assert!(
@@ -895,6 +906,37 @@ impl Value {
                 None
             } else {
                 Some(Type(llvm_sys::core::LLVMGetTypeAttributeValue(a)))
+            }
+        }
+    }
+    /// The `dereferenceable(N)` bytes of function parameter `i` (`Some(i)`) or of the
+    /// return value (`None`), if the attribute is present. Clang puts it on C++
+    /// references and `this` (`sizeof` the referenced type), Rust on `&T`.
+    pub fn dereferenceable_bytes(self, param: Option<u32>) -> Option<u64> {
+        let k = attr_kind("dereferenceable");
+        let index = param.map_or(llvm_sys::LLVMAttributeReturnIndex, |i| i + 1);
+        // SAFETY: attribute query on a function; parameter indices start at 1, the
+        // return is index 0.
+        unsafe {
+            let a = LLVMGetEnumAttributeAtIndex(self.0, index, k);
+            if a.is_null() {
+                None
+            } else {
+                Some(LLVMGetEnumAttributeValue(a))
+            }
+        }
+    }
+    /// The integer value of parameter `i`'s enum attribute `name` (e.g.
+    /// "dereferenceable"), if present.
+    pub fn param_int_attr(self, i: u32, name: &str) -> Option<u64> {
+        let k = attr_kind(name);
+        // SAFETY: attribute query; parameter indices start at 1.
+        unsafe {
+            let a = LLVMGetEnumAttributeAtIndex(self.0, i + 1, k);
+            if a.is_null() {
+                None
+            } else {
+                Some(LLVMGetEnumAttributeValue(a))
             }
         }
     }

@@ -28,6 +28,12 @@ pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
         if src.has_param_attr(k as u32, "noalias") {
             dst.add_param_attr(k as u32, "noalias");
         }
+        // References to empty classes (`activity::is_empty_object_param`: they need no
+        // shadow). Only size 1 is copied: larger sizes would let the passes run on the
+        // clone speculate loads and change the code type analysis sees.
+        if src.param_int_attr(k as u32, "dereferenceable") == Some(1) {
+            dst.add_param_int_attr(k as u32, "dereferenceable", 1);
+        }
     }
     let blocks = src.blocks();
     for blk in &blocks {

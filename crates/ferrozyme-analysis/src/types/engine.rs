@@ -23,10 +23,20 @@
 //! has finite height and solving ends. A few rules are not monotone in what they
 //! conclude (a strided element that looks uniform so far becomes "every offset"), so
 //! the facts can depend on rule order; keeping the sweep order makes one analysis of a
-//! scope give exactly the facts of sweeping it. Pointee facts are one level deep: a
-//! pointer loaded from memory starts with an empty pointee tree and learns its own from
-//! how it is used.
+//! scope give exactly the facts of sweeping it.
+//!
+//! Pointee facts nest (up to `types::MAX_DEPTH` pointers deep): a pointer stored into
+//! memory leaves what it points to in that memory's tree (`TypeTree::inner`), so a
+//! pointer loaded back — in another function, after the struct holding it was copied or
+//! passed on — starts from what the stored one was known to point to. Unoptimized C++
+//! keeps references in objects everywhere (a functor holding `const State &`, odeint's
+//! `calculate_stage`, `std::bind`'s bound arguments, lambdas capturing by reference).
+//!
+//! Call edges: facts about a pointer cross between argument and parameter (result and
+//! returned value) only within the bytes the callee declares `dereferenceable`, so a
+//! reference names one object and callers do not see each other's objects through it.
 
+mod lanes;
 mod library;
 pub(super) mod scope;
 mod solve;
@@ -79,6 +89,7 @@ fn strip_constant_geps(m: Module, ptr: Value, limit: i64) -> (Value, i64) {
             Some(GepOffset {
                 constant,
                 stride: None,
+                ..
             }) if constant >= 0 && acc + constant <= limit => {
                 acc += constant;
                 cur = cur.operand(0);
@@ -87,6 +98,19 @@ fn strip_constant_geps(m: Module, ptr: Value, limit: i64) -> (Value, i64) {
         }
     }
     (cur, acc)
+}
+
+/// Is integer `v` the `this` adjustment of a C++ member-function pointer: the second
+/// field of the Itanium ABI's `{i64, i64}` pair (`extractvalue %mp, 1`, as clang emits the
+/// call `(obj.*pm)(...)`)?
+fn is_member_pointer_adjustment(v: Value) -> bool {
+    if v.opcode() != Some(Opcode::LLVMExtractValue) || v.aggregate_indices() != [1] {
+        return false;
+    }
+    let ty = v.operand(0).ty();
+    ty.kind() == TypeKind::Struct
+        && ty.struct_fields().len() == 2
+        && ty.struct_fields().iter().all(|f| f.int_width() == Some(64))
 }
 
 /// What the worklist holds: an instruction whose rule runs, or a link between two values
@@ -118,6 +142,8 @@ pub(super) struct Engine {
     gep_rules: Vec<Item>,
     /// Rounds the last `solve` took.
     rounds: usize,
+    /// Functions on a cycle of the call graph, by component (`scope::recursive_components`).
+    recursive: HashMap<Value, u32>,
 }
 
 impl Engine {
@@ -137,6 +163,7 @@ impl Engine {
             seeded: HashSet::new(),
             gep_rules: Vec::new(),
             rounds: 0,
+            recursive: HashMap::new(),
         }
     }
 
@@ -220,6 +247,26 @@ impl Engine {
         self.learn_ptr(b, &pa);
     }
 
+    /// `link` across a call edge (argument and parameter, result and returned value),
+    /// where the callee declares the pointer `dereferenceable(limit)`: only facts about
+    /// those bytes (and "every offset" facts) cross. A C++ reference or `this` names one
+    /// object of that size; beyond it, the caller's pointer may be anywhere inside a
+    /// bigger object, and a function called with `&s.f[0]` from one place and `&s.f[1]`
+    /// from another would otherwise hand each caller the other's view of `s`, shifted
+    /// (context-insensitive facts smeared along the object until everything conflicts;
+    /// odeint's `boost::array<double, 1>::operator[]` on the stage arrays of one stepper).
+    /// Facts only go missing this way, never wrong: a callee reaching past its reference
+    /// (a CRTP base casting `this` to the derived class) keeps its own facts.
+    fn link_call_edge(&mut self, a: Value, b: Value, limit: Option<u64>) {
+        let Some(n) = limit.filter(|_| a.ty().is_pointer()) else {
+            return self.link(a, b);
+        };
+        let n = (n as i64).min(super::MAX_OFFSET);
+        let (pa, pb) = (self.pointee(a).window(0, n), self.pointee(b).window(0, n));
+        self.learn_ptr(a, &pb);
+        self.learn_ptr(b, &pa);
+    }
+
     // --- strided pointers
 
     /// Records how `i` relates pointers by constant offsets (see `types/period.rs`).
@@ -241,6 +288,7 @@ impl Engine {
             if let Some(GepOffset {
                 constant,
                 stride: None,
+                ..
             }) = layout::gep_offset(self.m, g)
             {
                 if is_trackable(g.operand(0)) {
@@ -262,7 +310,10 @@ impl Engine {
                 let Some(callee) = i.called_function() else {
                     return;
                 };
-                if callee.is_declaration() || callee.name().starts_with("__enzyme_") {
+                if callee.is_declaration()
+                    || callee.name().starts_with("__enzyme_")
+                    || !self.call_may_walk(i, callee)
+                {
                     return;
                 }
                 for (a, p) in i.call_args().into_iter().zip(callee.params()) {
@@ -274,6 +325,30 @@ impl Engine {
             }
             _ => {}
         }
+    }
+
+    /// Can a walk through memory pass through call `i` of `callee`, so that its
+    /// arguments and parameters (and its result and returned values) must be related as
+    /// the same pointers? Only when the call is a step of a recursion (caller and callee
+    /// in one cycle of the call graph: a recursive call on `p + 8`), or when it is the
+    /// callee's only call (a loop calling a helper that returns `p + 8`). A parameter of a
+    /// function called from several places stands for several different pointers: one
+    /// class for all of them would make `&s.f[1]` passed at one call and `&s.f[2]` at
+    /// another look like `s` walking in steps of 8 (odeint's `boost::array<double, 1>`
+    /// members of one stepper object, each handed to the same `operator[]`), and the
+    /// whole object would be read as an array of one element type.
+    fn call_may_walk(&self, i: Value, callee: Value) -> bool {
+        let caller = i.parent_function();
+        if let (Some(a), Some(b)) = (self.recursive.get(&caller), self.recursive.get(&callee)) {
+            if a == b {
+                return true;
+            }
+        }
+        let mut calls = callee.users().into_iter().filter(|u| {
+            matches!(u.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke))
+                && u.called_function() == Some(callee)
+        });
+        calls.next().is_some() && calls.next().is_none()
     }
 
     /// Linked pointers (parameters of a clone and of its original, pointers passed
@@ -370,7 +445,20 @@ impl Engine {
 
     /// A load (`val` = the load) or store (`val` = the stored value) through `ptr`.
     fn access(&mut self, inst: Value, ptr: Value, val: Value) {
-        let v = self.value_tree(val);
+        let mut v = self.value_tree(val);
+        if inst == val {
+            if let Some(lanes) = lanes::demanded_lanes(val) {
+                // A loaded vector's dead lanes say nothing about the memory under them.
+                let size = layout::alloc_size_of(self.m, val.ty().element_type()).unwrap_or(1);
+                let mut kept = TypeTree::new();
+                for (k, b) in v.iter() {
+                    if k >= 0 && lanes.get((k as u64 / size.max(1)) as usize) == Some(&true) {
+                        kept.insert(k, b);
+                    }
+                }
+                v = kept;
+            }
+        }
         self.access_value(ptr, val, &v);
         let kind = self.m.context().md_kind("tbaa");
         if let Some(tag) = inst.metadata(kind) {
@@ -417,6 +505,14 @@ impl Engine {
             }
         }
         self.learn_val(val, &to_val);
+        // A pointer moved through memory: what it points to is what the memory's pointer
+        // at offset 0 points to (the struct that held it knows, the value's uses know).
+        if val.ty().kind() == TypeKind::Pointer {
+            self.learn_ptr(val, &mem.inner(0));
+            let mut back = TypeTree::new();
+            back.insert_inner(0, &self.pointee(val));
+            self.learn_ptr(ptr, &back);
+        }
     }
 
     fn gep(&mut self, g: Value) {
@@ -442,6 +538,7 @@ impl Engine {
                 off = GepOffset {
                     constant: off.constant,
                     stride: Some(p),
+                    bounded: None,
                 };
             }
         }
@@ -477,22 +574,70 @@ impl Engine {
                         back.insert(n.rem_euclid(s as i64), b);
                     }
                 }
+                back.merge(&pg.inner_remapped(|k| {
+                    let n = k + off.constant;
+                    match (k, base_stride) {
+                        (-1, _) if off.constant == 0 => Some(-1),
+                        (-1, _) if off.constant > 0 => Some(off.constant),
+                        (-1, Some(_)) => Some(-1),
+                        (-1, None) => None,
+                        _ if n >= 0 => Some(n),
+                        (_, Some(s)) => Some(n.rem_euclid(s as i64)),
+                        _ => None,
+                    }
+                }));
                 self.learn_ptr(base, &back);
             }
             Some(s) if s > 1 && s < super::MAX_OFFSET as u64 => {
                 let s = s as i64;
+                // An index into an array inside the base reaches only that array's bytes.
+                let region = off
+                    .bounded
+                    .filter(|&(lo, hi)| lo >= 0 && hi <= super::MAX_OFFSET && lo < hi);
+                let inside = |j: i64| region.is_none_or(|(lo, hi)| (lo..hi).contains(&j));
                 let mut fwd = TypeTree::new();
                 for (j, b) in pb.iter() {
-                    fwd.insert(
-                        if j == -1 {
-                            -1
-                        } else {
-                            (j - off.constant).rem_euclid(s)
-                        },
-                        b,
-                    );
+                    if j == -1 {
+                        fwd.insert(-1, b);
+                    } else if inside(j) {
+                        fwd.insert((j - off.constant).rem_euclid(s), b);
+                    }
                 }
+                fwd.merge(&pb.inner_remapped(|j| match j {
+                    -1 => Some(-1),
+                    _ if inside(j) => Some((j - off.constant).rem_euclid(s)),
+                    _ => None,
+                }));
                 self.learn_ptr(g, &fwd);
+                if let Some((lo, hi)) = region {
+                    // Back: each element's facts at every element of the array, nothing
+                    // before or after it.
+                    let mut back = TypeTree::new();
+                    for (k, b) in pg.iter() {
+                        for x in lo..hi {
+                            let hit = if k == -1 {
+                                (x - lo) % s == 0
+                            } else {
+                                x.rem_euclid(s) == (k + off.constant).rem_euclid(s)
+                            };
+                            if hit {
+                                back.insert(x, b);
+                            }
+                        }
+                    }
+                    for x in lo..hi {
+                        back.merge(&pg.inner_remapped(|k| {
+                            let hit = if k == -1 {
+                                (x - lo) % s == 0
+                            } else {
+                                x.rem_euclid(s) == (k + off.constant).rem_euclid(s)
+                            };
+                            hit.then_some(x)
+                        }));
+                    }
+                    self.learn_ptr(base, &back);
+                    return;
+                }
                 let mut every = BaseType::Unknown;
                 let mut per_element = TypeTree::new();
                 for (k, b) in pg.iter() {
@@ -513,6 +658,13 @@ impl Engine {
                     per_element
                 };
                 back.insert(-1, every);
+                back.merge(&pg.inner_remapped(|k| match k {
+                    -1 => Some(-1),
+                    _ => match (k + off.constant).rem_euclid(s) {
+                        0 if uniform => Some(-1),
+                        n => Some(n),
+                    },
+                }));
                 self.learn_ptr(base, &back);
             }
             Some(_) => {
@@ -520,9 +672,20 @@ impl Engine {
                 if let Some((-1, b)) = pb.iter().find(|(k, _)| *k == -1) {
                     self.learn_ptr(g, &TypeTree::single(-1, b));
                 }
+                self.learn_ptr(g, &pb.inner_remapped(|k| (k == -1).then_some(-1)));
+                // Back: the base is taken for an array of such elements (a matrix row
+                // `p + i * rowlen`, a tape buffer at `data + used`), except when the offset
+                // is the `this` adjustment of a C++ member-function pointer: a byte offset
+                // to a base-class subobject, not an index (its dead virtual branch loads
+                // a vtable pointer there, which would make the whole object pointers).
+                let adjusts = g
+                    .operands()
+                    .into_iter()
+                    .skip(1)
+                    .any(is_member_pointer_adjustment);
                 let mut kinds = pg.iter().map(|(_, b)| b);
                 if let Some(first) = kinds.next() {
-                    if kinds.all(|b| b == first) {
+                    if !adjusts && kinds.all(|b| b == first) {
                         self.learn_ptr(base, &TypeTree::single(-1, first));
                     }
                 }

@@ -118,9 +118,104 @@ pub(super) fn type_tree(m: Module, ty: Type, ints_are_integer: bool) -> TypeTree
         };
     }
     if ints_are_integer {
+        for off in byte_fields(m, ty) {
+            tree.insert(off, BaseType::Integer);
+        }
         mark_padding(m, ty, &leaves, &mut tree);
     }
-    tree
+    let unions = union_ranges(m, ty);
+    if unions.is_empty() {
+        return tree;
+    }
+    let mut out = TypeTree::new();
+    for (off, b) in tree.iter() {
+        if off == -1 || !unions.iter().any(|&(lo, hi)| (lo..hi).contains(&off)) {
+            out.insert(off, b);
+        }
+    }
+    out
+}
+
+/// The byte ranges of C/C++ unions inside `ty` (clang names their IR types `union.*`):
+/// a union's IR type is the layout of *one* member (the most aligned, then largest), so
+/// it says nothing about what the bytes hold — `std::function`'s `_Any_data` is
+/// `{ {i64, i64} }` (a member-function pointer member) and holds the captures of a
+/// lambda, doubles included.
+fn union_ranges(m: Module, ty: Type) -> Vec<(i64, i64)> {
+    fn walk(m: Module, ty: Type, base: i64, out: &mut Vec<(i64, i64)>) {
+        if base >= MAX_OFFSET || !is_sized(ty) {
+            return;
+        }
+        match ty.kind() {
+            TypeKind::Struct => {
+                if ty.struct_name().is_some_and(|n| n.starts_with("union.")) {
+                    out.push((base, base + m.alloc_size(ty) as i64));
+                    return;
+                }
+                for (i, f) in ty.struct_fields().into_iter().enumerate() {
+                    let off = m.field_offset(ty, i as u32) as i64;
+                    walk(m, f, base + off, out);
+                }
+            }
+            TypeKind::Array => {
+                let e = ty.element_type();
+                if e.kind() != TypeKind::Struct {
+                    return;
+                }
+                let stride = m.alloc_size(e).max(1) as i64;
+                for i in 0..ty.array_len().min(MAX_OFFSET as u64) as i64 {
+                    walk(m, e, base + i * stride, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(m, ty, 0, &mut out);
+    out
+}
+
+/// Offsets of the one-byte integer *fields* of declared storage: `i8`/`i1` members of a
+/// struct (a C++ `bool`, a `char`, the byte clang gives an empty member or empty base such
+/// as odeint's `array_algebra`), as opposed to the elements of `[N x i8]` arrays, which are
+/// untyped byte buffers (`std::aligned_storage`, a union's padding) and stay `Unknown`.
+/// A byte field never holds (part of) a float: no float type is one byte wide, and clang
+/// lays out a union as its most aligned (then largest) member, so a lone `i8` member
+/// stands for a union only when every member is a byte. Without this fact, an `i64` that
+/// SROA or the ABI's struct coercion (`{i64, double}` for `{bool, bool, double}` passed
+/// by value) loads over such fields would be ambiguous.
+fn byte_fields(m: Module, ty: Type) -> Vec<i64> {
+    fn walk(m: Module, ty: Type, base: i64, in_struct: bool, out: &mut Vec<i64>) {
+        if base >= MAX_OFFSET || !is_sized(ty) {
+            return;
+        }
+        match ty.kind() {
+            TypeKind::Struct => {
+                for (i, f) in ty.struct_fields().into_iter().enumerate() {
+                    let off = m.field_offset(ty, i as u32) as i64;
+                    walk(m, f, base + off, true, out);
+                }
+            }
+            TypeKind::Array => {
+                let e = ty.element_type();
+                if e.kind() != TypeKind::Struct {
+                    return;
+                }
+                let stride = m.alloc_size(e).max(1) as i64;
+                for i in 0..ty.array_len().min(MAX_OFFSET as u64) as i64 {
+                    if base + i * stride >= MAX_OFFSET {
+                        break;
+                    }
+                    walk(m, e, base + i * stride, false, out);
+                }
+            }
+            TypeKind::Int(w) if in_struct && w <= 8 => out.push(base),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(m, ty, 0, false, &mut out);
+    out
 }
 
 /// Declared storage (a stack slot or global of a struct type): the padding between and
@@ -161,6 +256,13 @@ fn mark_padding(m: Module, ty: Type, leaves: &[(i64, Type)], tree: &mut TypeTree
 pub(super) struct GepOffset {
     pub constant: i64,
     pub stride: Option<u64>,
+    /// When every variable index selects an element of an array *inside* the source
+    /// type (`gep [4 x double], p, 0, i`, `gep %S, p, 0, 2, i`, not pointer arithmetic
+    /// `gep double, p, i`): the byte range `[lo, hi)` of that array, relative to the base.
+    /// C and C++ index arrays within their bounds, so the GEP reaches only those bytes
+    /// (odeint's `boost::array<double, 1>` member inside a stepper object is `[1 x double]`
+    /// at one offset, not "doubles from here on").
+    pub bounded: Option<(i64, i64)>,
 }
 
 /// Decomposes a scalar-pointer GEP (instruction or constant expression). `None` for vector
@@ -172,6 +274,9 @@ pub(super) fn gep_offset(m: Module, gep: Value) -> Option<GepOffset> {
     let mut ty = gep.gep_source_type();
     let mut constant: i64 = 0;
     let mut stride: Option<u64> = None;
+    // `Some(None)`: the pointer-level index is variable (unbounded); `Some(Some(r))`: the
+    // first variable index is into the array at byte range `r`.
+    let mut region: Option<Option<(i64, i64)>> = None;
     let mut add_var = |mult: u64| {
         stride = Some(match stride {
             None => mult,
@@ -188,7 +293,10 @@ pub(super) fn gep_offset(m: Module, gep: Value) -> Option<GepOffset> {
             let size = alloc_size_of(m, ty)? as i64;
             match idx.const_int_value() {
                 Some(c) => constant = constant.checked_add(c.checked_mul(size)?)?,
-                None => add_var((size as u64).saturating_mul(index_multiplier(idx))),
+                None => {
+                    region = Some(None);
+                    add_var((size as u64).saturating_mul(index_multiplier(idx)))
+                }
             }
             continue;
         }
@@ -203,17 +311,30 @@ pub(super) fn gep_offset(m: Module, gep: Value) -> Option<GepOffset> {
                 ty = fields[c as usize];
             }
             TypeKind::Array | TypeKind::Vector => {
+                let parent = ty;
                 ty = ty.element_type();
                 let size = alloc_size_of(m, ty)? as i64;
                 match idx.const_int_value() {
                     Some(c) => constant = constant.checked_add(c.checked_mul(size)?)?,
-                    None => add_var((size as u64).saturating_mul(index_multiplier(idx))),
+                    None => {
+                        if region.is_none() && parent.kind() == TypeKind::Array {
+                            let len = (parent.array_len() as i64).checked_mul(size)?;
+                            region = Some(Some((constant, constant.checked_add(len)?)));
+                        } else if region.is_none() {
+                            region = Some(None);
+                        }
+                        add_var((size as u64).saturating_mul(index_multiplier(idx)))
+                    }
                 }
             }
             _ => return None,
         }
     }
-    Some(GepOffset { constant, stride })
+    Some(GepOffset {
+        constant,
+        stride,
+        bounded: region.flatten(),
+    })
 }
 
 /// A known constant factor of an index (`shl x, 3` → 8, `mul x, 24` → 24, else 1), so

@@ -35,6 +35,25 @@ define void @geps(ptr %s, i64 %i, i32 %j) {
   ret void
 }
 
+; odeint's euler stepper: an empty base's byte, a bool inside a member struct, then a
+; boost::array<double, 1>; and a byte buffer (std::aligned_storage-like).
+%E = type { i8, %R, { [1 x double] } }
+%R = type { i8 }
+%Buf = type { [16 x i8] }
+%Objs = type { [2 x %R] }
+; std::function: type-erased storage (a union laid out as a member-function pointer),
+; the manager pointer, and a double after it.
+%union.any = type { { i64, i64 } }
+%Fn = type { %union.any, ptr, double }
+
+define void @bytes() {
+  %e = alloca %E
+  %buf = alloca %Buf
+  %objs = alloca %Objs
+  %fn = alloca %Fn
+  ret void
+}
+
 define void @tbaa(ptr %s, ptr %t) {
   %d = getelementptr %S, ptr %s, i64 0, i32 1
   %x = load double, ptr %d, align 8, !tbaa !6
@@ -126,6 +145,34 @@ fn type_trees_and_leaves() {
         // An array of one scalar is that scalar at every offset.
         let arr = m.context().array_type(m.context().f64(), 1000);
         assert_eq!(type_tree(m, arr, true).to_string(), "{[-1]:Double}");
+    });
+}
+
+#[test]
+fn byte_fields_are_integers_byte_buffers_are_not() {
+    with_module(|m| {
+        let ty = |name: &str| inst(m, "bytes", name).allocated_type();
+        let e = type_tree(m, ty("e"), true);
+        assert_eq!((e.get(0), e.get(1)), (Integer, Integer), "byte fields");
+        assert_eq!((e.get(2), e.get(4)), (Integer, Integer), "padding");
+        assert_eq!(e.get(8), Double);
+        let b = type_tree(m, ty("buf"), true);
+        assert_eq!(b.get(0), Unknown, "a [16 x i8] member is untyped storage");
+        let o = type_tree(m, ty("objs"), true);
+        assert_eq!(
+            (o.get(0), o.get(1)),
+            (Integer, Integer),
+            "structs in an array"
+        );
+        // Loaded values: no claim.
+        assert_eq!(type_tree(m, ty("e"), false).get(0), Unknown);
+        // A union's IR type is one member's layout: no claim about its bytes.
+        let f = type_tree(m, ty("fn"), true);
+        assert_eq!(
+            (f.get(0), f.get(4), f.get(8), f.get(12)),
+            (Unknown, Unknown, Unknown, Unknown)
+        );
+        assert_eq!((f.get(16), f.get(24)), (Pointer, Double));
     });
 }
 

@@ -31,6 +31,7 @@ use std::collections::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::{carries_fp, is_int_carrier_type, Activity, ArgActivity};
 use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_analysis::types::BaseType;
 use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
 
 /// One problem found in the body.
@@ -85,7 +86,7 @@ pub(crate) fn check_body(
         .map(|(p, _)| p)
         .collect();
     for &i in &insts {
-        constant_pointer_stored(i, act, &const_params, &mut out);
+        constant_pointer_stored(i, act, types, &const_params, &mut out);
         floats_in_integers_across_call(i, act, &mut out);
     }
     out
@@ -164,9 +165,16 @@ fn returns_float_bits(g: Value) -> bool {
 
 /// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
 /// computed from one) and `%slot` memory with a shadow.
+///
+/// Not when the constant memory holds no data a derivative could need: type analysis
+/// knows it and finds only integers there (a C++ functor without members, such as an
+/// ODE right-hand side `struct rhs { void operator()(...) const; }` whose one byte
+/// is padding, held by reference in odeint's `calculate_stage`). A pointer read back
+/// with a null shadow then only ever reaches integers, which have no shadow to read.
 fn constant_pointer_stored(
     i: Value,
     act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
     out: &mut Vec<Finding>,
 ) {
@@ -178,8 +186,28 @@ fn constant_pointer_stored(
         return;
     }
     let base = base_object(v);
-    if !const_params.contains(&base) || is_parallel_capture(base_object(p)) {
+    if !const_params.contains(&base) || ferrozyme_analysis::activity::is_empty_object_param(v) {
         return;
+    }
+    let pointee = types.pointee_tree(base);
+    if !pointee.is_empty() && pointee.iter().all(|(_, b)| b == BaseType::Integer) {
+        return;
+    }
+    match parallel_capture(p) {
+        Capture::No => {}
+        Capture::Safe => return,
+        Capture::Unsafe => {
+            out.push(Finding {
+                kind: DiagKind::UnsupportedInstruction,
+                at: i,
+                msg: format!(
+                    "mismatched activity: {}, which has no shadow, is handed to an OpenMP parallel region in memory that has one (the region reads floating-point data through it or writes it, or the memory also holds differentiated data); derivatives would be added through its missing shadow",
+                    describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+                ),
+                help: "pass that argument with enzyme_dup and a zero-initialised shadow buffer (its adjoint is then simply not used)",
+            });
+            return;
+        }
     }
     out.push(Finding {
         kind: DiagKind::UnsupportedInstruction,
@@ -192,31 +220,48 @@ fn constant_pointer_stored(
     });
 }
 
-/// Is `slot` a stack slot (or struct of slots) handed to an OpenMP parallel region
-/// (`__kmpc_fork_call`)? The parallel transform gives captured variables their own
-/// shadows (`crate::parallel::openmp`), and a constant pointer captured there keeps a
-/// null shadow that the region's derivative never writes through (tests/openmp/04, 06).
-fn is_parallel_capture(slot: Value) -> bool {
+/// Whether the memory a constant pointer is stored into is handed to an OpenMP region.
+enum Capture {
+    /// Not memory handed to a parallel region.
+    No,
+    /// A field of a struct of captures (flang) the region only reads integers through.
+    Safe,
+    /// A captured slot with a shadow (a slot the region only reads gets one only when
+    /// it also holds differentiated data: `ferrozyme_analysis::captures`), or a field the
+    /// region reads floats (or further pointers) through.
+    Unsafe,
+}
+
+/// Is `p` (shadowed memory a constant pointer is stored into) a stack slot, or a field
+/// of a struct of slots, handed to an OpenMP parallel region (`__kmpc_fork_call`)? A
+/// slot clang hands a region that only reads it has no shadow unless it also holds
+/// differentiated data (`ferrozyme_analysis::captures`; tests/openmp/04, 09), so a
+/// shadowed one is unsafe: pointers read from it, in the caller or the region, would
+/// have the null shadow. A field of flang's struct of captures keeps the constant
+/// pointer's null shadow, safe when the region only reads integers through it
+/// (tests/openmp/06: `n`), unsafe when it reads floats (its adjoints would go through
+/// the null shadow: tests/errors/openmp_fortran_const_array.ll).
+fn parallel_capture(p: Value) -> Capture {
+    use crate::parallel::openmp;
+    let slot = base_object(p);
     if slot.opcode() != Some(Opcode::LLVMAlloca) {
-        return false;
+        return Capture::No;
     }
-    let mut work = vec![(slot, 0u32)];
-    while let Some((v, depth)) = work.pop() {
-        for u in v.users() {
-            match u.opcode() {
-                Some(Opcode::LLVMCall)
-                    if ferrozyme_analysis::calls::parallel_callee(u).is_some() =>
-                {
-                    return true
-                }
-                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast) if depth < 2 => {
-                    work.push((u, depth + 1))
-                }
-                _ => {}
-            }
-        }
+    let forked = slot.users().into_iter().any(|u| {
+        u.opcode() == Some(Opcode::LLVMCall)
+            && ferrozyme_analysis::calls::parallel_callee(u).is_some()
+    });
+    if !forked {
+        return Capture::No;
     }
-    false
+    let safe = p != slot
+        && openmp::constant_offset(p)
+            .is_some_and(|(s, off)| s == slot && openmp::field_reads_integers_only(slot, off));
+    if safe {
+        Capture::Safe
+    } else {
+        Capture::Unsafe
+    }
 }
 
 /// Does `v` depend on differentiable inputs? The activity the transforms use is

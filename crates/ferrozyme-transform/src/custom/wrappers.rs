@@ -531,8 +531,16 @@ pub(crate) fn synthesize_forward(
         && !ret.is_void()
         && same_shape(fret.struct_fields()[0], ret)
         && same_shape(fret.struct_fields()[1], ret);
-    let tangent_only = !pair && !ret.is_void() && same_shape(fret, ret);
-    if !ret.is_void() && !pair && !tangent_only {
+    // `struct { float primal; float tangent; }` comes back as one `<2 x float>` (the
+    // x86-64 ABI): the float BLAS rules' forward derivatives (`sdot`, `snrm2`) were
+    // refused for it (difftest's `blas` feature in forward mode).
+    let lanes = !pair
+        && !ret.is_void()
+        && fret.kind() == ferrozyme_llvm::TypeKind::Vector
+        && fret.vector_len() == 2
+        && fret.element_type() == ret;
+    let tangent_only = !pair && !lanes && !ret.is_void() && same_shape(fret, ret);
+    if !ret.is_void() && !pair && !lanes && !tangent_only {
         return Err(err(
             func,
             format!(
@@ -557,6 +565,10 @@ pub(crate) fn synthesize_forward(
         if pair {
             primal.get_or_insert_with(|| b.extract_value(r, 0));
             tangents.push(coerce(&b, b.extract_value(r, 1), ret));
+        } else if lanes {
+            let i32t = ctx.i32();
+            primal.get_or_insert_with(|| b.extract_element(r, i32t.const_int(0)));
+            tangents.push(b.extract_element(r, i32t.const_int(1)));
         } else if tangent_only {
             tangents.push(coerce(&b, r, ret));
         }

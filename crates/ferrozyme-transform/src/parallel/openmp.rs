@@ -30,6 +30,7 @@
 //! in a parallel derivative always runs the atomic one (the `nested.` wrappers): its
 //! team of one shares memory with the other threads of the enclosing team.
 
+use ferrozyme_analysis::calls::parallel_callee;
 use ferrozyme_llvm::{Builder, IntPredicate, Module, Opcode, Type, Value};
 use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
 
@@ -354,4 +355,124 @@ pub fn rev_wrapper(
     b.position_at_end(exit);
     b.ret_void();
     w
+}
+
+// ------------------------------------------------------------ flang's captures
+
+/// The constant byte offset of the address `p` from the object it is computed from
+/// through getelementptrs with constant indices: `(object, offset)`, or `None` when some
+/// index is not constant.
+pub fn constant_offset(p: Value) -> Option<(Value, u64)> {
+    let mut v = p;
+    let mut off: i64 = 0;
+    for _ in 0..8 {
+        if v.opcode() != Some(Opcode::LLVMGetElementPtr) {
+            break;
+        }
+        let m = v.parent_function().parent_module();
+        let mut ty = v.gep_source_type();
+        for k in 1..v.num_operands() {
+            let c = v.operand(k).const_int_value()?;
+            if k == 1 {
+                off += c * m.alloc_size(ty) as i64;
+                continue;
+            }
+            match ty.kind() {
+                ferrozyme_llvm::TypeKind::Struct => {
+                    off += m.field_offset(ty, u32::try_from(c).ok()?) as i64;
+                    ty = *ty.struct_fields().get(c as usize)?;
+                }
+                ferrozyme_llvm::TypeKind::Array => {
+                    ty = ty.element_type();
+                    off += c * m.alloc_size(ty) as i64;
+                }
+                _ => return None,
+            }
+        }
+        v = v.operand(0);
+    }
+    (off >= 0).then_some((v, off as u64))
+}
+
+/// A struct of captured addresses handed to parallel regions (flang's `structArg`): does
+/// every microtask only read integers through the address stored at byte `offset` of it?
+/// Then a constant pointer stored there keeps a null shadow that the region's derivative
+/// never uses (tests/openmp/06: `n`). Reading floats there would add adjoints through
+/// it (a segfault), so the audit refuses that.
+pub fn field_reads_integers_only(slot: Value, offset: u64) -> bool {
+    for u in slot.users() {
+        let Some(micro) = (u.opcode() == Some(Opcode::LLVMCall))
+            .then(|| parallel_callee(u))
+            .flatten()
+        else {
+            continue;
+        };
+        let params = micro.params();
+        for (k, x) in u.call_args().iter().enumerate().skip(3) {
+            if *x != slot {
+                continue;
+            }
+            let Some(p) = params.get(k - 1) else {
+                return false;
+            };
+            if !field_of_param_reads_integers(*p, offset) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+fn field_of_param_reads_integers(p: Value, offset: u64) -> bool {
+    for u in p.users() {
+        let at = match u.opcode() {
+            Some(Opcode::LLVMGetElementPtr) => match constant_offset(u) {
+                Some((_, o)) => o,
+                None => return false,
+            },
+            Some(Opcode::LLVMLoad) => 0,
+            Some(Opcode::LLVMCall) if ferrozyme_analysis::captures::is_marker(u) => continue,
+            _ => return false,
+        };
+        if at != offset {
+            continue;
+        }
+        let loads: Vec<Value> = if u.opcode() == Some(Opcode::LLVMLoad) {
+            vec![u]
+        } else {
+            let users = u.users();
+            if users.iter().any(|l| l.opcode() != Some(Opcode::LLVMLoad)) {
+                return false;
+            }
+            users
+        };
+        if !loads.into_iter().all(reads_integers_only) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Does the code only load integers through the pointer `q` (and addresses computed from
+/// it), storing nothing, calling nothing with it?
+fn reads_integers_only(q: Value) -> bool {
+    let mut work = vec![q];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        if seen.len() > 64 {
+            return false;
+        }
+        for u in v.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMLoad) if u.ty().is_integer() => {}
+                Some(Opcode::LLVMGetElementPtr) if u.operand(0) == v => work.push(u),
+                Some(Opcode::LLVMCall) if ferrozyme_analysis::captures::is_marker(u) => {}
+                _ => return false,
+            }
+        }
+    }
+    true
 }

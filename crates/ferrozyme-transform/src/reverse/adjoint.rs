@@ -544,7 +544,10 @@ impl Gen<'_> {
             match scale(self.fx.m, &self.b, d, e, &env, ty) {
                 // Partials of differentiable arguments have the result's type (integer
                 // arguments such as powi's exponent have structural-zero partials).
-                Ok(c) => self.add_adj(args[k], c),
+                Ok(c) => {
+                    let c = self.strong_zero(i, d, c);
+                    self.add_adj(args[k], c)
+                }
                 Err(msg) => self.report(
                     Some(i),
                     Problem::RuleLowering {

@@ -1,5 +1,11 @@
 //! Reverse of integer operations on floats carried in integers: lane moves of a float
 //! pair packed into an `i64`, and sign-bit tricks on a float's bits.
+//!
+//! Magic-constant seeds (Quake's fast inverse square root `i = 0x5f3759df - (i >> 1)`,
+//! the cube-root seed `i / 3 + K`) are understood too, as Enzyme understands them: the
+//! integer part is an initial guess whose derivative is zero (its result is inactive
+//! in activity analysis: shifts and divisions do not carry a float's derivative), and
+//! the Newton steps that follow in floating point carry the whole derivative.
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -47,6 +53,35 @@ pub(super) fn sign_trick(i: Value) -> Option<SignTrick> {
         Opcode::LLVMOr if k == sign => Some(SignTrick::NegAbs),
         _ => None,
     }
+}
+
+/// A shift or division of a float's bits by a constant whose every user adds the result
+/// to, or subtracts it from, an integer constant: the seed of a magic-constant
+/// approximation (`0x5f3759df - (i >> 1)`, `0x5fe6eb50c7b537a9 - (i >> 1)`,
+/// `i / 3 + 709921077`). Its derivative is zero by design.
+pub(crate) fn magic_seed(i: Value) -> bool {
+    use Opcode::*;
+    let Some(op) = i.opcode() else { return false };
+    if !matches!(op, LLVMLShr | LLVMAShr | LLVMSDiv | LLVMUDiv)
+        || !matches!(i.ty().int_width(), Some(32) | Some(64))
+        || i.operand(1).const_int_value().is_none()
+    {
+        return false;
+    }
+    let users = i.users();
+    !users.is_empty()
+        && users.iter().all(|u| match u.opcode() {
+            Some(LLVMSub) => u.operand(1) == i && u.operand(0).const_int_value().is_some(),
+            Some(LLVMAdd) => {
+                let other = if u.operand(0) == i {
+                    u.operand(1)
+                } else {
+                    u.operand(0)
+                };
+                other.const_int_value().is_some()
+            }
+            _ => false,
+        })
 }
 
 impl Gen<'_> {

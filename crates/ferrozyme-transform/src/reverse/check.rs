@@ -207,7 +207,9 @@ impl Checker<'_> {
         {
             return;
         }
-        let understood = if ferrozyme_analysis::activity::is_lane_op(i) {
+        let understood = if super::bits::magic_seed(i) {
+            true
+        } else if ferrozyme_analysis::activity::is_lane_op(i) {
             let packed = self.fx.act.packed.contains(&i)
                 || i.operands().iter().any(|o| self.fx.act.packed.contains(o));
             let sign_trick = super::bits::sign_trick(i).is_some();

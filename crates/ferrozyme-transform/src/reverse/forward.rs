@@ -235,7 +235,11 @@ impl Gen<'_> {
                         let v = i.operand(0);
                         let addr = i.operand(1);
                         if v.ty().contains_pointer() && self.fx.act.is_shadowed(addr) {
-                            let sv = if v.ty().is_pointer() {
+                            let sv = if ferrozyme_analysis::activity::is_empty_object_param(v)
+                                && !self.fx.act.is_shadowed(v)
+                            {
+                                self.fwd_operand(v)
+                            } else if v.ty().is_pointer() {
                                 self.fwd_shadow(v)
                             } else {
                                 self.lanes[self.lane]
@@ -251,6 +255,21 @@ impl Gen<'_> {
                             }
                             let st = self.b.store(sv, sa);
                             st.set_alignment(i.alignment());
+                        } else if let Some(p) = crate::common::shadows::pointer_as_integer(v) {
+                            // `store i64 (ptrtoint p)`: InstCombine's form of a pointer
+                            // copy (Eigen's Transpose at -O2); the shadow memory gets
+                            // the shadow pointer as the same integer.
+                            if self.fx.act.is_shadowed(p) && self.fx.act.is_shadowed(addr) {
+                                let sp = self.fwd_shadow(p);
+                                let sv = self.b.ptrtoint(sp, v.ty());
+                                let mut sa = self.fwd_shadow(addr);
+                                if let Some(valid) = self.fwd_validity(addr) {
+                                    let slot = self.sup.sink_slot();
+                                    sa = self.b.select(valid, sa, slot);
+                                }
+                                let st = self.b.store(sv, sa);
+                                st.set_alignment(i.alignment());
+                            }
                         }
                     }
                     _ => {}

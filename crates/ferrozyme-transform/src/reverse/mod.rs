@@ -55,6 +55,7 @@ mod memory;
 mod mixed;
 mod parallel;
 mod scaled;
+mod speculated;
 mod state;
 mod tape_home;
 mod values;

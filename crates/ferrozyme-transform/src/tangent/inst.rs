@@ -262,7 +262,22 @@ impl TangentGen<'_> {
         if !self.fx.act.is_shadowed(addr) {
             return;
         }
-        let tv = self.tangent(v);
+        let mut tv = self.tangent(v);
+        if let Some(p) = crate::common::shadows::pointer_as_integer(v) {
+            // `store i64 (ptrtoint p)` (InstCombine's pointer copy): the shadow memory
+            // gets p's shadow as the same integer.
+            if self.fx.act.is_shadowed(p) && !self.needs_tangent(v) {
+                tv = self
+                    .tangent(p)
+                    .into_iter()
+                    .map(|s| self.b.ptrtoint(s, v.ty()))
+                    .collect();
+            }
+        }
+        if ferrozyme_analysis::activity::is_empty_object_param(v) && !self.fx.act.is_shadowed(v) {
+            let pv = self.prim(v);
+            tv = vec![pv; self.width()];
+        }
         let sa = self.tangent(addr);
         let slot = self.sup.sink_slot();
         for l in 0..self.width() {

@@ -29,12 +29,14 @@ impl Engine {
         if callee.is_declaration() {
             return;
         }
-        for (a, p) in args.iter().zip(callee.params()) {
-            self.link(*a, p);
+        for (k, (a, p)) in args.iter().zip(callee.params()).enumerate() {
+            let limit = callee.dereferenceable_bytes(Some(k as u32));
+            self.link_call_edge(*a, p, limit);
         }
         let rets = self.returns.get(&callee).cloned().unwrap_or_default();
+        let limit = callee.dereferenceable_bytes(None);
         for r in rets {
-            self.link(i, r);
+            self.link_call_edge(i, r, limit);
         }
     }
 

@@ -102,3 +102,82 @@ pub(in crate::types) fn stack_slot_links(insts: &[Vec<Value>]) -> Vec<(Value, Va
     }
     out
 }
+
+/// The strongly connected components of the direct-call graph among `funcs`: each
+/// function of a recursive cycle (mutual recursion, or a function calling itself) mapped
+/// to the index of its component; functions on no cycle are absent. Tarjan's algorithm,
+/// iterative.
+pub(in crate::types) fn recursive_components(funcs: &[Value]) -> HashMap<Value, u32> {
+    let ix: HashMap<Value, usize> = funcs.iter().enumerate().map(|(k, &f)| (f, k)).collect();
+    let succs: Vec<Vec<usize>> = funcs
+        .iter()
+        .map(|f| {
+            let mut s: Vec<usize> = f
+                .blocks()
+                .into_iter()
+                .flat_map(|b| b.instructions())
+                .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
+                .filter_map(|i| i.called_function().and_then(|c| ix.get(&c).copied()))
+                .collect();
+            s.sort_unstable();
+            s.dedup();
+            s
+        })
+        .collect();
+    let n = funcs.len();
+    let (mut index, mut low) = (vec![usize::MAX; n], vec![0usize; n]);
+    let mut on_stack = vec![false; n];
+    let (mut stack, mut next, mut comps) = (Vec::new(), 0usize, 0u32);
+    let mut out = HashMap::new();
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut i)) = call.last_mut() {
+            if *i < succs[v].len() {
+                let w = succs[v][*i];
+                *i += 1;
+                if index[w] == usize::MAX {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            call.pop();
+            if let Some(&(u, _)) = call.last() {
+                low[u] = low[u].min(low[v]);
+            }
+            if low[v] != index[v] {
+                continue;
+            }
+            let mut comp = Vec::new();
+            loop {
+                let w = stack.pop().expect("Tarjan stack holds the component");
+                on_stack[w] = false;
+                comp.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            if comp.len() > 1 || succs[v].contains(&v) {
+                for w in comp {
+                    out.insert(funcs[w], comps);
+                }
+                comps += 1;
+            }
+        }
+    }
+    out
+}

@@ -29,7 +29,7 @@ use ferrozyme_llvm::{Opcode, Value};
 
 use super::super::layout;
 use super::super::{BaseType, TypeTree};
-use super::scope::stack_slot_links;
+use super::scope::{self, stack_slot_links};
 use super::{is_trackable, Engine, Item};
 
 /// Rounds over the scope (interprocedural iterations) in one `solve`.
@@ -117,6 +117,12 @@ impl Engine {
                     .collect()
             })
             .collect();
+        // Recursion among the new functions (clones added later call their originals'
+        // callees but are called by nobody, so they join no cycle).
+        let base = self.recursive.values().max().map_or(0, |m| m + 1);
+        for (f, c) in scope::recursive_components(&funcs) {
+            self.recursive.insert(f, base + c);
+        }
         self.periods.begin_batch();
         for body in &bodies {
             for &i in body {
