@@ -1,5 +1,6 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17 -I/usr/include/eigen3
+// IGNORE-O0: needs nested pointee trees in type analysis without nested pointee trees (switched off this stop: too slow on Rust debug builds, see types.rs MAX_DEPTH) cannot type this unoptimized code: cannot-deduce-type
 // Eigen with fixed sizes (issue 16): Eigen::Matrix<double,3,5> times a 5-vector,
 // squaredNorm, and a coefficient-wise cube summed, differentiated in reverse and forward
 // mode. Oracle: analytic (y = A x, f = |y|^2 + sum A_ij^3: df/dA_ij = 2 y_i x_j +

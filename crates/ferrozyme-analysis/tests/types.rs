@@ -224,8 +224,20 @@ fn clang_o2_struct_of_mixed_fields() {
             t.iter().collect::<Vec<_>>(),
             expect.iter().collect::<Vec<_>>()
         );
-        // `step` reads pos[0] and pos[1].
-        assert_eq!(t.inner(24), tree(&[(0, Double), (8, Double)]));
+    });
+}
+
+#[test]
+#[ignore = "nested pointee trees are switched off (types::MAX_DEPTH = 0) until they have a cheaper representation: at depth 1-2 they made the type analysis of Rust debug builds run for more than 10 minutes"]
+fn clang_o2_struct_pointer_field_leads_to_doubles() {
+    with_module("mixed_struct.ll", |m| {
+        let g = func(m, "step");
+        let ta = TypeAnalysis::run(m, g);
+        // `step` reads pos[0] and pos[1] through the pointer at offset 24.
+        assert_eq!(
+            ta.pointee_tree(g.params()[0]).inner(24),
+            tree(&[(0, Double), (8, Double)])
+        );
     });
 }
 
