@@ -6,7 +6,7 @@
  * builds each file with several compilers and starts the binaries as
  *
  *   prog INPUT [--measure primal,grad,hand] [--min-time S] [--nruns N]
- *              [--time-limit S] [--data DIR]
+ *              [--time-limit S] [--data DIR] [--dump FILE]
  *
  * and reads these lines from stdout:
  *
@@ -49,6 +49,7 @@ extern double __enzyme_autodiff_d(void *, ...);
 typedef struct {
   const char *input;   /* file path or size, benchmark specific */
   const char *data;    /* root of the ADBench data (reference values) */
+  const char *dump;    /* --dump FILE: write the objective and gradient there (GMM) */
   int primal, grad, hand;
   double min_time, time_limit;
   int nruns;
@@ -57,7 +58,7 @@ typedef struct {
 static void bench_usage(const char *prog) {
   fprintf(stderr,
           "usage: %s INPUT [--measure primal,grad,hand] [--min-time S] [--nruns N]\n"
-          "          [--time-limit S] [--data DIR]\n",
+          "          [--time-limit S] [--data DIR] [--dump FILE]\n",
           prog);
   exit(2);
 }
@@ -87,6 +88,8 @@ static bench_opts bench_parse(int argc, char **argv) {
       o.time_limit = atof(argv[++i]);
     } else if (!strcmp(a, "--data") && more) {
       o.data = argv[++i];
+    } else if (!strcmp(a, "--dump") && more) {
+      o.dump = argv[++i];
     } else if (a[0] == '-') {
       bench_usage(argv[0]);
     } else {
