@@ -18,6 +18,7 @@ builds incrementally there: the first build compiles the proc-macro crates, abou
 20-40 s). Build time against plain cargo: bench/rust_build_time.sh.
 """
 
+import glob
 import os
 import subprocess
 import sys
@@ -65,7 +66,10 @@ def build(runner, rb, logf, timed, log):
     env.pop("RUSTFLAGS", None)
     env.pop("CARGO_ENCODED_RUSTFLAGS", None)
     dt, ok, why = timed(cmd, logf, BUILD_TIMEOUT, env=env)
-    exe = os.path.join(target, "release", rb.binary)
+    # cargo ferrozyme builds for an explicit --target <host>: target/<triple>/release
+    found = [p for p in glob.glob(os.path.join(target, "*", "release", rb.binary)) +
+             [os.path.join(target, "release", rb.binary)] if os.path.isfile(p)]
+    exe = max(found, key=os.path.getmtime) if found else os.path.join(target, "release", rb.binary)
     if not ok or not os.path.exists(exe):
         return None, None, why or "no binary %s" % exe
     return exe, dt, None

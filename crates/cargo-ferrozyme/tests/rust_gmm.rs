@@ -56,7 +56,17 @@ fn build_rust(root: &Path) -> PathBuf {
             .env_remove("FERROZYME_LINKER_MODE"),
         "cargo ferrozyme build --release (examples/rust-gmm)",
     );
-    target.join("release").join("rust-gmm")
+    // `cargo ferrozyme` builds for an explicit `--target <host>`: the binary is in
+    // `target/<triple>/release`; the newest one found.
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&target)
+        .expect("the target directory")
+        .filter_map(|e| Some(e.ok()?.path().join("release").join("rust-gmm")))
+        .filter(|p| p.is_file())
+        .collect();
+    found.sort_by_key(|p| p.metadata().and_then(|m| m.modified()).ok());
+    found
+        .pop()
+        .unwrap_or_else(|| panic!("no rust-gmm binary under {}", target.display()))
 }
 
 /// The C benchmark, built by `ferrozyme cc` with the benchmark suite's flags.
