@@ -16,6 +16,10 @@ boost odeint benchmarks, use `ferrozyme c++`, clang++-22 and the C++ baseline):
                 clang-22 replaced by clang++-22)
     clang       clang-22 FLAGS -c (clang++-22 for C++), only to time the compile
 
+Rust rows (bench/rust_bench.py): gmm-rust, examples/rust-gmm built with `cargo ferrozyme
+build --release`, run right after the C GMM on the same inputs, checked against the C
+gradient and finite differences, its gradient/primal printed beside C's.
+
 Environment: FERROZYME (the ferrozyme binary; default target/release/ferrozyme, built
 with cargo when missing), FERROZYME_BENCH_DATA (ADBench data, default
 /work/shared/data/adbench), FERROZYME_BENCH_BASELINE_CC, FERROZYME_BENCH_BASELINE_CXX,

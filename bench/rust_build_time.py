@@ -92,7 +92,8 @@ def measure(crate, reps, tmp):
             target = os.path.join(tmp, "%s-%s-%d" % (os.path.basename(crate), key, rep))
             shutil.rmtree(target, ignore_errors=True)
             for kind in ("cold", "incremental"):
-                tfile = os.path.join(tmp, "timings-%s-%s-%d" % (key, kind, rep))
+                tfile = os.path.join(tmp, "timings-%s-%s-%s-%d" % (
+                    os.path.basename(crate), key, kind, rep))
                 if kind == "incremental":
                     os.utime(src)  # touch the main source
                 wall, cpu = build(crate, ad, target, tfile)

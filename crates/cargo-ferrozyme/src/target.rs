@@ -6,7 +6,7 @@
 //! compiled to bitcode, and their link becomes a link-time compilation of all of `syn`
 //! in one thread: on a cold build of `examples/rust-gmm` that link took 3-5 s, the
 //! plain build's whole compile of `syn` about 3.7 s on two cores, and the build as a
-//! whole was 2.0 times the plain one (1.3 times with this module).
+//! whole was 2.0 times the plain one (1.2-1.3 times with this module).
 //!
 //! With an explicit `--target`, cargo gives `RUSTFLAGS` only to the crates built for the
 //! target; what runs on the host at build time is compiled as by plain cargo (native
