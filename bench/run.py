@@ -16,6 +16,10 @@ boost odeint benchmarks, use `ferrozyme c++`, clang++-22 and the C++ baseline):
                 clang-22 replaced by clang++-22)
     clang       clang-22 FLAGS -c (clang++-22 for C++), only to time the compile
 
+Rust rows (bench/rust_bench.py): gmm-rust, examples/rust-gmm built with `cargo ferrozyme
+build --release`, run right after the C GMM on the same inputs, checked against the C
+gradient and finite differences, its gradient/primal printed beside C's.
+
 Environment: FERROZYME (the ferrozyme binary; default target/release/ferrozyme, built
 with cargo when missing), FERROZYME_BENCH_DATA (ADBench data, default
 /work/shared/data/adbench), FERROZYME_BENCH_BASELINE_CC, FERROZYME_BENCH_BASELINE_CXX,
@@ -49,6 +53,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+import rust_bench  # bench/rust_bench.py: the Rust rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -214,15 +220,17 @@ def ensure_boost():
                  "--filter)" % ODEINT_HEADER)
 
 
-def timed(cmd, logf, timeout=None):
-    """Runs cmd; returns (seconds, ok, why): why is None on success, else the first
-    error line of the output (or the timeout).  Output goes to the open log file."""
+def timed(cmd, logf, timeout=None, env=None):
+    """Runs cmd (in `env`, default this process's environment); returns (seconds, ok,
+    why): why is None on success, else the first error line of the output (or the
+    timeout).  Output goes to the open log file."""
     logf.write("$ " + " ".join(shlex.quote(c) for c in cmd) + "\n")
     logf.flush()
     t0 = time.perf_counter()
     why = None
     try:
-        r = subprocess.run(cmd, stdout=logf, stderr=subprocess.STDOUT, timeout=timeout)
+        r = subprocess.run(cmd, stdout=logf, stderr=subprocess.STDOUT, timeout=timeout,
+                           env=env)
         ok = r.returncode == 0
         if not ok:
             why = "exit status %d" % r.returncode
@@ -321,6 +329,7 @@ class Runner:
         os.makedirs(self.build, exist_ok=True)
         os.makedirs(self.logs, exist_ok=True)
         self.rows = []      # per input
+        self.c_dumps = {}   # C benchmark -> input -> (--dump file, times) for Rust rows
         self.compiles = []  # per benchmark
 
     def fail(self, msg):
@@ -371,22 +380,23 @@ class Runner:
         return (exe if ok else None), best, (None if ok else "link: %s" % why)
 
     # ---- running -------------------------------------------------------------
-    def run_binary(self, exe, inp, measure, logpath):
-        """Runs one benchmark binary `repeat` times (separate processes); returns the
-        minimum time per measure, whether every run passed its checks, and the failures."""
+    def run_binary(self, exe, inp, measure, logpath, extra=()):
+        """Runs one benchmark binary `repeat` times (separate processes), with the extra
+        arguments `extra`; returns the minimum time per measure, whether every run passed
+        its checks, and the failures."""
         all_times, all_bad = {}, []
         for k in range(self.repeat):
             path = logpath if k == 0 else logpath[:-4] + ".run%d.log" % (k + 1)
-            times, ok, bad = self.run_binary_once(exe, inp, measure, path)
+            times, ok, bad = self.run_binary_once(exe, inp, measure, path, extra)
             if not ok:
                 return times, False, bad
             for m, t in times.items():
                 all_times[m] = min(t, all_times.get(m, t))
         return all_times, True, all_bad
 
-    def run_binary_once(self, exe, inp, measure, logpath):
+    def run_binary_once(self, exe, inp, measure, logpath, extra=()):
         """Runs one benchmark binary once; returns (times dict, ok, failures)."""
-        cmd = [exe, inp, "--measure", measure] + self.timing
+        cmd = [exe, inp, "--measure", measure] + self.timing + list(extra)
         limit = self.mem_limit
         def cap_memory():
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -440,12 +450,33 @@ class Runner:
             inps = [i for i in inps if i not in missing]
             if inps:
                 plan.append((name, src, inps, has_hand))
+        # Rust versions (bench/rust_bench.py): the inputs of their C benchmark
+        rust_plan = []
+        for rb in rust_bench.RUST_BENCHES:
+            inputs = next(b[2] for b in BENCHES if b[0] == rb.c_name)
+            inps = [i for i in inputs(self.quick) if os.path.exists(i) and
+                    self.filter.search(rb.name + "/" + short_input(i))]
+            if inps:
+                rust_plan.append((rb, inps))
+                self.c_dumps[rb.c_name] = {}  # the C runs write their results for it
         if any(is_cxx(src) for _, src, _, _ in plan):
             ensure_boost()  # before any benchmark runs: a missing boost stops the run here
             self.clangxx = find_clangxx()
         for name, src, inps, has_hand in plan:
             self.bench(name, os.path.join(HERE, "src", src), inps, has_hand)
+            for rb, rinps in rust_plan:
+                if rb.c_name == name:
+                    self.bench_rust(rb, rinps)
+        for rb, rinps in rust_plan:
+            if rb.c_name not in (p[0] for p in plan):
+                self.bench_rust(rb, rinps)
         self.summary(time.perf_counter() - t_start)
+
+    def bench_rust(self, rb, inputs):
+        helpers = {"log": log, "timed": timed, "short_input": short_input,
+                   "fmt_time": fmt_time, "fmt_ratio": fmt_ratio, "ratio": ratio,
+                   "safe": lambda t: re.sub(r"[^A-Za-z0-9_.-]", "_", t)}
+        rust_bench.bench_rust(self, rb, inputs, self.c_dumps.get(rb.c_name, {}), helpers)
 
     def bench(self, name, src, inputs, has_hand):
         log("")
@@ -493,7 +524,14 @@ class Runner:
                         row["status"] = "build-failed"
                     continue
                 logpath = os.path.join(self.logs, "%s_%s_%s.log" % (name, safe, v))
-                times, ok, bad = self.run_binary(exes[v], inp, measure, logpath)
+                extra = []
+                if v == "ferrozyme" and name in self.c_dumps:
+                    # its objective and gradient for the Rust version (bench/rust_bench.py)
+                    rb = next(r for r in rust_bench.RUST_BENCHES if r.c_name == name)
+                    extra = ["--dump", rust_bench.dump_path(self, rb, safe)]
+                times, ok, bad = self.run_binary(exes[v], inp, measure, logpath, extra)
+                if extra and ok:
+                    self.c_dumps[name][inp] = (extra[1], times)
                 # The odeint Ref builds keep ~2 KB (Euler) to ~10 KB (RK4) of tape per
                 # step (AD before inlining: every template layer's call has its tape):
                 # at the large N of full mode they exceed the memory cap or the time
@@ -544,7 +582,8 @@ class Runner:
     # ---- summary ---------------------------------------------------------------
     def per_bench(self):
         out = []
-        for name, _, _, _, _ in BENCHES:
+        names = [b[0] for b in BENCHES] + [rb.name for rb in rust_bench.RUST_BENCHES]
+        for name in names:
             rows = [r for r in self.rows if r["benchmark"] == name]
             comp = [c for c in self.compiles if c["benchmark"] == name]
             if not rows and not comp:
@@ -557,6 +596,8 @@ class Runner:
                         "baseline_grad_over_primal": geomean(
                             [ratio(r["baseline_grad_s"], r["primal_s"]) for r in rows]),
                         "compile_ratio": comp[0]["ratio"] if comp else None,
+                        "c_grad_over_primal": g("c_grad_over_primal") if any(
+                            "c_grad_over_primal" in r for r in rows) else None,
                         "inputs": len(rows)})
         return out
 
@@ -594,6 +635,12 @@ class Runner:
         if extra:
             log("(geometric means over the main benchmarks only; %s not included)" %
                 ", ".join(extra))
+        for b in pb_all:
+            rb = next((r for r in rust_bench.RUST_BENCHES if r.name == b["benchmark"]), None)
+            if rb:
+                log("%s: Rust gradient/primal %s beside C's %s (%s, same inputs)" % (
+                    rb.name, fmt_ratio(b["grad_over_primal"]),
+                    fmt_ratio(b["c_grad_over_primal"]), rb.c_name))
         pb = pb_all
         self.write_csv()
         self.write_svg(pb)
@@ -613,7 +660,8 @@ class Runner:
     def write_csv(self):
         keys = ["benchmark", "input", "primal_s", "grad_s", "ref_grad_s", "hand_s",
                 "baseline_grad_s", "grad_over_primal", "ref_grad_over_primal", "ref_over_fz",
-                "hand_over_fz", "baseline_over_fz", "status"]
+                "hand_over_fz", "baseline_over_fz", "status",
+                "c_primal_s", "c_grad_s", "c_grad_over_primal"]  # the last three: Rust rows
         cell = lambda v: "" if v is None else ("%.6g" % v if isinstance(v, float) else v)
         with open(os.path.join(OUT, "results.csv"), "w", newline="") as f:
             w = csv.writer(f)

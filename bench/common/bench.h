@@ -6,7 +6,7 @@
  * builds each file with several compilers and starts the binaries as
  *
  *   prog INPUT [--measure primal,grad,hand] [--min-time S] [--nruns N]
- *              [--time-limit S] [--data DIR] [--calls N] [--mem]
+ *              [--time-limit S] [--data DIR] [--calls N] [--mem] [--dump FILE]
  *
  * and reads these lines from stdout:
  *
@@ -57,6 +57,7 @@ extern double __enzyme_autodiff_d(void *, ...);
 typedef struct {
   const char *input;   /* file path or size, benchmark specific */
   const char *data;    /* root of the ADBench data (reference values) */
+  const char *dump;    /* --dump FILE: write the objective and gradient there (GMM) */
   int primal, grad, hand;
   double min_time, time_limit;
   int nruns;
@@ -67,7 +68,7 @@ typedef struct {
 static void bench_usage(const char *prog) {
   fprintf(stderr,
           "usage: %s INPUT [--measure primal,grad,hand] [--min-time S] [--nruns N]\n"
-          "          [--time-limit S] [--data DIR] [--calls N] [--mem]\n",
+          "          [--time-limit S] [--data DIR] [--calls N] [--mem] [--dump FILE]\n",
           prog);
   exit(2);
 }
@@ -101,6 +102,8 @@ static bench_opts bench_parse(int argc, char **argv) {
       o.calls = atol(argv[++i]);
     } else if (!strcmp(a, "--mem")) {
       o.mem = 1;
+    } else if (!strcmp(a, "--dump") && more) {
+      o.dump = argv[++i];
     } else if (a[0] == '-') {
       bench_usage(argv[0]);
     } else {

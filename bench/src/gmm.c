@@ -377,6 +377,24 @@ int main(int argc, char **argv) {
   }
   free(json);
   if (bench_failures) return bench_finish(); /* never time a wrong gradient */
+  if (o.dump) {
+    /* --dump FILE: the objective, then the gradient [alphas, means, icf], one number per
+     * line (what examples/rust-gmm compares its own with) */
+    FILE *f = fopen(o.dump, "w");
+    if (!f) {
+      bench_fail("cannot write the --dump file");
+      return bench_finish();
+    }
+    run_primal(&c); /* c.err: the finite differences above left a shifted point's */
+    run_grad(&c);
+    double *g = gather(&c, len);
+    fprintf(f, "%.17g\n", c.err);
+    for (long i = 0; i < len; i++) fprintf(f, "%.17g\n", g[i]);
+    free(g);
+    if (fclose(f) != 0) bench_fail("cannot write the --dump file");
+    printf("INFO wrote the objective and gradient to %s\n", o.dump);
+    if (bench_failures) return bench_finish();
+  }
 
   if (o.primal) bench_measure("primal", run_primal, &c, &o);
   if (o.grad) bench_measure("grad", run_grad, &c, &o);

@@ -17,9 +17,10 @@
 //!   rebuilds that crate and relinks its dependents through the new pass.
 //! * `FERROZYME_DIAGNOSTICS` names a file where linker mode also writes the pass's
 //!   errors; they are printed again, cleanly, after cargo's own output.
+//! * `--target <host>` for the commands that build (`crate::target`): build scripts and
+//!   proc macros are then compiled as by plain cargo, without the flags above.
 //!
-//! Limits: the same target directory as plain cargo is used, so switching between
-//! `cargo build` and `cargo ferrozyme build` rebuilds the crates; user configuration
+//! Limits: the program's artifacts are in `target/<host triple>/<profile>/`; user configuration
 //! `build.rustflags` is superseded by the `RUSTFLAGS` this sets (add its flags to
 //! `RUSTFLAGS` instead).
 
@@ -69,7 +70,12 @@ pub fn run(args: &[String]) -> Result<u8, Error> {
         .map_err(|e| failed(format!("cannot find this program's own path: {e}")))?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(&cargo);
-    cmd.args(args);
+    // Build scripts and proc macros stay native (`crate::target`).
+    let env_target = std::env::var_os("CARGO_BUILD_TARGET").is_some_and(|t| !t.is_empty());
+    match crate::target::with_host_target(args, host_triple().as_deref(), env_target) {
+        Some(with_target) => cmd.args(with_target),
+        None => cmd.args(args),
+    };
 
     let flags = [
         "-Clinker-plugin-lto".to_string(),
@@ -165,7 +171,8 @@ fn configured_linker() -> Option<String> {
 }
 
 fn host_triple() -> Option<String> {
-    let out = Command::new("rustc").arg("-vV").output().ok()?;
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc).arg("-vV").output().ok()?;
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .find_map(|l| l.strip_prefix("host: ").map(|h| h.trim().to_string()))

@@ -71,8 +71,15 @@ pub fn is_bitcode(bytes: &[u8]) -> bool {
     bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B])
 }
 
-/// Builds one native object from `inputs` with the AD pass in the pipeline.
-pub fn build_object(inputs: Vec<Bitcode>, out: &Path, s: &Settings) -> Result<Timings, Error> {
+/// Builds one native object from `inputs` with the AD pass in the pipeline. `None`: the
+/// linked module calls no hook after all (the byte search that chose this path also
+/// finds the hooks' names in a crate that only mentions them, such as the proc-macro
+/// crate generating the calls), so the link goes on unchanged.
+pub fn build_object(
+    inputs: Vec<Bitcode>,
+    out: &Path,
+    s: &Settings,
+) -> Result<Option<Timings>, Error> {
     let mut t = Timings::default();
     let start = Instant::now();
     let ctx = Context::create();
@@ -94,6 +101,9 @@ pub fn build_object(inputs: Vec<Bitcode>, out: &Path, s: &Settings) -> Result<Ti
             .map_err(|e| failed(format!("linking the crates' bitcode failed: {e}")))?;
     }
     t.link = start.elapsed();
+    if !crate::preopt::has_hook_calls(ferrozyme_llvm::Module::from_inkwell(&module)) {
+        return Ok(None);
+    }
     let tm = target_machine(&module, s)?;
     if let Some(roots) = &s.gc_roots {
         crate::gc::remove_dead(&module, &tm, roots)?;
@@ -136,7 +146,7 @@ pub fn build_object(inputs: Vec<Bitcode>, out: &Path, s: &Settings) -> Result<Ti
     tm.write_to_file(&module, FileType::Object, out)
         .map_err(|e| failed(format!("cannot write '{}': {e}", out.display())))?;
     t.codegen = start.elapsed();
-    Ok(t)
+    Ok(Some(t))
 }
 
 fn save(module: &Module<'_>, s: &Settings, what: &str) -> Result<(), Error> {

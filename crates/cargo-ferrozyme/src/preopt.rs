@@ -131,6 +131,11 @@ pub fn optimize_differentiated(
     Ok(copy.len())
 }
 
+/// Does the module call a hook (`__enzyme_autodiff`, `__enzyme_fwddiff`, …)?
+pub fn has_hook_calls(m: Module) -> bool {
+    !hook_calls(m).is_empty()
+}
+
 /// Calls of the `__enzyme_*` hooks (declared, or defined as the `ferrozyme` crate's
 /// fallbacks).
 fn hook_calls(m: Module) -> Vec<Value> {

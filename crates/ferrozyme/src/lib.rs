@@ -87,8 +87,13 @@
 //! 5. runs the real linker (cargo's configured one, else `cc`) with that object in place
 //!    of the bitcode.
 //!
-//! Links without derivative calls (build scripts, proc macros, other programs) go to the
-//! real linker unchanged. Release-like profiles get line tables (`debug =
+//! Build scripts and proc macros are not part of this: `cargo ferrozyme` passes `--target
+//! <host triple>` to cargo (unless a target is chosen), and cargo then gives the flags
+//! only to the crates built for the target, so what runs at build time is compiled and
+//! linked as by plain cargo. The program's artifacts are therefore in
+//! `target/<host triple>/<profile>/` (`cargo ferrozyme run`/`test`/`bench` find them).
+//! Links without derivative calls (programs that use none) go to the real linker
+//! unchanged. Release-like profiles get line tables (`debug =
 //! "line-tables-only"`, stripped from the binary) unless the manifest sets `debug`, so the
 //! pass's errors name the source line. `FERROZYME_TIMINGS=<file>` appends the time of
 //! each phase of each link; `FERROZYME_SAVE_TEMPS=<dir>` keeps the IR.
@@ -98,8 +103,10 @@
 //! one crate at a time; a linker wrapper sees the whole program, generics instantiated
 //! in any crate included, exactly when cargo links it, with nothing but stable flags.
 //!
-//! Limits: `cargo ferrozyme` and plain `cargo` share the target directory, and switching
-//! between them rebuilds the crates (the flags differ); a `build.rustflags` setting is
+//! Limits: the program's artifacts are in `target/<host triple>/<profile>/`, not
+//! `target/<profile>/` (plain and AD builds of a crate then live side by side); a
+//! `build.target` in `.cargo/config.toml` must be given as `CARGO_BUILD_TARGET` or
+//! `--target`; a `build.rustflags` setting is
 //! superseded by the `RUSTFLAGS` it sets (add those flags to `RUSTFLAGS`); a linker set in
 //! `.cargo/config.toml` must be given as `FERROZYME_REAL_LINKER`; the whole program is
 //! compiled as one LTO unit at link time, so links take longer than plain incremental

@@ -143,7 +143,8 @@ pub fn run(argv: &[String]) -> Result<u8, Error> {
     }
     let obj = tmp.path().join(format!("{stem}.ferrozyme.o"));
     let timings = match lto::build_object(bitcode, &obj, &settings) {
-        Ok(t) => t,
+        Ok(Some(t)) => t,
+        Ok(None) => return link(&real, argv),
         Err(e) => {
             if let Error::Diagnostics(text) = &e {
                 record(ENV_DIAGNOSTICS, &format!("{text}\n"));
