@@ -460,10 +460,16 @@ impl Job<'_> {
         });
         let optimized = pipeline::optimize(module, &tm, level, loops);
         let untouched = frozen.as_ref().map(|f| f.names());
+        let relinked = frozen.as_ref().is_some_and(|f| f.relinked());
         if let Some(f) = frozen {
             ferrozyme_transform::freeze::thaw(f);
         }
         optimized?;
+        if relinked {
+            // Frozen functions were external during the run (`freeze.rs`): those whose
+            // callers the pipeline deleted are dead now.
+            pipeline::run_pipeline(module, &tm, "globaldce", loops)?;
+        }
         // The functions the pass left alone get the vectorizers and unrolling the first
         // compile held back (`deferred.rs`).
         if let (Some(names), Some(tail)) = (untouched, crate::deferred::tail_pipeline(level, loops))

@@ -101,6 +101,15 @@ impl Builder {
     }
 
     binop!(fadd, LLVMBuildFAdd);
+    /// `a + b` accumulating adjoints: the current flags plus `nsz`. The sign of a zero
+    /// adjoint carries no derivative information, and without `nsz` LLVM may not fold
+    /// `x + 0.0` (it is `+0.0` for `x = -0.0`), which left a fifth of a reverse sweep's
+    /// instructions as additions of a zero-initialised adjoint slot (issue 18).
+    pub fn fadd_adjoint(&self, a: Value, b: Value) -> Value {
+        let v = self.fadd(a, b);
+        v.set_fast_math_flags(self.fmf.get() | crate::fastmath::NSZ);
+        v
+    }
     binop!(fsub, LLVMBuildFSub);
     binop!(fmul, LLVMBuildFMul);
     binop!(fdiv, LLVMBuildFDiv);

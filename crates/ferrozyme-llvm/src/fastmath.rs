@@ -4,7 +4,9 @@
 //! comes from (`reassoc`, `nsz`, `arcp`, `contract`, `afn`): a user who let the compiler
 //! reassociate `f` lets it reassociate `f'`. The value flags `nnan` and `ninf` are never
 //! inherited: adjoints can overflow where primal values do not, and a poison derivative
-//! would be a silently wrong one.
+//! would be a silently wrong one. Adjoint accumulation (`Builder::fadd_adjoint`) adds
+//! `nsz` of its own: the sign of a zero adjoint is no derivative information, and the flag
+//! lets LLVM drop the additions of zero-initialised adjoint slots.
 
 use llvm_sys::{
     LLVMFastMathAllowContract, LLVMFastMathAllowReassoc, LLVMFastMathAllowReciprocal,
@@ -15,6 +17,10 @@ use crate::ir::{Opcode, Value};
 
 /// `reassoc`: the user allows reassociating floating-point arithmetic.
 pub const REASSOC: u32 = LLVMFastMathAllowReassoc;
+
+/// `nsz`: the sign of a zero result does not matter (set on adjoint accumulation, see
+/// `Builder::fadd_adjoint`).
+pub const NSZ: u32 = LLVMFastMathNoSignedZeros;
 
 /// The flags derivative code may inherit.
 pub const INHERITABLE: u32 = LLVMFastMathAllowReassoc

@@ -51,6 +51,12 @@ impl Value {
             llvm_sys::LLVMLinkage::LLVMInternalLinkage | llvm_sys::LLVMLinkage::LLVMPrivateLinkage
         )
     }
+    /// Private linkage (local, and not even in the object's symbol table).
+    pub fn is_private_linkage(self) -> bool {
+        // SAFETY: live global value.
+        let l = unsafe { LLVMGetLinkage(self.0) };
+        l == llvm_sys::LLVMLinkage::LLVMPrivateLinkage
+    }
     /// Makes a definition local to the module: internal linkage, default visibility (a
     /// local symbol may have no other), no DLL storage class.
     pub fn internalize(self) {

@@ -6,6 +6,21 @@
 //! alone gain nothing from the second run; it only costs compile time. They are made
 //! `optnone noinline` for the second run ([`freeze_untouched`]) and restored before code
 //! generation ([`thaw`]).
+//!
+//! `optnone` alone does not keep a function out of LLVM's interprocedural passes: IPSCCP
+//! still replaces the arguments of a local function by the constants all its callers
+//! pass, and dead-argument elimination then drops them. After the AD pass that matters:
+//! a hook call such as `__enzyme_autodiff(f, x, dx, n)` took `f`'s address (nothing was
+//! known about its arguments when clang optimized the primal), the derivative call that
+//! replaces it passes `n = 4` directly, and the constant reached every primal function
+//! below `f`, which the deferred unrolling (`ferrozyme cc`'s tail pipeline) then unrolled
+//! fully: 2.3x the primal code clang itself produces, all of it generated again by the
+//! code generator (issue 18, `bench/compile_scaling` chain). So frozen functions with
+//! local linkage that are still called are made external for the run (IPSCCP and
+//! dead-argument elimination only rewrite local functions) and made local again by
+//! [`thaw`]; [`Frozen::relinked`] tells the caller whether a `globaldce` is worth running
+//! afterwards (a frozen function called only from code the pipeline deleted survives the
+//! run as dead code).
 
 use std::collections::HashSet;
 
@@ -51,6 +66,9 @@ pub struct Frozen {
     module: Module,
     functions: Vec<(String, bool)>,
     user_optnone: HashSet<String>,
+    /// Frozen functions made external for the run, with whether each was private (else
+    /// internal).
+    relinked: Vec<(String, bool)>,
 }
 
 /// Marks [`untouched_functions`] `optnone noinline` so the re-optimization after the pass
@@ -63,12 +81,17 @@ pub fn freeze_untouched(module: Module) -> Frozen {
         .filter(|f| f.has_fn_attr("optnone"))
         .map(|f| f.name())
         .collect();
+    let mut relinked = Vec::new();
     let functions = untouched_functions(module)
         .into_iter()
         .map(|f| {
             let was = f.has_fn_attr("noinline");
             f.add_fn_attr("optnone");
             f.add_fn_attr("noinline");
+            if f.is_local_linkage() && !f.users().is_empty() {
+                relinked.push((f.name(), f.is_private_linkage()));
+                f.set_linkage_external();
+            }
             (f.name(), was)
         })
         .collect();
@@ -76,6 +99,7 @@ pub fn freeze_untouched(module: Module) -> Frozen {
         module,
         functions,
         user_optnone,
+        relinked,
     }
 }
 
@@ -83,6 +107,13 @@ impl Frozen {
     /// The names of the functions this freeze keeps out of the pipeline run.
     pub fn names(&self) -> HashSet<String> {
         self.functions.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// Whether [`freeze_untouched`] made local functions external for the run (then
+    /// [`thaw`] makes them local again, and a `globaldce` after it removes the ones
+    /// nothing calls any more).
+    pub fn relinked(&self) -> bool {
+        !self.relinked.is_empty()
     }
 }
 
@@ -114,6 +145,7 @@ pub fn freeze_all_except(module: Module, untouched: &HashSet<String>) -> Frozen 
         module,
         functions,
         user_optnone,
+        relinked: Vec::new(),
     }
 }
 
@@ -122,6 +154,15 @@ pub fn freeze_all_except(module: Module, untouched: &HashSet<String>) -> Frozen 
 /// specialization clones `f` into `f.specialized.1` with its attributes); code
 /// generation must not see them as `optnone`.
 pub fn thaw(frozen: Frozen) {
+    for (name, private) in &frozen.relinked {
+        if let Some(f) = frozen.module.function(name) {
+            if *private {
+                f.set_linkage_private();
+            } else {
+                f.set_linkage_internal();
+            }
+        }
+    }
     let was_noinline: std::collections::HashMap<String, bool> =
         frozen.functions.into_iter().collect();
     for f in frozen.module.functions() {

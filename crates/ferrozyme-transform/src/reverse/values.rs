@@ -597,9 +597,9 @@ impl Gen<'_> {
         let ty = a.ty();
         match ty.kind() {
             TypeKind::Half | TypeKind::Float | TypeKind::Double | TypeKind::X86Fp80 => {
-                self.b.fadd(a, b)
+                self.b.fadd_adjoint(a, b)
             }
-            TypeKind::Vector if ty.element_type().is_fp_scalar() => self.b.fadd(a, b),
+            TypeKind::Vector if ty.element_type().is_fp_scalar() => self.b.fadd_adjoint(a, b),
             TypeKind::Struct | TypeKind::Array => {
                 let n = if ty.kind() == TypeKind::Struct {
                     ty.struct_fields().len() as u32
@@ -640,7 +640,7 @@ impl Gen<'_> {
                 }
                 let old = self.b.load(ty, p, "sh");
                 old.set_alignment(align);
-                let s = self.b.fadd(old, d);
+                let s = self.b.fadd_adjoint(old, d);
                 let st = self.b.store(s, p);
                 st.set_alignment(align);
             }
