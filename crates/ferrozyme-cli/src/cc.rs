@@ -451,6 +451,14 @@ impl Job<'_> {
         let start = Stamp::now();
         let tm = pipeline::target_machine(module, level)?;
         let loops = pipeline::LoopOptions::from_flags(level, &self.args.compile_flags);
+        // Derivatives called from one place are merged into their caller up to a size
+        // cap (fewer, larger functions for code generation; `merge.rs`).
+        if level != OptLevel::O0 {
+            ferrozyme_transform::merge::merge_single_call_derivatives(
+                ferrozyme_transform::Module::from_inkwell(module),
+                ferrozyme_transform::merge::DEFAULT_CAP,
+            );
+        }
         // Functions the pass did not touch were optimized before it: skip them this time
         // (not with --ad-before-opt, where nothing was optimized yet).
         let frozen = (!self.args.ad_before_opt && level != OptLevel::O0).then(|| {

@@ -43,6 +43,7 @@ mod libcalls;
 mod libdefs;
 mod lower;
 mod marshal;
+pub mod merge;
 mod options;
 mod parallel;
 mod remarks;

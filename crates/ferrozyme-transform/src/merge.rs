@@ -1,0 +1,112 @@
+//! Bounded merging of derivative functions into their only caller (compile time, issue
+//! 18).
+//!
+//! Every differentiated function becomes two generated functions (an augmented forward
+//! and a reverse), and derivatives of `noinline` functions are `noinline` themselves
+//! (`driver.rs`: LLVM's inliner, which gives a local function with one call site a
+//! bonus of 15,000, otherwise merged a whole derivative call chain into one function
+//! whose optimization and register allocation grow faster than linearly). Code
+//! generation, however, costs about a millisecond per function at `-O2` however small
+//! the function is (measured with `llc-22`: 320 primal functions of 34 instructions
+//! each, 0.48 s), so three times the primal's functions cost at least three times the
+//! primal's code generation.
+//!
+//! [`merge_single_call_derivatives`] takes the middle road before the post-AD pipeline:
+//! a generated function called from exactly one place, itself inside a generated
+//! function, is made `alwaysinline` when the caller's size with everything already
+//! merged into it stays under a cap. Callees are decided before their callers
+//! (post-order over the generated call graph, iterative: a 10,000-deep chain needs no
+//! deep stack), so a chain becomes pieces of about `cap` instructions instead of one
+//! function per link or one function for all of it. Run-time behaviour only gains
+//! (fewer calls, the callee's tape handling visible to its caller).
+
+use std::collections::{HashMap, HashSet};
+
+use ferrozyme_llvm::{Module, Opcode, Value};
+
+use crate::generated::is_generated;
+
+/// Default cap: instructions of a merged function, counted before re-optimization.
+/// 1,500 cut `llc-22`'s time on the 320-function chain of `bench/compile_scaling` by a
+/// third (0 → 1,500: 1.97 s → 1.32 s; 4,000: 1.35 s, no further gain).
+pub const DEFAULT_CAP: usize = 1500;
+
+/// Marks generated functions with one call site in another generated function
+/// `alwaysinline` (dropping `noinline`) as long as each merged function stays within
+/// `cap` instructions. Returns how many were marked.
+pub fn merge_single_call_derivatives(module: Module, cap: usize) -> usize {
+    let generated: Vec<Value> = module
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration() && is_generated(*f))
+        .collect();
+    let set: HashSet<Value> = generated.iter().copied().collect();
+    let size: HashMap<Value, usize> = generated
+        .iter()
+        .map(|&f| (f, f.blocks().iter().map(|b| b.instructions().len()).sum()))
+        .collect();
+    // The generated callees of each generated function, in call order.
+    let callees: HashMap<Value, Vec<Value>> = generated
+        .iter()
+        .map(|&f| {
+            let cs = f
+                .blocks()
+                .into_iter()
+                .flat_map(|b| b.instructions())
+                .filter(|i| i.opcode() == Some(Opcode::LLVMCall))
+                .filter_map(|i| i.called_function())
+                .filter(|c| set.contains(c) && *c != f)
+                .collect();
+            (f, cs)
+        })
+        .collect();
+    let mergeable = |c: Value| -> bool {
+        if !c.is_local_linkage() || c.has_fn_attr("optnone") {
+            return false;
+        }
+        let users = c.users();
+        users.len() == 1
+            && users[0].is_instruction()
+            && users[0].opcode() == Some(Opcode::LLVMCall)
+            && users[0].called_function() == Some(c)
+            && set.contains(&users[0].parent_function())
+    };
+    let mut merged: HashMap<Value, usize> = HashMap::new();
+    let mut marked = 0;
+    let mut on_stack: HashSet<Value> = HashSet::new();
+    for &root in &generated {
+        if merged.contains_key(&root) {
+            continue;
+        }
+        // Iterative post-order: (function, next callee index).
+        let mut stack: Vec<(Value, usize)> = vec![(root, 0)];
+        on_stack.insert(root);
+        while let Some(&mut (f, ref mut k)) = stack.last_mut() {
+            let cs = &callees[&f];
+            if *k < cs.len() {
+                let c = cs[*k];
+                *k += 1;
+                if !merged.contains_key(&c) && !on_stack.contains(&c) {
+                    on_stack.insert(c);
+                    stack.push((c, 0));
+                }
+                continue;
+            }
+            stack.pop();
+            on_stack.remove(&f);
+            let mut total = size[&f];
+            for &c in cs {
+                // A callee still on the stack is part of a cycle: never merged.
+                let Some(&m) = merged.get(&c) else { continue };
+                if mergeable(c) && total + m <= cap {
+                    c.remove_fn_attr("noinline");
+                    c.add_fn_attr("alwaysinline");
+                    total += m;
+                    marked += 1;
+                }
+            }
+            merged.insert(f, total);
+        }
+    }
+    marked
+}
