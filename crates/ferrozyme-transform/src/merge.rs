@@ -110,3 +110,61 @@ pub fn merge_single_call_derivatives(module: Module, cap: usize) -> usize {
     }
     marked
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chain of generated functions `g0 <- g1 <- g2 <- g3` (2 instructions each, `g3`
+    /// 3; `g3` is called from the user's `main`) and a generated `h` called twice: with a
+    /// cap of 5, `g0` merges into `g1` (2 + 2 = 4), `g1`
+    /// (now 4) does not fit into `g2` (2 + 4 = 6 > 5), `g2` merges into `g3`; `g3`
+    /// (called from user code) and `h` (two call sites) stay.
+    #[test]
+    fn merges_one_call_site_derivatives_up_to_the_cap() {
+        let ir = r#"
+define internal void @g0() #0 {
+  call void @h()
+  ret void
+}
+define internal void @g1() #0 {
+  call void @g0()
+  ret void
+}
+define internal void @g2() #0 {
+  call void @g1()
+  ret void
+}
+define internal void @g3() #0 {
+  call void @g2()
+  call void @h()
+  ret void
+}
+define internal void @h() #0 {
+  ret void
+}
+define void @main() {
+  call void @g3()
+  ret void
+}
+attributes #0 = { noinline "ferrozyme-generated" }
+"#;
+        let ctx = inkwell::context::Context::create();
+        let buf =
+            inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
+        let m = ctx.create_module_from_ir(buf).expect("test IR parses");
+        let module = Module::from_inkwell(&m);
+        let marked = merge_single_call_derivatives(module, 5);
+        let inl = |n: &str| {
+            let f = module.function(n).expect("function exists");
+            (f.has_fn_attr("alwaysinline"), f.has_fn_attr("noinline"))
+        };
+        assert_eq!(inl("g0"), (true, false));
+        assert_eq!(inl("g1"), (false, true));
+        assert_eq!(inl("g2"), (true, false));
+        assert_eq!(inl("g3"), (false, true));
+        assert_eq!(inl("h"), (false, true));
+        assert_eq!(marked, 2);
+        assert!(m.verify().is_ok());
+    }
+}
