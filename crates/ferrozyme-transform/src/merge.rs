@@ -39,6 +39,9 @@ pub fn merge_single_call_derivatives(module: Module, cap: usize) -> usize {
         .functions()
         .into_iter()
         .filter(|f| !f.is_declaration() && is_generated(*f))
+        // The tape runtime's functions are generated too, and mostly `noinline` on
+        // purpose (cold paths; one copy of the pool and arena code): never merged.
+        .filter(|f| !crate::runtime::is_runtime_symbol(&f.name()))
         .collect();
     let set: HashSet<Value> = generated.iter().copied().collect();
     let size: HashMap<Value, usize> = generated

@@ -35,6 +35,7 @@ mod pieces;
 use ferrozyme_analysis::types::FpType;
 use ferrozyme_llvm::{link_ir_text, Module, Value};
 
+pub(crate) use pieces::is_runtime_symbol;
 pub use pieces::Piece;
 
 /// The runtime functions generated code calls.

@@ -104,7 +104,6 @@ impl Piece {
                 "__fz_top",
                 "__fz_pop",
                 "__fz_stack_free",
-                "__fz_stack_release",
                 "__fz_grow_plain",
                 "__fz_stack_free_plain",
             ],

@@ -125,21 +125,11 @@ entry:
   br i1 %heap, label %f, label %done
 f:
   %d = load ptr, ptr %s
-  call void @__fz_stack_release(ptr %d, i64 %cap)
-  br label %done
-done:
-  ret void
-}
-
-; The heap half of `__fz_stack_free`, out of line: inlined, its statistics update was
-; a dozen instructions in every generated function for each of its stacks, compiled
-; (and code-generated) once per function, for a path that runs once per stack and
-; call next to the `__fz_pool_put` call it already makes (issue 18).
-define void @__fz_stack_release(ptr %d, i64 %cap) noinline {
-entry:
   %neg = sub i64 0, %cap
   call void @__fz_stats_add(i64 %neg)
   call void @__fz_pool_put(ptr %d, i64 %cap)
+  br label %done
+done:
   ret void
 }
 
