@@ -1,6 +1,5 @@
 // OPT: O0 O2
 // ARGS: -Wl,--wrap=free
-// IGNORE: needs the shadow of memory the differentiated function frees to be freed too, after the reverse pass used it (lead); today the shadow buffer is never freed (leaked), so the gradient captured at its free is missing
 // `free` of shadowed memory that came from outside: the differentiated function
 // consumes a heap buffer it was given (enzyme_dup, with a heap shadow) and frees it.
 // Like Enzyme, the derivative frees the shadow as well, once the reverse pass is done
