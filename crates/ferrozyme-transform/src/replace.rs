@@ -232,7 +232,7 @@ pub fn replace_forward(
             "declare the hook to return the function's return type (one lane), or a struct of N of them with enzyme_width, N; declare it void for functions returning void",
         ));
     }
-    let plan = if req.width == 1 {
+    let plan = if req.width == 1 && !req.error {
         check_begin(env, ac, true)
     } else {
         None
