@@ -10,7 +10,8 @@
 //    add would round once instead of twice);
 //  * Enzyme's own published value for (1 - cos x) / x^2 at x = 1e-7 (2.2222e-2, 1e-4);
 //  * MPFR at 256 bits: the error the double (or float) computation really makes is at most
-//    the estimate, for the cancellation example, a product-quotient and a float loop.
+//    the estimate, for the cancellation example, a product-quotient, a float loop and a
+//    narrowing to float.
 #include <mpfr.h>
 #include "fz_test.h"
 
@@ -44,6 +45,12 @@ float series(float c, int n) {
   float s = 0.0f;
   for (int k = 0; k < n; k++) s = s + buf[k];
   return s;
+}
+
+/* Narrowing rounds: (double)(float)x * 2. */
+double narrow(double x) {
+  float f = (float)x;
+  return (double)f * 2.0;
 }
 
 static void check_le(const char *what, double actual, double estimate) {
@@ -119,6 +126,16 @@ int main(void) {
   }
   mpfr_sub_d(t, t, (double)series(c, n), MPFR_RNDN);
   check_le("series: MPFR error <= estimate", fabs(mpfr_get_d(t, MPFR_RNDN)), (double)ef);
+  /* fptrunc adds float rounding, fpext is exact, the product adds double rounding. */
+  double xn = 0.1;
+  e = __enzyme_error_estimate((void *)narrow, xn, 0.0);
+  float fn = (float)xn;
+  fz_check("narrow: model by hand (ratio)",
+           e / (2.0 * (EPSF * fabs((double)fn)) + EPS * fabs((double)fn * 2.0)), 1.0, 1e-12);
+  mpfr_set_d(t, xn, MPFR_RNDN);
+  mpfr_mul_ui(t, t, 2, MPFR_RNDN);
+  mpfr_sub_d(t, t, narrow(xn), MPFR_RNDN);
+  check_le("narrow: MPFR error <= estimate", fabs(mpfr_get_d(t, MPFR_RNDN)), e);
   mpfr_clears(a, b, t, u, (mpfr_ptr)0);
   return fz_finish();
 }

@@ -91,6 +91,15 @@ impl TangentGen<'_> {
             }
             _ => None,
         };
+        // Error estimation: narrowing a float rounds it.
+        let lanes = match lanes {
+            Some(l) if self.fx.req.error && op == LLVMFPTrunc => Some(
+                l.into_iter()
+                    .map(|e| super::error::add_rounding(&self.b, self.fx.m, e, c, i.ty()))
+                    .collect(),
+            ),
+            l => l,
+        };
         if let Some(l) = lanes {
             self.tan.insert(i, l);
         }
