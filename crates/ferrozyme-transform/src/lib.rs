@@ -59,7 +59,7 @@ mod truncate;
 mod unmerge;
 
 pub use clone::clone_function;
-pub use custom::{prepare_module, registered_functions};
+pub use custom::{inline_barriers, keep_calls, prepare_module, registered_functions};
 pub use ferrozyme_abi::options as enzyme_options;
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
 pub use options::{Options, Report};
