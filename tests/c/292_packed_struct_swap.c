@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-PLUGIN: the plugin runs after clang's vectorizers (OptimizerLast), where -O2 copies two of these structs as one <2 x i64>: refused (tests/errors/packed_int_vector.c)
 // Structs {int, float} swapped pairwise, then a weighted sum of k * b. At -O2 clang's SLP
 // vectorizer copies two structs as one <2 x i64> (floats packed into an integer vector,
 // which the pass refuses: tests/errors/packed_int_vector.c); `ferrozyme cc` differentiates

@@ -529,11 +529,19 @@ impl Job<'_> {
                 )
             })
             .collect();
-        if names.is_empty() {
+        // Functions registered function-like, allocation-like or inactive: only kept as
+        // calls (`ferrozyme_transform::keep_calls`), no rule attribute.
+        let kept: Vec<String> = modules
+            .iter()
+            .flat_map(|m| {
+                ferrozyme_transform::inline_barriers(ferrozyme_transform::Module::from_inkwell(m))
+            })
+            .collect();
+        if names.is_empty() && kept.is_empty() {
             return Ok(());
         }
         for (k, src) in sources.iter().enumerate() {
-            let defines = names.iter().any(|n| {
+            let defines = names.iter().chain(&kept).any(|n| {
                 modules[k]
                     .get_function(n)
                     .is_some_and(|f| f.count_basic_blocks() > 0)
@@ -551,6 +559,7 @@ impl Job<'_> {
                 ferrozyme_transform::Module::from_inkwell(&m),
                 &names,
             );
+            ferrozyme_transform::keep_calls(ferrozyme_transform::Module::from_inkwell(&m), &kept);
             if !m.write_bitcode_to_path(&prepared) {
                 return Err(CliError::Failed(format!(
                     "cannot write '{}'",

@@ -229,7 +229,9 @@ pub unsafe extern "C" fn ferrozyme_plugin_prepare(m: LLVMModuleRef) -> c_int {
     let changed = catch_unwind(AssertUnwindSafe(|| {
         let names = ferrozyme_transform::registered_functions(module);
         ferrozyme_transform::prepare_module(module, &names);
-        !names.is_empty()
+        let kept = ferrozyme_transform::inline_barriers(module);
+        ferrozyme_transform::keep_calls(module, &kept);
+        !names.is_empty() || !kept.is_empty()
     }));
     c_int::from(changed.unwrap_or(false))
 }

@@ -4,11 +4,13 @@
 // Rust (`ferrozyme_plugin_run`, src/lib.rs). Registration:
 //   * pipeline parsing: the module pass names `ferrozyme` and `enzyme`, for
 //     `opt-22 -load-pass-plugin=... -passes=ferrozyme` (and Enzyme's scripts unchanged);
-//   * OptimizerLastEP: for `clang-22 -fpass-plugin=...`, at every -O level. LLVM 22's
-//     O0 pipeline (buildO0DefaultPipeline) invokes the OptimizerLast callbacks too, so
-//     one registration covers -O0..-O3 (checked by tests/plugin.rs with
-//     FERROZYME_PLUGIN_TRACE=1). At -O1 and above the pass carries a cleanup pipeline
-//     (inliner + function simplification) that it runs only when it generated code.
+//   * OptimizerEarlyEP at -O1 and above, for `clang-22 -fpass-plugin=...`: after the
+//     simplification pipeline (inlining), before the vectorizers and the unroller, which
+//     then optimize the derivative code too; OptimizerLastEP at -O0 (LLVM 22's O0
+//     pipeline, buildO0DefaultPipeline, invokes those callbacks) and as a safety net at
+//     every level (checked by tests/plugin.rs with FERROZYME_PLUGIN_TRACE=1). At -O1 and
+//     above the pass carries a cleanup pipeline (inliner + function simplification) that
+//     it runs only when it generated code.
 //
 // Errors come back from Rust as text and are reported through the LLVM context, so clang
 // and opt print them and exit non-zero: located at the first diagnostic's source line
@@ -145,6 +147,10 @@ public:
       Words.push_back(G.c_str());
     char *Records = nullptr;
     LLVMContext &Ctx = M.getContext();
+    // An earlier run in this pipeline (OptimizerEarly, then the OptimizerLast safety net)
+    // already reported errors: reporting them again would only repeat them.
+    if (Ctx.getDiagHandlerPtr()->HasErrors)
+      return PreservedAnalyses::all();
     int WantRemarks = Ctx.getDiagHandlerPtr()->isAnyRemarkEnabled(RemarkPass);
     int Rc = ferrozyme_plugin_run(wrap(&M), Words.data(), Words.size(), WantRemarks, &Err,
                                   &Print, &Records, &Changed);
@@ -239,18 +245,31 @@ void registerCallbacks(PassBuilder &PB) {
         return false;
       });
   PassBuilder *PBp = &PB;
+  // The derivative code is new: inline the primal helpers into it and simplify, then drop
+  // what became dead.
+  auto WithCleanup = [PBp](OptimizationLevel Level) {
+    ModulePassManager Cleanup;
+    Cleanup.addPass(PBp->buildInlinerPipeline(Level, ThinOrFullLTOPhase::None));
+    Cleanup.addPass(GlobalDCEPass());
+    return FerrozymePass(std::move(Cleanup));
+  };
+  // At -O1 and above: at the start of the optimization pipeline, after inlining and
+  // simplification and before the loop vectorizer, SLP vectorizer and unroller, which then
+  // run on the derivative code too (as `ferrozyme cc` does: AD before the vectorizers).
+  PB.registerOptimizerEarlyEPCallback(
+      [WithCleanup](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase) {
+        if (Level != OptimizationLevel::O0)
+          MPM.addPass(WithCleanup(Level));
+      });
+  // At -O0 (whose pipeline has no OptimizerEarly), and at every level as a safety net for
+  // pipelines that skip OptimizerEarly (ThinLTO's pre-link): a second run finds no hook
+  // calls left and returns at once.
   PB.registerOptimizerLastEPCallback(
-      [PBp](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase) {
-        if (Level == OptimizationLevel::O0) {
+      [WithCleanup](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase) {
+        if (Level == OptimizationLevel::O0)
           MPM.addPass(FerrozymePass());
-          return;
-        }
-        // The derivative code is new: inline the primal helpers into it and simplify,
-        // then drop what became dead.
-        ModulePassManager Cleanup;
-        Cleanup.addPass(PBp->buildInlinerPipeline(Level, ThinOrFullLTOPhase::None));
-        Cleanup.addPass(GlobalDCEPass());
-        MPM.addPass(FerrozymePass(std::move(Cleanup)));
+        else
+          MPM.addPass(WithCleanup(Level));
       });
 }
 

@@ -34,7 +34,9 @@
 //! * `min`/`max` families send the whole adjoint to one argument on ties:
 //!   `minnum`'s partials are `(le(x,y), gt(x,y))` and `maxnum`'s are
 //!   `(ge(x,y), lt(x,y))` — exactly one of them is 1 for non-NaN inputs.
-//! * `fabs` uses `sel(ge(x,0), 1, -1)`, i.e. derivative +1 at zero.
+//! * `fabs` uses `copysign(1, x)`, as Enzyme does: +1 at +0 and -1 at -0, so the sign of
+//!   a zero that came out of a product is kept (the second derivative of `|-x^2|` at 0 is
+//!   2, as for `x^2`; with +1 at every zero it came out -2: tests/c/505).
 //! * `atan2(x, y)` follows C argument order: `x` is the ordinate.
 //! * A libm row covers both the `double` name and its `float` twin (`sinf`);
 //!   the lookup handles the suffix, so rows are written once.
@@ -196,7 +198,7 @@ fn build() -> Vec<Rule> {
         rule("llvm.sqrt", I, &["sel(eq(x, 0), 0, 0.5/r)"], POS, |a| {
             a[0].sqrt()
         }),
-        rule("llvm.fabs", I, &["sel(ge(x, 0), 1, -1)"], WIDE, |a| {
+        rule("llvm.fabs", I, &["copysign(1, x)"], WIDE, |a| {
             a[0].abs()
         }),
         rule(
@@ -324,7 +326,7 @@ fn build() -> Vec<Rule> {
         rule("fmin", L, &["le(x, y)", "gt(x, y)"], WIDE, |a| {
             a[0].min(a[1])
         }),
-        rule("fabs", L, &["sel(ge(x, 0), 1, -1)"], WIDE, |a| a[0].abs()),
+        rule("fabs", L, &["copysign(1, x)"], WIDE, |a| a[0].abs()),
         rule(
             "copysign",
             L,

@@ -113,7 +113,11 @@ impl Callees for Memo {
         }
         let g = self.shell(
             req.func,
-            &shell_name("fwd", req.width, req.func),
+            &shell_name(
+                if req.error { "fwderr" } else { "fwd" },
+                req.width,
+                req.func,
+            ),
             tangent_return_type(req),
             &tangent_params(req),
         );

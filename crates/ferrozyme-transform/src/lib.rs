@@ -60,7 +60,7 @@ mod truncate;
 mod unmerge;
 
 pub use clone::clone_function;
-pub use custom::{prepare_module, registered_functions};
+pub use custom::{inline_barriers, keep_calls, prepare_module, registered_functions};
 pub use ferrozyme_abi::options as enzyme_options;
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
 pub use options::{Options, Report};
@@ -224,12 +224,20 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
                 Planned::Autodiff(ac, req, g)
             }
         }
-        EntryPoint::Fwddiff => {
+        EntryPoint::Fwddiff | EntryPoint::ErrorEstimate => {
             let ac = parse(Mode::Forward)?;
+            let error = ep == EntryPoint::ErrorEstimate;
+            if error && ac.width > 1 {
+                return Err(request::make_err(call, &caller)(
+                    "`__enzyme_error_estimate` estimates the error at one point per call; enzyme_width is not supported".to_string(),
+                    "call it once per input point",
+                ));
+            }
             let req = TangentRequest {
                 func: ac.func,
                 args: ac.args.iter().map(|a| a.activity).collect(),
                 width: ac.width,
+                error,
             };
             let g = callees.tangent(&req);
             Planned::Forward(ac, req, g)
@@ -270,8 +278,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
         | EntryPoint::TruncateOpFunc
         | EntryPoint::TruncateMemFunc
         | EntryPoint::TruncateMemValue
-        | EntryPoint::ExpandMemValue
-        | EntryPoint::ErrorEstimate => Planned::Direct(call, ep),
+        | EntryPoint::ExpandMemValue => Planned::Direct(call, ep),
     })
 }
 

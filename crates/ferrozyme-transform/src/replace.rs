@@ -232,7 +232,7 @@ pub fn replace_forward(
             "declare the hook to return the function's return type (one lane), or a struct of N of them with enzyme_width, N; declare it void for functions returning void",
         ));
     }
-    let plan = if req.width == 1 {
+    let plan = if req.width == 1 && !req.error {
         check_begin(env, ac, true)
     } else {
         None
@@ -379,6 +379,10 @@ pub fn replace_augment(
             && user_ty.struct_fields()[0].is_pointer())
         .then_some((true, true)),
         Some(_) if user_ty.is_void() => Some((false, false)),
+        // Enzyme's own programs declare the hook `void *` even when the tape goes to
+        // the caller's memory (`enzyme_allocated, N, enzyme_tape, buf`): the hook then
+        // returns that memory.
+        Some(_) if user_ty.is_pointer() && !with_primal => Some((false, false)),
         Some(_) => (with_primal
             && (user_ty == ret || (user_ty.is_fp_scalar() && ret.is_fp_scalar())))
         .then_some((false, true)),
@@ -408,7 +412,7 @@ pub fn replace_augment(
             Some(b.insert_value(agg, primal, 1))
         }
         (false, true) => Some(convert(&b, b.extract_value(r, 0), user_ty)),
-        (false, false) => None,
+        (false, false) => ac.opts.tape.filter(|_| user_ty.is_pointer()),
     };
     fill_result(&b, call, v);
     erase_hook_call(call);

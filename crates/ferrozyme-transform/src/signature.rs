@@ -49,6 +49,10 @@ pub struct TangentRequest {
     pub func: Value,
     pub args: Vec<ArgActivity>,
     pub width: u32,
+    /// Error estimation (`__enzyme_error_estimate`): the tangents are estimates of absolute
+    /// floating-point error, propagated through the magnitudes of the partials, each
+    /// operation adding its own rounding (`tangent/error.rs`).
+    pub error: bool,
 }
 
 /// Where reverse-mode code goes.

@@ -121,7 +121,23 @@ pub fn split_selected_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
             done.push(call);
             continue;
         }
-        let chooser = call.operand(k);
+        let mut chooser = call.operand(k);
+        if chooser.opcode() == Some(Opcode::LLVMPHI) {
+            match phi_as_selects(m, call, chooser) {
+                Some(c) => {
+                    call.set_operand(k, c);
+                    chooser = c;
+                }
+                None => {
+                    done.push(call);
+                    continue;
+                }
+            }
+        }
+        if chooser.is_function() {
+            done.push(call);
+            continue;
+        }
         let Some(dispatch) = dispatch_of(chooser) else {
             done.push(call);
             continue;
@@ -184,6 +200,32 @@ pub fn split_selected_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
         work.extend(copies);
     }
     done
+}
+
+/// A phi of functions choosing a hook call's function (SimplifyCFG's merge of calls from
+/// several predecessors) as a chain of selects on comparisons of the phi, inserted before
+/// the call, which `split_selected_calls` then splits: `p == @f ? @f : (p == @g ? @g :
+/// @h)`. `None` when an incoming value is not a function; the function itself when all
+/// incoming values are one function.
+fn phi_as_selects(m: Module, call: Value, phi: Value) -> Option<Value> {
+    let mut fns: Vec<Value> = Vec::new();
+    for (v, _) in phi.incoming() {
+        if !v.is_function() {
+            return None;
+        }
+        if !fns.contains(&v) {
+            fns.push(v);
+        }
+    }
+    let last = *fns.last()?;
+    let b = Builder::new(m.context());
+    b.position_before(call);
+    let mut chosen = last;
+    for f in fns.iter().rev().skip(1) {
+        let same = b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, phi, *f);
+        chosen = b.select(same, *f, chosen);
+    }
+    Some(chosen)
 }
 
 /// Moves everything before `call` into a new head block ending in the terminator that

@@ -69,6 +69,7 @@ pub(crate) fn check_body(
         undifferentiated_float(i, act, &mut out);
         rebuilt_pointer(i, act, types, &mut out);
         reinterpreted_float(i, act, &mut out);
+        super::indirect::unshadowed_indirect_result(i, act, &mut out);
     }
     let active_params: HashSet<Value> = f
         .params()

@@ -14,3 +14,4 @@
 pub(crate) mod body;
 pub(crate) mod boundary;
 pub(crate) mod hooks;
+pub(crate) mod indirect;

@@ -18,6 +18,7 @@
 //! derivative functions the rest of the pass calls (same signatures as synthesized ones,
 //! `crate::signature`) are thin wrappers around them (`wrappers.rs`).
 
+mod barriers;
 mod blas;
 mod builtin;
 mod convention;
@@ -33,6 +34,7 @@ use ferrozyme_abi::{
 };
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
 
+pub use barriers::{inline_barriers, keep_calls};
 pub(crate) use blas::prune as prune_library_rules;
 pub(crate) use wrappers::{synthesize_forward, synthesize_reverse};
 
@@ -330,7 +332,7 @@ fn mark_custom(f: Value) {
 
 /// The values a registration global is initialized with (casts stripped); `None` when it
 /// has no constant aggregate initializer.
-fn entries(g: Value) -> Option<Vec<Value>> {
+pub(super) fn entries(g: Value) -> Option<Vec<Value>> {
     let init = g.initializer()?;
     if !init.is_constant() || init.num_operands() == 0 {
         return None;

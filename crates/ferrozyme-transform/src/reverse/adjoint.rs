@@ -192,11 +192,30 @@ impl Gen<'_> {
             .flat_map(|b| b.instructions())
             .filter(|i| self.fx.deferred_frees.contains(i))
             .collect();
+        let frees_only_given = super::memory::allocates_nothing(self.fx.p);
         for f in frees {
             let args: Vec<Value> = f.call_args().into_iter().map(|a| self.fetch(a)).collect();
             let c = self.clone_defined(f);
             for (k, x) in args.into_iter().enumerate() {
                 c.set_operand(k as u32, x);
+            }
+            // Memory the caller handed over (enzyme_dup) and the function frees: its
+            // shadow goes too, now that the reverse sweep is done with it, as Enzyme does.
+            // Only when the function allocates nothing, so the freed memory cannot be its
+            // own (whose shadow the replay of the allocation frees: `rev_free_shadow`).
+            let ptr = f.call_args().first().copied();
+            if let Some(ptr) = ptr.filter(|p| {
+                frees_only_given
+                    && matches!(classify(f), CallKind::Free)
+                    && self.fx.act.is_shadowed(*p)
+            }) {
+                self.each_lane(|g| {
+                    if g.lanes[g.lane].shadow.contains_key(&ptr) || ptr.is_argument() {
+                        let s = g.fetch_shadow(ptr);
+                        let free = g.sup.libc("free", g.fx.ctx.void(), &[g.fx.ctx.ptr()]);
+                        g.b.call_fn(free, &[s]);
+                    }
+                });
             }
         }
         let rty = crate::signature::adjoint_return_type(&self.fx.req);

@@ -37,6 +37,53 @@ pub(crate) enum ExitValue {
     /// Known from the exit test: the loop leaves exactly when `i + delta == bound`, with
     /// `bound` defined before the loop, so `i` was `bound - delta`.
     Bound { bound: Value, delta: i64 },
+    /// Known from another counted induction variable `j` of the same loop whose exit test
+    /// is `j + delta == bound`: both step by one, so `i` left at
+    /// `start + (bound - delta - j_start)`.
+    Paired {
+        start: Value,
+        j_start: Value,
+        bound: Value,
+        delta: i64,
+    },
+}
+
+/// For an exit block `x` entered only from `e` (the caller checks that `e` is its single
+/// predecessor, so both starts dominate `x`): another
+/// induction variable `j` of loop `l` (header phi from `pre` and the single latch, steps
+/// by one, start defined before the loop, same type as `iv`) whose equality test in `e`
+/// decides the exit; returns `iv`'s start, `j`'s start, the bound and the delta. Both
+/// advance once per iteration, so `iv - j` is the same on every iteration (GMM's
+/// triangular `t` beside the row index `r`).
+fn paired_exit(
+    iv: Value,
+    e: Block,
+    x: Block,
+    l: &Loop,
+    pre: Block,
+    latch: Block,
+) -> Option<(Value, Value, Value, i64)> {
+    let start_of = |phi: Value| {
+        let inc = phi.incoming();
+        let start = inc.iter().find(|(_, b)| *b == pre).map(|(v, _)| *v)?;
+        let next = inc.iter().find(|(_, b)| *b == latch).map(|(v, _)| *v)?;
+        (inc.len() == 2 && defined_outside(l, start) && steps_by_one(phi, next)).then_some(start)
+    };
+    let start = start_of(iv)?;
+    for j in l.header.phis() {
+        if j == iv || j.ty() != iv.ty() {
+            continue;
+        }
+        let Some(j_start) = start_of(j) else {
+            continue;
+        };
+        if let Some((bound, delta)) = exit_by_equality(j, e, x, l) {
+            if bound.ty() == iv.ty() {
+                return Some((start, j_start, bound, delta));
+            }
+        }
+    }
+    None
 }
 
 /// For exit block `x` entered only from `e` inside the loop: if `e` leaves exactly when
@@ -145,6 +192,21 @@ impl Gen<'_> {
                         continue;
                     }
                 }
+                let only_pred = self.fx.cfg.preds(x).len() == 1;
+                if let (true, Some(pre), [latch]) = (only_pred, l.entry, l.latches.as_slice()) {
+                    if let Some((start, j_start, bound, delta)) =
+                        paired_exit(iv, *e, x, l, pre, *latch)
+                    {
+                        let paired = ExitValue::Paired {
+                            start,
+                            j_start,
+                            bound,
+                            delta,
+                        };
+                        exits.push((x, paired));
+                        continue;
+                    }
+                }
             }
             let fx = self.fwd_block(x);
             let fb = ferrozyme_llvm::Builder::new(self.fx.ctx);
@@ -215,6 +277,17 @@ impl Gen<'_> {
                     } else {
                         self.b.sub(b, b.ty().const_int(delta as u64))
                     }
+                }
+                ExitValue::Paired {
+                    start,
+                    j_start,
+                    bound,
+                    delta,
+                } => {
+                    let (s, js, b) = (self.fetch(start), self.fetch(j_start), self.fetch(bound));
+                    let j_exit = self.b.sub(b, b.ty().const_int(delta as u64));
+                    let steps = self.b.sub(j_exit, js);
+                    self.b.add(s, steps)
                 }
             };
             out.push((blocks, slot, v));

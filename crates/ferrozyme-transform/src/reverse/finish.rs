@@ -3,7 +3,7 @@
 //! leaves each record's block, one `reserve` per counted loop, frees at the reverse exit,
 //! and the entry blocks' terminators.
 
-use ferrozyme_analysis::loops::trip_count;
+use ferrozyme_analysis::loops::{defined_outside, trip_count, TripCount};
 use ferrozyme_llvm::{Block, IntPredicate, Value};
 
 use super::Gen;
@@ -144,12 +144,13 @@ impl Gen<'_> {
 
     /// When the loop around cyclic block `blk` has a trip count known where it is entered
     /// (its preheader, or the guard that branches into it), reserve the record stack once
-    /// there, so the loop's pushes never reallocate.
+    /// there, so the loop's pushes never reallocate. The reservation climbs out of the
+    /// enclosing loops whose trip counts are known before them and do not change the inner
+    /// bounds (`reserve_nest`): a nest of counted loops (GMM's points x components x
+    /// coordinates) reserves once for all its iterations instead of regrowing the stack
+    /// (and copying it) as the outer loops run.
     fn reserve_for_loop(&mut self, blk: Block, stack: u64, size: u64) {
-        let Some(l) = self.fx.loops.innermost(blk) else {
-            return;
-        };
-        let (Some(tc), Some(pre)) = (trip_count(l), l.entry) else {
+        let Some((factors, pre)) = self.reserve_nest(blk) else {
             return;
         };
         let Some(term) = self
@@ -162,23 +163,61 @@ impl Gen<'_> {
         };
         let i64t = self.fx.ctx.i64();
         self.b.position_before(term);
-        let n = self.fwd_operand(tc.bound);
-        let n = match n.ty().int_width() {
-            Some(w) if w < 64 => self.b.sext(n, i64t),
-            Some(64) => n,
-            _ => return,
-        };
-        let cnt = self.b.sub(n, i64t.const_i64(tc.start - 1));
-        let pos = self
-            .b
-            .icmp(IntPredicate::LLVMIntSGT, cnt, i64t.const_int(0));
-        let cnt = self.b.select(pos, cnt, i64t.const_int(0));
-        let bytes = self.b.mul(cnt, i64t.const_int(size));
+        // Every factor and partial product is clamped to 1 GiB before the next multiply,
+        // so the product cannot wrap.
         let cap = i64t.const_int(1 << 30);
-        let big = self.b.icmp(IntPredicate::LLVMIntUGT, bytes, cap);
-        let bytes = self.b.select(big, cap, bytes);
+        let mut bytes = i64t.const_int(size);
+        for tc in factors {
+            let n = self.fwd_operand(tc.bound);
+            let n = match n.ty().int_width() {
+                Some(w) if w < 64 => self.b.sext(n, i64t),
+                Some(64) => n,
+                _ => return,
+            };
+            let cnt = self.b.sub(n, i64t.const_i64(tc.start - 1));
+            let pos = self
+                .b
+                .icmp(IntPredicate::LLVMIntSGT, cnt, i64t.const_int(0));
+            let cnt = self.b.select(pos, cnt, i64t.const_int(0));
+            let big = self.b.icmp(IntPredicate::LLVMIntUGT, cnt, cap);
+            let cnt = self.b.select(big, cap, cnt);
+            let prod = self.b.mul(cnt, bytes);
+            let big = self.b.icmp(IntPredicate::LLVMIntUGT, prod, cap);
+            bytes = self.b.select(big, cap, prod);
+        }
         let reserve = self.sup.rt(RtFn::Reserve);
         let s = self.b.byte_gep(self.tape.fwd, i64t.const_int(stack));
         self.b.call_fn(reserve, &[s, bytes]);
+    }
+
+    /// The trip counts to multiply for a reservation covering every push of `blk`'s
+    /// record, and the block whose terminator it goes before: the innermost loop around
+    /// `blk` when its trip count is known, then each enclosing loop whose own trip count
+    /// is known and whose body leaves the bounds found so far unchanged (defined before
+    /// it). In clang's reducible loops each iteration of the immediately enclosing loop
+    /// enters an inner loop at most once, so the product bounds the pushes (it may exceed
+    /// them when pushes are conditional: only capacity, never contents, is reserved).
+    fn reserve_nest(&self, blk: Block) -> Option<(Vec<TripCount>, Block)> {
+        let loops = &self.fx.loops.loops;
+        let mut k = self.fx.loops.innermost_index(blk)?;
+        let tc = trip_count(&loops[k])?;
+        let mut pre = loops[k].entry?;
+        let mut factors = vec![tc];
+        // Loops are sorted by size: the next one containing this header is its parent.
+        while let Some(p) = (k + 1..loops.len()).find(|&j| {
+            loops[j].blocks.contains(&loops[k].header) && loops[j].header != loops[k].header
+        }) {
+            let outer = &loops[p];
+            let (Some(otc), Some(opre)) = (trip_count(outer), outer.entry) else {
+                break;
+            };
+            if !factors.iter().all(|f| defined_outside(outer, f.bound)) {
+                break;
+            }
+            factors.push(otc);
+            pre = opre;
+            k = p;
+        }
+        Some((factors, pre))
     }
 }

@@ -406,6 +406,26 @@ pub(crate) fn deferrable_frees(
     out
 }
 
+/// Does `f` allocate nothing: no allocation function, and no call of a function that
+/// could hand back memory (a call with a pointer result)? Then every pointer it frees
+/// was given to it.
+pub(crate) fn allocates_nothing(f: Value) -> bool {
+    f.blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
+        .all(|i| {
+            !i.ty().contains_pointer()
+                && !matches!(
+                    classify(i),
+                    CallKind::Malloc
+                        | CallKind::Calloc
+                        | CallKind::Realloc
+                        | CallKind::PosixMemalign
+                )
+        })
+}
+
 /// Stores the forward sweep leaves out because the caller marked their memory
 /// `enzyme_dupnoneed` (it does not need what the function writes there) and nothing in
 /// the function reads it back. For each such argument `a`, every pointer derived from it

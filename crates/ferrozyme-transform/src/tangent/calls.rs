@@ -246,6 +246,7 @@ impl TangentGen<'_> {
             func: f,
             args: self.callee_args(i),
             width: self.fx.req.width,
+            error: self.fx.req.error,
         };
         self.callees.tangent(&req)
     }
@@ -269,6 +270,7 @@ impl TangentGen<'_> {
             func: f,
             args: self.callee_args(i),
             width: self.fx.req.width,
+            error: self.fx.req.error,
         };
         for a in i.call_args() {
             self.reject_mixed(i, a);

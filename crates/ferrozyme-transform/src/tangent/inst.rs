@@ -91,6 +91,15 @@ impl TangentGen<'_> {
             }
             _ => None,
         };
+        // Error estimation: narrowing a float rounds it.
+        let lanes = match lanes {
+            Some(l) if self.fx.req.error && op == LLVMFPTrunc => Some(
+                l.into_iter()
+                    .map(|e| super::error::add_rounding(&self.b, self.fx.m, e, c, i.ty()))
+                    .collect(),
+            ),
+            l => l,
+        };
         if let Some(l) = lanes {
             self.tan.insert(i, l);
         }
@@ -173,8 +182,15 @@ impl TangentGen<'_> {
                     }
                 },
             };
+            // Error estimation: magnitudes (errors never cancel), so a sign is no sign.
+            let error = self.fx.req.error;
+            let p = match p {
+                Some(p) if error => Some(super::error::fabs(&self.b, self.fx.m, p)),
+                p => p,
+            };
             for l in 0..width {
                 let term = match (sign, p) {
+                    (Some(_), _) if error => t[l],
                     (Some(false), _) => t[l],
                     (Some(true), _) => self.b.fneg(t[l]),
                     (None, Some(p)) => self.b.fmul(t[l], p),
@@ -186,8 +202,17 @@ impl TangentGen<'_> {
                 });
             }
         }
+        // The operation's own rounding (negation is exact).
+        let rounds = self.fx.req.error && i.opcode() != Some(Opcode::LLVMFNeg);
         acc.into_iter()
             .map(|a| a.unwrap_or_else(|| ty.zero()))
+            .map(|a| {
+                if rounds {
+                    super::error::add_rounding(&self.b, self.fx.m, a, c, ty)
+                } else {
+                    a
+                }
+            })
             .collect()
     }
 

@@ -21,6 +21,7 @@
 //! both are absent).
 
 mod calls;
+mod error;
 mod inst;
 mod mixed;
 mod parallel;

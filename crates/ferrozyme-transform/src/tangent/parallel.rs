@@ -72,6 +72,7 @@ impl TangentGen<'_> {
             func: micro,
             args: acts.clone(),
             width: self.fx.req.width,
+            error: self.fx.req.error,
         };
         let g = self.callees.tangent(&req);
         let mut captured = Vec::new();
