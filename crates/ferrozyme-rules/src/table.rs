@@ -198,9 +198,7 @@ fn build() -> Vec<Rule> {
         rule("llvm.sqrt", I, &["sel(eq(x, 0), 0, 0.5/r)"], POS, |a| {
             a[0].sqrt()
         }),
-        rule("llvm.fabs", I, &["copysign(1, x)"], WIDE, |a| {
-            a[0].abs()
-        }),
+        rule("llvm.fabs", I, &["copysign(1, x)"], WIDE, |a| a[0].abs()),
         rule(
             "llvm.pow",
             I,

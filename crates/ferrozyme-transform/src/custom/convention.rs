@@ -79,6 +79,10 @@ pub(crate) fn forward_layout(func: Value, acts: &[ArgActivity], n_params: usize)
 pub(crate) enum AugReturn {
     /// `void`: no tape, no result.
     Nothing,
+    /// `void` for a function with a result: no tape; the primal result comes from calling
+    /// the function itself (Enzyme accepts this shape: an augmented function that only
+    /// runs side effects, its reverse recomputing what it needs).
+    Recompute,
     /// `void *`: the tape of a `void` function.
     Tape,
     /// `T`: the primal result, no tape.
@@ -105,7 +109,11 @@ pub(crate) fn aug_return(aug_ret: Type, sret: Option<Type>, ret: Type) -> Option
         });
     }
     if aug_ret.is_void() {
-        return ret.is_void().then_some(AugReturn::Nothing);
+        return Some(if ret.is_void() {
+            AugReturn::Nothing
+        } else {
+            AugReturn::Recompute
+        });
     }
     if ret.is_void() {
         return aug_ret.is_pointer().then_some(AugReturn::Tape);

@@ -216,7 +216,7 @@ fn plan_reverse(req: &Request, rule: ReverseRule) -> Result<ReversePlan, Vec<Dia
     let mask = activity_mask(func, &req.args);
     let aug = UserFn::of(rule.aug, rule.library, mask);
     let rev = UserFn::of(rule.rev, rule.library, mask);
-    let expected = "aug(each argument, then its shadow if it is a pointer) returning void * / T / struct { void *tape; T result; }";
+    let expected = "aug(each argument, then its shadow if it is a pointer) returning void * / T / struct { void *tape; T result; } (or void: the result is then recomputed by calling the function)";
     let layout = reverse_layout(func, &req.args, aug.params.len()).ok_or_else(|| {
         err(
             func,
@@ -328,10 +328,17 @@ fn adjoint_targets(
 }
 
 /// The results of a call of `aug`: (tape or null, primal result, shadow of the result).
-fn unpack_aug(b: &Builder, plan: &ReversePlan, r: Value) -> (Value, Option<Value>, Option<Value>) {
+fn unpack_aug(
+    b: &Builder,
+    plan: &ReversePlan,
+    r: Value,
+    func: Value,
+    primal: &[Value],
+) -> (Value, Option<Value>, Option<Value>) {
     let null = r.ty().context().ptr().zero();
     match plan.aug_ret {
         AugReturn::Nothing => (null, None, None),
+        AugReturn::Recompute => (null, Some(b.call_fn(func, primal)), None),
         AugReturn::Tape => (r, None, None),
         AugReturn::Result => (null, Some(r), None),
         AugReturn::TapeAndResult { shadow, .. } => (
@@ -435,7 +442,11 @@ pub(crate) fn synthesize_reverse(
                 &entry,
                 &user_args(func, &args, &plan.layout, 0, plan.library)?,
             );
-            let (tape, _, _) = unpack_aug(&b, &plan, r);
+            let (tape, _, _) = match plan.aug_ret {
+                // The combined function needs no primal result.
+                AugReturn::Recompute => (ctx.ptr().zero(), None, None),
+                _ => unpack_aug(&b, &plan, r, func, &args.primal),
+            };
             let adj = call_rev(&b, &entry, func, &plan, &args, seed, tape, req)?;
             ret_adjoints(&b, g.function_type().return_type(), &adj);
         }
@@ -447,7 +458,7 @@ pub(crate) fn synthesize_reverse(
                 &entry,
                 &user_args(func, &args, &plan.layout, 0, plan.library)?,
             );
-            let (tape, result, shadow) = unpack_aug(&b, &plan, r);
+            let (tape, result, shadow) = unpack_aug(&b, &plan, r, func, &args.primal);
             let rty = aug.function_type().return_type();
             let mut agg = rty.undef();
             let mut k = 0;
