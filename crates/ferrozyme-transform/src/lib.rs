@@ -61,6 +61,10 @@ mod unmerge;
 
 pub use clone::clone_function;
 pub use custom::{inline_barriers, keep_calls, prepare_module, registered_functions};
+
+/// The clang flag `ferrozyme cc` compiles with so that Enzyme's
+/// `__attribute__((enzyme_inactive))` reaches the pass (as clang's `annotate`).
+pub const ENZYME_INACTIVE_DEFINE: &str = "-Denzyme_inactive=annotate(\"enzyme_inactive\")";
 pub use ferrozyme_abi::options as enzyme_options;
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
 pub use options::{Options, Report};

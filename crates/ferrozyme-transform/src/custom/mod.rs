@@ -18,6 +18,7 @@
 //! derivative functions the rest of the pass calls (same signatures as synthesized ones,
 //! `crate::signature`) are thin wrappers around them (`wrappers.rs`).
 
+mod annotations;
 mod barriers;
 mod blas;
 mod builtin;
@@ -70,6 +71,7 @@ impl Registry {
     /// the module docs). Unknown `__enzyme_*` globals and malformed registrations are
     /// errors.
     pub fn scan(module: Module) -> Result<Registry, Vec<Diagnostic>> {
+        annotations::mark_inactive(module);
         let mut reg = Registry::default();
         let mut diags = Vec::new();
         for g in module.globals() {
