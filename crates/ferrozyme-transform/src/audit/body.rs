@@ -118,13 +118,30 @@ fn floats_in_integers_across_call(i: Value, act: &Activity, out: &mut Vec<Findin
         Some(k) => format!("argument {} of `{}`", k + 1, g.name()),
         None => format!("the result of `{}`", g.name()),
     };
+    // A float's bits handed over as an integer (`unsigned long long` from a `double`,
+    // through a union or memcpy), rather than a struct coerced to integer registers.
+    let bits = arg.is_some_and(|k| {
+        let a = i.call_args()[k];
+        a.opcode() == Some(Opcode::LLVMBitCast) && a.operand(0).ty().is_fp()
+    });
+    let (how, help) = if bits {
+        (
+            "a floating-point value's bits passed as an integer",
+            "pass the value with its floating-point type (convert the bits back before the call), or let the helper be inlined (static inline)",
+        )
+    } else {
+        (
+            "a struct passed or returned by value in integer registers",
+            "pass the struct by pointer (const struct S *), let the helper be inlined (static inline), or compile with -O1 or higher",
+        )
+    };
     out.push(Finding {
         kind: DiagKind::UnsupportedInstruction,
         at: i,
         msg: format!(
-            "floating-point data crosses this call inside integers ({what}: a struct passed or returned by value in integer registers); the callee's derivative would treat it as a constant"
+            "floating-point data crosses this call inside integers ({what}: {how}); the callee's derivative would treat it as a constant"
         ),
-        help: "pass the struct by pointer (const struct S *), let the helper be inlined (static inline), or compile with -O1 or higher",
+        help,
     });
 }
 
