@@ -7,55 +7,13 @@
 //! effect (the derivatives of programs built with it are checked numerically under
 //! `lli-22`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use ferrozyme_transform::enzyme_options::{Handling, OptKind, ENZYME_OPTIONS};
 
-fn plugin() -> PathBuf {
-    if let Some(p) = std::env::var_os("FERROZYME_PLUGIN") {
-        return PathBuf::from(p);
-    }
-    let exe = std::env::current_exe().expect("test executable path");
-    let deps = exe.parent().expect("target/<profile>/deps");
-    [
-        deps.parent().map(|p| p.join("libferrozyme_plugin.so")),
-        Some(deps.join("libferrozyme_plugin.so")),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|p| p.is_file())
-    .expect("libferrozyme_plugin.so next to the test executable (cargo build first)")
-}
-
-fn tool(name: &str) -> PathBuf {
-    let versioned = format!("{name}-22");
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|d| d.join(&versioned))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| Path::new("/usr/lib/llvm-22/bin").join(name))
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.output()
-        .unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd.get_program()))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-#[track_caller]
-fn assert_ok(o: &Output) {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        text(&o.stdout),
-        text(&o.stderr)
-    );
-}
+mod common;
+use common::{assert_ok, plugin, run, text, tool};
 
 /// f(x) = sum_i g(x_i) x_{i+1}, g(t) = t^2 sin t in a separate (noinline at -O0) function:
 /// df/dx_k = g'(x_k) x_{k+1} + g(x_{k-1}).

@@ -5,53 +5,10 @@
 //! puts it in `target/<profile>/libferrozyme_plugin.so` (and in `deps/` beside this test
 //! executable). `FERROZYME_PLUGIN=/path/to/libferrozyme_plugin.so` overrides the search.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn plugin() -> PathBuf {
-    if let Some(p) = std::env::var_os("FERROZYME_PLUGIN") {
-        return PathBuf::from(p);
-    }
-    let exe = std::env::current_exe().expect("test executable path");
-    let deps = exe
-        .parent()
-        .expect("test executable lives in target/<profile>/deps");
-    let candidates = [
-        deps.parent().map(|p| p.join("libferrozyme_plugin.so")),
-        Some(deps.join("libferrozyme_plugin.so")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| panic!("libferrozyme_plugin.so not found near {}; build it with cargo build -p ferrozyme-plugin or set FERROZYME_PLUGIN", exe.display()))
-}
-
-/// `name-22` on PATH, else Debian's `/usr/lib/llvm-22/bin/name`.
-fn llvm_tool(name: &str) -> PathBuf {
-    let versioned = format!("{name}-22");
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|d| d.join(&versioned))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| Path::new("/usr/lib/llvm-22/bin").join(name))
-}
-
-#[track_caller]
-fn assert_ok(o: &Output) {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.output()
-        .unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd.get_program()))
-}
+mod common;
+use common::{assert_ok, plugin, run, tool as llvm_tool};
 
 const PLAIN_LL: &str = r#"
 define double @square(double %x) {

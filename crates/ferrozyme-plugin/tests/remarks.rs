@@ -10,21 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn plugin() -> PathBuf {
-    if let Some(p) = std::env::var_os("FERROZYME_PLUGIN") {
-        return PathBuf::from(p);
-    }
-    let exe = std::env::current_exe().expect("test executable path");
-    let deps = exe.parent().expect("target/<profile>/deps");
-    [
-        deps.parent().map(|p| p.join("libferrozyme_plugin.so")),
-        Some(deps.join("libferrozyme_plugin.so")),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|p| p.is_file())
-    .expect("libferrozyme_plugin.so next to the test executable (cargo build first)")
-}
+mod common;
+use common::{assert_ok, plugin, run, text, tool};
 
 fn ferrozyme() -> PathBuf {
     plugin()
@@ -33,32 +20,8 @@ fn ferrozyme() -> PathBuf {
         .join("ferrozyme")
 }
 
-fn tool(name: &str) -> PathBuf {
-    let versioned = format!("{name}-22");
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|d| d.join(&versioned))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| Path::new("/usr/lib/llvm-22/bin").join(name))
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.output()
-        .unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd.get_program()))
-}
-
 fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-#[track_caller]
-fn assert_ok(o: &Output) {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstderr:\n{}",
-        o.status.code(),
-        stderr(o)
-    );
+    text(&o.stderr)
 }
 
 const LOOP: &str = r#"#include <math.h>
