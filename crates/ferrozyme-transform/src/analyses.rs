@@ -6,6 +6,7 @@ use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::types::TypeAnalysis;
 use ferrozyme_llvm::Value;
 
+use crate::common::runtime_activity::{self, RuntimeActivity};
 use crate::options::Options;
 use crate::services::Support;
 
@@ -14,6 +15,8 @@ pub(crate) struct Analyses {
     pub cfg: Cfg,
     pub act: Activity,
     pub types: TypeAnalysis,
+    /// Where shadows may be primals at run time (`common::runtime_activity`).
+    pub rt: RuntimeActivity,
 }
 
 impl Analyses {
@@ -37,10 +40,25 @@ impl Analyses {
             true,
         );
         act.restrict_to_useful_with(clone, Some(&types));
+        let cfg = Cfg::new(clone);
+        let reachable: Vec<_> = cfg
+            .blocks
+            .iter()
+            .copied()
+            .filter(|b| cfg.is_reachable(*b))
+            .collect();
+        let const_params = crate::audit::body::const_pointer_params(clone, args);
+        let rt = runtime_activity::analyze(
+            &reachable,
+            &act,
+            |i| crate::audit::body::runtime_activity_store(i, &act, &types, &const_params),
+            |s| crate::reverse::mixed::guarded_select(&act, s),
+        );
         Analyses {
-            cfg: Cfg::new(clone),
+            cfg,
             act,
             types,
+            rt,
         }
     }
 
@@ -55,6 +73,7 @@ impl Analyses {
         let mut out = String::new();
         if opts.print_activity {
             out.push_str(&rename(self.act.print(clone)));
+            out.push_str(&rename(self.rt.print(clone)));
         }
         if opts.print_type_analysis && !forward {
             out.push_str(&rename(self.types.print(clone)));

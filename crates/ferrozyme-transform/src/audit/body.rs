@@ -62,6 +62,7 @@ pub(crate) fn check_body(
     act: &Activity,
     types: &ferrozyme_analysis::types::TypeAnalysis,
     args: &[ArgActivity],
+    rt: &crate::common::runtime_activity::RuntimeActivity,
 ) -> Vec<Finding> {
     let insts: Vec<Value> = blocks.iter().flat_map(|b| b.instructions()).collect();
     let mut out = Vec::new();
@@ -79,18 +80,30 @@ pub(crate) fn check_body(
         .map(|(p, _)| p)
         .collect();
     lost_stores(&insts, act, &active_params, &mut out);
-    let const_params: HashSet<Value> = f
-        .params()
+    let const_params = const_pointer_params(f, args);
+    for &i in &insts {
+        constant_pointer_stored(i, act, types, &const_params, rt.active(), &mut out);
+        floats_in_integers_across_call(i, act, &mut out);
+    }
+    for (at, why) in &rt.unguardable {
+        out.push(Finding {
+            kind: DiagKind::UnsupportedInstruction,
+            at: *at,
+            msg: format!("mismatched activity: {why}"),
+            help: "pass the constant argument with enzyme_dup and a zero-initialised shadow buffer, or let the callee be inlined (static inline, or compile with -O2)",
+        });
+    }
+    out
+}
+
+/// The `enzyme_const` pointer parameters of `f` under `args`.
+pub(crate) fn const_pointer_params(f: Value, args: &[ArgActivity]) -> HashSet<Value> {
+    f.params()
         .into_iter()
         .zip(args)
         .filter(|(p, a)| **a == ArgActivity::Const && p.ty().is_pointer())
         .map(|(p, _)| p)
-        .collect();
-    for &i in &insts {
-        constant_pointer_stored(i, act, types, &const_params, &mut out);
-        floats_in_integers_across_call(i, act, &mut out);
-    }
-    out
+        .collect()
 }
 
 /// A call of a function with a body that passes an active integer (one activity found to
@@ -182,6 +195,41 @@ fn returns_float_bits(g: Value) -> bool {
 }
 
 /// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
+/// computed from one) and `%slot` memory with a shadow, not handed to a parallel region:
+/// what runtime activity takes over (`common::runtime_activity`).
+pub(crate) fn runtime_activity_store(
+    i: Value,
+    act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    stores_constant_pointer(i, act, types, const_params)
+        && matches!(parallel_capture(i.operand(1)), Capture::No)
+}
+
+/// The store a constant pointer into shadowed memory (see [`constant_pointer_stored`]).
+fn stores_constant_pointer(
+    i: Value,
+    act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    if i.opcode() != Some(Opcode::LLVMStore) {
+        return false;
+    }
+    let (v, p) = (i.operand(0), i.operand(1));
+    if !v.ty().is_pointer() || act.is_shadowed(v) || !act.is_shadowed(p) {
+        return false;
+    }
+    let base = base_object(v);
+    if !const_params.contains(&base) || ferrozyme_analysis::activity::is_empty_object_param(v) {
+        return false;
+    }
+    let pointee = types.pointee_tree(base);
+    !(!pointee.is_empty() && pointee.iter().all(|(_, b)| b == BaseType::Integer))
+}
+
+/// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
 /// computed from one) and `%slot` memory with a shadow.
 ///
 /// Not when the constant memory holds no data a derivative could need: type analysis
@@ -194,24 +242,18 @@ fn constant_pointer_stored(
     act: &Activity,
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
+    runtime_activity: bool,
     out: &mut Vec<Finding>,
 ) {
-    if i.opcode() != Some(Opcode::LLVMStore) {
+    if !stores_constant_pointer(i, act, types, const_params) {
         return;
     }
-    let (v, p) = (i.operand(0), i.operand(1));
-    if !v.ty().is_pointer() || act.is_shadowed(v) || !act.is_shadowed(p) {
-        return;
-    }
-    let base = base_object(v);
-    if !const_params.contains(&base) || ferrozyme_analysis::activity::is_empty_object_param(v) {
-        return;
-    }
-    let pointee = types.pointee_tree(base);
-    if !pointee.is_empty() && pointee.iter().all(|(_, b)| b == BaseType::Integer) {
-        return;
-    }
+    let p = i.operand(1);
+    let base = base_object(i.operand(0));
     match parallel_capture(p) {
+        // Runtime activity (common/runtime_activity.rs) gives the pointer itself as its
+        // shadow and guards the accesses through pointers read back.
+        Capture::No if runtime_activity => return,
         Capture::No => {}
         Capture::Safe => return,
         Capture::Unsafe => {

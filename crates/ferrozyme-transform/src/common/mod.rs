@@ -11,6 +11,7 @@ pub mod diags;
 pub mod dispatch;
 pub mod ops;
 pub mod reductions;
+pub mod runtime_activity;
 pub mod shadows;
 
 pub(crate) use diags::{Diags, Problem};

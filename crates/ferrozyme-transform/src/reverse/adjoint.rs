@@ -421,6 +421,7 @@ impl Gen<'_> {
                 let d = if d.ty() == t { d } else { self.b.bitcast(d, t) };
                 self.guarded_mem_add(sp, d, valid)
             }
+            Some(_) if self.fx.rt.is_guarded(addr) => self.unguarded_runtime_access(i),
             _ if self.atomic_adjoint(addr) => self.mem_add_atomic(sp, t, d),
             _ => self.mem_add(sp, t, d, i.alignment()),
         }
@@ -439,6 +440,10 @@ impl Gen<'_> {
         let t = self.adj_ty(v);
         let old = match self.rev_validity(addr) {
             Some(valid) if t.is_fp() => self.guarded_mem_take(sp, t, valid),
+            Some(_) if self.fx.rt.is_guarded(addr) => {
+                self.unguarded_runtime_access(i);
+                return;
+            }
             _ => self.mem_take(sp, t, i.alignment()),
         };
         if self.fx.act.is_active(v) {

@@ -36,8 +36,14 @@ impl Checker<'_> {
             .copied()
             .filter(|b| fx.cfg.is_reachable(*b))
             .collect();
-        for f in crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.types, &fx.req.args)
-        {
+        for f in crate::audit::body::check_body(
+            fx.p,
+            &reachable,
+            &fx.act,
+            &fx.types,
+            &fx.req.args,
+            &fx.rt,
+        ) {
             self.diags.report(Some(f.at), f.problem());
         }
         for blk in self.fx.cfg.blocks.clone() {
@@ -230,7 +236,9 @@ impl Checker<'_> {
         if !matches!(op, Opcode::LLVMSelect | Opcode::LLVMPHI)
             || !i.ty().is_pointer_like()
             || !self.fx.act.is_shadowed(i)
+            || self.fx.rt.is_guarded(i)
         {
+            // Guarded ones: run-time activity (common/runtime_activity.rs).
             return;
         }
         let choices: Vec<Value> = if op == Opcode::LLVMSelect {

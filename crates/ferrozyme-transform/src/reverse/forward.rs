@@ -101,6 +101,10 @@ impl Gen<'_> {
 
     /// The shadow of a pointer operand in the forward sweep (null when it has none).
     pub(super) fn fwd_shadow(&mut self, v: Value) -> Value {
+        if self.fx.rt.is_own_shadow(v) {
+            // Run-time activity: a constant pointer is its own shadow.
+            return self.fwd_operand(v);
+        }
         let null = self.null_shadow(v);
         if v.is_argument() {
             return self.lanes[self.lane]
@@ -251,7 +255,7 @@ impl Gen<'_> {
                                     .unwrap_or(v.ty().zero())
                             };
                             let mut sa = self.fwd_shadow(addr);
-                            if let Some(valid) = self.fwd_validity(addr) {
+                            if let Some(valid) = self.fwd_store_validity(addr) {
                                 let slot = self.sup.sink_slot();
                                 sa = self.b.select(valid, sa, slot);
                             }
@@ -265,7 +269,7 @@ impl Gen<'_> {
                                 let sp = self.fwd_shadow(p);
                                 let sv = self.b.ptrtoint(sp, v.ty());
                                 let mut sa = self.fwd_shadow(addr);
-                                if let Some(valid) = self.fwd_validity(addr) {
+                                if let Some(valid) = self.fwd_store_validity(addr) {
                                     let slot = self.sup.sink_slot();
                                     sa = self.b.select(valid, sa, slot);
                                 }

@@ -11,9 +11,15 @@
 //! (phis, calls, memcpy) remains a "mismatched activity" error.
 
 use ferrozyme_analysis::activity::Activity;
-use ferrozyme_llvm::{Opcode, Type, TypeKind, Value};
+use ferrozyme_llvm::{IntPredicate, Opcode, Type, TypeKind, Value};
 
 use super::Gen;
+
+/// Is select `s` guarded by this module's scheme (a mixed select whose uses are all
+/// guardable loads and stores)?
+pub(crate) fn guarded_select(act: &Activity, s: Value) -> bool {
+    mixed_select(act, s).is_some() && uses_are_guardable(s)
+}
 
 /// A pointer choice that has no shadow: not null/undef (where no access can happen) and
 /// not shadowed.
@@ -99,6 +105,12 @@ impl Gen<'_> {
     /// The validity of the shadow of `addr` at the reverse builder, when `addr` derives
     /// from a mixed select.
     pub(super) fn rev_validity(&mut self, addr: Value) -> Option<Value> {
+        if self.fx.rt.is_guarded(addr) {
+            // Run-time activity: the shadow is valid unless it is the primal itself.
+            let s = self.fetch_shadow(addr);
+            let p = self.fetch(addr);
+            return Some(self.b.icmp(IntPredicate::LLVMIntNE, s, p));
+        }
         let (cond, shadowed_if_true) = mixed_root(&self.fx.act, addr)?;
         let c = self.fetch(cond);
         Some(if shadowed_if_true {
@@ -106,6 +118,22 @@ impl Gen<'_> {
         } else {
             self.b.xor(c, self.fx.ctx.i1().const_int(1))
         })
+    }
+
+    /// As [`Gen::rev_validity`], for the forward sweep's stores of pointer shadows: also
+    /// `shadow != primal` where run-time activity may have made the shadow the primal
+    /// (loads through such a shadow are not redirected: they read the primal pointer
+    /// stored there, which is then its own shadow).
+    pub(super) fn fwd_store_validity(&mut self, addr: Value) -> Option<Value> {
+        if let Some(v) = self.fwd_validity(addr) {
+            return Some(v);
+        }
+        if !self.fx.rt.is_guarded(addr) {
+            return None;
+        }
+        let s = self.fwd_shadow(addr);
+        let p = self.fwd_operand(addr);
+        Some(self.b.icmp(IntPredicate::LLVMIntNE, s, p))
     }
 
     /// As [`Gen::rev_validity`], in the forward sweep.
@@ -117,6 +145,17 @@ impl Gen<'_> {
         } else {
             self.b.xor(c, self.fx.ctx.i1().const_int(1))
         })
+    }
+
+    /// An access whose adjoint is not a float (float bits moved as integers) through a
+    /// shadow that may be the primal: refused rather than written into primal memory.
+    pub(super) fn unguarded_runtime_access(&mut self, i: Value) {
+        self.report(
+            Some(i),
+            crate::common::Problem::MixedActivity {
+                detail: "floating-point data moved as integers through a pointer that is constant or differentiable depending on the run cannot be guarded at run time".to_string(),
+            },
+        );
     }
 
     /// `*p += d` (fp scalar or vector), only where `valid`.

@@ -53,7 +53,7 @@ mod counters;
 mod finish;
 mod forward;
 mod memory;
-mod mixed;
+pub(crate) mod mixed;
 mod parallel;
 mod scaled;
 mod speculated;
@@ -106,7 +106,12 @@ pub(crate) fn synthesize(
     an: Analyses,
     target: Target,
 ) -> Result<(), Vec<Diagnostic>> {
-    let Analyses { cfg, act, types } = an;
+    let Analyses {
+        cfg,
+        act,
+        types,
+        rt,
+    } = an;
     let m = sup.module;
     let ctx = m.context();
     let (fwd_fn, rev_fn, split) = match target {
@@ -146,6 +151,7 @@ pub(crate) fn synthesize(
         dropped,
         deferred_frees,
         writes: OnceCell::new(),
+        rt,
     };
     let mut diags = Diags::new(fx.fname.clone());
     check::check_supported(&fx, sup, &mut diags);

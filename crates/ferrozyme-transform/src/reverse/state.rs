@@ -56,6 +56,8 @@ pub(crate) struct Facts {
     pub dropped: HashSet<Value>,
     /// Memory objects the primal may write (computed on first need).
     pub writes: OnceCell<super::memory::Writes>,
+    /// Where shadows may be primals at run time (`common::runtime_activity`).
+    pub rt: crate::common::runtime_activity::RuntimeActivity,
 }
 
 impl Facts {

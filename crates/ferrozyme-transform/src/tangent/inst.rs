@@ -272,7 +272,12 @@ impl TangentGen<'_> {
         let slot = self.sup.null_slot();
         (0..self.width())
             .map(|l| {
-                let p = self.guarded(addr, sp[l], slot);
+                let mut p = self.guarded(addr, sp[l], slot);
+                if !i.ty().is_pointer() {
+                    // A pointer read through a shadow that is the primal is the primal
+                    // pointer, its own shadow; anything else reads zero there.
+                    p = self.runtime_guarded(addr, p, slot);
+                }
                 let s = self.b.load(i.ty(), p, &format!("{}.d{l}", i.name()));
                 s.set_alignment(i.alignment());
                 s
@@ -307,6 +312,7 @@ impl TangentGen<'_> {
         let slot = self.sup.sink_slot();
         for l in 0..self.width() {
             let p = self.guarded(addr, sa[l], slot);
+            let p = self.runtime_guarded(addr, p, slot);
             let st = self.b.store(tv[l], p);
             st.set_alignment(i.alignment());
         }

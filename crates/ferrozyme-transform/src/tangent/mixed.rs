@@ -32,7 +32,7 @@ impl TangentGen<'_> {
 
     /// After copying select `i` (copy `c`) of pointers: its shadow's validity.
     pub(super) fn select_validity(&mut self, i: Value, c: Value) {
-        if !i.ty().is_pointer() {
+        if !i.ty().is_pointer() || self.fx.rt.is_guarded(i) {
             return;
         }
         let (va, vb) = (self.validity(i.operand(1)), self.validity(i.operand(2)));
@@ -62,6 +62,17 @@ impl TangentGen<'_> {
             Some(v) => self.b.select(v, sp, slot),
             None => sp,
         }
+    }
+
+    /// Run-time activity (`common::runtime_activity`): `sp` (a lane of `addr`'s shadow), or
+    /// `slot` when that shadow is the primal `addr` itself.
+    pub(super) fn runtime_guarded(&mut self, addr: Value, sp: Value, slot: Value) -> Value {
+        if !self.fx.rt.is_guarded(addr) {
+            return sp;
+        }
+        let p = self.prim(addr);
+        let valid = self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntNE, sp, p);
+        self.b.select(valid, sp, slot)
     }
 
     /// Rejects a pointer of mixed activity where it cannot be guarded.

@@ -53,6 +53,8 @@ struct Facts {
     /// Fast-math flags for derivative code outside floating-point instructions
     /// (`ferrozyme_llvm::fastmath`).
     fmf: u32,
+    /// Where shadows may be primals at run time (`common::runtime_activity`).
+    rt: crate::common::runtime_activity::RuntimeActivity,
 }
 
 /// The forward-mode synthesizer of one function.
@@ -100,6 +102,7 @@ pub(crate) fn synthesize(
             act: an.act,
             types: an.types,
             fmf,
+            rt: an.rt,
         },
         callees,
         sup,
@@ -134,8 +137,14 @@ impl TangentGen<'_> {
             .copied()
             .filter(|b| fx.cfg.is_reachable(*b))
             .collect();
-        let findings =
-            crate::audit::body::check_body(fx.p, &reachable, &fx.act, &fx.types, &fx.req.args);
+        let findings = crate::audit::body::check_body(
+            fx.p,
+            &reachable,
+            &fx.act,
+            &fx.types,
+            &fx.req.args,
+            &fx.rt,
+        );
         let clean = findings.is_empty();
         for f in findings {
             self.diags.report(Some(f.at), f.problem());
@@ -211,7 +220,7 @@ impl TangentGen<'_> {
                 if !lanes.is_empty() {
                     self.tan.insert(i, lanes.clone());
                 }
-                if i.ty().is_pointer() {
+                if i.ty().is_pointer() && !self.fx.rt.is_guarded(i) {
                     for (v, _) in i.incoming() {
                         if !self.fx.act.is_shadowed(v) && self.fx.act.is_shadowed(i) && !v.is_null()
                         {
@@ -281,6 +290,11 @@ impl TangentGen<'_> {
     fn tangent(&mut self, v: Value) -> Vec<Value> {
         if let Some(t) = self.tan.get(&v) {
             return t.clone();
+        }
+        if self.fx.rt.is_own_shadow(v) {
+            // Run-time activity: a constant pointer is its own shadow.
+            let p = self.prim(v);
+            return vec![p; self.width()];
         }
         if (v.is_instruction() || v.is_argument()) && self.needs_tangent(v) {
             if v.is_instruction() && !self.fx.cfg.is_reachable(v.parent_block()) {

@@ -1,0 +1,275 @@
+//! Runtime activity: pointers whose activity is only known when the program runs.
+//!
+//! Unoptimized code (and Eigen's at every level) chooses at run time between memory that
+//! has a shadow and memory that has none: a `phi` merging an `enzyme_const` matrix's data
+//! with a duplicated temporary, a struct whose field receives an `enzyme_const` pointer
+//! while the struct itself has a shadow. Enzyme handles such code in its runtime-activity
+//! mode (`-enzyme-runtime-activity`, Enzyme.jl's `set_runtime_activity`), and so do we,
+//! automatically, where the static analysis would otherwise report mismatched activity:
+//!
+//! * the **shadow of a constant pointer is the primal pointer itself** where it meets
+//!   shadowed code (the incoming value of such a phi or select, the pointer stored into
+//!   shadowed memory): [`RuntimeActivity::own_shadow`];
+//! * every derivative access through a shadow that **may** be such a primal is guarded at
+//!   run time by `shadow != primal`: loaded tangents read zero, tangent stores and
+//!   pointer-shadow stores go to a scratch slot, adjoint accumulation and the zeroing of
+//!   a stored-over adjoint are masked off. Those pointers are
+//!   [`RuntimeActivity::maybe_primal`]: the phis and selects above, what is computed from
+//!   them by address arithmetic, merged from them, and pointers loaded through them; and
+//!   when such a pointer was stored into shadowed memory, every pointer the function
+//!   loads from shadowed memory.
+//!
+//! Everything else stays unguarded: a function that needs no runtime activity gets
+//! exactly the code it got before. The analysis is local to one function; where a
+//! maybe-primal shadow would leave it (passed to a call, returned, used by an
+//! instruction whose derivative touches memory in other ways, or a callee given shadowed
+//! memory that may hold a primal as its shadow), [`RuntimeActivity::unguardable`] says
+//! so and the mismatched activity stays a compile-time error naming the place.
+//!
+//! Enzyme's known silent-wrong case under runtime activity (a value that depends on the
+//! inputs written through a constant pointer and read back) is still refused by the
+//! body audit (`audit::body`, "a value that depends on differentiable inputs is written
+//! to memory without a shadow").
+
+use std::collections::HashSet;
+
+use ferrozyme_analysis::activity::{is_unaddressable, Activity};
+use ferrozyme_llvm::{Block, Opcode, Type, TypeKind, Value};
+
+/// What runtime activity needs in one function.
+#[derive(Default, Debug, Clone)]
+pub(crate) struct RuntimeActivity {
+    /// Pointers without a shadow whose shadow is taken to be the pointer itself.
+    pub own_shadow: HashSet<Value>,
+    /// Pointers with a shadow that may, at run time, be the primal pointer.
+    pub maybe_primal: HashSet<Value>,
+    /// Where a maybe-primal shadow escapes what can be guarded: (instruction, why).
+    pub unguardable: Vec<(Value, String)>,
+}
+
+impl RuntimeActivity {
+    /// Does the function need run-time activity checks, and can all be inserted?
+    pub fn active(&self) -> bool {
+        !self.own_shadow.is_empty() && self.unguardable.is_empty()
+    }
+
+    /// Is `v`'s shadow the primal itself (a constant pointer meeting shadowed code)?
+    pub fn is_own_shadow(&self, v: Value) -> bool {
+        self.active() && self.own_shadow.contains(&v)
+    }
+
+    /// Must accesses through `v`'s shadow be guarded by `shadow != primal`?
+    pub fn is_guarded(&self, v: Value) -> bool {
+        self.active() && self.maybe_primal.contains(&v)
+    }
+
+    /// The `--print-activity` lines: where run-time checks go.
+    pub fn print(&self, f: Value) -> String {
+        if !self.active() {
+            return String::new();
+        }
+        let mut names: Vec<String> = self
+            .maybe_primal
+            .iter()
+            .map(|v| short(*v))
+            .collect::<Vec<_>>();
+        names.sort();
+        let mut own: Vec<String> = self.own_shadow.iter().map(|v| short(*v)).collect();
+        own.sort();
+        format!(
+            "runtime activity in @{}: shadow = primal for {}; accesses guarded through {}\n",
+            f.name(),
+            own.join(", "),
+            names.join(", ")
+        )
+    }
+}
+
+fn short(v: Value) -> String {
+    let n = v.name();
+    if n.is_empty() {
+        v.to_string().trim().chars().take(60).collect()
+    } else {
+        format!("%{n}")
+    }
+}
+
+/// A pointer that has no shadow where one is needed: not null/undef/unaddressable.
+pub(crate) fn lacks_shadow(act: &Activity, v: Value) -> bool {
+    let harmless = v.is_undef() || (v.is_constant() && v.ty().zero() == v) || is_unaddressable(v);
+    !harmless && !act.is_shadowed(v)
+}
+
+/// Types a guarded load or store can move: fp scalars and vectors, pointers, integers.
+fn guardable_type(t: Type) -> bool {
+    t.is_fp_scalar()
+        || t.is_pointer()
+        || t.is_integer()
+        || (t.kind() == TypeKind::Vector && t.element_type().is_fp_scalar())
+}
+
+/// The analysis of `f` (its `blocks` reachable ones). `store_seed` says whether a store of
+/// a pointer without a shadow into shadowed memory is a constant pointer that runtime
+/// activity should take over (the body audit's "constant pointer stored" finding);
+/// `select_handled` whether a select is already guarded by the older select scheme
+/// (`reverse/mixed.rs`: null shadow plus masked accesses).
+pub(crate) fn analyze(
+    blocks: &[Block],
+    act: &Activity,
+    store_seed: impl Fn(Value) -> bool,
+    select_handled: impl Fn(Value) -> bool,
+) -> RuntimeActivity {
+    use Opcode::*;
+    let insts: Vec<Value> = blocks.iter().flat_map(|b| b.instructions()).collect();
+    let mut rt = RuntimeActivity::default();
+    let mut tainted = false;
+    for &i in &insts {
+        match i.opcode() {
+            Some(LLVMPHI | LLVMSelect) if i.ty().is_pointer() && act.is_shadowed(i) => {
+                let choices: Vec<Value> = if i.opcode() == Some(LLVMSelect) {
+                    vec![i.operand(1), i.operand(2)]
+                } else {
+                    i.incoming().into_iter().map(|(v, _)| v).collect()
+                };
+                let lacking: Vec<Value> = choices
+                    .into_iter()
+                    .filter(|v| lacks_shadow(act, *v))
+                    .collect();
+                if lacking.is_empty() || (i.opcode() == Some(LLVMSelect) && select_handled(i)) {
+                    continue;
+                }
+                rt.own_shadow.extend(lacking);
+                rt.maybe_primal.insert(i);
+            }
+            Some(LLVMStore) => {
+                let v = i.operand(0);
+                if v.ty().is_pointer() && lacks_shadow(act, v) && store_seed(i) {
+                    rt.own_shadow.insert(v);
+                    tainted = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    if rt.own_shadow.is_empty() {
+        return rt;
+    }
+    // Propagate to a fixed point.
+    loop {
+        let before = (rt.maybe_primal.len(), tainted);
+        for &i in &insts {
+            let shadowed = act.is_shadowed(i);
+            let from = |v: Value| rt.maybe_primal.contains(&v);
+            let hit = match i.opcode() {
+                Some(LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze) => {
+                    shadowed && from(i.operand(0))
+                }
+                Some(LLVMPHI) => shadowed && i.incoming().into_iter().any(|(v, _)| from(v)),
+                Some(LLVMSelect) => shadowed && (from(i.operand(1)) || from(i.operand(2))),
+                Some(LLVMLoad) => {
+                    shadowed
+                        && i.ty().is_pointer()
+                        && (from(i.operand(0)) || (tainted && act.is_shadowed(i.operand(0))))
+                }
+                Some(LLVMStore) => {
+                    if from(i.operand(0)) && act.is_shadowed(i.operand(1)) {
+                        tainted = true;
+                    }
+                    false
+                }
+                _ => false,
+            };
+            if hit {
+                rt.maybe_primal.insert(i);
+            }
+        }
+        if (rt.maybe_primal.len(), tainted) == before {
+            break;
+        }
+    }
+    for &v in &rt.maybe_primal.clone() {
+        for u in v.users() {
+            if let Some(why) = unguardable_use(act, v, u) {
+                rt.unguardable.push((u, why));
+            }
+        }
+    }
+    if tainted {
+        for &i in &insts {
+            if is_call(i) && passes_shadowed_pointer(act, i) {
+                rt.unguardable.push((i, callee_reads_msg(i)));
+            }
+        }
+    }
+    rt.unguardable.sort_by_key(|(i, _)| i.to_string());
+    rt.unguardable.dedup_by_key(|(i, _)| *i);
+    rt
+}
+
+fn is_call(i: Value) -> bool {
+    matches!(
+        i.opcode(),
+        Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
+    ) && !harmless_intrinsic(i)
+}
+
+fn harmless_intrinsic(i: Value) -> bool {
+    [
+        "llvm.lifetime",
+        "llvm.dbg",
+        "llvm.assume",
+        "llvm.experimental.noalias",
+    ]
+    .iter()
+    .any(|b| i.called_function().is_some_and(|f| f.name().starts_with(b)))
+}
+
+fn passes_shadowed_pointer(act: &Activity, i: Value) -> bool {
+    i.call_args()
+        .into_iter()
+        .any(|a| a.ty().is_pointer() && act.is_shadowed(a))
+}
+
+fn callee_name(i: Value) -> String {
+    i.called_function()
+        .map(|f| format!("`{}`", f.name()))
+        .unwrap_or_else(|| "an indirect callee".to_string())
+}
+
+fn callee_reads_msg(i: Value) -> String {
+    format!(
+        "a constant (enzyme_const) pointer was stored into memory that has a shadow, and {} is given shadowed memory it may read that pointer back from; run-time activity checks do not cross calls yet",
+        callee_name(i)
+    )
+}
+
+/// Why the use `u` of maybe-primal `v` cannot be guarded, if it cannot.
+fn unguardable_use(act: &Activity, v: Value, u: Value) -> Option<String> {
+    use Opcode::*;
+    match u.opcode() {
+        Some(LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze)
+            if u.operand(0) == v =>
+        {
+            None
+        }
+        Some(LLVMPHI | LLVMICmp | LLVMPtrToInt) => None,
+        Some(LLVMSelect) if u.operand(0) != v => None,
+        Some(LLVMLoad) if guardable_type(u.ty()) => None,
+        Some(LLVMStore) if u.operand(1) == v && guardable_type(u.operand(0).ty()) => None,
+        Some(LLVMStore) if u.operand(0) == v && u.operand(1) != v => None,
+        Some(LLVMCall | LLVMInvoke | LLVMCallBr) if harmless_intrinsic(u) => None,
+        Some(LLVMCall | LLVMInvoke | LLVMCallBr) => Some(format!(
+            "a pointer that is constant or differentiable depending on the run is passed to {}; run-time activity checks do not cross calls yet",
+            callee_name(u)
+        )),
+        Some(LLVMRet) => Some(
+            "a pointer that is constant or differentiable depending on the run is returned; run-time activity checks do not cross calls yet"
+                .to_string(),
+        ),
+        _ if !act.is_shadowed(u) && !u.ty().contains_pointer() && u.ty().is_integer() => None,
+        _ => Some(format!(
+            "a pointer that is constant or differentiable depending on the run is used by `{}`, whose derivative cannot be guarded at run time",
+            u.opcode().map(ferrozyme_llvm::opcode_name).unwrap_or("an operand")
+        )),
+    }
+}
