@@ -90,7 +90,11 @@ pub(crate) fn check_body(
             kind: DiagKind::UnsupportedInstruction,
             at: *at,
             msg: format!("mismatched activity: {why}"),
-            help: "pass the constant argument with enzyme_dup and a zero-initialised shadow buffer, or let the callee be inlined (static inline, or compile with -O2)",
+            help: if why.contains("written through") {
+                "pass the constant argument with enzyme_dup and a zero-initialised shadow buffer (the derivative then has memory to live in)"
+            } else {
+                "pass the constant argument with enzyme_dup and a zero-initialised shadow buffer, or let the callee be inlined (static inline, or compile with -O2)"
+            },
         });
     }
     out

@@ -194,9 +194,30 @@ pub(crate) fn analyze(
             }
         }
     }
+    // Enzyme's silent-wrong case: a value that depends on the inputs stored through a
+    // shadow that may be the primal (its tangent/adjoint then goes nowhere) and read
+    // back through such a pointer (read as a constant). Refused.
+    let reads_back = insts.iter().any(|&i| {
+        i.opcode() == Some(LLVMLoad) && rt.maybe_primal.contains(&i.operand(0)) && act.is_active(i)
+    });
+    if reads_back {
+        for &i in &insts {
+            if i.opcode() == Some(LLVMStore)
+                && rt.maybe_primal.contains(&i.operand(1))
+                && act.is_active(i.operand(0))
+            {
+                rt.unguardable.push((
+                    i,
+                    "a value that depends on differentiable inputs is written through a pointer that is constant (enzyme_const) memory or differentiable memory depending on the run, and read back through such a pointer; when it is the constant memory, the value's derivative would be lost".to_string(),
+                ));
+            }
+        }
+    }
     if tainted {
         for &i in &insts {
-            if is_call(i) && passes_shadowed_pointer(act, i) {
+            // Memory intrinsics copy or clear shadow memory as bytes, whatever pointers
+            // it holds; only their own address operands matter (checked above).
+            if is_call(i) && !is_mem_intrinsic(i) && passes_shadowed_pointer(act, i) {
                 rt.unguardable.push((i, callee_reads_msg(i)));
             }
         }
@@ -222,6 +243,12 @@ fn harmless_intrinsic(i: Value) -> bool {
     ]
     .iter()
     .any(|b| i.called_function().is_some_and(|f| f.name().starts_with(b)))
+}
+
+fn is_mem_intrinsic(i: Value) -> bool {
+    ["llvm.memset", "llvm.memcpy", "llvm.memmove"]
+        .iter()
+        .any(|b| i.called_function().is_some_and(|f| f.name().starts_with(b)))
 }
 
 fn passes_shadowed_pointer(act: &Activity, i: Value) -> bool {
