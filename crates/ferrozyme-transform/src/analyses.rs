@@ -29,6 +29,7 @@ impl Analyses {
         clone: Value,
         types: TypeAnalysis,
         args: &[ArgActivity],
+        runtime: &crate::signature::RuntimeIn,
     ) -> Analyses {
         let mut act = Activity::run_full(
             &ActivityInput {
@@ -51,6 +52,8 @@ impl Analyses {
         let rt = runtime_activity::analyze(
             &reachable,
             &act,
+            clone,
+            runtime,
             |i| crate::audit::body::runtime_activity_store(i, &act, &types, &const_params),
             |s| crate::reverse::mixed::guarded_select(&act, s),
         );

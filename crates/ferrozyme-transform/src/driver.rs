@@ -257,13 +257,13 @@ impl Driver {
                 );
                 continue;
             }
-            let args = match &job {
-                Job::Reverse(req, _) => &req.args,
-                Job::Tangent(req, _) => &req.args,
+            let (args, runtime) = match &job {
+                Job::Reverse(req, _) => (&req.args, &req.runtime),
+                Job::Tangent(req, _) => (&req.args, &req.runtime),
             };
             let types = self.types_for_clone(p, func);
             let start = Stamp::now();
-            let an = Analyses::run(&self.support, p, types, args);
+            let an = Analyses::run(&self.support, p, types, args, runtime);
             self.times.add_since(Phase::Activity, start);
             printout.push_str(&an.print(p, func, !reverse, opts));
             let start = Stamp::now();

@@ -206,6 +206,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
         ret_active: ac.func.function_type().return_type().is_fp_scalar() && !ac.opts.const_return,
         width: ac.width,
         parallel: false,
+        runtime: Default::default(),
     };
     let parse = |mode: Mode| {
         request::parse(call, &caller, mode).and_then(|ac| {
@@ -242,6 +243,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
                 args: ac.args.iter().map(|a| a.activity).collect(),
                 width: ac.width,
                 error,
+                runtime: Default::default(),
             };
             let g = callees.tangent(&req);
             Planned::Forward(ac, req, g)
@@ -273,6 +275,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
                 ret_active: func.function_type().return_type().is_fp_scalar() && !opts.const_return,
                 width: 1,
                 parallel: false,
+                runtime: Default::default(),
             };
             let (aug, _) = callees.split(&req);
             Planned::AugmentSize(call, aug)

@@ -40,6 +40,25 @@ pub struct Request {
     /// more than one thread, and what it calls): adjoints of memory the function did not
     /// allocate are added atomically (see `reverse/parallel.rs`).
     pub parallel: bool,
+    /// Run-time activity at the boundary (`common::runtime_activity`); empty for
+    /// ordinary calls.
+    pub runtime: RuntimeIn,
+}
+
+/// What a caller under run-time activity tells its callee: which pointer parameters'
+/// shadows may be the primal pointer itself, and whether pointers it reads from shadowed
+/// memory may be (the caller stored a constant pointer there).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RuntimeIn {
+    pub params: Vec<bool>,
+    pub loads: bool,
+}
+
+impl RuntimeIn {
+    /// Does the callee need run-time checks at all?
+    pub fn any(&self) -> bool {
+        self.loads || self.params.iter().any(|b| *b)
+    }
 }
 
 /// What to differentiate in forward mode: a function, its arguments' activity, and the
@@ -53,6 +72,8 @@ pub struct TangentRequest {
     /// floating-point error, propagated through the magnitudes of the partials, each
     /// operation adding its own rounding (`tangent/error.rs`).
     pub error: bool,
+    /// Run-time activity at the boundary, as in [`Request::runtime`].
+    pub runtime: RuntimeIn,
 }
 
 /// Where reverse-mode code goes.

@@ -34,6 +34,9 @@
 use std::collections::HashSet;
 
 use ferrozyme_analysis::activity::{is_unaddressable, Activity};
+use ferrozyme_analysis::calls::{classify, CallKind};
+
+use crate::signature::RuntimeIn;
 use ferrozyme_llvm::{Block, Opcode, Type, TypeKind, Value};
 
 /// What runtime activity needs in one function.
@@ -45,12 +48,31 @@ pub(crate) struct RuntimeActivity {
     pub maybe_primal: HashSet<Value>,
     /// Where a maybe-primal shadow escapes what can be guarded: (instruction, why).
     pub unguardable: Vec<(Value, String)>,
+    /// Pointers read from shadowed memory may be primals (a constant pointer was stored
+    /// into shadowed memory here, by a caller, or possibly by a callee under checks).
+    pub tainted: bool,
 }
 
 impl RuntimeActivity {
     /// Does the function need run-time activity checks, and can all be inserted?
     pub fn active(&self) -> bool {
-        !self.own_shadow.is_empty() && self.unguardable.is_empty()
+        (!self.own_shadow.is_empty() || !self.maybe_primal.is_empty() || self.tainted)
+            && self.unguardable.is_empty()
+    }
+
+    /// What call `call` tells its callee (empty for calls that need no checks, so their
+    /// derivatives are the ordinary ones).
+    pub fn call_runtime(&self, call: Value) -> RuntimeIn {
+        if !self.active() {
+            return RuntimeIn::default();
+        }
+        let args = call.call_args();
+        let params: Vec<bool> = args.iter().map(|a| self.maybe_primal.contains(a)).collect();
+        let loads = self.tainted;
+        if !loads && !params.iter().any(|b| *b) {
+            return RuntimeIn::default();
+        }
+        RuntimeIn { params, loads }
     }
 
     /// Is `v`'s shadow the primal itself (a constant pointer meeting shadowed code)?
@@ -116,13 +138,20 @@ fn guardable_type(t: Type) -> bool {
 pub(crate) fn analyze(
     blocks: &[Block],
     act: &Activity,
+    f: Value,
+    boundary: &RuntimeIn,
     store_seed: impl Fn(Value) -> bool,
     select_handled: impl Fn(Value) -> bool,
 ) -> RuntimeActivity {
     use Opcode::*;
     let insts: Vec<Value> = blocks.iter().flat_map(|b| b.instructions()).collect();
     let mut rt = RuntimeActivity::default();
-    let mut tainted = false;
+    let mut tainted = boundary.loads;
+    for (p, flagged) in f.params().into_iter().zip(&boundary.params) {
+        if *flagged && act.is_shadowed(p) {
+            rt.maybe_primal.insert(p);
+        }
+    }
     for &i in &insts {
         match i.opcode() {
             Some(LLVMPHI | LLVMSelect) if i.ty().is_pointer() && act.is_shadowed(i) => {
@@ -151,7 +180,7 @@ pub(crate) fn analyze(
             _ => {}
         }
     }
-    if rt.own_shadow.is_empty() {
+    if rt.own_shadow.is_empty() && rt.maybe_primal.is_empty() && !tainted {
         return rt;
     }
     // Propagate to a fixed point.
@@ -177,6 +206,19 @@ pub(crate) fn analyze(
                     }
                     false
                 }
+                Some(LLVMCall | LLVMInvoke) if matches!(classify(i), CallKind::Defined(_)) => {
+                    // A callee under checks (given a maybe-primal pointer, or shadowed
+                    // memory that may hold one) may return such a pointer, or store one
+                    // into memory the caller reads later.
+                    let checked = i
+                        .call_args()
+                        .into_iter()
+                        .any(|a| from(a) || (tainted && a.ty().is_pointer() && act.is_shadowed(a)));
+                    if checked {
+                        tainted = true;
+                    }
+                    checked && shadowed && i.ty().is_pointer()
+                }
                 _ => false,
             };
             if hit {
@@ -187,9 +229,11 @@ pub(crate) fn analyze(
             break;
         }
     }
+    rt.tainted = tainted;
+    let allow_ret = boundary.any();
     for &v in &rt.maybe_primal.clone() {
         for u in v.users() {
-            if let Some(why) = unguardable_use(act, v, u) {
+            if let Some(why) = unguardable_use(act, v, u, allow_ret) {
                 rt.unguardable.push((u, why));
             }
         }
@@ -217,7 +261,11 @@ pub(crate) fn analyze(
         for &i in &insts {
             // Memory intrinsics copy or clear shadow memory as bytes, whatever pointers
             // it holds; only their own address operands matter (checked above).
-            if is_call(i) && !is_mem_intrinsic(i) && passes_shadowed_pointer(act, i) {
+            if is_call(i)
+                && !is_mem_intrinsic(i)
+                && !matches!(classify(i), CallKind::Defined(_))
+                && passes_shadowed_pointer(act, i)
+            {
                 rt.unguardable.push((i, callee_reads_msg(i)));
             }
         }
@@ -265,13 +313,13 @@ fn callee_name(i: Value) -> String {
 
 fn callee_reads_msg(i: Value) -> String {
     format!(
-        "a constant (enzyme_const) pointer was stored into memory that has a shadow, and {} is given shadowed memory it may read that pointer back from; run-time activity checks do not cross calls yet",
+        "a constant (enzyme_const) pointer was stored into memory that has a shadow, and {} is given shadowed memory it may read that pointer back from; run-time activity checks cannot follow a call into a function without IR (external or indirect)",
         callee_name(i)
     )
 }
 
 /// Why the use `u` of maybe-primal `v` cannot be guarded, if it cannot.
-fn unguardable_use(act: &Activity, v: Value, u: Value) -> Option<String> {
+fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Option<String> {
     use Opcode::*;
     match u.opcode() {
         Some(LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze)
@@ -285,12 +333,19 @@ fn unguardable_use(act: &Activity, v: Value, u: Value) -> Option<String> {
         Some(LLVMStore) if u.operand(1) == v && guardable_type(u.operand(0).ty()) => None,
         Some(LLVMStore) if u.operand(0) == v && u.operand(1) != v => None,
         Some(LLVMCall | LLVMInvoke | LLVMCallBr) if harmless_intrinsic(u) => None,
+        // Its derivative is generated under checks too (`RuntimeIn`).
+        Some(LLVMCall | LLVMInvoke)
+            if matches!(classify(u), CallKind::Defined(_)) && u.called_function() != Some(v) =>
+        {
+            None
+        }
+        Some(LLVMRet) if allow_ret => None,
         Some(LLVMCall | LLVMInvoke | LLVMCallBr) => Some(format!(
-            "a pointer that is constant or differentiable depending on the run is passed to {}; run-time activity checks do not cross calls yet",
+            "a pointer that is constant or differentiable depending on the run is passed to {}; run-time activity checks cannot follow a call into a function without IR (external, indirect or a memory intrinsic)",
             callee_name(u)
         )),
         Some(LLVMRet) => Some(
-            "a pointer that is constant or differentiable depending on the run is returned; run-time activity checks do not cross calls yet"
+            "a pointer that is constant or differentiable depending on the run is returned from the differentiated function, whose caller cannot check it at run time"
                 .to_string(),
         ),
         _ if !act.is_shadowed(u) && !u.ty().contains_pointer() && u.ty().is_integer() => None,

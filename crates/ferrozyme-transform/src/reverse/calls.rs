@@ -63,6 +63,7 @@ impl Gen<'_> {
             ret_active: carries_fp(call.ty()) && self.fx.act.is_active(call),
             width: self.fx.req.width,
             parallel: self.fx.req.parallel,
+            runtime: self.fx.rt.call_runtime(call),
         }
     }
 

@@ -149,6 +149,7 @@ fn fork_request<'a>(
         ret_active: false,
         width: 1,
         parallel,
+        runtime: Default::default(),
     })
 }
 

@@ -247,6 +247,7 @@ impl TangentGen<'_> {
             args: self.callee_args(i),
             width: self.fx.req.width,
             error: self.fx.req.error,
+            runtime: self.fx.rt.call_runtime(i),
         };
         self.callees.tangent(&req)
     }
@@ -271,6 +272,7 @@ impl TangentGen<'_> {
             args: self.callee_args(i),
             width: self.fx.req.width,
             error: self.fx.req.error,
+            runtime: self.fx.rt.call_runtime(i),
         };
         for a in i.call_args() {
             self.reject_mixed(i, a);

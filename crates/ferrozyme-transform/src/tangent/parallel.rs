@@ -73,6 +73,7 @@ impl TangentGen<'_> {
             args: acts.clone(),
             width: self.fx.req.width,
             error: self.fx.req.error,
+            runtime: Default::default(),
         };
         let g = self.callees.tangent(&req);
         let mut captured = Vec::new();
