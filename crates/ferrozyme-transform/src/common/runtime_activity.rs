@@ -51,6 +51,13 @@ pub(crate) struct RuntimeActivity {
     /// Pointers read from shadowed memory may be primals (a constant pointer was stored
     /// into shadowed memory here, by a caller, or possibly by a callee under checks).
     pub tainted: bool,
+    /// Stores of values that depend on the inputs through a maybe-primal pointer, in a
+    /// function that also reads such values back through one, where the pointer is only
+    /// *assumed* maybe-primal (read from memory that may hold one, or a parameter a
+    /// caller flagged): checked at run time, aborting with a message when the shadow is
+    /// the primal (the derivative would be lost). Where the function itself chose the
+    /// pointer between constant and duplicated memory, it is a compile-time error.
+    pub checked_stores: HashSet<Value>,
 }
 
 impl RuntimeActivity {
@@ -245,11 +252,16 @@ pub(crate) fn analyze(
         i.opcode() == Some(LLVMLoad) && rt.maybe_primal.contains(&i.operand(0)) && act.is_active(i)
     });
     if reads_back {
+        let direct = direct_choices(&insts, act, &rt);
         for &i in &insts {
             if i.opcode() == Some(LLVMStore)
                 && rt.maybe_primal.contains(&i.operand(1))
                 && act.is_active(i.operand(0))
             {
+                if !direct.contains(&i.operand(1)) {
+                    rt.checked_stores.insert(i);
+                    continue;
+                }
                 rt.unguardable.push((
                     i,
                     "a value that depends on differentiable inputs is written through a pointer that is constant (enzyme_const) memory or differentiable memory depending on the run, and read back through such a pointer; when it is the constant memory, the value's derivative would be lost".to_string(),
@@ -261,11 +273,7 @@ pub(crate) fn analyze(
         for &i in &insts {
             // Memory intrinsics copy or clear shadow memory as bytes, whatever pointers
             // it holds; only their own address operands matter (checked above).
-            if is_call(i)
-                && !is_mem_intrinsic(i)
-                && !matches!(classify(i), CallKind::Defined(_))
-                && passes_shadowed_pointer(act, i)
-            {
+            if is_call(i) && may_read_back_pointers(i) && passes_shadowed_pointer(act, i) {
                 rt.unguardable.push((i, callee_reads_msg(i)));
             }
         }
@@ -273,6 +281,48 @@ pub(crate) fn analyze(
     rt.unguardable.sort_by_key(|(i, _)| i.to_string());
     rt.unguardable.dedup_by_key(|(i, _)| *i);
     rt
+}
+
+/// The maybe-primal pointers this function itself chose between constant and duplicated
+/// memory (its phis and selects with a constant incoming, what is computed from them,
+/// pointers read through them), as opposed to those only assumed maybe-primal.
+fn direct_choices(insts: &[Value], act: &Activity, rt: &RuntimeActivity) -> HashSet<Value> {
+    use Opcode::*;
+    let mut d: HashSet<Value> = HashSet::new();
+    for &i in insts {
+        if matches!(i.opcode(), Some(LLVMPHI | LLVMSelect)) && rt.maybe_primal.contains(&i) {
+            let choices: Vec<Value> = if i.opcode() == Some(LLVMSelect) {
+                vec![i.operand(1), i.operand(2)]
+            } else {
+                i.incoming().into_iter().map(|(v, _)| v).collect()
+            };
+            if choices.iter().any(|v| rt.own_shadow.contains(v)) {
+                d.insert(i);
+            }
+        }
+    }
+    loop {
+        let n = d.len();
+        for &i in insts {
+            if !rt.maybe_primal.contains(&i) || d.contains(&i) {
+                continue;
+            }
+            let hit = match i.opcode() {
+                Some(LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze | LLVMLoad) => {
+                    d.contains(&i.operand(0))
+                }
+                Some(LLVMPHI) => i.incoming().into_iter().any(|(v, _)| d.contains(&v)),
+                Some(LLVMSelect) => d.contains(&i.operand(1)) || d.contains(&i.operand(2)),
+                _ => false,
+            };
+            if hit && act.is_shadowed(i) {
+                d.insert(i);
+            }
+        }
+        if d.len() == n {
+            return d;
+        }
+    }
 }
 
 fn is_call(i: Value) -> bool {
@@ -291,6 +341,25 @@ fn harmless_intrinsic(i: Value) -> bool {
     ]
     .iter()
     .any(|b| i.called_function().is_some_and(|f| f.name().starts_with(b)))
+}
+
+/// Can callee `i` read a pointer out of shadowed memory it is given, unchecked? Functions
+/// with IR are generated under checks; the library calls the engine knows (allocation,
+/// memory intrinsics that copy shadow bytes as bytes, math, inactive functions) do not
+/// read pointers as pointers; unknown externals, indirect calls and custom derivatives
+/// might.
+fn may_read_back_pointers(i: Value) -> bool {
+    !is_mem_intrinsic(i)
+        && matches!(
+            classify(i),
+            CallKind::Custom(_)
+                | CallKind::UnknownExternal
+                | CallKind::UnknownIntrinsic
+                | CallKind::Indirect
+                | CallKind::InlineAsm
+                | CallKind::OpenMp(_)
+                | CallKind::Mpi(_)
+        )
 }
 
 fn is_mem_intrinsic(i: Value) -> bool {
@@ -340,6 +409,13 @@ fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Optio
             None
         }
         Some(LLVMRet) if allow_ret => None,
+        // `free(p)`: the shadow is freed unless it is the primal (guarded).
+        Some(LLVMCall | LLVMInvoke)
+            if matches!(classify(u), CallKind::Free)
+                && ferrozyme_analysis::calls::freed_pointer(u) == v =>
+        {
+            None
+        }
         Some(LLVMCall | LLVMInvoke | LLVMCallBr) => Some(format!(
             "a pointer that is constant or differentiable depending on the run is passed to {}; run-time activity checks cannot follow a call into a function without IR (external, indirect or a memory intrinsic)",
             callee_name(u)
@@ -354,4 +430,12 @@ fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Optio
             u.opcode().map(ferrozyme_llvm::opcode_name).unwrap_or("an operand")
         )),
     }
+}
+
+/// The run-time message of a checked store (`RuntimeActivity::checked_stores`).
+pub(crate) fn store_check_message(i: Value, fname: &str) -> String {
+    let place = i.source_loc().map(|l| format!("{l}: ")).unwrap_or_default();
+    format!(
+        "ferrozyme: {place}in `{fname}`: a value that depends on differentiable inputs is written to constant (enzyme_const) memory reached through a pointer whose activity is only known at run time, and read back: its derivative would be lost; pass that buffer with enzyme_dup (a zero-initialised shadow)\n"
+    )
 }

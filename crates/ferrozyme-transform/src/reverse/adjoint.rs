@@ -211,7 +211,13 @@ impl Gen<'_> {
             }) {
                 self.each_lane(|g| {
                     if g.lanes[g.lane].shadow.contains_key(&ptr) || ptr.is_argument() {
-                        let s = g.fetch_shadow(ptr);
+                        let mut s = g.fetch_shadow(ptr);
+                        if g.fx.rt.is_guarded(ptr) {
+                            // Run-time activity: not when the shadow is the primal.
+                            let p = g.fetch(ptr);
+                            let valid = g.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntNE, s, p);
+                            s = g.b.select(valid, s, s.ty().zero());
+                        }
                         let free = g.sup.libc("free", g.fx.ctx.void(), &[g.fx.ctx.ptr()]);
                         g.b.call_fn(free, &[s]);
                     }

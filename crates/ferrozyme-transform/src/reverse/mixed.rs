@@ -158,6 +158,20 @@ impl Gen<'_> {
         );
     }
 
+    /// Before store `i` of a value that depends on the inputs through a pointer only
+    /// assumed maybe-primal (`RuntimeActivity::checked_stores`): abort with a message when
+    /// its shadow is the primal, since the value's derivative would be lost.
+    pub(super) fn runtime_store_check(&mut self, i: Value) {
+        let addr = i.operand(1);
+        let s = self.fwd_shadow(addr);
+        let p = self.fwd_operand(addr);
+        let bad = self.b.icmp(IntPredicate::LLVMIntEQ, s, p);
+        let msg = crate::common::runtime_activity::store_check_message(i, &self.fx.fname);
+        let g = self.fx.m.add_string("fz.msg", &msg);
+        let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
+        self.b.call_fn(check, &[bad, g]);
+    }
+
     /// `*p += d` (fp scalar or vector), only where `valid`.
     pub(super) fn guarded_mem_add(&mut self, p: Value, d: Value, valid: Value) {
         let (vt, dv, mask) = self.lanes(d, valid);

@@ -207,6 +207,8 @@ impl TangentGen<'_> {
                 .sup
                 .libc("free", self.fx.ctx.void(), &[self.fx.ctx.ptr()]);
             for s in self.tangent(p) {
+                // Run-time activity: not when the shadow is the primal (`free(NULL)`).
+                let s = self.runtime_guarded(p, s, s.ty().zero());
                 self.b.call_fn(free, &[s]);
             }
         }

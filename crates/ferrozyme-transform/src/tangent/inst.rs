@@ -309,6 +309,15 @@ impl TangentGen<'_> {
             tv = vec![pv; self.width()];
         }
         let sa = self.tangent(addr);
+        if self.fx.rt.checked_stores.contains(&i) {
+            // See `RuntimeActivity::checked_stores`.
+            let p = self.prim(addr);
+            let bad = self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, sa[0], p);
+            let msg = crate::common::runtime_activity::store_check_message(i, &self.fx.req.func.name());
+            let g = self.fx.m.add_string("fz.msg", &msg);
+            let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
+            self.b.call_fn(check, &[bad, g]);
+        }
         let slot = self.sup.sink_slot();
         for l in 0..self.width() {
             let p = self.guarded(addr, sa[l], slot);
