@@ -1,7 +1,5 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17 -I/usr/include/eigen3
-// IGNORE-O0: mismatched activity in unoptimized code (was 43 cannot-deduce-type errors before nested pointee trees came back; now 5 errors, the same as IGNORE-REF): Eigen's `gemv_dense_selector::run` picks, by a phi, between the constant matrix's data and a duplicated temporary, and `plainobjectbase_evaluator_data` stores an enzyme_const pointer into memory that has a shadow; Enzyme needs its runtime-activity mode for such code
-// IGNORE-REF: the same mismatched activity as IGNORE-O0 when differentiated before optimization; the optimized build (O2) and the plugin differentiate it
 // Eigen with dynamic sizes (issue 16): MatrixXd / VectorXd products, transpose, norm and
 // dot, differentiated in reverse and forward mode. At -O2 this crashed (a null shadow
 // dereferenced) before the fix: InstCombine turns the copy of Transpose's matrix

@@ -1,7 +1,5 @@
 // OPT: O0 O2 O3
 // CFLAGS: -std=c++17 -I/usr/include/eigen3
-// IGNORE-O0: mismatched activity: Eigen's unoptimized `TensorEvaluator<TensorEvalToOp>::evalSubExprsIfNeeded` stores a pointer argument the pass decided constant into memory that has a shadow (as tests/cxx/72 at -O0)
-// IGNORE-REF: the same mismatched-activity error as at -O0 when differentiated before optimization 
 // Eigen::Tensor (issue 16): a 1-D convolution of a signal with a kernel
 // (`Tensor::convolve`), squared and summed (`square().sum()` into a rank-0 tensor),
 // differentiated in reverse and forward mode with respect to both signal and kernel.
