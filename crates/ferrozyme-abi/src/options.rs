@@ -123,7 +123,7 @@ pub const ENZYME_OPTIONS: &[EnzymeOption] = &[
     opt("enzyme-print-unnecessary", Bool, "0", "Print unnecessary values in function", NoOp("a debugging printout of an Enzyme-internal analysis; see -enzyme-print-diffuse for what Ferrozyme caches and recomputes")),
     opt("enzyme-register-reduce", Bool, "0", "Reduce the amount of register reduce", NoOp(CACHE)),
     opt("enzyme-rematerialize", Bool, "1", "Rematerialize allocations/shadows in the reverse rather than caching", NoOp(CACHE)),
-    opt("enzyme-runtime-activity", Bool, "0", "Perform runtime activity checks", NoOp("Ferrozyme decides activity at compile time and adds run-time checks by itself where activity is only known at run time (pointers selected between duplicated and constant memory); what it cannot handle is a compile-time error")),
+    opt("enzyme-runtime-activity", Bool, "0", "Perform runtime activity checks", Honoured("run-time activity checks are inserted automatically wherever a pointer's activity is only known at run time (a phi, select or store mixing enzyme_const and duplicated memory, and the callees such pointers reach): the constant pointer is its own shadow and derivative accesses through such shadows are guarded by shadow != primal; the option also moves the selects otherwise handled by a null shadow and masked accesses to this scheme. Enzyme's silent-wrong case (an active value written through such a pointer and read back) is a compile-time error, or a run-time abort where the pointer is only assumed constant-or-not")),
     opt("enzyme-runtime-error", Bool, "0", "Emit Runtime errors instead of compile time ones", RejectNonDefault("Ferrozyme reports what it cannot differentiate at compile time; deferring the error to run time is not supported")),
     opt("enzyme-rust-type", Bool, "0", "Enable rust-specific type rules", NoOp("Ferrozyme's type analysis applies its rules for Rust's IR whenever they fit")),
     opt("enzyme-select-opt", Bool, "1", "Run Enzyme select optimization", NoOp(PREOPT)),
@@ -167,6 +167,8 @@ pub struct EnzymeSettings {
     pub emptyfn_inactive: bool,
     /// `-enzyme-strict-aliasing` (false: ignore TBAA).
     pub strict_aliasing: bool,
+    /// `-enzyme-runtime-activity`: every mixed pointer under run-time checks.
+    pub runtime_activity: bool,
 }
 
 impl Default for EnzymeSettings {
@@ -183,6 +185,7 @@ impl Default for EnzymeSettings {
             postopt: false,
             emptyfn_inactive: false,
             strict_aliasing: true,
+            runtime_activity: false,
         }
     }
 }
@@ -283,6 +286,7 @@ impl EnzymeSettings {
                     "enzyme-postopt" => self.postopt = b,
                     "enzyme-emptyfn-inactive" => self.emptyfn_inactive = b,
                     "enzyme-strict-aliasing" => self.strict_aliasing = b,
+                    "enzyme-runtime-activity" => self.runtime_activity = b,
                     _ => unreachable!("invariant: every Honoured row has a field ({name})"),
                 }
             }

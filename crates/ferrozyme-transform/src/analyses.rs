@@ -30,6 +30,7 @@ impl Analyses {
         types: TypeAnalysis,
         args: &[ArgActivity],
         runtime: &crate::signature::RuntimeIn,
+        force_runtime: bool,
     ) -> Analyses {
         let mut act = Activity::run_full(
             &ActivityInput {
@@ -55,7 +56,7 @@ impl Analyses {
             clone,
             runtime,
             |i| crate::audit::body::runtime_activity_store(i, &act, &types, &const_params),
-            |s| crate::reverse::mixed::guarded_select(&act, s),
+            |s| !force_runtime && crate::reverse::mixed::guarded_select(&act, s),
         );
         Analyses {
             cfg,

@@ -263,7 +263,14 @@ impl Driver {
             };
             let types = self.types_for_clone(p, func);
             let start = Stamp::now();
-            let an = Analyses::run(&self.support, p, types, args, runtime);
+            let an = Analyses::run(
+                &self.support,
+                p,
+                types,
+                args,
+                runtime,
+                opts.enzyme.runtime_activity,
+            );
             self.times.add_since(Phase::Activity, start);
             printout.push_str(&an.print(p, func, !reverse, opts));
             let start = Stamp::now();

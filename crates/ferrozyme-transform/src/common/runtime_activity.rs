@@ -117,7 +117,8 @@ impl RuntimeActivity {
 fn short(v: Value) -> String {
     let n = v.name();
     if n.is_empty() {
-        v.to_string().trim().chars().take(60).collect()
+        let t = v.to_string();
+        t.split(" = ").next().unwrap_or("").trim().to_string()
     } else {
         format!("%{n}")
     }
@@ -308,9 +309,9 @@ fn direct_choices(insts: &[Value], act: &Activity, rt: &RuntimeActivity) -> Hash
                 continue;
             }
             let hit = match i.opcode() {
-                Some(LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze | LLVMLoad) => {
-                    d.contains(&i.operand(0))
-                }
+                Some(
+                    LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze | LLVMLoad,
+                ) => d.contains(&i.operand(0)),
                 Some(LLVMPHI) => i.incoming().into_iter().any(|(v, _)| d.contains(&v)),
                 Some(LLVMSelect) => d.contains(&i.operand(1)) || d.contains(&i.operand(2)),
                 _ => false,

@@ -138,6 +138,10 @@ impl Gen<'_> {
 
     /// As [`Gen::rev_validity`], in the forward sweep.
     pub(super) fn fwd_validity(&mut self, addr: Value) -> Option<Value> {
+        if self.fx.rt.is_guarded(addr) {
+            // Run-time activity's scheme instead (`fwd_store_validity`).
+            return None;
+        }
         let (cond, shadowed_if_true) = mixed_root(&self.fx.act, addr)?;
         let c = self.fwd_operand(cond);
         Some(if shadowed_if_true {

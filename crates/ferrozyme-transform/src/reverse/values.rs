@@ -69,6 +69,12 @@ impl Gen<'_> {
     }
 
     pub(super) fn fetch_key(&mut self, key: Key) -> Value {
+        if let Key::Shadow(v, _) = key {
+            if self.fx.rt.is_own_shadow(v) {
+                // Run-time activity: a constant pointer is its own shadow.
+                return self.fetch_key(Key::Primal(v));
+            }
+        }
         if let Key::Primal(v) = key {
             if self.flow.counters.contains_key(&v) {
                 let blk = self.b.insert_block();

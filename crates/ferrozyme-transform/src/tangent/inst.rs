@@ -312,8 +312,11 @@ impl TangentGen<'_> {
         if self.fx.rt.checked_stores.contains(&i) {
             // See `RuntimeActivity::checked_stores`.
             let p = self.prim(addr);
-            let bad = self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, sa[0], p);
-            let msg = crate::common::runtime_activity::store_check_message(i, &self.fx.req.func.name());
+            let bad = self
+                .b
+                .icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, sa[0], p);
+            let msg =
+                crate::common::runtime_activity::store_check_message(i, &self.fx.req.func.name());
             let g = self.fx.m.add_string("fz.msg", &msg);
             let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
             self.b.call_fn(check, &[bad, g]);
