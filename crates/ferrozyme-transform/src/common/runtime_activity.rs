@@ -410,6 +410,13 @@ fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Optio
             None
         }
         Some(LLVMRet) if allow_ret => None,
+        // Memory intrinsics: the shadow copy or clear is guarded by its length.
+        Some(LLVMCall | LLVMInvoke)
+            if matches!(classify(u), CallKind::Memcpy | CallKind::Memmove | CallKind::Memset)
+                && u.call_args().iter().position(|a| *a == v).is_some_and(|k| k < 2) =>
+        {
+            None
+        }
         // `free(p)`: the shadow is freed unless it is the primal (guarded).
         Some(LLVMCall | LLVMInvoke)
             if matches!(classify(u), CallKind::Free)

@@ -281,13 +281,27 @@ impl Gen<'_> {
             && (self.fx.types.memory_may_hold_pointers(dst)
                 || self.fx.types.memory_may_hold_pointers(src))
         {
+            if self.fx.rt.is_guarded(src) {
+                // The source's shadow may be the primal memory: its pointers are their
+                // own shadows, but its floats are not adjoints.
+                self.unguarded_runtime_access(i);
+                return;
+            }
             self.each_lane(|g| {
+                let vd = g.fwd_store_validity(dst);
                 let sc = c.clone_instruction();
                 g.b.insert(sc);
                 let sd = g.fwd_shadow(dst);
                 let ss = g.fwd_shadow(src);
                 sc.set_operand(0, sd);
                 sc.set_operand(1, ss);
+                if vd.is_some() {
+                    let n = sc.operand(2);
+                    g.b.position_before(sc);
+                    let n = g.rt_len(n, &[vd]);
+                    sc.set_operand(2, n);
+                    g.b.position_after(sc);
+                }
             });
         }
     }
@@ -363,6 +377,8 @@ impl Gen<'_> {
         if self.fx.act.is_shadowed(dst) {
             let sd = self.fetch_shadow(dst);
             let n = self.fetch(len);
+            let vd = self.rt_valid_rev(dst);
+            let n = self.rt_len(n, &[vd]);
             self.b.memset(sd, self.fx.ctx.i8().const_int(0), n, 1);
         }
     }

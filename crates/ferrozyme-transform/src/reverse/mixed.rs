@@ -176,6 +176,26 @@ impl Gen<'_> {
         self.b.call_fn(check, &[bad, g]);
     }
 
+    /// Run-time activity in the reverse sweep: `shadow(p) != p`, when `p` may carry a
+    /// shadow that is the primal.
+    pub(super) fn rt_valid_rev(&mut self, p: Value) -> Option<Value> {
+        if !self.fx.rt.is_guarded(p) {
+            return None;
+        }
+        let s = self.fetch_shadow(p);
+        let q = self.fetch(p);
+        Some(self.b.icmp(IntPredicate::LLVMIntNE, s, q))
+    }
+
+    /// `n` where all of `valid` hold, else 0 (a guarded memory intrinsic's length).
+    pub(super) fn rt_len(&mut self, n: Value, valid: &[Option<Value>]) -> Value {
+        let mut out = n;
+        for v in valid.iter().flatten() {
+            out = self.b.select(*v, out, n.ty().zero());
+        }
+        out
+    }
+
     /// `*p += d` (fp scalar or vector), only where `valid`.
     pub(super) fn guarded_mem_add(&mut self, p: Value, d: Value, valid: Value) {
         let (vt, dv, mask) = self.lanes(d, valid);

@@ -86,10 +86,28 @@ impl Gen<'_> {
         let sd = self.fetch_shadow(dst);
         let n = self.fetch(len);
         let n = self.b.int_cast(n, i64t);
+        // Run-time activity: nothing when the destination's shadow is the primal; when
+        // the source's is, the destination's adjoint is only cleared.
+        let vd = self.rt_valid_rev(dst);
         if !self.fx.act.is_shadowed(src) {
+            let n = self.rt_len(n, &[vd]);
             self.b.memset(sd, self.fx.ctx.i8().const_int(0), n, 1);
             return;
         }
+        let vs = self.rt_valid_rev(src);
+        if vs.is_some() || vd.is_some() {
+            if !matches!(layout, CopyLayout::Uniform(_)) {
+                self.unguarded_runtime_access(i);
+                return;
+            }
+            if let Some(vs) = vs {
+                let t = self.fx.ctx.i1().const_int(1);
+                let invalid = self.b.xor(vs, t);
+                let clear = self.rt_len(n, &[vd, Some(invalid)]);
+                self.b.memset(sd, self.fx.ctx.i8().const_int(0), clear, 1);
+            }
+        }
+        let n = self.rt_len(n, &[vd, vs]);
         let ss = self.fetch_shadow(src);
         if let CopyLayout::Uniform(fp) = layout {
             let memmove = matches!(classify(i), CallKind::Memmove);

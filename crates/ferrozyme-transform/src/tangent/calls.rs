@@ -129,19 +129,47 @@ impl TangentGen<'_> {
             return None;
         }
         let sd = self.tangent(args[0]);
+        if self.fx.rt.is_guarded(args[1]) && self.fx.types.memory_may_hold_pointers(args[1]) {
+            // Pointers there are their own shadows, floats are not tangents.
+            self.diags.report(
+                Some(i),
+                Problem::MixedActivity {
+                    detail: "memory holding pointers is copied from a pointer that is constant or differentiable depending on the run".to_string(),
+                },
+            );
+            return None;
+        }
+        let len = self.prim(args[2]);
         if self.fx.act.is_shadowed(args[1]) {
             let ss = self.tangent(args[1]);
             for (d, s) in sd.into_iter().zip(ss) {
+                // Run-time activity: nothing when the destination's shadow is the
+                // primal; zero when the source's is.
+                let vd = self.rt_valid(args[0], d);
+                let vs = self.rt_valid(args[1], s);
+                if let Some(vs) = vs {
+                    let t = self.fx.ctx.i1().const_int(1);
+                    let invalid = self.b.xor(vs, t);
+                    let clear = self.rt_len(len, &[vd, Some(invalid)]);
+                    self.b.memset(d, self.fx.ctx.i8().const_int(0), clear, 1);
+                }
                 let copy = c.clone_instruction();
                 self.b.insert(copy);
                 copy.set_operand(0, d);
                 copy.set_operand(1, s);
+                if vd.is_some() || vs.is_some() {
+                    self.b.position_before(copy);
+                    let n = self.rt_len(copy.operand(2), &[vd, vs]);
+                    copy.set_operand(2, n);
+                    self.b.position_after(copy);
+                }
             }
         } else {
             // Copying constant memory: the destination's tangent is zero.
-            let len = self.prim(args[2]);
             for d in sd {
-                self.b.memset(d, self.fx.ctx.i8().const_int(0), len, 1);
+                let vd = self.rt_valid(args[0], d);
+                let n = self.rt_len(len, &[vd]);
+                self.b.memset(d, self.fx.ctx.i8().const_int(0), n, 1);
             }
         }
         None
@@ -153,10 +181,17 @@ impl TangentGen<'_> {
         let c = self.copy(i);
         if self.fx.act.is_shadowed(args[0]) {
             for d in self.tangent(args[0]) {
+                let vd = self.rt_valid(args[0], d);
                 let s = c.clone_instruction();
                 self.b.insert(s);
                 s.set_operand(0, d);
                 s.set_operand(1, self.fx.ctx.i8().const_int(0));
+                if vd.is_some() {
+                    self.b.position_before(s);
+                    let n = self.rt_len(s.operand(2), &[vd]);
+                    s.set_operand(2, n);
+                    self.b.position_after(s);
+                }
             }
         }
         None

@@ -64,6 +64,25 @@ impl TangentGen<'_> {
         }
     }
 
+    /// Run-time activity: `shadow != p` for lane shadow `s` of `p`, when `p` may carry a
+    /// shadow that is the primal.
+    pub(super) fn rt_valid(&mut self, p: Value, s: Value) -> Option<Value> {
+        if !self.fx.rt.is_guarded(p) {
+            return None;
+        }
+        let q = self.prim(p);
+        Some(self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntNE, s, q))
+    }
+
+    /// `n` where all of `valid` hold, else 0 (a guarded memory intrinsic's length).
+    pub(super) fn rt_len(&mut self, n: Value, valid: &[Option<Value>]) -> Value {
+        let mut out = n;
+        for v in valid.iter().flatten() {
+            out = self.b.select(*v, out, n.ty().zero());
+        }
+        out
+    }
+
     /// Run-time activity (`common::runtime_activity`): `sp` (a lane of `addr`'s shadow), or
     /// `slot` when that shadow is the primal `addr` itself.
     pub(super) fn runtime_guarded(&mut self, addr: Value, sp: Value, slot: Value) -> Value {
