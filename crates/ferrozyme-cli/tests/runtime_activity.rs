@@ -80,7 +80,7 @@ fn print_activity_names_runtime_checks() {
         .unwrap_or_else(|| panic!("no runtime activity line:\n{out}"));
     // The constant pointer is its own shadow; the phi and the address computed from it
     // are guarded; `x`'s own address is not.
-    assert!(line.contains("shadow = primal for ptr %y"), "{line}");
+    assert!(line.contains("shadow = primal for %y"), "{line}");
     assert!(line.contains("%p") && line.contains("%pa"), "{line}");
     assert!(!line.contains("%xa"), "{line}");
 }
