@@ -33,6 +33,7 @@ pub mod builder;
 mod callsite;
 pub mod clock;
 pub mod fastmath;
+pub mod function;
 pub mod ir;
 mod linkage;
 pub mod module;
