@@ -2,10 +2,10 @@
 #![forbid(unsafe_code)]
 
 pub mod activity;
-pub mod global_uses;
 pub mod calls;
 pub mod captures;
 pub mod cfg;
+pub mod global_uses;
 pub mod library_types;
 pub mod loops;
 pub mod predecessors;

@@ -504,8 +504,8 @@ fn lost_stores(
         }
         let base = base_object(p);
         let target = describe_object(base);
-        let declared = base.is_global_variable()
-            && ferrozyme_analysis::global_uses::declared_inactive(base);
+        let declared =
+            base.is_global_variable() && ferrozyme_analysis::global_uses::declared_inactive(base);
         let at = i
             .source_loc()
             .map(|l| format!(" at {l}"))

@@ -20,16 +20,26 @@
 //!   loads from shadowed memory.
 //!
 //! Everything else stays unguarded: a function that needs no runtime activity gets
-//! exactly the code it got before. The analysis is local to one function; where a
-//! maybe-primal shadow would leave it (passed to a call, returned, used by an
-//! instruction whose derivative touches memory in other ways, or a callee given shadowed
-//! memory that may hold a primal as its shadow), [`RuntimeActivity::unguardable`] says
-//! so and the mismatched activity stays a compile-time error naming the place.
+//! exactly the code it got before. Across calls: a callee with IR given a maybe-primal
+//! pointer, or shadowed memory that may hold one, gets its own derivative under checks
+//! ([`RuntimeIn`] in its request: which parameters may be primals, whether pointers it
+//! loads from shadowed memory may be), and a pointer it returns is maybe-primal to the
+//! caller; such a call also makes the caller's later pointer loads maybe-primal (the
+//! callee may have stored one). Memory intrinsics are guarded by their length, `free` by
+//! freeing null. Where a maybe-primal shadow would go where no check can follow (a
+//! function without IR, an indirect call, a custom derivative, the differentiated
+//! function's own return, an instruction whose derivative touches memory otherwise),
+//! [`RuntimeActivity::unguardable`] says so and it stays a compile-time "mismatched
+//! activity" error naming the place.
 //!
 //! Enzyme's known silent-wrong case under runtime activity (a value that depends on the
-//! inputs written through a constant pointer and read back) is still refused by the
-//! body audit (`audit::body`, "a value that depends on differentiable inputs is written
-//! to memory without a shadow").
+//! inputs written through a pointer whose shadow is the primal, then read back: the
+//! derivative goes nowhere) is refused: a compile-time error where this function itself
+//! chose the pointer between constant and duplicated memory, and a run-time check that
+//! aborts with a message when such a store really goes to constant memory, where the
+//! pointer is only assumed maybe-primal (read from memory, or a parameter a caller
+//! flagged) ([`RuntimeActivity::checked_stores`]). Storing into constant memory without reading
+//! back through such pointers stays allowed, as for `enzyme_const` buffers (`audit::body`).
 
 use std::collections::HashSet;
 

@@ -7,8 +7,11 @@
 //! through it: adjoints are read and written with single-lane `llvm.masked.load/store`,
 //! so nothing touches memory when the pointer is the constant one; a pointer loaded
 //! through it reads its shadow from a harmless null slot. Only `select`s whose results
-//! reach nothing but loads and stores (through GEPs) are handled this way; anything else
-//! (phis, calls, memcpy) remains a "mismatched activity" error.
+//! reach nothing but loads and stores (through GEPs) are handled this way; everything
+//! else (phis, calls, memcpy, constant pointers stored into shadowed memory) goes to
+//! run-time activity (`common/runtime_activity.rs`: the constant pointer is its own
+//! shadow, accesses are guarded by `shadow != primal`), whose guards also live here
+//! (`rev_validity`, `fwd_store_validity`, `rt_valid_rev`, `rt_len`).
 
 use ferrozyme_analysis::activity::Activity;
 use ferrozyme_llvm::{IntPredicate, Opcode, Type, TypeKind, Value};

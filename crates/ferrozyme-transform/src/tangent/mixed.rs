@@ -3,8 +3,10 @@
 //!
 //! Such a pointer's shadow is the same choice between the shadow and null, so its
 //! validity travels with it as an `i1`; loads through it read a zero slot and stores write
-//! a scratch slot when the constant side was chosen. Passing such a pointer to a call or
-//! merging it in a phi is rejected.
+//! a scratch slot when the constant side was chosen. Selects that go further (into a
+//! phi, a call, memory) and the other mixed cases use run-time activity instead
+//! (`common/runtime_activity.rs`: the constant pointer is its own shadow), guarded here
+//! by `runtime_guarded`, `rt_valid` and `rt_len`.
 
 use ferrozyme_llvm::Value;
 
