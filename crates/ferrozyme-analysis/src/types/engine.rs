@@ -39,6 +39,7 @@
 mod lanes;
 mod library;
 pub(super) mod scope;
+mod sentinel;
 mod solve;
 
 use std::collections::{HashMap, HashSet};
@@ -469,12 +470,12 @@ impl Engine {
             LLVMInsertElement => self.insert_element(i),
             LLVMAtomicRMW => {
                 let v = self.value_tree(i.operand(1));
-                self.access_value(i.operand(0), i.operand(1), &v);
+                self.access_value(i.operand(0), i.operand(1), &v, None);
                 self.link(i, i.operand(1));
             }
             LLVMAtomicCmpXchg => {
                 let v = self.value_tree(i.operand(2));
-                self.access_value(i.operand(0), i.operand(2), &v);
+                self.access_value(i.operand(0), i.operand(2), &v, None);
                 self.link(i.operand(1), i.operand(2));
             }
             LLVMCall | LLVMInvoke => self.call(i),
@@ -498,7 +499,8 @@ impl Engine {
                 v = kept;
             }
         }
-        self.access_value(ptr, val, &v);
+        let sentinel = self.sentinel_window(inst, val);
+        self.access_value(ptr, val, &v, sentinel);
         let kind = self.m.context().md_kind("tbaa");
         if let Some(tag) = inst.metadata(kind) {
             let (whole, at) = layout::tbaa_access_tree(tag);
@@ -520,8 +522,10 @@ impl Engine {
         }
     }
 
-    /// Memory at `ptr` and the value `val` (with tree `vt`) moved through it agree.
-    fn access_value(&mut self, ptr: Value, val: Value, vt: &TypeTree) {
+    /// Memory at `ptr` and the value `val` (with tree `vt`) moved through it agree. For a
+    /// pointer `val`, `window` limits the pointee facts that move to its first bytes (an
+    /// embedded sentinel node, `engine/sentinel.rs`).
+    fn access_value(&mut self, ptr: Value, val: Value, vt: &TypeTree, window: Option<i64>) {
         let Some(size) = layout::size_of(self.m, val.ty()) else {
             return;
         };
@@ -547,9 +551,13 @@ impl Engine {
         // A pointer moved through memory: what it points to is what the memory's pointer
         // at offset 0 points to (the struct that held it knows, the value's uses know).
         if val.ty().kind() == TypeKind::Pointer {
-            self.learn_ptr(val, &mem.inner(0));
+            let cut = |t: TypeTree| match window {
+                Some(n) => t.window(0, n),
+                None => t,
+            };
+            self.learn_ptr(val, &cut(mem.inner(0)));
             let mut back = TypeTree::new();
-            back.insert_inner(0, &self.pointee(val));
+            back.insert_inner(0, &cut(TypeTree::clone(&self.pointee(val))));
             self.learn_ptr(ptr, &back);
         }
     }
