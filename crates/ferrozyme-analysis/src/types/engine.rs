@@ -41,6 +41,7 @@ mod library;
 pub(super) mod scope;
 mod sentinel;
 mod solve;
+mod typed_access;
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -121,6 +122,17 @@ fn is_member_pointer_adjustment(v: Value) -> bool {
 enum Item {
     Inst(Value),
     Link(u32),
+}
+
+/// What a load or store's metadata says beyond its operands.
+#[derive(Clone, Copy, Default)]
+struct Hints {
+    /// For a pointer moved: only its pointee's first bytes move with it (an embedded
+    /// sentinel node, `engine/sentinel.rs`).
+    window: Option<i64>,
+    /// The `!tbaa` types the whole integer moved: the memory's other facts are not the
+    /// value's (`engine/typed_access.rs`).
+    typed: bool,
 }
 
 /// The state of one analysis: facts, the rules' dependencies and the queue.
@@ -470,12 +482,12 @@ impl Engine {
             LLVMInsertElement => self.insert_element(i),
             LLVMAtomicRMW => {
                 let v = self.value_tree(i.operand(1));
-                self.access_value(i.operand(0), i.operand(1), &v, None);
+                self.access_value(i.operand(0), i.operand(1), &v, Hints::default());
                 self.link(i, i.operand(1));
             }
             LLVMAtomicCmpXchg => {
                 let v = self.value_tree(i.operand(2));
-                self.access_value(i.operand(0), i.operand(2), &v, None);
+                self.access_value(i.operand(0), i.operand(2), &v, Hints::default());
                 self.link(i.operand(1), i.operand(2));
             }
             LLVMCall | LLVMInvoke => self.call(i),
@@ -499,8 +511,11 @@ impl Engine {
                 v = kept;
             }
         }
-        let sentinel = self.sentinel_window(inst, val);
-        self.access_value(ptr, val, &v, sentinel);
+        let hints = Hints {
+            window: self.sentinel_window(inst, val),
+            typed: self.typed_by_tbaa(inst, val),
+        };
+        self.access_value(ptr, val, &v, hints);
         let kind = self.m.context().md_kind("tbaa");
         if let Some(tag) = inst.metadata(kind) {
             let (whole, at) = layout::tbaa_access_tree(tag);
@@ -522,10 +537,10 @@ impl Engine {
         }
     }
 
-    /// Memory at `ptr` and the value `val` (with tree `vt`) moved through it agree. For a
-    /// pointer `val`, `window` limits the pointee facts that move to its first bytes (an
-    /// embedded sentinel node, `engine/sentinel.rs`).
-    fn access_value(&mut self, ptr: Value, val: Value, vt: &TypeTree, window: Option<i64>) {
+    /// Memory at `ptr` and the value `val` (with tree `vt`) moved through it agree, within
+    /// the [`Hints`] of the access.
+    fn access_value(&mut self, ptr: Value, val: Value, vt: &TypeTree, hints: Hints) {
+        let window = hints.window;
         let Some(size) = layout::size_of(self.m, val.ty()) else {
             return;
         };
@@ -547,7 +562,9 @@ impl Engine {
                 to_val.insert(off, mem.get(off));
             }
         }
-        self.learn_val(val, &to_val);
+        if !hints.typed {
+            self.learn_val(val, &to_val);
+        }
         // A pointer moved through memory: what it points to is what the memory's pointer
         // at offset 0 points to (the struct that held it knows, the value's uses know).
         if val.ty().kind() == TypeKind::Pointer {
