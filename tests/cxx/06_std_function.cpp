@@ -1,6 +1,7 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17
-// IGNORE: needs context- or path-sensitive type analysis of std::function's type-erased storage: std::_Any_data holds a type_info pointer, a functor pointer or the lambda itself depending on the manager's operation (one switch in _M_manager), all through the one helper _Any_data::_M_access(), so type analysis sees pointers and the captured double in the same bytes; today: error[cannot-deduce-type] in _Base_manager<...>::_M_create (-O0, --ad-before-opt: memcpy of the lambda into the storage) and _Function_handler<...>::_M_manager (-O2: the clone operation copies the storage as an i64)
+// IGNORE-O0: needs context- or path-sensitive type analysis of std::function's type-erased storage at -O0: std::_Any_data holds a type_info pointer, a functor pointer or the lambda itself depending on the manager's operation, all through the one helper _Any_data::_M_access(), whose untyped pointer (no !tbaa at -O0) the memcpy of _Base_manager<...>::_M_create copies the lambda into; today: error[cannot-deduce-type] there
+// IGNORE-REF: the same cannot-deduce-type error as at -O0 (unoptimized IR has no !tbaa)
 // std::function inside the differentiated code: a right-hand side stored in a
 // std::function and called in an explicit Euler integrator (std::function calls its
 // target through a function pointer, so this needs indirect calls). Oracle: finite

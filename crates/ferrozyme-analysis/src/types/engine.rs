@@ -39,7 +39,9 @@
 mod lanes;
 mod library;
 pub(super) mod scope;
+mod sentinel;
 mod solve;
+mod typed_access;
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -120,6 +122,17 @@ fn is_member_pointer_adjustment(v: Value) -> bool {
 enum Item {
     Inst(Value),
     Link(u32),
+}
+
+/// What a load or store's metadata says beyond its operands.
+#[derive(Clone, Copy, Default)]
+struct Hints {
+    /// For a pointer moved: only its pointee's first bytes move with it (an embedded
+    /// sentinel node, `engine/sentinel.rs`).
+    window: Option<i64>,
+    /// The `!tbaa` types the whole integer moved: the memory's other facts are not the
+    /// value's (`engine/typed_access.rs`).
+    typed: bool,
 }
 
 /// The state of one analysis: facts, the rules' dependencies and the queue.
@@ -469,12 +482,12 @@ impl Engine {
             LLVMInsertElement => self.insert_element(i),
             LLVMAtomicRMW => {
                 let v = self.value_tree(i.operand(1));
-                self.access_value(i.operand(0), i.operand(1), &v);
+                self.access_value(i.operand(0), i.operand(1), &v, Hints::default());
                 self.link(i, i.operand(1));
             }
             LLVMAtomicCmpXchg => {
                 let v = self.value_tree(i.operand(2));
-                self.access_value(i.operand(0), i.operand(2), &v);
+                self.access_value(i.operand(0), i.operand(2), &v, Hints::default());
                 self.link(i.operand(1), i.operand(2));
             }
             LLVMCall | LLVMInvoke => self.call(i),
@@ -498,7 +511,11 @@ impl Engine {
                 v = kept;
             }
         }
-        self.access_value(ptr, val, &v);
+        let hints = Hints {
+            window: self.sentinel_window(inst, val),
+            typed: self.typed_by_tbaa(inst, val),
+        };
+        self.access_value(ptr, val, &v, hints);
         let kind = self.m.context().md_kind("tbaa");
         if let Some(tag) = inst.metadata(kind) {
             let (whole, at) = layout::tbaa_access_tree(tag);
@@ -520,8 +537,10 @@ impl Engine {
         }
     }
 
-    /// Memory at `ptr` and the value `val` (with tree `vt`) moved through it agree.
-    fn access_value(&mut self, ptr: Value, val: Value, vt: &TypeTree) {
+    /// Memory at `ptr` and the value `val` (with tree `vt`) moved through it agree, within
+    /// the [`Hints`] of the access.
+    fn access_value(&mut self, ptr: Value, val: Value, vt: &TypeTree, hints: Hints) {
+        let window = hints.window;
         let Some(size) = layout::size_of(self.m, val.ty()) else {
             return;
         };
@@ -543,13 +562,19 @@ impl Engine {
                 to_val.insert(off, mem.get(off));
             }
         }
-        self.learn_val(val, &to_val);
+        if !hints.typed {
+            self.learn_val(val, &to_val);
+        }
         // A pointer moved through memory: what it points to is what the memory's pointer
         // at offset 0 points to (the struct that held it knows, the value's uses know).
         if val.ty().kind() == TypeKind::Pointer {
-            self.learn_ptr(val, &mem.inner(0));
+            let cut = |t: TypeTree| match window {
+                Some(n) => t.window(0, n),
+                None => t,
+            };
+            self.learn_ptr(val, &cut(mem.inner(0)));
             let mut back = TypeTree::new();
-            back.insert_inner(0, &self.pointee(val));
+            back.insert_inner(0, &cut(TypeTree::clone(&self.pointee(val))));
             self.learn_ptr(ptr, &back);
         }
     }

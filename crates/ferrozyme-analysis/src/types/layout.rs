@@ -429,6 +429,16 @@ fn type_node_name(node: Value) -> Option<String> {
         .and_then(|s| s.md_string())
 }
 
+/// The name of the access type of a struct-path `!tbaa` tag (`"p1 omnipotent char"`,
+/// `"long"`), if it has one.
+pub(super) fn tbaa_access_type_name(tag: Value) -> Option<String> {
+    let ops = tag.md_node_operands();
+    if ops.len() < 3 || ops.first().copied().flatten()?.md_string().is_some() {
+        return None;
+    }
+    type_node_name(ops[1]?)
+}
+
 /// Facts a `!tbaa` access tag gives, as (tree, offset of the accessed address inside it).
 /// The tree holds the accessed scalar at `offset`; a struct-path tag also names the
 /// enclosing struct, whose other scalar members are placed at their own offsets. Old

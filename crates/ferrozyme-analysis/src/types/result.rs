@@ -130,6 +130,26 @@ impl TypeAnalysis {
         (fp.size() * 8 == width as u64).then_some(fp)
     }
 
+    /// The layout a `memcpy`'s `!tbaa.struct` gives, when its entries tile all `len` bytes
+    /// of the copy with known scalar types: `(offset, base type)` per entry. A struct copy
+    /// of storage that holds other types at other times (`std::function`'s `_Any_data`
+    /// copying a lambda's captured doubles) is typed by the copy itself, as an access is
+    /// by its `!tbaa` (strict aliasing; clang emits neither without it).
+    pub fn copy_tags(&self, call: Value, len: i64) -> Option<Vec<(i64, BaseType)>> {
+        let md = call.metadata(self.module.context().md_kind("tbaa.struct"))?;
+        let mut entries = super::layout::tbaa_struct_entries(md);
+        entries.sort_by_key(|e| e.0);
+        let mut next = 0;
+        for &(off, size, b) in &entries {
+            if off != next || size <= 0 || b == BaseType::Unknown || b == BaseType::Anything {
+                return None;
+            }
+            next = off + size;
+        }
+        (next == len && !entries.is_empty())
+            .then(|| entries.into_iter().map(|(o, _, b)| (o, b)).collect())
+    }
+
     /// Human-readable per-instruction printout (`--print-type-analysis`).
     pub fn print(&self, f: Value) -> String {
         let mut out = String::new();

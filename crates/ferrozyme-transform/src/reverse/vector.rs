@@ -61,7 +61,7 @@ impl Gen<'_> {
         if !self.fx.act.is_shadowed(dst) {
             return;
         }
-        let layout = copy_layout(&self.fx.types, dst, src, len);
+        let layout = copy_layout(&self.fx.types, i, dst, src, len);
         let fields = match layout {
             CopyLayout::NoFloats => return,
             CopyLayout::Untyped { what } => {
@@ -310,8 +310,15 @@ enum CopyLayout {
     Fields(Vec<(i64, FpType)>),
 }
 
-fn copy_layout(types: &TypeAnalysis, dst: Value, src: Value, len: Value) -> CopyLayout {
+fn copy_layout(
+    types: &TypeAnalysis,
+    call: Value,
+    dst: Value,
+    src: Value,
+    len: Value,
+) -> CopyLayout {
     let n_const = len.const_int_value();
+    let tagged = n_const.and_then(|n| types.copy_tags(call, n));
     let hi = n_const.unwrap_or(i64::MAX);
     let mut kinds: Vec<(i64, BaseType)> = Vec::new();
     for p in [dst, src] {
@@ -347,6 +354,21 @@ fn copy_layout(types: &TypeAnalysis, dst: Value, src: Value, len: Value) -> Copy
     }
     if !conflict && fps.is_empty() {
         return CopyLayout::NoFloats;
+    }
+    if let (true, Some(tags)) = (conflict, tagged) {
+        // The memory holds other types at other times; the copy's `!tbaa.struct` says
+        // what this copy moves (`TypeAnalysis::copy_tags`).
+        let offs: Vec<(i64, FpType)> = tags
+            .iter()
+            .filter_map(|(o, b)| b.fp_type().map(|t| (*o, t)))
+            .collect();
+        return match offs.first() {
+            None => CopyLayout::NoFloats,
+            Some((_, t)) if offs.iter().all(|(_, u)| u == t) && offs.len() == tags.len() => {
+                CopyLayout::Uniform(*t)
+            }
+            Some(_) => CopyLayout::Fields(offs),
+        };
     }
     if conflict || (fps.len() > 1 && (n_const.is_none() || kinds.iter().any(|(o, _)| *o < 0))) {
         return CopyLayout::Untyped {
