@@ -106,8 +106,13 @@ impl Gen<'_> {
         if !self.substitutable(v, i, ci.idx, common, &mut count) {
             return None;
         }
-        let jv = self.fetch(j);
-        let x = self.emit_substituted(v, i, jv, ci.idx);
+        let x = match self.hoisted(l, j, v, i, ci.idx, cj.idx) {
+            Some(x) => x,
+            None => {
+                let jv = self.fetch(j);
+                self.emit_substituted(v, i, jv, ci.idx)
+            }
+        };
         self.sup
             .remarks
             .note(RemarkKind::RecomputedValue, self.fx.req.func, l, || {
@@ -119,6 +124,59 @@ impl Gen<'_> {
                 )
             });
         Some(x)
+    }
+
+    /// When the reverse sweep needs `l` inside a loop nested in `l`'s own loop `lj` (GMM's
+    /// triangle: `xcentered[c]` per column, used by every row), evaluating it there would
+    /// repeat the loads once per inner iteration (LICM cannot hoist them past the
+    /// shadow updates). Instead it is evaluated once per reverse iteration of `lj`, at the
+    /// end of the reverse block of `lj`'s single latch, where every reverse iteration of
+    /// `lj` begins (its counter already holds the iteration's `j`), and kept in a slot.
+    /// Only when that reverse block is complete (it has its terminator) and the builder
+    /// is at the end of the block being emitted; otherwise `None` (evaluated in place).
+    fn hoisted(
+        &mut self,
+        l: Value,
+        j: Value,
+        v: Value,
+        i: Value,
+        ls: usize,
+        lj: usize,
+    ) -> Option<Value> {
+        let here = self.flow.rev_ctx?;
+        let loop_j = &self.fx.loops.loops[lj];
+        let [latch] = loop_j.latches.as_slice() else {
+            return None;
+        };
+        let latch = *latch;
+        if here == latch
+            || !loop_j.blocks.contains(&here)
+            || self.fx.loops.innermost_index(here) == Some(lj)
+        {
+            return None;
+        }
+        let slot = match self.caches.forwarded_slots.get(&l) {
+            Some(s) => *s,
+            None => {
+                let cur = self.b.insert_block();
+                let rb = *self.vals.rev_block.get(&latch)?;
+                let term = rb.terminator()?;
+                if cur.terminator().is_some() {
+                    return None;
+                }
+                self.b.position_before(term);
+                self.flow.rev_ctx = Some(latch);
+                let jv = self.fetch(j);
+                let x = self.emit_substituted(v, i, jv, ls);
+                let slot = self.out.eb.alloca(l.ty(), &format!("{}.fwd", l.name()));
+                self.b.store(x, slot);
+                self.flow.rev_ctx = Some(here);
+                self.b.position_at_end(cur);
+                self.caches.forwarded_slots.insert(l, slot);
+                slot
+            }
+        };
+        Some(self.b.load(l.ty(), slot, &format!("{}.fwd", l.name())))
     }
 
     /// The single instruction of the function that writes object `obj` (nothing may
