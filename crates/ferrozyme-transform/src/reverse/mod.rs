@@ -52,6 +52,7 @@ mod check;
 mod counters;
 mod finish;
 mod forward;
+mod forwarding;
 mod memory;
 pub(crate) mod mixed;
 mod parallel;

@@ -208,6 +208,9 @@ pub(crate) struct Caches {
     pub recompute_depth: u32,
     /// Which primal blocks can run after which (for loads re-read in the reverse).
     pub reach: super::memory::Reach,
+    /// Forwarded loads computed once per reverse iteration of their loop, in a slot
+    /// (`forwarding.rs`): load -> slot.
+    pub forwarded_slots: HashMap<Value, Value>,
 }
 
 /// How the reverse sweep finds its way back through the control flow.

@@ -268,6 +268,9 @@ impl Gen<'_> {
             ) || (op == LLVMCall && is_cheap_call(v))
                 || (op == LLVMLoad && self.load_is_stable(v))
         };
+        if !pure && op == LLVMLoad && !shadow {
+            return self.forwarded_load(v);
+        }
         if !pure {
             return None;
         }
@@ -309,21 +312,12 @@ impl Gen<'_> {
     /// Loads of memory that nothing the forward sweep does after them can change are
     /// re-read in the reverse sweep instead of cached (`memory::stable_after`): only in
     /// combined mode, where nothing runs between the two sweeps.
-    fn load_is_stable(&mut self, v: Value) -> bool {
+    pub(super) fn load_is_stable(&mut self, v: Value) -> bool {
         if self.fx.split || v.is_volatile() {
             return false;
         }
         let fx = &self.fx;
-        let w = fx.writes.get_or_init(|| {
-            let skipped = fx
-                .deferred
-                .iter()
-                .chain(&fx.dropped)
-                .chain(&fx.deferred_frees)
-                .copied()
-                .collect();
-            super::memory::written_objects(fx.p, &skipped)
-        });
+        let w = all_writes(fx);
         let reach = &mut self.caches.reach;
         let cfg = &fx.cfg;
         super::memory::stable_after(w, v.operand(0), v, |a, b| reach.after(cfg, a, b))
@@ -716,4 +710,19 @@ impl Gen<'_> {
         }
         out
     }
+}
+
+/// Every write of the primal (`memory::written_objects`, computed on first need), less the
+/// stores and frees the combined function moves after the reverse sweep or leaves out.
+pub(super) fn all_writes(fx: &super::state::Facts) -> &super::memory::Writes {
+    fx.writes.get_or_init(|| {
+        let skipped = fx
+            .deferred
+            .iter()
+            .chain(&fx.dropped)
+            .chain(&fx.deferred_frees)
+            .copied()
+            .collect();
+        super::memory::written_objects(fx.p, &skipped)
+    })
 }
