@@ -44,6 +44,7 @@ mod libdefs;
 mod lower;
 mod marshal;
 pub mod merge;
+pub mod outline;
 mod options;
 mod parallel;
 mod remarks;
