@@ -437,6 +437,12 @@ mod tests {
     }
 
     #[test]
+    fn derivative_code_is_not_unrolled_but_keeps_the_vectorizers() {
+        let d = derivative_loops(LoopOptions::from_flags(OptLevel::O2, &[]));
+        assert!(!d.unroll && d.vectorize && d.slp_vectorize);
+    }
+
+    #[test]
     fn loop_options_follow_clang_flags() {
         let f = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let o2 = LoopOptions::from_flags(OptLevel::O2, &[]);
