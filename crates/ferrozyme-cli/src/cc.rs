@@ -470,7 +470,9 @@ impl Job<'_> {
                 ferrozyme_transform::Module::from_inkwell(module),
             )
         });
-        let optimized = pipeline::optimize(module, &tm, level, loops);
+        // Generated code keeps the loops of the primal it came from: no unrolling in
+        // this run (`pipeline::derivative_loops`).
+        let optimized = pipeline::optimize(module, &tm, level, pipeline::derivative_loops(loops));
         let untouched = frozen.as_ref().map(|f| f.names());
         let relinked = frozen.as_ref().is_some_and(|f| f.relinked());
         if let Some(f) = frozen {
@@ -496,6 +498,11 @@ impl Job<'_> {
         }
         if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
             pipeline::address_sanitize(module, &tm)?;
+        } else if level != OptLevel::O0 {
+            // Huge generated blocks go to code generation in pieces (`outline.rs`).
+            ferrozyme_transform::outline::outline_huge_blocks(
+                ferrozyme_transform::Module::from_inkwell(module),
+            );
         }
         self.timer.add_since(timing::OPTIMIZE, start);
         if self.args.save_temps.is_some() {

@@ -261,6 +261,24 @@ impl LoopOptions {
     }
 }
 
+/// The loop options of the post-AD pipeline, which optimizes only what the AD pass
+/// generated or changed (the rest is frozen, `ferrozyme_transform::freeze`): the user's,
+/// without unrolling. The primal's loops were already fully unrolled where clang found
+/// it worth it (the first compile keeps full unrolling, `deferred.rs`); what remains in
+/// derivative code are loops whose trip count only became known from the constants a
+/// hook call passes (IPSCCP into the generated functions), and unrolling those fully
+/// doubled the reverse code of `bench/compile_scaling`'s chain (54.6k → 29.7k
+/// instructions without it; 8% of `ferrozyme cc`'s time) for no measured run-time gain:
+/// `bench/icount.py` on `make bench-quick` compiled with `-O2 -ffast-math` (unrolling
+/// on) counted the same or fewer gradient instructions without it (issue 18,
+/// bench/compile_scaling/README.md). `#pragma unroll` still unrolls.
+pub fn derivative_loops(loops: LoopOptions) -> LoopOptions {
+    LoopOptions {
+        unroll: false,
+        ..loops
+    }
+}
+
 /// Runs a textual pass pipeline with the loop options (and the switches that make LLVM 22
 /// honour them through the C API, see [`optimize`]).
 pub fn run_pipeline(
@@ -416,6 +434,12 @@ mod tests {
         emit(&m, &tm, Emit::Bitcode, &bc).unwrap();
         let ctx2 = Context::create();
         assert!(load(&ctx2, &bc).unwrap().get_function("sq").is_some());
+    }
+
+    #[test]
+    fn derivative_code_is_not_unrolled_but_keeps_the_vectorizers() {
+        let d = derivative_loops(LoopOptions::from_flags(OptLevel::O2, &[]));
+        assert!(!d.unroll && d.vectorize && d.slp_vectorize);
     }
 
     #[test]

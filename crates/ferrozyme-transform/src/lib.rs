@@ -45,6 +45,7 @@ mod lower;
 mod marshal;
 pub mod merge;
 mod options;
+pub mod outline;
 mod parallel;
 mod remarks;
 mod replace;

@@ -1,0 +1,319 @@
+//! Outlining of huge straight-line blocks in generated code before code generation
+//! (compile time, issue 18).
+//!
+//! The reverse sweep of a large straight-line kernel (`bench/compile_scaling`'s `big`
+//! shape: one function of `n` unrolled statements) is one basic block of 3x the primal's
+//! instructions, and LLVM's code generation is not linear in the size of such a block:
+//! measured with `llc-22 -time-passes` on the post-AD module, the two-address pass took
+//! 0.13 s, 0.94 s and 6.3 s and greedy register allocation 0.29 s, 1.02 s and 2.39 s at
+//! `n` = 640, 1280 and 2560 (a 6.8k, 13.6k and 27k-instruction block). Splitting the block
+//! with unconditional branches does not help (code generation merges them back).
+//!
+//! [`outline_huge_blocks`] runs after the post-AD pipeline, just before code generation:
+//! in a generated function, a basic block of more than [`MIN_BLOCK`] instructions is cut
+//! into consecutive ranges of about [`CHUNK`] instructions, and each range moves into a
+//! new private `noinline` function, called in its place. The values the range uses from
+//! before it become the new function's parameters; the values it defines that are used
+//! after it are stored through a pointer to a caller-side struct and loaded back after the
+//! call. The instructions run in the same order on the same memory, so the derivative
+//! is the same; the run-time price is one call and a few dozen loads and stores per
+//! thousands of instructions.
+//!
+//! Only plain instructions move (arithmetic, comparisons, casts, loads, stores, address
+//! arithmetic, calls of ordinary functions and of pure math intrinsics): a range ends
+//! before anything tied to its function's frame or control flow (allocas, phis,
+//! terminators, exception handling, `va_arg`, other intrinsics, inline assembly). Code
+//! with debug locations is left alone (the moved instructions would point into the
+//! caller's subprogram).
+
+use std::collections::{HashMap, HashSet};
+
+use ferrozyme_llvm::{Builder, Module, Opcode, Value};
+
+use crate::generated::is_generated;
+
+/// Blocks with more instructions than this are outlined.
+pub const MIN_BLOCK: usize = 4000;
+/// Instructions per outlined range.
+pub const CHUNK: usize = 2000;
+/// Ranges shorter than this (cut short by an instruction that cannot move) stay.
+const MIN_RANGE: usize = 500;
+
+/// Intrinsics that may move into another function: pure math on their operands and the
+/// memory intrinsics, whose meaning does not depend on the function they are in.
+const MOVABLE_INTRINSICS: &[&str] = &[
+    "llvm.fmuladd",
+    "llvm.fma",
+    "llvm.sqrt",
+    "llvm.sin",
+    "llvm.cos",
+    "llvm.tan",
+    "llvm.exp",
+    "llvm.exp2",
+    "llvm.log",
+    "llvm.log2",
+    "llvm.log10",
+    "llvm.pow",
+    "llvm.powi",
+    "llvm.fabs",
+    "llvm.copysign",
+    "llvm.minnum",
+    "llvm.maxnum",
+    "llvm.minimum",
+    "llvm.maximum",
+    "llvm.floor",
+    "llvm.ceil",
+    "llvm.trunc",
+    "llvm.round",
+    "llvm.rint",
+    "llvm.nearbyint",
+    "llvm.memcpy",
+    "llvm.memmove",
+    "llvm.memset",
+    "llvm.smax",
+    "llvm.smin",
+    "llvm.umax",
+    "llvm.umin",
+    "llvm.abs",
+];
+
+/// String attributes the new function copies from the one it came from (code
+/// generation and floating-point semantics).
+const COPIED_ATTRS: &[&str] = &[
+    "target-cpu",
+    "target-features",
+    "tune-cpu",
+    "frame-pointer",
+    "no-trapping-math",
+    "denormal-fp-math",
+    "denormal-fp-math-f32",
+    "no-signed-zeros-fp-math",
+    "no-infs-fp-math",
+    "no-nans-fp-math",
+    "unsafe-fp-math",
+    "approx-func-fp-math",
+];
+
+/// Outlines the huge blocks of every generated function. Returns the number of new
+/// functions.
+pub fn outline_huge_blocks(module: Module) -> usize {
+    let functions: Vec<Value> = module
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration() && is_generated(*f))
+        .collect();
+    let mut made = 0;
+    for f in functions {
+        for b in f.blocks() {
+            let insts = b.instructions();
+            if insts.len() <= MIN_BLOCK {
+                continue;
+            }
+            for range in ranges(&insts) {
+                if outline(module, f, &range, made) {
+                    made += 1;
+                }
+            }
+        }
+    }
+    made
+}
+
+/// Can `i` move into another function?
+fn movable(i: Value) -> bool {
+    if i.source_loc().is_some() {
+        return false;
+    }
+    let Some(op) = i.opcode() else { return false };
+    match op {
+        Opcode::LLVMCall => {
+            if i.is_inline_asm_call() {
+                return false;
+            }
+            match i.called_function() {
+                // An indirect call or a call of an ordinary function: the callee does
+                // not care who calls it.
+                None => true,
+                Some(c) if c.intrinsic_id() == 0 => !c.has_fn_attr("returns_twice"),
+                Some(c) => {
+                    let name = c.name();
+                    MOVABLE_INTRINSICS
+                        .iter()
+                        .any(|p| name == *p || name.starts_with(&format!("{p}.")))
+                }
+            }
+        }
+        Opcode::LLVMFAdd
+        | Opcode::LLVMFSub
+        | Opcode::LLVMFMul
+        | Opcode::LLVMFDiv
+        | Opcode::LLVMFRem
+        | Opcode::LLVMFNeg
+        | Opcode::LLVMAdd
+        | Opcode::LLVMSub
+        | Opcode::LLVMMul
+        | Opcode::LLVMUDiv
+        | Opcode::LLVMSDiv
+        | Opcode::LLVMURem
+        | Opcode::LLVMSRem
+        | Opcode::LLVMShl
+        | Opcode::LLVMLShr
+        | Opcode::LLVMAShr
+        | Opcode::LLVMAnd
+        | Opcode::LLVMOr
+        | Opcode::LLVMXor
+        | Opcode::LLVMFCmp
+        | Opcode::LLVMICmp
+        | Opcode::LLVMSelect
+        | Opcode::LLVMLoad
+        | Opcode::LLVMStore
+        | Opcode::LLVMGetElementPtr
+        | Opcode::LLVMTrunc
+        | Opcode::LLVMZExt
+        | Opcode::LLVMSExt
+        | Opcode::LLVMFPTrunc
+        | Opcode::LLVMFPExt
+        | Opcode::LLVMFPToSI
+        | Opcode::LLVMFPToUI
+        | Opcode::LLVMSIToFP
+        | Opcode::LLVMUIToFP
+        | Opcode::LLVMBitCast
+        | Opcode::LLVMPtrToInt
+        | Opcode::LLVMIntToPtr
+        | Opcode::LLVMExtractElement
+        | Opcode::LLVMInsertElement
+        | Opcode::LLVMShuffleVector
+        | Opcode::LLVMExtractValue
+        | Opcode::LLVMInsertValue
+        | Opcode::LLVMFreeze => true,
+        _ => false,
+    }
+}
+
+/// Consecutive runs of movable instructions of a block, cut every [`CHUNK`]
+/// instructions; the last instruction before the terminator never moves (a `musttail`
+/// call must stay next to its `ret`), nor do runs shorter than [`MIN_RANGE`].
+fn ranges(insts: &[Value]) -> Vec<Vec<Value>> {
+    let body = &insts[..insts.len().saturating_sub(2)];
+    let mut out = Vec::new();
+    let mut cur: Vec<Value> = Vec::new();
+    for &i in body {
+        if movable(i) {
+            cur.push(i);
+            if cur.len() == CHUNK {
+                out.push(std::mem::take(&mut cur));
+            }
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    out.push(cur);
+    out.retain(|r| r.len() >= MIN_RANGE);
+    out
+}
+
+/// Moves `range` (consecutive instructions of one block of `f`) into a new function and
+/// calls it in its place.
+fn outline(module: Module, f: Value, range: &[Value], n: usize) -> bool {
+    let ctx = module.context();
+    // Where the call goes (the range never ends its block: `ranges`), and where the
+    // output buffer's alloca goes: the start of the entry block, which is `after` when
+    // the range starts it.
+    let (Some(after), Some(first)) = (
+        range.last().and_then(|l| l.next_instruction()),
+        f.entry_block().and_then(|e| e.first_instruction()),
+    ) else {
+        return false;
+    };
+    let buffer_at = if first == range[0] { after } else { first };
+    let inside: HashSet<Value> = range.iter().copied().collect();
+    // Values from before the range: arguments of `f` and instructions outside it.
+    let mut inputs: Vec<Value> = Vec::new();
+    let mut input_index: HashMap<Value, usize> = HashMap::new();
+    for &i in range {
+        for o in i.operands() {
+            let outside = o.is_argument() || (o.is_instruction() && !inside.contains(&o));
+            if outside && !input_index.contains_key(&o) {
+                input_index.insert(o, inputs.len());
+                inputs.push(o);
+            }
+        }
+    }
+    // Values the range defines that are used after it, with those uses.
+    let mut outputs: Vec<(Value, Vec<Value>)> = Vec::new();
+    for &i in range {
+        if i.ty().is_void() {
+            continue;
+        }
+        let users: Vec<Value> = i
+            .users()
+            .into_iter()
+            .filter(|u| !inside.contains(u))
+            .collect();
+        if !users.is_empty() {
+            outputs.push((i, users));
+        }
+    }
+    let out_ty = ctx.struct_type(&outputs.iter().map(|(v, _)| v.ty()).collect::<Vec<_>>());
+    let mut params: Vec<_> = inputs.iter().map(|v| v.ty()).collect();
+    if !outputs.is_empty() {
+        params.push(ctx.ptr());
+    }
+    let fn_ty = ctx.function_type(ctx.void(), &params, false);
+    let chunk = module.add_function(&format!("{}.fz.chunk{n}", f.name()), fn_ty);
+    chunk.set_linkage_internal();
+    for a in ["noinline", "nounwind"] {
+        chunk.add_fn_attr(a);
+    }
+    for key in COPIED_ATTRS {
+        if let Some(v) = f.string_fn_attr(key) {
+            chunk.add_string_fn_attr(key, &v);
+        }
+    }
+    chunk.add_string_fn_attr(crate::generated::ATTR, "");
+    let chunk_params = chunk.params();
+
+    let b = Builder::new(ctx);
+    let entry = b.append_block(chunk, "entry");
+    b.position_at_end(entry);
+    for &i in range {
+        i.remove_from_parent();
+        b.insert(i);
+        for (k, o) in i.operands().into_iter().enumerate() {
+            if let Some(&p) = input_index.get(&o) {
+                i.set_operand(k as u32, chunk_params[p]);
+            }
+        }
+    }
+    if let Some(&out_ptr) = chunk_params.get(inputs.len()) {
+        for (k, (v, _)) in outputs.iter().enumerate() {
+            let slot = b.struct_gep(out_ty, out_ptr, k as u32);
+            b.store(*v, slot);
+        }
+    }
+    b.ret_void();
+
+    // The call, and the outputs loaded back for the uses after the range.
+    let mut args = inputs.clone();
+    let buffer = (!outputs.is_empty()).then(|| {
+        b.position_before(buffer_at);
+        b.alloca(out_ty, "fz.chunk.out")
+    });
+    args.extend(buffer);
+    b.position_before(after);
+    b.call_fn(chunk, &args);
+    if let Some(buffer) = buffer {
+        for (k, (v, users)) in outputs.iter().enumerate() {
+            let slot = b.struct_gep(out_ty, buffer, k as u32);
+            let back = b.load(v.ty(), slot, "");
+            for u in users {
+                for (j, o) in u.operands().into_iter().enumerate() {
+                    if o == *v {
+                        u.set_operand(j as u32, back);
+                    }
+                }
+            }
+        }
+    }
+    true
+}
