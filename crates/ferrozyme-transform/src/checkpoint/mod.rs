@@ -65,7 +65,7 @@ pub(crate) fn continues_shadows(call: Value) -> bool {
 
 /// Is `name` one of the two entry points (declared functions only)?
 pub(crate) fn is_checkpoint_entry(name: &str) -> bool {
-    name.contains(FOR) || name.contains(WHILE)
+    ferrozyme_abi::checkpoint_entry_point(name).is_some()
 }
 
 fn err(call: Value, msg: String, help: &str) -> Diagnostic {
@@ -235,7 +235,7 @@ fn lower_one(
         for j in w.params {
             let a = writes::resolve(site.args[j]);
             if !site.regions.iter().any(|(p, _)| writes::resolve(*p) == a) {
-                return Err(err(site.call, format!("`{what}`: the step `{}` writes through its argument {} , which no enzyme_checkpoint_region covers: the snapshots would not hold it and the gradient would be wrong", site.step.name(), j + 2), "add enzyme_checkpoint_region, ptr, (int64_t)bytes for the memory the step changes, before the step's arguments"));
+                return Err(err(site.call, format!("`{what}`: the step `{}` writes through its pointer argument #{} after the step number, which no enzyme_checkpoint_region covers: the snapshots would not hold it and the gradient would be wrong", site.step.name(), j + 1), "add enzyme_checkpoint_region, ptr, (int64_t)bytes for the memory the step changes, before the step's arguments"));
             }
         }
         for g in w.globals {
@@ -298,7 +298,7 @@ fn lower_one(
     }
     // Linked with external linkage (the linker moves only what is visible or used), made
     // internal now.
-    for kind in ["call", "prim", "grad", "aug", "rev", "fwd"] {
+    for kind in ["call", "plain", "prim", "grad", "aug", "rev", "fwd"] {
         if let Some(f) = module.function(&format!("__fz_ckpt_{kind}.{k}")) {
             f.set_linkage_internal();
         }

@@ -20,8 +20,9 @@
 //!   step (returns whether a while loop goes on) and `void @__fz_ckpt_grad.k(i64 i, ptr
 //!   env)` its combined gradient, `__enzyme_autodiff(step, enzyme_const, i, enzyme_dup,
 //!   a, da, ..., enzyme_out, x, ...)`, adding the float adjoints into `env`.
-//! * Forward mode (for loops): `@__fz_ckpt_fwd.k`, registered as the call's forward
-//!   derivative: the plain loop of `__enzyme_fwddiff(step, ...)`.
+//! * Forward mode: `@__fz_ckpt_fwd.k`, registered as the call's forward derivative: the
+//!   plain loop of `__enzyme_fwddiff(step, ...)` (for loops), or the `__enzyme_fwddiff` of
+//!   a copy of the plain loop, `@__fz_ckpt_plain.k` (while loops).
 //!
 //! The step, the globals and the marker globals are referred to through placeholder
 //! declarations (`@__fz_ckpt_step.k`, `@__fz_ckpt_glob.k.j`) that `mod.rs` replaces by the
@@ -257,20 +258,69 @@ impl SiteShape {
             let _ = writeln!(out, "@__fz_ckpt_glob.{k}.{j} = external global i8");
         }
         out.push('\n');
-        // The plain loop.
-        let _ = writeln!(
-            out,
-            "define void @__fz_ckpt_call.{k}({}{}) {{",
-            self.fixed_params(),
-            self.user_params(false, false)
-        );
-        let call = format!("@__fz_ckpt_step.{k}({})", self.step_call_args("%ic"));
-        self.loop_body(&mut out, &|o| self.step_ret_use(o, &call));
+        self.plain_loop(&mut out, "call");
         if !self.derivatives {
             return out;
         }
         self.derivative_text(&mut out);
         out
+    }
+
+    /// The plain loop, `@__fz_ckpt_<kind>.k`.
+    fn plain_loop(&self, out: &mut String, kind: &str) {
+        let k = self.k;
+        let _ = writeln!(
+            out,
+            "define void @__fz_ckpt_{kind}.{k}({}{}) {{",
+            self.fixed_params(),
+            self.user_params(false, false)
+        );
+        let call = format!("@__fz_ckpt_step.{k}({})", self.step_call_args("%ic"));
+        self.loop_body(out, &|o| self.step_ret_use(o, &call));
+    }
+
+    /// Forward mode of a while loop: the forward derivative of a copy of the plain loop
+    /// (`@__fz_ckpt_plain.k`, which has no registered rule).
+    fn while_forward(&self, out: &mut String) {
+        let k = self.k;
+        self.plain_loop(out, "plain");
+        let _ = writeln!(out, "declare void @__enzyme_fwddiff_fzckpt_{k}(ptr, ...)\n");
+        let _ = writeln!(
+            out,
+            "define void @__fz_ckpt_fwd.{k}({}{}) {{\nentry:\n  %mc = load i32, ptr @enzyme_const\n  %md = load i32, ptr @enzyme_dup",
+            self.fixed_params(),
+            self.user_params(false, true)
+        );
+        let mut fw = vec![format!("ptr @__fz_ckpt_plain.{k}")];
+        let mut fixed = vec![
+            "start".to_string(),
+            "n".into(),
+            "scheme".into(),
+            "data".into(),
+        ];
+        for r in 0..self.nregions {
+            fixed.push(format!("rp{r}"));
+            fixed.push(format!("rb{r}"));
+        }
+        for f in fixed {
+            fw.push(format!("i32 %mc, i64 %{f}"));
+        }
+        for (j, t) in self.params.iter().enumerate() {
+            if t.is_pointer() || t.is_fp() {
+                fw.push(format!("i32 %md, {t} %a{j}, {t} %d{j}"));
+            } else {
+                fw.push(format!("i32 %mc, {t} %a{j}"));
+            }
+        }
+        let _ = writeln!(
+            out,
+            "  call void (ptr, ...) @__enzyme_fwddiff_fzckpt_{k}({})\n  ret void\n}}\n",
+            fw.join(", ")
+        );
+        let _ = writeln!(
+            out,
+            "@__enzyme_register_derivative_fzckpt_{k} = global [2 x ptr] [ptr @__fz_ckpt_call.{k}, ptr @__fz_ckpt_fwd.{k}]\n"
+        );
     }
 
     fn derivative_text(&self, out: &mut String) {
@@ -440,6 +490,7 @@ impl SiteShape {
             "@__enzyme_register_gradient_fzckpt_{k} = global [3 x ptr] [ptr @__fz_ckpt_call.{k}, ptr @__fz_ckpt_aug.{k}, ptr @__fz_ckpt_rev.{k}]\n"
         );
         if self.is_while {
+            self.while_forward(out);
             return;
         }
         // Forward mode: the loop of the step's tangent.
