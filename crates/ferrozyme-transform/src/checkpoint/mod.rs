@@ -401,3 +401,37 @@ fn replace_call(
     site.call.erase();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    /// driver.ll is what scripts/gen-ckpt-runtime.sh makes of driver.c and the header
+    /// (checked where clang-22 is installed).
+    #[test]
+    fn driver_ir_is_up_to_date() {
+        if std::process::Command::new("clang-22")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            return;
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let out = std::env::temp_dir().join(format!("fz-ckpt-driver-{}.ll", std::process::id()));
+        let st = std::process::Command::new("bash")
+            .arg(root.join("scripts/gen-ckpt-runtime.sh"))
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            st.status.success(),
+            "{}",
+            String::from_utf8_lossy(&st.stderr)
+        );
+        let fresh = std::fs::read_to_string(&out).unwrap();
+        let _ = std::fs::remove_file(&out);
+        assert!(
+            fresh == super::DRIVER_IR,
+            "driver.ll is stale: run bash scripts/gen-ckpt-runtime.sh"
+        );
+    }
+}
