@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use crate::options::{Handling, ENZYME_OPTIONS};
 use crate::{
-    EntryPoint, Registration, CALL_MARKERS, ENTRY_POINTS, MARKERS, REGISTRATIONS,
-    UNSUPPORTED_ENTRY_POINTS, UNSUPPORTED_MARKERS,
+    EntryPoint, Registration, CALL_MARKERS, CHECKPOINT_ENTRY_POINTS, CHECKPOINT_MARKERS,
+    ENTRY_POINTS, MARKERS, REGISTRATIONS, UNSUPPORTED_ENTRY_POINTS, UNSUPPORTED_MARKERS,
 };
 
 fn entry_point_status(ep: EntryPoint) -> &'static str {
@@ -52,6 +52,9 @@ pub fn abi_markdown() -> String {
     for (name, ep) in ENTRY_POINTS {
         let _ = writeln!(s, "| `{name}` | {} |", entry_point_status(*ep));
     }
+    for (name, status) in CHECKPOINT_ENTRY_POINTS {
+        let _ = writeln!(s, "| `{name}` | {status} |");
+    }
     for (name, why) in UNSUPPORTED_ENTRY_POINTS {
         let _ = writeln!(s, "| `{name}` | error `bad-autodiff-call`: {why} |");
     }
@@ -74,6 +77,9 @@ pub fn abi_markdown() -> String {
             continue;
         }
         let _ = writeln!(s, "| `{name}` | call-level marker ({m:?}) | works |");
+    }
+    for (name, status) in CHECKPOINT_MARKERS {
+        let _ = writeln!(s, "| `{name}` | checkpointed-loop marker | {status} |");
     }
     for (name, why) in UNSUPPORTED_MARKERS {
         let _ = writeln!(s, "| `{name}` | | error `bad-autodiff-call`: {why} |");
@@ -105,7 +111,12 @@ mod tests {
     #[test]
     fn every_table_row_is_rendered() {
         let s = super::abi_markdown();
-        for (n, _) in crate::ENTRY_POINTS {
+        let checkpoint = crate::CHECKPOINT_ENTRY_POINTS.iter().map(|(n, _)| *n);
+        for n in crate::ENTRY_POINTS
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(checkpoint)
+        {
             assert!(s.contains(&format!("`{n}`")), "{n}");
         }
         for o in crate::options::ENZYME_OPTIONS {

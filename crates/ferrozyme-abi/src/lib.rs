@@ -76,6 +76,27 @@ pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
     ("__enzyme_ignore_derivatives", "is not supported; register the function inactive with __enzyme_inactivefn instead"),
 ];
 
+/// Checkpointed time loops (`<enzyme/checkpoint.h>`): entry points the pass rewrites
+/// before differentiating (the transform's `checkpoint/`), with their status.
+pub const CHECKPOINT_ENTRY_POINTS: &[(&str, &str)] = &[
+    ("__enzyme_checkpoint_for", "works: the loop `for (i = start; i < start + n; i++) step(i, args...)`; in reverse mode snapshots of the marked regions and written globals and one step's tape at a time, scheduled by the scheme (Revolve with ceil(sqrt(n)) slots, or FERROZYME_TAPE_BUDGET bytes, by default); forward mode: the loop of the step's derivative"),
+    ("__enzyme_checkpoint_while", "works: `i = 0; while (step(i++, args...));`, reverse mode as `__enzyme_checkpoint_for` (store-all by default; the scheme needs `set_nsteps`); forward mode differentiates the plain loop"),
+];
+
+/// The markers of [`CHECKPOINT_ENTRY_POINTS`] (they appear only in those calls).
+pub const CHECKPOINT_MARKERS: &[(&str, &str)] = &[
+    ("enzyme_scheme", "works: `enzyme_scheme, &scheme, &config`: an `EnzymeCheckpointScheme` and its data (the reference schemes EnzymeCkptRevolve, EnzymeCkptPeriodic, EnzymeCkptStoreAll take an `EnzymeCkptConfig`)"),
+    ("enzyme_checkpoint_region", "works: `enzyme_checkpoint_region, ptr, (int64_t)bytes`: memory every snapshot holds; a step writing through an argument no region covers is an error"),
+];
+
+/// Is `name` (a declared function's) one of [`CHECKPOINT_ENTRY_POINTS`]?
+pub fn checkpoint_entry_point(name: &str) -> Option<&'static str> {
+    CHECKPOINT_ENTRY_POINTS
+        .iter()
+        .find(|(n, _)| name.contains(n))
+        .map(|(n, _)| *n)
+}
+
 /// Why an Enzyme entry point is not supported, if `name` is one of those.
 pub fn unsupported_entry_point(name: &str) -> Option<(&'static str, &'static str)> {
     UNSUPPORTED_ENTRY_POINTS

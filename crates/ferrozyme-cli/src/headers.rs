@@ -1,6 +1,7 @@
 //! Ferrozyme's own headers, found by `ferrozyme cc`/`c++` without flags.
 //!
-//! `<enzyme/enzyme>` (Enzyme's C++ interface), `<enzyme/tuple>` and `<ferrozyme.h>` (the C
+//! `<enzyme/enzyme>` (Enzyme's C++ interface), `<enzyme/tuple>`, `<enzyme/checkpoint.h>`
+//! (checkpointed time loops) and `<ferrozyme.h>` (the C
 //! ABI's declarations) live in the repository's `include/` and are embedded in the binary
 //! here, so they are found the same way from the build tree, after `cargo install`, or
 //! from a copied binary: each compile writes them into its temporary directory and adds
@@ -16,6 +17,10 @@ pub const HEADERS: &[(&str, &str)] = &[
     (
         "enzyme/enzyme",
         include_str!("../../../include/enzyme/enzyme"),
+    ),
+    (
+        "enzyme/checkpoint.h",
+        include_str!("../../../include/enzyme/checkpoint.h"),
     ),
     (
         "enzyme/tuple",

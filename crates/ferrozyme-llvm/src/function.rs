@@ -81,6 +81,11 @@ impl Value {
         // SAFETY: function without remaining uses (caller).
         unsafe { LLVMDeleteFunction(self.0) }
     }
+    /// Deletes a global variable that has no remaining uses.
+    pub fn delete_global(self) {
+        // SAFETY: global variable without remaining uses (caller).
+        unsafe { LLVMDeleteGlobal(self.0) }
+    }
     pub fn set_linkage_internal(self) {
         // SAFETY: global value.
         unsafe { LLVMSetLinkage(self.0, llvm_sys::LLVMLinkage::LLVMInternalLinkage) }

@@ -28,6 +28,7 @@ mod analyses;
 mod audit;
 mod batch;
 mod checkgrad;
+mod checkpoint;
 mod clone;
 mod common;
 mod cse;
@@ -380,6 +381,9 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     settings::before(module, &opts.enzyme);
     normalize_hook_calls(module);
+    // Checkpointed loops become ordinary calls (with registered derivatives where a hook
+    // differentiates them) before the hook calls are read (checkpoint/).
+    checkpoint::lower(module, &differentiated_closure(module))?;
     reject_unknown_entry_points(module)?;
     if hook_calls(module).is_empty() {
         // Nothing to differentiate (also the plugin's second run at the end of an
@@ -580,6 +584,7 @@ fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diagnostic>> {
             || !name.contains(ferrozyme_abi::ENZYME_FUNCTION_PREFIX)
             || entry_point(&name).is_some()
             || ferrozyme_abi::type_hint(&name).is_some()
+            || checkpoint::is_checkpoint_entry(&name)
         {
             continue;
         }

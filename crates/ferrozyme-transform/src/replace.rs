@@ -87,9 +87,10 @@ pub fn replace_call(
         None
     };
     b.position_before(call);
-    if tail.is_none() {
+    if tail.is_none() && !crate::checkpoint::continues_shadows(call) {
         // A top-level derivative starts from zero shadows of the mutable globals
-        // (`__enzyme_reverse` continues what `__enzyme_augmentfwd` started).
+        // (`__enzyme_reverse` continues what `__enzyme_augmentfwd` started; a checkpointed
+        // loop's step derivatives continue the caller's derivative).
         zero_shadow_globals(env.sup, &b);
     }
     let params = g.function_type().param_types();
@@ -238,7 +239,9 @@ pub fn replace_forward(
         None
     };
     b.position_before(call);
-    zero_shadow_globals(env.sup, &b);
+    if !crate::checkpoint::continues_shadows(call) {
+        zero_shadow_globals(env.sup, &b);
+    }
     let params = g.function_type().param_types();
     let args = call_args(&b, &ac.args, &params, req.width);
     let r = b.call_fn(g, &args);
@@ -325,7 +328,9 @@ fn replace_forward_with_primal(
     }
     let b = Builder::new(env.sup.module.context());
     b.position_before(call);
-    zero_shadow_globals(env.sup, &b);
+    if !crate::checkpoint::continues_shadows(call) {
+        zero_shadow_globals(env.sup, &b);
+    }
     let params = g.function_type().param_types();
     let args = call_args(&b, &ac.args, &params, req.width);
     let r = b.call_fn(g, &args);

@@ -1,0 +1,162 @@
+/* The run-time driver of checkpointed loops (`__enzyme_checkpoint_for/_while` in
+ * reverse-differentiated code). Compiled to driver.ll by scripts/gen-ckpt-runtime.sh;
+ * the pass links driver.ll into modules that need it (checkpoint/mod.rs).
+ *
+ * The generated code hands the driver two trampolines over an `env` block holding the
+ * step's arguments (each pointer followed by its shadow):
+ *   int32_t step(int64_t i, void *env)   the primal step i (its result: continue?)
+ *   void    grad(int64_t i, void *env)   the combined gradient of step i
+ * __fz_ckpt_forward runs the scheme up to its first turn and returns a handle (the
+ * tape of the call); __fz_ckpt_reverse continues it to DONE and frees the handle. */
+#include <enzyme/checkpoint.h>
+
+typedef int32_t (*fz_ckpt_step)(int64_t, void *);
+typedef void (*fz_ckpt_grad)(int64_t, void *);
+
+typedef struct fz_ckpt {
+  const EnzymeCheckpointScheme *scheme;
+  void *state;
+  EnzymeCkptConfig own; /* the default scheme's configuration */
+  int64_t start, n, turn;
+  int is_while, done;
+  EnzymeCkptRegion *regions;
+  uint64_t nregions;
+} fz_ckpt;
+
+static void fz_save(fz_ckpt *h, int64_t slot, int64_t step, void *env) {
+  if (h->scheme->save_state)
+    h->scheme->save_state(h->state, slot, step, env);
+  else if (h->scheme->store)
+    h->scheme->store(h->state, slot, step, h->regions, h->nregions);
+  else
+    fzck_fail("the scheme has neither store nor save_state");
+}
+
+static void fz_load(fz_ckpt *h, int64_t slot, int64_t step, void *env) {
+  if (h->scheme->load_state)
+    h->scheme->load_state(h->state, slot, step, env);
+  else if (h->scheme->restore)
+    h->scheme->restore(h->state, slot, step, h->regions, h->nregions);
+  else
+    fzck_fail("the scheme has neither restore nor load_state");
+}
+
+/* Slots for the default scheme: FERROZYME_TAPE_BUDGET bytes of snapshots, or
+ * ceil(sqrt(n)). */
+static int64_t fz_default_slots(int64_t n, uint64_t bytes) {
+  const char *b = getenv("FERROZYME_TAPE_BUDGET");
+  int64_t s;
+  if (b && *b) {
+    unsigned long long budget = strtoull(b, NULL, 10);
+    s = bytes ? (int64_t)(budget / bytes) : n;
+    return s < 1 ? 1 : s;
+  }
+  for (s = 0; s * s < n; s++)
+    ;
+  return s < 1 ? 1 : s;
+}
+
+void *__fz_ckpt_forward(const EnzymeCheckpointScheme *scheme, void *data, int64_t start,
+                        int64_t n, const EnzymeCkptRegion *regions, uint64_t nregions,
+                        fz_ckpt_step step, void *env) {
+  fz_ckpt *h = (fz_ckpt *)calloc(1, sizeof(fz_ckpt));
+  uint64_t bytes = 0, r;
+  EnzymeCkptAction a;
+  int64_t j;
+  if (!h)
+    fzck_fail("out of memory");
+  h->is_while = n < 0;
+  h->start = h->is_while ? 0 : start;
+  h->n = n;
+  h->nregions = nregions;
+  h->regions = (EnzymeCkptRegion *)malloc((nregions ? nregions : 1) * sizeof(EnzymeCkptRegion));
+  if (!h->regions)
+    fzck_fail("out of memory");
+  for (r = 0; r < nregions; r++) {
+    h->regions[r] = regions[r];
+    bytes += regions[r].bytes;
+  }
+  if (!scheme) {
+    h->own.snapshots = h->is_while ? 1 : fz_default_slots(n, bytes);
+    {
+      const char *v = getenv("FERROZYME_CKPT_VERBOSE");
+      h->own.verbose = v ? atoi(v) : 0;
+    }
+    scheme = h->is_while ? &EnzymeCkptStoreAll : &EnzymeCkptRevolve;
+    data = &h->own;
+  }
+  if (scheme->version != ENZYME_CKPT_ABI_VERSION)
+    fzck_fail("the scheme's version is not ENZYME_CKPT_ABI_VERSION");
+  h->scheme = scheme;
+  h->state = scheme->init(data, n, bytes);
+  for (;;) {
+    scheme->next_action(h->state, &a);
+    switch (a.flag) {
+    case ENZYME_CKPT_STORE:
+      fz_save(h, a.cpnum, a.iteration, env);
+      break;
+    case ENZYME_CKPT_RESTORE:
+      fz_load(h, a.cpnum, a.iteration, env);
+      break;
+    case ENZYME_CKPT_FORWARD:
+      for (j = a.startiteration; j < a.iteration; j++) {
+        int32_t more = step(h->start + j, env);
+        if (h->is_while && h->n < 0 && !more) {
+          h->n = j + 1;
+          if (!scheme->set_nsteps)
+            fzck_fail("a while loop needs a scheme with set_nsteps (EnzymeCkptStoreAll)");
+          scheme->set_nsteps(h->state, h->n);
+          break;
+        }
+      }
+      break;
+    case ENZYME_CKPT_FIRSTUTURN:
+      h->turn = a.iteration;
+      fz_save(h, -2, a.iteration - 1, env);
+      step(h->start + a.iteration - 1, env);
+      return h;
+    case ENZYME_CKPT_DONE:
+      h->done = 1;
+      return h;
+    default:
+      fzck_fail("the scheme gave an action the forward sweep cannot take");
+    }
+  }
+}
+
+void __fz_ckpt_reverse(void *handle, fz_ckpt_step step, fz_ckpt_grad grad, void *env) {
+  fz_ckpt *h = (fz_ckpt *)handle;
+  EnzymeCkptAction a;
+  int64_t j;
+  if (!h->done) {
+    fz_save(h, -1, h->n, env);
+    fz_load(h, -2, h->turn - 1, env);
+    grad(h->start + h->turn - 1, env);
+    for (;;) {
+      h->scheme->next_action(h->state, &a);
+      if (a.flag == ENZYME_CKPT_DONE)
+        break;
+      switch (a.flag) {
+      case ENZYME_CKPT_STORE:
+        fz_save(h, a.cpnum, a.iteration, env);
+        break;
+      case ENZYME_CKPT_RESTORE:
+        fz_load(h, a.cpnum, a.iteration, env);
+        break;
+      case ENZYME_CKPT_FORWARD:
+        for (j = a.startiteration; j < a.iteration; j++)
+          step(h->start + j, env);
+        break;
+      case ENZYME_CKPT_UTURN:
+        grad(h->start + a.iteration - 1, env);
+        break;
+      default:
+        fzck_fail("the scheme gave an action the reverse sweep cannot take");
+      }
+    }
+    fz_load(h, -1, h->n, env);
+  }
+  h->scheme->finalize(h->state);
+  free(h->regions);
+  free(h);
+}
