@@ -31,7 +31,7 @@ use std::collections::HashMap;
 
 use ferrozyme_abi::{
     registration, Registration, ALLOCATOR_ATTR, CUSTOM_RULE_ATTR, DEALLOCATOR_ATTR,
-    ENZYME_FUNCTION_PREFIX, FUNCTION_LIKE_ATTR, INACTIVE_ATTR,
+    ENZYME_FUNCTION_PREFIX, FUNCTION_LIKE_ATTR, INACTIVE_ATTR, UNSUPPORTED_HOOK_FUNCTIONS,
 };
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
 
@@ -74,6 +74,21 @@ impl Registry {
         annotations::mark_inactive(module);
         let mut reg = Registry::default();
         let mut diags = Vec::new();
+        // Functions the program defines for Enzyme to call (`enzymeLogGrad`; in C++ its
+        // mangled name contains it).
+        for (hook, why) in UNSUPPORTED_HOOK_FUNCTIONS {
+            if module.functions().iter().any(|f| f.name().contains(hook)) {
+                diags.push(
+                    Diagnostic::new(
+                        DiagKind::BadAutodiffCall,
+                        format!("the program defines `{hook}`: {why}"),
+                    )
+                    .with_help(format!(
+                        "remove or rename `{hook}`, and print the derivatives you need yourself"
+                    )),
+                );
+            }
+        }
         // `__attribute__((enzyme_function_like("log1p")))`, through `ferrozyme cc`.
         for (f, like) in annotations::function_like(module) {
             let name = format!("enzyme_function_like(\"{like}\") on `{}`", f.name());
