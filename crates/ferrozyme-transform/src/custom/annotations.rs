@@ -22,7 +22,7 @@ pub const INACTIVE_ANNOTATION: &str = "enzyme_inactive";
 /// The annotation prefix `ferrozyme cc` maps `enzyme_function_like("name")` to.
 pub const FUNCTION_LIKE_ANNOTATION: &str = "enzyme_function_like:";
 
-/// The functions annotated `annotate(what)` in `module`.
+/// The functions and global variables annotated `annotate(what)` in `module`.
 pub fn annotated(module: Module, what: &str) -> Vec<Value> {
     annotations(module)
         .into_iter()
@@ -35,6 +35,7 @@ pub fn annotated(module: Module, what: &str) -> Vec<Value> {
 pub fn function_like(module: Module) -> Vec<(Value, String)> {
     annotations(module)
         .into_iter()
+        .filter(|(f, _)| f.is_function())
         .filter_map(|(f, text)| {
             let like = text.strip_prefix(FUNCTION_LIKE_ANNOTATION)?;
             Some((f, like.to_string()))
@@ -42,7 +43,7 @@ pub fn function_like(module: Module) -> Vec<(Value, String)> {
         .collect()
 }
 
-/// Every (function, annotation text) pair of `llvm.global.annotations`.
+/// Every (function or global variable, annotation text) pair of `llvm.global.annotations`.
 fn annotations(module: Module) -> Vec<(Value, String)> {
     let Some(table) = module
         .global("llvm.global.annotations")
@@ -54,17 +55,20 @@ fn annotations(module: Module) -> Vec<(Value, String)> {
         .map(|k| table.operand(k))
         .filter(|e| e.num_operands() >= 2)
         .filter_map(|e| Some((e.operand(0), e.operand(1).c_string()?)))
-        .filter(|(f, _)| f.is_function())
         .collect()
 }
 
-/// Marks the functions annotated `enzyme_inactive` inactive; returns their names.
+/// Marks the functions annotated `enzyme_inactive` inactive and returns their names; global
+/// variables annotated so are declared inactive (no shadow, whatever they hold).
 pub fn mark_inactive(module: Module) -> Vec<String> {
-    annotated(module, INACTIVE_ANNOTATION)
-        .into_iter()
-        .map(|f| {
-            f.add_string_fn_attr(INACTIVE_ATTR, "");
-            f.name()
-        })
-        .collect()
+    let mut functions = Vec::new();
+    for v in annotated(module, INACTIVE_ANNOTATION) {
+        if v.is_function() {
+            v.add_string_fn_attr(INACTIVE_ATTR, "");
+            functions.push(v.name());
+        } else if v.is_global_variable() {
+            ferrozyme_analysis::global_uses::declare_inactive(v);
+        }
+    }
+    functions
 }

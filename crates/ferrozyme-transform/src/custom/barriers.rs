@@ -50,6 +50,7 @@ pub fn inline_barriers(module: Module) -> Vec<String> {
         .map(|(f, _)| f);
     for f in super::annotations::annotated(module, super::annotations::INACTIVE_ANNOTATION)
         .into_iter()
+        .filter(|v| v.is_function())
         .chain(like)
     {
         let n = f.name();
