@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 use crate::options::{Handling, ENZYME_OPTIONS};
 use crate::{
     EntryPoint, Registration, CALL_MARKERS, CHECKPOINT_ENTRY_POINTS, CHECKPOINT_MARKERS,
-    ENTRY_POINTS, MARKERS, REGISTRATIONS, UNSUPPORTED_ENTRY_POINTS, UNSUPPORTED_MARKERS,
+    ENTRY_POINTS, MARKERS, REGISTRATIONS, UNSUPPORTED_ENTRY_POINTS, UNSUPPORTED_HOOK_FUNCTIONS,
+    UNSUPPORTED_MARKERS,
 };
 
 fn entry_point_status(ep: EntryPoint) -> &'static str {
@@ -57,6 +58,12 @@ pub fn abi_markdown() -> String {
     }
     for (name, why) in UNSUPPORTED_ENTRY_POINTS {
         let _ = writeln!(s, "| `{name}` | error `bad-autodiff-call`: {why} |");
+    }
+    for (name, why) in UNSUPPORTED_HOOK_FUNCTIONS {
+        let _ = writeln!(
+            s,
+            "| `{name}` (defined by the program) | error `bad-autodiff-call`: {why} |"
+        );
     }
     let _ = writeln!(
         s,

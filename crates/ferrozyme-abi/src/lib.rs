@@ -97,6 +97,14 @@ pub fn checkpoint_entry_point(name: &str) -> Option<&'static str> {
         .map(|(n, _)| *n)
 }
 
+/// Functions a program defines for Enzyme to call, which Ferrozyme does not call: a
+/// module differentiated while defining one is a compile-time error naming it (the
+/// program's own count or log would silently stay empty otherwise).
+pub const UNSUPPORTED_HOOK_FUNCTIONS: &[(&str, &str)] = &[(
+    "enzymeLogGrad",
+    "Enzyme's gradient logging (a program-defined enzymeLogGrad that Enzyme calls with each adjoint) is not supported: Ferrozyme never calls it",
+)];
+
 /// Why an Enzyme entry point is not supported, if `name` is one of those.
 pub fn unsupported_entry_point(name: &str) -> Option<(&'static str, &'static str)> {
     UNSUPPORTED_ENTRY_POINTS

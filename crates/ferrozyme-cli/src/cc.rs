@@ -204,10 +204,11 @@ impl Job<'_> {
         }
         // After the user's flags: their own -I/-isystem directories are searched first.
         cmd.arg("-isystem").arg(self.include);
-        // Enzyme's `__attribute__((enzyme_inactive))` (registered by Enzyme's clang plugin;
-        // plain clang would drop it with a warning) as clang's `annotate`, which the pass
-        // reads (`custom/annotations.rs`).
-        cmd.arg(ferrozyme_transform::ENZYME_INACTIVE_DEFINE);
+        // Enzyme's `__attribute__((enzyme_inactive))`, `enzyme_inactive_noblock` and
+        // `enzyme_function_like("name")` (registered by Enzyme's clang plugin; plain clang
+        // would drop them with a warning) as clang's `annotate`, which the pass reads
+        // (`custom/annotations.rs`).
+        cmd.args(ferrozyme_transform::ENZYME_ATTRIBUTE_DEFINES);
         cmd.args(["-emit-llvm", "-c"]);
         if let Some(lang) = &src.lang {
             cmd.args(["-x", lang]);

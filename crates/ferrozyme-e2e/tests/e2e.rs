@@ -540,7 +540,7 @@ fn main() {
     hpc_trials(&root, &mut trials);
     trials.extend(multi::trials(&root));
 
-    for file in list_files(&root.join("tests").join("errors"), &["c", "ll"]) {
+    for file in list_files(&root.join("tests").join("errors"), &["c", "cpp", "ll"]) {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let src = std::fs::read_to_string(&file).unwrap_or_default();
         let d = parse_directives(&src);
@@ -555,7 +555,7 @@ fn main() {
                     .starts_with("OPT:")
             });
         let levels: Vec<(String, String)> =
-            if explicit_opts && file.extension().is_some_and(|e| e == "c") {
+            if explicit_opts && file.extension().is_some_and(|e| e == "c" || e == "cpp") {
                 d.opts
                     .iter()
                     .map(|o| {

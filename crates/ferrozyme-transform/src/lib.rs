@@ -67,6 +67,21 @@ pub use custom::{inline_barriers, keep_calls, prepare_module, registered_functio
 /// The clang flag `ferrozyme cc` compiles with so that Enzyme's
 /// `__attribute__((enzyme_inactive))` reaches the pass (as clang's `annotate`).
 pub const ENZYME_INACTIVE_DEFINE: &str = "-Denzyme_inactive=annotate(\"enzyme_inactive\")";
+/// The same for `__attribute__((enzyme_inactive_noblock))`, Enzyme's inactive function
+/// that does not stop optimizations around its calls: for the derivative it is inactive.
+pub const ENZYME_INACTIVE_NOBLOCK_DEFINE: &str =
+    "-Denzyme_inactive_noblock=annotate(\"enzyme_inactive\")";
+/// `__attribute__((enzyme_function_like("log1p")))` as clang's `annotate`, with the name
+/// after the prefix the pass reads (`custom/annotations.rs`).
+pub const ENZYME_FUNCTION_LIKE_DEFINE: &str =
+    "-Denzyme_function_like(name)=annotate(\"enzyme_function_like:\" name)";
+/// Every define `ferrozyme cc` adds so that Enzyme's clang-plugin attributes that change
+/// a derivative reach the pass instead of being dropped by clang with a warning.
+pub const ENZYME_ATTRIBUTE_DEFINES: &[&str] = &[
+    ENZYME_INACTIVE_DEFINE,
+    ENZYME_INACTIVE_NOBLOCK_DEFINE,
+    ENZYME_FUNCTION_LIKE_DEFINE,
+];
 pub use ferrozyme_abi::options as enzyme_options;
 pub use ferrozyme_llvm::{set_llvm_options, Diagnostic, Module};
 pub use options::{Options, Report};

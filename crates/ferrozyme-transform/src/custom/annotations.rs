@@ -1,4 +1,5 @@
-//! Enzyme's function attributes written in the source: `__attribute__((enzyme_inactive))`.
+//! Enzyme's function attributes written in the source: `__attribute__((enzyme_inactive))`,
+//! `enzyme_inactive_noblock` and `enzyme_function_like("log1p")`.
 //!
 //! Enzyme registers `enzyme_inactive` (and friends) as clang attributes through its own
 //! clang plugin; plain clang drops an unknown attribute with a warning, and the user's
@@ -7,7 +8,10 @@
 //! clang's `annotate`, kept in the module's `llvm.global.annotations`; here each annotated
 //! function gets the string function attribute the pass reads (the one
 //! `__enzyme_inactivefn` sets), and its calls are kept from being inlined before the pass
-//! like those of any registered function (`barriers.rs`).
+//! like those of any registered function (`barriers.rs`). `enzyme_inactive_noblock` maps
+//! to the same annotation. `enzyme_function_like("name")` is defined as the function-like
+//! macro `annotate("enzyme_function_like:" name)`; the pass reads the name after the colon
+//! and treats the function as `__enzyme_function_like` registers it (`read_function_like`).
 
 use ferrozyme_abi::INACTIVE_ATTR;
 use ferrozyme_llvm::{Module, Value};
@@ -15,8 +19,32 @@ use ferrozyme_llvm::{Module, Value};
 /// The annotation text `ferrozyme cc` maps Enzyme's `enzyme_inactive` attribute to.
 pub const INACTIVE_ANNOTATION: &str = "enzyme_inactive";
 
+/// The annotation prefix `ferrozyme cc` maps `enzyme_function_like("name")` to.
+pub const FUNCTION_LIKE_ANNOTATION: &str = "enzyme_function_like:";
+
 /// The functions and global variables annotated `annotate(what)` in `module`.
 pub fn annotated(module: Module, what: &str) -> Vec<Value> {
+    annotations(module)
+        .into_iter()
+        .filter(|(_, text)| text == what)
+        .map(|(f, _)| f)
+        .collect()
+}
+
+/// The functions annotated `annotate("enzyme_function_like:name")`, with `name`.
+pub fn function_like(module: Module) -> Vec<(Value, String)> {
+    annotations(module)
+        .into_iter()
+        .filter(|(f, _)| f.is_function())
+        .filter_map(|(f, text)| {
+            let like = text.strip_prefix(FUNCTION_LIKE_ANNOTATION)?;
+            Some((f, like.to_string()))
+        })
+        .collect()
+}
+
+/// Every (function or global variable, annotation text) pair of `llvm.global.annotations`.
+fn annotations(module: Module) -> Vec<(Value, String)> {
     let Some(table) = module
         .global("llvm.global.annotations")
         .and_then(|g| g.initializer())
@@ -26,8 +54,7 @@ pub fn annotated(module: Module, what: &str) -> Vec<Value> {
     (0..table.num_operands())
         .map(|k| table.operand(k))
         .filter(|e| e.num_operands() >= 2)
-        .filter(|e| e.operand(1).c_string().as_deref() == Some(what))
-        .map(|e| e.operand(0))
+        .filter_map(|e| Some((e.operand(0), e.operand(1).c_string()?)))
         .collect()
 }
 

@@ -43,10 +43,15 @@ pub fn inline_barriers(module: Module) -> Vec<String> {
             }
         }
     }
-    // `__attribute__((enzyme_inactive))`, through `ferrozyme cc`'s annotate mapping.
+    // `__attribute__((enzyme_inactive))` and `enzyme_function_like("name")`, through
+    // `ferrozyme cc`'s annotate mapping.
+    let like = super::annotations::function_like(module)
+        .into_iter()
+        .map(|(f, _)| f);
     for f in super::annotations::annotated(module, super::annotations::INACTIVE_ANNOTATION)
         .into_iter()
         .filter(|v| v.is_function())
+        .chain(like)
     {
         let n = f.name();
         if !names.contains(&n) {

@@ -31,7 +31,7 @@ use std::collections::HashMap;
 
 use ferrozyme_abi::{
     registration, Registration, ALLOCATOR_ATTR, CUSTOM_RULE_ATTR, DEALLOCATOR_ATTR,
-    ENZYME_FUNCTION_PREFIX, FUNCTION_LIKE_ATTR, INACTIVE_ATTR,
+    ENZYME_FUNCTION_PREFIX, FUNCTION_LIKE_ATTR, INACTIVE_ATTR, UNSUPPORTED_HOOK_FUNCTIONS,
 };
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
 
@@ -74,6 +74,28 @@ impl Registry {
         annotations::mark_inactive(module);
         let mut reg = Registry::default();
         let mut diags = Vec::new();
+        // Functions the program defines for Enzyme to call (`enzymeLogGrad`; in C++ its
+        // mangled name contains it).
+        for (hook, why) in UNSUPPORTED_HOOK_FUNCTIONS {
+            if module.functions().iter().any(|f| f.name().contains(hook)) {
+                diags.push(
+                    Diagnostic::new(
+                        DiagKind::BadAutodiffCall,
+                        format!("the program defines `{hook}`: {why}"),
+                    )
+                    .with_help(format!(
+                        "remove or rename `{hook}`, and print the derivatives you need yourself"
+                    )),
+                );
+            }
+        }
+        // `__attribute__((enzyme_function_like("log1p")))`, through `ferrozyme cc`.
+        for (f, like) in annotations::function_like(module) {
+            let name = format!("enzyme_function_like(\"{like}\") on `{}`", f.name());
+            if let Err(d) = mark_function_like(&name, f, &like) {
+                diags.push(d);
+            }
+        }
         for g in module.globals() {
             let name = g.name();
             if !name.contains(ENZYME_FUNCTION_PREFIX) {
@@ -323,16 +345,22 @@ fn read_function_like(name: &str, items: &[Value]) -> Result<(), Diagnostic> {
                 "write e.g. void *__enzyme_function_like[2] = {(void *)my_free, (void *)\"free\"};",
             )
         })?;
-    if !ferrozyme_analysis::calls::is_known_function(&like) {
+    mark_function_like(name, items[0], &like)
+}
+
+/// Marks `f` as behaving like the known function `like` (the registration or attribute
+/// `name` says so); `like` must be a function Ferrozyme has a rule for.
+fn mark_function_like(name: &str, f: Value, like: &str) -> Result<(), Diagnostic> {
+    if !ferrozyme_analysis::calls::is_known_function(like) {
         return Err(bad(
             name,
-            format!("says `{}` behaves like `{like}`, a function Ferrozyme has no rule for", items[0].name()),
+            format!("says `{}` behaves like `{like}`, a function Ferrozyme has no rule for", f.name()),
             "name a function with a derivative rule (sin, exp, pow ...), an allocator (malloc ...) or a deallocator (free ...)",
         ));
     }
-    items[0].add_string_fn_attr(FUNCTION_LIKE_ATTR, &like);
-    items[0].remove_fn_attr("alwaysinline");
-    items[0].add_fn_attr("noinline");
+    f.add_string_fn_attr(FUNCTION_LIKE_ATTR, like);
+    f.remove_fn_attr("alwaysinline");
+    f.add_fn_attr("noinline");
     Ok(())
 }
 
