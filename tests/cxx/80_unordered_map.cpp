@@ -1,7 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: mismatched activity: unoptimized operator[] builds `std::forward_as_tuple(std::move(key))` and the tuple's `_Head_base` constructor stores the key pointer (a constant argument of that helper) into stack memory the pass gave a shadow; needs the run-time activity mode (as tests/cxx/72 at -O0)
-// IGNORE-REF: the same mismatched-activity error as at -O0 when differentiated before optimization
 // std::unordered_map<std::string, double> and <const char *, double> as a table of named
 // parameters, read and written with operator[] inside the differentiated function (the
 // hash table's nodes: next pointer, key, value and cached hash in one allocation, reached

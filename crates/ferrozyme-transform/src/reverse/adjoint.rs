@@ -201,12 +201,14 @@ impl Gen<'_> {
             }
             // Memory the caller handed over (enzyme_dup) and the function frees: its
             // shadow goes too, now that the reverse sweep is done with it, as Enzyme does.
-            // Only when the function allocates nothing, so the freed memory cannot be its
-            // own (whose shadow the replay of the allocation frees: `rev_free_shadow`).
+            // Only when the function allocates nothing and the pointer is one it was
+            // given, so the freed memory cannot be its own or a callee's (whose shadow the
+            // replay of the allocation frees: `rev_free_shadow`).
             let ptr = f.call_args().first().copied();
             if let Some(ptr) = ptr.filter(|p| {
                 frees_only_given
                     && matches!(classify(f), CallKind::Free)
+                    && super::memory::freed_pointer_is_given(*p)
                     && self.fx.act.is_shadowed(*p)
             }) {
                 self.each_lane(|g| {

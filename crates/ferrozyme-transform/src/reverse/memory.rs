@@ -406,6 +406,61 @@ pub(crate) fn deferrable_frees(
     out
 }
 
+/// Is pointer `p` (freed by the function) memory the function was given: an argument, a
+/// pointer read out of an argument's memory (`free(s->buf)`), or (unoptimized code) one
+/// read back from a stack slot that only ever holds such pointers? A pointer read from
+/// one of the function's own objects was put there by a callee that allocated it (Eigen's
+/// evaluator constructor allocating into a local evaluator): the replay of that
+/// allocation frees its shadow, so freeing it here too was a double free.
+pub(crate) fn freed_pointer_is_given(p: Value) -> bool {
+    given(p, 4)
+}
+
+fn given(p: Value, depth: u32) -> bool {
+    let b = strip_address(p);
+    if b.is_argument() {
+        return true;
+    }
+    if depth == 0 || b.opcode() != Some(Opcode::LLVMLoad) {
+        return false;
+    }
+    let from = strip_address(b.operand(0));
+    if from.is_argument() {
+        return true;
+    }
+    if from.opcode() != Some(Opcode::LLVMAlloca) {
+        return false;
+    }
+    // A plain stack slot (an unoptimized local variable: only loaded from and stored to
+    // as a whole, never handed to a call): every pointer stored into it must be given.
+    // An object on the stack a callee filled (a constructor's `this`) is not given.
+    let users = from.users();
+    let plain = users.iter().all(|u| match u.opcode() {
+        Some(Opcode::LLVMLoad) => true,
+        Some(Opcode::LLVMStore) => u.operand(1) == from && u.operand(0) != from,
+        _ => false,
+    });
+    let stored: Vec<Value> = users
+        .into_iter()
+        .filter(|u| u.opcode() == Some(Opcode::LLVMStore))
+        .map(|u| u.operand(0))
+        .collect();
+    plain && !stored.is_empty() && stored.into_iter().all(|v| given(v, depth - 1))
+}
+
+/// `p` past GEPs and casts.
+fn strip_address(mut p: Value) -> Value {
+    for _ in 0..64 {
+        match p.opcode() {
+            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => {
+                p = p.operand(0)
+            }
+            _ => break,
+        }
+    }
+    p
+}
+
 /// Does `f` allocate nothing: no allocation function, and no call of a function that
 /// could hand back memory (a call with a pointer result)? Then every pointer it frees
 /// was given to it.
