@@ -36,7 +36,7 @@ fn registration_status(r: Registration) -> &'static str {
         Registration::Derivative => "works: registered forward-mode derivative",
         Registration::SplitDerivative => "error `bad-autodiff-call`: not supported yet (register a gradient or a forward derivative)",
         Registration::InactiveFn => "works: calls carry no derivative",
-        Registration::InactiveGlobal => "error `bad-autodiff-call`: not supported yet",
+        Registration::InactiveGlobal => "works: the globals have no shadow, whatever they hold (also `__attribute__((enzyme_inactive))` on a variable through `ferrozyme cc`)",
         Registration::FunctionLike => "works: the function is treated as the named known function",
         Registration::AllocationLike => "works: allocator with its size argument and its deallocator",
     }

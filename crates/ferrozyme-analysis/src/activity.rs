@@ -264,11 +264,17 @@ fn is_plain_number(v: Value, depth: u32) -> bool {
     }
 }
 
-/// Is `g` a mutable global that needs a shadow (it holds floats)?
+/// Is `g` a mutable global that needs a shadow (it holds floats, by its type or by what
+/// is stored into it)?
 pub fn global_needs_shadow(g: Value) -> bool {
     g.is_global_variable()
         && !g.is_global_constant()
-        && (g.global_value_type().contains_fp() || g.global_value_type().contains_pointer())
+        && (g.global_value_type().contains_fp()
+            || g.global_value_type().contains_pointer()
+            // Bytes or integers that are used to hold floats (a `char` pool).
+            || crate::global_uses::stores_floats_or_pointers(g))
+        // Declared inactive by the user (`__enzyme_inactive_global`, `enzyme_inactive`).
+        && !crate::global_uses::declared_inactive(g)
         // A C++ library object that holds no floats (a global `std::string`).
         && !g
             .global_value_type()

@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod activity;
+pub mod global_uses;
 pub mod calls;
 pub mod captures;
 pub mod cfg;

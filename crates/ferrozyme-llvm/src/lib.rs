@@ -37,6 +37,7 @@ pub mod function;
 pub mod ir;
 mod linkage;
 pub mod module;
+mod named_md;
 mod scope;
 mod strings;
 pub mod types;

@@ -456,7 +456,10 @@ fn lost_stores(
         if !reported.insert(store) {
             continue;
         }
-        let target = describe_object(base_object(p));
+        let base = base_object(p);
+        let target = describe_object(base);
+        let declared = base.is_global_variable()
+            && ferrozyme_analysis::global_uses::declared_inactive(base);
         let at = i
             .source_loc()
             .map(|l| format!(" at {l}"))
@@ -467,7 +470,11 @@ fn lost_stores(
             msg: format!(
                 "mismatched activity: a value that depends on differentiable inputs is written to memory without a shadow ({target}) and read back{at}; its derivative would be lost"
             ),
-            help: "pass that buffer with enzyme_dup (and a shadow buffer) so derivatives can flow through it, or keep the intermediate value in a local variable",
+            help: if declared {
+                "the global is declared inactive (__enzyme_inactive_global or enzyme_inactive): remove that declaration, since derivatives flow through it"
+            } else {
+                "pass that buffer with enzyme_dup (and a shadow buffer) so derivatives can flow through it, or keep the intermediate value in a local variable"
+            },
         });
     }
 }

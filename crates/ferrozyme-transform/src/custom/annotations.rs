@@ -15,7 +15,7 @@ use ferrozyme_llvm::{Module, Value};
 /// The annotation text `ferrozyme cc` maps Enzyme's `enzyme_inactive` attribute to.
 pub const INACTIVE_ANNOTATION: &str = "enzyme_inactive";
 
-/// The functions annotated `annotate(what)` in `module`.
+/// The functions and global variables annotated `annotate(what)` in `module`.
 pub fn annotated(module: Module, what: &str) -> Vec<Value> {
     let Some(table) = module
         .global("llvm.global.annotations")
@@ -28,17 +28,20 @@ pub fn annotated(module: Module, what: &str) -> Vec<Value> {
         .filter(|e| e.num_operands() >= 2)
         .filter(|e| e.operand(1).c_string().as_deref() == Some(what))
         .map(|e| e.operand(0))
-        .filter(|f| f.is_function())
         .collect()
 }
 
-/// Marks the functions annotated `enzyme_inactive` inactive; returns their names.
+/// Marks the functions annotated `enzyme_inactive` inactive and returns their names; global
+/// variables annotated so are declared inactive (no shadow, whatever they hold).
 pub fn mark_inactive(module: Module) -> Vec<String> {
-    annotated(module, INACTIVE_ANNOTATION)
-        .into_iter()
-        .map(|f| {
-            f.add_string_fn_attr(INACTIVE_ATTR, "");
-            f.name()
-        })
-        .collect()
+    let mut functions = Vec::new();
+    for v in annotated(module, INACTIVE_ANNOTATION) {
+        if v.is_function() {
+            v.add_string_fn_attr(INACTIVE_ATTR, "");
+            functions.push(v.name());
+        } else if v.is_global_variable() {
+            ferrozyme_analysis::global_uses::declare_inactive(v);
+        }
+    }
+    functions
 }

@@ -44,7 +44,10 @@ pub fn inline_barriers(module: Module) -> Vec<String> {
         }
     }
     // `__attribute__((enzyme_inactive))`, through `ferrozyme cc`'s annotate mapping.
-    for f in super::annotations::annotated(module, super::annotations::INACTIVE_ANNOTATION) {
+    for f in super::annotations::annotated(module, super::annotations::INACTIVE_ANNOTATION)
+        .into_iter()
+        .filter(|v| v.is_function())
+    {
         let n = f.name();
         if !names.contains(&n) {
             names.push(n);

@@ -170,7 +170,19 @@ impl Registry {
             }
             Registration::AllocationLike => read_allocation_like(name, &items)?,
             Registration::FunctionLike => read_function_like(name, &items)?,
-            Registration::InactiveGlobal | Registration::SplitDerivative => {
+            Registration::InactiveGlobal => {
+                if items.is_empty() || items.iter().any(|g| !g.is_global_variable()) {
+                    return Err(bad(
+                        name,
+                        format!("must list global variables, found {}", describe(&items)),
+                        "write e.g. void *__enzyme_inactive_global[] = {(void *)&scratch};",
+                    ));
+                }
+                for g in items {
+                    ferrozyme_analysis::global_uses::declare_inactive(g);
+                }
+            }
+            Registration::SplitDerivative => {
                 return Err(Diagnostic::new(
                     DiagKind::BadAutodiffCall,
                     format!("the registration `{name}` is not supported yet"),

@@ -1,0 +1,88 @@
+//! What a global's declared type does not say: whether it holds floats, and whether the
+//! user declared it inactive.
+//!
+//! A global declared as bytes or integers (`char pool[4096]`, `long buf[64]`, a union
+//! seen through its integer member) can still hold doubles: a bump allocator carves
+//! `double *` out of a `char` array, a scratch buffer is reused for several types. Its
+//! declared type says "no floats", so judging by the type alone gave it no shadow, and a
+//! derivative stored there was silently dropped (or a null shadow dereferenced when the
+//! pointer came back out of a function). The question asked here is the one that
+//! matters: does any instruction store a floating-point value, or a pointer, into memory
+//! addressed from this global? The search follows the global's own uses through address
+//! arithmetic (GEPs and casts, as instructions or constant expressions, phis and
+//! selects), so its cost is bounded by the global's uses, not by the module.
+//!
+//! The other direction: a global the user declared inactive (Enzyme's
+//! `void *__enzyme_inactive_global[] = {&g}` or `__attribute__((enzyme_inactive))` on a
+//! variable) has no shadow whatever it holds. The registration is read once, before any
+//! analysis, and kept in the module's named metadata `ferrozyme.inactive_globals`, where
+//! every later question about the global finds it.
+
+use std::collections::HashSet;
+
+use ferrozyme_llvm::{Opcode, Value};
+
+/// The named metadata listing the globals declared inactive.
+const INACTIVE_GLOBALS: &str = "ferrozyme.inactive_globals";
+
+/// Records that global variable `g` carries no derivative (the user said so).
+pub fn declare_inactive(g: Value) {
+    if declared_inactive(g) {
+        return;
+    }
+    let node = g.ty().context().md_node(&[g]);
+    g.parent_module().add_named_metadata(INACTIVE_GLOBALS, node);
+}
+
+/// Did the user declare global variable `g` inactive?
+pub fn declared_inactive(g: Value) -> bool {
+    g.parent_module()
+        .named_metadata(INACTIVE_GLOBALS)
+        .into_iter()
+        .any(|n| n.md_node_operands().first().copied().flatten() == Some(g))
+}
+
+/// How many derived addresses the search looks at before answering "yes" (a global
+/// used that widely is given a shadow rather than searched further).
+const MAX_VISITED: usize = 512;
+
+/// Does some store put a float (scalar, vector or aggregate holding one) or a pointer
+/// into memory addressed from global `g`?
+pub fn stores_floats_or_pointers(g: Value) -> bool {
+    let mut seen: HashSet<Value> = HashSet::new();
+    let mut work = vec![g];
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        if seen.len() > MAX_VISITED {
+            return true;
+        }
+        for u in v.users() {
+            let derived = if u.is_instruction() {
+                u.opcode()
+            } else if u.is_constant_expr() {
+                u.const_opcode()
+            } else {
+                None
+            };
+            match derived {
+                Some(Opcode::LLVMStore) => {
+                    let stored = u.operand(0).ty();
+                    if u.operand(1) == v && (stored.contains_fp() || stored.contains_pointer()) {
+                        return true;
+                    }
+                }
+                Some(
+                    Opcode::LLVMGetElementPtr
+                    | Opcode::LLVMBitCast
+                    | Opcode::LLVMAddrSpaceCast
+                    | Opcode::LLVMPHI
+                    | Opcode::LLVMSelect,
+                ) => work.push(u),
+                _ => {}
+            }
+        }
+    }
+    false
+}
