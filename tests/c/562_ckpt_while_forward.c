@@ -169,5 +169,18 @@ int main(void) {
                                  enzyme_const, n);
     fz_check("forward mode: <J v, 1> = <v, J^T 1>", jv, dot, 1e-10);
   }
+  // n < 0: no step, as the plain loop.
+  {
+    double u0[N], u[N], du[N] = {0}, du_ref[N] = {0};
+    init(u0);
+    memcpy(u, u0, sizeof u);
+    double dc_ref = __enzyme_autodiff((void *)fplain, enzyme_dup, u, du_ref, enzyme_out,
+                                      0.4, enzyme_const, (int64_t)-2);
+    memcpy(u, u0, sizeof u);
+    double dc = __enzyme_autodiff((void *)fckpt, enzyme_dup, u, du, enzyme_out, 0.4,
+                                  enzyme_const, (int64_t)-2);
+    fz_check_arr("for n=-2: du = plain loop's", du, du_ref, N, 1e-12);
+    fz_check("for n=-2: dc = plain loop's", dc, dc_ref, 1e-12);
+  }
   return fz_finish();
 }

@@ -398,7 +398,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     normalize_hook_calls(module);
     // Checkpointed loops become ordinary calls (with registered derivatives where a hook
     // differentiates them) before the hook calls are read (checkpoint/).
-    checkpoint::lower(module, &differentiated_closure(module))?;
+    checkpoint::lower(module, differentiated_closure)?;
     reject_unknown_entry_points(module)?;
     if hook_calls(module).is_empty() {
         // Nothing to differentiate (also the plugin's second run at the end of an

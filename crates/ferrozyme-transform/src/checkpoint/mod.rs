@@ -174,10 +174,10 @@ fn shape_types(site: &Site) -> Result<(Type, Type, Vec<Type>), Diagnostic> {
 }
 
 /// Rewrites every checkpointed call of `module` (see the module docs); `differentiated`
-/// holds the functions some hook call differentiates.
+/// gives the functions some hook call differentiates (computed only when there is a call).
 pub(crate) fn lower(
     module: Module,
-    differentiated: &HashSet<Value>,
+    differentiated: fn(Module) -> HashSet<Value>,
 ) -> Result<(), Vec<Diagnostic>> {
     let mut calls = Vec::new();
     for f in module.functions() {
@@ -194,6 +194,7 @@ pub(crate) fn lower(
     if calls.is_empty() {
         return Ok(());
     }
+    let differentiated = &differentiated(module);
     let mut diags = Vec::new();
     let mut k = 0;
     while module.function(&format!("__fz_ckpt_call.{k}")).is_some() {

@@ -450,7 +450,14 @@ impl SiteShape {
             );
             let _ = writeln!(out, "  store {{ ptr, i64, i32, i32 }} {{ ptr @__fz_ckpt_glob.{k}.{j}, i64 {bytes}, i32 0, i32 0 }}, ptr %rg{r}");
         }
-        let n = if self.is_while { "-1" } else { "%n" };
+        // A for loop with n < 0 runs no step, as the plain loop (the driver reads n = -1
+        // as a while loop).
+        let n = if self.is_while {
+            "-1"
+        } else {
+            out.push_str("  %nneg = icmp slt i64 %n, 0\n  %nn = select i1 %nneg, i64 0, i64 %n\n");
+            "%nn"
+        };
         let _ = writeln!(
             out,
             "  %sp = inttoptr i64 %scheme to ptr\n  %dp = inttoptr i64 %data to ptr\n  \
