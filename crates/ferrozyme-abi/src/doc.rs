@@ -9,7 +9,7 @@ use crate::options::{Handling, ENZYME_OPTIONS};
 use crate::{
     EntryPoint, Registration, CALL_MARKERS, CHECKPOINT_ENTRY_POINTS, CHECKPOINT_MARKERS,
     ENTRY_POINTS, MARKERS, REGISTRATIONS, UNSUPPORTED_ENTRY_POINTS, UNSUPPORTED_HOOK_FUNCTIONS,
-    UNSUPPORTED_MARKERS,
+    UNSUPPORTED_MARKERS, VALUE_ENTRY_POINTS,
 };
 
 fn entry_point_status(ep: EntryPoint) -> &'static str {
@@ -53,7 +53,7 @@ pub fn abi_markdown() -> String {
     for (name, ep) in ENTRY_POINTS {
         let _ = writeln!(s, "| `{name}` | {} |", entry_point_status(*ep));
     }
-    for (name, status) in CHECKPOINT_ENTRY_POINTS {
+    for (name, status) in CHECKPOINT_ENTRY_POINTS.iter().chain(VALUE_ENTRY_POINTS) {
         let _ = writeln!(s, "| `{name}` | {status} |");
     }
     for (name, why) in UNSUPPORTED_ENTRY_POINTS {
@@ -118,7 +118,10 @@ mod tests {
     #[test]
     fn every_table_row_is_rendered() {
         let s = super::abi_markdown();
-        let checkpoint = crate::CHECKPOINT_ENTRY_POINTS.iter().map(|(n, _)| *n);
+        let checkpoint = crate::CHECKPOINT_ENTRY_POINTS
+            .iter()
+            .chain(crate::VALUE_ENTRY_POINTS)
+            .map(|(n, _)| *n);
         for n in crate::ENTRY_POINTS
             .iter()
             .map(|(n, _)| *n)

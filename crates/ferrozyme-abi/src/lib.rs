@@ -67,7 +67,6 @@ pub const ENTRY_POINTS: &[(&str, EntryPoint)] = &[
 pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
     ("__enzyme_fwdsplit", "split forward mode (a forward derivative reusing a tape) is not supported; use __enzyme_fwddiff"),
     ("__enzyme_todense", "sparse derivative accumulation (loads and stores through user functions) is not supported; accumulate into a dense shadow"),
-    ("__enzyme_iter", "is an internal building block of Enzyme's sparse-Jacobian support (__enzyme_todense), which is not supported"),
     ("__enzyme_trace", "probabilistic programming is not supported"),
     ("__enzyme_condition", "probabilistic programming is not supported"),
     ("__enzyme_likelihood", "probabilistic programming is not supported"),
@@ -75,6 +74,12 @@ pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
     ("__enzyme_observe", "probabilistic programming is not supported"),
     ("__enzyme_ignore_derivatives", "is not supported; register the function inactive with __enzyme_inactivefn instead"),
 ];
+
+/// Functions of Enzyme's ABI the pass evaluates in place (not differentiation hooks).
+pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[(
+    "__enzyme_iter",
+    "works: `__enzyme_iter(n, k)` is `n` in the program as written and grows by `k` in each derivative (every differentiation of the function adds `k`: series that keep their accuracy under differentiation)",
+)];
 
 /// Checkpointed time loops (`<enzyme/checkpoint.h>`): entry points the pass rewrites
 /// before differentiating (the transform's `checkpoint/`), with their status.

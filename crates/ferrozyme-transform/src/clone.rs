@@ -99,6 +99,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
         f.remove_fn_attr(attr);
     }
     use_plain_runtime(m, f);
+    crate::iter::bump_in_clone(f);
     drop_unwind_paths(m, f);
     crate::fortran::redirect_runtime_calls(m, f)?;
     crate::parallel::openmp::rewrite_reductions(m, f);

@@ -39,6 +39,7 @@ pub mod freeze;
 pub mod generated;
 mod hook_args;
 mod hookret;
+mod iter;
 mod lanes;
 mod libcalls;
 mod libdefs;
@@ -405,6 +406,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         // optimization pipeline, after the first replaced every hook call).
         remove_type_hints(module);
         define_leftover_markers(module);
+        iter::lower(module);
         return Ok(Report::default());
     }
     let mut driver = Driver::new(module, custom::Registry::scan(module)?);
@@ -528,6 +530,7 @@ impl Session {
     fn finish(mut self, module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
         remove_type_hints(module);
         define_leftover_markers(module);
+        iter::lower(module);
         fortran::finish(module);
         custom::prune_library_rules(module);
         truncate::prune(module);
@@ -600,6 +603,7 @@ fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diagnostic>> {
             || entry_point(&name).is_some()
             || ferrozyme_abi::type_hint(&name).is_some()
             || checkpoint::is_checkpoint_entry(&name)
+            || name.contains(iter::ITER)
         {
             continue;
         }

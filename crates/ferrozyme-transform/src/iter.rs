@@ -1,0 +1,69 @@
+//! `__enzyme_iter(n, k)`: a count that grows with the order of differentiation.
+//!
+//! A truncated series (a Taylor polynomial of `sin` with terms up to `x^n`) loses one
+//! order of accuracy per derivative taken; Enzyme's users write its length as
+//! `__enzyme_iter(n, k)`, which is `n` in the program as written and `n + k` more in every
+//! derivative of it: each time a function is cloned to be differentiated, the first
+//! argument of each such call in the clone is increased by the second. Second derivatives
+//! of code already differentiated once (a hook inside differentiated code) clone the
+//! generated function again and so add `k` again. When the pass is done, every remaining
+//! call is replaced by its first argument, so no call reaches the linker.
+
+use ferrozyme_llvm::{Builder, Module, Opcode, Value};
+
+/// The entry point's name.
+pub const ITER: &str = ferrozyme_abi::VALUE_ENTRY_POINTS[0].0;
+
+fn is_iter_call(i: Value) -> bool {
+    i.opcode() == Some(Opcode::LLVMCall)
+        && i.called_function().is_some_and(|f| f.name().contains(ITER))
+        && i.num_call_args() == 2
+}
+
+/// In `f`, a clone about to be differentiated: `__enzyme_iter(n, k)` becomes
+/// `__enzyme_iter(n + k, k)`.
+pub fn bump_in_clone(f: Value) {
+    let calls: Vec<Value> = f
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .filter(|&i| is_iter_call(i))
+        .collect();
+    if calls.is_empty() {
+        return;
+    }
+    let b = Builder::new(f.ty().context());
+    for c in calls {
+        b.position_before(c);
+        let (n, k) = (c.operand(0), c.operand(1));
+        let k = b.int_cast(k, n.ty());
+        let sum = b.binop(Opcode::LLVMAdd, n, k);
+        c.set_operand(0, sum);
+    }
+}
+
+/// Every call left in `module` becomes its first argument.
+pub fn lower(module: Module) {
+    for f in module.functions() {
+        if !f.is_declaration() || !f.name().contains(ITER) {
+            continue;
+        }
+        for u in f.users() {
+            if u.is_instruction() && is_iter_call(u) {
+                let n = u.operand(0);
+                let n = if n.ty() == u.ty() {
+                    n
+                } else {
+                    let b = Builder::new(u.ty().context());
+                    b.position_before(u);
+                    b.int_cast(n, u.ty())
+                };
+                u.replace_all_uses_with(n);
+                u.erase();
+            }
+        }
+        if f.users().is_empty() {
+            f.delete_function();
+        }
+    }
+}
