@@ -73,6 +73,11 @@ pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
     ("__enzyme_sample", "probabilistic programming is not supported"),
     ("__enzyme_observe", "probabilistic programming is not supported"),
     ("__enzyme_ignore_derivatives", "is not supported; register the function inactive with __enzyme_inactivefn instead"),
+    ("__enzyme_fixed_point", "adjoint fixed-point iteration is not supported; differentiate the plain iteration loop (its gradient is the same at convergence), or checkpoint it with __enzyme_checkpoint_while"),
+    ("__enzyme_context", "Enzyme's global-shadow context API is not supported: pass the globals' data as enzyme_dup arguments instead"),
+    ("__enzyme_shadow", "Enzyme's global-shadow context API is not supported: pass the globals' data as enzyme_dup arguments instead"),
+    ("__enzyme_zero_shadows", "Enzyme's global-shadow context API is not supported: pass the globals' data as enzyme_dup arguments instead"),
+    ("__enzyme_ptr_size_hint", "is not supported: Ferrozyme sizes shadows from the allocation itself"),
 ];
 
 /// Functions of Enzyme's ABI the pass evaluates in place (not differentiation hooks).
