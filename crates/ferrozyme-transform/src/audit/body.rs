@@ -34,6 +34,8 @@ use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_analysis::types::BaseType;
 use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
 
+use crate::common::base_object;
+
 /// One problem found in the body.
 pub(crate) struct Finding {
     pub kind: DiagKind,
@@ -431,20 +433,6 @@ fn reinterpreted_float(i: Value, act: &Activity, out: &mut Vec<Finding>) {
         ),
         help: "pass such vectors through memory (a pointer with enzyme_dup) or as separate float arguments, and copy floats as floats",
     });
-}
-
-/// The pointer an address is computed from: through GEPs and pointer casts.
-fn base_object(mut v: Value) -> Value {
-    for _ in 0..32 {
-        let op = v.opcode().or_else(|| v.const_opcode());
-        match op {
-            Some(Opcode::LLVMGetElementPtr)
-            | Some(Opcode::LLVMBitCast)
-            | Some(Opcode::LLVMAddrSpaceCast) => v = v.operand(0),
-            _ => break,
-        }
-    }
-    v
 }
 
 /// Active values written to memory without a shadow, then read again in the function.

@@ -18,6 +18,8 @@ use ferrozyme_analysis::activity::is_readonly_function;
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Opcode, Value};
 
+use crate::common::base_object;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Obj {
     Arg(Value),
@@ -31,34 +33,26 @@ pub(crate) enum Obj {
 /// call that writes) that writes it.
 pub(crate) type Writes = Vec<(Obj, Value)>;
 
-pub(crate) fn underlying(mut v: Value) -> Obj {
-    for _ in 0..32 {
-        if v.is_argument() {
-            return Obj::Arg(v);
-        }
-        if v.is_global_variable() {
-            return Obj::Global(v);
-        }
-        let op = v.opcode().or_else(|| v.const_opcode());
-        match op {
-            Some(Opcode::LLVMGetElementPtr)
-            | Some(Opcode::LLVMBitCast)
-            | Some(Opcode::LLVMAddrSpaceCast) => {
-                v = v.operand(0);
-            }
-            Some(Opcode::LLVMAlloca) => return Obj::Local(v),
-            Some(Opcode::LLVMCall)
-                if matches!(
-                    classify(v),
-                    CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
-                ) =>
-            {
-                return Obj::Local(v)
-            }
-            _ => return Obj::Unknown,
-        }
+pub(crate) fn underlying(v: Value) -> Obj {
+    let v = base_object(v);
+    if v.is_argument() {
+        return Obj::Arg(v);
     }
-    Obj::Unknown
+    if v.is_global_variable() {
+        return Obj::Global(v);
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMAlloca) => Obj::Local(v),
+        Some(Opcode::LLVMCall)
+            if matches!(
+                classify(v),
+                CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
+            ) =>
+        {
+            Obj::Local(v)
+        }
+        _ => Obj::Unknown,
+    }
 }
 
 /// Every object the function may write, with the instruction that writes it (stores and
@@ -417,14 +411,14 @@ pub(crate) fn freed_pointer_is_given(p: Value) -> bool {
 }
 
 fn given(p: Value, depth: u32) -> bool {
-    let b = strip_address(p);
+    let b = base_object(p);
     if b.is_argument() {
         return true;
     }
     if depth == 0 || b.opcode() != Some(Opcode::LLVMLoad) {
         return false;
     }
-    let from = strip_address(b.operand(0));
+    let from = base_object(b.operand(0));
     if from.is_argument() {
         return true;
     }
@@ -446,19 +440,6 @@ fn given(p: Value, depth: u32) -> bool {
         .map(|u| u.operand(0))
         .collect();
     plain && !stored.is_empty() && stored.into_iter().all(|v| given(v, depth - 1))
-}
-
-/// `p` past GEPs and casts.
-fn strip_address(mut p: Value) -> Value {
-    for _ in 0..64 {
-        match p.opcode() {
-            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => {
-                p = p.operand(0)
-            }
-            _ => break,
-        }
-    }
-    p
 }
 
 /// Does `f` allocate nothing: no allocation function, and no call of a function that
