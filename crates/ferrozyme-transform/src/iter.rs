@@ -9,7 +9,7 @@
 //! generated function again and so add `k` again. When the pass is done, every remaining
 //! call is replaced by its first argument, so no call reaches the linker.
 
-use ferrozyme_llvm::{Builder, Module, Opcode, Value};
+use ferrozyme_llvm::{Builder, DiagKind, Diagnostic, Module, Opcode, Value};
 
 /// The entry point's name.
 pub const ITER: &str = ferrozyme_abi::VALUE_ENTRY_POINTS[0].0;
@@ -18,6 +18,39 @@ fn is_iter_call(i: Value) -> bool {
     i.opcode() == Some(Opcode::LLVMCall)
         && i.called_function().is_some_and(|f| f.name().contains(ITER))
         && i.num_call_args() == 2
+}
+
+/// Every use of an `__enzyme_iter` declaration must be a call `(integer, integer) ->
+/// integer`: anything else would stay in the program and fail at link time (or in a JIT).
+pub fn check_uses(module: Module) -> Result<(), Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    for f in module.functions() {
+        if !f.is_declaration() || !f.name().contains(ITER) {
+            continue;
+        }
+        for u in f.users() {
+            let ok = is_iter_call(u)
+                && u.ty().is_integer()
+                && u.call_args().iter().all(|a| a.ty().is_integer());
+            if !ok {
+                let at = u.is_instruction().then(|| u.parent_function().name());
+                let mut d = Diagnostic::new(
+                    DiagKind::BadAutodiffCall,
+                    format!("`{}` must be called as `n = __enzyme_iter(n, k)` with integer arguments and result", f.name()),
+                )
+                .with_help("declare it as `uint64_t __enzyme_iter(uint64_t, uint64_t);` and call it directly");
+                if let Some(func) = at {
+                    d = d.in_function(func).at_loc(u.source_loc());
+                }
+                diags.push(d);
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(diags)
+    }
 }
 
 /// In `f`, a clone about to be differentiated: `__enzyme_iter(n, k)` becomes

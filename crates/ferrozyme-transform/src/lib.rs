@@ -401,6 +401,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     // differentiates them) before the hook calls are read (checkpoint/).
     checkpoint::lower(module, differentiated_closure)?;
     reject_unknown_entry_points(module)?;
+    iter::check_uses(module)?;
     if hook_calls(module).is_empty() {
         // Nothing to differentiate (also the plugin's second run at the end of an
         // optimization pipeline, after the first replaced every hook call).
