@@ -137,7 +137,7 @@ BENCHES = [
     ("rk4", "rk4.c", rk4_inputs, False, True),
     ("fft", "fft.c",
      lambda q: ["32768"] if q else [str(32768 << i) for i in range(6)], False, True),
-    ("brusselator", "brusselator.c", lambda q: ["32"], False, True),
+    ("brusselator", "brusselator.c", lambda q: ["32"], True, True),
     # the Brusselator's other formulations (bench/src/bruss_variant.h): they repeat
     # the brusselator row's problem in other layouts/boundaries, so stay out of the means
     ("brusselator-interleaved", "brusselator_interleaved.c", lambda q: ["32"], False, False),
