@@ -6,7 +6,7 @@
 // "no row ran" and "rows ran"), the upper triangle (inner bound is the column counter),
 // an extra +1 after the inner loop. Near misses that must keep the cache: a step read
 // from memory, a multiplicative recurrence, and a column loop left by a data-dependent
-// break (not only from its latch).
+// break (not only from its latch); a constant stride is kept on the tape by choice.
 // Oracle: central finite differences for every input of every shape.
 #include "fz_test.h"
 
@@ -89,6 +89,17 @@ double early_exit(const double *l, const double *x, int d) {
   return s;
 }
 
+/* A constant stride set before the loop (kept on the tape: cheaper there). */
+double strided(const double *l, const double *x, int d, int s) {
+  double r = 0;
+  int t = 0;
+  for (int c = 0; c < d; c++) {
+    r += sin(l[t] * x[c]) * l[t];
+    t += s;
+  }
+  return r;
+}
+
 static double L[TX], X[D];
 static const int STEP[D] = {1, 2, 1, 3, 1, 2};
 static int which;
@@ -101,7 +112,8 @@ static double eval(void *unused) {
   case 2: return with_diag(L, X, D);
   case 3: return data_step(L, X, STEP, D);
   case 4: return multiplicative(L, X, D);
-  default: return early_exit(L, X, D);
+  case 5: return early_exit(L, X, D);
+  default: return strided(L, X, D, 3);
   }
 }
 
@@ -109,8 +121,8 @@ int main(void) {
   fz_fill(L, TX, -1.0, 1.0);
   fz_fill(X, D, -1.0, 1.0);
   const char *names[] = {"lower", "upper", "with_diag", "data_step", "multiplicative",
-                         "early_exit"};
-  for (which = 0; which < 6; which++) {
+                         "early_exit", "strided"};
+  for (which = 0; which < 7; which++) {
     double dl[TX], dx[D], fl[TX], fx[D];
     fz_zero(dl, TX);
     fz_zero(dx, D);
@@ -120,7 +132,8 @@ int main(void) {
     case 2: __enzyme_autodiff((void *)with_diag, L, dl, X, dx, D); break;
     case 3: __enzyme_autodiff((void *)data_step, L, dl, X, dx, enzyme_const, STEP, D); break;
     case 4: __enzyme_autodiff((void *)multiplicative, L, dl, X, dx, D); break;
-    default: __enzyme_autodiff((void *)early_exit, L, dl, X, dx, D); break;
+    case 5: __enzyme_autodiff((void *)early_exit, L, dl, X, dx, D); break;
+    default: __enzyme_autodiff((void *)strided, L, dl, X, dx, D, 3); break;
     }
     fz_fd_grad(eval, 0, L, TX, fl);
     fz_fd_grad(eval, 0, X, D, fx);
