@@ -7,6 +7,7 @@
 // an extra +1 after the inner loop. Near misses that must keep the cache: a step read
 // from memory, a multiplicative recurrence, and a column loop left by a data-dependent
 // break (not only from its latch); a constant stride is kept on the tape by choice.
+// per_point nests the triangle in a loop over points (GMM's shape).
 // Oracle: central finite differences for every input of every shape.
 #include "fz_test.h"
 
@@ -100,6 +101,21 @@ double strided(const double *l, const double *x, int d, int s) {
   return r;
 }
 
+/* GMM's nesting: the triangle per point, t reset per point (the slot restarts from each
+ * point's last column). */
+double per_point(const double *l, const double *x, int d, int np) {
+  double s = 0;
+  for (int p = 0; p < np; p++) {
+    int t = 0;
+    for (int c = 0; c < d; c++)
+      for (int r = c + 1; r < d; r++) {
+        s += cos(l[t] * x[c] + 0.1 * p) * x[r];
+        t++;
+      }
+  }
+  return s;
+}
+
 static double L[TX], X[D];
 static const int STEP[D] = {1, 2, 1, 3, 1, 2};
 static int which;
@@ -113,7 +129,8 @@ static double eval(void *unused) {
   case 3: return data_step(L, X, STEP, D);
   case 4: return multiplicative(L, X, D);
   case 5: return early_exit(L, X, D);
-  default: return strided(L, X, D, 3);
+  case 6: return strided(L, X, D, 3);
+  default: return per_point(L, X, D, 3);
   }
 }
 
@@ -121,8 +138,8 @@ int main(void) {
   fz_fill(L, TX, -1.0, 1.0);
   fz_fill(X, D, -1.0, 1.0);
   const char *names[] = {"lower", "upper", "with_diag", "data_step", "multiplicative",
-                         "early_exit", "strided"};
-  for (which = 0; which < 7; which++) {
+                         "early_exit", "strided", "per_point"};
+  for (which = 0; which < 8; which++) {
     double dl[TX], dx[D], fl[TX], fx[D];
     fz_zero(dl, TX);
     fz_zero(dx, D);
@@ -133,7 +150,8 @@ int main(void) {
     case 3: __enzyme_autodiff((void *)data_step, L, dl, X, dx, enzyme_const, STEP, D); break;
     case 4: __enzyme_autodiff((void *)multiplicative, L, dl, X, dx, D); break;
     case 5: __enzyme_autodiff((void *)early_exit, L, dl, X, dx, D); break;
-    default: __enzyme_autodiff((void *)strided, L, dl, X, dx, D, 3); break;
+    case 6: __enzyme_autodiff((void *)strided, L, dl, X, dx, D, 3); break;
+    default: __enzyme_autodiff((void *)per_point, L, dl, X, dx, D, 3); break;
     }
     fz_fd_grad(eval, 0, L, TX, fl);
     fz_fd_grad(eval, 0, X, D, fx);
