@@ -57,6 +57,7 @@ mod forwarding;
 mod memory;
 pub(crate) mod mixed;
 mod parallel;
+mod recurrence;
 mod scaled;
 mod speculated;
 mod state;
@@ -197,6 +198,7 @@ pub(crate) fn synthesize(
     g.setup();
     g.emit_forward();
     g.setup_counters();
+    g.setup_recurrences();
     g.emit_reverse();
     g.finalize();
     g.diags.into_result()
