@@ -3,11 +3,9 @@
 // Output streams inside the differentiated function: a std::ostream the caller passes
 // (enzyme_const) written with <<, std::setprecision, std::endl, put and write in a
 // noinline step function; a std::ofstream opened, written and closed inside, with
-// rdbuf()->sputn/sputc and a local character array copied through an
-// std::ostreambuf_iterator (at -O2 a virtual call of std::streambuf::xsputn with no
-// target in the module: the array is integer-only memory, so it needs no shadow and the
-// call carries no derivative); an std::ostringstream whose text length enters the
-// result as an integer. Printing changes nothing: the derivatives are those of the
+// rdbuf()->sputn/sputc of string literals and a std::string copied through an
+// std::ostreambuf_iterator; an std::ostringstream whose text length enters the result
+// as an integer. Printing changes nothing: the derivatives are those of the
 // arithmetic. Oracle: central finite differences; the caller's stream text is checked.
 #include "fz_cxx.h"
 #include <algorithm>
@@ -39,8 +37,8 @@ double file_logged(double x, double a) {
   out << "y = " << y << " x = " << x << '\n';
   out.rdbuf()->sputn("val\n", 4);
   out.rdbuf()->sputc('!');
-  const char msg[] = "hello";
-  std::copy(msg, msg + 5, std::ostreambuf_iterator<char>(out));
+  std::string msg = "hello";
+  std::copy(msg.begin(), msg.end(), std::ostreambuf_iterator<char>(out));
   out.close();
   return y * x;
 }

@@ -153,17 +153,6 @@ fn integer_access(types: Option<&crate::types::TypeAnalysis>, i: Value, k: u32) 
         && !ty.value_tree(value).iter().any(|(_, b)| b.is_float())
 }
 
-/// Does type analysis prove that the memory `p` points to holds integers at every offset
-/// (the `-1` entry `Integer`, no other kind anywhere, no pointee of a pointer)?
-fn integers_only(types: Option<&crate::types::TypeAnalysis>, p: Value) -> bool {
-    use crate::types::BaseType;
-    let Some(ty) = types else {
-        return false;
-    };
-    let t = ty.pointee_tree(p);
-    t.get(-1) == BaseType::Integer && t.iter().all(|(_, b)| b == BaseType::Integer)
-}
-
 /// The pointers whose shadows `v`'s shadow is made from: the pointer operands of a
 /// derived pointer (GEP base, cast, select/phi choices, vector lane moves), or the
 /// address `v` was loaded from (a pointer read from shadowed memory gets its shadow from
@@ -589,18 +578,6 @@ impl Activity {
             // The callee of a call through a pointer needs no shadow: its derivative is
             // found from the primal pointer.
             Some(LLVMCall) | Some(LLVMInvoke) if k + 1 == user.num_operands() => false,
-            // A character buffer filled by a memory intrinsic or passed to a call through
-            // a pointer (a virtual call into the C++ library, `std::streambuf::xsputn`):
-            // memory that type analysis proves integer-only at every offset holds no
-            // float and no pointer to one, so its shadow could carry nothing.
-            Some(LLVMCall) | Some(LLVMInvoke)
-                if matches!(
-                    classify(user),
-                    CallKind::Indirect | CallKind::Memcpy | CallKind::Memmove | CallKind::Memset
-                ) && integers_only(types, user.operand(k)) =>
-            {
-                false
-            }
             Some(LLVMCall) | Some(LLVMInvoke) => !matches!(
                 classify(user),
                 CallKind::InactiveExternal | CallKind::NoDerivative | CallKind::TypeHint

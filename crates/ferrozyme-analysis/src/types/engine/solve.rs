@@ -306,16 +306,11 @@ impl Engine {
     }
 
     /// Global variables (also inside constant expressions) get the layout of their value
-    /// type, once. A constant character array (a string literal, `const char msg[] =
-    /// "..."`'s initializer) holds characters: integers at every byte, so a copy out of it
-    /// (into a local `char` buffer at `-O0`) is known to move no floats.
+    /// type, once.
     fn seed_globals(&mut self, v: Value, depth: u32) {
         if v.is_global_variable() {
             if self.seeded.insert(v) {
-                let mut t = layout::type_tree(self.m, v.global_value_type(), true);
-                if v.is_global_constant() && v.c_string().is_some() {
-                    t.insert(-1, super::super::BaseType::Integer);
-                }
+                let t = layout::type_tree(self.m, v.global_value_type(), true);
                 self.learn_ptr(v, &t);
             }
         } else if v.is_constant_expr() && depth > 0 {
