@@ -1,7 +1,5 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17
-// IGNORE-O0: needs context- or path-sensitive type analysis of std::function's type-erased storage at -O0: std::_Any_data holds a type_info pointer, a functor pointer or the lambda itself depending on the manager's operation, all through the one helper _Any_data::_M_access(), whose untyped pointer (no !tbaa at -O0) the memcpy of _Base_manager<...>::_M_create copies the lambda into; today: error[cannot-deduce-type] there
-// IGNORE-REF: the same cannot-deduce-type error as at -O0 (unoptimized IR has no !tbaa)
 // std::function inside the differentiated code: a right-hand side stored in a
 // std::function and called in an explicit Euler integrator (std::function calls its
 // target through a function pointer, so this needs indirect calls). Oracle: finite

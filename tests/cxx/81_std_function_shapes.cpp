@@ -1,7 +1,5 @@
 // OPT: O0 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: std::function's _Any_data at -O0 (no !tbaa): cannot-deduce-type in _Base_manager<...>::_M_create, as tests/cxx/06
-// IGNORE-REF: the same as at -O0 (differentiated before optimization)
 // std::function in the shapes real code uses it, inside the differentiated function:
 // a lambda capturing two doubles by value (stored in place in _Any_data), a copy of a
 // std::function (the manager's clone operation copies the captures), a capture too big

@@ -8,7 +8,9 @@
 //! global that is not in [`MARKERS`] is an error, never silently ignored.
 #![forbid(unsafe_code)]
 
+pub mod input;
 pub mod library;
+pub use input::{input_library, scanf_targets, Input, Reads, ScanTarget, INPUT_LIBRARY};
 pub use library::{inactive_library, Inactive, Writes, INACTIVE_FAMILIES, INACTIVE_LIBRARY};
 
 pub mod doc;

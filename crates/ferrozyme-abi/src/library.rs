@@ -47,6 +47,8 @@ const STRINGS: &str = "compares or measures character data; integer result";
 const CTYPE: &str = "classifies or converts a character; integer result";
 const FORMAT: &str = "formats its arguments as characters into a buffer; integer result";
 const PRINT: &str = "writes its arguments to a stream as characters";
+const STREAMS: &str =
+    "opens, closes or positions a stream: a `FILE *` handle (opaque C library state) or an integer result";
 const OSTREAM: &str = "std::ostream output: writes characters to the stream, returns the stream";
 
 /// The table.
@@ -115,6 +117,19 @@ pub const INACTIVE_LIBRARY: &[Inactive] = &[
     row("fputs_unlocked", Writes::Stream, PRINT),
     row("fwrite_unlocked", Writes::Stream, PRINT),
     row("putchar_unlocked", Writes::Stream, PRINT),
+    // <stdio.h>: opening, closing and positioning streams (reading numbers from them is
+    // `crate::input`'s business: what `fscanf` writes is data, with derivative zero).
+    row("fopen", Writes::Stream, STREAMS),
+    row("fopen64", Writes::Stream, STREAMS),
+    row("fmemopen", Writes::Stream, STREAMS),
+    row("fdopen", Writes::Stream, STREAMS),
+    row("fclose", Writes::Stream, STREAMS),
+    row("rewind", Writes::Stream, STREAMS),
+    row("fseek", Writes::Stream, STREAMS),
+    row("ftell", Writes::Stream, STREAMS),
+    row("feof", Writes::Stream, STREAMS),
+    row("ferror", Writes::Stream, STREAMS),
+    row("clearerr", Writes::Stream, STREAMS),
     // libstdc++: the locale lookup std::endl's inline part does (the stream functions
     // themselves are families, below).
     row(

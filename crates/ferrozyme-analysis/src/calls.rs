@@ -168,6 +168,15 @@ pub fn classify(call: Value) -> CallKind {
         }
         return CallKind::Math(r);
     }
+    // Input functions (`sscanf`, `std::istream >>`): what they write is a constant;
+    // copied, with the derivative of the floats they write zeroed by the transform
+    // (`crate::input_calls`). Unknown targets (a format that is not a literal) are an error.
+    if crate::input_calls::is_input_call(call) {
+        return match crate::input_calls::input_targets(call) {
+            Some(_) => CallKind::InactiveExternal,
+            None => CallKind::UnknownExternal,
+        };
+    }
     if ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name.as_str())
         || ferrozyme_abi::inactive_library(&name).is_some()
     {

@@ -25,6 +25,12 @@ pub fn missing_derivative(name: &str) -> Problem<'_> {
         )
     } else if let Some(MpiRule::Unsupported { why }) = mpi_rule(name) {
         ("MPI", why, ferrozyme_rules::mpi::UNSUPPORTED_HELP)
+    } else if ferrozyme_abi::input_library(name).is_some() {
+        (
+            "C/C++ input",
+            "a number it reads from text has derivative zero, but which arguments receive floating-point numbers is not known here: the format is not a string literal, or it has `%p`, `%m` or positional (`%1$`) conversions",
+            "pass the format as a string literal with plain conversions (`%lf`, `%d`, `%s` ...), or read the values before the differentiated function and pass them as constants (enzyme_const)",
+        )
     } else {
         return Problem::NoDerivative { callee: name };
     };

@@ -36,6 +36,7 @@
 //! returned value) only within the bytes the callee declares `dereferenceable`, so a
 //! reference names one object and callers do not see each other's objects through it.
 
+mod erased;
 mod lanes;
 mod library;
 pub(super) mod scope;

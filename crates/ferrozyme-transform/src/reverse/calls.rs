@@ -376,6 +376,9 @@ impl Gen<'_> {
                 }
             }
             CallKind::Realloc => self.rev_realloc(i, &args),
+            CallKind::InactiveExternal if ferrozyme_analysis::input_calls::is_input_call(i) => {
+                self.rev_input(i)
+            }
             CallKind::Defined(f) if active(self) && self.is_pure_call(i, f) => {
                 self.rev_combined_call(i, f, &args)
             }
@@ -422,6 +425,17 @@ impl Gen<'_> {
             let vd = self.rt_valid_rev(dst);
             let n = self.rt_len(n, &[vd]);
             self.b.memset(sd, self.fx.ctx.i8().const_int(0), n, 1);
+        }
+    }
+
+    /// An input call (`sscanf`, `std::istream >>`): the floats it wrote are constants, so
+    /// the adjoints of those bytes are cleared, as for a `memset` (what they held before
+    /// was overwritten; its adjoint goes nowhere).
+    fn rev_input(&mut self, i: Value) {
+        let targets = ferrozyme_analysis::input_calls::input_targets(i).unwrap_or_default();
+        let (i8t, i64t) = (self.fx.ctx.i8(), self.fx.ctx.i64());
+        for t in targets.iter().filter(|t| t.float) {
+            self.rev_memset(&[t.ptr, i8t.const_int(0), i64t.const_int(t.bytes)]);
         }
     }
 

@@ -138,10 +138,12 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
             }
             // flang's inactive routines may write through their pointer arguments (an
             // inquiry's result descriptor, an I/O status).
+            // So do input functions (`sscanf`'s targets, `std::istream >>`'s operand).
             CallKind::InactiveExternal
-                if i.called_function().is_some_and(|g| {
-                    ferrozyme_rules::fortran::fortran_rule(&g.name()).is_some()
-                }) =>
+                if ferrozyme_analysis::input_calls::is_input_call(i)
+                    || i.called_function().is_some_and(|g| {
+                        ferrozyme_rules::fortran::fortran_rule(&g.name()).is_some()
+                    }) =>
             {
                 for a in i.call_args() {
                     if a.ty().is_pointer() {

@@ -19,6 +19,12 @@ impl TangentGen<'_> {
         if matches!(kind, CallKind::TypeHint) {
             return;
         }
+        if let Some(targets) = ferrozyme_analysis::input_calls::input_targets(i) {
+            // A number read from text is a constant: its tangent is zero.
+            self.copy(i);
+            self.zero_input_tangents(&targets);
+            return;
+        }
         if let Some(name) = crate::parallel::openmp::unsupported_outlining(i) {
             self.copy(i);
             let problem = crate::parallel::openmp::outlining_problem(&name);
@@ -195,6 +201,21 @@ impl TangentGen<'_> {
             }
         }
         None
+    }
+
+    /// The floats an input call (`sscanf`, `std::istream >>`) wrote have tangent zero.
+    fn zero_input_tangents(&mut self, targets: &[ferrozyme_analysis::input_calls::InputTarget]) {
+        let (i8t, i64t) = (self.fx.ctx.i8(), self.fx.ctx.i64());
+        for t in targets.iter().filter(|t| t.float) {
+            if !self.fx.act.is_shadowed(t.ptr) {
+                continue;
+            }
+            for d in self.tangent(t.ptr) {
+                let vd = self.rt_valid(t.ptr, d);
+                let n = self.rt_len(i64t.const_int(t.bytes), &[vd]);
+                self.b.memset(d, i8t.const_int(0), n, 1);
+            }
+        }
     }
 
     /// `malloc`/`calloc`/`new`: a zeroed shadow allocation per lane.

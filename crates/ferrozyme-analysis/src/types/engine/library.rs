@@ -26,7 +26,7 @@ impl Engine {
         if self.allocation_call(i, &args) || self.library_call(i, &name, &args) {
             return;
         }
-        if callee.is_declaration() {
+        if callee.is_declaration() || self.erased_access(i, callee, &args) {
             return;
         }
         for (k, (a, p)) in args.iter().zip(callee.params()).enumerate() {
