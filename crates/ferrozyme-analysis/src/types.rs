@@ -63,6 +63,10 @@ use std::rc::Rc;
 /// is advanced by a constant inside a loop).
 pub const MAX_OFFSET: i64 = 1024;
 
+/// Metadata kind on a tape load or store of generated code that moves plain integer
+/// data (`engine/typed_access.rs`).
+pub const TAPE_INT_MD: &str = "ferrozyme.tape.int";
+
 /// What one byte offset holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BaseType {

@@ -517,6 +517,14 @@ impl Engine {
             typed: self.typed_by_tbaa(inst, val),
         };
         self.access_value(ptr, val, &v, hints);
+        if val.ty().is_integer() && self.is_tape_int(inst) {
+            let size = layout::size_of(self.m, val.ty()).unwrap_or(0) as i64;
+            let mut t = TypeTree::new();
+            for k in 0..size {
+                t.insert(k, BaseType::Integer);
+            }
+            self.learn_val(val, &t);
+        }
         let kind = self.m.context().md_kind("tbaa");
         if let Some(tag) = inst.metadata(kind) {
             let (whole, at) = layout::tbaa_access_tree(tag);

@@ -35,6 +35,19 @@ pub(super) fn mark_tape(ctx: Context, inst: Value) {
     inst.set_metadata(ctx.md_kind("alias.scope"), Some(tape_scope_list(ctx)));
 }
 
+/// Marks a tape access that moves plain integer data (a loop counter, a path tag, a
+/// primal integer without float bits) so that type analysis of this derivative, when it
+/// is differentiated again, takes the integer from the access and not from the tape
+/// memory, whose records mix integers and floats at the same offsets
+/// (`ferrozyme-analysis` `types/engine/typed_access.rs`). Not `!tbaa`: alias analysis
+/// must not take tape slots reused with another type for distinct memory.
+pub(super) fn mark_tape_int(ctx: Context, inst: Value) {
+    inst.set_metadata(
+        ctx.md_kind(ferrozyme_analysis::types::TAPE_INT_MD),
+        Some(ctx.md_node(&[])),
+    );
+}
+
 /// Marks every load and store of `f` that is not a tape access as not aliasing the tape.
 pub(super) fn mark_not_tape(ctx: Context, f: Value) {
     let scope_kind = ctx.md_kind("alias.scope");

@@ -156,6 +156,13 @@ impl Checker<'_> {
             return;
         }
         let pieces = access_pieces(self.fx, val, addr);
+        let tape_int = self.fx.ctx.md_kind(ferrozyme_analysis::types::TAPE_INT_MD);
+        if i.metadata(tape_int).is_some() && pieces.iter().all(|(v, _)| v.is_not_float()) {
+            // A derivative's own tape access of integer data (a counter, a path tag),
+            // differentiated again: the record's memory mixes integers and floats at this
+            // offset across records, the access itself is typed (`alias::mark_tape_int`).
+            return;
+        }
         // A float in memory, or conflicting facts about it.
         let float_mem = |m: &BaseType| *m == BaseType::Anything || m.is_float();
         let (vt, mt) = pieces

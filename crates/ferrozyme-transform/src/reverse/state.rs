@@ -211,6 +211,10 @@ pub(crate) struct Caches {
     /// Forwarded loads computed once per reverse iteration of their loop, in a slot
     /// (`forwarding.rs`): load -> slot.
     pub forwarded_slots: HashMap<Value, Value>,
+    /// Caches holding integers that are plain integer data (counters, path tags, primal
+    /// integers that carry no float bits): their tape accesses are marked for type
+    /// analysis of a derivative that is differentiated again (`alias::mark_tape_int`).
+    pub int_data: std::collections::HashSet<(Option<Block>, u64)>,
 }
 
 /// How the reverse sweep finds its way back through the control flow.

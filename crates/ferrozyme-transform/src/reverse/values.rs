@@ -360,6 +360,9 @@ impl Gen<'_> {
         let l = self.b.load(ty, p, name);
         l.set_alignment(align as u32);
         super::alias::mark_tape(self.fx.ctx, l);
+        if self.caches.int_data.contains(&cache_id(cache)) {
+            super::alias::mark_tape_int(self.fx.ctx, l);
+        }
         l
     }
 
@@ -393,7 +396,17 @@ impl Gen<'_> {
             Key::Primal(v) | Key::Shadow(v, _) | Key::Tape(v) => v,
         };
         let fv = self.fwd_value(key);
-        let c = self.new_cache(fv, v.parent_block());
+        // A primal integer is plain data unless type analysis sees float bits in it.
+        let int_data = matches!(key, Key::Primal(_))
+            && v.ty().is_integer()
+            && self.fx.types.int_carries_fp(v).is_none()
+            && !self
+                .fx
+                .types
+                .value_tree(v)
+                .iter()
+                .any(|(_, b)| b.is_float());
+        let c = self.cache_store(fv, v.parent_block(), false, int_data);
         self.caches.cache.insert(key, c);
         let split = self.fx.split;
         self.sup
@@ -414,17 +427,30 @@ impl Gen<'_> {
 
     /// Creates a slot or stack for forward value `fv` of primal block `def`, and writes
     /// `fv` into it right after its definition.
+    /// (Used for values the transform makes itself: an integer is plain data.)
     pub(super) fn new_cache(&mut self, fv: Value, def: Block) -> Cache {
-        self.cache_store(fv, def, false)
+        self.cache_store(fv, def, false, true)
     }
 
     /// Like `new_cache`, for a value defined before block `b` (which it dominates): the
     /// slot is written at the end of `b`'s forward copy.
     fn new_cache_in(&mut self, fv: Value, b: Block) -> Cache {
-        self.cache_store(fv, b, true)
+        self.cache_store(fv, b, true, false)
     }
 
-    fn cache_store(&mut self, fv: Value, def: Block, at_block_end: bool) -> Cache {
+    /// Writes `fv` into a new slot or record field; `int_data`: an integer `fv` is plain
+    /// integer data (its tape accesses are marked so).
+    fn cache_store(&mut self, fv: Value, def: Block, at_block_end: bool, int_data: bool) -> Cache {
+        let (c, st) = self.cache_store_untyped(fv, def, at_block_end);
+        if int_data && fv.ty().is_integer() {
+            self.caches.int_data.insert(cache_id(c));
+            super::alias::mark_tape_int(self.fx.ctx, st);
+        }
+        c
+    }
+
+    /// The cache and the store that writes it.
+    fn cache_store_untyped(&mut self, fv: Value, def: Block, at_block_end: bool) -> (Cache, Value) {
         let ty = fv.ty();
         let size = self.fx.m.alloc_size(ty);
         let i64t = self.fx.ctx.i64();
@@ -450,7 +476,7 @@ impl Gen<'_> {
             let st = fb.store(fv, p);
             st.set_alignment(slot_align(size) as u32);
             super::alias::mark_tape(self.fx.ctx, st);
-            Cache::Slot { off, ty }
+            (Cache::Slot { off, ty }, st)
         } else {
             let slot = self.ensure_record(def);
             let rec = self.tape.records.get_mut(&def).expect("record exists");
@@ -463,11 +489,14 @@ impl Gen<'_> {
             let st = fb.store(fv, p);
             st.set_alignment(align as u32);
             super::alias::mark_tape(self.fx.ctx, st);
-            Cache::Field {
-                block: def,
-                off,
-                ty,
-            }
+            (
+                Cache::Field {
+                    block: def,
+                    off,
+                    ty,
+                },
+                st,
+            )
         }
     }
 
@@ -729,4 +758,12 @@ pub(super) fn all_writes(fx: &super::state::Facts) -> &super::memory::Writes {
             .collect();
         super::memory::written_objects(fx.p, &skipped)
     })
+}
+
+/// A cache's identity: its record's block (none for a slot) and offset.
+fn cache_id(c: Cache) -> (Option<Block>, u64) {
+    match c {
+        Cache::Slot { off, .. } => (None, off),
+        Cache::Field { block, off, .. } => (Some(block), off),
+    }
 }

@@ -13,6 +13,11 @@
 //! value's tree comes from the tag alone, not from the memory; the memory still learns
 //! from the value, and the transform's own checks of the memory (a `long` access to a
 //! `double` array is still refused) are unchanged.
+//!
+//! The tape accesses of generated code are typed the same way by the transform itself
+//! (metadata `ferrozyme.tape.int`): a derivative differentiated again (reverse over
+//! reverse) reads loop counters and path tags from tape records that hold floats at the
+//! same offsets in other records.
 
 use ferrozyme_llvm::Value;
 
@@ -26,6 +31,9 @@ impl Engine {
         let Some(width) = val.ty().int_width() else {
             return false;
         };
+        if self.is_tape_int(inst) {
+            return true;
+        }
         let Some(tag) = inst.metadata(self.m.context().md_kind("tbaa")) else {
             return false;
         };
@@ -39,5 +47,14 @@ impl Engine {
             _ => return false,
         };
         width == bytes * 8
+    }
+
+    /// Is `inst` a tape access of generated code that moves plain integer data (a loop
+    /// counter, a path tag, a primal integer without float bits)? A derivative's tape
+    /// records mix integers and floats at the same offsets, so when the derivative is
+    /// differentiated again the memory says `Anything`; the transform marks what it knows.
+    pub(super) fn is_tape_int(&self, inst: Value) -> bool {
+        inst.metadata(self.m.context().md_kind(super::super::TAPE_INT_MD))
+            .is_some()
     }
 }
