@@ -399,6 +399,9 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     normalize_hook_calls(module);
     // Checkpointed loops become ordinary calls (with registered derivatives where a hook
     // differentiates them) before the hook calls are read (checkpoint/).
+    // Plain time loops of reverse-differentiated functions that qualify become such
+    // calls behind a run-time budget test (checkpoint/auto.rs).
+    let auto_remarks = checkpoint::auto::apply(module, &reverse_targets(module));
     checkpoint::lower(module, differentiated_closure)?;
     reject_unknown_entry_points(module)?;
     iter::check_uses(module)?;
@@ -427,7 +430,29 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         }
         session.round(module, opts, &calls)?;
     }
-    session.finish(module, opts)
+    let mut report = session.finish(module, opts)?;
+    if !auto_remarks.is_empty() && (opts.remarks || opts.enzyme.print_remarks) {
+        if opts.enzyme.print_remarks {
+            let text: String = auto_remarks.iter().map(|r| format!("{r}\n")).collect();
+            report.printout.insert_str(0, &text);
+        }
+        report.remarks.splice(0..0, auto_remarks);
+    }
+    Ok(report)
+}
+
+/// The functions reverse-mode hook calls differentiate (combined or split mode).
+fn reverse_targets(module: Module) -> Vec<Value> {
+    hook_calls(module)
+        .into_iter()
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                EntryPoint::Autodiff | EntryPoint::AugmentFwd | EntryPoint::Reverse
+            )
+        })
+        .filter_map(|(c, _)| hook_target(c))
+        .collect()
 }
 
 /// `-enzyme-print-activity` / `-enzyme-print-type` turn on the pass's own printouts.
