@@ -441,18 +441,36 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     Ok(report)
 }
 
-/// The functions reverse-mode hook calls differentiate (combined or split mode).
-fn reverse_targets(module: Module) -> Vec<Value> {
-    hook_calls(module)
-        .into_iter()
-        .filter(|(_, e)| {
-            matches!(
-                e,
-                EntryPoint::Autodiff | EntryPoint::AugmentFwd | EntryPoint::Reverse
-            )
-        })
-        .filter_map(|(c, _)| hook_target(c))
-        .collect()
+/// The functions reverse-mode hook calls differentiate (combined or split mode), with,
+/// per parameter, whether every such call gives it a shadow (`enzyme_dup`).
+fn reverse_targets(module: Module) -> Vec<(Value, Vec<bool>)> {
+    let mut out: Vec<(Value, Vec<bool>)> = Vec::new();
+    for (c, e) in hook_calls(module) {
+        let mode = match e {
+            EntryPoint::Autodiff => request::Mode::Reverse,
+            EntryPoint::AugmentFwd => request::Mode::AugmentFwd,
+            EntryPoint::Reverse => request::Mode::ReverseSplit,
+            _ => continue,
+        };
+        let Some(f) = hook_target(c) else { continue };
+        let dup: Vec<bool> = match request::parse(c, &c.parent_function().name(), mode) {
+            Ok(call) => call
+                .args
+                .iter()
+                .map(|a| a.activity == ferrozyme_analysis::activity::ArgActivity::Dup)
+                .collect(),
+            Err(_) => continue,
+        };
+        match out.iter_mut().find(|(g, _)| *g == f) {
+            Some((_, d)) => {
+                for (x, y) in d.iter_mut().zip(&dup) {
+                    *x &= *y;
+                }
+            }
+            None => out.push((f, dup)),
+        }
+    }
+    out
 }
 
 /// `-enzyme-print-activity` / `-enzyme-print-type` turn on the pass's own printouts.

@@ -44,14 +44,15 @@ pub(crate) const MIN_FLOAT_OPS: usize = 8;
 
 /// Makes the candidate loops of `targets` (the functions reverse-mode hook calls
 /// differentiate) checkpointed under a budget; returns one remark per outermost loop.
-pub(crate) fn apply(module: Module, targets: &[Value]) -> Vec<Remark> {
+pub(crate) fn apply(module: Module, targets: &[(Value, Vec<bool>)]) -> Vec<Remark> {
     let mut remarks = Vec::new();
     let mut k = 0;
     while module.function(&format!("__fz_auto_step.{k}")).is_some() {
         k += 1;
     }
     let mut done = HashSet::new();
-    for &f in targets {
+    for (f, dup) in targets {
+        let f = *f;
         if f.is_declaration() || !done.insert(f) {
             continue;
         }
@@ -81,7 +82,7 @@ pub(crate) fn apply(module: Module, targets: &[Value]) -> Vec<Remark> {
                 .into_iter()
                 .chain(l.latches.iter().filter_map(|b| b.terminator()))
                 .find_map(|i| i.source_loc());
-            let message = match candidate(module, f, l, &loops, k) {
+            let message = match candidate(module, f, dup, l, &loops, k) {
                 Ok(what) => {
                     k += 1;
                     format!("the loop is checkpointed automatically (binomial, Revolve) when FERROZYME_TAPE_BUDGET is set and its estimated tape exceeds it: {what}")
@@ -149,6 +150,7 @@ fn body_size(blocks: &[Block]) -> (usize, bool) {
 fn candidate(
     module: Module,
     f: Value,
+    dup: &[bool],
     l: &Loop,
     loops: &Loops,
     k: usize,
@@ -232,13 +234,41 @@ fn candidate(
         return Err(format!("its body is small ({floats} floating-point instructions, no inner loop): taping it costs little"));
     }
     let step = outline(module, f, l, &c, &blocks, &live, k);
-    match state(module, f, pre, &c, step, &live) {
+    if std::env::var_os("FZ_AUTO_DEBUG").is_some() {
+        eprintln!("{}", step);
+    }
+    match shadows_known(f, dup, step, &live).and_then(|()| state(module, f, pre, &c, step, &live)) {
         Ok(what) => Ok(what),
         Err(why) => {
             step.delete_function();
             Err(why)
         }
     }
+}
+
+/// The step's gradient takes a shadow for every pointer it is given: each live-in
+/// pointer must have one in every derivative of `f`. Known before differentiation for
+/// `f`'s own arguments (the hook calls' markers) and for memory the step writes (the
+/// loop's state, which holds what the derivative flows through); a pointer the step only
+/// reads and that is not an argument (a local table, a pointer loaded from a structure)
+/// may be constant memory without a shadow, so such a loop is left alone.
+fn shadows_known(f: Value, dup: &[bool], step: Value, live: &[Value]) -> Result<(), String> {
+    let written = writes::written(step).map(|w| w.params).unwrap_or_default();
+    for (j, v) in live.iter().enumerate() {
+        if !v.ty().is_pointer() {
+            continue;
+        }
+        let base = crate::common::base_object(writes::resolve(*v));
+        if base.is_argument() {
+            let k = f.params().iter().position(|p| *p == base);
+            if k.is_some_and(|k| !dup.get(k).copied().unwrap_or(false)) {
+                return Err(format!("it uses {}, which a derivative request passes without a shadow (enzyme_const): the checkpointed step's gradient needs one", live_name(base)));
+            }
+        } else if !written.contains(&j) && !base.is_global_variable() {
+            return Err(format!("it reads memory through `{}`, which it does not write and whose activity is only known when differentiating (constant memory has no shadow to give the checkpointed step)", short(*v)));
+        }
+    }
+    Ok(())
 }
 
 /// `void __fz_auto_step.k(iv t, live-ins...)`: a copy of the loop's body for one value

@@ -216,6 +216,7 @@ pub(crate) struct Walk<'a> {
     /// Loops of each function (block -> enclosing counted loops' phis).
     regions: HashMap<usize, (Value, Value)>,
     calls: usize,
+    visiting: std::collections::HashSet<Value>,
 }
 
 const MAX_DEPTH: u32 = 8;
@@ -229,6 +230,7 @@ impl<'a> Walk<'a> {
             counted: HashMap::new(),
             regions: HashMap::new(),
             calls: 0,
+            visiting: Default::default(),
         }
     }
 
@@ -344,10 +346,27 @@ impl<'a> Walk<'a> {
                     .get(&v)
                     .map(|c| (c.start, c.bound, c.extra, c.unsigned))
                 else {
-                    return Err(format!(
-                        "the index `{}` (not a counted loop's counter)",
-                        short(v)
-                    ));
+                    // A value merged after branches or loops (a loop's exit value, a
+                    // peeled iteration's counter): the hull of what flows in.
+                    if !self.visiting.insert(v) {
+                        return Err(format!("the index `{}` (a loop-carried value that is not a counted loop's counter)", short(v)));
+                    }
+                    let mut acc: Option<Iv> = None;
+                    for (x, _) in v.incoming() {
+                        let r = match self.int(x, env, d) {
+                            Ok(r) => r,
+                            Err(e) => {
+                                self.visiting.remove(&v);
+                                return Err(e);
+                            }
+                        };
+                        acc = Some(match acc {
+                            Some(a) => self.union(a, r),
+                            None => r,
+                        });
+                    }
+                    self.visiting.remove(&v);
+                    return acc.ok_or_else(|| format!("the index `{}`", short(v)));
                 };
                 let bnd = self.int_u(bound, env, d, unsigned)?;
                 let last = self.b.add(bnd.hi, self.c(extra));
