@@ -158,14 +158,19 @@ fn candidate(
     let c = counted(l).ok_or(
         "its trip count is not known on entry (a counted loop `for (i = start; i < n; i++)` with one exit is needed; at -O0 the counter lives in memory)",
     )?;
-    let pre = l
-        .preheader
-        .ok_or("it has no preheader (the pass needs the loop in the form -O1 and above give)")?;
+    let mut c = c;
     for phi in l.header.phis() {
         if phi != c.phi {
             return Err(format!("it carries `{}` from one iteration to the next in a register; only state in memory is checkpointed", short(phi)));
         }
     }
+    let pre = match l.preheader {
+        Some(p) => p,
+        None => {
+            let entry = l.entry.ok_or("the loop is entered from several places")?;
+            give_preheader(module, f, l.header, entry, &mut c)?
+        }
+    };
     let blocks: Vec<Block> = f
         .blocks()
         .into_iter()
@@ -234,9 +239,6 @@ fn candidate(
         return Err(format!("its body is small ({floats} floating-point instructions, no inner loop): taping it costs little"));
     }
     let step = outline(module, f, l, &c, &blocks, &live, k);
-    if std::env::var_os("FZ_AUTO_DEBUG").is_some() {
-        eprintln!("{}", step);
-    }
     match shadows_known(f, dup, step, &live).and_then(|()| state(module, f, pre, &c, step, &live)) {
         Ok(what) => Ok(what),
         Err(why) => {
@@ -244,6 +246,48 @@ fn candidate(
             Err(why)
         }
     }
+}
+
+/// A block of its own between `entry` and the loop's header (clang leaves rotated loops
+/// entered straight from their guard); the counter's phi is rebuilt for the new edge.
+fn give_preheader(
+    module: Module,
+    f: Value,
+    header: Block,
+    entry: Block,
+    c: &mut Counted,
+) -> Result<Block, String> {
+    let b = Builder::new(module.context());
+    let pre = b.append_block(f, "fz.auto.preheader");
+    b.position_at_end(pre);
+    b.br(header);
+    let term = entry.terminator().ok_or("a block without a terminator")?;
+    for s in 0..term.num_successors() {
+        if term.successor(s) == header {
+            term.set_successor(s, pre);
+        }
+    }
+    c.phi = rebuild_phi(&b, header, c.phi, entry, pre)?;
+    Ok(pre)
+}
+
+/// Replaces `phi` (in `header`) by one whose incoming edge from `from` comes from `to`.
+fn rebuild_phi(
+    b: &Builder,
+    header: Block,
+    phi: Value,
+    from: Block,
+    to: Block,
+) -> Result<Value, String> {
+    let first = header.first_instruction().ok_or("an empty loop header")?;
+    b.position_before(first);
+    let iv = b.phi(phi.ty(), &phi.name());
+    for (v, blk) in phi.incoming() {
+        iv.add_incoming(v, if blk == from { to } else { blk });
+    }
+    phi.replace_all_uses_with(iv);
+    phi.erase();
+    Ok(iv)
 }
 
 /// The step's gradient takes a shadow for every pointer it is given: each live-in
@@ -483,14 +527,7 @@ fn state(
     term.erase();
     b.position_at_end(pre);
     b.cond_br(go, ck, taped);
-    let first = header.first_instruction().ok_or("an empty loop header")?;
-    b.position_before(first);
-    let iv = b.phi(c.phi.ty(), &c.phi.name());
-    for (v, blk) in c.phi.incoming() {
-        iv.add_incoming(v, if blk == pre { taped } else { blk });
-    }
-    c.phi.replace_all_uses_with(iv);
-    c.phi.erase();
+    rebuild_phi(&b, header, c.phi, pre, taped)?;
     b.position_at_end(ck);
     let entry = module.get_or_declare(
         "__enzyme_checkpoint_for",
