@@ -602,5 +602,13 @@ fn link_driver(module: Module) -> Result<(), String> {
             u.add_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR, "");
         }
     }
+    for name in [
+        "__fz_ckpt_auto_taped_loops",
+        "__fz_ckpt_auto_checkpointed_loops",
+    ] {
+        if let Some(g) = module.global(name) {
+            g.set_linkage_internal();
+        }
+    }
     Ok(())
 }

@@ -19,7 +19,8 @@
 //! A write through a pointer parameter whose offset cannot be bounded this way, or that
 //! may fall before the parameter's address, is a refusal: the loop keeps full taping.
 //! The same walk estimates the tape of one iteration: 8 bytes per floating-point value
-//! the body computes or loads, each block weighted by the trip counts of the counted
+//! the body loads or gets from a call (what reverse sweeps usually cache; arithmetic
+//! is mostly recomputed), each block weighted by the trip counts of the counted
 //! loops around it (1 for a loop whose trip count is not recognised). It is an
 //! estimate deciding between two correct schedules, never a size anything relies on.
 //!
@@ -631,7 +632,7 @@ impl<'a> Walk<'a> {
             weights.insert(blk, w);
             let mut floats = 0i64;
             for inst in blk.instructions() {
-                if inst.ty().is_fp() {
+                if tapes_like(inst) {
                     floats += 1;
                 }
                 self.inst(inst, env, depth, w, &mut tape)?;
@@ -735,6 +736,17 @@ impl<'a> Walk<'a> {
         regions.sort_by_key(|(k, _)| *k);
         Facts { regions, tape }
     }
+}
+
+/// What a reverse sweep usually keeps on its tape: floating-point values loaded from
+/// memory (which may be overwritten) and results of calls (not recomputed); arithmetic
+/// on them is mostly recomputed.
+fn tapes_like(i: Value) -> bool {
+    i.ty().is_fp()
+        && (i.opcode() == Some(Opcode::LLVMLoad)
+            || (i.is_call()
+                && i.called_function()
+                    .is_none_or(|g| !g.name().starts_with("llvm."))))
 }
 
 impl Iv {
