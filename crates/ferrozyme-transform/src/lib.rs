@@ -442,7 +442,8 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
 }
 
 /// The functions reverse-mode hook calls differentiate (combined or split mode), with,
-/// per parameter, whether every such call gives it a shadow (`enzyme_dup`).
+/// per parameter, whether every such call gives it a shadow (`enzyme_dup`); empty when
+/// a call differentiates it in vector mode.
 fn reverse_targets(module: Module) -> Vec<(Value, Vec<bool>)> {
     let mut out: Vec<(Value, Vec<bool>)> = Vec::new();
     for (c, e) in hook_calls(module) {
@@ -454,6 +455,9 @@ fn reverse_targets(module: Module) -> Vec<(Value, Vec<bool>)> {
         };
         let Some(f) = hook_target(c) else { continue };
         let dup: Vec<bool> = match request::parse(c, &c.parent_function().name(), mode) {
+            // Vector mode: the checkpointed loop's registered derivative has no lanes
+            // (an empty list tells checkpoint::auto to leave the function alone).
+            Ok(call) if call.width > 1 => Vec::new(),
             Ok(call) => call
                 .args
                 .iter()
@@ -462,6 +466,7 @@ fn reverse_targets(module: Module) -> Vec<(Value, Vec<bool>)> {
             Err(_) => continue,
         };
         match out.iter_mut().find(|(g, _)| *g == f) {
+            Some((_, d)) if dup.is_empty() => d.clear(),
             Some((_, d)) => {
                 for (x, y) in d.iter_mut().zip(&dup) {
                     *x &= *y;

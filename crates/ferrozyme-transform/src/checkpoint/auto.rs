@@ -82,7 +82,13 @@ pub(crate) fn apply(module: Module, targets: &[(Value, Vec<bool>)]) -> Vec<Remar
                 .into_iter()
                 .chain(l.latches.iter().filter_map(|b| b.terminator()))
                 .find_map(|i| i.source_loc());
-            let message = match candidate(module, f, dup, l, &loops, k) {
+            let vector = dup.is_empty() && !f.params().is_empty();
+            let attempt = if vector {
+                Err("a derivative request differentiates the function in vector mode (enzyme_width), which checkpointed loops do not support".to_string())
+            } else {
+                candidate(module, f, dup, l, &loops, k)
+            };
+            let message = match attempt {
                 Ok(what) => {
                     k += 1;
                     format!("the loop is checkpointed automatically (binomial, Revolve) when FERROZYME_TAPE_BUDGET is set and its estimated tape exceeds it: {what}")
