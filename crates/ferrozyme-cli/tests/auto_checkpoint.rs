@@ -56,6 +56,16 @@ double constant(double *x, const double *c, int m, long n) {
   return x[0];
 }
 
+double rows(const double *a, const double *x, double *y, int m, long n) {
+  for (long i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = 0; j < m; j++)
+      s += a[i * m + j] * sin(x[j]);
+    y[i] = s;
+  }
+  return y[0];
+}
+
 void grads(double *x, double *dx, double *t, double *dt, struct state *s, struct state *ds,
            const double *c) {
   __enzyme_autodiff((void *)candidate, enzyme_dup, x, dx, enzyme_dup, t, dt, enzyme_const, 8,
@@ -66,6 +76,8 @@ void grads(double *x, double *dx, double *t, double *dt, struct state *s, struct
   __enzyme_autodiff((void *)small, enzyme_dup, x, dx, enzyme_const, 100L);
   __enzyme_autodiff((void *)constant, enzyme_dup, x, dx, enzyme_const, c, enzyme_const, 8,
                     enzyme_const, 100L);
+  __enzyme_autodiff((void *)rows, enzyme_dup, c, dx, enzyme_dup, x, dx, enzyme_dup, t, dt,
+                    enzyme_const, 8, enzyme_const, 100L);
 }
 "#;
 

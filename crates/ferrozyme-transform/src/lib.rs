@@ -446,13 +446,20 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
 /// a call differentiates it in vector mode.
 fn reverse_targets(module: Module) -> Vec<(Value, Vec<bool>)> {
     let mut out: Vec<(Value, Vec<bool>)> = Vec::new();
+    let mut reverse = HashSet::new();
     for (c, e) in hook_calls(module) {
         let mode = match e {
             EntryPoint::Autodiff => request::Mode::Reverse,
             EntryPoint::AugmentFwd => request::Mode::AugmentFwd,
             EntryPoint::Reverse => request::Mode::ReverseSplit,
+            // Forward-mode requests of the same function use the same checkpointed loop
+            // (its registered forward derivative): their shadows count too.
+            EntryPoint::Fwddiff => request::Mode::Forward,
             _ => continue,
         };
+        if e != EntryPoint::Fwddiff {
+            reverse.insert(hook_target(c));
+        }
         let Some(f) = hook_target(c) else { continue };
         let dup: Vec<bool> = match request::parse(c, &c.parent_function().name(), mode) {
             // Vector mode: the checkpointed loop's registered derivative has no lanes
@@ -475,6 +482,7 @@ fn reverse_targets(module: Module) -> Vec<(Value, Vec<bool>)> {
             None => out.push((f, dup)),
         }
     }
+    out.retain(|(f, _)| reverse.contains(&Some(*f)));
     out
 }
 

@@ -486,6 +486,9 @@ fn state(
         }
         let tape = walk.walk(step, &env, 0)?;
         let facts = walk.facts(tape);
+        if !facts.carried && w.globals.is_empty() {
+            return Err("it reads none of the memory it writes: no state goes from one iteration to the next (not a time loop)".into());
+        }
         for j in &w.params {
             if !facts.regions.iter().any(|(r, _)| r == j) {
                 return Err(format!(

@@ -208,6 +208,25 @@ pub(crate) struct Facts {
     pub regions: Vec<(usize, Value)>,
     /// Estimated tape bytes of one iteration.
     pub tape: Value,
+    /// Whether the body reads memory it writes (the state it carries to the next step).
+    pub carried: bool,
+}
+
+/// The step parameter `ptr` is computed from (through GEPs, casts and selects), if any.
+fn root_of(ptr: Value, env: &HashMap<Value, Sym>) -> Option<usize> {
+    let mut v = ptr;
+    for _ in 0..32 {
+        v = crate::request::strip_casts(v);
+        if let Some(Sym::Ptr { root, .. }) = env.get(&v) {
+            return Some(*root);
+        }
+        match v.opcode().or_else(|| v.const_opcode()) {
+            Some(Opcode::LLVMGetElementPtr) => v = v.operand(0),
+            Some(Opcode::LLVMSelect) => v = v.operand(1),
+            _ => return None,
+        }
+    }
+    None
 }
 
 pub(crate) struct Walk<'a> {
@@ -218,6 +237,8 @@ pub(crate) struct Walk<'a> {
     regions: HashMap<usize, (Value, Value)>,
     calls: usize,
     visiting: std::collections::HashSet<Value>,
+    /// Step parameters the body loads from (directly or in a callee).
+    read: std::collections::HashSet<usize>,
 }
 
 const MAX_DEPTH: u32 = 8;
@@ -232,6 +253,7 @@ impl<'a> Walk<'a> {
             regions: HashMap::new(),
             calls: 0,
             visiting: Default::default(),
+            read: Default::default(),
         }
     }
 
@@ -658,6 +680,12 @@ impl<'a> Walk<'a> {
             w.point(w.c(n)).with_min(n)
         };
         match inst.opcode() {
+            Some(Opcode::LLVMLoad) => {
+                if let Some(r) = root_of(inst.operand(0), env) {
+                    self.read.insert(r);
+                }
+                Ok(())
+            }
             Some(Opcode::LLVMStore) => {
                 let len = size(inst.operand(0).ty(), self);
                 self.write(inst.operand(1), len, env, inst)
@@ -677,6 +705,11 @@ impl<'a> Walk<'a> {
                         .iter()
                         .any(|p| name.starts_with(p))
                     {
+                        if !name.starts_with("llvm.memset") {
+                            if let Some(r) = root_of(args[1], env) {
+                                self.read.insert(r);
+                            }
+                        }
                         let len = self
                             .int(args[2], env, 0)
                             .map_err(|w| format!("`{}` copies {w} bytes", short(inst)))?;
@@ -734,7 +767,12 @@ impl<'a> Walk<'a> {
         let mut regions: Vec<(usize, Value)> =
             self.regions.drain().map(|(k, (_, e))| (k, e)).collect();
         regions.sort_by_key(|(k, _)| *k);
-        Facts { regions, tape }
+        let carried = regions.iter().any(|(k, _)| self.read.contains(k));
+        Facts {
+            regions,
+            tape,
+            carried,
+        }
     }
 }
 
