@@ -611,12 +611,14 @@ fn link_driver(module: Module) -> Result<(), String> {
             u.add_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR, "");
         }
     }
+    // The counters stay visible, weak (one per program however many files link the
+    // driver), so tests can see which path ran.
     for name in [
         "__fz_ckpt_auto_taped_loops",
         "__fz_ckpt_auto_checkpointed_loops",
     ] {
         if let Some(g) = module.global(name) {
-            g.set_linkage_internal();
+            g.set_linkage_weak();
         }
     }
     Ok(())
