@@ -1,8 +1,8 @@
 ; Decision: an induction variable of a loop whose exit test is on another induction
 ; variable (both start before the loop and step by one) gets its exit value without a
 ; tape entry: `t` leaves at `t_start + (bound - delta - r_start)`, computed in the
-; reverse sweep from values it has anyway (here the cached `t` of the outer iteration,
-; the outer counter and `d`). Before, `t`'s exit value was pushed once per run of the
+; reverse sweep from values it has anyway (here the outer iteration's `t`, stepped back
+; from the next column's: recurrence_stepped_back.ll, the outer counter and `d`). Before, `t`'s exit value was pushed once per run of the
 ; inner loop (a phi in the exit block).
 ; Why it matters: GMM's `Qtimesx` walks the packed lower triangle with such a running
 ; index; its exit value was a third of the triangle loop's tape (grad/primal 3.25 ->
@@ -108,7 +108,7 @@ declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 ; CHECK: br label %for.cond.loopexit
 ; CHECK-LABEL: {{^}}rev.for.cond.loopexit.loopexit:
 ; (the two counters' starts are computed in either order: CHECK-DAG)
-; CHECK-DAG: [[T:%.*]] = load i32, ptr
+; CHECK-DAG: [[T:%.*]] = sub i32 {{%.*}}, {{%.*}}
 ; CHECK-DAG: [[TS:%.*]] = sext i32 [[T]] to i64
 ; CHECK-DAG: [[C:%.*]] = load i64, ptr [[CC]]
 ; CHECK-DAG: [[D:%.*]] = zext nneg i32 %d to i64

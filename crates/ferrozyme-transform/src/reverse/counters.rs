@@ -55,7 +55,7 @@ pub(crate) enum ExitValue {
 /// decides the exit; returns `iv`'s start, `j`'s start, the bound and the delta. Both
 /// advance once per iteration, so `iv - j` is the same on every iteration (GMM's
 /// triangular `t` beside the row index `r`).
-fn paired_exit(
+pub(super) fn paired_exit(
     iv: Value,
     e: Block,
     x: Block,
@@ -89,7 +89,7 @@ fn paired_exit(
 /// For exit block `x` entered only from `e` inside the loop: if `e` leaves exactly when
 /// `i` (delta 0) or `i + 1` (delta 1) equals a value defined before the loop, that value
 /// and delta.
-fn exit_by_equality(iv: Value, e: Block, x: Block, l: &Loop) -> Option<(Value, i64)> {
+pub(super) fn exit_by_equality(iv: Value, e: Block, x: Block, l: &Loop) -> Option<(Value, i64)> {
     let t = e.terminator()?;
     if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
         return None;
@@ -292,11 +292,13 @@ impl Gen<'_> {
             };
             out.push((blocks, slot, v));
         }
+        out.extend(self.recurrence_inits(x));
         out
     }
 
     /// At the end of the header's reverse block: the previous iteration's values.
     pub(super) fn count_down(&mut self, header: Block) {
+        self.recurrences_step_back(header);
         let slots: Vec<(Value, Value)> = self
             .flow
             .counters

@@ -50,12 +50,14 @@ mod bits;
 mod calls;
 mod check;
 mod counters;
+mod escape;
 mod finish;
 mod forward;
 mod forwarding;
 mod memory;
 pub(crate) mod mixed;
 mod parallel;
+mod recurrence;
 mod scaled;
 mod speculated;
 mod state;
@@ -196,6 +198,7 @@ pub(crate) fn synthesize(
     g.setup();
     g.emit_forward();
     g.setup_counters();
+    g.setup_recurrences();
     g.emit_reverse();
     g.finalize();
     g.diags.into_result()

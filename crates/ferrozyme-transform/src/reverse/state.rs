@@ -222,6 +222,8 @@ pub(crate) struct Flow {
     pub pred_rule: HashMap<Block, PredRule>,
     /// Induction variables the reverse sweep counts down (see `counters.rs`).
     pub counters: HashMap<Value, super::counters::Counter>,
+    /// Loop-carried integers the reverse sweep steps back (see `recurrence.rs`).
+    pub recurrences: HashMap<Value, super::recurrence::Recurrence>,
     /// The primal block whose reverse block is being emitted.
     pub rev_ctx: Option<Block>,
     /// The block being reversed with the seed 1 (`scaled.rs`).

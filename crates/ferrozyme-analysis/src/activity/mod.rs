@@ -18,12 +18,20 @@
 //! understands. Read-only functions returning integers and known inactive externals
 //! (`printf`) are inactive calls.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt::Write;
 
-use ferrozyme_llvm::{Module, Opcode, Type, Value};
+use ferrozyme_llvm::{Opcode, Type, Value};
 
 use crate::calls::{classify, CallKind};
+
+mod globals;
+mod useful;
+
+pub use globals::{
+    functions_touching_shadowed_globals, global_needs_shadow, is_readnone_function,
+    is_readonly_function, returns_fresh_memory,
+};
 
 /// How an argument of the function being differentiated takes part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -132,47 +140,6 @@ fn used_as_float_pair(x: Value) -> bool {
     })
 }
 
-/// Does type analysis prove that integer load or store `i` (address operand `k`) moves
-/// integers, not the bits of floats?
-fn integer_access(types: Option<&crate::types::TypeAnalysis>, i: Value, k: u32) -> bool {
-    use crate::types::BaseType;
-    let Some(ty) = types else {
-        return false;
-    };
-    let value = if i.opcode() == Some(Opcode::LLVMLoad) {
-        i
-    } else {
-        i.operand(0)
-    };
-    let memory = ty.pointee_tree(i.operand(k));
-    !memory.is_empty()
-        && memory
-            .iter()
-            .all(|(_, b)| matches!(b, BaseType::Integer | BaseType::Pointer))
-        && ty.int_carries_fp(value).is_none()
-        && !ty.value_tree(value).iter().any(|(_, b)| b.is_float())
-}
-
-/// The pointers whose shadows `v`'s shadow is made from: the pointer operands of a
-/// derived pointer (GEP base, cast, select/phi choices, vector lane moves), or the
-/// address `v` was loaded from (a pointer read from shadowed memory gets its shadow from
-/// the shadow memory).
-fn derived_from(v: Value) -> Vec<Value> {
-    use Opcode::*;
-    match v.opcode() {
-        Some(LLVMGetElementPtr)
-        | Some(LLVMBitCast)
-        | Some(LLVMAddrSpaceCast)
-        | Some(LLVMFreeze)
-        | Some(LLVMLoad) => vec![v.operand(0)],
-        Some(LLVMSelect) => vec![v.operand(1), v.operand(2)],
-        Some(LLVMPHI) => v.incoming().into_iter().map(|(x, _)| x).collect(),
-        Some(LLVMExtractElement) => vec![v.operand(0)],
-        Some(LLVMInsertElement) | Some(LLVMShuffleVector) => vec![v.operand(0), v.operand(1)],
-        _ => Vec::new(),
-    }
-}
-
 /// Is `v` a pointer that cannot address memory the differentiated code was given or
 /// allocated: `null`, `inttoptr` of a constant in the never-mapped first page, or
 /// `inttoptr` of an integer computed from numbers alone (no `ptrtoint`, no load)? Rust's
@@ -264,148 +231,6 @@ fn is_plain_number(v: Value, depth: u32) -> bool {
     }
 }
 
-/// Is `g` a mutable global that needs a shadow (it holds floats, by its type or by what
-/// is stored into it)?
-pub fn global_needs_shadow(g: Value) -> bool {
-    g.is_global_variable()
-        && !g.is_global_constant()
-        && (g.global_value_type().contains_fp()
-            || g.global_value_type().contains_pointer()
-            // Bytes or integers that are used to hold floats (a `char` pool).
-            || crate::global_uses::stores_floats_or_pointers(g))
-        // Declared inactive by the user (`__enzyme_inactive_global`, `enzyme_inactive`).
-        && !crate::global_uses::declared_inactive(g)
-        // A C++ library object that holds no floats (a global `std::string`).
-        && !g
-            .global_value_type()
-            .struct_name()
-            .is_some_and(|n| crate::library_types::is_float_free_struct(&n))
-}
-
-/// Does defined function `f` return memory it allocated: the result of `malloc`,
-/// `calloc`, `realloc`, `operator new`, or of another such function (`depth` levels of
-/// calls deep), possibly offset by GEPs or chosen by phis and selects?
-pub fn returns_fresh_memory(f: Value, depth: u32) -> bool {
-    if f.is_declaration() || !f.function_type().return_type().is_pointer() {
-        return false;
-    }
-    let rets: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .filter_map(|b| b.terminator())
-        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
-        .map(|t| t.operand(0))
-        .collect();
-    let mut work = rets;
-    let mut seen = HashSet::new();
-    while let Some(v) = work.pop() {
-        if !seen.insert(v) || seen.len() > 64 {
-            continue;
-        }
-        match v.opcode() {
-            Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) => work.push(v.operand(0)),
-            Some(Opcode::LLVMPHI) => work.extend(v.incoming().into_iter().map(|(x, _)| x)),
-            Some(Opcode::LLVMSelect) => {
-                work.push(v.operand(1));
-                work.push(v.operand(2));
-            }
-            // `-O0` code keeps the pointer in a stack slot: whatever was stored there.
-            Some(Opcode::LLVMLoad) if v.operand(0).opcode() == Some(Opcode::LLVMAlloca) => {
-                for u in v.operand(0).users() {
-                    if u.opcode() == Some(Opcode::LLVMStore) && u.operand(1) == v.operand(0) {
-                        work.push(u.operand(0));
-                    }
-                }
-            }
-            Some(Opcode::LLVMCall) => match classify(v) {
-                CallKind::Malloc | CallKind::Calloc | CallKind::Realloc => return true,
-                CallKind::Defined(g) if depth > 0 && g != f => {
-                    if returns_fresh_memory(g, depth - 1) {
-                        return true;
-                    }
-                }
-                _ => {}
-            },
-            _ => {}
-        }
-    }
-    false
-}
-
-/// Does `f`'s `memory(...)` attribute rule out writes?
-pub fn is_readonly_function(f: Value) -> bool {
-    f.memory_effects().is_some_and(|m| m.only_reads())
-}
-
-/// Does `f`'s `memory(...)` attribute say it touches no memory at all?
-pub fn is_readnone_function(f: Value) -> bool {
-    f.memory_effects().is_some_and(|m| m.is_none())
-}
-
-/// Functions that (transitively, through direct calls) reference a mutable float global.
-pub fn functions_touching_shadowed_globals(module: Module) -> HashSet<Value> {
-    let mut direct: HashSet<Value> = HashSet::new();
-    let mut callers: HashMap<Value, Vec<Value>> = HashMap::new();
-    for f in module.functions() {
-        if f.is_declaration() {
-            continue;
-        }
-        for b in f.blocks() {
-            for i in b.instructions() {
-                for op in i.operands() {
-                    if references_shadowed_global(op, 0) {
-                        direct.insert(f);
-                    }
-                }
-                if i.is_call() {
-                    match i.called_function() {
-                        Some(c) => callers.entry(c).or_default().push(f),
-                        None if !i.is_inline_asm_call() => {
-                            // A call through a pointer reaches every candidate of its type.
-                            for c in
-                                crate::calls::indirect_candidates(module, i.called_function_type())
-                            {
-                                callers.entry(c).or_default().push(f);
-                            }
-                        }
-                        None => {}
-                    }
-                    // A parallel region calls its microtask.
-                    if let Some(m) = crate::calls::parallel_callee(i) {
-                        callers.entry(m).or_default().push(f);
-                    }
-                }
-            }
-        }
-    }
-    let mut out = direct.clone();
-    let mut work: Vec<Value> = direct.into_iter().collect();
-    while let Some(f) = work.pop() {
-        for &c in callers.get(&f).map(|v| v.as_slice()).unwrap_or(&[]) {
-            if out.insert(c) {
-                work.push(c);
-            }
-        }
-    }
-    out
-}
-
-fn references_shadowed_global(v: Value, depth: u32) -> bool {
-    if depth > 8 {
-        return false;
-    }
-    if global_needs_shadow(v) {
-        return true;
-    }
-    if v.is_constant_expr() {
-        return v
-            .operands()
-            .into_iter()
-            .any(|o| references_shadowed_global(o, depth + 1));
-    }
-    false
-}
-
 /// Inputs to the analysis of one function.
 pub struct ActivityInput<'a> {
     pub func: Value,
@@ -474,198 +299,6 @@ impl Activity {
             }
         }
         a
-    }
-
-    /// The backward half of activity: a value is active only if it can also influence an
-    /// output — the return value, memory with a shadow, or a call that may write such
-    /// memory. A float computed and then dropped (or only compared, or converted to an
-    /// integer) needs no adjoint; computing one anyway costs time and can turn a zero
-    /// adjoint times an infinite partial into NaN.
-    ///
-    /// [`Activity::run`] gives the forward half only (what may depend on active inputs);
-    /// the transform applies this on top.
-    pub fn restrict_to_useful(&mut self, func: Value) {
-        self.restrict_to_useful_with(func, None);
-    }
-
-    /// [`Activity::restrict_to_useful`], then the same for shadows: a pointer needs a
-    /// shadow only if differentiable data can flow through it (see
-    /// [`Activity::keep_needed_shadows`]). `types` (when given) proves integer-only
-    /// memory.
-    pub fn restrict_to_useful_with(
-        &mut self,
-        func: Value,
-        types: Option<&crate::types::TypeAnalysis>,
-    ) {
-        let insts: Vec<Value> = func
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .collect();
-        self.keep_useful(&insts);
-        self.keep_needed_shadows(&insts, types);
-    }
-
-    /// The backward half for pointers: an instruction keeps its shadow only if some use
-    /// needs it — a load of an active value or of a pointer that needs its own shadow, a
-    /// store of floats or pointers (or of integers that may carry floats) into the memory,
-    /// a call that may read or write through it (anything but the inactive library
-    /// functions: `fprintf(stderr, ...)` needs no shadow of `stderr`), a return, or an
-    /// escape into memory or an aggregate. Pointers derived from it (GEPs, casts, phis,
-    /// selects, vector lane moves, loads of pointers) pass the need back. Comparisons and
-    /// `ptrtoint` need no shadow. A pointer whose shadow nobody needs gets none: no
-    /// shadow allocation, no run-time guard for pointers read from globals.
-    fn keep_needed_shadows(&mut self, insts: &[Value], types: Option<&crate::types::TypeAnalysis>) {
-        let mut needed: HashSet<Value> = HashSet::new();
-        let mut work: Vec<Value> = Vec::new();
-        for &i in insts {
-            for (k, o) in i.operands().into_iter().enumerate() {
-                if o.is_instruction()
-                    && o.ty().is_pointer_like()
-                    && self.shadowed.contains(&o)
-                    && self.use_needs_shadow(i, k as u32, types)
-                    && needed.insert(o)
-                {
-                    work.push(o);
-                }
-            }
-        }
-        while let Some(v) = work.pop() {
-            for o in derived_from(v) {
-                if o.is_instruction()
-                    && self.shadowed.contains(&o)
-                    && o.ty().is_pointer_like()
-                    && needed.insert(o)
-                {
-                    work.push(o);
-                }
-            }
-        }
-        // Only pointers are pruned: aggregates carrying shadow pointers (forward mode
-        // through the tape runtime's `{ptr, i64}`) keep theirs.
-        self.shadowed
-            .retain(|v| !v.is_instruction() || !v.ty().is_pointer_like() || needed.contains(v));
-    }
-
-    /// Does instruction `user` need the shadow of its operand `k` (a shadowed pointer)?
-    /// Uses that only pass the pointer on to a derived pointer answer no: the derived
-    /// pointer's own uses decide.
-    fn use_needs_shadow(
-        &self,
-        user: Value,
-        k: u32,
-        types: Option<&crate::types::TypeAnalysis>,
-    ) -> bool {
-        use Opcode::*;
-        match user.opcode() {
-            // An integer load may move a float's bits (a copy through `long`): the shadow
-            // stays unless type analysis proves the value and the memory integers, so
-            // an ambiguous access is still reported (`cannot-deduce-type`).
-            Some(LLVMLoad) => {
-                self.is_active(user)
-                    || (is_int_carrier_type(user.ty()) && !integer_access(types, user, k))
-            }
-            Some(LLVMStore) if k == 1 => {
-                let v = user.operand(0);
-                let t = v.ty();
-                if carries_fp(t) || t.contains_pointer() || self.is_active(v) {
-                    return true;
-                }
-                is_int_carrier_type(t) && !integer_access(types, user, k)
-            }
-            // The pointer itself stored into memory: its shadow goes into shadow memory.
-            Some(LLVMStore) => true,
-            // The callee of a call through a pointer needs no shadow: its derivative is
-            // found from the primal pointer.
-            Some(LLVMCall) | Some(LLVMInvoke) if k + 1 == user.num_operands() => false,
-            Some(LLVMCall) | Some(LLVMInvoke) => !matches!(
-                classify(user),
-                CallKind::InactiveExternal | CallKind::NoDerivative | CallKind::TypeHint
-            ),
-            Some(LLVMICmp) | Some(LLVMPtrToInt) => false,
-            // Derived pointers: their own uses decide.
-            Some(LLVMGetElementPtr)
-            | Some(LLVMBitCast)
-            | Some(LLVMAddrSpaceCast)
-            | Some(LLVMSelect)
-            | Some(LLVMPHI)
-            | Some(LLVMFreeze)
-            | Some(LLVMExtractElement)
-            | Some(LLVMInsertElement)
-            | Some(LLVMShuffleVector) => false,
-            // Returned, put into an aggregate, or anything else: keep it.
-            _ => true,
-        }
-    }
-
-    fn keep_useful(&mut self, insts: &[Value]) {
-        use Opcode::*;
-        let mut useful: HashSet<Value> = HashSet::new();
-        let mut work: Vec<Value> = Vec::new();
-        let mark = |v: Value, useful: &mut HashSet<Value>, work: &mut Vec<Value>| {
-            if (v.is_instruction() || v.is_argument()) && useful.insert(v) {
-                work.push(v);
-            }
-        };
-        for &i in insts {
-            let roots: Vec<Value> = match i.opcode() {
-                Some(LLVMRet) => i.operands(),
-                Some(LLVMStore) if self.is_shadowed(i.operand(1)) => vec![i.operand(0)],
-                // An atomic update (OpenMP atomics, reductions) writes shadowed memory too.
-                Some(LLVMAtomicRMW) if self.is_shadowed(i.operand(0)) => vec![i.operand(1)],
-                // Memory from a function without IR or rule has no shadow; a derivative
-                // stored there stays visible (the transform reports it) rather than being
-                // pruned into a silent zero.
-                Some(LLVMStore) if crate::calls::untracked_source(i.operand(1)).is_some() => {
-                    vec![i.operand(0)]
-                }
-                Some(LLVMCall) => {
-                    let writes = match i.called_function() {
-                        Some(f) => {
-                            !is_readonly_function(f)
-                                && !matches!(
-                                    classify(i),
-                                    CallKind::Math(_) | CallKind::NoDerivative
-                                )
-                        }
-                        None => true,
-                    };
-                    if writes {
-                        i.call_args()
-                    } else {
-                        Vec::new()
-                    }
-                }
-                _ => Vec::new(),
-            };
-            for r in roots {
-                mark(r, &mut useful, &mut work);
-            }
-        }
-        while let Some(v) = work.pop() {
-            if !v.is_instruction() {
-                continue;
-            }
-            // A comparison or a float-to-integer conversion passes no derivative back to
-            // its operands: a value used only there (`exp(x) > 2` deciding a branch or a
-            // select) is not useful, whatever the comparison's result feeds.
-            if matches!(
-                v.opcode(),
-                Some(LLVMFCmp | LLVMICmp | LLVMFPToSI | LLVMFPToUI)
-            ) {
-                continue;
-            }
-            let ops: Vec<Value> = if v.opcode() == Some(LLVMPHI) {
-                v.incoming().into_iter().map(|(x, _)| x).collect()
-            } else {
-                v.operands()
-            };
-            for o in ops {
-                mark(o, &mut useful, &mut work);
-            }
-        }
-        self.active.retain(|v| useful.contains(v));
-        self.packed.retain(|v| useful.contains(v));
     }
 
     /// Is this (possibly constant) pointer shadowed?
