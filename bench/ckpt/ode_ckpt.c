@@ -3,11 +3,14 @@
  * v' = -u v, a 2000-double state, n steps, loss = sum u^2.
  *
  *   ode_ckpt primal  n          the loop, no derivative
- *   ode_ckpt taped   n          __enzyme_autodiff of the plain loop (tape of every step)
+ *   ode_ckpt taped   n          __enzyme_autodiff of the plain loop (tape of every step;
+ *                               with FERROZYME_TAPE_BUDGET set, automatic checkpointing
+ *                               runs it through Revolve when its tape would exceed it)
  *   ode_ckpt revolve n s        __enzyme_checkpoint_for with EnzymeCkptRevolve, s slots
  *   ode_ckpt default n          __enzyme_checkpoint_for without a scheme
  *                               (ceil(sqrt(n)) slots, or FERROZYME_TAPE_BUDGET bytes)
  *
+ * FERROZYME_BENCH_REPS (default 3) sets the number of timed runs.
  * Prints one line: mode, n, slots, time (ms, best of 3 runs), peak tape bytes
  * (__ferrozyme_tape_stats), snapshot bytes (EnzymeCkptStats.max_bytes), the process's
  * peak resident set (VmHWM) and the checksum of the gradient (the same for every mode:
@@ -88,7 +91,9 @@ int main(int argc, char **argv) {
   int64_t n = argc > 2 ? atoll(argv[2]) : 10000, slots = argc > 3 ? atoll(argv[3]) : 100;
   static double x[S], dx[S];
   double best = 1e300, checksum = 0;
-  for (int rep = 0; rep < 3; rep++) {
+  const char *reps_env = getenv("FERROZYME_BENCH_REPS");
+  int reps = reps_env ? atoi(reps_env) : 3;
+  for (int rep = 0; rep < (reps > 0 ? reps : 1); rep++) {
     for (int k = 0; k < M; k++) {
       x[k] = 0.5 + 0.4 * __builtin_sin(0.01 * k);
       x[M + k] = 1.0 + 0.1 * __builtin_cos(0.02 * k);

@@ -2,7 +2,11 @@
 # The checkpointed-loop ODE benchmark (ode_ckpt.c): time and memory of the gradient of
 # n Euler steps of a 2000-double state, untaped primal, fully taped gradient, and
 # __enzyme_checkpoint_for with Revolve at several slot counts, the default scheme and
-# FERROZYME_TAPE_BUDGET. Usage: bash bench/ckpt/run.sh [n]   (default 10000)
+# FERROZYME_TAPE_BUDGET, and the plain loop checkpointed automatically under several
+# budgets (FERROZYME_TAPE_BUDGET, checkpoint/auto.rs).
+# Usage: bash bench/ckpt/run.sh [n]   (default 10000)
+#        FERROZYME_BENCH_AUTO_ONLY=1 bash bench/ckpt/run.sh n   (the automatic rows only)
+#        FERROZYME_BENCH_REPS=1 ...   (one timed run per row instead of the best of 3)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 n="${1:-10000}"
@@ -29,6 +33,7 @@ row() {
              printf "| %s | %s | %.1f | %.1f | %.2f | %s | %.1f | %s |\n", l, (s == 0 ? "-" : s), t, t / p, tp / 1048576, snap, r / 1048576, c }'
 }
 row "primal (no derivative)" "$out/ode" primal "$n"
+if [ -z "${FERROZYME_BENCH_AUTO_ONLY:-}" ]; then
 # The fully taped gradient needs about 16 KB of tape per step: skipped past 20000 steps.
 if [ "$n" -le 20000 ]; then
   row "fully taped gradient" "$out/ode" taped "$n"
@@ -41,3 +46,13 @@ for s in $slots_list; do
 done
 row "default (ceil(sqrt(n)) slots)" "$out/ode" default "$n"
 row "default, FERROZYME_TAPE_BUDGET=1MB" env FERROZYME_TAPE_BUDGET=1048576 "$out/ode" default "$n"
+fi
+# The plain loop (the "taped" mode) checkpointed automatically: Revolve with
+# budget / 16 KB slots once the estimated tape exceeds the budget.
+for b in 1 16 256; do
+  row "automatic, FERROZYME_TAPE_BUDGET=${b}MB" env FERROZYME_TAPE_BUDGET=$((b * 1048576)) "$out/ode" taped "$n"
+done
+# A budget above the estimated tape keeps the plain taped loop.
+if [ "$n" -le 20000 ]; then
+  row "automatic, FERROZYME_TAPE_BUDGET=4GB (not exceeded)" env FERROZYME_TAPE_BUDGET=4294967296 "$out/ode" taped "$n"
+fi

@@ -136,6 +136,9 @@ pub enum RemarkKind {
     /// A load executed again in the reverse sweep: nothing the function runs writes that
     /// memory, so it still holds the value.
     RereadLoad,
+    /// Automatic checkpointing of a loop by budget: whether a loop is a candidate and
+    /// what its state is, or why it stays fully taped.
+    Checkpoint,
 }
 
 impl RemarkKind {
@@ -145,6 +148,7 @@ impl RemarkKind {
             RemarkKind::CachedValue => "CachedValue",
             RemarkKind::RecomputedValue => "RecomputedValue",
             RemarkKind::RereadLoad => "RereadLoad",
+            RemarkKind::Checkpoint => "AutoCheckpoint",
         }
     }
 }

@@ -399,6 +399,9 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     normalize_hook_calls(module);
     // Checkpointed loops become ordinary calls (with registered derivatives where a hook
     // differentiates them) before the hook calls are read (checkpoint/).
+    // Plain time loops of reverse-differentiated functions that qualify become such
+    // calls behind a run-time budget test (checkpoint/auto.rs).
+    let auto_remarks = checkpoint::auto::apply(module, &reverse_targets(module));
     checkpoint::lower(module, differentiated_closure)?;
     reject_unknown_entry_points(module)?;
     iter::check_uses(module)?;
@@ -427,7 +430,60 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         }
         session.round(module, opts, &calls)?;
     }
-    session.finish(module, opts)
+    let mut report = session.finish(module, opts)?;
+    if !auto_remarks.is_empty() && (opts.remarks || opts.enzyme.print_remarks) {
+        if opts.enzyme.print_remarks {
+            let text: String = auto_remarks.iter().map(|r| format!("{r}\n")).collect();
+            report.printout.insert_str(0, &text);
+        }
+        report.remarks.splice(0..0, auto_remarks);
+    }
+    Ok(report)
+}
+
+/// The functions reverse-mode hook calls differentiate (combined or split mode), with,
+/// per parameter, whether every such call gives it a shadow (`enzyme_dup`); empty when
+/// a call differentiates it in vector mode.
+fn reverse_targets(module: Module) -> Vec<(Value, Vec<bool>)> {
+    let mut out: Vec<(Value, Vec<bool>)> = Vec::new();
+    let mut reverse = HashSet::new();
+    for (c, e) in hook_calls(module) {
+        let mode = match e {
+            EntryPoint::Autodiff => request::Mode::Reverse,
+            EntryPoint::AugmentFwd => request::Mode::AugmentFwd,
+            EntryPoint::Reverse => request::Mode::ReverseSplit,
+            // Forward-mode requests of the same function use the same checkpointed loop
+            // (its registered forward derivative): their shadows count too.
+            EntryPoint::Fwddiff => request::Mode::Forward,
+            _ => continue,
+        };
+        if e != EntryPoint::Fwddiff {
+            reverse.insert(hook_target(c));
+        }
+        let Some(f) = hook_target(c) else { continue };
+        let dup: Vec<bool> = match request::parse(c, &c.parent_function().name(), mode) {
+            // Vector mode: the checkpointed loop's registered derivative has no lanes
+            // (an empty list tells checkpoint::auto to leave the function alone).
+            Ok(call) if call.width > 1 => Vec::new(),
+            Ok(call) => call
+                .args
+                .iter()
+                .map(|a| a.activity == ferrozyme_analysis::activity::ArgActivity::Dup)
+                .collect(),
+            Err(_) => continue,
+        };
+        match out.iter_mut().find(|(g, _)| *g == f) {
+            Some((_, d)) if dup.is_empty() => d.clear(),
+            Some((_, d)) => {
+                for (x, y) in d.iter_mut().zip(&dup) {
+                    *x &= *y;
+                }
+            }
+            None => out.push((f, dup)),
+        }
+    }
+    out.retain(|(f, _)| reverse.contains(&Some(*f)));
+    out
 }
 
 /// `-enzyme-print-activity` / `-enzyme-print-type` turn on the pass's own printouts.

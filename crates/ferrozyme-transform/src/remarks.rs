@@ -38,6 +38,7 @@ impl Remarks {
             RemarkKind::CachedValue => "caching",
             RemarkKind::RecomputedValue => "recomputing",
             RemarkKind::RereadLoad => "re-reading",
+            RemarkKind::Checkpoint => "checkpointing",
         };
         self.list.push(Remark {
             kind,

@@ -160,3 +160,31 @@ void __fz_ckpt_reverse(void *handle, fz_ckpt_step step, fz_ckpt_grad grad, void 
   free(h->regions);
   free(h);
 }
+
+/* Automatic checkpointing (checkpoint/auto.rs): does a loop of n steps whose tape is
+ * estimated at step_tape bytes a step run checkpointed? Only when FERROZYME_TAPE_BUDGET
+ * (bytes) is set and n * step_tape exceeds it. FERROZYME_CKPT_VERBOSE=1 prints the
+ * decision. */
+int64_t __fz_ckpt_auto_taped_loops, __fz_ckpt_auto_checkpointed_loops;
+int32_t __fz_ckpt_auto_use(int64_t n, int64_t step_tape) {
+  const char *b = getenv("FERROZYME_TAPE_BUDGET");
+  const char *v = getenv("FERROZYME_CKPT_VERBOSE");
+  double est = (double)(n > 0 ? n : 0) * (double)(step_tape > 0 ? step_tape : 8);
+  int32_t use;
+  if (!b || !*b)
+    return 0;
+  use = n > 1 && est > (double)strtoull(b, NULL, 10);
+  if (use)
+    __fz_ckpt_auto_checkpointed_loops++;
+  if (v && atoi(v) > 0)
+    fprintf(stderr,
+            "ferrozyme: loop of %lld steps, estimated tape %.0f bytes (%lld a step), budget "
+            "%s: %s\n",
+            (long long)n, est, (long long)step_tape, b, use ? "checkpointed" : "taped");
+  return use;
+}
+
+/* Called where the taped loop starts when __fz_ckpt_auto_use said no: it keeps that
+ * path a block of its own (the taped loop's tape is reserved there, checkpoint/auto.rs)
+ * and counts the loops taped in full, as __fz_ckpt_auto_checkpointed counts the others. */
+__attribute__((noinline)) void __fz_ckpt_auto_taped(void) { __fz_ckpt_auto_taped_loops++; }

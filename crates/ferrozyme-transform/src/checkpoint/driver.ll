@@ -9,41 +9,46 @@
 @.str.3 = private unnamed_addr constant [65 x i8] c"a while loop needs a scheme with set_nsteps (EnzymeCkptStoreAll)\00", align 1
 @.str.4 = private unnamed_addr constant [56 x i8] c"the scheme gave an action the forward sweep cannot take\00", align 1
 @.str.5 = private unnamed_addr constant [56 x i8] c"the scheme gave an action the reverse sweep cannot take\00", align 1
-@EnzymeCkptRevolve = internal constant { i32, [4 x i8], ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr } { i32 1, [4 x i8] zeroinitializer, ptr @fzck_revolve_init, ptr @fzck_next, ptr @fzck_store, ptr @fzck_restore, ptr null, ptr @fzck_finalize, ptr null, ptr null, ptr null }, align 8
-@.str.7 = private unnamed_addr constant [76 x i8] c"Revolve needs the number of steps (use EnzymeCkptStoreAll for a while loop)\00", align 1
-@.str.8 = private unnamed_addr constant [31 x i8] c"out of memory for the schedule\00", align 1
+@.str.6 = private unnamed_addr constant [22 x i8] c"FERROZYME_TAPE_BUDGET\00", align 1
+@__fz_ckpt_auto_checkpointed_loops = dso_local local_unnamed_addr global i64 0, align 8
 @stderr = external local_unnamed_addr global ptr, align 8
-@.str.9 = private unnamed_addr constant [59 x i8] c"enzyme checkpoint: %s iteration=%lld start=%lld slot=%lld\0A\00", align 1
-@fzck_flag_name.names.rel = internal unnamed_addr constant [8 x i32] [i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.10 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.11 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.12 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.13 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.14 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.15 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.16 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.17 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32)], align 4
-@.str.10 = private unnamed_addr constant [5 x i8] c"none\00", align 1
-@.str.11 = private unnamed_addr constant [6 x i8] c"store\00", align 1
-@.str.12 = private unnamed_addr constant [8 x i8] c"restore\00", align 1
-@.str.13 = private unnamed_addr constant [8 x i8] c"forward\00", align 1
-@.str.14 = private unnamed_addr constant [11 x i8] c"firstuturn\00", align 1
-@.str.15 = private unnamed_addr constant [6 x i8] c"uturn\00", align 1
-@.str.16 = private unnamed_addr constant [6 x i8] c"error\00", align 1
-@.str.17 = private unnamed_addr constant [5 x i8] c"done\00", align 1
-@.str.18 = private unnamed_addr constant [27 x i8] c"store into a slot below -2\00", align 1
-@.str.19 = private unnamed_addr constant [33 x i8] c"out of memory for snapshot slots\00", align 1
-@.str.20 = private unnamed_addr constant [3 x i8] c"wb\00", align 1
-@.str.21 = private unnamed_addr constant [45 x i8] c"cannot open a spill file in config.spill_dir\00", align 1
-@.str.22 = private unnamed_addr constant [28 x i8] c"short write to a spill file\00", align 1
-@.str.23 = private unnamed_addr constant [29 x i8] c"out of memory for a snapshot\00", align 1
-@.str.24 = private unnamed_addr constant [81 x i8] c"snapshots of device memory (a region in another address space) are not supported\00", align 1
-@.str.25 = private unnamed_addr constant [22 x i8] c"%s/fzckpt_%p_%lld.bin\00", align 1
-@.str.26 = private unnamed_addr constant [41 x i8] c"restore of a slot that holds no snapshot\00", align 1
-@.str.27 = private unnamed_addr constant [3 x i8] c"rb\00", align 1
-@.str.28 = private unnamed_addr constant [25 x i8] c"cannot open a spill file\00", align 1
-@.str.29 = private unnamed_addr constant [29 x i8] c"short read from a spill file\00", align 1
-@.str.30 = private unnamed_addr constant [110 x i8] c"enzyme checkpoint: %lld forward steps, %lld taped steps, %lld stores, %lld restores, %lld slots (%llu bytes)\0A\00", align 1
+@.str.7 = private unnamed_addr constant [87 x i8] c"ferrozyme: loop of %lld steps, estimated tape %.0f bytes (%lld a step), budget %s: %s\0A\00", align 1
+@.str.8 = private unnamed_addr constant [13 x i8] c"checkpointed\00", align 1
+@.str.9 = private unnamed_addr constant [6 x i8] c"taped\00", align 1
+@__fz_ckpt_auto_taped_loops = dso_local local_unnamed_addr global i64 0, align 8
+@EnzymeCkptRevolve = internal constant { i32, [4 x i8], ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr } { i32 1, [4 x i8] zeroinitializer, ptr @fzck_revolve_init, ptr @fzck_next, ptr @fzck_store, ptr @fzck_restore, ptr null, ptr @fzck_finalize, ptr null, ptr null, ptr null }, align 8
+@.str.11 = private unnamed_addr constant [76 x i8] c"Revolve needs the number of steps (use EnzymeCkptStoreAll for a while loop)\00", align 1
+@.str.12 = private unnamed_addr constant [31 x i8] c"out of memory for the schedule\00", align 1
+@.str.13 = private unnamed_addr constant [59 x i8] c"enzyme checkpoint: %s iteration=%lld start=%lld slot=%lld\0A\00", align 1
+@fzck_flag_name.names.rel = internal unnamed_addr constant [8 x i32] [i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.14 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.15 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.16 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.17 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.18 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.19 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.20 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32), i32 trunc (i64 sub (i64 ptrtoint (ptr @.str.21 to i64), i64 ptrtoint (ptr @fzck_flag_name.names.rel to i64)) to i32)], align 4
+@.str.14 = private unnamed_addr constant [5 x i8] c"none\00", align 1
+@.str.15 = private unnamed_addr constant [6 x i8] c"store\00", align 1
+@.str.16 = private unnamed_addr constant [8 x i8] c"restore\00", align 1
+@.str.17 = private unnamed_addr constant [8 x i8] c"forward\00", align 1
+@.str.18 = private unnamed_addr constant [11 x i8] c"firstuturn\00", align 1
+@.str.19 = private unnamed_addr constant [6 x i8] c"uturn\00", align 1
+@.str.20 = private unnamed_addr constant [6 x i8] c"error\00", align 1
+@.str.21 = private unnamed_addr constant [5 x i8] c"done\00", align 1
+@.str.22 = private unnamed_addr constant [27 x i8] c"store into a slot below -2\00", align 1
+@.str.23 = private unnamed_addr constant [33 x i8] c"out of memory for snapshot slots\00", align 1
+@.str.24 = private unnamed_addr constant [3 x i8] c"wb\00", align 1
+@.str.25 = private unnamed_addr constant [45 x i8] c"cannot open a spill file in config.spill_dir\00", align 1
+@.str.26 = private unnamed_addr constant [28 x i8] c"short write to a spill file\00", align 1
+@.str.27 = private unnamed_addr constant [29 x i8] c"out of memory for a snapshot\00", align 1
+@.str.28 = private unnamed_addr constant [81 x i8] c"snapshots of device memory (a region in another address space) are not supported\00", align 1
+@.str.29 = private unnamed_addr constant [22 x i8] c"%s/fzckpt_%p_%lld.bin\00", align 1
+@.str.30 = private unnamed_addr constant [41 x i8] c"restore of a slot that holds no snapshot\00", align 1
+@.str.31 = private unnamed_addr constant [3 x i8] c"rb\00", align 1
+@.str.32 = private unnamed_addr constant [25 x i8] c"cannot open a spill file\00", align 1
+@.str.33 = private unnamed_addr constant [29 x i8] c"short read from a spill file\00", align 1
+@.str.34 = private unnamed_addr constant [110 x i8] c"enzyme checkpoint: %lld forward steps, %lld taped steps, %lld stores, %lld restores, %lld slots (%llu bytes)\0A\00", align 1
 @EnzymeCkptPeriodic = internal constant { i32, [4 x i8], ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr } { i32 1, [4 x i8] zeroinitializer, ptr @fzck_periodic_init, ptr @fzck_next, ptr @fzck_store, ptr @fzck_restore, ptr null, ptr @fzck_finalize, ptr null, ptr null, ptr null }, align 8
-@.str.32 = private unnamed_addr constant [91 x i8] c"periodic checkpointing needs the number of steps (use EnzymeCkptStoreAll for a while loop)\00", align 1
-@.str.33 = private unnamed_addr constant [23 x i8] c"enzyme checkpoint: %s\0A\00", align 1
-@.str.34 = private unnamed_addr constant [22 x i8] c"FERROZYME_TAPE_BUDGET\00", align 1
+@.str.36 = private unnamed_addr constant [91 x i8] c"periodic checkpointing needs the number of steps (use EnzymeCkptStoreAll for a while loop)\00", align 1
+@.str.37 = private unnamed_addr constant [23 x i8] c"enzyme checkpoint: %s\0A\00", align 1
 @EnzymeCkptStoreAll = internal constant { i32, [4 x i8], ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr } { i32 1, [4 x i8] zeroinitializer, ptr @fzck_store_all_init, ptr @fzck_next, ptr @fzck_store, ptr @fzck_restore, ptr @fzck_set_nsteps, ptr @fzck_finalize, ptr null, ptr null, ptr null }, align 8
-@.str.36 = private unnamed_addr constant [56 x i8] c"set_nsteps of a schedule that knows its number of steps\00", align 1
-@.str.37 = private unnamed_addr constant [44 x i8] c"the scheme has neither store nor save_state\00", align 1
-@.str.38 = private unnamed_addr constant [46 x i8] c"the scheme has neither restore nor load_state\00", align 1
+@.str.39 = private unnamed_addr constant [56 x i8] c"set_nsteps of a schedule that knows its number of steps\00", align 1
+@.str.40 = private unnamed_addr constant [44 x i8] c"the scheme has neither store nor save_state\00", align 1
+@.str.41 = private unnamed_addr constant [46 x i8] c"the scheme has neither restore nor load_state\00", align 1
 @llvm.compiler.used = appending global [1 x ptr] [ptr @__enzyme_checkpoint_builtin], section "llvm.metadata"
 
 ; Function Attrs: nounwind uwtable
@@ -58,8 +63,8 @@ entry:
 define dso_local nonnull ptr @__fz_ckpt_forward(ptr noundef %scheme, ptr noundef %data, i64 noundef %start, i64 noundef %n, ptr noundef readonly captures(none) %regions, i64 noundef %nregions, ptr noundef readonly captures(none) %step, ptr noundef %env) local_unnamed_addr #0 {
 entry:
   %a = alloca %struct.EnzymeCkptAction, align 8
-  %call = tail call noalias dereferenceable_or_null(104) ptr @calloc(i64 noundef 1, i64 noundef 104) #18
-  call void @llvm.lifetime.start.p0(ptr nonnull %a) #19
+  %call = tail call noalias dereferenceable_or_null(104) ptr @calloc(i64 noundef 1, i64 noundef 104) #20
+  call void @llvm.lifetime.start.p0(ptr nonnull %a) #21
   %tobool.not = icmp eq ptr %call, null
   br i1 %tobool.not, label %if.then, label %if.end
 
@@ -82,7 +87,7 @@ if.end:                                           ; preds = %entry
   store i64 %nregions, ptr %nregions5, align 8, !tbaa !20
   %cond10 = tail call i64 @llvm.umax.i64(i64 %nregions, i64 1)
   %mul = mul i64 %cond10, 24
-  %call11 = tail call noalias ptr @malloc(i64 noundef %mul) #20
+  %call11 = tail call noalias ptr @malloc(i64 noundef %mul) #22
   %regions12 = getelementptr inbounds nuw i8, ptr %call, i64 88
   store ptr %call11, ptr %regions12, align 8, !tbaa !21
   %tobool14.not = icmp eq ptr %call11, null
@@ -119,7 +124,7 @@ if.then24:                                        ; preds = %for.end
   br i1 %tobool26.not, label %cond.false28, label %cond.end30
 
 cond.false28:                                     ; preds = %if.then24
-  %call.i = tail call ptr @getenv(ptr noundef nonnull @.str.34) #19
+  %call.i = tail call ptr @getenv(ptr noundef nonnull @.str.6) #21
   %tobool.not.i = icmp eq ptr %call.i, null
   br i1 %tobool.not.i, label %for.cond.i.preheader, label %land.lhs.true.i
 
@@ -132,7 +137,7 @@ land.lhs.true.i:                                  ; preds = %cond.false28
   br i1 %tobool1.not.i, label %for.cond.i.preheader, label %if.then.i
 
 if.then.i:                                        ; preds = %land.lhs.true.i
-  %call2.i = tail call i64 @strtoull(ptr noundef nonnull captures(none) %call.i, ptr noundef null, i32 noundef 10) #19
+  %call2.i = tail call i64 @strtoull(ptr noundef nonnull captures(none) %call.i, ptr noundef null, i32 noundef 10) #21
   %tobool3.not.i = icmp eq i64 %bytes.0.lcssa, 0
   br i1 %tobool3.not.i, label %cond.end.i, label %cond.true.i
 
@@ -160,12 +165,12 @@ cond.end30:                                       ; preds = %for.end.i, %cond.en
   %cond31 = phi i64 [ 1, %if.then24 ], [ %cond8.i, %cond.end.i ], [ %cond16.i, %for.end.i ]
   %own = getelementptr inbounds nuw i8, ptr %call, i64 16
   store i64 %cond31, ptr %own, align 8, !tbaa !32
-  %call32 = tail call ptr @getenv(ptr noundef nonnull @.str.1) #19
+  %call32 = tail call ptr @getenv(ptr noundef nonnull @.str.1) #21
   %tobool33.not = icmp eq ptr %call32, null
   br i1 %tobool33.not, label %cond.end37, label %cond.true34
 
 cond.true34:                                      ; preds = %cond.end30
-  %call.i157 = tail call i64 @strtol(ptr noundef nonnull captures(none) %call32, ptr noundef null, i32 noundef 10) #19
+  %call.i157 = tail call i64 @strtol(ptr noundef nonnull captures(none) %call32, ptr noundef null, i32 noundef 10) #21
   %conv.i = trunc i64 %call.i157 to i32
   br label %cond.end37
 
@@ -191,7 +196,7 @@ if.end48:                                         ; preds = %if.end44
   store ptr %scheme.addr.0, ptr %call, align 8, !tbaa !36
   %init = getelementptr inbounds nuw i8, ptr %scheme.addr.0, i64 8
   %3 = load ptr, ptr %init, align 8, !tbaa !37
-  %call50 = tail call ptr %3(ptr noundef %data.addr.0, i64 noundef %n, i64 noundef %bytes.0.lcssa) #19
+  %call50 = tail call ptr %3(ptr noundef %data.addr.0, i64 noundef %n, i64 noundef %bytes.0.lcssa) #21
   %state = getelementptr inbounds nuw i8, ptr %call, i64 8
   store ptr %call50, ptr %state, align 8, !tbaa !38
   %next_action = getelementptr inbounds nuw i8, ptr %scheme.addr.0, i64 16
@@ -204,7 +209,7 @@ if.end48:                                         ; preds = %if.end44
 for.cond51:                                       ; preds = %sw.epilog, %if.end48
   %4 = phi ptr [ %.pre, %sw.epilog ], [ %call50, %if.end48 ]
   %5 = load ptr, ptr %next_action, align 8, !tbaa !39
-  call void %5(ptr noundef %4, ptr noundef nonnull %a) #19
+  call void %5(ptr noundef %4, ptr noundef nonnull %a) #21
   %6 = load i32, ptr %a, align 8, !tbaa !40
   switch i32 %6, label %sw.default [
     i32 1, label %sw.bb
@@ -225,7 +230,7 @@ sw.bb:                                            ; preds = %for.cond51
 
 if.then.i159:                                     ; preds = %sw.bb
   %11 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %10(ptr noundef %11, i64 noundef %7, i64 noundef %8, ptr noundef %env) #19
+  call void %10(ptr noundef %11, i64 noundef %7, i64 noundef %8, ptr noundef %env) #21
   br label %sw.epilog
 
 if.else.i:                                        ; preds = %sw.bb
@@ -238,11 +243,11 @@ if.then5.i:                                       ; preds = %if.else.i
   %13 = load ptr, ptr %state, align 8, !tbaa !38
   %14 = load ptr, ptr %regions12, align 8, !tbaa !21
   %15 = load i64, ptr %nregions5, align 8, !tbaa !20
-  call void %12(ptr noundef %13, i64 noundef %7, i64 noundef %8, ptr noundef %14, i64 noundef %15) #19
+  call void %12(ptr noundef %13, i64 noundef %7, i64 noundef %8, ptr noundef %14, i64 noundef %15) #21
   br label %sw.epilog
 
 if.else9.i:                                       ; preds = %if.else.i
-  call fastcc void @fzck_fail(ptr noundef nonnull @.str.37)
+  call fastcc void @fzck_fail(ptr noundef nonnull @.str.40)
   unreachable
 
 sw.bb53:                                          ; preds = %for.cond51
@@ -256,7 +261,7 @@ sw.bb53:                                          ; preds = %for.cond51
 
 if.then.i161:                                     ; preds = %sw.bb53
   %20 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %19(ptr noundef %20, i64 noundef %16, i64 noundef %17, ptr noundef %env) #19
+  call void %19(ptr noundef %20, i64 noundef %16, i64 noundef %17, ptr noundef %env) #21
   br label %sw.epilog
 
 if.else.i163:                                     ; preds = %sw.bb53
@@ -269,11 +274,11 @@ if.then5.i165:                                    ; preds = %if.else.i163
   %22 = load ptr, ptr %state, align 8, !tbaa !38
   %23 = load ptr, ptr %regions12, align 8, !tbaa !21
   %24 = load i64, ptr %nregions5, align 8, !tbaa !20
-  call void %21(ptr noundef %22, i64 noundef %16, i64 noundef %17, ptr noundef %23, i64 noundef %24) #19
+  call void %21(ptr noundef %22, i64 noundef %16, i64 noundef %17, ptr noundef %23, i64 noundef %24) #21
   br label %sw.epilog
 
 if.else9.i169:                                    ; preds = %if.else.i163
-  call fastcc void @fzck_fail(ptr noundef nonnull @.str.38)
+  call fastcc void @fzck_fail(ptr noundef nonnull @.str.41)
   unreachable
 
 sw.bb56:                                          ; preds = %for.cond51
@@ -286,7 +291,7 @@ for.body61:                                       ; preds = %sw.bb56, %for.inc82
   %j.0189 = phi i64 [ %inc83, %for.inc82 ], [ %25, %sw.bb56 ]
   %27 = load i64, ptr %start3, align 8, !tbaa !18
   %add63 = add nsw i64 %27, %j.0189
-  %call64 = call i32 %step(i64 noundef %add63, ptr noundef %env) #19
+  %call64 = call i32 %step(i64 noundef %add63, ptr noundef %env) #21
   %28 = load i32, ptr %is_while, align 8, !tbaa !9
   %tobool66.not = icmp eq i32 %28, 0
   br i1 %tobool66.not, label %for.inc82, label %land.lhs.true
@@ -311,7 +316,7 @@ if.then76:                                        ; preds = %if.then72
 
 cleanup:                                          ; preds = %if.then72
   %31 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %30(ptr noundef %31, i64 noundef %add73) #19
+  call void %30(ptr noundef %31, i64 noundef %add73) #21
   br label %sw.epilog
 
 for.inc82:                                        ; preds = %land.lhs.true, %for.body61
@@ -333,7 +338,7 @@ sw.bb85:                                          ; preds = %for.cond51
 
 if.then.i172:                                     ; preds = %sw.bb85
   %36 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %35(ptr noundef %36, i64 noundef -2, i64 noundef %sub, ptr noundef %env) #19
+  call void %35(ptr noundef %36, i64 noundef -2, i64 noundef %sub, ptr noundef %env) #21
   br label %fz_save.exit182
 
 if.else.i174:                                     ; preds = %sw.bb85
@@ -346,11 +351,11 @@ if.then5.i177:                                    ; preds = %if.else.i174
   %38 = load ptr, ptr %state, align 8, !tbaa !38
   %39 = load ptr, ptr %regions12, align 8, !tbaa !21
   %40 = load i64, ptr %nregions5, align 8, !tbaa !20
-  call void %37(ptr noundef %38, i64 noundef -2, i64 noundef %sub, ptr noundef %39, i64 noundef %40) #19
+  call void %37(ptr noundef %38, i64 noundef -2, i64 noundef %sub, ptr noundef %39, i64 noundef %40) #21
   br label %fz_save.exit182
 
 if.else9.i181:                                    ; preds = %if.else.i174
-  call fastcc void @fzck_fail(ptr noundef nonnull @.str.37)
+  call fastcc void @fzck_fail(ptr noundef nonnull @.str.40)
   unreachable
 
 fz_save.exit182:                                  ; preds = %if.then.i172, %if.then5.i177
@@ -358,7 +363,7 @@ fz_save.exit182:                                  ; preds = %if.then.i172, %if.t
   %42 = load i64, ptr %iteration58, align 8, !tbaa !43
   %add90 = add i64 %41, -1
   %sub91 = add i64 %add90, %42
-  %call92 = call i32 %step(i64 noundef %sub91, ptr noundef %env) #19
+  %call92 = call i32 %step(i64 noundef %sub91, ptr noundef %env) #21
   br label %cleanup94
 
 sw.bb93:                                          ; preds = %for.cond51
@@ -375,7 +380,7 @@ sw.epilog:                                        ; preds = %for.inc82, %sw.bb56
   br label %for.cond51, !llvm.loop !53
 
 cleanup94:                                        ; preds = %sw.bb93, %fz_save.exit182
-  call void @llvm.lifetime.end.p0(ptr nonnull %a) #19
+  call void @llvm.lifetime.end.p0(ptr nonnull %a) #21
   ret ptr %call
 }
 
@@ -389,8 +394,8 @@ declare noalias noundef ptr @calloc(i64 noundef, i64 noundef) local_unnamed_addr
 define internal fastcc void @fzck_fail(ptr noundef %msg) unnamed_addr #3 {
 entry:
   %0 = load ptr, ptr @stderr, align 8, !tbaa !54
-  %call = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %0, ptr noundef nonnull @.str.33, ptr noundef %msg) #21
-  tail call void @abort() #22
+  %call = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %0, ptr noundef nonnull @.str.37, ptr noundef %msg) #23
+  tail call void @abort() #24
   unreachable
 }
 
@@ -410,7 +415,7 @@ declare void @llvm.lifetime.end.p0(ptr captures(none)) #1
 define dso_local void @__fz_ckpt_reverse(ptr noundef captures(none) %handle, ptr noundef readonly captures(none) %step, ptr noundef readonly captures(none) %grad, ptr noundef %env) local_unnamed_addr #0 {
 entry:
   %a = alloca %struct.EnzymeCkptAction, align 8
-  call void @llvm.lifetime.start.p0(ptr nonnull %a) #19
+  call void @llvm.lifetime.start.p0(ptr nonnull %a) #21
   %done = getelementptr inbounds nuw i8, ptr %handle, i64 84
   %0 = load i32, ptr %done, align 4, !tbaa !52
   %tobool.not = icmp eq i32 %0, 0
@@ -428,7 +433,7 @@ if.then:                                          ; preds = %entry
 if.then.i:                                        ; preds = %if.then
   %state.i = getelementptr inbounds nuw i8, ptr %handle, i64 8
   %4 = load ptr, ptr %state.i, align 8, !tbaa !38
-  tail call void %3(ptr noundef %4, i64 noundef -1, i64 noundef %1, ptr noundef %env) #19
+  tail call void %3(ptr noundef %4, i64 noundef -1, i64 noundef %1, ptr noundef %env) #21
   br label %fz_save.exit
 
 if.else.i:                                        ; preds = %if.then
@@ -444,11 +449,11 @@ if.then5.i:                                       ; preds = %if.else.i
   %7 = load ptr, ptr %regions.i, align 8, !tbaa !21
   %nregions.i = getelementptr inbounds nuw i8, ptr %handle, i64 96
   %8 = load i64, ptr %nregions.i, align 8, !tbaa !20
-  tail call void %5(ptr noundef %6, i64 noundef -1, i64 noundef %1, ptr noundef %7, i64 noundef %8) #19
+  tail call void %5(ptr noundef %6, i64 noundef -1, i64 noundef %1, ptr noundef %7, i64 noundef %8) #21
   br label %fz_save.exit
 
 if.else9.i:                                       ; preds = %if.else.i
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.37)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.40)
   unreachable
 
 fz_save.exit:                                     ; preds = %if.then.i, %if.then5.i
@@ -464,7 +469,7 @@ fz_save.exit:                                     ; preds = %if.then.i, %if.then
 if.then.i53:                                      ; preds = %fz_save.exit
   %state.i54 = getelementptr inbounds nuw i8, ptr %handle, i64 8
   %12 = load ptr, ptr %state.i54, align 8, !tbaa !38
-  tail call void %11(ptr noundef %12, i64 noundef -2, i64 noundef %sub, ptr noundef %env) #19
+  tail call void %11(ptr noundef %12, i64 noundef -2, i64 noundef %sub, ptr noundef %env) #21
   br label %fz_load.exit
 
 if.else.i55:                                      ; preds = %fz_save.exit
@@ -480,11 +485,11 @@ if.then5.i57:                                     ; preds = %if.else.i55
   %15 = load ptr, ptr %regions.i59, align 8, !tbaa !21
   %nregions.i60 = getelementptr inbounds nuw i8, ptr %handle, i64 96
   %16 = load i64, ptr %nregions.i60, align 8, !tbaa !20
-  tail call void %13(ptr noundef %14, i64 noundef -2, i64 noundef %sub, ptr noundef %15, i64 noundef %16) #19
+  tail call void %13(ptr noundef %14, i64 noundef -2, i64 noundef %sub, ptr noundef %15, i64 noundef %16) #21
   br label %fz_load.exit
 
 if.else9.i61:                                     ; preds = %if.else.i55
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.38)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.41)
   unreachable
 
 fz_load.exit:                                     ; preds = %if.then.i53, %if.then5.i57
@@ -493,7 +498,7 @@ fz_load.exit:                                     ; preds = %if.then.i53, %if.th
   %18 = load i64, ptr %turn, align 8, !tbaa !51
   %add = add i64 %17, -1
   %sub2 = add i64 %add, %18
-  tail call void %grad(i64 noundef %sub2, ptr noundef %env) #19
+  tail call void %grad(i64 noundef %sub2, ptr noundef %env) #21
   %state = getelementptr inbounds nuw i8, ptr %handle, i64 8
   %iteration16 = getelementptr inbounds nuw i8, ptr %a, i64 8
   %startiteration = getelementptr inbounds nuw i8, ptr %a, i64 16
@@ -507,7 +512,7 @@ for.cond:                                         ; preds = %sw.epilog, %fz_load
   %next_action = getelementptr inbounds nuw i8, ptr %19, i64 16
   %20 = load ptr, ptr %next_action, align 8, !tbaa !39
   %21 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %20(ptr noundef %21, ptr noundef nonnull %a) #19
+  call void %20(ptr noundef %21, ptr noundef nonnull %a) #21
   %22 = load i32, ptr %a, align 8, !tbaa !40
   switch i32 %22, label %sw.default [
     i32 7, label %for.end19
@@ -528,7 +533,7 @@ sw.bb:                                            ; preds = %for.cond
 
 if.then.i64:                                      ; preds = %sw.bb
   %27 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %26(ptr noundef %27, i64 noundef %23, i64 noundef %24, ptr noundef %env) #19
+  call void %26(ptr noundef %27, i64 noundef %23, i64 noundef %24, ptr noundef %env) #21
   br label %sw.epilog
 
 if.else.i66:                                      ; preds = %sw.bb
@@ -541,11 +546,11 @@ if.then5.i69:                                     ; preds = %if.else.i66
   %29 = load ptr, ptr %state, align 8, !tbaa !38
   %30 = load ptr, ptr %regions.i84, align 8, !tbaa !21
   %31 = load i64, ptr %nregions.i85, align 8, !tbaa !20
-  call void %28(ptr noundef %29, i64 noundef %23, i64 noundef %24, ptr noundef %30, i64 noundef %31) #19
+  call void %28(ptr noundef %29, i64 noundef %23, i64 noundef %24, ptr noundef %30, i64 noundef %31) #21
   br label %sw.epilog
 
 if.else9.i73:                                     ; preds = %if.else.i66
-  call fastcc void @fzck_fail(ptr noundef nonnull @.str.37)
+  call fastcc void @fzck_fail(ptr noundef nonnull @.str.40)
   unreachable
 
 sw.bb5:                                           ; preds = %for.cond
@@ -559,7 +564,7 @@ sw.bb5:                                           ; preds = %for.cond
 
 if.then.i77:                                      ; preds = %sw.bb5
   %36 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %35(ptr noundef %36, i64 noundef %32, i64 noundef %33, ptr noundef %env) #19
+  call void %35(ptr noundef %36, i64 noundef %32, i64 noundef %33, ptr noundef %env) #21
   br label %sw.epilog
 
 if.else.i79:                                      ; preds = %sw.bb5
@@ -572,11 +577,11 @@ if.then5.i82:                                     ; preds = %if.else.i79
   %38 = load ptr, ptr %state, align 8, !tbaa !38
   %39 = load ptr, ptr %regions.i84, align 8, !tbaa !21
   %40 = load i64, ptr %nregions.i85, align 8, !tbaa !20
-  call void %37(ptr noundef %38, i64 noundef %32, i64 noundef %33, ptr noundef %39, i64 noundef %40) #19
+  call void %37(ptr noundef %38, i64 noundef %32, i64 noundef %33, ptr noundef %39, i64 noundef %40) #21
   br label %sw.epilog
 
 if.else9.i86:                                     ; preds = %if.else.i79
-  call fastcc void @fzck_fail(ptr noundef nonnull @.str.38)
+  call fastcc void @fzck_fail(ptr noundef nonnull @.str.41)
   unreachable
 
 sw.bb8:                                           ; preds = %for.cond
@@ -589,7 +594,7 @@ for.body:                                         ; preds = %sw.bb8, %for.body
   %j.0105 = phi i64 [ %inc, %for.body ], [ %41, %sw.bb8 ]
   %43 = load i64, ptr %start, align 8, !tbaa !18
   %add13 = add nsw i64 %43, %j.0105
-  %call = call i32 %step(i64 noundef %add13, ptr noundef %env) #19
+  %call = call i32 %step(i64 noundef %add13, ptr noundef %env) #21
   %inc = add nsw i64 %j.0105, 1
   %44 = load i64, ptr %iteration16, align 8, !tbaa !43
   %cmp11 = icmp slt i64 %inc, %44
@@ -600,7 +605,7 @@ sw.bb14:                                          ; preds = %for.cond
   %46 = load i64, ptr %iteration16, align 8, !tbaa !43
   %add17 = add i64 %45, -1
   %sub18 = add i64 %add17, %46
-  call void %grad(i64 noundef %sub18, ptr noundef %env) #19
+  call void %grad(i64 noundef %sub18, ptr noundef %env) #21
   br label %sw.epilog
 
 sw.default:                                       ; preds = %for.cond
@@ -620,7 +625,7 @@ for.end19:                                        ; preds = %for.cond
 
 if.then.i90:                                      ; preds = %for.end19
   %50 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %49(ptr noundef %50, i64 noundef -1, i64 noundef %47, ptr noundef %env) #19
+  call void %49(ptr noundef %50, i64 noundef -1, i64 noundef %47, ptr noundef %env) #21
   br label %if.end21
 
 if.else.i92:                                      ; preds = %for.end19
@@ -633,11 +638,11 @@ if.then5.i95:                                     ; preds = %if.else.i92
   %52 = load ptr, ptr %state, align 8, !tbaa !38
   %53 = load ptr, ptr %regions.i84, align 8, !tbaa !21
   %54 = load i64, ptr %nregions.i85, align 8, !tbaa !20
-  call void %51(ptr noundef %52, i64 noundef -1, i64 noundef %47, ptr noundef %53, i64 noundef %54) #19
+  call void %51(ptr noundef %52, i64 noundef -1, i64 noundef %47, ptr noundef %53, i64 noundef %54) #21
   br label %if.end21
 
 if.else9.i99:                                     ; preds = %if.else.i92
-  call fastcc void @fzck_fail(ptr noundef nonnull @.str.38)
+  call fastcc void @fzck_fail(ptr noundef nonnull @.str.41)
   unreachable
 
 if.end21:                                         ; preds = %if.then5.i95, %if.then.i90, %entry
@@ -646,26 +651,98 @@ if.end21:                                         ; preds = %if.then5.i95, %if.t
   %56 = load ptr, ptr %finalize, align 8, !tbaa !58
   %state23 = getelementptr inbounds nuw i8, ptr %handle, i64 8
   %57 = load ptr, ptr %state23, align 8, !tbaa !38
-  call void %56(ptr noundef %57) #19
+  call void %56(ptr noundef %57) #21
   %regions = getelementptr inbounds nuw i8, ptr %handle, i64 88
   %58 = load ptr, ptr %regions, align 8, !tbaa !21
-  call void @free(ptr noundef %58) #19
-  call void @free(ptr noundef nonnull %handle) #19
-  call void @llvm.lifetime.end.p0(ptr nonnull %a) #19
+  call void @free(ptr noundef %58) #21
+  call void @free(ptr noundef nonnull %handle) #21
+  call void @llvm.lifetime.end.p0(ptr nonnull %a) #21
   ret void
 }
 
 ; Function Attrs: mustprogress nounwind willreturn allockind("free") memory(argmem: readwrite, inaccessiblemem: readwrite)
 declare void @free(ptr allocptr noundef captures(none)) local_unnamed_addr #7
 
+; Function Attrs: nofree nounwind uwtable
+define dso_local range(i32 0, 2) i32 @__fz_ckpt_auto_use(i64 noundef %n, i64 noundef %step_tape) local_unnamed_addr #8 {
+entry:
+  %call = tail call ptr @getenv(ptr noundef nonnull @.str.6) #21
+  %call1 = tail call ptr @getenv(ptr noundef nonnull @.str.1) #21
+  %cond = tail call i64 @llvm.smax.i64(i64 %n, i64 0)
+  %conv = uitofp nneg i64 %cond to double
+  %cmp2 = icmp sgt i64 %step_tape, 0
+  %cond7 = select i1 %cmp2, i64 %step_tape, i64 8
+  %conv8 = uitofp nneg i64 %cond7 to double
+  %mul = fmul double %conv, %conv8
+  %tobool.not = icmp eq ptr %call, null
+  br i1 %tobool.not, label %cleanup, label %lor.lhs.false
+
+lor.lhs.false:                                    ; preds = %entry
+  %0 = load i8, ptr %call, align 1, !tbaa !30
+  %tobool9.not = icmp eq i8 %0, 0
+  br i1 %tobool9.not, label %cleanup, label %if.end
+
+if.end:                                           ; preds = %lor.lhs.false
+  %cmp10 = icmp sgt i64 %n, 1
+  br i1 %cmp10, label %land.end, label %if.end18
+
+land.end:                                         ; preds = %if.end
+  %call12 = tail call i64 @strtoull(ptr noundef nonnull captures(none) %call, ptr noundef null, i32 noundef 10) #21
+  %conv13 = uitofp i64 %call12 to double
+  %cmp14 = fcmp ogt double %mul, %conv13
+  br i1 %cmp14, label %if.then17, label %if.end18
+
+if.then17:                                        ; preds = %land.end
+  %1 = load i64, ptr @__fz_ckpt_auto_checkpointed_loops, align 8, !tbaa !24
+  %inc = add nsw i64 %1, 1
+  store i64 %inc, ptr @__fz_ckpt_auto_checkpointed_loops, align 8, !tbaa !24
+  br label %if.end18
+
+if.end18:                                         ; preds = %if.end, %if.then17, %land.end
+  %land.ext44 = phi i32 [ 0, %land.end ], [ 1, %if.then17 ], [ 0, %if.end ]
+  %cond25 = phi ptr [ @.str.9, %land.end ], [ @.str.8, %if.then17 ], [ @.str.9, %if.end ]
+  %tobool19.not = icmp eq ptr %call1, null
+  br i1 %tobool19.not, label %cleanup, label %land.lhs.true
+
+land.lhs.true:                                    ; preds = %if.end18
+  %call.i = tail call i64 @strtol(ptr noundef nonnull captures(none) %call1, ptr noundef null, i32 noundef 10) #21
+  %conv.i = trunc i64 %call.i to i32
+  %cmp21 = icmp sgt i32 %conv.i, 0
+  br i1 %cmp21, label %if.then23, label %cleanup
+
+if.then23:                                        ; preds = %land.lhs.true
+  %2 = load ptr, ptr @stderr, align 8, !tbaa !54
+  %call26 = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %2, ptr noundef nonnull @.str.7, i64 noundef %n, double noundef %mul, i64 noundef %step_tape, ptr noundef nonnull %call, ptr noundef nonnull %cond25) #23
+  br label %cleanup
+
+cleanup:                                          ; preds = %if.end18, %land.lhs.true, %if.then23, %entry, %lor.lhs.false
+  %retval.0 = phi i32 [ 0, %entry ], [ 0, %lor.lhs.false ], [ %land.ext44, %if.then23 ], [ %land.ext44, %land.lhs.true ], [ %land.ext44, %if.end18 ]
+  ret i32 %retval.0
+}
+
+; Function Attrs: mustprogress nocallback nofree nounwind willreturn
+declare i64 @strtoull(ptr noundef readonly, ptr noundef captures(none), i32 noundef) local_unnamed_addr #9
+
+; Function Attrs: nofree nounwind
+declare noundef i32 @fprintf(ptr noundef captures(none), ptr noundef readonly captures(none), ...) local_unnamed_addr #10
+
+; Function Attrs: mustprogress nofree noinline norecurse nosync nounwind willreturn memory(readwrite, argmem: none, inaccessiblemem: none, target_mem0: none, target_mem1: none) uwtable
+define dso_local void @__fz_ckpt_auto_taped() local_unnamed_addr #11 {
+entry:
+  %0 = load i64, ptr @__fz_ckpt_auto_taped_loops, align 8, !tbaa !24
+  %inc = add nsw i64 %0, 1
+  store i64 %inc, ptr @__fz_ckpt_auto_taped_loops, align 8, !tbaa !24
+  ret void
+}
+
 ; Function Attrs: inlinehint nofree nounwind uwtable
-define internal noalias nonnull ptr @fzck_revolve_init(ptr noundef %data, i64 noundef %n, i64 noundef %bytes) #8 {
+define internal noalias nonnull ptr @fzck_revolve_init(ptr noundef %data, i64 noundef %n, i64 noundef %bytes) #12 {
 entry:
   %cmp = icmp slt i64 %n, 0
   br i1 %cmp, label %if.then, label %if.end
 
 if.then:                                          ; preds = %entry
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.7)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.11)
   unreachable
 
 if.end:                                           ; preds = %entry
@@ -678,12 +755,12 @@ cond.true:                                        ; preds = %if.end
 
 cond.end:                                         ; preds = %if.end, %cond.true
   %cond = phi i64 [ %0, %cond.true ], [ 1, %if.end ]
-  %call.i = tail call noalias dereferenceable_or_null(304) ptr @calloc(i64 noundef 1, i64 noundef 304) #18
+  %call.i = tail call noalias dereferenceable_or_null(304) ptr @calloc(i64 noundef 1, i64 noundef 304) #20
   %tobool.not.i = icmp eq ptr %call.i, null
   br i1 %tobool.not.i, label %if.then.i, label %fzck_new.exit
 
 if.then.i:                                        ; preds = %cond.end
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.8)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.12)
   unreachable
 
 fzck_new.exit:                                    ; preds = %cond.end
@@ -706,7 +783,7 @@ fzck_new.exit:                                    ; preds = %cond.end
 }
 
 ; Function Attrs: inlinehint nounwind uwtable
-define internal void @fzck_next(ptr noundef %state, ptr noundef captures(none) %out) #9 {
+define internal void @fzck_next(ptr noundef %state, ptr noundef captures(none) %out) #13 {
 entry:
   %qpos = getelementptr inbounds nuw i8, ptr %state, i64 188
   %0 = load i32, ptr %qpos, align 4, !tbaa !72
@@ -834,7 +911,7 @@ if.then.i.i:                                      ; preds = %if.end27.i
   %frames.i.i = getelementptr inbounds nuw i8, ptr %state, i64 32
   %16 = load ptr, ptr %frames.i.i, align 8, !tbaa !81
   %mul5.i.i = mul i64 %spec.select.i.i, 48
-  %call.i.i = tail call ptr @realloc(ptr noundef %16, i64 noundef %mul5.i.i) #23
+  %call.i.i = tail call ptr @realloc(ptr noundef %16, i64 noundef %mul5.i.i) #25
   store ptr %call.i.i, ptr %frames.i.i, align 8, !tbaa !81
   %tobool8.not.i.i = icmp eq ptr %call.i.i, null
   br i1 %tobool8.not.i.i, label %if.then9.i.i, label %if.then.if.end10_crit_edge.i.i
@@ -844,7 +921,7 @@ if.then.if.end10_crit_edge.i.i:                   ; preds = %if.then.i.i
   br label %while.cond.i
 
 if.then9.i.i:                                     ; preds = %if.then.i.i
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.8)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.12)
   unreachable
 
 while.cond.i:                                     ; preds = %entry.if.end10_crit_edge.i.i, %if.then.if.end10_crit_edge.i.i
@@ -1041,14 +1118,14 @@ cond.true.i:                                      ; preds = %if.then17
   br label %fzck_flag_name.exit
 
 fzck_flag_name.exit:                              ; preds = %if.then17, %cond.true.i
-  %cond.i43 = phi ptr [ %reltable.intrinsic, %cond.true.i ], [ @.str.16, %if.then17 ]
+  %cond.i43 = phi ptr [ %reltable.intrinsic, %cond.true.i ], [ @.str.20, %if.then17 ]
   %iteration19 = getelementptr inbounds nuw i8, ptr %out, i64 8
   %43 = load i64, ptr %iteration19, align 8, !tbaa !43
   %startiteration20 = getelementptr inbounds nuw i8, ptr %out, i64 16
   %44 = load i64, ptr %startiteration20, align 8, !tbaa !48
   %cpnum = getelementptr inbounds nuw i8, ptr %out, i64 24
   %45 = load i64, ptr %cpnum, align 8, !tbaa !42
-  %call21 = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %42, ptr noundef nonnull @.str.9, ptr noundef %cond.i43, i64 noundef %43, i64 noundef %44, i64 noundef %45) #21
+  %call21 = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %42, ptr noundef nonnull @.str.13, ptr noundef %cond.i43, i64 noundef %43, i64 noundef %44, i64 noundef %45) #23
   br label %if.end22
 
 if.end22:                                         ; preds = %fzck_flag_name.exit, %land.lhs.true, %if.end14
@@ -1056,7 +1133,7 @@ if.end22:                                         ; preds = %fzck_flag_name.exit
 }
 
 ; Function Attrs: inlinehint nounwind uwtable
-define internal void @fzck_store(ptr noundef %state, i64 noundef %slot, i64 %step, ptr noundef readonly captures(none) %regions, i64 noundef %nregions) #9 {
+define internal void @fzck_store(ptr noundef %state, i64 noundef %slot, i64 %step, ptr noundef readonly captures(none) %regions, i64 noundef %nregions) #13 {
 entry:
   %path = alloca [4096 x i8], align 16
   %add = add nsw i64 %slot, 2
@@ -1064,7 +1141,7 @@ entry:
   br i1 %cmp, label %if.then, label %if.end
 
 if.then:                                          ; preds = %entry
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.18)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.22)
   unreachable
 
 if.end:                                           ; preds = %entry
@@ -1085,7 +1162,7 @@ for.body.i:                                       ; preds = %if.end, %for.cond.i
   br i1 %cmp1.not.i, label %for.cond.i, label %if.then.i
 
 if.then.i:                                        ; preds = %for.body.i
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.24)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.28)
   unreachable
 
 fzck_check_host.exit:                             ; preds = %for.cond.i, %if.end
@@ -1109,13 +1186,13 @@ while.end:                                        ; preds = %while.cond
   %mem = getelementptr inbounds nuw i8, ptr %state, i64 232
   %2 = load ptr, ptr %mem, align 8, !tbaa !97
   %mul6 = shl i64 %n.0, 3
-  %call = tail call ptr @realloc(ptr noundef %2, i64 noundef %mul6) #23
+  %call = tail call ptr @realloc(ptr noundef %2, i64 noundef %mul6) #25
   store ptr %call, ptr %mem, align 8, !tbaa !97
   %tobool9.not = icmp eq ptr %call, null
   br i1 %tobool9.not, label %if.then10, label %if.end11
 
 if.then10:                                        ; preds = %while.end
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.19)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.23)
   unreachable
 
 if.end11:                                         ; preds = %while.end
@@ -1158,9 +1235,9 @@ fzck_spilled.exit:                                ; preds = %land.lhs.true.i
   br i1 %cmp.i.not, label %if.else, label %if.then19
 
 if.then19:                                        ; preds = %fzck_spilled.exit
-  call void @llvm.lifetime.start.p0(ptr nonnull %path) #19
-  %call.i = call i32 (ptr, i64, ptr, ...) @snprintf(ptr noundef nonnull dereferenceable(1) %path, i64 noundef 4096, ptr noundef nonnull @.str.25, ptr noundef nonnull %6, ptr noundef nonnull %state, i64 noundef %add) #19
-  %call21 = call noalias ptr @fopen(ptr noundef nonnull %path, ptr noundef nonnull @.str.20)
+  call void @llvm.lifetime.start.p0(ptr nonnull %path) #21
+  %call.i = call i32 (ptr, i64, ptr, ...) @snprintf(ptr noundef nonnull dereferenceable(1) %path, i64 noundef 4096, ptr noundef nonnull @.str.29, ptr noundef nonnull %6, ptr noundef nonnull %state, i64 noundef %add) #21
+  %call21 = call noalias ptr @fopen(ptr noundef nonnull %path, ptr noundef nonnull @.str.24)
   %tobool22.not = icmp eq ptr %call21, null
   br i1 %tobool22.not, label %if.then23, label %for.cond25.preheader
 
@@ -1168,7 +1245,7 @@ for.cond25.preheader:                             ; preds = %if.then19
   br i1 %cmp4.not.i, label %for.end38, label %for.body27
 
 if.then23:                                        ; preds = %if.then19
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.21)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.25)
   unreachable
 
 for.cond25:                                       ; preds = %for.body27
@@ -1188,7 +1265,7 @@ for.body27:                                       ; preds = %for.cond25.preheade
   br i1 %cmp33.not, label %for.cond25, label %if.then34
 
 if.then34:                                        ; preds = %for.body27
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.22)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.26)
   unreachable
 
 for.end38:                                        ; preds = %for.cond25, %for.cond25.preheader
@@ -1197,7 +1274,7 @@ for.end38:                                        ; preds = %for.cond25, %for.co
   %12 = load ptr, ptr %mem40, align 8, !tbaa !97
   %arrayidx41 = getelementptr inbounds ptr, ptr %12, i64 %add
   store ptr inttoptr (i64 1 to ptr), ptr %arrayidx41, align 8, !tbaa !23
-  call void @llvm.lifetime.end.p0(ptr nonnull %path) #19
+  call void @llvm.lifetime.end.p0(ptr nonnull %path) #21
   br label %if.end77
 
 if.else:                                          ; preds = %if.end16, %land.lhs.true.i, %fzck_spilled.exit
@@ -1212,7 +1289,7 @@ if.then45:                                        ; preds = %if.else
   %bytes46 = getelementptr inbounds nuw i8, ptr %state, i64 224
   %15 = load i64, ptr %bytes46, align 8, !tbaa !68
   %spec.select159 = tail call i64 @llvm.umax.i64(i64 %15, i64 1)
-  %call53 = tail call noalias ptr @malloc(i64 noundef %spec.select159) #20
+  %call53 = tail call noalias ptr @malloc(i64 noundef %spec.select159) #22
   store ptr %call53, ptr %arrayidx43, align 8, !tbaa !23
   %16 = load ptr, ptr %mem42, align 8, !tbaa !97
   %arrayidx57 = getelementptr inbounds ptr, ptr %16, i64 %add
@@ -1221,7 +1298,7 @@ if.then45:                                        ; preds = %if.else
   br i1 %tobool58.not, label %if.then59, label %if.end61
 
 if.then59:                                        ; preds = %if.then45
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.23)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.27)
   unreachable
 
 if.end61:                                         ; preds = %if.then45, %if.else
@@ -1276,7 +1353,7 @@ cleanup:                                          ; preds = %if.end80, %if.then8
 }
 
 ; Function Attrs: inlinehint nofree nounwind uwtable
-define internal void @fzck_restore(ptr noundef %state, i64 noundef %slot, i64 %step, ptr noundef readonly captures(none) %regions, i64 noundef %nregions) #8 {
+define internal void @fzck_restore(ptr noundef %state, i64 noundef %slot, i64 %step, ptr noundef readonly captures(none) %regions, i64 noundef %nregions) #12 {
 entry:
   %path = alloca [4096 x i8], align 16
   %add = add nsw i64 %slot, 2
@@ -1298,7 +1375,7 @@ lor.lhs.false2:                                   ; preds = %lor.lhs.false
   br i1 %tobool.not, label %if.then, label %if.end
 
 if.then:                                          ; preds = %lor.lhs.false2, %lor.lhs.false, %entry
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.26)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.30)
   unreachable
 
 if.end:                                           ; preds = %lor.lhs.false2
@@ -1323,9 +1400,9 @@ land.rhs.i:                                       ; preds = %land.lhs.true.i
   br i1 %cmp.i.not, label %for.cond20.preheader, label %if.then4
 
 if.then4:                                         ; preds = %land.rhs.i
-  call void @llvm.lifetime.start.p0(ptr nonnull %path) #19
-  %call.i = call i32 (ptr, i64, ptr, ...) @snprintf(ptr noundef nonnull dereferenceable(1) %path, i64 noundef 4096, ptr noundef nonnull @.str.25, ptr noundef nonnull %4, ptr noundef nonnull %state, i64 noundef %add) #19
-  %call6 = call noalias ptr @fopen(ptr noundef nonnull %path, ptr noundef nonnull @.str.27)
+  call void @llvm.lifetime.start.p0(ptr nonnull %path) #21
+  %call.i = call i32 (ptr, i64, ptr, ...) @snprintf(ptr noundef nonnull dereferenceable(1) %path, i64 noundef 4096, ptr noundef nonnull @.str.29, ptr noundef nonnull %4, ptr noundef nonnull %state, i64 noundef %add) #21
+  %call6 = call noalias ptr @fopen(ptr noundef nonnull %path, ptr noundef nonnull @.str.31)
   %tobool7.not = icmp eq ptr %call6, null
   br i1 %tobool7.not, label %if.then8, label %for.cond.preheader
 
@@ -1334,7 +1411,7 @@ for.cond.preheader:                               ; preds = %if.then4
   br i1 %cmp1071.not, label %for.end, label %for.body
 
 if.then8:                                         ; preds = %if.then4
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.28)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.32)
   unreachable
 
 for.cond:                                         ; preds = %for.body
@@ -1354,12 +1431,12 @@ for.body:                                         ; preds = %for.cond.preheader,
   br i1 %cmp16.not, label %for.cond, label %if.then17
 
 if.then17:                                        ; preds = %for.body
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.29)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.33)
   unreachable
 
 for.end:                                          ; preds = %for.cond, %for.cond.preheader
   %call19 = tail call i32 @fclose(ptr noundef nonnull %call6)
-  call void @llvm.lifetime.end.p0(ptr nonnull %path) #19
+  call void @llvm.lifetime.end.p0(ptr nonnull %path) #21
   br label %if.end35
 
 for.cond20.preheader:                             ; preds = %land.lhs.true.i, %if.end, %land.rhs.i
@@ -1400,7 +1477,7 @@ if.end39:                                         ; preds = %if.then37, %if.end3
 }
 
 ; Function Attrs: inlinehint nounwind uwtable
-define internal void @fzck_finalize(ptr noundef %state) #9 {
+define internal void @fzck_finalize(ptr noundef %state) #13 {
 entry:
   %path = alloca [4096 x i8], align 16
   %config = getelementptr inbounds nuw i8, ptr %state, i64 8
@@ -1428,7 +1505,7 @@ if.end:                                           ; preds = %land.lhs.true
   %7 = load i64, ptr %max_slots, align 8, !tbaa !105
   %max_bytes = getelementptr inbounds nuw i8, ptr %state, i64 296
   %8 = load i64, ptr %max_bytes, align 8, !tbaa !106
-  %call = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %2, ptr noundef nonnull @.str.30, i64 noundef %3, i64 noundef %4, i64 noundef %5, i64 noundef %6, i64 noundef %7, i64 noundef %8) #21
+  %call = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %2, ptr noundef nonnull @.str.34, i64 noundef %3, i64 noundef %4, i64 noundef %5, i64 noundef %6, i64 noundef %7, i64 noundef %8) #23
   %.pr.pre = load ptr, ptr %config, align 8, !tbaa !66
   %tobool8.not = icmp eq ptr %.pr.pre, null
   br i1 %tobool8.not, label %if.end17, label %land.lhs.true9
@@ -1484,14 +1561,14 @@ fzck_spilled.exit:                                ; preds = %land.lhs.true.i
   br i1 %cmp.i.not, label %if.else, label %if.then24
 
 if.then24:                                        ; preds = %fzck_spilled.exit
-  call void @llvm.lifetime.start.p0(ptr nonnull %path) #19
-  %call.i = call i32 (ptr, i64, ptr, ...) @snprintf(ptr noundef nonnull dereferenceable(1) %path, i64 noundef 4096, ptr noundef nonnull @.str.25, ptr noundef nonnull %14, ptr noundef nonnull %state, i64 noundef %i.063) #19
-  %call26 = call i32 @remove(ptr noundef nonnull %path) #19
-  call void @llvm.lifetime.end.p0(ptr nonnull %path) #19
+  call void @llvm.lifetime.start.p0(ptr nonnull %path) #21
+  %call.i = call i32 (ptr, i64, ptr, ...) @snprintf(ptr noundef nonnull dereferenceable(1) %path, i64 noundef 4096, ptr noundef nonnull @.str.29, ptr noundef nonnull %14, ptr noundef nonnull %state, i64 noundef %i.063) #21
+  %call26 = call i32 @remove(ptr noundef nonnull %path) #21
+  call void @llvm.lifetime.end.p0(ptr nonnull %path) #21
   br label %for.inc
 
 if.else:                                          ; preds = %if.end21, %land.lhs.true.i, %fzck_spilled.exit
-  tail call void @free(ptr noundef nonnull %12) #19
+  tail call void @free(ptr noundef nonnull %12) #21
   br label %for.inc
 
 for.inc:                                          ; preds = %if.then24, %if.else, %for.body
@@ -1503,19 +1580,16 @@ for.inc:                                          ; preds = %if.then24, %if.else
 for.end:                                          ; preds = %for.inc, %if.end17
   %mem30 = getelementptr inbounds nuw i8, ptr %state, i64 232
   %18 = load ptr, ptr %mem30, align 8, !tbaa !97
-  tail call void @free(ptr noundef %18) #19
+  tail call void @free(ptr noundef %18) #21
   %frames = getelementptr inbounds nuw i8, ptr %state, i64 32
   %19 = load ptr, ptr %frames, align 8, !tbaa !81
-  tail call void @free(ptr noundef %19) #19
-  tail call void @free(ptr noundef nonnull %state) #19
+  tail call void @free(ptr noundef %19) #21
+  tail call void @free(ptr noundef nonnull %state) #21
   ret void
 }
 
-; Function Attrs: nofree nounwind
-declare noundef i32 @fprintf(ptr noundef captures(none), ptr noundef readonly captures(none), ...) local_unnamed_addr #10
-
 ; Function Attrs: inlinehint nounwind uwtable
-define internal fastcc void @fzck_push(ptr noundef captures(none) %p, i64 noundef %a, i64 noundef %b, i64 noundef %s, i64 noundef range(i64 -9223372036854775807, -9223372036854775808) %slot) unnamed_addr #9 {
+define internal fastcc void @fzck_push(ptr noundef captures(none) %p, i64 noundef %a, i64 noundef %b, i64 noundef %s, i64 noundef range(i64 -9223372036854775807, -9223372036854775808) %slot) unnamed_addr #13 {
 entry:
   %depth = getelementptr inbounds nuw i8, ptr %p, i64 40
   %0 = load i64, ptr %depth, align 8, !tbaa !79
@@ -1537,7 +1611,7 @@ if.then:                                          ; preds = %entry
   %frames = getelementptr inbounds nuw i8, ptr %p, i64 32
   %2 = load ptr, ptr %frames, align 8, !tbaa !81
   %mul5 = mul i64 %spec.select, 48
-  %call = tail call ptr @realloc(ptr noundef %2, i64 noundef %mul5) #23
+  %call = tail call ptr @realloc(ptr noundef %2, i64 noundef %mul5) #25
   store ptr %call, ptr %frames, align 8, !tbaa !81
   %tobool8.not = icmp eq ptr %call, null
   br i1 %tobool8.not, label %if.then9, label %if.then.if.end10_crit_edge
@@ -1547,7 +1621,7 @@ if.then.if.end10_crit_edge:                       ; preds = %if.then
   br label %if.end10
 
 if.then9:                                         ; preds = %if.then
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.8)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.12)
   unreachable
 
 if.end10:                                         ; preds = %if.then.if.end10_crit_edge, %entry.if.end10_crit_edge
@@ -1571,7 +1645,7 @@ if.end10:                                         ; preds = %if.then.if.end10_cr
 }
 
 ; Function Attrs: inlinehint nofree norecurse nosync nounwind memory(argmem: read) uwtable
-define internal fastcc i64 @fzck_split(ptr noundef readonly captures(none) %p, ptr noundef readonly captures(none) %f) unnamed_addr #11 {
+define internal fastcc i64 @fzck_split(ptr noundef readonly captures(none) %p, ptr noundef readonly captures(none) %f) unnamed_addr #14 {
 entry:
   %c = alloca [6 x i64], align 16
   %b = getelementptr inbounds nuw i8, ptr %f, i64 8
@@ -1585,7 +1659,7 @@ entry:
   ]
 
 if.then:                                          ; preds = %entry
-  call void @llvm.lifetime.start.p0(ptr nonnull %c) #19
+  call void @llvm.lifetime.start.p0(ptr nonnull %c) #21
   %s = getelementptr inbounds nuw i8, ptr %f, i64 16
   %3 = load i64, ptr %s, align 8, !tbaa !85
   %cmp1 = icmp slt i64 %3, 2
@@ -1919,7 +1993,7 @@ fzck_cost.exit269:                                ; preds = %fzck_cost.exit, %if
 
 cleanup:                                          ; preds = %fzck_cost.exit269, %if.then2
   %retval.0 = phi i64 [ %sub3, %if.then2 ], [ %best.1, %fzck_cost.exit269 ]
-  call void @llvm.lifetime.end.p0(ptr nonnull %c) #19
+  call void @llvm.lifetime.end.p0(ptr nonnull %c) #21
   br label %cleanup100
 
 if.then67:                                        ; preds = %entry
@@ -1961,7 +2035,7 @@ cleanup100:                                       ; preds = %if.then84, %if.then
 }
 
 ; Function Attrs: mustprogress nounwind willreturn allockind("realloc") allocsize(1) memory(argmem: readwrite, inaccessiblemem: readwrite)
-declare noalias noundef ptr @realloc(ptr allocptr noundef captures(none), i64 noundef) local_unnamed_addr #12
+declare noalias noundef ptr @realloc(ptr allocptr noundef captures(none), i64 noundef) local_unnamed_addr #15
 
 ; Function Attrs: nofree nounwind
 declare noalias noundef ptr @fopen(ptr noundef readonly captures(none), ptr noundef readonly captures(none)) local_unnamed_addr #10
@@ -1982,13 +2056,13 @@ declare noundef i64 @fread(ptr noundef writeonly captures(none), i64 noundef, i6
 declare noundef i32 @remove(ptr noundef readonly captures(none)) local_unnamed_addr #10
 
 ; Function Attrs: inlinehint nofree nounwind uwtable
-define internal noalias nonnull ptr @fzck_periodic_init(ptr noundef %data, i64 noundef %n, i64 noundef %bytes) #8 {
+define internal noalias nonnull ptr @fzck_periodic_init(ptr noundef %data, i64 noundef %n, i64 noundef %bytes) #12 {
 entry:
   %cmp = icmp slt i64 %n, 0
   br i1 %cmp, label %if.then, label %if.end
 
 if.then:                                          ; preds = %entry
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.32)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.36)
   unreachable
 
 if.end:                                           ; preds = %entry
@@ -2001,12 +2075,12 @@ cond.true:                                        ; preds = %if.end
 
 cond.end:                                         ; preds = %if.end, %cond.true
   %cond = phi i64 [ %0, %cond.true ], [ 1, %if.end ]
-  %call.i = tail call noalias dereferenceable_or_null(304) ptr @calloc(i64 noundef 1, i64 noundef 304) #18
+  %call.i = tail call noalias dereferenceable_or_null(304) ptr @calloc(i64 noundef 1, i64 noundef 304) #20
   %tobool.not.i = icmp eq ptr %call.i, null
   br i1 %tobool.not.i, label %if.then.i, label %fzck_new.exit
 
 if.then.i:                                        ; preds = %cond.end
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.8)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.12)
   unreachable
 
 fzck_new.exit:                                    ; preds = %cond.end
@@ -2029,23 +2103,20 @@ fzck_new.exit:                                    ; preds = %cond.end
 }
 
 ; Function Attrs: cold nofree noreturn nounwind
-declare void @abort() local_unnamed_addr #13
+declare void @abort() local_unnamed_addr #16
 
 ; Function Attrs: mustprogress nocallback nofree nounwind willreturn
-declare i64 @strtoull(ptr noundef readonly, ptr noundef captures(none), i32 noundef) local_unnamed_addr #14
-
-; Function Attrs: mustprogress nocallback nofree nounwind willreturn
-declare i64 @strtol(ptr noundef readonly, ptr noundef captures(none), i32 noundef) local_unnamed_addr #14
+declare i64 @strtol(ptr noundef readonly, ptr noundef captures(none), i32 noundef) local_unnamed_addr #9
 
 ; Function Attrs: inlinehint nofree nounwind uwtable
-define internal noalias nonnull ptr @fzck_store_all_init(ptr noundef %data, i64 noundef %n, i64 noundef %bytes) #8 {
+define internal noalias nonnull ptr @fzck_store_all_init(ptr noundef %data, i64 noundef %n, i64 noundef %bytes) #12 {
 entry:
-  %call.i = tail call noalias dereferenceable_or_null(304) ptr @calloc(i64 noundef 1, i64 noundef 304) #18
+  %call.i = tail call noalias dereferenceable_or_null(304) ptr @calloc(i64 noundef 1, i64 noundef 304) #20
   %tobool.not.i = icmp eq ptr %call.i, null
   br i1 %tobool.not.i, label %if.then.i, label %fzck_new.exit
 
 if.then.i:                                        ; preds = %entry
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.8)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.12)
   unreachable
 
 fzck_new.exit:                                    ; preds = %entry
@@ -2081,7 +2152,7 @@ if.end:                                           ; preds = %if.then, %fzck_new.
 }
 
 ; Function Attrs: inlinehint nofree nounwind uwtable
-define internal void @fzck_set_nsteps(ptr noundef captures(none) %state, i64 noundef %n) #8 {
+define internal void @fzck_set_nsteps(ptr noundef captures(none) %state, i64 noundef %n) #12 {
 entry:
   %online = getelementptr inbounds nuw i8, ptr %state, i64 200
   %0 = load i32, ptr %online, align 8, !tbaa !74
@@ -2089,7 +2160,7 @@ entry:
   br i1 %tobool.not, label %if.then, label %if.end
 
 if.then:                                          ; preds = %entry
-  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.36)
+  tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.39)
   unreachable
 
 if.end:                                           ; preds = %entry
@@ -2107,19 +2178,19 @@ if.end:                                           ; preds = %entry
 }
 
 ; Function Attrs: nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)
-declare i64 @llvm.umax.i64(i64, i64) #15
+declare i64 @llvm.umax.i64(i64, i64) #17
 
 ; Function Attrs: nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)
-declare i64 @llvm.smax.i64(i64, i64) #15
+declare i64 @llvm.smax.i64(i64, i64) #17
 
 ; Function Attrs: nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)
-declare i64 @llvm.smin.i64(i64, i64) #15
+declare i64 @llvm.smin.i64(i64, i64) #17
 
 ; Function Attrs: nocallback nofree nounwind willreturn memory(argmem: write)
-declare void @llvm.memset.p0.i64(ptr writeonly captures(none), i8, i64, i1 immarg) #16
+declare void @llvm.memset.p0.i64(ptr writeonly captures(none), i8, i64, i1 immarg) #18
 
 ; Function Attrs: nocallback nofree nosync nounwind willreturn memory(argmem: read)
-declare ptr @llvm.load.relative.i64(ptr, i64) #17
+declare ptr @llvm.load.relative.i64(ptr, i64) #19
 
 attributes #0 = { nounwind uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
 attributes #1 = { mustprogress nocallback nofree nosync nounwind willreturn memory(argmem: readwrite) }
@@ -2129,22 +2200,24 @@ attributes #4 = { mustprogress nofree nounwind willreturn allockind("alloc,unini
 attributes #5 = { mustprogress nocallback nofree nounwind willreturn memory(argmem: readwrite) }
 attributes #6 = { nofree nounwind memory(read) "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
 attributes #7 = { mustprogress nounwind willreturn allockind("free") memory(argmem: readwrite, inaccessiblemem: readwrite) "alloc-family"="malloc" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
-attributes #8 = { inlinehint nofree nounwind uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
-attributes #9 = { inlinehint nounwind uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
+attributes #8 = { nofree nounwind uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
+attributes #9 = { mustprogress nocallback nofree nounwind willreturn "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
 attributes #10 = { nofree nounwind "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
-attributes #11 = { inlinehint nofree norecurse nosync nounwind memory(argmem: read) uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
-attributes #12 = { mustprogress nounwind willreturn allockind("realloc") allocsize(1) memory(argmem: readwrite, inaccessiblemem: readwrite) "alloc-family"="malloc" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
-attributes #13 = { cold nofree noreturn nounwind "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
-attributes #14 = { mustprogress nocallback nofree nounwind willreturn "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
-attributes #15 = { nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none) }
-attributes #16 = { nocallback nofree nounwind willreturn memory(argmem: write) }
-attributes #17 = { nocallback nofree nosync nounwind willreturn memory(argmem: read) }
-attributes #18 = { nounwind allocsize(0,1) }
-attributes #19 = { nounwind }
-attributes #20 = { nounwind allocsize(0) }
-attributes #21 = { cold nounwind }
-attributes #22 = { noreturn nounwind }
-attributes #23 = { nounwind allocsize(1) }
+attributes #11 = { mustprogress nofree noinline norecurse nosync nounwind willreturn memory(readwrite, argmem: none, inaccessiblemem: none, target_mem0: none, target_mem1: none) uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
+attributes #12 = { inlinehint nofree nounwind uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
+attributes #13 = { inlinehint nounwind uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
+attributes #14 = { inlinehint nofree norecurse nosync nounwind memory(argmem: read) uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
+attributes #15 = { mustprogress nounwind willreturn allockind("realloc") allocsize(1) memory(argmem: readwrite, inaccessiblemem: readwrite) "alloc-family"="malloc" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
+attributes #16 = { cold nofree noreturn nounwind "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
+attributes #17 = { nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none) }
+attributes #18 = { nocallback nofree nounwind willreturn memory(argmem: write) }
+attributes #19 = { nocallback nofree nosync nounwind willreturn memory(argmem: read) }
+attributes #20 = { nounwind allocsize(0,1) }
+attributes #21 = { nounwind }
+attributes #22 = { nounwind allocsize(0) }
+attributes #23 = { cold nounwind }
+attributes #24 = { noreturn nounwind }
+attributes #25 = { nounwind allocsize(1) }
 
 
 

@@ -24,10 +24,15 @@
 //! of the step's `__enzyme_fwddiff` (registered forward derivative). Elsewhere the
 //! call is just the plain loop.
 //!
+//! Loops written without the interface are checkpointed automatically under
+//! `FERROZYME_TAPE_BUDGET` (`auto.rs`): the candidates become such calls first.
+//!
 //! What a snapshot holds: the marked regions and every global the step may write
 //! (`writes.rs`); a step writing through a pointer argument no region covers, or through
 //! a pointer the analysis cannot trace, is a compile-time error.
 
+pub(crate) mod auto;
+mod ranges;
 mod text;
 mod writes;
 
