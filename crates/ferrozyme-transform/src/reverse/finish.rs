@@ -69,7 +69,10 @@ impl Gen<'_> {
             for u in &r.size_uses {
                 u.set_operand(1, i64t.const_int(size));
             }
-            self.reserve_for_loop(blk, stack, size);
+            // A sure bound: one reservation and unchecked pushes (`fixed_tape.rs`).
+            if !self.fixed_record(blk, stack, size) {
+                self.reserve_for_loop(blk, stack, size);
+            }
         }
     }
 

@@ -51,6 +51,7 @@ mod calls;
 mod check;
 mod counters;
 mod finish;
+mod fixed_tape;
 mod forward;
 mod forwarding;
 mod memory;
