@@ -22,12 +22,20 @@
 //! * the loop stays while `counter < bound` or `counter <= bound` (signed or unsigned,
 //!   either operand order, either edge) — at most `bound - start + 2` header executions,
 //!   and one when `bound < start`; or while `counter != bound` — at most `(bound - start)
-//!   mod 2^w + 2`, the count of a loop that wraps around;
+//!   mod 2^w + 1` when the phi is compared and `(bound - start - 1) mod 2^w + 2` when its
+//!   step is (what a loop that wraps around runs);
 //! * the record's block runs at most once per execution of its innermost loop's header
 //!   (no cycle through it that avoids the header: irreducible control flow is left to the
 //!   checked push), and an enclosing loop is climbed only when the inner loop's entry
-//!   block runs at most once per execution of the enclosing header and the inner bounds
-//!   are defined before the enclosing loop.
+//!   block runs at most once per execution of the enclosing header, the inner bounds
+//!   are defined before the enclosing loop and are `<` tests (a `!=` bound means nothing
+//!   for an inner loop its guard skips, so it stays the outermost factor; the loose
+//!   whole-nest reservation of `finish.rs` then still sizes the stack once for the
+//!   nest, as a capacity hint).
+//!
+//! Where the loop's entry is a guard that may branch past the loop, the reservation is
+//! selected by the guard's condition (nothing when the loop is skipped: the bound of a
+//! skipped loop means nothing).
 //!
 //! The reserved byte count saturates: a count or product above 2^40 bytes asks for
 //! 2^62 bytes, which no allocator grants, so the growth path aborts (as any failed tape
@@ -48,8 +56,10 @@ enum Stay {
     LessSigned,
     /// Stays while `counter < bound` or `<=`, unsigned.
     LessUnsigned,
-    /// Stays while `counter != bound`.
-    NotEqual,
+    /// Stays while `counter != bound`, the counter being the phi itself.
+    NotEqualPhi,
+    /// Stays while `counter + 1 != bound` (the step compared, as in rotated loops).
+    NotEqualNext,
 }
 
 /// A sure bound on a loop's header executions: see the module docs.
@@ -68,25 +78,26 @@ const SATURATED: u64 = 1 << 62;
 impl Gen<'_> {
     /// Reserves the whole room of cyclic block `blk`'s record stack before its loop nest
     /// and turns its push into `__fz_push_reserved`, when a sure bound exists; returns
-    /// whether it did (otherwise the caller falls back to `reserve_for_loop`).
-    pub(super) fn fixed_record(&mut self, blk: Block, stack: u64, size: u64) -> bool {
-        let Some((counts, pre)) = self.fixed_nest(blk) else {
-            return false;
-        };
+    /// how many loops of the nest the reservation covers (`None`: the push stays checked
+    /// and the caller falls back to `reserve_for_loop`).
+    pub(super) fn fixed_record(&mut self, blk: Block, stack: u64, size: u64) -> Option<usize> {
+        let (counts, pre, header) = self.fixed_nest(blk)?;
+        let guard = entry_guard(pre, header)?;
         let Some(term) = self
             .vals
             .fwd
             .get(&pre.as_value())
             .and_then(|f| f.as_block().terminator())
         else {
-            return false;
+            return None;
         };
+        let depth = counts.len();
         let mut operands = Vec::with_capacity(counts.len());
         for c in &counts {
             let n = self.fwd_operand(c.bound);
             match n.ty().int_width() {
                 Some(w) if (1..=64).contains(&w) => operands.push((n, w)),
-                _ => return false,
+                _ => return None,
             }
         }
         let i64t = self.fx.ctx.i64();
@@ -102,6 +113,18 @@ impl Gen<'_> {
             let prod = self.b.mul(cnt, bytes);
             bytes = self.b.select(big, i64t.const_int(SATURATED), prod);
         }
+        // An entry that is a guard (it may skip the loop) reserves only on the way in:
+        // the bound of a skipped loop means nothing (`n - 1` of a rotated loop skipped
+        // for `n = 0` reads as 2^w - 1).
+        if let Some((cond, enters_on_true)) = guard {
+            let c = self.fwd_operand(cond);
+            let zero = i64t.const_int(0);
+            bytes = if enters_on_true {
+                self.b.select(c, bytes, zero)
+            } else {
+                self.b.select(c, zero, bytes)
+            };
+        }
         let reserve = self.sup.rt(RtFn::Reserve);
         let s = self.b.byte_gep(self.tape.fwd, i64t.const_int(stack));
         self.b.call_fn(reserve, &[s, bytes]);
@@ -115,7 +138,7 @@ impl Gen<'_> {
         if let Some(r) = self.tape.records.get_mut(&blk) {
             r.slot = new;
         }
-        true
+        Some(depth)
     }
 
     /// The header executions of one loop entry, as an `i64` at the builder's position:
@@ -137,10 +160,16 @@ impl Gen<'_> {
             self.b.select(huge, d, d2)
         };
         match c.stay {
-            Stay::NotEqual => {
-                // The counter meets the bound after (bound - start - 1) mod 2^w steps of
-                // `next` (one fewer of the phi itself): at most that + 2 headers.
-                let d = self.b.sub(n, ty.const_i64(c.start.wrapping_add(1)));
+            Stay::NotEqualPhi | Stay::NotEqualNext => {
+                // The phi meets the bound after (bound - start) mod 2^w steps, the step
+                // after (bound - start - 1) mod 2^w (a loop entered with bound == start
+                // then wraps around): at most that + 1 headers, + 2 reserved.
+                let first = if c.stay == Stay::NotEqualNext {
+                    c.start.wrapping_add(1)
+                } else {
+                    c.start
+                };
+                let d = self.b.sub(n, ty.const_i64(first));
                 plus_two(widen(d, false))
             }
             Stay::LessSigned | Stay::LessUnsigned => {
@@ -160,9 +189,10 @@ impl Gen<'_> {
         }
     }
 
-    /// The sure counts to multiply for `blk`'s record and the block before whose
-    /// forward terminator the reservation goes (see the module docs).
-    fn fixed_nest(&self, blk: Block) -> Option<(Vec<SureCount>, Block)> {
+    /// The sure counts to multiply for `blk`'s record, the block before whose forward
+    /// terminator the reservation goes, and the header of the outermost loop counted
+    /// (see the module docs).
+    fn fixed_nest(&self, blk: Block) -> Option<(Vec<SureCount>, Block, Block)> {
         let loops = &self.fx.loops.loops;
         let mut k = self.fx.loops.innermost_index(blk)?;
         if !self.once_per_iteration(&loops[k], blk) {
@@ -182,14 +212,21 @@ impl Gen<'_> {
             let (Some(oc), Some(opre)) = (self.sure_count(outer), outer.entry) else {
                 break;
             };
-            if !counts.iter().all(|c| defined_outside(outer, c.bound)) {
+            // Inner factors must bound their loop whether or not it is entered (an inner
+            // loop skipped by its guard still multiplies): `<` tests do, `!=` tests only
+            // once entered, so they stay the outermost factor.
+            let any_entry = |c: &SureCount| matches!(c.stay, Stay::LessSigned | Stay::LessUnsigned);
+            if !counts
+                .iter()
+                .all(|c| defined_outside(outer, c.bound) && any_entry(c))
+            {
                 break;
             }
             counts.push(oc);
             pre = opre;
             k = p;
         }
-        Some((counts, pre))
+        Some((counts, pre, loops[k].header))
     }
 
     /// Does block `b` of loop `l` run at most once per execution of `l`'s header: is
@@ -286,10 +323,10 @@ impl Gen<'_> {
         let (a, z) = (c.operand(0), c.operand(1));
         let is_iv = |v: Value| v == phi || next.contains(&v);
         // Normalise to `counter PRED bound`, true meaning "stay".
-        let (bound, mut pred) = if is_iv(a) && defined_outside(l, z) {
-            (z, c.icmp_predicate())
+        let (counter, bound, mut pred) = if is_iv(a) && defined_outside(l, z) {
+            (a, z, c.icmp_predicate())
         } else if is_iv(z) && defined_outside(l, a) {
-            (a, swapped(c.icmp_predicate()))
+            (z, a, swapped(c.icmp_predicate()))
         } else {
             return None;
         };
@@ -303,10 +340,29 @@ impl Gen<'_> {
         let stay = match pred {
             LLVMIntSLT | LLVMIntSLE => Stay::LessSigned,
             LLVMIntULT | LLVMIntULE if start >= 0 => Stay::LessUnsigned,
-            LLVMIntNE => Stay::NotEqual,
+            LLVMIntNE if next.contains(&counter) => Stay::NotEqualNext,
+            LLVMIntNE => Stay::NotEqualPhi,
             _ => return None,
         };
         Some(SureCount { bound, start, stay })
+    }
+}
+
+/// How the loop entry `pre` goes to `header`: `Some(None)` always, `Some(Some((c,
+/// on_true)))` when the branch on `c` takes the `on_true` edge into the loop, `None` for
+/// other terminators (a switch: no fixed-size stack).
+fn entry_guard(pre: Block, header: Block) -> Option<Option<(Value, bool)>> {
+    let t = pre.terminator()?;
+    if t.opcode() != Some(Opcode::LLVMBr) {
+        return None;
+    }
+    let succs = t.successors();
+    match succs.as_slice() {
+        [only] if *only == header => Some(None),
+        [a, b] if *a == header && *b == header => Some(None),
+        [a, _] if *a == header => Some(Some((t.operand(0), true))),
+        [_, b] if *b == header => Some(Some((t.operand(0), false))),
+        _ => None,
     }
 }
 
