@@ -83,14 +83,11 @@ impl Gen<'_> {
     pub(super) fn fixed_record(&mut self, blk: Block, stack: u64, size: u64) -> Option<usize> {
         let (counts, pre, header) = self.fixed_nest(blk)?;
         let guard = entry_guard(pre, header)?;
-        let Some(term) = self
+        let term = self
             .vals
             .fwd
             .get(&pre.as_value())
-            .and_then(|f| f.as_block().terminator())
-        else {
-            return None;
-        };
+            .and_then(|f| f.as_block().terminator())?;
         let depth = counts.len();
         let mut operands = Vec::with_capacity(counts.len());
         for c in &counts {
