@@ -1,5 +1,4 @@
 // OPT: O0 O2
-// IGNORE: the shadow of memory a callee allocates into an object the caller of the gradient passed (enzyme_dup) is freed by the callee's reverse sweep while the user's shadow object still points to it: the user's own free of the shadow buffer is then a double free (found while fixing tests/c/514; needs escape analysis of allocations into caller-visible memory so such shadows outlive the gradient, as Enzyme leaves them to the user)
 // A function that allocates its output into a struct the user passes (a noinline helper
 // sets out->data = malloc(...)), fills it from x and returns a sum. The user differentiates
 // it with the struct and its shadow duplicated and afterwards frees both buffers, as with

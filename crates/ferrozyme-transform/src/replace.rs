@@ -115,6 +115,14 @@ pub fn replace_call(
         }
     }
     let r = b.call_fn(g, &args);
+    if crate::runtime::Piece::Shadows.is_linked(env.sup.module)
+        && !crate::checkpoint::continues_shadows(call)
+    {
+        // Shadows of allocations whose primal outlives the derivative are the caller's
+        // now (`runtime/ir/shadows.ll`).
+        let settle = env.sup.rt(crate::runtime::RtFn::ShadowSettle);
+        b.call_fn(settle, &[]);
+    }
     let adjs: Vec<Value> = (0..n_active as u32)
         .map(|k| b.extract_value(r, k))
         .collect();

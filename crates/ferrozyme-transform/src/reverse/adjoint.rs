@@ -15,6 +15,7 @@ use super::Gen;
 use crate::common::{ops, Problem};
 use crate::lanes::Lanes;
 use crate::lower::{scale, Env};
+use crate::runtime::RtFn;
 
 impl Gen<'_> {
     pub(super) fn emit_reverse(&mut self) {
@@ -199,32 +200,42 @@ impl Gen<'_> {
             for (k, x) in args.into_iter().enumerate() {
                 c.set_operand(k as u32, x);
             }
+            if !matches!(classify(f), CallKind::Free) {
+                continue;
+            }
+            let ptr = ferrozyme_analysis::calls::freed_pointer(f);
+            if !self.fx.act.is_shadowed(ptr) {
+                continue;
+            }
             // Memory the caller handed over (enzyme_dup) and the function frees: its
             // shadow goes too, now that the reverse sweep is done with it, as Enzyme does.
             // Only when the function allocates nothing and the pointer is one it was
-            // given, so the freed memory cannot be its own or a callee's (whose shadow the
-            // replay of the allocation frees: `rev_free_shadow`).
-            let ptr = f.call_args().first().copied();
-            if let Some(ptr) = ptr.filter(|p| {
-                frees_only_given
-                    && matches!(classify(f), CallKind::Free)
-                    && super::memory::freed_pointer_is_given(*p)
-                    && self.fx.act.is_shadowed(*p)
-            }) {
-                self.each_lane(|g| {
-                    if g.lanes[g.lane].shadow.contains_key(&ptr) || ptr.is_argument() {
-                        let mut s = g.fetch_shadow(ptr);
-                        if g.fx.rt.is_guarded(ptr) {
-                            // Run-time activity: not when the shadow is the primal.
-                            let p = g.fetch(ptr);
-                            let valid = g.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntNE, s, p);
-                            s = g.b.select(valid, s, s.ty().zero());
-                        }
-                        let free = g.sup.libc("free", g.fx.ctx.void(), &[g.fx.ctx.ptr()]);
-                        g.b.call_fn(free, &[s]);
-                    }
-                });
+            // given; otherwise (and when the given memory was allocated inside the
+            // gradient after all) the shadow goes when both the allocation's replay and
+            // this free have happened (`runtime/ir/shadows.ll`).
+            let given = frees_only_given && super::memory::freed_pointer_is_given(ptr);
+            let p = self.fetch(ptr);
+            if !given && super::escape::is_local_allocation(ptr) {
+                // Its shadow was freed directly by the allocation's replay.
+                continue;
             }
+            if !given {
+                let gone = self.sup.rt(RtFn::ShadowPrimalFreed);
+                self.b.call_fn(gone, &[p]);
+                continue;
+            }
+            let free_given = self.sup.rt(RtFn::ShadowFreeGiven);
+            self.each_lane(|g| {
+                if g.lanes[g.lane].shadow.contains_key(&ptr) || ptr.is_argument() {
+                    let mut s = g.fetch_shadow(ptr);
+                    if g.fx.rt.is_guarded(ptr) {
+                        // Run-time activity: not when the shadow is the primal.
+                        let valid = g.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntNE, s, p);
+                        s = g.b.select(valid, s, s.ty().zero());
+                    }
+                    g.b.call_fn(free_given, &[p, s]);
+                }
+            });
         }
         let rty = crate::signature::adjoint_return_type(&self.fx.req);
         if rty.is_void() {

@@ -97,7 +97,23 @@ impl Gen<'_> {
             CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
                 if self.fx.act.is_shadowed(i) =>
             {
-                self.fwd_shadow_allocation(i)
+                self.fwd_shadow_allocation(i, kind)
+            }
+            // The primal memory goes now; its shadow when the reverse sweep is done with
+            // it too (`runtime/ir/shadows.ll`).
+            CallKind::Free
+                if self
+                    .fx
+                    .act
+                    .is_shadowed(ferrozyme_analysis::calls::freed_pointer(i))
+                    && !super::escape::is_local_allocation(
+                        ferrozyme_analysis::calls::freed_pointer(i),
+                    ) =>
+            {
+                let p = self.fwd_operand(ferrozyme_analysis::calls::freed_pointer(i));
+                let gone = self.sup.rt(RtFn::ShadowPrimalFreed);
+                self.b.call_fn(gone, &[p]);
+                self.clone_into_fwd(i);
             }
             CallKind::PosixMemalign if self.fx.act.is_shadowed(i.call_args()[0]) => {
                 self.fwd_shadow_memalign(i)
@@ -206,8 +222,20 @@ impl Gen<'_> {
     }
 
     /// `malloc`/`calloc`/`realloc` of shadowed memory: a zeroed shadow per lane.
-    fn fwd_shadow_allocation(&mut self, i: Value) {
+    fn fwd_shadow_allocation(&mut self, i: Value, kind: CallKind) {
         let i64t = self.fx.ctx.i64();
+        if matches!(kind, CallKind::Realloc) {
+            // `realloc` frees the old primal (its shadow stays until the reverse sweep
+            // replays the old allocation); the new shadow is freed when `rev_realloc`
+            // has moved its adjoints back.
+            let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
+            let old = i.call_args()[a.ptr.expect("realloc takes a pointer")];
+            if self.fx.act.is_shadowed(old) {
+                let p = self.fwd_operand(old);
+                let gone = self.sup.rt(RtFn::ShadowPrimalFreed);
+                self.b.call_fn(gone, &[p]);
+            }
+        }
         let c = self.clone_into_fwd(i);
         let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
         let args = c.call_args();
@@ -220,8 +248,15 @@ impl Gen<'_> {
             Some(m) => self.b.int_cast(m, i64t),
             None => i64t.const_int(1),
         };
+        // A scratch buffer that never leaves the function: the replay frees its shadow
+        // directly (`escape.rs`); any other is recorded for `runtime/ir/shadows.ll`.
+        let record = (!matches!(kind, CallKind::Realloc) && !super::escape::stays_local(i))
+            .then(|| self.sup.rt(RtFn::ShadowNew));
         self.each_lane(|g| {
             let s = g.b.call_fn(calloc, &[n, m]);
+            if let Some(record) = record {
+                g.b.call_fn(record, &[c, s]);
+            }
             g.lanes[g.lane].shadow.insert(i, s);
         });
     }
@@ -235,8 +270,12 @@ impl Gen<'_> {
         let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
         let n = self.b.int_cast(alloc_size(c), i64t);
         let slot = i.call_args()[0];
+        let ptr = self.fx.ctx.ptr();
+        let primal = self.b.load(ptr, c.call_args()[0], "memalign.primal");
+        let record = self.sup.rt(RtFn::ShadowNew);
         self.each_lane(|g| {
             let s = g.b.call_fn(calloc, &[n, i64t.const_int(1)]);
+            g.b.call_fn(record, &[primal, s]);
             let ss = g.fwd_shadow(slot);
             g.b.store(s, ss);
             g.lanes[g.lane].shadow.insert(i, s);
@@ -328,9 +367,8 @@ impl Gen<'_> {
             CallKind::PosixMemalign => {
                 if self.lanes[self.lane].shadow.contains_key(&i) {
                     let s = self.fetch_shadow(i);
-                    let ptr = self.fx.ctx.ptr();
-                    let free = self.sup.libc("free", self.fx.ctx.void(), &[ptr]);
-                    self.b.call_fn(free, &[s]);
+                    let done = self.sup.rt(RtFn::ShadowReplayed);
+                    self.b.call_fn(done, &[s]);
                 }
             }
             CallKind::Realloc => self.rev_realloc(i, &args),
@@ -383,13 +421,19 @@ impl Gen<'_> {
         }
     }
 
-    /// Replaying an allocation: its shadow is freed (the reverse sweep is done with it).
+    /// Replaying an allocation: the reverse sweep is done with its shadow, which is freed
+    /// now if its primal was freed inside the gradient, later if a caller frees it, and
+    /// left to the user if the primal outlives the gradient (`runtime/ir/shadows.ll`).
     fn rev_free_shadow(&mut self, i: Value) {
         if self.fx.act.is_shadowed(i) && self.lanes[self.lane].shadow.contains_key(&i) {
             let s = self.fetch_shadow(i);
-            let ptr = self.fx.ctx.ptr();
-            let free = self.sup.libc("free", self.fx.ctx.void(), &[ptr]);
-            self.b.call_fn(free, &[s]);
+            let done = if super::escape::stays_local(i) {
+                let ptr = self.fx.ctx.ptr();
+                self.sup.libc("free", self.fx.ctx.void(), &[ptr])
+            } else {
+                self.sup.rt(RtFn::ShadowReplayed)
+            };
+            self.b.call_fn(done, &[s]);
         }
     }
 

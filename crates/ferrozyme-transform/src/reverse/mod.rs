@@ -50,6 +50,7 @@ mod bits;
 mod calls;
 mod check;
 mod counters;
+mod escape;
 mod finish;
 mod fixed_tape;
 mod forward;

@@ -25,6 +25,9 @@
 //! * `check.ll` — the run-time stop for pointers without a known shadow.
 //! * `typed.ll` — memcpy/memmove/realloc adjoints, one piece per float type.
 //! * `realloc_bytes.ll` — the realloc adjoint for memory of several float types.
+//! * `shadows.ll` — the shadows of heap allocations: freed once both the reverse sweep
+//!   has replayed the allocation and its primal was freed, in either order; left to the
+//!   caller when the primal outlives the gradient.
 //!
 //! Linking a piece after others (a later request needs the arena, say) first gives the
 //! runtime symbols already in the module back their external linkage, so the new piece's
@@ -69,6 +72,17 @@ pub enum RtFn {
     /// `void __fz_realloc_adj_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes)`: for
     /// memory holding several float types, or unknown contents (`ir/realloc_bytes.ll`).
     ReallocAdjBytes,
+    /// `void __fz_shadow_new(ptr primal, ptr shadow)`: a heap allocation's new shadow.
+    ShadowNew,
+    /// `void __fz_shadow_replayed(ptr shadow)`: the reverse sweep is done with it.
+    ShadowReplayed,
+    /// `void __fz_shadow_primal_freed(ptr primal)`: the primal is about to be freed.
+    ShadowPrimalFreed,
+    /// `void __fz_shadow_free_given(ptr primal, ptr shadow)`: as `ShadowPrimalFreed`,
+    /// freeing `shadow` at once when the table does not record it (given memory).
+    ShadowFreeGiven,
+    /// `void __fz_shadow_settle()`: after a top-level reverse-mode derivative.
+    ShadowSettle,
 }
 
 impl RtFn {
@@ -98,6 +112,11 @@ impl RtFn {
             RtFn::MemmoveAdj(F80) => "__fz_memmove_adj_f80",
             RtFn::ReallocAdj(F80) => "__fz_realloc_adj_f80",
             RtFn::ReallocAdjBytes => "__fz_realloc_adj_bytes",
+            RtFn::ShadowNew => "__fz_shadow_new",
+            RtFn::ShadowReplayed => "__fz_shadow_replayed",
+            RtFn::ShadowPrimalFreed => "__fz_shadow_primal_freed",
+            RtFn::ShadowFreeGiven => "__fz_shadow_free_given",
+            RtFn::ShadowSettle => "__fz_shadow_settle",
         }
     }
 }
@@ -110,6 +129,11 @@ pub const PLAIN_VARIANTS: &[(&str, &str)] = &[
     ("__fz_stack_free", "__fz_stack_free_plain"),
     ("__fz_tape_alloc", "malloc"),
     ("__fz_tape_free", "free"),
+    ("__fz_shadow_new", "__fz_shadow_new_plain"),
+    ("__fz_shadow_replayed", "__fz_shadow_replayed_plain"),
+    ("__fz_shadow_primal_freed", "__fz_shadow_primal_freed_plain"),
+    ("__fz_shadow_free_given", "__fz_shadow_free_given_plain"),
+    ("__fz_shadow_settle", "__fz_shadow_settle_plain"),
 ];
 
 /// Size of a stack header in bytes.

@@ -28,6 +28,8 @@ pub enum Piece {
     Typed(FpType),
     /// `realloc_bytes.ll`: the realloc adjoint for memory of several float types.
     ReallocBytes,
+    /// `shadows.ll`: who frees the shadows of allocations (replay and primal free).
+    Shadows,
 }
 
 /// Every piece, dependencies first.
@@ -43,6 +45,7 @@ pub const PIECES: &[Piece] = &[
     Piece::Typed(FpType::F16),
     Piece::Typed(FpType::F80),
     Piece::ReallocBytes,
+    Piece::Shadows,
 ];
 
 const THREAD_IR: &str = include_str!("ir/thread.ll");
@@ -53,6 +56,7 @@ const ARENA_IR: &str = include_str!("ir/arena.ll");
 const CHECK_IR: &str = include_str!("ir/check.ll");
 const TYPED_IR: &str = include_str!("ir/typed.ll");
 const REALLOC_BYTES_IR: &str = include_str!("ir/realloc_bytes.ll");
+const SHADOWS_IR: &str = include_str!("ir/shadows.ll");
 
 impl Piece {
     /// The module name the piece is linked under.
@@ -69,6 +73,7 @@ impl Piece {
             Piece::Typed(FpType::F16) => "ferrozyme-runtime-f16",
             Piece::Typed(FpType::F80) => "ferrozyme-runtime-f80",
             Piece::ReallocBytes => "ferrozyme-runtime-realloc-bytes",
+            Piece::Shadows => "ferrozyme-runtime-shadows",
         }
     }
 
@@ -78,9 +83,12 @@ impl Piece {
             Piece::Pool => &[Piece::Thread],
             Piece::Arena => &[Piece::Thread, Piece::Stats],
             Piece::Stack => &[Piece::Pool, Piece::Stats],
-            Piece::Thread | Piece::Stats | Piece::Check | Piece::Typed(_) | Piece::ReallocBytes => {
-                &[]
-            }
+            Piece::Thread
+            | Piece::Stats
+            | Piece::Check
+            | Piece::Typed(_)
+            | Piece::ReallocBytes
+            | Piece::Shadows => &[],
         }
     }
 
@@ -136,6 +144,26 @@ impl Piece {
                 "__fz_realloc_adj_f80",
             ],
             Piece::ReallocBytes => &["__fz_realloc_adj_bytes"],
+            Piece::Shadows => &[
+                "__fz_shadows_once",
+                "__fz_shadows_key",
+                "__fz_shadows_init",
+                "__fz_shadows_release",
+                "__fz_shadows_peek",
+                "__fz_shadow_new",
+                "__fz_shadows_find",
+                "__fz_shadows_mark",
+                "__fz_shadow_replayed",
+                "__fz_shadows_primal_gone",
+                "__fz_shadow_primal_freed",
+                "__fz_shadow_free_given",
+                "__fz_shadow_settle",
+                "__fz_shadow_new_plain",
+                "__fz_shadow_replayed_plain",
+                "__fz_shadow_primal_freed_plain",
+                "__fz_shadow_free_given_plain",
+                "__fz_shadow_settle_plain",
+            ],
         }
     }
 
@@ -149,6 +177,7 @@ impl Piece {
             Piece::Arena => ARENA_IR.to_string(),
             Piece::Check => CHECK_IR.to_string(),
             Piece::ReallocBytes => REALLOC_BYTES_IR.to_string(),
+            Piece::Shadows => SHADOWS_IR.to_string(),
             Piece::Typed(fp) => {
                 let (t, ty, size) = match fp {
                     FpType::F64 => ("f64", "double", "8"),
@@ -195,6 +224,11 @@ impl RtFn {
             RtFn::TapeAlloc | RtFn::TapeFree => Piece::Arena,
             RtFn::MemcpyAdj(fp) | RtFn::MemmoveAdj(fp) | RtFn::ReallocAdj(fp) => Piece::Typed(fp),
             RtFn::ReallocAdjBytes => Piece::ReallocBytes,
+            RtFn::ShadowNew
+            | RtFn::ShadowReplayed
+            | RtFn::ShadowPrimalFreed
+            | RtFn::ShadowFreeGiven
+            | RtFn::ShadowSettle => Piece::Shadows,
         }
     }
 }
@@ -327,6 +361,9 @@ mod tests {
             .any(|n| n.contains("arena") || n.starts_with("__fz_tape")));
         // The check alone brings nothing else.
         assert_eq!(link_in_turn(&[RtFn::CheckShadow]), ["__fz_check_shadow"]);
+        // The shadow table has its own thread key: it brings no tape runtime.
+        let t = link_in_turn(&[RtFn::ShadowNew, RtFn::ShadowReplayed]);
+        assert!(t.iter().all(|n| n.starts_with("__fz_shadow")), "{t:?}");
         // Pieces linked after others reuse the thread state already there.
         let all = link_in_turn(&[
             RtFn::CheckShadow,
@@ -339,6 +376,7 @@ mod tests {
             RtFn::MemmoveAdj(FpType::F16),
             RtFn::ReallocAdj(FpType::F80),
             RtFn::ReallocAdjBytes,
+            RtFn::ShadowSettle,
         ]);
         let every: Vec<&str> = PIECES
             .iter()

@@ -1,0 +1,90 @@
+//! Allocations that stay inside the function: whose shadow the replay may free at once.
+//!
+//! The shadow of a heap allocation must live as long as the reverse sweep needs it and
+//! as long as its primal: freed with the primal when the primal is freed inside the
+//! gradient, left to the caller when the primal outlives it. In general that is decided
+//! at run time (`runtime/ir/shadows.ll`). But most allocations are scratch buffers that
+//! never leave the function that made them — every use of the pointer (through GEPs,
+//! casts, phis and selects) is the address of a load or store, a comparison, a
+//! `free`, a memory intrinsic, or an argument the callee declares `captures(none)`. No
+//! one else can free such a primal or see its shadow, so the replay of the allocation
+//! frees the shadow directly and nothing is recorded. A pointer stored as a value,
+//! returned, converted to an integer or handed to a call that may keep it escapes.
+
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_llvm::{Opcode, Value};
+
+use crate::common::base_object;
+
+/// Derived pointers followed before giving up (then the allocation counts as escaping).
+const LIMIT: usize = 256;
+
+/// Does allocation `a` (a `malloc`-like call) stay inside its function?
+pub(crate) fn stays_local(a: Value) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![a];
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        if seen.len() > LIMIT {
+            return false;
+        }
+        for u in v.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMLoad | Opcode::LLVMICmp) => {}
+                Some(Opcode::LLVMStore) if u.operand(0) != v => {}
+                Some(
+                    Opcode::LLVMGetElementPtr
+                    | Opcode::LLVMBitCast
+                    | Opcode::LLVMAddrSpaceCast
+                    | Opcode::LLVMPHI
+                    | Opcode::LLVMSelect,
+                ) => work.push(u),
+                Some(Opcode::LLVMCall) if call_keeps_nothing(u, v) => {}
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
+/// Is the call's use of `v` one that cannot keep the pointer: freeing it, a memory
+/// intrinsic, a lifetime marker, or only parameters declared `captures(none)`?
+fn call_keeps_nothing(call: Value, v: Value) -> bool {
+    if call.called_value() == v {
+        return false;
+    }
+    if matches!(classify(call), CallKind::Free) {
+        return ferrozyme_analysis::calls::freed_pointer(call) == v
+            && call.call_args().iter().filter(|a| **a == v).count() == 1;
+    }
+    let Some(f) = call.called_function() else {
+        return false;
+    };
+    if [
+        "llvm.memcpy",
+        "llvm.memmove",
+        "llvm.memset",
+        "llvm.lifetime.start",
+        "llvm.lifetime.end",
+    ]
+    .iter()
+    .any(|n| f.is_intrinsic(n))
+    {
+        return true;
+    }
+    call.call_args()
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| **a == v)
+        .all(|(k, _)| f.param_int_attr(k as u32, "captures") == Some(0))
+}
+
+/// Is `p` (a freed pointer) an allocation of this function that stays inside it?
+pub(crate) fn is_local_allocation(p: Value) -> bool {
+    let b = base_object(p);
+    b.opcode() == Some(Opcode::LLVMCall)
+        && matches!(classify(b), CallKind::Malloc | CallKind::Calloc)
+        && stays_local(b)
+}

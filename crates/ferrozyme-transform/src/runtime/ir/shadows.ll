@@ -1,0 +1,358 @@
+; Who frees the shadow of memory the differentiated code allocates.
+;
+; The forward sweep gives every heap allocation a zeroed shadow; the reverse sweep needs
+; it until it replays the allocation. After that the shadow belongs with its primal: if
+; the primal memory is freed inside the gradient (by the function, a callee, or a caller,
+; in the forward sweep or deferred to the end of a reverse sweep), the shadow is freed
+; too; if the primal outlives the gradient (stored into an object the user passed,
+; returned), so does the shadow, and the user frees it as they free the primal — Enzyme's
+; contract. Which of the two happens, and in which order, is only known at run time (one
+; callee allocating into a local object of one caller and into the user's object for
+; another), so each shadow is recorded here: freed when both its replay and its primal's
+; free have happened, in either order.
+;
+; The table is per thread, reached through its own POSIX thread-specific key (see
+; thread.ll for why not `thread_local`): { ptr entries, i64 len, i64 cap }, each entry
+; { ptr primal, ptr shadow, i64 flags } (24 bytes) with flags 1 = replayed, 2 = primal
+; freed, 4 = done. Lookups go from the newest entry down: allocations are replayed in
+; the reverse order of their creation, so the entry sought is almost always the last, and
+; finished entries at the end are dropped. `__fz_shadow_settle`, called after each
+; top-level reverse-mode derivative, drops the entries whose primal outlived it (the user's
+; now). An entry never found (recorded by another thread or another module) leaks its
+; shadow rather than risking a double free.
+
+declare i32 @pthread_once(ptr, ptr)
+declare i32 @pthread_key_create(ptr, ptr)
+declare ptr @pthread_getspecific(i32)
+declare i32 @pthread_setspecific(i32, ptr)
+declare ptr @calloc(i64, i64)
+declare ptr @realloc(ptr, i64)
+declare void @free(ptr)
+declare void @abort()
+
+@__fz_shadows_once = internal global i32 0
+@__fz_shadows_key = internal global i32 0
+
+define void @__fz_shadows_init() {
+entry:
+  %r = call i32 @pthread_key_create(ptr @__fz_shadows_key, ptr @__fz_shadows_release)
+  %bad = icmp ne i32 %r, 0
+  br i1 %bad, label %fail, label %ok
+fail:
+  call void @abort()
+  unreachable
+ok:
+  ret void
+}
+
+; The thread's table at its exit: the entries' array, then the table. Shadows still
+; recorded are the user's (or leaked with their primal).
+define void @__fz_shadows_release(ptr %t) {
+entry:
+  %d = load ptr, ptr %t
+  call void @free(ptr %d)
+  call void @free(ptr %t)
+  ret void
+}
+
+; This thread's table, or null when it has none.
+define ptr @__fz_shadows_peek() {
+entry:
+  %o = call i32 @pthread_once(ptr @__fz_shadows_once, ptr @__fz_shadows_init)
+  %k = load i32, ptr @__fz_shadows_key
+  %p = call ptr @pthread_getspecific(i32 %k)
+  ret ptr %p
+}
+
+; Records a new shadow `%s` of the primal allocation `%p`.
+define void @__fz_shadow_new(ptr %p, ptr %s) {
+entry:
+  %none = icmp eq ptr %s, null
+  br i1 %none, label %done, label %get
+get:
+  %t0 = call ptr @__fz_shadows_peek()
+  %fresh = icmp eq ptr %t0, null
+  br i1 %fresh, label %make, label %have, !prof !0
+make:
+  %tn = call ptr @calloc(i64 1, i64 24)
+  %oom0 = icmp eq ptr %tn, null
+  br i1 %oom0, label %oom, label %setk
+setk:
+  %k = load i32, ptr @__fz_shadows_key
+  %sr = call i32 @pthread_setspecific(i32 %k, ptr %tn)
+  br label %have
+have:
+  %t = phi ptr [ %t0, %get ], [ %tn, %setk ]
+  %lp = getelementptr inbounds i8, ptr %t, i64 8
+  %cp = getelementptr inbounds i8, ptr %t, i64 16
+  %len = load i64, ptr %lp
+  %cap = load i64, ptr %cp
+  %full = icmp eq i64 %len, %cap
+  br i1 %full, label %grow, label %put, !prof !0
+grow:
+  %empty = icmp eq i64 %cap, 0
+  %dbl = shl i64 %cap, 1
+  %nc = select i1 %empty, i64 16, i64 %dbl
+  %bytes = mul i64 %nc, 24
+  %old = load ptr, ptr %t
+  %nd = call ptr @realloc(ptr %old, i64 %bytes)
+  %oom1 = icmp eq ptr %nd, null
+  br i1 %oom1, label %oom, label %grown
+grown:
+  store ptr %nd, ptr %t
+  store i64 %nc, ptr %cp
+  br label %put
+put:
+  %d = load ptr, ptr %t
+  %off = mul i64 %len, 24
+  %e = getelementptr inbounds i8, ptr %d, i64 %off
+  store ptr %p, ptr %e
+  %es = getelementptr inbounds i8, ptr %e, i64 8
+  store ptr %s, ptr %es
+  %ef = getelementptr inbounds i8, ptr %e, i64 16
+  store i64 0, ptr %ef
+  %len1 = add i64 %len, 1
+  store i64 %len1, ptr %lp
+  br label %done
+oom:
+  call void @abort()
+  unreachable
+done:
+  ret void
+}
+
+; The newest entry below index %from (exclusive) whose pointer at byte offset %field
+; (0: primal, 8: shadow) is %key and whose flags have none of %skip's bits (4 is always
+; skipped), or -1.
+define i64 @__fz_shadows_find(ptr %t, i64 %from, i64 %field, ptr %key, i64 %skip) {
+entry:
+  %d = load ptr, ptr %t
+  %sk = or i64 %skip, 4
+  br label %loop
+loop:
+  %i = phi i64 [ %from, %entry ], [ %j, %next ]
+  %more = icmp sgt i64 %i, 0
+  br i1 %more, label %body, label %none
+body:
+  %j = sub i64 %i, 1
+  %off = mul i64 %j, 24
+  %e = getelementptr inbounds i8, ptr %d, i64 %off
+  %fp = getelementptr inbounds i8, ptr %e, i64 16
+  %f = load i64, ptr %fp
+  %m = and i64 %f, %sk
+  %skipped = icmp ne i64 %m, 0
+  br i1 %skipped, label %next, label %cmp
+cmp:
+  %kp = getelementptr inbounds i8, ptr %e, i64 %field
+  %k = load ptr, ptr %kp
+  %hit = icmp eq ptr %k, %key
+  br i1 %hit, label %found, label %next
+next:
+  br label %loop
+found:
+  ret i64 %j
+none:
+  ret i64 -1
+}
+
+; Sets flag %bit on entry %i; once it is both replayed and freed, its shadow is freed and
+; finished entries at the end of the table are dropped.
+define void @__fz_shadows_mark(ptr %t, i64 %i, i64 %bit) {
+entry:
+  %d = load ptr, ptr %t
+  %off = mul i64 %i, 24
+  %e = getelementptr inbounds i8, ptr %d, i64 %off
+  %fp = getelementptr inbounds i8, ptr %e, i64 16
+  %f = load i64, ptr %fp
+  %f2 = or i64 %f, %bit
+  %both = and i64 %f2, 3
+  %ready = icmp eq i64 %both, 3
+  br i1 %ready, label %release, label %keep
+keep:
+  store i64 %f2, ptr %fp
+  ret void
+release:
+  %sp = getelementptr inbounds i8, ptr %e, i64 8
+  %s = load ptr, ptr %sp
+  call void @free(ptr %s)
+  store i64 4, ptr %fp
+  %lp = getelementptr inbounds i8, ptr %t, i64 8
+  %len = load i64, ptr %lp
+  br label %trim
+trim:
+  %n = phi i64 [ %len, %release ], [ %n1, %dead ]
+  %any = icmp sgt i64 %n, 0
+  br i1 %any, label %last, label %out
+last:
+  %n1 = sub i64 %n, 1
+  %loff = mul i64 %n1, 24
+  %lf = add i64 %loff, 16
+  %lfp = getelementptr inbounds i8, ptr %d, i64 %lf
+  %lflags = load i64, ptr %lfp
+  %isdead = icmp eq i64 %lflags, 4
+  br i1 %isdead, label %dead, label %out
+dead:
+  br label %trim
+out:
+  store i64 %n, ptr %lp
+  ret void
+}
+
+; The reverse sweep has replayed the allocation whose shadow is %s.
+define void @__fz_shadow_replayed(ptr %s) {
+entry:
+  %t = call ptr @__fz_shadows_peek()
+  %none = icmp eq ptr %t, null
+  br i1 %none, label %done, label %look
+look:
+  %lp = getelementptr inbounds i8, ptr %t, i64 8
+  %len = load i64, ptr %lp
+  %i = call i64 @__fz_shadows_find(ptr %t, i64 %len, i64 8, ptr %s, i64 1)
+  %miss = icmp slt i64 %i, 0
+  br i1 %miss, label %done, label %mark
+mark:
+  call void @__fz_shadows_mark(ptr %t, i64 %i, i64 1)
+  br label %done
+done:
+  ret void
+}
+
+; Marks as freed the newest recorded allocations of primal %p (one entry per shadow lane,
+; recorded one after the other). Returns whether there was one.
+define i1 @__fz_shadows_primal_gone(ptr %p) {
+entry:
+  %t = call ptr @__fz_shadows_peek()
+  %none = icmp eq ptr %t, null
+  br i1 %none, label %miss, label %look
+look:
+  %lp = getelementptr inbounds i8, ptr %t, i64 8
+  %len = load i64, ptr %lp
+  %i = call i64 @__fz_shadows_find(ptr %t, i64 %len, i64 0, ptr %p, i64 2)
+  %nf = icmp slt i64 %i, 0
+  br i1 %nf, label %miss, label %lanes
+lanes:
+  ; Entry %k and the entries right below it with the same primal (the other lanes).
+  %k = phi i64 [ %i, %look ], [ %k1, %same ]
+  call void @__fz_shadows_mark(ptr %t, i64 %k, i64 2)
+  %below = icmp sgt i64 %k, 0
+  br i1 %below, label %peek, label %hit
+peek:
+  %k1 = sub i64 %k, 1
+  ; Marking may have dropped entries from the end; %k1 is below them.
+  %d = load ptr, ptr %t
+  %off = mul i64 %k1, 24
+  %e = getelementptr inbounds i8, ptr %d, i64 %off
+  %q = load ptr, ptr %e
+  %fp = getelementptr inbounds i8, ptr %e, i64 16
+  %f = load i64, ptr %fp
+  %fm = and i64 %f, 6
+  %live = icmp eq i64 %fm, 0
+  %eq = icmp eq ptr %q, %p
+  %again = and i1 %eq, %live
+  br i1 %again, label %same, label %hit
+same:
+  br label %lanes
+hit:
+  ret i1 true
+miss:
+  ret i1 false
+}
+
+; The primal %p is about to be freed.
+define void @__fz_shadow_primal_freed(ptr %p) {
+entry:
+  %h = call i1 @__fz_shadows_primal_gone(ptr %p)
+  ret void
+}
+
+; The primal %p, memory the function was given, is about to be freed, and %s is its
+; shadow: a shadow this table records goes when its replay has happened too; one it does
+; not (the caller's) is freed now, as Enzyme frees the shadow of freed duplicated memory.
+define void @__fz_shadow_free_given(ptr %p, ptr %s) {
+entry:
+  %h = call i1 @__fz_shadows_primal_gone(ptr %p)
+  br i1 %h, label %done, label %own
+own:
+  call void @free(ptr %s)
+  br label %done
+done:
+  ret void
+}
+
+; After a top-level reverse-mode derivative: entries replayed whose primal was not freed
+; inside it are dropped (primal and shadow are the caller's); finished ones too.
+define void @__fz_shadow_settle() {
+entry:
+  %t = call ptr @__fz_shadows_peek()
+  %none = icmp eq ptr %t, null
+  br i1 %none, label %done, label %scan
+scan:
+  %d = load ptr, ptr %t
+  %lp = getelementptr inbounds i8, ptr %t, i64 8
+  %len = load i64, ptr %lp
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %scan ], [ %i1, %step ]
+  %w = phi i64 [ 0, %scan ], [ %w1, %step ]
+  %more = icmp slt i64 %i, %len
+  br i1 %more, label %body, label %end
+body:
+  %off = mul i64 %i, 24
+  %e = getelementptr inbounds i8, ptr %d, i64 %off
+  %fp = getelementptr inbounds i8, ptr %e, i64 16
+  %f = load i64, ptr %fp
+  %f1 = icmp eq i64 %f, 1
+  %f4 = icmp eq i64 %f, 4
+  %drop = or i1 %f1, %f4
+  br i1 %drop, label %skipit, label %keep
+keep:
+  %woff = mul i64 %w, 24
+  %we = getelementptr inbounds i8, ptr %d, i64 %woff
+  call void @llvm.memmove.p0.p0.i64(ptr %we, ptr %e, i64 24, i1 false)
+  %wk = add i64 %w, 1
+  br label %step
+skipit:
+  br label %step
+step:
+  %w1 = phi i64 [ %wk, %keep ], [ %w, %skipit ]
+  %i1 = add i64 %i, 1
+  br label %loop
+end:
+  store i64 %w, ptr %lp
+  br label %done
+done:
+  ret void
+}
+
+declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
+
+; What a derivative that is itself being differentiated calls instead (higher-order
+; derivatives: `clone::preprocess`): no table, and a replayed shadow is freed at once.
+define void @__fz_shadow_new_plain(ptr %p, ptr %s) {
+entry:
+  ret void
+}
+
+define void @__fz_shadow_replayed_plain(ptr %s) {
+entry:
+  call void @free(ptr %s)
+  ret void
+}
+
+define void @__fz_shadow_primal_freed_plain(ptr %p) {
+entry:
+  ret void
+}
+
+define void @__fz_shadow_free_given_plain(ptr %p, ptr %s) {
+entry:
+  call void @free(ptr %s)
+  ret void
+}
+
+define void @__fz_shadow_settle_plain() {
+entry:
+  ret void
+}
+
+!0 = !{!"branch_weights", i32 1, i32 2000}
