@@ -40,6 +40,9 @@ QUICK = {
     "rk4": ("100000", 5),
     "fft": ("32768", 5),
     "brusselator": ("32", 1000),
+    "brusselator-interleaved": ("32", 1000),
+    "brusselator-periodic": ("32", 1000),
+    "brusselator-periodic-br": ("32", 1000),
     "euler-odeint": ("1500000", 2),
     "rk4-odeint": ("100000", 5),
 }

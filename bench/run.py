@@ -68,7 +68,8 @@ FLAGS = (os.environ.get("FERROZYME_BENCH_FLAGS", "").split()
 
 # gradient/primal of Enzyme in the paper (for the summary table only)
 ENZYME_PAPER = {"gmm": 3.9, "ba": 4.5, "lstm": 2.4, "euler": 3.6, "rk4": 1.4, "fft": 4.2,
-                "brusselator": 2.5, "euler-odeint": 3.6, "rk4-odeint": 1.4}
+                "brusselator": 2.5, "brusselator-interleaved": 2.5,
+                "brusselator-periodic": 2.5, "brusselator-periodic-br": 2.5, "euler-odeint": 3.6, "rk4-odeint": 1.4}
 
 # boost odeint (header-only, Debian's libboost-dev) for the .cpp ODE benchmarks
 ODEINT_HEADER = "/usr/include/boost/numeric/odeint.hpp"
@@ -136,7 +137,12 @@ BENCHES = [
     ("rk4", "rk4.c", rk4_inputs, False, True),
     ("fft", "fft.c",
      lambda q: ["32768"] if q else [str(32768 << i) for i in range(6)], False, True),
-    ("brusselator", "brusselator.c", lambda q: ["32"], False, True),
+    ("brusselator", "brusselator.c", lambda q: ["32"], True, True),
+    # the Brusselator's other formulations (bench/src/bruss_variant.h): they repeat
+    # the brusselator row's problem in other layouts/boundaries, so stay out of the means
+    ("brusselator-interleaved", "brusselator_interleaved.c", lambda q: ["32"], False, False),
+    ("brusselator-periodic", "brusselator_periodic.c", lambda q: ["32"], False, False),
+    ("brusselator-periodic-br", "brusselator_periodic_br.c", lambda q: ["32"], False, False),
     ("euler-odeint", "euler_odeint.cpp", euler_inputs, False, False),
     ("rk4-odeint", "rk4_odeint.cpp", rk4_inputs, False, False),
 ]

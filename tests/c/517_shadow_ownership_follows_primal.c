@@ -9,7 +9,12 @@
 //  (c) the function replaces the buffer of an object the user passed (enzyme_dup): the
 //      old buffer (the user's, with the user's shadow) is freed with its shadow, the new
 //      one (and its shadow) is the user's afterwards, who frees both;
-//  (d) the same gradient called twice in a row with the result kept by the user.
+//  (d) the same gradient called twice in a row with the result kept by the user;
+//  (e) the function grows the user's buffer with `realloc`: the adjoints of the kept
+//      elements flow back to the user's old shadow, and the new buffer and its shadow
+//      are the user's afterwards;
+//  (f) a scratch buffer from one of two allocators chosen at run time, freed in the loop
+//      that made it (the replay frees its shadow; the free must not adopt it).
 // Double frees abort the program (glibc), and the shadows the user frees in (c)/(d) are
 // read after the gradient: a shadow freed early would be a use after free.
 #include <math.h>
@@ -74,6 +79,33 @@ double fc(Vec *out, const double *x, int n) {
   return s;
 }
 
+// (e): s = sum(old data) + sum_i x_i * old_i
+double fe(Vec *v, const double *x, int n) {
+  v->data = (double *)realloc(v->data, 2 * n * sizeof(double));
+  for (int i = 0; i < n; i++)
+    v->data[n + i] = x[i] * v->data[i];
+  double s = 0;
+  for (int i = 0; i < 2 * n; i++)
+    s += v->data[i];
+  v->n = 2 * n;
+  return s;
+}
+
+// (f): sum_k sum_i (x_i (k+1))^2 for k = 0, 1
+double ff(const double *x, int n) {
+  double s = 0;
+  for (int k = 0; k < 2; k++) {
+    double *b = (k == 0) ? (double *)malloc(n * sizeof(double))
+                         : (double *)calloc(n, sizeof(double));
+    for (int i = 0; i < n; i++)
+      b[i] = x[i] * (k + 1);
+    for (int i = 0; i < n; i++)
+      s += b[i] * b[i];
+    free(b);
+  }
+  return s;
+}
+
 static const double *fd_x;
 static int fd_i, fd_n;
 static double fa_at(double xi) {
@@ -109,6 +141,31 @@ int main(void) {
     }
     free(out.data);
     free(dout.data);
+  }
+  {  // (e)
+    Vec v = {(double *)malloc(N * sizeof(double)), N};
+    Vec dv = {(double *)calloc(N, sizeof(double)), N};
+    double *old_shadow = dv.data;
+    double c[N] = {2.0, -1.0, 0.25, 3.0}, dxe[N] = {0};
+    for (int i = 0; i < N; i++)
+      v.data[i] = c[i];
+    __enzyme_autodiff((void *)fe, enzyme_dup, &v, &dv, enzyme_dup, x, dxe, enzyme_const, N);
+    for (int i = 0; i < N; i++) {
+      fz_check("(e) d/dx analytic", dxe[i], c[i], 1e-12);
+      fz_check("(e) adjoint of the old elements in the user's old shadow", old_shadow[i],
+               1 + x[i], 1e-12);
+      fz_check("(e) primal grown", v.data[N + i], x[i] * c[i], 1e-15);
+    }
+    free(v.data);
+    if (dv.data != old_shadow)
+      free(dv.data);
+    free(old_shadow);
+  }
+  {  // (f)
+    double dxf[N] = {0};
+    __enzyme_autodiff((void *)ff, enzyme_dup, x, dxf, enzyme_const, N);
+    for (int i = 0; i < N; i++)
+      fz_check("(f) analytic", dxf[i], 10 * x[i], 1e-12);
   }
   return fz_finish();
 }

@@ -100,7 +100,8 @@ impl Gen<'_> {
                 self.fwd_shadow_allocation(i, kind)
             }
             // The primal memory goes now; its shadow when the reverse sweep is done with
-            // it too (`runtime/ir/shadows.ll`).
+            // it too, or (memory the gradient was given) when the derivative settles
+            // (`runtime/ir/shadows.ll`).
             CallKind::Free
                 if self
                     .fx
@@ -110,9 +111,13 @@ impl Gen<'_> {
                         ferrozyme_analysis::calls::freed_pointer(i),
                     ) =>
             {
-                let p = self.fwd_operand(ferrozyme_analysis::calls::freed_pointer(i));
-                let gone = self.sup.rt(RtFn::ShadowPrimalFreed);
-                self.b.call_fn(gone, &[p]);
+                let q = ferrozyme_analysis::calls::freed_pointer(i);
+                let p = self.fwd_operand(q);
+                let later = self.sup.rt(RtFn::ShadowFreeLater);
+                self.each_lane(|g| {
+                    let s = g.fwd_shadow(q);
+                    g.b.call_fn(later, &[p, s]);
+                });
                 self.clone_into_fwd(i);
             }
             CallKind::PosixMemalign if self.fx.act.is_shadowed(i.call_args()[0]) => {
@@ -226,8 +231,8 @@ impl Gen<'_> {
         let i64t = self.fx.ctx.i64();
         if matches!(kind, CallKind::Realloc) {
             // `realloc` frees the old primal (its shadow stays until the reverse sweep
-            // replays the old allocation); the new shadow is freed when `rev_realloc`
-            // has moved its adjoints back.
+            // replays the old allocation); the new shadow is released when `rev_realloc`
+            // has moved its adjoints back, as a `malloc`'s at its replay.
             let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
             let old = i.call_args()[a.ptr.expect("realloc takes a pointer")];
             if self.fx.act.is_shadowed(old) {
@@ -250,8 +255,7 @@ impl Gen<'_> {
         };
         // A scratch buffer that never leaves the function: the replay frees its shadow
         // directly (`escape.rs`); any other is recorded for `runtime/ir/shadows.ll`.
-        let record = (!matches!(kind, CallKind::Realloc) && !super::escape::stays_local(i))
-            .then(|| self.sup.rt(RtFn::ShadowNew));
+        let record = (!super::escape::stays_local(i)).then(|| self.sup.rt(RtFn::ShadowNew));
         self.each_lane(|g| {
             let s = g.b.call_fn(calloc, &[n, m]);
             if let Some(record) = record {
@@ -438,7 +442,8 @@ impl Gen<'_> {
     }
 
     /// `new = realloc(old, n)`: the adjoints of the bytes kept flow back to the old
-    /// shadow, then the new shadow is freed (`__fz_realloc_adj_*`).
+    /// shadow (`__fz_realloc_adj_*`), then the new shadow is released as at a `malloc`'s
+    /// replay (`rev_free_shadow`).
     fn rev_realloc(&mut self, i: Value, args: &[Value]) {
         if !(self.fx.act.is_shadowed(i) && self.lanes[self.lane].shadow.contains_key(&i)) {
             return;
@@ -458,6 +463,7 @@ impl Gen<'_> {
             None => RtFn::ReallocAdjBytes,
         });
         self.b.call_fn(f, &[sold, snew, n]);
+        self.rev_free_shadow(i);
     }
 
     /// A call of a pure function: its combined derivative, which recomputes the primal,

@@ -6,8 +6,8 @@
 //! at run time (`runtime/ir/shadows.ll`). But most allocations are scratch buffers that
 //! never leave the function that made them — every use of the pointer (through GEPs,
 //! casts, phis and selects) is the address of a load or store, a comparison, a
-//! `free`, a memory intrinsic, or an argument the callee declares `captures(none)`. No
-//! one else can free such a primal or see its shadow, so the replay of the allocation
+//! `free`, a memory intrinsic, or an argument of a `nofree` callee that declares it
+//! `captures(none)`. No one else can free such a primal or see its shadow, so the replay of the allocation
 //! frees the shadow directly and nothing is recorded. A pointer stored as a value,
 //! returned, converted to an integer or handed to a call that may keep it escapes.
 
@@ -74,17 +74,42 @@ fn call_keeps_nothing(call: Value, v: Value) -> bool {
     {
         return true;
     }
-    call.call_args()
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| **a == v)
-        .all(|(k, _)| f.param_int_attr(k as u32, "captures") == Some(0))
+    // `captures(none)` alone does not keep a callee from freeing the memory (whose
+    // forward sweep would then adopt the shadow this replay frees): it must also be
+    // `nofree`.
+    (f.has_fn_attr("nofree") || call.has_call_site_fn_attr("nofree"))
+        && call
+            .call_args()
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| **a == v)
+            .all(|(k, _)| f.param_int_attr(k as u32, "captures") == Some(0))
 }
 
-/// Is `p` (a freed pointer) an allocation of this function that stays inside it?
+/// May `p` (a freed pointer) be an allocation of this function that stays inside it (one
+/// of the objects a phi or select may choose)? Its shadow is then freed by the
+/// allocation's replay, and the free must leave it alone.
 pub(crate) fn is_local_allocation(p: Value) -> bool {
-    let b = base_object(p);
-    b.opcode() == Some(Opcode::LLVMCall)
-        && matches!(classify(b), CallKind::Malloc | CallKind::Calloc)
-        && stays_local(b)
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![p];
+    while let Some(v) = work.pop() {
+        let b = base_object(v);
+        if !seen.insert(b) || seen.len() > LIMIT {
+            continue;
+        }
+        match b.opcode() {
+            Some(Opcode::LLVMPHI) => work.extend(b.incoming().into_iter().map(|(v, _)| v)),
+            Some(Opcode::LLVMSelect) => work.extend([b.operand(1), b.operand(2)]),
+            Some(Opcode::LLVMCall)
+                if matches!(
+                    classify(b),
+                    CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
+                ) && stays_local(b) =>
+            {
+                return true
+            }
+            _ => {}
+        }
+    }
+    false
 }

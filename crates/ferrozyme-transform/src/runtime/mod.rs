@@ -81,6 +81,9 @@ pub enum RtFn {
     /// `void __fz_shadow_free_given(ptr primal, ptr shadow)`: as `ShadowPrimalFreed`,
     /// freeing `shadow` at once when the table does not record it (given memory).
     ShadowFreeGiven,
+    /// `void __fz_shadow_free_later(ptr primal, ptr shadow)`: a forward sweep frees the
+    /// primal; a shadow the table does not record is freed when the derivative settles.
+    ShadowFreeLater,
     /// `void __fz_shadow_settle()`: after a top-level reverse-mode derivative.
     ShadowSettle,
 }
@@ -116,6 +119,7 @@ impl RtFn {
             RtFn::ShadowReplayed => "__fz_shadow_replayed",
             RtFn::ShadowPrimalFreed => "__fz_shadow_primal_freed",
             RtFn::ShadowFreeGiven => "__fz_shadow_free_given",
+            RtFn::ShadowFreeLater => "__fz_shadow_free_later",
             RtFn::ShadowSettle => "__fz_shadow_settle",
         }
     }
@@ -133,6 +137,7 @@ pub const PLAIN_VARIANTS: &[(&str, &str)] = &[
     ("__fz_shadow_replayed", "__fz_shadow_replayed_plain"),
     ("__fz_shadow_primal_freed", "__fz_shadow_primal_freed_plain"),
     ("__fz_shadow_free_given", "__fz_shadow_free_given_plain"),
+    ("__fz_shadow_free_later", "__fz_shadow_free_later_plain"),
     ("__fz_shadow_settle", "__fz_shadow_settle_plain"),
 ];
 

@@ -157,11 +157,13 @@ impl Piece {
                 "__fz_shadows_primal_gone",
                 "__fz_shadow_primal_freed",
                 "__fz_shadow_free_given",
+                "__fz_shadow_free_later",
                 "__fz_shadow_settle",
                 "__fz_shadow_new_plain",
                 "__fz_shadow_replayed_plain",
                 "__fz_shadow_primal_freed_plain",
                 "__fz_shadow_free_given_plain",
+                "__fz_shadow_free_later_plain",
                 "__fz_shadow_settle_plain",
             ],
         }
@@ -228,6 +230,7 @@ impl RtFn {
             | RtFn::ShadowReplayed
             | RtFn::ShadowPrimalFreed
             | RtFn::ShadowFreeGiven
+            | RtFn::ShadowFreeLater
             | RtFn::ShadowSettle => Piece::Shadows,
         }
     }

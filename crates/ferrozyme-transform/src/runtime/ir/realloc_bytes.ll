@@ -20,6 +20,5 @@ body:
   call void @llvm.memcpy.p0.p0.i64(ptr %sold, ptr %snew, i64 %m, i1 false)
   br label %exit
 exit:
-  call void @free(ptr %snew)
   ret void
 }

@@ -14,7 +14,8 @@
 ; The table is per thread, reached through its own POSIX thread-specific key (see
 ; thread.ll for why not `thread_local`): { ptr entries, i64 len, i64 cap }, each entry
 ; { ptr primal, ptr shadow, i64 flags } (24 bytes) with flags 1 = replayed, 2 = primal
-; freed, 4 = done. Lookups go from the newest entry down: allocations are replayed in
+; freed, 4 = done, 8 = adopted (a shadow the gradient did not allocate, whose primal it
+; freed in a forward sweep: freed when the derivative settles). Lookups go from the newest entry down: allocations are replayed in
 ; the reverse order of their creation, so the entry sought is almost always the last, and
 ; finished entries at the end are dropped. `__fz_shadow_settle`, called after each
 ; top-level reverse-mode derivative, drops the entries whose primal outlived it (the user's
@@ -122,12 +123,12 @@ done:
 }
 
 ; The newest entry below index %from (exclusive) whose pointer at byte offset %field
-; (0: primal, 8: shadow) is %key and whose flags have none of %skip's bits (4 is always
-; skipped), or -1.
+; (0: primal, 8: shadow) is %key and whose flags have none of %skip's bits (done and
+; adopted entries are always skipped), or -1.
 define i64 @__fz_shadows_find(ptr %t, i64 %from, i64 %field, ptr %key, i64 %skip) {
 entry:
   %d = load ptr, ptr %t
-  %sk = or i64 %skip, 4
+  %sk = or i64 %skip, 12
   br label %loop
 loop:
   %i = phi i64 [ %from, %entry ], [ %j, %next ]
@@ -279,8 +280,54 @@ done:
   ret void
 }
 
+; A forward sweep frees the primal %p whose shadow is %s. A shadow this table records
+; is marked (freed once replayed too); any other (memory the gradient was given) is
+; adopted: freed when the derivative settles, as Enzyme frees the shadow of freed
+; duplicated memory. Each vector-mode lane calls this with its own shadow. Not when the
+; shadow is the primal itself (run-time activity: constant memory).
+define void @__fz_shadow_free_later(ptr %p, ptr %s) {
+entry:
+  %same = icmp eq ptr %s, %p
+  %null = icmp eq ptr %s, null
+  %skip = or i1 %same, %null
+  br i1 %skip, label %done, label %get
+get:
+  %t0 = call ptr @__fz_shadows_peek()
+  %fresh = icmp eq ptr %t0, null
+  br i1 %fresh, label %adopt, label %look
+look:
+  %lp = getelementptr inbounds i8, ptr %t0, i64 8
+  %len = load i64, ptr %lp
+  %i = call i64 @__fz_shadows_find(ptr %t0, i64 %len, i64 8, ptr %s, i64 2)
+  %miss = icmp slt i64 %i, 0
+  br i1 %miss, label %again, label %mark
+mark:
+  call void @__fz_shadows_mark(ptr %t0, i64 %i, i64 2)
+  br label %done
+again:
+  ; Recorded and already marked freed (another lane's call): nothing to do.
+  %j = call i64 @__fz_shadows_find(ptr %t0, i64 %len, i64 8, ptr %s, i64 0)
+  %known = icmp sge i64 %j, 0
+  br i1 %known, label %done, label %adopt
+adopt:
+  call void @__fz_shadow_new(ptr %p, ptr %s)
+  %t = call ptr @__fz_shadows_peek()
+  %lp2 = getelementptr inbounds i8, ptr %t, i64 8
+  %n = load i64, ptr %lp2
+  %last = sub i64 %n, 1
+  %d = load ptr, ptr %t
+  %off = mul i64 %last, 24
+  %fo = add i64 %off, 16
+  %fp = getelementptr inbounds i8, ptr %d, i64 %fo
+  store i64 10, ptr %fp
+  br label %done
+done:
+  ret void
+}
+
 ; After a top-level reverse-mode derivative: entries replayed whose primal was not freed
-; inside it are dropped (primal and shadow are the caller's); finished ones too.
+; inside it are dropped (primal and shadow are the caller's); finished ones too; adopted
+; shadows are freed.
 define void @__fz_shadow_settle() {
 entry:
   %t = call ptr @__fz_shadows_peek()
@@ -304,6 +351,15 @@ body:
   %f1 = icmp eq i64 %f, 1
   %f4 = icmp eq i64 %f, 4
   %drop = or i1 %f1, %f4
+  %f8 = and i64 %f, 8
+  %adopted = icmp ne i64 %f8, 0
+  br i1 %adopted, label %release, label %judge
+release:
+  %sp = getelementptr inbounds i8, ptr %e, i64 8
+  %sa = load ptr, ptr %sp
+  call void @free(ptr %sa)
+  br label %skipit
+judge:
   br i1 %drop, label %skipit, label %keep
 keep:
   %woff = mul i64 %w, 24
@@ -347,6 +403,11 @@ entry:
 define void @__fz_shadow_free_given_plain(ptr %p, ptr %s) {
 entry:
   call void @free(ptr %s)
+  ret void
+}
+
+define void @__fz_shadow_free_later_plain(ptr %p, ptr %s) {
+entry:
   ret void
 }
 

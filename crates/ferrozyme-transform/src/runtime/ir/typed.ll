@@ -54,7 +54,8 @@ exit:
 }
 
 ; Reverse of `new = realloc(old, n)`: the first min(old size, n) bytes of the new block
-; came from the old one, so their adjoints flow back; then the new shadow is freed.
+; came from the old one, so their adjoints flow back (the caller then releases the new
+; shadow: `runtime/ir/shadows.ll`).
 define void @__fz_realloc_adj_{T}(ptr %sold, ptr %snew, i64 %nnew) {
 entry:
   %null = icmp eq ptr %sold, null
@@ -66,7 +67,6 @@ body:
   call void @__fz_memcpy_adj_{T}(ptr %snew, ptr %sold, i64 %m)
   br label %exit
 exit:
-  call void @free(ptr %snew)
   ret void
 }
 
