@@ -121,7 +121,7 @@ entry:
 ; WRITES-LABEL: {{^}}for.body:
 ; WRITES: call { ptr } @fz_aug_bump(ptr %y, ptr %y.shadow)
 ; WRITES: [[XI:%.*]] = load double, ptr
-; WRITES: [[REC:%.*]] = call ptr @__fz_push(ptr {{%.*}}, i64 16)
+; WRITES: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 16)
 ; WRITES: store double [[XI]], ptr
 ; WRITES-LABEL: {{^}}rev.for.body:
 ; WRITES-NOT: getelementptr double, ptr %x,

@@ -65,7 +65,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK: [[TAPE:%.*]] = alloca i8, i64 {{[0-9]+}}, align 16
 ; CHECK: [[CTR:%.*]] = alloca i64
 ; CHECK-LABEL: {{^}}if.end:
-; CHECK: call ptr @__fz_push(ptr {{%.*}}, i64 8)
+; CHECK: call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 8)
 ; CHECK-LABEL: {{^}}cleanup:
 ; CHECK: [[EXIT:%.*]] = phi i64 [ 0, %entry ], [ [[I:%[^ ]+]], %for.body ], [ [[I]], %if.end ]
 ; CHECK: [[SLOT:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF:[0-9]+]]

@@ -63,7 +63,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: define internal void @fz_grad_ratio(
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK: [[Q:%.*]] = fdiv double [[XI:%.*]], %c
-; CHECK: [[REC:%.*]] = call ptr @__fz_push(ptr {{%.*}}, i64 8)
+; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 8)
 ; CHECK-NEXT: [[F:%.*]] = getelementptr i8, ptr [[REC]], i64 0
 ; CHECK-NEXT: store double [[Q]], ptr [[F]]
 ; CHECK-NOT: store double [[XI]]

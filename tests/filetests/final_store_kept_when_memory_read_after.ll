@@ -66,7 +66,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-NEXT: store double [[S]], ptr %out, align 8
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK: [[XI:%.*]] = load double, ptr
-; CHECK: [[REC:%.*]] = call ptr @__fz_push(ptr {{%.*}}, i64 8)
+; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 8)
 ; CHECK-NEXT: [[F:%.*]] = getelementptr i8, ptr [[REC]], i64 0
 ; CHECK-NEXT: store double [[XI]], ptr [[F]]
 ; CHECK-LABEL: {{^}}rev.entry:

@@ -3,7 +3,8 @@
 ; derivative calls `fz_fwd_fz_grad_f`, the forward derivative of the generated reverse
 ; code, tape runtime included. Generated code that is differentiated again calls the
 ; runtime's plain variants (`__fz_stack_free_plain`, `__fz_grow_plain`), never the
-; per-thread pool or arena, which have no derivative.
+; per-thread pool or arena, which have no derivative. (The loop is counted, so its
+; record stack grows once, in `__fz_reserve`, and is pushed by `__fz_push_reserved`.)
 ; Why it matters: the shadow of a pool would be a second pool out of step with the
 ; primal one; plain malloc/realloc/free differentiate like any other allocation.
 ;
@@ -80,8 +81,9 @@ declare double @__enzyme_fwddiff(ptr, ...)
 ; CHECK-NOT: @fz_fwd___fz_stack_free(
 ; CHECK: call void @fz_fwd___fz_stack_free_plain(
 ; CHECK-NOT: @fz_fwd___fz_pool
-; CHECK-LABEL: define internal { ptr, ptr } @fz_fwd___fz_push(
+; CHECK-LABEL: define internal void @fz_fwd___fz_reserve(
 ; CHECK: call { { ptr, i64 }, { ptr, i64 } } @fz_fwd___fz_grow_plain(
+; CHECK-LABEL: define internal { ptr, ptr } @fz_fwd___fz_push_reserved(
 ; CHECK-NOT: define {{.*}}@fz_fwd___fz_pool
 ; CHECK-NOT: define {{.*}}@fz_fwd___fz_grow(
 ; CHECK-NOT: define {{.*}}@fz_fwd___fz_tape_alloc(

@@ -118,7 +118,7 @@ declare i32 @llvm.smax.i32(i32, i32)
 ; CHECK-LABEL: define internal void @fz_grad_body(
 ; CHECK-LABEL: {{^}}if.end:
 ; CHECK-NOT: fz.pred
-; CHECK: call ptr @__fz_push(ptr {{%.*}}, i64 8)
+; CHECK: call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 8)
 ; CHECK-NOT: store i32
 ; CHECK: br i1
 ; The reverse join picks its predecessor from the two conditions.

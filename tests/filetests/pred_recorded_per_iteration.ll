@@ -46,7 +46,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-NOT: @__fz_reserve
 ; CHECK-LABEL: {{^}}while.body:
 ; CHECK: [[IDX:%.*]] = phi i32 [ 0, %entry ], [ 1, %while.body ]
-; CHECK: [[REC:%.*]] = call ptr @__fz_push(ptr [[STACK:%.*]], i64 8)
+; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr [[STACK:%.*]], i64 8)
 ; CHECK-NEXT: [[FIELD:%.*]] = getelementptr i8, ptr [[REC]], i64 0
 ; CHECK-NEXT: store i32 [[IDX]], ptr [[FIELD]]
 ; CHECK-NEXT: br i1

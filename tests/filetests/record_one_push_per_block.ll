@@ -63,7 +63,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK: [[E:%.*]] = call double @exp(double
 ; CHECK-NEXT: [[S:%.*]] = call double @sin(double
-; CHECK: [[REC:%.*]] = call ptr @__fz_push(ptr {{%.*}}, i64 16)
+; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 16)
 ; CHECK-DAG: [[FS:%.*]] = getelementptr i8, ptr [[REC]], i64 [[OFFS:0|8]]
 ; CHECK-DAG: store double [[S]], ptr [[FS]]
 ; CHECK-DAG: [[FE:%.*]] = getelementptr i8, ptr [[REC]], i64 [[OFFE:0|8]]

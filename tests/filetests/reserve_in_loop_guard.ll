@@ -2,8 +2,10 @@
 ; branches straight into the loop body or past it, as for a loop whose `int` counter
 ; indexes nothing) still gets its stack reserved once, in the guard block: the loop's
 ; *entry* (its unique predecessor outside the loop) runs once per execution of the
-; loop, which is all the reservation needs (loops.rs, `reserve_for_loop`). The bound is
-; the `int` `n`, sign-extended; `n + 1` records of 16 bytes.
+; loop. The loop leaves when `i + 1 == n`: `(n - 1) mod 2^32 + 2` records of 16 bytes,
+; and since the guard may skip the loop (where `n - 1` means nothing: 2^32 - 1 for
+; `n = 0`), the reservation is selected by the guard's condition. The pushes are then
+; unchecked (`__fz_push_reserved`, reverse/fixed_tape.rs).
 ; Why it matters: this is the shape of ODE integrator loops; without the reservation
 ; their stack grows by doubling. (Regression: only loops with a preheader were
 ; reserved.)
@@ -55,13 +57,18 @@ declare { double, double } @__enzyme_autodiff2(ptr, ...)
 
 ; CHECK-LABEL: define internal { double, double } @fz_grad_integrate(
 ; CHECK-LABEL: {{^}}entry:
-; CHECK: [[N:%.*]] = sext i32 %n to i64
-; CHECK-NEXT: [[CNT:%.*]] = sub i64 [[N]], -1
+; CHECK: [[GUARD:%.*]] = icmp sgt i32 %n, 0
+; CHECK-NEXT: [[D:%.*]] = sub i32 %n, 1
+; CHECK-NEXT: [[DW:%.*]] = zext i32 [[D]] to i64
 ; CHECK: mul i64 {{%.*}}, 16
-; CHECK: call void @__fz_reserve(ptr {{%.*}}, i64
-; CHECK-NEXT: br i1 {{%.*}}, label %for.body, label %for.cond.cleanup
+; CHECK-NEXT: [[SAT:%.*]] = select i1 {{%.*}}, i64 4611686018427387904, i64
+; CHECK-NEXT: [[BYTES:%.*]] = select i1 [[GUARD]], i64 [[SAT]], i64 0
+; CHECK: call void @__fz_reserve(ptr {{%.*}}, i64 [[BYTES]])
+; CHECK-NEXT: br i1 [[GUARD]], label %for.body, label %for.cond.cleanup
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK-NOT: @__fz_reserve
-; CHECK: call ptr @__fz_push(ptr {{%.*}}, i64 16)
+; CHECK-NOT: @__fz_push(
+; CHECK: call ptr @__fz_push_reserved(ptr {{%.*}}, i64 16)
 ; CHECK-NOT: @__fz_reserve
+; CHECK-NOT: call ptr @__fz_push(
 ; CHECK: {{^}}}

@@ -1,7 +1,9 @@
-; Decision: when a loop whose block pushes a record has a trip count known at its
-; preheader (`i` from 0 by 1 to `n`), the forward sweep reserves the stack once in the
-; preheader (`__fz_reserve` with `(n + 1) * record size` bytes, capped at 1 GiB), so
-; the loop's pushes never reallocate.
+; Decision: when a loop whose block pushes a record has a sure bound on its iterations
+; at its preheader (`i` from 0 by 1, leaving when `i + 1 == n`), the forward sweep
+; reserves the stack once in the preheader (`__fz_reserve` with `((n - 1) mod 2^64 + 2)`
+; records of 8 bytes, saturated to 2^62 bytes, which no allocator grants, when over
+; 2^40), and the loop pushes with `__fz_push_reserved`: no capacity check, no growth
+; path (reverse/fixed_tape.rs).
 ; Why it matters: without it, a long loop grows its stack geometrically, copying it
 ; log(n) times.
 ;
@@ -63,15 +65,18 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK: [[TAPE:%.*]] = alloca i8, i64 {{[0-9]+}}, align 16
 ; CHECK-LABEL: {{^}}for.body.preheader:
 ; CHECK-NEXT: [[N:%.*]] = zext i32 %n to i64
-; CHECK-NEXT: [[CNT:%.*]] = sub i64 [[N]], -1
+; CHECK-NEXT: [[D:%.*]] = sub i64 [[N]], 1
+; CHECK: [[CNT:%.*]] = add i64 [[D]], 2
 ; CHECK: [[BYTES:%.*]] = mul i64 {{%.*}}, 8
-; CHECK: [[CAPPED:%.*]] = select i1 {{%.*}}, i64 1073741824, i64 [[BYTES]]
+; CHECK-NEXT: [[SAT:%.*]] = select i1 {{%.*}}, i64 4611686018427387904, i64 [[BYTES]]
 ; CHECK-NEXT: [[STACK:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF:[0-9]+]]
-; CHECK-NEXT: call void @__fz_reserve(ptr [[STACK]], i64 [[CAPPED]])
+; CHECK-NEXT: call void @__fz_reserve(ptr [[STACK]], i64 [[SAT]])
 ; CHECK-NEXT: br label %for.body
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK-NOT: @__fz_reserve
+; CHECK-NOT: @__fz_push(
 ; CHECK: [[S2:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF]]
-; CHECK-NEXT: call ptr @__fz_push(ptr [[S2]], i64 8)
+; CHECK-NEXT: call ptr @__fz_push_reserved(ptr [[S2]], i64 8)
 ; CHECK-NOT: @__fz_reserve
+; CHECK-NOT: call ptr @__fz_push(
 ; CHECK: {{^}}}

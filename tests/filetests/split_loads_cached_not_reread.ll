@@ -69,7 +69,7 @@ declare double @__enzyme_reverse(ptr, ...)
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK: [[XI:%.*]] = load double, ptr
 ; CHECK-NEXT: [[E:%.*]] = call double @exp(double [[XI]])
-; CHECK: [[REC:%.*]] = call ptr @__fz_push(ptr {{%.*}}, i64 16)
+; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 16)
 ; CHECK-DAG: store double [[XI]], ptr
 ; CHECK-DAG: store double [[E]], ptr
 ; CHECK-LABEL: define internal void @fz_rev_g(ptr %x,

@@ -57,7 +57,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK: [[XI:%.*]] = load double, ptr
 ; CHECK: [[P:%.*]] = load ptr, ptr
 ; CHECK-NEXT: [[PSH:%.*]] = load ptr, ptr
-; CHECK: [[REC:%.*]] = call ptr @__fz_push(ptr {{%.*}}, i64 16)
+; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 16)
 ; CHECK-DAG: [[F1:%.*]] = getelementptr i8, ptr [[REC]], i64 [[OX:0|8]]
 ; CHECK-DAG: store double [[XI]], ptr [[F1]]
 ; CHECK-DAG: [[F2:%.*]] = getelementptr i8, ptr [[REC]], i64 [[OP:0|8]]

@@ -68,7 +68,7 @@ declare void @__enzyme_autodiff_w(ptr, ...)
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK-COUNT-1: call double @exp(
 ; CHECK-NOT: @exp(
-; CHECK: call ptr @__fz_push(ptr {{%.*}}, i64 8)
+; CHECK: call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 8)
 ; CHECK-NOT: @__fz_push
 ; CHECK-LABEL: {{^}}rev.for.body:
 ; CHECK: [[TOP:%.*]] = call ptr @__fz_top(ptr {{%.*}}, i64 8)

@@ -69,7 +69,14 @@ impl Gen<'_> {
             for u in &r.size_uses {
                 u.set_operand(1, i64t.const_int(size));
             }
-            self.reserve_for_loop(blk, stack, size);
+            // A sure bound: one reservation and unchecked pushes (`fixed_tape.rs`); the
+            // loose whole-nest reservation too when it covers more loops (a capacity
+            // hint, so the inner reservations find room).
+            let fixed = self.fixed_record(blk, stack, size);
+            let loose = self.reserve_nest(blk).map_or(0, |(f, _)| f.len());
+            if fixed.is_none_or(|d| d < loose) {
+                self.reserve_for_loop(blk, stack, size);
+            }
         }
     }
 

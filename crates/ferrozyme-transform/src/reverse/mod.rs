@@ -52,6 +52,7 @@ mod check;
 mod counters;
 mod escape;
 mod finish;
+mod fixed_tape;
 mod forward;
 mod forwarding;
 mod memory;

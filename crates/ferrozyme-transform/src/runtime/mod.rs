@@ -46,6 +46,9 @@ pub use pieces::Piece;
 pub enum RtFn {
     /// `ptr __fz_push(ptr stack, i64 n)`: room for `n` more bytes; returns the slot.
     Push,
+    /// `ptr __fz_push_reserved(ptr stack, i64 n)`: as `Push` into room reserved for every
+    /// push of the loop nest (`reverse/fixed_tape.rs`): no capacity check.
+    PushReserved,
     /// `ptr __fz_top(ptr stack, i64 n)`: the last `n`-byte record.
     Top,
     /// `void __fz_pop(ptr stack, i64 n)`.
@@ -91,6 +94,7 @@ impl RtFn {
         use FpType::{F16, F32, F64, F80};
         match self {
             RtFn::Push => "__fz_push",
+            RtFn::PushReserved => "__fz_push_reserved",
             RtFn::Top => "__fz_top",
             RtFn::Pop => "__fz_pop",
             RtFn::StackFree => "__fz_stack_free",

@@ -108,6 +108,7 @@ impl Piece {
             Piece::Stack => &[
                 "__fz_grow",
                 "__fz_push",
+                "__fz_push_reserved",
                 "__fz_reserve",
                 "__fz_top",
                 "__fz_pop",
@@ -215,7 +216,12 @@ impl RtFn {
     /// The piece that defines the function.
     pub fn piece(self) -> Piece {
         match self {
-            RtFn::Push | RtFn::Top | RtFn::Pop | RtFn::StackFree | RtFn::Reserve => Piece::Stack,
+            RtFn::Push
+            | RtFn::PushReserved
+            | RtFn::Top
+            | RtFn::Pop
+            | RtFn::StackFree
+            | RtFn::Reserve => Piece::Stack,
             RtFn::CheckShadow => Piece::Check,
             RtFn::TapeAlloc | RtFn::TapeFree => Piece::Arena,
             RtFn::MemcpyAdj(fp) | RtFn::MemmoveAdj(fp) | RtFn::ReallocAdj(fp) => Piece::Typed(fp),
@@ -287,6 +293,7 @@ mod tests {
         use RtFn::*;
         for f in [
             Push,
+            PushReserved,
             Top,
             Pop,
             StackFree,
