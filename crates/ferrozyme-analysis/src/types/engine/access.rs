@@ -1,0 +1,281 @@
+//! Rules for memory accesses and addresses: what a load or store says about the value
+//! moved and the memory under its pointer (within the hints of the access: a sentinel
+//! window, a typed access), and how a GEP's offset relates a pointer to its base.
+
+use ferrozyme_llvm::{Opcode, TypeKind, Value};
+
+use super::super::layout::{self, GepOffset};
+use super::super::{BaseType, TypeTree};
+use super::{is_member_pointer_adjustment, lanes, strip_constant_geps, Engine, Hints};
+
+impl Engine {
+    /// A load (`val` = the load) or store (`val` = the stored value) through `ptr`.
+    pub(super) fn access(&mut self, inst: Value, ptr: Value, val: Value) {
+        let mut v = self.value_tree(val);
+        if inst == val {
+            if let Some(lanes) = lanes::demanded_lanes(val) {
+                // A loaded vector's dead lanes say nothing about the memory under them.
+                let size = layout::alloc_size_of(self.m, val.ty().element_type()).unwrap_or(1);
+                let mut kept = TypeTree::new();
+                for (k, b) in v.iter() {
+                    if k >= 0 && lanes.get((k as u64 / size.max(1)) as usize) == Some(&true) {
+                        kept.insert(k, b);
+                    }
+                }
+                v = kept;
+            }
+        }
+        let hints = Hints {
+            window: self.sentinel_window(inst, val),
+            typed: self.typed_by_tbaa(inst, val),
+        };
+        self.access_value(ptr, val, &v, hints);
+        if val.ty().is_integer() && self.is_tape_int(inst) {
+            let size = layout::size_of(self.m, val.ty()).unwrap_or(0) as i64;
+            let mut t = TypeTree::new();
+            for k in 0..size {
+                t.insert(k, BaseType::Integer);
+            }
+            self.learn_val(val, &t);
+        }
+        let kind = self.m.context().md_kind("tbaa");
+        if let Some(tag) = inst.metadata(kind) {
+            let (whole, at) = layout::tbaa_access_tree(tag);
+            // The enclosing struct starts `at` bytes before the address: find that pointer
+            // through constant GEPs, so members before the accessed one are kept too.
+            let (root, back) = strip_constant_geps(self.m, ptr, at);
+            if back == at {
+                self.learn_ptr(root, &whole);
+            }
+            let t = whole.shifted(at);
+            self.learn_ptr(ptr, &t);
+            let size = layout::size_of(self.m, val.ty()).unwrap_or(0) as i64;
+            let w = t.window(0, size);
+            let mut concrete = TypeTree::new();
+            for (k, b) in w.iter().filter(|(k, _)| *k >= 0) {
+                concrete.insert(k, b);
+            }
+            self.learn_val(val, &concrete);
+        }
+    }
+
+    /// Memory at `ptr` and the value `val` (with tree `vt`) moved through it agree, within
+    /// the [`Hints`] of the access.
+    pub(super) fn access_value(&mut self, ptr: Value, val: Value, vt: &TypeTree, hints: Hints) {
+        let window = hints.window;
+        let Some(size) = layout::size_of(self.m, val.ty()) else {
+            return;
+        };
+        let size = size as i64;
+        // Value → memory: concrete offsets inside the accessed bytes.
+        let mut to_mem = TypeTree::new();
+        for (k, b) in vt.iter().filter(|(k, _)| (0..size).contains(k)) {
+            to_mem.insert(k, b);
+        }
+        self.learn_ptr(ptr, &to_mem);
+        // Memory → value: concrete entries inside, and the "every offset" entry at each leaf.
+        let mem = self.pointee(ptr);
+        let mut to_val = TypeTree::new();
+        for (k, b) in mem.iter().filter(|(k, _)| (0..size).contains(k)) {
+            to_val.insert(k, b);
+        }
+        for (off, _) in layout::leaves(self.m, val.ty()) {
+            if to_val.get(off) == BaseType::Unknown {
+                to_val.insert(off, mem.get(off));
+            }
+        }
+        if !hints.typed {
+            self.learn_val(val, &to_val);
+        }
+        // A pointer moved through memory: what it points to is what the memory's pointer
+        // at offset 0 points to (the struct that held it knows, the value's uses know).
+        if val.ty().kind() == TypeKind::Pointer {
+            let cut = |t: TypeTree| match window {
+                Some(n) => t.window(0, n),
+                None => t,
+            };
+            self.learn_ptr(val, &cut(mem.inner(0)));
+            let mut back = TypeTree::new();
+            back.insert_inner(0, &cut(TypeTree::clone(&self.pointee(val))));
+            self.learn_ptr(ptr, &back);
+        }
+    }
+
+    pub(super) fn gep(&mut self, g: Value) {
+        let Some(mut off) = layout::gep_offset(self.m, g) else {
+            return;
+        };
+        if g.is_instruction() {
+            for idx in g.operands().into_iter().skip(1) {
+                if idx.const_int_value().is_none() {
+                    self.integer(idx);
+                }
+            }
+        }
+        let base = g.operand(0);
+        // A constant step inside a cycle (`p = phi [a], [p + 8]`, recursion on `p + 8`)
+        // walks an array whose element is one period long.
+        if off.stride.is_none() && off.constant != 0 {
+            if let Some(p) = self
+                .periods
+                .period(g)
+                .filter(|p| *p < super::super::MAX_OFFSET as u64)
+            {
+                off = GepOffset {
+                    constant: off.constant,
+                    stride: Some(p),
+                    bounded: None,
+                };
+            }
+        }
+        let (pb, pg) = (self.pointee(base), self.pointee(g));
+        match off.stride {
+            None => {
+                self.learn_ptr(g, &pb.shifted(off.constant));
+                // A negative constant step back from a pointer that itself walks an array
+                // (`&a[n] - 8`, as -O2 writes `a[n-1]`) lands in the previous element:
+                // the offset wraps modulo that array's stride.
+                let base_stride = if base.opcode() == Some(Opcode::LLVMGetElementPtr) {
+                    layout::gep_offset(self.m, base)
+                        .and_then(|o| o.stride)
+                        .filter(|s| *s > 1 && *s < super::super::MAX_OFFSET as u64)
+                } else {
+                    None
+                };
+                let mut back = TypeTree::new();
+                for (k, b) in pg.iter() {
+                    let n = k + off.constant;
+                    if k == -1 {
+                        // "Every offset from g on" is not "every offset from base on": a
+                        // field array at +16 says nothing about the base's first bytes.
+                        match off.constant {
+                            0 => back.insert(-1, b),
+                            c if c > 0 => back.insert(c, b),
+                            _ if base_stride.is_some() => back.insert(-1, b),
+                            _ => false,
+                        };
+                    } else if n >= 0 {
+                        back.insert(n, b);
+                    } else if let Some(s) = base_stride {
+                        back.insert(n.rem_euclid(s as i64), b);
+                    }
+                }
+                back.merge(&pg.inner_remapped(|k| {
+                    let n = k + off.constant;
+                    match (k, base_stride) {
+                        (-1, _) if off.constant == 0 => Some(-1),
+                        (-1, _) if off.constant > 0 => Some(off.constant),
+                        (-1, Some(_)) => Some(-1),
+                        (-1, None) => None,
+                        _ if n >= 0 => Some(n),
+                        (_, Some(s)) => Some(n.rem_euclid(s as i64)),
+                        _ => None,
+                    }
+                }));
+                self.learn_ptr(base, &back);
+            }
+            Some(s) if s > 1 && s < super::super::MAX_OFFSET as u64 => {
+                let s = s as i64;
+                // An index into an array inside the base reaches only that array's bytes.
+                let region = off
+                    .bounded
+                    .filter(|&(lo, hi)| lo >= 0 && hi <= super::super::MAX_OFFSET && lo < hi);
+                let inside = |j: i64| region.is_none_or(|(lo, hi)| (lo..hi).contains(&j));
+                let mut fwd = TypeTree::new();
+                for (j, b) in pb.iter() {
+                    if j == -1 {
+                        fwd.insert(-1, b);
+                    } else if inside(j) {
+                        fwd.insert((j - off.constant).rem_euclid(s), b);
+                    }
+                }
+                fwd.merge(&pb.inner_remapped(|j| match j {
+                    -1 => Some(-1),
+                    _ if inside(j) => Some((j - off.constant).rem_euclid(s)),
+                    _ => None,
+                }));
+                self.learn_ptr(g, &fwd);
+                if let Some((lo, hi)) = region {
+                    // Back: each element's facts at every element of the array, nothing
+                    // before or after it.
+                    let mut back = TypeTree::new();
+                    for (k, b) in pg.iter() {
+                        for x in lo..hi {
+                            let hit = if k == -1 {
+                                (x - lo) % s == 0
+                            } else {
+                                x.rem_euclid(s) == (k + off.constant).rem_euclid(s)
+                            };
+                            if hit {
+                                back.insert(x, b);
+                            }
+                        }
+                    }
+                    for x in lo..hi {
+                        back.merge(&pg.inner_remapped(|k| {
+                            let hit = if k == -1 {
+                                (x - lo) % s == 0
+                            } else {
+                                x.rem_euclid(s) == (k + off.constant).rem_euclid(s)
+                            };
+                            hit.then_some(x)
+                        }));
+                    }
+                    self.learn_ptr(base, &back);
+                    return;
+                }
+                let mut every = BaseType::Unknown;
+                let mut per_element = TypeTree::new();
+                for (k, b) in pg.iter() {
+                    if k == -1 {
+                        every = every.join(b);
+                    } else {
+                        per_element.insert((k + off.constant).rem_euclid(s), b);
+                    }
+                }
+                // An element holding one scalar of exactly the stride's size: every offset.
+                let uniform = per_element.len() == 1 && {
+                    let (k, b) = per_element.iter().next().expect("len is 1");
+                    k == 0 && self.scalar_fills(b, s as u64)
+                };
+                let mut back = if uniform {
+                    TypeTree::single(-1, per_element.get(0))
+                } else {
+                    per_element
+                };
+                back.insert(-1, every);
+                back.merge(&pg.inner_remapped(|k| match k {
+                    -1 => Some(-1),
+                    _ => match (k + off.constant).rem_euclid(s) {
+                        0 if uniform => Some(-1),
+                        n => Some(n),
+                    },
+                }));
+                self.learn_ptr(base, &back);
+            }
+            Some(_) => {
+                // Unknown stride: only whole-memory facts cross.
+                if let Some((-1, b)) = pb.iter().find(|(k, _)| *k == -1) {
+                    self.learn_ptr(g, &TypeTree::single(-1, b));
+                }
+                self.learn_ptr(g, &pb.inner_remapped(|k| (k == -1).then_some(-1)));
+                // Back: the base is taken for an array of such elements (a matrix row
+                // `p + i * rowlen`, a tape buffer at `data + used`), except when the offset
+                // is the `this` adjustment of a C++ member-function pointer: a byte offset
+                // to a base-class subobject, not an index (its dead virtual branch loads
+                // a vtable pointer there, which would make the whole object pointers).
+                let adjusts = g
+                    .operands()
+                    .into_iter()
+                    .skip(1)
+                    .any(is_member_pointer_adjustment);
+                let mut kinds = pg.iter().map(|(_, b)| b);
+                if let Some(first) = kinds.next() {
+                    if !adjusts && kinds.all(|b| b == first) {
+                        self.learn_ptr(base, &TypeTree::single(-1, first));
+                    }
+                }
+            }
+        }
+    }
+}
