@@ -120,29 +120,39 @@ pub fn defined_outside(l: &Loop, v: Value) -> bool {
     }
 }
 
+/// The integer phis of `l`'s header whose value on entry from `entry` is a constant,
+/// with that constant: the candidates for a counter.
+pub fn constant_start_phis(l: &Loop, entry: Block) -> Vec<(Value, i64)> {
+    l.header
+        .phis()
+        .into_iter()
+        .filter(|phi| phi.ty().is_integer())
+        .filter_map(|phi| {
+            phi.incoming()
+                .iter()
+                .find(|(_, b)| *b == entry)
+                .and_then(|(v, _)| v.const_int_value())
+                .map(|start| (phi, start))
+        })
+        .collect()
+}
+
+/// Is `v` the step `phi + 1` (an `add` of `phi` and the constant 1, in either order)?
+pub fn is_unit_step(phi: Value, v: Value) -> bool {
+    v.opcode() == Some(Opcode::LLVMAdd)
+        && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
+            || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
+}
+
 /// Recognises the trip count of a counted loop (see the module docs).
 pub fn trip_count(l: &Loop) -> Option<TripCount> {
     let pre = l.entry?;
-    for phi in l.header.phis() {
-        if !phi.ty().is_integer() {
-            continue;
-        }
+    for (phi, start) in constant_start_phis(l, pre) {
         let inc = phi.incoming();
-        let Some(start) = inc
-            .iter()
-            .find(|(_, b)| *b == pre)
-            .and_then(|(v, _)| v.const_int_value())
-        else {
-            continue;
-        };
         let steps_by_one = inc
             .iter()
             .filter(|(_, b)| l.latches.contains(b))
-            .all(|(v, _)| {
-                v.opcode() == Some(Opcode::LLVMAdd)
-                    && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
-                        || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
-            });
+            .all(|(v, _)| is_unit_step(phi, *v));
         if !steps_by_one {
             continue;
         }

@@ -31,7 +31,7 @@
 use std::collections::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
-use ferrozyme_analysis::loops::{defined_outside, Loop, Loops};
+use ferrozyme_analysis::loops::{constant_start_phis, defined_outside, is_unit_step, Loop, Loops};
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Type, Value};
 
 /// A counted loop: `phi` runs over `start ..= bound + extra`.
@@ -45,12 +45,6 @@ pub(crate) struct Counted {
     pub unsigned: bool,
     pub exiting: Block,
     pub exit: Block,
-}
-
-fn is_step_of(phi: Value, v: Value) -> bool {
-    v.opcode() == Some(Opcode::LLVMAdd)
-        && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
-            || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1)))
 }
 
 /// Recognises `l` as a counted loop with one exit (see [`Counted`]).
@@ -84,29 +78,19 @@ pub(crate) fn counted(l: &Loop) -> Option<Counted> {
     if c.opcode() != Some(Opcode::LLVMICmp) {
         return None;
     }
-    for phi in l.header.phis() {
-        if !phi.ty().is_integer() {
-            continue;
-        }
+    for (phi, start) in constant_start_phis(l, entry) {
         let inc = phi.incoming();
-        let Some(start) = inc
-            .iter()
-            .find(|(_, b)| *b == entry)
-            .and_then(|(v, _)| v.const_int_value())
-        else {
-            continue;
-        };
         if !inc
             .iter()
             .filter(|(_, b)| *b != entry)
-            .all(|(v, b)| l.latches.contains(b) && is_step_of(phi, *v))
+            .all(|(v, b)| l.latches.contains(b) && is_unit_step(phi, *v))
         {
             continue;
         }
         let d = |v: Value| -> Option<i64> {
             if v == phi {
                 Some(0)
-            } else if is_step_of(phi, v) && l.blocks.contains(&v.parent_block()) {
+            } else if is_unit_step(phi, v) && l.blocks.contains(&v.parent_block()) {
                 Some(1)
             } else {
                 None

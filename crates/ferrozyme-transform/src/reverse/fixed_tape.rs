@@ -45,7 +45,7 @@
 
 use std::collections::HashSet;
 
-use ferrozyme_analysis::loops::{defined_outside, Loop};
+use ferrozyme_analysis::loops::{constant_start_phis, defined_outside, is_unit_step, Loop};
 use ferrozyme_llvm::{Block, IntPredicate, Opcode, Value};
 
 use super::Gen;
@@ -245,26 +245,12 @@ impl Gen<'_> {
     /// A sure bound on the header executions of `l` (module docs), if one is found.
     fn sure_count(&self, l: &Loop) -> Option<SureCount> {
         let pre = l.entry?;
-        for phi in l.header.phis() {
-            if !phi.ty().is_integer() {
-                continue;
-            }
+        for (phi, start) in constant_start_phis(l, pre) {
             let inc = phi.incoming();
-            let Some(start) = inc
-                .iter()
-                .find(|(_, b)| *b == pre)
-                .and_then(|(v, _)| v.const_int_value())
-            else {
-                continue;
-            };
             // Every incoming value other than the entry's is `phi + 1` from a latch.
-            let steps = inc.iter().all(|(v, b)| {
-                *b == pre
-                    || (l.latches.contains(b)
-                        && v.opcode() == Some(Opcode::LLVMAdd)
-                        && ((v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
-                            || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1))))
-            });
+            let steps = inc
+                .iter()
+                .all(|(v, b)| *b == pre || (l.latches.contains(b) && is_unit_step(phi, *v)));
             if !steps || inc.iter().filter(|(_, b)| *b == pre).count() != 1 {
                 continue;
             }
