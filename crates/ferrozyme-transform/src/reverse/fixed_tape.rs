@@ -26,6 +26,10 @@
 //!   wraps around runs). `counter != bound` on the phi itself is left to the checked
 //!   push (a Rust debug build aborted on a saturated reservation with it; not
 //!   understood yet);
+//! * the test's block is the only way out of the loop to code that goes on running (other
+//!   exits only into blocks ending in `unreachable`, after a panic or `abort()`): with a
+//!   `break` or `return` the count is only an upper bound, possibly far beyond what runs
+//!   (`i < LONG_MAX` with a `break`), and reserving it would abort a correct program;
 //! * the record's block runs at most once per execution of its innermost loop's header
 //!   (no cycle through it that avoids the header: irreducible control flow is left to the
 //!   checked push), and an enclosing loop is climbed only when the inner loop's entry
@@ -261,7 +265,13 @@ impl Gen<'_> {
                 .collect();
             for &b in &l.blocks {
                 if let Some(c) = self.exit_test(l, b, phi, &next, start) {
-                    return Some(c);
+                    // Another way out (a `break`, a `return`) makes the count only an
+                    // upper bound, and it may be far beyond what the loop runs
+                    // (`for (i = 0; i < LONG_MAX; i++) if (done) break;`): reserving
+                    // it would abort a correct program, so such loops keep the checked
+                    // push. Exits into a dead end (a panic, `abort()`: the block ends in
+                    // `unreachable`) run no more pushes.
+                    return only_exit(l, b).then_some(c);
                 }
             }
         }
@@ -379,4 +389,19 @@ fn inverse(p: IntPredicate) -> IntPredicate {
         LLVMIntUGT => LLVMIntULE,
         LLVMIntULE => LLVMIntUGT,
     }
+}
+
+/// Is `test` the only block through which `l` can be left for code that goes on running:
+/// every other edge out of the loop enters a block ending in `unreachable` (after a
+/// `noreturn` call such as a panic or `abort`)?
+fn only_exit(l: &Loop, test: Block) -> bool {
+    l.blocks.iter().filter(|&&b| b != test).all(|&b| {
+        b.successors()
+            .into_iter()
+            .filter(|s| !l.blocks.contains(s))
+            .all(|s| {
+                s.terminator()
+                    .is_some_and(|t| t.opcode() == Some(Opcode::LLVMUnreachable))
+            })
+    })
 }
