@@ -17,7 +17,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ferrozyme_llvm::{Block, Opcode, Value};
+use ferrozyme_llvm::{Block, IntPredicate, Opcode, Value};
 
 use crate::cfg::Cfg;
 
@@ -208,4 +208,37 @@ pub fn steps_by_one(phi: Value, v: Value) -> bool {
         }
     }
     go(phi, v, 3)
+}
+
+/// `a P b` as `b P' a`.
+pub fn swapped_predicate(p: IntPredicate) -> IntPredicate {
+    use IntPredicate::*;
+    match p {
+        LLVMIntSLT => LLVMIntSGT,
+        LLVMIntSGT => LLVMIntSLT,
+        LLVMIntSLE => LLVMIntSGE,
+        LLVMIntSGE => LLVMIntSLE,
+        LLVMIntULT => LLVMIntUGT,
+        LLVMIntUGT => LLVMIntULT,
+        LLVMIntULE => LLVMIntUGE,
+        LLVMIntUGE => LLVMIntULE,
+        other => other,
+    }
+}
+
+/// `!(a P b)` as `a P' b`.
+pub fn inverse_predicate(p: IntPredicate) -> IntPredicate {
+    use IntPredicate::*;
+    match p {
+        LLVMIntEQ => LLVMIntNE,
+        LLVMIntNE => LLVMIntEQ,
+        LLVMIntSLT => LLVMIntSGE,
+        LLVMIntSGE => LLVMIntSLT,
+        LLVMIntSGT => LLVMIntSLE,
+        LLVMIntSLE => LLVMIntSGT,
+        LLVMIntULT => LLVMIntUGE,
+        LLVMIntUGE => LLVMIntULT,
+        LLVMIntUGT => LLVMIntULE,
+        LLVMIntULE => LLVMIntUGT,
+    }
 }

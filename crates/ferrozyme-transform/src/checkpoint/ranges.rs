@@ -31,7 +31,10 @@
 use std::collections::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
-use ferrozyme_analysis::loops::{constant_start_phis, defined_outside, is_unit_step, Loop, Loops};
+use ferrozyme_analysis::loops::{
+    constant_start_phis, defined_outside, inverse_predicate, is_unit_step, swapped_predicate, Loop,
+    Loops,
+};
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Type, Value};
 
 /// A counted loop: `phi` runs over `start ..= bound + extra`.
@@ -100,7 +103,7 @@ pub(crate) fn counted(l: &Loop) -> Option<Counted> {
         let (d, bound) = if let Some(d) = d(c.operand(0)) {
             (d, c.operand(1))
         } else if let Some(d) = d(c.operand(1)) {
-            pred = swap(pred);
+            pred = swapped_predicate(pred);
             (d, c.operand(0))
         } else {
             continue;
@@ -109,7 +112,7 @@ pub(crate) fn counted(l: &Loop) -> Option<Counted> {
             continue;
         }
         if !inside_true {
-            pred = invert(pred)?;
+            pred = inverse_predicate(pred);
         }
         use IntPredicate::*;
         let (incl, unsigned) = match pred {
@@ -131,37 +134,6 @@ pub(crate) fn counted(l: &Loop) -> Option<Counted> {
         });
     }
     None
-}
-
-fn swap(p: IntPredicate) -> IntPredicate {
-    use IntPredicate::*;
-    match p {
-        LLVMIntSLT => LLVMIntSGT,
-        LLVMIntSGT => LLVMIntSLT,
-        LLVMIntSLE => LLVMIntSGE,
-        LLVMIntSGE => LLVMIntSLE,
-        LLVMIntULT => LLVMIntUGT,
-        LLVMIntUGT => LLVMIntULT,
-        LLVMIntULE => LLVMIntUGE,
-        LLVMIntUGE => LLVMIntULE,
-        p => p,
-    }
-}
-
-fn invert(p: IntPredicate) -> Option<IntPredicate> {
-    use IntPredicate::*;
-    Some(match p {
-        LLVMIntEQ => LLVMIntNE,
-        LLVMIntNE => LLVMIntEQ,
-        LLVMIntSLT => LLVMIntSGE,
-        LLVMIntSGE => LLVMIntSLT,
-        LLVMIntSGT => LLVMIntSLE,
-        LLVMIntSLE => LLVMIntSGT,
-        LLVMIntULT => LLVMIntUGE,
-        LLVMIntUGE => LLVMIntULT,
-        LLVMIntUGT => LLVMIntULE,
-        LLVMIntULE => LLVMIntUGT,
-    })
 }
 
 /// An interval of `i64` values built in the caller; `min` is a constant lower bound

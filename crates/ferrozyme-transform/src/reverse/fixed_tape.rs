@@ -49,7 +49,9 @@
 
 use std::collections::HashSet;
 
-use ferrozyme_analysis::loops::{constant_start_phis, defined_outside, is_unit_step, Loop};
+use ferrozyme_analysis::loops::{
+    constant_start_phis, defined_outside, inverse_predicate, is_unit_step, swapped_predicate, Loop,
+};
 use ferrozyme_llvm::{Block, IntPredicate, Opcode, Value};
 
 use super::Gen;
@@ -315,12 +317,12 @@ impl Gen<'_> {
         let (counter, bound, mut pred) = if is_iv(a) && defined_outside(l, z) {
             (a, z, c.icmp_predicate())
         } else if is_iv(z) && defined_outside(l, a) {
-            (z, a, swapped(c.icmp_predicate()))
+            (z, a, swapped_predicate(c.icmp_predicate()))
         } else {
             return None;
         };
         if !stay_on_true {
-            pred = inverse(pred);
+            pred = inverse_predicate(pred);
         }
         if !bound.ty().is_integer() {
             return None;
@@ -355,39 +357,6 @@ fn entry_guard(pre: Block, header: Block) -> Option<Option<(Value, bool)>> {
         [a, _] if *a == header => Some(Some((t.operand(0), true))),
         [_, b] if *b == header => Some(Some((t.operand(0), false))),
         _ => None,
-    }
-}
-
-/// `a P b` as `b P' a`.
-fn swapped(p: IntPredicate) -> IntPredicate {
-    use IntPredicate::*;
-    match p {
-        LLVMIntSLT => LLVMIntSGT,
-        LLVMIntSGT => LLVMIntSLT,
-        LLVMIntSLE => LLVMIntSGE,
-        LLVMIntSGE => LLVMIntSLE,
-        LLVMIntULT => LLVMIntUGT,
-        LLVMIntUGT => LLVMIntULT,
-        LLVMIntULE => LLVMIntUGE,
-        LLVMIntUGE => LLVMIntULE,
-        other => other,
-    }
-}
-
-/// `!(a P b)` as `a P' b`.
-fn inverse(p: IntPredicate) -> IntPredicate {
-    use IntPredicate::*;
-    match p {
-        LLVMIntEQ => LLVMIntNE,
-        LLVMIntNE => LLVMIntEQ,
-        LLVMIntSLT => LLVMIntSGE,
-        LLVMIntSGE => LLVMIntSLT,
-        LLVMIntSGT => LLVMIntSLE,
-        LLVMIntSLE => LLVMIntSGT,
-        LLVMIntULT => LLVMIntUGE,
-        LLVMIntUGE => LLVMIntULT,
-        LLVMIntUGT => LLVMIntULE,
-        LLVMIntULE => LLVMIntUGT,
     }
 }
 
