@@ -69,7 +69,8 @@ FLAGS = (os.environ.get("FERROZYME_BENCH_FLAGS", "").split()
 # gradient/primal of Enzyme in the paper (for the summary table only)
 ENZYME_PAPER = {"gmm": 3.9, "ba": 4.5, "lstm": 2.4, "euler": 3.6, "rk4": 1.4, "fft": 4.2,
                 "brusselator": 2.5, "brusselator-interleaved": 2.5,
-                "brusselator-periodic": 2.5, "brusselator-periodic-br": 2.5, "euler-odeint": 3.6, "rk4-odeint": 1.4}
+                "brusselator-periodic": 2.5, "brusselator-periodic-br": 2.5, "euler-odeint": 3.6, "rk4-odeint": 1.4,
+                "rk4-scalar": 1.4, "gmm-fused": 3.9}
 
 # boost odeint (header-only, Debian's libboost-dev) for the .cpp ODE benchmarks
 ODEINT_HEADER = "/usr/include/boost/numeric/odeint.hpp"
@@ -143,6 +144,9 @@ BENCHES = [
     ("brusselator-interleaved", "brusselator_interleaved.c", lambda q: ["32"], False, False),
     ("brusselator-periodic", "brusselator_periodic.c", lambda q: ["32"], False, False),
     ("brusselator-periodic-br", "brusselator_periodic_br.c", lambda q: ["32"], False, False),
+    # other formulations of RK4 and GMM (same problems, same checks; outside the means)
+    ("gmm-fused", "gmm_fused.c", gmm_inputs, False, False),
+    ("rk4-scalar", "rk4_scalar.c", rk4_inputs, False, False),
     ("euler-odeint", "euler_odeint.cpp", euler_inputs, False, False),
     ("rk4-odeint", "rk4_odeint.cpp", rk4_inputs, False, False),
 ]

@@ -87,7 +87,13 @@ static double log_wishart_prior(int d, int k, Wishart wishart, const double *sum
   return out - k * C;
 }
 
-/* The differentiated function: *err = E(alphas, means, icf). */
+/* The differentiated function: *err = E(alphas, means, icf). A file defining
+ * GMM_OBJECTIVE_ELSEWHERE before including this one (gmm_fused.c) brings its own
+ * formulation of it and reuses the rest (hand gradient, checks, timing). */
+#ifdef GMM_OBJECTIVE_ELSEWHERE
+void gmm_objective(int d, int k, int n, const double *alphas, const double *means,
+                   const double *icf, const double *x, Wishart wishart, double *err);
+#else
 void gmm_objective(int d, int k, int n, const double *alphas, const double *means,
                    const double *icf, const double *x, Wishart wishart, double *err) {
   int icf_sz = d * (d + 1) / 2;
@@ -118,6 +124,7 @@ void gmm_objective(int d, int k, int n, const double *alphas, const double *mean
   free(Qxcentered);
   free(main_term);
 }
+#endif
 
 /* Hand-written gradient (written from the formulas, see the derivation in
  * bench/README.md): with y = x_i - mu_k, z = Q_k y and the softmax weight
