@@ -45,6 +45,9 @@ QUICK = {
     "brusselator-periodic-br": ("32", 1000),
     "euler-odeint": ("1500000", 2),
     "rk4-odeint": ("100000", 5),
+    "gmm-fused": (os.path.join(DATA, "gmm/1k/gmm_d10_K25.txt"), 5),
+    "fft-iter": ("32768", 5),
+    "rk4-scalar": ("100000", 5),
 }
 
 
