@@ -47,6 +47,7 @@ QUICK = {
     "rk4-odeint": ("100000", 5),
     "gmm-fused": (os.path.join(DATA, "gmm/1k/gmm_d10_K25.txt"), 5),
     "fft-iter": ("32768", 5),
+    "lstm-fused": (os.path.join(DATA, "lstm/lstm_l2_c1024.txt"), 5),
     "rk4-scalar": ("100000", 5),
 }
 
