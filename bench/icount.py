@@ -47,6 +47,7 @@ QUICK = {
     "rk4-odeint": ("100000", 5),
     "gmm-fused": (os.path.join(DATA, "gmm/1k/gmm_d10_K25.txt"), 5),
     "fft-iter": ("32768", 5),
+    "ba-matrix": (os.path.join(DATA, "ba/ba1_n49_m7776_p31843.txt"), 5),
     "lstm-fused": (os.path.join(DATA, "lstm/lstm_l2_c1024.txt"), 5),
     "rk4-scalar": ("100000", 5),
 }

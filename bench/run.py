@@ -70,7 +70,7 @@ FLAGS = (os.environ.get("FERROZYME_BENCH_FLAGS", "").split()
 ENZYME_PAPER = {"gmm": 3.9, "ba": 4.5, "lstm": 2.4, "euler": 3.6, "rk4": 1.4, "fft": 4.2,
                 "brusselator": 2.5, "brusselator-interleaved": 2.5,
                 "brusselator-periodic": 2.5, "brusselator-periodic-br": 2.5, "euler-odeint": 3.6, "rk4-odeint": 1.4,
-                "rk4-scalar": 1.4, "gmm-fused": 3.9, "fft-iter": 4.2, "lstm-fused": 2.4}
+                "rk4-scalar": 1.4, "gmm-fused": 3.9, "fft-iter": 4.2, "lstm-fused": 2.4, "ba-matrix": 4.5}
 
 # boost odeint (header-only, Debian's libboost-dev) for the .cpp ODE benchmarks
 ODEINT_HEADER = "/usr/include/boost/numeric/odeint.hpp"
@@ -146,6 +146,7 @@ BENCHES = [
     ("brusselator-periodic-br", "brusselator_periodic_br.c", lambda q: ["32"], False, False),
     # other formulations of RK4 and GMM (same problems, same checks; outside the means)
     ("gmm-fused", "gmm_fused.c", gmm_inputs, False, False),
+    ("ba-matrix", "ba_matrix.c", ba_inputs, False, False),
     ("lstm-fused", "lstm_fused.c", lstm_inputs, False, False),
     ("fft-iter", "fft_iter.c",
      lambda q: ["32768"] if q else [str(32768 << i) for i in range(6)], False, False),

@@ -59,7 +59,13 @@ static void project(const double *cam, const double *X, double *proj) {
   proj[1] = proj[1] * cam[FOCAL] + cam[X0 + 1];
 }
 
-/* Differentiated: the two reprojection residuals of one observation. */
+/* Differentiated: the two reprojection residuals of one observation. A file defining
+ * BA_REPROJ_ELSEWHERE before including this one (ba_matrix.c) brings its own
+ * formulation and reuses the rest (Jacobian assembly, hand block, checks, timing). */
+#ifdef BA_REPROJ_ELSEWHERE
+void compute_reproj_error(const double *cam, const double *X, const double *w,
+                          const double *feat, double *err);
+#else
 void compute_reproj_error(const double *cam, const double *X, const double *w,
                           const double *feat, double *err) {
   double proj[2];
@@ -67,6 +73,7 @@ void compute_reproj_error(const double *cam, const double *X, const double *w,
   err[0] = (*w) * (proj[0] - feat[0]);
   err[1] = (*w) * (proj[1] - feat[1]);
 }
+#endif
 
 /* Differentiated: the weight residual of one observation. */
 void compute_zach_weight_error(const double *w, double *err) { *err = 1.0 - (*w) * (*w); }
