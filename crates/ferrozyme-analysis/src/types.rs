@@ -67,6 +67,13 @@ pub const MAX_OFFSET: i64 = 1024;
 /// data (`engine/typed_access.rs`).
 pub const TAPE_INT_MD: &str = "ferrozyme.tape.int";
 
+/// Metadata kind on the `memcpy` by which the tape runtime moves a stack's records into
+/// a larger buffer (`__fz_grow`, `__fz_grow_plain`): the source buffer is never read
+/// again, so when generated code is differentiated again the adjoints of the records
+/// move back byte for byte, whatever mix of types the records hold (the transform's
+/// `reverse/tape_move.rs`).
+pub const TAPE_MOVE_MD: &str = "ferrozyme.tape.move";
+
 /// What one byte offset holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BaseType {

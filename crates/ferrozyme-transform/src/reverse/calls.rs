@@ -322,7 +322,8 @@ impl Gen<'_> {
         if self.fx.act.is_shadowed(dst)
             && self.fx.act.is_shadowed(src)
             && (self.fx.types.memory_may_hold_pointers(dst)
-                || self.fx.types.memory_may_hold_pointers(src))
+                || self.fx.types.memory_may_hold_pointers(src)
+                || super::tape_move::is_tape_move(i))
         {
             if self.fx.rt.is_guarded(src) {
                 // The source's shadow may be the primal memory: its pointers are their

@@ -63,6 +63,7 @@ mod scaled;
 mod speculated;
 mod state;
 mod tape_home;
+mod tape_move;
 mod values;
 mod vector;
 
