@@ -9,7 +9,10 @@
 //! buffer, back to the store the inner forward sweep pushed it with). Two facts make
 //! that typeable: the header's lengths are integers (`!ferrozyme.tape.int` on their
 //! accesses), and the one copy of record bytes, growth's `memcpy` of the old buffer into
-//! the new one, carries `!ferrozyme.tape.move`.
+//! the new one, carries `!ferrozyme.tape.move`. So do split mode's copies of a tape
+//! between the augmented function's local buffer and the heap block it returns
+//! (`finish.rs` at each return, `mod.rs` at the reverse function's entry): the local
+//! buffer dies at the return, the heap block is only freed after the copy.
 //!
 //! Such a copy mixes every type the records hold (floats, counters, pointers), so it has
 //! no float layout to add adjoints by. It needs none: the old buffer is never read or
@@ -17,23 +20,31 @@
 //! freed), so when the outer reverse sweep reaches the move, nothing has put an adjoint
 //! into the old buffer's shadow since the move, and the new shadow's first bytes are
 //! exactly what belongs there — they are copied back byte for byte, like
-//! `__fz_realloc_adj_bytes` does for a `realloc`. The forward sweep copies the shadow
+//! `__fz_realloc_adj_bytes` does for a `realloc`, and the new shadow is cleared (the
+//! copy overwrote whatever the new buffer held). The forward sweep copies the shadow
 //! bytes too (pointer records carry their shadows into the new buffer).
 
 use ferrozyme_analysis::types::TAPE_MOVE_MD;
-use ferrozyme_llvm::Value;
+use ferrozyme_llvm::{Context, Value};
 
 use super::Gen;
 
-/// Is `call` the tape runtime's move of a stack's records into a larger buffer?
+/// Is `call` a move of tape records whose source is never used again (the runtime's
+/// growth of a stack, split mode's tape handover)?
 pub(super) fn is_tape_move(call: Value) -> bool {
     call.metadata(call.ty().context().md_kind(TAPE_MOVE_MD))
         .is_some()
 }
 
+/// Marks the `memcpy` `call` as such a move.
+pub(super) fn mark_tape_move(ctx: Context, call: Value) {
+    call.set_metadata(ctx.md_kind(TAPE_MOVE_MD), Some(ctx.md_node(&[])));
+}
+
 impl Gen<'_> {
     /// Reverse of a tape move: the new shadow's first `n` bytes go back to the old
-    /// shadow, as they are (see the module comment for why no addition is needed).
+    /// shadow, as they are (see the module comment for why no addition is needed), and
+    /// are cleared.
     pub(super) fn rev_tape_move(&mut self, i: Value, args: &[Value]) {
         let (dst, src, len) = (args[0], args[1], args[2]);
         if !self.fx.act.is_shadowed(dst) || !self.fx.act.is_shadowed(src) {
@@ -50,5 +61,6 @@ impl Gen<'_> {
         let n = self.fetch(len);
         let n = self.b.int_cast(n, self.fx.ctx.i64());
         self.b.memcpy(ss, sd, n, 1);
+        self.b.memset(sd, self.fx.ctx.i8().const_int(0), n, 1);
     }
 }
