@@ -473,7 +473,13 @@ impl Gen<'_> {
         // several or type analysis cannot tell (never as a guessed type: doubles added
         // over float pairs lose the floats to denormal flushing under -ffast-math,
         // tests/c/403).
-        let f = self.sup.rt(match self.fx.types.memory_fp_type(i) {
+        // A tape stack's growth moves records of every type: byte for byte
+        // (`tape_move.rs`).
+        let fp = match super::tape_move::is_tape_move(i) {
+            true => None,
+            false => self.fx.types.memory_fp_type(i),
+        };
+        let f = self.sup.rt(match fp {
             Some(fp) => RtFn::ReallocAdj(fp),
             None => RtFn::ReallocAdjBytes,
         });

@@ -8,8 +8,8 @@
 //! (the adjoint of a value the inner reverse sweep pops flows, through the shadow
 //! buffer, back to the store the inner forward sweep pushed it with). Two facts make
 //! that typeable: the header's lengths are integers (`!ferrozyme.tape.int` on their
-//! accesses), and the one copy of record bytes, growth's `memcpy` of the old buffer into
-//! the new one, carries `!ferrozyme.tape.move`. So do split mode's copies of a tape
+//! accesses), and the copies of record bytes, growth's `memcpy` of the inline buffer
+//! and `realloc` of a heap one, carry `!ferrozyme.tape.move`. So do split mode's copies of a tape
 //! between the augmented function's local buffer and the heap block it returns
 //! (`finish.rs` at each return, `mod.rs` at the reverse function's entry): the local
 //! buffer dies at the return, the heap block is only freed after the copy.
@@ -19,8 +19,9 @@
 //! written after the move (pushes go to the new buffer, the old one is abandoned or
 //! freed), so when the outer reverse sweep reaches the move, nothing has put an adjoint
 //! into the old buffer's shadow since the move, and the new shadow's first bytes are
-//! exactly what belongs there — they are copied back byte for byte, like
-//! `__fz_realloc_adj_bytes` does for a `realloc`, and the new shadow is cleared (the
+//! exactly what belongs there — they are copied back byte for byte (for the `realloc`,
+//! `__fz_realloc_adj_bytes` whatever type analysis says the buffer holds: its merged
+//! facts about every stack's records are no layout), and the new shadow is cleared (the
 //! copy overwrote whatever the new buffer held). The forward sweep copies the shadow
 //! bytes too (pointer records carry their shadows into the new buffer).
 

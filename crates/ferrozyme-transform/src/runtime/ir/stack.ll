@@ -3,6 +3,14 @@
 ; the reverse sweep reads the top while it replays that execution and pops when it
 ; leaves the block. The buffer grows geometrically; when the reverse sweep finishes it
 ; goes to the per-thread pool (pool.ll) that later stacks take their buffers from.
+;
+; Generated code can be differentiated again (reverse over reverse of a loop): then these
+; functions are differentiated like user code, the header's shadow being a mirror stack
+; with a shadow buffer. For that, the header's lengths are typed as integers by
+; `!ferrozyme.tape.int` on their accesses (the header's memory mixes with every other
+; tape slot), and the copies of a stack's records into a larger buffer carry
+; `!ferrozyme.tape.move`: the source is never used again, so the adjoints move back byte
+; for byte whatever the records hold (the transform's `reverse/tape_move.rs`).
 
 declare ptr @realloc(ptr, i64)
 declare ptr @malloc(i64)
@@ -168,7 +176,7 @@ copy:
   call void @llvm.memcpy.p0.p0.i64(ptr %nd1, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move !1
   br label %done
 re:
-  %nd2 = call ptr @realloc(ptr %data, i64 %c4)
+  %nd2 = call ptr @realloc(ptr %data, i64 %c4), !ferrozyme.tape.move !1
   br label %done
 done:
   %nd = phi ptr [ %nd1, %copy ], [ %nd2, %re ]

@@ -1,0 +1,198 @@
+// OPT: O0 O1 O2 O3
+// Issue 14, reverse over reverse of loops with tapes, the other kinds of tape records:
+// (a) a loop with a data-dependent branch and a data-dependent exit (integer path tags
+// pushed beside the floats of each iteration; the exit makes the trip count unknown when
+// the inner derivative is generated), (b) Hessian rows of a function of an array whose
+// loop is taped (the inner gradient writes a shadow array: enzyme_dup at both levels),
+// (c) a first derivative computed in split mode (__enzyme_augmentfwd + __enzyme_reverse:
+// the loop's stack lives in a heap tape handed from the augmented function to the
+// reverse one). Oracles: hand-written second-order forward sweeps (hyper-dual numbers:
+// exact second derivatives), finite differences of their first derivatives, and forward
+// over reverse of the same first derivatives (the issue's oracle).
+#include "fz_test.h"
+#include "fz_modes.h"
+
+#ifndef FZ_ORACLES_ONLY
+extern double __enzyme_autodiff_outer(void *, ...);
+#else
+#define __enzyme_autodiff_outer(...) 0.0
+#endif
+
+/* ---- hyper-dual numbers: value, d/da, d/db, d2/dadb (the exact oracle) ---- */
+typedef struct { double v, a, b, ab; } hd;
+static hd hc(double c) { return (hd){c, 0, 0, 0}; }
+static hd hadd(hd x, hd y) { return (hd){x.v + y.v, x.a + y.a, x.b + y.b, x.ab + y.ab}; }
+static hd hscale(hd x, double c) { return (hd){x.v * c, x.a * c, x.b * c, x.ab * c}; }
+static hd hmul(hd x, hd y) {
+  return (hd){x.v * y.v, x.a * y.v + x.v * y.a, x.b * y.v + x.v * y.b,
+              x.ab * y.v + x.a * y.b + x.b * y.a + x.v * y.ab};
+}
+static hd hsin(hd x) {
+  double s = sin(x.v), c = cos(x.v);
+  return (hd){s, c * x.a, c * x.b, c * x.ab - s * x.a * x.b};
+}
+static hd hcos(hd x) {
+  double s = sin(x.v), c = cos(x.v);
+  return (hd){c, -s * x.a, -s * x.b, -s * x.ab - c * x.a * x.b};
+}
+static hd hvar(double v) { return (hd){v, 1, 1, 0}; } /* the one input, both directions */
+
+/* (a) a branch per iteration, leaving early when t grows large */
+double branchy(double x, int n) {
+  double t = x, s = 0;
+  int i = 0;
+  while (i < n && fabs(t) < 3.0) {
+    if (t > 0.1)
+      t = t * t * 0.8 + sin(x);
+    else
+      t = cos(t) * x - 0.2;
+    s += t * (i + 1);
+    i++;
+  }
+  return s;
+}
+static hd branchy_h(hd x, int n) {
+  hd t = x, s = hc(0);
+  int i = 0;
+  while (i < n && fabs(t.v) < 3.0) {
+    if (t.v > 0.1)
+      t = hadd(hscale(hmul(t, t), 0.8), hsin(x));
+    else
+      t = hadd(hmul(hcos(t), x), hc(-0.2));
+    s = hadd(s, hscale(t, i + 1));
+    i++;
+  }
+  return s;
+}
+double d_branchy(double x, int n) { return __enzyme_autodiff((void *)branchy, x, enzyme_const, n); }
+
+/* (b) q(x) over an array: a taped recurrence through every element */
+#define N 5
+double q(const double *x, int n) {
+  double s = 0, t = 1;
+  for (int i = 0; i < n; i++) {
+    t = t * sin(x[i]) + 0.5 * x[(i + 1) % n] * t;
+    s += t * x[i];
+  }
+  return s;
+}
+static hd q_h(const hd *x, int n) {
+  hd s = hc(0), t = hc(1);
+  for (int i = 0; i < n; i++) {
+    t = hadd(hmul(t, hsin(x[i])), hscale(hmul(x[(i + 1) % n], t), 0.5));
+    s = hadd(s, hmul(t, x[i]));
+  }
+  return s;
+}
+/* the i-th gradient entry: its gradient is the Hessian's row i */
+double gi(const double *x, int i, int n) {
+  double g[N] = {0};
+  __enzyme_autodiff((void *)q, enzyme_dup, x, g, enzyme_const, n);
+  return g[i];
+}
+
+/* (c) the first derivative in split mode */
+double series(double x, int n) {
+  double s = 0, term = 1;
+  for (int i = 0; i < n; i++) {
+    s += term;
+    term *= -x * x / ((2 * i + 1) * (2 * i + 2));
+  }
+  return s;
+}
+static hd series_h(hd x, int n) {
+  hd s = hc(0), term = hc(1);
+  for (int i = 0; i < n; i++) {
+    s = hadd(s, term);
+    term = hmul(term, hscale(hmul(x, x), -1.0 / ((2 * i + 1) * (2 * i + 2))));
+  }
+  return s;
+}
+double d_series_split(double x, int n) {
+  void *tape = __enzyme_augmentfwd((void *)series, x, enzyme_const, n);
+  return __enzyme_reverse((void *)series, x, enzyme_const, n, 1.0, tape);
+}
+
+/* first derivatives from the oracle, for finite differences */
+static int NC, IC, JC;
+static double XC[N];
+static double branchy_first(double x) { return branchy_h(hvar(x), NC).a; }
+static double series_first(double x) { return series_h(hvar(x), NC).a; }
+static double q_grad_i(double xj) { /* d q / d x_i with x_j = xj */
+  hd X[N];
+  for (int k = 0; k < N; k++) X[k] = hc(XC[k]);
+  X[JC].v = xj;
+  X[IC].a = 1;
+  return q_h(X, N).a;
+}
+
+static void scalar_case(const char *name, double (*d)(double, int), double (*rr)(double, int),
+                        double (*fr)(double, int), hd (*h)(hd, int), double (*first)(double),
+                        double x, int n) {
+  char what[160];
+  NC = n;
+  hd e = h(hvar(x), n);
+  double fd = fz_fd1(first, x);
+  double sc = fabs(e.ab) > 1 ? fabs(e.ab) : 1;
+  snprintf(what, sizeof what, "%s n=%d x=%.3f: f'", name, n, x);
+  /* a mode result (split mode's hooks are stubs in the oracle-only build) */
+  fz_mcheck(what, d(x, n), e.a, 1e-10 * (fabs(e.a) > 1 ? fabs(e.a) : 1));
+  double r = rr(x, n), f = fr(x, n);
+  snprintf(what, sizeof what, "%s n=%d x=%.3f: f'' reverse over reverse", name, n, x);
+  fz_mcheck2(what, r, e.ab, 1e-9 * sc, fd, 1e-6 * sc);
+  snprintf(what, sizeof what, "%s n=%d x=%.3f: f'' forward over reverse", name, n, x);
+  fz_mcheck2(what, f, e.ab, 1e-9 * sc, fd, 1e-6 * sc);
+  snprintf(what, sizeof what, "%s n=%d x=%.3f: reverse over reverse = forward over reverse",
+           name, n, x);
+  fz_mcheck(what, r, f, 1e-11 * sc);
+}
+static double rr_branchy(double x, int n) {
+  return __enzyme_autodiff_outer((void *)d_branchy, x, enzyme_const, n);
+}
+static double fr_branchy(double x, int n) {
+  return __enzyme_fwddiff((void *)d_branchy, x, 1.0, enzyme_const, n);
+}
+static double rr_split(double x, int n) {
+  return __enzyme_autodiff_outer((void *)d_series_split, x, enzyme_const, n);
+}
+static double fr_split(double x, int n) {
+  return __enzyme_fwddiff((void *)d_series_split, x, 1.0, enzyme_const, n);
+}
+
+int main(void) {
+  fz_seed(268);
+  const int ns[] = {0, 1, 4, 30, 200};
+  for (int k = 0; k < 5; k++) {
+    double x = fz_uniform(-1.0, 1.0);
+    scalar_case("branchy", d_branchy, rr_branchy, fr_branchy, branchy_h, branchy_first, x, ns[k]);
+    scalar_case("split series", d_series_split, rr_split, fr_split, series_h, series_first, x,
+                ns[k] < 30 ? ns[k] : 30);
+  }
+  for (int t = 0; t < 3; t++) {
+    fz_fill(XC, N, -1.2, 1.2);
+    for (int i = 0; i < N; i++) {
+      double row[N] = {0}, exact[N], fd[N], fwd[N];
+      __enzyme_autodiff_outer((void *)gi, enzyme_dup, XC, row, enzyme_const, i, enzyme_const, N);
+      for (int j = 0; j < N; j++) {
+        hd X[N];
+        for (int k = 0; k < N; k++) X[k] = hc(XC[k]);
+        X[i].a = 1;
+        X[j].b = 1;
+        exact[j] = q_h(X, N).ab;
+        IC = i;
+        JC = j;
+        fd[j] = fz_fd1(q_grad_i, XC[j]);
+        double dir[N] = {0}, xc[N];
+        dir[j] = 1;
+        memcpy(xc, XC, sizeof xc);
+        fwd[j] = __enzyme_fwddiff((void *)gi, enzyme_dup, xc, dir, enzyme_const, i, enzyme_const, N);
+      }
+      char what[120];
+      snprintf(what, sizeof what, "Hessian row %d (reverse over reverse)", i);
+      fz_mcheck2_arr(what, row, exact, 1e-9, fd, 1e-6, N);
+      snprintf(what, sizeof what, "Hessian row %d (forward over reverse)", i);
+      fz_mcheck2_arr(what, fwd, exact, 1e-9, fd, 1e-6, N);
+    }
+  }
+  return fz_finish();
+}
