@@ -6,7 +6,8 @@
 // loop is taped (the inner gradient writes a shadow array: enzyme_dup at both levels),
 // (c) a first derivative computed in split mode (__enzyme_augmentfwd + __enzyme_reverse:
 // the loop's stack lives in a heap tape handed from the augmented function to the
-// reverse one). Oracles: hand-written second-order forward sweeps (hyper-dual numbers:
+// reverse one), (d) a walk along a linked list (the exit is the end of the list; pointers
+// on the tape), (e) a loop on floats (4-byte records). Oracles: hand-written second-order forward sweeps (hyper-dual numbers:
 // exact second derivatives), finite differences of their first derivatives, and forward
 // over reverse of the same first derivatives (the oracle).
 #include "fz_test.h"
@@ -113,11 +114,55 @@ double d_series_split(double x, int n) {
   return __enzyme_reverse((void *)series, x, enzyme_const, n, 1.0, tape);
 }
 
+/* (d) along a linked list */
+typedef struct node { double w; struct node *next; } node;
+double walk(double x, const node *p) {
+  double t = x, s = 0;
+  while (p) {
+    t = sin(t * p->w) + x;
+    s += t;
+    p = p->next;
+  }
+  return s;
+}
+static hd walk_h(hd x, const node *p) {
+  hd t = x, s = hc(0);
+  while (p) {
+    t = hadd(hsin(hscale(t, p->w)), x);
+    s = hadd(s, t);
+    p = p->next;
+  }
+  return s;
+}
+double d_walk(double x, const node *p) { return __enzyme_autodiff((void *)walk, x, enzyme_const, p); }
+
+/* (e) floats */
+#ifndef FZ_ORACLES_ONLY
+extern float __enzyme_autodiff_f(void *, ...);
+extern float __enzyme_autodiff_outer_f(void *, ...);
+#else
+#define __enzyme_autodiff_f(...) 0.0f
+#define __enzyme_autodiff_outer_f(...) 0.0f
+#endif
+float fser(float x, int n) {
+  float t = x;
+  for (int i = 0; i < n; i++) t = sinf(t) * 0.9f + 0.1f * x;
+  return t;
+}
+static hd fser_h(hd x, int n) {
+  hd t = x;
+  for (int i = 0; i < n; i++) t = hadd(hscale(hsin(t), 0.9), hscale(x, 0.1));
+  return t;
+}
+float d_fser(float x, int n) { return __enzyme_autodiff_f((void *)fser, x, enzyme_const, n); }
+
 /* first derivatives from the oracle, for finite differences */
 static int NC, IC, JC;
 static double XC[N];
 static double branchy_first(double x) { return branchy_h(hvar(x), NC).a; }
 static double series_first(double x) { return series_h(hvar(x), NC).a; }
+static const node *LIST;
+static double walk_first(double x) { return walk_h(hvar(x), LIST).a; }
 static double q_grad_i(double xj) { /* d q / d x_i with x_j = xj */
   hd X[N];
   for (int k = 0; k < N; k++) X[k] = hc(XC[k]);
@@ -167,6 +212,33 @@ int main(void) {
     scalar_case("branchy", d_branchy, rr_branchy, fr_branchy, branchy_h, branchy_first, x, ns[k]);
     scalar_case("split series", d_series_split, rr_split, fr_split, series_h, series_first, x,
                 ns[k] < 30 ? ns[k] : 30);
+  }
+  node nodes[300];
+  for (int len = 1; len <= 300; len *= 3) {
+    for (int i = 0; i < len; i++) {
+      nodes[i].w = fz_uniform(0.2, 1.1);
+      nodes[i].next = i + 1 < len ? &nodes[i + 1] : NULL;
+    }
+    double x = fz_uniform(-1.0, 1.0);
+    LIST = nodes;
+    hd e = walk_h(hvar(x), nodes);
+    double sc = fabs(e.ab) > 1 ? fabs(e.ab) : 1;
+    fz_check("walk: f'", d_walk(x, nodes), e.a, 1e-10 * (fabs(e.a) > 1 ? fabs(e.a) : 1));
+    double r = __enzyme_autodiff_outer((void *)d_walk, x, enzyme_const, nodes);
+    double f = __enzyme_fwddiff((void *)d_walk, x, 1.0, enzyme_const, nodes);
+    double fd = fz_fd1(walk_first, x);
+    fz_mcheck2("walk: f'' reverse over reverse", r, e.ab, 1e-9 * sc, fd, 1e-6 * sc);
+    fz_mcheck2("walk: f'' forward over reverse", f, e.ab, 1e-9 * sc, fd, 1e-6 * sc);
+    fz_mcheck("walk: reverse over reverse = forward over reverse", r, f, 1e-11 * sc);
+  }
+  for (int n = 0; n <= 200; n = 2 * n + 1) {
+    float x = (float)fz_uniform(-1.0, 1.0);
+    hd e = fser_h(hvar(x), n);
+    double sc = fabs(e.ab) > 1 ? fabs(e.ab) : 1;
+    /* single precision: the jet is exact in double, the derivatives round in float */
+    fz_mcheck("float: f'", d_fser(x, n), e.a, 1e-4 * (fabs(e.a) > 1 ? fabs(e.a) : 1));
+    fz_mcheck("float: f'' reverse over reverse",
+              __enzyme_autodiff_outer_f((void *)d_fser, x, enzyme_const, n), e.ab, 1e-4 * sc);
   }
   for (int t = 0; t < 3; t++) {
     fz_fill(XC, N, -1.2, 1.2);
