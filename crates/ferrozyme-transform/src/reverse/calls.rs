@@ -475,9 +475,10 @@ impl Gen<'_> {
         // tests/c/403).
         // A tape stack's growth moves records of every type: byte for byte
         // (`tape_move.rs`).
-        let fp = match super::tape_move::is_tape_move(i) {
-            true => None,
-            false => self.fx.types.memory_fp_type(i),
+        let fp = if super::tape_move::is_tape_move(i) {
+            None
+        } else {
+            self.fx.types.memory_fp_type(i)
         };
         let f = self.sup.rt(match fp {
             Some(fp) => RtFn::ReallocAdj(fp),
