@@ -1,5 +1,5 @@
 ; Decision: reverse over reverse of a loop whose first derivative keeps a tape stack
-; differentiates the stack runtime like user code (the stack header's shadow is a mirror
+; differentiates the stack runtime like user code (its single-block functions inlined) (the stack header's shadow is a mirror
 ; stack with a shadow buffer), typed by the runtime itself: the header's lengths carry
 ; `!ferrozyme.tape.int`, and the copies that move a stack's records into a larger buffer
 ; (growth's `memcpy` from the inline buffer, its `realloc` of a heap one) carry
@@ -74,6 +74,13 @@ declare double @llvm.fmuladd.f64(double, double, double)
 ; CHECK: %len = load i64, ptr %lenp, align 8, !ferrozyme.tape.int
 ; CHECK: %cap = load i64, ptr %capp, align 8, !ferrozyme.tape.int
 ; CHECK: store i64 %new, ptr %lenp, align 8, !ferrozyme.tape.int
+
+; The runtime's single-block functions (`__fz_push_reserved`, `__fz_top`, `__fz_pop`) are
+; inlined into the clone of the inner derivative before it is differentiated: no
+; augmented versions of them, whose tape blocks would be one arena allocation per record.
+; CHECK-LABEL: define internal { { double }, ptr } @fz_aug_fz_grad_f(
+; CHECK-NOT: @fz_aug___fz_{{top|pop|push_reserved}}
+; CHECK: ret { { double }, ptr }
 
 ; Split mode's tape handover (an augmented function's local tape copied into the heap
 ; block it returns) is a move too: here in the augmented derivative of `fz_aug_g` (the
