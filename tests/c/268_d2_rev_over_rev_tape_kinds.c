@@ -7,7 +7,9 @@
 // (c) a first derivative computed in split mode (__enzyme_augmentfwd + __enzyme_reverse:
 // the loop's stack lives in a heap tape handed from the augmented function to the
 // reverse one), (d) a walk along a linked list (the exit is the end of the list; pointers
-// on the tape), (e) a loop on floats (4-byte records). Oracles: hand-written second-order forward sweeps (hyper-dual numbers:
+// on the tape), (e) a loop on floats (4-byte records), (f) first derivatives of (a)
+// summed in a loop of the outer function (the outer derivative's own stacks hold the
+// inner calls' values). Oracles: hand-written second-order forward sweeps (hyper-dual numbers:
 // exact second derivatives), finite differences of their first derivatives, and forward
 // over reverse of the same first derivatives (the oracle).
 #include "fz_test.h"
@@ -156,11 +158,28 @@ static hd fser_h(hd x, int n) {
 }
 float d_fser(float x, int n) { return __enzyme_autodiff_f((void *)fser, x, enzyme_const, n); }
 
+/* (f) first derivatives of (a) summed in a loop */
+double sum_d(double x, int n) { /* sum over k of k f'(k x / 4) */
+  double s = 0;
+  for (int k = 1; k <= 4; k++) s += d_branchy(x * k * 0.25, n) * k;
+  return s;
+}
+static hd sum_d_exact(double x, int n) { /* .a: sum_d, .ab: its derivative */
+  hd r = hc(0);
+  for (int k = 1; k <= 4; k++) {
+    hd e = branchy_h(hvar(x * k * 0.25), n);
+    r.a += e.a * k;
+    r.ab += e.ab * 0.25 * k * k;
+  }
+  return r;
+}
+
 /* first derivatives from the oracle, for finite differences */
 static int NC, IC, JC;
 static double XC[N];
 static double branchy_first(double x) { return branchy_h(hvar(x), NC).a; }
 static double recur_first(double x) { return recur_h(hvar(x), NC).a; }
+static double sum_d_first(double x) { return sum_d_exact(x, NC).a; }
 static const node *LIST;
 static double walk_first(double x) { return walk_h(hvar(x), LIST).a; }
 static double q_grad_i(double xj) { /* d q / d x_i with x_j = xj */
@@ -205,6 +224,16 @@ int main(void) {
     scalar_case("branchy", d_branchy, rr_branchy, fr_branchy, branchy_h, branchy_first, x, ns[k]);
     scalar_case("split recurrence", d_recur_split, rr_split, fr_split, recur_h, recur_first, x,
                 ns[k]);
+  }
+  for (int n = 0; n <= 90; n = 3 * n + 2) {
+    double x = fz_uniform(-1.0, 1.0);
+    NC = n;
+    hd e = sum_d_exact(x, n);
+    fz_check("sum of f' in a loop", sum_d(x, n), e.a, 1e-10 * (fabs(e.a) > 1 ? fabs(e.a) : 1));
+    fz_mcheck_d2("sum of f' in a loop: derivative",
+                 __enzyme_autodiff_outer((void *)sum_d, x, enzyme_const, n),
+                 __enzyme_fwddiff((void *)sum_d, x, 1.0, enzyme_const, n), e.ab,
+                 fz_fd1(sum_d_first, x));
   }
   node nodes[300];
   for (int len = 1; len <= 300; len *= 3) {
