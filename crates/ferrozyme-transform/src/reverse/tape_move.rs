@@ -9,10 +9,11 @@
 //! buffer, back to the store the inner forward sweep pushed it with). Two facts make
 //! that typeable: the header's lengths are integers (`!ferrozyme.tape.int` on their
 //! accesses), and the copies of record bytes, growth's `memcpy` of the inline buffer
-//! and `realloc` of a heap one, carry `!ferrozyme.tape.move`. So do split mode's copies of a tape
-//! between the augmented function's local buffer and the heap block it returns
-//! (`finish.rs` at each return, `mod.rs` at the reverse function's entry): the local
-//! buffer dies at the return, the heap block is only freed after the copy.
+//! and `realloc` of a heap one, carry `!ferrozyme.tape.move`. So do split mode's copies
+//! of a tape between the augmented function's local buffer and the heap block it
+//! returns (`finish.rs` at each return, `mod.rs` at the reverse function's entry): the
+//! local buffer dies at the return, the heap block is only freed after the copy. (The
+//! runtime's single-block functions are inlined into the clone first: `clone.rs`.)
 //!
 //! Such a copy mixes every type the records hold (floats, counters, pointers), so it has
 //! no float layout to add adjoints by. It needs none: the old buffer is never read or
