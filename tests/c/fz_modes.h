@@ -214,6 +214,21 @@ static inline void fz_fd_jvp(void (*evalv)(void *, double *), void *ctx, double 
   free(x0);
 }
 
+/* A second derivative by reverse over reverse (rr) and by forward over reverse (fr),
+ * each against an exact value and finite differences of an exact first derivative,
+ * and against each other; tolerances relative to max(1, |exact|). */
+static inline void fz_mcheck_d2(const char *what, double rr, double fr, double exact,
+                                double fd) {
+  char buf[200];
+  double sc = fabs(exact) > 1 ? fabs(exact) : 1;
+  snprintf(buf, sizeof buf, "%s: reverse over reverse", what);
+  fz_mcheck2(buf, rr, exact, 1e-9 * sc, fd, 1e-6 * sc);
+  snprintf(buf, sizeof buf, "%s: forward over reverse", what);
+  fz_mcheck2(buf, fr, exact, 1e-9 * sc, fd, 1e-6 * sc);
+  snprintf(buf, sizeof buf, "%s: reverse over reverse = forward over reverse", what);
+  fz_mcheck(buf, rr, fr, 1e-11 * sc);
+}
+
 /* Prints `TIMING <label>=<num/den>` (informational, never asserted). */
 static inline void fz_timing_ratio(const char *label, double num_ns, double den_ns) {
   printf("TIMING %s=%.3f (%.1f ns / %.1f ns)\n", label, den_ns > 0 ? num_ns / den_ns : 0.0,

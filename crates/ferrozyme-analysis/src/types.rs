@@ -67,6 +67,14 @@ pub const MAX_OFFSET: i64 = 1024;
 /// data (`engine/typed_access.rs`).
 pub const TAPE_INT_MD: &str = "ferrozyme.tape.int";
 
+/// Metadata kind on a copy of tape records whose source is never used again: the tape
+/// runtime's move of a stack into a larger buffer (`memcpy`/`realloc` in `__fz_grow`,
+/// `__fz_grow_plain`) and split mode's handover of a tape between a local buffer and a
+/// heap block. When generated code is differentiated again the adjoints of the records
+/// move back byte for byte, whatever mix of types the records hold (the transform's
+/// `reverse/tape_move.rs`).
+pub const TAPE_MOVE_MD: &str = "ferrozyme.tape.move";
+
 /// What one byte offset holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BaseType {

@@ -99,6 +99,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
         f.remove_fn_attr(attr);
     }
     use_plain_runtime(m, f);
+    inline_runtime_leaves(m, f);
     crate::iter::bump_in_clone(f);
     drop_unwind_paths(m, f);
     crate::fortran::redirect_runtime_calls(m, f)?;
@@ -163,5 +164,52 @@ fn use_plain_runtime(m: Module, f: Value) {
                 i.set_operand(i.num_operands() - 1, p);
             }
         }
+    }
+}
+
+/// In a clone of generated code (higher order), calls of the runtime's single-block
+/// `alwaysinline` functions (`__fz_push_reserved`, `__fz_top`, `__fz_pop`) are inlined
+/// before it is differentiated. Differentiated as calls, each would become an augmented
+/// call with a tape block of its own from the arena, one per record pushed or popped
+/// (bench/README, "Reverse over reverse of taped loops"); inlined, they are loads and
+/// stores of the stack header (typed by `!ferrozyme.tape.int`) and address arithmetic,
+/// which the outer derivative caches or recomputes like any other.
+fn inline_runtime_leaves(m: Module, f: Value) {
+    let calls: Vec<(Value, Value)> = f
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .filter(|i| i.opcode() == Some(Opcode::LLVMCall))
+        .filter_map(|i| {
+            let g = i.called_function()?;
+            let leaf = crate::runtime::is_runtime_symbol(&g.name())
+                && g.has_fn_attr("alwaysinline")
+                && g.blocks().len() == 1;
+            leaf.then_some((i, g))
+        })
+        .collect();
+    let b = Builder::new(m.context());
+    for (call, g) in calls {
+        let mut map: HashMap<Value, Value> = g.params().into_iter().zip(call.call_args()).collect();
+        b.position_before(call);
+        let mut ret = None;
+        for i in g.blocks()[0].instructions() {
+            if i.opcode() == Some(Opcode::LLVMRet) {
+                ret = (i.num_operands() > 0).then(|| i.operand(0));
+                break;
+            }
+            let c = i.clone_instruction();
+            for k in 0..c.num_operands() {
+                if let Some(&v) = map.get(&c.operand(k)) {
+                    c.set_operand(k, v);
+                }
+            }
+            b.insert(c);
+            map.insert(i, c);
+        }
+        if let Some(r) = ret {
+            call.replace_all_uses_with(map.get(&r).copied().unwrap_or(r));
+        }
+        call.erase();
     }
 }

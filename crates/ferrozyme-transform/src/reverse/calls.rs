@@ -322,7 +322,8 @@ impl Gen<'_> {
         if self.fx.act.is_shadowed(dst)
             && self.fx.act.is_shadowed(src)
             && (self.fx.types.memory_may_hold_pointers(dst)
-                || self.fx.types.memory_may_hold_pointers(src))
+                || self.fx.types.memory_may_hold_pointers(src)
+                || super::tape_move::is_tape_move(i))
         {
             if self.fx.rt.is_guarded(src) {
                 // The source's shadow may be the primal memory: its pointers are their
@@ -472,7 +473,14 @@ impl Gen<'_> {
         // several or type analysis cannot tell (never as a guessed type: doubles added
         // over float pairs lose the floats to denormal flushing under -ffast-math,
         // tests/c/403).
-        let f = self.sup.rt(match self.fx.types.memory_fp_type(i) {
+        // A tape stack's growth moves records of every type: byte for byte
+        // (`tape_move.rs`).
+        let fp = if super::tape_move::is_tape_move(i) {
+            None
+        } else {
+            self.fx.types.memory_fp_type(i)
+        };
+        let f = self.sup.rt(match fp {
             Some(fp) => RtFn::ReallocAdj(fp),
             None => RtFn::ReallocAdjBytes,
         });

@@ -40,6 +40,7 @@ impl Gen<'_> {
         for r in std::mem::take(&mut self.tape.aug_rets) {
             self.b.position_before(r);
             let cp = self.b.memcpy(self.tape.heap_fwd, self.tape.fwd, zero, 16);
+            super::tape_move::mark_tape_move(self.fx.ctx, cp);
             self.tape.size_patches.push((cp, 2));
         }
     }

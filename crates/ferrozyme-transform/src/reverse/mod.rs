@@ -63,6 +63,7 @@ mod scaled;
 mod speculated;
 mod state;
 mod tape_home;
+mod tape_move;
 mod values;
 mod vector;
 
@@ -291,6 +292,7 @@ impl Gen<'_> {
                 .out
                 .eb
                 .memcpy(self.tape.rev, self.tape.heap_rev, zero, 16);
+            tape_move::mark_tape_move(self.fx.ctx, cp);
             self.tape.size_patches.push((cp, 2));
         } else {
             self.tape.fwd = local(&self.out.fb_entry, &mut self.tape);

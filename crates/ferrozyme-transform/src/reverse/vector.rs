@@ -61,6 +61,10 @@ impl Gen<'_> {
         if !self.fx.act.is_shadowed(dst) {
             return;
         }
+        if super::tape_move::is_tape_move(i) {
+            self.rev_tape_move(i, args);
+            return;
+        }
         let layout = copy_layout(&self.fx.types, i, dst, src, len);
         let fields = match layout {
             CopyLayout::NoFloats => return,

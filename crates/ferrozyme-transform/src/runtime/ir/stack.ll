@@ -3,6 +3,14 @@
 ; the reverse sweep reads the top while it replays that execution and pops when it
 ; leaves the block. The buffer grows geometrically; when the reverse sweep finishes it
 ; goes to the per-thread pool (pool.ll) that later stacks take their buffers from.
+;
+; Generated code can be differentiated again (reverse over reverse of a loop): then these
+; functions are differentiated like user code, the header's shadow being a mirror stack
+; with a shadow buffer. For that, the header's lengths are typed as integers by
+; `!ferrozyme.tape.int` on their accesses (the header's memory mixes with every other
+; tape slot), and the copies of a stack's records into a larger buffer carry
+; `!ferrozyme.tape.move`: the source is never used again, so the adjoints move back byte
+; for byte whatever the records hold (the transform's `reverse/tape_move.rs`).
 
 declare ptr @realloc(ptr, i64)
 declare ptr @malloc(i64)
@@ -34,7 +42,7 @@ entry:
   %hit = icmp ne ptr %pd, null
   br i1 %hit, label %pooled, label %nopool
 pooled:
-  call void @llvm.memcpy.p0.p0.i64(ptr %pd, ptr %data, i64 %used, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %pd, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move !1
   %pc = extractvalue { ptr, i64 } %p, 1
   %pdelta = sub i64 %pc, %oldheap
   call void @__fz_stats_add(i64 %pdelta)
@@ -56,8 +64,8 @@ define ptr @__fz_push(ptr %s, i64 %n) alwaysinline {
 entry:
   %lenp = getelementptr inbounds i8, ptr %s, i64 8
   %capp = getelementptr inbounds i8, ptr %s, i64 16
-  %len = load i64, ptr %lenp
-  %cap = load i64, ptr %capp
+  %len = load i64, ptr %lenp, !ferrozyme.tape.int !1
+  %cap = load i64, ptr %capp, !ferrozyme.tape.int !1
   %d0 = load ptr, ptr %s
   %new = add i64 %len, %n
   %full = icmp ugt i64 %new, %cap
@@ -67,11 +75,11 @@ grow:
   %gd = extractvalue { ptr, i64 } %g, 0
   %gc = extractvalue { ptr, i64 } %g, 1
   store ptr %gd, ptr %s
-  store i64 %gc, ptr %capp
+  store i64 %gc, ptr %capp, !ferrozyme.tape.int !1
   br label %done
 done:
   %d = phi ptr [ %d0, %entry ], [ %gd, %grow ]
-  store i64 %new, ptr %lenp
+  store i64 %new, ptr %lenp, !ferrozyme.tape.int !1
   %slot = getelementptr inbounds i8, ptr %d, i64 %len
   ret ptr %slot
 }
@@ -82,10 +90,10 @@ done:
 define ptr @__fz_push_reserved(ptr %s, i64 %n) alwaysinline {
 entry:
   %lenp = getelementptr inbounds i8, ptr %s, i64 8
-  %len = load i64, ptr %lenp
+  %len = load i64, ptr %lenp, !ferrozyme.tape.int !1
   %d = load ptr, ptr %s
   %new = add i64 %len, %n
-  store i64 %new, ptr %lenp
+  store i64 %new, ptr %lenp, !ferrozyme.tape.int !1
   %slot = getelementptr inbounds i8, ptr %d, i64 %len
   ret ptr %slot
 }
@@ -94,8 +102,8 @@ define void @__fz_reserve(ptr %s, i64 %extra) alwaysinline {
 entry:
   %lenp = getelementptr inbounds i8, ptr %s, i64 8
   %capp = getelementptr inbounds i8, ptr %s, i64 16
-  %len = load i64, ptr %lenp
-  %cap = load i64, ptr %capp
+  %len = load i64, ptr %lenp, !ferrozyme.tape.int !1
+  %cap = load i64, ptr %capp, !ferrozyme.tape.int !1
   %d0 = load ptr, ptr %s
   %new = add i64 %len, %extra
   %full = icmp ugt i64 %new, %cap
@@ -105,7 +113,7 @@ grow:
   %gd = extractvalue { ptr, i64 } %g, 0
   %gc = extractvalue { ptr, i64 } %g, 1
   store ptr %gd, ptr %s
-  store i64 %gc, ptr %capp
+  store i64 %gc, ptr %capp, !ferrozyme.tape.int !1
   br label %done
 done:
   ret void
@@ -114,7 +122,7 @@ done:
 define ptr @__fz_top(ptr %s, i64 %n) alwaysinline {
 entry:
   %lenp = getelementptr inbounds i8, ptr %s, i64 8
-  %len = load i64, ptr %lenp
+  %len = load i64, ptr %lenp, !ferrozyme.tape.int !1
   %d = load ptr, ptr %s
   %off = sub i64 %len, %n
   %slot = getelementptr inbounds i8, ptr %d, i64 %off
@@ -124,16 +132,16 @@ entry:
 define void @__fz_pop(ptr %s, i64 %n) alwaysinline {
 entry:
   %lenp = getelementptr inbounds i8, ptr %s, i64 8
-  %len = load i64, ptr %lenp
+  %len = load i64, ptr %lenp, !ferrozyme.tape.int !1
   %new = sub i64 %len, %n
-  store i64 %new, ptr %lenp
+  store i64 %new, ptr %lenp, !ferrozyme.tape.int !1
   ret void
 }
 
 define void @__fz_stack_free(ptr %s) alwaysinline {
 entry:
   %capp = getelementptr inbounds i8, ptr %s, i64 16
-  %cap = load i64, ptr %capp
+  %cap = load i64, ptr %capp, !ferrozyme.tape.int !1
   %inl = and i64 %cap, 1
   %heap = icmp eq i64 %inl, 0
   br i1 %heap, label %f, label %done
@@ -165,10 +173,10 @@ fresh:
   %bad1 = icmp eq ptr %nd1, null
   br i1 %bad1, label %oom, label %copy
 copy:
-  call void @llvm.memcpy.p0.p0.i64(ptr %nd1, ptr %data, i64 %used, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %nd1, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move !1
   br label %done
 re:
-  %nd2 = call ptr @realloc(ptr %data, i64 %c4)
+  %nd2 = call ptr @realloc(ptr %data, i64 %c4), !ferrozyme.tape.move !1
   br label %done
 done:
   %nd = phi ptr [ %nd1, %copy ], [ %nd2, %re ]
@@ -186,7 +194,7 @@ ok:
 define void @__fz_stack_free_plain(ptr %s) {
 entry:
   %capp = getelementptr inbounds i8, ptr %s, i64 16
-  %cap = load i64, ptr %capp
+  %cap = load i64, ptr %capp, !ferrozyme.tape.int !1
   %inl = and i64 %cap, 1
   %heap = icmp eq i64 %inl, 0
   br i1 %heap, label %f, label %done
@@ -199,3 +207,4 @@ done:
 }
 
 !0 = !{!"branch_weights", i32 1, i32 2000}
+!1 = !{}
