@@ -76,7 +76,9 @@ impl Loops {
             }
         }
         let mut loops: Vec<Loop> = by_header.into_values().collect();
-        loops.sort_by_key(|l| l.blocks.len());
+        // Smallest first; loops of one size in function order of their headers, so the
+        // order (and all code generated loop by loop) does not follow the hash map's.
+        loops.sort_by_key(|l| (l.blocks.len(), cfg.index_of(l.header)));
         for l in &mut loops {
             let outside: Vec<Block> = cfg
                 .preds(l.header)

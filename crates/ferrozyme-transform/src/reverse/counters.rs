@@ -165,7 +165,10 @@ impl Gen<'_> {
 
     fn add_counter(&mut self, iv: Value, l: &ferrozyme_analysis::loops::Loop) {
         let mut exit_blocks: Vec<Block> = Vec::new();
-        for &b in &l.blocks {
+        // In function order, not the block set's hash order: the exit caches are tape
+        // slots, and their order is the tape's layout (deterministic output).
+        let in_order = self.fx.cfg.blocks.iter().filter(|b| l.blocks.contains(b));
+        for &b in in_order {
             for s in self.fx.cfg.succs(b) {
                 if !l.blocks.contains(&s)
                     && !exit_blocks.contains(&s)
