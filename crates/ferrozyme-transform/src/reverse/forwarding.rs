@@ -17,10 +17,13 @@
 //!   of the whole function (the store `S: buf[i] = V(i)`): no other store, no call, no
 //!   write through an unknown pointer, no lifetime marker;
 //! * the load reads `buf[j]`: the same base value, the same element type, one index;
-//! * `i` and `j` are both counters of their loops running exactly over `0 .. N-1` for the
-//!   same bound `N` (header phi from 0, stepping by one on the single latch, the loop's
-//!   only exit taken when `i + 1 == N`), `S` runs on every iteration of its loop (its
-//!   block dominates the exit test), so every index the load can use was written;
+//! * `i` and `j` are both counters of their loops (header phi from 0, stepping by one on
+//!   the single latch, the loop's only exit taken when `i + 1 == N`): `i` runs exactly
+//!   over `0 .. N-1`, `j` over `0 .. M-1` with `M` provably at most `N` (the same value;
+//!   or, for triangular loops like GMM's `for (c = 0; c < r; c++)` in `for (r = 0; r < d;
+//!   r++)`, a counter of a loop around the load whose own bound is within `N`, or such a
+//!   counter plus one for `c <= r`); `S` runs on every iteration of its loop (its block
+//!   dominates the exit test), so every index the load can use was written;
 //! * `S` dominates the load, the load is outside `S`'s loop, and the loop directly around
 //!   `S`'s loop is the innermost loop around both: `S`'s loop runs once per iteration of
 //!   that loop, before the load, and nothing between writes the buffer (the only writer
@@ -38,6 +41,10 @@ use super::Gen;
 
 /// At most this many instructions of `V(i)` are re-evaluated per forwarded load.
 const MAX_EXPR: usize = 12;
+
+/// At most this many steps (counters, `+ c`) from the load's bound to the store loop's
+/// bound (`c <= r`, `r < d`: two).
+const MAX_BOUND_CHAIN: u32 = 4;
 
 /// A loop whose header phi `iv` runs exactly over `0 .. bound-1`.
 struct Counted {
@@ -83,7 +90,7 @@ impl Gen<'_> {
         let cj = self.counted(j)?;
         let loops = &self.fx.loops.loops;
         let (ls, lj) = (&loops[ci.idx], &loops[cj.idx]);
-        if ci.bound != cj.bound
+        if !self.bound_within(cj.bound, ci.bound, 0, lb, MAX_BOUND_CHAIN)
             || !lj.blocks.contains(&lb)
             || ls.blocks.contains(&lb)
             || !self.fx.cfg.dominates(sb, ci.exiting)
@@ -192,6 +199,81 @@ impl Gen<'_> {
             return None;
         }
         Some(s)
+    }
+
+    /// Is `b + k <= n` (unsigned) for every value `b` holds at the load (block `at`)? The
+    /// question for `k = 0`, `b` the bound of the load's counter (`j < b`) and `n` the
+    /// bound the store loop ran to: then every index the load uses was written. Proven
+    /// when
+    /// * `b` is `n` (or `n` is `b` zero-extended): `k <= 0`;
+    /// * `b` is `x + c` for a constant `c > 0`: `x + (k + c) <= n`;
+    /// * `b` is a header phi of a loop around the load, from a constant `k0` (0 or 1)
+    ///   stepping by one on the loop's single latch, and that loop has a counter running
+    ///   over `0 .. B-1` ([`Gen::counted`]): at iteration `t <= B - 1`, `b = t + k0`, so
+    ///   `B + (k + k0 - 1) <= n` suffices. This is GMM's triangle `for (c = 0; c < r;
+    ///   c++)` in `for (r = 0; r < d; r++)` (`b = r`, the counter itself, `k0 = 0`), and
+    ///   `c <= r` (`b = r + 1`, or the second induction variable from 1 that indvars
+    ///   gives the loop). The loop must contain the load, so `b` holds the current
+    ///   iteration's value; `B` is defined outside that loop, one value for all of its
+    ///   iterations; `b`'s type is at least as wide as the counter's, so `t + k0` does
+    ///   not wrap (it is at most `n`).
+    fn bound_within(&self, b: Value, n: Value, k: i64, at: Block, depth: u32) -> bool {
+        if b == n || (n.opcode() == Some(Opcode::LLVMZExt) && n.operand(0) == b) {
+            return k <= 0;
+        }
+        if depth == 0 || !(-1..=4).contains(&k) {
+            return false;
+        }
+        match b.opcode() {
+            Some(Opcode::LLVMAdd) => {
+                let (x, c) = match (b.operand(0), b.operand(1)) {
+                    (x, c) if c.const_int_value().is_some_and(|c| c > 0) => (x, c),
+                    (c, x) if c.const_int_value().is_some_and(|c| c > 0) => (x, c),
+                    _ => return false,
+                };
+                let c = c.const_int_value().unwrap_or_default();
+                c <= 4 && self.bound_within(x, n, k + c, at, depth - 1)
+            }
+            Some(Opcode::LLVMPHI) => {
+                let Some((k0, r)) = self.stepped_with_counter(b) else {
+                    return false;
+                };
+                let loops = &self.fx.loops.loops;
+                loops[r.idx].blocks.contains(&at)
+                    && self.bound_within(r.bound, n, k + k0 - 1, at, depth - 1)
+            }
+            _ => false,
+        }
+    }
+
+    /// `q`, a header phi from a constant `k0` (0 or 1) on the loop's entry and `q + 1`
+    /// on its single latch, as `(k0, the loop's counter)` when the loop has one
+    /// (`q` itself, or another phi of the header) no wider than `q`.
+    fn stepped_with_counter(&self, q: Value) -> Option<(i64, Counted)> {
+        let h = q.parent_block();
+        let idx = self.fx.loops.innermost_index(h)?;
+        let l: &Loop = &self.fx.loops.loops[idx];
+        let (Some(entry), [latch]) = (l.entry, l.latches.as_slice()) else {
+            return None;
+        };
+        let inc = q.incoming();
+        if l.header != h || inc.len() != 2 {
+            return None;
+        }
+        let k0 = inc.iter().find(|(_, b)| *b == entry)?.0.const_int_value()?;
+        let next = inc.iter().find(|(_, b)| b == latch)?.0;
+        let steps = next.opcode() == Some(Opcode::LLVMAdd)
+            && ((next.operand(0) == q && next.operand(1).const_int_value() == Some(1))
+                || (next.operand(1) == q && next.operand(0).const_int_value() == Some(1)));
+        if !(0..=1).contains(&k0) || !steps {
+            return None;
+        }
+        let width = q.ty().int_width()?;
+        h.phis()
+            .into_iter()
+            .filter(|p| p.ty().int_width().is_some_and(|w| w <= width))
+            .find_map(|p| self.counted(p))
+            .map(|c| (k0, c))
     }
 
     /// `iv` as the header phi of a loop running it exactly over `0 .. bound-1`.

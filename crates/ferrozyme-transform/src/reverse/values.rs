@@ -51,6 +51,27 @@ fn why_cached(v: Value, split: bool) -> &'static str {
     }
 }
 
+/// An integer division or remainder by a constant that cannot trap or overflow (not
+/// zero; for the signed ones not -1 either, the only divisor that overflows): index
+/// arithmetic like GMM's packed-triangle offset `c * (2d - c - 1) / 2`. The backend turns
+/// it into a shift or a multiply-high, a few instructions: cheaper to recompute from its
+/// operands than a tape entry per iteration, and safe to evaluate wherever its operands
+/// are (it has no undefined behaviour for any dividend).
+pub(super) fn is_division_by_constant(v: Value) -> bool {
+    use Opcode::*;
+    let Some(op @ (LLVMSDiv | LLVMUDiv | LLVMSRem | LLVMURem)) = v.opcode() else {
+        return false;
+    };
+    if !v.ty().int_width().is_some_and(|w| (2..=64).contains(&w)) {
+        return false;
+    }
+    match v.operand(1).const_int_value() {
+        Some(0) | None => false,
+        Some(-1) => !matches!(op, LLVMSDiv | LLVMSRem),
+        Some(_) => true,
+    }
+}
+
 fn is_cheap_call(v: Value) -> bool {
     v.called_function()
         .is_some_and(|f| CHEAP_INTRINSICS.iter().any(|base| f.is_intrinsic(base)))
@@ -210,8 +231,9 @@ impl Gen<'_> {
         }
     }
 
-    /// Recomputes cheap pure instructions from their (fetched) operands (not divisions:
-    /// one costs more than reading a cached value).
+    /// Recomputes cheap pure instructions from their (fetched) operands (not divisions,
+    /// which cost more than reading a cached value, except integer ones by a constant:
+    /// [`is_division_by_constant`]).
     fn try_recompute(&mut self, key: Key) -> Option<Value> {
         if self.caches.recompute_depth > 12 {
             return None;
@@ -270,6 +292,7 @@ impl Gen<'_> {
                     | LLVMExtractValue
                     | LLVMInsertValue
             ) || (op == LLVMCall && is_cheap_call(v))
+                || is_division_by_constant(v)
                 || (op == LLVMLoad && self.load_is_stable(v))
         };
         if !pure && op == LLVMLoad && !shadow {
@@ -298,7 +321,7 @@ impl Gen<'_> {
                 .note(RemarkKind::RereadLoad, self.fx.req.func, v, || {
                     "nothing the function runs writes the memory it reads".to_string()
                 });
-        } else if matches!(op, LLVMFAdd | LLVMFSub | LLVMFMul | LLVMCall) {
+        } else if matches!(op, LLVMFAdd | LLVMFSub | LLVMFMul | LLVMCall) || is_division_by_constant(v) {
             self.sup
                 .remarks
                 .note(RemarkKind::RecomputedValue, self.fx.req.func, v, || {
