@@ -321,7 +321,9 @@ impl Gen<'_> {
                 .note(RemarkKind::RereadLoad, self.fx.req.func, v, || {
                     "nothing the function runs writes the memory it reads".to_string()
                 });
-        } else if matches!(op, LLVMFAdd | LLVMFSub | LLVMFMul | LLVMCall) || is_division_by_constant(v) {
+        } else if matches!(op, LLVMFAdd | LLVMFSub | LLVMFMul | LLVMCall)
+            || is_division_by_constant(v)
+        {
             self.sup
                 .remarks
                 .note(RemarkKind::RecomputedValue, self.fx.req.func, v, || {
