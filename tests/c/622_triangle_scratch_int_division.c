@@ -2,10 +2,11 @@
 // A scratch buffer filled by one loop and read inside a triangular loop of the same
 // outer iteration (GMM's fused formulation: y = x - mu, then row r of the packed lower
 // triangle gathers y[c] for c < r), with integer divisions and remainders by constants
-// in the index arithmetic. At -O1 and above the reverse sweep recomputes y[c] from the
+// in the index arithmetic. At -O2 and -O3 the reverse sweep recomputes y[c] from the
 // fill's stored expression (reverse/forwarding.rs: the load's bound is the row counter,
-// itself below the fill's bound) and the divisions from their operands
-// (reverse/values.rs, is_division_by_constant) instead of taping them. Variants where
+// itself below the fill's bound; at -O1 the fill and the reads keep separate guards, the
+// fill does not dominate the reads and they stay on the tape) and the
+// divisions from their operands (reverse/values.rs, is_division_by_constant). Variants where
 // forwarding would be wrong or is not provable keep the tape: the buffer partially
 // overwritten between the fill and the reads, and rows running to another bound.
 // Oracles: analytic (tri_lt, tri_le) and central finite differences (all).
