@@ -26,12 +26,12 @@
 //! A primal value used by the reverse sweep is taken directly when its definition runs
 //! once and dominates every return (combined mode only); otherwise it is recomputed when
 //! it is cheap and pure (GEPs, casts, integer arithmetic, integer division by a constant
-//! that cannot trap) or *cached*: values of blocks
-//! that run at most once get a slot in the tape, values of blocks on a CFG cycle get a
-//! stack (push in the forward sweep, read the top while replaying, pop when the reverse
-//! sweep leaves the defining block). Caches are created lazily, on first need, by
-//! inserting the store or push right after the forward copy of the value: only values the
-//! reverse sweep actually uses are ever cached.
+//! that cannot trap) or *cached*: values of blocks that run at most once get a slot in
+//! the tape, values of blocks on a CFG cycle get a stack (push in the forward sweep, read
+//! the top while replaying, pop when the reverse sweep leaves the defining block). Caches
+//! are created lazily, on first need, by inserting the store or push right after the
+//! forward copy of the value: only values the reverse sweep actually uses are ever
+//! cached.
 //!
 //! # Invariants
 //!
