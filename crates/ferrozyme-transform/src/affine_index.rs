@@ -20,9 +20,9 @@ use ferrozyme_llvm::{Block, Builder, Module, Opcode, Type, Value};
 
 /// `konst + sum(coef * leaf)`, exact over the integers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Form {
-    konst: i128,
-    terms: HashMap<Value, i128>,
+pub(crate) struct Form {
+    pub konst: i128,
+    pub terms: HashMap<Value, i128>,
 }
 
 impl Form {
@@ -50,14 +50,16 @@ impl Form {
     }
 }
 
-/// The counter of the loop being rewritten and its range, for the sign-extension idiom.
+/// The counter of the loop being rewritten and its range, for the sign-extension idiom
+/// (`lo > hi`: no range known, the idiom stays a leaf).
 pub struct Counter {
     pub iv: Value,
     pub lo: i128,
     pub hi: i128,
 }
 
-fn form(v: Value, ctr: &Counter, depth: u32) -> Form {
+/// The exact affine form of the integer `v` (a leaf where nothing is proven).
+pub(crate) fn form(v: Value, ctr: &Counter, depth: u32) -> Form {
     if let Some(k) = v.const_int_value() {
         return Form {
             konst: k as i128,
@@ -82,6 +84,21 @@ fn form(v: Value, ctr: &Counter, depth: u32) -> Form {
             (Some(k), None) => go(v.operand(1)).scale(k),
             _ => Form::leaf(v),
         },
+        // `x & (2^k - 1)` is `x` when x is `counter + konst` and stays in [0, 2^k)
+        // over the counter's range (instcombine's spelling of `zext(trunc(x))`).
+        Some(Opcode::LLVMAnd) => {
+            let mask = cst(v.operand(1)).filter(|m| *m > 0 && (m + 1) & m == 0);
+            let x = go(v.operand(0));
+            let exact = x.terms.len() == 1
+                && x.terms.get(&ctr.iv) == Some(&1)
+                && ctr.lo <= ctr.hi
+                && mask.is_some_and(|m| ctr.lo + x.konst >= 0 && ctr.hi + x.konst <= m);
+            if exact {
+                x
+            } else {
+                Form::leaf(v)
+            }
+        }
         Some(Opcode::LLVMSExt) => go(v.operand(0)),
         Some(Opcode::LLVMZExt) if v.has_nneg() => go(v.operand(0)),
         Some(Opcode::LLVMTrunc) if v.has_nsw() => go(v.operand(0)),
@@ -91,7 +108,7 @@ fn form(v: Value, ctr: &Counter, depth: u32) -> Form {
             let w = v.ty().int_width().unwrap_or(0) as i128;
             let fits = |s: i128| {
                 let h = 1i128 << (w - s - 1).clamp(0, 126);
-                w > s && -h <= ctr.lo && ctr.hi < h
+                w > s && ctr.lo <= ctr.hi && -h <= ctr.lo && ctr.hi < h
             };
             match s {
                 Some(s)

@@ -59,6 +59,7 @@ mod runtime;
 mod services;
 mod settings;
 mod signature;
+mod streams;
 mod tangent;
 mod timing;
 mod truncate;

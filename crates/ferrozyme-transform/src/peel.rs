@@ -120,6 +120,9 @@ pub fn peel_clamped_loops(m: Module, f: Value) -> Result<bool, String> {
         };
         crate::affine_index::anchor_neighbours(m, &blocks, &ctr);
     }
+    if changed {
+        f.add_string_fn_attr(crate::streams::PEELED, "");
+    }
     if changed && !ferrozyme_llvm::verify_function(f) {
         return Err("peeling a clamped loop produced invalid IR (internal error)".into());
     }

@@ -1,19 +1,23 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -ffast-math
 // Stencil loops whose clamped last iterations the transform peels before
-// differentiating (issue 14, bruss7; crates/ferrozyme-transform/src/peel.rs): the clamp
-// `min(j + k, n - 1)` is the identity on every iteration but the last k, which move to
-// straight-line copies after the loop; the clamps left in the loop are replaced by their
-// argument and neighbour addresses become constant offsets from the centre
-// (affine_index.rs). Shapes peeled: 1-D clamped (one iteration), a wide +-2 stencil (two
-// iterations), 2-D 5-point u/v (the Brusselator's inner loop), interleaved u/v, a loop
-// carrying a sum whose last value is used after the loop and one whose last iterate is
-// stored after it (uses after the loop must read the peeled copy's values), a signed
-// `smin` clamp. Near misses (not peeled, results must stay right): a clamp by a run-time
-// bound, a clamp three iterations from the end (more than the two peeled), a loop of
-// three iterations, a clamp of a value that is not the counter (loaded index). Some
-// functions turn fast-math off (`float_control(precise, on)`): peeling never depends on
-// it. Built with -ffast-math at O0..O3 (at O2/O3 the vectorizers are on, as users build).
+// differentiating, and whose reverse neighbour updates it then carries as streams
+// (issue 14, bruss7; crates/ferrozyme-transform/src/peel.rs, affine_index.rs,
+// streams.rs). Peeling: the clamp `min(j + k, n - 1)` is the identity on every iteration
+// but the last k, which move to straight-line copies after the loop. Streams: in the
+// reverse loop the adds into one shadow at offsets c - 1, c, c + 1 keep the sums of the
+// cells not yet left behind in registers (only with `reassoc`, a `restrict` input, and
+// no plain access of that shadow in the loop). Shapes: 1-D clamped, 2-D 5-point u/v (the
+// Brusselator's inner loop), a signed `smin` clamp, a clamped loop followed by one
+// running down over the interior (its reverse reads the index from the tape: no
+// stream there); without reassoc
+// (`float_control(precise, on)`: no streams, still peeled): a wide +-2 stencil (peeled
+// twice), interleaved u/v; a carried sum and last iterate used after the loop (uses
+// after the loop read the peeled copy). Near misses (results must stay right): no
+// `restrict` (no stream), an in-place update (the loop zeroes the shadow it streams
+// into: no stream), a clamp by a run-time bound, a clamp three iterations deep, a loop
+// of three iterations, a clamped loaded index (none peeled). Built with -ffast-math at
+// O0..O3 (at O2/O3 the vectorizers are on, as users build).
 // Oracle: central finite differences (fz_fd_ptr), every coordinate.
 #include "fz_test.h"
 
@@ -92,6 +96,26 @@ void signed_min(double *restrict out, const double *restrict x, double a) {
   }
 }
 
+/* two loops: a clamped one (peeled, streams) and one running down over the interior
+ * (its reverse reads the cell index from the tape: not a stream) */
+void updown(double *restrict out, const double *restrict x, double a) {
+  for (int i = 0; i < N; i++) out[i] = x[i] * x[clampi(i + 1, N)];
+  for (int i = N - 2; i >= 1; i--) out[i] += a * (x[i - 1] - 2.0 * x[i] + x[i + 1]) * x[i];
+}
+
+/* near miss: no restrict, the shadows may overlap (no stream) */
+void norestrict1d(double *out, const double *x, double a) {
+  for (int i = 0; i < N; i++) {
+    double l = x[clampi(i - 1, N)] + x[clampi(i + 1, N)] - 2.0 * x[i];
+    out[i] = a * l + x[i] * x[i];
+  }
+}
+
+/* near miss: in place, the reverse loop zeroes the shadow it would stream into */
+void inplace(double *restrict x, double a) {
+  for (int i = 1; i < N; i++) x[i] = x[i - 1] * a + x[i] * x[clampi(i + 1, N)];
+}
+
 /* near miss: the clamp's bound is known only at run time */
 void runtime_bound(double *restrict out, const double *restrict x, double a) {
   int n = g_n;
@@ -127,6 +151,21 @@ static double dot(void *q) {
   c->f(c->out, c->x, c->a);
   double s = 0;
   for (int i = 0; i < c->n; i++) s += c->lam[i] * c->out[i];
+  return s;
+}
+
+typedef struct {
+  double *x, *lam;
+  double a;
+} ip_t;
+
+static double dot_inplace(void *q) {
+  ip_t *c = q;
+  double y[N];
+  memcpy(y, c->x, sizeof y);
+  inplace(y, c->a);
+  double s = 0;
+  for (int i = 0; i < N; i++) s += c->lam[i] * y[i];
   return s;
 }
 
@@ -169,9 +208,25 @@ int main(void) {
   CHECK_SHAPE(interleaved2d, 2 * M * M);
   CHECK_SHAPE(carried, N);
   CHECK_SHAPE(signed_min, N);
+  CHECK_SHAPE(updown, N);
+  CHECK_SHAPE(norestrict1d, N);
   CHECK_SHAPE(runtime_bound, N);
   CHECK_SHAPE(three_from_end, N);
   CHECK_SHAPE(short_loop, N);
   CHECK_SHAPE(loaded_index, N);
+  {
+    double x[N], lam[N], dx[N], want[N], y[N];
+    for (int i = 0; i < N; i++) {
+      x[i] = 0.2 + 0.3 * cos(0.7 * i);
+      lam[i] = 1.0 - 0.02 * i;
+    }
+    ip_t c = {x, lam, 0.9};
+    fz_fd_grad(dot_inplace, &c, x, N, want);
+    memcpy(dx, lam, sizeof dx);
+    memcpy(y, x, sizeof y);
+    /* in place: the shadow of x carries lambda in and the gradient out */
+    __enzyme_autodiff((void *)inplace, enzyme_dup, y, dx, enzyme_const, 0.9);
+    fz_check_arr("inplace dx", dx, want, N, 1e-6);
+  }
   return fz_finish();
 }
