@@ -507,6 +507,46 @@ impl Value {
             _ => AtomicRmwOp::Other,
         }
     }
+    /// Integer wrap flags, read only where LLVM defines them (`nsw` on `add`/`sub`/
+    /// `mul`/`shl`/`trunc`; `nneg` on `zext`; `disjoint` on `or`; `exact` on shifts and
+    /// divisions); `false` on anything else.
+    pub fn has_nsw(self) -> bool {
+        match self.opcode() {
+            Some(
+                Opcode::LLVMAdd
+                | Opcode::LLVMSub
+                | Opcode::LLVMMul
+                | Opcode::LLVMShl
+                | Opcode::LLVMTrunc,
+            ) => {
+                // SAFETY: an overflowing binary operator or a trunc (Instruction::hasNoSignedWrap).
+                unsafe { LLVMGetNSW(self.0) != 0 }
+            }
+            _ => false,
+        }
+    }
+    pub fn has_nneg(self) -> bool {
+        // SAFETY: a zext (a possibly-non-negative instruction).
+        self.opcode() == Some(Opcode::LLVMZExt) && unsafe { LLVMGetNNeg(self.0) != 0 }
+    }
+    pub fn is_disjoint(self) -> bool {
+        // SAFETY: an `or` (a possibly-disjoint instruction).
+        self.opcode() == Some(Opcode::LLVMOr) && unsafe { LLVMGetIsDisjoint(self.0) != 0 }
+    }
+    pub fn is_exact(self) -> bool {
+        match self.opcode() {
+            Some(Opcode::LLVMAShr | Opcode::LLVMLShr | Opcode::LLVMSDiv | Opcode::LLVMUDiv) => {
+                // SAFETY: a possibly-exact operator.
+                unsafe { LLVMGetExact(self.0) != 0 }
+            }
+            _ => false,
+        }
+    }
+    /// Is this `getelementptr` `inbounds`?
+    pub fn is_inbounds(self) -> bool {
+        // SAFETY: a GEP instruction.
+        self.opcode() == Some(Opcode::LLVMGetElementPtr) && unsafe { LLVMIsInBounds(self.0) != 0 }
+    }
     pub fn is_volatile(self) -> bool {
         // SAFETY: only on load/store.
         unsafe { LLVMGetVolatile(self.0) != 0 }

@@ -119,7 +119,13 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
         run_function_passes(
             f,
             "sroa,mem2reg,instsimplify,simplifycfg,loop(loop-unroll-full),sroa,instsimplify,simplifycfg",
-        )
+        )?;
+        // Clamped neighbour indices become affine in the loop (`peel.rs`); the peeled
+        // copies' constant counters fold.
+        if crate::peel::peel_clamped_loops(m, f)? {
+            run_function_passes(f, "instsimplify")?;
+        }
+        Ok(())
     } else {
         run_function_passes(f, "sroa,mem2reg,instsimplify,simplifycfg")
     }

@@ -291,6 +291,15 @@ impl Driver {
             let start = Stamp::now();
             match result {
                 Ok(()) => {
+                    // Peeled stencil loops: their reverse neighbour updates as carried
+                    // streams (`streams.rs`).
+                    if let Job::Reverse(req, Target::Combined { g }) = &job {
+                        if p.has_string_fn_attr(crate::streams::PEELED) {
+                            if let Err(e) = crate::streams::carry(module, *g, req) {
+                                diags.push(Diagnostic::new(DiagKind::Internal, e));
+                            }
+                        }
+                    }
                     for f in job.outputs() {
                         crate::cse::merge_duplicates(f);
                         if let Some(d) = verify_generated(module, f, &name) {

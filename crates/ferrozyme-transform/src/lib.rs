@@ -24,6 +24,7 @@
 //! * `libdefs.rs` — differentiable definitions of complex-valued library functions.
 #![forbid(unsafe_code)]
 
+mod affine_index;
 mod analyses;
 mod audit;
 mod batch;
@@ -49,6 +50,7 @@ pub mod merge;
 mod options;
 pub mod outline;
 mod parallel;
+mod peel;
 mod remarks;
 mod replace;
 mod request;
@@ -57,6 +59,7 @@ mod runtime;
 mod services;
 mod settings;
 mod signature;
+mod streams;
 mod tangent;
 mod timing;
 mod truncate;

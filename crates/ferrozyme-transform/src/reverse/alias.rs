@@ -30,6 +30,12 @@ fn tape_scope_list(ctx: Context) -> Value {
     ctx.md_node(&[scope])
 }
 
+/// Is this load or store a tape access (marked by [`mark_tape`])? Tape memory is never
+/// user or shadow memory (`streams.rs`).
+pub(crate) fn is_tape_access(ctx: Context, inst: Value) -> bool {
+    inst.metadata(ctx.md_kind("alias.scope")) == Some(tape_scope_list(ctx))
+}
+
 /// Marks a load or store of a cached value as a tape access.
 pub(super) fn mark_tape(ctx: Context, inst: Value) {
     inst.set_metadata(ctx.md_kind("alias.scope"), Some(tape_scope_list(ctx)));

@@ -46,7 +46,7 @@
 //!   clone's locations.
 
 mod adjoint;
-mod alias;
+pub(crate) mod alias;
 mod bits;
 mod calls;
 mod check;

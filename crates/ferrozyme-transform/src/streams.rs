@@ -1,0 +1,503 @@
+//! Carried per-offset streams: the reverse stencil's neighbour updates kept in
+//! registers across iterations (issue 14, the Brusselator with users' flags).
+//!
+//! The reverse of a stencil loop adds each cell's adjoint into its neighbours' shadows:
+//! iteration `c` does `d[c - 1] += a`, `d[c] += b`, `d[c + 1] += e`. Each `+=` is a load
+//! and a store, and each is a loop-carried memory dependence of distance 1 (the next
+//! iteration adds into the same cells), which no vectorizer breaks. Here, in a
+//! single-block loop with a `+-1` counter, the read-modify-write adds into one shadow at
+//! constant offsets `k` from an address `A(c)` that moves by one element per iteration
+//! become a register window: the sum for cell `c + k` is carried in a phi from iteration
+//! to iteration and added to memory once, when the loop leaves the cell behind (the
+//! iteration's last offset in the direction of travel); the cells still open when the
+//! loop ends are added on its exit edge. Three adds per cell per iteration become one.
+//!
+//! Taken only when (each pinned by a filetest):
+//! * every add of the stream has `reassoc` (the cell's sum is formed in another order:
+//!   `stream_needs_reassoc`);
+//! * the shadow is an argument of the gradient whose primal is `noalias` (restrict) in
+//!   the differentiated function, so that no other pointer reaches its cells, and every
+//!   other memory access of the loop is either a `reassoc` read-modify-write add (they
+//!   commute with the carried ones, whatever they point to) or goes through another
+//!   identified object (argument, alloca, global); no call touches memory. A plain
+//!   load or store of that shadow in the loop, such as the zeroing of an output's
+//!   adjoint when the output is the input (in place), refuses the stream: it would read
+//!   or overwrite a cell whose sum is still in a register (`stream_not_past_own_store`);
+//! * the anchor's index is `c + (invariant)` exactly (`affine_index::form`).
+//!
+//! Runs on generated functions of reverse requests whose clone had a loop peeled
+//! (`peel.rs`: the only loops whose neighbour addresses are offsets of one anchor),
+//! after SSA construction and instcombine on the generated function.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use ferrozyme_analysis::activity::ArgActivity;
+use ferrozyme_analysis::cfg::Cfg;
+use ferrozyme_analysis::loops::Loops;
+use ferrozyme_llvm::fastmath::REASSOC;
+use ferrozyme_llvm::{run_function_passes, Block, Builder, IntPredicate, Module, Opcode, Value};
+
+use crate::affine_index::{form, Counter};
+use crate::signature::Request;
+
+/// Function attribute `peel.rs` puts on a clone it changed.
+pub const PEELED: &str = "ferrozyme-peeled";
+
+/// One `*p += d` of the loop: the load, the add, the store, and the added value.
+#[derive(Clone, Copy)]
+struct Rmw {
+    load: Value,
+    add: Value,
+    store: Value,
+    d: Value,
+}
+
+/// The adds of one stream: cells `coef * c + konst + q` (elements from the anchor's
+/// base, `coef` +-1), by `q`.
+struct Stream {
+    anchor: Value,
+    /// The anchor's base pointer, index form (without its constant) and constant.
+    base: Value,
+    terms: HashMap<Value, i128>,
+    konst: i64,
+    /// Element size in bytes.
+    elem: i64,
+    coef: i64,
+    by_q: BTreeMap<i64, Vec<Rmw>>,
+}
+
+/// Carries the streams of `g`, the combined gradient of `req`. Returns how many.
+pub fn carry(m: Module, g: Value, req: &Request) -> Result<usize, String> {
+    if req.width != 1 || req.parallel || req.runtime.any() {
+        return Ok(0);
+    }
+    // Shadow parameters of `noalias` primals.
+    let mut shadows = HashSet::new();
+    let mut k = 0usize;
+    let gp = g.params();
+    for (i, (p, a)) in req.func.params().into_iter().zip(&req.args).enumerate() {
+        k += 1;
+        if *a == ArgActivity::Dup {
+            if p.ty().is_pointer() && req.func.has_param_attr(i as u32, "noalias") {
+                if let Some(s) = gp.get(k) {
+                    shadows.insert(*s);
+                }
+            }
+            k += 1;
+        }
+    }
+    if shadows.is_empty() {
+        return Ok(0);
+    }
+    run_function_passes(
+        g,
+        "sroa,mem2reg,instcombine<no-verify-fixpoint>,simplifycfg,early-cse",
+    )?;
+    let cfg = Cfg::new(g);
+    let loops = Loops::new(&cfg);
+    let mut n = 0;
+    for l in &loops.loops {
+        if l.blocks.len() != 1 || l.latches.len() != 1 {
+            continue;
+        }
+        let Some(entry) = l.entry else { continue };
+        n += carry_loop(m, g, l.header, entry, &shadows);
+    }
+    if n > 0 && !ferrozyme_llvm::verify_function(g) {
+        return Err("carrying reverse stencil streams produced invalid IR (internal error)".into());
+    }
+    Ok(n)
+}
+
+/// The `+-1` counter of the single-block loop `b`: (phi, step).
+fn counter(b: Block) -> Option<(Value, i64)> {
+    b.phis().into_iter().find_map(|phi| {
+        let inc = phi.incoming();
+        if inc.len() != 2 || !phi.ty().is_integer() {
+            return None;
+        }
+        let (next, _) = inc.iter().find(|(_, x)| *x == b)?;
+        if next.opcode() != Some(Opcode::LLVMAdd) {
+            return None;
+        }
+        let step = if next.operand(0) == phi {
+            next.operand(1).const_int_value()?
+        } else if next.operand(1) == phi {
+            next.operand(0).const_int_value()?
+        } else {
+            return None;
+        };
+        (step == 1 || step == -1).then_some((phi, step))
+    })
+}
+
+/// The counter's range when it starts from a constant and the exit compares it (or its
+/// step) with a constant for equality; otherwise an empty range (nothing known).
+fn counter_range(b: Block, c: Value, step: i64, entry: Block, t: Value) -> Counter {
+    let none = Counter {
+        iv: c,
+        lo: 1,
+        hi: 0,
+    };
+    let start = c
+        .incoming()
+        .iter()
+        .find(|(_, x)| *x == entry)
+        .and_then(|(v, _)| v.const_int_value());
+    let test = t.operand(0);
+    if test.opcode() != Some(Opcode::LLVMICmp) {
+        return none;
+    }
+    let succ = t.successors();
+    // The value of the compared operand on the last iteration, and on the last
+    // iteration the counter: `c == k` (exit) -> k; `c + step == k` -> k - step.
+    let exits_on_true = succ[0] != b;
+    let pred = test.icmp_predicate();
+    let eq_exits = (pred == IntPredicate::LLVMIntEQ && exits_on_true)
+        || (pred == IntPredicate::LLVMIntNE && !exits_on_true);
+    if !eq_exits {
+        return none;
+    }
+    let (a, k) = (test.operand(0), test.operand(1).const_int_value());
+    let Some(k) = k else { return none };
+    let last = if a == c {
+        k
+    } else if a.opcode() == Some(Opcode::LLVMAdd)
+        && a.operand(0) == c
+        && a.operand(1).const_int_value() == Some(step)
+    {
+        k - step
+    } else {
+        return none;
+    };
+    let Some(start) = start else { return none };
+    let (lo, hi) = if step < 0 {
+        (last, start)
+    } else {
+        (start, last)
+    };
+    if lo > hi {
+        return none;
+    }
+    let _ = b;
+    Counter {
+        iv: c,
+        lo: lo as i128,
+        hi: hi as i128,
+    }
+}
+
+/// `store (fadd (load p), d), p` with the load and the add used only there.
+fn rmw(store: Value) -> Option<Rmw> {
+    if store.opcode() != Some(Opcode::LLVMStore) || store.is_volatile() {
+        return None;
+    }
+    let (add, p) = (store.operand(0), store.operand(1));
+    if add.opcode() != Some(Opcode::LLVMFAdd) || add.users().len() != 1 {
+        return None;
+    }
+    if !add.ty().is_fp_scalar() || add.parent_block() != store.parent_block() {
+        return None;
+    }
+    let is_load_of_p = |v: Value| {
+        v.opcode() == Some(Opcode::LLVMLoad)
+            && v.operand(0) == p
+            && !v.is_volatile()
+            && v.users().len() == 1
+            && v.parent_block() == store.parent_block()
+    };
+    let (load, d) = if is_load_of_p(add.operand(0)) {
+        (add.operand(0), add.operand(1))
+    } else if is_load_of_p(add.operand(1)) {
+        (add.operand(1), add.operand(0))
+    } else {
+        return None;
+    };
+    // Nothing between the load and the store writes memory.
+    let mut i = load.next_instruction();
+    while let Some(x) = i {
+        if x == store {
+            break;
+        }
+        if writes_memory(x) {
+            return None;
+        }
+        i = x.next_instruction();
+    }
+    Some(Rmw {
+        load,
+        add,
+        store,
+        d,
+    })
+}
+
+fn writes_memory(i: Value) -> bool {
+    match i.opcode() {
+        Some(
+            Opcode::LLVMStore
+            | Opcode::LLVMAtomicRMW
+            | Opcode::LLVMAtomicCmpXchg
+            | Opcode::LLVMFence,
+        ) => true,
+        Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => !pure_call(i),
+        _ => false,
+    }
+}
+
+/// A call that touches no memory (`memory(none)`: math intrinsics, `umin`).
+fn pure_call(i: Value) -> bool {
+    i.called_function()
+        .and_then(|f| f.memory_effects())
+        .is_some_and(|e| e.is_none())
+}
+
+/// A call of the tape runtime that touches only tape stacks (their headers and buffers,
+/// which no user or shadow pointer reaches).
+fn tape_call(i: Value) -> bool {
+    const TAPE: [&str; 5] = [
+        "__fz_top",
+        "__fz_pop",
+        "__fz_push",
+        "__fz_push_reserved",
+        "__fz_reserve",
+    ];
+    i.called_function()
+        .is_some_and(|f| TAPE.contains(&f.name().as_str()))
+}
+
+/// The object a pointer is derived from by GEPs.
+fn underlying(mut p: Value) -> Value {
+    while p.opcode() == Some(Opcode::LLVMGetElementPtr) {
+        p = p.operand(0);
+    }
+    p
+}
+
+/// Splits `p` into an anchor address and a constant byte offset from it.
+fn anchor_offset(p: Value) -> (Value, i64) {
+    if p.opcode() == Some(Opcode::LLVMGetElementPtr) && p.num_operands() == 2 {
+        if let Some(k) = p.operand(1).const_int_value() {
+            let t = p.gep_source_type();
+            let size = if t.is_integer() && t.int_width() == Some(8) {
+                Some(1)
+            } else if t.is_fp_scalar() {
+                Some(t.fp_bits() as i64 / 8)
+            } else {
+                None
+            };
+            if let Some(size) = size {
+                return (p.operand(0), k * size);
+            }
+        }
+    }
+    (p, 0)
+}
+
+fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Value>) -> usize {
+    let Some((c, step)) = counter(b) else {
+        return 0;
+    };
+    let Some(t) = b.terminator() else { return 0 };
+    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+        return 0;
+    }
+    let exit = t.successors().into_iter().find(|s| *s != b);
+    let Some(exit) = exit else { return 0 };
+    let ctr = counter_range(b, c, step, entry, t);
+    let mut rmws: Vec<Rmw> = Vec::new();
+    let mut in_rmw: HashSet<Value> = HashSet::new();
+    for i in b.instructions() {
+        if let Some(r) = rmw(i) {
+            if r.add.fast_math_flags() & REASSOC != 0 {
+                in_rmw.extend([r.load, r.add, r.store]);
+                rmws.push(r);
+            }
+        }
+    }
+    // Group the adds into shadows' streams.
+    let mut streams: Vec<Stream> = Vec::new();
+    for r in &rmws {
+        let p = r.store.operand(1);
+        let (a, off) = anchor_offset(p);
+        if !shadows.contains(&underlying(a)) || a.opcode() != Some(Opcode::LLVMGetElementPtr) {
+            continue;
+        }
+        if a.num_operands() != 2 || a.parent_block() != b {
+            continue;
+        }
+        let et = a.gep_source_type();
+        if !et.is_fp_scalar() {
+            continue;
+        }
+        let elem = et.fp_bits() as i64 / 8;
+        let f = form(a.operand(1), &ctr, 12);
+        // One element per iteration. Interleaved fields (u and v per cell: the index
+        // moves by 2) could be one stream per field, but carried they cost more than they
+        // save: the SLP vectorizer no longer pairs the u/v updates (tried:
+        // brusselator-interleaved, users' flags, 105.5k -> 123.5k instructions).
+        // The anchor must fall by one element per iteration, as reverse loops of
+        // `+1` primal loops do (`dir` -1 below). The other direction is the same
+        // algebra, but no loop this transform reaches has it (a loop running down in
+        // the primal reads its index back from the tape in reverse), so it stays
+        // untaken rather than untested.
+        let coef = match f.terms.get(&c) {
+            Some(&1) if step == -1 => 1,
+            _ => continue,
+        };
+        if off % elem != 0 || r.load.ty() != et {
+            continue;
+        }
+        let e = off / elem;
+        let q = e;
+        // Addresses of one base whose indices differ by a constant are one stream, at
+        // offsets from the first anchor seen.
+        let (base, konst) = (a.operand(0), f.konst as i64);
+        let found = streams
+            .iter_mut()
+            .find(|s| s.base == base && s.terms == f.terms && s.elem == elem);
+        match found {
+            Some(s) => s.by_q.entry(q + konst - s.konst).or_default().push(*r),
+            None => streams.push(Stream {
+                anchor: a,
+                base,
+                terms: f.terms.clone(),
+                konst,
+                elem,
+                coef,
+                by_q: BTreeMap::from([(q, vec![*r])]),
+            }),
+        }
+    }
+    streams.retain(|s| s.by_q.len() >= 2);
+    if streams.is_empty() {
+        return 0;
+    }
+    // Every other memory access of the loop: a commuting add, or another object.
+    let carried: HashSet<Value> = streams.iter().map(|s| underlying(s.anchor)).collect();
+    let ctx = m.context();
+    for i in b.instructions() {
+        if in_rmw.contains(&i) {
+            continue;
+        }
+        let ptr = match i.opcode() {
+            Some(Opcode::LLVMLoad | Opcode::LLVMStore)
+                if crate::reverse::alias::is_tape_access(ctx, i) =>
+            {
+                continue
+            }
+            Some(Opcode::LLVMLoad) => i.operand(0),
+            Some(Opcode::LLVMStore) => i.operand(1),
+            Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if pure_call(i) || tape_call(i) => continue,
+            Some(
+                Opcode::LLVMCall
+                | Opcode::LLVMInvoke
+                | Opcode::LLVMAtomicRMW
+                | Opcode::LLVMAtomicCmpXchg
+                | Opcode::LLVMFence
+                | Opcode::LLVMVAArg,
+            ) => return 0,
+            _ => continue,
+        };
+        let o = underlying(ptr);
+        let identified =
+            o.is_argument() || o.is_global_variable() || o.opcode() == Some(Opcode::LLVMAlloca);
+        if !identified || carried.contains(&o) {
+            return 0;
+        }
+    }
+    let bld = Builder::new(ctx);
+    // The exit edge gets a block of its own for the last open cells.
+    let flush = exit.insert_before(ctx, "fz.stream.flush");
+    bld.position_at_end(flush);
+    let flush_br = bld.br(exit);
+    for s in 0..t.num_successors() {
+        if t.successor(s) == exit {
+            t.set_successor(s, flush);
+        }
+    }
+    for phi in exit.phis() {
+        if !phi.incoming().iter().any(|(_, x)| *x == b) {
+            continue;
+        }
+        bld.position_before(phi);
+        let np = bld.phi(phi.ty(), &phi.name());
+        for (v, x) in phi.incoming() {
+            np.add_incoming(v, if x == b { flush } else { x });
+        }
+        phi.replace_all_uses_with(np);
+        phi.erase();
+    }
+    let first = b.first_non_phi().unwrap();
+    for s in &streams {
+        let ty = s.by_q.values().next().unwrap()[0].add.ty();
+        let flags = s
+            .by_q
+            .values()
+            .flatten()
+            .map(|r| r.add.fast_math_flags())
+            .fold(u32::MAX, |a, f| a & f);
+        // Position along the direction of travel: the cell left behind first is the
+        // largest.
+        // The anchor moves by `dir` elements per iteration.
+        let dir = step * s.coef;
+        let offs: HashMap<i64, i64> = s.by_q.keys().map(|q| (-dir * q, *q)).collect();
+        let (pmin, pmax) = (*offs.keys().min().unwrap(), *offs.keys().max().unwrap());
+        let off_of = |p: i64| -dir * p * s.elem;
+        // Carried sums for positions pmin + 1 ..= pmax.
+        let mut phis: BTreeMap<i64, Value> = BTreeMap::new();
+        bld.position_before(first);
+        for p in pmin + 1..=pmax {
+            let phi = bld.phi(ty, "fz.stream");
+            phi.add_incoming(ty.zero(), entry);
+            phis.insert(p, phi);
+        }
+        bld.position_before(t);
+        let mut acc: BTreeMap<i64, Value> = BTreeMap::new();
+        for p in pmin..=pmax {
+            let mut v = phis.get(&p).copied();
+            if let Some(rs) = offs.get(&p).and_then(|q| s.by_q.get(q)) {
+                for r in rs {
+                    v = Some(match v {
+                        None => r.d,
+                        Some(x) => {
+                            let y = bld.binop(Opcode::LLVMFAdd, x, r.d);
+                            y.set_fast_math_flags(flags);
+                            y
+                        }
+                    });
+                }
+            }
+            acc.insert(p, v.unwrap_or_else(|| ty.zero()));
+        }
+        // The new accesses are shadow accesses like the ones they replace: not the tape
+        // (`reverse/alias.rs`).
+        let model = s.by_q.values().next().unwrap()[0];
+        let noalias = ctx.md_kind("noalias");
+        let add_to = |bld: &Builder, p: i64, v: Value| {
+            let addr = bld.byte_gep(s.anchor, ctx.i64().const_i64(off_of(p)));
+            let old = bld.load(ty, addr, "fz.stream.old");
+            old.set_metadata(noalias, model.load.metadata(noalias));
+            let sum = bld.binop(Opcode::LLVMFAdd, old, v);
+            sum.set_fast_math_flags(flags);
+            let st = bld.store(sum, addr);
+            st.set_metadata(noalias, model.store.metadata(noalias));
+        };
+        // The cell left behind by this iteration.
+        add_to(&bld, pmax, acc[&pmax]);
+        for (p, phi) in &phis {
+            phi.add_incoming(acc[&(p - 1)], b);
+        }
+        bld.position_before(flush_br);
+        for p in pmin..pmax {
+            add_to(&bld, p, acc[&p]);
+        }
+        for r in s.by_q.values().flatten() {
+            r.store.erase();
+            r.add.erase();
+            r.load.erase();
+        }
+    }
+    let _ = g;
+    streams.len()
+}
