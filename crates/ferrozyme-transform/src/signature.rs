@@ -82,7 +82,14 @@ pub enum Target {
     /// One function: forward sweep, then reverse sweep.
     Combined { g: Value },
     /// Augmented forward function (returns the tape) and reverse function (takes it).
-    Split { aug: Value, rev: Value },
+    /// `nested`: the pair of a call whose tape is a region of its caller's
+    /// (`reverse/tape_nest.rs`): the augmented function takes the region as its last
+    /// parameter, the reverse function leaves it to the caller.
+    Split {
+        aug: Value,
+        rev: Value,
+        nested: bool,
+    },
 }
 
 /// Parameter types shared by all reverse-mode functions: each primal parameter, followed

@@ -24,6 +24,8 @@ impl Gen<'_> {
         if in_place {
             self.use_tape_in_place();
         }
+        let alloc = (self.fx.split && !self.fx.nested).then_some(self.tape.heap_fwd);
+        self.register_nest_layout(size, alloc);
         self.finish_records();
         self.release_at_exit();
         self.terminate_entries();
@@ -89,7 +91,7 @@ impl Gen<'_> {
     }
 
     /// At the reverse sweep's return: stack buffers back to the pool, and (split mode)
-    /// the tape block freed.
+    /// the tape block freed (not by a nested pair: the block is its caller's).
     fn release_at_exit(&mut self) {
         let Some(ret) = self.flow.rev_exit_ret else {
             return;
@@ -102,7 +104,7 @@ impl Gen<'_> {
             let s = self.b.byte_gep(self.tape.rev, off);
             self.b.call_fn(free_stack, &[s]);
         }
-        if self.fx.split {
+        if self.fx.split && !self.fx.nested {
             let free = self.sup.rt(RtFn::TapeFree);
             self.b.call_fn(free, &[self.tape.heap_rev]);
         }

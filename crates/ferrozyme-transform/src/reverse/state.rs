@@ -33,6 +33,9 @@ pub(crate) struct Facts {
     pub req: Request,
     /// Split mode (augmented forward + reverse functions) rather than combined.
     pub split: bool,
+    /// A nested split pair (`tape_nest.rs`): the augmented function gets its tape block
+    /// as its last parameter, and the reverse function does not free it.
+    pub nested: bool,
     /// The preprocessed clone of `req.func` that is differentiated.
     pub p: Value,
     pub cfg: Cfg,
@@ -160,6 +163,8 @@ pub(crate) struct Tape {
     /// Records of cyclic blocks, by primal block, in creation order.
     pub records: HashMap<Block, Record>,
     pub record_order: Vec<Block>,
+    /// Regions of nested callee tapes (`tape_nest.rs`).
+    pub nest: super::tape_nest::Nest,
 }
 
 impl Tape {
@@ -176,6 +181,7 @@ impl Tape {
             ret_index: None,
             records: HashMap::new(),
             record_order: Vec::new(),
+            nest: Default::default(),
         }
     }
 
