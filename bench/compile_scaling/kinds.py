@@ -122,6 +122,9 @@ def show(title, c, primal=None):
         print(f"  {k:32} {c[k]:>9}")
     if primal:
         print(f"  {'ratio insts / clang primal':32} {c.get('insts', 0) / primal:9.2f}")
+    if c.get("insts.primal"):
+        gen = c.get("insts", 0) - c["insts.primal"]
+        print(f"  {'ratio generated / primal':32} {gen / c['insts.primal']:9.2f}")
 
 
 def main():

@@ -86,11 +86,11 @@ declare double @llvm.fmuladd.f64(double, double, double)
 ; block it returns) is a move too: here in the augmented derivative of `fz_aug_g` (the
 ; inner augmented call of `g`), and reversed byte for byte in its reverse.
 ; CHECK-LABEL: define internal {{.*}} @fz_aug_fz_aug_g(
-; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 16 %{{[0-9]+}}, ptr align 16 %fz.tape{{[0-9]*}}, i64 16, i1 false), !ferrozyme.tape.move
-; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 16 %{{[0-9]+}}, ptr align 16 %{{[0-9]+}}, i64 16, i1 false), !ferrozyme.tape.move
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 16 %{{[0-9]+}}, ptr align 16 %fz.tape{{[0-9]*}}, i64 8, i1 false), !ferrozyme.tape.move
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 16 %{{[0-9]+}}, ptr align 16 %{{[0-9]+}}, i64 8, i1 false), !ferrozyme.tape.move
 ; CHECK-LABEL: define internal {{.*}} @fz_rev_fz_aug_g(
-; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 1 %fz.cached{{[0-9]*}}, ptr align 1 %[[HEAP:fz.cached[0-9]*]], i64 16, i1 false)
-; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr align 1 %[[HEAP]], i8 0, i64 16, i1 false)
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 1 %fz.cached{{[0-9]*}}, ptr align 1 %[[HEAP:fz.cached[0-9]*]], i64 8, i1 false)
+; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr align 1 %[[HEAP]], i8 0, i64 8, i1 false)
 
 ; Forward: the records and their shadows move together.
 ; CHECK-LABEL: @fz_aug___fz_grow_plain.nest(ptr %data, ptr %data.shadow, i64 %cap, i64 %need, ptr %tape)

@@ -21,6 +21,9 @@ impl Gen<'_> {
         for (inst, k) in std::mem::take(&mut self.tape.size_patches) {
             inst.set_operand(k, i64t.const_int(size));
         }
+        for (inst, k) in std::mem::take(&mut self.tape.exact_patches) {
+            inst.set_operand(k, i64t.const_int(self.tape.size));
+        }
         if in_place {
             self.use_tape_in_place();
         }
@@ -43,7 +46,7 @@ impl Gen<'_> {
             self.b.position_before(r);
             let cp = self.b.memcpy(self.tape.heap_fwd, self.tape.fwd, zero, 16);
             super::tape_move::mark_tape_move(self.fx.ctx, cp);
-            self.tape.size_patches.push((cp, 2));
+            self.tape.exact_patches.push((cp, 2));
         }
     }
 

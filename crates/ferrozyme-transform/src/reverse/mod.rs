@@ -305,7 +305,7 @@ impl Gen<'_> {
                 .eb
                 .memcpy(self.tape.rev, self.tape.heap_rev, zero, 16);
             tape_move::mark_tape_move(self.fx.ctx, cp);
-            self.tape.size_patches.push((cp, 2));
+            self.tape.exact_patches.push((cp, 2));
         } else {
             self.tape.fwd = local(&self.out.fb_entry, &mut self.tape);
             self.tape.rev = self.tape.fwd;

@@ -156,6 +156,9 @@ pub(crate) struct Tape {
     pub size: u64,
     /// Instructions whose operand is the final tape size: (instruction, operand index).
     pub size_patches: Vec<(Value, u32)>,
+    /// Split mode's handover copies, which move the bytes laid out (`size`), not the
+    /// block's rounded size: the padding is never read.
+    pub exact_patches: Vec<(Value, u32)>,
     /// Split mode: the augmented function's returns (the tape is copied out before each).
     pub aug_rets: Vec<Value>,
     /// Split mode with several returns: the slot recording which one was taken.
@@ -177,6 +180,7 @@ impl Tape {
             heap_rev: null,
             size: 0,
             size_patches: Vec::new(),
+            exact_patches: Vec::new(),
             aug_rets: Vec::new(),
             ret_index: None,
             records: HashMap::new(),
@@ -221,6 +225,9 @@ pub(crate) struct Caches {
     /// integers that carry no float bits): their tape accesses are marked for type
     /// analysis of a derivative that is differentiated again (`alias::mark_tape_int`).
     pub int_data: std::collections::HashSet<(Option<Block>, u64)>,
+    /// Loops whose header's record holds the cached values of all their blocks
+    /// (`values::record_block`), by header.
+    pub shared_records: HashMap<Block, bool>,
 }
 
 /// How the reverse sweep finds its way back through the control flow.

@@ -478,25 +478,66 @@ impl Gen<'_> {
             super::alias::mark_tape(self.fx.ctx, st);
             (Cache::Slot { off, ty }, st)
         } else {
-            let slot = self.ensure_record(def);
-            let rec = self.tape.records.get_mut(&def).expect("record exists");
+            let owner = self.record_block(def);
+            let slot = self.ensure_record(owner);
+            let rec = self.tape.records.get_mut(&owner).expect("record exists");
             let align = field_align(size);
             let off = rec.size.div_ceil(align) * align;
             rec.size = off + size;
-            // Field stores go right after the push, at the end of the forward block.
-            fb.position_after(slot);
+            if owner == def {
+                // Field stores go right after the push, at the end of the forward block.
+                fb.position_after(slot);
+            } else {
+                // The header's push ran earlier in this iteration: at the end of `def`.
+                let fblk = self.fwd_block(def);
+                match fblk.terminator() {
+                    Some(t) => fb.position_before(t),
+                    None => fb.position_at_end(fblk),
+                }
+            }
             let p = fb.byte_gep(slot, i64t.const_int(off));
             let st = fb.store(fv, p);
             st.set_alignment(align as u32);
             super::alias::mark_tape(self.fx.ctx, st);
             (
                 Cache::Field {
-                    block: def,
+                    block: owner,
                     off,
                     ty,
                 },
                 st,
             )
+        }
+    }
+
+    /// The block whose record holds the cached values of cyclic block `def`: the header
+    /// of its innermost loop when every cycle through `def` passes that header (no inner
+    /// loop, no cycle among the other blocks: `def` runs at most once per run of the
+    /// header, after it), else `def` itself. One push per iteration instead of one per
+    /// block of the iteration: the header's record of the current iteration is on top of
+    /// its stack from the header's push until the reverse sweep leaves the header, which
+    /// is after it has replayed every other block of the iteration.
+    pub(super) fn record_block(&mut self, def: Block) -> Block {
+        let Some(k) = self.fx.loops.innermost_index(def) else {
+            return def;
+        };
+        let l = &self.fx.loops.loops[k];
+        if l.header == def {
+            return def;
+        }
+        let header = l.header;
+        let shared = match self.caches.shared_records.get(&header) {
+            Some(&s) => s,
+            None => {
+                let s = header_on_every_cycle(&self.fx.cfg, l);
+                self.caches.shared_records.insert(header, s);
+                s
+            }
+        };
+        if shared {
+            header
+        } else {
+            def
         }
     }
 
@@ -766,4 +807,29 @@ fn cache_id(c: Cache) -> (Option<Block>, u64) {
         Cache::Slot { off, .. } => (None, off),
         Cache::Field { block, off, .. } => (Some(block), off),
     }
+}
+
+/// Does every cycle through a block of `l` pass `l`'s header (no cycle among the other
+/// blocks, `ferrozyme_analysis::scc`)?
+fn header_on_every_cycle(cfg: &ferrozyme_analysis::cfg::Cfg, l: &ferrozyme_analysis::loops::Loop) -> bool {
+    let blocks: Vec<Block> = cfg
+        .blocks
+        .iter()
+        .copied()
+        .filter(|b| *b != l.header && l.blocks.contains(b))
+        .collect();
+    let ix: std::collections::HashMap<Block, usize> =
+        blocks.iter().enumerate().map(|(k, b)| (*b, k)).collect();
+    let succs: Vec<Vec<usize>> = blocks
+        .iter()
+        .map(|b| {
+            cfg.succs(*b)
+                .into_iter()
+                .filter_map(|s| ix.get(&s).copied())
+                .collect()
+        })
+        .collect();
+    ferrozyme_analysis::scc::cyclic_components(&succs, |_| true)
+        .iter()
+        .all(|c| c.is_none())
 }

@@ -44,8 +44,8 @@ entry:
 pooled:
   call void @llvm.memcpy.p0.p0.i64(ptr %pd, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move !1
   %pc = extractvalue { ptr, i64 } %p, 1
-  %pdelta = sub i64 %pc, %oldheap
-  call void @__fz_stats_add(i64 %pdelta)
+  ; The old heap buffer leaves the statistics in `__fz_pool_put` (retire).
+  call void @__fz_stats_add(i64 %pc)
   br i1 %isinl, label %done, label %retire
 retire:
   call void @__fz_pool_put(ptr %data, i64 %used)
@@ -147,8 +147,6 @@ entry:
   br i1 %heap, label %f, label %done
 f:
   %d = load ptr, ptr %s
-  %neg = sub i64 0, %cap
-  call void @__fz_stats_add(i64 %neg)
   call void @__fz_pool_put(ptr %d, i64 %cap)
   br label %done
 done:
