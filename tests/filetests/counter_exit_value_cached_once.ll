@@ -3,7 +3,7 @@
 ; of the loop, as a phi in the exit block stored to a tape slot, and the reverse sweep
 ; sets the counter from it on both edges back into the loop. `i` is still not pushed
 ; per iteration (the only push is the `exp` value the loop body needs, in the header's
-; record: blocks of a loop with no inner cycle share it, `values::record_block`).
+; record: blocks of a loop with no inner cycle share it, `reverse/record_share.rs`).
 ; Why it matters: caching `i` per iteration would double this loop's record.
 ;
 ; double early(const double *x, int n) {

@@ -1,6 +1,6 @@
 ; Decision: at -O0 (after the clone's canonicalisation) the loop's test `i < n` is in
 ; its header, on the phi itself, and the header's record runs n + 1 times: the record
-; (the header's, which also holds the body's values: `values::record_block`) is
+; (the header's, which also holds the body's values: `reverse/record_share.rs`) is
 ; reserved in the block before the loop with `n - 0 + 2` records when `n >= 0` (one
 ; otherwise: the header runs once), and pushed with `__fz_push_reserved`
 ; (reverse/fixed_tape.rs).

@@ -58,6 +58,7 @@ mod forwarding;
 mod memory;
 pub(crate) mod mixed;
 mod parallel;
+mod record_share;
 mod recurrence;
 mod scaled;
 mod speculated;

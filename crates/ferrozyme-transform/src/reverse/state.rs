@@ -226,7 +226,7 @@ pub(crate) struct Caches {
     /// analysis of a derivative that is differentiated again (`alias::mark_tape_int`).
     pub int_data: std::collections::HashSet<(Option<Block>, u64)>,
     /// Loops whose header's record holds the cached values of all their blocks
-    /// (`values::record_block`), by header.
+    /// (`reverse/record_share.rs`), by header.
     pub shared_records: HashMap<Block, bool>,
 }
 

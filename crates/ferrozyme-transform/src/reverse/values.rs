@@ -510,37 +510,6 @@ impl Gen<'_> {
         }
     }
 
-    /// The block whose record holds the cached values of cyclic block `def`: the header
-    /// of its innermost loop when every cycle through `def` passes that header (no inner
-    /// loop, no cycle among the other blocks: `def` runs at most once per run of the
-    /// header, after it), else `def` itself. One push per iteration instead of one per
-    /// block of the iteration: the header's record of the current iteration is on top of
-    /// its stack from the header's push until the reverse sweep leaves the header, which
-    /// is after it has replayed every other block of the iteration.
-    pub(super) fn record_block(&mut self, def: Block) -> Block {
-        let Some(k) = self.fx.loops.innermost_index(def) else {
-            return def;
-        };
-        let l = &self.fx.loops.loops[k];
-        if l.header == def {
-            return def;
-        }
-        let header = l.header;
-        let shared = match self.caches.shared_records.get(&header) {
-            Some(&s) => s,
-            None => {
-                let s = header_on_every_cycle(&self.fx.cfg, l);
-                self.caches.shared_records.insert(header, s);
-                s
-            }
-        };
-        if shared {
-            header
-        } else {
-            def
-        }
-    }
-
     /// The record of cyclic block `def`: a stack in the tape and a push at the end of the
     /// block's forward copy (created on first need).
     fn ensure_record(&mut self, def: Block) -> Value {
@@ -807,29 +776,4 @@ fn cache_id(c: Cache) -> (Option<Block>, u64) {
         Cache::Slot { off, .. } => (None, off),
         Cache::Field { block, off, .. } => (Some(block), off),
     }
-}
-
-/// Does every cycle through a block of `l` pass `l`'s header (no cycle among the other
-/// blocks, `ferrozyme_analysis::scc`)?
-fn header_on_every_cycle(cfg: &ferrozyme_analysis::cfg::Cfg, l: &ferrozyme_analysis::loops::Loop) -> bool {
-    let blocks: Vec<Block> = cfg
-        .blocks
-        .iter()
-        .copied()
-        .filter(|b| *b != l.header && l.blocks.contains(b))
-        .collect();
-    let ix: std::collections::HashMap<Block, usize> =
-        blocks.iter().enumerate().map(|(k, b)| (*b, k)).collect();
-    let succs: Vec<Vec<usize>> = blocks
-        .iter()
-        .map(|b| {
-            cfg.succs(*b)
-                .into_iter()
-                .filter_map(|s| ix.get(&s).copied())
-                .collect()
-        })
-        .collect();
-    ferrozyme_analysis::scc::cyclic_components(&succs, |_| true)
-        .iter()
-        .all(|c| c.is_none())
 }
