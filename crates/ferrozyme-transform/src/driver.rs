@@ -2,7 +2,9 @@
 //!
 //! A [`Request`] (function + activity of its arguments and return) is the memo key. The
 //! top-level `__enzyme_autodiff` calls ask for *combined* functions; active calls inside
-//! differentiated code ask for *split* pairs (augmented forward + reverse). Asking creates
+//! differentiated code ask for *split* pairs (augmented forward + reverse), or for the
+//! *nested* variant of a pair when the callee's tape can live in the caller's
+//! (`reverse/tape_nest.rs`; the offsets are patched when the drain is over). Asking creates
 //! the functions' shells at once (so recursive functions can call their own derivatives)
 //! and queues their bodies; [`Driver::drain`] synthesizes queued bodies until none is
 //! left: clone and canonicalise the function, run the analyses synthesis works from

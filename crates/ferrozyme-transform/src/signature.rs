@@ -16,7 +16,9 @@
 //! * combined/reverse functions then take `width` seeds of an active float return, and
 //!   the reverse function the tape; they return the adjoints of the `Active` parameters
 //!   (a literal struct, lane-major per parameter) or `void`;
-//! * augmented functions return `{ result?, shadows of a pointer result?, tape }`;
+//! * augmented functions return `{ result?, shadows of a pointer result?, tape }`; a
+//!   nested augmented function (`reverse/tape_nest.rs`) also takes its tape block as its
+//!   last parameter (and returns it);
 //! * forward functions return `{ result, tangent × width? }` or `void`.
 
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};

@@ -240,7 +240,7 @@ pub(crate) fn resolve(
             off += sizes.get(r).copied().unwrap_or(0).div_ceil(16) * 16;
         }
         for (inst, k) in &l.total_uses {
-            inst.set_operand(*k, i64t(*inst).const_int(off.max(l.base)));
+            inst.set_operand(*k, i64t(*inst).const_int(off));
         }
     }
     Ok(())
