@@ -2,8 +2,10 @@
 ; place) becomes, in the forward sweep, a call of its augmented function `fz_aug_scale`
 ; (the primal plus what its reverse needs, returned as a tape), and in the reverse
 ; sweep a call of `fz_rev_scale` with the adjoint arguments and that tape. The
-; callee's tape is a value of the caller's forward sweep; here the caller runs once,
-; so it is used directly.
+; callee's tape is a value of the caller's forward sweep; here the call runs once per
+; run of the caller, so it is the nested pair (`fz_aug_scale.nest`/`fz_rev_scale.nest`)
+; working in a region of the caller's own tape (`reverse/tape_nest.rs`): no block of its
+; own, nothing freed by the callee.
 ; Why it matters: the callee's reverse needs the values `p` held before the call
 ; (overwritten by then); only its own forward sweep can keep them.
 ;
@@ -55,17 +57,19 @@ entry:
 declare double @__enzyme_autodiff(ptr, ...)
 
 ; CHECK-LABEL: define internal { double } @fz_grad_usescale(ptr %p, ptr %p.shadow, double %f, double %d_ret)
-; CHECK: [[AUG:%.*]] = call { ptr } @fz_aug_scale(ptr %p, ptr %p.shadow, double %f)
-; CHECK-NEXT: [[TAPE:%.*]] = extractvalue { ptr } [[AUG]], 0
+; CHECK: %fz.nest = alloca i8, i64 16, align 16
+; CHECK-NEXT: [[REGION:%.*]] = getelementptr i8, ptr %fz.nest, i64 0
+; CHECK: call { ptr } @fz_aug_scale.nest(ptr %p, ptr %p.shadow, double %f, ptr [[REGION]])
 ; CHECK-NOT: @scale(
 ; CHECK-LABEL: {{^}}rev.entry:
-; CHECK: [[R:%.*]] = call { double } @fz_rev_scale(ptr %p, ptr %p.shadow, double %f, ptr [[TAPE]])
+; CHECK: [[R:%.*]] = call { double } @fz_rev_scale.nest(ptr %p, ptr %p.shadow, double %f, ptr [[REGION]])
 ; CHECK-NEXT: extractvalue { double } [[R]], 0
-; CHECK-LABEL: define internal { ptr } @fz_aug_scale(ptr %p, ptr %p.shadow, double %f)
+; CHECK-LABEL: define internal { ptr } @fz_aug_scale.nest(ptr %p, ptr %p.shadow, double %f, ptr %tape)
+; CHECK-NOT: __fz_tape_alloc
 ; CHECK: [[P0:%.*]] = load double, ptr %p
 ; CHECK-NEXT: [[S0:%.*]] = getelementptr i8, ptr [[LOCAL:%.*]], i64
 ; CHECK-NEXT: store double [[P0]], ptr [[S0]]
-; CHECK-LABEL: define internal { double } @fz_rev_scale(
+; CHECK-LABEL: define internal { double } @fz_rev_scale.nest(
 ; CHECK-NOT: load double, ptr %p
-; CHECK: call void @__fz_tape_free(
+; CHECK-NOT: __fz_tape_free
 ; CHECK: {{^}}}

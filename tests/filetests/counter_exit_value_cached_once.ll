@@ -2,7 +2,8 @@
 ; leaving cannot be read from an exit test `i + 1 == n`; it is kept once per execution
 ; of the loop, as a phi in the exit block stored to a tape slot, and the reverse sweep
 ; sets the counter from it on both edges back into the loop. `i` is still not pushed
-; per iteration (the only push is the `exp` value the loop body needs).
+; per iteration (the only push is the `exp` value the loop body needs, in the header's
+; record: blocks of a loop with no inner cycle share it, `reverse/record_share.rs`).
 ; Why it matters: caching `i` per iteration would double this loop's record.
 ;
 ; double early(const double *x, int n) {
@@ -64,8 +65,10 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: define internal void @fz_grad_early(
 ; CHECK: [[TAPE:%.*]] = alloca i8, i64 {{[0-9]+}}, align 16
 ; CHECK: [[CTR:%.*]] = alloca i64
-; CHECK-LABEL: {{^}}if.end:
+; CHECK-LABEL: {{^}}for.body:
 ; CHECK: call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 8)
+; CHECK-LABEL: {{^}}if.end:
+; CHECK-NOT: @__fz_push
 ; CHECK-LABEL: {{^}}cleanup:
 ; CHECK: [[EXIT:%.*]] = phi i64 [ 0, %entry ], [ [[I:%[^ ]+]], %for.body ], [ [[I]], %if.end ]
 ; CHECK: [[SLOT:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF:[0-9]+]]

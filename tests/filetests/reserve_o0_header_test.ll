@@ -1,8 +1,9 @@
 ; Decision: at -O0 (after the clone's canonicalisation) the loop's test `i < n` is in
-; its header, on the phi itself, and the header's own record runs n + 1 times: both
-; records (the header's and the body's) are reserved in the block before the loop with
-; `n - 0 + 2` records when `n >= 0` (one otherwise: the header runs once), and both are
-; pushed with `__fz_push_reserved` (reverse/fixed_tape.rs).
+; its header, on the phi itself, and the header's record runs n + 1 times: the record
+; (the header's, which also holds the body's values: `reverse/record_share.rs`) is
+; reserved in the block before the loop with `n - 0 + 2` records when `n >= 0` (one
+; otherwise: the header runs once), and pushed with `__fz_push_reserved`
+; (reverse/fixed_tape.rs).
 ; Why it matters: -O0 loops have a record in the header as well as the body; a bound
 ; one short for the header's record would write past the buffer on the last test.
 ;
@@ -87,13 +88,10 @@ declare double @__enzyme_autodiff(ptr noundef, ...)
 ; CHECK: [[D2:%.*]] = add i64 [[D]], 2
 ; CHECK: select i1 [[ENTERED]], i64 {{%.*}}, i64 1
 ; CHECK: call void @__fz_reserve(ptr {{%.*}}, i64
-; CHECK: call void @__fz_reserve(ptr {{%.*}}, i64
 ; CHECK-NOT: @__fz_push(
 ; CHECK: icmp slt i32 {{%.*}}, %1
 ; CHECK-NEXT: getelementptr
-; CHECK-NEXT: call ptr @__fz_push_reserved(ptr {{%.*}}, i64 8)
-; CHECK-NOT: @__fz_push(
-; CHECK: call ptr @__fz_push_reserved(ptr {{%.*}}, i64 8)
-; CHECK-NOT: @__fz_push(
+; CHECK-NEXT: call ptr @__fz_push_reserved(ptr {{%.*}}, i64 16)
+; CHECK-NOT: @__fz_push
 ; CHECK-NOT: @__fz_reserve(
 ; CHECK: {{^}}}

@@ -78,7 +78,7 @@ declare double @llvm.fmuladd.f64(double, double, double)
 ; The runtime's single-block functions (`__fz_push_reserved`, `__fz_top`, `__fz_pop`) are
 ; inlined into the clone of the inner derivative before it is differentiated: no
 ; augmented versions of them, whose tape blocks would be one arena allocation per record.
-; CHECK-LABEL: define internal { { double }, ptr } @fz_aug_fz_grad_f(
+; CHECK-LABEL: define internal { { double }, ptr } @fz_aug_fz_grad_f.nest(
 ; CHECK-NOT: @fz_aug___fz_{{top|pop|push_reserved}}
 ; CHECK: ret { { double }, ptr }
 
@@ -86,21 +86,21 @@ declare double @llvm.fmuladd.f64(double, double, double)
 ; block it returns) is a move too: here in the augmented derivative of `fz_aug_g` (the
 ; inner augmented call of `g`), and reversed byte for byte in its reverse.
 ; CHECK-LABEL: define internal {{.*}} @fz_aug_fz_aug_g(
-; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 16 %{{[0-9]+}}, ptr align 16 %fz.tape{{[0-9]*}}, i64 16, i1 false), !ferrozyme.tape.move
-; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 16 %{{[0-9]+}}, ptr align 16 %{{[0-9]+}}, i64 16, i1 false), !ferrozyme.tape.move
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 16 %{{[0-9]+}}, ptr align 16 %fz.tape{{[0-9]*}}, i64 8, i1 false), !ferrozyme.tape.move
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 16 %{{[0-9]+}}, ptr align 16 %{{[0-9]+}}, i64 8, i1 false), !ferrozyme.tape.move
 ; CHECK-LABEL: define internal {{.*}} @fz_rev_fz_aug_g(
-; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 1 %fz.cached{{[0-9]*}}, ptr align 1 %[[HEAP:fz.cached[0-9]*]], i64 16, i1 false)
-; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr align 1 %[[HEAP]], i8 0, i64 16, i1 false)
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 1 %fz.cached{{[0-9]*}}, ptr align 1 %[[HEAP:fz.cached[0-9]*]], i64 8, i1 false)
+; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr align 1 %[[HEAP]], i8 0, i64 8, i1 false)
 
 ; Forward: the records and their shadows move together.
-; CHECK-LABEL: @fz_aug___fz_grow_plain(ptr %data, ptr %data.shadow, i64 %cap, i64 %need)
+; CHECK-LABEL: @fz_aug___fz_grow_plain.nest(ptr %data, ptr %data.shadow, i64 %cap, i64 %need, ptr %tape)
 ; CHECK: copy:
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %nd1, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %{{[0-9]+}}, ptr %data.shadow, i64 %used, i1 false)
 ; CHECK: %nd2 = call ptr @realloc(ptr %data, i64 %c4), !ferrozyme.tape.move
 
 ; Reverse: byte for byte back into the old shadow.
-; CHECK-LABEL: define internal void @fz_rev___fz_grow_plain(
+; CHECK-LABEL: define internal void @fz_rev___fz_grow_plain.nest(
 ; CHECK-SAME: ptr %data, ptr %[[OLD:[0-9]+]],
 ; CHECK: rev.copy:
 ; CHECK: %[[NEW:fz.cached[0-9]*]] = load ptr

@@ -4,6 +4,8 @@
 ; tape arena (`__fz_tape_alloc`), which it returns after the primal result; the reverse
 ; function copies the block back into its own local tape at entry and frees it
 ; (`__fz_tape_free`) when it returns. `__enzyme_augmentsize` folds to that tape's size.
+; The copies move the bytes laid out (24), not the block's 16-byte granules (32): the
+; padding is never read.
 ; Why it matters: this is the contract between the two calls; the sizes must agree
 ; and the block must be freed exactly once, by the reverse.
 ;
@@ -93,14 +95,14 @@ declare i64 @__enzyme_augmentsize(ptr, ...)
 ; CHECK-NEXT: [[HEAP:%.*]] = call ptr @__fz_tape_alloc(i64 [[SIZE]])
 ; CHECK-NEXT: [[LOCAL:%.*]] = alloca i8, i64 [[SIZE]], align 16
 ; CHECK: [[R:%.*]] = insertvalue { double, ptr } {{%.*}}, ptr [[HEAP]], 1
-; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 16 [[HEAP]], ptr align 16 [[LOCAL]], i64 [[SIZE]], i1 false)
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 16 [[HEAP]], ptr align 16 [[LOCAL]], i64 24, i1 false)
 ; CHECK-NEXT: ret { double, ptr } [[R]]
 ; CHECK-NOT: @__fz_tape_free
 ; CHECK-LABEL: define internal void @fz_rev_g(
 ; CHECK-SAME: ptr [[IN:%[^ ]+]])
 ; CHECK-NEXT: fz.rev.entry:
 ; CHECK-NEXT: [[LOCAL2:%.*]] = alloca i8, i64 [[SIZE]], align 16
-; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 16 [[LOCAL2]], ptr align 16 [[IN]], i64 [[SIZE]], i1 false)
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 16 [[LOCAL2]], ptr align 16 [[IN]], i64 24, i1 false)
 ; CHECK-LABEL: {{^}}rev.entry:
 ; CHECK: call void @__fz_tape_free(ptr [[IN]])
 ; CHECK-NEXT: ret void

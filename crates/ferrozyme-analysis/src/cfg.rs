@@ -134,13 +134,8 @@ impl Cfg {
     }
 
     fn compute_cycles(&mut self) {
-        // Tarjan's SCC, iterative to survive huge functions.
-        let n = self.blocks.len();
-        let mut index = vec![usize::MAX; n];
-        let mut low = vec![0usize; n];
-        let mut on_stack = vec![false; n];
-        let mut stack = Vec::new();
-        let mut next = 0usize;
+        // Tarjan's SCC (`crate::scc`, iterative to survive huge functions), over the
+        // blocks reachable from the entry.
         // Reachability from the entry first; SCCs only over reachable blocks.
         let mut work = vec![0usize];
         self.reachable[0] = true;
@@ -152,54 +147,10 @@ impl Cfg {
                 }
             }
         }
-        for root in 0..n {
-            if index[root] != usize::MAX || !self.reachable[root] {
-                continue;
-            }
-            let mut call: Vec<(usize, usize)> = vec![(root, 0)];
-            index[root] = next;
-            low[root] = next;
-            next += 1;
-            stack.push(root);
-            on_stack[root] = true;
-            while let Some(&mut (v, ref mut i)) = call.last_mut() {
-                if *i < self.succs[v].len() {
-                    let w = self.succs[v][*i];
-                    *i += 1;
-                    if index[w] == usize::MAX {
-                        index[w] = next;
-                        low[w] = next;
-                        next += 1;
-                        stack.push(w);
-                        on_stack[w] = true;
-                        call.push((w, 0));
-                    } else if on_stack[w] {
-                        low[v] = low[v].min(index[w]);
-                    }
-                } else {
-                    call.pop();
-                    if let Some(&(u, _)) = call.last() {
-                        low[u] = low[u].min(low[v]);
-                    }
-                    if low[v] == index[v] {
-                        let mut comp = Vec::new();
-                        loop {
-                            let w = stack.pop().expect("Tarjan stack holds the component");
-                            on_stack[w] = false;
-                            comp.push(w);
-                            if w == v {
-                                break;
-                            }
-                        }
-                        let self_loop = comp.len() == 1 && self.succs[v].contains(&v);
-                        if comp.len() > 1 || self_loop {
-                            for w in comp {
-                                self.cyclic[w] = true;
-                            }
-                        }
-                    }
-                }
-            }
+        let reachable = &self.reachable;
+        let comps = crate::scc::cyclic_components(&self.succs, |b| reachable[b]);
+        for (b, c) in comps.into_iter().enumerate() {
+            self.cyclic[b] = c.is_some();
         }
     }
 

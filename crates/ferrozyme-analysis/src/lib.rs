@@ -10,4 +10,5 @@ pub mod input_calls;
 pub mod library_types;
 pub mod loops;
 pub mod predecessors;
+pub mod scc;
 pub mod types;

@@ -2,7 +2,9 @@
 //!
 //! A [`Request`] (function + activity of its arguments and return) is the memo key. The
 //! top-level `__enzyme_autodiff` calls ask for *combined* functions; active calls inside
-//! differentiated code ask for *split* pairs (augmented forward + reverse). Asking creates
+//! differentiated code ask for *split* pairs (augmented forward + reverse), or for the
+//! *nested* variant of a pair when the callee's tape can live in the caller's
+//! (`reverse/tape_nest.rs`; the offsets are patched when the drain is over). Asking creates
 //! the functions' shells at once (so recursive functions can call their own derivatives)
 //! and queues their bodies; [`Driver::drain`] synthesizes queued bodies until none is
 //! left: clone and canonicalise the function, run the analyses synthesis works from
@@ -20,6 +22,7 @@ use crate::analyses::Analyses;
 use crate::clone::{clone_function, preprocess};
 use crate::custom::Registry;
 use crate::options::Options;
+use crate::reverse::tape_nest::{self, NestLayout};
 use crate::services::{Callees, Support};
 use crate::signature::{
     adjoint_return_type, aug_return_type, combined_params, primal_shadow_params, reverse_params,
@@ -45,7 +48,7 @@ impl Job {
     fn outputs(&self) -> Vec<Value> {
         match *self {
             Job::Reverse(_, Target::Combined { g }) => vec![g],
-            Job::Reverse(_, Target::Split { aug, rev }) => vec![aug, rev],
+            Job::Reverse(_, Target::Split { aug, rev, .. }) => vec![aug, rev],
             Job::Tangent(_, g) => vec![g],
         }
     }
@@ -56,6 +59,12 @@ pub(crate) struct Memo {
     module: Module,
     combined: HashMap<Request, Value>,
     split: HashMap<Request, (Value, Value)>,
+    /// Nested split pairs (`reverse/tape_nest.rs`).
+    nested: HashMap<Request, (Value, Value)>,
+    /// Layouts with nested tapes synthesized in this drain, patched at its end.
+    layouts: Vec<NestLayout>,
+    /// Total tape size of every nested pair synthesized so far.
+    nest_sizes: HashMap<Request, u64>,
     tangent: HashMap<TangentRequest, Value>,
     queue: Vec<Job>,
     /// Shells made since the last drain ended: never part of a type analysis.
@@ -160,9 +169,50 @@ impl Callees for Memo {
             &reverse_params(req),
         );
         self.split.insert(req.clone(), (aug, rev));
-        self.queue
-            .push(Job::Reverse(req.clone(), Target::Split { aug, rev }));
+        self.queue.push(Job::Reverse(
+            req.clone(),
+            Target::Split {
+                aug,
+                rev,
+                nested: false,
+            },
+        ));
         (aug, rev)
+    }
+
+    fn nested(&mut self, req: &Request) -> (Value, Value) {
+        if let Some(&p) = self.nested.get(req) {
+            return p;
+        }
+        let name = req.func.name();
+        let mut params = primal_shadow_params(req);
+        params.push(self.module.context().ptr());
+        let aug = self.shell(
+            req.func,
+            &format!("fz_aug_{name}.nest"),
+            aug_return_type(req),
+            &params,
+        );
+        let rev = self.shell(
+            req.func,
+            &format!("fz_rev_{name}.nest"),
+            adjoint_return_type(req),
+            &reverse_params(req),
+        );
+        self.nested.insert(req.clone(), (aug, rev));
+        self.queue.push(Job::Reverse(
+            req.clone(),
+            Target::Split {
+                aug,
+                rev,
+                nested: true,
+            },
+        ));
+        (aug, rev)
+    }
+
+    fn nest_layout(&mut self, layout: NestLayout) {
+        self.layouts.push(layout);
     }
 }
 
@@ -187,6 +237,9 @@ impl Driver {
                 module,
                 combined: HashMap::new(),
                 split: HashMap::new(),
+                nested: HashMap::new(),
+                layouts: Vec::new(),
+                nest_sizes: HashMap::new(),
                 tangent: HashMap::new(),
                 queue: Vec::new(),
                 outputs: HashSet::new(),
@@ -228,6 +281,7 @@ impl Driver {
         let mut diags = Vec::new();
         // Clones stay until the end of the drain: the type session refers to them.
         let mut clones = Vec::new();
+        self.support.refresh_call_cycles();
         while let Some(job) = self.memo.queue.pop() {
             let func = job.func();
             if self.registry.has_rule(func) {
@@ -312,6 +366,11 @@ impl Driver {
             }
             self.times.add_since(Phase::Cleanup, start);
         }
+        // Offsets and sizes of nested callee tapes, now that every callee's is known.
+        let layouts = std::mem::take(&mut self.memo.layouts);
+        if let Err(d) = tape_nest::resolve(layouts, &mut self.memo.nest_sizes) {
+            diags.push(d);
+        }
         // The session goes first (it refers to the clones); the next drain sees the hook
         // calls replaced, so it analyses the module afresh.
         self.types = TypeSession::new(self.module());
@@ -339,6 +398,17 @@ impl Driver {
             .in_function(func.name())
             .with_help(how.to_string())]
         };
+        if let Job::Reverse(_, Target::Split { nested: true, .. }) = job {
+            // Callers nest only the tapes of functions without a registered derivative
+            // (`tape_nest.rs`); a registered rule's tape is its own.
+            return Err(vec![Diagnostic::new(
+                DiagKind::Internal,
+                format!(
+                    "`{}` has a registered derivative but was asked for a nested tape",
+                    func.name()
+                ),
+            )]);
+        }
         match job {
             Job::Reverse(req, target) => match self.registry.reverse(func) {
                 Some(rule) => crate::custom::synthesize_reverse(&mut self.support, req, rule, *target),

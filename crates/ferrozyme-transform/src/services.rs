@@ -28,6 +28,11 @@ pub(crate) trait Callees {
     fn split(&mut self, req: &Request) -> (Value, Value);
     /// The forward-mode function for `req`.
     fn tangent(&mut self, req: &TangentRequest) -> Value;
+    /// The nested split pair for `req`: the augmented function takes its tape block (a
+    /// region of the caller's) as its last parameter (`reverse/tape_nest.rs`).
+    fn nested(&mut self, req: &Request) -> (Value, Value);
+    /// A synthesized function's nested tape regions, patched when the drain is over.
+    fn nest_layout(&mut self, layout: crate::reverse::tape_nest::NestLayout);
 }
 
 /// Module-level objects shared by all generated code.
@@ -42,6 +47,10 @@ pub(crate) struct Support {
     candidates: HashMap<Type, Vec<Candidate>>,
     /// Optimization remarks of the synthesizers (empty unless asked for).
     pub remarks: crate::remarks::Remarks,
+    /// Recursive cycles of the module's direct calls, as of the current drain's start
+    /// (`refresh_call_cycles`): callees on a cycle with their caller keep tapes of their
+    /// own (`reverse/tape_nest.rs`).
+    call_cycles: ferrozyme_analysis::scc::CallCycles,
 }
 
 /// A function a call through a pointer may reach.
@@ -63,7 +72,20 @@ impl Support {
             shadow_globals: HashMap::new(),
             candidates: HashMap::new(),
             remarks: crate::remarks::Remarks::default(),
+            call_cycles: ferrozyme_analysis::scc::CallCycles::new(module),
         }
+    }
+
+    /// Recomputes the call cycles (each drain: hook calls replaced by the previous
+    /// round are calls of derivatives now).
+    pub fn refresh_call_cycles(&mut self) {
+        self.call_cycles = ferrozyme_analysis::scc::CallCycles::new(self.module);
+    }
+
+    /// Do `caller` and `callee` lie on one cycle of direct calls (a recursive callee)?
+    /// Functions created since the last refresh are answered "yes" (the safe answer).
+    pub fn same_cycle(&self, caller: Value, callee: Value) -> bool {
+        self.call_cycles.same_cycle(caller, callee)
     }
 
     /// The functions a call through a pointer of function type `fty` may reach

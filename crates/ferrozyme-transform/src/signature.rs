@@ -16,7 +16,9 @@
 //! * combined/reverse functions then take `width` seeds of an active float return, and
 //!   the reverse function the tape; they return the adjoints of the `Active` parameters
 //!   (a literal struct, lane-major per parameter) or `void`;
-//! * augmented functions return `{ result?, shadows of a pointer result?, tape }`;
+//! * augmented functions return `{ result?, shadows of a pointer result?, tape }`; a
+//!   nested augmented function (`reverse/tape_nest.rs`) also takes its tape block as its
+//!   last parameter (and returns it);
 //! * forward functions return `{ result, tangent × width? }` or `void`.
 
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
@@ -82,7 +84,14 @@ pub enum Target {
     /// One function: forward sweep, then reverse sweep.
     Combined { g: Value },
     /// Augmented forward function (returns the tape) and reverse function (takes it).
-    Split { aug: Value, rev: Value },
+    /// `nested`: the pair of a call whose tape is a region of its caller's
+    /// (`reverse/tape_nest.rs`): the augmented function takes the region as its last
+    /// parameter, the reverse function leaves it to the caller.
+    Split {
+        aug: Value,
+        rev: Value,
+        nested: bool,
+    },
 }
 
 /// Parameter types shared by all reverse-mode functions: each primal parameter, followed

@@ -450,7 +450,7 @@ pub(crate) fn synthesize_reverse(
             let adj = call_rev(&b, &entry, func, &plan, &args, seed, tape, req)?;
             ret_adjoints(&b, g.function_type().return_type(), &adj);
         }
-        Target::Split { aug, rev } => {
+        Target::Split { aug, rev, .. } => {
             let (b, entry) = builders(ctx, aug);
             let (args, _) = split_params(&aug.params(), &req.args, 1, dup);
             let r = plan.aug.call(

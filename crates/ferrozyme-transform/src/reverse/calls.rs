@@ -185,14 +185,26 @@ impl Gen<'_> {
     /// pointer): its augmented forward function, called with the primal arguments and the
     /// shadows of the duplicated ones; it returns `{ result?, shadows of a pointer
     /// result?, tape }`.
+    /// A call on no cycle of a callee on no call cycle with this function gets the
+    /// callee's nested pair, its tape a region of this function's (`tape_nest.rs`).
     fn fwd_augmented_call(&mut self, i: Value, callee: Callee) {
         let fp = self.fwd_operand(i.called_value());
         if let Callee::Indirect(cands) = &callee {
             let place = self.call_place(i);
             check_target(&self.b, self.sup, fp, cands, &place);
         }
-        let (aug, req) = self.callee_derivative(i, &callee, fp, |c, r| c.split(r).0);
-        let aug_ty = self.callees.split(&req).0.function_type();
+        let nest_req = match &callee {
+            Callee::Direct(f) if self.can_nest(i, *f) => Some(self.callee_request(i, *f)),
+            _ => None,
+        };
+        let (aug, req) = match &nest_req {
+            Some(req) => (self.callees.nested(req).0, req.clone()),
+            None => self.callee_derivative(i, &callee, fp, |c, r| c.split(r).0),
+        };
+        let aug_ty = match &nest_req {
+            Some(_) => aug.function_type(),
+            None => self.callees.split(&req).0.function_type(),
+        };
         let mut args = Vec::new();
         for (a, act) in i.call_args().into_iter().zip(&req.args) {
             args.push(self.fwd_operand(a));
@@ -202,6 +214,10 @@ impl Gen<'_> {
                     args.push(s);
                 });
             }
+        }
+        if let Some(req) = &nest_req {
+            let region = self.nest_region(i, req);
+            args.push(region);
         }
         let r = self.b.call(aug_ty, aug, &args);
         let ret = i.called_function_type().return_type();
@@ -222,8 +238,10 @@ impl Gen<'_> {
         } else {
             self.vals.fwd.insert(i, r);
         }
-        let t = self.b.extract_value(r, k);
-        self.vals.call_tape.insert(i, t);
+        if nest_req.is_none() {
+            let t = self.b.extract_value(r, k);
+            self.vals.call_tape.insert(i, t);
+        }
     }
 
     /// `malloc`/`calloc`/`realloc` of shadowed memory: a zeroed shadow per lane.
@@ -507,9 +525,20 @@ impl Gen<'_> {
     /// Any other active call: the callee's reverse function, with the primal arguments,
     /// their shadows, the seeds of the result and the tape its augmented call returned.
     fn rev_split_call(&mut self, i: Value, callee: Callee, args: &[Value]) {
-        let fp = self.fetch(i.called_value());
-        let (rev, req) = self.callee_derivative(i, &callee, fp, |c, r| c.split(r).1);
-        let rev_ty = self.callees.split(&req).1.function_type();
+        let nested = self.nested_rev_tape(i);
+        let (rev, req, rev_ty) = match (nested, &callee) {
+            (Some(_), Callee::Direct(f)) => {
+                let req = self.callee_request(i, *f);
+                let rev = self.callees.nested(&req).1;
+                (rev, req, rev.function_type())
+            }
+            _ => {
+                let fp = self.fetch(i.called_value());
+                let (rev, req) = self.callee_derivative(i, &callee, fp, |c, r| c.split(r).1);
+                let rev_ty = self.callees.split(&req).1.function_type();
+                (rev, req, rev_ty)
+            }
+        };
         let mut rargs = Vec::new();
         for (a, act) in args.iter().zip(&req.args) {
             let x = self.fetch(*a);
@@ -527,7 +556,10 @@ impl Gen<'_> {
                 rargs.push(d);
             });
         }
-        let tape = self.fetch_key(Key::Tape(i));
+        let tape = match nested {
+            Some(t) => t,
+            None => self.fetch_key(Key::Tape(i)),
+        };
         rargs.push(tape);
         let r = self.b.call(rev_ty, rev, &rargs);
         self.add_returned_adjoints(r, args, &req.args);

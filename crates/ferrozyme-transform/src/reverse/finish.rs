@@ -21,9 +21,14 @@ impl Gen<'_> {
         for (inst, k) in std::mem::take(&mut self.tape.size_patches) {
             inst.set_operand(k, i64t.const_int(size));
         }
+        for (inst, k) in std::mem::take(&mut self.tape.exact_patches) {
+            inst.set_operand(k, i64t.const_int(self.tape.size));
+        }
         if in_place {
             self.use_tape_in_place();
         }
+        let alloc = (self.fx.split && !self.fx.nested).then_some(self.tape.heap_fwd);
+        self.register_nest_layout(size, alloc);
         self.finish_records();
         self.release_at_exit();
         self.terminate_entries();
@@ -41,7 +46,7 @@ impl Gen<'_> {
             self.b.position_before(r);
             let cp = self.b.memcpy(self.tape.heap_fwd, self.tape.fwd, zero, 16);
             super::tape_move::mark_tape_move(self.fx.ctx, cp);
-            self.tape.size_patches.push((cp, 2));
+            self.tape.exact_patches.push((cp, 2));
         }
     }
 
@@ -89,7 +94,7 @@ impl Gen<'_> {
     }
 
     /// At the reverse sweep's return: stack buffers back to the pool, and (split mode)
-    /// the tape block freed.
+    /// the tape block freed (not by a nested pair: the block is its caller's).
     fn release_at_exit(&mut self) {
         let Some(ret) = self.flow.rev_exit_ret else {
             return;
@@ -102,7 +107,7 @@ impl Gen<'_> {
             let s = self.b.byte_gep(self.tape.rev, off);
             self.b.call_fn(free_stack, &[s]);
         }
-        if self.fx.split {
+        if self.fx.split && !self.fx.nested {
             let free = self.sup.rt(RtFn::TapeFree);
             self.b.call_fn(free, &[self.tape.heap_rev]);
         }

@@ -59,12 +59,14 @@ mod forwarding;
 mod memory;
 pub(crate) mod mixed;
 mod parallel;
+mod record_share;
 mod recurrence;
 mod scaled;
 mod speculated;
 mod state;
 mod tape_home;
 mod tape_move;
+pub(crate) mod tape_nest;
 mod values;
 mod vector;
 
@@ -120,9 +122,9 @@ pub(crate) fn synthesize(
     } = an;
     let m = sup.module;
     let ctx = m.context();
-    let (fwd_fn, rev_fn, split) = match target {
-        Target::Combined { g } => (g, g, false),
-        Target::Split { aug, rev } => (aug, rev, true),
+    let (fwd_fn, rev_fn, split, nested) = match target {
+        Target::Combined { g } => (g, g, false, false),
+        Target::Split { aug, rev, nested } => (aug, rev, true, nested),
     };
     let returns: Vec<Block> = cfg
         .return_blocks()
@@ -145,6 +147,7 @@ pub(crate) fn synthesize(
         ctx,
         req: req.clone(),
         split,
+        nested,
         p,
         loops: Loops::new(&cfg),
         cfg,
@@ -256,6 +259,12 @@ impl Gen<'_> {
                 }
             }
         }
+        if self.fx.nested {
+            // The nested augmented function's last parameter: its tape block, a region of
+            // its caller's (`tape_nest.rs`).
+            self.tape.heap_fwd = fwd_params[k];
+            self.tape.heap_fwd.set_name("tape");
+        }
         if self.fx.req.ret_active {
             for l in Lane::all(self.fx.width()) {
                 self.lanes[l].seed = Some(rev_params[k]);
@@ -283,10 +292,14 @@ impl Gen<'_> {
             t
         };
         if self.fx.split {
-            let alloc = self.sup.rt(RtFn::TapeAlloc);
-            let heap = self.out.fb_entry.call_fn(alloc, &[zero]);
-            self.tape.size_patches.push((heap, 0));
-            self.tape.heap_fwd = heap;
+            if !self.fx.nested {
+                // The outermost pair allocates the block (its size: the own tape, then
+                // the nested callees' tapes, `tape_nest::resolve`).
+                let alloc = self.sup.rt(RtFn::TapeAlloc);
+                let heap = self.out.fb_entry.call_fn(alloc, &[zero]);
+                self.tape.size_patches.push((heap, 0));
+                self.tape.heap_fwd = heap;
+            }
             self.tape.fwd = local(&self.out.fb_entry, &mut self.tape);
             self.tape.rev = local(&self.out.eb, &mut self.tape);
             let cp = self
@@ -294,7 +307,7 @@ impl Gen<'_> {
                 .eb
                 .memcpy(self.tape.rev, self.tape.heap_rev, zero, 16);
             tape_move::mark_tape_move(self.fx.ctx, cp);
-            self.tape.size_patches.push((cp, 2));
+            self.tape.exact_patches.push((cp, 2));
         } else {
             self.tape.fwd = local(&self.out.fb_entry, &mut self.tape);
             self.tape.rev = self.tape.fwd;

@@ -33,6 +33,9 @@ pub(crate) struct Facts {
     pub req: Request,
     /// Split mode (augmented forward + reverse functions) rather than combined.
     pub split: bool,
+    /// A nested split pair (`tape_nest.rs`): the augmented function gets its tape block
+    /// as its last parameter, and the reverse function does not free it.
+    pub nested: bool,
     /// The preprocessed clone of `req.func` that is differentiated.
     pub p: Value,
     pub cfg: Cfg,
@@ -153,6 +156,9 @@ pub(crate) struct Tape {
     pub size: u64,
     /// Instructions whose operand is the final tape size: (instruction, operand index).
     pub size_patches: Vec<(Value, u32)>,
+    /// Split mode's handover copies, which move the bytes laid out (`size`), not the
+    /// block's rounded size: the padding is never read.
+    pub exact_patches: Vec<(Value, u32)>,
     /// Split mode: the augmented function's returns (the tape is copied out before each).
     pub aug_rets: Vec<Value>,
     /// Split mode with several returns: the slot recording which one was taken.
@@ -160,6 +166,8 @@ pub(crate) struct Tape {
     /// Records of cyclic blocks, by primal block, in creation order.
     pub records: HashMap<Block, Record>,
     pub record_order: Vec<Block>,
+    /// Regions of nested callee tapes (`tape_nest.rs`).
+    pub nest: super::tape_nest::Nest,
 }
 
 impl Tape {
@@ -172,10 +180,12 @@ impl Tape {
             heap_rev: null,
             size: 0,
             size_patches: Vec::new(),
+            exact_patches: Vec::new(),
             aug_rets: Vec::new(),
             ret_index: None,
             records: HashMap::new(),
             record_order: Vec::new(),
+            nest: Default::default(),
         }
     }
 
@@ -215,6 +225,9 @@ pub(crate) struct Caches {
     /// integers that carry no float bits): their tape accesses are marked for type
     /// analysis of a derivative that is differentiated again (`alias::mark_tape_int`).
     pub int_data: std::collections::HashSet<(Option<Block>, u64)>,
+    /// Loops whose header's record holds the cached values of all their blocks
+    /// (`reverse/record_share.rs`), by header.
+    pub shared_records: HashMap<Block, bool>,
 }
 
 /// How the reverse sweep finds its way back through the control flow.

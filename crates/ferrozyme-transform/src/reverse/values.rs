@@ -503,20 +503,30 @@ impl Gen<'_> {
             super::alias::mark_tape(self.fx.ctx, st);
             (Cache::Slot { off, ty }, st)
         } else {
-            let slot = self.ensure_record(def);
-            let rec = self.tape.records.get_mut(&def).expect("record exists");
+            let owner = self.record_block(def);
+            let slot = self.ensure_record(owner);
+            let rec = self.tape.records.get_mut(&owner).expect("record exists");
             let align = field_align(size);
             let off = rec.size.div_ceil(align) * align;
             rec.size = off + size;
-            // Field stores go right after the push, at the end of the forward block.
-            fb.position_after(slot);
+            if owner == def {
+                // Field stores go right after the push, at the end of the forward block.
+                fb.position_after(slot);
+            } else {
+                // The header's push ran earlier in this iteration: at the end of `def`.
+                let fblk = self.fwd_block(def);
+                match fblk.terminator() {
+                    Some(t) => fb.position_before(t),
+                    None => fb.position_at_end(fblk),
+                }
+            }
             let p = fb.byte_gep(slot, i64t.const_int(off));
             let st = fb.store(fv, p);
             st.set_alignment(align as u32);
             super::alias::mark_tape(self.fx.ctx, st);
             (
                 Cache::Field {
-                    block: def,
+                    block: owner,
                     off,
                     ty,
                 },

@@ -80,7 +80,7 @@ impl Piece {
     /// The pieces whose functions this one calls.
     pub fn needs(self) -> &'static [Piece] {
         match self {
-            Piece::Pool => &[Piece::Thread],
+            Piece::Pool => &[Piece::Thread, Piece::Stats],
             Piece::Arena => &[Piece::Thread, Piece::Stats],
             Piece::Stack => &[Piece::Pool, Piece::Stats],
             Piece::Thread

@@ -44,13 +44,14 @@ entry:
 pooled:
   call void @llvm.memcpy.p0.p0.i64(ptr %pd, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move !1
   %pc = extractvalue { ptr, i64 } %p, 1
-  %pdelta = sub i64 %pc, %oldheap
-  call void @__fz_stats_add(i64 %pdelta)
   br i1 %isinl, label %done, label %retire
 retire:
+  ; The old heap buffer leaves the statistics in `__fz_pool_put`, before the new one
+  ; enters them (the peak counts what is held after the move, as before).
   call void @__fz_pool_put(ptr %data, i64 %used)
   br label %done
 done:
+  call void @__fz_stats_add(i64 %pc)
   ret { ptr, i64 } %p
 nopool:
   %g = call { ptr, i64 } @__fz_grow_plain(ptr %data, i64 %cap, i64 %need)
@@ -147,8 +148,6 @@ entry:
   br i1 %heap, label %f, label %done
 f:
   %d = load ptr, ptr %s
-  %neg = sub i64 0, %cap
-  call void @__fz_stats_add(i64 %neg)
   call void @__fz_pool_put(ptr %d, i64 %cap)
   br label %done
 done:
