@@ -58,6 +58,8 @@ mod forwarding;
 mod memory;
 pub(crate) mod mixed;
 mod parallel;
+mod reciprocals;
+mod recompute;
 mod recurrence;
 mod scaled;
 mod speculated;

@@ -47,11 +47,14 @@ fn why_cached(v: Value, split: bool) -> &'static str {
         Some(LLVMCall | LLVMInvoke) => "the result of a call is not recomputed",
         Some(LLVMPHI) => "a value chosen by control flow",
         Some(LLVMFDiv | LLVMFRem) => "a division costs more to recompute than to store",
+        Some(LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFNeg) => {
+            "recomputing it would repeat a long chain of float operations (recompute.rs)"
+        }
         _ => "it is not recomputable from available values",
     }
 }
 
-fn is_cheap_call(v: Value) -> bool {
+pub(super) fn is_cheap_call(v: Value) -> bool {
     v.called_function()
         .is_some_and(|f| CHEAP_INTRINSICS.iter().any(|base| f.is_intrinsic(base)))
 }
@@ -132,6 +135,8 @@ impl Gen<'_> {
             self.fwd_value(key)
         } else if let Some(b) = self.exit_context(def) {
             self.load_exit_cached(key, b)
+        } else if self.slot_beats_recompute(key) {
+            self.load_cached(key)
         } else if let Some(x) = self.try_recompute(key) {
             x
         } else {
