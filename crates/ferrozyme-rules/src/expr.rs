@@ -353,20 +353,21 @@ impl Expr {
         self.uses_var_outside(Var::Arg(i), known, &[])
     }
 
-    /// The variables a constant is divided by (`1/y`, `0.5/r`), each once: the
-    /// reciprocals a lowering may take from the primal code instead of dividing.
-    pub fn reciprocal_vars(&self) -> Vec<Var> {
+    /// The variables a constant is divided by (`1/y`, `0.5/r`), each once with the
+    /// first such constant: the reciprocals a lowering may take from the primal code
+    /// instead of dividing.
+    pub fn reciprocal_vars(&self) -> Vec<(f64, Var)> {
         let mut out = Vec::new();
         self.walk_reciprocals(&mut out);
         out
     }
-    fn walk_reciprocals(&self, out: &mut Vec<Var>) {
+    fn walk_reciprocals(&self, out: &mut Vec<(f64, Var)>) {
         match self {
             Expr::Const(_) | Expr::Var(_) => {}
             Expr::Bin(BinOp::Div, l, r) if matches!(**l, Expr::Const(_)) => {
-                if let Expr::Var(v) = **r {
-                    if !out.contains(&v) {
-                        out.push(v);
+                if let (Expr::Const(c), Expr::Var(v)) = (&**l, &**r) {
+                    if !out.iter().any(|(_, w)| w == v) {
+                        out.push((*c, *v));
                     }
                 } else {
                     r.walk_reciprocals(out);
@@ -519,13 +520,13 @@ mod tests {
     #[test]
     fn reciprocals_of_variables() {
         let e = p("sel(eq(x, 0), 0, 0.5/r)");
-        assert_eq!(e.reciprocal_vars(), vec![Var::Result]);
+        assert_eq!(e.reciprocal_vars(), vec![(0.5, Var::Result)]);
         assert!(!e.uses_var_outside(Var::Result, &[], &[Var::Result]));
         assert!(e.uses_var_outside(Var::Result, &[], &[]));
         // `x` still occurs in the comparison.
         assert!(e.uses_var_outside(Var::Arg(0), &[], &[Var::Result]));
         let d = p("-r*(1/y)");
-        assert_eq!(d.reciprocal_vars(), vec![Var::Arg(1)]);
+        assert_eq!(d.reciprocal_vars(), vec![(1.0, Var::Arg(1))]);
         assert!(!d.uses_var_outside(Var::Arg(1), &[], &[Var::Arg(1)]));
         // Only a constant over a variable is a reciprocal.
         assert!(p("x/y").reciprocal_vars().is_empty());

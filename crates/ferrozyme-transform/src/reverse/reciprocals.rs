@@ -41,7 +41,7 @@ impl Gen<'_> {
             let Partial::Expr(e) = &rule.partials[k] else {
                 continue;
             };
-            for v in e.reciprocal_vars() {
+            for (want, v) in e.reciprocal_vars() {
                 if out.iter().any(|(w, _, _)| *w == v) {
                     continue;
                 }
@@ -52,7 +52,7 @@ impl Gen<'_> {
                     },
                     Var::Result => i,
                 };
-                if let Some((c, u)) = self.primal_reciprocal_of(w, i) {
+                if let Some((c, u)) = self.primal_reciprocal_of(w, i, want) {
                     out.push((v, c, u));
                 }
             }
@@ -61,27 +61,37 @@ impl Gen<'_> {
     }
 
     /// A primal `c' / w` (`c'` a scalar power of two) holding the same instance of `w`
-    /// as the replay of `at` sees (see the module essay).
-    fn primal_reciprocal_of(&self, w: Value, at: Value) -> Option<(f64, Value)> {
+    /// as the replay of `at` sees (see the module essay); one with `c' == want` (no
+    /// scaling needed) when there is one.
+    fn primal_reciprocal_of(&self, w: Value, at: Value, want: f64) -> Option<(f64, Value)> {
         if !(w.is_instruction() || w.is_argument()) || w.ty() != at.ty() {
             return None;
         }
         let cfg = &self.fx.cfg;
         let here = at.parent_block();
         let once = |v: Value| !v.is_instruction() || !cfg.is_cyclic(v.parent_block());
-        w.users().into_iter().find_map(|u| {
-            if u.opcode() != Some(Opcode::LLVMFDiv) || u.operand(1) != w || u.ty() != at.ty() {
-                return None;
-            }
-            let c = u.operand(0).const_fp_value()?;
-            if !is_power_of_two(c) {
-                return None;
-            }
-            let ub = u.parent_block();
-            let same_instance = ub == here
-                || (once(u) && once(at) && once(w) && cfg.dominates(ub, here));
-            same_instance.then_some((c, u))
-        })
+        let found: Vec<(f64, Value)> = w
+            .users()
+            .into_iter()
+            .filter_map(|u| {
+                if u.opcode() != Some(Opcode::LLVMFDiv) || u.operand(1) != w || u.ty() != at.ty() {
+                    return None;
+                }
+                let c = u.operand(0).const_fp_value()?;
+                if !is_power_of_two(c) {
+                    return None;
+                }
+                let ub = u.parent_block();
+                let same_instance =
+                    ub == here || (once(u) && once(at) && once(w) && cfg.dominates(ub, here));
+                same_instance.then_some((c, u))
+            })
+            .collect();
+        found
+            .iter()
+            .find(|(c, _)| *c == want)
+            .or(found.first())
+            .copied()
     }
 }
 
@@ -94,7 +104,15 @@ mod tests {
         for c in [1.0, 2.0, 0.5, -1.0, -4.0, 0.25, 1024.0] {
             assert!(is_power_of_two(c), "{c}");
         }
-        for c in [0.0, 3.0, 1.5, -0.75, f64::INFINITY, f64::NAN, f64::MIN_POSITIVE / 2.0] {
+        for c in [
+            0.0,
+            3.0,
+            1.5,
+            -0.75,
+            f64::INFINITY,
+            f64::NAN,
+            f64::MIN_POSITIVE / 2.0,
+        ] {
             assert!(!is_power_of_two(c), "{c}");
         }
     }

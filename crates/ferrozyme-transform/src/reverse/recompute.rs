@@ -112,8 +112,8 @@ impl Gen<'_> {
                 .sum(),
             Some(
                 LLVMGetElementPtr | LLVMBitCast | LLVMZExt | LLVMSExt | LLVMTrunc | LLVMAdd
-                | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
-                | LLVMXor | LLVMICmp | LLVMFCmp | LLVMPtrToInt | LLVMIntToPtr,
+                | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor
+                | LLVMICmp | LLVMFCmp | LLVMPtrToInt | LLVMIntToPtr,
             ) => 0,
             // Loads, divisions, calls, phis: one read, re-loaded or from the tape.
             _ => 1,
