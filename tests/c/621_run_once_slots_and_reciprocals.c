@@ -9,7 +9,9 @@
 // (2) partials dividing by a value the primal already inverted reuse the reciprocal
 //     (reverse/reciprocals.rs): r = 1/y (partial -r*r), h = 2/y, q = sqrt(z) next to
 //     1/q (0.5/q becomes 0.5*(1/q)), 0.5/q, x/y next to 1/y; 3/x (not a power of two)
-//     must keep its own division; the same in float, and in a loop (same block).
+//     must keep its own division; the same in float, and in a loop (same block);
+// (3) a load repeated under an if reads as the dominating load of the same address
+//     (reverse/reload.rs), both sides of the if.
 // Oracles: analytic derivatives (recips, recipsf) and five-point finite differences.
 #include "fz_test.h"
 
@@ -103,8 +105,23 @@ double loop_recips(const double *x, int n) {
   return s;
 }
 
+/* A load repeated under an if (clang -O0 keeps both loads; at O2 the clone's unrolling of
+ * the loop makes the second), `out` written after it and `x` read again: the reverse sweep
+ * uses the first load for the second (reverse/reload.rs). */
+void reload(const double *x, double *out) {
+  double s = x[0] * x[0] + x[1] * x[1];
+  double r = s;
+  if (s > 0.5) {
+    double w[2];
+    for (int i = 0; i < 2; i++) w[i] = x[i] * s;
+    r = sin(w[0]) * cos(w[1]);
+  }
+  out[0] = r;
+  out[1] = x[0] * r;
+}
+
 enum { N = 5 };
-static double CAM[8], PX[3], A[3], XS[N], V[3];
+static double CAM[8], PX[3], A[3], XS[N], V[3], RX[2];
 static int which;
 
 static double eval(void *unused) {
@@ -114,6 +131,11 @@ static double eval(void *unused) {
   case 1: return branch_loop(A, XS, N);
   case 2: return loop_chain(A, XS, N);
   case 3: return recips(V);
+  case 5: {
+    double out[2];
+    reload(RX, out);
+    return out[0] + 0.3 * out[1];
+  }
   default: return loop_recips(XS, N);
   }
 }
@@ -201,6 +223,13 @@ int main(void) {
     __enzyme_autodiff((void *)loop_recips, enzyme_dup, XS, dX, enzyme_const, N);
     which = 4;
     check_fd("loop_recips", XS, dX, N, 1e-6);
+  }
+  for (int k = 0; k < 2; k++) {
+    double dRX[2] = {0}, out[2], dout[2] = {1.0, 0.3};
+    RX[0] = k ? 0.2 : 0.9, RX[1] = k ? -0.3 : -0.7; /* both sides of the if */
+    __enzyme_autodiff((void *)reload, enzyme_dup, RX, dRX, enzyme_dupnoneed, out, dout);
+    which = 5;
+    check_fd(k ? "reload.else" : "reload.then", RX, dRX, 2, 1e-6);
   }
   return fz_finish();
 }

@@ -61,6 +61,7 @@ mod parallel;
 mod reciprocals;
 mod recompute;
 mod recurrence;
+mod reload;
 mod scaled;
 mod speculated;
 mod state;

@@ -278,6 +278,9 @@ impl Gen<'_> {
                 || (op == LLVMLoad && self.load_is_stable(v))
         };
         if !pure && op == LLVMLoad && !shadow {
+            if let Some(first) = self.dominating_equal_load(v) {
+                return Some(self.fetch(first));
+            }
             return self.forwarded_load(v);
         }
         if !pure {
