@@ -350,25 +350,70 @@ impl Expr {
     /// Does argument `i` occur other than inside one of the calls `known` (which are
     /// available as values)?
     pub fn uses_arg_outside(&self, i: usize, known: &[(Fun1, usize)]) -> bool {
+        self.uses_var_outside(Var::Arg(i), known, &[])
+    }
+
+    /// The variables a constant is divided by (`1/y`, `0.5/r`), each once with the
+    /// first such constant: the reciprocals a lowering may take from the primal code
+    /// instead of dividing.
+    pub fn reciprocal_vars(&self) -> Vec<(f64, Var)> {
+        let mut out = Vec::new();
+        self.walk_reciprocals(&mut out);
+        out
+    }
+    fn walk_reciprocals(&self, out: &mut Vec<(f64, Var)>) {
+        match self {
+            Expr::Const(_) | Expr::Var(_) => {}
+            Expr::Bin(BinOp::Div, l, r) if matches!(**l, Expr::Const(_)) => {
+                if let (Expr::Const(c), Expr::Var(v)) = (&**l, &**r) {
+                    if !out.iter().any(|(_, w)| w == v) {
+                        out.push((*c, *v));
+                    }
+                } else {
+                    r.walk_reciprocals(out);
+                }
+            }
+            Expr::Neg(e) | Expr::Call1(_, e) => e.walk_reciprocals(out),
+            Expr::Bin(_, l, r) | Expr::Call2(_, l, r) | Expr::Cmp(_, l, r) => {
+                l.walk_reciprocals(out);
+                r.walk_reciprocals(out);
+            }
+            Expr::Select(c, a, e) => {
+                c.walk_reciprocals(out);
+                a.walk_reciprocals(out);
+                e.walk_reciprocals(out);
+            }
+        }
+    }
+
+    /// Does variable `v` occur other than inside one of the calls `known` or one of the
+    /// quotients `c / w` with `w` in `recips` (both available as values)?
+    pub fn uses_var_outside(&self, v: Var, known: &[(Fun1, usize)], recips: &[Var]) -> bool {
         match self {
             Expr::Const(_) => false,
-            Expr::Var(v) => *v == Var::Arg(i),
+            Expr::Var(w) => *w == v,
             Expr::Call1(f, e) => {
                 if let Expr::Var(Var::Arg(k)) = **e {
                     if known.contains(&(*f, k)) {
                         return false;
                     }
                 }
-                e.uses_arg_outside(i, known)
+                e.uses_var_outside(v, known, recips)
             }
-            Expr::Neg(e) => e.uses_arg_outside(i, known),
+            Expr::Bin(BinOp::Div, l, r)
+                if matches!(**l, Expr::Const(_))
+                    && matches!(**r, Expr::Var(w) if recips.contains(&w)) =>
+            {
+                false
+            }
+            Expr::Neg(e) => e.uses_var_outside(v, known, recips),
             Expr::Bin(_, l, r) | Expr::Call2(_, l, r) | Expr::Cmp(_, l, r) => {
-                l.uses_arg_outside(i, known) || r.uses_arg_outside(i, known)
+                l.uses_var_outside(v, known, recips) || r.uses_var_outside(v, known, recips)
             }
             Expr::Select(c, a, e) => {
-                c.uses_arg_outside(i, known)
-                    || a.uses_arg_outside(i, known)
-                    || e.uses_arg_outside(i, known)
+                c.uses_var_outside(v, known, recips)
+                    || a.uses_var_outside(v, known, recips)
+                    || e.uses_var_outside(v, known, recips)
             }
         }
     }
@@ -470,6 +515,22 @@ mod tests {
     }
     fn y() -> Expr {
         Expr::Var(Var::Arg(1))
+    }
+
+    #[test]
+    fn reciprocals_of_variables() {
+        let e = p("sel(eq(x, 0), 0, 0.5/r)");
+        assert_eq!(e.reciprocal_vars(), vec![(0.5, Var::Result)]);
+        assert!(!e.uses_var_outside(Var::Result, &[], &[Var::Result]));
+        assert!(e.uses_var_outside(Var::Result, &[], &[]));
+        // `x` still occurs in the comparison.
+        assert!(e.uses_var_outside(Var::Arg(0), &[], &[Var::Result]));
+        let d = p("-r*(1/y)");
+        assert_eq!(d.reciprocal_vars(), vec![(1.0, Var::Arg(1))]);
+        assert!(!d.uses_var_outside(Var::Arg(1), &[], &[Var::Arg(1)]));
+        // Only a constant over a variable is a reciprocal.
+        assert!(p("x/y").reciprocal_vars().is_empty());
+        assert!(p("1/(x*y)").reciprocal_vars().is_empty());
     }
 
     #[test]

@@ -40,6 +40,11 @@ pub struct Env<'a> {
     pub result: Option<Value>,
     /// `f(argument k)` already computed by the primal code: (f, k, value).
     pub known: &'a [(Fun1, usize, Value)],
+    /// Reciprocals the primal code already computed: (`w`, `c'`, the value of `c' / w`)
+    /// with `c'` a power of two, so that `c / w` is `(c / c') * value` without a
+    /// division (exact up to the rounding of one product: scaling by a power of two is
+    /// exact in binary floating point).
+    pub recips: &'a [(Var, f64, Value)],
 }
 
 /// The overloaded LLVM intrinsic a one-argument function lowers to (`llvm.cos`, without
@@ -81,6 +86,15 @@ pub fn lower(
         Expr::Var(Var::Result) => env.result.ok_or(LowerError::NoResult)?,
         Expr::Neg(a) => b.fneg(lower(m, b, a, env, ty)?),
         Expr::Bin(op, x, y) => {
+            if let (BinOp::Div, Expr::Const(c), Expr::Var(w)) = (op, &**x, &**y) {
+                if let Some(&(_, num, r)) = env.recips.iter().find(|(v, _, _)| v == w) {
+                    return Ok(if *c == num {
+                        r
+                    } else {
+                        b.fmul(r, ty.const_float(*c / num))
+                    });
+                }
+            }
             let x = lower(m, b, x, env, ty)?;
             let y = lower(m, b, y, env, ty)?;
             match op {

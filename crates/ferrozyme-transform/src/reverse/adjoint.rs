@@ -9,7 +9,7 @@
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{fastmath, Block, Opcode, Value};
-use ferrozyme_rules::{Fun1, OpKind, Partial, Rule};
+use ferrozyme_rules::{Fun1, OpKind, Partial, Rule, Var};
 
 use super::Gen;
 use crate::common::{ops, Problem};
@@ -562,19 +562,28 @@ impl Gen<'_> {
             .filter_map(|(f, k)| Some((f, k, self.primal_call_of(f, *args.get(k)?, i)?)))
             .collect();
         let known_calls: Vec<(Fun1, usize)> = found.iter().map(|(f, k, _)| (*f, *k)).collect();
+        // Reciprocals the partials divide by (`1/y`, `0.5/r`) that the primal code
+        // computes anyway (`c'/y` with `c'` a power of two): read and scaled, not divided
+        // again (`reciprocals.rs`).
+        let recips = self.known_reciprocals(i, rule, &active, args);
+        let recip_vars: Vec<Var> = recips.iter().map(|(v, _, _)| *v).collect();
         let mut need_args = vec![false; args.len()];
         let mut need_result = false;
         for &k in &active {
             if let Partial::Expr(e) = &rule.partials[k] {
                 for (j, n) in need_args.iter_mut().enumerate() {
-                    *n |= e.uses_arg_outside(j, &known_calls);
+                    *n |= e.uses_var_outside(Var::Arg(j), &known_calls, &recip_vars);
                 }
-                need_result |= e.uses_result();
+                need_result |= e.uses_var_outside(Var::Result, &known_calls, &recip_vars);
             }
         }
         let known: Vec<(Fun1, usize, Value)> = found
             .into_iter()
             .map(|(f, k, c)| (f, k, self.fetch(c)))
+            .collect();
+        let recips: Vec<(Var, f64, Value)> = recips
+            .into_iter()
+            .map(|(v, c, u)| (v, c, self.fetch(u)))
             .collect();
         let fetched: Vec<Value> = args
             .iter()
@@ -596,6 +605,7 @@ impl Gen<'_> {
             args: &fetched,
             result,
             known: &known,
+            recips: &recips,
         };
         for k in active {
             let Partial::Expr(e) = &rule.partials[k] else {

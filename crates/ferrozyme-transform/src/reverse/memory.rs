@@ -276,7 +276,7 @@ fn param_index(a: Value) -> u32 {
 }
 
 /// Can a write to `w` change memory of object `o`?
-fn may_alias(o: Obj, w: Obj) -> bool {
+pub(crate) fn may_alias(o: Obj, w: Obj) -> bool {
     match (o, w) {
         (Obj::Unknown, _) | (_, Obj::Unknown) => true,
         // A fresh allocation is distinct from every other object.

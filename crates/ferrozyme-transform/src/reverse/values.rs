@@ -47,6 +47,9 @@ fn why_cached(v: Value, split: bool) -> &'static str {
         Some(LLVMCall | LLVMInvoke) => "the result of a call is not recomputed",
         Some(LLVMPHI) => "a value chosen by control flow",
         Some(LLVMFDiv | LLVMFRem) => "a division costs more to recompute than to store",
+        Some(LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFNeg) => {
+            "recomputing it would repeat a long chain of float operations (recompute.rs)"
+        }
         _ => "it is not recomputable from available values",
     }
 }
@@ -72,7 +75,7 @@ pub(super) fn is_division_by_constant(v: Value) -> bool {
     }
 }
 
-fn is_cheap_call(v: Value) -> bool {
+pub(super) fn is_cheap_call(v: Value) -> bool {
     v.called_function()
         .is_some_and(|f| CHEAP_INTRINSICS.iter().any(|base| f.is_intrinsic(base)))
 }
@@ -153,6 +156,8 @@ impl Gen<'_> {
             self.fwd_value(key)
         } else if let Some(b) = self.exit_context(def) {
             self.load_exit_cached(key, b)
+        } else if self.slot_beats_recompute(key) {
+            self.load_cached(key)
         } else if let Some(x) = self.try_recompute(key) {
             x
         } else {
@@ -296,6 +301,9 @@ impl Gen<'_> {
                 || (op == LLVMLoad && self.load_is_stable(v))
         };
         if !pure && op == LLVMLoad && !shadow {
+            if let Some(first) = self.dominating_equal_load(v) {
+                return Some(self.fetch(first));
+            }
             return self.forwarded_load(v);
         }
         if !pure {

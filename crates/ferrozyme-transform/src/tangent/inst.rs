@@ -154,6 +154,7 @@ impl TangentGen<'_> {
             args: &gargs,
             result: Some(c),
             known: &[],
+            recips: &[],
         };
         for (k, partial) in rule.partials.iter().enumerate() {
             let Partial::Expr(e) = partial else { continue };
