@@ -49,6 +49,7 @@ mod adjoint;
 pub(crate) mod alias;
 mod bits;
 mod calls;
+mod cheap;
 mod check;
 mod counters;
 mod escape;

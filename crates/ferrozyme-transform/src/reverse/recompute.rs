@@ -42,7 +42,7 @@ fn is_float_arith(v: Value) -> bool {
     use Opcode::*;
     match v.opcode() {
         Some(LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFNeg) => true,
-        Some(LLVMCall) => v.ty().is_fp() && super::values::is_cheap_call(v),
+        Some(LLVMCall) => v.ty().is_fp() && super::cheap::is_cheap_call(v),
         _ => false,
     }
 }

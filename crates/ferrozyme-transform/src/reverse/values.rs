@@ -4,6 +4,7 @@
 
 use ferrozyme_llvm::{Block, Opcode, RemarkKind, Type, TypeKind, Value};
 
+use super::cheap::{is_cheap_call, is_division_by_constant};
 use super::{Cache, Gen, Key};
 use crate::runtime::RtFn;
 
@@ -17,24 +18,6 @@ fn slot_align(size: u64) -> u64 {
 fn field_align(size: u64) -> u64 {
     size.next_power_of_two().clamp(1, 8)
 }
-
-/// Intrinsics cheap enough to recompute instead of caching their result.
-const CHEAP_INTRINSICS: &[&str] = &[
-    "llvm.fmuladd",
-    "llvm.fma",
-    "llvm.fabs",
-    "llvm.copysign",
-    "llvm.minnum",
-    "llvm.maxnum",
-    "llvm.floor",
-    "llvm.ceil",
-    "llvm.trunc",
-    "llvm.umin",
-    "llvm.umax",
-    "llvm.smin",
-    "llvm.smax",
-    "llvm.abs",
-];
 
 /// Why the reverse sweep caches `v` rather than recomputing it (for remarks).
 fn why_cached(v: Value, split: bool) -> &'static str {
@@ -52,32 +35,6 @@ fn why_cached(v: Value, split: bool) -> &'static str {
         }
         _ => "it is not recomputable from available values",
     }
-}
-
-/// An integer division or remainder by a constant that cannot trap or overflow (not
-/// zero; for the signed ones not -1 either, the only divisor that overflows): index
-/// arithmetic like GMM's packed-triangle offset `c * (2d - c - 1) / 2`. The backend turns
-/// it into a shift or a multiply-high, a few instructions: cheaper to recompute from its
-/// operands than a tape entry per iteration, and safe to evaluate wherever its operands
-/// are (it has no undefined behaviour for any dividend).
-pub(super) fn is_division_by_constant(v: Value) -> bool {
-    use Opcode::*;
-    let Some(op @ (LLVMSDiv | LLVMUDiv | LLVMSRem | LLVMURem)) = v.opcode() else {
-        return false;
-    };
-    if !v.ty().int_width().is_some_and(|w| (2..=64).contains(&w)) {
-        return false;
-    }
-    match v.operand(1).const_int_value() {
-        Some(0) | None => false,
-        Some(-1) => !matches!(op, LLVMSDiv | LLVMSRem),
-        Some(_) => true,
-    }
-}
-
-pub(super) fn is_cheap_call(v: Value) -> bool {
-    v.called_function()
-        .is_some_and(|f| CHEAP_INTRINSICS.iter().any(|base| f.is_intrinsic(base)))
 }
 
 impl Gen<'_> {
