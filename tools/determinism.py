@@ -17,7 +17,7 @@ Inputs and flags (those of the tests):
 Compared: <stem>.after-ad.ll and <stem>.after-opt.ll of --save-temps (opt: its output).
 
 Usage: tools/determinism.py [--runs N] [--levels O0,O2] [--filter RE] [--bin PATH]
-                            [--kinds c,cxx,bench,filetests] [--keep DIR]
+                            [--kinds c,cxx,bench,filetests] [--keep DIR] [--extra FLAGS]
 Runs one compile at a time under `nice` (the machine is shared). Exit status 1 when
 some input differs; the report lists each with its first differing line.
 """
@@ -76,7 +76,7 @@ def inputs(kinds, levels):
     return out
 
 
-def compile_once(binary, kind, src, level, work):
+def compile_once(binary, kind, src, level, work, extra=()):
     """Runs one compile in `work`; returns {name: text} of the compared IR, or an error."""
     os.makedirs(work, exist_ok=True)
     if kind == "opt":
@@ -90,7 +90,7 @@ def compile_once(binary, kind, src, level, work):
         else:
             flags = ["-" + level] + directives(src)
             flags += ["-I", os.path.dirname(src), "-I", os.path.join(ROOT, "include")]
-        cmd = [binary, kind] + flags + ["-c", src, "-o", os.path.join(work, "x.o"),
+        cmd = [binary, kind] + list(extra) + flags + ["-c", src, "-o", os.path.join(work, "x.o"),
                                         "--save-temps=" + temps]
         stem = os.path.splitext(os.path.basename(src))[0]
         files = {s: os.path.join(temps, "%s.%s.ll" % (stem, s)) for s in ("after-ad", "after-opt")}
@@ -124,6 +124,8 @@ def main():
     ap.add_argument("--kinds", default="c,cxx,bench,filetests")
     ap.add_argument("--bin", default=os.path.join(ROOT, "target/release/ferrozyme"))
     ap.add_argument("--keep", help="keep the differing outputs under this directory")
+    ap.add_argument("--extra", default="",
+                    help="flags added to every cc/c++ compile (e.g. --ad-before-opt)")
     args = ap.parse_args()
     # A private copy of the binary: a rebuild during the sweep does not change it.
     tmp = tempfile.mkdtemp(prefix="fz-determinism-")
@@ -139,7 +141,7 @@ def main():
             # One directory for every run: the compile directory is in the debug info.
             work = os.path.join(tmp, "w")
             shutil.rmtree(work, ignore_errors=True)
-            texts, err = compile_once(binary, kind, src, level, work)
+            texts, err = compile_once(binary, kind, src, level, work, args.extra.split())
             if err:
                 break
             runs.append(texts)
