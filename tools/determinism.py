@@ -12,12 +12,13 @@ regression test.
 Inputs and flags (those of the tests):
   tests/c/*.c        ferrozyme cc  -O<n> CFLAGS -c  (-I tests/c -I include)
   tests/cxx/*.cpp    ferrozyme c++ -O<n> CFLAGS -c
+  tests/openmp/*.c   ferrozyme cc  -O<n> CFLAGS -fopenmp -c  (Fortran, MPI, multi: not yet)
   bench/src/*.c,cpp  ferrozyme cc/c++ with the harness flags (bench/run.py), level ignored
   tests/filetests/*.ll  ferrozyme opt in.ll -o out.ll  (level ignored)
 Compared: <stem>.after-ad.ll and <stem>.after-opt.ll of --save-temps (opt: its output).
 
 Usage: tools/determinism.py [--runs N] [--levels O0,O2] [--filter RE] [--bin PATH]
-                            [--kinds c,cxx,bench,filetests] [--keep DIR] [--extra FLAGS]
+                            [--kinds c,cxx,openmp,bench,filetests] [--keep DIR] [--extra FLAGS]
 Runs one compile at a time under `nice` (the machine is shared). Exit status 1 when
 some input differs; the report lists each with its first differing line.
 """
@@ -64,6 +65,11 @@ def inputs(kinds, levels):
             if f.endswith(".cpp"):
                 for lv in levels:
                     out.append(("cxx/%s %s" % (f, lv), "c++", os.path.join(ROOT, "tests/cxx", f), lv))
+    if "openmp" in kinds:
+        for f in sorted(os.listdir(os.path.join(ROOT, "tests/openmp"))):
+            if f.endswith(".c"):
+                for lv in levels:
+                    out.append(("openmp/%s %s" % (f, lv), "cc", os.path.join(ROOT, "tests/openmp", f), lv))
     if "bench" in kinds:
         for f in sorted(os.listdir(os.path.join(ROOT, "bench/src"))):
             if f.endswith((".c", ".cpp")):
@@ -90,6 +96,8 @@ def compile_once(binary, kind, src, level, work, extra=()):
         else:
             flags = ["-" + level] + directives(src)
             flags += ["-I", os.path.dirname(src), "-I", os.path.join(ROOT, "include")]
+            if "/tests/openmp/" in src:
+                flags += ["-fopenmp", "-I", os.path.join(ROOT, "tests/c")]
         cmd = [binary, kind] + list(extra) + flags + ["-c", src, "-o", os.path.join(work, "x.o"),
                                         "--save-temps=" + temps]
         stem = os.path.splitext(os.path.basename(src))[0]
@@ -121,7 +129,7 @@ def main():
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--levels", default="O0,O2")
     ap.add_argument("--filter", default="")
-    ap.add_argument("--kinds", default="c,cxx,bench,filetests")
+    ap.add_argument("--kinds", default="c,cxx,openmp,bench,filetests")
     ap.add_argument("--bin", default=os.path.join(ROOT, "target/release/ferrozyme"))
     ap.add_argument("--keep", help="keep the differing outputs under this directory")
     ap.add_argument("--extra", default="",
