@@ -160,9 +160,16 @@ impl Support {
         s
     }
 
-    /// Every shadow global made so far (top-level derivative calls zero them).
+    /// Every shadow global made so far (top-level derivative calls zero them), by name:
+    /// the map's order changes from run to run, the zeroing code must not.
     pub fn shadow_globals(&self) -> Vec<Value> {
-        self.shadow_globals.values().copied().collect()
+        let mut v: Vec<(String, Value)> = self
+            .shadow_globals
+            .values()
+            .map(|&s| (s.name(), s))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.into_iter().map(|(_, s)| s).collect()
     }
 
     /// Scratch slots for shadow reads (`__fz_null_slot`, constant zeros, so a pointer read

@@ -27,6 +27,9 @@ pub(crate) struct Counter {
     /// For each exit block of the loop: where the value of `i` when the loop was left
     /// into it comes from.
     pub exits: Vec<(Block, ExitValue)>,
+    /// Rank among the counters (made in loop order, header phi order): the map holding
+    /// them iterates in a different order each run, this one orders the code emitted.
+    pub order: usize,
 }
 
 /// The value of a counted induction variable when its loop was left into an exit block.
@@ -233,6 +236,7 @@ impl Gen<'_> {
             exits.push((x, ExitValue::Cached(c)));
         }
         let slot = self.out.eb.alloca(iv.ty(), &format!("{}.rev", iv.name()));
+        let order = self.flow.counters.len();
         self.flow.counters.insert(
             iv,
             Counter {
@@ -240,6 +244,7 @@ impl Gen<'_> {
                 header: l.header,
                 slot,
                 exits,
+                order,
             },
         );
     }
@@ -259,7 +264,7 @@ impl Gen<'_> {
     /// its counter starts from, with the loop's blocks (the edges that enter the loop).
     pub(super) fn counter_inits(&mut self, x: Block) -> Vec<(HashSet<Block>, Value, Value)> {
         let mut out = Vec::new();
-        let found: Vec<(HashSet<Block>, Value, ExitValue)> = self
+        let mut found: Vec<(usize, HashSet<Block>, Value, ExitValue)> = self
             .flow
             .counters
             .values()
@@ -267,10 +272,11 @@ impl Gen<'_> {
                 c.exits
                     .iter()
                     .find(|(b, _)| *b == x)
-                    .map(|(_, cache)| (c.blocks.clone(), c.slot, *cache))
+                    .map(|(_, cache)| (c.order, c.blocks.clone(), c.slot, *cache))
             })
             .collect();
-        for (blocks, slot, exit) in found {
+        found.sort_by_key(|f| f.0);
+        for (_, blocks, slot, exit) in found {
             let v = match exit {
                 ExitValue::Cached(cache) => self.read_cache(cache, "fz.iv.exit"),
                 ExitValue::Bound { bound, delta } => {
@@ -302,14 +308,15 @@ impl Gen<'_> {
     /// At the end of the header's reverse block: the previous iteration's values.
     pub(super) fn count_down(&mut self, header: Block) {
         self.recurrences_step_back(header);
-        let slots: Vec<(Value, Value)> = self
+        let mut slots: Vec<(usize, Value, Value)> = self
             .flow
             .counters
             .iter()
             .filter(|(_, c)| c.header == header)
-            .map(|(iv, c)| (*iv, c.slot))
+            .map(|(iv, c)| (c.order, *iv, c.slot))
             .collect();
-        for (iv, slot) in slots {
+        slots.sort_by_key(|s| s.0);
+        for (_, iv, slot) in slots {
             let cur = self.b.load(iv.ty(), slot, "fz.iv");
             let prev = self.b.sub(cur, iv.ty().const_int(1));
             self.b.store(prev, slot);

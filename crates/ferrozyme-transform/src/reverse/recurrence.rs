@@ -61,6 +61,9 @@ pub(crate) struct Recurrence {
     pub slot: Value,
     /// For each exit block: `u` of the last iteration, cached once per run of the loop.
     pub exits: Vec<(Block, Cache)>,
+    /// Rank among the recurrences, in the order they were found: orders the code
+    /// emitted for them (their map iterates differently each run).
+    pub order: usize,
 }
 
 /// How a value depends on the recurrence variable `t`.
@@ -163,6 +166,7 @@ impl Gen<'_> {
                     .to_string()
             },
         );
+        let order = self.flow.recurrences.len();
         self.flow.recurrences.insert(
             t,
             Recurrence {
@@ -172,6 +176,7 @@ impl Gen<'_> {
                 next,
                 slot,
                 exits,
+                order,
             },
         );
     }
@@ -460,7 +465,7 @@ impl Gen<'_> {
     /// In the reverse block of exit block `x`: each recurrence left into `x`, its slot
     /// and the value to start from (`u` of the last iteration).
     pub(super) fn recurrence_inits(&mut self, x: Block) -> Vec<(HashSet<Block>, Value, Value)> {
-        let found: Vec<(HashSet<Block>, Value, Cache)> = self
+        let mut found: Vec<(usize, HashSet<Block>, Value, Cache)> = self
             .flow
             .recurrences
             .values()
@@ -468,12 +473,13 @@ impl Gen<'_> {
                 r.exits
                     .iter()
                     .find(|(b, _)| *b == x)
-                    .map(|(_, c)| (r.blocks.clone(), r.slot, *c))
+                    .map(|(_, c)| (r.order, r.blocks.clone(), r.slot, *c))
             })
             .collect();
+        found.sort_by_key(|f| f.0);
         found
             .into_iter()
-            .map(|(blocks, slot, c)| {
+            .map(|(_, blocks, slot, c)| {
                 let v = self.read_cache(c, "fz.rec.exit");
                 (blocks, slot, v)
             })
@@ -483,14 +489,15 @@ impl Gen<'_> {
     /// At the end of the header's reverse block, before the counters step back: each
     /// recurrence's slot becomes this iteration's `t` (the previous iteration's `u`).
     pub(super) fn recurrences_step_back(&mut self, header: Block) {
-        let ts: Vec<(Value, Value)> = self
+        let mut ts: Vec<(usize, Value, Value)> = self
             .flow
             .recurrences
             .iter()
             .filter(|(_, r)| r.header == header)
-            .map(|(t, r)| (*t, r.slot))
+            .map(|(t, r)| (r.order, *t, r.slot))
             .collect();
-        for (t, slot) in ts {
+        ts.sort_by_key(|t| t.0);
+        for (_, t, slot) in ts {
             let v = self.fetch(t);
             self.b.store(v, slot);
         }
