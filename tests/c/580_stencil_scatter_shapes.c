@@ -105,52 +105,7 @@ void inplace(double *x, double a) {
   for (int i = 1; i < N; i++) x[i] = a * x[i - 1] * x[i] + x[i];
 }
 
-typedef void (*fn_t)(double *restrict, const double *restrict, double);
-typedef struct {
-  fn_t f;
-  int n;
-  double *x, *out, *lam;
-  double a;
-} ctx_t;
-
-static double dot(void *q) {
-  ctx_t *c = q;
-  c->f(c->out, c->x, c->a);
-  double s = 0;
-  for (int i = 0; i < c->n; i++) s += c->lam[i] * c->out[i];
-  return s;
-}
-
-static ctx_t setup(fn_t f, int n) {
-  ctx_t c = {f, n, malloc(n * sizeof(double)), malloc(n * sizeof(double)),
-             malloc(n * sizeof(double)), 2.5};
-  for (int i = 0; i < n; i++) {
-    c.x[i] = 0.3 + 0.5 * sin(1.7 * i + 0.2);
-    c.lam[i] = 1.0 + 0.25 * cos(0.9 * i);
-  }
-  return c;
-}
-
-static void check_grad(const char *name, ctx_t *c, const double *gx) {
-  double *want = malloc(c->n * sizeof(double));
-  fz_fd_grad(dot, c, c->x, c->n, want);
-  char what[64];
-  snprintf(what, sizeof what, "%s dx", name);
-  fz_check_arr(what, gx, want, c->n, 1e-6);
-  free(want), free(c->x), free(c->out), free(c->lam);
-}
-
-/* __enzyme_autodiff needs the function itself, so the call is a macro */
-#define CHECK_SHAPE(F, NN)                                                                   \
-  do {                                                                                       \
-    ctx_t c = setup(F, NN);                                                                  \
-    double *dout = malloc((NN) * sizeof(double)), *gx = calloc(NN, sizeof(double));          \
-    memcpy(dout, c.lam, (NN) * sizeof(double));                                              \
-    __enzyme_autodiff((void *)F, enzyme_dupnoneed, c.out, dout, enzyme_dup, c.x, gx,         \
-                      enzyme_const, c.a);                                                    \
-    check_grad(#F, &c, gx);                                                                  \
-    free(dout), free(gx);                                                                    \
-  } while (0)
+#include "fz_stencil.h"
 
 typedef struct {
   double *x, *lam;
