@@ -26,9 +26,15 @@
 //!   instructions (`n * 8`); a term read directly from memory or returned by a call (it
 //!   could be pointer bits) keeps the `inttoptr`, and so the audit's error.
 //!
-//! Anything else (an alignment mask `& -16`: the shadow need not share the primal's
-//! misalignment, so aligned vector loads through the shadow could fault) is left alone
-//! and keeps the audit's error.
+//! * **Addresses rounded up to an alignment** `A <= 16`: `(ptrtoint(p) + A-1) & -A` as
+//!   a term, when `p` points into memory from `malloc`/`calloc`/`realloc`/
+//!   `aligned_alloc`/`new` (`same_misalignment`): primal and shadow allocation are both
+//!   16-byte aligned, so rounding moves the shadow by the same bytes, and the rounded
+//!   shadow is aligned as the primal is (aligned vector loads through it stay valid).
+//!
+//! Anything else (a mask on a stack object or an argument, whose shadow need not share
+//! the primal's misalignment; a mask wider than 16; a term read from memory) is left
+//! alone and keeps the audit's error.
 
 use ferrozyme_llvm::{Builder, Opcode, TypeKind, Value};
 
@@ -219,6 +225,15 @@ fn terms(x: Value, pos: bool, depth: u32, plus: &mut Vec<Value>, minus: &mut Vec
             terms(x.operand(0), pos, depth + 1, plus, minus)
                 && terms(x.operand(1), !pos, depth + 1, plus, minus)
         }
+        // `(addr + A-1) & -A`, the address rounded up to `A`: an offset from the same
+        // pointer when its shadow has the primal's misalignment (`same_misalignment`).
+        Some(Opcode::LLVMAnd) if pos => match (x.operand(1).const_int_value(), offset_base(x.operand(0))) {
+            (Some(m), Some(p)) if m < 0 && (-m) as u64 <= 16 && ((-m) as u64).is_power_of_two() && same_misalignment(p) => {
+                plus.push(p);
+                true
+            }
+            _ => false,
+        },
         _ if x.is_constant() => x.const_opcode().is_none(),
         _ if x.is_argument() => true,
         _ => plain_number(x, 0),
@@ -243,20 +258,48 @@ fn plain_number(v: Value, depth: u32) -> bool {
     }
 }
 
-/// Does no `ptrtoint` (or constant expression) feed `v`?
+/// Does no `ptrtoint` (or constant expression) feed `v`? Phis (loop counters) are
+/// followed through their incoming values.
 fn no_pointer(v: Value, depth: u32) -> bool {
-    if depth > 12 {
+    no_pointer_in(v, depth, &mut std::collections::HashSet::new())
+}
+
+fn no_pointer_in(v: Value, depth: u32, seen: &mut std::collections::HashSet<Value>) -> bool {
+    if depth > 24 {
         return false;
     }
     if v.is_constant() {
         return v.const_opcode().is_none();
     }
-    match v.opcode() {
-        Some(Opcode::LLVMPtrToInt | Opcode::LLVMPHI | Opcode::LLVMSelect) => false,
-        Some(Opcode::LLVMLoad | Opcode::LLVMCall) => true,
-        None => v.is_argument(),
-        Some(_) => v.operands().iter().all(|o| no_pointer(*o, depth + 1)),
+    if !seen.insert(v) {
+        return true;
     }
+    match v.opcode() {
+        Some(Opcode::LLVMPtrToInt | Opcode::LLVMSelect | Opcode::LLVMIntToPtr) => false,
+        Some(Opcode::LLVMLoad | Opcode::LLVMCall) => true,
+        Some(Opcode::LLVMPHI) => v.incoming().into_iter().all(|(x, _)| no_pointer_in(x, depth + 1, seen)),
+        None => v.is_argument(),
+        Some(_) => v.operands().iter().all(|o| no_pointer_in(*o, depth + 1, seen)),
+    }
+}
+
+/// Is `p` into memory from the C library's allocators, whose shadows the transform
+/// allocates with `calloc` (`reverse/calls.rs`, `tangent/calls.rs`)? Both are then
+/// 16-byte aligned (glibc's `malloc` alignment on x86-64), so `p` and its shadow (the
+/// same offset from the shadow allocation) agree modulo every `A <= 16`: rounding either
+/// up moves it by the same bytes. Stack objects are not: a shadow `alloca` may be moved
+/// to a tape, and arguments' shadows come from the caller.
+fn same_misalignment(p: Value) -> bool {
+    let o = object_of(p);
+    if !matches!(o.opcode(), Some(Opcode::LLVMCall)) {
+        return false;
+    }
+    let Some(f) = o.called_function() else {
+        return false;
+    };
+    f.is_declaration()
+        && ["malloc", "calloc", "realloc", "aligned_alloc", "_Znwm", "_Znam"].contains(&f.name().as_str())
+        && ferrozyme_analysis::calls::alloc_fn(o).is_some()
 }
 
 /// The object `p` points into, as far as `getelementptr`s and casts show.
