@@ -38,19 +38,24 @@
 
 use ferrozyme_llvm::{Builder, Opcode, TypeKind, Value};
 
-/// Rewrites `f`'s pointers carried through integers; returns how many `inttoptr`s went.
+/// Rewrites `f`'s pointers carried through integers; returns how many loads and
+/// `inttoptr`s it rewrote.
 pub fn rebuild_pointers(f: Value) -> usize {
     let ctx = f.ty().context();
     let b = Builder::new(ctx);
     let insts = || -> Vec<Value> {
-        f.blocks().into_iter().flat_map(|bl| bl.instructions()).collect()
+        f.blocks()
+            .into_iter()
+            .flat_map(|bl| bl.instructions())
+            .collect()
     };
+    let mut done = 0;
     for load in insts() {
         if is_pointer_copied_as_integer(load) {
             repun_load(&b, load);
+            done += 1;
         }
     }
-    let mut done = 0;
     for i in insts() {
         if i.opcode() != Some(Opcode::LLVMIntToPtr) || i.ty() != ctx.ptr() {
             continue;
@@ -83,12 +88,17 @@ fn is_pointer_copied_as_integer(l: Value) -> bool {
         return false;
     }
     let users = l.users();
-    if users.iter().any(|u| u.opcode() == Some(Opcode::LLVMIntToPtr) && u.ty() == ctx.ptr()) {
+    if users
+        .iter()
+        .any(|u| u.opcode() == Some(Opcode::LLVMIntToPtr) && u.ty() == ctx.ptr())
+    {
         return true;
     }
     // Copied from memory to memory only: a pointer when the stack object on either side
     // declares a pointer there.
-    let stores = users.iter().all(|u| u.opcode() == Some(Opcode::LLVMStore) && u.operand(0) == l);
+    let stores = users
+        .iter()
+        .all(|u| u.opcode() == Some(Opcode::LLVMStore) && u.operand(0) == l);
     stores
         && !users.is_empty()
         && (declared_pointer(l.operand(0)) || users.iter().any(|u| declared_pointer(u.operand(1))))
@@ -162,7 +172,10 @@ fn repun_load(b: &Builder, l: Value) {
                 u.erase();
             }
             Some(Opcode::LLVMStore)
-                if u.operand(0) == l && u.operand(1) != l && !u.is_volatile() && !u.is_atomic_access() =>
+                if u.operand(0) == l
+                    && u.operand(1) != l
+                    && !u.is_volatile()
+                    && !u.is_atomic_access() =>
             {
                 b.position_before(u);
                 let s = b.store(p, u.operand(1));
@@ -227,13 +240,20 @@ fn terms(x: Value, pos: bool, depth: u32, plus: &mut Vec<Value>, minus: &mut Vec
         }
         // `(addr + A-1) & -A`, the address rounded up to `A`: an offset from the same
         // pointer when its shadow has the primal's misalignment (`same_misalignment`).
-        Some(Opcode::LLVMAnd) if pos => match (x.operand(1).const_int_value(), offset_base(x.operand(0))) {
-            (Some(m), Some(p)) if m < 0 && (-m) as u64 <= 16 && ((-m) as u64).is_power_of_two() && same_misalignment(p) => {
-                plus.push(p);
-                true
+        Some(Opcode::LLVMAnd) if pos => {
+            match (x.operand(1).const_int_value(), offset_base(x.operand(0))) {
+                (Some(m), Some(p))
+                    if m < 0
+                        && (-m) as u64 <= 16
+                        && ((-m) as u64).is_power_of_two()
+                        && same_misalignment(p) =>
+                {
+                    plus.push(p);
+                    true
+                }
+                _ => false,
             }
-            _ => false,
-        },
+        }
         _ if x.is_constant() => x.const_opcode().is_none(),
         _ if x.is_argument() => true,
         _ => plain_number(x, 0),
@@ -277,9 +297,15 @@ fn no_pointer_in(v: Value, depth: u32, seen: &mut std::collections::HashSet<Valu
     match v.opcode() {
         Some(Opcode::LLVMPtrToInt | Opcode::LLVMSelect | Opcode::LLVMIntToPtr) => false,
         Some(Opcode::LLVMLoad | Opcode::LLVMCall) => true,
-        Some(Opcode::LLVMPHI) => v.incoming().into_iter().all(|(x, _)| no_pointer_in(x, depth + 1, seen)),
+        Some(Opcode::LLVMPHI) => v
+            .incoming()
+            .into_iter()
+            .all(|(x, _)| no_pointer_in(x, depth + 1, seen)),
         None => v.is_argument(),
-        Some(_) => v.operands().iter().all(|o| no_pointer_in(*o, depth + 1, seen)),
+        Some(_) => v
+            .operands()
+            .iter()
+            .all(|o| no_pointer_in(*o, depth + 1, seen)),
     }
 }
 
@@ -298,7 +324,15 @@ fn same_misalignment(p: Value) -> bool {
         return false;
     };
     f.is_declaration()
-        && ["malloc", "calloc", "realloc", "aligned_alloc", "_Znwm", "_Znam"].contains(&f.name().as_str())
+        && [
+            "malloc",
+            "calloc",
+            "realloc",
+            "aligned_alloc",
+            "_Znwm",
+            "_Znam",
+        ]
+        .contains(&f.name().as_str())
         && ferrozyme_analysis::calls::alloc_fn(o).is_some()
 }
 
