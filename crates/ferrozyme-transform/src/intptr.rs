@@ -24,8 +24,9 @@
 //!   stays in `p`'s object, the assumption every `getelementptr` already makes. The
 //!   other terms must not be pointers: constants, arguments, or values computed by other
 //!   instructions (`n * 8`); a term read directly from memory or returned by a call (it
-//!   could be pointer bits) keeps the `inttoptr`, and so the audit's error.
-//!
+//!   could be pointer bits) keeps the `inttoptr`, and so the audit's error. With a
+//!   pointer difference among the terms, integer arguments are refused too: `nb + (q -
+//!   r)` rebases onto whatever object the argument `nb` holds the address of.
 //! * **Addresses rounded up to an alignment** `A <= 16`: `(ptrtoint(p) + A-1) & -A` as
 //!   a term, when `p` points into memory from `malloc`/`calloc`/`realloc`/
 //!   `aligned_alloc`/`new` (`same_misalignment`): primal and shadow allocation are both
@@ -203,7 +204,13 @@ fn repun_load(b: &Builder, l: Value) {
 fn offset_base(x: Value) -> Option<Value> {
     let mut plus = Vec::new();
     let mut minus = Vec::new();
-    if !terms(x, true, 0, &mut plus, &mut minus) {
+    let mut opaque = 0;
+    if !terms(x, true, 0, &mut plus, &mut minus, &mut opaque) {
+        return None;
+    }
+    // `base + (p - q)` with `base` an integer argument rebases a pointer into another
+    // object (the argument's): only a pointer among the terms may be the base then.
+    if !minus.is_empty() && opaque > 0 {
         return None;
     }
     for m in minus {
@@ -217,10 +224,17 @@ fn offset_base(x: Value) -> Option<Value> {
     }
 }
 
-/// Collects the pointers of `x`'s `ptrtoint` terms by sign; false when a term may be a
-/// pointer in disguise (read from memory, returned by a call, merged by a phi) or the
-/// sum is not plain `add`/`sub`.
-fn terms(x: Value, pos: bool, depth: u32, plus: &mut Vec<Value>, minus: &mut Vec<Value>) -> bool {
+/// Collects the pointers of `x`'s `ptrtoint` terms by sign, counting integer arguments
+/// in `opaque`; false when a term may be a pointer in disguise (read from memory,
+/// returned by a call, merged by a phi) or the sum is not plain `add`/`sub`.
+fn terms(
+    x: Value,
+    pos: bool,
+    depth: u32,
+    plus: &mut Vec<Value>,
+    minus: &mut Vec<Value>,
+    opaque: &mut usize,
+) -> bool {
     if depth > 12 {
         return false;
     }
@@ -231,12 +245,12 @@ fn terms(x: Value, pos: bool, depth: u32, plus: &mut Vec<Value>, minus: &mut Vec
             true
         }
         Some(Opcode::LLVMAdd) => {
-            terms(x.operand(0), pos, depth + 1, plus, minus)
-                && terms(x.operand(1), pos, depth + 1, plus, minus)
+            terms(x.operand(0), pos, depth + 1, plus, minus, opaque)
+                && terms(x.operand(1), pos, depth + 1, plus, minus, opaque)
         }
         Some(Opcode::LLVMSub) => {
-            terms(x.operand(0), pos, depth + 1, plus, minus)
-                && terms(x.operand(1), !pos, depth + 1, plus, minus)
+            terms(x.operand(0), pos, depth + 1, plus, minus, opaque)
+                && terms(x.operand(1), !pos, depth + 1, plus, minus, opaque)
         }
         // `(addr + A-1) & -A`, the address rounded up to `A`: an offset from the same
         // pointer when its shadow has the primal's misalignment (`same_misalignment`).
@@ -255,7 +269,10 @@ fn terms(x: Value, pos: bool, depth: u32, plus: &mut Vec<Value>, minus: &mut Vec
             }
         }
         _ if x.is_constant() => x.const_opcode().is_none(),
-        _ if x.is_argument() => true,
+        _ if x.is_argument() => {
+            *opaque += 1;
+            true
+        }
         _ => plain_number(x, 0),
     }
 }
