@@ -1,10 +1,12 @@
-// OPT: O0 O2
+// OPT: O0 O1 O2
 // CFLAGS: -std=c++17 -I/usr/include/eigen3
 // Eigen with dynamic sizes (issue 16): MatrixXd / VectorXd products, transpose, norm and
 // dot, differentiated in reverse and forward mode. At -O2 this crashed (a null shadow
 // dereferenced) before the fix: InstCombine turns the copy of Transpose's matrix
 // reference into `store i64 (ptrtoint %m)`, which the augmented forward pass did not
-// mirror into the shadow object; the shadow Transpose then held a null pointer.
+// mirror into the shadow object; the shadow Transpose then held a null pointer. At -O1
+// the copy is `load i64` + `store i64` and `inttoptr` of the loaded integer (rejected
+// before): `intptr.rs` makes them pointer loads and stores again before differentiation.
 // Oracle: central finite differences of the whole function, and the dot-product
 // identity between forward and reverse mode.
 #include "fz_cxx.h"

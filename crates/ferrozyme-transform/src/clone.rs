@@ -105,6 +105,13 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     crate::fortran::redirect_runtime_calls(m, f)?;
     crate::parallel::openmp::rewrite_reductions(m, f);
     crate::libdefs::redirect(m, f)?;
+    let done = preprocess_passes(m, f, reverse);
+    // After SROA: pointers it or InstCombine carried through integers (`intptr.rs`).
+    crate::intptr::rebuild_pointers(f);
+    done
+}
+
+fn preprocess_passes(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     if reverse {
         // Loop IDs (with clang's `llvm.loop.unroll.disable` under -fno-unroll-loops)
         // belong to the primal's loops; the clone's loops are ours to transform.

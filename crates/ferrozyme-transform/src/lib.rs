@@ -40,6 +40,7 @@ pub mod freeze;
 pub mod generated;
 mod hook_args;
 mod hookret;
+mod intptr;
 mod iter;
 mod lanes;
 mod libcalls;
