@@ -341,15 +341,7 @@ fn same_misalignment(p: Value) -> bool {
         return false;
     };
     f.is_declaration()
-        && [
-            "malloc",
-            "calloc",
-            "realloc",
-            "aligned_alloc",
-            "_Znwm",
-            "_Znam",
-        ]
-        .contains(&f.name().as_str())
+        && ferrozyme_abi::FRESH_C_ALLOCATORS.contains(&f.name().as_str())
         && ferrozyme_analysis::calls::alloc_fn(o).is_some()
 }
 

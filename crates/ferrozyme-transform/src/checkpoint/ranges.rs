@@ -463,15 +463,7 @@ impl<'a> Walk<'a> {
             Some(Opcode::LLVMAlloca) => Ok(Sym::Elsewhere),
             Some(Opcode::LLVMCall) if v.is_instruction() => {
                 let fresh = v.called_function().is_some_and(|g| {
-                    [
-                        "malloc",
-                        "calloc",
-                        "realloc",
-                        "aligned_alloc",
-                        "_Znwm",
-                        "_Znam",
-                    ]
-                    .contains(&g.name().as_str())
+                    ferrozyme_abi::FRESH_C_ALLOCATORS.contains(&g.name().as_str())
                 });
                 if fresh {
                     Ok(Sym::Elsewhere)

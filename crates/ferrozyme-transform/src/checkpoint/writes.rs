@@ -36,15 +36,6 @@ pub(crate) struct Untraced {
     pub why: String,
 }
 
-const ALLOCATORS: &[&str] = &[
-    "malloc",
-    "calloc",
-    "realloc",
-    "aligned_alloc",
-    "_Znwm",
-    "_Znam",
-];
-
 /// `v` with casts stripped and loads of single-store stack slots replaced by the value
 /// stored.
 pub(crate) fn resolve(mut v: Value) -> Value {
@@ -173,8 +164,9 @@ impl Tracer<'_> {
                 self.trace(v.operand(2), depth + 1)
             }
             Some(Opcode::LLVMCall)
-                if v.called_function()
-                    .is_some_and(|g| ALLOCATORS.contains(&g.name().as_str())) =>
+                if v.called_function().is_some_and(|g| {
+                    ferrozyme_abi::FRESH_C_ALLOCATORS.contains(&g.name().as_str())
+                }) =>
             {
                 Ok(())
             }
