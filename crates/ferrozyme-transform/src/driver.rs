@@ -92,6 +92,45 @@ impl Memo {
         self.outputs.insert(g);
         g
     }
+
+    /// The split pair for `req`, or its nested variant (`reverse/tape_nest.rs`: the
+    /// augmented function takes its tape block, a region of the caller's, as its last
+    /// parameter): shells made and queued on the first request.
+    fn pair(&mut self, req: &Request, nested: bool) -> (Value, Value) {
+        let known = if nested { &self.nested } else { &self.split };
+        if let Some(&p) = known.get(req) {
+            return p;
+        }
+        let name = req.func.name();
+        let suffix = if nested { ".nest" } else { "" };
+        let mut params = primal_shadow_params(req);
+        if nested {
+            params.push(self.module.context().ptr());
+        }
+        let aug = self.shell(
+            req.func,
+            &format!("fz_aug_{name}{suffix}"),
+            aug_return_type(req),
+            &params,
+        );
+        let rev = self.shell(
+            req.func,
+            &format!("fz_rev_{name}{suffix}"),
+            adjoint_return_type(req),
+            &reverse_params(req),
+        );
+        let known = if nested {
+            &mut self.nested
+        } else {
+            &mut self.split
+        };
+        known.insert(req.clone(), (aug, rev));
+        self.queue.push(Job::Reverse(
+            req.clone(),
+            Target::Split { aug, rev, nested },
+        ));
+        (aug, rev)
+    }
 }
 
 /// A derivative of a `noinline` function is `noinline` too. The derivative functions are
@@ -152,63 +191,11 @@ impl Callees for Memo {
     }
 
     fn split(&mut self, req: &Request) -> (Value, Value) {
-        if let Some(&p) = self.split.get(req) {
-            return p;
-        }
-        let name = req.func.name();
-        let aug = self.shell(
-            req.func,
-            &format!("fz_aug_{name}"),
-            aug_return_type(req),
-            &primal_shadow_params(req),
-        );
-        let rev = self.shell(
-            req.func,
-            &format!("fz_rev_{name}"),
-            adjoint_return_type(req),
-            &reverse_params(req),
-        );
-        self.split.insert(req.clone(), (aug, rev));
-        self.queue.push(Job::Reverse(
-            req.clone(),
-            Target::Split {
-                aug,
-                rev,
-                nested: false,
-            },
-        ));
-        (aug, rev)
+        self.pair(req, false)
     }
 
     fn nested(&mut self, req: &Request) -> (Value, Value) {
-        if let Some(&p) = self.nested.get(req) {
-            return p;
-        }
-        let name = req.func.name();
-        let mut params = primal_shadow_params(req);
-        params.push(self.module.context().ptr());
-        let aug = self.shell(
-            req.func,
-            &format!("fz_aug_{name}.nest"),
-            aug_return_type(req),
-            &params,
-        );
-        let rev = self.shell(
-            req.func,
-            &format!("fz_rev_{name}.nest"),
-            adjoint_return_type(req),
-            &reverse_params(req),
-        );
-        self.nested.insert(req.clone(), (aug, rev));
-        self.queue.push(Job::Reverse(
-            req.clone(),
-            Target::Split {
-                aug,
-                rev,
-                nested: true,
-            },
-        ));
-        (aug, rev)
+        self.pair(req, true)
     }
 
     fn nest_layout(&mut self, layout: NestLayout) {
