@@ -473,19 +473,6 @@ pub enum AllocKind {
     Free,
 }
 
-/// The C and C++ allocators whose result is fresh memory (no other pointer reaches it)
-/// aligned to at least 16 bytes on the targets Ferrozyme supports (glibc's `malloc`
-/// family, `operator new` and `new[]`): what the checkpoint analyses treat as a new
-/// object, and what `intptr.rs` may round up inside.
-pub const FRESH_C_ALLOCATORS: &[&str] = &[
-    "malloc",
-    "calloc",
-    "realloc",
-    "aligned_alloc",
-    "_Znwm",
-    "_Znam",
-];
-
 /// One allocation function: its kind and where its arguments are. The bytes allocated
 /// are `args[size]`, times `args[count]` when there is a count (`calloc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

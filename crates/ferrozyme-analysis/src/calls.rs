@@ -306,6 +306,23 @@ pub fn alloc_fn(call: Value) -> Option<&'static ferrozyme_abi::AllocFn> {
     ferrozyme_abi::alloc_fn(&like.unwrap_or_else(|| f.name()), defined)
 }
 
+/// Is `call` a call of one of the C and C++ allocators whose result is fresh memory (no
+/// other pointer reaches it) aligned to at least 16 bytes on the targets Ferrozyme
+/// supports: glibc's `malloc` family, `operator new` and `new[]`? What the checkpoint
+/// analyses treat as a new object, and what `intptr.rs` may round up inside.
+pub fn is_fresh_c_allocation(call: Value) -> bool {
+    const FRESH: &[&str] = &[
+        "malloc",
+        "calloc",
+        "realloc",
+        "aligned_alloc",
+        "_Znwm",
+        "_Znam",
+    ];
+    call.called_function()
+        .is_some_and(|f| FRESH.contains(&f.name().as_str()))
+}
+
 /// The size operands of an allocation call `args` (the call's own, or a copy's): the
 /// allocated bytes are `n * m`; `m` is `None` when it is 1.
 pub fn alloc_size_operands(call: Value, args: &[Value]) -> Option<(Value, Option<Value>)> {

@@ -337,11 +337,8 @@ fn same_misalignment(p: Value) -> bool {
     if !matches!(o.opcode(), Some(Opcode::LLVMCall)) {
         return false;
     }
-    let Some(f) = o.called_function() else {
-        return false;
-    };
-    f.is_declaration()
-        && ferrozyme_abi::FRESH_C_ALLOCATORS.contains(&f.name().as_str())
+    o.called_function().is_some_and(|f| f.is_declaration())
+        && ferrozyme_analysis::calls::is_fresh_c_allocation(o)
         && ferrozyme_analysis::calls::alloc_fn(o).is_some()
 }
 

@@ -462,10 +462,7 @@ impl<'a> Walk<'a> {
         match op {
             Some(Opcode::LLVMAlloca) => Ok(Sym::Elsewhere),
             Some(Opcode::LLVMCall) if v.is_instruction() => {
-                let fresh = v.called_function().is_some_and(|g| {
-                    ferrozyme_abi::FRESH_C_ALLOCATORS.contains(&g.name().as_str())
-                });
-                if fresh {
+                if ferrozyme_analysis::calls::is_fresh_c_allocation(v) {
                     Ok(Sym::Elsewhere)
                 } else {
                     Err("a pointer returned by a call".into())

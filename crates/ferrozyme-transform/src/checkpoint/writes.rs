@@ -163,13 +163,7 @@ impl Tracer<'_> {
                 self.trace(v.operand(1), depth + 1)?;
                 self.trace(v.operand(2), depth + 1)
             }
-            Some(Opcode::LLVMCall)
-                if v.called_function().is_some_and(|g| {
-                    ferrozyme_abi::FRESH_C_ALLOCATORS.contains(&g.name().as_str())
-                }) =>
-            {
-                Ok(())
-            }
+            Some(Opcode::LLVMCall) if ferrozyme_analysis::calls::is_fresh_c_allocation(v) => Ok(()),
             Some(Opcode::LLVMLoad) => Err("a pointer loaded from memory".into()),
             Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => {
                 Err("a pointer returned by a call".into())
