@@ -3,12 +3,12 @@
 // BA's Jacobian the way ADBench's and Enzyme's harnesses assemble it (issue 14, ba9):
 // per observation two reverse sweeps of the two-output reprojection error with seeds
 // (1,0) and (0,1), each into a row the caller has just zeroed with memset, `err` passed
-// as enzyme_dupnoneed; then one sweep per observation of the weight error. Under
-// -ffast-math the gradient's forward sweep computes sin and cos of theta once (one
-// `sincos` after code generation) and its reverse sweep reads them; after inlining the
-// row's read-modify-writes become plain stores (the memset's zeros forwarded). Cameras
-// with and without rotation (both sides of `if (sqtheta != 0)`), a point shared by two
-// observations, a camera shared by three.
+// as enzyme_dupnoneed; then one sweep per observation of the weight error. What BA's
+// gradient time relies on in this shape (one sin and one cos per sweep, read back by the
+// reverse sweep; no read of the zeroed row after inlining) is pinned by
+// tests/filetests/harness_rows_one_sincos_per_sweep.ll; this program checks the values.
+// Cameras with and without rotation (both sides of `if (sqtheta != 0)`), a point shared
+// by two observations, a camera shared by three.
 // Oracles: analytic partials for f, (u0, v0), k1, k2, w, X = -C, the weight error, and
 // five-point finite differences of the primal for all 15 entries of both rows.
 #include "fz_test.h"
