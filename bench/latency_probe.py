@@ -8,8 +8,9 @@ where?" is answered by experiment instead. Given the optimised IR of a benchmark
 the definition of one SSA value a chain of N dependent `fmul` by a `load volatile` of a
 global 1.0 (values unchanged, so the benchmark's checks still pass; each link adds one
 multiply latency to every path through that value and one instruction), compiles the
-base and the probed IR with the same flags, and times both alternately (minimum user
-CPU time of R runs of `--measure M --calls C`).
+base and the probed IR with the same flags, and times both alternately (minimum CPU
+time, `perf stat -e task-clock`, of R runs of `--measure M --calls C`; the process's
+set-up is the same in both and cancels in the difference).
 
     python3 bench/latency_probe.py --ll DIR/ba.after-opt.ll --function run_grad \\
         --value %138 --value %249 --bench-input .../ba1_n49_m7776_p31843.txt --per-call 63686
