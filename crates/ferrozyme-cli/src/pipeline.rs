@@ -332,10 +332,10 @@ pub fn optimize(
         ferrozyme_transform::slp_limit::mark(ferrozyme_transform::Module::from_inkwell(module))
     });
     let ran = run_pipeline(module, tm, &pipeline, loops);
-    if let Some(names) = &no_slp {
+    if let Some(marked) = &no_slp {
         ferrozyme_transform::slp_limit::unmark(
             ferrozyme_transform::Module::from_inkwell(module),
-            names,
+            marked,
         );
     }
     ran

@@ -21,7 +21,7 @@
 //! instructions; [`unmark`] removes it again after the pipeline, before code generation.
 //! Functions with loops, the primal, and every smaller function are vectorized as before.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Value};
 
@@ -34,23 +34,47 @@ pub const MIN_BLOCK: usize = 2000;
 
 const ATTR: &str = "noimplicitfloat";
 
-/// Marks the functions described in the module documentation; returns their names.
-pub fn mark(module: Module) -> Vec<String> {
-    module
-        .functions()
-        .into_iter()
-        .filter(|&f| candidate(f))
-        .map(|f| {
-            f.add_fn_attr(ATTR);
-            f.name()
-        })
-        .collect()
+/// What [`mark`] did: the functions that had `noimplicitfloat` before it (the user's,
+/// e.g. from `-mno-implicit-float`), which [`unmark`] leaves alone.
+pub struct Marked {
+    before: HashSet<String>,
+    marked: usize,
 }
 
-/// Removes the attribute [`mark`] added.
-pub fn unmark(module: Module, names: &[String]) {
-    for name in names {
-        if let Some(f) = module.function(name) {
+impl Marked {
+    /// How many functions [`mark`] kept out of SLP.
+    pub fn count(&self) -> usize {
+        self.marked
+    }
+}
+
+/// Marks the functions described in the module documentation.
+pub fn mark(module: Module) -> Marked {
+    let functions = module.functions();
+    let before = functions
+        .iter()
+        .filter(|f| f.has_fn_attr(ATTR))
+        .map(|f| f.name())
+        .collect();
+    let mut marked = 0;
+    for f in functions {
+        if candidate(f) {
+            f.add_fn_attr(ATTR);
+            marked += 1;
+        }
+    }
+    Marked { before, marked }
+}
+
+/// Removes the attribute [`mark`] added, also from copies the pipeline made of a marked
+/// function (function specialization clones `f` with its attributes into
+/// `f.specialized.1`): every function that has it now and did not before loses it.
+pub fn unmark(module: Module, marked: &Marked) {
+    if marked.marked == 0 {
+        return;
+    }
+    for f in module.functions() {
+        if f.has_fn_attr(ATTR) && !marked.before.contains(&f.name()) {
             f.remove_fn_attr(ATTR);
         }
     }
