@@ -326,7 +326,19 @@ pub fn optimize(
         OptLevel::O0 => "always-inline".to_string(),
         l => format!("default<{}>", l.pipeline_name()),
     };
-    run_pipeline(module, tm, &pipeline, loops)
+    // Huge straight-line generated functions skip SLP, whose cost there is quadratic
+    // (`ferrozyme_transform::slp_limit`).
+    let no_slp = (level != OptLevel::O0 && loops.slp_vectorize).then(|| {
+        ferrozyme_transform::slp_limit::mark(ferrozyme_transform::Module::from_inkwell(module))
+    });
+    let ran = run_pipeline(module, tm, &pipeline, loops);
+    if let Some(marked) = &no_slp {
+        ferrozyme_transform::slp_limit::unmark(
+            ferrozyme_transform::Module::from_inkwell(module),
+            marked,
+        );
+    }
+    ran
 }
 
 /// AddressSanitizer after the AD pass (what `-fsanitize=address` makes clang do at the end

@@ -93,6 +93,12 @@ fn compile_and_check(d: &Path, extra: &[&str]) -> usize {
         .args(["-passes=verify", "-disable-output"])
         .arg(&saved));
     let ir = std::fs::read_to_string(&saved).expect("saved IR");
+    // The straight-line reverse skipped SLP during the pipeline (`slp_limit.rs`); the
+    // attribute that did it must not reach code generation.
+    assert!(
+        !ir.contains("noimplicitfloat"),
+        "noimplicitfloat left in the module after the pipeline"
+    );
     ir.lines()
         .filter(|l| l.starts_with("define") && l.contains(".fz.chunk"))
         .count()

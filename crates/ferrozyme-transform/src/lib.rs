@@ -60,6 +60,7 @@ mod runtime;
 mod services;
 mod settings;
 mod signature;
+pub mod slp_limit;
 mod streams;
 mod tangent;
 mod timing;
