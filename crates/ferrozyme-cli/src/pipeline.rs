@@ -298,6 +298,19 @@ pub fn run_pipeline(
         .map_err(|e| CliError::Failed(format!("LLVM pipeline '{pipeline}' failed: {e}")))
 }
 
+/// Runtime alias checks of an inner loop stay in its preheader (`opt
+/// -hoist-runtime-checks=false`). With LLVM 22's default (checks hoisted out of the outer
+/// loop when a pointer's bounds move with it), LoopVectorize gives up on such a loop
+/// without any remark, even under `llvm.loop.vectorize.enable`: the Brusselator's reverse
+/// stencil loop (rows `i - 1`, `i`, `i + 1` of one shadow, the clamped rows only known at
+/// run time, the row an induction of the outer loop) stayed scalar with users' flags
+/// (bench/README.md, "bruss9"). In the preheader the checks cost a few compares per outer
+/// iteration. Set only when loops are vectorized (the other users of these checks, loop
+/// load elimination and distribution, keep the harness flags' code unchanged). The
+/// switch is process-wide: it also reaches the later run over untouched functions
+/// (`deferred.rs`), whose loops clang's first compile held back from the vectorizer.
+pub const NO_HOISTED_RUNTIME_CHECKS: &str = "-hoist-runtime-checks=false";
+
 /// The pipeline options alone do not keep LLVM 22's loop vectorizer out of
 /// `default<O2>` when run through the C API (measured: loops still vectorized); the
 /// switches `opt -vectorize-loops=false` uses do.
@@ -308,6 +321,9 @@ fn set_loop_switches(loops: LoopOptions) {
     }
     if !loops.slp_vectorize {
         switches.push("-vectorize-slp=false");
+    }
+    if loops.vectorize {
+        switches.push(NO_HOISTED_RUNTIME_CHECKS);
     }
     if !switches.is_empty() {
         ferrozyme_transform::set_llvm_options(&switches);
