@@ -346,7 +346,7 @@ impl Job<'_> {
             pipeline::link_into(&module, vec![self.gradcheck_runtime(&ctx)?])?;
         }
         self.save(&module, stem, "before-ad")?;
-        match self.differentiate(&module, stem) {
+        match self.differentiate(&module, stem, self.args.opt) {
             Ok(()) => {
                 self.optimize_and_emit(&module, stem, self.args.opt, emit, out, ir.as_deref())
             }
@@ -414,16 +414,25 @@ impl Job<'_> {
             _ => self.args.opt,
         };
         self.save(&module, stem, "before-ad")?;
-        self.differentiate(&module, stem)
+        self.differentiate(&module, stem, level)
             .map_err(|e| link::explain_missing(e, plan))?;
         self.optimize_and_emit(&module, stem, level, Emit::Object, out, None)
     }
 
     /// Phase 3: the AD pass and the verifier.
-    fn differentiate(&mut self, module: &Module<'_>, stem: &str) -> Result<(), CliError> {
+    /// `level`: the level of the pipeline after the pass (what its loop vectorizer does
+    /// decides `Options::vectorized_loops`).
+    fn differentiate(
+        &mut self,
+        module: &Module<'_>,
+        stem: &str,
+        level: OptLevel,
+    ) -> Result<(), CliError> {
         let opts = Options {
             check_gradients: self.args.check_gradients,
             enzyme: self.args.enzyme.clone(),
+            vectorized_loops: pipeline::LoopOptions::from_flags(level, &self.args.compile_flags)
+                .vectorize,
             ..Options::default()
         };
         let start = Stamp::now();

@@ -336,7 +336,7 @@ impl Driver {
                     // streams (`streams.rs`).
                     if let Job::Reverse(req, Target::Combined { g }) = &job {
                         if p.has_string_fn_attr(crate::streams::PEELED) {
-                            if let Err(e) = crate::streams::carry(module, *g, req) {
+                            if let Err(e) = crate::streams::carry(module, *g, req, opts.vectorized_loops) {
                                 diags.push(Diagnostic::new(DiagKind::Internal, e));
                             }
                         }

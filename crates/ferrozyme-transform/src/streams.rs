@@ -67,7 +67,9 @@ struct Stream {
 }
 
 /// Carries the streams of `g`, the combined gradient of `req`. Returns how many.
-pub fn carry(m: Module, g: Value, req: &Request) -> Result<usize, String> {
+/// With `vectorized` (the pipeline after the pass vectorizes loops), a gradient with a
+/// carried stream gets `noalias` parameters (`restrict_gradient_params`).
+pub fn carry(m: Module, g: Value, req: &Request, vectorized: bool) -> Result<usize, String> {
     if req.width != 1 || req.parallel || req.runtime.any() {
         return Ok(0);
     }
@@ -113,7 +115,7 @@ pub fn carry(m: Module, g: Value, req: &Request) -> Result<usize, String> {
     if n > 0 && !ferrozyme_llvm::verify_function(g) {
         return Err("carrying reverse stencil streams produced invalid IR (internal error)".into());
     }
-    if n > 0 {
+    if n > 0 && vectorized {
         restrict_gradient_params(g, &restrict_params);
     }
     Ok(n)
