@@ -72,6 +72,7 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
         include: &include,
         log,
         timer: Timer::default(),
+        carried_streams: false,
     };
     let result = job.run_stage();
     if args.time_passes {
@@ -157,6 +158,8 @@ struct Job<'a> {
     log: &'a mut dyn FnMut(&str),
     /// Time per phase (`--time-passes`).
     timer: Timer,
+    /// The AD pass carried reverse stencil streams (`LoopOptions::preheader_checks`).
+    carried_streams: bool,
 }
 
 impl Job<'_> {
@@ -439,6 +442,7 @@ impl Job<'_> {
         let report = pipeline::differentiate(module, &opts)?;
         self.timer
             .add_ad(ferrozyme_transform::Span::since(start), &report.times);
+        self.carried_streams = report.carried_streams > 0;
         for n in &report.notes {
             (self.log)(&format!("ferrozyme: note: {n}"));
         }
@@ -464,7 +468,10 @@ impl Job<'_> {
     ) -> Result<(), CliError> {
         let start = Stamp::now();
         let tm = pipeline::target_machine(module, level)?;
-        let loops = pipeline::LoopOptions::from_flags(level, &self.args.compile_flags);
+        let loops = pipeline::LoopOptions {
+            preheader_checks: self.carried_streams,
+            ..pipeline::LoopOptions::from_flags(level, &self.args.compile_flags)
+        };
         // Derivatives called from one place are merged into their caller up to a size
         // cap (fewer, larger functions for code generation; `merge.rs`).
         if level != OptLevel::O0 {

@@ -37,7 +37,10 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
             &module,
             &tm,
             level,
-            pipeline::LoopOptions::from_flags(level, &[]),
+            pipeline::LoopOptions {
+                preheader_checks: report.carried_streams > 0,
+                ..pipeline::LoopOptions::from_flags(level, &[])
+            },
         )?;
     }
     let mut out = OptOutput {

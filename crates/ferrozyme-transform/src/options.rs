@@ -40,4 +40,8 @@ pub struct Report {
     pub times: crate::timing::PhaseTimes,
     /// Optimization remarks, when `Options::remarks` or `-enzyme-print-perf` asked.
     pub remarks: Vec<ferrozyme_llvm::Remark>,
+    /// Reverse stencil streams carried in registers (`streams.rs`): the driver then
+    /// keeps the loop vectorizer's run-time alias checks in loop preheaders
+    /// (`ferrozyme-cli`'s `pipeline::NO_HOISTED_RUNTIME_CHECKS`).
+    pub carried_streams: usize,
 }
