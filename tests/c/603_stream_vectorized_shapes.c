@@ -12,7 +12,9 @@
 // field on 5 rows (half of them boundary rows), the same with the output `dup` against
 // a hand-written scatter adjoint, float, two `restrict` inputs whose shadows are the two
 // halves of one buffer, and without reassoc (`float_control(precise, on)`: no streams,
-// nothing added). Built with -ffast-math at O0..O3 (vectorizers on at O2/O3).
+// nothing added). The one-field and float shapes get their streams from affine_index.rs
+// reading instcombine's `(j + 0xffffffff) & 0xffffffff` as `j - 1`. Built with
+// -ffast-math at O0..O3 (vectorizers on at O2/O3).
 // Oracle: central finite differences (fz_fd_ptr, fz_fd_ptrf), every coordinate, and
 // the hand-written adjoint.
 #include "fz_test.h"
