@@ -181,14 +181,21 @@ fn masked_sum(a: Value, m: i128, ctr: &Counter, depth: u32) -> Option<Form> {
     if a.opcode() != Some(Opcode::LLVMAdd) || depth < 2 || ctr.lo > ctr.hi {
         return None;
     }
-    let (y, k) = match (a.operand(0).const_int_value(), a.operand(1).const_int_value()) {
+    let (y, k) = match (
+        a.operand(0).const_int_value(),
+        a.operand(1).const_int_value(),
+    ) {
         (None, Some(k)) => (a.operand(0), k),
         (Some(k), None) => (a.operand(1), k),
         _ => return None,
     };
     let w = a.ty().int_width()? as u32;
     // The constant as the add's w-bit value (`const_int_value` sign-extends).
-    let k = if w >= 64 { k as i128 } else { (k as i128) & ((1i128 << w) - 1) };
+    let k = if w >= 64 {
+        k as i128
+    } else {
+        (k as i128) & ((1i128 << w) - 1)
+    };
     let modulus = m.checked_add(1)?;
     if modulus > (1i128 << w.min(64)) {
         return None;
