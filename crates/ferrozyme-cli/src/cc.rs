@@ -72,6 +72,7 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
         include: &include,
         log,
         timer: Timer::default(),
+        carried_streams: false,
     };
     let result = job.run_stage();
     if args.time_passes {
@@ -157,6 +158,8 @@ struct Job<'a> {
     log: &'a mut dyn FnMut(&str),
     /// Time per phase (`--time-passes`).
     timer: Timer,
+    /// The AD pass carried reverse stencil streams (`LoopOptions::preheader_checks`).
+    carried_streams: bool,
 }
 
 impl Job<'_> {
@@ -346,7 +349,7 @@ impl Job<'_> {
             pipeline::link_into(&module, vec![self.gradcheck_runtime(&ctx)?])?;
         }
         self.save(&module, stem, "before-ad")?;
-        match self.differentiate(&module, stem) {
+        match self.differentiate(&module, stem, self.args.opt) {
             Ok(()) => {
                 self.optimize_and_emit(&module, stem, self.args.opt, emit, out, ir.as_deref())
             }
@@ -414,22 +417,32 @@ impl Job<'_> {
             _ => self.args.opt,
         };
         self.save(&module, stem, "before-ad")?;
-        self.differentiate(&module, stem)
+        self.differentiate(&module, stem, level)
             .map_err(|e| link::explain_missing(e, plan))?;
         self.optimize_and_emit(&module, stem, level, Emit::Object, out, None)
     }
 
     /// Phase 3: the AD pass and the verifier.
-    fn differentiate(&mut self, module: &Module<'_>, stem: &str) -> Result<(), CliError> {
+    /// `level`: the level of the pipeline after the pass (what its loop vectorizer does
+    /// decides `Options::vectorized_loops`).
+    fn differentiate(
+        &mut self,
+        module: &Module<'_>,
+        stem: &str,
+        level: OptLevel,
+    ) -> Result<(), CliError> {
         let opts = Options {
             check_gradients: self.args.check_gradients,
             enzyme: self.args.enzyme.clone(),
+            vectorized_loops: pipeline::LoopOptions::from_flags(level, &self.args.compile_flags)
+                .vectorize,
             ..Options::default()
         };
         let start = Stamp::now();
         let report = pipeline::differentiate(module, &opts)?;
         self.timer
             .add_ad(ferrozyme_transform::Span::since(start), &report.times);
+        self.carried_streams = report.carried_streams > 0;
         for n in &report.notes {
             (self.log)(&format!("ferrozyme: note: {n}"));
         }
@@ -455,7 +468,10 @@ impl Job<'_> {
     ) -> Result<(), CliError> {
         let start = Stamp::now();
         let tm = pipeline::target_machine(module, level)?;
-        let loops = pipeline::LoopOptions::from_flags(level, &self.args.compile_flags);
+        let loops = pipeline::LoopOptions {
+            preheader_checks: self.carried_streams,
+            ..pipeline::LoopOptions::from_flags(level, &self.args.compile_flags)
+        };
         // Derivatives called from one place are merged into their caller up to a size
         // cap (fewer, larger functions for code generation; `merge.rs`).
         if level != OptLevel::O0 {

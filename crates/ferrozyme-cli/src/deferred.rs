@@ -117,6 +117,7 @@ mod tests {
             vectorize: true,
             slp_vectorize: true,
             unroll: true,
+            preheader_checks: false,
         }
     }
 
@@ -128,6 +129,7 @@ mod tests {
             vectorize: false,
             slp_vectorize: false,
             unroll: false,
+            preheader_checks: false,
         };
         assert!(tail_pipeline(OptLevel::O2, off).is_none());
     }

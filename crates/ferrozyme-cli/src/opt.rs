@@ -25,6 +25,9 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
         check_gradients: false,
         enzyme: args.enzyme.clone(),
         remarks: false,
+        vectorized_loops: args
+            .opt
+            .is_some_and(|l| pipeline::LoopOptions::from_flags(l, &[]).vectorize),
     };
     let report = pipeline::differentiate(&module, &opts)?;
     pipeline::verify_after_ad(&module)?;
@@ -34,7 +37,10 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
             &module,
             &tm,
             level,
-            pipeline::LoopOptions::from_flags(level, &[]),
+            pipeline::LoopOptions {
+                preheader_checks: report.carried_streams > 0,
+                ..pipeline::LoopOptions::from_flags(level, &[])
+            },
         )?;
     }
     let mut out = OptOutput {

@@ -234,6 +234,9 @@ pub struct LoopOptions {
     pub vectorize: bool,
     pub slp_vectorize: bool,
     pub unroll: bool,
+    /// Keep the loop vectorizer's run-time alias checks in loop preheaders
+    /// ([`NO_HOISTED_RUNTIME_CHECKS`]); set after the AD pass carried stencil streams.
+    pub preheader_checks: bool,
 }
 
 impl LoopOptions {
@@ -245,6 +248,7 @@ impl LoopOptions {
             vectorize: vec_default,
             slp_vectorize: vec_default,
             unroll: level != OptLevel::O0,
+            preheader_checks: false,
         };
         for f in flags {
             match f.as_str() {
@@ -298,6 +302,20 @@ pub fn run_pipeline(
         .map_err(|e| CliError::Failed(format!("LLVM pipeline '{pipeline}' failed: {e}")))
 }
 
+/// Runtime alias checks of an inner loop stay in its preheader (`opt
+/// -hoist-runtime-checks=false`). With LLVM 22's default (checks hoisted out of the outer
+/// loop when a pointer's bounds move with it), LoopVectorize gives up on such a loop
+/// without any remark, even under `llvm.loop.vectorize.enable`: the Brusselator's reverse
+/// stencil loop (rows `i - 1`, `i`, `i + 1` of one shadow, the clamped rows only known at
+/// run time, the row an induction of the outer loop) stayed scalar with users' flags
+/// (bench/README.md, "bruss9"). In the preheader the checks cost a few compares per outer
+/// iteration. Set only when loops are vectorized and the AD pass carried a stencil
+/// stream (`Report::carried_streams`): the switch is process-wide, it reaches every loop
+/// of the module (the later run over untouched functions too, `deferred.rs`), and
+/// elsewhere it is not neutral (measured, users' flags: `lstm-fused`'s gradient 17.6M ->
+/// 19.9M instructions, its primal 13.5M -> 13.2M; `gmm-fused` +0.06%).
+pub const NO_HOISTED_RUNTIME_CHECKS: &str = "-hoist-runtime-checks=false";
+
 /// The pipeline options alone do not keep LLVM 22's loop vectorizer out of
 /// `default<O2>` when run through the C API (measured: loops still vectorized); the
 /// switches `opt -vectorize-loops=false` uses do.
@@ -308,6 +326,9 @@ fn set_loop_switches(loops: LoopOptions) {
     }
     if !loops.slp_vectorize {
         switches.push("-vectorize-slp=false");
+    }
+    if loops.vectorize && loops.preheader_checks {
+        switches.push(NO_HOISTED_RUNTIME_CHECKS);
     }
     if !switches.is_empty() {
         ferrozyme_transform::set_llvm_options(&switches);

@@ -96,7 +96,8 @@ pub(crate) fn form(v: Value, ctr: &Counter, depth: u32) -> Form {
             if exact {
                 x
             } else {
-                Form::leaf(v)
+                mask.and_then(|m| masked_sum(v.operand(0), m, ctr, depth))
+                    .unwrap_or_else(|| Form::leaf(v))
             }
         }
         Some(Opcode::LLVMSExt) => go(v.operand(0)),
@@ -169,4 +170,46 @@ pub fn anchor_neighbours(m: Module, blocks: &[Block], ctr: &Counter) -> usize {
         }
     }
     n
+}
+
+/// `(y + K) & m` with `m = 2^k - 1`, `y` exactly `counter + c` and the add without
+/// `nsw` (instcombine's spelling of `zext(trunc(j - 1))`: `(j + 0xffffffff) &
+/// 0xffffffff`): the mask keeps the sum modulo 2^k whatever the add wrapped, so the value
+/// is `counter + c'` for the `c' = c + K (mod 2^k)` that keeps `counter + c'` in
+/// `[0, m]` over the counter's whole range; `None` when no such `c'` exists.
+fn masked_sum(a: Value, m: i128, ctr: &Counter, depth: u32) -> Option<Form> {
+    if a.opcode() != Some(Opcode::LLVMAdd) || depth < 2 || ctr.lo > ctr.hi {
+        return None;
+    }
+    let (y, k) = match (
+        a.operand(0).const_int_value(),
+        a.operand(1).const_int_value(),
+    ) {
+        (None, Some(k)) => (a.operand(0), k),
+        (Some(k), None) => (a.operand(1), k),
+        _ => return None,
+    };
+    let w = a.ty().int_width()? as u32;
+    // The constant as the add's w-bit value (`const_int_value` sign-extends).
+    let k = if w >= 64 {
+        k as i128
+    } else {
+        (k as i128) & ((1i128 << w) - 1)
+    };
+    let modulus = m.checked_add(1)?;
+    if modulus > (1i128 << w.min(64)) {
+        return None;
+    }
+    let x = form(y, ctr, depth - 1);
+    if x.terms.len() != 1 || x.terms.get(&ctr.iv) != Some(&1) {
+        return None;
+    }
+    let mut c = (x.konst + k).rem_euclid(modulus);
+    if ctr.hi + c > m {
+        c -= modulus;
+    }
+    (ctr.lo + c >= 0 && ctr.hi + c <= m).then(|| Form {
+        konst: c,
+        terms: x.terms,
+    })
 }

@@ -212,6 +212,8 @@ pub(crate) struct Driver {
     pub generated: Vec<Value>,
     /// Time per phase (see `timing.rs`).
     pub times: PhaseTimes,
+    /// Streams `streams.rs` carried (`Report::carried_streams`).
+    pub carried_streams: usize,
     /// Type analysis shared by the clones of one drain (see `types_for_clone`).
     types: TypeSession,
 }
@@ -234,6 +236,7 @@ impl Driver {
             support: Support::new(module),
             generated: Vec::new(),
             times: PhaseTimes::default(),
+            carried_streams: 0,
             types: TypeSession::new(module),
         }
     }
@@ -336,8 +339,9 @@ impl Driver {
                     // streams (`streams.rs`).
                     if let Job::Reverse(req, Target::Combined { g }) = &job {
                         if p.has_string_fn_attr(crate::streams::PEELED) {
-                            if let Err(e) = crate::streams::carry(module, *g, req) {
-                                diags.push(Diagnostic::new(DiagKind::Internal, e));
+                            match crate::streams::carry(module, *g, req, opts.vectorized_loops) {
+                                Ok(n) => self.carried_streams += n,
+                                Err(e) => diags.push(Diagnostic::new(DiagKind::Internal, e)),
                             }
                         }
                     }
