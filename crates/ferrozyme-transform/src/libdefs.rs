@@ -85,8 +85,8 @@ fn definition(m: Module, name: &str) -> Result<Option<Value>, String> {
 
 #[cfg(test)]
 mod tests {
-    /// `libdefs/complex.ll` is what `tools/gen_libdefs.sh` makes of `complex.c` (skipped
-    /// when clang-22 is not installed).
+    /// `libdefs/complex.ll` and `libdefs/digamma.ll` are what `tools/gen_libdefs.sh` makes
+    /// of their C sources (skipped when clang-22 is not installed).
     #[test]
     fn ir_is_generated_from_the_c_source() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -99,20 +99,26 @@ mod tests {
         }
         let dir = std::env::temp_dir().join(format!("fz-libdefs-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let out = dir.join("complex.ll");
-        let ok = std::process::Command::new("bash")
-            .arg(root.join("tools/gen_libdefs.sh"))
-            .arg(&out)
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "tools/gen_libdefs.sh failed");
-        let fresh = std::fs::read_to_string(&out).unwrap();
+        for (name, committed) in [
+            ("complex", super::COMPLEX_IR),
+            ("digamma", include_str!("libdefs/digamma.ll")),
+        ] {
+            let out = dir.join(format!("{name}.ll"));
+            let ok = std::process::Command::new("bash")
+                .arg(root.join("tools/gen_libdefs.sh"))
+                .arg(&out)
+                .arg(name)
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok, "tools/gen_libdefs.sh failed");
+            let fresh = std::fs::read_to_string(&out).unwrap();
+            assert!(
+                fresh == committed,
+                "libdefs/{name}.ll is out of date: run bash tools/gen_libdefs.sh \"\" {name}"
+            );
+        }
         let _ = std::fs::remove_dir_all(&dir);
-        assert!(
-            fresh == super::COMPLEX_IR,
-            "libdefs/complex.ll is out of date: run bash tools/gen_libdefs.sh"
-        );
     }
 
     /// Every listed function has a definition in the IR, and every definition is listed.
