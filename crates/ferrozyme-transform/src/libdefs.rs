@@ -20,6 +20,8 @@
 use ferrozyme_llvm::{link_ir_text, Module, Opcode, Value};
 
 const COMPLEX_IR: &str = include_str!("libdefs/complex.ll");
+/// libstdc++'s list and red-black tree node functions (`libdefs/cxx_nodes.c`).
+const CXX_NODES_IR: &str = include_str!("libdefs/cxx_nodes.ll");
 
 /// The definitions' names: `__fz_lib_<library name>`.
 pub const PREFIX: &str = "__fz_lib_";
@@ -67,13 +69,18 @@ fn has_builtin_rule(m: Module, name: &str) -> bool {
 /// `__fz_lib_<name>`, linking the definitions into the module the first time.
 fn definition(m: Module, name: &str) -> Result<Option<Value>, String> {
     let ours = format!("{PREFIX}{name}");
-    if m.function(&format!("{PREFIX}__muldc3")).is_none() {
+    let (ir, label) = if name.starts_with("_Z") {
+        (CXX_NODES_IR, "ferrozyme-libdefs-cxx")
+    } else {
+        (COMPLEX_IR, "ferrozyme-libdefs")
+    };
+    if m.function(&ours).is_none() {
         let header = format!(
             "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
             m.data_layout(),
             m.target_triple()
         );
-        link_ir_text(m, &(header + COMPLEX_IR), "ferrozyme-libdefs").map_err(|e| e.to_string())?;
+        link_ir_text(m, &(header + ir), label).map_err(|e| e.to_string())?;
         for f in m.functions() {
             if f.name().starts_with(PREFIX) && !f.is_declaration() {
                 f.set_linkage_internal();
@@ -102,6 +109,7 @@ mod tests {
         for (name, committed) in [
             ("complex", super::COMPLEX_IR),
             ("digamma", include_str!("libdefs/digamma.ll")),
+            ("cxx_nodes", super::CXX_NODES_IR),
         ] {
             let out = dir.join(format!("{name}.ll"));
             let ok = std::process::Command::new("bash")
@@ -124,7 +132,8 @@ mod tests {
     /// Every listed function has a definition in the IR, and every definition is listed.
     #[test]
     fn table_and_definitions_agree() {
-        let defined: Vec<&str> = super::COMPLEX_IR
+        let both = format!("{}{}", super::COMPLEX_IR, super::CXX_NODES_IR);
+        let defined: Vec<&str> = both
             .lines()
             .filter(|l| l.starts_with("define "))
             .filter_map(|l| {
