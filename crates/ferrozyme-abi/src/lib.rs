@@ -464,6 +464,7 @@ pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     "_ZNSt8__detail15_List_node_base9_M_unhookEv",
     "_ZNSt8__detail15_List_node_base10_M_reverseEv",
     "_ZNSt8__detail15_List_node_base11_M_transferEPS0_S1_",
+    "_ZNSt8__detail15_List_node_base4swapERS0_S1_",
     "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base",
     "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base",
     "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base",

@@ -13,7 +13,7 @@
  * calls still go to libstdc++. A tree rebalanced here may differ in shape from one
  * libstdc++ would build, but it is a valid red-black tree with a correct header, which is
  * all libstdc++'s code relies on afterwards. Not here (so still a missing derivative):
- * _Rb_tree_rebalance_for_erase (erasing from a map), _List_node_base::swap. */
+ * _Rb_tree_rebalance_for_erase (erasing from a map). */
 
 typedef struct lnode {
   struct lnode *next, *prev;
@@ -57,6 +57,37 @@ void __fz_lib__ZNSt8__detail15_List_node_base11_M_transferEPS0_S1_(lnode *self, 
   self->prev = before_last;
   last->prev = before_first;
   first->prev = before_self;
+}
+
+/* Points the neighbours of sentinel s's first and last nodes back at s. */
+static void relink(lnode *s) {
+  s->next->prev = s;
+  s->prev->next = s;
+}
+
+/* static _List_node_base::swap(x, y): exchanges the contents of two lists (std::list::swap,
+ * and std::list::sort's scratch lists). */
+void __fz_lib__ZNSt8__detail15_List_node_base4swapERS0_S1_(lnode *x, lnode *y) {
+  int xe = x->next == x, ye = y->next == y;
+  if (!xe && !ye) {
+    lnode *n = x->next, *p = x->prev;
+    x->next = y->next;
+    x->prev = y->prev;
+    y->next = n;
+    y->prev = p;
+    relink(x);
+    relink(y);
+  } else if (!xe) {
+    y->next = x->next;
+    y->prev = x->prev;
+    relink(y);
+    x->next = x->prev = x;
+  } else if (!ye) {
+    x->next = y->next;
+    x->prev = y->prev;
+    relink(x);
+    y->next = y->prev = y;
+  }
 }
 
 enum { RED = 0, BLACK = 1 };

@@ -65,6 +65,74 @@ define dso_local void @__fz_lib__ZNSt8__detail15_List_node_base11_M_transferEPS0
   ret void
 }
 
+; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(write, argmem: readwrite, inaccessiblemem: none, target_mem0: none, target_mem1: none)
+define dso_local void @__fz_lib__ZNSt8__detail15_List_node_base4swapERS0_S1_(ptr noundef %0, ptr noundef %1) local_unnamed_addr {
+  %3 = load ptr, ptr %0, align 8
+  %4 = icmp eq ptr %3, %0
+  %5 = load ptr, ptr %1, align 8
+  %6 = icmp eq ptr %5, %1
+  %7 = select i1 %4, i1 true, i1 %6
+  br i1 %7, label %19, label %8
+
+8:                                                ; preds = %2
+  %9 = getelementptr inbounds nuw i8, ptr %0, i64 8
+  %10 = load ptr, ptr %9, align 8
+  store ptr %5, ptr %0, align 8
+  %11 = getelementptr inbounds nuw i8, ptr %1, i64 8
+  %12 = load ptr, ptr %11, align 8
+  store ptr %12, ptr %9, align 8
+  store ptr %3, ptr %1, align 8
+  store ptr %10, ptr %11, align 8
+  %13 = load ptr, ptr %0, align 8
+  %14 = getelementptr inbounds nuw i8, ptr %13, i64 8
+  store ptr %0, ptr %14, align 8
+  %15 = load ptr, ptr %9, align 8
+  store ptr %0, ptr %15, align 8
+  %16 = load ptr, ptr %1, align 8
+  %17 = getelementptr inbounds nuw i8, ptr %16, i64 8
+  store ptr %1, ptr %17, align 8
+  %18 = load ptr, ptr %11, align 8
+  store ptr %1, ptr %18, align 8
+  br label %33
+
+19:                                               ; preds = %2
+  br i1 %4, label %26, label %20
+
+20:                                               ; preds = %19
+  store ptr %3, ptr %1, align 8
+  %21 = getelementptr inbounds nuw i8, ptr %0, i64 8
+  %22 = load ptr, ptr %21, align 8
+  %23 = getelementptr inbounds nuw i8, ptr %1, i64 8
+  store ptr %22, ptr %23, align 8
+  %24 = getelementptr inbounds nuw i8, ptr %3, i64 8
+  store ptr %1, ptr %24, align 8
+  %25 = load ptr, ptr %23, align 8
+  store ptr %1, ptr %25, align 8
+  store ptr %0, ptr %21, align 8
+  store ptr %0, ptr %0, align 8
+  br label %33
+
+26:                                               ; preds = %19
+  br i1 %6, label %33, label %27
+
+27:                                               ; preds = %26
+  store ptr %5, ptr %0, align 8
+  %28 = getelementptr inbounds nuw i8, ptr %1, i64 8
+  %29 = load ptr, ptr %28, align 8
+  %30 = getelementptr inbounds nuw i8, ptr %0, i64 8
+  store ptr %29, ptr %30, align 8
+  %31 = getelementptr inbounds nuw i8, ptr %5, i64 8
+  store ptr %0, ptr %31, align 8
+  %32 = load ptr, ptr %30, align 8
+  store ptr %0, ptr %32, align 8
+  store ptr %1, ptr %28, align 8
+  store ptr %1, ptr %1, align 8
+  br label %33
+
+33:                                               ; preds = %20, %27, %26, %8
+  ret void
+}
+
 ; Function Attrs: nofree norecurse nosync nounwind memory(read, inaccessiblemem: none, target_mem0: none, target_mem1: none)
 define dso_local ptr @__fz_lib__ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base(ptr noundef readonly captures(address, ret: address, provenance) %0) local_unnamed_addr {
   %2 = getelementptr inbounds nuw i8, ptr %0, i64 24
