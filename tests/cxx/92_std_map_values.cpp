@@ -8,7 +8,7 @@
 // iterated in key order and backwards; and a global const std::map<std::string, double>
 // of coefficients read by name, declared inactive with __enzyme_inactive_global (without
 // that it is an error: tests/errors/ctor_global_map.cpp; before sweep9 the program
-// crashed). Oracle: central finite differences.
+// crashed). Oracle: central finite differences, and forward mode against reverse mode.
 #include "fz_cxx.h"
 #include <cmath>
 #include <map>
@@ -38,6 +38,11 @@ int main() {
   for (int i = 0; i < n; i++) {
     auto f = [&] { return model(x, n); };
     fz_check("dx", dx[i], fz_fd(f, x[i]), 1e-6);
+    // forward mode builds and walks the shadow map alongside the primal one
+    double e[n] = {0};
+    e[i] = 1.0;
+    fz_check("forward vs reverse",
+             __enzyme_fwddiff<double>((void *)model, enzyme_dup, x, e, enzyme_const, n), dx[i], 1e-12);
   }
   return fz_finish();
 }
