@@ -5,7 +5,8 @@
 // links are set by libstdc++.so's _Rb_tree_insert_and_rebalance and walked by
 // _Rb_tree_increment/decrement, which Ferrozyme differentiates through definitions of
 // its own, libdefs/cxx_nodes.c), looked up with inactive keys via find/operator[]/at,
-// iterated in key order and backwards; and a global const std::map<std::string, double>
+// iterated in key order and backwards (erase, through _Rb_tree_rebalance_for_erase, works
+// at -O0/-O2/-O3 but is cannot-deduce-type at -O1: not here); and a global const std::map<std::string, double>
 // of coefficients read by name, declared inactive with __enzyme_inactive_global (without
 // that it is an error: tests/errors/ctor_global_map.cpp; before sweep9 the program
 // crashed). Oracle: central finite differences, and forward mode against reverse mode.

@@ -470,6 +470,7 @@ pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base",
     "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
     "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
+    "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_",
 ];
 
 /// What an allocation function does, as far as shadow memory is concerned.

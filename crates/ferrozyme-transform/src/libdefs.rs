@@ -129,6 +129,34 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// `libdefs/cxx_nodes.c`, compiled under libstdc++'s names and linked before
+    /// libstdc++.so, runs every std::map/std::list operation of a randomized program
+    /// correctly (`libdefs/cxx_nodes_stress.cpp`; skipped when clang-22 is missing).
+    #[test]
+    fn cxx_nodes_drive_libstdcxx() {
+        use std::process::Command;
+        if Command::new("clang++-22").arg("--version").output().is_err() {
+            return;
+        }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/libdefs");
+        let dir = std::env::temp_dir().join(format!("fz-cxx-nodes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let c = std::fs::read_to_string(src.join("cxx_nodes.c")).unwrap();
+        std::fs::write(dir.join("nodes.c"), c.replace(super::PREFIX, "")).unwrap();
+        let ok = |cmd: &mut Command| cmd.status().map(|s| s.success()).unwrap_or(false);
+        assert!(ok(Command::new("clang-22")
+            .args(["-O1", "-c", "nodes.c", "-o", "nodes.o"])
+            .current_dir(&dir)));
+        assert!(ok(Command::new("clang++-22")
+            .args(["-O1", "-std=c++17"])
+            .arg(src.join("cxx_nodes_stress.cpp"))
+            .args(["nodes.o", "-o", "stress"])
+            .current_dir(&dir)));
+        let out = Command::new(dir.join("stress")).output().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "OK");
+    }
+
     /// Every listed function has a definition in the IR, and every definition is listed.
     #[test]
     fn table_and_definitions_agree() {

@@ -12,8 +12,7 @@
  * Only differentiated code calls them (`__fz_lib_<mangled name>`); the program's own
  * calls still go to libstdc++. A tree rebalanced here may differ in shape from one
  * libstdc++ would build, but it is a valid red-black tree with a correct header, which is
- * all libstdc++'s code relies on afterwards. Not here (so still a missing derivative):
- * _Rb_tree_rebalance_for_erase (erasing from a map). */
+ * all libstdc++'s code relies on afterwards. */
 
 typedef struct lnode {
   struct lnode *next, *prev;
@@ -228,4 +227,134 @@ void __fz_lib__ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_(
     }
   }
   (*root)->color = BLACK;
+}
+
+static tnode *tree_min(tnode *x) {
+  while (x->left)
+    x = x->left;
+  return x;
+}
+
+static tnode *tree_max(tnode *x) {
+  while (x->right)
+    x = x->right;
+  return x;
+}
+
+/* _Rb_tree_rebalance_for_erase(z, header): unlinks z from the tree (keeping the header's
+ * root, leftmost and rightmost), restores the red-black properties, and returns the node
+ * the caller destroys (z itself). The caller uncounts it. With two children, z's
+ * successor y takes z's place and colour in the tree. */
+tnode *__fz_lib__ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_(tnode *z,
+                                                                           tnode *header) {
+  tnode **root = &header->parent;
+  tnode *y = z, *x, *xp;
+  if (!y->left) {
+    x = y->right;
+  } else if (!y->right) {
+    x = y->left;
+  } else {
+    y = tree_min(y->right);
+    x = y->right;
+  }
+  if (y != z) {
+    /* y (z's successor, no left child) replaces z */
+    z->left->parent = y;
+    y->left = z->left;
+    if (y != z->right) {
+      xp = y->parent;
+      if (x)
+        x->parent = y->parent;
+      y->parent->left = x;
+      y->right = z->right;
+      z->right->parent = y;
+    } else {
+      xp = y;
+    }
+    if (*root == z)
+      *root = y;
+    else if (z->parent->left == z)
+      z->parent->left = y;
+    else
+      z->parent->right = y;
+    y->parent = z->parent;
+    int c = y->color;
+    y->color = z->color;
+    z->color = c;
+    y = z; /* the colour removed from the tree is now z's */
+  } else {
+    xp = y->parent;
+    if (x)
+      x->parent = y->parent;
+    if (*root == z)
+      *root = x;
+    else if (z->parent->left == z)
+      z->parent->left = x;
+    else
+      z->parent->right = x;
+    if (header->left == z) /* z had no left child */
+      header->left = z->right ? tree_min(x) : z->parent;
+    if (header->right == z) /* z had no right child */
+      header->right = z->left ? tree_max(x) : z->parent;
+  }
+  if (y->color != RED) {
+    while (x != *root && (!x || x->color == BLACK)) {
+      if (x == xp->left) {
+        tnode *w = xp->right;
+        if (w->color == RED) {
+          w->color = BLACK;
+          xp->color = RED;
+          rotate_left(xp, root);
+          w = xp->right;
+        }
+        if ((!w->left || w->left->color == BLACK) && (!w->right || w->right->color == BLACK)) {
+          w->color = RED;
+          x = xp;
+          xp = xp->parent;
+        } else {
+          if (!w->right || w->right->color == BLACK) {
+            w->left->color = BLACK;
+            w->color = RED;
+            rotate_right(w, root);
+            w = xp->right;
+          }
+          w->color = xp->color;
+          xp->color = BLACK;
+          if (w->right)
+            w->right->color = BLACK;
+          rotate_left(xp, root);
+          break;
+        }
+      } else {
+        tnode *w = xp->left;
+        if (w->color == RED) {
+          w->color = BLACK;
+          xp->color = RED;
+          rotate_right(xp, root);
+          w = xp->left;
+        }
+        if ((!w->right || w->right->color == BLACK) && (!w->left || w->left->color == BLACK)) {
+          w->color = RED;
+          x = xp;
+          xp = xp->parent;
+        } else {
+          if (!w->left || w->left->color == BLACK) {
+            w->right->color = BLACK;
+            w->color = RED;
+            rotate_left(w, root);
+            w = xp->left;
+          }
+          w->color = xp->color;
+          xp->color = BLACK;
+          if (w->left)
+            w->left->color = BLACK;
+          rotate_right(xp, root);
+          break;
+        }
+      }
+    }
+    if (x)
+      x->color = BLACK;
+  }
+  return y;
 }
