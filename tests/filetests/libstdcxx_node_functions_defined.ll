@@ -61,4 +61,4 @@ declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 ; CHECK: call { ptr, ptr, ptr } @fz_aug___fz_lib__ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base(ptr %{{[0-9]+}}, ptr %{{[.a-z0-9]+}})
 ; CHECK: define internal ptr @__fz_lib__ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base(
 ; CHECK: define internal void @__fz_lib__ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_(
-; CHECK: define internal ptr @__fz_lib__ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_(
+; CHECK: define internal {{(noundef )?}}ptr @__fz_lib__ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_(
