@@ -449,6 +449,7 @@ pub const INACTIVE_EXTERNALS: &[&str] = &[
 /// memory as only their code says (qsort, the links of std::list and std::map nodes), which Ferrozyme differentiates through
 /// definitions of its own (`ferrozyme-transform`'s `libdefs`): inside differentiated
 /// code, calls go to `__fz_lib_<name>`.
+#[rustfmt::skip] // grouped by family, several short names per line
 pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     // What clang calls for `z * w` and `z / w` of complex numbers (C99 Annex G).
     "__muldc3", "__divdc3", "__mulsc3", "__divsc3",

@@ -76,7 +76,8 @@ pub fn log_gamma(x: f64) -> f64 {
     let f = 1.0 / (x * x);
     let series = (1.0 / 12.0
         + f * (-1.0 / 360.0
-            + f * (1.0 / 1260.0 + f * (-1.0 / 1680.0 + f * (1.0 / 1188.0 + f * (-691.0 / 360360.0))))))
+            + f * (1.0 / 1260.0
+                + f * (-1.0 / 1680.0 + f * (1.0 / 1188.0 + f * (-691.0 / 360360.0))))))
         / x;
     r + (x - 0.5) * x.ln() - x + 0.5 * (2.0 * std::f64::consts::PI).ln() + series
 }
@@ -95,7 +96,10 @@ pub fn digamma(x: f64) -> f64 {
         return f64::NAN;
     }
     let (mut x, mut r) = if x < 0.0 {
-        (1.0 - x, -std::f64::consts::PI / (std::f64::consts::PI * x).tan())
+        (
+            1.0 - x,
+            -std::f64::consts::PI / (std::f64::consts::PI * x).tan(),
+        )
     } else {
         (x, 0.0)
     };
@@ -125,7 +129,10 @@ mod tests {
         assert!((digamma(0.5) + em + 2.0 * std::f64::consts::LN_2).abs() < 1e-14);
         // psi(x + 1) = psi(x) + 1/x, also across the reflection.
         for x in [-2.7, -0.3, 0.2, 3.3, 12.5] {
-            assert!((digamma(x + 1.0) - digamma(x) - 1.0 / x).abs() < 1e-12, "{x}");
+            assert!(
+                (digamma(x + 1.0) - digamma(x) - 1.0 / x).abs() < 1e-12,
+                "{x}"
+            );
         }
         assert!(digamma(-2.0).is_nan() && digamma(0.0).is_nan());
         // the derivative of lgamma by central differences

@@ -135,7 +135,11 @@ mod tests {
     #[test]
     fn cxx_nodes_drive_libstdcxx() {
         use std::process::Command;
-        if Command::new("clang++-22").arg("--version").output().is_err() {
+        if Command::new("clang++-22")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
             return;
         }
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/libdefs");

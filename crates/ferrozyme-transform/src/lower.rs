@@ -84,7 +84,13 @@ const DIGAMMA_IR: &str = include_str!("libdefs/digamma.ll");
 /// `-lm` already). Other float types are converted to `double` and back (the
 /// derivative of a `float` Bessel call computed in double, rounded once); vectors lane
 /// by lane.
-fn call_scalar(m: Module, b: &Builder, f: Fun1, a: Value, ty: Type) -> Result<Option<Value>, LowerError> {
+fn call_scalar(
+    m: Module,
+    b: &Builder,
+    f: Fun1,
+    a: Value,
+    ty: Type,
+) -> Result<Option<Value>, LowerError> {
     if !matches!(f, Fun1::Digamma | Fun1::J0 | Fun1::J1 | Fun1::Y0 | Fun1::Y1) {
         return Ok(None);
     }

@@ -47,7 +47,10 @@ fn global_of(v: Value, depth: u32) -> Option<Value> {
         return Some(v);
     }
     if depth < 4 && v.is_constant_expr() {
-        return v.operands().into_iter().find_map(|o| global_of(o, depth + 1));
+        return v
+            .operands()
+            .into_iter()
+            .find_map(|o| global_of(o, depth + 1));
     }
     None
 }
