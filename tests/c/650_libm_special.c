@@ -6,7 +6,8 @@
 // remainder, and float variants (tgammaf, erff, hypotf, atan2f). Each derivative
 // against central finite differences of the primal and, where short, a hand-written
 // formula; forward mode against reverse mode; the second derivative of lgamma (forward
-// over reverse, which differentiates `__fz_digamma` itself) against the trigamma series.
+// over reverse and reverse over reverse, which differentiate `__fz_digamma` itself)
+// against the trigamma series.
 // Before sweep9, tgamma, lgamma, remainder and the Bessel functions were
 // missing-derivative errors.
 #include "fz_test.h"
@@ -24,6 +25,8 @@ double f_bessel(double x) { return j0(x) + j1(2.0 * x) + y0(x + 1.0) + 3.0 * y1(
 double f_lgam(double x) { return lgamma(x); }
 extern double __enzyme_fwddiff(void *, ...);
 double d_lgam(double x) { return __enzyme_autodiff((void *)f_lgam, x); }
+double f_mix(double x) { return lgamma(x) * j0(x) + tgamma(x); }
+double d_mix(double x) { return __enzyme_autodiff((void *)f_mix, x); }
 
 float g_float(float x) { return tgammaf(x + 1.0f) + erff(x) + hypotf(x, 2.0f) + atan2f(x, 1.5f); }
 
@@ -48,6 +51,12 @@ int main(void) {
     for (int j = 199999; j >= 0; j--) tri += 1.0 / ((x + j) * (x + j));
     tri += 1.0 / (x + 200000.0) - 0.5 / ((x + 200000.0) * (x + 200000.0));
     fz_check("lgamma second derivative (fwd over rev)", __enzyme_fwddiff((void *)d_lgam, x, 1.0), tri, 1e-9);
+    fz_check("lgamma second derivative (rev over rev)", __enzyme_autodiff((void *)d_lgam, x), tri, 1e-9);
+    // second derivative of lgamma * j0 + tgamma: reverse over reverse vs forward over
+    // reverse vs central differences of the first derivative
+    double rr = __enzyme_autodiff((void *)d_mix, x);
+    fz_check("mix rev over rev vs fwd over rev", rr, __enzyme_fwddiff((void *)d_mix, x, 1.0), 1e-12);
+    fz_check("mix rev over rev vs fd", rr, fz_fd1(d_mix, x), 1e-6);
     // analytic
     double de = 3.0 * 2.0 / sqrt(M_PI) * exp(-x * x) + 0.5 * 2.0 / sqrt(M_PI) * exp(-0.25 * x * x);
     fz_check("erf analytic", __enzyme_autodiff((void *)f_erf, x), de, 1e-12);
