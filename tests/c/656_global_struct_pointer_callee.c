@@ -1,7 +1,17 @@
 // OPT: O0 O2
-// IGNORE: crashes (segmentation fault) at run time, found by sweep9 and not fixed: a global struct whose pointer field the program set before the call (G.data = malloc(...) in main) is read through a callee (`get(&G, i)`). The global's shadow is zero-filled, so the shadow of G.data is null; the guard that stops with "the pointer read from global ... has no shadow" covers only loads whose address is the global itself, not loads in a callee through its pointer argument, and the reverse sweep adds the adjoint of `s->data[i]` through the null shadow. The same read in `f` itself (no callee) stops with the guard's message. Until then: mark G inactive (__enzyme_inactive_global) or pass the data with enzyme_dup.
+// EXPECT-RUNTIME-ERROR: has no shadow
+// EXPECT-RUNTIME-ERROR: global `G`
+// A global struct whose pointer field the program set before the call (G.data =
+// malloc(...) in main), read through a callee (`get(&G, i)`). The global's shadow is
+// zero-filled, so the shadow of G.data is null; the guard that stops with "the pointer
+// read from global ... has no shadow" covered only loads whose address is the global
+// itself, and the reverse sweep added the adjoint of `s->data[i]` through the null
+// shadow: a segmentation fault (found by sweep9). The guard now also covers loads in a
+// callee through a parameter a call site passes the global for (`global_args.rs`,
+// filetest global_pointer_shadow_guard_in_callee). Declared __enzyme_inactive_global, the
+// same program gives df/dx = 24 (tests/c/657).
 // Global state as older C codes keep it: a struct with a pointer to run-time allocated
-// data, read by a helper. Oracle: analytic (G's data are constants of the model).
+// data, read by a helper.
 #include "fz_test.h"
 
 struct S {
