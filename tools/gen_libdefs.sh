@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Regenerates crates/ferrozyme-transform/src/libdefs/complex.ll from complex.c: the
-# differentiable definitions of the C99 complex helpers (see that file and libdefs.rs).
+# Regenerates the IR of Ferrozyme's own definitions from their C sources:
+#   crates/ferrozyme-transform/src/libdefs/complex.c -> complex.ll: the differentiable
+#     definitions of the C99 complex helpers (see that file and libdefs.rs);
+#   crates/ferrozyme-transform/src/libdefs/digamma.c -> digamma.ll: the digamma function
+#     the derivatives of lgamma and tgamma call (lower.rs).
 # The IR is target-neutral text for x86-64 (no triple, datalayout or metadata; the
 # transform adds the user module's own triple and layout when it links it in).
-# Usage: bash tools/gen_libdefs.sh [OUT.ll]   (default: next to complex.c)
+# Usage: bash tools/gen_libdefs.sh [OUT.ll [NAME]]   (NAME: complex (default) or digamma;
+#        default OUT: next to NAME.c)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 dir="$here/crates/ferrozyme-transform/src/libdefs"
 clang="${FERROZYME_CLANG:-clang-22}"
-out="${1:-$dir/complex.ll}"
+name="${2:-complex}"
+out="${1:-$dir/$name.ll}"
 "$clang" -O1 -fno-math-errno -ffp-contract=off -fno-builtin -fno-unwind-tables \
   -fno-asynchronous-unwind-tables -fno-stack-protector -S -emit-llvm \
-  "$dir/complex.c" -o - |
+  "$dir/$name.c" -o - |
   grep -v -E '^(target (datalayout|triple)|source_filename|; ModuleID|!llvm\.|![0-9]+ = )' |
   sed -E -e 's/, !(tbaa|llvm\.loop) ![0-9]+//g' -e 's/ #[0-9]+ \{/ {/' -e '/^attributes #/d' \
     -e 's/ #[0-9]+$//' > "$out"

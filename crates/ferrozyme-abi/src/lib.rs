@@ -446,9 +446,10 @@ pub const INACTIVE_EXTERNALS: &[&str] = &[
 ];
 
 /// Library functions without IR that return several results (a complex number) or move
-/// memory as only their code says (qsort), which Ferrozyme differentiates through
+/// memory as only their code says (qsort, the links of std::list and std::map nodes), which Ferrozyme differentiates through
 /// definitions of its own (`ferrozyme-transform`'s `libdefs`): inside differentiated
 /// code, calls go to `__fz_lib_<name>`.
+#[rustfmt::skip] // grouped by family, several short names per line
 pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     // What clang calls for `z * w` and `z / w` of complex numbers (C99 Annex G).
     "__muldc3", "__divdc3", "__mulsc3", "__divsc3",
@@ -458,6 +459,19 @@ pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     "cabsf", "cargf", "cexpf", "clogf", "csqrtf", "cpowf", "csinf", "ccosf",
     // <stdlib.h>: the permutation follows the comparator, called through a pointer.
     "qsort",
+    // libstdc++'s node functions of std::list and std::map/std::set: they link nodes
+    // holding the program's data; differentiated, they link the shadow nodes alike.
+    "_ZNSt8__detail15_List_node_base7_M_hookEPS0_",
+    "_ZNSt8__detail15_List_node_base9_M_unhookEv",
+    "_ZNSt8__detail15_List_node_base10_M_reverseEv",
+    "_ZNSt8__detail15_List_node_base11_M_transferEPS0_S1_",
+    "_ZNSt8__detail15_List_node_base4swapERS0_S1_",
+    "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
+    "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
+    "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_",
 ];
 
 /// What an allocation function does, as far as shadow memory is concerned.

@@ -23,7 +23,7 @@
 //!          | FUN2 '(' expr ',' expr ')'
 //!          | CMP  '(' expr ',' expr ')'  1.0 if the comparison holds, else 0.0
 //!          | 'sel' '(' expr ',' expr ',' expr ')'
-//! FUN1    := sin cos tan exp exp2 log sqrt abs sinh cosh floor trunc
+//! FUN1    := sin cos tan exp exp2 log sqrt abs sinh cosh floor trunc digamma j0 j1 y0 y1
 //! FUN2    := pow copysign
 //! CMP     := lt le gt ge eq ne
 //! ```
@@ -92,6 +92,15 @@ pub enum Fun1 {
     Cosh,
     Floor,
     Trunc,
+    /// `d/dx log Gamma(x)` (`crate::special`): no intrinsic, lowered to a definition
+    /// the transform links into the module.
+    Digamma,
+    /// Bessel functions of the first (`j0`, `j1`) and second (`y0`, `y1`) kind: lowered
+    /// to the C library's functions.
+    J0,
+    J1,
+    Y0,
+    Y1,
 }
 
 /// Two-argument functions.
@@ -158,7 +167,7 @@ impl BinOp {
 
 impl Fun1 {
     /// Every one-argument function, for enumeration.
-    pub const ALL: [Fun1; 12] = [
+    pub const ALL: [Fun1; 17] = [
         Fun1::Sin,
         Fun1::Cos,
         Fun1::Tan,
@@ -171,6 +180,11 @@ impl Fun1 {
         Fun1::Cosh,
         Fun1::Floor,
         Fun1::Trunc,
+        Fun1::Digamma,
+        Fun1::J0,
+        Fun1::J1,
+        Fun1::Y0,
+        Fun1::Y1,
     ];
 
     /// The function's name in the DSL.
@@ -188,6 +202,11 @@ impl Fun1 {
             Fun1::Cosh => "cosh",
             Fun1::Floor => "floor",
             Fun1::Trunc => "trunc",
+            Fun1::Digamma => "digamma",
+            Fun1::J0 => "j0",
+            Fun1::J1 => "j1",
+            Fun1::Y0 => "y0",
+            Fun1::Y1 => "y1",
         }
     }
 
@@ -206,6 +225,11 @@ impl Fun1 {
             Fun1::Cosh => a.cosh(),
             Fun1::Floor => a.floor(),
             Fun1::Trunc => a.trunc(),
+            Fun1::Digamma => crate::special::digamma(a),
+            Fun1::J0 => crate::special::bessel_j0(a),
+            Fun1::J1 => crate::special::bessel_j1(a),
+            Fun1::Y0 => crate::special::bessel_y0(a),
+            Fun1::Y1 => crate::special::bessel_y1(a),
         }
     }
 }

@@ -378,6 +378,33 @@ fn build() -> Vec<Rule> {
             WIDE,
             |a| a[1].atan2(a[0]),
         ),
+        // log|Gamma(x)| and Gamma(x): the digamma function (`special.rs`), as Enzyme has
+        // them. lgamma's sign output (`signgam`) is C library state, not a result.
+        rule("lgamma", L, &["digamma(x)"], POS, |a| {
+            crate::special::log_gamma(a[0])
+        }),
+        rule("tgamma", L, &["r*digamma(x)"], POS, |a| {
+            crate::special::gamma(a[0])
+        }),
+        // x - n y with n = x/y rounded to nearest (ties to even): n is recovered as
+        // (x - r) / y, exact up to one rounding of an integer-valued quotient.
+        rule("remainder", L, &["1", "-(x - r)/y"], (0.5, 5.0), |a| {
+            let n = (a[0] / a[1]).round_ties_even();
+            a[0] - n * a[1]
+        }),
+        // Bessel functions: J0' = -J1, J1' = J0 - J1/x (1/2 at 0), likewise for Y.
+        rule("j0", L, &["-j1(x)"], WIDE, |a| {
+            crate::special::bessel_j0(a[0])
+        }),
+        rule("j1", L, &["sel(eq(x, 0), 0.5, j0(x) - r/x)"], WIDE, |a| {
+            crate::special::bessel_j1(a[0])
+        }),
+        rule("y0", L, &["-y1(x)"], POS, |a| {
+            crate::special::bessel_y0(a[0])
+        }),
+        rule("y1", L, &["y0(x) - r/x"], POS, |a| {
+            crate::special::bessel_y1(a[0])
+        }),
         rule("floor", L, &[Z], STEPS, |a| a[0].floor()),
         rule("ceil", L, &[Z], STEPS, |a| a[0].ceil()),
         rule("round", L, &[Z], STEPS, |a| a[0].round()),

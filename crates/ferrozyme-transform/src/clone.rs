@@ -226,3 +226,69 @@ fn inline_runtime_leaves(m: Module, f: Value) {
         call.erase();
     }
 }
+
+/// The error for a function whose control flow goes through an `indirectbr` (GCC's
+/// computed `goto *p`) or a `callbr` (`asm goto`), reported on the user's function before
+/// it is cloned. The clone cannot keep such a branch: the `blockaddress` constants it
+/// jumps to name the original function's blocks, so in the clone the branch's target is
+/// never one of its own successors, and the canonicalising passes turn it into
+/// `unreachable` — a derivative that crashed when called (tests/errors/computed_goto.c).
+/// The sweeps also replay control flow through recorded successor indices, which a
+/// computed target has not.
+pub fn reject_computed_branches(
+    f: Value,
+    fname: &str,
+) -> Result<(), Vec<ferrozyme_llvm::Diagnostic>> {
+    use crate::common::diags::Problem;
+    let mut out = Vec::new();
+    for b in f.blocks() {
+        let Some(t) = b.terminator() else { continue };
+        let Some(op) = t.opcode() else { continue };
+        if !matches!(op, Opcode::LLVMIndirectBr | Opcode::LLVMCallBr) {
+            continue;
+        }
+        let ferrozyme_rules::OpKind::Unsupported { why } = crate::common::ops::kind(op) else {
+            continue;
+        };
+        let p = Problem::UnsupportedOpcode {
+            opcode: ferrozyme_llvm::opcode_name(op),
+            why,
+        };
+        out.push(
+            ferrozyme_llvm::Diagnostic::new(p.kind(), p.message())
+                .in_function(fname.to_string())
+                .with_help(p.help().to_string())
+                .at_instruction(t.to_string())
+                .at_loc(t.source_loc().or_else(|| target_loc(t))),
+        );
+    }
+    if out.is_empty() {
+        Ok(())
+    } else {
+        Err(out)
+    }
+}
+
+/// clang gives an `indirectbr` no source location (at `-O0` all `goto *p` share one
+/// dispatch block); the instructions computing its target address have the `goto`'s
+/// line. Searches the address's definition (through phis, loads and address arithmetic,
+/// breadth first), then the branch's own block backwards, for the first location.
+fn target_loc(t: Value) -> Option<ferrozyme_llvm::SourceLoc> {
+    let mut queue = std::collections::VecDeque::from([t.operand(0)]);
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = queue.pop_front() {
+        if !v.is_instruction() || !seen.insert(v) || seen.len() > 32 {
+            continue;
+        }
+        if let Some(l) = v.source_loc() {
+            return Some(l);
+        }
+        if v.opcode() == Some(Opcode::LLVMPHI) {
+            queue.extend(v.incoming().into_iter().map(|(x, _)| x));
+        } else {
+            queue.extend((0..v.num_operands()).map(|k| v.operand(k)));
+        }
+    }
+    let insts = t.parent_block().instructions();
+    insts.iter().rev().find_map(|i| i.source_loc())
+}

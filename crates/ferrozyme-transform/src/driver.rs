@@ -282,6 +282,10 @@ impl Driver {
                 continue;
             }
             let name = func.name();
+            if let Err(mut d) = crate::clone::reject_computed_branches(func, &name) {
+                diags.append(&mut d);
+                continue;
+            }
             let module = self.module();
             let reverse = matches!(job, Job::Reverse(..));
             let start = Stamp::now();

@@ -38,6 +38,7 @@ mod driver;
 mod fortran;
 pub mod freeze;
 pub mod generated;
+mod global_args;
 mod hook_args;
 mod hookret;
 mod intptr;

@@ -20,6 +20,8 @@
 use ferrozyme_llvm::{link_ir_text, Module, Opcode, Value};
 
 const COMPLEX_IR: &str = include_str!("libdefs/complex.ll");
+/// libstdc++'s list and red-black tree node functions (`libdefs/cxx_nodes.c`).
+const CXX_NODES_IR: &str = include_str!("libdefs/cxx_nodes.ll");
 
 /// The definitions' names: `__fz_lib_<library name>`.
 pub const PREFIX: &str = "__fz_lib_";
@@ -67,13 +69,18 @@ fn has_builtin_rule(m: Module, name: &str) -> bool {
 /// `__fz_lib_<name>`, linking the definitions into the module the first time.
 fn definition(m: Module, name: &str) -> Result<Option<Value>, String> {
     let ours = format!("{PREFIX}{name}");
-    if m.function(&format!("{PREFIX}__muldc3")).is_none() {
+    let (ir, label) = if name.starts_with("_Z") {
+        (CXX_NODES_IR, "ferrozyme-libdefs-cxx")
+    } else {
+        (COMPLEX_IR, "ferrozyme-libdefs")
+    };
+    if m.function(&ours).is_none() {
         let header = format!(
             "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
             m.data_layout(),
             m.target_triple()
         );
-        link_ir_text(m, &(header + COMPLEX_IR), "ferrozyme-libdefs").map_err(|e| e.to_string())?;
+        link_ir_text(m, &(header + ir), label).map_err(|e| e.to_string())?;
         for f in m.functions() {
             if f.name().starts_with(PREFIX) && !f.is_declaration() {
                 f.set_linkage_internal();
@@ -85,8 +92,8 @@ fn definition(m: Module, name: &str) -> Result<Option<Value>, String> {
 
 #[cfg(test)]
 mod tests {
-    /// `libdefs/complex.ll` is what `tools/gen_libdefs.sh` makes of `complex.c` (skipped
-    /// when clang-22 is not installed).
+    /// `libdefs/complex.ll` and `libdefs/digamma.ll` are what `tools/gen_libdefs.sh` makes
+    /// of their C sources (skipped when clang-22 is not installed).
     #[test]
     fn ir_is_generated_from_the_c_source() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -99,26 +106,66 @@ mod tests {
         }
         let dir = std::env::temp_dir().join(format!("fz-libdefs-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let out = dir.join("complex.ll");
-        let ok = std::process::Command::new("bash")
-            .arg(root.join("tools/gen_libdefs.sh"))
-            .arg(&out)
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "tools/gen_libdefs.sh failed");
-        let fresh = std::fs::read_to_string(&out).unwrap();
+        for (name, committed) in [
+            ("complex", super::COMPLEX_IR),
+            ("digamma", include_str!("libdefs/digamma.ll")),
+            ("cxx_nodes", super::CXX_NODES_IR),
+        ] {
+            let out = dir.join(format!("{name}.ll"));
+            let ok = std::process::Command::new("bash")
+                .arg(root.join("tools/gen_libdefs.sh"))
+                .arg(&out)
+                .arg(name)
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok, "tools/gen_libdefs.sh failed");
+            let fresh = std::fs::read_to_string(&out).unwrap();
+            assert!(
+                fresh == committed,
+                "libdefs/{name}.ll is out of date: run bash tools/gen_libdefs.sh \"\" {name}"
+            );
+        }
         let _ = std::fs::remove_dir_all(&dir);
-        assert!(
-            fresh == super::COMPLEX_IR,
-            "libdefs/complex.ll is out of date: run bash tools/gen_libdefs.sh"
-        );
+    }
+
+    /// `libdefs/cxx_nodes.c`, compiled under libstdc++'s names and linked before
+    /// libstdc++.so, runs every std::map/std::list operation of a randomized program
+    /// correctly (`libdefs/cxx_nodes_stress.cpp`; skipped when clang-22 is missing).
+    #[test]
+    fn cxx_nodes_drive_libstdcxx() {
+        use std::process::Command;
+        if Command::new("clang++-22")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            return;
+        }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/libdefs");
+        let dir = std::env::temp_dir().join(format!("fz-cxx-nodes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let c = std::fs::read_to_string(src.join("cxx_nodes.c")).unwrap();
+        std::fs::write(dir.join("nodes.c"), c.replace(super::PREFIX, "")).unwrap();
+        let ok = |cmd: &mut Command| cmd.status().map(|s| s.success()).unwrap_or(false);
+        assert!(ok(Command::new("clang-22")
+            .args(["-O1", "-c", "nodes.c", "-o", "nodes.o"])
+            .current_dir(&dir)));
+        assert!(ok(Command::new("clang++-22")
+            .args(["-O1", "-std=c++17"])
+            .arg(src.join("cxx_nodes_stress.cpp"))
+            .args(["nodes.o", "-o", "stress"])
+            .current_dir(&dir)));
+        let out = Command::new(dir.join("stress")).output().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "OK");
     }
 
     /// Every listed function has a definition in the IR, and every definition is listed.
     #[test]
     fn table_and_definitions_agree() {
-        let defined: Vec<&str> = super::COMPLEX_IR
+        let both = format!("{}{}", super::COMPLEX_IR, super::CXX_NODES_IR);
+        let defined: Vec<&str> = both
             .lines()
             .filter(|l| l.starts_with("define "))
             .filter_map(|l| {

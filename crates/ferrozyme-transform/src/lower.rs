@@ -48,7 +48,8 @@ pub struct Env<'a> {
 }
 
 /// The overloaded LLVM intrinsic a one-argument function lowers to (`llvm.cos`, without
-/// the type suffix).
+/// the type suffix), or for the functions without one the function called instead
+/// (`j0`, `__fz_digamma`: `call_scalar`).
 pub fn intrinsic_name(f: Fun1) -> &'static str {
     match f {
         Fun1::Sin => "llvm.sin",
@@ -63,7 +64,92 @@ pub fn intrinsic_name(f: Fun1) -> &'static str {
         Fun1::Cosh => "llvm.cosh",
         Fun1::Floor => "llvm.floor",
         Fun1::Trunc => "llvm.trunc",
+        // Not intrinsics: the C library's functions, and our digamma (`call_scalar`).
+        Fun1::Digamma => DIGAMMA,
+        Fun1::J0 => "j0",
+        Fun1::J1 => "j1",
+        Fun1::Y0 => "y0",
+        Fun1::Y1 => "y1",
     }
+}
+
+/// The definition of the digamma function linked into a module that needs it
+/// (`libdefs/digamma.c`, compiled by `tools/gen_libdefs.sh`).
+const DIGAMMA: &str = "__fz_digamma";
+const DIGAMMA_IR: &str = include_str!("libdefs/digamma.ll");
+
+/// Functions of the DSL without an LLVM intrinsic, lowered to calls of a `double`
+/// function: digamma (ours, `__fz_digamma`, linked internal once per module) and the
+/// Bessel functions (the C library's `j0`, `j1`, `y0`, `y1`; a program calling them links
+/// `-lm` already). Other float types are converted to `double` and back (the
+/// derivative of a `float` Bessel call computed in double, rounded once); vectors lane
+/// by lane.
+fn call_scalar(
+    m: Module,
+    b: &Builder,
+    f: Fun1,
+    a: Value,
+    ty: Type,
+) -> Result<Option<Value>, LowerError> {
+    if !matches!(f, Fun1::Digamma | Fun1::J0 | Fun1::J1 | Fun1::Y0 | Fun1::Y1) {
+        return Ok(None);
+    }
+    let ctx = ty.context();
+    let d = ctx.f64();
+    let callee = if f == Fun1::Digamma {
+        digamma_definition(m)?
+    } else {
+        m.get_or_declare(intrinsic_name(f), ctx.function_type(d, &[d], false))
+    };
+    let one = |x: Value, t: Type| {
+        let wide = t.fp_bits() > 64;
+        let x = if t == d {
+            x
+        } else if wide {
+            b.fptrunc(x, d)
+        } else {
+            b.fpext(x, d)
+        };
+        let r = b.call_fn(callee, &[x]);
+        if t == d {
+            r
+        } else if wide {
+            b.fpext(r, t)
+        } else {
+            b.fptrunc(r, t)
+        }
+    };
+    if ty.kind() == ferrozyme_llvm::TypeKind::Vector {
+        let (e, i32t) = (ty.element_type(), ctx.i32());
+        let mut out = ty.undef();
+        for k in 0..ty.vector_len() {
+            let lane = i32t.const_int(k as u64);
+            let r = one(b.extract_element(a, lane), e);
+            out = b.insert_element(out, r, lane);
+        }
+        return Ok(Some(out));
+    }
+    Ok(Some(one(a, ty)))
+}
+
+/// `__fz_digamma`, linked into `m` (internal) the first time.
+fn digamma_definition(m: Module) -> Result<Value, LowerError> {
+    if let Some(g) = m.function(DIGAMMA).filter(|g| !g.is_declaration()) {
+        return Ok(g);
+    }
+    let header = format!(
+        "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
+        m.data_layout(),
+        m.target_triple()
+    );
+    ferrozyme_llvm::link_ir_text(m, &(header + DIGAMMA_IR), "ferrozyme-digamma")
+        .map_err(|_| LowerError::NoIntrinsic(DIGAMMA))?;
+    let g = m
+        .function(DIGAMMA)
+        .filter(|g| !g.is_declaration())
+        .ok_or(LowerError::NoIntrinsic(DIGAMMA))?;
+    g.set_linkage_internal();
+    Ok(g)
 }
 
 pub fn lower(
@@ -111,6 +197,9 @@ pub fn lower(
                 }
             }
             let a = lower(m, b, a, env, ty)?;
+            if let Some(v) = call_scalar(m, b, *f, a, ty)? {
+                return Ok(v);
+            }
             let name = intrinsic_name(*f);
             let f = m
                 .intrinsic(name, &[ty])

@@ -82,6 +82,7 @@ pub(crate) fn check_body(
         .map(|(p, _)| p)
         .collect();
     lost_stores(&insts, act, &active_params, &mut out);
+    super::ctor_globals::constructed_globals(&insts, act, &mut out);
     let const_params = const_pointer_params(f, args);
     for &i in &insts {
         constant_pointer_stored(i, act, types, &const_params, rt.active(), &mut out);

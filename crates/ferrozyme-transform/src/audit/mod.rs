@@ -13,5 +13,6 @@
 
 pub(crate) mod body;
 pub(crate) mod boundary;
+pub(crate) mod ctor_globals;
 pub(crate) mod hooks;
 pub(crate) mod indirect;

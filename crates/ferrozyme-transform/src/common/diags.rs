@@ -119,6 +119,9 @@ impl Problem<'_> {
             Problem::NoDerivative { callee } => format!(
                 "no derivative for `{callee}`: it has no IR in this module and no derivative rule"
             ),
+            Problem::UnknownIntrinsic { callee } if is_varargs_intrinsic(callee) => format!(
+                "cannot differentiate a variadic function (`{callee}`): values read with va_arg do not carry their derivatives"
+            ),
             Problem::UnknownIntrinsic { callee } => {
                 format!("no derivative rule for the intrinsic `{callee}`")
             }
@@ -169,6 +172,7 @@ impl Problem<'_> {
     pub fn help(&self) -> &'static str {
         match self {
             Problem::NoDerivative { .. } => "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, keep the values it uses constant (enzyme_const), or register a derivative for it (__enzyme_register_gradient_*)",
+            Problem::UnknownIntrinsic { callee } if is_varargs_intrinsic(callee) => "pass the values in an array or a struct instead of `...`; a variadic function that only prints them can be registered inactive (__enzyme_inactivefn) or called with constant copies",
             Problem::UnknownIntrinsic { .. } => "please report this intrinsic; as a workaround compile with different flags so LLVM does not emit it",
             Problem::NoIndirectTargets => "compile the source of the functions the pointer can point to together with this file (ferrozyme cc a.c b.c)",
             Problem::InlineAsm => "move the assembly out of the differentiated code",
@@ -195,6 +199,15 @@ impl Problem<'_> {
             }
         }
     }
+}
+
+/// `llvm.va_start` / `va_end` / `va_copy` (any overload): a variadic function's body,
+/// whose `va_arg` values come from the register-save and overflow areas the ABI fills,
+/// memory without shadows.
+fn is_varargs_intrinsic(callee: &str) -> bool {
+    ["llvm.va_start", "llvm.va_end", "llvm.va_copy"]
+        .iter()
+        .any(|p| callee == *p || callee.strip_prefix(p).is_some_and(|r| r.starts_with('.')))
 }
 
 /// The diagnostics of one function being differentiated.

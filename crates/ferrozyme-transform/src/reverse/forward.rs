@@ -230,13 +230,10 @@ impl Gen<'_> {
                         let s = self.b.load(i.ty(), sp, &format!("{}.shadow", i.name()));
                         s.set_alignment(i.alignment());
                         self.lanes[self.lane].shadow.insert(i, s);
-                        if i.ty().is_pointer()
-                            && matches!(
-                                super::memory::underlying(i.operand(0)),
-                                super::memory::Obj::Global(_)
-                            )
-                        {
-                            self.guard_global_shadow(i, c, s);
+                        if i.ty().is_pointer() {
+                            if let Some(g) = self.global_read_by(i.operand(0)) {
+                                self.guard_global_shadow(i, c, s, &g);
+                            }
                         }
                     }
                     LLVMAlloca if self.fx.act.is_shadowed(i) => self.fwd_shadow_alloca(i, c),
@@ -357,7 +354,21 @@ impl Gen<'_> {
     /// gets its shadow from the global's shadow, which only knows what the differentiated
     /// code stored there. If the program set the pointer elsewhere, the shadow is null:
     /// stop at run time with a message rather than drop or misplace derivatives.
-    fn guard_global_shadow(&mut self, orig: Value, primal: Value, shadow: Value) {
+    /// The global whose memory a load from `addr` reads: the global itself, or (in a
+    /// callee) the one a caller passes for the pointer parameter `addr` is based on
+    /// (`crate::global_args`, tests/c/656).
+    fn global_read_by(&self, addr: Value) -> Option<String> {
+        match super::memory::underlying(addr) {
+            super::memory::Obj::Global(g) => Some(g.name()),
+            super::memory::Obj::Arg(a) => {
+                let k = self.fx.p.params().iter().position(|p| *p == a)?;
+                crate::global_args::global_passed_for(self.fx.m, &self.fx.fname, k)
+            }
+            _ => None,
+        }
+    }
+
+    fn guard_global_shadow(&mut self, orig: Value, primal: Value, shadow: Value, gname: &str) {
         use ferrozyme_llvm::IntPredicate;
         let null = self.fx.ctx.ptr().zero();
         let no_shadow = self.b.icmp(IntPredicate::LLVMIntEQ, shadow, null);
@@ -367,13 +378,8 @@ impl Gen<'_> {
             .source_loc()
             .map(|l| format!("{l}: "))
             .unwrap_or_default();
-        let global = super::memory::underlying(orig.operand(0));
-        let gname = match global {
-            super::memory::Obj::Global(g) => g.name(),
-            _ => String::new(),
-        };
         let msg = format!(
-            "ferrozyme: {place}in `{}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead\n",
+            "ferrozyme: {place}in `{}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead, or declare the global inactive (__enzyme_inactive_global) if it holds only constants\n",
             self.fx.fname
         );
         let g = self.fx.m.add_string("fz.msg", &msg);

@@ -68,6 +68,10 @@ impl Gen<'_> {
         let layout = copy_layout(&self.fx.types, i, dst, src, len);
         let fields = match layout {
             CopyLayout::NoFloats => return,
+            // From memory without a shadow (a string literal copied by `strcpy` into a
+            // struct that also holds doubles) the copied bytes have no derivative whatever
+            // they are: the destination's adjoints are only cleared, below.
+            CopyLayout::Untyped { .. } if !self.fx.act.is_shadowed(src) => Vec::new(),
             CopyLayout::Untyped { what } => {
                 self.report(
                     Some(i),
