@@ -69,6 +69,6 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: {{^}}rev.for.body:
 ; CHECK: [[PB:%.*]] = getelementptr double, ptr %b, i64
 ; CHECK-NEXT: [[BI:%.*]] = load double, ptr [[PB]]
-; CHECK-NEXT: fmul double {{%.*}}, [[BI]]
+; CHECK-NEXT: fmul {{(contract )?}}double {{%.*}}, [[BI]]
 ; CHECK-NOT: load double, ptr %a,
 ; CHECK: {{^}}}

@@ -65,6 +65,6 @@ declare i32 @llvm.smax.i32(i32, i32)
 ; CHECK-LABEL: {{^}}rev.do.end:
 ; CHECK: [[SLOT2:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF]]
 ; CHECK-NEXT: [[KEPT:%.*]] = load double, ptr [[SLOT2]]
-; CHECK-NEXT: fmul double {{%.*}}, [[KEPT]]
+; CHECK-NEXT: fmul {{(contract )?}}double {{%.*}}, [[KEPT]]
 ; CHECK-NOT: @__fz_push
 ; CHECK: {{^}}}

@@ -60,7 +60,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: define internal void @fz_grad_sumsq_out(
 ; CHECK-NOT: @__fz_push
 ; CHECK-LABEL: {{^}}for.cond.cleanup:
-; CHECK-NEXT: [[S:%.*]] = phi double
+; CHECK-NEXT: [[S:%.*]] = phi {{(contract )?}}double
 ; CHECK-NOT: store double [[S]]
 ; CHECK: br label %rev.for.cond.cleanup
 ; CHECK-LABEL: {{^}}rev.entry:

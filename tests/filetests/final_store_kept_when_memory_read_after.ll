@@ -62,7 +62,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 
 ; CHECK-LABEL: define internal void @fz_grad_sumsq_out_read(
 ; CHECK-LABEL: {{^}}for.cond.cleanup:
-; CHECK-NEXT: [[S:%.*]] = phi double
+; CHECK-NEXT: [[S:%.*]] = phi {{(contract )?}}double
 ; CHECK-NEXT: store double [[S]], ptr %out, align 8
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK: [[XI:%.*]] = load double, ptr

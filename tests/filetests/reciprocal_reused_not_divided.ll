@@ -54,17 +54,17 @@ declare void @__enzyme_autodiff3(ptr dead_on_unwind writable sret(%struct.triple
 ; CHECK-LABEL: define internal { double, double, double } @fz_grad_recips(
 ; CHECK-LABEL: {{^}}rev.entry:
 ; CHECK-NOT: fdiv
-; CHECK: [[NEGT:%.*]] = fneg double %div2
-; CHECK-NEXT: [[INVX:%.*]] = fdiv double 1.000000e+00, %x
-; CHECK-NEXT: fmul double [[NEGT]], [[INVX]]
+; CHECK: [[NEGT:%.*]] = fneg {{(contract )?}}double %div2
+; CHECK-NEXT: [[INVX:%.*]] = fdiv {{(contract )?}}double 1.000000e+00, %x
+; CHECK-NEXT: fmul {{(contract )?}}double [[NEGT]], [[INVX]]
 ; CHECK-NOT: fdiv
-; CHECK: [[NEGQ:%.*]] = fneg double %div1
-; CHECK-NEXT: [[INVQ:%.*]] = fmul double %div1, 5.000000e-01
-; CHECK-NEXT: fmul double [[NEGQ]], [[INVQ]]
+; CHECK: [[NEGQ:%.*]] = fneg {{(contract )?}}double %div1
+; CHECK-NEXT: [[INVQ:%.*]] = fmul {{(contract )?}}double %div1, 5.000000e-01
+; CHECK-NEXT: fmul {{(contract )?}}double [[NEGQ]], [[INVQ]]
 ; CHECK-NOT: fdiv
-; CHECK: fmul double %div1, 2.500000e-01
+; CHECK: fmul {{(contract )?}}double %div1, 2.500000e-01
 ; CHECK-NOT: fdiv
-; CHECK: [[NEGR:%.*]] = fneg double %div
-; CHECK-NEXT: fmul double [[NEGR]], %div
+; CHECK: [[NEGR:%.*]] = fneg {{(contract )?}}double %div
+; CHECK-NEXT: fmul {{(contract )?}}double [[NEGR]], %div
 ; CHECK-NOT: fdiv
 ; CHECK: ret { double, double, double }

@@ -76,10 +76,10 @@ declare void @__enzyme_autodiff(ptr , ...)
 ; CHECK-LABEL: {{^}}rev.for.body:
 ; CHECK: [[XS:%.*]] = getelementptr inbounds nuw double, ptr %x.shadow,
 ; CHECK-NEXT: [[OLD:%.*]] = load double, ptr [[XS]]
-; CHECK-NEXT: [[NEW:%.*]] = fadd nsz double [[OLD]],
+; CHECK-NEXT: [[NEW:%.*]] = fadd nsz {{(contract )?}}double [[OLD]],
 ; CHECK-NEXT: store double [[NEW]], ptr [[XS]]
 ; CHECK: [[VALID:%.*]] = icmp ne ptr [[SP:%.*]], {{%.*}}
 ; CHECK: [[MASK:%.*]] = insertelement <1 x i1> poison, i1 [[VALID]], i32 0
-; CHECK-NEXT: call <1 x double> @llvm.masked.load.v1f64.p0(ptr [[SP]], <1 x i1> [[MASK]],
+; CHECK-NEXT: call {{(contract )?}}<1 x double> @llvm.masked.load.v1f64.p0(ptr [[SP]], <1 x i1> [[MASK]],
 ; CHECK: call void @llvm.masked.store.v1f64.p0(<1 x double> {{%.*}}, ptr [[SP]], <1 x i1> [[MASK]])
 ; CHECK: {{^}}}

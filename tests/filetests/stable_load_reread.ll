@@ -56,6 +56,6 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: {{^}}rev.for.body:
 ; CHECK: [[P:%.*]] = getelementptr double, ptr %x, i64 [[I:%.*]]
 ; CHECK-NEXT: [[XI:%.*]] = load double, ptr [[P]], align 8
-; CHECK-NEXT: fmul double {{%.*}}, [[XI]]
+; CHECK-NEXT: fmul {{(contract )?}}double {{%.*}}, [[XI]]
 ; CHECK-NOT: @__fz_top
 ; CHECK: {{^}}}

@@ -71,6 +71,6 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-NOT: fz.stream
 ; CHECK: %sh{{[0-9]*}} = load double
 ; CHECK-NOT: fz.stream
-; CHECK: fadd nsz double
+; CHECK: fadd nsz {{(contract )?}}double
 ; CHECK-NOT: fz.stream
 ; CHECK: {{^}}}

@@ -64,6 +64,7 @@ mod signature;
 pub mod slp_limit;
 mod streams;
 mod tangent;
+mod target_attrs;
 mod timing;
 mod truncate;
 mod unmerge;
@@ -437,6 +438,8 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         session.round(module, opts, &calls)?;
     }
     let mut report = session.finish(module, opts)?;
+    // Derivative code is compiled for the user's -march (target_attrs.rs).
+    target_attrs::share_target(module);
     if !auto_remarks.is_empty() && (opts.remarks || opts.enzyme.print_remarks) {
         if opts.enzyme.print_remarks {
             let text: String = auto_remarks.iter().map(|r| format!("{r}\n")).collect();
