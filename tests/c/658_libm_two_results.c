@@ -1,0 +1,102 @@
+// OPT: O0 O1 O2 O3
+// Math functions with two results or an integer/pointer argument that had no derivative
+// before libm10: modf/modff (clang's `{T, T} @llvm.modf` at every -O level, vectorized
+// `<2 x double>` in loops), GNU sincos/sincosf (library calls writing through two pointers
+// here; `@llvm.sincos` under -ffast-math: program 659 is this file with that flag),
+// nextafter (d/dx 1, d/dy 0), logb (0), remquo (as remainder, the quotient bits written
+// to an int), jn/yn (integer order: (J(n-1) - J(n+1)) / 2). Each derivative against a
+// hand-written formula and central finite differences; forward mode against reverse mode;
+// arrays through enzyme_dup (the shadows of sincos's outputs written in forward mode and
+// read in reverse mode), float variants.
+#define _GNU_SOURCE
+#include "fz_test.h"
+
+extern double __enzyme_fwddiff(void *, ...);
+extern float __enzyme_autodiff_f(void *, ...);
+
+double f_modf(double x) {
+  double ip;
+  double fr = modf(3.0 * x, &ip);
+  return fr * fr + ip * x;
+}
+double f_sincos(double x) {
+  double s, c;
+  sincos(2.0 * x, &s, &c);
+  return s * s * c + 3.0 * c;
+}
+double f_next(double x) { return nextafter(x * x, 5.0) + nextafter(2.0, x) + logb(x + 7.0) * x; }
+double f_remquo(double x) {
+  int q;
+  double r = remquo(7.0 * x, 1.3, &q);
+  return r * r + (q & 1);
+}
+double f_bessel(double x) { return jn(2, x) + 3.0 * jn(3, 2.0 * x) + yn(2, x + 1.0) - yn(4, x + 2.0); }
+float g_float(float x) {
+  float s, c, ip;
+  sincosf(x, &s, &c);
+  return s * c + modff(2.5f * x, &ip) + nextafterf(x, 0.0f) + jnf(2, x) + ynf(2, x + 1.0f);
+}
+
+/* modf and sincos over arrays: the loops vectorize at -O2/-O3 (`llvm.modf.v2f64`) */
+#define N 37
+void arr(const double *a, double *out) {
+  double acc = 0.0;
+  for (int i = 0; i < N; i++) {
+    double ip, s, c;
+    double fr = modf(a[i] * 2.5, &ip);
+    sincos(a[i], &s, &c);
+    acc += fr * s + ip * c;
+  }
+  *out = acc;
+}
+
+double jn_d(int n, double x) { return 0.5 * (jn(n - 1, x) - jn(n + 1, x)); }
+double yn_d(int n, double x) { return 0.5 * (yn(n - 1, x) - yn(n + 1, x)); }
+
+int main(void) {
+  double xs[4] = {0.37, 0.81, 1.53, -0.62};
+  for (int k = 0; k < 4; k++) {
+    double x = xs[k];
+#define T(fn, tol) fz_check(#fn " fd", __enzyme_autodiff((void *)fn, x), fz_fd1(fn, x), tol); \
+    fz_check(#fn " fwd vs rev", __enzyme_fwddiff((void *)fn, x, 1.0), __enzyme_autodiff((void *)fn, x), 1e-13)
+    T(f_modf, 1e-6); T(f_sincos, 1e-6); T(f_next, 1e-6); T(f_remquo, 1e-6);
+    double ip, fr = modf(3.0 * x, &ip);
+    fz_check("modf analytic", __enzyme_autodiff((void *)f_modf, x), 6.0 * fr + ip, 1e-12);
+    double s = sin(2 * x), c = cos(2 * x);
+    fz_check("sincos analytic", __enzyme_autodiff((void *)f_sincos, x),
+             2.0 * (2 * s * c * c - s * s * s) - 6.0 * s, 1e-12);
+    fz_check("nextafter/logb analytic", __enzyme_autodiff((void *)f_next, x),
+             2.0 * x + logb(x + 7.0), 1e-12);
+    int q;
+    double r = remquo(7.0 * x, 1.3, &q);
+    fz_check("remquo analytic", __enzyme_autodiff((void *)f_remquo, x), 14.0 * r, 1e-12);
+    if (x > 0) {
+      T(f_bessel, 1e-6);
+      fz_check("bessel analytic", __enzyme_autodiff((void *)f_bessel, x),
+               jn_d(2, x) + 6.0 * jn_d(3, 2.0 * x) + yn_d(2, x + 1.0) - yn_d(4, x + 2.0), 1e-12);
+      float xf = (float)x;
+      double xd = xf;
+      float gf = __enzyme_autodiff_f((void *)g_float, xf);
+      double want = cos(2 * xd) + 2.5 + 1.0 + jn_d(2, xd) + yn_d(2, xd + 1.0);
+      fz_check("float variants", gf, want, 2e-4);
+    }
+  }
+  // arrays: gradient wrt a[] by reverse mode, directional derivative by forward mode
+  double a[N], da[N], out = 0, dout = 1.0, want[N];
+  for (int i = 0; i < N; i++) {
+    a[i] = -2.0 + 0.11 * i + 0.013 * (i % 5);
+    da[i] = 0.0;
+    double ip, fr = modf(a[i] * 2.5, &ip);
+    want[i] = 2.5 * sin(a[i]) + fr * cos(a[i]) - ip * sin(a[i]);
+  }
+  __enzyme_autodiff((void *)arr, enzyme_dup, a, da, enzyme_dup, &out, &dout);
+  fz_check_arr("arr reverse", da, want, N, 1e-12);
+  double dir[N], tout = 0, tdot = 0, dot = 0;
+  for (int i = 0; i < N; i++) {
+    dir[i] = 0.5 - 0.03 * i;
+    dot += dir[i] * want[i];
+  }
+  __enzyme_fwddiff((void *)arr, enzyme_dup, a, dir, enzyme_dup, &tout, &tdot);
+  fz_check("arr forward", tdot, dot, 1e-12);
+  return fz_finish();
+}
