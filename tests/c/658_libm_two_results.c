@@ -13,6 +13,7 @@
 
 extern double __enzyme_fwddiff(void *, ...);
 extern float __enzyme_autodiff_f(void *, ...);
+extern int enzyme_width;
 
 double f_modf(double x) {
   double ip;
@@ -48,6 +49,11 @@ void arr(const double *a, double *out) {
     acc += fr * s + ip * c;
   }
   *out = acc;
+}
+
+/* every function above in one pointer-argument function, for forward mode at width 2 */
+void mixed(const double *x, double *o) {
+  *o = f_modf(x[0]) + f_sincos(x[1]) + f_next(x[0]) + f_remquo(x[1]) + f_bessel(x[0] + 1.0);
 }
 
 double jn_d(int n, double x) { return 0.5 * (jn(n - 1, x) - jn(n + 1, x)); }
@@ -98,5 +104,21 @@ int main(void) {
   }
   __enzyme_fwddiff((void *)arr, enzyme_dup, a, dir, enzyme_dup, &tout, &tdot);
   fz_check("arr forward", tdot, dot, 1e-12);
+  // forward mode at width 2 (enzyme_width): each lane against scalar forward mode
+  double dir2[N], t0 = 0, t1 = 0, o2 = 0, want1 = 0;
+  for (int i = 0; i < N; i++) dir2[i] = (i % 3) - 1.0;
+  __enzyme_fwddiff((void *)arr, enzyme_width, 2, enzyme_dup, a, dir, dir2, enzyme_dup, &o2, &t0, &t1);
+  __enzyme_fwddiff((void *)arr, enzyme_dup, a, dir2, enzyme_dup, &tout, &want1);
+  fz_check("arr width 2 lane 0", t0, dot, 1e-12);
+  fz_check("arr width 2 lane 1", t1, want1, 1e-12);
+  double x2[2] = {0.43, 0.77}, e0[2] = {1, 0}, e1[2] = {0, 1}, m0 = 0, m1 = 0, mo = 0;
+  __enzyme_fwddiff((void *)mixed, enzyme_width, 2, enzyme_dup, x2, e0, e1, enzyme_dup, &mo, &m0, &m1);
+  double gx[2] = {0, 0};
+  __enzyme_autodiff((void *)mixed, enzyme_dup, x2, gx, enzyme_dup, &mo, &(double){1.0});
+  fz_check("mixed width 2 lane 0 vs reverse", m0, gx[0], 1e-12);
+  fz_check("mixed width 2 lane 1 vs reverse", m1, gx[1], 1e-12);
+  fz_check("mixed reverse vs fd", gx[0],
+           (f_modf(0.43 + 1e-6) + f_next(0.43 + 1e-6) + f_bessel(1.43 + 1e-6) -
+            f_modf(0.43 - 1e-6) - f_next(0.43 - 1e-6) - f_bessel(1.43 - 1e-6)) / 2e-6, 1e-6);
   return fz_finish();
 }
