@@ -7,7 +7,9 @@
 // to an int), jn/yn (integer order: (J(n-1) - J(n+1)) / 2). Each derivative against a
 // hand-written formula and central finite differences; forward mode against reverse mode;
 // arrays through enzyme_dup (the shadows of sincos's outputs written in forward mode and
-// read in reverse mode), float variants.
+// read in reverse mode), float variants, forward mode at width 2, and modf's and sincos's
+// values as the derivative computes them bit for bit equal to the library's (signed zeros,
+// infinities, NaN).
 #define _GNU_SOURCE
 #include "fz_test.h"
 
@@ -54,6 +56,16 @@ void arr(const double *a, double *out) {
 /* every function above in one pointer-argument function, for forward mode at width 2 */
 void mixed(const double *x, double *o) {
   *o = f_modf(x[0]) + f_sincos(x[1]) + f_next(x[0]) + f_remquo(x[1]) + f_bessel(x[0] + 1.0);
+}
+
+/* modf's and sincos's values where the derivative computes them (forward mode stores the
+   primal results too): bit for bit the library's, signed zeros and infinities included */
+void parts(double x, double *o) {
+  double s, c;
+  o[0] = modf(x, &o[1]);
+  sincos(x, &s, &c);
+  o[2] = s;
+  o[3] = c;
 }
 
 double jn_d(int n, double x) { return 0.5 * (jn(n - 1, x) - jn(n + 1, x)); }
@@ -120,5 +132,27 @@ int main(void) {
   fz_check("mixed reverse vs fd", gx[0],
            (f_modf(0.43 + 1e-6) + f_next(0.43 + 1e-6) + f_bessel(1.43 + 1e-6) -
             f_modf(0.43 - 1e-6) - f_next(0.43 - 1e-6) - f_bessel(1.43 - 1e-6)) / 2e-6, 1e-6);
+#ifndef __FAST_MATH__
+  double special[9] = {-0.0, 0.0, -3.0, 4.0, -2.75, 1e300, 0.3, INFINITY, -INFINITY};
+  int n_special = 9;
+#else /* infinities and NaN are undefined behaviour under -ffast-math */
+  double special[7] = {-0.0, 0.0, -3.0, 4.0, -2.75, 1e300, 0.3};
+  int n_special = 7;
+#endif
+  for (int k = 0; k < n_special; k++) {
+    double o[4], d[4], w[4];
+    parts(special[k], w);
+    __enzyme_fwddiff((void *)parts, special[k], 1.0, enzyme_dup, o, d);
+    char what[64];
+    snprintf(what, sizeof what, "modf/sincos values at %g bit for bit", special[k]);
+    fz_check(what, memcmp(o, w, sizeof o) == 0, 1.0, 0.0);
+    if (k < 7)
+      fz_check("modf parts' tangents 1 and 0", d[0] + 10.0 * d[1], 1.0, 0.0);
+  }
+#ifndef __FAST_MATH__
+  double nan_o[4], nan_d[4];
+  __enzyme_fwddiff((void *)parts, NAN, 1.0, enzyme_dup, nan_o, nan_d);
+  fz_check("modf of NaN", isnan(nan_o[0]) && isnan(nan_o[1]), 1.0, 0.0);
+#endif
   return fz_finish();
 }
