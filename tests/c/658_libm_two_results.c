@@ -37,7 +37,9 @@ double f_bessel(double x) { return jn(2, x) + 3.0 * jn(3, 2.0 * x) + yn(2, x + 1
 float g_float(float x) {
   float s, c, ip;
   sincosf(x, &s, &c);
-  return s * c + modff(2.5f * x, &ip) + nextafterf(x, 0.0f) + jnf(2, x) + ynf(2, x + 1.0f);
+  int q;
+  return s * c + modff(2.5f * x, &ip) + nextafterf(x, 0.0f) + jnf(2, x) + ynf(2, x + 1.0f) +
+         remquof(3.0f * x, 0.7f, &q) + logbf(x + 3.0f);
 }
 
 /* modf and sincos over arrays: the loops vectorize at -O2/-O3 (`llvm.modf.v2f64`) */
@@ -51,6 +53,12 @@ void arr(const double *a, double *out) {
     acc += fr * s + ip * c;
   }
   *out = acc;
+}
+
+/* sincos writing straight into the caller's arrays: the derivative writes the shadows of
+   s[] and c[] (forward mode) and reads and zeroes them (reverse mode) */
+void sc_out(const double *x, double *s, double *c) {
+  for (int i = 0; i < 4; i++) sincos(x[i] * x[i], &s[i], &c[i]);
 }
 
 /* every function above in one pointer-argument function, for forward mode at width 2 */
@@ -95,7 +103,7 @@ int main(void) {
       float xf = (float)x;
       double xd = xf;
       float gf = __enzyme_autodiff_f((void *)g_float, xf);
-      double want = cos(2 * xd) + 2.5 + 1.0 + jn_d(2, xd) + yn_d(2, xd + 1.0);
+      double want = cos(2 * xd) + 2.5 + 1.0 + jn_d(2, xd) + yn_d(2, xd + 1.0) + 3.0;
       fz_check("float variants", gf, want, 2e-4);
     }
   }
@@ -132,6 +140,21 @@ int main(void) {
   fz_check("mixed reverse vs fd", gx[0],
            (f_modf(0.43 + 1e-6) + f_next(0.43 + 1e-6) + f_bessel(1.43 + 1e-6) -
             f_modf(0.43 - 1e-6) - f_next(0.43 - 1e-6) - f_bessel(1.43 - 1e-6)) / 2e-6, 1e-6);
+  double xo[4] = {0.2, -0.7, 1.1, 0.45}, so[4], co[4], dso[4], dco[4], gxo[4] = {0};
+  double ds_seed[4] = {1.0, 2.0, -1.0, 0.5}, dc_seed[4] = {0.3, -2.0, 1.5, 1.0}, w_sc[4], w_tan[4];
+  double ones[4] = {1, 1, 1, 1};
+  for (int i = 0; i < 4; i++) {
+    double u = xo[i] * xo[i];
+    w_sc[i] = 2.0 * xo[i] * (ds_seed[i] * cos(u) - dc_seed[i] * sin(u));
+    w_tan[i] = 2.0 * xo[i] * cos(u);
+  }
+  __enzyme_autodiff((void *)sc_out, enzyme_dup, xo, gxo, enzyme_dup, so, ds_seed, enzyme_dup, co,
+                    dc_seed);
+  fz_check_arr("sincos into arrays, reverse", gxo, w_sc, 4, 1e-12);
+  fz_check("sincos shadows read and zeroed", ds_seed[0] + ds_seed[3] + dc_seed[1], 0.0, 0.0);
+  __enzyme_fwddiff((void *)sc_out, enzyme_dup, xo, ones, enzyme_dup, so, dso, enzyme_dup, co, dco);
+  fz_check_arr("sincos into arrays, forward (shadow of s)", dso, w_tan, 4, 1e-12);
+  fz_check("sincos into arrays, forward (shadow of c)", dco[2], -2.0 * xo[2] * sin(xo[2] * xo[2]), 1e-12);
 #ifndef __FAST_MATH__
   double special[9] = {-0.0, 0.0, -3.0, 4.0, -2.75, 1e300, 0.3, INFINITY, -INFINITY};
   int n_special = 9;
