@@ -7,7 +7,8 @@
 // to an int), jn/yn (integer order: (J(n-1) - J(n+1)) / 2). Each derivative against a
 // hand-written formula and central finite differences; forward mode against reverse mode;
 // arrays through enzyme_dup (the shadows of sincos's outputs written in forward mode and
-// read in reverse mode), float variants, forward mode at width 2, and modf's and sincos's
+// read in reverse mode), float variants, forward mode at width 2, second derivatives
+// (forward over reverse), and modf's and sincos's
 // values as the derivative computes them bit for bit equal to the library's (signed zeros,
 // infinities, NaN).
 #define _GNU_SOURCE
@@ -41,6 +42,12 @@ float g_float(float x) {
   return s * c + modff(2.5f * x, &ip) + nextafterf(x, 0.0f) + jnf(2, x) + ynf(2, x + 1.0f) +
          remquof(3.0f * x, 0.7f, &q) + logbf(x + 3.0f);
 }
+
+/* first derivatives, differentiated again (forward over reverse): the split parts of the
+   generated code are split again */
+double d_modf(double x) { return __enzyme_autodiff((void *)f_modf, x); }
+double d_sincos(double x) { return __enzyme_autodiff((void *)f_sincos, x); }
+double d_bessel(double x) { return __enzyme_autodiff((void *)f_bessel, x); }
 
 /* modf and sincos over arrays: the loops vectorize at -O2/-O3 (`llvm.modf.v2f64`) */
 #define N 37
@@ -96,8 +103,14 @@ int main(void) {
     int q;
     double r = remquo(7.0 * x, 1.3, &q);
     fz_check("remquo analytic", __enzyme_autodiff((void *)f_remquo, x), 14.0 * r, 1e-12);
+    fz_check("modf second derivative (fwd over rev)", __enzyme_fwddiff((void *)d_modf, x, 1.0),
+             18.0, 1e-12);
+    fz_check("sincos second derivative (fwd over rev) vs fd",
+             __enzyme_fwddiff((void *)d_sincos, x, 1.0), fz_fd1(d_sincos, x), 1e-6);
     if (x > 0) {
       T(f_bessel, 1e-6);
+      fz_check("jn/yn second derivative (fwd over rev) vs fd",
+               __enzyme_fwddiff((void *)d_bessel, x, 1.0), fz_fd1(d_bessel, x), 1e-6);
       fz_check("bessel analytic", __enzyme_autodiff((void *)f_bessel, x),
                jn_d(2, x) + 6.0 * jn_d(3, 2.0 * x) + yn_d(2, x + 1.0) - yn_d(4, x + 2.0), 1e-12);
       float xf = (float)x;

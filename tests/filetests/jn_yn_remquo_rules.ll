@@ -1,6 +1,7 @@
 ; Decision: Bessel functions of integer order have the rule
 ; d/dx jn(n, x) = (jn(n - 1, x) - jn(n + 1, x)) / 2 (likewise yn), lowered to the C
-; library's `jn`/`yn` with the order converted back to `int`; the order gets no
+; library's `jn`/`yn` with the order converted back to `int` (saturating: `jn(INT_MAX, x)`
+; asks for order INT_MAX, not poison); the order gets no
 ; derivative. `remquo` has remainder's partials (the quotient bits it writes through its
 ; `int *` carry none), `nextafter` 1 in x and 0 in y, `logb` 0.
 ; Why it matters: before, each call was a missing-derivative error.
@@ -45,11 +46,13 @@ declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 ; CHECK-LABEL: define internal { double } @fz_grad_f(double %0, i32 %1, double %d_ret)
 ; CHECK: call double @remquo(
 ; CHECK: rev.:
-; CHECK: call double @yn(i32 1, double %0)
-; CHECK: call double @yn(i32 3, double %0)
+; CHECK: %[[Y1:[0-9]+]] = call i32 @llvm.fptosi.sat.i32.f64(double 1.000000e+00)
+; CHECK: call double @yn(i32 %[[Y1]], double %0)
+; CHECK: %[[Y3:[0-9]+]] = call i32 @llvm.fptosi.sat.i32.f64(double 3.000000e+00)
+; CHECK: call double @yn(i32 %[[Y3]], double %0)
 ; CHECK: %[[N:[0-9]+]] = sitofp i32 %1 to double
 ; CHECK: %[[LO:[0-9]+]] = fsub double %[[N]], 1.000000e+00
-; CHECK: %[[K:[0-9]+]] = fptosi double %[[LO]] to i32
+; CHECK: %[[K:[0-9]+]] = call i32 @llvm.fptosi.sat.i32.f64(double %[[LO]])
 ; CHECK: call double @jn(i32 %[[K]], double %0)
 ; CHECK-NOT: call double @logb
 ; CHECK-NOT: call double @nextafter

@@ -140,6 +140,12 @@ fn call_order(m: Module, b: &Builder, f: Fun2, n: Value, x: Value, ty: Type) -> 
     let (d, i32t) = (ctx.f64(), ctx.i32());
     let name = if f == Fun2::Jn { "jn" } else { "yn" };
     let callee = m.get_or_declare(name, ctx.function_type(d, &[i32t, d], false));
+    // saturating: the order `n + 1` of `jn(INT_MAX, x)` stays an int (plain `fptosi`
+    // would make it poison)
+    let to_int = |n: Value, t: Type| match m.intrinsic("llvm.fptosi.sat", &[i32t, t]) {
+        Some(s) => b.call_fn(s, &[n]),
+        None => b.fptosi(n, i32t),
+    };
     let one = |n: Value, x: Value, t: Type| {
         let wide = t.fp_bits() > 64;
         let x = if t == d {
@@ -149,7 +155,7 @@ fn call_order(m: Module, b: &Builder, f: Fun2, n: Value, x: Value, ty: Type) -> 
         } else {
             b.fpext(x, d)
         };
-        let r = b.call_fn(callee, &[b.fptosi(n, i32t), x]);
+        let r = b.call_fn(callee, &[to_int(n, t), x]);
         if t == d {
             r
         } else if wide {
