@@ -419,8 +419,8 @@ fn build() -> Vec<Rule> {
             a[0] - n * a[1]
         }),
         // The next representable number after x towards y: x moved by one unit in the
-        // last place, 1 in x, nothing in y (Enzyme's choice: the step is not a function of
-        // y's value).
+        // last place, so 1 in x; y only chooses the direction of the step (piecewise
+        // constant in y: 0).
         rule("nextafter", L, &["1", Z], WIDE, |a| a[0]),
         // The binary exponent of x as a float: piecewise constant.
         rule("logb", L, &[Z], POS, |a| a[0].abs().log2().floor()),
