@@ -1,13 +1,14 @@
 //! Special functions that partials mention but neither LLVM intrinsics nor Rust's `f64`
 //! provide: the digamma function `psi = d/dx log Gamma(x)` (for `lgamma` and `tgamma`) and
 //! the Bessel functions of the first and second kind of orders 0 and 1 (for `j0`, `j1`,
-//! `y0`, `y1`, whose derivatives are each other's).
+//! `y0`, `y1`, whose derivatives are each other's) and of integer order (`jn`, `yn`, whose
+//! derivatives are their neighbouring orders).
 //!
 //! Here they are reference implementations (pure Rust: this crate has no `unsafe`) for
 //! the numeric tests of the rules; the
 //! transform lowers `digamma` to a definition of its own linked into the module
 //! (`ferrozyme_transform::lower`, same algorithm) and the Bessel functions to the C
-//! library's `j0`/`j1`/`y0`/`y1`.
+//! library's `j0`/`j1`/`y0`/`y1`/`jn`/`yn`.
 
 const EULER_GAMMA: f64 = 0.577_215_664_901_532_9;
 
