@@ -55,6 +55,7 @@ pub fn coverage_markdown() -> String {
         "\n## Handled structurally by the transform\n\n\
          * memory: `llvm.memcpy`, `llvm.memmove` (element type from type analysis), `llvm.memset`;\n\
          * vector reductions: `llvm.vector.reduce.fadd`, `.fmul`, `.fmax`, `.fmin`, `.fmaximum`, `.fminimum`;\n\
+         * two-result math: `llvm.sincos` and `llvm.modf` (scalar and vector), `sincos`/`sincosf` and `modf`/`modff` (writing through pointers): split into `llvm.sin`, `llvm.cos`, `llvm.trunc` and an exact subtraction before differentiation;\n\
          * allocation: `malloc`, `calloc`, `realloc`, `free`, `aligned_alloc`, C++ `new`/`delete` (shadow allocations, freed when the reverse sweep reaches the allocation);\n\
          * inactive library calls: `printf` family, `puts`, `clock`, `rand`, ... (see `ferrozyme-abi`);\n\
          * calls to functions with IR: augmented forward + reverse function, or one combined function for callees that touch no memory;\n\

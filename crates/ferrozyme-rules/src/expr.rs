@@ -24,7 +24,7 @@
 //!          | CMP  '(' expr ',' expr ')'  1.0 if the comparison holds, else 0.0
 //!          | 'sel' '(' expr ',' expr ',' expr ')'
 //! FUN1    := sin cos tan exp exp2 log sqrt abs sinh cosh floor trunc digamma j0 j1 y0 y1
-//! FUN2    := pow copysign
+//! FUN2    := pow copysign jn yn
 //! CMP     := lt le gt ge eq ne
 //! ```
 //!
@@ -108,6 +108,11 @@ pub enum Fun1 {
 pub enum Fun2 {
     Pow,
     Copysign,
+    /// Bessel functions of integer order `jn(n, x)`, `yn(n, x)` (`crate::special`): the
+    /// order is an integer-valued expression, lowered to the C library's `jn`/`yn` with
+    /// the order converted to `int`.
+    Jn,
+    Yn,
 }
 
 /// Comparisons; as expressions they evaluate to 1.0 (true) or 0.0 (false).
@@ -236,13 +241,15 @@ impl Fun1 {
 
 impl Fun2 {
     /// Every two-argument function, for enumeration.
-    pub const ALL: [Fun2; 2] = [Fun2::Pow, Fun2::Copysign];
+    pub const ALL: [Fun2; 4] = [Fun2::Pow, Fun2::Copysign, Fun2::Jn, Fun2::Yn];
 
     /// The function's name in the DSL.
     pub fn name(self) -> &'static str {
         match self {
             Fun2::Pow => "pow",
             Fun2::Copysign => "copysign",
+            Fun2::Jn => "jn",
+            Fun2::Yn => "yn",
         }
     }
 
@@ -251,6 +258,8 @@ impl Fun2 {
         match self {
             Fun2::Pow => a.powf(b),
             Fun2::Copysign => a.copysign(b),
+            Fun2::Jn => crate::special::bessel_jn(a as i32, b),
+            Fun2::Yn => crate::special::bessel_yn(a as i32, b),
         }
     }
 }

@@ -20,7 +20,8 @@
 //!   unary minus, numbers, the variables `x y z` (arguments 0, 1, 2) and `r`
 //!   (the operation's primal result), the constants `pi ln2 ln10`, the
 //!   functions `sin cos tan exp exp2 log sqrt abs sinh cosh floor trunc pow
-//!   copysign digamma j0 j1 y0 y1` (the last five in [`special`]), the
+//!   copysign digamma j0 j1 y0 y1 jn yn` (the last seven in [`special`]; `jn(n, x)`
+//!   and `yn(n, x)` take an integer-valued order), the
 //!   comparisons `lt le gt ge eq ne` (1.0/0.0) and the value
 //!   select `sel(c, a, b)`.  Parsed to [`Expr`], evaluable with [`Expr::eval`],
 //!   printed back by `Display`.

@@ -1,13 +1,14 @@
 //! Special functions that partials mention but neither LLVM intrinsics nor Rust's `f64`
 //! provide: the digamma function `psi = d/dx log Gamma(x)` (for `lgamma` and `tgamma`) and
 //! the Bessel functions of the first and second kind of orders 0 and 1 (for `j0`, `j1`,
-//! `y0`, `y1`, whose derivatives are each other's).
+//! `y0`, `y1`, whose derivatives are each other's) and of integer order (`jn`, `yn`, whose
+//! derivatives are their neighbouring orders).
 //!
 //! Here they are reference implementations (pure Rust: this crate has no `unsafe`) for
 //! the numeric tests of the rules; the
 //! transform lowers `digamma` to a definition of its own linked into the module
 //! (`ferrozyme_transform::lower`, same algorithm) and the Bessel functions to the C
-//! library's `j0`/`j1`/`y0`/`y1`.
+//! library's `j0`/`j1`/`y0`/`y1`/`jn`/`yn`.
 
 const EULER_GAMMA: f64 = 0.577_215_664_901_532_9;
 
@@ -63,6 +64,42 @@ pub fn bessel_y1(x: f64) -> f64 {
     }
     let pi = std::f64::consts::PI;
     -2.0 / (pi * x) + 2.0 / pi * (x / 2.0).ln() * bessel_j1(x) - s / pi
+}
+
+/// `Jn` of integer order by `sum (-1)^k (x/2)^(2k+n) / (k! (k+n)!)` (|x| <= 5 in the
+/// tests); `J-n = (-1)^n Jn`.
+pub fn bessel_jn(n: i32, x: f64) -> f64 {
+    if n < 0 {
+        let j = bessel_jn(-n, x);
+        return if n % 2 == 0 { j } else { -j };
+    }
+    let mut t = 1.0;
+    for k in 1..=n {
+        t *= x / 2.0 / k as f64;
+    }
+    let (q, mut s) = (-(x * x) / 4.0, t);
+    for k in 1..40 {
+        t *= q / (k * (k + n)) as f64;
+        s += t;
+    }
+    s
+}
+
+/// `Yn` of integer order by the upward recurrence `Y(k+1) = 2k/x Yk - Y(k-1)` from `Y0`
+/// and `Y1` (stable upwards for the second kind); `Y-n = (-1)^n Yn`.
+pub fn bessel_yn(n: i32, x: f64) -> f64 {
+    if n < 0 {
+        let y = bessel_yn(-n, x);
+        return if n % 2 == 0 { y } else { -y };
+    }
+    let (mut a, mut b) = (bessel_y0(x), bessel_y1(x));
+    if n == 0 {
+        return a;
+    }
+    for k in 1..n {
+        (a, b) = (b, 2.0 * k as f64 / x * b - a);
+    }
+    b
 }
 
 /// `log Gamma(x)` for `x > 0`: shifted up to `x >= 10` (`log Gamma(x) = log Gamma(x + 1)
@@ -152,5 +189,12 @@ mod tests {
         assert!((bessel_j1(1.0) - 0.440_050_585_744_933_5).abs() < 1e-15);
         assert!((bessel_y0(1.0) - 0.088_256_964_215_676_96).abs() < 1e-14);
         assert!((bessel_y1(1.0) + 0.781_212_821_300_288_7).abs() < 1e-14);
+        // integer orders: J2(1), Y2(1) to 15 digits; orders 0, 1 and -1 agree with the
+        // dedicated functions
+        assert!((bessel_jn(2, 1.0) - 0.114_903_484_931_900_5).abs() < 1e-15);
+        assert!((bessel_yn(2, 1.0) + 1.650_682_606_816_254_4).abs() < 1e-13);
+        assert!((bessel_jn(1, 2.5) - bessel_j1(2.5)).abs() < 1e-15);
+        assert!((bessel_jn(-1, 2.5) + bessel_j1(2.5)).abs() < 1e-15);
+        assert!((bessel_yn(0, 2.5) - bessel_y0(2.5)).abs() < 1e-15);
     }
 }

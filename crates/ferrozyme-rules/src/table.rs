@@ -405,6 +405,25 @@ fn build() -> Vec<Rule> {
         rule("y1", L, &["y0(x) - r/x"], POS, |a| {
             crate::special::bessel_y1(a[0])
         }),
+        // Integer orders (the order is an `int`): Jn' = (J(n-1) - J(n+1)) / 2, likewise Yn.
+        rule("jn", L, &[Z, "(jn(x - 1, y) - jn(x + 1, y))/2"], POS, |a| {
+            crate::special::bessel_jn(a[0] as i32, a[1])
+        }),
+        rule("yn", L, &[Z, "(yn(x - 1, y) - yn(x + 1, y))/2"], POS, |a| {
+            crate::special::bessel_yn(a[0] as i32, a[1])
+        }),
+        // remainder whose third argument (an `int *`) receives low bits of the quotient:
+        // the same partials as `remainder`, no derivative through the integer.
+        rule("remquo", L, &["1", "-(x - r)/y", Z], (0.5, 5.0), |a| {
+            let n = (a[0] / a[1]).round_ties_even();
+            a[0] - n * a[1]
+        }),
+        // The next representable number after x towards y: x moved by one unit in the
+        // last place, so 1 in x; y only chooses the direction of the step (piecewise
+        // constant in y: 0).
+        rule("nextafter", L, &["1", Z], WIDE, |a| a[0]),
+        // The binary exponent of x as a float: piecewise constant.
+        rule("logb", L, &[Z], POS, |a| a[0].abs().log2().floor()),
         rule("floor", L, &[Z], STEPS, |a| a[0].floor()),
         rule("ceil", L, &[Z], STEPS, |a| a[0].ceil()),
         rule("round", L, &[Z], STEPS, |a| a[0].round()),
@@ -436,6 +455,9 @@ mod tests {
     fn integer_args(rule: &Rule) -> &'static [usize] {
         match rule.name {
             "llvm.powi" | "llvm.ldexp" | "ldexp" | "scalbn" => &[1],
+            "jn" | "yn" => &[0],
+            // a pointer: sampled as a number, never differentiated
+            "remquo" => &[2],
             _ => &[],
         }
     }

@@ -105,6 +105,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     crate::fortran::redirect_runtime_calls(m, f)?;
     crate::parallel::openmp::rewrite_reductions(m, f);
     crate::libdefs::redirect(m, f)?;
+    crate::split_math::split(m, f);
     let done = preprocess_passes(m, f, reverse);
     // After SROA: pointers it or InstCombine carried through integers (`intptr.rs`).
     crate::intptr::rebuild_pointers(f);

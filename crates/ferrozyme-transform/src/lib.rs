@@ -62,6 +62,7 @@ mod services;
 mod settings;
 mod signature;
 pub mod slp_limit;
+mod split_math;
 mod streams;
 mod tangent;
 mod target_attrs;

@@ -132,6 +132,51 @@ fn call_scalar(
     Ok(Some(one(a, ty)))
 }
 
+/// Bessel functions of integer order: the C library's `jn(int, double)` / `yn`, the order
+/// (an integer-valued float expression, `n - 1`) converted back to `int`, other float
+/// types through `double` as in [`call_scalar`], vectors lane by lane.
+fn call_order(m: Module, b: &Builder, f: Fun2, n: Value, x: Value, ty: Type) -> Value {
+    let ctx = ty.context();
+    let (d, i32t) = (ctx.f64(), ctx.i32());
+    let name = if f == Fun2::Jn { "jn" } else { "yn" };
+    let callee = m.get_or_declare(name, ctx.function_type(d, &[i32t, d], false));
+    // saturating: the order `n + 1` of `jn(INT_MAX, x)` stays an int (plain `fptosi`
+    // would make it poison)
+    let to_int = |n: Value, t: Type| match m.intrinsic("llvm.fptosi.sat", &[i32t, t]) {
+        Some(s) => b.call_fn(s, &[n]),
+        None => b.fptosi(n, i32t),
+    };
+    let one = |n: Value, x: Value, t: Type| {
+        let wide = t.fp_bits() > 64;
+        let x = if t == d {
+            x
+        } else if wide {
+            b.fptrunc(x, d)
+        } else {
+            b.fpext(x, d)
+        };
+        let r = b.call_fn(callee, &[to_int(n, t), x]);
+        if t == d {
+            r
+        } else if wide {
+            b.fpext(r, t)
+        } else {
+            b.fptrunc(r, t)
+        }
+    };
+    if ty.kind() == ferrozyme_llvm::TypeKind::Vector {
+        let e = ty.element_type();
+        let mut out = ty.undef();
+        for k in 0..ty.vector_len() {
+            let lane = i32t.const_int(k as u64);
+            let r = one(b.extract_element(n, lane), b.extract_element(x, lane), e);
+            out = b.insert_element(out, r, lane);
+        }
+        return out;
+    }
+    one(n, x, ty)
+}
+
 /// `__fz_digamma`, linked into `m` (internal) the first time.
 fn digamma_definition(m: Module) -> Result<Value, LowerError> {
     if let Some(g) = m.function(DIGAMMA).filter(|g| !g.is_declaration()) {
@@ -212,6 +257,7 @@ pub fn lower(
             let name = match f {
                 Fun2::Pow => "llvm.pow",
                 Fun2::Copysign => "llvm.copysign",
+                Fun2::Jn | Fun2::Yn => return Ok(call_order(m, b, *f, x, y, ty)),
             };
             let f = m
                 .intrinsic(name, &[ty])
