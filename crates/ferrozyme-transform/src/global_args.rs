@@ -22,44 +22,73 @@
 //! code, so those count as its call sites too; generated functions have no call sites in
 //! the user's code, so their loads are not guarded.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::global_needs_shadow;
 use ferrozyme_llvm::{Module, Value};
 
+/// What [`global_passed_for`] found so far, kept for the pass's current drain
+/// (`Support::global_args`, cleared with the call cycles when calls are replaced): the
+/// answers by (function name, parameter), and for each call through a pointer in the
+/// user's code, per argument, the globals and parameters it may be based on (no
+/// instructions are kept).
+#[derive(Default)]
+pub(crate) struct Cache {
+    answers: HashMap<(String, usize), Option<String>>,
+    indirect: Option<Vec<Vec<Vec<Value>>>>,
+}
+
 /// The name of a shadowed global holding pointers whose address (or a constant offset
 /// into it) may reach argument `k` of the function named `fname`: a direct call passes
 /// it, or passes a parameter of its caller that may receive it, at any depth.
-pub(crate) fn global_passed_for(m: Module, fname: &str, k: usize) -> Option<String> {
+pub(crate) fn global_passed_for(
+    m: Module,
+    cache: &mut Cache,
+    fname: &str,
+    k: usize,
+) -> Option<String> {
+    let key = (fname.to_string(), k);
+    if let Some(a) = cache.answers.get(&key) {
+        return a.clone();
+    }
+    let a = search(m, cache, fname, k);
+    cache.answers.insert(key, a.clone());
+    a
+}
+
+/// The worklist over (function, parameter) pairs behind [`global_passed_for`].
+fn search(m: Module, cache: &mut Cache, fname: &str, k: usize) -> Option<String> {
     let f = m.function(fname)?;
     let mut seen: HashSet<(Value, usize)> = HashSet::from([(f, k)]);
     let mut work = vec![(f, k)];
-    let mut indirect: Option<Vec<Value>> = None;
     while let Some((f, k)) = work.pop() {
         let direct = |u: &Value| u.is_call() && u.called_function() == Some(f);
         let users = f.users();
-        let mut sites: Vec<Value> = users.iter().copied().filter(direct).collect();
-        if users.iter().any(|u| !direct(u)) {
+        let mut from: Vec<Value> = users
+            .iter()
+            .filter(|u| direct(u))
+            .filter_map(|u| u.call_args().get(k).copied())
+            .flat_map(sources)
+            .collect();
+        if users.iter().any(|u| !direct(u) && !is_ad_marker(*u)) {
             // The address is taken: any call through a pointer may call `f`.
-            sites.extend(indirect.get_or_insert_with(|| indirect_calls(m)).iter());
+            let ind = cache
+                .indirect
+                .get_or_insert_with(|| indirect_call_sources(m));
+            from.extend(ind.iter().filter_map(|args| args.get(k)).flatten());
         }
-        for u in sites {
-            let Some(&a) = u.call_args().get(k) else {
-                continue;
-            };
-            for g in sources(a) {
-                if g.is_global_variable()
-                    && g.global_value_type().contains_pointer()
-                    && global_needs_shadow(g)
-                {
-                    return Some(g.name());
-                }
-                if g.is_argument() {
-                    let caller = g.parent_function();
-                    if let Some(j) = caller.params().iter().position(|p| *p == g) {
-                        if seen.insert((caller, j)) {
-                            work.push((caller, j));
-                        }
+        for g in from {
+            if g.is_global_variable()
+                && g.global_value_type().contains_pointer()
+                && global_needs_shadow(g)
+            {
+                return Some(g.name());
+            }
+            if g.is_argument() {
+                let caller = g.parent_function();
+                if let Some(j) = caller.params().iter().position(|p| *p == g) {
+                    if seen.insert((caller, j)) {
+                        work.push((caller, j));
                     }
                 }
             }
@@ -68,14 +97,34 @@ pub(crate) fn global_passed_for(m: Module, fname: &str, k: usize) -> Option<Stri
     None
 }
 
-/// Calls through a pointer in the user's code (not in functions the pass generated).
-fn indirect_calls(m: Module) -> Vec<Value> {
+/// A call of Enzyme's ABI (`__enzyme_autodiff(f, ...)`): naming the function to
+/// differentiate there is no call of it through a pointer.
+fn is_ad_marker(u: Value) -> bool {
+    u.is_call()
+        && u.called_function()
+            .is_some_and(|c| c.is_declaration() && c.name().starts_with("__enzyme_"))
+}
+
+/// For each call through a pointer in the user's code (not in functions the pass
+/// generated), per argument, the globals and parameters it may be based on.
+fn indirect_call_sources(m: Module) -> Vec<Vec<Vec<Value>>> {
     m.functions()
         .into_iter()
         .filter(|f| !f.is_declaration() && !crate::generated::is_generated(*f))
         .flat_map(|f| f.blocks())
         .flat_map(|b| b.instructions())
         .filter(|i| i.is_call() && i.called_function().is_none() && !i.is_inline_asm_call())
+        .map(|i| {
+            i.call_args()
+                .into_iter()
+                .map(|a| {
+                    sources(a)
+                        .into_iter()
+                        .filter(|v| v.is_global_variable() || v.is_argument())
+                        .collect()
+                })
+                .collect()
+        })
         .collect()
 }
 
@@ -102,14 +151,20 @@ fn sources(a: Value) -> Vec<Value> {
 /// The global whose zero-filled shadow a load from `addr` in `p` (the working copy of
 /// the function named `fname`) reads: the global itself, or the one that may reach the
 /// pointer parameter `addr` is based on.
-pub(crate) fn global_read_by(m: Module, p: Value, fname: &str, addr: Value) -> Option<String> {
+pub(crate) fn global_read_by(
+    m: Module,
+    cache: &mut Cache,
+    p: Value,
+    fname: &str,
+    addr: Value,
+) -> Option<String> {
     let b = crate::common::base_object(addr);
     if b.is_global_variable() {
         return Some(b.name());
     }
     if b.is_argument() {
         let k = p.params().iter().position(|a| *a == b)?;
-        return global_passed_for(m, fname, k);
+        return global_passed_for(m, cache, fname, k);
     }
     None
 }

@@ -357,8 +357,9 @@ impl Gen<'_> {
     /// The global whose memory a load from `addr` reads: the global itself, or (in a
     /// callee) the one that may reach the pointer parameter `addr` is based on, at any
     /// call depth (`crate::global_args`, tests/c/656, 660).
-    fn global_read_by(&self, addr: Value) -> Option<String> {
-        crate::global_args::global_read_by(self.fx.m, self.fx.p, &self.fx.fname, addr)
+    fn global_read_by(&mut self, addr: Value) -> Option<String> {
+        let cache = &mut self.sup.global_args;
+        crate::global_args::global_read_by(self.fx.m, cache, self.fx.p, &self.fx.fname, addr)
     }
 
     fn guard_global_shadow(&mut self, orig: Value, primal: Value, shadow: Value, gname: &str) {

@@ -286,8 +286,13 @@ impl TangentGen<'_> {
             .collect();
         if i.ty().is_pointer() {
             let fname = self.fx.req.func.name();
-            if let Some(g) = crate::global_args::global_read_by(self.fx.m, self.fx.p, &fname, addr)
-            {
+            if let Some(g) = crate::global_args::global_read_by(
+                self.fx.m,
+                &mut self.sup.global_args,
+                self.fx.p,
+                &fname,
+                addr,
+            ) {
                 self.guard_global_shadow(i, lanes[0], &fname, &g);
             }
         }
