@@ -14,9 +14,10 @@
 //! recursion); forward mode read tangents through it and crashed too.
 //!
 //! The pairs (function, parameter) that may receive a global are a fixed point over the
-//! direct call graph, computed backwards from the parameter a load goes through: a
+//! call graph, computed backwards from the parameter a load goes through: a
 //! worklist of pairs, each visited once (recursion in the program is a cycle of pairs, not
-//! a deeper search), so the Rust stack never follows the program's call chain. Only loads
+//! a deeper search), so the Rust stack never follows the program's call chain; an argument
+//! reloaded from clang -O0's local copy of a parameter counts as that parameter. Only loads
 //! of pointers through such parameters are guarded: code elsewhere is unchanged. A function
 //! whose address is taken may be called through any call through a pointer in the user's
 //! code, so those count as its call sites too; generated functions have no call sites in
