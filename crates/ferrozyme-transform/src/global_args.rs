@@ -1,32 +1,183 @@
-//! Which pointer parameters of a function receive the address of a mutable global that
-//! holds pointers (`get(&G, i)` with `struct { double *data; int n; } G`).
+//! Which pointer parameters of a function may receive the address of a mutable global
+//! that holds pointers (`get(&G, i)` with `struct { double *data; int n; } G`), directly
+//! or handed down through the parameters of other functions (`f` calls `layer(&G)`,
+//! `layer(m)` calls `dot(m)`, `dot` reads `m->w`).
 //!
 //! Such a global's shadow is zero-filled by the pass: a pointer the program stored in it
 //! before the differentiated call (`G.data = malloc(...)` in `main`) has a null shadow.
-//! The reverse sweep's forward part stops with a message when it reads such a pointer
-//! whose shadow is null (`reverse/forward.rs`, `guard_global_shadow`); this extends the
-//! guard from loads whose address is the global itself to loads, in a callee, through a
-//! parameter some call site passes the global for. Without it the reverse sweep added
-//! adjoints through the null shadow and the program crashed (tests/c/656). Only direct
-//! call sites are looked at (a global handed down two levels is not seen); generated
-//! functions have no call sites in the user's code, so their loads are not guarded.
+//! The generated code stops with a message when it reads such a pointer whose shadow is
+//! null (reverse mode: `reverse/forward.rs`, `guard_global_shadow`; forward mode:
+//! `tangent/inst.rs`, `tangent_load`); this extends the guard from loads whose address is
+//! the global itself to loads, in a callee, through a parameter that may receive the
+//! global. Without it the reverse sweep added adjoints through the null shadow and the
+//! program crashed (tests/c/656 one call deep, tests/c/660 two and three deep and through
+//! recursion); forward mode read tangents through it and crashed too.
+//!
+//! The pairs (function, parameter) that may receive a global are a fixed point over the
+//! call graph, computed backwards from the parameter a load goes through: a
+//! worklist of pairs, each visited once (recursion in the program is a cycle of pairs, not
+//! a deeper search), so the Rust stack never follows the program's call chain; an argument
+//! reloaded from clang -O0's local copy of a parameter counts as that parameter. Only loads
+//! of pointers through such parameters are guarded: code elsewhere is unchanged. A function
+//! whose address is taken may be called through any call through a pointer in the user's
+//! code, so those count as its call sites too; generated functions have no call sites in
+//! the user's code, so their loads are not guarded.
+
+use std::collections::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::global_needs_shadow;
-use ferrozyme_llvm::Module;
+use ferrozyme_llvm::{Module, Value};
 
-/// The name of a shadowed global holding pointers that some call of the function named
-/// `fname` passes (or a constant offset into) as argument `k`.
-pub(crate) fn global_passed_for(m: Module, fname: &str, k: usize) -> Option<String> {
+/// What [`global_passed_for`] found so far, kept for the pass's current drain
+/// (`Support::global_args`, cleared with the call cycles when calls are replaced): the
+/// answers by (function name, parameter), and for each call through a pointer in the
+/// user's code, per argument, the globals and parameters it may be based on (no
+/// instructions are kept).
+#[derive(Default)]
+pub(crate) struct Cache {
+    answers: HashMap<(String, usize), Option<String>>,
+    indirect: Option<Vec<Vec<Vec<Value>>>>,
+}
+
+/// The name of a shadowed global holding pointers whose address (or a constant offset
+/// into it) may reach argument `k` of the function named `fname`: a direct call passes
+/// it, or passes a parameter of its caller that may receive it, at any depth.
+pub(crate) fn global_passed_for(
+    m: Module,
+    cache: &mut Cache,
+    fname: &str,
+    k: usize,
+) -> Option<String> {
+    let key = (fname.to_string(), k);
+    if let Some(a) = cache.answers.get(&key) {
+        return a.clone();
+    }
+    let a = search(m, cache, fname, k);
+    cache.answers.insert(key, a.clone());
+    a
+}
+
+/// The worklist over (function, parameter) pairs behind [`global_passed_for`].
+fn search(m: Module, cache: &mut Cache, fname: &str, k: usize) -> Option<String> {
     let f = m.function(fname)?;
-    f.users().into_iter().find_map(|u| {
-        if !u.is_call() || u.called_function() != Some(f) {
-            return None;
+    let mut seen: HashSet<(Value, usize)> = HashSet::from([(f, k)]);
+    let mut work = vec![(f, k)];
+    while let Some((f, k)) = work.pop() {
+        let direct = |u: &Value| u.is_call() && u.called_function() == Some(f);
+        let users = f.users();
+        let mut from: Vec<Value> = users
+            .iter()
+            .filter(|u| direct(u))
+            .filter_map(|u| u.call_args().get(k).copied())
+            .flat_map(sources)
+            .collect();
+        if users.iter().any(|u| !direct(u) && !is_ad_marker(*u)) {
+            // The address is taken: any call through a pointer may call `f`.
+            let ind = cache
+                .indirect
+                .get_or_insert_with(|| indirect_call_sources(m));
+            from.extend(ind.iter().filter_map(|args| args.get(k)).flatten());
         }
-        let a = *u.call_args().get(k)?;
-        let g = crate::common::base_object(a);
-        (g.is_global_variable()
-            && g.global_value_type().contains_pointer()
-            && global_needs_shadow(g))
-        .then(|| g.name())
-    })
+        for g in from {
+            if g.is_global_variable()
+                && g.global_value_type().contains_pointer()
+                && global_needs_shadow(g)
+            {
+                return Some(g.name());
+            }
+            if g.is_argument() {
+                let caller = g.parent_function();
+                if let Some(j) = caller.params().iter().position(|p| *p == g) {
+                    if seen.insert((caller, j)) {
+                        work.push((caller, j));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A call of Enzyme's ABI (`__enzyme_autodiff(f, ...)`): naming the function to
+/// differentiate there is no call of it through a pointer.
+fn is_ad_marker(u: Value) -> bool {
+    u.is_call()
+        && u.called_function()
+            .is_some_and(|c| c.is_declaration() && c.name().starts_with("__enzyme_"))
+}
+
+/// For each call through a pointer in the user's code (not in functions the pass
+/// generated), per argument, the globals and parameters it may be based on.
+fn indirect_call_sources(m: Module) -> Vec<Vec<Vec<Value>>> {
+    m.functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration() && !crate::generated::is_generated(*f))
+        .flat_map(|f| f.blocks())
+        .flat_map(|b| b.instructions())
+        .filter(|i| i.is_call() && i.called_function().is_none() && !i.is_inline_asm_call())
+        .map(|i| {
+            i.call_args()
+                .into_iter()
+                .map(|a| {
+                    sources(a)
+                        .into_iter()
+                        .filter(|v| v.is_global_variable() || v.is_argument())
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The objects an argument of a call in the user's (unoptimized) code may be based on:
+/// its base object, or, when it is reloaded from a local variable (clang -O0 keeps each
+/// parameter in an `alloca`: `store ptr %m, ptr %m.addr` ... `load ptr, ptr %m.addr`),
+/// the base objects of every value stored into that variable.
+fn sources(a: Value) -> Vec<Value> {
+    let b = crate::common::base_object(a);
+    if b.opcode() != Some(ferrozyme_llvm::Opcode::LLVMLoad) {
+        return vec![b];
+    }
+    let slot = crate::common::base_object(b.operand(0));
+    if slot.opcode() != Some(ferrozyme_llvm::Opcode::LLVMAlloca) {
+        return vec![b];
+    }
+    slot.users()
+        .into_iter()
+        .filter(|u| u.opcode() == Some(ferrozyme_llvm::Opcode::LLVMStore) && u.operand(1) == slot)
+        .map(|st| crate::common::base_object(st.operand(0)))
+        .collect()
+}
+
+/// The global whose zero-filled shadow a load from `addr` in `p` (the working copy of
+/// the function named `fname`) reads: the global itself, or the one that may reach the
+/// pointer parameter `addr` is based on.
+pub(crate) fn global_read_by(
+    m: Module,
+    cache: &mut Cache,
+    p: Value,
+    fname: &str,
+    addr: Value,
+) -> Option<String> {
+    let b = crate::common::base_object(addr);
+    if b.is_global_variable() {
+        return Some(b.name());
+    }
+    if b.is_argument() {
+        let k = p.params().iter().position(|a| *a == b)?;
+        return global_passed_for(m, cache, fname, k);
+    }
+    None
+}
+
+/// The message of the run-time stop when a pointer read from global `gname` (in the
+/// function `fname`, at the load `orig`) has a null shadow and a non-null value.
+pub(crate) fn no_shadow_message(orig: Value, fname: &str, gname: &str) -> String {
+    let place = orig
+        .source_loc()
+        .map(|l| format!("{l}: "))
+        .unwrap_or_default();
+    format!(
+        "ferrozyme: {place}in `{fname}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead, or declare the global inactive (__enzyme_inactive_global) if it holds only constants\n"
+    )
 }

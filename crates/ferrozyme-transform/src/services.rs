@@ -51,6 +51,9 @@ pub(crate) struct Support {
     /// (`refresh_call_cycles`): callees on a cycle with their caller keep tapes of their
     /// own (`reverse/tape_nest.rs`).
     call_cycles: ferrozyme_analysis::scc::CallCycles,
+    /// Which parameters may receive a shadowed global (`crate::global_args`), for the
+    /// current drain.
+    pub global_args: crate::global_args::Cache,
 }
 
 /// A function a call through a pointer may reach.
@@ -73,6 +76,7 @@ impl Support {
             candidates: HashMap::new(),
             remarks: crate::remarks::Remarks::default(),
             call_cycles: ferrozyme_analysis::scc::CallCycles::new(module),
+            global_args: Default::default(),
         }
     }
 
@@ -80,6 +84,7 @@ impl Support {
     /// round are calls of derivatives now).
     pub fn refresh_call_cycles(&mut self) {
         self.call_cycles = ferrozyme_analysis::scc::CallCycles::new(self.module);
+        self.global_args = Default::default();
     }
 
     /// Do `caller` and `callee` lie on one cycle of direct calls (a recursive callee)?

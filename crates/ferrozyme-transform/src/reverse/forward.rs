@@ -355,17 +355,11 @@ impl Gen<'_> {
     /// code stored there. If the program set the pointer elsewhere, the shadow is null:
     /// stop at run time with a message rather than drop or misplace derivatives.
     /// The global whose memory a load from `addr` reads: the global itself, or (in a
-    /// callee) the one a caller passes for the pointer parameter `addr` is based on
-    /// (`crate::global_args`, tests/c/656).
-    fn global_read_by(&self, addr: Value) -> Option<String> {
-        match super::memory::underlying(addr) {
-            super::memory::Obj::Global(g) => Some(g.name()),
-            super::memory::Obj::Arg(a) => {
-                let k = self.fx.p.params().iter().position(|p| *p == a)?;
-                crate::global_args::global_passed_for(self.fx.m, &self.fx.fname, k)
-            }
-            _ => None,
-        }
+    /// callee) the one that may reach the pointer parameter `addr` is based on, at any
+    /// call depth (`crate::global_args`, tests/c/656, 660).
+    fn global_read_by(&mut self, addr: Value) -> Option<String> {
+        let cache = &mut self.sup.global_args;
+        crate::global_args::global_read_by(self.fx.m, cache, self.fx.p, &self.fx.fname, addr)
     }
 
     fn guard_global_shadow(&mut self, orig: Value, primal: Value, shadow: Value, gname: &str) {
@@ -374,14 +368,7 @@ impl Gen<'_> {
         let no_shadow = self.b.icmp(IntPredicate::LLVMIntEQ, shadow, null);
         let has_primal = self.b.icmp(IntPredicate::LLVMIntNE, primal, null);
         let bad = self.b.and(no_shadow, has_primal);
-        let place = orig
-            .source_loc()
-            .map(|l| format!("{l}: "))
-            .unwrap_or_default();
-        let msg = format!(
-            "ferrozyme: {place}in `{}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead, or declare the global inactive (__enzyme_inactive_global) if it holds only constants\n",
-            self.fx.fname
-        );
+        let msg = crate::global_args::no_shadow_message(orig, &self.fx.fname, gname);
         let g = self.fx.m.add_string("fz.msg", &msg);
         let check = self.sup.rt(RtFn::CheckShadow);
         self.b.call_fn(check, &[bad, g]);

@@ -271,7 +271,7 @@ impl TangentGen<'_> {
         }
         let sp = self.tangent(addr);
         let slot = self.sup.null_slot();
-        (0..self.width())
+        let lanes: Vec<Value> = (0..self.width())
             .map(|l| {
                 let mut p = self.guarded(addr, sp[l], slot);
                 if !i.ty().is_pointer() {
@@ -283,7 +283,38 @@ impl TangentGen<'_> {
                 s.set_alignment(i.alignment());
                 s
             })
-            .collect()
+            .collect();
+        if i.ty().is_pointer() {
+            let fname = self.fx.req.func.name();
+            if let Some(g) = crate::global_args::global_read_by(
+                self.fx.m,
+                &mut self.sup.global_args,
+                self.fx.p,
+                &fname,
+                addr,
+            ) {
+                self.guard_global_shadow(i, lanes[0], &fname, &g);
+            }
+        }
+        lanes
+    }
+
+    /// A pointer read from a global's zero-filled shadow (directly, or through a
+    /// parameter that may receive the global: `crate::global_args`) is null when the
+    /// program set the pointer outside the differentiated code; reading tangents through
+    /// it would crash. Stop with a message when the shadow is null and the pointer is not
+    /// (the same guard as reverse mode's, tests/c/660_global_ptr_forward).
+    fn guard_global_shadow(&mut self, i: Value, shadow: Value, fname: &str, gname: &str) {
+        use ferrozyme_llvm::IntPredicate;
+        let null = self.fx.ctx.ptr().zero();
+        let primal = self.prim(i);
+        let no_shadow = self.b.icmp(IntPredicate::LLVMIntEQ, shadow, null);
+        let has_primal = self.b.icmp(IntPredicate::LLVMIntNE, primal, null);
+        let bad = self.b.and(no_shadow, has_primal);
+        let msg = crate::global_args::no_shadow_message(i, fname, gname);
+        let g = self.fx.m.add_string("fz.msg", &msg);
+        let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
+        self.b.call_fn(check, &[bad, g]);
     }
 
     /// A store into shadowed memory writes the stored value's tangent (zero when the value

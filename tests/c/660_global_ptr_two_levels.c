@@ -1,0 +1,36 @@
+// OPT: O0 O1 O2 O3
+// EXPECT-RUNTIME-ERROR: has no shadow
+// EXPECT-RUNTIME-ERROR: global `G`
+// 656's global state (a struct whose pointer field `main` set to malloc'ed data) handed
+// down two calls: f calls layer(&G), layer(m) calls dot(m, x), dot reads m->w[i]. The
+// guard on pointers read from the global's zero shadow looked at one level of call sites
+// only, so dot's load of m->w was not guarded and the reverse sweep wrote adjoints through
+// the null shadow: a segmentation fault. global_args.rs now follows parameters at any
+// depth (filetest global_pointer_shadow_guard_two_levels); the program stops with the
+// message. Declared __enzyme_inactive_global the same state differentiates (tests/c/661).
+#include "fz_test.h"
+
+struct Model {
+  double *w;
+  int n;
+};
+struct Model G;
+
+__attribute__((noinline)) double dot(struct Model *m, double x) {
+  double s = 0;
+  for (int i = 0; i < m->n; i++) s += m->w[i] * x;
+  return s;
+}
+__attribute__((noinline)) double layer(struct Model *m, double x) { return tanh(dot(m, x)); }
+
+double loss(double x) { return layer(&G, x) * x; }
+
+int main(void) {
+  G.n = 3;
+  G.w = malloc(3 * sizeof(double));
+  for (int i = 0; i < 3; i++) G.w[i] = 0.1 * (i + 1);
+  double x = 0.7;
+  fz_check("dloss/dx", __enzyme_autodiff((void *)loss, x), fz_fd1(loss, x), 1e-6);
+  free(G.w);
+  return fz_finish();
+}
