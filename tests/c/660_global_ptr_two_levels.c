@@ -1,6 +1,8 @@
 // OPT: O0 O1 O2 O3
 // EXPECT-RUNTIME-ERROR: has no shadow
 // EXPECT-RUNTIME-ERROR: global `G`
+// CFLAGS: -g
+// EXPECT-RUNTIME-ERROR: 660_global_ptr_two_levels.c:26:
 // 656's global state (a struct whose pointer field `main` set to malloc'ed data) handed
 // down two calls: f calls layer(&G), layer(m) calls dot(m, x), dot reads m->w[i]. The
 // guard on pointers read from the global's zero shadow looked at one level of call sites
@@ -8,6 +10,9 @@
 // the null shadow: a segmentation fault. global_args.rs now follows parameters at any
 // depth (filetest global_pointer_shadow_guard_two_levels); the program stops with the
 // message. Declared __enzyme_inactive_global the same state differentiates (tests/c/661).
+// With -g the message names the line of `m->w[i]` (26) at every -O level: at -O2 LICM hoists the load of
+// m->w out of the loop and drops its location, so the message takes the line of the
+// accesses through the loaded pointer (global_args.rs load_loc).
 #include "fz_test.h"
 
 struct Model {

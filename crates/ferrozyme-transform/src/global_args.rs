@@ -173,11 +173,35 @@ pub(crate) fn global_read_by(
 /// The message of the run-time stop when a pointer read from global `gname` (in the
 /// function `fname`, at the load `orig`) has a null shadow and a non-null value.
 pub(crate) fn no_shadow_message(orig: Value, fname: &str, gname: &str) -> String {
-    let place = orig
-        .source_loc()
+    let place = load_loc(orig)
         .map(|l| format!("{l}: "))
         .unwrap_or_default();
     format!(
         "ferrozyme: {place}in `{fname}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead, or declare the global inactive (__enzyme_inactive_global) if it holds only constants\n"
     )
+}
+
+/// Where the guarded load is in the source. LICM gives a load it hoists out of a loop no
+/// location (`-O2 -g`: the pointer `m->w` is read once before the loop), so without its own
+/// the first location among the instructions that use the loaded pointer (the accesses
+/// through it, breadth first, at most 32) names the line, then its block's last located
+/// instruction before it.
+fn load_loc(orig: Value) -> Option<ferrozyme_llvm::SourceLoc> {
+    if let Some(l) = orig.source_loc() {
+        return Some(l);
+    }
+    let mut queue = std::collections::VecDeque::from(orig.users());
+    let mut seen = HashSet::new();
+    while let Some(u) = queue.pop_front() {
+        if !u.is_instruction() || !seen.insert(u) || seen.len() > 32 {
+            continue;
+        }
+        if let Some(l) = u.source_loc() {
+            return Some(l);
+        }
+        queue.extend(u.users());
+    }
+    let insts = orig.parent_block().instructions();
+    let at = insts.iter().position(|i| *i == orig)?;
+    insts[..at].iter().rev().find_map(|i| i.source_loc())
 }
