@@ -173,9 +173,7 @@ pub(crate) fn global_read_by(
 /// The message of the run-time stop when a pointer read from global `gname` (in the
 /// function `fname`, at the load `orig`) has a null shadow and a non-null value.
 pub(crate) fn no_shadow_message(orig: Value, fname: &str, gname: &str) -> String {
-    let place = load_loc(orig)
-        .map(|l| format!("{l}: "))
-        .unwrap_or_default();
+    let place = load_loc(orig).map(|l| format!("{l}: ")).unwrap_or_default();
     format!(
         "ferrozyme: {place}in `{fname}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead, or declare the global inactive (__enzyme_inactive_global) if it holds only constants\n"
     )
