@@ -26,7 +26,7 @@
 use std::collections::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::global_needs_shadow;
-use ferrozyme_llvm::{Module, Value};
+use ferrozyme_llvm::{Builder, IntPredicate, Module, Value};
 
 /// What [`global_passed_for`] found so far, kept for the pass's current drain
 /// (`Support::global_args`, cleared with the call cycles when calls are replaced): the
@@ -177,6 +177,26 @@ pub(crate) fn no_shadow_message(orig: Value, fname: &str, gname: &str) -> String
     format!(
         "ferrozyme: {place}in `{fname}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead, or declare the global inactive (__enzyme_inactive_global) if it holds only constants\n"
     )
+}
+
+/// Emits the run-time stop at `b`'s position: `check` (the runtime's `CheckShadow`) stops
+/// the program with `msg` when the loaded pointer's `shadow` is null and its `primal` is
+/// not. Reverse mode (`reverse/forward.rs`) and forward mode (`tangent/inst.rs`) guard
+/// with it.
+pub(crate) fn emit_no_shadow_check(
+    b: &Builder,
+    m: Module,
+    check: Value,
+    primal: Value,
+    shadow: Value,
+    msg: &str,
+) {
+    let null = m.context().ptr().zero();
+    let no_shadow = b.icmp(IntPredicate::LLVMIntEQ, shadow, null);
+    let has_primal = b.icmp(IntPredicate::LLVMIntNE, primal, null);
+    let bad = b.and(no_shadow, has_primal);
+    let g = m.add_string("fz.msg", msg);
+    b.call_fn(check, &[bad, g]);
 }
 
 /// Where the guarded load is in the source. LICM gives a load it hoists out of a loop no

@@ -350,10 +350,6 @@ impl Gen<'_> {
         self.vals.fwd.insert(i, r);
     }
 
-    /// A pointer loaded from a global (e.g. `double *g_ptr` set by the program at run time)
-    /// gets its shadow from the global's shadow, which only knows what the differentiated
-    /// code stored there. If the program set the pointer elsewhere, the shadow is null:
-    /// stop at run time with a message rather than drop or misplace derivatives.
     /// The global whose memory a load from `addr` reads: the global itself, or (in a
     /// callee) the one that may reach the pointer parameter `addr` is based on, at any
     /// call depth (`crate::global_args`, tests/c/656, 660).
@@ -362,16 +358,14 @@ impl Gen<'_> {
         crate::global_args::global_read_by(self.fx.m, cache, self.fx.p, &self.fx.fname, addr)
     }
 
+    /// A pointer loaded from a global (e.g. `double *g_ptr` set by the program at run time)
+    /// gets its shadow from the global's shadow, which only knows what the differentiated
+    /// code stored there. If the program set the pointer elsewhere, the shadow is null:
+    /// stop at run time with a message rather than drop or misplace derivatives.
     fn guard_global_shadow(&mut self, orig: Value, primal: Value, shadow: Value, gname: &str) {
-        use ferrozyme_llvm::IntPredicate;
-        let null = self.fx.ctx.ptr().zero();
-        let no_shadow = self.b.icmp(IntPredicate::LLVMIntEQ, shadow, null);
-        let has_primal = self.b.icmp(IntPredicate::LLVMIntNE, primal, null);
-        let bad = self.b.and(no_shadow, has_primal);
         let msg = crate::global_args::no_shadow_message(orig, &self.fx.fname, gname);
-        let g = self.fx.m.add_string("fz.msg", &msg);
         let check = self.sup.rt(RtFn::CheckShadow);
-        self.b.call_fn(check, &[bad, g]);
+        crate::global_args::emit_no_shadow_check(&self.b, self.fx.m, check, primal, shadow, &msg);
     }
 
     /// Reads the predecessor index recorded for `blk` at the reverse builder's position.

@@ -305,16 +305,10 @@ impl TangentGen<'_> {
     /// it would crash. Stop with a message when the shadow is null and the pointer is not
     /// (the same guard as reverse mode's, tests/c/660_global_ptr_forward).
     fn guard_global_shadow(&mut self, i: Value, shadow: Value, fname: &str, gname: &str) {
-        use ferrozyme_llvm::IntPredicate;
-        let null = self.fx.ctx.ptr().zero();
         let primal = self.prim(i);
-        let no_shadow = self.b.icmp(IntPredicate::LLVMIntEQ, shadow, null);
-        let has_primal = self.b.icmp(IntPredicate::LLVMIntNE, primal, null);
-        let bad = self.b.and(no_shadow, has_primal);
         let msg = crate::global_args::no_shadow_message(i, fname, gname);
-        let g = self.fx.m.add_string("fz.msg", &msg);
         let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
-        self.b.call_fn(check, &[bad, g]);
+        crate::global_args::emit_no_shadow_check(&self.b, self.fx.m, check, primal, shadow, &msg);
     }
 
     /// A store into shadowed memory writes the stored value's tangent (zero when the value
