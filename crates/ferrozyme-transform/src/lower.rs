@@ -101,35 +101,49 @@ fn call_scalar(
     } else {
         m.get_or_declare(intrinsic_name(f), ctx.function_type(d, &[d], false))
     };
-    let one = |x: Value, t: Type| {
-        let wide = t.fp_bits() > 64;
-        let x = if t == d {
-            x
-        } else if wide {
-            b.fptrunc(x, d)
-        } else {
-            b.fpext(x, d)
-        };
-        let r = b.call_fn(callee, &[x]);
-        if t == d {
-            r
-        } else if wide {
-            b.fpext(r, t)
-        } else {
-            b.fptrunc(r, t)
-        }
-    };
-    if ty.kind() == ferrozyme_llvm::TypeKind::Vector {
-        let (e, i32t) = (ty.element_type(), ctx.i32());
-        let mut out = ty.undef();
-        for k in 0..ty.vector_len() {
-            let lane = i32t.const_int(k as u64);
-            let r = one(b.extract_element(a, lane), e);
-            out = b.insert_element(out, r, lane);
-        }
-        return Ok(Some(out));
+    Ok(Some(per_lane(b, ty, &[a], |xs, t| {
+        let r = b.call_fn(callee, &[to_double(b, xs[0], t)]);
+        from_double(b, r, t)
+    })))
+}
+
+/// `x` of float type `t` as a `double` (`fpext`, or `fptrunc` from wider types).
+fn to_double(b: &Builder, x: Value, t: Type) -> Value {
+    let d = t.context().f64();
+    if t == d {
+        x
+    } else if t.fp_bits() > 64 {
+        b.fptrunc(x, d)
+    } else {
+        b.fpext(x, d)
     }
-    Ok(Some(one(a, ty)))
+}
+
+/// The `double` `r` back at float type `t`.
+fn from_double(b: &Builder, r: Value, t: Type) -> Value {
+    if t == t.context().f64() {
+        r
+    } else if t.fp_bits() > 64 {
+        b.fpext(r, t)
+    } else {
+        b.fptrunc(r, t)
+    }
+}
+
+/// `one` applied to scalar `args` of type `ty`, or lane by lane when `ty` is a vector
+/// (`one` gets each lane of every argument and the element type).
+fn per_lane(b: &Builder, ty: Type, args: &[Value], one: impl Fn(&[Value], Type) -> Value) -> Value {
+    if ty.kind() != ferrozyme_llvm::TypeKind::Vector {
+        return one(args, ty);
+    }
+    let (e, i32t) = (ty.element_type(), ty.context().i32());
+    let mut out = ty.undef();
+    for k in 0..ty.vector_len() {
+        let lane = i32t.const_int(k as u64);
+        let xs: Vec<Value> = args.iter().map(|&a| b.extract_element(a, lane)).collect();
+        out = b.insert_element(out, one(&xs, e), lane);
+    }
+    out
 }
 
 /// Bessel functions of integer order: the C library's `jn(int, double)` / `yn`, the order
@@ -146,35 +160,11 @@ fn call_order(m: Module, b: &Builder, f: Fun2, n: Value, x: Value, ty: Type) -> 
         Some(s) => b.call_fn(s, &[n]),
         None => b.fptosi(n, i32t),
     };
-    let one = |n: Value, x: Value, t: Type| {
-        let wide = t.fp_bits() > 64;
-        let x = if t == d {
-            x
-        } else if wide {
-            b.fptrunc(x, d)
-        } else {
-            b.fpext(x, d)
-        };
-        let r = b.call_fn(callee, &[to_int(n, t), x]);
-        if t == d {
-            r
-        } else if wide {
-            b.fpext(r, t)
-        } else {
-            b.fptrunc(r, t)
-        }
-    };
-    if ty.kind() == ferrozyme_llvm::TypeKind::Vector {
-        let e = ty.element_type();
-        let mut out = ty.undef();
-        for k in 0..ty.vector_len() {
-            let lane = i32t.const_int(k as u64);
-            let r = one(b.extract_element(n, lane), b.extract_element(x, lane), e);
-            out = b.insert_element(out, r, lane);
-        }
-        return out;
-    }
-    one(n, x, ty)
+    per_lane(b, ty, &[n, x], |nx, t| {
+        let x = to_double(b, nx[1], t);
+        let r = b.call_fn(callee, &[to_int(nx[0], t), x]);
+        from_double(b, r, t)
+    })
 }
 
 /// `__fz_digamma`, linked into `m` (internal) the first time.
