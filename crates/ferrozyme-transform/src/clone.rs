@@ -275,21 +275,15 @@ pub fn reject_computed_branches(
 /// line. Searches the address's definition (through phis, loads and address arithmetic,
 /// breadth first), then the branch's own block backwards, for the first location.
 fn target_loc(t: Value) -> Option<ferrozyme_llvm::SourceLoc> {
-    let mut queue = std::collections::VecDeque::from([t.operand(0)]);
-    let mut seen = std::collections::HashSet::new();
-    while let Some(v) = queue.pop_front() {
-        if !v.is_instruction() || !seen.insert(v) || seen.len() > 32 {
-            continue;
-        }
-        if let Some(l) = v.source_loc() {
-            return Some(l);
-        }
+    crate::common::first_located(vec![t.operand(0)], |v| {
         if v.opcode() == Some(Opcode::LLVMPHI) {
-            queue.extend(v.incoming().into_iter().map(|(x, _)| x));
+            v.incoming().into_iter().map(|(x, _)| x).collect()
         } else {
-            queue.extend((0..v.num_operands()).map(|k| v.operand(k)));
+            (0..v.num_operands()).map(|k| v.operand(k)).collect()
         }
-    }
-    let insts = t.parent_block().instructions();
-    insts.iter().rev().find_map(|i| i.source_loc())
+    })
+    .or_else(|| {
+        let insts = t.parent_block().instructions();
+        insts.iter().rev().find_map(|i| i.source_loc())
+    })
 }

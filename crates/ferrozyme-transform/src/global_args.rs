@@ -208,18 +208,9 @@ fn load_loc(orig: Value) -> Option<ferrozyme_llvm::SourceLoc> {
     if let Some(l) = orig.source_loc() {
         return Some(l);
     }
-    let mut queue = std::collections::VecDeque::from(orig.users());
-    let mut seen = HashSet::new();
-    while let Some(u) = queue.pop_front() {
-        if !u.is_instruction() || !seen.insert(u) || seen.len() > 32 {
-            continue;
-        }
-        if let Some(l) = u.source_loc() {
-            return Some(l);
-        }
-        queue.extend(u.users());
-    }
-    let insts = orig.parent_block().instructions();
-    let at = insts.iter().position(|i| *i == orig)?;
-    insts[..at].iter().rev().find_map(|i| i.source_loc())
+    crate::common::first_located(orig.users(), |u| u.users()).or_else(|| {
+        let insts = orig.parent_block().instructions();
+        let at = insts.iter().position(|i| *i == orig)?;
+        insts[..at].iter().rev().find_map(|i| i.source_loc())
+    })
 }

@@ -58,3 +58,25 @@ pub(crate) fn base_object(mut v: Value) -> Value {
     }
     v
 }
+
+/// The first source location among the instructions reached breadth first from `start`
+/// through `next` (at most 32 instructions): a diagnostic's line when its own instruction
+/// has none (`clone.rs`: an `indirectbr` through the definition of its address;
+/// `global_args.rs`: a load LICM hoisted through the uses of the loaded pointer).
+pub(crate) fn first_located(
+    start: Vec<Value>,
+    next: impl Fn(Value) -> Vec<Value>,
+) -> Option<ferrozyme_llvm::SourceLoc> {
+    let mut queue = std::collections::VecDeque::from(start);
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = queue.pop_front() {
+        if !v.is_instruction() || !seen.insert(v) || seen.len() > 32 {
+            continue;
+        }
+        if let Some(l) = v.source_loc() {
+            return Some(l);
+        }
+        queue.extend(next(v));
+    }
+    None
+}
