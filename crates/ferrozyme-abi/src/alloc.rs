@@ -1,0 +1,235 @@
+//! The allocation and deallocation functions whose shadows the pass mirrors (the C
+//! library's, C++'s `operator new`/`delete`, Rust's global allocator): one table,
+//! [`ALLOC_FNS`], looked up by symbol ([`alloc_fn`]).
+
+/// What an allocation function does, as far as shadow memory is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllocKind {
+    /// Returns fresh memory (its shadow: a zeroed allocation of the same size).
+    Malloc,
+    /// Returns fresh zeroed memory.
+    Calloc,
+    /// Moves `ptr`'s contents to fresh memory of a new size and frees `ptr`.
+    Realloc,
+    /// Frees `ptr` (the shadow is freed when the derivative no longer needs it).
+    Free,
+}
+
+/// One allocation function: its kind and where its arguments are. The bytes allocated
+/// are `args[size]`, times `args[count]` when there is a count (`calloc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocFn {
+    pub name: &'static str,
+    pub kind: AllocKind,
+    pub size: Option<usize>,
+    pub count: Option<usize>,
+    /// The pointer a `Realloc`/`Free` takes.
+    pub ptr: Option<usize>,
+    /// Rust's global allocator entry points: rustc defines them in the allocator shim
+    /// (as calls of `__rdl_*` or of a `#[global_allocator]`) and, since 1.8x, mangles them
+    /// as `__rustc::__rust_alloc` in the v0 scheme. They are allocators even though the
+    /// module has their IR.
+    pub rust: bool,
+}
+
+const fn alloc(
+    name: &'static str,
+    kind: AllocKind,
+    size: Option<usize>,
+    count: Option<usize>,
+    ptr: Option<usize>,
+    rust: bool,
+) -> AllocFn {
+    AllocFn {
+        name,
+        kind,
+        size,
+        count,
+        ptr,
+        rust,
+    }
+}
+
+/// Allocation and deallocation functions: the C library's, C++'s `operator new/delete`,
+/// and Rust's global allocator (`__rust_alloc(size, align)`,
+/// `__rust_alloc_zeroed(size, align)`, `__rust_realloc(ptr, old_size, align, new_size)`,
+/// `__rust_dealloc(ptr, size, align)`).
+pub const ALLOC_FNS: &[AllocFn] = &[
+    alloc("malloc", AllocKind::Malloc, Some(0), None, None, false),
+    alloc("valloc", AllocKind::Malloc, Some(0), None, None, false),
+    alloc("pvalloc", AllocKind::Malloc, Some(0), None, None, false),
+    alloc("memalign", AllocKind::Malloc, Some(1), None, None, false),
+    alloc("_mm_malloc", AllocKind::Malloc, Some(0), None, None, false),
+    // C++ operator new and new[]: plain, aligned, nothrow.
+    alloc("_Znwm", AllocKind::Malloc, Some(0), None, None, false),
+    alloc("_Znam", AllocKind::Malloc, Some(0), None, None, false),
+    alloc(
+        "_ZnwmSt11align_val_t",
+        AllocKind::Malloc,
+        Some(0),
+        None,
+        None,
+        false,
+    ),
+    alloc(
+        "_ZnamSt11align_val_t",
+        AllocKind::Malloc,
+        Some(0),
+        None,
+        None,
+        false,
+    ),
+    alloc(
+        "_ZnwmRKSt9nothrow_t",
+        AllocKind::Malloc,
+        Some(0),
+        None,
+        None,
+        false,
+    ),
+    alloc(
+        "_ZnamRKSt9nothrow_t",
+        AllocKind::Malloc,
+        Some(0),
+        None,
+        None,
+        false,
+    ),
+    alloc(
+        "_ZnwmSt11align_val_tRKSt9nothrow_t",
+        AllocKind::Malloc,
+        Some(0),
+        None,
+        None,
+        false,
+    ),
+    alloc(
+        "_ZnamSt11align_val_tRKSt9nothrow_t",
+        AllocKind::Malloc,
+        Some(0),
+        None,
+        None,
+        false,
+    ),
+    alloc(
+        "aligned_alloc",
+        AllocKind::Malloc,
+        Some(1),
+        None,
+        None,
+        false,
+    ),
+    alloc("calloc", AllocKind::Calloc, Some(1), Some(0), None, false),
+    alloc("realloc", AllocKind::Realloc, Some(1), None, Some(0), false),
+    alloc("free", AllocKind::Free, None, None, Some(0), false),
+    alloc("_ZdlPv", AllocKind::Free, None, None, Some(0), false),
+    alloc("_ZdaPv", AllocKind::Free, None, None, Some(0), false),
+    alloc("_ZdlPvm", AllocKind::Free, None, None, Some(0), false),
+    alloc("_ZdaPvm", AllocKind::Free, None, None, Some(0), false),
+    alloc("_mm_free", AllocKind::Free, None, None, Some(0), false),
+    alloc(
+        "_ZdlPvSt11align_val_t",
+        AllocKind::Free,
+        None,
+        None,
+        Some(0),
+        false,
+    ),
+    alloc(
+        "_ZdaPvSt11align_val_t",
+        AllocKind::Free,
+        None,
+        None,
+        Some(0),
+        false,
+    ),
+    alloc(
+        "_ZdlPvmSt11align_val_t",
+        AllocKind::Free,
+        None,
+        None,
+        Some(0),
+        false,
+    ),
+    alloc(
+        "_ZdaPvmSt11align_val_t",
+        AllocKind::Free,
+        None,
+        None,
+        Some(0),
+        false,
+    ),
+    alloc(
+        "_ZdlPvRKSt9nothrow_t",
+        AllocKind::Free,
+        None,
+        None,
+        Some(0),
+        false,
+    ),
+    alloc(
+        "_ZdaPvRKSt9nothrow_t",
+        AllocKind::Free,
+        None,
+        None,
+        Some(0),
+        false,
+    ),
+    alloc("__rust_alloc", AllocKind::Malloc, Some(0), None, None, true),
+    alloc(
+        "__rust_alloc_zeroed",
+        AllocKind::Calloc,
+        Some(0),
+        None,
+        None,
+        true,
+    ),
+    alloc(
+        "__rust_realloc",
+        AllocKind::Realloc,
+        Some(3),
+        None,
+        Some(0),
+        true,
+    ),
+    alloc("__rust_dealloc", AllocKind::Free, None, None, Some(0), true),
+];
+
+/// The allocation function a symbol names. `defined`: the module has its IR, which only
+/// Rust's allocator entry points may (a C program defining its own `malloc` is
+/// differentiated through). Rust's entry points are also recognised in their v0-mangled
+/// form, whose last identifier is the name (`_RNvCs…_7___rustc12___rust_alloc`).
+pub fn alloc_fn(symbol: &str, defined: bool) -> Option<&'static AllocFn> {
+    ALLOC_FNS.iter().find(|a| {
+        (!defined || a.rust)
+            && (symbol == a.name
+                || (a.rust && symbol.starts_with("_R") && ends_with_v0_ident(symbol, a.name)))
+    })
+}
+
+/// Does a v0 symbol end with the identifier `ident` (`<len>[_]<ident>`; the `_`
+/// separates a length from an identifier that starts with `_` or a digit)?
+fn ends_with_v0_ident(symbol: &str, ident: &str) -> bool {
+    let Some(head) = symbol.strip_suffix(ident) else {
+        return false;
+    };
+    let head = if ident.starts_with(['_', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) {
+        match head.strip_suffix('_') {
+            Some(h) => h,
+            None => return false,
+        }
+    } else {
+        head
+    };
+    head.ends_with(&ident.len().to_string())
+        && !head[..head.len() - ident.len().to_string().len()]
+            .ends_with(|c: char| c.is_ascii_digit())
+}
+
+/// The size argument of `name` when it is a declared allocator returning fresh memory
+/// (`AllocKind::Malloc`: `malloc`, `aligned_alloc`, `operator new` ...).
+pub fn allocator_size_arg(name: &str) -> Option<usize> {
+    alloc_fn(name, false)
+        .filter(|a| a.kind == AllocKind::Malloc)
+        .and_then(|a| a.size)
+}
