@@ -479,6 +479,12 @@ impl Job<'_> {
                 ferrozyme_transform::Module::from_inkwell(module),
                 ferrozyme_transform::merge::DEFAULT_CAP,
             );
+            // Derivatives user code calls from 2 to 4 places are inlined there, where the
+            // caller's zeroed shadows and constant seeds fold into them (`entry_inline.rs`).
+            ferrozyme_transform::entry_inline::inline_few_site_entries(
+                ferrozyme_transform::Module::from_inkwell(module),
+                ferrozyme_transform::entry_inline::DEFAULT_CAP,
+            );
         }
         // Functions the pass did not touch were optimized before it: skip them this time
         // (not with --ad-before-opt, where nothing was optimized yet).

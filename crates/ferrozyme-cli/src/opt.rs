@@ -6,7 +6,7 @@
 use ferrozyme_transform::Options;
 use inkwell::context::Context;
 
-use crate::args::OptArgs;
+use crate::args::{OptArgs, OptLevel};
 use crate::error::CliError;
 use crate::pipeline::{self, Emit};
 
@@ -33,6 +33,13 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
     pipeline::verify_after_ad(&module)?;
     if let Some(level) = args.opt {
         let tm = pipeline::target_machine(&module, level)?;
+        // As `ferrozyme cc` does before re-optimizing (`entry_inline.rs`).
+        if level != OptLevel::O0 {
+            ferrozyme_transform::entry_inline::inline_few_site_entries(
+                ferrozyme_transform::Module::from_inkwell(&module),
+                ferrozyme_transform::entry_inline::DEFAULT_CAP,
+            );
+        }
         pipeline::optimize(
             &module,
             &tm,

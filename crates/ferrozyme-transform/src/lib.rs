@@ -35,6 +35,7 @@ mod common;
 mod cse;
 mod custom;
 mod driver;
+pub mod entry_inline;
 mod fortran;
 pub mod freeze;
 pub mod generated;
