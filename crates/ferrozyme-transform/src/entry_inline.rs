@@ -6,8 +6,10 @@
 //! means something once the two are one function: the caller has just zeroed the shadow
 //! buffers (`memset`), stored constant seeds (`derr = {1, 0}`), and passes an output it
 //! never reads (`enzyme_dupnoneed`). Inlined, GVN forwards the zeros into the adjoint
-//! accumulations (`load, fadd, store` becomes a `store`), products by a 0 or 1 seed fold
-//! away, and the call's argument passing, prologue and spills go.
+//! accumulations (`load, fadd, store` becomes a `store`), the seeds become constants
+//! (products by a seed of 1 fold; by 0 they stay, which needs `nnan ninf` and derivative
+//! code carries only the algebraic flags), and the call's argument passing, prologue and
+//! spills go.
 //!
 //! LLVM's inliner makes that choice itself for a derivative called from one place (a
 //! local function with one call site gets a bonus of 15,000), but not for one called
@@ -29,9 +31,9 @@
 //! `noinline` (derivatives of `noinline` functions keep it, `driver.rs`) or `optnone`,
 //! has no block on a CFG cycle and calls no function defined in the module (only
 //! intrinsics and declarations: a defined callee may hold the loop), and whose every use
-//! is a direct call from a function the pass did not generate, with
-//! between 2 and [`MAX_SITES`] such calls, is made `alwaysinline` when each caller grows
-//! by at most `cap` instructions ([`DEFAULT_CAP`]) (its sites times the callee's size, counted before
+//! is a direct call from a function the pass did not generate, with between 2 and
+//! [`MAX_SITES`] such calls, is made `alwaysinline` when each caller grows by at most
+//! `cap` instructions ([`DEFAULT_CAP`]; its sites times the callee's size, counted before
 //! re-optimization, added over every callee inlined into it). One call site is left to
 //! LLVM (it inlines it already, or has a reason not to); calls between generated
 //! functions are `merge.rs`'s. Inlining preserves semantics, so the rule can only cost
@@ -106,16 +108,19 @@ fn runs_once_per_call(f: Value) -> bool {
     if cfg.blocks.iter().any(|b| cfg.is_cyclic(*b)) {
         return false;
     }
-    f.blocks().into_iter().flat_map(|b| b.instructions()).all(|i| {
-        if !matches!(
-            i.opcode(),
-            Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
-        ) {
-            return true;
-        }
-        // An indirect call (no known callee) could be anything.
-        i.called_function().is_some_and(|c| c.is_declaration())
-    })
+    f.blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .all(|i| {
+            if !matches!(
+                i.opcode(),
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
+            ) {
+                return true;
+            }
+            // An indirect call (no known callee) could be anything.
+            i.called_function().is_some_and(|c| c.is_declaration())
+        })
 }
 
 /// The function of each call of `f`, when every use of `f` is a direct call (not an
@@ -232,7 +237,9 @@ attributes #1 = { noinline "ferrozyme-generated" }
                 .has_fn_attr("alwaysinline")
         };
         assert!(inl("two"));
-        for n in ["one", "five", "nested", "gen", "looped", "taken", "kept", "user"] {
+        for n in [
+            "one", "five", "nested", "gen", "looped", "taken", "kept", "user",
+        ] {
             assert!(!inl(n), "{n} must not be marked");
         }
         assert_eq!(marked, 1);
@@ -257,7 +264,12 @@ attributes #1 = { noinline "ferrozyme-generated" }
         let m = parse(&ctx, &ir);
         let module = Module::from_inkwell(&m);
         assert_eq!(inline_few_site_entries(module, 6), 1);
-        let inl = |n: &str| module.function(n).expect("exists").has_fn_attr("alwaysinline");
+        let inl = |n: &str| {
+            module
+                .function(n)
+                .expect("exists")
+                .has_fn_attr("alwaysinline")
+        };
         assert!(inl("a"));
         assert!(!inl("b"));
     }
