@@ -1,8 +1,10 @@
 ; Decision: the same periodic column loop (clang peeled its wrap iterations) in rows
-; whose number `n` is known only at run time is left as it is: the right neighbour's
-; `(j + 1 + 16i) & 0xffffffff` is exact only if `16i + 16` fits in 32 bits, which no
-; constant or counter range proves here, so no index is rewritten, no neighbour
-; anchored, and the reverse loop carries no stream (its adds stay read-modify-writes).
+; whose number `n` is known only at run time keeps the right neighbour's mask: `(j + 1 +
+; 16i) & 0xffffffff` is exact only if `16i + 16` fits in 32 bits, which no constant or
+; counter range proves here, so that index stays as it is and its shadow update stays a
+; read-modify-write of its own in the reverse loop. The left neighbour's `ashr exact
+; ((j << 32) - (1 << 32)), 29` needs only j's range ([1, 14]): it becomes the element
+; `j - 1` of the row and is carried with the centre.
 ; Why it matters: dropping the mask on an unproven range would read the wrong cell once
 ; `16i` passes 2^32 - 16 (wrap_index.rs; the proven case:
 ; wrap_peeled_neighbours_anchored).
@@ -118,7 +120,11 @@ declare void @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 
 
 ; CHECK-LABEL: define internal void @fz_grad_st(
-; CHECK-NOT: fz.stream
-; CHECK: and i64 {{%[0-9]+}}, 4294967295
-; CHECK-NOT: fz.stream
+; CHECK: %fz.stream = phi double [ 0.000000e+00,
+; CHECK: [[M:%[0-9]+]] = and i64 {{%[0-9]+}}, 4294967295
+; CHECK-NEXT: [[R:%[0-9]+]] = getelementptr inbounds nuw double, ptr %.shadow1, i64 [[M]]
+; CHECK-NEXT: [[OLD:%sh[0-9]+]] = load double, ptr [[R]]
+; CHECK-NEXT: [[NEW:%[0-9]+]] = fadd reassoc {{.*}}[[OLD]]
+; CHECK-NEXT: store double [[NEW]], ptr [[R]]
+; CHECK: %fz.stream.old = load double
 ; CHECK: {{^}}}

@@ -27,15 +27,22 @@
 //! start, stepped by `+1` on its only latch, which goes back to the header only while
 //! `next != e` for a constant `e > start` (every value it takes is in `[start, e - 1]`,
 //! whatever other exits the loop has), through `add`/`or disjoint`/`shl nsw`/`and`.
-//! Anything unproven is left as it is. When a loop's indices changed and
-//! `affine_index::anchor_neighbours` then found neighbour addresses, the clone is marked
-//! `streams::PEELED`, which lets the reverse loop carry streams like a peeled one.
+//! Anything unproven is left as it is. In a loop whose indices changed, uses after the
+//! loop of the counter and of its step become the constants they must hold there
+//! (`fold_exit_values`: clang's peeled last iteration reads `x[32i | next]`, which the
+//! reverse sweep otherwise tapes once per row), and `affine_index::anchor_neighbours`
+//! rewrites the neighbour addresses as offsets of the centre's; when it found some, the
+//! clone is marked `streams::PEELED`, which lets the reverse loop carry streams like a
+//! loop `peel.rs` peeled. Loops whose indices needed no range are not touched (the
+//! clamped loops are `peel.rs`'s; the others keep their code).
+
+use std::collections::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{is_unit_step, Loop, Loops};
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
 
-use crate::affine_index::{anchor_neighbours, Counter};
+use crate::affine_index::{anchor_neighbours, form, Counter, Form};
 
 /// How deep index expressions are followed (clang's are 3-5 levels).
 const DEPTH: u32 = 8;
@@ -67,6 +74,7 @@ pub fn anchor_wrapped_loops(m: Module, f: Value) -> Result<bool, String> {
             for g in b.instructions() {
                 if g.opcode() == Some(Opcode::LLVMGetElementPtr) && g.num_operands() == 2 {
                     changed += normalise(m, g.operand(1), &loops, DEPTH);
+                    changed += typed_gep(m, g) as usize;
                 }
             }
         }
@@ -75,6 +83,7 @@ pub fn anchor_wrapped_loops(m: Module, f: Value) -> Result<bool, String> {
         if changed > 0 {
             fold_exit_values(l, &ctr, &loops);
             anchored += anchor_neighbours(m, &blocks, &ctr);
+            anchored += anchor_bytes(m, &blocks, &ctr);
         }
     }
     if anchored > 0 {
@@ -291,14 +300,13 @@ fn normalise(m: Module, v: Value, loops: &Loops, depth: u32) -> usize {
     n
 }
 
-/// `ashr exact (shl x, s), s` -> `x` and `ashr exact (add nsw (shl x, s), c), s` ->
-/// `add nsw x, c >> s`, when `x` fits in `w - s` signed bits (so `shl x, s` is `x * 2^s`
-/// as a signed value).
+/// `ashr exact (shl x, s), t` -> `x << (s - t)` and `ashr exact (add nsw (shl x, s), c),
+/// t` -> `(x << (s - t)) + (c >> t)`, for `t <= s`, when `x` fits in `w - s` signed bits
+/// (so `shl x, s` is `x * 2^s` as a signed value, the `add nsw` adds exactly, and `exact`
+/// makes the shift an exact division). `t < s` is clang's byte offset of a sign-extended
+/// `int` index (`ashr 29`: `8 * (j - 1)` for an `i8` GEP).
 fn sign_extension(m: Module, v: Value, loops: &Loops, w: i128) -> Option<Value> {
-    let s = v.operand(1).const_int_value()? as i128;
-    if !(1..w).contains(&s) {
-        return None;
-    }
+    let t = v.operand(1).const_int_value()? as i128;
     let inner = v.operand(0);
     let (shl, c) = if inner.opcode() == Some(Opcode::LLVMAdd) && inner.has_nsw() {
         match (inner.operand(0), inner.operand(1).const_int_value()) {
@@ -308,10 +316,11 @@ fn sign_extension(m: Module, v: Value, loops: &Loops, w: i128) -> Option<Value> 
     } else {
         (inner, 0)
     };
-    if shl.opcode() != Some(Opcode::LLVMShl) || shl.operand(1).const_int_value() != Some(s as i64) {
+    if shl.opcode() != Some(Opcode::LLVMShl) {
         return None;
     }
-    if c % (1i128 << s) != 0 {
+    let s = shl.operand(1).const_int_value()? as i128;
+    if !(1..w).contains(&s) || !(1..=s).contains(&t) || c % (1i128 << t) != 0 {
         return None;
     }
     let x = shl.operand(0);
@@ -320,14 +329,164 @@ fn sign_extension(m: Module, v: Value, loops: &Loops, w: i128) -> Option<Value> 
     if lo < -h || hi >= h || x.ty() != v.ty() {
         return None;
     }
-    if c == 0 {
-        return Some(x);
-    }
     let b = Builder::new(m.context());
     b.position_before(v);
-    let k = v.ty().const_i64(i64::try_from(c >> s).ok()?);
-    let r = b.binop(Opcode::LLVMAdd, x, k);
-    r.set_nsw();
-    r.set_name(&v.name());
+    let mut r = x;
+    if s > t {
+        r = b.binop(Opcode::LLVMShl, x, v.ty().const_i64((s - t) as i64));
+        r.set_nsw();
+    }
+    if c != 0 {
+        let k = v.ty().const_i64(i64::try_from(c >> t).ok()?);
+        r = b.binop(Opcode::LLVMAdd, r, k);
+        r.set_nsw();
+    }
+    if r != x {
+        r.set_name(&v.name());
+    }
     Some(r)
+}
+
+/// `gep i8, p, (y << k) + c` (`shl nsw`, `add nsw`, `c` a multiple of `2^k`) whose users
+/// all load or store one floating-point type `T` of `2^k` bytes through it becomes `gep
+/// T, p, y + (c >> k)`: the same address, spelled as the element it reads, which is how
+/// `streams.rs` wants an anchor (`sign_extension` leaves clang's byte offsets of
+/// sign-extended `int` indices in this shape). Returns whether it rewrote `g`.
+fn typed_gep(m: Module, g: Value) -> bool {
+    if g.gep_source_type() != m.context().i8() {
+        return false;
+    }
+    let idx = g.operand(1);
+    let (shl, c) = match idx.opcode() {
+        Some(Opcode::LLVMAdd) if idx.has_nsw() => match idx.operand(1).const_int_value() {
+            Some(c) => (idx.operand(0), c as i128),
+            None => return false,
+        },
+        _ => (idx, 0),
+    };
+    if shl.opcode() != Some(Opcode::LLVMShl) || !shl.has_nsw() {
+        return false;
+    }
+    let Some(k) = shl.operand(1).const_int_value().filter(|k| (1..=4).contains(k)) else {
+        return false;
+    };
+    if c % (1i128 << k) != 0 {
+        return false;
+    }
+    // The one type every user reads or writes through `g`.
+    let mut ty = None;
+    for u in g.users() {
+        let t = match u.opcode() {
+            Some(Opcode::LLVMLoad) => u.ty(),
+            Some(Opcode::LLVMStore) if u.operand(1) == g && u.operand(0) != g => u.operand(0).ty(),
+            _ => return false,
+        };
+        if ty.is_some_and(|x| x != t) {
+            return false;
+        }
+        ty = Some(t);
+    }
+    let Some(t) = ty else { return false };
+    if !t.is_fp_scalar() || m.alloc_size(t) != 1u64 << k {
+        return false;
+    }
+    let b = Builder::new(m.context());
+    b.position_before(g);
+    let y = shl.operand(0);
+    let e = if c == 0 {
+        y
+    } else {
+        let r = b.binop(Opcode::LLVMAdd, y, y.ty().const_i64((c >> k) as i64));
+        r.set_nsw();
+        r
+    };
+    let r = if g.is_inbounds() {
+        b.inbounds_gep(t, g.operand(0), &[e])
+    } else {
+        b.gep(t, g.operand(0), &[e])
+    };
+    r.set_name(&g.name());
+    g.replace_all_uses_with(r);
+    g.erase();
+    true
+}
+
+/// Largest distance (bytes) between two addresses `anchor_bytes` anchors together: a
+/// stencil's neighbours, not two fields of one buffer (the Brusselator's u and v blocks
+/// stay separate streams).
+const MAX_NEIGHBOUR_BYTES: i128 = 64;
+
+/// The root pointer and exact byte offset of `p`, through single-index GEPs of sized
+/// element types; with whether every GEP on the way is `inbounds`.
+fn byte_address(m: Module, p: Value, ctr: &Counter, depth: u32) -> (Value, Form, bool) {
+    let zero = Form {
+        konst: 0,
+        terms: HashMap::new(),
+    };
+    if depth == 0 || p.opcode() != Some(Opcode::LLVMGetElementPtr) || p.num_operands() != 2 {
+        return (p, zero, true);
+    }
+    let idx = p.operand(1);
+    if !idx.ty().is_integer() || idx.ty().int_width() != Some(64) {
+        return (p, zero, true);
+    }
+    let size = m.alloc_size(p.gep_source_type()) as i128;
+    let (root, mut f, inb) = byte_address(m, p.operand(0), ctr, depth - 1);
+    let i = form(idx, ctr, 12);
+    f.konst += size * i.konst;
+    for (v, k) in i.terms {
+        *f.terms.entry(v).or_insert(0) += size * k;
+    }
+    f.terms.retain(|_, k| *k != 0);
+    (root, f, inb && p.is_inbounds())
+}
+
+/// Like `affine_index::anchor_neighbours`, but on byte offsets from a common root, so
+/// that neighbours spelled with different element types or through hoisted row bases
+/// (`gep i8, (gep double, x, 16i), 8 * (j - 1)` next to `gep double, x, j + 16i`) are
+/// anchored too: `gep i8, anchor, k` for `|k| <= MAX_NEIGHBOUR_BYTES`. GEPs with a
+/// constant index (already offsets) are left alone. Returns how many were rewritten.
+fn anchor_bytes(m: Module, blocks: &[Block], ctr: &Counter) -> usize {
+    let b = Builder::new(m.context());
+    let i8t = m.context().i8();
+    let mut n = 0;
+    for blk in blocks {
+        // (root, byte form, all inbounds, anchor gep)
+        let mut anchors: Vec<(Value, Form, bool, Value)> = Vec::new();
+        for g in blk.instructions() {
+            if g.opcode() != Some(Opcode::LLVMGetElementPtr)
+                || g.num_operands() != 2
+                || g.operand(1).const_int_value().is_some()
+            {
+                continue;
+            }
+            let (root, f, inb) = byte_address(m, g, ctr, 4);
+            if root == g || f.terms.is_empty() {
+                continue;
+            }
+            let hit = anchors.iter().find_map(|(r, af, ainb, a)| {
+                let k = f.konst - af.konst;
+                (*r == root && af.terms == f.terms && k.abs() <= MAX_NEIGHBOUR_BYTES)
+                    .then_some((*a, k, *ainb && inb))
+            });
+            match hit {
+                Some((a, k, both_inbounds)) => {
+                    b.position_before(g);
+                    let off = [m.context().i64().const_i64(k as i64)];
+                    // Both addresses inside the root's object: so is the offset one.
+                    let r = if both_inbounds {
+                        b.inbounds_gep(i8t, a, &off)
+                    } else {
+                        b.gep(i8t, a, &off)
+                    };
+                    r.set_name(&g.name());
+                    g.replace_all_uses_with(r);
+                    g.erase();
+                    n += 1;
+                }
+                None => anchors.push((root, f, inb, g)),
+            }
+        }
+    }
+    n
 }
