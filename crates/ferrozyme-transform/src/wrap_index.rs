@@ -19,9 +19,13 @@
 //! * `and x, m` (`m = 2^k - 1`) becomes `x` when `x` lies in `[0, m]`;
 //!   (an `add` as `x` gets `nsw`: its range was read as an exact sum, so it cannot
 //!   wrap);
-//! * `ashr exact (add nsw (shl x, s), c), s` with `c` a multiple of `2^s` becomes
-//!   `add nsw x, c >> s` (and `ashr exact (shl x, s), s` becomes `x`) when `x` fits in
-//!   `w - s` signed bits, so that the shift pair is a sign extension of `x` itself.
+//! * `ashr exact (add nsw (shl x, s), c), t` (`t <= s`, `c` a multiple of `2^t`) becomes
+//!   `(x << (s - t)) + (c >> t)` (`nsw`) when `x` fits in `w - s` signed bits, so that
+//!   the shift pair is a sign extension of `x` itself (`t = s`: an element index;
+//!   `t < s`: clang's byte offset, `ashr 29` for doubles);
+//! * a `gep i8, p, (y << k) + c` through which only one floating-point type of `2^k`
+//!   bytes is loaded or stored becomes a GEP of that type at `y + (c >> k)`
+//!   (`typed_gep`: `streams.rs` wants its anchors typed as the cells they add into).
 //!
 //! Ranges come from constants and loop counters only: a header phi with a constant
 //! start, stepped by `+1` on its only latch, which goes back to the header only while
@@ -30,8 +34,11 @@
 //! Anything unproven is left as it is. In a loop whose indices changed, uses after the
 //! loop of the counter and of its step become the constants they must hold there
 //! (`fold_exit_values`: clang's peeled last iteration reads `x[32i | next]`, which the
-//! reverse sweep otherwise tapes once per row), and `affine_index::anchor_neighbours`
-//! rewrites the neighbour addresses as offsets of the centre's; when it found some, the
+//! reverse sweep otherwise tapes once per row), `affine_index::anchor_neighbours`
+//! rewrites the neighbour addresses as offsets of the centre's, and `anchor_bytes` does
+//! the same across element types and hoisted row bases (byte offsets from one root
+//! pointer, at most 64 bytes apart: a stencil's neighbours, not the Brusselator's u and
+//! v blocks, which stay separate streams); when either found some, the
 //! clone is marked `streams::PEELED`, which lets the reverse loop carry streams like a
 //! loop `peel.rs` peeled. Loops whose indices needed no range are not touched (the
 //! clamped loops are `peel.rs`'s; the others keep their code).
@@ -89,7 +96,9 @@ pub fn anchor_wrapped_loops(m: Module, f: Value) -> Result<bool, String> {
     if anchored > 0 {
         f.add_string_fn_attr(crate::streams::PEELED, "");
         if !ferrozyme_llvm::verify_function(f) {
-            return Err("normalising wrapped neighbour indices produced invalid IR (internal error)".into());
+            return Err(
+                "normalising wrapped neighbour indices produced invalid IR (internal error)".into(),
+            );
         }
     }
     Ok(anchored > 0)
@@ -161,7 +170,7 @@ fn counter_phi(phi: Value, loops: &Loops) -> Option<CounterPhi> {
     } as i128;
     // Constants read sign-extended: only counters whose whole range is signed.
     let w = phi.ty().int_width()?;
-    (start < e && e <= (1i128 << (w - 1)) - 1).then_some(CounterPhi {
+    (start < e && e < (1i128 << (w - 1))).then_some(CounterPhi {
         next,
         start,
         end: e,
@@ -265,7 +274,9 @@ fn normalise(m: Module, v: Value, loops: &Loops, depth: u32) -> usize {
     let op = v.opcode();
     if matches!(
         op,
-        Some(Opcode::LLVMAdd | Opcode::LLVMOr | Opcode::LLVMAnd | Opcode::LLVMAShr | Opcode::LLVMShl)
+        Some(
+            Opcode::LLVMAdd | Opcode::LLVMOr | Opcode::LLVMAnd | Opcode::LLVMAShr | Opcode::LLVMShl
+        )
     ) {
         for k in 0..2 {
             n += normalise(m, v.operand(k), loops, depth - 1);
@@ -367,7 +378,11 @@ fn typed_gep(m: Module, g: Value) -> bool {
     if shl.opcode() != Some(Opcode::LLVMShl) || !shl.has_nsw() {
         return false;
     }
-    let Some(k) = shl.operand(1).const_int_value().filter(|k| (1..=4).contains(k)) else {
+    let Some(k) = shl
+        .operand(1)
+        .const_int_value()
+        .filter(|k| (1..=4).contains(k))
+    else {
         return false;
     };
     if c % (1i128 << k) != 0 {
@@ -464,11 +479,12 @@ fn anchor_bytes(m: Module, blocks: &[Block], ctr: &Counter) -> usize {
             if root == g || f.terms.is_empty() {
                 continue;
             }
-            let hit = anchors.iter().find_map(|(r, af, ainb, a)| {
-                let k = f.konst - af.konst;
-                (*r == root && af.terms == f.terms && k.abs() <= MAX_NEIGHBOUR_BYTES)
-                    .then_some((*a, k, *ainb && inb))
-            });
+            let hit =
+                anchors.iter().find_map(|(r, af, ainb, a)| {
+                    let k = f.konst - af.konst;
+                    (*r == root && af.terms == f.terms && k.abs() <= MAX_NEIGHBOUR_BYTES)
+                        .then_some((*a, k, *ainb && inb))
+                });
             match hit {
                 Some((a, k, both_inbounds)) => {
                     b.position_before(g);
