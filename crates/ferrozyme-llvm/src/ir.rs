@@ -525,6 +525,17 @@ impl Value {
             _ => false,
         }
     }
+    /// Sets `nsw` on an `add`/`sub`/`mul`/`shl` whose signed result is proven exact by
+    /// the caller (a fact about every execution, so the flag only adds information).
+    pub fn set_nsw(self) {
+        if matches!(
+            self.opcode(),
+            Some(Opcode::LLVMAdd | Opcode::LLVMSub | Opcode::LLVMMul | Opcode::LLVMShl)
+        ) {
+            // SAFETY: an overflowing binary operator (Instruction::setHasNoSignedWrap).
+            unsafe { LLVMSetNSW(self.0, 1) }
+        }
+    }
     pub fn has_nneg(self) -> bool {
         // SAFETY: a zext (a possibly-non-negative instruction).
         self.opcode() == Some(Opcode::LLVMZExt) && unsafe { LLVMGetNNeg(self.0) != 0 }

@@ -133,6 +133,9 @@ fn preprocess_passes(m: Module, f: Value, reverse: bool) -> Result<(), String> {
         if crate::peel::peel_clamped_loops(m, f)? {
             run_function_passes(f, "instsimplify")?;
         }
+        // Periodic loops clang peeled itself: their neighbour indices read as offsets
+        // once ranges prove clang's 32-bit spellings exact (`wrap_index.rs`).
+        crate::wrap_index::anchor_wrapped_loops(m, f)?;
         Ok(())
     } else {
         run_function_passes(f, "sroa,mem2reg,instsimplify,simplifycfg")

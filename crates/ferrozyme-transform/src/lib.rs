@@ -70,6 +70,7 @@ mod target_attrs;
 mod timing;
 mod truncate;
 mod unmerge;
+mod wrap_index;
 
 pub use clone::clone_function;
 pub use custom::{inline_barriers, keep_calls, prepare_module, registered_functions};
