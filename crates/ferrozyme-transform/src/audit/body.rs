@@ -348,7 +348,14 @@ fn depends_on_active(v: Value, act: &Activity, active_params: &HashSet<Value>) -
         let Some(op) = x.opcode() else { continue };
         match op {
             Opcode::LLVMLoad => {
-                if act.is_shadowed(x.operand(0)) {
+                // The object, not only the address: activity analysis marks a load (and
+                // its address) inactive when its value only reaches memory without a
+                // shadow, as at -O0, where `scratch[i] = x[i] * x[i]` reloads `x[i]`
+                // apart from the `x[i]` that is differentiated. The value still came
+                // from differentiable data (tests/c/670: -O0 silently dropped the
+                // derivative read back from the `enzyme_const` scratch).
+                let p = x.operand(0);
+                if act.is_shadowed(p) || act.is_shadowed(base_object(p)) {
                     return true;
                 }
             }
