@@ -88,10 +88,26 @@ pub const INACTIVE_LIBRARY: &[Inactive] = &[
         Writes::Nothing,
         "parses an integer from characters",
     ),
-    row("strtol", Writes::PointerTo(1), "parses an integer from characters"),
-    row("strtoul", Writes::PointerTo(1), "parses an integer from characters"),
-    row("strtoll", Writes::PointerTo(1), "parses an integer from characters"),
-    row("strtoull", Writes::PointerTo(1), "parses an integer from characters"),
+    row(
+        "strtol",
+        Writes::PointerTo(1),
+        "parses an integer from characters",
+    ),
+    row(
+        "strtoul",
+        Writes::PointerTo(1),
+        "parses an integer from characters",
+    ),
+    row(
+        "strtoll",
+        Writes::PointerTo(1),
+        "parses an integer from characters",
+    ),
+    row(
+        "strtoull",
+        Writes::PointerTo(1),
+        "parses an integer from characters",
+    ),
     // Floating-point numbers parsed from characters: the value is a constant of the
     // program's input text, with no derivative with respect to anything differentiated.
     row("strtod", Writes::PointerTo(1), PARSE),

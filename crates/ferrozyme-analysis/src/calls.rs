@@ -355,8 +355,7 @@ fn math_call_fits(call: Value, r: &Rule) -> bool {
     let rt = call.ty();
     let unused = |i: usize| {
         r.partials[i].is_zero()
-            && r
-                .partials
+            && r.partials
                 .iter()
                 .filter_map(|p| p.expr())
                 .all(|e| !e.uses_arg(i))

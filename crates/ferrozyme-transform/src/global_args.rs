@@ -233,7 +233,10 @@ fn global_held_for(m: Module, cache: &mut Cache, fname: &str, k: usize) -> Optio
                 .users()
                 .into_iter()
                 .filter(|u| u.is_call() && u.called_function() == Some(f));
-            for src in calls.filter_map(|u| u.call_args().get(k).copied()).flat_map(sources) {
+            for src in calls
+                .filter_map(|u| u.call_args().get(k).copied())
+                .flat_map(sources)
+            {
                 if src.is_argument() {
                     let caller = src.parent_function();
                     if let Some(j) = caller.params().iter().position(|p| *p == src) {

@@ -121,7 +121,9 @@ fn shadowed_global_in_copied_constant(i: Value, act: &Activity, out: &mut Vec<Fi
     if !act.is_shadowed(a[0]) || !src.is_global_variable() || !src.is_global_constant() {
         return;
     }
-    let Some(init) = src.initializer() else { return };
+    let Some(init) = src.initializer() else {
+        return;
+    };
     let mut work = vec![(init, 0)];
     while let Some((v, depth)) = work.pop() {
         let g = base_object(v);
