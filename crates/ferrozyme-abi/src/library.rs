@@ -9,8 +9,11 @@
 //! or of the C library; it never writes floating-point data the program reads back and
 //! returns no pointer into memory the program differentiates. Functions returning a
 //! pointer into their argument (`strchr`, `strcpy`'s destination), reading numbers into
-//! memory (`scanf`, `strtod`'s end pointer) or allocating (`strdup`) are deliberately
-//! absent: they are not inactive in that sense.
+//! memory (`scanf`) or allocating (`strdup`) are deliberately absent: they are not
+//! inactive in that sense. `strtod` and its twins are rows: the number they return is
+//! parsed from characters (no derivative), and the end pointer they store is a pointer
+//! into that same character string ([`Writes::PointerTo`]), never into floating-point
+//! data.
 //!
 //! `ferrozyme-analysis` classifies calls of these functions as inactive (copied into the
 //! derivative code as they are, no adjoint, no shadow). [`Writes`] records what each one
@@ -27,6 +30,9 @@ pub enum Writes {
     CharsTo(usize),
     /// A stream: `FILE *`, `std::ostream`, a file descriptor.
     Stream,
+    /// A pointer into the character string given as argument 0, stored through the
+    /// `char **` passed as argument `n` when it is not null (`strtod`'s end pointer).
+    PointerTo(usize),
 }
 
 /// One inactive library function.
@@ -43,6 +49,7 @@ const fn row(name: &'static str, writes: Writes, why: &'static str) -> Inactive 
     Inactive { name, writes, why }
 }
 
+const PARSE: &str = "parses a floating-point number from characters: a constant of the text";
 const STRINGS: &str = "compares or measures character data; integer result";
 const CTYPE: &str = "classifies or converts a character; integer result";
 const FORMAT: &str = "formats its arguments as characters into a buffer; integer result";
@@ -81,6 +88,32 @@ pub const INACTIVE_LIBRARY: &[Inactive] = &[
         Writes::Nothing,
         "parses an integer from characters",
     ),
+    row(
+        "strtol",
+        Writes::PointerTo(1),
+        "parses an integer from characters",
+    ),
+    row(
+        "strtoul",
+        Writes::PointerTo(1),
+        "parses an integer from characters",
+    ),
+    row(
+        "strtoll",
+        Writes::PointerTo(1),
+        "parses an integer from characters",
+    ),
+    row(
+        "strtoull",
+        Writes::PointerTo(1),
+        "parses an integer from characters",
+    ),
+    // Floating-point numbers parsed from characters: the value is a constant of the
+    // program's input text, with no derivative with respect to anything differentiated.
+    row("strtod", Writes::PointerTo(1), PARSE),
+    row("strtof", Writes::PointerTo(1), PARSE),
+    row("strtold", Writes::PointerTo(1), PARSE),
+    row("atof", Writes::Nothing, PARSE),
     row("abs", Writes::Nothing, "integer arithmetic"),
     row("labs", Writes::Nothing, "integer arithmetic"),
     row("llabs", Writes::Nothing, "integer arithmetic"),

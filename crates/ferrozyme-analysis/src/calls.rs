@@ -345,10 +345,26 @@ pub fn alloc_size_operands(call: Value, args: &[Value]) -> Option<(Value, Option
 /// Does the call have the shape the rule is written for: one operand per argument, and
 /// floating operands of the result's type (so `cabsf(<2 x float>)`, which packs a complex
 /// number in one vector, is not mistaken for the two-argument rule)?
+///
+/// A floating-point argument of another type than the result is accepted only where the
+/// rule never looks at it: its partial is a structural zero and no other partial
+/// mentions it (`nexttoward(double x, long double y)`: the direction `y` is an
+/// `x86_fp80` that only chooses where to step).
 fn math_call_fits(call: Value, r: &Rule) -> bool {
     let args = call.call_args();
     let rt = call.ty();
-    args.len() == r.arity && args.iter().all(|a| !a.ty().is_fp() || a.ty() == rt)
+    let unused = |i: usize| {
+        r.partials[i].is_zero()
+            && r.partials
+                .iter()
+                .filter_map(|p| p.expr())
+                .all(|e| !e.uses_arg(i))
+    };
+    args.len() == r.arity
+        && args
+            .iter()
+            .enumerate()
+            .all(|(i, a)| !a.ty().is_fp() || a.ty() == rt || unused(i))
 }
 
 /// The functions a call through a pointer of function type `fty` may reach: every

@@ -422,6 +422,9 @@ fn build() -> Vec<Rule> {
         // last place, so 1 in x; y only chooses the direction of the step (piecewise
         // constant in y: 0).
         rule("nextafter", L, &["1", Z], WIDE, |a| a[0]),
+        // The same step with the direction given as a `long double` (`x86_fp80` on
+        // x86-64): the direction gets no derivative, so its type does not matter.
+        rule("nexttoward", L, &["1", Z], WIDE, |a| a[0]),
         // The binary exponent of x as a float: piecewise constant.
         rule("logb", L, &[Z], POS, |a| a[0].abs().log2().floor()),
         rule("floor", L, &[Z], STEPS, |a| a[0].floor()),

@@ -11,7 +11,11 @@
 //! the global itself to loads, in a callee, through a parameter that may receive the
 //! global. Without it the reverse sweep added adjoints through the null shadow and the
 //! program crashed (tests/c/656 one call deep, tests/c/660 two and three deep and through
-//! recursion); forward mode read tangents through it and crashed too.
+//! recursion); forward mode read tangents through it and crashed too. The same holds one
+//! level of memory further: `&G` stored into a local struct or a heap block, and the
+//! pointer read back from there (`h.s = &G; get(&h)` with `get` reading `h->s->data`,
+//! tests/c/673): loads through such a pointer are guarded too, in the function that
+//! stored `&G` and in callees handed that object.
 //!
 //! The pairs (function, parameter) that may receive a global are a fixed point over the
 //! call graph, computed backwards from the parameter a load goes through: a
@@ -79,10 +83,7 @@ fn search(m: Module, cache: &mut Cache, fname: &str, k: usize) -> Option<String>
             from.extend(ind.iter().filter_map(|args| args.get(k)).flatten());
         }
         for g in from {
-            if g.is_global_variable()
-                && g.global_value_type().contains_pointer()
-                && global_needs_shadow(g)
-            {
+            if shadowed_pointer_global(g) {
                 return Some(g.name());
             }
             if g.is_argument() {
@@ -167,7 +168,91 @@ pub(crate) fn global_read_by(
         let k = p.params().iter().position(|a| *a == b)?;
         return global_passed_for(m, cache, fname, k);
     }
+    if b.opcode() == Some(ferrozyme_llvm::Opcode::LLVMLoad) && b.ty().is_pointer() {
+        // A pointer read from memory that may hold the global's address: a local struct
+        // or a heap block the program stored `&G` into (`h.s = &G; get(&h)`, where `get`
+        // reads `h->s->data`).
+        let held = crate::common::base_object(b.operand(0));
+        if held.is_argument() {
+            let k = p.params().iter().position(|a| *a == held)?;
+            return global_held_for(m, cache, fname, k);
+        }
+        return global_stored_into(held);
+    }
     None
+}
+
+/// The name of a shadowed global holding pointers whose address the program stores into
+/// the object `obj` (an `alloca`, a heap block) in `obj`'s own function: a store whose
+/// address is `obj` or a constant or variable offset into it.
+fn global_stored_into(obj: Value) -> Option<String> {
+    let mut work = vec![obj];
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > 256 {
+            continue;
+        }
+        for u in v.users() {
+            match u.opcode() {
+                Some(ferrozyme_llvm::Opcode::LLVMGetElementPtr)
+                | Some(ferrozyme_llvm::Opcode::LLVMBitCast) => work.push(u),
+                Some(ferrozyme_llvm::Opcode::LLVMStore) if u.operand(1) == v => {
+                    let g = crate::common::base_object(u.operand(0));
+                    if shadowed_pointer_global(g) {
+                        return Some(g.name());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// A mutable global holding pointers whose shadow the pass zero-fills.
+fn shadowed_pointer_global(g: Value) -> bool {
+    g.is_global_variable() && g.global_value_type().contains_pointer() && global_needs_shadow(g)
+}
+
+/// The name of a shadowed global holding pointers whose address may be stored in the
+/// memory argument `k` of the function named `fname` points to: a direct call passes an
+/// object its caller stored `&G` into, or a parameter of its caller for which that holds,
+/// at any depth (the walk of [`search`], one level of memory further; calls through
+/// pointers are not followed).
+fn global_held_for(m: Module, cache: &mut Cache, fname: &str, k: usize) -> Option<String> {
+    let key = (format!("{fname}\0held"), k);
+    if let Some(a) = cache.answers.get(&key) {
+        return a.clone();
+    }
+    let a = (|| {
+        let f = m.function(fname)?;
+        let mut seen: HashSet<(Value, usize)> = HashSet::from([(f, k)]);
+        let mut work = vec![(f, k)];
+        while let Some((f, k)) = work.pop() {
+            let calls = f
+                .users()
+                .into_iter()
+                .filter(|u| u.is_call() && u.called_function() == Some(f));
+            for src in calls
+                .filter_map(|u| u.call_args().get(k).copied())
+                .flat_map(sources)
+            {
+                if src.is_argument() {
+                    let caller = src.parent_function();
+                    if let Some(j) = caller.params().iter().position(|p| *p == src) {
+                        if seen.insert((caller, j)) {
+                            work.push((caller, j));
+                        }
+                    }
+                } else if let Some(g) = global_stored_into(src) {
+                    return Some(g);
+                }
+            }
+        }
+        None
+    })();
+    cache.answers.insert(key, a.clone());
+    a
 }
 
 /// The message of the run-time stop when a pointer read from global `gname` (in the

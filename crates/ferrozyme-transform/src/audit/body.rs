@@ -73,6 +73,7 @@ pub(crate) fn check_body(
         rebuilt_pointer(i, act, types, &mut out);
         reinterpreted_float(i, act, &mut out);
         super::indirect::unshadowed_indirect_result(i, act, &mut out);
+        shadowed_global_in_copied_constant(i, act, &mut out);
     }
     let active_params: HashSet<Value> = f
         .params()
@@ -101,6 +102,56 @@ pub(crate) fn check_body(
         });
     }
     out
+}
+
+/// A copy into memory with a shadow from a constant whose value holds the address of a
+/// global that has a shadow: clang -O0 initialises `struct H h = {&G, 2.0}` by copying
+/// `@__const.f.h = { ptr @G, double 2.0 }` into `h`. The constant has no shadow, so the
+/// shadow of `h.s` stayed null instead of `G`'s shadow, and the first access through it
+/// crashed (tests/errors/const_initializer_global_address.c; -O1 and above store `&G`
+/// itself, which is mirrored).
+fn shadowed_global_in_copied_constant(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if i.opcode() != Some(Opcode::LLVMCall)
+        || !matches!(classify(i), CallKind::Memcpy | CallKind::Memmove)
+    {
+        return;
+    }
+    let a = i.call_args();
+    let src = base_object(a[1]);
+    if !act.is_shadowed(a[0]) || !src.is_global_variable() || !src.is_global_constant() {
+        return;
+    }
+    let Some(init) = src.initializer() else {
+        return;
+    };
+    let mut work = vec![(init, 0)];
+    while let Some((v, depth)) = work.pop() {
+        let g = base_object(v);
+        // Globals holding pointers (`struct { double *data; } G`): the pointers read
+        // through the local need their shadows. A global array of doubles (`{ COEF, 3 }`)
+        // that is only read works without (activity finds its loads constant).
+        if g.is_global_variable()
+            && g != src
+            && g.global_value_type().contains_pointer()
+            && ferrozyme_analysis::activity::global_needs_shadow(g)
+        {
+            out.push(Finding {
+                kind: DiagKind::UnsupportedInstruction,
+                at: i,
+                msg: format!(
+                    "a local initialised from a constant that holds the address of global `{}` (clang -O0 copies `{{ &{}, ... }}` from `{}`): the copy gives the local no shadow of that address, so derivatives through it cannot be tracked",
+                    g.name(),
+                    g.name(),
+                    src.name()
+                ),
+                help: "assign the pointer field in a statement (`h.s = &G;`) instead of in the initialiser, or compile with -O1 or above",
+            });
+            return;
+        }
+        if depth < 4 && !v.is_global_variable() && !v.is_function() {
+            work.extend((0..v.num_operands()).map(|k| (v.operand(k), depth + 1)));
+        }
+    }
 }
 
 /// The `enzyme_const` pointer parameters of `f` under `args`.
@@ -348,7 +399,14 @@ fn depends_on_active(v: Value, act: &Activity, active_params: &HashSet<Value>) -
         let Some(op) = x.opcode() else { continue };
         match op {
             Opcode::LLVMLoad => {
-                if act.is_shadowed(x.operand(0)) {
+                // The object, not only the address: activity analysis marks a load (and
+                // its address) inactive when its value only reaches memory without a
+                // shadow, as at -O0, where `scratch[i] = x[i] * x[i]` reloads `x[i]`
+                // apart from the `x[i]` that is differentiated. The value still came
+                // from differentiable data (tests/c/670: -O0 silently dropped the
+                // derivative read back from the `enzyme_const` scratch).
+                let p = x.operand(0);
+                if act.is_shadowed(p) || act.is_shadowed(base_object(p)) {
                     return true;
                 }
             }

@@ -669,7 +669,11 @@ impl<'a> Walk<'a> {
                         if let Ok(Sym::Ptr { .. }) = self.ptr(*a, env, 0) {
                             let reads = g.memory_effects().is_some_and(|m| m.only_reads())
                                 || ferrozyme_abi::inactive_library(&name).is_some_and(|r| {
-                                    !matches!(r.writes, ferrozyme_abi::Writes::CharsTo(_))
+                                    !matches!(
+                                        r.writes,
+                                        ferrozyme_abi::Writes::CharsTo(_)
+                                            | ferrozyme_abi::Writes::PointerTo(_)
+                                    )
                                 });
                             if !reads {
                                 return Err(format!(

@@ -1,0 +1,26 @@
+// OPT: O2 O3
+// CFLAGS: -std=c++17 -I/usr/include/eigen3
+// IGNORE: rejected with cannot-deduce-type at Eigen/src/Cholesky/LDLT.h:526 (`ldlt_inplace::unblocked` storing the pivot index, an `int`, into the LDLT object's `m_transpositions`): type analysis sees that part of the object (which holds the active factor next to it) as Anything, so an integer store there is refused; no wrong number.
+// A solve through `Eigen::LDLT` on a well-conditioned SPD matrix built from a user array
+// with `Eigen::Map` (100 has Map, norm, dot and products). Oracle: finite differences.
+#include "fz_cxx.h"
+#include <Eigen/Dense>
+
+double spd_solve(const double *s, const double *rhs) {
+  Eigen::Matrix3d M = Eigen::Map<const Eigen::Matrix3d>(s);
+  Eigen::Matrix3d A = M * M.transpose() + 3.0 * Eigen::Matrix3d::Identity();
+  Eigen::Vector3d b = Eigen::Map<const Eigen::Vector3d>(rhs);
+  Eigen::Vector3d z = A.ldlt().solve(b);
+  return z.cwiseProduct(b).sum();
+}
+
+int main() {
+  double s[9], r[3], ds[9] = {0}, dr[3] = {0};
+  fz_fill(s, 9, -1, 1);
+  fz_fill(r, 3, -1, 1);
+  __enzyme_autodiff<void>((void *)spd_solve, enzyme_dup, s, ds, enzyme_dup, r, dr);
+  auto fs = [&] { return spd_solve(s, r); };
+  for (int i = 0; i < 9; i++) fz_check("solve ds", ds[i], fz_fd(fs, s[i]), 1e-6);
+  for (int i = 0; i < 3; i++) fz_check("solve dr", dr[i], fz_fd(fs, r[i]), 1e-6);
+  return fz_finish();
+}
