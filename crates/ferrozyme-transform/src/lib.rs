@@ -64,6 +64,7 @@ mod signature;
 pub mod slp_limit;
 mod split_math;
 mod streams;
+mod stream_values;
 mod tangent;
 mod target_attrs;
 mod timing;

@@ -1,9 +1,15 @@
-; Decision: the same peeled stencil compiled without -ffast-math keeps its reverse
-; neighbour updates in memory, one load/add/store per neighbour per iteration: carrying
-; a cell's sum in a register adds its contributions in another order, which only
-; `reassoc` allows. The loop is still peeled (peeling changes no arithmetic).
-; Why it matters: without fast-math the derivative must be the one the scatter computes,
-; rounding included (streams.rs; the carried case: stream_neighbours_carried).
+; Decision: without -ffast-math (no `reassoc`) the reverse neighbour updates of a peeled
+; stencil loop (dx[c - 1], dx[c], dx[c + 1]) are still carried, in value form: the
+; registers hold the cells' values, not partial sums. The first iteration's cells c, c + 1
+; are loaded in the preheader (here the peeled last iteration's block), the entering cell
+; c - 1 is loaded by its own add, every add stays in place on the register in the loop's
+; order (an add of c reads the phi that add of c - 1 left in the previous iteration), the
+; cell left behind (c + 1) is stored, not added, and the two cells still open are stored
+; on the exit edge (`fz.stream.flush`).
+; Why it matters: the same operands in the same order, so the derivative is bit-identical
+; to the scatter's, while the loop-carried memory dependences become register
+; recurrences (stream_values.rs; the reassoc form: stream_neighbours_carried; refused:
+; stream_exact_refused_other_add).
 ;
 ; static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
 ; void st(double *restrict out, const double *restrict x) {
@@ -64,13 +70,26 @@ declare i32 @llvm.umin.i32(i32, i32)
 
 
 ; CHECK-LABEL: define internal void @fz_grad_st(
-; CHECK-NOT: fz.stream
 ; CHECK: {{^}}.peel:
-; CHECK-NOT: fz.stream
+; CHECK: %[[A0:.*]] = getelementptr double, ptr %.shadow1, i64 35
+; CHECK: %[[P0:[0-9]+]] = getelementptr i8, ptr %[[A0]], i64 0
+; CHECK: %[[F0:fz.cell.first[0-9]*]] = load double, ptr %[[P0]], align 8
+; CHECK: %[[P1:[0-9]+]] = getelementptr i8, ptr %[[A0]], i64 8
+; CHECK: %[[F1:fz.cell.first[0-9]*]] = load double, ptr %[[P1]], align 8
+; CHECK: {{^}}fz.stream.flush:
+; CHECK: store double %[[LEFT:[0-9]+]], ptr %{{[0-9]+}}, align 8
+; CHECK: store double %[[MID:[0-9]+]], ptr %{{[0-9]+}}, align 8
 ; CHECK: {{^}}rev.{{[0-9]+}}:
-; CHECK-NOT: fz.stream
-; CHECK: %sh{{[0-9]*}} = load double
-; CHECK-NOT: fz.stream
-; CHECK: fadd nsz {{(contract )?}}double
-; CHECK-NOT: fz.stream
+; CHECK: %[[C0:fz.cell[0-9]*]] = phi double [ %[[F0]], %.peel ], [ %[[LEFT]], %rev.{{[0-9]+}} ]
+; CHECK: %[[C1:fz.cell[0-9]*]] = phi double [ %[[F1]], %.peel ], [ %[[MID]], %rev.{{[0-9]+}} ]
+; CHECK-NOT: store double %{{[0-9]+}}, ptr %{{[0-9]+}}, align 8, !noalias
+; CHECK: %[[MID]] = fadd nsz contract double %[[C0]], %{{[0-9]+}}
+; CHECK-NEXT: %[[AN:[0-9]+]] = getelementptr i8, ptr %{{[0-9]+}}, i64 8
+; CHECK-NEXT: %[[R:[0-9]+]] = fadd nsz contract double %[[C1]], %[[SH:sh[0-9]+]]
+; CHECK-NEXT: store double %[[R]], ptr %[[AN]], align 8
+; CHECK-NEXT: %[[AL:[0-9]+]] = getelementptr i8, ptr %{{[0-9]+}}, i64 -8
+; CHECK-NEXT: %[[OLD:sh[0-9]+]] = load double, ptr %[[AL]], align 8
+; CHECK-NEXT: %[[LEFT]] = fadd nsz contract double %[[OLD]], %[[SH]]
+; CHECK-NOT: store double
+; CHECK: br i1 %{{[0-9]+}}, label %rev.{{[0-9]+}}, label %fz.stream.flush
 ; CHECK: {{^}}}
