@@ -1,5 +1,5 @@
 // OPT: O0 O1 O2 O3
-// CFLAGS: -march=x86-64-v3
+// CFLAGS: -march=x86-64-v3 -ffp-contract=off
 // REQUIRES: avx2 fma
 // Stencils compiled WITHOUT fast-math whose reverse neighbour updates are carried as
 // order-preserving (value) streams (issue 14, exact11;
@@ -12,6 +12,10 @@
 // (a stream per row of the inner loop); and, checked for their values only (no stream or
 // another path): a 2-D 5-point clamped stencil (rows i - 1, i + 1 of the same shadow:
 // refused), periodic by `%`, in place, and a loop running down in the primal.
+// Built with -ffp-contract=off: with contraction the derivative's `contract` adds may be
+// fused into FMAs differently in the vectorized stream loop and the twin's scalar one,
+// both allowed, not bit-identical; `s1c` keeps contraction (`#pragma clang fp
+// contract(on)`) and is checked by finite differences only.
 // Oracles: the twin without `restrict` (bitwise), central finite differences
 // (fz_fd_ptr, fz_fd_ptrf) for every coordinate of every shape.
 #include "fz_test.h"
@@ -33,6 +37,12 @@ static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
   }
 ST1(s1, restrict)
 ST1(s1_twin, )
+
+void s1c(double *restrict out, const double *restrict x, double a) {
+#pragma clang fp contract(on)
+  for (int i = 1; i < N; i++)
+    out[i] = a * x[i - 1] * x[i] + x[clampi(i + 1, N)] * x[i - 1] - 2.0 * x[i] * x[i];
+}
 
 #define ST2(NAME, Q)                                                                        \
   void NAME(double *Q out, const double *Q x, double a) {                                   \
@@ -173,6 +183,7 @@ int main(void) {
   CHECK_EXACT(wide, wide_twin, N);
   CHECK_EXACT(rows, rows_twin, H * W);
   check_float();
+  CHECK_SHAPE(s1c, N);
   CHECK_SHAPE(lap, H * W);
   CHECK_SHAPE(per, N);
   CHECK_SHAPE(down, N);

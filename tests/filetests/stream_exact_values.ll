@@ -5,7 +5,9 @@
 ; c - 1 is loaded by its own add, every add stays in place on the register in the loop's
 ; order (an add of c reads the phi that add of c - 1 left in the previous iteration), the
 ; cell left behind (c + 1) is stored, not added, and the two cells still open are stored
-; on the exit edge (`fz.stream.flush`).
+; on the exit edge (`fz.stream.flush`). The adds move to the end of the iteration, cell
+; after cell from the entering one (c - 1, c, c + 1): only adds of different cells change
+; places, and LoopVectorize takes the phis as fixed-order recurrences.
 ; Why it matters: the same operands in the same order, so the derivative is bit-identical
 ; to the scatter's, while the loop-carried memory dependences become register
 ; recurrences (stream_values.rs; the reassoc form: stream_neighbours_carried; refused:
@@ -83,13 +85,13 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK: %[[C0:fz.cell[0-9]*]] = phi double [ %[[F0]], %.peel ], [ %[[LEFT]], %rev.{{[0-9]+}} ]
 ; CHECK: %[[C1:fz.cell[0-9]*]] = phi double [ %[[F1]], %.peel ], [ %[[MID]], %rev.{{[0-9]+}} ]
 ; CHECK-NOT: store double %{{[0-9]+}}, ptr %{{[0-9]+}}, align 8, !noalias
-; CHECK: %[[MID]] = fadd nsz contract double %[[C0]], %{{[0-9]+}}
-; CHECK-NEXT: %[[AN:[0-9]+]] = getelementptr i8, ptr %{{[0-9]+}}, i64 8
-; CHECK-NEXT: %[[R:[0-9]+]] = fadd nsz contract double %[[C1]], %[[SH:sh[0-9]+]]
+; CHECK: %[[AN:[0-9]+]] = getelementptr i8, ptr %{{[0-9]+}}, i64 8
+; CHECK: %[[AL:[0-9]+]] = getelementptr i8, ptr %{{[0-9]+}}, i64 -8
+; CHECK: %[[OLD:sh[0-9]+]] = load double, ptr %[[AL]], align 8
+; CHECK-NEXT: %[[LEFT]] = fadd nsz contract double %[[OLD]], %[[SH:sh[0-9]+]]
+; CHECK-NEXT: %[[MID]] = fadd nsz contract double %[[C0]], %{{[0-9]+}}
+; CHECK-NEXT: %[[R:[0-9]+]] = fadd nsz contract double %[[C1]], %[[SH]]
 ; CHECK-NEXT: store double %[[R]], ptr %[[AN]], align 8
-; CHECK-NEXT: %[[AL:[0-9]+]] = getelementptr i8, ptr %{{[0-9]+}}, i64 -8
-; CHECK-NEXT: %[[OLD:sh[0-9]+]] = load double, ptr %[[AL]], align 8
-; CHECK-NEXT: %[[LEFT]] = fadd nsz contract double %[[OLD]], %[[SH]]
 ; CHECK-NOT: store double
 ; CHECK: br i1 %{{[0-9]+}}, label %rev.{{[0-9]+}}, label %fz.stream.flush
 ; CHECK: {{^}}}

@@ -10,8 +10,9 @@
 //!   moves down): the iteration's first add of that offset keeps its load of `d[x]`;
 //! * every later add of the cell, in this and the next iterations, reads the register
 //!   instead of memory, in the original order (iteration order, and within an
-//!   iteration program order: the adds are the original instructions, left in place
-//!   with their operands and flags, only their load operand replaced);
+//!   iteration program order: the adds are the original instructions, with their
+//!   operands and flags, only their load operand replaced; they move to the end of the
+//!   iteration, cell after cell, which reorders only adds of different cells);
 //! * the cell leaves the window at the trailing position: the last add's store of that
 //!   offset stays, every other store of the stream is dropped;
 //! * the cells the first iteration finds inside the window (positions past the leading
@@ -179,6 +180,29 @@ pub(crate) fn carry_values(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
             r.store.erase();
         }
     }
+    // The stream's accesses and adds move to the end of the iteration, the cells in the
+    // order they enter the window (leading first), each cell's adds in their order: the
+    // adds of different cells commute exactly (other registers), and so every user of a
+    // cell's phi comes after the value the phi carries to the next iteration, which
+    // LoopVectorize requires of a fixed-order recurrence (it sinks no store: with the
+    // adds left in place the loop stayed scalar).
+    let t = e.b.terminator().unwrap();
+    let move_to_end = |i: Value| {
+        let name = i.name();
+        i.remove_from_parent();
+        bld.position_before(t);
+        bld.insert(i);
+        if !name.is_empty() {
+            i.set_name(&name);
+        }
+    };
+    move_to_end(s.by_q[&pmin][0].load);
+    for p in pmin..=pmax {
+        for r in &s.by_q[&p] {
+            move_to_end(r.add);
+        }
+    }
+    move_to_end(keep);
     for (p, phi) in &phis {
         phi.add_incoming(acc[&(p - 1)], e.b);
     }
