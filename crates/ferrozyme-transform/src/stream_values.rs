@@ -110,7 +110,8 @@ fn at_start(
 }
 
 /// What the value form needs of the loop: its block, counter and the counter's value on
-/// entry, the dedicated preheader, and the exit edge's block's branch.
+/// entry, the preheader (the entry block, whose only successor is the loop), and the
+/// exit edge's block's branch.
 pub(crate) struct LoopEdges {
     pub b: Block,
     pub c: Value,

@@ -422,13 +422,11 @@ fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Val
         }
     }
     streams.retain(|s| s.by_q.len() >= 2);
-    // Exact streams (some add without `reassoc`) carry values: they need a dedicated
-    // preheader, contiguous positions and a first-iteration anchor the preheader can
-    // compute (`stream_values.rs`).
-    let pre_ok = entry.successors().len() == 1
-        || entry.terminator().is_some_and(|x| {
-            x.opcode() == Some(Opcode::LLVMBr) && x.successors().iter().filter(|s| **s == b).count() == 1
-        });
+    // Exact streams (some add without `reassoc`) carry values: they need a preheader
+    // that only enters the loop (the entry block when the loop is its only successor;
+    // the first iteration's cells are loaded there), contiguous positions and a
+    // first-iteration anchor the preheader can compute (`stream_values.rs`).
+    let pre_ok = entry.successors().len() == 1;
     let start = c.incoming().iter().find(|(_, x)| *x == entry).map(|(v, _)| *v);
     streams.retain(|s| {
         !s.exact()
@@ -470,22 +468,11 @@ fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Val
         phi.replace_all_uses_with(np);
         phi.erase();
     }
-    // The preheader: the entry block when the loop is its only successor, else a block
-    // of its own on the entry edge (the first iteration's cells are loaded there, only
-    // when the loop runs).
-    let mut c = c;
-    let pre = if streams.iter().any(|s| s.exact()) && entry.successors().len() != 1 {
-        let (pre, new_c) = dedicated_preheader(ctx, &bld, entry, b, c);
-        c = new_c;
-        pre
-    } else {
-        entry
-    };
     let edges = stream_values::LoopEdges {
         b,
         c,
         start: start.unwrap_or(c),
-        pre,
+        pre: entry,
         flush_br,
     };
     let first = b.first_non_phi().unwrap();
@@ -513,7 +500,7 @@ fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Val
         bld.position_before(first);
         for p in pmin + 1..=pmax {
             let phi = bld.phi(ty, "fz.stream");
-            phi.add_incoming(ty.zero(), pre);
+            phi.add_incoming(ty.zero(), entry);
             phis.insert(p, phi);
         }
         bld.position_before(t);
@@ -625,39 +612,4 @@ fn others_ok(ctx: ferrozyme_llvm::Context, b: Block, rmws: &[Rmw], streams: &[St
         }
     }
     true
-}
-
-/// A block of its own on the edge `entry -> b` (the only edge from `entry` to `b`),
-/// with `b`'s phis reading their entry values from it (rebuilt: the C API cannot
-/// rename an incoming block). Returns the block and counter `c`'s new phi.
-fn dedicated_preheader(
-    ctx: ferrozyme_llvm::Context,
-    bld: &Builder,
-    entry: Block,
-    b: Block,
-    c: Value,
-) -> (Block, Value) {
-    let pre = b.insert_before(ctx, "fz.stream.pre");
-    bld.position_at_end(pre);
-    bld.br(b);
-    let t = entry.terminator().unwrap();
-    for s in 0..t.num_successors() {
-        if t.successor(s) == b {
-            t.set_successor(s, pre);
-        }
-    }
-    let mut new_c = c;
-    for phi in b.phis() {
-        bld.position_before(phi);
-        let np = bld.phi(phi.ty(), &phi.name());
-        for (v, x) in phi.incoming() {
-            np.add_incoming(v, if x == entry { pre } else { x });
-        }
-        phi.replace_all_uses_with(np);
-        if phi == c {
-            new_c = np;
-        }
-        phi.erase();
-    }
-    (pre, new_c)
 }
