@@ -7,7 +7,8 @@
 // values, every add keeps its operands and order, so the gradient must be bit-identical
 // to the one computed with the updates in memory. The exactness oracle is the same
 // function without `restrict` (its shadows get no stream, only the scatter in memory):
-// the two gradients are compared bit for bit (their loops kept rolled, see NOUNROLL). Shapes: 1-D clamped (double, float), a
+// the two gradients are compared bit for bit (their loops kept rolled, see NOUNROLL),
+// also with the parameter active (its adjoint an in-order reduction, vectorized). Shapes: 1-D clamped (double, float), a
 // +-2 stencil (five cells in the window), rows of a 2-D grid each a clamped 1-D stencil
 // (a stream per row of the inner loop); and, checked for their values only (no stream or
 // another path): a 2-D 5-point clamped stencil (rows i - 1, i + 1 of the same shadow:
@@ -151,6 +152,26 @@ static void check_float(void) {
   fz_check_arrf("sf dx", gx, want, NF, 1e-2);
 }
 
+/* `a` active: its adjoint is a sum over the iterations in a register, vectorized as an
+ * in-order reduction (`-force-ordered-reductions` after a value stream, pipeline.rs) */
+static void check_active(void) {
+  ctx_t c = setup(s1, N);
+  double *dout = malloc(N * sizeof(double)), *gx = calloc(N, sizeof(double));
+  double *gt = calloc(N, sizeof(double));
+  memcpy(dout, c.lam, N * sizeof(double));
+  double da = __enzyme_autodiff((void *)s1, enzyme_dupnoneed, c.out, dout, enzyme_dup, c.x, gx,
+                                c.a);
+  memcpy(dout, c.lam, N * sizeof(double));
+  double dt = __enzyme_autodiff((void *)s1_twin, enzyme_dupnoneed, c.out, dout, enzyme_dup,
+                                c.x, gt, c.a);
+  fz_check("s1 da bitwise = s1_twin", (double)memcmp(&da, &dt, sizeof da), 0.0, 0.0);
+  fz_check("s1 dx (a active) bitwise = s1_twin", (double)memcmp(gx, gt, N * sizeof(double)),
+           0.0, 0.0);
+  fz_check("s1 da", da, fz_fd_ptr(dot, &c, &c.a), 1e-6);
+  check_grad("s1 (a active)", &c, gx);
+  free(dout), free(gx), free(gt);
+}
+
 typedef struct {
   double *x0, *x, *lam;
 } ictx_t;
@@ -182,6 +203,7 @@ int main(void) {
   CHECK_EXACT(s1, s1_twin, N);
   CHECK_EXACT(wide, wide_twin, N);
   CHECK_EXACT(rows, rows_twin, H * W);
+  check_active();
   check_float();
   CHECK_SHAPE(s1c, N);
   CHECK_SHAPE(lap, H * W);

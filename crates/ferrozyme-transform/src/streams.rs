@@ -82,12 +82,18 @@ impl Stream {
     }
 }
 
-/// Carries the streams of `g`, the combined gradient of `req`. Returns how many.
+/// Carries the streams of `g`, the combined gradient of `req`. Returns how many, and
+/// how many of them in value form (`stream_values.rs`).
 /// With `vectorized` (the pipeline after the pass vectorizes loops), a gradient with a
 /// carried stream gets `noalias` parameters (`restrict_gradient_params`).
-pub fn carry(m: Module, g: Value, req: &Request, vectorized: bool) -> Result<usize, String> {
+pub fn carry(
+    m: Module,
+    g: Value,
+    req: &Request,
+    vectorized: bool,
+) -> Result<(usize, usize), String> {
     if req.width != 1 || req.parallel || req.runtime.any() {
-        return Ok(0);
+        return Ok((0, 0));
     }
     // Shadow parameters of `noalias` primals; the gradient's parameter indices of those
     // primals and shadows.
@@ -112,7 +118,7 @@ pub fn carry(m: Module, g: Value, req: &Request, vectorized: bool) -> Result<usi
         }
     }
     if shadows.is_empty() {
-        return Ok(0);
+        return Ok((0, 0));
     }
     run_function_passes(
         g,
@@ -121,12 +127,13 @@ pub fn carry(m: Module, g: Value, req: &Request, vectorized: bool) -> Result<usi
     let cfg = Cfg::new(g);
     let loops = Loops::new(&cfg);
     let mut n = 0;
+    let mut exact = 0;
     for l in &loops.loops {
         if l.blocks.len() != 1 || l.latches.len() != 1 {
             continue;
         }
         let Some(entry) = l.entry else { continue };
-        n += carry_loop(m, g, l.header, entry, &shadows);
+        n += carry_loop(m, g, l.header, entry, &shadows, &mut exact);
     }
     if n > 0 && !ferrozyme_llvm::verify_function(g) {
         return Err("carrying reverse stencil streams produced invalid IR (internal error)".into());
@@ -134,7 +141,7 @@ pub fn carry(m: Module, g: Value, req: &Request, vectorized: bool) -> Result<usi
     if n > 0 && vectorized {
         restrict_gradient_params(g, &restrict_params);
     }
-    Ok(n)
+    Ok((n, exact))
 }
 
 /// Marks `noalias` the gradient's copies of the primal's `restrict` pointers and their
@@ -349,7 +356,14 @@ fn anchor_offset(p: Value) -> (Value, i64) {
     (p, 0)
 }
 
-fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Value>) -> usize {
+fn carry_loop(
+    m: Module,
+    g: Value,
+    b: Block,
+    entry: Block,
+    shadows: &HashSet<Value>,
+    exact: &mut usize,
+) -> usize {
     let Some((c, step)) = counter(b) else {
         return 0;
     };
@@ -446,6 +460,7 @@ fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Val
     if streams.is_empty() {
         return 0;
     }
+    *exact += streams.iter().filter(|s| s.exact()).count();
     let bld = Builder::new(ctx);
     // The exit edge gets a block of its own for the last open cells.
     let flush = exit.insert_before(ctx, "fz.stream.flush");
