@@ -126,7 +126,10 @@ pub(crate) struct LoopEdges {
 pub(crate) fn carry_values(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Stream) {
     let rmws: Vec<_> = s.by_q.values().flatten().copied().collect();
     let ty = rmws[0].add.ty();
-    let (pmin, pmax) = (*s.by_q.keys().next().unwrap(), *s.by_q.keys().last().unwrap());
+    let (pmin, pmax) = (
+        *s.by_q.keys().next().unwrap(),
+        *s.by_q.keys().last().unwrap(),
+    );
     let off = |p: i64| ctx.i64().const_i64(p * s.elem);
     // The claim each original access made holds for the cell it touched; the new
     // accesses touch those cells, so the smallest claim holds for all of them.
@@ -139,7 +142,10 @@ pub(crate) fn carry_values(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
     // The new accesses are shadow accesses like the ones they replace: not the tape
     // (`reverse/alias.rs`). Read before the originals are erased.
     let noalias = ctx.md_kind("noalias");
-    let (load_md, store_md) = (rmws[0].load.metadata(noalias), rmws[0].store.metadata(noalias));
+    let (load_md, store_md) = (
+        rmws[0].load.metadata(noalias),
+        rmws[0].store.metadata(noalias),
+    );
     let tag = |i: Value, md: Option<Value>| {
         i.set_alignment(align);
         i.set_metadata(noalias, md);

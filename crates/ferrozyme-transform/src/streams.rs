@@ -441,7 +441,11 @@ fn carry_loop(
     // the first iteration's cells are loaded there), contiguous positions and a
     // first-iteration anchor the preheader can compute (`stream_values.rs`).
     let pre_ok = entry.successors().len() == 1;
-    let start = c.incoming().iter().find(|(_, x)| *x == entry).map(|(v, _)| *v);
+    let start = c
+        .incoming()
+        .iter()
+        .find(|(_, x)| *x == entry)
+        .map(|(v, _)| *v);
     streams.retain(|s| {
         !s.exact()
             || (pre_ok
