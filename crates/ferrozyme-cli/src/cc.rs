@@ -73,6 +73,7 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
         log,
         timer: Timer::default(),
         carried_streams: false,
+        exact_streams: false,
     };
     let result = job.run_stage();
     if args.time_passes {
@@ -160,6 +161,8 @@ struct Job<'a> {
     timer: Timer,
     /// The AD pass carried reverse stencil streams (`LoopOptions::preheader_checks`).
     carried_streams: bool,
+    /// Some of them in value form (`LoopOptions::ordered_reductions`).
+    exact_streams: bool,
 }
 
 impl Job<'_> {
@@ -443,6 +446,7 @@ impl Job<'_> {
         self.timer
             .add_ad(ferrozyme_transform::Span::since(start), &report.times);
         self.carried_streams = report.carried_streams > 0;
+        self.exact_streams = report.exact_streams > 0;
         for n in &report.notes {
             (self.log)(&format!("ferrozyme: note: {n}"));
         }
@@ -470,6 +474,7 @@ impl Job<'_> {
         let tm = pipeline::target_machine(module, level)?;
         let loops = pipeline::LoopOptions {
             preheader_checks: self.carried_streams,
+            ordered_reductions: self.exact_streams,
             ..pipeline::LoopOptions::from_flags(level, &self.args.compile_flags)
         };
         // Derivatives called from one place are merged into their caller up to a size

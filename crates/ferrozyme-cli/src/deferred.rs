@@ -118,6 +118,7 @@ mod tests {
             slp_vectorize: true,
             unroll: true,
             preheader_checks: false,
+            ordered_reductions: false,
         }
     }
 
@@ -130,6 +131,7 @@ mod tests {
             slp_vectorize: false,
             unroll: false,
             preheader_checks: false,
+            ordered_reductions: false,
         };
         assert!(tail_pipeline(OptLevel::O2, off).is_none());
     }

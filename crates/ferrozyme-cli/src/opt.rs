@@ -46,6 +46,7 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
             level,
             pipeline::LoopOptions {
                 preheader_checks: report.carried_streams > 0,
+                ordered_reductions: report.exact_streams > 0,
                 ..pipeline::LoopOptions::from_flags(level, &[])
             },
         )?;

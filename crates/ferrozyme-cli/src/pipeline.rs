@@ -237,6 +237,9 @@ pub struct LoopOptions {
     /// Keep the loop vectorizer's run-time alias checks in loop preheaders
     /// ([`NO_HOISTED_RUNTIME_CHECKS`]); set after the AD pass carried stencil streams.
     pub preheader_checks: bool,
+    /// Vectorize loops with in-order floating-point reductions ([`ORDERED_REDUCTIONS`]);
+    /// set after the AD pass carried order-preserving stencil streams.
+    pub ordered_reductions: bool,
 }
 
 impl LoopOptions {
@@ -249,6 +252,7 @@ impl LoopOptions {
             slp_vectorize: vec_default,
             unroll: level != OptLevel::O0,
             preheader_checks: false,
+            ordered_reductions: false,
         };
         for f in flags {
             match f.as_str() {
@@ -316,6 +320,19 @@ pub fn run_pipeline(
 /// 19.9M instructions, its primal 13.5M -> 13.2M; `gmm-fused` +0.06%).
 pub const NO_HOISTED_RUNTIME_CHECKS: &str = "-hoist-runtime-checks=false";
 
+/// In-order (strict) floating-point reductions may be vectorized (`opt
+/// -force-ordered-reductions`; LLVM enables them by default on AArch64, not on x86). A
+/// reverse loop whose stencil streams were carried without `reassoc`
+/// (`stream_values.rs`) also sums the adjoints of its loop-invariant inputs in a
+/// register, in iteration order; without this switch LoopVectorize refuses the whole loop
+/// ("cannot prove it is safe to reorder floating-point operations"). The vector loop
+/// adds each lane in order (`llvm.vector.reduce.fadd` without `reassoc`), so the sums are
+/// unchanged, bit for bit. LLVM takes only a reduction with one `fadd` per iteration:
+/// a 1-D stencil whose parameter appears once vectorizes, the Brusselator's `alpha` (two
+/// adds per cell) does not (bench/README.md, "exact11"). Process-wide like
+/// [`NO_HOISTED_RUNTIME_CHECKS`], so set only when a value stream was carried.
+pub const ORDERED_REDUCTIONS: &str = "-force-ordered-reductions";
+
 /// The pipeline options alone do not keep LLVM 22's loop vectorizer out of
 /// `default<O2>` when run through the C API (measured: loops still vectorized); the
 /// switches `opt -vectorize-loops=false` uses do.
@@ -329,6 +346,9 @@ fn set_loop_switches(loops: LoopOptions) {
     }
     if loops.vectorize && loops.preheader_checks {
         switches.push(NO_HOISTED_RUNTIME_CHECKS);
+    }
+    if loops.vectorize && loops.ordered_reductions {
+        switches.push(ORDERED_REDUCTIONS);
     }
     if !switches.is_empty() {
         ferrozyme_transform::set_llvm_options(&switches);

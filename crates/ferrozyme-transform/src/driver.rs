@@ -214,6 +214,8 @@ pub(crate) struct Driver {
     pub times: PhaseTimes,
     /// Streams `streams.rs` carried (`Report::carried_streams`).
     pub carried_streams: usize,
+    /// Of those, streams in value form (`Report::exact_streams`).
+    pub exact_streams: usize,
     /// Type analysis shared by the clones of one drain (see `types_for_clone`).
     types: TypeSession,
 }
@@ -237,6 +239,7 @@ impl Driver {
             generated: Vec::new(),
             times: PhaseTimes::default(),
             carried_streams: 0,
+            exact_streams: 0,
             types: TypeSession::new(module),
         }
     }
@@ -344,7 +347,10 @@ impl Driver {
                     if let Job::Reverse(req, Target::Combined { g }) = &job {
                         if p.has_string_fn_attr(crate::streams::PEELED) {
                             match crate::streams::carry(module, *g, req, opts.vectorized_loops) {
-                                Ok(n) => self.carried_streams += n,
+                                Ok((n, e)) => {
+                                    self.carried_streams += n;
+                                    self.exact_streams += e;
+                                }
                                 Err(e) => diags.push(Diagnostic::new(DiagKind::Internal, e)),
                             }
                         }

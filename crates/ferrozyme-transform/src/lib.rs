@@ -64,6 +64,7 @@ mod settings;
 mod signature;
 pub mod slp_limit;
 mod split_math;
+mod stream_values;
 mod streams;
 mod tangent;
 mod target_attrs;
@@ -629,6 +630,7 @@ impl Session {
         self.report.generated = self.driver.generated.iter().map(|f| f.name()).collect();
         self.report.times = std::mem::take(&mut self.driver.times);
         self.report.carried_streams = self.driver.carried_streams;
+        self.report.exact_streams = self.driver.exact_streams;
         self.report.remarks = self.driver.support.remarks.take();
         if opts.enzyme.print_remarks {
             for r in &self.report.remarks {

@@ -44,4 +44,8 @@ pub struct Report {
     /// keeps the loop vectorizer's run-time alias checks in loop preheaders
     /// (`ferrozyme-cli`'s `pipeline::NO_HOISTED_RUNTIME_CHECKS`).
     pub carried_streams: usize,
+    /// Of those, streams in value form (no `reassoc`, `stream_values.rs`): the driver
+    /// then lets the loop vectorizer vectorize in-order floating-point reductions
+    /// (`ferrozyme-cli`'s `pipeline::ORDERED_REDUCTIONS`).
+    pub exact_streams: usize,
 }

@@ -13,8 +13,10 @@
 //! loop ends are added on its exit edge. Three adds per cell per iteration become one.
 //!
 //! Taken only when (each pinned by a filetest):
-//! * every add of the stream has `reassoc` (the cell's sum is formed in another order:
-//!   `stream_needs_reassoc`);
+//! * every add of the stream has `reassoc` (the cell's sum is formed in another order).
+//!   A stream with an add without it is carried in value form instead, which keeps every
+//!   add's operands and order (`stream_values.rs`, `stream_exact_values`), under the
+//!   stricter conditions listed there (`stream_exact_refused_other_add`);
 //! * the shadow is an argument of the gradient whose primal is `noalias` (restrict) in
 //!   the differentiated function, so that no other pointer reaches its cells, and every
 //!   other memory access of the loop is either a `reassoc` read-modify-write add (they
@@ -23,7 +25,8 @@
 //!   load or store of that shadow in the loop, such as the zeroing of an output's
 //!   adjoint when the output is the input (in place), refuses the stream: it would read
 //!   or overwrite a cell whose sum is still in a register (`stream_not_past_own_store`);
-//! * the anchor's index is `c + (invariant)` exactly (`affine_index::form`).
+//! * the anchor's index is `c + (invariant)` exactly (`affine_index::form`; every leaf
+//!   but the counter, and the base, defined outside the loop).
 //!
 //! Runs on generated functions of reverse requests whose clone had a loop peeled
 //! (`peel.rs`: the only loops whose neighbour addresses are offsets of one anchor),
@@ -39,39 +42,58 @@ use ferrozyme_llvm::{run_function_passes, Block, Builder, IntPredicate, Module, 
 
 use crate::affine_index::{form, Counter};
 use crate::signature::Request;
+use crate::stream_values;
 
 /// Function attribute `peel.rs` puts on a clone it changed.
 pub const PEELED: &str = "ferrozyme-peeled";
 
 /// One `*p += d` of the loop: the load, the add, the store, and the added value.
 #[derive(Clone, Copy)]
-struct Rmw {
-    load: Value,
-    add: Value,
-    store: Value,
-    d: Value,
+pub(crate) struct Rmw {
+    pub load: Value,
+    pub add: Value,
+    pub store: Value,
+    pub d: Value,
 }
 
 /// The adds of one stream: cells `coef * c + konst + q` (elements from the anchor's
 /// base, `coef` +-1), by `q`.
-struct Stream {
-    anchor: Value,
+pub(crate) struct Stream {
+    pub anchor: Value,
     /// The anchor's base pointer, index form (without its constant) and constant.
     base: Value,
     terms: HashMap<Value, i128>,
     konst: i64,
     /// Element size in bytes.
-    elem: i64,
+    pub elem: i64,
     coef: i64,
-    by_q: BTreeMap<i64, Vec<Rmw>>,
+    /// The adds of each offset, in program order.
+    pub by_q: BTreeMap<i64, Vec<Rmw>>,
 }
 
-/// Carries the streams of `g`, the combined gradient of `req`. Returns how many.
+impl Stream {
+    /// Whether the stream must keep the adds' order (`stream_values.rs`): some add of it
+    /// lacks `reassoc`.
+    fn exact(&self) -> bool {
+        self.by_q
+            .values()
+            .flatten()
+            .any(|r| r.add.fast_math_flags() & REASSOC == 0)
+    }
+}
+
+/// Carries the streams of `g`, the combined gradient of `req`. Returns how many, and
+/// how many of them in value form (`stream_values.rs`).
 /// With `vectorized` (the pipeline after the pass vectorizes loops), a gradient with a
 /// carried stream gets `noalias` parameters (`restrict_gradient_params`).
-pub fn carry(m: Module, g: Value, req: &Request, vectorized: bool) -> Result<usize, String> {
+pub fn carry(
+    m: Module,
+    g: Value,
+    req: &Request,
+    vectorized: bool,
+) -> Result<(usize, usize), String> {
     if req.width != 1 || req.parallel || req.runtime.any() {
-        return Ok(0);
+        return Ok((0, 0));
     }
     // Shadow parameters of `noalias` primals; the gradient's parameter indices of those
     // primals and shadows.
@@ -96,7 +118,7 @@ pub fn carry(m: Module, g: Value, req: &Request, vectorized: bool) -> Result<usi
         }
     }
     if shadows.is_empty() {
-        return Ok(0);
+        return Ok((0, 0));
     }
     run_function_passes(
         g,
@@ -105,12 +127,13 @@ pub fn carry(m: Module, g: Value, req: &Request, vectorized: bool) -> Result<usi
     let cfg = Cfg::new(g);
     let loops = Loops::new(&cfg);
     let mut n = 0;
+    let mut exact = 0;
     for l in &loops.loops {
         if l.blocks.len() != 1 || l.latches.len() != 1 {
             continue;
         }
         let Some(entry) = l.entry else { continue };
-        n += carry_loop(m, g, l.header, entry, &shadows);
+        n += carry_loop(m, g, l.header, entry, &shadows, &mut exact);
     }
     if n > 0 && !ferrozyme_llvm::verify_function(g) {
         return Err("carrying reverse stencil streams produced invalid IR (internal error)".into());
@@ -118,7 +141,7 @@ pub fn carry(m: Module, g: Value, req: &Request, vectorized: bool) -> Result<usi
     if n > 0 && vectorized {
         restrict_gradient_params(g, &restrict_params);
     }
-    Ok(n)
+    Ok((n, exact))
 }
 
 /// Marks `noalias` the gradient's copies of the primal's `restrict` pointers and their
@@ -248,6 +271,10 @@ fn rmw(store: Value) -> Option<Rmw> {
     } else {
         return None;
     };
+    // `*p += *p`: the added value is the cell itself, not an operand to carry.
+    if d == load {
+        return None;
+    }
     // Nothing between the load and the store writes memory.
     let mut i = load.next_instruction();
     while let Some(x) = i {
@@ -281,7 +308,7 @@ fn writes_memory(i: Value) -> bool {
 }
 
 /// A call that touches no memory (`memory(none)`: math intrinsics, `umin`).
-fn pure_call(i: Value) -> bool {
+pub(crate) fn pure_call(i: Value) -> bool {
     i.called_function()
         .and_then(|f| f.memory_effects())
         .is_some_and(|e| e.is_none())
@@ -329,7 +356,14 @@ fn anchor_offset(p: Value) -> (Value, i64) {
     (p, 0)
 }
 
-fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Value>) -> usize {
+fn carry_loop(
+    m: Module,
+    g: Value,
+    b: Block,
+    entry: Block,
+    shadows: &HashSet<Value>,
+    exact: &mut usize,
+) -> usize {
     let Some((c, step)) = counter(b) else {
         return 0;
     };
@@ -340,16 +374,7 @@ fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Val
     let exit = t.successors().into_iter().find(|s| *s != b);
     let Some(exit) = exit else { return 0 };
     let ctr = counter_range(b, c, step, entry, t);
-    let mut rmws: Vec<Rmw> = Vec::new();
-    let mut in_rmw: HashSet<Value> = HashSet::new();
-    for i in b.instructions() {
-        if let Some(r) = rmw(i) {
-            if r.add.fast_math_flags() & REASSOC != 0 {
-                in_rmw.extend([r.load, r.add, r.store]);
-                rmws.push(r);
-            }
-        }
-    }
+    let rmws: Vec<Rmw> = b.instructions().into_iter().filter_map(rmw).collect();
     // Group the adds into shadows' streams.
     let mut streams: Vec<Stream> = Vec::new();
     for r in &rmws {
@@ -380,6 +405,12 @@ fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Val
             Some(&1) if step == -1 => 1,
             _ => continue,
         };
+        // The rest of the index is the same in every iteration (a leaf defined in the
+        // loop, another phi or a load, would move the anchor by more than the counter).
+        let in_loop = |v: &Value| v.is_instruction() && v.parent_block() == b;
+        if f.terms.keys().any(|v| *v != c && in_loop(v)) || in_loop(&a.operand(0)) {
+            continue;
+        }
         if off % elem != 0 || r.load.ty() != et {
             continue;
         }
@@ -405,42 +436,35 @@ fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Val
         }
     }
     streams.retain(|s| s.by_q.len() >= 2);
-    if streams.is_empty() {
-        return 0;
-    }
-    // Every other memory access of the loop: a commuting add, or another object.
-    let carried: HashSet<Value> = streams.iter().map(|s| underlying(s.anchor)).collect();
+    // Exact streams (some add without `reassoc`) carry values: they need a preheader
+    // that only enters the loop (the entry block when the loop is its only successor;
+    // the first iteration's cells are loaded there), contiguous positions and a
+    // first-iteration anchor the preheader can compute (`stream_values.rs`).
+    let pre_ok = entry.successors().len() == 1;
+    let start = c
+        .incoming()
+        .iter()
+        .find(|(_, x)| *x == entry)
+        .map(|(v, _)| *v);
+    streams.retain(|s| {
+        !s.exact()
+            || (pre_ok
+                && start.is_some()
+                && stream_values::contiguous(s)
+                && stream_values::anchor_at_start_ok(s.anchor, b, c))
+    });
     let ctx = m.context();
-    for i in b.instructions() {
-        if in_rmw.contains(&i) {
-            continue;
-        }
-        let ptr = match i.opcode() {
-            Some(Opcode::LLVMLoad | Opcode::LLVMStore)
-                if crate::reverse::alias::is_tape_access(ctx, i) =>
-            {
-                continue
-            }
-            Some(Opcode::LLVMLoad) => i.operand(0),
-            Some(Opcode::LLVMStore) => i.operand(1),
-            Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if pure_call(i) || tape_call(i) => continue,
-            Some(
-                Opcode::LLVMCall
-                | Opcode::LLVMInvoke
-                | Opcode::LLVMAtomicRMW
-                | Opcode::LLVMAtomicCmpXchg
-                | Opcode::LLVMFence
-                | Opcode::LLVMVAArg,
-            ) => return 0,
-            _ => continue,
-        };
-        let o = underlying(ptr);
-        let identified =
-            o.is_argument() || o.is_global_variable() || o.opcode() == Some(Opcode::LLVMAlloca);
-        if !identified || carried.contains(&o) {
+    if !others_ok(ctx, b, &rmws, &streams) {
+        // Without the exact streams, their adds are other accesses again.
+        streams.retain(|s| !s.exact());
+        if !others_ok(ctx, b, &rmws, &streams) {
             return 0;
         }
     }
+    if streams.is_empty() {
+        return 0;
+    }
+    *exact += streams.iter().filter(|s| s.exact()).count();
     let bld = Builder::new(ctx);
     // The exit edge gets a block of its own for the last open cells.
     let flush = exit.insert_before(ctx, "fz.stream.flush");
@@ -463,8 +487,19 @@ fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Val
         phi.replace_all_uses_with(np);
         phi.erase();
     }
+    let edges = stream_values::LoopEdges {
+        b,
+        c,
+        start: start.unwrap_or(c),
+        pre: entry,
+        flush_br,
+    };
     let first = b.first_non_phi().unwrap();
     for s in &streams {
+        if s.exact() {
+            stream_values::carry_values(ctx, &bld, &edges, s);
+            continue;
+        }
         let ty = s.by_q.values().next().unwrap()[0].add.ty();
         let flags = s
             .by_q
@@ -535,4 +570,65 @@ fn carry_loop(m: Module, g: Value, b: Block, entry: Block, shadows: &HashSet<Val
     }
     let _ = g;
     streams.len()
+}
+
+/// Every memory access of loop `b` outside the streams' adds leaves the carried cells
+/// alone: it goes through another identified object (argument, alloca, global), or it
+/// is a `reassoc` read-modify-write add, which commutes with the partial sums of
+/// `reassoc` streams (whatever it points to) but not with an exact stream's cells
+/// (there it must go through another identified object too); no call touches memory.
+/// A plain load or store of a carried shadow in the loop, such as the zeroing of an
+/// output's adjoint when the output is the input (in place), refuses: it would read or
+/// overwrite a cell whose value or sum is still in a register
+/// (`stream_not_past_own_store`, `stream_exact_refused_other_add`).
+fn others_ok(ctx: ferrozyme_llvm::Context, b: Block, rmws: &[Rmw], streams: &[Stream]) -> bool {
+    let mut members: HashSet<Value> = HashSet::new();
+    for r in streams.iter().flat_map(|s| s.by_q.values().flatten()) {
+        members.extend([r.load, r.add, r.store]);
+    }
+    let commuting: HashSet<Value> = rmws
+        .iter()
+        .filter(|r| !members.contains(&r.store) && r.add.fast_math_flags() & REASSOC != 0)
+        .flat_map(|r| [r.load, r.store])
+        .collect();
+    let carried: HashSet<Value> = streams.iter().map(|s| underlying(s.anchor)).collect();
+    let exact: HashSet<Value> = streams
+        .iter()
+        .filter(|s| s.exact())
+        .map(|s| underlying(s.anchor))
+        .collect();
+    for i in b.instructions() {
+        if members.contains(&i) {
+            continue;
+        }
+        let ptr = match i.opcode() {
+            Some(Opcode::LLVMLoad | Opcode::LLVMStore)
+                if crate::reverse::alias::is_tape_access(ctx, i) =>
+            {
+                continue
+            }
+            Some(Opcode::LLVMLoad) => i.operand(0),
+            Some(Opcode::LLVMStore) => i.operand(1),
+            Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if pure_call(i) || tape_call(i) => continue,
+            Some(
+                Opcode::LLVMCall
+                | Opcode::LLVMInvoke
+                | Opcode::LLVMAtomicRMW
+                | Opcode::LLVMAtomicCmpXchg
+                | Opcode::LLVMFence
+                | Opcode::LLVMVAArg,
+            ) => return false,
+            _ => continue,
+        };
+        let o = underlying(ptr);
+        let identified =
+            o.is_argument() || o.is_global_variable() || o.opcode() == Some(Opcode::LLVMAlloca);
+        if commuting.contains(&i) && (exact.is_empty() || (identified && !exact.contains(&o))) {
+            continue;
+        }
+        if !identified || carried.contains(&o) {
+            return false;
+        }
+    }
+    true
 }
