@@ -27,6 +27,7 @@
 mod affine_index;
 mod analyses;
 mod audit;
+pub mod adjoint_chain;
 mod batch;
 mod checkgrad;
 mod checkpoint;
