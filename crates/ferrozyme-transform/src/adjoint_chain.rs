@@ -25,12 +25,23 @@
 //!
 //! Taken only when all of this holds (anything else is left as it is):
 //! * the phi is a floating-point scalar in the header of a single-entry loop, with one
-//!   incoming value from outside the loop (the preheader) and one from inside (the latch);
-//! * the latch value is built from the phi by marked `fmul`, `fadd`, `fsub`, `fneg`,
+//!   incoming value from outside the loop (the preheader) and one from inside (the latch,
+//!   dominated by the header);
+//! * the latch value is built from the phi by `fmul`, `fadd`, `fsub`, `fneg`,
 //!   `llvm.fmuladd`/`llvm.fma` only, each linear in the phi (a product with exactly one
 //!   factor depending on it, sums of two values depending on it), every other operand
 //!   defined outside the loop or a constant (no tape values, no other carried value);
+//! * the operations that read the phi carry the adjoint mark. Primal operations never
+//!   do (the forward sweep copies them, and LLVM drops unknown metadata when it merges
+//!   duplicates), so a primal recurrence is never rewritten; further along the chain
+//!   unmarked operations are accepted, since LLVM's passes replace marked ones by new
+//!   ones (`instcombine` turning `a + x * -c` into `a - x * c`);
 //! * the chain is at least two operations deep (else nothing is gained).
+//!
+//! `C` goes in the preheader; one that also branches elsewhere (the forward sweep's
+//! latch, which leaves into the reverse loop) first gets a block of its own on the edge.
+//! Uses of the old latch value after the loop (the final adjoint) take the new one when
+//! only the latch leaves the loop: it is computed on every path to them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -373,6 +384,24 @@ fn rewrite_phi(p: Value, pre: Block, latch: Block, body: &HashSet<Block>, kind: 
     let next = b.fmul(p, c);
     next.set_fast_math_flags(v.fast_math_flags());
     p.set_operand(idx as u32, next);
+    // Uses after the loop (the final adjoint) see the carried value of the last trip:
+    // when only the latch leaves the loop, the new value is computed on every path to
+    // them, so they take it and the old chain can go.
+    let only_latch_exits = body
+        .iter()
+        .all(|&b| b == latch || b.successors().iter().all(|s| body.contains(s)));
+    if only_latch_exits {
+        for u in v.users() {
+            if u == next || body.contains(&u.parent_block()) {
+                continue;
+            }
+            for k in 0..u.num_operands() {
+                if u.operand(k) == v {
+                    u.set_operand(k, next);
+                }
+            }
+        }
+    }
     delete_dead(v, &ch);
     Outcome::Done
 }
