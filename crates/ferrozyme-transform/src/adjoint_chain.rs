@@ -31,11 +31,13 @@
 //!   `llvm.fmuladd`/`llvm.fma` only, each linear in the phi (a product with exactly one
 //!   factor depending on it, sums of two values depending on it), every other operand
 //!   defined outside the loop or a constant (no tape values, no other carried value);
-//! * the operations that read the phi carry the adjoint mark. Primal operations never
-//!   do (the forward sweep copies them, and LLVM drops unknown metadata when it merges
-//!   duplicates), so a primal recurrence is never rewritten; further along the chain
-//!   unmarked operations are accepted, since LLVM's passes replace marked ones by new
-//!   ones (`instcombine` turning `a + x * -c` into `a - x * c`);
+//! * an operation of the chain that reads the phi carries the adjoint mark. Primal
+//!   values never depend on adjoints, so a chain through a marked operation is not the
+//!   primal's; and primal operations are never marked themselves (the forward sweep
+//!   copies them, and LLVM drops unknown metadata when it merges duplicates), so a
+//!   primal recurrence is never rewritten. Other operations of the chain may be
+//!   unmarked: LLVM's passes replace marked ones by new ones (`instcombine` turning
+//!   `d + d * -c` into `d - d * c`);
 //! * the chain is at least two operations deep (else nothing is gained).
 //!
 //! `C` goes in the preheader; one that also branches elsewhere (the forward sweep's
@@ -166,6 +168,8 @@ struct Chain<'a> {
     body: &'a HashSet<Block>,
     kind: u32,
     memo: HashMap<Value, Kind>,
+    /// Does an operation of the chain that reads the phi carry the adjoint mark?
+    marked_reader: bool,
 }
 
 fn fma_call(i: Value) -> bool {
@@ -205,12 +209,11 @@ impl Chain<'_> {
     }
 
     fn classify_op(&mut self, v: Value) -> Kind {
-        // The chain's operations that read the phi itself must be the reverse sweep's
-        // (marked); further along, LLVM's passes may have replaced marked operations by
-        // new, unmarked ones (`instcombine` turning `a + x * -c` into `a - x * c`).
-        let marked = v.metadata(self.kind).is_some();
-        if !marked && v.operands().contains(&self.phi) {
-            return Kind::Bad;
+        // One operation that reads the phi must be the reverse sweep's (marked); LLVM's
+        // passes replace marked operations by new, unmarked ones (`instcombine` turning
+        // `d + d * -c` into `d - d * c`), so not every one is.
+        if v.metadata(self.kind).is_some() && v.operands().contains(&self.phi) {
+            self.marked_reader = true;
         }
         let deeper = |d: usize| Kind::Lin(d + 1);
         match v.opcode() {
@@ -363,9 +366,10 @@ fn rewrite_phi(p: Value, pre: Block, latch: Block, body: &HashSet<Block>, kind: 
         body,
         kind,
         memo: HashMap::new(),
+        marked_reader: false,
     };
     match ch.classify(v) {
-        Kind::Lin(d) if d >= 2 => {}
+        Kind::Lin(d) if d >= 2 && ch.marked_reader => {}
         _ => return Outcome::Kept,
     }
     let (Some(pre_term), Some(latch_term)) = (pre.terminator(), latch.terminator()) else {
