@@ -376,7 +376,12 @@ fn rewrite_phi(p: Value, pre: Block, latch: Block, body: &HashSet<Block>, kind: 
         return Outcome::Kept;
     };
     if pre_term.num_successors() != 1 {
-        return Outcome::NeedsPreheader;
+        // Only plain branches and switches have edges that a block can be put on
+        // (never `invoke`'s unwind edge or `callbr`'s).
+        return match pre_term.opcode() {
+            Some(Opcode::LLVMBr | Opcode::LLVMSwitch) => Outcome::NeedsPreheader,
+            _ => Outcome::Kept,
+        };
     }
     let ctx = p.ty().context();
     let b = Builder::new(ctx);
