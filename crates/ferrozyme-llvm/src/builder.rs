@@ -22,10 +22,11 @@ pub struct Builder {
     adjoint: Cell<bool>,
 }
 
-/// Metadata kind marking floating-point operations the reverse sweep built for adjoints
-/// (never the primal's own arithmetic, copied or recomputed): the post-pipeline rewrite
-/// of adjoint recurrences (`ferrozyme_transform::adjoint_chain`) only touches chains made
-/// of such operations, and removes the mark afterwards.
+/// Metadata kind marking floating-point operations built while the reverse sweep is
+/// emitted (its adjoint arithmetic; the forward sweep's copies of the primal are never
+/// marked): the post-pipeline rewrite of adjoint recurrences
+/// (`ferrozyme_transform::adjoint_chain`) only touches chains that go through such an
+/// operation, and removes the mark afterwards.
 pub const ADJOINT_MD: &str = "ferrozyme.adjoint";
 
 impl Drop for Builder {

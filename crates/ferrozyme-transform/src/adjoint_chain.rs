@@ -31,13 +31,13 @@
 //!   `llvm.fmuladd`/`llvm.fma` only, each linear in the phi (a product with exactly one
 //!   factor depending on it, sums of two values depending on it), every other operand
 //!   defined outside the loop or a constant (no tape values, no other carried value);
-//! * an operation of the chain that reads the phi carries the adjoint mark. Primal
-//!   values never depend on adjoints, so a chain through a marked operation is not the
-//!   primal's; and primal operations are never marked themselves (the forward sweep
-//!   copies them, and LLVM drops unknown metadata when it merges duplicates), so a
-//!   primal recurrence is never rewritten. Other operations of the chain may be
-//!   unmarked: LLVM's passes replace marked ones by new ones (`instcombine` turning
-//!   `d + d * -c` into `d - d * c`);
+//! * an operation of the chain that reads the phi carries the adjoint mark (it was
+//!   built while the reverse sweep was emitted). Primal values never depend on
+//!   adjoints, and the primal's recurrences (in the primal and in the forward sweep,
+//!   which copies it) carry no mark, nor does LLVM keep unknown metadata when it merges
+//!   duplicates, so a primal recurrence is never rewritten. Other operations of the
+//!   chain may be unmarked: LLVM's passes replace marked ones by new ones (`instcombine`
+//!   turning `d + d * -c` into `d - d * c`);
 //! * the chain is at least two operations deep (else nothing is gained).
 //!
 //! `C` goes in the preheader; one that also branches elsewhere (the forward sweep's

@@ -24,10 +24,10 @@
 //! * `libdefs.rs` — differentiable definitions of complex-valued library functions.
 #![forbid(unsafe_code)]
 
+pub mod adjoint_chain;
 mod affine_index;
 mod analyses;
 mod audit;
-pub mod adjoint_chain;
 mod batch;
 mod checkgrad;
 mod checkpoint;
