@@ -507,6 +507,13 @@ impl Job<'_> {
             ferrozyme_transform::freeze::thaw(f);
         }
         optimized?;
+        // Adjoint recurrences with loop-invariant coefficients get their linear map
+        // computed once before the loop; the adjoint mark goes either way
+        // (`adjoint_chain.rs`).
+        ferrozyme_transform::adjoint_chain::preaccumulate(
+            ferrozyme_transform::Module::from_inkwell(module),
+            level != OptLevel::O0,
+        );
         if relinked {
             // Frozen functions were external during the run (`freeze.rs`): those whose
             // callers the pipeline deleted are dead now.

@@ -51,6 +51,11 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
             },
         )?;
     }
+    // After the pipeline (`adjoint_chain.rs`); without one only the adjoint mark goes.
+    ferrozyme_transform::adjoint_chain::preaccumulate(
+        ferrozyme_transform::Module::from_inkwell(&module),
+        args.opt.is_some_and(|l| l != crate::args::OptLevel::O0),
+    );
     let mut out = OptOutput {
         printout: report.printout,
         module_text: None,

@@ -17,7 +17,17 @@ pub struct Builder {
     /// Fast-math flags given to every floating-point operation built (see
     /// [`Builder::set_fast_math`]).
     fmf: Cell<u32>,
+    /// While set, floating-point operations built also get the [`ADJOINT_MD`] mark
+    /// (see [`Builder::set_adjoint_mark`]).
+    adjoint: Cell<bool>,
 }
+
+/// Metadata kind marking floating-point operations built while the reverse sweep is
+/// emitted (its adjoint arithmetic; the forward sweep's copies of the primal are never
+/// marked): the post-pipeline rewrite of adjoint recurrences
+/// (`ferrozyme_transform::adjoint_chain`) only touches chains that go through such an
+/// operation, and removes the mark afterwards.
+pub const ADJOINT_MD: &str = "ferrozyme.adjoint";
 
 impl Drop for Builder {
     fn drop(&mut self) {
@@ -52,6 +62,7 @@ impl Builder {
             raw: unsafe { LLVMCreateBuilderInContext(ctx.0) },
             ctx,
             fmf: Cell::new(0),
+            adjoint: Cell::new(false),
         }
     }
     /// From now on, floating-point operations (arithmetic, comparisons, selects, phis,
@@ -59,10 +70,19 @@ impl Builder {
     pub fn set_fast_math(&self, flags: u32) -> u32 {
         self.fmf.replace(flags)
     }
+    /// From now on (`on`), floating-point operations built get the [`ADJOINT_MD`] mark;
+    /// returns the previous setting.
+    pub fn set_adjoint_mark(&self, on: bool) -> bool {
+        self.adjoint.replace(on)
+    }
     fn fp(&self, v: Value) -> Value {
         let f = self.fmf.get();
         if f != 0 {
             v.set_fast_math_flags(f);
+        }
+        if self.adjoint.get() && v.can_use_fast_math_flags() {
+            let kind = self.ctx.md_kind(ADJOINT_MD);
+            v.set_metadata(kind, Some(self.ctx.md_node(&[])));
         }
         v
     }

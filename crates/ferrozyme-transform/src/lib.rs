@@ -24,6 +24,7 @@
 //! * `libdefs.rs` — differentiable definitions of complex-valued library functions.
 #![forbid(unsafe_code)]
 
+pub mod adjoint_chain;
 mod affine_index;
 mod analyses;
 mod audit;

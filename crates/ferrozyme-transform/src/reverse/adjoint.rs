@@ -18,13 +18,18 @@ use crate::lower::{scale, Env};
 use crate::runtime::RtFn;
 
 impl Gen<'_> {
+    /// Every floating-point operation built here carries the adjoint mark
+    /// (`ferrozyme_llvm::builder::ADJOINT_MD`, read by `adjoint_chain.rs` after the
+    /// pipeline).
     pub(super) fn emit_reverse(&mut self) {
+        let prev_mark = self.b.set_adjoint_mark(true);
         for blk in self.fx.cfg.blocks.clone() {
             if !self.fx.cfg.is_reachable(blk) {
                 continue;
             }
             self.emit_reverse_block(blk);
         }
+        self.b.set_adjoint_mark(prev_mark);
     }
 
     fn emit_reverse_block(&mut self, blk: Block) {
