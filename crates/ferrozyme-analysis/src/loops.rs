@@ -32,6 +32,19 @@ pub struct Loop {
     pub preheader: Option<Block>,
 }
 
+impl Loop {
+    /// The loop's blocks in the order of `order` (a function's block list, or
+    /// `Cfg::blocks`), not the block set's hash order: what a pass clones or lays out
+    /// from them comes out the same on every run.
+    pub fn blocks_in(&self, order: &[Block]) -> Vec<Block> {
+        order
+            .iter()
+            .copied()
+            .filter(|b| self.blocks.contains(b))
+            .collect()
+    }
+}
+
 pub struct Loops {
     pub loops: Vec<Loop>,
     innermost: HashMap<Block, usize>,

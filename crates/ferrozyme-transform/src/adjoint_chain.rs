@@ -309,7 +309,10 @@ fn coefficient(
                 (b.fadd(k, cc), true)
             } else {
                 let args = [cl, k, cc];
-                (b.call(v.called_function_type(), v.called_value(), &args), true)
+                (
+                    b.call(v.called_function_type(), v.called_value(), &args),
+                    true,
+                )
             }
         }
     };
@@ -426,6 +429,9 @@ fn delete_dead(v: Value, ch: &Chain<'_>) {
         let ops = i.operands();
         i.erase();
         gone.insert(i);
-        work.extend(ops.into_iter().filter(|o| o.is_instruction() && *o != ch.phi));
+        work.extend(
+            ops.into_iter()
+                .filter(|o| o.is_instruction() && *o != ch.phi),
+        );
     }
 }

@@ -108,11 +108,7 @@ pub fn peel_clamped_loops(m: Module, f: Value) -> Result<bool, String> {
         let Some(c) = counted(l, &loops) else {
             continue;
         };
-        let blocks: Vec<Block> = f
-            .blocks()
-            .into_iter()
-            .filter(|x| l.blocks.contains(x))
-            .collect();
+        let blocks: Vec<Block> = l.blocks_in(&f.blocks());
         let ctr = crate::affine_index::Counter {
             iv: c.iv,
             lo: c.start,
@@ -331,11 +327,7 @@ fn eval(v: Value, iv: Value, x: i128) -> Option<i128> {
 fn peel_last(m: Module, f: Value, l: &Loop, c: &Counted) {
     let ctx = m.context();
     let b = Builder::new(ctx);
-    let blocks: Vec<Block> = f
-        .blocks()
-        .into_iter()
-        .filter(|x| l.blocks.contains(x))
-        .collect();
+    let blocks: Vec<Block> = l.blocks_in(&f.blocks());
     let mut map: HashMap<Value, Value> = HashMap::new();
     for blk in &blocks {
         let nb = c.exit.insert_before(ctx, &format!("{}.peel", blk.name()));

@@ -71,11 +71,7 @@ pub fn anchor_wrapped_loops(m: Module, f: Value) -> Result<bool, String> {
         let Some(ctr) = loop_counter(l, &loops) else {
             continue;
         };
-        let blocks: Vec<Block> = f
-            .blocks()
-            .into_iter()
-            .filter(|x| l.blocks.contains(x))
-            .collect();
+        let blocks: Vec<Block> = l.blocks_in(&f.blocks());
         let mut changed = 0;
         for b in &blocks {
             for g in b.instructions() {

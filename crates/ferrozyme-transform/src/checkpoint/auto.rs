@@ -177,11 +177,7 @@ fn candidate(
             give_preheader(module, f, l.header, entry, &mut c)?
         }
     };
-    let blocks: Vec<Block> = f
-        .blocks()
-        .into_iter()
-        .filter(|b| l.blocks.contains(b))
-        .collect();
+    let blocks: Vec<Block> = l.blocks_in(&f.blocks());
     let mut live = Vec::new();
     let mut seen = HashSet::new();
     for b in &blocks {

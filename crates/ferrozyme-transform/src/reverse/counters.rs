@@ -170,8 +170,7 @@ impl Gen<'_> {
         let mut exit_blocks: Vec<Block> = Vec::new();
         // In function order, not the block set's hash order: the exit caches are tape
         // slots, and their order is the tape's layout (deterministic output).
-        let in_order = self.fx.cfg.blocks.iter().filter(|b| l.blocks.contains(b));
-        for &b in in_order {
+        for b in l.blocks_in(&self.fx.cfg.blocks) {
             for s in self.fx.cfg.succs(b) {
                 if !l.blocks.contains(&s)
                     && !exit_blocks.contains(&s)

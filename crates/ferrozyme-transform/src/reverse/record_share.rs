@@ -54,12 +54,8 @@ impl Gen<'_> {
 /// Does every cycle through a block of `l` pass `l`'s header (no cycle among the other
 /// blocks, `ferrozyme_analysis::scc`)?
 fn header_on_every_cycle(cfg: &Cfg, l: &Loop) -> bool {
-    let blocks: Vec<Block> = cfg
-        .blocks
-        .iter()
-        .copied()
-        .filter(|b| *b != l.header && l.blocks.contains(b))
-        .collect();
+    let mut blocks = l.blocks_in(&cfg.blocks);
+    blocks.retain(|b| *b != l.header);
     let ix: std::collections::HashMap<Block, usize> =
         blocks.iter().enumerate().map(|(k, b)| (*b, k)).collect();
     let succs: Vec<Vec<usize>> = blocks
