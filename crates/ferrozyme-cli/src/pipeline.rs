@@ -379,6 +379,13 @@ pub fn optimize(
             marked,
         );
     }
+    // Tape record addresses in generated loops are hidden from code generation's loop
+    // strength reduction, whose search they made 2-5x longer (`record_freeze.rs`).
+    if ran.is_ok() && level != OptLevel::O0 {
+        ferrozyme_transform::record_freeze::freeze_record_addresses(
+            ferrozyme_transform::Module::from_inkwell(module),
+        );
+    }
     ran
 }
 

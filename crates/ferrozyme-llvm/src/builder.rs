@@ -349,6 +349,12 @@ impl Builder {
             )
         })
     }
+    /// `freeze v`: the same value where `v` is not poison.
+    pub fn freeze(&self, v: Value) -> Value {
+        let n = cstr("");
+        // SAFETY: builder positioned; operand live.
+        Value(unsafe { LLVMBuildFreeze(self.raw, v.0, n.as_ptr()) })
+    }
     /// Generic binary op by opcode (used when re-emitting primal instructions).
     pub fn binop(&self, op: Opcode, a: Value, b: Value) -> Value {
         let n = cstr("");

@@ -58,6 +58,7 @@ mod peel;
 mod remarks;
 mod replace;
 mod request;
+pub mod record_freeze;
 mod reverse;
 mod runtime;
 mod services;
