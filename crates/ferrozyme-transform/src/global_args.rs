@@ -202,7 +202,10 @@ pub(crate) fn global_read_by(
     fname: &str,
     load: Value,
 ) -> Option<Guarded> {
-    let shadowed = |name| Guarded { name, inactive: false };
+    let shadowed = |name| Guarded {
+        name,
+        inactive: false,
+    };
     let addr = load.operand(0);
     let b = crate::common::base_object(addr);
     if b.is_global_variable() {
@@ -228,7 +231,10 @@ pub(crate) fn global_read_by(
         return None;
     }
     let g = held_in(m, cache, p, fname, addr, Kind::Inactive)?;
-    Some(Guarded { name: g, inactive: true })
+    Some(Guarded {
+        name: g,
+        inactive: true,
+    })
 }
 
 /// Is the pointer `ptr` (or an address computed from it) used for anything but loads of
