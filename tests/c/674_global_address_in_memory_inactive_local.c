@@ -6,8 +6,11 @@
 // constant and makes it active, where the guard stops the program, so it runs from -O1
 // only. `f_int` stores `&G` into an active heap block and a noinline helper reads only an
 // int through it (`h->s->n`): the null shadow is never read through, no guard, right
-// gradient at every level. Checked against the analytic derivatives, and G's data after.
+// gradient at every level (reverse and forward mode). Checked against the analytic
+// derivatives, and G's data after.
 #include "fz_test.h"
+
+extern double __enzyme_fwddiff(void *, ...);
 
 struct S {
   double *data;
@@ -46,6 +49,7 @@ int main(void) {
   for (int i = 0; i < 3; i++) G.data[i] = i + 1;
   // f_int = x^2 * (1 + 2 + 3): d/dx = 2 * x * 6.
   fz_check("df_int/dx", __enzyme_autodiff((void *)f_int, 1.5), 2 * 1.5 * 6, 1e-12);
+  fz_check("df_int/dx forward", __enzyme_fwddiff((void *)f_int, 1.5, 1.0), 2 * 1.5 * 6, 1e-12);
 #ifdef __OPTIMIZE__
   // f_local = 2 x^2 * 6: d/dx = 2 * 2 * x * 6.
   fz_check("df_local/dx", __enzyme_autodiff((void *)f_local, 1.5), 2 * 1.5 * 6 * 2.0, 1e-12);
