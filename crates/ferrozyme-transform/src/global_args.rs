@@ -17,6 +17,15 @@
 //! tests/c/673): loads through such a pointer are guarded too, in the function that
 //! stored `&G` and in callees handed that object.
 //!
+//! A global the user declared inactive (`__enzyme_inactive_global`) has no shadow at
+//! all: the shadow of its address is null, so `h->s = &G` stores null into the heap
+//! block's shadow, and a callee whose loads through `h->s` are active read the shadow of
+//! `h->s->data` through that null pointer (tests/c/674 crashed at every level). Using `&G`
+//! as its own shadow (Enzyme's choice) is not safe here: activity does not know the
+//! pointer read back from the block is G's, so the reverse sweep would add adjoints into
+//! G's own data. The load of `h->s` itself is guarded instead (its shadow is null and its
+//! value is not), with advice that fits an inactive global ([`Guarded::inactive`]).
+//!
 //! The pairs (function, parameter) that may receive a global are a fixed point over the
 //! call graph, computed backwards from the parameter a load goes through: a
 //! worklist of pairs, each visited once (recursion in the program is a cycle of pairs, not
@@ -150,42 +159,131 @@ fn sources(a: Value) -> Vec<Value> {
         .collect()
 }
 
-/// The global whose zero-filled shadow a load from `addr` in `p` (the working copy of
+/// A global a guarded load reads through, and why its shadow may be null.
+pub(crate) struct Guarded {
+    /// The global's name, for the message.
+    pub name: String,
+    /// The load reads `&G` of a global declared inactive back from memory (the shadow of
+    /// that pointer is null); otherwise it reads a pointer held in a shadowed global
+    /// (the shadow is null when the program set the pointer outside the derivative).
+    pub inactive: bool,
+}
+
+/// Which globals a search of stored addresses looks for.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// Mutable globals holding pointers, whose shadow the pass zero-fills.
+    Shadowed,
+    /// Globals the user declared inactive: no shadow, the shadow of `&G` is null.
+    Inactive,
+}
+
+impl Kind {
+    fn matches(self, g: Value) -> bool {
+        match self {
+            Kind::Shadowed => shadowed_pointer_global(g),
+            Kind::Inactive => {
+                g.is_global_variable()
+                    && !g.is_global_constant()
+                    && ferrozyme_analysis::global_uses::declared_inactive(g)
+            }
+        }
+    }
+}
+
+/// The global whose zero-filled shadow the pointer `load` in `p` (the working copy of
 /// the function named `fname`) reads: the global itself, or the one that may reach the
-/// pointer parameter `addr` is based on.
+/// pointer parameter its address is based on; or the inactive global whose address the load
+/// reads back from memory (`h->s` after `h->s = &G`).
 pub(crate) fn global_read_by(
     m: Module,
     cache: &mut Cache,
     p: Value,
     fname: &str,
-    addr: Value,
-) -> Option<String> {
+    load: Value,
+) -> Option<Guarded> {
+    let shadowed = |name| Guarded {
+        name,
+        inactive: false,
+    };
+    let addr = load.operand(0);
     let b = crate::common::base_object(addr);
     if b.is_global_variable() {
-        return Some(b.name());
+        return Some(shadowed(b.name()));
     }
     if b.is_argument() {
         let k = p.params().iter().position(|a| *a == b)?;
-        return global_passed_for(m, cache, fname, k);
-    }
-    if b.opcode() == Some(ferrozyme_llvm::Opcode::LLVMLoad) && b.ty().is_pointer() {
+        if let Some(g) = global_passed_for(m, cache, fname, k) {
+            return Some(shadowed(g));
+        }
+    } else if b.opcode() == Some(ferrozyme_llvm::Opcode::LLVMLoad) && b.ty().is_pointer() {
         // A pointer read from memory that may hold the global's address: a local struct
         // or a heap block the program stored `&G` into (`h.s = &G; get(&h)`, where `get`
         // reads `h->s->data`).
-        let held = crate::common::base_object(b.operand(0));
-        if held.is_argument() {
-            let k = p.params().iter().position(|a| *a == held)?;
-            return global_held_for(m, cache, fname, k);
+        if let Some(g) = held_in(m, cache, p, fname, b.operand(0), Kind::Shadowed) {
+            return Some(shadowed(g));
         }
-        return global_stored_into(held);
     }
-    None
+    // The loaded pointer itself may be an inactive global's address stored into memory;
+    // a pointer only used to read integers (`h->s->n`) never has its null shadow read
+    // through, and stopping there would refuse a program that worked.
+    if !accesses_beyond_integers(load) {
+        return None;
+    }
+    let g = held_in(m, cache, p, fname, addr, Kind::Inactive)?;
+    Some(Guarded {
+        name: g,
+        inactive: true,
+    })
 }
 
-/// The name of a shadowed global holding pointers whose address the program stores into
-/// the object `obj` (an `alloca`, a heap block) in `obj`'s own function: a store whose
-/// address is `obj` or a constant or variable offset into it.
-fn global_stored_into(obj: Value) -> Option<String> {
+/// Is the pointer `ptr` (or an address computed from it) used for anything but loads of
+/// integers and comparisons: a load of a float or a pointer, a store, a call argument,
+/// a merge with another pointer? Those may read or write through its shadow. Unknown
+/// and very wide uses count as yes.
+fn accesses_beyond_integers(ptr: Value) -> bool {
+    use ferrozyme_llvm::Opcode::*;
+    let mut work = vec![ptr];
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > 256 {
+            return true;
+        }
+        for u in v.users() {
+            match u.opcode() {
+                Some(LLVMGetElementPtr) | Some(LLVMBitCast) => work.push(u),
+                Some(LLVMLoad) if u.ty().is_integer() => {}
+                Some(LLVMICmp) => {}
+                _ => return true,
+            }
+        }
+    }
+    false
+}
+
+/// The global of `kind` whose address the program may have stored into the object the
+/// address `at` (in `p`, the working copy of `fname`) points into: a local object or heap
+/// block of `p`, or one a caller hands down through a parameter.
+fn held_in(
+    m: Module,
+    cache: &mut Cache,
+    p: Value,
+    fname: &str,
+    at: Value,
+    kind: Kind,
+) -> Option<String> {
+    let held = crate::common::base_object(at);
+    if held.is_argument() {
+        let k = p.params().iter().position(|a| *a == held)?;
+        return global_held_for(m, cache, fname, k, kind);
+    }
+    global_stored_into(held, kind)
+}
+
+/// The name of a global of `kind` whose address the program stores into the object
+/// `obj` (an `alloca`, a heap block) in `obj`'s own function: a store whose address is
+/// `obj` or a constant or variable offset into it, or a copy of a constant holding it.
+fn global_stored_into(obj: Value, kind: Kind) -> Option<String> {
     let mut work = vec![obj];
     let mut seen = HashSet::new();
     while let Some(v) = work.pop() {
@@ -198,12 +296,47 @@ fn global_stored_into(obj: Value) -> Option<String> {
                 | Some(ferrozyme_llvm::Opcode::LLVMBitCast) => work.push(u),
                 Some(ferrozyme_llvm::Opcode::LLVMStore) if u.operand(1) == v => {
                     let g = crate::common::base_object(u.operand(0));
-                    if shadowed_pointer_global(g) {
+                    if kind.matches(g) {
                         return Some(g.name());
+                    }
+                }
+                Some(ferrozyme_llvm::Opcode::LLVMCall) if is_copy_into(u, v) => {
+                    if let Some(g) = global_in_copied_constant(u.call_args()[1], kind) {
+                        return Some(g);
                     }
                 }
                 _ => {}
             }
+        }
+    }
+    None
+}
+
+/// Is `call` a `memcpy`/`memmove` into `dst`?
+fn is_copy_into(call: Value, dst: Value) -> bool {
+    let copies = call.called_function().is_some_and(|c| {
+        let n = c.name();
+        n.starts_with("llvm.memcpy") || n.starts_with("llvm.memmove")
+    });
+    copies && call.call_args().first() == Some(&dst)
+}
+
+/// The global of `kind` whose address the constant that `src` is based on holds: clang
+/// -O0 initialises `struct H h = {&G, 2.0}` by copying `{ ptr @G, double 2.0 }` from a
+/// private constant (a few levels of constant expressions deep).
+fn global_in_copied_constant(src: Value, kind: Kind) -> Option<String> {
+    let c = crate::common::base_object(src);
+    if !c.is_global_variable() || !c.is_global_constant() {
+        return None;
+    }
+    let mut work = vec![(c.initializer()?, 0)];
+    while let Some((v, depth)) = work.pop() {
+        let g = crate::common::base_object(v);
+        if g != c && kind.matches(g) {
+            return Some(g.name());
+        }
+        if depth < 4 && !v.is_global_variable() && !v.is_function() {
+            work.extend((0..v.num_operands()).map(|k| (v.operand(k), depth + 1)));
         }
     }
     None
@@ -219,8 +352,18 @@ fn shadowed_pointer_global(g: Value) -> bool {
 /// object its caller stored `&G` into, or a parameter of its caller for which that holds,
 /// at any depth (the walk of [`search`], one level of memory further; calls through
 /// pointers are not followed).
-fn global_held_for(m: Module, cache: &mut Cache, fname: &str, k: usize) -> Option<String> {
-    let key = (format!("{fname}\0held"), k);
+fn global_held_for(
+    m: Module,
+    cache: &mut Cache,
+    fname: &str,
+    k: usize,
+    kind: Kind,
+) -> Option<String> {
+    let tag = match kind {
+        Kind::Shadowed => "held",
+        Kind::Inactive => "held-inactive",
+    };
+    let key = (format!("{fname}\0{tag}"), k);
     if let Some(a) = cache.answers.get(&key) {
         return a.clone();
     }
@@ -244,7 +387,7 @@ fn global_held_for(m: Module, cache: &mut Cache, fname: &str, k: usize) -> Optio
                             work.push((caller, j));
                         }
                     }
-                } else if let Some(g) = global_stored_into(src) {
+                } else if let Some(g) = global_stored_into(src, kind) {
                     return Some(g);
                 }
             }
@@ -255,10 +398,16 @@ fn global_held_for(m: Module, cache: &mut Cache, fname: &str, k: usize) -> Optio
     a
 }
 
-/// The message of the run-time stop when a pointer read from global `gname` (in the
+/// The message of the run-time stop when a pointer read from global `g` (in the
 /// function `fname`, at the load `orig`) has a null shadow and a non-null value.
-pub(crate) fn no_shadow_message(orig: Value, fname: &str, gname: &str) -> String {
+pub(crate) fn no_shadow_message(orig: Value, fname: &str, g: &Guarded) -> String {
     let place = load_loc(orig).map(|l| format!("{l}: ")).unwrap_or_default();
+    let gname = &g.name;
+    if g.inactive {
+        return format!(
+            "ferrozyme: {place}in `{fname}`: the pointer read here is the address of global `{gname}`, declared inactive (__enzyme_inactive_global), stored into memory the derivative reads with active loads; an inactive global has no shadow, so derivatives through it cannot be tracked; pass its data to the differentiated function as an argument with enzyme_const instead of storing its address into a struct\n"
+        );
+    }
     format!(
         "ferrozyme: {place}in `{fname}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead, or declare the global inactive (__enzyme_inactive_global) if it holds only constants\n"
     )

@@ -231,7 +231,7 @@ impl Gen<'_> {
                         s.set_alignment(i.alignment());
                         self.lanes[self.lane].shadow.insert(i, s);
                         if i.ty().is_pointer() {
-                            if let Some(g) = self.global_read_by(i.operand(0)) {
+                            if let Some(g) = self.global_read_by(i) {
                                 self.guard_global_shadow(i, c, s, &g);
                             }
                         }
@@ -350,20 +350,27 @@ impl Gen<'_> {
         self.vals.fwd.insert(i, r);
     }
 
-    /// The global whose memory a load from `addr` reads: the global itself, or (in a
-    /// callee) the one that may reach the pointer parameter `addr` is based on, at any
-    /// call depth (`crate::global_args`, tests/c/656, 660).
-    fn global_read_by(&mut self, addr: Value) -> Option<String> {
+    /// The global whose memory the pointer `load` reads: the global itself, or (in a
+    /// callee) the one that may reach the pointer parameter its address is based on, at
+    /// any call depth (`crate::global_args`, tests/c/656, 660), or an inactive global
+    /// whose address it reads back from memory (tests/c/674).
+    fn global_read_by(&mut self, load: Value) -> Option<crate::global_args::Guarded> {
         let cache = &mut self.sup.global_args;
-        crate::global_args::global_read_by(self.fx.m, cache, self.fx.p, &self.fx.fname, addr)
+        crate::global_args::global_read_by(self.fx.m, cache, self.fx.p, &self.fx.fname, load)
     }
 
     /// A pointer loaded from a global (e.g. `double *g_ptr` set by the program at run time)
     /// gets its shadow from the global's shadow, which only knows what the differentiated
     /// code stored there. If the program set the pointer elsewhere, the shadow is null:
     /// stop at run time with a message rather than drop or misplace derivatives.
-    fn guard_global_shadow(&mut self, orig: Value, primal: Value, shadow: Value, gname: &str) {
-        let msg = crate::global_args::no_shadow_message(orig, &self.fx.fname, gname);
+    fn guard_global_shadow(
+        &mut self,
+        orig: Value,
+        primal: Value,
+        shadow: Value,
+        g: &crate::global_args::Guarded,
+    ) {
+        let msg = crate::global_args::no_shadow_message(orig, &self.fx.fname, g);
         let check = self.sup.rt(RtFn::CheckShadow);
         crate::global_args::emit_no_shadow_check(&self.b, self.fx.m, check, primal, shadow, &msg);
     }

@@ -291,7 +291,7 @@ impl TangentGen<'_> {
                 &mut self.sup.global_args,
                 self.fx.p,
                 &fname,
-                addr,
+                i,
             ) {
                 self.guard_global_shadow(i, lanes[0], &fname, &g);
             }
@@ -304,9 +304,15 @@ impl TangentGen<'_> {
     /// program set the pointer outside the differentiated code; reading tangents through
     /// it would crash. Stop with a message when the shadow is null and the pointer is not
     /// (the same guard as reverse mode's, tests/c/660_global_ptr_forward).
-    fn guard_global_shadow(&mut self, i: Value, shadow: Value, fname: &str, gname: &str) {
+    fn guard_global_shadow(
+        &mut self,
+        i: Value,
+        shadow: Value,
+        fname: &str,
+        g: &crate::global_args::Guarded,
+    ) {
         let primal = self.prim(i);
-        let msg = crate::global_args::no_shadow_message(i, fname, gname);
+        let msg = crate::global_args::no_shadow_message(i, fname, g);
         let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
         crate::global_args::emit_no_shadow_check(&self.b, self.fx.m, check, primal, shadow, &msg);
     }
