@@ -1,4 +1,5 @@
 // OPT: O0 O1 O2 O3
+// IGNORE-REF: the `--ad-before-opt` trial differentiates the unoptimized IR, where the local `{&G, 2.0}` of `f_local` is copied from a private constant as at -O0 and 674's guard stops the program by design (a clear message, not a wrong number); `f_int` and the optimized trials cover the rest
 // The forms of 674 (`&G` of a global declared `__enzyme_inactive_global` stored into
 // memory) that work, and must not meet 674's guard: `f_local` initialises a local struct
 // `{&G, 2.0}` that activity finds constant at -O1 and above (its loads through `h.s` are
