@@ -139,8 +139,15 @@ impl Gen<'_> {
     /// shadow updates). Instead it is evaluated once per reverse iteration of `lj`, at the
     /// end of the reverse block of `lj`'s single latch, where every reverse iteration of
     /// `lj` begins (its counter already holds the iteration's `j`), and kept in a slot.
-    /// Only when that reverse block is complete (it has its terminator) and the builder
-    /// is at the end of the block being emitted; otherwise `None` (evaluated in place).
+    /// That reverse block is either complete (it has its terminator: the evaluation goes
+    /// before it) or not begun yet, because the latch comes after the block being emitted
+    /// in the layout order the reverse blocks are emitted in (`-O3` rotates GMM's column
+    /// loop so that its latch follows the row loop): then the evaluation starts the
+    /// block, and the latch's own reverse is appended after it. Both places run once at
+    /// the start of every reverse iteration of `lj`, before the row loop's reverse, and
+    /// the latch's reverse changes no counter (counters step back in the header's).
+    /// Only when the builder is at the end of the block being emitted, too; otherwise
+    /// `None` (evaluated in place).
     fn hoisted(
         &mut self,
         l: Value,
@@ -167,11 +174,14 @@ impl Gen<'_> {
             None => {
                 let cur = self.b.insert_block();
                 let rb = *self.vals.rev_block.get(&latch)?;
-                let term = rb.terminator()?;
                 if cur.terminator().is_some() {
                     return None;
                 }
-                self.b.position_before(term);
+                match rb.terminator() {
+                    Some(term) => self.b.position_before(term),
+                    None if self.emitted_later(latch, here) => self.b.position_at_end(rb),
+                    None => return None,
+                }
                 self.flow.rev_ctx = Some(latch);
                 let jv = self.fetch(j);
                 let x = self.emit_substituted(v, i, jv, ls);
@@ -184,6 +194,15 @@ impl Gen<'_> {
             }
         };
         Some(self.b.load(l.ty(), slot, &format!("{}.fwd", l.name())))
+    }
+
+    /// Whether the reverse block of `later` is emitted after that of `now` (reverse
+    /// blocks are emitted in the primal's layout order, `Gen::emit_reverse`), so nothing
+    /// of its own is in it while `now`'s is emitted.
+    fn emitted_later(&self, later: Block, now: Block) -> bool {
+        let blocks = &self.fx.cfg.blocks;
+        let pos = |b: Block| blocks.iter().position(|x| *x == b);
+        matches!((pos(later), pos(now)), (Some(a), Some(b)) if a > b)
     }
 
     /// The single instruction of the function that writes object `obj` (nothing may
