@@ -32,13 +32,12 @@ pub struct AllocFn {
     pub rust: bool,
 }
 
-const fn alloc(
+const fn row(
     name: &'static str,
     kind: AllocKind,
     size: Option<usize>,
     count: Option<usize>,
     ptr: Option<usize>,
-    rust: bool,
 ) -> AllocFn {
     AllocFn {
         name,
@@ -46,7 +45,34 @@ const fn alloc(
         size,
         count,
         ptr,
-        rust,
+        rust: false,
+    }
+}
+
+/// Returns fresh memory of `args[size]` bytes.
+const fn fresh(name: &'static str, size: usize) -> AllocFn {
+    row(name, AllocKind::Malloc, Some(size), None, None)
+}
+
+/// Returns fresh zeroed memory of `args[size]` (times `args[count]`) bytes.
+const fn zeroed(name: &'static str, size: usize, count: Option<usize>) -> AllocFn {
+    row(name, AllocKind::Calloc, Some(size), count, None)
+}
+
+/// Moves `args[ptr]`'s contents to fresh memory of `args[size]` bytes.
+const fn moved(name: &'static str, ptr: usize, size: usize) -> AllocFn {
+    row(name, AllocKind::Realloc, Some(size), None, Some(ptr))
+}
+
+/// Frees `args[ptr]`.
+const fn freed(name: &'static str, ptr: usize) -> AllocFn {
+    row(name, AllocKind::Free, None, None, Some(ptr))
+}
+
+impl AllocFn {
+    /// The same entry as one of Rust's global allocator (see [`AllocFn::rust`]).
+    const fn rust(self) -> AllocFn {
+        AllocFn { rust: true, ..self }
     }
 }
 
@@ -55,144 +81,39 @@ const fn alloc(
 /// `__rust_alloc_zeroed(size, align)`, `__rust_realloc(ptr, old_size, align, new_size)`,
 /// `__rust_dealloc(ptr, size, align)`).
 pub const ALLOC_FNS: &[AllocFn] = &[
-    alloc("malloc", AllocKind::Malloc, Some(0), None, None, false),
-    alloc("valloc", AllocKind::Malloc, Some(0), None, None, false),
-    alloc("pvalloc", AllocKind::Malloc, Some(0), None, None, false),
-    alloc("memalign", AllocKind::Malloc, Some(1), None, None, false),
-    alloc("_mm_malloc", AllocKind::Malloc, Some(0), None, None, false),
+    fresh("malloc", 0),
+    fresh("valloc", 0),
+    fresh("pvalloc", 0),
+    fresh("memalign", 1),
+    fresh("_mm_malloc", 0),
     // C++ operator new and new[]: plain, aligned, nothrow.
-    alloc("_Znwm", AllocKind::Malloc, Some(0), None, None, false),
-    alloc("_Znam", AllocKind::Malloc, Some(0), None, None, false),
-    alloc(
-        "_ZnwmSt11align_val_t",
-        AllocKind::Malloc,
-        Some(0),
-        None,
-        None,
-        false,
-    ),
-    alloc(
-        "_ZnamSt11align_val_t",
-        AllocKind::Malloc,
-        Some(0),
-        None,
-        None,
-        false,
-    ),
-    alloc(
-        "_ZnwmRKSt9nothrow_t",
-        AllocKind::Malloc,
-        Some(0),
-        None,
-        None,
-        false,
-    ),
-    alloc(
-        "_ZnamRKSt9nothrow_t",
-        AllocKind::Malloc,
-        Some(0),
-        None,
-        None,
-        false,
-    ),
-    alloc(
-        "_ZnwmSt11align_val_tRKSt9nothrow_t",
-        AllocKind::Malloc,
-        Some(0),
-        None,
-        None,
-        false,
-    ),
-    alloc(
-        "_ZnamSt11align_val_tRKSt9nothrow_t",
-        AllocKind::Malloc,
-        Some(0),
-        None,
-        None,
-        false,
-    ),
-    alloc(
-        "aligned_alloc",
-        AllocKind::Malloc,
-        Some(1),
-        None,
-        None,
-        false,
-    ),
-    alloc("calloc", AllocKind::Calloc, Some(1), Some(0), None, false),
-    alloc("realloc", AllocKind::Realloc, Some(1), None, Some(0), false),
-    alloc("free", AllocKind::Free, None, None, Some(0), false),
-    alloc("_ZdlPv", AllocKind::Free, None, None, Some(0), false),
-    alloc("_ZdaPv", AllocKind::Free, None, None, Some(0), false),
-    alloc("_ZdlPvm", AllocKind::Free, None, None, Some(0), false),
-    alloc("_ZdaPvm", AllocKind::Free, None, None, Some(0), false),
-    alloc("_mm_free", AllocKind::Free, None, None, Some(0), false),
-    alloc(
-        "_ZdlPvSt11align_val_t",
-        AllocKind::Free,
-        None,
-        None,
-        Some(0),
-        false,
-    ),
-    alloc(
-        "_ZdaPvSt11align_val_t",
-        AllocKind::Free,
-        None,
-        None,
-        Some(0),
-        false,
-    ),
-    alloc(
-        "_ZdlPvmSt11align_val_t",
-        AllocKind::Free,
-        None,
-        None,
-        Some(0),
-        false,
-    ),
-    alloc(
-        "_ZdaPvmSt11align_val_t",
-        AllocKind::Free,
-        None,
-        None,
-        Some(0),
-        false,
-    ),
-    alloc(
-        "_ZdlPvRKSt9nothrow_t",
-        AllocKind::Free,
-        None,
-        None,
-        Some(0),
-        false,
-    ),
-    alloc(
-        "_ZdaPvRKSt9nothrow_t",
-        AllocKind::Free,
-        None,
-        None,
-        Some(0),
-        false,
-    ),
-    alloc("__rust_alloc", AllocKind::Malloc, Some(0), None, None, true),
-    alloc(
-        "__rust_alloc_zeroed",
-        AllocKind::Calloc,
-        Some(0),
-        None,
-        None,
-        true,
-    ),
-    alloc(
-        "__rust_realloc",
-        AllocKind::Realloc,
-        Some(3),
-        None,
-        Some(0),
-        true,
-    ),
-    alloc("__rust_dealloc", AllocKind::Free, None, None, Some(0), true),
+    fresh("_Znwm", 0),
+    fresh("_Znam", 0),
+    fresh("_ZnwmSt11align_val_t", 0),
+    fresh("_ZnamSt11align_val_t", 0),
+    fresh("_ZnwmRKSt9nothrow_t", 0),
+    fresh("_ZnamRKSt9nothrow_t", 0),
+    fresh("_ZnwmSt11align_val_tRKSt9nothrow_t", 0),
+    fresh("_ZnamSt11align_val_tRKSt9nothrow_t", 0),
+    fresh("aligned_alloc", 1),
+    zeroed("calloc", 1, Some(0)),
+    moved("realloc", 0, 1),
+    freed("free", 0),
+    freed("_ZdlPv", 0),
+    freed("_ZdaPv", 0),
+    freed("_ZdlPvm", 0),
+    freed("_ZdaPvm", 0),
+    freed("_mm_free", 0),
+    freed("_ZdlPvSt11align_val_t", 0),
+    freed("_ZdaPvSt11align_val_t", 0),
+    freed("_ZdlPvmSt11align_val_t", 0),
+    freed("_ZdaPvmSt11align_val_t", 0),
+    freed("_ZdlPvRKSt9nothrow_t", 0),
+    freed("_ZdaPvRKSt9nothrow_t", 0),
+    fresh("__rust_alloc", 0).rust(),
+    zeroed("__rust_alloc_zeroed", 0, None).rust(),
+    moved("__rust_realloc", 0, 3).rust(),
+    freed("__rust_dealloc", 0).rust(),
 ];
 
 /// The allocation function a symbol names. `defined`: the module has its IR, which only
