@@ -95,13 +95,20 @@ typedef struct tnode {
   struct tnode *parent, *left, *right;
 } tnode;
 
+/* The link to n's child on side d (0: left, 1: right). The rebalancing below is written
+ * once for a side d and its mirror !d instead of twice with left and right swapped. */
+static tnode **link(tnode *n, int d) { return d ? &n->right : &n->left; }
+
+/* The last node reached from x by following side d (0: the minimum of x's subtree). */
+static tnode *extreme(tnode *x, int d) {
+  while (*link(x, d))
+    x = *link(x, d);
+  return x;
+}
+
 static tnode *tree_next(tnode *x) {
-  if (x->right) {
-    x = x->right;
-    while (x->left)
-      x = x->left;
-    return x;
-  }
+  if (x->right)
+    return extreme(x->right, 0);
   tnode *y = x->parent;
   while (x == y->right) {
     x = y;
@@ -115,12 +122,8 @@ static tnode *tree_prev(tnode *x) {
   /* the header (red, its parent's parent is itself) steps back to the rightmost node */
   if (x->color == RED && x->parent->parent == x)
     return x->right;
-  if (x->left) {
-    x = x->left;
-    while (x->right)
-      x = x->right;
-    return x;
-  }
+  if (x->left)
+    return extreme(x->left, 1);
   tnode *y = x->parent;
   while (x == y->left) {
     x = y;
@@ -134,35 +137,19 @@ tnode *__fz_lib__ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base(tnode *x) { ret
 tnode *__fz_lib__ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base(tnode *x) { return tree_prev(x); }
 tnode *__fz_lib__ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base(tnode *x) { return tree_prev(x); }
 
-static void rotate_left(tnode *x, tnode **root) {
-  tnode *y = x->right;
-  x->right = y->left;
-  if (y->left)
-    y->left->parent = x;
+/* Rotates x down to side d (d = 0: a left rotation): its child on the other side takes
+ * its place, and x becomes that child's child on side d. */
+static void rotate(tnode *x, int d, tnode **root) {
+  tnode *y = *link(x, !d);
+  *link(x, !d) = *link(y, d);
+  if (*link(y, d))
+    (*link(y, d))->parent = x;
   y->parent = x->parent;
   if (x == *root)
     *root = y;
-  else if (x == x->parent->left)
-    x->parent->left = y;
   else
-    x->parent->right = y;
-  y->left = x;
-  x->parent = y;
-}
-
-static void rotate_right(tnode *x, tnode **root) {
-  tnode *y = x->left;
-  x->left = y->right;
-  if (y->right)
-    y->right->parent = x;
-  y->parent = x->parent;
-  if (x == *root)
-    *root = y;
-  else if (x == x->parent->right)
-    x->parent->right = y;
-  else
-    x->parent->left = y;
-  y->right = x;
+    *link(x->parent, x != x->parent->left) = y;
+  *link(y, d) = x;
   x->parent = y;
 }
 
@@ -192,53 +179,24 @@ void __fz_lib__ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_(
   }
   while (x != *root && x->parent->color == RED) {
     tnode *g = x->parent->parent;
-    if (x->parent == g->left) {
-      tnode *u = g->right;
-      if (u && u->color == RED) {
-        x->parent->color = BLACK;
-        u->color = BLACK;
-        g->color = RED;
-        x = g;
-      } else {
-        if (x == x->parent->right) {
-          x = x->parent;
-          rotate_left(x, root);
-        }
-        x->parent->color = BLACK;
-        g->color = RED;
-        rotate_right(g, root);
-      }
+    int d = x->parent != g->left; /* the side of x's parent under g */
+    tnode *u = *link(g, !d);
+    if (u && u->color == RED) {
+      x->parent->color = BLACK;
+      u->color = BLACK;
+      g->color = RED;
+      x = g;
     } else {
-      tnode *u = g->left;
-      if (u && u->color == RED) {
-        x->parent->color = BLACK;
-        u->color = BLACK;
-        g->color = RED;
-        x = g;
-      } else {
-        if (x == x->parent->left) {
-          x = x->parent;
-          rotate_right(x, root);
-        }
-        x->parent->color = BLACK;
-        g->color = RED;
-        rotate_left(g, root);
+      if (x == *link(x->parent, !d)) {
+        x = x->parent;
+        rotate(x, d, root);
       }
+      x->parent->color = BLACK;
+      g->color = RED;
+      rotate(g, !d, root);
     }
   }
   (*root)->color = BLACK;
-}
-
-static tnode *tree_min(tnode *x) {
-  while (x->left)
-    x = x->left;
-  return x;
-}
-
-static tnode *tree_max(tnode *x) {
-  while (x->right)
-    x = x->right;
-  return x;
 }
 
 /* _Rb_tree_rebalance_for_erase(z, header): unlinks z from the tree (keeping the header's
@@ -254,7 +212,7 @@ tnode *__fz_lib__ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_(tno
   } else if (!y->right) {
     x = y->left;
   } else {
-    y = tree_min(y->right);
+    y = extreme(y->right, 0);
     x = y->right;
   }
   if (y != z) {
@@ -293,64 +251,38 @@ tnode *__fz_lib__ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_(tno
     else
       z->parent->right = x;
     if (header->left == z) /* z had no left child */
-      header->left = z->right ? tree_min(x) : z->parent;
+      header->left = z->right ? extreme(x, 0) : z->parent;
     if (header->right == z) /* z had no right child */
-      header->right = z->left ? tree_max(x) : z->parent;
+      header->right = z->left ? extreme(x, 1) : z->parent;
   }
   if (y->color != RED) {
     while (x != *root && (!x || x->color == BLACK)) {
-      if (x == xp->left) {
-        tnode *w = xp->right;
-        if (w->color == RED) {
-          w->color = BLACK;
-          xp->color = RED;
-          rotate_left(xp, root);
-          w = xp->right;
-        }
-        if ((!w->left || w->left->color == BLACK) && (!w->right || w->right->color == BLACK)) {
-          w->color = RED;
-          x = xp;
-          xp = xp->parent;
-        } else {
-          if (!w->right || w->right->color == BLACK) {
-            w->left->color = BLACK;
-            w->color = RED;
-            rotate_right(w, root);
-            w = xp->right;
-          }
-          w->color = xp->color;
-          xp->color = BLACK;
-          if (w->right)
-            w->right->color = BLACK;
-          rotate_left(xp, root);
-          break;
-        }
+      int d = x != xp->left; /* x's side under xp; w is its sibling */
+      tnode *w = *link(xp, !d);
+      if (w->color == RED) {
+        w->color = BLACK;
+        xp->color = RED;
+        rotate(xp, d, root);
+        w = *link(xp, !d);
+      }
+      tnode *near = *link(w, d), *far = *link(w, !d);
+      if ((!near || near->color == BLACK) && (!far || far->color == BLACK)) {
+        w->color = RED;
+        x = xp;
+        xp = xp->parent;
       } else {
-        tnode *w = xp->left;
-        if (w->color == RED) {
-          w->color = BLACK;
-          xp->color = RED;
-          rotate_right(xp, root);
-          w = xp->left;
-        }
-        if ((!w->right || w->right->color == BLACK) && (!w->left || w->left->color == BLACK)) {
+        if (!far || far->color == BLACK) {
+          near->color = BLACK;
           w->color = RED;
-          x = xp;
-          xp = xp->parent;
-        } else {
-          if (!w->left || w->left->color == BLACK) {
-            w->right->color = BLACK;
-            w->color = RED;
-            rotate_left(w, root);
-            w = xp->left;
-          }
-          w->color = xp->color;
-          xp->color = BLACK;
-          if (w->left)
-            w->left->color = BLACK;
-          rotate_right(xp, root);
-          break;
+          rotate(w, !d, root);
+          w = *link(xp, !d);
         }
+        w->color = xp->color;
+        xp->color = BLACK;
+        if (*link(w, !d))
+          (*link(w, !d))->color = BLACK;
+        rotate(xp, d, root);
+        break;
       }
     }
     if (x)
