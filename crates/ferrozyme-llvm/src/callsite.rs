@@ -1,14 +1,141 @@
-//! Function attributes on call sites (`call void @f() #0` with `alwaysinline`,
-//! `noinline` ...): what a pass sets on one call without changing the callee.
+//! Calls and invokes: the callee, the arguments, an invoke's destinations, and
+//! attributes on call sites (`call void @f() #0` with `alwaysinline`, `noinline`,
+//! `sret(T)` on an argument ...): what a pass reads or sets on one call without changing
+//! the callee.
 
 use llvm_sys::core::{
-    LLVMAddCallSiteAttribute, LLVMCreateEnumAttribute, LLVMGetCallSiteEnumAttribute,
-    LLVMGetTypeContext, LLVMRemoveCallSiteEnumAttribute, LLVMTypeOf,
+    LLVMAddCallSiteAttribute, LLVMAliasGetAliasee, LLVMCreateEnumAttribute,
+    LLVMGetCallSiteAttributeCount, LLVMGetCallSiteAttributes, LLVMGetCallSiteEnumAttribute,
+    LLVMGetCalledFunctionType, LLVMGetCalledValue, LLVMGetNormalDest, LLVMGetNumArgOperands,
+    LLVMGetTypeContext, LLVMGetUnwindDest, LLVMRemoveCallSiteEnumAttribute, LLVMTypeOf,
 };
 
-use crate::ir::{attr_kind, Value};
+use crate::ir::{attr_kind, Block, Opcode, Type, Value};
 
 impl Value {
+    pub fn is_call(self) -> bool {
+        self.opcode() == Some(Opcode::LLVMCall)
+    }
+
+    /// A call, an invoke or a callbr: an instruction with a callee and arguments.
+    fn is_call_like(self) -> bool {
+        matches!(
+            self.opcode(),
+            Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
+        )
+    }
+
+    pub fn called_value(self) -> Value {
+        debug_assert!(
+            self.is_call_like(),
+            "called_value on a value that is not a call: {self}"
+        );
+        // SAFETY: only on calls/invokes.
+        Value(unsafe { LLVMGetCalledValue(self.raw()) })
+    }
+    /// The callee when it is a known function (looking through aliases).
+    pub fn called_function(self) -> Option<Value> {
+        let mut c = self.called_value();
+        for _ in 0..4 {
+            if c.is_function() {
+                return Some(c);
+            }
+            if c.is_global_alias() {
+                // SAFETY: it is an alias.
+                c = Value(unsafe { LLVMAliasGetAliasee(c.raw()) });
+                continue;
+            }
+            break;
+        }
+        None
+    }
+    pub fn num_call_args(self) -> u32 {
+        debug_assert!(
+            self.is_call_like(),
+            "num_call_args on a value that is not a call: {self}"
+        );
+        // SAFETY: only on calls.
+        unsafe { LLVMGetNumArgOperands(self.raw()) }
+    }
+    pub fn call_args(self) -> Vec<Value> {
+        (0..self.num_call_args()).map(|i| self.operand(i)).collect()
+    }
+    pub fn called_function_type(self) -> Type {
+        debug_assert!(
+            self.is_call_like(),
+            "called_function_type on a value that is not a call: {self}"
+        );
+        // SAFETY: only on calls.
+        Type(unsafe { LLVMGetCalledFunctionType(self.raw()) })
+    }
+    pub fn is_inline_asm_call(self) -> bool {
+        self.called_value().is_inline_asm()
+    }
+    /// Type of a call-site `sret(T)` attribute on argument `i`, if present.
+    pub fn call_sret_type(self, i: u32) -> Option<Type> {
+        let kind = attr_kind("sret");
+        // SAFETY: attribute query on a live call; argument indices start at 1.
+        unsafe {
+            let a = LLVMGetCallSiteEnumAttribute(self.raw(), i + 1, kind);
+            if a.is_null() {
+                None
+            } else {
+                Some(Type(llvm_sys::core::LLVMGetTypeAttributeValue(a)))
+            }
+        }
+    }
+
+    /// The normal and unwind destinations of an `invoke`.
+    pub fn invoke_dests(self) -> (Block, Block) {
+        // SAFETY: only on invokes.
+        unsafe {
+            (
+                Block(LLVMGetNormalDest(self.raw())),
+                Block(LLVMGetUnwindDest(self.raw())),
+            )
+        }
+    }
+
+    /// Adds `sret(ty)` to argument `i` of this call (what the callee's parameter says).
+    pub fn add_call_sret(self, i: u32, ty: Type) {
+        debug_assert!(
+            self.is_call(),
+            "add_call_sret on a value that is not a call: {self}"
+        );
+        let kind = attr_kind("sret");
+        // SAFETY: creating a type attribute in the call's context; argument indices start
+        // at 1.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.raw()));
+            let a = llvm_sys::core::LLVMCreateTypeAttribute(ctx, kind, ty.raw());
+            LLVMAddCallSiteAttribute(self.raw(), i + 1, a);
+        }
+    }
+    /// Copies the call-site attributes (function, return, parameters) of call/invoke
+    /// `self` to call `to`.
+    pub fn copy_call_site_attributes(self, to: Value) {
+        let n = self.num_call_args();
+        let indices = [
+            llvm_sys::LLVMAttributeFunctionIndex,
+            llvm_sys::LLVMAttributeReturnIndex,
+        ]
+        .into_iter()
+        .chain(1..=n);
+        for idx in indices {
+            // SAFETY: attribute queries on live call sites; buffer sized by the count.
+            unsafe {
+                let count = LLVMGetCallSiteAttributeCount(self.raw(), idx) as usize;
+                let mut attrs = vec![std::ptr::null_mut(); count];
+                if count > 0 {
+                    LLVMGetCallSiteAttributes(self.raw(), idx, attrs.as_mut_ptr());
+                }
+                for a in attrs {
+                    LLVMAddCallSiteAttribute(to.raw(), idx, a);
+                }
+            }
+        }
+    }
+
     /// Does the call site itself carry the enum function attribute `name`?
     pub fn has_call_site_fn_attr(self, name: &str) -> bool {
         debug_assert!(self.is_call(), "call-site attribute on a non-call: {self}");

@@ -1,5 +1,6 @@
 //! Id newtypes over LLVM's C API: values, blocks, types, modules. This file holds the
-//! handles and everything about values; `types.rs` has types and constants, `module.rs`
+//! handles and everything about values but calls; `callsite.rs` has calls and invokes
+//! (callee, arguments, call-site attributes), `types.rs` types and constants, `module.rs`
 //! blocks, modules and pass pipelines.
 //!
 //! Every handle is a `Copy` wrapper around an LLVM pointer; equality and hashing are by
@@ -569,131 +570,6 @@ impl Value {
     pub fn set_alignment(self, a: u32) {
         // SAFETY: only on load/store/alloca.
         unsafe { LLVMSetAlignment(self.0, a) }
-    }
-
-    // --- calls
-
-    pub fn is_call(self) -> bool {
-        self.opcode() == Some(Opcode::LLVMCall)
-    }
-    pub fn called_value(self) -> Value {
-        debug_assert!(
-            matches!(
-                self.opcode(),
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
-            ),
-            "called_value on a value that is not a call: {self}"
-        );
-        // SAFETY: only on calls/invokes.
-        Value(unsafe { LLVMGetCalledValue(self.0) })
-    }
-    /// The callee when it is a known function (looking through aliases).
-    pub fn called_function(self) -> Option<Value> {
-        let mut c = self.called_value();
-        for _ in 0..4 {
-            if c.is_function() {
-                return Some(c);
-            }
-            if c.is_global_alias() {
-                // SAFETY: it is an alias.
-                c = Value(unsafe { LLVMAliasGetAliasee(c.0) });
-                continue;
-            }
-            break;
-        }
-        None
-    }
-    pub fn num_call_args(self) -> u32 {
-        debug_assert!(
-            matches!(
-                self.opcode(),
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
-            ),
-            "num_call_args on a value that is not a call: {self}"
-        );
-        // SAFETY: only on calls.
-        unsafe { LLVMGetNumArgOperands(self.0) }
-    }
-    pub fn call_args(self) -> Vec<Value> {
-        (0..self.num_call_args()).map(|i| self.operand(i)).collect()
-    }
-    pub fn called_function_type(self) -> Type {
-        debug_assert!(
-            matches!(
-                self.opcode(),
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
-            ),
-            "called_function_type on a value that is not a call: {self}"
-        );
-        // SAFETY: only on calls.
-        Type(unsafe { LLVMGetCalledFunctionType(self.0) })
-    }
-    pub fn is_inline_asm_call(self) -> bool {
-        self.called_value().is_inline_asm()
-    }
-    /// Type of a call-site `sret(T)` attribute on argument `i`, if present.
-    pub fn call_sret_type(self, i: u32) -> Option<Type> {
-        let kind = attr_kind("sret");
-        // SAFETY: attribute query on a live call; argument indices start at 1.
-        unsafe {
-            let a = LLVMGetCallSiteEnumAttribute(self.0, i + 1, kind);
-            if a.is_null() {
-                None
-            } else {
-                Some(Type(llvm_sys::core::LLVMGetTypeAttributeValue(a)))
-            }
-        }
-    }
-
-    /// The normal and unwind destinations of an `invoke`.
-    pub fn invoke_dests(self) -> (Block, Block) {
-        // SAFETY: only on invokes.
-        unsafe {
-            (
-                Block(LLVMGetNormalDest(self.0)),
-                Block(LLVMGetUnwindDest(self.0)),
-            )
-        }
-    }
-
-    /// Copies the call-site attributes (function, return, parameters) of call/invoke
-    /// `self` to call `to`.
-    /// Adds `sret(ty)` to argument `i` of this call (what the callee's parameter says).
-    pub fn add_call_sret(self, i: u32, ty: Type) {
-        debug_assert!(
-            self.is_call(),
-            "add_call_sret on a value that is not a call: {self}"
-        );
-        let kind = attr_kind("sret");
-        // SAFETY: creating a type attribute in the call's context; argument indices start
-        // at 1.
-        unsafe {
-            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
-            let a = llvm_sys::core::LLVMCreateTypeAttribute(ctx, kind, ty.0);
-            LLVMAddCallSiteAttribute(self.0, i + 1, a);
-        }
-    }
-    pub fn copy_call_site_attributes(self, to: Value) {
-        let n = self.num_call_args();
-        let indices = [
-            llvm_sys::LLVMAttributeFunctionIndex,
-            llvm_sys::LLVMAttributeReturnIndex,
-        ]
-        .into_iter()
-        .chain(1..=n);
-        for idx in indices {
-            // SAFETY: attribute queries on live call sites; buffer sized by the count.
-            unsafe {
-                let count = LLVMGetCallSiteAttributeCount(self.0, idx) as usize;
-                let mut attrs = vec![std::ptr::null_mut(); count];
-                if count > 0 {
-                    LLVMGetCallSiteAttributes(self.0, idx, attrs.as_mut_ptr());
-                }
-                for a in attrs {
-                    LLVMAddCallSiteAttribute(to.0, idx, a);
-                }
-            }
-        }
     }
 
     // --- phi
