@@ -29,8 +29,7 @@
 //! that is how `fixed_tape.rs` and the stack runtime address records after SROA; other
 //! addresses (the primal's `gep double`, shadows) stay visible to LSR.
 
-use std::collections::{HashMap, HashSet};
-
+use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_llvm::{Block, Builder, Opcode, Value};
 
 use crate::generated::is_generated;
@@ -54,20 +53,18 @@ pub fn freeze_record_addresses(module: ferrozyme_llvm::Module) -> usize {
 }
 
 fn in_function(f: Value) -> usize {
-    let blocks = f.blocks();
-    let Some(entry) = blocks.first().copied() else {
-        return 0;
-    };
-    let succ: HashMap<Block, Vec<Block>> = blocks.iter().map(|b| (*b, b.successors())).collect();
+    let cfg = Cfg::new(f);
     let mut made = 0;
-    for header in &blocks {
+    for header in &cfg.blocks {
         let recs: Vec<(Value, Recurrence)> = header
             .phis()
             .into_iter()
             .filter_map(|p| recurrence(p, *header).map(|r| (p, r)))
             .collect();
         for (phi, r) in &recs {
-            if !dominates(entry, &succ, *header, r.latch) || !few_known_trips(r.latch, &recs) {
+            // A latch no path reaches is dominated by every block.
+            let dominated = !cfg.is_reachable(r.latch) || cfg.dominates(*header, r.latch);
+            if !dominated || !few_known_trips(r.latch, &recs) {
                 continue;
             }
             for user in phi.users() {
@@ -192,24 +189,4 @@ fn freeze_after(gep: Value) {
             }
         }
     }
-}
-
-/// Whether `a` dominates `b`: `b` cannot be reached from the entry without passing `a`.
-fn dominates(entry: Block, succ: &HashMap<Block, Vec<Block>>, a: Block, b: Block) -> bool {
-    if a == entry || a == b {
-        return true;
-    }
-    let mut seen: HashSet<Block> = HashSet::from([entry, a]);
-    let mut stack = vec![entry];
-    while let Some(x) = stack.pop() {
-        if x == b {
-            return false;
-        }
-        for s in succ.get(&x).map(Vec::as_slice).unwrap_or(&[]) {
-            if seen.insert(*s) {
-                stack.push(*s);
-            }
-        }
-    }
-    true
 }
