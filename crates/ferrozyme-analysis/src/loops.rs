@@ -152,6 +152,83 @@ pub fn constant_start_phis(l: &Loop, entry: Block) -> Vec<(Value, i64)> {
         .collect()
 }
 
+/// A counter of a loop stepping by `+1` from a constant to a constant (see
+/// [`const_counter`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ConstCounter {
+    pub iv: Value,
+    /// `iv + 1`, the value the latch carries back.
+    pub next: Value,
+    pub start: i128,
+    /// The latch goes back to the header only while `next != end`.
+    pub end: i128,
+    /// The latch's test `icmp eq/ne next, end` and the operand index of `end` in it.
+    pub test: Value,
+    pub end_operand: u32,
+    pub latch: Block,
+}
+
+/// `phi` as a [`ConstCounter`] of `l`: a header phi of an integer type `[start, entry],
+/// [next, latch]` with `l`'s only latch, `next = phi + 1`, `start` a constant, and the
+/// latch ending in a conditional branch back to the header taken only while `next !=
+/// end` (an `icmp ne` on the back edge's side, `eq` on the other) for a constant `end`.
+/// Every value `phi` takes is then in `[start, end - 1]`, whatever other exits the loop
+/// has. Constants are read sign-extended, so only counters whose whole range is
+/// non-wrapping signed are accepted (`start < end <= 2^(w-1) - 1`: a counter from 0 to
+/// 200 in `i8` reads `end` as -56 and is refused).
+pub fn const_counter(l: &Loop, phi: Value) -> Option<ConstCounter> {
+    let (entry, [latch]) = (l.entry?, l.latches.as_slice()) else {
+        return None;
+    };
+    let inc = phi.incoming();
+    if inc.len() != 2 || !phi.ty().is_integer() {
+        return None;
+    }
+    let start = inc.iter().find(|(_, b)| *b == entry)?.0.const_int_value()? as i128;
+    let next = inc.iter().find(|(_, b)| b == latch)?.0;
+    if !is_unit_step(phi, next) {
+        return None;
+    }
+    let t = latch.terminator()?;
+    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+        return None;
+    }
+    let test = t.operand(0);
+    if test.opcode() != Some(Opcode::LLVMICmp) {
+        return None;
+    }
+    let succs = t.successors();
+    let back_on_true = match (succs[0] == l.header, succs[1] == l.header) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => return None,
+    };
+    let want = if back_on_true {
+        IntPredicate::LLVMIntNE
+    } else {
+        IntPredicate::LLVMIntEQ
+    };
+    if test.icmp_predicate() != want {
+        return None;
+    }
+    let (end_operand, end) = match (test.operand(0), test.operand(1)) {
+        (a, e) if a == next => (1, e.const_int_value()?),
+        (e, a) if a == next => (0, e.const_int_value()?),
+        _ => return None,
+    };
+    let end = end as i128;
+    let w = phi.ty().int_width()?;
+    (start < end && end < (1i128 << (w - 1))).then_some(ConstCounter {
+        iv: phi,
+        next,
+        start,
+        end,
+        test,
+        end_operand,
+        latch: *latch,
+    })
+}
+
 /// Is `v` the step `phi + 1` (an `add` of `phi` and the constant 1, in either order)?
 pub fn is_unit_step(phi: Value, v: Value) -> bool {
     v.opcode() == Some(Opcode::LLVMAdd)

@@ -27,8 +27,8 @@
 use std::collections::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
-use ferrozyme_analysis::loops::{is_unit_step, Loop, Loops};
-use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
+use ferrozyme_analysis::loops::{const_counter, Loop, Loops};
+use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
 
 /// Largest loop body (instructions) that is copied.
 const MAX_BODY: usize = 600;
@@ -125,13 +125,13 @@ pub fn peel_clamped_loops(m: Module, f: Value) -> Result<bool, String> {
     Ok(changed)
 }
 
-/// Recognises `l` as an innermost counted loop with one latch that is its only exit.
+/// Recognises `l` as an innermost counted loop with one latch that is its only exit,
+/// counted by a [`const_counter`] whose exit test is used by the branch alone.
 fn counted(l: &Loop, loops: &Loops) -> Option<Counted> {
-    let entry = l.entry?;
-    if l.latches.len() != 1 {
+    let [latch] = l.latches.as_slice() else {
         return None;
-    }
-    let latch = l.latches[0];
+    };
+    let latch = *latch;
     let innermost = l
         .blocks
         .iter()
@@ -153,73 +153,27 @@ fn counted(l: &Loop, loops: &Loops) -> Option<Counted> {
             return None;
         }
     }
-    let t = latch.terminator()?;
-    if t.num_operands() != 3 {
+    let c = l
+        .header
+        .phis()
+        .into_iter()
+        .find_map(|phi| const_counter(l, phi))?;
+    let exit = latch
+        .successors()
+        .into_iter()
+        .find(|s| !l.blocks.contains(s))?;
+    if c.test.users().len() != 1 {
         return None;
     }
-    let succs = t.successors();
-    let (on_true_exits, exit) = match (l.blocks.contains(&succs[0]), l.blocks.contains(&succs[1])) {
-        (false, true) => (true, succs[0]),
-        (true, false) => (false, succs[1]),
-        _ => return None,
-    };
-    let test = t.operand(0);
-    if test.opcode() != Some(Opcode::LLVMICmp) || test.users().len() != 1 {
-        return None;
-    }
-    let want = if on_true_exits {
-        IntPredicate::LLVMIntEQ
-    } else {
-        IntPredicate::LLVMIntNE
-    };
-    if test.icmp_predicate() != want {
-        return None;
-    }
-    for phi in l.header.phis() {
-        if !phi.ty().is_integer() {
-            continue;
-        }
-        let inc = phi.incoming();
-        let Some(start) = inc
-            .iter()
-            .find(|(_, b)| *b == entry)
-            .and_then(|(v, _)| v.const_int_value())
-        else {
-            continue;
-        };
-        let Some(&(next, _)) = inc.iter().find(|(_, b)| *b == latch) else {
-            continue;
-        };
-        if inc.len() != 2 || !is_unit_step(phi, next) {
-            continue;
-        }
-        let (a, e) = (test.operand(0), test.operand(1));
-        let (end_operand, end) = if a == next {
-            (1, e.const_int_value())
-        } else if e == next {
-            (0, a.const_int_value())
-        } else {
-            continue;
-        };
-        let Some(end) = end else { continue };
-        let w = phi.ty().int_width()?;
-        let (start, end) = (start as i128, end as i128);
-        // Constants are read sign-extended: a counter from 0 to 200 in i8 reads `end`
-        // as -56, and is refused here (only counters whose range fits signed).
-        if start >= end || end > (1i128 << (w - 1)) - 1 {
-            return None;
-        }
-        return Some(Counted {
-            iv: phi,
-            start,
-            end,
-            test,
-            end_operand,
-            latch,
-            exit,
-        });
-    }
-    None
+    Some(Counted {
+        iv: c.iv,
+        start: c.start,
+        end: c.end,
+        test: c.test,
+        end_operand: c.end_operand,
+        latch,
+        exit,
+    })
 }
 
 /// The `umin`/`smin` calls in `l` clamping an affine function of the counter from above.

@@ -46,8 +46,8 @@
 use std::collections::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
-use ferrozyme_analysis::loops::{is_unit_step, Loop, Loops};
-use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
+use ferrozyme_analysis::loops::{const_counter, ConstCounter, Loop, Loops};
+use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
 
 use crate::affine_index::{anchor_neighbours, form, Counter, Form};
 
@@ -108,69 +108,16 @@ fn loop_counter(l: &Loop, loops: &Loops) -> Option<Counter> {
     })
 }
 
-/// A counter phi: `start`, its step `next` on the only latch, and the `e` at which the
-/// latch leaves for good (`next == e`).
-struct CounterPhi {
-    next: Value,
-    start: i128,
-    end: i128,
-}
-
 /// `[start, e - 1]` for a counter phi (see the module docs), `None` for anything else.
 fn counter_range(phi: Value, loops: &Loops) -> Option<(i128, i128)> {
     counter_phi(phi, loops).map(|c| (c.start, c.end - 1))
 }
 
-fn counter_phi(phi: Value, loops: &Loops) -> Option<CounterPhi> {
+/// `phi` as the counter of the loop it heads.
+fn counter_phi(phi: Value, loops: &Loops) -> Option<ConstCounter> {
     let header = phi.parent_block();
     let l = loops.loops.iter().find(|l| l.header == header)?;
-    let (entry, [latch]) = (l.entry?, l.latches.as_slice()) else {
-        return None;
-    };
-    let inc = phi.incoming();
-    if inc.len() != 2 || !phi.ty().is_integer() {
-        return None;
-    }
-    let start = inc.iter().find(|(_, b)| *b == entry)?.0.const_int_value()? as i128;
-    let next = inc.iter().find(|(_, b)| b == latch)?.0;
-    if !is_unit_step(phi, next) {
-        return None;
-    }
-    let t = latch.terminator()?;
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
-        return None;
-    }
-    let test = t.operand(0);
-    if test.opcode() != Some(Opcode::LLVMICmp) {
-        return None;
-    }
-    // The edge back to the header must be the one taken while `next != e`.
-    let succs = t.successors();
-    let back_on_true = match (succs[0] == header, succs[1] == header) {
-        (true, false) => true,
-        (false, true) => false,
-        _ => return None,
-    };
-    let want = if back_on_true {
-        IntPredicate::LLVMIntNE
-    } else {
-        IntPredicate::LLVMIntEQ
-    };
-    if test.icmp_predicate() != want {
-        return None;
-    }
-    let e = match (test.operand(0), test.operand(1)) {
-        (a, e) if a == next => e.const_int_value()?,
-        (e, a) if a == next => e.const_int_value()?,
-        _ => return None,
-    } as i128;
-    // Constants read sign-extended: only counters whose whole range is signed.
-    let w = phi.ty().int_width()?;
-    (start < e && e < (1i128 << (w - 1))).then_some(CounterPhi {
-        next,
-        start,
-        end: e,
-    })
+    const_counter(l, phi)
 }
 
 /// Uses after the loop of its counter (`e - 1`) and of the counter's step (`e`) become
