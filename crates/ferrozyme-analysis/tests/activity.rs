@@ -424,7 +424,7 @@ fn print_labels_every_line() {
         let out = a.print(f);
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[0], "activity for @phi_mix");
-        let n_insts: usize = f.blocks().iter().map(|b| b.instructions().len()).sum();
+        let n_insts = f.instruction_count();
         assert_eq!(
             lines.len(),
             1 + f.params().len() + f.blocks().len() + n_insts,

@@ -248,7 +248,7 @@ fn print_lists_every_argument_and_instruction() {
         let out = ta.print(f);
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[0], "type analysis for @f");
-        let n_insts: usize = f.blocks().iter().map(|b| b.instructions().len()).sum();
+        let n_insts = f.instruction_count();
         assert_eq!(lines.len(), 1 + f.params().len() + n_insts, "{out}");
         assert!(
             out.contains(

@@ -36,6 +36,11 @@ impl Value {
         }
         out
     }
+    /// The size of a function's body in instructions, the measure the inlining and
+    /// merging caps of ferrozyme-transform are stated in.
+    pub fn instruction_count(self) -> usize {
+        self.blocks().iter().map(|b| b.instruction_count()).sum()
+    }
     pub fn entry_block(self) -> Option<Block> {
         debug_assert!(
             self.is_function(),

@@ -55,6 +55,20 @@ impl Block {
         }
         out
     }
+    /// How many instructions the block holds (phis and terminator included), counted
+    /// without collecting them.
+    pub fn instruction_count(self) -> usize {
+        let mut n = 0;
+        // SAFETY: walking the instruction list of a live block.
+        unsafe {
+            let mut i = LLVMGetFirstInstruction(self.0);
+            while !i.is_null() {
+                n += 1;
+                i = LLVMGetNextInstruction(i);
+            }
+        }
+        n
+    }
     pub fn first_instruction(self) -> Option<Value> {
         // SAFETY: block.
         opt_value(unsafe { LLVMGetFirstInstruction(self.0) })

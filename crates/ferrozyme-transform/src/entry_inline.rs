@@ -81,7 +81,7 @@ pub fn inline_few_site_entries(module: Module, cap: usize) -> usize {
         if callers.len() < 2 || callers.len() > MAX_SITES {
             continue;
         }
-        let size: usize = f.blocks().iter().map(|b| b.instructions().len()).sum();
+        let size = f.instruction_count();
         let mut per_caller: HashMap<Value, usize> = HashMap::new();
         for c in &callers {
             *per_caller.entry(*c).or_default() += size;

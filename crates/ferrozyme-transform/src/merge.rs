@@ -46,7 +46,7 @@ pub fn merge_single_call_derivatives(module: Module, cap: usize) -> usize {
     let set: HashSet<Value> = generated.iter().copied().collect();
     let size: HashMap<Value, usize> = generated
         .iter()
-        .map(|&f| (f, f.blocks().iter().map(|b| b.instructions().len()).sum()))
+        .map(|&f| (f, f.instruction_count()))
         .collect();
     // The generated callees of each generated function, in call order.
     let callees: HashMap<Value, Vec<Value>> = generated

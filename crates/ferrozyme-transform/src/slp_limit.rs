@@ -90,7 +90,7 @@ fn candidate(f: Value) -> bool {
         return false;
     }
     let blocks = f.blocks();
-    blocks.iter().any(|b| b.instructions().len() > MIN_BLOCK) && forward_only(&blocks)
+    blocks.iter().any(|b| b.instruction_count() > MIN_BLOCK) && forward_only(&blocks)
 }
 
 /// Whether every branch goes to a block later in layout order: then the control flow has
