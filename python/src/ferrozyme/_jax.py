@@ -208,7 +208,9 @@ def _primal_jvp(primals, tangents, *, fn, iv, rv, batch, width):
 
 
 def _match_batch(t, p):
-    return t if t.shape == p.shape else jnp.broadcast_to(t, p.shape)
+    # jnp.shape: a primal can be a Python scalar JAX wrapped (a weakly typed float under
+    # jax.grad(f)(0.9)), which has no .shape.
+    return t if jnp.shape(t) == jnp.shape(p) else jnp.broadcast_to(t, jnp.shape(p))
 
 
 ad.primitive_jvps[primal_p] = _primal_jvp
@@ -312,6 +314,10 @@ def apply(fn: Function, args, kwargs):
             x = jnp.asarray(x, dtype=slot.dtype) if slot.dims == () else jnp.asarray(x)
         elif isinstance(x, np.ndarray):
             x = jnp.asarray(x)  # the dtype JAX will really pass (float32 without x64)
+        elif slot.dims == () and getattr(getattr(x, "aval", None), "weak_type", False):
+            # A Python number traced by a transform (jax.grad(f)(0.9)): weakly typed, so
+            # it takes the C parameter's type as it would in any jnp expression.
+            x = jnp.asarray(x, dtype=slot.dtype)
         xs.append(x)
     dts = [str(jnp.result_type(x)) for x in xs]
     for slot, dt in zip(fn._inputs, dts):
