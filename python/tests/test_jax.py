@@ -218,3 +218,20 @@ def test_python_float_for_an_active_scalar(rbf, rbf32):
     assert_close(g32, ge, 1e-4, what="float32 kernel, Python float scalar")
     with pytest.raises(NotImplementedError, match="second derivatives"):
         jax.grad(jax.grad(lambda e: rbf.jax(x, c, e)[1]))(ell)
+
+
+def test_gradient_for_a_const_argument_is_refused(mlp):
+    """jax.grad with respect to a `const` argument used to fail with AttributeError ('Zero'
+    has no 'from_primal_value'), and a const computed from a differentiated value would
+    have lost its tangent silently (front13): both are now a ValueError naming it."""
+    from conftest import mlp_data
+
+    w, X, y, d, h = mlp_data()
+    with pytest.raises(ValueError, match="declares it `const`"):
+        jax.grad(lambda XX: mlp.jax(w, XX, y, h=h))(X)
+    with pytest.raises(ValueError, match="declares it `const`"):
+        jax.grad(lambda s: mlp.jax(w, X * s, y, h=h))(2.0)
+    g = jax.grad(lambda XX: mlp.jax(w, jax.lax.stop_gradient(XX), y, h=h) + XX.sum())(X)
+    assert_close(g, np.ones_like(X), 0.0, what="stop_gradient")
+    gw = jax.grad(lambda ww: mlp.jax(ww, X, y, h=h))(w)
+    assert_close(gw, jax.grad(lambda ww: mlp_jax(ww, X, y, d, h))(w), 1e-11, what="grad wrt w")

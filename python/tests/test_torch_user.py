@@ -131,3 +131,26 @@ def test_second_derivatives_are_refused_not_zero(layer):
         t = fwAD.unpack_dual(layer.torch(A, fwAD.make_dual(xx, torch.ones(3, dtype=torch.float64)))).tangent
     with pytest.raises(RuntimeError, match=SECOND):
         t.sum().backward()
+
+
+def test_gradient_for_a_const_argument_is_refused(mlp):
+    """`const X` passed with requires_grad: a backward that needs X's gradient used to
+    leave X.grad None without a word (front13); now it says to declare X `in` or detach it.
+    Gradients with respect to the other inputs only are not affected."""
+    from conftest import mlp_data
+
+    wn, Xn, yn, d, h = mlp_data()
+    w, X, y = _t(wn), _t(Xn), _t(yn, False)
+    with pytest.raises(RuntimeError, match="declares it `const`"):
+        mlp.torch(w, X, y, h=h).backward()
+    (gw,) = torch.autograd.grad(mlp.torch(w, X, y, h=h), w)  # only w requested: fine
+    X2 = X * 1.0
+    (gw2,) = torch.autograd.grad(mlp.torch(w, X2, y, h=h), w)
+    assert_close(gw, gw2, 0.0, what="grad wrt w with a const X that requires grad")
+    assert_close(gw, fd_grad(lambda v: float(mlp(v, Xn, yn, h=h)), wn), 1e-6, what="vs FD")
+    with pytest.raises(RuntimeError, match="declares it `const`"):
+        torch.autograd.grad(mlp.torch(w, X * 2.0, y, h=h), X)
+    with pytest.raises(RuntimeError, match="declares it `const`"):
+        F.grad(lambda XX: mlp.torch(w.detach(), XX, y, h=h))(X.detach())
+    mlp.torch(w, X.detach(), y, h=h).backward()  # the fix the message suggests
+    assert_close(w.grad, gw, 0.0, what="detached X")

@@ -268,6 +268,45 @@ def _refuse_two_levels(name: str, xs) -> None:
         raise RuntimeError(second_order_message(name))
 
 
+def _const_edges(fn: Function, xs):
+    """The autograd graph edges of the `const` inputs that require grad (eager mode), so
+    that backward can ask whether the engine will really use their gradient."""
+    edges = {}
+    for k, (s, x) in enumerate(zip(fn._inputs, xs)):
+        if not s.differentiable and x.requires_grad and _plain(x):
+            try:
+                edges[k] = torch.autograd.graph.get_gradient_edge(x)
+            except Exception:  # pragma: no cover - older torch
+                pass
+    return edges
+
+
+def _refuse_const_grads(fn: Function, needs, edges=None) -> None:
+    """A gradient is requested for an input the signature declares `const` (it requires
+    grad and lies on the path to what is differentiated): the compiled code has no
+    derivative for it, and returning None would leave it silently without one.
+
+    needs_input_grad only says that the input required grad at the call; where the graph
+    edge is known, the engine is asked whether this backward pass will use it
+    (`torch.autograd.grad(loss, w)` with a const `X` that requires grad is fine). For a
+    leaf under `torch.autograd.grad` the engine cannot tell: no error then (its gradient is
+    only computed if it is among the requested inputs)."""
+    for k, (s, need) in enumerate(zip(fn._inputs, needs)):
+        if need and not s.differentiable:
+            edge = (edges or {}).get(k)
+            if edge is not None:
+                try:
+                    if not torch._C._will_engine_execute_node(edge.node):
+                        continue
+                except RuntimeError:
+                    continue
+            raise RuntimeError(
+                f"{fn.name}(): a gradient is needed for argument {s.name!r}, but the signature "
+                "declares it `const` (no derivative). Declare it `in` (or `inout`) to "
+                f"differentiate it, or pass {s.name}.detach() if it is meant to stay constant."
+            )
+
+
 def _transforming() -> bool:
     """Inside a torch.func transform (grad, jvp, vmap, ...)."""
     try:
@@ -324,12 +363,14 @@ def _make_autograd_function(ops: _Ops):
             ctx.save_for_backward(*xs)
             ctx.save_for_forward(*xs)
             ctx.iv, ctx.rv = list(iv), list(rv)
+            ctx.const_edges = _const_edges(fn, xs)
             nondiff = [o for o, s in zip(output, fn._outputs) if not s.differentiable]
             if nondiff:
                 ctx.mark_non_differentiable(*nondiff)
 
         @staticmethod
         def backward(ctx, *gys):
+            _refuse_const_grads(fn, ctx.needs_input_grad[2:], getattr(ctx, "const_edges", None))
             xs = list(ctx.saved_tensors)
             shapes = fn.out_shapes(ctx.iv)
             gys = [g if g is not None else torch.zeros(sh, dtype=_TORCH[s.dtype])
