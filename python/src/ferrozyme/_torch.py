@@ -344,6 +344,7 @@ def _scatter_diff(fn: Function, gs):
 def _make_autograd_function(ops: _Ops):
     fn = ops.fn
     n_out = len(fn._outputs)
+    has_const = any(not s.differentiable for s in fn._inputs)
 
     class FerrozymeFunction(torch.autograd.Function):
         # forward/backward/jvp only call the custom ops, which have vmap rules.
@@ -363,22 +364,27 @@ def _make_autograd_function(ops: _Ops):
             ctx.save_for_backward(*xs)
             ctx.save_for_forward(*xs)
             ctx.iv, ctx.rv = list(iv), list(rv)
-            ctx.const_edges = _const_edges(fn, xs)
+            if has_const:
+                ctx.const_edges = _const_edges(fn, xs)
             nondiff = [o for o, s in zip(output, fn._outputs) if not s.differentiable]
             if nondiff:
                 ctx.mark_non_differentiable(*nondiff)
 
         @staticmethod
         def backward(ctx, *gys):
-            _refuse_const_grads(fn, ctx.needs_input_grad[2:], getattr(ctx, "const_edges", None))
+            if has_const:
+                _refuse_const_grads(fn, ctx.needs_input_grad[2:], getattr(ctx, "const_edges", None))
             xs = list(ctx.saved_tensors)
             shapes = fn.out_shapes(ctx.iv)
             gys = [g if g is not None else torch.zeros(sh, dtype=_TORCH[s.dtype])
                    for g, s, sh in zip(gys, fn._outputs, shapes)]
             if _all_plain(xs) and _all_plain(gys):
-                with torch.no_grad():
+                if torch.is_grad_enabled():  # create_graph=True: guard a second derivative
+                    with torch.no_grad():
+                        gs = ops._vjp(xs, gys, ctx.iv, ctx.rv)
+                    gs = _guard_second_order(fn.name, gs, xs + gys)
+                else:
                     gs = ops._vjp(xs, gys, ctx.iv, ctx.rv)
-                gs = _guard_second_order(fn.name, gs, xs + gys)
             else:
                 _refuse_nested(fn.name, xs + gys)
                 gs = ops.vjp(xs, gys, ctx.iv, ctx.rv)
@@ -392,9 +398,12 @@ def _make_autograd_function(ops: _Ops):
                 if s.differentiable:
                     tans.append(t if t is not None else torch.zeros_like(x))
             if _all_plain(xs) and _all_plain(tans):
-                with torch.no_grad():
+                if torch.is_grad_enabled():
+                    with torch.no_grad():
+                        res = ops._jvp(xs, tans, ctx.iv, ctx.rv)
+                    res = res[:n_out] + _guard_second_order(fn.name, res[n_out:], xs + tans)
+                else:
                     res = ops._jvp(xs, tans, ctx.iv, ctx.rv)
-                res = res[:n_out] + _guard_second_order(fn.name, res[n_out:], xs + tans)
             else:
                 _refuse_nested(fn.name, xs + tans)
                 res = ops.jvp(xs, tans, ctx.iv, ctx.rv)
