@@ -154,3 +154,18 @@ def test_gradient_for_a_const_argument_is_refused(mlp):
         F.grad(lambda XX: mlp.torch(w.detach(), XX, y, h=h))(X.detach())
     mlp.torch(w, X.detach(), y, h=h).backward()  # the fix the message suggests
     assert_close(w.grad, gw, 0.0, what="detached X")
+
+
+def test_gradient_for_a_const_argument_under_torch_compile(mlp):
+    """Under torch.compile the op's registered backward ran and left the const input's
+    gradient None; the backward (traced ahead of time) now refuses it."""
+    from conftest import mlp_data
+
+    wn, Xn, yn, d, h = mlp_data()
+    w, X, y = _t(wn), _t(Xn), _t(yn, False)
+    f = torch.compile(lambda a, b: mlp.torch(a, b, y, h=h), backend="aot_eager", fullgraph=True)
+    with pytest.raises(Exception, match="declares it `const`"):
+        f(w, X).backward()
+    g = torch.compile(lambda a: mlp.torch(a, X.detach(), y, h=h), backend="aot_eager", fullgraph=True)
+    g(w).backward()
+    assert_close(w.grad, fd_grad(lambda v: float(mlp(v, Xn, yn, h=h)), wn), 1e-6, what="compiled, detached X")

@@ -124,8 +124,12 @@ class _Ops:
         xs, iv, rv = inputs
         ctx.save_for_backward(*xs)
         ctx.iv, ctx.rv = iv, rv
+        ctx.needs = [isinstance(x, torch.Tensor) and x.requires_grad for x in xs]
 
     def _backward(self, ctx, gys):
+        # Under torch.compile the backward is traced ahead of time: a const input that
+        # requires grad is refused then (its gradient would be silently missing).
+        _refuse_const_grads(self.fn, ctx.needs)
         xs = list(ctx.saved_tensors)
         gys = [g if g is not None else torch.zeros(sh, dtype=_TORCH[s.dtype])
                for g, s, sh in zip(gys, self.fn._outputs, self.fn.out_shapes(ctx.iv))]
