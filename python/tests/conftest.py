@@ -21,6 +21,8 @@ HEAT_SIG = "(in u0[n], out u[n], n, const steps)"
 ODE_SIG = "(in p[3], const y0[2], out traj[steps, 2], steps, const dt)"
 MLP_SIG = "(in w[q], const X[n, d], const y[n], n, d, h) -> out"
 MODEL_SIG = "(in x[n], out y[m], inout s[n], const idx[m], in k, const c, n, m)"
+RBF_SIG = "(in x[n, d], in c[m, d], out k[n, m], in ell, n, m, d) -> out"
+LAYER_SIG = "(in A[m, n], in x[n], out y[m], m, n)"
 
 
 def csrc(name: str) -> Path:
@@ -50,6 +52,26 @@ def mlp():
 @pytest.fixture(scope="session")
 def model():
     return ferrozyme.load(csrc("model.c"), "model", signature=MODEL_SIG)
+
+
+@pytest.fixture(scope="session")
+def rbf():
+    return ferrozyme.load(csrc("rbf.c"), "rbf", signature=RBF_SIG)
+
+
+@pytest.fixture(scope="session")
+def rbf32():
+    return ferrozyme.load(csrc("rbf.c"), "rbf_f", signature=RBF_SIG)
+
+
+@pytest.fixture(scope="session")
+def layer():
+    return ferrozyme.load(csrc("rbf.c"), "layer", signature=LAYER_SIG)
+
+
+def rbf_inputs(n=5, m=4, d=3, seed=3):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, d)), rng.normal(size=(m, d)), 0.9
 
 
 def fd_grad(f, x, h=1e-6):

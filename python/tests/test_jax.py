@@ -188,3 +188,50 @@ def test_x64_disabled_is_a_clear_error():
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "jax_enable_x64" in r.stdout, r.stdout + r.stderr[-2000:]
+
+
+def rbf_jnp(x, c, ell):
+    s = ((x[:, None, :] - c[None, :, :]) ** 2).sum(-1)
+    k = jnp.exp(-0.5 * s / ell**2)
+    return k, (k * jnp.arange(1, x.shape[0] + 1)[:, None]).sum()
+
+
+def test_python_float_for_an_active_scalar(rbf, rbf32):
+    """jax.grad(f)(0.9) passes the Python float as a weakly typed scalar: it used to fail
+    with "'TypedFloat' object has no attribute 'shape'" (front13). As in any jnp
+    expression it takes the C parameter's type (float for rbf_f)."""
+    from conftest import rbf_inputs
+
+    x, c, ell = rbf_inputs()
+    loss = lambda f: (lambda a, b, e: (lambda kt: (kt[0] ** 2).sum() + kt[1])(f(a, b, e)))
+    g = jax.grad(loss(rbf.jax), argnums=(0, 1, 2))(x, c, ell)
+    g_ref = jax.grad(loss(rbf_jnp), argnums=(0, 1, 2))(x, c, ell)
+    for a, b, what in zip(g, g_ref, "xce"):
+        assert_close(a, b, 1e-11, what=f"d/d{what}")
+    ge = jax.grad(lambda e: rbf.jax(x, c, e)[1])(ell)
+    assert_close(ge, jax.grad(lambda e: rbf_jnp(x, c, e)[1])(ell), 1e-11, what="grad wrt a Python float")
+    assert_close(ge, fd_grad(lambda e: float(rbf(x, c, float(e))[1]), np.asarray(ell)), 1e-6, what="vs FD")
+    lin = jax.linearize(lambda e: rbf.jax(x, c, e)[1], ell)[1](1.0)
+    assert_close(lin, ge, 1e-12, what="linearize")
+    x32, c32 = x.astype(np.float32), c.astype(np.float32)
+    g32 = jax.grad(lambda e: rbf32.jax(x32, c32, e)[1])(ell)
+    assert_close(g32, ge, 1e-4, what="float32 kernel, Python float scalar")
+    with pytest.raises(NotImplementedError, match="second derivatives"):
+        jax.grad(jax.grad(lambda e: rbf.jax(x, c, e)[1]))(ell)
+
+
+def test_gradient_for_a_const_argument_is_refused(mlp):
+    """jax.grad with respect to a `const` argument used to fail with AttributeError ('Zero'
+    has no 'from_primal_value'), and a const computed from a differentiated value would
+    have lost its tangent silently (front13): both are now a ValueError naming it."""
+    from conftest import mlp_data
+
+    w, X, y, d, h = mlp_data()
+    with pytest.raises(ValueError, match="declares it `const`"):
+        jax.grad(lambda XX: mlp.jax(w, XX, y, h=h))(X)
+    with pytest.raises(ValueError, match="declares it `const`"):
+        jax.grad(lambda s: mlp.jax(w, X * s, y, h=h))(2.0)
+    g = jax.grad(lambda XX: mlp.jax(w, jax.lax.stop_gradient(XX), y, h=h) + XX.sum())(X)
+    assert_close(g, np.ones_like(X), 0.0, what="stop_gradient")
+    gw = jax.grad(lambda ww: mlp.jax(ww, X, y, h=h))(w)
+    assert_close(gw, jax.grad(lambda ww: mlp_jax(ww, X, y, d, h))(w), 1e-11, what="grad wrt w")

@@ -151,3 +151,26 @@ def test_errors(heat):
 
     with pytest.raises(ValueError, match="unknown shape"):
         unknown(tf.zeros(4, dtype=tf.float64))
+
+
+def test_forward_accumulator_is_refused_clearly(rbf):
+    """TensorFlow's forward mode differentiates the registered gradient, which the binding
+    cannot: the error says so (it used to speak of second derivatives only)."""
+    from conftest import rbf_inputs
+
+    x, c, ell = rbf_inputs()
+    e = tf.constant(ell, dtype=tf.float64)
+    with pytest.raises(NotImplementedError, match="ForwardAccumulator"):
+        with tf.autodiff.ForwardAccumulator(e, tf.constant(1.0, dtype=tf.float64)) as acc:
+            _, t = rbf.tf(x, c, e)
+        acc.jvp(t)
+    xv = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        k, _ = rbf.tf(xv, c, e)
+    jac = tape.jacobian(k, xv)  # first derivatives by GradientTape still work
+    xx = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xx)
+        s = tf.reduce_sum((xx[:, None, :] - tf.constant(c)[None, :, :]) ** 2, -1)
+        k_ref = tf.exp(-0.5 * s / e**2)
+    assert_close(jac, tape.jacobian(k_ref, xx), 1e-11, what="tape.jacobian")

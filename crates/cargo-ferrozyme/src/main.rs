@@ -20,6 +20,7 @@ mod gc;
 mod linker;
 mod lto;
 mod preopt;
+mod rust_help;
 mod target;
 mod unpun;
 mod upstream;

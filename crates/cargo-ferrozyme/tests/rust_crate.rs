@@ -74,7 +74,7 @@ fn passed(stdout: &str) -> usize {
         .sum()
 }
 
-const TESTS: usize = 31;
+const TESTS: usize = 35;
 
 #[test]
 fn release_build_library_and_integration_tests() {
@@ -183,4 +183,43 @@ fn pass_errors_name_the_rust_function_and_source_line() {
         assert!(report.contains(&want), "missing `{want}` in:\n{report}");
     }
     assert!(!report.contains("_ZN"), "mangled names in:\n{report}");
+}
+
+/// `println!` in a differentiated function: refused, with help a Rust user can act on
+/// (it used to be C advice: `ferrozyme cc a.c b.c`, `enzyme_const`).
+#[test]
+fn println_in_a_derivative_is_refused_with_rust_advice() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let o = cargo(
+        true,
+        &[
+            "build",
+            "--release",
+            "--features",
+            "error-case",
+            "--bin",
+            "fz-rust-println",
+        ],
+        "rust-tests",
+    );
+    let (_, err) = text(&o);
+    assert!(!o.status.success(), "the println case must not build");
+    let report = err
+        .split("cargo-ferrozyme: the AD pass reported:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no summary of the pass's errors:\n{}", tail(&err, 40)));
+    assert!(report.contains("error[missing-derivative]"), "{report}");
+    assert!(
+        report.contains("help: printing and formatting (`println!`"),
+        "no Rust advice in:\n{report}"
+    );
+    for c_advice in ["ferrozyme cc", "enzyme_const", "__enzyme_"] {
+        assert!(
+            !report.contains(&format!("help: {c_advice}"))
+                && !report
+                    .lines()
+                    .any(|l| l.trim_start().starts_with("help:") && l.contains(c_advice)),
+            "C advice `{c_advice}` in:\n{report}"
+        );
+    }
 }

@@ -196,10 +196,19 @@ def _primal_jvp(primals, tangents, *, fn, iv, rv, batch, width):
     ys = primal_p.bind(*primals, fn=fn, iv=iv, rv=rv, batch=batch, width=width)
     if width:
         raise NotImplementedError("ferrozyme: differentiating a vector-mode call")
+    for s, t in zip(fn._inputs, tangents):
+        if not s.differentiable and not isinstance(t, ad.Zero):
+            # Its tangent would be dropped: a silently missing derivative.
+            raise ValueError(
+                f"{fn.name}(): argument {s.name!r} is being differentiated (jax.grad, jvp, ... with "
+                "respect to it, or it is computed from a differentiated value), but the signature "
+                "declares it `const` (no derivative). Declare it `in` (or `inout`) to "
+                f"differentiate it, or pass jax.lax.stop_gradient({s.name}) if it is meant to stay constant."
+            )
     diff_idx = [fn._inputs.index(s) for s in fn._diff]
     dts = [tangents[i] for i in diff_idx]
     if all(isinstance(t, ad.Zero) for t in dts):
-        return ys, [ad.Zero.from_primal_value(y) for y in ys]
+        return ys, [_zero_tangent(y) for y in ys]
     dts = [_zeros_like_aval(t.aval) if isinstance(t, ad.Zero) else t for t in dts]
     # Tangents must have their primal's shape (batch axes included) for the handler.
     dts = [_match_batch(t, primals[i]) for t, i in zip(dts, diff_idx)]
@@ -207,8 +216,19 @@ def _primal_jvp(primals, tangents, *, fn, iv, rv, batch, width):
     return ys, ydots
 
 
+def _zero_tangent(y):
+    """A symbolic zero tangent for the result y (ad.Zero.from_primal_value is not in every
+    JAX: 0.10 lacks it, which made jax.grad with respect to const arguments only an
+    AttributeError)."""
+    aval = jax.typeof(y) if hasattr(jax, "typeof") else jax.core.get_aval(y)
+    to_tangent = getattr(aval, "to_tangent_aval", None)
+    return ad.Zero(to_tangent() if to_tangent else aval)
+
+
 def _match_batch(t, p):
-    return t if t.shape == p.shape else jnp.broadcast_to(t, p.shape)
+    # jnp.shape: a primal can be a Python scalar JAX wrapped (a weakly typed float under
+    # jax.grad(f)(0.9)), which has no .shape.
+    return t if jnp.shape(t) == jnp.shape(p) else jnp.broadcast_to(t, jnp.shape(p))
 
 
 ad.primitive_jvps[primal_p] = _primal_jvp
@@ -312,6 +332,10 @@ def apply(fn: Function, args, kwargs):
             x = jnp.asarray(x, dtype=slot.dtype) if slot.dims == () else jnp.asarray(x)
         elif isinstance(x, np.ndarray):
             x = jnp.asarray(x)  # the dtype JAX will really pass (float32 without x64)
+        elif slot.dims == () and getattr(getattr(x, "aval", None), "weak_type", False):
+            # A Python number traced by a transform (jax.grad(f)(0.9)): weakly typed, so
+            # it takes the C parameter's type as it would in any jnp expression.
+            x = jnp.asarray(x, dtype=slot.dtype)
         xs.append(x)
     dts = [str(jnp.result_type(x)) for x in xs]
     for slot, dt in zip(fn._inputs, dts):

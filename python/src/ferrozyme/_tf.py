@@ -94,7 +94,10 @@ def _ferrozyme_call_grad(op, *grads):
         raise LookupError(f"ferrozyme: the gradient needs {lib}, which this process has not loaded with ferrozyme.load")
     if sym != "fz_primal":
         raise NotImplementedError(
-            "ferrozyme: second derivatives of a loaded function are not supported by the TensorFlow binding"
+            "ferrozyme: second derivatives of a loaded function are not supported by the TensorFlow "
+            "binding, nor forward mode (tf.autodiff.ForwardAccumulator, which TensorFlow computes "
+            "by differentiating the gradient): use tf.GradientTape (first derivatives), or the "
+            "JAX or PyTorch binding (jax.jvp, torch.func.jvp) for forward mode"
         )
     iv = list(op.get_attr("iv"))
     rv = [struct.unpack("<d", struct.pack("<q", b))[0] for b in op.get_attr("rv_bits")]

@@ -124,8 +124,12 @@ class _Ops:
         xs, iv, rv = inputs
         ctx.save_for_backward(*xs)
         ctx.iv, ctx.rv = iv, rv
+        ctx.needs = [isinstance(x, torch.Tensor) and x.requires_grad for x in xs]
 
     def _backward(self, ctx, gys):
+        # Under torch.compile the backward is traced ahead of time: a const input that
+        # requires grad is refused then (its gradient would be silently missing).
+        _refuse_const_grads(self.fn, ctx.needs)
         xs = list(ctx.saved_tensors)
         gys = [g if g is not None else torch.zeros(sh, dtype=_TORCH[s.dtype])
                for g, s, sh in zip(gys, self.fn._outputs, self.fn.out_shapes(ctx.iv))]
@@ -196,6 +200,117 @@ class _Ops:
         return self._loop(self.jvp, info.batch_size, [xs, tans], [xd, td], iv, rv)
 
 
+def second_order_message(name: str) -> str:
+    return (
+        f"{name}(): second derivatives through a ferrozyme function are not supported: its "
+        "gradient is computed by compiled code that PyTorch cannot differentiate again "
+        "(torch.func.hessian, jacfwd/jacrev of a gradient, or backward through a gradient "
+        "taken with create_graph=True). Use first derivatives only (e.g. detach the "
+        "gradient), or write a second function in C that returns the gradient and load it too."
+    )
+
+
+def _guard_second_order(name: str, gs, watched):
+    """Backward results that a second differentiation would silently treat as constants:
+    when grad mode is on in backward (create_graph=True) and an input or cotangent
+    requires grad, the results are passed through a node that raises if it is ever
+    differentiated (what torch's once_differentiable does, watching the saved inputs
+    too, which once_differentiable does not)."""
+    if not torch.is_grad_enabled():
+        return gs
+    if not any(isinstance(t, torch.Tensor) and t.requires_grad for t in watched):
+        return gs
+    idx = [k for k, g in enumerate(gs) if g is not None]
+    if not idx:
+        return gs
+    err = torch._C._functions.DelayedError(second_order_message(name).encode(), len(idx))
+    fake = []
+    for k in idx:
+        g = gs[k].detach()
+        g.requires_grad = True
+        fake.append(g)
+    res = err(*fake)
+    res = res if isinstance(res, tuple) else (res,)
+    out = list(gs)
+    for k, r in zip(idx, res):
+        out[k] = r
+    return out
+
+
+def _refuse_nested(name: str, ts) -> None:
+    """Under torch.func transforms: raise when a derivative is itself being differentiated.
+
+    In backward (or jvp), each saved tensor is wrapped by the grad/jvp level being
+    differentiated now (alive, or dead once `vjp` returned); a further grad-tracking wrapper
+    of a live level beneath it means an outer transform differentiates the derivative
+    (hessian, jacrev(jacrev), jacfwd(jacrev), grad of grad). The derivative ops have no
+    derivative, and torch's fallback would silently treat them as constants (zeros)."""
+    F = torch._C._functorch
+    for t in ts:
+        seen_grad = False
+        while isinstance(t, torch.Tensor) and F.is_functorch_wrapped_tensor(t):
+            if F.is_gradtrackingtensor(t):
+                if seen_grad and F.maybe_get_level(t) > 0:
+                    raise RuntimeError(second_order_message(name))
+                seen_grad = True
+            t = F.get_unwrapped(t)
+
+
+def _refuse_two_levels(name: str, xs) -> None:
+    """At the call, under torch.func transforms: inputs tracked by two live grad/jvp levels
+    (hessian, jacfwd(jacfwd(f)), grad of grad, a mixed d/dA d/dx) will have a derivative
+    differentiated again, which the bindings cannot do; say so before torch does
+    something else (a silent zero, or an internal assertion for jvp of jvp)."""
+    F = torch._C._functorch
+    levels = set()
+    for t in xs:
+        while isinstance(t, torch.Tensor) and F.is_functorch_wrapped_tensor(t):
+            if F.is_gradtrackingtensor(t) and F.maybe_get_level(t) > 0:
+                levels.add(F.maybe_get_level(t))
+            t = F.get_unwrapped(t)
+    if len(levels) >= 2:
+        raise RuntimeError(second_order_message(name))
+
+
+def _const_edges(fn: Function, xs):
+    """The autograd graph edges of the `const` inputs that require grad (eager mode), so
+    that backward can ask whether the engine will really use their gradient."""
+    edges = {}
+    for k, (s, x) in enumerate(zip(fn._inputs, xs)):
+        if not s.differentiable and x.requires_grad and _plain(x):
+            try:
+                edges[k] = torch.autograd.graph.get_gradient_edge(x)
+            except Exception:  # pragma: no cover - older torch
+                pass
+    return edges
+
+
+def _refuse_const_grads(fn: Function, needs, edges=None) -> None:
+    """A gradient is requested for an input the signature declares `const` (it requires
+    grad and lies on the path to what is differentiated): the compiled code has no
+    derivative for it, and returning None would leave it silently without one.
+
+    needs_input_grad only says that the input required grad at the call; where the graph
+    edge is known, the engine is asked whether this backward pass will use it
+    (`torch.autograd.grad(loss, w)` with a const `X` that requires grad is fine). For a
+    leaf under `torch.autograd.grad` the engine cannot tell: no error then (its gradient is
+    only computed if it is among the requested inputs)."""
+    for k, (s, need) in enumerate(zip(fn._inputs, needs)):
+        if need and not s.differentiable:
+            edge = (edges or {}).get(k)
+            if edge is not None:
+                try:
+                    if not torch._C._will_engine_execute_node(edge.node):
+                        continue
+                except RuntimeError:
+                    continue
+            raise RuntimeError(
+                f"{fn.name}(): a gradient is needed for argument {s.name!r}, but the signature "
+                "declares it `const` (no derivative). Declare it `in` (or `inout`) to "
+                f"differentiate it, or pass {s.name}.detach() if it is meant to stay constant."
+            )
+
+
 def _transforming() -> bool:
     """Inside a torch.func transform (grad, jvp, vmap, ...)."""
     try:
@@ -233,6 +348,7 @@ def _scatter_diff(fn: Function, gs):
 def _make_autograd_function(ops: _Ops):
     fn = ops.fn
     n_out = len(fn._outputs)
+    has_const = any(not s.differentiable for s in fn._inputs)
 
     class FerrozymeFunction(torch.autograd.Function):
         # forward/backward/jvp only call the custom ops, which have vmap rules.
@@ -252,19 +368,29 @@ def _make_autograd_function(ops: _Ops):
             ctx.save_for_backward(*xs)
             ctx.save_for_forward(*xs)
             ctx.iv, ctx.rv = list(iv), list(rv)
+            if has_const:
+                ctx.const_edges = _const_edges(fn, xs)
             nondiff = [o for o, s in zip(output, fn._outputs) if not s.differentiable]
             if nondiff:
                 ctx.mark_non_differentiable(*nondiff)
 
         @staticmethod
         def backward(ctx, *gys):
+            if has_const:
+                _refuse_const_grads(fn, ctx.needs_input_grad[2:], getattr(ctx, "const_edges", None))
             xs = list(ctx.saved_tensors)
             shapes = fn.out_shapes(ctx.iv)
             gys = [g if g is not None else torch.zeros(sh, dtype=_TORCH[s.dtype])
                    for g, s, sh in zip(gys, fn._outputs, shapes)]
             if _all_plain(xs) and _all_plain(gys):
-                gs = ops._vjp(xs, gys, ctx.iv, ctx.rv)
+                if torch.is_grad_enabled():  # create_graph=True: guard a second derivative
+                    with torch.no_grad():
+                        gs = ops._vjp(xs, gys, ctx.iv, ctx.rv)
+                    gs = _guard_second_order(fn.name, gs, xs + gys)
+                else:
+                    gs = ops._vjp(xs, gys, ctx.iv, ctx.rv)
             else:
+                _refuse_nested(fn.name, xs + gys)
                 gs = ops.vjp(xs, gys, ctx.iv, ctx.rv)
             return (None, None, *_scatter_diff(fn, gs))
 
@@ -276,8 +402,14 @@ def _make_autograd_function(ops: _Ops):
                 if s.differentiable:
                     tans.append(t if t is not None else torch.zeros_like(x))
             if _all_plain(xs) and _all_plain(tans):
-                res = ops._jvp(xs, tans, ctx.iv, ctx.rv)
+                if torch.is_grad_enabled():
+                    with torch.no_grad():
+                        res = ops._jvp(xs, tans, ctx.iv, ctx.rv)
+                    res = res[:n_out] + _guard_second_order(fn.name, res[n_out:], xs + tans)
+                else:
+                    res = ops._jvp(xs, tans, ctx.iv, ctx.rv)
             else:
+                _refuse_nested(fn.name, xs + tans)
                 res = ops.jvp(xs, tans, ctx.iv, ctx.rv)
             return tuple(res[n_out:])
 
@@ -345,6 +477,7 @@ def apply(fn: Function, args, kwargs):
     elif _all_plain(xs) and not _transforming():
         outs = ops.eager_fn.apply(plan.iv, plan.rv, *xs)
     else:
+        _refuse_two_levels(fn.name, xs)
         outs = ops.autograd_fn.apply(tuple(plan.iv), tuple(plan.rv), *xs)
     outs = list(outs)
     return outs[0] if len(outs) == 1 else tuple(outs)

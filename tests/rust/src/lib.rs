@@ -17,3 +17,4 @@ pub mod modes;
 pub mod panics;
 pub mod slices;
 pub mod structs;
+pub mod user;

@@ -1,0 +1,136 @@
+//! The `help:` line of the pass's diagnostics, said in Rust terms.
+//!
+//! The pass words its advice for C callers of `__enzyme_autodiff` (`enzyme_dup`, `ferrozyme
+//! cc a.c b.c`, `-fno-strict-aliasing`, `__enzyme_double(ptr)`), none of which a Rust user
+//! of `#[autodiff_reverse]` can act on. Here the advice is chosen from what the diagnostic
+//! is about (its original help text, its message, the function it is in) and names what
+//! the Rust program can change. Unknown help is kept, with the C activity names replaced
+//! by the attribute's.
+
+/// The help line for a Rust program. `function` is the (demangled) function the problem
+/// is in, `message` the (demangled) message, `help` the pass's help.
+pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
+    let about = format!("{} {message}", function.unwrap_or(""));
+    if is_io(&about) {
+        return "printing and formatting (`println!`, `format!`, `write!`, `dbg!`), I/O, locks and \
+                system calls are not differentiated: move them out of the differentiated function \
+                (print in the caller, before or after calling the derivative)"
+            .to_string();
+    }
+    if help.starts_with("compile its source together with this file") {
+        return "the called function has no Rust source in this build (an `extern` function, or a \
+                precompiled library): compute its value outside the differentiated function and \
+                pass it in as a `Const` argument, or write that function in Rust"
+            .to_string();
+    }
+    if help.contains("type punning") || help.contains("what the buffer holds") {
+        return "the pass cannot tell whether this memory holds floats or integers: avoid \
+                reinterpreting floats (`to_bits`/`from_bits`, `transmute`) in the differentiated \
+                code; debug builds move data such as slice references (`Vec<&[f64]>`) as plain \
+                integers more often than optimized ones, so build with `--release`, or index the \
+                data instead of collecting references to it"
+            .to_string();
+    }
+    if help.contains("enzyme_dup")
+        && (help.contains("zero") || message.contains("mismatched activity"))
+    {
+        return "a pointer here points to differentiated or to constant data depending on the run \
+                (a `HashMap`/`HashSet`'s table, or a choice between a `Duplicated` argument and a \
+                constant one): pass the constant data as `Duplicated` too (with a zeroed shadow), \
+                or keep such containers out of the differentiated function"
+            .to_string();
+    }
+    help.replace("enzyme_dupnoneed", "`DuplicatedOnly`")
+        .replace("enzyme_dup", "`Duplicated`")
+        .replace("enzyme_const", "`Const`")
+        .replace("enzyme_out", "`Active`")
+        .replace(" (ferrozyme cc a.c b.c)", "")
+}
+
+/// Formatting, standard I/O, locks and system calls: what `println!` and friends reach.
+fn is_io(about: &str) -> bool {
+    [
+        "core::fmt::",
+        "std::io::",
+        "write_str",
+        "write_fmt",
+        "`syscall`",
+        "'syscall'",
+        "futex",
+        "std::sync::",
+        "pthread_",
+        "Stdout",
+        "Stderr",
+    ]
+    .iter()
+    .any(|p| about.contains(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn println_in_a_differentiated_function() {
+        let h = for_rust(
+            Some("core::fmt::write"),
+            "no derivative for `<std::io::default_write_fmt::Adapter<std::io::stdio::StdoutLock> as core::fmt::Write>::write_str`: it has no IR in this module and no derivative rule",
+            "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, keep the values it uses constant (enzyme_const), or register a derivative for it (__enzyme_register_gradient_*)",
+        );
+        assert!(h.contains("println!"), "{h}");
+        let h = for_rust(
+            Some("std::sys::pal::unix::futex::futex_wake"),
+            "no derivative for `syscall`: it has no IR in this module and no derivative rule",
+            "compile its source together with this file (ferrozyme cc a.c b.c) so its IR …",
+        );
+        assert!(h.contains("println!"), "{h}");
+    }
+
+    #[test]
+    fn foreign_function() {
+        let h = for_rust(
+            Some("app::model"),
+            "no derivative for `mystery`: it has no IR in this module and no derivative rule",
+            "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, keep the values it uses constant (enzyme_const), or register a derivative for it (__enzyme_register_gradient_*)",
+        );
+        assert!(
+            h.contains("`Const` argument") && !h.contains("ferrozyme cc"),
+            "{h}"
+        );
+    }
+
+    #[test]
+    fn punning_and_mixed_activity() {
+        let h = for_rust(None, "an integer access to differentiable memory whose type is ambiguous", "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)");
+        assert!(
+            h.contains("--release") && !h.contains("strict-aliasing"),
+            "{h}"
+        );
+        let h = for_rust(
+            Some("core::core_arch::x86::sse2::_mm_load_si128"),
+            "mismatched activity: a pointer that is constant or differentiable depending on the run is used by `load`",
+            "pass the constant argument with enzyme_dup and a zero-initialised shadow buffer, or let the callee be inlined (static inline, or compile with -O2)",
+        );
+        assert!(h.contains("HashMap") && !h.contains("static inline"), "{h}");
+    }
+
+    #[test]
+    fn other_help_gets_rust_activity_names() {
+        assert_eq!(
+            for_rust(
+                None,
+                "x",
+                "keep the values involved constant (enzyme_const), or move this code out"
+            ),
+            "keep the values involved constant (`Const`), or move this code out"
+        );
+        assert_eq!(
+            for_rust(
+                None,
+                "x",
+                "move the assembly out of the differentiated code"
+            ),
+            "move the assembly out of the differentiated code"
+        );
+    }
+}
