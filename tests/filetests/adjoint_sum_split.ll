@@ -2,7 +2,8 @@
 ; register (`d = d + t`, the step marked as the reverse sweep's, the phi read by nothing
 ; else, the loop's only exit entering a block of its own) has its body doubled into
 ; `<loop>.second` and the sum split in two: the first copy adds to the old phi, the
-; second to a new phi `%fz.split` that starts at -0.0 (the exact identity of fadd), and
+; second to a new phi `%fz.split` that starts at -0.0 (the exact identity of fadd; +0.0,
+; as here, when the old sum starts at +0.0: then no partial sum can be -0.0), and
 ; the exit block adds the two partial sums once (`%fz.split.rest` is the second sum as
 ; either copy left it). Each copy keeps its own exit test (no remainder loop). The
 ; primal's own reduction (`sumsq`) carries no adjoint mark and keeps its single chain
@@ -42,7 +43,7 @@
 ; CHECK-NEXT: %fz.split.rest = phi double [ %fz.split, %[[LOOP]] ], [ %[[S2:[0-9]+]], %[[LOOP]].second ]
 ; CHECK-NEXT: fadd nsz contract double %[[S1:[0-9]+]], %fz.split.rest
 ; CHECK: [[LOOP]]:
-; CHECK-NEXT: %fz.split = phi double [ -0.000000e+00, %{{.*}} ], [ %[[S2]], %[[LOOP]].second ]
+; CHECK-NEXT: %fz.split = phi double [ 0.000000e+00, %{{.*}} ], [ %[[S2]], %[[LOOP]].second ]
 ; CHECK-NEXT: %[[D:.*]] = phi double [ %[[S1]], %[[LOOP]].second ], [ 0.000000e+00, %{{.*}} ]
 ; CHECK: %[[S1]] = fadd nsz contract double %[[D]], %{{[0-9]+}}
 ; CHECK: br i1 %{{.*}}, label %[[EXIT]], label %[[LOOP]].second

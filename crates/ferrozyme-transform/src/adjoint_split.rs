@@ -19,7 +19,8 @@
 //!   back edge; values used after the loop get a phi in `E` merging both exits;
 //! * each qualifying accumulator phi `d` (below) becomes two: `a` (its old start value)
 //!   that `B`'s copy of the step adds to, and `b` (starting at `-0.0`, the exact identity
-//!   of `fadd`) that `B2`'s copy adds to. The loop's result `a + b` is formed once in `E`.
+//!   of `fadd`, or at `+0.0` when `d` does: then no partial sum can be `-0.0`) that
+//!   `B2`'s copy adds to. The loop's result `a + b` is formed once in `E`.
 //!
 //! A phi qualifies when it is a floating-point scalar whose only user is its latch value
 //! `v = d + t`, `t + d`, `d - t` or `fmuladd/fma(x, y, d)` (so nothing else in the loop
@@ -363,7 +364,18 @@ fn split_accumulator(
     let ty = a.ty();
     builder.position_before(b.first_instruction().expect("b has its phis"));
     let other = builder.phi(ty, "fz.split");
-    other.add_incoming(ty.const_float(-0.0), shape.pre);
+    // `-0.0` is the exact identity of the addition. When the sum starts at `+0.0` (a
+    // zeroed adjoint, the usual case) neither sum can ever be `-0.0` (a rounded sum is
+    // `-0.0` only when both addends are), so `+0.0` is exact there too, and it is a
+    // register zeroing idiom instead of a constant to keep in a register.
+    let starts_at_zero = a
+        .incoming()
+        .into_iter()
+        .find(|&(_, from)| from == shape.pre)
+        .and_then(|(v, _)| v.const_fp_value())
+        .is_some_and(|x| x == 0.0 && x.is_sign_positive());
+    let start = if starts_at_zero { 0.0 } else { -0.0 };
+    other.add_incoming(ty.const_float(start), shape.pre);
     other.add_incoming(step2, b2);
     for k in 0..a.num_operands() {
         if a.operand(k) == step2 {
