@@ -66,6 +66,9 @@ pub fn preaccumulate(module: Module, rewrite: bool) -> usize {
         let k = *kind.get_or_insert_with(|| f.ty().context().md_kind(ADJOINT_MD));
         if rewrite {
             done += rewrite_function(&blocks, k);
+            // Carried adjoint sums of short reverse loops in two partial sums
+            // (`adjoint_split.rs`); it needs the mark too.
+            crate::adjoint_split::split_function(&f.blocks(), k);
         }
         for b in f.blocks() {
             for i in b.instructions() {
