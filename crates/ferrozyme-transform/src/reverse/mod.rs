@@ -47,6 +47,7 @@
 
 mod adjoint;
 pub(crate) mod alias;
+mod arena_stack;
 mod bits;
 mod calls;
 mod cheap;
