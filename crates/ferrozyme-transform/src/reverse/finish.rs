@@ -102,9 +102,8 @@ impl Gen<'_> {
         let i64t = self.fx.ctx.i64();
         self.b.position_before(ret);
         for blk in self.tape.record_order.clone() {
-            let stack = self.tape.records[&blk].stack;
-            let free_stack = self.sup.rt(self.stack_free_fn(stack));
-            let off = i64t.const_int(stack);
+            let free_stack = self.sup.rt(RtFn::StackFree);
+            let off = i64t.const_int(self.tape.records[&blk].stack);
             let s = self.b.byte_gep(self.tape.rev, off);
             self.b.call_fn(free_stack, &[s]);
         }

@@ -128,9 +128,7 @@ impl Gen<'_> {
                 self.b.select(c, zero, bytes)
             };
         }
-        // Reserved once per call in a split pair: an arena block (`arena_stack.rs`).
-        let which = self.fixed_reserve_fn(stack, pre);
-        let reserve = self.sup.rt(which);
+        let reserve = self.sup.rt(RtFn::Reserve);
         let s = self.b.byte_gep(self.tape.fwd, i64t.const_int(stack));
         self.b.call_fn(reserve, &[s, bytes]);
         // The push itself: same operands, no capacity check.

@@ -47,7 +47,6 @@
 
 mod adjoint;
 pub(crate) mod alias;
-mod arena_stack;
 mod bits;
 mod calls;
 mod cheap;

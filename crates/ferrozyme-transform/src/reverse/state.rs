@@ -168,8 +168,6 @@ pub(crate) struct Tape {
     pub record_order: Vec<Block>,
     /// Regions of nested callee tapes (`tape_nest.rs`).
     pub nest: super::tape_nest::Nest,
-    /// Offsets of the record stacks reserved in the tape arena (`arena_stack.rs`).
-    pub arena_stacks: std::collections::HashSet<u64>,
 }
 
 impl Tape {
@@ -188,7 +186,6 @@ impl Tape {
             records: HashMap::new(),
             record_order: Vec::new(),
             nest: Default::default(),
-            arena_stacks: Default::default(),
         }
     }
 

@@ -15,8 +15,6 @@
 //! * `pool.ll` — when the reverse sweep finishes, a big stack buffer goes to a small
 //!   per-thread pool that later stacks take their buffers from.
 //! * `arena.ll` — split-mode tapes come from a per-thread bump arena.
-//! * `arena_stack.ll` — a split tape's record stack reserved once per call takes its
-//!   buffer from the arena too (`reverse/arena_stack.rs`).
 //! * `thread.ll` — the per-thread state of pool and arena, reached through a POSIX
 //!   thread-specific key (`pthread_key_create`/`pthread_getspecific`), never `thread_local`
 //!   globals: every execution engine supports keys, and LLVM's MCJIT (`lli-22
@@ -59,12 +57,6 @@ pub enum RtFn {
     StackFree,
     /// `void __fz_reserve(ptr stack, i64 extra)`: one allocation for a counted loop.
     Reserve,
-    /// `void __fz_reserve_arena(ptr stack, i64 extra)`: as `Reserve` for a split tape's
-    /// stack reserved once per call: the buffer is an arena block (`ir/arena_stack.ll`).
-    ReserveArena,
-    /// `void __fz_stack_free_arena(ptr stack)`: as `StackFree`, an arena buffer back to
-    /// the arena.
-    StackFreeArena,
     /// `void __fz_check_shadow(i1 bad, ptr msg)`: stop with `msg` when `bad`.
     CheckShadow,
     /// `ptr __fz_tape_alloc(i64 n)`: a split-mode tape block from the per-thread arena.
@@ -107,8 +99,6 @@ impl RtFn {
             RtFn::Pop => "__fz_pop",
             RtFn::StackFree => "__fz_stack_free",
             RtFn::Reserve => "__fz_reserve",
-            RtFn::ReserveArena => "__fz_reserve_arena",
-            RtFn::StackFreeArena => "__fz_stack_free_arena",
             RtFn::CheckShadow => "__fz_check_shadow",
             RtFn::TapeAlloc => "__fz_tape_alloc",
             RtFn::TapeFree => "__fz_tape_free",
@@ -143,8 +133,6 @@ pub const PLAIN_VARIANTS: &[(&str, &str)] = &[
     ("__fz_stack_free", "__fz_stack_free_plain"),
     ("__fz_tape_alloc", "malloc"),
     ("__fz_tape_free", "free"),
-    ("__fz_reserve_arena", "__fz_reserve"),
-    ("__fz_stack_free_arena", "__fz_stack_free_plain"),
     ("__fz_shadow_new", "__fz_shadow_new_plain"),
     ("__fz_shadow_replayed", "__fz_shadow_replayed_plain"),
     ("__fz_shadow_primal_freed", "__fz_shadow_primal_freed_plain"),

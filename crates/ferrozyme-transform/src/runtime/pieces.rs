@@ -22,8 +22,6 @@ pub enum Piece {
     Stack,
     /// `arena.ll`: split-mode tape blocks.
     Arena,
-    /// `arena_stack.ll`: record stacks of split tapes reserved once per call, in the arena.
-    ArenaStack,
     /// `check.ll`: the run-time stop for pointers without a shadow.
     Check,
     /// `typed.ll` for one float type: memcpy/memmove/realloc adjoints.
@@ -41,7 +39,6 @@ pub const PIECES: &[Piece] = &[
     Piece::Pool,
     Piece::Stack,
     Piece::Arena,
-    Piece::ArenaStack,
     Piece::Check,
     Piece::Typed(FpType::F64),
     Piece::Typed(FpType::F32),
@@ -56,7 +53,6 @@ const STATS_IR: &str = include_str!("ir/stats.ll");
 const POOL_IR: &str = include_str!("ir/pool.ll");
 const STACK_IR: &str = include_str!("ir/stack.ll");
 const ARENA_IR: &str = include_str!("ir/arena.ll");
-const ARENA_STACK_IR: &str = include_str!("ir/arena_stack.ll");
 const CHECK_IR: &str = include_str!("ir/check.ll");
 const TYPED_IR: &str = include_str!("ir/typed.ll");
 const REALLOC_BYTES_IR: &str = include_str!("ir/realloc_bytes.ll");
@@ -71,7 +67,6 @@ impl Piece {
             Piece::Pool => "ferrozyme-runtime-pool",
             Piece::Stack => "ferrozyme-runtime-stack",
             Piece::Arena => "ferrozyme-runtime-arena",
-            Piece::ArenaStack => "ferrozyme-runtime-arena-stack",
             Piece::Check => "ferrozyme-runtime-check",
             Piece::Typed(FpType::F64) => "ferrozyme-runtime-f64",
             Piece::Typed(FpType::F32) => "ferrozyme-runtime-f32",
@@ -88,7 +83,6 @@ impl Piece {
             Piece::Pool => &[Piece::Thread, Piece::Stats],
             Piece::Arena => &[Piece::Thread, Piece::Stats],
             Piece::Stack => &[Piece::Pool, Piece::Stats],
-            Piece::ArenaStack => &[Piece::Stack, Piece::Arena],
             Piece::Thread
             | Piece::Stats
             | Piece::Check
@@ -128,7 +122,6 @@ impl Piece {
                 "__fz_arena_pop",
                 "__fz_arena_release",
             ],
-            Piece::ArenaStack => &["__fz_reserve_arena", "__fz_stack_free_arena"],
             Piece::Check => &["__fz_check_shadow"],
             Piece::Typed(FpType::F64) => &[
                 "__fz_memcpy_adj_f64",
@@ -184,7 +177,6 @@ impl Piece {
             Piece::Pool => POOL_IR.to_string(),
             Piece::Stack => STACK_IR.to_string(),
             Piece::Arena => ARENA_IR.to_string(),
-            Piece::ArenaStack => ARENA_STACK_IR.to_string(),
             Piece::Check => CHECK_IR.to_string(),
             Piece::ReallocBytes => REALLOC_BYTES_IR.to_string(),
             Piece::Shadows => SHADOWS_IR.to_string(),
@@ -232,7 +224,6 @@ impl RtFn {
             | RtFn::Reserve => Piece::Stack,
             RtFn::CheckShadow => Piece::Check,
             RtFn::TapeAlloc | RtFn::TapeFree => Piece::Arena,
-            RtFn::ReserveArena | RtFn::StackFreeArena => Piece::ArenaStack,
             RtFn::MemcpyAdj(fp) | RtFn::MemmoveAdj(fp) | RtFn::ReallocAdj(fp) => Piece::Typed(fp),
             RtFn::ReallocAdjBytes => Piece::ReallocBytes,
             RtFn::ShadowNew
@@ -310,8 +301,6 @@ mod tests {
             CheckShadow,
             TapeAlloc,
             TapeFree,
-            ReserveArena,
-            StackFreeArena,
             MemcpyAdj(FpType::F64),
             MemmoveAdj(FpType::F32),
             ReallocAdj(FpType::F64),
@@ -387,7 +376,6 @@ mod tests {
             RtFn::ReallocAdj(FpType::F64),
             RtFn::Pop,
             RtFn::TapeFree,
-            RtFn::ReserveArena,
             RtFn::MemmoveAdj(FpType::F16),
             RtFn::ReallocAdj(FpType::F80),
             RtFn::ReallocAdjBytes,
