@@ -1,15 +1,16 @@
 // OPT: O0 O1 O2 O3
 // Recursive radix-2 FFTs (issue 14, fft13): every call of the recursive butterfly
 // function reserves its loop's record stack once (a counted loop after the two recursive
-// calls), and since fft13 a reservation of up to 4 KiB takes a block of the tape arena
-// instead of malloc (reverse/arena_stack.rs, runtime/ir/arena_stack.ll); bigger ones
-// (the top levels at N = 1024) still come from the pool. Checked: ifft(fft(x)) in place
-// with enzyme_dupnoneed (the gradient of seed . foobar(x) is the seed, and finite
+// calls: fixed_tape.rs), in a split pair whose tapes come from the per-thread arena;
+// small stack buffers come from malloc, the top levels' (N = 1024) from the pool. Written
+// for an experiment that moved the small buffers into the arena (bench/README "fft13",
+// not kept), it stays as the recursive FFT's regression test. Checked: ifft(fft(x)) in
+// place with enzyme_dupnoneed (the gradient of seed . foobar(x) is the seed, and finite
 // differences) at N = 4, 256 and 1024; the power spectrum sum_k w_k |X_k|^2 against
 // Parseval (w = 1: 2 N x) and finite differences; a nonlinear recursive butterfly whose
 // records hold data values, against finite differences; and the tape memory held after
-// each gradient (back to where it was: every arena block freed) and its peak over 20
-// gradients (no growth).
+// each gradient (back to where it was: every tape block and stack buffer given back) and
+// its peak over 20 gradients (no growth).
 #include "fz_test.h"
 
 extern long long __ferrozyme_tape_stats[2] __attribute__((weak));

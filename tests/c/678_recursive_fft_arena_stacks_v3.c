@@ -1,7 +1,0 @@
-// OPT: O0 O1 O2 O3
-// CFLAGS: -march=x86-64-v3
-// REQUIRES: avx2 fma
-// The recursive FFTs of 678_recursive_fft_arena_stacks.c built for the users' CPU
-// (`-march`, AVX2 and FMA; the FFT benchmark's x86-64-v3 row): the reverse butterflies
-// vectorize with run-time alias checks, the records come from the arena.
-#include "678_recursive_fft_arena_stacks.c"
