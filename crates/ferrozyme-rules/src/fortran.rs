@@ -79,6 +79,15 @@ const FAMILIES: &[(&str, FortranRule)] = &[
         },
     ),
     ("io", FortranRule::Inactive { why: IO }),
+    // Finalization of a derived-type variable with allocatable components (a local going
+    // out of scope, an `intent(out)` dummy on entry): it frees memory the reverse sweep
+    // still reads, and the shadow's components would need the same.
+    (
+        "Destroy",
+        FortranRule::Unsupported {
+            why: "it deallocates the allocatable components of a derived-type variable (a local at the end of its scope, or an intent(out) argument on entry), which the derivative still needs",
+        },
+    ),
     ("ProgramStart", FortranRule::Inactive { why: CONTROL }),
     (
         "ProgramEndStatement",
@@ -314,6 +323,17 @@ pub fn fortran_rule(name: &str) -> Option<FortranRule> {
 /// The help line of an unsupported routine.
 pub const UNSUPPORTED_HELP: &str = "compile the Fortran code with -O2 or higher (flang then expands SUM, DOT_PRODUCT, MAXVAL and array assignments inline), or write the operation as a loop over the elements; `ferrozyme rules` lists the flang routines that are differentiated";
 
+/// What to do about the unsupported routine `name` (the generic help, or a specific one).
+pub fn help(name: &str) -> &'static str {
+    match name.strip_prefix(PREFIX) {
+        Some("Destroy") => DESTROY_HELP,
+        _ => UNSUPPORTED_HELP,
+    }
+}
+
+/// The help line of `_FortranADestroy`.
+pub const DESTROY_HELP: &str = "create derived-type variables with allocatable components outside the differentiated routine and pass them as intent(in) or intent(inout) arguments (enzyme_dup with a shadow allocated alike), or give the type explicit-shape components, or pass the arrays themselves";
+
 /// Every routine with an implementation: (flang name, implementation).
 pub fn implemented() -> impl Iterator<Item = (String, &'static str)> {
     IMPLEMENTED
@@ -347,6 +367,12 @@ mod tests {
             fortran_rule("_FortranAMaxlocDim"),
             Some(FortranRule::Inactive { .. })
         ));
+        assert!(matches!(
+            fortran_rule("_FortranADestroy"),
+            Some(FortranRule::Unsupported { .. })
+        ));
+        assert_eq!(help("_FortranADestroy"), DESTROY_HELP);
+        assert_eq!(help("_FortranASumInteger4"), UNSUPPORTED_HELP);
     }
 
     #[test]

@@ -342,7 +342,7 @@ impl Gen<'_> {
         let args: Vec<Value> = orig.iter().map(|a| self.fwd_operand(*a)).collect();
         let (ptr, i32t, i64t) = (self.fx.ctx.ptr(), self.fx.ctx.i32(), self.fx.ctx.i64());
         let (result, recorded) = match rule {
-            MpiRule::Recv => {
+            MpiRule::Recv | MpiRule::Sendrecv => {
                 let who = self.fwd_slot(i64t, "fz.mpi.who");
                 let mut a = args.clone();
                 a.push(who);
@@ -553,6 +553,41 @@ impl Gen<'_> {
                 let (root, comm) = (self.fetch(args[5]), self.fetch(args[6]));
                 let win = self.fetch_key(Key::Tape(i));
                 vec![send, ds, dr, n, t, root, comm, win]
+            }
+            // (dsend, scount, stype, dest, stag, drecv, rcount, rtype, who, comm)
+            MpiRule::Sendrecv => {
+                let ds = self.fetch_shadow(args[0]);
+                let send: Vec<Value> = args[1..5].iter().map(|x| self.fetch(*x)).collect();
+                let dr = self.fetch_shadow(args[5]);
+                let (rn, rt) = (self.fetch(args[6]), self.fetch(args[7]));
+                let who = self.fetch_key(Key::Tape(i));
+                let comm = self.fetch(args[10]);
+                let mut a = vec![ds];
+                a.extend(send);
+                a.extend([dr, rn, rt, who, comm]);
+                a
+            }
+            // Gather, Allgather: (send, dsend, scount, stype, drecv, rcount, rtype, [root,] comm)
+            MpiRule::Gather | MpiRule::Allgather => {
+                let send = self.fetch(args[0]);
+                let ds = self.fetch_shadow(args[0]);
+                let (sn, st) = (self.fetch(args[1]), self.fetch(args[2]));
+                let dr = self.fetch_shadow(args[3]);
+                let rest: Vec<Value> = args[4..].iter().map(|x| self.fetch(*x)).collect();
+                let mut a = vec![send, ds, sn, st, dr];
+                a.extend(rest);
+                a
+            }
+            // (dsend, scount, stype, recv, drecv, rcount, rtype, root, comm)
+            MpiRule::Scatter => {
+                let ds = self.fetch_shadow(args[0]);
+                let (sn, st) = (self.fetch(args[1]), self.fetch(args[2]));
+                let recv = self.fetch(args[3]);
+                let dr = self.fetch_shadow(args[3]);
+                let rest: Vec<Value> = args[4..8].iter().map(|x| self.fetch(*x)).collect();
+                let mut a = vec![ds, sn, st, recv, dr];
+                a.extend(rest);
+                a
             }
             _ => return,
         };
