@@ -38,6 +38,21 @@ pub const PREFIX: &str = "_FortranA";
 /// `Assign` calls it; the pass renames it back to `_FortranAAssign` after differentiating.
 pub const ASSIGN_INACTIVE: &str = "__fz_f18_assign_inactive";
 
+/// flang's routines the implementations call for data without derivatives (integer,
+/// logical, character array constructors and assignments), by the inactive alias they
+/// call: the pass renames each alias back to flang's routine after differentiating.
+pub const INACTIVE_ALIASES: &[(&str, &str)] = &[
+    (ASSIGN_INACTIVE, "_FortranAAssign"),
+    (
+        "__fz_f18_ctor_init_inactive",
+        "_FortranAInitArrayConstructorVector",
+    ),
+    (
+        "__fz_f18_ctor_push_inactive",
+        "_FortranAPushArrayConstructorValue",
+    ),
+];
+
 const IO: &str = "formatted or list-directed output: values are only read to be printed";
 const CONTROL: &str = "program start, stop and error termination";
 const INQUIRY: &str = "an inquiry: integer, logical or descriptor results about shape and type";
@@ -66,6 +81,8 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("Norm2_4", "__fz_f18_norm2_4"),
     ("Transpose", "__fz_f18_transpose"),
     ("Reshape", "__fz_f18_reshape"),
+    ("InitArrayConstructorVector", "__fz_f18_ctor_init"),
+    ("PushArrayConstructorValue", "__fz_f18_ctor_push"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
@@ -297,9 +314,9 @@ const DEFAULT_UNSUPPORTED: FortranRule = FortranRule::Unsupported {
 /// The rule for a called function's name, when it is part of flang's runtime (or the
 /// inactive alias of `Assign` the implementations use).
 pub fn fortran_rule(name: &str) -> Option<FortranRule> {
-    if name == ASSIGN_INACTIVE {
+    if INACTIVE_ALIASES.iter().any(|(alias, _)| *alias == name) {
         return Some(FortranRule::Inactive {
-            why: "assignment of integer, logical or character data",
+            why: "assignment or array constructor of integer, logical or character data",
         });
     }
     let rest = name.strip_prefix(PREFIX)?;
@@ -372,6 +389,10 @@ mod tests {
             Some(FortranRule::Unsupported { .. })
         ));
         assert_eq!(help("_FortranADestroy"), DESTROY_HELP);
+        assert!(matches!(
+            fortran_rule("__fz_f18_ctor_push_inactive"),
+            Some(FortranRule::Inactive { .. })
+        ));
         assert_eq!(help("_FortranASumInteger4"), UNSUPPORTED_HELP);
     }
 

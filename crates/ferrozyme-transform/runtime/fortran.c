@@ -48,6 +48,9 @@ typedef struct {
 } fz_desc;
 
 void __fz_f18_assign_inactive(fz_desc *to, const fz_desc *from, const char *src, int line);
+void __fz_f18_ctor_init_inactive(void *vector, fz_desc *to, _Bool use_len, const char *src,
+                                 int line);
+void __fz_f18_ctor_push_inactive(void *vector, const fz_desc *from);
 
 FZ_INLINE size_t fz_len(const char *s) {
   size_t n = 0;
@@ -484,4 +487,71 @@ void __fz_f18_reshape(fz_desc *r, const fz_desc *x, const fz_desc *shape, const 
   long n = fz_elements(&vr);
   if (n > fz_elements(&vx)) __fz_f18_fail("RESHAPE source too small for the shape", src, line);
   for (long e = 0; e < n; e++) fz_put(&vr, e, fz_get(&vx, e));
+}
+
+/* ---- array constructors `[x, y(n:1:-1), ...]` of reals ---------------------------------
+ *
+ * flang builds a constructor whose size it cannot compute from the values through
+ * InitArrayConstructorVector(vector, to, ...) and one PushArrayConstructorValue(vector,
+ * value) per value. `vector` is an opaque buffer of the caller's (80 bytes); these
+ * implementations keep their own state there, `to` first as flang's does. Non-real
+ * constructors go to flang's own routines (renamed back after differentiation), which
+ * the Push implementation recognises by `to`'s type. */
+typedef struct {
+  fz_desc *to;
+  long next; /* elements stored */
+  long cap;  /* elements `to` holds */
+  const char *src;
+  long line;
+} fz_ctor;
+
+void __fz_f18_ctor_init(void *vector, fz_desc *to, _Bool use_len, const char *src, int line) {
+  if (!fz_is_real(to->type)) {
+    __fz_f18_ctor_init_inactive(vector, to, use_len, src, line);
+    return;
+  }
+  fz_ctor *v = (fz_ctor *)vector;
+  v->to = to;
+  v->next = 0;
+  v->cap = to->base ? (to->rank == 1 ? to->dim[0].extent : 0) : 0;
+  v->src = src;
+  v->line = line;
+}
+
+void __fz_f18_ctor_push(void *vector, const fz_desc *from) {
+  fz_ctor *v = (fz_ctor *)vector;
+  fz_desc *to = v->to;
+  if (!fz_is_real(to->type)) {
+    __fz_f18_ctor_push_inactive(vector, from);
+    return;
+  }
+  fz_need_real(from, "a real array constructor with a non-real value in differentiated code",
+               v->src, (int)v->line);
+  fz_view vf;
+  fz_shape sf;
+  fz_view_of(from, &vf, &sf);
+  long n = fz_elements(&vf);
+  if (v->next + n > v->cap) {
+    /* Grow to exactly what is needed: copy what is there, free the old storage. */
+    if (to->rank != 1 || (to->base && to->attribute != FZ_ALLOCATABLE))
+      __fz_f18_fail("an array constructor larger than its preallocated result", v->src,
+                    (int)v->line);
+    char *old = to->base;
+    long want = v->next + n;
+    to->base = 0;
+    __fz_f18_allocate(to, 1, &want, to->type == FZ_REAL8 ? 8 : 4, to->type);
+    for (long e = 0; e < v->next; e++) {
+      if (to->type == FZ_REAL8)
+        ((double *)to->base)[e] = ((const double *)old)[e];
+      else
+        ((float *)to->base)[e] = ((const float *)old)[e];
+    }
+    if (old) free(old);
+    v->cap = want;
+  }
+  fz_view vt;
+  fz_shape st;
+  fz_view_of(to, &vt, &st);
+  for (long e = 0; e < n; e++) fz_put(&vt, v->next + e, fz_get(&vf, e));
+  v->next += n;
 }
