@@ -1,9 +1,11 @@
 ! OPT: O0 O2
-! IGNORE-O2: cannot-deduce-type: after flang inlines loss('atan', l, y) into the wrapper, an i64 load of l%w's descriptor (an extent) is not known to be an integer (a clear error, not a wrong gradient); -O0 passes
 ! The model of 09_derived_alloc_optional.f90 through a wrapper that calls it without the
 ! optional argument (absent: flang passes a null pointer) and with a literal `character`
 ! argument; the derived type with allocatable components is allocated by the caller, its
-! shadow alike. Checked against central finite differences for both variants.
+! shadow alike. Checked against central finite differences for both variants. At -O2
+! flang inlines loss into the wrapper and reads size(l%w) as `ashr (shl ext, 32), 32` of
+! the descriptor's i64 extent: it was a cannot-deduce-type error until type analysis
+! read that idiom as an integer (filetest sext_idiom_integer_type).
 module m12
   implicit none
   type :: layer

@@ -51,6 +51,12 @@ pub const INACTIVE_ALIASES: &[(&str, &str)] = &[
         "__fz_f18_ctor_push_inactive",
         "_FortranAPushArrayConstructorValue",
     ),
+    ("__fz_f18_sum_dim_inactive", "_FortranASumDim"),
+    ("__fz_f18_maxval_dim_inactive", "_FortranAMaxvalDim"),
+    ("__fz_f18_minval_dim_inactive", "_FortranAMinvalDim"),
+    ("__fz_f18_cshift_inactive", "_FortranACshift"),
+    ("__fz_f18_cshift_vector_inactive", "_FortranACshiftVector"),
+    ("__fz_f18_spread_inactive", "_FortranASpread"),
 ];
 
 const IO: &str = "formatted or list-directed output: values are only read to be printed";
@@ -83,6 +89,12 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("Reshape", "__fz_f18_reshape"),
     ("InitArrayConstructorVector", "__fz_f18_ctor_init"),
     ("PushArrayConstructorValue", "__fz_f18_ctor_push"),
+    ("SumDim", "__fz_f18_sum_dim"),
+    ("MaxvalDim", "__fz_f18_maxval_dim"),
+    ("MinvalDim", "__fz_f18_minval_dim"),
+    ("Cshift", "__fz_f18_cshift"),
+    ("CshiftVector", "__fz_f18_cshift_vector"),
+    ("Spread", "__fz_f18_spread"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
@@ -434,7 +446,7 @@ mod tests {
 
     #[test]
     fn unknown_runtime_names_are_unsupported_and_others_are_not_fortran() {
-        assert_eq!(fortran_rule("_FortranASpread"), Some(DEFAULT_UNSUPPORTED));
+        assert_eq!(fortran_rule("_FortranAEoshift"), Some(DEFAULT_UNSUPPORTED));
         assert_eq!(
             fortran_rule("_FortranARandomNumber")
                 .map(|r| matches!(r, FortranRule::Unsupported { .. })),

@@ -252,18 +252,36 @@ impl Gen<'_> {
     }
 
     /// The thread count a `num_threads` clause asks for (the `__kmpc_push_num_threads`
-    /// right before the fork), or 0.
+    /// before the fork), or 0. With an `if` clause too, the push is in the block that
+    /// branches to the fork and to the serialized region: the search goes on through a
+    /// few blocks that are the only predecessor of the one before.
     fn pushed_threads(&self, i: Value) -> Value {
         let mut p = i.prev_instruction();
-        while let Some(x) = p {
-            if x.is_call() {
-                match x.called_function().map(|f| f.name()).as_deref() {
-                    Some("__kmpc_push_num_threads") => return self.fwd_operand(x.call_args()[2]),
-                    Some("__kmpc_fork_call") => break,
-                    _ => {}
+        let mut block = i.parent_block();
+        'search: for _ in 0..4 {
+            while let Some(x) = p {
+                if x.is_call() {
+                    match x.called_function().map(|f| f.name()).as_deref() {
+                        Some("__kmpc_push_num_threads") => {
+                            return self.fwd_operand(x.call_args()[2])
+                        }
+                        Some("__kmpc_fork_call") => break 'search,
+                        _ => {}
+                    }
                 }
+                p = x.prev_instruction();
             }
-            p = x.prev_instruction();
+            let preds: Vec<_> = block
+                .parent()
+                .blocks()
+                .into_iter()
+                .filter(|b| b.successors().contains(&block))
+                .collect();
+            let [pred] = preds[..] else {
+                break;
+            };
+            block = pred;
+            p = pred.terminator();
         }
         self.fx.ctx.i32().zero()
     }
