@@ -427,7 +427,6 @@ fn fortran_module_variable(g: &str) -> Option<(&str, &str)> {
     (plain(module) && plain(var)).then_some((module, var))
 }
 
-
 /// Emits the run-time stop at `b`'s position: `check` (the runtime's `CheckShadow`) stops
 /// the program with `msg` when the loaded pointer's `shadow` is null and its `primal` is
 /// not. Reverse mode (`reverse/forward.rs`) and forward mode (`tangent/inst.rs`) guard

@@ -69,8 +69,16 @@ pub fn helpers(rule: MpiRule) -> Helpers {
             Some("__fz_mpi_sendrecv_rev"),
             Some("__fz_mpi_sendrecv_tan"),
         ),
-        MpiRule::Gather => h(None, Some("__fz_mpi_gather_rev"), Some("__fz_mpi_gather_tan")),
-        MpiRule::Scatter => h(None, Some("__fz_mpi_scatter_rev"), Some("__fz_mpi_scatter_tan")),
+        MpiRule::Gather => h(
+            None,
+            Some("__fz_mpi_gather_rev"),
+            Some("__fz_mpi_gather_tan"),
+        ),
+        MpiRule::Scatter => h(
+            None,
+            Some("__fz_mpi_scatter_rev"),
+            Some("__fz_mpi_scatter_tan"),
+        ),
         MpiRule::Allgather => h(
             None,
             Some("__fz_mpi_allgather_rev"),
