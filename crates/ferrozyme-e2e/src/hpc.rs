@@ -204,6 +204,23 @@ pub fn run_program(
         run.current_dir(dir);
         let r = run_with_timeout(run, RUN_TIMEOUT)
             .map_err(|e| format!("cannot run {} ({label}): {e}", exe.display()))?;
+        if !d.expect_runtime_errors.is_empty() {
+            // The program must stop with every expected message (a clear run-time error).
+            let missing: Vec<&String> = d
+                .expect_runtime_errors
+                .iter()
+                .filter(|e| !r.stderr.contains(e.as_str()))
+                .collect();
+            if r.success() || !missing.is_empty() {
+                failures.push(format!(
+                    "{label}: expected a run-time error containing {:?} ({}), missing {missing:?}\n--- program stderr (tail) ---\n{}",
+                    d.expect_runtime_errors,
+                    r.describe_status(),
+                    tail(&r.stderr, 20),
+                ));
+            }
+            continue;
+        }
         let passed = r.success() && r.stdout.lines().any(|l| l.trim_start().starts_with("PASS"));
         if !passed {
             failures.push(format!(

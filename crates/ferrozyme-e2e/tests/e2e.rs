@@ -376,7 +376,7 @@ fn hpc_trials(root: &Path, trials: &mut Vec<Trial>) {
                 let name = format!("{}::{}::{opt}", suite.name(), trial_component(&stem));
                 let (root, file, d) = (root.to_path_buf(), file.clone(), d.clone());
                 let stem = stem.clone();
-                let ignored = d.ignore.is_some();
+                let ignored = d.ignored_at(&opt).is_some();
                 trials.push(
                     Trial::test(name, move || {
                         let bin = ferrozyme(&root)?;

@@ -38,6 +38,27 @@ pub const PREFIX: &str = "_FortranA";
 /// `Assign` calls it; the pass renames it back to `_FortranAAssign` after differentiating.
 pub const ASSIGN_INACTIVE: &str = "__fz_f18_assign_inactive";
 
+/// flang's routines the implementations call for data without derivatives (integer,
+/// logical, character array constructors and assignments), by the inactive alias they
+/// call: the pass renames each alias back to flang's routine after differentiating.
+pub const INACTIVE_ALIASES: &[(&str, &str)] = &[
+    (ASSIGN_INACTIVE, "_FortranAAssign"),
+    (
+        "__fz_f18_ctor_init_inactive",
+        "_FortranAInitArrayConstructorVector",
+    ),
+    (
+        "__fz_f18_ctor_push_inactive",
+        "_FortranAPushArrayConstructorValue",
+    ),
+    ("__fz_f18_sum_dim_inactive", "_FortranASumDim"),
+    ("__fz_f18_maxval_dim_inactive", "_FortranAMaxvalDim"),
+    ("__fz_f18_minval_dim_inactive", "_FortranAMinvalDim"),
+    ("__fz_f18_cshift_inactive", "_FortranACshift"),
+    ("__fz_f18_cshift_vector_inactive", "_FortranACshiftVector"),
+    ("__fz_f18_spread_inactive", "_FortranASpread"),
+];
+
 const IO: &str = "formatted or list-directed output: values are only read to be printed";
 const CONTROL: &str = "program start, stop and error termination";
 const INQUIRY: &str = "an inquiry: integer, logical or descriptor results about shape and type";
@@ -66,6 +87,14 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("Norm2_4", "__fz_f18_norm2_4"),
     ("Transpose", "__fz_f18_transpose"),
     ("Reshape", "__fz_f18_reshape"),
+    ("InitArrayConstructorVector", "__fz_f18_ctor_init"),
+    ("PushArrayConstructorValue", "__fz_f18_ctor_push"),
+    ("SumDim", "__fz_f18_sum_dim"),
+    ("MaxvalDim", "__fz_f18_maxval_dim"),
+    ("MinvalDim", "__fz_f18_minval_dim"),
+    ("Cshift", "__fz_f18_cshift"),
+    ("CshiftVector", "__fz_f18_cshift_vector"),
+    ("Spread", "__fz_f18_spread"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
@@ -79,6 +108,15 @@ const FAMILIES: &[(&str, FortranRule)] = &[
         },
     ),
     ("io", FortranRule::Inactive { why: IO }),
+    // Finalization of a derived-type variable with allocatable components (a local going
+    // out of scope, an `intent(out)` dummy on entry): it frees memory the reverse sweep
+    // still reads, and the shadow's components would need the same.
+    (
+        "Destroy",
+        FortranRule::Unsupported {
+            why: "it deallocates the allocatable components of a derived-type variable (a local at the end of its scope, or an intent(out) argument on entry), which the derivative still needs",
+        },
+    ),
     ("ProgramStart", FortranRule::Inactive { why: CONTROL }),
     (
         "ProgramEndStatement",
@@ -288,9 +326,9 @@ const DEFAULT_UNSUPPORTED: FortranRule = FortranRule::Unsupported {
 /// The rule for a called function's name, when it is part of flang's runtime (or the
 /// inactive alias of `Assign` the implementations use).
 pub fn fortran_rule(name: &str) -> Option<FortranRule> {
-    if name == ASSIGN_INACTIVE {
+    if INACTIVE_ALIASES.iter().any(|(alias, _)| *alias == name) {
         return Some(FortranRule::Inactive {
-            why: "assignment of integer, logical or character data",
+            why: "assignment or array constructor of integer, logical or character data",
         });
     }
     let rest = name.strip_prefix(PREFIX)?;
@@ -313,6 +351,17 @@ pub fn fortran_rule(name: &str) -> Option<FortranRule> {
 
 /// The help line of an unsupported routine.
 pub const UNSUPPORTED_HELP: &str = "compile the Fortran code with -O2 or higher (flang then expands SUM, DOT_PRODUCT, MAXVAL and array assignments inline), or write the operation as a loop over the elements; `ferrozyme rules` lists the flang routines that are differentiated";
+
+/// What to do about the unsupported routine `name` (the generic help, or a specific one).
+pub fn help(name: &str) -> &'static str {
+    match name.strip_prefix(PREFIX) {
+        Some("Destroy") => DESTROY_HELP,
+        _ => UNSUPPORTED_HELP,
+    }
+}
+
+/// The help line of `_FortranADestroy`.
+pub const DESTROY_HELP: &str = "create derived-type variables with allocatable components outside the differentiated routine and pass them as intent(in) or intent(inout) arguments (enzyme_dup with a shadow allocated alike), or give the type explicit-shape components, or pass the arrays themselves";
 
 /// Every routine with an implementation: (flang name, implementation).
 pub fn implemented() -> impl Iterator<Item = (String, &'static str)> {
@@ -347,6 +396,16 @@ mod tests {
             fortran_rule("_FortranAMaxlocDim"),
             Some(FortranRule::Inactive { .. })
         ));
+        assert!(matches!(
+            fortran_rule("_FortranADestroy"),
+            Some(FortranRule::Unsupported { .. })
+        ));
+        assert_eq!(help("_FortranADestroy"), DESTROY_HELP);
+        assert!(matches!(
+            fortran_rule("__fz_f18_ctor_push_inactive"),
+            Some(FortranRule::Inactive { .. })
+        ));
+        assert_eq!(help("_FortranASumInteger4"), UNSUPPORTED_HELP);
     }
 
     #[test]
@@ -387,7 +446,7 @@ mod tests {
 
     #[test]
     fn unknown_runtime_names_are_unsupported_and_others_are_not_fortran() {
-        assert_eq!(fortran_rule("_FortranASpread"), Some(DEFAULT_UNSUPPORTED));
+        assert_eq!(fortran_rule("_FortranAEoshift"), Some(DEFAULT_UNSUPPORTED));
         assert_eq!(
             fortran_rule("_FortranARandomNumber")
                 .map(|r| matches!(r, FortranRule::Unsupported { .. })),

@@ -12,7 +12,17 @@
 //! | `MPI_Reduce(s → r, SUM, root)` | broadcast the root's `dr`, `ds += it`, the root's `dr = 0` | reduce `ds` too |
 //! | `MPI_Allreduce(s → r, SUM)` | `ds += Allreduce(dr)`, `dr = 0` | allreduce `ds` too |
 //! | `MPI_(All)reduce` with `MAX`/`MIN` | as `SUM`, but only the rank that won each element (the lowest on ties) receives | the winner's tangent |
+//! | `MPI_Sendrecv(x → dest, y ← src)` | one `MPI_Sendrecv` back: `dy` to the actual source, `dx +=` what `dest` returns, `dy = 0` | also exchange `dx`, `dy` |
+//! | `MPI_Gather(s → r, root)` | `ds += MPI_Scatter(dr)` from the root, the root's `dr = 0` | gather `ds` too |
+//! | `MPI_Scatter(s → r, root)` | the root's `ds += MPI_Gather(dr)`, `dr = 0` | scatter `ds` too |
+//! | `MPI_Allgather(s → r)` | `ds +=` this rank's block of `MPI_Reduce_scatter_block(dr, SUM)`, `dr = 0` | allgather `ds` too |
 //! | `MPI_Barrier` | `MPI_Barrier` | — |
+//!
+//! `MPI_Ssend` is `MPI_Send` for differentiation. Messages to and from `MPI_PROC_NULL`
+//! have no adjoint (the receive left its buffer as it was). Communicator and
+//! topology constructors (`MPI_Comm_split`, `MPI_Cart_create`, ...) are inactive;
+//! `MPI_Comm_free` is rejected: the reverse sweep still communicates on the
+//! communicator after the primal's free.
 //!
 //! Adjoint messages use the same communicator with distinct tags (`MPI_TAG_UB - tag`);
 //! the requests of nonblocking calls are carried from the forward to the reverse sweep on
@@ -45,6 +55,15 @@ pub enum MpiRule {
     Allreduce,
     /// `MPI_Barrier(comm)`.
     Barrier,
+    /// `MPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
+    /// comm, status)`.
+    Sendrecv,
+    /// `MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm)`.
+    Gather,
+    /// `MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm)`.
+    Scatter,
+    /// `MPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm)`.
+    Allgather,
     /// No derivative flows through it; copied.
     Inactive { why: &'static str },
     /// Rejected with a clear error.
@@ -59,6 +78,8 @@ impl MpiRule {
                 &[(0, 2)]
             }
             MpiRule::Reduce | MpiRule::Allreduce => &[(0, 3), (1, 3)],
+            MpiRule::Sendrecv => &[(0, 2), (5, 7)],
+            MpiRule::Gather | MpiRule::Scatter | MpiRule::Allgather => &[(0, 2), (3, 5)],
             _ => &[],
         }
     }
@@ -67,9 +88,16 @@ impl MpiRule {
 const QUERY: &str = "communicator, rank, size and status queries: integers and handles";
 const SETUP: &str = "starting, ending and aborting the MPI job";
 const TIME: &str = "clocks";
+const COMMUNICATORS: &str =
+    "communicator, group and process-topology construction: handles and integers";
 
 const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Send", MpiRule::Send),
+    ("MPI_Ssend", MpiRule::Send),
+    ("MPI_Sendrecv", MpiRule::Sendrecv),
+    ("MPI_Gather", MpiRule::Gather),
+    ("MPI_Scatter", MpiRule::Scatter),
+    ("MPI_Allgather", MpiRule::Allgather),
     ("MPI_Recv", MpiRule::Recv),
     ("MPI_Isend", MpiRule::Isend),
     ("MPI_Irecv", MpiRule::Irecv),
@@ -92,10 +120,32 @@ const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Abort", MpiRule::Inactive { why: SETUP }),
     ("MPI_Wtime", MpiRule::Inactive { why: TIME }),
     ("MPI_Wtick", MpiRule::Inactive { why: TIME }),
+    ("MPI_Query_thread", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Is_thread_main", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Get_processor_name", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Comm_compare", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Cart_coords", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Cart_rank", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Cart_shift", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Cart_get", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Cartdim_get", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Group_rank", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Group_size", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Dims_create", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Comm_split", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Comm_split_type", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Comm_dup", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Comm_create", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Comm_group", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Group_incl", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Group_excl", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Group_free", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Cart_create", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Cart_sub", MpiRule::Inactive { why: COMMUNICATORS }),
     (
-        "MPI_Sendrecv",
+        "MPI_Comm_free",
         MpiRule::Unsupported {
-            why: "MPI_Sendrecv is not differentiated yet",
+            why: "the reverse sweep communicates on the communicator after MPI_Comm_free freed it; free it after the differentiated call returns",
         },
     ),
     (
@@ -108,7 +158,7 @@ const TABLE: &[(&str, MpiRule)] = &[
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Recv, Isend/Irecv with Wait/Waitall, Bcast, Reduce and Allreduce (SUM, MAX, MIN) and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Isend/Irecv with Wait/Waitall, Bcast, Reduce and Allreduce (SUM, MAX, MIN), Gather, Scatter, Allgather and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.
@@ -156,6 +206,16 @@ mod tests {
             Some(MpiRule::Inactive { .. })
         ));
         assert_eq!(mpi_rule("MPI_Alltoallv"), Some(UNSUPPORTED));
+        assert_eq!(mpi_rule("MPI_Ssend"), Some(MpiRule::Send));
+        assert_eq!(mpi_rule("MPI_Sendrecv"), Some(MpiRule::Sendrecv));
+        assert!(matches!(
+            mpi_rule("MPI_Comm_split"),
+            Some(MpiRule::Inactive { .. })
+        ));
+        assert!(matches!(
+            mpi_rule("MPI_Comm_free"),
+            Some(MpiRule::Unsupported { .. })
+        ));
         assert_eq!(mpi_rule("mpi_send_"), None);
         assert_eq!(mpi_rule("PMPIX"), None);
     }
@@ -164,6 +224,8 @@ mod tests {
     fn buffers_and_datatypes() {
         assert_eq!(MpiRule::Allreduce.buffers(), &[(0, 3), (1, 3)]);
         assert_eq!(MpiRule::Recv.buffers(), &[(0, 2)]);
+        assert_eq!(MpiRule::Sendrecv.buffers(), &[(0, 2), (5, 7)]);
+        assert_eq!(MpiRule::Gather.buffers(), &[(0, 2), (3, 5)]);
         assert!(MpiRule::Wait.buffers().is_empty());
         assert_eq!(datatype("ompi_mpi_double"), Some(Some(8)));
         assert_eq!(datatype("ompi_mpi_float"), Some(Some(4)));

@@ -48,6 +48,21 @@ typedef struct {
 } fz_desc;
 
 void __fz_f18_assign_inactive(fz_desc *to, const fz_desc *from, const char *src, int line);
+void __fz_f18_ctor_init_inactive(void *vector, fz_desc *to, _Bool use_len, const char *src,
+                                 int line);
+void __fz_f18_ctor_push_inactive(void *vector, const fz_desc *from);
+void __fz_f18_sum_dim_inactive(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
+                               const fz_desc *mask);
+void __fz_f18_maxval_dim_inactive(fz_desc *r, const fz_desc *x, int dim, const char *src,
+                                  int line, const fz_desc *mask);
+void __fz_f18_minval_dim_inactive(fz_desc *r, const fz_desc *x, int dim, const char *src,
+                                  int line, const fz_desc *mask);
+void __fz_f18_cshift_inactive(fz_desc *r, const fz_desc *x, const fz_desc *shift, int dim,
+                              const char *src, int line);
+void __fz_f18_cshift_vector_inactive(fz_desc *r, const fz_desc *x, long shift, const char *src,
+                                     int line);
+void __fz_f18_spread_inactive(fz_desc *r, const fz_desc *x, int dim, long ncopies,
+                              const char *src, int line);
 
 FZ_INLINE size_t fz_len(const char *s) {
   size_t n = 0;
@@ -484,4 +499,241 @@ void __fz_f18_reshape(fz_desc *r, const fz_desc *x, const fz_desc *shape, const 
   long n = fz_elements(&vr);
   if (n > fz_elements(&vx)) __fz_f18_fail("RESHAPE source too small for the shape", src, line);
   for (long e = 0; e < n; e++) fz_put(&vr, e, fz_get(&vx, e));
+}
+
+/* ---- array constructors `[x, y(n:1:-1), ...]` of reals ---------------------------------
+ *
+ * flang builds a constructor whose size it cannot compute from the values through
+ * InitArrayConstructorVector(vector, to, ...) and one PushArrayConstructorValue(vector,
+ * value) per value. `vector` is an opaque buffer of the caller's (80 bytes); these
+ * implementations keep their own state there, `to` first as flang's does. Non-real
+ * constructors go to flang's own routines (renamed back after differentiation), which
+ * the Push implementation recognises by `to`'s type. */
+typedef struct {
+  fz_desc *to;
+  long next; /* elements stored */
+  long cap;  /* elements `to` holds */
+  const char *src;
+  long line;
+} fz_ctor;
+
+void __fz_f18_ctor_init(void *vector, fz_desc *to, _Bool use_len, const char *src, int line) {
+  if (!fz_is_real(to->type)) {
+    __fz_f18_ctor_init_inactive(vector, to, use_len, src, line);
+    return;
+  }
+  fz_ctor *v = (fz_ctor *)vector;
+  v->to = to;
+  v->next = 0;
+  v->cap = to->base ? (to->rank == 1 ? to->dim[0].extent : 0) : 0;
+  v->src = src;
+  v->line = line;
+}
+
+void __fz_f18_ctor_push(void *vector, const fz_desc *from) {
+  fz_ctor *v = (fz_ctor *)vector;
+  fz_desc *to = v->to;
+  if (!fz_is_real(to->type)) {
+    __fz_f18_ctor_push_inactive(vector, from);
+    return;
+  }
+  fz_need_real(from, "a real array constructor with a non-real value in differentiated code",
+               v->src, (int)v->line);
+  fz_view vf;
+  fz_shape sf;
+  fz_view_of(from, &vf, &sf);
+  long n = fz_elements(&vf);
+  if (v->next + n > v->cap) {
+    /* Grow to exactly what is needed: copy what is there, free the old storage. */
+    if (to->rank != 1 || (to->base && to->attribute != FZ_ALLOCATABLE))
+      __fz_f18_fail("an array constructor larger than its preallocated result", v->src,
+                    (int)v->line);
+    char *old = to->base;
+    long want = v->next + n;
+    to->base = 0;
+    __fz_f18_allocate(to, 1, &want, to->type == FZ_REAL8 ? 8 : 4, to->type);
+    for (long e = 0; e < v->next; e++) {
+      if (to->type == FZ_REAL8)
+        ((double *)to->base)[e] = ((const double *)old)[e];
+      else
+        ((float *)to->base)[e] = ((const float *)old)[e];
+    }
+    if (old) free(old);
+    v->cap = want;
+  }
+  fz_view vt;
+  fz_shape st;
+  fz_view_of(to, &vt, &st);
+  for (long e = 0; e < n; e++) fz_put(&vt, v->next + e, fz_get(&vf, e));
+  v->next += n;
+}
+
+/* ---- SUM/MAXVAL/MINVAL(x, DIM=), CSHIFT, SPREAD of reals -------------------------------
+ *
+ * Array results, allocated here as flang's runtime does (the caller frees them). Data
+ * that are not real go to flang's own routines through inactive aliases. Element
+ * numbers are in array-element order; `fz_split`/`fz_join` convert them to and from
+ * subscripts (0-based). */
+FZ_INLINE void fz_split(const long *ext, int rank, long e, long *idx) {
+  for (int k = 0; k < rank; k++) {
+    idx[k] = ext[k] > 0 ? e % ext[k] : 0;
+    e = ext[k] > 0 ? e / ext[k] : 0;
+  }
+}
+
+FZ_INLINE long fz_join(const long *ext, int rank, const long *idx) {
+  long e = 0, m = 1;
+  for (int k = 0; k < rank; k++) {
+    e += idx[k] * m;
+    m *= ext[k];
+  }
+  return e;
+}
+
+FZ_INLINE long fz_count(const long *ext, int rank) {
+  long n = 1;
+  for (int k = 0; k < rank; k++) n *= ext[k] > 0 ? ext[k] : 0;
+  return n;
+}
+
+/* The reduction of x along dimension `dim` (1-based): 0 sum, 1 max, 2 min. */
+static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const char *src,
+                          int line) {
+  fz_view vx, vr;
+  fz_shape sx, sr;
+  fz_view_of(x, &vx, &sx);
+  int rank = sx.rank;
+  if (dim < 1 || dim > rank) __fz_f18_fail("DIM= out of range", src, line);
+  long ext[15], rext[15], idx[15];
+  for (int k = 0; k < rank; k++) ext[k] = sx.extent[k];
+  for (int k = 0, j = 0; k < rank; k++)
+    if (k != dim - 1) rext[j++] = ext[k];
+  r->base = 0;
+  __fz_f18_allocate(r, rank - 1, rext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  long nr = fz_count(rext, rank - 1), len = ext[dim - 1];
+  for (long e = 0; e < nr; e++) {
+    long ridx[15];
+    fz_split(rext, rank - 1, e, ridx);
+    for (int k = 0, j = 0; k < rank; k++) idx[k] = k == dim - 1 ? 0 : ridx[j++];
+    double acc = how == 0 ? 0.0 : (how == 1 ? -__builtin_huge_val() : __builtin_huge_val());
+    for (long t = 0; t < len; t++) {
+      idx[dim - 1] = t;
+      double v = fz_get(&vx, fz_join(ext, rank, idx));
+      if (how == 0)
+        acc += v;
+      else if (how == 1 ? v > acc : v < acc)
+        acc = v;
+    }
+    fz_put(&vr, e, acc);
+  }
+}
+
+void __fz_f18_sum_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
+                      const fz_desc *mask) {
+  if (!fz_is_real(x->type)) {
+    __fz_f18_sum_dim_inactive(r, x, dim, src, line, mask);
+    return;
+  }
+  if (mask) __fz_f18_fail("SUM(x, DIM=, MASK=) is not differentiated; drop the MASK", src, line);
+  fz_reduce_dim(r, x, dim, 0, src, line);
+}
+
+void __fz_f18_maxval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
+                         const fz_desc *mask) {
+  if (!fz_is_real(x->type)) {
+    __fz_f18_maxval_dim_inactive(r, x, dim, src, line, mask);
+    return;
+  }
+  if (mask) __fz_f18_fail("MAXVAL(x, DIM=, MASK=) is not differentiated; drop the MASK", src, line);
+  fz_reduce_dim(r, x, dim, 1, src, line);
+}
+
+void __fz_f18_minval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
+                         const fz_desc *mask) {
+  if (!fz_is_real(x->type)) {
+    __fz_f18_minval_dim_inactive(r, x, dim, src, line, mask);
+    return;
+  }
+  if (mask) __fz_f18_fail("MINVAL(x, DIM=, MASK=) is not differentiated; drop the MASK", src, line);
+  fz_reduce_dim(r, x, dim, 2, src, line);
+}
+
+/* CSHIFT by a scalar shift along `dim` (1-based) into a fresh result of x's shape. */
+static void fz_cshift(fz_desc *r, const fz_desc *x, long shift, int dim, const char *src,
+                      int line) {
+  fz_view vx, vr;
+  fz_shape sx, sr;
+  fz_view_of(x, &vx, &sx);
+  int rank = sx.rank;
+  if (dim < 1 || dim > rank) __fz_f18_fail("CSHIFT's DIM out of range", src, line);
+  long ext[15], idx[15];
+  for (int k = 0; k < rank; k++) ext[k] = sx.extent[k];
+  r->base = 0;
+  __fz_f18_allocate(r, rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  long n = fz_count(ext, rank), len = ext[dim - 1];
+  for (long e = 0; e < n; e++) {
+    fz_split(ext, rank, e, idx);
+    long s = (idx[dim - 1] + shift) % len;
+    idx[dim - 1] = s < 0 ? s + len : s;
+    fz_put(&vr, e, fz_get(&vx, fz_join(ext, rank, idx)));
+  }
+}
+
+void __fz_f18_cshift(fz_desc *r, const fz_desc *x, const fz_desc *shift, int dim,
+                     const char *src, int line) {
+  if (!fz_is_real(x->type)) {
+    __fz_f18_cshift_inactive(r, x, shift, dim, src, line);
+    return;
+  }
+  if (shift->rank != 0)
+    __fz_f18_fail("CSHIFT with an array SHIFT is not differentiated; shift by a scalar", src,
+                  line);
+  long k;
+  switch (shift->elem_len) {
+  case 1: k = *(const signed char *)shift->base; break;
+  case 2: k = *(const short *)shift->base; break;
+  case 4: k = *(const int *)shift->base; break;
+  default: k = *(const long *)shift->base; break;
+  }
+  fz_cshift(r, x, k, dim, src, line);
+}
+
+void __fz_f18_cshift_vector(fz_desc *r, const fz_desc *x, long shift, const char *src, int line) {
+  if (!fz_is_real(x->type)) {
+    __fz_f18_cshift_vector_inactive(r, x, shift, src, line);
+    return;
+  }
+  fz_cshift(r, x, shift, 1, src, line);
+}
+
+/* SPREAD(x, dim, ncopies): a result of rank x's + 1 with `ncopies` copies along `dim`. */
+void __fz_f18_spread(fz_desc *r, const fz_desc *x, int dim, long ncopies, const char *src,
+                     int line) {
+  if (!fz_is_real(x->type)) {
+    __fz_f18_spread_inactive(r, x, dim, ncopies, src, line);
+    return;
+  }
+  fz_view vx, vr;
+  fz_shape sx, sr;
+  fz_view_of(x, &vx, &sx);
+  int rank = sx.rank + 1;
+  if (dim < 1 || dim > rank || rank > 15) __fz_f18_fail("SPREAD's DIM out of range", src, line);
+  long ext[15], xext[15], idx[15], xidx[15];
+  for (int k = 0; k < sx.rank; k++) xext[k] = sx.extent[k];
+  for (int k = 0, j = 0; k < rank; k++) ext[k] = k == dim - 1 ? (ncopies > 0 ? ncopies : 0) : xext[j++];
+  r->base = 0;
+  __fz_f18_allocate(r, rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  long n = fz_count(ext, rank);
+  for (long e = 0; e < n; e++) {
+    fz_split(ext, rank, e, idx);
+    for (int k = 0, j = 0; k < rank; k++)
+      if (k != dim - 1) xidx[j++] = idx[k];
+    fz_put(&vr, e, fz_get(&vx, fz_join(xext, rank - 1, xidx)));
+  }
 }

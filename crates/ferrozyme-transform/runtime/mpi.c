@@ -44,6 +44,12 @@ int MPI_Waitall(int, fz_req *, fz_status *);
 int MPI_Bcast(void *, int, fz_type, int, fz_comm);
 int MPI_Reduce(const void *, void *, int, fz_type, fz_op, int, fz_comm);
 int MPI_Allreduce(const void *, void *, int, fz_type, fz_op, fz_comm);
+int MPI_Sendrecv(const void *, int, fz_type, int, int, void *, int, fz_type, int, int, fz_comm,
+                 fz_status *);
+int MPI_Gather(const void *, int, fz_type, void *, int, fz_type, int, fz_comm);
+int MPI_Scatter(const void *, int, fz_type, void *, int, fz_type, int, fz_comm);
+int MPI_Allgather(const void *, int, fz_type, void *, int, fz_type, fz_comm);
+int MPI_Reduce_scatter_block(const void *, void *, int, fz_type, fz_op, fz_comm);
 int MPI_Comm_rank(fz_comm, int *);
 int MPI_Comm_size(fz_comm, int *);
 int MPI_Comm_get_attr(fz_comm, int, void *, int *);
@@ -56,6 +62,9 @@ extern char ompi_mpi_op_sum[], ompi_mpi_op_max[], ompi_mpi_op_min[];
 
 #define FZ_IN_PLACE ((void *)1)
 #define FZ_ANY_SOURCE (-1)
+/* MPI_PROC_NULL: a send to it does nothing, a receive from it leaves the buffer as it
+ * was (its status has MPI_ANY_TAG), so neither has an adjoint or tangent message. */
+#define FZ_PROC_NULL (-2)
 #define FZ_TAG_UB_KEY 0
 
 static void fz_say(const char *s) {
@@ -132,7 +141,7 @@ static void fz_zero(void *p, int kind, int n) {
 /* Reverse of MPI_Send: the adjoint comes back from `dest`. */
 void __fz_mpi_send_rev(void *dbuf, int n, fz_type t, int dest, int tag, fz_comm comm) {
   int kind = fz_kind(t);
-  if (!kind || n <= 0) return;
+  if (!kind || n <= 0 || dest == FZ_PROC_NULL) return;
   void *tmp = malloc((size_t)n * (size_t)kind);
   MPI_Recv(tmp, n, t, dest, fz_adj_tag(comm, tag), comm, 0);
   if (dbuf)
@@ -156,6 +165,7 @@ void __fz_mpi_recv_rev(void *dbuf, int n, fz_type t, long who, fz_comm comm) {
   int kind = fz_kind(t);
   if (!kind || n <= 0) return;
   int src = (int)(who >> 32), tag = (int)(who & 0xffffffff);
+  if (src == FZ_PROC_NULL) return; /* the buffer was left as it was: so is its adjoint */
   if (dbuf) {
     MPI_Send(dbuf, n, t, src, fz_adj_tag(comm, tag), comm);
     fz_zero(dbuf, kind, n);
@@ -164,6 +174,68 @@ void __fz_mpi_recv_rev(void *dbuf, int n, fz_type t, long who, fz_comm comm) {
     MPI_Send(z, n, t, src, fz_adj_tag(comm, tag), comm);
     free(z);
   }
+}
+
+/* MPI_Sendrecv in the forward sweep: as MPI_Recv's, *who is the message's actual source
+ * and tag. */
+int __fz_mpi_sendrecv_fwd(const void *sbuf, int sn, fz_type st, int dest, int stag, void *rbuf,
+                          int rn, fz_type rt, int src, int rtag, fz_comm comm, fz_status *status,
+                          long *who) {
+  fz_status mine;
+  fz_status *s = status ? status : &mine;
+  int err = MPI_Sendrecv(sbuf, sn, st, dest, stag, rbuf, rn, rt, src, rtag, comm, s);
+  *who = ((long)s->source << 32) | (unsigned)s->tag;
+  return err;
+}
+
+/* One exchange of adjoint or tangent messages: `out` (n_out elements of t_out, NULL:
+ * zeros) to `to` with tag `out_tag`, `in` (NULL: discarded) from `from` with `in_tag`.
+ * A side whose type carries no derivative, whose count is zero or whose peer is
+ * MPI_PROC_NULL is left out; its peer leaves it out too (the types match). Returns
+ * whether something arrived in `in`. */
+static int fz_exchange(const void *out, int n_out, fz_type t_out, int to, int out_tag, void *in,
+                       int n_in, fz_type t_in, int from, int in_tag, fz_comm comm) {
+  int ko = fz_kind(t_out), ki = fz_kind(t_in);
+  int send = ko && n_out > 0 && to != FZ_PROC_NULL;
+  int recv = ki && n_in > 0 && from != FZ_PROC_NULL;
+  void *z = (send && !out) ? calloc((size_t)n_out, (size_t)ko) : 0;
+  void *sink = (recv && !in) ? malloc((size_t)n_in * (size_t)ki) : 0;
+  const void *o = out ? out : z;
+  void *r = in ? in : sink;
+  if (send && recv)
+    MPI_Sendrecv(o, n_out, t_out, to, fz_adj_tag(comm, out_tag), r, n_in, t_in, from,
+                 fz_adj_tag(comm, in_tag), comm, 0);
+  else if (send)
+    MPI_Send(o, n_out, t_out, to, fz_adj_tag(comm, out_tag), comm);
+  else if (recv)
+    MPI_Recv(r, n_in, t_in, from, fz_adj_tag(comm, in_tag), comm, 0);
+  free(z);
+  free(sink);
+  return recv && in;
+}
+
+/* Reverse of MPI_Sendrecv: the received buffer's adjoint goes back to the actual source,
+ * the sent buffer's adjoint comes back from `dest` and is added. */
+void __fz_mpi_sendrecv_rev(void *dsend, int sn, fz_type st, int dest, int stag, void *drecv,
+                           int rn, fz_type rt, long who, fz_comm comm) {
+  int src = (int)(who >> 32), rtag = (int)(who & 0xffffffff);
+  int sk = fz_kind(st), rk = fz_kind(rt);
+  void *tmp = sk && sn > 0 ? malloc((size_t)sn * (size_t)sk) : 0;
+  int got = fz_exchange(drecv, rn, rt, src, rtag, tmp, sn, st, dest, stag, comm);
+  if (drecv && rk && rn > 0 && src != FZ_PROC_NULL) fz_zero(drecv, rk, rn);
+  if (got && dsend)
+    for (long i = 0; i < sn; i++) fz_add(dsend, sk, i, fz_get(tmp, sk, i));
+  free(tmp);
+}
+
+int __fz_mpi_sendrecv_tan(const void *sbuf, const void *dsend, int sn, fz_type st, int dest,
+                          int stag, void *rbuf, void *drecv, int rn, fz_type rt, int src,
+                          int rtag, fz_comm comm, fz_status *status) {
+  fz_status mine;
+  fz_status *s = status ? status : &mine;
+  int err = MPI_Sendrecv(sbuf, sn, st, dest, stag, rbuf, rn, rt, src, rtag, comm, s);
+  fz_exchange(dsend, sn, st, dest, stag, drecv, rn, rt, s->source, s->tag, comm);
+  return err;
 }
 
 /* ---- nonblocking point to point ------------------------------------------------------ */
@@ -240,7 +312,7 @@ fz_rec **__fz_mpi_waitall_fwd(int n, fz_req *reqs, fz_rec **sreqs, fz_status *st
 
 /* Reverse of the wait: posts the adjoint operation (the other direction). */
 static void fz_post_adjoint(fz_rec *r) {
-  if (!r || !r->kind || r->n <= 0) return;
+  if (!r || !r->kind || r->n <= 0 || r->peer == FZ_PROC_NULL) return;
   int tag = fz_adj_tag(r->comm, r->tag);
   if (r->is_recv) {
     if (!r->dbuf) r->dbuf = r->tmp = calloc((size_t)r->n, (size_t)r->kind);
@@ -407,13 +479,111 @@ void __fz_mpi_reduce_rev(const void *send, void *dsend, void *drecv, int n, fz_t
   free(win);
 }
 
+/* ---- gather and scatter -------------------------------------------------------------- */
+
+/* Rank and size of a communicator. */
+static void fz_where(fz_comm comm, int *rank, int *size) {
+  MPI_Comm_rank(comm, rank);
+  MPI_Comm_size(comm, size);
+}
+
+static void *fz_buffer(long n, int kind) {
+  return calloc((size_t)(n > 0 ? n : 1), (size_t)kind);
+}
+
+/* Reverse of MPI_Gather: the root scatters the adjoint of what it gathered back to the
+ * senders (dsend += it); the root's gathered adjoint becomes zero, except its own block
+ * when it gathered MPI_IN_PLACE (that block is its own data's adjoint). The kind comes
+ * from the arguments each rank's MPI call reads (root: rtype, others: stype). */
+void __fz_mpi_gather_rev(const void *send, void *dsend, int sn, fz_type st, void *drecv, int rn,
+                         fz_type rt, int root, fz_comm comm) {
+  int rank, size;
+  fz_where(comm, &rank, &size);
+  int me = rank == root, in_place = send == FZ_IN_PLACE;
+  int kind = fz_kind(me ? rt : st);
+  if (!kind) return;
+  if (me) {
+    long all = (long)rn * size;
+    void *src = drecv ? drecv : fz_buffer(all, kind);
+    void *tmp = in_place ? 0 : fz_buffer(sn, kind);
+    MPI_Scatter(src, rn, rt, in_place ? FZ_IN_PLACE : tmp, sn, st, root, comm);
+    if (tmp && dsend)
+      for (long i = 0; i < sn; i++) fz_add(dsend, kind, i, fz_get(tmp, kind, i));
+    if (drecv) {
+      for (long i = 0; i < all; i++)
+        if (!in_place || i / (rn > 0 ? rn : 1) != rank) fz_set(drecv, kind, i, 0.0);
+    } else {
+      free(src);
+    }
+    free(tmp);
+  } else {
+    void *tmp = fz_buffer(sn, kind);
+    MPI_Scatter(0, 0, st, tmp, sn, st, root, comm);
+    if (dsend)
+      for (long i = 0; i < sn; i++) fz_add(dsend, kind, i, fz_get(tmp, kind, i));
+    free(tmp);
+  }
+}
+
+/* Reverse of MPI_Scatter: the root gathers the adjoints of the blocks it sent
+ * (dsend += them); the receivers' adjoints become zero (the root's own block stays in
+ * dsend when it scattered with MPI_IN_PLACE). */
+void __fz_mpi_scatter_rev(void *dsend, int sn, fz_type st, const void *recv, void *drecv, int rn,
+                          fz_type rt, int root, fz_comm comm) {
+  int rank, size;
+  fz_where(comm, &rank, &size);
+  int me = rank == root, in_place = recv == FZ_IN_PLACE;
+  int kind = fz_kind(me ? st : rt);
+  if (!kind) return;
+  void *z = (!in_place && !drecv) ? fz_buffer(rn, kind) : 0;
+  const void *mine = in_place ? FZ_IN_PLACE : (drecv ? drecv : z);
+  if (me) {
+    long all = (long)sn * size;
+    void *tmp = fz_buffer(all, kind);
+    MPI_Gather(mine, rn, rt, tmp, sn, st, root, comm);
+    if (dsend)
+      for (long i = 0; i < all; i++) fz_add(dsend, kind, i, fz_get(tmp, kind, i));
+    free(tmp);
+  } else {
+    MPI_Gather(mine, rn, rt, 0, 0, rt, root, comm);
+  }
+  if (drecv && !in_place) fz_zero(drecv, kind, rn);
+  free(z);
+}
+
+/* Reverse of MPI_Allgather: block r of every rank's gathered adjoint belongs to rank r's
+ * contribution; MPI_Reduce_scatter_block sums them and hands rank r its block. With
+ * MPI_IN_PLACE the contribution was the rank's own block of the gathered buffer. */
+void __fz_mpi_allgather_rev(const void *send, void *dsend, int sn, fz_type st, void *drecv,
+                            int rn, fz_type rt, fz_comm comm) {
+  (void)st;
+  int rank, size;
+  fz_where(comm, &rank, &size);
+  int kind = fz_kind(rt), in_place = send == FZ_IN_PLACE;
+  if (!kind) return;
+  long all = (long)rn * size;
+  void *src = drecv ? drecv : fz_buffer(all, kind);
+  void *tmp = fz_buffer(rn, kind);
+  MPI_Reduce_scatter_block(src, tmp, rn, rt, (fz_op)ompi_mpi_op_sum, comm);
+  if (drecv) {
+    fz_zero(drecv, kind, (int)all);
+    if (in_place)
+      for (long i = 0; i < rn; i++) fz_set(drecv, kind, (long)rank * rn + i, fz_get(tmp, kind, i));
+  } else {
+    free(src);
+  }
+  if (!in_place && dsend)
+    for (long i = 0; i < sn; i++) fz_add(dsend, kind, i, fz_get(tmp, kind, i));
+  free(tmp);
+}
+
 /* ---- forward mode ------------------------------------------------------------------- */
 
 int __fz_mpi_send_tan(const void *buf, const void *dbuf, int n, fz_type t, int dest, int tag,
                       fz_comm comm) {
   int err = MPI_Send(buf, n, t, dest, tag, comm);
   int kind = fz_kind(t);
-  if (kind && n > 0) {
+  if (kind && n > 0 && dest != FZ_PROC_NULL) {
     void *z = dbuf ? 0 : calloc((size_t)n, (size_t)kind);
     MPI_Send(dbuf ? dbuf : z, n, t, dest, fz_adj_tag(comm, tag), comm);
     free(z);
@@ -427,7 +597,7 @@ int __fz_mpi_recv_tan(void *buf, void *dbuf, int n, fz_type t, int src, int tag,
   fz_status *s = st ? st : &mine;
   int err = MPI_Recv(buf, n, t, src, tag, comm, s);
   int kind = fz_kind(t);
-  if (kind && n > 0) {
+  if (kind && n > 0 && s->source != FZ_PROC_NULL) {
     void *sink = dbuf ? dbuf : malloc((size_t)n * (size_t)kind);
     MPI_Recv(sink, n, t, s->source, fz_adj_tag(comm, s->tag), comm, 0);
     if (!dbuf) free(sink);
@@ -460,7 +630,7 @@ int __fz_mpi_irecv_tan(void *buf, void *dbuf, int n, fz_type t, int src, int tag
 
 static void fz_finish_tangent(fz_rec *r, const fz_status *s) {
   if (!r) return;
-  if (r->is_recv && r->kind && r->n > 0) {
+  if (r->is_recv && r->kind && r->n > 0 && s->source != FZ_PROC_NULL) {
     void *sink = r->dbuf ? r->dbuf : malloc((size_t)r->n * (size_t)r->kind);
     MPI_Recv(sink, r->n, r->type, s->source, fz_adj_tag(r->comm, s->tag), r->comm, 0);
     if (!r->dbuf) free(sink);
@@ -548,5 +718,57 @@ int __fz_mpi_reduce_tan(const void *send, const void *dsend, void *recv, void *d
     free(c);
   }
   free(win);
+  return err;
+}
+
+/* Gather, scatter, allgather in forward mode: the same collective on the tangents
+ * (zeros for a buffer without one; MPI_IN_PLACE stays in place). */
+int __fz_mpi_gather_tan(const void *send, const void *dsend, int sn, fz_type st, void *recv,
+                        void *drecv, int rn, fz_type rt, int root, fz_comm comm) {
+  int err = MPI_Gather(send, sn, st, recv, rn, rt, root, comm);
+  int rank, size;
+  fz_where(comm, &rank, &size);
+  int me = rank == root, in_place = send == FZ_IN_PLACE;
+  int kind = fz_kind(me ? rt : st);
+  if (!kind) return err;
+  void *z = (!in_place && !dsend) ? fz_buffer(sn, kind) : 0;
+  void *sink = (me && !drecv) ? fz_buffer((long)rn * size, kind) : 0;
+  MPI_Gather(in_place ? FZ_IN_PLACE : (dsend ? dsend : z), sn, st, me ? (drecv ? drecv : sink) : 0,
+             rn, rt, root, comm);
+  free(z);
+  free(sink);
+  return err;
+}
+
+int __fz_mpi_scatter_tan(const void *send, const void *dsend, int sn, fz_type st, void *recv,
+                         void *drecv, int rn, fz_type rt, int root, fz_comm comm) {
+  int err = MPI_Scatter(send, sn, st, recv, rn, rt, root, comm);
+  int rank, size;
+  fz_where(comm, &rank, &size);
+  int me = rank == root, in_place = recv == FZ_IN_PLACE;
+  int kind = fz_kind(me ? st : rt);
+  if (!kind) return err;
+  void *z = (me && !dsend) ? fz_buffer((long)sn * size, kind) : 0;
+  void *sink = (!in_place && !drecv) ? fz_buffer(rn, kind) : 0;
+  MPI_Scatter(me ? (dsend ? dsend : z) : 0, sn, st, in_place ? FZ_IN_PLACE : (drecv ? drecv : sink),
+              rn, rt, root, comm);
+  free(z);
+  free(sink);
+  return err;
+}
+
+int __fz_mpi_allgather_tan(const void *send, const void *dsend, int sn, fz_type st, void *recv,
+                           void *drecv, int rn, fz_type rt, fz_comm comm) {
+  int err = MPI_Allgather(send, sn, st, recv, rn, rt, comm);
+  int rank, size;
+  fz_where(comm, &rank, &size);
+  int kind = fz_kind(rt), in_place = send == FZ_IN_PLACE;
+  if (!kind) return err;
+  void *z = (!in_place && !dsend) ? fz_buffer(sn, kind) : 0;
+  void *sink = !drecv ? fz_buffer((long)rn * size, kind) : 0;
+  MPI_Allgather(in_place ? FZ_IN_PLACE : (dsend ? dsend : z), sn, st, drecv ? drecv : sink, rn, rt,
+                comm);
+  free(z);
+  free(sink);
   return err;
 }

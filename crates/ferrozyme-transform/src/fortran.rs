@@ -10,13 +10,13 @@
 //! sums, in reverse and forward mode alike. The user's own functions keep calling flang's
 //! library; only the derivative code runs the implementations.
 //!
-//! Invariant: the implementations never call a routine they replace. Their one call back
-//! into flang (integer or character assignment) goes through
-//! [`ferrozyme_rules::fortran::ASSIGN_INACTIVE`], which the table marks inactive and which
-//! [`finish`] renames to `_FortranAAssign` once differentiation is over.
+//! Invariant: the implementations never call a routine they replace. Their calls back
+//! into flang (integer or character assignment and array constructors) go through the
+//! aliases of [`ferrozyme_rules::fortran::INACTIVE_ALIASES`], which the table marks
+//! inactive and which [`finish`] renames to flang's routines once differentiation is over.
 
 use ferrozyme_llvm::{link_ir_text, Module, Opcode, Value};
-use ferrozyme_rules::fortran::{fortran_rule, FortranRule, ASSIGN_INACTIVE};
+use ferrozyme_rules::fortran::{fortran_rule, FortranRule, INACTIVE_ALIASES};
 
 /// The implementations, as IR text without target lines (see `build.rs`).
 const FORTRAN_IR: &str = include_str!(concat!(env!("OUT_DIR"), "/fortran.ll"));
@@ -83,12 +83,15 @@ fn link_implementations(m: Module) -> Result<(), String> {
     Ok(())
 }
 
-/// After differentiation: the implementations' inactive assignments call flang's own.
+/// After differentiation: the implementations' inactive assignments and array
+/// constructors call flang's own.
 pub fn finish(m: Module) {
-    let Some(alias) = m.function(ASSIGN_INACTIVE) else {
-        return;
-    };
-    let real = m.get_or_declare("_FortranAAssign", alias.function_type());
-    alias.replace_all_uses_with(real);
-    alias.delete_function();
+    for (name, flang) in INACTIVE_ALIASES {
+        let Some(alias) = m.function(name) else {
+            continue;
+        };
+        let real = m.get_or_declare(flang, alias.function_type());
+        alias.replace_all_uses_with(real);
+        alias.delete_function();
+    }
 }

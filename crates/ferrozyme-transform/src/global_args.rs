@@ -408,9 +408,23 @@ pub(crate) fn no_shadow_message(orig: Value, fname: &str, g: &Guarded) -> String
             "ferrozyme: {place}in `{fname}`: the pointer read here is the address of global `{gname}`, declared inactive (__enzyme_inactive_global), stored into memory the derivative reads with active loads; an inactive global has no shadow, so derivatives through it cannot be tracked; pass its data to the differentiated function as an argument with enzyme_const instead of storing its address into a struct\n"
         );
     }
+    if let Some((module, var)) = fortran_module_variable(gname) {
+        return format!(
+            "ferrozyme: {place}in `{fname}`: the array of module variable `{var}` (module `{module}`, global `{gname}`) was allocated or associated outside the differentiated code and has no shadow, so derivatives through it cannot be tracked; pass the array to the differentiated routine as an argument instead (enzyme_const if it holds only constants, enzyme_dup with a shadow array otherwise)\n"
+        );
+    }
     format!(
         "ferrozyme: {place}in `{fname}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead, or declare the global inactive (__enzyme_inactive_global) if it holds only constants\n"
     )
+}
+
+/// `(module, variable)` of flang's name for a module variable (`_QM<module>E<variable>`,
+/// lower-case names with upper-case separators): its allocatable arrays' descriptors are
+/// such globals, and `__enzyme_inactive_global` has no Fortran spelling.
+fn fortran_module_variable(g: &str) -> Option<(&str, &str)> {
+    let (module, var) = g.strip_prefix("_QM")?.split_once('E')?;
+    let plain = |s: &str| !s.is_empty() && !s.chars().any(|c| c.is_ascii_uppercase());
+    (plain(module) && plain(var)).then_some((module, var))
 }
 
 /// Emits the run-time stop at `b`'s position: `check` (the runtime's `CheckShadow`) stops
@@ -447,4 +461,20 @@ fn load_loc(orig: Value) -> Option<ferrozyme_llvm::SourceLoc> {
         let at = insts.iter().position(|i| *i == orig)?;
         insts[..at].iter().rev().find_map(|i| i.source_loc())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fortran_module_variable;
+
+    #[test]
+    fn flang_module_variable_names() {
+        assert_eq!(fortran_module_variable("_QMm18Ew"), Some(("m18", "w")));
+        assert_eq!(
+            fortran_module_variable("_QMphysicsEgrid_x"),
+            Some(("physics", "grid_x"))
+        );
+        assert_eq!(fortran_module_variable("_QMm18Pmodel"), None);
+        assert_eq!(fortran_module_variable("table"), None);
+    }
 }

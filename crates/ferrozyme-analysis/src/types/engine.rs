@@ -467,6 +467,19 @@ impl Engine {
             LLVMShl | LLVMLShr | LLVMAShr => {
                 self.integer(i);
                 self.integer(i.operand(1));
+                // `(x << c) >> c`: the sign or zero extension of x's low bits (flang's
+                // `sext` of an extent read as i64 from a descriptor). A shift alone may
+                // move a packed float lane, but a float's bits shifted out and back
+                // carry nothing: x is an integer.
+                let x = i.operand(0);
+                let c = i.operand(1).const_int_value();
+                if op != LLVMShl
+                    && c.is_some()
+                    && x.opcode() == Some(LLVMShl)
+                    && x.operand(1).const_int_value() == c
+                {
+                    self.integer(x.operand(0));
+                }
             }
             LLVMICmp => {
                 self.integer(i.operand(0));

@@ -64,6 +64,26 @@ pub fn helpers(rule: MpiRule) -> Helpers {
             Some("__fz_mpi_allreduce_rev"),
             Some("__fz_mpi_allreduce_tan"),
         ),
+        MpiRule::Sendrecv => h(
+            Some("__fz_mpi_sendrecv_fwd"),
+            Some("__fz_mpi_sendrecv_rev"),
+            Some("__fz_mpi_sendrecv_tan"),
+        ),
+        MpiRule::Gather => h(
+            None,
+            Some("__fz_mpi_gather_rev"),
+            Some("__fz_mpi_gather_tan"),
+        ),
+        MpiRule::Scatter => h(
+            None,
+            Some("__fz_mpi_scatter_rev"),
+            Some("__fz_mpi_scatter_tan"),
+        ),
+        MpiRule::Allgather => h(
+            None,
+            Some("__fz_mpi_allgather_rev"),
+            Some("__fz_mpi_allgather_tan"),
+        ),
         MpiRule::Barrier | MpiRule::Inactive { .. } | MpiRule::Unsupported { .. } => {
             h(None, None, None)
         }

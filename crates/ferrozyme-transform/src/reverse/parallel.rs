@@ -252,18 +252,36 @@ impl Gen<'_> {
     }
 
     /// The thread count a `num_threads` clause asks for (the `__kmpc_push_num_threads`
-    /// right before the fork), or 0.
+    /// before the fork), or 0. With an `if` clause too, the push is in the block that
+    /// branches to the fork and to the serialized region: the search goes on through a
+    /// few blocks that are the only predecessor of the one before.
     fn pushed_threads(&self, i: Value) -> Value {
         let mut p = i.prev_instruction();
-        while let Some(x) = p {
-            if x.is_call() {
-                match x.called_function().map(|f| f.name()).as_deref() {
-                    Some("__kmpc_push_num_threads") => return self.fwd_operand(x.call_args()[2]),
-                    Some("__kmpc_fork_call") => break,
-                    _ => {}
+        let mut block = i.parent_block();
+        'search: for _ in 0..4 {
+            while let Some(x) = p {
+                if x.is_call() {
+                    match x.called_function().map(|f| f.name()).as_deref() {
+                        Some("__kmpc_push_num_threads") => {
+                            return self.fwd_operand(x.call_args()[2])
+                        }
+                        Some("__kmpc_fork_call") => break 'search,
+                        _ => {}
+                    }
                 }
+                p = x.prev_instruction();
             }
-            p = x.prev_instruction();
+            let preds: Vec<_> = block
+                .parent()
+                .blocks()
+                .into_iter()
+                .filter(|b| b.successors().contains(&block))
+                .collect();
+            let [pred] = preds[..] else {
+                break;
+            };
+            block = pred;
+            p = pred.terminator();
         }
         self.fx.ctx.i32().zero()
     }
@@ -342,7 +360,7 @@ impl Gen<'_> {
         let args: Vec<Value> = orig.iter().map(|a| self.fwd_operand(*a)).collect();
         let (ptr, i32t, i64t) = (self.fx.ctx.ptr(), self.fx.ctx.i32(), self.fx.ctx.i64());
         let (result, recorded) = match rule {
-            MpiRule::Recv => {
+            MpiRule::Recv | MpiRule::Sendrecv => {
                 let who = self.fwd_slot(i64t, "fz.mpi.who");
                 let mut a = args.clone();
                 a.push(who);
@@ -553,6 +571,41 @@ impl Gen<'_> {
                 let (root, comm) = (self.fetch(args[5]), self.fetch(args[6]));
                 let win = self.fetch_key(Key::Tape(i));
                 vec![send, ds, dr, n, t, root, comm, win]
+            }
+            // (dsend, scount, stype, dest, stag, drecv, rcount, rtype, who, comm)
+            MpiRule::Sendrecv => {
+                let ds = self.fetch_shadow(args[0]);
+                let send: Vec<Value> = args[1..5].iter().map(|x| self.fetch(*x)).collect();
+                let dr = self.fetch_shadow(args[5]);
+                let (rn, rt) = (self.fetch(args[6]), self.fetch(args[7]));
+                let who = self.fetch_key(Key::Tape(i));
+                let comm = self.fetch(args[10]);
+                let mut a = vec![ds];
+                a.extend(send);
+                a.extend([dr, rn, rt, who, comm]);
+                a
+            }
+            // Gather, Allgather: (send, dsend, scount, stype, drecv, rcount, rtype, [root,] comm)
+            MpiRule::Gather | MpiRule::Allgather => {
+                let send = self.fetch(args[0]);
+                let ds = self.fetch_shadow(args[0]);
+                let (sn, st) = (self.fetch(args[1]), self.fetch(args[2]));
+                let dr = self.fetch_shadow(args[3]);
+                let rest: Vec<Value> = args[4..].iter().map(|x| self.fetch(*x)).collect();
+                let mut a = vec![send, ds, sn, st, dr];
+                a.extend(rest);
+                a
+            }
+            // (dsend, scount, stype, recv, drecv, rcount, rtype, root, comm)
+            MpiRule::Scatter => {
+                let ds = self.fetch_shadow(args[0]);
+                let (sn, st) = (self.fetch(args[1]), self.fetch(args[2]));
+                let recv = self.fetch(args[3]);
+                let dr = self.fetch_shadow(args[3]);
+                let rest: Vec<Value> = args[4..8].iter().map(|x| self.fetch(*x)).collect();
+                let mut a = vec![ds, sn, st, recv, dr];
+                a.extend(rest);
+                a
             }
             _ => return,
         };

@@ -159,6 +159,26 @@ impl TangentGen<'_> {
                     .chain(p[2..].iter().copied())
                     .collect()
             }
+            // (sbuf, dsend, scount, stype, dest, stag, rbuf, drecv, rest...)
+            MpiRule::Sendrecv => {
+                let ds = self.shadow_or_null(o[0]);
+                let dr = self.shadow_or_null(o[5]);
+                [p[0], ds]
+                    .into_iter()
+                    .chain(p[1..6].iter().copied())
+                    .chain([dr])
+                    .chain(p[6..].iter().copied())
+                    .collect()
+            }
+            // (send, dsend, scount, stype, recv, drecv, rest...)
+            MpiRule::Gather | MpiRule::Scatter | MpiRule::Allgather => {
+                let ds = self.shadow_or_null(o[0]);
+                let dr = self.shadow_or_null(o[3]);
+                [p[0], ds, p[1], p[2], p[3], dr]
+                    .into_iter()
+                    .chain(p[4..].iter().copied())
+                    .collect()
+            }
             _ => {
                 self.copy(i);
                 return;
