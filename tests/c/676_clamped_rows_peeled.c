@@ -6,7 +6,9 @@
 // crates/ferrozyme-transform/src/peel_rows.rs): rows `max(i - 1, 0)` and
 // `min(i + 1, H - 1)` are clamps of the outer counter that are the identity on every
 // row but the boundary ones, so those two rows run as straight-line copies and the
-// clamps go from the rows left. Peeling only moves iterations, so the gradient must be
+// clamps go from the rows left; the reverse column loop then carries a value stream and
+// its parameter adjoints' in-order sums are run after it (ordered_sums.rs). Peeling and
+// moving the sums keep every operation and its order, so the gradient must be
 // bit-identical to the same function whose row count is a run-time argument (nothing
 // proven about its rows: nothing peeled). Shapes: the Brusselator (two fields, the
 // parameters A, B, alpha active: their adjoints in-order sums), a one-field Laplacian

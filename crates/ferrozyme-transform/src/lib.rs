@@ -54,6 +54,7 @@ pub mod merge;
 mod options;
 pub mod outline;
 mod parallel;
+mod ordered_sums;
 mod peel;
 mod peel_rows;
 pub mod record_freeze;

@@ -475,7 +475,8 @@ fn carry_loop(
     if streams.is_empty() {
         return 0;
     }
-    *exact += streams.iter().filter(|s| s.exact()).count();
+    let exact_here = streams.iter().filter(|s| s.exact()).count();
+    *exact += exact_here;
     let bld = Builder::new(ctx);
     // The exit edge gets a block of its own for the last open cells.
     let flush = exit.insert_before(ctx, "fz.stream.flush");
@@ -579,7 +580,21 @@ fn carry_loop(
             r.load.erase();
         }
     }
-    let _ = g;
+    // A loop that keeps its adds' order keeps its parameter adjoints' too: their
+    // chains of two or more adds per iteration, or of a product, leave it
+    // (`ordered_sums.rs`).
+    if exact_here > 0 {
+        let sl = crate::ordered_sums::SumLoop {
+            b,
+            entry,
+            flush_br,
+            c,
+            step,
+            lo: ctr.lo,
+            hi: ctr.hi,
+        };
+        crate::ordered_sums::move_sums(ctx, g, &sl);
+    }
     streams.len()
 }
 
