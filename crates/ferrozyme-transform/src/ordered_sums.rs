@@ -71,13 +71,12 @@ pub(crate) fn move_sums(ctx: Context, g: Value, l: &SumLoop) -> usize {
     if l.step != -1 || l.lo > l.hi || trip > MAX_TRIP {
         return 0;
     }
-    let chains: Vec<Chain> = l
-        .b
-        .phis()
-        .into_iter()
-        .filter_map(|phi| chain(l, phi))
-        .filter(|ch| ch.steps.len() >= 2 || ch.steps.iter().any(|s| s.mul.is_some()))
-        .collect();
+    let chains: Vec<Chain> =
+        l.b.phis()
+            .into_iter()
+            .filter_map(|phi| chain(l, phi))
+            .filter(|ch| ch.steps.len() >= 2 || ch.steps.iter().any(|s| s.mul.is_some()))
+            .collect();
     if chains.is_empty() {
         return 0;
     }
@@ -132,7 +131,8 @@ pub(crate) fn move_sums(ctx: Context, g: Value, l: &SumLoop) -> usize {
     let read = |bld: &Builder, v: Value, it: i128| -> Value {
         match slots.iter().position(|x| *x == v) {
             Some(k) => {
-                let p = bld.inbounds_gep(ty, buf, &[i64t.const_i64((k as i128 * trip + it) as i64)]);
+                let p =
+                    bld.inbounds_gep(ty, buf, &[i64t.const_i64((k as i128 * trip + it) as i64)]);
                 bld.load(ty, p, "fz.sum.term")
             }
             None => v,

@@ -65,7 +65,11 @@ pub fn peel_clamped_rows(m: Module, f: Value) -> Result<bool, String> {
                 continue;
             };
             let clamps = clamps(l, &c);
-            if clamps.is_empty() || !clamps.iter().any(|k| unit_stride_use(l, &loops, &c, k.call)) {
+            if clamps.is_empty()
+                || !clamps
+                    .iter()
+                    .any(|k| unit_stride_use(l, &loops, &c, k.call))
+            {
                 continue;
             }
             let first = clamps.iter().map(|k| k.first).max().unwrap_or(0);
@@ -282,7 +286,9 @@ fn peel_first(m: Module, f: Value, l: &Loop, c: &Counted, entry: Block) {
     let blocks: Vec<Block> = l.blocks_in(&f.blocks());
     let mut map: HashMap<Value, Value> = HashMap::new();
     for blk in &blocks {
-        let nb = l.header.insert_before(ctx, &format!("{}.first", blk.name()));
+        let nb = l
+            .header
+            .insert_before(ctx, &format!("{}.first", blk.name()));
         map.insert(blk.as_value(), nb.as_value());
     }
     let iv_ty = c.iv.ty();

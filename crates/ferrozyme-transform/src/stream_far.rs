@@ -93,8 +93,7 @@ pub(crate) fn disjoint(
             continue;
         }
         let s = &streams[k];
-        let (Some(&qmin), Some(&qmax)) = (s.by_q.keys().next(), s.by_q.keys().next_back())
-        else {
+        let (Some(&qmin), Some(&qmax)) = (s.by_q.keys().next(), s.by_q.keys().next_back()) else {
             continue;
         };
         let (lo, hi) = (qmin as i128 - (trip - 1), qmax as i128 + (trip - 1));
