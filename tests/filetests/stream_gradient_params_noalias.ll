@@ -195,4 +195,4 @@ declare i32 @llvm.smax.i32(i32, i32)
 ; CHECK: {{^}}vector.body:
 ; CHECK: fadd reassoc {{.*}} <2 x double>
 ; CHECK: store <2 x double>
-; CHECK: {{^}}middle.block:
+; CHECK: {{^}}middle.block{{[0-9]*}}:

@@ -128,6 +128,11 @@ fn preprocess_passes(m: Module, f: Value, reverse: bool) -> Result<(), String> {
             f,
             "sroa,mem2reg,instsimplify,simplifycfg,loop(loop-unroll-full),sroa,instsimplify,simplifycfg",
         )?;
+        // Clamped rows of outer loops (`peel_rows.rs`): the boundary rows peeled, the
+        // rows' clamps gone from the loop left; the copies' constant rows fold.
+        if crate::peel_rows::peel_clamped_rows(m, f)? {
+            run_function_passes(f, "instsimplify")?;
+        }
         // Clamped neighbour indices become affine in the loop (`peel.rs`); the peeled
         // copies' constant counters fold.
         if crate::peel::peel_clamped_loops(m, f)? {

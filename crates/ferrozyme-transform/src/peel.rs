@@ -38,15 +38,15 @@ const MAX_PEEL: i128 = 2;
 const MIN_LEFT: i128 = 2;
 
 /// A counted innermost loop: `iv` from `start` while `next != end`.
-struct Counted {
-    iv: Value,
-    start: i128,
-    end: i128,
+pub(crate) struct Counted {
+    pub iv: Value,
+    pub start: i128,
+    pub end: i128,
     /// The exit test `next == end` (or `!=`) and the operand index of `end` in it.
-    test: Value,
-    end_operand: u32,
-    latch: Block,
-    exit: Block,
+    pub test: Value,
+    pub end_operand: u32,
+    pub latch: Block,
+    pub exit: Block,
 }
 
 /// A clamp `umin`/`smin(t, c)` with `t = counter + offset`.
@@ -230,7 +230,7 @@ fn clamps(l: &Loop, c: &Counted) -> Vec<Clamp> {
 /// The exact value of `v` when the counter `iv` is `x`, for `v` built from the counter
 /// by adding/subtracting constants and integer casts; `None` on anything else or on
 /// wrapping at any step (so `v` is `iv + const` wherever both ends evaluate).
-fn eval(v: Value, iv: Value, x: i128) -> Option<i128> {
+pub(crate) fn eval(v: Value, iv: Value, x: i128) -> Option<i128> {
     fn fits(x: i128, w: u32) -> bool {
         let h = 1i128 << (w - 1);
         (-h..h).contains(&x)
@@ -278,7 +278,7 @@ fn eval(v: Value, iv: Value, x: i128) -> Option<i128> {
 /// Moves the last iteration of `l` onto its exit edge: a copy of the body in which the
 /// counter is the constant `end - 1`, the loop exiting one iteration earlier, every use
 /// of the loop's values after it reading the copy's.
-fn peel_last(m: Module, f: Value, l: &Loop, c: &Counted) {
+pub(crate) fn peel_last(m: Module, f: Value, l: &Loop, c: &Counted) {
     let ctx = m.context();
     let b = Builder::new(ctx);
     let blocks: Vec<Block> = l.blocks_in(&f.blocks());

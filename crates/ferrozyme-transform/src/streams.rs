@@ -435,7 +435,18 @@ fn carry_loop(
             }),
         }
     }
+    // Far offsets (the rows `i +- 1` of a 2-D stencil) stay plain adds (`stream_far.rs`).
+    let mut far = Vec::new();
+    for s in streams.iter_mut() {
+        let o = underlying(s.anchor);
+        far.extend(crate::stream_far::split(s, o));
+    }
     streams.retain(|s| s.by_q.len() >= 2);
+    let trip = (ctr.lo <= ctr.hi).then(|| ctr.hi - ctr.lo + 1);
+    let exempt = |streams: &[Stream]| {
+        let objects: Vec<Value> = streams.iter().map(|s| underlying(s.anchor)).collect();
+        crate::stream_far::disjoint(&far, streams, &objects, trip)
+    };
     // Exact streams (some add without `reassoc`) carry values: they need a preheader
     // that only enters the loop (the entry block when the loop is its only successor;
     // the first iteration's cells are loaded there), contiguous positions and a
@@ -454,17 +465,18 @@ fn carry_loop(
                 && stream_values::anchor_at_start_ok(s.anchor, b, c))
     });
     let ctx = m.context();
-    if !others_ok(ctx, b, &rmws, &streams) {
+    if !others_ok(ctx, b, &rmws, &streams, &exempt(&streams)) {
         // Without the exact streams, their adds are other accesses again.
         streams.retain(|s| !s.exact());
-        if !others_ok(ctx, b, &rmws, &streams) {
+        if !others_ok(ctx, b, &rmws, &streams, &exempt(&streams)) {
             return 0;
         }
     }
     if streams.is_empty() {
         return 0;
     }
-    *exact += streams.iter().filter(|s| s.exact()).count();
+    let exact_here = streams.iter().filter(|s| s.exact()).count();
+    *exact += exact_here;
     let bld = Builder::new(ctx);
     // The exit edge gets a block of its own for the last open cells.
     let flush = exit.insert_before(ctx, "fz.stream.flush");
@@ -568,7 +580,21 @@ fn carry_loop(
             r.load.erase();
         }
     }
-    let _ = g;
+    // A loop that keeps its adds' order keeps its parameter adjoints' too: their
+    // chains of two or more adds per iteration, or of a product, leave it
+    // (`ordered_sums.rs`).
+    if exact_here > 0 {
+        let sl = crate::ordered_sums::SumLoop {
+            b,
+            entry,
+            flush_br,
+            c,
+            step,
+            lo: ctr.lo,
+            hi: ctr.hi,
+        };
+        crate::ordered_sums::move_sums(ctx, g, &sl);
+    }
     streams.len()
 }
 
@@ -581,7 +607,15 @@ fn carry_loop(
 /// output's adjoint when the output is the input (in place), refuses: it would read or
 /// overwrite a cell whose value or sum is still in a register
 /// (`stream_not_past_own_store`, `stream_exact_refused_other_add`).
-fn others_ok(ctx: ferrozyme_llvm::Context, b: Block, rmws: &[Rmw], streams: &[Stream]) -> bool {
+/// The loads and stores in `exempt` (far adds proven never to touch a carried cell,
+/// `stream_far::disjoint`) are not checked.
+fn others_ok(
+    ctx: ferrozyme_llvm::Context,
+    b: Block,
+    rmws: &[Rmw],
+    streams: &[Stream],
+    exempt: &HashSet<Value>,
+) -> bool {
     let mut members: HashSet<Value> = HashSet::new();
     for r in streams.iter().flat_map(|s| s.by_q.values().flatten()) {
         members.extend([r.load, r.add, r.store]);
@@ -598,7 +632,7 @@ fn others_ok(ctx: ferrozyme_llvm::Context, b: Block, rmws: &[Rmw], streams: &[St
         .map(|s| underlying(s.anchor))
         .collect();
     for i in b.instructions() {
-        if members.contains(&i) {
+        if members.contains(&i) || exempt.contains(&i) {
             continue;
         }
         let ptr = match i.opcode() {
