@@ -1,7 +1,6 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17 -Wno-deprecated-declarations
 // IGNORE-O0: cannot-deduce-type at the `memcpy` of a `std::pair<int, double>` in `__new_allocator::construct` and `__insertion_sort` (stable_sort's moves: the pair's int and double copied as 16 bytes whose uses conflict without optimisation), and mismatched activity in `std::swap<_Any_data>` (a std::function assigned a lambda that captures an active double: the capture is swapped through an `alloca {i64, i64}` without a shadow); no wrong number
-// IGNORE-O1: forward mode only: mismatched activity "a phi merges pointers to constant (enzyme_const) and duplicated memory" in `estimate` (the same as cxx/111 at -O2; the reverse gradient compiles); no wrong number
 // IGNORE-REF: the --ad-before-opt trial gives -O0's errors (see IGNORE-O0)
 // A user's weighted-sample estimator in idiomatic C++: a std::vector reserved then grown
 // with push_back/emplace_back inside the differentiated function (without the reserve,

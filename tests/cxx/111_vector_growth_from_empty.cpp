@@ -1,9 +1,9 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O2: forward mode only (__enzyme_fwddiff; the reverse gradient compiles): mismatched activity "a phi merges pointers to constant (enzyme_const) and duplicated memory" in `estimate` (the vector `w` grown by push_back from empty: at -O2 its reallocation path merges the old data pointer, null or the previous buffer, with the new one); a `w.reserve(2 * n)` first avoids it (cxx/108); no wrong number
-// IGNORE-O3: as at -O2
-// IGNORE-PLUGIN: as at -O2
-// cxx/108 without the reserve, the std::function and the pairs: a std::vector grown with
+// cxx/108 without the reserve, the std::function and the pairs (forward mode was refused
+// at -O2/-O3 before sweep13: "a phi merges pointers to constant (enzyme_const) and
+// duplicated memory", the vector's end from a null begin; filetest
+// tangent_phi_null_based_end_pointer): a std::vector grown with
 // push_back/emplace_back from empty inside the differentiated function (reallocations
 // while active), std::accumulate and std::inner_product, std::sort of an index
 // permutation by inactive keys with the active payload gathered through it,
