@@ -206,7 +206,14 @@ fn clang_o2_struct_of_mixed_fields() {
         // The loop is unrolled by two: the second particle's fields are read at +40..+80
         // from a `nuw` GEP over whole particles, and those facts stay at their own
         // offsets (element 1) instead of folding onto element 0's (sweep13).
-        for (k, b) in [(40, Integer), (48, Double), (56, Float), (64, Pointer), (72, Integer), (76, Integer)] {
+        for (k, b) in [
+            (40, Integer),
+            (48, Double),
+            (56, Float),
+            (64, Pointer),
+            (72, Integer),
+            (76, Integer),
+        ] {
             expect.insert(k, b);
         }
         assert_eq!(ta.pointee_tree(ps), expect);

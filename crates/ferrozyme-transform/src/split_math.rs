@@ -182,7 +182,11 @@ fn frexp_parts(m: Module, b: &Builder, x: Value, t: Type) -> Option<(Value, Valu
     // unordered or equal: a NaN or an infinity
     let nonfinite = b.fcmp(RealPredicate::LLVMRealUEQ, ax, t.const_float(f64::INFINITY));
     let special = b.binop(Opcode::LLVMOr, zero, nonfinite);
-    let e = b.select(special, i32t.const_i64(0), b.binop(Opcode::LLVMAdd, k, i32t.const_i64(1)));
+    let e = b.select(
+        special,
+        i32t.const_i64(0),
+        b.binop(Opcode::LLVMAdd, k, i32t.const_i64(1)),
+    );
     let mant = b.call_fn(ldexp, &[x, b.binop(Opcode::LLVMSub, i32t.const_i64(0), e)]);
     Some((mant, e))
 }

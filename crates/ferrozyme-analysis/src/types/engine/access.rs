@@ -309,7 +309,5 @@ impl Engine {
 /// Is the first index of the `getelementptr` `g` (the one that steps over whole elements)
 /// a `zext`, i.e. non-negative?
 fn first_index_is_zext(g: Value) -> bool {
-    g.is_instruction()
-        && g.num_operands() > 1
-        && g.operand(1).opcode() == Some(Opcode::LLVMZExt)
+    g.is_instruction() && g.num_operands() > 1 && g.operand(1).opcode() == Some(Opcode::LLVMZExt)
 }
