@@ -318,8 +318,15 @@ pub enum Registration {
     Derivative,
     /// `void *__enzyme_register_splitderivative_f[] = {f, augmented_f, reverse_f};`
     SplitDerivative,
-    /// `void *__enzyme_inactivefn[] = {f, ...};` — calls to these never carry derivatives.
+    /// `void *__enzyme_inactivefn[] = {f, ...};` — calls to these never carry derivatives
+    /// (also `__enzyme_inactivenoblockfn`, Enzyme's spelling for an inactive function that
+    /// does not block inlining or other analyses: the same for Ferrozyme).
     InactiveFn,
+    /// `void *__enzyme_shouldrecompute[] = {f, ...};` — the user says calls to `f` may be
+    /// recomputed in the reverse sweep instead of cached: a performance hint. Ferrozyme
+    /// decides what it keeps from its own analysis (always correct), so the list is
+    /// checked and otherwise ignored.
+    ShouldRecompute,
     /// `void *__enzyme_inactive_global[] = {&g, ...};` — these globals carry no derivatives.
     InactiveGlobal,
     /// `void *__enzyme_function_like[2] = {f, "name"};` — `f` behaves like a known function.
@@ -337,6 +344,8 @@ pub const REGISTRATIONS: &[(&str, Registration)] = &[
     ),
     ("__enzyme_register_derivative", Registration::Derivative),
     ("__enzyme_inactivefn", Registration::InactiveFn),
+    ("__enzyme_inactivenoblockfn", Registration::InactiveFn),
+    ("__enzyme_shouldrecompute", Registration::ShouldRecompute),
     ("__enzyme_inactive_global", Registration::InactiveGlobal),
     ("__enzyme_function_like", Registration::FunctionLike),
     ("__enzyme_allocation_like", Registration::AllocationLike),
@@ -445,6 +454,7 @@ pub const INACTIVE_EXTERNALS: &[&str] = &[
     "llrintf",
     "ilogb",
     "ilogbf",
+    "ilogbl",
 ];
 
 /// Library functions without IR that return several results (a complex number) or move
@@ -528,6 +538,14 @@ mod tests {
         assert_eq!(
             registration("__enzyme_inactivefn"),
             Some(Registration::InactiveFn)
+        );
+        assert_eq!(
+            registration("__enzyme_inactivenoblockfn"),
+            Some(Registration::InactiveFn)
+        );
+        assert_eq!(
+            registration("__enzyme_shouldrecompute"),
+            Some(Registration::ShouldRecompute)
         );
         assert_eq!(registration("__enzyme_autodiff"), None);
     }

@@ -559,6 +559,13 @@ impl Value {
         // SAFETY: a GEP instruction.
         self.opcode() == Some(Opcode::LLVMGetElementPtr) && unsafe { LLVMIsInBounds(self.0) != 0 }
     }
+    /// Is this `getelementptr` `nuw` (its indices, scaled and summed, never wrap as
+    /// unsigned numbers: every variable index is non-negative)?
+    pub fn is_gep_nuw(self) -> bool {
+        // SAFETY: a GEP instruction.
+        self.opcode() == Some(Opcode::LLVMGetElementPtr)
+            && unsafe { LLVMGEPGetNoWrapFlags(self.0) & llvm_sys::LLVMGEPFlagNUW != 0 }
+    }
     pub fn is_volatile(self) -> bool {
         // SAFETY: only on load/store.
         unsafe { LLVMGetVolatile(self.0) != 0 }

@@ -9,9 +9,12 @@
 //!   reads it from there); with `enzyme_allocated, N`, the tape block itself (its size
 //!   is `__enzyme_augmentsize`'s, checked against N at compile time) is copied into the
 //!   N bytes at `p`, and `__enzyme_reverse` copies it back into a block of its own, which
-//!   it frees as usual: the caller owns `p` throughout.
+//!   it frees as usual: the caller owns `p` throughout. N known only at run time (the
+//!   value `__enzyme_augmentsize` returned, kept in a variable, as Enzyme's own tests
+//!   write it) is checked when the hook runs: a smaller N stops the program with a
+//!   message instead of writing past the caller's memory.
 
-use ferrozyme_llvm::{Builder, Diagnostic, Value};
+use ferrozyme_llvm::{Builder, Diagnostic, IntPredicate, Value};
 
 use crate::marshal::{build, convert, fp_leaves};
 use crate::request::{make_err, AutodiffCall};
@@ -62,6 +65,7 @@ pub fn tape_to_caller(
                     "allocate at least __enzyme_augmentsize((void *)f, <the same markers>) bytes",
                 ));
             }
+            check_run_time_size(sup, b, ac, need);
             if need > 0 {
                 b.memcpy(p, tape, ctx.i64().const_int(need), 1);
                 let free = sup.rt(RtFn::TapeFree);
@@ -70,6 +74,25 @@ pub fn tape_to_caller(
         }
     }
     Ok(())
+}
+
+/// `enzyme_allocated, n` with `n` a run-time value: stop with a message naming the
+/// function when `n < need`.
+fn check_run_time_size(sup: &mut Support, b: &Builder, ac: &AutodiffCall, need: u64) {
+    let Some(n) = ac.opts.allocated_at_run_time else {
+        return;
+    };
+    let ctx = sup.module.context();
+    let n = b.int_cast(n, ctx.i64());
+    let small = b.icmp(IntPredicate::LLVMIntULT, n, ctx.i64().const_int(need));
+    let msg = format!(
+        "ferrozyme: in function `{}`: the tape of `{}` needs {need} bytes, but enzyme_allocated gives fewer; allocate at least __enzyme_augmentsize((void *)f, <the same markers>) bytes\n",
+        ac.call.parent_function().name(),
+        ac.func.name()
+    );
+    let g = sup.module.add_string("fz.msg", &msg);
+    let check = sup.rt(RtFn::CheckShadow);
+    b.call_fn(check, &[small, g]);
 }
 
 /// `__enzyme_reverse` with `enzyme_tape, p`: the tape to pass to the reverse function,
@@ -84,6 +107,7 @@ pub fn tape_from_caller(sup: &mut Support, b: &Builder, ac: &AutodiffCall, aug: 
         None => b.load(ctx.ptr(), p, "fz.tape"),
         Some(_) => {
             let need = tape_size(aug);
+            check_run_time_size(sup, b, ac, need);
             if need == 0 {
                 return ctx.ptr().zero();
             }

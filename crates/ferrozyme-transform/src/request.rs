@@ -79,6 +79,10 @@ pub struct CallOptions {
     pub const_return: bool,
     /// `enzyme_allocated, N`.
     pub allocated: Option<u64>,
+    /// `enzyme_allocated, n` with `n` known only at run time (the result of
+    /// `__enzyme_augmentsize`, as Enzyme's own tests pass it): `allocated` is then
+    /// `u64::MAX` and the tape code checks `n` against the tape's size when it runs.
+    pub allocated_at_run_time: Option<Value>,
     /// `enzyme_tape, p`.
     pub tape: Option<Value>,
 }
@@ -151,6 +155,11 @@ fn split_call_markers(
             CallMarker::NoEffect => {}
             CallMarker::Allocated => {
                 let n = operand()?;
+                if n.const_int_value().is_none() && n.ty().is_integer() {
+                    opts.allocated = Some(u64::MAX);
+                    opts.allocated_at_run_time = Some(n);
+                    continue;
+                }
                 let Some(k) = n.const_int_value().filter(|k| *k >= 0) else {
                     return Err(err(
                         format!("`enzyme_allocated` must be followed by a constant byte count, found {n}"),

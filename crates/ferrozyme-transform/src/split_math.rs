@@ -9,6 +9,10 @@
 //!
 //! * `sincos(x)` -> `sin(x)`, `cos(x)` (`llvm.sin`/`llvm.cos` at the same type; glibc's
 //!   `sincos` is the `sin` and `cos` algorithms run together, so the values agree);
+//! * `frexp(x)` (`{T, i32} @llvm.frexp(x)`, what `std::frexp(long double)` and boost's
+//!   special functions compile to) -> exponent `e = ilogb(x) + 1` (0 for a zero, an
+//!   infinity or a NaN, as frexp), mantissa `ldexp(x, -e)` (exact); the mantissa's
+//!   derivative is `2^-e` through `llvm.ldexp`'s rule, the exponent an integer;
 //! * `modf(x)` -> integral part `trunc(x)` (exact), fractional part `x - trunc(x)` (exact
 //!   for finite `x`: for |x| < 1 it is `x`, otherwise the two are within a factor 2),
 //!   with modf's signs kept: for `x` with the sign bit set, `-(trunc(x) - x)`, so a
@@ -29,6 +33,8 @@ enum Kind {
     SincosPair,
     /// `{T, T} @llvm.modf(T)`.
     ModfPair,
+    /// `{T, i32} @llvm.frexp(T)`, T a scalar float.
+    FrexpPair,
     /// `void sincos(T, ptr, ptr)`.
     SincosStores,
     /// `T modf(T, ptr)`.
@@ -50,6 +56,14 @@ fn kind(call: Value) -> Option<Kind> {
         Kind::SincosPair
     } else if g.is_intrinsic("llvm.modf") && args.len() == 1 && pair() {
         Kind::ModfPair
+    } else if g.is_intrinsic("llvm.frexp")
+        && args.len() == 1
+        && t.is_fp_scalar()
+        && ilogb_name(t).is_some()
+        && rt.kind() == ferrozyme_llvm::TypeKind::Struct
+        && rt.struct_fields() == [t, t.context().i32()]
+    {
+        Kind::FrexpPair
     } else if !g.is_declaration() || !t.is_fp_scalar() {
         return None;
     } else if matches!(name.as_str(), "sincos" | "sincosf")
@@ -110,6 +124,12 @@ pub fn split(m: Module, f: Value) {
                     Some(pair(&b, call.ty(), s, c))
                 }
             }
+            Kind::FrexpPair => {
+                let Some((mant, exp)) = frexp_parts(m, &b, x, t) else {
+                    continue;
+                };
+                Some(pair(&b, call.ty(), mant, exp))
+            }
             Kind::ModfPair | Kind::ModfStore => {
                 let Some((frac, int)) = modf_parts(m, &b, x, t) else {
                     continue;
@@ -132,6 +152,43 @@ pub fn split(m: Module, f: Value) {
 fn pair(b: &Builder, ty: Type, first: Value, second: Value) -> Value {
     let agg = b.insert_value(ty.poison(), first, 0);
     b.insert_value(agg, second, 1)
+}
+
+/// The C library's `ilogb` for the float type `t` (its integer result carries no
+/// derivative: an inactive library call).
+fn ilogb_name(t: Type) -> Option<&'static str> {
+    let c = t.context();
+    if t == c.f32() {
+        Some("ilogbf")
+    } else if t == c.f64() {
+        Some("ilogb")
+    } else if t == c.f80() {
+        Some("ilogbl")
+    } else {
+        None
+    }
+}
+
+/// frexp's (mantissa, exponent) of `x`: `e = ilogb(x) + 1`, or 0 where frexp gives 0 (a
+/// zero, an infinity, a NaN: there the mantissa is `x` itself), and `ldexp(x, -e)`.
+fn frexp_parts(m: Module, b: &Builder, x: Value, t: Type) -> Option<(Value, Value)> {
+    let i32t = t.context().i32();
+    let ilogb = m.get_or_declare(ilogb_name(t)?, t.context().function_type(i32t, &[t], false));
+    let ldexp = m.intrinsic("llvm.ldexp", &[t, i32t])?;
+    let fabs = m.intrinsic("llvm.fabs", &[t])?;
+    let k = b.call_fn(ilogb, &[x]);
+    let ax = b.call_fn(fabs, &[x]);
+    let zero = b.fcmp(RealPredicate::LLVMRealOEQ, ax, t.zero());
+    // unordered or equal: a NaN or an infinity
+    let nonfinite = b.fcmp(RealPredicate::LLVMRealUEQ, ax, t.const_float(f64::INFINITY));
+    let special = b.binop(Opcode::LLVMOr, zero, nonfinite);
+    let e = b.select(
+        special,
+        i32t.const_i64(0),
+        b.binop(Opcode::LLVMAdd, k, i32t.const_i64(1)),
+    );
+    let mant = b.call_fn(ldexp, &[x, b.binop(Opcode::LLVMSub, i32t.const_i64(0), e)]);
+    Some((mant, e))
 }
 
 /// modf's (fractional, integral) parts of `x` from `trunc`, with modf's signed zeros and

@@ -132,7 +132,7 @@ impl Registry {
             return Err(bad(
                 name,
                 "is not an Enzyme registration Ferrozyme understands".to_string(),
-                "the registrations are __enzyme_register_gradient_*, __enzyme_register_derivative_*, __enzyme_inactivefn and __enzyme_inactive_global; rename the global if it is not meant for the AD pass",
+                "the registrations are __enzyme_register_gradient_*, __enzyme_register_derivative_*, __enzyme_inactivefn, __enzyme_inactivenoblockfn, __enzyme_inactive_global, __enzyme_function_like, __enzyme_allocation_like and __enzyme_shouldrecompute; rename the global if it is not meant for the AD pass",
             ));
         };
         let items = entries(g).ok_or_else(|| {
@@ -188,6 +188,17 @@ impl Registry {
                 }
                 for f in items {
                     f.add_string_fn_attr(INACTIVE_ATTR, "");
+                }
+            }
+            Registration::ShouldRecompute => {
+                // A hint that recomputing `f` is allowed: what to keep is decided from the
+                // program itself, so the list is only checked.
+                if items.is_empty() || items.iter().any(|f| !f.is_function()) {
+                    return Err(bad(
+                        name,
+                        format!("must list functions, found {}", describe(&items)),
+                        "write e.g. void *__enzyme_shouldrecompute[] = {(void *)f};",
+                    ));
                 }
             }
             Registration::AllocationLike => read_allocation_like(name, &items)?,

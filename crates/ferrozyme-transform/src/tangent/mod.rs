@@ -221,8 +221,15 @@ impl TangentGen<'_> {
                     self.tan.insert(i, lanes.clone());
                 }
                 if i.ty().is_pointer() && !self.fx.rt.is_guarded(i) {
+                    // A null pointer, `getelementptr (null, n)` (an empty std::vector's
+                    // end, `begin + size` with a null begin), a small integer cast to a
+                    // pointer or `undef` (-O1's value on a path that never uses it) is
+                    // never dereferenced: its shadow is null, like reverse mode's.
                     for (v, _) in i.incoming() {
-                        if !self.fx.act.is_shadowed(v) && self.fx.act.is_shadowed(i) && !v.is_null()
+                        if !self.fx.act.is_shadowed(v)
+                            && self.fx.act.is_shadowed(i)
+                            && !v.is_undef()
+                            && !ferrozyme_analysis::activity::is_unaddressable(v)
                         {
                             self.diags.report(
                                 Some(i),

@@ -238,17 +238,43 @@ impl Engine {
                     let (k, b) = per_element.iter().next().expect("len is 1");
                     k == 0 && self.scalar_fills(b, s as u64)
                 };
+                // A non-negative index reaches `k + c` and the elements after it, never the
+                // bytes before: -O2 writes `s->pos[i][2]` (pos at +8, 24-byte rows) as
+                // `gep [3 x double], s, i` then `+24`, and the double at `24 + 24 i` wrapped
+                // to offset 0 would meet the struct's leading int there. Such facts stay at
+                // their first offset instead of their residue.
+                let nonneg = g.is_gep_nuw() || first_index_is_zext(g);
+                let key = |k: i64| {
+                    let n = k + off.constant;
+                    if nonneg && n >= s && n < super::super::MAX_OFFSET {
+                        n
+                    } else {
+                        n.rem_euclid(s)
+                    }
+                };
                 let mut back = if uniform {
                     TypeTree::single(-1, per_element.get(0))
                 } else {
-                    per_element
+                    // A conflict at one of g's offsets (Anything) says the elements differ
+                    // there (g at element 0 is the struct's head, at element 1 a row's last
+                    // double): it is reported at any access through g at that offset, and
+                    // sent back it would only blur the base's own fields. Concrete facts
+                    // still go back and still meet the base's.
+                    let mut t = TypeTree::new();
+                    for (k, b) in pg.iter().filter(|(k, _)| *k != -1) {
+                        if !(nonneg && b == BaseType::Anything) {
+                            t.insert(key(k), b);
+                        }
+                    }
+                    t
                 };
                 back.insert(-1, every);
                 back.merge(&pg.inner_remapped(|k| match k {
                     -1 => Some(-1),
                     _ => match (k + off.constant).rem_euclid(s) {
                         0 if uniform => Some(-1),
-                        n => Some(n),
+                        _ if uniform => Some((k + off.constant).rem_euclid(s)),
+                        _ => Some(key(k)),
                     },
                 }));
                 self.learn_ptr(base, &back);
@@ -278,4 +304,10 @@ impl Engine {
             }
         }
     }
+}
+
+/// Is the first index of the `getelementptr` `g` (the one that steps over whole elements)
+/// a `zext`, i.e. non-negative?
+fn first_index_is_zext(g: Value) -> bool {
+    g.is_instruction() && g.num_operands() > 1 && g.operand(1).opcode() == Some(Opcode::LLVMZExt)
 }
