@@ -12,6 +12,9 @@
 
 use ferrozyme_llvm::{Module, Opcode, TypeKind, Value};
 
+/// The `memory(...)` encoding's bits for `errnomem` (location 2, two bits: read, write).
+const ERRNO_BITS: u64 = 0x3 << 4;
+
 /// Byte range `[lo, hi)` relative to a pointer.
 pub type Span = (i64, i64);
 
@@ -270,7 +273,9 @@ fn touches_only_args_and_stack(m: Module, f: Value) -> bool {
                     if lifetime {
                         strip_const_geps(m, i.operand(0)).0.opcode() == Some(Opcode::LLVMAlloca)
                     } else {
-                        callee.memory_effects().is_some_and(|e| e.is_none())
+                        // libm without -ffast-math: `memory(errnomem: write)`; errno is
+                        // no memory the caller passes, and fused calls set it alike.
+                        callee.memory_effects().is_some_and(|e| e.bits() & !ERRNO_BITS == 0)
                     }
                 }
                 Opcode::LLVMInvoke

@@ -117,7 +117,8 @@ fn is_autodiff(c: Value) -> bool {
 /// The call as `f, (marker, value[, shadow])*` with `enzyme_dup`, `enzyme_dupnoneed` and
 /// `enzyme_const` only, width 1, no return value, no call-level markers.
 fn simple_form(call: Value) -> Option<Form> {
-    if !call.ty().is_void() || call.call_sret_type(0).is_some() {
+    // A result (`double __enzyme_autodiff(...)` declarations) only if nothing uses it.
+    if !(call.ty().is_void() || call.users().is_empty()) || call.call_sret_type(0).is_some() {
         return None;
     }
     let ops = call.call_args();
@@ -307,7 +308,8 @@ fn pure_op(op: Opcode) -> bool {
 }
 
 /// Whether `a` is an alloca whose address goes nowhere but into loads, stores (as the
-/// address), constant GEPs, lifetime markers, memsets and the group's calls.
+/// address), constant GEPs, lifetime markers, memsets and memcpys (no capture) and the
+/// group's calls.
 fn local_alloca(a: Value, group: &[Value]) -> bool {
     if a.opcode() != Some(Opcode::LLVMAlloca) {
         return false;
@@ -323,7 +325,10 @@ fn local_alloca(a: Value, group: &[Value]) -> bool {
                     crate::call_extents::const_gep_offset(a.parent_function().parent_module(), u).is_some()
                 }
                 Some(Opcode::LLVMCall) => {
-                    is_lifetime(u) || intrinsic_call(u, "llvm.memset") || group.contains(&u)
+                    is_lifetime(u)
+                        || intrinsic_call(u, "llvm.memset")
+                        || intrinsic_call(u, "llvm.memcpy")
+                        || group.contains(&u)
                 }
                 _ => false,
             };
@@ -618,8 +623,11 @@ impl Fusion<'_> {
             {
                 continue;
             }
-            if alloca(ba) || alloca(bb) || ba.is_constant() || bb.is_constant() {
-                return None;
+            if ba.is_global_variable() && bb.is_global_variable() {
+                continue; // two globals
+            }
+            if alloca(ba) || alloca(bb) {
+                return None; // an alloca whose address escapes
             }
             let (x, sx, y, sy) = if (ba.raw() as usize) < (bb.raw() as usize) {
                 (ba, sa, bb, sb)
@@ -793,7 +801,7 @@ fn split_before(m: Module, inst: Value) -> Block {
 }
 
 /// Lane `j`'s seed/shadow in a local alloca that the code between calls `j-1` and `j`
-/// ends and restarts (one `alloca` reused per row, as clang emits `double derr[2]` in a
+/// restarts (`lifetime.start`) (one `alloca` reused per row, as clang emits `double derr[2]` in a
 /// loop body): from that restart to the next end after call `j`, the uses get their
 /// own `alloca`, so the lanes' shadows are distinct objects. Same program otherwise.
 fn rename_seed_generations(m: Module, group: &[Value], forms: &[Form]) {
@@ -809,8 +817,8 @@ fn rename_seed_generations(m: Module, group: &[Value], forms: &[Form]) {
             let pj = insts.iter().position(|i| *i == group[j]).expect("in block");
             let pprev = insts.iter().position(|i| *i == group[j - 1]).expect("in block");
             let is_marker = |i: Value, name: &str| intrinsic_call(i, name) && i.operand(0) == a;
-            let Some(end) = (pprev + 1..pj).find(|p| is_marker(insts[*p], "llvm.lifetime.end")) else { continue };
-            let Some(start) = (end + 1..pj).find(|p| is_marker(insts[*p], "llvm.lifetime.start")) else { continue };
+            // A restart of the object between the calls: what it held before is gone.
+            let Some(start) = (pprev + 1..pj).find(|p| is_marker(insts[*p], "llvm.lifetime.start")) else { continue };
             let Some(close) = (pj + 1..insts.len()).find(|p| is_marker(insts[*p], "llvm.lifetime.end")) else { continue };
             let f = b.parent();
             let eb = Builder::new(m.context());
