@@ -695,10 +695,11 @@ impl Fusion<'_> {
         for (x, sx, y, sy) in &tests {
             let xi = b.ptrtoint(*x, i64t);
             let yi = b.ptrtoint(*y, i64t);
-            let x_end = b.add(xi, i64t.const_i64(sx.1));
-            let y_beg = b.add(yi, i64t.const_i64(sy.0));
-            let y_end = b.add(yi, i64t.const_i64(sy.1));
-            let x_beg = b.add(xi, i64t.const_i64(sx.0));
+            let at = |v: Value, off: i64| if off == 0 { v } else { b.add(v, i64t.const_i64(off)) };
+            let x_end = at(xi, sx.1);
+            let y_beg = at(yi, sy.0);
+            let y_end = at(yi, sy.1);
+            let x_beg = at(xi, sx.0);
             let before = b.icmp(IntPredicate::LLVMIntULE, x_end, y_beg);
             let after = b.icmp(IntPredicate::LLVMIntULE, y_end, x_beg);
             let apart = b.or(before, after);
