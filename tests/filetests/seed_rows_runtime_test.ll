@@ -81,7 +81,8 @@ declare void @llvm.lifetime.end.p0(ptr captures(none))
 ; CHECK-NEXT: [[B:%[0-9]+]] = icmp ule i64 [[XE]], [[JI]]
 ; CHECK-NEXT: [[A:%[0-9]+]] = icmp ule i64 [[JE]], [[XI]]
 ; CHECK-NEXT: [[OK:%[0-9]+]] = or i1 [[B]], [[A]]
-; CHECK-NEXT: br i1 [[OK]], label %fz.seed_fusion, label %fz.seed_split1
+; CHECK-NEXT: [[F:%[0-9]+]] = freeze i1 [[OK]]
+; CHECK-NEXT: br i1 [[F]], label %fz.seed_fusion, label %fz.seed_split1
 ; CHECK: {{^}}fz.seed_split1:
 ; CHECK-NEXT: call void @fz_grad_f(ptr %0, ptr %1,
 ; CHECK: call void @fz_grad_f(ptr %0,

@@ -267,7 +267,9 @@ fn touches_only_args_and_stack(m: Module, f: Value) -> bool {
                 Opcode::LLVMLoad => addr_ok(i.operand(0), false),
                 Opcode::LLVMStore => addr_ok(i.operand(1), true),
                 Opcode::LLVMCall => {
-                    let Some(callee) = i.called_function() else { return false };
+                    let Some(callee) = i.called_function() else {
+                        return false;
+                    };
                     let lifetime = callee.is_intrinsic("llvm.lifetime.start")
                         || callee.is_intrinsic("llvm.lifetime.end");
                     if lifetime {
@@ -275,7 +277,9 @@ fn touches_only_args_and_stack(m: Module, f: Value) -> bool {
                     } else {
                         // libm without -ffast-math: `memory(errnomem: write)`; errno is
                         // no memory the caller passes, and fused calls set it alike.
-                        callee.memory_effects().is_some_and(|e| e.bits() & !ERRNO_BITS == 0)
+                        callee
+                            .memory_effects()
+                            .is_some_and(|e| e.bits() & !ERRNO_BITS == 0)
                     }
                 }
                 Opcode::LLVMInvoke

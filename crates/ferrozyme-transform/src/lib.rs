@@ -62,6 +62,7 @@ mod replace;
 mod request;
 mod reverse;
 mod runtime;
+mod seed_calls;
 mod seed_fusion;
 mod seed_unroll;
 mod services;

@@ -21,36 +21,17 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ferrozyme_abi::{EntryPoint, Marker};
+use ferrozyme_abi::EntryPoint;
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
 
 use crate::call_extents::{join, param_extents, strip_const_geps, ParamExtent, Span};
-use crate::request::{marker_of, parse, Mode};
+use crate::seed_calls::{
+    access, intrinsic_call, is_autodiff, is_lifetime, local_alloca, pure_op,
+    rename_seed_generations, same, same_shape, simple_form, split_before, Acc, Form,
+};
 
 /// The most calls fused into one (the vector width).
 pub const MAX_LANES: usize = 4;
-
-/// One argument of a hook call in the simple form: marker, value, shadow.
-#[derive(Clone, Copy)]
-struct Slot {
-    marker: Marker,
-    marker_val: Value,
-    primal: Value,
-    shadow: Option<Value>,
-}
-
-struct Form {
-    func: Value,
-    slots: Vec<Slot>,
-}
-
-/// A memory access of one instruction in the window: `ptr + span`.
-#[derive(Clone, Copy)]
-struct Acc {
-    ptr: Value,
-    span: Span,
-    write: bool,
-}
 
 /// Fuses what qualifies among `calls` (the module's hook calls); returns how many
 /// fused calls were made.
@@ -64,7 +45,9 @@ pub fn fuse_seed_calls(m: Module, calls: &[Value]) -> usize {
     // qualify on its own.
     let mut unrolled = HashSet::new();
     for c in &autodiff {
-        let Some(form) = simple_form(*c) else { continue };
+        let Some(form) = simple_form(*c) else {
+            continue;
+        };
         if param_extents(m, form.func).is_none() {
             continue;
         }
@@ -107,121 +90,6 @@ pub fn fuse_seed_calls(m: Module, calls: &[Value]) -> usize {
     fused
 }
 
-fn is_autodiff(c: Value) -> bool {
-    c.opcode() == Some(Opcode::LLVMCall)
-        && c.called_function().is_some_and(|f| {
-            ferrozyme_abi::entry_point(&f.name()) == Some(EntryPoint::Autodiff)
-        })
-}
-
-/// The call as `f, (marker, value[, shadow])*` with `enzyme_dup`, `enzyme_dupnoneed` and
-/// `enzyme_const` only, width 1, no return value, no call-level markers.
-fn simple_form(call: Value) -> Option<Form> {
-    // A result (`double __enzyme_autodiff(...)` declarations) only if nothing uses it.
-    if !(call.ty().is_void() || call.users().is_empty()) || call.call_sret_type(0).is_some() {
-        return None;
-    }
-    let ops = call.call_args();
-    let mut func = *ops.first()?;
-    for _ in 0..4 {
-        if func.is_constant_expr() && func.num_operands() == 1 {
-            func = func.operand(0);
-        }
-    }
-    if !func.is_function() || func.is_declaration() {
-        return None;
-    }
-    let req = parse(call, &call.parent_function().name(), Mode::Reverse).ok()?;
-    if req.width != 1 || !req.trailing.is_empty() || req.opts.tape.is_some() {
-        return None;
-    }
-    let params = func.params();
-    let mut slots = Vec::new();
-    let mut i = 1;
-    for p in &params {
-        let mv = *ops.get(i)?;
-        let marker = marker_of(mv)?.ok()?;
-        let primal = *ops.get(i + 1)?;
-        if marker_of(primal).is_some() {
-            return None;
-        }
-        let shadow = match marker {
-            Marker::Dup | Marker::DupNoNeed => {
-                let s = *ops.get(i + 2)?;
-                if !p.ty().is_pointer() || !s.ty().is_pointer() || marker_of(s).is_some() {
-                    return None;
-                }
-                Some(s)
-            }
-            Marker::Const => None,
-            _ => return None,
-        };
-        i += if shadow.is_some() { 3 } else { 2 };
-        slots.push(Slot {
-            marker,
-            marker_val: mv,
-            primal,
-            shadow,
-        });
-    }
-    (i == ops.len()).then_some(Form { func, slots })
-}
-
-fn intrinsic_call(i: Value, base: &str) -> bool {
-    i.opcode() == Some(Opcode::LLVMCall) && i.called_function().is_some_and(|f| f.is_intrinsic(base))
-}
-
-/// What an instruction between the calls does to memory: `Ok(None)` nothing,
-/// `Ok(Some(acc))` one access, `Err(())` something the fusion does not reorder.
-fn access(m: Module, i: Value) -> Result<Option<Acc>, ()> {
-    let op = i.opcode().ok_or(())?;
-    match op {
-        Opcode::LLVMLoad => {
-            if i.is_volatile() || i.is_atomic_access() {
-                return Err(());
-            }
-            if marker_of(i).is_some() {
-                return Ok(None); // enzyme_* marker globals: never written.
-            }
-            let size = m.store_size(i.ty()) as i64;
-            Ok(Some(Acc { ptr: i.operand(0), span: (0, size), write: false }))
-        }
-        Opcode::LLVMStore => {
-            if i.is_volatile() || i.is_atomic_access() {
-                return Err(());
-            }
-            let size = m.store_size(i.operand(0).ty()) as i64;
-            Ok(Some(Acc { ptr: i.operand(1), span: (0, size), write: true }))
-        }
-        Opcode::LLVMCall => {
-            let f = i.called_function().ok_or(())?;
-            if f.is_intrinsic("llvm.memset") {
-                let len = i.operand(2).const_int_value().ok_or(())?;
-                if i.operand(3).const_int_value() != Some(0) {
-                    return Err(());
-                }
-                return Ok(Some(Acc { ptr: i.operand(0), span: (0, len), write: true }));
-            }
-            if f.memory_effects().is_some_and(|e| e.is_none()) {
-                return Ok(None);
-            }
-            Err(())
-        }
-        Opcode::LLVMInvoke
-        | Opcode::LLVMAtomicRMW
-        | Opcode::LLVMAtomicCmpXchg
-        | Opcode::LLVMFence
-        | Opcode::LLVMVAArg
-        | Opcode::LLVMPHI => Err(()),
-        _ if i.is_terminator() => Err(()),
-        _ => Ok(None),
-    }
-}
-
-fn is_lifetime(i: Value) -> bool {
-    intrinsic_call(i, "llvm.lifetime.start") || intrinsic_call(i, "llvm.lifetime.end")
-}
-
 /// The first run of 2..=MAX_LANES hook calls in `b` of one function in the simple form
 /// with the same markers, separated only by instructions `access` accepts, that has not
 /// been looked at (calls already fused are gone; a refused group ends the scan).
@@ -259,87 +127,6 @@ fn next_group(b: Block, seen: &mut HashSet<Value>) -> Option<Vec<Value>> {
     None
 }
 
-fn same_shape(a: &Form, b: &Form) -> bool {
-    a.func == b.func
-        && a.slots.len() == b.slots.len()
-        && a.slots.iter().zip(&b.slots).all(|(x, y)| x.marker == y.marker)
-}
-
-/// Structural equality of two side-effect-free values (loads only by identity).
-fn same(a: Value, b: Value, depth: u32) -> bool {
-    if a == b {
-        return true;
-    }
-    if depth > 12 || !a.is_instruction() || !b.is_instruction() {
-        return false;
-    }
-    let (Some(oa), Some(ob)) = (a.opcode(), b.opcode()) else { return false };
-    if oa != ob || a.ty() != b.ty() || a.num_operands() != b.num_operands() || !pure_op(oa) {
-        return false;
-    }
-    if oa == Opcode::LLVMGetElementPtr && a.gep_source_type() != b.gep_source_type() {
-        return false;
-    }
-    if oa == Opcode::LLVMICmp && a.icmp_predicate() != b.icmp_predicate() {
-        return false;
-    }
-    (0..a.num_operands()).all(|k| same(a.operand(k), b.operand(k), depth + 1))
-}
-
-fn pure_op(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(
-        op,
-        LLVMGetElementPtr
-            | LLVMAdd
-            | LLVMSub
-            | LLVMMul
-            | LLVMShl
-            | LLVMAnd
-            | LLVMOr
-            | LLVMXor
-            | LLVMTrunc
-            | LLVMZExt
-            | LLVMSExt
-            | LLVMBitCast
-            | LLVMICmp
-            | LLVMSelect
-    )
-}
-
-/// Whether `a` is an alloca whose address goes nowhere but into loads, stores (as the
-/// address), constant GEPs, lifetime markers, memsets and memcpys (no capture) and the
-/// group's calls.
-fn local_alloca(a: Value, group: &[Value]) -> bool {
-    if a.opcode() != Some(Opcode::LLVMAlloca) {
-        return false;
-    }
-    let mut work = vec![a];
-    while let Some(v) = work.pop() {
-        for u in v.users() {
-            let ok = match u.opcode() {
-                Some(Opcode::LLVMLoad) => true,
-                Some(Opcode::LLVMStore) => u.operand(0) != v,
-                Some(Opcode::LLVMGetElementPtr) if u.operand(0) == v => {
-                    work.push(u);
-                    crate::call_extents::const_gep_offset(a.parent_function().parent_module(), u).is_some()
-                }
-                Some(Opcode::LLVMCall) => {
-                    is_lifetime(u)
-                        || intrinsic_call(u, "llvm.memset")
-                        || intrinsic_call(u, "llvm.memcpy")
-                        || group.contains(&u)
-                }
-                _ => false,
-            };
-            if !ok {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 /// The analysis of one group.
 struct Fusion<'a> {
     m: Module,
@@ -364,14 +151,25 @@ struct Fusion<'a> {
 /// Fuses one group; `false` when it is refused (then the calls are as they were, up to
 /// the seed allocas' renaming, which changes nothing the program computes).
 fn fuse_group(m: Module, group: &[Value]) -> bool {
-    let forms: Vec<Form> = group.iter().map(|c| simple_form(*c).expect("checked")).collect();
-    let Some(ext) = param_extents(m, forms[0].func) else { return false };
+    let forms: Vec<Form> = group
+        .iter()
+        .map(|c| simple_form(*c).expect("checked"))
+        .collect();
+    let Some(ext) = param_extents(m, forms[0].func) else {
+        return false;
+    };
     rename_seed_generations(m, group, &forms);
-    let forms: Vec<Form> = group.iter().map(|c| simple_form(*c).expect("checked")).collect();
+    let forms: Vec<Form> = group
+        .iter()
+        .map(|c| simple_form(*c).expect("checked"))
+        .collect();
     let b = group[0].parent_block();
     let insts = b.instructions();
     let first = insts.iter().position(|i| *i == group[0]).expect("in block");
-    let last = insts.iter().position(|i| *i == group[group.len() - 1]).expect("in block");
+    let last = insts
+        .iter()
+        .position(|i| *i == group[group.len() - 1])
+        .expect("in block");
     let mut start = first;
     while start > 0 {
         let x = insts[start - 1];
@@ -401,7 +199,9 @@ fn fuse_group(m: Module, group: &[Value]) -> bool {
     if fu.analyse().is_none() {
         return false;
     }
-    let Some(checks) = fu.resolve() else { return false };
+    let Some(checks) = fu.resolve() else {
+        return false;
+    };
     fu.rewrite(checks);
     true
 }
@@ -416,13 +216,34 @@ impl Fusion<'_> {
                 continue;
             }
             if let Some(r) = e.read {
-                out.push((Acc { ptr: s.primal, span: r, write: false }, false));
+                out.push((
+                    Acc {
+                        ptr: s.primal,
+                        span: r,
+                        write: false,
+                    },
+                    false,
+                ));
             }
             if let Some(w) = e.write {
-                out.push((Acc { ptr: s.primal, span: w, write: true }, false));
+                out.push((
+                    Acc {
+                        ptr: s.primal,
+                        span: w,
+                        write: true,
+                    },
+                    false,
+                ));
             }
             if let (Some(sh), Some(any)) = (s.shadow, e.any()) {
-                out.push((Acc { ptr: sh, span: any, write: true }, true));
+                out.push((
+                    Acc {
+                        ptr: sh,
+                        span: any,
+                        write: true,
+                    },
+                    true,
+                ));
             }
         }
         out
@@ -456,7 +277,11 @@ impl Fusion<'_> {
                     if a.opcode() != Some(Opcode::LLVMAlloca) {
                         return None;
                     }
-                    Some(Acc { ptr: a, span: (0, self.m.alloc_size(a.allocated_type()) as i64), write: true })
+                    Some(Acc {
+                        ptr: a,
+                        span: (0, self.m.alloc_size(a.allocated_type()) as i64),
+                        write: true,
+                    })
                 } else {
                     access(self.m, x).ok()?
                 };
@@ -471,7 +296,11 @@ impl Fusion<'_> {
         // Between lanes: shadows disjoint from each other and from the primal memory;
         // primal writes disjoint from primal reads.
         let lanes: Vec<Vec<(Acc, bool)>> = (0..k).map(|j| self.call_accs(j)).collect();
-        let prim: Vec<Acc> = lanes[0].iter().filter(|(_, s)| !s).map(|(a, _)| *a).collect();
+        let prim: Vec<Acc> = lanes[0]
+            .iter()
+            .filter(|(_, s)| !s)
+            .map(|(a, _)| *a)
+            .collect();
         for (i, pa) in prim.iter().enumerate() {
             for pb in &prim[i + 1..] {
                 if pa.write != pb.write {
@@ -521,7 +350,9 @@ impl Fusion<'_> {
 
     /// A value equal to `v` (under the recorded pairs), available before the first call.
     fn rep(&mut self, v: Value) -> Option<Value> {
-        let Some(&p) = self.pos.get(&v) else { return Some(v) };
+        let Some(&p) = self.pos.get(&v) else {
+            return Some(v);
+        };
         if p < self.c0 {
             return Some(v);
         }
@@ -545,7 +376,11 @@ impl Fusion<'_> {
                         && same(l.operand(0), addr, 0)
                 })
                 .map(|(k, l)| (k, *l))?;
-            let me = Acc { ptr: v.operand(0), span: (0, self.m.store_size(v.ty()) as i64), write: false };
+            let me = Acc {
+                ptr: v.operand(0),
+                span: (0, self.m.store_size(v.ty()) as i64),
+                write: false,
+            };
             // Nothing between the two loads may write the address.
             for x in self.win[lp + 1..p].to_vec() {
                 if self.dropped.contains(&x) || self.moved.contains(&x) {
@@ -562,7 +397,14 @@ impl Fusion<'_> {
                     if a.opcode() != Some(Opcode::LLVMAlloca) {
                         return None;
                     }
-                    self.pairs.push((Acc { ptr: a, span: (0, 1 << 40), write: true }, me));
+                    self.pairs.push((
+                        Acc {
+                            ptr: a,
+                            span: (0, 1 << 40),
+                            write: true,
+                        },
+                        me,
+                    ));
                 } else if let Some(a) = access(self.m, x).ok()? {
                     if a.write {
                         self.pairs.push((a, me));
@@ -654,7 +496,11 @@ impl Fusion<'_> {
             .m
             .global("enzyme_width")
             .unwrap_or_else(|| self.m.add_global("enzyme_width", ctx.i32()));
-        let mut args = vec![c0.call_args()[0], b.load(ctx.i32(), wg, ""), ctx.i32().const_int(self.group.len() as u64)];
+        let mut args = vec![
+            c0.call_args()[0],
+            b.load(ctx.i32(), wg, ""),
+            ctx.i32().const_int(self.group.len() as u64),
+        ];
         for (p, s) in self.forms[0].slots.iter().enumerate() {
             args.push(s.marker_val);
             args.push(s.primal);
@@ -695,7 +541,13 @@ impl Fusion<'_> {
         for (x, sx, y, sy) in &tests {
             let xi = b.ptrtoint(*x, i64t);
             let yi = b.ptrtoint(*y, i64t);
-            let at = |v: Value, off: i64| if off == 0 { v } else { b.add(v, i64t.const_i64(off)) };
+            let at = |v: Value, off: i64| {
+                if off == 0 {
+                    v
+                } else {
+                    b.add(v, i64t.const_i64(off))
+                }
+            };
             let x_end = at(xi, sx.1);
             let y_beg = at(yi, sy.0);
             let y_end = at(yi, sy.1);
@@ -708,7 +560,9 @@ impl Fusion<'_> {
                 None => apart,
             });
         }
-        let ok = ok.expect("tests not empty");
+        // Frozen: a speculated address computation (the copies `rep` made before the
+        // first call) must not make the branch undefined.
+        let ok = b.freeze(ok.expect("tests not empty"));
         let blk = self.group[0].parent_block();
         let head = split_before(self.m, self.group[0]);
         let after = last.next_instruction().expect("calls are not terminators");
@@ -747,7 +601,9 @@ impl Fusion<'_> {
         }
         fb.br(join_blk);
         // Values of the original path used after it.
-        let first = join_blk.first_instruction().expect("join keeps the terminator");
+        let first = join_blk
+            .first_instruction()
+            .expect("join keeps the terminator");
         for x in orig.instructions() {
             let Some(c) = map.get(&x) else { continue };
             let outside: Vec<Value> = x
@@ -766,82 +622,6 @@ impl Fusion<'_> {
                 for o in 0..u.num_operands() {
                     if u.operand(o) == x {
                         u.set_operand(o, phi);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Moves everything before `inst` in its block into a new block placed before it (the
-/// predecessors branch to the new block, which is left without a terminator); returns
-/// the new block.
-fn split_before(m: Module, inst: Value) -> Block {
-    let ctx = m.context();
-    let tail = inst.parent_block();
-    let head = tail.insert_before(ctx, "fz.seed_split");
-    for u in tail.as_value().users() {
-        if u.is_instruction() && u.is_terminator() {
-            for k in 0..u.num_successors() {
-                if u.successor(k) == tail {
-                    u.set_successor(k, head);
-                }
-            }
-        }
-    }
-    let b = Builder::new(ctx);
-    b.position_at_end(head);
-    for i in tail.instructions() {
-        if i == inst {
-            break;
-        }
-        i.remove_from_parent();
-        b.insert(i);
-    }
-    head
-}
-
-/// Lane `j`'s seed/shadow in a local alloca that the code between calls `j-1` and `j`
-/// restarts (`lifetime.start`) (one `alloca` reused per row, as clang emits `double derr[2]` in a
-/// loop body): from that restart to the next end after call `j`, the uses get their
-/// own `alloca`, so the lanes' shadows are distinct objects. Same program otherwise.
-fn rename_seed_generations(m: Module, group: &[Value], forms: &[Form]) {
-    let b = group[0].parent_block();
-    for j in 1..group.len() {
-        for s in &forms[j].slots {
-            let Some(sh) = s.shadow else { continue };
-            let (a, _) = strip_const_geps(m, sh);
-            if a.opcode() != Some(Opcode::LLVMAlloca) || !local_alloca(a, group) {
-                continue;
-            }
-            let insts = b.instructions();
-            let pj = insts.iter().position(|i| *i == group[j]).expect("in block");
-            let pprev = insts.iter().position(|i| *i == group[j - 1]).expect("in block");
-            let is_marker = |i: Value, name: &str| intrinsic_call(i, name) && i.operand(0) == a;
-            // A restart of the object between the calls: what it held before is gone.
-            let Some(start) = (pprev + 1..pj).find(|p| is_marker(insts[*p], "llvm.lifetime.start")) else { continue };
-            let Some(close) = (pj + 1..insts.len()).find(|p| is_marker(insts[*p], "llvm.lifetime.end")) else { continue };
-            let f = b.parent();
-            let eb = Builder::new(m.context());
-            eb.position_before(f.entry_block().expect("defined").first_instruction().expect("non-empty"));
-            let fresh = eb.alloca(a.allocated_type(), "fz.seed.lane");
-            fresh.set_alignment(a.alignment());
-            let range: Vec<Value> = insts[start..=close].to_vec();
-            for i in &range {
-                for o in 0..i.num_operands() {
-                    let v = i.operand(o);
-                    if v == a {
-                        i.set_operand(o, fresh);
-                        continue;
-                    }
-                    if range.contains(&v) || !v.ty().is_pointer() || !v.is_instruction() {
-                        continue;
-                    }
-                    let (base, off) = strip_const_geps(m, v);
-                    if base == a && v != a {
-                        eb.position_before(*i);
-                        let g = eb.gep(m.context().i8(), fresh, &[m.context().i64().const_i64(off)]);
-                        i.set_operand(o, g);
                     }
                 }
             }

@@ -20,9 +20,13 @@ pub const MAX_TRIPS: usize = 4;
 /// whether it did.
 pub fn unroll_around(call: Value) -> bool {
     let blk = call.parent_block();
-    let Some((pre, exit, cont_on_true)) = self_loop(blk) else { return false };
+    let Some((pre, exit, cont_on_true)) = self_loop(blk) else {
+        return false;
+    };
     let phis = blk.phis();
-    let Some(trips) = trip_count(blk, &phis, pre, cont_on_true) else { return false };
+    let Some(trips) = trip_count(blk, &phis, pre, cont_on_true) else {
+        return false;
+    };
     if !(2..=MAX_TRIPS).contains(&trips) {
         return false;
     }
@@ -67,7 +71,8 @@ fn self_loop(blk: Block) -> Option<(Block, Block, bool)> {
         .filter(|i| {
             i.opcode() == Some(Opcode::LLVMCall)
                 && i.called_function().is_some_and(|f| {
-                    ferrozyme_abi::entry_point(&f.name()) == Some(ferrozyme_abi::EntryPoint::Autodiff)
+                    ferrozyme_abi::entry_point(&f.name())
+                        == Some(ferrozyme_abi::EntryPoint::Autodiff)
                 })
         })
         .count();
@@ -110,7 +115,11 @@ impl ConstAny for Value {
     /// An integer constant (`i1 true` is 1, not -1).
     fn const_int_value_any(self) -> Option<i64> {
         let c = self.const_int_value()?;
-        Some(if self.ty().int_width() == Some(1) { c & 1 } else { c })
+        Some(if self.ty().int_width() == Some(1) {
+            c & 1
+        } else {
+            c
+        })
     }
 }
 
@@ -177,7 +186,10 @@ fn eval(
 }
 
 fn incoming_from(phi: Value, b: Block) -> Option<Value> {
-    phi.incoming().into_iter().find(|(_, p)| *p == b).map(|(v, _)| v)
+    phi.incoming()
+        .into_iter()
+        .find(|(_, p)| *p == b)
+        .map(|(v, _)| v)
 }
 
 /// Copies the body `trips - 1` times in front of itself (each copy's phis replaced by
@@ -195,7 +207,12 @@ fn unroll(blk: Block, phis: &[Value], pre: Block, exit: Block, trips: usize) {
     // Values of the phis for the iteration being built.
     let mut cur: HashMap<Value, Value> = phis
         .iter()
-        .map(|p| (*p, incoming_from(*p, pre).expect("phi has the preheader's value")))
+        .map(|p| {
+            (
+                *p,
+                incoming_from(*p, pre).expect("phi has the preheader's value"),
+            )
+        })
         .collect();
     for _ in 0..trips - 1 {
         let mut map: HashMap<Value, Value> = cur.clone();
