@@ -312,3 +312,67 @@ fn addr_ok(addr: Value, write: bool) -> bool {
     }
     !write && base.is_global_variable() && base.is_global_constant()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse<'c>(ctx: &'c inkwell::context::Context, ir: &str) -> inkwell::module::Module<'c> {
+        let buf =
+            inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
+        ctx.create_module_from_ir(buf).expect("test IR parses")
+    }
+
+    /// Constant offsets, a counted loop's index, errno-only libm calls: known extents;
+    /// a variable index, a pointer stored away, a call touching memory: none.
+    #[test]
+    fn extents_of_constant_and_counted_accesses() {
+        let ir = r#"
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+declare double @cos(double) memory(errnomem: write)
+declare void @opaque(ptr)
+define void @known(ptr %x, ptr %y, i32 %n) {
+entry:
+  %a = load double, ptr %x
+  %p = getelementptr inbounds i8, ptr %x, i64 16
+  %b = load double, ptr %p
+  %c = call double @cos(double %a)
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %q = getelementptr inbounds double, ptr %y, i64 %i
+  store double %c, ptr %q
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, 3
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+define void @variable(ptr %x, i64 %k) {
+  %p = getelementptr inbounds double, ptr %x, i64 %k
+  %a = load double, ptr %p
+  ret void
+}
+define void @escapes(ptr %x, ptr %out) {
+  store ptr %x, ptr %out
+  ret void
+}
+define void @calls(ptr %x) {
+  call void @opaque(ptr null)
+  %a = load double, ptr %x
+  ret void
+}
+"#;
+        let ctx = inkwell::context::Context::create();
+        let m = parse(&ctx, ir);
+        let module = Module::from_inkwell(&m);
+        let f = |n: &str| module.function(n).expect("function exists");
+        let e = param_extents(module, f("known")).expect("known extents");
+        assert_eq!(e[0], ParamExtent { read: Some((0, 24)), write: None });
+        assert_eq!(e[1], ParamExtent { read: None, write: Some((0, 24)) });
+        assert_eq!(e[2], ParamExtent::default());
+        for n in ["variable", "escapes", "calls"] {
+            assert!(param_extents(module, f(n)).is_none(), "{n} must have no extents");
+        }
+    }
+}
