@@ -30,6 +30,7 @@ mod affine_index;
 mod analyses;
 mod audit;
 mod batch;
+mod call_extents;
 mod checkgrad;
 mod checkpoint;
 mod clone;
@@ -64,6 +65,9 @@ mod replace;
 mod request;
 mod reverse;
 mod runtime;
+mod seed_calls;
+mod seed_fusion;
+mod seed_unroll;
 mod services;
 mod settings;
 mod signature;
@@ -524,6 +528,10 @@ fn normalize_hook_calls(module: Module) {
     hook_args::resolve_stack_slots(module, &calls);
     let calls = unmerge::invokes_to_calls(module, calls);
     unmerge::split_selected_calls(module, calls);
+    // Reverse calls of one function with the same primal arguments, one per seed row,
+    // become one vector-mode call (seed_fusion.rs).
+    let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
+    seed_fusion::fuse_seed_calls(module, &calls);
 }
 
 /// What one run of the pass carries from round to round (a round replaces the hook calls
