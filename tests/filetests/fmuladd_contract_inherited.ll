@@ -40,7 +40,7 @@ declare { double, double } @__enzyme_autodiff2(ptr, ...)
 ; CHECK-LABEL: {{^}}rev.
 ; Every product and sum of the reverse sweep is contractable.
 ; CHECK-NOT: {{fadd|fmul}} {{(nsz )?}}double
-; CHECK: fmul contract double %d, %y
+; CHECK: fmul contract double %d_ret, %y
 ; CHECK-NOT: {{fadd|fmul}} {{(nsz )?}}double
 ; CHECK: fadd nsz contract double
 ; CHECK-NOT: {{fadd|fmul}} {{(nsz )?}}double

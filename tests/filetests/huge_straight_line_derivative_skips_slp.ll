@@ -1,9 +1,10 @@
 ; Decision: during the post-AD pipeline (`ferrozyme cc -O<n>`, `ferrozyme opt -O<n>`), a
 ; generated function that is `noinline`, has no cycle in its control flow and has a
-; basic block of more than 2,000 instructions (before the pipeline) is kept out of the
+; basic block of more than 1,000 instructions (before the pipeline) is kept out of the
 ; SLP vectorizer (`noimplicitfloat` for the run, removed afterwards: `slp_limit.rs`).
-; Here `kernel`'s nested reverse (3,870 instructions in one block after AD) stays scalar,
-; `small`'s (552) is still vectorized, and no function keeps the attribute.
+; Here `kernel`'s nested reverse (1,089 instructions in one block after AD; 3,183 while
+; adjoints were all stack slots, when the limit was 2,000, see reverse/adj_regs.rs) stays
+; scalar, `small`'s (165) is still vectorized, and no function keeps the attribute.
 ; Why it matters: SLP's cost grows with a block's size times its stores; on
 ; bench/compile_scaling's `big` (n = 640) it was 0.41 s of the 0.57 s post-AD pipeline
 ; (clang's SLP on the primal: 1.4 ms) for a handful of two-lane bundles; this reverse's

@@ -38,6 +38,6 @@ declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 ; CHECK: %[[S:[0-9]+]] = tail call double @strtod(ptr noundef %1, ptr noundef null)
 ; CHECK: rev.:
 ; CHECK-NOT: @strtod
-; CHECK: fmul double %d, %[[S]]
+; CHECK: fmul double %d_ret, %[[S]]
 ; CHECK-NOT: @nexttoward
 ; CHECK: ret { double }

@@ -498,9 +498,14 @@ impl Job<'_> {
                 ferrozyme_transform::Module::from_inkwell(module),
             )
         });
+        // What the post-AD pipeline gets (merged, frozen functions `optnone`), for
+        // `opt-22 -passes='default<O2>' -time-passes` on it (issue 18's measurements).
+        let saved = self.save(module, stem, "before-opt");
         // Generated code keeps the loops of the primal it came from: no unrolling in
         // this run (`pipeline::derivative_loops`).
-        let optimized = pipeline::optimize(module, &tm, level, pipeline::derivative_loops(loops));
+        let optimized = saved.and_then(|()| {
+            pipeline::optimize(module, &tm, level, pipeline::derivative_loops(loops))
+        });
         let untouched = frozen.as_ref().map(|f| f.names());
         let relinked = frozen.as_ref().is_some_and(|f| f.relinked());
         if let Some(f) = frozen {

@@ -46,7 +46,8 @@ Pipeline: clang -O<n> -emit-llvm -> link all bitcode -> AD -> verify -> default<
     --check-gradients      also compare every __enzyme_autodiff/__enzyme_fwddiff result with
                            finite differences at run time; a mismatch prints a warning naming
                            the call (FERROZYME_CHECK_GRADIENTS=0 disables, =verbose reports all)
-    --save-temps=<dir>     keep <stem>.before-ad.ll, .after-ad.ll, .after-opt.ll in <dir>
+    --save-temps=<dir>     keep <stem>.before-ad.ll, .after-ad.ll, .before-opt.ll (what the
+                           post-AD pipeline gets), .after-opt.ll in <dir>
     -v                     show the clang commands run
 
 Environment: FERROZYME_CLANG overrides the clang command (default clang-22),

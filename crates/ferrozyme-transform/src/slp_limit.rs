@@ -30,7 +30,11 @@ use crate::generated::is_generated;
 /// Blocks with more instructions than this (before the post-AD pipeline) keep their
 /// straight-line function out of SLP. The primal's blocks of `big` and the benchmarks'
 /// generated blocks are below it; `big`'s augmented forward at n = 640 (3.3k) is above.
-pub const MIN_BLOCK: usize = 2000;
+/// Was 2,000 while adjoints were all stack slots; block-local adjoints kept as values
+/// (`reverse/adj_regs.rs`) made straight-line reverses about 3x shorter before the
+/// pipeline (the filetest's 48-statement kernel: 3,183 -> 1,089, its 6-statement one
+/// 453 -> 165), so the same reverses are kept out with 1,000.
+pub const MIN_BLOCK: usize = 1000;
 
 const ATTR: &str = "noimplicitfloat";
 

@@ -45,6 +45,7 @@
 //! * Generated code carries no debug locations (it has no subprogram); diagnostics use the
 //!   clone's locations.
 
+mod adj_regs;
 mod adjoint;
 pub(crate) mod alias;
 mod bits;

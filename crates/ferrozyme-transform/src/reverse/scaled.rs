@@ -104,8 +104,8 @@ impl Gen<'_> {
         let Some(s) = self.scaled_output(blk) else {
             return;
         };
+        let slot = self.adj_slot(s);
         let seed = self.take_adj(s);
-        let slot = self.lanes[self.lane].adj[&s];
         self.b.store(s.ty().const_float(1.0), slot);
         self.flow.scaled = Some(Scaled {
             blk,

@@ -109,6 +109,8 @@ pub(crate) struct LaneMaps {
     pub seed: Option<Value>,
     /// Primal value → its adjoint slot (an `alloca` of the reverse function).
     pub adj: HashMap<Value, Value>,
+    /// Primal value → its adjoint kept as a value instead (`adj_regs.rs`).
+    pub regs: HashMap<Value, super::adj_regs::Reg>,
 }
 
 /// A value the reverse sweep may need from the forward sweep.

@@ -590,7 +590,7 @@ impl Gen<'_> {
         fp_of(t.int_width()).unwrap_or(t)
     }
 
-    fn adj_slot(&mut self, v: Value) -> Value {
+    pub(super) fn adj_slot(&mut self, v: Value) -> Value {
         if let Some(&s) = self.lanes[self.lane].adj.get(&v) {
             return s;
         }
@@ -603,6 +603,9 @@ impl Gen<'_> {
 
     /// Reads and clears the adjoint of `v` (zero if nothing was ever added).
     pub(super) fn take_adj(&mut self, v: Value) -> Value {
+        if let Some(d) = self.take_reg(v) {
+            return d;
+        }
         let s = self.adj_slot(v);
         let ty = self.adj_ty(v);
         let d = self.b.load(ty, s, "d");
@@ -615,7 +618,7 @@ impl Gen<'_> {
         if !(v.is_instruction() || v.is_argument()) || !self.fx.act.is_active(v) {
             return;
         }
-        if self.add_scaled(v, delta) {
+        if self.add_scaled(v, delta) || self.add_reg(v, delta) {
             return;
         }
         let s = self.adj_slot(v);
