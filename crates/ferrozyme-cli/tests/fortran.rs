@@ -116,7 +116,7 @@ fn fortran_driver_uses_the_ferrozyme_module() {
     assert_eq!(run_program(&dir.path().join("prog")), "    3.00   12.00\n");
 }
 
-/// A flang runtime routine without a derivative on the differentiated path (CSHIFT at
+/// A flang runtime routine without a derivative on the differentiated path (EOSHIFT at
 /// -O0) is a `missing-derivative` error naming it, never a silent zero.
 #[test]
 fn fortran_runtime_routine_without_derivative_is_named() {
@@ -127,7 +127,7 @@ fn fortran_runtime_routine_without_derivative_is_named() {
     let src = r#"
 subroutine f(x, y)
   real(8) :: x(4), y
-  y = sum(cshift(x, 1) * x)
+  y = sum(eoshift(x, 1) * x)
 end subroutine f
 program p
   use ferrozyme
@@ -145,7 +145,7 @@ end program p
     let e = stderr(&o);
     assert!(e.contains("error[missing-derivative]"), "{e}");
     assert!(
-        e.contains("`_FortranACshiftVector` (flang's runtime library)"),
+        e.contains("`_FortranAEoshiftVector` (flang's runtime library)"),
         "{e}"
     );
 }
