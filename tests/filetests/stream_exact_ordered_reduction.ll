@@ -6,6 +6,10 @@
 ; after the other, the same sums bit for bit), the cells as vector fixed-order
 ; recurrences. Without the switch LoopVectorize refuses the loop ("cannot prove it is
 ; safe to reorder floating-point operations") and it stays scalar.
+; Since bruss14 the parameter's adjoint sum itself gets `reassoc` (reassoc_sums.rs: its
+; grouping is the AD tool's choice), so it becomes an ordinary vector reduction (partial
+; sums per lane, `llvm.vector.reduce.fadd reassoc` after the loop); the switch still
+; serves sums that are not marked, and the cells stay fixed-order recurrences (exact).
 ; Why it matters: the exact stream alone does not vectorize a loop that also sums a
 ; parameter's adjoint; with both, this shape measured 30.0k -> 17.3k instructions per
 ; gradient at -O3 -march=x86-64-v3 (bench/README.md, "exact11"; pipeline.rs
@@ -79,5 +83,6 @@ attributes #0 = { "target-cpu"="x86-64-v3" "target-features"="+avx,+avx2,+bmi,+b
 ; CHECK-LABEL: define dso_local double @grad(
 ; CHECK: {{^}}vector.body:
 ; CHECK: %vector.recur = phi <4 x double>
-; CHECK: call nsz double @llvm.vector.reduce.fadd.v4f64(double %vec.phi, <4 x double>
+; CHECK: %[[S:[0-9]+]] = fadd reassoc nsz <4 x double> %{{[0-9]+}}, %vec.phi
+; CHECK: call reassoc nsz double @llvm.vector.reduce.fadd.v4f64(double %{{[0-9]+}}, <4 x double> %[[S]])
 ; CHECK: {{^}}}

@@ -133,7 +133,7 @@ pub fn carry(
             continue;
         }
         let Some(entry) = l.entry else { continue };
-        n += carry_loop(m, g, l.header, entry, &shadows, &mut exact);
+        n += carry_loop(m, l.header, entry, &shadows, &mut exact);
     }
     if n > 0 && !ferrozyme_llvm::verify_function(g) {
         return Err("carrying reverse stencil streams produced invalid IR (internal error)".into());
@@ -358,7 +358,6 @@ fn anchor_offset(p: Value) -> (Value, i64) {
 
 fn carry_loop(
     m: Module,
-    g: Value,
     b: Block,
     entry: Block,
     shadows: &HashSet<Value>,
@@ -580,20 +579,11 @@ fn carry_loop(
             r.load.erase();
         }
     }
-    // A loop that keeps its adds' order keeps its parameter adjoints' too: their
-    // chains of two or more adds per iteration, or of a product, leave it
-    // (`ordered_sums.rs`).
+    // A loop that keeps its adds' order: its parameter adjoints' sums become ordinary
+    // reductions (`reassoc_sums.rs`), so that the loop vectorizes without an in-order
+    // chain.
     if exact_here > 0 {
-        let sl = crate::ordered_sums::SumLoop {
-            b,
-            entry,
-            flush_br,
-            c,
-            step,
-            lo: ctr.lo,
-            hi: ctr.hi,
-        };
-        crate::ordered_sums::move_sums(ctx, g, &sl);
+        crate::reassoc_sums::mark_sums(ctx, b, entry);
     }
     streams.len()
 }

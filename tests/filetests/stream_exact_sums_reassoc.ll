@@ -1,21 +1,20 @@
-; Decision: in a reverse loop that carries an order-preserving (value) stream, an
-; in-order sum chain of the loop's parameter adjoint with two adds per iteration, or
-; with one add of a product, leaves the loop: `a` enters each cell twice, so `da` gets
-; `da + dout[i] * x[i + 1]` and `da + (dout[i] * x[i]) * x[i - 1]` per iteration. The
-; loop stores the products' factors per iteration into a stack buffer (`fz.sums`, four
-; slots of 35 iterations, slot-major, one element per iteration: dout[i], x[i + 1],
-; dout[i] * x[i], x[i - 1]); on the exit edge (`fz.stream.flush`) straight-line copies
-; of the original `fmul contract` / `fadd nsz contract` run the chain in iteration
-; order over the buffer, so that the same operations meet the same values (and the code
-; generator fuses each product and add into one FMA as it did in the loop): the sum is
-; bit-identical. `db` (one add of dout[i], no product) stays in the loop: an in-order
-; reduction LoopVectorize vectorizes exactly. No `da` phi is left in the loop.
-; Why it matters: LoopVectorize vectorizes an in-order reduction only with one add of it
-; per iteration and then adds rounded products (no fusion): the Brusselator's `dalpha`
-; (two adds per cell) kept its exact reverse stencil loop scalar, and moving `dA` (one
-; product) is what keeps dp bit-identical. With both moved the loop is VF 4: 57,983 ->
-; 40,280 instructions per gradient call at -O3 -march=x86-64-v3 (ordered_sums.rs,
-; bench/README.md "bruss13").
+; Decision: in a reverse loop that carries an order-preserving (value) stream, the sums
+; of the loop's parameter adjoints (phis of the loop whose every update is an `fadd`
+; carrying the reverse sweep's adjoint mark, the phi's and each partial sum's only user
+; the next add) get `reassoc`: `a` enters each cell twice, so `da` gets
+; `da + dout[i] * x[i + 1]` and `da + (dout[i] * x[i]) * x[i - 1]` per iteration, `db`
+; gets `db + dout[i]`; all three adds become `fadd reassoc nsz contract`. The value
+; stream's adds (`fz.cell`, the cells' adjoints) keep their flags and order, and nothing
+; is moved after the loop (no `fz.sums` buffer, bruss13's `ordered_sums.rs` is gone).
+; At -O2 LoopVectorize then makes `da` and `db` ordinary vector reductions (a
+; `<2 x double>` partial sum per lane, `llvm.vector.reduce.fadd` with `reassoc` after
+; the loop) instead of refusing the loop (two in-order adds of `da`).
+; Why it matters: the grouping of a parameter adjoint's contributions is the AD tool's
+; choice (rounding only, as in adjoint_split.rs and adjoint_chain.rs); bruss13 kept
+; their exact order by replaying the chains after the loop, which vectorized the loop
+; but put 1,920 dependent fused multiply-adds per Brusselator call on the critical
+; path: gradient/primal by time at -O3 -march=native 3.93 (main) -> 2.38 with the
+; reductions (reassoc_sums.rs, bench/README.md "bruss14").
 ;
 ; static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
 ; void st(double *restrict out, const double *restrict x, double a, double b) {
@@ -29,6 +28,7 @@
 ; -fno-unroll-loops, attributes and metadata removed)
 ;
 ; RUN: %ferrozyme opt %s -o - | %FileCheck %s
+; RUN: %ferrozyme opt %s -O2 -o - | %FileCheck %s --check-prefix=OPT
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
@@ -79,21 +79,25 @@ declare { double, double } @__enzyme_autodiff(ptr noundef, ...) local_unnamed_ad
 
 declare i32 @llvm.umin.i32(i32, i32)
 
-
 ; CHECK-LABEL: define internal { double, double } @fz_grad_st(
-; CHECK: %fz.sums = alloca [140 x double]
-; CHECK: {{^}}fz.stream.flush:
-; CHECK: %[[A0:fz.sum.term]] = load double
-; CHECK: %[[B0:fz.sum.term[0-9]+]] = load double
-; CHECK-NEXT: %[[P0:[0-9]+]] = fmul contract double %[[A0]], %[[B0]]
-; CHECK-NEXT: fadd nsz contract double %{{[0-9]+}}, %[[P0]]
+; CHECK-NOT: fz.sums
 ; CHECK: {{^}}rev.{{[0-9]+}}:
 ; CHECK-NEXT: phi i64
+; CHECK-NEXT: %[[DA:d[.0-9]+]] = phi double
 ; CHECK-NEXT: %[[DB:d[.0-9]+]] = phi double
 ; CHECK-NEXT: %fz.cell = phi double
 ; CHECK-NEXT: %fz.cell{{[0-9]+}} = phi double
-; CHECK-NEXT: getelementptr
-; CHECK: fadd nsz contract double %[[DB]], %sh
-; CHECK: sub i64 35, %
-; CHECK: store double %sh{{[0-9]+}}, ptr %{{[0-9]+}}, align 8
+; CHECK: fadd reassoc nsz contract double %[[DB]], %sh
+; CHECK: %[[DA1:[0-9]+]] = fadd reassoc nsz contract double %[[DA]], %
+; CHECK: fadd reassoc nsz contract double %[[DA1]], %
+; CHECK: fadd nsz contract double %sh{{[0-9]+}}, %
+; CHECK-NEXT: fadd nsz contract double %fz.cell, %
+; CHECK-NEXT: fadd nsz contract double %fz.cell{{[0-9]+}}, %
 ; CHECK: br i1 %{{[0-9]+}}, label %rev.{{[0-9]+}}, label %fz.stream.flush
+
+; OPT-LABEL: define dso_local { double, double } @grad(
+; OPT-NOT: fz.sums
+; OPT: {{^}}vector.body:
+; OPT: fadd reassoc nsz contract <2 x double>
+; OPT: call reassoc nsz contract double @llvm.vector.reduce.fadd.v2f64(
+; OPT: call reassoc nsz contract double @llvm.vector.reduce.fadd.v2f64(
