@@ -368,11 +368,26 @@ define void @calls(ptr %x) {
         let module = Module::from_inkwell(&m);
         let f = |n: &str| module.function(n).expect("function exists");
         let e = param_extents(module, f("known")).expect("known extents");
-        assert_eq!(e[0], ParamExtent { read: Some((0, 24)), write: None });
-        assert_eq!(e[1], ParamExtent { read: None, write: Some((0, 24)) });
+        assert_eq!(
+            e[0],
+            ParamExtent {
+                read: Some((0, 24)),
+                write: None
+            }
+        );
+        assert_eq!(
+            e[1],
+            ParamExtent {
+                read: None,
+                write: Some((0, 24))
+            }
+        );
         assert_eq!(e[2], ParamExtent::default());
         for n in ["variable", "escapes", "calls"] {
-            assert!(param_extents(module, f(n)).is_none(), "{n} must have no extents");
+            assert!(
+                param_extents(module, f(n)).is_none(),
+                "{n} must have no extents"
+            );
         }
     }
 }
