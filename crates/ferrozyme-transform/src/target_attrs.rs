@@ -19,7 +19,7 @@
 //! has its features, and copying the attributes there changed the code's tuning for the
 //! worse (Euler, harness flags: 35.6M -> 37.1M gradient instructions).
 
-use ferrozyme_llvm::{Module, Type, TypeKind, Value};
+use ferrozyme_llvm::{Module, Value};
 
 use crate::generated::is_generated;
 
@@ -62,91 +62,6 @@ pub fn share_target(module: Module) -> usize {
                 f.add_string_fn_attr(k, v);
             }
         }
-        given += 1;
-    }
-    given
-}
-
-/// `"min-legal-vector-width"`: the widest vector a function needs legal (its own vector
-/// arguments and intrinsics). clang gives every C function `"0"`; absent means "unknown",
-/// and the X86 back end then treats 512-bit vectors as legal and preferred on an AVX-512
-/// CPU, whatever its 256-bit tuning (`-march=native` on Rocket Lake). Generated functions
-/// had none, and LLVM's inliner drops the caller's attribute when it inlines a callee
-/// without it: BA's `run_grad` lost it when the fused width-2 gradient (`seed_fusion.rs`)
-/// was inlined, so the SLP vectorizer built `<8 x double>` bundles there and code
-/// generation kept them in `zmm` registers. That made the gradient 20-25% slower than
-/// the same IR with the attribute (bench/README.md, "ba14"; libm's `cos` and `sin`
-/// called from the `zmm` code ran at about twice their cost).
-const MIN_LEGAL: &str = "min-legal-vector-width";
-
-/// Widest vector, in bits, anywhere in `t` (vectors inside arrays and structs too).
-/// Scalable vectors (and element types of unknown width) count as unbounded.
-fn vector_bits(t: Type) -> u64 {
-    if t.has_scalable() {
-        return u64::MAX;
-    }
-    match t.kind() {
-        TypeKind::Vector => {
-            let e = t.element_type();
-            let bits = if e.is_pointer() {
-                64
-            } else if let Some(w) = e.int_width() {
-                u64::from(w)
-            } else if e.fp_bits() > 0 {
-                u64::from(e.fp_bits())
-            } else {
-                return u64::MAX;
-            };
-            bits * u64::from(t.vector_len())
-        }
-        TypeKind::Array => vector_bits(t.element_type()),
-        TypeKind::Struct => t.struct_fields().into_iter().map(vector_bits).max().unwrap_or(0),
-        _ => 0,
-    }
-}
-
-/// Rule: when every defined function the pass did not generate has
-/// `"min-legal-vector-width"`, each generated function without it gets the largest of
-/// their values, provided no vector in its signature is wider than that value or 256
-/// bits (what AVX targets keep legal under any value): the signature is where the value
-/// is an ABI (how a vector argument is passed), and there caller and callee must agree.
-/// Vectors inside the body are legalized whatever the value (split into legal halves).
-/// Otherwise the function stays without it (as before: correct, possibly 512-bit code).
-/// Returns how many functions got it.
-pub fn share_vector_width(module: Module) -> usize {
-    let defined: Vec<Value> = module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
-        .collect();
-    let mut width: Option<u64> = None;
-    for f in defined.iter().filter(|f| !is_generated(**f)) {
-        let Some(v) = f.string_fn_attr(MIN_LEGAL) else {
-            return 0;
-        };
-        let Ok(v) = v.parse::<u64>() else {
-            return 0;
-        };
-        width = Some(width.map_or(v, |w| w.max(v)));
-    }
-    let Some(width) = width else {
-        return 0;
-    };
-    let mut given = 0;
-    for f in defined
-        .into_iter()
-        .filter(|f| is_generated(*f) && f.string_fn_attr(MIN_LEGAL).is_none())
-    {
-        let fty = f.function_type();
-        let widest = std::iter::once(fty.return_type())
-            .chain(fty.param_types())
-            .map(vector_bits)
-            .max()
-            .unwrap_or(0);
-        if widest > width.max(256) {
-            continue;
-        }
-        f.add_string_fn_attr(MIN_LEGAL, &width.to_string());
         given += 1;
     }
     given
