@@ -302,44 +302,7 @@ pub(crate) fn peel_last(m: Module, f: Value, l: &Loop, c: &Counted) {
         };
         map.insert(phi, v);
     }
-    let mut clones = Vec::new();
-    let mut phis = Vec::new();
-    for blk in &blocks {
-        b.position_at_end(map[&blk.as_value()].as_block());
-        for i in blk.instructions() {
-            if i.opcode() == Some(Opcode::LLVMPHI) {
-                if *blk == l.header {
-                    continue;
-                }
-                let p = b.phi(i.ty(), &i.name());
-                map.insert(i, p);
-                phis.push((i, p));
-            } else {
-                let k = i.clone_instruction();
-                b.insert(k);
-                if !i.ty().is_void() {
-                    k.set_name(&format!("{}.peel", i.name()));
-                }
-                map.insert(i, k);
-                clones.push(k);
-            }
-        }
-    }
-    for k in &clones {
-        for n in 0..k.num_operands() {
-            if let Some(&v) = map.get(&k.operand(n)) {
-                k.set_operand(n, v);
-            }
-        }
-    }
-    for (old, new) in phis {
-        for (v, blk) in old.incoming() {
-            new.add_incoming(
-                map.get(&v).copied().unwrap_or(v),
-                map[&blk.as_value()].as_block(),
-            );
-        }
-    }
+    copy_body(&b, &blocks, l.header, &mut map, "peel");
     // The copy's latch falls through to the exit.
     let copy_latch = map[&c.latch.as_value()].as_block();
     let t = copy_latch.terminator().unwrap();
@@ -399,6 +362,59 @@ pub(crate) fn peel_last(m: Module, f: Value, l: &Loop, c: &Counted) {
                     u.set_operand(k, n);
                 }
             }
+        }
+    }
+}
+
+/// Copies the instructions of a loop's `blocks` into the blocks `map` already assigns
+/// them (one new block per block), in order: header phis are not copied (the caller has
+/// put the values they take in `map`), other phis get a phi with their incoming blocks'
+/// copies, every other instruction a clone named `name.suffix`; then each copy's
+/// operands are redirected to the copies. Shared by `peel_last` and `peel_rows.rs`'
+/// first-row copy.
+pub(crate) fn copy_body(
+    b: &Builder,
+    blocks: &[Block],
+    header: Block,
+    map: &mut HashMap<Value, Value>,
+    suffix: &str,
+) {
+    let mut clones = Vec::new();
+    let mut phis = Vec::new();
+    for blk in blocks {
+        b.position_at_end(map[&blk.as_value()].as_block());
+        for i in blk.instructions() {
+            if i.opcode() == Some(Opcode::LLVMPHI) {
+                if *blk == header {
+                    continue;
+                }
+                let p = b.phi(i.ty(), &i.name());
+                map.insert(i, p);
+                phis.push((i, p));
+            } else {
+                let k = i.clone_instruction();
+                b.insert(k);
+                if !i.ty().is_void() {
+                    k.set_name(&format!("{}.{suffix}", i.name()));
+                }
+                map.insert(i, k);
+                clones.push(k);
+            }
+        }
+    }
+    for k in &clones {
+        for n in 0..k.num_operands() {
+            if let Some(&v) = map.get(&k.operand(n)) {
+                k.set_operand(n, v);
+            }
+        }
+    }
+    for (old, new) in phis {
+        for (v, blk) in old.incoming() {
+            new.add_incoming(
+                map.get(&v).copied().unwrap_or(v),
+                map[&blk.as_value()].as_block(),
+            );
         }
     }
 }

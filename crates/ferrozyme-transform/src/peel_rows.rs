@@ -304,44 +304,7 @@ fn peel_first(m: Module, f: Value, l: &Loop, c: &Counted, entry: Block) {
         map.insert(*phi, v);
     }
     map.insert(c.iv, iv_ty.const_i64(c.start as i64));
-    let mut clones = Vec::new();
-    let mut phis = Vec::new();
-    for blk in &blocks {
-        b.position_at_end(map[&blk.as_value()].as_block());
-        for i in blk.instructions() {
-            if i.opcode() == Some(Opcode::LLVMPHI) {
-                if *blk == l.header {
-                    continue;
-                }
-                let p = b.phi(i.ty(), &i.name());
-                map.insert(i, p);
-                phis.push((i, p));
-            } else {
-                let k = i.clone_instruction();
-                b.insert(k);
-                if !i.ty().is_void() {
-                    k.set_name(&format!("{}.first", i.name()));
-                }
-                map.insert(i, k);
-                clones.push(k);
-            }
-        }
-    }
-    for k in &clones {
-        for n in 0..k.num_operands() {
-            if let Some(&v) = map.get(&k.operand(n)) {
-                k.set_operand(n, v);
-            }
-        }
-    }
-    for (old, new) in phis {
-        for (v, blk) in old.incoming() {
-            new.add_incoming(
-                map.get(&v).copied().unwrap_or(v),
-                map[&blk.as_value()].as_block(),
-            );
-        }
-    }
+    crate::peel::copy_body(&b, &blocks, l.header, &mut map, "first");
     // The copy's latch goes on into the loop (at least MIN_LEFT iterations are left).
     let copy_latch = map[&c.latch.as_value()].as_block();
     let t = copy_latch.terminator().unwrap();
