@@ -128,10 +128,6 @@ pub fn peel_clamped_loops(m: Module, f: Value) -> Result<bool, String> {
 /// Recognises `l` as an innermost counted loop with one latch that is its only exit,
 /// counted by a [`const_counter`] whose exit test is used by the branch alone.
 fn counted(l: &Loop, loops: &Loops) -> Option<Counted> {
-    let [latch] = l.latches.as_slice() else {
-        return None;
-    };
-    let latch = *latch;
     let innermost = l
         .blocks
         .iter()
@@ -139,8 +135,20 @@ fn counted(l: &Loop, loops: &Loops) -> Option<Counted> {
     if !innermost {
         return None;
     }
-    let size: usize = l.blocks.iter().map(|b| b.instructions().len()).sum();
-    if size > MAX_BODY {
+    counted_shape(l, MAX_BODY)
+}
+
+/// The shape both peelers need (this file's innermost loops, `peel_rows.rs`' outer row
+/// loops): one latch that is the only exiting block, `br` terminators only, at most
+/// `max_body` instructions, counted by a [`const_counter`] whose exit test is used by
+/// the branch alone.
+pub(crate) fn counted_shape(l: &Loop, max_body: usize) -> Option<Counted> {
+    let [latch] = l.latches.as_slice() else {
+        return None;
+    };
+    let latch = *latch;
+    let size: usize = l.blocks.iter().map(|b| b.instruction_count()).sum();
+    if size > max_body {
         return None;
     }
     // The latch is the only exiting block.

@@ -27,7 +27,7 @@
 use std::collections::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
-use ferrozyme_analysis::loops::{const_counter, Loop, Loops};
+use ferrozyme_analysis::loops::{Loop, Loops};
 use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
 
 use crate::affine_index::{form, Counter};
@@ -103,14 +103,10 @@ pub fn peel_clamped_rows(m: Module, f: Value) -> Result<bool, String> {
     Ok(changed)
 }
 
-/// Recognises `l` as a loop with an inner loop, one latch that is its only exiting
-/// block, `br` terminators only, counted by a [`const_counter`] whose exit test is used
-/// by the branch alone; with the loop's entry block.
+/// Recognises `l` as a loop with an inner loop and the shape of
+/// [`crate::peel::counted_shape`] (one latch, the only exiting block, a constant
+/// counter); with the loop's entry block.
 fn outer_counted(l: &Loop, loops: &Loops) -> Option<(Counted, Block)> {
-    let [latch] = l.latches.as_slice() else {
-        return None;
-    };
-    let latch = *latch;
     let entry = l.entry?;
     let nested = l
         .blocks
@@ -119,41 +115,7 @@ fn outer_counted(l: &Loop, loops: &Loops) -> Option<(Counted, Block)> {
     if !nested {
         return None;
     }
-    let size: usize = l.blocks.iter().map(|b| b.instructions().len()).sum();
-    if size > MAX_BODY {
-        return None;
-    }
-    for b in &l.blocks {
-        if *b != latch && b.successors().iter().any(|s| !l.blocks.contains(s)) {
-            return None;
-        }
-        let t = b.terminator()?;
-        if !matches!(t.opcode(), Some(Opcode::LLVMBr)) {
-            return None;
-        }
-    }
-    let c = l
-        .header
-        .phis()
-        .into_iter()
-        .find_map(|phi| const_counter(l, phi))?;
-    let exit = latch
-        .successors()
-        .into_iter()
-        .find(|s| !l.blocks.contains(s))?;
-    if c.test.users().len() != 1 {
-        return None;
-    }
-    let counted = Counted {
-        iv: c.iv,
-        start: c.start,
-        end: c.end,
-        test: c.test,
-        end_operand: c.end_operand,
-        latch,
-        exit,
-    };
-    Some((counted, entry))
+    Some((crate::peel::counted_shape(l, MAX_BODY)?, entry))
 }
 
 /// The `umin`/`smin` (from above) and `umax`/`smax` (from below) calls in `l` clamping
