@@ -203,25 +203,9 @@ fn clamps(l: &Loop, c: &Counted) -> Vec<Clamp> {
             } else {
                 continue;
             };
-            let args = i.call_args();
-            let (arg, k) = match (args[0].const_int_value(), args[1].const_int_value()) {
-                (None, Some(k)) => (args[0], k),
-                (Some(k), None) => (args[1], k),
-                _ => continue,
-            };
-            let Some(w) = arg.ty().int_width() else {
+            let Some((arg, k, _, hi)) = clamp_operands(i, c, signed) else {
                 continue;
             };
-            let (Some(lo), Some(hi)) = (eval(arg, c.iv, c.start), eval(arg, c.iv, c.end - 1))
-            else {
-                continue;
-            };
-            // Unsigned compare of values read as signed: both ends must be >= 0 (the
-            // constant too, read at its width).
-            let k = k as i128;
-            if !signed && (lo < 0 || k < 0 || k >= (1i128 << (w - 1))) {
-                continue;
-            }
             // t(j) = j + (lo - start), increasing: the iterations with t > k are the
             // last hi - k.
             let not_identity = (hi - k).clamp(0, c.end - c.start);
@@ -235,10 +219,36 @@ fn clamps(l: &Loop, c: &Counted) -> Vec<Clamp> {
     out
 }
 
+/// A clamp call's operands: its non-constant argument `t`, the constant `k`, and `t`'s
+/// exact values on the first and last iteration of `c` (`eval`); `None` unless exactly one
+/// operand is a constant, both ends evaluate, and, for an unsigned min/max, both ends and
+/// `k` (read at its width) are non-negative, so that the unsigned compare is the signed
+/// one. Shared with `peel_rows.rs`.
+pub(crate) fn clamp_operands(
+    i: Value,
+    c: &Counted,
+    signed: bool,
+) -> Option<(Value, i128, i128, i128)> {
+    let args = i.call_args();
+    let (arg, k) = match (args[0].const_int_value(), args[1].const_int_value()) {
+        (None, Some(k)) => (args[0], k),
+        (Some(k), None) => (args[1], k),
+        _ => return None,
+    };
+    let w = arg.ty().int_width()?;
+    let lo = eval(arg, c.iv, c.start)?;
+    let hi = eval(arg, c.iv, c.end - 1)?;
+    let k = k as i128;
+    if !signed && (lo < 0 || k < 0 || k >= (1i128 << (w - 1))) {
+        return None;
+    }
+    Some((arg, k, lo, hi))
+}
+
 /// The exact value of `v` when the counter `iv` is `x`, for `v` built from the counter
 /// by adding/subtracting constants and integer casts; `None` on anything else or on
 /// wrapping at any step (so `v` is `iv + const` wherever both ends evaluate).
-pub(crate) fn eval(v: Value, iv: Value, x: i128) -> Option<i128> {
+fn eval(v: Value, iv: Value, x: i128) -> Option<i128> {
     fn fits(x: i128, w: u32) -> bool {
         let h = 1i128 << (w - 1);
         (-h..h).contains(&x)

@@ -31,7 +31,7 @@ use ferrozyme_analysis::loops::{Loop, Loops};
 use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
 
 use crate::affine_index::{form, Counter};
-use crate::peel::{eval, peel_last, Counted};
+use crate::peel::{peel_last, Counted};
 
 /// Largest loop (instructions, inner loops included) that is copied.
 const MAX_BODY: usize = 1200;
@@ -141,25 +141,9 @@ fn clamps(l: &Loop, c: &Counted) -> Vec<Clamp> {
             } else {
                 continue;
             };
-            let args = i.call_args();
-            let (arg, k) = match (args[0].const_int_value(), args[1].const_int_value()) {
-                (None, Some(k)) => (args[0], k),
-                (Some(k), None) => (args[1], k),
-                _ => continue,
-            };
-            let Some(w) = arg.ty().int_width() else {
+            let Some((arg, k, lo, hi)) = crate::peel::clamp_operands(i, c, signed) else {
                 continue;
             };
-            let (Some(lo), Some(hi)) = (eval(arg, c.iv, c.start), eval(arg, c.iv, c.end - 1))
-            else {
-                continue;
-            };
-            // Unsigned compare of values read as signed: both ends must be >= 0 (the
-            // constant too, read at its width).
-            let k = k as i128;
-            if !signed && (lo < 0 || k < 0 || k >= (1i128 << (w - 1))) {
-                continue;
-            }
             // t(i) = i + (lo - start), increasing: min(t, k) is not t on the last
             // hi - k iterations, max(t, k) on the first k - lo.
             let n = c.end - c.start;
