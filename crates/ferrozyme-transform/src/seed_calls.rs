@@ -4,7 +4,7 @@
 //! block splitting and the per-lane renaming of reused seed allocas.
 
 use ferrozyme_abi::{EntryPoint, Marker};
-use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
+use ferrozyme_llvm::{Builder, Module, Opcode, Value};
 
 use crate::call_extents::{strip_const_geps, Span};
 use crate::request::{marker_of, parse, Mode};
@@ -251,34 +251,6 @@ pub(crate) fn local_alloca(a: Value, group: &[Value]) -> bool {
         }
     }
     true
-}
-
-/// Moves everything before `inst` in its block into a new block placed before it (the
-/// predecessors branch to the new block, which is left without a terminator); returns
-/// the new block.
-pub(crate) fn split_before(m: Module, inst: Value) -> Block {
-    let ctx = m.context();
-    let tail = inst.parent_block();
-    let head = tail.insert_before(ctx, "fz.seed_split");
-    for u in tail.as_value().users() {
-        if u.is_instruction() && u.is_terminator() {
-            for k in 0..u.num_successors() {
-                if u.successor(k) == tail {
-                    u.set_successor(k, head);
-                }
-            }
-        }
-    }
-    let b = Builder::new(ctx);
-    b.position_at_end(head);
-    for i in tail.instructions() {
-        if i == inst {
-            break;
-        }
-        i.remove_from_parent();
-        b.insert(i);
-    }
-    head
 }
 
 /// Lane `j`'s seed/shadow in a local alloca that the code between calls `j-1` and `j`

@@ -27,8 +27,9 @@ use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
 use crate::call_extents::{join, param_extents, strip_const_geps, ParamExtent, Span};
 use crate::seed_calls::{
     access, intrinsic_call, is_autodiff, is_lifetime, local_alloca, pure_op,
-    rename_seed_generations, same, same_shape, simple_form, split_before, Acc, Form,
+    rename_seed_generations, same, same_shape, simple_form, Acc, Form,
 };
+use crate::unmerge::split_before;
 
 /// The most calls fused into one (the vector width).
 pub const MAX_LANES: usize = 4;
@@ -564,9 +565,9 @@ impl Fusion<'_> {
         // first call) must not make the branch undefined.
         let ok = b.freeze(ok.expect("tests not empty"));
         let blk = self.group[0].parent_block();
-        let head = split_before(self.m, self.group[0]);
+        let head = split_before(self.m, self.group[0], "fz.seed_split");
         let after = last.next_instruction().expect("calls are not terminators");
-        let orig = split_before(self.m, after);
+        let orig = split_before(self.m, after, "fz.seed_split");
         let join_blk = blk;
         let fused = join_blk.insert_before(ctx, "fz.seed_fusion");
         let fb = Builder::new(ctx);

@@ -16,7 +16,7 @@
 //! The original block keeps its tail (so phis in its successors stay valid); the head is a
 //! new block that takes the block's place for its predecessors.
 
-use ferrozyme_llvm::{Builder, Module, Opcode, Value};
+use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
 
 /// C++ code calls the hook with `invoke` when the caller has cleanups. Our derivatives
 /// never throw, so the hook becomes a plain call followed by a branch to the normal
@@ -228,19 +228,15 @@ fn phi_as_selects(m: Module, call: Value, phi: Value) -> Option<Value> {
     Some(chosen)
 }
 
-/// Moves everything before `call` into a new head block ending in the terminator that
-/// `branch` builds over `n` new arm blocks, each of which branches to the call's block.
-fn split(
-    m: Module,
-    call: Value,
-    branch: impl FnOnce(&Builder, &[ferrozyme_llvm::Block]),
-    n: usize,
-) -> Vec<ferrozyme_llvm::Block> {
+/// Moves everything before `inst` in its block into a new block `name` placed before it
+/// (the predecessors branch to the new block, which is left without a terminator);
+/// returns the new block. The predecessors' branches are retargeted one by one, not by
+/// a blanket replace-all-uses, which would also rewrite the incoming blocks of phis in
+/// the tail's successors. Also used by `seed_fusion.rs`.
+pub(crate) fn split_before(m: Module, inst: Value, name: &str) -> Block {
     let ctx = m.context();
-    let tail = call.parent_block();
-    let head = tail.insert_before(ctx, "fz.split");
-    // Retarget the predecessors' branches (not a blanket replace-all-uses, which would
-    // also rewrite the incoming blocks of phis in the tail's successors).
+    let tail = inst.parent_block();
+    let head = tail.insert_before(ctx, name);
     for u in tail.as_value().users() {
         if u.is_instruction() && u.is_terminator() {
             for k in 0..u.num_successors() {
@@ -253,12 +249,28 @@ fn split(
     let b = Builder::new(ctx);
     b.position_at_end(head);
     for i in tail.instructions() {
-        if i == call {
+        if i == inst {
             break;
         }
         i.remove_from_parent();
         b.insert(i);
     }
+    head
+}
+
+/// Moves everything before `call` into a new head block ending in the terminator that
+/// `branch` builds over `n` new arm blocks, each of which branches to the call's block.
+fn split(
+    m: Module,
+    call: Value,
+    branch: impl FnOnce(&Builder, &[ferrozyme_llvm::Block]),
+    n: usize,
+) -> Vec<ferrozyme_llvm::Block> {
+    let ctx = m.context();
+    let tail = call.parent_block();
+    let head = split_before(m, call, "fz.split");
+    let b = Builder::new(ctx);
+    b.position_at_end(head);
     let arms: Vec<ferrozyme_llvm::Block> = (0..n)
         .map(|j| tail.insert_before(ctx, &format!("fz.split.{j}")))
         .collect();
