@@ -317,11 +317,7 @@ fn addr_ok(addr: Value, write: bool) -> bool {
 mod tests {
     use super::*;
 
-    fn parse<'c>(ctx: &'c inkwell::context::Context, ir: &str) -> inkwell::module::Module<'c> {
-        let buf =
-            inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
-        ctx.create_module_from_ir(buf).expect("test IR parses")
-    }
+    use crate::test_ir::parse;
 
     /// Constant offsets, a counted loop's index, errno-only libm calls: known extents;
     /// a variable index, a pointer stored away, a call touching memory: none.

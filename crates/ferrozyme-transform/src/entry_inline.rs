@@ -147,11 +147,7 @@ fn user_call_sites(f: Value) -> Option<Vec<Value>> {
 mod tests {
     use super::*;
 
-    fn parse<'c>(ctx: &'c inkwell::context::Context, ir: &str) -> inkwell::module::Module<'c> {
-        let buf =
-            inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
-        ctx.create_module_from_ir(buf).expect("test IR parses")
-    }
+    use crate::test_ir::parse;
 
     /// `two` (called twice from `main`, straight-line, calls only a declaration) is
     /// marked; `one` (one site, LLVM's choice), `five` (five sites), `nested` (called from

@@ -78,6 +78,8 @@ mod stream_values;
 mod streams;
 mod tangent;
 mod target_attrs;
+#[cfg(test)]
+mod test_ir;
 mod timing;
 mod truncate;
 mod unmerge;

@@ -153,9 +153,7 @@ define void @main() {
 attributes #0 = { noinline "ferrozyme-generated" }
 "#;
         let ctx = inkwell::context::Context::create();
-        let buf =
-            inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
-        let m = ctx.create_module_from_ir(buf).expect("test IR parses");
+        let m = crate::test_ir::parse(&ctx, ir);
         let module = Module::from_inkwell(&m);
         let marked = merge_single_call_derivatives(module, 5);
         let inl = |n: &str| {
