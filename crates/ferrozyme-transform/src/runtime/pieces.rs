@@ -98,13 +98,22 @@ impl Piece {
             Piece::Thread => &[
                 "__fz_state_once",
                 "__fz_state_key",
+                "__fz_state_ready",
                 "__fz_state_init",
                 "__fz_state_peek",
                 "__fz_state",
                 "__fz_state_release",
             ],
             Piece::Stats => &["__fz_stats_add", "__ferrozyme_tape_stats"],
-            Piece::Pool => &["__fz_pool_take", "__fz_pool_put", "__fz_pool_release"],
+            Piece::Pool => &[
+                "__fz_pool_take",
+                "__fz_pool_put",
+                "__fz_pool_release",
+                "__fz_slab_take",
+                "__fz_slab_retire",
+                "__fz_slab_recycle",
+                "__fz_slab_put",
+            ],
             Piece::Stack => &[
                 "__fz_grow",
                 "__fz_push",

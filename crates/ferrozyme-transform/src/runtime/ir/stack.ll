@@ -21,6 +21,7 @@ declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 declare { ptr, i64 } @__fz_pool_take(i64)
 declare void @__fz_pool_put(ptr, i64)
 declare void @__fz_stats_add(i64)
+declare ptr @__fz_slab_take(i64)
 
 ; Grows a stack buffer; takes and returns the header fields by value so that, after
 ; inlining, the header of a stack living in an alloca'd tape can be promoted to
@@ -31,12 +32,32 @@ declare void @__fz_stats_add(i64)
 define { ptr, i64 } @__fz_grow(ptr %data, i64 %cap, i64 %need) noinline cold {
 entry:
   %inl = and i64 %cap, 1
-  %used = and i64 %cap, -2
+  %mark = and i64 %cap, 2
+  %used = and i64 %cap, -8
   %c2 = shl i64 %used, 1
   %c3 = call i64 @llvm.umax.i64(i64 %c2, i64 %need)
   %c4 = call i64 @llvm.umax.i64(i64 %c3, i64 64)
   %isinl = icmp ne i64 %inl, 0
-  %oldheap = select i1 %isinl, i64 0, i64 %used
+  %isslab = icmp ne i64 %mark, 0
+  %small = icmp ule i64 %c4, 32768
+  %toslab = and i1 %isinl, %small
+  br i1 %toslab, label %slab, label %pool
+slab:
+  ; A stack's first buffer, small: from the slab (pool.ll), marked by bit 1 of the
+  ; capacity; an inline buffer's records are copied.
+  %c15 = add i64 %c4, 15
+  %c16 = and i64 %c15, -16
+  %sd = call ptr @__fz_slab_take(i64 %c16)
+  call void @llvm.memcpy.p0.p0.i64(ptr %sd, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move !1
+  call void @__fz_stats_add(i64 %c16)
+  %scap = or i64 %c16, 2
+  %s0 = insertvalue { ptr, i64 } undef, ptr %sd, 0
+  %s1 = insertvalue { ptr, i64 } %s0, i64 %scap, 1
+  ret { ptr, i64 } %s1
+pool:
+  ; No heap buffer to keep (inline), or one malloc must not resize (a slab buffer).
+  %fresh = or i1 %isinl, %isslab
+  %oldheap = select i1 %fresh, i64 0, i64 %used
   %p = call { ptr, i64 } @__fz_pool_take(i64 %c4)
   %pd = extractvalue { ptr, i64 } %p, 0
   %hit = icmp ne ptr %pd, null
@@ -48,16 +69,25 @@ pooled:
 retire:
   ; The old heap buffer leaves the statistics in `__fz_pool_put`, before the new one
   ; enters them (the peak counts what is held after the move, as before).
-  call void @__fz_pool_put(ptr %data, i64 %used)
+  call void @__fz_pool_put(ptr %data, i64 %cap)
   br label %done
 done:
   call void @__fz_stats_add(i64 %pc)
   ret { ptr, i64 } %p
 nopool:
-  %g = call { ptr, i64 } @__fz_grow_plain(ptr %data, i64 %cap, i64 %need)
+  ; A slab buffer is copied into fresh memory (as an inline one), then given back.
+  %pcap = select i1 %isslab, i64 1, i64 %cap
+  %pcap2 = or i64 %pcap, %used
+  %gcap = select i1 %isslab, i64 %pcap2, i64 %cap
+  %g = call { ptr, i64 } @__fz_grow_plain(ptr %data, i64 %gcap, i64 %need)
   %gc = extractvalue { ptr, i64 } %g, 1
   %gdelta = sub i64 %gc, %oldheap
   call void @__fz_stats_add(i64 %gdelta)
+  br i1 %isslab, label %slabout, label %plainout
+slabout:
+  call void @__fz_pool_put(ptr %data, i64 %cap)
+  br label %plainout
+plainout:
   ret { ptr, i64 } %g
 }
 
