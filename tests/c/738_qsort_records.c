@@ -1,4 +1,5 @@
 // OPT: O0 O1 O2 O3
+// IGNORE-REF: cannot-deduce-type (conflicting uses at the memcpy of the records): before optimization glibc's inline `bsearch` computes `base + idx * size` with a run-time size, the pattern described under IGNORE-O0
 // IGNORE-O0: missing-derivative for `bsearch` whose result points into the active records: glibc inlines its bsearch at -O1 and above (bits/stdlib-bsearch.h), at -O0 the call has no IR. A definition of Ferrozyme's own (like qsort's, libdefs) was tried: its `base + mid * size` byte offset made type analysis type the records as one scalar everywhere (the unknown-stride rule of types/engine/access.rs sends a GEP's facts back as "every offset" when they look uniform so far) and the memcpy of the records was refused
 // `qsort` of records that mix an inactive key and active payloads (`struct { int id;
 // double w; double v[2]; }`, 32 bytes), sorted by the integer id and then by an active
