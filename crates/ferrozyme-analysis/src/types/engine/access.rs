@@ -290,11 +290,15 @@ impl Engine {
                 // is the `this` adjustment of a C++ member-function pointer: a byte offset
                 // to a base-class subobject, not an index (its dead virtual branch loads
                 // a vtable pointer there, which would make the whole object pointers).
+                // Nor when the offset is the byte distance between two pointers (`end -
+                // begin`, as `std::vector`'s reallocation places the new element): that is
+                // a whole number of elements whose layout may mix types (a `pair<double,
+                // int>`), and g's facts, seen one store at a time, would look uniform.
                 let adjusts = g
                     .operands()
                     .into_iter()
                     .skip(1)
-                    .any(is_member_pointer_adjustment);
+                    .any(|o| is_member_pointer_adjustment(o) || is_pointer_distance(o));
                 let mut kinds = pg.iter().map(|(_, b)| b);
                 if let Some(first) = kinds.next() {
                     if !adjusts && kinds.all(|b| b == first) {
@@ -304,6 +308,14 @@ impl Engine {
             }
         }
     }
+}
+
+/// Is integer `v` the distance in bytes between two pointers (`ptrtoint a - ptrtoint b`)?
+fn is_pointer_distance(v: Value) -> bool {
+    v.opcode() == Some(Opcode::LLVMSub)
+        && v.operands()
+            .into_iter()
+            .all(|o| o.opcode() == Some(Opcode::LLVMPtrToInt))
 }
 
 /// Is the first index of the `getelementptr` `g` (the one that steps over whole elements)
