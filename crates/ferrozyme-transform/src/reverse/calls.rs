@@ -17,6 +17,9 @@
 
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
 use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
+use ferrozyme_analysis::types::{BaseType, FpType};
+
+use super::vector::CopyLayout;
 use ferrozyme_llvm::Value;
 
 use super::{Gen, Key};
@@ -274,8 +277,26 @@ impl Gen<'_> {
         // A scratch buffer that never leaves the function: the replay frees its shadow
         // directly (`escape.rs`); any other is recorded for `runtime/ir/shadows.ll`.
         let record = (!super::escape::stays_local(i)).then(|| self.sup.rt(RtFn::ShadowNew));
+        // A `realloc` of records holding pointers: the shadow pointers already stored move
+        // with the block (`rev_realloc` then moves the bytes back).
+        let keep = match kind {
+            CallKind::Realloc if holds_non_floats(&self.fx.types, i) => {
+                let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
+                let old = i.call_args()[a.ptr.expect("realloc takes a pointer")];
+                self.fx
+                    .act
+                    .is_shadowed(old)
+                    .then(|| (old, self.sup.rt(RtFn::ReallocFwdBytes)))
+            }
+            _ => None,
+        };
         self.each_lane(|g| {
             let s = g.b.call_fn(calloc, &[n, m]);
+            if let Some((old, copy)) = keep {
+                let so = g.fwd_shadow(old);
+                let bytes = g.b.mul(n, m);
+                g.b.call_fn(copy, &[so, s, bytes]);
+            }
             if let Some(record) = record {
                 g.b.call_fn(record, &[c, s]);
             }
@@ -349,6 +370,27 @@ impl Gen<'_> {
                 self.unguarded_runtime_access(i);
                 return;
             }
+            // Records holding floats next to pointers: only the pointer and integer bytes
+            // are copied; the destination's float slots keep their adjoints (copying the
+            // source's would count them twice in the reverse, and lose a seed given in
+            // the destination).
+            let layout = if super::tape_move::is_tape_move(i) {
+                None
+            } else {
+                let len = i.call_args()[2];
+                match super::vector::copy_layout(&self.fx.types, i, dst, src, len) {
+                    l @ (CopyLayout::Strided { .. } | CopyLayout::Fields(_)) => Some(l),
+                    _ => None,
+                }
+            };
+            if let Some(layout) = layout {
+                if self.fx.rt.is_guarded(dst) {
+                    self.unguarded_runtime_access(i);
+                    return;
+                }
+                self.fwd_copy_non_floats(i, c, &layout);
+                return;
+            }
             self.each_lane(|g| {
                 let vd = g.fwd_store_validity(dst);
                 let sc = c.clone_instruction();
@@ -366,6 +408,43 @@ impl Gen<'_> {
                 }
             });
         }
+    }
+
+    /// The forward sweep's shadow copy for the `memcpy`/`memmove` `i` (`c` its clone in
+    /// the forward sweep) of records whose float slots `layout` gives: all bytes but those.
+    fn fwd_copy_non_floats(&mut self, i: Value, c: Value, layout: &CopyLayout) {
+        let i64t = self.fx.ctx.i64();
+        let (dst, src) = (i.call_args()[0], i.call_args()[1]);
+        let len = self.b.int_cast(c.call_args()[2], i64t);
+        let copy = match *layout {
+            CopyLayout::Strided { fp, .. } => Some(self.sup.rt(RtFn::CopyFwdStrided(fp))),
+            _ => None,
+        };
+        self.each_lane(|g| {
+            let sd = g.fwd_shadow(dst);
+            let ss = g.fwd_shadow(src);
+            match *layout {
+                CopyLayout::Strided { period, mask, .. } => {
+                    let f = copy.expect("a strided layout's copy");
+                    let p = i64t.const_int(period);
+                    let m = i64t.const_int(mask);
+                    g.b.call_fn(f, &[sd, ss, len, p, m]);
+                }
+                CopyLayout::Fields(ref fields) => {
+                    let n = len
+                        .const_int_value()
+                        .expect("fields only of constant-size copies");
+                    for (a, b) in gaps(fields, n) {
+                        let pd = g.b.byte_gep(sd, i64t.const_int(a as u64));
+                        let ps = g.b.byte_gep(ss, i64t.const_int(a as u64));
+                        // Fields are constant-size records: a memmove of one onto an
+                        // overlapping copy of itself is not one of them.
+                        g.b.memcpy(pd, ps, i64t.const_int((b - a) as u64), 1);
+                    }
+                }
+                _ => unreachable!("only strided and field layouts are copied in part"),
+            }
+        });
     }
 
     /// A call in the reverse sweep.
@@ -493,7 +572,9 @@ impl Gen<'_> {
         // tests/c/403).
         // A tape stack's growth moves records of every type: byte for byte
         // (`tape_move.rs`).
-        let fp = if super::tape_move::is_tape_move(i) {
+        // Records holding pointers next to the floats: byte for byte too (the shadow's
+        // pointer slots must not be added as floats).
+        let fp = if super::tape_move::is_tape_move(i) || holds_non_floats(&self.fx.types, i) {
             None
         } else {
             self.fx.types.memory_fp_type(i)
@@ -579,4 +660,36 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+/// Does the memory `p` points to hold pointers or integers next to its floats (as far as
+/// type analysis knows)? Then a `realloc` of it moves shadow bytes as they are, never adds
+/// them as floats (a shadow pointer added to another as a `double` is a wild pointer).
+fn holds_non_floats(types: &ferrozyme_analysis::types::TypeAnalysis, p: Value) -> bool {
+    let t = types.pointee_tree(p);
+    [BaseType::Pointer, BaseType::Integer, BaseType::IntOrPointer]
+        .into_iter()
+        .any(|b| t.contains(b))
+}
+
+/// The byte ranges of `0..n` outside the float fields `fields` (offset, type).
+fn gaps(fields: &[(i64, FpType)], n: i64) -> Vec<(i64, i64)> {
+    let mut f: Vec<(i64, i64)> = fields
+        .iter()
+        .map(|(o, t)| (*o, o + t.size() as i64))
+        .collect();
+    f.sort();
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (a, b) in f {
+        if a > at {
+            out.push((at, a.min(n)));
+        }
+        at = at.max(b);
+    }
+    if at < n {
+        out.push((at, n));
+    }
+    out.retain(|(a, b)| a < b);
+    out
 }

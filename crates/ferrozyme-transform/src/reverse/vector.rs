@@ -88,7 +88,7 @@ impl Gen<'_> {
                 );
                 return;
             }
-            CopyLayout::Uniform(_) => Vec::new(),
+            CopyLayout::Uniform(_) | CopyLayout::Strided { .. } => Vec::new(),
             CopyLayout::Fields(ref f) => f.clone(),
         };
         let sd = self.fetch_shadow(dst);
@@ -117,6 +117,13 @@ impl Gen<'_> {
         }
         let n = self.rt_len(n, &[vd, vs]);
         let ss = self.fetch_shadow(src);
+        if let CopyLayout::Strided { fp, period, mask } = layout {
+            let f = self.sup.rt(RtFn::CopyAdjStrided(fp));
+            let p = i64t.const_int(period);
+            let m = i64t.const_int(mask);
+            self.b.call_fn(f, &[sd, ss, n, p, m]);
+            return;
+        }
         if let CopyLayout::Uniform(fp) = layout {
             let memmove = matches!(classify(i), CallKind::Memmove);
             let f = self.sup.rt(if memmove {
@@ -307,7 +314,7 @@ impl Gen<'_> {
 
 /// What a `memcpy`/`memmove` of `len` bytes from `src` to `dst` copies, as far as
 /// adjoints are concerned (from both pointers' type trees).
-enum CopyLayout {
+pub(super) enum CopyLayout {
     /// Only integers and pointers: no float adjoints to move.
     NoFloats,
     /// Nothing known, or the two sides disagree (a `double` copied into two `float`s).
@@ -316,9 +323,61 @@ enum CopyLayout {
     Uniform(FpType),
     /// Floats of several types at known offsets of a constant-size copy.
     Fields(Vec<(i64, FpType)>),
+    /// Records of `period` bytes holding floats of one type next to pointers or integers:
+    /// the float slots are the bits of `mask` (slot k is bytes `k * size .. (k + 1) *
+    /// size` of each record). A slot nothing is known about counts as a float, as in
+    /// `Uniform`; only slots known to hold a pointer or an integer are left alone.
+    Strided { fp: FpType, period: u64, mask: u64 },
 }
 
-fn copy_layout(
+/// The shortest record length (a multiple of `fp`'s size, at most 64 slots) under which
+/// every known offset agrees on whether its slot holds a float of type `fp` or something
+/// else (a pointer, an integer), and the mask of the float slots: `kinds` are the facts of
+/// both sides of a copy. `None` when the facts have negative offsets, a float off its
+/// slot, or no such length.
+fn record_slots(kinds: &[(i64, BaseType)], fp: FpType) -> Option<(u64, u64)> {
+    let size = fp.size() as i64;
+    if kinds.iter().any(|(o, _)| *o < 0) {
+        return None;
+    }
+    // Per slot: Some(true) a float, Some(false) something else.
+    let mut slots: Vec<(i64, bool)> = Vec::new();
+    for &(o, b) in kinds {
+        let float = match b {
+            b if b == fp.base_type() => {
+                if o % size != 0 {
+                    return None;
+                }
+                true
+            }
+            BaseType::Pointer | BaseType::Integer | BaseType::IntOrPointer => false,
+            _ => continue,
+        };
+        slots.push((o / size, float));
+    }
+    let last = slots.iter().map(|(k, _)| *k).max()?;
+    (1..=64i64).find_map(|per| {
+        let mut class: [Option<bool>; 64] = [None; 64];
+        for &(k, float) in &slots {
+            let c = &mut class[(k % per) as usize];
+            if c.is_some_and(|f| f != float) {
+                return None;
+            }
+            *c = Some(float);
+        }
+        // A shorter record than the facts' extent only when the facts show it twice
+        // over (one record {double, int, double} must not read as 16-byte records).
+        if per <= last && last < 2 * per - 1 {
+            return None;
+        }
+        let mask = (0..per)
+            .filter(|k| class[*k as usize] != Some(false))
+            .fold(0u64, |m, k| m | (1 << k));
+        Some(((per * size) as u64, mask))
+    })
+}
+
+pub(super) fn copy_layout(
     types: &TypeAnalysis,
     call: Value,
     dst: Value,
@@ -384,7 +443,25 @@ fn copy_layout(
         };
     }
     if fps.len() == 1 {
-        return CopyLayout::Uniform(fps[0]);
+        let others = kinds.iter().any(|(_, b)| {
+            matches!(
+                b,
+                BaseType::Pointer | BaseType::Integer | BaseType::IntOrPointer
+            )
+        });
+        if !others {
+            return CopyLayout::Uniform(fps[0]);
+        }
+        return match record_slots(&kinds, fps[0]) {
+            Some((period, mask)) => CopyLayout::Strided {
+                fp: fps[0],
+                period,
+                mask,
+            },
+            None => CopyLayout::Untyped {
+                what: "no record layout repeats in",
+            },
+        };
     }
     let mut offs: Vec<(i64, FpType)> = kinds
         .iter()
@@ -393,4 +470,53 @@ fn copy_layout(
     offs.sort_by_key(|(o, _)| *o);
     offs.dedup_by_key(|(o, _)| *o);
     CopyLayout::Fields(offs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use BaseType::{Double, Integer, Pointer};
+
+    /// `{double *p; double w}` seen eight times: 16-byte records, `w` the float slot.
+    #[test]
+    fn pointer_double_records() {
+        let kinds: Vec<(i64, BaseType)> = (0..8)
+            .flat_map(|r| [(16 * r, Pointer), (16 * r + 8, Double)])
+            .collect();
+        assert_eq!(record_slots(&kinds, FpType::F64), Some((16, 0b10)));
+    }
+
+    /// One `{double a; int k; double b}` seen once is one 24-byte record, not two
+    /// 16-byte ones (which would take the next record's `a` for an `int`); seen twice it
+    /// is 24 bytes too.
+    #[test]
+    fn one_record_is_not_read_as_shorter_ones() {
+        let one = [(0, Double), (8, Integer), (16, Double)];
+        assert_eq!(record_slots(&one, FpType::F64), Some((24, 0b101)));
+        let two: Vec<(i64, BaseType)> = one
+            .iter()
+            .chain(one.iter())
+            .enumerate()
+            .map(|(k, (o, b))| (o + if k < 3 { 0 } else { 24 }, *b))
+            .collect();
+        assert_eq!(record_slots(&two, FpType::F64), Some((24, 0b101)));
+    }
+
+    /// Slots nothing is known about count as floats; a float off its slot or a negative
+    /// offset gives no layout.
+    #[test]
+    fn unknown_slots_and_refusals() {
+        assert_eq!(
+            record_slots(&[(0, Pointer), (16, Double)], FpType::F64),
+            Some((24, 0b110))
+        );
+        assert_eq!(
+            record_slots(&[(0, Pointer), (4, Double)], FpType::F64),
+            None
+        );
+        assert_eq!(
+            record_slots(&[(-8, Pointer), (0, Double)], FpType::F64),
+            None
+        );
+    }
 }

@@ -69,9 +69,19 @@ pub enum RtFn {
     MemmoveAdj(FpType),
     /// `void __fz_realloc_adj_T(ptr old_shadow, ptr new_shadow, i64 new_bytes)`.
     ReallocAdj(FpType),
+    /// `void __fz_copy_adj_strided_T(ptr dst_shadow, ptr src_shadow, i64 bytes, i64
+    /// period, i64 mask)`: as `MemmoveAdj` for records holding floats next to pointers or
+    /// integers: only the float slots set in `mask` of each `period`-byte record.
+    CopyAdjStrided(FpType),
+    /// `void __fz_copy_fwd_strided_T(...)`, the same arguments: the forward sweep's copy
+    /// of such records' shadows, all but the float slots.
+    CopyFwdStrided(FpType),
     /// `void __fz_realloc_adj_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes)`: for
     /// memory holding several float types, or unknown contents (`ir/realloc_bytes.ll`).
     ReallocAdjBytes,
+    /// `void __fz_realloc_fwd_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes)`: the
+    /// old shadow's kept bytes into the new one (memory holding pointers).
+    ReallocFwdBytes,
     /// `void __fz_shadow_new(ptr primal, ptr shadow)`: a heap allocation's new shadow.
     ShadowNew,
     /// `void __fz_shadow_replayed(ptr shadow)`: the reverse sweep is done with it.
@@ -114,7 +124,16 @@ impl RtFn {
             RtFn::MemcpyAdj(F80) => "__fz_memcpy_adj_f80",
             RtFn::MemmoveAdj(F80) => "__fz_memmove_adj_f80",
             RtFn::ReallocAdj(F80) => "__fz_realloc_adj_f80",
+            RtFn::CopyAdjStrided(F64) => "__fz_copy_adj_strided_f64",
+            RtFn::CopyAdjStrided(F32) => "__fz_copy_adj_strided_f32",
+            RtFn::CopyAdjStrided(F16) => "__fz_copy_adj_strided_f16",
+            RtFn::CopyAdjStrided(F80) => "__fz_copy_adj_strided_f80",
+            RtFn::CopyFwdStrided(F64) => "__fz_copy_fwd_strided_f64",
+            RtFn::CopyFwdStrided(F32) => "__fz_copy_fwd_strided_f32",
+            RtFn::CopyFwdStrided(F16) => "__fz_copy_fwd_strided_f16",
+            RtFn::CopyFwdStrided(F80) => "__fz_copy_fwd_strided_f80",
             RtFn::ReallocAdjBytes => "__fz_realloc_adj_bytes",
+            RtFn::ReallocFwdBytes => "__fz_realloc_fwd_bytes",
             RtFn::ShadowNew => "__fz_shadow_new",
             RtFn::ShadowReplayed => "__fz_shadow_replayed",
             RtFn::ShadowPrimalFreed => "__fz_shadow_primal_freed",

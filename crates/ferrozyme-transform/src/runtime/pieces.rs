@@ -136,23 +136,31 @@ impl Piece {
                 "__fz_memcpy_adj_f64",
                 "__fz_memmove_adj_f64",
                 "__fz_realloc_adj_f64",
+                "__fz_copy_adj_strided_f64",
+                "__fz_copy_fwd_strided_f64",
             ],
             Piece::Typed(FpType::F32) => &[
                 "__fz_memcpy_adj_f32",
                 "__fz_memmove_adj_f32",
                 "__fz_realloc_adj_f32",
+                "__fz_copy_adj_strided_f32",
+                "__fz_copy_fwd_strided_f32",
             ],
             Piece::Typed(FpType::F16) => &[
                 "__fz_memcpy_adj_f16",
                 "__fz_memmove_adj_f16",
                 "__fz_realloc_adj_f16",
+                "__fz_copy_adj_strided_f16",
+                "__fz_copy_fwd_strided_f16",
             ],
             Piece::Typed(FpType::F80) => &[
                 "__fz_memcpy_adj_f80",
                 "__fz_memmove_adj_f80",
                 "__fz_realloc_adj_f80",
+                "__fz_copy_adj_strided_f80",
+                "__fz_copy_fwd_strided_f80",
             ],
-            Piece::ReallocBytes => &["__fz_realloc_adj_bytes"],
+            Piece::ReallocBytes => &["__fz_realloc_adj_bytes", "__fz_realloc_fwd_bytes"],
             Piece::Shadows => &[
                 "__fz_shadows_once",
                 "__fz_shadows_key",
@@ -233,8 +241,12 @@ impl RtFn {
             | RtFn::Reserve => Piece::Stack,
             RtFn::CheckShadow => Piece::Check,
             RtFn::TapeAlloc | RtFn::TapeFree => Piece::Arena,
-            RtFn::MemcpyAdj(fp) | RtFn::MemmoveAdj(fp) | RtFn::ReallocAdj(fp) => Piece::Typed(fp),
-            RtFn::ReallocAdjBytes => Piece::ReallocBytes,
+            RtFn::MemcpyAdj(fp)
+            | RtFn::MemmoveAdj(fp)
+            | RtFn::ReallocAdj(fp)
+            | RtFn::CopyAdjStrided(fp)
+            | RtFn::CopyFwdStrided(fp) => Piece::Typed(fp),
+            RtFn::ReallocAdjBytes | RtFn::ReallocFwdBytes => Piece::ReallocBytes,
             RtFn::ShadowNew
             | RtFn::ShadowReplayed
             | RtFn::ShadowPrimalFreed

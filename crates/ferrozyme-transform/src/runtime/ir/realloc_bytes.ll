@@ -22,3 +22,22 @@ body:
 exit:
   ret void
 }
+
+; `__fz_realloc_fwd_bytes`, the forward sweep's part of `new = realloc(old, n)` for memory
+; holding pointers next to its floats: the new shadow (zeroed) takes the old shadow's
+; first min(old size, n) bytes, so shadow pointers stored before the `realloc` are still
+; there after it (adjoint slots are zero then, or are copied back by
+; `__fz_realloc_adj_bytes` in the reverse sweep).
+define void @__fz_realloc_fwd_bytes(ptr %sold, ptr %snew, i64 %nnew) {
+entry:
+  %null = icmp eq ptr %sold, null
+  br i1 %null, label %exit, label %body
+body:
+  %us = call i64 @malloc_usable_size(ptr %sold)
+  %lt = icmp ult i64 %us, %nnew
+  %m = select i1 %lt, i64 %us, i64 %nnew
+  call void @llvm.memcpy.p0.p0.i64(ptr %snew, ptr %sold, i64 %m, i1 false)
+  br label %exit
+exit:
+  ret void
+}
