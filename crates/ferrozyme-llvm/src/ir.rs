@@ -497,6 +497,19 @@ impl Value {
             LLVMGetOrdering(self.0) != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
         }
     }
+    /// Is this atomic load or `cmpxchg` `monotonic` (a `cmpxchg` in success and failure)?
+    pub fn is_monotonic_atomic(self) -> bool {
+        use llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic as M;
+        // SAFETY: handle invariant; the cmpxchg orderings are read only on cmpxchg.
+        unsafe {
+            if self.opcode() == Some(Opcode::LLVMAtomicCmpXchg) {
+                LLVMGetCmpXchgSuccessOrdering(self.0) == M
+                    && LLVMGetCmpXchgFailureOrdering(self.0) == M
+            } else {
+                LLVMGetOrdering(self.0) == M
+            }
+        }
+    }
     /// The operation of an `atomicrmw` instruction.
     pub fn atomic_rmw_op(self) -> AtomicRmwOp {
         use llvm_sys::LLVMAtomicRMWBinOp::*;
