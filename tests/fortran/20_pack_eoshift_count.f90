@@ -1,7 +1,8 @@
 ! OPT: O0 O2
 ! Array intrinsics of a data-reduction code: PACK of the entries above a threshold (a
 ! logical mask expression: no derivative flows through it), COUNT and ANY on masks,
-! EOSHIFT (zero fill at the ends) for a one-sided difference, MAXLOC with MASK=, MERGE,
+! EOSHIFT (zero fill at the ends) for a one-sided difference and along DIM=2 of a 3x3
+! view with a BOUNDARY that is a variable (its derivative flows), MAXLOC with MASK=, MERGE,
 ! and PRODUCT over a small section. Reverse mode against central finite
 ! differences (the mask does not change under the step), forward mode against reverse
 ! mode (the dot-product identity). PACK and EOSHIFT are flang runtime calls at -O0 and
@@ -15,7 +16,7 @@ contains
     real(8), intent(in) :: x(n)
     real(8), intent(out) :: y
     real(8), allocatable :: big(:)
-    real(8) :: d(n)
+    real(8) :: d(n), g(3, 3)
     integer :: k(1), m
     m = count(x > 0.1d0)
     big = pack(x, x > 0.1d0)
@@ -25,6 +26,9 @@ contains
     if (any(x > 0.1d0)) y = y + product(x(1:3) + 2d0)
     if (k(1) > 0) y = y + 0.25d0 * x(k(1))**3
     y = y + sum(merge(x, -x, x > 0.1d0) * 0.1d0)
+    ! a 3x3 view shifted down its columns (DIM=2) with a real boundary that is itself x(1)
+    g = eoshift(reshape(x, [3, 3]), shift=-1, boundary=x(1), dim=2)
+    y = y + sum(g * reshape(x(n:1:-1), [3, 3]))
   end subroutine stats
 end module m20
 
