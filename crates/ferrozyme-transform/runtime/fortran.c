@@ -676,6 +676,17 @@ FZ_INLINE long fz_scalar_int(const fz_desc *d) {
   }
 }
 
+/* Gives `r` a fresh allocatable result of x's type and shape (x's extents, also into
+ * `ext`) and views it through `vr`. */
+FZ_INLINE void fz_result_like(fz_desc *r, const fz_desc *x, const fz_shape *sx, long *ext,
+                              fz_view *vr, fz_shape *sr) {
+  for (int k = 0; k < sx->rank; k++) ext[k] = sx->extent[k];
+  r->base = 0;
+  __fz_f18_allocate(r, sx->rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, vr, sr);
+}
+
 /* CSHIFT by a scalar shift along `dim` (1-based) into a fresh result of x's shape. */
 static void fz_cshift(fz_desc *r, const fz_desc *x, long shift, int dim, const char *src,
                       int line) {
@@ -685,11 +696,7 @@ static void fz_cshift(fz_desc *r, const fz_desc *x, long shift, int dim, const c
   int rank = sx.rank;
   if (dim < 1 || dim > rank) __fz_f18_fail("CSHIFT's DIM out of range", src, line);
   long ext[15], idx[15];
-  for (int k = 0; k < rank; k++) ext[k] = sx.extent[k];
-  r->base = 0;
-  __fz_f18_allocate(r, rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
+  fz_result_like(r, x, &sx, ext, &vr, &sr);
   long n = fz_count(ext, rank), len = ext[dim - 1];
   for (long e = 0; e < n; e++) {
     fz_split(ext, rank, e, idx);
@@ -797,11 +804,7 @@ static void fz_eoshift(fz_desc *r, const fz_desc *x, long shift, const fz_desc *
     fz_view_of(boundary, &vb, &sb);
   }
   long ext[15], idx[15];
-  for (int k = 0; k < rank; k++) ext[k] = sx.extent[k];
-  r->base = 0;
-  __fz_f18_allocate(r, rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
+  fz_result_like(r, x, &sx, ext, &vr, &sr);
   long n = fz_count(ext, rank), len = ext[dim - 1];
   for (long e = 0; e < n; e++) {
     fz_split(ext, rank, e, idx);
