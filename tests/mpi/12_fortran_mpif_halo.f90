@@ -1,6 +1,7 @@
 ! MPI: 2 4
 ! OPT: O0 O2
 ! ARGS: -lmpi_mpifh
+! SOURCES: src/fz_mpi_check.f90
 ! An MPI program written in Fortran with the `mpif.h` bindings (Open MPI's `use mpi` and
 ! `use mpi_f08` modules are built by gfortran and cannot be read by flang; `mpif.h` is
 ! the interface every Fortran compiler reads): a periodic 1-D chain split over the
@@ -60,6 +61,7 @@ end module m12
 program p12
   use ferrozyme
   use fz_check
+  use fz_mpi_check, only: fz_mpi_report
   use m12
   implicit none
   real(8), allocatable :: uall(:), gall(:), gs(:), gfd(:), vall(:)
@@ -98,21 +100,5 @@ program p12
   call __enzyme_fwddiff_sub(energy, enzyme_dup, u, vall(rank * nloc + 1:rank * nloc + nloc), &
                             enzyme_dup, e, te)
   call check('forward tangent vs serial gradient . v', te, dot_product(gs, vall), 1d-12)
-  call report()
-contains
-  ! The global verdict: every rank's failures summed; rank 0 prints it.
-  subroutine report()
-    integer :: mine(2), total(2)
-    mine = [fz_failures, fz_checks]
-    call mpi_allreduce(mine, total, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-    if (rank == 0) then
-      if (total(1) == 0 .and. total(2) > 0) then
-        write (*, '(a,i0,a,i0,a)') 'PASS (', total(2), ' checks on ', nproc, ' ranks)'
-      else
-        write (*, '(a,i0,a,i0,a)') 'FAIL (', total(1), ' mismatches of ', total(2), ' checks)'
-      end if
-    end if
-    call mpi_finalize(ierr)
-    if (total(1) /= 0 .or. total(2) == 0) stop 1
-  end subroutine report
+  call fz_mpi_report()
 end program p12

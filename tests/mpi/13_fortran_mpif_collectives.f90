@@ -1,6 +1,7 @@
 ! MPI: 2 3
 ! OPT: O0 O2
 ! ARGS: -lmpi_mpifh
+! SOURCES: src/fz_mpi_check.f90
 ! Fortran MPI collectives through the `mpif.h` bindings, the way a fitting code is
 ! written: rank 0 broadcasts the model parameters (MPI_BCAST) and scatters the data
 ! (MPI_SCATTER), every rank computes its residuals, passes its last residual to the next
@@ -97,6 +98,7 @@ end module m13
 program p13
   use ferrozyme
   use fz_check
+  use fz_mpi_check, only: fz_mpi_report
   use m13
   implicit none
   real(8), allocatable :: x(:), dx(:), sx(:), fx(:), vx(:)
@@ -149,21 +151,5 @@ program p13
   call __enzyme_fwddiff_sub(fit_loss, enzyme_dup, p, vp, enzyme_dup, x, vx, enzyme_dup, loss, tl)
   if (rank == 0) call check('forward vs reverse . v', tl, dot_product(sp, vp) + &
                             dot_product(sx, vx), 1d-10)
-  call report()
-contains
-  ! The global verdict: every rank's failures summed; rank 0 prints it.
-  subroutine report()
-    integer :: mine(2), total(2)
-    mine = [fz_failures, fz_checks]
-    call mpi_allreduce(mine, total, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-    if (rank == 0) then
-      if (total(1) == 0 .and. total(2) > 0) then
-        write (*, '(a,i0,a,i0,a)') 'PASS (', total(2), ' checks on ', nproc, ' ranks)'
-      else
-        write (*, '(a,i0,a,i0,a)') 'FAIL (', total(1), ' mismatches of ', total(2), ' checks)'
-      end if
-    end if
-    call mpi_finalize(ierr)
-    if (total(1) /= 0 .or. total(2) == 0) stop 1
-  end subroutine report
+  call fz_mpi_report()
 end program p13
