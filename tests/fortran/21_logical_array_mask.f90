@@ -1,9 +1,12 @@
 ! OPT: O0 O2
-! IGNORE-O0: at -O0 flang fills a temporary with the LOGICAL values and copies it into `mask` through _FortranAAssign, whose differentiable implementation also moves reals: type analysis cannot tell the temporary's type (a clear cannot-deduce-type error on the i32 store); passes at -O2
 ! A selection kept in a LOGICAL array variable, as codes keep it (`mask = x > 0.1d0`; no
 ! derivative flows through it), used by PACK, COUNT and MERGE (20_pack_eoshift_count
 ! uses mask expressions). Reverse mode against central finite differences (the mask
-! does not change under the step).
+! does not change under the step). At -O0 flang fills a temporary with the LOGICAL values
+! and copies it into `mask` with _FortranAAssign; sent to the differentiable Assign (which
+! also moves reals) type analysis could not type the temporary (a cannot-deduce-type
+! error): an Assign whose source descriptor has a constant non-real type code in the IR
+! now calls flang's routine directly.
 module m21
   implicit none
 contains

@@ -243,6 +243,16 @@ impl Value {
             Some(Value::const_vector(&fixed))
         }
     }
+    /// Element `k` of a constant aggregate (struct, array or vector), if it is one.
+    pub fn const_element(self, k: u32) -> Option<Value> {
+        // SAFETY: only constants are asked; LLVM answers null for other kinds or indices.
+        unsafe {
+            if LLVMIsAConstant(self.0).is_null() {
+                return None;
+            }
+            opt_value(LLVMGetAggregateElement(self.0, k))
+        }
+    }
     /// The value of a constant integer (sign-extended), if it is one.
     pub fn const_int_value(self) -> Option<i64> {
         // SAFETY: handle invariant.

@@ -20,7 +20,7 @@
 //! inactive and which [`finish`] renames to flang's routines once differentiation is over.
 
 use ferrozyme_llvm::{link_ir_text, Module, Opcode, Value};
-use ferrozyme_rules::fortran::{fortran_rule, FortranRule, INACTIVE_ALIASES};
+use ferrozyme_rules::fortran::{fortran_rule, FortranRule, ASSIGN_INACTIVE, INACTIVE_ALIASES};
 use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
 
 /// One IR file of implementations (see `build.rs`: IR text without target lines).
@@ -51,6 +51,66 @@ impl Runtime {
     }
 }
 
+/// flang's array assignment routine.
+const ASSIGN: &str = "_FortranAAssign";
+
+/// Does data of this descriptor type code (ISO_Fortran_binding.h; flang's LOGICAL(k) is an
+/// `int_least` code) carry no derivative: integers, logicals, characters, unsigned?
+fn carries_nothing(code: i64) -> bool {
+    matches!(code, 1..=24 | 39 | 40 | 43..=49)
+}
+
+/// The type code of the source descriptor of a `_FortranAAssign(to, from, ...)` call when
+/// the IR fixes it: `from` is a stack descriptor written once, by a store of a descriptor
+/// value whose type field (element 4) is a constant, and otherwise only read (by this
+/// kind of call, `memcpy` from it, lifetime markers). At -O0 flang assigns a LOGICAL
+/// array that way; sending it to the implementation, which also moves reals, leaves type
+/// analysis unable to type the temporary.
+fn source_type_code(call: Value) -> Option<i64> {
+    let from = *call.call_args().get(1)?;
+    if from.opcode() != Some(Opcode::LLVMAlloca) {
+        return None;
+    }
+    let mut code = None;
+    for u in from.users() {
+        match u.opcode() {
+            Some(Opcode::LLVMStore) if u.operand(1) == from && u.operand(0) != from => {
+                if code.is_some() {
+                    return None;
+                }
+                code = Some(descriptor_type_code(u.operand(0))?);
+            }
+            Some(Opcode::LLVMCall) => {
+                let f = u.called_function()?;
+                let args = u.call_args();
+                let reads = if f.name() == ASSIGN {
+                    args.first() != Some(&from)
+                } else if f.is_intrinsic("llvm.memcpy") {
+                    args.first() != Some(&from)
+                } else {
+                    f.is_intrinsic("llvm.lifetime.start") || f.is_intrinsic("llvm.lifetime.end")
+                };
+                if !reads {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    code
+}
+
+/// Element 4 (the type code) of a descriptor value built by `insertvalue`s on a constant.
+fn descriptor_type_code(mut v: Value) -> Option<i64> {
+    while v.opcode() == Some(Opcode::LLVMInsertValue) {
+        if v.aggregate_indices() == [4] {
+            return v.operand(1).const_int_value();
+        }
+        v = v.operand(0);
+    }
+    v.const_element(4)?.const_int_value()
+}
+
 /// The implementation of a call of `name`, when it has one.
 fn implementation(name: &str) -> Option<(Runtime, &'static str)> {
     if let Some(FortranRule::Implemented { by }) = fortran_rule(name) {
@@ -75,6 +135,11 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
                 continue;
             };
             if let Some((rt, by)) = implementation(&g.name()) {
+                let by = if g.name() == ASSIGN && source_type_code(i).is_some_and(carries_nothing) {
+                    ASSIGN_INACTIVE
+                } else {
+                    by
+                };
                 sites.push((i, rt, by));
             }
         }
@@ -85,9 +150,12 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
         }
     }
     for (call, _, by) in sites {
-        let imp = m
-            .function(by)
-            .ok_or_else(|| format!("the Fortran runtime IR does not define `{by}`"))?;
+        let imp = if by == ASSIGN_INACTIVE {
+            m.get_or_declare(by, call.called_function_type())
+        } else {
+            m.function(by)
+                .ok_or_else(|| format!("the Fortran runtime IR does not define `{by}`"))?
+        };
         if call.call_args().len() != imp.params().len() {
             return Err(format!(
                 "`{}` is called with {} arguments, its implementation `{by}` takes {}",
