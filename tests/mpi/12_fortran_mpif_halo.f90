@@ -7,9 +7,10 @@
 ! the interface every Fortran compiler reads): a periodic 1-D chain split over the
 ! ranks, halos exchanged with MPI_SENDRECV, the energies summed with MPI_ALLREDUCE
 ! (MPI_DOUBLE_PRECISION, MPI_SUM) and the largest local value found with MPI_ALLREDUCE
-! (MPI_MAX). Rank 0 seeds the total; the gradient gathered with MPI_GATHER (outside the
-! differentiated call) is compared with the serial program's gradient (differentiated too)
-! and the serial gradient with central finite differences; forward mode (the tangents
+! (MPI_MAX), and an integer setting broadcast with MPI_BCAST (MPI_INTEGER). Rank 0 seeds
+! the total; the gradient gathered with MPI_GATHER (outside the differentiated call) is
+! compared with the serial program's gradient (differentiated too) and the serial
+! gradient with central finite differences; forward mode (the tangents
 ! travel with MPI_SENDRECV and MPI_ALLREDUCE too) against the serial gradient.
 module m12
   implicit none
@@ -25,13 +26,17 @@ contains
     real(8), intent(in) :: u(nloc)
     real(8), intent(out) :: e
     real(8) :: w(0:nloc + 1), local, big, mine
-    integer :: rank, nproc, left, right, ierr, i
+    integer :: rank, nproc, left, right, ierr, i, sweeps
     integer :: status(MPI_STATUS_SIZE)
     call mpi_comm_rank(MPI_COMM_WORLD, rank, ierr)
     call mpi_comm_size(MPI_COMM_WORLD, nproc, ierr)
     left = mod(rank + nproc - 1, nproc)
     right = mod(rank + 1, nproc)
-    w(1:nloc) = u
+    ! an integer setting broadcast from rank 0 (MPI_INTEGER: no derivative travels)
+    sweeps = 0
+    if (rank == 0) sweeps = 1
+    call mpi_bcast(sweeps, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+    w(1:nloc) = u * sweeps
     call mpi_sendrecv(w(nloc), 1, MPI_DOUBLE_PRECISION, right, 1, w(0), 1, &
                       MPI_DOUBLE_PRECISION, left, 1, MPI_COMM_WORLD, status, ierr)
     call mpi_sendrecv(w(1), 1, MPI_DOUBLE_PRECISION, left, 2, w(nloc + 1), 1, &
