@@ -150,7 +150,8 @@ pub fn classify(call: Value) -> CallKind {
     if let Some(rule) = mpi_rule(&name) {
         return match rule {
             MpiRule::Inactive { .. } => CallKind::InactiveExternal,
-            MpiRule::Unsupported { .. } => CallKind::UnknownExternal,
+            // Fortran bindings were redirected to their C wrappers in the clone.
+            MpiRule::Unsupported { .. } | MpiRule::Fortran { .. } => CallKind::UnknownExternal,
             r => CallKind::Mpi(r),
         };
     }

@@ -336,12 +336,21 @@ impl Builder {
     /// `atomicrmw fadd ptr %p, %v monotonic`: an adjoint (or tangent) accumulation that
     /// other threads may perform on the same location at the same time.
     pub fn atomic_fadd(&self, p: Value, v: Value) -> Value {
+        self.atomic_float(p, v, false)
+    }
+    /// `atomicrmw fadd` (or `fsub` when `sub`) `ptr %p, %v monotonic`.
+    pub fn atomic_float(&self, p: Value, v: Value, sub: bool) -> Value {
         use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp};
+        let op = if sub {
+            LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpFSub
+        } else {
+            LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpFAdd
+        };
         // SAFETY: builder positioned; `p` is a pointer and `v` a floating scalar (caller).
         Value(unsafe {
             LLVMBuildAtomicRMW(
                 self.raw,
-                LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpFAdd,
+                op,
                 p.0,
                 v.0,
                 LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic,

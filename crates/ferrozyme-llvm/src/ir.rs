@@ -243,6 +243,16 @@ impl Value {
             Some(Value::const_vector(&fixed))
         }
     }
+    /// Element `k` of a constant aggregate (struct, array or vector), if it is one.
+    pub fn const_element(self, k: u32) -> Option<Value> {
+        // SAFETY: only constants are asked; LLVM answers null for other kinds or indices.
+        unsafe {
+            if LLVMIsAConstant(self.0).is_null() {
+                return None;
+            }
+            opt_value(LLVMGetAggregateElement(self.0, k))
+        }
+    }
     /// The value of a constant integer (sign-extended), if it is one.
     pub fn const_int_value(self) -> Option<i64> {
         // SAFETY: handle invariant.
@@ -495,6 +505,19 @@ impl Value {
         // SAFETY: handle invariant; callers pass loads and stores.
         unsafe {
             LLVMGetOrdering(self.0) != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+        }
+    }
+    /// Is this atomic load or `cmpxchg` `monotonic` (a `cmpxchg` in success and failure)?
+    pub fn is_monotonic_atomic(self) -> bool {
+        use llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic as M;
+        // SAFETY: handle invariant; the cmpxchg orderings are read only on cmpxchg.
+        unsafe {
+            if self.opcode() == Some(Opcode::LLVMAtomicCmpXchg) {
+                LLVMGetCmpXchgSuccessOrdering(self.0) == M
+                    && LLVMGetCmpXchgFailureOrdering(self.0) == M
+            } else {
+                LLVMGetOrdering(self.0) == M
+            }
         }
     }
     /// The operation of an `atomicrmw` instruction.

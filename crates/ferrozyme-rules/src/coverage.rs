@@ -138,6 +138,9 @@ fn library_families(s: &mut String) {
     );
     for (name, rule) in crate::mpi::table() {
         let how = match rule {
+            MpiRule::Fortran { by } => format!(
+                "Fortran binding: redirected to the C wrapper `{by}` (runtime/mpi_fortran.c), differentiated by the C routine's rule"
+            ),
             MpiRule::Inactive { why } => format!("inactive: {why}"),
             MpiRule::Unsupported { why } => format!("**unsupported**: {why}"),
             r => format!("differentiated (`{r:?}`, see `ferrozyme-rules/src/mpi.rs`)"),

@@ -57,6 +57,9 @@ pub const INACTIVE_ALIASES: &[(&str, &str)] = &[
     ("__fz_f18_cshift_inactive", "_FortranACshift"),
     ("__fz_f18_cshift_vector_inactive", "_FortranACshiftVector"),
     ("__fz_f18_spread_inactive", "_FortranASpread"),
+    ("__fz_f18_pack_inactive", "_FortranAPack"),
+    ("__fz_f18_eoshift_inactive", "_FortranAEoshift"),
+    ("__fz_f18_eoshift_vector_inactive", "_FortranAEoshiftVector"),
 ];
 
 const IO: &str = "formatted or list-directed output: values are only read to be printed";
@@ -95,6 +98,9 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("Cshift", "__fz_f18_cshift"),
     ("CshiftVector", "__fz_f18_cshift_vector"),
     ("Spread", "__fz_f18_spread"),
+    ("Pack", "__fz_f18_pack"),
+    ("Eoshift", "__fz_f18_eoshift"),
+    ("EoshiftVector", "__fz_f18_eoshift_vector"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
@@ -446,7 +452,7 @@ mod tests {
 
     #[test]
     fn unknown_runtime_names_are_unsupported_and_others_are_not_fortran() {
-        assert_eq!(fortran_rule("_FortranAEoshift"), Some(DEFAULT_UNSUPPORTED));
+        assert_eq!(fortran_rule("_FortranAUnpack"), Some(DEFAULT_UNSUPPORTED));
         assert_eq!(
             fortran_rule("_FortranARandomNumber")
                 .map(|r| matches!(r, FortranRule::Unsupported { .. })),

@@ -64,6 +64,9 @@ pub enum MpiRule {
     Scatter,
     /// `MPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm)`.
     Allgather,
+    /// A Fortran binding (`mpi_allreduce_`): redirected inside differentiated code to the
+    /// C wrapper `by` (`runtime/mpi_fortran.c`), which calls the C routine.
+    Fortran { by: &'static str },
     /// No derivative flows through it; copied.
     Inactive { why: &'static str },
     /// Rejected with a clear error.
@@ -88,6 +91,8 @@ impl MpiRule {
 const QUERY: &str = "communicator, rank, size and status queries: integers and handles";
 const SETUP: &str = "starting, ending and aborting the MPI job";
 const TIME: &str = "clocks";
+const HANDLES: &str =
+    "conversions between Fortran and C handles and statuses: integers and handles";
 const COMMUNICATORS: &str =
     "communicator, group and process-topology construction: handles and integers";
 
@@ -131,6 +136,10 @@ const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Cartdim_get", MpiRule::Inactive { why: QUERY }),
     ("MPI_Group_rank", MpiRule::Inactive { why: QUERY }),
     ("MPI_Group_size", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Comm_f2c", MpiRule::Inactive { why: HANDLES }),
+    ("MPI_Type_f2c", MpiRule::Inactive { why: HANDLES }),
+    ("MPI_Op_f2c", MpiRule::Inactive { why: HANDLES }),
+    ("MPI_Status_c2f", MpiRule::Inactive { why: HANDLES }),
     ("MPI_Dims_create", MpiRule::Inactive { why: COMMUNICATORS }),
     ("MPI_Comm_split", MpiRule::Inactive { why: COMMUNICATORS }),
     ("MPI_Comm_split_type", MpiRule::Inactive { why: COMMUNICATORS }),
@@ -156,6 +165,38 @@ const TABLE: &[(&str, MpiRule)] = &[
     ),
 ];
 
+/// Open MPI's Fortran bindings (`mpif.h`, `use mpi`) with a C wrapper, by symbol.
+const FORTRAN: &[(&str, &str)] = &[
+    ("mpi_send_", "__fz_mpif_send"),
+    ("mpi_ssend_", "__fz_mpif_ssend"),
+    ("mpi_recv_", "__fz_mpif_recv"),
+    ("mpi_sendrecv_", "__fz_mpif_sendrecv"),
+    ("mpi_bcast_", "__fz_mpif_bcast"),
+    ("mpi_reduce_", "__fz_mpif_reduce"),
+    ("mpi_allreduce_", "__fz_mpif_allreduce"),
+    ("mpi_gather_", "__fz_mpif_gather"),
+    ("mpi_scatter_", "__fz_mpif_scatter"),
+    ("mpi_allgather_", "__fz_mpif_allgather"),
+    ("mpi_barrier_", "__fz_mpif_barrier"),
+    ("mpi_comm_rank_", "__fz_mpif_comm_rank"),
+    ("mpi_comm_size_", "__fz_mpif_comm_size"),
+];
+
+/// Fortran bindings that touch no program data.
+const FORTRAN_INACTIVE: &[(&str, &str)] = &[
+    ("mpi_init_", SETUP),
+    ("mpi_init_thread_", SETUP),
+    ("mpi_finalize_", SETUP),
+    ("mpi_abort_", SETUP),
+    ("mpi_wtime_", TIME),
+    ("mpi_wtick_", TIME),
+];
+
+/// Why an unlisted Fortran MPI binding is rejected.
+pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN), GATHER, SCATTER, ALLGATHER and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers (nonblocking calls only from C)",
+};
+
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
     why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Isend/Irecv with Wait/Waitall, Bcast, Reduce and Allreduce (SUM, MAX, MIN), Gather, Scatter, Allgather and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
@@ -167,6 +208,9 @@ pub const UNSUPPORTED_HELP: &str = "express the communication with the supported
 /// The rule for a called function's name, when it is an MPI routine (`MPI_*` or the
 /// profiling `PMPI_*` names).
 pub fn mpi_rule(name: &str) -> Option<MpiRule> {
+    if let Some(rule) = fortran_rule(name) {
+        return Some(rule);
+    }
     let base = name
         .strip_prefix('P')
         .filter(|n| n.starts_with("MPI_"))
@@ -175,6 +219,21 @@ pub fn mpi_rule(name: &str) -> Option<MpiRule> {
         return Some(*r);
     }
     base.starts_with("MPI_").then_some(UNSUPPORTED)
+}
+
+/// The rule of a Fortran binding (`mpi_<routine>_`, lower case, Open MPI's symbols).
+fn fortran_rule(name: &str) -> Option<MpiRule> {
+    let routine = name.strip_prefix("mpi_")?.strip_suffix('_')?;
+    if routine.is_empty() || routine.ends_with('_') {
+        return None;
+    }
+    if let Some((_, by)) = FORTRAN.iter().find(|(n, _)| *n == name) {
+        return Some(MpiRule::Fortran { by });
+    }
+    if let Some((_, why)) = FORTRAN_INACTIVE.iter().find(|(n, _)| *n == name) {
+        return Some(MpiRule::Inactive { why });
+    }
+    Some(FORTRAN_UNSUPPORTED)
 }
 
 /// Open MPI's predefined datatype objects (`MPI_DOUBLE` is `&ompi_mpi_double`), with
@@ -190,7 +249,11 @@ pub fn datatype(global: &str) -> Option<Option<u32>> {
 
 /// Every row, for the coverage document.
 pub fn table() -> impl Iterator<Item = (&'static str, MpiRule)> {
-    TABLE.iter().copied()
+    let fortran = FORTRAN.iter().map(|&(n, by)| (n, MpiRule::Fortran { by }));
+    let inactive = FORTRAN_INACTIVE
+        .iter()
+        .map(|&(n, why)| (n, MpiRule::Inactive { why }));
+    TABLE.iter().copied().chain(fortran).chain(inactive)
 }
 
 #[cfg(test)]
@@ -216,7 +279,19 @@ mod tests {
             mpi_rule("MPI_Comm_free"),
             Some(MpiRule::Unsupported { .. })
         ));
-        assert_eq!(mpi_rule("mpi_send_"), None);
+        assert_eq!(
+            mpi_rule("mpi_send_"),
+            Some(MpiRule::Fortran {
+                by: "__fz_mpif_send"
+            })
+        );
+        assert!(matches!(
+            mpi_rule("mpi_wtime_"),
+            Some(MpiRule::Inactive { .. })
+        ));
+        assert_eq!(mpi_rule("mpi_isend_"), Some(FORTRAN_UNSUPPORTED));
+        assert_eq!(mpi_rule("mpi_send"), None);
+        assert_eq!(mpi_rule("mpi__"), None);
         assert_eq!(mpi_rule("PMPIX"), None);
     }
 

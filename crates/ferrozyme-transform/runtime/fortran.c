@@ -63,6 +63,12 @@ void __fz_f18_cshift_vector_inactive(fz_desc *r, const fz_desc *x, long shift, c
                                      int line);
 void __fz_f18_spread_inactive(fz_desc *r, const fz_desc *x, int dim, long ncopies,
                               const char *src, int line);
+void __fz_f18_pack_inactive(fz_desc *r, const fz_desc *x, const fz_desc *mask,
+                            const fz_desc *vector, const char *src, int line);
+void __fz_f18_eoshift_inactive(fz_desc *r, const fz_desc *x, const fz_desc *shift,
+                               const fz_desc *boundary, int dim, const char *src, int line);
+void __fz_f18_eoshift_vector_inactive(fz_desc *r, const fz_desc *x, long shift,
+                                      const fz_desc *boundary, const char *src, int line);
 
 FZ_INLINE size_t fz_len(const char *s) {
   size_t n = 0;
@@ -660,6 +666,27 @@ void __fz_f18_minval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src,
   fz_reduce_dim(r, x, dim, 2, src, line);
 }
 
+/* The value of a scalar INTEGER of any kind (a SHIFT argument). */
+FZ_INLINE long fz_scalar_int(const fz_desc *d) {
+  switch (d->elem_len) {
+  case 1: return *(const signed char *)d->base;
+  case 2: return *(const short *)d->base;
+  case 4: return *(const int *)d->base;
+  default: return *(const long *)d->base;
+  }
+}
+
+/* Gives `r` a fresh allocatable result of x's type and shape (x's extents, also into
+ * `ext`) and views it through `vr`. */
+FZ_INLINE void fz_result_like(fz_desc *r, const fz_desc *x, const fz_shape *sx, long *ext,
+                              fz_view *vr, fz_shape *sr) {
+  for (int k = 0; k < sx->rank; k++) ext[k] = sx->extent[k];
+  r->base = 0;
+  __fz_f18_allocate(r, sx->rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, vr, sr);
+}
+
 /* CSHIFT by a scalar shift along `dim` (1-based) into a fresh result of x's shape. */
 static void fz_cshift(fz_desc *r, const fz_desc *x, long shift, int dim, const char *src,
                       int line) {
@@ -669,11 +696,7 @@ static void fz_cshift(fz_desc *r, const fz_desc *x, long shift, int dim, const c
   int rank = sx.rank;
   if (dim < 1 || dim > rank) __fz_f18_fail("CSHIFT's DIM out of range", src, line);
   long ext[15], idx[15];
-  for (int k = 0; k < rank; k++) ext[k] = sx.extent[k];
-  r->base = 0;
-  __fz_f18_allocate(r, rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
+  fz_result_like(r, x, &sx, ext, &vr, &sr);
   long n = fz_count(ext, rank), len = ext[dim - 1];
   for (long e = 0; e < n; e++) {
     fz_split(ext, rank, e, idx);
@@ -692,13 +715,7 @@ void __fz_f18_cshift(fz_desc *r, const fz_desc *x, const fz_desc *shift, int dim
   if (shift->rank != 0)
     __fz_f18_fail("CSHIFT with an array SHIFT is not differentiated; shift by a scalar", src,
                   line);
-  long k;
-  switch (shift->elem_len) {
-  case 1: k = *(const signed char *)shift->base; break;
-  case 2: k = *(const short *)shift->base; break;
-  case 4: k = *(const int *)shift->base; break;
-  default: k = *(const long *)shift->base; break;
-  }
+  long k = fz_scalar_int(shift);
   fz_cshift(r, x, k, dim, src, line);
 }
 
@@ -736,4 +753,89 @@ void __fz_f18_spread(fz_desc *r, const fz_desc *x, int dim, long ncopies, const 
       if (k != dim - 1) xidx[j++] = idx[k];
     fz_put(&vr, e, fz_get(&vx, fz_join(xext, rank - 1, xidx)));
   }
+}
+
+/* PACK(x, mask [, vector]): the elements of x where mask is true, in array-element order,
+ * into a fresh rank-1 result; with VECTOR the result has its size and its trailing
+ * elements come from it. A scalar mask selects all elements or none. */
+void __fz_f18_pack(fz_desc *r, const fz_desc *x, const fz_desc *mask, const fz_desc *vector,
+                   const char *src, int line) {
+  if (!fz_is_real(x->type)) {
+    __fz_f18_pack_inactive(r, x, mask, vector, src, line);
+    return;
+  }
+  fz_view vx, vm, vr, vv;
+  fz_shape sx, sm, sr, sv;
+  fz_view_of(x, &vx, &sx);
+  fz_view_of(mask, &vm, &sm);
+  long n = fz_elements(&vx), count = 0;
+  for (long e = 0; e < n; e++) count += fz_mask(mask, &vm, sm.rank ? e : 0);
+  long len = count;
+  if (vector) {
+    fz_need_real(vector, "PACK's VECTOR of another type than its ARRAY", src, line);
+    fz_view_of(vector, &vv, &sv);
+    len = fz_elements(&vv);
+    if (len < count) __fz_f18_fail("PACK's VECTOR is shorter than the packed elements", src, line);
+  }
+  r->base = 0;
+  __fz_f18_allocate(r, 1, &len, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  long k = 0;
+  for (long e = 0; e < n; e++)
+    if (fz_mask(mask, &vm, sm.rank ? e : 0)) fz_put(&vr, k++, fz_get(&vx, e));
+  for (; k < len; k++) fz_put(&vr, k, fz_get(&vv, k));
+}
+
+/* EOSHIFT by a scalar shift along `dim` (1-based): the elements shifted out are lost,
+ * the ones shifted in are the scalar BOUNDARY (zero without one). */
+static void fz_eoshift(fz_desc *r, const fz_desc *x, long shift, const fz_desc *boundary,
+                       int dim, const char *src, int line) {
+  fz_view vx, vr, vb;
+  fz_shape sx, sr, sb;
+  fz_view_of(x, &vx, &sx);
+  int rank = sx.rank;
+  if (dim < 1 || dim > rank) __fz_f18_fail("EOSHIFT's DIM out of range", src, line);
+  if (boundary) {
+    fz_need_real(boundary, "EOSHIFT's BOUNDARY of another type than its ARRAY", src, line);
+    if (boundary->rank != 0)
+      __fz_f18_fail("EOSHIFT with an array BOUNDARY is not differentiated; use a scalar", src,
+                    line);
+    fz_view_of(boundary, &vb, &sb);
+  }
+  long ext[15], idx[15];
+  fz_result_like(r, x, &sx, ext, &vr, &sr);
+  long n = fz_count(ext, rank), len = ext[dim - 1];
+  for (long e = 0; e < n; e++) {
+    fz_split(ext, rank, e, idx);
+    long s = idx[dim - 1] + shift;
+    if (s >= 0 && s < len) {
+      idx[dim - 1] = s;
+      fz_put(&vr, e, fz_get(&vx, fz_join(ext, rank, idx)));
+    } else {
+      fz_put(&vr, e, boundary ? fz_get(&vb, 0) : 0.0);
+    }
+  }
+}
+
+void __fz_f18_eoshift(fz_desc *r, const fz_desc *x, const fz_desc *shift,
+                      const fz_desc *boundary, int dim, const char *src, int line) {
+  if (!fz_is_real(x->type)) {
+    __fz_f18_eoshift_inactive(r, x, shift, boundary, dim, src, line);
+    return;
+  }
+  if (shift->rank != 0)
+    __fz_f18_fail("EOSHIFT with an array SHIFT is not differentiated; shift by a scalar", src,
+                  line);
+  long k = fz_scalar_int(shift);
+  fz_eoshift(r, x, k, boundary, dim, src, line);
+}
+
+void __fz_f18_eoshift_vector(fz_desc *r, const fz_desc *x, long shift, const fz_desc *boundary,
+                             const char *src, int line) {
+  if (!fz_is_real(x->type)) {
+    __fz_f18_eoshift_vector_inactive(r, x, shift, boundary, src, line);
+    return;
+  }
+  fz_eoshift(r, x, shift, boundary, 1, src, line);
 }

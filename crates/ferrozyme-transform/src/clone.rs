@@ -103,6 +103,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     crate::iter::bump_in_clone(f);
     drop_unwind_paths(m, f);
     crate::fortran::redirect_runtime_calls(m, f)?;
+    crate::parallel::atomic_cas::rewrite(f);
     crate::parallel::openmp::rewrite_reductions(m, f);
     crate::libdefs::redirect(m, f)?;
     crate::split_math::split(m, f);

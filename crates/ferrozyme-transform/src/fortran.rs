@@ -10,24 +10,122 @@
 //! sums, in reverse and forward mode alike. The user's own functions keep calling flang's
 //! library; only the derivative code runs the implementations.
 //!
+//! Open MPI's Fortran bindings (`mpi_allreduce_` ...) are redirected the same way, to
+//! the C wrappers of `runtime/mpi_fortran.c` (the table: `ferrozyme_rules::mpi`), which
+//! call the C routines the MPI rules differentiate.
+//!
 //! Invariant: the implementations never call a routine they replace. Their calls back
 //! into flang (integer or character assignment and array constructors) go through the
 //! aliases of [`ferrozyme_rules::fortran::INACTIVE_ALIASES`], which the table marks
 //! inactive and which [`finish`] renames to flang's routines once differentiation is over.
 
 use ferrozyme_llvm::{link_ir_text, Module, Opcode, Value};
-use ferrozyme_rules::fortran::{fortran_rule, FortranRule, INACTIVE_ALIASES};
+use ferrozyme_rules::fortran::{fortran_rule, FortranRule, ASSIGN_INACTIVE, INACTIVE_ALIASES};
+use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
 
-/// The implementations, as IR text without target lines (see `build.rs`).
-const FORTRAN_IR: &str = include_str!(concat!(env!("OUT_DIR"), "/fortran.ll"));
+/// One IR file of implementations (see `build.rs`: IR text without target lines).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Runtime {
+    /// flang's array routines (`runtime/fortran.c`).
+    Flang,
+    /// Open MPI's Fortran bindings (`runtime/mpi_fortran.c`).
+    MpiFortran,
+}
 
-/// Prefix of every function the Fortran runtime IR defines.
-const IMPL_PREFIX: &str = "__fz_f18_";
+impl Runtime {
+    /// The IR text, the prefix of every function it defines, and one of them (present
+    /// once the IR is linked).
+    fn ir(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Runtime::Flang => (
+                include_str!(concat!(env!("OUT_DIR"), "/fortran.ll")),
+                "__fz_f18_",
+                "__fz_f18_assign",
+            ),
+            Runtime::MpiFortran => (
+                include_str!(concat!(env!("OUT_DIR"), "/mpi_fortran.ll")),
+                "__fz_mpif_",
+                "__fz_mpif_send",
+            ),
+        }
+    }
+}
+
+/// flang's array assignment routine.
+const ASSIGN: &str = "_FortranAAssign";
+
+/// Does data of this descriptor type code (ISO_Fortran_binding.h; flang's LOGICAL(k) is an
+/// `int_least` code) carry no derivative: integers, logicals, characters, unsigned?
+fn carries_nothing(code: i64) -> bool {
+    matches!(code, 1..=24 | 39 | 40 | 43..=49)
+}
+
+/// The type code of the source descriptor of a `_FortranAAssign(to, from, ...)` call when
+/// the IR fixes it: `from` is a stack descriptor written once, by a store of a descriptor
+/// value whose type field (element 4) is a constant, and otherwise only read (by this
+/// kind of call, `memcpy` from it, lifetime markers). At -O0 flang assigns a LOGICAL
+/// array that way; sending it to the implementation, which also moves reals, leaves type
+/// analysis unable to type the temporary.
+fn source_type_code(call: Value) -> Option<i64> {
+    let from = *call.call_args().get(1)?;
+    if from.opcode() != Some(Opcode::LLVMAlloca) {
+        return None;
+    }
+    let mut code = None;
+    for u in from.users() {
+        match u.opcode() {
+            Some(Opcode::LLVMStore) if u.operand(1) == from && u.operand(0) != from => {
+                if code.is_some() {
+                    return None;
+                }
+                code = Some(descriptor_type_code(u.operand(0))?);
+            }
+            Some(Opcode::LLVMCall) => {
+                let f = u.called_function()?;
+                let args = u.call_args();
+                let reads = if f.name() == ASSIGN {
+                    args.first() != Some(&from)
+                } else if f.is_intrinsic("llvm.memcpy") {
+                    args.first() != Some(&from)
+                } else {
+                    f.is_intrinsic("llvm.lifetime.start") || f.is_intrinsic("llvm.lifetime.end")
+                };
+                if !reads {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    code
+}
+
+/// Element 4 (the type code) of a descriptor value built by `insertvalue`s on a constant.
+fn descriptor_type_code(mut v: Value) -> Option<i64> {
+    while v.opcode() == Some(Opcode::LLVMInsertValue) {
+        if v.aggregate_indices() == [4] {
+            return v.operand(1).const_int_value();
+        }
+        v = v.operand(0);
+    }
+    v.const_element(4)?.const_int_value()
+}
+
+/// The implementation of a call of `name`, when it has one.
+fn implementation(name: &str) -> Option<(Runtime, &'static str)> {
+    if let Some(FortranRule::Implemented { by }) = fortran_rule(name) {
+        return Some((Runtime::Flang, by));
+    }
+    match mpi_rule(name) {
+        Some(MpiRule::Fortran { by }) => Some((Runtime::MpiFortran, by)),
+        _ => None,
+    }
+}
 
 /// Points the calls of `f` (a clone about to be differentiated) to flang routines with an
 /// implementation at that implementation, linking the implementations in on first need.
 pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
-    let mut sites: Vec<(Value, &'static str)> = Vec::new();
+    let mut sites: Vec<(Value, Runtime, &'static str)> = Vec::new();
     for b in f.blocks() {
         for i in b.instructions() {
             if i.opcode() != Some(Opcode::LLVMCall) {
@@ -36,19 +134,28 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
             let Some(g) = i.called_function() else {
                 continue;
             };
-            if let Some(FortranRule::Implemented { by }) = fortran_rule(&g.name()) {
-                sites.push((i, by));
+            if let Some((rt, by)) = implementation(&g.name()) {
+                let by = if g.name() == ASSIGN && source_type_code(i).is_some_and(carries_nothing) {
+                    ASSIGN_INACTIVE
+                } else {
+                    by
+                };
+                sites.push((i, rt, by));
             }
         }
     }
-    if sites.is_empty() {
-        return Ok(());
+    for rt in [Runtime::Flang, Runtime::MpiFortran] {
+        if sites.iter().any(|s| s.1 == rt) {
+            link_implementations(m, rt)?;
+        }
     }
-    link_implementations(m)?;
-    for (call, by) in sites {
-        let imp = m
-            .function(by)
-            .ok_or_else(|| format!("the Fortran runtime IR does not define `{by}`"))?;
+    for (call, _, by) in sites {
+        let imp = if by == ASSIGN_INACTIVE {
+            m.get_or_declare(by, call.called_function_type())
+        } else {
+            m.function(by)
+                .ok_or_else(|| format!("the Fortran runtime IR does not define `{by}`"))?
+        };
         if call.call_args().len() != imp.params().len() {
             return Err(format!(
                 "`{}` is called with {} arguments, its implementation `{by}` takes {}",
@@ -62,10 +169,9 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
     Ok(())
 }
 
-fn link_implementations(m: Module) -> Result<(), String> {
-    if m.function("__fz_f18_assign")
-        .is_some_and(|g| !g.is_declaration())
-    {
+fn link_implementations(m: Module, rt: Runtime) -> Result<(), String> {
+    let (ir, prefix, probe) = rt.ir();
+    if m.function(probe).is_some_and(|g| !g.is_declaration()) {
         return Ok(());
     }
     let header = format!(
@@ -73,10 +179,9 @@ fn link_implementations(m: Module) -> Result<(), String> {
         m.data_layout(),
         m.target_triple()
     );
-    link_ir_text(m, &(header + FORTRAN_IR), "ferrozyme-fortran-runtime")
-        .map_err(|e| e.to_string())?;
+    link_ir_text(m, &(header + ir), "ferrozyme-fortran-runtime").map_err(|e| e.to_string())?;
     for g in m.functions() {
-        if g.name().starts_with(IMPL_PREFIX) && !g.is_declaration() {
+        if g.name().starts_with(prefix) && !g.is_declaration() {
             g.set_linkage_internal();
         }
     }

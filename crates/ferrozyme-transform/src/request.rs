@@ -202,6 +202,29 @@ pub(crate) fn strip_casts(mut v: Value) -> Value {
     v
 }
 
+/// The function a trampoline stands for, when `v` is `llvm.adjust.trampoline(t)` of a
+/// trampoline `t` set up by `llvm.init.trampoline(t, function, frame)` (how flang passes
+/// an internal procedure that uses its host's variables); its name, or `?`.
+fn trampoline_target(v: Value) -> Option<String> {
+    if v.opcode() != Some(Opcode::LLVMCall) {
+        return None;
+    }
+    let callee = v.called_function()?;
+    if !callee.is_intrinsic("llvm.adjust.trampoline") {
+        return None;
+    }
+    let init = v.operand(0).users().into_iter().find(|u| {
+        u.opcode() == Some(Opcode::LLVMCall)
+            && u.called_function()
+                .is_some_and(|f| f.is_intrinsic("llvm.init.trampoline"))
+    });
+    Some(
+        init.map(|i| strip_casts(i.operand(1)))
+            .filter(|f| f.is_function())
+            .map_or_else(|| "?".to_string(), |f| f.name()),
+    )
+}
+
 /// The largest `enzyme_width` accepted.
 pub const MAX_WIDTH: u32 = 64;
 
@@ -224,6 +247,14 @@ fn hook_function(
         ));
     };
     let func = strip_casts(first);
+    if let Some(inner) = trampoline_target(func) {
+        return Err(err(
+            format!(
+                "the first argument of `{hook}` is a closure (`llvm.adjust.trampoline`) of `{inner}`: an internal procedure (after `contains` in a program or procedure) that uses its host's variables reaches them through a run-time trampoline, which cannot be differentiated"
+            ),
+            "move the procedure into a module (or make it an external procedure) and pass the host variables it uses as arguments (enzyme_dup for those that carry derivatives)",
+        ));
+    }
     if !func.is_function() {
         return Err(err(
             format!("the first argument of `{hook}` is not a function: {first}"),

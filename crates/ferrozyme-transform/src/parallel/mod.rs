@@ -16,6 +16,7 @@
 //! [`CallKind::OpenMp`]: ferrozyme_analysis::calls::CallKind::OpenMp
 //! [`CallKind::Mpi`]: ferrozyme_analysis::calls::CallKind::Mpi
 
+pub mod atomic_cas;
 pub mod mpi;
 pub mod openmp;
 

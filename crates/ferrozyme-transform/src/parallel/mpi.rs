@@ -84,9 +84,10 @@ pub fn helpers(rule: MpiRule) -> Helpers {
             Some("__fz_mpi_allgather_rev"),
             Some("__fz_mpi_allgather_tan"),
         ),
-        MpiRule::Barrier | MpiRule::Inactive { .. } | MpiRule::Unsupported { .. } => {
-            h(None, None, None)
-        }
+        MpiRule::Barrier
+        | MpiRule::Fortran { .. }
+        | MpiRule::Inactive { .. }
+        | MpiRule::Unsupported { .. } => h(None, None, None),
     }
 }
 
