@@ -38,16 +38,21 @@ const KEYS: [&str; 4] = [
     "prefer-vector-width",
 ];
 
-/// Gives the generated functions of `module` the target every other function shares
-/// (see the module doc). Returns how many functions got it.
-pub fn share_target(module: Module) -> usize {
-    let defined: Vec<Value> = module
+/// The defined functions of `module`: those the pass did not generate, and those it did.
+fn defined_functions(module: Module) -> (Vec<Value>, Vec<Value>) {
+    module
         .functions()
         .into_iter()
         .filter(|f| !f.is_declaration())
-        .collect();
+        .partition(|f| !is_generated(*f))
+}
+
+/// Gives the generated functions of `module` the target every other function shares
+/// (see the module doc). Returns how many functions got it.
+pub fn share_target(module: Module) -> usize {
+    let (user, generated) = defined_functions(module);
     let mut common: Option<[Option<String>; 4]> = None;
-    for f in defined.iter().filter(|f| !is_generated(**f)) {
+    for f in &user {
         if f.string_fn_attr(KEYS[0]).is_none() {
             continue;
         }
@@ -65,9 +70,9 @@ pub fn share_target(module: Module) -> usize {
         return 0;
     }
     let mut given = 0;
-    for f in defined
+    for f in generated
         .into_iter()
-        .filter(|f| is_generated(*f) && f.string_fn_attr(KEYS[0]).is_none())
+        .filter(|f| f.string_fn_attr(KEYS[0]).is_none())
     {
         for (k, v) in KEYS.iter().zip(&target) {
             if let Some(v) = v {
@@ -136,28 +141,24 @@ fn signature_bits(fty: Type) -> Option<u64> {
 /// is never less than what clang would give the same code. A scalable vector leaves
 /// the function without it (unknown, as before). Returns how many functions got it.
 pub fn share_vector_width(module: Module) -> usize {
-    let defined: Vec<Value> = module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
-        .collect();
-    let mut user: Option<u64> = None;
-    for f in defined.iter().filter(|f| !is_generated(**f)) {
+    let (user, generated) = defined_functions(module);
+    let mut widest: Option<u64> = None;
+    for f in &user {
         let Some(v) = f
             .string_fn_attr(MIN_LEGAL)
             .and_then(|v| v.parse::<u64>().ok())
         else {
             return 0;
         };
-        user = Some(user.map_or(v, |w| w.max(v)));
+        widest = Some(widest.map_or(v, |w| w.max(v)));
     }
-    let Some(user) = user else {
+    let Some(widest) = widest else {
         return 0;
     };
     let mut given = 0;
-    for f in defined
+    for f in generated
         .into_iter()
-        .filter(|f| is_generated(*f) && f.string_fn_attr(MIN_LEGAL).is_none())
+        .filter(|f| f.string_fn_attr(MIN_LEGAL).is_none())
     {
         let calls = f
             .blocks()
@@ -167,7 +168,7 @@ pub fn share_vector_width(module: Module) -> usize {
             .map(|c| signature_bits(c.called_function_type()));
         let Some(width) = std::iter::once(signature_bits(f.function_type()))
             .chain(calls)
-            .try_fold(user, |w, b| Some(w.max(b?)))
+            .try_fold(widest, |w, b| Some(w.max(b?)))
         else {
             continue;
         };
