@@ -456,6 +456,8 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     let mut report = session.finish(module, opts)?;
     // Derivative code is compiled for the user's -march (target_attrs.rs).
     target_attrs::share_target(module);
+    // ... and keeps the vector width the user's code needs (target_attrs.rs).
+    target_attrs::share_vector_width(module);
     if !auto_remarks.is_empty() && (opts.remarks || opts.enzyme.print_remarks) {
         if opts.enzyme.print_remarks {
             let text: String = auto_remarks.iter().map(|r| format!("{r}\n")).collect();

@@ -18,24 +18,41 @@
 //! baseline CPU (`x86-64`, `generic`: no `-march`): the target machine's default already
 //! has its features, and copying the attributes there changed the code's tuning for the
 //! worse (Euler, harness flags: 35.6M -> 37.1M gradient instructions).
+//!
+//! The user's `-mprefer-vector-width=N` (clang's `"prefer-vector-width"` on every
+//! function) is part of that target: without it generated code used the CPU's own
+//! preference (512 bits on Zen 4/5) where the user asked for less.
+//!
+//! Second rule (`share_vector_width`): generated functions get a
+//! `"min-legal-vector-width"`, as clang gives every function it compiles.
 
-use ferrozyme_llvm::{Module, Value};
+use ferrozyme_llvm::{Module, Type, TypeKind, Value};
 
 use crate::generated::is_generated;
 
 /// The attributes that name the target.
-const KEYS: [&str; 3] = ["target-cpu", "target-features", "tune-cpu"];
+const KEYS: [&str; 4] = [
+    "target-cpu",
+    "target-features",
+    "tune-cpu",
+    "prefer-vector-width",
+];
+
+/// The defined functions of `module`: those the pass did not generate, and those it did.
+fn defined_functions(module: Module) -> (Vec<Value>, Vec<Value>) {
+    module
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+        .partition(|f| !is_generated(*f))
+}
 
 /// Gives the generated functions of `module` the target every other function shares
 /// (see the module doc). Returns how many functions got it.
 pub fn share_target(module: Module) -> usize {
-    let defined: Vec<Value> = module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
-        .collect();
-    let mut common: Option<[Option<String>; 3]> = None;
-    for f in defined.iter().filter(|f| !is_generated(**f)) {
+    let (user, generated) = defined_functions(module);
+    let mut common: Option<[Option<String>; 4]> = None;
+    for f in &user {
         if f.string_fn_attr(KEYS[0]).is_none() {
             continue;
         }
@@ -53,15 +70,109 @@ pub fn share_target(module: Module) -> usize {
         return 0;
     }
     let mut given = 0;
-    for f in defined
+    for f in generated
         .into_iter()
-        .filter(|f| is_generated(*f) && f.string_fn_attr(KEYS[0]).is_none())
+        .filter(|f| f.string_fn_attr(KEYS[0]).is_none())
     {
         for (k, v) in KEYS.iter().zip(&target) {
             if let Some(v) = v {
                 f.add_string_fn_attr(k, v);
             }
         }
+        given += 1;
+    }
+    given
+}
+
+/// `"min-legal-vector-width"`: the widest vector, in bits, a function needs legal (its
+/// own vector arguments and results, those of its calls, clang's vector intrinsics).
+/// Absent means unknown: the X86 back end must then keep 512-bit vectors legal, and on
+/// an AVX-512 CPU tuned for 256 bits (Intel's: `X86Subtarget::useAVX512Regs` asks for
+/// a 512 preference or a required width above 256) it builds `zmm` code against the
+/// tuning. LLVM's inliner, inlining a callee without the attribute, removes it from the
+/// caller, so a derivative inlined into the user's function took that function's value
+/// away too: BA's `run_grad` at `-march=native` on Rocket Lake got SLP-built
+/// `<8 x double>` bundles in `zmm` registers, and libm's `cos` called between them ran
+/// at about twice its cost (bench/README "ba14"). On a CPU that prefers 512 bits
+/// (Zen 4/5) the value changes no code.
+const MIN_LEGAL: &str = "min-legal-vector-width";
+
+/// Widest vector, in bits, anywhere in `t` (inside arrays and structs too); `None` for
+/// a scalable vector or one whose elements have no fixed width.
+fn vector_bits(t: Type) -> Option<u64> {
+    match t.kind() {
+        TypeKind::Vector if t.has_scalable() => None,
+        TypeKind::Vector => {
+            let e = t.element_type();
+            let bits = if e.is_pointer() {
+                64
+            } else if let Some(w) = e.int_width() {
+                w
+            } else {
+                match e.fp_bits() {
+                    0 => return None,
+                    b => b,
+                }
+            };
+            Some(u64::from(bits) * u64::from(t.vector_len()))
+        }
+        TypeKind::Array => vector_bits(t.element_type()),
+        TypeKind::Struct => t
+            .struct_fields()
+            .into_iter()
+            .try_fold(0, |w, f| Some(w.max(vector_bits(f)?))),
+        _ => Some(0),
+    }
+}
+
+/// Widest vector in a function type's result and parameters.
+fn signature_bits(fty: Type) -> Option<u64> {
+    std::iter::once(fty.return_type())
+        .chain(fty.param_types())
+        .try_fold(0, |w, t| Some(w.max(vector_bits(t)?)))
+}
+
+/// Rule: when every defined function the pass did not generate has the attribute (the
+/// front end is clang, which gives one to every function), each generated function
+/// without it gets the largest of: their values (what the user's code needs: a
+/// derivative copies its primal's operations, intrinsics included), the widest vector
+/// in its own signature and in the signature of every call it makes (there the value
+/// is an ABI, how a vector argument is passed, and caller and callee must agree). That
+/// is never less than what clang would give the same code. A scalable vector leaves
+/// the function without it (unknown, as before). Returns how many functions got it.
+pub fn share_vector_width(module: Module) -> usize {
+    let (user, generated) = defined_functions(module);
+    let mut widest: Option<u64> = None;
+    for f in &user {
+        let Some(v) = f
+            .string_fn_attr(MIN_LEGAL)
+            .and_then(|v| v.parse::<u64>().ok())
+        else {
+            return 0;
+        };
+        widest = Some(widest.map_or(v, |w| w.max(v)));
+    }
+    let Some(widest) = widest else {
+        return 0;
+    };
+    let mut given = 0;
+    for f in generated
+        .into_iter()
+        .filter(|f| f.string_fn_attr(MIN_LEGAL).is_none())
+    {
+        let calls = f
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .filter(|i| i.is_call())
+            .map(|c| signature_bits(c.called_function_type()));
+        let Some(width) = std::iter::once(signature_bits(f.function_type()))
+            .chain(calls)
+            .try_fold(widest, |w, b| Some(w.max(b?)))
+        else {
+            continue;
+        };
+        f.add_string_fn_attr(MIN_LEGAL, &width.to_string());
         given += 1;
     }
     given
