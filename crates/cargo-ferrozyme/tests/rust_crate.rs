@@ -74,7 +74,7 @@ fn passed(stdout: &str) -> usize {
         .sum()
 }
 
-const TESTS: usize = 35;
+const TESTS: usize = 40;
 
 #[test]
 fn release_build_library_and_integration_tests() {

@@ -9,6 +9,7 @@ pub mod barriers;
 pub mod check;
 pub mod control;
 pub mod crates;
+pub mod front14_user;
 pub mod generic;
 pub mod heap;
 pub mod math;
