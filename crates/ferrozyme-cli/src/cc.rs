@@ -148,7 +148,8 @@ fn extension(emit: Emit) -> &'static str {
 /// so that the pass, the post-AD pipeline and code generation do not copy, unique and
 /// free them (issue 18: `opt-22 -passes='default<O2>'` on `bench/compile_scaling`'s
 /// chain n = 320 as the post-AD pipeline gets it ran 3.9% fewer instructions without
-/// them; bench/compile_scaling/README.md, "cc14"). The machine code is the same. IR
+/// them, the whole `ferrozyme cc` process 1.3% fewer; bench/compile_scaling/README.md,
+/// "cc14"). The machine code is the same. IR
 /// outputs (`-emit-llvm`) keep the names for their readers.
 fn discard_value_names(module: &Module<'_>, emit: Emit) {
     if matches!(emit, Emit::Object | Emit::Assembly) {
