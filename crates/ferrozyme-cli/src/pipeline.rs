@@ -497,6 +497,35 @@ mod tests {
     }
 
     #[test]
+    fn discarded_value_names_keep_globals_and_meaning() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("named.ll");
+        std::fs::write(
+            &p,
+            "@g = global double 2.0\n\
+             define double @sq(double %x) {\nentry:\n  %g.v = load double, ptr @g\n  \
+             %y = fmul double %x, %g.v\n  br label %done\ndone:\n  ret double %y\n}\n",
+        )
+        .unwrap();
+        let ctx = Context::create();
+        let m = load(&ctx, &p).unwrap();
+        ferrozyme_transform::Module::from_inkwell(&m).discard_value_names();
+        let text = m.print_to_string().to_string();
+        for local in ["%x", "%g.v", "%y", "entry:", "done:"] {
+            assert!(!text.contains(local), "{local} kept:\n{text}");
+        }
+        assert!(
+            text.contains("@sq(") && text.contains("@g = global"),
+            "{text}"
+        );
+        // Names given later are dropped too (the context discards them).
+        let f = m.get_function("sq").unwrap();
+        f.get_first_param().unwrap().set_name("again");
+        assert!(!m.print_to_string().to_string().contains("%again"));
+        verify_after_ad(&m).unwrap();
+    }
+
+    #[test]
     fn derivative_code_is_not_unrolled_but_keeps_the_vectorizers() {
         let d = derivative_loops(LoopOptions::from_flags(OptLevel::O2, &[]));
         assert!(!d.unroll && d.vectorize && d.slp_vectorize);

@@ -109,6 +109,21 @@ impl Block {
 // ---------------------------------------------------------------------------------------
 // Modules
 
+/// Removes a local value's name (a no-op for an unnamed one).
+///
+/// # Safety
+/// `v` must be a live local value (argument, block or instruction).
+unsafe fn clear_name(v: LLVMValueRef) {
+    let mut len = 0usize;
+    // SAFETY: the caller's; LLVM returns a pointer into its own storage.
+    unsafe {
+        LLVMGetValueName2(v, &mut len);
+        if len > 0 {
+            LLVMSetValueName2(v, c"".as_ptr(), 0);
+        }
+    }
+}
+
 impl Module {
     pub fn context(self) -> Context {
         // SAFETY: module alive.
@@ -125,6 +140,37 @@ impl Module {
             }
         }
         out
+    }
+    /// Drops the names of every function's local values (arguments, blocks,
+    /// instructions) and makes the context drop the names of local values made from now
+    /// on; functions and globals keep theirs. This is clang's `-discard-value-names` (its
+    /// default): no object file or assembly listing shows these names, but every pass
+    /// copies, uniques and frees them (inlining and SROA alone make names like
+    /// `%fz.tape34.i298.sroa.12.0..sroa_idx` in generated code). Parsing textual IR
+    /// needs names kept; `link_ir_text` switches the discarding off while it parses.
+    pub fn discard_value_names(self) {
+        // SAFETY: the module and its context are alive; only local values are renamed
+        // (to no name), which no instruction's meaning depends on.
+        unsafe {
+            LLVMContextSetDiscardValueNames(self.context().0, 1);
+            let mut f = LLVMGetFirstFunction(self.0);
+            while !f.is_null() {
+                for i in 0..LLVMCountParams(f) {
+                    clear_name(LLVMGetParam(f, i));
+                }
+                let mut b = LLVMGetFirstBasicBlock(f);
+                while !b.is_null() {
+                    clear_name(LLVMBasicBlockAsValue(b));
+                    let mut i = LLVMGetFirstInstruction(b);
+                    while !i.is_null() {
+                        clear_name(i);
+                        i = LLVMGetNextInstruction(i);
+                    }
+                    b = LLVMGetNextBasicBlock(b);
+                }
+                f = LLVMGetNextFunction(f);
+            }
+        }
     }
     pub fn globals(self) -> Vec<Value> {
         let mut out = Vec::new();
