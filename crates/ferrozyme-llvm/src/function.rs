@@ -264,6 +264,47 @@ impl Value {
             LLVMAddAttributeAtIndex(self.0, llvm_sys::LLVMAttributeFunctionIndex, a);
         }
     }
+    /// Adds the string attribute `"key"="value"` to parameter `i`.
+    pub fn add_param_string_attr(self, i: u32, key: &str, value: &str) {
+        // SAFETY: creating a string attribute in the function's context (LLVM copies the
+        // key and value); parameter indices start at 1.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let a = LLVMCreateStringAttribute(
+                ctx,
+                key.as_ptr() as *const _,
+                key.len() as u32,
+                value.as_ptr() as *const _,
+                value.len() as u32,
+            );
+            LLVMAddAttributeAtIndex(self.0, i + 1, a);
+        }
+    }
+    /// Does parameter `i` carry the string attribute `key`?
+    pub fn has_param_string_attr(self, i: u32, key: &str) -> bool {
+        // SAFETY: parameter attribute query by key (pointer + length); indices start at 1.
+        unsafe {
+            !LLVMGetStringAttributeAtIndex(
+                self.0,
+                i + 1,
+                key.as_ptr() as *const _,
+                key.len() as u32,
+            )
+            .is_null()
+        }
+    }
+    /// Removes the string attribute `key` from parameter `i` (nothing when absent).
+    pub fn remove_param_string_attr(self, i: u32, key: &str) {
+        // SAFETY: as `has_param_string_attr`.
+        unsafe {
+            LLVMRemoveStringAttributeAtIndex(
+                self.0,
+                i + 1,
+                key.as_ptr() as *const _,
+                key.len() as u32,
+            )
+        }
+    }
     pub fn set_subprogram_none(self) {
         // SAFETY: function; null clears the attachment.
         unsafe { llvm_sys::debuginfo::LLVMSetSubprogram(self.0, std::ptr::null_mut()) }
