@@ -48,6 +48,7 @@ use std::collections::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Opcode, Value};
 
+use crate::adjoint_split::{fma_call, one_block_loop};
 use crate::generated::is_shadow_param;
 use crate::reverse::memory::{may_alias, underlying, Obj};
 
@@ -204,21 +205,8 @@ fn defined_in(v: Value, b: Block) -> bool {
 
 /// `b` as a one-block counted loop (see the module doc).
 fn counted(b: Block, preds: &HashMap<Block, Vec<Block>>, loop_md: u32) -> Option<Counted> {
+    let (pre, exit) = one_block_loop(b, preds, loop_md, MAX_BODY)?;
     let t = b.terminator()?;
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_successors() != 2 || vectorized(t, loop_md) {
-        return None;
-    }
-    let (s0, s1) = (t.successor(0), t.successor(1));
-    let exit = match (s0 == b, s1 == b) {
-        (true, false) => s1,
-        (false, true) => s0,
-        _ => return None,
-    };
-    let ps = preds.get(&b)?;
-    let outside: Vec<Block> = ps.iter().copied().filter(|&p| p != b).collect();
-    if ps.len() != 2 || outside.len() != 1 {
-        return None;
-    }
     let phis = b.phis();
     let [phi] = phis[..] else { return None };
     if !phi.ty().is_integer() {
@@ -241,58 +229,13 @@ fn counted(b: Block, preds: &HashMap<Block, Vec<Block>>, loop_md: u32) -> Option
     {
         return None;
     }
-    let body: Vec<Value> = b
-        .instructions()
-        .into_iter()
-        .filter(|i| i.opcode() != Some(Opcode::LLVMPHI))
-        .collect();
-    if body.len() > MAX_BODY + 1 {
-        return None;
-    }
-    let simple = body.iter().all(|&i| match i.opcode() {
-        Some(Opcode::LLVMCall) => fma_call(i),
-        Some(Opcode::LLVMLoad | Opcode::LLVMStore) => !i.is_volatile(),
-        Some(
-            Opcode::LLVMAlloca
-            | Opcode::LLVMInvoke
-            | Opcode::LLVMCallBr
-            | Opcode::LLVMLandingPad
-            | Opcode::LLVMAtomicRMW
-            | Opcode::LLVMAtomicCmpXchg
-            | Opcode::LLVMFence
-            | Opcode::LLVMVAArg,
-        ) => false,
-        _ => true,
-    });
-    simple.then_some(Counted {
+    Some(Counted {
         block: b,
-        pre: outside[0],
+        pre,
         exit,
         phi,
         next,
         cmp,
-    })
-}
-
-/// Does the latch's loop metadata say the vectorizer made (or already handled) this loop?
-fn vectorized(latch_term: Value, loop_md: u32) -> bool {
-    let Some(md) = latch_term.metadata(loop_md) else {
-        return false;
-    };
-    md.md_node_operands().into_iter().flatten().any(|op| {
-        op.md_node_operands()
-            .first()
-            .copied()
-            .flatten()
-            .and_then(|s| s.md_string())
-            .is_some_and(|s| s == "llvm.loop.isvectorized")
-    })
-}
-
-fn fma_call(i: Value) -> bool {
-    i.called_function().is_some_and(|c| {
-        let n = c.name();
-        n.starts_with("llvm.fmuladd.") || n.starts_with("llvm.fma.")
     })
 }
 
