@@ -388,14 +388,14 @@ fn fuse(pair: Pair) {
 }
 
 /// The fused loop's `base[i]` addresses take the counter through a `freeze` (of
-/// `counter + 0`, see below), which code
-/// generation's loop strength reduction does not look through: offered the many strided
-/// uses of a fused body (GMM's reverse diagonal and subtract: 7 arrays), LSR gave each
-/// array a pointer of its own, one addition per array and trip, where one index
-/// register serves all of them in x86's `base + 8 * index` addressing (measured on
-/// GMM's fused loop, harness flags: 25 instructions per trip -> 17; the gradient 47.16M -> 45.22M instructions per call). `freeze` of a
-/// counter is the counter (it is never poison: the exit test reads it), so nothing the
-/// program computes changes.
+/// `counter + 0`, see below), which code generation's loop strength reduction does not
+/// look through: offered the many strided uses of a fused body (GMM's reverse diagonal
+/// and subtract: 7 arrays), LSR gave each array a pointer of its own, one addition per
+/// array and trip, where one index register serves all of them in x86's
+/// `base + 8 * index` addressing (measured on GMM's fused loop, harness flags: 25
+/// instructions per trip -> 17; the gradient 47.16M -> 45.22M instructions per call).
+/// `freeze` of a counter is the counter (it is never poison: the exit test reads it),
+/// so nothing the program computes changes.
 fn share_index(l: &Counted) {
     let geps: Vec<Value> = l
         .block
