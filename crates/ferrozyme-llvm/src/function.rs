@@ -237,21 +237,44 @@ impl Value {
     }
     /// Does the function carry the string attribute `key` (`"key"="..."` in IR)?
     pub fn has_string_fn_attr(self, key: &str) -> bool {
-        // SAFETY: function attribute query by key (pointer + length).
-        unsafe {
-            !LLVMGetStringAttributeAtIndex(
-                self.0,
-                llvm_sys::LLVMAttributeFunctionIndex,
-                key.as_ptr() as *const _,
-                key.len() as u32,
-            )
-            .is_null()
-        }
+        self.has_string_attr_at(llvm_sys::LLVMAttributeFunctionIndex, key)
     }
     /// Adds the string attribute `"key"="value"` to the function.
     pub fn add_string_fn_attr(self, key: &str, value: &str) {
+        self.add_string_attr_at(llvm_sys::LLVMAttributeFunctionIndex, key, value)
+    }
+    /// Adds the string attribute `"key"="value"` to parameter `i`.
+    pub fn add_param_string_attr(self, i: u32, key: &str, value: &str) {
+        // Parameter indices start at 1.
+        self.add_string_attr_at(i + 1, key, value)
+    }
+    /// Does parameter `i` carry the string attribute `key`?
+    pub fn has_param_string_attr(self, i: u32, key: &str) -> bool {
+        self.has_string_attr_at(i + 1, key)
+    }
+    /// Removes the string attribute `key` from parameter `i` (nothing when absent).
+    pub fn remove_param_string_attr(self, i: u32, key: &str) {
+        // SAFETY: attribute removal by key (pointer + length); parameter indices start at 1.
+        unsafe {
+            LLVMRemoveStringAttributeAtIndex(
+                self.0,
+                i + 1,
+                key.as_ptr() as *const _,
+                key.len() as u32,
+            )
+        }
+    }
+    fn has_string_attr_at(self, idx: u32, key: &str) -> bool {
+        // SAFETY: attribute query by key (pointer + length) at an attribute index of this
+        // function.
+        unsafe {
+            !LLVMGetStringAttributeAtIndex(self.0, idx, key.as_ptr() as *const _, key.len() as u32)
+                .is_null()
+        }
+    }
+    fn add_string_attr_at(self, idx: u32, key: &str, value: &str) {
         // SAFETY: creating a string attribute in the function's context (LLVM copies the
-        // key and value).
+        // key and value) at an attribute index of this function.
         unsafe {
             let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
             let a = LLVMCreateStringAttribute(
@@ -261,7 +284,7 @@ impl Value {
                 value.as_ptr() as *const _,
                 value.len() as u32,
             );
-            LLVMAddAttributeAtIndex(self.0, llvm_sys::LLVMAttributeFunctionIndex, a);
+            LLVMAddAttributeAtIndex(self.0, idx, a);
         }
     }
     pub fn set_subprogram_none(self) {

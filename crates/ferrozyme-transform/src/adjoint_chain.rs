@@ -65,11 +65,18 @@ pub fn preaccumulate(module: Module, rewrite: bool) -> usize {
         }
         let k = *kind.get_or_insert_with(|| f.ty().context().md_kind(ADJOINT_MD));
         if rewrite {
+            // Adjacent loops of generated code that count alike become one
+            // (`adjoint_fusion.rs`); the user's own functions are left as they are.
+            if crate::generated::is_generated(f) {
+                crate::adjoint_fusion::fuse_function(&blocks);
+            }
+            let blocks = f.blocks();
             done += rewrite_function(&blocks, k);
             // Carried adjoint sums of short reverse loops in two partial sums
             // (`adjoint_split.rs`); it needs the mark too.
             crate::adjoint_split::split_function(&f.blocks(), k);
         }
+        crate::generated::unmark_shadow_params(f);
         for b in f.blocks() {
             for i in b.instructions() {
                 if i.metadata(k).is_some() {

@@ -96,8 +96,25 @@ struct Shape {
 /// branch to a block only `b` enters; short, without calls but `fmuladd`/`fma`, not a
 /// vectorizer's loop.
 fn loop_shape(b: Block, preds: &HashMap<Block, Vec<Block>>, loop_md: u32) -> Option<Shape> {
+    let (pre, exit) = one_block_loop(b, preds, loop_md, MAX_BODY)?;
+    if preds.get(&exit).map(Vec::as_slice) != Some(&[b][..]) {
+        return None;
+    }
+    Some(Shape { pre, exit })
+}
+
+/// `b` as a one-block loop (header and latch) entered from one block outside, leaving by
+/// a conditional branch: (that block, the exit). Only loops of at most `max_body`
+/// instructions (phis excluded) without calls but `fmuladd`/`fma`, allocas, exception
+/// handling, atomics or volatile accesses, not made by the vectorizer.
+pub(crate) fn one_block_loop(
+    b: Block,
+    preds: &HashMap<Block, Vec<Block>>,
+    loop_md: u32,
+    max_body: usize,
+) -> Option<(Block, Block)> {
     let t = b.terminator()?;
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_successors() != 2 {
+    if t.opcode() != Some(Opcode::LLVMBr) || t.num_successors() != 2 || vectorized(t, loop_md) {
         return None;
     }
     let (s0, s1) = (t.successor(0), t.successor(1));
@@ -111,35 +128,30 @@ fn loop_shape(b: Block, preds: &HashMap<Block, Vec<Block>>, loop_md: u32) -> Opt
     if ps.len() != 2 || outside.len() != 1 {
         return None;
     }
-    if preds.get(&exit).map(Vec::as_slice) != Some(&[b][..]) {
-        return None;
-    }
     let body: Vec<Value> = b
         .instructions()
         .into_iter()
         .filter(|i| i.opcode() != Some(Opcode::LLVMPHI))
         .collect();
-    if body.len() > MAX_BODY + 1 {
+    if body.len() > max_body + 1 {
         return None;
     }
     let simple = body.iter().all(|&i| match i.opcode() {
         Some(Opcode::LLVMCall) => fma_call(i),
+        Some(Opcode::LLVMLoad | Opcode::LLVMStore) => !i.is_volatile(),
         Some(
             Opcode::LLVMAlloca
             | Opcode::LLVMInvoke
             | Opcode::LLVMCallBr
             | Opcode::LLVMLandingPad
-            | Opcode::LLVMPHI,
+            | Opcode::LLVMAtomicRMW
+            | Opcode::LLVMAtomicCmpXchg
+            | Opcode::LLVMFence
+            | Opcode::LLVMVAArg,
         ) => false,
         _ => true,
     });
-    if !simple || vectorized(t, loop_md) {
-        return None;
-    }
-    Some(Shape {
-        pre: outside[0],
-        exit,
-    })
+    simple.then_some((outside[0], exit))
 }
 
 /// Does the latch's loop metadata say the vectorizer made (or already handled) this loop?
@@ -157,7 +169,7 @@ fn vectorized(latch_term: Value, loop_md: u32) -> bool {
     })
 }
 
-fn fma_call(i: Value) -> bool {
+pub(crate) fn fma_call(i: Value) -> bool {
     i.opcode() == Some(Opcode::LLVMCall)
         && i.called_function().is_some_and(|c| {
             let n = c.name();

@@ -17,3 +17,32 @@ pub fn mark(f: Value) {
 pub fn is_generated(f: Value) -> bool {
     f.is_function() && f.has_string_fn_attr(ATTR)
 }
+
+/// The string attribute on a generated function's shadow parameter whose memory, by the
+/// AD contract, is disjoint from all primal memory (`adjoint_fusion.rs` relies on it; the
+/// reverse sweep already does when it re-reads primal memory after writing adjoints,
+/// `reverse/memory.rs`). Removed after the post-AD pipeline (`adjoint_chain.rs`).
+pub const SHADOW_PARAM_ATTR: &str = "ferrozyme-shadow";
+
+/// Marks parameter `i` of the generated function `f` as such a shadow.
+pub fn mark_shadow_param(f: Value, i: u32) {
+    f.add_param_string_attr(i, SHADOW_PARAM_ATTR, "");
+}
+
+/// Is `a` a parameter marked by [`mark_shadow_param`]?
+pub fn is_shadow_param(a: Value) -> bool {
+    a.is_argument() && {
+        let f = a.parent_function();
+        f.params()
+            .iter()
+            .position(|p| *p == a)
+            .is_some_and(|i| f.has_param_string_attr(i as u32, SHADOW_PARAM_ATTR))
+    }
+}
+
+/// Removes the shadow mark from every parameter of `f`.
+pub fn unmark_shadow_params(f: Value) {
+    for i in 0..f.params().len() {
+        f.remove_param_string_attr(i as u32, SHADOW_PARAM_ATTR);
+    }
+}

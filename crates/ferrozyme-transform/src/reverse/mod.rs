@@ -58,7 +58,7 @@ mod finish;
 mod fixed_tape;
 mod forward;
 mod forwarding;
-mod memory;
+pub(crate) mod memory;
 pub(crate) mod mixed;
 mod parallel;
 mod reciprocals;
@@ -247,7 +247,19 @@ impl Gen<'_> {
         let fwd_params = self.out.fwd_fn.params();
         let rev_params = self.out.rev_fn.params();
         let mut k = 0;
-        for (p, a) in self.fx.p.params().into_iter().zip(self.fx.req.args.clone()) {
+        // Shadow parameters whose memory is disjoint from all primal memory by the AD
+        // contract (`generated::SHADOW_PARAM_ATTR`): not where a shadow may be the
+        // primal at run time, nor for `enzyme_dupnoneed` memory (callers may pass one
+        // buffer as both).
+        let contract = !self.fx.rt.active();
+        for (j, (p, a)) in self
+            .fx
+            .p
+            .params()
+            .into_iter()
+            .zip(self.fx.req.args.clone())
+            .enumerate()
+        {
             self.vals.fwd.insert(p, fwd_params[k]);
             self.vals.rev_params.insert(p, rev_params[k]);
             fwd_params[k].set_name(&p.name());
@@ -260,6 +272,9 @@ impl Gen<'_> {
                     self.lanes[l].fwd_shadow_params.insert(p, fwd_params[k]);
                     self.lanes[l].rev_shadow_params.insert(p, rev_params[k]);
                     fwd_params[k].set_name(&format!("{}.shadow", p.name()));
+                    if contract && !self.fx.req.noneed.get(j).copied().unwrap_or(false) {
+                        crate::generated::mark_shadow_param(self.out.rev_fn, k as u32);
+                    }
                     k += 1;
                 }
             }
