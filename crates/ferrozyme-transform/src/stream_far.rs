@@ -98,10 +98,11 @@ fn const_offset(p: Value, object: Value) -> Option<i128> {
 }
 
 /// Whether offsets `qa` of place `a` and `qb` of `b` (each a `(min, max)`) never touch
-/// the same byte over the counter's range `ctr`: one object, the same terms, both bases
-/// at known offsets, and the two byte spans disjoint.
+/// the same byte over the counter's range `ctr`: one object, the same terms over the
+/// same element size (so the loop-invariant parts are the same bytes), both bases at
+/// known offsets, and the two byte spans disjoint.
 fn apart(a: &Place, qa: (i64, i64), b: &Place, qb: (i64, i64), ctr: (i128, i128)) -> bool {
-    if a.object != b.object || a.terms != b.terms {
+    if a.object != b.object || a.terms != b.terms || a.elem != b.elem {
         return false;
     }
     match (a.span(qa.0, qa.1, ctr), b.span(qb.0, qb.1, ctr)) {
