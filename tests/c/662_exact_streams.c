@@ -104,23 +104,6 @@ void inpl(double *restrict x, double a) {
 
 #include "fz_stencil.h"
 
-/* the restrict function and its twin: the same gradient, bit for bit */
-#define CHECK_EXACT(F, T, NN)                                                               \
-  do {                                                                                      \
-    ctx_t c = setup(F, NN);                                                                 \
-    double *dout = malloc((NN) * sizeof(double)), *gx = calloc(NN, sizeof(double));         \
-    double *gt = calloc(NN, sizeof(double));                                                \
-    memcpy(dout, c.lam, (NN) * sizeof(double));                                             \
-    __enzyme_autodiff((void *)F, enzyme_dupnoneed, c.out, dout, enzyme_dup, c.x, gx,        \
-                      enzyme_const, c.a);                                                   \
-    memcpy(dout, c.lam, (NN) * sizeof(double));                                             \
-    __enzyme_autodiff((void *)T, enzyme_dupnoneed, c.out, dout, enzyme_dup, c.x, gt,        \
-                      enzyme_const, c.a);                                                   \
-    fz_check(#F " bitwise = " #T, (double)memcmp(gx, gt, (NN) * sizeof(double)), 0.0, 0.0); \
-    check_grad(#F, &c, gx);                                                                 \
-    free(dout), free(gx), free(gt);                                                         \
-  } while (0)
-
 typedef struct {
   float *x, *out, *lam;
 } fctx_t;

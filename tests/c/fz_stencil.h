@@ -1,4 +1,4 @@
-/* Shared by tests/c/580 and 602 (stencil shapes): one vector-Jacobian product per
+/* Shared by tests/c/580, 602, 662 and 705 (stencil shapes): one vector-Jacobian product per
  * shape `F(out, x, a)`, lambda . F(x) checked coordinate by coordinate against central
  * finite differences of the same dot product. Include after fz_test.h. */
 #ifndef FZ_STENCIL_H
@@ -49,6 +49,24 @@ static void check_grad(const char *name, ctx_t *c, const double *gx) {
                       enzyme_const, c.a);                                                    \
     check_grad(#F, &c, gx);                                                                  \
     free(dout), free(gx);                                                                    \
+  } while (0)
+
+/* the restrict function F and its twin T without `restrict` (no stream, the scatter in
+ * memory): the same gradient, bit for bit (tests/c/662, 705), and finite differences */
+#define CHECK_EXACT(F, T, NN)                                                               \
+  do {                                                                                      \
+    ctx_t c = setup(F, NN);                                                                 \
+    double *dout = malloc((NN) * sizeof(double)), *gx = calloc(NN, sizeof(double));         \
+    double *gt = calloc(NN, sizeof(double));                                                \
+    memcpy(dout, c.lam, (NN) * sizeof(double));                                             \
+    __enzyme_autodiff((void *)F, enzyme_dupnoneed, c.out, dout, enzyme_dup, c.x, gx,        \
+                      enzyme_const, c.a);                                                   \
+    memcpy(dout, c.lam, (NN) * sizeof(double));                                             \
+    __enzyme_autodiff((void *)T, enzyme_dupnoneed, c.out, dout, enzyme_dup, c.x, gt,        \
+                      enzyme_const, c.a);                                                   \
+    fz_check(#F " bitwise = " #T, (double)memcmp(gx, gt, (NN) * sizeof(double)), 0.0, 0.0); \
+    check_grad(#F, &c, gx);                                                                 \
+    free(dout), free(gx), free(gt);                                                         \
   } while (0)
 
 #endif

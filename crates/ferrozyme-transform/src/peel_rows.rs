@@ -15,6 +15,15 @@
 //! the identity over the rows left; the clamps are then replaced by their argument. The
 //! copies' clamps of a constant row fold (instsimplify).
 //!
+//! Periodic boundaries written with branches (`if (i == 0) im1 = n - 1; else im1 = i -
+//! 1;`) reach the loop as `select (icmp eq i, 0), 992, 32 * (i - 1)`: the same hidden
+//! distance, only the boundary row's neighbour is the far row instead of row `i`
+//! itself. An equality test of the counter against its first (last) value is treated
+//! like a clamp that is not the identity on the first (last) row: that row is peeled,
+//! and over the rows left the test is a constant (`eq` false, `ne` true), so the
+//! selects fold to their affine arm (`wrap_index.rs` then reads clang's 32-bit spelling
+//! of it). Filetest `peel_rows_periodic_boundary_rows`.
+//!
 //! What is proven, not assumed: the counter is a [`const_counter`] (constant start and
 //! end, `+1` on the only latch, which is the loop's only exiting block, every terminator
 //! a `br`); a clamp's argument is the counter through `add`/`sub` of constants and
@@ -28,7 +37,7 @@ use std::collections::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{Loop, Loops};
-use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
+use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
 
 use crate::affine_index::{form, Counter};
 use crate::peel::{peel_last, Counted};
@@ -42,8 +51,9 @@ const MAX_PEEL: i128 = 1;
 /// Fewest rows that must stay in the loop.
 const MIN_LEFT: i128 = 2;
 
-/// A clamp of `arg = counter + offset`, not the identity on its `first` first and
-/// `last` last iterations.
+/// A clamp of `arg = counter + offset` (or a test of the counter against a constant),
+/// not the identity on its `first` first and `last` last iterations; on the others it
+/// is `arg` (the test's constant outcome).
 struct Clamp {
     call: Value,
     arg: Value,
@@ -119,11 +129,16 @@ fn outer_counted(l: &Loop, loops: &Loops) -> Option<(Counted, Block)> {
 }
 
 /// The `umin`/`smin` (from above) and `umax`/`smax` (from below) calls in `l` clamping
-/// an affine function of the counter by a constant.
+/// an affine function of the counter by a constant, and the counter's equality tests
+/// (`wrap_test`).
 fn clamps(l: &Loop, c: &Counted) -> Vec<Clamp> {
     let mut out = Vec::new();
     for b in &l.blocks {
         for i in b.instructions() {
+            if let Some(t) = wrap_test(i, c) {
+                out.push(t);
+                continue;
+            }
             if i.opcode() != Some(Opcode::LLVMCall) {
                 continue;
             }
@@ -161,6 +176,41 @@ fn clamps(l: &Loop, c: &Counted) -> Vec<Clamp> {
         }
     }
     out
+}
+
+/// `icmp eq|ne counter, k` (either operand order): a periodic boundary's test. It is
+/// constant on every row but the first (`k = start`) or the last (`k = end - 1`), and
+/// on every row when `k` is outside the range; as a [`Clamp`] whose `arg` is that
+/// constant outcome. Tests of anything else are not listed.
+fn wrap_test(i: Value, c: &Counted) -> Option<Clamp> {
+    if i.opcode() != Some(Opcode::LLVMICmp) || i == c.test {
+        return None;
+    }
+    let eq = match i.icmp_predicate() {
+        IntPredicate::LLVMIntEQ => true,
+        IntPredicate::LLVMIntNE => false,
+        _ => return None,
+    };
+    let k = match (i.operand(0), i.operand(1)) {
+        (a, b) if a == c.iv => b.const_int_value()?,
+        (a, b) if b == c.iv => a.const_int_value()?,
+        _ => return None,
+    } as i128;
+    let (first, last) = if k == c.start {
+        (1, 0)
+    } else if k == c.end - 1 {
+        (0, 1)
+    } else if (c.start..c.end).contains(&k) {
+        return None;
+    } else {
+        (0, 0)
+    };
+    Some(Clamp {
+        call: i,
+        arg: i.ty().const_i64(i64::from(!eq)),
+        first,
+        last,
+    })
 }
 
 /// Whether `clamp` reaches, through integer arithmetic and GEPs, the address of a
@@ -214,6 +264,8 @@ fn unit_stride_use(l: &Loop, loops: &Loops, c: &Counted, clamp: Value) -> bool {
                     | Opcode::LLVMZExt
                     | Opcode::LLVMSExt
                     | Opcode::LLVMTrunc
+                    | Opcode::LLVMAShr
+                    | Opcode::LLVMSelect
                     | Opcode::LLVMCall,
                 ) if u.ty().is_integer() => work.push((u, depth - 1)),
                 _ => {}

@@ -61,9 +61,9 @@ pub(crate) struct Rmw {
 pub(crate) struct Stream {
     pub anchor: Value,
     /// The anchor's base pointer, index form (without its constant) and constant.
-    base: Value,
-    terms: HashMap<Value, i128>,
-    konst: i64,
+    pub base: Value,
+    pub terms: HashMap<Value, i128>,
+    pub konst: i64,
     /// Element size in bytes.
     pub elem: i64,
     coef: i64,
@@ -74,7 +74,7 @@ pub(crate) struct Stream {
 impl Stream {
     /// Whether the stream must keep the adds' order (`stream_values.rs`): some add of it
     /// lacks `reassoc`.
-    fn exact(&self) -> bool {
+    pub(crate) fn exact(&self) -> bool {
         self.by_q
             .values()
             .flatten()
@@ -329,7 +329,7 @@ fn tape_call(i: Value) -> bool {
 }
 
 /// The object a pointer is derived from by GEPs.
-fn underlying(mut p: Value) -> Value {
+pub(crate) fn underlying(mut p: Value) -> Value {
     while p.opcode() == Some(Opcode::LLVMGetElementPtr) {
         p = p.operand(0);
     }
@@ -437,15 +437,19 @@ fn carry_loop(
     // Far offsets (the rows `i +- 1` of a 2-D stencil) stay plain adds (`stream_far.rs`).
     let mut far = Vec::new();
     for s in streams.iter_mut() {
-        let o = underlying(s.anchor);
-        far.extend(crate::stream_far::split(s, o));
+        far.extend(crate::stream_far::split(s));
     }
     streams.retain(|s| s.by_q.len() >= 2);
-    let trip = (ctr.lo <= ctr.hi).then(|| ctr.hi - ctr.lo + 1);
-    let exempt = |streams: &[Stream]| {
-        let objects: Vec<Value> = streams.iter().map(|s| underlying(s.anchor)).collect();
-        crate::stream_far::disjoint(&far, streams, &objects, trip)
-    };
+    let exempt = |streams: &[Stream]| crate::stream_far::disjoint(&far, streams, (ctr.lo, ctr.hi));
+    // An exact stream holds its cells' values in registers: another stream of its
+    // object (the Brusselator's u and v blocks of one array) must be proven never to
+    // touch them (`stream_far::apart`).
+    let keep = crate::stream_far::exact_apart(&streams, (ctr.lo, ctr.hi));
+    let mut k = 0;
+    streams.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
     // Exact streams (some add without `reassoc`) carry values: they need a preheader
     // that only enters the loop (the entry block when the loop is its only successor;
     // the first iteration's cells are loaded there), contiguous positions and a

@@ -22,7 +22,10 @@
 //! * `ashr exact (add nsw (shl x, s), c), t` (`t <= s`, `c` a multiple of `2^t`) becomes
 //!   `(x << (s - t)) + (c >> t)` (`nsw`) when `x` fits in `w - s` signed bits, so that
 //!   the shift pair is a sign extension of `x` itself (`t = s`: an element index;
-//!   `t < s`: clang's byte offset, `ashr 29` for doubles);
+//!   `t < s`: clang's byte offset, `ashr 29` for doubles); the same without `nsw` when
+//!   `c` is a multiple of `2^s` and `x + (c >> s)` fits as well (clang's row `32 * (i +
+//!   1)` of a periodic row loop, `ashr exact ((i << 37) + (1 << 37)), 32`: the sum
+//!   wraps only in bits the shift discards);
 //! * a `gep i8, p, (y << k) + c` through which only one floating-point type of `2^k`
 //!   bytes is loaded or stored becomes a GEP of that type at `y + (c >> k)`
 //!   (`typed_gep`: `streams.rs` wants its anchors typed as the cells they add into).
@@ -258,17 +261,20 @@ fn normalise(m: Module, v: Value, loops: &Loops, depth: u32) -> usize {
 /// t` -> `(x << (s - t)) + (c >> t)`, for `t <= s`, when `x` fits in `w - s` signed bits
 /// (so `shl x, s` is `x * 2^s` as a signed value, the `add nsw` adds exactly, and `exact`
 /// makes the shift an exact division). `t < s` is clang's byte offset of a sign-extended
-/// `int` index (`ashr 29`: `8 * (j - 1)` for an `i8` GEP).
+/// `int` index (`ashr 29`: `8 * (j - 1)` for an `i8` GEP). An `add` without `nsw` is
+/// taken when `c = c' * 2^s` and `x + c'` fits in `w - s` signed bits too: the sum is
+/// then `(x + c') << s` modulo `2^w`, which that fit makes exact, and the result the same
+/// expression.
 fn sign_extension(m: Module, v: Value, loops: &Loops, w: i128) -> Option<Value> {
     let t = v.operand(1).const_int_value()? as i128;
     let inner = v.operand(0);
-    let (shl, c) = if inner.opcode() == Some(Opcode::LLVMAdd) && inner.has_nsw() {
+    let (shl, c, nsw) = if inner.opcode() == Some(Opcode::LLVMAdd) {
         match (inner.operand(0), inner.operand(1).const_int_value()) {
-            (a, Some(c)) => (a, c as i128),
+            (a, Some(c)) => (a, c as i128, inner.has_nsw()),
             _ => return None,
         }
     } else {
-        (inner, 0)
+        (inner, 0, true)
     };
     if shl.opcode() != Some(Opcode::LLVMShl) {
         return None;
@@ -282,6 +288,12 @@ fn sign_extension(m: Module, v: Value, loops: &Loops, w: i128) -> Option<Value> 
     let h = 1i128 << (w - s - 1);
     if lo < -h || hi >= h || x.ty() != v.ty() {
         return None;
+    }
+    if !nsw {
+        let c1 = c >> s;
+        if c1 << s != c || lo + c1 < -h || hi + c1 >= h {
+            return None;
+        }
     }
     let b = Builder::new(m.context());
     b.position_before(v);
