@@ -43,6 +43,12 @@ impl Loop {
             .filter(|b| self.blocks.contains(b))
             .collect()
     }
+
+    /// The loop's blocks in their function's block order (as [`Loop::blocks_in`]): for a
+    /// search that takes the first block it finds.
+    pub fn ordered_blocks(&self) -> Vec<Block> {
+        self.blocks_in(&self.header.parent().blocks())
+    }
 }
 
 pub struct Loops {
@@ -253,7 +259,9 @@ pub fn trip_count(l: &Loop) -> Option<TripCount> {
             .filter(|(_, b)| l.latches.contains(b))
             .map(|(v, _)| *v)
             .collect();
-        for &b in &l.blocks {
+        // In block order: with several exits the first one decides, the same on every
+        // run (the block set's hash order differs between processes).
+        for b in l.ordered_blocks() {
             let Some(t) = b.terminator() else { continue };
             if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
                 continue;

@@ -188,7 +188,7 @@ pub(crate) fn counted_shape(l: &Loop, max_body: usize) -> Option<Counted> {
 /// Clamps of anything else (another loop's counter, a loaded value) are not listed.
 fn clamps(l: &Loop, c: &Counted) -> Vec<Clamp> {
     let mut out = Vec::new();
-    for b in &l.blocks {
+    for b in l.ordered_blocks() {
         for i in b.instructions() {
             if i.opcode() != Some(Opcode::LLVMCall) {
                 continue;

@@ -133,7 +133,7 @@ fn outer_counted(l: &Loop, loops: &Loops) -> Option<(Counted, Block)> {
 /// (`wrap_test`).
 fn clamps(l: &Loop, c: &Counted) -> Vec<Clamp> {
     let mut out = Vec::new();
-    for b in &l.blocks {
+    for b in l.ordered_blocks() {
         for i in b.instructions() {
             if let Some(t) = wrap_test(i, c) {
                 out.push(t);
