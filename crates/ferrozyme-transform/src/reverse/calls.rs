@@ -17,11 +17,10 @@
 
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
 use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
-use ferrozyme_analysis::types::{BaseType, FpType};
-
-use super::vector::CopyLayout;
+use ferrozyme_analysis::types::FpType;
 use ferrozyme_llvm::Value;
 
+use super::vector::CopyLayout;
 use super::{Gen, Key};
 use crate::common::dispatch::{check_target, select_derivative};
 use crate::common::Problem;
@@ -666,10 +665,7 @@ impl Gen<'_> {
 /// type analysis knows)? Then a `realloc` of it moves shadow bytes as they are, never adds
 /// them as floats (a shadow pointer added to another as a `double` is a wild pointer).
 fn holds_non_floats(types: &ferrozyme_analysis::types::TypeAnalysis, p: Value) -> bool {
-    let t = types.pointee_tree(p);
-    [BaseType::Pointer, BaseType::Integer, BaseType::IntOrPointer]
-        .into_iter()
-        .any(|b| t.contains(b))
+    types.pointee_tree(p).iter().any(|(_, b)| b.is_not_float())
 }
 
 /// The byte ranges of `0..n` outside the float fields `fields` (offset, type).

@@ -350,7 +350,7 @@ fn record_slots(kinds: &[(i64, BaseType)], fp: FpType) -> Option<(u64, u64)> {
                 }
                 true
             }
-            BaseType::Pointer | BaseType::Integer | BaseType::IntOrPointer => false,
+            b if b.is_not_float() => false,
             _ => continue,
         };
         slots.push((o / size, float));
@@ -443,13 +443,7 @@ pub(super) fn copy_layout(
         };
     }
     if fps.len() == 1 {
-        let others = kinds.iter().any(|(_, b)| {
-            matches!(
-                b,
-                BaseType::Pointer | BaseType::Integer | BaseType::IntOrPointer
-            )
-        });
-        if !others {
+        if !kinds.iter().any(|(_, b)| b.is_not_float()) {
             return CopyLayout::Uniform(fps[0]);
         }
         return match record_slots(&kinds, fps[0]) {
