@@ -37,6 +37,7 @@
 //! reference names one object and callers do not see each other's objects through it.
 
 mod access;
+mod address_only;
 mod aggregates;
 mod erased;
 mod lanes;
@@ -163,6 +164,8 @@ pub(super) struct Engine {
     rounds: usize,
     /// Functions on a cycle of the call graph, by component (`scope::recursive_components`).
     recursive: HashMap<Value, u32>,
+    /// Parameters their functions only measure (`engine/address_only.rs`).
+    address_only: address_only::AddressOnly,
 }
 
 impl Engine {
@@ -183,6 +186,7 @@ impl Engine {
             gep_rules: Vec::new(),
             rounds: 0,
             recursive: HashMap::new(),
+            address_only: address_only::AddressOnly::default(),
         }
     }
 

@@ -30,6 +30,10 @@ impl Engine {
             return;
         }
         for (k, (a, p)) in args.iter().zip(callee.params()).enumerate() {
+            if self.address_only.param(callee, k) {
+                // The callee only measures it: linking would merge its callers' objects.
+                continue;
+            }
             let limit = callee.dereferenceable_bytes(Some(k as u32));
             self.link_call_edge(*a, p, limit);
         }

@@ -33,12 +33,20 @@ pub(in crate::types) fn scope_from(
             continue;
         }
         order.push(g);
-        // Callees, and functions passed as arguments (e.g. to `__enzyme_autodiff`).
+        // Callees, and functions passed as arguments (callbacks). Not the function a
+        // hook call differentiates: no rule reads it from here (the call's rule ignores
+        // hooks), and following it joined a Rust debug build's whole program (every
+        // `d_*` wrapper is reached from the tests) with the optimized copies the
+        // derivatives are made of, so their facts depended on what else the program does
+        // and in which order the clones were analysed.
         for b in g.blocks() {
             for i in b.instructions() {
                 if matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
                     if let Some(c) = i.called_function() {
                         queue.push_back(c);
+                    }
+                    if is_hook_call(i) {
+                        continue;
                     }
                     for a in i.call_args() {
                         if a.is_function() {
@@ -108,4 +116,51 @@ pub(in crate::types) fn stack_slot_links(insts: &[Vec<Value>]) -> Vec<(Value, Va
 /// to the index of its component; functions on no cycle are absent (`crate::scc`).
 pub(in crate::types) fn recursive_components(funcs: &[Value]) -> HashMap<Value, u32> {
     crate::scc::call_components(funcs)
+}
+
+#[cfg(test)]
+mod tests {
+    use ferrozyme_llvm::Module;
+    use inkwell::context::Context;
+    use inkwell::memory_buffer::MemoryBuffer;
+
+    const IR: &str = r#"
+declare void @__enzyme_autodiff(...)
+declare void @qsort(ptr, i64, i64, ptr)
+define double @f(ptr %x) {
+  %v = load double, ptr %x
+  ret double %v
+}
+define i32 @cmp(ptr %a, ptr %b) {
+  ret i32 0
+}
+define void @driver(ptr %x, ptr %dx) {
+  call void (...) @__enzyme_autodiff(ptr @f, ptr %x, ptr %dx)
+  call void @qsort(ptr %x, i64 4, i64 8, ptr @cmp)
+  ret void
+}
+define void @main_like(ptr %x, ptr %dx) {
+  call void @driver(ptr %x, ptr %dx)
+  ret void
+}
+"#;
+
+    #[test]
+    fn the_function_a_hook_differentiates_is_not_part_of_its_callers_scope() {
+        let ctx = Context::create();
+        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
+        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let m = Module::from_inkwell(&m);
+        let f = |n: &str| m.function(n).expect("defined");
+        let names = |start: &str| -> Vec<String> {
+            super::scope(f(start), &|_| false)
+                .into_iter()
+                .map(|g| g.name())
+                .collect()
+        };
+        // From the program's side: callers, callees and the callback, not `f`.
+        assert_eq!(names("main_like"), ["main_like", "driver", "cmp"]);
+        // From the differentiated function's side: not the function making the hook call.
+        assert_eq!(names("f"), ["f"]);
+    }
 }
