@@ -13,9 +13,12 @@
  *
  * Adjoint and tangent messages travel on the primal's communicator with the tag
  * `MPI_TAG_UB - tag`, so they never match a primal message. Buffers of MPI_DOUBLE and
- * MPI_FLOAT (and Fortran's REAL*8/REAL*4) carry derivatives; other predefined types
- * carry none (their adjoint communication is skipped on every rank alike); derived
- * datatypes stop the program with a message.
+ * MPI_FLOAT (and Fortran's REAL*8/REAL*4) carry derivatives; predefined integer,
+ * character and logical types carry none (their adjoint communication is skipped on
+ * every rank alike); derived datatypes, and the predefined types that hold reals the
+ * helpers do not differentiate (MPI_BYTE and MPI_PACKED, which may be doubles sent as
+ * bytes, complex, long double, pairs such as MPI_DOUBLE_INT), stop the program with a
+ * message naming the type: treating them as integers would drop the derivative.
  *
  * Open MPI's handles are pointers (`MPI_Comm` is `struct ompi_communicator_t *`,
  * `MPI_DOUBLE` is `&ompi_mpi_double`), so the declarations below need no mpi.h; this
@@ -54,9 +57,28 @@ int MPI_Comm_rank(fz_comm, int *);
 int MPI_Comm_size(fz_comm, int *);
 int MPI_Comm_get_attr(fz_comm, int, void *, int *);
 int MPI_Type_get_envelope(fz_type, int *, int *, int *, int *);
+int MPI_Type_get_name(fz_type, char *, int *);
 
 extern char ompi_mpi_double[], ompi_mpi_float[], ompi_mpi_dblprec[], ompi_mpi_real[],
     ompi_mpi_real8[], ompi_mpi_real4[], ompi_mpi_int[];
+/* Predefined types that may hold reals but are not differentiated (see above). */
+extern char ompi_mpi_byte[], ompi_mpi_packed[], ompi_mpi_long_double[], ompi_mpi_real2[],
+    ompi_mpi_real16[], ompi_mpi_float_int[], ompi_mpi_double_int[], ompi_mpi_longdbl_int[],
+    ompi_mpi_2real[], ompi_mpi_2dblprec[], ompi_mpi_c_complex[], ompi_mpi_c_float_complex[],
+    ompi_mpi_c_double_complex[], ompi_mpi_c_long_double_complex[], ompi_mpi_cplex[],
+    ompi_mpi_dblcplex[], ompi_mpi_ldblcplex[], ompi_mpi_complex8[], ompi_mpi_complex16[],
+    ompi_mpi_complex32[], ompi_mpi_2cplex[], ompi_mpi_2dblcplex[], ompi_mpi_cxx_cplex[],
+    ompi_mpi_cxx_dblcplex[], ompi_mpi_cxx_ldblcplex[];
+static char *const fz_real_holders[] = {
+    ompi_mpi_byte,        ompi_mpi_packed,       ompi_mpi_long_double,
+    ompi_mpi_real2,       ompi_mpi_real16,       ompi_mpi_float_int,
+    ompi_mpi_double_int,  ompi_mpi_longdbl_int,  ompi_mpi_2real,
+    ompi_mpi_2dblprec,    ompi_mpi_c_complex,    ompi_mpi_c_float_complex,
+    ompi_mpi_c_double_complex, ompi_mpi_c_long_double_complex, ompi_mpi_cplex,
+    ompi_mpi_dblcplex,    ompi_mpi_ldblcplex,    ompi_mpi_complex8,
+    ompi_mpi_complex16,   ompi_mpi_complex32,    ompi_mpi_2cplex,
+    ompi_mpi_2dblcplex,   ompi_mpi_cxx_cplex,    ompi_mpi_cxx_dblcplex,
+    ompi_mpi_cxx_ldblcplex};
 #define FZ_COMBINER_NAMED 0
 extern char ompi_mpi_op_sum[], ompi_mpi_op_max[], ompi_mpi_op_min[];
 
@@ -80,6 +102,19 @@ __attribute__((noreturn)) static void fz_die(const char *what) {
   abort();
 }
 
+/* Stops at a predefined datatype that may hold reals the helpers do not differentiate. */
+__attribute__((noreturn)) static void fz_die_type(fz_type t) {
+  char name[64] = "this datatype";
+  int len = 0;
+  MPI_Type_get_name(t, name, &len);
+  fz_say("ferrozyme: differentiated data is communicated as ");
+  fz_say(name);
+  fz_say(", which is not differentiated (its reals would get no derivative); communicate "
+         "the reals as MPI_DOUBLE or MPI_FLOAT (complex numbers as 2 reals each, "
+         "MPI_MAXLOC pairs as a MAX of the value and a separate index)\n");
+  abort();
+}
+
 /* Bytes of one element that carries a derivative: 8 (double), 4 (float), 0 (none). */
 static int fz_kind(fz_type t) {
   if (t == (fz_type)ompi_mpi_double || t == (fz_type)ompi_mpi_dblprec ||
@@ -87,9 +122,11 @@ static int fz_kind(fz_type t) {
     return 8;
   if (t == (fz_type)ompi_mpi_float || t == (fz_type)ompi_mpi_real || t == (fz_type)ompi_mpi_real4)
     return 4;
+  for (size_t k = 0; k < sizeof fz_real_holders / sizeof fz_real_holders[0]; k++)
+    if (t == (fz_type)fz_real_holders[k]) fz_die_type(t);
   int ni, na, nd, combiner = -1;
   MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
-  if (combiner == FZ_COMBINER_NAMED) return 0; /* integers, characters, ... */
+  if (combiner == FZ_COMBINER_NAMED) return 0; /* integers, characters, logicals */
   fz_die("an MPI datatype that is not predefined (derived datatypes are not differentiated); "
          "communicate MPI_DOUBLE or MPI_FLOAT buffers");
 }

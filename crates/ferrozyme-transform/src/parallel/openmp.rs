@@ -31,7 +31,7 @@
 //! team of one shares memory with the other threads of the enclosing team.
 
 use ferrozyme_analysis::calls::parallel_callee;
-use ferrozyme_llvm::{Builder, IntPredicate, Module, Opcode, Type, Value};
+use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Type, Value};
 use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
 
 use crate::common::Problem;
@@ -79,14 +79,10 @@ fn rewrite_one(m: Module, call: Value) {
     if user.opcode() == Some(Opcode::LLVMSwitch) {
         let cases = user.switch_cases();
         // flang at -O0 has a case 2 too, but `unreachable`: only a real atomic branch.
-        let atomic_branch = |b: ferrozyme_llvm::Block| {
-            b.instructions()
-                .iter()
-                .any(|i| i.opcode() == Some(Opcode::LLVMAtomicRMW))
-        };
+        let done = user.successor(0);
         if cases
             .iter()
-            .any(|(v, b)| v.const_int_value() == Some(2) && atomic_branch(*b))
+            .any(|(v, b)| v.const_int_value() == Some(2) && updates_atomically(*b, done))
         {
             finish(m, call, i32t.const_int(2));
             return;
@@ -120,10 +116,36 @@ fn rewrite_one(m: Module, call: Value) {
     }
 }
 
+/// Does the branch entered at `b` combine with `atomicrmw` before it rejoins at `done`?
+/// A scalar's update is in `b` itself; an array section's (`reduction(+:a[:n])`, clang
+/// at -O0) is in a loop over the elements after it.
+fn updates_atomically(b: Block, done: Block) -> bool {
+    let mut seen = vec![done];
+    let mut work = vec![b];
+    while let Some(x) = work.pop() {
+        if seen.contains(&x) || seen.len() > MAX_ATOMIC_BRANCH_BLOCKS {
+            continue;
+        }
+        seen.push(x);
+        if x.instructions()
+            .iter()
+            .any(|i| i.opcode() == Some(Opcode::LLVMAtomicRMW))
+        {
+            return true;
+        }
+        work.extend(x.successors());
+    }
+    false
+}
+
+/// How many blocks [`updates_atomically`] looks at (clang's atomic branch has at most a
+/// loop header, body and exit per reduced array).
+const MAX_ATOMIC_BRANCH_BLOCKS: usize = 64;
+
 /// Turns the locked combination `store (fadd (load s), x), s` of each variable in block
 /// `b` into `atomicrmw fadd s, x`. False (and nothing changed) when some store of `b` is
 /// not of that form.
-fn make_atomic(b: ferrozyme_llvm::Block) -> bool {
+fn make_atomic(b: Block) -> bool {
     let stores: Vec<Value> = b
         .instructions()
         .into_iter()
