@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SOURCES: &[&str] = &["fortran", "mpi", "mpi_fortran", "openmp"];
+const SOURCES: &[&str] = &["fortran", "mpi", "mpi_composed", "mpi_fortran", "openmp"];
 
 fn llvm_bindir() -> Option<PathBuf> {
     let cfg = if let Some(p) = std::env::var_os("LLVM_CONFIG_PATH") {

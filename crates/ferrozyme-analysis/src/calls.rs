@@ -150,8 +150,11 @@ pub fn classify(call: Value) -> CallKind {
     if let Some(rule) = mpi_rule(&name) {
         return match rule {
             MpiRule::Inactive { .. } => CallKind::InactiveExternal,
-            // Fortran bindings were redirected to their C wrappers in the clone.
-            MpiRule::Unsupported { .. } | MpiRule::Fortran { .. } => CallKind::UnknownExternal,
+            // Fortran bindings and composed routines were redirected to their C code in
+            // the clone.
+            MpiRule::Unsupported { .. } | MpiRule::Fortran { .. } | MpiRule::Composed { .. } => {
+                CallKind::UnknownExternal
+            }
             r => CallKind::Mpi(r),
         };
     }

@@ -141,6 +141,9 @@ fn library_families(s: &mut String) {
             MpiRule::Fortran { by } => format!(
                 "Fortran binding: redirected to the C wrapper `{by}` (runtime/mpi_fortran.c), differentiated by the C routine's rule"
             ),
+            MpiRule::Composed { by } => format!(
+                "redirected to `{by}` (runtime/mpi_composed.c), written with differentiated routines"
+            ),
             MpiRule::Inactive { why } => format!("inactive: {why}"),
             MpiRule::Unsupported { why } => format!("**unsupported**: {why}"),
             r => format!("differentiated (`{r:?}`, see `ferrozyme-rules/src/mpi.rs`)"),

@@ -17,6 +17,7 @@
 //! | `MPI_Scatter(s → r, root)` | the root's `ds += MPI_Gather(dr)`, `dr = 0` | scatter `ds` too |
 //! | `MPI_Allgather(s → r)` | `ds +=` this rank's block of `MPI_Reduce_scatter_block(dr, SUM)`, `dr = 0` | allgather `ds` too |
 //! | `MPI_Barrier` | `MPI_Barrier` | — |
+//! | `MPI_Sendrecv_replace`, `MPI_Allgatherv`, `MPI_Gatherv`, `MPI_Scatterv` | those of the routines `runtime/mpi_composed.c` writes them with (padded blocks, a scratch buffer) | the same |
 //!
 //! `MPI_Ssend` is `MPI_Send` for differentiation. Messages to and from `MPI_PROC_NULL`
 //! have no adjoint (the receive left its buffer as it was). Communicator and
@@ -67,6 +68,10 @@ pub enum MpiRule {
     /// A Fortran binding (`mpi_allreduce_`): redirected inside differentiated code to the
     /// C wrapper `by` (`runtime/mpi_fortran.c`), which calls the C routine.
     Fortran { by: &'static str },
+    /// A routine without a rule of its own (`MPI_Allgatherv`): redirected inside
+    /// differentiated code to `by` (`runtime/mpi_composed.c`), which does the same with
+    /// routines that have one, and is differentiated with the caller.
+    Composed { by: &'static str },
     /// No derivative flows through it; copied.
     Inactive { why: &'static str },
     /// Rejected with a clear error.
@@ -112,6 +117,30 @@ const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Reduce", MpiRule::Reduce),
     ("MPI_Allreduce", MpiRule::Allreduce),
     ("MPI_Barrier", MpiRule::Barrier),
+    (
+        "MPI_Sendrecv_replace",
+        MpiRule::Composed {
+            by: "__fz_mpic_sendrecv_replace",
+        },
+    ),
+    (
+        "MPI_Allgatherv",
+        MpiRule::Composed {
+            by: "__fz_mpic_allgatherv",
+        },
+    ),
+    (
+        "MPI_Gatherv",
+        MpiRule::Composed {
+            by: "__fz_mpic_gatherv",
+        },
+    ),
+    (
+        "MPI_Scatterv",
+        MpiRule::Composed {
+            by: "__fz_mpic_scatterv",
+        },
+    ),
     ("MPI_Comm_rank", MpiRule::Inactive { why: QUERY }),
     ("MPI_Comm_size", MpiRule::Inactive { why: QUERY }),
     ("MPI_Get_count", MpiRule::Inactive { why: QUERY }),
@@ -199,7 +228,7 @@ pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Isend/Irecv with Wait/Waitall, Bcast, Reduce and Allreduce (SUM, MAX, MIN), Gather, Scatter, Allgather and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, Bcast, Reduce and Allreduce (SUM, MAX, MIN), Gather(v), Scatter(v), Allgather(v) and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.

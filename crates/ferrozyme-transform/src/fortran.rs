@@ -30,6 +30,8 @@ enum Runtime {
     Flang,
     /// Open MPI's Fortran bindings (`runtime/mpi_fortran.c`).
     MpiFortran,
+    /// MPI routines written with differentiated ones (`runtime/mpi_composed.c`).
+    MpiComposed,
 }
 
 impl Runtime {
@@ -46,6 +48,11 @@ impl Runtime {
                 include_str!(concat!(env!("OUT_DIR"), "/mpi_fortran.ll")),
                 "__fz_mpif_",
                 "__fz_mpif_send",
+            ),
+            Runtime::MpiComposed => (
+                include_str!(concat!(env!("OUT_DIR"), "/mpi_composed.ll")),
+                "__fz_mpic_",
+                "__fz_mpic_sendrecv_replace",
             ),
         }
     }
@@ -118,6 +125,7 @@ fn implementation(name: &str) -> Option<(Runtime, &'static str)> {
     }
     match mpi_rule(name) {
         Some(MpiRule::Fortran { by }) => Some((Runtime::MpiFortran, by)),
+        Some(MpiRule::Composed { by }) => Some((Runtime::MpiComposed, by)),
         _ => None,
     }
 }
@@ -144,7 +152,7 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
             }
         }
     }
-    for rt in [Runtime::Flang, Runtime::MpiFortran] {
+    for rt in [Runtime::Flang, Runtime::MpiFortran, Runtime::MpiComposed] {
         if sites.iter().any(|s| s.1 == rt) {
             link_implementations(m, rt)?;
         }

@@ -86,6 +86,7 @@ pub fn helpers(rule: MpiRule) -> Helpers {
         ),
         MpiRule::Barrier
         | MpiRule::Fortran { .. }
+        | MpiRule::Composed { .. }
         | MpiRule::Inactive { .. }
         | MpiRule::Unsupported { .. } => h(None, None, None),
     }
