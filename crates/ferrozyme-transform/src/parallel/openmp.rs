@@ -92,7 +92,7 @@ fn rewrite_one(m: Module, call: Value) {
             .find(|(v, _)| v.const_int_value() == Some(1))
             .map(|(_, b)| *b);
         if let Some(b) = locked {
-            if make_atomic(b) {
+            if make_atomic(b, done) {
                 finish(m, call, i32t.const_int(1));
             }
         }
@@ -107,48 +107,58 @@ fn rewrite_one(m: Module, call: Value) {
         let locked = br
             .iter()
             .find(|b| b.opcode() == Some(Opcode::LLVMBr) && b.num_operands() == 3)
-            .map(|b| b.successor(0));
-        if let Some(b) = locked {
-            if make_atomic(b) {
+            .map(|b| (b.successor(0), b.successor(1)));
+        if let Some((b, done)) = locked {
+            if make_atomic(b, done) {
                 finish(m, call, i32t.const_int(1));
             }
         }
     }
 }
 
-/// Does the branch entered at `b` combine with `atomicrmw` before it rejoins at `done`?
-/// A scalar's update is in `b` itself; an array section's (`reduction(+:a[:n])`, clang
-/// at -O0) is in a loop over the elements after it.
-fn updates_atomically(b: Block, done: Block) -> bool {
+/// The blocks of the branch entered at `b` up to where it rejoins at `done` (None when
+/// there are more than [`MAX_BRANCH_BLOCKS`]). A scalar's combination is `b` itself; an
+/// array's (`reduction(+:a[:n])` in clang at -O0, `reduction(+:a)` of a Fortran array in
+/// flang at -O0) is a loop over the elements after it.
+fn branch_blocks(b: Block, done: Block) -> Option<Vec<Block>> {
     let mut seen = vec![done];
     let mut work = vec![b];
     while let Some(x) = work.pop() {
-        if seen.contains(&x) || seen.len() > MAX_ATOMIC_BRANCH_BLOCKS {
+        if seen.contains(&x) {
             continue;
         }
-        seen.push(x);
-        if x.instructions()
-            .iter()
-            .any(|i| i.opcode() == Some(Opcode::LLVMAtomicRMW))
-        {
-            return true;
+        if seen.len() > MAX_BRANCH_BLOCKS {
+            return None;
         }
+        seen.push(x);
         work.extend(x.successors());
     }
-    false
+    Some(seen.split_off(1))
 }
 
-/// How many blocks [`updates_atomically`] looks at (clang's atomic branch has at most a
-/// loop header, body and exit per reduced array).
-const MAX_ATOMIC_BRANCH_BLOCKS: usize = 64;
+/// Does the branch entered at `b` combine with `atomicrmw` before it rejoins at `done`?
+fn updates_atomically(b: Block, done: Block) -> bool {
+    branch_blocks(b, done).is_some_and(|bs| {
+        bs.iter()
+            .flat_map(|x| x.instructions())
+            .any(|i| i.opcode() == Some(Opcode::LLVMAtomicRMW))
+    })
+}
 
-/// Turns the locked combination `store (fadd (load s), x), s` of each variable in block
-/// `b` into `atomicrmw fadd s, x`. False (and nothing changed) when some store of `b` is
-/// not of that form.
-fn make_atomic(b: Block) -> bool {
-    let stores: Vec<Value> = b
-        .instructions()
-        .into_iter()
+/// How many blocks [`branch_blocks`] follows (a combination has at most a loop header,
+/// body and exit per reduced array).
+const MAX_BRANCH_BLOCKS: usize = 64;
+
+/// Turns the locked combination `store (fadd (load s), x), s` of each variable (or array
+/// element) in the branch entered at `b`, up to `done`, into `atomicrmw fadd s, x`. False
+/// (and nothing changed) when some store of the branch is not of that form.
+fn make_atomic(b: Block, done: Block) -> bool {
+    let Some(blocks) = branch_blocks(b, done) else {
+        return false;
+    };
+    let stores: Vec<Value> = blocks
+        .iter()
+        .flat_map(|x| x.instructions())
         .filter(|i| i.opcode() == Some(Opcode::LLVMStore))
         .collect();
     let mut plan = Vec::new();
