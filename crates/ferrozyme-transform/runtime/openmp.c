@@ -18,6 +18,8 @@ long write(int, const void *, size_t);
 int omp_get_thread_num(void);
 int omp_get_num_threads(void);
 int omp_get_max_threads(void);
+double omp_get_wtime(void);
+int sched_yield(void);
 
 typedef struct {
   int nthreads; /* the team size of the forward region */
@@ -77,3 +79,41 @@ void __fz_omp_check_team(const fz_omp_tapes *t, int has_barriers) {
 }
 
 void __fz_omp_tapes_free(fz_omp_tapes *t) { free(t); }
+
+/* ---- critical sections in reverse order ------------------------------------------
+ *
+ * A critical section's update may depend on the order threads went through it
+ * (`p = p * f`, `if (f > m) m = f`): its adjoint reads and writes the shared adjoints in
+ * an order that must be the exact reverse. The forward sweep takes a ticket inside each
+ * section (how many sections were entered before it); the reverse of the section waits
+ * until every section with a later ticket has been reversed, then gives its turn back.
+ * The count is global: tickets of different sections and regions interleave in one
+ * order, which each thread's reverse visits backwards, so no thread waits for one that
+ * waits for it. (A reverse team smaller than its forward team, where one thread reverses
+ * two tapes, could wait for itself: that stops the program after FZ_TURN_WAIT_S.) */
+static long fz_critical_taken;
+
+#define FZ_TURN_WAIT_S 300.0
+
+long __fz_omp_critical_ticket(void) {
+  return __atomic_fetch_add(&fz_critical_taken, 1, __ATOMIC_ACQ_REL);
+}
+
+void __fz_omp_critical_turn(long ticket) {
+  double start = -1;
+  while (__atomic_load_n(&fz_critical_taken, __ATOMIC_ACQUIRE) != ticket + 1) {
+    if (start < 0) {
+      start = omp_get_wtime();
+    } else if (omp_get_wtime() - start > FZ_TURN_WAIT_S) {
+      fz_say("ferrozyme: the reverse of an OpenMP critical section waited for its turn for "
+             "300 s (the reverse team is smaller than the forward one, or the derivative "
+             "runs concurrently in threads the program created)\n");
+      abort();
+    }
+    sched_yield();
+  }
+}
+
+void __fz_omp_critical_done(void) {
+  __atomic_fetch_sub(&fz_critical_taken, 1, __ATOMIC_RELEASE);
+}

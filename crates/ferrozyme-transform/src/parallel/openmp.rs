@@ -45,6 +45,12 @@ pub const TAPES_GET: &str = "__fz_omp_tapes_get";
 pub const TAPES_FREE: &str = "__fz_omp_tapes_free";
 pub const CHECK_TEAM: &str = "__fz_omp_check_team";
 pub const TAPES_PARALLEL: &str = "__fz_omp_tapes_parallel";
+/// A critical section's place in the order threads entered critical sections.
+pub const CRITICAL_TICKET: &str = "__fz_omp_critical_ticket";
+/// Waits until the sections entered after this one are reversed.
+pub const CRITICAL_TURN: &str = "__fz_omp_critical_turn";
+/// Ends a reversed section: the one entered before it may go.
+pub const CRITICAL_DONE: &str = "__fz_omp_critical_done";
 
 fn callee_name(i: Value) -> Option<String> {
     (i.opcode() == Some(Opcode::LLVMCall))

@@ -14,8 +14,9 @@
 //!   of one thread (plain adjoint updates) and for a larger team ([`Request::parallel`]:
 //!   atomic updates); the wrappers pick by the forward team's size.
 //! * `__kmpc_barrier`: mirrored in the reverse sweep (the shared memory it orders in
-//!   the forward sweep is the shadow memory the reverse sweep updates);
-//!   `__kmpc_critical`/`__kmpc_end_critical` swap roles.
+//!   the forward sweep is the shadow memory the reverse sweep updates); a critical
+//!   section is reversed in the exact reverse order the threads went through it
+//!   (tickets, `runtime/openmp.c`).
 //! * MPI: the primal call, or a recording helper, in the forward sweep; the adjoint
 //!   communication at the mirror position (`parallel/mpi.rs`, `runtime/mpi.c`).
 //! * `atomicrmw fadd|fsub p, x` (OpenMP atomics, reductions): `dx ±= *shadow(p)`, read
@@ -233,8 +234,27 @@ impl Gen<'_> {
                 true
             }
             CallKind::Mpi(rule) if mpi_active(&self.fx, self.sup, i, rule) => self.fwd_mpi(i, rule),
+            CallKind::OpenMp(OmpRule::CriticalEnd) => self.fwd_critical_end(i),
             _ => false,
         }
+    }
+
+    /// The end of a critical section in the forward sweep: a ticket (the section's place
+    /// in the order the threads went through critical sections; on the tape), then the
+    /// call. The reverse of the section waits for its turn (`rev_sync`).
+    fn fwd_critical_end(&mut self, i: Value) -> bool {
+        let (Some(h), Some(end)) = (
+            self.helper_or_report(i, Family::OpenMp, openmp::CRITICAL_TICKET),
+            i.called_function(),
+        ) else {
+            return false;
+        };
+        let ticket = self.b.call_fn(h, &[]);
+        let args: Vec<Value> = i.call_args().iter().map(|a| self.fwd_operand(*a)).collect();
+        let c = self.b.call_fn(end, &args);
+        self.vals.fwd.insert(i, c);
+        self.vals.call_tape.insert(i, ticket);
+        true
     }
 
     /// The requests of a fork's microtask: `(team of one, larger team)`. Nested in a
@@ -479,7 +499,10 @@ impl Gen<'_> {
     }
 
     /// Barriers stay barriers; a critical section's reverse opens where the forward one
-    /// closed. The thread id is asked again (the reverse runs in another team).
+    /// closed, when every section entered after it has been reversed (its ticket's turn:
+    /// the order matters when the update does not commute, `p = p * f`), and closes by
+    /// giving the turn to the one before; the turns exclude each other like the lock.
+    /// The thread id is asked again (the reverse runs in another team).
     fn rev_sync(&mut self, i: Value, rule: OmpRule) {
         let (i32t, ptr, void) = (self.fx.ctx.i32(), self.fx.ctx.ptr(), self.fx.ctx.void());
         let args = i.call_args();
@@ -491,15 +514,16 @@ impl Gen<'_> {
                 let f = self.sup.libc("__kmpc_barrier", void, &[ptr, i32t]);
                 self.b.call_fn(f, &[loc, gtid]);
             }
-            OmpRule::CriticalBegin | OmpRule::CriticalEnd => {
-                let lock = self.fetch(args[2]);
-                let name = if rule == OmpRule::CriticalBegin {
-                    "__kmpc_end_critical"
-                } else {
-                    "__kmpc_critical"
-                };
-                let f = self.sup.libc(name, void, &[ptr, i32t, ptr]);
-                self.b.call_fn(f, &[loc, gtid, lock]);
+            OmpRule::CriticalEnd => {
+                let ticket = self.fetch_key(Key::Tape(i));
+                if let Some(f) = self.helper_or_report(i, Family::OpenMp, openmp::CRITICAL_TURN) {
+                    self.b.call_fn(f, &[ticket]);
+                }
+            }
+            OmpRule::CriticalBegin => {
+                if let Some(f) = self.helper_or_report(i, Family::OpenMp, openmp::CRITICAL_DONE) {
+                    self.b.call_fn(f, &[]);
+                }
             }
             _ => {}
         }
