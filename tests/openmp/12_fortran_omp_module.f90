@@ -3,8 +3,7 @@
 ! OpenMP in a Fortran module the way a scientist writes it: `!$omp parallel do` with
 ! `private` temporaries and `reduction(+:e)` calling a module function, a
 ! `schedule(static, 2)` loop writing an output array, and `lastprivate`. (A
-! `reduction(max:)` of a real is rejected with a clear error: only sums of reals are
-! differentiated.) Reverse mode is checked against central finite differences, forward
+! `reduction(max:)` of a real is differentiated too: tests/openmp/19.) Reverse mode is checked against central finite differences, forward
 ! mode against reverse mode (the dot-product identity).
 module m12
   implicit none

@@ -3,7 +3,8 @@
 ! A Fortran OpenMP loss with the clauses HPC codes use on it: `parallel do` with two
 ! scalar reductions and `collapse(2)` over a 2-D field, `schedule(dynamic, 3)`, an
 ! array reduction `reduction(+:hist)` (a whole array as the variable), `parallel do simd`
-! with a reduction, and a `parallel` region with an orphaned `do` and a `single`.
+! with a reduction, a `parallel` region with an orphaned `do` and a `single`, and
+! `reduction(max:)` with `reduction(*:)` on reals (combined in a critical section).
 ! Reverse mode is checked against central finite differences, forward mode against
 ! reverse mode (the dot-product identity).
 module m19omp
@@ -13,9 +14,9 @@ contains
   subroutine loss(a, w, f)
     real(8), intent(in) :: a(nx, ny), w(nb)
     real(8), intent(out) :: f
-    real(8) :: s1, s2, s3, hist(nb), norm
+    real(8) :: s1, s2, s3, hist(nb), norm, big, pr
     integer :: i, j, b
-    s1 = 0; s2 = 0; s3 = 0; hist = 0; norm = 0
+    s1 = 0; s2 = 0; s3 = 0; hist = 0; norm = 0; big = -huge(1d0); pr = 1
     !$omp parallel do collapse(2) reduction(+:s1, s2) schedule(dynamic, 3)
     do j = 1, ny
       do i = 1, nx
@@ -47,7 +48,13 @@ contains
     norm = sqrt(norm)
     !$omp end single
     !$omp end parallel
-    f = s1 + 0.5d0 * s2 + s3 + norm
+    !$omp parallel do reduction(max:big) reduction(*:pr) schedule(dynamic, 2)
+    do i = 1, nx
+      big = max(big, a(i, 2) * w(1) + a(i, 3))
+      pr = pr * (1 + 0.2d0 * sin(a(i, 4)))
+    end do
+    !$omp end parallel do
+    f = s1 + 0.5d0 * s2 + s3 + norm + big + pr
   end subroutine loss
 end module m19omp
 

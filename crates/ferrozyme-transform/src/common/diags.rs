@@ -76,7 +76,7 @@ pub(crate) enum Problem<'a> {
         why: &'static str,
         help: &'static str,
     },
-    /// An OpenMP reduction that is not a sum of reals.
+    /// An OpenMP reduction whose combination the rewrite does not recognise.
     OpenMpReduction,
     /// An active value captured by value by an OpenMP region (`firstprivate`).
     CapturedByValue,
@@ -158,7 +158,7 @@ impl Problem<'_> {
             Problem::LibraryRoutine { callee, family, why, .. } => {
                 format!("no derivative for `{callee}` ({family}): {why}")
             }
-            Problem::OpenMpReduction => "this OpenMP reduction is not a sum of reals; only reduction(+:x) (and -) on float/double is differentiated".to_string(),
+            Problem::OpenMpReduction => "this OpenMP reduction's combination code has a shape Ferrozyme does not recognise; reduction(+, -, *, max, min) of scalars and reduction(+) of arrays, as clang and flang emit them, are differentiated".to_string(),
             Problem::CapturedByValue => "a differentiated value is passed into this OpenMP region by value (firstprivate, or a captured scalar); only shared variables (passed by reference) are differentiated".to_string(),
             Problem::UnsupportedAtomic => "only atomic additions and subtractions of floats (`#pragma omp atomic` x += v, reduction(+:x)) are differentiated".to_string(),
             Problem::AtomicOldValue => "the old value returned by an atomic float update is used; it is not differentiated".to_string(),

@@ -11,7 +11,11 @@
 //! locked one, whose `s = s + private` is turned into `atomicrmw fadd s, private`. The
 //! runtime call goes away; its closing `__kmpc_end_reduce` becomes the barrier it implied.
 //! The derivative of `atomicrmw fadd s, p` is `dp += ds`, read by every thread.
-//! Reductions that are not sums of reals keep their runtime calls and are rejected.
+//! Other reductions (`max`, `min`, `*` of reals) run their locked combination in every
+//! thread inside a critical section on the reduction's lock: critical sections are
+//! reversed in the exact reverse order the threads entered them, so the adjoint of a
+//! `select` or a product follows the forward order. Other shapes keep their runtime
+//! calls and are rejected.
 //!
 //! # The derivative's microtasks
 //!
@@ -31,7 +35,7 @@
 //! team of one shares memory with the other threads of the enclosing team.
 
 use ferrozyme_analysis::calls::parallel_callee;
-use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Type, Value};
+use ferrozyme_llvm::{AtomicRmwOp, Block, Builder, IntPredicate, Module, Opcode, Type, Value};
 use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
 
 use crate::common::Problem;
@@ -63,8 +67,9 @@ fn is_reduce_call(i: Value) -> bool {
     callee_name(i).is_some_and(|n| n == "__kmpc_reduce" || n == "__kmpc_reduce_nowait")
 }
 
-/// Rewrites every `+` reduction of `f` (a clone) to combine with `atomicrmw fadd` in
-/// every thread; see the module essay. Reductions it cannot rewrite are left alone.
+/// Rewrites every reduction of `f` (a clone) to combine in every thread, with
+/// `atomicrmw fadd` or in a critical section; see the module essay. Reductions of
+/// another shape are left alone (and rejected when active).
 pub fn rewrite_reductions(m: Module, f: Value) {
     let calls: Vec<Value> = f
         .blocks()
@@ -90,7 +95,7 @@ fn rewrite_one(m: Module, call: Value) {
             .iter()
             .any(|(v, b)| v.const_int_value() == Some(2) && updates_atomically(*b, done))
         {
-            finish(m, call, i32t.const_int(2));
+            finish(m, call, i32t.const_int(2), false);
             return;
         }
         let locked = cases
@@ -98,9 +103,7 @@ fn rewrite_one(m: Module, call: Value) {
             .find(|(v, _)| v.const_int_value() == Some(1))
             .map(|(_, b)| *b);
         if let Some(b) = locked {
-            if make_atomic(b, done) {
-                finish(m, call, i32t.const_int(1));
-            }
+            combine_locked(m, call, b, done);
         }
         return;
     }
@@ -115,10 +118,29 @@ fn rewrite_one(m: Module, call: Value) {
             .find(|b| b.opcode() == Some(Opcode::LLVMBr) && b.num_operands() == 3)
             .map(|b| (b.successor(0), b.successor(1)));
         if let Some((b, done)) = locked {
-            if make_atomic(b, done) {
-                finish(m, call, i32t.const_int(1));
-            }
+            combine_locked(m, call, b, done);
         }
+    }
+}
+
+/// Every thread runs the locked combination entered at `b`: with `atomicrmw fadd` for
+/// sums of reals, else (max, min, products, ...) inside a critical section on the
+/// reduction's lock, whose reverse follows the exact reverse order of the threads
+/// (`reverse/parallel.rs`), so a `select` or a product is differentiated right.
+fn combine_locked(m: Module, call: Value, b: Block, done: Block) {
+    let one = m.context().i32().const_int(1);
+    if make_atomic(b, done) {
+        finish(m, call, one, false);
+    } else if let Some(at) = b.first_non_phi() {
+        let args = call.call_args();
+        let (loc, gtid, lock) = (args[0], args[1], args[args.len() - 1]);
+        let ctx = m.context();
+        let ty = ctx.function_type(ctx.void(), &[ctx.ptr(), ctx.i32(), ctx.ptr()], false);
+        let enter = m.get_or_declare("__kmpc_critical", ty);
+        let bld = Builder::new(ctx);
+        bld.position_before(at);
+        bld.call_fn(enter, &[loc, gtid, lock]);
+        finish(m, call, one, true);
     }
 }
 
@@ -142,12 +164,14 @@ fn branch_blocks(b: Block, done: Block) -> Option<Vec<Block>> {
     Some(seen.split_off(1))
 }
 
-/// Does the branch entered at `b` combine with `atomicrmw` before it rejoins at `done`?
+/// Does the branch entered at `b` combine with `atomicrmw fadd`/`fsub` before it rejoins
+/// at `done`?
 fn updates_atomically(b: Block, done: Block) -> bool {
     branch_blocks(b, done).is_some_and(|bs| {
-        bs.iter()
-            .flat_map(|x| x.instructions())
-            .any(|i| i.opcode() == Some(Opcode::LLVMAtomicRMW))
+        bs.iter().flat_map(|x| x.instructions()).any(|i| {
+            i.opcode() == Some(Opcode::LLVMAtomicRMW)
+                && matches!(i.atomic_rmw_op(), AtomicRmwOp::FAdd | AtomicRmwOp::FSub)
+        })
     })
 }
 
@@ -201,20 +225,34 @@ fn make_atomic(b: Block, done: Block) -> bool {
 }
 
 /// The reduction call's result becomes `choice`; the call goes; its closing calls become
-/// the barrier they imply (`__kmpc_end_reduce`) or nothing (`_nowait`).
-fn finish(m: Module, call: Value, choice: Value) {
+/// the barrier they imply (`__kmpc_end_reduce`) or nothing (`_nowait`), after the end of
+/// the critical section the combination runs in (`critical`).
+fn finish(m: Module, call: Value, choice: Value, critical: bool) {
     let f = call.parent_function();
     call.replace_all_uses_with(choice);
     call.erase();
     let ctx = m.context();
     let barrier_ty = ctx.function_type(ctx.void(), &[ctx.ptr(), ctx.i32()], false);
+    let end_critical_ty = ctx.function_type(ctx.void(), &[ctx.ptr(), ctx.i32(), ctx.ptr()], false);
     for i in f
         .blocks()
         .into_iter()
         .flat_map(|b| b.instructions())
         .collect::<Vec<_>>()
     {
-        match callee_name(i).as_deref() {
+        let name = callee_name(i);
+        if critical
+            && matches!(
+                name.as_deref(),
+                Some("__kmpc_end_reduce" | "__kmpc_end_reduce_nowait")
+            )
+        {
+            let exit = m.get_or_declare("__kmpc_end_critical", end_critical_ty);
+            let b = Builder::new(ctx);
+            b.position_before(i);
+            b.call_fn(exit, &i.call_args());
+        }
+        match name.as_deref() {
             Some("__kmpc_end_reduce") => {
                 let args = i.call_args();
                 let barrier = m.get_or_declare("__kmpc_barrier", barrier_ty);
