@@ -3,7 +3,8 @@
 // `reduction(max:)`, `reduction(min:)` and `reduction(*:)` of doubles, which used to be a
 // clear error (tests/errors/openmp_max_reduction_real.c and openmp_reduction_max.c, now
 // gone): the peak of a field (fmax and an `if`), the minimum of a potential, and a
-// product of factors, with static and dynamic schedules. Each thread now combines its
+// product of factors, with static and dynamic schedules, and a sum beside a maximum in
+// one parallel region. Each thread now combines its
 // private value into the shared one inside a critical section on the reduction's lock,
 // which the reverse sweep reverses in the exact reverse order (the derivative of the
 // maximum goes to the element that won, of the product to every factor). Checked against
@@ -45,6 +46,20 @@ double product(const double *x) {
 #pragma omp parallel for reduction(* : p) schedule(dynamic, 1)
   for (int i = 0; i < N; i++) p *= 1.0 + 0.3 * sin(x[i]);
   return p;
+}
+
+/* A sum and a maximum in one region: two reductions share the lock and each has its
+ * own closing call (taking the other's deadlocked the team). */
+double sum_and_peak(const double *x) {
+  double s = 0, m = -1e300;
+#pragma omp parallel
+  {
+#pragma omp for reduction(+ : s)
+    for (int i = 0; i < N; i++) s += x[i] * x[i];
+#pragma omp for reduction(max : m)
+    for (int i = 0; i < N; i++) m = fmax(m, sin(x[i]));
+  }
+  return s + m;
 }
 
 static double X[N];
@@ -99,6 +114,10 @@ int main(void) {
     __enzyme_autodiff((void *)product, enzyme_dup, X, dx);
     for (int i = 0; i < N; i++) want[i] = P / (1.0 + 0.3 * sin(X[i])) * 0.3 * cos(X[i]);
     fz_check_arr("d product", dx, want, N, 1e-12);
+    fz_zero(dx, N);
+    __enzyme_autodiff((void *)sum_and_peak, enzyme_dup, X, dx);
+    for (int i = 0; i < N; i++) want[i] = 2 * X[i] + (i == hs ? cos(X[i]) : 0);
+    fz_check_arr("d sum_and_peak", dx, want, N, 1e-12);
   }
   fz_zero(dx, N);
   __enzyme_autodiff((void *)peak, enzyme_dup, X, dx);

@@ -91,11 +91,12 @@ fn rewrite_one(m: Module, call: Value) {
         let cases = user.switch_cases();
         // flang at -O0 has a case 2 too, but `unreachable`: only a real atomic branch.
         let done = user.successor(0);
+        let ends = end_calls(cases.iter().map(|(_, b)| *b), done);
         if cases
             .iter()
             .any(|(v, b)| v.const_int_value() == Some(2) && updates_atomically(*b, done))
         {
-            finish(m, call, i32t.const_int(2), false);
+            finish(m, call, i32t.const_int(2), false, &ends);
             return;
         }
         let locked = cases
@@ -103,7 +104,7 @@ fn rewrite_one(m: Module, call: Value) {
             .find(|(v, _)| v.const_int_value() == Some(1))
             .map(|(_, b)| *b);
         if let Some(b) = locked {
-            combine_locked(m, call, b, done);
+            combine_locked(m, call, b, done, &ends);
         }
         return;
     }
@@ -118,7 +119,8 @@ fn rewrite_one(m: Module, call: Value) {
             .find(|b| b.opcode() == Some(Opcode::LLVMBr) && b.num_operands() == 3)
             .map(|b| (b.successor(0), b.successor(1)));
         if let Some((b, done)) = locked {
-            combine_locked(m, call, b, done);
+            let ends = end_calls([b], done);
+            combine_locked(m, call, b, done, &ends);
         }
     }
 }
@@ -127,11 +129,11 @@ fn rewrite_one(m: Module, call: Value) {
 /// sums of reals, else (max, min, products, ...) inside a critical section on the
 /// reduction's lock, whose reverse follows the exact reverse order of the threads
 /// (`reverse/parallel.rs`), so a `select` or a product is differentiated right.
-fn combine_locked(m: Module, call: Value, b: Block, done: Block) {
+fn combine_locked(m: Module, call: Value, b: Block, done: Block, ends: &[Value]) {
     let one = m.context().i32().const_int(1);
     if make_atomic(b, done) {
-        finish(m, call, one, false);
-    } else if let Some(at) = b.first_non_phi() {
+        finish(m, call, one, false, ends);
+    } else if let (Some(at), false) = (b.first_non_phi(), ends.is_empty()) {
         let args = call.call_args();
         let (loc, gtid, lock) = (args[0], args[1], args[args.len() - 1]);
         let ctx = m.context();
@@ -140,8 +142,31 @@ fn combine_locked(m: Module, call: Value, b: Block, done: Block) {
         let bld = Builder::new(ctx);
         bld.position_before(at);
         bld.call_fn(enter, &[loc, gtid, lock]);
-        finish(m, call, one, true);
+        finish(m, call, one, true, ends);
     }
+}
+
+/// The closing calls (`__kmpc_end_reduce[_nowait]`) of one reduction: those in the
+/// branches entered at `entries` before they rejoin at `done` (a region with several
+/// reductions has one pair of calls per reduction, on the same lock).
+fn end_calls(entries: impl IntoIterator<Item = Block>, done: Block) -> Vec<Value> {
+    let mut ends = Vec::new();
+    for e in entries {
+        for i in branch_blocks(e, done)
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|b| b.instructions())
+        {
+            let closing = matches!(
+                callee_name(i).as_deref(),
+                Some("__kmpc_end_reduce" | "__kmpc_end_reduce_nowait")
+            );
+            if closing && !ends.contains(&i) {
+                ends.push(i);
+            }
+        }
+    }
+    ends
 }
 
 /// The blocks of the branch entered at `b` up to where it rejoins at `done` (None when
@@ -224,46 +249,28 @@ fn make_atomic(b: Block, done: Block) -> bool {
     true
 }
 
-/// The reduction call's result becomes `choice`; the call goes; its closing calls become
-/// the barrier they imply (`__kmpc_end_reduce`) or nothing (`_nowait`), after the end of
-/// the critical section the combination runs in (`critical`).
-fn finish(m: Module, call: Value, choice: Value, critical: bool) {
-    let f = call.parent_function();
+/// The reduction call's result becomes `choice`; the call goes; its closing calls `ends`
+/// become the barrier they imply (`__kmpc_end_reduce`) or nothing (`_nowait`), after the
+/// end of the critical section the combination runs in (`critical`).
+fn finish(m: Module, call: Value, choice: Value, critical: bool, ends: &[Value]) {
     call.replace_all_uses_with(choice);
     call.erase();
     let ctx = m.context();
     let barrier_ty = ctx.function_type(ctx.void(), &[ctx.ptr(), ctx.i32()], false);
     let end_critical_ty = ctx.function_type(ctx.void(), &[ctx.ptr(), ctx.i32(), ctx.ptr()], false);
-    for i in f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .collect::<Vec<_>>()
-    {
-        let name = callee_name(i);
-        if critical
-            && matches!(
-                name.as_deref(),
-                Some("__kmpc_end_reduce" | "__kmpc_end_reduce_nowait")
-            )
-        {
+    for &i in ends {
+        let args = i.call_args();
+        let b = Builder::new(ctx);
+        b.position_before(i);
+        if critical {
             let exit = m.get_or_declare("__kmpc_end_critical", end_critical_ty);
-            let b = Builder::new(ctx);
-            b.position_before(i);
-            b.call_fn(exit, &i.call_args());
+            b.call_fn(exit, &args);
         }
-        match name.as_deref() {
-            Some("__kmpc_end_reduce") => {
-                let args = i.call_args();
-                let barrier = m.get_or_declare("__kmpc_barrier", barrier_ty);
-                let b = Builder::new(ctx);
-                b.position_before(i);
-                b.call_fn(barrier, &[args[0], args[1]]);
-                i.erase();
-            }
-            Some("__kmpc_end_reduce_nowait") => i.erase(),
-            _ => {}
+        if callee_name(i).as_deref() == Some("__kmpc_end_reduce") {
+            let barrier = m.get_or_declare("__kmpc_barrier", barrier_ty);
+            b.call_fn(barrier, &[args[0], args[1]]);
         }
+        i.erase();
     }
 }
 
