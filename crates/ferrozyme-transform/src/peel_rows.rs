@@ -41,6 +41,7 @@ use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
 
 use crate::affine_index::{form, Counter};
 use crate::peel::{peel_last, Counted};
+use crate::streams::MAX_STRIDE;
 
 /// Largest loop (instructions, inner loops included) that is copied.
 const MAX_BODY: usize = 1200;
@@ -249,7 +250,8 @@ fn unit_stride_use(l: &Loop, loops: &Loops, c: &Counted, clamp: Value) -> bool {
                     let t = u.gep_source_type();
                     if t.is_fp_scalar() && u.num_operands() == 2 {
                         let f = form(u.operand(1), &ctr, 12);
-                        if inner.iter().any(|p| f.terms.get(p) == Some(&1)) {
+                        let strided = |k: &i128| (1..=MAX_STRIDE as i128).contains(k);
+                        if inner.iter().any(|p| f.terms.get(p).is_some_and(strided)) {
                             return true;
                         }
                     }
