@@ -246,11 +246,13 @@ fn normalise(m: Module, v: Value, loops: &Loops, depth: u32) -> usize {
     }
     let w = v.ty().int_width().unwrap_or(0) as i128;
     match op {
-        // An `add` or `trunc` without `nsw` whose range proves it exact gets the flag
-        // (`affine_index::form` reads only flagged ones): clang's `int` row index
-        // `trunc(32i) - 1` of the interleaved Brusselator's left neighbour.
+        // An `add` or `trunc` to a type narrower than an index (clang's `int`
+        // arithmetic) without `nsw` whose range proves it exact gets the flag
+        // (`affine_index::form` reads only flagged ones): the row index `trunc(32i) - 1`
+        // of the interleaved Brusselator's left neighbour. 64-bit adds are left as they
+        // are (masked indices are `and`'s, above).
         Some(Opcode::LLVMAdd | Opcode::LLVMTrunc)
-            if !v.has_nsw() && range(v, loops, DEPTH).is_some() =>
+            if w < 64 && !v.has_nsw() && range(v, loops, DEPTH).is_some() =>
         {
             v.set_nsw();
             n += 1;
