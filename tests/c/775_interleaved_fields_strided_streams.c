@@ -31,8 +31,8 @@ static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
 #define U(i, j) (2 * (W * (i) + (j)))
 #define V(i, j) (2 * (W * (i) + (j)) + 1)
 
-/* the interleaved Brusselator's stencil: clamped in both directions */
-#define INTER(NAME, Q)                                                                      \
+/* a clamped stencil over the interleaved cells: the statements after the neighbours */
+#define CLAMPED(NAME, Q, ...)                                                               \
   void NAME(double *Q out, const double *Q x, double a) {                                   \
     NOUNROLL for (int i = 0; i < H; i++) {                                                  \
       for (int j = 0; j < W; j++) {                                                         \
@@ -40,30 +40,23 @@ static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
         int jp = clampi(j + 1, W), jm = clampi(j - 1, W);                                   \
         double uc = x[U(i, j)], vc = x[V(i, j)];                                            \
         double lu = x[U(im, j)] + x[U(ip, j)] + x[U(i, jp)] + x[U(i, jm)] - 4.0 * uc;       \
-        double lv = x[V(im, j)] + x[V(ip, j)] + x[V(i, jp)] + x[V(i, jm)] - 4.0 * vc;       \
-        out[U(i, j)] = a * lu + uc * uc * vc - 1.5 * uc;                                    \
-        out[V(i, j)] = a * lv + 0.5 * uc - uc * uc * vc;                                    \
+        __VA_ARGS__                                                                         \
       }                                                                                     \
     }                                                                                       \
   }
+
+/* the interleaved Brusselator's stencil */
+#define INTER(NAME, Q)                                                                      \
+  CLAMPED(NAME, Q,                                                                          \
+          double lv = x[V(im, j)] + x[V(ip, j)] + x[V(i, jp)] + x[V(i, jm)] - 4.0 * vc;     \
+          out[U(i, j)] = a * lu + uc * uc * vc - 1.5 * uc;                                  \
+          out[V(i, j)] = a * lv + 0.5 * uc - uc * uc * vc;)
 INTER(inter, restrict)
 INTER(inter_twin, )
 
 /* the v update reads the left neighbour's u as well (adds of both fields into the u lane) */
-#define MIXED(NAME, Q)                                                                      \
-  void NAME(double *Q out, const double *Q x, double a) {                                   \
-    NOUNROLL for (int i = 0; i < H; i++) {                                                  \
-      for (int j = 0; j < W; j++) {                                                         \
-        int ip = clampi(i + 1, H), im = clampi(i - 1, H);                                   \
-        int jp = clampi(j + 1, W), jm = clampi(j - 1, W);                                   \
-        double uc = x[U(i, j)], vc = x[V(i, j)];                                            \
-        double lu = x[U(im, j)] + x[U(ip, j)] + x[U(i, jp)] + x[U(i, jm)] - 4.0 * uc;       \
-        out[U(i, j)] = a * lu + uc * vc;                                                    \
-        out[V(i, j)] = a * x[V(i, jp)] * x[U(i, jm)] - vc * vc + x[V(i, jm)];               \
-      }                                                                                     \
-    }                                                                                       \
-  }
-MIXED(mixed, restrict)
+CLAMPED(mixed, restrict, out[U(i, j)] = a * lu + uc * vc;
+        out[V(i, j)] = a * x[V(i, jp)] * x[U(i, jm)] - vc * vc + x[V(i, jm)];)
 
 /* three fields per cell: stride 3 */
 #define THREE(NAME, Q)                                                                      \
