@@ -12,7 +12,8 @@
 //!
 //! A far add may stay next to a carried stream of the same shadow only if it never
 //! touches a cell the stream holds in a register. The anchor moves by one element per
-//! iteration over `T` iterations, so the stream touches, over the whole loop, the cells
+//! iteration (offsets below count `stride` elements for interleaved fields) over `T`
+//! iterations, so the stream touches, over the whole loop, the cells
 //! `A0 + [qmin - (T - 1), qmax]` and an add at offset `F` the cells `A0 + [F - (T - 1),
 //! F]`: disjoint exactly when `F > qmax + T - 1` or `F < qmin - (T - 1)`. That is
 //! proven from the counter's constant range (`streams::counter_range`) and only then are
@@ -28,6 +29,9 @@
 //! its object, and an exact stream is carried only if every other stream of its object
 //! is apart from it (`exact_apart`: two streams holding one cell in registers would
 //! each store their own value of it; pinned by `stream_exact_two_blocks_one_object`).
+//! Interleaved fields (`stride` 2: u and v of a cell side by side) are apart whatever
+//! their spans, when their cells lie in different lanes of every `stride` elements
+//! (`Place::other_lane`; `stream_exact_interleaved_lanes`).
 
 use std::collections::{HashMap, HashSet};
 

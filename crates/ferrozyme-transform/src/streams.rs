@@ -7,6 +7,7 @@
 //! iteration adds into the same cells), which no vectorizer breaks. Here, in a
 //! single-block loop with a `+-1` counter, the read-modify-write adds into one shadow at
 //! constant offsets `k` from an address `A(c)` that moves by one element per iteration
+//! (or by two: interleaved fields, one stream per field's lane, `Stream::stride`)
 //! become a register window: the sum for cell `c + k` is carried in a phi from iteration
 //! to iteration and added to memory once, when the loop leaves the cell behind (the
 //! iteration's last offset in the direction of travel); the cells still open when the

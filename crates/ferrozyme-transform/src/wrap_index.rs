@@ -26,6 +26,9 @@
 //!   `c` is a multiple of `2^s` and `x + (c >> s)` fits as well (clang's row `32 * (i +
 //!   1)` of a periodic row loop, `ashr exact ((i << 37) + (1 << 37)), 32`: the sum
 //!   wraps only in bits the shift discards);
+//! * an `add` or `trunc` narrower than 64 bits without `nsw` whose operands' ranges
+//!   keep it exact gets the flag (clang's `int` row index `trunc(32i) - 1`, the
+//!   interleaved Brusselator's left neighbour; bruss16);
 //! * a `gep i8, p, (y << k) + c` through which only one floating-point type of `2^k`
 //!   bytes is loaded or stored becomes a GEP of that type at `y + (c >> k)`
 //!   (`typed_gep`: `streams.rs` wants its anchors typed as the cells they add into).
@@ -40,8 +43,9 @@
 //! reverse sweep otherwise tapes once per row), `affine_index::anchor_neighbours`
 //! rewrites the neighbour addresses as offsets of the centre's, and `anchor_bytes` does
 //! the same across element types and hoisted row bases (byte offsets from one root
-//! pointer, at most 64 bytes apart: a stencil's neighbours, not the Brusselator's u and
-//! v blocks, which stay separate streams); when either found some, the
+//! pointer, at most 64 bytes apart or exactly one step of an outer index: a stencil's
+//! neighbours and rows `i +- 1`, not the Brusselator's u and v blocks, which stay
+//! separate streams); when either found some, the
 //! clone is marked `streams::PEELED`, which lets the reverse loop carry streams like a
 //! loop `peel.rs` peeled. Loops whose indices needed no range are not touched (the
 //! clamped loops are `peel.rs`'s; the others keep their code).
