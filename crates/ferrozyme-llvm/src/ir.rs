@@ -549,14 +549,22 @@ impl Value {
             _ => false,
         }
     }
-    /// Sets `nsw` on an `add`/`sub`/`mul`/`shl` whose signed result is proven exact by
-    /// the caller (a fact about every execution, so the flag only adds information).
+    /// Sets `nsw` on an `add`/`sub`/`mul`/`shl`/`trunc` whose signed result is proven
+    /// exact by the caller (a fact about every execution, so the flag only adds
+    /// information).
     pub fn set_nsw(self) {
         if matches!(
             self.opcode(),
-            Some(Opcode::LLVMAdd | Opcode::LLVMSub | Opcode::LLVMMul | Opcode::LLVMShl)
+            Some(
+                Opcode::LLVMAdd
+                    | Opcode::LLVMSub
+                    | Opcode::LLVMMul
+                    | Opcode::LLVMShl
+                    | Opcode::LLVMTrunc
+            )
         ) {
-            // SAFETY: an overflowing binary operator (Instruction::setHasNoSignedWrap).
+            // SAFETY: an overflowing binary operator or a trunc
+            // (Instruction::setHasNoSignedWrap).
             unsafe { LLVMSetNSW(self.0, 1) }
         }
     }
@@ -567,6 +575,13 @@ impl Value {
     pub fn is_disjoint(self) -> bool {
         // SAFETY: an `or` (a possibly-disjoint instruction).
         self.opcode() == Some(Opcode::LLVMOr) && unsafe { LLVMGetIsDisjoint(self.0) != 0 }
+    }
+    /// Sets `disjoint` on an `or` whose operands the caller proved to share no bit.
+    pub fn set_disjoint(self) {
+        if self.opcode() == Some(Opcode::LLVMOr) {
+            // SAFETY: an `or` (a possibly-disjoint instruction).
+            unsafe { LLVMSetIsDisjoint(self.0, 1) }
+        }
     }
     pub fn is_exact(self) -> bool {
         match self.opcode() {

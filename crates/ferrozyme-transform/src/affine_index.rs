@@ -75,10 +75,25 @@ pub(crate) fn form(v: Value, ctr: &Counter, depth: u32) -> Form {
         Some(Opcode::LLVMAdd) if v.has_nsw() => go(v.operand(0)).add(&go(v.operand(1)), 1),
         Some(Opcode::LLVMSub) if v.has_nsw() => go(v.operand(0)).add(&go(v.operand(1)), -1),
         Some(Opcode::LLVMOr) if v.is_disjoint() => go(v.operand(0)).add(&go(v.operand(1)), 1),
+        Some(Opcode::LLVMOr) if or_disjoint(v, ctr, depth) => {
+            go(v.operand(0)).add(&go(v.operand(1)), 1)
+        }
         Some(Opcode::LLVMShl) if v.has_nsw() => match cst(v.operand(1)) {
             Some(s) if (0..62).contains(&s) => go(v.operand(0)).scale(1i128 << s),
             _ => Form::leaf(v),
         },
+        // The counter shifted without flags, exact while its range fits.
+        Some(Opcode::LLVMShl)
+            if v.operand(0) == ctr.iv
+                && ctr.lo <= ctr.hi
+                && ctr.lo >= 0
+                && cst(v.operand(1)).is_some_and(|s| {
+                    let w = v.ty().int_width().unwrap_or(0) as i128;
+                    (0..62).contains(&s) && s + 1 < w && (ctr.hi << s) < (1i128 << (w - 1))
+                }) =>
+        {
+            Form::leaf(ctr.iv).scale(1i128 << cst(v.operand(1)).unwrap_or(0))
+        }
         Some(Opcode::LLVMMul) if v.has_nsw() => match (cst(v.operand(0)), cst(v.operand(1))) {
             (None, Some(k)) => go(v.operand(0)).scale(k),
             (Some(k), None) => go(v.operand(1)).scale(k),
@@ -125,6 +140,63 @@ pub(crate) fn form(v: Value, ctr: &Counter, depth: u32) -> Form {
         }
         _ => Form::leaf(v),
     }
+}
+
+/// Whether the `or` `v` (without `disjoint`) adds: `(x << k) | y` with `y` in `[0, 2^k)`
+/// over the counter's range, so that no bit is common (instcombine's spelling of the
+/// interleaved index `2j | 64i` in a reverse loop, with the flags dropped).
+fn or_disjoint(v: Value, ctr: &Counter, depth: u32) -> bool {
+    if v.opcode() != Some(Opcode::LLVMOr) || depth == 0 {
+        return false;
+    }
+    let low_zero = |x: Value| {
+        (x.opcode() == Some(Opcode::LLVMShl))
+            .then(|| x.operand(1).const_int_value())
+            .flatten()
+            .map(|k| k as i128)
+            .filter(|k| (0..62).contains(k))
+    };
+    let below = |y: Value, k: i128| {
+        let f = form(y, ctr, depth - 1);
+        let a = f.terms.get(&ctr.iv).copied().unwrap_or(0);
+        f.terms.len() == 1
+            && a > 0
+            && ctr.lo <= ctr.hi
+            && a * ctr.lo + f.konst >= 0
+            && a * ctr.hi + f.konst < (1i128 << k)
+    };
+    let (x, y) = (v.operand(0), v.operand(1));
+    low_zero(x).is_some_and(|k| below(y, k)) || low_zero(y).is_some_and(|k| below(x, k))
+}
+
+/// Gives `disjoint` to the `or`s of the index `v` that [`form`] read as sums without it
+/// (`or_disjoint`), so that LLVM's scalar evolution reads the address as affine too
+/// (LoopVectorize: "cannot identify array bounds" otherwise). Returns how many.
+pub(crate) fn mark_disjoint(v: Value, ctr: &Counter, depth: u32) -> usize {
+    if depth == 0 || !v.is_instruction() {
+        return 0;
+    }
+    let mut n = 0;
+    if matches!(
+        v.opcode(),
+        Some(
+            Opcode::LLVMOr
+                | Opcode::LLVMAdd
+                | Opcode::LLVMShl
+                | Opcode::LLVMSExt
+                | Opcode::LLVMZExt
+                | Opcode::LLVMTrunc
+        )
+    ) {
+        for k in 0..v.num_operands().min(2) {
+            n += mark_disjoint(v.operand(k), ctr, depth - 1);
+        }
+    }
+    if !v.is_disjoint() && or_disjoint(v, ctr, depth) {
+        v.set_disjoint();
+        n += 1;
+    }
+    n
 }
 
 /// Rewrites the single-index GEPs of `blocks` whose index differs by a constant from an

@@ -41,6 +41,7 @@ use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
 
 use crate::affine_index::{form, Counter};
 use crate::peel::{peel_last, Counted};
+use crate::streams::MAX_STRIDE;
 
 /// Largest loop (instructions, inner loops included) that is copied.
 const MAX_BODY: usize = 1200;
@@ -75,11 +76,7 @@ pub fn peel_clamped_rows(m: Module, f: Value) -> Result<bool, String> {
                 continue;
             };
             let clamps = clamps(l, &c);
-            if clamps.is_empty()
-                || !clamps
-                    .iter()
-                    .any(|k| unit_stride_use(l, &loops, &c, k.call))
-            {
+            if clamps.is_empty() || !clamps.iter().any(|k| strided_use(l, &loops, &c, k.call)) {
                 continue;
             }
             let first = clamps.iter().map(|k| k.first).max().unwrap_or(0);
@@ -214,14 +211,14 @@ fn wrap_test(i: Value, c: &Counted) -> Option<Clamp> {
 }
 
 /// Whether `clamp` reaches, through integer arithmetic and GEPs, the address of a
-/// floating-point element whose index moves by one element per iteration of an inner
-/// loop of `l` (coefficient 1 of an inner header's phi): the unit-stride rows whose
-/// reverse updates `streams.rs` can carry once they are offsets of one anchor. Rows read
-/// with another stride (the interleaved layout: u and v side by side, stride 2) are left
-/// clamped: unclamped, their adds are no stream, and LLVM's SLP vectorizer paired fewer
-/// of them (brusselator-interleaved at `-O3 -march=x86-64-v3`: 83.7k -> 89.9k
-/// instructions per gradient).
-fn unit_stride_use(l: &Loop, loops: &Loops, c: &Counted, clamp: Value) -> bool {
+/// floating-point element whose index moves by one or two elements per iteration of an
+/// inner loop of `l` (coefficient 1 or 2 of an inner header's phi,
+/// `streams::MAX_STRIDE`): the rows whose reverse updates `streams.rs` can carry once
+/// they are offsets of one anchor (stride 2: the interleaved layout, u and v side by
+/// side, one stream per field since bruss16; before, unclamped, its adds were no stream
+/// and LLVM's SLP vectorizer paired fewer of them: 83.7k -> 89.9k instructions at
+/// `-O3 -march=x86-64-v3`, bruss13).
+fn strided_use(l: &Loop, loops: &Loops, c: &Counted, clamp: Value) -> bool {
     let inner: Vec<Value> = loops
         .loops
         .iter()
@@ -249,7 +246,8 @@ fn unit_stride_use(l: &Loop, loops: &Loops, c: &Counted, clamp: Value) -> bool {
                     let t = u.gep_source_type();
                     if t.is_fp_scalar() && u.num_operands() == 2 {
                         let f = form(u.operand(1), &ctr, 12);
-                        if inner.iter().any(|p| f.terms.get(p) == Some(&1)) {
+                        let strided = |k: &i128| (1..=MAX_STRIDE as i128).contains(k);
+                        if inner.iter().any(|p| f.terms.get(p).is_some_and(strided)) {
                             return true;
                         }
                     }

@@ -12,7 +12,8 @@
 //!
 //! A far add may stay next to a carried stream of the same shadow only if it never
 //! touches a cell the stream holds in a register. The anchor moves by one element per
-//! iteration over `T` iterations, so the stream touches, over the whole loop, the cells
+//! iteration (offsets below count `stride` elements for interleaved fields) over `T`
+//! iterations, so the stream touches, over the whole loop, the cells
 //! `A0 + [qmin - (T - 1), qmax]` and an add at offset `F` the cells `A0 + [F - (T - 1),
 //! F]`: disjoint exactly when `F > qmax + T - 1` or `F < qmin - (T - 1)`. That is
 //! proven from the counter's constant range (`streams::counter_range`) and only then are
@@ -28,6 +29,9 @@
 //! its object, and an exact stream is carried only if every other stream of its object
 //! is apart from it (`exact_apart`: two streams holding one cell in registers would
 //! each store their own value of it; pinned by `stream_exact_two_blocks_one_object`).
+//! Interleaved fields (`stride` 2: u and v of a cell side by side) are apart whatever
+//! their spans, when their cells lie in different lanes of every `stride` elements
+//! (`Place::other_lane`; `stream_exact_interleaved_lanes`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -38,15 +42,16 @@ use crate::streams::{underlying, Rmw, Stream};
 /// Offsets further apart than this (elements) start a new run.
 const MAX_GAP: i64 = 4;
 
-/// Where a stream's cells lie: element `terms + konst + q` (the counter among the
-/// terms, coefficient 1) of `base`, which is `base_off` bytes into `object` when a chain
-/// of constant GEPs says so.
+/// Where a stream's cells lie: element `terms + konst + stride * q` (the counter among
+/// the terms, coefficient `stride`; `konst` includes the stream's lane) of `base`, which
+/// is `base_off` bytes into `object` when a chain of constant GEPs says so.
 pub(crate) struct Place {
     object: Value,
     base_off: Option<i128>,
     terms: HashMap<Value, i128>,
     konst: i128,
     elem: i128,
+    stride: i128,
 }
 
 impl Place {
@@ -56,21 +61,36 @@ impl Place {
             object,
             base_off: const_offset(s.base, object),
             terms: s.terms.clone(),
-            konst: s.konst as i128,
+            konst: (s.konst + s.lane) as i128,
             elem: s.elem as i128,
+            stride: s.stride as i128,
         }
     }
 
     /// The bytes offsets `qmin ..= qmax` touch over the counter's range `[lo, hi]`,
-    /// relative to the object plus the terms other than the counter: `[start, end)`.
+    /// relative to the object plus the terms other than the counter: `[start, end)`
+    /// (with a stride above 1, a span with holes: the other lanes' cells).
     fn span(&self, qmin: i64, qmax: i64, (lo, hi): (i128, i128)) -> Option<(i128, i128)> {
         let off = self.base_off?;
         (lo <= hi).then(|| {
             (
-                off + self.elem * (self.konst + lo + qmin as i128),
-                off + self.elem * (self.konst + hi + qmax as i128 + 1),
+                off + self.elem * (self.konst + self.stride * (lo + qmin as i128)),
+                off + self.elem * (self.konst + self.stride * (hi + qmax as i128)) + self.elem,
             )
         })
+    }
+
+    /// Whether no cell of this place is a cell of `b` at any position and counter value:
+    /// both are every `stride`-th element from their first, and their first cells'
+    /// distance leaves a whole element between them in every period (interleaved u and
+    /// v: lanes 0 and 1 of pairs).
+    fn other_lane(&self, b: &Place) -> bool {
+        let (Some(oa), Some(ob)) = (self.base_off, b.base_off) else {
+            return false;
+        };
+        let period = self.elem * self.stride;
+        let d = (oa + self.elem * self.konst - ob - b.elem * b.konst).rem_euclid(period);
+        d >= self.elem && d <= period - self.elem
     }
 }
 
@@ -102,8 +122,11 @@ fn const_offset(p: Value, object: Value) -> Option<i128> {
 /// same element size (so the loop-invariant parts are the same bytes), both bases at
 /// known offsets, and the two byte spans disjoint.
 fn apart(a: &Place, qa: (i64, i64), b: &Place, qb: (i64, i64), ctr: (i128, i128)) -> bool {
-    if a.object != b.object || a.terms != b.terms || a.elem != b.elem {
+    if a.object != b.object || a.terms != b.terms || a.elem != b.elem || a.stride != b.stride {
         return false;
+    }
+    if a.other_lane(b) {
+        return true;
     }
     match (a.span(qa.0, qa.1, ctr), b.span(qb.0, qb.1, ctr)) {
         (Some((a0, a1)), Some((b0, b1))) => a1 <= b0 || b1 <= a0,

@@ -130,7 +130,7 @@ pub(crate) fn carry_values(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
         *s.by_q.keys().next().unwrap(),
         *s.by_q.keys().last().unwrap(),
     );
-    let off = |p: i64| ctx.i64().const_i64(p * s.elem);
+    let off = |p: i64| ctx.i64().const_i64(s.byte_offset(p));
     // The claim each original access made holds for the cell it touched; the new
     // accesses touch those cells, so the smallest claim holds for all of them.
     let align = rmws

@@ -7,6 +7,7 @@
 //! iteration adds into the same cells), which no vectorizer breaks. Here, in a
 //! single-block loop with a `+-1` counter, the read-modify-write adds into one shadow at
 //! constant offsets `k` from an address `A(c)` that moves by one element per iteration
+//! (or by two: interleaved fields, one stream per field's lane, `Stream::stride`)
 //! become a register window: the sum for cell `c + k` is carried in a phi from iteration
 //! to iteration and added to memory once, when the loop leaves the cell behind (the
 //! iteration's last offset in the direction of travel); the cells still open when the
@@ -44,6 +45,10 @@ use crate::affine_index::{form, Counter};
 use crate::signature::Request;
 use crate::stream_values;
 
+/// Largest counter coefficient of a stream's index (elements the anchor moves per
+/// iteration): 2 for interleaved pairs of fields.
+pub(crate) const MAX_STRIDE: i64 = 2;
+
 /// Function attribute `peel.rs` puts on a clone it changed.
 pub const PEELED: &str = "ferrozyme-peeled";
 
@@ -56,8 +61,10 @@ pub(crate) struct Rmw {
     pub d: Value,
 }
 
-/// The adds of one stream: cells `coef * c + konst + q` (elements from the anchor's
-/// base, `coef` +-1), by `q`.
+/// The adds of one stream: cells `stride * (c + q) + konst + lane` (elements from the
+/// anchor's base), by `q`. With `stride` 1 a stream is a run of neighbouring elements;
+/// with `stride` 2 (interleaved fields, u and v of a cell side by side) it is one field,
+/// `lane` its place in the cell, and position `q` counts cells.
 pub(crate) struct Stream {
     pub anchor: Value,
     /// The anchor's base pointer, index form (without its constant) and constant.
@@ -66,12 +73,22 @@ pub(crate) struct Stream {
     pub konst: i64,
     /// Element size in bytes.
     pub elem: i64,
+    /// Elements the anchor moves per iteration (the counter's coefficient).
+    pub stride: i64,
+    /// The stream's cells' offset, in elements, from a multiple of `stride` past the
+    /// anchor (`0 <= lane < stride`).
+    pub lane: i64,
     coef: i64,
     /// The adds of each offset, in program order.
     pub by_q: BTreeMap<i64, Vec<Rmw>>,
 }
 
 impl Stream {
+    /// Byte offset from the anchor of position `q`'s cell.
+    pub(crate) fn byte_offset(&self, q: i64) -> i64 {
+        (self.stride * q + self.lane) * self.elem
+    }
+
     /// Whether the stream must keep the adds' order (`stream_values.rs`): some add of it
     /// lacks `reassoc`.
     pub(crate) fn exact(&self) -> bool {
@@ -391,17 +408,15 @@ fn carry_loop(
         }
         let elem = et.fp_bits() as i64 / 8;
         let f = form(a.operand(1), &ctr, 12);
-        // One element per iteration. Interleaved fields (u and v per cell: the index
-        // moves by 2) could be one stream per field, but carried they cost more than they
-        // save: the SLP vectorizer no longer pairs the u/v updates (tried:
-        // brusselator-interleaved, users' flags, 105.5k -> 123.5k instructions).
-        // The anchor must fall by one element per iteration, as reverse loops of
+        // One element per iteration, or `MAX_STRIDE` at most: interleaved fields (u
+        // and v per cell: the index moves by 2) are one stream per field (`lane`).
+        // The anchor must fall by `stride` elements per iteration, as reverse loops of
         // `+1` primal loops do (`dir` -1 below). The other direction is the same
         // algebra, but no loop this transform reaches has it (a loop running down in
         // the primal reads its index back from the tape in reverse), so it stays
         // untaken rather than untested.
-        let coef = match f.terms.get(&c) {
-            Some(&1) if step == -1 => 1,
+        let (coef, stride) = match f.terms.get(&c) {
+            Some(&k) if step == -1 && (1..=MAX_STRIDE as i128).contains(&k) => (1, k as i64),
             _ => continue,
         };
         // The rest of the index is the same in every iteration (a leaf defined in the
@@ -414,23 +429,30 @@ fn carry_loop(
             continue;
         }
         let e = off / elem;
-        let q = e;
-        // Addresses of one base whose indices differ by a constant are one stream, at
-        // offsets from the first anchor seen.
+        // Addresses of one base whose indices differ by a constant are one stream per
+        // lane, at offsets from the first anchor seen.
         let (base, konst) = (a.operand(0), f.konst as i64);
-        let found = streams
-            .iter_mut()
-            .find(|s| s.base == base && s.terms == f.terms && s.elem == elem);
+        let found = streams.iter_mut().find(|s| {
+            s.base == base
+                && s.terms == f.terms
+                && s.elem == elem
+                && (e + konst - s.konst).rem_euclid(stride) == s.lane
+        });
         match found {
-            Some(s) => s.by_q.entry(q + konst - s.konst).or_default().push(*r),
+            Some(s) => {
+                let q = (e + konst - s.konst).div_euclid(stride);
+                s.by_q.entry(q).or_default().push(*r)
+            }
             None => streams.push(Stream {
                 anchor: a,
                 base,
                 terms: f.terms.clone(),
                 konst,
                 elem,
+                stride,
+                lane: e.rem_euclid(stride),
                 coef,
-                by_q: BTreeMap::from([(q, vec![*r])]),
+                by_q: BTreeMap::from([(e.div_euclid(stride), vec![*r])]),
             }),
         }
     }
@@ -477,6 +499,10 @@ fn carry_loop(
     }
     if streams.is_empty() {
         return 0;
+    }
+    // The anchors' indices as LLVM must read them to vectorize the loop.
+    for s in &streams {
+        crate::affine_index::mark_disjoint(s.anchor.operand(1), &ctr, 12);
     }
     let exact_here = streams.iter().filter(|s| s.exact()).count();
     *exact += exact_here;
@@ -528,7 +554,7 @@ fn carry_loop(
         let dir = step * s.coef;
         let offs: HashMap<i64, i64> = s.by_q.keys().map(|q| (-dir * q, *q)).collect();
         let (pmin, pmax) = (*offs.keys().min().unwrap(), *offs.keys().max().unwrap());
-        let off_of = |p: i64| -dir * p * s.elem;
+        let off_of = |p: i64| s.byte_offset(-dir * p);
         // Carried sums for positions pmin + 1 ..= pmax.
         let mut phis: BTreeMap<i64, Value> = BTreeMap::new();
         bld.position_before(first);

@@ -26,6 +26,9 @@
 //!   `c` is a multiple of `2^s` and `x + (c >> s)` fits as well (clang's row `32 * (i +
 //!   1)` of a periodic row loop, `ashr exact ((i << 37) + (1 << 37)), 32`: the sum
 //!   wraps only in bits the shift discards);
+//! * an `add` or `trunc` narrower than 64 bits without `nsw` whose operands' ranges
+//!   keep it exact gets the flag (clang's `int` row index `trunc(32i) - 1`, the
+//!   interleaved Brusselator's left neighbour; bruss16);
 //! * a `gep i8, p, (y << k) + c` through which only one floating-point type of `2^k`
 //!   bytes is loaded or stored becomes a GEP of that type at `y + (c >> k)`
 //!   (`typed_gep`: `streams.rs` wants its anchors typed as the cells they add into).
@@ -40,8 +43,9 @@
 //! reverse sweep otherwise tapes once per row), `affine_index::anchor_neighbours`
 //! rewrites the neighbour addresses as offsets of the centre's, and `anchor_bytes` does
 //! the same across element types and hoisted row bases (byte offsets from one root
-//! pointer, at most 64 bytes apart: a stencil's neighbours, not the Brusselator's u and
-//! v blocks, which stay separate streams); when either found some, the
+//! pointer, at most 64 bytes apart or exactly one step of an outer index: a stencil's
+//! neighbours and rows `i +- 1`, not the Brusselator's u and v blocks, which stay
+//! separate streams); when either found some, the
 //! clone is marked `streams::PEELED`, which lets the reverse loop carry streams like a
 //! loop `peel.rs` peeled. Loops whose indices needed no range are not touched (the
 //! clamped loops are `peel.rs`'s; the others keep their code).
@@ -179,14 +183,23 @@ fn range(v: Value, loops: &Loops, depth: u32) -> Option<(i128, i128)> {
             let ((a0, a1), (b0, b1)) = (go(v.operand(0))?, go(v.operand(1))?);
             let exact = v.has_nsw()
                 || v.is_disjoint()
-                // Two non-negative operands whose sum stays below the sign bit: the
-                // sum is exact whatever the flags.
-                || (v.opcode() == Some(Opcode::LLVMAdd) && a0 >= 0 && b0 >= 0 && a1 + b1 <= signed_max);
+                // Operands whose exact sum stays in the signed range: the add cannot
+                // wrap whatever its flags (clang's `32i - 1` of an `int` row index).
+                || (v.opcode() == Some(Opcode::LLVMAdd)
+                    && a0 + b0 >= -signed_max - 1
+                    && a1 + b1 <= signed_max);
             if !exact {
                 return None;
             }
             (a0 + b0, a1 + b1)
         }
+        // The same integer in another width: when it fits (the final check), a `trunc`
+        // keeps it whatever its flags; `sext` always, `zext` of a non-negative value.
+        Opcode::LLVMTrunc | Opcode::LLVMSExt => go(v.operand(0))?,
+        Opcode::LLVMZExt => match go(v.operand(0))? {
+            (a0, a1) if a0 >= 0 => (a0, a1),
+            _ => return None,
+        },
         Opcode::LLVMShl if v.has_nsw() => {
             let s = v.operand(1).const_int_value()? as i128;
             if !(0..w).contains(&s) {
@@ -221,15 +234,33 @@ fn normalise(m: Module, v: Value, loops: &Loops, depth: u32) -> usize {
     if matches!(
         op,
         Some(
-            Opcode::LLVMAdd | Opcode::LLVMOr | Opcode::LLVMAnd | Opcode::LLVMAShr | Opcode::LLVMShl
+            Opcode::LLVMAdd
+                | Opcode::LLVMOr
+                | Opcode::LLVMAnd
+                | Opcode::LLVMAShr
+                | Opcode::LLVMShl
+                | Opcode::LLVMTrunc
+                | Opcode::LLVMSExt
+                | Opcode::LLVMZExt
         )
     ) {
-        for k in 0..2 {
+        for k in 0..v.num_operands().min(2) {
             n += normalise(m, v.operand(k), loops, depth - 1);
         }
     }
     let w = v.ty().int_width().unwrap_or(0) as i128;
     match op {
+        // An `add` or `trunc` to a type narrower than an index (clang's `int`
+        // arithmetic) without `nsw` whose range proves it exact gets the flag
+        // (`affine_index::form` reads only flagged ones): the row index `trunc(32i) - 1`
+        // of the interleaved Brusselator's left neighbour. 64-bit adds are left as they
+        // are (masked indices are `and`'s, above).
+        Some(Opcode::LLVMAdd | Opcode::LLVMTrunc)
+            if w < 64 && !v.has_nsw() && range(v, loops, DEPTH).is_some() =>
+        {
+            v.set_nsw();
+            n += 1;
+        }
         Some(Opcode::LLVMAnd) => {
             let mask = v.operand(1).const_int_value().map(|k| k as i128);
             let x = v.operand(0);
@@ -434,12 +465,19 @@ fn anchor_bytes(m: Module, blocks: &[Block], ctr: &Counter) -> usize {
             if root == g || f.terms.is_empty() {
                 continue;
             }
-            let hit =
-                anchors.iter().find_map(|(r, af, ainb, a)| {
-                    let k = f.konst - af.konst;
-                    (*r == root && af.terms == f.terms && k.abs() <= MAX_NEIGHBOUR_BYTES)
-                        .then_some((*a, k, *ainb && inb))
-                });
+            // Near, or one step of an outer index away: the rows `i +- 1` of a 2-D
+            // stencil (`k` the row's coefficient; the interleaved Brusselator's 512
+            // bytes), never the distance of two blocks of one buffer.
+            let neighbour = |k: i128| {
+                k.abs() <= MAX_NEIGHBOUR_BYTES
+                    || f.terms
+                        .iter()
+                        .any(|(v, c)| *v != ctr.iv && c.abs() == k.abs())
+            };
+            let hit = anchors.iter().find_map(|(r, af, ainb, a)| {
+                let k = f.konst - af.konst;
+                (*r == root && af.terms == f.terms && neighbour(k)).then_some((*a, k, *ainb && inb))
+            });
             match hit {
                 Some((a, k, both_inbounds)) => {
                     b.position_before(g);
