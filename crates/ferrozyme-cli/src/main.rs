@@ -17,6 +17,15 @@ mod timing;
 mod tools;
 
 use std::io::Write;
+
+/// mimalloc serves every allocation of the process, LLVM's included: built with its
+/// `override` feature it defines `malloc`/`free`, which the dynamic linker binds for
+/// `libLLVM` too. The post-AD pipeline and code generation allocate and free millions of
+/// small objects (glibc's `malloc`/`free` were about a tenth of `ferrozyme cc`'s CPU time
+/// on `bench/compile_scaling`'s chain, `perf`); the generated code is the same (issue 18,
+/// bench/README.md "cc15").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::process::ExitCode;
 
 use args::{CcArgs, Driver, OptArgs};
