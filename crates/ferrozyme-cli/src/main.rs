@@ -17,6 +17,10 @@ mod timing;
 mod tools;
 
 use std::io::Write;
+use std::process::ExitCode;
+
+use args::{CcArgs, Driver, OptArgs};
+use error::CliError;
 
 /// mimalloc serves every allocation of the process, LLVM's included: built with its
 /// `override` feature it defines `malloc`/`free`, which the dynamic linker binds for
@@ -26,10 +30,6 @@ use std::io::Write;
 /// bench/README.md "cc15").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use std::process::ExitCode;
-
-use args::{CcArgs, Driver, OptArgs};
-use error::CliError;
 
 const USAGE: &str = "\
 ferrozyme — automatic differentiation of optimized LLVM IR (Enzyme-compatible)
