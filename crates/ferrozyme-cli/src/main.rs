@@ -22,6 +22,15 @@ use std::process::ExitCode;
 use args::{CcArgs, Driver, OptArgs};
 use error::CliError;
 
+/// mimalloc serves every allocation of the process, LLVM's included: built with its
+/// `override` feature it defines `malloc`/`free`, which the dynamic linker binds for
+/// `libLLVM` too. The post-AD pipeline and code generation allocate and free millions of
+/// small objects (glibc's `malloc`/`free` were about a tenth of `ferrozyme cc`'s CPU time
+/// on `bench/compile_scaling`'s chain, `perf`); the generated code is the same (issue 18,
+/// bench/README.md "cc15").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "\
 ferrozyme — automatic differentiation of optimized LLVM IR (Enzyme-compatible)
 

@@ -650,6 +650,7 @@ impl Session {
         self.report.times = std::mem::take(&mut self.driver.times);
         self.report.carried_streams = self.driver.carried_streams;
         self.report.exact_streams = self.driver.exact_streams;
+        self.report.verified = true;
         self.report.remarks = self.driver.support.remarks.take();
         if opts.enzyme.print_remarks {
             for r in &self.report.remarks {

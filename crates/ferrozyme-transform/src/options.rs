@@ -48,4 +48,7 @@ pub struct Report {
     /// then lets the loop vectorizer vectorize in-order floating-point reductions
     /// (`ferrozyme-cli`'s `pipeline::ORDERED_REDUCTIONS`).
     pub exact_streams: usize,
+    /// The pass ran LLVM's verifier on the whole module after its last change (it does
+    /// when it differentiated something): the driver need not verify it again.
+    pub verified: bool,
 }
