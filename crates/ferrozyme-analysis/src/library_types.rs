@@ -73,6 +73,23 @@ pub const FLOAT_FREE_CLASSES: &[&str] = &[
     "std::streambuf",
     "std::nothrow_t",
     "std::align_val_t",
+    // The standard exception classes: a vtable pointer and a reference-counted message
+    // (libraries that check indices, like boost::numeric::ublas, construct them on their
+    // throw paths inside differentiated code).
+    "std::exception",
+    "std::logic_error",
+    "std::runtime_error",
+    "std::out_of_range",
+    "std::invalid_argument",
+    "std::domain_error",
+    "std::length_error",
+    "std::range_error",
+    "std::overflow_error",
+    "std::underflow_error",
+    "std::bad_alloc",
+    "std::bad_cast",
+    "std::bad_function_call",
+    "std::bad_array_new_length",
     // The va_list of a formatting function (`vsnprintf` through `__gnu_cxx::__to_xstring`):
     // it points to the caller's argument save area, which holds no differentiable memory.
     "__va_list_tag",
@@ -494,6 +511,14 @@ mod tests {
             "_ZNSoC1EPSt15basic_streambufIcSt11char_traitsIcEE",
             "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_",
             "_ZN9__gnu_cxx12__to_xstringINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEcEET_PFiPT0_mPKS8_P13__va_list_tagEmSB_z",
+            // std exception classes (cxx/126: boost::numeric::ublas's bad_index).
+            "_ZNSt11logic_errorC2EPKc",
+            "_ZNSt11logic_errorC2ERKS_",
+            "_ZNSt11logic_errorD2Ev",
+            "_ZNSt12out_of_rangeC2EPKc",
+            "_ZNSt12out_of_rangeD2Ev",
+            "_ZNSt13runtime_errorC1ERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
+            "_ZNSt9exceptionD2Ev",
         ] {
             assert!(std_call_is_float_free(inactive, None, false), "{inactive}");
         }

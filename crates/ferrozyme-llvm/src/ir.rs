@@ -190,13 +190,23 @@ impl Value {
     }
     /// The template of an inline assembly value (`asm "<template>", "<constraints>"`).
     pub fn inline_asm_template(self) -> Option<String> {
+        self.inline_asm_text(llvm_sys::core::LLVMGetInlineAsmAsmString)
+    }
+    /// The constraint string of an inline assembly value (`"=x,x,0,~{dirflag}"`).
+    pub fn inline_asm_constraints(self) -> Option<String> {
+        self.inline_asm_text(llvm_sys::core::LLVMGetInlineAsmConstraintString)
+    }
+    fn inline_asm_text(
+        self,
+        get: unsafe extern "C" fn(LLVMValueRef, *mut usize) -> *const std::ffi::c_char,
+    ) -> Option<String> {
         if !self.is_inline_asm() {
             return None;
         }
         // SAFETY: only on InlineAsm values; LLVM returns a pointer+len into its own storage.
         unsafe {
             let mut len = 0usize;
-            let p = llvm_sys::core::LLVMGetInlineAsmAsmString(self.0, &mut len);
+            let p = get(self.0, &mut len);
             if p.is_null() {
                 return Some(String::new());
             }

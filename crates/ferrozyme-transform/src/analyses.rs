@@ -56,6 +56,7 @@ impl Analyses {
             clone,
             runtime,
             |i| crate::audit::body::runtime_activity_store(i, &act, &types, &const_params),
+            |v| crate::audit::body::kept_constant_pointer(v, &types, &const_params),
             |s| !force_runtime && crate::reverse::mixed::guarded_select(&act, s),
         );
         Analyses {

@@ -107,6 +107,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     crate::parallel::openmp::rewrite_reductions(m, f);
     crate::libdefs::redirect(m, f)?;
     crate::split_math::split(m, f);
+    crate::known_asm::rewrite(m, f);
     let done = preprocess_passes(m, f, reverse);
     // After SROA: pointers it or InstCombine carried through integers (`intptr.rs`).
     crate::intptr::rebuild_pointers(f);

@@ -48,6 +48,7 @@ mod hook_args;
 mod hookret;
 mod intptr;
 mod iter;
+mod known_asm;
 mod lanes;
 mod libcalls;
 mod libdefs;

@@ -31,18 +31,138 @@ pub fn global_needs_shadow(g: Value) -> bool {
 /// `calloc`, `realloc`, `operator new`, or of another such function (`depth` levels of
 /// calls deep), possibly offset by GEPs or chosen by phis and selects?
 pub fn returns_fresh_memory(f: Value, depth: u32) -> bool {
-    if f.is_declaration() || !f.function_type().return_type().is_pointer() {
+    return_sources(f).into_iter().any(|v| match called(v) {
+        Some(CallKind::Malloc | CallKind::Calloc | CallKind::Realloc) => true,
+        Some(CallKind::Defined(g)) => depth > 0 && g != f && returns_fresh_memory(g, depth - 1),
+        _ => false,
+    })
+}
+
+/// The parameter that defined function `f` always returns (possibly offset by GEPs,
+/// through `-O0` stack slots, or through calls that return one of their own arguments,
+/// `depth` levels deep): Eigen's `Map::cast_to_pointer_type(ptr)`, a getter returning the
+/// address it was given. The returned pointer has a shadow exactly when that argument
+/// has one.
+pub fn returned_param(f: Value, depth: u32) -> Option<usize> {
+    let params = f.params();
+    let mut found = None;
+    for v in return_sources(f) {
+        let k = match params.iter().position(|&p| p == v) {
+            Some(k) => k,
+            None => {
+                let Some(CallKind::Defined(g)) = called(v) else {
+                    return None;
+                };
+                if depth == 0 || g == f {
+                    return None;
+                }
+                let j = returned_param(g, depth - 1)?;
+                let arg = strip_offsets(*v.call_args().get(j)?);
+                params.iter().position(|&p| p == arg)?
+            }
+        };
+        if found.is_some_and(|f| f != k) {
+            return None;
+        }
+        found = Some(k);
+    }
+    found
+}
+
+/// Does defined function `f` store its parameter `k` (or an address computed from it)
+/// into memory other than its own stack slots, itself or through the defined functions
+/// it passes it to (`depth` levels deep)? A constructor keeping a pointer it was given
+/// (Eigen's `MapBase(dataPtr, size)` storing `m_data`) does.
+pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
+    let Some(&p) = f.params().get(k) else {
+        return false;
+    };
+    if f.is_declaration() {
         return false;
     }
-    let rets: Vec<Value> = f
+    let mut work = vec![p];
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > 128 {
+            continue;
+        }
+        for u in v.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast)
+                    if u.operand(0) == v =>
+                {
+                    work.push(u)
+                }
+                Some(Opcode::LLVMStore) if u.operand(0) == v => {
+                    let slot = u.operand(1);
+                    let local = slot.opcode() == Some(Opcode::LLVMAlloca)
+                        && slot.users().into_iter().all(|w| match w.opcode() {
+                            Some(Opcode::LLVMLoad) => true,
+                            Some(Opcode::LLVMStore) => w.operand(1) == slot && w.operand(0) != slot,
+                            _ => false,
+                        });
+                    if !local {
+                        return true;
+                    }
+                    work.extend(
+                        slot.users()
+                            .into_iter()
+                            .filter(|w| w.opcode() == Some(Opcode::LLVMLoad)),
+                    );
+                }
+                Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => {
+                    let CallKind::Defined(g) = classify(u) else {
+                        continue;
+                    };
+                    for (j, _) in u.call_args().iter().enumerate().filter(|(_, a)| **a == v) {
+                        if depth > 0 && g != f && stores_param(g, j, depth - 1) {
+                            return true;
+                        }
+                        if returned_param(g, 1) == Some(j) {
+                            work.push(u);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// The kind of call `v` is, if it is a call.
+fn called(v: Value) -> Option<CallKind> {
+    (v.opcode() == Some(Opcode::LLVMCall)).then(|| classify(v))
+}
+
+/// `v` without the GEPs and bitcasts that offset it.
+fn strip_offsets(mut v: Value) -> Value {
+    while matches!(
+        v.opcode(),
+        Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast)
+    ) {
+        v = v.operand(0);
+    }
+    v
+}
+
+/// The values a pointer-returning defined function `f` returns, traced back through
+/// GEPs, bitcasts, phis, selects and `-O0` stack slots (whatever was stored into a slot
+/// it loads; a slot that is used otherwise too, e.g. passed to a call, is also a source
+/// itself). Empty for a declaration or a function not returning a pointer.
+fn return_sources(f: Value) -> Vec<Value> {
+    if f.is_declaration() || !f.function_type().return_type().is_pointer() {
+        return Vec::new();
+    }
+    let mut work: Vec<Value> = f
         .blocks()
         .into_iter()
         .filter_map(|b| b.terminator())
         .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
         .map(|t| t.operand(0))
         .collect();
-    let mut work = rets;
     let mut seen = HashSet::new();
+    let mut sources = Vec::new();
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 64 {
             continue;
@@ -56,25 +176,25 @@ pub fn returns_fresh_memory(f: Value, depth: u32) -> bool {
             }
             // `-O0` code keeps the pointer in a stack slot: whatever was stored there.
             Some(Opcode::LLVMLoad) if v.operand(0).opcode() == Some(Opcode::LLVMAlloca) => {
-                for u in v.operand(0).users() {
-                    if u.opcode() == Some(Opcode::LLVMStore) && u.operand(1) == v.operand(0) {
-                        work.push(u.operand(0));
+                let slot = v.operand(0);
+                let mut only_loads_and_stores = true;
+                for u in slot.users() {
+                    match u.opcode() {
+                        Some(Opcode::LLVMStore) if u.operand(1) == slot && u.operand(0) != slot => {
+                            work.push(u.operand(0))
+                        }
+                        Some(Opcode::LLVMLoad) => {}
+                        _ => only_loads_and_stores = false,
                     }
+                }
+                if !only_loads_and_stores {
+                    sources.push(v);
                 }
             }
-            Some(Opcode::LLVMCall) => match classify(v) {
-                CallKind::Malloc | CallKind::Calloc | CallKind::Realloc => return true,
-                CallKind::Defined(g) if depth > 0 && g != f => {
-                    if returns_fresh_memory(g, depth - 1) {
-                        return true;
-                    }
-                }
-                _ => {}
-            },
-            _ => {}
+            _ => sources.push(v),
         }
     }
-    false
+    sources
 }
 
 /// Does `f`'s `memory(...)` attribute rule out writes?
@@ -149,4 +269,78 @@ fn references_shadowed_global(v: Value, depth: u32) -> bool {
             .any(|o| references_shadowed_global(o, depth + 1));
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrozyme_llvm::Module;
+    use inkwell::context::Context;
+    use inkwell::memory_buffer::MemoryBuffer;
+
+    /// Eigen's `Map` at `-O0`, reduced: `cast_to_pointer_type` returns its argument through
+    /// a stack slot, the constructor keeps it in `m_data` through `MapBase`'s.
+    const IR: &str = r#"
+define ptr @cast(ptr %this, ptr %p) {
+  %slot = alloca ptr
+  store ptr %p, ptr %slot
+  %v = load ptr, ptr %slot
+  ret ptr %v
+}
+define ptr @offset(ptr %this, ptr %p) {
+  %q = call ptr @cast(ptr %this, ptr %p)
+  %r = getelementptr i8, ptr %q, i64 8
+  ret ptr %r
+}
+define ptr @either(ptr %a, ptr %b, i1 %c) {
+  %r = select i1 %c, ptr %a, ptr %b
+  ret ptr %r
+}
+define ptr @escaped_slot(ptr %p) {
+  %slot = alloca ptr
+  store ptr %p, ptr %slot
+  call void @sink(ptr %slot)
+  %v = load ptr, ptr %slot
+  ret ptr %v
+}
+declare void @sink(ptr)
+define void @mapbase(ptr %this, ptr %data) {
+  %slot = alloca ptr
+  store ptr %data, ptr %slot
+  %d = load ptr, ptr %slot
+  store ptr %d, ptr %this
+  ret void
+}
+define void @map(ptr %this, ptr %data) {
+  %c = call ptr @cast(ptr %this, ptr %data)
+  call void @mapbase(ptr %this, ptr %c)
+  ret void
+}
+define double @reads(ptr %this, ptr %data) {
+  %slot = alloca ptr
+  store ptr %data, ptr %slot
+  %d = load ptr, ptr %slot
+  %x = load double, ptr %d
+  ret double %x
+}
+"#;
+
+    #[test]
+    fn returned_and_stored_parameters() {
+        let ctx = Context::create();
+        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
+        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let m = Module::from_inkwell(&m);
+        let f = |n: &str| m.function(n).expect("defined");
+        assert_eq!(returned_param(f("cast"), 2), Some(1));
+        assert_eq!(returned_param(f("offset"), 2), Some(1));
+        assert_eq!(returned_param(f("offset"), 0), None);
+        assert_eq!(returned_param(f("either"), 2), None);
+        assert_eq!(returned_param(f("escaped_slot"), 2), None);
+        assert!(stores_param(f("mapbase"), 1, 0));
+        assert!(!stores_param(f("mapbase"), 0, 0));
+        assert!(stores_param(f("map"), 1, 2));
+        assert!(!stores_param(f("map"), 1, 0));
+        assert!(!stores_param(f("reads"), 1, 2));
+    }
 }

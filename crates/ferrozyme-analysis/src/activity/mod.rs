@@ -30,7 +30,7 @@ mod useful;
 
 pub use globals::{
     functions_touching_shadowed_globals, global_needs_shadow, is_readnone_function,
-    is_readonly_function, returns_fresh_memory,
+    is_readonly_function, returned_param, returns_fresh_memory, stores_param,
 };
 
 /// How an argument of the function being differentiated takes part.
@@ -472,10 +472,22 @@ impl Activity {
                         if inputs && carries_fp(ty) {
                             self.active.insert(i);
                         }
-                        if inputs
-                            && (ty.is_pointer()
-                                || (self.through_aggregates && ty.contains_pointer()))
-                        {
+                        // A callee that returns one of its arguments (Eigen's
+                        // `cast_to_pointer_type`): the result has that argument's shadow,
+                        // or none when the argument is constant.
+                        let returned = match kind {
+                            CallKind::Defined(f) if ty.is_pointer() => returned_param(f, 2),
+                            _ => None,
+                        };
+                        let shadowed = match returned.and_then(|k| i.call_args().get(k).copied()) {
+                            Some(arg) => self.is_shadowed(arg),
+                            None => {
+                                inputs
+                                    && (ty.is_pointer()
+                                        || (self.through_aggregates && ty.contains_pointer()))
+                            }
+                        };
+                        if shadowed {
                             self.shadowed.insert(i);
                         }
                         // A wrapper around malloc (`my_alloc(n)`) takes no differentiable

@@ -265,6 +265,24 @@ pub(crate) fn runtime_activity_store(
         && matches!(parallel_capture(i.operand(1)), Capture::No)
 }
 
+/// Is `v` an `enzyme_const` pointer parameter (or an address computed from one) to
+/// floating-point data, which a callee storing it away would keep as its own shadow
+/// (runtime activity)? Not a comparator or other empty object, not a function pointer,
+/// not memory of integers only.
+pub(crate) fn kept_constant_pointer(
+    v: Value,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    let base = stored_pointer_base(v);
+    const_params.contains(&base)
+        && !ferrozyme_analysis::activity::is_empty_object_param(v)
+        && types
+            .pointee_tree(base)
+            .iter()
+            .any(|(_, b)| b.fp_type().is_some())
+}
+
 /// The store a constant pointer into shadowed memory (see [`constant_pointer_stored`]).
 fn stores_constant_pointer(
     i: Value,
@@ -279,12 +297,32 @@ fn stores_constant_pointer(
     if !v.ty().is_pointer() || act.is_shadowed(v) || !act.is_shadowed(p) {
         return false;
     }
-    let base = base_object(v);
+    let base = stored_pointer_base(v);
     if !const_params.contains(&base) || ferrozyme_analysis::activity::is_empty_object_param(v) {
         return false;
     }
     let pointee = types.pointee_tree(base);
     !(!pointee.is_empty() && pointee.iter().all(|(_, b)| b == BaseType::Integer))
+}
+
+/// The object a stored pointer `v` points into: its base object, also through calls of
+/// functions that return one of their arguments (`activity::returned_param`: Eigen's
+/// `Map` constructor stores `cast_to_pointer_type(data)`).
+fn stored_pointer_base(v: Value) -> Value {
+    let mut base = base_object(v);
+    for _ in 0..4 {
+        if base.opcode() != Some(Opcode::LLVMCall) {
+            break;
+        }
+        let CallKind::Defined(f) = classify(base) else {
+            break;
+        };
+        match ferrozyme_analysis::activity::returned_param(f, 2) {
+            Some(k) if k < base.call_args().len() => base = base_object(base.call_args()[k]),
+            _ => break,
+        }
+    }
+    base
 }
 
 /// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
@@ -307,7 +345,7 @@ fn constant_pointer_stored(
         return;
     }
     let p = i.operand(1);
-    let base = base_object(i.operand(0));
+    let base = stored_pointer_base(i.operand(0));
     match parallel_capture(p) {
         // Runtime activity (common/runtime_activity.rs) gives the pointer itself as its
         // shadow and guards the accesses through pointers read back.

@@ -159,6 +159,7 @@ pub(crate) fn analyze(
     f: Value,
     boundary: &RuntimeIn,
     store_seed: impl Fn(Value) -> bool,
+    kept_constant: impl Fn(Value) -> bool,
     select_handled: impl Fn(Value) -> bool,
 ) -> RuntimeActivity {
     use Opcode::*;
@@ -194,6 +195,9 @@ pub(crate) fn analyze(
                     rt.own_shadow.insert(v);
                     tainted = true;
                 }
+            }
+            Some(LLVMCall | LLVMInvoke) if hands_constant_to_keep(act, i, &kept_constant) => {
+                tainted = true
             }
             _ => {}
         }
@@ -334,6 +338,31 @@ fn direct_choices(insts: &[Value], act: &Activity, rt: &RuntimeActivity) -> Hash
             return d;
         }
     }
+}
+
+/// Does call `i` give a defined callee a constant pointer to floating-point data
+/// (`kept_constant`: an `enzyme_const` parameter of this function, or an address computed
+/// from one) that the callee stores away, together with shadowed memory? The callee's derivative then stores the pointer as its own shadow
+/// (runtime activity, in the callee), so pointers this function reads back from shadowed
+/// memory afterwards may be primals: an Eigen `Map<const VectorXd> y(data, n)` built at
+/// `-O0` (the constructor keeps `data`) and read by the evaluators of `(h - y)`.
+fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value) -> bool) -> bool {
+    let CallKind::Defined(g) = classify(i) else {
+        return false;
+    };
+    let args = i.call_args();
+    if !args
+        .iter()
+        .any(|a| a.ty().is_pointer() && act.is_shadowed(*a))
+    {
+        return false;
+    }
+    args.iter().enumerate().any(|(k, &a)| {
+        a.ty().is_pointer()
+            && lacks_shadow(act, a)
+            && kept_constant(a)
+            && ferrozyme_analysis::activity::stores_param(g, k, 3)
+    })
 }
 
 fn is_call(i: Value) -> bool {
