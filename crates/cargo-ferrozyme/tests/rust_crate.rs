@@ -65,6 +65,15 @@ fn tail(s: &str, n: usize) -> String {
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
+/// The summary of the pass's errors `cargo ferrozyme` prints after a failed link.
+#[track_caller]
+fn pass_report(stderr: &str) -> &str {
+    stderr
+        .split("cargo-ferrozyme: the AD pass reported:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no summary of the pass's errors:\n{}", tail(stderr, 40)))
+}
+
 /// Sum of "N passed" over the test binaries' summaries; panics on any failure.
 fn passed(stdout: &str) -> usize {
     stdout
@@ -74,7 +83,7 @@ fn passed(stdout: &str) -> usize {
         .sum()
 }
 
-const TESTS: usize = 40;
+const TESTS: usize = 57;
 
 #[test]
 fn release_build_library_and_integration_tests() {
@@ -171,10 +180,7 @@ fn pass_errors_name_the_rust_function_and_source_line() {
         .position(|l| l.contains("FZ-ERROR-LINE"))
         .expect("a marked line")
         + 1;
-    let report = err
-        .split("cargo-ferrozyme: the AD pass reported:")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no summary of the pass's errors:\n{}", tail(&err, 40)));
+    let report = pass_report(&err);
     for want in [
         "error[unsupported-instruction]".to_string(),
         format!("fz-rust-error.rs:{line}:"),
@@ -204,10 +210,7 @@ fn println_in_a_derivative_is_refused_with_rust_advice() {
     );
     let (_, err) = text(&o);
     assert!(!o.status.success(), "the println case must not build");
-    let report = err
-        .split("cargo-ferrozyme: the AD pass reported:")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no summary of the pass's errors:\n{}", tail(&err, 40)));
+    let report = pass_report(&err);
     assert!(report.contains("error[missing-derivative]"), "{report}");
     assert!(
         report.contains("help: printing and formatting (`println!`"),
@@ -220,6 +223,46 @@ fn println_in_a_derivative_is_refused_with_rust_advice() {
                     .lines()
                     .any(|l| l.trim_start().starts_with("help:") && l.contains(c_advice)),
             "C advice `{c_advice}` in:\n{report}"
+        );
+    }
+}
+
+/// Derivatives through `to_vec()` of a `Vec<Vec<f64>>` (`rust15_structs::solve_sum` and
+/// `cloned_products`, one link each): the second's gradient was silently zero in a release
+/// build, the first refused as ambiguous (the dangling pointer of empty `Vec`s, one
+/// constant in the module, joined unrelated buffers in type analysis). Each must now
+/// either be right — its test checks it against a formula — or be refused with a clear
+/// error; a failing test (a wrong number) fails this one.
+#[test]
+fn nested_vec_clone_is_right_or_refused() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    for feature in ["nested-clone-products", "nested-clone-solve"] {
+        let o = cargo(
+            true,
+            &[
+                "test",
+                "--release",
+                "--features",
+                feature,
+                "--lib",
+                "--",
+                "cloned_rows",
+            ],
+            "rust-tests",
+        );
+        let (out, err) = text(&o);
+        if o.status.success() {
+            assert_eq!(passed(&out), 1, "{feature}: the test must run:\n{out}");
+            continue;
+        }
+        assert!(
+            !out.contains("test result: FAILED"),
+            "{feature}: a wrong derivative:\n{out}"
+        );
+        let report = pass_report(&err);
+        assert!(
+            report.contains("error[cannot-deduce-type]"),
+            "{feature}: {report}"
         );
     }
 }

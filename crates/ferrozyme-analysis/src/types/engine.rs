@@ -74,9 +74,33 @@ pub(super) fn type_seed(m: Module, v: Value) -> TypeTree {
 }
 
 /// May rules write facts about `v`? Only values that name one runtime object: not
-/// constants like `null`, `undef` or literal integers.
+/// constants like `null`, `undef` or literal integers, nor pointers made of them.
 fn is_trackable(v: Value) -> bool {
-    v.is_instruction() || v.is_argument() || v.is_global_variable() || v.is_constant_expr()
+    v.is_instruction()
+        || v.is_argument()
+        || v.is_global_variable()
+        || (v.is_constant_expr() && !is_address_literal(v))
+}
+
+/// A constant pointer made from a literal integer (`inttoptr (i64 8 to ptr)`, and GEPs
+/// and casts of it): the dangling address an empty `Vec` or `Box<[T]>` holds (Rust's
+/// `NonNull::dangling()`, the element type's alignment). It points at no object, and it
+/// is one value in the whole module: tracked, it would join every empty buffer of that
+/// alignment with every other (a `Vec<f64>`'s doubles and a `Vec<Vec<f64>>`'s
+/// length fields, through the phis choosing between a fresh allocation and the
+/// dangling pointer in `to_vec`: cannot-deduce-type, rust15).
+fn is_address_literal(v: Value) -> bool {
+    let mut cur = v;
+    for _ in 0..8 {
+        match cur.const_opcode() {
+            Some(Opcode::LLVMIntToPtr) => return cur.operand(0).const_int_value().is_some(),
+            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => {
+                cur = cur.operand(0)
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Walks back from `ptr` through constant-offset GEPs while the accumulated offset stays
