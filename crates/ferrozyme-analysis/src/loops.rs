@@ -294,17 +294,38 @@ pub fn trip_count(l: &Loop) -> Option<TripCount> {
 /// Is `v` the `+1` step of `phi` (an `add`, or a phi merging such steps from several
 /// paths through the loop body)?
 pub fn steps_by_one(phi: Value, v: Value) -> bool {
-    fn go(phi: Value, v: Value, depth: u32) -> bool {
+    constant_step(phi, v) == Some(1)
+}
+
+/// The largest step [`constant_step`] accepts, in either direction: LLVM's runtime
+/// unroller and the loop vectorizer step their induction variables by the unroll factor
+/// or the vector width times the interleave count (2-64 in practice).
+pub const MAX_CONSTANT_STEP: i64 = 1 << 16;
+
+/// `c` when `v` is `phi + c` for a constant `c` other than 0 with `|c| <=`
+/// [`MAX_CONSTANT_STEP`] (an `add` with the constant in either order, or a phi merging
+/// such steps, all with the same `c`, from several paths through the loop body).
+pub fn constant_step(phi: Value, v: Value) -> Option<i64> {
+    fn go(phi: Value, v: Value, depth: u32) -> Option<i64> {
         match v.opcode() {
             Some(Opcode::LLVMAdd) => {
-                (v.operand(0) == phi && v.operand(1).const_int_value() == Some(1))
-                    || (v.operand(1) == phi && v.operand(0).const_int_value() == Some(1))
+                let c = if v.operand(0) == phi {
+                    v.operand(1).const_int_value()?
+                } else if v.operand(1) == phi {
+                    v.operand(0).const_int_value()?
+                } else {
+                    return None;
+                };
+                (c != 0 && c.abs() <= MAX_CONSTANT_STEP).then_some(c)
             }
             Some(Opcode::LLVMPHI) if depth > 0 && v != phi => {
                 let inc = v.incoming();
-                !inc.is_empty() && inc.iter().all(|(x, _)| go(phi, *x, depth - 1))
+                let first = go(phi, inc.first()?.0, depth - 1)?;
+                inc.iter()
+                    .all(|(x, _)| go(phi, *x, depth - 1) == Some(first))
+                    .then_some(first)
             }
-            _ => false,
+            _ => None,
         }
     }
     go(phi, v, 3)

@@ -27,7 +27,7 @@ use std::collections::HashSet;
 use ferrozyme_llvm::{Block, Opcode, Value};
 
 use crate::cfg::Cfg;
-use crate::loops::steps_by_one;
+use crate::loops::constant_step;
 
 /// How the reverse sweep can tell which predecessor a block was entered from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -204,9 +204,10 @@ fn single_step(cfg: &Cfg, b: Block, to: Block) -> bool {
     cfg.preds(b).len() == 1 && b.successors() == vec![to]
 }
 
-/// Loop header: preheader + one latch, with a +1 induction variable whose start value is
-/// known before the loop (a constant, an argument or a value defined outside it), so the
-/// reverse can compare against it.
+/// Loop header: preheader + one latch, with an induction variable stepping by a constant
+/// (`+1`, or `+4` in a loop LLVM unrolled) whose start value is known before the loop (a
+/// constant, an argument or a value defined outside it), so the reverse can compare
+/// against it: the variable holds its start value on the first iteration only.
 fn loop_header(cfg: &Cfg, blk: Block, preds: &[Block]) -> Option<PredRule> {
     for (entry, latch) in [(preds[0], preds[1]), (preds[1], preds[0])] {
         if !cfg.dominates(blk, latch) || cfg.dominates(blk, entry) {
@@ -229,7 +230,7 @@ fn loop_header(cfg: &Cfg, blk: Block, preds: &[Block]) -> Option<PredRule> {
             let stepped = inc
                 .iter()
                 .find(|(_, b)| *b == latch)
-                .is_some_and(|(v, _)| steps_by_one(phi, *v));
+                .is_some_and(|(v, _)| constant_step(phi, *v).is_some());
             if let (Some(start), true) = (start, stepped) {
                 return Some(PredRule::Counter {
                     iv: phi,

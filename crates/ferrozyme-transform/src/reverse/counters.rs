@@ -1,19 +1,20 @@
 //! Reverse loop counters: induction variables the reverse sweep counts down instead of
 //! caching once per iteration.
 //!
-//! A loop header phi `i = phi [s, preheader], [i + 1, latch]` (one latch, `s` defined
-//! before the loop) takes consecutive values, so the reverse sweep can keep it in a
-//! counter: when the reverse enters the loop through an exit edge, the counter is set to
+//! A loop header phi `i = phi [s, preheader], [i + c, latch]` (one latch, `s` defined
+//! before the loop, `c` a constant: 1, or the step of a loop LLVM's runtime unroller or
+//! vectorizer made, `i += 4`) takes the values `s, s + c, ...`, so the reverse sweep can
+//! keep it in a counter: when the reverse enters the loop through an exit edge, the counter is set to
 //! the value `i` had when the forward sweep left the loop there (a phi in the exit block,
 //! cached once per loop execution, not per iteration); each time the reverse sweep leaves
-//! the header backwards, the counter goes down by one. Inside the loop's reverse blocks
+//! the header backwards, the counter goes down by `c`. Inside the loop's reverse blocks
 //! (nested loops included) `fetch(i)` reads the counter, and values computed from `i`
 //! (`i + 1`, addresses) are recomputed from it. Uses of `i` outside the loop still go
 //! through the ordinary cache.
 
 use std::collections::HashSet;
 
-use ferrozyme_analysis::loops::{defined_outside, steps_by_one, Loop};
+use ferrozyme_analysis::loops::{constant_step, defined_outside, Loop};
 use ferrozyme_llvm::{Block, Opcode, Value};
 
 use super::{Cache, Gen};
@@ -22,6 +23,9 @@ use super::{Cache, Gen};
 pub(crate) struct Counter {
     pub blocks: HashSet<Block>,
     pub header: Block,
+    /// What the induction variable adds on each iteration (1 in source loops; the unroll
+    /// factor or vector width in loops LLVM unrolled or vectorized).
+    pub step: i64,
     /// The counter (an `alloca` in the reverse function's entry).
     pub slot: Value,
     /// For each exit block of the loop: where the value of `i` when the loop was left
@@ -41,7 +45,7 @@ pub(crate) enum ExitValue {
     /// `bound` defined before the loop, so `i` was `bound - delta`.
     Bound { bound: Value, delta: i64 },
     /// Known from another counted induction variable `j` of the same loop whose exit test
-    /// is `j + delta == bound`: both step by one, so `i` left at
+    /// is `j + delta == bound`: both step by the same constant, so `i` left at
     /// `start + (bound - delta - j_start)`.
     Paired {
         start: Value,
@@ -54,10 +58,11 @@ pub(crate) enum ExitValue {
 /// For an exit block `x` entered only from `e` (the caller checks that `e` is its single
 /// predecessor, so both starts dominate `x`): another
 /// induction variable `j` of loop `l` (header phi from `pre` and the single latch, steps
-/// by one, start defined before the loop, same type as `iv`) whose equality test in `e`
-/// decides the exit; returns `iv`'s start, `j`'s start, the bound and the delta. Both
-/// advance once per iteration, so `iv - j` is the same on every iteration (GMM's
-/// triangular `t` beside the row index `r`).
+/// by the same constant as `iv`, start defined before the loop, same type as `iv`) whose
+/// equality test in `e` decides the exit; returns `iv`'s start, `j`'s start, the bound
+/// and the delta. Both advance by the same amount per iteration, so `iv - j` is the same
+/// on every iteration (GMM's triangular `t` beside the row index `r`; an unrolled loop's
+/// index beside the unroller's own `niter`, both `+= 4`).
 pub(super) fn paired_exit(
     iv: Value,
     e: Block,
@@ -70,16 +75,20 @@ pub(super) fn paired_exit(
         let inc = phi.incoming();
         let start = inc.iter().find(|(_, b)| *b == pre).map(|(v, _)| *v)?;
         let next = inc.iter().find(|(_, b)| *b == latch).map(|(v, _)| *v)?;
-        (inc.len() == 2 && defined_outside(l, start) && steps_by_one(phi, next)).then_some(start)
+        let step = constant_step(phi, next)?;
+        (inc.len() == 2 && defined_outside(l, start)).then_some((start, step))
     };
-    let start = start_of(iv)?;
+    let (start, step) = start_of(iv)?;
     for j in l.header.phis() {
         if j == iv || j.ty() != iv.ty() {
             continue;
         }
-        let Some(j_start) = start_of(j) else {
+        let Some((j_start, j_step)) = start_of(j) else {
             continue;
         };
+        if j_step != step {
+            continue;
+        }
         if let Some((bound, delta)) = exit_by_equality(j, e, x, l) {
             if bound.ty() == iv.ty() {
                 return Some((start, j_start, bound, delta));
@@ -90,8 +99,8 @@ pub(super) fn paired_exit(
 }
 
 /// For exit block `x` entered only from `e` inside the loop: if `e` leaves exactly when
-/// `i` (delta 0) or `i + 1` (delta 1) equals a value defined before the loop, that value
-/// and delta.
+/// `i` (delta 0) or `i + c` (delta `c`, a constant: the loop's step, `i + 1` in source
+/// loops) equals a value defined before the loop, that value and delta.
 pub(super) fn exit_by_equality(iv: Value, e: Block, x: Block, l: &Loop) -> Option<(Value, i64)> {
     let t = e.terminator()?;
     if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
@@ -120,8 +129,8 @@ pub(super) fn exit_by_equality(iv: Value, e: Block, x: Block, l: &Loop) -> Optio
     };
     if v == iv {
         Some((bound, 0))
-    } else if steps_by_one(iv, v) && v.opcode() == Some(Opcode::LLVMAdd) {
-        Some((bound, 1))
+    } else if let (Some(Opcode::LLVMAdd), Some(c)) = (v.opcode(), constant_step(iv, v)) {
+        Some((bound, c))
     } else {
         None
     }
@@ -158,15 +167,18 @@ impl Gen<'_> {
                 let (Some(start), Some(next)) = (start, next) else {
                     continue;
                 };
-                if !defined_outside(&l, start) || !steps_by_one(phi, next) {
+                let Some(step) = constant_step(phi, next) else {
+                    continue;
+                };
+                if !defined_outside(&l, start) {
                     continue;
                 }
-                self.add_counter(phi, &l);
+                self.add_counter(phi, step, &l);
             }
         }
     }
 
-    fn add_counter(&mut self, iv: Value, l: &ferrozyme_analysis::loops::Loop) {
+    fn add_counter(&mut self, iv: Value, step: i64, l: &ferrozyme_analysis::loops::Loop) {
         let mut exit_blocks: Vec<Block> = Vec::new();
         // In function order, not the block set's hash order: the exit caches are tape
         // slots, and their order is the tape's layout (deterministic output).
@@ -241,6 +253,7 @@ impl Gen<'_> {
             Counter {
                 blocks: l.blocks.clone(),
                 header: l.header,
+                step,
                 slot,
                 exits,
                 order,
@@ -283,7 +296,7 @@ impl Gen<'_> {
                     if delta == 0 {
                         b
                     } else {
-                        self.b.sub(b, b.ty().const_int(delta as u64))
+                        self.b.sub(b, b.ty().const_i64(delta))
                     }
                 }
                 ExitValue::Paired {
@@ -293,7 +306,7 @@ impl Gen<'_> {
                     delta,
                 } => {
                     let (s, js, b) = (self.fetch(start), self.fetch(j_start), self.fetch(bound));
-                    let j_exit = self.b.sub(b, b.ty().const_int(delta as u64));
+                    let j_exit = self.b.sub(b, b.ty().const_i64(delta));
                     let steps = self.b.sub(j_exit, js);
                     self.b.add(s, steps)
                 }
@@ -307,17 +320,17 @@ impl Gen<'_> {
     /// At the end of the header's reverse block: the previous iteration's values.
     pub(super) fn count_down(&mut self, header: Block) {
         self.recurrences_step_back(header);
-        let mut slots: Vec<(usize, Value, Value)> = self
+        let mut slots: Vec<(usize, Value, Value, i64)> = self
             .flow
             .counters
             .iter()
             .filter(|(_, c)| c.header == header)
-            .map(|(iv, c)| (c.order, *iv, c.slot))
+            .map(|(iv, c)| (c.order, *iv, c.slot, c.step))
             .collect();
         slots.sort_by_key(|s| s.0);
-        for (_, iv, slot) in slots {
+        for (_, iv, slot, step) in slots {
             let cur = self.b.load(iv.ty(), slot, "fz.iv");
-            let prev = self.b.sub(cur, iv.ty().const_int(1));
+            let prev = self.b.sub(cur, iv.ty().const_i64(step));
             self.b.store(prev, slot);
         }
     }

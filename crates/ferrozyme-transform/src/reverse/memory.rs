@@ -33,8 +33,66 @@ pub(crate) enum Obj {
 /// call that writes) that writes it.
 pub(crate) type Writes = Vec<(Obj, Value)>;
 
+/// At most this many pointers (phi and select operands included) are looked at to find
+/// an address's object; more is [`Obj::Unknown`].
+const MAX_POINTER_WALK: usize = 32;
+
+/// The object every address `v` can hold points into: through GEPs and casts, and
+/// through phis and selects when all their incoming pointers (a loop's pointer
+/// induction `p = phi [base, pre], [p + 8, latch]`, Rust's slice iterators and
+/// `split_at`, which advance a pointer rather than an index) lead to the same object.
+/// Several objects, or a pointer of unknown origin among them, is [`Obj::Unknown`].
 pub(crate) fn underlying(v: Value) -> Obj {
-    let v = base_object(v);
+    let mut found: Option<Obj> = None;
+    let mut work = vec![v];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(p) = work.pop() {
+        let b = base_object(p);
+        if !seen.insert(b) {
+            continue;
+        }
+        if seen.len() > MAX_POINTER_WALK {
+            return Obj::Unknown;
+        }
+        match b.opcode() {
+            Some(Opcode::LLVMPHI) => work.extend(b.incoming().into_iter().map(|(x, _)| x)),
+            Some(Opcode::LLVMSelect) => work.extend([b.operand(1), b.operand(2)]),
+            // An address in the null page points to no object: an access through it
+            // faults. Rust's empty `Vec` and slices hold such a dangling address
+            // (`inttoptr (i64 8 to ptr)`, the alignment) beside the allocation.
+            _ if in_null_page(b) => {}
+            _ => match (object_of(b), found) {
+                (Obj::Unknown, _) => return Obj::Unknown,
+                (o, None) => found = Some(o),
+                (o, Some(f)) if o == f => {}
+                _ => return Obj::Unknown,
+            },
+        }
+    }
+    found.unwrap_or(Obj::Unknown)
+}
+
+/// The size of the page at address 0, which no object occupies (Linux maps nothing
+/// below `vm.mmap_min_addr`, 4096 by default and more on most systems).
+const NULL_PAGE: i64 = 4096;
+
+/// Is `v` a constant address in the null page (`null`, `inttoptr (i64 8 to ptr)`)?
+fn in_null_page(v: Value) -> bool {
+    if !v.is_constant() {
+        return false;
+    }
+    if v.is_null() {
+        return true;
+    }
+    v.const_opcode() == Some(Opcode::LLVMIntToPtr)
+        && v.operand(0)
+            .const_int_value()
+            .is_some_and(|a| (0..NULL_PAGE).contains(&a))
+}
+
+/// The object a base pointer (no GEP or cast in front) is: an argument, a global, an
+/// allocation of the function, or unknown.
+fn object_of(v: Value) -> Obj {
     if v.is_argument() {
         return Obj::Arg(v);
     }

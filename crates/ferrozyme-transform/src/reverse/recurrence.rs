@@ -394,7 +394,7 @@ impl Gen<'_> {
             let bd = if e.delta == 0 {
                 b
             } else {
-                self.b.sub(b, b.ty().const_int(e.delta as u64))
+                self.b.sub(b, b.ty().const_i64(e.delta))
             };
             return match e.j_start {
                 None => bd,
