@@ -29,10 +29,11 @@ pub(super) struct AddressOnly {
     in_progress: HashSet<Value>,
 }
 
-/// Intrinsics that read no memory through an integer or pointer operand and whose
-/// result, if any, is derived arithmetic.
+/// Intrinsics (any overload; compared by intrinsic ID) that read no memory through an
+/// integer or pointer operand and whose result, if any, is derived arithmetic.
 const ARITHMETIC_INTRINSICS: &[&str] = &[
     "llvm.expect",
+    "llvm.expect.with.probability",
     "llvm.assume",
     "llvm.ctpop",
     "llvm.ctlz",
@@ -124,11 +125,7 @@ impl AddressOnly {
             return Use::Escape;
         };
         if callee.intrinsic_id() != 0 {
-            let name = callee.name();
-            return if ARITHMETIC_INTRINSICS
-                .iter()
-                .any(|b| name == *b || name.starts_with(&format!("{b}.")))
-            {
+            return if ARITHMETIC_INTRINSICS.iter().any(|b| callee.is_intrinsic(b)) {
                 Use::Derive
             } else {
                 Use::Escape
@@ -191,6 +188,15 @@ define i1 @apart(ptr %s, ptr %d, i64 %n) {
   %both = and i1 %ok, %al
   ret i1 %both
 }
+declare i64 @llvm.umin.i64(i64, i64)
+declare i64 @llvm.expect.i64(i64, i64)
+define i1 @clamped(ptr %p) {
+  %a = ptrtoint ptr %p to i64
+  %m = call i64 @llvm.umin.i64(i64 %a, i64 4096)
+  %e = call i64 @llvm.expect.i64(i64 %m, i64 0)
+  %z = icmp eq i64 %e, 0
+  ret i1 %z
+}
 define double @reads(ptr %p) {
   %v = load double, ptr %p
   ret double %v
@@ -241,6 +247,7 @@ done:
         assert!(a.param(f("aligned"), 1));
         assert!(a.param(f("apart"), 0), "distances and a measuring callee");
         assert!(a.param(f("apart"), 1));
+        assert!(a.param(f("clamped"), 0), "overloaded arithmetic intrinsics");
         assert!(!a.param(f("reads"), 0), "a load reads through it");
         assert!(!a.param(f("returns"), 0), "a returned pointer escapes");
         assert!(
