@@ -29,7 +29,8 @@
 //! the requests of nonblocking calls are carried from the forward to the reverse sweep on
 //! the tape. Buffers are differentiated when their datatype is `MPI_DOUBLE` or
 //! `MPI_FLOAT` (`&ompi_mpi_double`, `&ompi_mpi_float` in Open MPI's `mpi.h`); other
-//! predefined datatypes carry no derivative. Rank, size, time and setup queries are
+//! predefined datatypes carry no derivative; derived datatypes made of one real type are
+//! differentiated in point-to-point calls (the helpers read their layout). Rank, size, time and setup queries are
 //! inactive; every other `MPI_` routine is rejected with a clear error.
 
 /// What the pass does with one MPI routine; structural rows say where their buffers are
@@ -91,6 +92,23 @@ impl MpiRule {
             _ => &[],
         }
     }
+
+    /// The handle arguments (datatypes, communicators, reduction operations) of a
+    /// structural rule: Open MPI's handles are pointers, which a program may keep in a
+    /// global (`static MPI_Datatype column;`); they are never read through.
+    pub fn handles(self) -> &'static [usize] {
+        match self {
+            MpiRule::Send | MpiRule::Recv | MpiRule::Isend | MpiRule::Irecv => &[2, 5],
+            MpiRule::Bcast => &[2, 4],
+            MpiRule::Reduce => &[3, 4, 6],
+            MpiRule::Allreduce => &[3, 4, 5],
+            MpiRule::Sendrecv => &[2, 7, 10],
+            MpiRule::Gather | MpiRule::Scatter => &[2, 5, 7],
+            MpiRule::Allgather => &[2, 5, 6],
+            MpiRule::Barrier => &[0],
+            _ => &[],
+        }
+    }
 }
 
 const QUERY: &str = "communicator, rank, size and status queries: integers and handles";
@@ -100,6 +118,7 @@ const HANDLES: &str =
     "conversions between Fortran and C handles and statuses: integers and handles";
 const COMMUNICATORS: &str =
     "communicator, group and process-topology construction: handles and integers";
+const DATATYPES: &str = "derived-datatype construction: handles and integers (the helpers read the layout of a datatype made of one real type at run time)";
 
 const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Send", MpiRule::Send),
@@ -180,6 +199,25 @@ const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Group_free", MpiRule::Inactive { why: COMMUNICATORS }),
     ("MPI_Cart_create", MpiRule::Inactive { why: COMMUNICATORS }),
     ("MPI_Cart_sub", MpiRule::Inactive { why: COMMUNICATORS }),
+    ("MPI_Type_contiguous", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_vector", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_create_hvector", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_indexed", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_create_hindexed", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_create_indexed_block", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_create_struct", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_create_subarray", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_create_resized", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_dup", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_commit", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_get_extent", MpiRule::Inactive { why: DATATYPES }),
+    ("MPI_Type_get_true_extent", MpiRule::Inactive { why: DATATYPES }),
+    (
+        "MPI_Type_free",
+        MpiRule::Unsupported {
+            why: "the reverse sweep communicates with the datatype after MPI_Type_free freed it; free it after the differentiated call returns",
+        },
+    ),
     (
         "MPI_Comm_free",
         MpiRule::Unsupported {
@@ -206,6 +244,10 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_gather_", "__fz_mpif_gather"),
     ("mpi_scatter_", "__fz_mpif_scatter"),
     ("mpi_allgather_", "__fz_mpif_allgather"),
+    ("mpi_sendrecv_replace_", "__fz_mpif_sendrecv_replace"),
+    ("mpi_allgatherv_", "__fz_mpif_allgatherv"),
+    ("mpi_gatherv_", "__fz_mpif_gatherv"),
+    ("mpi_scatterv_", "__fz_mpif_scatterv"),
     ("mpi_barrier_", "__fz_mpif_barrier"),
     ("mpi_comm_rank_", "__fz_mpif_comm_rank"),
     ("mpi_comm_size_", "__fz_mpif_comm_size"),

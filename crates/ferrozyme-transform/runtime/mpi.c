@@ -15,10 +15,14 @@
  * `MPI_TAG_UB - tag`, so they never match a primal message. Buffers of MPI_DOUBLE and
  * MPI_FLOAT (and Fortran's REAL*8/REAL*4) carry derivatives; predefined integer,
  * character and logical types carry none (their adjoint communication is skipped on
- * every rank alike); derived datatypes, and the predefined types that hold reals the
- * helpers do not differentiate (MPI_BYTE and MPI_PACKED, which may be doubles sent as
- * bytes, complex, long double, pairs such as MPI_DOUBLE_INT), stop the program with a
- * message naming the type: treating them as integers would drop the derivative.
+ * every rank alike); the predefined types that hold reals the helpers do not
+ * differentiate (MPI_BYTE and MPI_PACKED, which may be doubles sent as bytes, complex,
+ * long double, pairs such as MPI_DOUBLE_INT) stop the program with a message naming the
+ * type: treating them as integers would drop the derivative. Derived datatypes made of
+ * one real type (a halo column as MPI_Type_vector of MPI_DOUBLE) are differentiated in
+ * point-to-point communication through contiguous copies (see "derived datatypes"
+ * below); in collectives, and when they mix reals with other types, they stop the
+ * program.
  *
  * Open MPI's handles are pointers (`MPI_Comm` is `struct ompi_communicator_t *`,
  * `MPI_DOUBLE` is `&ompi_mpi_double`), so the declarations below need no mpi.h; this
@@ -57,6 +61,9 @@ int MPI_Comm_rank(fz_comm, int *);
 int MPI_Comm_size(fz_comm, int *);
 int MPI_Comm_get_attr(fz_comm, int, void *, int *);
 int MPI_Type_get_envelope(fz_type, int *, int *, int *, int *);
+int MPI_Type_get_contents(fz_type, int, int, int, int *, long *, fz_type *);
+int MPI_Type_size(fz_type, int *);
+int MPI_Type_free(fz_type *);
 int MPI_Type_get_name(fz_type, char *, int *);
 
 extern char ompi_mpi_double[], ompi_mpi_float[], ompi_mpi_dblprec[], ompi_mpi_real[],
@@ -81,6 +88,7 @@ static char *const fz_real_holders[] = {
     ompi_mpi_cxx_ldblcplex};
 #define FZ_COMBINER_NAMED 0
 extern char ompi_mpi_op_sum[], ompi_mpi_op_max[], ompi_mpi_op_min[];
+extern char ompi_mpi_comm_self[];
 
 #define FZ_IN_PLACE ((void *)1)
 #define FZ_ANY_SOURCE (-1)
@@ -115,7 +123,16 @@ __attribute__((noreturn)) static void fz_die_type(fz_type t) {
   abort();
 }
 
-/* Bytes of one element that carries a derivative: 8 (double), 4 (float), 0 (none). */
+/* Is t a predefined datatype? */
+static int fz_named(fz_type t) {
+  int ni, na, nd, combiner = -1;
+  MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
+  return combiner == FZ_COMBINER_NAMED;
+}
+
+/* Bytes of one element that carries a derivative: 8 (double), 4 (float), 0 (none).
+ * Derived datatypes stop the program here: the helpers that differentiate them
+ * (point-to-point) replace them by their base type first (fz_flatten). */
 static int fz_kind(fz_type t) {
   if (t == (fz_type)ompi_mpi_double || t == (fz_type)ompi_mpi_dblprec ||
       t == (fz_type)ompi_mpi_real8)
@@ -124,11 +141,11 @@ static int fz_kind(fz_type t) {
     return 4;
   for (size_t k = 0; k < sizeof fz_real_holders / sizeof fz_real_holders[0]; k++)
     if (t == (fz_type)fz_real_holders[k]) fz_die_type(t);
-  int ni, na, nd, combiner = -1;
-  MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
-  if (combiner == FZ_COMBINER_NAMED) return 0; /* integers, characters, logicals */
-  fz_die("an MPI datatype that is not predefined (derived datatypes are not differentiated); "
-         "communicate MPI_DOUBLE or MPI_FLOAT buffers");
+  if (fz_named(t)) return 0; /* integers, characters, logicals */
+  fz_die("a derived MPI datatype in a collective operation (derived datatypes are "
+         "differentiated in point-to-point communication only: MPI_Send, MPI_Recv, "
+         "MPI_Sendrecv, MPI_Isend, MPI_Irecv); communicate MPI_DOUBLE or MPI_FLOAT buffers "
+         "in collectives");
 }
 
 enum { FZ_SUM, FZ_MAX, FZ_MIN };
@@ -173,10 +190,108 @@ static void fz_zero(void *p, int kind, int n) {
   for (long i = 0; i < n; i++) fz_set(p, kind, i, 0.0);
 }
 
+/* ---- derived datatypes ---------------------------------------------------------------
+ *
+ * A derived datatype whose elements are all of one real type (MPI_Type_vector of
+ * MPI_DOUBLE for a halo column, MPI_Type_contiguous, MPI_Type_create_struct of doubles,
+ * MPI_Type_indexed, ...) is differentiated through a contiguous copy of the shadow
+ * buffer: the helper works on count * (reals per item) elements of the base type, so its
+ * adjoint or tangent messages have the primal's type signature and match whatever
+ * datatype the peer uses; the copy is written back into the shadow through the datatype,
+ * which touches exactly the elements the primal communicated. Copies in and out are
+ * MPI_Sendrecv to oneself on MPI_COMM_SELF (the type signatures match). */
+
+/* The real kind (8, 4) every element of t is made of, 0 when it holds no reals; stops the
+ * program when t mixes reals with other types or doubles with floats. */
+static int fz_elements_kind(fz_type t) {
+  int ni, na, nd, combiner = -1;
+  MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
+  if (combiner == FZ_COMBINER_NAMED) return fz_kind(t);
+  if (nd <= 0) fz_die("a derived MPI datatype without element types (a Fortran-kind type?) "
+                      "communicates differentiated data; use MPI_DOUBLE or MPI_FLOAT");
+  int *ints = (int *)malloc((size_t)(ni > 0 ? ni : 1) * sizeof(int));
+  long *addrs = (long *)malloc((size_t)(na > 0 ? na : 1) * sizeof(long));
+  fz_type *types = (fz_type *)malloc((size_t)nd * sizeof(fz_type));
+  MPI_Type_get_contents(t, ni, na, nd, ints, addrs, types);
+  int kind = -1, mixed = 0;
+  for (int k = 0; k < nd; k++) {
+    int named = fz_named(types[k]);
+    int e = fz_elements_kind(types[k]);
+    if (!named) MPI_Type_free(&types[k]);
+    if (kind >= 0 && e != kind) mixed = 1;
+    kind = e;
+  }
+  free(ints);
+  free(addrs);
+  free(types);
+  if (mixed)
+    fz_die("a derived MPI datatype mixing reals with integers (or doubles with floats) "
+           "communicates differentiated data; only derived datatypes made of one real type "
+           "are differentiated: send the reals and the integers as separate messages");
+  return kind;
+}
+
+/* A shadow buffer seen through its contiguous copy (fz_flatten, fz_unflatten). */
+typedef struct {
+  void *user;   /* the shadow, laid out by the derived datatype (null: none) */
+  int n;        /* the user's count and datatype */
+  fz_type t;
+  void *flat;   /* the contiguous copy (null: nothing to write back) */
+  int m;        /* its count and base type */
+  fz_type base;
+} fz_flat;
+
+/* Copies n items of t at `from` into m reals of `base` at `to`, or back (`out`). */
+static void fz_copy_typed(const fz_flat *f, int out) {
+  fz_comm self = (fz_comm)ompi_mpi_comm_self;
+  int tag = fz_adj_tag(self, 0);
+  if (out)
+    MPI_Sendrecv(f->flat, f->m, f->base, 0, tag, f->user, f->n, f->t, 0, tag, self, 0);
+  else
+    MPI_Sendrecv(f->user, f->n, f->t, 0, tag, f->flat, f->m, f->base, 0, tag, self, 0);
+}
+
+/* When *t is a derived datatype: replaces (*buf, *n, *t) by a contiguous copy of the
+ * shadow (*buf stays null when there is none), m reals of the base type. A derived type
+ * of integers only becomes MPI_INT (no derivative). */
+static fz_flat fz_flatten(void **buf, int *n, fz_type *t) {
+  fz_flat f = {0, 0, 0, 0, 0, 0};
+  if (fz_named(*t)) return f;
+  int kind = fz_elements_kind(*t);
+  if (!kind) {
+    *t = (fz_type)ompi_mpi_int;
+    return f;
+  }
+  int size = 0;
+  MPI_Type_size(*t, &size);
+  f.user = *buf;
+  f.n = *n;
+  f.t = *t;
+  f.m = *n > 0 ? *n * (size / kind) : 0;
+  f.base = kind == 8 ? (fz_type)ompi_mpi_double : (fz_type)ompi_mpi_float;
+  if (f.user) {
+    f.flat = calloc((size_t)(f.m > 0 ? f.m : 1), (size_t)kind);
+    if (!f.flat) fz_die("out of memory for the copy of a derived datatype's buffer");
+    fz_copy_typed(&f, 0);
+    *buf = f.flat;
+  }
+  *n = f.m;
+  *t = f.base;
+  return f;
+}
+
+/* Writes the contiguous copy back into the shadow through the derived datatype. */
+static void fz_unflatten(fz_flat *f) {
+  if (!f->flat) return;
+  fz_copy_typed(f, 1);
+  free(f->flat);
+  f->flat = 0;
+}
+
 /* ---- blocking point to point ------------------------------------------------------ */
 
 /* Reverse of MPI_Send: the adjoint comes back from `dest`. */
-void __fz_mpi_send_rev(void *dbuf, int n, fz_type t, int dest, int tag, fz_comm comm) {
+static void fz_send_rev(void *dbuf, int n, fz_type t, int dest, int tag, fz_comm comm) {
   int kind = fz_kind(t);
   if (!kind || n <= 0 || dest == FZ_PROC_NULL) return;
   void *tmp = malloc((size_t)n * (size_t)kind);
@@ -184,6 +299,12 @@ void __fz_mpi_send_rev(void *dbuf, int n, fz_type t, int dest, int tag, fz_comm 
   if (dbuf)
     for (long i = 0; i < n; i++) fz_add(dbuf, kind, i, fz_get(tmp, kind, i));
   free(tmp);
+}
+
+void __fz_mpi_send_rev(void *dbuf, int n, fz_type t, int dest, int tag, fz_comm comm) {
+  fz_flat f = fz_flatten(&dbuf, &n, &t);
+  fz_send_rev(dbuf, n, t, dest, tag, comm);
+  fz_unflatten(&f);
 }
 
 /* MPI_Recv in the forward sweep: returns the error code; *who = (source << 32) | tag of
@@ -198,7 +319,7 @@ int __fz_mpi_recv_fwd(void *buf, int n, fz_type t, int src, int tag, fz_comm com
 }
 
 /* Reverse of MPI_Recv: the adjoint goes back to where the message came from. */
-void __fz_mpi_recv_rev(void *dbuf, int n, fz_type t, long who, fz_comm comm) {
+static void fz_recv_rev(void *dbuf, int n, fz_type t, long who, fz_comm comm) {
   int kind = fz_kind(t);
   if (!kind || n <= 0) return;
   int src = (int)(who >> 32), tag = (int)(who & 0xffffffff);
@@ -211,6 +332,12 @@ void __fz_mpi_recv_rev(void *dbuf, int n, fz_type t, long who, fz_comm comm) {
     MPI_Send(z, n, t, src, fz_adj_tag(comm, tag), comm);
     free(z);
   }
+}
+
+void __fz_mpi_recv_rev(void *dbuf, int n, fz_type t, long who, fz_comm comm) {
+  fz_flat f = fz_flatten(&dbuf, &n, &t);
+  fz_recv_rev(dbuf, n, t, who, comm);
+  fz_unflatten(&f);
 }
 
 /* MPI_Sendrecv in the forward sweep: as MPI_Recv's, *who is the message's actual source
@@ -253,8 +380,8 @@ static int fz_exchange(const void *out, int n_out, fz_type t_out, int to, int ou
 
 /* Reverse of MPI_Sendrecv: the received buffer's adjoint goes back to the actual source,
  * the sent buffer's adjoint comes back from `dest` and is added. */
-void __fz_mpi_sendrecv_rev(void *dsend, int sn, fz_type st, int dest, int stag, void *drecv,
-                           int rn, fz_type rt, long who, fz_comm comm) {
+static void fz_sendrecv_rev(void *dsend, int sn, fz_type st, int dest, int stag, void *drecv,
+                            int rn, fz_type rt, long who, fz_comm comm) {
   int src = (int)(who >> 32), rtag = (int)(who & 0xffffffff);
   int sk = fz_kind(st), rk = fz_kind(rt);
   void *tmp = sk && sn > 0 ? malloc((size_t)sn * (size_t)sk) : 0;
@@ -265,13 +392,25 @@ void __fz_mpi_sendrecv_rev(void *dsend, int sn, fz_type st, int dest, int stag, 
   free(tmp);
 }
 
+void __fz_mpi_sendrecv_rev(void *dsend, int sn, fz_type st, int dest, int stag, void *drecv,
+                           int rn, fz_type rt, long who, fz_comm comm) {
+  fz_flat fs = fz_flatten(&dsend, &sn, &st), fr = fz_flatten(&drecv, &rn, &rt);
+  fz_sendrecv_rev(dsend, sn, st, dest, stag, drecv, rn, rt, who, comm);
+  fz_unflatten(&fs);
+  fz_unflatten(&fr);
+}
+
 int __fz_mpi_sendrecv_tan(const void *sbuf, const void *dsend, int sn, fz_type st, int dest,
                           int stag, void *rbuf, void *drecv, int rn, fz_type rt, int src,
                           int rtag, fz_comm comm, fz_status *status) {
   fz_status mine;
   fz_status *s = status ? status : &mine;
   int err = MPI_Sendrecv(sbuf, sn, st, dest, stag, rbuf, rn, rt, src, rtag, comm, s);
-  fz_exchange(dsend, sn, st, dest, stag, drecv, rn, rt, s->source, s->tag, comm);
+  void *ds = (void *)dsend;
+  fz_flat fs = fz_flatten(&ds, &sn, &st), fr = fz_flatten(&drecv, &rn, &rt);
+  fz_exchange(ds, sn, st, dest, stag, drecv, rn, rt, s->source, s->tag, comm);
+  fz_unflatten(&fs);
+  fz_unflatten(&fr);
   return err;
 }
 
@@ -284,7 +423,8 @@ typedef struct {
   int is_recv, n, peer, tag, kind;
   fz_type type;
   fz_comm comm;
-  void *dbuf;    /* the shadow of the user's buffer */
+  void *dbuf;    /* the shadow of the user's buffer (null for a derived datatype) */
+  fz_flat user;  /* a derived datatype's shadow, copied when the adjoint is posted */
   void *tmp;     /* reverse of an Isend: where the adjoint arrives */
   fz_req adj;    /* the adjoint (or tangent) operation's request */
   int posted;    /* whether `adj` is an operation to complete */
@@ -295,6 +435,12 @@ static fz_rec *fz_rec_new(int is_recv, void *dbuf, int n, fz_type t, int peer, i
   fz_rec *r = (fz_rec *)calloc(1, sizeof(fz_rec));
   if (!r) fz_die("out of memory for an MPI request record");
   r->is_recv = is_recv;
+  r->user = fz_flatten(&dbuf, &n, &t);
+  if (r->user.flat) { /* copied when the adjoint or tangent travels, not now */
+    free(r->user.flat);
+    r->user.flat = 0;
+    dbuf = 0;
+  }
   r->dbuf = dbuf;
   r->n = n;
   r->type = t;
@@ -317,6 +463,15 @@ int __fz_mpi_irecv_fwd(void *buf, void *dbuf, int n, fz_type t, int src, int tag
   int err = MPI_Irecv(buf, n, t, src, tag, comm, req);
   *sreq = fz_rec_new(1, dbuf, n, t, src, tag, comm);
   return err;
+}
+
+/* A contiguous copy of a derived datatype's shadow, now. */
+static void *fz_user_copy(fz_rec *r) {
+  fz_flat *f = &r->user;
+  f->flat = calloc((size_t)(f->m > 0 ? f->m : 1), (size_t)r->kind);
+  if (!f->flat) fz_die("out of memory for the copy of a derived datatype's buffer");
+  fz_copy_typed(f, 0);
+  return f->flat;
 }
 
 /* A receive's record learns where its message came from when it completes. */
@@ -352,6 +507,7 @@ static void fz_post_adjoint(fz_rec *r) {
   if (!r || !r->kind || r->n <= 0 || r->peer == FZ_PROC_NULL) return;
   int tag = fz_adj_tag(r->comm, r->tag);
   if (r->is_recv) {
+    if (r->user.user) r->dbuf = r->tmp = fz_user_copy(r);
     if (!r->dbuf) r->dbuf = r->tmp = calloc((size_t)r->n, (size_t)r->kind);
     MPI_Isend(r->dbuf, r->n, r->type, r->peer, tag, r->comm, &r->adj);
   } else {
@@ -374,10 +530,15 @@ void __fz_mpi_nonblocking_rev(fz_rec *r) {
   if (!r) return;
   if (r->posted) {
     MPI_Wait(&r->adj, 0);
+    if (r->user.user) r->dbuf = r->user.flat = r->is_recv ? r->tmp : fz_user_copy(r);
     if (r->is_recv) {
-      if (r->dbuf && r->dbuf != r->tmp) fz_zero(r->dbuf, r->kind, r->n);
+      if (r->dbuf && (r->dbuf != r->tmp || r->user.user)) fz_zero(r->dbuf, r->kind, r->n);
     } else if (r->dbuf) {
       for (long i = 0; i < r->n; i++) fz_add(r->dbuf, r->kind, i, fz_get(r->tmp, r->kind, i));
+    }
+    if (r->user.user) {
+      fz_copy_typed(&r->user, 1);
+      if (r->user.flat != r->tmp) free(r->user.flat);
     }
   }
   free(r->tmp);
@@ -619,12 +780,15 @@ void __fz_mpi_allgather_rev(const void *send, void *dsend, int sn, fz_type st, v
 int __fz_mpi_send_tan(const void *buf, const void *dbuf, int n, fz_type t, int dest, int tag,
                       fz_comm comm) {
   int err = MPI_Send(buf, n, t, dest, tag, comm);
+  void *db = (void *)dbuf;
+  fz_flat f = fz_flatten(&db, &n, &t);
   int kind = fz_kind(t);
   if (kind && n > 0 && dest != FZ_PROC_NULL) {
-    void *z = dbuf ? 0 : calloc((size_t)n, (size_t)kind);
-    MPI_Send(dbuf ? dbuf : z, n, t, dest, fz_adj_tag(comm, tag), comm);
+    void *z = db ? 0 : calloc((size_t)n, (size_t)kind);
+    MPI_Send(db ? db : z, n, t, dest, fz_adj_tag(comm, tag), comm);
     free(z);
   }
+  free(f.flat);
   return err;
 }
 
@@ -633,12 +797,15 @@ int __fz_mpi_recv_tan(void *buf, void *dbuf, int n, fz_type t, int src, int tag,
   fz_status mine;
   fz_status *s = st ? st : &mine;
   int err = MPI_Recv(buf, n, t, src, tag, comm, s);
+  fz_flat f = fz_flatten(&dbuf, &n, &t);
   int kind = fz_kind(t);
   if (kind && n > 0 && s->source != FZ_PROC_NULL) {
     void *sink = dbuf ? dbuf : malloc((size_t)n * (size_t)kind);
     MPI_Recv(sink, n, t, s->source, fz_adj_tag(comm, s->tag), comm, 0);
     if (!dbuf) free(sink);
+    fz_unflatten(&f);
   }
+  free(f.flat);
   return err;
 }
 
@@ -649,9 +816,10 @@ int __fz_mpi_isend_tan(const void *buf, void *dbuf, int n, fz_type t, int dest, 
                        fz_comm comm, fz_req *req, fz_rec **sreq) {
   int err = MPI_Isend(buf, n, t, dest, tag, comm, req);
   fz_rec *r = fz_rec_new(0, dbuf, n, t, dest, tag, comm);
-  if (r->kind && n > 0) {
-    if (!dbuf) r->dbuf = r->tmp = calloc((size_t)n, (size_t)r->kind);
-    MPI_Isend(r->dbuf, n, t, dest, fz_adj_tag(comm, tag), comm, &r->adj);
+  if (r->kind && r->n > 0) {
+    if (r->user.user) r->dbuf = r->tmp = fz_user_copy(r);
+    if (!r->dbuf) r->dbuf = r->tmp = calloc((size_t)r->n, (size_t)r->kind);
+    MPI_Isend(r->dbuf, r->n, r->type, dest, fz_adj_tag(comm, tag), comm, &r->adj);
     r->posted = 1;
   }
   *sreq = r;
@@ -670,6 +838,10 @@ static void fz_finish_tangent(fz_rec *r, const fz_status *s) {
   if (r->is_recv && r->kind && r->n > 0 && s->source != FZ_PROC_NULL) {
     void *sink = r->dbuf ? r->dbuf : malloc((size_t)r->n * (size_t)r->kind);
     MPI_Recv(sink, r->n, r->type, s->source, fz_adj_tag(r->comm, s->tag), r->comm, 0);
+    if (r->user.user) {
+      r->user.flat = sink;
+      fz_copy_typed(&r->user, 1);
+    }
     if (!r->dbuf) free(sink);
   } else if (r->posted) {
     MPI_Wait(&r->adj, 0);

@@ -41,6 +41,13 @@ int MPI_Allreduce(const void *, void *, int, fz_type, fz_op, fz_comm);
 int MPI_Gather(const void *, int, fz_type, void *, int, fz_type, int, fz_comm);
 int MPI_Scatter(const void *, int, fz_type, void *, int, fz_type, int, fz_comm);
 int MPI_Allgather(const void *, int, fz_type, void *, int, fz_type, fz_comm);
+int MPI_Sendrecv_replace(void *, int, fz_type, int, int, int, int, fz_comm, fz_status *);
+int MPI_Allgatherv(const void *, int, fz_type, void *, const int *, const int *, fz_type,
+                   fz_comm);
+int MPI_Gatherv(const void *, int, fz_type, void *, const int *, const int *, fz_type, int,
+                fz_comm);
+int MPI_Scatterv(const void *, const int *, const int *, fz_type, void *, int, fz_type, int,
+                 fz_comm);
 int MPI_Barrier(fz_comm);
 int MPI_Comm_rank(fz_comm, int *);
 int MPI_Comm_size(fz_comm, int *);
@@ -129,6 +136,41 @@ void __fz_mpif_allgather(const void *sbuf, const fz_fint *scount, const fz_fint 
                          const fz_fint *comm, fz_fint *ierr) {
   *ierr = MPI_Allgather(fz_in(sbuf), *scount, MPI_Type_f2c(*stype), rbuf, *rcount,
                         MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm));
+}
+
+/* The routines the C side composes (runtime/mpi_composed.c): the C call below is
+ * redirected there like the program's own. */
+void __fz_mpif_sendrecv_replace(void *buf, const fz_fint *count, const fz_fint *type,
+                                const fz_fint *dest, const fz_fint *stag,
+                                const fz_fint *source, const fz_fint *rtag,
+                                const fz_fint *comm, fz_fint *status, fz_fint *ierr) {
+  fz_status s;
+  *ierr = MPI_Sendrecv_replace(buf, *count, MPI_Type_f2c(*type), *dest, *stag, *source, *rtag,
+                               MPI_Comm_f2c(*comm), &s);
+  fz_status_out(&s, status);
+}
+
+void __fz_mpif_allgatherv(const void *sbuf, const fz_fint *scount, const fz_fint *stype,
+                          void *rbuf, const fz_fint *rcounts, const fz_fint *displs,
+                          const fz_fint *rtype, const fz_fint *comm, fz_fint *ierr) {
+  *ierr = MPI_Allgatherv(fz_in(sbuf), *scount, MPI_Type_f2c(*stype), rbuf, rcounts, displs,
+                         MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm));
+}
+
+void __fz_mpif_gatherv(const void *sbuf, const fz_fint *scount, const fz_fint *stype,
+                       void *rbuf, const fz_fint *rcounts, const fz_fint *displs,
+                       const fz_fint *rtype, const fz_fint *root, const fz_fint *comm,
+                       fz_fint *ierr) {
+  *ierr = MPI_Gatherv(fz_in(sbuf), *scount, MPI_Type_f2c(*stype), rbuf, rcounts, displs,
+                      MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm));
+}
+
+void __fz_mpif_scatterv(const void *sbuf, const fz_fint *scounts, const fz_fint *displs,
+                        const fz_fint *stype, void *rbuf, const fz_fint *rcount,
+                        const fz_fint *rtype, const fz_fint *root, const fz_fint *comm,
+                        fz_fint *ierr) {
+  *ierr = MPI_Scatterv(sbuf, scounts, displs, MPI_Type_f2c(*stype), fz_inout(rbuf), *rcount,
+                       MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm));
 }
 
 void __fz_mpif_barrier(const fz_fint *comm, fz_fint *ierr) {

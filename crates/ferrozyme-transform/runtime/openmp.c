@@ -67,13 +67,14 @@ int __fz_omp_tapes_count(const fz_omp_tapes *t) { return t->nthreads; }
 
 void *__fz_omp_tapes_get(const fz_omp_tapes *t, int k) { return t->tape[k]; }
 
-/* The reverse region must have the forward team when the region has barriers (a
- * thread reversing two tapes would wait at a barrier for itself). */
-void __fz_omp_check_team(const fz_omp_tapes *t, int has_barriers) {
-  if (has_barriers && omp_get_num_threads() != t->nthreads) {
-    fz_say("ferrozyme: the reverse of a parallel region with barriers got a different number "
-           "of threads than the forward region (set OMP_DYNAMIC=false and leave "
-           "OMP_THREAD_LIMIT unset)\n");
+/* The reverse region must have the forward team when the region has barriers or
+ * critical sections (a thread reversing two tapes would wait at a barrier for itself, or
+ * for the turn of its own later critical section). */
+void __fz_omp_check_team(const fz_omp_tapes *t, int same_team) {
+  if (same_team && omp_get_num_threads() != t->nthreads) {
+    fz_say("ferrozyme: the reverse of a parallel region with barriers or critical sections "
+           "got a different number of threads than the forward region (set "
+           "OMP_DYNAMIC=false and leave OMP_THREAD_LIMIT unset)\n");
     abort();
   }
 }
@@ -89,8 +90,10 @@ void __fz_omp_tapes_free(fz_omp_tapes *t) { free(t); }
  * until every section with a later ticket has been reversed, then gives its turn back.
  * The count is global: tickets of different sections and regions interleave in one
  * order, which each thread's reverse visits backwards, so no thread waits for one that
- * waits for it. (A reverse team smaller than its forward team, where one thread reverses
- * two tapes, could wait for itself: that stops the program after FZ_TURN_WAIT_S.) */
+ * waits for it. (A reverse team smaller than its forward team, where one thread would reverse
+ * two tapes and wait for itself, is stopped at the start of the reverse region by
+ * __fz_omp_check_team; the derivative running concurrently in threads the program
+ * created could still wait without end: that stops the program after FZ_TURN_WAIT_S.) */
 static long fz_critical_taken;
 
 #define FZ_TURN_WAIT_S 300.0
@@ -106,8 +109,8 @@ void __fz_omp_critical_turn(long ticket) {
       start = omp_get_wtime();
     } else if (omp_get_wtime() - start > FZ_TURN_WAIT_S) {
       fz_say("ferrozyme: the reverse of an OpenMP critical section waited for its turn for "
-             "300 s (the reverse team is smaller than the forward one, or the derivative "
-             "runs concurrently in threads the program created)\n");
+             "300 s (the derivative runs concurrently in threads the program created, "
+             "whose critical sections interleave)\n");
       abort();
     }
     sched_yield();

@@ -206,6 +206,9 @@ pub(crate) fn global_read_by(
         name,
         inactive: false,
     };
+    if only_mpi_handle(load) {
+        return None;
+    }
     let addr = load.operand(0);
     let b = crate::common::base_object(addr);
     if b.is_global_variable() {
@@ -235,6 +238,34 @@ pub(crate) fn global_read_by(
         name: g,
         inactive: true,
     })
+}
+
+/// Is the pointer `v` only passed to MPI routines as a handle: a datatype, communicator or
+/// reduction operation of a differentiated routine, or any argument of an inactive one
+/// (`MPI_Type_vector(..., &column)` in `main`, `MPI_Send(u, 1, column, ...)` in the
+/// differentiated code; Open MPI's handles are pointers)? Nothing reads through its
+/// shadow, so a null one needs no guard (tests/mpi/20_type_vector_heat).
+fn only_mpi_handle(v: Value) -> bool {
+    use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
+    let users = v.users();
+    !users.is_empty()
+        && users.iter().all(|u| {
+            let Some(rule) = u
+                .is_call()
+                .then(|| u.called_function())
+                .flatten()
+                .and_then(|f| mpi_rule(&f.name()))
+            else {
+                return false;
+            };
+            u.call_args()
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| **a == v)
+                .all(|(k, _)| {
+                    matches!(rule, MpiRule::Inactive { .. }) || rule.handles().contains(&k)
+                })
+        })
 }
 
 /// Is the pointer `ptr` (or an address computed from it) used for anything but loads of

@@ -295,9 +295,10 @@ pub fn outlining_problem(name: &str) -> Problem<'_> {
     crate::libcalls::missing_derivative(name)
 }
 
-/// Does the microtask (or a function it calls) synchronise with barriers? Then its
-/// reverse needs the forward team.
-pub fn has_barriers(f: Value) -> bool {
+/// Does the microtask (or a function it calls) synchronise with barriers or critical
+/// sections? Then its reverse needs the forward team: a thread reversing two tapes would
+/// wait at a barrier for itself, or for its own later critical section's turn.
+pub fn needs_forward_team(f: Value) -> bool {
     let mut seen = std::collections::HashSet::from([f]);
     let mut work = vec![f];
     while let Some(g) = work.pop() {
@@ -306,7 +307,9 @@ pub fn has_barriers(f: Value) -> bool {
                 continue;
             };
             match openmp_rule(&c.name()) {
-                Some(OmpRule::Barrier) => return true,
+                Some(OmpRule::Barrier | OmpRule::CriticalBegin | OmpRule::CriticalEnd) => {
+                    return true
+                }
                 Some(OmpRule::Reduce) if c.name() == "__kmpc_reduce" => return true,
                 _ => {}
             }
@@ -383,7 +386,7 @@ pub fn rev_wrapper(
     req: &Request,
     rev: [Value; 2],
     helpers: [Value; 4],
-    barriers: bool,
+    same_team: bool,
     omp_api: [Value; 2],
 ) -> Value {
     let nested = if rev[0] == rev[1] { "nested." } else { "" };
@@ -409,7 +412,7 @@ pub fn rev_wrapper(
     let tid = b.call_fn(thread_num, &[]);
     let nt = b.call_fn(num_threads, &[]);
     let n = b.call_fn(count, &[tapes]);
-    b.call_fn(check, &[tapes, i32t.const_int(barriers as u64)]);
+    b.call_fn(check, &[tapes, i32t.const_int(same_team as u64)]);
     let par = b.call_fn(parallel, &[tapes]);
     let par = b.icmp(IntPredicate::LLVMIntNE, par, i32t.zero());
     b.br(head);

@@ -483,7 +483,7 @@ impl Gen<'_> {
             &par,
             [rev_one, rev_par],
             [hs[0], hs[1], hs[2], hs[3]],
-            openmp::has_barriers(micro),
+            openmp::needs_forward_team(micro),
             [thread_num, num_threads],
         );
         let tapes = self.fetch_key(Key::Tape(i));
