@@ -265,7 +265,7 @@ const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN), GATHER, SCATTER, ALLGATHER and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers (nonblocking calls only from C)",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN), GATHER(V), SCATTER(V), ALLGATHER(V) and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers (nonblocking calls only from C)",
 };
 
 /// Why an unlisted MPI routine is rejected.

@@ -13,7 +13,7 @@
 //! [`OmpRule::Barrier`], the critical-section pair, [`OmpRule::Reduce`]), inactive
 //! (iteration bounds, thread numbers: integers that decide who computes what; the
 //! reverse sweep replays the recorded control flow and needs no runtime call for
-//! them), or unsupported with the reason (tasks, ordered, copyprivate, offloading).
+//! them), or unsupported with the reason (tasks, copyprivate, offloading).
 //! Names of the `__kmpc_`, `omp_` and `__tgt_` families not in the table are
 //! unsupported (never silently inactive).
 
@@ -24,10 +24,11 @@ pub enum OmpRule {
     Fork,
     /// `__kmpc_barrier(loc, gtid)`: mirrored in the reverse sweep.
     Barrier,
-    /// `__kmpc_critical(loc, gtid, lock)`: the reverse of the section it opens ends at
-    /// the reverse of this call, so its reverse is `__kmpc_end_critical`.
+    /// `__kmpc_critical(loc, gtid, lock)` (and `__kmpc_ordered(loc, gtid)`): the reverse
+    /// of the section it opens ends at the reverse of this call (the turn is given back).
     CriticalBegin,
-    /// `__kmpc_end_critical(loc, gtid, lock)`: its reverse opens the critical section.
+    /// `__kmpc_end_critical(loc, gtid, lock)` (and `__kmpc_end_ordered`): its reverse
+    /// opens the section when every section entered after it has been reversed.
     CriticalEnd,
     /// `__kmpc_reduce[_nowait]` and `__kmpc_end_reduce[_nowait]`: a reduction; before
     /// differentiation the clone is rewritten to combine with `atomicrmw fadd`
@@ -45,6 +46,7 @@ const QUERY: &str = "thread and team queries and settings: integers";
 const WHO: &str =
     "chooses which thread runs a block; the reverse sweep replays the recorded choice";
 const TIMING: &str = "clocks";
+const LOCKS: &str = "lock setup: the reverse of a locked section takes turns, not the lock";
 
 /// The OpenMP runtime table, by exact name.
 const TABLE: &[(&str, OmpRule)] = &[
@@ -53,6 +55,18 @@ const TABLE: &[(&str, OmpRule)] = &[
     ("__kmpc_critical", OmpRule::CriticalBegin),
     ("__kmpc_critical_with_hint", OmpRule::CriticalBegin),
     ("__kmpc_end_critical", OmpRule::CriticalEnd),
+    // An `ordered` region is a section the threads enter in iteration order: reversed in
+    // exactly the reverse order like a critical section (the tickets), which is the
+    // reverse iteration order. It used to be copied as an inactive call: the reverse
+    // sweep ran the regions in any order, a silently wrong gradient for an order-dependent
+    // update (tests/openmp/24_ordered_and_locks).
+    ("__kmpc_ordered", OmpRule::CriticalBegin),
+    ("__kmpc_end_ordered", OmpRule::CriticalEnd),
+    // A section between omp_set_lock and omp_unset_lock is a critical section.
+    ("omp_set_lock", OmpRule::CriticalBegin),
+    ("omp_unset_lock", OmpRule::CriticalEnd),
+    ("omp_init_lock", OmpRule::Inactive { why: LOCKS }),
+    ("omp_destroy_lock", OmpRule::Inactive { why: LOCKS }),
     ("__kmpc_reduce", OmpRule::Reduce),
     ("__kmpc_reduce_nowait", OmpRule::Reduce),
     ("__kmpc_end_reduce", OmpRule::Reduce),
@@ -99,12 +113,6 @@ const TABLE: &[(&str, OmpRule)] = &[
         "__kmpc_fork_call_if",
         OmpRule::Unsupported {
             why: "parallel regions with an `if` clause are not differentiated yet",
-        },
-    ),
-    (
-        "__kmpc_ordered",
-        OmpRule::Unsupported {
-            why: "`ordered` regions are not differentiated (their reverse would need the reverse iteration order across threads)",
         },
     ),
     (

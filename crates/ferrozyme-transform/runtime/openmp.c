@@ -102,7 +102,19 @@ long __fz_omp_critical_ticket(void) {
   return __atomic_fetch_add(&fz_critical_taken, 1, __ATOMIC_ACQ_REL);
 }
 
+/* Whether this thread is inside the reverse of a section: sections nested in each other
+ * (a critical section inside another, or inside an ordered region) would wait for a turn
+ * the enclosing one holds, so they stop the program at once. */
+static __thread int fz_in_turn;
+
 void __fz_omp_critical_turn(long ticket) {
+  if (fz_in_turn) {
+    fz_say("ferrozyme: the reverse of nested OpenMP critical sections (a critical section, "
+           "ordered region or lock inside another) is not supported; merge the nested "
+           "sections into one\n");
+    abort();
+  }
+  fz_in_turn = 1;
   double start = -1;
   while (__atomic_load_n(&fz_critical_taken, __ATOMIC_ACQUIRE) != ticket + 1) {
     if (start < 0) {
@@ -118,5 +130,6 @@ void __fz_omp_critical_turn(long ticket) {
 }
 
 void __fz_omp_critical_done(void) {
+  fz_in_turn = 0;
   __atomic_fetch_sub(&fz_critical_taken, 1, __ATOMIC_RELEASE);
 }

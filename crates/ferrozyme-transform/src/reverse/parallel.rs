@@ -505,12 +505,11 @@ impl Gen<'_> {
     /// The thread id is asked again (the reverse runs in another team).
     fn rev_sync(&mut self, i: Value, rule: OmpRule) {
         let (i32t, ptr, void) = (self.fx.ctx.i32(), self.fx.ctx.ptr(), self.fx.ctx.void());
-        let args = i.call_args();
-        let loc = self.fetch(args[0]);
-        let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
-        let gtid = self.b.call_fn(gtid_fn, &[loc]);
         match rule {
             OmpRule::Barrier => {
+                let loc = self.fetch(i.call_args()[0]);
+                let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
+                let gtid = self.b.call_fn(gtid_fn, &[loc]);
                 let f = self.sup.libc("__kmpc_barrier", void, &[ptr, i32t]);
                 self.b.call_fn(f, &[loc, gtid]);
             }
