@@ -2,13 +2,12 @@
 ! OPT: O0 O2
 ! ARGS: -lmpi_mpifh
 ! SOURCES: src/fz_mpi_check.f90
-! IGNORE: Fortran nonblocking MPI (mpi_isend_, mpi_irecv_, mpi_wait_, mpi_waitall_) is a missing-derivative error: the C rules keep each request's record in the shadow of its C MPI_Request, and a Fortran request is an integer without one (a first try, wrappers keeping the C requests in a global table, gave wrong gradients and was dropped)
 ! Fortran nonblocking halo exchange (mpif.h bindings), as Fortran stencil codes write
 ! it: a periodic 1-D chain of blocks, both ghost cells posted with MPI_IRECV, both edges
 ! sent with MPI_ISEND, the four integer requests completed with MPI_WAITALL (with a
 ! statuses array); then a second exchange of two-wide halos completed request by
 ! request with MPI_WAIT (MPI_STATUS_IGNORE), and a global sum with MPI_ALLREDUCE. These
-! bindings are still refused (nonblocking calls only from C). The gathered gradient is
+! bindings used to be refused (nonblocking calls only from C). The gathered gradient is
 ! compared with the serial program's (checked against central finite differences), and
 ! forward mode against the serial gradient.
 module m23mpi

@@ -248,6 +248,10 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_allgatherv_", "__fz_mpif_allgatherv"),
     ("mpi_gatherv_", "__fz_mpif_gatherv"),
     ("mpi_scatterv_", "__fz_mpif_scatterv"),
+    ("mpi_isend_", "__fz_mpif_isend"),
+    ("mpi_irecv_", "__fz_mpif_irecv"),
+    ("mpi_wait_", "__fz_mpif_wait"),
+    ("mpi_waitall_", "__fz_mpif_waitall"),
     ("mpi_barrier_", "__fz_mpif_barrier"),
     ("mpi_comm_rank_", "__fz_mpif_comm_rank"),
     ("mpi_comm_size_", "__fz_mpif_comm_size"),
@@ -265,7 +269,7 @@ const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN), GATHER(V), SCATTER(V), ALLGATHER(V) and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers (nonblocking calls only from C)",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN), GATHER(V), SCATTER(V), ALLGATHER(V) and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// Why an unlisted MPI routine is rejected.
@@ -360,7 +364,7 @@ mod tests {
             mpi_rule("mpi_wtime_"),
             Some(MpiRule::Inactive { .. })
         ));
-        assert_eq!(mpi_rule("mpi_isend_"), Some(FORTRAN_UNSUPPORTED));
+        assert_eq!(mpi_rule("mpi_test_"), Some(FORTRAN_UNSUPPORTED));
         assert_eq!(mpi_rule("mpi_send"), None);
         assert_eq!(mpi_rule("mpi__"), None);
         assert_eq!(mpi_rule("PMPIX"), None);

@@ -18,7 +18,7 @@
  * calls one of these bindings (an MPI program, linked with -lmpi -lmpi_mpifh). */
 #include <stddef.h>
 
-typedef void *fz_comm, *fz_type, *fz_op;
+typedef void *fz_comm, *fz_type, *fz_op, *fz_req;
 typedef int fz_fint;
 typedef struct {
   int source, tag, error, cancelled;
@@ -49,11 +49,16 @@ int MPI_Gatherv(const void *, int, fz_type, void *, const int *, const int *, fz
 int MPI_Scatterv(const void *, const int *, const int *, fz_type, void *, int, fz_type, int,
                  fz_comm);
 int MPI_Barrier(fz_comm);
+int MPI_Isend(const void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Irecv(void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Wait(fz_req *, fz_status *);
+void abort(void);
+long write(int, const void *, size_t);
 int MPI_Comm_rank(fz_comm, int *);
 int MPI_Comm_size(fz_comm, int *);
 
 /* Open MPI's Fortran sentinels (defined in libmpi). */
-extern int mpi_fortran_in_place_, mpi_fortran_status_ignore_;
+extern int mpi_fortran_in_place_, mpi_fortran_status_ignore_, mpi_fortran_statuses_ignore_;
 
 #define FZ_IN_PLACE ((void *)1)
 
@@ -171,6 +176,96 @@ void __fz_mpif_scatterv(const void *sbuf, const fz_fint *scounts, const fz_fint 
                         fz_fint *ierr) {
   *ierr = MPI_Scatterv(sbuf, scounts, displs, MPI_Type_f2c(*stype), fz_inout(rbuf), *rcount,
                        MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm));
+}
+
+/* ---- nonblocking calls ----------------------------------------------------------------
+ *
+ * A Fortran request is an integer; the C rules keep what the reverse sweep needs of a
+ * nonblocking operation in the shadow of its C MPI_Request. So inside differentiated code
+ * the C requests of Fortran's MPI_ISEND/MPI_IRECV live in this table (a global: its
+ * shadow holds the records from the nonblocking call to its wait), and the Fortran
+ * request is the slot's number, FZ_REQ_BASE + slot; MPI_WAIT and MPI_WAITALL take them
+ * back (MPI_REQUEST_NULL, 0, completes at once) and free the slot. Such a request cannot
+ * outlive the differentiated call (it is not an Open MPI handle). */
+#define FZ_REQ_SLOTS 4096
+#define FZ_REQ_BASE 0x40000000
+#define FZ_STATUS_SIZE 6 /* Open MPI's MPI_STATUS_SIZE (mpif-config.h) */
+static fz_req fz_requests[FZ_REQ_SLOTS];
+static unsigned char fz_slot_used[FZ_REQ_SLOTS];
+
+static void fz_die(const char *what) {
+  size_t n = 0;
+  while (what[n]) n++;
+  write(2, "ferrozyme: ", 11);
+  write(2, what, n);
+  write(2, "\n", 1);
+  abort();
+}
+
+static int fz_new_slot(void) {
+  for (int k = 0; k < FZ_REQ_SLOTS; k++)
+    if (!fz_slot_used[k]) {
+      fz_slot_used[k] = 1;
+      return k;
+    }
+  fz_die("more than 4096 Fortran MPI requests pending at once in differentiated code");
+  return 0;
+}
+
+/* The slot of a Fortran request made in differentiated code; -1 for MPI_REQUEST_NULL. */
+static int fz_slot_of(fz_fint req) {
+  if (req == 0) return -1;
+  int k = req - FZ_REQ_BASE;
+  if (k < 0 || k >= FZ_REQ_SLOTS || !fz_slot_used[k])
+    fz_die("a Fortran MPI request waited for in differentiated code was not made there "
+           "(MPI_ISEND/MPI_IRECV and their MPI_WAIT/MPI_WAITALL must be in the same "
+           "differentiated call)");
+  return k;
+}
+
+void __fz_mpif_isend(const void *buf, const fz_fint *count, const fz_fint *type,
+                     const fz_fint *dest, const fz_fint *tag, const fz_fint *comm, fz_fint *req,
+                     fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Isend(buf, *count, MPI_Type_f2c(*type), *dest, *tag, MPI_Comm_f2c(*comm),
+                    &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_irecv(void *buf, const fz_fint *count, const fz_fint *type,
+                     const fz_fint *source, const fz_fint *tag, const fz_fint *comm,
+                     fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Irecv(buf, *count, MPI_Type_f2c(*type), *source, *tag, MPI_Comm_f2c(*comm),
+                    &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+/* Completes one request; its Fortran status goes to `status` (null: ignored). */
+static int fz_wait_slot(fz_fint *req, fz_fint *status) {
+  int k = fz_slot_of(*req);
+  if (k < 0) return 0;
+  fz_status s;
+  int err = MPI_Wait(&fz_requests[k], &s);
+  if (status) fz_status_out(&s, status);
+  fz_slot_used[k] = 0;
+  *req = 0;
+  return err;
+}
+
+void __fz_mpif_wait(fz_fint *req, fz_fint *status, fz_fint *ierr) {
+  *ierr = fz_wait_slot(req, status);
+}
+
+/* MPI_WAITALL as waits in order (the operations progress meanwhile). */
+void __fz_mpif_waitall(const fz_fint *count, fz_fint *reqs, fz_fint *statuses, fz_fint *ierr) {
+  int ignore = statuses == &mpi_fortran_statuses_ignore_;
+  int err = 0;
+  for (int j = 0; j < *count; j++) {
+    int e = fz_wait_slot(&reqs[j], ignore ? 0 : statuses + (long)j * FZ_STATUS_SIZE);
+    if (e) err = e;
+  }
+  *ierr = err;
 }
 
 void __fz_mpif_barrier(const fz_fint *comm, fz_fint *ierr) {

@@ -298,7 +298,15 @@ impl Driver {
             } else {
                 Ok(())
             };
+            let linked = crate::fortran::linked_runtimes(module);
             let prepared = inlined.and_then(|()| preprocess(module, p, reverse));
+            if crate::fortran::linked_runtimes(module) != linked {
+                // The runtime IR just linked may touch globals with shadows (the request
+                // table of runtime/mpi_fortran.c, whose MPI_WAIT wrapper has only integer
+                // arguments): its callers, the clone among them, touch them too.
+                self.support.touchers =
+                    ferrozyme_analysis::activity::functions_touching_shadowed_globals(module);
+            }
             self.times.add_since(Phase::Clone, start);
             clones.push(p);
             if let Err(e) = prepared {

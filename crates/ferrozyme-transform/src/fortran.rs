@@ -177,6 +177,15 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
     Ok(())
 }
 
+/// How many of the runtime IR files are linked into `m` (it grows when a clone's calls
+/// are first redirected to one).
+pub fn linked_runtimes(m: Module) -> usize {
+    [Runtime::Flang, Runtime::MpiFortran, Runtime::MpiComposed]
+        .into_iter()
+        .filter(|rt| m.function(rt.ir().2).is_some_and(|g| !g.is_declaration()))
+        .count()
+}
+
 fn link_implementations(m: Module, rt: Runtime) -> Result<(), String> {
     let (ir, prefix, probe) = rt.ir();
     if m.function(probe).is_some_and(|g| !g.is_declaration()) {
