@@ -130,15 +130,22 @@ static int fz_named(fz_type t) {
   return combiner == FZ_COMBINER_NAMED;
 }
 
-/* Bytes of one element that carries a derivative: 8 (double), 4 (float), 0 (none).
- * Derived datatypes stop the program here: the helpers that differentiate them
- * (point-to-point) replace them by their base type first (fz_flatten). */
-static int fz_kind(fz_type t) {
+/* The predefined real types that carry derivatives: 8 (double), 4 (float), else 0. */
+static int fz_real_kind(fz_type t) {
   if (t == (fz_type)ompi_mpi_double || t == (fz_type)ompi_mpi_dblprec ||
       t == (fz_type)ompi_mpi_real8)
     return 8;
   if (t == (fz_type)ompi_mpi_float || t == (fz_type)ompi_mpi_real || t == (fz_type)ompi_mpi_real4)
     return 4;
+  return 0;
+}
+
+/* Bytes of one element that carries a derivative: 8 (double), 4 (float), 0 (none).
+ * Derived datatypes stop the program here: the helpers that differentiate them
+ * (point-to-point) replace them by their base type first (fz_flatten). */
+static int fz_kind(fz_type t) {
+  int real = fz_real_kind(t);
+  if (real) return real;
   for (size_t k = 0; k < sizeof fz_real_holders / sizeof fz_real_holders[0]; k++)
     if (t == (fz_type)fz_real_holders[k]) fz_die_type(t);
   if (fz_named(t)) return 0; /* integers, characters, logicals */
@@ -256,7 +263,7 @@ static void fz_copy_typed(const fz_flat *f, int out) {
  * of integers only becomes MPI_INT (no derivative). */
 static fz_flat fz_flatten(void **buf, int *n, fz_type *t) {
   fz_flat f = {0, 0, 0, 0, 0, 0};
-  if (fz_named(*t)) return f;
+  if (fz_real_kind(*t) || fz_named(*t)) return f; /* MPI_DOUBLE: no query */
   int kind = fz_elements_kind(*t);
   if (!kind) {
     *t = (fz_type)ompi_mpi_int;

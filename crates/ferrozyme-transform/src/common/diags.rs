@@ -122,6 +122,9 @@ impl Problem<'_> {
             Problem::UnknownIntrinsic { callee } if is_varargs_intrinsic(callee) => format!(
                 "cannot differentiate a variadic function (`{callee}`): values read with va_arg do not carry their derivatives"
             ),
+            Problem::UnknownIntrinsic { callee } if is_thread_local_intrinsic(callee) => format!(
+                "thread-local data (`#pragma omp threadprivate`, `_Thread_local`, `thread_local`; `{callee}`) is not differentiated: each thread's copy has no shadow"
+            ),
             Problem::UnknownIntrinsic { callee } => {
                 format!("no derivative rule for the intrinsic `{callee}`")
             }
@@ -173,6 +176,7 @@ impl Problem<'_> {
         match self {
             Problem::NoDerivative { .. } => "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, keep the values it uses constant (enzyme_const), or register a derivative for it (__enzyme_register_gradient_*)",
             Problem::UnknownIntrinsic { callee } if is_varargs_intrinsic(callee) => "pass the values in an array or a struct instead of `...`; a variadic function that only prints them can be registered inactive (__enzyme_inactivefn) or called with constant copies",
+            Problem::UnknownIntrinsic { callee } if is_thread_local_intrinsic(callee) => "keep per-thread values in variables private to the parallel region, or in a shared array indexed by omp_get_thread_num()",
             Problem::UnknownIntrinsic { .. } => "please report this intrinsic; as a workaround compile with different flags so LLVM does not emit it",
             Problem::NoIndirectTargets => "compile the source of the functions the pointer can point to together with this file (ferrozyme cc a.c b.c)",
             Problem::InlineAsm => "move the assembly out of the differentiated code",
@@ -204,6 +208,11 @@ impl Problem<'_> {
 /// `llvm.va_start` / `va_end` / `va_copy` (any overload): a variadic function's body,
 /// whose `va_arg` values come from the register-save and overflow areas the ABI fills,
 /// memory without shadows.
+/// `llvm.threadlocal.address.*`: the address of a thread-local global.
+fn is_thread_local_intrinsic(callee: &str) -> bool {
+    callee.starts_with("llvm.threadlocal.address")
+}
+
 fn is_varargs_intrinsic(callee: &str) -> bool {
     ["llvm.va_start", "llvm.va_end", "llvm.va_copy"]
         .iter()
