@@ -7,8 +7,8 @@
 // type at both ends; eastward with MPI_Isend of the column type into an MPI_Irecv of NY
 // contiguous MPI_DOUBLE (the same type signature) and MPI_Waitall. The end ranks talk to
 // MPI_PROC_NULL. A source term's two coefficients travel from rank 0 along the ranks as
-// one item of an MPI_Type_create_struct of doubles (MPI_Send/MPI_Recv), and the corner
-// cells as an MPI_Type_contiguous pair. Derived datatypes used to stop the program
+// one item of an MPI_Type_create_struct of doubles (MPI_Send/MPI_Recv) and are then
+// broadcast as one (MPI_Bcast), and the corner cells go as an MPI_Type_contiguous pair. Derived datatypes used to stop the program
 // (tests/mpi/14); the gradient with respect to the initial field and the coefficients,
 // gathered on rank 0, is compared with the serial program's (itself checked against
 // finite differences), and forward mode with the dot-product identity.
@@ -79,7 +79,11 @@ void loss(const double *x, const coeffs *k0, double *out) {
     far[0] = corner[0];
     far[1] = corner[1];
   }
+  /* the coefficients once more, broadcast from rank 0 as one struct item */
+  coeffs kb = k;
+  MPI_Bcast(&kb, 1, coeff_type, 0, MPI_COMM_WORLD);
   double l = fz_rank == 0 ? far[0] * far[1] : 0;
+  l += 0.01 * kb.alpha * kb.beta[1] * (fz_rank + 1);
   for (int j = 0; j < NY; j++)
     for (int i = 1; i <= C; i++) l += cos(u[j][i]) * (1 + 0.1 * j + 0.01 * i);
   MPI_Allreduce(&l, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -103,7 +107,7 @@ double serial(const double *xall, const coeffs *k, int p) {
     for (int j = 0; j < NY; j++)
       for (int i = 1; i <= cols; i++) u[j][i] = nx[j][i];
   }
-  double l = u[0][cols] * u[NY - 1][cols];
+  double l = u[0][cols] * u[NY - 1][cols] + 0.01 * k->alpha * k->beta[1] * p * (p + 1) / 2;
   for (int j = 0; j < NY; j++)
     for (int i = 1; i <= cols; i++) l += cos(u[j][i]) * (1 + 0.1 * j + 0.01 * ((i - 1) % C + 1));
   return l;

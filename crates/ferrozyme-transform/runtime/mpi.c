@@ -150,9 +150,9 @@ static int fz_kind(fz_type t) {
     if (t == (fz_type)fz_real_holders[k]) fz_die_type(t);
   if (fz_named(t)) return 0; /* integers, characters, logicals */
   fz_die("a derived MPI datatype in a collective operation (derived datatypes are "
-         "differentiated in point-to-point communication only: MPI_Send, MPI_Recv, "
-         "MPI_Sendrecv, MPI_Isend, MPI_Irecv); communicate MPI_DOUBLE or MPI_FLOAT buffers "
-         "in collectives");
+         "differentiated in point-to-point communication and MPI_Bcast only: MPI_Send, "
+         "MPI_Recv, MPI_Sendrecv, MPI_Isend, MPI_Irecv); communicate MPI_DOUBLE or MPI_FLOAT "
+         "buffers in other collectives");
 }
 
 enum { FZ_SUM, FZ_MAX, FZ_MIN };
@@ -556,7 +556,7 @@ void __fz_mpi_nonblocking_rev(fz_rec *r) {
 
 /* Reverse of MPI_Bcast: the root's adjoint is the sum of every rank's; the others'
  * buffers were overwritten, their adjoints become zero. */
-void __fz_mpi_bcast_rev(void *dbuf, int n, fz_type t, int root, fz_comm comm) {
+static void fz_bcast_rev(void *dbuf, int n, fz_type t, int root, fz_comm comm) {
   int kind = fz_kind(t);
   if (!kind || n <= 0) return;
   int rank;
@@ -573,6 +573,13 @@ void __fz_mpi_bcast_rev(void *dbuf, int n, fz_type t, int root, fz_comm comm) {
     free(mine);
   }
   free(sum);
+}
+
+/* A broadcast of a derived datatype made of one real type: on its contiguous copy. */
+void __fz_mpi_bcast_rev(void *dbuf, int n, fz_type t, int root, fz_comm comm) {
+  fz_flat f = fz_flatten(&dbuf, &n, &t);
+  fz_bcast_rev(dbuf, n, t, root, comm);
+  fz_unflatten(&f);
 }
 
 /* Which elements this rank won in a MAX/MIN reduction whose result `out` every rank
@@ -883,12 +890,14 @@ int __fz_mpi_waitall_tan(int n, fz_req *reqs, fz_rec **sreqs, fz_status *sts) {
 
 int __fz_mpi_bcast_tan(void *buf, void *dbuf, int n, fz_type t, int root, fz_comm comm) {
   int err = MPI_Bcast(buf, n, t, root, comm);
+  fz_flat f = fz_flatten(&dbuf, &n, &t);
   int kind = fz_kind(t);
   if (kind && n > 0) {
     void *b = dbuf ? dbuf : calloc((size_t)n, (size_t)kind);
     MPI_Bcast(b, n, t, root, comm);
     if (!dbuf) free(b);
   }
+  fz_unflatten(&f);
   return err;
 }
 
