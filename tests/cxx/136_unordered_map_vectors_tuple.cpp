@@ -1,6 +1,7 @@
 // OPT: O0 O1 O2 O3
 // IGNORE-O1: cannot-deduce-type at the `memmove` of a bucket vector's growth (`push_back` inlined into `objective` on the vector the un-inlined `unordered_map::operator[]` returns): "nothing is known about" the old buffer, loaded from the returned node, and the new element's store is at a byte offset (`end - begin`) the analysis cannot place; -O0 and -O3 pass
 // IGNORE-O2: the same refusal as -O1
+// IGNORE-PLUGIN: the same refusal as -O2
 // Scatter-add into a `std::unordered_map<int, std::vector<double>>` (a bucket per cell
 // id, each a growing vector of active values), then per-bucket statistics returned as
 // `std::tuple<double, double, int>` and unpacked with structured bindings, iterating the
