@@ -53,14 +53,7 @@ void moments(const double *x, double *out, int n) {
   out[1] = p;
 }
 
-double rpow(double x, int n) {
-  if (n == 0) return 1.0;
-  if (n % 2 == 0) {
-    double h = rpow(x, n / 2);
-    return h * h;
-  }
-  return x * rpow(x, n - 1);
-}
+double rpow(double x, int n) { return n <= 0 ? 1.0 : x * rpow(x, n - 1); }
 
 double sumtil(double *x, int n) {
   double ret = 0;
