@@ -496,6 +496,31 @@ impl TypeTree {
         }
         out
     }
+    /// The facts about bytes `0..n` only, with an "every offset" entry laid out over those
+    /// bytes at its type's stride (a `double` every 8 bytes, a pointer every 8, anything
+    /// else every 4). What crosses a call edge of a reference to `n` bytes: an array's
+    /// "every offset is a double" means `[0]:Double` for a `double &` into it, and must
+    /// not reach another caller whose reference names the `double` of a `{double, int}`.
+    pub fn bounded(&self, n: i64) -> TypeTree {
+        let mut out = self.window(0, n);
+        let Some(every) = out.map.remove(&-1) else {
+            return out;
+        };
+        let every_inner = out.inner.remove(&-1);
+        let step = match every {
+            BaseType::Pointer => 8,
+            b => b.fp_type().map_or(4, |f| f.size() as i64),
+        };
+        let mut off = 0;
+        while off < n.min(MAX_OFFSET) {
+            out.insert(off, every);
+            if let Some(t) = &every_inner {
+                out.insert_inner_shared(off, t, MAX_DEPTH);
+            }
+            off += step;
+        }
+        out
+    }
     /// Does any entry (including `-1`) have this type?
     pub fn contains(&self, t: BaseType) -> bool {
         self.map.values().any(|v| *v == t)
@@ -541,6 +566,42 @@ impl fmt::Debug for TypeTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounded_lays_every_offset_over_the_window() {
+        use BaseType::*;
+        // An array of doubles seen through a 12-byte reference: doubles at 0 and 8 only.
+        let mut arr = TypeTree::single(-1, Double);
+        arr.insert(40, Double);
+        let b = arr.bounded(12);
+        assert_eq!(b.get(0), Double);
+        assert_eq!(b.get(8), Double);
+        assert_eq!(b.get(4), Unknown);
+        assert_eq!(b.get(16), Unknown);
+        // So a `{double, int}` merged with it keeps its int at 8 apart from the doubles
+        // (only offset 8 conflicts, not every offset of the pair buffer).
+        let mut pair = TypeTree::single(0, Double);
+        pair.insert(8, Integer);
+        pair.merge(&TypeTree::single(-1, Double).bounded(8));
+        assert_eq!(pair.get(0), Double);
+        assert_eq!(pair.get(8), Integer);
+        // Floats every 4 bytes, pointers (with what they point to) every 8.
+        let f = TypeTree::single(-1, Float).bounded(8);
+        assert_eq!((f.get(0), f.get(4)), (Float, Float));
+        let mut p = TypeTree::single(-1, Pointer);
+        p.insert_inner(-1, &TypeTree::single(0, Double));
+        let pb = p.bounded(16);
+        assert_eq!(
+            (pb.get(0), pb.get(8), pb.get(12)),
+            (Pointer, Pointer, Unknown)
+        );
+        assert_eq!(pb.inner(8).get(0), Double);
+        // Concrete entries inside the window stay, those beyond it go.
+        let mut c = TypeTree::single(0, Integer);
+        c.insert(24, Double);
+        let cb = c.bounded(16);
+        assert_eq!((cb.get(0), cb.get(24)), (Integer, Unknown));
+    }
 
     #[test]
     fn join_is_a_flat_lattice() {

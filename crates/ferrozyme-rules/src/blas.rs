@@ -36,12 +36,16 @@ const DOT: &str = "r = x . y";
 const DOT_ADJ: &str = "dx += dr y, dy += dr x (axpy)";
 const AXPY: &str = "y += a x";
 const AXPY_ADJ: &str = "dx += a dy (axpy), da += x . dy (dot)";
+const COPY: &str = "y = x";
+const COPY_ADJ: &str = "dx += dy (axpy), dy = 0";
 const SCAL: &str = "x = a x";
 const SCAL_ADJ: &str = "da += x . dx (dot), dx = a dx (scal)";
 const NRM2: &str = "r = |x|";
 const NRM2_ADJ: &str = "dx += (dr / r) x (axpy; 0 at x = 0)";
 const GEMV: &str = "y = alpha op(A) x + beta y";
 const GEMV_ADJ: &str = "dx += alpha op(A)^T dy (gemv), dA += alpha dy x^T (ger), dalpha += dy . op(A) x, dbeta += dy . y, dy = beta dy";
+const GER: &str = "A += alpha x y^T";
+const GER_ADJ: &str = "dx += alpha dA y, dy += alpha dA^T x (gemv), dalpha += x^T dA y";
 const GEMM: &str = "C = alpha op(A) op(B) + beta C";
 const GEMM_ADJ: &str = "dA += alpha dC op(B)^T, dB += alpha op(A)^T dC (gemm), dalpha += <dC, op(A) op(B)>, dbeta += <dC, C>, dC = beta dC";
 const POTRF: &str = "A = L L^T (or U^T U), in place";
@@ -77,6 +81,10 @@ pub const BLAS_FUNCTIONS: &[BlasRow] = &[
     row("cblas_saxpy", Cblas, AXPY, AXPY_ADJ),
     row("daxpy_", Fortran, AXPY, AXPY_ADJ),
     row("saxpy_", Fortran, AXPY, AXPY_ADJ),
+    row("cblas_dcopy", Cblas, COPY, COPY_ADJ),
+    row("cblas_scopy", Cblas, COPY, COPY_ADJ),
+    row("dcopy_", Fortran, COPY, COPY_ADJ),
+    row("scopy_", Fortran, COPY, COPY_ADJ),
     row("cblas_dscal", Cblas, SCAL, SCAL_ADJ),
     row("cblas_sscal", Cblas, SCAL, SCAL_ADJ),
     row("dscal_", Fortran, SCAL, SCAL_ADJ),
@@ -89,6 +97,8 @@ pub const BLAS_FUNCTIONS: &[BlasRow] = &[
     row("cblas_sgemv", Cblas, GEMV, GEMV_ADJ),
     row("dgemv_", Fortran, GEMV, GEMV_ADJ),
     row("sgemv_", Fortran, GEMV, GEMV_ADJ),
+    row("cblas_dger", Cblas, GER, GER_ADJ),
+    row("cblas_sger", Cblas, GER, GER_ADJ),
     row("cblas_dgemm", Cblas, GEMM, GEMM_ADJ),
     row("cblas_sgemm", Cblas, GEMM, GEMM_ADJ),
     row("dgemm_", Fortran, GEMM, GEMM_ADJ),

@@ -332,7 +332,9 @@ impl Engine {
 
     /// `link` across a call edge (argument and parameter, result and returned value),
     /// where the callee declares the pointer `dereferenceable(limit)`: only facts about
-    /// those bytes (and "every offset" facts) cross. A C++ reference or `this` names one
+    /// those bytes cross ("every offset" facts as facts about each of those bytes:
+    /// `std::swap<double>` called on an array's doubles and on a pair's `first` must not
+    /// tell the pair that its `int` is a double, `TypeTree::bounded`). A C++ reference or `this` names one
     /// object of that size; beyond it, the caller's pointer may be anywhere inside a
     /// bigger object, and a function called with `&s.f[0]` from one place and `&s.f[1]`
     /// from another would otherwise hand each caller the other's view of `s`, shifted
@@ -345,7 +347,7 @@ impl Engine {
             return self.link(a, b);
         };
         let n = (n as i64).min(super::MAX_OFFSET);
-        let (pa, pb) = (self.pointee(a).window(0, n), self.pointee(b).window(0, n));
+        let (pa, pb) = (self.pointee(a).bounded(n), self.pointee(b).bounded(n));
         self.learn_ptr(a, &pb);
         self.learn_ptr(b, &pa);
     }

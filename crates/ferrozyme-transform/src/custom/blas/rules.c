@@ -169,6 +169,53 @@ static char __fz_blas_tr(const char *c) { return (*c == 'N' || *c == 'n') ? 'N' 
     __fz_blas_##P##_axpy_fwd(*n, *a, da ? *da : 0, x, dx, *incx, y, dy, *incy);               \
   }                                                                                           \
                                                                                               \
+  /* cblas_?copy(n, x, incx, y, incy) */                                                      \
+  void *__fz_blas_aug_cblas_##P##copy(unsigned long mask, blasint n, const T *x, T *dx,       \
+                                      blasint incx, T *y, T *dy, blasint incy) {             \
+    (void)mask, (void)dx, (void)dy;                                                           \
+    __fz_blas_##P##_copy_aug(n, x, incx, y, incy);                                            \
+    return 0;                                                                                 \
+  }                                                                                           \
+  void __fz_blas_rev_cblas_##P##copy(unsigned long mask, blasint n, const T *x, T *dx,        \
+                                     blasint incx, T *y, T *dy, blasint incy, void *tape) {  \
+    (void)mask, (void)x, (void)y, (void)tape;                                                 \
+    __fz_blas_##P##_copy_rev(n, dx, incx, dy, incy);                                          \
+  }                                                                                           \
+  void __fz_blas_fwd_cblas_##P##copy(unsigned long mask, blasint n, const T *x, const T *dx,  \
+                                     blasint incx, T *y, T *dy, blasint incy) {              \
+    (void)mask;                                                                               \
+    __fz_blas_##P##_copy_fwd(n, x, dx, incx, y, dy, incy);                                    \
+  }                                                                                           \
+  /* ?copy_(n*, x, incx*, y, incy*) */                                                        \
+  typedef struct { blasint n, incx, incy; } __fz_blas_##P##_fcopy;                            \
+  void *__fz_blas_aug_##P##copy_(unsigned long mask, const blasint *n, const blasint *dn,     \
+                                 const T *x, T *dx, const blasint *incx,                      \
+                                 const blasint *dincx, T *y, T *dy, const blasint *incy,      \
+                                 const blasint *dincy) {                                      \
+    __fz_blas_##P##_fcopy *t = (__fz_blas_##P##_fcopy *)malloc(sizeof *t);                    \
+    (void)mask, (void)dn, (void)dx, (void)dincx, (void)dy, (void)dincy;                       \
+    t->n = *n, t->incx = *incx, t->incy = *incy;                                              \
+    __fz_blas_##P##_copy_aug(t->n, x, t->incx, y, t->incy);                                   \
+    return t;                                                                                 \
+  }                                                                                           \
+  void __fz_blas_rev_##P##copy_(unsigned long mask, const blasint *n, const blasint *dn,      \
+                                const T *x, T *dx, const blasint *incx,                       \
+                                const blasint *dincx, T *y, T *dy, const blasint *incy,       \
+                                const blasint *dincy, void *tape) {                           \
+    __fz_blas_##P##_fcopy *t = (__fz_blas_##P##_fcopy *)tape;                                 \
+    (void)mask, (void)n, (void)dn, (void)x, (void)incx, (void)dincx, (void)y, (void)incy;     \
+    (void)dincy;                                                                              \
+    __fz_blas_##P##_copy_rev(t->n, dx, t->incx, dy, t->incy);                                 \
+    free(t);                                                                                  \
+  }                                                                                           \
+  void __fz_blas_fwd_##P##copy_(unsigned long mask, const blasint *n, const blasint *dn,      \
+                                const T *x, const T *dx, const blasint *incx,                 \
+                                const blasint *dincx, T *y, T *dy, const blasint *incy,       \
+                                const blasint *dincy) {                                       \
+    (void)mask, (void)dn, (void)dincx, (void)dincy;                                           \
+    __fz_blas_##P##_copy_fwd(*n, x, dx, *incx, y, dy, *incy);                                 \
+  }                                                                                           \
+                                                                                              \
   /* cblas_?scal(n, alpha, x, incx) */                                                        \
   void *__fz_blas_aug_cblas_##P##scal(unsigned long mask, blasint n, T a, T *x, T *dx,        \
                                       blasint incx) {                                         \
@@ -350,6 +397,35 @@ static char __fz_blas_tr(const char *c) { return (*c == 'N' || *c == 'n') ? 'N' 
     (void)mask, (void)dtr, (void)dm, (void)dn, (void)dlda, (void)dincx, (void)dincy;          \
     __fz_blas_##P##_gemv_fwd(__fz_blas_tr(tr), *m, *n, *alpha, dalpha ? *dalpha : 0, a, da,   \
                              *lda, x, dx, *incx, *beta, dbeta ? *dbeta : 0, y, dy, *incy);    \
+  }                                                                                           \
+                                                                                              \
+  /* cblas_?ger(layout, m, n, alpha, x, incx, y, incy, A, lda): row-major is the            \
+   * column-major A^T += alpha y x^T (m and n, x and y swapped). */                           \
+  void *__fz_blas_aug_cblas_##P##ger(unsigned long mask, int layout, blasint m, blasint n,    \
+                                     T alpha, const T *x, T *dx, blasint incx, const T *y,    \
+                                     T *dy, blasint incy, T *a, T *da, blasint lda) {         \
+    if (layout == RowMajor)                                                                   \
+      return __fz_blas_##P##_ger_aug(BIT(3), n, m, alpha, y, dy, incy, x, dx, incx, a, da,    \
+                                     lda);                                                    \
+    return __fz_blas_##P##_ger_aug(BIT(3), m, n, alpha, x, dx, incx, y, dy, incy, a, da, lda); \
+  }                                                                                           \
+  T __fz_blas_rev_cblas_##P##ger(unsigned long mask, int layout, blasint m, blasint n,        \
+                                 T alpha, const T *x, T *dx, blasint incx, const T *y, T *dy, \
+                                 blasint incy, T *a, T *da, blasint lda, void *tape) {        \
+    (void)mask, (void)x, (void)y, (void)a;                                                    \
+    if (layout == RowMajor)                                                                   \
+      return __fz_blas_##P##_ger_rev(n, m, alpha, dy, incy, dx, incx, da, lda, tape);         \
+    return __fz_blas_##P##_ger_rev(m, n, alpha, dx, incx, dy, incy, da, lda, tape);           \
+  }                                                                                           \
+  void __fz_blas_fwd_cblas_##P##ger(unsigned long mask, int layout, blasint m, blasint n,     \
+                                    T alpha, T dalpha, const T *x, const T *dx, blasint incx, \
+                                    const T *y, const T *dy, blasint incy, T *a, T *da,       \
+                                    blasint lda) {                                            \
+    (void)mask;                                                                               \
+    if (layout == RowMajor)                                                                   \
+      __fz_blas_##P##_ger_fwd(n, m, alpha, dalpha, y, dy, incy, x, dx, incx, a, da, lda);     \
+    else                                                                                      \
+      __fz_blas_##P##_ger_fwd(m, n, alpha, dalpha, x, dx, incx, y, dy, incy, a, da, lda);     \
   }                                                                                           \
                                                                                               \
   /* cblas_?gemm(layout, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc): row-major C  \

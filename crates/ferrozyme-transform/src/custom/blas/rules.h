@@ -149,6 +149,32 @@ static void FZ(axpy_fwd)(blasint n, T a, T da, const T *x, const T *dx, blasint 
   FN(axpy_)(&n, &a, x, &incx, y, &incy);
 }
 
+/* ---- copy: y = x ---------------------------------------------------------------------- */
+
+static void FZ(copy_aug)(blasint n, const T *x, blasint incx, T *y, blasint incy) {
+  if (n > 0) FN(copy_)(&n, x, &incx, y, &incy);
+}
+
+/* dx += dy, then dy = 0 (y's old value is gone). */
+static void FZ(copy_rev)(blasint n, T *dx, blasint incx, T *dy, blasint incy) {
+  T one = 1;
+  if (n <= 0 || !dy) return;
+  if (dx) FN(axpy_)(&n, &one, dy, &incy, dx, &incx);
+  FZ(scale_vec)(n, 0, dy, incy);
+}
+
+static void FZ(copy_fwd)(blasint n, const T *x, const T *dx, blasint incx, T *y, T *dy,
+                         blasint incy) {
+  if (n <= 0) return;
+  if (dy) {
+    if (dx)
+      FN(copy_)(&n, dx, &incx, dy, &incy);
+    else
+      FZ(scale_vec)(n, 0, dy, incy);
+  }
+  FN(copy_)(&n, x, &incx, y, &incy);
+}
+
 /* ---- scal: x *= a -------------------------------------------------------------------- */
 
 static void *FZ(scal_aug)(int a_active, blasint n, T a, T *x, T *dx, blasint incx) {
@@ -274,6 +300,54 @@ static void FZ(gemv_fwd)(char tr, blasint m, blasint n, T alpha, T dalpha, const
   }
   if (mat) FN(gemv_)(&tr, &m, &n, &alpha, a, &lda, x, &incx, &beta, y, &incy);
   else FZ(scale_vec)(leny, beta, y, incy);
+}
+
+/* ---- ger (column-major): A += alpha x y^T ------------------------------------------------ */
+
+typedef struct { T *x, *y; } FZ(ger_tape);
+
+static void *FZ(ger_aug)(int alpha_active, blasint m, blasint n, T alpha, const T *x, T *dx,
+                         blasint incx, const T *y, T *dy, blasint incy, T *a, T *da,
+                         blasint lda) {
+  FZ(ger_tape) *t = (FZ(ger_tape) *)calloc(1, sizeof *t);
+  if (da && (dy || alpha_active)) t->x = FZ(copy_vec)(m, x, incx);
+  if (da && (dx || alpha_active)) t->y = FZ(copy_vec)(n, y, incy);
+  if (m > 0 && n > 0) FN(ger_)(&m, &n, &alpha, x, &incx, y, &incy, a, &lda);
+  return t;
+}
+
+/* dx += alpha dA y, dy += alpha dA^T x; returns dalpha = x^T dA y. dA is unchanged. */
+static T FZ(ger_rev)(blasint m, blasint n, T alpha, T *dx, blasint incx, T *dy, blasint incy,
+                     const T *da, blasint lda, void *tape) {
+  FZ(ger_tape) *t = (FZ(ger_tape) *)tape;
+  T dalpha = 0, one = 1, zero = 0;
+  blasint ione = 1;
+  if (m > 0 && n > 0 && da) {
+    if (dx && t->y) FN(gemv_)("N", &m, &n, &alpha, da, &lda, t->y, &ione, &one, dx, &incx);
+    if (dy && t->x) FN(gemv_)("T", &m, &n, &alpha, da, &lda, t->x, &ione, &one, dy, &incy);
+    if (t->x && t->y) {
+      T *w = (T *)malloc(sizeof(T) * (size_t)m);
+      FN(gemv_)("N", &m, &n, &one, da, &lda, t->y, &ione, &zero, w, &ione);
+      dalpha = FN(dot_)(&m, t->x, &ione, w, &ione);
+      free(w);
+    }
+  }
+  free(t->x);
+  free(t->y);
+  free(t);
+  return dalpha;
+}
+
+static void FZ(ger_fwd)(blasint m, blasint n, T alpha, T dalpha, const T *x, const T *dx,
+                        blasint incx, const T *y, const T *dy, blasint incy, T *a, T *da,
+                        blasint lda) {
+  if (m <= 0 || n <= 0) return;
+  if (da) {
+    if (dx) FN(ger_)(&m, &n, &alpha, dx, &incx, y, &incy, da, &lda);
+    if (dy) FN(ger_)(&m, &n, &alpha, x, &incx, dy, &incy, da, &lda);
+    if (dalpha != 0) FN(ger_)(&m, &n, &dalpha, x, &incx, y, &incy, da, &lda);
+  }
+  FN(ger_)(&m, &n, &alpha, x, &incx, y, &incy, a, &lda);
 }
 
 /* ---- gemm (column-major): C = alpha op(A) op(B) + beta C ----------------------------- */

@@ -7,6 +7,9 @@
 %struct.__fz_blas_s_pair = type { float, float }
 %struct.__fz_blas_s_ab = type { float, float }
 
+@.str = private unnamed_addr constant [2 x i8] c"N\00", align 1
+@.str.1 = private unnamed_addr constant [2 x i8] c"T\00", align 1
+
 ; Function Attrs: nounwind optsize
 define dso_local { ptr, double } @__fz_blas_aug_cblas_ddot(i64 noundef %0, i32 noundef %1, ptr noundef %2, ptr noundef readnone captures(address_is_null) %3, i32 noundef %4, ptr noundef %5, ptr noundef readnone captures(address_is_null) %6, i32 noundef %7) local_unnamed_addr #0 {
   %9 = alloca %struct.__fz_blas_d_ret, align 8
@@ -423,6 +426,192 @@ define dso_local void @__fz_blas_fwd_daxpy_(i64 noundef %0, ptr noundef readonly
 }
 
 ; Function Attrs: nounwind optsize
+define dso_local noalias noundef ptr @__fz_blas_aug_cblas_dcopy(i64 noundef %0, i32 noundef %1, ptr noundef %2, ptr noundef readnone captures(none) %3, i32 noundef %4, ptr noundef %5, ptr noundef readnone captures(none) %6, i32 noundef %7) local_unnamed_addr #0 {
+  %9 = alloca i32, align 4
+  %10 = alloca i32, align 4
+  %11 = alloca i32, align 4
+  call void @llvm.lifetime.start.p0(ptr nonnull %9)
+  call void @llvm.lifetime.start.p0(ptr nonnull %10)
+  call void @llvm.lifetime.start.p0(ptr nonnull %11)
+  store i32 %1, ptr %9, align 4, !tbaa !4
+  store i32 %4, ptr %10, align 4, !tbaa !4
+  store i32 %7, ptr %11, align 4, !tbaa !4
+  %12 = icmp sgt i32 %1, 0
+  br i1 %12, label %13, label %14
+
+13:                                               ; preds = %8
+  call void @dcopy_(ptr noundef nonnull %9, ptr noundef %2, ptr noundef nonnull %10, ptr noundef %5, ptr noundef nonnull %11) #15
+  br label %14
+
+14:                                               ; preds = %8, %13
+  call void @llvm.lifetime.end.p0(ptr nonnull %9)
+  call void @llvm.lifetime.end.p0(ptr nonnull %10)
+  call void @llvm.lifetime.end.p0(ptr nonnull %11)
+  ret ptr null
+}
+
+; Function Attrs: nounwind optsize
+define dso_local void @__fz_blas_rev_cblas_dcopy(i64 noundef %0, i32 noundef %1, ptr noundef readnone captures(none) %2, ptr noundef %3, i32 noundef %4, ptr noundef readnone captures(none) %5, ptr noundef %6, i32 noundef %7, ptr noundef readnone captures(none) %8) local_unnamed_addr #0 {
+  tail call fastcc void @__fz_blas_d_copy_rev(i32 noundef %1, ptr noundef %3, i32 noundef %4, ptr noundef %6, i32 noundef %7) #13
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define internal fastcc void @__fz_blas_d_copy_rev(i32 noundef %0, ptr noundef %1, i32 noundef %2, ptr noundef %3, i32 noundef %4) unnamed_addr #0 {
+  %6 = alloca i32, align 4
+  %7 = alloca i32, align 4
+  %8 = alloca i32, align 4
+  %9 = alloca double, align 8
+  store i32 %0, ptr %6, align 4, !tbaa !4
+  store i32 %2, ptr %7, align 4, !tbaa !4
+  store i32 %4, ptr %8, align 4, !tbaa !4
+  call void @llvm.lifetime.start.p0(ptr nonnull %9) #16
+  store double 1.000000e+00, ptr %9, align 8, !tbaa !13
+  %10 = icmp sgt i32 %0, 0
+  %11 = icmp ne ptr %3, null
+  %12 = and i1 %10, %11
+  br i1 %12, label %13, label %30
+
+13:                                               ; preds = %5
+  %14 = icmp eq ptr %1, null
+  br i1 %14, label %18, label %15
+
+15:                                               ; preds = %13
+  call void @daxpy_(ptr noundef nonnull %6, ptr noundef nonnull %9, ptr noundef nonnull %3, ptr noundef nonnull %8, ptr noundef nonnull %1, ptr noundef nonnull %7) #15
+  %16 = load i32, ptr %6, align 4, !tbaa !4
+  %17 = icmp slt i32 %16, 1
+  br i1 %17, label %30, label %18
+
+18:                                               ; preds = %13, %15
+  %19 = phi i32 [ %16, %15 ], [ %0, %13 ]
+  %20 = load i32, ptr %8, align 4, !tbaa !4
+  %21 = call i32 @llvm.abs.i32(i32 %20, i1 true)
+  %22 = zext nneg i32 %21 to i64
+  %23 = zext nneg i32 %19 to i64
+  br label %24
+
+24:                                               ; preds = %24, %18
+  %25 = phi i64 [ 0, %18 ], [ %28, %24 ]
+  %26 = mul nuw nsw i64 %25, %22
+  %27 = getelementptr inbounds nuw double, ptr %3, i64 %26
+  store double 0.000000e+00, ptr %27, align 8, !tbaa !13
+  %28 = add nuw nsw i64 %25, 1
+  %29 = icmp eq i64 %28, %23
+  br i1 %29, label %30, label %24, !llvm.loop !26
+
+30:                                               ; preds = %24, %15, %5
+  call void @llvm.lifetime.end.p0(ptr nonnull %9) #16
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define dso_local void @__fz_blas_fwd_cblas_dcopy(i64 noundef %0, i32 noundef %1, ptr noundef %2, ptr noundef %3, i32 noundef %4, ptr noundef %5, ptr noundef %6, i32 noundef %7) local_unnamed_addr #0 {
+  tail call fastcc void @__fz_blas_d_copy_fwd(i32 noundef %1, ptr noundef %2, ptr noundef %3, i32 noundef %4, ptr noundef %5, ptr noundef %6, i32 noundef %7) #13
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define internal fastcc void @__fz_blas_d_copy_fwd(i32 noundef %0, ptr noundef %1, ptr noundef %2, i32 noundef %3, ptr noundef %4, ptr noundef %5, i32 noundef %6) unnamed_addr #0 {
+  %8 = alloca i32, align 4
+  %9 = alloca i32, align 4
+  %10 = alloca i32, align 4
+  store i32 %0, ptr %8, align 4, !tbaa !4
+  store i32 %3, ptr %9, align 4, !tbaa !4
+  store i32 %6, ptr %10, align 4, !tbaa !4
+  %11 = icmp slt i32 %0, 1
+  br i1 %11, label %28, label %12
+
+12:                                               ; preds = %7
+  %13 = icmp eq ptr %5, null
+  br i1 %13, label %27, label %14
+
+14:                                               ; preds = %12
+  %15 = icmp eq ptr %2, null
+  br i1 %15, label %17, label %16
+
+16:                                               ; preds = %14
+  call void @dcopy_(ptr noundef nonnull %8, ptr noundef nonnull %2, ptr noundef nonnull %9, ptr noundef nonnull %5, ptr noundef nonnull %10) #15
+  br label %27
+
+17:                                               ; preds = %14
+  %18 = tail call i32 @llvm.abs.i32(i32 %6, i1 true)
+  %19 = zext nneg i32 %18 to i64
+  %20 = zext nneg i32 %0 to i64
+  br label %21
+
+21:                                               ; preds = %21, %17
+  %22 = phi i64 [ 0, %17 ], [ %25, %21 ]
+  %23 = mul nuw nsw i64 %22, %19
+  %24 = getelementptr inbounds nuw double, ptr %5, i64 %23
+  store double 0.000000e+00, ptr %24, align 8, !tbaa !13
+  %25 = add nuw nsw i64 %22, 1
+  %26 = icmp eq i64 %25, %20
+  br i1 %26, label %27, label %21, !llvm.loop !26
+
+27:                                               ; preds = %21, %16, %12
+  call void @dcopy_(ptr noundef nonnull %8, ptr noundef %1, ptr noundef nonnull %9, ptr noundef %4, ptr noundef nonnull %10) #15
+  br label %28
+
+28:                                               ; preds = %7, %27
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define dso_local noalias noundef ptr @__fz_blas_aug_dcopy_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef %3, ptr noundef readnone captures(none) %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef %7, ptr noundef readnone captures(none) %8, ptr noundef readonly captures(none) %9, ptr noundef readnone captures(none) %10) local_unnamed_addr #0 {
+  %12 = alloca i32, align 4
+  %13 = alloca i32, align 4
+  %14 = alloca i32, align 4
+  %15 = tail call noalias dereferenceable_or_null(12) ptr @malloc(i64 noundef 12) #17
+  %16 = load i32, ptr %1, align 4, !tbaa !4
+  store i32 %16, ptr %15, align 4, !tbaa !28
+  %17 = load i32, ptr %5, align 4, !tbaa !4
+  %18 = getelementptr inbounds nuw i8, ptr %15, i64 4
+  store i32 %17, ptr %18, align 4, !tbaa !30
+  %19 = load i32, ptr %9, align 4, !tbaa !4
+  %20 = getelementptr inbounds nuw i8, ptr %15, i64 8
+  store i32 %19, ptr %20, align 4, !tbaa !31
+  call void @llvm.lifetime.start.p0(ptr nonnull %12)
+  call void @llvm.lifetime.start.p0(ptr nonnull %13)
+  call void @llvm.lifetime.start.p0(ptr nonnull %14)
+  store i32 %16, ptr %12, align 4, !tbaa !4
+  store i32 %17, ptr %13, align 4, !tbaa !4
+  store i32 %19, ptr %14, align 4, !tbaa !4
+  %21 = icmp sgt i32 %16, 0
+  br i1 %21, label %22, label %23
+
+22:                                               ; preds = %11
+  call void @dcopy_(ptr noundef nonnull %12, ptr noundef %3, ptr noundef nonnull %13, ptr noundef %7, ptr noundef nonnull %14) #15
+  br label %23
+
+23:                                               ; preds = %11, %22
+  call void @llvm.lifetime.end.p0(ptr nonnull %12)
+  call void @llvm.lifetime.end.p0(ptr nonnull %13)
+  call void @llvm.lifetime.end.p0(ptr nonnull %14)
+  ret ptr %15
+}
+
+; Function Attrs: nounwind optsize
+define dso_local void @__fz_blas_rev_dcopy_(i64 noundef %0, ptr noundef readnone captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readnone captures(none) %3, ptr noundef %4, ptr noundef readnone captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef readnone captures(none) %7, ptr noundef %8, ptr noundef readnone captures(none) %9, ptr noundef readnone captures(none) %10, ptr noundef captures(none) %11) local_unnamed_addr #0 {
+  %13 = load i32, ptr %11, align 4, !tbaa !28
+  %14 = getelementptr inbounds nuw i8, ptr %11, i64 4
+  %15 = load i32, ptr %14, align 4, !tbaa !30
+  %16 = getelementptr inbounds nuw i8, ptr %11, i64 8
+  %17 = load i32, ptr %16, align 4, !tbaa !31
+  tail call fastcc void @__fz_blas_d_copy_rev(i32 noundef %13, ptr noundef %4, i32 noundef %15, ptr noundef %8, i32 noundef %17) #13
+  tail call void @free(ptr noundef %11) #15
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define dso_local void @__fz_blas_fwd_dcopy_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef %3, ptr noundef %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef %7, ptr noundef %8, ptr noundef readonly captures(none) %9, ptr noundef readnone captures(none) %10) local_unnamed_addr #0 {
+  %12 = load i32, ptr %1, align 4, !tbaa !4
+  %13 = load i32, ptr %5, align 4, !tbaa !4
+  %14 = load i32, ptr %9, align 4, !tbaa !4
+  tail call fastcc void @__fz_blas_d_copy_fwd(i32 noundef %12, ptr noundef %3, ptr noundef %4, i32 noundef %13, ptr noundef %7, ptr noundef %8, i32 noundef %14) #13
+  ret void
+}
+
+; Function Attrs: nounwind optsize
 define dso_local noundef ptr @__fz_blas_aug_cblas_dscal(i64 noundef %0, i32 noundef %1, double noundef %2, ptr noundef %3, ptr noundef readnone captures(address_is_null) %4, i32 noundef %5) local_unnamed_addr #0 {
   %7 = trunc i64 %0 to i32
   %8 = lshr i32 %7, 1
@@ -534,29 +723,29 @@ define dso_local noalias noundef ptr @__fz_blas_aug_dscal_(i64 noundef %0, ptr n
   %10 = tail call noalias dereferenceable_or_null(24) ptr @malloc(i64 noundef 24) #17
   %11 = load i32, ptr %1, align 4, !tbaa !4
   %12 = getelementptr inbounds nuw i8, ptr %10, i64 8
-  store i32 %11, ptr %12, align 8, !tbaa !26
+  store i32 %11, ptr %12, align 8, !tbaa !32
   %13 = load i32, ptr %7, align 4, !tbaa !4
   %14 = getelementptr inbounds nuw i8, ptr %10, i64 12
-  store i32 %13, ptr %14, align 4, !tbaa !28
+  store i32 %13, ptr %14, align 4, !tbaa !34
   %15 = load double, ptr %3, align 8, !tbaa !13
   %16 = getelementptr inbounds nuw i8, ptr %10, i64 16
-  store double %15, ptr %16, align 8, !tbaa !29
+  store double %15, ptr %16, align 8, !tbaa !35
   %17 = icmp ne ptr %4, null
   %18 = zext i1 %17 to i32
   %19 = tail call fastcc ptr @__fz_blas_d_scal_aug(i32 noundef %18, i32 noundef %11, double noundef %15, ptr noundef %5, ptr noundef %6, i32 noundef %13) #13
-  store ptr %19, ptr %10, align 8, !tbaa !30
+  store ptr %19, ptr %10, align 8, !tbaa !36
   ret ptr %10
 }
 
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_rev_dscal_(i64 noundef %0, ptr noundef readnone captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readnone captures(none) %3, ptr noundef captures(address_is_null) %4, ptr noundef readnone captures(none) %5, ptr noundef %6, ptr noundef readnone captures(none) %7, ptr noundef readnone captures(none) %8, ptr noundef captures(none) %9) local_unnamed_addr #0 {
   %11 = getelementptr inbounds nuw i8, ptr %9, i64 8
-  %12 = load i32, ptr %11, align 8, !tbaa !26
+  %12 = load i32, ptr %11, align 8, !tbaa !32
   %13 = getelementptr inbounds nuw i8, ptr %9, i64 16
-  %14 = load double, ptr %13, align 8, !tbaa !29
+  %14 = load double, ptr %13, align 8, !tbaa !35
   %15 = getelementptr inbounds nuw i8, ptr %9, i64 12
-  %16 = load i32, ptr %15, align 4, !tbaa !28
-  %17 = load ptr, ptr %9, align 8, !tbaa !30
+  %16 = load i32, ptr %15, align 4, !tbaa !34
+  %17 = load ptr, ptr %9, align 8, !tbaa !36
   %18 = tail call fastcc double @__fz_blas_d_scal_rev(i32 noundef %12, double noundef %14, ptr noundef %6, i32 noundef %16, ptr noundef %17) #13
   %19 = icmp eq ptr %4, null
   br i1 %19, label %23, label %20
@@ -611,7 +800,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_nrm2_aug(i32 noundef %0,
   %9 = call double @dnrm2_(ptr noundef nonnull %6, ptr noundef %1, ptr noundef nonnull %7) #15
   store double %9, ptr %4, align 8, !tbaa !13
   %10 = getelementptr inbounds nuw i8, ptr %8, i64 8
-  store double %9, ptr %10, align 8, !tbaa !31
+  store double %9, ptr %10, align 8, !tbaa !37
   %11 = icmp eq ptr %2, null
   br i1 %11, label %16, label %12
 
@@ -619,7 +808,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_nrm2_aug(i32 noundef %0,
   %13 = load i32, ptr %6, align 4, !tbaa !4
   %14 = load i32, ptr %7, align 4, !tbaa !4
   %15 = call fastcc ptr @__fz_blas_d_copy_vec(i32 noundef %13, ptr noundef %1, i32 noundef %14) #13
-  store ptr %15, ptr %8, align 8, !tbaa !33
+  store ptr %15, ptr %8, align 8, !tbaa !39
   br label %16
 
 16:                                               ; preds = %12, %5
@@ -645,7 +834,7 @@ define internal fastcc void @__fz_blas_d_nrm2_rev(i32 noundef %0, ptr noundef %1
   %10 = icmp sgt i32 %0, 0
   %11 = icmp ne ptr %1, null
   %12 = and i1 %10, %11
-  %13 = load ptr, ptr %4, align 8, !tbaa !33
+  %13 = load ptr, ptr %4, align 8, !tbaa !39
   br i1 %12, label %14, label %23
 
 14:                                               ; preds = %5
@@ -654,7 +843,7 @@ define internal fastcc void @__fz_blas_d_nrm2_rev(i32 noundef %0, ptr noundef %1
 
 16:                                               ; preds = %14
   %17 = getelementptr inbounds nuw i8, ptr %4, i64 8
-  %18 = load double, ptr %17, align 8, !tbaa !31
+  %18 = load double, ptr %17, align 8, !tbaa !37
   %19 = fcmp une double %18, 0.000000e+00
   br i1 %19, label %20, label %23
 
@@ -664,7 +853,7 @@ define internal fastcc void @__fz_blas_d_nrm2_rev(i32 noundef %0, ptr noundef %1
   store double %21, ptr %9, align 8, !tbaa !13
   call void @daxpy_(ptr noundef nonnull %6, ptr noundef nonnull %9, ptr noundef nonnull %13, ptr noundef nonnull %8, ptr noundef nonnull %1, ptr noundef nonnull %7) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %9) #16
-  %22 = load ptr, ptr %4, align 8, !tbaa !33
+  %22 = load ptr, ptr %4, align 8, !tbaa !39
   br label %23
 
 23:                                               ; preds = %20, %16, %14, %5
@@ -715,13 +904,13 @@ define dso_local { ptr, double } @__fz_blas_aug_dnrm2_(i64 noundef %0, ptr nound
   %9 = tail call noalias dereferenceable_or_null(16) ptr @malloc(i64 noundef 16) #17
   %10 = load i32, ptr %1, align 4, !tbaa !4
   %11 = getelementptr inbounds nuw i8, ptr %9, i64 8
-  store i32 %10, ptr %11, align 8, !tbaa !34
+  store i32 %10, ptr %11, align 8, !tbaa !40
   %12 = load i32, ptr %5, align 4, !tbaa !4
   %13 = getelementptr inbounds nuw i8, ptr %9, i64 12
-  store i32 %12, ptr %13, align 4, !tbaa !36
+  store i32 %12, ptr %13, align 4, !tbaa !42
   %14 = getelementptr inbounds nuw i8, ptr %8, i64 8
   %15 = call fastcc ptr @__fz_blas_d_nrm2_aug(i32 noundef %10, ptr noundef %3, ptr noundef %4, i32 noundef %12, ptr noundef %14) #13
-  store ptr %15, ptr %9, align 8, !tbaa !37
+  store ptr %15, ptr %9, align 8, !tbaa !43
   %16 = insertvalue { ptr, double } poison, ptr %9, 0
   %17 = load double, ptr %14, align 8
   %18 = insertvalue { ptr, double } %16, double %17, 1
@@ -731,10 +920,10 @@ define dso_local { ptr, double } @__fz_blas_aug_dnrm2_(i64 noundef %0, ptr nound
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_rev_dnrm2_(i64 noundef %0, ptr noundef readnone captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readnone captures(none) %3, ptr noundef %4, ptr noundef readnone captures(none) %5, ptr noundef readnone captures(none) %6, double noundef %7, ptr noundef captures(none) %8) local_unnamed_addr #0 {
   %10 = getelementptr inbounds nuw i8, ptr %8, i64 8
-  %11 = load i32, ptr %10, align 8, !tbaa !34
+  %11 = load i32, ptr %10, align 8, !tbaa !40
   %12 = getelementptr inbounds nuw i8, ptr %8, i64 12
-  %13 = load i32, ptr %12, align 4, !tbaa !36
-  %14 = load ptr, ptr %8, align 8, !tbaa !37
+  %13 = load i32, ptr %12, align 4, !tbaa !42
+  %14 = load ptr, ptr %8, align 8, !tbaa !43
   tail call fastcc void @__fz_blas_d_nrm2_rev(i32 noundef %11, ptr noundef %4, i32 noundef %13, double noundef %7, ptr noundef %14) #13
   tail call void @free(ptr noundef %8) #15
   ret void
@@ -795,7 +984,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_gemv_aug(i32 noundef ran
   %22 = alloca i32, align 4
   %23 = alloca double, align 8
   %24 = alloca i32, align 4
-  store i8 %2, ptr %17, align 1, !tbaa !38
+  store i8 %2, ptr %17, align 1, !tbaa !44
   store i32 %3, ptr %18, align 4, !tbaa !4
   store i32 %4, ptr %19, align 4, !tbaa !4
   store double %5, ptr %20, align 8, !tbaa !13
@@ -819,7 +1008,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_gemv_aug(i32 noundef ran
 
 35:                                               ; preds = %31
   %36 = tail call fastcc ptr @__fz_blas_d_copy_mat(i32 noundef %3, i32 noundef %4, ptr noundef %6, i32 noundef %8) #13
-  store ptr %36, ptr %25, align 8, !tbaa !39
+  store ptr %36, ptr %25, align 8, !tbaa !45
   br label %37
 
 37:                                               ; preds = %31, %35
@@ -830,7 +1019,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_gemv_aug(i32 noundef ran
 40:                                               ; preds = %37
   %41 = tail call fastcc ptr @__fz_blas_d_copy_vec(i32 noundef %28, ptr noundef %9, i32 noundef %11) #13
   %42 = getelementptr inbounds nuw i8, ptr %25, i64 8
-  store ptr %41, ptr %42, align 8, !tbaa !41
+  store ptr %41, ptr %42, align 8, !tbaa !47
   br label %43
 
 43:                                               ; preds = %37, %40
@@ -840,13 +1029,13 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_gemv_aug(i32 noundef ran
 45:                                               ; preds = %43
   %46 = tail call fastcc ptr @__fz_blas_d_copy_vec(i32 noundef %29, ptr noundef %13, i32 noundef %15) #13
   %47 = getelementptr inbounds nuw i8, ptr %25, i64 16
-  store ptr %46, ptr %47, align 8, !tbaa !42
+  store ptr %46, ptr %47, align 8, !tbaa !48
   br label %48
 
 48:                                               ; preds = %43, %45, %16
   %49 = tail call noundef range(i32 1, -2147483648) i32 @llvm.smax.i32(i32 %3, i32 1)
   %50 = getelementptr inbounds nuw i8, ptr %25, i64 24
-  store i32 %49, ptr %50, align 8, !tbaa !43
+  store i32 %49, ptr %50, align 8, !tbaa !49
   %51 = icmp sgt i32 %3, 0
   %52 = icmp sgt i32 %4, 0
   %53 = and i1 %51, %52
@@ -907,7 +1096,7 @@ define internal fastcc void @__fz_blas_d_gemv_rev(i8 noundef signext %0, i32 nou
   %24 = alloca double, align 8
   %25 = alloca double, align 8
   %26 = alloca i8, align 1
-  store i8 %0, ptr %15, align 1, !tbaa !38
+  store i8 %0, ptr %15, align 1, !tbaa !44
   store i32 %1, ptr %16, align 4, !tbaa !4
   store i32 %2, ptr %17, align 4, !tbaa !4
   store double %3, ptr %18, align 8, !tbaa !13
@@ -937,7 +1126,7 @@ define internal fastcc void @__fz_blas_d_gemv_rev(i8 noundef signext %0, i32 nou
   br i1 %34, label %45, label %35
 
 35:                                               ; preds = %33
-  %36 = load ptr, ptr %13, align 8, !tbaa !39
+  %36 = load ptr, ptr %13, align 8, !tbaa !45
   %37 = icmp ne ptr %36, null
   %38 = icmp sgt i32 %1, 0
   %39 = and i1 %38, %37
@@ -948,7 +1137,7 @@ define internal fastcc void @__fz_blas_d_gemv_rev(i8 noundef signext %0, i32 nou
 42:                                               ; preds = %35
   call void @llvm.lifetime.start.p0(ptr nonnull %26) #16
   %43 = select i1 %28, i8 84, i8 78
-  store i8 %43, ptr %26, align 1, !tbaa !38
+  store i8 %43, ptr %26, align 1, !tbaa !44
   %44 = getelementptr inbounds nuw i8, ptr %13, i64 24
   call void @dgemv_(ptr noundef nonnull %26, ptr noundef nonnull %16, ptr noundef nonnull %17, ptr noundef nonnull %18, ptr noundef nonnull %36, ptr noundef nonnull %44, ptr noundef nonnull %9, ptr noundef nonnull %21, ptr noundef nonnull %24, ptr noundef nonnull %6, ptr noundef nonnull %20) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %26) #16
@@ -960,7 +1149,7 @@ define internal fastcc void @__fz_blas_d_gemv_rev(i8 noundef signext %0, i32 nou
 
 47:                                               ; preds = %45
   %48 = getelementptr inbounds nuw i8, ptr %13, i64 8
-  %49 = load ptr, ptr %48, align 8, !tbaa !41
+  %49 = load ptr, ptr %48, align 8, !tbaa !47
   %50 = icmp ne ptr %49, null
   %51 = load i32, ptr %16, align 4
   %52 = icmp sgt i32 %51, 0
@@ -982,13 +1171,13 @@ define internal fastcc void @__fz_blas_d_gemv_rev(i8 noundef signext %0, i32 nou
   br label %60
 
 60:                                               ; preds = %58, %59, %47, %45
-  %61 = load ptr, ptr %13, align 8, !tbaa !39
+  %61 = load ptr, ptr %13, align 8, !tbaa !45
   %62 = icmp eq ptr %61, null
   br i1 %62, label %79, label %63
 
 63:                                               ; preds = %60
   %64 = getelementptr inbounds nuw i8, ptr %13, i64 8
-  %65 = load ptr, ptr %64, align 8, !tbaa !41
+  %65 = load ptr, ptr %64, align 8, !tbaa !47
   %66 = icmp ne ptr %65, null
   %67 = load i32, ptr %16, align 4
   %68 = icmp sgt i32 %67, 0
@@ -1011,7 +1200,7 @@ define internal fastcc void @__fz_blas_d_gemv_rev(i8 noundef signext %0, i32 nou
 
 79:                                               ; preds = %73, %63, %60
   %80 = getelementptr inbounds nuw i8, ptr %13, i64 16
-  %81 = load ptr, ptr %80, align 8, !tbaa !42
+  %81 = load ptr, ptr %80, align 8, !tbaa !48
   %82 = icmp eq ptr %81, null
   br i1 %82, label %85, label %83
 
@@ -1027,13 +1216,13 @@ define internal fastcc void @__fz_blas_d_gemv_rev(i8 noundef signext %0, i32 nou
   br label %88
 
 88:                                               ; preds = %85, %14
-  %89 = load ptr, ptr %13, align 8, !tbaa !39
+  %89 = load ptr, ptr %13, align 8, !tbaa !45
   call void @free(ptr noundef %89) #15
   %90 = getelementptr inbounds nuw i8, ptr %13, i64 8
-  %91 = load ptr, ptr %90, align 8, !tbaa !41
+  %91 = load ptr, ptr %90, align 8, !tbaa !47
   call void @free(ptr noundef %91) #15
   %92 = getelementptr inbounds nuw i8, ptr %13, i64 16
-  %93 = load ptr, ptr %92, align 8, !tbaa !42
+  %93 = load ptr, ptr %92, align 8, !tbaa !48
   call void @free(ptr noundef %93) #15
   call void @free(ptr noundef %13) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %25) #16
@@ -1079,7 +1268,7 @@ define internal fastcc void @__fz_blas_d_gemv_fwd(i8 noundef signext range(i8 78
   %26 = alloca i32, align 4
   %27 = alloca i32, align 4
   %28 = alloca double, align 8
-  store i8 %0, ptr %17, align 1, !tbaa !38
+  store i8 %0, ptr %17, align 1, !tbaa !44
   store i32 %1, ptr %18, align 4, !tbaa !4
   store i32 %2, ptr %19, align 4, !tbaa !4
   store double %3, ptr %20, align 8, !tbaa !13
@@ -1161,39 +1350,39 @@ define internal fastcc void @__fz_blas_d_gemv_fwd(i8 noundef signext range(i8 78
 ; Function Attrs: nounwind optsize
 define dso_local noalias noundef ptr @__fz_blas_aug_dgemv_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readonly captures(none) %3, ptr noundef readnone captures(none) %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef readonly captures(none) %7, ptr noundef readnone captures(address_is_null) %8, ptr noundef %9, ptr noundef readnone captures(address_is_null) %10, ptr noundef readonly captures(none) %11, ptr noundef readnone captures(none) %12, ptr noundef %13, ptr noundef readnone captures(address_is_null) %14, ptr noundef readonly captures(none) %15, ptr noundef readnone captures(none) %16, ptr noundef readonly captures(none) %17, ptr noundef readnone captures(address_is_null) %18, ptr noundef %19, ptr noundef readnone captures(address_is_null) %20, ptr noundef readonly captures(none) %21, ptr noundef readnone captures(none) %22) local_unnamed_addr #0 {
   %24 = tail call noalias dereferenceable_or_null(56) ptr @malloc(i64 noundef 56) #17
-  %25 = load i8, ptr %1, align 1, !tbaa !38
+  %25 = load i8, ptr %1, align 1, !tbaa !44
   %26 = and i8 %25, -33
   %27 = icmp eq i8 %26, 78
   %28 = select i1 %27, i8 78, i8 84
   %29 = getelementptr inbounds nuw i8, ptr %24, i64 48
-  store i8 %28, ptr %29, align 8, !tbaa !44
+  store i8 %28, ptr %29, align 8, !tbaa !50
   %30 = load i32, ptr %3, align 4, !tbaa !4
   %31 = getelementptr inbounds nuw i8, ptr %24, i64 8
-  store i32 %30, ptr %31, align 8, !tbaa !46
+  store i32 %30, ptr %31, align 8, !tbaa !52
   %32 = load i32, ptr %5, align 4, !tbaa !4
   %33 = getelementptr inbounds nuw i8, ptr %24, i64 12
-  store i32 %32, ptr %33, align 4, !tbaa !47
+  store i32 %32, ptr %33, align 4, !tbaa !53
   %34 = load i32, ptr %11, align 4, !tbaa !4
   %35 = getelementptr inbounds nuw i8, ptr %24, i64 16
-  store i32 %34, ptr %35, align 8, !tbaa !48
+  store i32 %34, ptr %35, align 8, !tbaa !54
   %36 = load i32, ptr %15, align 4, !tbaa !4
   %37 = getelementptr inbounds nuw i8, ptr %24, i64 20
-  store i32 %36, ptr %37, align 4, !tbaa !49
+  store i32 %36, ptr %37, align 4, !tbaa !55
   %38 = load i32, ptr %21, align 4, !tbaa !4
   %39 = getelementptr inbounds nuw i8, ptr %24, i64 24
-  store i32 %38, ptr %39, align 8, !tbaa !50
+  store i32 %38, ptr %39, align 8, !tbaa !56
   %40 = load double, ptr %7, align 8, !tbaa !13
   %41 = getelementptr inbounds nuw i8, ptr %24, i64 32
-  store double %40, ptr %41, align 8, !tbaa !51
+  store double %40, ptr %41, align 8, !tbaa !57
   %42 = load double, ptr %17, align 8, !tbaa !13
   %43 = getelementptr inbounds nuw i8, ptr %24, i64 40
-  store double %42, ptr %43, align 8, !tbaa !52
+  store double %42, ptr %43, align 8, !tbaa !58
   %44 = icmp ne ptr %8, null
   %45 = zext i1 %44 to i32
   %46 = icmp ne ptr %18, null
   %47 = zext i1 %46 to i32
   %48 = tail call fastcc ptr @__fz_blas_d_gemv_aug(i32 noundef %45, i32 noundef %47, i8 noundef signext %28, i32 noundef %30, i32 noundef %32, double noundef %40, ptr noundef %9, ptr noundef %10, i32 noundef %34, ptr noundef %13, ptr noundef %14, i32 noundef %36, double noundef %42, ptr noundef %19, ptr noundef %20, i32 noundef %38) #13
-  store ptr %48, ptr %24, align 8, !tbaa !53
+  store ptr %48, ptr %24, align 8, !tbaa !59
   ret ptr %24
 }
 
@@ -1204,22 +1393,22 @@ define dso_local void @__fz_blas_rev_dgemv_(i64 noundef %0, ptr noundef readnone
   call void @llvm.lifetime.start.p0(ptr nonnull %25) #16
   call void @llvm.lifetime.start.p0(ptr nonnull %26) #16
   %27 = getelementptr inbounds nuw i8, ptr %23, i64 48
-  %28 = load i8, ptr %27, align 8, !tbaa !44
+  %28 = load i8, ptr %27, align 8, !tbaa !50
   %29 = getelementptr inbounds nuw i8, ptr %23, i64 8
-  %30 = load i32, ptr %29, align 8, !tbaa !46
+  %30 = load i32, ptr %29, align 8, !tbaa !52
   %31 = getelementptr inbounds nuw i8, ptr %23, i64 12
-  %32 = load i32, ptr %31, align 4, !tbaa !47
+  %32 = load i32, ptr %31, align 4, !tbaa !53
   %33 = getelementptr inbounds nuw i8, ptr %23, i64 32
-  %34 = load double, ptr %33, align 8, !tbaa !51
+  %34 = load double, ptr %33, align 8, !tbaa !57
   %35 = getelementptr inbounds nuw i8, ptr %23, i64 16
-  %36 = load i32, ptr %35, align 8, !tbaa !48
+  %36 = load i32, ptr %35, align 8, !tbaa !54
   %37 = getelementptr inbounds nuw i8, ptr %23, i64 20
-  %38 = load i32, ptr %37, align 4, !tbaa !49
+  %38 = load i32, ptr %37, align 4, !tbaa !55
   %39 = getelementptr inbounds nuw i8, ptr %23, i64 40
-  %40 = load double, ptr %39, align 8, !tbaa !52
+  %40 = load double, ptr %39, align 8, !tbaa !58
   %41 = getelementptr inbounds nuw i8, ptr %23, i64 24
-  %42 = load i32, ptr %41, align 8, !tbaa !50
-  %43 = load ptr, ptr %23, align 8, !tbaa !53
+  %42 = load i32, ptr %41, align 8, !tbaa !56
+  %43 = load ptr, ptr %23, align 8, !tbaa !59
   call fastcc void @__fz_blas_d_gemv_rev(i8 noundef signext %28, i32 noundef %30, i32 noundef %32, double noundef %34, ptr noundef %10, i32 noundef %36, ptr noundef %14, i32 noundef %38, double noundef %40, ptr noundef %20, i32 noundef %42, ptr noundef %25, ptr noundef %26, ptr noundef %43) #13
   %44 = icmp eq ptr %8, null
   br i1 %44, label %49, label %45
@@ -1251,7 +1440,7 @@ define dso_local void @__fz_blas_rev_dgemv_(i64 noundef %0, ptr noundef readnone
 
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_fwd_dgemv_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readonly captures(none) %3, ptr noundef readnone captures(none) %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef readonly captures(none) %7, ptr noundef readonly captures(address_is_null) %8, ptr noundef %9, ptr noundef %10, ptr noundef readonly captures(none) %11, ptr noundef readnone captures(none) %12, ptr noundef %13, ptr noundef %14, ptr noundef readonly captures(none) %15, ptr noundef readnone captures(none) %16, ptr noundef readonly captures(none) %17, ptr noundef readonly captures(address_is_null) %18, ptr noundef %19, ptr noundef %20, ptr noundef readonly captures(none) %21, ptr noundef readnone captures(none) %22) local_unnamed_addr #0 {
-  %24 = load i8, ptr %1, align 1, !tbaa !38
+  %24 = load i8, ptr %1, align 1, !tbaa !44
   %25 = load i32, ptr %3, align 4, !tbaa !4
   %26 = load i32, ptr %5, align 4, !tbaa !4
   %27 = load double, ptr %7, align 8, !tbaa !13
@@ -1281,6 +1470,266 @@ define dso_local void @__fz_blas_fwd_dgemv_(i64 noundef %0, ptr noundef readonly
   %43 = select i1 %42, i8 78, i8 84
   %44 = load i32, ptr %21, align 4, !tbaa !4
   tail call fastcc void @__fz_blas_d_gemv_fwd(i8 noundef signext %43, i32 noundef %25, i32 noundef %26, double noundef %27, double noundef %32, ptr noundef %9, ptr noundef %10, i32 noundef %33, ptr noundef %13, ptr noundef %14, i32 noundef %34, double noundef %35, double noundef %40, ptr noundef %19, ptr noundef %20, i32 noundef %44) #13
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define dso_local noalias noundef ptr @__fz_blas_aug_cblas_dger(i64 noundef %0, i32 noundef %1, i32 noundef %2, i32 noundef %3, double noundef %4, ptr noundef %5, ptr noundef readnone captures(address_is_null) %6, i32 noundef %7, ptr noundef %8, ptr noundef readnone captures(address_is_null) %9, i32 noundef %10, ptr noundef %11, ptr noundef readnone captures(address_is_null) %12, i32 noundef %13) local_unnamed_addr #0 {
+  %15 = icmp eq i32 %1, 101
+  %16 = trunc i64 %0 to i32
+  %17 = lshr i32 %16, 3
+  %18 = and i32 %17, 1
+  br i1 %15, label %19, label %21
+
+19:                                               ; preds = %14
+  %20 = tail call fastcc ptr @__fz_blas_d_ger_aug(i32 noundef %18, i32 noundef %3, i32 noundef %2, double noundef %4, ptr noundef %8, ptr noundef %9, i32 noundef %10, ptr noundef %5, ptr noundef %6, i32 noundef %7, ptr noundef %11, ptr noundef %12, i32 noundef %13) #13
+  br label %23
+
+21:                                               ; preds = %14
+  %22 = tail call fastcc ptr @__fz_blas_d_ger_aug(i32 noundef %18, i32 noundef %2, i32 noundef %3, double noundef %4, ptr noundef %5, ptr noundef %6, i32 noundef %7, ptr noundef %8, ptr noundef %9, i32 noundef %10, ptr noundef %11, ptr noundef %12, i32 noundef %13) #13
+  br label %23
+
+23:                                               ; preds = %21, %19
+  %24 = phi ptr [ %20, %19 ], [ %22, %21 ]
+  ret ptr %24
+}
+
+; Function Attrs: nounwind optsize
+define internal fastcc noalias noundef ptr @__fz_blas_d_ger_aug(i32 noundef range(i32 0, 2) %0, i32 noundef %1, i32 noundef %2, double noundef %3, ptr noundef %4, ptr noundef readnone captures(address_is_null) %5, i32 noundef %6, ptr noundef %7, ptr noundef readnone captures(address_is_null) %8, i32 noundef %9, ptr noundef %10, ptr noundef readnone captures(address_is_null) %11, i32 noundef %12) unnamed_addr #0 {
+  %14 = alloca i32, align 4
+  %15 = alloca i32, align 4
+  %16 = alloca double, align 8
+  %17 = alloca i32, align 4
+  %18 = alloca i32, align 4
+  %19 = alloca i32, align 4
+  store i32 %1, ptr %14, align 4, !tbaa !4
+  store i32 %2, ptr %15, align 4, !tbaa !4
+  store double %3, ptr %16, align 8, !tbaa !13
+  store i32 %6, ptr %17, align 4, !tbaa !4
+  store i32 %9, ptr %18, align 4, !tbaa !4
+  store i32 %12, ptr %19, align 4, !tbaa !4
+  %20 = tail call noalias dereferenceable_or_null(16) ptr @calloc(i64 noundef 1, i64 noundef 16) #14
+  %21 = icmp eq ptr %11, null
+  br i1 %21, label %34, label %22
+
+22:                                               ; preds = %13
+  %23 = icmp ne ptr %8, null
+  %24 = icmp ne i32 %0, 0
+  %25 = or i1 %24, %23
+  br i1 %25, label %26, label %28
+
+26:                                               ; preds = %22
+  %27 = tail call fastcc ptr @__fz_blas_d_copy_vec(i32 noundef %1, ptr noundef %4, i32 noundef %6) #13
+  store ptr %27, ptr %20, align 8, !tbaa !8
+  br label %28
+
+28:                                               ; preds = %26, %22
+  %29 = icmp ne ptr %5, null
+  %30 = or i1 %24, %29
+  br i1 %30, label %31, label %34
+
+31:                                               ; preds = %28
+  %32 = tail call fastcc ptr @__fz_blas_d_copy_vec(i32 noundef %2, ptr noundef %7, i32 noundef %9) #13
+  %33 = getelementptr inbounds nuw i8, ptr %20, i64 8
+  store ptr %32, ptr %33, align 8, !tbaa !12
+  br label %34
+
+34:                                               ; preds = %13, %28, %31
+  %35 = icmp sgt i32 %1, 0
+  %36 = icmp sgt i32 %2, 0
+  %37 = and i1 %35, %36
+  br i1 %37, label %38, label %39
+
+38:                                               ; preds = %34
+  call void @dger_(ptr noundef nonnull %14, ptr noundef nonnull %15, ptr noundef nonnull %16, ptr noundef %4, ptr noundef nonnull %17, ptr noundef %7, ptr noundef nonnull %18, ptr noundef %10, ptr noundef nonnull %19) #15
+  br label %39
+
+39:                                               ; preds = %38, %34
+  ret ptr %20
+}
+
+; Function Attrs: nounwind optsize
+define dso_local double @__fz_blas_rev_cblas_dger(i64 noundef %0, i32 noundef %1, i32 noundef %2, i32 noundef %3, double noundef %4, ptr noundef readnone captures(none) %5, ptr noundef %6, i32 noundef %7, ptr noundef readnone captures(none) %8, ptr noundef %9, i32 noundef %10, ptr noundef readnone captures(none) %11, ptr noundef %12, i32 noundef %13, ptr noundef captures(none) %14) local_unnamed_addr #0 {
+  %16 = icmp eq i32 %1, 101
+  br i1 %16, label %17, label %19
+
+17:                                               ; preds = %15
+  %18 = tail call fastcc double @__fz_blas_d_ger_rev(i32 noundef %3, i32 noundef %2, double noundef %4, ptr noundef %9, i32 noundef %10, ptr noundef %6, i32 noundef %7, ptr noundef %12, i32 noundef %13, ptr noundef %14) #13
+  br label %21
+
+19:                                               ; preds = %15
+  %20 = tail call fastcc double @__fz_blas_d_ger_rev(i32 noundef %2, i32 noundef %3, double noundef %4, ptr noundef %6, i32 noundef %7, ptr noundef %9, i32 noundef %10, ptr noundef %12, i32 noundef %13, ptr noundef %14) #13
+  br label %21
+
+21:                                               ; preds = %19, %17
+  %22 = phi double [ %18, %17 ], [ %20, %19 ]
+  ret double %22
+}
+
+; Function Attrs: nounwind optsize
+define internal fastcc double @__fz_blas_d_ger_rev(i32 noundef %0, i32 noundef %1, double noundef %2, ptr noundef %3, i32 noundef %4, ptr noundef %5, i32 noundef %6, ptr noundef %7, i32 noundef %8, ptr noundef captures(none) %9) unnamed_addr #0 {
+  %11 = alloca i32, align 4
+  %12 = alloca i32, align 4
+  %13 = alloca double, align 8
+  %14 = alloca i32, align 4
+  %15 = alloca i32, align 4
+  %16 = alloca i32, align 4
+  %17 = alloca double, align 8
+  %18 = alloca double, align 8
+  %19 = alloca i32, align 4
+  store i32 %0, ptr %11, align 4, !tbaa !4
+  store i32 %1, ptr %12, align 4, !tbaa !4
+  store double %2, ptr %13, align 8, !tbaa !13
+  store i32 %4, ptr %14, align 4, !tbaa !4
+  store i32 %6, ptr %15, align 4, !tbaa !4
+  store i32 %8, ptr %16, align 4, !tbaa !4
+  call void @llvm.lifetime.start.p0(ptr nonnull %17) #16
+  store double 1.000000e+00, ptr %17, align 8, !tbaa !13
+  call void @llvm.lifetime.start.p0(ptr nonnull %18) #16
+  store double 0.000000e+00, ptr %18, align 8, !tbaa !13
+  call void @llvm.lifetime.start.p0(ptr nonnull %19) #16
+  store i32 1, ptr %19, align 4, !tbaa !4
+  %20 = icmp sgt i32 %0, 0
+  %21 = icmp sgt i32 %1, 0
+  %22 = and i1 %20, %21
+  %23 = icmp ne ptr %7, null
+  %24 = and i1 %22, %23
+  br i1 %24, label %25, label %52
+
+25:                                               ; preds = %10
+  %26 = icmp eq ptr %3, null
+  br i1 %26, label %32, label %27
+
+27:                                               ; preds = %25
+  %28 = getelementptr inbounds nuw i8, ptr %9, i64 8
+  %29 = load ptr, ptr %28, align 8, !tbaa !12
+  %30 = icmp eq ptr %29, null
+  br i1 %30, label %32, label %31
+
+31:                                               ; preds = %27
+  call void @dgemv_(ptr noundef nonnull @.str, ptr noundef nonnull %11, ptr noundef nonnull %12, ptr noundef nonnull %13, ptr noundef nonnull %7, ptr noundef nonnull %16, ptr noundef nonnull %29, ptr noundef nonnull %19, ptr noundef nonnull %17, ptr noundef nonnull %3, ptr noundef nonnull %14) #15
+  br label %32
+
+32:                                               ; preds = %31, %27, %25
+  %33 = icmp eq ptr %5, null
+  br i1 %33, label %38, label %34
+
+34:                                               ; preds = %32
+  %35 = load ptr, ptr %9, align 8, !tbaa !8
+  %36 = icmp eq ptr %35, null
+  br i1 %36, label %52, label %37
+
+37:                                               ; preds = %34
+  call void @dgemv_(ptr noundef nonnull @.str.1, ptr noundef nonnull %11, ptr noundef nonnull %12, ptr noundef nonnull %13, ptr noundef nonnull %7, ptr noundef nonnull %16, ptr noundef nonnull %35, ptr noundef nonnull %19, ptr noundef nonnull %17, ptr noundef nonnull %5, ptr noundef nonnull %15) #15
+  br label %38
+
+38:                                               ; preds = %37, %32
+  %39 = load ptr, ptr %9, align 8, !tbaa !8
+  %40 = icmp eq ptr %39, null
+  br i1 %40, label %52, label %41
+
+41:                                               ; preds = %38
+  %42 = getelementptr inbounds nuw i8, ptr %9, i64 8
+  %43 = load ptr, ptr %42, align 8, !tbaa !12
+  %44 = icmp eq ptr %43, null
+  br i1 %44, label %52, label %45
+
+45:                                               ; preds = %41
+  %46 = load i32, ptr %11, align 4, !tbaa !4
+  %47 = sext i32 %46 to i64
+  %48 = shl nsw i64 %47, 3
+  %49 = call noalias ptr @malloc(i64 noundef %48) #17
+  call void @dgemv_(ptr noundef nonnull @.str, ptr noundef nonnull %11, ptr noundef nonnull %12, ptr noundef nonnull %17, ptr noundef nonnull %7, ptr noundef nonnull %16, ptr noundef nonnull %43, ptr noundef nonnull %19, ptr noundef nonnull %18, ptr noundef %49, ptr noundef nonnull %19) #15
+  %50 = load ptr, ptr %9, align 8, !tbaa !8
+  %51 = call double @ddot_(ptr noundef nonnull %11, ptr noundef %50, ptr noundef nonnull %19, ptr noundef %49, ptr noundef nonnull %19) #15
+  call void @free(ptr noundef %49) #15
+  br label %52
+
+52:                                               ; preds = %34, %38, %41, %45, %10
+  %53 = phi double [ %51, %45 ], [ 0.000000e+00, %41 ], [ 0.000000e+00, %38 ], [ 0.000000e+00, %10 ], [ 0.000000e+00, %34 ]
+  %54 = load ptr, ptr %9, align 8, !tbaa !8
+  call void @free(ptr noundef %54) #15
+  %55 = getelementptr inbounds nuw i8, ptr %9, i64 8
+  %56 = load ptr, ptr %55, align 8, !tbaa !12
+  call void @free(ptr noundef %56) #15
+  call void @free(ptr noundef %9) #15
+  call void @llvm.lifetime.end.p0(ptr nonnull %19) #16
+  call void @llvm.lifetime.end.p0(ptr nonnull %18) #16
+  call void @llvm.lifetime.end.p0(ptr nonnull %17) #16
+  ret double %53
+}
+
+; Function Attrs: nounwind optsize
+define dso_local void @__fz_blas_fwd_cblas_dger(i64 noundef %0, i32 noundef %1, i32 noundef %2, i32 noundef %3, double noundef %4, double noundef %5, ptr noundef %6, ptr noundef %7, i32 noundef %8, ptr noundef %9, ptr noundef %10, i32 noundef %11, ptr noundef %12, ptr noundef %13, i32 noundef %14) local_unnamed_addr #0 {
+  %16 = icmp eq i32 %1, 101
+  br i1 %16, label %17, label %18
+
+17:                                               ; preds = %15
+  tail call fastcc void @__fz_blas_d_ger_fwd(i32 noundef %3, i32 noundef %2, double noundef %4, double noundef %5, ptr noundef %9, ptr noundef %10, i32 noundef %11, ptr noundef %6, ptr noundef %7, i32 noundef %8, ptr noundef %12, ptr noundef %13, i32 noundef %14) #13
+  br label %19
+
+18:                                               ; preds = %15
+  tail call fastcc void @__fz_blas_d_ger_fwd(i32 noundef %2, i32 noundef %3, double noundef %4, double noundef %5, ptr noundef %6, ptr noundef %7, i32 noundef %8, ptr noundef %9, ptr noundef %10, i32 noundef %11, ptr noundef %12, ptr noundef %13, i32 noundef %14) #13
+  br label %19
+
+19:                                               ; preds = %18, %17
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define internal fastcc void @__fz_blas_d_ger_fwd(i32 noundef %0, i32 noundef %1, double noundef %2, double noundef %3, ptr noundef %4, ptr noundef %5, i32 noundef %6, ptr noundef %7, ptr noundef %8, i32 noundef %9, ptr noundef %10, ptr noundef %11, i32 noundef %12) unnamed_addr #0 {
+  %14 = alloca i32, align 4
+  %15 = alloca i32, align 4
+  %16 = alloca double, align 8
+  %17 = alloca double, align 8
+  %18 = alloca i32, align 4
+  %19 = alloca i32, align 4
+  %20 = alloca i32, align 4
+  store i32 %0, ptr %14, align 4, !tbaa !4
+  store i32 %1, ptr %15, align 4, !tbaa !4
+  store double %2, ptr %16, align 8, !tbaa !13
+  store double %3, ptr %17, align 8, !tbaa !13
+  store i32 %6, ptr %18, align 4, !tbaa !4
+  store i32 %9, ptr %19, align 4, !tbaa !4
+  store i32 %12, ptr %20, align 4, !tbaa !4
+  %21 = icmp slt i32 %0, 1
+  %22 = icmp slt i32 %1, 1
+  %23 = or i1 %21, %22
+  br i1 %23, label %36, label %24
+
+24:                                               ; preds = %13
+  %25 = icmp eq ptr %11, null
+  br i1 %25, label %35, label %26
+
+26:                                               ; preds = %24
+  %27 = icmp eq ptr %5, null
+  br i1 %27, label %29, label %28
+
+28:                                               ; preds = %26
+  call void @dger_(ptr noundef nonnull %14, ptr noundef nonnull %15, ptr noundef nonnull %16, ptr noundef nonnull %5, ptr noundef nonnull %18, ptr noundef %7, ptr noundef nonnull %19, ptr noundef nonnull %11, ptr noundef nonnull %20) #15
+  br label %29
+
+29:                                               ; preds = %28, %26
+  %30 = icmp eq ptr %8, null
+  br i1 %30, label %32, label %31
+
+31:                                               ; preds = %29
+  call void @dger_(ptr noundef nonnull %14, ptr noundef nonnull %15, ptr noundef nonnull %16, ptr noundef %4, ptr noundef nonnull %18, ptr noundef nonnull %8, ptr noundef nonnull %19, ptr noundef nonnull %11, ptr noundef nonnull %20) #15
+  br label %32
+
+32:                                               ; preds = %31, %29
+  %33 = fcmp une double %3, 0.000000e+00
+  br i1 %33, label %34, label %35
+
+34:                                               ; preds = %32
+  call void @dger_(ptr noundef nonnull %14, ptr noundef nonnull %15, ptr noundef nonnull %17, ptr noundef %4, ptr noundef nonnull %18, ptr noundef %7, ptr noundef nonnull %19, ptr noundef nonnull %11, ptr noundef nonnull %20) #15
+  br label %35
+
+35:                                               ; preds = %32, %34, %24
+  call void @dger_(ptr noundef nonnull %14, ptr noundef nonnull %15, ptr noundef nonnull %16, ptr noundef %4, ptr noundef nonnull %18, ptr noundef %7, ptr noundef nonnull %19, ptr noundef %10, ptr noundef nonnull %20) #15
+  br label %36
+
+36:                                               ; preds = %13, %35
   ret void
 }
 
@@ -1327,8 +1776,8 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_gemm_aug(i32 noundef ran
   %26 = alloca i32, align 4
   %27 = alloca double, align 8
   %28 = alloca i32, align 4
-  store i8 %2, ptr %19, align 1, !tbaa !38
-  store i8 %3, ptr %20, align 1, !tbaa !38
+  store i8 %2, ptr %19, align 1, !tbaa !44
+  store i8 %3, ptr %20, align 1, !tbaa !44
   store i32 %4, ptr %21, align 4, !tbaa !4
   store i32 %5, ptr %22, align 4, !tbaa !4
   store i32 %6, ptr %23, align 4, !tbaa !4
@@ -1357,7 +1806,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_gemm_aug(i32 noundef ran
 
 43:                                               ; preds = %39
   %44 = tail call fastcc ptr @__fz_blas_d_copy_mat(i32 noundef %32, i32 noundef %33, ptr noundef %8, i32 noundef %10) #13
-  store ptr %44, ptr %29, align 8, !tbaa !54
+  store ptr %44, ptr %29, align 8, !tbaa !60
   br label %45
 
 45:                                               ; preds = %39, %43
@@ -1368,7 +1817,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_gemm_aug(i32 noundef ran
 48:                                               ; preds = %45
   %49 = tail call fastcc ptr @__fz_blas_d_copy_mat(i32 noundef %36, i32 noundef %37, ptr noundef %11, i32 noundef %13) #13
   %50 = getelementptr inbounds nuw i8, ptr %29, i64 8
-  store ptr %49, ptr %50, align 8, !tbaa !56
+  store ptr %49, ptr %50, align 8, !tbaa !62
   br label %51
 
 51:                                               ; preds = %45, %48
@@ -1378,16 +1827,16 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_gemm_aug(i32 noundef ran
 53:                                               ; preds = %51
   %54 = tail call fastcc ptr @__fz_blas_d_copy_mat(i32 noundef %4, i32 noundef %5, ptr noundef %15, i32 noundef %17) #13
   %55 = getelementptr inbounds nuw i8, ptr %29, i64 16
-  store ptr %54, ptr %55, align 8, !tbaa !57
+  store ptr %54, ptr %55, align 8, !tbaa !63
   br label %56
 
 56:                                               ; preds = %51, %53, %18
   %57 = tail call noundef range(i32 1, -2147483648) i32 @llvm.smax.i32(i32 %32, i32 1)
   %58 = getelementptr inbounds nuw i8, ptr %29, i64 24
-  store i32 %57, ptr %58, align 8, !tbaa !58
+  store i32 %57, ptr %58, align 8, !tbaa !64
   %59 = tail call noundef range(i32 1, -2147483648) i32 @llvm.smax.i32(i32 %36, i32 1)
   %60 = getelementptr inbounds nuw i8, ptr %29, i64 28
-  store i32 %59, ptr %60, align 4, !tbaa !59
+  store i32 %59, ptr %60, align 4, !tbaa !65
   %61 = icmp sgt i32 %4, 0
   %62 = icmp sgt i32 %5, 0
   %63 = and i1 %61, %62
@@ -1417,7 +1866,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_gemm_aug(i32 noundef ran
 76:                                               ; preds = %85
   %77 = add nuw nsw i64 %73, 1
   %78 = icmp eq i64 %77, %70
-  br i1 %78, label %90, label %72, !llvm.loop !60
+  br i1 %78, label %90, label %72, !llvm.loop !66
 
 79:                                               ; preds = %85, %72
   %80 = phi i64 [ 0, %72 ], [ %88, %85 ]
@@ -1435,7 +1884,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_gemm_aug(i32 noundef ran
   store double %86, ptr %87, align 8, !tbaa !13
   %88 = add nuw nsw i64 %80, 1
   %89 = icmp eq i64 %88, %71
-  br i1 %89, label %76, label %79, !llvm.loop !62
+  br i1 %89, label %76, label %79, !llvm.loop !67
 
 90:                                               ; preds = %76, %66, %56
   ret ptr %29
@@ -1490,8 +1939,8 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   %29 = alloca i8, align 1
   %30 = alloca i8, align 1
   %31 = alloca i8, align 1
-  store i8 %0, ptr %17, align 1, !tbaa !38
-  store i8 %1, ptr %18, align 1, !tbaa !38
+  store i8 %0, ptr %17, align 1, !tbaa !44
+  store i8 %1, ptr %18, align 1, !tbaa !44
   store i32 %2, ptr %19, align 4, !tbaa !4
   store i32 %3, ptr %20, align 4, !tbaa !4
   store i32 %4, ptr %21, align 4, !tbaa !4
@@ -1504,9 +1953,9 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   call void @llvm.lifetime.start.p0(ptr nonnull %27) #16
   store double 0.000000e+00, ptr %27, align 8, !tbaa !13
   call void @llvm.lifetime.start.p0(ptr nonnull %28) #16
-  store i8 78, ptr %28, align 1, !tbaa !38
+  store i8 78, ptr %28, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %29) #16
-  store i8 84, ptr %29, align 1, !tbaa !38
+  store i8 84, ptr %29, align 1, !tbaa !44
   store double 0.000000e+00, ptr %13, align 8, !tbaa !13
   store double 0.000000e+00, ptr %14, align 8, !tbaa !13
   %32 = icmp ne ptr %11, null
@@ -1522,7 +1971,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
 
 39:                                               ; preds = %37
   %40 = getelementptr inbounds nuw i8, ptr %15, i64 8
-  %41 = load ptr, ptr %40, align 8, !tbaa !56
+  %41 = load ptr, ptr %40, align 8, !tbaa !62
   %42 = icmp ne ptr %41, null
   %43 = icmp sgt i32 %4, 0
   %44 = and i1 %43, %42
@@ -1538,7 +1987,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   %49 = and i8 %1, -33
   %50 = icmp eq i8 %49, 78
   %51 = select i1 %50, i8 84, i8 78
-  store i8 %51, ptr %30, align 1, !tbaa !38
+  store i8 %51, ptr %30, align 1, !tbaa !44
   %52 = getelementptr inbounds nuw i8, ptr %15, i64 28
   call void @dgemm_(ptr noundef nonnull %28, ptr noundef nonnull %30, ptr noundef nonnull %19, ptr noundef nonnull %21, ptr noundef nonnull %20, ptr noundef nonnull %22, ptr noundef nonnull %11, ptr noundef nonnull %25, ptr noundef nonnull %41, ptr noundef nonnull %52, ptr noundef nonnull %26, ptr noundef nonnull %6, ptr noundef nonnull %23) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %30) #16
@@ -1554,7 +2003,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   br i1 %56, label %75, label %57
 
 57:                                               ; preds = %55
-  %58 = load ptr, ptr %15, align 8, !tbaa !54
+  %58 = load ptr, ptr %15, align 8, !tbaa !60
   %59 = icmp ne ptr %58, null
   %60 = load i32, ptr %21, align 4
   %61 = icmp sgt i32 %60, 0
@@ -1562,18 +2011,18 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   br i1 %62, label %63, label %77
 
 63:                                               ; preds = %57
-  %64 = load i8, ptr %18, align 1, !tbaa !38
+  %64 = load i8, ptr %18, align 1, !tbaa !44
   %65 = and i8 %64, -33
   %66 = icmp eq i8 %65, 78
   br i1 %66, label %67, label %73
 
 67:                                               ; preds = %63
   call void @llvm.lifetime.start.p0(ptr nonnull %31) #16
-  %68 = load i8, ptr %17, align 1, !tbaa !38
+  %68 = load i8, ptr %17, align 1, !tbaa !44
   %69 = and i8 %68, -33
   %70 = icmp eq i8 %69, 78
   %71 = select i1 %70, i8 84, i8 78
-  store i8 %71, ptr %31, align 1, !tbaa !38
+  store i8 %71, ptr %31, align 1, !tbaa !44
   %72 = getelementptr inbounds nuw i8, ptr %15, i64 24
   call void @dgemm_(ptr noundef nonnull %31, ptr noundef nonnull %28, ptr noundef nonnull %21, ptr noundef nonnull %20, ptr noundef nonnull %19, ptr noundef nonnull %22, ptr noundef nonnull %58, ptr noundef nonnull %72, ptr noundef nonnull %11, ptr noundef nonnull %25, ptr noundef nonnull %26, ptr noundef nonnull %8, ptr noundef nonnull %24) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %31) #16
@@ -1585,7 +2034,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   br label %75
 
 75:                                               ; preds = %55, %73, %67
-  %76 = load ptr, ptr %15, align 8, !tbaa !54
+  %76 = load ptr, ptr %15, align 8, !tbaa !60
   br label %77
 
 77:                                               ; preds = %75, %57
@@ -1599,7 +2048,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
 
 82:                                               ; preds = %77
   %83 = getelementptr inbounds nuw i8, ptr %15, i64 8
-  %84 = load ptr, ptr %83, align 8, !tbaa !56
+  %84 = load ptr, ptr %83, align 8, !tbaa !62
   %85 = icmp ne ptr %84, null
   %86 = load i32, ptr %21, align 4
   %87 = icmp sgt i32 %86, 0
@@ -1647,7 +2096,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   %118 = phi double [ %111, %109 ], [ %128, %121 ]
   %119 = add nuw nsw i64 %110, 1
   %120 = icmp eq i64 %119, %107
-  br i1 %120, label %131, label %109, !llvm.loop !63
+  br i1 %120, label %131, label %109, !llvm.loop !68
 
 121:                                              ; preds = %121, %112
   %122 = phi i64 [ 0, %112 ], [ %129, %121 ]
@@ -1659,7 +2108,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   %128 = call double @llvm.fmuladd.f64(double %125, double %127, double %123)
   %129 = add nuw nsw i64 %122, 1
   %130 = icmp eq i64 %129, %108
-  br i1 %130, label %117, label %121, !llvm.loop !64
+  br i1 %130, label %117, label %121, !llvm.loop !69
 
 131:                                              ; preds = %117, %90
   %132 = phi double [ 0.000000e+00, %90 ], [ %118, %117 ]
@@ -1670,7 +2119,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
 133:                                              ; preds = %80, %131, %82
   %134 = phi i32 [ %81, %80 ], [ %99, %131 ], [ %89, %82 ]
   %135 = getelementptr inbounds nuw i8, ptr %15, i64 16
-  %136 = load ptr, ptr %135, align 8, !tbaa !57
+  %136 = load ptr, ptr %135, align 8, !tbaa !63
   %137 = icmp eq ptr %136, null
   br i1 %137, label %172, label %138
 
@@ -1704,7 +2153,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   %157 = phi double [ %150, %148 ], [ %167, %160 ]
   %158 = add nuw nsw i64 %149, 1
   %159 = icmp eq i64 %158, %146
-  br i1 %159, label %170, label %148, !llvm.loop !63
+  br i1 %159, label %170, label %148, !llvm.loop !68
 
 160:                                              ; preds = %160, %151
   %161 = phi i64 [ 0, %151 ], [ %168, %160 ]
@@ -1716,7 +2165,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   %167 = call double @llvm.fmuladd.f64(double %164, double %166, double %162)
   %168 = add nuw nsw i64 %161, 1
   %169 = icmp eq i64 %168, %147
-  br i1 %169, label %156, label %160, !llvm.loop !64
+  br i1 %169, label %156, label %160, !llvm.loop !69
 
 170:                                              ; preds = %156, %138
   %171 = phi double [ 0.000000e+00, %138 ], [ %157, %156 ]
@@ -1749,7 +2198,7 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
 187:                                              ; preds = %196, %182
   %188 = add nuw nsw i64 %183, 1
   %189 = icmp eq i64 %188, %180
-  br i1 %189, label %201, label %182, !llvm.loop !60
+  br i1 %189, label %201, label %182, !llvm.loop !66
 
 190:                                              ; preds = %196, %184
   %191 = phi i64 [ 0, %184 ], [ %199, %196 ]
@@ -1767,16 +2216,16 @@ define internal fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %0, i8 noun
   store double %197, ptr %198, align 8, !tbaa !13
   %199 = add nuw nsw i64 %191, 1
   %200 = icmp eq i64 %199, %181
-  br i1 %200, label %187, label %190, !llvm.loop !62
+  br i1 %200, label %187, label %190, !llvm.loop !67
 
 201:                                              ; preds = %187, %172, %16
-  %202 = load ptr, ptr %15, align 8, !tbaa !54
+  %202 = load ptr, ptr %15, align 8, !tbaa !60
   call void @free(ptr noundef %202) #15
   %203 = getelementptr inbounds nuw i8, ptr %15, i64 8
-  %204 = load ptr, ptr %203, align 8, !tbaa !56
+  %204 = load ptr, ptr %203, align 8, !tbaa !62
   call void @free(ptr noundef %204) #15
   %205 = getelementptr inbounds nuw i8, ptr %15, i64 16
-  %206 = load ptr, ptr %205, align 8, !tbaa !57
+  %206 = load ptr, ptr %205, align 8, !tbaa !63
   call void @free(ptr noundef %206) #15
   call void @free(ptr noundef %15) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %29) #16
@@ -1825,8 +2274,8 @@ define internal fastcc void @__fz_blas_d_gemm_fwd(i8 noundef signext range(i8 78
   %28 = alloca double, align 8
   %29 = alloca i32, align 4
   %30 = alloca double, align 8
-  store i8 %0, ptr %19, align 1, !tbaa !38
-  store i8 %1, ptr %20, align 1, !tbaa !38
+  store i8 %0, ptr %19, align 1, !tbaa !44
+  store i8 %1, ptr %20, align 1, !tbaa !44
   store i32 %2, ptr %21, align 4, !tbaa !4
   store i32 %3, ptr %22, align 4, !tbaa !4
   store i32 %4, ptr %23, align 4, !tbaa !4
@@ -1863,7 +2312,7 @@ define internal fastcc void @__fz_blas_d_gemm_fwd(i8 noundef signext range(i8 78
 45:                                               ; preds = %54
   %46 = add nuw nsw i64 %42, 1
   %47 = icmp eq i64 %46, %39
-  br i1 %47, label %59, label %41, !llvm.loop !60
+  br i1 %47, label %59, label %41, !llvm.loop !66
 
 48:                                               ; preds = %54, %41
   %49 = phi i64 [ 0, %41 ], [ %57, %54 ]
@@ -1881,7 +2330,7 @@ define internal fastcc void @__fz_blas_d_gemm_fwd(i8 noundef signext range(i8 78
   store double %55, ptr %56, align 8, !tbaa !13
   %57 = add nuw nsw i64 %49, 1
   %58 = icmp eq i64 %57, %40
-  br i1 %58, label %45, label %48, !llvm.loop !62
+  br i1 %58, label %45, label %48, !llvm.loop !67
 
 59:                                               ; preds = %45
   %60 = fcmp une double %14, 0.000000e+00
@@ -1895,7 +2344,7 @@ define internal fastcc void @__fz_blas_d_gemm_fwd(i8 noundef signext range(i8 78
 64:                                               ; preds = %67
   %65 = add nuw nsw i64 %62, 1
   %66 = icmp eq i64 %65, %39
-  br i1 %66, label %77, label %61, !llvm.loop !65
+  br i1 %66, label %77, label %61, !llvm.loop !70
 
 67:                                               ; preds = %61, %67
   %68 = phi i64 [ 0, %61 ], [ %75, %67 ]
@@ -1908,7 +2357,7 @@ define internal fastcc void @__fz_blas_d_gemm_fwd(i8 noundef signext range(i8 78
   store double %74, ptr %72, align 8, !tbaa !13
   %75 = add nuw nsw i64 %68, 1
   %76 = icmp eq i64 %75, %40
-  br i1 %76, label %64, label %67, !llvm.loop !66
+  br i1 %76, label %64, label %67, !llvm.loop !71
 
 77:                                               ; preds = %64, %59
   %78 = icmp sgt i32 %4, 0
@@ -1974,7 +2423,7 @@ define internal fastcc void @__fz_blas_d_gemm_fwd(i8 noundef signext range(i8 78
 108:                                              ; preds = %117, %103
   %109 = add nuw nsw i64 %104, 1
   %110 = icmp eq i64 %109, %101
-  br i1 %110, label %122, label %103, !llvm.loop !60
+  br i1 %110, label %122, label %103, !llvm.loop !66
 
 111:                                              ; preds = %117, %105
   %112 = phi i64 [ 0, %105 ], [ %120, %117 ]
@@ -1992,7 +2441,7 @@ define internal fastcc void @__fz_blas_d_gemm_fwd(i8 noundef signext range(i8 78
   store double %118, ptr %119, align 8, !tbaa !13
   %120 = add nuw nsw i64 %112, 1
   %121 = icmp eq i64 %120, %102
-  br i1 %121, label %108, label %111, !llvm.loop !62
+  br i1 %121, label %108, label %111, !llvm.loop !67
 
 122:                                              ; preds = %108, %92, %91, %18
   call void @llvm.lifetime.end.p0(ptr nonnull %30) #16
@@ -2002,48 +2451,48 @@ define internal fastcc void @__fz_blas_d_gemm_fwd(i8 noundef signext range(i8 78
 ; Function Attrs: nounwind optsize
 define dso_local noalias noundef ptr @__fz_blas_aug_dgemm_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readonly captures(none) %3, ptr noundef readnone captures(none) %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef readonly captures(none) %7, ptr noundef readnone captures(none) %8, ptr noundef readonly captures(none) %9, ptr noundef readnone captures(none) %10, ptr noundef readonly captures(none) %11, ptr noundef readnone captures(address_is_null) %12, ptr noundef %13, ptr noundef readnone captures(address_is_null) %14, ptr noundef readonly captures(none) %15, ptr noundef readnone captures(none) %16, ptr noundef %17, ptr noundef readnone captures(address_is_null) %18, ptr noundef readonly captures(none) %19, ptr noundef readnone captures(none) %20, ptr noundef readonly captures(none) %21, ptr noundef readnone captures(address_is_null) %22, ptr noundef %23, ptr noundef readnone captures(address_is_null) %24, ptr noundef readonly captures(none) %25, ptr noundef readnone captures(none) %26) local_unnamed_addr #0 {
   %28 = tail call noalias dereferenceable_or_null(56) ptr @malloc(i64 noundef 56) #17
-  %29 = load i8, ptr %1, align 1, !tbaa !38
+  %29 = load i8, ptr %1, align 1, !tbaa !44
   %30 = and i8 %29, -33
   %31 = icmp eq i8 %30, 78
   %32 = select i1 %31, i8 78, i8 84
   %33 = getelementptr inbounds nuw i8, ptr %28, i64 48
-  store i8 %32, ptr %33, align 8, !tbaa !67
-  %34 = load i8, ptr %3, align 1, !tbaa !38
+  store i8 %32, ptr %33, align 8, !tbaa !72
+  %34 = load i8, ptr %3, align 1, !tbaa !44
   %35 = and i8 %34, -33
   %36 = icmp eq i8 %35, 78
   %37 = select i1 %36, i8 78, i8 84
   %38 = getelementptr inbounds nuw i8, ptr %28, i64 49
-  store i8 %37, ptr %38, align 1, !tbaa !69
+  store i8 %37, ptr %38, align 1, !tbaa !74
   %39 = load i32, ptr %5, align 4, !tbaa !4
   %40 = getelementptr inbounds nuw i8, ptr %28, i64 8
-  store i32 %39, ptr %40, align 8, !tbaa !70
+  store i32 %39, ptr %40, align 8, !tbaa !75
   %41 = load i32, ptr %7, align 4, !tbaa !4
   %42 = getelementptr inbounds nuw i8, ptr %28, i64 12
-  store i32 %41, ptr %42, align 4, !tbaa !71
+  store i32 %41, ptr %42, align 4, !tbaa !76
   %43 = load i32, ptr %9, align 4, !tbaa !4
   %44 = getelementptr inbounds nuw i8, ptr %28, i64 16
-  store i32 %43, ptr %44, align 8, !tbaa !72
+  store i32 %43, ptr %44, align 8, !tbaa !77
   %45 = load i32, ptr %15, align 4, !tbaa !4
   %46 = getelementptr inbounds nuw i8, ptr %28, i64 20
-  store i32 %45, ptr %46, align 4, !tbaa !73
+  store i32 %45, ptr %46, align 4, !tbaa !78
   %47 = load i32, ptr %19, align 4, !tbaa !4
   %48 = getelementptr inbounds nuw i8, ptr %28, i64 24
-  store i32 %47, ptr %48, align 8, !tbaa !74
+  store i32 %47, ptr %48, align 8, !tbaa !79
   %49 = load i32, ptr %25, align 4, !tbaa !4
   %50 = getelementptr inbounds nuw i8, ptr %28, i64 28
-  store i32 %49, ptr %50, align 4, !tbaa !75
+  store i32 %49, ptr %50, align 4, !tbaa !80
   %51 = load double, ptr %11, align 8, !tbaa !13
   %52 = getelementptr inbounds nuw i8, ptr %28, i64 32
-  store double %51, ptr %52, align 8, !tbaa !76
+  store double %51, ptr %52, align 8, !tbaa !81
   %53 = load double, ptr %21, align 8, !tbaa !13
   %54 = getelementptr inbounds nuw i8, ptr %28, i64 40
-  store double %53, ptr %54, align 8, !tbaa !77
+  store double %53, ptr %54, align 8, !tbaa !82
   %55 = icmp ne ptr %12, null
   %56 = zext i1 %55 to i32
   %57 = icmp ne ptr %22, null
   %58 = zext i1 %57 to i32
   %59 = tail call fastcc ptr @__fz_blas_d_gemm_aug(i32 noundef %56, i32 noundef %58, i8 noundef signext %32, i8 noundef signext %37, i32 noundef %39, i32 noundef %41, i32 noundef %43, double noundef %51, ptr noundef %13, ptr noundef %14, i32 noundef %45, ptr noundef %17, ptr noundef %18, i32 noundef %47, double noundef %53, ptr noundef %23, ptr noundef %24, i32 noundef %49) #13
-  store ptr %59, ptr %28, align 8, !tbaa !78
+  store ptr %59, ptr %28, align 8, !tbaa !83
   ret ptr %28
 }
 
@@ -2054,26 +2503,26 @@ define dso_local void @__fz_blas_rev_dgemm_(i64 noundef %0, ptr noundef readnone
   call void @llvm.lifetime.start.p0(ptr nonnull %29) #16
   call void @llvm.lifetime.start.p0(ptr nonnull %30) #16
   %31 = getelementptr inbounds nuw i8, ptr %27, i64 48
-  %32 = load i8, ptr %31, align 8, !tbaa !67
+  %32 = load i8, ptr %31, align 8, !tbaa !72
   %33 = getelementptr inbounds nuw i8, ptr %27, i64 49
-  %34 = load i8, ptr %33, align 1, !tbaa !69
+  %34 = load i8, ptr %33, align 1, !tbaa !74
   %35 = getelementptr inbounds nuw i8, ptr %27, i64 8
-  %36 = load i32, ptr %35, align 8, !tbaa !70
+  %36 = load i32, ptr %35, align 8, !tbaa !75
   %37 = getelementptr inbounds nuw i8, ptr %27, i64 12
-  %38 = load i32, ptr %37, align 4, !tbaa !71
+  %38 = load i32, ptr %37, align 4, !tbaa !76
   %39 = getelementptr inbounds nuw i8, ptr %27, i64 16
-  %40 = load i32, ptr %39, align 8, !tbaa !72
+  %40 = load i32, ptr %39, align 8, !tbaa !77
   %41 = getelementptr inbounds nuw i8, ptr %27, i64 32
-  %42 = load double, ptr %41, align 8, !tbaa !76
+  %42 = load double, ptr %41, align 8, !tbaa !81
   %43 = getelementptr inbounds nuw i8, ptr %27, i64 20
-  %44 = load i32, ptr %43, align 4, !tbaa !73
+  %44 = load i32, ptr %43, align 4, !tbaa !78
   %45 = getelementptr inbounds nuw i8, ptr %27, i64 24
-  %46 = load i32, ptr %45, align 8, !tbaa !74
+  %46 = load i32, ptr %45, align 8, !tbaa !79
   %47 = getelementptr inbounds nuw i8, ptr %27, i64 40
-  %48 = load double, ptr %47, align 8, !tbaa !77
+  %48 = load double, ptr %47, align 8, !tbaa !82
   %49 = getelementptr inbounds nuw i8, ptr %27, i64 28
-  %50 = load i32, ptr %49, align 4, !tbaa !75
-  %51 = load ptr, ptr %27, align 8, !tbaa !78
+  %50 = load i32, ptr %49, align 4, !tbaa !80
+  %51 = load ptr, ptr %27, align 8, !tbaa !83
   call fastcc void @__fz_blas_d_gemm_rev(i8 noundef signext %32, i8 noundef signext %34, i32 noundef %36, i32 noundef %38, i32 noundef %40, double noundef %42, ptr noundef %14, i32 noundef %44, ptr noundef %18, i32 noundef %46, double noundef %48, ptr noundef %24, i32 noundef %50, ptr noundef %29, ptr noundef %30, ptr noundef %51) #13
   %52 = icmp eq ptr %12, null
   br i1 %52, label %57, label %53
@@ -2105,8 +2554,8 @@ define dso_local void @__fz_blas_rev_dgemm_(i64 noundef %0, ptr noundef readnone
 
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_fwd_dgemm_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readonly captures(none) %3, ptr noundef readnone captures(none) %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef readonly captures(none) %7, ptr noundef readnone captures(none) %8, ptr noundef readonly captures(none) %9, ptr noundef readnone captures(none) %10, ptr noundef readonly captures(none) %11, ptr noundef readonly captures(address_is_null) %12, ptr noundef %13, ptr noundef %14, ptr noundef readonly captures(none) %15, ptr noundef readnone captures(none) %16, ptr noundef %17, ptr noundef %18, ptr noundef readonly captures(none) %19, ptr noundef readnone captures(none) %20, ptr noundef readonly captures(none) %21, ptr noundef readonly captures(address_is_null) %22, ptr noundef %23, ptr noundef %24, ptr noundef readonly captures(none) %25, ptr noundef readnone captures(none) %26) local_unnamed_addr #0 {
-  %28 = load i8, ptr %1, align 1, !tbaa !38
-  %29 = load i8, ptr %3, align 1, !tbaa !38
+  %28 = load i8, ptr %1, align 1, !tbaa !44
+  %29 = load i8, ptr %3, align 1, !tbaa !44
   %30 = load i32, ptr %5, align 4, !tbaa !4
   %31 = load i32, ptr %7, align 4, !tbaa !4
   %32 = load i32, ptr %9, align 4, !tbaa !4
@@ -2149,29 +2598,29 @@ define dso_local noalias noundef ptr @__fz_blas_aug_dpotrf_(i64 noundef %0, ptr 
   %13 = alloca i32, align 4
   %14 = alloca i32, align 4
   %15 = tail call noalias dereferenceable_or_null(24) ptr @malloc(i64 noundef 24) #17
-  %16 = load i8, ptr %1, align 1, !tbaa !38
+  %16 = load i8, ptr %1, align 1, !tbaa !44
   %17 = and i8 %16, -33
   %18 = icmp eq i8 %17, 85
   %19 = select i1 %18, i8 85, i8 76
   %20 = getelementptr inbounds nuw i8, ptr %15, i64 16
-  store i8 %19, ptr %20, align 8, !tbaa !79
+  store i8 %19, ptr %20, align 8, !tbaa !84
   %21 = load i32, ptr %3, align 4, !tbaa !4
   %22 = getelementptr inbounds nuw i8, ptr %15, i64 8
-  store i32 %21, ptr %22, align 8, !tbaa !81
+  store i32 %21, ptr %22, align 8, !tbaa !86
   %23 = load i32, ptr %7, align 4, !tbaa !4
   %24 = getelementptr inbounds nuw i8, ptr %15, i64 12
-  store i32 %23, ptr %24, align 4, !tbaa !82
+  store i32 %23, ptr %24, align 4, !tbaa !87
   call void @llvm.lifetime.start.p0(ptr nonnull %12)
   call void @llvm.lifetime.start.p0(ptr nonnull %13)
   call void @llvm.lifetime.start.p0(ptr nonnull %14)
-  store i8 %19, ptr %12, align 1, !tbaa !38
+  store i8 %19, ptr %12, align 1, !tbaa !44
   store i32 %21, ptr %13, align 4, !tbaa !4
   store i32 %23, ptr %14, align 4, !tbaa !4
   %25 = tail call noalias dereferenceable_or_null(16) ptr @calloc(i64 noundef 1, i64 noundef 16) #14
   call void @dpotrf_(ptr noundef nonnull %12, ptr noundef nonnull %13, ptr noundef %5, ptr noundef nonnull %14, ptr noundef %9) #15
   %26 = load i32, ptr %9, align 4, !tbaa !4
   %27 = getelementptr inbounds nuw i8, ptr %25, i64 8
-  store i32 %26, ptr %27, align 8, !tbaa !83
+  store i32 %26, ptr %27, align 8, !tbaa !88
   %28 = icmp ne ptr %6, null
   %29 = load i32, ptr %13, align 4
   %30 = icmp sgt i32 %29, 0
@@ -2179,17 +2628,17 @@ define dso_local noalias noundef ptr @__fz_blas_aug_dpotrf_(i64 noundef %0, ptr 
   br i1 %31, label %32, label %36
 
 32:                                               ; preds = %11
-  %33 = load i8, ptr %12, align 1, !tbaa !38
+  %33 = load i8, ptr %12, align 1, !tbaa !44
   %34 = load i32, ptr %14, align 4, !tbaa !4
   %35 = call fastcc ptr @__fz_blas_d_lower_of(i8 noundef signext %33, i32 noundef %29, ptr noundef %5, i32 noundef %34) #13
-  store ptr %35, ptr %25, align 8, !tbaa !85
+  store ptr %35, ptr %25, align 8, !tbaa !90
   br label %36
 
 36:                                               ; preds = %11, %32
   call void @llvm.lifetime.end.p0(ptr nonnull %12)
   call void @llvm.lifetime.end.p0(ptr nonnull %13)
   call void @llvm.lifetime.end.p0(ptr nonnull %14)
-  store ptr %25, ptr %15, align 8, !tbaa !86
+  store ptr %25, ptr %15, align 8, !tbaa !91
   ret ptr %15
 }
 
@@ -2203,16 +2652,16 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
   %18 = alloca i8, align 1
   %19 = alloca i8, align 1
   %20 = getelementptr inbounds nuw i8, ptr %11, i64 16
-  %21 = load i8, ptr %20, align 8, !tbaa !79
+  %21 = load i8, ptr %20, align 8, !tbaa !84
   %22 = getelementptr inbounds nuw i8, ptr %11, i64 8
-  %23 = load i32, ptr %22, align 8, !tbaa !81
+  %23 = load i32, ptr %22, align 8, !tbaa !86
   %24 = getelementptr inbounds nuw i8, ptr %11, i64 12
-  %25 = load i32, ptr %24, align 4, !tbaa !82
-  %26 = load ptr, ptr %11, align 8, !tbaa !86
+  %25 = load i32, ptr %24, align 4, !tbaa !87
+  %26 = load ptr, ptr %11, align 8, !tbaa !91
   call void @llvm.lifetime.start.p0(ptr nonnull %13)
   store i32 %23, ptr %13, align 4, !tbaa !4
   %27 = icmp eq ptr %6, null
-  %28 = load ptr, ptr %26, align 8, !tbaa !85
+  %28 = load ptr, ptr %26, align 8, !tbaa !90
   br i1 %27, label %165, label %29
 
 29:                                               ; preds = %12
@@ -2223,7 +2672,7 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
 
 33:                                               ; preds = %29
   %34 = getelementptr inbounds nuw i8, ptr %26, i64 8
-  %35 = load i32, ptr %34, align 8, !tbaa !83
+  %35 = load i32, ptr %34, align 8, !tbaa !88
   %36 = icmp eq i32 %35, 0
   br i1 %36, label %73, label %37
 
@@ -2253,7 +2702,7 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
 54:                                               ; preds = %57
   %55 = add nuw nsw i64 %48, 1
   %56 = icmp eq i64 %55, %38
-  br i1 %56, label %67, label %47, !llvm.loop !87
+  br i1 %56, label %67, label %47, !llvm.loop !92
 
 57:                                               ; preds = %57, %47
   %58 = phi i64 [ %48, %47 ], [ %65, %57 ]
@@ -2266,7 +2715,7 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
   store double %64, ptr %62, align 8, !tbaa !13
   %65 = add nuw nsw i64 %58, 1
   %66 = icmp eq i64 %65, %38
-  br i1 %66, label %54, label %57, !llvm.loop !88
+  br i1 %66, label %54, label %57, !llvm.loop !93
 
 67:                                               ; preds = %54
   tail call void @free(ptr noundef nonnull %41) #15
@@ -2278,23 +2727,23 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
   store double 0x7FF8000000000000, ptr %70, align 8, !tbaa !13
   %71 = add nuw nsw i64 %69, 1
   %72 = icmp eq i64 %71, %42
-  br i1 %72, label %43, label %68, !llvm.loop !89
+  br i1 %72, label %43, label %68, !llvm.loop !94
 
 73:                                               ; preds = %33
   call void @llvm.lifetime.start.p0(ptr nonnull %14) #16
   store double 1.000000e+00, ptr %14, align 8, !tbaa !13
   call void @llvm.lifetime.start.p0(ptr nonnull %15) #16
-  store i8 76, ptr %15, align 1, !tbaa !38
+  store i8 76, ptr %15, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %16) #16
-  store i8 82, ptr %16, align 1, !tbaa !38
+  store i8 82, ptr %16, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %17) #16
-  store i8 76, ptr %17, align 1, !tbaa !38
+  store i8 76, ptr %17, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %18) #16
-  store i8 78, ptr %18, align 1, !tbaa !38
+  store i8 78, ptr %18, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %19) #16
-  store i8 84, ptr %19, align 1, !tbaa !38
+  store i8 84, ptr %19, align 1, !tbaa !44
   %74 = tail call fastcc ptr @__fz_blas_d_lower_of(i8 noundef signext %21, i32 noundef %23, ptr noundef nonnull %6, i32 noundef %25) #13
-  %75 = load ptr, ptr %26, align 8, !tbaa !85
+  %75 = load ptr, ptr %26, align 8, !tbaa !90
   call void @dtrmm_(ptr noundef nonnull %15, ptr noundef nonnull %17, ptr noundef nonnull %19, ptr noundef nonnull %18, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %14, ptr noundef %75, ptr noundef nonnull %13, ptr noundef %74, ptr noundef nonnull %13) #15
   %76 = load i32, ptr %13, align 4, !tbaa !4
   %77 = icmp sgt i32 %76, 0
@@ -2314,7 +2763,7 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
 85:                                               ; preds = %98
   %86 = add nuw nsw i64 %81, 1
   %87 = icmp eq i64 %86, %79
-  br i1 %87, label %101, label %80, !llvm.loop !90
+  br i1 %87, label %101, label %80, !llvm.loop !95
 
 88:                                               ; preds = %98, %80
   %89 = phi i64 [ 0, %80 ], [ %99, %98 ]
@@ -2339,12 +2788,12 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
 98:                                               ; preds = %95, %93, %91
   %99 = add nuw nsw i64 %89, 1
   %100 = icmp eq i64 %99, %79
-  br i1 %100, label %85, label %88, !llvm.loop !91
+  br i1 %100, label %85, label %88, !llvm.loop !96
 
 101:                                              ; preds = %85, %73
-  %102 = load ptr, ptr %26, align 8, !tbaa !85
+  %102 = load ptr, ptr %26, align 8, !tbaa !90
   call void @dtrsm_(ptr noundef nonnull %16, ptr noundef nonnull %17, ptr noundef nonnull %18, ptr noundef nonnull %18, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %14, ptr noundef %102, ptr noundef nonnull %13, ptr noundef %74, ptr noundef nonnull %13) #15
-  %103 = load ptr, ptr %26, align 8, !tbaa !85
+  %103 = load ptr, ptr %26, align 8, !tbaa !90
   call void @dtrsm_(ptr noundef nonnull %15, ptr noundef nonnull %17, ptr noundef nonnull %19, ptr noundef nonnull %18, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %14, ptr noundef %103, ptr noundef nonnull %13, ptr noundef %74, ptr noundef nonnull %13) #15
   %104 = load i32, ptr %13, align 4, !tbaa !4
   %105 = sext i32 %104 to i64
@@ -2385,7 +2834,7 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
 130:                                              ; preds = %133
   %131 = add nuw nsw i64 %124, 1
   %132 = icmp eq i64 %131, %111
-  br i1 %132, label %143, label %123, !llvm.loop !87
+  br i1 %132, label %143, label %123, !llvm.loop !92
 
 133:                                              ; preds = %133, %123
   %134 = phi i64 [ %124, %123 ], [ %141, %133 ]
@@ -2398,7 +2847,7 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
   store double %140, ptr %138, align 8, !tbaa !13
   %141 = add nuw nsw i64 %134, 1
   %142 = icmp eq i64 %141, %111
-  br i1 %142, label %130, label %133, !llvm.loop !88
+  br i1 %142, label %130, label %133, !llvm.loop !93
 
 143:                                              ; preds = %130, %101
   call void @free(ptr noundef %108) #15
@@ -2409,13 +2858,13 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
   call void @llvm.lifetime.end.p0(ptr nonnull %16) #16
   call void @llvm.lifetime.end.p0(ptr nonnull %15) #16
   call void @llvm.lifetime.end.p0(ptr nonnull %14) #16
-  %144 = load ptr, ptr %26, align 8, !tbaa !85
+  %144 = load ptr, ptr %26, align 8, !tbaa !90
   br label %165
 
 145:                                              ; preds = %160
   %146 = add nuw nsw i64 %113, 1
   %147 = icmp eq i64 %146, %111
-  br i1 %147, label %119, label %112, !llvm.loop !92
+  br i1 %147, label %119, label %112, !llvm.loop !97
 
 148:                                              ; preds = %160, %112
   %149 = phi i64 [ 0, %112 ], [ %163, %160 ]
@@ -2441,7 +2890,7 @@ define dso_local void @__fz_blas_rev_dpotrf_(i64 noundef %0, ptr noundef readnon
   store double %161, ptr %162, align 8, !tbaa !13
   %163 = add nuw nsw i64 %149, 1
   %164 = icmp eq i64 %163, %111
-  br i1 %164, label %145, label %148, !llvm.loop !93
+  br i1 %164, label %145, label %148, !llvm.loop !98
 
 165:                                              ; preds = %12, %29, %67, %143
   %166 = phi ptr [ %28, %67 ], [ %144, %143 ], [ %28, %29 ], [ %28, %12 ]
@@ -2463,7 +2912,7 @@ define dso_local void @__fz_blas_fwd_dpotrf_(i64 noundef %0, ptr noundef readonl
   %18 = alloca i8, align 1
   %19 = alloca i8, align 1
   %20 = alloca i8, align 1
-  %21 = load i8, ptr %1, align 1, !tbaa !38
+  %21 = load i8, ptr %1, align 1, !tbaa !44
   %22 = and i8 %21, -33
   %23 = icmp eq i8 %22, 85
   %24 = select i1 %23, i8 85, i8 76
@@ -2472,7 +2921,7 @@ define dso_local void @__fz_blas_fwd_dpotrf_(i64 noundef %0, ptr noundef readonl
   call void @llvm.lifetime.start.p0(ptr nonnull %12)
   call void @llvm.lifetime.start.p0(ptr nonnull %13)
   call void @llvm.lifetime.start.p0(ptr nonnull %14)
-  store i8 %24, ptr %12, align 1, !tbaa !38
+  store i8 %24, ptr %12, align 1, !tbaa !44
   store i32 %25, ptr %13, align 4, !tbaa !4
   store i32 %26, ptr %14, align 4, !tbaa !4
   call void @dpotrf_(ptr noundef nonnull %12, ptr noundef nonnull %13, ptr noundef %5, ptr noundef nonnull %14, ptr noundef %9) #15
@@ -2483,10 +2932,10 @@ define dso_local void @__fz_blas_fwd_dpotrf_(i64 noundef %0, ptr noundef readonl
   br i1 %30, label %118, label %31
 
 31:                                               ; preds = %11
-  %32 = load i8, ptr %12, align 1, !tbaa !38
+  %32 = load i8, ptr %12, align 1, !tbaa !44
   %33 = load i32, ptr %14, align 4, !tbaa !4
   %34 = call fastcc ptr @__fz_blas_d_lower_of(i8 noundef signext %32, i32 noundef %28, ptr noundef %5, i32 noundef %33) #13
-  %35 = load i8, ptr %12, align 1, !tbaa !38
+  %35 = load i8, ptr %12, align 1, !tbaa !44
   %36 = load i32, ptr %13, align 4, !tbaa !4
   %37 = load i32, ptr %14, align 4, !tbaa !4
   %38 = call fastcc ptr @__fz_blas_d_lower_of(i8 noundef signext %35, i32 noundef %36, ptr noundef nonnull %6, i32 noundef %37) #13
@@ -2513,15 +2962,15 @@ define dso_local void @__fz_blas_fwd_dpotrf_(i64 noundef %0, ptr noundef readonl
   call void @llvm.lifetime.start.p0(ptr nonnull %15) #16
   store double 1.000000e+00, ptr %15, align 8, !tbaa !13
   call void @llvm.lifetime.start.p0(ptr nonnull %16) #16
-  store i8 76, ptr %16, align 1, !tbaa !38
+  store i8 76, ptr %16, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %17) #16
-  store i8 82, ptr %17, align 1, !tbaa !38
+  store i8 82, ptr %17, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %18) #16
-  store i8 76, ptr %18, align 1, !tbaa !38
+  store i8 76, ptr %18, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %19) #16
-  store i8 78, ptr %19, align 1, !tbaa !38
+  store i8 78, ptr %19, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %20) #16
-  store i8 84, ptr %20, align 1, !tbaa !38
+  store i8 84, ptr %20, align 1, !tbaa !44
   call void @dtrsm_(ptr noundef nonnull %16, ptr noundef nonnull %18, ptr noundef nonnull %19, ptr noundef nonnull %19, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %15, ptr noundef %34, ptr noundef nonnull %13, ptr noundef %38, ptr noundef nonnull %13) #15
   call void @dtrsm_(ptr noundef nonnull %17, ptr noundef nonnull %18, ptr noundef nonnull %20, ptr noundef nonnull %19, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %15, ptr noundef %34, ptr noundef nonnull %13, ptr noundef %38, ptr noundef nonnull %13) #15
   %51 = load i32, ptr %13, align 4, !tbaa !4
@@ -2542,7 +2991,7 @@ define dso_local void @__fz_blas_fwd_dpotrf_(i64 noundef %0, ptr noundef readonl
 60:                                               ; preds = %73
   %61 = add nuw nsw i64 %56, 1
   %62 = icmp eq i64 %61, %54
-  br i1 %62, label %76, label %55, !llvm.loop !90
+  br i1 %62, label %76, label %55, !llvm.loop !95
 
 63:                                               ; preds = %73, %55
   %64 = phi i64 [ 0, %55 ], [ %74, %73 ]
@@ -2567,11 +3016,11 @@ define dso_local void @__fz_blas_fwd_dpotrf_(i64 noundef %0, ptr noundef readonl
 73:                                               ; preds = %70, %68, %66
   %74 = add nuw nsw i64 %64, 1
   %75 = icmp eq i64 %74, %54
-  br i1 %75, label %60, label %63, !llvm.loop !91
+  br i1 %75, label %60, label %63, !llvm.loop !96
 
 76:                                               ; preds = %60, %50
   call void @dtrmm_(ptr noundef nonnull %16, ptr noundef nonnull %18, ptr noundef nonnull %19, ptr noundef nonnull %19, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %15, ptr noundef %34, ptr noundef nonnull %13, ptr noundef %38, ptr noundef nonnull %13) #15
-  %77 = load i8, ptr %12, align 1, !tbaa !38
+  %77 = load i8, ptr %12, align 1, !tbaa !44
   %78 = load i32, ptr %13, align 4, !tbaa !4
   %79 = and i8 %77, -33
   %80 = icmp eq i8 %79, 76
@@ -2596,7 +3045,7 @@ define dso_local void @__fz_blas_fwd_dpotrf_(i64 noundef %0, ptr noundef readonl
 93:                                               ; preds = %96
   %94 = add nuw nsw i64 %87, 1
   %95 = icmp eq i64 %94, %85
-  br i1 %95, label %106, label %86, !llvm.loop !87
+  br i1 %95, label %106, label %86, !llvm.loop !92
 
 96:                                               ; preds = %96, %86
   %97 = phi i64 [ %87, %86 ], [ %104, %96 ]
@@ -2609,7 +3058,7 @@ define dso_local void @__fz_blas_fwd_dpotrf_(i64 noundef %0, ptr noundef readonl
   store double %103, ptr %101, align 8, !tbaa !13
   %104 = add nuw nsw i64 %97, 1
   %105 = icmp eq i64 %104, %85
-  br i1 %105, label %93, label %96, !llvm.loop !88
+  br i1 %105, label %93, label %96, !llvm.loop !93
 
 106:                                              ; preds = %93, %76
   call void @free(ptr noundef %34) #15
@@ -2625,7 +3074,7 @@ define dso_local void @__fz_blas_fwd_dpotrf_(i64 noundef %0, ptr noundef readonl
 107:                                              ; preds = %110, %43
   %108 = add nuw nsw i64 %44, 1
   %109 = icmp eq i64 %108, %42
-  br i1 %109, label %50, label %43, !llvm.loop !94
+  br i1 %109, label %50, label %43, !llvm.loop !99
 
 110:                                              ; preds = %110, %46
   %111 = phi i64 [ 0, %46 ], [ %116, %110 ]
@@ -2636,7 +3085,7 @@ define dso_local void @__fz_blas_fwd_dpotrf_(i64 noundef %0, ptr noundef readonl
   store double %114, ptr %115, align 8, !tbaa !13
   %116 = add nuw nsw i64 %111, 1
   %117 = icmp eq i64 %116, %44
-  br i1 %117, label %107, label %110, !llvm.loop !95
+  br i1 %117, label %107, label %110, !llvm.loop !100
 
 118:                                              ; preds = %11, %106
   call void @llvm.lifetime.end.p0(ptr nonnull %12)
@@ -2653,30 +3102,30 @@ define dso_local noalias noundef ptr @__fz_blas_aug_dpotrs_(i64 noundef %0, ptr 
   %21 = alloca i32, align 4
   %22 = alloca i32, align 4
   %23 = tail call noalias dereferenceable_or_null(32) ptr @malloc(i64 noundef 32) #17
-  %24 = load i8, ptr %1, align 1, !tbaa !38
+  %24 = load i8, ptr %1, align 1, !tbaa !44
   %25 = and i8 %24, -33
   %26 = icmp eq i8 %25, 85
   %27 = select i1 %26, i8 85, i8 76
   %28 = getelementptr inbounds nuw i8, ptr %23, i64 24
-  store i8 %27, ptr %28, align 8, !tbaa !96
+  store i8 %27, ptr %28, align 8, !tbaa !101
   %29 = load i32, ptr %3, align 4, !tbaa !4
   %30 = getelementptr inbounds nuw i8, ptr %23, i64 8
-  store i32 %29, ptr %30, align 8, !tbaa !98
+  store i32 %29, ptr %30, align 8, !tbaa !103
   %31 = load i32, ptr %5, align 4, !tbaa !4
   %32 = getelementptr inbounds nuw i8, ptr %23, i64 12
-  store i32 %31, ptr %32, align 4, !tbaa !99
+  store i32 %31, ptr %32, align 4, !tbaa !104
   %33 = load i32, ptr %9, align 4, !tbaa !4
   %34 = getelementptr inbounds nuw i8, ptr %23, i64 16
-  store i32 %33, ptr %34, align 8, !tbaa !100
+  store i32 %33, ptr %34, align 8, !tbaa !105
   %35 = load i32, ptr %13, align 4, !tbaa !4
   %36 = getelementptr inbounds nuw i8, ptr %23, i64 20
-  store i32 %35, ptr %36, align 4, !tbaa !101
+  store i32 %35, ptr %36, align 4, !tbaa !106
   call void @llvm.lifetime.start.p0(ptr nonnull %18)
   call void @llvm.lifetime.start.p0(ptr nonnull %19)
   call void @llvm.lifetime.start.p0(ptr nonnull %20)
   call void @llvm.lifetime.start.p0(ptr nonnull %21)
   call void @llvm.lifetime.start.p0(ptr nonnull %22)
-  store i8 %27, ptr %18, align 1, !tbaa !38
+  store i8 %27, ptr %18, align 1, !tbaa !44
   store i32 %29, ptr %19, align 4, !tbaa !4
   store i32 %31, ptr %20, align 4, !tbaa !4
   store i32 %33, ptr %21, align 4, !tbaa !4
@@ -2693,7 +3142,7 @@ define dso_local noalias noundef ptr @__fz_blas_aug_dpotrs_(i64 noundef %0, ptr 
   br i1 %44, label %45, label %56
 
 45:                                               ; preds = %17
-  %46 = load i8, ptr %18, align 1, !tbaa !38
+  %46 = load i8, ptr %18, align 1, !tbaa !44
   %47 = load i32, ptr %21, align 4, !tbaa !4
   %48 = call fastcc ptr @__fz_blas_d_lower_of(i8 noundef signext %46, i32 noundef %39, ptr noundef %7, i32 noundef %47) #13
   store ptr %48, ptr %37, align 8, !tbaa !8
@@ -2715,7 +3164,7 @@ define dso_local noalias noundef ptr @__fz_blas_aug_dpotrs_(i64 noundef %0, ptr 
   call void @llvm.lifetime.end.p0(ptr nonnull %20)
   call void @llvm.lifetime.end.p0(ptr nonnull %21)
   call void @llvm.lifetime.end.p0(ptr nonnull %22)
-  store ptr %37, ptr %23, align 8, !tbaa !102
+  store ptr %37, ptr %23, align 8, !tbaa !107
   ret ptr %23
 }
 
@@ -2733,16 +3182,16 @@ define dso_local void @__fz_blas_rev_dpotrs_(i64 noundef %0, ptr noundef readnon
   %28 = alloca i8, align 1
   %29 = alloca i8, align 1
   %30 = getelementptr inbounds nuw i8, ptr %17, i64 24
-  %31 = load i8, ptr %30, align 8, !tbaa !96
+  %31 = load i8, ptr %30, align 8, !tbaa !101
   %32 = getelementptr inbounds nuw i8, ptr %17, i64 8
-  %33 = load i32, ptr %32, align 8, !tbaa !98
+  %33 = load i32, ptr %32, align 8, !tbaa !103
   %34 = getelementptr inbounds nuw i8, ptr %17, i64 12
-  %35 = load i32, ptr %34, align 4, !tbaa !99
+  %35 = load i32, ptr %34, align 4, !tbaa !104
   %36 = getelementptr inbounds nuw i8, ptr %17, i64 16
-  %37 = load i32, ptr %36, align 8, !tbaa !100
+  %37 = load i32, ptr %36, align 8, !tbaa !105
   %38 = getelementptr inbounds nuw i8, ptr %17, i64 20
-  %39 = load i32, ptr %38, align 4, !tbaa !101
-  %40 = load ptr, ptr %17, align 8, !tbaa !102
+  %39 = load i32, ptr %38, align 4, !tbaa !106
+  %40 = load ptr, ptr %17, align 8, !tbaa !107
   call void @llvm.lifetime.start.p0(ptr nonnull %19)
   call void @llvm.lifetime.start.p0(ptr nonnull %20)
   call void @llvm.lifetime.start.p0(ptr nonnull %21)
@@ -2765,7 +3214,7 @@ define dso_local void @__fz_blas_rev_dpotrs_(i64 noundef %0, ptr noundef readnon
   call void @llvm.lifetime.start.p0(ptr nonnull %22) #16
   store i32 0, ptr %22, align 4, !tbaa !4
   call void @llvm.lifetime.start.p0(ptr nonnull %23) #16
-  store i8 76, ptr %23, align 1, !tbaa !38
+  store i8 76, ptr %23, align 1, !tbaa !44
   call void @dpotrs_(ptr noundef nonnull %23, ptr noundef nonnull %19, ptr noundef nonnull %20, ptr noundef nonnull %42, ptr noundef nonnull %19, ptr noundef nonnull %12, ptr noundef nonnull %21, ptr noundef nonnull %22) #15
   %50 = icmp eq ptr %8, null
   br i1 %50, label %115, label %51
@@ -2784,11 +3233,11 @@ define dso_local void @__fz_blas_rev_dpotrs_(i64 noundef %0, ptr noundef readnon
   call void @llvm.lifetime.start.p0(ptr nonnull %26) #16
   store double 1.000000e+00, ptr %26, align 8, !tbaa !13
   call void @llvm.lifetime.start.p0(ptr nonnull %27) #16
-  store i8 78, ptr %27, align 1, !tbaa !38
+  store i8 78, ptr %27, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %28) #16
-  store i8 84, ptr %28, align 1, !tbaa !38
+  store i8 84, ptr %28, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %29) #16
-  store i8 82, ptr %29, align 1, !tbaa !38
+  store i8 82, ptr %29, align 1, !tbaa !44
   %56 = load i32, ptr %19, align 4, !tbaa !4
   %57 = sext i32 %56 to i64
   %58 = shl nsw i64 %57, 3
@@ -2836,7 +3285,7 @@ define dso_local void @__fz_blas_rev_dpotrs_(i64 noundef %0, ptr noundef readnon
 86:                                               ; preds = %89
   %87 = add nuw nsw i64 %80, 1
   %88 = icmp eq i64 %87, %78
-  br i1 %88, label %101, label %79, !llvm.loop !87
+  br i1 %88, label %101, label %79, !llvm.loop !92
 
 89:                                               ; preds = %89, %79
   %90 = phi i64 [ %80, %79 ], [ %99, %89 ]
@@ -2851,7 +3300,7 @@ define dso_local void @__fz_blas_rev_dpotrs_(i64 noundef %0, ptr noundef readnon
   store double %98, ptr %94, align 8, !tbaa !13
   %99 = add nuw nsw i64 %90, 1
   %100 = icmp eq i64 %99, %78
-  br i1 %100, label %86, label %89, !llvm.loop !88
+  br i1 %100, label %86, label %89, !llvm.loop !93
 
 101:                                              ; preds = %86, %70
   call void @free(ptr noundef %60) #15
@@ -2866,7 +3315,7 @@ define dso_local void @__fz_blas_rev_dpotrs_(i64 noundef %0, ptr noundef readnon
 102:                                              ; preds = %105
   %103 = add nuw nsw i64 %66, 1
   %104 = icmp eq i64 %103, %64
-  br i1 %104, label %70, label %65, !llvm.loop !103
+  br i1 %104, label %70, label %65, !llvm.loop !108
 
 105:                                              ; preds = %105, %65
   %106 = phi i64 [ %66, %65 ], [ %113, %105 ]
@@ -2880,7 +3329,7 @@ define dso_local void @__fz_blas_rev_dpotrs_(i64 noundef %0, ptr noundef readnon
   store double %112, ptr %110, align 8, !tbaa !13
   %113 = add nuw nsw i64 %106, 1
   %114 = icmp eq i64 %113, %64
-  br i1 %114, label %102, label %105, !llvm.loop !104
+  br i1 %114, label %102, label %105, !llvm.loop !109
 
 115:                                              ; preds = %101, %51, %49
   call void @llvm.lifetime.end.p0(ptr nonnull %23) #16
@@ -2915,7 +3364,7 @@ define dso_local void @__fz_blas_fwd_dpotrs_(i64 noundef %0, ptr noundef readonl
   %26 = alloca i8, align 1
   %27 = alloca double, align 8
   %28 = alloca i32, align 4
-  %29 = load i8, ptr %1, align 1, !tbaa !38
+  %29 = load i8, ptr %1, align 1, !tbaa !44
   %30 = and i8 %29, -33
   %31 = icmp eq i8 %30, 85
   %32 = select i1 %31, i8 85, i8 76
@@ -2928,7 +3377,7 @@ define dso_local void @__fz_blas_fwd_dpotrs_(i64 noundef %0, ptr noundef readonl
   call void @llvm.lifetime.start.p0(ptr nonnull %20)
   call void @llvm.lifetime.start.p0(ptr nonnull %21)
   call void @llvm.lifetime.start.p0(ptr nonnull %22)
-  store i8 %32, ptr %18, align 1, !tbaa !38
+  store i8 %32, ptr %18, align 1, !tbaa !44
   store i32 %33, ptr %19, align 4, !tbaa !4
   store i32 %34, ptr %20, align 4, !tbaa !4
   store i32 %35, ptr %21, align 4, !tbaa !4
@@ -2945,23 +3394,23 @@ define dso_local void @__fz_blas_fwd_dpotrs_(i64 noundef %0, ptr noundef readonl
 
 44:                                               ; preds = %17
   call void @llvm.lifetime.start.p0(ptr nonnull %23) #16
-  store i8 76, ptr %23, align 1, !tbaa !38
+  store i8 76, ptr %23, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %24) #16
-  store i8 78, ptr %24, align 1, !tbaa !38
+  store i8 78, ptr %24, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %25) #16
-  store i8 84, ptr %25, align 1, !tbaa !38
+  store i8 84, ptr %25, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %26) #16
-  store i8 76, ptr %26, align 1, !tbaa !38
+  store i8 76, ptr %26, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %27) #16
   store double 1.000000e+00, ptr %27, align 8, !tbaa !13
-  %45 = load i8, ptr %18, align 1, !tbaa !38
+  %45 = load i8, ptr %18, align 1, !tbaa !44
   %46 = load i32, ptr %21, align 4, !tbaa !4
   %47 = call fastcc ptr @__fz_blas_d_lower_of(i8 noundef signext %45, i32 noundef %38, ptr noundef %7, i32 noundef %46) #13
   %48 = icmp eq ptr %8, null
   br i1 %48, label %95, label %49
 
 49:                                               ; preds = %44
-  %50 = load i8, ptr %18, align 1, !tbaa !38
+  %50 = load i8, ptr %18, align 1, !tbaa !44
   %51 = load i32, ptr %19, align 4, !tbaa !4
   %52 = load i32, ptr %21, align 4, !tbaa !4
   %53 = call fastcc ptr @__fz_blas_d_lower_of(i8 noundef signext %50, i32 noundef %51, ptr noundef nonnull readonly %8, i32 noundef %52) #13
@@ -3010,7 +3459,7 @@ define dso_local void @__fz_blas_fwd_dpotrs_(i64 noundef %0, ptr noundef readonl
 79:                                               ; preds = %82, %72
   %80 = add nuw nsw i64 %73, 1
   %81 = icmp eq i64 %80, %70
-  br i1 %81, label %78, label %72, !llvm.loop !105
+  br i1 %81, label %78, label %72, !llvm.loop !110
 
 82:                                               ; preds = %82, %74
   %83 = phi i64 [ 0, %74 ], [ %93, %82 ]
@@ -3026,7 +3475,7 @@ define dso_local void @__fz_blas_fwd_dpotrs_(i64 noundef %0, ptr noundef readonl
   store double %92, ptr %90, align 8, !tbaa !13
   %93 = add nuw nsw i64 %83, 1
   %94 = icmp eq i64 %93, %71
-  br i1 %94, label %79, label %82, !llvm.loop !106
+  br i1 %94, label %79, label %82, !llvm.loop !111
 
 95:                                               ; preds = %78, %44
   call void @llvm.lifetime.start.p0(ptr nonnull %28) #16
@@ -3075,7 +3524,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_dot_aug(i32 noundef %0, 
 
 14:                                               ; preds = %8
   %15 = tail call fastcc ptr @__fz_blas_s_copy_vec(i32 noundef %0, ptr noundef %1, i32 noundef %3) #13
-  store ptr %15, ptr %12, align 8, !tbaa !107
+  store ptr %15, ptr %12, align 8, !tbaa !112
   br label %16
 
 16:                                               ; preds = %14, %8
@@ -3085,12 +3534,12 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_dot_aug(i32 noundef %0, 
 18:                                               ; preds = %16
   %19 = tail call fastcc ptr @__fz_blas_s_copy_vec(i32 noundef %0, ptr noundef %4, i32 noundef %6) #13
   %20 = getelementptr inbounds nuw i8, ptr %12, i64 8
-  store ptr %19, ptr %20, align 8, !tbaa !110
+  store ptr %19, ptr %20, align 8, !tbaa !115
   br label %21
 
 21:                                               ; preds = %18, %16
   %22 = call float @sdot_(ptr noundef nonnull %9, ptr noundef %1, ptr noundef nonnull %10, ptr noundef %4, ptr noundef nonnull %11) #15
-  store float %22, ptr %7, align 4, !tbaa !111
+  store float %22, ptr %7, align 4, !tbaa !116
   ret ptr %12
 }
 
@@ -3110,7 +3559,7 @@ define internal fastcc void @__fz_blas_s_dot_rev(i32 noundef %0, ptr noundef %1,
   store i32 %0, ptr %8, align 4, !tbaa !4
   store i32 %2, ptr %9, align 4, !tbaa !4
   store i32 %4, ptr %10, align 4, !tbaa !4
-  store float %5, ptr %11, align 4, !tbaa !111
+  store float %5, ptr %11, align 4, !tbaa !116
   call void @llvm.lifetime.start.p0(ptr nonnull %12) #16
   store i32 1, ptr %12, align 4, !tbaa !4
   %13 = icmp sgt i32 %0, 0
@@ -3120,7 +3569,7 @@ define internal fastcc void @__fz_blas_s_dot_rev(i32 noundef %0, ptr noundef %1,
 
 16:                                               ; preds = %7
   %17 = getelementptr inbounds nuw i8, ptr %6, i64 8
-  %18 = load ptr, ptr %17, align 8, !tbaa !110
+  %18 = load ptr, ptr %17, align 8, !tbaa !115
   %19 = icmp eq ptr %18, null
   br i1 %19, label %22, label %20
 
@@ -3134,7 +3583,7 @@ define internal fastcc void @__fz_blas_s_dot_rev(i32 noundef %0, ptr noundef %1,
   %24 = icmp sgt i32 %23, 0
   %25 = icmp ne ptr %3, null
   %26 = and i1 %25, %24
-  %27 = load ptr, ptr %6, align 8, !tbaa !107
+  %27 = load ptr, ptr %6, align 8, !tbaa !112
   br i1 %26, label %28, label %32
 
 28:                                               ; preds = %22
@@ -3143,14 +3592,14 @@ define internal fastcc void @__fz_blas_s_dot_rev(i32 noundef %0, ptr noundef %1,
 
 30:                                               ; preds = %28
   call void @saxpy_(ptr noundef nonnull %8, ptr noundef nonnull %11, ptr noundef nonnull %27, ptr noundef nonnull %12, ptr noundef nonnull %3, ptr noundef nonnull %10) #15
-  %31 = load ptr, ptr %6, align 8, !tbaa !107
+  %31 = load ptr, ptr %6, align 8, !tbaa !112
   br label %32
 
 32:                                               ; preds = %30, %28, %22
   %33 = phi ptr [ %31, %30 ], [ null, %28 ], [ %27, %22 ]
   call void @free(ptr noundef %33) #15
   %34 = getelementptr inbounds nuw i8, ptr %6, i64 8
-  %35 = load ptr, ptr %34, align 8, !tbaa !110
+  %35 = load ptr, ptr %34, align 8, !tbaa !115
   call void @free(ptr noundef %35) #15
   call void @free(ptr noundef nonnull %6) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %12) #16
@@ -3162,7 +3611,7 @@ define dso_local <2 x float> @__fz_blas_fwd_cblas_sdot(i64 noundef %0, i32 nound
   %9 = alloca %struct.__fz_blas_s_pair, align 8
   %10 = call fastcc float @__fz_blas_s_dot_fwd(i32 noundef %1, ptr noundef %2, ptr noundef %3, i32 noundef %4, ptr noundef %5, ptr noundef %6, i32 noundef %7, ptr noundef %9) #13
   %11 = getelementptr inbounds nuw i8, ptr %9, i64 4
-  store float %10, ptr %11, align 4, !tbaa !113
+  store float %10, ptr %11, align 4, !tbaa !118
   %12 = load <2 x float>, ptr %9, align 8
   ret <2 x float> %12
 }
@@ -3176,7 +3625,7 @@ define internal fastcc float @__fz_blas_s_dot_fwd(i32 noundef %0, ptr noundef %1
   store i32 %3, ptr %10, align 4, !tbaa !4
   store i32 %6, ptr %11, align 4, !tbaa !4
   %12 = call float @sdot_(ptr noundef nonnull %9, ptr noundef %1, ptr noundef nonnull %10, ptr noundef %4, ptr noundef nonnull %11) #15
-  store float %12, ptr %7, align 4, !tbaa !111
+  store float %12, ptr %7, align 4, !tbaa !116
   %13 = icmp eq ptr %2, null
   br i1 %13, label %17, label %14
 
@@ -3244,7 +3693,7 @@ define dso_local <2 x float> @__fz_blas_fwd_sdot_(i64 noundef %0, ptr noundef re
   %15 = load i32, ptr %9, align 4, !tbaa !4
   %16 = call fastcc float @__fz_blas_s_dot_fwd(i32 noundef %13, ptr noundef %3, ptr noundef %4, i32 noundef %14, ptr noundef %7, ptr noundef %8, i32 noundef %15, ptr noundef %12) #13
   %17 = getelementptr inbounds nuw i8, ptr %12, i64 4
-  store float %16, ptr %17, align 4, !tbaa !113
+  store float %16, ptr %17, align 4, !tbaa !118
   %18 = load <2 x float>, ptr %12, align 8
   ret <2 x float> %18
 }
@@ -3265,7 +3714,7 @@ define internal fastcc noundef ptr @__fz_blas_s_axpy_aug(i32 noundef range(i32 0
   %11 = alloca i32, align 4
   %12 = alloca i32, align 4
   store i32 %1, ptr %9, align 4, !tbaa !4
-  store float %2, ptr %10, align 4, !tbaa !111
+  store float %2, ptr %10, align 4, !tbaa !116
   store i32 %4, ptr %11, align 4, !tbaa !4
   store i32 %7, ptr %12, align 4, !tbaa !4
   %13 = icmp ne i32 %0, 0
@@ -3304,7 +3753,7 @@ define internal fastcc float @__fz_blas_s_axpy_rev(i32 noundef %0, float noundef
   %11 = alloca i32, align 4
   %12 = alloca i32, align 4
   store i32 %0, ptr %8, align 4, !tbaa !4
-  store float %1, ptr %9, align 4, !tbaa !111
+  store float %1, ptr %9, align 4, !tbaa !116
   store i32 %3, ptr %10, align 4, !tbaa !4
   store i32 %5, ptr %11, align 4, !tbaa !4
   call void @llvm.lifetime.start.p0(ptr nonnull %12) #16
@@ -3351,8 +3800,8 @@ define internal fastcc void @__fz_blas_s_axpy_fwd(i32 noundef %0, float noundef 
   %13 = alloca i32, align 4
   %14 = alloca i32, align 4
   store i32 %0, ptr %10, align 4, !tbaa !4
-  store float %1, ptr %11, align 4, !tbaa !111
-  store float %2, ptr %12, align 4, !tbaa !111
+  store float %1, ptr %11, align 4, !tbaa !116
+  store float %2, ptr %12, align 4, !tbaa !116
   store i32 %5, ptr %13, align 4, !tbaa !4
   store i32 %8, ptr %14, align 4, !tbaa !4
   %15 = icmp slt i32 %0, 1
@@ -3391,42 +3840,42 @@ define dso_local noalias noundef ptr @__fz_blas_aug_saxpy_(i64 noundef %0, ptr n
   %14 = tail call noalias dereferenceable_or_null(24) ptr @malloc(i64 noundef 24) #17
   %15 = load i32, ptr %1, align 4, !tbaa !4
   %16 = getelementptr inbounds nuw i8, ptr %14, i64 8
-  store i32 %15, ptr %16, align 8, !tbaa !115
+  store i32 %15, ptr %16, align 8, !tbaa !120
   %17 = load i32, ptr %7, align 4, !tbaa !4
   %18 = getelementptr inbounds nuw i8, ptr %14, i64 12
-  store i32 %17, ptr %18, align 4, !tbaa !117
+  store i32 %17, ptr %18, align 4, !tbaa !122
   %19 = load i32, ptr %11, align 4, !tbaa !4
   %20 = getelementptr inbounds nuw i8, ptr %14, i64 16
-  store i32 %19, ptr %20, align 8, !tbaa !118
-  %21 = load float, ptr %3, align 4, !tbaa !111
+  store i32 %19, ptr %20, align 8, !tbaa !123
+  %21 = load float, ptr %3, align 4, !tbaa !116
   %22 = getelementptr inbounds nuw i8, ptr %14, i64 20
-  store float %21, ptr %22, align 4, !tbaa !119
+  store float %21, ptr %22, align 4, !tbaa !124
   %23 = icmp ne ptr %4, null
   %24 = zext i1 %23 to i32
   %25 = tail call fastcc ptr @__fz_blas_s_axpy_aug(i32 noundef %24, i32 noundef %15, float noundef %21, ptr noundef %5, i32 noundef %17, ptr noundef %9, ptr noundef %10, i32 noundef %19) #13
-  store ptr %25, ptr %14, align 8, !tbaa !120
+  store ptr %25, ptr %14, align 8, !tbaa !125
   ret ptr %14
 }
 
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_rev_saxpy_(i64 noundef %0, ptr noundef readnone captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readnone captures(none) %3, ptr noundef captures(address_is_null) %4, ptr noundef readnone captures(none) %5, ptr noundef %6, ptr noundef readnone captures(none) %7, ptr noundef readnone captures(none) %8, ptr noundef readnone captures(none) %9, ptr noundef %10, ptr noundef readnone captures(none) %11, ptr noundef readnone captures(none) %12, ptr noundef captures(none) %13) local_unnamed_addr #0 {
   %15 = getelementptr inbounds nuw i8, ptr %13, i64 8
-  %16 = load i32, ptr %15, align 8, !tbaa !115
+  %16 = load i32, ptr %15, align 8, !tbaa !120
   %17 = getelementptr inbounds nuw i8, ptr %13, i64 20
-  %18 = load float, ptr %17, align 4, !tbaa !119
+  %18 = load float, ptr %17, align 4, !tbaa !124
   %19 = getelementptr inbounds nuw i8, ptr %13, i64 12
-  %20 = load i32, ptr %19, align 4, !tbaa !117
+  %20 = load i32, ptr %19, align 4, !tbaa !122
   %21 = getelementptr inbounds nuw i8, ptr %13, i64 16
-  %22 = load i32, ptr %21, align 8, !tbaa !118
-  %23 = load ptr, ptr %13, align 8, !tbaa !120
+  %22 = load i32, ptr %21, align 8, !tbaa !123
+  %23 = load ptr, ptr %13, align 8, !tbaa !125
   %24 = tail call fastcc float @__fz_blas_s_axpy_rev(i32 noundef %16, float noundef %18, ptr noundef %6, i32 noundef %20, ptr noundef %10, i32 noundef %22, ptr noundef %23) #13
   %25 = icmp eq ptr %4, null
   br i1 %25, label %29, label %26
 
 26:                                               ; preds = %14
-  %27 = load float, ptr %4, align 4, !tbaa !111
+  %27 = load float, ptr %4, align 4, !tbaa !116
   %28 = fadd float %24, %27
-  store float %28, ptr %4, align 4, !tbaa !111
+  store float %28, ptr %4, align 4, !tbaa !116
   br label %29
 
 29:                                               ; preds = %26, %14
@@ -3437,12 +3886,12 @@ define dso_local void @__fz_blas_rev_saxpy_(i64 noundef %0, ptr noundef readnone
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_fwd_saxpy_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readonly captures(none) %3, ptr noundef readonly captures(address_is_null) %4, ptr noundef %5, ptr noundef %6, ptr noundef readonly captures(none) %7, ptr noundef readnone captures(none) %8, ptr noundef %9, ptr noundef %10, ptr noundef readonly captures(none) %11, ptr noundef readnone captures(none) %12) local_unnamed_addr #0 {
   %14 = load i32, ptr %1, align 4, !tbaa !4
-  %15 = load float, ptr %3, align 4, !tbaa !111
+  %15 = load float, ptr %3, align 4, !tbaa !116
   %16 = icmp eq ptr %4, null
   br i1 %16, label %19, label %17
 
 17:                                               ; preds = %13
-  %18 = load float, ptr %4, align 4, !tbaa !111
+  %18 = load float, ptr %4, align 4, !tbaa !116
   br label %19
 
 19:                                               ; preds = %13, %17
@@ -3450,6 +3899,192 @@ define dso_local void @__fz_blas_fwd_saxpy_(i64 noundef %0, ptr noundef readonly
   %21 = load i32, ptr %7, align 4, !tbaa !4
   %22 = load i32, ptr %11, align 4, !tbaa !4
   tail call fastcc void @__fz_blas_s_axpy_fwd(i32 noundef %14, float noundef %15, float noundef %20, ptr noundef %5, ptr noundef %6, i32 noundef %21, ptr noundef %9, ptr noundef %10, i32 noundef %22) #13
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define dso_local noalias noundef ptr @__fz_blas_aug_cblas_scopy(i64 noundef %0, i32 noundef %1, ptr noundef %2, ptr noundef readnone captures(none) %3, i32 noundef %4, ptr noundef %5, ptr noundef readnone captures(none) %6, i32 noundef %7) local_unnamed_addr #0 {
+  %9 = alloca i32, align 4
+  %10 = alloca i32, align 4
+  %11 = alloca i32, align 4
+  call void @llvm.lifetime.start.p0(ptr nonnull %9)
+  call void @llvm.lifetime.start.p0(ptr nonnull %10)
+  call void @llvm.lifetime.start.p0(ptr nonnull %11)
+  store i32 %1, ptr %9, align 4, !tbaa !4
+  store i32 %4, ptr %10, align 4, !tbaa !4
+  store i32 %7, ptr %11, align 4, !tbaa !4
+  %12 = icmp sgt i32 %1, 0
+  br i1 %12, label %13, label %14
+
+13:                                               ; preds = %8
+  call void @scopy_(ptr noundef nonnull %9, ptr noundef %2, ptr noundef nonnull %10, ptr noundef %5, ptr noundef nonnull %11) #15
+  br label %14
+
+14:                                               ; preds = %8, %13
+  call void @llvm.lifetime.end.p0(ptr nonnull %9)
+  call void @llvm.lifetime.end.p0(ptr nonnull %10)
+  call void @llvm.lifetime.end.p0(ptr nonnull %11)
+  ret ptr null
+}
+
+; Function Attrs: nounwind optsize
+define dso_local void @__fz_blas_rev_cblas_scopy(i64 noundef %0, i32 noundef %1, ptr noundef readnone captures(none) %2, ptr noundef %3, i32 noundef %4, ptr noundef readnone captures(none) %5, ptr noundef %6, i32 noundef %7, ptr noundef readnone captures(none) %8) local_unnamed_addr #0 {
+  tail call fastcc void @__fz_blas_s_copy_rev(i32 noundef %1, ptr noundef %3, i32 noundef %4, ptr noundef %6, i32 noundef %7) #13
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define internal fastcc void @__fz_blas_s_copy_rev(i32 noundef %0, ptr noundef %1, i32 noundef %2, ptr noundef %3, i32 noundef %4) unnamed_addr #0 {
+  %6 = alloca i32, align 4
+  %7 = alloca i32, align 4
+  %8 = alloca i32, align 4
+  %9 = alloca float, align 4
+  store i32 %0, ptr %6, align 4, !tbaa !4
+  store i32 %2, ptr %7, align 4, !tbaa !4
+  store i32 %4, ptr %8, align 4, !tbaa !4
+  call void @llvm.lifetime.start.p0(ptr nonnull %9) #16
+  store float 1.000000e+00, ptr %9, align 4, !tbaa !116
+  %10 = icmp sgt i32 %0, 0
+  %11 = icmp ne ptr %3, null
+  %12 = and i1 %10, %11
+  br i1 %12, label %13, label %30
+
+13:                                               ; preds = %5
+  %14 = icmp eq ptr %1, null
+  br i1 %14, label %18, label %15
+
+15:                                               ; preds = %13
+  call void @saxpy_(ptr noundef nonnull %6, ptr noundef nonnull %9, ptr noundef nonnull %3, ptr noundef nonnull %8, ptr noundef nonnull %1, ptr noundef nonnull %7) #15
+  %16 = load i32, ptr %6, align 4, !tbaa !4
+  %17 = icmp slt i32 %16, 1
+  br i1 %17, label %30, label %18
+
+18:                                               ; preds = %13, %15
+  %19 = phi i32 [ %16, %15 ], [ %0, %13 ]
+  %20 = load i32, ptr %8, align 4, !tbaa !4
+  %21 = call i32 @llvm.abs.i32(i32 %20, i1 true)
+  %22 = zext nneg i32 %21 to i64
+  %23 = zext nneg i32 %19 to i64
+  br label %24
+
+24:                                               ; preds = %24, %18
+  %25 = phi i64 [ 0, %18 ], [ %28, %24 ]
+  %26 = mul nuw nsw i64 %25, %22
+  %27 = getelementptr inbounds nuw float, ptr %3, i64 %26
+  store float 0.000000e+00, ptr %27, align 4, !tbaa !116
+  %28 = add nuw nsw i64 %25, 1
+  %29 = icmp eq i64 %28, %23
+  br i1 %29, label %30, label %24, !llvm.loop !126
+
+30:                                               ; preds = %24, %15, %5
+  call void @llvm.lifetime.end.p0(ptr nonnull %9) #16
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define dso_local void @__fz_blas_fwd_cblas_scopy(i64 noundef %0, i32 noundef %1, ptr noundef %2, ptr noundef %3, i32 noundef %4, ptr noundef %5, ptr noundef %6, i32 noundef %7) local_unnamed_addr #0 {
+  tail call fastcc void @__fz_blas_s_copy_fwd(i32 noundef %1, ptr noundef %2, ptr noundef %3, i32 noundef %4, ptr noundef %5, ptr noundef %6, i32 noundef %7) #13
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define internal fastcc void @__fz_blas_s_copy_fwd(i32 noundef %0, ptr noundef %1, ptr noundef %2, i32 noundef %3, ptr noundef %4, ptr noundef %5, i32 noundef %6) unnamed_addr #0 {
+  %8 = alloca i32, align 4
+  %9 = alloca i32, align 4
+  %10 = alloca i32, align 4
+  store i32 %0, ptr %8, align 4, !tbaa !4
+  store i32 %3, ptr %9, align 4, !tbaa !4
+  store i32 %6, ptr %10, align 4, !tbaa !4
+  %11 = icmp slt i32 %0, 1
+  br i1 %11, label %28, label %12
+
+12:                                               ; preds = %7
+  %13 = icmp eq ptr %5, null
+  br i1 %13, label %27, label %14
+
+14:                                               ; preds = %12
+  %15 = icmp eq ptr %2, null
+  br i1 %15, label %17, label %16
+
+16:                                               ; preds = %14
+  call void @scopy_(ptr noundef nonnull %8, ptr noundef nonnull %2, ptr noundef nonnull %9, ptr noundef nonnull %5, ptr noundef nonnull %10) #15
+  br label %27
+
+17:                                               ; preds = %14
+  %18 = tail call i32 @llvm.abs.i32(i32 %6, i1 true)
+  %19 = zext nneg i32 %18 to i64
+  %20 = zext nneg i32 %0 to i64
+  br label %21
+
+21:                                               ; preds = %21, %17
+  %22 = phi i64 [ 0, %17 ], [ %25, %21 ]
+  %23 = mul nuw nsw i64 %22, %19
+  %24 = getelementptr inbounds nuw float, ptr %5, i64 %23
+  store float 0.000000e+00, ptr %24, align 4, !tbaa !116
+  %25 = add nuw nsw i64 %22, 1
+  %26 = icmp eq i64 %25, %20
+  br i1 %26, label %27, label %21, !llvm.loop !126
+
+27:                                               ; preds = %21, %16, %12
+  call void @scopy_(ptr noundef nonnull %8, ptr noundef %1, ptr noundef nonnull %9, ptr noundef %4, ptr noundef nonnull %10) #15
+  br label %28
+
+28:                                               ; preds = %7, %27
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define dso_local noalias noundef ptr @__fz_blas_aug_scopy_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef %3, ptr noundef readnone captures(none) %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef %7, ptr noundef readnone captures(none) %8, ptr noundef readonly captures(none) %9, ptr noundef readnone captures(none) %10) local_unnamed_addr #0 {
+  %12 = alloca i32, align 4
+  %13 = alloca i32, align 4
+  %14 = alloca i32, align 4
+  %15 = tail call noalias dereferenceable_or_null(12) ptr @malloc(i64 noundef 12) #17
+  %16 = load i32, ptr %1, align 4, !tbaa !4
+  store i32 %16, ptr %15, align 4, !tbaa !28
+  %17 = load i32, ptr %5, align 4, !tbaa !4
+  %18 = getelementptr inbounds nuw i8, ptr %15, i64 4
+  store i32 %17, ptr %18, align 4, !tbaa !30
+  %19 = load i32, ptr %9, align 4, !tbaa !4
+  %20 = getelementptr inbounds nuw i8, ptr %15, i64 8
+  store i32 %19, ptr %20, align 4, !tbaa !31
+  call void @llvm.lifetime.start.p0(ptr nonnull %12)
+  call void @llvm.lifetime.start.p0(ptr nonnull %13)
+  call void @llvm.lifetime.start.p0(ptr nonnull %14)
+  store i32 %16, ptr %12, align 4, !tbaa !4
+  store i32 %17, ptr %13, align 4, !tbaa !4
+  store i32 %19, ptr %14, align 4, !tbaa !4
+  %21 = icmp sgt i32 %16, 0
+  br i1 %21, label %22, label %23
+
+22:                                               ; preds = %11
+  call void @scopy_(ptr noundef nonnull %12, ptr noundef %3, ptr noundef nonnull %13, ptr noundef %7, ptr noundef nonnull %14) #15
+  br label %23
+
+23:                                               ; preds = %11, %22
+  call void @llvm.lifetime.end.p0(ptr nonnull %12)
+  call void @llvm.lifetime.end.p0(ptr nonnull %13)
+  call void @llvm.lifetime.end.p0(ptr nonnull %14)
+  ret ptr %15
+}
+
+; Function Attrs: nounwind optsize
+define dso_local void @__fz_blas_rev_scopy_(i64 noundef %0, ptr noundef readnone captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readnone captures(none) %3, ptr noundef %4, ptr noundef readnone captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef readnone captures(none) %7, ptr noundef %8, ptr noundef readnone captures(none) %9, ptr noundef readnone captures(none) %10, ptr noundef captures(none) %11) local_unnamed_addr #0 {
+  %13 = load i32, ptr %11, align 4, !tbaa !28
+  %14 = getelementptr inbounds nuw i8, ptr %11, i64 4
+  %15 = load i32, ptr %14, align 4, !tbaa !30
+  %16 = getelementptr inbounds nuw i8, ptr %11, i64 8
+  %17 = load i32, ptr %16, align 4, !tbaa !31
+  tail call fastcc void @__fz_blas_s_copy_rev(i32 noundef %13, ptr noundef %4, i32 noundef %15, ptr noundef %8, i32 noundef %17) #13
+  tail call void @free(ptr noundef %11) #15
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define dso_local void @__fz_blas_fwd_scopy_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef %3, ptr noundef %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef %7, ptr noundef %8, ptr noundef readonly captures(none) %9, ptr noundef readnone captures(none) %10) local_unnamed_addr #0 {
+  %12 = load i32, ptr %1, align 4, !tbaa !4
+  %13 = load i32, ptr %5, align 4, !tbaa !4
+  %14 = load i32, ptr %9, align 4, !tbaa !4
+  tail call fastcc void @__fz_blas_s_copy_fwd(i32 noundef %12, ptr noundef %3, ptr noundef %4, i32 noundef %13, ptr noundef %7, ptr noundef %8, i32 noundef %14) #13
   ret void
 }
 
@@ -3535,7 +4170,7 @@ define internal fastcc void @__fz_blas_s_scal_fwd(i32 noundef %0, float noundef 
   %8 = alloca float, align 4
   %9 = alloca i32, align 4
   store i32 %0, ptr %7, align 4, !tbaa !4
-  store float %2, ptr %8, align 4, !tbaa !111
+  store float %2, ptr %8, align 4, !tbaa !116
   store i32 %5, ptr %9, align 4, !tbaa !4
   %10 = icmp sgt i32 %0, 0
   %11 = icmp ne ptr %4, null
@@ -3565,37 +4200,37 @@ define dso_local noalias noundef ptr @__fz_blas_aug_sscal_(i64 noundef %0, ptr n
   %10 = tail call noalias dereferenceable_or_null(24) ptr @malloc(i64 noundef 24) #17
   %11 = load i32, ptr %1, align 4, !tbaa !4
   %12 = getelementptr inbounds nuw i8, ptr %10, i64 8
-  store i32 %11, ptr %12, align 8, !tbaa !121
+  store i32 %11, ptr %12, align 8, !tbaa !127
   %13 = load i32, ptr %7, align 4, !tbaa !4
   %14 = getelementptr inbounds nuw i8, ptr %10, i64 12
-  store i32 %13, ptr %14, align 4, !tbaa !123
-  %15 = load float, ptr %3, align 4, !tbaa !111
+  store i32 %13, ptr %14, align 4, !tbaa !129
+  %15 = load float, ptr %3, align 4, !tbaa !116
   %16 = getelementptr inbounds nuw i8, ptr %10, i64 16
-  store float %15, ptr %16, align 8, !tbaa !124
+  store float %15, ptr %16, align 8, !tbaa !130
   %17 = icmp ne ptr %4, null
   %18 = zext i1 %17 to i32
   %19 = tail call fastcc ptr @__fz_blas_s_scal_aug(i32 noundef %18, i32 noundef %11, float noundef %15, ptr noundef %5, ptr noundef %6, i32 noundef %13) #13
-  store ptr %19, ptr %10, align 8, !tbaa !125
+  store ptr %19, ptr %10, align 8, !tbaa !131
   ret ptr %10
 }
 
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_rev_sscal_(i64 noundef %0, ptr noundef readnone captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readnone captures(none) %3, ptr noundef captures(address_is_null) %4, ptr noundef readnone captures(none) %5, ptr noundef %6, ptr noundef readnone captures(none) %7, ptr noundef readnone captures(none) %8, ptr noundef captures(none) %9) local_unnamed_addr #0 {
   %11 = getelementptr inbounds nuw i8, ptr %9, i64 8
-  %12 = load i32, ptr %11, align 8, !tbaa !121
+  %12 = load i32, ptr %11, align 8, !tbaa !127
   %13 = getelementptr inbounds nuw i8, ptr %9, i64 16
-  %14 = load float, ptr %13, align 8, !tbaa !124
+  %14 = load float, ptr %13, align 8, !tbaa !130
   %15 = getelementptr inbounds nuw i8, ptr %9, i64 12
-  %16 = load i32, ptr %15, align 4, !tbaa !123
-  %17 = load ptr, ptr %9, align 8, !tbaa !125
+  %16 = load i32, ptr %15, align 4, !tbaa !129
+  %17 = load ptr, ptr %9, align 8, !tbaa !131
   %18 = tail call fastcc float @__fz_blas_s_scal_rev(i32 noundef %12, float noundef %14, ptr noundef %6, i32 noundef %16, ptr noundef %17) #13
   %19 = icmp eq ptr %4, null
   br i1 %19, label %23, label %20
 
 20:                                               ; preds = %10
-  %21 = load float, ptr %4, align 4, !tbaa !111
+  %21 = load float, ptr %4, align 4, !tbaa !116
   %22 = fadd float %18, %21
-  store float %22, ptr %4, align 4, !tbaa !111
+  store float %22, ptr %4, align 4, !tbaa !116
   br label %23
 
 23:                                               ; preds = %20, %10
@@ -3606,12 +4241,12 @@ define dso_local void @__fz_blas_rev_sscal_(i64 noundef %0, ptr noundef readnone
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_fwd_sscal_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readonly captures(none) %3, ptr noundef readonly captures(address_is_null) %4, ptr noundef %5, ptr noundef %6, ptr noundef readonly captures(none) %7, ptr noundef readnone captures(none) %8) local_unnamed_addr #0 {
   %10 = load i32, ptr %1, align 4, !tbaa !4
-  %11 = load float, ptr %3, align 4, !tbaa !111
+  %11 = load float, ptr %3, align 4, !tbaa !116
   %12 = icmp eq ptr %4, null
   br i1 %12, label %15, label %13
 
 13:                                               ; preds = %9
-  %14 = load float, ptr %4, align 4, !tbaa !111
+  %14 = load float, ptr %4, align 4, !tbaa !116
   br label %15
 
 15:                                               ; preds = %9, %13
@@ -3640,9 +4275,9 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_nrm2_aug(i32 noundef %0,
   store i32 %3, ptr %7, align 4, !tbaa !4
   %8 = tail call noalias dereferenceable_or_null(16) ptr @calloc(i64 noundef 1, i64 noundef 16) #14
   %9 = call float @snrm2_(ptr noundef nonnull %6, ptr noundef %1, ptr noundef nonnull %7) #15
-  store float %9, ptr %4, align 4, !tbaa !111
+  store float %9, ptr %4, align 4, !tbaa !116
   %10 = getelementptr inbounds nuw i8, ptr %8, i64 8
-  store float %9, ptr %10, align 8, !tbaa !126
+  store float %9, ptr %10, align 8, !tbaa !132
   %11 = icmp eq ptr %2, null
   br i1 %11, label %16, label %12
 
@@ -3650,7 +4285,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_nrm2_aug(i32 noundef %0,
   %13 = load i32, ptr %6, align 4, !tbaa !4
   %14 = load i32, ptr %7, align 4, !tbaa !4
   %15 = call fastcc ptr @__fz_blas_s_copy_vec(i32 noundef %13, ptr noundef %1, i32 noundef %14) #13
-  store ptr %15, ptr %8, align 8, !tbaa !128
+  store ptr %15, ptr %8, align 8, !tbaa !134
   br label %16
 
 16:                                               ; preds = %12, %5
@@ -3676,7 +4311,7 @@ define internal fastcc void @__fz_blas_s_nrm2_rev(i32 noundef %0, ptr noundef %1
   %10 = icmp sgt i32 %0, 0
   %11 = icmp ne ptr %1, null
   %12 = and i1 %10, %11
-  %13 = load ptr, ptr %4, align 8, !tbaa !128
+  %13 = load ptr, ptr %4, align 8, !tbaa !134
   br i1 %12, label %14, label %23
 
 14:                                               ; preds = %5
@@ -3685,17 +4320,17 @@ define internal fastcc void @__fz_blas_s_nrm2_rev(i32 noundef %0, ptr noundef %1
 
 16:                                               ; preds = %14
   %17 = getelementptr inbounds nuw i8, ptr %4, i64 8
-  %18 = load float, ptr %17, align 8, !tbaa !126
+  %18 = load float, ptr %17, align 8, !tbaa !132
   %19 = fcmp une float %18, 0.000000e+00
   br i1 %19, label %20, label %23
 
 20:                                               ; preds = %16
   call void @llvm.lifetime.start.p0(ptr nonnull %9) #16
   %21 = fdiv float %3, %18
-  store float %21, ptr %9, align 4, !tbaa !111
+  store float %21, ptr %9, align 4, !tbaa !116
   call void @saxpy_(ptr noundef nonnull %6, ptr noundef nonnull %9, ptr noundef nonnull %13, ptr noundef nonnull %8, ptr noundef nonnull %1, ptr noundef nonnull %7) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %9) #16
-  %22 = load ptr, ptr %4, align 8, !tbaa !128
+  %22 = load ptr, ptr %4, align 8, !tbaa !134
   br label %23
 
 23:                                               ; preds = %20, %16, %14, %5
@@ -3711,7 +4346,7 @@ define dso_local <2 x float> @__fz_blas_fwd_cblas_snrm2(i64 noundef %0, i32 noun
   %6 = alloca %struct.__fz_blas_s_pair, align 8
   %7 = call fastcc float @__fz_blas_s_nrm2_fwd(i32 noundef %1, ptr noundef %2, ptr noundef %3, i32 noundef %4, ptr noundef %6) #13
   %8 = getelementptr inbounds nuw i8, ptr %6, i64 4
-  store float %7, ptr %8, align 4, !tbaa !113
+  store float %7, ptr %8, align 4, !tbaa !118
   %9 = load <2 x float>, ptr %6, align 8
   ret <2 x float> %9
 }
@@ -3723,7 +4358,7 @@ define internal fastcc float @__fz_blas_s_nrm2_fwd(i32 noundef %0, ptr noundef %
   store i32 %0, ptr %6, align 4, !tbaa !4
   store i32 %3, ptr %7, align 4, !tbaa !4
   %8 = call float @snrm2_(ptr noundef nonnull %6, ptr noundef %1, ptr noundef nonnull %7) #15
-  store float %8, ptr %4, align 4, !tbaa !111
+  store float %8, ptr %4, align 4, !tbaa !116
   %9 = icmp eq ptr %2, null
   %10 = fcmp oeq float %8, 0.000000e+00
   %11 = select i1 %9, i1 true, i1 %10
@@ -3731,7 +4366,7 @@ define internal fastcc float @__fz_blas_s_nrm2_fwd(i32 noundef %0, ptr noundef %
 
 12:                                               ; preds = %5
   %13 = call float @sdot_(ptr noundef nonnull %6, ptr noundef %1, ptr noundef nonnull %7, ptr noundef nonnull %2, ptr noundef nonnull %7) #15
-  %14 = load float, ptr %4, align 4, !tbaa !111
+  %14 = load float, ptr %4, align 4, !tbaa !116
   %15 = fdiv float %13, %14
   br label %16
 
@@ -3746,13 +4381,13 @@ define dso_local { ptr, float } @__fz_blas_aug_snrm2_(i64 noundef %0, ptr nounde
   %9 = tail call noalias dereferenceable_or_null(16) ptr @malloc(i64 noundef 16) #17
   %10 = load i32, ptr %1, align 4, !tbaa !4
   %11 = getelementptr inbounds nuw i8, ptr %9, i64 8
-  store i32 %10, ptr %11, align 8, !tbaa !34
+  store i32 %10, ptr %11, align 8, !tbaa !40
   %12 = load i32, ptr %5, align 4, !tbaa !4
   %13 = getelementptr inbounds nuw i8, ptr %9, i64 12
-  store i32 %12, ptr %13, align 4, !tbaa !36
+  store i32 %12, ptr %13, align 4, !tbaa !42
   %14 = getelementptr inbounds nuw i8, ptr %8, i64 8
   %15 = call fastcc ptr @__fz_blas_s_nrm2_aug(i32 noundef %10, ptr noundef %3, ptr noundef %4, i32 noundef %12, ptr noundef %14) #13
-  store ptr %15, ptr %9, align 8, !tbaa !37
+  store ptr %15, ptr %9, align 8, !tbaa !43
   %16 = insertvalue { ptr, float } poison, ptr %9, 0
   %17 = load float, ptr %14, align 8
   %18 = insertvalue { ptr, float } %16, float %17, 1
@@ -3762,10 +4397,10 @@ define dso_local { ptr, float } @__fz_blas_aug_snrm2_(i64 noundef %0, ptr nounde
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_rev_snrm2_(i64 noundef %0, ptr noundef readnone captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readnone captures(none) %3, ptr noundef %4, ptr noundef readnone captures(none) %5, ptr noundef readnone captures(none) %6, float noundef %7, ptr noundef captures(none) %8) local_unnamed_addr #0 {
   %10 = getelementptr inbounds nuw i8, ptr %8, i64 8
-  %11 = load i32, ptr %10, align 8, !tbaa !34
+  %11 = load i32, ptr %10, align 8, !tbaa !40
   %12 = getelementptr inbounds nuw i8, ptr %8, i64 12
-  %13 = load i32, ptr %12, align 4, !tbaa !36
-  %14 = load ptr, ptr %8, align 8, !tbaa !37
+  %13 = load i32, ptr %12, align 4, !tbaa !42
+  %14 = load ptr, ptr %8, align 8, !tbaa !43
   tail call fastcc void @__fz_blas_s_nrm2_rev(i32 noundef %11, ptr noundef %4, i32 noundef %13, float noundef %7, ptr noundef %14) #13
   tail call void @free(ptr noundef %8) #15
   ret void
@@ -3778,7 +4413,7 @@ define dso_local <2 x float> @__fz_blas_fwd_snrm2_(i64 noundef %0, ptr noundef r
   %10 = load i32, ptr %5, align 4, !tbaa !4
   %11 = call fastcc float @__fz_blas_s_nrm2_fwd(i32 noundef %9, ptr noundef %3, ptr noundef %4, i32 noundef %10, ptr noundef %8) #13
   %12 = getelementptr inbounds nuw i8, ptr %8, i64 4
-  store float %11, ptr %12, align 4, !tbaa !113
+  store float %11, ptr %12, align 4, !tbaa !118
   %13 = load <2 x float>, ptr %8, align 8
   ret <2 x float> %13
 }
@@ -3826,13 +4461,13 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_gemv_aug(i32 noundef ran
   %22 = alloca i32, align 4
   %23 = alloca float, align 4
   %24 = alloca i32, align 4
-  store i8 %2, ptr %17, align 1, !tbaa !38
+  store i8 %2, ptr %17, align 1, !tbaa !44
   store i32 %3, ptr %18, align 4, !tbaa !4
   store i32 %4, ptr %19, align 4, !tbaa !4
-  store float %5, ptr %20, align 4, !tbaa !111
+  store float %5, ptr %20, align 4, !tbaa !116
   store i32 %8, ptr %21, align 4, !tbaa !4
   store i32 %11, ptr %22, align 4, !tbaa !4
-  store float %12, ptr %23, align 4, !tbaa !111
+  store float %12, ptr %23, align 4, !tbaa !116
   store i32 %15, ptr %24, align 4, !tbaa !4
   %25 = tail call noalias dereferenceable_or_null(32) ptr @calloc(i64 noundef 1, i64 noundef 32) #14
   %26 = and i8 %2, -33
@@ -3850,7 +4485,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_gemv_aug(i32 noundef ran
 
 35:                                               ; preds = %31
   %36 = tail call fastcc ptr @__fz_blas_s_copy_mat(i32 noundef %3, i32 noundef %4, ptr noundef %6, i32 noundef %8) #13
-  store ptr %36, ptr %25, align 8, !tbaa !129
+  store ptr %36, ptr %25, align 8, !tbaa !135
   br label %37
 
 37:                                               ; preds = %31, %35
@@ -3861,7 +4496,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_gemv_aug(i32 noundef ran
 40:                                               ; preds = %37
   %41 = tail call fastcc ptr @__fz_blas_s_copy_vec(i32 noundef %28, ptr noundef %9, i32 noundef %11) #13
   %42 = getelementptr inbounds nuw i8, ptr %25, i64 8
-  store ptr %41, ptr %42, align 8, !tbaa !131
+  store ptr %41, ptr %42, align 8, !tbaa !137
   br label %43
 
 43:                                               ; preds = %37, %40
@@ -3871,13 +4506,13 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_gemv_aug(i32 noundef ran
 45:                                               ; preds = %43
   %46 = tail call fastcc ptr @__fz_blas_s_copy_vec(i32 noundef %29, ptr noundef %13, i32 noundef %15) #13
   %47 = getelementptr inbounds nuw i8, ptr %25, i64 16
-  store ptr %46, ptr %47, align 8, !tbaa !132
+  store ptr %46, ptr %47, align 8, !tbaa !138
   br label %48
 
 48:                                               ; preds = %43, %45, %16
   %49 = tail call noundef range(i32 1, -2147483648) i32 @llvm.smax.i32(i32 %3, i32 1)
   %50 = getelementptr inbounds nuw i8, ptr %25, i64 24
-  store i32 %49, ptr %50, align 8, !tbaa !133
+  store i32 %49, ptr %50, align 8, !tbaa !139
   %51 = icmp sgt i32 %3, 0
   %52 = icmp sgt i32 %4, 0
   %53 = and i1 %51, %52
@@ -3934,10 +4569,10 @@ define internal fastcc void @__fz_blas_s_gemv_rev(i8 noundef signext %0, i32 nou
   %24 = alloca float, align 4
   %25 = alloca float, align 4
   %26 = alloca i8, align 1
-  store i8 %0, ptr %15, align 1, !tbaa !38
+  store i8 %0, ptr %15, align 1, !tbaa !44
   store i32 %1, ptr %16, align 4, !tbaa !4
   store i32 %2, ptr %17, align 4, !tbaa !4
-  store float %3, ptr %18, align 4, !tbaa !111
+  store float %3, ptr %18, align 4, !tbaa !116
   store i32 %5, ptr %19, align 4, !tbaa !4
   store i32 %7, ptr %20, align 4, !tbaa !4
   store i32 %10, ptr %21, align 4, !tbaa !4
@@ -3949,11 +4584,11 @@ define internal fastcc void @__fz_blas_s_gemv_rev(i8 noundef signext %0, i32 nou
   call void @llvm.lifetime.start.p0(ptr nonnull %23) #16
   store i32 1, ptr %23, align 4, !tbaa !4
   call void @llvm.lifetime.start.p0(ptr nonnull %24) #16
-  store float 1.000000e+00, ptr %24, align 4, !tbaa !111
+  store float 1.000000e+00, ptr %24, align 4, !tbaa !116
   call void @llvm.lifetime.start.p0(ptr nonnull %25) #16
-  store float 0.000000e+00, ptr %25, align 4, !tbaa !111
-  store float 0.000000e+00, ptr %11, align 4, !tbaa !111
-  store float 0.000000e+00, ptr %12, align 4, !tbaa !111
+  store float 0.000000e+00, ptr %25, align 4, !tbaa !116
+  store float 0.000000e+00, ptr %11, align 4, !tbaa !116
+  store float 0.000000e+00, ptr %12, align 4, !tbaa !116
   %30 = icmp ne ptr %9, null
   %31 = icmp sgt i32 %29, 0
   %32 = and i1 %31, %30
@@ -3964,7 +4599,7 @@ define internal fastcc void @__fz_blas_s_gemv_rev(i8 noundef signext %0, i32 nou
   br i1 %34, label %45, label %35
 
 35:                                               ; preds = %33
-  %36 = load ptr, ptr %13, align 8, !tbaa !129
+  %36 = load ptr, ptr %13, align 8, !tbaa !135
   %37 = icmp ne ptr %36, null
   %38 = icmp sgt i32 %1, 0
   %39 = and i1 %38, %37
@@ -3975,7 +4610,7 @@ define internal fastcc void @__fz_blas_s_gemv_rev(i8 noundef signext %0, i32 nou
 42:                                               ; preds = %35
   call void @llvm.lifetime.start.p0(ptr nonnull %26) #16
   %43 = select i1 %28, i8 84, i8 78
-  store i8 %43, ptr %26, align 1, !tbaa !38
+  store i8 %43, ptr %26, align 1, !tbaa !44
   %44 = getelementptr inbounds nuw i8, ptr %13, i64 24
   call void @sgemv_(ptr noundef nonnull %26, ptr noundef nonnull %16, ptr noundef nonnull %17, ptr noundef nonnull %18, ptr noundef nonnull %36, ptr noundef nonnull %44, ptr noundef nonnull %9, ptr noundef nonnull %21, ptr noundef nonnull %24, ptr noundef nonnull %6, ptr noundef nonnull %20) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %26) #16
@@ -3987,7 +4622,7 @@ define internal fastcc void @__fz_blas_s_gemv_rev(i8 noundef signext %0, i32 nou
 
 47:                                               ; preds = %45
   %48 = getelementptr inbounds nuw i8, ptr %13, i64 8
-  %49 = load ptr, ptr %48, align 8, !tbaa !131
+  %49 = load ptr, ptr %48, align 8, !tbaa !137
   %50 = icmp ne ptr %49, null
   %51 = load i32, ptr %16, align 4
   %52 = icmp sgt i32 %51, 0
@@ -4009,13 +4644,13 @@ define internal fastcc void @__fz_blas_s_gemv_rev(i8 noundef signext %0, i32 nou
   br label %60
 
 60:                                               ; preds = %58, %59, %47, %45
-  %61 = load ptr, ptr %13, align 8, !tbaa !129
+  %61 = load ptr, ptr %13, align 8, !tbaa !135
   %62 = icmp eq ptr %61, null
   br i1 %62, label %79, label %63
 
 63:                                               ; preds = %60
   %64 = getelementptr inbounds nuw i8, ptr %13, i64 8
-  %65 = load ptr, ptr %64, align 8, !tbaa !131
+  %65 = load ptr, ptr %64, align 8, !tbaa !137
   %66 = icmp ne ptr %65, null
   %67 = load i32, ptr %16, align 4
   %68 = icmp sgt i32 %67, 0
@@ -4032,19 +4667,19 @@ define internal fastcc void @__fz_blas_s_gemv_rev(i8 noundef signext %0, i32 nou
   %77 = getelementptr inbounds nuw i8, ptr %13, i64 24
   call void @sgemv_(ptr noundef nonnull %15, ptr noundef nonnull %16, ptr noundef nonnull %17, ptr noundef nonnull %24, ptr noundef nonnull %61, ptr noundef nonnull %77, ptr noundef nonnull %65, ptr noundef nonnull %23, ptr noundef nonnull %25, ptr noundef %76, ptr noundef nonnull %23) #15
   %78 = call float @sdot_(ptr noundef nonnull %22, ptr noundef nonnull %9, ptr noundef nonnull %21, ptr noundef %76, ptr noundef nonnull %23) #15
-  store float %78, ptr %11, align 4, !tbaa !111
+  store float %78, ptr %11, align 4, !tbaa !116
   call void @free(ptr noundef %76) #15
   br label %79
 
 79:                                               ; preds = %73, %63, %60
   %80 = getelementptr inbounds nuw i8, ptr %13, i64 16
-  %81 = load ptr, ptr %80, align 8, !tbaa !132
+  %81 = load ptr, ptr %80, align 8, !tbaa !138
   %82 = icmp eq ptr %81, null
   br i1 %82, label %85, label %83
 
 83:                                               ; preds = %79
   %84 = call float @sdot_(ptr noundef nonnull %22, ptr noundef nonnull %9, ptr noundef nonnull %21, ptr noundef nonnull %81, ptr noundef nonnull %23) #15
-  store float %84, ptr %12, align 4, !tbaa !111
+  store float %84, ptr %12, align 4, !tbaa !116
   br label %85
 
 85:                                               ; preds = %83, %79
@@ -4054,13 +4689,13 @@ define internal fastcc void @__fz_blas_s_gemv_rev(i8 noundef signext %0, i32 nou
   br label %88
 
 88:                                               ; preds = %85, %14
-  %89 = load ptr, ptr %13, align 8, !tbaa !129
+  %89 = load ptr, ptr %13, align 8, !tbaa !135
   call void @free(ptr noundef %89) #15
   %90 = getelementptr inbounds nuw i8, ptr %13, i64 8
-  %91 = load ptr, ptr %90, align 8, !tbaa !131
+  %91 = load ptr, ptr %90, align 8, !tbaa !137
   call void @free(ptr noundef %91) #15
   %92 = getelementptr inbounds nuw i8, ptr %13, i64 16
-  %93 = load ptr, ptr %92, align 8, !tbaa !132
+  %93 = load ptr, ptr %92, align 8, !tbaa !138
   call void @free(ptr noundef %93) #15
   call void @free(ptr noundef %13) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %25) #16
@@ -4106,22 +4741,22 @@ define internal fastcc void @__fz_blas_s_gemv_fwd(i8 noundef signext range(i8 78
   %26 = alloca i32, align 4
   %27 = alloca i32, align 4
   %28 = alloca float, align 4
-  store i8 %0, ptr %17, align 1, !tbaa !38
+  store i8 %0, ptr %17, align 1, !tbaa !44
   store i32 %1, ptr %18, align 4, !tbaa !4
   store i32 %2, ptr %19, align 4, !tbaa !4
-  store float %3, ptr %20, align 4, !tbaa !111
-  store float %4, ptr %21, align 4, !tbaa !111
+  store float %3, ptr %20, align 4, !tbaa !116
+  store float %4, ptr %21, align 4, !tbaa !116
   store i32 %7, ptr %22, align 4, !tbaa !4
   store i32 %10, ptr %23, align 4, !tbaa !4
-  store float %11, ptr %24, align 4, !tbaa !111
-  store float %12, ptr %25, align 4, !tbaa !111
+  store float %11, ptr %24, align 4, !tbaa !116
+  store float %12, ptr %25, align 4, !tbaa !116
   store i32 %15, ptr %26, align 4, !tbaa !4
   call void @llvm.lifetime.start.p0(ptr nonnull %27) #16
   %29 = icmp eq i8 %0, 78
   %30 = select i1 %29, i32 %1, i32 %2
   store i32 %30, ptr %27, align 4, !tbaa !4
   call void @llvm.lifetime.start.p0(ptr nonnull %28) #16
-  store float 1.000000e+00, ptr %28, align 4, !tbaa !111
+  store float 1.000000e+00, ptr %28, align 4, !tbaa !116
   %31 = icmp sgt i32 %1, 0
   %32 = icmp sgt i32 %2, 0
   %33 = and i1 %31, %32
@@ -4188,39 +4823,39 @@ define internal fastcc void @__fz_blas_s_gemv_fwd(i8 noundef signext range(i8 78
 ; Function Attrs: nounwind optsize
 define dso_local noalias noundef ptr @__fz_blas_aug_sgemv_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readonly captures(none) %3, ptr noundef readnone captures(none) %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef readonly captures(none) %7, ptr noundef readnone captures(address_is_null) %8, ptr noundef %9, ptr noundef readnone captures(address_is_null) %10, ptr noundef readonly captures(none) %11, ptr noundef readnone captures(none) %12, ptr noundef %13, ptr noundef readnone captures(address_is_null) %14, ptr noundef readonly captures(none) %15, ptr noundef readnone captures(none) %16, ptr noundef readonly captures(none) %17, ptr noundef readnone captures(address_is_null) %18, ptr noundef %19, ptr noundef readnone captures(address_is_null) %20, ptr noundef readonly captures(none) %21, ptr noundef readnone captures(none) %22) local_unnamed_addr #0 {
   %24 = tail call noalias dereferenceable_or_null(40) ptr @malloc(i64 noundef 40) #17
-  %25 = load i8, ptr %1, align 1, !tbaa !38
+  %25 = load i8, ptr %1, align 1, !tbaa !44
   %26 = and i8 %25, -33
   %27 = icmp eq i8 %26, 78
   %28 = select i1 %27, i8 78, i8 84
   %29 = getelementptr inbounds nuw i8, ptr %24, i64 36
-  store i8 %28, ptr %29, align 4, !tbaa !134
+  store i8 %28, ptr %29, align 4, !tbaa !140
   %30 = load i32, ptr %3, align 4, !tbaa !4
   %31 = getelementptr inbounds nuw i8, ptr %24, i64 8
-  store i32 %30, ptr %31, align 8, !tbaa !136
+  store i32 %30, ptr %31, align 8, !tbaa !142
   %32 = load i32, ptr %5, align 4, !tbaa !4
   %33 = getelementptr inbounds nuw i8, ptr %24, i64 12
-  store i32 %32, ptr %33, align 4, !tbaa !137
+  store i32 %32, ptr %33, align 4, !tbaa !143
   %34 = load i32, ptr %11, align 4, !tbaa !4
   %35 = getelementptr inbounds nuw i8, ptr %24, i64 16
-  store i32 %34, ptr %35, align 8, !tbaa !138
+  store i32 %34, ptr %35, align 8, !tbaa !144
   %36 = load i32, ptr %15, align 4, !tbaa !4
   %37 = getelementptr inbounds nuw i8, ptr %24, i64 20
-  store i32 %36, ptr %37, align 4, !tbaa !139
+  store i32 %36, ptr %37, align 4, !tbaa !145
   %38 = load i32, ptr %21, align 4, !tbaa !4
   %39 = getelementptr inbounds nuw i8, ptr %24, i64 24
-  store i32 %38, ptr %39, align 8, !tbaa !140
-  %40 = load float, ptr %7, align 4, !tbaa !111
+  store i32 %38, ptr %39, align 8, !tbaa !146
+  %40 = load float, ptr %7, align 4, !tbaa !116
   %41 = getelementptr inbounds nuw i8, ptr %24, i64 28
-  store float %40, ptr %41, align 4, !tbaa !141
-  %42 = load float, ptr %17, align 4, !tbaa !111
+  store float %40, ptr %41, align 4, !tbaa !147
+  %42 = load float, ptr %17, align 4, !tbaa !116
   %43 = getelementptr inbounds nuw i8, ptr %24, i64 32
-  store float %42, ptr %43, align 8, !tbaa !142
+  store float %42, ptr %43, align 8, !tbaa !148
   %44 = icmp ne ptr %8, null
   %45 = zext i1 %44 to i32
   %46 = icmp ne ptr %18, null
   %47 = zext i1 %46 to i32
   %48 = tail call fastcc ptr @__fz_blas_s_gemv_aug(i32 noundef %45, i32 noundef %47, i8 noundef signext %28, i32 noundef %30, i32 noundef %32, float noundef %40, ptr noundef %9, ptr noundef %10, i32 noundef %34, ptr noundef %13, ptr noundef %14, i32 noundef %36, float noundef %42, ptr noundef %19, ptr noundef %20, i32 noundef %38) #13
-  store ptr %48, ptr %24, align 8, !tbaa !143
+  store ptr %48, ptr %24, align 8, !tbaa !149
   ret ptr %24
 }
 
@@ -4231,31 +4866,31 @@ define dso_local void @__fz_blas_rev_sgemv_(i64 noundef %0, ptr noundef readnone
   call void @llvm.lifetime.start.p0(ptr nonnull %25) #16
   call void @llvm.lifetime.start.p0(ptr nonnull %26) #16
   %27 = getelementptr inbounds nuw i8, ptr %23, i64 36
-  %28 = load i8, ptr %27, align 4, !tbaa !134
+  %28 = load i8, ptr %27, align 4, !tbaa !140
   %29 = getelementptr inbounds nuw i8, ptr %23, i64 8
-  %30 = load i32, ptr %29, align 8, !tbaa !136
+  %30 = load i32, ptr %29, align 8, !tbaa !142
   %31 = getelementptr inbounds nuw i8, ptr %23, i64 12
-  %32 = load i32, ptr %31, align 4, !tbaa !137
+  %32 = load i32, ptr %31, align 4, !tbaa !143
   %33 = getelementptr inbounds nuw i8, ptr %23, i64 28
-  %34 = load float, ptr %33, align 4, !tbaa !141
+  %34 = load float, ptr %33, align 4, !tbaa !147
   %35 = getelementptr inbounds nuw i8, ptr %23, i64 16
-  %36 = load i32, ptr %35, align 8, !tbaa !138
+  %36 = load i32, ptr %35, align 8, !tbaa !144
   %37 = getelementptr inbounds nuw i8, ptr %23, i64 20
-  %38 = load i32, ptr %37, align 4, !tbaa !139
+  %38 = load i32, ptr %37, align 4, !tbaa !145
   %39 = getelementptr inbounds nuw i8, ptr %23, i64 32
-  %40 = load float, ptr %39, align 8, !tbaa !142
+  %40 = load float, ptr %39, align 8, !tbaa !148
   %41 = getelementptr inbounds nuw i8, ptr %23, i64 24
-  %42 = load i32, ptr %41, align 8, !tbaa !140
-  %43 = load ptr, ptr %23, align 8, !tbaa !143
+  %42 = load i32, ptr %41, align 8, !tbaa !146
+  %43 = load ptr, ptr %23, align 8, !tbaa !149
   call fastcc void @__fz_blas_s_gemv_rev(i8 noundef signext %28, i32 noundef %30, i32 noundef %32, float noundef %34, ptr noundef %10, i32 noundef %36, ptr noundef %14, i32 noundef %38, float noundef %40, ptr noundef %20, i32 noundef %42, ptr noundef %25, ptr noundef %26, ptr noundef %43) #13
   %44 = icmp eq ptr %8, null
   br i1 %44, label %49, label %45
 
 45:                                               ; preds = %24
-  %46 = load float, ptr %25, align 4, !tbaa !111
-  %47 = load float, ptr %8, align 4, !tbaa !111
+  %46 = load float, ptr %25, align 4, !tbaa !116
+  %47 = load float, ptr %8, align 4, !tbaa !116
   %48 = fadd float %46, %47
-  store float %48, ptr %8, align 4, !tbaa !111
+  store float %48, ptr %8, align 4, !tbaa !116
   br label %49
 
 49:                                               ; preds = %45, %24
@@ -4263,10 +4898,10 @@ define dso_local void @__fz_blas_rev_sgemv_(i64 noundef %0, ptr noundef readnone
   br i1 %50, label %55, label %51
 
 51:                                               ; preds = %49
-  %52 = load float, ptr %26, align 4, !tbaa !111
-  %53 = load float, ptr %18, align 4, !tbaa !111
+  %52 = load float, ptr %26, align 4, !tbaa !116
+  %53 = load float, ptr %18, align 4, !tbaa !116
   %54 = fadd float %52, %53
-  store float %54, ptr %18, align 4, !tbaa !111
+  store float %54, ptr %18, align 4, !tbaa !116
   br label %55
 
 55:                                               ; preds = %51, %49
@@ -4278,27 +4913,27 @@ define dso_local void @__fz_blas_rev_sgemv_(i64 noundef %0, ptr noundef readnone
 
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_fwd_sgemv_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readonly captures(none) %3, ptr noundef readnone captures(none) %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef readonly captures(none) %7, ptr noundef readonly captures(address_is_null) %8, ptr noundef %9, ptr noundef %10, ptr noundef readonly captures(none) %11, ptr noundef readnone captures(none) %12, ptr noundef %13, ptr noundef %14, ptr noundef readonly captures(none) %15, ptr noundef readnone captures(none) %16, ptr noundef readonly captures(none) %17, ptr noundef readonly captures(address_is_null) %18, ptr noundef %19, ptr noundef %20, ptr noundef readonly captures(none) %21, ptr noundef readnone captures(none) %22) local_unnamed_addr #0 {
-  %24 = load i8, ptr %1, align 1, !tbaa !38
+  %24 = load i8, ptr %1, align 1, !tbaa !44
   %25 = load i32, ptr %3, align 4, !tbaa !4
   %26 = load i32, ptr %5, align 4, !tbaa !4
-  %27 = load float, ptr %7, align 4, !tbaa !111
+  %27 = load float, ptr %7, align 4, !tbaa !116
   %28 = icmp eq ptr %8, null
   br i1 %28, label %31, label %29
 
 29:                                               ; preds = %23
-  %30 = load float, ptr %8, align 4, !tbaa !111
+  %30 = load float, ptr %8, align 4, !tbaa !116
   br label %31
 
 31:                                               ; preds = %23, %29
   %32 = phi float [ %30, %29 ], [ 0.000000e+00, %23 ]
   %33 = load i32, ptr %11, align 4, !tbaa !4
   %34 = load i32, ptr %15, align 4, !tbaa !4
-  %35 = load float, ptr %17, align 4, !tbaa !111
+  %35 = load float, ptr %17, align 4, !tbaa !116
   %36 = icmp eq ptr %18, null
   br i1 %36, label %39, label %37
 
 37:                                               ; preds = %31
-  %38 = load float, ptr %18, align 4, !tbaa !111
+  %38 = load float, ptr %18, align 4, !tbaa !116
   br label %39
 
 39:                                               ; preds = %31, %37
@@ -4308,6 +4943,266 @@ define dso_local void @__fz_blas_fwd_sgemv_(i64 noundef %0, ptr noundef readonly
   %43 = select i1 %42, i8 78, i8 84
   %44 = load i32, ptr %21, align 4, !tbaa !4
   tail call fastcc void @__fz_blas_s_gemv_fwd(i8 noundef signext %43, i32 noundef %25, i32 noundef %26, float noundef %27, float noundef %32, ptr noundef %9, ptr noundef %10, i32 noundef %33, ptr noundef %13, ptr noundef %14, i32 noundef %34, float noundef %35, float noundef %40, ptr noundef %19, ptr noundef %20, i32 noundef %44) #13
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define dso_local noalias noundef ptr @__fz_blas_aug_cblas_sger(i64 noundef %0, i32 noundef %1, i32 noundef %2, i32 noundef %3, float noundef %4, ptr noundef %5, ptr noundef readnone captures(address_is_null) %6, i32 noundef %7, ptr noundef %8, ptr noundef readnone captures(address_is_null) %9, i32 noundef %10, ptr noundef %11, ptr noundef readnone captures(address_is_null) %12, i32 noundef %13) local_unnamed_addr #0 {
+  %15 = icmp eq i32 %1, 101
+  %16 = trunc i64 %0 to i32
+  %17 = lshr i32 %16, 3
+  %18 = and i32 %17, 1
+  br i1 %15, label %19, label %21
+
+19:                                               ; preds = %14
+  %20 = tail call fastcc ptr @__fz_blas_s_ger_aug(i32 noundef %18, i32 noundef %3, i32 noundef %2, float noundef %4, ptr noundef %8, ptr noundef %9, i32 noundef %10, ptr noundef %5, ptr noundef %6, i32 noundef %7, ptr noundef %11, ptr noundef %12, i32 noundef %13) #13
+  br label %23
+
+21:                                               ; preds = %14
+  %22 = tail call fastcc ptr @__fz_blas_s_ger_aug(i32 noundef %18, i32 noundef %2, i32 noundef %3, float noundef %4, ptr noundef %5, ptr noundef %6, i32 noundef %7, ptr noundef %8, ptr noundef %9, i32 noundef %10, ptr noundef %11, ptr noundef %12, i32 noundef %13) #13
+  br label %23
+
+23:                                               ; preds = %21, %19
+  %24 = phi ptr [ %20, %19 ], [ %22, %21 ]
+  ret ptr %24
+}
+
+; Function Attrs: nounwind optsize
+define internal fastcc noalias noundef ptr @__fz_blas_s_ger_aug(i32 noundef range(i32 0, 2) %0, i32 noundef %1, i32 noundef %2, float noundef %3, ptr noundef %4, ptr noundef readnone captures(address_is_null) %5, i32 noundef %6, ptr noundef %7, ptr noundef readnone captures(address_is_null) %8, i32 noundef %9, ptr noundef %10, ptr noundef readnone captures(address_is_null) %11, i32 noundef %12) unnamed_addr #0 {
+  %14 = alloca i32, align 4
+  %15 = alloca i32, align 4
+  %16 = alloca float, align 4
+  %17 = alloca i32, align 4
+  %18 = alloca i32, align 4
+  %19 = alloca i32, align 4
+  store i32 %1, ptr %14, align 4, !tbaa !4
+  store i32 %2, ptr %15, align 4, !tbaa !4
+  store float %3, ptr %16, align 4, !tbaa !116
+  store i32 %6, ptr %17, align 4, !tbaa !4
+  store i32 %9, ptr %18, align 4, !tbaa !4
+  store i32 %12, ptr %19, align 4, !tbaa !4
+  %20 = tail call noalias dereferenceable_or_null(16) ptr @calloc(i64 noundef 1, i64 noundef 16) #14
+  %21 = icmp eq ptr %11, null
+  br i1 %21, label %34, label %22
+
+22:                                               ; preds = %13
+  %23 = icmp ne ptr %8, null
+  %24 = icmp ne i32 %0, 0
+  %25 = or i1 %24, %23
+  br i1 %25, label %26, label %28
+
+26:                                               ; preds = %22
+  %27 = tail call fastcc ptr @__fz_blas_s_copy_vec(i32 noundef %1, ptr noundef %4, i32 noundef %6) #13
+  store ptr %27, ptr %20, align 8, !tbaa !112
+  br label %28
+
+28:                                               ; preds = %26, %22
+  %29 = icmp ne ptr %5, null
+  %30 = or i1 %24, %29
+  br i1 %30, label %31, label %34
+
+31:                                               ; preds = %28
+  %32 = tail call fastcc ptr @__fz_blas_s_copy_vec(i32 noundef %2, ptr noundef %7, i32 noundef %9) #13
+  %33 = getelementptr inbounds nuw i8, ptr %20, i64 8
+  store ptr %32, ptr %33, align 8, !tbaa !115
+  br label %34
+
+34:                                               ; preds = %13, %28, %31
+  %35 = icmp sgt i32 %1, 0
+  %36 = icmp sgt i32 %2, 0
+  %37 = and i1 %35, %36
+  br i1 %37, label %38, label %39
+
+38:                                               ; preds = %34
+  call void @sger_(ptr noundef nonnull %14, ptr noundef nonnull %15, ptr noundef nonnull %16, ptr noundef %4, ptr noundef nonnull %17, ptr noundef %7, ptr noundef nonnull %18, ptr noundef %10, ptr noundef nonnull %19) #15
+  br label %39
+
+39:                                               ; preds = %38, %34
+  ret ptr %20
+}
+
+; Function Attrs: nounwind optsize
+define dso_local float @__fz_blas_rev_cblas_sger(i64 noundef %0, i32 noundef %1, i32 noundef %2, i32 noundef %3, float noundef %4, ptr noundef readnone captures(none) %5, ptr noundef %6, i32 noundef %7, ptr noundef readnone captures(none) %8, ptr noundef %9, i32 noundef %10, ptr noundef readnone captures(none) %11, ptr noundef %12, i32 noundef %13, ptr noundef captures(none) %14) local_unnamed_addr #0 {
+  %16 = icmp eq i32 %1, 101
+  br i1 %16, label %17, label %19
+
+17:                                               ; preds = %15
+  %18 = tail call fastcc float @__fz_blas_s_ger_rev(i32 noundef %3, i32 noundef %2, float noundef %4, ptr noundef %9, i32 noundef %10, ptr noundef %6, i32 noundef %7, ptr noundef %12, i32 noundef %13, ptr noundef %14) #13
+  br label %21
+
+19:                                               ; preds = %15
+  %20 = tail call fastcc float @__fz_blas_s_ger_rev(i32 noundef %2, i32 noundef %3, float noundef %4, ptr noundef %6, i32 noundef %7, ptr noundef %9, i32 noundef %10, ptr noundef %12, i32 noundef %13, ptr noundef %14) #13
+  br label %21
+
+21:                                               ; preds = %19, %17
+  %22 = phi float [ %18, %17 ], [ %20, %19 ]
+  ret float %22
+}
+
+; Function Attrs: nounwind optsize
+define internal fastcc float @__fz_blas_s_ger_rev(i32 noundef %0, i32 noundef %1, float noundef %2, ptr noundef %3, i32 noundef %4, ptr noundef %5, i32 noundef %6, ptr noundef %7, i32 noundef %8, ptr noundef captures(none) %9) unnamed_addr #0 {
+  %11 = alloca i32, align 4
+  %12 = alloca i32, align 4
+  %13 = alloca float, align 4
+  %14 = alloca i32, align 4
+  %15 = alloca i32, align 4
+  %16 = alloca i32, align 4
+  %17 = alloca float, align 4
+  %18 = alloca float, align 4
+  %19 = alloca i32, align 4
+  store i32 %0, ptr %11, align 4, !tbaa !4
+  store i32 %1, ptr %12, align 4, !tbaa !4
+  store float %2, ptr %13, align 4, !tbaa !116
+  store i32 %4, ptr %14, align 4, !tbaa !4
+  store i32 %6, ptr %15, align 4, !tbaa !4
+  store i32 %8, ptr %16, align 4, !tbaa !4
+  call void @llvm.lifetime.start.p0(ptr nonnull %17) #16
+  store float 1.000000e+00, ptr %17, align 4, !tbaa !116
+  call void @llvm.lifetime.start.p0(ptr nonnull %18) #16
+  store float 0.000000e+00, ptr %18, align 4, !tbaa !116
+  call void @llvm.lifetime.start.p0(ptr nonnull %19) #16
+  store i32 1, ptr %19, align 4, !tbaa !4
+  %20 = icmp sgt i32 %0, 0
+  %21 = icmp sgt i32 %1, 0
+  %22 = and i1 %20, %21
+  %23 = icmp ne ptr %7, null
+  %24 = and i1 %22, %23
+  br i1 %24, label %25, label %52
+
+25:                                               ; preds = %10
+  %26 = icmp eq ptr %3, null
+  br i1 %26, label %32, label %27
+
+27:                                               ; preds = %25
+  %28 = getelementptr inbounds nuw i8, ptr %9, i64 8
+  %29 = load ptr, ptr %28, align 8, !tbaa !115
+  %30 = icmp eq ptr %29, null
+  br i1 %30, label %32, label %31
+
+31:                                               ; preds = %27
+  call void @sgemv_(ptr noundef nonnull @.str, ptr noundef nonnull %11, ptr noundef nonnull %12, ptr noundef nonnull %13, ptr noundef nonnull %7, ptr noundef nonnull %16, ptr noundef nonnull %29, ptr noundef nonnull %19, ptr noundef nonnull %17, ptr noundef nonnull %3, ptr noundef nonnull %14) #15
+  br label %32
+
+32:                                               ; preds = %31, %27, %25
+  %33 = icmp eq ptr %5, null
+  br i1 %33, label %38, label %34
+
+34:                                               ; preds = %32
+  %35 = load ptr, ptr %9, align 8, !tbaa !112
+  %36 = icmp eq ptr %35, null
+  br i1 %36, label %52, label %37
+
+37:                                               ; preds = %34
+  call void @sgemv_(ptr noundef nonnull @.str.1, ptr noundef nonnull %11, ptr noundef nonnull %12, ptr noundef nonnull %13, ptr noundef nonnull %7, ptr noundef nonnull %16, ptr noundef nonnull %35, ptr noundef nonnull %19, ptr noundef nonnull %17, ptr noundef nonnull %5, ptr noundef nonnull %15) #15
+  br label %38
+
+38:                                               ; preds = %37, %32
+  %39 = load ptr, ptr %9, align 8, !tbaa !112
+  %40 = icmp eq ptr %39, null
+  br i1 %40, label %52, label %41
+
+41:                                               ; preds = %38
+  %42 = getelementptr inbounds nuw i8, ptr %9, i64 8
+  %43 = load ptr, ptr %42, align 8, !tbaa !115
+  %44 = icmp eq ptr %43, null
+  br i1 %44, label %52, label %45
+
+45:                                               ; preds = %41
+  %46 = load i32, ptr %11, align 4, !tbaa !4
+  %47 = sext i32 %46 to i64
+  %48 = shl nsw i64 %47, 2
+  %49 = call noalias ptr @malloc(i64 noundef %48) #17
+  call void @sgemv_(ptr noundef nonnull @.str, ptr noundef nonnull %11, ptr noundef nonnull %12, ptr noundef nonnull %17, ptr noundef nonnull %7, ptr noundef nonnull %16, ptr noundef nonnull %43, ptr noundef nonnull %19, ptr noundef nonnull %18, ptr noundef %49, ptr noundef nonnull %19) #15
+  %50 = load ptr, ptr %9, align 8, !tbaa !112
+  %51 = call float @sdot_(ptr noundef nonnull %11, ptr noundef %50, ptr noundef nonnull %19, ptr noundef %49, ptr noundef nonnull %19) #15
+  call void @free(ptr noundef %49) #15
+  br label %52
+
+52:                                               ; preds = %34, %38, %41, %45, %10
+  %53 = phi float [ %51, %45 ], [ 0.000000e+00, %41 ], [ 0.000000e+00, %38 ], [ 0.000000e+00, %10 ], [ 0.000000e+00, %34 ]
+  %54 = load ptr, ptr %9, align 8, !tbaa !112
+  call void @free(ptr noundef %54) #15
+  %55 = getelementptr inbounds nuw i8, ptr %9, i64 8
+  %56 = load ptr, ptr %55, align 8, !tbaa !115
+  call void @free(ptr noundef %56) #15
+  call void @free(ptr noundef %9) #15
+  call void @llvm.lifetime.end.p0(ptr nonnull %19) #16
+  call void @llvm.lifetime.end.p0(ptr nonnull %18) #16
+  call void @llvm.lifetime.end.p0(ptr nonnull %17) #16
+  ret float %53
+}
+
+; Function Attrs: nounwind optsize
+define dso_local void @__fz_blas_fwd_cblas_sger(i64 noundef %0, i32 noundef %1, i32 noundef %2, i32 noundef %3, float noundef %4, float noundef %5, ptr noundef %6, ptr noundef %7, i32 noundef %8, ptr noundef %9, ptr noundef %10, i32 noundef %11, ptr noundef %12, ptr noundef %13, i32 noundef %14) local_unnamed_addr #0 {
+  %16 = icmp eq i32 %1, 101
+  br i1 %16, label %17, label %18
+
+17:                                               ; preds = %15
+  tail call fastcc void @__fz_blas_s_ger_fwd(i32 noundef %3, i32 noundef %2, float noundef %4, float noundef %5, ptr noundef %9, ptr noundef %10, i32 noundef %11, ptr noundef %6, ptr noundef %7, i32 noundef %8, ptr noundef %12, ptr noundef %13, i32 noundef %14) #13
+  br label %19
+
+18:                                               ; preds = %15
+  tail call fastcc void @__fz_blas_s_ger_fwd(i32 noundef %2, i32 noundef %3, float noundef %4, float noundef %5, ptr noundef %6, ptr noundef %7, i32 noundef %8, ptr noundef %9, ptr noundef %10, i32 noundef %11, ptr noundef %12, ptr noundef %13, i32 noundef %14) #13
+  br label %19
+
+19:                                               ; preds = %18, %17
+  ret void
+}
+
+; Function Attrs: nounwind optsize
+define internal fastcc void @__fz_blas_s_ger_fwd(i32 noundef %0, i32 noundef %1, float noundef %2, float noundef %3, ptr noundef %4, ptr noundef %5, i32 noundef %6, ptr noundef %7, ptr noundef %8, i32 noundef %9, ptr noundef %10, ptr noundef %11, i32 noundef %12) unnamed_addr #0 {
+  %14 = alloca i32, align 4
+  %15 = alloca i32, align 4
+  %16 = alloca float, align 4
+  %17 = alloca float, align 4
+  %18 = alloca i32, align 4
+  %19 = alloca i32, align 4
+  %20 = alloca i32, align 4
+  store i32 %0, ptr %14, align 4, !tbaa !4
+  store i32 %1, ptr %15, align 4, !tbaa !4
+  store float %2, ptr %16, align 4, !tbaa !116
+  store float %3, ptr %17, align 4, !tbaa !116
+  store i32 %6, ptr %18, align 4, !tbaa !4
+  store i32 %9, ptr %19, align 4, !tbaa !4
+  store i32 %12, ptr %20, align 4, !tbaa !4
+  %21 = icmp slt i32 %0, 1
+  %22 = icmp slt i32 %1, 1
+  %23 = or i1 %21, %22
+  br i1 %23, label %36, label %24
+
+24:                                               ; preds = %13
+  %25 = icmp eq ptr %11, null
+  br i1 %25, label %35, label %26
+
+26:                                               ; preds = %24
+  %27 = icmp eq ptr %5, null
+  br i1 %27, label %29, label %28
+
+28:                                               ; preds = %26
+  call void @sger_(ptr noundef nonnull %14, ptr noundef nonnull %15, ptr noundef nonnull %16, ptr noundef nonnull %5, ptr noundef nonnull %18, ptr noundef %7, ptr noundef nonnull %19, ptr noundef nonnull %11, ptr noundef nonnull %20) #15
+  br label %29
+
+29:                                               ; preds = %28, %26
+  %30 = icmp eq ptr %8, null
+  br i1 %30, label %32, label %31
+
+31:                                               ; preds = %29
+  call void @sger_(ptr noundef nonnull %14, ptr noundef nonnull %15, ptr noundef nonnull %16, ptr noundef %4, ptr noundef nonnull %18, ptr noundef nonnull %8, ptr noundef nonnull %19, ptr noundef nonnull %11, ptr noundef nonnull %20) #15
+  br label %32
+
+32:                                               ; preds = %31, %29
+  %33 = fcmp une float %3, 0.000000e+00
+  br i1 %33, label %34, label %35
+
+34:                                               ; preds = %32
+  call void @sger_(ptr noundef nonnull %14, ptr noundef nonnull %15, ptr noundef nonnull %17, ptr noundef %4, ptr noundef nonnull %18, ptr noundef %7, ptr noundef nonnull %19, ptr noundef nonnull %11, ptr noundef nonnull %20) #15
+  br label %35
+
+35:                                               ; preds = %32, %34, %24
+  call void @sger_(ptr noundef nonnull %14, ptr noundef nonnull %15, ptr noundef nonnull %16, ptr noundef %4, ptr noundef nonnull %18, ptr noundef %7, ptr noundef nonnull %19, ptr noundef %10, ptr noundef nonnull %20) #15
+  br label %36
+
+36:                                               ; preds = %13, %35
   ret void
 }
 
@@ -4354,15 +5249,15 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_gemm_aug(i32 noundef ran
   %26 = alloca i32, align 4
   %27 = alloca float, align 4
   %28 = alloca i32, align 4
-  store i8 %2, ptr %19, align 1, !tbaa !38
-  store i8 %3, ptr %20, align 1, !tbaa !38
+  store i8 %2, ptr %19, align 1, !tbaa !44
+  store i8 %3, ptr %20, align 1, !tbaa !44
   store i32 %4, ptr %21, align 4, !tbaa !4
   store i32 %5, ptr %22, align 4, !tbaa !4
   store i32 %6, ptr %23, align 4, !tbaa !4
-  store float %7, ptr %24, align 4, !tbaa !111
+  store float %7, ptr %24, align 4, !tbaa !116
   store i32 %10, ptr %25, align 4, !tbaa !4
   store i32 %13, ptr %26, align 4, !tbaa !4
-  store float %14, ptr %27, align 4, !tbaa !111
+  store float %14, ptr %27, align 4, !tbaa !116
   store i32 %17, ptr %28, align 4, !tbaa !4
   %29 = tail call noalias dereferenceable_or_null(32) ptr @calloc(i64 noundef 1, i64 noundef 32) #14
   %30 = and i8 %2, -33
@@ -4384,7 +5279,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_gemm_aug(i32 noundef ran
 
 43:                                               ; preds = %39
   %44 = tail call fastcc ptr @__fz_blas_s_copy_mat(i32 noundef %32, i32 noundef %33, ptr noundef %8, i32 noundef %10) #13
-  store ptr %44, ptr %29, align 8, !tbaa !144
+  store ptr %44, ptr %29, align 8, !tbaa !150
   br label %45
 
 45:                                               ; preds = %39, %43
@@ -4395,7 +5290,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_gemm_aug(i32 noundef ran
 48:                                               ; preds = %45
   %49 = tail call fastcc ptr @__fz_blas_s_copy_mat(i32 noundef %36, i32 noundef %37, ptr noundef %11, i32 noundef %13) #13
   %50 = getelementptr inbounds nuw i8, ptr %29, i64 8
-  store ptr %49, ptr %50, align 8, !tbaa !146
+  store ptr %49, ptr %50, align 8, !tbaa !152
   br label %51
 
 51:                                               ; preds = %45, %48
@@ -4405,16 +5300,16 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_gemm_aug(i32 noundef ran
 53:                                               ; preds = %51
   %54 = tail call fastcc ptr @__fz_blas_s_copy_mat(i32 noundef %4, i32 noundef %5, ptr noundef %15, i32 noundef %17) #13
   %55 = getelementptr inbounds nuw i8, ptr %29, i64 16
-  store ptr %54, ptr %55, align 8, !tbaa !147
+  store ptr %54, ptr %55, align 8, !tbaa !153
   br label %56
 
 56:                                               ; preds = %51, %53, %18
   %57 = tail call noundef range(i32 1, -2147483648) i32 @llvm.smax.i32(i32 %32, i32 1)
   %58 = getelementptr inbounds nuw i8, ptr %29, i64 24
-  store i32 %57, ptr %58, align 8, !tbaa !148
+  store i32 %57, ptr %58, align 8, !tbaa !154
   %59 = tail call noundef range(i32 1, -2147483648) i32 @llvm.smax.i32(i32 %36, i32 1)
   %60 = getelementptr inbounds nuw i8, ptr %29, i64 28
-  store i32 %59, ptr %60, align 4, !tbaa !149
+  store i32 %59, ptr %60, align 4, !tbaa !155
   %61 = icmp sgt i32 %4, 0
   %62 = icmp sgt i32 %5, 0
   %63 = and i1 %61, %62
@@ -4444,7 +5339,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_gemm_aug(i32 noundef ran
 76:                                               ; preds = %85
   %77 = add nuw nsw i64 %73, 1
   %78 = icmp eq i64 %77, %70
-  br i1 %78, label %90, label %72, !llvm.loop !150
+  br i1 %78, label %90, label %72, !llvm.loop !156
 
 79:                                               ; preds = %85, %72
   %80 = phi i64 [ 0, %72 ], [ %88, %85 ]
@@ -4452,17 +5347,17 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_gemm_aug(i32 noundef ran
 
 81:                                               ; preds = %79
   %82 = getelementptr float, ptr %75, i64 %80
-  %83 = load float, ptr %82, align 4, !tbaa !111
+  %83 = load float, ptr %82, align 4, !tbaa !116
   %84 = fmul float %14, %83
   br label %85
 
 85:                                               ; preds = %81, %79
   %86 = phi float [ %84, %81 ], [ 0.000000e+00, %79 ]
   %87 = getelementptr float, ptr %75, i64 %80
-  store float %86, ptr %87, align 4, !tbaa !111
+  store float %86, ptr %87, align 4, !tbaa !116
   %88 = add nuw nsw i64 %80, 1
   %89 = icmp eq i64 %88, %71
-  br i1 %89, label %76, label %79, !llvm.loop !151
+  br i1 %89, label %76, label %79, !llvm.loop !157
 
 90:                                               ; preds = %76, %66, %56
   ret ptr %29
@@ -4513,25 +5408,25 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
   %29 = alloca i8, align 1
   %30 = alloca i8, align 1
   %31 = alloca i8, align 1
-  store i8 %0, ptr %17, align 1, !tbaa !38
-  store i8 %1, ptr %18, align 1, !tbaa !38
+  store i8 %0, ptr %17, align 1, !tbaa !44
+  store i8 %1, ptr %18, align 1, !tbaa !44
   store i32 %2, ptr %19, align 4, !tbaa !4
   store i32 %3, ptr %20, align 4, !tbaa !4
   store i32 %4, ptr %21, align 4, !tbaa !4
-  store float %5, ptr %22, align 4, !tbaa !111
+  store float %5, ptr %22, align 4, !tbaa !116
   store i32 %7, ptr %23, align 4, !tbaa !4
   store i32 %9, ptr %24, align 4, !tbaa !4
   store i32 %12, ptr %25, align 4, !tbaa !4
   call void @llvm.lifetime.start.p0(ptr nonnull %26) #16
-  store float 1.000000e+00, ptr %26, align 4, !tbaa !111
+  store float 1.000000e+00, ptr %26, align 4, !tbaa !116
   call void @llvm.lifetime.start.p0(ptr nonnull %27) #16
-  store float 0.000000e+00, ptr %27, align 4, !tbaa !111
+  store float 0.000000e+00, ptr %27, align 4, !tbaa !116
   call void @llvm.lifetime.start.p0(ptr nonnull %28) #16
-  store i8 78, ptr %28, align 1, !tbaa !38
+  store i8 78, ptr %28, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %29) #16
-  store i8 84, ptr %29, align 1, !tbaa !38
-  store float 0.000000e+00, ptr %13, align 4, !tbaa !111
-  store float 0.000000e+00, ptr %14, align 4, !tbaa !111
+  store i8 84, ptr %29, align 1, !tbaa !44
+  store float 0.000000e+00, ptr %13, align 4, !tbaa !116
+  store float 0.000000e+00, ptr %14, align 4, !tbaa !116
   %32 = icmp ne ptr %11, null
   %33 = icmp sgt i32 %2, 0
   %34 = and i1 %33, %32
@@ -4545,7 +5440,7 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
 
 39:                                               ; preds = %37
   %40 = getelementptr inbounds nuw i8, ptr %15, i64 8
-  %41 = load ptr, ptr %40, align 8, !tbaa !146
+  %41 = load ptr, ptr %40, align 8, !tbaa !152
   %42 = icmp ne ptr %41, null
   %43 = icmp sgt i32 %4, 0
   %44 = and i1 %43, %42
@@ -4561,7 +5456,7 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
   %49 = and i8 %1, -33
   %50 = icmp eq i8 %49, 78
   %51 = select i1 %50, i8 84, i8 78
-  store i8 %51, ptr %30, align 1, !tbaa !38
+  store i8 %51, ptr %30, align 1, !tbaa !44
   %52 = getelementptr inbounds nuw i8, ptr %15, i64 28
   call void @sgemm_(ptr noundef nonnull %28, ptr noundef nonnull %30, ptr noundef nonnull %19, ptr noundef nonnull %21, ptr noundef nonnull %20, ptr noundef nonnull %22, ptr noundef nonnull %11, ptr noundef nonnull %25, ptr noundef nonnull %41, ptr noundef nonnull %52, ptr noundef nonnull %26, ptr noundef nonnull %6, ptr noundef nonnull %23) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %30) #16
@@ -4577,7 +5472,7 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
   br i1 %56, label %75, label %57
 
 57:                                               ; preds = %55
-  %58 = load ptr, ptr %15, align 8, !tbaa !144
+  %58 = load ptr, ptr %15, align 8, !tbaa !150
   %59 = icmp ne ptr %58, null
   %60 = load i32, ptr %21, align 4
   %61 = icmp sgt i32 %60, 0
@@ -4585,18 +5480,18 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
   br i1 %62, label %63, label %77
 
 63:                                               ; preds = %57
-  %64 = load i8, ptr %18, align 1, !tbaa !38
+  %64 = load i8, ptr %18, align 1, !tbaa !44
   %65 = and i8 %64, -33
   %66 = icmp eq i8 %65, 78
   br i1 %66, label %67, label %73
 
 67:                                               ; preds = %63
   call void @llvm.lifetime.start.p0(ptr nonnull %31) #16
-  %68 = load i8, ptr %17, align 1, !tbaa !38
+  %68 = load i8, ptr %17, align 1, !tbaa !44
   %69 = and i8 %68, -33
   %70 = icmp eq i8 %69, 78
   %71 = select i1 %70, i8 84, i8 78
-  store i8 %71, ptr %31, align 1, !tbaa !38
+  store i8 %71, ptr %31, align 1, !tbaa !44
   %72 = getelementptr inbounds nuw i8, ptr %15, i64 24
   call void @sgemm_(ptr noundef nonnull %31, ptr noundef nonnull %28, ptr noundef nonnull %21, ptr noundef nonnull %20, ptr noundef nonnull %19, ptr noundef nonnull %22, ptr noundef nonnull %58, ptr noundef nonnull %72, ptr noundef nonnull %11, ptr noundef nonnull %25, ptr noundef nonnull %26, ptr noundef nonnull %8, ptr noundef nonnull %24) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %31) #16
@@ -4608,7 +5503,7 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
   br label %75
 
 75:                                               ; preds = %55, %73, %67
-  %76 = load ptr, ptr %15, align 8, !tbaa !144
+  %76 = load ptr, ptr %15, align 8, !tbaa !150
   br label %77
 
 77:                                               ; preds = %75, %57
@@ -4622,7 +5517,7 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
 
 82:                                               ; preds = %77
   %83 = getelementptr inbounds nuw i8, ptr %15, i64 8
-  %84 = load ptr, ptr %83, align 8, !tbaa !146
+  %84 = load ptr, ptr %83, align 8, !tbaa !152
   %85 = icmp ne ptr %84, null
   %86 = load i32, ptr %21, align 4
   %87 = icmp sgt i32 %86, 0
@@ -4670,30 +5565,30 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
   %118 = phi float [ %111, %109 ], [ %128, %121 ]
   %119 = add nuw nsw i64 %110, 1
   %120 = icmp eq i64 %119, %107
-  br i1 %120, label %131, label %109, !llvm.loop !152
+  br i1 %120, label %131, label %109, !llvm.loop !158
 
 121:                                              ; preds = %121, %112
   %122 = phi i64 [ 0, %112 ], [ %129, %121 ]
   %123 = phi float [ %111, %112 ], [ %128, %121 ]
   %124 = getelementptr float, ptr %114, i64 %122
-  %125 = load float, ptr %124, align 4, !tbaa !111
+  %125 = load float, ptr %124, align 4, !tbaa !116
   %126 = getelementptr float, ptr %116, i64 %122
-  %127 = load float, ptr %126, align 4, !tbaa !111
+  %127 = load float, ptr %126, align 4, !tbaa !116
   %128 = call float @llvm.fmuladd.f32(float %125, float %127, float %123)
   %129 = add nuw nsw i64 %122, 1
   %130 = icmp eq i64 %129, %108
-  br i1 %130, label %117, label %121, !llvm.loop !153
+  br i1 %130, label %117, label %121, !llvm.loop !159
 
 131:                                              ; preds = %117, %90
   %132 = phi float [ 0.000000e+00, %90 ], [ %118, %117 ]
-  store float %132, ptr %13, align 4, !tbaa !111
+  store float %132, ptr %13, align 4, !tbaa !116
   call void @free(ptr noundef %96) #15
   br label %133
 
 133:                                              ; preds = %80, %131, %82
   %134 = phi i32 [ %81, %80 ], [ %99, %131 ], [ %89, %82 ]
   %135 = getelementptr inbounds nuw i8, ptr %15, i64 16
-  %136 = load ptr, ptr %135, align 8, !tbaa !147
+  %136 = load ptr, ptr %135, align 8, !tbaa !153
   %137 = icmp eq ptr %136, null
   br i1 %137, label %172, label %138
 
@@ -4727,23 +5622,23 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
   %157 = phi float [ %150, %148 ], [ %167, %160 ]
   %158 = add nuw nsw i64 %149, 1
   %159 = icmp eq i64 %158, %146
-  br i1 %159, label %170, label %148, !llvm.loop !152
+  br i1 %159, label %170, label %148, !llvm.loop !158
 
 160:                                              ; preds = %160, %151
   %161 = phi i64 [ 0, %151 ], [ %168, %160 ]
   %162 = phi float [ %150, %151 ], [ %167, %160 ]
   %163 = getelementptr float, ptr %153, i64 %161
-  %164 = load float, ptr %163, align 4, !tbaa !111
+  %164 = load float, ptr %163, align 4, !tbaa !116
   %165 = getelementptr float, ptr %155, i64 %161
-  %166 = load float, ptr %165, align 4, !tbaa !111
+  %166 = load float, ptr %165, align 4, !tbaa !116
   %167 = call float @llvm.fmuladd.f32(float %164, float %166, float %162)
   %168 = add nuw nsw i64 %161, 1
   %169 = icmp eq i64 %168, %147
-  br i1 %169, label %156, label %160, !llvm.loop !153
+  br i1 %169, label %156, label %160, !llvm.loop !159
 
 170:                                              ; preds = %156, %138
   %171 = phi float [ 0.000000e+00, %138 ], [ %157, %156 ]
-  store float %171, ptr %14, align 4, !tbaa !111
+  store float %171, ptr %14, align 4, !tbaa !116
   br label %172
 
 172:                                              ; preds = %170, %133
@@ -4772,7 +5667,7 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
 187:                                              ; preds = %196, %182
   %188 = add nuw nsw i64 %183, 1
   %189 = icmp eq i64 %188, %180
-  br i1 %189, label %201, label %182, !llvm.loop !150
+  br i1 %189, label %201, label %182, !llvm.loop !156
 
 190:                                              ; preds = %196, %184
   %191 = phi i64 [ 0, %184 ], [ %199, %196 ]
@@ -4780,26 +5675,26 @@ define internal fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %0, i8 noun
 
 192:                                              ; preds = %190
   %193 = getelementptr float, ptr %186, i64 %191
-  %194 = load float, ptr %193, align 4, !tbaa !111
+  %194 = load float, ptr %193, align 4, !tbaa !116
   %195 = fmul float %10, %194
   br label %196
 
 196:                                              ; preds = %192, %190
   %197 = phi float [ %195, %192 ], [ 0.000000e+00, %190 ]
   %198 = getelementptr float, ptr %186, i64 %191
-  store float %197, ptr %198, align 4, !tbaa !111
+  store float %197, ptr %198, align 4, !tbaa !116
   %199 = add nuw nsw i64 %191, 1
   %200 = icmp eq i64 %199, %181
-  br i1 %200, label %187, label %190, !llvm.loop !151
+  br i1 %200, label %187, label %190, !llvm.loop !157
 
 201:                                              ; preds = %187, %172, %16
-  %202 = load ptr, ptr %15, align 8, !tbaa !144
+  %202 = load ptr, ptr %15, align 8, !tbaa !150
   call void @free(ptr noundef %202) #15
   %203 = getelementptr inbounds nuw i8, ptr %15, i64 8
-  %204 = load ptr, ptr %203, align 8, !tbaa !146
+  %204 = load ptr, ptr %203, align 8, !tbaa !152
   call void @free(ptr noundef %204) #15
   %205 = getelementptr inbounds nuw i8, ptr %15, i64 16
-  %206 = load ptr, ptr %205, align 8, !tbaa !147
+  %206 = load ptr, ptr %205, align 8, !tbaa !153
   call void @free(ptr noundef %206) #15
   call void @free(ptr noundef %15) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %29) #16
@@ -4848,19 +5743,19 @@ define internal fastcc void @__fz_blas_s_gemm_fwd(i8 noundef signext range(i8 78
   %28 = alloca float, align 4
   %29 = alloca i32, align 4
   %30 = alloca float, align 4
-  store i8 %0, ptr %19, align 1, !tbaa !38
-  store i8 %1, ptr %20, align 1, !tbaa !38
+  store i8 %0, ptr %19, align 1, !tbaa !44
+  store i8 %1, ptr %20, align 1, !tbaa !44
   store i32 %2, ptr %21, align 4, !tbaa !4
   store i32 %3, ptr %22, align 4, !tbaa !4
   store i32 %4, ptr %23, align 4, !tbaa !4
-  store float %5, ptr %24, align 4, !tbaa !111
-  store float %6, ptr %25, align 4, !tbaa !111
+  store float %5, ptr %24, align 4, !tbaa !116
+  store float %6, ptr %25, align 4, !tbaa !116
   store i32 %9, ptr %26, align 4, !tbaa !4
   store i32 %12, ptr %27, align 4, !tbaa !4
-  store float %13, ptr %28, align 4, !tbaa !111
+  store float %13, ptr %28, align 4, !tbaa !116
   store i32 %17, ptr %29, align 4, !tbaa !4
   call void @llvm.lifetime.start.p0(ptr nonnull %30) #16
-  store float 1.000000e+00, ptr %30, align 4, !tbaa !111
+  store float 1.000000e+00, ptr %30, align 4, !tbaa !116
   %31 = icmp slt i32 %2, 1
   %32 = icmp slt i32 %3, 1
   %33 = or i1 %31, %32
@@ -4886,7 +5781,7 @@ define internal fastcc void @__fz_blas_s_gemm_fwd(i8 noundef signext range(i8 78
 45:                                               ; preds = %54
   %46 = add nuw nsw i64 %42, 1
   %47 = icmp eq i64 %46, %39
-  br i1 %47, label %59, label %41, !llvm.loop !150
+  br i1 %47, label %59, label %41, !llvm.loop !156
 
 48:                                               ; preds = %54, %41
   %49 = phi i64 [ 0, %41 ], [ %57, %54 ]
@@ -4894,17 +5789,17 @@ define internal fastcc void @__fz_blas_s_gemm_fwd(i8 noundef signext range(i8 78
 
 50:                                               ; preds = %48
   %51 = getelementptr float, ptr %44, i64 %49
-  %52 = load float, ptr %51, align 4, !tbaa !111
+  %52 = load float, ptr %51, align 4, !tbaa !116
   %53 = fmul float %13, %52
   br label %54
 
 54:                                               ; preds = %50, %48
   %55 = phi float [ %53, %50 ], [ 0.000000e+00, %48 ]
   %56 = getelementptr float, ptr %44, i64 %49
-  store float %55, ptr %56, align 4, !tbaa !111
+  store float %55, ptr %56, align 4, !tbaa !116
   %57 = add nuw nsw i64 %49, 1
   %58 = icmp eq i64 %57, %40
-  br i1 %58, label %45, label %48, !llvm.loop !151
+  br i1 %58, label %45, label %48, !llvm.loop !157
 
 59:                                               ; preds = %45
   %60 = fcmp une float %14, 0.000000e+00
@@ -4918,20 +5813,20 @@ define internal fastcc void @__fz_blas_s_gemm_fwd(i8 noundef signext range(i8 78
 64:                                               ; preds = %67
   %65 = add nuw nsw i64 %62, 1
   %66 = icmp eq i64 %65, %39
-  br i1 %66, label %77, label %61, !llvm.loop !154
+  br i1 %66, label %77, label %61, !llvm.loop !160
 
 67:                                               ; preds = %61, %67
   %68 = phi i64 [ 0, %61 ], [ %75, %67 ]
   %69 = add nsw i64 %63, %68
   %70 = getelementptr inbounds nuw float, ptr %15, i64 %69
-  %71 = load float, ptr %70, align 4, !tbaa !111
+  %71 = load float, ptr %70, align 4, !tbaa !116
   %72 = getelementptr inbounds nuw float, ptr %16, i64 %69
-  %73 = load float, ptr %72, align 4, !tbaa !111
+  %73 = load float, ptr %72, align 4, !tbaa !116
   %74 = tail call float @llvm.fmuladd.f32(float %14, float %71, float %73)
-  store float %74, ptr %72, align 4, !tbaa !111
+  store float %74, ptr %72, align 4, !tbaa !116
   %75 = add nuw nsw i64 %68, 1
   %76 = icmp eq i64 %75, %40
-  br i1 %76, label %64, label %67, !llvm.loop !155
+  br i1 %76, label %64, label %67, !llvm.loop !161
 
 77:                                               ; preds = %64, %59
   %78 = icmp sgt i32 %4, 0
@@ -4997,7 +5892,7 @@ define internal fastcc void @__fz_blas_s_gemm_fwd(i8 noundef signext range(i8 78
 108:                                              ; preds = %117, %103
   %109 = add nuw nsw i64 %104, 1
   %110 = icmp eq i64 %109, %101
-  br i1 %110, label %122, label %103, !llvm.loop !150
+  br i1 %110, label %122, label %103, !llvm.loop !156
 
 111:                                              ; preds = %117, %105
   %112 = phi i64 [ 0, %105 ], [ %120, %117 ]
@@ -5005,17 +5900,17 @@ define internal fastcc void @__fz_blas_s_gemm_fwd(i8 noundef signext range(i8 78
 
 113:                                              ; preds = %111
   %114 = getelementptr float, ptr %107, i64 %112
-  %115 = load float, ptr %114, align 4, !tbaa !111
+  %115 = load float, ptr %114, align 4, !tbaa !116
   %116 = fmul float %13, %115
   br label %117
 
 117:                                              ; preds = %113, %111
   %118 = phi float [ %116, %113 ], [ 0.000000e+00, %111 ]
   %119 = getelementptr float, ptr %107, i64 %112
-  store float %118, ptr %119, align 4, !tbaa !111
+  store float %118, ptr %119, align 4, !tbaa !116
   %120 = add nuw nsw i64 %112, 1
   %121 = icmp eq i64 %120, %102
-  br i1 %121, label %108, label %111, !llvm.loop !151
+  br i1 %121, label %108, label %111, !llvm.loop !157
 
 122:                                              ; preds = %108, %92, %91, %18
   call void @llvm.lifetime.end.p0(ptr nonnull %30) #16
@@ -5025,48 +5920,48 @@ define internal fastcc void @__fz_blas_s_gemm_fwd(i8 noundef signext range(i8 78
 ; Function Attrs: nounwind optsize
 define dso_local noalias noundef ptr @__fz_blas_aug_sgemm_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readonly captures(none) %3, ptr noundef readnone captures(none) %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef readonly captures(none) %7, ptr noundef readnone captures(none) %8, ptr noundef readonly captures(none) %9, ptr noundef readnone captures(none) %10, ptr noundef readonly captures(none) %11, ptr noundef readnone captures(address_is_null) %12, ptr noundef %13, ptr noundef readnone captures(address_is_null) %14, ptr noundef readonly captures(none) %15, ptr noundef readnone captures(none) %16, ptr noundef %17, ptr noundef readnone captures(address_is_null) %18, ptr noundef readonly captures(none) %19, ptr noundef readnone captures(none) %20, ptr noundef readonly captures(none) %21, ptr noundef readnone captures(address_is_null) %22, ptr noundef %23, ptr noundef readnone captures(address_is_null) %24, ptr noundef readonly captures(none) %25, ptr noundef readnone captures(none) %26) local_unnamed_addr #0 {
   %28 = tail call noalias dereferenceable_or_null(48) ptr @malloc(i64 noundef 48) #17
-  %29 = load i8, ptr %1, align 1, !tbaa !38
+  %29 = load i8, ptr %1, align 1, !tbaa !44
   %30 = and i8 %29, -33
   %31 = icmp eq i8 %30, 78
   %32 = select i1 %31, i8 78, i8 84
   %33 = getelementptr inbounds nuw i8, ptr %28, i64 40
-  store i8 %32, ptr %33, align 8, !tbaa !156
-  %34 = load i8, ptr %3, align 1, !tbaa !38
+  store i8 %32, ptr %33, align 8, !tbaa !162
+  %34 = load i8, ptr %3, align 1, !tbaa !44
   %35 = and i8 %34, -33
   %36 = icmp eq i8 %35, 78
   %37 = select i1 %36, i8 78, i8 84
   %38 = getelementptr inbounds nuw i8, ptr %28, i64 41
-  store i8 %37, ptr %38, align 1, !tbaa !158
+  store i8 %37, ptr %38, align 1, !tbaa !164
   %39 = load i32, ptr %5, align 4, !tbaa !4
   %40 = getelementptr inbounds nuw i8, ptr %28, i64 8
-  store i32 %39, ptr %40, align 8, !tbaa !159
+  store i32 %39, ptr %40, align 8, !tbaa !165
   %41 = load i32, ptr %7, align 4, !tbaa !4
   %42 = getelementptr inbounds nuw i8, ptr %28, i64 12
-  store i32 %41, ptr %42, align 4, !tbaa !160
+  store i32 %41, ptr %42, align 4, !tbaa !166
   %43 = load i32, ptr %9, align 4, !tbaa !4
   %44 = getelementptr inbounds nuw i8, ptr %28, i64 16
-  store i32 %43, ptr %44, align 8, !tbaa !161
+  store i32 %43, ptr %44, align 8, !tbaa !167
   %45 = load i32, ptr %15, align 4, !tbaa !4
   %46 = getelementptr inbounds nuw i8, ptr %28, i64 20
-  store i32 %45, ptr %46, align 4, !tbaa !162
+  store i32 %45, ptr %46, align 4, !tbaa !168
   %47 = load i32, ptr %19, align 4, !tbaa !4
   %48 = getelementptr inbounds nuw i8, ptr %28, i64 24
-  store i32 %47, ptr %48, align 8, !tbaa !163
+  store i32 %47, ptr %48, align 8, !tbaa !169
   %49 = load i32, ptr %25, align 4, !tbaa !4
   %50 = getelementptr inbounds nuw i8, ptr %28, i64 28
-  store i32 %49, ptr %50, align 4, !tbaa !164
-  %51 = load float, ptr %11, align 4, !tbaa !111
+  store i32 %49, ptr %50, align 4, !tbaa !170
+  %51 = load float, ptr %11, align 4, !tbaa !116
   %52 = getelementptr inbounds nuw i8, ptr %28, i64 32
-  store float %51, ptr %52, align 8, !tbaa !165
-  %53 = load float, ptr %21, align 4, !tbaa !111
+  store float %51, ptr %52, align 8, !tbaa !171
+  %53 = load float, ptr %21, align 4, !tbaa !116
   %54 = getelementptr inbounds nuw i8, ptr %28, i64 36
-  store float %53, ptr %54, align 4, !tbaa !166
+  store float %53, ptr %54, align 4, !tbaa !172
   %55 = icmp ne ptr %12, null
   %56 = zext i1 %55 to i32
   %57 = icmp ne ptr %22, null
   %58 = zext i1 %57 to i32
   %59 = tail call fastcc ptr @__fz_blas_s_gemm_aug(i32 noundef %56, i32 noundef %58, i8 noundef signext %32, i8 noundef signext %37, i32 noundef %39, i32 noundef %41, i32 noundef %43, float noundef %51, ptr noundef %13, ptr noundef %14, i32 noundef %45, ptr noundef %17, ptr noundef %18, i32 noundef %47, float noundef %53, ptr noundef %23, ptr noundef %24, i32 noundef %49) #13
-  store ptr %59, ptr %28, align 8, !tbaa !167
+  store ptr %59, ptr %28, align 8, !tbaa !173
   ret ptr %28
 }
 
@@ -5077,35 +5972,35 @@ define dso_local void @__fz_blas_rev_sgemm_(i64 noundef %0, ptr noundef readnone
   call void @llvm.lifetime.start.p0(ptr nonnull %29) #16
   call void @llvm.lifetime.start.p0(ptr nonnull %30) #16
   %31 = getelementptr inbounds nuw i8, ptr %27, i64 40
-  %32 = load i8, ptr %31, align 8, !tbaa !156
+  %32 = load i8, ptr %31, align 8, !tbaa !162
   %33 = getelementptr inbounds nuw i8, ptr %27, i64 41
-  %34 = load i8, ptr %33, align 1, !tbaa !158
+  %34 = load i8, ptr %33, align 1, !tbaa !164
   %35 = getelementptr inbounds nuw i8, ptr %27, i64 8
-  %36 = load i32, ptr %35, align 8, !tbaa !159
+  %36 = load i32, ptr %35, align 8, !tbaa !165
   %37 = getelementptr inbounds nuw i8, ptr %27, i64 12
-  %38 = load i32, ptr %37, align 4, !tbaa !160
+  %38 = load i32, ptr %37, align 4, !tbaa !166
   %39 = getelementptr inbounds nuw i8, ptr %27, i64 16
-  %40 = load i32, ptr %39, align 8, !tbaa !161
+  %40 = load i32, ptr %39, align 8, !tbaa !167
   %41 = getelementptr inbounds nuw i8, ptr %27, i64 32
-  %42 = load float, ptr %41, align 8, !tbaa !165
+  %42 = load float, ptr %41, align 8, !tbaa !171
   %43 = getelementptr inbounds nuw i8, ptr %27, i64 20
-  %44 = load i32, ptr %43, align 4, !tbaa !162
+  %44 = load i32, ptr %43, align 4, !tbaa !168
   %45 = getelementptr inbounds nuw i8, ptr %27, i64 24
-  %46 = load i32, ptr %45, align 8, !tbaa !163
+  %46 = load i32, ptr %45, align 8, !tbaa !169
   %47 = getelementptr inbounds nuw i8, ptr %27, i64 36
-  %48 = load float, ptr %47, align 4, !tbaa !166
+  %48 = load float, ptr %47, align 4, !tbaa !172
   %49 = getelementptr inbounds nuw i8, ptr %27, i64 28
-  %50 = load i32, ptr %49, align 4, !tbaa !164
-  %51 = load ptr, ptr %27, align 8, !tbaa !167
+  %50 = load i32, ptr %49, align 4, !tbaa !170
+  %51 = load ptr, ptr %27, align 8, !tbaa !173
   call fastcc void @__fz_blas_s_gemm_rev(i8 noundef signext %32, i8 noundef signext %34, i32 noundef %36, i32 noundef %38, i32 noundef %40, float noundef %42, ptr noundef %14, i32 noundef %44, ptr noundef %18, i32 noundef %46, float noundef %48, ptr noundef %24, i32 noundef %50, ptr noundef %29, ptr noundef %30, ptr noundef %51) #13
   %52 = icmp eq ptr %12, null
   br i1 %52, label %57, label %53
 
 53:                                               ; preds = %28
-  %54 = load float, ptr %29, align 4, !tbaa !111
-  %55 = load float, ptr %12, align 4, !tbaa !111
+  %54 = load float, ptr %29, align 4, !tbaa !116
+  %55 = load float, ptr %12, align 4, !tbaa !116
   %56 = fadd float %54, %55
-  store float %56, ptr %12, align 4, !tbaa !111
+  store float %56, ptr %12, align 4, !tbaa !116
   br label %57
 
 57:                                               ; preds = %53, %28
@@ -5113,10 +6008,10 @@ define dso_local void @__fz_blas_rev_sgemm_(i64 noundef %0, ptr noundef readnone
   br i1 %58, label %63, label %59
 
 59:                                               ; preds = %57
-  %60 = load float, ptr %30, align 4, !tbaa !111
-  %61 = load float, ptr %22, align 4, !tbaa !111
+  %60 = load float, ptr %30, align 4, !tbaa !116
+  %61 = load float, ptr %22, align 4, !tbaa !116
   %62 = fadd float %60, %61
-  store float %62, ptr %22, align 4, !tbaa !111
+  store float %62, ptr %22, align 4, !tbaa !116
   br label %63
 
 63:                                               ; preds = %59, %57
@@ -5128,29 +6023,29 @@ define dso_local void @__fz_blas_rev_sgemm_(i64 noundef %0, ptr noundef readnone
 
 ; Function Attrs: nounwind optsize
 define dso_local void @__fz_blas_fwd_sgemm_(i64 noundef %0, ptr noundef readonly captures(none) %1, ptr noundef readnone captures(none) %2, ptr noundef readonly captures(none) %3, ptr noundef readnone captures(none) %4, ptr noundef readonly captures(none) %5, ptr noundef readnone captures(none) %6, ptr noundef readonly captures(none) %7, ptr noundef readnone captures(none) %8, ptr noundef readonly captures(none) %9, ptr noundef readnone captures(none) %10, ptr noundef readonly captures(none) %11, ptr noundef readonly captures(address_is_null) %12, ptr noundef %13, ptr noundef %14, ptr noundef readonly captures(none) %15, ptr noundef readnone captures(none) %16, ptr noundef %17, ptr noundef %18, ptr noundef readonly captures(none) %19, ptr noundef readnone captures(none) %20, ptr noundef readonly captures(none) %21, ptr noundef readonly captures(address_is_null) %22, ptr noundef %23, ptr noundef %24, ptr noundef readonly captures(none) %25, ptr noundef readnone captures(none) %26) local_unnamed_addr #0 {
-  %28 = load i8, ptr %1, align 1, !tbaa !38
-  %29 = load i8, ptr %3, align 1, !tbaa !38
+  %28 = load i8, ptr %1, align 1, !tbaa !44
+  %29 = load i8, ptr %3, align 1, !tbaa !44
   %30 = load i32, ptr %5, align 4, !tbaa !4
   %31 = load i32, ptr %7, align 4, !tbaa !4
   %32 = load i32, ptr %9, align 4, !tbaa !4
-  %33 = load float, ptr %11, align 4, !tbaa !111
+  %33 = load float, ptr %11, align 4, !tbaa !116
   %34 = icmp eq ptr %12, null
   br i1 %34, label %37, label %35
 
 35:                                               ; preds = %27
-  %36 = load float, ptr %12, align 4, !tbaa !111
+  %36 = load float, ptr %12, align 4, !tbaa !116
   br label %37
 
 37:                                               ; preds = %27, %35
   %38 = phi float [ %36, %35 ], [ 0.000000e+00, %27 ]
   %39 = load i32, ptr %15, align 4, !tbaa !4
   %40 = load i32, ptr %19, align 4, !tbaa !4
-  %41 = load float, ptr %21, align 4, !tbaa !111
+  %41 = load float, ptr %21, align 4, !tbaa !116
   %42 = icmp eq ptr %22, null
   br i1 %42, label %45, label %43
 
 43:                                               ; preds = %37
-  %44 = load float, ptr %22, align 4, !tbaa !111
+  %44 = load float, ptr %22, align 4, !tbaa !116
   br label %45
 
 45:                                               ; preds = %37, %43
@@ -5172,29 +6067,29 @@ define dso_local noalias noundef ptr @__fz_blas_aug_spotrf_(i64 noundef %0, ptr 
   %13 = alloca i32, align 4
   %14 = alloca i32, align 4
   %15 = tail call noalias dereferenceable_or_null(24) ptr @malloc(i64 noundef 24) #17
-  %16 = load i8, ptr %1, align 1, !tbaa !38
+  %16 = load i8, ptr %1, align 1, !tbaa !44
   %17 = and i8 %16, -33
   %18 = icmp eq i8 %17, 85
   %19 = select i1 %18, i8 85, i8 76
   %20 = getelementptr inbounds nuw i8, ptr %15, i64 16
-  store i8 %19, ptr %20, align 8, !tbaa !79
+  store i8 %19, ptr %20, align 8, !tbaa !84
   %21 = load i32, ptr %3, align 4, !tbaa !4
   %22 = getelementptr inbounds nuw i8, ptr %15, i64 8
-  store i32 %21, ptr %22, align 8, !tbaa !81
+  store i32 %21, ptr %22, align 8, !tbaa !86
   %23 = load i32, ptr %7, align 4, !tbaa !4
   %24 = getelementptr inbounds nuw i8, ptr %15, i64 12
-  store i32 %23, ptr %24, align 4, !tbaa !82
+  store i32 %23, ptr %24, align 4, !tbaa !87
   call void @llvm.lifetime.start.p0(ptr nonnull %12)
   call void @llvm.lifetime.start.p0(ptr nonnull %13)
   call void @llvm.lifetime.start.p0(ptr nonnull %14)
-  store i8 %19, ptr %12, align 1, !tbaa !38
+  store i8 %19, ptr %12, align 1, !tbaa !44
   store i32 %21, ptr %13, align 4, !tbaa !4
   store i32 %23, ptr %14, align 4, !tbaa !4
   %25 = tail call noalias dereferenceable_or_null(16) ptr @calloc(i64 noundef 1, i64 noundef 16) #14
   call void @spotrf_(ptr noundef nonnull %12, ptr noundef nonnull %13, ptr noundef %5, ptr noundef nonnull %14, ptr noundef %9) #15
   %26 = load i32, ptr %9, align 4, !tbaa !4
   %27 = getelementptr inbounds nuw i8, ptr %25, i64 8
-  store i32 %26, ptr %27, align 8, !tbaa !168
+  store i32 %26, ptr %27, align 8, !tbaa !174
   %28 = icmp ne ptr %6, null
   %29 = load i32, ptr %13, align 4
   %30 = icmp sgt i32 %29, 0
@@ -5202,17 +6097,17 @@ define dso_local noalias noundef ptr @__fz_blas_aug_spotrf_(i64 noundef %0, ptr 
   br i1 %31, label %32, label %36
 
 32:                                               ; preds = %11
-  %33 = load i8, ptr %12, align 1, !tbaa !38
+  %33 = load i8, ptr %12, align 1, !tbaa !44
   %34 = load i32, ptr %14, align 4, !tbaa !4
   %35 = call fastcc ptr @__fz_blas_s_lower_of(i8 noundef signext %33, i32 noundef %29, ptr noundef %5, i32 noundef %34) #13
-  store ptr %35, ptr %25, align 8, !tbaa !170
+  store ptr %35, ptr %25, align 8, !tbaa !176
   br label %36
 
 36:                                               ; preds = %11, %32
   call void @llvm.lifetime.end.p0(ptr nonnull %12)
   call void @llvm.lifetime.end.p0(ptr nonnull %13)
   call void @llvm.lifetime.end.p0(ptr nonnull %14)
-  store ptr %25, ptr %15, align 8, !tbaa !86
+  store ptr %25, ptr %15, align 8, !tbaa !91
   ret ptr %15
 }
 
@@ -5226,16 +6121,16 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
   %18 = alloca i8, align 1
   %19 = alloca i8, align 1
   %20 = getelementptr inbounds nuw i8, ptr %11, i64 16
-  %21 = load i8, ptr %20, align 8, !tbaa !79
+  %21 = load i8, ptr %20, align 8, !tbaa !84
   %22 = getelementptr inbounds nuw i8, ptr %11, i64 8
-  %23 = load i32, ptr %22, align 8, !tbaa !81
+  %23 = load i32, ptr %22, align 8, !tbaa !86
   %24 = getelementptr inbounds nuw i8, ptr %11, i64 12
-  %25 = load i32, ptr %24, align 4, !tbaa !82
-  %26 = load ptr, ptr %11, align 8, !tbaa !86
+  %25 = load i32, ptr %24, align 4, !tbaa !87
+  %26 = load ptr, ptr %11, align 8, !tbaa !91
   call void @llvm.lifetime.start.p0(ptr nonnull %13)
   store i32 %23, ptr %13, align 4, !tbaa !4
   %27 = icmp eq ptr %6, null
-  %28 = load ptr, ptr %26, align 8, !tbaa !170
+  %28 = load ptr, ptr %26, align 8, !tbaa !176
   br i1 %27, label %165, label %29
 
 29:                                               ; preds = %12
@@ -5246,7 +6141,7 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
 
 33:                                               ; preds = %29
   %34 = getelementptr inbounds nuw i8, ptr %26, i64 8
-  %35 = load i32, ptr %34, align 8, !tbaa !168
+  %35 = load i32, ptr %34, align 8, !tbaa !174
   %36 = icmp eq i32 %35, 0
   br i1 %36, label %73, label %37
 
@@ -5276,7 +6171,7 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
 54:                                               ; preds = %57
   %55 = add nuw nsw i64 %48, 1
   %56 = icmp eq i64 %55, %38
-  br i1 %56, label %67, label %47, !llvm.loop !171
+  br i1 %56, label %67, label %47, !llvm.loop !177
 
 57:                                               ; preds = %57, %47
   %58 = phi i64 [ %48, %47 ], [ %65, %57 ]
@@ -5285,11 +6180,11 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
   %61 = getelementptr float, ptr %49, i64 %60
   %62 = select i1 %45, ptr %59, ptr %61
   %63 = getelementptr float, ptr %53, i64 %58
-  %64 = load float, ptr %63, align 4, !tbaa !111
-  store float %64, ptr %62, align 4, !tbaa !111
+  %64 = load float, ptr %63, align 4, !tbaa !116
+  store float %64, ptr %62, align 4, !tbaa !116
   %65 = add nuw nsw i64 %58, 1
   %66 = icmp eq i64 %65, %38
-  br i1 %66, label %54, label %57, !llvm.loop !172
+  br i1 %66, label %54, label %57, !llvm.loop !178
 
 67:                                               ; preds = %54
   tail call void @free(ptr noundef nonnull %41) #15
@@ -5298,26 +6193,26 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
 68:                                               ; preds = %68, %37
   %69 = phi i64 [ 0, %37 ], [ %71, %68 ]
   %70 = getelementptr inbounds nuw float, ptr %41, i64 %69
-  store float 0x7FF8000000000000, ptr %70, align 4, !tbaa !111
+  store float 0x7FF8000000000000, ptr %70, align 4, !tbaa !116
   %71 = add nuw nsw i64 %69, 1
   %72 = icmp eq i64 %71, %42
-  br i1 %72, label %43, label %68, !llvm.loop !173
+  br i1 %72, label %43, label %68, !llvm.loop !179
 
 73:                                               ; preds = %33
   call void @llvm.lifetime.start.p0(ptr nonnull %14) #16
-  store float 1.000000e+00, ptr %14, align 4, !tbaa !111
+  store float 1.000000e+00, ptr %14, align 4, !tbaa !116
   call void @llvm.lifetime.start.p0(ptr nonnull %15) #16
-  store i8 76, ptr %15, align 1, !tbaa !38
+  store i8 76, ptr %15, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %16) #16
-  store i8 82, ptr %16, align 1, !tbaa !38
+  store i8 82, ptr %16, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %17) #16
-  store i8 76, ptr %17, align 1, !tbaa !38
+  store i8 76, ptr %17, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %18) #16
-  store i8 78, ptr %18, align 1, !tbaa !38
+  store i8 78, ptr %18, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %19) #16
-  store i8 84, ptr %19, align 1, !tbaa !38
+  store i8 84, ptr %19, align 1, !tbaa !44
   %74 = tail call fastcc ptr @__fz_blas_s_lower_of(i8 noundef signext %21, i32 noundef %23, ptr noundef nonnull %6, i32 noundef %25) #13
-  %75 = load ptr, ptr %26, align 8, !tbaa !170
+  %75 = load ptr, ptr %26, align 8, !tbaa !176
   call void @strmm_(ptr noundef nonnull %15, ptr noundef nonnull %17, ptr noundef nonnull %19, ptr noundef nonnull %18, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %14, ptr noundef %75, ptr noundef nonnull %13, ptr noundef %74, ptr noundef nonnull %13) #15
   %76 = load i32, ptr %13, align 4, !tbaa !4
   %77 = icmp sgt i32 %76, 0
@@ -5337,7 +6232,7 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
 85:                                               ; preds = %98
   %86 = add nuw nsw i64 %81, 1
   %87 = icmp eq i64 %86, %79
-  br i1 %87, label %101, label %80, !llvm.loop !174
+  br i1 %87, label %101, label %80, !llvm.loop !180
 
 88:                                               ; preds = %98, %80
   %89 = phi i64 [ 0, %80 ], [ %99, %98 ]
@@ -5346,7 +6241,7 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
 
 91:                                               ; preds = %88
   %92 = getelementptr float, ptr %83, i64 %89
-  store float 0.000000e+00, ptr %92, align 4, !tbaa !111
+  store float 0.000000e+00, ptr %92, align 4, !tbaa !116
   br label %98
 
 93:                                               ; preds = %88
@@ -5354,20 +6249,20 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
   br i1 %94, label %95, label %98
 
 95:                                               ; preds = %93
-  %96 = load float, ptr %84, align 4, !tbaa !111
+  %96 = load float, ptr %84, align 4, !tbaa !116
   %97 = fmul float %96, 5.000000e-01
-  store float %97, ptr %84, align 4, !tbaa !111
+  store float %97, ptr %84, align 4, !tbaa !116
   br label %98
 
 98:                                               ; preds = %95, %93, %91
   %99 = add nuw nsw i64 %89, 1
   %100 = icmp eq i64 %99, %79
-  br i1 %100, label %85, label %88, !llvm.loop !175
+  br i1 %100, label %85, label %88, !llvm.loop !181
 
 101:                                              ; preds = %85, %73
-  %102 = load ptr, ptr %26, align 8, !tbaa !170
+  %102 = load ptr, ptr %26, align 8, !tbaa !176
   call void @strsm_(ptr noundef nonnull %16, ptr noundef nonnull %17, ptr noundef nonnull %18, ptr noundef nonnull %18, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %14, ptr noundef %102, ptr noundef nonnull %13, ptr noundef %74, ptr noundef nonnull %13) #15
-  %103 = load ptr, ptr %26, align 8, !tbaa !170
+  %103 = load ptr, ptr %26, align 8, !tbaa !176
   call void @strsm_(ptr noundef nonnull %15, ptr noundef nonnull %17, ptr noundef nonnull %19, ptr noundef nonnull %18, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %14, ptr noundef %103, ptr noundef nonnull %13, ptr noundef %74, ptr noundef nonnull %13) #15
   %104 = load i32, ptr %13, align 4, !tbaa !4
   %105 = sext i32 %104 to i64
@@ -5408,7 +6303,7 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
 130:                                              ; preds = %133
   %131 = add nuw nsw i64 %124, 1
   %132 = icmp eq i64 %131, %111
-  br i1 %132, label %143, label %123, !llvm.loop !171
+  br i1 %132, label %143, label %123, !llvm.loop !177
 
 133:                                              ; preds = %133, %123
   %134 = phi i64 [ %124, %123 ], [ %141, %133 ]
@@ -5417,11 +6312,11 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
   %137 = getelementptr float, ptr %125, i64 %136
   %138 = select i1 %121, ptr %135, ptr %137
   %139 = getelementptr float, ptr %129, i64 %134
-  %140 = load float, ptr %139, align 4, !tbaa !111
-  store float %140, ptr %138, align 4, !tbaa !111
+  %140 = load float, ptr %139, align 4, !tbaa !116
+  store float %140, ptr %138, align 4, !tbaa !116
   %141 = add nuw nsw i64 %134, 1
   %142 = icmp eq i64 %141, %111
-  br i1 %142, label %130, label %133, !llvm.loop !172
+  br i1 %142, label %130, label %133, !llvm.loop !178
 
 143:                                              ; preds = %130, %101
   call void @free(ptr noundef %108) #15
@@ -5432,13 +6327,13 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
   call void @llvm.lifetime.end.p0(ptr nonnull %16) #16
   call void @llvm.lifetime.end.p0(ptr nonnull %15) #16
   call void @llvm.lifetime.end.p0(ptr nonnull %14) #16
-  %144 = load ptr, ptr %26, align 8, !tbaa !170
+  %144 = load ptr, ptr %26, align 8, !tbaa !176
   br label %165
 
 145:                                              ; preds = %160
   %146 = add nuw nsw i64 %113, 1
   %147 = icmp eq i64 %146, %111
-  br i1 %147, label %119, label %112, !llvm.loop !176
+  br i1 %147, label %119, label %112, !llvm.loop !182
 
 148:                                              ; preds = %160, %112
   %149 = phi i64 [ 0, %112 ], [ %163, %160 ]
@@ -5446,25 +6341,25 @@ define dso_local void @__fz_blas_rev_spotrf_(i64 noundef %0, ptr noundef readnon
   br i1 %150, label %151, label %153
 
 151:                                              ; preds = %148
-  %152 = load float, ptr %118, align 4, !tbaa !111
+  %152 = load float, ptr %118, align 4, !tbaa !116
   br label %160
 
 153:                                              ; preds = %148
   %154 = getelementptr float, ptr %115, i64 %149
-  %155 = load float, ptr %154, align 4, !tbaa !111
+  %155 = load float, ptr %154, align 4, !tbaa !116
   %156 = mul nuw nsw i64 %149, %105
   %157 = getelementptr float, ptr %116, i64 %156
-  %158 = load float, ptr %157, align 4, !tbaa !111
+  %158 = load float, ptr %157, align 4, !tbaa !116
   %159 = fadd float %155, %158
   br label %160
 
 160:                                              ; preds = %153, %151
   %161 = phi float [ %152, %151 ], [ %159, %153 ]
   %162 = getelementptr float, ptr %117, i64 %149
-  store float %161, ptr %162, align 4, !tbaa !111
+  store float %161, ptr %162, align 4, !tbaa !116
   %163 = add nuw nsw i64 %149, 1
   %164 = icmp eq i64 %163, %111
-  br i1 %164, label %145, label %148, !llvm.loop !177
+  br i1 %164, label %145, label %148, !llvm.loop !183
 
 165:                                              ; preds = %12, %29, %67, %143
   %166 = phi ptr [ %28, %67 ], [ %144, %143 ], [ %28, %29 ], [ %28, %12 ]
@@ -5486,7 +6381,7 @@ define dso_local void @__fz_blas_fwd_spotrf_(i64 noundef %0, ptr noundef readonl
   %18 = alloca i8, align 1
   %19 = alloca i8, align 1
   %20 = alloca i8, align 1
-  %21 = load i8, ptr %1, align 1, !tbaa !38
+  %21 = load i8, ptr %1, align 1, !tbaa !44
   %22 = and i8 %21, -33
   %23 = icmp eq i8 %22, 85
   %24 = select i1 %23, i8 85, i8 76
@@ -5495,7 +6390,7 @@ define dso_local void @__fz_blas_fwd_spotrf_(i64 noundef %0, ptr noundef readonl
   call void @llvm.lifetime.start.p0(ptr nonnull %12)
   call void @llvm.lifetime.start.p0(ptr nonnull %13)
   call void @llvm.lifetime.start.p0(ptr nonnull %14)
-  store i8 %24, ptr %12, align 1, !tbaa !38
+  store i8 %24, ptr %12, align 1, !tbaa !44
   store i32 %25, ptr %13, align 4, !tbaa !4
   store i32 %26, ptr %14, align 4, !tbaa !4
   call void @spotrf_(ptr noundef nonnull %12, ptr noundef nonnull %13, ptr noundef %5, ptr noundef nonnull %14, ptr noundef %9) #15
@@ -5506,10 +6401,10 @@ define dso_local void @__fz_blas_fwd_spotrf_(i64 noundef %0, ptr noundef readonl
   br i1 %30, label %118, label %31
 
 31:                                               ; preds = %11
-  %32 = load i8, ptr %12, align 1, !tbaa !38
+  %32 = load i8, ptr %12, align 1, !tbaa !44
   %33 = load i32, ptr %14, align 4, !tbaa !4
   %34 = call fastcc ptr @__fz_blas_s_lower_of(i8 noundef signext %32, i32 noundef %28, ptr noundef %5, i32 noundef %33) #13
-  %35 = load i8, ptr %12, align 1, !tbaa !38
+  %35 = load i8, ptr %12, align 1, !tbaa !44
   %36 = load i32, ptr %13, align 4, !tbaa !4
   %37 = load i32, ptr %14, align 4, !tbaa !4
   %38 = call fastcc ptr @__fz_blas_s_lower_of(i8 noundef signext %35, i32 noundef %36, ptr noundef nonnull %6, i32 noundef %37) #13
@@ -5534,17 +6429,17 @@ define dso_local void @__fz_blas_fwd_spotrf_(i64 noundef %0, ptr noundef readonl
 
 50:                                               ; preds = %107, %31
   call void @llvm.lifetime.start.p0(ptr nonnull %15) #16
-  store float 1.000000e+00, ptr %15, align 4, !tbaa !111
+  store float 1.000000e+00, ptr %15, align 4, !tbaa !116
   call void @llvm.lifetime.start.p0(ptr nonnull %16) #16
-  store i8 76, ptr %16, align 1, !tbaa !38
+  store i8 76, ptr %16, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %17) #16
-  store i8 82, ptr %17, align 1, !tbaa !38
+  store i8 82, ptr %17, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %18) #16
-  store i8 76, ptr %18, align 1, !tbaa !38
+  store i8 76, ptr %18, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %19) #16
-  store i8 78, ptr %19, align 1, !tbaa !38
+  store i8 78, ptr %19, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %20) #16
-  store i8 84, ptr %20, align 1, !tbaa !38
+  store i8 84, ptr %20, align 1, !tbaa !44
   call void @strsm_(ptr noundef nonnull %16, ptr noundef nonnull %18, ptr noundef nonnull %19, ptr noundef nonnull %19, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %15, ptr noundef %34, ptr noundef nonnull %13, ptr noundef %38, ptr noundef nonnull %13) #15
   call void @strsm_(ptr noundef nonnull %17, ptr noundef nonnull %18, ptr noundef nonnull %20, ptr noundef nonnull %19, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %15, ptr noundef %34, ptr noundef nonnull %13, ptr noundef %38, ptr noundef nonnull %13) #15
   %51 = load i32, ptr %13, align 4, !tbaa !4
@@ -5565,7 +6460,7 @@ define dso_local void @__fz_blas_fwd_spotrf_(i64 noundef %0, ptr noundef readonl
 60:                                               ; preds = %73
   %61 = add nuw nsw i64 %56, 1
   %62 = icmp eq i64 %61, %54
-  br i1 %62, label %76, label %55, !llvm.loop !174
+  br i1 %62, label %76, label %55, !llvm.loop !180
 
 63:                                               ; preds = %73, %55
   %64 = phi i64 [ 0, %55 ], [ %74, %73 ]
@@ -5574,7 +6469,7 @@ define dso_local void @__fz_blas_fwd_spotrf_(i64 noundef %0, ptr noundef readonl
 
 66:                                               ; preds = %63
   %67 = getelementptr float, ptr %58, i64 %64
-  store float 0.000000e+00, ptr %67, align 4, !tbaa !111
+  store float 0.000000e+00, ptr %67, align 4, !tbaa !116
   br label %73
 
 68:                                               ; preds = %63
@@ -5582,19 +6477,19 @@ define dso_local void @__fz_blas_fwd_spotrf_(i64 noundef %0, ptr noundef readonl
   br i1 %69, label %70, label %73
 
 70:                                               ; preds = %68
-  %71 = load float, ptr %59, align 4, !tbaa !111
+  %71 = load float, ptr %59, align 4, !tbaa !116
   %72 = fmul float %71, 5.000000e-01
-  store float %72, ptr %59, align 4, !tbaa !111
+  store float %72, ptr %59, align 4, !tbaa !116
   br label %73
 
 73:                                               ; preds = %70, %68, %66
   %74 = add nuw nsw i64 %64, 1
   %75 = icmp eq i64 %74, %54
-  br i1 %75, label %60, label %63, !llvm.loop !175
+  br i1 %75, label %60, label %63, !llvm.loop !181
 
 76:                                               ; preds = %60, %50
   call void @strmm_(ptr noundef nonnull %16, ptr noundef nonnull %18, ptr noundef nonnull %19, ptr noundef nonnull %19, ptr noundef nonnull %13, ptr noundef nonnull %13, ptr noundef nonnull %15, ptr noundef %34, ptr noundef nonnull %13, ptr noundef %38, ptr noundef nonnull %13) #15
-  %77 = load i8, ptr %12, align 1, !tbaa !38
+  %77 = load i8, ptr %12, align 1, !tbaa !44
   %78 = load i32, ptr %13, align 4, !tbaa !4
   %79 = and i8 %77, -33
   %80 = icmp eq i8 %79, 76
@@ -5619,7 +6514,7 @@ define dso_local void @__fz_blas_fwd_spotrf_(i64 noundef %0, ptr noundef readonl
 93:                                               ; preds = %96
   %94 = add nuw nsw i64 %87, 1
   %95 = icmp eq i64 %94, %85
-  br i1 %95, label %106, label %86, !llvm.loop !171
+  br i1 %95, label %106, label %86, !llvm.loop !177
 
 96:                                               ; preds = %96, %86
   %97 = phi i64 [ %87, %86 ], [ %104, %96 ]
@@ -5628,11 +6523,11 @@ define dso_local void @__fz_blas_fwd_spotrf_(i64 noundef %0, ptr noundef readonl
   %100 = getelementptr float, ptr %88, i64 %99
   %101 = select i1 %80, ptr %98, ptr %100
   %102 = getelementptr float, ptr %92, i64 %97
-  %103 = load float, ptr %102, align 4, !tbaa !111
-  store float %103, ptr %101, align 4, !tbaa !111
+  %103 = load float, ptr %102, align 4, !tbaa !116
+  store float %103, ptr %101, align 4, !tbaa !116
   %104 = add nuw nsw i64 %97, 1
   %105 = icmp eq i64 %104, %85
-  br i1 %105, label %93, label %96, !llvm.loop !172
+  br i1 %105, label %93, label %96, !llvm.loop !178
 
 106:                                              ; preds = %93, %76
   call void @free(ptr noundef %34) #15
@@ -5648,18 +6543,18 @@ define dso_local void @__fz_blas_fwd_spotrf_(i64 noundef %0, ptr noundef readonl
 107:                                              ; preds = %110, %43
   %108 = add nuw nsw i64 %44, 1
   %109 = icmp eq i64 %108, %42
-  br i1 %109, label %50, label %43, !llvm.loop !178
+  br i1 %109, label %50, label %43, !llvm.loop !184
 
 110:                                              ; preds = %110, %46
   %111 = phi i64 [ 0, %46 ], [ %116, %110 ]
   %112 = mul nuw nsw i64 %111, %42
   %113 = getelementptr float, ptr %47, i64 %112
-  %114 = load float, ptr %113, align 4, !tbaa !111
+  %114 = load float, ptr %113, align 4, !tbaa !116
   %115 = getelementptr float, ptr %49, i64 %111
-  store float %114, ptr %115, align 4, !tbaa !111
+  store float %114, ptr %115, align 4, !tbaa !116
   %116 = add nuw nsw i64 %111, 1
   %117 = icmp eq i64 %116, %44
-  br i1 %117, label %107, label %110, !llvm.loop !179
+  br i1 %117, label %107, label %110, !llvm.loop !185
 
 118:                                              ; preds = %11, %106
   call void @llvm.lifetime.end.p0(ptr nonnull %12)
@@ -5676,30 +6571,30 @@ define dso_local noalias noundef ptr @__fz_blas_aug_spotrs_(i64 noundef %0, ptr 
   %21 = alloca i32, align 4
   %22 = alloca i32, align 4
   %23 = tail call noalias dereferenceable_or_null(32) ptr @malloc(i64 noundef 32) #17
-  %24 = load i8, ptr %1, align 1, !tbaa !38
+  %24 = load i8, ptr %1, align 1, !tbaa !44
   %25 = and i8 %24, -33
   %26 = icmp eq i8 %25, 85
   %27 = select i1 %26, i8 85, i8 76
   %28 = getelementptr inbounds nuw i8, ptr %23, i64 24
-  store i8 %27, ptr %28, align 8, !tbaa !96
+  store i8 %27, ptr %28, align 8, !tbaa !101
   %29 = load i32, ptr %3, align 4, !tbaa !4
   %30 = getelementptr inbounds nuw i8, ptr %23, i64 8
-  store i32 %29, ptr %30, align 8, !tbaa !98
+  store i32 %29, ptr %30, align 8, !tbaa !103
   %31 = load i32, ptr %5, align 4, !tbaa !4
   %32 = getelementptr inbounds nuw i8, ptr %23, i64 12
-  store i32 %31, ptr %32, align 4, !tbaa !99
+  store i32 %31, ptr %32, align 4, !tbaa !104
   %33 = load i32, ptr %9, align 4, !tbaa !4
   %34 = getelementptr inbounds nuw i8, ptr %23, i64 16
-  store i32 %33, ptr %34, align 8, !tbaa !100
+  store i32 %33, ptr %34, align 8, !tbaa !105
   %35 = load i32, ptr %13, align 4, !tbaa !4
   %36 = getelementptr inbounds nuw i8, ptr %23, i64 20
-  store i32 %35, ptr %36, align 4, !tbaa !101
+  store i32 %35, ptr %36, align 4, !tbaa !106
   call void @llvm.lifetime.start.p0(ptr nonnull %18)
   call void @llvm.lifetime.start.p0(ptr nonnull %19)
   call void @llvm.lifetime.start.p0(ptr nonnull %20)
   call void @llvm.lifetime.start.p0(ptr nonnull %21)
   call void @llvm.lifetime.start.p0(ptr nonnull %22)
-  store i8 %27, ptr %18, align 1, !tbaa !38
+  store i8 %27, ptr %18, align 1, !tbaa !44
   store i32 %29, ptr %19, align 4, !tbaa !4
   store i32 %31, ptr %20, align 4, !tbaa !4
   store i32 %33, ptr %21, align 4, !tbaa !4
@@ -5716,10 +6611,10 @@ define dso_local noalias noundef ptr @__fz_blas_aug_spotrs_(i64 noundef %0, ptr 
   br i1 %44, label %45, label %56
 
 45:                                               ; preds = %17
-  %46 = load i8, ptr %18, align 1, !tbaa !38
+  %46 = load i8, ptr %18, align 1, !tbaa !44
   %47 = load i32, ptr %21, align 4, !tbaa !4
   %48 = call fastcc ptr @__fz_blas_s_lower_of(i8 noundef signext %46, i32 noundef %39, ptr noundef %7, i32 noundef %47) #13
-  store ptr %48, ptr %37, align 8, !tbaa !107
+  store ptr %48, ptr %37, align 8, !tbaa !112
   %49 = icmp eq ptr %8, null
   br i1 %49, label %56, label %50
 
@@ -5729,7 +6624,7 @@ define dso_local noalias noundef ptr @__fz_blas_aug_spotrs_(i64 noundef %0, ptr 
   %53 = load i32, ptr %22, align 4, !tbaa !4
   %54 = call fastcc ptr @__fz_blas_s_copy_mat(i32 noundef %51, i32 noundef %52, ptr noundef %11, i32 noundef %53) #13
   %55 = getelementptr inbounds nuw i8, ptr %37, i64 8
-  store ptr %54, ptr %55, align 8, !tbaa !110
+  store ptr %54, ptr %55, align 8, !tbaa !115
   br label %56
 
 56:                                               ; preds = %17, %45, %50
@@ -5738,7 +6633,7 @@ define dso_local noalias noundef ptr @__fz_blas_aug_spotrs_(i64 noundef %0, ptr 
   call void @llvm.lifetime.end.p0(ptr nonnull %20)
   call void @llvm.lifetime.end.p0(ptr nonnull %21)
   call void @llvm.lifetime.end.p0(ptr nonnull %22)
-  store ptr %37, ptr %23, align 8, !tbaa !102
+  store ptr %37, ptr %23, align 8, !tbaa !107
   ret ptr %23
 }
 
@@ -5756,16 +6651,16 @@ define dso_local void @__fz_blas_rev_spotrs_(i64 noundef %0, ptr noundef readnon
   %28 = alloca i8, align 1
   %29 = alloca i8, align 1
   %30 = getelementptr inbounds nuw i8, ptr %17, i64 24
-  %31 = load i8, ptr %30, align 8, !tbaa !96
+  %31 = load i8, ptr %30, align 8, !tbaa !101
   %32 = getelementptr inbounds nuw i8, ptr %17, i64 8
-  %33 = load i32, ptr %32, align 8, !tbaa !98
+  %33 = load i32, ptr %32, align 8, !tbaa !103
   %34 = getelementptr inbounds nuw i8, ptr %17, i64 12
-  %35 = load i32, ptr %34, align 4, !tbaa !99
+  %35 = load i32, ptr %34, align 4, !tbaa !104
   %36 = getelementptr inbounds nuw i8, ptr %17, i64 16
-  %37 = load i32, ptr %36, align 8, !tbaa !100
+  %37 = load i32, ptr %36, align 8, !tbaa !105
   %38 = getelementptr inbounds nuw i8, ptr %17, i64 20
-  %39 = load i32, ptr %38, align 4, !tbaa !101
-  %40 = load ptr, ptr %17, align 8, !tbaa !102
+  %39 = load i32, ptr %38, align 4, !tbaa !106
+  %40 = load ptr, ptr %17, align 8, !tbaa !107
   call void @llvm.lifetime.start.p0(ptr nonnull %19)
   call void @llvm.lifetime.start.p0(ptr nonnull %20)
   call void @llvm.lifetime.start.p0(ptr nonnull %21)
@@ -5773,7 +6668,7 @@ define dso_local void @__fz_blas_rev_spotrs_(i64 noundef %0, ptr noundef readnon
   store i32 %35, ptr %20, align 4, !tbaa !4
   store i32 %39, ptr %21, align 4, !tbaa !4
   %41 = icmp eq ptr %12, null
-  %42 = load ptr, ptr %40, align 8, !tbaa !107
+  %42 = load ptr, ptr %40, align 8, !tbaa !112
   br i1 %41, label %117, label %43
 
 43:                                               ; preds = %18
@@ -5788,30 +6683,30 @@ define dso_local void @__fz_blas_rev_spotrs_(i64 noundef %0, ptr noundef readnon
   call void @llvm.lifetime.start.p0(ptr nonnull %22) #16
   store i32 0, ptr %22, align 4, !tbaa !4
   call void @llvm.lifetime.start.p0(ptr nonnull %23) #16
-  store i8 76, ptr %23, align 1, !tbaa !38
+  store i8 76, ptr %23, align 1, !tbaa !44
   call void @spotrs_(ptr noundef nonnull %23, ptr noundef nonnull %19, ptr noundef nonnull %20, ptr noundef nonnull %42, ptr noundef nonnull %19, ptr noundef nonnull %12, ptr noundef nonnull %21, ptr noundef nonnull %22) #15
   %50 = icmp eq ptr %8, null
   br i1 %50, label %115, label %51
 
 51:                                               ; preds = %49
   %52 = getelementptr inbounds nuw i8, ptr %40, i64 8
-  %53 = load ptr, ptr %52, align 8, !tbaa !110
+  %53 = load ptr, ptr %52, align 8, !tbaa !115
   %54 = icmp eq ptr %53, null
   br i1 %54, label %115, label %55
 
 55:                                               ; preds = %51
   call void @llvm.lifetime.start.p0(ptr nonnull %24) #16
-  store float -1.000000e+00, ptr %24, align 4, !tbaa !111
+  store float -1.000000e+00, ptr %24, align 4, !tbaa !116
   call void @llvm.lifetime.start.p0(ptr nonnull %25) #16
-  store float 0.000000e+00, ptr %25, align 4, !tbaa !111
+  store float 0.000000e+00, ptr %25, align 4, !tbaa !116
   call void @llvm.lifetime.start.p0(ptr nonnull %26) #16
-  store float 1.000000e+00, ptr %26, align 4, !tbaa !111
+  store float 1.000000e+00, ptr %26, align 4, !tbaa !116
   call void @llvm.lifetime.start.p0(ptr nonnull %27) #16
-  store i8 78, ptr %27, align 1, !tbaa !38
+  store i8 78, ptr %27, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %28) #16
-  store i8 84, ptr %28, align 1, !tbaa !38
+  store i8 84, ptr %28, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %29) #16
-  store i8 82, ptr %29, align 1, !tbaa !38
+  store i8 82, ptr %29, align 1, !tbaa !44
   %56 = load i32, ptr %19, align 4, !tbaa !4
   %57 = sext i32 %56 to i64
   %58 = shl nsw i64 %57, 2
@@ -5834,7 +6729,7 @@ define dso_local void @__fz_blas_rev_spotrs_(i64 noundef %0, ptr noundef readnon
   br label %105
 
 70:                                               ; preds = %102, %55
-  %71 = load ptr, ptr %40, align 8, !tbaa !107
+  %71 = load ptr, ptr %40, align 8, !tbaa !112
   call void @strmm_(ptr noundef nonnull %29, ptr noundef nonnull %23, ptr noundef nonnull %27, ptr noundef nonnull %27, ptr noundef nonnull %19, ptr noundef nonnull %19, ptr noundef nonnull %26, ptr noundef %71, ptr noundef nonnull %19, ptr noundef %60, ptr noundef nonnull %19) #15
   %72 = load i32, ptr %19, align 4, !tbaa !4
   %73 = and i8 %31, -33
@@ -5859,7 +6754,7 @@ define dso_local void @__fz_blas_rev_spotrs_(i64 noundef %0, ptr noundef readnon
 86:                                               ; preds = %89
   %87 = add nuw nsw i64 %80, 1
   %88 = icmp eq i64 %87, %78
-  br i1 %88, label %101, label %79, !llvm.loop !171
+  br i1 %88, label %101, label %79, !llvm.loop !177
 
 89:                                               ; preds = %89, %79
   %90 = phi i64 [ %80, %79 ], [ %99, %89 ]
@@ -5867,14 +6762,14 @@ define dso_local void @__fz_blas_rev_spotrs_(i64 noundef %0, ptr noundef readnon
   %92 = mul nsw i64 %90, %77
   %93 = getelementptr float, ptr %81, i64 %92
   %94 = select i1 %74, ptr %91, ptr %93
-  %95 = load float, ptr %94, align 4, !tbaa !111
+  %95 = load float, ptr %94, align 4, !tbaa !116
   %96 = getelementptr float, ptr %85, i64 %90
-  %97 = load float, ptr %96, align 4, !tbaa !111
+  %97 = load float, ptr %96, align 4, !tbaa !116
   %98 = fadd float %95, %97
-  store float %98, ptr %94, align 4, !tbaa !111
+  store float %98, ptr %94, align 4, !tbaa !116
   %99 = add nuw nsw i64 %90, 1
   %100 = icmp eq i64 %99, %78
-  br i1 %100, label %86, label %89, !llvm.loop !172
+  br i1 %100, label %86, label %89, !llvm.loop !178
 
 101:                                              ; preds = %86, %70
   call void @free(ptr noundef %60) #15
@@ -5889,33 +6784,33 @@ define dso_local void @__fz_blas_rev_spotrs_(i64 noundef %0, ptr noundef readnon
 102:                                              ; preds = %105
   %103 = add nuw nsw i64 %66, 1
   %104 = icmp eq i64 %103, %64
-  br i1 %104, label %70, label %65, !llvm.loop !180
+  br i1 %104, label %70, label %65, !llvm.loop !186
 
 105:                                              ; preds = %105, %65
   %106 = phi i64 [ %66, %65 ], [ %113, %105 ]
   %107 = getelementptr float, ptr %68, i64 %106
-  %108 = load float, ptr %107, align 4, !tbaa !111
+  %108 = load float, ptr %107, align 4, !tbaa !116
   %109 = mul nuw nsw i64 %106, %64
   %110 = getelementptr float, ptr %69, i64 %109
-  %111 = load float, ptr %110, align 4, !tbaa !111
+  %111 = load float, ptr %110, align 4, !tbaa !116
   %112 = fadd float %108, %111
-  store float %112, ptr %107, align 4, !tbaa !111
-  store float %112, ptr %110, align 4, !tbaa !111
+  store float %112, ptr %107, align 4, !tbaa !116
+  store float %112, ptr %110, align 4, !tbaa !116
   %113 = add nuw nsw i64 %106, 1
   %114 = icmp eq i64 %113, %64
-  br i1 %114, label %102, label %105, !llvm.loop !181
+  br i1 %114, label %102, label %105, !llvm.loop !187
 
 115:                                              ; preds = %101, %51, %49
   call void @llvm.lifetime.end.p0(ptr nonnull %23) #16
   call void @llvm.lifetime.end.p0(ptr nonnull %22) #16
-  %116 = load ptr, ptr %40, align 8, !tbaa !107
+  %116 = load ptr, ptr %40, align 8, !tbaa !112
   br label %117
 
 117:                                              ; preds = %18, %43, %115
   %118 = phi ptr [ %116, %115 ], [ %42, %43 ], [ %42, %18 ]
   call void @free(ptr noundef %118) #15
   %119 = getelementptr inbounds nuw i8, ptr %40, i64 8
-  %120 = load ptr, ptr %119, align 8, !tbaa !110
+  %120 = load ptr, ptr %119, align 8, !tbaa !115
   call void @free(ptr noundef %120) #15
   call void @free(ptr noundef nonnull %40) #15
   call void @llvm.lifetime.end.p0(ptr nonnull %19)
@@ -5938,7 +6833,7 @@ define dso_local void @__fz_blas_fwd_spotrs_(i64 noundef %0, ptr noundef readonl
   %26 = alloca i8, align 1
   %27 = alloca float, align 4
   %28 = alloca i32, align 4
-  %29 = load i8, ptr %1, align 1, !tbaa !38
+  %29 = load i8, ptr %1, align 1, !tbaa !44
   %30 = and i8 %29, -33
   %31 = icmp eq i8 %30, 85
   %32 = select i1 %31, i8 85, i8 76
@@ -5951,7 +6846,7 @@ define dso_local void @__fz_blas_fwd_spotrs_(i64 noundef %0, ptr noundef readonl
   call void @llvm.lifetime.start.p0(ptr nonnull %20)
   call void @llvm.lifetime.start.p0(ptr nonnull %21)
   call void @llvm.lifetime.start.p0(ptr nonnull %22)
-  store i8 %32, ptr %18, align 1, !tbaa !38
+  store i8 %32, ptr %18, align 1, !tbaa !44
   store i32 %33, ptr %19, align 4, !tbaa !4
   store i32 %34, ptr %20, align 4, !tbaa !4
   store i32 %35, ptr %21, align 4, !tbaa !4
@@ -5968,23 +6863,23 @@ define dso_local void @__fz_blas_fwd_spotrs_(i64 noundef %0, ptr noundef readonl
 
 44:                                               ; preds = %17
   call void @llvm.lifetime.start.p0(ptr nonnull %23) #16
-  store i8 76, ptr %23, align 1, !tbaa !38
+  store i8 76, ptr %23, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %24) #16
-  store i8 78, ptr %24, align 1, !tbaa !38
+  store i8 78, ptr %24, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %25) #16
-  store i8 84, ptr %25, align 1, !tbaa !38
+  store i8 84, ptr %25, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %26) #16
-  store i8 76, ptr %26, align 1, !tbaa !38
+  store i8 76, ptr %26, align 1, !tbaa !44
   call void @llvm.lifetime.start.p0(ptr nonnull %27) #16
-  store float 1.000000e+00, ptr %27, align 4, !tbaa !111
-  %45 = load i8, ptr %18, align 1, !tbaa !38
+  store float 1.000000e+00, ptr %27, align 4, !tbaa !116
+  %45 = load i8, ptr %18, align 1, !tbaa !44
   %46 = load i32, ptr %21, align 4, !tbaa !4
   %47 = call fastcc ptr @__fz_blas_s_lower_of(i8 noundef signext %45, i32 noundef %38, ptr noundef %7, i32 noundef %46) #13
   %48 = icmp eq ptr %8, null
   br i1 %48, label %95, label %49
 
 49:                                               ; preds = %44
-  %50 = load i8, ptr %18, align 1, !tbaa !38
+  %50 = load i8, ptr %18, align 1, !tbaa !44
   %51 = load i32, ptr %19, align 4, !tbaa !4
   %52 = load i32, ptr %21, align 4, !tbaa !4
   %53 = call fastcc ptr @__fz_blas_s_lower_of(i8 noundef signext %50, i32 noundef %51, ptr noundef nonnull readonly %8, i32 noundef %52) #13
@@ -6033,23 +6928,23 @@ define dso_local void @__fz_blas_fwd_spotrs_(i64 noundef %0, ptr noundef readonl
 79:                                               ; preds = %82, %72
   %80 = add nuw nsw i64 %73, 1
   %81 = icmp eq i64 %80, %70
-  br i1 %81, label %78, label %72, !llvm.loop !182
+  br i1 %81, label %78, label %72, !llvm.loop !188
 
 82:                                               ; preds = %82, %74
   %83 = phi i64 [ 0, %74 ], [ %93, %82 ]
   %84 = add nuw nsw i64 %83, %75
   %85 = getelementptr inbounds nuw float, ptr %57, i64 %84
-  %86 = load float, ptr %85, align 4, !tbaa !111
+  %86 = load float, ptr %85, align 4, !tbaa !116
   %87 = getelementptr inbounds nuw float, ptr %61, i64 %84
-  %88 = load float, ptr %87, align 4, !tbaa !111
+  %88 = load float, ptr %87, align 4, !tbaa !116
   %89 = fadd float %86, %88
   %90 = getelementptr float, ptr %77, i64 %83
-  %91 = load float, ptr %90, align 4, !tbaa !111
+  %91 = load float, ptr %90, align 4, !tbaa !116
   %92 = fsub float %91, %89
-  store float %92, ptr %90, align 4, !tbaa !111
+  store float %92, ptr %90, align 4, !tbaa !116
   %93 = add nuw nsw i64 %83, 1
   %94 = icmp eq i64 %93, %71
-  br i1 %94, label %79, label %82, !llvm.loop !183
+  br i1 %94, label %79, label %82, !llvm.loop !189
 
 95:                                               ; preds = %78, %44
   call void @llvm.lifetime.start.p0(ptr nonnull %28) #16
@@ -6138,7 +7033,7 @@ define internal fastcc void @__fz_blas_d_scale_vec(i32 noundef %0, double nounde
   store double 0.000000e+00, ptr %18, align 8, !tbaa !13
   %19 = add nuw nsw i64 %16, 1
   %20 = icmp eq i64 %19, %14
-  br i1 %20, label %22, label %15, !llvm.loop !184
+  br i1 %20, label %22, label %15, !llvm.loop !26
 
 21:                                               ; preds = %9
   call void @dscal_(ptr noundef nonnull %5, ptr noundef nonnull %6, ptr noundef %2, ptr noundef nonnull %7) #15
@@ -6179,7 +7074,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_copy_mat(i32 noundef %0,
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 8 %18, ptr align 8 %20, i64 %10, i1 false)
   %21 = add nuw nsw i64 %16, 1
   %22 = icmp eq i64 %21, %11
-  br i1 %22, label %23, label %15, !llvm.loop !185
+  br i1 %22, label %23, label %15, !llvm.loop !190
 
 23:                                               ; preds = %15, %4
   %24 = phi ptr [ null, %4 ], [ %13, %15 ]
@@ -6234,7 +7129,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_lower_of(i8 noundef sign
 22:                                               ; preds = %25
   %23 = add nuw nsw i64 %15, 1
   %24 = icmp eq i64 %23, %13
-  br i1 %24, label %21, label %14, !llvm.loop !186
+  br i1 %24, label %21, label %14, !llvm.loop !191
 
 25:                                               ; preds = %14, %25
   %26 = phi i64 [ %15, %14 ], [ %33, %25 ]
@@ -6247,7 +7142,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_d_lower_of(i8 noundef sign
   store double %31, ptr %32, align 8, !tbaa !13
   %33 = add nuw nsw i64 %26, 1
   %34 = icmp eq i64 %33, %13
-  br i1 %34, label %22, label %25, !llvm.loop !187
+  br i1 %34, label %22, label %25, !llvm.loop !192
 }
 
 ; Function Attrs: optsize
@@ -6299,7 +7194,7 @@ define internal fastcc void @__fz_blas_s_scale_vec(i32 noundef %0, float noundef
   %6 = alloca float, align 4
   %7 = alloca i32, align 4
   store i32 %0, ptr %5, align 4, !tbaa !4
-  store float %1, ptr %6, align 4, !tbaa !111
+  store float %1, ptr %6, align 4, !tbaa !116
   store i32 %3, ptr %7, align 4, !tbaa !4
   %8 = icmp slt i32 %0, 1
   br i1 %8, label %22, label %9
@@ -6318,10 +7213,10 @@ define internal fastcc void @__fz_blas_s_scale_vec(i32 noundef %0, float noundef
   %16 = phi i64 [ 0, %11 ], [ %19, %15 ]
   %17 = mul nuw nsw i64 %16, %13
   %18 = getelementptr inbounds nuw float, ptr %2, i64 %17
-  store float 0.000000e+00, ptr %18, align 4, !tbaa !111
+  store float 0.000000e+00, ptr %18, align 4, !tbaa !116
   %19 = add nuw nsw i64 %16, 1
   %20 = icmp eq i64 %19, %14
-  br i1 %20, label %22, label %15, !llvm.loop !188
+  br i1 %20, label %22, label %15, !llvm.loop !126
 
 21:                                               ; preds = %9
   call void @sscal_(ptr noundef nonnull %5, ptr noundef nonnull %6, ptr noundef %2, ptr noundef nonnull %7) #15
@@ -6362,7 +7257,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_copy_mat(i32 noundef %0,
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 4 %18, ptr align 4 %20, i64 %10, i1 false)
   %21 = add nuw nsw i64 %16, 1
   %22 = icmp eq i64 %21, %11
-  br i1 %22, label %23, label %15, !llvm.loop !189
+  br i1 %22, label %23, label %15, !llvm.loop !193
 
 23:                                               ; preds = %15, %4
   %24 = phi ptr [ null, %4 ], [ %13, %15 ]
@@ -6414,7 +7309,7 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_lower_of(i8 noundef sign
 22:                                               ; preds = %25
   %23 = add nuw nsw i64 %15, 1
   %24 = icmp eq i64 %23, %13
-  br i1 %24, label %21, label %14, !llvm.loop !190
+  br i1 %24, label %21, label %14, !llvm.loop !194
 
 25:                                               ; preds = %14, %25
   %26 = phi i64 [ %15, %14 ], [ %33, %25 ]
@@ -6422,12 +7317,12 @@ define internal fastcc noalias noundef ptr @__fz_blas_s_lower_of(i8 noundef sign
   %28 = mul nsw i64 %26, %12
   %29 = getelementptr float, ptr %16, i64 %28
   %30 = select i1 %9, ptr %27, ptr %29
-  %31 = load float, ptr %30, align 4, !tbaa !111
+  %31 = load float, ptr %30, align 4, !tbaa !116
   %32 = getelementptr float, ptr %20, i64 %26
-  store float %31, ptr %32, align 4, !tbaa !111
+  store float %31, ptr %32, align 4, !tbaa !116
   %33 = add nuw nsw i64 %26, 1
   %34 = icmp eq i64 %33, %13
-  br i1 %34, label %22, label %25, !llvm.loop !191
+  br i1 %34, label %22, label %25, !llvm.loop !195
 }
 
 ; Function Attrs: optsize
@@ -6491,169 +7386,173 @@ attributes #17 = { nounwind optsize allocsize(0) }
 !23 = !{!21, !5, i64 16}
 !24 = !{!21, !14, i64 24}
 !25 = !{!21, !11, i64 0}
-!26 = !{!27, !5, i64 8}
-!27 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !14, i64 16}
-!28 = !{!27, !5, i64 12}
-!29 = !{!27, !14, i64 16}
-!30 = !{!27, !11, i64 0}
-!31 = !{!32, !14, i64 8}
-!32 = !{!"", !10, i64 0, !14, i64 8}
-!33 = !{!32, !10, i64 0}
-!34 = !{!35, !5, i64 8}
-!35 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12}
-!36 = !{!35, !5, i64 12}
-!37 = !{!35, !11, i64 0}
-!38 = !{!6, !6, i64 0}
-!39 = !{!40, !10, i64 0}
-!40 = !{!"", !10, i64 0, !10, i64 8, !10, i64 16, !5, i64 24}
-!41 = !{!40, !10, i64 8}
-!42 = !{!40, !10, i64 16}
-!43 = !{!40, !5, i64 24}
-!44 = !{!45, !6, i64 48}
-!45 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !5, i64 20, !5, i64 24, !14, i64 32, !14, i64 40, !6, i64 48}
-!46 = !{!45, !5, i64 8}
-!47 = !{!45, !5, i64 12}
-!48 = !{!45, !5, i64 16}
-!49 = !{!45, !5, i64 20}
-!50 = !{!45, !5, i64 24}
-!51 = !{!45, !14, i64 32}
-!52 = !{!45, !14, i64 40}
-!53 = !{!45, !11, i64 0}
-!54 = !{!55, !10, i64 0}
-!55 = !{!"", !10, i64 0, !10, i64 8, !10, i64 16, !5, i64 24, !5, i64 28}
-!56 = !{!55, !10, i64 8}
-!57 = !{!55, !10, i64 16}
-!58 = !{!55, !5, i64 24}
-!59 = !{!55, !5, i64 28}
-!60 = distinct !{!60, !61}
-!61 = !{!"llvm.loop.mustprogress"}
-!62 = distinct !{!62, !61}
-!63 = distinct !{!63, !61}
-!64 = distinct !{!64, !61}
-!65 = distinct !{!65, !61}
-!66 = distinct !{!66, !61}
-!67 = !{!68, !6, i64 48}
-!68 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !5, i64 20, !5, i64 24, !5, i64 28, !14, i64 32, !14, i64 40, !6, i64 48, !6, i64 49}
-!69 = !{!68, !6, i64 49}
-!70 = !{!68, !5, i64 8}
-!71 = !{!68, !5, i64 12}
-!72 = !{!68, !5, i64 16}
-!73 = !{!68, !5, i64 20}
-!74 = !{!68, !5, i64 24}
-!75 = !{!68, !5, i64 28}
-!76 = !{!68, !14, i64 32}
-!77 = !{!68, !14, i64 40}
-!78 = !{!68, !11, i64 0}
-!79 = !{!80, !6, i64 16}
-!80 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !6, i64 16}
-!81 = !{!80, !5, i64 8}
-!82 = !{!80, !5, i64 12}
-!83 = !{!84, !5, i64 8}
-!84 = !{!"", !10, i64 0, !5, i64 8}
-!85 = !{!84, !10, i64 0}
-!86 = !{!80, !11, i64 0}
-!87 = distinct !{!87, !61}
-!88 = distinct !{!88, !61}
-!89 = distinct !{!89, !61}
-!90 = distinct !{!90, !61}
-!91 = distinct !{!91, !61}
-!92 = distinct !{!92, !61}
-!93 = distinct !{!93, !61}
-!94 = distinct !{!94, !61}
-!95 = distinct !{!95, !61}
-!96 = !{!97, !6, i64 24}
-!97 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !5, i64 20, !6, i64 24}
-!98 = !{!97, !5, i64 8}
-!99 = !{!97, !5, i64 12}
-!100 = !{!97, !5, i64 16}
-!101 = !{!97, !5, i64 20}
-!102 = !{!97, !11, i64 0}
-!103 = distinct !{!103, !61}
-!104 = distinct !{!104, !61}
-!105 = distinct !{!105, !61}
-!106 = distinct !{!106, !61}
-!107 = !{!108, !109, i64 0}
-!108 = !{!"", !109, i64 0, !109, i64 8}
-!109 = !{!"p1 float", !11, i64 0}
-!110 = !{!108, !109, i64 8}
-!111 = !{!112, !112, i64 0}
-!112 = !{!"float", !6, i64 0}
-!113 = !{!114, !112, i64 4}
-!114 = !{!"", !112, i64 0, !112, i64 4}
-!115 = !{!116, !5, i64 8}
-!116 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !112, i64 20}
-!117 = !{!116, !5, i64 12}
-!118 = !{!116, !5, i64 16}
-!119 = !{!116, !112, i64 20}
-!120 = !{!116, !11, i64 0}
-!121 = !{!122, !5, i64 8}
-!122 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !112, i64 16}
-!123 = !{!122, !5, i64 12}
-!124 = !{!122, !112, i64 16}
-!125 = !{!122, !11, i64 0}
-!126 = !{!127, !112, i64 8}
-!127 = !{!"", !109, i64 0, !112, i64 8}
-!128 = !{!127, !109, i64 0}
-!129 = !{!130, !109, i64 0}
-!130 = !{!"", !109, i64 0, !109, i64 8, !109, i64 16, !5, i64 24}
-!131 = !{!130, !109, i64 8}
-!132 = !{!130, !109, i64 16}
-!133 = !{!130, !5, i64 24}
-!134 = !{!135, !6, i64 36}
-!135 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !5, i64 20, !5, i64 24, !112, i64 28, !112, i64 32, !6, i64 36}
-!136 = !{!135, !5, i64 8}
-!137 = !{!135, !5, i64 12}
-!138 = !{!135, !5, i64 16}
-!139 = !{!135, !5, i64 20}
-!140 = !{!135, !5, i64 24}
-!141 = !{!135, !112, i64 28}
-!142 = !{!135, !112, i64 32}
-!143 = !{!135, !11, i64 0}
-!144 = !{!145, !109, i64 0}
-!145 = !{!"", !109, i64 0, !109, i64 8, !109, i64 16, !5, i64 24, !5, i64 28}
-!146 = !{!145, !109, i64 8}
-!147 = !{!145, !109, i64 16}
-!148 = !{!145, !5, i64 24}
-!149 = !{!145, !5, i64 28}
-!150 = distinct !{!150, !61}
-!151 = distinct !{!151, !61}
-!152 = distinct !{!152, !61}
-!153 = distinct !{!153, !61}
-!154 = distinct !{!154, !61}
-!155 = distinct !{!155, !61}
-!156 = !{!157, !6, i64 40}
-!157 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !5, i64 20, !5, i64 24, !5, i64 28, !112, i64 32, !112, i64 36, !6, i64 40, !6, i64 41}
-!158 = !{!157, !6, i64 41}
-!159 = !{!157, !5, i64 8}
-!160 = !{!157, !5, i64 12}
-!161 = !{!157, !5, i64 16}
-!162 = !{!157, !5, i64 20}
-!163 = !{!157, !5, i64 24}
-!164 = !{!157, !5, i64 28}
-!165 = !{!157, !112, i64 32}
-!166 = !{!157, !112, i64 36}
-!167 = !{!157, !11, i64 0}
-!168 = !{!169, !5, i64 8}
-!169 = !{!"", !109, i64 0, !5, i64 8}
-!170 = !{!169, !109, i64 0}
-!171 = distinct !{!171, !61}
-!172 = distinct !{!172, !61}
-!173 = distinct !{!173, !61}
-!174 = distinct !{!174, !61}
-!175 = distinct !{!175, !61}
-!176 = distinct !{!176, !61}
-!177 = distinct !{!177, !61}
-!178 = distinct !{!178, !61}
-!179 = distinct !{!179, !61}
-!180 = distinct !{!180, !61}
-!181 = distinct !{!181, !61}
-!182 = distinct !{!182, !61}
-!183 = distinct !{!183, !61}
-!184 = distinct !{!184, !61}
-!185 = distinct !{!185, !61}
-!186 = distinct !{!186, !61}
-!187 = distinct !{!187, !61}
-!188 = distinct !{!188, !61}
-!189 = distinct !{!189, !61}
-!190 = distinct !{!190, !61}
-!191 = distinct !{!191, !61}
+!26 = distinct !{!26, !27}
+!27 = !{!"llvm.loop.mustprogress"}
+!28 = !{!29, !5, i64 0}
+!29 = !{!"", !5, i64 0, !5, i64 4, !5, i64 8}
+!30 = !{!29, !5, i64 4}
+!31 = !{!29, !5, i64 8}
+!32 = !{!33, !5, i64 8}
+!33 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !14, i64 16}
+!34 = !{!33, !5, i64 12}
+!35 = !{!33, !14, i64 16}
+!36 = !{!33, !11, i64 0}
+!37 = !{!38, !14, i64 8}
+!38 = !{!"", !10, i64 0, !14, i64 8}
+!39 = !{!38, !10, i64 0}
+!40 = !{!41, !5, i64 8}
+!41 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12}
+!42 = !{!41, !5, i64 12}
+!43 = !{!41, !11, i64 0}
+!44 = !{!6, !6, i64 0}
+!45 = !{!46, !10, i64 0}
+!46 = !{!"", !10, i64 0, !10, i64 8, !10, i64 16, !5, i64 24}
+!47 = !{!46, !10, i64 8}
+!48 = !{!46, !10, i64 16}
+!49 = !{!46, !5, i64 24}
+!50 = !{!51, !6, i64 48}
+!51 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !5, i64 20, !5, i64 24, !14, i64 32, !14, i64 40, !6, i64 48}
+!52 = !{!51, !5, i64 8}
+!53 = !{!51, !5, i64 12}
+!54 = !{!51, !5, i64 16}
+!55 = !{!51, !5, i64 20}
+!56 = !{!51, !5, i64 24}
+!57 = !{!51, !14, i64 32}
+!58 = !{!51, !14, i64 40}
+!59 = !{!51, !11, i64 0}
+!60 = !{!61, !10, i64 0}
+!61 = !{!"", !10, i64 0, !10, i64 8, !10, i64 16, !5, i64 24, !5, i64 28}
+!62 = !{!61, !10, i64 8}
+!63 = !{!61, !10, i64 16}
+!64 = !{!61, !5, i64 24}
+!65 = !{!61, !5, i64 28}
+!66 = distinct !{!66, !27}
+!67 = distinct !{!67, !27}
+!68 = distinct !{!68, !27}
+!69 = distinct !{!69, !27}
+!70 = distinct !{!70, !27}
+!71 = distinct !{!71, !27}
+!72 = !{!73, !6, i64 48}
+!73 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !5, i64 20, !5, i64 24, !5, i64 28, !14, i64 32, !14, i64 40, !6, i64 48, !6, i64 49}
+!74 = !{!73, !6, i64 49}
+!75 = !{!73, !5, i64 8}
+!76 = !{!73, !5, i64 12}
+!77 = !{!73, !5, i64 16}
+!78 = !{!73, !5, i64 20}
+!79 = !{!73, !5, i64 24}
+!80 = !{!73, !5, i64 28}
+!81 = !{!73, !14, i64 32}
+!82 = !{!73, !14, i64 40}
+!83 = !{!73, !11, i64 0}
+!84 = !{!85, !6, i64 16}
+!85 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !6, i64 16}
+!86 = !{!85, !5, i64 8}
+!87 = !{!85, !5, i64 12}
+!88 = !{!89, !5, i64 8}
+!89 = !{!"", !10, i64 0, !5, i64 8}
+!90 = !{!89, !10, i64 0}
+!91 = !{!85, !11, i64 0}
+!92 = distinct !{!92, !27}
+!93 = distinct !{!93, !27}
+!94 = distinct !{!94, !27}
+!95 = distinct !{!95, !27}
+!96 = distinct !{!96, !27}
+!97 = distinct !{!97, !27}
+!98 = distinct !{!98, !27}
+!99 = distinct !{!99, !27}
+!100 = distinct !{!100, !27}
+!101 = !{!102, !6, i64 24}
+!102 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !5, i64 20, !6, i64 24}
+!103 = !{!102, !5, i64 8}
+!104 = !{!102, !5, i64 12}
+!105 = !{!102, !5, i64 16}
+!106 = !{!102, !5, i64 20}
+!107 = !{!102, !11, i64 0}
+!108 = distinct !{!108, !27}
+!109 = distinct !{!109, !27}
+!110 = distinct !{!110, !27}
+!111 = distinct !{!111, !27}
+!112 = !{!113, !114, i64 0}
+!113 = !{!"", !114, i64 0, !114, i64 8}
+!114 = !{!"p1 float", !11, i64 0}
+!115 = !{!113, !114, i64 8}
+!116 = !{!117, !117, i64 0}
+!117 = !{!"float", !6, i64 0}
+!118 = !{!119, !117, i64 4}
+!119 = !{!"", !117, i64 0, !117, i64 4}
+!120 = !{!121, !5, i64 8}
+!121 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !117, i64 20}
+!122 = !{!121, !5, i64 12}
+!123 = !{!121, !5, i64 16}
+!124 = !{!121, !117, i64 20}
+!125 = !{!121, !11, i64 0}
+!126 = distinct !{!126, !27}
+!127 = !{!128, !5, i64 8}
+!128 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !117, i64 16}
+!129 = !{!128, !5, i64 12}
+!130 = !{!128, !117, i64 16}
+!131 = !{!128, !11, i64 0}
+!132 = !{!133, !117, i64 8}
+!133 = !{!"", !114, i64 0, !117, i64 8}
+!134 = !{!133, !114, i64 0}
+!135 = !{!136, !114, i64 0}
+!136 = !{!"", !114, i64 0, !114, i64 8, !114, i64 16, !5, i64 24}
+!137 = !{!136, !114, i64 8}
+!138 = !{!136, !114, i64 16}
+!139 = !{!136, !5, i64 24}
+!140 = !{!141, !6, i64 36}
+!141 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !5, i64 20, !5, i64 24, !117, i64 28, !117, i64 32, !6, i64 36}
+!142 = !{!141, !5, i64 8}
+!143 = !{!141, !5, i64 12}
+!144 = !{!141, !5, i64 16}
+!145 = !{!141, !5, i64 20}
+!146 = !{!141, !5, i64 24}
+!147 = !{!141, !117, i64 28}
+!148 = !{!141, !117, i64 32}
+!149 = !{!141, !11, i64 0}
+!150 = !{!151, !114, i64 0}
+!151 = !{!"", !114, i64 0, !114, i64 8, !114, i64 16, !5, i64 24, !5, i64 28}
+!152 = !{!151, !114, i64 8}
+!153 = !{!151, !114, i64 16}
+!154 = !{!151, !5, i64 24}
+!155 = !{!151, !5, i64 28}
+!156 = distinct !{!156, !27}
+!157 = distinct !{!157, !27}
+!158 = distinct !{!158, !27}
+!159 = distinct !{!159, !27}
+!160 = distinct !{!160, !27}
+!161 = distinct !{!161, !27}
+!162 = !{!163, !6, i64 40}
+!163 = !{!"", !11, i64 0, !5, i64 8, !5, i64 12, !5, i64 16, !5, i64 20, !5, i64 24, !5, i64 28, !117, i64 32, !117, i64 36, !6, i64 40, !6, i64 41}
+!164 = !{!163, !6, i64 41}
+!165 = !{!163, !5, i64 8}
+!166 = !{!163, !5, i64 12}
+!167 = !{!163, !5, i64 16}
+!168 = !{!163, !5, i64 20}
+!169 = !{!163, !5, i64 24}
+!170 = !{!163, !5, i64 28}
+!171 = !{!163, !117, i64 32}
+!172 = !{!163, !117, i64 36}
+!173 = !{!163, !11, i64 0}
+!174 = !{!175, !5, i64 8}
+!175 = !{!"", !114, i64 0, !5, i64 8}
+!176 = !{!175, !114, i64 0}
+!177 = distinct !{!177, !27}
+!178 = distinct !{!178, !27}
+!179 = distinct !{!179, !27}
+!180 = distinct !{!180, !27}
+!181 = distinct !{!181, !27}
+!182 = distinct !{!182, !27}
+!183 = distinct !{!183, !27}
+!184 = distinct !{!184, !27}
+!185 = distinct !{!185, !27}
+!186 = distinct !{!186, !27}
+!187 = distinct !{!187, !27}
+!188 = distinct !{!188, !27}
+!189 = distinct !{!189, !27}
+!190 = distinct !{!190, !27}
+!191 = distinct !{!191, !27}
+!192 = distinct !{!192, !27}
+!193 = distinct !{!193, !27}
+!194 = distinct !{!194, !27}
+!195 = distinct !{!195, !27}
