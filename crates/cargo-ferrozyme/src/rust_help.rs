@@ -17,6 +17,15 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
                 (print in the caller, before or after calling the derivative)"
             .to_string();
     }
+    if about.contains("drop_in_place<alloc::boxed::Box<dyn ")
+        && message.contains("through a function pointer")
+    {
+        return "a `Box<dyn Trait>` is dropped inside the differentiated function, and its \
+                destructor is called through the trait object's vtable, which the pass cannot \
+                resolve: create the boxed objects outside and pass them in (`&[Box<dyn Trait>]` \
+                as `Const`), or use an `enum` or generics instead of a trait object there"
+            .to_string();
+    }
     if help.starts_with("compile its source together with this file") {
         return "the called function has no Rust source in this build (an `extern` function, or a \
                 precompiled library): compute its value outside the differentiated function and \
@@ -69,6 +78,17 @@ fn is_io(about: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn box_dyn_dropped_in_a_differentiated_function() {
+        let h = for_rust(
+            Some("core::ptr::drop_in_place<alloc::boxed::Box<dyn nc::Term>>"),
+            "cannot differentiate this call through a function pointer: no function of its type has its address taken in this module, so none can be its target",
+            "compile the source of the functions the pointer can point to together with this file (ferrozyme cc a.c b.c)",
+        );
+        assert!(h.contains("`Box<dyn Trait>` is dropped"), "{h}");
+        assert!(h.contains("pass them in"), "{h}");
+    }
 
     #[test]
     fn println_in_a_differentiated_function() {
