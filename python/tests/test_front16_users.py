@@ -5,9 +5,10 @@ PyTorch: a user's own torch.autograd.Function wrapping the NumPy entry points (`
 double backward through the op refused clearly; batched inputs through a loop of calls.
 JAX: a pytree of parameters (a dict) through jit(value_and_grad), vmap over a batch of
 points, grad of grad refused clearly, `jax.tree_util` updates in a training step.
-TensorFlow: a persistent GradientTape asked twice, inside a tf.function.
-numba: an njit caller of a Ferrozyme gradient with a closure-free optimizer loop, a
-gradient used inside `numba.prange`-free batched code, and jvp vs grad consistency.
+TensorFlow: a persistent GradientTape asked twice inside a tf.function, a Keras optimizer
+step in a tf.function.
+numba: an njit relaxation loop calling a Ferrozyme gradient, per-batch gradients filled
+inside njit code, and jvp against grad.
 Each derivative is checked against the framework's own autodiff of the same math, finite
 differences, or both.
 """
@@ -17,7 +18,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import assert_close, fd_dir, fd_grad, framework, rbf_inputs
+from conftest import assert_close, fd_grad, framework, rbf_inputs
 
 
 def _rbf_np(x, c, ell):
@@ -25,6 +26,15 @@ def _rbf_np(x, c, ell):
     k = np.exp(-0.5 * d2 / ell**2)
     w = np.arange(1, x.shape[0] + 1)[:, None]
     return k, float((k * w).sum())
+
+
+def _assert_same_training(train):
+    """`train(use_op)` -> (parameters, losses): through the loaded op and in the
+    framework's own math, the parameters agree and the loss went down."""
+    A1, l1 = train(True)
+    A2, l2 = train(False)
+    assert_close(A1, A2, 1e-9, what="trained parameters")
+    assert l1[-1] < l1[0]
 
 
 # PyTorch ------------------------------------------------------------------------------
@@ -134,10 +144,7 @@ def test_torch_training_loop_with_a_scheduler_and_batches(layer):
             losses.append(float(loss))
         return A.detach().numpy(), losses
 
-    A1, l1 = train(True)
-    A2, l2 = train(False)
-    assert_close(A1, A2, 1e-9, what="trained parameters")
-    assert l1[-1] < l1[0]
+    _assert_same_training(train)
 
 
 # JAX ----------------------------------------------------------------------------------
@@ -282,10 +289,7 @@ def test_tf_keras_style_training_step(layer):
         losses = [float(step()) for _ in range(10)]
         return A.numpy(), losses
 
-    A1, l1 = run(True)
-    A2, l2 = run(False)
-    assert_close(A1, A2, 1e-9, what="trained A")
-    assert l1[-1] < l1[0]
+    _assert_same_training(run)
 
 
 # numba --------------------------------------------------------------------------------

@@ -26,6 +26,13 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
                 as `Const`), or use an `enum` or generics instead of a trait object there"
             .to_string();
     }
+    if help.contains("instead of through uintptr_t") {
+        return "a `Vec` or `Box` was moved as plain integers and its pointer rebuilt with \
+                `inttoptr`, most often by `std::mem::swap` of two `Vec`s (LLVM swaps them word \
+                by word): move it with `std::mem::take` (`cur = std::mem::take(&mut next)`) or \
+                assignment instead, or index two buffers"
+            .to_string();
+    }
     if help.starts_with("compile its source together with this file") {
         return "the called function has no Rust source in this build (an `extern` function, or a \
                 precompiled library): compute its value outside the differentiated function and \
@@ -88,6 +95,17 @@ mod tests {
         );
         assert!(h.contains("`Box<dyn Trait>` is dropped"), "{h}");
         assert!(h.contains("pass them in"), "{h}");
+    }
+
+    #[test]
+    fn vec_moved_as_integers() {
+        let h = for_rust(
+            Some("alloc::raw_vec::RawVecInner<A>::non_null"),
+            "a pointer rebuilt from an integer (`inttoptr`) that came from a pointer into differentiable memory (`ptrtoint`): the rebuilt pointer has no shadow, so derivatives through it would be lost",
+            "do the address arithmetic on pointers ((char *)p + k, or p + k) instead of through uintptr_t",
+        );
+        assert!(h.contains("std::mem::swap"), "{h}");
+        assert!(h.contains("std::mem::take"), "{h}");
     }
 
     #[test]

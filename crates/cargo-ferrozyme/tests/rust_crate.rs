@@ -232,35 +232,46 @@ fn println_in_a_derivative_is_refused_with_rust_advice() {
 /// `Box<dyn Trait>` objects created and dropped inside a differentiated function
 /// (`front16_user::built_inside`, feature `dyn-built-inside`): refused at front16 (the
 /// destructors are called through the vtable, and every destructor of that type in the
-/// program is a candidate). It must either be right — its test checks it against FD and
-/// a formula — or be refused with a clear error; a failing test fails this one.
+/// program is a candidate); and `Box<dyn Layer>`s duplicated with shadow boxes whose
+/// methods push into a `Vec` (`front16_user::network`, feature `dyn-layers-lib`),
+/// refused in this crate at front16. Each must either be right — its test checks it
+/// against FD and a formula — or be refused with a clear error; a failing test fails
+/// this one.
 /// (`to_vec()` of a `Vec<Vec<f64>>`, checked here at rust15, is in the default build since
 /// front16: `rust15_structs::cloned_rows_*`.)
 #[test]
 fn box_dyn_built_inside_is_right_or_refused() {
     let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let o = cargo(
-        true,
-        &[
-            "test",
-            "--release",
-            "--features",
-            "dyn-built-inside",
-            "--lib",
-            "--",
-            "box_dyn_terms_built_inside",
-        ],
-        "rust-tests",
-    );
-    let (out, err) = text(&o);
-    if o.status.success() {
-        assert_eq!(passed(&out), 1, "the test must run:\n{out}");
-        return;
+    for (feature, test) in [
+        ("dyn-built-inside", "box_dyn_terms_built_inside"),
+        (
+            "dyn-layers-lib",
+            "duplicated_trait_objects_with_parameter_fields",
+        ),
+    ] {
+        let o = cargo(
+            true,
+            &[
+                "test",
+                "--release",
+                "--features",
+                feature,
+                "--lib",
+                "--",
+                test,
+            ],
+            "rust-tests",
+        );
+        let (out, err) = text(&o);
+        if o.status.success() {
+            assert_eq!(passed(&out), 1, "{feature}: the test must run:\n{out}");
+            continue;
+        }
+        assert!(
+            !out.contains("test result: FAILED"),
+            "{feature}: a wrong derivative:\n{out}"
+        );
+        let report = pass_report(&err);
+        assert!(report.contains("error["), "{feature}: {report}");
     }
-    assert!(
-        !out.contains("test result: FAILED"),
-        "a wrong derivative:\n{out}"
-    );
-    let report = pass_report(&err);
-    assert!(report.contains("error["), "{report}");
 }

@@ -1,5 +1,7 @@
 //! Code as users write it, third round (front16), built in release and debug: trait
-//! objects (`Box<dyn Trait>`) built and called inside the differentiated code, a model
+//! objects (`Box<dyn Trait>`) given by the caller and called inside the differentiated
+//! code, as constants and duplicated with shadow objects (built inside: refused, behind
+//! the feature `dyn-built-inside`), a model
 //! driven from outside through `Rc<RefCell<..>>` state, `sort_by(partial_cmp)` (an
 //! L-estimator), `sum`/`product`/`max_by`/`min_by`, `match` on enums carrying `f64`
 //! (duplicated: the shadow is an enum of the same variants), `[f64; N]` by value in both
@@ -68,6 +70,55 @@ pub fn built_inside(p: &[f64], coupled: bool) -> f64 {
         }));
     }
     terms.iter().map(|t| t.value(p)).sum()
+}
+
+/// A layer of a network behind a trait object; its fields are the parameters.
+pub trait Layer {
+    fn forward(&self, x: &[f64], out: &mut Vec<f64>);
+}
+
+pub struct Dense {
+    pub w: Vec<f64>,
+    pub n_in: usize,
+}
+
+pub struct Scale {
+    pub s: f64,
+}
+
+impl Layer for Dense {
+    fn forward(&self, x: &[f64], out: &mut Vec<f64>) {
+        out.clear();
+        for row in self.w.chunks(self.n_in) {
+            out.push(row.iter().zip(x).map(|(a, b)| a * b).sum::<f64>().tanh());
+        }
+    }
+}
+
+impl Layer for Scale {
+    fn forward(&self, x: &[f64], out: &mut Vec<f64>) {
+        out.clear();
+        out.extend(x.iter().map(|v| v * self.s));
+    }
+}
+
+/// `Σ y²` of a stack of `Box<dyn Layer>`s, duplicated: the shadow is a stack of boxes of
+/// the same types, whose fields receive the gradient. Double buffering with
+/// `mem::take` (`mem::swap` of the two `Vec`s is refused: LLVM swaps them word by word
+/// as integers, and the data pointer comes back through `inttoptr`). Refused in this
+/// crate's builds (cannot-deduce-type in `Vec::extend_trusted`/`reserve` reached through
+/// the trait methods; a standalone crate with the same code differentiated it), so built
+/// only with `--features dyn-layers-lib` (tests/README.md, front16).
+#[cfg(feature = "dyn-layers-lib")]
+#[autodiff_reverse(d_network, Duplicated, Const, Active)]
+pub fn network(layers: &[Box<dyn Layer>], x: &[f64]) -> f64 {
+    let mut cur = x.to_vec();
+    let mut next = Vec::new();
+    for l in layers {
+        l.forward(&cur, &mut next);
+        cur = std::mem::take(&mut next);
+    }
+    cur.iter().map(|v| v * v).sum()
 }
 
 /// An L-estimator: `Σ wᵢ x₍ᵢ₎` over the sorted values (`sort_by(partial_cmp)` on a copy).
@@ -337,6 +388,30 @@ mod tests {
             }
             assert_all_close("d built inside formula", &dp, &want, EXACT);
         }
+    }
+
+    #[cfg(feature = "dyn-layers-lib")]
+    #[test]
+    fn duplicated_trait_objects_with_parameter_fields() {
+        let stack = |w: Vec<f64>, s: f64| -> Vec<Box<dyn Layer>> {
+            vec![Box::new(Dense { w, n_in: 3 }), Box::new(Scale { s })]
+        };
+        let w = vec![0.3, -0.2, 0.5, 0.1, 0.4, -0.6];
+        let layers = stack(w.clone(), 1.7);
+        let mut shadow = stack(vec![0.0; 6], 0.0);
+        let x = [0.5, -1.0, 2.0];
+        let y = d_network(&layers, &mut shadow, &x, 1.0);
+        assert_close("network", y, network(&layers, &x), EXACT);
+        // The shadow boxes were built here with known types: read their fields back.
+        let dw = unsafe { &(*(&*shadow[0] as *const dyn Layer as *const Dense)).w };
+        let ds = unsafe { (*(&*shadow[1] as *const dyn Layer as *const Scale)).s };
+        let mut p = w.clone();
+        p.push(1.7);
+        let fd = fd_grad(|q| network(&stack(q[..6].to_vec(), q[6]), &x), &p);
+        assert_all_close("d Dense.w", dw, &fd[..6], FD);
+        assert_close("d Scale.s", ds, fd[6], FD);
+        // y = s² Σ h², so dy/ds = 2 y / s
+        assert_close("d s formula", ds, 2.0 * y / 1.7, EXACT);
     }
 
     /// A gradient-descent driver whose history and step counter live in `Rc<RefCell<..>>`
