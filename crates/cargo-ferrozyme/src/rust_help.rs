@@ -17,6 +17,22 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
                 (print in the caller, before or after calling the derivative)"
             .to_string();
     }
+    if about.contains("drop_in_place<alloc::boxed::Box<dyn ")
+        && message.contains("through a function pointer")
+    {
+        return "a `Box<dyn Trait>` is dropped inside the differentiated function, and its \
+                destructor is called through the trait object's vtable, which the pass cannot \
+                resolve: create the boxed objects outside and pass them in (`&[Box<dyn Trait>]` \
+                as `Const`), or use an `enum` or generics instead of a trait object there"
+            .to_string();
+    }
+    if help.contains("instead of through uintptr_t") {
+        return "a `Vec` or `Box` was moved as plain integers and its pointer rebuilt with \
+                `inttoptr`, most often by `std::mem::swap` of two `Vec`s (LLVM swaps them word \
+                by word): move it with `std::mem::take` (`cur = std::mem::take(&mut next)`) or \
+                assignment instead, or index two buffers"
+            .to_string();
+    }
     if help.starts_with("compile its source together with this file") {
         return "the called function has no Rust source in this build (an `extern` function, or a \
                 precompiled library): compute its value outside the differentiated function and \
@@ -69,6 +85,28 @@ fn is_io(about: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn box_dyn_dropped_in_a_differentiated_function() {
+        let h = for_rust(
+            Some("core::ptr::drop_in_place<alloc::boxed::Box<dyn nc::Term>>"),
+            "cannot differentiate this call through a function pointer: no function of its type has its address taken in this module, so none can be its target",
+            "compile the source of the functions the pointer can point to together with this file (ferrozyme cc a.c b.c)",
+        );
+        assert!(h.contains("`Box<dyn Trait>` is dropped"), "{h}");
+        assert!(h.contains("pass them in"), "{h}");
+    }
+
+    #[test]
+    fn vec_moved_as_integers() {
+        let h = for_rust(
+            Some("alloc::raw_vec::RawVecInner<A>::non_null"),
+            "a pointer rebuilt from an integer (`inttoptr`) that came from a pointer into differentiable memory (`ptrtoint`): the rebuilt pointer has no shadow, so derivatives through it would be lost",
+            "do the address arithmetic on pointers ((char *)p + k, or p + k) instead of through uintptr_t",
+        );
+        assert!(h.contains("std::mem::swap"), "{h}");
+        assert!(h.contains("std::mem::take"), "{h}");
+    }
 
     #[test]
     fn println_in_a_differentiated_function() {

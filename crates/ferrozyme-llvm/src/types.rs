@@ -180,6 +180,12 @@ impl Type {
         // SAFETY: handle invariant.
         unsafe { LLVMGetArrayLength2(self.0) }
     }
+    /// Is this a struct type declared without a body (`%T = type opaque`)? An empty
+    /// literal struct `{}` (Rust's zero-sized fields) is not opaque: it has size 0.
+    pub fn is_opaque_struct(self) -> bool {
+        // SAFETY: handle invariant; only asked of struct types.
+        self.kind() == crate::TypeKind::Struct && unsafe { LLVMIsOpaqueStruct(self.0) != 0 }
+    }
     pub fn struct_fields(self) -> Vec<Type> {
         // SAFETY: handle invariant; buffer sized by LLVMCountStructElementTypes.
         unsafe {

@@ -10,6 +10,7 @@ pub mod check;
 pub mod control;
 pub mod crates;
 pub mod front14_user;
+pub mod front16_user;
 pub mod generic;
 pub mod gmmrust15_scratch;
 pub mod heap;

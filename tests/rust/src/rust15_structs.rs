@@ -120,18 +120,16 @@ pub fn solve(a: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
     x
 }
 
-/// `Σᵢ (A⁻¹ b)ᵢ`. Not built by default: the pass refuses it (`a.to_vec()` clones each
-/// row, and the type of the rows' new buffers is not deduced: cannot-deduce-type at the
-/// `memcpy` of `Vec<f64>::clone`); `--features nested-clone-solve` builds it and its test.
-#[cfg(feature = "nested-clone-solve")]
+/// `Σᵢ (A⁻¹ b)ᵢ` through `a.to_vec()` of the rows. Refused at rust15 (cannot-deduce-type at
+/// the `memcpy` of `Vec<f64>::clone`: the `Vec` type's zero-sized fields made the GEPs over
+/// the clone's elements unfollowable); differentiated since front16.
 #[autodiff_reverse(d_solve_sum, Duplicated, Duplicated, Active)]
 pub fn solve_sum(a: &[Vec<f64>], b: &[f64]) -> f64 {
     solve(a, b).iter().sum()
 }
 
-/// `Σᵢ rᵢ[0] rᵢ[1]` over a clone of the rows (`--features nested-clone-products`, refused like
-/// `solve_sum`; before rust15 its gradient was silently zero in release builds).
-#[cfg(feature = "nested-clone-products")]
+/// `Σᵢ rᵢ[0] rᵢ[1]` over a clone of the rows (refused like `solve_sum` at rust15; before
+/// rust15 its gradient was silently zero in release builds).
 #[autodiff_reverse(d_cloned_products, Duplicated, Active)]
 pub fn cloned_products(a: &[Vec<f64>]) -> f64 {
     let m = a.to_vec();
@@ -289,9 +287,8 @@ mod tests {
         }
     }
 
-    /// The derivative through `a.to_vec()` of a `Vec<Vec<f64>>` is refused (see
-    /// `solve_sum`); it was a silently zero gradient before rust15.
-    #[cfg(feature = "nested-clone-solve")]
+    /// The derivative through `a.to_vec()` of a `Vec<Vec<f64>>` (refused at rust15, a
+    /// silently zero gradient before it).
     #[test]
     fn cloned_rows_gaussian_elimination() {
         let n = 4;
@@ -316,7 +313,6 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "nested-clone-products")]
     #[test]
     fn cloned_rows_products() {
         let a = vec![vec![1.0, 2.0], vec![3.0, 4.0], vec![-0.5, 0.25]];

@@ -20,11 +20,11 @@ pub(super) fn is_sized(ty: Type) -> bool {
         // Scalable vectors print as `<vscale x N x T>`; the C API has no direct query.
         TypeKind::Vector => !ty.to_string().contains("vscale") && is_sized(ty.element_type()),
         TypeKind::Array => is_sized(ty.element_type()),
-        // An opaque struct has no fields; an empty literal struct is harmless either way.
-        TypeKind::Struct => {
-            let fields = ty.struct_fields();
-            !fields.is_empty() && fields.into_iter().all(is_sized)
-        }
+        // An opaque struct has no body. An empty struct (`{}`, Rust's zero-sized fields
+        // such as the allocator of a `Vec`, `{ { i64, ptr, {} }, {} }`) is sized: 0 bytes.
+        // Taken for unsized, it made every GEP over a `Vec<Vec<f64>>`'s elements
+        // unfollowable (the rows of a clone were never known to hold doubles, rust15).
+        TypeKind::Struct => !ty.is_opaque_struct() && ty.struct_fields().into_iter().all(is_sized),
         _ => true,
     }
 }
@@ -293,6 +293,8 @@ pub(super) fn gep_offset(m: Module, gep: Value) -> Option<GepOffset> {
             let size = alloc_size_of(m, ty)? as i64;
             match idx.const_int_value() {
                 Some(c) => constant = constant.checked_add(c.checked_mul(size)?)?,
+                // Stepping over zero-sized elements does not move the pointer.
+                None if size == 0 => {}
                 None => {
                     region = Some(None);
                     add_var((size as u64).saturating_mul(index_multiplier(idx)))
@@ -316,6 +318,7 @@ pub(super) fn gep_offset(m: Module, gep: Value) -> Option<GepOffset> {
                 let size = alloc_size_of(m, ty)? as i64;
                 match idx.const_int_value() {
                     Some(c) => constant = constant.checked_add(c.checked_mul(size)?)?,
+                    None if size == 0 => {}
                     None => {
                         if region.is_none() && parent.kind() == TypeKind::Array {
                             let len = (parent.array_len() as i64).checked_mul(size)?;

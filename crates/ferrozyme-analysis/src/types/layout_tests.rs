@@ -32,6 +32,9 @@ define void @geps(ptr %s, i64 %i, i32 %j) {
   %bytes24 = getelementptr i8, ptr %s, i64 %m              ; 0, stride 24
   %both = getelementptr [4 x %S], ptr %s, i64 %i, i64 %i   ; 0, strides 160 and 40: gcd 40
   %cexpr = getelementptr i8, ptr getelementptr ([4 x %S], ptr @g, i64 0, i64 2, i32 1), i64 0
+  ; rustc's `Vec<f64>` with its zero-sized allocator fields: 24 bytes, stride 24
+  %vec = getelementptr { { { i64, ptr, {} }, {} }, i64 }, ptr %s, i64 %i
+  %zst = getelementptr {}, ptr %s, i64 %i                  ; zero-sized: does not move
   ret void
 }
 
@@ -122,6 +125,9 @@ fn gep_offsets_follow_the_c_layout() {
         assert_eq!(offset(m, "both"), (0, Some(40)), "gcd of 160 and 40");
         // A constant-expression GEP inside the operand: the outer GEP adds nothing.
         assert_eq!(offset(m, "cexpr"), (0, None));
+        // Empty structs are sized (0 bytes): a `Vec`'s element type is followable (front16).
+        assert_eq!(offset(m, "vec"), (0, Some(24)));
+        assert_eq!(offset(m, "zst"), (0, None));
         let inner = inst(m, "geps", "cexpr").operand(0);
         let g = gep_offset(m, inner).expect("constant expressions decompose too");
         assert_eq!((g.constant, g.stride), (2 * 40 + 8, None));
