@@ -15,6 +15,8 @@ benchmark the instructions per call of the primal and the gradient, their ratio
     python3 bench/icount.py                      # counts bench/out/build/ferrozyme
     python3 bench/icount.py --build main=/tmp/main_out/build/ferrozyme \\
                             --build branch=bench/out/build/ferrozyme
+    python3 bench/icount.py --filter '^gmm(-fused)?$' --calls 1 \\
+                            --input $DATA/gmm/1k/gmm_d20_K100.txt   # another input
 
 Needs valgrind (apt-get install valgrind). Counts include what the program does in the
 calls (malloc, libm); the checks at start-up are not counted.
@@ -86,6 +88,10 @@ def main():
     ap.add_argument("--build", action="append", default=[],
                     help="LABEL=DIR with the benchmark binaries (repeatable)")
     ap.add_argument("--filter", default="", help="regular expression on the names")
+    ap.add_argument("--input", help="input argument replacing the quick one of every selected "
+                    "benchmark (e.g. a full GMM input: --filter '^gmm' --input "
+                    "$DATA/gmm/10k/gmm_d20_K100.txt)")
+    ap.add_argument("--calls", type=int, help="calls per measure (default: the quick one's)")
     a = ap.parse_args()
     builds = [b.split("=", 1) for b in a.build] or [
         ["ferrozyme", os.path.join(HERE, "out", "build", "ferrozyme")]]
@@ -95,6 +101,7 @@ def main():
     for name, (inp, calls) in QUICK.items():
         if not flt.search(name):
             continue
+        inp, calls = a.input or inp, a.calls or calls
         for label, d in builds:
             exe = os.path.join(d, name)
             if not os.path.exists(exe):

@@ -4,7 +4,7 @@
 ; load reads `y[c]` for c < r (`tri_lt`, GMM's packed-triangle row) or c <= r (`tri_le`)
 ; inside `for (r = 0; r < d; r++)`, so every index it reads was written (its bound is the
 ; counter `r`, or the second induction variable from 1 that indvars gives the r loop,
-; itself below d). The integer index arithmetic with its `sdiv ..., 2` is recomputed
+; itself below d). The integer index arithmetic with its `sdiv ..., 2` (`exact` there, gmm17) is recomputed
 ; too (int_division_by_constant_recomputed.ll): the forward triangle loop pushes
 ; nothing. Kept on the tape: the buffer overwritten at y[0] between the fill and the
 ; reads (`overwritten`: a second writer), and a triangle whose rows run to another
@@ -421,7 +421,7 @@ declare void @__enzyme_autodiff(ptr noundef, ...)
 ; CHECK-NOT: @__fz_push
 ; CHECK: br i1 %exitcond84.not
 ; CHECK-LABEL: {{^}}rev.for.body18:
-; CHECK: sdiv i32 {{%.*}}, 2
+; CHECK: sdiv exact i32 {{%.*}}, 2
 ; CHECK: getelementptr inbounds nuw double, ptr %x, i64
 ; CHECK-NEXT: [[XP:%.*]] = getelementptr inbounds nuw double, ptr {{%.*}}, i64 [[C:%indvars.iv79.rev[0-9]*]]
 ; CHECK-NEXT: [[X:%.*]] = load double, ptr [[XP]]

@@ -593,6 +593,17 @@ impl Value {
             unsafe { LLVMSetIsDisjoint(self.0, 1) }
         }
     }
+    /// Sets `exact` on a `sdiv`/`udiv`/`ashr`/`lshr` whose dividend the caller proved to
+    /// be a multiple of the divisor (a fact about every execution).
+    pub fn set_exact(self) {
+        if matches!(
+            self.opcode(),
+            Some(Opcode::LLVMAShr | Opcode::LLVMLShr | Opcode::LLVMSDiv | Opcode::LLVMUDiv)
+        ) {
+            // SAFETY: a possibly-exact operator.
+            unsafe { LLVMSetExact(self.0, 1) }
+        }
+    }
     pub fn is_exact(self) -> bool {
         match self.opcode() {
             Some(Opcode::LLVMAShr | Opcode::LLVMLShr | Opcode::LLVMSDiv | Opcode::LLVMUDiv) => {

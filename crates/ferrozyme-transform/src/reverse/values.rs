@@ -4,7 +4,7 @@
 
 use ferrozyme_llvm::{Block, Opcode, RemarkKind, Type, TypeKind, Value};
 
-use super::cheap::{is_cheap_call, is_division_by_constant};
+use super::cheap::{is_cheap_call, is_division_by_constant, is_exact_halving};
 use super::{Cache, Gen, Key};
 use crate::runtime::RtFn;
 
@@ -299,6 +299,9 @@ impl Gen<'_> {
         for (k, x) in new_ops.into_iter().enumerate() {
             let x = x.defined_constant().unwrap_or(x);
             c.set_operand(k as u32, x);
+        }
+        if is_exact_halving(v) {
+            c.set_exact();
         }
         Some(c)
     }
