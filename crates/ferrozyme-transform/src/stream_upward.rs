@@ -35,7 +35,7 @@ use ferrozyme_llvm::fastmath::REASSOC;
 use ferrozyme_llvm::{Block, Builder, Context, Opcode, Value};
 
 use crate::affine_index::form;
-use crate::streams::{counter, counter_range, pure_call, rmw, underlying};
+use crate::streams::{counter, counter_range, effect_not_load_store, pure_call, rmw, underlying};
 
 /// Runs loop `l` (single block) upwards if its iterations commute; returns whether it
 /// did.
@@ -196,14 +196,7 @@ fn memory_commutes(
                 }
             }
             Some(Opcode::LLVMCall) if pure_call(i) => {}
-            Some(
-                Opcode::LLVMCall
-                | Opcode::LLVMInvoke
-                | Opcode::LLVMAtomicRMW
-                | Opcode::LLVMAtomicCmpXchg
-                | Opcode::LLVMFence
-                | Opcode::LLVMVAArg,
-            ) => return false,
+            _ if effect_not_load_store(i) => return false,
             _ => {}
         }
     }

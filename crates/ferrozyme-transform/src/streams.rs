@@ -326,6 +326,22 @@ fn writes_memory(i: Value) -> bool {
     }
 }
 
+/// A call, an atomic, a fence or a `va_arg`: an instruction that may touch memory
+/// other than by a plain load or store.
+pub(crate) fn effect_not_load_store(i: Value) -> bool {
+    matches!(
+        i.opcode(),
+        Some(
+            Opcode::LLVMCall
+                | Opcode::LLVMInvoke
+                | Opcode::LLVMAtomicRMW
+                | Opcode::LLVMAtomicCmpXchg
+                | Opcode::LLVMFence
+                | Opcode::LLVMVAArg
+        )
+    )
+}
+
 /// A call that touches no memory (`memory(none)`: math intrinsics, `umin`).
 pub(crate) fn pure_call(i: Value) -> bool {
     i.called_function()
@@ -667,14 +683,7 @@ fn others_ok(
             Some(Opcode::LLVMLoad) => i.operand(0),
             Some(Opcode::LLVMStore) => i.operand(1),
             Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if pure_call(i) || tape_call(i) => continue,
-            Some(
-                Opcode::LLVMCall
-                | Opcode::LLVMInvoke
-                | Opcode::LLVMAtomicRMW
-                | Opcode::LLVMAtomicCmpXchg
-                | Opcode::LLVMFence
-                | Opcode::LLVMVAArg,
-            ) => return false,
+            _ if effect_not_load_store(i) => return false,
             _ => continue,
         };
         let o = underlying(ptr);
