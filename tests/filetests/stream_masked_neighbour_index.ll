@@ -4,8 +4,9 @@
 ; wrapped, and over the counter's range (j = 1 .. 18 in the reverse loop) `j - 1` stays
 ; in [0, 2^32). The reverse column loop's updates of x's shadow at j - 1 and j + 1 then
 ; are one carried stream: two phis (the second a recurrence of the first: no add lands
-; on j between them), one load/add/store per iteration at 16 bytes past the j - 1 anchor
-; (the cell j + 1 the loop leaves behind), the two open cells added in fz.stream.flush.
+; on j between them), one load/add/store per iteration at the j - 1 anchor (the cell the
+; loop leaves behind: since bruss18 the loop runs upwards, stream_upward.rs), the two
+; open cells added in fz.stream.flush.
 ; Without it (main before bruss9) this one-field stencil got no stream, unlike the u/v
 ; Brusselator whose indices keep `nsw`. Since bruss13 the row loop's last row is peeled
 ; (peel_rows.rs): the row loop's stream is the second one in the function, hence the
@@ -150,11 +151,11 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-LABEL: define internal void @fz_grad_st(
 ; CHECK: {{^}}fz.stream.flush{{[0-9]*}}:
 ; CHECK: {{^}}rev.for.body4:
-; CHECK-NEXT: phi i64
+; CHECK-NEXT: phi i64 [ 1,
 ; CHECK-NEXT: %[[S1:fz.stream[0-9]*]] = phi double [ 0.000000e+00,
 ; CHECK-NEXT: %fz.stream{{[0-9]+}} = phi double [ 0.000000e+00, {{.*}} [ %[[S1]],
 ; CHECK: [[A:%[0-9]+]] = getelementptr inbounds nuw double, ptr {{%[0-9]+}}, i64 {{%[0-9]+}}
-; CHECK: [[R:%[0-9]+]] = getelementptr i8, ptr [[A]], i64 16
+; CHECK: [[R:%[0-9]+]] = getelementptr i8, ptr [[A]], i64 0
 ; CHECK-NEXT: %[[OLD:fz.stream.old[0-9]*]] = load double, ptr [[R]]
 ; CHECK-NEXT: [[S:%[0-9]+]] = fadd reassoc {{.*}}%[[OLD]]
 ; CHECK-NEXT: store double [[S]], ptr [[R]]

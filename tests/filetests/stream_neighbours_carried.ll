@@ -1,9 +1,11 @@
 ; Decision: in the reverse of a peeled stencil loop (peel.rs), the read-modify-write adds
 ; into one shadow at constant offsets from an address that moves by one element per
 ; iteration (dx[c - 1], dx[c], dx[c + 1]) become carried streams: two phis hold the sums
-; of the cells the loop has not left yet, the cell left behind (dx[c + 1], the loop runs
-; down) gets one load/add/store per iteration, and the two cells still open at the end
-; are added in `fz.stream.flush` on the exit edge. Taken because every add has
+; of the cells the loop has not left yet, the cell left behind gets one load/add/store
+; per iteration, and the two cells still open at the end are added in `fz.stream.flush`
+; on the exit edge. Since bruss18 the reverse loop runs upwards (its iterations commute:
+; stream_upward.rs, `stream_upward_reversed.ll`), so the window rises: the cell left
+; behind is dx[c - 1], the open ones dx[c] and dx[c + 1]. Taken because every add has
 ; `reassoc` (-ffast-math), x is `restrict` (its shadow is reached by no other pointer)
 ; and the loop's only other accesses are another shadow and primal memory.
 ; Why it matters: three adds to memory per cell per iteration become one, and the
@@ -69,17 +71,19 @@ declare i32 @llvm.umin.i32(i32, i32)
 
 ; CHECK-LABEL: define internal void @fz_grad_st(
 ; CHECK: {{^}}fz.stream.flush:
-; CHECK-NEXT: [[L:%[0-9]+]] = getelementptr i8, ptr [[A:%[0-9]+]], i64 -8
-; CHECK-NEXT: load double, ptr [[L]]
+; CHECK-NEXT: [[H:%[0-9]+]] = getelementptr i8, ptr [[A:%[0-9]+]], i64 8
+; CHECK-NEXT: load double, ptr [[H]]
 ; CHECK: [[C:%[0-9]+]] = getelementptr i8, ptr [[A]], i64 0
 ; CHECK-NEXT: load double, ptr [[C]]
 ; CHECK: {{^}}rev.{{[0-9]+}}:
-; CHECK-NEXT: phi i64
+; CHECK-NEXT: %.rev.0 = phi i64 [ 1,
 ; CHECK-NEXT: %fz.stream = phi double [ 0.000000e+00,
 ; CHECK-NEXT: %fz.stream{{[0-9]+}} = phi double [ 0.000000e+00,
-; CHECK: [[A]] = getelementptr double, ptr %.shadow1, i64 %.rev
+; CHECK: [[A]] = getelementptr double, ptr %.shadow1, i64 %.rev.0
+; CHECK: add nsw i64 %.rev.0, 1
 ; CHECK-NOT: load double, ptr %.shadow1
-; CHECK: %fz.stream.old = load double, ptr [[R:%[0-9]+]]
+; CHECK: [[R:%[0-9]+]] = getelementptr i8, ptr [[A]], i64 -8
+; CHECK-NEXT: %fz.stream.old = load double, ptr [[R]]
 ; CHECK-NEXT: [[S:%[0-9]+]] = fadd reassoc {{.*}}%fz.stream.old
 ; CHECK-NEXT: store double [[S]], ptr [[R]]
 ; CHECK-NEXT: br i1 {{%[0-9]+}}, label %rev.{{[0-9]+}}, label %fz.stream.flush

@@ -76,6 +76,7 @@ mod signature;
 pub mod slp_limit;
 mod split_math;
 mod stream_far;
+mod stream_upward;
 mod stream_values;
 mod streams;
 mod tangent;

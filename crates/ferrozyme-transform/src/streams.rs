@@ -150,6 +150,8 @@ pub fn carry(
             continue;
         }
         let Some(entry) = l.entry else { continue };
+        // A falling loop whose iterations commute runs upwards (`stream_upward.rs`).
+        crate::stream_upward::run_upward(m.context(), l, &shadows);
         n += carry_loop(m, l.header, entry, &shadows, &mut exact);
     }
     if n > 0 && !ferrozyme_llvm::verify_function(g) {
@@ -185,7 +187,7 @@ fn restrict_gradient_params(g: Value, idx: &[usize]) {
 }
 
 /// The `+-1` counter of the single-block loop `b`: (phi, step).
-fn counter(b: Block) -> Option<(Value, i64)> {
+pub(crate) fn counter(b: Block) -> Option<(Value, i64)> {
     b.phis().into_iter().find_map(|phi| {
         let inc = phi.incoming();
         if inc.len() != 2 || !phi.ty().is_integer() {
@@ -208,7 +210,7 @@ fn counter(b: Block) -> Option<(Value, i64)> {
 
 /// The counter's range when it starts from a constant and the exit compares it (or its
 /// step) with a constant for equality; otherwise an empty range (nothing known).
-fn counter_range(b: Block, c: Value, step: i64, entry: Block, t: Value) -> Counter {
+pub(crate) fn counter_range(b: Block, c: Value, step: i64, entry: Block, t: Value) -> Counter {
     let none = Counter {
         iv: c,
         lo: 1,
@@ -263,7 +265,7 @@ fn counter_range(b: Block, c: Value, step: i64, entry: Block, t: Value) -> Count
 }
 
 /// `store (fadd (load p), d), p` with the load and the add used only there.
-fn rmw(store: Value) -> Option<Rmw> {
+pub(crate) fn rmw(store: Value) -> Option<Rmw> {
     if store.opcode() != Some(Opcode::LLVMStore) || store.is_volatile() {
         return None;
     }
@@ -322,6 +324,22 @@ fn writes_memory(i: Value) -> bool {
         Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => !pure_call(i),
         _ => false,
     }
+}
+
+/// A call, an atomic, a fence or a `va_arg`: an instruction that may touch memory
+/// other than by a plain load or store.
+pub(crate) fn effect_not_load_store(i: Value) -> bool {
+    matches!(
+        i.opcode(),
+        Some(
+            Opcode::LLVMCall
+                | Opcode::LLVMInvoke
+                | Opcode::LLVMAtomicRMW
+                | Opcode::LLVMAtomicCmpXchg
+                | Opcode::LLVMFence
+                | Opcode::LLVMVAArg
+        )
+    )
 }
 
 /// A call that touches no memory (`memory(none)`: math intrinsics, `umin`).
@@ -410,13 +428,13 @@ fn carry_loop(
         let f = form(a.operand(1), &ctr, 12);
         // One element per iteration, or `MAX_STRIDE` at most: interleaved fields (u
         // and v per cell: the index moves by 2) are one stream per field (`lane`).
-        // The anchor must fall by `stride` elements per iteration, as reverse loops of
-        // `+1` primal loops do (`dir` -1 below). The other direction is the same
-        // algebra, but no loop this transform reaches has it (a loop running down in
-        // the primal reads its index back from the tape in reverse), so it stays
-        // untaken rather than untested.
+        // The anchor falls by `stride` elements per iteration, as reverse loops of `+1`
+        // primal loops do (`dir` -1 below), or rises, in such a loop run upwards
+        // (`stream_upward.rs`): the window's algebra is the same along the direction of
+        // travel. A rising stream must be one of partial sums (`reassoc`): the value
+        // form (`stream_values.rs`) is written for falling anchors only.
         let (coef, stride) = match f.terms.get(&c) {
-            Some(&k) if step == -1 && (1..=MAX_STRIDE as i128).contains(&k) => (1, k as i64),
+            Some(&k) if (1..=MAX_STRIDE as i128).contains(&k) => (1, k as i64),
             _ => continue,
         };
         // The rest of the index is the same in every iteration (a leaf defined in the
@@ -484,7 +502,8 @@ fn carry_loop(
         .map(|(v, _)| *v);
     streams.retain(|s| {
         !s.exact()
-            || (pre_ok
+            || (step == -1
+                && pre_ok
                 && start.is_some()
                 && stream_values::contiguous(s)
                 && stream_values::anchor_at_start_ok(s.anchor, b, c))
@@ -664,14 +683,7 @@ fn others_ok(
             Some(Opcode::LLVMLoad) => i.operand(0),
             Some(Opcode::LLVMStore) => i.operand(1),
             Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if pure_call(i) || tape_call(i) => continue,
-            Some(
-                Opcode::LLVMCall
-                | Opcode::LLVMInvoke
-                | Opcode::LLVMAtomicRMW
-                | Opcode::LLVMAtomicCmpXchg
-                | Opcode::LLVMFence
-                | Opcode::LLVMVAArg,
-            ) => return false,
+            _ if effect_not_load_store(i) => return false,
             _ => continue,
         };
         let o = underlying(ptr);
