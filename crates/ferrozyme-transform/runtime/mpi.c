@@ -258,10 +258,11 @@ static void fz_copy_typed(const fz_flat *f, int out) {
     MPI_Sendrecv(f->user, f->n, f->t, 0, tag, f->flat, f->m, f->base, 0, tag, self, 0);
 }
 
-/* When *t is a derived datatype: replaces (*buf, *n, *t) by a contiguous copy of the
- * shadow (*buf stays null when there is none), m reals of the base type. A derived type
- * of integers only becomes MPI_INT (no derivative). */
-static fz_flat fz_flatten(void **buf, int *n, fz_type *t) {
+/* When *t is a derived datatype: how a shadow buffer `buf` of *n items of it is seen
+ * contiguously, f.m reals of the base type f.base, which replace (*n, *t); no copy is
+ * made yet (fz_copy_in). f.user is null for a predefined type. A derived type of
+ * integers only becomes MPI_INT (no derivative). */
+static fz_flat fz_flat_view(void *buf, int *n, fz_type *t) {
   fz_flat f = {0, 0, 0, 0, 0, 0};
   if (fz_real_kind(*t) || fz_named(*t)) return f; /* MPI_DOUBLE: no query */
   int kind = fz_elements_kind(*t);
@@ -271,19 +272,29 @@ static fz_flat fz_flatten(void **buf, int *n, fz_type *t) {
   }
   int size = 0;
   MPI_Type_size(*t, &size);
-  f.user = *buf;
+  f.user = buf;
   f.n = *n;
   f.t = *t;
   f.m = *n > 0 ? *n * (size / kind) : 0;
   f.base = kind == 8 ? (fz_type)ompi_mpi_double : (fz_type)ompi_mpi_float;
-  if (f.user) {
-    f.flat = calloc((size_t)(f.m > 0 ? f.m : 1), (size_t)kind);
-    if (!f.flat) fz_die("out of memory for the copy of a derived datatype's buffer");
-    fz_copy_typed(&f, 0);
-    *buf = f.flat;
-  }
   *n = f.m;
   *t = f.base;
+  return f;
+}
+
+/* Allocates the contiguous copy of f's shadow and fills it through the datatype. */
+static void *fz_copy_in(fz_flat *f) {
+  f->flat = calloc((size_t)(f->m > 0 ? f->m : 1), (size_t)fz_real_kind(f->base));
+  if (!f->flat) fz_die("out of memory for the copy of a derived datatype's buffer");
+  fz_copy_typed(f, 0);
+  return f->flat;
+}
+
+/* As fz_flat_view, and *buf replaced by a contiguous copy of the shadow (it stays null
+ * when there is none). */
+static fz_flat fz_flatten(void **buf, int *n, fz_type *t) {
+  fz_flat f = fz_flat_view(*buf, n, t);
+  if (f.user) *buf = fz_copy_in(&f);
   return f;
 }
 
@@ -442,12 +453,8 @@ static fz_rec *fz_rec_new(int is_recv, void *dbuf, int n, fz_type t, int peer, i
   fz_rec *r = (fz_rec *)calloc(1, sizeof(fz_rec));
   if (!r) fz_die("out of memory for an MPI request record");
   r->is_recv = is_recv;
-  r->user = fz_flatten(&dbuf, &n, &t);
-  if (r->user.flat) { /* copied when the adjoint or tangent travels, not now */
-    free(r->user.flat);
-    r->user.flat = 0;
-    dbuf = 0;
-  }
+  r->user = fz_flat_view(dbuf, &n, &t);
+  if (r->user.user) dbuf = 0; /* copied when the adjoint or tangent travels, not now */
   r->dbuf = dbuf;
   r->n = n;
   r->type = t;
@@ -470,15 +477,6 @@ int __fz_mpi_irecv_fwd(void *buf, void *dbuf, int n, fz_type t, int src, int tag
   int err = MPI_Irecv(buf, n, t, src, tag, comm, req);
   *sreq = fz_rec_new(1, dbuf, n, t, src, tag, comm);
   return err;
-}
-
-/* A contiguous copy of a derived datatype's shadow, now. */
-static void *fz_user_copy(fz_rec *r) {
-  fz_flat *f = &r->user;
-  f->flat = calloc((size_t)(f->m > 0 ? f->m : 1), (size_t)r->kind);
-  if (!f->flat) fz_die("out of memory for the copy of a derived datatype's buffer");
-  fz_copy_typed(f, 0);
-  return f->flat;
 }
 
 /* A receive's record learns where its message came from when it completes. */
@@ -514,7 +512,7 @@ static void fz_post_adjoint(fz_rec *r) {
   if (!r || !r->kind || r->n <= 0 || r->peer == FZ_PROC_NULL) return;
   int tag = fz_adj_tag(r->comm, r->tag);
   if (r->is_recv) {
-    if (r->user.user) r->dbuf = r->tmp = fz_user_copy(r);
+    if (r->user.user) r->dbuf = r->tmp = fz_copy_in(&r->user);
     if (!r->dbuf) r->dbuf = r->tmp = calloc((size_t)r->n, (size_t)r->kind);
     MPI_Isend(r->dbuf, r->n, r->type, r->peer, tag, r->comm, &r->adj);
   } else {
@@ -537,7 +535,7 @@ void __fz_mpi_nonblocking_rev(fz_rec *r) {
   if (!r) return;
   if (r->posted) {
     MPI_Wait(&r->adj, 0);
-    if (r->user.user) r->dbuf = r->user.flat = r->is_recv ? r->tmp : fz_user_copy(r);
+    if (r->user.user) r->dbuf = r->user.flat = r->is_recv ? r->tmp : fz_copy_in(&r->user);
     if (r->is_recv) {
       if (r->dbuf && (r->dbuf != r->tmp || r->user.user)) fz_zero(r->dbuf, r->kind, r->n);
     } else if (r->dbuf) {
@@ -831,7 +829,7 @@ int __fz_mpi_isend_tan(const void *buf, void *dbuf, int n, fz_type t, int dest, 
   int err = MPI_Isend(buf, n, t, dest, tag, comm, req);
   fz_rec *r = fz_rec_new(0, dbuf, n, t, dest, tag, comm);
   if (r->kind && r->n > 0) {
-    if (r->user.user) r->dbuf = r->tmp = fz_user_copy(r);
+    if (r->user.user) r->dbuf = r->tmp = fz_copy_in(&r->user);
     if (!r->dbuf) r->dbuf = r->tmp = calloc((size_t)r->n, (size_t)r->kind);
     MPI_Isend(r->dbuf, r->n, r->type, dest, fz_adj_tag(comm, tag), comm, &r->adj);
     r->posted = 1;
