@@ -16,6 +16,12 @@ boost odeint benchmarks, use `ferrozyme c++`, clang++-22 and the C++ baseline):
                 clang-22 replaced by clang++-22)
     clang       clang-22 FLAGS -c (clang++-22 for C++), only to time the compile
 
+Memory (per input, Ferrozyme's build): `peak g/p` is the peak resident set of a process
+that loads the input, checks and makes one gradient call over that of a process that makes
+one primal call (`--mem`, two extra runs per input); `tape MB` is the peak tape bytes
+(reserved capacity) the runtime held in the gradient call. The summary's `peak mem g/p`
+is their geometric mean.
+
 Rust rows (bench/rust_bench.py): gmm-rust, examples/rust-gmm built with `cargo ferrozyme
 build --release`, run right after the C GMM on the same inputs, checked against the C
 gradient and finite differences, its gradient/primal printed beside C's.
@@ -445,6 +451,30 @@ class Runner:
                 bad = ["timed out after %g s" % self.timeout]
         return times, ok, bad
 
+    def measure_memory(self, exe, inp, logpath):
+        """Peak memory of one primal call and of one gradient call, each in a process of
+        its own (`--mem`, bench/common/bench.h): returns (primal peak RSS, gradient peak
+        RSS, gradient's peak tape bytes), None where a run did not report."""
+        mem = {}
+        with open(logpath, "w") as logf:
+            for m in ("primal", "grad"):
+                cmd = [exe, inp, "--measure", m, "--mem", "--data", data_dir()]
+                logf.write("$ " + " ".join(shlex.quote(c) for c in cmd) + "\n")
+                try:
+                    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                       timeout=self.timeout, text=True)
+                except subprocess.TimeoutExpired:
+                    logf.write("TIMEOUT after %s s\n" % self.timeout)
+                    continue
+                logf.write(r.stdout)
+                for line in r.stdout.splitlines():
+                    p = line.split()
+                    if len(p) == 5 and p[0] == "MEM" and p[1] == m:
+                        mem[m] = {k: int(v) for k, v in (f.split("=") for f in p[2:])}
+        primal, grad = mem.get("primal"), mem.get("grad")
+        return (primal["peak"] if primal else None, grad["peak"] if grad else None,
+                grad["tape"] if grad else None)
+
     def run(self):
         t_start = time.perf_counter()
         log("bench: %s mode; ferrozyme = %s; flags: %s" %
@@ -522,8 +552,9 @@ class Runner:
             cols.append("hand/Fz")
         if self.baseline:
             cols.append("baseline/Fz")
+        cols += ["peak g/p", "tape MB"]
         widths = ([max(18, max(len(short_input(i)) for i in inputs) + 1), 12, 12, 12, 8] +
-                  ([8] if has_hand else []) + ([12] if self.baseline else []))
+                  ([8] if has_hand else []) + ([12] if self.baseline else []) + [10, 9])
         log("".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(cols, widths))))
         for inp in inputs:
             tag = short_input(inp)
@@ -571,6 +602,12 @@ class Runner:
                     row["ref_grad_s"] = times.get("grad")
                 else:
                     row["baseline_grad_s"] = times.get("grad")
+            if exes.get("ferrozyme") and row["status"] == "ok":
+                pk, gk, tape = self.measure_memory(
+                    exes["ferrozyme"], inp,
+                    os.path.join(self.logs, "%s_%s_mem.log" % (name, safe)))
+                row.update(primal_peak_b=pk, grad_peak_b=gk, grad_tape_b=tape,
+                           mem_ratio=ratio(gk, pk))
             row["grad_over_primal"] = ratio(row["grad_s"], row["primal_s"])
             row["ref_grad_over_primal"] = ratio(row["ref_grad_s"], row["primal_s"])
             row["ref_over_fz"] = ratio(row["ref_grad_s"], row["grad_s"])
@@ -583,6 +620,9 @@ class Runner:
                 vals.append(fmt_ratio(row["hand_over_fz"]))
             if self.baseline:
                 vals.append(fmt_ratio(row["baseline_over_fz"]))
+            tape = row.get("grad_tape_b")
+            vals += [fmt_ratio(row.get("mem_ratio")),
+                     "-" if tape is None else "%.1f" % (tape / 1e6)]
             if row["status"] != "ok":
                 vals.append("  " + row["status"])
             log("".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in
@@ -610,6 +650,7 @@ class Runner:
                         "baseline_grad_over_primal": geomean(
                             [ratio(r["baseline_grad_s"], r["primal_s"]) for r in rows]),
                         "compile_ratio": comp[0]["ratio"] if comp else None,
+                        "mem_ratio": geomean([r.get("mem_ratio") for r in rows]),
                         "c_grad_over_primal": g("c_grad_over_primal") if any(
                             "c_grad_over_primal" in r for r in rows) else None,
                         "inputs": len(rows)})
@@ -620,10 +661,10 @@ class Runner:
         log("")
         log("== summary (geometric means over the inputs of each benchmark) ==")
         hdr = ["benchmark", "grad/primal", "Ref grad/primal", "Ref/Fz", "hand/Fz",
-               "compile/clang", "Enzyme paper g/p"]
+               "compile/clang", "peak mem g/p", "Enzyme paper g/p"]
         if self.baseline:
             hdr.insert(5, "baseline/Fz")
-        w = [13, 12, 16, 8, 8] + ([12] if self.baseline else []) + [14, 17]
+        w = [13, 12, 16, 8, 8] + ([12] if self.baseline else []) + [14, 13, 17]
         log("".join(h.ljust(x) if i == 0 else h.rjust(x) for i, (h, x) in enumerate(zip(hdr, w))))
         for b in pb:
             vals = [b["benchmark"], fmt_ratio(b["grad_over_primal"]),
@@ -631,7 +672,8 @@ class Runner:
                     fmt_ratio(b["hand_over_fz"])]
             if self.baseline:
                 vals.append(fmt_ratio(b["baseline_over_fz"]))
-            vals += [fmt_ratio(b["compile_ratio"]), fmt_ratio(ENZYME_PAPER.get(b["benchmark"]))]
+            vals += [fmt_ratio(b["compile_ratio"]), fmt_ratio(b["mem_ratio"]),
+                     fmt_ratio(ENZYME_PAPER.get(b["benchmark"]))]
             log("".join(v.ljust(x) if i == 0 else v.rjust(x) for i, (v, x) in enumerate(zip(vals, w))))
         # geometric means over the main benchmarks only (the odeint rows repeat euler, rk4)
         extra = [b["benchmark"] for b in pb if b["benchmark"] not in MAIN]
@@ -644,7 +686,8 @@ class Runner:
                 fmt_ratio(R), fmt_ratio(H)]
         if self.baseline:
             vals.append(fmt_ratio(geomean([b["baseline_over_fz"] for b in pb])))
-        vals += [fmt_ratio(C), fmt_ratio(geomean([ENZYME_PAPER[b["benchmark"]] for b in pb]))]
+        vals += [fmt_ratio(C), fmt_ratio(geomean([b["mem_ratio"] for b in pb])),
+                 fmt_ratio(geomean([ENZYME_PAPER[b["benchmark"]] for b in pb]))]
         log("".join(v.ljust(x) if i == 0 else v.rjust(x) for i, (v, x) in enumerate(zip(vals, w))))
         if extra:
             log("(geometric means over the main benchmarks only; %s not included)" %
@@ -675,6 +718,7 @@ class Runner:
         keys = ["benchmark", "input", "primal_s", "grad_s", "ref_grad_s", "hand_s",
                 "baseline_grad_s", "grad_over_primal", "ref_grad_over_primal", "ref_over_fz",
                 "hand_over_fz", "baseline_over_fz", "status",
+                "primal_peak_b", "grad_peak_b", "grad_tape_b", "mem_ratio",
                 "c_primal_s", "c_grad_s", "c_grad_over_primal"]  # the last three: Rust rows
         cell = lambda v: "" if v is None else ("%.6g" % v if isinstance(v, float) else v)
         with open(os.path.join(OUT, "results.csv"), "w", newline="") as f:
