@@ -104,7 +104,10 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("AllocatableApplyMold", "__fz_f18_apply_mold"),
     ("AllocatableSetBounds", "__fz_f18_set_bounds"),
     ("AllocatableAllocate", "__fz_f18_allocatable_allocate"),
-    ("AllocatableAllocateSource", "__fz_f18_allocatable_allocate_source"),
+    (
+        "AllocatableAllocateSource",
+        "__fz_f18_allocatable_allocate_source",
+    ),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
