@@ -2,7 +2,7 @@
 ! A 2-D heat equation as a Fortran scientist writes it: a module with a `pure elemental`
 ! conductivity law and an explicit time stepper that allocates its work arrays
 ! (`allocatable`, allocated with explicit bounds, freed at the end; `allocate(c, mold=u)`
-! is a clear error: flang calls its runtime to copy the shape), whole-array
+! is differentiated too since hpc17: tests/fortran/25), whole-array
 ! assignment with sections for the interior, a `do concurrent` loop with a mask for a
 ! source term, a `block` with local arrays, `associate`, and an objective mixing SUM with
 ! MASK=, MAXVAL and a SUM over DIM=. Reverse mode w.r.t. the initial field and the

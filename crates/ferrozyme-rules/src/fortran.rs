@@ -17,7 +17,7 @@
 //!   naming the routine and what to do.
 //!
 //! Lookup is by exact name first, then by the longest family prefix that ends at a word
-//! boundary of the name (`All` matches `AllDim`, not `AllocatableAllocate`); a
+//! boundary of the name (`All` matches `AllDim`, not `AllocatableDeallocate`); a
 //! `_FortranA` name in neither is unsupported (never silently inactive).
 
 /// What the pass does with one flang runtime routine.
@@ -101,6 +101,13 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("Pack", "__fz_f18_pack"),
     ("Eoshift", "__fz_f18_eoshift"),
     ("EoshiftVector", "__fz_f18_eoshift_vector"),
+    ("AllocatableApplyMold", "__fz_f18_apply_mold"),
+    ("AllocatableSetBounds", "__fz_f18_set_bounds"),
+    ("AllocatableAllocate", "__fz_f18_allocatable_allocate"),
+    (
+        "AllocatableAllocateSource",
+        "__fz_f18_allocatable_allocate_source",
+    ),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
@@ -417,7 +424,7 @@ mod tests {
     #[test]
     fn families_match_at_word_boundaries() {
         assert_eq!(
-            fortran_rule("_FortranAAllocatableAllocate"),
+            fortran_rule("_FortranAAllocatableDeallocate"),
             Some(DEFAULT_UNSUPPORTED)
         );
         assert!(matches!(

@@ -111,6 +111,20 @@ impl MpiRule {
     }
 }
 
+/// The positions of the handle arguments (datatypes, operations, communicators) of a call
+/// of the MPI routine `name`: [`MpiRule::handles`], and for the composed routines (whose
+/// rule names only the implementation; a clone calls the implementation, same
+/// arguments) their own.
+pub fn handle_args(name: &str) -> &'static [usize] {
+    match name {
+        "MPI_Sendrecv_replace" | "__fz_mpic_sendrecv_replace" => &[2, 7],
+        "MPI_Allgatherv" | "__fz_mpic_allgatherv" => &[2, 6, 7],
+        "MPI_Gatherv" | "__fz_mpic_gatherv" => &[2, 6, 8],
+        "MPI_Scatterv" | "__fz_mpic_scatterv" => &[3, 6, 8],
+        _ => mpi_rule(name).map_or(&[], MpiRule::handles),
+    }
+}
+
 const QUERY: &str = "communicator, rank, size and status queries: integers and handles";
 const SETUP: &str = "starting, ending and aborting the MPI job";
 const TIME: &str = "clocks";
@@ -164,6 +178,7 @@ const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Comm_size", MpiRule::Inactive { why: QUERY }),
     ("MPI_Get_count", MpiRule::Inactive { why: QUERY }),
     ("MPI_Type_size", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Type_get_envelope", MpiRule::Inactive { why: QUERY }),
     ("MPI_Comm_get_attr", MpiRule::Inactive { why: QUERY }),
     ("MPI_Initialized", MpiRule::Inactive { why: QUERY }),
     ("MPI_Finalized", MpiRule::Inactive { why: QUERY }),

@@ -358,6 +358,58 @@ void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line
   for (long e = 0; e < n; e++) fz_put(&vt, e, fz_get(&vf, e));
 }
 
+/* ---- ALLOCATE with MOLD= or SOURCE= ---------------------------------------------------
+ *
+ * `allocate(b, mold=x)` is ApplyMold (b takes x's type, element size, rank and bounds)
+ * then Allocate; `allocate(a, source=x)` is SetBounds per dimension then AllocateSource
+ * (allocate, then copy x's values). The allocation is a malloc the pass gives a shadow
+ * (as for the allocatable results above), and the copy is an assignment, whose derivative
+ * flows from a back to x. */
+
+void __fz_f18_apply_mold(fz_desc *d, const fz_desc *mold, int rank) {
+  d->elem_len = mold->elem_len;
+  d->type = mold->type;
+  d->rank = (unsigned char)rank;
+  for (int k = 0; k < rank && k < 15; k++) {
+    d->dim[k].lower_bound = mold->dim[k].lower_bound;
+    d->dim[k].extent = mold->dim[k].extent;
+  }
+}
+
+void __fz_f18_set_bounds(fz_desc *d, int k, long lower, long upper) {
+  d->dim[k].lower_bound = lower;
+  d->dim[k].extent = upper >= lower ? upper - lower + 1 : 0;
+}
+
+/* Allocates an unallocated `d` with the bounds it holds (contiguous, first index
+ * fastest); STAT= and ERRMSG= are not differentiated: a failure stops the program. */
+static void fz_allocate_bounds(fz_desc *d, const char *src, int line) {
+  if (d->base) __fz_f18_fail("ALLOCATE of an array that is already allocated", src, line);
+  long sm = (long)d->elem_len;
+  for (int k = 0; k < d->rank; k++) {
+    d->dim[k].sm = sm;
+    sm *= d->dim[k].extent > 0 ? d->dim[k].extent : 0;
+  }
+  d->base = (char *)malloc((size_t)(sm > 0 ? sm : 1));
+  if (!d->base) __fz_f18_fail("ALLOCATE: out of memory", src, line);
+  d->attribute = FZ_ALLOCATABLE;
+}
+
+int __fz_f18_allocatable_allocate(fz_desc *d, void *async, _Bool has_stat, const fz_desc *errmsg,
+                                  const char *src, int line, void *extra) {
+  (void)async, (void)has_stat, (void)errmsg, (void)extra;
+  fz_allocate_bounds(d, src, line);
+  return 0;
+}
+
+int __fz_f18_allocatable_allocate_source(fz_desc *d, const fz_desc *source, _Bool has_stat,
+                                         const fz_desc *errmsg, const char *src, int line) {
+  (void)has_stat, (void)errmsg;
+  fz_allocate_bounds(d, src, line);
+  __fz_f18_assign(d, source, src, line);
+  return 0;
+}
+
 /* MATMUL of real operands into an unallocated result: (m,k)x(k,n), (m,k)x(k) or
  * (k)x(k,n). */
 void __fz_f18_matmul(fz_desc *r, const fz_desc *x, const fz_desc *y, int type,

@@ -19,10 +19,11 @@
  * differentiate (MPI_BYTE and MPI_PACKED, which may be doubles sent as bytes, complex,
  * long double, pairs such as MPI_DOUBLE_INT) stop the program with a message naming the
  * type: treating them as integers would drop the derivative. Derived datatypes made of
- * one real type (a halo column as MPI_Type_vector of MPI_DOUBLE) are differentiated in
- * point-to-point communication through contiguous copies (see "derived datatypes"
- * below); in collectives, and when they mix reals with other types, they stop the
- * program.
+ * one real type (a halo column as MPI_Type_vector of MPI_DOUBLE) are differentiated
+ * through contiguous copies of the shadows (see "derived datatypes" below), in
+ * point-to-point communication and in Bcast, Gather, Scatter and Allgather (every buffer
+ * with its own datatype); in reductions, and when they mix reals with other types, they
+ * stop the program.
  *
  * Open MPI's handles are pointers (`MPI_Comm` is `struct ompi_communicator_t *`,
  * `MPI_DOUBLE` is `&ompi_mpi_double`), so the declarations below need no mpi.h; this
@@ -149,10 +150,10 @@ static int fz_kind(fz_type t) {
   for (size_t k = 0; k < sizeof fz_real_holders / sizeof fz_real_holders[0]; k++)
     if (t == (fz_type)fz_real_holders[k]) fz_die_type(t);
   if (fz_named(t)) return 0; /* integers, characters, logicals */
-  fz_die("a derived MPI datatype in a collective operation (derived datatypes are "
-         "differentiated in point-to-point communication and MPI_Bcast only: MPI_Send, "
-         "MPI_Recv, MPI_Sendrecv, MPI_Isend, MPI_Irecv); communicate MPI_DOUBLE or MPI_FLOAT "
-         "buffers in other collectives");
+  fz_die("a derived MPI datatype in a reduction (MPI_Reduce, MPI_Allreduce: Open MPI's "
+         "predefined operations take predefined datatypes; derived datatypes are "
+         "differentiated in point-to-point communication, broadcasts, gathers and "
+         "scatters); reduce MPI_DOUBLE or MPI_FLOAT buffers");
 }
 
 enum { FZ_SUM, FZ_MAX, FZ_MIN };
@@ -298,12 +299,64 @@ static fz_flat fz_flatten(void **buf, int *n, fz_type *t) {
   return f;
 }
 
+/* As fz_flatten for a buffer of `blocks` blocks of *n items each (the gathered buffer of
+ * a gather, the scattered one of a scatter: block r at r * *n items' extent); *n becomes
+ * the reals per block. */
+static fz_flat fz_flatten_blocks(void **buf, int *n, fz_type *t, int blocks) {
+  if (blocks <= 0) {
+    fz_flat none = {0, 0, 0, 0, 0, 0};
+    return none; /* an argument the MPI call does not read on this rank */
+  }
+  int total = *n * blocks;
+  fz_flat f = fz_flatten(buf, &total, t);
+  *n = total / blocks;
+  return f;
+}
+
 /* Writes the contiguous copy back into the shadow through the derived datatype. */
 static void fz_unflatten(fz_flat *f) {
   if (!f->flat) return;
   fz_copy_typed(f, 1);
   free(f->flat);
   f->flat = 0;
+}
+
+/* Rank and size of a communicator. */
+static void fz_where(fz_comm comm, int *rank, int *size) {
+  MPI_Comm_rank(comm, rank);
+  MPI_Comm_size(comm, size);
+}
+
+/* The shadows of the buffers a gather, scatter or allgather reads on this rank, seen
+ * contiguously (fz_flatten_blocks); the counts and types become the base type's. */
+typedef struct {
+  fz_flat send, recv;
+} fz_flat2;
+
+static fz_flat2 fz_flatten_gather(const void *send, void **dsend, int *sn, fz_type *st,
+                                  void **drecv, int *rn, fz_type *rt, int root, fz_comm comm) {
+  int rank, size;
+  fz_where(comm, &rank, &size);
+  int all = root < 0 || rank == root; /* an allgather, or the root */
+  fz_flat2 f;
+  f.send = fz_flatten_blocks(dsend, sn, st, send != FZ_IN_PLACE);
+  f.recv = fz_flatten_blocks(drecv, rn, rt, all ? size : 0);
+  return f;
+}
+
+static fz_flat2 fz_flatten_scatter(void **dsend, int *sn, fz_type *st, const void *recv,
+                                   void **drecv, int *rn, fz_type *rt, int root, fz_comm comm) {
+  int rank, size;
+  fz_where(comm, &rank, &size);
+  fz_flat2 f;
+  f.send = fz_flatten_blocks(dsend, sn, st, rank == root ? size : 0);
+  f.recv = fz_flatten_blocks(drecv, rn, rt, recv != FZ_IN_PLACE);
+  return f;
+}
+
+static void fz_unflatten2(fz_flat2 *f) {
+  fz_unflatten(&f->send);
+  fz_unflatten(&f->recv);
 }
 
 /* ---- blocking point to point ------------------------------------------------------ */
@@ -691,12 +744,6 @@ void __fz_mpi_reduce_rev(const void *send, void *dsend, void *drecv, int n, fz_t
 
 /* ---- gather and scatter -------------------------------------------------------------- */
 
-/* Rank and size of a communicator. */
-static void fz_where(fz_comm comm, int *rank, int *size) {
-  MPI_Comm_rank(comm, rank);
-  MPI_Comm_size(comm, size);
-}
-
 static void *fz_buffer(long n, int kind) {
   return calloc((size_t)(n > 0 ? n : 1), (size_t)kind);
 }
@@ -705,8 +752,8 @@ static void *fz_buffer(long n, int kind) {
  * senders (dsend += it); the root's gathered adjoint becomes zero, except its own block
  * when it gathered MPI_IN_PLACE (that block is its own data's adjoint). The kind comes
  * from the arguments each rank's MPI call reads (root: rtype, others: stype). */
-void __fz_mpi_gather_rev(const void *send, void *dsend, int sn, fz_type st, void *drecv, int rn,
-                         fz_type rt, int root, fz_comm comm) {
+static void fz_gather_rev(const void *send, void *dsend, int sn, fz_type st, void *drecv, int rn,
+                          fz_type rt, int root, fz_comm comm) {
   int rank, size;
   fz_where(comm, &rank, &size);
   int me = rank == root, in_place = send == FZ_IN_PLACE;
@@ -738,8 +785,8 @@ void __fz_mpi_gather_rev(const void *send, void *dsend, int sn, fz_type st, void
 /* Reverse of MPI_Scatter: the root gathers the adjoints of the blocks it sent
  * (dsend += them); the receivers' adjoints become zero (the root's own block stays in
  * dsend when it scattered with MPI_IN_PLACE). */
-void __fz_mpi_scatter_rev(void *dsend, int sn, fz_type st, const void *recv, void *drecv, int rn,
-                          fz_type rt, int root, fz_comm comm) {
+static void fz_scatter_rev(void *dsend, int sn, fz_type st, const void *recv, void *drecv,
+                           int rn, fz_type rt, int root, fz_comm comm) {
   int rank, size;
   fz_where(comm, &rank, &size);
   int me = rank == root, in_place = recv == FZ_IN_PLACE;
@@ -764,8 +811,8 @@ void __fz_mpi_scatter_rev(void *dsend, int sn, fz_type st, const void *recv, voi
 /* Reverse of MPI_Allgather: block r of every rank's gathered adjoint belongs to rank r's
  * contribution; MPI_Reduce_scatter_block sums them and hands rank r its block. With
  * MPI_IN_PLACE the contribution was the rank's own block of the gathered buffer. */
-void __fz_mpi_allgather_rev(const void *send, void *dsend, int sn, fz_type st, void *drecv,
-                            int rn, fz_type rt, fz_comm comm) {
+static void fz_allgather_rev(const void *send, void *dsend, int sn, fz_type st, void *drecv,
+                             int rn, fz_type rt, fz_comm comm) {
   (void)st;
   int rank, size;
   fz_where(comm, &rank, &size);
@@ -785,6 +832,27 @@ void __fz_mpi_allgather_rev(const void *send, void *dsend, int sn, fz_type st, v
   if (!in_place && dsend)
     for (long i = 0; i < sn; i++) fz_add(dsend, kind, i, fz_get(tmp, kind, i));
   free(tmp);
+}
+
+void __fz_mpi_gather_rev(const void *send, void *dsend, int sn, fz_type st, void *drecv, int rn,
+                         fz_type rt, int root, fz_comm comm) {
+  fz_flat2 f = fz_flatten_gather(send, &dsend, &sn, &st, &drecv, &rn, &rt, root, comm);
+  fz_gather_rev(send, dsend, sn, st, drecv, rn, rt, root, comm);
+  fz_unflatten2(&f);
+}
+
+void __fz_mpi_scatter_rev(void *dsend, int sn, fz_type st, const void *recv, void *drecv, int rn,
+                          fz_type rt, int root, fz_comm comm) {
+  fz_flat2 f = fz_flatten_scatter(&dsend, &sn, &st, recv, &drecv, &rn, &rt, root, comm);
+  fz_scatter_rev(dsend, sn, st, recv, drecv, rn, rt, root, comm);
+  fz_unflatten2(&f);
+}
+
+void __fz_mpi_allgather_rev(const void *send, void *dsend, int sn, fz_type st, void *drecv,
+                            int rn, fz_type rt, fz_comm comm) {
+  fz_flat2 f = fz_flatten_gather(send, &dsend, &sn, &st, &drecv, &rn, &rt, -1, comm);
+  fz_allgather_rev(send, dsend, sn, st, drecv, rn, rt, comm);
+  fz_unflatten2(&f);
 }
 
 /* ---- forward mode ------------------------------------------------------------------- */
@@ -949,6 +1017,9 @@ int __fz_mpi_reduce_tan(const void *send, const void *dsend, void *recv, void *d
 int __fz_mpi_gather_tan(const void *send, const void *dsend, int sn, fz_type st, void *recv,
                         void *drecv, int rn, fz_type rt, int root, fz_comm comm) {
   int err = MPI_Gather(send, sn, st, recv, rn, rt, root, comm);
+  void *ds = (void *)dsend;
+  fz_flat2 f = fz_flatten_gather(send, &ds, &sn, &st, &drecv, &rn, &rt, root, comm);
+  dsend = ds;
   int rank, size;
   fz_where(comm, &rank, &size);
   int me = rank == root, in_place = send == FZ_IN_PLACE;
@@ -960,12 +1031,16 @@ int __fz_mpi_gather_tan(const void *send, const void *dsend, int sn, fz_type st,
              rn, rt, root, comm);
   free(z);
   free(sink);
+  fz_unflatten2(&f);
   return err;
 }
 
 int __fz_mpi_scatter_tan(const void *send, const void *dsend, int sn, fz_type st, void *recv,
                          void *drecv, int rn, fz_type rt, int root, fz_comm comm) {
   int err = MPI_Scatter(send, sn, st, recv, rn, rt, root, comm);
+  void *ds = (void *)dsend;
+  fz_flat2 f = fz_flatten_scatter(&ds, &sn, &st, recv, &drecv, &rn, &rt, root, comm);
+  dsend = ds;
   int rank, size;
   fz_where(comm, &rank, &size);
   int me = rank == root, in_place = recv == FZ_IN_PLACE;
@@ -977,12 +1052,16 @@ int __fz_mpi_scatter_tan(const void *send, const void *dsend, int sn, fz_type st
               rn, rt, root, comm);
   free(z);
   free(sink);
+  fz_unflatten2(&f);
   return err;
 }
 
 int __fz_mpi_allgather_tan(const void *send, const void *dsend, int sn, fz_type st, void *recv,
                            void *drecv, int rn, fz_type rt, fz_comm comm) {
   int err = MPI_Allgather(send, sn, st, recv, rn, rt, comm);
+  void *ds = (void *)dsend;
+  fz_flat2 f = fz_flatten_gather(send, &ds, &sn, &st, &drecv, &rn, &rt, -1, comm);
+  dsend = ds;
   int rank, size;
   fz_where(comm, &rank, &size);
   int kind = fz_kind(rt), in_place = send == FZ_IN_PLACE;
@@ -993,5 +1072,6 @@ int __fz_mpi_allgather_tan(const void *send, const void *dsend, int sn, fz_type 
                 comm);
   free(z);
   free(sink);
+  fz_unflatten2(&f);
   return err;
 }

@@ -16,7 +16,12 @@
  *    comes from the root's counts with an MPI_Bcast of an integer, inactive).
  *
  * The element size is MPI_Type_size's, which is the extent for predefined datatypes;
- * derived datatypes (whose size and extent may differ) stop the program with a message.
+ * the scratch buffers are of the predefined type of the side that has one (the receive
+ * type of an Allgatherv or of a Gatherv's root, the send type of a Scatterv's root), and
+ * a derived datatype on the other side is copied in or out through itself (MPI_Sendrecv
+ * to oneself with both types, which the MPI rules differentiate). Where the scratch type
+ * itself would be derived (MPI_Sendrecv_replace, a derived receive type of an
+ * Allgatherv, ...) the program stops with a message.
  * Only derivative code runs these; the primal program keeps Open MPI's routines. */
 #include <stddef.h>
 
@@ -63,9 +68,15 @@ static size_t fz_elem(fz_type t) {
   return (size_t)size;
 }
 
+/* Copies `fn` items of `ft` at `from` into `tn` items of `tt` at `to` (the same type
+ * signature: a derived send type into contiguous elements of the receive type). */
+static void fz_convert(void *to, int tn, fz_type tt, const void *from, int fn, fz_type ft) {
+  MPI_Sendrecv(from, fn, ft, 0, 0, to, tn, tt, 0, 0, (fz_comm)ompi_mpi_comm_self, 0);
+}
+
 /* Copies `n` elements of datatype `t`. */
 static void fz_copy(void *to, const void *from, int n, fz_type t) {
-  MPI_Sendrecv(from, n, t, 0, 0, to, n, t, 0, 0, (fz_comm)ompi_mpi_comm_self, 0);
+  fz_convert(to, n, t, from, n, t);
 }
 
 static char *fz_at(const void *base, long elems, size_t elem) {
@@ -101,7 +112,7 @@ int __fz_mpic_allgatherv(const void *s, int sn, fz_type st, void *r, const int *
   if (s == FZ_IN_PLACE)
     fz_copy(mine, fz_at(r, displs[me], elem), rcounts[me], rt);
   else
-    fz_copy(mine, s, sn, st);
+    fz_convert(mine, rcounts[me], rt, s, sn, st);
   int err = MPI_Allgather(mine, pad, rt, all, pad, rt, comm);
   for (int k = 0; k < np; k++)
     fz_copy(fz_at(r, displs[k], elem), fz_at(all, (long)k * pad, elem), rcounts[k], rt);
@@ -123,6 +134,8 @@ int __fz_mpic_gatherv(const void *s, int sn, fz_type st, void *r, const int *rco
   char *all = me == root ? calloc((size_t)pad * np, elem) : 0;
   if (me == root && s == FZ_IN_PLACE)
     fz_copy(mine, fz_at(r, displs[me], elem), rcounts[me], rt);
+  else if (me == root)
+    fz_convert(mine, rcounts[me], rt, s, sn, st);
   else
     fz_copy(mine, s, sn, st);
   int err = MPI_Gather(mine, pad, t, all, pad, rt, root, comm);
@@ -150,7 +163,7 @@ int __fz_mpic_scatterv(const void *s, const int *scounts, const int *displs, fz_
     for (int k = 0; k < np; k++)
       fz_copy(fz_at(all, (long)k * pad, elem), fz_at(s, displs[k], elem), scounts[k], st);
   int err = MPI_Scatter(all, pad, st, mine, pad, t, root, comm);
-  if (!in_place) fz_copy(r, mine, rn, rt);
+  if (!in_place) fz_convert(r, rn, rt, mine, me == root ? scounts[me] : rn, t);
   free(all);
   free(mine);
   return err;

@@ -246,25 +246,26 @@ pub(crate) fn global_read_by(
 /// differentiated code; Open MPI's handles are pointers)? Nothing reads through its
 /// shadow, so a null one needs no guard (tests/mpi/20_type_vector_heat).
 fn only_mpi_handle(v: Value) -> bool {
-    use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
+    use ferrozyme_rules::mpi::{handle_args, mpi_rule, MpiRule};
     let users = v.users();
     !users.is_empty()
         && users.iter().all(|u| {
-            let Some(rule) = u
+            let Some(name) = u
                 .is_call()
                 .then(|| u.called_function())
                 .flatten()
-                .and_then(|f| mpi_rule(&f.name()))
+                .map(|f| f.name())
             else {
                 return false;
             };
-            u.call_args()
-                .iter()
-                .enumerate()
-                .filter(|(_, a)| **a == v)
-                .all(|(k, _)| {
-                    matches!(rule, MpiRule::Inactive { .. }) || rule.handles().contains(&k)
-                })
+            let inactive = matches!(mpi_rule(&name), Some(MpiRule::Inactive { .. }));
+            let handles = handle_args(&name);
+            (inactive || !handles.is_empty())
+                && u.call_args()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| **a == v)
+                    .all(|(k, _)| inactive || handles.contains(&k))
         })
 }
 
