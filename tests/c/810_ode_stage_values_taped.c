@@ -7,20 +7,8 @@
 // differences for the nonlinear and two-state systems.
 #include "fz_test.h"
 
-/* Classical RK4 on x' = lam x, lam = -1.2 (the benchmark's system). */
-__attribute__((noinline)) double rk4_linear(double x, double h, int n) {
-  const double lam = -1.2;
-  for (int i = 0; i < n; i++) {
-    double k1 = lam * x;
-    double k2 = lam * (x + 0.5 * h * k1);
-    double k3 = lam * (x + 0.5 * h * k2);
-    double k4 = lam * (x + h * k3);
-    x = x + h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
-  }
-  return x;
-}
-
-/* The same step written as a Butcher tableau with odeint's zero coefficients. */
+/* Classical RK4 on x' = lam x, lam = -1.2 (the benchmark's system), written as a
+ * Butcher tableau with odeint's zero coefficients (tests/c/249 has the plain form). */
 static const double A2[1] = {0.5};
 static const double A3[2] = {0.0, 0.5};
 static const double A4[3] = {0.0, 0.0, 1.0};
@@ -111,10 +99,7 @@ int main(void) {
     double r = 1.0 + z + z * z / 2.0 + z * z * z / 6.0 + z * z * z * z / 24.0;
     double rp = 1.0 + z + z * z / 2.0 + z * z * z / 6.0;
     double dx0 = pow(r, n), dh = n * pow(r, n - 1) * rp * lam * x0;
-    fz_grad2 g = __enzyme_autodiff2((void *)rk4_linear, x0, h, n);
-    fz_check("linear d/dx0 vs closed form", g.d0, dx0, 1e-12);
-    fz_check("linear d/dh vs closed form", g.d1, dh, 1e-12);
-    g = __enzyme_autodiff2((void *)rk4_tableau, x0, h, n);
+    fz_grad2 g = __enzyme_autodiff2((void *)rk4_tableau, x0, h, n);
     fz_check("tableau d/dx0 vs closed form", g.d0, dx0, 1e-12);
     fz_check("tableau d/dh vs closed form", g.d1, dh, 1e-12);
     check_fd("tableau", rk4_tableau, g, x0, h, n);
