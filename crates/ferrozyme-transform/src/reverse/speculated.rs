@@ -39,7 +39,10 @@ impl Gen<'_> {
     /// The contribution `c` of instruction `i` (whose adjoint is `d`), made exactly zero
     /// when `d` is zero and `i` is select-fed (see the module docs).
     pub(super) fn strong_zero(&mut self, i: Value, d: Value, c: Value) -> Value {
-        if !select_fed(&self.fx.cfg, i, 0) || d.ty() != c.ty() || !d.ty().is_fp() {
+        if !select_fed(&self.fx.cfg, i, 0, may_have_infinite_partials(i))
+            || d.ty() != c.ty()
+            || !d.ty().is_fp()
+        {
             return c;
         }
         let is_zero = self.b.fcmp(RealPredicate::LLVMRealOEQ, d, d.ty().zero());
@@ -51,8 +54,12 @@ impl Gen<'_> {
 /// data operand of a select whose condition is computed at run time, or to a phi that
 /// drops it on some path (`dropped_by_phi`), or is it itself dropped on one side of its
 /// block's branch (`dropped_on_a_branch`)?
-fn select_fed(cfg: &Cfg, v: Value, depth: u32) -> bool {
-    if dropped_on_a_branch(cfg, v) {
+///
+/// The two kinds of drop count only when `drops` is set: for a root whose partials can be
+/// infinite at finite inputs (a quotient, a math call). A product's cannot, and the hot
+/// loops of products that feed phis and branches (`gmm_fused.c`) keep their plain code.
+fn select_fed(cfg: &Cfg, v: Value, depth: u32, drops: bool) -> bool {
+    if drops && dropped_on_a_branch(cfg, v) {
         return true;
     }
     let users = v.users();
@@ -63,12 +70,12 @@ fn select_fed(cfg: &Cfg, v: Value, depth: u32) -> bool {
         use Opcode::*;
         match u.opcode() {
             Some(LLVMSelect) => u.operand(0) != v && !u.operand(0).is_constant(),
-            Some(LLVMPHI) => dropped_by_phi(cfg, v, u),
+            Some(LLVMPHI) => drops && dropped_by_phi(cfg, v, u),
             Some(
                 LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFNeg | LLVMFPExt | LLVMFPTrunc,
-            ) if depth < MAX_DEPTH => select_fed(cfg, u, depth + 1),
+            ) if depth < MAX_DEPTH => select_fed(cfg, u, depth + 1, drops),
             Some(LLVMCall) if depth < MAX_DEPTH && matches!(classify(u), CallKind::Math(_)) => {
-                select_fed(cfg, u, depth + 1)
+                select_fed(cfg, u, depth + 1, drops)
             }
             _ => false,
         }
@@ -126,4 +133,13 @@ fn dropped_on_a_branch(cfg: &Cfg, v: Value) -> bool {
         }
         true
     })
+}
+
+/// A quotient or a math call (`1/x`, `1/(2√x)`, `1/x` of `ln` ...).
+fn may_have_infinite_partials(v: Value) -> bool {
+    match v.opcode() {
+        Some(Opcode::LLVMFDiv) => true,
+        Some(Opcode::LLVMCall) => matches!(classify(v), CallKind::Math(_)),
+        _ => false,
+    }
 }
