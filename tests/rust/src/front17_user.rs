@@ -290,9 +290,7 @@ mod tests {
         for x in [0.3, 1.7] {
             let (y, dy) = df_float_zoo1(x, 1.0);
             assert_close("float zoo1", y, float_zoo1(x), EXACT);
-            let want = -2.0 * x.powi(-3)
-                + 0.3 * x.powf(-0.7)
-                + x / x.hypot(2.0)
+            let want = -2.0 * x.powi(-3) + 0.3 * x.powf(-0.7) + x / x.hypot(2.0)
                 - 1.5 / (x * x + 2.25)
                 + x.exp()
                 + 1.0 / (1.0 + x);
@@ -463,8 +461,14 @@ mod tests {
                     angle: 1.0,
                     drag: 0.0,
                 },
-                Projectile { angle: 0.7 + h, ..p },
-                Projectile { angle: 0.7 - h, ..p },
+                Projectile {
+                    angle: 0.7 + h,
+                    ..p
+                },
+                Projectile {
+                    angle: 0.7 - h,
+                    ..p
+                },
             ),
         ];
         for (t, plus, minus) in tangents {
