@@ -20,7 +20,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import assert_close, fd_grad, framework, rbf_inputs
+from conftest import assert_close, fd_grad, framework, jax_x64, rbf_inputs
 
 # A user's C source given as text: a softplus-regularized quadratic form and a
 # per-point log-sum-exp (both with a return value and an output array).
@@ -161,14 +161,8 @@ def test_torch_wrong_dtype_and_strided_views(layer):
 # JAX ----------------------------------------------------------------------------------
 
 
-def _jax():
-    jax = framework("jax")
-    jax.config.update("jax_enable_x64", True)
-    return jax, jax.numpy
-
-
 def test_jax_custom_vjp_around_and_beside_the_op(layer):
-    jax, jnp = _jax()
+    jax, jnp = jax_x64()
     rng = np.random.default_rng(174)
     A = jnp.asarray(rng.normal(size=(3, 4)))
     x = jnp.asarray(rng.normal(size=4))
@@ -213,7 +207,7 @@ def test_jax_custom_vjp_around_and_beside_the_op(layer):
 
 
 def test_jax_scan_calls_the_op_each_step(layer):
-    jax, jnp = _jax()
+    jax, jnp = jax_x64()
     rng = np.random.default_rng(175)
     A = jnp.asarray(rng.normal(scale=0.6, size=(3, 3)))
     h0 = jnp.asarray(rng.normal(size=3))
@@ -237,7 +231,7 @@ def test_jax_scan_calls_the_op_each_step(layer):
 
 
 def test_jax_float32_jit_vmap_grad(rbf32):
-    jax, jnp = _jax()
+    jax, jnp = jax_x64()
     xn, cn, elln = rbf_inputs(n=2, m=3, d=2, seed=176)
     c = jnp.asarray(cn, dtype=jnp.float32)
     batch = jnp.asarray(np.random.default_rng(177).normal(size=(5, 2, 2)), dtype=jnp.float32)
