@@ -154,3 +154,10 @@ def framework(name: str):
             f"{name} is not installed: run the tests through scripts/test-python.sh (it installs the "
             f"frameworks), or set FERROZYME_ALLOW_MISSING_FRAMEWORKS=1 to skip its tests: {e}"
         ) from e
+
+
+def jax_x64():
+    """JAX with float64 enabled, and jax.numpy."""
+    jax = framework("jax")
+    jax.config.update("jax_enable_x64", True)
+    return jax, jax.numpy

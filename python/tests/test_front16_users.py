@@ -18,7 +18,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import assert_close, fd_grad, framework, rbf_inputs
+from conftest import assert_close, fd_grad, framework, jax_x64, rbf_inputs
 
 
 def _rbf_np(x, c, ell):
@@ -150,14 +150,8 @@ def test_torch_training_loop_with_a_scheduler_and_batches(layer):
 # JAX ----------------------------------------------------------------------------------
 
 
-def _jax():
-    jax = framework("jax")
-    jax.config.update("jax_enable_x64", True)
-    return jax, jax.numpy
-
-
 def test_jax_pytree_params_jit_value_and_grad(layer):
-    jax, jnp = _jax()
+    jax, jnp = jax_x64()
     rng = np.random.default_rng(19)
     params = {"A": jnp.asarray(rng.normal(size=(3, 2))), "head": {"v": jnp.asarray(rng.normal(size=3)), "b": jnp.asarray(0.3)}}
     X = jnp.asarray(rng.normal(size=(5, 2)))
@@ -189,7 +183,7 @@ def test_jax_pytree_params_jit_value_and_grad(layer):
 
 
 def test_jax_vmap_over_points_and_jit(rbf):
-    jax, jnp = _jax()
+    jax, jnp = jax_x64()
     xn, cn, elln = rbf_inputs(n=2, m=3, d=2, seed=20)
     c = jnp.asarray(cn)
     batch = jnp.asarray(np.random.default_rng(21).normal(size=(6, 2, 2)))
@@ -212,7 +206,7 @@ def test_jax_vmap_over_points_and_jit(rbf):
 
 
 def test_jax_grad_of_grad_is_refused(rbf):
-    jax, jnp = _jax()
+    jax, jnp = jax_x64()
     xn, cn, _ = rbf_inputs(n=2, m=2, d=2, seed=22)
     x, c = jnp.asarray(xn), jnp.asarray(cn)
 

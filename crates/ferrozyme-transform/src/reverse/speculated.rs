@@ -8,15 +8,25 @@
 //! (difftest C++ seed 2048). Mathematically the unselected value does not influence the
 //! result at all, so its contributions must be zero whatever its partials are.
 //!
+//! The same happens with a branch instead of a select: LLVM hoists a call such as
+//! `sqrt(x)` above the `x < 0.0` test of `if x < 0.0 { Err(i) } else { Ok(x.sqrt()) }`
+//! (Rust's `collect::<Result<Vec<f64>, _>>()`, front17), and the root reaches a phi whose
+//! other incoming edge leaves the root's block for the `Err` path: on that path the root
+//! is computed and discarded, its adjoint is zero, and `0 · 1/(2√x)` with `x < 0` made
+//! the gradient `NaN` where the function is locally constant.
+//!
 //! Elementwise instructions whose value only reaches the data operands of selects with
-//! a condition computed at run time (directly, or through other such instructions) are
-//! *select-fed*; each contribution `c = d · ∂` of such an instruction becomes
+//! a condition computed at run time, or phis with an incoming edge from a block the value's
+//! own block dominates that brings another value (the value was computed on that path and
+//! dropped), directly or through other such instructions, are *select-fed*; each contribution `c = d · ∂` of such an instruction becomes
 //! `d == 0 ? 0 : c` (Enzyme's "strong zero" for this case). Other instructions keep
 //! the plain product: a zero adjoint meeting an infinite partial outside a select is a
 //! derivative of a non-differentiable point, not a speculation artefact.
 
 use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_llvm::{Opcode, RealPredicate, Value};
+use std::collections::HashSet;
 
 use super::Gen;
 
@@ -29,7 +39,10 @@ impl Gen<'_> {
     /// The contribution `c` of instruction `i` (whose adjoint is `d`), made exactly zero
     /// when `d` is zero and `i` is select-fed (see the module docs).
     pub(super) fn strong_zero(&mut self, i: Value, d: Value, c: Value) -> Value {
-        if !select_fed(i, 0) || d.ty() != c.ty() || !d.ty().is_fp() {
+        if !select_fed(&self.fx.cfg, i, 0, may_have_infinite_partials(i))
+            || d.ty() != c.ty()
+            || !d.ty().is_fp()
+        {
             return c;
         }
         let is_zero = self.b.fcmp(RealPredicate::LLVMRealOEQ, d, d.ty().zero());
@@ -38,8 +51,17 @@ impl Gen<'_> {
 }
 
 /// Does every use of `v` lead, through elementwise floating-point instructions, to a
-/// data operand of a select whose condition is computed at run time?
-fn select_fed(v: Value, depth: u32) -> bool {
+/// data operand of a select whose condition is computed at run time, or to a phi that
+/// drops it on some path (`dropped_by_phi`), or is it itself dropped on one side of its
+/// block's branch (`dropped_on_a_branch`)?
+///
+/// The two kinds of drop count only when `drops` is set: for a root whose partials can be
+/// infinite at finite inputs (a quotient, a math call). A product's cannot, and the hot
+/// loops of products that feed phis and branches (`gmm_fused.c`) keep their plain code.
+fn select_fed(cfg: &Cfg, v: Value, depth: u32, drops: bool) -> bool {
+    if drops && dropped_on_a_branch(cfg, v) {
+        return true;
+    }
     let users = v.users();
     if users.is_empty() || users.len() > MAX_USERS {
         return false;
@@ -48,13 +70,76 @@ fn select_fed(v: Value, depth: u32) -> bool {
         use Opcode::*;
         match u.opcode() {
             Some(LLVMSelect) => u.operand(0) != v && !u.operand(0).is_constant(),
+            Some(LLVMPHI) => drops && dropped_by_phi(cfg, v, u),
             Some(
                 LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFNeg | LLVMFPExt | LLVMFPTrunc,
-            ) if depth < MAX_DEPTH => select_fed(u, depth + 1),
+            ) if depth < MAX_DEPTH => select_fed(cfg, u, depth + 1, drops),
             Some(LLVMCall) if depth < MAX_DEPTH && matches!(classify(u), CallKind::Math(_)) => {
-                select_fed(u, depth + 1)
+                select_fed(cfg, u, depth + 1, drops)
             }
             _ => false,
         }
     })
+}
+
+/// Does `phi` take another value than `v` over an edge from a block that `v`'s block
+/// dominates: a path on which `v` is computed and then dropped? (A loop-carried phi takes
+/// its other value from the preheader, which the body does not dominate; an exit phi has
+/// one edge.)
+fn dropped_by_phi(cfg: &Cfg, v: Value, phi: Value) -> bool {
+    if !v.is_instruction() {
+        return false;
+    }
+    let home = v.parent_block();
+    phi.incoming()
+        .into_iter()
+        .any(|(w, from)| w != v && cfg.dominates(home, from))
+}
+
+/// Is `v` computed before a branch and used only after it, on some side of it only: does
+/// a successor of its block reach no user of `v` (without coming back through the block)?
+/// The shape of a value hoisted above its guard whose users are stores (the inlined
+/// `collect::<Result<Vec<f64>, _>>()` stores the root into the `Vec` after the test).
+fn dropped_on_a_branch(cfg: &Cfg, v: Value) -> bool {
+    if !v.is_instruction() {
+        return false;
+    }
+    let home = v.parent_block();
+    let succs = cfg.succs(home);
+    if succs.len() < 2 {
+        return false;
+    }
+    let mut used_in = Vec::new();
+    for u in v.users() {
+        if !u.is_instruction() || u.opcode() == Some(Opcode::LLVMPHI) {
+            return false;
+        }
+        let b = u.parent_block();
+        if b == home {
+            return false;
+        }
+        used_in.push(b);
+    }
+    succs.into_iter().any(|s| {
+        let mut seen = HashSet::from([home]);
+        let mut work = vec![s];
+        while let Some(b) = work.pop() {
+            if used_in.contains(&b) {
+                return false;
+            }
+            if seen.insert(b) {
+                work.extend(cfg.succs(b));
+            }
+        }
+        true
+    })
+}
+
+/// A quotient or a math call (`1/x`, `1/(2√x)`, `1/x` of `ln` ...).
+fn may_have_infinite_partials(v: Value) -> bool {
+    match v.opcode() {
+        Some(Opcode::LLVMFDiv) => true,
+        Some(Opcode::LLVMCall) => matches!(classify(v), CallKind::Math(_)),
+        _ => false,
+    }
 }
