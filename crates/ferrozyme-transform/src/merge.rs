@@ -11,6 +11,10 @@
 //! each, 0.48 s), so three times the primal's functions cost at least three times the
 //! primal's code generation.
 //!
+//! Callees that receive a region of a fixed-size stack buffer of their caller (a
+//! tape nested in the caller's) are merged whatever their size when that lets SROA turn
+//! the whole buffer into SSA values (`frame_buffers.rs`).
+//!
 //! [`merge_single_call_derivatives`] takes the middle road before the post-AD pipeline:
 //! a generated function called from exactly one place, itself inside a generated
 //! function, is made `alwaysinline` when the caller's size with everything already
@@ -30,6 +34,12 @@ use crate::generated::is_generated;
 /// 1,500 cut `llc-22`'s time on the 320-function chain of `bench/compile_scaling` by a
 /// third (0 → 1,500: 1.97 s → 1.32 s; 4,000: 1.35 s, no further gain).
 pub const DEFAULT_CAP: usize = 1500;
+
+/// How many times `cap` a function may reach with the straight-line callees merged into
+/// it to dissolve its tape buffer (`frame_buffers.rs`): 12,000 at the default cap.
+/// `bench/compile_scaling`'s `big` at n = 640 (about 11k) gained, at n = 1280 (22k) it
+/// lost (code generation of the one long block 2.3x).
+pub const DISSOLVE_FACTOR: usize = 8;
 
 /// Marks generated functions with one call site in another generated function
 /// `alwaysinline` (dropping `noinline`) as long as each merged function stays within
@@ -74,6 +84,14 @@ pub fn merge_single_call_derivatives(module: Module, cap: usize) -> usize {
             && users[0].called_function() == Some(c)
             && set.contains(&users[0].parent_function())
     };
+    // Callees whose merging turns a fixed-size tape buffer of their caller into SSA
+    // values: merged whatever their size (`frame_buffers.rs`).
+    let dissolving = crate::frame_buffers::dissolvable_callees(
+        &generated,
+        &mergeable,
+        &|f| size.get(&f).copied().unwrap_or(0),
+        cap.saturating_mul(DISSOLVE_FACTOR),
+    );
     let mut merged: HashMap<Value, usize> = HashMap::new();
     let mut marked = 0;
     let mut on_stack: HashSet<Value> = HashSet::new();
@@ -101,7 +119,7 @@ pub fn merge_single_call_derivatives(module: Module, cap: usize) -> usize {
             for &c in cs {
                 // A callee still on the stack is part of a cycle: never merged.
                 let Some(&m) = merged.get(&c) else { continue };
-                if mergeable(c) && total + m <= cap {
+                if mergeable(c) && (total + m <= cap || dissolving.contains(&c)) {
                     c.remove_fn_attr("noinline");
                     c.add_fn_attr("alwaysinline");
                     total += m;
@@ -167,5 +185,75 @@ attributes #0 = { noinline "ferrozyme-generated" }
         assert_eq!(inl("h"), (false, true));
         assert_eq!(marked, 2);
         assert!(m.verify().is_ok());
+    }
+    /// A fixed-size buffer of `host` holds the tapes of the straight-line `fwd` and `rev`
+    /// (each above the cap of 5 with the host): both are merged to dissolve it, within
+    /// 8 x 5 instructions. `other`'s buffer also reaches an external function: nothing
+    /// forced, so `fwd2` (over the cap) stays.
+    #[test]
+    fn merges_callees_that_dissolve_a_tape_buffer() {
+        let ir = r#"
+declare void @ext(ptr)
+define internal void @fwd(ptr %t, double %x) #0 {
+  %a = fmul double %x, %x
+  %b = fmul double %a, %x
+  store double %a, ptr %t
+  %q = getelementptr i8, ptr %t, i64 8
+  store double %b, ptr %q
+  ret void
+}
+define internal double @rev(ptr %t) #0 {
+  %a = load double, ptr %t
+  %q = getelementptr i8, ptr %t, i64 8
+  %b = load double, ptr %q
+  %c = fadd double %a, %b
+  ret double %c
+}
+define internal double @host(double %x) #0 {
+  %buf = alloca i8, i64 16, align 16
+  call void @fwd(ptr %buf, double %x)
+  %r = call double @rev(ptr %buf)
+  ret double %r
+}
+define internal void @fwd2(ptr %t, double %x) #0 {
+  %a = fmul double %x, %x
+  %b = fmul double %a, %x
+  store double %a, ptr %t
+  %q = getelementptr i8, ptr %t, i64 8
+  store double %b, ptr %q
+  ret void
+}
+define internal void @other(double %x) #0 {
+  %buf = alloca i8, i64 16, align 16
+  call void @fwd2(ptr %buf, double %x)
+  call void @ext(ptr %buf)
+  ret void
+}
+define double @main(double %x) {
+  %r = call double @host(double %x)
+  call void @other(double %x)
+  ret double %r
+}
+attributes #0 = { noinline "ferrozyme-generated" }
+"#;
+        let ctx = inkwell::context::Context::create();
+        let m = crate::test_ir::parse(&ctx, ir);
+        let module = Module::from_inkwell(&m);
+        let marked = merge_single_call_derivatives(module, 5);
+        let inl = |n: &str| {
+            module
+                .function(n)
+                .expect("function exists")
+                .has_fn_attr("alwaysinline")
+        };
+        assert!(inl("fwd") && inl("rev"));
+        assert!(!inl("fwd2") && !inl("host") && !inl("other"));
+        assert_eq!(marked, 2);
+        // With a cap of 1, the bound (8 instructions) is below host + fwd + rev (15).
+        let m2 = crate::test_ir::parse(&ctx, ir);
+        assert_eq!(
+            merge_single_call_derivatives(Module::from_inkwell(&m2), 1),
+            0
+        );
     }
 }

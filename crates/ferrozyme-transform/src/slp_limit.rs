@@ -61,9 +61,14 @@ pub fn mark(module: Module) -> Marked {
         .map(|f| f.name())
         .collect();
     let mut marked = 0;
-    for f in functions {
-        if candidate(f) {
-            f.add_fn_attr(ATTR);
+    for &f in &functions {
+        let target = if candidate(f) {
+            Some(f)
+        } else {
+            merged_candidate(f)
+        };
+        if let Some(t) = target.filter(|t| !t.has_fn_attr(ATTR)) {
+            t.add_fn_attr(ATTR);
             marked += 1;
         }
     }
@@ -97,10 +102,50 @@ fn candidate(f: Value) -> bool {
     blocks.iter().any(|b| b.instruction_count() > MIN_BLOCK) && forward_only(&blocks)
 }
 
+/// A generated straight-line function with a huge block that `merge.rs` merges into
+/// its caller (`alwaysinline`, merged whatever its size when that dissolves a tape
+/// buffer, `frame_buffers.rs`): the generated function it ends up in (following single
+/// call sites through further merged functions), which SLP would meet the block in. That
+/// host may have loops (the user's code around the call): they lose the loop vectorizer
+/// in this run, as the merged block's size costs SLP more than the rest can gain.
+fn merged_candidate(f: Value) -> Option<Value> {
+    if f.is_declaration()
+        || !is_generated(f)
+        || !f.has_fn_attr("alwaysinline")
+        || f.has_fn_attr(ATTR)
+    {
+        return None;
+    }
+    let blocks = f.blocks();
+    if !(blocks.iter().any(|b| b.instruction_count() > MIN_BLOCK) && forward_only(&blocks)) {
+        return None;
+    }
+    let mut host = f;
+    // Bounded walk up the merge chain (each step one call site).
+    for _ in 0..64 {
+        let users = host.users();
+        let [call] = users.as_slice() else {
+            return None;
+        };
+        if !call.is_instruction() {
+            return None;
+        }
+        let caller = call.parent_function();
+        if !is_generated(caller) {
+            return None;
+        }
+        if !caller.has_fn_attr("alwaysinline") {
+            return Some(caller);
+        }
+        host = caller;
+    }
+    None
+}
+
 /// Whether every branch goes to a block later in layout order: then the control flow has
 /// no cycle (layout order is a topological order). A function laid out otherwise counts
 /// as having loops, which only keeps it on the usual path.
-fn forward_only(blocks: &[ferrozyme_llvm::Block]) -> bool {
+pub(crate) fn forward_only(blocks: &[ferrozyme_llvm::Block]) -> bool {
     let index: HashMap<_, _> = blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
     blocks.iter().enumerate().all(|(i, b)| {
         b.successors()
