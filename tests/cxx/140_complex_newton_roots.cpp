@@ -21,16 +21,20 @@ static cd horner(const double *c, cd z, cd *dp) {
   return p;
 }
 
+static cd newton(const double *c, cd z) {
+  for (int it = 0; it < 40; it++) {
+    cd d;
+    cd p = horner(c, z, &d);
+    z -= p / d;
+  }
+  return z;
+}
+
 double roots_loss(const double *c) {
   cd guesses[3] = {cd(2.5, 0.1), cd(-0.3, 1.2), cd(-0.3, -1.2)};
   double s = 0;
   for (int r = 0; r < 3; r++) {
-    cd z = guesses[r];
-    for (int it = 0; it < 40; it++) {
-      cd d;
-      cd p = horner(c, z, &d);
-      z -= p / d;
-    }
+    cd z = newton(c, guesses[r]);
     s += std::norm(z) + z.real() * z.real();
   }
   return s;
@@ -43,12 +47,7 @@ int main() {
   fz_fd_grad_of([&] { return roots_loss(c); }, c, 4, fd);
   cd guesses[3] = {cd(2.5, 0.1), cd(-0.3, 1.2), cd(-0.3, -1.2)};
   for (int r = 0; r < 3; r++) {
-    cd z = guesses[r];
-    for (int it = 0; it < 40; it++) {
-      cd d;
-      cd p = horner(c, z, &d);
-      z -= p / d;
-    }
+    cd z = newton(c, guesses[r]);
     cd d;
     horner(c, z, &d);
     cd zk = 1.0;
