@@ -1,6 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: a crash (SIGSEGV) at run time in the derivative (the base binary crashes the same way): `std::get_temporary_buffer` returns its `operator new(nothrow)` buffer inside a `std::pair<T *, ptrdiff_t>` (`{ptr, i64}`, built through the pair constructor at -O0), which the fresh-memory rule for allocating wrappers (`activity::returns_fresh_memory`, pointer results only) does not see, so the buffer gets no shadow and a null shadow is stored into `_Temporary_buffer::_M_buffer`'s; the reverse of `std::__move_merge_adaptive_backward` then adds through it (`fz_rev` of `pair<int, double>::operator=(pair &&)`); -O1..-O3 pass
-// IGNORE-REF: the same crash (unoptimized IR)
 // `std::stable_sort` of `std::vector<std::pair<int, double>>` by the integer key with a
 // lambda comparator (the adaptive merge sort with a temporary buffer), inside the
 // differentiated function, then a weighted sum of the payloads in sorted order; the

@@ -141,6 +141,10 @@ impl Type {
     pub fn is_pointer_like(self) -> bool {
         self.is_pointer() || (self.kind() == TypeKind::Vector && self.element_type().is_pointer())
     }
+    /// A struct or an array (a first-class aggregate value).
+    pub fn is_aggregate(self) -> bool {
+        matches!(self.kind(), TypeKind::Struct | TypeKind::Array)
+    }
     pub fn is_integer(self) -> bool {
         matches!(self.kind(), TypeKind::Int(_))
     }

@@ -131,6 +131,48 @@ const ZERO_DERIVATIVE: &[(&str, &str)] = &[
         "llvm.fptoui.sat",
         "float-to-integer conversion: integer result",
     ),
+    // x86 vector float -> int32 conversions (Eigen's `pexp` takes the exponent with
+    // `_mm_cvtpd_epi32`): integer result.
+    (
+        "llvm.x86.sse2.cvtpd2dq",
+        "float-to-integer conversion: integer result",
+    ),
+    (
+        "llvm.x86.sse2.cvttpd2dq",
+        "float-to-integer conversion: integer result",
+    ),
+    (
+        "llvm.x86.sse2.cvtps2dq",
+        "float-to-integer conversion: integer result",
+    ),
+    (
+        "llvm.x86.avx.cvt.pd2dq.256",
+        "float-to-integer conversion: integer result",
+    ),
+    (
+        "llvm.x86.avx.cvtt.pd2dq.256",
+        "float-to-integer conversion: integer result",
+    ),
+    (
+        "llvm.x86.avx.cvt.ps2dq.256",
+        "float-to-integer conversion: integer result",
+    ),
+    (
+        "llvm.x86.sse2.cvtsd2si",
+        "float-to-integer conversion: integer result",
+    ),
+    (
+        "llvm.x86.sse2.cvtsd2si64",
+        "float-to-integer conversion: integer result",
+    ),
+    (
+        "llvm.x86.sse.cvtss2si",
+        "float-to-integer conversion: integer result",
+    ),
+    (
+        "llvm.x86.sse.cvtss2si64",
+        "float-to-integer conversion: integer result",
+    ),
     (
         "llvm.is.fpclass",
         "classification predicate: boolean result",

@@ -29,7 +29,10 @@ pub fn global_needs_shadow(g: Value) -> bool {
 
 /// Does defined function `f` return memory it allocated: the result of `malloc`,
 /// `calloc`, `realloc`, `operator new`, or of another such function (`depth` levels of
-/// calls deep), possibly offset by GEPs or chosen by phis and selects?
+/// calls deep), possibly offset by GEPs or chosen by phis and selects? An aggregate
+/// result counts when one of its pointers is such memory: `std::get_temporary_buffer`
+/// returns its `operator new(nothrow)` buffer in a `std::pair<T *, ptrdiff_t>` (at `-O0`
+/// built in a stack slot by the pair's constructor from the slots holding its parts).
 pub fn returns_fresh_memory(f: Value, depth: u32) -> bool {
     return_sources(f).into_iter().any(|v| match called(v) {
         Some(CallKind::Malloc | CallKind::Calloc | CallKind::Realloc) => true,
@@ -44,6 +47,9 @@ pub fn returns_fresh_memory(f: Value, depth: u32) -> bool {
 /// address it was given. The returned pointer has a shadow exactly when that argument
 /// has one.
 pub fn returned_param(f: Value, depth: u32) -> Option<usize> {
+    if !f.function_type().return_type().is_pointer() {
+        return None;
+    }
     let params = f.params();
     let mut found = None;
     for v in return_sources(f) {
@@ -149,9 +155,13 @@ fn strip_offsets(mut v: Value) -> Value {
 /// The values a pointer-returning defined function `f` returns, traced back through
 /// GEPs, bitcasts, phis, selects and `-O0` stack slots (whatever was stored into a slot
 /// it loads; a slot that is used otherwise too, e.g. passed to a call, is also a source
-/// itself). Empty for a declaration or a function not returning a pointer.
+/// itself). An aggregate holding pointers is traced through `insertvalue` and through
+/// the stack slot it is loaded from (what is stored into the slot, and what a
+/// constructor called on the slot is given). Empty for a declaration or a function
+/// returning no pointer.
 fn return_sources(f: Value) -> Vec<Value> {
-    if f.is_declaration() || !f.function_type().return_type().is_pointer() {
+    let ret = f.function_type().return_type();
+    if f.is_declaration() || !(ret.is_pointer() || (ret.is_aggregate() && ret.contains_pointer())) {
         return Vec::new();
     }
     let mut work: Vec<Value> = f
@@ -174,19 +184,21 @@ fn return_sources(f: Value) -> Vec<Value> {
                 work.push(v.operand(1));
                 work.push(v.operand(2));
             }
-            // `-O0` code keeps the pointer in a stack slot: whatever was stored there.
+            Some(Opcode::LLVMInsertValue) => {
+                work.push(v.operand(0));
+                work.push(v.operand(1));
+            }
+            // `-O0` code keeps the result in a stack slot (an aggregate one may be built
+            // there by a constructor): whatever was stored there. A slot that is used
+            // otherwise too is also a source itself.
             Some(Opcode::LLVMLoad) if v.operand(0).opcode() == Some(Opcode::LLVMAlloca) => {
                 let slot = v.operand(0);
-                let mut only_loads_and_stores = true;
-                for u in slot.users() {
-                    match u.opcode() {
-                        Some(Opcode::LLVMStore) if u.operand(1) == slot && u.operand(0) != slot => {
-                            work.push(u.operand(0))
-                        }
-                        Some(Opcode::LLVMLoad) => {}
-                        _ => only_loads_and_stores = false,
-                    }
-                }
+                work.extend(slot_parts(slot));
+                let only_loads_and_stores = slot.users().into_iter().all(|u| match u.opcode() {
+                    Some(Opcode::LLVMStore) => u.operand(1) == slot && u.operand(0) != slot,
+                    Some(Opcode::LLVMLoad) => true,
+                    _ => false,
+                });
                 if !only_loads_and_stores {
                     sources.push(v);
                 }
@@ -195,6 +207,54 @@ fn return_sources(f: Value) -> Vec<Value> {
         }
     }
     sources
+}
+
+/// The values that may make up the contents of the stack slot `slot`: whatever is stored
+/// into it (whole or through a GEP), and for a defined function called on it (a
+/// constructor, `pair(T1 &&, T2 &&)`), whatever is stored into the stack slots it is
+/// given as its other arguments (or those arguments, passed by value).
+fn slot_parts(slot: Value) -> Vec<Value> {
+    let stored_into = |p: Value| -> Vec<Value> {
+        p.users()
+            .into_iter()
+            .filter(|u| {
+                u.opcode() == Some(Opcode::LLVMStore) && u.operand(1) == p && u.operand(0) != p
+            })
+            .map(|u| u.operand(0))
+            .collect()
+    };
+    let mut parts = Vec::new();
+    let mut places = vec![slot];
+    while let Some(p) = places.pop() {
+        if places.len() > 16 {
+            break;
+        }
+        parts.extend(stored_into(p));
+        for u in p.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMGetElementPtr) if u.operand(0) == p => places.push(u),
+                Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => {
+                    if !matches!(classify(u), CallKind::Defined(_)) {
+                        continue;
+                    }
+                    for a in u.call_args() {
+                        let base = strip_offsets(a);
+                        if base == slot {
+                            continue;
+                        }
+                        if base.opcode() == Some(Opcode::LLVMAlloca) {
+                            parts.extend(stored_into(base));
+                        } else {
+                            // Promoted to a value (`-O3` argument promotion).
+                            parts.push(a);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    parts
 }
 
 /// Does `f`'s `memory(...)` attribute rule out writes?

@@ -26,6 +26,7 @@ use ferrozyme_llvm::{Opcode, Type, Value};
 use crate::calls::{classify, CallKind};
 
 mod globals;
+mod rounding;
 mod useful;
 
 pub use globals::{
@@ -115,6 +116,23 @@ pub fn is_int_carrier_type(t: Type) -> bool {
 
 /// Does the memory an `i64` load reads hold two `float`s (or a float beside a 4-byte
 /// integer), rather than one double?
+/// A pointer moved as an integer: `load i64` of memory that type analysis knows holds a
+/// pointer there, whose value only goes to stores (`std::unique_ptr`'s move when a
+/// `std::vector` of them grows at -O2: the old slot is nulled after the copy, so the load
+/// is not forwarded). The shadow memory gets the shadow pointer the same way.
+pub fn moves_pointer_bits(i: Value, ta: &crate::types::TypeAnalysis) -> bool {
+    i.opcode() == Some(Opcode::LLVMLoad)
+        && i.ty().int_width() == Some(64)
+        && ta
+            .value_tree(i)
+            .iter()
+            .any(|(o, b)| o == 0 && b == crate::types::BaseType::Pointer)
+        && !i.users().is_empty()
+        && i.users().into_iter().all(|u| {
+            u.opcode() == Some(Opcode::LLVMStore) && u.operand(0) == i && u.operand(1) != i
+        })
+}
+
 fn holds_float_pair(ta: &crate::types::TypeAnalysis, load: Value) -> bool {
     use crate::types::BaseType::{Double, Float};
     let t = ta.pointee_tree(load.operand(0));
@@ -345,7 +363,7 @@ impl Activity {
                 any_in
                     || global_touchers.contains(&f)
                     || self.is_active(call)
-                    || (ret.is_pointer() && self.is_shadowed(call))
+                    || (ret.contains_pointer() && self.is_shadowed(call))
             }
             CallKind::InactiveExternal | CallKind::NoDerivative | CallKind::TypeHint => false,
             CallKind::Indirect => {
@@ -494,7 +512,9 @@ impl Activity {
                         // input, yet the memory it returns may receive active values: it
                         // needs a shadow as much as malloc's result does.
                         if let CallKind::Defined(f) = kind {
-                            if ty.is_pointer() && returns_fresh_memory(f, 4) {
+                            let holds_pointer = ty.is_pointer()
+                                || (self.through_aggregates && ty.contains_pointer());
+                            if holds_pointer && returns_fresh_memory(f, 4) {
                                 self.shadowed.insert(i);
                             }
                         }
@@ -506,7 +526,7 @@ impl Activity {
             | LLVMFPTrunc | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector
             | LLVMExtractValue | LLVMInsertValue | LLVMPHI | LLVMSelect | LLVMFreeze
             | LLVMBitCast => {
-                if carries_fp(ty) && any_active(self) {
+                if carries_fp(ty) && any_active(self) && !rounding::is_magic_rounding(i) {
                     self.active.insert(i);
                 }
                 if ty.contains_pointer() && any_shadowed(self) && !ty.is_pointer() {
@@ -549,6 +569,9 @@ impl Activity {
         }
         if !is_int_carrier_type(i.ty()) {
             return;
+        }
+        if moves_pointer_bits(i, ta) && self.is_shadowed(i.operand(0)) {
+            self.shadowed.insert(i);
         }
         use Opcode::*;
         let carries = match i.opcode() {

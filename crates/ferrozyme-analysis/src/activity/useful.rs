@@ -138,12 +138,17 @@ impl Activity {
             // an ambiguous access is still reported (`cannot-deduce-type`).
             Some(LLVMLoad) => {
                 self.is_active(user)
+                    || self.shadowed.contains(&user)
                     || (is_int_carrier_type(user.ty()) && !integer_access(types, user, k))
             }
             Some(LLVMStore) if k == 1 => {
                 let v = user.operand(0);
                 let t = v.ty();
-                if carries_fp(t) || t.contains_pointer() || self.is_active(v) {
+                if carries_fp(t)
+                    || t.contains_pointer()
+                    || self.is_active(v)
+                    || self.shadowed.contains(&v)
+                {
                     return true;
                 }
                 is_int_carrier_type(t) && !integer_access(types, user, k)

@@ -276,6 +276,18 @@ impl Gen<'_> {
                                 let st = self.b.store(sv, sa);
                                 st.set_alignment(i.alignment());
                             }
+                        } else if self.fx.act.is_shadowed(v) && self.fx.act.is_shadowed(addr) {
+                            // A pointer moved as an integer (`activity::moves_pointer_bits`):
+                            // its shadow was loaded the same way.
+                            if let Some(&sv) = self.lanes[self.lane].shadow.get(&v) {
+                                let mut sa = self.fwd_shadow(addr);
+                                if let Some(valid) = self.fwd_store_validity(addr) {
+                                    let slot = self.sup.sink_slot();
+                                    sa = self.b.select(valid, sa, slot);
+                                }
+                                let st = self.b.store(sv, sa);
+                                st.set_alignment(i.alignment());
+                            }
                         }
                     }
                     _ => {}
