@@ -94,10 +94,10 @@ pub(super) fn mark_not_tape(ctx: Context, f: Value) {
 /// against its shadow `dicf`, gmm8), and LICM cannot keep primal loads across adjoint
 /// stores.
 ///
-/// Every load and store of `f` whose address is a GEP chain on a marked shadow parameter
-/// gets `!alias.scope` of a scope named after `f`; every one whose address is a GEP chain
-/// on `primals` (the reverse function's copies of the primal pointer parameters) gets
-/// that scope added to its `!noalias`. Nothing else is marked: accesses through loaded
+/// Every load and store of `f` whose address is computed (GEPs, casts) from a marked
+/// shadow parameter gets `!alias.scope` of a scope named after `f`; every one whose
+/// address is computed from `primals` (the reverse function's copies of the primal
+/// pointer parameters) gets that scope added to its `!noalias`. Nothing else is marked: accesses through loaded
 /// or merged pointers, the tape (its own scope), other shadows among themselves (two
 /// shadow parameters may be one buffer when their primals are). The scope is per
 /// function (the contract is the caller's, about this function's parameters); inlined
@@ -129,7 +129,7 @@ pub(super) fn mark_shadows_disjoint(ctx: Context, f: Value, primals: &[Value]) {
             if is_tape_access(ctx, i) {
                 continue;
             }
-            let base = gep_base(ptr);
+            let base = crate::common::base_object(ptr);
             let kind = if shadows.contains(&base) {
                 scope_kind
             } else if primals.contains(&base) {
@@ -147,12 +147,4 @@ pub(super) fn mark_shadows_disjoint(ctx: Context, f: Value, primals: &[Value]) {
             }
         }
     }
-}
-
-/// The pointer a chain of GEPs starts from.
-fn gep_base(mut p: Value) -> Value {
-    while p.opcode() == Some(Opcode::LLVMGetElementPtr) {
-        p = p.operand(0);
-    }
-    p
 }
