@@ -113,10 +113,9 @@ declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 ; CHECK: %div = sdiv i32 %mul2, 2
 ; CHECK-LABEL: define internal void @fz_grad_f_exact(
 ; CHECK: %div = sdiv i32 %mul2, 2
-; CHECK: = load i64, ptr %indvars.iv.rev
-; CHECK: [[X:%.*]] = xor i32 [[C:%.*]], -1
-; CHECK: [[F:%.*]] = add i32 {{%.*}}, [[X]]
-; CHECK: [[M:%.*]] = mul {{(nsw )?}}i32 [[F]], [[C]]
+; The product `c * (2k - c - 1)` itself is stepped back from a slot in the reverse
+; (reverse_quadratic_index_stepped_back.ll, gmm18):
+; CHECK: [[M:%.*]] = load i32, ptr %mul2.quad
 ; CHECK: sdiv exact i32 [[M]], 2
 ; CHECK-LABEL: define internal void @fz_grad_f_odd(
 ; CHECK-NOT: sdiv exact

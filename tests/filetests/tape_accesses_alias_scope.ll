@@ -85,21 +85,24 @@ declare double @__enzyme_autodiff(ptr, ...)
 
 ; CHECK-LABEL: define internal void @fz_grad_f(
 ; CHECK-LABEL: {{^}}for.body8.preheader:
-; CHECK: [[C:%.*]] = load double, ptr %arrayidx, align 8, !noalias [[TAPE:![0-9]+]]
-; CHECK: store double {{%.*}}, ptr %arrayidx, align 8, !noalias [[TAPE]]
-; CHECK: store double [[C]], ptr {{%.*}}, align 8, !alias.scope [[TAPE]]
+; Primal accesses: not the tape, and (gmm18, shadow_params_disjoint_scope.ll) not the
+; shadows either.
+; CHECK: [[C:%.*]] = load double, ptr %arrayidx, align 8, !noalias [[PRIM:![0-9]+]]
+; CHECK: store double {{%.*}}, ptr %arrayidx, align 8, !noalias [[PRIM]]
+; CHECK: store double [[C]], ptr {{%.*}}, align 8, !alias.scope [[TAPE:![0-9]+]]
 ; CHECK-LABEL: {{^}}rev.for.body8:
 ; CHECK: load double, ptr {{%.*}}, align 8, !noalias [[TAPE]]
 ; CHECK: load double, ptr {{%.*}}, align 8, !alias.scope [[TAPE]]
 ; CHECK: [[TAPE]] = !{[[SCOPE:![0-9]+]]}
 ; CHECK: [[SCOPE]] = !{!"ferrozyme.tape", [[DOMAIN:![0-9]+]]}
 ; CHECK: [[DOMAIN]] = !{!"ferrozyme"}
+; CHECK: [[PRIM]] = !{[[SCOPE]], {{![0-9]+}}}
 
 ; After -O2 the cached `c` is read once per outer iteration, outside the reverse of
 ; the inner loop (whose body adds into the shadow of x).
 ; OPT-LABEL: define void @grad(
-; OPT: load double, ptr {{%.*}}, align 8, !alias.scope
+; OPT: load double, ptr {{%.*}}, align 8, !alias.scope [[TS:![0-9]+]]{{$}}
 ; OPT-NEXT: br label %[[LOOP:rev.for.body8[^ ]*]]
 ; OPT: {{^}}[[LOOP]]:
-; OPT-NOT: !alias.scope
+; OPT-NOT: !alias.scope [[TS]]{{$|,}}
 ; OPT: br i1 {{.*}}label %[[LOOP]]

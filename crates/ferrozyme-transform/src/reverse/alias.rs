@@ -83,3 +83,68 @@ pub(super) fn mark_not_tape(ctx: Context, f: Value) {
         }
     }
 }
+
+/// Shadow memory is not primal memory: telling LLVM so inside one reverse function.
+///
+/// By the AD contract the memory behind a shadow parameter marked
+/// `generated::SHADOW_PARAM_ATTR` (not under run-time activity, where a shadow may be
+/// its primal, nor for `enzyme_dupnoneed`) is disjoint from all primal memory. Without
+/// the fact LLVM's vectorizer guards a reverse loop that reads primal memory and adds
+/// into a shadow behind a run-time overlap check (GMM's reverse row loop at `-O2`, `icf`
+/// against its shadow `dicf`, gmm8), and LICM cannot keep primal loads across adjoint
+/// stores.
+///
+/// Every load and store of `f` whose address is computed (GEPs, casts) from a marked
+/// shadow parameter gets `!alias.scope` of a scope named after `f`; every one whose
+/// address is computed from `primals` (the reverse function's copies of the primal
+/// pointer parameters) gets that scope added to its `!noalias`. Nothing else is marked: accesses through loaded
+/// or merged pointers, the tape (its own scope), other shadows among themselves (two
+/// shadow parameters may be one buffer when their primals are). The scope is per
+/// function (the contract is the caller's, about this function's parameters); inlined
+/// elsewhere the marks keep describing the same parameters. Differentiated again, the
+/// marks are dropped with the tape's (`clone.rs`).
+pub(super) fn mark_shadows_disjoint(ctx: Context, f: Value, primals: &[Value]) {
+    let shadows: Vec<Value> = f
+        .params()
+        .into_iter()
+        .filter(|p| crate::generated::is_shadow_param(*p))
+        .collect();
+    if shadows.is_empty() {
+        return;
+    }
+    let domain = ctx.md_node(&[ctx.md_string("ferrozyme")]);
+    let scope = ctx.md_node(&[
+        ctx.md_string(&format!("ferrozyme.shadow.{}", f.name())),
+        domain,
+    ]);
+    let scope_kind = ctx.md_kind("alias.scope");
+    let noalias_kind = ctx.md_kind("noalias");
+    for b in f.blocks() {
+        for i in b.instructions() {
+            let ptr = match i.opcode() {
+                Some(Opcode::LLVMLoad) => i.operand(0),
+                Some(Opcode::LLVMStore) => i.operand(1),
+                _ => continue,
+            };
+            if is_tape_access(ctx, i) {
+                continue;
+            }
+            let base = crate::common::base_object(ptr);
+            let kind = if shadows.contains(&base) {
+                scope_kind
+            } else if primals.contains(&base) {
+                noalias_kind
+            } else {
+                continue;
+            };
+            let mut ops: Vec<Value> = i
+                .metadata(kind)
+                .map(|old| old.md_node_operands().into_iter().flatten().collect())
+                .unwrap_or_default();
+            if !ops.contains(&scope) {
+                ops.push(scope);
+                i.set_metadata(kind, Some(ctx.md_node(&ops)));
+            }
+        }
+    }
+}

@@ -276,19 +276,19 @@ impl Gen<'_> {
     /// its counter starts from, with the loop's blocks (the edges that enter the loop).
     pub(super) fn counter_inits(&mut self, x: Block) -> Vec<(HashSet<Block>, Value, Value)> {
         let mut out = Vec::new();
-        let mut found: Vec<(usize, HashSet<Block>, Value, ExitValue)> = self
+        let mut found: Vec<(usize, Value, HashSet<Block>, Value, ExitValue)> = self
             .flow
             .counters
-            .values()
-            .filter_map(|c| {
+            .iter()
+            .filter_map(|(iv, c)| {
                 c.exits
                     .iter()
                     .find(|(b, _)| *b == x)
-                    .map(|(_, cache)| (c.order, c.blocks.clone(), c.slot, *cache))
+                    .map(|(_, cache)| (c.order, *iv, c.blocks.clone(), c.slot, *cache))
             })
             .collect();
         found.sort_by_key(|f| f.0);
-        for (_, blocks, slot, exit) in found {
+        for (_, iv, blocks, slot, exit) in found {
             let v = match exit {
                 ExitValue::Cached(cache) => self.read_cache(cache, "fz.iv.exit"),
                 ExitValue::Bound { bound, delta } => {
@@ -311,6 +311,9 @@ impl Gen<'_> {
                     self.b.add(s, steps)
                 }
             };
+            for (q_slot, q) in self.quadratic_inits(iv, v) {
+                out.push((blocks.clone(), q_slot, q));
+            }
             out.push((blocks, slot, v));
         }
         out.extend(self.recurrence_inits(x));
@@ -320,6 +323,7 @@ impl Gen<'_> {
     /// At the end of the header's reverse block: the previous iteration's values.
     pub(super) fn count_down(&mut self, header: Block) {
         self.recurrences_step_back(header);
+        self.quadratics_step_back(header);
         let mut slots: Vec<(usize, Value, Value, i64)> = self
             .flow
             .counters

@@ -36,6 +36,14 @@ impl Gen<'_> {
         if self.fx.split {
             super::alias::mark_not_tape(self.fx.ctx, self.out.rev_fn);
         }
+        let primals: Vec<Value> = self
+            .vals
+            .rev_params
+            .values()
+            .copied()
+            .filter(|p| p.ty().is_pointer())
+            .collect();
+        super::alias::mark_shadows_disjoint(self.fx.ctx, self.out.rev_fn, &primals);
     }
 
     /// Split mode: the augmented function copies its local tape into the heap block at

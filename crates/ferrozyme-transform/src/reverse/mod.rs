@@ -61,6 +61,7 @@ mod forwarding;
 pub(crate) mod memory;
 pub(crate) mod mixed;
 mod parallel;
+mod quadratic;
 mod reciprocals;
 mod recompute;
 mod record_share;
@@ -210,6 +211,7 @@ pub(crate) fn synthesize(
     g.emit_forward();
     g.setup_counters();
     g.setup_recurrences();
+    g.setup_quadratics();
     g.emit_reverse();
     g.finalize();
     g.diags.into_result()

@@ -243,6 +243,8 @@ pub(crate) struct Flow {
     pub counters: HashMap<Value, super::counters::Counter>,
     /// Loop-carried integers the reverse sweep steps back (see `recurrence.rs`).
     pub recurrences: HashMap<Value, super::recurrence::Recurrence>,
+    /// Products of two factors affine in a counter, stepped back (see `quadratic.rs`).
+    pub quadratics: HashMap<Value, super::quadratic::Quadratic>,
     /// The primal block whose reverse block is being emitted.
     pub rev_ctx: Option<Block>,
     /// The block being reversed with the seed 1 (`scaled.rs`).

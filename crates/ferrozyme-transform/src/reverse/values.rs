@@ -57,15 +57,18 @@ impl Gen<'_> {
             }
         }
         if let Key::Primal(v) = key {
-            if self.flow.counters.contains_key(&v) || self.flow.recurrences.contains_key(&v) {
+            if self.flow.counters.contains_key(&v)
+                || self.flow.recurrences.contains_key(&v)
+                || self.flow.quadratics.contains_key(&v)
+            {
                 let blk = self.b.insert_block();
                 if let Some(&x) = self.caches.memo.get(&(blk, key)) {
                     return x;
                 }
-                let x = match self.counter_value(v) {
-                    Some(x) => Some(x),
-                    None => self.recurrence_value(v),
-                };
+                let x = self
+                    .counter_value(v)
+                    .or_else(|| self.recurrence_value(v))
+                    .or_else(|| self.quadratic_value(v));
                 if let Some(x) = x {
                     self.caches.memo.insert((blk, key), x);
                     return x;
