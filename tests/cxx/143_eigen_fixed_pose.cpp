@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -I/usr/include/eigen3
-// IGNORE-O3: a silently wrong derivative (dq[0] = -0.92793 against -1.11521 from the analytic formula and finite differences; dq[1], dq[2] and -O1/-O2 are right), cause not found (sweep17)
 // IGNORE-O0: refused: mismatched activity in Eigen's `lazyProduct`/`operator*` (a pointer constant or differentiable depending on the run, used by `insertvalue`), no forward rule for the bit operations of `pnegate`/`pand`/`pabs`, memory holding pointers copied in `Map`'s constructor
 // IGNORE-REF: fails on the unoptimized IR as -O0 does
 // Eigen fixed-size types as robotics users write them: a planar 3-link arm's forward

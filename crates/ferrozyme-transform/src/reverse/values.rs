@@ -91,7 +91,12 @@ impl Gen<'_> {
         }
         if !v.is_instruction() {
             return match key {
-                Key::Primal(_) => v,
+                // A constant's `undef`/`poison` elements become zeros (a valid
+                // refinement): the primal drops those lanes (`fmul %x, <0.0, poison>`
+                // then a shuffle of lane 0), but a partial built from the constant would
+                // multiply the dropped lane's zero adjoint by poison, and the poison
+                // would reach the operand's adjoint (cxx/143 at -O3).
+                Key::Primal(_) => v.defined_constant().unwrap_or(v),
                 _ => self.const_shadow(v),
             };
         }
