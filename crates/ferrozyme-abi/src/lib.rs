@@ -195,6 +195,35 @@ pub const MARKERS: &[(&str, Marker)] = &[
 /// marker is reported as an unknown marker.
 pub const MARKER_PREFIX: &str = "enzyme_";
 
+/// Enzyme's first releases spelled the argument markers `diffe_dup`, `diffe_dupnoneed`,
+/// `diffe_const` and `diffe_out` (globals or metadata strings); programs written for those
+/// releases still use them. Each is the same marker as its `enzyme_*` name.
+pub const LEGACY_MARKERS: &[(&str, &str)] = &[
+    ("diffe_dup", "enzyme_dup"),
+    ("diffe_dupnoneed", "enzyme_dupnoneed"),
+    ("diffe_const", "enzyme_const"),
+    ("diffe_out", "enzyme_out"),
+];
+
+/// The `enzyme_*` name a global or metadata string stands for as a marker: the name
+/// itself when it has the marker prefix, the current spelling of a legacy `diffe_*`
+/// marker, `None` for any other name.
+pub fn canonical_marker_name(name: &str) -> Option<&str> {
+    if name.starts_with(MARKER_PREFIX) {
+        return Some(name);
+    }
+    LEGACY_MARKERS
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map(|(_, new)| *new)
+}
+
+/// Whether a global of this name is an argument or call marker (current or legacy
+/// spelling).
+pub fn is_marker_name(name: &str) -> bool {
+    canonical_marker_name(name).is_some()
+}
+
 /// Looks up a marker global by exact name.
 pub fn marker(name: &str) -> Option<Marker> {
     MARKERS.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
@@ -595,5 +624,17 @@ mod tests {
         assert_eq!(marker("enzyme_dupnoneed"), Some(Marker::DupNoNeed));
         assert_eq!(marker("enzyme_bogus"), None);
         assert!("enzyme_bogus".starts_with(MARKER_PREFIX));
+    }
+
+    #[test]
+    fn legacy_markers_are_current_ones() {
+        assert_eq!(canonical_marker_name("diffe_dup"), Some("enzyme_dup"));
+        assert_eq!(
+            canonical_marker_name("diffe_dupnoneed"),
+            Some("enzyme_dupnoneed")
+        );
+        assert_eq!(canonical_marker_name("enzyme_width"), Some("enzyme_width"));
+        assert_eq!(canonical_marker_name("diffe_bogus"), None);
+        assert!(!is_marker_name("scratch"));
     }
 }

@@ -443,7 +443,7 @@ fn referenced_globals(f: Value) -> Vec<Value> {
                     funcs.push(o);
                 } else if o.is_global_variable()
                     && !o.is_global_constant()
-                    && !o.name().starts_with(ferrozyme_abi::MARKER_PREFIX)
+                    && !ferrozyme_abi::is_marker_name(&o.name())
                     && !globals.contains(&o)
                 {
                     globals.push(o);

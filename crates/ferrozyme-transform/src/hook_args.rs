@@ -100,7 +100,7 @@ pub fn resolve_stack_slots(module: Module, calls: &[Value]) {
 }
 
 fn is_marker_global(v: Value) -> bool {
-    v.is_global_variable() && v.name().starts_with(ferrozyme_abi::MARKER_PREFIX)
+    v.is_global_variable() && ferrozyme_abi::is_marker_name(&v.name())
 }
 
 fn strip_casts(mut v: Value) -> Value {

@@ -61,6 +61,7 @@ pub mod outline;
 mod parallel;
 mod peel;
 mod peel_rows;
+mod placeholder;
 mod reassoc_sums;
 pub mod record_freeze;
 mod remarks;
@@ -238,6 +239,16 @@ enum Planned {
     Direct(Value, EntryPoint),
 }
 
+/// Per argument: a placeholder primal under `enzyme_dupnoneed` (`placeholder.rs`); empty
+/// when there is none, so that ordinary calls share their request.
+fn placeholders(ac: &AutodiffCall) -> Vec<bool> {
+    if ac.args.iter().any(|a| a.placeholder) {
+        ac.args.iter().map(|a| a.placeholder).collect()
+    } else {
+        Vec::new()
+    }
+}
+
 fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planned, Diagnostic> {
     let caller = call.parent_function().name();
     let reverse_request = |ac: &AutodiffCall| Request {
@@ -248,6 +259,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
         } else {
             Vec::new()
         },
+        placeholder: placeholders(ac),
         ret_active: ac.func.function_type().return_type().is_fp_scalar() && !ac.opts.const_return,
         width: ac.width,
         parallel: false,
@@ -288,6 +300,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
                 args: ac.args.iter().map(|a| a.activity).collect(),
                 width: ac.width,
                 error,
+                placeholder: placeholders(&ac),
                 runtime: Default::default(),
             };
             let g = callees.tangent(&req);
@@ -317,6 +330,7 @@ fn plan(callees: &mut dyn Callees, call: Value, ep: EntryPoint) -> Result<Planne
                 func,
                 args,
                 noneed: Vec::new(),
+                placeholder: Vec::new(),
                 ret_active: func.function_type().return_type().is_fp_scalar() && !opts.const_return,
                 width: 1,
                 parallel: false,
@@ -738,10 +752,7 @@ fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diagnostic>> {
 /// leftovers get a weak, zero-initialised definition (a real definition elsewhere wins).
 fn define_leftover_markers(module: Module) {
     for g in module.globals() {
-        if g.is_declaration()
-            && g.name().starts_with(ferrozyme_abi::MARKER_PREFIX)
-            && !g.users().is_empty()
-        {
+        if g.is_declaration() && ferrozyme_abi::is_marker_name(&g.name()) && !g.users().is_empty() {
             g.set_initializer(g.global_value_type().zero());
             g.set_linkage_weak();
         }

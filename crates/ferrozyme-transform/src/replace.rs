@@ -525,10 +525,7 @@ fn erase_hook_call(call: Value) {
     for op in operands {
         if op.opcode() == Some(ferrozyme_llvm::Opcode::LLVMLoad)
             && op.users().is_empty()
-            && op
-                .operand(0)
-                .name()
-                .starts_with(ferrozyme_abi::MARKER_PREFIX)
+            && ferrozyme_abi::is_marker_name(&op.operand(0).name())
         {
             op.erase();
         }

@@ -8,7 +8,9 @@
 //! arguments, an unknown marker, a first argument that is not a function — is a
 //! `bad-autodiff-call` diagnostic naming the call's source line.
 
-use ferrozyme_abi::{call_marker, marker, unsupported_marker, CallMarker, Marker, MARKER_PREFIX};
+use ferrozyme_abi::{
+    call_marker, canonical_marker_name, marker, unsupported_marker, CallMarker, Marker,
+};
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_llvm::{DiagKind, Diagnostic, Opcode, Type, Value};
 
@@ -34,6 +36,9 @@ pub struct CallArg {
     /// argument's memory (reverse mode may skip those stores, see
     /// `reverse::memory::dropped_stores`).
     pub noneed: bool,
+    /// `enzyme_dupnoneed` with a placeholder primal (`nullptr`, `(T *)0x1`): see
+    /// `placeholder.rs`.
+    pub placeholder: bool,
     pub primal: Value,
     pub shadow: Shadow,
     /// The `enzyme_*` marker written before the argument (`None`: Enzyme's default).
@@ -105,7 +110,7 @@ pub fn marker_name(v: Value) -> Option<String> {
         }
         g.name()
     };
-    name.starts_with(MARKER_PREFIX).then_some(name)
+    canonical_marker_name(&name).map(str::to_string)
 }
 
 /// The argument marker a call argument stands for, if it is one (`Err(name)` for any
@@ -528,9 +533,11 @@ impl Reader<'_> {
                 "check the argument order and markers",
             ));
         }
+        let noneed = m.marker == Some(Marker::DupNoNeed) && activity == ArgActivity::Dup;
         Ok(CallArg {
             activity,
-            noneed: m.marker == Some(Marker::DupNoNeed) && activity == ArgActivity::Dup,
+            noneed,
+            placeholder: noneed && crate::placeholder::is_placeholder_address(m.primal),
             primal: m.primal,
             shadow,
             marker: m.marker,

@@ -33,6 +33,9 @@ pub struct Request {
     /// Per argument: marked `enzyme_dupnoneed` (what the function stores into its memory
     /// is not needed by the caller). Empty when no argument is.
     pub noneed: Vec<bool>,
+    /// Per argument: `enzyme_dupnoneed` with a placeholder primal pointer (`nullptr`;
+    /// `placeholder.rs`): every store through it is left out. Empty when none is.
+    pub placeholder: Vec<bool>,
     /// Is the (floating) return value active, i.e. does the caller pass its adjoint?
     pub ret_active: bool,
     /// Number of adjoint directions (vector reverse mode): every shadow, seed and
@@ -74,6 +77,8 @@ pub struct TangentRequest {
     /// floating-point error, propagated through the magnitudes of the partials, each
     /// operation adding its own rounding (`tangent/error.rs`).
     pub error: bool,
+    /// As [`Request::placeholder`].
+    pub placeholder: Vec<bool>,
     /// Run-time activity at the boundary, as in [`Request::runtime`].
     pub runtime: RuntimeIn,
 }

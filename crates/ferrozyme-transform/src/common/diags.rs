@@ -88,6 +88,12 @@ pub(crate) enum Problem<'a> {
     ParallelVectorMode,
     /// A nonblocking MPI call whose `MPI_Request` has no shadow to carry its record.
     RequestWithoutShadow,
+    /// The primal pointer of an `enzyme_dupnoneed` argument is a placeholder (`nullptr`,
+    /// `(T *)0x1`) and the function does more with it than store to it.
+    PlaceholderPrimal {
+        arg: usize,
+        name: String,
+    },
     /// A rule failed to lower (a bug).
     RuleLowering {
         rule: &'static str,
@@ -105,6 +111,7 @@ impl Problem<'_> {
             Problem::NoDerivative { .. }
             | Problem::LibraryRoutine { .. }
             | Problem::UntrackedMemory { .. } => DiagKind::MissingDerivative,
+            Problem::PlaceholderPrimal { .. } => DiagKind::BadAutodiffCall,
             Problem::AmbiguousIntAccess { .. } | Problem::UntypedCopy { .. } => {
                 DiagKind::CannotDeduceType
             }
@@ -167,6 +174,10 @@ impl Problem<'_> {
             Problem::AtomicOldValue => "the old value returned by an atomic float update is used; it is not differentiated".to_string(),
             Problem::ParallelVectorMode => "vector mode (enzyme_width) through OpenMP regions and MPI calls is not supported".to_string(),
             Problem::RequestWithoutShadow => "the MPI_Request of a differentiated nonblocking call must live in memory the differentiated code owns (a local variable or array, or memory passed with enzyme_dup)".to_string(),
+            Problem::PlaceholderPrimal { arg, name } => format!(
+                "argument {arg}{} is passed with enzyme_dupnoneed and a placeholder primal pointer (nullptr or a small constant address), but the function uses that pointer here for more than storing through it; only stores into a placeholder can be left out",
+                if name.is_empty() { String::new() } else { format!(" (`{name}`)") }
+            ),
             Problem::RuleLowering { rule, msg } => format!("lowering the rule for `{rule}`: {msg}"),
             Problem::Internal { msg } => msg.clone(),
         }
@@ -198,6 +209,7 @@ impl Problem<'_> {
             Problem::AtomicOldValue => "use `#pragma omp atomic update` without capturing the old value",
             Problem::ParallelVectorMode => "differentiate one direction at a time",
             Problem::RequestWithoutShadow => "declare the MPI_Request (array) inside the differentiated function",
+            Problem::PlaceholderPrimal { .. } => "pass a real buffer as the primal (scratch memory of the same size will do; its contents are not needed afterwards)",
             Problem::RuleLowering { .. } | Problem::Internal { .. } => {
                 "this is a bug in Ferrozyme; please report it with the input file"
             }

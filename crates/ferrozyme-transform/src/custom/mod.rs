@@ -386,26 +386,37 @@ fn mark_custom(f: Value) {
 /// The values a registration global is initialized with (casts stripped); `None` when it
 /// has no constant aggregate initializer.
 pub(super) fn entries(g: Value) -> Option<Vec<Value>> {
-    let init = g.initializer()?;
-    if !init.is_constant() || init.num_operands() == 0 {
+    let init = strip_pointer_casts(g.initializer()?);
+    if !init.is_constant() {
+        return None;
+    }
+    // A registration may be one pointer rather than an array of them (`void
+    // *__enzyme_inactive_global = &g;`, as Enzyme's own tests write it): the initializer
+    // is then the global or function itself, whose operands are not entries.
+    if init.is_global_variable() || init.is_function() || init.is_global_alias() {
+        return Some(vec![init]);
+    }
+    if init.num_operands() == 0 {
         return None;
     }
     Some(
         init.operands()
             .into_iter()
-            .map(|mut v| {
-                while v.is_constant_expr()
-                    && matches!(
-                        v.const_opcode(),
-                        Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)
-                    )
-                {
-                    v = v.operand(0);
-                }
-                v
-            })
+            .map(strip_pointer_casts)
             .collect(),
     )
+}
+
+fn strip_pointer_casts(mut v: Value) -> Value {
+    while v.is_constant_expr()
+        && matches!(
+            v.const_opcode(),
+            Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)
+        )
+    {
+        v = v.operand(0);
+    }
+    v
 }
 
 fn describe(items: &[Value]) -> String {
@@ -414,6 +425,8 @@ fn describe(items: &[Value]) -> String {
         .map(|v| {
             if v.is_function() {
                 v.name()
+            } else if v.is_global_variable() {
+                format!("global variable `{}`", v.name())
             } else {
                 "a non-function".to_string()
             }

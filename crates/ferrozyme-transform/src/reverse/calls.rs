@@ -62,6 +62,7 @@ impl Gen<'_> {
             func: f,
             args,
             noneed: Vec::new(),
+            placeholder: Vec::new(),
             ret_active: carries_fp(call.ty()) && self.fx.act.is_active(call),
             width: self.fx.req.width,
             parallel: self.fx.req.parallel,

@@ -137,12 +137,21 @@ pub(crate) fn synthesize(
         .into_iter()
         .filter(|b| cfg.is_reachable(*b))
         .collect();
-    let deferred = if split {
+    // Stores through placeholder primals (`enzyme_dupnoneed, nullptr`) never happen.
+    let mut placeholder_diags = Diags::new(req.func.name());
+    let placeholder_stores =
+        crate::placeholder::placeholder_stores(p, &req.placeholder, &mut placeholder_diags);
+    if !placeholder_diags.is_empty() {
+        return placeholder_diags.into_result();
+    }
+    let mut deferred = if split {
         Default::default()
     } else {
         memory::deferrable_stores(p, &cfg, &returns)
     };
-    let dropped = memory::dropped_stores(p, &req.noneed, &deferred);
+    deferred.retain(|s| !placeholder_stores.contains(s));
+    let mut dropped = memory::dropped_stores(p, &req.noneed, &deferred);
+    dropped.extend(placeholder_stores);
     let deferred_frees = if split {
         Default::default()
     } else {

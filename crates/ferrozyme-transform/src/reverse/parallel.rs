@@ -147,6 +147,7 @@ fn fork_request<'a>(
         func: micro,
         args: acts,
         noneed: Vec::new(),
+        placeholder: Vec::new(),
         ret_active: false,
         width: 1,
         parallel,

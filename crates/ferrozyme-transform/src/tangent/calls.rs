@@ -301,6 +301,7 @@ impl TangentGen<'_> {
     /// The forward derivative of `f` for call `i`'s activity.
     fn derivative_of(&mut self, i: Value, f: Value) -> Value {
         let req = TangentRequest {
+            placeholder: Vec::new(),
             func: f,
             args: self.callee_args(i),
             width: self.fx.req.width,
@@ -326,6 +327,7 @@ impl TangentGen<'_> {
         f: Value,
     ) -> Vec<Value> {
         let req = TangentRequest {
+            placeholder: Vec::new(),
             func: f,
             args: self.callee_args(i),
             width: self.fx.req.width,

@@ -21,6 +21,12 @@ impl TangentGen<'_> {
             self.tangent_ret(i);
             return;
         }
+        if op == LLVMStore && self.fx.dropped.contains(&i) {
+            // Into a placeholder primal: the tangent only.
+            self.check_atomic(i);
+            self.tangent_store(i);
+            return;
+        }
         let c = self.copy(i);
         let active = self.needs_tangent(i);
         let lanes: Option<Vec<Value>> = match op {

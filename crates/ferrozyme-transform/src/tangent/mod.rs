@@ -55,6 +55,9 @@ struct Facts {
     fmf: u32,
     /// Where shadows may be primals at run time (`common::runtime_activity`).
     rt: crate::common::runtime_activity::RuntimeActivity,
+    /// Stores through placeholder primals (`placeholder.rs`): only their tangents are
+    /// written.
+    dropped: std::collections::HashSet<Value>,
 }
 
 /// The forward-mode synthesizer of one function.
@@ -91,6 +94,11 @@ pub(crate) fn synthesize(
     let eb = Builder::new(ctx);
     let fmf = fastmath::function_default(p);
     b.set_fast_math(fmf);
+    let mut diags = Diags::new(req.func.name());
+    let dropped = crate::placeholder::placeholder_stores(p, &req.placeholder, &mut diags);
+    if !diags.is_empty() {
+        return diags.into_result();
+    }
     let mut t = TangentGen {
         fx: Facts {
             m,
@@ -103,6 +111,7 @@ pub(crate) fn synthesize(
             types: an.types,
             fmf,
             rt: an.rt,
+            dropped,
         },
         callees,
         sup,
@@ -111,7 +120,7 @@ pub(crate) fn synthesize(
         map: HashMap::new(),
         tan: HashMap::new(),
         valid: HashMap::new(),
-        diags: Diags::new(req.func.name()),
+        diags,
     };
     if t.check_supported() {
         t.emit();

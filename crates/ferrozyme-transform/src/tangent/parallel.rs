@@ -69,6 +69,7 @@ impl TangentGen<'_> {
             }
         }
         let req = TangentRequest {
+            placeholder: Vec::new(),
             func: micro,
             args: acts.clone(),
             width: self.fx.req.width,
