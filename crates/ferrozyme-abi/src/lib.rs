@@ -76,7 +76,6 @@ pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
     ("__enzyme_likelihood", "probabilistic programming is not supported"),
     ("__enzyme_sample", "probabilistic programming is not supported"),
     ("__enzyme_observe", "probabilistic programming is not supported"),
-    ("__enzyme_ignore_derivatives", "is not supported; register the function inactive with __enzyme_inactivefn instead"),
     ("__enzyme_fixed_point", "adjoint fixed-point iteration is not supported; differentiate the plain iteration loop (its gradient is the same at convergence), or checkpoint it with __enzyme_checkpoint_while"),
     ("__enzyme_context", "Enzyme's global-shadow context API is not supported: pass the globals' data as enzyme_dup arguments instead"),
     ("__enzyme_shadow", "Enzyme's global-shadow context API is not supported: pass the globals' data as enzyme_dup arguments instead"),
@@ -85,10 +84,16 @@ pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
 ];
 
 /// Functions of Enzyme's ABI the pass evaluates in place (not differentiation hooks).
-pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[(
-    "__enzyme_iter",
-    "works: `__enzyme_iter(n, k)` is `n` in the program as written and grows by `k` in each derivative (every differentiation of the function adds `k`: series that keep their accuracy under differentiation)",
-)];
+pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[
+    (
+        "__enzyme_iter",
+        "works: `__enzyme_iter(n, k)` is `n` in the program as written and grows by `k` in each derivative (every differentiation of the function adds `k`: series that keep their accuracy under differentiation)",
+    ),
+    (
+        "__enzyme_ignore_derivatives",
+        "works: `__enzyme_ignore_derivatives(x)` is `x` with no derivative (a stop-gradient), in reverse and forward mode",
+    ),
+];
 
 /// Checkpointed time loops (`<enzyme/checkpoint.h>`): entry points the pass rewrites
 /// before differentiating (the transform's `checkpoint/`), with their status.

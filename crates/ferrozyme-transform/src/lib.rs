@@ -47,6 +47,7 @@ pub mod generated;
 mod global_args;
 mod hook_args;
 mod hookret;
+mod ignore;
 mod intptr;
 mod iter;
 mod known_asm;
@@ -446,12 +447,14 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     checkpoint::lower(module, differentiated_closure)?;
     reject_unknown_entry_points(module)?;
     iter::check_uses(module)?;
+    ignore::check_and_mark(module)?;
     if hook_calls(module).is_empty() {
         // Nothing to differentiate (also the plugin's second run at the end of an
         // optimization pipeline, after the first replaced every hook call).
         remove_type_hints(module);
         define_leftover_markers(module);
         iter::lower(module);
+        ignore::lower(module);
         return Ok(Report::default());
     }
     let mut driver = Driver::new(module, custom::Registry::scan(module)?);
@@ -637,6 +640,7 @@ impl Session {
         remove_type_hints(module);
         define_leftover_markers(module);
         iter::lower(module);
+        ignore::lower(module);
         fortran::finish(module);
         custom::prune_library_rules(module);
         truncate::prune(module);
@@ -713,6 +717,7 @@ fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diagnostic>> {
             || ferrozyme_abi::type_hint(&name).is_some()
             || checkpoint::is_checkpoint_entry(&name)
             || name.contains(iter::ITER)
+            || name.contains(ignore::IGNORE)
         {
             continue;
         }
