@@ -77,9 +77,6 @@ pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
     ("__enzyme_sample", "probabilistic programming is not supported"),
     ("__enzyme_observe", "probabilistic programming is not supported"),
     ("__enzyme_fixed_point", "adjoint fixed-point iteration is not supported; differentiate the plain iteration loop (its gradient is the same at convergence), or checkpoint it with __enzyme_checkpoint_while"),
-    ("__enzyme_context", "Enzyme's global-shadow context API is not supported: pass the globals' data as enzyme_dup arguments instead"),
-    ("__enzyme_shadow", "Enzyme's global-shadow context API is not supported: pass the globals' data as enzyme_dup arguments instead"),
-    ("__enzyme_zero_shadows", "Enzyme's global-shadow context API is not supported: pass the globals' data as enzyme_dup arguments instead"),
     ("__enzyme_ptr_size_hint", "is not supported: Ferrozyme sizes shadows from the allocation itself"),
 ];
 
@@ -88,6 +85,18 @@ pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[
     (
         "__enzyme_iter",
         "works: `__enzyme_iter(n, k)` is `n` in the program as written and grows by `k` in each derivative (every differentiation of the function adds `k`: series that keep their accuracy under differentiation)",
+    ),
+    (
+        "__enzyme_context",
+        "works: `ctx = __enzyme_context(1)` zeroes the shadows of mutable globals and names them (one live context at a time: using an older one stops the program with a message)",
+    ),
+    (
+        "__enzyme_shadow",
+        "works: `__enzyme_shadow(ctx, &g, 0)` is the address of global `g`'s shadow (its adjoint after reverse mode, its tangent for forward mode)",
+    ),
+    (
+        "__enzyme_zero_shadows",
+        "works: zeroes every global shadow of float data in the context",
     ),
     (
         "__enzyme_ignore_derivatives",
@@ -246,6 +255,9 @@ pub enum CallMarker {
     ConstReturn,
     /// `enzyme_active_return`: the float result is active (the default).
     ActiveReturn,
+    /// `enzyme_context, ctx`: the derivative uses the global shadows of the context `ctx`
+    /// as they are (no zeroing first).
+    Context,
     /// `enzyme_allocated, N`: the caller provides N bytes for the tape (with `Tape`).
     Allocated,
     /// `enzyme_tape, p`: the tape goes to (`__enzyme_augmentfwd`) or comes from
@@ -277,6 +289,7 @@ pub const CALL_MARKERS: &[(&str, CallMarker)] = &[
     ("enzyme_active_return", CallMarker::ActiveReturn),
     ("enzyme_allocated", CallMarker::Allocated),
     ("enzyme_tape", CallMarker::Tape),
+    ("enzyme_context", CallMarker::Context),
     ("enzyme_nofree", CallMarker::NoEffect),
     ("enzyme_runtime_activity", CallMarker::NoEffect),
     ("enzyme_not_overwritten", CallMarker::NoEffect),

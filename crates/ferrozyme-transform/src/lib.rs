@@ -36,6 +36,7 @@ mod checkgrad;
 mod checkpoint;
 mod clone;
 mod common;
+mod contexts;
 mod cse;
 mod custom;
 mod driver;
@@ -448,6 +449,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     reject_unknown_entry_points(module)?;
     iter::check_uses(module)?;
     ignore::check_and_mark(module)?;
+    contexts::check_and_mark(module)?;
     if hook_calls(module).is_empty() {
         // Nothing to differentiate (also the plugin's second run at the end of an
         // optimization pipeline, after the first replaced every hook call).
@@ -455,6 +457,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         define_leftover_markers(module);
         iter::lower(module);
         ignore::lower(module);
+        contexts::lower(&mut services::Support::new(module));
         return Ok(Report::default());
     }
     let mut driver = Driver::new(module, custom::Registry::scan(module)?);
@@ -641,6 +644,7 @@ impl Session {
         define_leftover_markers(module);
         iter::lower(module);
         ignore::lower(module);
+        contexts::lower(&mut self.driver.support);
         fortran::finish(module);
         custom::prune_library_rules(module);
         truncate::prune(module);
@@ -718,6 +722,7 @@ fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diagnostic>> {
             || checkpoint::is_checkpoint_entry(&name)
             || name.contains(iter::ITER)
             || name.contains(ignore::IGNORE)
+            || contexts::is_context_entry(&name)
         {
             continue;
         }

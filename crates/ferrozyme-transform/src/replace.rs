@@ -91,7 +91,7 @@ pub fn replace_call(
         // A top-level derivative starts from zero shadows of the mutable globals
         // (`__enzyme_reverse` continues what `__enzyme_augmentfwd` started; a checkpointed
         // loop's step derivatives continue the caller's derivative).
-        zero_shadow_globals(env.sup, &b);
+        start_global_shadows(env.sup, &b, ac);
     }
     let params = g.function_type().param_types();
     let mut args = call_args(&b, &ac.args, &params, req.width);
@@ -151,16 +151,12 @@ fn fill_result(b: &Builder, call: Value, v: Option<Value>) {
 }
 
 /// Top-level derivatives start from zero shadows of mutable globals (adjoints in reverse
-/// mode, tangents in forward mode).
-fn zero_shadow_globals(sup: &Support, b: &Builder) {
-    let ctx = sup.module.context();
-    for sg in &sup.shadow_globals() {
-        if sg.global_value_type().contains_pointer() {
-            // Holds shadow pointers (set up by its initializer), not derivatives.
-            continue;
-        }
-        let size = sup.module.alloc_size(sg.global_value_type());
-        b.memset(*sg, ctx.i8().const_int(0), ctx.i64().const_int(size), 1);
+/// mode, tangents in forward mode), unless the call names a global-shadow context whose
+/// shadows the program manages (`contexts.rs`).
+fn start_global_shadows(sup: &mut Support, b: &Builder, ac: &AutodiffCall) {
+    match ac.opts.context {
+        Some(c) => crate::contexts::check(sup, b, c),
+        None => crate::contexts::zero_all(sup, b),
     }
 }
 
@@ -248,7 +244,7 @@ pub fn replace_forward(
     };
     b.position_before(call);
     if !crate::checkpoint::continues_shadows(call) {
-        zero_shadow_globals(env.sup, &b);
+        start_global_shadows(env.sup, &b, ac);
     }
     let params = g.function_type().param_types();
     let args = call_args(&b, &ac.args, &params, req.width);
@@ -337,7 +333,7 @@ fn replace_forward_with_primal(
     let b = Builder::new(env.sup.module.context());
     b.position_before(call);
     if !crate::checkpoint::continues_shadows(call) {
-        zero_shadow_globals(env.sup, &b);
+        start_global_shadows(env.sup, &b, ac);
     }
     let params = g.function_type().param_types();
     let args = call_args(&b, &ac.args, &params, req.width);
@@ -408,7 +404,7 @@ pub fn replace_augment(
         ));
     };
     b.position_before(call);
-    zero_shadow_globals(env.sup, &b);
+    start_global_shadows(env.sup, &b, ac);
     let params = aug.function_type().param_types();
     let args = call_args(&b, &ac.args, &params, 1);
     let r = b.call_fn(aug, &args);
@@ -450,7 +446,7 @@ pub fn replace_with_primal(
         .filter(|a| **a == ArgActivity::Active)
         .count();
     b.position_before(call);
-    zero_shadow_globals(env.sup, &b);
+    start_global_shadows(env.sup, &b, ac);
     let aparams = aug.function_type().param_types();
     let args = call_args(&b, &ac.args, &aparams, 1);
     let r = b.call_fn(aug, &args);

@@ -90,6 +90,8 @@ pub struct CallOptions {
     pub allocated_at_run_time: Option<Value>,
     /// `enzyme_tape, p`.
     pub tape: Option<Value>,
+    /// `enzyme_context, ctx` (`contexts.rs`).
+    pub context: Option<Value>,
 }
 
 /// The `enzyme_*` name a call argument stands for: a marker global (its value loaded,
@@ -158,6 +160,7 @@ fn split_call_markers(
             CallMarker::ConstReturn => opts.const_return = true,
             CallMarker::ActiveReturn => opts.const_return = false,
             CallMarker::NoEffect => {}
+            CallMarker::Context => opts.context = Some(operand()?),
             CallMarker::Allocated => {
                 let n = operand()?;
                 if n.const_int_value().is_none() && n.ty().is_integer() {
