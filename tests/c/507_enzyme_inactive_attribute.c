@@ -1,5 +1,4 @@
 // OPT: O0 O2
-// IGNORE-PLUGIN: plain clang drops the unknown attribute enzyme_inactive with a warning (Enzyme registers it with its own clang plugin); with -fpass-plugin compile with -Denzyme_inactive='annotate("enzyme_inactive")', which ferrozyme cc adds itself (README)
 // Enzyme's `__attribute__((enzyme_inactive))` on a function written in the source: its
 // calls carry no derivative, at every optimization level (also when clang would inline
 // it). f(x) = sin(x) * scale(x) with scale inactive: the derivative treats scale(x) as a

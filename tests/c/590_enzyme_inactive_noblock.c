@@ -1,5 +1,4 @@
 // OPT: O0 O2
-// IGNORE-PLUGIN: plain clang drops the unknown attribute enzyme_inactive_noblock with a warning (Enzyme registers it with its own clang plugin); with -fpass-plugin compile with -Denzyme_inactive_noblock='annotate("enzyme_inactive")', which ferrozyme cc adds itself (README)
 // Enzyme's `__attribute__((enzyme_inactive_noblock))`: like enzyme_inactive, the calls
 // of the function carry no derivative (found by the sweep: Enzyme's inactivefn_noblock
 // program got the full derivative, silently). Here a weight w(x) = x^2 + 1 marked

@@ -1,5 +1,4 @@
 // OPT: O0 O2
-// IGNORE-PLUGIN: plain clang drops the unknown attribute enzyme_inactive with a warning (Enzyme registers it with its own clang plugin); with -fpass-plugin compile with -Denzyme_inactive='annotate("enzyme_inactive")', which ferrozyme c++ adds itself (README)
 // `__attribute__((enzyme_inactive))` on a variable (here a static data member), as
 // Enzyme's users write it: the variable carries no derivative. Model::f scales the
 // output by the member `gain`, which a noinline setter fills from x: declared inactive,

@@ -1,5 +1,4 @@
 // OPT: O0 O2
-// IGNORE-PLUGIN: plain clang drops the unknown attribute enzyme_function_like with a warning (Enzyme registers it with its own clang plugin); with -fpass-plugin compile with -D'enzyme_function_like(name)=annotate("enzyme_function_like:" name)', which ferrozyme c++ adds itself (README)
 // Enzyme's `__attribute__((enzyme_function_like("log1p")))` written on a function
 // template: its calls are differentiated as log1p's, not through its body (found by the
 // sweep: Enzyme's customlog1p.cpp got the body's derivative 2 instead of 1/(1+x),

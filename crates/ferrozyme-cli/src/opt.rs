@@ -28,6 +28,7 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
         vectorized_loops: args
             .opt
             .is_some_and(|l| pipeline::LoopOptions::from_flags(l, &[]).vectorize),
+        check_source_attributes: false,
     };
     let report = pipeline::differentiate(&module, &opts)?;
     pipeline::verify_after_ad(&module)?;

@@ -160,6 +160,13 @@ fn run_c_program(
             // Ferrozyme's headers (<enzyme/enzyme>, <ferrozyme.h>): `ferrozyme cc` finds
             // them by itself, plugin users add the directory.
             c.arg(format!("-I{}", root.join("include").display()));
+            // Enzyme's source attributes, defined as the README tells plugin users (plain
+            // clang drops them; without these the pass stops with an error naming them).
+            c.args([
+                r#"-Denzyme_inactive=annotate("enzyme_inactive")"#,
+                r#"-Denzyme_inactive_noblock=annotate("enzyme_inactive")"#,
+                r#"-Denzyme_function_like(name)=annotate("enzyme_function_like:" name)"#,
+            ]);
             c
         }
     };

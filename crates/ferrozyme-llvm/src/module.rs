@@ -189,6 +189,18 @@ impl Module {
         // SAFETY: module alive; C string outlives the call.
         opt_value(unsafe { LLVMGetNamedFunction(self.0, c.as_ptr()) })
     }
+    /// The module's `source_filename` (the path clang was given), lossily as UTF-8.
+    pub fn source_file_name(self) -> String {
+        let mut len = 0usize;
+        // SAFETY: module alive; LLVM returns a pointer to `len` bytes it owns.
+        let p = unsafe { LLVMGetSourceFileName(self.0, &mut len) };
+        if p.is_null() {
+            return String::new();
+        }
+        // SAFETY: `p` points to `len` bytes owned by the module.
+        let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
+        String::from_utf8_lossy(bytes).into_owned()
+    }
     pub fn global(self, name: &str) -> Option<Value> {
         let c = cstr(name);
         // SAFETY: module alive.

@@ -111,6 +111,7 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
         let opts = Options {
             enzyme,
             remarks: want_remarks != 0,
+            check_source_attributes: true,
             ..Options::default()
         };
         ferrozyme_transform::run_on_module(module, &opts).map_err(|diags| {

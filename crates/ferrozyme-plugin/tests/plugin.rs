@@ -169,3 +169,46 @@ fn autodiff_through_opt_passes_enzyme() {
     assert_ok(&p);
     assert!(max_err(&String::from_utf8_lossy(&p.stdout)) < 1e-12);
 }
+
+/// `__attribute__((enzyme_inactive))` through plain `clang -fpass-plugin`: clang drops the
+/// unknown attribute, so the pass is told nothing. Before, `d/da [a*a + frozen(a)]` came out
+/// as 2a + 3 (the frozen function differentiated); now clang stops with the pass's error
+/// naming the attribute, and with the documented defines the derivative is the analytic 2a.
+const INACTIVE_ATTR_C: &str = r#"
+#include <stdio.h>
+extern int enzyme_out;
+extern double __enzyme_autodiff(void *, ...);
+__attribute__((noinline, enzyme_inactive)) double frozen(double a) { return 3 * a; }
+double f(double a) { return a * a + frozen(a); }
+int main(void) {
+    double d = __enzyme_autodiff((void *)f, enzyme_out, 1.5);
+    printf("d=%.17g\n", d);
+    return d == 3.0 ? 0 : 1;
+}
+"#;
+
+#[test]
+fn dropped_enzyme_attribute_is_an_error_not_a_silent_derivative() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("prog.c"), INACTIVE_ATTR_C).unwrap();
+    let clang = |defines: &[&str]| {
+        run(Command::new(llvm_tool("clang"))
+            .arg(format!("-fpass-plugin={}", plugin().display()))
+            .args(defines)
+            .args(["-O1", "prog.c", "-o", "prog"])
+            .current_dir(dir.path()))
+    };
+    let o = clang(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "clang accepted it:\n{err}");
+    assert!(
+        err.contains("enzyme_inactive") && err.contains("clang drops"),
+        "{err}"
+    );
+    assert_ok(&clang(&[
+        r#"-Denzyme_inactive=annotate("enzyme_inactive")"#,
+    ]));
+    let p = run(&mut Command::new(dir.path().join("prog")));
+    assert_ok(&p);
+    assert_eq!(String::from_utf8_lossy(&p.stdout), "d=3\n");
+}

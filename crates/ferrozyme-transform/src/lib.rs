@@ -460,6 +460,11 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         contexts::lower(&mut services::Support::new(module));
         return Ok(Report::default());
     }
+    if opts.check_source_attributes {
+        if let Some(d) = custom::dropped_in_source(module) {
+            return Err(vec![d]);
+        }
+    }
     let mut driver = Driver::new(module, custom::Registry::scan(module)?);
     driver.support.remarks = remarks::Remarks::new(opts.remarks || opts.enzyme.print_remarks);
     let mut session = Session {

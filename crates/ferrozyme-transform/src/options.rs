@@ -25,6 +25,10 @@ pub struct Options {
     /// instructions per Brusselator gradient with the harness flags). Off by default
     /// (the plugin inside clang's pipeline, whose flags the pass does not see).
     pub vectorized_loops: bool,
+    /// The pass runs inside clang without `ferrozyme cc`'s attribute defines (the
+    /// plugin): check the source for Enzyme's attributes clang dropped
+    /// (`custom/annotations.rs`, `dropped_in_source`).
+    pub check_source_attributes: bool,
 }
 
 /// What one run of the pass did.

@@ -72,3 +72,92 @@ pub fn mark_inactive(module: Module) -> Vec<String> {
     }
     functions
 }
+
+/// Enzyme's source attributes, as the words clang drops when nothing defines them.
+const SOURCE_ATTRIBUTES: &[&str] = &[
+    "enzyme_inactive_noblock",
+    "enzyme_inactive",
+    "enzyme_function_like",
+];
+
+/// Through `clang -fpass-plugin` without `ferrozyme cc`'s defines, clang drops
+/// `__attribute__((enzyme_inactive))` with a warning and the pass never learns that the
+/// function carries no derivative: a silently different gradient. When the module's
+/// source file (its `source_filename`, read if it exists) names one of Enzyme's
+/// attributes outside comments and the module holds no annotation of that kind, this is
+/// the error to report. Headers are not read.
+pub fn dropped_in_source(module: Module) -> Option<ferrozyme_llvm::Diagnostic> {
+    let path = module.source_file_name();
+    let text = std::fs::read_to_string(&path).ok()?;
+    let code = strip_c_comments(&text);
+    let word = SOURCE_ATTRIBUTES.iter().find(|w| contains_word(&code, w))?;
+    let kept = annotations(module)
+        .iter()
+        .any(|(_, t)| t == INACTIVE_ANNOTATION || t.starts_with(FUNCTION_LIKE_ANNOTATION));
+    if kept {
+        return None;
+    }
+    Some(
+        ferrozyme_llvm::Diagnostic::new(
+            ferrozyme_llvm::DiagKind::BadAutodiffCall,
+            format!(
+                "`{path}` uses Enzyme's attribute `{word}`, which clang drops (Enzyme registers it with its own clang plugin): the functions it marks would silently get derivatives"
+            ),
+        )
+        .with_help(format!(
+            "compile with ferrozyme cc/c++, or add {} to the clang command line",
+            crate::ENZYME_ATTRIBUTE_DEFINES
+                .iter()
+                .map(|d| format!("'{d}'"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
+    )
+}
+
+/// `text` with `//` and `/* */` comments blanked (string literals are not special).
+fn strip_c_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('/') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if tail.starts_with("//") {
+            rest = tail.find('\n').map_or("", |e| &tail[e..]);
+        } else if tail.starts_with("/*") {
+            rest = tail[2..].find("*/").map_or("", |e| &tail[e + 4..]);
+            out.push(' ');
+        } else {
+            out.push('/');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Does `text` contain `word` as a whole identifier?
+fn contains_word(text: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_attribute_words() {
+        let code = strip_c_comments(
+            "// enzyme_inactive in a comment\nvoid *__enzyme_inactive_global[] = {0};\n/* enzyme_function_like */ int x;",
+        );
+        assert!(!SOURCE_ATTRIBUTES.iter().any(|w| contains_word(&code, w)));
+        let code = strip_c_comments("__attribute__((enzyme_inactive)) void f(void);");
+        assert!(contains_word(&code, "enzyme_inactive"));
+        assert!(!contains_word(&code, "enzyme_inactive_noblock"));
+    }
+}

@@ -35,6 +35,7 @@ use ferrozyme_abi::{
 };
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
 
+pub use annotations::dropped_in_source;
 pub use barriers::{inline_barriers, keep_calls};
 pub(crate) use blas::prune as prune_library_rules;
 pub(crate) use wrappers::{synthesize_forward, synthesize_reverse};
