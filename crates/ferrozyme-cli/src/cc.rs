@@ -521,14 +521,19 @@ impl Job<'_> {
                 ferrozyme_transform::Module::from_inkwell(module),
             )
         });
+        // Generated code is unrolled only at -O3, and there not the reverse sweep's loops
+        // (`pipeline::derivative_loops`, `rolled_loops.rs`).
+        let derivative = pipeline::derivative_loops(level, loops);
+        let m = ferrozyme_transform::Module::from_inkwell(module);
+        if derivative.unroll {
+            ferrozyme_transform::rolled_loops::keep_reverse_loops_rolled(m);
+        } else {
+            ferrozyme_transform::rolled_loops::drop_marks(m);
+        }
         // What the post-AD pipeline gets (merged, frozen functions `optnone`), for
         // `opt-22 -passes='default<O2>' -time-passes` on it (issue 18's measurements).
         let saved = self.save(module, stem, "before-opt");
-        // Generated code keeps the loops of the primal it came from: no unrolling in
-        // this run (`pipeline::derivative_loops`).
-        let optimized = saved.and_then(|()| {
-            pipeline::optimize(module, &tm, level, pipeline::derivative_loops(loops))
-        });
+        let optimized = saved.and_then(|()| pipeline::optimize(module, &tm, level, derivative));
         let untouched = frozen.as_ref().map(|f| f.names());
         let relinked = frozen.as_ref().is_some_and(|f| f.relinked());
         if let Some(f) = frozen {

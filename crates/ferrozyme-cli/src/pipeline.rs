@@ -271,18 +271,22 @@ impl LoopOptions {
 
 /// The loop options of the post-AD pipeline, which optimizes only what the AD pass
 /// generated or changed (the rest is frozen, `ferrozyme_transform::freeze`): the user's,
-/// without unrolling. The primal's loops were already fully unrolled where clang found
-/// it worth it (the first compile keeps full unrolling, `deferred.rs`); what remains in
-/// derivative code are loops whose trip count only became known from the constants a
-/// hook call passes (IPSCCP into the generated functions), and unrolling those fully
-/// doubled the reverse code of `bench/compile_scaling`'s chain (54.6k → 29.7k
-/// instructions without it; 8% of `ferrozyme cc`'s time) for no measured run-time gain:
-/// `bench/icount.py` on `make bench-quick` compiled with `-O2 -ffast-math` (unrolling
-/// on) counted the same or fewer gradient instructions without it (issue 18,
-/// bench/compile_scaling/README.md). `#pragma unroll` still unrolls.
-pub fn derivative_loops(loops: LoopOptions) -> LoopOptions {
+/// without unrolling below `-O3`. The primal's loops were already fully unrolled where
+/// clang found it worth it (the first compile keeps full unrolling, `deferred.rs`); what
+/// remains in derivative code are loops whose trip count only became known from the
+/// constants a hook call passes (IPSCCP into the generated functions), and unrolling
+/// those fully doubled the reverse code of `bench/compile_scaling`'s chain (54.6k →
+/// 29.7k instructions without it; 8% of `ferrozyme cc`'s time) for no measured run-time
+/// gain: `bench/icount.py` on `make bench-quick` compiled with `-O2 -ffast-math`
+/// (unrolling on) counted the same or fewer gradient instructions without it (issue 18,
+/// bench/compile_scaling/README.md). `#pragma unroll` still unrolls. At `-O3` the
+/// forward sweep's copies of the primal's loops unroll as the primal's do (GMM's packed
+/// triangle at `-march=x86-64-v3`: twice, 16 → 10.5 instructions per entry), and the
+/// loops the reverse sweep builds stay rolled (`llvm.loop.unroll.disable`,
+/// `ferrozyme_transform::rolled_loops`; issue 14, gmm19 in bench/README.md).
+pub fn derivative_loops(level: OptLevel, loops: LoopOptions) -> LoopOptions {
     LoopOptions {
-        unroll: false,
+        unroll: loops.unroll && level == OptLevel::O3,
         ..loops
     }
 }
@@ -526,9 +530,14 @@ mod tests {
     }
 
     #[test]
-    fn derivative_code_is_not_unrolled_but_keeps_the_vectorizers() {
-        let d = derivative_loops(LoopOptions::from_flags(OptLevel::O2, &[]));
+    fn derivative_code_is_unrolled_only_at_o3_and_keeps_the_vectorizers() {
+        let d = derivative_loops(OptLevel::O2, LoopOptions::from_flags(OptLevel::O2, &[]));
         assert!(!d.unroll && d.vectorize && d.slp_vectorize);
+        let o3 = LoopOptions::from_flags(OptLevel::O3, &[]);
+        assert_eq!(derivative_loops(OptLevel::O3, o3), o3);
+        let f = ["-fno-unroll-loops".to_string()];
+        let no_unroll = LoopOptions::from_flags(OptLevel::O3, &f);
+        assert!(!derivative_loops(OptLevel::O3, no_unroll).unroll);
     }
 
     #[test]

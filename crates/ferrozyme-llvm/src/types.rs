@@ -360,6 +360,24 @@ impl Context {
             Value(LLVMMetadataAsValue(self.0, md))
         }
     }
+    /// A loop ID for `!llvm.loop`: a distinct node whose first operand is itself (LLVM
+    /// reads a loop's properties only from such a node), then `props` (e.g.
+    /// `!{!"llvm.loop.unroll.disable"}`). Made as a node over a temporary, which is then
+    /// replaced by the node: LLVM drops the uniquing of a node that refers to itself.
+    pub fn loop_id(self, props: &[Value]) -> Value {
+        // SAFETY: context alive; the temporary node is replaced (and deleted) by
+        // `LLVMMetadataReplaceAllUsesWith` before anything else sees it; the operand array
+        // outlives the call.
+        unsafe {
+            let tmp = llvm_sys::debuginfo::LLVMTemporaryMDNode(self.0, std::ptr::null_mut(), 0);
+            let mut mds: Vec<LLVMMetadataRef> = std::iter::once(tmp)
+                .chain(props.iter().map(|v| LLVMValueAsMetadata(v.0)))
+                .collect();
+            let md = llvm_sys::core::LLVMMDNodeInContext2(self.0, mds.as_mut_ptr(), mds.len());
+            llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith(tmp, md);
+            Value(LLVMMetadataAsValue(self.0, md))
+        }
+    }
     pub fn md_kind(self, name: &str) -> u32 {
         // SAFETY: context alive; the name is passed with its length.
         unsafe { LLVMGetMDKindIDInContext(self.0, name.as_ptr() as *const _, name.len() as u32) }

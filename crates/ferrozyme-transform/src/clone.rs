@@ -118,11 +118,17 @@ fn preprocess_passes(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     if reverse {
         // Loop IDs (with clang's `llvm.loop.unroll.disable` under -fno-unroll-loops)
         // belong to the primal's loops; the clone's loops are ours to transform.
-        let kind = f.ty().context().md_kind("llvm.loop");
-        for b in f.blocks() {
-            if let Some(t) = b.terminator() {
-                if t.metadata(kind).is_some() {
-                    t.set_metadata(kind, None);
+        // So do the reverse loops' marks of generated code (`rolled_loops.rs`).
+        let ctx = f.ty().context();
+        for kind in [
+            ctx.md_kind("llvm.loop"),
+            ctx.md_kind(crate::rolled_loops::MARK),
+        ] {
+            for b in f.blocks() {
+                if let Some(t) = b.terminator() {
+                    if t.metadata(kind).is_some() {
+                        t.set_metadata(kind, None);
+                    }
                 }
             }
         }

@@ -70,6 +70,7 @@ mod remarks;
 mod replace;
 mod request;
 mod reverse;
+pub mod rolled_loops;
 mod runtime;
 mod seed_calls;
 mod seed_fusion;

@@ -44,6 +44,8 @@ impl Gen<'_> {
             .filter(|p| p.ty().is_pointer())
             .collect();
         super::alias::mark_shadows_disjoint(self.fx.ctx, self.out.rev_fn, &primals);
+        let reverse_blocks = self.vals.rev_block.values().copied().collect();
+        crate::rolled_loops::mark_reverse_loops(self.fx.ctx, self.out.rev_fn, &reverse_blocks);
     }
 
     /// Split mode: the augmented function copies its local tape into the heap block at
