@@ -360,6 +360,22 @@ impl Context {
             Value(LLVMMetadataAsValue(self.0, md))
         }
     }
+    /// A loop ID (`!llvm.loop`): a node whose first operand is the node itself (what
+    /// LoopInfo requires of a loop's metadata), followed by `props` (nodes made by
+    /// [`Context::md_node`], such as `!{!"llvm.loop.vectorize.enable", i1 true}`).
+    pub fn loop_id(self, props: &[Value]) -> Value {
+        // SAFETY: context alive; a temporary node stands for the node's own first
+        // operand until the node exists, then is replaced by it (and freed by the
+        // replacement); every other operand is metadata wrapped as a value.
+        unsafe {
+            let tmp = llvm_sys::debuginfo::LLVMTemporaryMDNode(self.0, std::ptr::null_mut(), 0);
+            let mut mds: Vec<LLVMMetadataRef> = vec![tmp];
+            mds.extend(props.iter().map(|v| LLVMValueAsMetadata(v.0)));
+            let md = llvm_sys::core::LLVMMDNodeInContext2(self.0, mds.as_mut_ptr(), mds.len());
+            llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith(tmp, md);
+            Value(LLVMMetadataAsValue(self.0, md))
+        }
+    }
     pub fn md_kind(self, name: &str) -> u32 {
         // SAFETY: context alive; the name is passed with its length.
         unsafe { LLVMGetMDKindIDInContext(self.0, name.as_ptr() as *const _, name.len() as u32) }

@@ -152,7 +152,12 @@ pub fn carry(
         let Some(entry) = l.entry else { continue };
         // A falling loop whose iterations commute runs upwards (`stream_upward.rs`).
         crate::stream_upward::run_upward(m.context(), l, &shadows);
-        n += carry_loop(m, l.header, entry, &shadows, &mut exact);
+        let carried = carry_loop(m, l.header, entry, &shadows, &mut exact);
+        // Its remainder as a loop the vectorizer takes (`stream_split.rs`).
+        if carried > 0 && vectorized {
+            crate::stream_split::split_tail(m.context(), l.header, entry);
+        }
+        n += carried;
     }
     if n > 0 && !ferrozyme_llvm::verify_function(g) {
         return Err("carrying reverse stencil streams produced invalid IR (internal error)".into());
