@@ -26,6 +26,15 @@
 //! on hand-edited IR, bench/README.md "bruss20"). The hint is a request for the
 //! vectorizer, not a width: on a target without vectors nothing changes but the split.
 //!
+//! Only loops that carried a value stream (no `reassoc`, `stream_values.rs`: the
+//! exact build, `-O3 -march=native` in the benchmarks) are split. With `-ffast-math`
+//! (partial-sum streams, loops run upwards by `stream_upward.rs`) a tail loop was found
+//! that LoopVectorize still refuses (tests/c/827's periodic stencil with 5 rows, inlined
+//! into `main`), and a refused `llvm.loop.vectorize.enable` makes LLVM print "warning:
+//! loop not vectorized: the optimizer was unable to perform the requested
+//! transformation" on the user's compile: a warning about code the user did not write.
+//! Whether the split pays there was not measured.
+//!
 //! Taken for a single-block loop of a combined gradient that carried a stream, only
 //! when the pipeline after the pass vectorizes loops, with the `+-1` counter and exit
 //! test `streams::counter_range` reads (constant start, `==` exit on the counter or its

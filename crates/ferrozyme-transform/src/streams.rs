@@ -152,9 +152,11 @@ pub fn carry(
         let Some(entry) = l.entry else { continue };
         // A falling loop whose iterations commute runs upwards (`stream_upward.rs`).
         crate::stream_upward::run_upward(m.context(), l, &shadows);
+        let exact_before = exact;
         let carried = carry_loop(m, l.header, entry, &shadows, &mut exact);
-        // Its remainder as a loop the vectorizer takes (`stream_split.rs`).
-        if carried > 0 && vectorized {
+        // Its remainder as a loop the vectorizer takes (`stream_split.rs`; value
+        // streams only, see there).
+        if carried > 0 && vectorized && exact > exact_before {
             crate::stream_split::split_tail(m.context(), l.header, entry);
         }
         n += carried;
