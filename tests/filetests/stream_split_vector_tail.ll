@@ -9,7 +9,7 @@
 ; Why it matters: a loop carrying fixed-order recurrences (the streams' windows) gets no
 ; vector epilogue from LoopVectorize, so at -O3 -march=native (8 doubles) 6 of 30 columns
 ; ran one by one: 27-30% of the periodic-`if` Brusselator's gradient samples. Split, the
-; tail is vectorized (4 + 2 at AVX-512): grad/primal 2.36 -> 2.08 (bench/README.md,
+; tail is vectorized (4 + 2 at AVX-512): grad/primal 2.21 -> 1.98 (bench/README.md,
 ; "bruss20").
 ;
 ; void st(double *restrict out, const double *restrict x, double a) {

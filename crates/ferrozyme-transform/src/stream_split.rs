@@ -44,10 +44,10 @@
 
 use std::collections::HashMap;
 
-use ferrozyme_llvm::{Block, Builder, Context, Opcode, Value};
+use ferrozyme_llvm::{Block, Builder, Context, Value};
 
 use crate::peel::{copy_body, uses_after_read_copy};
-use crate::streams::{counter, counter_range};
+use crate::streams::counted_loop;
 
 /// Doubles in the widest vector register (AVX-512); its divisors are the narrower ones.
 pub(crate) const LANES: i128 = 8;
@@ -60,17 +60,10 @@ const MAX_BODY: usize = 600;
 /// multiple of [`LANES`] iterations and a tail loop for the rest (module docs). Returns
 /// whether it did.
 pub(crate) fn split_tail(ctx: Context, b: Block, entry: Block) -> bool {
-    let Some((c, step)) = counter(b) else {
+    let Some((_, step, t, ctr)) = counted_loop(b, entry) else {
         return false;
     };
-    let Some(t) = b.terminator() else {
-        return false;
-    };
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
-        return false;
-    }
-    let ctr = counter_range(b, c, step, entry, t);
-    if ctr.lo > ctr.hi || b.instructions().len() > MAX_BODY {
+    if b.instructions().len() > MAX_BODY {
         return false;
     }
     let trips = ctr.hi - ctr.lo + 1;

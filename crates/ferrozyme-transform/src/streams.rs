@@ -215,6 +215,20 @@ pub(crate) fn counter(b: Block) -> Option<(Value, i64)> {
     })
 }
 
+/// The single-block loop `b`, entered from `entry`, as a counted loop: its `+-1`
+/// counter and step, its conditional branch, and the counter's range as
+/// [`counter_range`] reads it (known constants, not empty). Shared by
+/// `stream_upward.rs` and `stream_split.rs`.
+pub(crate) fn counted_loop(b: Block, entry: Block) -> Option<(Value, i64, Value, Counter)> {
+    let (c, step) = counter(b)?;
+    let t = b.terminator()?;
+    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+        return None;
+    }
+    let ctr = counter_range(b, c, step, entry, t);
+    (ctr.lo <= ctr.hi).then_some((c, step, t, ctr))
+}
+
 /// The counter's range when it starts from a constant and the exit compares it (or its
 /// step) with a constant for equality; otherwise an empty range (nothing known).
 pub(crate) fn counter_range(b: Block, c: Value, step: i64, entry: Block, t: Value) -> Counter {
