@@ -30,36 +30,18 @@ static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
 
 enum { H = 5 };
 
-/* u = x[0 .. H W), v = x[H W .. 2 H W): periodic by branches in both directions */
-#define PBR(NAME, Q, W)                                                                     \
-  void NAME(double *Q out, const double *Q x, double a) {                                   \
-    const double *u = x, *v = x + H * W;                                                    \
-    NOUNROLL for (int i = 0; i < H; i++) {                                                  \
-      int ip, im;                                                                           \
-      if (i == H - 1) ip = 0; else ip = i + 1;                                              \
-      if (i == 0) im = H - 1; else im = i - 1;                                              \
-      for (int j = 0; j < W; j++) {                                                         \
-        int jp, jm;                                                                         \
-        if (j == W - 1) jp = 0; else jp = j + 1;                                            \
-        if (j == 0) jm = W - 1; else jm = j - 1;                                            \
-        double uc = u[W * i + j], vc = v[W * i + j];                                        \
-        double lu = u[W * im + j] + u[W * ip + j] + u[W * i + jp] + u[W * i + jm] - 4.0 * uc; \
-        double lv = v[W * im + j] + v[W * ip + j] + v[W * i + jp] + v[W * i + jm] - 4.0 * vc; \
-        out[W * i + j] = a * lu + uc * uc * vc - 1.5 * uc;                                  \
-        out[H * W + W * i + j] = a * lv + 0.5 * uc - uc * uc * vc;                          \
-      }                                                                                     \
-    }                                                                                       \
-  }
-PBR(pbr32, restrict, 32)
-PBR(pbr32_twin, , 32)
-PBR(pbr19, restrict, 19)
-PBR(pbr19_twin, , 19)
-PBR(pbr25, restrict, 25)
-PBR(pbr25_twin, , 25)
-PBR(pbr18, restrict, 18)
-PBR(pbr18_twin, , 18)
-PBR(pbr13, restrict, 13)
-PBR(pbr13_twin, , 13)
+/* periodic by branches in both directions, u and v blocks of one array (fz_periodic.h) */
+#include "fz_periodic.h"
+FZ_PBR(pbr32, restrict, H, 32)
+FZ_PBR(pbr32_twin, , H, 32)
+FZ_PBR(pbr19, restrict, H, 19)
+FZ_PBR(pbr19_twin, , H, 19)
+FZ_PBR(pbr25, restrict, H, 25)
+FZ_PBR(pbr25_twin, , H, 25)
+FZ_PBR(pbr18, restrict, H, 18)
+FZ_PBR(pbr18_twin, , H, 18)
+FZ_PBR(pbr13, restrict, H, 13)
+FZ_PBR(pbr13_twin, , H, 13)
 
 /* a clamped 1-D line of N1 cells */
 enum { N1 = 27 };
