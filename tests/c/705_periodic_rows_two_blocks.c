@@ -26,28 +26,10 @@ static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
 
 #define NOUNROLL _Pragma("clang loop unroll(disable)")
 
-/* u = x[0 .. NB), v = x[NB .. 2 NB): periodic by branches in both directions */
-#define PBR(NAME, Q)                                                                        \
-  void NAME(double *Q out, const double *Q x, double a) {                                   \
-    const double *u = x, *v = x + NB;                                                       \
-    NOUNROLL for (int i = 0; i < H; i++) {                                                  \
-      int ip, im;                                                                           \
-      if (i == H - 1) ip = 0; else ip = i + 1;                                              \
-      if (i == 0) im = H - 1; else im = i - 1;                                              \
-      for (int j = 0; j < W; j++) {                                                         \
-        int jp, jm;                                                                         \
-        if (j == W - 1) jp = 0; else jp = j + 1;                                            \
-        if (j == 0) jm = W - 1; else jm = j - 1;                                            \
-        double uc = u[W * i + j], vc = v[W * i + j];                                        \
-        double lu = u[W * im + j] + u[W * ip + j] + u[W * i + jp] + u[W * i + jm] - 4.0 * uc; \
-        double lv = v[W * im + j] + v[W * ip + j] + v[W * i + jp] + v[W * i + jm] - 4.0 * vc; \
-        out[W * i + j] = a * lu + uc * uc * vc - 1.5 * uc;                                  \
-        out[NB + W * i + j] = a * lv + 0.5 * uc - uc * uc * vc;                             \
-      }                                                                                     \
-    }                                                                                       \
-  }
-PBR(pbr, restrict)
-PBR(pbr_twin, )
+/* u = x[0 .. NB), v = x[NB .. 2 NB): periodic by branches in both directions (fz_periodic.h) */
+#include "fz_periodic.h"
+FZ_PBR(pbr, restrict, H, W)
+FZ_PBR(pbr_twin, , H, W)
 
 /* two clamped 1-D fields of one array, the second starting two cells after the first */
 #define NEAR(NAME, Q)                                                                       \

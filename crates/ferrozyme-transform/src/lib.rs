@@ -81,6 +81,7 @@ mod signature;
 pub mod slp_limit;
 mod split_math;
 mod stream_far;
+mod stream_split;
 mod stream_upward;
 mod stream_values;
 mod streams;

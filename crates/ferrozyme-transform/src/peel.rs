@@ -336,15 +336,30 @@ pub(crate) fn peel_last(m: Module, f: Value, l: &Loop, c: &Counted) {
     }
     c.test
         .set_operand(c.end_operand, iv_ty.const_i64((c.end - 1) as i64));
-    // The exit's phis: the edge from the latch now comes from the copy.
-    for phi in c.exit.phis() {
-        if !phi.incoming().iter().any(|(_, x)| *x == c.latch) {
+    uses_after_read_copy(&b, &blocks, c.latch, copy_latch, c.exit, &map);
+}
+
+/// After `blocks` (a loop; `latch` its block leaving into `exit`) gained a copy (`map`:
+/// each block and instruction to its copy) that now runs after it and leaves from
+/// `copy_latch` into `exit`: the exit's phis take their edge from `latch` from the copy,
+/// with the copy's values, and every other use after the loop of a value of `blocks`
+/// reads the copy's (uses inside the loop are left alone). Shared by `peel_last` and `stream_split.rs`.
+pub(crate) fn uses_after_read_copy(
+    b: &Builder,
+    blocks: &[Block],
+    latch: Block,
+    copy_latch: Block,
+    exit: Block,
+    map: &HashMap<Value, Value>,
+) {
+    for phi in exit.phis() {
+        if !phi.incoming().iter().any(|(_, x)| *x == latch) {
             continue;
         }
         b.position_before(phi);
         let np = b.phi(phi.ty(), &phi.name());
         for (v, x) in phi.incoming() {
-            if x == c.latch {
+            if x == latch {
                 np.add_incoming(map.get(&v).copied().unwrap_or(v), copy_latch);
             } else {
                 np.add_incoming(v, x);
@@ -358,12 +373,12 @@ pub(crate) fn peel_last(m: Module, f: Value, l: &Loop, c: &Counted) {
         .iter()
         .map(|x| map[&x.as_value()].as_block())
         .collect();
-    for blk in &blocks {
+    for blk in blocks {
         for i in blk.instructions() {
             let Some(&n) = map.get(&i) else { continue };
             for u in i.users() {
                 let ub = u.parent_block();
-                if l.blocks.contains(&ub) || copies.contains(&ub) {
+                if blocks.contains(&ub) || copies.contains(&ub) {
                     continue;
                 }
                 let is_phi = u.opcode() == Some(Opcode::LLVMPHI);
@@ -374,7 +389,7 @@ pub(crate) fn peel_last(m: Module, f: Value, l: &Loop, c: &Counted) {
                     }
                     // A phi's edge from inside the loop keeps the loop's value (none
                     // remain: the exit's were rebuilt above).
-                    if is_phi && l.blocks.contains(&inc[k as usize].1) {
+                    if is_phi && blocks.contains(&inc[k as usize].1) {
                         continue;
                     }
                     u.set_operand(k, n);

@@ -35,27 +35,17 @@ use ferrozyme_llvm::fastmath::REASSOC;
 use ferrozyme_llvm::{Block, Builder, Context, Opcode, Value};
 
 use crate::affine_index::form;
-use crate::streams::{counter, counter_range, effect_not_load_store, pure_call, rmw, underlying};
+use crate::streams::{counted_loop, effect_not_load_store, pure_call, rmw, underlying};
 
 /// Runs loop `l` (single block) upwards if its iterations commute; returns whether it
 /// did.
 pub(crate) fn run_upward(ctx: Context, l: &Loop, shadows: &HashSet<Value>) -> bool {
     let b = l.header;
     let Some(entry) = l.entry else { return false };
-    let Some((c, step)) = counter(b) else {
+    let Some((c, step, t, ctr)) = counted_loop(b, entry) else {
         return false;
     };
     if step != -1 {
-        return false;
-    }
-    let Some(t) = b.terminator() else {
-        return false;
-    };
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
-        return false;
-    }
-    let ctr = counter_range(b, c, step, entry, t);
-    if ctr.lo > ctr.hi {
         return false;
     }
     let (lo, hi) = (ctr.lo as i64, ctr.hi as i64);

@@ -152,7 +152,14 @@ pub fn carry(
         let Some(entry) = l.entry else { continue };
         // A falling loop whose iterations commute runs upwards (`stream_upward.rs`).
         crate::stream_upward::run_upward(m.context(), l, &shadows);
-        n += carry_loop(m, l.header, entry, &shadows, &mut exact);
+        let exact_before = exact;
+        let carried = carry_loop(m, l.header, entry, &shadows, &mut exact);
+        // Its remainder as a loop the vectorizer takes (`stream_split.rs`; value
+        // streams only, see there).
+        if carried > 0 && vectorized && exact > exact_before {
+            crate::stream_split::split_tail(m.context(), l.header, entry);
+        }
+        n += carried;
     }
     if n > 0 && !ferrozyme_llvm::verify_function(g) {
         return Err("carrying reverse stencil streams produced invalid IR (internal error)".into());
@@ -206,6 +213,20 @@ pub(crate) fn counter(b: Block) -> Option<(Value, i64)> {
         };
         (step == 1 || step == -1).then_some((phi, step))
     })
+}
+
+/// The single-block loop `b`, entered from `entry`, as a counted loop: its `+-1`
+/// counter and step, its conditional branch, and the counter's range as
+/// [`counter_range`] reads it (known constants, not empty). Shared by
+/// `stream_upward.rs` and `stream_split.rs`.
+pub(crate) fn counted_loop(b: Block, entry: Block) -> Option<(Value, i64, Value, Counter)> {
+    let (c, step) = counter(b)?;
+    let t = b.terminator()?;
+    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+        return None;
+    }
+    let ctr = counter_range(b, c, step, entry, t);
+    (ctr.lo <= ctr.hi).then_some((c, step, t, ctr))
 }
 
 /// The counter's range when it starts from a constant and the exit compares it (or its

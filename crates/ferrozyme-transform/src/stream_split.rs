@@ -1,0 +1,119 @@
+//! The remainder of a carried stream loop as a loop of its own, which the vectorizer
+//! takes (issue 14, bruss20: the periodic-`if` Brusselator at `-O3 -march=native`).
+//!
+//! A loop whose stencil streams were carried (`streams.rs`) keeps each window cell in a
+//! phi that reads the previous iteration's value: a fixed-order recurrence. LoopVectorize
+//! vectorizes such a loop, but it builds no vector epilogue for it (its
+//! `isCandidateForEpilogueVectorization` refuses fixed-order recurrences), so the
+//! iterations the vector width does not divide run one by one in the scalar remainder.
+//! In the Brusselator's reverse column loop (30 interior columns at `-O3`, the two wrap
+//! or clamp columns peeled by clang) that is 3 vector iterations of 8 and 6 scalar
+//! ones: `perf` gave the 6 scalar iterations 27-30% of the gradient's samples against
+//! 38-40% for the 24 vector columns (the scalar iteration is 58 instructions for one
+//! column, the vector one 79 for eight). The primal pays no such remainder: clang
+//! vectorizes its column loop by 4 and unrolls it fully.
+//!
+//! Here such a loop, when its trip count is a known constant `n` that [`LANES`] does not
+//! divide, runs its first `n - n % LANES` iterations and then enters a copy of itself,
+//! the tail loop, for the last `n % LANES`, its phis continuing from the loop's last
+//! values (the carried windows, the sums, the counter) so every iteration computes what
+//! it computed before, in the same order. The main loop's trip count is then a multiple
+//! of every vector width up to [`LANES`] doubles (no remainder); the tail loop is marked
+//! `llvm.loop.vectorize.enable`: without the hint LoopVectorize leaves a loop of fewer
+//! than 16 iterations scalar when it needs run-time alias checks ("cannot prove it is
+//! safe to reorder memory operations", the rows `i - 1` and `i + 1` of one shadow), with
+//! it the tail becomes one vector iteration of 4 and 2 scalar ones at AVX-512 (measured
+//! on hand-edited IR, bench/README.md "bruss20"). The hint is a request for the
+//! vectorizer, not a width: on a target without vectors nothing changes but the split.
+//!
+//! Only loops that carried a value stream (no `reassoc`, `stream_values.rs`: the
+//! exact build, `-O3 -march=native` in the benchmarks) are split. With `-ffast-math`
+//! (partial-sum streams, loops run upwards by `stream_upward.rs`) a tail loop was found
+//! that LoopVectorize still refuses (tests/c/827's periodic stencil with 5 rows, inlined
+//! into `main`), and a refused `llvm.loop.vectorize.enable` makes LLVM print "warning:
+//! loop not vectorized: the optimizer was unable to perform the requested
+//! transformation" on the user's compile: a warning about code the user did not write.
+//! Whether the split pays there was not measured.
+//!
+//! Taken for a single-block loop of a combined gradient that carried a stream, only
+//! when the pipeline after the pass vectorizes loops, with the `+-1` counter and exit
+//! test `streams::counter_range` reads (constant start, `==` exit on the counter or its
+//! next value against a constant), at least [`MIN_MAIN`] iterations in the main loop
+//! and a body of at most [`MAX_BODY`] instructions (the copy's code size). Pinned by
+//! the filetest `stream_split_vector_tail`.
+
+use std::collections::HashMap;
+
+use ferrozyme_llvm::{Block, Builder, Context, Value};
+
+use crate::peel::{copy_body, uses_after_read_copy};
+use crate::streams::counted_loop;
+
+/// Doubles in the widest vector register (AVX-512); its divisors are the narrower ones.
+pub(crate) const LANES: i128 = 8;
+/// Fewest iterations left in the main loop (two vector iterations at the widest).
+const MIN_MAIN: i128 = 2 * LANES;
+/// Largest loop body (instructions) copied.
+const MAX_BODY: usize = 600;
+
+/// Splits the single-block loop `b`, entered from `entry`, into a main loop over a
+/// multiple of [`LANES`] iterations and a tail loop for the rest (module docs). Returns
+/// whether it did.
+pub(crate) fn split_tail(ctx: Context, b: Block, entry: Block) -> bool {
+    let Some((_, step, t, ctr)) = counted_loop(b, entry) else {
+        return false;
+    };
+    if b.instructions().len() > MAX_BODY {
+        return false;
+    }
+    let trips = ctr.hi - ctr.lo + 1;
+    let rest = trips % LANES;
+    if rest == 0 || trips - rest < MIN_MAIN {
+        return false;
+    }
+    let Some(exit) = t.successors().into_iter().find(|s| *s != b) else {
+        return false;
+    };
+    // `counter_range` read the exit test as `icmp (c | c + step), k` leaving on
+    // equality: the main loop leaves `rest` iterations earlier at `k - step * rest`.
+    let test = t.operand(0);
+    let Some(k) = test.operand(1).const_int_value() else {
+        return false;
+    };
+    let builder = Builder::new(ctx);
+    let tail = exit.insert_before(ctx, &format!("{}.tail", b.name()));
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    map.insert(b.as_value(), tail.as_value());
+    builder.position_at_end(tail);
+    let mut phis = Vec::new();
+    for p in b.phis() {
+        let np = builder.phi(p.ty(), &p.name());
+        map.insert(p, np);
+        phis.push((p, np));
+    }
+    copy_body(&builder, &[b], b, &mut map, "tail");
+    // The tail's phis continue from the main loop's last values.
+    for (p, np) in phis {
+        let Some((v, _)) = p.incoming().into_iter().find(|(_, x)| *x == b) else {
+            continue;
+        };
+        np.add_incoming(v, b);
+        np.add_incoming(map.get(&v).copied().unwrap_or(v), tail);
+    }
+    for s in 0..t.num_successors() {
+        if t.successor(s) == exit {
+            t.set_successor(s, tail);
+        }
+    }
+    let ty = test.operand(1).ty();
+    test.set_operand(1, ty.const_i64(k - step * rest as i64));
+    uses_after_read_copy(&builder, &[b], b, tail, exit, &map);
+    let hint = ctx.md_node(&[
+        ctx.md_string("llvm.loop.vectorize.enable"),
+        ctx.i1().const_int(1),
+    ]);
+    if let Some(tt) = tail.terminator() {
+        tt.set_metadata(ctx.md_kind("llvm.loop"), Some(ctx.loop_id(&[hint])));
+    }
+    true
+}
