@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: cannot-deduce-type at `Polygon`'s constructor (the `int n` store, "the value looks like Anything, the memory like Anything"): the shapes' objects reach one `Shape *`, so offset 8 is typed both `int` (Polygon's n) and `double` (Circle's r, Rect's w), and at -O0 (no TBAA) the int argument takes that Anything from the memory (sweep18: -O1 and REF fixed, see tests/cxx/145); no wrong number
 // A user's polymorphic geometry: `std::vector<std::unique_ptr<Shape>>` of circles,
 // rectangles and regular polygons (virtual `area()`/`perimeter()`, a template
 // `Scaled<S>` wrapper adding a virtual override), a compactness loss summed with

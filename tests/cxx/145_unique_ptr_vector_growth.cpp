@@ -1,14 +1,15 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: cannot-deduce-type at `Prod`'s `int` store in its constructor ("the value looks like Anything, the memory like Anything"): the three classes' objects reach one `Term *` (the buffer's elements, the virtual calls), so a context-insensitive analysis types offset 16 as both `int` and `double`, and at -O0 (no TBAA) the int arguments take that Anything from the memory; no wrong number. -O1..-O3 and REF pass
 // Regression (sweep18): a `std::vector<std::unique_ptr<Term>>` grown by `push_back` inside
 // the differentiated function. At -O1 clang stores each `unique_ptr` into the buffer as
 // `store i64 (ptrtoint p)` (tagged `p1 _ZTS4Term`) and moves the elements on growth as
 // `load i64`/`store i64`: the shadow buffer kept null pointers and the reverse sweep's
-// virtual call through one crashed (SIGSEGV, the base binary at -O1; cxx/139's crash).
+// virtual call through one crashed (SIGSEGV with the base binary at -O1..-O3: -O2/-O3
+// store the new element the same way; cxx/139's crash at -O1).
 // Terms of three classes, one with an `int` field where the others have a `double`
-// (`Power`'s exponent): before, the `--ad-before-opt` trial was refused at the `int`
-// store (memory typed Anything). Reverse and forward mode against the analytic gradient
-// and finite differences.
+// (`Power`'s exponent): before, -O0 and the `--ad-before-opt` trial were refused at the
+// `int` stores of the constructors (offset 8/16 of a `Term` typed both `int` and
+// `double` through the one `Term *`: "memory like Anything"). Reverse and forward mode
+// against the analytic gradient and finite differences.
 #include "fz_cxx.h"
 #include <cmath>
 #include <memory>

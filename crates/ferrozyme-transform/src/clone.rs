@@ -280,6 +280,73 @@ pub fn reject_computed_branches(
     }
 }
 
+/// The error for a function that catches an exception (`try { ... } catch (const E &)`,
+/// or `catch (...)` that neither rethrows nor terminates), reported on the user's
+/// function before it is cloned. The derivative follows the normal path only
+/// (`drop_unwind_paths`) and generated functions are `nounwind`, so an exception caught
+/// here in the primal would end the derivative's run in `std::terminate`
+/// (tests/errors/exception_caught.cpp). Landing pads that only clean up, rethrow
+/// (libstdc++'s `catch (...) { destroy; throw; }`) or terminate (`noexcept`) are the
+/// normal path's business and stay accepted: an exception through them ends the
+/// program in the primal too.
+pub fn reject_caught_exceptions(
+    f: Value,
+    fname: &str,
+) -> Result<(), Vec<ferrozyme_llvm::Diagnostic>> {
+    use crate::common::diags::Problem;
+    let insts: Vec<Value> = f
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .collect();
+    // A `catch (...)` handler that passes the exception on, or stops the program.
+    let passes_on = insts.iter().any(|i| {
+        i.opcode() == Some(Opcode::LLVMResume)
+            || ((i.is_call() || i.opcode() == Some(Opcode::LLVMInvoke))
+                && i.called_function().is_some_and(|g| {
+                    matches!(
+                        g.name().as_str(),
+                        "__cxa_rethrow" | "__clang_call_terminate" | "_ZSt9terminatev"
+                    )
+                }))
+    });
+    let catching = insts.iter().find(|i| {
+        i.opcode() == Some(Opcode::LLVMLandingPad)
+            && i.operands().into_iter().any(|c| {
+                // Clauses: a catch names a type-info pointer (null: catch-all); a
+                // filter (exception specification) is an array.
+                c.ty().is_pointer() && (!c.is_null() || !passes_on)
+            })
+    });
+    let Some(&lp) = catching else {
+        return Ok(());
+    };
+    let p = Problem::Audit {
+        kind: ferrozyme_llvm::DiagKind::UnsupportedInstruction,
+        msg: "an exception is caught inside the differentiated code: the derivative follows \
+              the normal path only, so an exception thrown here at run time would end the \
+              program in std::terminate instead of reaching this handler"
+            .to_string(),
+        help: "validate the inputs before calling the differentiated function (or return an \
+               error value instead of throwing), or move the try/catch out of it",
+    };
+    // The call that may throw into the handler (the landing pad's own location is often
+    // the function's closing brace).
+    let lp_block = lp.parent_block();
+    let at = insts
+        .iter()
+        .filter(|i| i.opcode() == Some(Opcode::LLVMInvoke))
+        .find(|i| i.successors().contains(&lp_block))
+        .and_then(|i| i.source_loc())
+        .or_else(|| lp.source_loc())
+        .or_else(|| insts.iter().find_map(|i| i.source_loc()));
+    Err(vec![ferrozyme_llvm::Diagnostic::new(p.kind(), p.message())
+        .in_function(fname.to_string())
+        .with_help(p.help().to_string())
+        .at_instruction(lp.to_string())
+        .at_loc(at)])
+}
+
 /// clang gives an `indirectbr` no source location (at `-O0` all `goto *p` share one
 /// dispatch block); the instructions computing its target address have the `goto`'s
 /// line. Searches the address's definition (through phis, loads and address arithmetic,

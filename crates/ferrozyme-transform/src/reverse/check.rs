@@ -173,14 +173,15 @@ impl Checker<'_> {
         // Understood: integers/pointers over non-float memory, or values type analysis
         // knows are floats (an inactive float copied as an integer: the store kills the
         // destination's adjoint, as for any inactive float).
-        // A store of an integer type analysis proves is one (not a float's bits) over
-        // memory with conflicting facts (objects of several classes through one pointer:
-        // a `Polygon`'s `int n` where a `Circle` has `double r`) overwrites whatever was
-        // there: the reverse clears the destination's adjoint (`stores_float_bits`).
+        // An integer type analysis proves is one (its own uses and sources say so, not
+        // a float's bits) accessing memory with conflicting facts (objects of several
+        // classes through one pointer: a `Polygon`'s `int n` where a `Circle` has
+        // `double r`; a `std::variant`'s storage): a load moves no derivative, a store
+        // overwrites whatever was there and the reverse clears the destination's
+        // adjoint (`stores_float_bits`).
         let proven_not_fp = pieces.iter().all(|(v, m)| {
-            (v.is_not_float() && !float_mem(m))
+            (v.is_not_float() && (!float_mem(m) || *m == BaseType::Anything))
                 || (v.is_float() && *m != BaseType::Anything)
-                || (op == Opcode::LLVMStore && v.is_not_float() && *m == BaseType::Anything)
         }) && (op == Opcode::LLVMStore
             || pieces.iter().all(|(v, _)| !v.is_float()));
         // Unknown counts as possibly float: an integer moving bytes of differentiable

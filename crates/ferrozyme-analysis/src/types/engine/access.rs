@@ -80,13 +80,20 @@ impl Engine {
         }
         self.learn_ptr(ptr, &to_mem);
         // Memory → value: concrete entries inside, and the "every offset" entry at each leaf.
-        // An integer too narrow for the float the memory holds at an offset (an `i32`
-        // over a `double`) is not that float: the memory's fact says nothing about it.
-        // Context-insensitive facts meet this way when objects of several classes go
-        // through one pointer (a `Polygon`'s `int n` where a `Circle` has `double r`).
+        // Context-insensitive facts meet in memory that holds different types in
+        // different executions: objects of several classes through one pointer (a
+        // `Polygon`'s `int n` where a `Circle` has `double r`), a `std::variant`'s
+        // storage. Two such facts say nothing about an integer moved there:
+        // * a float too wide for it (an `i32` over a `double`) is not what it holds;
+        // * `Anything` (the memory's conflict) is the memory's, not the value's: the
+        //   value keeps what its own uses and sources say (`i % 3` stored as a
+        //   `Spring`'s int is an integer), and the transform's checks of the access
+        //   still look at the memory (`reverse/check.rs`).
         let int_val = val.ty().is_integer();
         let fits = |k: i64, b: BaseType| {
-            !int_val || b.fp_type().is_none_or(|t| k + t.data_size() as i64 <= size)
+            !int_val
+                || (b != BaseType::Anything
+                    && b.fp_type().is_none_or(|t| k + t.data_size() as i64 <= size))
         };
         let mem = self.pointee(ptr);
         let mut to_val = TypeTree::new();
