@@ -285,9 +285,7 @@ impl Driver {
                 continue;
             }
             let name = func.name();
-            if let Err(mut d) = crate::clone::reject_computed_branches(func, &name)
-                .and_then(|()| crate::clone::reject_caught_exceptions(func, &name))
-            {
+            if let Err(mut d) = crate::clone::reject_computed_branches(func, &name) {
                 diags.append(&mut d);
                 continue;
             }
