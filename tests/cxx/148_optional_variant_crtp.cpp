@@ -2,6 +2,8 @@
 // CFLAGS: -std=c++17
 // IGNORE-O0: cannot-deduce-type at the `memcpy`s that copy a `std::variant<Spring, Morse>` (24 bytes in `__new_allocator::construct`, 16 in `_Uninitialized<Morse>`'s constructor): offset 8 holds `Spring`'s int or `Morse`'s double, and a byte copy of storage whose type depends on the run has no typed adjoint; no wrong number
 // IGNORE-O1: the same refusal at the variant copies of `push_back`, inlined into `total`
+// IGNORE-O3: the same refusal as -O1
+// IGNORE-REF: the same refusal as -O0
 // A user's small physics library: CRTP potentials (`Potential<Derived>::energy` calling
 // `Derived::pair`), a `std::optional<double>` cutoff that is empty for one kind, a
 // `std::variant<Spring, Morse>` bond list visited with `std::visit` and a generic
