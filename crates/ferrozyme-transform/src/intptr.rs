@@ -61,21 +61,17 @@ pub fn rebuild_pointers(f: Value) -> usize {
     let mut done = 0;
     // Candidates are collected before rewriting: a rewrite erases instructions (the
     // load's stores and `inttoptr`s) that a walk over the old list would still visit.
-    let loads: Vec<Value> = insts()
-        .into_iter()
-        .filter(|l| is_pointer_copied_as_integer(*l))
-        .collect();
-    for load in loads {
-        repun_load(&b, load);
-        done += 1;
-    }
-    let stores: Vec<Value> = insts()
-        .into_iter()
-        .filter(|s| is_pointer_stored_as_integer(*s))
-        .collect();
-    for s in stores {
-        restore_pointer(&b, s);
-        done += 1;
+    type Rewrite = fn(&Builder, Value);
+    let passes: [(fn(Value) -> bool, Rewrite); 2] = [
+        (is_pointer_copied_as_integer, repun_load),
+        (is_pointer_stored_as_integer, restore_pointer),
+    ];
+    for (wanted, rewrite) in passes {
+        let found: Vec<Value> = insts().into_iter().filter(|i| wanted(*i)).collect();
+        done += found.len();
+        for i in found {
+            rewrite(&b, i);
+        }
     }
     for i in insts() {
         if i.opcode() != Some(Opcode::LLVMIntToPtr) || i.ty() != ctx.ptr() {
