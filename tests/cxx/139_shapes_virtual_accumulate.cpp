@@ -1,7 +1,6 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: cannot-deduce-type in `std::make_unique<Polygon>(int &&, const double &)`: "an integer access to differentiable memory whose type is ambiguous (the value looks like Double, the memory like Double)" at the `load i32` of the `int &&` argument (the constructor's int and double arguments are typed alike; the same with a plain `struct {int n; double s;}`)
-// IGNORE-O1: a crash (SIGSEGV) at run time in `fz_rev` of `Scaled<Rect>::area` called from the gradient of `loss` (the base binary crashes at every level; -O2/-O3 were fixed by sweep17's pointer-as-integer moves, the -O1 cause is not found yet)
-// IGNORE-REF: the same crash as -O1 (unoptimized IR)
+// IGNORE-O0: cannot-deduce-type at `Polygon`'s constructor (the `int n` store, "the value looks like Integer, the memory like Anything"): the shapes' objects reach one `Shape *` (the buffer's elements, the virtual calls), so a context-insensitive analysis types offset 8 as both `int` (Polygon's n) and `double` (Circle's r, Rect's w); sweep18 accepts such stores only when the integer provably comes from integer storage, and the chain here (`make_unique`'s `int &&`) is not followed through the clones yet; no wrong number
+// IGNORE-REF: the same refusal as -O0 (before sweep18: a SIGSEGV, the -O1 crash)
 // A user's polymorphic geometry: `std::vector<std::unique_ptr<Shape>>` of circles,
 // rectangles and regular polygons (virtual `area()`/`perimeter()`, a template
 // `Scaled<S>` wrapper adding a virtual override), a compactness loss summed with

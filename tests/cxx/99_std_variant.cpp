@@ -1,6 +1,6 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: cannot-deduce-type in std::variant's storage constructor: the int alternative is stored (i32) into the bytes that hold the double alternative, which type analysis sees as one ambiguous location.
+// IGNORE-O0: cannot-deduce-type in std::variant's storage: the int alternative is read (i32) from the bytes that hold the double alternative, which type analysis sees as one ambiguous location ("the value looks like Integer, the memory like Anything").
 // IGNORE-O1: "integer arithmetic on the bits of a floating-point value": at -O1 SROA keeps the variant's union in an i64 and the int alternative's store becomes and/or on the double's bits.
 // IGNORE-REF: the same as at -O1 (the --ad-before-opt trial differentiates that IR).
 // std::variant<double, int> visited with std::visit (an active double alternative and an

@@ -59,6 +59,18 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
 
+/// Does the `!tbaa` of the load or store `access` name a pointer type (`any pointer`,
+/// `p1 _ZTS5Shape`, a vtable pointer) as the scalar it moves? Clang's -O1 code stores a
+/// `std::unique_ptr`'s pointer as `store i64 (ptrtoint p)` tagged `p1 _ZTS5Shape`; the
+/// tag says the bytes are a pointer whatever integer type the instruction uses.
+pub fn tbaa_says_pointer(access: ferrozyme_llvm::Value) -> bool {
+    let kind = access.ty().context().md_kind("tbaa");
+    access
+        .metadata(kind)
+        .and_then(layout::tbaa_access_type_name)
+        .is_some_and(|n| layout::tbaa_name_base(&n) == BaseType::Pointer)
+}
+
 /// Offsets at or beyond this many bytes are not tracked (keeps trees finite when a pointer
 /// is advanced by a constant inside a loop).
 pub const MAX_OFFSET: i64 = 1024;
@@ -188,6 +200,13 @@ impl FpType {
             FpType::F32 => 4,
             FpType::F64 => 8,
             FpType::F80 => 16,
+        }
+    }
+    /// Bytes of data (an `x86_fp80` holds 10).
+    pub fn data_size(self) -> u64 {
+        match self {
+            FpType::F80 => 10,
+            t => t.size(),
         }
     }
 }

@@ -10,6 +10,14 @@ use std::collections::HashMap;
 
 use ferrozyme_llvm::{run_function_passes, Builder, Module, Opcode, Value};
 
+/// The name prefix of the clones `driver.rs` differentiates (`fz_primal_<name>`).
+pub const CLONE_PREFIX: &str = "fz_primal_";
+
+/// Is `f` a clone made for differentiation (its calls stand for the original's)?
+pub fn is_clone(f: Value) -> bool {
+    f.is_function() && f.name().starts_with(CLONE_PREFIX)
+}
+
 /// Copies `src`'s body into a new internal function `name`.
 pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
     // Generated code differentiated again: its tape scopes (`reverse/alias.rs`) describe

@@ -292,7 +292,11 @@ impl Driver {
             let module = self.module();
             let reverse = matches!(job, Job::Reverse(..));
             let start = Stamp::now();
-            let p = clone_function(module, func, &format!("fz_primal_{name}"));
+            let p = clone_function(
+                module,
+                func,
+                &format!("{}{name}", crate::clone::CLONE_PREFIX),
+            );
             let inlined = if opts.enzyme.inline {
                 crate::settings::inline_calls(module, p, func, opts.enzyme.inline_count)
             } else {

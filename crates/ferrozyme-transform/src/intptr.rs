@@ -15,6 +15,13 @@
 //!   `inttoptr`s become that pointer, stores of the integer store the pointer (so the
 //!   shadow memory gets the shadow pointer, as for any pointer store), and any other use
 //!   reads `ptrtoint` of it (an integer: inactive, as before).
+//! * **A pointer stored as an integer.** Clang's -O1 code stores a `std::unique_ptr`
+//!   into a `std::vector`'s buffer as `store i64 (ptrtoint p)`. When the store's `!tbaa`
+//!   names a pointer type, or the stack object declares a pointer there, it becomes
+//!   `store ptr p` (the same bytes), so the shadow memory gets `p`'s shadow; without the
+//!   rewrite the shadow buffer kept null and the reverse sweep crashed (tests/cxx/139).
+//!   Loads of `i64` only stored are rewritten on the same evidence (`!tbaa` on either
+//!   side).
 //! * **Byte offsets through `uintptr_t`.** `inttoptr(ptrtoint(p) + k - ...)`, a sum of
 //!   integers of which exactly one `ptrtoint` is not cancelled by the `ptrtoint` of a
 //!   pointer into the same object (`(uintptr_t)p + ((uintptr_t)q - (uintptr_t)r)` with `q`
@@ -37,6 +44,7 @@
 //! the primal's misalignment; a mask wider than 16; a term read from memory) is left
 //! alone and keeps the audit's error.
 
+use ferrozyme_analysis::types::tbaa_says_pointer;
 use ferrozyme_llvm::{Builder, Opcode, TypeKind, Value};
 
 /// Rewrites `f`'s pointers carried through integers; returns how many loads and
@@ -51,10 +59,18 @@ pub fn rebuild_pointers(f: Value) -> usize {
             .collect()
     };
     let mut done = 0;
-    for load in insts() {
-        if is_pointer_copied_as_integer(load) {
-            repun_load(&b, load);
-            done += 1;
+    // Candidates are collected before rewriting: a rewrite erases instructions (the
+    // load's stores and `inttoptr`s) that a walk over the old list would still visit.
+    type Rewrite = fn(&Builder, Value);
+    let passes: [(fn(Value) -> bool, Rewrite); 2] = [
+        (is_pointer_copied_as_integer, repun_load),
+        (is_pointer_stored_as_integer, restore_pointer),
+    ];
+    for (wanted, rewrite) in passes {
+        let found: Vec<Value> = insts().into_iter().filter(|i| wanted(*i)).collect();
+        done += found.len();
+        for i in found {
+            rewrite(&b, i);
         }
     }
     for i in insts() {
@@ -102,7 +118,40 @@ fn is_pointer_copied_as_integer(l: Value) -> bool {
         .all(|u| u.opcode() == Some(Opcode::LLVMStore) && u.operand(0) == l);
     stores
         && !users.is_empty()
-        && (declared_pointer(l.operand(0)) || users.iter().any(|u| declared_pointer(u.operand(1))))
+        && (declared_pointer(l.operand(0))
+            || tbaa_says_pointer(l)
+            || users
+                .iter()
+                .any(|u| declared_pointer(u.operand(1)) || tbaa_says_pointer(*u)))
+}
+
+/// Is `s` a plain `store i64 (ptrtoint p)` (pointer-sized, address space 0) into a
+/// location that holds a pointer: its `!tbaa` names a pointer type, or a stack object
+/// declares a pointer there?
+fn is_pointer_stored_as_integer(s: Value) -> bool {
+    if s.opcode() != Some(Opcode::LLVMStore) || s.is_volatile() || s.is_atomic_access() {
+        return false;
+    }
+    let ctx = s.ty().context();
+    let x = s.operand(0);
+    x.opcode() == Some(Opcode::LLVMPtrToInt)
+        && x.ty() == ctx.i64()
+        && x.operand(0).ty() == ctx.ptr()
+        && (tbaa_says_pointer(s) || declared_pointer(s.operand(1)))
+}
+
+/// Replaces `store i64 (ptrtoint p), a` by `store ptr p, a`: the same bytes, and the
+/// shadow memory gets `p`'s shadow as for any pointer store.
+fn restore_pointer(b: &Builder, s: Value) {
+    b.position_before(s);
+    let n = b.store(s.operand(0).operand(0), s.operand(1));
+    n.set_alignment(s.alignment());
+    let kind = s.ty().context().md_kind("tbaa");
+    if let Some(tag) = s.metadata(kind) {
+        n.set_metadata(kind, Some(tag));
+    }
+    // The `ptrtoint`, dead if it had no other use, is left to the post-AD optimizer.
+    s.erase();
 }
 
 /// Does `addr` point at a field an `alloca`'s type declares `ptr` (through constant byte

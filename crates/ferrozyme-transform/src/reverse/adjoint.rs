@@ -483,6 +483,7 @@ impl Gen<'_> {
             && (self.fx.act.is_active(v)
                 || self.fx.types.int_carries_fp(v).is_some()
                 || self.fx.types.pointee_tree(addr).get(0).is_float()
+                || self.fx.types.pointee_tree(addr).get(0) == BaseType::Anything
                 || (v.is_constant()
                     && !matches!(
                         self.fx.types.pointee_tree(addr).get(0),

@@ -173,8 +173,22 @@ impl Checker<'_> {
         // Understood: integers/pointers over non-float memory, or values type analysis
         // knows are floats (an inactive float copied as an integer: the store kills the
         // destination's adjoint, as for any inactive float).
+        // An integer accessing memory with conflicting facts (objects of several classes
+        // through one pointer: a `Polygon`'s `int n` where a `Circle` has `double r`; a
+        // `std::variant`'s storage), when it cannot be a float's bits moved: a store of
+        // an integer computed or copied from integer storage (`int_origin`) overwrites
+        // whatever was there (the reverse clears the destination's adjoint,
+        // `stores_float_bits`); a load whose value is only computed on (`computed_on`)
+        // moves nothing. A copy through integers (`long t = la[i]; la[i] = la[j]` over
+        // doubles) stays refused: its Integer type may be the `!tbaa` of the punning.
+        let plain_int = || match op {
+            Opcode::LLVMStore => int_origin(self.fx.p, self.fx.req.func, val, 0),
+            _ => computed_on(val),
+        };
         let proven_not_fp = pieces.iter().all(|(v, m)| {
-            (v.is_not_float() && !float_mem(m)) || (v.is_float() && *m != BaseType::Anything)
+            (v.is_not_float() && !float_mem(m))
+                || (v.is_float() && *m != BaseType::Anything)
+                || (v.is_not_float() && *m == BaseType::Anything && plain_int())
         }) && (op == Opcode::LLVMStore
             || pieces.iter().all(|(v, _)| !v.is_float()));
         // Unknown counts as possibly float: an integer moving bytes of differentiable
@@ -352,4 +366,116 @@ fn access_pieces(
         }
     }
     pieces
+}
+
+/// May the integer `v` stored over memory of conflicting type be anything but a float's
+/// bits moved from memory? True for constants, values computed by integer instructions,
+/// values loaded from integer stack slots (`alloca i32`: -O0's `int n` and temporaries
+/// of `int &&`), and arguments whose every call site passes such a value (`clone` is the
+/// function being checked, a clone of `orig`, whose call sites are `orig`'s).
+fn int_origin(clone: Value, orig: Value, v: Value, depth: u32) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    if v.const_int_value().is_some() {
+        return true;
+    }
+    if v.is_argument() {
+        return call_site_args(clone, orig, v).is_some_and(|args| {
+            args.into_iter()
+                .all(|a| int_origin(clone, orig, a, depth + 1))
+        });
+    }
+    if !v.is_instruction() {
+        return false;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => int_slot(clone, orig, v.operand(0), depth + 1),
+        Some(Opcode::LLVMPHI) => v
+            .incoming()
+            .into_iter()
+            .all(|(x, _)| int_origin(clone, orig, x, depth + 1)),
+        Some(Opcode::LLVMSelect) => {
+            int_origin(clone, orig, v.operand(1), depth + 1)
+                && int_origin(clone, orig, v.operand(2), depth + 1)
+        }
+        Some(
+            Opcode::LLVMCall
+            | Opcode::LLVMInvoke
+            | Opcode::LLVMBitCast
+            | Opcode::LLVMExtractValue
+            | Opcode::LLVMExtractElement
+            | Opcode::LLVMFreeze,
+        ) => false,
+        // Integer arithmetic, comparisons, casts from other types.
+        _ => true,
+    }
+}
+
+/// Is `p` an integer stack slot (`alloca iN`), directly or as the pointer every call
+/// site passes?
+fn int_slot(clone: Value, orig: Value, p: Value, depth: u32) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    if p.opcode() == Some(Opcode::LLVMAlloca) {
+        return p.allocated_type().int_width().is_some();
+    }
+    p.is_argument()
+        && call_site_args(clone, orig, p).is_some_and(|args| {
+            args.into_iter()
+                .all(|a| int_slot(clone, orig, a, depth + 1))
+        })
+}
+
+/// The values every direct call site passes for argument `a` (of `clone`, standing for
+/// `orig`, or of any other function); `None` when the function's address is taken or it
+/// has no call sites outside clones and generated code.
+fn call_site_args(clone: Value, orig: Value, a: Value) -> Option<Vec<Value>> {
+    let owner = a.parent_function();
+    let k = owner.params().iter().position(|q| *q == a)?;
+    let f = if owner == clone { orig } else { owner };
+    let mut out = Vec::new();
+    for u in f.users() {
+        // Calls in other clones and in generated code pass what the original call
+        // sites pass.
+        if u.is_instruction() && {
+            let g = u.parent_function();
+            crate::clone::is_clone(g) || crate::generated::is_generated(g)
+        } {
+            continue;
+        }
+        let direct = (u.is_call() || u.opcode() == Some(Opcode::LLVMInvoke))
+            && u.called_function() == Some(f)
+            && u.call_args().iter().all(|x| *x != f);
+        if !direct {
+            return None;
+        }
+        out.push(*u.call_args().get(k)?);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Is the loaded integer `v` only computed on (compared, converted, used in
+/// arithmetic or as an index), never stored, passed or returned as it is?
+fn computed_on(v: Value) -> bool {
+    let users = v.users();
+    !users.is_empty()
+        && users.iter().all(|u| {
+            !matches!(
+                u.opcode(),
+                Some(
+                    Opcode::LLVMStore
+                        | Opcode::LLVMCall
+                        | Opcode::LLVMInvoke
+                        | Opcode::LLVMRet
+                        | Opcode::LLVMPHI
+                        | Opcode::LLVMSelect
+                        | Opcode::LLVMInsertValue
+                        | Opcode::LLVMInsertElement
+                        | Opcode::LLVMBitCast
+                        | Opcode::LLVMFreeze
+                )
+            )
+        })
 }

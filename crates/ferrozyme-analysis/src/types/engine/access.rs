@@ -25,6 +25,12 @@ impl Engine {
                 v = kept;
             }
         }
+        if let Some(bytes) = small_int_literal(val) {
+            // A positive `i32` literal below the smallest normal float (`store i32 6`: as
+            // a float it would be a subnormal 8.4e-45) is an integer,
+            // as every compiler writes `int n = 6`; a float bit pattern is 0 or far larger.
+            v.insert_integer(0, bytes);
+        }
         let hints = Hints {
             window: self.sentinel_window(inst, val),
             typed: self.typed_by_tbaa(inst, val),
@@ -74,13 +80,30 @@ impl Engine {
         }
         self.learn_ptr(ptr, &to_mem);
         // Memory → value: concrete entries inside, and the "every offset" entry at each leaf.
+        // Context-insensitive facts meet in memory that holds different types in
+        // different executions: objects of several classes through one pointer (a
+        // `Polygon`'s `int n` where a `Circle` has `double r`), a `std::variant`'s
+        // storage. Two such facts say nothing about an integer moved there:
+        // * a float too wide for it (an `i32` over a `double`) is not what it holds;
+        // * `Anything` (the memory's conflict) is the memory's, not the value's: the
+        //   value keeps what its own uses and sources say (`i % 3` stored as a
+        //   `Spring`'s int is an integer), and the transform's checks of the access
+        //   still look at the memory (`reverse/check.rs`).
+        let int_val = val.ty().is_integer();
+        let fits = |k: i64, b: BaseType| {
+            !int_val
+                || (b != BaseType::Anything
+                    && b.fp_type().is_none_or(|t| k + t.data_size() as i64 <= size))
+        };
         let mem = self.pointee(ptr);
         let mut to_val = TypeTree::new();
         for (k, b) in mem.iter().filter(|(k, _)| (0..size).contains(k)) {
-            to_val.insert(k, b);
+            if fits(k, b) {
+                to_val.insert(k, b);
+            }
         }
         for (off, _) in layout::leaves(self.m, val.ty()) {
-            if to_val.get(off) == BaseType::Unknown {
+            if to_val.get(off) == BaseType::Unknown && fits(off, mem.get(off)) {
                 to_val.insert(off, mem.get(off));
             }
         }
@@ -322,4 +345,12 @@ fn is_pointer_distance(v: Value) -> bool {
 /// a `zext`, i.e. non-negative?
 fn first_index_is_zext(g: Value) -> bool {
     g.is_instruction() && g.num_operands() > 1 && g.operand(1).opcode() == Some(Opcode::LLVMZExt)
+}
+
+/// The byte width of `v` when it is an `i32` literal in `1..2^23`: bit patterns that are
+/// subnormal floats, so in practice integers (see `access`). Not `i64`: Rust stores a
+/// dangling pointer's alignment (`8`) into a pointer field as an integer.
+fn small_int_literal(v: Value) -> Option<i64> {
+    let c = v.const_int_value()?;
+    (v.ty().int_width()? == 32 && (1..1 << 23).contains(&c)).then_some(4)
 }
