@@ -150,6 +150,13 @@ pub fn classify(call: Value) -> CallKind {
     if let Some(rule) = mpi_rule(&name) {
         return match rule {
             MpiRule::Inactive { .. } => CallKind::InactiveExternal,
+            // Composed routines (and their Fortran bindings) on integer datatypes stay
+            // Open MPI's calls.
+            MpiRule::Composed { .. } | MpiRule::Fortran { .. }
+                if composed_without_reals(call, &name) =>
+            {
+                CallKind::InactiveExternal
+            }
             // Fortran bindings and composed routines were redirected to their C code in
             // the clone.
             MpiRule::Unsupported { .. } | MpiRule::Fortran { .. } | MpiRule::Composed { .. } => {
@@ -271,6 +278,65 @@ fn classify_intrinsic(call: Value, f: Value, name: &str) -> CallKind {
         return CallKind::NoDerivative;
     }
     CallKind::UnknownIntrinsic
+}
+
+/// Whether a call of the composed MPI routine `name` (`MPI_Exscan`, ...), or of its
+/// Fortran binding (`mpi_exscan_`), names only predefined datatypes without reals, as
+/// constants: it moves no derivative and stays Open MPI's call
+/// (`ferrozyme_rules::mpi::inactive_by_datatypes`). A Fortran handle is a constant
+/// stored once into the temporary flang passes by reference.
+pub fn composed_without_reals(call: Value, name: &str) -> bool {
+    use ferrozyme_rules::mpi;
+    let args = call.call_args();
+    if let Some(c_name) = mpi::composed_of_fortran(name) {
+        let positions = mpi::composed_datatype_args(c_name);
+        return !positions.is_empty()
+            && positions.iter().all(|&k| {
+                args.get(k)
+                    .and_then(|&a| fortran_constant_handle(a, call))
+                    .is_some_and(mpi::fortran_datatype_without_reals)
+            });
+    }
+    let globals: Vec<Option<String>> = mpi::composed_datatype_args(name)
+        .iter()
+        .map(|&k| {
+            args.get(k)
+                .filter(|a| a.is_global_variable())
+                .map(|a| a.name())
+        })
+        .collect();
+    mpi::inactive_by_datatypes(name, &globals)
+}
+
+/// The integer a Fortran argument passed by reference holds at `call`, when it is a
+/// constant: a constant global's initializer, or an alloca whose only store (before the
+/// call, in its block) is of a constant and whose other uses are calls reading it.
+fn fortran_constant_handle(a: Value, call: Value) -> Option<i64> {
+    if a.is_global_variable() {
+        return a
+            .is_global_constant()
+            .then(|| a.initializer())
+            .flatten()
+            .and_then(|v| v.const_int_value());
+    }
+    if a.opcode() != Some(Opcode::LLVMAlloca) {
+        return None;
+    }
+    let mut value = None;
+    for u in a.users() {
+        match u.opcode() {
+            Some(Opcode::LLVMStore) if u.operand(1) == a && value.is_none() => {
+                if u.parent_block() != call.parent_block() {
+                    return None;
+                }
+                value = Some(u.operand(0).const_int_value()?);
+            }
+            Some(Opcode::LLVMCall) if u.call_args().iter().all(|x| *x != a) => return None,
+            Some(Opcode::LLVMCall) => {}
+            _ => return None,
+        }
+    }
+    value
 }
 
 /// The outlined microtask a `__kmpc_fork_call` starts (its third argument), if `call`

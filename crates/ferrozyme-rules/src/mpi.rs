@@ -12,12 +12,15 @@
 //! | `MPI_Reduce(s → r, SUM, root)` | broadcast the root's `dr`, `ds += it`, the root's `dr = 0` | reduce `ds` too |
 //! | `MPI_Allreduce(s → r, SUM)` | `ds += Allreduce(dr)`, `dr = 0` | allreduce `ds` too |
 //! | `MPI_(All)reduce` with `MAX`/`MIN` | as `SUM`, but only the rank that won each element (the lowest on ties) receives | the winner's tangent |
+//! | `MPI_(All)reduce` with `MAXLOC`/`MINLOC` on value-index pairs (`MPI_DOUBLE_INT`, `MPI_FLOAT_INT`, `MPI_2DOUBLE_PRECISION`, `MPI_2REAL`) | as `MAX`: the rank whose pair equals the result's (the lowest) receives the value's adjoint; the index has none | the winner's tangent |
 //! | `MPI_Sendrecv(x → dest, y ← src)` | one `MPI_Sendrecv` back: `dy` to the actual source, `dx +=` what `dest` returns, `dy = 0` | also exchange `dx`, `dy` |
 //! | `MPI_Gather(s → r, root)` | `ds += MPI_Scatter(dr)` from the root, the root's `dr = 0` | gather `ds` too |
 //! | `MPI_Scatter(s → r, root)` | the root's `ds += MPI_Gather(dr)`, `dr = 0` | scatter `ds` too |
 //! | `MPI_Allgather(s → r)` | `ds +=` this rank's block of `MPI_Reduce_scatter_block(dr, SUM)`, `dr = 0` | allgather `ds` too |
 //! | `MPI_Barrier` | `MPI_Barrier` | — |
 //! | `MPI_Sendrecv_replace`, `MPI_Allgatherv`, `MPI_Gatherv`, `MPI_Scatterv` | those of the routines `runtime/mpi_composed.c` writes them with (padded blocks, a scratch buffer) | the same |
+//! | `MPI_Alltoall`, `MPI_Alltoallv` | the transposed exchange: `runtime/mpi_composed.c` writes them as rounds of `MPI_Sendrecv`, reversed round by round | the same |
+//! | `MPI_Scan`, `MPI_Exscan` (SUM, PROD, MAX, MIN) | `MPI_Allgather` + the prefix combination in rank order (for SUM the reverse scan) | the same |
 //!
 //! `MPI_Ssend` is `MPI_Send` for differentiation. Messages to and from `MPI_PROC_NULL`
 //! have no adjoint (the receive left its buffer as it was). Communicator and
@@ -121,8 +124,62 @@ pub fn handle_args(name: &str) -> &'static [usize] {
         "MPI_Allgatherv" | "__fz_mpic_allgatherv" => &[2, 6, 7],
         "MPI_Gatherv" | "__fz_mpic_gatherv" => &[2, 6, 8],
         "MPI_Scatterv" | "__fz_mpic_scatterv" => &[3, 6, 8],
+        "MPI_Alltoall" | "__fz_mpic_alltoall" => &[2, 5, 6],
+        "MPI_Alltoallv" | "__fz_mpic_alltoallv" => &[3, 7, 8],
+        "MPI_Scan" | "__fz_mpic_scan" | "MPI_Exscan" | "__fz_mpic_exscan" => &[3, 4, 5],
         _ => mpi_rule(name).map_or(&[], MpiRule::handles),
     }
+}
+
+/// The positions of the datatype arguments of a composed routine (`MPI_Alltoall`, ...):
+/// a call whose datatypes are all predefined types without reals moves no derivative, so
+/// it stays Open MPI's call, inactive ([`inactive_by_datatypes`]); its composed code
+/// computes on reals only.
+pub fn composed_datatype_args(name: &str) -> &'static [usize] {
+    match name {
+        "MPI_Sendrecv_replace" => &[2],
+        "MPI_Allgatherv" | "MPI_Gatherv" => &[2, 6],
+        "MPI_Alltoall" => &[2, 5],
+        "MPI_Scatterv" => &[3, 6],
+        "MPI_Alltoallv" => &[3, 7],
+        "MPI_Scan" | "MPI_Exscan" => &[3],
+        _ => &[],
+    }
+}
+
+/// The C routine of a Fortran binding of a composed routine (`mpi_exscan_` →
+/// `MPI_Exscan`): its arguments are at the same positions (then `ierr`).
+pub fn composed_of_fortran(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "mpi_sendrecv_replace_" => "MPI_Sendrecv_replace",
+        "mpi_allgatherv_" => "MPI_Allgatherv",
+        "mpi_gatherv_" => "MPI_Gatherv",
+        "mpi_scatterv_" => "MPI_Scatterv",
+        "mpi_alltoall_" => "MPI_Alltoall",
+        "mpi_alltoallv_" => "MPI_Alltoallv",
+        "mpi_scan_" => "MPI_Scan",
+        "mpi_exscan_" => "MPI_Exscan",
+        _ => return None,
+    })
+}
+
+/// Whether a Fortran datatype handle (Open MPI's `mpif-handles.h` values, fixed by its
+/// Fortran ABI) names a predefined type without reals: INTEGER(1..16), 2INTEGER,
+/// LOGICAL(1..8), CHARACTER.
+pub fn fortran_datatype_without_reals(handle: i64) -> bool {
+    matches!(handle, 5..=12 | 25 | 29..=32)
+}
+
+/// Whether a call of the composed routine `name` whose datatype arguments are the
+/// globals named `datatypes` (None: not a global, decided at run time) carries no
+/// derivative: every datatype a predefined one without reals (`MPI_INT` offsets of an
+/// `MPI_Exscan`, the usual way to number distributed elements).
+pub fn inactive_by_datatypes(name: &str, datatypes: &[Option<String>]) -> bool {
+    matches!(mpi_rule(name), Some(MpiRule::Composed { .. }))
+        && !datatypes.is_empty()
+        && datatypes
+            .iter()
+            .all(|g| g.as_deref().and_then(datatype) == Some(None))
 }
 
 const QUERY: &str = "communicator, rank, size and status queries: integers and handles";
@@ -172,6 +229,30 @@ const TABLE: &[(&str, MpiRule)] = &[
         "MPI_Scatterv",
         MpiRule::Composed {
             by: "__fz_mpic_scatterv",
+        },
+    ),
+    (
+        "MPI_Alltoall",
+        MpiRule::Composed {
+            by: "__fz_mpic_alltoall",
+        },
+    ),
+    (
+        "MPI_Alltoallv",
+        MpiRule::Composed {
+            by: "__fz_mpic_alltoallv",
+        },
+    ),
+    (
+        "MPI_Scan",
+        MpiRule::Composed {
+            by: "__fz_mpic_scan",
+        },
+    ),
+    (
+        "MPI_Exscan",
+        MpiRule::Composed {
+            by: "__fz_mpic_exscan",
         },
     ),
     ("MPI_Comm_rank", MpiRule::Inactive { why: QUERY }),
@@ -263,6 +344,10 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_allgatherv_", "__fz_mpif_allgatherv"),
     ("mpi_gatherv_", "__fz_mpif_gatherv"),
     ("mpi_scatterv_", "__fz_mpif_scatterv"),
+    ("mpi_alltoall_", "__fz_mpif_alltoall"),
+    ("mpi_alltoallv_", "__fz_mpif_alltoallv"),
+    ("mpi_scan_", "__fz_mpif_scan"),
+    ("mpi_exscan_", "__fz_mpif_exscan"),
     ("mpi_isend_", "__fz_mpif_isend"),
     ("mpi_irecv_", "__fz_mpif_irecv"),
     ("mpi_wait_", "__fz_mpif_wait"),
@@ -284,12 +369,12 @@ const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN), GATHER(V), SCATTER(V), ALLGATHER(V) and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, Bcast, Reduce and Allreduce (SUM, MAX, MIN), Gather(v), Scatter(v), Allgather(v) and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.
@@ -358,7 +443,13 @@ mod tests {
             mpi_rule("MPI_Comm_rank"),
             Some(MpiRule::Inactive { .. })
         ));
-        assert_eq!(mpi_rule("MPI_Alltoallv"), Some(UNSUPPORTED));
+        assert_eq!(mpi_rule("MPI_Alltoallw"), Some(UNSUPPORTED));
+        assert_eq!(
+            mpi_rule("MPI_Exscan"),
+            Some(MpiRule::Composed {
+                by: "__fz_mpic_exscan"
+            })
+        );
         assert_eq!(mpi_rule("MPI_Ssend"), Some(MpiRule::Send));
         assert_eq!(mpi_rule("MPI_Sendrecv"), Some(MpiRule::Sendrecv));
         assert!(matches!(
@@ -396,5 +487,17 @@ mod tests {
         assert_eq!(datatype("ompi_mpi_float"), Some(Some(4)));
         assert_eq!(datatype("ompi_mpi_int"), Some(None));
         assert_eq!(datatype("x"), None);
+        let int = || Some("ompi_mpi_int".to_string());
+        assert!(inactive_by_datatypes("MPI_Exscan", &[int()]));
+        assert!(!inactive_by_datatypes(
+            "MPI_Exscan",
+            &[Some("ompi_mpi_double".into())]
+        ));
+        assert!(!inactive_by_datatypes("MPI_Alltoall", &[int(), None]));
+        assert!(!inactive_by_datatypes("MPI_Allreduce", &[int()]));
+        assert_eq!(composed_of_fortran("mpi_exscan_"), Some("MPI_Exscan"));
+        assert!(fortran_datatype_without_reals(7)); // MPI_INTEGER
+        assert!(!fortran_datatype_without_reals(17)); // MPI_DOUBLE_PRECISION
+        assert!(!fortran_datatype_without_reals(13)); // MPI_REAL
     }
 }

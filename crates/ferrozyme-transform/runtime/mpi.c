@@ -17,8 +17,12 @@
  * character and logical types carry none (their adjoint communication is skipped on
  * every rank alike); the predefined types that hold reals the helpers do not
  * differentiate (MPI_BYTE and MPI_PACKED, which may be doubles sent as bytes, complex,
- * long double, pairs such as MPI_DOUBLE_INT) stop the program with a message naming the
- * type: treating them as integers would drop the derivative. Derived datatypes made of
+ * long double, pairs such as MPI_DOUBLE_INT outside MPI_MAXLOC/MPI_MINLOC reductions) stop
+ * the program with a message naming the type: treating them as integers would drop the
+ * derivative. In MPI_Reduce/MPI_Allreduce with MPI_MAXLOC or MPI_MINLOC, the pairs
+ * MPI_DOUBLE_INT, MPI_FLOAT_INT, MPI_2DOUBLE_PRECISION and MPI_2REAL are differentiated:
+ * the value's derivative flows from and to the rank that won (its pair equals the
+ * result's, the lowest such rank), the index carries none. Derived datatypes made of
  * one real type (a halo column as MPI_Type_vector of MPI_DOUBLE) are differentiated
  * through contiguous copies of the shadows (see "derived datatypes" below), in
  * point-to-point communication and in Bcast, Gather, Scatter and Allgather (every buffer
@@ -88,7 +92,8 @@ static char *const fz_real_holders[] = {
     ompi_mpi_2dblcplex,   ompi_mpi_cxx_cplex,    ompi_mpi_cxx_dblcplex,
     ompi_mpi_cxx_ldblcplex};
 #define FZ_COMBINER_NAMED 0
-extern char ompi_mpi_op_sum[], ompi_mpi_op_max[], ompi_mpi_op_min[];
+extern char ompi_mpi_op_sum[], ompi_mpi_op_max[], ompi_mpi_op_min[], ompi_mpi_op_maxloc[],
+    ompi_mpi_op_minloc[];
 extern char ompi_mpi_comm_self[];
 
 #define FZ_IN_PLACE ((void *)1)
@@ -120,7 +125,7 @@ __attribute__((noreturn)) static void fz_die_type(fz_type t) {
   fz_say(name);
   fz_say(", which is not differentiated (its reals would get no derivative); communicate "
          "the reals as MPI_DOUBLE or MPI_FLOAT (complex numbers as 2 reals each, "
-         "MPI_MAXLOC pairs as a MAX of the value and a separate index)\n");
+         "MPI_MAXLOC pairs only in MPI_Reduce/MPI_Allreduce with MPI_MAXLOC/MPI_MINLOC)\n");
   abort();
 }
 
@@ -162,8 +167,44 @@ static int fz_opkind(fz_op op) {
   if (op == (fz_op)ompi_mpi_op_sum) return FZ_SUM;
   if (op == (fz_op)ompi_mpi_op_max) return FZ_MAX;
   if (op == (fz_op)ompi_mpi_op_min) return FZ_MIN;
-  fz_die("an MPI reduction operation other than MPI_SUM, MPI_MAX and MPI_MIN is not "
-         "differentiated");
+  fz_die("an MPI reduction operation other than MPI_SUM, MPI_MAX, MPI_MIN (and MPI_MAXLOC, "
+         "MPI_MINLOC on value-index pairs) is not differentiated");
+}
+
+/* How the elements of a reduction lie: `kind` bytes of the real that carries the
+ * derivative (0: none), `step` reals from one element to the next (2 for the MAXLOC/
+ * MINLOC pairs: value, then index; MPI_DOUBLE_INT's struct is padded to two doubles,
+ * MPI_FLOAT_INT's is two floats' size), how a pair's index is stored ('i' an int after
+ * the value, 'r' a real, 0 no index), the datatype of one value (`base`) and whether the
+ * operation picks one rank's element (`picks`: MAX, MIN, MAXLOC, MINLOC). */
+typedef struct {
+  int kind, step, index, picks;
+  fz_type base;
+} fz_layout;
+
+static fz_layout fz_reduce_layout(fz_type t, fz_op op) {
+  fz_layout l = {0, 1, 0, 0, t};
+  int loc = op == (fz_op)ompi_mpi_op_maxloc || op == (fz_op)ompi_mpi_op_minloc;
+  if (t == (fz_type)ompi_mpi_double_int || t == (fz_type)ompi_mpi_2dblprec)
+    l.kind = 8, l.base = (fz_type)ompi_mpi_double;
+  else if (t == (fz_type)ompi_mpi_float_int || t == (fz_type)ompi_mpi_2real)
+    l.kind = 4, l.base = (fz_type)ompi_mpi_float;
+  if (l.kind && loc) {
+    l.step = 2, l.picks = 1;
+    l.index = (t == (fz_type)ompi_mpi_double_int || t == (fz_type)ompi_mpi_float_int) ? 'i' : 'r';
+    return l;
+  }
+  l.kind = fz_kind(t), l.base = t;
+  if (l.kind) l.picks = fz_opkind(op) != FZ_SUM;
+  return l;
+}
+
+static double fz_get(const void *p, int kind, long i);
+
+/* The index of pair `i` of a MAXLOC/MINLOC buffer (as a double: ints are exact). */
+static double fz_pair_index(const void *p, fz_layout l, long i) {
+  if (l.index == 'i') return *(const int *)((const char *)p + (2 * i + 1) * l.kind);
+  return fz_get(p, l.kind, 2 * i + 1);
 }
 
 /* The tag of the adjoint (or tangent) message of a message with tag `tag`. */
@@ -633,16 +674,20 @@ void __fz_mpi_bcast_rev(void *dbuf, int n, fz_type t, int root, fz_comm comm) {
   fz_unflatten(&f);
 }
 
-/* Which elements this rank won in a MAX/MIN reduction whose result `out` every rank
- * has: the lowest rank holding the winning value (a byte per element). */
-static unsigned char *fz_winners(const void *in, const void *out, int n, int kind,
+/* Which elements this rank won in a MAX/MIN (MAXLOC/MINLOC) reduction whose result `out`
+ * every rank has: the lowest rank holding the winning value (and index) (a byte per
+ * element). */
+static unsigned char *fz_winners(const void *in, const void *out, int n, fz_layout l,
                                  fz_comm comm) {
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   int *cand = (int *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-  for (long i = 0; i < n; i++)
-    cand[i] = fz_get(in, kind, i) == fz_get(out, kind, i) ? rank : size;
+  for (long i = 0; i < n; i++) {
+    int same = fz_get(in, l.kind, i * l.step) == fz_get(out, l.kind, i * l.step);
+    if (l.index) same = same && fz_pair_index(in, l, i) == fz_pair_index(out, l, i);
+    cand[i] = same ? rank : size;
+  }
   int *low = (int *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
   MPI_Allreduce(cand, low, n, (fz_type)ompi_mpi_int, (fz_op)ompi_mpi_op_min, comm);
   unsigned char *win = (unsigned char *)malloc((size_t)(n > 0 ? n : 1));
@@ -654,22 +699,42 @@ static unsigned char *fz_winners(const void *in, const void *out, int n, int kin
 
 /* The data a rank contributed to a reduction (its recvbuf before the call when
  * MPI_IN_PLACE), copied before the call overwrites it. */
-static void *fz_input_copy(const void *send, const void *recv, int n, int kind) {
-  const void *src = send == FZ_IN_PLACE ? recv : send;
-  void *c = malloc((size_t)(n > 0 ? n : 1) * (size_t)kind);
-  for (long i = 0; i < n; i++) fz_set(c, kind, i, fz_get(src, kind, i));
+static void *fz_input_copy(const void *send, const void *recv, int n, fz_layout l) {
+  const char *src = send == FZ_IN_PLACE ? recv : send;
+  size_t bytes = (size_t)(n > 0 ? n : 1) * (size_t)(l.kind * l.step);
+  char *c = malloc(bytes);
+  for (size_t i = 0; i < bytes; i++) c[i] = src[i];
   return c;
+}
+
+/* The values of `n` elements of a shadow buffer laid out as `l`, contiguous (zeros when
+ * there is no shadow); `src` itself when it is contiguous already. */
+static void *fz_values(const void *src, int n, fz_layout l) {
+  if (src && l.step == 1) return (void *)src;
+  void *c = calloc((size_t)(n > 0 ? n : 1), (size_t)l.kind);
+  if (src)
+    for (long i = 0; i < n; i++) fz_set(c, l.kind, i, fz_get(src, l.kind, i * l.step));
+  return c;
+}
+
+/* Writes the contiguous values `v` into the value slots of `dst` (laid out as `l`) and
+ * frees `v` when it was a copy. */
+static void fz_store_values(void *dst, void *v, int n, fz_layout l) {
+  if (dst == v) return;
+  if (dst)
+    for (long i = 0; i < n; i++) fz_set(dst, l.kind, i * l.step, fz_get(v, l.kind, i));
+  free(v);
 }
 
 /* Allreduce in the forward sweep; for MAX/MIN returns this rank's winners (for the
  * tape), else null; *err is MPI_Allreduce's result. */
 unsigned char *__fz_mpi_allreduce_fwd(const void *send, void *recv, int n, fz_type t, fz_op op,
                                       fz_comm comm, int *err) {
-  int kind = fz_kind(t), ok = fz_opkind(op);
-  void *in = (kind && ok != FZ_SUM) ? fz_input_copy(send, recv, n, kind) : 0;
+  fz_layout l = fz_reduce_layout(t, op);
+  void *in = l.picks ? fz_input_copy(send, recv, n, l) : 0;
   *err = MPI_Allreduce(send, recv, n, t, op, comm);
   if (!in) return 0;
-  unsigned char *win = fz_winners(in, recv, n, kind, comm);
+  unsigned char *win = fz_winners(in, recv, n, l, comm);
   free(in);
   return win;
 }
@@ -677,29 +742,31 @@ unsigned char *__fz_mpi_allreduce_fwd(const void *send, void *recv, int n, fz_ty
 /* The adjoint of a reduction's inputs on this rank, from the adjoint of its result
  * summed over the ranks (`total`): everything for SUM, the won elements for MAX/MIN. */
 static void fz_reduce_adjoint(const void *send, void *dsend, void *drecv, const void *total,
-                              int n, int kind, const unsigned char *win, int receives) {
+                              int n, fz_layout l, const unsigned char *win, int receives) {
+  int kind = l.kind;
   if (send == FZ_IN_PLACE) {
     /* The input was the receive buffer: its adjoint is what flows back. */
     if (drecv)
       for (long i = 0; i < n; i++)
-        fz_set(drecv, kind, i, (!win || win[i]) ? fz_get(total, kind, i) : 0.0);
+        fz_set(drecv, kind, i * l.step, (!win || win[i]) ? fz_get(total, kind, i) : 0.0);
     return;
   }
   if (dsend)
     for (long i = 0; i < n; i++)
-      if (!win || win[i]) fz_add(dsend, kind, i, fz_get(total, kind, i));
-  if (receives && drecv) fz_zero(drecv, kind, n);
+      if (!win || win[i]) fz_add(dsend, kind, i * l.step, fz_get(total, kind, i));
+  if (receives && drecv)
+    for (long i = 0; i < n; i++) fz_set(drecv, kind, i * l.step, 0.0);
 }
 
 void __fz_mpi_allreduce_rev(const void *send, void *dsend, void *drecv, int n, fz_type t,
-                            fz_comm comm, unsigned char *win) {
-  int kind = fz_kind(t);
-  if (kind && n > 0) {
-    void *mine = drecv ? drecv : calloc((size_t)n, (size_t)kind);
-    void *total = malloc((size_t)n * (size_t)kind);
-    MPI_Allreduce(mine, total, n, t, (fz_op)ompi_mpi_op_sum, comm);
-    if (!drecv) free(mine);
-    fz_reduce_adjoint(send, dsend, drecv, total, n, kind, win, 1);
+                            fz_op op, fz_comm comm, unsigned char *win) {
+  fz_layout l = fz_reduce_layout(t, op);
+  if (l.kind && n > 0) {
+    void *mine = fz_values(drecv, n, l);
+    void *total = malloc((size_t)n * (size_t)l.kind);
+    MPI_Allreduce(mine, total, n, l.base, (fz_op)ompi_mpi_op_sum, comm);
+    if (mine != drecv) free(mine);
+    fz_reduce_adjoint(send, dsend, drecv, total, n, l, win, 1);
     free(total);
   }
   free(win);
@@ -709,34 +776,34 @@ void __fz_mpi_allreduce_rev(const void *send, void *dsend, void *drecv, int n, f
  * the result to find them). */
 unsigned char *__fz_mpi_reduce_fwd(const void *send, void *recv, int n, fz_type t, fz_op op,
                                    int root, fz_comm comm, int *err) {
-  int kind = fz_kind(t), ok = fz_opkind(op);
+  fz_layout l = fz_reduce_layout(t, op);
   int rank;
   MPI_Comm_rank(comm, &rank);
-  void *in = (kind && ok != FZ_SUM) ? fz_input_copy(send, recv, n, kind) : 0;
+  void *in = l.picks ? fz_input_copy(send, recv, n, l) : 0;
   *err = MPI_Reduce(send, recv, n, t, op, root, comm);
   if (!in) return 0;
-  void *out = malloc((size_t)(n > 0 ? n : 1) * (size_t)kind);
-  if (rank == root)
-    for (long i = 0; i < n; i++) fz_set(out, kind, i, fz_get(recv, kind, i));
+  void *out = rank == root ? fz_input_copy(recv, recv, n, l) : fz_input_copy(in, in, n, l);
   MPI_Bcast(out, n, t, root, comm);
-  unsigned char *win = fz_winners(in, out, n, kind, comm);
+  unsigned char *win = fz_winners(in, out, n, l, comm);
   free(in);
   free(out);
   return win;
 }
 
-void __fz_mpi_reduce_rev(const void *send, void *dsend, void *drecv, int n, fz_type t, int root,
-                         fz_comm comm, unsigned char *win) {
-  int kind = fz_kind(t);
+void __fz_mpi_reduce_rev(const void *send, void *dsend, void *drecv, int n, fz_type t,
+                         fz_op op, int root, fz_comm comm, unsigned char *win) {
+  fz_layout l = fz_reduce_layout(t, op);
+  int kind = l.kind;
   if (kind && n > 0) {
     int rank;
     MPI_Comm_rank(comm, &rank);
     void *total = malloc((size_t)n * (size_t)kind);
     if (rank == root) {
-      for (long i = 0; i < n; i++) fz_set(total, kind, i, drecv ? fz_get(drecv, kind, i) : 0.0);
+      for (long i = 0; i < n; i++)
+        fz_set(total, kind, i, drecv ? fz_get(drecv, kind, i * l.step) : 0.0);
     }
-    MPI_Bcast(total, n, t, root, comm);
-    fz_reduce_adjoint(send, dsend, drecv, total, n, kind, win, rank == root);
+    MPI_Bcast(total, n, l.base, root, comm);
+    fz_reduce_adjoint(send, dsend, drecv, total, n, l, win, rank == root);
     free(total);
   }
   free(win);
@@ -970,11 +1037,12 @@ int __fz_mpi_bcast_tan(void *buf, void *dbuf, int n, fz_type t, int root, fz_com
 /* The tangent a rank contributes to a reduction: all of it for SUM, the won elements
  * for MAX/MIN. */
 static void *fz_tangent_input(const void *send, const void *dsend, const void *drecv, int n,
-                              int kind, const unsigned char *win) {
+                              fz_layout l, const unsigned char *win) {
   const void *src = send == FZ_IN_PLACE ? drecv : dsend;
-  void *c = malloc((size_t)(n > 0 ? n : 1) * (size_t)kind);
+  void *c = malloc((size_t)(n > 0 ? n : 1) * (size_t)l.kind);
   for (long i = 0; i < n; i++)
-    fz_set(c, kind, i, (src && (!win || win[i])) ? fz_get(src, kind, i) : 0.0);
+    fz_set(c, l.kind, i,
+           (src && (!win || win[i])) ? fz_get(src, l.kind, i * l.step) : 0.0);
   return c;
 }
 
@@ -982,12 +1050,12 @@ int __fz_mpi_allreduce_tan(const void *send, const void *dsend, void *recv, void
                            fz_type t, fz_op op, fz_comm comm) {
   int err;
   unsigned char *win = __fz_mpi_allreduce_fwd(send, recv, n, t, op, comm, &err);
-  int kind = fz_kind(t);
-  if (kind && n > 0) {
-    void *c = fz_tangent_input(send, dsend, drecv, n, kind, win);
-    void *sink = drecv ? drecv : malloc((size_t)n * (size_t)kind);
-    MPI_Allreduce(c, sink, n, t, (fz_op)ompi_mpi_op_sum, comm);
-    if (!drecv) free(sink);
+  fz_layout l = fz_reduce_layout(t, op);
+  if (l.kind && n > 0) {
+    void *c = fz_tangent_input(send, dsend, drecv, n, l, win);
+    void *sink = fz_values(drecv, n, l);
+    MPI_Allreduce(c, sink, n, l.base, (fz_op)ompi_mpi_op_sum, comm);
+    fz_store_values(drecv, sink, n, l);
     free(c);
   }
   free(win);
@@ -998,14 +1066,14 @@ int __fz_mpi_reduce_tan(const void *send, const void *dsend, void *recv, void *d
                         fz_type t, fz_op op, int root, fz_comm comm) {
   int err;
   unsigned char *win = __fz_mpi_reduce_fwd(send, recv, n, t, op, root, comm, &err);
-  int kind = fz_kind(t);
-  if (kind && n > 0) {
+  fz_layout l = fz_reduce_layout(t, op);
+  if (l.kind && n > 0) {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    void *c = fz_tangent_input(send, dsend, drecv, n, kind, win);
-    void *sink = (rank == root && drecv) ? drecv : malloc((size_t)n * (size_t)kind);
-    MPI_Reduce(c, sink, n, t, (fz_op)ompi_mpi_op_sum, root, comm);
-    if (!(rank == root && drecv)) free(sink);
+    void *c = fz_tangent_input(send, dsend, drecv, n, l, win);
+    void *sink = fz_values(rank == root ? drecv : 0, n, l);
+    MPI_Reduce(c, sink, n, l.base, (fz_op)ompi_mpi_op_sum, root, comm);
+    fz_store_values(rank == root ? drecv : 0, sink, n, l);
     free(c);
   }
   free(win);

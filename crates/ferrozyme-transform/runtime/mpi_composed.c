@@ -13,7 +13,19 @@
  *  - MPI_Sendrecv_replace: MPI_Sendrecv into a scratch buffer, copied back;
  *  - MPI_Allgatherv, MPI_Gatherv, MPI_Scatterv: each block padded to the largest count,
  *    moved with MPI_Allgather, MPI_Gather or MPI_Scatter, and unpadded (the largest count
- *    comes from the root's counts with an MPI_Bcast of an integer, inactive).
+ *    comes from the root's counts with an MPI_Bcast of an integer, inactive);
+ *  - MPI_Alltoall, MPI_Alltoallv: np rounds of MPI_Sendrecv, round k sending the block
+ *    for rank me+k and receiving the block of rank me-k (round 0 is the own block, a
+ *    message to oneself); the adjoint is the transposed exchange, which the Sendrecv
+ *    rules perform round by round in reverse. Blocks are at displacements in units of
+ *    each datatype's extent, so derived datatypes of one real type work as in Sendrecv;
+ *  - MPI_Scan, MPI_Exscan (MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN on MPI_DOUBLE, MPI_FLOAT
+ *    and their Fortran names; on integers they stay Open MPI's calls): every rank's
+ *    contribution is gathered with MPI_Allgather and rank r combines those of ranks 0..r (0..r-1) in rank order,
+ *    with the arithmetic the pass differentiates (for SUM the adjoint is the reverse
+ *    scan: rank k receives the sum of the adjoints of ranks k.. , through the
+ *    Allgather's Reduce_scatter). Exscan leaves rank 0's receive buffer as it was, as
+ *    MPI does. The gathered copy costs np times the buffer.
  *
  * The element size is MPI_Type_size's, which is the extent for predefined datatypes;
  * the scratch buffers are of the predefined type of the side that has one (the receive
@@ -46,8 +58,12 @@ int MPI_Comm_rank(fz_comm, int *);
 int MPI_Comm_size(fz_comm, int *);
 int MPI_Type_size(fz_type, int *);
 int MPI_Type_get_envelope(fz_type, int *, int *, int *, int *);
+int MPI_Type_get_extent(fz_type, long *, long *);
 
 extern char ompi_mpi_int[], ompi_mpi_comm_self[];
+extern char ompi_mpi_double[], ompi_mpi_dblprec[], ompi_mpi_real8[], ompi_mpi_float[],
+    ompi_mpi_real[], ompi_mpi_real4[];
+extern char ompi_mpi_op_sum[], ompi_mpi_op_prod[], ompi_mpi_op_max[], ompi_mpi_op_min[];
 
 #define FZ_IN_PLACE ((void *)1)
 #define FZ_COMBINER_NAMED 0
@@ -167,4 +183,167 @@ int __fz_mpic_scatterv(const void *s, const int *scounts, const int *displs, fz_
   free(all);
   free(mine);
   return err;
+}
+
+/* The tag of the exchanges of MPI_Alltoall(v): below MPI_TAG_UB/2 of the smallest
+ * MPI_TAG_UB the standard allows (32767), so its adjoint tag is free. */
+#define FZ_ALLTOALL_TAG 16381
+
+/* The bytes between consecutive items of datatype `t`. */
+static long fz_extent(fz_type t) {
+  long lb = 0, extent = 0;
+  MPI_Type_get_extent(t, &lb, &extent);
+  return extent;
+}
+
+/* The exchange of MPI_Alltoallv; MPI_Alltoall is the one with equal blocks. */
+static int fz_alltoallv(const void *s, const int *sn, const int *sd, fz_type st, void *r,
+                        const int *rn, const int *rd, fz_type rt, fz_comm comm) {
+  int me, np, err = 0;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &np);
+  long sx = fz_extent(st), rx = fz_extent(rt);
+  for (int k = 0; k < np; k++) {
+    int to = (me + k) % np, from = (me - k + np) % np;
+    int e = MPI_Sendrecv((const char *)s + sd[to] * sx, sn[to], st, to, FZ_ALLTOALL_TAG,
+                         (char *)r + rd[from] * rx, rn[from], rt, from, FZ_ALLTOALL_TAG, comm,
+                         0);
+    if (e) err = e;
+  }
+  return err;
+}
+
+/* MPI_IN_PLACE: the data to send is the receive buffer's, copied first (`n` items). */
+static void *fz_in_place_copy(const void *r, long n, fz_type rt) {
+  void *c = calloc((size_t)(n > 0 ? n : 1), (size_t)fz_extent(rt));
+  fz_copy(c, r, (int)n, rt);
+  return c;
+}
+
+int __fz_mpic_alltoall(const void *s, int sn, fz_type st, void *r, int rn, fz_type rt,
+                       fz_comm comm) {
+  int np;
+  MPI_Comm_size(comm, &np);
+  int *sc = calloc((size_t)np, sizeof(int)), *sd = calloc((size_t)np, sizeof(int));
+  int *rc = calloc((size_t)np, sizeof(int)), *rd = calloc((size_t)np, sizeof(int));
+  /* (The two paths call the exchange apart: a pointer that is MPI_IN_PLACE in one and
+   * the user's buffer in the other would mix a constant with differentiated memory.) */
+  int in_place = s == FZ_IN_PLACE, err;
+  if (in_place) sn = rn;
+  for (int k = 0; k < np; k++) sc[k] = sn, sd[k] = k * sn, rc[k] = rn, rd[k] = k * rn;
+  if (in_place) {
+    void *own = fz_in_place_copy(r, (long)rn * np, rt);
+    err = fz_alltoallv(own, sc, sd, rt, r, rc, rd, rt, comm);
+    free(own);
+  } else {
+    err = fz_alltoallv(s, sc, sd, st, r, rc, rd, rt, comm);
+  }
+  free(sc);
+  free(sd);
+  free(rc);
+  free(rd);
+  return err;
+}
+
+int __fz_mpic_alltoallv(const void *s, const int *sn, const int *sd, fz_type st, void *r,
+                        const int *rn, const int *rd, fz_type rt, fz_comm comm) {
+  if (s != FZ_IN_PLACE) return fz_alltoallv(s, sn, sd, st, r, rn, rd, rt, comm);
+  int np;
+  MPI_Comm_size(comm, &np);
+  long end = 0;
+  for (int k = 0; k < np; k++)
+    if (rd[k] + rn[k] > end) end = rd[k] + rn[k];
+  void *own = fz_in_place_copy(r, end, rt);
+  int err = fz_alltoallv(own, rn, rd, rt, r, rn, rd, rt, comm);
+  free(own);
+  return err;
+}
+
+/* ---- scans ---------------------------------------------------------------------------- */
+
+enum { FZ_SUM, FZ_PROD, FZ_MAX, FZ_MIN };
+
+static int fz_scan_op(void *op) {
+  if (op == (void *)ompi_mpi_op_sum) return FZ_SUM;
+  if (op == (void *)ompi_mpi_op_prod) return FZ_PROD;
+  if (op == (void *)ompi_mpi_op_max) return FZ_MAX;
+  if (op == (void *)ompi_mpi_op_min) return FZ_MIN;
+  static const char msg[] = "ferrozyme: MPI_Scan/MPI_Exscan with an operation other than "
+                            "MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN is not differentiated\n";
+  write(2, msg, sizeof msg - 1);
+  abort();
+}
+
+/* Rank `me`'s prefix of the `np` gathered contributions `all` (ranks 0..upto-1), element
+ * by element, in rank order as MPI combines them. */
+#define FZ_SCAN_COMBINE(T)                                                                    \
+  static void fz_scan_##T(T *r, const T *all, int n, int upto, int op) {                     \
+    for (long i = 0; i < n; i++) {                                                            \
+      T acc = all[i];                                                                         \
+      for (long k = 1; k < upto; k++) {                                                       \
+        T v = all[k * n + i];                                                                 \
+        acc = op == FZ_SUM    ? acc + v                                                       \
+              : op == FZ_PROD ? acc * v                                                       \
+              : op == FZ_MAX  ? (v > acc ? v : acc)                                           \
+                              : (v < acc ? v : acc);                                          \
+      }                                                                                       \
+      r[i] = acc;                                                                             \
+    }                                                                                         \
+  }
+FZ_SCAN_COMBINE(double)
+FZ_SCAN_COMBINE(float)
+
+/* Whether a scan's elements are doubles (1) or floats (0); other types stop: scans of
+ * integers named by a constant handle stay Open MPI's calls (the pass leaves them,
+ * `ferrozyme_rules::mpi::inactive_by_datatypes`), so only a handle chosen at run time
+ * comes here with one. */
+static int fz_scan_double_type(fz_type t) {
+  if (t == (fz_type)ompi_mpi_double || t == (fz_type)ompi_mpi_dblprec ||
+      t == (fz_type)ompi_mpi_real8)
+    return 1;
+  if (t == (fz_type)ompi_mpi_float || t == (fz_type)ompi_mpi_real || t == (fz_type)ompi_mpi_real4)
+    return 0;
+  static const char msg[] = "ferrozyme: MPI_Scan/MPI_Exscan in differentiated code of a "
+                            "datatype other than MPI_DOUBLE and MPI_FLOAT, chosen at run time; "
+                            "name integer datatypes as constants (MPI_INT) or scan before "
+                            "the differentiated call\n";
+  write(2, msg, sizeof msg - 1);
+  abort();
+}
+
+/* MPI_Scan (exclusive = 0) and MPI_Exscan (1). */
+static int fz_scan(const void *s, void *r, int n, fz_type t, void *op, fz_comm comm,
+                   int exclusive) {
+  int me, np;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &np);
+  int dbl = fz_scan_double_type(t);
+  int o = fz_scan_op(op);
+  size_t elem = fz_elem(t);
+  char *all = calloc((size_t)(n > 0 ? n : 1) * (size_t)np, elem);
+  int err;
+  if (s == FZ_IN_PLACE) { /* (apart, as in __fz_mpic_alltoall) */
+    void *own = fz_in_place_copy(r, n, t);
+    err = MPI_Allgather(own, n, t, all, n, t, comm);
+    free(own);
+  } else {
+    err = MPI_Allgather(s, n, t, all, n, t, comm);
+  }
+  int upto = exclusive ? me : me + 1;
+  if (upto > 0) {
+    if (dbl)
+      fz_scan_double(r, (const double *)all, n, upto, o);
+    else
+      fz_scan_float(r, (const float *)all, n, upto, o);
+  }
+  free(all);
+  return err;
+}
+
+int __fz_mpic_scan(const void *s, void *r, int n, fz_type t, void *op, fz_comm comm) {
+  return fz_scan(s, r, n, t, op, comm, 0);
+}
+
+int __fz_mpic_exscan(const void *s, void *r, int n, fz_type t, void *op, fz_comm comm) {
+  return fz_scan(s, r, n, t, op, comm, 1);
 }

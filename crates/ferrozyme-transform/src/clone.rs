@@ -110,6 +110,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     inline_runtime_leaves(m, f);
     crate::iter::bump_in_clone(f);
     drop_unwind_paths(m, f);
+    crate::fortran_constants::copy_constant_arrays(m, f);
     crate::fortran::redirect_runtime_calls(m, f)?;
     crate::parallel::atomic_cas::rewrite(f);
     crate::parallel::openmp::rewrite_reductions(m, f);

@@ -142,6 +142,9 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
             let Some(g) = i.called_function() else {
                 continue;
             };
+            if ferrozyme_analysis::calls::composed_without_reals(i, &g.name()) {
+                continue; // stays Open MPI's call, inactive
+            }
             if let Some((rt, by)) = implementation(&g.name()) {
                 let by = if g.name() == ASSIGN && source_type_code(i).is_some_and(carries_nothing) {
                     ASSIGN_INACTIVE

@@ -42,6 +42,7 @@ mod custom;
 mod driver;
 pub mod entry_inline;
 mod fortran;
+mod fortran_constants;
 mod frame_buffers;
 pub mod freeze;
 pub mod generated;

@@ -573,28 +573,24 @@ impl Gen<'_> {
                 let rest: Vec<Value> = args[1..5].iter().map(|x| self.fetch(*x)).collect();
                 std::iter::once(s).chain(rest).collect()
             }
-            // (send, dsend, drecv, count, type, comm, winners)
+            // (send, dsend, drecv, count, type, op, comm, winners): the operation says
+            // how a MAXLOC/MINLOC pair type lies.
             MpiRule::Allreduce => {
                 let send = self.fetch(args[0]);
                 let ds = self.fetch_shadow(args[0]);
                 let dr = self.fetch_shadow(args[1]);
-                let (n, t, comm) = (
-                    self.fetch(args[2]),
-                    self.fetch(args[3]),
-                    self.fetch(args[5]),
-                );
+                let rest: Vec<Value> = args[2..6].iter().map(|x| self.fetch(*x)).collect();
                 let win = self.fetch_key(Key::Tape(i));
-                vec![send, ds, dr, n, t, comm, win]
+                [vec![send, ds, dr], rest, vec![win]].concat()
             }
-            // (send, dsend, drecv, count, type, root, comm, winners)
+            // (send, dsend, drecv, count, type, op, root, comm, winners)
             MpiRule::Reduce => {
                 let send = self.fetch(args[0]);
                 let ds = self.fetch_shadow(args[0]);
                 let dr = self.fetch_shadow(args[1]);
-                let (n, t) = (self.fetch(args[2]), self.fetch(args[3]));
-                let (root, comm) = (self.fetch(args[5]), self.fetch(args[6]));
+                let rest: Vec<Value> = args[2..7].iter().map(|x| self.fetch(*x)).collect();
                 let win = self.fetch_key(Key::Tape(i));
-                vec![send, ds, dr, n, t, root, comm, win]
+                [vec![send, ds, dr], rest, vec![win]].concat()
             }
             // (dsend, scount, stype, dest, stag, drecv, rcount, rtype, who, comm)
             MpiRule::Sendrecv => {
