@@ -88,7 +88,7 @@ fn passed(stdout: &str) -> usize {
         .sum()
 }
 
-const TESTS: usize = 81;
+const TESTS: usize = 87;
 
 #[test]
 fn release_build_library_and_integration_tests() {
@@ -319,9 +319,10 @@ fn linalg_crates_from_the_registry() {
             &o,
             &format!("cargo ferrozyme {} in tests/rust-linalg", args.join(" ")),
         );
-        // debug builds: one test is ignored (a refusal in ndarray's `Zip`; tests/README.md
-        // front17), five run (the view least squares crashed before front18)
-        let want = if args.contains(&"--release") { 6 } else { 5 };
+        // debug builds: one test is ignored and two front18 tests are compiled out
+        // (refusals in ndarray's `Zip` and `stride_offset`; tests/README.md front17,
+        // front18), nine run (the view least squares crashed before front18)
+        let want = if args.contains(&"--release") { 12 } else { 9 };
         assert!(
             passed(&out) >= want,
             "expected {want} tests to pass:\n{out}"
@@ -333,5 +334,5 @@ fn linalg_crates_from_the_registry() {
         &["test", "--release", "--features", "ndarray-gemm", "--lib"],
         "rust-linalg",
     );
-    assert_right_or_refused(&o, "ndarray-gemm", 5);
+    assert_right_or_refused(&o, "ndarray-gemm", 11);
 }
