@@ -93,13 +93,7 @@ pub fn extracted_returned_arg(ev: Value) -> Option<Value> {
         return None;
     }
     let params = f.params();
-    let mut work: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .filter_map(|b| b.terminator())
-        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
-        .map(|t| t.operand(0))
-        .collect();
+    let mut work = returned_values(f);
     let mut seen = HashSet::new();
     let mut found = None;
     while let Some(v) = work.pop() {
@@ -212,6 +206,16 @@ fn strip_offsets(mut v: Value) -> Value {
     v
 }
 
+/// The operands of `f`'s `ret` instructions.
+pub(crate) fn returned_values(f: Value) -> Vec<Value> {
+    f.blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
+        .map(|t| t.operand(0))
+        .collect()
+}
+
 /// The values a pointer-returning defined function `f` returns, traced back through
 /// GEPs, bitcasts, phis, selects and `-O0` stack slots (whatever was stored into a slot
 /// it loads; a slot that is used otherwise too, e.g. passed to a call, is also a source
@@ -224,13 +228,7 @@ fn return_sources(f: Value) -> Vec<Value> {
     if f.is_declaration() || !(ret.is_pointer() || (ret.is_aggregate() && ret.contains_pointer())) {
         return Vec::new();
     }
-    let mut work: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .filter_map(|b| b.terminator())
-        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
-        .map(|t| t.operand(0))
-        .collect();
+    let mut work = returned_values(f);
     let mut seen = HashSet::new();
     let mut sources = Vec::new();
     while let Some(v) = work.pop() {

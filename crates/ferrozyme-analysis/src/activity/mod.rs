@@ -29,6 +29,7 @@ mod globals;
 mod rounding;
 mod useful;
 
+pub(crate) use globals::returned_values;
 pub use globals::{
     extracted_returned_arg, functions_touching_shadowed_globals, global_needs_shadow,
     is_readnone_function, is_readonly_function, returned_param, returns_fresh_memory, stores_param,
