@@ -264,7 +264,22 @@ def _transpose(prim_to, cts, *args, fn, iv, rv, batch, width):
     cts = [jnp.zeros(a.aval.shape, a.aval.dtype) if isinstance(c, ad.Zero) else c
            for c, a in zip(cts, _out_avals(prim_to, args, fn, iv, rv, batch, width))]
     res = prim_to.bind(*xs, *cts, fn=fn, iv=iv, rv=rv, batch=batch, width=width)
-    return [None] * nx + list(res)
+    return [None] * nx + [_unbatch(r, a) for r, a in zip(res, args[nx:])]
+
+
+def _unbatch(r, a):
+    """The cotangent of linear operand `a` from the transposed call's result `r`, which has
+    the call's batch axes in front. An operand without them (a tangent shared by every
+    batch element: the unmapped parameters of `jax.grad(lambda p: vmap(f, (None, 0))(p,
+    xs).sum())`) gets the sum over those axes (front18: the batched result was returned
+    as is, a shape error)."""
+    if not ad.is_undefined_primal(a):
+        return r
+    want = tuple(a.aval.shape)
+    extra = r.ndim - len(want)
+    if extra <= 0:
+        return r
+    return r.sum(axis=tuple(range(extra)))
 
 
 def _out_avals(prim_to, args, fn, iv, rv, batch, width):

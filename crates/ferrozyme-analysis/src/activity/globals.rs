@@ -75,6 +75,60 @@ pub fn returned_param(f: Value, depth: u32) -> Option<usize> {
     found
 }
 
+/// For an `extractvalue` of one pointer from the aggregate result of a call to a defined
+/// function: the call argument the callee always puts in that element (offset by GEPs,
+/// the aggregate built by `insertvalue`s, chosen by phis and selects). ndarray's
+/// `OffsetTuple::stride_offset` returns `(a.offset(i), b.offset(i))` for the views it
+/// zips: with `a` constant and `b` duplicated, the pair as a whole has a shadow, but its
+/// first pointer has none. The element has exactly that argument's shadow.
+pub fn extracted_returned_arg(ev: Value) -> Option<Value> {
+    let call = ev.operand(0);
+    let Some(CallKind::Defined(f)) = called(call) else {
+        return None;
+    };
+    let [k] = ev.aggregate_indices()[..] else {
+        return None;
+    };
+    if f.is_declaration() || !ev.ty().is_pointer() {
+        return None;
+    }
+    let params = f.params();
+    let mut work = returned_values(f);
+    let mut seen = HashSet::new();
+    let mut found = None;
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > 64 {
+            return None;
+        }
+        if v.is_undef() || v.is_null() {
+            continue;
+        }
+        match v.opcode() {
+            Some(Opcode::LLVMInsertValue) => match v.aggregate_indices()[..] {
+                [j] if j == k => {
+                    let p = params
+                        .iter()
+                        .position(|&p| p == strip_offsets(v.operand(1)))?;
+                    if found.is_some_and(|q| q != p) {
+                        return None;
+                    }
+                    found = Some(p);
+                    work.push(v.operand(0));
+                }
+                [j, ..] if j == k => return None,
+                _ => work.push(v.operand(0)),
+            },
+            Some(Opcode::LLVMPHI) => work.extend(v.incoming().into_iter().map(|(x, _)| x)),
+            Some(Opcode::LLVMSelect) => {
+                work.push(v.operand(1));
+                work.push(v.operand(2));
+            }
+            _ => return None,
+        }
+    }
+    call.call_args().get(found?).copied()
+}
+
 /// Does defined function `f` store its parameter `k` (or an address computed from it)
 /// into memory other than its own stack slots, itself or through the defined functions
 /// it passes it to (`depth` levels deep)? A constructor keeping a pointer it was given
@@ -152,6 +206,16 @@ fn strip_offsets(mut v: Value) -> Value {
     v
 }
 
+/// The operands of `f`'s `ret` instructions.
+pub(crate) fn returned_values(f: Value) -> Vec<Value> {
+    f.blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
+        .map(|t| t.operand(0))
+        .collect()
+}
+
 /// The values a pointer-returning defined function `f` returns, traced back through
 /// GEPs, bitcasts, phis, selects and `-O0` stack slots (whatever was stored into a slot
 /// it loads; a slot that is used otherwise too, e.g. passed to a call, is also a source
@@ -164,13 +228,7 @@ fn return_sources(f: Value) -> Vec<Value> {
     if f.is_declaration() || !(ret.is_pointer() || (ret.is_aggregate() && ret.contains_pointer())) {
         return Vec::new();
     }
-    let mut work: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .filter_map(|b| b.terminator())
-        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
-        .map(|t| t.operand(0))
-        .collect();
+    let mut work = returned_values(f);
     let mut seen = HashSet::new();
     let mut sources = Vec::new();
     while let Some(v) = work.pop() {

@@ -29,9 +29,10 @@ mod globals;
 mod rounding;
 mod useful;
 
+pub(crate) use globals::returned_values;
 pub use globals::{
-    functions_touching_shadowed_globals, global_needs_shadow, is_readnone_function,
-    is_readonly_function, returned_param, returns_fresh_memory, stores_param,
+    extracted_returned_arg, functions_touching_shadowed_globals, global_needs_shadow,
+    is_readnone_function, is_readonly_function, returned_param, returns_fresh_memory, stores_param,
 };
 
 /// How an argument of the function being differentiated takes part.
@@ -531,6 +532,16 @@ impl Activity {
                 }
                 if ty.contains_pointer() && any_shadowed(self) && !ty.is_pointer() {
                     self.shadowed.insert(i);
+                }
+                // One pointer of a call's aggregate result that the callee always takes
+                // from one argument: shadowed exactly when that argument is.
+                if op == LLVMExtractValue && self.through_aggregates && ty.is_pointer() {
+                    if let Some(arg) = extracted_returned_arg(i) {
+                        if self.is_shadowed(arg) {
+                            self.shadowed.insert(i);
+                        }
+                        return;
+                    }
                 }
                 let agg_shadowed = ops
                     .iter()

@@ -50,6 +50,34 @@ fn derived_from(v: Value) -> Vec<Value> {
     }
 }
 
+/// Do the bits of integer `v` (a `ptrtoint`) reach, through integer arithmetic, selects,
+/// phis and freezes, a store of the integer (a pointer copied through integer memory:
+/// the shadow memory gets the shadow's bits)? (Counting an `inttoptr` too, so that the
+/// audit refuses `inttoptr(select c, ptrtoint p, 0)` — tests/c/851 at -O0, a silent 0 —
+/// also refused Eigen's aligned stack buffers at -O0, cxx/72: not done, front18.)
+fn bits_reach_pointer_use(v: Value) -> bool {
+    use Opcode::*;
+    let mut work = vec![v];
+    let mut seen = HashSet::new();
+    while let Some(x) = work.pop() {
+        if !seen.insert(x) || seen.len() > 64 {
+            continue;
+        }
+        for u in x.users() {
+            match u.opcode() {
+                Some(LLVMStore) if u.operand(0) == x => return true,
+                Some(
+                    LLVMAdd | LLVMSub | LLVMAnd | LLVMOr | LLVMXor | LLVMMul | LLVMShl | LLVMLShr
+                    | LLVMAShr | LLVMZExt | LLVMSExt | LLVMTrunc | LLVMFreeze | LLVMSelect
+                    | LLVMPHI,
+                ) => work.push(u),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
 impl Activity {
     /// The backward half of activity: a value is active only if it can also influence an
     /// output — the return value, memory with a shadow, or a call that may write such
@@ -88,7 +116,7 @@ impl Activity {
     /// functions: `fprintf(stderr, ...)` needs no shadow of `stderr`), a return, or an
     /// escape into memory or an aggregate. Pointers derived from it (GEPs, casts, phis,
     /// selects, vector lane moves, loads of pointers) pass the need back. Comparisons and
-    /// `ptrtoint` need no shadow. A pointer whose shadow nobody needs gets none: no
+    /// `ptrtoint` need no shadow, but for a `ptrtoint` whose bits are stored. A pointer whose shadow nobody needs gets none: no
     /// shadow allocation, no run-time guard for pointers read from globals.
     fn keep_needed_shadows(&mut self, insts: &[Value], types: Option<&crate::types::TypeAnalysis>) {
         let mut needed: HashSet<Value> = HashSet::new();
@@ -162,7 +190,10 @@ impl Activity {
                 classify(user),
                 CallKind::InactiveExternal | CallKind::NoDerivative | CallKind::TypeHint
             ),
-            Some(LLVMICmp) | Some(LLVMPtrToInt) => false,
+            Some(LLVMICmp) => false,
+            // A pointer stored as an integer (`store i64 (ptrtoint p)`, SROA's form of an
+            // `Option<&f64>` in a stack slot): the shadow memory gets the shadow's bits.
+            Some(LLVMPtrToInt) => bits_reach_pointer_use(user),
             // Derived pointers: their own uses decide.
             Some(LLVMGetElementPtr)
             | Some(LLVMBitCast)

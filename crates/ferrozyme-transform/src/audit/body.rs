@@ -307,19 +307,42 @@ fn stores_constant_pointer(
 
 /// The object a stored pointer `v` points into: its base object, also through calls of
 /// functions that return one of their arguments (`activity::returned_param`: Eigen's
-/// `Map` constructor stores `cast_to_pointer_type(data)`).
+/// `Map` constructor stores `cast_to_pointer_type(data)`), through one pointer of a
+/// call's aggregate result that the callee always takes from one argument
+/// (`activity::extracted_returned_arg`: ndarray's `stride_offset` of zipped views), and
+/// through a select or phi whose other choices address nothing (ndarray's dangling
+/// pointer of an empty view).
 fn stored_pointer_base(v: Value) -> Value {
     let mut base = base_object(v);
     for _ in 0..4 {
-        if base.opcode() != Some(Opcode::LLVMCall) {
-            break;
-        }
-        let CallKind::Defined(f) = classify(base) else {
-            break;
+        let next = match base.opcode() {
+            Some(Opcode::LLVMCall) => match classify(base) {
+                CallKind::Defined(f) => ferrozyme_analysis::activity::returned_param(f, 2)
+                    .and_then(|k| base.call_args().get(k).copied()),
+                _ => None,
+            },
+            Some(Opcode::LLVMExtractValue) => {
+                ferrozyme_analysis::activity::extracted_returned_arg(base)
+            }
+            Some(Opcode::LLVMSelect | Opcode::LLVMPHI) => {
+                let choices: Vec<Value> = if base.opcode() == Some(Opcode::LLVMSelect) {
+                    vec![base.operand(1), base.operand(2)]
+                } else {
+                    base.incoming().into_iter().map(|(x, _)| x).collect()
+                };
+                let mut real = choices
+                    .into_iter()
+                    .filter(|c| !ferrozyme_analysis::activity::is_unaddressable(*c));
+                match (real.next(), real.next()) {
+                    (Some(c), None) => Some(c),
+                    _ => None,
+                }
+            }
+            _ => None,
         };
-        match ferrozyme_analysis::activity::returned_param(f, 2) {
-            Some(k) if k < base.call_args().len() => base = base_object(base.call_args()[k]),
-            _ => break,
+        match next {
+            Some(n) => base = base_object(n),
+            None => break,
         }
     }
     base

@@ -99,14 +99,7 @@ impl Engine {
         // Returns first: a call's registration reads its callee's returned values.
         for &f in &funcs {
             self.functions.insert(f);
-            let rets: Vec<Value> = f
-                .blocks()
-                .into_iter()
-                .filter_map(|b| b.terminator())
-                .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
-                .map(|t| t.operand(0))
-                .collect();
-            self.returns.insert(f, rets);
+            self.returns.insert(f, crate::activity::returned_values(f));
         }
         let bodies: Vec<Vec<Value>> = funcs
             .iter()
