@@ -76,7 +76,7 @@ pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
     ("__enzyme_likelihood", "probabilistic programming is not supported"),
     ("__enzyme_sample", "probabilistic programming is not supported"),
     ("__enzyme_observe", "probabilistic programming is not supported"),
-    ("__enzyme_fixed_point", "adjoint fixed-point iteration is not supported; differentiate the plain iteration loop (its gradient is the same at convergence), or checkpoint it with __enzyme_checkpoint_while"),
+    ("__enzyme_set_fixed_point", "marking a loop as a fixed point from inside it is not supported; pass one iteration as a step function to __enzyme_fixed_point"),
     ("__enzyme_ptr_size_hint", "is not supported: Ferrozyme sizes shadows from the allocation itself"),
 ];
 
@@ -109,12 +109,17 @@ pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[
 pub const CHECKPOINT_ENTRY_POINTS: &[(&str, &str)] = &[
     ("__enzyme_checkpoint_for", "works: the loop `for (i = start; i < start + n; i++) step(i, args...)`; in reverse mode snapshots of the marked regions and written globals and one step's tape at a time, scheduled by the scheme (Revolve with ceil(sqrt(n)) slots, or FERROZYME_TAPE_BUDGET bytes, by default); forward mode: the loop of the step's derivative"),
     ("__enzyme_checkpoint_while", "works: `i = 0; while (step(i++, args...));`, reverse mode as `__enzyme_checkpoint_for` (store-all by default; the scheme needs `set_nsteps`); forward mode differentiates the plain loop"),
+    ("__enzyme_fixed_point", "works: `i = 0; while (step(i++, args...));` iterating a state `z = phi(z, x)` to convergence (`<enzyme/fixed_point.h>`); reverse mode keeps one snapshot and iterates the adjoint of one step at the converged state until it converges (the two-phase adjoint), forward mode iterates the step's tangent there; `enzyme_fp_state`, `enzyme_fp_reduction`, `enzyme_fp_max_iters`, `enzyme_fp_control` (Tapenade's protocol), `enzyme_checkpoint_region`"),
 ];
 
 /// The markers of [`CHECKPOINT_ENTRY_POINTS`] (they appear only in those calls).
 pub const CHECKPOINT_MARKERS: &[(&str, &str)] = &[
     ("enzyme_scheme", "works: `enzyme_scheme, &scheme, &config`: an `EnzymeCheckpointScheme` and its data (the reference schemes EnzymeCkptRevolve, EnzymeCkptPeriodic, EnzymeCkptStoreAll take an `EnzymeCkptConfig`)"),
     ("enzyme_checkpoint_region", "works: `enzyme_checkpoint_region, ptr, (int64_t)bytes`: memory every snapshot holds; a step writing through an argument no region covers is an error"),
+    ("enzyme_fp_state", "works: `enzyme_fp_state, ptr, (int64_t)bytes`: a state of `__enzyme_fixed_point` (doubles or floats, a pointer the step takes): snapshotted, its adjoint's or tangent's update decides convergence, its shadow is zero after reverse mode"),
+    ("enzyme_fp_reduction", "works: `enzyme_fp_reduction, r` (double): stop once the squared norm of the update falls to r times the first one's (default 1e-12)"),
+    ("enzyme_fp_max_iters", "works: `enzyme_fp_max_iters, n` (int64_t): at most n derivative iterations (default 1000, 0: no limit); stopping unconverged prints a warning"),
+    ("enzyme_fp_control", "works: `enzyme_fp_control, control`: `int control(double *cumul, double *reduction)` decides instead, called with -1 before the first iteration and the squared norm after each"),
 ];
 
 /// Is `name` (a declared function's) one of [`CHECKPOINT_ENTRY_POINTS`]?

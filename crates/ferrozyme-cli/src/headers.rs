@@ -1,7 +1,7 @@
 //! Ferrozyme's own headers, found by `ferrozyme cc`/`c++` without flags.
 //!
 //! `<enzyme/enzyme>` (Enzyme's C++ interface), `<enzyme/tuple>`, `<enzyme/checkpoint.h>`
-//! (checkpointed time loops) and `<ferrozyme.h>` (the C
+//! (checkpointed time loops), `<enzyme/fixed_point.h>` (fixed-point loops) and `<ferrozyme.h>` (the C
 //! ABI's declarations) live in the repository's `include/` and are embedded in the binary
 //! here, so they are found the same way from the build tree, after `cargo install`, or
 //! from a copied binary: each compile writes them into its temporary directory and adds
@@ -21,6 +21,10 @@ pub const HEADERS: &[(&str, &str)] = &[
     (
         "enzyme/checkpoint.h",
         include_str!("../../../include/enzyme/checkpoint.h"),
+    ),
+    (
+        "enzyme/fixed_point.h",
+        include_str!("../../../include/enzyme/fixed_point.h"),
     ),
     (
         "enzyme/tuple",

@@ -32,6 +32,8 @@
 //! a pointer the analysis cannot trace, is a compile-time error.
 
 pub(crate) mod auto;
+mod fixed_point;
+mod fixed_text;
 mod ranges;
 mod text;
 mod writes;
@@ -45,18 +47,49 @@ use text::SiteShape;
 /// The entry points, by the substring that names them.
 const FOR: &str = "__enzyme_checkpoint_for";
 const WHILE: &str = "__enzyme_checkpoint_while";
+const FIXED: &str = "__enzyme_fixed_point";
+
+/// Which entry point a call is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LoopKind {
+    For,
+    While,
+    FixedPoint,
+}
+
+impl LoopKind {
+    fn of(name: &str) -> LoopKind {
+        if name.contains(FIXED) {
+            LoopKind::FixedPoint
+        } else if name.contains(WHILE) {
+            LoopKind::While
+        } else {
+            LoopKind::For
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            LoopKind::For => FOR,
+            LoopKind::While => WHILE,
+            LoopKind::FixedPoint => FIXED,
+        }
+    }
+}
 
 const DRIVER_IR: &str = include_str!("driver.ll");
 
 /// One parsed call.
 struct Site {
     call: Value,
+    kind: LoopKind,
     is_while: bool,
     step: Value,
     start: Option<Value>,
     n: Option<Value>,
     scheme: Option<(Value, Value)>,
     regions: Vec<(Value, Value)>,
+    /// `__enzyme_fixed_point`'s settings.
+    fixed: Option<fixed_point::Spec>,
     args: Vec<Value>,
 }
 
@@ -80,8 +113,9 @@ fn err(call: Value, msg: String, help: &str) -> Diagnostic {
         .with_help(help.to_string())
 }
 
-fn parse(call: Value, is_while: bool) -> Result<Site, Diagnostic> {
-    let what = if is_while { WHILE } else { FOR };
+fn parse(call: Value, kind: LoopKind) -> Result<Site, Diagnostic> {
+    let is_while = kind != LoopKind::For;
+    let what = kind.name();
     let ops = call.call_args();
     let step = ops
         .first()
@@ -112,12 +146,14 @@ fn parse(call: Value, is_while: bool) -> Result<Site, Diagnostic> {
     };
     let mut site = Site {
         call,
+        kind,
         is_while,
         step,
         start,
         n,
         scheme: None,
         regions: Vec::new(),
+        fixed: (kind == LoopKind::FixedPoint).then(fixed_point::Spec::default),
         args: Vec::new(),
     };
     while i < ops.len() {
@@ -131,8 +167,14 @@ fn parse(call: Value, is_while: bool) -> Result<Site, Diagnostic> {
                 Err(err(call, format!("`{what}`: `{name}` must be followed by two values"), "write enzyme_scheme, &scheme, &config or enzyme_checkpoint_region, ptr, (int64_t)bytes"))
             }
         };
+        if let Some(spec) = site.fixed.as_mut() {
+            if let Some(used) = spec.take_marker(call, &name, &ops[i + 1..])? {
+                i += 1 + used;
+                continue;
+            }
+        }
         match name.as_str() {
-            "enzyme_scheme" => site.scheme = Some(pair(i)?),
+            "enzyme_scheme" if site.fixed.is_none() => site.scheme = Some(pair(i)?),
             "enzyme_checkpoint_region" => site.regions.push(pair(i)?),
             other => {
                 return Err(err(
@@ -145,12 +187,15 @@ fn parse(call: Value, is_while: bool) -> Result<Site, Diagnostic> {
         i += 3;
     }
     site.args = ops[i..].to_vec();
+    if let Some(spec) = &site.fixed {
+        spec.check_states(call)?;
+    }
     Ok(site)
 }
 
 /// The step's parameter types after `i`, checked against the call.
 fn shape_types(site: &Site) -> Result<(Type, Type, Vec<Type>), Diagnostic> {
-    let what = if site.is_while { WHILE } else { FOR };
+    let what = site.kind.name();
     let fty = site.step.global_value_type();
     let params = fty.param_types();
     let ret = fty.return_type();
@@ -189,10 +234,10 @@ pub(crate) fn lower(
         if !f.is_declaration() || !is_checkpoint_entry(&f.name()) {
             continue;
         }
-        let is_while = f.name().contains(WHILE);
+        let kind = LoopKind::of(&f.name());
         for u in f.users() {
             if u.is_call() && u.called_value() == f {
-                calls.push((u, is_while));
+                calls.push((u, kind));
             }
         }
     }
@@ -205,14 +250,20 @@ pub(crate) fn lower(
     while module.function(&format!("__fz_ckpt_call.{k}")).is_some() {
         k += 1;
     }
-    for (call, is_while) in calls {
-        match parse(call, is_while).and_then(|s| lower_one(module, &s, k, differentiated)) {
+    for (call, kind) in calls {
+        match parse(call, kind).and_then(|s| lower_one(module, &s, k, differentiated)) {
             Ok(()) => k += 1,
             Err(d) => diags.push(d),
         }
     }
     // The driver stays external while later sites link their declarations of it.
-    for name in ["__fz_ckpt_forward", "__fz_ckpt_reverse"] {
+    for name in [
+        "__fz_ckpt_forward",
+        "__fz_ckpt_reverse",
+        "__fz_fp_forward",
+        "__fz_fp_reverse",
+        "__fz_fp_tangent",
+    ] {
         if let Some(f) = module.function(name).filter(|f| !f.is_declaration()) {
             f.set_linkage_internal();
         }
@@ -230,7 +281,7 @@ fn lower_one(
     k: usize,
     differentiated: &HashSet<Value>,
 ) -> Result<(), Diagnostic> {
-    let what = if site.is_while { WHILE } else { FOR };
+    let what = site.kind.name();
     let (ret, index, params) = shape_types(site)?;
     let derivatives = differentiated.contains(&site.call.parent_function());
     let mut globals = Vec::new();
@@ -240,6 +291,10 @@ fn lower_one(
         })?;
         for j in w.params {
             let a = writes::resolve(site.args[j]);
+            if let Some(spec) = &site.fixed {
+                spec.check_written(site.call, site.step, &site.regions, &site.args, j)?;
+                continue;
+            }
             if !site.regions.iter().any(|(p, _)| writes::resolve(*p) == a) {
                 return Err(err(site.call, format!("`{what}`: the step `{}` writes through its pointer argument #{} after the step number, which no enzyme_checkpoint_region covers: the snapshots would not hold it and the gradient would be wrong", site.step.name(), j + 1), "add enzyme_checkpoint_region, ptr, (int64_t)bytes for the memory the step changes, before the step's arguments"));
             }
@@ -252,13 +307,18 @@ fn lower_one(
             globals.push((g, module.store_size(ty).max(module.alloc_size(ty))));
         }
     }
+    let fixed = match &site.fixed {
+        Some(spec) if derivatives => Some(spec.shape(site.call, site.step, &site.args)?),
+        _ => None,
+    };
     let shape = SiteShape {
         k,
+        fixed,
         is_while: site.is_while,
         ret,
         index,
         params: params.clone(),
-        nregions: site.regions.len(),
+        nregions: site.regions.len() + site.fixed.as_ref().map_or(0, |f| f.states.len()),
         globals: globals.iter().map(|(_, b)| *b).collect(),
         derivatives,
     };
@@ -309,6 +369,9 @@ fn lower_one(
             f.set_linkage_internal();
         }
     }
+    if let Some(f) = module.function(&format!("__fz_fp_tan.{k}")) {
+        f.set_linkage_internal();
+    }
     for kind in ["gradient", "derivative"] {
         if let Some(g) = module.global(&format!("__enzyme_register_{kind}_fzckpt_{k}")) {
             g.set_linkage_internal();
@@ -336,7 +399,7 @@ fn replace_call(
     let b = Builder::new(ctx);
     b.position_before(site.call);
     let i64t = ctx.i64();
-    let what = if site.is_while { WHILE } else { FOR };
+    let what = site.kind.name();
     let to_i64 = |v: Value| -> Result<Value, Diagnostic> {
         let t = v.ty();
         if t.is_pointer() {
@@ -352,21 +415,26 @@ fn replace_call(
         }
     };
     let zero = i64t.zero();
-    let mut args = vec![
-        site.start.map(to_i64).transpose()?.unwrap_or(zero),
-        site.n.map(to_i64).transpose()?.unwrap_or(zero),
-    ];
+    let mut args = match &site.fixed {
+        Some(spec) => spec.fixed_args(&b, ctx, site.call)?,
+        None => vec![
+            site.start.map(to_i64).transpose()?.unwrap_or(zero),
+            site.n.map(to_i64).transpose()?.unwrap_or(zero),
+        ],
+    };
     match site.scheme {
         Some((s, d)) => {
             args.push(to_i64(s)?);
             args.push(to_i64(d)?);
         }
-        None => {
+        None if site.fixed.is_none() => {
             args.push(zero);
             args.push(zero);
         }
+        None => {}
     }
-    for (p, n) in &site.regions {
+    let states = site.fixed.iter().flat_map(|f| f.states.iter());
+    for (p, n) in states.chain(&site.regions) {
         args.push(to_i64(*p)?);
         args.push(to_i64(*n)?);
     }

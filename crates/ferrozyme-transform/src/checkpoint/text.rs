@@ -36,6 +36,9 @@ use ferrozyme_llvm::Type;
 /// What the text of one site needs to know.
 pub(crate) struct SiteShape {
     pub k: usize,
+    /// A fixed-point loop's states (`__enzyme_fixed_point`; its derivative functions are
+    /// `fixed_text.rs`'s).
+    pub fixed: Option<super::fixed_point::FixedShape>,
     pub is_while: bool,
     /// The step's result and its first (index) parameter.
     pub ret: Type,
@@ -64,7 +67,7 @@ impl SiteShape {
         f
     }
 
-    fn env_type(&self) -> String {
+    pub(super) fn env_type(&self) -> String {
         let f = self.env_fields();
         if f.is_empty() {
             "{ i8 }".into()
@@ -74,7 +77,7 @@ impl SiteShape {
     }
 
     /// `(field of a_j, field of its shadow)` in `env`, and the accumulator fields.
-    fn layout(&self) -> (Vec<(usize, Option<usize>)>, Vec<usize>) {
+    pub(super) fn layout(&self) -> (Vec<(usize, Option<usize>)>, Vec<usize>) {
         let mut idx = 0;
         let mut args = Vec::new();
         for t in &self.params {
@@ -98,7 +101,7 @@ impl SiteShape {
         (args, acc)
     }
 
-    fn fixed_params(&self) -> String {
+    pub(super) fn fixed_params(&self) -> String {
         let mut p = vec![
             "i64 %start".to_string(),
             "i64 %n".into(),
@@ -114,7 +117,7 @@ impl SiteShape {
 
     /// The user parameters, with shadows after pointers (`shadows`) or tangents after
     /// floats and pointers (`tangents`).
-    fn user_params(&self, shadows: bool, tangents: bool) -> String {
+    pub(super) fn user_params(&self, shadows: bool, tangents: bool) -> String {
         let mut p = Vec::new();
         for (j, t) in self.params.iter().enumerate() {
             p.push(format!("{t} %a{j}"));
@@ -125,7 +128,7 @@ impl SiteShape {
         p.iter().map(|s| format!(", {s}")).collect()
     }
 
-    fn index_from(&self, out: &mut String, v: &str, name: &str) {
+    pub(super) fn index_from(&self, out: &mut String, v: &str, name: &str) {
         let bits = self.index.int_width().unwrap_or(64);
         if bits < 64 {
             let _ = writeln!(out, "  %{name} = trunc i64 {v} to {}", self.index);
@@ -136,7 +139,7 @@ impl SiteShape {
         }
     }
 
-    fn step_call_args(&self, idx: &str) -> String {
+    pub(super) fn step_call_args(&self, idx: &str) -> String {
         let mut a = vec![format!("{} {idx}", self.index)];
         for (j, t) in self.params.iter().enumerate() {
             a.push(format!("{t} %a{j}"));
@@ -167,7 +170,7 @@ impl SiteShape {
         }
     }
 
-    fn step_ret_use(&self, out: &mut String, call: &str) -> Option<String> {
+    pub(super) fn step_ret_use(&self, out: &mut String, call: &str) -> Option<String> {
         if self.ret.is_void() {
             let _ = writeln!(out, "  call void {call}");
             None
@@ -198,7 +201,7 @@ impl SiteShape {
     }
 
     /// Stores of the arguments, shadows and zero accumulators into a new `env`.
-    fn build_env(&self, out: &mut String) {
+    pub(super) fn build_env(&self, out: &mut String) {
         let env = self.env_type();
         let (args, acc) = self.layout();
         let _ = writeln!(out, "  %env = alloca {env}, align 16");
@@ -228,7 +231,7 @@ impl SiteShape {
 
     /// The return type of the reverse rule and of the gradient hook: the float
     /// arguments' adjoints.
-    fn adjoint_type(&self) -> String {
+    pub(super) fn adjoint_type(&self) -> String {
         let floats: Vec<String> = self
             .params
             .iter()
@@ -421,6 +424,73 @@ impl SiteShape {
             self.user_params(true, false)
         );
         self.build_env(out);
+        if self.fixed.is_some() {
+            self.fixed_point_derivatives(out);
+            return;
+        }
+        self.build_regions(out);
+        // A for loop with n < 0 runs no step, as the plain loop (the driver reads n = -1
+        // as a while loop).
+        let n = if self.is_while {
+            "-1"
+        } else {
+            out.push_str("  %nneg = icmp slt i64 %n, 0\n  %nn = select i1 %nneg, i64 0, i64 %n\n");
+            "%nn"
+        };
+        let _ = writeln!(
+            out,
+            "  %sp = inttoptr i64 %scheme to ptr\n  %dp = inttoptr i64 %data to ptr\n  \
+             %h = call ptr @__fz_ckpt_forward(ptr %sp, ptr %dp, i64 %start, i64 {n}, ptr %regs, i64 {nreg}, ptr @__fz_ckpt_prim.{k}, ptr %env)\n  ret ptr %h\n}}\n"
+        );
+        // The reverse.
+        let _ = writeln!(
+            out,
+            "define {adj} @__fz_ckpt_rev.{k}({}{}, ptr %tape) {{\nentry:",
+            self.fixed_params(),
+            self.user_params(true, false)
+        );
+        self.build_env(out);
+        let _ = writeln!(out, "  call void @__fz_ckpt_reverse(ptr %tape, ptr @__fz_ckpt_prim.{k}, ptr @__fz_ckpt_grad.{k}, ptr %env)");
+        self.return_adjoints(out);
+        let _ = writeln!(
+            out,
+            "@__enzyme_register_gradient_fzckpt_{k} = global [3 x ptr] [ptr @__fz_ckpt_call.{k}, ptr @__fz_ckpt_aug.{k}, ptr @__fz_ckpt_rev.{k}]\n"
+        );
+        if self.is_while {
+            self.while_forward(out);
+            return;
+        }
+        // Forward mode: the loop of the step's tangent.
+        let _ = writeln!(out, "declare void @__enzyme_fwddiff_fzckpt_{k}(ptr, ...)\n");
+        let _ = writeln!(
+            out,
+            "define void @__fz_ckpt_fwd.{k}({}{}) {{",
+            self.fixed_params(),
+            self.user_params(false, true)
+        );
+        let fwcall = self.fwddiff_args();
+        self.loop_body(out, &|o| {
+            let _ = writeln!(
+                o,
+                "  %mc = load i32, ptr @enzyme_const\n  %md = load i32, ptr @enzyme_dup"
+            );
+            let _ = writeln!(
+                o,
+                "  call void (ptr, ...) @__enzyme_fwddiff_fzckpt_{k}({fwcall})"
+            );
+            None
+        });
+        let _ = writeln!(
+            out,
+            "@__enzyme_register_derivative_fzckpt_{k} = global [2 x ptr] [ptr @__fz_ckpt_call.{k}, ptr @__fz_ckpt_fwd.{k}]\n"
+        );
+    }
+
+    /// `%regs`: the regions (`EnzymeCkptRegion`s) a snapshot holds, the marked ones and
+    /// the globals the step writes.
+    pub(super) fn build_regions(&self, out: &mut String) {
+        let k = self.k;
+        let nreg = self.nregions + self.globals.len();
         let _ = writeln!(
             out,
             "  %regs = alloca [{} x {{ ptr, i64, i32, i32 }}], align 16",
@@ -450,28 +520,31 @@ impl SiteShape {
             );
             let _ = writeln!(out, "  store {{ ptr, i64, i32, i32 }} {{ ptr @__fz_ckpt_glob.{k}.{j}, i64 {bytes}, i32 0, i32 0 }}, ptr %rg{r}");
         }
-        // A for loop with n < 0 runs no step, as the plain loop (the driver reads n = -1
-        // as a while loop).
-        let n = if self.is_while {
-            "-1"
-        } else {
-            out.push_str("  %nneg = icmp slt i64 %n, 0\n  %nn = select i1 %nneg, i64 0, i64 %n\n");
-            "%nn"
-        };
-        let _ = writeln!(
-            out,
-            "  %sp = inttoptr i64 %scheme to ptr\n  %dp = inttoptr i64 %data to ptr\n  \
-             %h = call ptr @__fz_ckpt_forward(ptr %sp, ptr %dp, i64 %start, i64 {n}, ptr %regs, i64 {nreg}, ptr @__fz_ckpt_prim.{k}, ptr %env)\n  ret ptr %h\n}}\n"
-        );
-        // The reverse.
-        let _ = writeln!(
-            out,
-            "define {adj} @__fz_ckpt_rev.{k}({}{}, ptr %tape) {{\nentry:",
-            self.fixed_params(),
-            self.user_params(true, false)
-        );
-        self.build_env(out);
-        let _ = writeln!(out, "  call void @__fz_ckpt_reverse(ptr %tape, ptr @__fz_ckpt_prim.{k}, ptr @__fz_ckpt_grad.{k}, ptr %env)");
+    }
+
+    /// The arguments of `__enzyme_fwddiff` of the step at index `%ic`: `%mc`/`%md` are the
+    /// loaded markers, `%a{j}`/`%d{j}` the arguments and their tangents.
+    pub(super) fn fwddiff_args(&self) -> String {
+        let k = self.k;
+        let mut fw = vec![format!("ptr @__fz_ckpt_step.{k}")];
+        fw.push("i32 %mc".into());
+        fw.push(format!("{} %ic", self.index));
+        for (j, t) in self.params.iter().enumerate() {
+            if t.is_pointer() || t.is_fp() {
+                fw.push(format!("i32 %md, {t} %a{j}, {t} %d{j}"));
+            } else {
+                fw.push(format!("i32 %mc, {t} %a{j}"));
+            }
+        }
+        fw.join(", ")
+    }
+
+    /// The end of a reverse rule: the float arguments' adjoints summed in `env`, returned.
+    pub(super) fn return_adjoints(&self, out: &mut String) {
+        let env = self.env_type();
+        let (_, acc) = self.layout();
+        let adj = self.adjoint_type();
+        let floats: Vec<Type> = self.params.iter().copied().filter(|t| t.is_fp()).collect();
         if floats.is_empty() {
             out.push_str("  ret void\n}\n\n");
         } else {
@@ -492,47 +565,5 @@ impl SiteShape {
             }
             let _ = writeln!(out, "  ret {adj} {agg}\n}}\n");
         }
-        let _ = writeln!(
-            out,
-            "@__enzyme_register_gradient_fzckpt_{k} = global [3 x ptr] [ptr @__fz_ckpt_call.{k}, ptr @__fz_ckpt_aug.{k}, ptr @__fz_ckpt_rev.{k}]\n"
-        );
-        if self.is_while {
-            self.while_forward(out);
-            return;
-        }
-        // Forward mode: the loop of the step's tangent.
-        let _ = writeln!(out, "declare void @__enzyme_fwddiff_fzckpt_{k}(ptr, ...)\n");
-        let _ = writeln!(
-            out,
-            "define void @__fz_ckpt_fwd.{k}({}{}) {{",
-            self.fixed_params(),
-            self.user_params(false, true)
-        );
-        let mut fw = vec![format!("ptr @__fz_ckpt_step.{k}")];
-        fw.push("i32 %mc".into());
-        fw.push(format!("{} %ic", self.index));
-        for (j, t) in self.params.iter().enumerate() {
-            if t.is_pointer() || t.is_fp() {
-                fw.push(format!("i32 %md, {t} %a{j}, {t} %d{j}"));
-            } else {
-                fw.push(format!("i32 %mc, {t} %a{j}"));
-            }
-        }
-        let fwcall = fw.join(", ");
-        self.loop_body(out, &|o| {
-            let _ = writeln!(
-                o,
-                "  %mc = load i32, ptr @enzyme_const\n  %md = load i32, ptr @enzyme_dup"
-            );
-            let _ = writeln!(
-                o,
-                "  call void (ptr, ...) @__enzyme_fwddiff_fzckpt_{k}({fwcall})"
-            );
-            None
-        });
-        let _ = writeln!(
-            out,
-            "@__enzyme_register_derivative_fzckpt_{k} = global [2 x ptr] [ptr @__fz_ckpt_call.{k}, ptr @__fz_ckpt_fwd.{k}]\n"
-        );
     }
 }

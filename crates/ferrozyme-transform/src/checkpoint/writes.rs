@@ -121,6 +121,43 @@ fn targets(inst: Value) -> Result<Vec<Value>, String> {
     }
 }
 
+/// The pointers an instruction may read through.
+fn sources(inst: Value) -> Result<Vec<Value>, String> {
+    match inst.opcode() {
+        Some(Opcode::LLVMLoad) => Ok(vec![inst.operand(0)]),
+        Some(Opcode::LLVMAtomicRMW) | Some(Opcode::LLVMAtomicCmpXchg) => Ok(vec![inst.operand(0)]),
+        Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => {
+            if inst.is_inline_asm_call() {
+                return Err("inline assembly may read any memory".into());
+            }
+            let Some(g) = inst.called_function() else {
+                return Err("an indirect call may read any memory".into());
+            };
+            let name = g.name();
+            let args = inst.call_args();
+            if name.starts_with("llvm.") {
+                let copies = ["llvm.memcpy", "llvm.memmove"]
+                    .iter()
+                    .any(|p| name.starts_with(p));
+                let loads =
+                    name.starts_with("llvm.masked.load") || name.starts_with("llvm.masked.gather");
+                return Ok(if copies {
+                    vec![args[1]]
+                } else if loads {
+                    vec![args[0]]
+                } else {
+                    vec![]
+                });
+            }
+            if !g.is_declaration() || g.memory_effects().is_some_and(|m| m.is_none()) {
+                return Ok(vec![]);
+            }
+            Ok(args.into_iter().filter(|a| a.ty().is_pointer()).collect())
+        }
+        _ => Ok(vec![]),
+    }
+}
+
 struct Tracer<'a> {
     step: Value,
     funcs: &'a HashSet<Value>,
@@ -221,6 +258,19 @@ fn short(v: Value) -> String {
 
 /// What `step` and the functions it calls may write.
 pub(crate) fn written(step: Value) -> Result<Written, Untraced> {
+    traced(step, targets)
+}
+
+/// What `step` and the functions it calls may read (the same objects, found from loads,
+/// copy sources and the pointer arguments of external functions).
+pub(crate) fn read(step: Value) -> Result<Written, Untraced> {
+    traced(step, sources)
+}
+
+fn traced(
+    step: Value,
+    targets: fn(Value) -> Result<Vec<Value>, String>,
+) -> Result<Written, Untraced> {
     let funcs = closure(step);
     let set: HashSet<Value> = funcs.iter().copied().collect();
     let mut t = Tracer {
