@@ -7,7 +7,8 @@
 // default and an explicit reduction, forward), Tapenade's control protocol (three
 // adjoint iterations: an approximate gradient, and the calls counted), a Newton
 // iteration for sqrt (phi_z = 0 at the fixed point: one correction is exact), and a
-// region the step reads that the caller overwrites after the loop. Oracles: the
+// region the step reads that the caller overwrites after the loop, a tolerance passed
+// as `enzyme_const, &tol` (inert: no shadow needed). Oracles: the
 // implicit function theorem, dz*/dx = (I - phi_z)^-1 phi_x solved here by Gaussian
 // elimination; analytic 1/(2 sqrt a); central finite differences.
 #include "fz_test.h"
@@ -85,6 +86,39 @@ double root(const double *a) {
   double r = 1.0;
   __enzyme_fixed_point((void *)newton, enzyme_fp_state, &r, (int64_t)sizeof(double), &r, a);
   return r;
+}
+
+/* Newton for cube roots with the tolerance behind a constant pointer (enzyme_const,
+   &tol: the step only compares it, so it needs no shadow) and a control function
+   applying the relative test itself. */
+__attribute__((noinline)) static int cube(int64_t i, double *r, const double *a,
+                                          const double *tol) {
+  (void)i;
+  double err = 0;
+  for (int k = 0; k < 3; k++) {
+    double next = (2 * r[k] + a[k] / (r[k] * r[k])) / 3;
+    err = fmax(err, fabs(next - r[k]));
+    r[k] = next;
+  }
+  return err > *tol;
+}
+
+static int cube_calls;
+static double cube_ref;
+static int relative(double *cumul, double *reduction) {
+  cube_calls++;
+  if (*cumul < 0)
+    return 1;
+  if (cube_calls == 2) {
+    cube_ref = *cumul;
+    return *cumul > 0;
+  }
+  return *cumul > *reduction * cube_ref;
+}
+
+void cube_roots(double *r, const double *a, const double *tol) {
+  __enzyme_fixed_point((void *)cube, enzyme_fp_state, r, (int64_t)(3 * sizeof(double)),
+                       enzyme_fp_reduction, 1e-24, enzyme_fp_control, relative, r, a, tol);
 }
 
 /* The step reads p, which the caller overwrites after the loop: a region. */
@@ -209,6 +243,24 @@ int main(void) {
     double ta = 1.0;
     double dr = __enzyme_fwddiff((void *)root, enzyme_dup, &a, &ta);
     fz_check("Newton sqrt, forward", dr, 0.5 / sqrt(a), 1e-13);
+  }
+  /* cube roots, forward: two tangent passes (phi_z = 0 at the fixed point), so the
+     control function is called three times; reverse: the same derivative */
+  {
+    double tol = 1e-15, r[3] = {1, 1, 1}, dr[3] = {0}, a[3] = {2, 3, 4}, ta[3] = {1, 1, 1};
+    __enzyme_fwddiff((void *)cube_roots, enzyme_dup, r, dr, enzyme_dup, a, ta, enzyme_const,
+                     &tol);
+    for (int k = 0; k < 3; k++)
+      fz_check("cube root, forward (const tolerance pointer)", dr[k],
+               cbrt(a[k]) / (3 * a[k]), 1e-12);
+    fz_check("control called three times (start and two passes)", cube_calls, 3, 0);
+    double r2[3] = {1, 1, 1}, dr2[3] = {1, 1, 1}, da[3] = {0};
+    cube_calls = 0;
+    __enzyme_autodiff((void *)cube_roots, enzyme_dup, r2, dr2, enzyme_dup, a, da, enzyme_const,
+                      &tol);
+    for (int k = 0; k < 3; k++)
+      fz_check("cube root, reverse (const tolerance pointer)", da[k], cbrt(a[k]) / (3 * a[k]),
+               1e-12);
   }
   /* a region the caller overwrites after the loop; finite differences */
   {

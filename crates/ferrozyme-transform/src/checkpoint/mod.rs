@@ -34,6 +34,7 @@
 pub(crate) mod auto;
 mod fixed_point;
 mod fixed_text;
+pub(crate) mod inert;
 mod ranges;
 mod text;
 mod writes;
@@ -319,6 +320,7 @@ fn lower_one(
         index,
         params: params.clone(),
         nregions: site.regions.len() + site.fixed.as_ref().map_or(0, |f| f.states.len()),
+        inert: inert::inert_params(site.step),
         globals: globals.iter().map(|(_, b)| *b).collect(),
         derivatives,
     };
@@ -385,6 +387,13 @@ fn lower_one(
                 "the checkpointed loop's function is missing after linking",
             )
         })?;
+    // The loop function's parameters: start, n, scheme, data, two per region, the step's.
+    let first_user = 4 + 2 * shape.nregions;
+    for (j, inert) in shape.inert.iter().enumerate() {
+        if *inert {
+            wrapper.add_param_string_attr((first_user + j) as u32, inert::INERT_SHADOW, "");
+        }
+    }
     replace_call(module, site, wrapper, &params)
 }
 

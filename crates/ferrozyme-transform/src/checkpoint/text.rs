@@ -46,6 +46,8 @@ pub(crate) struct SiteShape {
     /// The step's other parameters.
     pub params: Vec<Type>,
     pub nregions: usize,
+    /// Per parameter: a pointer the step's derivatives treat as constant (`inert.rs`).
+    pub inert: Vec<bool>,
     /// Bytes of each written global (placeholders `@__fz_ckpt_glob.k.j`).
     pub globals: Vec<u64>,
     /// Generate the derivative functions (the call is in differentiated code).
@@ -309,7 +311,9 @@ impl SiteShape {
             fw.push(format!("i32 %mc, i64 %{f}"));
         }
         for (j, t) in self.params.iter().enumerate() {
-            if t.is_pointer() || t.is_fp() {
+            if t.is_pointer() && self.inert[j] {
+                fw.push(format!("i32 %mc, {t} %a{j}"));
+            } else if t.is_pointer() || t.is_fp() {
                 fw.push(format!("i32 %md, {t} %a{j}, {t} %d{j}"));
             } else {
                 fw.push(format!("i32 %mc, {t} %a{j}"));
@@ -375,7 +379,9 @@ impl SiteShape {
         hook.push("i32 %mc".into());
         hook.push(format!("{} %ic", self.index));
         for (j, t) in self.params.iter().enumerate() {
-            if t.is_pointer() {
+            if t.is_pointer() && self.inert[j] {
+                hook.push(format!("i32 %mc, ptr %a{j}"));
+            } else if t.is_pointer() {
                 hook.push(format!("i32 %md, ptr %a{j}, ptr %d{j}"));
             } else if t.is_fp() {
                 hook.push(format!("i32 %mo, {t} %a{j}"));
@@ -530,7 +536,9 @@ impl SiteShape {
         fw.push("i32 %mc".into());
         fw.push(format!("{} %ic", self.index));
         for (j, t) in self.params.iter().enumerate() {
-            if t.is_pointer() || t.is_fp() {
+            if t.is_pointer() && self.inert[j] {
+                fw.push(format!("i32 %mc, {t} %a{j}"));
+            } else if t.is_pointer() || t.is_fp() {
                 fw.push(format!("i32 %md, {t} %a{j}, {t} %d{j}"));
             } else {
                 fw.push(format!("i32 %mc, {t} %a{j}"));

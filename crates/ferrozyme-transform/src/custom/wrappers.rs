@@ -175,8 +175,17 @@ fn user_args(
         }
         match args.shadows[k].get(l) {
             Some(s) => out.push(*s),
-            // Library rules take a null shadow for constant memory.
-            None if p.ty().is_pointer() && null_shadows => out.push(p.ty().zero()),
+            // Library rules take a null shadow for constant memory, and so do the
+            // checkpointed loops' rules for pointers their step does not differentiate.
+            None if p.ty().is_pointer()
+                && (null_shadows
+                    || func.has_param_string_attr(
+                        k as u32,
+                        crate::checkpoint::inert::INERT_SHADOW,
+                    )) =>
+            {
+                out.push(p.ty().zero())
+            }
             None if p.ty().is_pointer() => {
                 return Err(err(
                     func,
