@@ -1,4 +1,5 @@
 // OPT: O0 O1 O2 O3
+// LLI: O0 O2
 // Enzyme's `__enzyme_fixed_point` (<enzyme/fixed_point.h>): a loop iterating a state
 // z = phi(z, x) to convergence, differentiated at the fixed point (the two-phase
 // adjoint in reverse mode, the iterated tangent in forward mode) instead of through

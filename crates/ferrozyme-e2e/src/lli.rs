@@ -140,6 +140,14 @@ pub fn run_lli_program(
             "-I{}",
             file.parent().unwrap_or(Path::new(".")).display()
         ))
+        // Ferrozyme's headers (<enzyme/checkpoint.h>, <enzyme/fixed_point.h>), as plugin
+        // users add them.
+        .arg(format!(
+            "-I{}",
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../include")
+                .display()
+        ))
         .args(d.cflags.iter())
         .args(d.args.iter().filter(|a| !a.starts_with("-l")))
         .arg(file)
