@@ -9,7 +9,8 @@
 // adjoint iterations: an approximate gradient, and the calls counted), a Newton
 // iteration for sqrt (phi_z = 0 at the fixed point: one correction is exact), and a
 // region the step reads that the caller overwrites after the loop, a tolerance passed
-// as `enzyme_const, &tol` (inert: no shadow needed). Oracles: the
+// as `enzyme_const, &tol` (inert: no shadow needed), and a state kept in globals the
+// step reads and writes itself (MITgcm's COMMON blocks). Oracles: the
 // implicit function theorem, dz*/dx = (I - phi_z)^-1 phi_x solved here by Gaussian
 // elimination; analytic 1/(2 sqrt a); central finite differences.
 #include "fz_test.h"
@@ -141,6 +142,39 @@ double relaxed(double *z, double *p) {
   return L;
 }
 
+/* MITgcm style: the state and the parameters are globals the step reads and writes
+   itself (no pointer argument), and the state is overwritten after the loop. */
+#define G 5
+double gu[G], gp[G];
+__attribute__((noinline)) static int gstep(int64_t i, const double *tol) {
+  (void)i;
+  double t[G], e = 0;
+  for (int k = 0; k < G; k++)
+    t[k] = 0.3 * tanh(gu[k] + 0.5 * gu[(k + 1) % G]) + gp[k] * gp[k];
+  for (int k = 0; k < G; k++) {
+    e = fmax(e, fabs(t[k] - gu[k]));
+    gu[k] = t[k];
+  }
+  return e > *tol;
+}
+
+double global_state(const double *x, const double *tol) {
+  for (int k = 0; k < G; k++) {
+    gu[k] = 0;
+    gp[k] = x[k];
+  }
+  __enzyme_fixed_point((void *)gstep, enzyme_fp_state, gu, (int64_t)sizeof(gu),
+                       enzyme_fp_reduction, 1e-28, tol);
+  double s = 0;
+  for (int k = 0; k < G; k++) {
+    s += sin(gu[k]) * gp[k];
+    gu[k] = 0.5 * gu[k] * gu[k];
+  }
+  for (int k = 0; k < G; k++)
+    s += gu[k];
+  return s;
+}
+
 /* The gradient of L at the fixed point by the implicit function theorem. */
 static void implicit_gradient(const double *x, const double *seed, double *g) {
   double z[N] = {0}, y[N];
@@ -262,6 +296,25 @@ int main(void) {
     for (int k = 0; k < 3; k++)
       fz_check("cube root, reverse (const tolerance pointer)", da[k], cbrt(a[k]) / (3 * a[k]),
                1e-12);
+  }
+  /* global state: reverse vs FD, forward vs reverse */
+  {
+    double tol = 1e-15, gx[G], dgx[G] = {0}, v[G] = {1, -1, 0.5, 2, -0.3}, dot = 0;
+    for (int k = 0; k < G; k++)
+      gx[k] = 0.1 + 0.05 * k;
+    __enzyme_autodiff((void *)global_state, enzyme_dup, gx, dgx, enzyme_const, &tol);
+    for (int k = 0; k < G; k++) {
+      double xp[G], xm[G], h = 1e-6;
+      memcpy(xp, gx, sizeof gx);
+      memcpy(xm, gx, sizeof gx);
+      xp[k] += h;
+      xm[k] -= h;
+      fz_check("global state: reverse vs FD", dgx[k],
+               (global_state(xp, &tol) - global_state(xm, &tol)) / (2 * h), 1e-7);
+      dot += dgx[k] * v[k];
+    }
+    double fw = __enzyme_fwddiff((void *)global_state, enzyme_dup, gx, v, enzyme_const, &tol);
+    fz_check("global state: forward = reverse . v", fw, dot, 1e-11);
   }
   /* a region the caller overwrites after the loop; finite differences */
   {

@@ -653,6 +653,7 @@ impl Session {
         iter::lower(module);
         ignore::lower(module);
         contexts::lower(&mut self.driver.support);
+        checkpoint::lower_global_shadows(&mut self.driver.support);
         fortran::finish(module);
         custom::prune_library_rules(module);
         truncate::prune(module);

@@ -30,6 +30,9 @@ mod rounding;
 mod useful;
 
 pub(crate) use globals::returned_values;
+
+/// The name prefix of the transform's checkpointed and fixed-point loop functions.
+pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";
 pub use globals::{
     extracted_returned_arg, functions_touching_shadowed_globals, global_needs_shadow,
     is_readnone_function, is_readonly_function, returned_param, returns_fresh_memory, stores_param,
@@ -367,6 +370,16 @@ impl Activity {
                     || (ret.contains_pointer() && self.is_shadowed(call))
             }
             CallKind::InactiveExternal | CallKind::NoDerivative | CallKind::TypeHint => false,
+            // A checkpointed or fixed-point loop (the transform's `__fz_ckpt_call.k`, whose
+            // registered rules run the step's own derivative) over state in mutable float
+            // globals needs its rule even when no argument is active: skipping it dropped
+            // every derivative that flows through those globals. A user's rule only
+            // returns its arguments' adjoints, so it stays as it was.
+            CallKind::Custom(f) => {
+                any_in
+                    || self.is_active(call)
+                    || (f.name().starts_with(LOOP_FUNCTION_PREFIX) && global_touchers.contains(&f))
+            }
             CallKind::Indirect => {
                 any_in
                     || self.is_active(call)

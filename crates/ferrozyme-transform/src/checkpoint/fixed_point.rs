@@ -36,10 +36,43 @@ pub(crate) struct Spec {
     control: Option<Value>,
 }
 
-/// What the generated derivative functions need: per state, the step's parameter (index
-/// after the step number) and the bytes of one element (8: double, 4: float).
+/// Where a state's shadow comes from.
+#[derive(Clone, Copy)]
+pub(crate) enum StateShadow {
+    /// The step's parameter (index after the step number): its shadow argument.
+    Param(usize),
+    /// A global the step reads and writes itself (a COMMON block): the pass's shadow of
+    /// it, asked for with [`GLOBAL_SHADOW`] and placeholder `@__fz_fp_gstate.k.q`.
+    Global(Value),
+}
+
+/// What the generated derivative functions need: per state, where its shadow is and the
+/// bytes of one element (8: double, 4: float).
 pub(crate) struct FixedShape {
-    pub states: Vec<(usize, u32)>,
+    pub states: Vec<(StateShadow, u32)>,
+}
+
+/// `ptr @__fz_global_shadow(ptr @g)`: the address of global `g`'s shadow, lowered by
+/// [`lower_global_shadows`] after differentiation (the generated derivative functions
+/// name the shadow of a global state with it).
+pub(crate) const GLOBAL_SHADOW: &str = "__fz_global_shadow";
+
+/// Replaces each call of [`GLOBAL_SHADOW`] by the global's shadow.
+pub(crate) fn lower_global_shadows(sup: &mut crate::services::Support) {
+    let Some(f) = sup.module.function(GLOBAL_SHADOW) else {
+        return;
+    };
+    for u in f.users() {
+        if u.is_call() && u.called_value() == f {
+            let g = crate::request::strip_casts(u.call_args()[0]);
+            let s = sup.shadow_global(g, crate::lanes::Lane::FIRST);
+            u.replace_all_uses_with(s);
+            u.erase();
+        }
+    }
+    if f.users().is_empty() {
+        f.delete_function();
+    }
 }
 
 impl Spec {
@@ -122,24 +155,29 @@ impl Spec {
         let mut states = Vec::new();
         for (k, (p, _)) in self.states.iter().enumerate() {
             let want = writes::resolve(*p);
-            let j = args
+            let global = global_base(want);
+            let param = args
                 .iter()
-                .position(|a| a.ty().is_pointer() && writes::resolve(*a) == want)
-                .ok_or_else(|| {
-                    err(
+                .position(|a| a.ty().is_pointer() && writes::resolve(*a) == want);
+            let (shadow, elem) = match (param, global) {
+                (Some(j), _) => (StateShadow::Param(j), element_bytes(step.params()[j + 1])),
+                (None, Some(g)) => (StateShadow::Global(g), global_element_bytes(g)),
+                (None, None) => {
+                    return Err(err(
                         call,
-                        format!("`{FIXED}`: state #{} is not one of the arguments passed to the step", k + 1),
+                        format!("`{FIXED}`: state #{} is neither one of the arguments passed to the step nor a global", k + 1),
                         "pass the state's pointer to the step too: the derivative iterates the step's shadow of it",
-                    )
-                })?;
-            let elem = element_bytes(step.params()[j + 1]).ok_or_else(|| {
+                    ))
+                }
+            };
+            let elem = elem.ok_or_else(|| {
                 err(
                     call,
-                    format!("`{FIXED}`: the step `{}` does not read or write its argument #{} (state #{}) as doubles or as floats only", step.name(), j + 1, k + 1),
+                    format!("`{FIXED}`: state #{} of the step `{}` is not read or written as doubles or as floats only", k + 1, step.name()),
                     "a state is an array of doubles or of floats",
                 )
             })?;
-            states.push((j, elem));
+            states.push((shadow, elem));
         }
         Ok(FixedShape { states })
     }
@@ -180,6 +218,31 @@ impl Spec {
             Some(_) => return Err(bad("enzyme_fp_control takes a function")),
         };
         Ok(vec![max, b.bitcast(red, i64t), control, i64t.zero()])
+    }
+}
+
+/// The global a state pointer is (or points into at offset zero).
+fn global_base(v: Value) -> Option<Value> {
+    let v = crate::request::strip_casts(v);
+    if v.is_global_variable() && !v.is_global_constant() {
+        return Some(v);
+    }
+    let zero_gep = v.is_constant_expr()
+        && v.const_opcode() == Some(Opcode::LLVMGetElementPtr)
+        && (1..v.num_operands()).all(|i| v.operand(i).is_null());
+    zero_gep.then(|| global_base(v.operand(0))).flatten()
+}
+
+/// 8 or 4 for a global of doubles or floats (scalars, arrays, arrays of arrays).
+fn global_element_bytes(g: Value) -> Option<u32> {
+    let mut t = g.global_value_type();
+    while t.kind() == ferrozyme_llvm::TypeKind::Array {
+        t = t.element_type();
+    }
+    match (t.is_fp_scalar(), t.fp_bits()) {
+        (true, 64) => Some(8),
+        (true, 32) => Some(4),
+        _ => None,
     }
 }
 

@@ -13,10 +13,11 @@
 
 use std::fmt::Write;
 
+use super::fixed_point::StateShadow;
 use super::text::SiteShape;
 
 impl SiteShape {
-    fn fixed_states(&self) -> &[(usize, u32)] {
+    fn fixed_states(&self) -> &[(StateShadow, u32)] {
         self.fixed.as_ref().map_or(&[], |f| f.states.as_slice())
     }
 
@@ -25,12 +26,24 @@ impl SiteShape {
         let states = self.fixed_states();
         let arr = format!("[{} x {{ ptr, i64, i32, i32 }}]", states.len().max(1));
         let _ = writeln!(out, "  %sts = alloca {arr}, align 16");
-        for (q, (j, elem)) in states.iter().enumerate() {
+        for (q, (state, elem)) in states.iter().enumerate() {
+            let shadow = match state {
+                StateShadow::Param(j) => format!("%d{j}"),
+                StateShadow::Global(_) => {
+                    let _ = writeln!(
+                        out,
+                        "  %gs{q} = call ptr @{}(ptr @__fz_fp_gstate.{}.{q})",
+                        super::fixed_point::GLOBAL_SHADOW,
+                        self.k
+                    );
+                    format!("%gs{q}")
+                }
+            };
             let _ = writeln!(
                 out,
                 "  %st{q} = getelementptr inbounds {arr}, ptr %sts, i64 0, i64 {q}\n  \
                  store {{ ptr, i64, i32, i32 }} zeroinitializer, ptr %st{q}\n  \
-                 store ptr %d{j}, ptr %st{q}\n  \
+                 store ptr {shadow}, ptr %st{q}\n  \
                  %stb{q} = getelementptr inbounds {{ ptr, i64, i32, i32 }}, ptr %st{q}, i32 0, i32 1\n  \
                  store i64 %rb{q}, ptr %stb{q}\n  \
                  %ste{q} = getelementptr inbounds {{ ptr, i64, i32, i32 }}, ptr %st{q}, i32 0, i32 2\n  \
@@ -75,17 +88,17 @@ impl SiteShape {
             "  %h = call ptr @__fz_fp_forward(ptr %regs, i64 {nreg}, ptr @__fz_ckpt_prim.{k}, ptr %env)\n  ret ptr %h\n}}\n\n\
              declare ptr @__fz_fp_forward(ptr, i64, ptr, ptr)\n\
              declare void @__fz_fp_reverse(ptr, ptr, ptr, ptr, i64, i64, double, ptr)\n\
-             declare void @__fz_fp_tangent(ptr, i64, ptr, i64, i64, double, ptr, i64, ptr, ptr)\n"
+             declare void @__fz_fp_tangent(ptr, i64, ptr, i64, i64, double, ptr, i64, ptr, ptr)\n\
+             declare ptr @{}(ptr)\n",
+            super::fixed_point::GLOBAL_SHADOW
         );
+        for (q, (state, _)) in self.fixed_states().iter().enumerate() {
+            if let StateShadow::Global(_) = state {
+                let _ = writeln!(out, "@__fz_fp_gstate.{k}.{q} = external global i8");
+            }
+        }
         // The reverse.
-        let adj = self.adjoint_type();
-        let _ = writeln!(
-            out,
-            "define {adj} @__fz_ckpt_rev.{k}({}{}, ptr %tape) {{\nentry:",
-            self.fixed_params(),
-            self.user_params(true, false)
-        );
-        self.build_env(out);
+        self.reverse_rule_start(out);
         self.states_array(out);
         let _ = writeln!(
             out,

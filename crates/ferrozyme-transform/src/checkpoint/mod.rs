@@ -43,6 +43,7 @@ use std::collections::HashSet;
 
 use ferrozyme_llvm::{link_ir_text, Builder, DiagKind, Diagnostic, Module, Type, Value};
 
+pub(crate) use fixed_point::lower_global_shadows;
 use text::SiteShape;
 
 /// The entry points, by the substring that names them.
@@ -362,6 +363,15 @@ fn lower_one(
         if let Some(p) = module.global(&format!("__fz_ckpt_glob.{k}.{j}")) {
             p.replace_all_uses_with(*g);
             p.delete_global();
+        }
+    }
+    let states = shape.fixed.iter().flat_map(|f| f.states.iter());
+    for (q, (state, _)) in states.enumerate() {
+        if let fixed_point::StateShadow::Global(g) = state {
+            if let Some(p) = module.global(&format!("__fz_fp_gstate.{k}.{q}")) {
+                p.replace_all_uses_with(*g);
+                p.delete_global();
+            }
         }
     }
     // Linked with external linkage (the linker moves only what is visible or used), made

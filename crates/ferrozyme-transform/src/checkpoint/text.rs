@@ -310,15 +310,7 @@ impl SiteShape {
         for f in fixed {
             fw.push(format!("i32 %mc, i64 %{f}"));
         }
-        for (j, t) in self.params.iter().enumerate() {
-            if t.is_pointer() && self.inert[j] {
-                fw.push(format!("i32 %mc, {t} %a{j}"));
-            } else if t.is_pointer() || t.is_fp() {
-                fw.push(format!("i32 %md, {t} %a{j}, {t} %d{j}"));
-            } else {
-                fw.push(format!("i32 %mc, {t} %a{j}"));
-            }
-        }
+        fw.extend(self.forward_user_args());
         let _ = writeln!(
             out,
             "  call void (ptr, ...) @__enzyme_fwddiff_fzckpt_{k}({})\n  ret void\n}}\n",
@@ -449,13 +441,7 @@ impl SiteShape {
              %h = call ptr @__fz_ckpt_forward(ptr %sp, ptr %dp, i64 %start, i64 {n}, ptr %regs, i64 {nreg}, ptr @__fz_ckpt_prim.{k}, ptr %env)\n  ret ptr %h\n}}\n"
         );
         // The reverse.
-        let _ = writeln!(
-            out,
-            "define {adj} @__fz_ckpt_rev.{k}({}{}, ptr %tape) {{\nentry:",
-            self.fixed_params(),
-            self.user_params(true, false)
-        );
-        self.build_env(out);
+        self.reverse_rule_start(out);
         let _ = writeln!(out, "  call void @__fz_ckpt_reverse(ptr %tape, ptr @__fz_ckpt_prim.{k}, ptr @__fz_ckpt_grad.{k}, ptr %env)");
         self.return_adjoints(out);
         let _ = writeln!(
@@ -528,13 +514,10 @@ impl SiteShape {
         }
     }
 
-    /// The arguments of `__enzyme_fwddiff` of the step at index `%ic`: `%mc`/`%md` are the
-    /// loaded markers, `%a{j}`/`%d{j}` the arguments and their tangents.
-    pub(super) fn fwddiff_args(&self) -> String {
-        let k = self.k;
-        let mut fw = vec![format!("ptr @__fz_ckpt_step.{k}")];
-        fw.push("i32 %mc".into());
-        fw.push(format!("{} %ic", self.index));
+    /// The step's arguments in a `__enzyme_fwddiff` call: each pointer or float with its
+    /// tangent `%d{j}` (`%md` = enzyme_dup), integers and inert pointers constant (`%mc`).
+    fn forward_user_args(&self) -> Vec<String> {
+        let mut fw = Vec::new();
         for (j, t) in self.params.iter().enumerate() {
             if t.is_pointer() && self.inert[j] {
                 fw.push(format!("i32 %mc, {t} %a{j}"));
@@ -544,7 +527,31 @@ impl SiteShape {
                 fw.push(format!("i32 %mc, {t} %a{j}"));
             }
         }
+        fw
+    }
+
+    /// The arguments of `__enzyme_fwddiff` of the step at index `%ic`: `%mc`/`%md` are the
+    /// loaded markers, `%a{j}`/`%d{j}` the arguments and their tangents.
+    pub(super) fn fwddiff_args(&self) -> String {
+        let k = self.k;
+        let mut fw = vec![format!("ptr @__fz_ckpt_step.{k}")];
+        fw.push("i32 %mc".into());
+        fw.push(format!("{} %ic", self.index));
+        fw.extend(self.forward_user_args());
         fw.join(", ")
+    }
+
+    /// The start of the reverse rule `@__fz_ckpt_rev.k`: its signature and `env`.
+    pub(super) fn reverse_rule_start(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "define {} @__fz_ckpt_rev.{}({}{}, ptr %tape) {{\nentry:",
+            self.adjoint_type(),
+            self.k,
+            self.fixed_params(),
+            self.user_params(true, false)
+        );
+        self.build_env(out);
     }
 
     /// The end of a reverse rule: the float arguments' adjoints summed in `env`, returned.
