@@ -3,10 +3,6 @@
 ; buffer of the function's frame (capacity 257, the odd bit marking it inline). A heap
 ; tape outlives the call, so an inline buffer would make every tape large and cold; a
 ; combined function's frame is free until it returns.
-; A split-mode stack whose loop has a sure bound, as here, goes further: no header
-; stores at entry at all (the zeroed tape), its room claimed from the outermost call's
-; tape region before the loop and never released on its own (`reverse/tape_region.rs`,
-; filetest `counted_loop_room_from_tape_region` for the stacks that still start empty).
 ; Why it matters: loops that push little per call never allocate in combined mode,
 ; and split-mode tapes (one per call of a recursive function) stay small.
 ;
@@ -91,16 +87,10 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; COMBINED-NEXT: call void @__fz_stack_free(ptr [[S2]])
 ; SPLIT-LABEL: define internal { double, ptr } @fz_aug_g(
 ; SPLIT-NOT: alloca i8, i64 256
-; SPLIT-NOT: store ptr null
-; SPLIT-NOT: store i64 1,
 ; SPLIT: [[TAPE3:%.*]] = alloca i8
-; SPLIT: %fz.region = alloca i8, i64 32, align 16
-; SPLIT: [[ROOM:%.*]] = call ptr @__fz_region_claim(ptr %fz.region, i64
-; SPLIT-NEXT: [[S3:%.*]] = getelementptr i8, ptr [[TAPE3]], i64 {{[0-9]+}}
-; SPLIT-NEXT: store ptr [[ROOM]], ptr [[S3]]
+; SPLIT: [[S3:%.*]] = getelementptr i8, ptr [[TAPE3]], i64 {{[0-9]+}}
+; SPLIT-NEXT: store ptr null, ptr [[S3]]
+; SPLIT-NEXT: [[CAP3:%.*]] = getelementptr i8, ptr [[S3]], i64 16
+; SPLIT-NEXT: store i64 1, ptr [[CAP3]]
 ; SPLIT-NOT: alloca i8, i64 256
-; SPLIT-LABEL: define internal void @fz_rev_g(
-; SPLIT-NOT: __fz_stack_free
-; SPLIT: call void @__fz_region_release(
-; SPLIT-NOT: __fz_stack_free
 ; SPLIT: {{^}}}

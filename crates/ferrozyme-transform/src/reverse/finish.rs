@@ -11,7 +11,6 @@ use crate::runtime::RtFn;
 
 impl Gen<'_> {
     pub(super) fn finalize(&mut self) {
-        self.prepare_region();
         let size = self.tape.final_size();
         // A large split-mode tape is used in place, without copies (`tape_home.rs`).
         let in_place = self.tape_in_place(size);

@@ -20,8 +20,7 @@
 //!
 //! * a nested augmented function (`tape_nest.rs`) gets it as its last parameter and
 //!   passes it on to its own nested callees; its reverse function never releases it;
-//! * any other function that needs one (a combined function or an outermost split pair
-//!   that calls nested pairs, an outermost split pair with counted loops) owns it: a
+//! * a combined function or an outermost split pair that calls nested pairs owns it: a
 //!   32-byte `alloca` of its forward function, zeroed at entry (its address escapes to
 //!   the runtime and the callees, so it stays out of the tape, which SROA keeps in
 //!   registers); a split pair hands it over in a tape slot of its heap block, written
@@ -30,6 +29,12 @@
 //!   sweep's return.
 //!
 //! # When a stack's room comes from the region
+//!
+//! An owner's own stacks claim from its region only when it has one for its nested
+//! callees anyway: a split pair with loops and no nested callees (a recursive function,
+//! one pair per call) keeps per-stack buffers, as a region of its own would add a slot,
+//! a hand-over copy and a release per call for a single claim (the recursive FFT: 4.8%
+//! more gradient instructions and 21% more tape bytes with it, `bench/icount.py`).
 //!
 //! A claimed stack is never grown, so every push must be inside the claimed room and the
 //! claim must run at most once per call: the stack's pushes are all reserved
@@ -70,14 +75,6 @@ impl Gen<'_> {
         }
         self.tape.region = Some(a);
         a
-    }
-
-    /// An outermost split pair with record stacks: its region exists before the tape's
-    /// size is fixed (the claims are placed after, in `finish_records`).
-    pub(super) fn prepare_region(&mut self) {
-        if self.fx.split && !self.fx.nested && self.may_claim() && !self.tape.records.is_empty() {
-            self.region_fwd();
-        }
     }
 
     /// May this function's stacks take their room from a region at all?
