@@ -59,12 +59,12 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: define internal { double } @fz_grad_usescale(ptr %p, ptr %p.shadow, double %f, double %d_ret)
 ; CHECK: %fz.nest = alloca i8, i64 16, align 16
 ; CHECK-NEXT: [[REGION:%.*]] = getelementptr i8, ptr %fz.nest, i64 0
-; CHECK: call { ptr } @fz_aug_scale.nest(ptr %p, ptr %p.shadow, double %f, ptr [[REGION]])
+; CHECK: call { ptr } @fz_aug_scale.nest(ptr %p, ptr %p.shadow, double %f, ptr [[REGION]], ptr {{%region|null}})
 ; CHECK-NOT: @scale(
 ; CHECK-LABEL: {{^}}rev.entry:
 ; CHECK: [[R:%.*]] = call { double } @fz_rev_scale.nest(ptr %p, ptr %p.shadow, double %f, ptr [[REGION]])
 ; CHECK-NEXT: extractvalue { double } [[R]], 0
-; CHECK-LABEL: define internal { ptr } @fz_aug_scale.nest(ptr %p, ptr %p.shadow, double %f, ptr %tape)
+; CHECK-LABEL: define internal { ptr } @fz_aug_scale.nest(ptr %p, ptr %p.shadow, double %f, ptr %tape, ptr %region)
 ; CHECK-NOT: __fz_tape_alloc
 ; CHECK: [[P0:%.*]] = load double, ptr %p
 ; CHECK-NEXT: [[S0:%.*]] = getelementptr i8, ptr [[LOCAL:%.*]], i64

@@ -99,18 +99,18 @@ declare double @__enzyme_autodiff(ptr noundef, ...)
 ; CHECK: %fz.nest = alloca i8, i64 80, align 16
 ; CHECK-NEXT: [[MID:%.*]] = getelementptr i8, ptr %fz.nest, i64 0
 ; CHECK-NEXT: [[REC:%.*]] = getelementptr i8, ptr %fz.nest, i64 32
-; CHECK: call { ptr } @fz_aug_mid.nest(ptr %p, ptr %p.shadow, ptr [[MID]])
-; CHECK: call { ptr } @fz_aug_rec.nest(ptr %p, ptr %p.shadow, i32 %n, ptr [[REC]])
+; CHECK: call { ptr } @fz_aug_mid.nest(ptr %p, ptr %p.shadow, ptr [[MID]], ptr {{%region|null}})
+; CHECK: call { ptr } @fz_aug_rec.nest(ptr %p, ptr %p.shadow, i32 %n, ptr [[REC]], ptr {{%region|null}})
 ; CHECK: call { ptr } @fz_aug_sq(ptr
 ; CHECK: call void @fz_rev_mid.nest(ptr %p, ptr %p.shadow, ptr [[MID]])
 ; CHECK: call void @fz_rev_rec.nest(ptr %p, ptr %p.shadow, i32 %n, ptr [[REC]])
 ; CHECK: call void @fz_rev_sq(ptr {{%.*}}, ptr {{%.*}}, ptr %fz.cached
 
 ; A nested pair: no allocation, no free; its callee's region after its own 16 bytes.
-; CHECK-LABEL: define internal { ptr } @fz_aug_mid.nest(ptr %p, ptr %p.shadow, ptr %tape)
+; CHECK-LABEL: define internal { ptr } @fz_aug_mid.nest(ptr %p, ptr %p.shadow, ptr %tape, ptr %region)
 ; CHECK-NOT: __fz_tape_alloc
 ; CHECK: [[SQ:%.*]] = getelementptr i8, ptr %tape, i64 16
-; CHECK: call { ptr } @fz_aug_sq.nest(ptr %p, ptr %p.shadow, ptr [[SQ]])
+; CHECK: call { ptr } @fz_aug_sq.nest(ptr %p, ptr %p.shadow, ptr [[SQ]], ptr {{%region|null}})
 ; CHECK: ret { ptr }
 ; CHECK-LABEL: define internal void @fz_rev_mid.nest(ptr %p, ptr %0, ptr %tape)
 ; CHECK: [[SQR:%.*]] = getelementptr i8, ptr %tape, i64 16

@@ -66,7 +66,7 @@ entry:
 declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 
 ; CHECK: @fz.msg = private constant {{.*}}in `get`: the pointer read from global `G` has no shadow
-; CHECK-LABEL: define internal { double, ptr } @fz_aug_get.nest(ptr %h, ptr %h.shadow, i32 %i, ptr %tape)
+; CHECK-LABEL: define internal { double, ptr } @fz_aug_get.nest(ptr %h, ptr %h.shadow, i32 %i, ptr %tape, ptr %region)
 ; CHECK: [[S:%.*]] = load ptr, ptr %h.shadow
 ; CHECK: [[P:%.*]] = load ptr, ptr %0
 ; CHECK: [[SS:%.*]] = load ptr, ptr [[S]]

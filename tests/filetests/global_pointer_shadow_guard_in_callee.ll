@@ -44,7 +44,7 @@ define dso_local double @grad(double noundef %0) local_unnamed_addr {
 declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 
 ; CHECK: @fz.msg = private constant {{.*}}in `get`: the pointer read from global `G` has no shadow
-; CHECK-LABEL: define internal { double, ptr } @fz_aug_get.nest(ptr %0, ptr %.shadow, i32 %1, ptr %tape)
+; CHECK-LABEL: define internal { double, ptr } @fz_aug_get.nest(ptr %0, ptr %.shadow, i32 %1, ptr %tape, ptr %region)
 ; CHECK: [[P:%.*]] = load ptr, ptr %0
 ; CHECK: [[S:%.*]] = load ptr, ptr %.shadow
 ; CHECK: [[NOSH:%.*]] = icmp eq ptr [[S]], null

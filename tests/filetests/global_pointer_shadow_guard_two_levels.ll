@@ -59,9 +59,9 @@ declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 
 ; CHECK: @fz.msg = private constant {{.*}}in `get`: the pointer read from global `G` has no shadow
 ; CHECK-NOT: @fz.msg{{.*}} = private constant {{.*}}in `mid`
-; CHECK-LABEL: define internal { double, ptr } @fz_aug_mid.nest(ptr %m, ptr %m.shadow, i32 %i, ptr %tape)
+; CHECK-LABEL: define internal { double, ptr } @fz_aug_mid.nest(ptr %m, ptr %m.shadow, i32 %i, ptr %tape, ptr %region)
 ; CHECK-NOT: @__fz_check_shadow
-; CHECK-LABEL: define internal { double, ptr } @fz_aug_get.nest(ptr %m, ptr %m.shadow, i32 %i, ptr %tape)
+; CHECK-LABEL: define internal { double, ptr } @fz_aug_get.nest(ptr %m, ptr %m.shadow, i32 %i, ptr %tape, ptr %region)
 ; CHECK: [[P:%.*]] = load ptr, ptr %m
 ; CHECK: [[S:%.*]] = load ptr, ptr %m.shadow
 ; CHECK: [[NOSH:%.*]] = icmp eq ptr [[S]], null

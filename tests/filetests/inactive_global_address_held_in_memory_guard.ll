@@ -80,7 +80,7 @@ entry:
 declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 
 ; CHECK: @fz.msg = private constant {{.*}}in `get`: the pointer read here is the address of global `G`, declared inactive (__enzyme_inactive_global){{.*}}enzyme_const
-; CHECK-LABEL: define internal { double, ptr } @fz_aug_get.nest(ptr %h, ptr %h.shadow, i32 %i, ptr %tape)
+; CHECK-LABEL: define internal { double, ptr } @fz_aug_get.nest(ptr %h, ptr %h.shadow, i32 %i, ptr %tape, ptr %region)
 ; CHECK: [[P:%.*]] = load ptr, ptr %h
 ; CHECK: [[S:%.*]] = load ptr, ptr %h.shadow
 ; CHECK: [[NOSH:%.*]] = icmp eq ptr [[S]], null

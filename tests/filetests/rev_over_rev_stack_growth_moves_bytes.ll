@@ -93,7 +93,7 @@ declare double @llvm.fmuladd.f64(double, double, double)
 ; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr align 1 %[[HEAP]], i8 0, i64 8, i1 false)
 
 ; Forward: the records and their shadows move together.
-; CHECK-LABEL: @fz_aug___fz_grow_plain.nest(ptr %data, ptr %data.shadow, i64 %cap, i64 %need, ptr %tape)
+; CHECK-LABEL: @fz_aug___fz_grow_plain.nest(ptr %data, ptr %data.shadow, i64 %cap, i64 %need, ptr %tape, ptr %region)
 ; CHECK: copy:
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %nd1, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %{{[0-9]+}}, ptr %data.shadow, i64 %used, i1 false)

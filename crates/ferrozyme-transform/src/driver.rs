@@ -65,6 +65,9 @@ pub(crate) struct Memo {
     layouts: Vec<NestLayout>,
     /// Total tape size of every nested pair synthesized so far.
     nest_sizes: HashMap<Request, u64>,
+    /// Does a nested pair synthesized so far (or one it nests) claim tape region room
+    /// (`reverse/tape_region.rs`)?
+    region_users: HashMap<Request, bool>,
     tangent: HashMap<TangentRequest, Value>,
     queue: Vec<Job>,
     /// Shells made since the last drain ended: never part of a type analysis.
@@ -94,8 +97,8 @@ impl Memo {
     }
 
     /// The split pair for `req`, or its nested variant (`reverse/tape_nest.rs`: the
-    /// augmented function takes its tape block, a region of the caller's, as its last
-    /// parameter): shells made and queued on the first request.
+    /// augmented function takes its tape block, a region of the caller's, and the
+    /// outermost call's tape region as its last parameters): shells made and queued on the first request.
     fn pair(&mut self, req: &Request, nested: bool) -> (Value, Value) {
         let known = if nested { &self.nested } else { &self.split };
         if let Some(&p) = known.get(req) {
@@ -105,6 +108,8 @@ impl Memo {
         let suffix = if nested { ".nest" } else { "" };
         let mut params = primal_shadow_params(req);
         if nested {
+            // The tape block, then the outermost call's tape region.
+            params.push(self.module.context().ptr());
             params.push(self.module.context().ptr());
         }
         let aug = self.shell(
@@ -231,6 +236,7 @@ impl Driver {
                 nested: HashMap::new(),
                 layouts: Vec::new(),
                 nest_sizes: HashMap::new(),
+                region_users: HashMap::new(),
                 tangent: HashMap::new(),
                 queue: Vec::new(),
                 outputs: HashSet::new(),
@@ -380,7 +386,8 @@ impl Driver {
             self.times.add_since(Phase::Cleanup, start);
         }
         // Offsets and sizes of nested callee tapes, now that every callee's is known.
-        let layouts = std::mem::take(&mut self.memo.layouts);
+        let mut layouts = std::mem::take(&mut self.memo.layouts);
+        crate::reverse::tape_region::prune_unused(&mut layouts, &mut self.memo.region_users);
         if let Err(d) = tape_nest::resolve(layouts, &mut self.memo.nest_sizes) {
             diags.push(d);
         }

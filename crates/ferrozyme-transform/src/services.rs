@@ -29,7 +29,8 @@ pub(crate) trait Callees {
     /// The forward-mode function for `req`.
     fn tangent(&mut self, req: &TangentRequest) -> Value;
     /// The nested split pair for `req`: the augmented function takes its tape block (a
-    /// region of the caller's) as its last parameter (`reverse/tape_nest.rs`).
+    /// region of the caller's) and the outermost call's tape region as its last
+    /// parameters (`reverse/tape_nest.rs`, `reverse/tape_region.rs`).
     fn nested(&mut self, req: &Request) -> (Value, Value);
     /// A synthesized function's nested tape regions, patched when the drain is over.
     fn nest_layout(&mut self, layout: crate::reverse::tape_nest::NestLayout);

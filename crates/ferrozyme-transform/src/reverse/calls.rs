@@ -219,7 +219,9 @@ impl Gen<'_> {
             }
         }
         if let Some(req) = &nest_req {
-            let region = self.nest_region(i, req);
+            let block = self.nest_region(i, req);
+            args.push(block);
+            let region = self.region_fwd();
             args.push(region);
         }
         let r = self.b.call(aug_ty, aug, &args);

@@ -14,6 +14,8 @@ impl Gen<'_> {
         let size = self.tape.final_size();
         // A large split-mode tape is used in place, without copies (`tape_home.rs`).
         let in_place = self.tape_in_place(size);
+        // The region's slot lies after the own tape: the two copies do not overlap.
+        self.hand_over_region();
         if !in_place {
             self.hand_over_split_tape();
         }
@@ -27,10 +29,11 @@ impl Gen<'_> {
         if in_place {
             self.use_tape_in_place();
         }
-        let alloc = (self.fx.split && !self.fx.nested).then_some(self.tape.heap_fwd);
-        self.register_nest_layout(size, alloc);
         self.finish_records();
         self.release_at_exit();
+        // After the records: whether this function claims region room is known.
+        let alloc = (self.fx.split && !self.fx.nested).then_some(self.tape.heap_fwd);
+        self.register_nest_layout(size, alloc);
         self.terminate_entries();
         super::alias::mark_not_tape(self.fx.ctx, self.out.fwd_fn);
         if self.fx.split {
@@ -88,8 +91,8 @@ impl Gen<'_> {
             // A sure bound: one reservation and unchecked pushes (`fixed_tape.rs`); the
             // loose whole-nest reservation too when it covers more loops (a capacity
             // hint, so the inner reservations find room).
-            let fixed = self.fixed_record(blk, stack, size);
             let loose = self.reserve_nest(blk).map_or(0, |(f, _)| f.len());
+            let fixed = self.fixed_record(blk, stack, size, loose);
             if fixed.is_none_or(|d| d < loose) {
                 self.reserve_for_loop(blk, stack, size);
             }
@@ -103,8 +106,8 @@ impl Gen<'_> {
             .expect("invariant: every block in record_order has a record")
     }
 
-    /// At the reverse sweep's return: stack buffers back to the pool, and (split mode)
-    /// the tape block freed (not by a nested pair: the block is its caller's).
+    /// At the reverse sweep's return: stack buffers back to the pool, the region's chunks
+    /// (`tape_region.rs`) too, and (split mode) the tape block freed (not by a nested pair: the block is its caller's).
     fn release_at_exit(&mut self) {
         let Some(ret) = self.flow.rev_exit_ret else {
             return;
@@ -112,11 +115,15 @@ impl Gen<'_> {
         let i64t = self.fx.ctx.i64();
         self.b.position_before(ret);
         for blk in self.tape.record_order.clone() {
+            if self.tape.records[&blk].in_region {
+                continue;
+            }
             let free_stack = self.sup.rt(RtFn::StackFree);
             let off = i64t.const_int(self.tape.records[&blk].stack);
             let s = self.b.byte_gep(self.tape.rev, off);
             self.b.call_fn(free_stack, &[s]);
         }
+        self.release_region();
         if self.fx.split && !self.fx.nested {
             let free = self.sup.rt(RtFn::TapeFree);
             self.b.call_fn(free, &[self.tape.heap_rev]);

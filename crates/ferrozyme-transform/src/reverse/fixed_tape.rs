@@ -86,7 +86,16 @@ impl Gen<'_> {
     /// and turns its push into `__fz_push_reserved`, when a sure bound exists; returns
     /// how many loops of the nest the reservation covers (`None`: the push stays checked
     /// and the caller falls back to `reserve_for_loop`).
-    pub(super) fn fixed_record(&mut self, blk: Block, stack: u64, size: u64) -> Option<usize> {
+    /// `loose`: how many loops the looser whole-nest reservation would cover (the room
+    /// comes from the outermost call's region when this one covers as many,
+    /// `tape_region.rs`).
+    pub(super) fn fixed_record(
+        &mut self,
+        blk: Block,
+        stack: u64,
+        size: u64,
+        loose: usize,
+    ) -> Option<usize> {
         let (counts, pre, header) = self.fixed_nest(blk)?;
         let guard = entry_guard(pre, header)?;
         let term = self
@@ -128,9 +137,19 @@ impl Gen<'_> {
                 self.b.select(c, zero, bytes)
             };
         }
-        let reserve = self.sup.rt(RtFn::Reserve);
-        let s = self.b.byte_gep(self.tape.fwd, i64t.const_int(stack));
-        self.b.call_fn(reserve, &[s, bytes]);
+        if self.claims_region(pre, depth, loose) {
+            self.claim_room(stack, bytes);
+            if let Some(r) = self.tape.records.get_mut(&blk) {
+                r.in_region = true;
+                for st in r.init.drain(..) {
+                    st.erase();
+                }
+            }
+        } else {
+            let reserve = self.sup.rt(RtFn::Reserve);
+            let s = self.b.byte_gep(self.tape.fwd, i64t.const_int(stack));
+            self.b.call_fn(reserve, &[s, bytes]);
+        }
         // The push itself: same operands, no capacity check.
         let old = self.tape.records[&blk].slot;
         let fixed = self.sup.rt(RtFn::PushReserved);

@@ -73,6 +73,7 @@ mod state;
 mod tape_home;
 mod tape_move;
 pub(crate) mod tape_nest;
+pub(crate) mod tape_region;
 mod values;
 mod vector;
 
@@ -291,10 +292,13 @@ impl Gen<'_> {
             }
         }
         if self.fx.nested {
-            // The nested augmented function's last parameter: its tape block, a region of
-            // its caller's (`tape_nest.rs`).
+            // The nested augmented function's last parameters: its tape block, a region
+            // of its caller's (`tape_nest.rs`), and the outermost call's tape region
+            // (`tape_region.rs`).
             self.tape.heap_fwd = fwd_params[k];
             self.tape.heap_fwd.set_name("tape");
+            fwd_params[k + 1].set_name("region");
+            self.tape.region = Some(fwd_params[k + 1]);
         }
         if self.fx.req.ret_active {
             for l in Lane::all(self.fx.width()) {

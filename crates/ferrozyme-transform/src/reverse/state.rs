@@ -34,7 +34,8 @@ pub(crate) struct Facts {
     /// Split mode (augmented forward + reverse functions) rather than combined.
     pub split: bool,
     /// A nested split pair (`tape_nest.rs`): the augmented function gets its tape block
-    /// as its last parameter, and the reverse function does not free it.
+    /// and the outermost call's tape region (`tape_region.rs`) as its last parameters,
+    /// and the reverse function does not free it.
     pub nested: bool,
     /// The preprocessed clone of `req.func` that is differentiated.
     pub p: Value,
@@ -143,6 +144,13 @@ pub(crate) struct Record {
     pub slot: Value,
     /// Call instructions whose operand 1 is the record size, patched at `finalize`.
     pub size_uses: Vec<Value>,
+    /// The stack's room was claimed from the outermost call's region
+    /// (`tape_region.rs`): it has no buffer of its own to release.
+    pub in_region: bool,
+    /// Split mode: the entry's stores of the empty header (`{ null, 0, cap 1 }`), dropped
+    /// when the room comes from the region (the zeroed tape reads the same to a stack
+    /// that is never released).
+    pub init: Vec<Value>,
 }
 
 /// The tape: a byte buffer of slots and stack headers.
@@ -170,6 +178,16 @@ pub(crate) struct Tape {
     pub record_order: Vec<Block>,
     /// Regions of nested callee tapes (`tape_nest.rs`).
     pub nest: super::tape_nest::Nest,
+    /// The outermost call's tape region as the forward function addresses it
+    /// (`tape_region.rs`): a nested augmented function's parameter, or the owner's own.
+    pub region: Option<Value>,
+    /// A split-mode owner: the placeholder offset of the heap block's slot its region
+    /// is handed over in (after the nested callees' tapes, `tape_nest::resolve`), and
+    /// the `getelementptr`s that carry it.
+    pub region_slot: Option<u64>,
+    pub region_slot_geps: Vec<Value>,
+    /// An owner's release of its region at the reverse sweep's return.
+    pub region_release: Option<Value>,
 }
 
 impl Tape {
@@ -188,6 +206,10 @@ impl Tape {
             records: HashMap::new(),
             record_order: Vec::new(),
             nest: Default::default(),
+            region: None,
+            region_slot: None,
+            region_slot_geps: Vec::new(),
+            region_release: None,
         }
     }
 

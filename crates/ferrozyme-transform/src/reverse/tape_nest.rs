@@ -8,7 +8,8 @@
 //! block of its own: the callee's tape has a size fixed at compile time (split-mode tapes
 //! hold slots and stack headers only; stacks live on the heap), so the caller reserves
 //! room for it in its own tape, and the callee's *nested* pair (`fz_aug_f.nest`, which
-//! takes the tape pointer as its last parameter, and `fz_rev_f.nest`, which does not free
+//! takes the tape pointer as its second-to-last parameter (the last: the outermost call's
+//! tape region, `tape_region.rs`), and `fz_rev_f.nest`, which does not free
 //! it) works there. Only the outermost function allocates: a split pair's augmented
 //! function (`fz_aug_f`, whose block now holds its nested callees' tapes after its own),
 //! or a combined function (the hook's entry: a second `alloca`, `fz.nest`, so its own tape
@@ -66,6 +67,11 @@ pub(crate) struct NestLayout {
     /// arena allocation of an outermost split pair, the `fz.nest` alloca of a combined
     /// function.
     pub total_uses: Vec<(Value, u32)>,
+    /// Does the function itself claim room of the outermost call's tape region?
+    pub claims: bool,
+    /// The region the function owns, removed when nothing claims from it
+    /// (`tape_region.rs`).
+    pub own_region: Option<super::tape_region::OwnRegion>,
 }
 
 /// Per-synthesis state: the regions made so far.
@@ -80,7 +86,7 @@ pub(crate) struct Nest {
 
 /// Every placeholder ever handed out is distinct (the counter is per process; values
 /// only need to differ within one function).
-fn next_placeholder() -> u64 {
+pub(super) fn next_placeholder() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     PLACEHOLDER_BASE + NEXT.fetch_add(16, Ordering::Relaxed)
@@ -144,7 +150,15 @@ impl Gen<'_> {
     pub(super) fn register_nest_layout(&mut self, own: u64, alloc: Option<Value>) {
         let nest = std::mem::take(&mut self.tape.nest);
         let owner = self.fx.nested.then(|| self.fx.req.clone());
-        if nest.regions.is_empty() && owner.is_none() {
+        let claims = self.claims_any();
+        let mut own_region = self.own_region();
+        if !claims && nest.regions.is_empty() {
+            // Nothing below or here claims: known now.
+            if let Some(r) = own_region.take() {
+                r.remove();
+            }
+        }
+        if nest.regions.is_empty() && owner.is_none() && own_region.is_none() {
             return;
         }
         let mut total_uses = Vec::new();
@@ -164,6 +178,8 @@ impl Gen<'_> {
             base,
             regions: nest.regions,
             total_uses,
+            claims,
+            own_region,
         });
     }
 }
@@ -238,6 +254,9 @@ pub(crate) fn resolve(
                 g.set_operand(1, i64t(*g).const_int(off));
             }
             off += sizes.get(r).copied().unwrap_or(0).div_ceil(16) * 16;
+        }
+        if let Some(r) = &l.own_region {
+            off = r.place_slot(off);
         }
         for (inst, k) in &l.total_uses {
             inst.set_operand(*k, i64t(*inst).const_int(off));

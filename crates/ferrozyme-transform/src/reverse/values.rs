@@ -519,7 +519,7 @@ impl Gen<'_> {
         }
         let i64t = self.fx.ctx.i64();
         let stack = self.tape.alloc(crate::runtime::STACK_HEADER, 8);
-        self.init_inline_stack(stack);
+        let init = self.init_inline_stack(stack);
         let push = self.sup.rt(RtFn::Push);
         let fblk = self.fwd_block(def);
         let fb = ferrozyme_llvm::Builder::new(self.fx.ctx);
@@ -536,6 +536,8 @@ impl Gen<'_> {
                 size: 0,
                 slot,
                 size_uses: Vec::new(),
+                in_region: false,
+                init,
             },
         );
         self.tape.record_order.push(def);
@@ -543,8 +545,9 @@ impl Gen<'_> {
     }
 
     /// Points a new stack at an inline buffer (an `alloca` of the combined function), so
-    /// short loops never allocate.
-    fn init_inline_stack(&mut self, stack: u64) {
+    /// short loops never allocate; returns the stores of split mode's empty header (a
+    /// stack whose room comes from the region drops them, `tape_region.rs`).
+    fn init_inline_stack(&mut self, stack: u64) -> Vec<Value> {
         let i8t = self.fx.ctx.i8();
         let i64t = self.fx.ctx.i64();
         let s = self
@@ -555,10 +558,10 @@ impl Gen<'_> {
             // A heap tape outlives the call: an inline buffer in it would make every
             // tape (of a recursive function: one per call) large and cold. The stack
             // starts empty instead (capacity 1 marks "not heap memory", of 0 bytes).
-            self.out.fb_entry.store(self.fx.ctx.ptr().zero(), s);
+            let data = self.out.fb_entry.store(self.fx.ctx.ptr().zero(), s);
             let capp = self.out.fb_entry.byte_gep(s, i64t.const_int(16));
-            self.out.fb_entry.store(i64t.const_int(1), capp);
-            return;
+            let cap = self.out.fb_entry.store(i64t.const_int(1), capp);
+            return vec![data, cap];
         }
         let n = crate::runtime::STACK_INLINE;
         let a = self
@@ -569,6 +572,7 @@ impl Gen<'_> {
         self.out.fb_entry.store(a, s);
         let capp = self.out.fb_entry.byte_gep(s, i64t.const_int(16));
         self.out.fb_entry.store(i64t.const_int(n + 1), capp);
+        Vec::new()
     }
 
     /// The shadow of a constant pointer (global, constant GEP of a global) in the current

@@ -12,6 +12,8 @@
 //!   bytes) living inside the tape. The forward sweep pushes a record each time its
 //!   block runs; the reverse sweep reads the top while it replays that execution and pops
 //!   when it leaves the block. The buffer grows geometrically.
+//! * `region.ll` — one bump region per outermost split-mode call, from which the
+//!   stacks of counted loops take their whole room at once (`reverse/tape_region.rs`).
 //! * `pool.ll` — when the reverse sweep finishes, a big stack buffer goes to a small
 //!   per-thread pool that later stacks take their buffers from.
 //! * `arena.ll` — split-mode tapes come from a per-thread bump arena.
@@ -57,6 +59,11 @@ pub enum RtFn {
     StackFree,
     /// `void __fz_reserve(ptr stack, i64 extra)`: one allocation for a counted loop.
     Reserve,
+    /// `ptr __fz_region_claim(ptr region, i64 n)`: `n` bytes of the outermost call's
+    /// region (`reverse/tape_region.rs`).
+    RegionClaim,
+    /// `void __fz_region_release(ptr region)`: every chunk of the region back.
+    RegionRelease,
     /// `void __fz_check_shadow(i1 bad, ptr msg)`: stop with `msg` when `bad`.
     CheckShadow,
     /// `ptr __fz_tape_alloc(i64 n)`: a split-mode tape block from the per-thread arena.
@@ -109,6 +116,8 @@ impl RtFn {
             RtFn::Pop => "__fz_pop",
             RtFn::StackFree => "__fz_stack_free",
             RtFn::Reserve => "__fz_reserve",
+            RtFn::RegionClaim => "__fz_region_claim",
+            RtFn::RegionRelease => "__fz_region_release",
             RtFn::CheckShadow => "__fz_check_shadow",
             RtFn::TapeAlloc => "__fz_tape_alloc",
             RtFn::TapeFree => "__fz_tape_free",
@@ -150,6 +159,8 @@ impl RtFn {
 pub const PLAIN_VARIANTS: &[(&str, &str)] = &[
     ("__fz_grow", "__fz_grow_plain"),
     ("__fz_stack_free", "__fz_stack_free_plain"),
+    ("__fz_region_claim", "__fz_region_claim_plain"),
+    ("__fz_region_release", "__fz_region_release_plain"),
     ("__fz_tape_alloc", "malloc"),
     ("__fz_tape_free", "free"),
     ("__fz_shadow_new", "__fz_shadow_new_plain"),

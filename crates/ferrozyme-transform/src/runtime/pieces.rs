@@ -20,6 +20,8 @@ pub enum Piece {
     Pool,
     /// `stack.ll`: tape stacks.
     Stack,
+    /// `region.ll`: one bump region per outermost call for counted loops' stacks.
+    Region,
     /// `arena.ll`: split-mode tape blocks.
     Arena,
     /// `check.ll`: the run-time stop for pointers without a shadow.
@@ -38,6 +40,7 @@ pub const PIECES: &[Piece] = &[
     Piece::Stats,
     Piece::Pool,
     Piece::Stack,
+    Piece::Region,
     Piece::Arena,
     Piece::Check,
     Piece::Typed(FpType::F64),
@@ -52,6 +55,7 @@ const THREAD_IR: &str = include_str!("ir/thread.ll");
 const STATS_IR: &str = include_str!("ir/stats.ll");
 const POOL_IR: &str = include_str!("ir/pool.ll");
 const STACK_IR: &str = include_str!("ir/stack.ll");
+const REGION_IR: &str = include_str!("ir/region.ll");
 const ARENA_IR: &str = include_str!("ir/arena.ll");
 const CHECK_IR: &str = include_str!("ir/check.ll");
 const TYPED_IR: &str = include_str!("ir/typed.ll");
@@ -66,6 +70,7 @@ impl Piece {
             Piece::Stats => "ferrozyme-runtime-stats",
             Piece::Pool => "ferrozyme-runtime-pool",
             Piece::Stack => "ferrozyme-runtime-stack",
+            Piece::Region => "ferrozyme-runtime-region",
             Piece::Arena => "ferrozyme-runtime-arena",
             Piece::Check => "ferrozyme-runtime-check",
             Piece::Typed(FpType::F64) => "ferrozyme-runtime-f64",
@@ -83,6 +88,7 @@ impl Piece {
             Piece::Pool => &[Piece::Thread, Piece::Stats],
             Piece::Arena => &[Piece::Thread, Piece::Stats],
             Piece::Stack => &[Piece::Pool, Piece::Stats],
+            Piece::Region => &[Piece::Stack],
             Piece::Thread
             | Piece::Stats
             | Piece::Check
@@ -124,6 +130,14 @@ impl Piece {
                 "__fz_stack_free",
                 "__fz_grow_plain",
                 "__fz_stack_free_plain",
+            ],
+            Piece::Region => &[
+                "__fz_region_claim",
+                "__fz_region_want",
+                "__fz_region_link",
+                "__fz_region_release",
+                "__fz_region_claim_plain",
+                "__fz_region_release_plain",
             ],
             Piece::Arena => &[
                 "__fz_tape_alloc",
@@ -193,6 +207,7 @@ impl Piece {
             Piece::Stats => STATS_IR.to_string(),
             Piece::Pool => POOL_IR.to_string(),
             Piece::Stack => STACK_IR.to_string(),
+            Piece::Region => REGION_IR.to_string(),
             Piece::Arena => ARENA_IR.to_string(),
             Piece::Check => CHECK_IR.to_string(),
             Piece::ReallocBytes => REALLOC_BYTES_IR.to_string(),
@@ -239,6 +254,7 @@ impl RtFn {
             | RtFn::Pop
             | RtFn::StackFree
             | RtFn::Reserve => Piece::Stack,
+            RtFn::RegionClaim | RtFn::RegionRelease => Piece::Region,
             RtFn::CheckShadow => Piece::Check,
             RtFn::TapeAlloc | RtFn::TapeFree => Piece::Arena,
             RtFn::MemcpyAdj(fp)
@@ -319,6 +335,8 @@ mod tests {
             Pop,
             StackFree,
             Reserve,
+            RegionClaim,
+            RegionRelease,
             CheckShadow,
             TapeAlloc,
             TapeFree,
@@ -401,6 +419,7 @@ mod tests {
             RtFn::ReallocAdj(FpType::F80),
             RtFn::ReallocAdjBytes,
             RtFn::ShadowSettle,
+            RtFn::RegionClaim,
         ]);
         let every: Vec<&str> = PIECES
             .iter()

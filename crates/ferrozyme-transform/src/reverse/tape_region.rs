@@ -1,0 +1,261 @@
+//! One tape region per outermost call: the room of counted loops' record stacks.
+//!
+//! A split-mode function's record stack starts empty (a heap tape outlives the call, so
+//! it has no inline buffer), and a counted loop reserves its whole room before the loop
+//! nest (`fixed_tape.rs`). Each such reservation used to take a buffer of its own (a
+//! `__fz_grow` call, the header's data pointer, length and capacity handed over in the
+//! tape) and each reverse function released it (a test and a `__fz_pool_put` call): in a
+//! chain of functions with one loop each (`bench/compile_scaling`'s `chain` and `tree`,
+//! issue 18) about a third of the generated code's tape handling, paid again at run time
+//! per loop and call (issue 14).
+//!
+//! Here every such stack takes its room from one bump region (`runtime/ir/region.ll`)
+//! owned by the outermost derivative call: one `__fz_region_claim` call per loop nest,
+//! whose result becomes the stack's data pointer (the length then counts up from zero as
+//! before, and the reverse sweep reads and pops as before), and one
+//! `__fz_region_release` when the outermost reverse sweep is done, instead of one release
+//! per stack.
+//!
+//! # Who owns the region
+//!
+//! * a nested augmented function (`tape_nest.rs`) gets it as its last parameter and
+//!   passes it on to its own nested callees; its reverse function never releases it;
+//! * a combined function or an outermost split pair that calls nested pairs owns it: a
+//!   32-byte `alloca` of its forward function, zeroed at entry (its address escapes to
+//!   the runtime and the callees, so it stays out of the tape, which SROA keeps in
+//!   registers); a split pair hands it over in a tape slot of its heap block, written
+//!   after the tape's own copy-out at each return, and the reverse function releases it
+//!   from there before freeing the block; a combined function releases it at its reverse
+//!   sweep's return.
+//!
+//! # When a stack's room comes from the region
+//!
+//! An owner's own stacks claim from its region only when it has one for its nested
+//! callees anyway: a split pair with loops and no nested callees (a recursive function,
+//! one pair per call) keeps per-stack buffers, as a region of its own would add a slot,
+//! a hand-over copy and a release per call for a single claim (the recursive FFT: 4.8%
+//! more gradient instructions and 21% more tape bytes with it, `bench/icount.py`).
+//!
+//! A claimed stack is never grown, so every push must be inside the claimed room and the
+//! claim must run at most once per call: the stack's pushes are all reserved
+//! (`fixed_tape.rs` found a sure bound), the reservation covers the whole loop nest (no
+//! looser whole-nest reservation after it), and the block it goes in lies on no CFG
+//! cycle. Combined functions keep their stacks' inline buffers (a short loop allocates
+//! nothing there), and parallel derivatives keep per-thread stacks.
+
+use std::collections::HashMap;
+
+use ferrozyme_llvm::{Block, Opcode, Value};
+
+use super::tape_nest::NestLayout;
+use super::Gen;
+use crate::runtime::RtFn;
+use crate::signature::Request;
+
+/// Bytes of a region header: `{ ptr cur, ptr end, ptr chunk, i64 cap }` (`region.ll`).
+const REGION_BYTES: u64 = 32;
+
+impl Gen<'_> {
+    /// The tape region in the forward function: the nested augmented function's
+    /// parameter, or this function's own (created, and in split mode given its tape slot,
+    /// on first need).
+    pub(super) fn region_fwd(&mut self) -> Value {
+        if let Some(r) = self.tape.region {
+            return r;
+        }
+        let (i8t, i64t) = (self.fx.ctx.i8(), self.fx.ctx.i64());
+        let fb = &self.out.fb_entry;
+        let a = fb.array_alloca(i8t, i64t.const_int(REGION_BYTES), "fz.region");
+        a.set_alignment(16);
+        fb.memset(a, i8t.const_int(0), i64t.const_int(REGION_BYTES), 16);
+        if self.fx.split {
+            // The slot's offset is known once the nested callees' sizes are (after the
+            // drain): a placeholder until then, and no slot at all if the region goes.
+            self.tape.region_slot = Some(super::tape_nest::next_placeholder());
+        }
+        self.tape.region = Some(a);
+        a
+    }
+
+    /// May this function's stacks take their room from a region at all?
+    fn may_claim(&self) -> bool {
+        self.fx.split && !self.fx.req.parallel
+    }
+
+    /// Does the reservation of a stack's whole room before primal block `pre`, covering
+    /// `depth` loops where the looser whole-nest reservation covers `loose`, go to the
+    /// region (see the module docs)?
+    pub(super) fn claims_region(&self, pre: Block, depth: usize, loose: usize) -> bool {
+        self.may_claim()
+            && depth >= loose
+            && !self.fx.cfg.is_cyclic(pre)
+            && (self.fx.nested || self.tape.region.is_some())
+    }
+
+    /// At the builder's position: `bytes` of the region become the data pointer of the
+    /// stack at tape offset `stack`.
+    pub(super) fn claim_room(&mut self, stack: u64, bytes: Value) {
+        let region = self.region_fwd();
+        let claim = self.sup.rt(RtFn::RegionClaim);
+        let p = self.b.call_fn(claim, &[region, bytes]);
+        let s = self
+            .b
+            .byte_gep(self.tape.fwd, self.fx.ctx.i64().const_int(stack));
+        self.b.store(p, s);
+    }
+
+    /// A split owner: the region into its tape slot of the heap block at each return.
+    pub(super) fn hand_over_region(&mut self) {
+        let (Some(slot), Some(a)) = (self.tape.region_slot, self.tape.region) else {
+            return;
+        };
+        let i64t = self.fx.ctx.i64();
+        for r in self.tape.aug_rets.clone() {
+            self.b.position_before(r);
+            let dst = self.b.byte_gep(self.tape.heap_fwd, i64t.const_int(slot));
+            self.tape.region_slot_geps.push(dst);
+            self.b.memcpy(dst, a, i64t.const_int(REGION_BYTES), 8);
+        }
+    }
+
+    /// At the builder's position before the reverse sweep's return: an owner gives its
+    /// region's chunks back (a split owner before its tape block is freed).
+    pub(super) fn release_region(&mut self) {
+        if self.fx.nested {
+            return;
+        }
+        let Some(a) = self.tape.region else {
+            return;
+        };
+        let r = match self.tape.region_slot {
+            Some(slot) => {
+                let i64t = self.fx.ctx.i64();
+                let g = self.b.byte_gep(self.tape.heap_rev, i64t.const_int(slot));
+                self.tape.region_slot_geps.push(g);
+                g
+            }
+            None => a,
+        };
+        // Declared only: the runtime piece comes with the first claim, and a region
+        // nothing claims from loses its release (`prune_unused`), so a derivative
+        // without counted loops links no stack runtime.
+        let ctx = self.fx.ctx;
+        let release = self.fx.m.get_or_declare(
+            RtFn::RegionRelease.name(),
+            ctx.function_type(ctx.void(), &[ctx.ptr()], false),
+        );
+        self.tape.region_release = Some(self.b.call_fn(release, &[r]));
+    }
+
+    /// Does any of this function's stacks take its room from the region?
+    pub(super) fn claims_any(&self) -> bool {
+        self.tape.records.values().any(|r| r.in_region)
+    }
+
+    /// The region this function owns, if it made one.
+    pub(super) fn own_region(&self) -> Option<OwnRegion> {
+        if self.fx.nested {
+            return None;
+        }
+        self.tape.region.map(|alloca| OwnRegion {
+            alloca,
+            release: self.tape.region_release,
+            slot_geps: self.tape.region_slot_geps.clone(),
+        })
+    }
+}
+
+/// A region a function owns: its `alloca` (zeroed, handed over, passed to nested
+/// callees) and its release.
+pub(crate) struct OwnRegion {
+    alloca: Value,
+    release: Option<Value>,
+    /// A split owner: the heap block slot's `getelementptr`s (hand-over and release).
+    slot_geps: Vec<Value>,
+}
+
+impl OwnRegion {
+    /// Nothing claims from it: the release, the `alloca`'s zeroing and hand-over copies
+    /// go, and the nested callees get a null region (they never read it).
+    pub(crate) fn remove(self) {
+        if let Some(r) = self.release {
+            let f = r.called_function();
+            r.erase();
+            // The declaration alone, when no other region kept it.
+            if let Some(f) = f.filter(|f| f.is_declaration() && f.users().is_empty()) {
+                f.delete_function();
+            }
+        }
+        for u in self.alloca.users() {
+            if u.opcode() == Some(Opcode::LLVMCall)
+                && u.called_function()
+                    .is_some_and(|f| f.name().starts_with("llvm.mem"))
+            {
+                u.erase();
+            }
+        }
+        self.alloca.replace_all_uses_with(self.alloca.ty().zero());
+        self.alloca.erase();
+        for g in self.slot_geps {
+            if g.users().is_empty() {
+                g.erase();
+            }
+        }
+    }
+
+    /// A split owner's slot goes at offset `off` of its heap block (after the nested
+    /// callees' tapes); returns the offset after it.
+    pub(crate) fn place_slot(&self, off: u64) -> u64 {
+        if self.slot_geps.is_empty() {
+            return off;
+        }
+        let i64t = self.alloca.ty().context().i64();
+        for g in &self.slot_geps {
+            g.set_operand(1, i64t.const_int(off));
+        }
+        off + REGION_BYTES
+    }
+}
+
+/// After a drain: which nested pairs claim region room (themselves or through the
+/// callees they nest; recorded in `users` for later drains), and the regions of owners
+/// under which nothing claims removed. A pair whose answer cannot be found (its body
+/// failed, or a cycle) counts as claiming.
+pub(crate) fn prune_unused(pending: &mut [NestLayout], users: &mut HashMap<Request, bool>) {
+    // Nesting is a DAG of bounded depth per drain: settle it by rounds (each round
+    // decides at least the layouts whose callees are all decided).
+    loop {
+        let mut changed = false;
+        for l in pending.iter() {
+            let Some(o) = &l.owner else { continue };
+            if users.contains_key(o) {
+                continue;
+            }
+            let verdict = if l.claims {
+                Some(true)
+            } else {
+                l.regions
+                    .iter()
+                    .try_fold(false, |acc, (r, _)| users.get(r).map(|&u| acc || u))
+            };
+            if let Some(v) = verdict {
+                users.insert(o.clone(), v);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for l in pending.iter_mut() {
+        let used = l.claims
+            || l.regions
+                .iter()
+                .any(|(r, _)| users.get(r).copied().unwrap_or(true));
+        if !used {
+            if let Some(r) = l.own_region.take() {
+                r.remove();
+            }
+        }
+    }
+}
