@@ -533,6 +533,26 @@ pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_",
 ];
 
+/// Rust library functions (by their path, as `rustc-demangle` prints it without the
+/// hash) whose code a derivative cannot follow, differentiated through definitions of
+/// our own (`ferrozyme-transform`'s `libdefs`, `__fz_lib_<name>`): `cargo-ferrozyme`
+/// points the calls inside the code it differentiates at them. `matrixmultiply`'s
+/// packed GEMM (behind ndarray's matrix-matrix `dot` and nalgebra's products of dynamic
+/// matrices) writes packing buffers it allocates and picks its kernel by the CPU's
+/// features at run time; the definitions are the same product as three loops.
+pub const RUST_DIFFERENTIABLE_DEFINITIONS: &[(&str, &str)] = &[
+    ("matrixmultiply::gemm::dgemm", "matrixmultiply_dgemm"),
+    ("matrixmultiply::gemm::sgemm", "matrixmultiply_sgemm"),
+];
+
+/// The definition's name (without `__fz_lib_`) for a Rust function's demangled path.
+pub fn rust_differentiable_definition(path: &str) -> Option<&'static str> {
+    RUST_DIFFERENTIABLE_DEFINITIONS
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|(_, d)| *d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
