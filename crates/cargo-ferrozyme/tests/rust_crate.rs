@@ -88,7 +88,7 @@ fn passed(stdout: &str) -> usize {
         .sum()
 }
 
-const TESTS: usize = 87;
+const TESTS: usize = 94;
 
 #[test]
 fn release_build_library_and_integration_tests() {

@@ -324,10 +324,12 @@ pub const UNSUPPORTED_MARKERS: &[(&str, &str)] = &[
 
 /// Why a recognised Enzyme marker is not supported, if it is one of those.
 pub fn unsupported_marker(name: &str) -> Option<&'static str> {
-    UNSUPPORTED_MARKERS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, why)| *why)
+    lookup(UNSUPPORTED_MARKERS, name)
+}
+
+/// The second entry of the pair whose first is `key`, in a table of name pairs.
+fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
+    table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
 }
 
 /// What an Enzyme type hint (`__enzyme_double(ptr)` ...) says the memory at its argument
@@ -547,10 +549,7 @@ pub const RUST_DIFFERENTIABLE_DEFINITIONS: &[(&str, &str)] = &[
 
 /// The definition's name (without `__fz_lib_`) for a Rust function's demangled path.
 pub fn rust_differentiable_definition(path: &str) -> Option<&'static str> {
-    RUST_DIFFERENTIABLE_DEFINITIONS
-        .iter()
-        .find(|(p, _)| *p == path)
-        .map(|(_, d)| *d)
+    lookup(RUST_DIFFERENTIABLE_DEFINITIONS, path)
 }
 
 #[cfg(test)]
