@@ -11,6 +11,13 @@
 //! functions keep the code rustc made (debuggable in debug builds); the pass
 //! differentiates the optimized copies, which also see across crate and codegen-unit
 //! boundaries.
+//!
+//! Library functions whose code a derivative cannot follow but whose math is simple
+//! (`ferrozyme_abi::RUST_DIFFERENTIABLE_DEFINITIONS`: `matrixmultiply`'s packed GEMM,
+//! which picks its kernel by the CPU's features and writes packing buffers it allocates)
+//! are not copied: the copies call the pass's own definitions instead (the same product
+//! as loops, `ferrozyme_transform::libdefs`), and only the program's own calls keep the
+//! library's code.
 
 use std::collections::{HashMap, HashSet};
 
@@ -68,6 +75,7 @@ pub fn optimize_differentiated(
                     if !g.is_declaration()
                         && !ferrozyme_abi::is_fallback_hook(&name)
                         && ferrozyme_abi::alloc_fn(&name, true).is_none()
+                        && library_definition(g).is_none()
                     {
                         stack.push(g);
                     }
@@ -80,12 +88,25 @@ pub fn optimize_differentiated(
         let c = ferrozyme_transform::clone_function(m, f, &format!("{PREFIX}{}", f.name()));
         copy.insert(f, c);
     }
-    // Calls between copies, and hook calls everywhere, go to the copies.
+    // Calls between copies, and hook calls everywhere, go to the copies; calls of library
+    // functions with a definition of ours go to it.
+    let mut definitions: HashSet<Value> = HashSet::new();
     for &c in copy.values() {
         for i in c.blocks().into_iter().flat_map(|b| b.instructions()) {
-            if matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
-                if let Some(n) = i.called_function().and_then(|g| copy.get(&g)) {
-                    i.set_operand(i.num_operands() - 1, *n);
+            if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
+                continue;
+            }
+            let Some(g) = i.called_function() else {
+                continue;
+            };
+            let target = match copy.get(&g) {
+                Some(n) => Some(*n),
+                None => ours_for(m, g)?,
+            };
+            if let Some(n) = target {
+                i.set_operand(i.num_operands() - 1, n);
+                if !copy.contains_key(&g) {
+                    definitions.insert(n);
                 }
             }
         }
@@ -98,7 +119,7 @@ pub fn optimize_differentiated(
     // Optimize the copies only.
     // The pipeline may delete functions (unused internal ones), so the frozen ones are
     // found again by name afterwards.
-    let clones: HashSet<Value> = copy.values().copied().collect();
+    let clones: HashSet<Value> = copy.values().copied().chain(definitions).collect();
     let mut frozen: HashMap<String, bool> = HashMap::new();
     for f in m.functions() {
         if f.is_declaration()
@@ -130,6 +151,23 @@ pub fn optimize_differentiated(
         }
     }
     Ok(copy.len())
+}
+
+/// The name of our definition of `f` (`ferrozyme_abi::RUST_DIFFERENTIABLE_DEFINITIONS`),
+/// by its Rust path without the hash.
+fn library_definition(f: Value) -> Option<&'static str> {
+    let path = format!("{:#}", rustc_demangle::demangle(&f.name()));
+    ferrozyme_abi::rust_differentiable_definition(&path)
+}
+
+/// Our definition of `f`, linked into the module, when there is one of the same type (a
+/// library version with another signature keeps its own code, and so its refusal).
+fn ours_for(m: Module, f: Value) -> Result<Option<Value>, Error> {
+    let Some(name) = library_definition(f) else {
+        return Ok(None);
+    };
+    let def = ferrozyme_transform::libdefs::definition(m, name).map_err(failed)?;
+    Ok(def.filter(|d| d.function_type() == f.function_type()))
 }
 
 /// The copies' loops stay scalar and rolled: the pipeline neither vectorizes nor unrolls

@@ -329,10 +329,12 @@ pub const UNSUPPORTED_MARKERS: &[(&str, &str)] = &[
 
 /// Why a recognised Enzyme marker is not supported, if it is one of those.
 pub fn unsupported_marker(name: &str) -> Option<&'static str> {
-    UNSUPPORTED_MARKERS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, why)| *why)
+    lookup(UNSUPPORTED_MARKERS, name)
+}
+
+/// The second entry of the pair whose first is `key`, in a table of name pairs.
+fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
+    table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
 }
 
 /// What an Enzyme type hint (`__enzyme_double(ptr)` ...) says the memory at its argument
@@ -537,6 +539,23 @@ pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
     "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_",
 ];
+
+/// Rust library functions (by their path, as `rustc-demangle` prints it without the
+/// hash) whose code a derivative cannot follow, differentiated through definitions of
+/// our own (`ferrozyme-transform`'s `libdefs`, `__fz_lib_<name>`): `cargo-ferrozyme`
+/// points the calls inside the code it differentiates at them. `matrixmultiply`'s
+/// packed GEMM (behind ndarray's matrix-matrix `dot` and nalgebra's products of dynamic
+/// matrices) writes packing buffers it allocates and picks its kernel by the CPU's
+/// features at run time; the definitions are the same product as three loops.
+pub const RUST_DIFFERENTIABLE_DEFINITIONS: &[(&str, &str)] = &[
+    ("matrixmultiply::gemm::dgemm", "matrixmultiply_dgemm"),
+    ("matrixmultiply::gemm::sgemm", "matrixmultiply_sgemm"),
+];
+
+/// The definition's name (without `__fz_lib_`) for a Rust function's demangled path.
+pub fn rust_differentiable_definition(path: &str) -> Option<&'static str> {
+    lookup(RUST_DIFFERENTIABLE_DEFINITIONS, path)
+}
 
 #[cfg(test)]
 mod tests {

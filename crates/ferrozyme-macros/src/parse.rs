@@ -6,6 +6,7 @@
 //! user sees them where they typed the attribute.
 
 use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, LitInt, Signature, Token, Visibility};
@@ -121,22 +122,32 @@ impl Primal {
     pub fn parse(item: TokenStream) -> syn::Result<Primal> {
         // `impl` methods and free functions parse as items; trait methods (`fn f(&self);`
         // or with a default body but no visibility) as trait items.
-        if let Ok(f) = syn::parse2::<syn::ItemFn>(item.clone()) {
+        if let Ok(mut f) = syn::parse2::<syn::ItemFn>(item.clone()) {
+            let tokens = if name_impl_traits(&mut f.sig) {
+                f.to_token_stream()
+            } else {
+                item
+            };
             return Ok(Primal {
                 attrs: f.attrs,
                 vis: f.vis,
                 sig: f.sig,
                 place: Place::Item,
-                tokens: item,
+                tokens,
             });
         }
-        if let Ok(f) = syn::parse2::<syn::ImplItemFn>(item.clone()) {
+        if let Ok(mut f) = syn::parse2::<syn::ImplItemFn>(item.clone()) {
+            let tokens = if name_impl_traits(&mut f.sig) {
+                f.to_token_stream()
+            } else {
+                item
+            };
             return Ok(Primal {
                 attrs: f.attrs,
                 vis: f.vis,
                 sig: f.sig,
                 place: Place::Item,
-                tokens: item,
+                tokens,
             });
         }
         match syn::parse2::<syn::TraitItemFn>(item.clone()) {
@@ -152,5 +163,57 @@ impl Primal {
                 "#[autodiff_reverse] and #[autodiff_forward] apply to functions and methods",
             )),
         }
+    }
+}
+
+/// Rewrites `impl Trait` in the parameter types into named generic parameters
+/// (`pot: &impl Pair` → `pot: &__FzImpl0` with `__FzImpl0: Pair`); returns whether it
+/// did. For callers it is the same function (one with `impl Trait` parameters takes no
+/// turbofish either), and the derivative's shim can then name the instance it calls.
+fn name_impl_traits(sig: &mut Signature) -> bool {
+    let mut named = Vec::new();
+    for arg in sig.inputs.iter_mut() {
+        if let syn::FnArg::Typed(pt) = arg {
+            name_impl_traits_in(&mut pt.ty, &mut named);
+        }
+    }
+    for (ident, bounds) in &named {
+        sig.generics.params.push(syn::parse_quote!(#ident: #bounds));
+    }
+    !named.is_empty()
+}
+
+type Bounds = Punctuated<syn::TypeParamBound, Token![+]>;
+
+fn name_impl_traits_in(ty: &mut syn::Type, named: &mut Vec<(Ident, Bounds)>) {
+    use syn::Type;
+    match ty {
+        Type::ImplTrait(it) => {
+            let ident = quote::format_ident!("__FzImpl{}", named.len());
+            named.push((ident.clone(), it.bounds.clone()));
+            *ty = syn::parse_quote!(#ident);
+        }
+        Type::Reference(r) => name_impl_traits_in(&mut r.elem, named),
+        Type::Ptr(p) => name_impl_traits_in(&mut p.elem, named),
+        Type::Paren(p) => name_impl_traits_in(&mut p.elem, named),
+        Type::Group(g) => name_impl_traits_in(&mut g.elem, named),
+        Type::Slice(sl) => name_impl_traits_in(&mut sl.elem, named),
+        Type::Array(a) => name_impl_traits_in(&mut a.elem, named),
+        Type::Tuple(t) => t
+            .elems
+            .iter_mut()
+            .for_each(|e| name_impl_traits_in(e, named)),
+        Type::Path(p) => {
+            for seg in p.path.segments.iter_mut() {
+                if let syn::PathArguments::AngleBracketed(ab) = &mut seg.arguments {
+                    for a in ab.args.iter_mut() {
+                        if let syn::GenericArgument::Type(t) = a {
+                            name_impl_traits_in(t, named);
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
     }
 }

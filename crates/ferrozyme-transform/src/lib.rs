@@ -55,7 +55,7 @@ mod iter;
 mod known_asm;
 mod lanes;
 mod libcalls;
-mod libdefs;
+pub mod libdefs;
 mod lower;
 mod marshal;
 pub mod merge;

@@ -22,6 +22,9 @@ use ferrozyme_llvm::{link_ir_text, Module, Opcode, Value};
 const COMPLEX_IR: &str = include_str!("libdefs/complex.ll");
 /// libstdc++'s list and red-black tree node functions (`libdefs/cxx_nodes.c`).
 const CXX_NODES_IR: &str = include_str!("libdefs/cxx_nodes.ll");
+/// The Rust crate `matrixmultiply`'s GEMM as loops (`libdefs/matrixmultiply.c`), for
+/// `cargo-ferrozyme` (`ferrozyme_abi::RUST_DIFFERENTIABLE_DEFINITIONS`).
+const MATRIXMULTIPLY_IR: &str = include_str!("libdefs/matrixmultiply.ll");
 
 /// The definitions' names: `__fz_lib_<library name>`.
 pub const PREFIX: &str = "__fz_lib_";
@@ -67,10 +70,12 @@ fn has_builtin_rule(m: Module, name: &str) -> bool {
 }
 
 /// `__fz_lib_<name>`, linking the definitions into the module the first time.
-fn definition(m: Module, name: &str) -> Result<Option<Value>, String> {
+pub fn definition(m: Module, name: &str) -> Result<Option<Value>, String> {
     let ours = format!("{PREFIX}{name}");
     let (ir, label) = if name.starts_with("_Z") {
         (CXX_NODES_IR, "ferrozyme-libdefs-cxx")
+    } else if name.starts_with("matrixmultiply_") {
+        (MATRIXMULTIPLY_IR, "ferrozyme-libdefs-matrixmultiply")
     } else {
         (COMPLEX_IR, "ferrozyme-libdefs")
     };
@@ -110,6 +115,7 @@ mod tests {
             ("complex", super::COMPLEX_IR),
             ("digamma", include_str!("libdefs/digamma.ll")),
             ("cxx_nodes", super::CXX_NODES_IR),
+            ("matrixmultiply", super::MATRIXMULTIPLY_IR),
         ] {
             let out = dir.join(format!("{name}.ll"));
             let ok = std::process::Command::new("bash")

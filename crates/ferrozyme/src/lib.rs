@@ -34,7 +34,9 @@
 //! `#[autodiff_reverse(NAME, [WIDTH,] ACTIVITY…)]` and `#[autodiff_forward(NAME, [WIDTH,]
 //! ACTIVITY…)]` generate the function `NAME` next to the annotated one: one activity per
 //! parameter, then one for the result (left out for `()`). Free functions, inherent
-//! methods (`&self`, `&mut self`), trait methods and generic functions can be annotated.
+//! methods (`&self`, `&mut self`), trait methods and generic functions can be annotated;
+//! `impl Trait` parameters (`pot: &impl Potential`) become named generic parameters of
+//! the function and its derivative.
 //!
 //! | activity | mode | on a parameter `x: T` | on the result |
 //! |---|---|---|---|

@@ -112,11 +112,21 @@ def _ferrozyme_call_grad(op, *grads):
     return [next(it) if s.differentiable else None for s in fn._inputs]
 
 
+def _keras_variable_value(x):
+    """A Keras 3 variable (`layer.add_weight`) is no `tf.Variable` but wraps one: its value
+    is a tensor the tape tracks. Converting it through NumPy instead fails inside a
+    `tf.function` ("numpy() is only available when eager execution is enabled")."""
+    v = getattr(x, "value", None)
+    return v if isinstance(v, (tf.Tensor, tf.Variable)) else x
+
+
 def apply(fn: Function, args, kwargs):
     _by_lib[fn.library] = fn
     inputs, consts = fn.split_args(args, kwargs)
     xs = []
     for slot, x in zip(fn._inputs, inputs):
+        if not isinstance(x, (tf.Tensor, tf.Variable)):
+            x = _keras_variable_value(x)
         if not isinstance(x, (tf.Tensor, tf.Variable)):
             x = tf.convert_to_tensor(np.asarray(x, dtype=slot.dtype) if not isinstance(x, np.ndarray) else x)
         xs.append(x)

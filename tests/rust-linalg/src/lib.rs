@@ -5,6 +5,7 @@
 //! finite differences and a formula.
 
 pub mod front18;
+pub mod front19;
 
 use ferrozyme::autodiff_reverse;
 use nalgebra::{DMatrix, DVector, Matrix2, Vector2, Vector3};
@@ -20,9 +21,9 @@ pub fn lsq_views(a: &[f64], x: &[f64], b: &[f64]) -> f64 {
 
 /// Softmax cross-entropy of a linear model with owned `ndarray` arrays built inside
 /// (`from_shape_vec`, `mapv`, `sum_axis`, row iteration). The logits are one
-/// matrix-vector product per sample (`wᵀ x_s`): a matrix-matrix `dot` goes through
-/// `matrixmultiply`'s packed GEMM, which the pass refuses (feature `ndarray-gemm`,
-/// tests/README.md front17).
+/// matrix-vector product per sample (`wᵀ x_s`), or with the feature `ndarray-gemm` one
+/// matrix-matrix `dot` (`matrixmultiply`'s packed GEMM, refused before front19;
+/// tests/README.md front17, front19).
 #[autodiff_reverse(d_softmax_xent, Duplicated, Const, Const, Active)]
 pub fn softmax_xent(w: &[f64], x: &[f64], labels: &[usize]) -> f64 {
     let n = labels.len();

@@ -13,6 +13,7 @@ pub mod front14_user;
 pub mod front16_user;
 pub mod front17_user;
 pub mod front18_user;
+pub mod front19_user;
 pub mod generic;
 pub mod gmmrust15_scratch;
 pub mod heap;

@@ -132,7 +132,9 @@ pub fn extracted_returned_arg(ev: Value) -> Option<Value> {
 /// Does defined function `f` store its parameter `k` (or an address computed from it)
 /// into memory other than its own stack slots, itself or through the defined functions
 /// it passes it to (`depth` levels deep)? A constructor keeping a pointer it was given
-/// (Eigen's `MapBase(dataPtr, size)` storing `m_data`) does.
+/// (Eigen's `MapBase(dataPtr, size)` storing `m_data`) does, also when the address
+/// stored is a phi or select of it and another pointer (ndarray's `from_shape_impl`:
+/// the view's data pointer, or null on its error path; front19).
 pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
     let Some(&p) = f.params().get(k) else {
         return false;
@@ -153,6 +155,8 @@ pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
                 {
                     work.push(u)
                 }
+                Some(Opcode::LLVMPHI) => work.push(u),
+                Some(Opcode::LLVMSelect) if u.operand(0) != v => work.push(u),
                 Some(Opcode::LLVMStore) if u.operand(0) == v => {
                     let slot = u.operand(1);
                     let local = slot.opcode() == Some(Opcode::LLVMAlloca)
@@ -434,6 +438,22 @@ define void @map(ptr %this, ptr %data) {
   call void @mapbase(ptr %this, ptr %c)
   ret void
 }
+define void @view_or_null(ptr %this, ptr %data, i1 %ok) {
+entry:
+  br i1 %ok, label %yes, label %done
+yes:
+  %q = getelementptr double, ptr %data, i64 2
+  br label %done
+done:
+  %p = phi ptr [ %q, %yes ], [ null, %entry ]
+  store ptr %p, ptr %this
+  ret void
+}
+define void @select_or_null(ptr %this, ptr %data, i1 %ok) {
+  %p = select i1 %ok, ptr %data, ptr null
+  store ptr %p, ptr %this
+  ret void
+}
 define double @reads(ptr %this, ptr %data) {
   %slot = alloca ptr
   store ptr %data, ptr %slot
@@ -460,5 +480,9 @@ define double @reads(ptr %this, ptr %data) {
         assert!(stores_param(f("map"), 1, 2));
         assert!(!stores_param(f("map"), 1, 0));
         assert!(!stores_param(f("reads"), 1, 2));
+        // through a phi or select with null (ndarray's `from_shape_impl`, front19)
+        assert!(stores_param(f("view_or_null"), 1, 0));
+        assert!(stores_param(f("select_or_null"), 1, 0));
+        assert!(!stores_param(f("select_or_null"), 0, 0));
     }
 }
