@@ -309,7 +309,8 @@ fn stores_constant_pointer(
 /// functions that return one of their arguments (`activity::returned_param`: Eigen's
 /// `Map` constructor stores `cast_to_pointer_type(data)`), through one pointer of a
 /// call's aggregate result that the callee always takes from one argument
-/// (`activity::extracted_returned_arg`: ndarray's `stride_offset` of zipped views), and
+/// (`activity::extracted_returned_arg`: ndarray's `stride_offset` of zipped views),
+/// through calls given one pointer only (`only_pointer_arg`), and
 /// through a select or phi whose other choices address nothing (ndarray's dangling
 /// pointer of an empty view).
 fn stored_pointer_base(v: Value) -> Value {
@@ -318,7 +319,8 @@ fn stored_pointer_base(v: Value) -> Value {
         let next = match base.opcode() {
             Some(Opcode::LLVMCall) => match classify(base) {
                 CallKind::Defined(f) => ferrozyme_analysis::activity::returned_param(f, 2)
-                    .and_then(|k| base.call_args().get(k).copied()),
+                    .and_then(|k| base.call_args().get(k).copied())
+                    .or_else(|| only_pointer_arg(base)),
                 _ => None,
             },
             Some(Opcode::LLVMExtractValue) => {
@@ -346,6 +348,17 @@ fn stored_pointer_base(v: Value) -> Value {
         }
     }
     base
+}
+
+/// The one pointer argument of call `c`, if it has exactly one: a pointer the callee
+/// returns without a shadow is computed from that object alone (`std::vector::begin()`
+/// of a constant object's member at -O0, kept in a shadowed iterator: tests/cxx/173).
+fn only_pointer_arg(c: Value) -> Option<Value> {
+    let mut ptrs = c.call_args().into_iter().filter(|a| a.ty().is_pointer());
+    match (ptrs.next(), ptrs.next()) {
+        (Some(p), None) => Some(p),
+        _ => None,
+    }
 }
 
 /// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
