@@ -298,7 +298,10 @@ fn stores_constant_pointer(
         return false;
     }
     let base = stored_pointer_base(v);
-    if !const_params.contains(&base) || ferrozyme_analysis::activity::is_empty_object_param(v) {
+    if !const_params.contains(&base) {
+        return constant_call_result(v, types, const_params);
+    }
+    if ferrozyme_analysis::activity::is_empty_object_param(v) {
         return false;
     }
     let pointee = types.pointee_tree(base);
@@ -309,8 +312,7 @@ fn stores_constant_pointer(
 /// functions that return one of their arguments (`activity::returned_param`: Eigen's
 /// `Map` constructor stores `cast_to_pointer_type(data)`), through one pointer of a
 /// call's aggregate result that the callee always takes from one argument
-/// (`activity::extracted_returned_arg`: ndarray's `stride_offset` of zipped views),
-/// through calls given one pointer only (`only_pointer_arg`), and
+/// (`activity::extracted_returned_arg`: ndarray's `stride_offset` of zipped views), and
 /// through a select or phi whose other choices address nothing (ndarray's dangling
 /// pointer of an empty view).
 fn stored_pointer_base(v: Value) -> Value {
@@ -319,8 +321,7 @@ fn stored_pointer_base(v: Value) -> Value {
         let next = match base.opcode() {
             Some(Opcode::LLVMCall) => match classify(base) {
                 CallKind::Defined(f) => ferrozyme_analysis::activity::returned_param(f, 2)
-                    .and_then(|k| base.call_args().get(k).copied())
-                    .or_else(|| only_pointer_arg(base)),
+                    .and_then(|k| base.call_args().get(k).copied()),
                 _ => None,
             },
             Some(Opcode::LLVMExtractValue) => {
@@ -350,15 +351,31 @@ fn stored_pointer_base(v: Value) -> Value {
     base
 }
 
-/// The one pointer argument of call `c`, if it has exactly one: a pointer the callee
-/// returns without a shadow is computed from that object alone (`std::vector::begin()`
-/// of a constant object's member at -O0, kept in a shadowed iterator: tests/cxx/173).
-fn only_pointer_arg(c: Value) -> Option<Value> {
-    let mut ptrs = c.call_args().into_iter().filter(|a| a.ty().is_pointer());
-    match (ptrs.next(), ptrs.next()) {
-        (Some(p), None) => Some(p),
-        _ => None,
+/// Is `v` a pointer to floating-point data returned, without a shadow, by a call of a
+/// function with IR given exactly one pointer, a constant one? It is computed from that
+/// constant object alone: `std::vector::begin()` of a constant object's member at -O0,
+/// kept in a shadowed iterator (tests/cxx/173: the shadow iterator held null and the
+/// reverse sweep added the knot's adjoint through it). Pointers to integers only (a
+/// `std::vector<std::pair<int, int>>` walked the same way, tests/cxx/115) need no
+/// runtime activity.
+fn constant_call_result(
+    v: Value,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    let c = base_object(v);
+    if c.opcode() != Some(Opcode::LLVMCall) || !matches!(classify(c), CallKind::Defined(_)) {
+        return false;
     }
+    let mut ptrs = c.call_args().into_iter().filter(|a| a.ty().is_pointer());
+    let (Some(p), None) = (ptrs.next(), ptrs.next()) else {
+        return false;
+    };
+    const_params.contains(&stored_pointer_base(p))
+        && types
+            .pointee_tree(v)
+            .iter()
+            .any(|(_, b)| b.fp_type().is_some())
 }
 
 /// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
