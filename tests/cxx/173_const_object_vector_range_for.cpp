@@ -17,9 +17,9 @@
 struct Curve {
   std::vector<double> knots;
   double total(const double *c) const {
-    double s = 0;
-    for (double t : knots) s += ((c[3] * t + c[2]) * t + c[1]) * t + c[0];
-    return s;
+    double acc = 0.0;
+    for (const double &t : knots) acc += c[0] + t * (c[1] + t * (c[2] + t * c[3]));
+    return acc;
   }
   double indexed(const double *c) const {
     double s = 0;
