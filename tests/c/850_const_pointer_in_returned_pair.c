@@ -1,6 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: SIGSEGV at -O0: the pair is built in a stack slot and returned by a load, and the caller keeps it in a slot (no extractvalue): the callee's shadow pair still has null for the constant row, which the reverse of `dot` adds into (front18: the fix covers the -O1..-O3 shape, an extractvalue of the call's result)
-// IGNORE-REF: the same SIGSEGV as at -O0 (AD before the optimizer sees the unoptimized shape: the pair kept in stack slots); crashes with the front18 binary too (found by front19)
 // ndarray's row-by-row matrix-vector product as C (front18; tests/rust-linalg's
 // `lsq_views` crashed in debug builds): a helper returns a *pair* of pointers, the row
 // of the constant matrix `a` and the slot of the differentiable result `r`
@@ -8,6 +6,9 @@
 // first pointer has none: it used to get a null shadow, stored into the row view's
 // shadow, which the reverse sweep of `dot` then added into (SIGSEGV). Now the first
 // pointer is constant, and stored into the view it is its own shadow (runtime activity).
+// At -O0 (a SIGSEGV until sweep19) the pair is built in a stack slot and returned by a
+// load, its pointers read back from the parameters' slots: `extracted_returned_arg`
+// follows both through the slots' stores.
 // Oracle: the gradient of |A x - b|^2 is 2 A^T (A x - b).
 #include "fz_test.h"
 

@@ -1,6 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: cannot-deduce-type at `Polygon`'s constructor (the `int n` store, "the value looks like Integer, the memory like Anything"): the shapes' objects reach one `Shape *` (the buffer's elements, the virtual calls), so a context-insensitive analysis types offset 8 as both `int` (Polygon's n) and `double` (Circle's r, Rect's w); sweep18 accepts such stores only when the integer provably comes from integer storage, and the chain here (`make_unique`'s `int &&`) is not followed through the clones yet; no wrong number
-// IGNORE-REF: the same refusal as -O0 (before sweep18: a SIGSEGV, the -O1 crash)
 // A user's polymorphic geometry: `std::vector<std::unique_ptr<Shape>>` of circles,
 // rectangles and regular polygons (virtual `area()`/`perimeter()`, a template
 // `Scaled<S>` wrapper adding a virtual override), a compactness loss summed with
@@ -8,6 +6,9 @@
 // with weights in a `std::array`. The shapes are built inside the differentiated
 // function from the parameter vector. Oracle: central finite differences and the
 // analytic gradient of the closed form.
+// At -O0 (and --ad-before-opt) `Polygon`'s `int n` store was refused (cannot-deduce-type)
+// until sweep19: the int comes through `make_unique`'s `int &&`, kept in a pointer slot,
+// which `int_slot` (reverse/check.rs) now follows (`slots::slot_stores`).
 #include "fz_cxx.h"
 #include <array>
 #include <cmath>

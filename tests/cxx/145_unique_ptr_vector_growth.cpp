@@ -1,6 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: cannot-deduce-type at the constructors' `int` stores ("the value looks like Integer, the memory like Anything"), as cxx/139 at -O0: the three classes meet at one `Term *`; no wrong number
-// IGNORE-REF: the same refusal as -O0
 // Regression (sweep18): a `std::vector<std::unique_ptr<Term>>` grown by `push_back` inside
 // the differentiated function. At -O1 clang stores each `unique_ptr` into the buffer as
 // `store i64 (ptrtoint p)` (tagged `p1 _ZTS4Term`) and moves the elements on growth as
@@ -8,8 +6,9 @@
 // virtual call through one crashed (SIGSEGV with the base binary at -O1..-O3: -O2/-O3
 // store the new element the same way; cxx/139's crash at -O1).
 // Terms of three classes, one with an `int` field where the others have a `double`
-// (`Power`'s exponent), which -O0 and the `--ad-before-opt` trial still refuse (offset
-// 8/16 of a `Term` typed both `int` and `double` through the one `Term *`). Reverse and forward mode
+// (`Power`'s exponent), which -O0 and the `--ad-before-opt` trial refused until sweep19
+// (offset 8/16 of a `Term` typed both `int` and `double` through the one `Term *`; the
+// ints now traced through `make_unique`'s `int &&` slots). Reverse and forward mode
 // against the analytic gradient and finite differences.
 #include "fz_cxx.h"
 #include <cmath>

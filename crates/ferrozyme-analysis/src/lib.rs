@@ -11,4 +11,5 @@ pub mod library_types;
 pub mod loops;
 pub mod predecessors;
 pub mod scc;
+pub mod slots;
 pub mod types;

@@ -285,6 +285,34 @@ impl Module {
             )
         }
     }
+    /// The byte offset of a getelementptr whose indices are all constant.
+    pub fn const_gep_offset(self, gep: Value) -> Option<i64> {
+        if gep.opcode() != Some(Opcode::LLVMGetElementPtr) {
+            return None;
+        }
+        let mut ty = gep.gep_source_type();
+        let mut off: i64 = 0;
+        for k in 1..gep.num_operands() {
+            let c = gep.operand(k).const_int_value()?;
+            if k == 1 {
+                off = off.checked_add(c.checked_mul(self.alloc_size(ty) as i64)?)?;
+                continue;
+            }
+            match ty.kind() {
+                crate::TypeKind::Struct => {
+                    let field = *ty.struct_fields().get(usize::try_from(c).ok()?)?;
+                    off = off.checked_add(self.field_offset(ty, c as u32) as i64)?;
+                    ty = field;
+                }
+                crate::TypeKind::Array => {
+                    ty = ty.element_type();
+                    off = off.checked_add(c.checked_mul(self.alloc_size(ty) as i64)?)?;
+                }
+                _ => return None,
+            }
+        }
+        Some(off)
+    }
     /// The module's data layout string.
     pub fn data_layout(self) -> String {
         // SAFETY: module alive; borrowed C string.

@@ -43,31 +43,7 @@ pub fn join(a: Option<Span>, b: Option<Span>) -> Option<Span> {
 
 /// The byte offset of a getelementptr whose indices are all constant.
 pub fn const_gep_offset(m: Module, gep: Value) -> Option<i64> {
-    if gep.opcode() != Some(Opcode::LLVMGetElementPtr) {
-        return None;
-    }
-    let mut ty = gep.gep_source_type();
-    let mut off: i64 = 0;
-    for k in 1..gep.num_operands() {
-        let c = gep.operand(k).const_int_value()?;
-        if k == 1 {
-            off = off.checked_add(c.checked_mul(m.alloc_size(ty) as i64)?)?;
-            continue;
-        }
-        match ty.kind() {
-            TypeKind::Struct => {
-                let field = *ty.struct_fields().get(usize::try_from(c).ok()?)?;
-                off = off.checked_add(m.field_offset(ty, c as u32) as i64)?;
-                ty = field;
-            }
-            TypeKind::Array => {
-                ty = ty.element_type();
-                off = off.checked_add(c.checked_mul(m.alloc_size(ty) as i64)?)?;
-            }
-            _ => return None,
-        }
-    }
-    Some(off)
+    m.const_gep_offset(gep)
 }
 
 /// `(base, offset)`: `p` is `base` plus a constant byte offset through constant GEPs.

@@ -12,8 +12,10 @@ use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
 /// The entry point's name (C++ callers may declare overloads: matched by containment).
 pub const IGNORE: &str = "__enzyme_ignore_derivatives";
 
+/// A call, or an `invoke` (in C++ functions with cleanups the call may unwind; the clones
+/// turn invokes into calls, `clone::drop_unwind_paths`).
 fn is_ignore_call(i: Value) -> bool {
-    i.opcode() == Some(Opcode::LLVMCall)
+    matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke))
         && i.called_function()
             .is_some_and(|f| f.name().contains(IGNORE))
         && i.num_call_args() == 1
@@ -63,11 +65,15 @@ pub fn lower(module: Module) {
         if !f.is_declaration() || !f.name().contains(IGNORE) {
             continue;
         }
-        for u in f.users() {
-            if u.is_instruction() && is_ignore_call(u) {
-                u.replace_all_uses_with(u.operand(0));
-                u.erase();
-            }
+        let calls: Vec<Value> = f
+            .users()
+            .into_iter()
+            .filter(|u| u.is_instruction() && is_ignore_call(*u))
+            .collect();
+        // The identity never throws: an `invoke` continues on its normal path.
+        for u in crate::unmerge::invokes_to_calls(module, calls) {
+            u.replace_all_uses_with(u.operand(0));
+            u.erase();
         }
         if f.users().is_empty() {
             f.delete_function();

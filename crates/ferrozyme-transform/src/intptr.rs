@@ -40,6 +40,13 @@
 //!   16-byte aligned, so rounding moves the shadow by the same bytes, and the rounded
 //!   shadow is aligned as the primal is (aligned vector loads through it stay valid).
 //!
+//! * **An optional pointer kept in an integer**: `inttoptr (select c, ptrtoint p, 0)`
+//!   (or a phi of such arms; `uintptr_t slot = some ? (uintptr_t)p : 0` at -O0 once the
+//!   slot is promoted) becomes the select or phi of `p` and null (`merged_pointers`).
+//!
+//!   A stack object declared aligned to `A` or more is rounded by 0 bytes, so the same
+//!   rewrite holds for it (`aligned_stack_object`).
+//!
 //! Anything else (a mask on a stack object or an argument, whose shadow need not share
 //! the primal's misalignment; a mask wider than 16; a term read from memory) is left
 //! alone and keeps the audit's error.
@@ -78,6 +85,12 @@ pub fn rebuild_pointers(f: Value) -> usize {
             continue;
         }
         let x = i.operand(0);
+        if let Some(p) = merged_pointers(&b, x) {
+            i.replace_all_uses_with(p);
+            i.erase();
+            done += 1;
+            continue;
+        }
         if let Some(base) = offset_base(x) {
             b.position_before(i);
             let p = if x.opcode() == Some(Opcode::LLVMPtrToInt) {
@@ -93,6 +106,46 @@ pub fn rebuild_pointers(f: Value) -> usize {
         }
     }
     done
+}
+
+/// `select c, a, b` or a phi of integers each `ptrtoint p` or 0 (an optional pointer
+/// kept in a `uintptr_t`, at -O0 once the slot is promoted), rebuilt as the same select
+/// or phi of the pointers (`p` or null): the same bits, with shadows the transform follows.
+fn merged_pointers(b: &Builder, x: Value) -> Option<Value> {
+    let ctx = x.ty().context();
+    let arm = |v: Value| -> Option<Value> {
+        if v.opcode() == Some(Opcode::LLVMPtrToInt) && v.operand(0).ty() == ctx.ptr() {
+            Some(v.operand(0))
+        } else if v.const_int_value() == Some(0) {
+            Some(ctx.ptr().zero())
+        } else {
+            None
+        }
+    };
+    if x.ty() != ctx.i64() {
+        return None;
+    }
+    match x.opcode() {
+        Some(Opcode::LLVMSelect) => {
+            let (t, e) = (arm(x.operand(1))?, arm(x.operand(2))?);
+            b.position_before(x);
+            Some(b.select(x.operand(0), t, e))
+        }
+        Some(Opcode::LLVMPHI) => {
+            let arms = x
+                .incoming()
+                .into_iter()
+                .map(|(v, bl)| Some((arm(v)?, bl)))
+                .collect::<Option<Vec<_>>>()?;
+            b.position_before(x);
+            let p = b.phi(ctx.ptr(), "");
+            for (v, bl) in arms {
+                p.add_incoming(v, bl);
+            }
+            Some(p)
+        }
+        _ => None,
+    }
 }
 
 /// Is `l` a plain `load i64` (pointer-sized, address space 0) with an `inttoptr` user?
@@ -309,7 +362,7 @@ fn terms(
                     if m < 0
                         && (-m) as u64 <= 16
                         && ((-m) as u64).is_power_of_two()
-                        && same_misalignment(p) =>
+                        && (same_misalignment(p) || aligned_stack_object(p, (-m) as u64)) =>
                 {
                     plus.push(p);
                     true
@@ -389,6 +442,14 @@ fn same_misalignment(p: Value) -> bool {
     o.called_function().is_some_and(|f| f.is_declaration())
         && ferrozyme_analysis::calls::is_fresh_c_allocation(o)
         && ferrozyme_analysis::calls::alloc_fn(o).is_some()
+}
+
+/// Is `p` a stack object (`alloca`) declared aligned to at least `a` bytes? Rounding its
+/// address up to `a` then adds 0, so the offset taken to the shadow is 0 whatever the
+/// shadow's own alignment (Eigen's `ei_declare_aligned_stack_constructed_variable` at
+/// -O0: `alloca i8, n, align 16`, then `(p + 15) & -16`; tests/cxx/72).
+fn aligned_stack_object(p: Value, a: u64) -> bool {
+    p.opcode() == Some(Opcode::LLVMAlloca) && u64::from(p.alignment()) >= a
 }
 
 /// The object `p` points into, as far as `getelementptr`s and casts show.

@@ -7,7 +7,10 @@
 //! out (no object lives at the address, so no other pointer can read what would have
 //! been stored there), and anything else done with the pointer — a load, passing it to a
 //! call, storing it — would dereference or leak an address that is not memory, so it is
-//! a compile-time error naming the instruction rather than a crash at run time.
+//! a compile-time error naming the instruction rather than a crash at run time. The one
+//! exception is handing the pointer on, as it is, to a function with IR whose derivative
+//! replaces the call: that derivative is requested with the placeholder too (sweep19;
+//! -O0 keeps a method or wrapper that forwards the output buffer as a call).
 //!
 //! `request.rs` marks such arguments ([`is_placeholder_address`]); the reverse sweep
 //! (`reverse/mod.rs`) and forward mode (`tangent/mod.rs`) leave out the stores
@@ -65,6 +68,12 @@ pub(crate) fn placeholder_stores(
                     out.insert(u);
                     continue;
                 }
+                // Handed on as it is to a function with IR: its derivative gets the
+                // placeholder too (`passed_placeholders`; at -O0 a method or wrapper
+                // that forwards the output buffer is not inlined).
+                if d == a && passes_on(u, a) {
+                    continue;
+                }
                 diags.report(
                     Some(u),
                     Problem::PlaceholderPrimal {
@@ -76,6 +85,61 @@ pub(crate) fn placeholder_stores(
         }
     }
     out
+}
+
+/// Is `u` a direct call of a function with IR that gets `a` as an argument (not as the
+/// callee)?
+fn passes_on(u: Value, a: Value) -> bool {
+    u.opcode() == Some(Opcode::LLVMCall)
+        && u.called_value() != a
+        && matches!(
+            ferrozyme_analysis::calls::classify(u),
+            ferrozyme_analysis::calls::CallKind::Defined(_)
+        )
+}
+
+/// Per argument of `call` (in `f`, differentiated with `placeholder` per parameter):
+/// whether it is a placeholder parameter of `f` handed on as it is. Empty when none is,
+/// as requests without placeholders have it.
+pub(crate) fn passed_placeholders(f: Value, placeholder: &[bool], call: Value) -> Vec<bool> {
+    if !placeholder.contains(&true) {
+        return Vec::new();
+    }
+    let params = f.params();
+    let out: Vec<bool> = call
+        .call_args()
+        .into_iter()
+        .map(|a| {
+            params
+                .iter()
+                .position(|p| *p == a)
+                .is_some_and(|k| placeholder.get(k).copied().unwrap_or(false))
+        })
+        .collect();
+    if out.contains(&true) {
+        out
+    } else {
+        Vec::new()
+    }
+}
+
+/// The first placeholder parameter `call` hands on, as `Problem::PlaceholderPrimal` for a
+/// call the derivative does not replace by the callee's derivative (it would run the
+/// primal callee on the placeholder).
+pub(crate) fn unreplaced_call_problem(
+    f: Value,
+    placeholder: &[bool],
+    call: Value,
+) -> Option<Problem<'static>> {
+    let k = passed_placeholders(f, placeholder, call)
+        .iter()
+        .position(|b| *b)?;
+    let a = call.call_args()[k];
+    let j = f.params().iter().position(|p| *p == a)?;
+    Some(Problem::PlaceholderPrimal {
+        arg: j + 1,
+        name: a.name(),
+    })
 }
 
 /// `a` and the pointers computed from it alone: GEPs with `a` as their base, casts, and

@@ -80,7 +80,10 @@ pub fn returned_param(f: Value, depth: u32) -> Option<usize> {
 /// the aggregate built by `insertvalue`s, chosen by phis and selects). ndarray's
 /// `OffsetTuple::stride_offset` returns `(a.offset(i), b.offset(i))` for the views it
 /// zips: with `a` constant and `b` duplicated, the pair as a whole has a shadow, but its
-/// first pointer has none. The element has exactly that argument's shadow.
+/// first pointer has none. The element has exactly that argument's shadow. At -O0 the
+/// aggregate is built in a stack slot and returned by a load, and the arguments are read
+/// back from their own slots: both are followed through the stores into slots that are
+/// only loaded and stored (`slots::slot_stores`; tests/c/850 at -O0).
 pub fn extracted_returned_arg(ev: Value) -> Option<Value> {
     let call = ev.operand(0);
     let Some(CallKind::Defined(f)) = called(call) else {
@@ -92,10 +95,12 @@ pub fn extracted_returned_arg(ev: Value) -> Option<Value> {
     if f.is_declaration() || !ev.ty().is_pointer() {
         return None;
     }
+    let m = f.parent_module();
     let params = f.params();
+    // Aggregates (the returned value and what it is built from), then the element.
     let mut work = returned_values(f);
+    let mut elems = Vec::new();
     let mut seen = HashSet::new();
-    let mut found = None;
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 64 {
             return None;
@@ -106,13 +111,7 @@ pub fn extracted_returned_arg(ev: Value) -> Option<Value> {
         match v.opcode() {
             Some(Opcode::LLVMInsertValue) => match v.aggregate_indices()[..] {
                 [j] if j == k => {
-                    let p = params
-                        .iter()
-                        .position(|&p| p == strip_offsets(v.operand(1)))?;
-                    if found.is_some_and(|q| q != p) {
-                        return None;
-                    }
-                    found = Some(p);
+                    elems.push(v.operand(1));
                     work.push(v.operand(0));
                 }
                 [j, ..] if j == k => return None,
@@ -123,7 +122,42 @@ pub fn extracted_returned_arg(ev: Value) -> Option<Value> {
                 work.push(v.operand(1));
                 work.push(v.operand(2));
             }
+            Some(Opcode::LLVMLoad) if v.ty().kind() == ferrozyme_llvm::TypeKind::Struct => {
+                let at = m.field_offset(v.ty(), k) as i64;
+                for (s, off) in crate::slots::slot_stores(m, v.operand(0))? {
+                    let t = s.ty();
+                    if off == 0 && t == v.ty() {
+                        work.push(s);
+                    } else if off == at && t.is_pointer() {
+                        elems.push(s);
+                    } else if off < at + 8 && off + m.alloc_size(t) as i64 > at {
+                        return None;
+                    }
+                }
+            }
             _ => return None,
+        }
+    }
+    let mut found = None;
+    while let Some(e) = elems.pop() {
+        if !seen.insert(e) || seen.len() > 128 {
+            return None;
+        }
+        let base = strip_offsets(e);
+        if let Some(p) = params.iter().position(|&p| p == base) {
+            if found.is_some_and(|q| q != p) {
+                return None;
+            }
+            found = Some(p);
+        } else if base.opcode() == Some(Opcode::LLVMLoad) {
+            for (s, off) in crate::slots::slot_stores(m, base.operand(0))? {
+                if off != 0 || !s.ty().is_pointer() {
+                    return None;
+                }
+                elems.push(s);
+            }
+        } else {
+            return None;
         }
     }
     call.call_args().get(found?).copied()

@@ -52,9 +52,11 @@ fn derived_from(v: Value) -> Vec<Value> {
 
 /// Do the bits of integer `v` (a `ptrtoint`) reach, through integer arithmetic, selects,
 /// phis and freezes, a store of the integer (a pointer copied through integer memory:
-/// the shadow memory gets the shadow's bits)? (Counting an `inttoptr` too, so that the
-/// audit refuses `inttoptr(select c, ptrtoint p, 0)` — tests/c/851 at -O0, a silent 0 —
-/// also refused Eigen's aligned stack buffers at -O0, cxx/72: not done, front18.)
+/// the shadow memory gets the shadow's bits) or an `inttoptr`? In the latter case the
+/// shadow stays so that the audit sees where the rebuilt pointer came from and refuses
+/// it (a tagged pointer `(p | 1) & -2`: a silent 0 when the shadow was pruned, sweep19);
+/// the shapes `intptr.rs` rewrites into pointer operations are gone by then.
+
 fn bits_reach_pointer_use(v: Value) -> bool {
     use Opcode::*;
     let mut work = vec![v];
@@ -66,6 +68,7 @@ fn bits_reach_pointer_use(v: Value) -> bool {
         for u in x.users() {
             match u.opcode() {
                 Some(LLVMStore) if u.operand(0) == x => return true,
+                Some(LLVMIntToPtr) => return true,
                 Some(
                     LLVMAdd | LLVMSub | LLVMAnd | LLVMOr | LLVMXor | LLVMMul | LLVMShl | LLVMLShr
                     | LLVMAShr | LLVMZExt | LLVMSExt | LLVMTrunc | LLVMFreeze | LLVMSelect
@@ -116,7 +119,8 @@ impl Activity {
     /// functions: `fprintf(stderr, ...)` needs no shadow of `stderr`), a return, or an
     /// escape into memory or an aggregate. Pointers derived from it (GEPs, casts, phis,
     /// selects, vector lane moves, loads of pointers) pass the need back. Comparisons and
-    /// `ptrtoint` need no shadow, but for a `ptrtoint` whose bits are stored. A pointer whose shadow nobody needs gets none: no
+    /// `ptrtoint` need no shadow, but for a `ptrtoint` whose bits are stored or made a
+    /// pointer again. A pointer whose shadow nobody needs gets none: no
     /// shadow allocation, no run-time guard for pointers read from globals.
     fn keep_needed_shadows(&mut self, insts: &[Value], types: Option<&crate::types::TypeAnalysis>) {
         let mut needed: HashSet<Value> = HashSet::new();

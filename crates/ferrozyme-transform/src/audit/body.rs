@@ -298,7 +298,10 @@ fn stores_constant_pointer(
         return false;
     }
     let base = stored_pointer_base(v);
-    if !const_params.contains(&base) || ferrozyme_analysis::activity::is_empty_object_param(v) {
+    if !const_params.contains(&base) {
+        return constant_call_result(v, types, const_params);
+    }
+    if ferrozyme_analysis::activity::is_empty_object_param(v) {
         return false;
     }
     let pointee = types.pointee_tree(base);
@@ -346,6 +349,33 @@ fn stored_pointer_base(v: Value) -> Value {
         }
     }
     base
+}
+
+/// Is `v` a pointer to floating-point data returned, without a shadow, by a call of a
+/// function with IR given exactly one pointer, a constant one? It is computed from that
+/// constant object alone: `std::vector::begin()` of a constant object's member at -O0,
+/// kept in a shadowed iterator (tests/cxx/173: the shadow iterator held null and the
+/// reverse sweep added the knot's adjoint through it). Pointers to integers only (a
+/// `std::vector<std::pair<int, int>>` walked the same way, tests/cxx/115) need no
+/// runtime activity.
+fn constant_call_result(
+    v: Value,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    let c = base_object(v);
+    if c.opcode() != Some(Opcode::LLVMCall) || !matches!(classify(c), CallKind::Defined(_)) {
+        return false;
+    }
+    let mut ptrs = c.call_args().into_iter().filter(|a| a.ty().is_pointer());
+    let (Some(p), None) = (ptrs.next(), ptrs.next()) else {
+        return false;
+    };
+    const_params.contains(&stored_pointer_base(p))
+        && types
+            .pointee_tree(v)
+            .iter()
+            .any(|(_, b)| b.fp_type().is_some())
 }
 
 /// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address

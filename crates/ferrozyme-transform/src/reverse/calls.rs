@@ -62,7 +62,11 @@ impl Gen<'_> {
             func: f,
             args,
             noneed: Vec::new(),
-            placeholder: Vec::new(),
+            placeholder: crate::placeholder::passed_placeholders(
+                self.fx.p,
+                &self.fx.req.placeholder,
+                call,
+            ),
             ret_active: carries_fp(call.ty()) && self.fx.act.is_active(call),
             width: self.fx.req.width,
             parallel: self.fx.req.parallel,
@@ -81,6 +85,13 @@ impl Gen<'_> {
         }
         let kind = classify(i);
         let active = |g: &Self| g.fx.act.call_is_active(i, &g.sup.touchers);
+        if !(matches!(kind, CallKind::Defined(_)) && active(self)) {
+            if let Some(p) =
+                crate::placeholder::unreplaced_call_problem(self.fx.p, &self.fx.req.placeholder, i)
+            {
+                self.diags.report(Some(i), p);
+            }
+        }
         match kind {
             // Touches no memory: run the primal now, and the callee's combined derivative
             // (which recomputes it) in the reverse sweep. No tape.

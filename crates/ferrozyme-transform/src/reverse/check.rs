@@ -412,14 +412,24 @@ fn int_origin(clone: Value, orig: Value, v: Value, depth: u32) -> bool {
     }
 }
 
-/// Is `p` an integer stack slot (`alloca iN`), directly or as the pointer every call
-/// site passes?
+/// Is `p` an integer stack slot (`alloca iN`), directly, as the pointer every call
+/// site passes, or as what an -O0 pointer slot holds?
 fn int_slot(clone: Value, orig: Value, p: Value, depth: u32) -> bool {
     if depth > 6 {
         return false;
     }
     if p.opcode() == Some(Opcode::LLVMAlloca) {
         return p.allocated_type().int_width().is_some();
+    }
+    // -O0: the pointer read back from its own slot (`int &&` kept in an `alloca ptr`):
+    // every pointer stored there.
+    if p.opcode() == Some(Opcode::LLVMLoad) {
+        let m = p.parent_function().parent_module();
+        return ferrozyme_analysis::slots::slot_stores(m, p.operand(0)).is_some_and(|s| {
+            !s.is_empty()
+                && s.into_iter()
+                    .all(|(q, off)| off == 0 && int_slot(clone, orig, q, depth + 1))
+        });
     }
     p.is_argument()
         && call_site_args(clone, orig, p).is_some_and(|args| {

@@ -31,6 +31,15 @@ impl TangentGen<'_> {
             self.diags.report(Some(i), problem);
             return;
         }
+        let replaced = matches!(kind, CallKind::Defined(_))
+            && (self.fx.act.call_is_active(i, &self.sup.touchers) || self.needs_tangent(i));
+        if !replaced {
+            if let Some(p) =
+                crate::placeholder::unreplaced_call_problem(self.fx.p, &self.fx.req.placeholder, i)
+            {
+                self.diags.report(Some(i), p);
+            }
+        }
         if !(self.fx.act.call_is_active(i, &self.sup.touchers) || self.needs_tangent(i)) {
             self.copy(i);
             return;
@@ -301,7 +310,11 @@ impl TangentGen<'_> {
     /// The forward derivative of `f` for call `i`'s activity.
     fn derivative_of(&mut self, i: Value, f: Value) -> Value {
         let req = TangentRequest {
-            placeholder: Vec::new(),
+            placeholder: crate::placeholder::passed_placeholders(
+                self.fx.p,
+                &self.fx.req.placeholder,
+                i,
+            ),
             func: f,
             args: self.callee_args(i),
             width: self.fx.req.width,
@@ -327,7 +340,11 @@ impl TangentGen<'_> {
         f: Value,
     ) -> Vec<Value> {
         let req = TangentRequest {
-            placeholder: Vec::new(),
+            placeholder: crate::placeholder::passed_placeholders(
+                self.fx.p,
+                &self.fx.req.placeholder,
+                i,
+            ),
             func: f,
             args: self.callee_args(i),
             width: self.fx.req.width,

@@ -23,10 +23,11 @@ impl TangentGen<'_> {
         if let Some(x) = self.valid.get(&v) {
             return Some(*x);
         }
-        // Dangling constants (`inttoptr 8`) are never dereferenced: no guard needed.
-        if self.fx.act.is_shadowed(v)
-            || (!v.is_null() && ferrozyme_analysis::activity::is_unaddressable(v))
-        {
+        // Dangling constants (`inttoptr 8`) and null are never dereferenced: no guard
+        // needed, and null's shadow (null) is consistent with it where it is passed on
+        // (`p ? p : nullptr` handed to a callee: Eigen's `aligned_stack_memory_handler` at
+        // -O0, tests/cxx/72).
+        if self.fx.act.is_shadowed(v) || ferrozyme_analysis::activity::is_unaddressable(v) {
             return None;
         }
         Some(self.fx.ctx.i1().const_int(0))
