@@ -123,13 +123,56 @@ const TABLE: &[(&str, OmpRule)] = &[
     ),
 ];
 
+/// A tasking routine, which the pass runs in place before differentiation
+/// (`ferrozyme_transform::parallel::tasks`): every task is executed undeferred by the
+/// thread that creates it, in creation order, which OpenMP allows (an `if(0)` task, an
+/// implementation without task queues). Left in a clone (a shape the rewrite does not
+/// know), these stay unsupported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskCall {
+    /// `__kmpc_omp_task_alloc(loc, gtid, flags, task size, shareds size, entry)`.
+    Alloc,
+    /// `__kmpc_omp_task(loc, gtid, task)` and `__kmpc_omp_task_with_deps(...)`: dependences
+    /// between sibling tasks hold when they run in creation order.
+    Run,
+    /// `__kmpc_taskloop(loc, gtid, task, if, lb*, ub*, st, nogroup, sched, grainsize,
+    /// [modifier,] dup)` (and `_5`): the whole range as one task.
+    Loop,
+    /// Waits for tasks (taskwait, taskgroup, dependences of an undeferred task) and the
+    /// markers of an `if(0)` task around its direct call: nothing to wait for.
+    Nothing,
+}
+
+/// The tasking routines, by exact name.
+const TASK_TABLE: &[(&str, TaskCall)] = &[
+    ("__kmpc_omp_task_alloc", TaskCall::Alloc),
+    ("__kmpc_omp_task", TaskCall::Run),
+    ("__kmpc_omp_task_with_deps", TaskCall::Run),
+    ("__kmpc_taskloop", TaskCall::Loop),
+    ("__kmpc_taskloop_5", TaskCall::Loop),
+    ("__kmpc_omp_taskwait", TaskCall::Nothing),
+    ("__kmpc_omp_taskwait_51", TaskCall::Nothing),
+    ("__kmpc_omp_taskwait_deps_51", TaskCall::Nothing),
+    ("__kmpc_omp_wait_deps", TaskCall::Nothing),
+    ("__kmpc_taskgroup", TaskCall::Nothing),
+    ("__kmpc_end_taskgroup", TaskCall::Nothing),
+    ("__kmpc_omp_taskyield", TaskCall::Nothing),
+    ("__kmpc_omp_task_begin_if0", TaskCall::Nothing),
+    ("__kmpc_omp_task_complete_if0", TaskCall::Nothing),
+];
+
+/// The tasking rule of a called function's name.
+pub fn task_call(name: &str) -> Option<TaskCall> {
+    TASK_TABLE.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
+}
+
 /// Prefixes of OpenMP names: whatever carries one and is not in the table is
 /// unsupported.
 const FAMILY_PREFIXES: &[&str] = &["__kmpc_", "omp_", "__tgt_", "ompx_"];
 
 /// Why an unlisted OpenMP routine is rejected.
 pub const UNSUPPORTED: OmpRule = OmpRule::Unsupported {
-    why: "this OpenMP runtime routine (tasks, ordered regions, threadprivate data, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions (+), barriers, critical sections, single/master blocks and atomics",
+    why: "this OpenMP runtime routine (task reductions, detached tasks, threadprivate data, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions, barriers, critical sections, single/master blocks, atomics, and tasks and taskloops without reductions (run in place)",
 };
 
 /// The rule for a called function's name, when it belongs to the OpenMP runtime.
@@ -168,6 +211,19 @@ mod tests {
             openmp_rule("omp_get_thread_num"),
             Some(OmpRule::Inactive { .. })
         ));
+    }
+
+    #[test]
+    fn tasking_rows() {
+        assert_eq!(task_call("__kmpc_omp_task_alloc"), Some(TaskCall::Alloc));
+        assert_eq!(task_call("__kmpc_taskloop_5"), Some(TaskCall::Loop));
+        assert_eq!(task_call("__kmpc_omp_taskwait"), Some(TaskCall::Nothing));
+        // Task reductions are not run in place: they stay unsupported.
+        assert_eq!(task_call("__kmpc_task_reduction_get_th_data"), None);
+        assert_eq!(
+            openmp_rule("__kmpc_task_reduction_get_th_data"),
+            Some(UNSUPPORTED)
+        );
     }
 
     #[test]
