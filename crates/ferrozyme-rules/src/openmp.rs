@@ -141,6 +141,15 @@ pub enum TaskCall {
     /// Waits for tasks (taskwait, taskgroup, dependences of an undeferred task) and the
     /// markers of an `if(0)` task around its direct call: nothing to wait for.
     Nothing,
+    /// `__kmpc_taskred_init` and friends: the task reduction's descriptor (its private
+    /// copies are not made, see [`TaskCall::ReductionItem`]); null.
+    ReductionInit,
+    /// `__kmpc_task_reduction_get_th_data(gtid, descriptor, item)`: the copy of the
+    /// reduction item a task combines into. With the tasks run one after the other by
+    /// the creating thread, each combines straight into `item` (its original, or the
+    /// creating thread's copy under a `reduction(task, ...)` parallel region), which is
+    /// the same combination by associativity.
+    ReductionItem,
 }
 
 /// The tasking routines, by exact name.
@@ -159,6 +168,15 @@ const TASK_TABLE: &[(&str, TaskCall)] = &[
     ("__kmpc_omp_taskyield", TaskCall::Nothing),
     ("__kmpc_omp_task_begin_if0", TaskCall::Nothing),
     ("__kmpc_omp_task_complete_if0", TaskCall::Nothing),
+    ("__kmpc_taskred_init", TaskCall::ReductionInit),
+    ("__kmpc_task_reduction_init", TaskCall::ReductionInit),
+    ("__kmpc_taskred_modifier_init", TaskCall::ReductionInit),
+    (
+        "__kmpc_task_reduction_modifier_init",
+        TaskCall::ReductionInit,
+    ),
+    ("__kmpc_task_reduction_modifier_fini", TaskCall::Nothing),
+    ("__kmpc_task_reduction_get_th_data", TaskCall::ReductionItem),
 ];
 
 /// The tasking rule of a called function's name.
@@ -172,7 +190,7 @@ const FAMILY_PREFIXES: &[&str] = &["__kmpc_", "omp_", "__tgt_", "ompx_"];
 
 /// Why an unlisted OpenMP routine is rejected.
 pub const UNSUPPORTED: OmpRule = OmpRule::Unsupported {
-    why: "this OpenMP runtime routine (task reductions, detached tasks, threadprivate data, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions, barriers, critical sections, single/master blocks, atomics, and tasks and taskloops without reductions (run in place)",
+    why: "this OpenMP runtime routine (detached tasks, task affinity, threadprivate data, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions, barriers, critical sections, single/master blocks, atomics, and tasks and taskloops (run in place)",
 };
 
 /// The rule for a called function's name, when it belongs to the OpenMP runtime.
@@ -218,10 +236,14 @@ mod tests {
         assert_eq!(task_call("__kmpc_omp_task_alloc"), Some(TaskCall::Alloc));
         assert_eq!(task_call("__kmpc_taskloop_5"), Some(TaskCall::Loop));
         assert_eq!(task_call("__kmpc_omp_taskwait"), Some(TaskCall::Nothing));
-        // Task reductions are not run in place: they stay unsupported.
-        assert_eq!(task_call("__kmpc_task_reduction_get_th_data"), None);
         assert_eq!(
-            openmp_rule("__kmpc_task_reduction_get_th_data"),
+            task_call("__kmpc_task_reduction_get_th_data"),
+            Some(TaskCall::ReductionItem)
+        );
+        // Detached tasks are not run in place: they stay unsupported.
+        assert_eq!(task_call("__kmpc_task_allow_completion_event"), None);
+        assert_eq!(
+            openmp_rule("__kmpc_task_allow_completion_event"),
             Some(UNSUPPORTED)
         );
     }

@@ -33,7 +33,12 @@
 //!   `st` in the task header is set here instead; a duplication routine with bounds
 //!   elsewhere (not clang's layout) keeps the taskloop rejected;
 //! * waits (taskwait, taskgroup, dependences of undeferred tasks, `if(0)` markers) to
-//!   nothing.
+//!   nothing;
+//! * task reductions (`taskloop reduction(+:s)`, `task_reduction`/`in_reduction`, the
+//!   `reduction(task, ...)` modifier): the descriptor becomes null and the private copy
+//!   a task asks for (`__kmpc_task_reduction_get_th_data`) is the item itself, so each
+//!   task combines straight into it, one after the other (the same combination by
+//!   associativity).
 //!
 //! flang's tasks keep everything in the shareds block, also values the entry never reads
 //! (an extent loaded from a stack slot and stored only there): such a dead store gives
@@ -44,8 +49,8 @@
 //! The primal program keeps its tasks (only the clone changes), and the derivative's
 //! reverse sweep reverses the tasks in the reverse creation order. A task whose entry is
 //! not a known function, or whose task pointer does not come straight from its
-//! allocation, keeps its runtime calls and is rejected as before; so are task reductions
-//! (`__kmpc_taskred_init`, `in_reduction`), detached tasks and affinity.
+//! allocation, keeps its runtime calls and is rejected as before; so are detached tasks
+//! and affinity.
 //!
 //! Invariant: a task runs to completion before the creating code continues, so nothing
 //! in the clone may wait for a task another thread has not created yet (a program that
@@ -230,6 +235,19 @@ pub fn serialize(m: Module, f: Value) -> bool {
                 }
                 call.erase();
                 changed = true;
+            }
+            TaskCall::ReductionInit => {
+                call.replace_all_uses_with(call.ty().zero());
+                call.erase();
+                changed = true;
+            }
+            TaskCall::ReductionItem => {
+                let item = call.call_args()[2];
+                if !item.is_null() {
+                    call.replace_all_uses_with(item);
+                    call.erase();
+                    changed = true;
+                }
             }
             TaskCall::Nothing => {
                 if !call.ty().is_void() {
