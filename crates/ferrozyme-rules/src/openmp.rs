@@ -133,14 +133,16 @@ pub enum TaskCall {
     /// `__kmpc_omp_task_alloc(loc, gtid, flags, task size, shareds size, entry)`.
     Alloc,
     /// `__kmpc_omp_task(loc, gtid, task)` and `__kmpc_omp_task_with_deps(...)`: dependences
-    /// between sibling tasks hold when they run in creation order.
-    Run,
+    /// between sibling tasks hold when they run in creation order. `deps`: the argument
+    /// holding the array of dependences, if any (dead once the call is gone).
+    Run { deps: Option<u32> },
     /// `__kmpc_taskloop(loc, gtid, task, if, lb*, ub*, st, nogroup, sched, grainsize,
     /// [modifier,] dup)` (and `_5`): the whole range as one task.
     Loop,
     /// Waits for tasks (taskwait, taskgroup, dependences of an undeferred task) and the
-    /// markers of an `if(0)` task around its direct call: nothing to wait for.
-    Nothing,
+    /// markers of an `if(0)` task around its direct call: nothing to wait for. `deps` as
+    /// for [`TaskCall::Run`].
+    Nothing { deps: Option<u32> },
     /// `__kmpc_taskred_init` and friends: the task reduction's descriptor (its private
     /// copies are not made, see [`TaskCall::ReductionItem`]); null.
     ReductionInit,
@@ -155,19 +157,28 @@ pub enum TaskCall {
 /// The tasking routines, by exact name.
 const TASK_TABLE: &[(&str, TaskCall)] = &[
     ("__kmpc_omp_task_alloc", TaskCall::Alloc),
-    ("__kmpc_omp_task", TaskCall::Run),
-    ("__kmpc_omp_task_with_deps", TaskCall::Run),
+    ("__kmpc_omp_task", TaskCall::Run { deps: None }),
+    ("__kmpc_omp_task_with_deps", TaskCall::Run { deps: Some(4) }),
     ("__kmpc_taskloop", TaskCall::Loop),
     ("__kmpc_taskloop_5", TaskCall::Loop),
-    ("__kmpc_omp_taskwait", TaskCall::Nothing),
-    ("__kmpc_omp_taskwait_51", TaskCall::Nothing),
-    ("__kmpc_omp_taskwait_deps_51", TaskCall::Nothing),
-    ("__kmpc_omp_wait_deps", TaskCall::Nothing),
-    ("__kmpc_taskgroup", TaskCall::Nothing),
-    ("__kmpc_end_taskgroup", TaskCall::Nothing),
-    ("__kmpc_omp_taskyield", TaskCall::Nothing),
-    ("__kmpc_omp_task_begin_if0", TaskCall::Nothing),
-    ("__kmpc_omp_task_complete_if0", TaskCall::Nothing),
+    ("__kmpc_omp_taskwait", TaskCall::Nothing { deps: None }),
+    ("__kmpc_omp_taskwait_51", TaskCall::Nothing { deps: None }),
+    (
+        "__kmpc_omp_taskwait_deps_51",
+        TaskCall::Nothing { deps: Some(3) },
+    ),
+    ("__kmpc_omp_wait_deps", TaskCall::Nothing { deps: Some(3) }),
+    ("__kmpc_taskgroup", TaskCall::Nothing { deps: None }),
+    ("__kmpc_end_taskgroup", TaskCall::Nothing { deps: None }),
+    ("__kmpc_omp_taskyield", TaskCall::Nothing { deps: None }),
+    (
+        "__kmpc_omp_task_begin_if0",
+        TaskCall::Nothing { deps: None },
+    ),
+    (
+        "__kmpc_omp_task_complete_if0",
+        TaskCall::Nothing { deps: None },
+    ),
     ("__kmpc_taskred_init", TaskCall::ReductionInit),
     ("__kmpc_task_reduction_init", TaskCall::ReductionInit),
     ("__kmpc_taskred_modifier_init", TaskCall::ReductionInit),
@@ -175,7 +186,10 @@ const TASK_TABLE: &[(&str, TaskCall)] = &[
         "__kmpc_task_reduction_modifier_init",
         TaskCall::ReductionInit,
     ),
-    ("__kmpc_task_reduction_modifier_fini", TaskCall::Nothing),
+    (
+        "__kmpc_task_reduction_modifier_fini",
+        TaskCall::Nothing { deps: None },
+    ),
     ("__kmpc_task_reduction_get_th_data", TaskCall::ReductionItem),
 ];
 
@@ -235,7 +249,10 @@ mod tests {
     fn tasking_rows() {
         assert_eq!(task_call("__kmpc_omp_task_alloc"), Some(TaskCall::Alloc));
         assert_eq!(task_call("__kmpc_taskloop_5"), Some(TaskCall::Loop));
-        assert_eq!(task_call("__kmpc_omp_taskwait"), Some(TaskCall::Nothing));
+        assert_eq!(
+            task_call("__kmpc_omp_taskwait"),
+            Some(TaskCall::Nothing { deps: None })
+        );
         assert_eq!(
             task_call("__kmpc_task_reduction_get_th_data"),
             Some(TaskCall::ReductionItem)

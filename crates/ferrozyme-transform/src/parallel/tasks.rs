@@ -205,10 +205,12 @@ pub fn serialize(m: Module, f: Value) -> bool {
         entries.insert(t, (entry, args[3]));
     }
     let mut changed = !entries.is_empty();
+    // The arrays of dependences handed to the calls that go.
+    let mut dep_arrays: Vec<Value> = Vec::new();
     for (call, rule) in calls {
         match rule {
             TaskCall::Alloc => {}
-            TaskCall::Run | TaskCall::Loop => {
+            TaskCall::Run { .. } | TaskCall::Loop => {
                 let args = call.call_args();
                 let Some(&(entry, size)) = entries.get(&args[2]) else {
                     continue;
@@ -230,6 +232,9 @@ pub fn serialize(m: Module, f: Value) -> bool {
                 }
                 b.call_fn(entry, &[args[1], args[2]]);
                 b.call_fn(free, &[args[2]]);
+                if let TaskCall::Run { deps: Some(k) } = rule {
+                    dep_arrays.push(args[k as usize]);
+                }
                 if !call.ty().is_void() {
                     call.replace_all_uses_with(call.ty().const_int(0));
                 }
@@ -249,7 +254,10 @@ pub fn serialize(m: Module, f: Value) -> bool {
                     changed = true;
                 }
             }
-            TaskCall::Nothing => {
+            TaskCall::Nothing { deps } => {
+                if let Some(k) = deps {
+                    dep_arrays.push(call.call_args()[k as usize]);
+                }
                 if !call.ty().is_void() {
                     call.replace_all_uses_with(call.ty().const_int(0));
                 }
@@ -258,5 +266,32 @@ pub fn serialize(m: Module, f: Value) -> bool {
             }
         }
     }
+    for d in dep_arrays {
+        drop_write_only(d);
+    }
     changed
+}
+
+/// Erases the stores into the memory at `p` when nothing else uses it (through
+/// getelementptrs): an array of dependences, which holds addresses as integers
+/// (`ptrtoint`). flang builds it in the function around the parallel region and passes
+/// it in, where its shadow is null: mirroring those stores would write through it.
+fn drop_write_only(p: Value) {
+    if p.is_constant() {
+        return;
+    }
+    let mut stores = Vec::new();
+    let mut work = vec![p];
+    while let Some(a) = work.pop() {
+        for u in a.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMStore) if u.operand(1) == a && u.operand(0) != a => stores.push(u),
+                Some(Opcode::LLVMGetElementPtr) if u.operand(0) == a => work.push(u),
+                _ => return,
+            }
+        }
+    }
+    for st in stores {
+        st.erase();
+    }
 }
