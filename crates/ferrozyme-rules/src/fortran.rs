@@ -108,6 +108,7 @@ const IMPLEMENTED: &[(&str, &str)] = &[
         "AllocatableAllocateSource",
         "__fz_f18_allocatable_allocate_source",
     ),
+    ("AllocatableDeallocate", "__fz_f18_allocatable_deallocate"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
