@@ -143,6 +143,9 @@ pub enum TaskCall {
     /// markers of an `if(0)` task around its direct call: nothing to wait for. `deps` as
     /// for [`TaskCall::Run`].
     Nothing { deps: Option<u32> },
+    /// `__kmpc_omp_task_complete_if0(loc, gtid, task)`: after the direct call of an
+    /// `if(0)` task's entry; the task is freed.
+    CompleteIf0,
     /// `__kmpc_taskred_init` and friends: the task reduction's descriptor (its private
     /// copies are not made, see [`TaskCall::ReductionItem`]); null.
     ReductionInit,
@@ -220,6 +223,11 @@ pub fn openmp_rule(name: &str) -> Option<OmpRule> {
 
 /// The help line of unsupported OpenMP routines.
 pub const UNSUPPORTED_HELP: &str = "restructure the parallel code with `#pragma omp parallel for` (or `!$omp parallel do`), reduction(+:...), barrier, critical and atomic updates, or differentiate a serial version of this part";
+
+/// Every tasking row, for the coverage document.
+pub fn task_table() -> impl Iterator<Item = (&'static str, TaskCall)> {
+    TASK_TABLE.iter().copied()
+}
 
 /// Every row, for the coverage document.
 pub fn table() -> impl Iterator<Item = (&'static str, OmpRule)> {

@@ -32,8 +32,9 @@
 //!   the `liter` flag that `lastprivate` copies out under), the flag after `lb`, `ub`,
 //!   `st` in the task header is set here instead; a duplication routine with bounds
 //!   elsewhere (not clang's layout) keeps the taskloop rejected;
-//! * waits (taskwait, taskgroup, dependences of undeferred tasks, `if(0)` markers) to
-//!   nothing;
+//! * waits (taskwait, taskgroup, dependences of undeferred tasks, the start of an
+//!   `if(0)` task, whose entry clang calls directly) to nothing, and the end of an
+//!   `if(0)` task to `free`;
 //! * task reductions (`taskloop reduction(+:s)`, `task_reduction`/`in_reduction`, the
 //!   `reduction(task, ...)` modifier): the descriptor becomes null and the private copy
 //!   a task asks for (`__kmpc_task_reduction_get_th_data`) is the item itself, so each
@@ -240,6 +241,15 @@ pub fn serialize(m: Module, f: Value) -> bool {
                 }
                 call.erase();
                 changed = true;
+            }
+            TaskCall::CompleteIf0 => {
+                let t = call.call_args()[2];
+                if entries.contains_key(&t) {
+                    b.position_before(call);
+                    b.call_fn(free, &[t]);
+                    call.erase();
+                    changed = true;
+                }
             }
             TaskCall::ReductionInit => {
                 call.replace_all_uses_with(call.ty().zero());
