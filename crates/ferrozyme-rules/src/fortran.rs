@@ -424,8 +424,9 @@ mod tests {
 
     #[test]
     fn families_match_at_word_boundaries() {
+        // `All` does not match `AllocatableDeallocatePolymorphic`.
         assert_eq!(
-            fortran_rule("_FortranAAllocatableDeallocate"),
+            fortran_rule("_FortranAAllocatableDeallocatePolymorphic"),
             Some(DEFAULT_UNSUPPORTED)
         );
         assert!(matches!(
