@@ -90,15 +90,12 @@ double serial_loss(const double *x, int p) {
 }
 
 static double xall[MAXN + 2];
-static int P;
-static double eval(void *ctx) {
-  (void)ctx;
-  return serial_loss(xall, P);
-}
+/* The serial loss as a function of one entry of xall, for finite differences. */
+static double eval(void *ctx) { return serial_loss(xall, *(const int *)ctx); }
 
 int main(int argc, char **argv) {
   fz_mpi_init(&argc, &argv);
-  P = fz_size;
+  const int P = fz_size;
   int dims[1] = {fz_size}, periods[1] = {1};
   MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
   NG = 0;
@@ -125,7 +122,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < NG + 2; k += 2) {
       char name[32];
       snprintf(name, sizeof name, "serial vs fd [%d]", k);
-      fz_check(name, ds[k], fz_fd_ptr(eval, 0, &xall[k]), 1e-6);
+      fz_check(name, ds[k], fz_fd_ptr(eval, (void *)&P, &xall[k]), 1e-6);
     }
   } else {
     double zero[MAXN + 2];

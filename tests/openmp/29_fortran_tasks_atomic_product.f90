@@ -11,6 +11,7 @@
 ! against central finite differences, forward mode against reverse mode.
 module m29omp
   implicit none
+  integer, parameter :: seed0 = 29
   integer, parameter :: n = 14
 contains
   subroutine loss(x, w, f)
@@ -56,34 +57,6 @@ contains
 end module m29omp
 
 program p29omp
-  use ferrozyme
-  use fz_check
   use m29omp
-  implicit none
-  real(8) :: x(n), dx(n), w(n), dw(n), f, df, fx(n), fw(n)
-  real(8) :: t, h, fp, fm, vx(n), vw(n), tf, f2
-  integer :: seed, i
-  seed = 29
-  call fill(x, -1d0, 1d0, seed)
-  call fill(w, 0.5d0, 1.5d0, seed)
-  dx = 0; dw = 0; df = 1
-  call __enzyme_autodiff(loss, enzyme_dup, x, dx, enzyme_dup, w, dw, enzyme_dup, f, df)
-  do i = 1, n
-    t = x(i); h = fd_step(t)
-    x(i) = t + h; call loss(x, w, fp)
-    x(i) = t - h; call loss(x, w, fm)
-    x(i) = t; fx(i) = (fp - fm) / (2 * h)
-    t = w(i); h = fd_step(t)
-    w(i) = t + h; call loss(x, w, fp)
-    w(i) = t - h; call loss(x, w, fm)
-    w(i) = t; fw(i) = (fp - fm) / (2 * h)
-  end do
-  call check_arr('d f / d x vs fd', dx, fx, 1d-6)
-  call check_arr('d f / d w vs fd', dw, fw, 1d-6)
-  call fill(vx, -1d0, 1d0, seed)
-  call fill(vw, -1d0, 1d0, seed)
-  tf = 0
-  call __enzyme_fwddiff_sub(loss, enzyme_dup, x, vx, enzyme_dup, w, vw, enzyme_dup, f2, tf)
-  call check('forward . v = reverse . v', tf, dot_product(dx, vx) + dot_product(dw, vw), 1d-10)
-  call finish()
+  include '../fortran/src/check_loss_xw.inc'
 end program p29omp
