@@ -42,4 +42,18 @@ static inline void fz_gather(const double *mine, int n, double *all) {
   MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
 
+/* Checks a gradient `got` against the serial program's `want` (n entries, 1e-12
+ * relative), and every `stride`-th entry of `want` against central finite differences
+ * of `eval(ctx)` in x[k]. */
+static inline void fz_check_vs_serial(const char *what, const double *got, const double *want,
+                                      int n, double (*eval)(void *), void *ctx, double *x,
+                                      int stride) {
+  fz_check_arr(what, got, want, n, 1e-12);
+  for (int k = 0; k < n; k += stride) {
+    char name[32];
+    snprintf(name, sizeof name, "serial vs fd [%d]", k);
+    fz_check(name, want[k], fz_fd_ptr(eval, ctx, &x[k]), 1e-6);
+  }
+}
+
 #endif

@@ -89,7 +89,8 @@ pub fn cyclic_components(
 
 /// The cycles of the direct-call graph among `funcs`: each function on a cycle (mutual
 /// recursion, or a function calling itself) mapped to its component; functions on no
-/// cycle are absent.
+/// cycle are absent. A function passed as an argument of a call counts as called there
+/// (a callback: recursion through OpenMP tasks is recursion).
 pub fn call_components(funcs: &[Value]) -> HashMap<Value, u32> {
     let ix: HashMap<Value, usize> = funcs.iter().enumerate().map(|(k, &f)| (f, k)).collect();
     let succs: Vec<Vec<usize>> = funcs
@@ -100,7 +101,13 @@ pub fn call_components(funcs: &[Value]) -> HashMap<Value, u32> {
                 .into_iter()
                 .flat_map(|b| b.instructions())
                 .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
-                .filter_map(|i| i.called_function().and_then(|c| ix.get(&c).copied()))
+                .flat_map(|i| {
+                    // A function handed to a call may be called back (an OpenMP task
+                    // entry, which the derivative calls directly: `parallel/tasks.rs`).
+                    let passed = i.call_args().into_iter().filter(|a| a.is_function());
+                    i.called_function().into_iter().chain(passed)
+                })
+                .filter_map(|c| ix.get(&c).copied())
                 .collect();
             s.sort_unstable();
             s.dedup();

@@ -128,6 +128,19 @@ fn library_families(s: &mut String) {
         };
         let _ = writeln!(s, "| `{name}` | {how} |");
     }
+    for (name, rule) in crate::openmp::task_table() {
+        use crate::openmp::TaskCall;
+        let how = match rule {
+            TaskCall::Alloc => "task: a `calloc` in the derivative (run in place)",
+            TaskCall::Run { .. } => "task: its entry called directly, at once",
+            TaskCall::Loop => "taskloop: its entry called once over the whole range",
+            TaskCall::Nothing { .. } => "nothing to wait for (tasks ran in place)",
+            TaskCall::CompleteIf0 => "an `if(0)` task ran: freed",
+            TaskCall::ReductionInit => "task reduction: no private copies (null)",
+            TaskCall::ReductionItem => "task reduction: the item itself",
+        };
+        let _ = writeln!(s, "| `{name}` | {how} |");
+    }
     let _ = writeln!(
         s,
         "| any other `__kmpc_*`, `omp_*`, `__tgt_*` | **unsupported**: an error naming it |"

@@ -108,6 +108,7 @@ const IMPLEMENTED: &[(&str, &str)] = &[
         "AllocatableAllocateSource",
         "__fz_f18_allocatable_allocate_source",
     ),
+    ("AllocatableDeallocate", "__fz_f18_allocatable_deallocate"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
@@ -423,8 +424,9 @@ mod tests {
 
     #[test]
     fn families_match_at_word_boundaries() {
+        // `All` does not match `AllocatableDeallocatePolymorphic`.
         assert_eq!(
-            fortran_rule("_FortranAAllocatableDeallocate"),
+            fortran_rule("_FortranAAllocatableDeallocatePolymorphic"),
             Some(DEFAULT_UNSUPPORTED)
         );
         assert!(matches!(

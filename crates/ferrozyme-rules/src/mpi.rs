@@ -127,6 +127,9 @@ pub fn handle_args(name: &str) -> &'static [usize] {
         "MPI_Alltoall" | "__fz_mpic_alltoall" => &[2, 5, 6],
         "MPI_Alltoallv" | "__fz_mpic_alltoallv" => &[3, 7, 8],
         "MPI_Scan" | "__fz_mpic_scan" | "MPI_Exscan" | "__fz_mpic_exscan" => &[3, 4, 5],
+        "MPI_Iallreduce" | "__fz_mpic_iallreduce" => &[3, 4, 5],
+        "MPI_Ireduce" | "__fz_mpic_ireduce" => &[3, 4, 6],
+        "MPI_Ibcast" | "__fz_mpic_ibcast" => &[2, 4],
         _ => mpi_rule(name).map_or(&[], MpiRule::handles),
     }
 }
@@ -142,7 +145,8 @@ pub fn composed_datatype_args(name: &str) -> &'static [usize] {
         "MPI_Alltoall" => &[2, 5],
         "MPI_Scatterv" => &[3, 6],
         "MPI_Alltoallv" => &[3, 7],
-        "MPI_Scan" | "MPI_Exscan" => &[3],
+        "MPI_Scan" | "MPI_Exscan" | "MPI_Iallreduce" | "MPI_Ireduce" => &[3],
+        "MPI_Ibcast" => &[2],
         _ => &[],
     }
 }
@@ -253,6 +257,24 @@ const TABLE: &[(&str, MpiRule)] = &[
         "MPI_Exscan",
         MpiRule::Composed {
             by: "__fz_mpic_exscan",
+        },
+    ),
+    (
+        "MPI_Iallreduce",
+        MpiRule::Composed {
+            by: "__fz_mpic_iallreduce",
+        },
+    ),
+    (
+        "MPI_Ireduce",
+        MpiRule::Composed {
+            by: "__fz_mpic_ireduce",
+        },
+    ),
+    (
+        "MPI_Ibcast",
+        MpiRule::Composed {
+            by: "__fz_mpic_ibcast",
         },
     ),
     ("MPI_Comm_rank", MpiRule::Inactive { why: QUERY }),

@@ -123,13 +123,91 @@ const TABLE: &[(&str, OmpRule)] = &[
     ),
 ];
 
+/// A tasking routine, which the pass runs in place before differentiation
+/// (`ferrozyme_transform::parallel::tasks`): every task is executed undeferred by the
+/// thread that creates it, in creation order, which OpenMP allows (an `if(0)` task, an
+/// implementation without task queues). Left in a clone (a shape the rewrite does not
+/// know), these stay unsupported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskCall {
+    /// `__kmpc_omp_task_alloc(loc, gtid, flags, task size, shareds size, entry)`.
+    Alloc,
+    /// `__kmpc_omp_task(loc, gtid, task)` and `__kmpc_omp_task_with_deps(...)`: dependences
+    /// between sibling tasks hold when they run in creation order. `deps`: the argument
+    /// holding the array of dependences, if any (dead once the call is gone).
+    Run { deps: Option<u32> },
+    /// `__kmpc_taskloop(loc, gtid, task, if, lb*, ub*, st, nogroup, sched, grainsize,
+    /// [modifier,] dup)` (and `_5`): the whole range as one task.
+    Loop,
+    /// Waits for tasks (taskwait, taskgroup, dependences of an undeferred task) and the
+    /// markers of an `if(0)` task around its direct call: nothing to wait for. `deps` as
+    /// for [`TaskCall::Run`].
+    Nothing { deps: Option<u32> },
+    /// `__kmpc_omp_task_complete_if0(loc, gtid, task)`: after the direct call of an
+    /// `if(0)` task's entry; the task is freed.
+    CompleteIf0,
+    /// `__kmpc_taskred_init` and friends: the task reduction's descriptor (its private
+    /// copies are not made, see [`TaskCall::ReductionItem`]); null.
+    ReductionInit,
+    /// `__kmpc_task_reduction_get_th_data(gtid, descriptor, item)`: the copy of the
+    /// reduction item a task combines into. With the tasks run one after the other by
+    /// the creating thread, each combines straight into `item` (its original, or the
+    /// creating thread's copy under a `reduction(task, ...)` parallel region), which is
+    /// the same combination by associativity.
+    ReductionItem,
+}
+
+/// The tasking routines, by exact name.
+const TASK_TABLE: &[(&str, TaskCall)] = &[
+    ("__kmpc_omp_task_alloc", TaskCall::Alloc),
+    ("__kmpc_omp_task", TaskCall::Run { deps: None }),
+    ("__kmpc_omp_task_with_deps", TaskCall::Run { deps: Some(4) }),
+    ("__kmpc_taskloop", TaskCall::Loop),
+    ("__kmpc_taskloop_5", TaskCall::Loop),
+    ("__kmpc_omp_taskwait", TaskCall::Nothing { deps: None }),
+    ("__kmpc_omp_taskwait_51", TaskCall::Nothing { deps: None }),
+    (
+        "__kmpc_omp_taskwait_deps_51",
+        TaskCall::Nothing { deps: Some(3) },
+    ),
+    ("__kmpc_omp_wait_deps", TaskCall::Nothing { deps: Some(3) }),
+    ("__kmpc_taskgroup", TaskCall::Nothing { deps: None }),
+    ("__kmpc_end_taskgroup", TaskCall::Nothing { deps: None }),
+    ("__kmpc_omp_taskyield", TaskCall::Nothing { deps: None }),
+    (
+        "__kmpc_omp_task_begin_if0",
+        TaskCall::Nothing { deps: None },
+    ),
+    (
+        "__kmpc_omp_task_complete_if0",
+        TaskCall::Nothing { deps: None },
+    ),
+    ("__kmpc_taskred_init", TaskCall::ReductionInit),
+    ("__kmpc_task_reduction_init", TaskCall::ReductionInit),
+    ("__kmpc_taskred_modifier_init", TaskCall::ReductionInit),
+    (
+        "__kmpc_task_reduction_modifier_init",
+        TaskCall::ReductionInit,
+    ),
+    (
+        "__kmpc_task_reduction_modifier_fini",
+        TaskCall::Nothing { deps: None },
+    ),
+    ("__kmpc_task_reduction_get_th_data", TaskCall::ReductionItem),
+];
+
+/// The tasking rule of a called function's name.
+pub fn task_call(name: &str) -> Option<TaskCall> {
+    TASK_TABLE.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
+}
+
 /// Prefixes of OpenMP names: whatever carries one and is not in the table is
 /// unsupported.
 const FAMILY_PREFIXES: &[&str] = &["__kmpc_", "omp_", "__tgt_", "ompx_"];
 
 /// Why an unlisted OpenMP routine is rejected.
 pub const UNSUPPORTED: OmpRule = OmpRule::Unsupported {
-    why: "this OpenMP runtime routine (tasks, ordered regions, threadprivate data, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions (+), barriers, critical sections, single/master blocks and atomics",
+    why: "this OpenMP runtime routine (detached tasks, task affinity, threadprivate data, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions, barriers, critical sections, single/master blocks, atomics, and tasks and taskloops (run in place)",
 };
 
 /// The rule for a called function's name, when it belongs to the OpenMP runtime.
@@ -145,6 +223,11 @@ pub fn openmp_rule(name: &str) -> Option<OmpRule> {
 
 /// The help line of unsupported OpenMP routines.
 pub const UNSUPPORTED_HELP: &str = "restructure the parallel code with `#pragma omp parallel for` (or `!$omp parallel do`), reduction(+:...), barrier, critical and atomic updates, or differentiate a serial version of this part";
+
+/// Every tasking row, for the coverage document.
+pub fn task_table() -> impl Iterator<Item = (&'static str, TaskCall)> {
+    TASK_TABLE.iter().copied()
+}
 
 /// Every row, for the coverage document.
 pub fn table() -> impl Iterator<Item = (&'static str, OmpRule)> {
@@ -168,6 +251,26 @@ mod tests {
             openmp_rule("omp_get_thread_num"),
             Some(OmpRule::Inactive { .. })
         ));
+    }
+
+    #[test]
+    fn tasking_rows() {
+        assert_eq!(task_call("__kmpc_omp_task_alloc"), Some(TaskCall::Alloc));
+        assert_eq!(task_call("__kmpc_taskloop_5"), Some(TaskCall::Loop));
+        assert_eq!(
+            task_call("__kmpc_omp_taskwait"),
+            Some(TaskCall::Nothing { deps: None })
+        );
+        assert_eq!(
+            task_call("__kmpc_task_reduction_get_th_data"),
+            Some(TaskCall::ReductionItem)
+        );
+        // Detached tasks are not run in place: they stay unsupported.
+        assert_eq!(task_call("__kmpc_task_allow_completion_event"), None);
+        assert_eq!(
+            openmp_rule("__kmpc_task_allow_completion_event"),
+            Some(UNSUPPORTED)
+        );
     }
 
     #[test]

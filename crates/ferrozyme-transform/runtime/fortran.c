@@ -410,6 +410,21 @@ int __fz_f18_allocatable_allocate_source(fz_desc *d, const fz_desc *source, _Boo
   return 0;
 }
 
+/* DEALLOCATE through the runtime: flang calls it for arrays of a derived type with
+ * allocatable components (whose components the runtime would deallocate first). The
+ * storage is freed (the pass defers the primal's and the shadow's frees to the end of
+ * the reverse sweep) and the descriptor left unallocated. Components still allocated
+ * are not walked (that needs flang's type description): deallocate them first, as
+ * tests/fortran/28 does, or they stay allocated (memory, not derivatives, is lost). */
+int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
+                                    const char *src, int line) {
+  (void)has_stat, (void)errmsg;
+  if (!d->base) __fz_f18_fail("DEALLOCATE of an array that is not allocated", src, line);
+  free(d->base);
+  d->base = 0;
+  return 0;
+}
+
 /* MATMUL of real operands into an unallocated result: (m,k)x(k,n), (m,k)x(k) or
  * (k)x(k,n). */
 void __fz_f18_matmul(fz_desc *r, const fz_desc *x, const fz_desc *y, int type,

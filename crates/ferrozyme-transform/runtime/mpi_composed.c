@@ -26,6 +26,13 @@
  *    scan: rank k receives the sum of the adjoints of ranks k.. , through the
  *    Allgather's Reduce_scatter). Exscan leaves rank 0's receive buffer as it was, as
  *    MPI does. The gathered copy costs np times the buffer.
+ *  - MPI_Iallreduce, MPI_Ireduce, MPI_Ibcast: the blocking collective at once, and as the
+ *    request an MPI_Irecv of no element from MPI_PROC_NULL, which the Irecv/Wait rules
+ *    record as nothing to reverse; the user's MPI_Wait/MPI_Waitall completes it. Running
+ *    the collective when it starts is an allowed progress of a nonblocking collective;
+ *    only a program whose ranks call other communication between the start and the
+ *    wait in an order that needs the collective to stay pending could wait forever (an
+ *    MPI_Send to a rank that receives before starting the collective).
  *
  * The element size is MPI_Type_size's, which is the extent for predefined datatypes;
  * the scratch buffers are of the predefined type of the side that has one (the receive
@@ -65,7 +72,13 @@ extern char ompi_mpi_double[], ompi_mpi_dblprec[], ompi_mpi_real8[], ompi_mpi_fl
     ompi_mpi_real[], ompi_mpi_real4[];
 extern char ompi_mpi_op_sum[], ompi_mpi_op_prod[], ompi_mpi_op_max[], ompi_mpi_op_min[];
 
+typedef void *fz_req;
+int MPI_Allreduce(const void *, void *, int, fz_type, void *, fz_comm);
+int MPI_Reduce(const void *, void *, int, fz_type, void *, int, fz_comm);
+int MPI_Irecv(void *, int, fz_type, int, int, fz_comm, fz_req *);
+
 #define FZ_IN_PLACE ((void *)1)
+#define FZ_PROC_NULL (-2)
 #define FZ_COMBINER_NAMED 0
 
 /* The bytes of one element of a predefined datatype (a derived one stops the program). */
@@ -346,4 +359,31 @@ int __fz_mpic_scan(const void *s, void *r, int n, fz_type t, void *op, fz_comm c
 
 int __fz_mpic_exscan(const void *s, void *r, int n, fz_type t, void *op, fz_comm comm) {
   return fz_scan(s, r, n, t, op, comm, 1);
+}
+
+/* ---- nonblocking collectives, started and finished at once ---------------------------- */
+
+/* A request that completes at once and carries nothing to reverse. */
+static int fz_done_request(void *r, fz_comm comm, fz_req *req) {
+  return MPI_Irecv(r, 0, (fz_type)ompi_mpi_double, FZ_PROC_NULL, 0, comm, req);
+}
+
+int __fz_mpic_iallreduce(const void *s, void *r, int n, fz_type t, void *op, fz_comm comm,
+                         fz_req *req) {
+  int e = MPI_Allreduce(s, r, n, t, op, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_ireduce(const void *s, void *r, int n, fz_type t, void *op, int root,
+                      fz_comm comm, fz_req *req) {
+  int e = MPI_Reduce(s, r, n, t, op, root, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_ibcast(void *b, int n, fz_type t, int root, fz_comm comm, fz_req *req) {
+  int e = MPI_Bcast(b, n, t, root, comm);
+  int d = fz_done_request(b, comm, req);
+  return e ? e : d;
 }

@@ -112,7 +112,8 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     drop_unwind_paths(m, f);
     crate::fortran_constants::copy_constant_arrays(m, f);
     crate::fortran::redirect_runtime_calls(m, f)?;
-    crate::parallel::atomic_cas::rewrite(f);
+    crate::parallel::atomic_cas::rewrite(m, f);
+    crate::parallel::tasks::serialize(m, f);
     crate::parallel::openmp::rewrite_reductions(m, f);
     crate::libdefs::redirect(m, f)?;
     crate::split_math::split(m, f);

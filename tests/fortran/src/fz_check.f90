@@ -53,6 +53,33 @@ contains
     fd_step = 1d-6 * max(1d0, abs(x))
   end function fd_step
 
+  ! Central differences of the loss `call loss(x, w, f)` (a subroutine with explicit-shape
+  ! arrays x(n), w(n), passed through an implicit interface) with respect to every entry
+  ! of x and of w; x and w are restored.
+  subroutine fd_grad2(loss, x, w, n, fx, fw)
+    external :: loss
+    integer, intent(in) :: n
+    real(8), intent(inout) :: x(n), w(n)
+    real(8), intent(out) :: fx(n), fw(n)
+    integer :: i
+    do i = 1, n
+      fx(i) = fd_entry(loss, x, w, x, i)
+      fw(i) = fd_entry(loss, x, w, w, i)
+    end do
+  end subroutine fd_grad2
+
+  real(8) function fd_entry(loss, x, w, v, i)
+    external :: loss
+    real(8), intent(inout) :: x(*), w(*), v(*)
+    integer, intent(in) :: i
+    real(8) :: t, h, fp, fm
+    t = v(i); h = fd_step(t)
+    v(i) = t + h; call loss(x, w, fp)
+    v(i) = t - h; call loss(x, w, fm)
+    v(i) = t
+    fd_entry = (fp - fm) / (2 * h)
+  end function fd_entry
+
   ! Prints the verdict; on failure stops with exit status 1 (on success the program
   ! simply ends, status 0).
   subroutine finish()

@@ -17,13 +17,37 @@
 //!
 //! which is `atomicrmw fadd ptr %p, double %v monotonic` (`fsub` for `x - v`), whose
 //! derivative the pass knows (`dv += dp`, read by every thread). [`rewrite`] turns each
-//! such loop of a clone into that one instruction; any other compare-and-swap stays and
-//! is rejected with its own error (the integer load of a real is a cannot-deduce-type
-//! error, the `cmpxchg` an unsupported instruction).
+//! such loop of a clone into that one instruction.
+//!
+//! clang lowers `#pragma omp atomic` `p *= f` (and `/=`, and `x = v - x`) to the same
+//! loop with `fmul`/`fdiv`/`fsub`, as flang does `!$omp atomic` `p = p * f`. A product's
+//! adjoint depends on the order of the updates (`df_i += dp_after_i * p_before_i`), so
+//! such a loop becomes a critical section on one lock of the module
+//! (`__kmpc_critical`, a plain load, the operation, a plain store, `__kmpc_end_critical`):
+//! critical sections are reversed in exactly the reverse order the threads entered them
+//! (`reverse/parallel.rs`), which is the adjoint of the product in the order it was
+//! formed. (Atomic additions of the same variable elsewhere are not excluded by that
+//! lock; a program mixing `+=` and `*=` atomics on one variable is not supported.)
+//! Any other compare-and-swap stays and is rejected with its own error (the integer load
+//! of a real is a cannot-deduce-type error, the `cmpxchg` an unsupported instruction).
 
-use ferrozyme_llvm::{Block, Builder, Opcode, Value};
+use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
 
-/// One compare-and-swap loop that is an atomic float addition.
+/// The lock of the critical sections that replace atomic products.
+const LOCK: &str = "__fz_omp_atomic_update_lock";
+/// The source location (`ident_t`) those critical sections pass to libomp.
+const IDENT: &str = "__fz_omp_atomic_update_loc";
+
+/// What one compare-and-swap loop computes.
+enum Update {
+    /// `x + v` or `x - v`: `atomicrmw fadd`/`fsub`.
+    Add { addend: Value, sub: bool },
+    /// `op(x, v)` for another operation (`fmul`, `fdiv`, `v - x`): `op` is the loop's
+    /// instruction, `x` its operand that is the old value.
+    Locked { op: Value, x: Value },
+}
+
+/// One compare-and-swap loop that is an atomic float update.
 struct CasAdd {
     /// The loop's only block.
     body: Block,
@@ -33,21 +57,91 @@ struct CasAdd {
     entry_br: Value,
     exit: Block,
     ptr: Value,
-    addend: Value,
-    sub: bool,
+    update: Update,
 }
 
-/// Rewrites every compare-and-swap loop of `f` that adds a real into `atomicrmw`.
-pub fn rewrite(f: Value) {
+/// Rewrites every compare-and-swap loop of `f` that updates a real: into `atomicrmw` for
+/// additions, into a critical section for other operations (see the module essay).
+pub fn rewrite(m: Module, f: Value) {
     let loops: Vec<CasAdd> = f.blocks().into_iter().filter_map(cas_add).collect();
     for l in loops {
         let b = Builder::new(f.ty().context());
         b.position_before(l.entry_br);
-        b.atomic_float(l.ptr, l.addend, l.sub);
+        match l.update {
+            Update::Add { addend, sub } => {
+                b.atomic_float(l.ptr, addend, sub);
+            }
+            Update::Locked { op, x } => locked_update(m, &b, l.ptr, op, x),
+        }
         l.entry_br.set_successor(0, l.exit);
         l.body.delete();
         l.first_load.erase();
     }
+}
+
+/// At `b`: `p = op(p, ...)` in a critical section on the module's [`LOCK`].
+fn locked_update(m: Module, b: &Builder, p: Value, op: Value, x: Value) {
+    let ctx = m.context();
+    let (ptr, i32t) = (ctx.ptr(), ctx.i32());
+    let sync_ty = ctx.function_type(ctx.void(), &[ptr, i32t, ptr], false);
+    let enter = m.get_or_declare("__kmpc_critical", sync_ty);
+    let exit = m.get_or_declare("__kmpc_end_critical", sync_ty);
+    let gtid_fn = m.get_or_declare(
+        "__kmpc_global_thread_num",
+        ctx.function_type(i32t, &[ptr], false),
+    );
+    let (loc, lock) = (ident(m), lock(m));
+    let gtid = b.call_fn(gtid_fn, &[loc]);
+    b.call_fn(enter, &[loc, gtid, lock]);
+    let old = b.load(x.ty(), p, "atomic.old");
+    let (a, c) = (op.operand(0), op.operand(1));
+    let pick = |v: Value| if v == x { old } else { v };
+    let new = b.binop(op.opcode().expect("a binary operation"), pick(a), pick(c));
+    if op.can_use_fast_math_flags() {
+        new.set_fast_math_flags(op.fast_math_flags());
+    }
+    b.store(new, p);
+    b.call_fn(exit, &[loc, gtid, lock]);
+}
+
+/// The module's [`LOCK`]: a zeroed `kmp_critical_name` (`[8 x i32]`), as clang emits
+/// for a named critical section.
+fn lock(m: Module) -> Value {
+    if let Some(g) = m.global(LOCK) {
+        return g;
+    }
+    let ctx = m.context();
+    let ty = ctx.array_type(ctx.i32(), 8);
+    let g = m.add_global(LOCK, ty);
+    g.set_initializer(ty.zero());
+    g.set_linkage_internal();
+    g
+}
+
+/// The module's [`IDENT`]: an `ident_t` `{0, KMP_IDENT_KMPC, 0, 22, ";unknown;..."}` as
+/// clang emits for code without a location.
+fn ident(m: Module) -> Value {
+    if let Some(g) = m.global(IDENT) {
+        return g;
+    }
+    let ctx = m.context();
+    let i32t = ctx.i32();
+    let text = m.add_string("__fz_omp_atomic_update_psource", ";unknown;unknown;0;0;;");
+    let init = Value::const_struct(
+        ctx,
+        &[
+            i32t.const_int(0),
+            i32t.const_int(2),
+            i32t.const_int(0),
+            i32t.const_int(22),
+            text,
+        ],
+    );
+    let g = m.add_global(IDENT, init.ty());
+    g.set_initializer(init);
+    g.set_global_constant();
+    g.set_linkage_private();
+    g
 }
 
 fn is(v: Value, op: Opcode) -> bool {
@@ -99,25 +193,51 @@ fn cas_add(body: Block) -> Option<CasAdd> {
         return None;
     }
     let r = float_bits(new, body)?;
-    let (addend, sub) = match r.opcode() {
-        Some(Opcode::LLVMFAdd) if is_bits_of(r.operand(0), phi) => (r.operand(1), false),
-        Some(Opcode::LLVMFAdd) if is_bits_of(r.operand(1), phi) => (r.operand(0), false),
-        Some(Opcode::LLVMFSub) if is_bits_of(r.operand(0), phi) => (r.operand(1), true),
+    let (x0, x1) = (is_bits_of(r.operand(0), phi), is_bits_of(r.operand(1), phi));
+    let (update, other) = match r.opcode() {
+        Some(Opcode::LLVMFAdd) if x0 => (
+            Update::Add {
+                addend: r.operand(1),
+                sub: false,
+            },
+            r.operand(1),
+        ),
+        Some(Opcode::LLVMFAdd) if x1 => (
+            Update::Add {
+                addend: r.operand(0),
+                sub: false,
+            },
+            r.operand(0),
+        ),
+        Some(Opcode::LLVMFSub) if x0 => (
+            Update::Add {
+                addend: r.operand(1),
+                sub: true,
+            },
+            r.operand(1),
+        ),
+        Some(Opcode::LLVMFSub | Opcode::LLVMFMul | Opcode::LLVMFDiv) if x0 != x1 => {
+            let (x, other) = if x0 {
+                (r.operand(0), r.operand(1))
+            } else {
+                (r.operand(1), r.operand(0))
+            };
+            (Update::Locked { op: r, x }, other)
+        }
         _ => return None,
     };
     let outside = |v: Value| !v.is_instruction() || v.parent_block() != body;
-    // Nothing of the loop is used after it; the addend comes from before it.
+    // Nothing of the loop is used after it; the other operand comes from before it.
     let contained = insts
         .iter()
         .all(|i| i.users().iter().all(|u| u.parent_block() == body));
-    (contained && outside(addend)).then_some(CasAdd {
+    (contained && outside(other)).then_some(CasAdd {
         body,
         first_load,
         entry_br,
         exit,
         ptr,
-        addend,
-        sub,
+        update,
     })
 }
 

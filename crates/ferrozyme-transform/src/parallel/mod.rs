@@ -8,6 +8,8 @@
 //! * [`openmp`]: rewriting a microtask's reduction so it combines with `atomicrmw fadd`
 //!   (before differentiation), and the wrapper microtasks the derivative forks (the
 //!   forward sweep's files each thread's tape; the reverse sweep's reverses them);
+//! * [`tasks`]: running OpenMP tasks and taskloops in place in a clone (before
+//!   differentiation), so their entries are called directly;
 //! * [`mpi`]: the adjoint and tangent communication, as calls of helpers in
 //!   `runtime/mpi.c`;
 //! * the C runtimes of both families (`runtime/openmp.c`, `runtime/mpi.c`, compiled by
@@ -19,6 +21,7 @@
 pub mod atomic_cas;
 pub mod mpi;
 pub mod openmp;
+pub mod tasks;
 
 use ferrozyme_llvm::{link_ir_text, Module, Value};
 

@@ -296,13 +296,18 @@ pub fn outlining_problem(name: &str) -> Problem<'_> {
 }
 
 /// Does the microtask (or a function it calls) synchronise with barriers or critical
-/// sections? Then its reverse needs the forward team: a thread reversing two tapes would
+/// sections (or atomic compare-and-swap loops, which may become critical sections)? Then its reverse needs the forward team: a thread reversing two tapes would
 /// wait at a barrier for itself, or for its own later critical section's turn.
 pub fn needs_forward_team(f: Value) -> bool {
     let mut seen = std::collections::HashSet::from([f]);
     let mut work = vec![f];
     while let Some(g) = work.pop() {
         for i in g.blocks().into_iter().flat_map(|b| b.instructions()) {
+            // A compare-and-swap loop of a product becomes a critical section in the
+            // clone (`atomic_cas.rs`); this looks at the original.
+            if i.opcode() == Some(Opcode::LLVMAtomicCmpXchg) {
+                return true;
+            }
             let Some(c) = i.is_call().then(|| i.called_function()).flatten() else {
                 continue;
             };
