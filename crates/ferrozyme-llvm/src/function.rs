@@ -200,15 +200,6 @@ impl Value {
             }
         }
     }
-    /// Does the function's return value carry the enum attribute `name` (`noalias` on
-    /// `malloc`'s)?
-    pub fn has_return_attr(self, name: &str) -> bool {
-        let k = attr_kind(name);
-        // SAFETY: attribute query; the return value is index 0.
-        unsafe {
-            !LLVMGetEnumAttributeAtIndex(self.0, llvm_sys::LLVMAttributeReturnIndex, k).is_null()
-        }
-    }
     /// Does parameter `i` carry the enum attribute `name` (e.g. "noalias", "readonly")?
     pub fn has_param_attr(self, i: u32, name: &str) -> bool {
         let k = attr_kind(name);

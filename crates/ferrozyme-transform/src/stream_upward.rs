@@ -130,13 +130,14 @@ fn invariant_copy(
     Some(c)
 }
 
-/// An object the function allocates itself: an alloca, or the result of a call whose
-/// return is `noalias` (`malloc`, `calloc`).
+/// An object the function allocates itself: an alloca, or a fresh allocation (`malloc`,
+/// `calloc` and the other allocators of `ferrozyme_abi::ALLOCATORS`; not `realloc`,
+/// whose result may be its argument's object).
 fn own_allocation(o: Value) -> bool {
+    use ferrozyme_analysis::calls::{classify, CallKind};
     o.opcode() == Some(Opcode::LLVMAlloca)
         || (o.opcode() == Some(Opcode::LLVMCall)
-            && o.called_function()
-                .is_some_and(|f| f.has_return_attr("noalias")))
+            && matches!(classify(o), CallKind::Malloc | CallKind::Calloc))
 }
 
 /// Runs loop `l` (single block) upwards if its iterations commute; returns whether it
