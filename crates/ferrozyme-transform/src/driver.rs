@@ -280,6 +280,8 @@ impl Driver {
         let mut diags = Vec::new();
         // Clones stay until the end of the drain: the type session refers to them.
         let mut clones = Vec::new();
+        // Gradients whose loops may run upwards, with their primal pointer parameters.
+        let mut upward = Vec::new();
         self.support.refresh_call_cycles();
         while let Some(job) = self.memo.queue.pop() {
             let func = job.func();
@@ -371,6 +373,12 @@ impl Driver {
                                 }
                                 Err(e) => diags.push(Diagnostic::new(DiagKind::Internal, e)),
                             }
+                        } else if let Some(primals) =
+                            crate::stream_upward::upward_candidate(*g, req, opts.vectorized_loops)
+                        {
+                            // Falling reverse loops whose iterations commute, upwards
+                            // (`stream_upward.rs`), once the nested tapes are resolved.
+                            upward.push((*g, primals));
                         }
                     }
                     for f in job.outputs() {
@@ -390,6 +398,11 @@ impl Driver {
         crate::reverse::tape_region::prune_unused(&mut layouts, &mut self.memo.region_users);
         if let Err(d) = tape_nest::resolve(layouts, &mut self.memo.nest_sizes) {
             diags.push(d);
+        }
+        for (g, primals) in upward {
+            if let Err(e) = crate::stream_upward::upward_gradient(g, &primals) {
+                diags.push(Diagnostic::new(DiagKind::Internal, e));
+            }
         }
         // The session goes first (it refers to the clones); the next drain sees the hook
         // calls replaced, so it analyses the module afresh.

@@ -32,10 +32,113 @@ use std::collections::HashSet;
 
 use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::fastmath::REASSOC;
-use ferrozyme_llvm::{Block, Builder, Context, Opcode, Value};
+use ferrozyme_llvm::{Block, Builder, Context, IntPredicate, Opcode, Value};
 
 use crate::affine_index::form;
 use crate::streams::{counted_loop, effect_not_load_store, pure_call, rmw, underlying};
+
+/// Why the objects a loop writes are reached by no other pointer of the loop (the
+/// module's memory conditions).
+pub(crate) enum Disjoint<'a> {
+    /// Shadows of `restrict` primals (`streams::carry`): the written objects; loads
+    /// read identified objects (arguments, globals, allocas) the loop does not write.
+    Restrict(&'a HashSet<Value>),
+    /// The AD contract (gmm20): a gradient's marked shadow parameters
+    /// (`generated::is_shadow_param`) are disjoint from every primal object, and the
+    /// gradient's own allocations (allocas, `noalias` calls: the shadows of `malloc`'d
+    /// scratch) from every parameter's object and from each other. Written: marked
+    /// shadows and own allocations (plain stores only into own allocations, shadows may
+    /// be one buffer); loads read the primal pointer parameters `primals` or own
+    /// allocations the loop does not write.
+    Contract(&'a HashSet<Value>),
+}
+
+impl Disjoint<'_> {
+    /// Whether the loop may write object `o`, by read-modify-write adds (`plain`
+    /// false) or plain stores to its own cell (`plain` true).
+    fn writable(&self, o: Value, plain: bool) -> bool {
+        match self {
+            Disjoint::Restrict(shadows) => shadows.contains(&o),
+            Disjoint::Contract(_) => {
+                own_allocation(o) || (!plain && crate::generated::is_shadow_param(o))
+            }
+        }
+    }
+
+    /// Whether a load of object `o`, which the loop does not write, is disjoint from
+    /// every object it writes.
+    fn readable(&self, o: Value) -> bool {
+        match self {
+            Disjoint::Restrict(_) => {
+                o.is_argument() || o.is_global_variable() || o.opcode() == Some(Opcode::LLVMAlloca)
+            }
+            Disjoint::Contract(primals) => primals.contains(&o) || own_allocation(o),
+        }
+    }
+}
+
+/// `v` as a value available before loop `b` (at `bld`'s position, the preheader's
+/// end): itself when defined outside the loop, or else a copy there of its computation
+/// when that is made of integer arithmetic, compares and selects of values defined
+/// outside (at most `depth` deep). Without `bld`, only whether it can be; `made` holds
+/// the copies made so far.
+fn invariant_copy(
+    v: Value,
+    b: Block,
+    bld: Option<&Builder>,
+    depth: u32,
+    made: &mut Vec<(Value, Value)>,
+) -> Option<Value> {
+    if !(v.is_instruction() && v.parent_block() == b) {
+        return Some(v);
+    }
+    if let Some((_, c)) = made.iter().find(|(o, _)| *o == v) {
+        return Some(*c);
+    }
+    let pure = matches!(
+        v.opcode(),
+        Some(
+            Opcode::LLVMAdd
+                | Opcode::LLVMSub
+                | Opcode::LLVMMul
+                | Opcode::LLVMXor
+                | Opcode::LLVMAnd
+                | Opcode::LLVMOr
+                | Opcode::LLVMShl
+                | Opcode::LLVMSExt
+                | Opcode::LLVMZExt
+                | Opcode::LLVMTrunc
+                | Opcode::LLVMICmp
+                | Opcode::LLVMSelect
+        )
+    );
+    if depth == 0 || !pure {
+        return None;
+    }
+    let ops: Vec<Value> = (0..v.num_operands())
+        .map(|k| invariant_copy(v.operand(k), b, bld, depth - 1, made))
+        .collect::<Option<_>>()?;
+    let Some(bld) = bld else {
+        return Some(v);
+    };
+    let c = v.clone_instruction();
+    bld.insert(c);
+    for (k, o) in ops.into_iter().enumerate() {
+        c.set_operand(k as u32, o);
+    }
+    made.push((v, c));
+    Some(c)
+}
+
+/// An object the function allocates itself: an alloca, or a fresh allocation (`malloc`,
+/// `calloc` and the other allocators of `ferrozyme_abi::ALLOCATORS`; not `realloc`,
+/// whose result may be its argument's object).
+fn own_allocation(o: Value) -> bool {
+    use ferrozyme_analysis::calls::{classify, CallKind};
+    o.opcode() == Some(Opcode::LLVMAlloca)
+        || (o.opcode() == Some(Opcode::LLVMCall)
+            && matches!(classify(o), CallKind::Malloc | CallKind::Calloc))
+}
 
 /// Runs loop `l` (single block) upwards if its iterations commute; returns whether it
 /// did.
@@ -71,7 +174,7 @@ pub(crate) fn run_upward(ctx: Context, l: &Loop, shadows: &HashSet<Value>) -> bo
             None => return false,
         };
     }
-    if !memory_commutes(ctx, b, c, &ctr, shadows) {
+    if !memory_commutes(ctx, b, c, &ctr, &Disjoint::Restrict(shadows)) {
         return false;
     }
     // Values used after the loop.
@@ -104,6 +207,255 @@ pub(crate) fn run_upward(ctx: Context, l: &Loop, shadows: &HashSet<Value>) -> bo
     for (k, (_, x)) in c.incoming().into_iter().enumerate() {
         let v = if x == b { up } else { ty.const_i64(lo) };
         c.set_operand(k as u32, v);
+    }
+    t.set_operand(0, cmp);
+    if test.users().is_empty() {
+        test.erase();
+    }
+    if next.users().is_empty() {
+        next.erase();
+    }
+    true
+}
+
+/// Whether the falling single-block loops of `g`, the combined gradient of `req`, may
+/// be run upwards (by [`upward_gradient`]) where their iterations commute by the AD contract ([`Disjoint::Contract`]), over
+/// ranges known only at run time ([`run_upward_open`]); its primal pointer parameters
+/// when it may. For
+/// gradients that `streams::carry` does not see (no peeled stencil): GMM's reverse
+/// column loop with users' flags (issue 14, gmm20). Only where LoopVectorize runs after
+/// the pass (`vectorized`): what it saves is the vector loop's lane reversals; and only
+/// in a gradient with a `reassoc` add (fast-math), without which nothing commutes, so
+/// other gradients are left as they were.
+pub fn upward_candidate(
+    g: Value,
+    req: &crate::signature::Request,
+    vectorized: bool,
+) -> Option<HashSet<Value>> {
+    if !vectorized || req.width != 1 || req.parallel || req.runtime.any() {
+        return None;
+    }
+    let reassoc = g.blocks().into_iter().any(|b| {
+        b.instructions()
+            .into_iter()
+            .any(|i| i.opcode() == Some(Opcode::LLVMFAdd) && i.fast_math_flags() & REASSOC != 0)
+    });
+    if !reassoc {
+        return None;
+    }
+    // The gradient's primal pointer parameters: one per parameter of the primal, a
+    // shadow after each `Dup` one.
+    let gp = g.params();
+    let mut primals = HashSet::new();
+    let mut k = 0usize;
+    for a in &req.args {
+        if let Some(p) = gp.get(k).filter(|p| p.ty().is_pointer()) {
+            primals.insert(*p);
+        }
+        k += 1 + usize::from(*a == ferrozyme_analysis::activity::ArgActivity::Dup);
+    }
+    Some(primals)
+}
+
+/// Runs the loops of a gradient [`upward_candidate`] accepted upwards, once the
+/// gradient is complete (after `tape_nest::resolve` patched its nested tapes' sizes:
+/// the function passes below may fold the instructions it patches).
+pub fn upward_gradient(g: Value, primals: &HashSet<Value>) -> Result<usize, String> {
+    ferrozyme_llvm::run_function_passes(
+        g,
+        "sroa,mem2reg,instcombine<no-verify-fixpoint>,simplifycfg,early-cse",
+    )?;
+    let cfg = ferrozyme_analysis::cfg::Cfg::new(g);
+    let loops = ferrozyme_analysis::loops::Loops::new(&cfg);
+    let ctx = g.parent_module().context();
+    let mut n = 0;
+    for l in &loops.loops {
+        if l.blocks.len() == 1
+            && l.latches.len() == 1
+            && run_upward_open(ctx, l, &Disjoint::Contract(primals))
+        {
+            n += 1;
+        }
+    }
+    if n > 0 && !ferrozyme_llvm::verify_function(g) {
+        return Err("running reverse loops upwards produced invalid IR (internal error)".into());
+    }
+    Ok(n)
+}
+
+/// [`run_upward`] for a loop whose range is known only at run time: counter `c` from
+/// `S` (entering) down by 1 to a last value `L` given by the exit test (`c == B`: `L =
+/// B`; `c - 1 == B`: `L = B + 1`; `B` defined before the loop). The iterations visit
+/// `S, S - 1, ..., L` modulo `2^w`; upwards they visit `L, L + 1, ..., S`, the same
+/// values, so no range check is needed (and no wrap flag is put on the new step). Other
+/// counters stepping by a constant `k` beside it (GMM's `t` beside `r`) become `J0 + k
+/// (S - c)`; they and the sums must not be used after the loop (the counter and its
+/// step may: they read `L` and `L - 1`).
+pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bool {
+    let b = l.header;
+    let Some(entry) = l.entry else { return false };
+    let Some(t) = b.terminator() else {
+        return false;
+    };
+    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+        return false;
+    }
+    let test = t.operand(0);
+    if test.opcode() != Some(Opcode::LLVMICmp) {
+        return false;
+    }
+    let in_loop = |v: Value| v.is_instruction() && v.parent_block() == b;
+    let exits_on_true = t.successors()[0] != b;
+    let pred = test.icmp_predicate();
+    let eq_exits = (pred == IntPredicate::LLVMIntEQ && exits_on_true)
+        || (pred == IntPredicate::LLVMIntNE && !exits_on_true);
+    let (mut x, mut bound) = (test.operand(0), test.operand(1));
+    if in_loop(bound) && !in_loop(x) {
+        (x, bound) = (bound, x);
+    }
+    if !eq_exits || !x.ty().is_integer() {
+        return false;
+    }
+    // The counter and how far the tested value is past it (0, or -1: its step).
+    let falling = |phi: Value| -> Option<(Value, Value)> {
+        let inc = phi.incoming();
+        let (start, _) = *inc.iter().find(|(_, y)| *y == entry)?;
+        let (next, _) = *inc.iter().find(|(_, y)| *y == b)?;
+        let stepped = next.opcode() == Some(Opcode::LLVMAdd)
+            && next.operand(0) == phi
+            && next.operand(1).const_int_value() == Some(-1);
+        (inc.len() == 2 && stepped).then_some((start, next))
+    };
+    let is_phi_here = |v: Value| v.opcode() == Some(Opcode::LLVMPHI) && v.parent_block() == b;
+    let (c, delta) = if is_phi_here(x) {
+        (x, 0)
+    } else if x.opcode() == Some(Opcode::LLVMAdd)
+        && is_phi_here(x.operand(0))
+        && x.operand(1).const_int_value() == Some(-1)
+    {
+        (x.operand(0), 1)
+    } else {
+        return false;
+    };
+    let Some((start, next)) = falling(c) else {
+        return false;
+    };
+    if delta == 1 && x != next {
+        return false;
+    }
+    // A bound computed in the loop from values defined before it (GVN/LICM have not
+    // run yet): its computation, copied before the loop.
+    let Some(pre_end) = entry.terminator() else {
+        return false;
+    };
+    if invariant_copy(bound, b, None, 6, &mut Vec::new()).is_none() {
+        return false;
+    }
+    // The other phis: sums, or counters stepping by a constant, used only in the loop.
+    let mut finals = HashSet::new();
+    let mut beside = Vec::new();
+    for phi in b.phis() {
+        if phi == c {
+            continue;
+        }
+        if let Some(f) = sum_final(phi, b) {
+            finals.insert(f);
+            continue;
+        }
+        let inc = phi.incoming();
+        let j0 = inc.iter().find(|(_, y)| *y == entry).map(|(v, _)| *v);
+        let jn = inc.iter().find(|(_, y)| *y == b).map(|(v, _)| *v);
+        let (Some(j0), Some(jn)) = (j0, jn) else {
+            return false;
+        };
+        let k = (jn.opcode() == Some(Opcode::LLVMAdd) && jn.operand(0) == phi)
+            .then(|| jn.operand(1).const_int_value())
+            .flatten();
+        let only_here = |v: Value| v.users().into_iter().all(in_loop);
+        match k {
+            Some(k) if phi.ty() == c.ty() && only_here(phi) && jn.users() == [phi] => {
+                beside.push((phi, j0, jn, k));
+            }
+            _ => return false,
+        }
+    }
+    // Only a loop with a sum: the vector loop reverses the lanes of each sum's product
+    // on every iteration, where the reversals of a read-modify-write's load and store
+    // cancel (gmm19).
+    if finals.is_empty() {
+        return false;
+    }
+    let ctr = crate::affine_index::Counter {
+        iv: c,
+        lo: 1,
+        hi: 0,
+    };
+    if !memory_commutes(ctx, b, c, &ctr, disjoint) {
+        return false;
+    }
+    for i in b.instructions() {
+        if i == c || i == next || finals.contains(&i) {
+            continue;
+        }
+        if i.users().into_iter().any(|u| !in_loop(u)) {
+            return false;
+        }
+    }
+    let ty = c.ty();
+    let bld = Builder::new(ctx);
+    bld.position_before(pre_end);
+    let Some(bound) = invariant_copy(bound, b, Some(&bld), 6, &mut Vec::new()) else {
+        return false;
+    };
+    let last = if delta == 0 {
+        bound
+    } else {
+        bld.binop(Opcode::LLVMAdd, bound, ty.const_i64(1))
+    };
+    // Uses after the loop of the counter and its step: the old last values.
+    for (v, k) in [(c, 0), (next, -1)] {
+        let after: Vec<Value> = v.users().into_iter().filter(|u| !in_loop(*u)).collect();
+        if after.is_empty() {
+            continue;
+        }
+        let val = if k == 0 {
+            last
+        } else {
+            bld.binop(Opcode::LLVMAdd, last, ty.const_i64(k))
+        };
+        for u in after {
+            for n in 0..u.num_operands() {
+                if u.operand(n) == v {
+                    u.set_operand(n, val);
+                }
+            }
+        }
+    }
+    // Counters beside: `J0 + k S` before the loop, less `k c` in it.
+    let bases: Vec<Value> = beside
+        .iter()
+        .map(|(_, j0, _, k)| {
+            let ks = bld.binop(Opcode::LLVMMul, start, ty.const_i64(*k));
+            bld.binop(Opcode::LLVMAdd, *j0, ks)
+        })
+        .collect();
+    let Some(first) = b.first_non_phi() else {
+        return false;
+    };
+    bld.position_before(first);
+    for ((phi, _, jn, k), base) in beside.into_iter().zip(bases) {
+        let kc = bld.binop(Opcode::LLVMMul, c, ty.const_i64(k));
+        let j = bld.binop(Opcode::LLVMSub, base, kc);
+        phi.replace_all_uses_with(j);
+        phi.erase();
+        jn.erase();
+    }
+    // The counter from `L` up by 1; the loop leaves after `S`.
+    bld.position_before(t);
+    let up = bld.binop(Opcode::LLVMAdd, c, ty.const_i64(1));
+    let cmp = bld.icmp(pred, c, start);
+    for (k, (_, y)) in c.incoming().into_iter().enumerate() {
+        c.set_operand(k as u32, if y == b { up } else { last });
     }
     t.set_operand(0, cmp);
     if test.users().is_empty() {
@@ -155,7 +507,7 @@ fn memory_commutes(
     b: Block,
     c: Value,
     ctr: &crate::affine_index::Counter,
-    shadows: &HashSet<Value>,
+    disjoint: &Disjoint,
 ) -> bool {
     let mut rmw_parts = HashSet::new();
     let mut written = HashSet::new();
@@ -169,16 +521,16 @@ fn memory_commutes(
                 }
                 let p = i.operand(1);
                 let o = underlying(p);
-                if !shadows.contains(&o) {
-                    return false;
-                }
                 written.insert(o);
                 match rmw(i) {
                     Some(r) if r.add.fast_math_flags() & REASSOC != 0 => {
+                        if !disjoint.writable(o, false) {
+                            return false;
+                        }
                         rmw_parts.extend([r.load, r.store]);
                     }
                     _ => {
-                        if !own_cell(p, b, c, ctr) {
+                        if !disjoint.writable(o, true) || !own_cell(p, b, c, ctr) {
                             return false;
                         }
                         own.push((o, p));
@@ -212,9 +564,7 @@ fn memory_commutes(
         if rmw_parts.contains(&i) {
             continue;
         }
-        let identified =
-            o.is_argument() || o.is_global_variable() || o.opcode() == Some(Opcode::LLVMAlloca);
-        if !identified || written.contains(&o) {
+        if !disjoint.readable(o) || written.contains(&o) {
             return false;
         }
     }
