@@ -15,6 +15,18 @@ use ferrozyme_llvm::{Opcode, Value};
 /// The parameter attribute that allows a null shadow.
 pub(crate) const INERT_SHADOW: &str = "ferrozyme-inert-shadow";
 
+/// The loop function's first parameter that is one of the step's (diagnostics count the
+/// step's arguments from it).
+pub(crate) const FIRST_STEP_ARG: &str = "ferrozyme-first-step-arg";
+
+/// For a loop function's parameter `k`: its number among the step's arguments after the
+/// step number (1-based), if `func` is such a loop function.
+pub(crate) fn step_argument(func: Value, k: usize) -> Option<usize> {
+    let n = func.params().len();
+    let first = (0..n).find(|&i| func.has_param_string_attr(i as u32, FIRST_STEP_ARG))?;
+    (k >= first).then(|| k - first + 1)
+}
+
 /// Per parameter of `step` after the step number: is it an inert pointer?
 pub(crate) fn inert_params(step: Value) -> Vec<bool> {
     step.params()

@@ -404,6 +404,9 @@ fn lower_one(
             wrapper.add_param_string_attr((first_user + j) as u32, inert::INERT_SHADOW, "");
         }
     }
+    if !shape.inert.is_empty() {
+        wrapper.add_param_string_attr(first_user as u32, inert::FIRST_STEP_ARG, "");
+    }
     replace_call(module, site, wrapper, &params)
 }
 

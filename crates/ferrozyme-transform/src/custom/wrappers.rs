@@ -187,6 +187,15 @@ fn user_args(
                 out.push(p.ty().zero())
             }
             None if p.ty().is_pointer() => {
+                if let Some(j) = crate::checkpoint::inert::step_argument(func, k) {
+                    return Err(err(
+                        func,
+                        format!(
+                            "the step of a checkpointed or fixed-point loop (`__enzyme_checkpoint_for`/`_while`, `__enzyme_fixed_point`) takes its pointer argument #{j} (after the step number) from constant memory here (enzyme_const or a constant pointer), but its derivative reads or writes derivatives through it"
+                        ),
+                        "pass that argument as enzyme_dup with a zero shadow in the differentiated call (a pointer the step only compares floats from needs none)",
+                    ));
+                }
                 return Err(err(
                     func,
                     format!(
