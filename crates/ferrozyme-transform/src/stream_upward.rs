@@ -177,14 +177,8 @@ pub(crate) fn run_upward(ctx: Context, l: &Loop, shadows: &HashSet<Value>) -> bo
     if !memory_commutes(ctx, b, c, &ctr, &Disjoint::Restrict(shadows)) {
         return false;
     }
-    // Values used after the loop.
-    for i in b.instructions() {
-        if i == c || i == next || finals.contains(&i) {
-            continue;
-        }
-        if i.users().into_iter().any(|u| !in_loop(u)) {
-            return false;
-        }
+    if !only_counter_and_sums_escape(b, c, next, &finals) {
+        return false;
     }
     let ty = c.ty();
     let bld = Builder::new(ctx);
@@ -393,13 +387,8 @@ pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bo
     if !memory_commutes(ctx, b, c, &ctr, disjoint) {
         return false;
     }
-    for i in b.instructions() {
-        if i == c || i == next || finals.contains(&i) {
-            continue;
-        }
-        if i.users().into_iter().any(|u| !in_loop(u)) {
-            return false;
-        }
+    if !only_counter_and_sums_escape(b, c, next, &finals) {
+        return false;
     }
     let ty = c.ty();
     let bld = Builder::new(ctx);
@@ -736,4 +725,13 @@ exit:
             );
         }
     }
+}
+
+/// Is every value of the single-block loop `b` used after it the counter `c`, its next
+/// value or one of the sums' final values?
+fn only_counter_and_sums_escape(b: Block, c: Value, next: Value, finals: &HashSet<Value>) -> bool {
+    let in_loop = |v: Value| v.is_instruction() && v.parent_block() == b;
+    b.instructions()
+        .into_iter()
+        .all(|i| i == c || i == next || finals.contains(&i) || i.users().into_iter().all(in_loop))
 }
