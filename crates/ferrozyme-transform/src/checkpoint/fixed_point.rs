@@ -249,47 +249,14 @@ fn global_element_bytes(g: Value) -> Option<u32> {
 /// 8 or 4 when every float access through `param` (and what it is passed on as) is of
 /// doubles, or of floats.
 fn element_bytes(param: Value) -> Option<u32> {
-    let mut bits = Vec::new();
-    let mut work = vec![(param, 0u32)];
-    let mut seen = std::collections::HashSet::new();
-    while let Some((v, depth)) = work.pop() {
-        if !seen.insert(v) || depth > 32 {
-            continue;
-        }
-        for u in v.users() {
-            match u.opcode() {
-                Some(Opcode::LLVMGetElementPtr)
-                | Some(Opcode::LLVMBitCast)
-                | Some(Opcode::LLVMPHI)
-                | Some(Opcode::LLVMSelect) => work.push((u, depth + 1)),
-                Some(Opcode::LLVMLoad) => bits.push(u.ty()),
-                Some(Opcode::LLVMStore) if u.operand(1) == v => bits.push(u.operand(0).ty()),
-                Some(Opcode::LLVMStore) => {
-                    // Kept in a stack slot (-O0): what is loaded back from it.
-                    let slot = crate::request::strip_casts(u.operand(1));
-                    if slot.opcode() == Some(Opcode::LLVMAlloca) {
-                        for l in slot.users() {
-                            if l.opcode() == Some(Opcode::LLVMLoad) {
-                                work.push((l, depth + 1));
-                            }
-                        }
-                    }
-                }
-                Some(Opcode::LLVMCall) => {
-                    if let Some(g) = u.called_function().filter(|g| !g.is_declaration()) {
-                        for (i, a) in u.call_args().into_iter().enumerate() {
-                            if a == v {
-                                if let Some(p) = g.params().get(i) {
-                                    work.push((*p, depth + 1));
-                                }
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
+    let bits: Vec<_> = super::inert::derived_uses(param)?
+        .into_iter()
+        .filter_map(|(u, p)| match u.opcode() {
+            Some(Opcode::LLVMLoad) => Some(u.ty()),
+            Some(Opcode::LLVMStore) if u.operand(1) == p => Some(u.operand(0).ty()),
+            _ => None,
+        })
+        .collect();
     let mut widths = bits.into_iter().filter_map(|t| {
         if t.is_fp_scalar() {
             Some(t.fp_bits())

@@ -36,12 +36,17 @@ pub(crate) fn inert_params(step: Value) -> Vec<bool> {
         .collect()
 }
 
-fn inert(param: Value) -> bool {
+/// The uses of `param` and of every pointer derived from it: through GEPs (as their
+/// base), casts, phis and selects, -O0 stack slots it is stored into (the slot's loads),
+/// and the parameters of defined functions it is passed to. Each other use comes as
+/// `(user, pointer it uses)`; `None` past 4096 derived pointers.
+pub(crate) fn derived_uses(param: Value) -> Option<Vec<(Value, Value)>> {
+    let mut out = Vec::new();
     let mut work = vec![param];
     let mut seen = HashSet::new();
     while let Some(v) = work.pop() {
         if seen.len() > 4096 {
-            return false;
+            return None;
         }
         if !seen.insert(v) {
             continue;
@@ -52,45 +57,53 @@ fn inert(param: Value) -> bool {
                 Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMPHI) | Some(Opcode::LLVMSelect) => {
                     work.push(u)
                 }
-                Some(Opcode::LLVMICmp) => {}
-                Some(Opcode::LLVMLoad) => {
-                    let t = u.ty();
-                    if t.is_pointer() || (t.contains_fp() && !only_compared(u)) {
-                        return false;
-                    }
-                }
-                // Kept in a stack slot (-O0): the loads of the slot.
-                Some(Opcode::LLVMStore) if u.operand(0) == v => {
+                Some(Opcode::LLVMStore)
+                    if u.operand(0) == v
+                        && crate::request::strip_casts(u.operand(1)).opcode()
+                            == Some(Opcode::LLVMAlloca) =>
+                {
                     let slot = crate::request::strip_casts(u.operand(1));
-                    if slot.opcode() != Some(Opcode::LLVMAlloca) {
-                        return false;
-                    }
                     for l in slot.users() {
                         match l.opcode() {
                             Some(Opcode::LLVMLoad) => work.push(l),
                             Some(Opcode::LLVMStore) if l.operand(1) == slot => {}
-                            _ => return false,
+                            _ => out.push((l, slot)),
                         }
                     }
                 }
-                Some(Opcode::LLVMCall) => {
-                    let Some(g) = u.called_function().filter(|g| !g.is_declaration()) else {
-                        return false;
-                    };
+                Some(Opcode::LLVMCall)
+                    if u.called_function().is_some_and(|g| !g.is_declaration()) =>
+                {
+                    let g = u.called_function().expect("checked above");
                     for (i, a) in u.call_args().into_iter().enumerate() {
                         if a == v {
                             match g.params().get(i) {
                                 Some(p) => work.push(*p),
-                                None => return false,
+                                None => out.push((u, v)),
                             }
                         }
                     }
                 }
-                _ => return false,
+                _ => out.push((u, v)),
             }
         }
     }
-    true
+    Some(out)
+}
+
+/// Does no derivative go through `param`: it is only compared as a pointer, or read for
+/// integers or for floats that are only compared?
+fn inert(param: Value) -> bool {
+    derived_uses(param).is_some_and(|uses| {
+        uses.into_iter().all(|(u, _)| match u.opcode() {
+            Some(Opcode::LLVMICmp) => true,
+            Some(Opcode::LLVMLoad) => {
+                let t = u.ty();
+                !t.is_pointer() && (!t.contains_fp() || only_compared(u))
+            }
+            _ => false,
+        })
+    })
 }
 
 /// Is the float `v` only compared (through extensions and truncations)?
