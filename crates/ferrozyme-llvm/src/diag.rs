@@ -90,6 +90,15 @@ impl Diagnostic {
         self.instruction = Some(text.into());
         self
     }
+    /// The function and source line of the instruction `inst` (nothing for a value that
+    /// is no instruction, such as a constant expression using a global).
+    pub fn at_value(self, inst: crate::Value) -> Self {
+        if !inst.is_instruction() {
+            return self;
+        }
+        self.in_function(inst.parent_function().name())
+            .at_loc(inst.source_loc())
+    }
     pub fn at_loc(mut self, loc: Option<SourceLoc>) -> Self {
         if loc.is_some() {
             self.loc = loc;

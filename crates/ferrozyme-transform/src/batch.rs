@@ -351,8 +351,7 @@ pub fn replace_virtual_reverse(call: Value) -> Result<(), Diagnostic> {
             DiagKind::BadAutodiffCall,
             "`__enzyme_virtualreverse` takes the function whose shadow it gives".to_string(),
         )
-        .in_function(call.parent_function().name())
-        .at_loc(call.source_loc())
+        .at_value(call)
         .with_help("write __enzyme_virtualreverse((void *)f)"));
     };
     let ty = call.ty();

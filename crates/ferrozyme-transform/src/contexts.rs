@@ -110,17 +110,14 @@ pub fn check_and_mark(module: Module) -> Result<(), Vec<Diagnostic>> {
     for (f, kind) in declarations(module) {
         for u in f.users() {
             if let Some(why) = misuse(u, kind) {
-                let mut d = Diagnostic::new(
-                    DiagKind::BadAutodiffCall,
-                    format!("`{}` (Enzyme's global-shadow contexts): {why}", f.name()),
-                )
-                .with_help("see the README's ABI table: __enzyme_context(1), __enzyme_shadow(ctx, &global, 0), __enzyme_zero_shadows(ctx), enzyme_context, ctx");
-                if u.is_instruction() {
-                    d = d
-                        .in_function(u.parent_function().name())
-                        .at_loc(u.source_loc());
-                }
-                diags.push(d);
+                diags.push(
+                    Diagnostic::new(
+                        DiagKind::BadAutodiffCall,
+                        format!("`{}` (Enzyme's global-shadow contexts): {why}", f.name()),
+                    )
+                    .at_value(u)
+                    .with_help("see the README's ABI table: __enzyme_context(1), __enzyme_shadow(ctx, &global, 0), __enzyme_zero_shadows(ctx), enzyme_context, ctx"),
+                );
             }
         }
         f.add_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR, "");

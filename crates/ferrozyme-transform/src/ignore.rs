@@ -35,20 +35,17 @@ pub fn check_and_mark(module: Module) -> Result<(), Vec<Diagnostic>> {
             if is_ignore_call(u) {
                 continue;
             }
-            let mut d = Diagnostic::new(
-                DiagKind::BadAutodiffCall,
-                format!(
-                    "`{}` must be called as `y = __enzyme_ignore_derivatives(x)`, one argument and a result of its type",
-                    f.name()
-                ),
-            )
-            .with_help("declare it as e.g. `double __enzyme_ignore_derivatives(double);` and call it directly");
-            if u.is_instruction() {
-                d = d
-                    .in_function(u.parent_function().name())
-                    .at_loc(u.source_loc());
-            }
-            diags.push(d);
+            diags.push(
+                Diagnostic::new(
+                    DiagKind::BadAutodiffCall,
+                    format!(
+                        "`{}` must be called as `y = __enzyme_ignore_derivatives(x)`, one argument and a result of its type",
+                        f.name()
+                    ),
+                )
+                .at_value(u)
+                .with_help("declare it as e.g. `double __enzyme_ignore_derivatives(double);` and call it directly"),
+            );
         }
         f.add_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR, "");
     }

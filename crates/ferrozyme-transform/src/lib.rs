@@ -399,8 +399,7 @@ fn replace_direct(
             DiagKind::BadAutodiffCall,
             format!("`{}` is not implemented yet", call.called_value().name()),
         )
-        .in_function(call.parent_function().name())
-        .at_loc(call.source_loc())),
+        .at_value(call)),
     }
 }
 
@@ -423,8 +422,7 @@ fn recursive_request_error(c: Value) -> Diagnostic {
             c.called_value().name()
         ),
     )
-    .in_function(c.parent_function().name())
-    .at_loc(c.source_loc())
+    .at_value(c)
     .with_help("differentiate a function that does not call __enzyme_* on itself")
 }
 
@@ -749,8 +747,7 @@ fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diagnostic>> {
             if u.is_instruction() {
                 diags.push(
                     Diagnostic::new(DiagKind::BadAutodiffCall, what.clone())
-                        .in_function(u.parent_function().name())
-                        .at_loc(u.source_loc())
+                        .at_value(u)
                         .with_help(help.clone()),
                 );
                 break;

@@ -110,8 +110,7 @@ pub(crate) fn is_checkpoint_entry(name: &str) -> bool {
 
 fn err(call: Value, msg: String, help: &str) -> Diagnostic {
     Diagnostic::new(DiagKind::BadAutodiffCall, msg)
-        .in_function(call.parent_function().name())
-        .at_loc(call.source_loc())
+        .at_value(call)
         .with_help(help.to_string())
 }
 
