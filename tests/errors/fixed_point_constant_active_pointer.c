@@ -1,6 +1,7 @@
 // OPT: O0 O2
 // EXPECT-ERROR: bad-autodiff-call
 // EXPECT-ERROR: takes its pointer argument #2
+// EXPECT-ERROR: in function `f`
 // EXPECT-ERROR: enzyme_dup with a zero shadow
 // `__enzyme_fixed_point` called from a derivative where the step's coefficients `a` are
 // `enzyme_const`, while the step differentiates through them (they multiply the state):

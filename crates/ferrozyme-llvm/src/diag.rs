@@ -96,7 +96,7 @@ impl Diagnostic {
         if !inst.is_instruction() {
             return self;
         }
-        self.in_function(inst.parent_function().name())
+        self.in_function(inst.parent_function().source_name())
             .at_loc(inst.source_loc())
     }
     pub fn at_loc(mut self, loc: Option<SourceLoc>) -> Self {

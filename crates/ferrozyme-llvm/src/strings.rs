@@ -9,6 +9,9 @@ use llvm_sys::core::{
 
 use crate::ir::Value;
 
+/// The string function attribute naming the user's function a generated one was made from.
+const ORIGIN_ATTR: &str = "ferrozyme-origin";
+
 impl Value {
     /// The value of the function's string attribute `key`, if it has one.
     pub fn string_fn_attr(self, key: &str) -> Option<String> {
@@ -34,6 +37,19 @@ impl Value {
                     .into_owned(),
             )
         }
+    }
+
+    /// The name of the user's function this function was made from (a clone prepared for
+    /// differentiation, a loop outlined into a step function), as diagnostics show it: the
+    /// `ferrozyme-origin` attribute `mark_origin` left, else the function's own name.
+    pub fn source_name(self) -> String {
+        self.string_fn_attr(ORIGIN_ATTR)
+            .unwrap_or_else(|| self.name())
+    }
+
+    /// Records that this generated function stands for code of `of` (see `source_name`).
+    pub fn mark_origin(self, of: Value) {
+        self.add_string_fn_attr(ORIGIN_ATTR, &of.source_name());
     }
 
     /// The text of a C string constant: this value, or the initializer of this global,

@@ -26,6 +26,7 @@ pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
     let ctx = m.context();
     let dst = m.add_function(name, src.function_type());
     dst.set_linkage_internal();
+    dst.mark_origin(src);
     // A body with `invoke`/`landingpad` needs its personality: LLVM's passes (simplifycfg
     // on the clone) crash on exception handling in a function without one.
     if let Some(p) = src.personality() {

@@ -428,7 +428,7 @@ impl Driver {
                     func.name()
                 ),
             )
-            .in_function(func.name())
+            .in_function(func.source_name())
             .with_help(how.to_string())]
         };
         if let Job::Reverse(_, Target::Split { nested: true, .. }) = job {

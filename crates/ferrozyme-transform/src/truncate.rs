@@ -353,7 +353,7 @@ impl Truncations {
                 DiagKind::UnsupportedInstruction,
                 format!("cannot truncate `{}`: {what}", f.name()),
             )
-            .in_function(f.name())
+            .in_function(f.source_name())
             .at_instruction(i.to_string())
             .at_loc(i.source_loc())
             .with_help("truncate a function whose floating-point work is scalar arithmetic and the math functions of the C library")

@@ -335,6 +335,7 @@ fn outline(
     let step = module.add_function(&format!("__fz_auto_step.{k}"), fty);
     step.set_linkage_internal();
     step.add_fn_attr("noinline");
+    step.mark_origin(f);
     if let Some(p) = f.personality() {
         step.set_personality(p);
     }

@@ -122,8 +122,24 @@ fn extract(b: &Builder, v: Value, path: &[u32]) -> Value {
 
 fn err(func: Value, msg: String, help: &str) -> Vec<Diagnostic> {
     vec![Diagnostic::new(DiagKind::BadAutodiffCall, msg)
-        .in_function(func.name())
+        .in_function(func.source_name())
         .with_help(help.to_string())]
+}
+
+/// `err` for a checkpointed or fixed-point loop's function: named at the user's call that
+/// became the call of `func` (the loop's internal function means nothing to the user).
+fn err_at_loop_call(func: Value, msg: String, help: &str) -> Vec<Diagnostic> {
+    let site = func
+        .users()
+        .into_iter()
+        .filter(|u| u.is_call() && u.called_function() == Some(func))
+        .min_by_key(|u| u.source_loc().is_none());
+    match site {
+        Some(call) => vec![Diagnostic::new(DiagKind::BadAutodiffCall, msg)
+            .at_value(call)
+            .with_help(help.to_string())],
+        None => err(func, msg, help),
+    }
 }
 
 /// The primal arguments and their shadow lanes, as a wrapper receives them.
@@ -188,7 +204,7 @@ fn user_args(
             }
             None if p.ty().is_pointer() => {
                 if let Some(j) = crate::checkpoint::inert::step_argument(func, k) {
-                    return Err(err(
+                    return Err(err_at_loop_call(
                         func,
                         format!(
                             "the step of a checkpointed or fixed-point loop (`__enzyme_checkpoint_for`/`_while`, `__enzyme_fixed_point`) takes its pointer argument #{j} (after the step number) from constant memory here (enzyme_const or a constant pointer), but its derivative reads or writes derivatives through it"

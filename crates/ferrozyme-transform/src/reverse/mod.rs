@@ -139,7 +139,7 @@ pub(crate) fn synthesize(
         .filter(|b| cfg.is_reachable(*b))
         .collect();
     // Stores through placeholder primals (`enzyme_dupnoneed, nullptr`) never happen.
-    let mut placeholder_diags = Diags::new(req.func.name());
+    let mut placeholder_diags = Diags::new(req.func.source_name());
     let placeholder_stores =
         crate::placeholder::placeholder_stores(p, &req.placeholder, &mut placeholder_diags);
     if !placeholder_diags.is_empty() {
@@ -178,7 +178,7 @@ pub(crate) fn synthesize(
         writes: OnceCell::new(),
         rt,
     };
-    let mut diags = Diags::new(fx.fname.clone());
+    let mut diags = Diags::new(req.func.source_name());
     check::check_supported(&fx, sup, &mut diags);
     if !diags.is_empty() {
         return diags.into_result();

@@ -94,7 +94,7 @@ pub(crate) fn synthesize(
     let eb = Builder::new(ctx);
     let fmf = fastmath::function_default(p);
     b.set_fast_math(fmf);
-    let mut diags = Diags::new(req.func.name());
+    let mut diags = Diags::new(req.func.source_name());
     let dropped = crate::placeholder::placeholder_stores(p, &req.placeholder, &mut diags);
     if !diags.is_empty() {
         return diags.into_result();
