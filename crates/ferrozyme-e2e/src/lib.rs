@@ -64,6 +64,17 @@ pub fn find_plugin(root: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// `libferrozyme_clang.so`, the `-fplugin` library (crates/ferrozyme-clang), when it was
+/// built with its clang half (clang's headers installed).
+pub fn find_clang_plugin(root: &Path) -> Option<PathBuf> {
+    let lib = find_plugin(root)?.with_file_name("libferrozyme_clang.so");
+    let built = std::fs::read(&lib)
+        .ok()?
+        .windows(b"enzyme_function_like".len())
+        .any(|w| w == b"enzyme_function_like");
+    built.then_some(lib)
+}
+
 /// The message every trial reports when the binary is missing.
 pub fn missing_binary_message(root: &Path) -> String {
     format!(

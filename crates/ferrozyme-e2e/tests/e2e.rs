@@ -155,18 +155,28 @@ fn run_c_program(
             })?;
             let cxx = file.extension().is_some_and(|e| e == "cpp");
             let mut c = Command::new(if cxx { "clang++-22" } else { "clang-22" });
-            c.arg(format!("-fpass-plugin={}", lib.display()));
             c.arg(format!("-I{}", file.parent().unwrap().display()));
             // Ferrozyme's headers (<enzyme/enzyme>, <ferrozyme.h>): `ferrozyme cc` finds
             // them by itself, plugin users add the directory.
             c.arg(format!("-I{}", root.join("include").display()));
-            // Enzyme's source attributes, defined as the README tells plugin users (plain
-            // clang drops them; without these the pass stops with an error naming them).
-            c.args([
-                r#"-Denzyme_inactive=annotate("enzyme_inactive")"#,
-                r#"-Denzyme_inactive_noblock=annotate("enzyme_inactive")"#,
-                r#"-Denzyme_function_like(name)=annotate("enzyme_function_like:" name)"#,
-            ]);
+            match find_clang_plugin(root) {
+                // As Enzyme's users load ClangEnzyme: `-fplugin`, which also keeps Enzyme's
+                // source attributes (crates/ferrozyme-clang).
+                Some(clang_lib) => {
+                    c.arg(format!("-fplugin={}", clang_lib.display()));
+                }
+                // Without clang's headers: the pass plugin, with Enzyme's source
+                // attributes defined as the README tells `-fpass-plugin` users (plain
+                // clang drops them; without these the pass stops with an error naming them).
+                None => {
+                    c.arg(format!("-fpass-plugin={}", lib.display()));
+                    c.args([
+                        r#"-Denzyme_inactive=annotate("enzyme_inactive")"#,
+                        r#"-Denzyme_inactive_noblock=annotate("enzyme_inactive")"#,
+                        r#"-Denzyme_function_like(name)=annotate("enzyme_function_like:" name)"#,
+                    ]);
+                }
+            }
             c
         }
     };

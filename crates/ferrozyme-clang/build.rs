@@ -1,0 +1,89 @@
+//! Compiles `src/clang_plugin.cpp` against clang 22's headers (libclang-22-dev) and links
+//! libclang-cpp, the library clang-22 itself runs on. Without the headers the library is
+//! built empty and says so (`scripts/ensure-llvm.sh` installs them).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn llvm_config() -> PathBuf {
+    if let Some(p) = std::env::var_os("LLVM_CONFIG_PATH") {
+        return PathBuf::from(p);
+    }
+    if let Some(prefix) = std::env::var_os("LLVM_SYS_221_PREFIX") {
+        return Path::new(&prefix).join("bin/llvm-config");
+    }
+    PathBuf::from("/usr/lib/llvm-22/bin/llvm-config")
+}
+
+fn query(cfg: &Path, arg: &str) -> Option<String> {
+    let out = Command::new(cfg).arg(arg).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// libclang-cpp of this LLVM, when clang's headers are installed too.
+fn clang_cpp(includedir: &Path, libdir: &Path) -> Option<PathBuf> {
+    if !includedir
+        .join("clang/Frontend/FrontendPluginRegistry.h")
+        .is_file()
+    {
+        return None;
+    }
+    let mut libs: Vec<PathBuf> = std::fs::read_dir(libdir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("libclang-cpp.so"))
+        })
+        .collect();
+    libs.sort();
+    libs.into_iter().next()
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=src/clang_plugin.cpp");
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=LLVM_CONFIG_PATH");
+    println!("cargo:rerun-if-env-changed=CXX");
+    println!("cargo:rustc-check-cfg=cfg(clang_frontend)");
+    let cfg = llvm_config();
+    let found = (|| {
+        let cxxflags = query(&cfg, "--cxxflags")?;
+        let bindir = PathBuf::from(query(&cfg, "--bindir")?);
+        let includedir = PathBuf::from(query(&cfg, "--includedir")?);
+        let libdir = PathBuf::from(query(&cfg, "--libdir")?);
+        let lib = clang_cpp(&includedir, &libdir)?;
+        Some((cxxflags, bindir, lib))
+    })();
+    let Some((cxxflags, bindir, lib)) = found else {
+        println!(
+            "cargo:warning=clang 22's headers or libclang-cpp not found (apt-get install \
+             libclang-22-dev): libferrozyme_clang.so is empty; use -fpass-plugin=libferrozyme_plugin.so"
+        );
+        return;
+    };
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .file("src/clang_plugin.cpp")
+        .warnings(true)
+        .flag_if_supported("-Wno-unused-parameter");
+    let clangxx = bindir.join("clang++");
+    if std::env::var_os("CXX").is_none() && clangxx.is_file() {
+        build.compiler(clangxx);
+    }
+    for flag in cxxflags.split_whitespace() {
+        build.flag(flag);
+    }
+    build.compile("ferrozyme_clang_cpp");
+    println!("cargo:rustc-link-arg={}", lib.display());
+    println!("cargo:rustc-link-lib=dylib=LLVM");
+    println!(
+        "cargo:rustc-link-search=native={}",
+        query(&cfg, "--libdir").unwrap()
+    );
+    println!("cargo:rustc-cfg=clang_frontend");
+}

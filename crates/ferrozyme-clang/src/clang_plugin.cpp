@@ -1,0 +1,177 @@
+// libferrozyme_clang.so: what `clang-22 -fplugin=libferrozyme_clang.so` needs, the way
+// Enzyme's users load ClangEnzyme (`clang test.c -fplugin=ClangEnzyme-22.so -O2`).
+//
+// `-fplugin` makes clang load a library as a *frontend* plugin, early (before it parses
+// `-mllvm` options) and without looking for a pass-plugin entry point. So:
+//   * when this library is loaded, it loads the pass plugin `libferrozyme_plugin.so` from
+//     its own folder (which registers Enzyme's `-mllvm -enzyme-*` options in time);
+//   * a frontend action that runs before the main one hands the pass plugin's
+//     registration to the code generator's PassBuilder (clang 22 loads `-fpass-plugin`
+//     libraries before any frontend action, so adding a path then would be too late),
+//     unless `-fpass-plugin` loaded the same library; the pass then runs exactly as with
+//     `-fpass-plugin` (OptimizerEarly at -O1+, OptimizerLast at -O0);
+//   * Enzyme's source attributes, which plain clang drops with "unknown attribute":
+//     `enzyme_inactive` and `enzyme_inactive_noblock` become `annotate("enzyme_inactive")`
+//     and `enzyme_function_like("name")` becomes `annotate("enzyme_function_like:name")`,
+//     the annotations `ferrozyme cc` produces with its -D definitions and the pass reads
+//     (ferrozyme-transform custom/annotations.rs).
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/DiagnosticSema.h"
+#include "clang/Basic/ParsedAttrInfo.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <dlfcn.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace clang;
+
+namespace {
+
+// The file this code was loaded from (the plugin library), "" if the loader cannot say.
+std::string ownPath() {
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(&ownPath), &Info) == 0 || !Info.dli_fname)
+    return "";
+  return Info.dli_fname;
+}
+
+bool sameFile(const std::string &A, const std::string &B) {
+  if (A == B)
+    return true;
+  llvm::sys::fs::UniqueID IA, IB;
+  return !llvm::sys::fs::getUniqueID(A, IA) && !llvm::sys::fs::getUniqueID(B, IB) &&
+         IA == IB;
+}
+
+// The pass plugin, loaded when this library is; its error when that failed.
+std::optional<llvm::PassPlugin> Pass;
+std::string PassError;
+
+std::string passPluginPath() {
+  std::string Self = ownPath();
+  size_t Slash = Self.rfind('/');
+  std::string Dir = Slash == std::string::npos ? "." : Self.substr(0, Slash);
+  return Dir + "/libferrozyme_plugin.so";
+}
+
+void loadPassPlugin() {
+  std::string Path = passPluginPath();
+  auto P = llvm::PassPlugin::Load(Path);
+  if (P)
+    Pass.emplace(std::move(*P));
+  else
+    PassError = Path + ": " + llvm::toString(P.takeError());
+}
+
+// Loads the pass plugin when clang loads this library (after `Pass` and `PassError` are
+// initialized: same file, later definition).
+struct LoadAtStart {
+  LoadAtStart() { loadPassPlugin(); }
+} Loader;
+
+class AddPassPlugin final : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    if (!Pass) {
+      DiagnosticsEngine &D = CI.getDiagnostics();
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "ferrozyme: cannot load the pass plugin %0 (build it with "
+                                 "cargo build --release -p ferrozyme-plugin)"))
+          << PassError;
+      return std::make_unique<ASTConsumer>();
+    }
+    for (const auto &P : CI.getPassPlugins())
+      if (sameFile(P->getFilename().str(), Pass->getFilename().str()))
+        return std::make_unique<ASTConsumer>(); // -fpass-plugin named it too
+    llvm::PassPlugin *PP = &*Pass;
+    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+        [PP](llvm::PassBuilder &PB) { PP->registerPassBuilderCallbacks(PB); });
+    return std::make_unique<ASTConsumer>();
+  }
+  bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &) override {
+    return true;
+  }
+  ActionType getActionType() override { return AddBeforeMainAction; }
+};
+
+FrontendPluginRegistry::Add<AddPassPlugin>
+    RegisterAction("ferrozyme", "run Ferrozyme's AD pass in clang's optimization pipeline");
+
+// An Enzyme attribute on a function or variable, kept as the annotation `Text` (plus the
+// string argument after `Text` when the attribute takes one).
+class AnnotationAttr : public ParsedAttrInfo {
+  std::string Text;
+  bool TakesName;
+  std::string Name;
+  std::vector<Spelling> Names;
+
+public:
+  AnnotationAttr(std::string AttrName, std::string Text, bool TakesName)
+      : Text(std::move(Text)), TakesName(TakesName) {
+    NumArgs = TakesName ? 1 : 0;
+    Name = std::move(AttrName);
+    Names.push_back({ParsedAttr::AS_GNU, Name.c_str()});
+    Spellings = Names;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A, const Decl *D) const override {
+    if (isa<FunctionDecl>(D) || isa<VarDecl>(D))
+      return true;
+    S.Diag(A.getLoc(), diag::warn_attribute_wrong_decl_type_str)
+        << A << A.isRegularKeywordAttribute() << "functions and variables";
+    return false;
+  }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &A) const override {
+    std::string Note = Text;
+    if (TakesName) {
+      const auto *Lit =
+          dyn_cast<StringLiteral>(A.getArgAsExpr(0)->IgnoreParenImpCasts());
+      if (!Lit) {
+        S.Diag(A.getLoc(), diag::err_attribute_argument_type) << A << AANT_ArgumentString;
+        return AttributeNotApplied;
+      }
+      Note += Lit->getString().str();
+    }
+    D->addAttr(AnnotateAttr::Create(S.Context, Note, nullptr, 0, A.getRange()));
+    return AttributeApplied;
+  }
+
+};
+
+struct InactiveAttr final : AnnotationAttr {
+  InactiveAttr() : AnnotationAttr("enzyme_inactive", "enzyme_inactive", false) {}
+};
+struct InactiveNoblockAttr final : AnnotationAttr {
+  InactiveNoblockAttr()
+      : AnnotationAttr("enzyme_inactive_noblock", "enzyme_inactive", false) {}
+};
+struct FunctionLikeAttr final : AnnotationAttr {
+  FunctionLikeAttr()
+      : AnnotationAttr("enzyme_function_like", "enzyme_function_like:", true) {}
+};
+
+ParsedAttrInfoRegistry::Add<InactiveAttr> RegisterInactive("enzyme_inactive", "");
+ParsedAttrInfoRegistry::Add<InactiveNoblockAttr>
+    RegisterInactiveNoblock("enzyme_inactive_noblock", "");
+ParsedAttrInfoRegistry::Add<FunctionLikeAttr> RegisterFunctionLike("enzyme_function_like",
+                                                                   "");
+
+} // namespace
+
+// Referenced from lib.rs so that this file's object is linked into the library.
+extern "C" int ferrozyme_clang_frontend_linked() { return 1; }
