@@ -43,6 +43,50 @@ fn clang_cpp(includedir: &Path, libdir: &Path) -> Option<PathBuf> {
     libs.into_iter().next()
 }
 
+/// The repository's `include/` headers (`<enzyme/enzyme>`, `<ferrozyme.h>`, ...) as C++
+/// raw strings in `$OUT_DIR/headers.inc`, with a hash of their text: Enzyme's clang plugin
+/// makes its headers available without `-I`, and so does this one (clang_plugin.cpp).
+fn embed_headers(out: &Path) {
+    use std::hash::{Hash, Hasher};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../include");
+    let mut files = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        println!("cargo:rerun-if-changed={}", dir.display());
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut inc = String::new();
+    for f in &files {
+        println!("cargo:rerun-if-changed={}", f.display());
+        let name = f
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(f).unwrap();
+        assert!(
+            !text.contains(")FZHDR\""),
+            "{name} contains the raw-string delimiter"
+        );
+        (&name, &text).hash(&mut hasher);
+        inc.push_str(&format!("{{\"{name}\", R\"FZHDR({text})FZHDR\"}},\n"));
+    }
+    inc.push_str(&format!(
+        "#define FERROZYME_HEADERS_HASH \"{:016x}\"\n",
+        hasher.finish()
+    ));
+    std::fs::write(out.join("headers.inc"), inc).unwrap();
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=src/clang_plugin.cpp");
     println!("cargo:rerun-if-changed=build.rs");
@@ -65,7 +109,10 @@ fn main() {
         );
         return;
     };
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
+    embed_headers(&out);
     let mut build = cc::Build::new();
+    build.include(&out);
     build
         .cpp(true)
         .file("src/clang_plugin.cpp")

@@ -24,10 +24,14 @@
 #include "clang/Basic/ParsedAttrInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
 #include "llvm/Plugins/PassPlugin.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
 
@@ -82,10 +86,61 @@ struct LoadAtStart {
   LoadAtStart() { loadPassPlugin(); }
 } Loader;
 
+// The repository's include/ headers, embedded by build.rs.
+struct Header {
+  const char *Name;
+  const char *Text;
+};
+const Header Headers[] = {
+#include "headers.inc"
+};
+
+// A folder holding the embedded headers, written once per version into the temporary
+// directory (each file through a temporary name and a rename, so concurrent compiles
+// never see half a file); "" when it cannot be written.
+std::string headerDir() {
+  llvm::SmallString<256> Dir;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
+  llvm::sys::path::append(Dir, "ferrozyme-clang-include-" FERROZYME_HEADERS_HASH);
+  for (const Header &H : Headers) {
+    llvm::SmallString<256> File(Dir);
+    llvm::sys::path::append(File, H.Name);
+    if (llvm::sys::fs::exists(File))
+      continue;
+    if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(File)))
+      return "";
+    llvm::SmallString<256> Tmp;
+    int FD;
+    if (llvm::sys::fs::createUniqueFile(File + ".tmp%%%%%%", FD, Tmp))
+      return "";
+    {
+      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      OS << H.Text;
+    }
+    if (llvm::sys::fs::rename(Tmp, File))
+      return "";
+  }
+  return Dir.str().str();
+}
+
+// `#include <enzyme/enzyme>` and the other headers without `-I`, as with Enzyme's
+// plugin: their folder is searched after every other one, so a user's own copy wins.
+void addHeaderDir(CompilerInstance &CI) {
+  if (!CI.hasPreprocessor())
+    return;
+  std::string Dir = headerDir();
+  if (Dir.empty())
+    return;
+  if (auto D = CI.getFileManager().getOptionalDirectoryRef(Dir))
+    CI.getPreprocessor().getHeaderSearchInfo().AddSystemSearchPath(
+        DirectoryLookup(*D, SrcMgr::C_System, /*isFramework=*/false));
+}
+
 class AddPassPlugin final : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
+    addHeaderDir(CI);
     if (!Pass) {
       DiagnosticsEngine &D = CI.getDiagnostics();
       D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,

@@ -220,3 +220,29 @@ fn a_function_like_attribute_without_a_name_is_an_error() {
         stderr(&o)
     );
 }
+
+/// `#include <enzyme/enzyme>` without `-I`, as with Enzyme's plugin: d/dx and d/dy of
+/// sin(x) y^2 through Enzyme's C++ interface.
+#[test]
+fn enzyme_headers_are_found_without_include_flags() {
+    let lib = clang_plugin();
+    let dir = tempfile::tempdir().unwrap();
+    let src = r#"
+#include <enzyme/enzyme>
+#include <ferrozyme.h>
+#include <cmath>
+#include <cstdio>
+double f(double x, double y) { return std::sin(x) * y * y; }
+int main() {
+  double x = 0.4, y = 1.3;
+  auto g = enzyme::get<0>(enzyme::autodiff<enzyme::Reverse>(
+      f, enzyme::Active<double>(x), enzyme::Active<double>(y)));
+  bool ok = std::fabs(enzyme::get<0>(g) - std::cos(x) * y * y) < 1e-12 &&
+            std::fabs(enzyme::get<1>(g) - 2 * std::sin(x) * y) < 1e-12;
+  std::printf("%s\n", ok ? "ok" : "WRONG");
+}
+"#;
+    let o = compile(dir.path(), "clang++-22", src, &flags(&lib, "O2"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(run(dir.path()).trim(), "ok");
+}

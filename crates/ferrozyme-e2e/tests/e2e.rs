@@ -156,12 +156,10 @@ fn run_c_program(
             let cxx = file.extension().is_some_and(|e| e == "cpp");
             let mut c = Command::new(if cxx { "clang++-22" } else { "clang-22" });
             c.arg(format!("-I{}", file.parent().unwrap().display()));
-            // Ferrozyme's headers (<enzyme/enzyme>, <ferrozyme.h>): `ferrozyme cc` finds
-            // them by itself, plugin users add the directory.
-            c.arg(format!("-I{}", root.join("include").display()));
             match find_clang_plugin(root) {
                 // As Enzyme's users load ClangEnzyme: `-fplugin`, which also keeps Enzyme's
-                // source attributes (crates/ferrozyme-clang).
+                // source attributes and provides Ferrozyme's headers (<enzyme/enzyme>,
+                // <ferrozyme.h>) without `-I` (crates/ferrozyme-clang).
                 Some(clang_lib) => {
                     c.arg(format!("-fplugin={}", clang_lib.display()));
                 }
@@ -170,6 +168,7 @@ fn run_c_program(
                 // clang drops them; without these the pass stops with an error naming them).
                 None => {
                     c.arg(format!("-fpass-plugin={}", lib.display()));
+                    c.arg(format!("-I{}", root.join("include").display()));
                     c.args([
                         r#"-Denzyme_inactive=annotate("enzyme_inactive")"#,
                         r#"-Denzyme_inactive_noblock=annotate("enzyme_inactive")"#,
