@@ -130,6 +130,10 @@ pub fn handle_args(name: &str) -> &'static [usize] {
         "MPI_Iallreduce" | "__fz_mpic_iallreduce" => &[3, 4, 5],
         "MPI_Ireduce" | "__fz_mpic_ireduce" => &[3, 4, 6],
         "MPI_Ibcast" | "__fz_mpic_ibcast" => &[2, 4],
+        "MPI_Win_create" | "__fz_mpic_win_create" => &[3, 4],
+        "MPI_Win_allocate" | "__fz_mpic_win_allocate" => &[2, 3],
+        "MPI_Put" | "__fz_mpic_put" | "MPI_Get" | "__fz_mpic_get" => &[2, 6],
+        "MPI_Accumulate" | "__fz_mpic_accumulate" => &[2, 6, 7],
         _ => mpi_rule(name).map_or(&[], MpiRule::handles),
     }
 }
@@ -275,6 +279,48 @@ const TABLE: &[(&str, MpiRule)] = &[
         "MPI_Ibcast",
         MpiRule::Composed {
             by: "__fz_mpic_ibcast",
+        },
+    ),
+    (
+        "MPI_Win_create",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_create",
+        },
+    ),
+    (
+        "MPI_Win_allocate",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_allocate",
+        },
+    ),
+    (
+        "MPI_Put",
+        MpiRule::Composed {
+            by: "__fz_mpic_put",
+        },
+    ),
+    (
+        "MPI_Get",
+        MpiRule::Composed {
+            by: "__fz_mpic_get",
+        },
+    ),
+    (
+        "MPI_Accumulate",
+        MpiRule::Composed {
+            by: "__fz_mpic_accumulate",
+        },
+    ),
+    (
+        "MPI_Win_fence",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_fence",
+        },
+    ),
+    (
+        "MPI_Win_free",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_free",
         },
     ),
     ("MPI_Comm_rank", MpiRule::Inactive { why: QUERY }),
