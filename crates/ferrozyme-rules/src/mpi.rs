@@ -130,6 +130,13 @@ pub fn handle_args(name: &str) -> &'static [usize] {
         "MPI_Iallreduce" | "__fz_mpic_iallreduce" => &[3, 4, 5],
         "MPI_Ireduce" | "__fz_mpic_ireduce" => &[3, 4, 6],
         "MPI_Ibcast" | "__fz_mpic_ibcast" => &[2, 4],
+        "MPI_Iallgather" | "__fz_mpic_iallgather" | "MPI_Ialltoall" | "__fz_mpic_ialltoall" => {
+            &[2, 5, 6]
+        }
+        "MPI_Igather" | "__fz_mpic_igather" | "MPI_Iscatter" | "__fz_mpic_iscatter" => &[2, 5, 7],
+        "MPI_Iallgatherv" | "__fz_mpic_iallgatherv" => &[2, 6, 7],
+        "MPI_Ialltoallv" | "__fz_mpic_ialltoallv" => &[3, 7, 8],
+        "MPI_Ibarrier" | "__fz_mpic_ibarrier" => &[0],
         "MPI_Win_create" | "__fz_mpic_win_create" => &[3, 4],
         "MPI_Win_allocate" | "__fz_mpic_win_allocate" => &[2, 3],
         "MPI_Put" | "__fz_mpic_put" | "MPI_Get" | "__fz_mpic_get" => &[2, 6],
@@ -151,6 +158,9 @@ pub fn composed_datatype_args(name: &str) -> &'static [usize] {
         "MPI_Alltoallv" => &[3, 7],
         "MPI_Scan" | "MPI_Exscan" | "MPI_Iallreduce" | "MPI_Ireduce" => &[3],
         "MPI_Ibcast" => &[2],
+        "MPI_Iallgather" | "MPI_Ialltoall" | "MPI_Igather" | "MPI_Iscatter" => &[2, 5],
+        "MPI_Iallgatherv" => &[2, 6],
+        "MPI_Ialltoallv" => &[3, 7],
         _ => &[],
     }
 }
@@ -279,6 +289,48 @@ const TABLE: &[(&str, MpiRule)] = &[
         "MPI_Ibcast",
         MpiRule::Composed {
             by: "__fz_mpic_ibcast",
+        },
+    ),
+    (
+        "MPI_Iallgather",
+        MpiRule::Composed {
+            by: "__fz_mpic_iallgather",
+        },
+    ),
+    (
+        "MPI_Igather",
+        MpiRule::Composed {
+            by: "__fz_mpic_igather",
+        },
+    ),
+    (
+        "MPI_Iscatter",
+        MpiRule::Composed {
+            by: "__fz_mpic_iscatter",
+        },
+    ),
+    (
+        "MPI_Ialltoall",
+        MpiRule::Composed {
+            by: "__fz_mpic_ialltoall",
+        },
+    ),
+    (
+        "MPI_Iallgatherv",
+        MpiRule::Composed {
+            by: "__fz_mpic_iallgatherv",
+        },
+    ),
+    (
+        "MPI_Ialltoallv",
+        MpiRule::Composed {
+            by: "__fz_mpic_ialltoallv",
+        },
+    ),
+    (
+        "MPI_Ibarrier",
+        MpiRule::Composed {
+            by: "__fz_mpic_ibarrier",
         },
     ),
     (
@@ -421,6 +473,20 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_wait_", "__fz_mpif_wait"),
     ("mpi_waitall_", "__fz_mpif_waitall"),
     ("mpi_barrier_", "__fz_mpif_barrier"),
+    ("mpi_iallreduce_", "__fz_mpif_iallreduce"),
+    ("mpi_ireduce_", "__fz_mpif_ireduce"),
+    ("mpi_ibcast_", "__fz_mpif_ibcast"),
+    ("mpi_iallgather_", "__fz_mpif_iallgather"),
+    ("mpi_ialltoall_", "__fz_mpif_ialltoall"),
+    ("mpi_igather_", "__fz_mpif_igather"),
+    ("mpi_iscatter_", "__fz_mpif_iscatter"),
+    ("mpi_ibarrier_", "__fz_mpif_ibarrier"),
+    ("mpi_win_create_", "__fz_mpif_win_create"),
+    ("mpi_win_fence_", "__fz_mpif_win_fence"),
+    ("mpi_win_free_", "__fz_mpif_win_free"),
+    ("mpi_put_", "__fz_mpif_put"),
+    ("mpi_get_", "__fz_mpif_get"),
+    ("mpi_accumulate_", "__fz_mpif_accumulate"),
     ("mpi_comm_rank_", "__fz_mpif_comm_rank"),
     ("mpi_comm_size_", "__fz_mpif_comm_size"),
 ];
@@ -437,12 +503,12 @@ const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE) and Win_free (fence synchronisation), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.

@@ -26,7 +26,8 @@
  *    scan: rank k receives the sum of the adjoints of ranks k.. , through the
  *    Allgather's Reduce_scatter). Exscan leaves rank 0's receive buffer as it was, as
  *    MPI does. The gathered copy costs np times the buffer.
- *  - MPI_Iallreduce, MPI_Ireduce, MPI_Ibcast: the blocking collective at once, and as the
+ *  - MPI_Iallreduce, MPI_Ireduce, MPI_Ibcast, MPI_Iallgather(v), MPI_Igather,
+ *    MPI_Iscatter, MPI_Ialltoall(v), MPI_Ibarrier: the blocking collective at once, and as the
  *    request an MPI_Irecv of no element from MPI_PROC_NULL, which the Irecv/Wait rules
  *    record as nothing to reverse; the user's MPI_Wait/MPI_Waitall completes it. Running
  *    the collective when it starts is an allowed progress of a nonblocking collective;
@@ -385,6 +386,56 @@ int __fz_mpic_ireduce(const void *s, void *r, int n, fz_type t, void *op, int ro
 int __fz_mpic_ibcast(void *b, int n, fz_type t, int root, fz_comm comm, fz_req *req) {
   int e = MPI_Bcast(b, n, t, root, comm);
   int d = fz_done_request(b, comm, req);
+  return e ? e : d;
+}
+
+int MPI_Barrier(fz_comm);
+
+int __fz_mpic_iallgather(const void *s, int sn, fz_type st, void *r, int rn, fz_type rt,
+                         fz_comm comm, fz_req *req) {
+  int e = MPI_Allgather(s, sn, st, r, rn, rt, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_igather(const void *s, int sn, fz_type st, void *r, int rn, fz_type rt, int root,
+                      fz_comm comm, fz_req *req) {
+  int e = MPI_Gather(s, sn, st, r, rn, rt, root, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_iscatter(const void *s, int sn, fz_type st, void *r, int rn, fz_type rt,
+                       int root, fz_comm comm, fz_req *req) {
+  int e = MPI_Scatter(s, sn, st, r, rn, rt, root, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_ialltoall(const void *s, int sn, fz_type st, void *r, int rn, fz_type rt,
+                        fz_comm comm, fz_req *req) {
+  int e = __fz_mpic_alltoall(s, sn, st, r, rn, rt, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_iallgatherv(const void *s, int sn, fz_type st, void *r, const int *rcounts,
+                          const int *displs, fz_type rt, fz_comm comm, fz_req *req) {
+  int e = __fz_mpic_allgatherv(s, sn, st, r, rcounts, displs, rt, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_ialltoallv(const void *s, const int *sn, const int *sd, fz_type st, void *r,
+                         const int *rn, const int *rd, fz_type rt, fz_comm comm, fz_req *req) {
+  int e = __fz_mpic_alltoallv(s, sn, sd, st, r, rn, rd, rt, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_ibarrier(fz_comm comm, fz_req *req) {
+  int e = MPI_Barrier(comm);
+  int d = fz_done_request(0, comm, req);
   return e ? e : d;
 }
 
