@@ -165,6 +165,19 @@ pub fn composed_datatype_args(name: &str) -> &'static [usize] {
     }
 }
 
+/// The one-sided operations whose composed implementations keep their requests in the
+/// window (`runtime/mpi_composed.c`): a window the differentiated code did not create
+/// has no shadow to hold them.
+const WINDOW_OPERATIONS: &[&str] = &["MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Win_fence"];
+
+/// Whether `name` is the composed implementation of a one-sided operation on a window
+/// (`__fz_mpic_put` for `MPI_Put`, ...).
+pub fn is_window_operation_impl(name: &str) -> bool {
+    WINDOW_OPERATIONS
+        .iter()
+        .any(|op| matches!(mpi_rule(op), Some(MpiRule::Composed { by }) if by == name))
+}
+
 /// The C routine of a Fortran binding of a composed routine (`mpi_exscan_` →
 /// `MPI_Exscan`): its arguments are at the same positions (then `ierr`).
 pub fn composed_of_fortran(name: &str) -> Option<&'static str> {
@@ -630,6 +643,9 @@ mod tests {
         assert!(!inactive_by_datatypes("MPI_Alltoall", &[int(), None]));
         assert!(!inactive_by_datatypes("MPI_Allreduce", &[int()]));
         assert_eq!(composed_of_fortran("mpi_exscan_"), Some("MPI_Exscan"));
+        assert!(is_window_operation_impl("__fz_mpic_put"));
+        assert!(!is_window_operation_impl("__fz_mpic_win_create"));
+        assert!(!is_window_operation_impl("MPI_Put"));
         assert!(fortran_datatype_without_reals(7)); // MPI_INTEGER
         assert!(!fortran_datatype_without_reals(17)); // MPI_DOUBLE_PRECISION
         assert!(!fortran_datatype_without_reals(13)); // MPI_REAL
