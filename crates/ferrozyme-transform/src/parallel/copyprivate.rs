@@ -17,7 +17,7 @@
 //! if (didit) slot = list;   barrier;   if (!didit) copy_func(list, slot);   barrier;
 //! ```
 //!
-//! with `slot` a global of the module, which the pass shadows: the other threads' copy
+//! with `slot` a global of the module (one per copy function), which the pass shadows: the other threads' copy
 //! is then a load through a pointer read from shared memory, whose adjoint (each
 //! copying thread's adjoint added to the executing thread's variable) the pass adds
 //! atomically in a team, and the barriers are mirrored in the reverse sweep, so the
@@ -37,13 +37,12 @@ fn implementation(m: Module, copy: Value) -> Value {
     }
     let ctx = m.context();
     let (ptr, i32t) = (ctx.ptr(), ctx.i32());
-    let slot_name = "fz.copyprivate.slot";
-    let slot = m.global(slot_name).unwrap_or_else(|| {
-        let g = m.add_global(slot_name, ptr);
-        g.set_initializer(ptr.zero());
-        g.set_linkage_internal();
-        g
-    });
+    // A slot per copy function: the lists of different constructs hold different
+    // things (clang: pointers to the variables; flang: an array's descriptor), which
+    // one slot would merge for type analysis.
+    let slot = m.add_global(&format!("fz.copyprivate.slot.{}", copy.name()), ptr);
+    slot.set_initializer(ptr.zero());
+    slot.set_linkage_internal();
     let barrier = m.get_or_declare(BARRIER, ctx.function_type(ctx.void(), &[ptr, i32t], false));
     let f = m.add_function(
         &name,
