@@ -21,6 +21,16 @@
 //! | `MPI_Sendrecv_replace`, `MPI_Allgatherv`, `MPI_Gatherv`, `MPI_Scatterv` | those of the routines `runtime/mpi_composed.c` writes them with (padded blocks, a scratch buffer) | the same |
 //! | `MPI_Alltoall`, `MPI_Alltoallv` | the transposed exchange: `runtime/mpi_composed.c` writes them as rounds of `MPI_Sendrecv`, reversed round by round | the same |
 //! | `MPI_Scan`, `MPI_Exscan` (SUM, PROD, MAX, MIN) | `MPI_Allgather` + the prefix combination in rank order (for SUM the reverse scan) | the same |
+//! | `MPI_I{allreduce,reduce,bcast,allgather(v),gather,scatter,alltoall(v),barrier}` | the blocking collective's, run when it starts (the request completes at once) | the same |
+//! | `MPI_Put(o → window of t)` between `MPI_Win_fence`s | an `MPI_Isend` from the origin at the call, the target's `MPI_Irecv` into its window at the closing fence: the adjoint gets the target's window adjoint into the origin's, which the Put overwrote (zero) | the tangent travels the same way |
+//! | `MPI_Get(o ← window of t)` | the reverse: the window adjoint accumulates the origin's | the same |
+//! | `MPI_Accumulate(o, MPI_SUM)` (doubles; `MPI_REPLACE` is a Put) | a Put into a scratch buffer added into the window at the fence: the origin's adjoint gets the window's, which stays | the same |
+//!
+//! One-sided operations are differentiated on windows the differentiated code creates
+//! (`MPI_Win_create`, `MPI_Win_allocate`) with fence synchronisation: the composed
+//! window (`runtime/mpi_composed.c`) holds the memory, whose shadow the pass keeps, and
+//! the operations of the epoch; passive-target synchronisation (`MPI_Win_lock`, ...) is
+//! rejected.
 //!
 //! `MPI_Ssend` is `MPI_Send` for differentiation. Messages to and from `MPI_PROC_NULL`
 //! have no adjoint (the receive left its buffer as it was). Communicator and
