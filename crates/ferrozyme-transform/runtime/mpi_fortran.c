@@ -207,25 +207,37 @@ static void fz_die(const char *what) {
   abort();
 }
 
-static int fz_new_slot(void) {
-  for (int k = 0; k < FZ_REQ_SLOTS; k++)
-    if (!fz_slot_used[k]) {
-      fz_slot_used[k] = 1;
+/* A free slot of a table of `n` (marked used), or a stop with `why`. */
+static int fz_take_slot(unsigned char *used, int n, const char *why) {
+  for (int k = 0; k < n; k++)
+    if (!used[k]) {
+      used[k] = 1;
       return k;
     }
-  fz_die("more than 4096 Fortran MPI requests pending at once in differentiated code");
+  fz_die(why);
   return 0;
+}
+
+/* The slot of handle `h` (base + slot) in a table of `n`, or a stop with `why`. */
+static int fz_slot_in(fz_fint h, int base, int n, const unsigned char *used, const char *why) {
+  int k = h - base;
+  if (k < 0 || k >= n || !used[k]) fz_die(why);
+  return k;
+}
+
+static int fz_new_slot(void) {
+  return fz_take_slot(fz_slot_used, FZ_REQ_SLOTS,
+                      "more than 4096 Fortran MPI requests pending at once in differentiated "
+                      "code");
 }
 
 /* The slot of a Fortran request made in differentiated code; -1 for MPI_REQUEST_NULL. */
 static int fz_slot_of(fz_fint req) {
   if (req == 0) return -1;
-  int k = req - FZ_REQ_BASE;
-  if (k < 0 || k >= FZ_REQ_SLOTS || !fz_slot_used[k])
-    fz_die("a Fortran MPI request waited for in differentiated code was not made there "
-           "(MPI_ISEND/MPI_IRECV and their MPI_WAIT/MPI_WAITALL must be in the same "
-           "differentiated call)");
-  return k;
+  return fz_slot_in(req, FZ_REQ_BASE, FZ_REQ_SLOTS, fz_slot_used,
+                    "a Fortran MPI request waited for in differentiated code was not made "
+                    "there (MPI_ISEND/MPI_IRECV and their MPI_WAIT/MPI_WAITALL must be in the "
+                    "same differentiated call)");
 }
 
 void __fz_mpif_isend(const void *buf, const fz_fint *count, const fz_fint *type,
@@ -414,12 +426,10 @@ int MPI_Accumulate(const void *, int, fz_type, int, fz_aint, int, fz_type, fz_op
 
 /* The slot of a Fortran window made in differentiated code. */
 static int fz_window_slot(fz_fint win) {
-  int k = win - FZ_WIN_BASE;
-  if (k < 0 || k >= FZ_WIN_SLOTS || !fz_window_used[k])
-    fz_die("an MPI window used in differentiated code was not created there (or was freed): "
-           "call MPI_WIN_CREATE inside the differentiated routine, so its memory has a "
-           "derivative");
-  return k;
+  return fz_slot_in(win, FZ_WIN_BASE, FZ_WIN_SLOTS, fz_window_used,
+                    "an MPI window used in differentiated code was not created there (or was "
+                    "freed): call MPI_WIN_CREATE inside the differentiated routine, so its "
+                    "memory has a derivative");
 }
 
 /* (The info argument is not converted: the derivative's windows take no hints.) */
@@ -427,11 +437,8 @@ void __fz_mpif_win_create(void *base, const fz_aint *size, const fz_fint *disp_u
                           const fz_fint *info, const fz_fint *comm, fz_fint *win,
                           fz_fint *ierr) {
   (void)info;
-  int k = 0;
-  while (k < FZ_WIN_SLOTS && fz_window_used[k]) k++;
-  if (k == FZ_WIN_SLOTS)
-    fz_die("more than 256 Fortran MPI windows at once in differentiated code");
-  fz_window_used[k] = 1;
+  int k = fz_take_slot(fz_window_used, FZ_WIN_SLOTS,
+                       "more than 256 Fortran MPI windows at once in differentiated code");
   *ierr = MPI_Win_create(base, *size, *disp_unit, 0, MPI_Comm_f2c(*comm), &fz_windows[k]);
   *win = FZ_WIN_BASE + k;
 }
