@@ -7,7 +7,8 @@
 // rank 0 in a second window are read by every rank with MPI_Get; the energy and a
 // weighted sum of every rank go into rank 0's memory of a third window, made by
 // MPI_Win_allocate, with MPI_Accumulate(MPI_SUM); an MPI_Accumulate(MPI_REPLACE) writes
-// each rank's last value into rank 0's table; the windows are freed inside. These were
+// each rank's last value into rank 0's table; a Put to MPI_PROC_NULL moves nothing; the
+// windows are freed inside. These were
 // missing-derivative errors; the derivative now runs them as point-to-point messages
 // completed at the fences (runtime/mpi_composed.c). The loss is on rank 0; the gradient
 // (every rank's block, and the parameters on rank 0) is gathered and compared with the
@@ -53,6 +54,8 @@ void loss(const double *x, const double *th, double *out) {
     MPI_Win_fence(0, wu);
     MPI_Put(&u[1], 1, MPI_DOUBLE, left, N + 1, 1, MPI_DOUBLE, wu);
     MPI_Put(&u[N], 1, MPI_DOUBLE, right, 0, 1, MPI_DOUBLE, wu);
+    /* a non-periodic code's boundary: a Put to MPI_PROC_NULL moves nothing */
+    MPI_Put(&u[1], 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, wu);
     MPI_Win_fence(0, wu);
     for (int i = 1; i <= N; i++)
       un[i] = u[i] + p[0] * (u[i - 1] - 2 * u[i] + u[i + 1]) - p[1] * u[i] * u[i] * u[i];

@@ -613,6 +613,7 @@ static int fz_rma_start(fz_win *w, int kind, int target, fz_aint disp, int count
 int __fz_mpic_put(const void *o, int on, fz_type ot, int target, fz_aint disp, int tn,
                   fz_type tt, void *win) {
   fz_win *w = fz_win_of(win);
+  if (target == FZ_PROC_NULL) return 0; /* completes at once, moves nothing */
   int k = fz_rma_start(w, FZ_RMA_PUT, target, disp, tn, tt);
   return MPI_Isend(o, on, ot, target, k, w->comm, &w->reqs[k]);
 }
@@ -620,6 +621,7 @@ int __fz_mpic_put(const void *o, int on, fz_type ot, int target, fz_aint disp, i
 int __fz_mpic_get(void *o, int on, fz_type ot, int target, fz_aint disp, int tn, fz_type tt,
                   void *win) {
   fz_win *w = fz_win_of(win);
+  if (target == FZ_PROC_NULL) return 0;
   int k = fz_rma_start(w, FZ_RMA_GET, target, disp, tn, tt);
   return MPI_Irecv(o, on, ot, target, k, w->comm, &w->reqs[k]);
 }
@@ -627,6 +629,7 @@ int __fz_mpic_get(void *o, int on, fz_type ot, int target, fz_aint disp, int tn,
 int __fz_mpic_accumulate(const void *o, int on, fz_type ot, int target, fz_aint disp, int tn,
                          fz_type tt, void *op, void *win) {
   fz_win *w = fz_win_of(win);
+  if (target == FZ_PROC_NULL) return 0;
   int kind = FZ_RMA_ACC;
   if (op == (void *)ompi_mpi_op_replace)
     kind = FZ_RMA_PUT;
