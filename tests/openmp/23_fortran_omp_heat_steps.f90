@@ -7,7 +7,7 @@
 ! with `reduction(max:)`, a `num_threads(2)` region with an orphaned `!$omp do` and
 ! `!$omp atomic` into a shared accumulator, and a `!$omp parallel do simd`. Reverse mode is
 ! checked against central finite differences, forward mode against reverse mode.
-! (`!$omp workshare` is refused: flang shares its temporaries with `copyprivate`, a
+! (`!$omp workshare`, which flang runs with `copyprivate`, is tests/openmp/31; it was a
 ! missing-derivative error naming `__kmpc_copyprivate`.)
 module m23omp
   implicit none

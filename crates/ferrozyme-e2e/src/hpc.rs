@@ -90,6 +90,9 @@ pub fn mpi_env(c: &mut Command) {
         // Shared memory between the ranks; no network devices are probed.
         .env("OMPI_MCA_btl", "self,vader")
         .env("OMPI_MCA_btl_vader_single_copy_mechanism", "none")
+        // One-sided windows of the primal programs (MPI_Win_create) over those btls:
+        // osc rdma and sm refuse them ("invalid window"); pt2pt sends messages.
+        .env("OMPI_MCA_osc", "pt2pt")
         // Oversubscribed ranks yield the CPU when waiting.
         .env("OMPI_MCA_mpi_yield_when_idle", "1");
 }

@@ -21,6 +21,16 @@
 //! | `MPI_Sendrecv_replace`, `MPI_Allgatherv`, `MPI_Gatherv`, `MPI_Scatterv` | those of the routines `runtime/mpi_composed.c` writes them with (padded blocks, a scratch buffer) | the same |
 //! | `MPI_Alltoall`, `MPI_Alltoallv` | the transposed exchange: `runtime/mpi_composed.c` writes them as rounds of `MPI_Sendrecv`, reversed round by round | the same |
 //! | `MPI_Scan`, `MPI_Exscan` (SUM, PROD, MAX, MIN) | `MPI_Allgather` + the prefix combination in rank order (for SUM the reverse scan) | the same |
+//! | `MPI_I{allreduce,reduce,bcast,allgather(v),gather,scatter,alltoall(v),barrier}` | the blocking collective's, run when it starts (the request completes at once) | the same |
+//! | `MPI_Put(o → window of t)` between `MPI_Win_fence`s | an `MPI_Isend` from the origin at the call, the target's `MPI_Irecv` into its window at the closing fence: the adjoint gets the target's window adjoint into the origin's, which the Put overwrote (zero) | the tangent travels the same way |
+//! | `MPI_Get(o ← window of t)` | the reverse: the window adjoint accumulates the origin's | the same |
+//! | `MPI_Accumulate(o, MPI_SUM)` (doubles; `MPI_REPLACE` is a Put) | a Put into a scratch buffer added into the window at the fence: the origin's adjoint gets the window's, which stays | the same |
+//!
+//! One-sided operations are differentiated on windows the differentiated code creates
+//! (`MPI_Win_create`, `MPI_Win_allocate`) with fence synchronisation: the composed
+//! window (`runtime/mpi_composed.c`) holds the memory, whose shadow the pass keeps, and
+//! the operations of the epoch; passive-target synchronisation (`MPI_Win_lock`, ...) is
+//! rejected.
 //!
 //! `MPI_Ssend` is `MPI_Send` for differentiation. Messages to and from `MPI_PROC_NULL`
 //! have no adjoint (the receive left its buffer as it was). Communicator and
@@ -130,6 +140,17 @@ pub fn handle_args(name: &str) -> &'static [usize] {
         "MPI_Iallreduce" | "__fz_mpic_iallreduce" => &[3, 4, 5],
         "MPI_Ireduce" | "__fz_mpic_ireduce" => &[3, 4, 6],
         "MPI_Ibcast" | "__fz_mpic_ibcast" => &[2, 4],
+        "MPI_Iallgather" | "__fz_mpic_iallgather" | "MPI_Ialltoall" | "__fz_mpic_ialltoall" => {
+            &[2, 5, 6]
+        }
+        "MPI_Igather" | "__fz_mpic_igather" | "MPI_Iscatter" | "__fz_mpic_iscatter" => &[2, 5, 7],
+        "MPI_Iallgatherv" | "__fz_mpic_iallgatherv" => &[2, 6, 7],
+        "MPI_Ialltoallv" | "__fz_mpic_ialltoallv" => &[3, 7, 8],
+        "MPI_Ibarrier" | "__fz_mpic_ibarrier" => &[0],
+        "MPI_Win_create" | "__fz_mpic_win_create" => &[3, 4],
+        "MPI_Win_allocate" | "__fz_mpic_win_allocate" => &[2, 3],
+        "MPI_Put" | "__fz_mpic_put" | "MPI_Get" | "__fz_mpic_get" => &[2, 6],
+        "MPI_Accumulate" | "__fz_mpic_accumulate" => &[2, 6, 7],
         _ => mpi_rule(name).map_or(&[], MpiRule::handles),
     }
 }
@@ -147,8 +168,24 @@ pub fn composed_datatype_args(name: &str) -> &'static [usize] {
         "MPI_Alltoallv" => &[3, 7],
         "MPI_Scan" | "MPI_Exscan" | "MPI_Iallreduce" | "MPI_Ireduce" => &[3],
         "MPI_Ibcast" => &[2],
+        "MPI_Iallgather" | "MPI_Ialltoall" | "MPI_Igather" | "MPI_Iscatter" => &[2, 5],
+        "MPI_Iallgatherv" => &[2, 6],
+        "MPI_Ialltoallv" => &[3, 7],
         _ => &[],
     }
+}
+
+/// The one-sided operations whose composed implementations keep their requests in the
+/// window (`runtime/mpi_composed.c`): a window the differentiated code did not create
+/// has no shadow to hold them.
+const WINDOW_OPERATIONS: &[&str] = &["MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Win_fence"];
+
+/// Whether `name` is the composed implementation of a one-sided operation on a window
+/// (`__fz_mpic_put` for `MPI_Put`, ...).
+pub fn is_window_operation_impl(name: &str) -> bool {
+    WINDOW_OPERATIONS
+        .iter()
+        .any(|op| matches!(mpi_rule(op), Some(MpiRule::Composed { by }) if by == name))
 }
 
 /// The C routine of a Fortran binding of a composed routine (`mpi_exscan_` →
@@ -277,6 +314,90 @@ const TABLE: &[(&str, MpiRule)] = &[
             by: "__fz_mpic_ibcast",
         },
     ),
+    (
+        "MPI_Iallgather",
+        MpiRule::Composed {
+            by: "__fz_mpic_iallgather",
+        },
+    ),
+    (
+        "MPI_Igather",
+        MpiRule::Composed {
+            by: "__fz_mpic_igather",
+        },
+    ),
+    (
+        "MPI_Iscatter",
+        MpiRule::Composed {
+            by: "__fz_mpic_iscatter",
+        },
+    ),
+    (
+        "MPI_Ialltoall",
+        MpiRule::Composed {
+            by: "__fz_mpic_ialltoall",
+        },
+    ),
+    (
+        "MPI_Iallgatherv",
+        MpiRule::Composed {
+            by: "__fz_mpic_iallgatherv",
+        },
+    ),
+    (
+        "MPI_Ialltoallv",
+        MpiRule::Composed {
+            by: "__fz_mpic_ialltoallv",
+        },
+    ),
+    (
+        "MPI_Ibarrier",
+        MpiRule::Composed {
+            by: "__fz_mpic_ibarrier",
+        },
+    ),
+    (
+        "MPI_Win_create",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_create",
+        },
+    ),
+    (
+        "MPI_Win_allocate",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_allocate",
+        },
+    ),
+    (
+        "MPI_Put",
+        MpiRule::Composed {
+            by: "__fz_mpic_put",
+        },
+    ),
+    (
+        "MPI_Get",
+        MpiRule::Composed {
+            by: "__fz_mpic_get",
+        },
+    ),
+    (
+        "MPI_Accumulate",
+        MpiRule::Composed {
+            by: "__fz_mpic_accumulate",
+        },
+    ),
+    (
+        "MPI_Win_fence",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_fence",
+        },
+    ),
+    (
+        "MPI_Win_free",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_free",
+        },
+    ),
     ("MPI_Comm_rank", MpiRule::Inactive { why: QUERY }),
     ("MPI_Comm_size", MpiRule::Inactive { why: QUERY }),
     ("MPI_Get_count", MpiRule::Inactive { why: QUERY }),
@@ -375,6 +496,20 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_wait_", "__fz_mpif_wait"),
     ("mpi_waitall_", "__fz_mpif_waitall"),
     ("mpi_barrier_", "__fz_mpif_barrier"),
+    ("mpi_iallreduce_", "__fz_mpif_iallreduce"),
+    ("mpi_ireduce_", "__fz_mpif_ireduce"),
+    ("mpi_ibcast_", "__fz_mpif_ibcast"),
+    ("mpi_iallgather_", "__fz_mpif_iallgather"),
+    ("mpi_ialltoall_", "__fz_mpif_ialltoall"),
+    ("mpi_igather_", "__fz_mpif_igather"),
+    ("mpi_iscatter_", "__fz_mpif_iscatter"),
+    ("mpi_ibarrier_", "__fz_mpif_ibarrier"),
+    ("mpi_win_create_", "__fz_mpif_win_create"),
+    ("mpi_win_fence_", "__fz_mpif_win_fence"),
+    ("mpi_win_free_", "__fz_mpif_win_free"),
+    ("mpi_put_", "__fz_mpif_put"),
+    ("mpi_get_", "__fz_mpif_get"),
+    ("mpi_accumulate_", "__fz_mpif_accumulate"),
     ("mpi_comm_rank_", "__fz_mpif_comm_rank"),
     ("mpi_comm_size_", "__fz_mpif_comm_size"),
 ];
@@ -391,12 +526,12 @@ const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE) and Win_free (fence synchronisation), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.
@@ -518,6 +653,9 @@ mod tests {
         assert!(!inactive_by_datatypes("MPI_Alltoall", &[int(), None]));
         assert!(!inactive_by_datatypes("MPI_Allreduce", &[int()]));
         assert_eq!(composed_of_fortran("mpi_exscan_"), Some("MPI_Exscan"));
+        assert!(is_window_operation_impl("__fz_mpic_put"));
+        assert!(!is_window_operation_impl("__fz_mpic_win_create"));
+        assert!(!is_window_operation_impl("MPI_Put"));
         assert!(fortran_datatype_without_reals(7)); // MPI_INTEGER
         assert!(!fortran_datatype_without_reals(17)); // MPI_DOUBLE_PRECISION
         assert!(!fortran_datatype_without_reals(13)); // MPI_REAL

@@ -13,7 +13,10 @@
 //! [`OmpRule::Barrier`], the critical-section pair, [`OmpRule::Reduce`]), inactive
 //! (iteration bounds, thread numbers: integers that decide who computes what; the
 //! reverse sweep replays the recorded control flow and needs no runtime call for
-//! them), or unsupported with the reason (tasks, copyprivate, offloading).
+//! them), or unsupported with the reason (offloading, detached tasks, ...). Tasks and
+//! `copyprivate` are rewritten in a clone before differentiation
+//! (`ferrozyme_transform::parallel::{tasks, copyprivate}`); their rows answer for calls
+//! the rewrites do not recognise.
 //! Names of the `__kmpc_`, `omp_` and `__tgt_` families not in the table are
 //! unsupported (never silently inactive).
 
@@ -118,7 +121,7 @@ const TABLE: &[(&str, OmpRule)] = &[
     (
         "__kmpc_copyprivate",
         OmpRule::Unsupported {
-            why: "`copyprivate` moves values between threads' private memory, which is not differentiated",
+            why: "`copyprivate` with a copy function that is not a function of the module moves values between threads' private memory where the derivative cannot follow them (clang's and flang's copyprivate are differentiated)",
         },
     ),
 ];

@@ -26,7 +26,8 @@
  *    scan: rank k receives the sum of the adjoints of ranks k.. , through the
  *    Allgather's Reduce_scatter). Exscan leaves rank 0's receive buffer as it was, as
  *    MPI does. The gathered copy costs np times the buffer.
- *  - MPI_Iallreduce, MPI_Ireduce, MPI_Ibcast: the blocking collective at once, and as the
+ *  - MPI_Iallreduce, MPI_Ireduce, MPI_Ibcast, MPI_Iallgather(v), MPI_Igather,
+ *    MPI_Iscatter, MPI_Ialltoall(v), MPI_Ibarrier: the blocking collective at once, and as the
  *    request an MPI_Irecv of no element from MPI_PROC_NULL, which the Irecv/Wait rules
  *    record as nothing to reverse; the user's MPI_Wait/MPI_Waitall completes it. Running
  *    the collective when it starts is an allowed progress of a nonblocking collective;
@@ -386,4 +387,337 @@ int __fz_mpic_ibcast(void *b, int n, fz_type t, int root, fz_comm comm, fz_req *
   int e = MPI_Bcast(b, n, t, root, comm);
   int d = fz_done_request(b, comm, req);
   return e ? e : d;
+}
+
+int MPI_Barrier(fz_comm);
+
+int __fz_mpic_iallgather(const void *s, int sn, fz_type st, void *r, int rn, fz_type rt,
+                         fz_comm comm, fz_req *req) {
+  int e = MPI_Allgather(s, sn, st, r, rn, rt, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_igather(const void *s, int sn, fz_type st, void *r, int rn, fz_type rt, int root,
+                      fz_comm comm, fz_req *req) {
+  int e = MPI_Gather(s, sn, st, r, rn, rt, root, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_iscatter(const void *s, int sn, fz_type st, void *r, int rn, fz_type rt,
+                       int root, fz_comm comm, fz_req *req) {
+  int e = MPI_Scatter(s, sn, st, r, rn, rt, root, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_ialltoall(const void *s, int sn, fz_type st, void *r, int rn, fz_type rt,
+                        fz_comm comm, fz_req *req) {
+  int e = __fz_mpic_alltoall(s, sn, st, r, rn, rt, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_iallgatherv(const void *s, int sn, fz_type st, void *r, const int *rcounts,
+                          const int *displs, fz_type rt, fz_comm comm, fz_req *req) {
+  int e = __fz_mpic_allgatherv(s, sn, st, r, rcounts, displs, rt, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_ialltoallv(const void *s, const int *sn, const int *sd, fz_type st, void *r,
+                         const int *rn, const int *rd, fz_type rt, fz_comm comm, fz_req *req) {
+  int e = __fz_mpic_alltoallv(s, sn, sd, st, r, rn, rd, rt, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_ibarrier(fz_comm comm, fz_req *req) {
+  int e = MPI_Barrier(comm);
+  int d = fz_done_request(0, comm, req);
+  return e ? e : d;
+}
+
+/* ---- one-sided communication with fences ----------------------------------------------
+ *
+ * MPI_Win_create, MPI_Win_allocate, MPI_Put, MPI_Get, MPI_Accumulate (MPI_SUM,
+ * MPI_REPLACE), MPI_Win_fence and MPI_Win_free, written with point-to-point routines
+ * (MPI standard, ch. 12, active-target synchronisation by fences). Within an epoch (from
+ * one fence to the next) the origin's buffer may not change and the target's window
+ * memory is not touched by its own rank nor by conflicting operations, and every
+ * operation of the epoch completes at the closing fence. So an operation can start at
+ * its call from the origin's side and complete at the fence on both sides:
+ *
+ *  - MPI_Put: the origin posts an MPI_Isend of its buffer; at the fence the target posts
+ *    the matching MPI_Irecv into its window memory;
+ *  - MPI_Get: the origin posts an MPI_Irecv into its buffer; at the fence the target
+ *    posts an MPI_Isend of its window memory;
+ *  - MPI_Accumulate with MPI_SUM: as a Put received into a scratch buffer, which the
+ *    target then adds into its window memory (MPI_REPLACE is a Put);
+ *  - MPI_Win_fence: every rank tells every other which operations it started towards it
+ *    (MPI_Alltoall of counts and MPI_Alltoallv of descriptions, integers: inactive),
+ *    posts its side of them, waits for all (MPI_Waitall), then adds the accumulations.
+ *
+ * The adjoints are those of the point-to-point rules: the adjoint of a Put is a get of
+ * the target's window adjoint, accumulated into the origin's buffer adjoint (then the
+ * window adjoint is zero: the Put overwrote it); that of a Get an accumulation of the
+ * origin's buffer adjoint into the target's window adjoint; that of an Accumulate a get
+ * of the window adjoint added to the origin's (the window adjoint is kept). The window
+ * keeps a duplicate of its communicator, so the operations' messages (tagged by their
+ * index in the epoch) never match the program's; it is not freed (the reverse sweep
+ * communicates on it after the primal's MPI_Win_free).
+ *
+ * Target datatypes are predefined ones (the target rebuilds them from a code); origin
+ * datatypes may be derived ones of one real type, as in MPI_Isend. A window made outside
+ * the differentiated code (an Open MPI window) and passive-target synchronisation
+ * (MPI_Win_lock, ...) stop the program or are refused. */
+
+typedef long fz_aint;
+int MPI_Isend(const void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Waitall(int, fz_req *, fz_status *);
+int MPI_Comm_dup(fz_comm, fz_comm *);
+int MPI_Alltoall(const void *, int, fz_type, void *, int, fz_type, fz_comm);
+int MPI_Alltoallv(const void *, const int *, const int *, fz_type, void *, const int *,
+                  const int *, fz_type, fz_comm);
+void *malloc(size_t);
+extern char ompi_mpi_long[], ompi_mpi_integer[], ompi_mpi_win_null[], ompi_mpi_op_replace[];
+
+/* The most operations one rank may start in one epoch of one window. */
+#define FZ_WIN_OPS 4096
+#define FZ_WIN_MAGIC 0x46525a57494e444fL /* "FRZWINDO" */
+
+enum { FZ_RMA_PUT, FZ_RMA_GET, FZ_RMA_ACC };
+/* An operation's description, as the origin sends it to the target at the fence. */
+enum { FZ_M_KIND, FZ_M_INDEX, FZ_M_DISP, FZ_M_COUNT, FZ_M_TYPE, FZ_M_WORDS };
+/* The predefined target datatypes, by code (the same in every process). */
+enum { FZ_T_DOUBLE, FZ_T_FLOAT, FZ_T_INT, FZ_T_LONG, FZ_T_TYPES };
+
+typedef struct {
+  long magic;
+  char *base;   /* the window memory */
+  int disp_unit, me, np, nops;
+  int owned;    /* whether the memory is MPI_Win_allocate's (freed with the window) */
+  fz_comm comm; /* a duplicate of the window's communicator */
+  int *target;  /* per operation of the epoch: its target rank */
+  int *meta;    /* per operation: FZ_M_WORDS integers */
+  fz_req *reqs; /* per operation: the origin side's request */
+} fz_win;
+
+static void fz_rma_stop(const char *msg, size_t n) {
+  write(2, msg, n);
+  abort();
+}
+#define FZ_RMA_STOP(s) fz_rma_stop("ferrozyme: " s "\n", sizeof "ferrozyme: " s "\n" - 1)
+
+static fz_type fz_rma_type(int code) {
+  switch (code) {
+  case FZ_T_DOUBLE: return (fz_type)ompi_mpi_double;
+  case FZ_T_FLOAT: return (fz_type)ompi_mpi_float;
+  case FZ_T_INT: return (fz_type)ompi_mpi_int;
+  default: return (fz_type)ompi_mpi_long;
+  }
+}
+
+static int fz_rma_code(fz_type t) {
+  if (t == (fz_type)ompi_mpi_double || t == (fz_type)ompi_mpi_dblprec ||
+      t == (fz_type)ompi_mpi_real8)
+    return FZ_T_DOUBLE;
+  if (t == (fz_type)ompi_mpi_float || t == (fz_type)ompi_mpi_real ||
+      t == (fz_type)ompi_mpi_real4)
+    return FZ_T_FLOAT;
+  if (t == (fz_type)ompi_mpi_int || t == (fz_type)ompi_mpi_integer) return FZ_T_INT;
+  if (t == (fz_type)ompi_mpi_long) return FZ_T_LONG;
+  FZ_RMA_STOP("the target datatype of an MPI_Put, MPI_Get or MPI_Accumulate in "
+              "differentiated code is not MPI_DOUBLE, MPI_FLOAT, MPI_INT or MPI_LONG (or "
+              "their Fortran names); describe the target memory with a predefined "
+              "datatype (a derived origin datatype works)");
+  return 0;
+}
+
+static size_t fz_rma_size(int code) {
+  return code == FZ_T_FLOAT || code == FZ_T_INT ? 4 : 8;
+}
+
+static fz_win *fz_win_of(void *win) {
+  fz_win *w = (fz_win *)win;
+  if (!w || win == (void *)ompi_mpi_win_null || w->magic != FZ_WIN_MAGIC)
+    FZ_RMA_STOP("an MPI window used in differentiated code was not created there (or was "
+                "freed): call MPI_Win_create or MPI_Win_allocate inside the "
+                "differentiated function, so its memory has a derivative");
+  return w;
+}
+
+static fz_win *fz_win_new(void *base, int disp_unit, fz_comm comm) {
+  fz_win *w = calloc(1, sizeof(fz_win));
+  w->magic = FZ_WIN_MAGIC;
+  w->base = (char *)base;
+  w->disp_unit = disp_unit;
+  MPI_Comm_dup(comm, &w->comm);
+  MPI_Comm_rank(w->comm, &w->me);
+  MPI_Comm_size(w->comm, &w->np);
+  w->target = calloc(FZ_WIN_OPS, sizeof(int));
+  w->meta = calloc((size_t)FZ_WIN_OPS * FZ_M_WORDS, sizeof(int));
+  w->reqs = calloc(FZ_WIN_OPS, sizeof(fz_req));
+  return w;
+}
+
+int __fz_mpic_win_create(void *base, fz_aint size, int disp_unit, void *info, fz_comm comm,
+                         void **win) {
+  (void)size;
+  (void)info;
+  *win = fz_win_new(base, disp_unit, comm);
+  return 0;
+}
+
+int __fz_mpic_win_allocate(fz_aint size, int disp_unit, void *info, fz_comm comm,
+                           void *baseptr, void **win) {
+  (void)info;
+  void *base = calloc(size > 0 ? (size_t)size : 1, 1);
+  fz_win *w = fz_win_new(base, disp_unit, comm);
+  w->owned = 1;
+  *(void **)baseptr = base;
+  *win = w;
+  return 0;
+}
+
+int __fz_mpic_win_free(void **win) {
+  fz_win *w = fz_win_of(*win);
+  w->magic = 0;
+  if (w->owned) free(w->base);
+  free(w->target);
+  free(w->meta);
+  free(w->reqs);
+  free(w);
+  *win = (void *)ompi_mpi_win_null;
+  return 0;
+}
+
+/* Records an operation of the epoch and returns its index (the tag of its message). */
+static int fz_rma_start(fz_win *w, int kind, int target, fz_aint disp, int count,
+                        fz_type ttype) {
+  if (w->nops == FZ_WIN_OPS)
+    FZ_RMA_STOP("more than 4096 one-sided operations from one rank in one epoch of a "
+                "window in differentiated code; fence more often");
+  int k = w->nops++;
+  int *m = w->meta + (long)k * FZ_M_WORDS;
+  w->target[k] = target;
+  m[FZ_M_KIND] = kind;
+  m[FZ_M_INDEX] = k;
+  m[FZ_M_DISP] = (int)disp;
+  m[FZ_M_COUNT] = count;
+  m[FZ_M_TYPE] = fz_rma_code(ttype);
+  return k;
+}
+
+int __fz_mpic_put(const void *o, int on, fz_type ot, int target, fz_aint disp, int tn,
+                  fz_type tt, void *win) {
+  fz_win *w = fz_win_of(win);
+  if (target == FZ_PROC_NULL) return 0; /* completes at once, moves nothing */
+  int k = fz_rma_start(w, FZ_RMA_PUT, target, disp, tn, tt);
+  return MPI_Isend(o, on, ot, target, k, w->comm, &w->reqs[k]);
+}
+
+int __fz_mpic_get(void *o, int on, fz_type ot, int target, fz_aint disp, int tn, fz_type tt,
+                  void *win) {
+  fz_win *w = fz_win_of(win);
+  if (target == FZ_PROC_NULL) return 0;
+  int k = fz_rma_start(w, FZ_RMA_GET, target, disp, tn, tt);
+  return MPI_Irecv(o, on, ot, target, k, w->comm, &w->reqs[k]);
+}
+
+int __fz_mpic_accumulate(const void *o, int on, fz_type ot, int target, fz_aint disp, int tn,
+                         fz_type tt, void *op, void *win) {
+  fz_win *w = fz_win_of(win);
+  if (target == FZ_PROC_NULL) return 0;
+  int kind = FZ_RMA_ACC;
+  if (op == (void *)ompi_mpi_op_replace)
+    kind = FZ_RMA_PUT;
+  else if (op != (void *)ompi_mpi_op_sum)
+    FZ_RMA_STOP("an MPI_Accumulate in differentiated code with an operation other than "
+                "MPI_SUM or MPI_REPLACE");
+  if (kind == FZ_RMA_ACC && fz_rma_code(tt) != FZ_T_DOUBLE)
+    FZ_RMA_STOP("an MPI_Accumulate with MPI_SUM in differentiated code on a target datatype "
+                "other than MPI_DOUBLE (MPI_DOUBLE_PRECISION); accumulate doubles, or "
+                "accumulate outside the differentiated call");
+  int k = fz_rma_start(w, kind, target, disp, tn, tt);
+  return MPI_Isend(o, on, ot, target, k, w->comm, &w->reqs[k]);
+}
+
+/* Adds `n` doubles at `from` into `to`. Only doubles: adding floats into the same
+ * window pointer would give every window's memory two real types for type analysis
+ * (a memcpy into any window could then not be typed). */
+static void fz_rma_add_double(double *to, const double *from, int n) {
+  for (int i = 0; i < n; i++) to[i] += from[i];
+}
+
+int __fz_mpic_win_fence(int assert, void *win) {
+  (void)assert;
+  fz_win *w = fz_win_of(win);
+  int np = w->np, n = w->nops;
+  int *sc = calloc((size_t)np, sizeof(int)), *sd = calloc((size_t)np, sizeof(int));
+  int *rc = calloc((size_t)np, sizeof(int)), *rd = calloc((size_t)np, sizeof(int));
+  for (int k = 0; k < n; k++) sc[w->target[k]] += FZ_M_WORDS;
+  MPI_Alltoall(sc, 1, (fz_type)ompi_mpi_int, rc, 1, (fz_type)ompi_mpi_int, w->comm);
+  int out = 0, in = 0;
+  for (int r = 0; r < np; r++) sd[r] = out, out += sc[r], rd[r] = in, in += rc[r];
+  /* The descriptions grouped by target, in the order of the operations. */
+  int *sorted = calloc((size_t)out + 1, sizeof(int)), *got = calloc((size_t)in + 1, sizeof(int));
+  int *fill = calloc((size_t)np, sizeof(int));
+  for (int k = 0; k < n; k++) {
+    int r = w->target[k];
+    for (int j = 0; j < FZ_M_WORDS; j++)
+      sorted[sd[r] + fill[r] + j] = w->meta[(long)k * FZ_M_WORDS + j];
+    fill[r] += FZ_M_WORDS;
+  }
+  MPI_Alltoallv(sorted, sc, sd, (fz_type)ompi_mpi_int, got, rc, rd, (fz_type)ompi_mpi_int,
+                w->comm);
+  int nin = in / FZ_M_WORDS;
+  /* The origin of each incoming operation, and the scratch bytes of the accumulations. */
+  int *from = calloc((size_t)nin + 1, sizeof(int));
+  size_t acc_bytes = 0;
+  for (int r = 0; r < np; r++)
+    for (int j = rd[r]; j < rd[r] + rc[r]; j += FZ_M_WORDS) from[j / FZ_M_WORDS] = r;
+  for (int i = 0; i < nin; i++) {
+    const int *m = got + (long)i * FZ_M_WORDS;
+    if (m[FZ_M_KIND] == FZ_RMA_ACC) acc_bytes += (size_t)m[FZ_M_COUNT] * fz_rma_size(m[FZ_M_TYPE]);
+  }
+  char *acc = calloc(acc_bytes + 8, 1);
+  fz_req *treqs = calloc((size_t)nin + 1, sizeof(fz_req));
+  size_t off = 0;
+  for (int i = 0; i < nin; i++) {
+    const int *m = got + (long)i * FZ_M_WORDS;
+    char *at = w->base + (long)m[FZ_M_DISP] * w->disp_unit;
+    fz_type t = fz_rma_type(m[FZ_M_TYPE]);
+    if (m[FZ_M_KIND] == FZ_RMA_PUT)
+      MPI_Irecv(at, m[FZ_M_COUNT], t, from[i], m[FZ_M_INDEX], w->comm, &treqs[i]);
+    else if (m[FZ_M_KIND] == FZ_RMA_GET)
+      MPI_Isend(at, m[FZ_M_COUNT], t, from[i], m[FZ_M_INDEX], w->comm, &treqs[i]);
+    else {
+      MPI_Irecv(acc + off, m[FZ_M_COUNT], t, from[i], m[FZ_M_INDEX], w->comm, &treqs[i]);
+      off += (size_t)m[FZ_M_COUNT] * fz_rma_size(m[FZ_M_TYPE]);
+    }
+  }
+  int err = MPI_Waitall(nin, treqs, 0);
+  int err2 = MPI_Waitall(n, w->reqs, 0);
+  off = 0;
+  for (int i = 0; i < nin; i++) {
+    const int *m = got + (long)i * FZ_M_WORDS;
+    if (m[FZ_M_KIND] != FZ_RMA_ACC) continue;
+    fz_rma_add_double((double *)(w->base + (long)m[FZ_M_DISP] * w->disp_unit),
+                      (const double *)(acc + off), m[FZ_M_COUNT]);
+    off += (size_t)m[FZ_M_COUNT] * fz_rma_size(m[FZ_M_TYPE]);
+  }
+  w->nops = 0;
+  free(sc);
+  free(sd);
+  free(rc);
+  free(rd);
+  free(sorted);
+  free(got);
+  free(fill);
+  free(from);
+  free(acc);
+  free(treqs);
+  return err ? err : err2;
 }

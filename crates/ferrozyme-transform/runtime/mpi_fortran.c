@@ -207,25 +207,37 @@ static void fz_die(const char *what) {
   abort();
 }
 
-static int fz_new_slot(void) {
-  for (int k = 0; k < FZ_REQ_SLOTS; k++)
-    if (!fz_slot_used[k]) {
-      fz_slot_used[k] = 1;
+/* A free slot of a table of `n` (marked used), or a stop with `why`. */
+static int fz_take_slot(unsigned char *used, int n, const char *why) {
+  for (int k = 0; k < n; k++)
+    if (!used[k]) {
+      used[k] = 1;
       return k;
     }
-  fz_die("more than 4096 Fortran MPI requests pending at once in differentiated code");
+  fz_die(why);
   return 0;
+}
+
+/* The slot of handle `h` (base + slot) in a table of `n`, or a stop with `why`. */
+static int fz_slot_in(fz_fint h, int base, int n, const unsigned char *used, const char *why) {
+  int k = h - base;
+  if (k < 0 || k >= n || !used[k]) fz_die(why);
+  return k;
+}
+
+static int fz_new_slot(void) {
+  return fz_take_slot(fz_slot_used, FZ_REQ_SLOTS,
+                      "more than 4096 Fortran MPI requests pending at once in differentiated "
+                      "code");
 }
 
 /* The slot of a Fortran request made in differentiated code; -1 for MPI_REQUEST_NULL. */
 static int fz_slot_of(fz_fint req) {
   if (req == 0) return -1;
-  int k = req - FZ_REQ_BASE;
-  if (k < 0 || k >= FZ_REQ_SLOTS || !fz_slot_used[k])
-    fz_die("a Fortran MPI request waited for in differentiated code was not made there "
-           "(MPI_ISEND/MPI_IRECV and their MPI_WAIT/MPI_WAITALL must be in the same "
-           "differentiated call)");
-  return k;
+  return fz_slot_in(req, FZ_REQ_BASE, FZ_REQ_SLOTS, fz_slot_used,
+                    "a Fortran MPI request waited for in differentiated code was not made "
+                    "there (MPI_ISEND/MPI_IRECV and their MPI_WAIT/MPI_WAITALL must be in the "
+                    "same differentiated call)");
 }
 
 void __fz_mpif_isend(const void *buf, const fz_fint *count, const fz_fint *type,
@@ -312,4 +324,154 @@ void __fz_mpif_exscan(const void *sbuf, void *rbuf, const fz_fint *count, const 
                       const fz_fint *op, const fz_fint *comm, fz_fint *ierr) {
   *ierr = MPI_Exscan(fz_in(sbuf), rbuf, *count, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
                      MPI_Comm_f2c(*comm));
+}
+
+/* ---- nonblocking collectives ----------------------------------------------------------
+ * Their C requests live in the request table too; the C routines run the collective at
+ * once (runtime/mpi_composed.c), MPI_WAIT completes the slot. */
+int MPI_Iallreduce(const void *, void *, int, fz_type, fz_op, fz_comm, fz_req *);
+int MPI_Ireduce(const void *, void *, int, fz_type, fz_op, int, fz_comm, fz_req *);
+int MPI_Ibcast(void *, int, fz_type, int, fz_comm, fz_req *);
+int MPI_Iallgather(const void *, int, fz_type, void *, int, fz_type, fz_comm, fz_req *);
+int MPI_Ialltoall(const void *, int, fz_type, void *, int, fz_type, fz_comm, fz_req *);
+int MPI_Igather(const void *, int, fz_type, void *, int, fz_type, int, fz_comm, fz_req *);
+int MPI_Iscatter(const void *, int, fz_type, void *, int, fz_type, int, fz_comm, fz_req *);
+int MPI_Ibarrier(fz_comm, fz_req *);
+
+void __fz_mpif_iallreduce(const void *sbuf, void *rbuf, const fz_fint *count,
+                          const fz_fint *type, const fz_fint *op, const fz_fint *comm,
+                          fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Iallreduce(fz_in(sbuf), rbuf, *count, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
+                         MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_ireduce(const void *sbuf, void *rbuf, const fz_fint *count, const fz_fint *type,
+                       const fz_fint *op, const fz_fint *root, const fz_fint *comm,
+                       fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Ireduce(fz_in(sbuf), rbuf, *count, MPI_Type_f2c(*type), MPI_Op_f2c(*op), *root,
+                      MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_ibcast(void *buf, const fz_fint *count, const fz_fint *type, const fz_fint *root,
+                      const fz_fint *comm, fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Ibcast(buf, *count, MPI_Type_f2c(*type), *root, MPI_Comm_f2c(*comm),
+                     &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_iallgather(const void *sbuf, const fz_fint *scount, const fz_fint *stype,
+                          void *rbuf, const fz_fint *rcount, const fz_fint *rtype,
+                          const fz_fint *comm, fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Iallgather(fz_in(sbuf), *scount, MPI_Type_f2c(*stype), rbuf, *rcount,
+                         MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_ialltoall(const void *sbuf, const fz_fint *scount, const fz_fint *stype,
+                         void *rbuf, const fz_fint *rcount, const fz_fint *rtype,
+                         const fz_fint *comm, fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Ialltoall(fz_in(sbuf), *scount, MPI_Type_f2c(*stype), rbuf, *rcount,
+                        MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_igather(const void *sbuf, const fz_fint *scount, const fz_fint *stype,
+                       void *rbuf, const fz_fint *rcount, const fz_fint *rtype,
+                       const fz_fint *root, const fz_fint *comm, fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Igather(fz_in(sbuf), *scount, MPI_Type_f2c(*stype), fz_inout(rbuf), *rcount,
+                      MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_iscatter(const void *sbuf, const fz_fint *scount, const fz_fint *stype,
+                        void *rbuf, const fz_fint *rcount, const fz_fint *rtype,
+                        const fz_fint *root, const fz_fint *comm, fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Iscatter(sbuf, *scount, MPI_Type_f2c(*stype), fz_inout(rbuf), *rcount,
+                       MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_ibarrier(const fz_fint *comm, fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Ibarrier(MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+/* ---- one-sided communication ----------------------------------------------------------
+ * A Fortran window is an integer; inside differentiated code the C windows of
+ * MPI_WIN_CREATE (runtime/mpi_composed.c: they hold the window memory, whose shadow the
+ * pass keeps) live in this table (a global: its shadow holds the windows' shadows) and
+ * the Fortran window is FZ_WIN_BASE + slot, until MPI_WIN_FREE. */
+#define FZ_WIN_SLOTS 256
+#define FZ_WIN_BASE 0x50000000
+typedef long fz_aint;
+static void *fz_windows[FZ_WIN_SLOTS];
+static unsigned char fz_window_used[FZ_WIN_SLOTS];
+
+int MPI_Win_create(void *, fz_aint, int, void *, fz_comm, void **);
+int MPI_Win_fence(int, void *);
+int MPI_Win_free(void **);
+int MPI_Put(const void *, int, fz_type, int, fz_aint, int, fz_type, void *);
+int MPI_Get(void *, int, fz_type, int, fz_aint, int, fz_type, void *);
+int MPI_Accumulate(const void *, int, fz_type, int, fz_aint, int, fz_type, fz_op, void *);
+
+/* The slot of a Fortran window made in differentiated code. */
+static int fz_window_slot(fz_fint win) {
+  return fz_slot_in(win, FZ_WIN_BASE, FZ_WIN_SLOTS, fz_window_used,
+                    "an MPI window used in differentiated code was not created there (or was "
+                    "freed): call MPI_WIN_CREATE inside the differentiated routine, so its "
+                    "memory has a derivative");
+}
+
+/* (The info argument is not converted: the derivative's windows take no hints.) */
+void __fz_mpif_win_create(void *base, const fz_aint *size, const fz_fint *disp_unit,
+                          const fz_fint *info, const fz_fint *comm, fz_fint *win,
+                          fz_fint *ierr) {
+  (void)info;
+  int k = fz_take_slot(fz_window_used, FZ_WIN_SLOTS,
+                       "more than 256 Fortran MPI windows at once in differentiated code");
+  *ierr = MPI_Win_create(base, *size, *disp_unit, 0, MPI_Comm_f2c(*comm), &fz_windows[k]);
+  *win = FZ_WIN_BASE + k;
+}
+
+void __fz_mpif_win_fence(const fz_fint *assert, const fz_fint *win, fz_fint *ierr) {
+  *ierr = MPI_Win_fence(*assert, fz_windows[fz_window_slot(*win)]);
+}
+
+void __fz_mpif_win_free(fz_fint *win, fz_fint *ierr) {
+  int k = fz_window_slot(*win);
+  *ierr = MPI_Win_free(&fz_windows[k]);
+  fz_window_used[k] = 0;
+  *win = 0; /* MPI_WIN_NULL */
+}
+
+void __fz_mpif_put(const void *obuf, const fz_fint *ocount, const fz_fint *otype,
+                   const fz_fint *target, const fz_aint *disp, const fz_fint *tcount,
+                   const fz_fint *ttype, const fz_fint *win, fz_fint *ierr) {
+  *ierr = MPI_Put(obuf, *ocount, MPI_Type_f2c(*otype), *target, *disp, *tcount,
+                  MPI_Type_f2c(*ttype), fz_windows[fz_window_slot(*win)]);
+}
+
+void __fz_mpif_get(void *obuf, const fz_fint *ocount, const fz_fint *otype,
+                   const fz_fint *target, const fz_aint *disp, const fz_fint *tcount,
+                   const fz_fint *ttype, const fz_fint *win, fz_fint *ierr) {
+  *ierr = MPI_Get(obuf, *ocount, MPI_Type_f2c(*otype), *target, *disp, *tcount,
+                  MPI_Type_f2c(*ttype), fz_windows[fz_window_slot(*win)]);
+}
+
+void __fz_mpif_accumulate(const void *obuf, const fz_fint *ocount, const fz_fint *otype,
+                          const fz_fint *target, const fz_aint *disp, const fz_fint *tcount,
+                          const fz_fint *ttype, const fz_fint *op, const fz_fint *win,
+                          fz_fint *ierr) {
+  *ierr = MPI_Accumulate(obuf, *ocount, MPI_Type_f2c(*otype), *target, *disp, *tcount,
+                         MPI_Type_f2c(*ttype), MPI_Op_f2c(*op), fz_windows[fz_window_slot(*win)]);
 }

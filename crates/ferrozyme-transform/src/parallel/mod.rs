@@ -8,6 +8,8 @@
 //! * [`openmp`]: rewriting a microtask's reduction so it combines with `atomicrmw fadd`
 //!   (before differentiation), and the wrapper microtasks the derivative forks (the
 //!   forward sweep's files each thread's tape; the reverse sweep's reverses them);
+//! * [`copyprivate`]: `single copyprivate(...)` as a publish, barrier, copy, barrier
+//!   in a clone (before differentiation);
 //! * [`tasks`]: running OpenMP tasks and taskloops in place in a clone (before
 //!   differentiation), so their entries are called directly;
 //! * [`mpi`]: the adjoint and tangent communication, as calls of helpers in
@@ -19,6 +21,7 @@
 //! [`CallKind::Mpi`]: ferrozyme_analysis::calls::CallKind::Mpi
 
 pub mod atomic_cas;
+pub mod copyprivate;
 pub mod mpi;
 pub mod openmp;
 pub mod tasks;

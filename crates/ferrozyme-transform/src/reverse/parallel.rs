@@ -33,7 +33,7 @@
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::calls::{classify, parallel_callee, CallKind};
 use ferrozyme_llvm::{AtomicRmwOp, Opcode, Type, TypeKind, Value};
-use ferrozyme_rules::mpi::MpiRule;
+use ferrozyme_rules::mpi::{is_window_operation_impl, MpiRule};
 use ferrozyme_rules::openmp::OmpRule;
 
 use super::state::Facts;
@@ -90,7 +90,15 @@ pub(super) fn check_parallel(fx: &Facts, sup: &Support, diags: &mut Diags, i: Va
                         _ => None,
                     };
                     if req.is_some_and(|r| !fx.act.is_shadowed(r)) {
-                        diags.report(Some(i), Problem::RequestWithoutShadow);
+                        let in_window = is_window_operation_impl(diags.function_name());
+                        diags.report(
+                            Some(i),
+                            if in_window {
+                                Problem::WindowWithoutShadow
+                            } else {
+                                Problem::RequestWithoutShadow
+                            },
+                        );
                     }
                 }
                 _ => {}
