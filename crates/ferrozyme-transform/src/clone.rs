@@ -22,7 +22,12 @@ pub fn is_clone(f: Value) -> bool {
 pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
     // Generated code differentiated again: its tape scopes (`reverse/alias.rs`) describe
     // memory that is primal memory of the new derivative.
-    let strip_scopes = crate::generated::is_generated(src);
+    copy_body(m, src, name, crate::generated::is_generated(src))
+}
+
+/// Copies `src`'s body into a new internal function `name`, with its parameters'
+/// `noalias` marks, and without the instructions' alias scopes when `strip_scopes`.
+pub fn copy_body(m: Module, src: Value, name: &str, strip_scopes: bool) -> Value {
     let ctx = m.context();
     let dst = m.add_function(name, src.function_type());
     dst.set_linkage_internal();

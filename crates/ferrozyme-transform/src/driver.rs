@@ -400,7 +400,7 @@ impl Driver {
             diags.push(d);
         }
         for (g, primals) in upward {
-            if let Err(e) = crate::stream_upward::upward_gradient(g, &primals) {
+            if let Err(e) = crate::upward_trial::upward_if_taken(g, &primals) {
                 diags.push(Diagnostic::new(DiagKind::Internal, e));
             }
         }

@@ -93,6 +93,7 @@ mod test_ir;
 mod timing;
 mod truncate;
 mod unmerge;
+mod upward_trial;
 mod wrap_index;
 
 pub use clone::clone_function;
