@@ -93,6 +93,7 @@ impl Gen<'_> {
                         continue;
                     }
                     self.add_quadratic(m, iv, [a, b], [ka, kb]);
+                    self.find_stepped_indices(m, iv, [ka, kb], &l);
                 }
             }
         }
@@ -132,7 +133,13 @@ impl Gen<'_> {
     /// defined outside loop `l` (0: `v` itself is), built from `iv`, values defined
     /// outside `l`, `+`, `-`, `xor -1`, multiplication or shift by a constant, and
     /// truncation; `None` otherwise.
-    fn coefficient(&self, v: Value, iv: Value, l: &Loop, nodes: &mut u32) -> Option<i64> {
+    pub(super) fn coefficient(
+        &self,
+        v: Value,
+        iv: Value,
+        l: &Loop,
+        nodes: &mut u32,
+    ) -> Option<i64> {
         if v == iv {
             return Some(1);
         }
@@ -179,7 +186,7 @@ impl Gen<'_> {
     /// `v` (a factor, see [`Gen::coefficient`]) with `iv` replaced by `iv_value`, at the
     /// reverse builder's position. Flags are dropped: the value may be computed for an
     /// exit value the loop never ran with (it is then not read).
-    fn emit_factor(&mut self, v: Value, iv: Value, iv_value: Value, l: &Loop) -> Value {
+    pub(super) fn emit_factor(&mut self, v: Value, iv: Value, iv_value: Value, l: &Loop) -> Value {
         if v == iv {
             return iv_value;
         }
@@ -265,6 +272,7 @@ impl Gen<'_> {
             let d = self.b.mul(inner, ty.const_i64(step));
             out.push((p_slot, p));
             out.push((d_slot, d));
+            out.extend(self.stepped_inits(m, iv, iv_value, [a, b], &l));
         }
         out
     }
@@ -296,6 +304,7 @@ impl Gen<'_> {
             let d_prev = self.b.sub(d, ty.const_i64(dd));
             self.b.store(d_prev, d_slot);
         }
+        self.stepped_step_back(header);
     }
 
     fn loop_of_counter(&self, iv: Value) -> Option<Loop> {
