@@ -39,6 +39,7 @@ use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::{IntPredicate, Module, Opcode, Value};
 
 use super::cheap::is_exact_halving;
+use super::quadratic::in_order;
 use super::Gen;
 
 /// The metadata kind marking the selects [`settle_guarded_indices`] settles.
@@ -79,14 +80,26 @@ impl Gen<'_> {
         {
             return;
         }
-        let Some(start) = iv
-            .incoming()
-            .into_iter()
-            .find(|(_, b)| !l.blocks.contains(b))
-            .map(|(v, _)| v)
-        else {
+        // The value the counter enters the loop with: from its one predecessor outside.
+        let Some(entry) = l.entry else {
             return;
         };
+        let outside: Vec<Value> = iv
+            .incoming()
+            .into_iter()
+            .filter(|(_, b)| !l.blocks.contains(b))
+            .map(|(v, _)| v)
+            .collect();
+        let (Some(&start), 1) = (outside.first(), outside.len()) else {
+            return;
+        };
+        if !iv
+            .incoming()
+            .iter()
+            .any(|(v, b)| *v == start && *b == entry)
+        {
+            return;
+        }
         let in_loop = |v: Value| v.is_instruction() && l.blocks.contains(&v.parent_block());
         for h in m.users() {
             if h.opcode() != Some(Opcode::LLVMSDiv) || !is_exact_halving(h) || !in_loop(h) {
@@ -156,18 +169,11 @@ impl Gen<'_> {
         ab: [Value; 2],
         l: &Loop,
     ) -> Vec<(Value, Value)> {
-        let mut found: Vec<(usize, Value)> = self
-            .flow
-            .stepped
-            .iter()
-            .filter(|(_, s)| s.quad == m)
-            .map(|(x, s)| (s.order, *x))
-            .collect();
-        found.sort_by_key(|f| f.0);
+        let found = in_order(&self.flow.stepped, |s| (s.quad == m).then_some(s.order));
         let [ka, kb] = self.flow.quadratics[&m].coef;
         let step = self.flow.counters[&iv].step;
         let mut out = Vec::new();
-        for (_, x) in found {
+        for x in found {
             let s = &self.flow.stepped[&x];
             let (q, kq, start) = (s.q, s.kq, s.start);
             let (t_slot, e_slot, ok_slot) = (s.t_slot, s.e_slot, s.ok_slot);
@@ -222,18 +228,11 @@ impl Gen<'_> {
     /// At the end of the header's reverse block, beside the products: `T -= E`,
     /// `E -= k1 k2 s^2`.
     pub(super) fn stepped_step_back(&mut self, header: ferrozyme_llvm::Block) {
-        let mut found: Vec<(usize, Value)> = self
-            .flow
-            .stepped
-            .iter()
-            .filter(|(_, s)| {
-                let iv = self.flow.quadratics[&s.quad].iv;
-                self.flow.counters[&iv].header == header
-            })
-            .map(|(x, s)| (s.order, *x))
-            .collect();
-        found.sort_by_key(|f| f.0);
-        for (_, x) in found {
+        let (quads, counters) = (&self.flow.quadratics, &self.flow.counters);
+        let found = in_order(&self.flow.stepped, |s| {
+            (counters[&quads[&s.quad].iv].header == header).then_some(s.order)
+        });
+        for x in found {
             let s = &self.flow.stepped[&x];
             let quad = &self.flow.quadratics[&s.quad];
             let step = self.flow.counters[&quad.iv].step;
