@@ -32,8 +32,8 @@
 //! non-trivial loop unswitching (`-O3`) makes two loops of it, one stepping `T` (the `P`
 //! and `D` slots dead there) and one as before. Below `-O3` nothing unswitches and the
 //! select would only cost: `ferrozyme cc` and `ferrozyme opt -O1/-O2` replace each marked
-//! select by its second operand there ([`settle_guarded_indices`]); the plugin keeps the
-//! select (correct either way; unswitched by an `-O3` pipeline).
+//! select by its second operand there ([`settle_guarded_indices`]), and so does the
+//! plugin at every level (it does not see clang's).
 
 use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::{IntPredicate, Module, Opcode, Value};
