@@ -530,6 +530,9 @@ impl Job<'_> {
         } else {
             ferrozyme_transform::rolled_loops::drop_marks(m);
         }
+        // Packed indices stepped whole under a run-time guard choose by a select that only
+        // -O3's loop unswitching turns into two loops (`reverse/stepped_index.rs`).
+        ferrozyme_transform::settle_guarded_indices(m, level == OptLevel::O3);
         // What the post-AD pipeline gets (merged, frozen functions `optnone`), for
         // `opt-22 -passes='default<O2>' -time-passes` on it (issue 18's measurements).
         let saved = self.save(module, stem, "before-opt");

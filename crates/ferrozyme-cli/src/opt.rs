@@ -41,6 +41,11 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
                 ferrozyme_transform::entry_inline::DEFAULT_CAP,
             );
         }
+        // As `ferrozyme cc`: guarded packed indices only where -O3 unswitches them.
+        ferrozyme_transform::settle_guarded_indices(
+            ferrozyme_transform::Module::from_inkwell(&module),
+            level == OptLevel::O3,
+        );
         pipeline::optimize(
             &module,
             &tm,

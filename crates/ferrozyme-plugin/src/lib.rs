@@ -114,14 +114,18 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
             check_source_attributes: true,
             ..Options::default()
         };
-        ferrozyme_transform::run_on_module(module, &opts).map_err(|diags| {
+        let report = ferrozyme_transform::run_on_module(module, &opts).map_err(|diags| {
             let text = diags
                 .iter()
                 .map(|d| d.to_string())
                 .collect::<Vec<_>>()
                 .join("\n");
             (text, records::error(module, &diags))
-        })
+        })?;
+        // The pass does not see clang's level here: guarded packed indices keep the index
+        // computed as before (`reverse/stepped_index.rs`; only -O3 would unswitch them).
+        ferrozyme_transform::settle_guarded_indices(module, false);
+        Ok(report)
     }));
     let (rc, changed, message, printout, records) = match outcome {
         Ok(Ok(report)) => (

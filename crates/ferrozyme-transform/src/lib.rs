@@ -71,6 +71,8 @@ mod remarks;
 mod replace;
 mod request;
 mod reverse;
+/// Guarded packed indices before the post-AD pipeline (`reverse/stepped_index.rs`).
+pub use reverse::stepped_index::settle_guarded_indices;
 pub mod rolled_loops;
 mod runtime;
 mod seed_calls;

@@ -93,6 +93,7 @@ impl Gen<'_> {
                         continue;
                     }
                     self.add_quadratic(m, iv, [a, b], [ka, kb]);
+                    self.find_stepped_indices(m, iv, [ka, kb], &l);
                 }
             }
         }
@@ -132,7 +133,13 @@ impl Gen<'_> {
     /// defined outside loop `l` (0: `v` itself is), built from `iv`, values defined
     /// outside `l`, `+`, `-`, `xor -1`, multiplication or shift by a constant, and
     /// truncation; `None` otherwise.
-    fn coefficient(&self, v: Value, iv: Value, l: &Loop, nodes: &mut u32) -> Option<i64> {
+    pub(super) fn coefficient(
+        &self,
+        v: Value,
+        iv: Value,
+        l: &Loop,
+        nodes: &mut u32,
+    ) -> Option<i64> {
         if v == iv {
             return Some(1);
         }
@@ -179,7 +186,7 @@ impl Gen<'_> {
     /// `v` (a factor, see [`Gen::coefficient`]) with `iv` replaced by `iv_value`, at the
     /// reverse builder's position. Flags are dropped: the value may be computed for an
     /// exit value the loop never ran with (it is then not read).
-    fn emit_factor(&mut self, v: Value, iv: Value, iv_value: Value, l: &Loop) -> Value {
+    pub(super) fn emit_factor(&mut self, v: Value, iv: Value, iv_value: Value, l: &Loop) -> Value {
         if v == iv {
             return iv_value;
         }
@@ -236,20 +243,13 @@ impl Gen<'_> {
     /// Where counter `iv` starts from `iv_value` (the reverse block of an exit block):
     /// the slots of the products over it and the values they start from.
     pub(super) fn quadratic_inits(&mut self, iv: Value, iv_value: Value) -> Vec<(Value, Value)> {
-        let mut found: Vec<(usize, Value)> = self
-            .flow
-            .quadratics
-            .iter()
-            .filter(|(_, q)| q.iv == iv)
-            .map(|(m, q)| (q.order, *m))
-            .collect();
-        found.sort_by_key(|f| f.0);
+        let found = in_order(&self.flow.quadratics, |q| (q.iv == iv).then_some(q.order));
         let Some(l) = self.loop_of_counter(iv) else {
             return Vec::new();
         };
         let step = self.flow.counters[&iv].step;
         let mut out = Vec::new();
-        for (_, m) in found {
+        for m in found {
             let q = &self.flow.quadratics[&m];
             let ([fa, fb], [ka, kb], p_slot, d_slot) = (q.factors, q.coef, q.p_slot, q.d_slot);
             let a = self.emit_factor(fa, iv, iv_value, &l);
@@ -265,6 +265,7 @@ impl Gen<'_> {
             let d = self.b.mul(inner, ty.const_i64(step));
             out.push((p_slot, p));
             out.push((d_slot, d));
+            out.extend(self.stepped_inits(m, iv, iv_value, [a, b], &l));
         }
         out
     }
@@ -272,15 +273,11 @@ impl Gen<'_> {
     /// At the end of the header's reverse block, beside the counters stepping back:
     /// `P -= D`, `D -= 2 k1 k2 s^2`.
     pub(super) fn quadratics_step_back(&mut self, header: ferrozyme_llvm::Block) {
-        let mut found: Vec<(usize, Value)> = self
-            .flow
-            .quadratics
-            .iter()
-            .filter(|(_, q)| self.flow.counters[&q.iv].header == header)
-            .map(|(m, q)| (q.order, *m))
-            .collect();
-        found.sort_by_key(|f| f.0);
-        for (_, m) in found {
+        let counters = &self.flow.counters;
+        let found = in_order(&self.flow.quadratics, |q| {
+            (counters[&q.iv].header == header).then_some(q.order)
+        });
+        for m in found {
             let q = &self.flow.quadratics[&m];
             let step = self.flow.counters[&q.iv].step;
             let dd = 2i64
@@ -296,6 +293,7 @@ impl Gen<'_> {
             let d_prev = self.b.sub(d, ty.const_i64(dd));
             self.b.store(d_prev, d_slot);
         }
+        self.stepped_step_back(header);
     }
 
     fn loop_of_counter(&self, iv: Value) -> Option<Loop> {
@@ -327,4 +325,18 @@ fn feeds_address(v: Value, depth: u32) -> bool {
         ) => depth > 0 && feeds_address(u, depth - 1),
         _ => false,
     })
+}
+
+/// The keys of `map` whose entries `rank` gives a rank, in rank order (the maps iterate
+/// differently each run; the code emitted from them must not).
+pub(super) fn in_order<T>(
+    map: &std::collections::HashMap<Value, T>,
+    rank: impl Fn(&T) -> Option<usize>,
+) -> Vec<Value> {
+    let mut found: Vec<(usize, Value)> = map
+        .iter()
+        .filter_map(|(k, v)| rank(v).map(|r| (r, *k)))
+        .collect();
+    found.sort_by_key(|f| f.0);
+    found.into_iter().map(|f| f.1).collect()
 }

@@ -267,6 +267,8 @@ pub(crate) struct Flow {
     pub recurrences: HashMap<Value, super::recurrence::Recurrence>,
     /// Products of two factors affine in a counter, stepped back (see `quadratic.rs`).
     pub quadratics: HashMap<Value, super::quadratic::Quadratic>,
+    /// Indices over those products stepped back whole (see `stepped_index.rs`).
+    pub stepped: HashMap<Value, super::stepped_index::SteppedIndex>,
     /// The primal block whose reverse block is being emitted.
     pub rev_ctx: Option<Block>,
     /// The block being reversed with the seed 1 (`scaled.rs`).

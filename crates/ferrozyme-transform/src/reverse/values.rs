@@ -60,6 +60,7 @@ impl Gen<'_> {
             if self.flow.counters.contains_key(&v)
                 || self.flow.recurrences.contains_key(&v)
                 || self.flow.quadratics.contains_key(&v)
+                || self.flow.stepped.contains_key(&v)
             {
                 let blk = self.b.insert_block();
                 if let Some(&x) = self.caches.memo.get(&(blk, key)) {
@@ -68,7 +69,8 @@ impl Gen<'_> {
                 let x = self
                     .counter_value(v)
                     .or_else(|| self.recurrence_value(v))
-                    .or_else(|| self.quadratic_value(v));
+                    .or_else(|| self.quadratic_value(v))
+                    .or_else(|| self.stepped_value(v));
                 if let Some(x) = x {
                     self.caches.memo.insert((blk, key), x);
                     return x;
