@@ -397,7 +397,8 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
     let (width, primal_return) = r.leading()?;
     let params = func.params();
     let mut args = Vec::with_capacity(params.len());
-    for (k, p) in params.iter().enumerate() {
+    args.extend(implicit_sret_output(call, func, mode, width));
+    for (k, p) in params.iter().enumerate().skip(args.len()) {
         args.push(r.argument(k, p.ty(), params.len(), width)?);
     }
     let trailing = r.trailing(func, params.len())?;
@@ -409,6 +410,35 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         primal_return,
         trailing,
         opts,
+    })
+}
+
+/// `__enzyme_fwddiff` declared to return the struct `func` returns through its own `sret`
+/// pointer (a C struct of three doubles, a C++ `Vec3` returned by value): as for a struct
+/// returned in registers, the hook's result is the tangent of that struct (Enzyme passes
+/// the hook's `sret` on, too). The function's `sret` parameter is then not among the
+/// call's operands: its primal is a scratch slot of the caller, its shadow (where the
+/// tangent goes) the hook's own `sret` memory. One lane only; reverse mode has no seed
+/// for such an output and keeps asking for it explicitly.
+fn implicit_sret_output(call: Value, func: Value, mode: Mode, width: u32) -> Option<CallArg> {
+    if mode != Mode::Forward || width != 1 {
+        return None;
+    }
+    let ty = call.call_sret_type(0)?;
+    if func.params().is_empty() || func.param_sret_type(0) != Some(ty) {
+        return None;
+    }
+    let entry = call.parent_function().entry_block()?.first_instruction()?;
+    let b = ferrozyme_llvm::Builder::new(ty.context());
+    b.position_before(entry);
+    let slot = b.alloca(ty, "fz.sret.primal");
+    Some(CallArg {
+        activity: ArgActivity::Dup,
+        noneed: false,
+        placeholder: false,
+        primal: slot,
+        shadow: Shadow::Lanes(vec![call.call_args()[0]]),
+        marker: Some(Marker::Dup),
     })
 }
 
