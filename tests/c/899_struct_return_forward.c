@@ -4,7 +4,8 @@
 // to return the struct), the same with `enzyme_dupnoneed` (tangent only), and reverse
 // mode of a scalar function that calls the struct-returning one. The structs: two
 // doubles (returned in registers), three doubles (returned through memory, sret), and a
-// float pair (one vector register). Oracles: analytic derivatives of polar-to-Cartesian
+// float pair (one vector register), and `enzyme_width, 2` (the hook returns both lanes'
+// tangent structs, lane 0 first, for the register and the sret results). Oracles: analytic derivatives of polar-to-Cartesian
 // and spherical maps, and the dot-product identity between forward and reverse.
 #include "fz_test.h"
 
@@ -29,7 +30,11 @@ double dist2(double r, double th, double ph) {
 extern P2 __enzyme_fwddiff_p2(void *, ...);
 extern P3 __enzyme_fwddiff_p3(void *, ...);
 extern F2 __enzyme_fwddiff_f2(void *, ...);
-extern int enzyme_dupnoneed;
+extern int enzyme_dupnoneed, enzyme_width;
+typedef struct { P2 l[2]; } P2x2;
+typedef struct { P3 l[2]; } P3x2;
+extern P2x2 __enzyme_fwddiff_p2x2(void *, ...);
+extern P3x2 __enzyme_fwddiff_p3x2(void *, ...);
 extern double __enzyme_fwddiff(void *, ...);
 typedef struct { double dr, dth, dph; } G3;
 extern G3 __enzyme_autodiff_g3(void *, ...);
@@ -51,6 +56,17 @@ int main(void) {
   F2 f = __enzyme_fwddiff_f2((void *)rot, 2.0f, 0.0f, 0.5f, 1.0f);
   fz_check("float pair d/dt a", f.a, -2.0 * sinf(0.5f), 1e-6);
   fz_check("float pair d/dt b", f.b, 2.0 * cosf(0.5f), 1e-6);
+
+  /* Two lanes at once: d/dr and d/dth. */
+  P2x2 t2 = __enzyme_fwddiff_p2x2((void *)polar, enzyme_width, 2, r, 1.0, 0.0, th, 0.0, 1.0);
+  fz_check("width 2 polar lane 0 x", t2.l[0].x, cos(th), 1e-15);
+  fz_check("width 2 polar lane 1 y", t2.l[1].y, r * cos(th), 1e-15);
+  P3x2 s2 = __enzyme_fwddiff_p3x2((void *)sph, enzyme_width, 2, r, 1.0, 0.0, th, 0.0, 1.0, ph,
+                                  0.0, 0.0);
+  fz_check("width 2 sph lane 0 z (d/dr)", s2.l[0].z, cos(th), 1e-15);
+  fz_check("width 2 sph lane 0 x (d/dr)", s2.l[0].x, sin(th) * cos(ph), 1e-15);
+  fz_check("width 2 sph lane 1 z (d/dth)", s2.l[1].z, -r * sin(th), 1e-15);
+  fz_check("width 2 sph lane 1 y (d/dth)", s2.l[1].y, r * cos(th) * sin(ph), 1e-15);
 
   G3 g = __enzyme_autodiff_g3((void *)dist2, r, th, ph);
   const double v[3] = {0.3, -1.2, 0.8};
