@@ -13,7 +13,10 @@ pub mod input;
 pub mod library;
 pub use alloc::{alloc_fn, allocator_size_arg, AllocFn, AllocKind, ALLOC_FNS};
 pub use input::{input_library, scanf_targets, Input, Reads, ScanTarget, INPUT_LIBRARY};
-pub use library::{inactive_library, Inactive, Writes, INACTIVE_FAMILIES, INACTIVE_LIBRARY};
+pub use library::{
+    inactive_library, table_search, Inactive, Writes, INACTIVE_FAMILIES, INACTIVE_LIBRARY,
+    TABLE_SEARCHES,
+};
 
 pub mod doc;
 pub mod options;

@@ -177,6 +177,24 @@ pub const INACTIVE_LIBRARY: &[Inactive] = &[
     ),
 ];
 
+/// Searches of a table: `bsearch(key, table, n, size, cmp)` reads the key and the table
+/// (through the comparator, whose `int` result carries no derivative), writes nothing,
+/// and returns a pointer into the table or null. When the table is immutable memory (a
+/// `const` global: a table of knots or breakpoints), no derivative can flow through the
+/// call: the key is only read and the result points at constants. Differentiable tables
+/// (records of the program's doubles) are not covered: the result would need the
+/// table's shadow (without IR for the search, a missing-derivative error names it).
+/// One row: (function, index of the table argument).
+pub const TABLE_SEARCHES: &[(&str, usize)] = &[("bsearch", 1)];
+
+/// The table argument's index of a search of [`TABLE_SEARCHES`].
+pub fn table_search(name: &str) -> Option<usize> {
+    TABLE_SEARCHES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, i)| *i)
+}
+
 /// Families of inactive functions, by symbol prefix: libstdc++'s output streams. Every
 /// member function of `std::ostream`/`std::wostream` (`operator<<` for numbers and
 /// pointers, `put`, `write`, `flush`, `_M_insert`) and the free `operator<<`s for

@@ -196,7 +196,31 @@ pub fn classify(call: Value) -> CallKind {
     if float_free_library_call(call, f, &name) {
         return CallKind::InactiveExternal;
     }
+    if ferrozyme_abi::table_search(&name).is_some_and(|t| searches_immutable_table(call, t)) {
+        return CallKind::InactiveExternal;
+    }
     CallKind::UnknownExternal
+}
+
+/// Is argument `table` of a search (`bsearch`, `ferrozyme_abi::TABLE_SEARCHES`) an
+/// address inside a `const` global? Then the call reads the key and constants and returns
+/// a pointer to constants: inactive. (At -O0 glibc's inline `bsearch` is a call; from
+/// -O1 on it is inlined and differentiated as code.)
+fn searches_immutable_table(call: Value, table: usize) -> bool {
+    let Some(mut p) = call.call_args().get(table).copied() else {
+        return false;
+    };
+    // Through address arithmetic to the object (instructions or constant expressions).
+    while let Some(op) = p.opcode().or_else(|| p.const_opcode()) {
+        if !matches!(
+            op,
+            Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast
+        ) {
+            break;
+        }
+        p = p.operand(0);
+    }
+    p.is_global_variable() && p.is_global_constant()
 }
 
 /// A call of a function without IR that, by its types, cannot carry a derivative (the

@@ -305,7 +305,34 @@ fn stores_constant_pointer(
         return false;
     }
     let pointee = types.pointee_tree(base);
-    !(!pointee.is_empty() && pointee.iter().all(|(_, b)| b == BaseType::Integer))
+    !(!pointee.is_empty()
+        && pointee.iter().all(|(_, b)| b == BaseType::Integer)
+        && within_tracked_offsets(base, &pointee))
+}
+
+/// Does what type analysis knows of the memory a parameter points to stop before the
+/// offsets it tracks end (`types::MAX_OFFSET`)? A larger object (a `std::mt19937`, 5000
+/// bytes, held by reference in `std::uniform_real_distribution`'s adaptor, tests/cxx/181
+/// at -O0) has facts only for its first bytes: "integers only" then says nothing about
+/// the rest, where a callee typed differently clears the adjoint of a store through the
+/// null shadow (a SIGSEGV in `_M_gen_rand`'s reverse sweep before sweep20). The
+/// parameter's `dereferenceable` size, when the function still carries it, says so too.
+fn within_tracked_offsets(base: Value, pointee: &ferrozyme_analysis::types::TypeTree) -> bool {
+    let limit = ferrozyme_analysis::types::MAX_OFFSET;
+    // The widest scalar a tree entry stands for.
+    const WIDEST: i64 = 16;
+    if pointee.iter().any(|(o, _)| o + WIDEST >= limit) {
+        return false;
+    }
+    if !base.is_argument() {
+        return true;
+    }
+    let f = base.parent_function();
+    let Some(k) = f.params().iter().position(|p| *p == base) else {
+        return true;
+    };
+    f.dereferenceable_bytes(Some(k as u32))
+        .is_none_or(|n| n <= limit as u64)
 }
 
 /// The object a stored pointer `v` points into: its base object, also through calls of
