@@ -1,17 +1,14 @@
-; Decision (not yet made): a constant pointer (`%gen`, no shadow) stored into memory
-; that has a shadow (the holder `%h`) should take runtime activity (the holder's shadow
-; gets `%gen` itself, accesses through it are guarded) unless every access a callee
-; makes through the pointer read back is an integer access. Today `audit/body.rs`
-; exempts it when type analysis finds only integers behind `%gen` in `f`, and stores
-; null into the shadow holder; `draw`, reached through the holder, clears the "adjoint"
-; of its `store i64 0` to the engine's field 1 (offset 4992, a location its own type
-; facts do not know) through that null shadow: a SIGSEGV at run time (compile this with
-; a driver calling `grad`). sweep20 made the exemption require facts that are not cut
-; at `types::MAX_OFFSET` (tests/cxx/181: `std::mt19937` held by a distribution's
-; adaptor at -O0, whose facts reach 1020 bytes), which does not cover this smaller
-; shape. Written by hand.
+; Decision: a constant pointer (`%gen`, no shadow) stored into memory that has a
+; shadow (the holder `%h`) takes runtime activity (the holder's shadow gets `%gen`
+; itself, accesses through it are guarded) unless type analysis' facts cover the whole
+; object and find integers only. Here `f`'s facts about `%gen` stop short of the
+; engine's field 1 (offset 4992, past `types::MAX_OFFSET`), which `draw` writes and
+; whose "adjoint" its reverse clears: with the null shadow the audit used to store, a
+; SIGSEGV at run time (tests/cxx/181 at -O0 was the same with `std::mt19937`). The
+; object's size comes from the user's `f` (`dereferenceable(5000)`); the clone being
+; differentiated keeps only `dereferenceable(1)`. sweep20 found the shape, the lead
+; made the audit read the user's function. Written by hand.
 ;
-; IGNORE: the integer-only exemption in audit/body.rs (stores_constant_pointer) is still judged on the storing function's facts alone; see the comment above (a SIGSEGV at run time, no wrong number)
 ; RUN: %ferrozyme opt %s -o - | %FileCheck %s
 ;
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -49,14 +49,16 @@ impl Analyses {
             .copied()
             .filter(|b| cfg.is_reachable(*b))
             .collect();
-        let const_params = crate::audit::body::const_pointer_params(clone, args);
+        let const_params = crate::audit::const_pointers::const_pointer_params(clone, args);
         let rt = runtime_activity::analyze(
             &reachable,
             &act,
             clone,
             runtime,
-            |i| crate::audit::body::runtime_activity_store(i, &act, &types, &const_params),
-            |v| crate::audit::body::kept_constant_pointer(v, &types, &const_params),
+            |i| {
+                crate::audit::const_pointers::runtime_activity_store(i, &act, &types, &const_params)
+            },
+            |v| crate::audit::const_pointers::kept_constant_pointer(v, &types, &const_params),
             |s| !force_runtime && crate::reverse::mixed::guarded_select(&act, s),
         );
         Analyses {

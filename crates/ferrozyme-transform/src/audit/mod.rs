@@ -4,15 +4,20 @@
 //! * [`hooks`]: entry points the pass would not see (used as values, or defined);
 //! * [`boundary`]: what a parsed hook call passes and expects back (types the pass does
 //!   not differentiate, floats hidden in integers or copies, aggregate results);
-//! * [`body`]: inside the function being differentiated, in both modes (undifferentiated
-//!   float types on the active path, active values lost in memory without a shadow,
-//!   pointers rebuilt from integers).
+//! * [`body`]: inside the function being differentiated, in both modes, running the
+//!   checks of [`hidden_floats`] (undifferentiated float types on the active path, floats
+//!   inside integers, pointers rebuilt from integers), [`lost_stores`] (active values lost
+//!   in memory without a shadow) and [`const_pointers`] (constant pointers kept in
+//!   shadowed memory, and what runtime activity takes over of them).
 //!
 //! The checks only reject; they never change what is generated. README's "Bad input"
 //! table lists each case with the program in `tests/` that pins it.
 
 pub(crate) mod body;
 pub(crate) mod boundary;
+pub(crate) mod const_pointers;
 pub(crate) mod ctor_globals;
+pub(crate) mod hidden_floats;
 pub(crate) mod hooks;
 pub(crate) mod indirect;
+pub(crate) mod lost_stores;

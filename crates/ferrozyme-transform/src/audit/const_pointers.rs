@@ -1,0 +1,329 @@
+//! Constant pointers stored into memory with a shadow (the audit's third check, see
+//! `body.rs`), and what runtime activity takes over of them (`common::runtime_activity`).
+
+use std::collections::HashSet;
+
+use ferrozyme_analysis::activity::{Activity, ArgActivity};
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_analysis::types::BaseType;
+use ferrozyme_llvm::{DiagKind, Opcode, Value};
+
+use crate::common::base_object;
+
+use super::body::{describe_object, Finding};
+
+/// A copy into memory with a shadow from a constant whose value holds the address of a
+/// global that has a shadow: clang -O0 initialises `struct H h = {&G, 2.0}` by copying
+/// `@__const.f.h = { ptr @G, double 2.0 }` into `h`. The constant has no shadow, so the
+/// shadow of `h.s` stayed null instead of `G`'s shadow, and the first access through it
+/// crashed (tests/errors/const_initializer_global_address.c; -O1 and above store `&G`
+/// itself, which is mirrored).
+pub(super) fn shadowed_global_in_copied_constant(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if i.opcode() != Some(Opcode::LLVMCall)
+        || !matches!(classify(i), CallKind::Memcpy | CallKind::Memmove)
+    {
+        return;
+    }
+    let a = i.call_args();
+    let src = base_object(a[1]);
+    if !act.is_shadowed(a[0]) || !src.is_global_variable() || !src.is_global_constant() {
+        return;
+    }
+    let Some(init) = src.initializer() else {
+        return;
+    };
+    let mut work = vec![(init, 0)];
+    while let Some((v, depth)) = work.pop() {
+        let g = base_object(v);
+        // Globals holding pointers (`struct { double *data; } G`): the pointers read
+        // through the local need their shadows. A global array of doubles (`{ COEF, 3 }`)
+        // that is only read works without (activity finds its loads constant).
+        if g.is_global_variable()
+            && g != src
+            && g.global_value_type().contains_pointer()
+            && ferrozyme_analysis::activity::global_needs_shadow(g)
+        {
+            out.push(Finding {
+                kind: DiagKind::UnsupportedInstruction,
+                at: i,
+                msg: format!(
+                    "a local initialised from a constant that holds the address of global `{}` (clang -O0 copies `{{ &{}, ... }}` from `{}`): the copy gives the local no shadow of that address, so derivatives through it cannot be tracked",
+                    g.name(),
+                    g.name(),
+                    src.name()
+                ),
+                help: "assign the pointer field in a statement (`h.s = &G;`) instead of in the initialiser, or compile with -O1 or above",
+            });
+            return;
+        }
+        if depth < 4 && !v.is_global_variable() && !v.is_function() {
+            work.extend((0..v.num_operands()).map(|k| (v.operand(k), depth + 1)));
+        }
+    }
+}
+
+/// The `enzyme_const` pointer parameters of `f` under `args`.
+pub(crate) fn const_pointer_params(f: Value, args: &[ArgActivity]) -> HashSet<Value> {
+    f.params()
+        .into_iter()
+        .zip(args)
+        .filter(|(p, a)| **a == ArgActivity::Const && p.ty().is_pointer())
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
+/// computed from one) and `%slot` memory with a shadow, not handed to a parallel region:
+/// what runtime activity takes over (`common::runtime_activity`).
+pub(crate) fn runtime_activity_store(
+    i: Value,
+    act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    stores_constant_pointer(i, act, types, const_params)
+        && matches!(parallel_capture(i.operand(1)), Capture::No)
+}
+
+/// Is `v` an `enzyme_const` pointer parameter (or an address computed from one) to
+/// floating-point data, which a callee storing it away would keep as its own shadow
+/// (runtime activity)? Not a comparator or other empty object, not a function pointer,
+/// not memory of integers only.
+pub(crate) fn kept_constant_pointer(
+    v: Value,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    let base = stored_pointer_base(v);
+    const_params.contains(&base)
+        && !ferrozyme_analysis::activity::is_empty_object_param(v)
+        && types
+            .pointee_tree(base)
+            .iter()
+            .any(|(_, b)| b.fp_type().is_some())
+}
+
+/// The store a constant pointer into shadowed memory (see [`constant_pointer_stored`]).
+fn stores_constant_pointer(
+    i: Value,
+    act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    if i.opcode() != Some(Opcode::LLVMStore) {
+        return false;
+    }
+    let (v, p) = (i.operand(0), i.operand(1));
+    if !v.ty().is_pointer() || act.is_shadowed(v) || !act.is_shadowed(p) {
+        return false;
+    }
+    let base = stored_pointer_base(v);
+    if !const_params.contains(&base) {
+        return constant_call_result(v, types, const_params);
+    }
+    if ferrozyme_analysis::activity::is_empty_object_param(v) {
+        return false;
+    }
+    let pointee = types.pointee_tree(base);
+    !(!pointee.is_empty()
+        && pointee.iter().all(|(_, b)| b == BaseType::Integer)
+        && within_tracked_offsets(base, &pointee))
+}
+
+/// The object a stored pointer `v` points into: its base object, also through calls of
+/// functions that return one of their arguments (`activity::returned_param`: Eigen's
+/// `Map` constructor stores `cast_to_pointer_type(data)`), through one pointer of a
+/// call's aggregate result that the callee always takes from one argument
+/// (`activity::extracted_returned_arg`: ndarray's `stride_offset` of zipped views), and
+/// through a select or phi whose other choices address nothing (ndarray's dangling
+/// pointer of an empty view).
+fn stored_pointer_base(v: Value) -> Value {
+    let mut base = base_object(v);
+    for _ in 0..4 {
+        let next = match base.opcode() {
+            Some(Opcode::LLVMCall) => match classify(base) {
+                CallKind::Defined(f) => ferrozyme_analysis::activity::returned_param(f, 2)
+                    .and_then(|k| base.call_args().get(k).copied()),
+                _ => None,
+            },
+            Some(Opcode::LLVMExtractValue) => {
+                ferrozyme_analysis::activity::extracted_returned_arg(base)
+            }
+            Some(Opcode::LLVMSelect | Opcode::LLVMPHI) => {
+                let choices: Vec<Value> = if base.opcode() == Some(Opcode::LLVMSelect) {
+                    vec![base.operand(1), base.operand(2)]
+                } else {
+                    base.incoming().into_iter().map(|(x, _)| x).collect()
+                };
+                let mut real = choices
+                    .into_iter()
+                    .filter(|c| !ferrozyme_analysis::activity::is_unaddressable(*c));
+                match (real.next(), real.next()) {
+                    (Some(c), None) => Some(c),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match next {
+            Some(n) => base = base_object(n),
+            None => break,
+        }
+    }
+    base
+}
+
+/// Is `v` a pointer to floating-point data returned, without a shadow, by a call of a
+/// function with IR given exactly one pointer, a constant one? It is computed from that
+/// constant object alone: `std::vector::begin()` of a constant object's member at -O0,
+/// kept in a shadowed iterator (tests/cxx/173: the shadow iterator held null and the
+/// reverse sweep added the knot's adjoint through it). Pointers to integers only (a
+/// `std::vector<std::pair<int, int>>` walked the same way, tests/cxx/115) need no
+/// runtime activity.
+fn constant_call_result(
+    v: Value,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    let c = base_object(v);
+    if c.opcode() != Some(Opcode::LLVMCall) || !matches!(classify(c), CallKind::Defined(_)) {
+        return false;
+    }
+    let mut ptrs = c.call_args().into_iter().filter(|a| a.ty().is_pointer());
+    let (Some(p), None) = (ptrs.next(), ptrs.next()) else {
+        return false;
+    };
+    const_params.contains(&stored_pointer_base(p))
+        && types
+            .pointee_tree(v)
+            .iter()
+            .any(|(_, b)| b.fp_type().is_some())
+}
+
+/// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
+/// computed from one) and `%slot` memory with a shadow.
+///
+/// Not when the constant memory holds no data a derivative could need: type analysis
+/// knows it and finds only integers there (a C++ functor without members, such as an
+/// ODE right-hand side `struct rhs { void operator()(...) const; }` whose one byte
+/// is padding, held by reference in odeint's `calculate_stage`). A pointer read back
+/// with a null shadow then only ever reaches integers, which have no shadow to read.
+pub(super) fn constant_pointer_stored(
+    i: Value,
+    act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+    runtime_activity: bool,
+    out: &mut Vec<Finding>,
+) {
+    if !stores_constant_pointer(i, act, types, const_params) {
+        return;
+    }
+    let p = i.operand(1);
+    let base = stored_pointer_base(i.operand(0));
+    match parallel_capture(p) {
+        // Runtime activity (common/runtime_activity.rs) gives the pointer itself as its
+        // shadow and guards the accesses through pointers read back.
+        Capture::No if runtime_activity => return,
+        Capture::No => {}
+        Capture::Safe => return,
+        Capture::Unsafe => {
+            out.push(Finding {
+                kind: DiagKind::UnsupportedInstruction,
+                at: i,
+                msg: format!(
+                    "mismatched activity: {}, which has no shadow, is handed to an OpenMP parallel region in memory that has one (the region reads floating-point data through it or writes it, or the memory also holds differentiated data); derivatives would be added through its missing shadow",
+                    describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+                ),
+                help: "pass that argument with enzyme_dup and a zero-initialised shadow buffer (its adjoint is then simply not used)",
+            });
+            return;
+        }
+    }
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "mismatched activity: {}, which has no shadow, is stored into memory that has one (at -O0 a lambda capturing it by reference keeps it in such a slot); pointers read back from there would have a null shadow",
+            describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+        ),
+        help: "pass that argument with enzyme_dup (and a shadow buffer), capture it by value in lambdas ([=] or [y]), or compile with -O1 or higher",
+    });
+}
+
+/// Whether the memory a constant pointer is stored into is handed to an OpenMP region.
+enum Capture {
+    /// Not memory handed to a parallel region.
+    No,
+    /// A field of a struct of captures (flang) the region only reads integers through.
+    Safe,
+    /// A captured slot with a shadow (a slot the region only reads gets one only when
+    /// it also holds differentiated data: `ferrozyme_analysis::captures`), or a field the
+    /// region reads floats (or further pointers) through.
+    Unsafe,
+}
+
+/// Is `p` (shadowed memory a constant pointer is stored into) a stack slot, or a field
+/// of a struct of slots, handed to an OpenMP parallel region (`__kmpc_fork_call`)? A
+/// slot clang hands a region that only reads it has no shadow unless it also holds
+/// differentiated data (`ferrozyme_analysis::captures`; tests/openmp/04, 09), so a
+/// shadowed one is unsafe: pointers read from it, in the caller or the region, would
+/// have the null shadow. A field of flang's struct of captures keeps the constant
+/// pointer's null shadow, safe when the region only reads integers through it
+/// (tests/openmp/06: `n`), unsafe when it reads floats (its adjoints would go through
+/// the null shadow: tests/errors/openmp_fortran_const_array.ll).
+fn parallel_capture(p: Value) -> Capture {
+    use crate::parallel::openmp;
+    let slot = base_object(p);
+    if slot.opcode() != Some(Opcode::LLVMAlloca) {
+        return Capture::No;
+    }
+    let forked = slot.users().into_iter().any(|u| {
+        u.opcode() == Some(Opcode::LLVMCall)
+            && ferrozyme_analysis::calls::parallel_callee(u).is_some()
+    });
+    if !forked {
+        return Capture::No;
+    }
+    let safe = p != slot
+        && openmp::constant_offset(p)
+            .is_some_and(|(s, off)| s == slot && openmp::field_reads_integers_only(slot, off));
+    if safe {
+        Capture::Safe
+    } else {
+        Capture::Unsafe
+    }
+}
+
+/// Does what type analysis knows of the memory a parameter points to stop before the
+/// offsets it tracks end (`types::MAX_OFFSET`)? A larger object (a `std::mt19937`, 5000
+/// bytes, held by reference in `std::uniform_real_distribution`'s adaptor, tests/cxx/181
+/// at -O0) has facts only for its first bytes: "integers only" then says nothing about
+/// the rest, where a callee typed differently clears the adjoint of a store through the
+/// null shadow (a SIGSEGV in `_M_gen_rand`'s reverse sweep before sweep20). The
+/// parameter's `dereferenceable` size, when the user's function carries it, says so too.
+fn within_tracked_offsets(base: Value, pointee: &ferrozyme_analysis::types::TypeTree) -> bool {
+    let limit = ferrozyme_analysis::types::MAX_OFFSET;
+    // The widest scalar a tree entry stands for.
+    const WIDEST: i64 = 16;
+    if pointee.iter().any(|(o, _)| o + WIDEST >= limit) {
+        return false;
+    }
+    if !base.is_argument() {
+        return true;
+    }
+    let f = base.parent_function();
+    let Some(k) = f.params().iter().position(|p| *p == base) else {
+        return true;
+    };
+    // The clone being differentiated keeps only `dereferenceable(1)` (clone.rs): the size
+    // is the user's function's.
+    let user_fn = f
+        .parent_module()
+        .function(&f.source_name())
+        .filter(|g| g.params().len() == f.params().len())
+        .unwrap_or(f);
+    user_fn
+        .dereferenceable_bytes(Some(k as u32))
+        .is_none_or(|n| n <= limit as u64)
+}

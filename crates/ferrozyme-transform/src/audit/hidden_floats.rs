@@ -1,0 +1,250 @@
+//! Floating-point values the pass would not see as such (the audit's first, fourth and
+//! fifth checks, see `body.rs`): float types it does not differentiate meeting active data,
+//! floats crossing a call inside integers or reinterpreted as integers, and pointers
+//! rebuilt from integers.
+
+use std::collections::HashSet;
+
+use ferrozyme_analysis::activity::Activity;
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_llvm::{DiagKind, Opcode, Value};
+
+use crate::common::base_object;
+
+use super::body::Finding;
+
+/// A call of a function with a body that passes an active integer (one activity found to
+/// carry a float's bits) or gets back integers that hold floats.
+pub(super) fn floats_in_integers_across_call(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
+        return;
+    }
+    let CallKind::Defined(g) = classify(i) else {
+        return;
+    };
+    let not_fp = |t: ferrozyme_llvm::Type| !t.contains_fp() && !t.contains_pointer();
+    let arg = i
+        .call_args()
+        .into_iter()
+        .position(|a| act.is_active(a) && not_fp(a.ty()) && !a.ty().is_void());
+    let result = (i.ty().is_integer()
+        || (i.ty().kind() == ferrozyme_llvm::TypeKind::Struct && not_fp(i.ty())))
+        && !i.users().is_empty()
+        && returns_float_bits(g);
+    if arg.is_none() && !result {
+        return;
+    }
+    let what = match arg {
+        Some(k) => format!("argument {} of `{}`", k + 1, g.name()),
+        None => format!("the result of `{}`", g.name()),
+    };
+    // A float's bits handed over as an integer (`unsigned long long` from a `double`,
+    // through a union or memcpy), rather than a struct coerced to integer registers.
+    let bits = arg.is_some_and(|k| {
+        let a = i.call_args()[k];
+        a.opcode() == Some(Opcode::LLVMBitCast) && a.operand(0).ty().is_fp()
+    });
+    let (how, help) = if bits {
+        (
+            "a floating-point value's bits passed as an integer",
+            "pass the value with its floating-point type (convert the bits back before the call), or let the helper be inlined (static inline)",
+        )
+    } else {
+        (
+            "a struct passed or returned by value in integer registers",
+            "pass the struct by pointer (const struct S *), let the helper be inlined (static inline), or compile with -O1 or higher",
+        )
+    };
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "floating-point data crosses this call inside integers ({what}: {how}); the callee's derivative would treat it as a constant"
+        ),
+        help,
+    });
+}
+
+/// Does `g` return integers that hold floating-point bits: built from a `bitcast` of a
+/// float, or loaded from stack memory of a type with floats (clang's -O0 code returning a
+/// struct coerced to integers)?
+fn returns_float_bits(g: Value) -> bool {
+    let mut work: Vec<Value> = g
+        .blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
+        .map(|t| t.operand(0))
+        .collect();
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > 64 {
+            continue;
+        }
+        use Opcode::*;
+        match v.opcode() {
+            Some(LLVMBitCast) if v.operand(0).ty().contains_fp() => return true,
+            Some(LLVMLoad) => {
+                let b = base_object(v.operand(0));
+                if b.opcode() == Some(LLVMAlloca) && b.allocated_type().contains_fp() {
+                    return true;
+                }
+            }
+            Some(
+                LLVMInsertValue | LLVMOr | LLVMShl | LLVMZExt | LLVMTrunc | LLVMAnd | LLVMLShr
+                | LLVMSelect | LLVMFreeze,
+            ) => work.extend(v.operands().into_iter().filter(|o| o.is_instruction())),
+            Some(LLVMPHI) => work.extend(v.incoming().into_iter().map(|(x, _)| x)),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Does `i` touch derivative data: is it active, or does it take an active value or a
+/// pointer with a shadow?
+fn touches(i: Value, act: &Activity) -> bool {
+    act.is_active(i)
+        || i.operands()
+            .iter()
+            .any(|&o| act.is_active(o) || (o.ty().is_pointer_like() && act.is_shadowed(o)))
+}
+
+pub(super) fn undifferentiated_float(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    let Some(t) = i.ty().undifferentiated_fp() else {
+        return;
+    };
+    if !touches(i, act) {
+        return;
+    }
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "`{t}` values ({}) are not differentiated, and this one depends on differentiable data",
+            super::boundary::describe(t)
+        ),
+        help: "compute in double (or float) in the differentiated function",
+    });
+}
+
+/// The scalar type of a type or of its vector elements.
+fn scalar_of(t: ferrozyme_llvm::Type) -> ferrozyme_llvm::Type {
+    if t.kind() == ferrozyme_llvm::TypeKind::Vector {
+        t.element_type()
+    } else {
+        t
+    }
+}
+
+/// A `bitcast` from one floating-point type to another with a different element type
+/// (`double` to `<2 x float>` or `<4 x half>`): the x86-64 ABI passes an 8-byte vector
+/// of floats or halves as one `double`, and type punning does the same. The bits are
+/// moved, but a derivative with respect to "the double" means nothing, and adjoints added
+/// as doubles would mix the lanes' bits.
+pub(super) fn reinterpreted_float(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if i.opcode() != Some(Opcode::LLVMBitCast) {
+        return;
+    }
+    let (from, to) = (i.operand(0).ty(), i.ty());
+    if !from.is_fp() || !to.is_fp() || scalar_of(from) == scalar_of(to) {
+        return;
+    }
+    if !act.is_active(i) && !act.is_active(i.operand(0)) {
+        return;
+    }
+    out.push(Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: i,
+        msg: format!(
+            "the bits of a `{from}` value are reinterpreted as `{to}`: a small vector of floats passed as a double (the x86-64 calling convention does this for 8-byte vectors), or type punning; derivatives do not survive the reinterpretation"
+        ),
+        help: "pass such vectors through memory (a pointer with enzyme_dup) or as separate float arguments, and copy floats as floats",
+    });
+}
+
+/// `inttoptr` of an integer computed from `ptrtoint` of a pointer with a shadow, or of an
+/// integer type analysis cannot prove a plain number (read from memory: SROA merges
+/// pointers into integers, as in Rust's enums) that is then used to reach memory.
+pub(super) fn rebuilt_pointer(
+    i: Value,
+    act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    out: &mut Vec<Finding>,
+) {
+    if i.opcode() != Some(Opcode::LLVMIntToPtr) || i.users().is_empty() {
+        return;
+    }
+    match integer_origin(i, act) {
+        Origin::ShadowedPointer => out.push(Finding {
+            kind: DiagKind::UnsupportedInstruction,
+            at: i,
+            msg: "a pointer rebuilt from an integer (`inttoptr`) that came from a pointer into differentiable memory (`ptrtoint`): the rebuilt pointer has no shadow, so derivatives through it would be lost".to_string(),
+            help: "do the address arithmetic on pointers ((char *)p + k, or p + k) instead of through uintptr_t",
+        }),
+        Origin::Unknown if ferrozyme_analysis::activity::is_smuggled_pointer(i, types) => {
+            out.push(Finding {
+                kind: DiagKind::UnsupportedInstruction,
+                at: i,
+                msg: "a pointer rebuilt from an integer (`inttoptr`) may point into differentiable memory; shadows are not followed through integers".to_string(),
+                help: "keep the pointer a pointer (no casts to and from integers) in the differentiated code",
+            })
+        }
+        _ => {}
+    }
+}
+
+/// Where the integer an `inttoptr` rebuilds comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// `ptrtoint` of a pointer with a shadow (somewhere among the integer's operands).
+    ShadowedPointer,
+    /// Some operand is read from memory or returned by a call: it could be anything.
+    Unknown,
+    /// Only `ptrtoint` of pointers without a shadow, constants and integer arguments.
+    Clean,
+}
+
+/// The origin of the integer `inttoptr` `i` rebuilds, through integer arithmetic,
+/// selects and phis.
+fn integer_origin(i: Value, act: &Activity) -> Origin {
+    let mut work = vec![(i.operand(0), 0u32)];
+    let mut seen = std::collections::HashSet::new();
+    let mut origin = Origin::Clean;
+    while let Some((v, depth)) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        if depth > 16 {
+            origin = Origin::Unknown;
+            continue;
+        }
+        let op = v.opcode().or_else(|| v.const_opcode());
+        use Opcode::*;
+        match op {
+            Some(LLVMPtrToInt) if act.is_shadowed(v.operand(0)) => return Origin::ShadowedPointer,
+            Some(LLVMPtrToInt) => {}
+            Some(
+                LLVMAdd | LLVMSub | LLVMAnd | LLVMOr | LLVMXor | LLVMMul | LLVMShl | LLVMLShr
+                | LLVMAShr | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMZExt | LLVMSExt
+                | LLVMTrunc | LLVMFreeze,
+            ) => {
+                for o in v.operands() {
+                    work.push((o, depth + 1));
+                }
+            }
+            Some(LLVMSelect) => {
+                work.push((v.operand(1), depth + 1));
+                work.push((v.operand(2), depth + 1));
+            }
+            Some(LLVMPHI) => {
+                for (x, _) in v.incoming() {
+                    work.push((x, depth + 1));
+                }
+            }
+            _ if v.is_constant() || v.is_argument() => {}
+            _ => origin = Origin::Unknown,
+        }
+    }
+    origin
+}
