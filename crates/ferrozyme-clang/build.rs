@@ -3,24 +3,8 @@
 //! built empty and says so (`scripts/ensure-llvm.sh` installs them).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn llvm_config() -> PathBuf {
-    if let Some(p) = std::env::var_os("LLVM_CONFIG_PATH") {
-        return PathBuf::from(p);
-    }
-    if let Some(prefix) = std::env::var_os("LLVM_SYS_221_PREFIX") {
-        return Path::new(&prefix).join("bin/llvm-config");
-    }
-    PathBuf::from("/usr/lib/llvm-22/bin/llvm-config")
-}
-
-fn query(cfg: &Path, arg: &str) -> Option<String> {
-    let out = Command::new(cfg).arg(arg).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
+include!("../ferrozyme-plugin/llvm_cxx.rs");
 
 /// libclang-cpp of this LLVM, when clang's headers are installed too.
 fn clang_cpp(includedir: &Path, libdir: &Path) -> Option<PathBuf> {
@@ -88,21 +72,15 @@ fn embed_headers(out: &Path) {
 }
 
 fn main() {
-    println!("cargo:rerun-if-changed=src/clang_plugin.cpp");
-    println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-env-changed=LLVM_CONFIG_PATH");
-    println!("cargo:rerun-if-env-changed=CXX");
     println!("cargo:rustc-check-cfg=cfg(clang_frontend)");
     let cfg = llvm_config();
     let found = (|| {
-        let cxxflags = query(&cfg, "--cxxflags")?;
-        let bindir = PathBuf::from(query(&cfg, "--bindir")?);
-        let includedir = PathBuf::from(query(&cfg, "--includedir")?);
-        let libdir = PathBuf::from(query(&cfg, "--libdir")?);
+        let includedir = PathBuf::from(try_query(&cfg, "--includedir")?);
+        let libdir = PathBuf::from(try_query(&cfg, "--libdir")?);
         let lib = clang_cpp(&includedir, &libdir)?;
-        Some((cxxflags, bindir, lib))
+        Some((llvm_cxx_build(&cfg, "src/clang_plugin.cpp")?, lib, libdir))
     })();
-    let Some((cxxflags, bindir, lib)) = found else {
+    let Some((mut build, lib, libdir)) = found else {
         println!(
             "cargo:warning=clang 22's headers or libclang-cpp not found (apt-get install \
              libclang-22-dev): libferrozyme_clang.so is empty; use -fpass-plugin=libferrozyme_plugin.so"
@@ -111,26 +89,10 @@ fn main() {
     };
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
     embed_headers(&out);
-    let mut build = cc::Build::new();
     build.include(&out);
-    build
-        .cpp(true)
-        .file("src/clang_plugin.cpp")
-        .warnings(true)
-        .flag_if_supported("-Wno-unused-parameter");
-    let clangxx = bindir.join("clang++");
-    if std::env::var_os("CXX").is_none() && clangxx.is_file() {
-        build.compiler(clangxx);
-    }
-    for flag in cxxflags.split_whitespace() {
-        build.flag(flag);
-    }
     build.compile("ferrozyme_clang_cpp");
     println!("cargo:rustc-link-arg={}", lib.display());
     println!("cargo:rustc-link-lib=dylib=LLVM");
-    println!(
-        "cargo:rustc-link-search=native={}",
-        query(&cfg, "--libdir").unwrap()
-    );
+    println!("cargo:rustc-link-search=native={}", libdir.display());
     println!("cargo:rustc-cfg=clang_frontend");
 }
