@@ -65,14 +65,20 @@ pub fn find_plugin(root: &Path) -> Option<PathBuf> {
 }
 
 /// `libferrozyme_clang.so`, the `-fplugin` library (crates/ferrozyme-clang), when it was
-/// built with its clang half (clang's headers installed).
+/// built with its clang half (clang's headers installed). Looked up once per process:
+/// every plugin trial asks, and the answer is read from the library's bytes.
 pub fn find_clang_plugin(root: &Path) -> Option<PathBuf> {
-    let lib = find_plugin(root)?.with_file_name("libferrozyme_clang.so");
-    let built = std::fs::read(&lib)
-        .ok()?
-        .windows(b"enzyme_function_like".len())
-        .any(|w| w == b"enzyme_function_like");
-    built.then_some(lib)
+    static FOUND: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let lib = find_plugin(root)?.with_file_name("libferrozyme_clang.so");
+            let built = std::fs::read(&lib)
+                .ok()?
+                .windows(b"enzyme_function_like".len())
+                .any(|w| w == b"enzyme_function_like");
+            built.then_some(lib)
+        })
+        .clone()
 }
 
 /// The message every trial reports when the binary is missing.
