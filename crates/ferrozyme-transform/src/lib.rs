@@ -50,6 +50,7 @@ mod global_args;
 mod hook_args;
 mod hookret;
 mod ignore;
+mod implicit_sret;
 mod intptr;
 mod iter;
 mod known_asm;
@@ -372,9 +373,10 @@ fn replace_planned(env: &mut HookEnv<'_>, p: &Planned) -> Result<(), Diagnostic>
             .and_then(|ac| replace::replace_call(env, &ac, req, *g, Some((&ac.trailing, *aug)))),
         Planned::AugmentFwd(ac, req, aug) => reparse(ac, Mode::AugmentFwd)
             .and_then(|ac| replace::replace_augment(env, &ac, req, *aug)),
-        Planned::Forward(ac, req, g) => {
-            reparse(ac, Mode::Forward).and_then(|ac| replace::replace_forward(env, &ac, req, *g))
-        }
+        Planned::Forward(ac, req, g) => reparse(ac, Mode::Forward).and_then(|mut ac| {
+            ac.make_scratch_slots();
+            replace::replace_forward(env, &ac, req, *g)
+        }),
         Planned::AugmentSize(call, aug) => {
             replace::replace_augment_size(*call, *aug);
             Ok(())

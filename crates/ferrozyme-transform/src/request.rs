@@ -43,6 +43,13 @@ pub struct CallArg {
     pub shadow: Shadow,
     /// The `enzyme_*` marker written before the argument (`None`: Enzyme's default).
     pub marker: Option<Marker>,
+    /// The function's own `sret` output, which a forward-mode call does not pass
+    /// (`implicit_sret_output`): its primal is a scratch slot of this type in the caller
+    /// and lane `k`'s shadow the hook's `sret` memory `k` structs in, made by
+    /// `AutodiffCall::make_scratch_slots` when the call is replaced. Until then `primal`
+    /// and the one shadow lane are the hook's `sret` pointer, which stands in for them in
+    /// the checks that read the call (a pointer to memory of the same type).
+    pub sret_scratch: Option<Type>,
 }
 
 /// Which hook a call is, for parsing purposes.
@@ -397,7 +404,7 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
     let (width, primal_return) = r.leading()?;
     let params = func.params();
     let mut args = Vec::with_capacity(params.len());
-    args.extend(implicit_sret_output(call, func, mode, width));
+    args.extend(crate::implicit_sret::output(call, func, mode, width));
     for (k, p) in params.iter().enumerate().skip(args.len()) {
         args.push(r.argument(k, p.ty(), params.len(), width)?);
     }
@@ -410,63 +417,6 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         primal_return,
         trailing,
         opts,
-    })
-}
-
-/// `__enzyme_fwddiff` declared to return the struct `func` returns through its own `sret`
-/// pointer (a C struct of three doubles, a C++ `Vec3` or `Eigen::Vector3d` returned by
-/// value): as for a struct returned in registers, the hook's result is the tangent of
-/// that struct (with `enzyme_width, N`: N of them, lane 0 first). The function's `sret`
-/// parameter is then not among the call's operands: its primal is a scratch slot of the
-/// caller, its shadow (lane `k`'s tangent) the hook's own `sret` memory at `k` times the
-/// struct's size. Reverse mode has no seed for such an output and keeps asking for it
-/// explicitly.
-fn implicit_sret_output(call: Value, func: Value, mode: Mode, width: u32) -> Option<CallArg> {
-    if mode != Mode::Forward {
-        return None;
-    }
-    let hook_ty = call.call_sret_type(0)?;
-    let ty = func
-        .param_sret_type(0)
-        .filter(|_| !func.params().is_empty())?;
-    let m = call.parent_function().parent_module();
-    let lanes = width as u64;
-    let leaves = |t| {
-        let mut out = Vec::new();
-        crate::marshal::fp_leaves(t, &mut Vec::new(), &mut out);
-        out.into_iter().map(|(_, t)| t).collect::<Vec<_>>()
-    };
-    let one = leaves(ty);
-    let fits = if width == 1 {
-        hook_ty == ty
-    } else {
-        m.alloc_size(hook_ty) == lanes * m.alloc_size(ty)
-            && !one.is_empty()
-            && leaves(hook_ty) == one.repeat(width as usize)
-    };
-    if !fits {
-        return None;
-    }
-    let entry = call.parent_function().entry_block()?.first_instruction()?;
-    let b = ferrozyme_llvm::Builder::new(ty.context());
-    b.position_before(entry);
-    let slot = b.alloca(ty, "fz.sret.primal");
-    b.position_before(call);
-    let out = call.call_args()[0];
-    let i64t = ty.context().i64();
-    let shadows = (0..lanes)
-        .map(|k| match k {
-            0 => out,
-            _ => b.byte_gep(out, i64t.const_int(k * m.alloc_size(ty))),
-        })
-        .collect();
-    Some(CallArg {
-        activity: ArgActivity::Dup,
-        noneed: false,
-        placeholder: false,
-        primal: slot,
-        shadow: Shadow::Lanes(shadows),
-        marker: Some(Marker::Dup),
     })
 }
 
@@ -602,6 +552,7 @@ impl Reader<'_> {
             primal: m.primal,
             shadow,
             marker: m.marker,
+            sret_scratch: None,
         })
     }
 
