@@ -26,6 +26,8 @@
 
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -42,6 +44,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace llvm;
@@ -129,13 +132,67 @@ bool traceEnabled() {
   return V && *V && std::strcmp(V, "0") != 0;
 }
 
+// A hook call in M that differentiates a function whose body is in another file (the
+// function, or the argument after an `sret` result, is a declaration without a
+// registered derivative), with that function; {nullptr, nullptr} when there is none. In
+// an LTO pre-link compile the pass then leaves the module to the link, where the files
+// are one module; in a ThinLTO back end (whose modules stay apart) it is an error.
+std::pair<CallBase *, Function *> callIntoOtherFile(Module &M) {
+  for (Function &Hook : M) {
+    if (!Hook.isDeclaration() || !Hook.getName().starts_with("__enzyme_"))
+      continue;
+    for (User *U : Hook.users()) {
+      auto *CB = dyn_cast<CallBase>(U);
+      if (!CB || CB->getCalledOperand() != &Hook)
+        continue;
+      for (unsigned I = 0; I < CB->arg_size() && I < 2; ++I) {
+        auto *T = dyn_cast<Function>(CB->getArgOperand(I)->stripPointerCasts());
+        // (`enzyme_custom_rule`: a declaration with a derivative registered in this file.)
+        if (T && T->isDeclaration() && !T->getName().starts_with("__enzyme_") &&
+            !T->hasFnAttribute("enzyme_custom_rule"))
+          return {CB, T};
+      }
+    }
+  }
+  return {nullptr, nullptr};
+}
+
+bool isPreLink(ThinOrFullLTOPhase Phase) {
+  return Phase == ThinOrFullLTOPhase::FullLTOPreLink ||
+         Phase == ThinOrFullLTOPhase::ThinLTOPreLink;
+}
+
+// ThinLTO's back end optimizes each file's module apart: a function of another file is
+// only a declaration there (small ones may be imported, but not reliably). Says so at the
+// hook call; returns whether it did.
+bool refuseThinLTOCrossFile(Module &M) {
+  auto [CB, T] = callIntoOtherFile(M);
+  if (!CB)
+    return false;
+  std::string Msg = "cannot differentiate `" + T->getName().str() +
+                    "`: its body is in another file, and ThinLTO (-flto=thin) optimizes each "
+                    "file apart; link with full LTO instead (-flto, -flto=full), which makes "
+                    "the files one module for the pass";
+  M.getContext().diagnose(
+      DiagnosticInfoUnsupported(*CB->getFunction(), Msg, CB->getDebugLoc()));
+  return true;
+}
+
 class FerrozymePass : public PassInfoMixin<FerrozymePass> {
 public:
   FerrozymePass() = default;
-  explicit FerrozymePass(ModulePassManager Cleanup)
-      : Cleanup(std::move(Cleanup)), HasCleanup(true) {}
+  explicit FerrozymePass(ModulePassManager Cleanup, ThinOrFullLTOPhase Phase)
+      : Cleanup(std::move(Cleanup)), HasCleanup(true), Phase(Phase) {}
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    if (isPreLink(Phase) && callIntoOtherFile(M).first) {
+      if (traceEnabled())
+        errs() << "ferrozyme: left to the link (LTO) " << M.getModuleIdentifier() << "\n";
+      return PreservedAnalyses::all();
+    }
+    if (Phase == ThinOrFullLTOPhase::ThinLTOPostLink &&
+        !M.getContext().getDiagHandlerPtr()->HasErrors && refuseThinLTOCrossFile(M))
+      return PreservedAnalyses::all();
     if (traceEnabled())
       errs() << "ferrozyme: pass ran on " << M.getModuleIdentifier() << "\n";
     char *Err = nullptr;
@@ -220,6 +277,9 @@ public:
 private:
   ModulePassManager Cleanup;
   bool HasCleanup = false;
+  // In an LTO pre-link compile (`-flto -c`) hook calls that differentiate a function of
+  // another file wait for the link; in a ThinLTO back end they are refused.
+  ThinOrFullLTOPhase Phase = ThinOrFullLTOPhase::None;
 };
 
 // At the start of clang's pipeline: functions with registered derivatives become
@@ -247,29 +307,40 @@ void registerCallbacks(PassBuilder &PB) {
   PassBuilder *PBp = &PB;
   // The derivative code is new: inline the primal helpers into it and simplify, then drop
   // what became dead.
-  auto WithCleanup = [PBp](OptimizationLevel Level) {
+  auto WithCleanup = [PBp](OptimizationLevel Level, ThinOrFullLTOPhase Phase) {
     ModulePassManager Cleanup;
     Cleanup.addPass(PBp->buildInlinerPipeline(Level, ThinOrFullLTOPhase::None));
     Cleanup.addPass(GlobalDCEPass());
-    return FerrozymePass(std::move(Cleanup));
+    return FerrozymePass(std::move(Cleanup), Phase);
   };
   // At -O1 and above: at the start of the optimization pipeline, after inlining and
   // simplification and before the loop vectorizer, SLP vectorizer and unroller, which then
   // run on the derivative code too (as `ferrozyme cc` does: AD before the vectorizers).
   PB.registerOptimizerEarlyEPCallback(
-      [WithCleanup](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase) {
+      [WithCleanup](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase Phase) {
         if (Level != OptimizationLevel::O0)
-          MPM.addPass(WithCleanup(Level));
+          MPM.addPass(WithCleanup(Level, Phase));
       });
   // At -O0 (whose pipeline has no OptimizerEarly), and at every level as a safety net for
   // pipelines that skip OptimizerEarly (ThinLTO's pre-link): a second run finds no hook
   // calls left and returns at once.
   PB.registerOptimizerLastEPCallback(
-      [WithCleanup](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase) {
+      [WithCleanup](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase Phase) {
         if (Level == OptimizationLevel::O0)
           MPM.addPass(FerrozymePass());
         else
-          MPM.addPass(WithCleanup(Level));
+          MPM.addPass(WithCleanup(Level, Phase));
+      });
+  // Full LTO's link (`-flto`, lld with `--load-pass-plugin`): the files are one module
+  // now; differentiate before the link-time optimizations, which then optimize the
+  // derivative code, and again at their end as a safety net.
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
+      [WithCleanup](ModulePassManager &MPM, OptimizationLevel Level) {
+        MPM.addPass(WithCleanup(Level, ThinOrFullLTOPhase::FullLTOPostLink));
+      });
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [WithCleanup](ModulePassManager &MPM, OptimizationLevel Level) {
+        MPM.addPass(WithCleanup(Level, ThinOrFullLTOPhase::FullLTOPostLink));
       });
 }
 
