@@ -14,9 +14,9 @@
 //! (iteration bounds, thread numbers: integers that decide who computes what; the
 //! reverse sweep replays the recorded control flow and needs no runtime call for
 //! them), or unsupported with the reason (offloading, detached tasks, ...). Tasks and
-//! `copyprivate` are rewritten in a clone before differentiation
-//! (`ferrozyme_transform::parallel::{tasks, copyprivate}`); their rows answer for calls
-//! the rewrites do not recognise.
+//! `copyprivate` and flang's `__kmpc_fork_call_if` are rewritten in a clone before
+//! differentiation (`ferrozyme_transform::parallel::{tasks, copyprivate, fork_if}`); their
+//! rows answer for calls the rewrites do not recognise.
 //! Names of the `__kmpc_`, `omp_` and `__tgt_` families not in the table are
 //! unsupported (never silently inactive).
 
@@ -115,7 +115,7 @@ const TABLE: &[(&str, OmpRule)] = &[
     (
         "__kmpc_fork_call_if",
         OmpRule::Unsupported {
-            why: "parallel regions with an `if` clause are not differentiated yet",
+            why: "a `__kmpc_fork_call_if` whose microtask is not a function of the module, or with more than one argument block (flang's regions with an `if` clause are written out as a fork or a serialized call before differentiation: parallel/fork_if.rs)",
         },
     ),
     (

@@ -121,6 +121,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     crate::parallel::atomic_cas::rewrite(m, f);
     crate::parallel::tasks::serialize(m, f);
     crate::parallel::copyprivate::rewrite(m, f);
+    crate::parallel::fork_if::rewrite(m, f);
     crate::parallel::openmp::rewrite_reductions(m, f);
     crate::libdefs::redirect(m, f)?;
     crate::split_math::split(m, f);

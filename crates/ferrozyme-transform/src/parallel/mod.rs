@@ -22,6 +22,7 @@
 
 pub mod atomic_cas;
 pub mod copyprivate;
+pub mod fork_if;
 pub mod mpi;
 pub mod openmp;
 pub mod tasks;
