@@ -24,7 +24,7 @@
 //! executing thread reads its adjoints once every thread has added its own. The
 //! primal program keeps libomp's call.
 
-use ferrozyme_llvm::{Builder, IntPredicate, Module, Opcode, Value};
+use ferrozyme_llvm::{Builder, IntPredicate, Module, Value};
 
 const COPYPRIVATE: &str = "__kmpc_copyprivate";
 const BARRIER: &str = "__kmpc_barrier";
@@ -78,16 +78,7 @@ fn implementation(m: Module, copy: Value) -> Value {
 
 /// Rewrites the `__kmpc_copyprivate` calls of `f` (a clone) whose copy function is known.
 pub fn rewrite(m: Module, f: Value) {
-    let calls: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| {
-            i.opcode() == Some(Opcode::LLVMCall)
-                && i.called_function().is_some_and(|c| c.name() == COPYPRIVATE)
-        })
-        .collect();
-    for call in calls {
+    for call in super::calls_to(f, COPYPRIVATE) {
         let args = call.call_args();
         let Some(copy) = args.get(4).copied().filter(|c| c.is_function()) else {
             continue;

@@ -15,7 +15,7 @@
 //! branch, clang's shape, which the sweeps differentiate (the fork as any fork, the
 //! serialized call as an ordinary call). The primal program keeps libomp's call.
 
-use ferrozyme_llvm::{Builder, IntPredicate, Module, Opcode, Value};
+use ferrozyme_llvm::{Builder, IntPredicate, Module, Value};
 
 const FORK_IF: &str = "__kmpc_fork_call_if";
 
@@ -23,16 +23,7 @@ const FORK_IF: &str = "__kmpc_fork_call_if";
 /// module (`argc` 0 or 1, as libomp takes it); others stay and are rejected by the rule
 /// table.
 pub fn rewrite(m: Module, f: Value) {
-    let calls: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| {
-            i.opcode() == Some(Opcode::LLVMCall)
-                && i.called_function().is_some_and(|c| c.name() == FORK_IF)
-        })
-        .collect();
-    for call in calls {
+    for call in super::calls_to(f, FORK_IF) {
         let args = call.call_args();
         let [loc, argc, micro, cond, rest @ ..] = &args[..] else {
             continue;

@@ -50,6 +50,19 @@ impl Family {
     }
 }
 
+/// The calls in `f` of the runtime function `name` (for the rewrites before
+/// differentiation).
+pub(crate) fn calls_to(f: Value, name: &str) -> Vec<Value> {
+    f.blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .filter(|i| {
+            i.opcode() == Some(ferrozyme_llvm::Opcode::LLVMCall)
+                && i.called_function().is_some_and(|c| c.name() == name)
+        })
+        .collect()
+}
+
 /// The helper `name` of `family`'s runtime, linking the runtime in on first use. Its
 /// functions are internal to the module once linked.
 pub fn helper(m: Module, family: Family, name: &str) -> Result<Value, String> {
