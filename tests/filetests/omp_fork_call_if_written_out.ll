@@ -4,7 +4,9 @@
 ; `__kmpc_fork_call` of the augmented microtask and a serialized call
 ; (`__kmpc_serialized_parallel`, the microtask called with thread-id slots,
 ; `__kmpc_end_serialized_parallel`); the reverse sweep takes the branch the forward
-; sweep took: the reverse microtask forked, or called on this thread.
+; sweep took: the reverse microtask forked, or called on this thread inside the mirrored
+; pair (a team of one again: otherwise its mirrored barriers would belong to an enclosing
+; team, a hang in tests/openmp/33_nested_serialized_if).
 ; Why it matters: libomp's __kmpc_fork_call_if hides the microtask from the sweeps (a
 ; missing-derivative error before); a derivative that always forked, or always ran
 ; serialized, would differ from the primal's team (tests/openmp/32 checks the numbers).
@@ -202,6 +204,10 @@ attributes #4 = { nocallback nocreateundeforpoison nofree nosync nounwind specul
 ; CHECK: rev.fz.forkif.fork:
 ; CHECK: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr @1, i32 3, ptr @fz_omp_rev.scale_if_..omp_par,
 ; CHECK: rev.fz.forkif.serial:
+; CHECK-NEXT: [[G:%.*]] = call i32 @__kmpc_global_thread_num(
+; CHECK-NEXT: call void @__kmpc_serialized_parallel(ptr @1, i32 [[G]])
 ; CHECK-NEXT: call void @fz_rev_scale_if_..omp_par
+; CHECK-NEXT: [[G2:%.*]] = call i32 @__kmpc_global_thread_num(
+; CHECK-NEXT: call void @__kmpc_end_serialized_parallel(ptr @1, i32 [[G2]])
 ; CHECK: select i1 [[C]], i32 0, i32 1
 ; CHECK-NEXT: switch i32

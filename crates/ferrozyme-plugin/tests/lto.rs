@@ -97,7 +97,11 @@ fn three_files() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     write(
         dir.path(),
-        &[("pair.c", PAIR_C), ("energy.c", ENERGY_C), ("main.c", MAIN_C)],
+        &[
+            ("pair.c", PAIR_C),
+            ("energy.c", ENERGY_C),
+            ("main.c", MAIN_C),
+        ],
     );
     dir
 }
@@ -123,7 +127,11 @@ fn full_lto_without_the_plugin_at_the_link_does_not_link() {
     assert_ok(&compile(dir.path(), "clang", &FILES, &flags));
     let o = link(dir.path(), "clang", &FILES, &flags, false);
     assert!(!o.status.success());
-    assert!(text(&o.stderr).contains("__enzyme_autodiff"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("__enzyme_autodiff"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 /// The plugin also loaded at the compile (flags shared by compile and link, as build
@@ -162,8 +170,19 @@ fn one_file_with_the_plugin_at_the_compile_links_without_it() {
     );
     write(dir.path(), &[("one.c", one.as_str())]);
     let pass = format!("-fpass-plugin={}", plugin().display());
-    assert_ok(&compile(dir.path(), "clang", &["one.c"], &["-flto", "-O2", pass.as_str()]));
-    assert_ok(&link(dir.path(), "clang", &["one.c"], &["-flto", "-O2"], false));
+    assert_ok(&compile(
+        dir.path(),
+        "clang",
+        &["one.c"],
+        &["-flto", "-O2", pass.as_str()],
+    ));
+    assert_ok(&link(
+        dir.path(),
+        "clang",
+        &["one.c"],
+        &["-flto", "-O2"],
+        false,
+    ));
     run_program(dir.path());
 }
 
@@ -263,7 +282,11 @@ int main() {
 "#;
     write(
         dir.path(),
-        &[("model.h", model_h), ("model.cc", model_cc), ("main.cc", main_cc)],
+        &[
+            ("model.h", model_h),
+            ("model.cc", model_cc),
+            ("main.cc", main_cc),
+        ],
     );
     let files = ["model.cc", "main.cc"];
     let flags = ["-flto", "-O2"];

@@ -117,6 +117,9 @@ fn library_families(s: &mut String) {
                     .to_string()
             }
             OmpRule::Barrier => "mirrored in the reverse sweep".to_string(),
+            OmpRule::SerializedBegin | OmpRule::SerializedEnd => {
+                "a team of one (false `if` clause): copied; the reverse of the region runs in a team of one too (the pair mirrored)".to_string()
+            }
             OmpRule::CriticalBegin | OmpRule::CriticalEnd => {
                 "critical section, mirrored (begin and end swap)".to_string()
             }

@@ -33,6 +33,13 @@ pub enum OmpRule {
     /// `__kmpc_end_critical(loc, gtid, lock)` (and `__kmpc_end_ordered`): its reverse
     /// opens the section when every section entered after it has been reversed.
     CriticalEnd,
+    /// `__kmpc_serialized_parallel(loc, gtid)`: a parallel region runs as a team of one
+    /// on this thread (a false `if` clause); copied, and its reverse ends the team the
+    /// reverse of [`OmpRule::SerializedEnd`] started.
+    SerializedBegin,
+    /// `__kmpc_end_serialized_parallel(loc, gtid)`: its reverse starts a team of one, so
+    /// the reversed region's mirrored barriers bind to that team, not to an enclosing one.
+    SerializedEnd,
     /// `__kmpc_reduce[_nowait]` and `__kmpc_end_reduce[_nowait]`: a reduction; before
     /// differentiation the clone is rewritten to combine with `atomicrmw fadd`
     /// (supported for `+` on reals; other reductions stay as they are and are rejected).
@@ -70,6 +77,11 @@ const TABLE: &[(&str, OmpRule)] = &[
     ("omp_unset_lock", OmpRule::CriticalEnd),
     ("omp_init_lock", OmpRule::Inactive { why: LOCKS }),
     ("omp_destroy_lock", OmpRule::Inactive { why: LOCKS }),
+    // A region with a false `if` clause inside another team: its reverse must run in a
+    // team of one as well, or its mirrored barriers are the enclosing team's, reached by
+    // one thread (a hang: tests/openmp/33_nested_serialized_if).
+    ("__kmpc_serialized_parallel", OmpRule::SerializedBegin),
+    ("__kmpc_end_serialized_parallel", OmpRule::SerializedEnd),
     ("__kmpc_reduce", OmpRule::Reduce),
     ("__kmpc_reduce_nowait", OmpRule::Reduce),
     ("__kmpc_end_reduce", OmpRule::Reduce),

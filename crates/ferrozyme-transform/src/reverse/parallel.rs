@@ -443,7 +443,11 @@ impl Gen<'_> {
                 true
             }
             CallKind::OpenMp(
-                rule @ (OmpRule::Barrier | OmpRule::CriticalBegin | OmpRule::CriticalEnd),
+                rule @ (OmpRule::Barrier
+                | OmpRule::CriticalBegin
+                | OmpRule::CriticalEnd
+                | OmpRule::SerializedBegin
+                | OmpRule::SerializedEnd),
             ) => {
                 if self.lane == Lane::FIRST {
                     self.rev_sync(i, rule);
@@ -507,7 +511,8 @@ impl Gen<'_> {
         self.b.call_fn(hs[4], &[tapes]);
     }
 
-    /// Barriers stay barriers; a critical section's reverse opens where the forward one
+    /// Barriers stay barriers; a serialized region's end and start swap; a critical
+    /// section's reverse opens where the forward one
     /// closed, when every section entered after it has been reversed (its ticket's turn:
     /// the order matters when the update does not commute, `p = p * f`), and closes by
     /// giving the turn to the one before; the turns exclude each other like the lock.
@@ -520,6 +525,20 @@ impl Gen<'_> {
                 let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
                 let gtid = self.b.call_fn(gtid_fn, &[loc]);
                 let f = self.sup.libc("__kmpc_barrier", void, &[ptr, i32t]);
+                self.b.call_fn(f, &[loc, gtid]);
+            }
+            // A serialized region's reverse runs between the mirrored pair (its own
+            // team of one), with the thread id asked again.
+            OmpRule::SerializedBegin | OmpRule::SerializedEnd => {
+                let loc = self.fetch(i.call_args()[0]);
+                let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
+                let gtid = self.b.call_fn(gtid_fn, &[loc]);
+                let name = if rule == OmpRule::SerializedEnd {
+                    "__kmpc_serialized_parallel"
+                } else {
+                    "__kmpc_end_serialized_parallel"
+                };
+                let f = self.sup.libc(name, void, &[ptr, i32t]);
                 self.b.call_fn(f, &[loc, gtid]);
             }
             OmpRule::CriticalEnd => {
