@@ -6,10 +6,10 @@
 ; `__kmpc_end_serialized_parallel`); the reverse sweep takes the branch the forward
 ; sweep took: the reverse microtask forked, or called on this thread inside the mirrored
 ; pair (a team of one again: otherwise its mirrored barriers would belong to an enclosing
-; team, a hang in tests/openmp/33_nested_serialized_if).
+; team, a hang in tests/openmp/35_nested_serialized_if).
 ; Why it matters: libomp's __kmpc_fork_call_if hides the microtask from the sweeps (a
 ; missing-derivative error before); a derivative that always forked, or always ran
-; serialized, would differ from the primal's team (tests/openmp/32 checks the numbers).
+; serialized, would differ from the primal's team (tests/openmp/34 checks the numbers).
 ;
 ; subroutine scale_if(x, n)   ! flang-22 -fopenmp -O2
 ;   !$omp parallel do if(n > 100)

@@ -79,7 +79,7 @@ const TABLE: &[(&str, OmpRule)] = &[
     ("omp_destroy_lock", OmpRule::Inactive { why: LOCKS }),
     // A region with a false `if` clause inside another team: its reverse must run in a
     // team of one as well, or its mirrored barriers are the enclosing team's, reached by
-    // one thread (a hang: tests/openmp/33_nested_serialized_if).
+    // one thread (a hang: tests/openmp/35_nested_serialized_if).
     ("__kmpc_serialized_parallel", OmpRule::SerializedBegin),
     ("__kmpc_end_serialized_parallel", OmpRule::SerializedEnd),
     ("__kmpc_reduce", OmpRule::Reduce),

@@ -7,7 +7,7 @@
 ! a `!$omp parallel if(...)` region with a worksharing loop writing an array. Reverse mode
 ! is checked against central finite differences at both sizes, forward mode against
 ! reverse mode.
-module m32omp
+module m34omp
   implicit none
 contains
   subroutine energy(x, y, n, limit, f)
@@ -31,18 +31,18 @@ contains
     !$omp end parallel
     f = s + sum(y * y) * 0.01d0
   end subroutine energy
-end module m32omp
+end module m34omp
 
-program p32omp
+program p34omp
   use ferrozyme
   use fz_check
-  use m32omp
+  use m34omp
   implicit none
   integer, parameter :: n = 12
   real(8) :: x(n), dx(n), y(n), dy(n), f, df, fx(n), t, h, fp, fm, vx(n), vy(n), tf, f2
   integer :: seed, i, lim, k
   integer :: limits(3) = (/ 100, 8, 2 /)
-  seed = 32
+  seed = 34
   call fill(x, -1d0, 1d0, seed)
   call fill(vx, -1d0, 1d0, seed)
   do k = 1, 3
@@ -63,4 +63,4 @@ program p32omp
     call check('forward . v = reverse . v', tf, dot_product(dx, vx), 1d-10)
   end do
   call finish()
-end program p32omp
+end program p34omp
