@@ -376,7 +376,19 @@ pub fn optimize(
     let no_slp = (level != OptLevel::O0 && loops.slp_vectorize).then(|| {
         ferrozyme_transform::slp_limit::mark(ferrozyme_transform::Module::from_inkwell(module))
     });
-    let ran = run_pipeline(module, tm, &pipeline, loops);
+    // A huge straight-line derivative merged into its caller is inlined before the
+    // pipeline's early passes, which otherwise work through its tape traffic piece by
+    // piece (`ferrozyme_transform::early_inline`).
+    let early = level != OptLevel::O0
+        && ferrozyme_transform::early_inline::wanted(ferrozyme_transform::Module::from_inkwell(
+            module,
+        ));
+    let ran = if early {
+        run_pipeline(module, tm, "always-inline", loops)
+            .and_then(|()| run_pipeline(module, tm, &pipeline, loops))
+    } else {
+        run_pipeline(module, tm, &pipeline, loops)
+    };
     if let Some(marked) = &no_slp {
         ferrozyme_transform::slp_limit::unmark(
             ferrozyme_transform::Module::from_inkwell(module),

@@ -40,6 +40,7 @@ mod contexts;
 mod cse;
 mod custom;
 mod driver;
+pub mod early_inline;
 pub mod entry_inline;
 mod fortran;
 mod fortran_constants;

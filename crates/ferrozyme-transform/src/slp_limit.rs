@@ -109,11 +109,16 @@ fn candidate(f: Value) -> bool {
 /// host may have loops (the user's code around the call): they lose the loop vectorizer
 /// in this run, as the merged block's size costs SLP more than the rest can gain.
 fn merged_candidate(f: Value) -> Option<Value> {
-    if f.is_declaration()
-        || !is_generated(f)
-        || !f.has_fn_attr("alwaysinline")
-        || f.has_fn_attr(ATTR)
-    {
+    if f.has_fn_attr(ATTR) {
+        return None;
+    }
+    merged_host(f)
+}
+
+/// The host [`merged_candidate`] describes, whatever the function's attributes say about
+/// implicit floating point (`early_inline.rs` asks the same question).
+pub(crate) fn merged_host(f: Value) -> Option<Value> {
+    if f.is_declaration() || !is_generated(f) || !f.has_fn_attr("alwaysinline") {
         return None;
     }
     let blocks = f.blocks();
