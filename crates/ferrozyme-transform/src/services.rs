@@ -154,6 +154,9 @@ impl Support {
         // under -march=native): the shadow must be at least as aligned, or vector moves
         // fault (difftest seed 1 at -O3 -march=native, tests/c/405).
         s.set_alignment(g.alignment());
+        // Each thread's copy of a thread-local global has its own adjoint
+        // (`thread_locals.rs`).
+        s.copy_thread_local_mode(g);
         self.shadow_globals.insert((g, l), s);
         // A global pointer to another shadowed global: its shadow points to that shadow.
         if let Some(init) = g.initializer() {
