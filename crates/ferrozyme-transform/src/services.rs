@@ -164,6 +164,16 @@ impl Support {
             {
                 let target = self.shadow_global(init, l);
                 s.set_initializer(target);
+            } else if init.is_global_variable()
+                && init.is_global_constant()
+                && !init.global_value_type().contains_fp()
+                && !init.global_value_type().contains_pointer()
+            {
+                // A pointer to constant bytes or integers (`static const char *name =
+                // "..."`): nothing there has an adjoint, so its shadow is the constant
+                // itself, and loads through the shadow pointer (the global-pointer guard
+                // of `global_args.rs` stops at a null one) read the same bytes (c/905).
+                s.set_initializer(init);
             }
         }
         s
