@@ -302,6 +302,17 @@ impl Value {
         // SAFETY: global variable.
         opt_value(unsafe { LLVMGetInitializer(self.0) })
     }
+    /// Is this global variable thread-local (`_Thread_local`, `thread_local`)?
+    pub fn is_thread_local(self) -> bool {
+        // SAFETY: global variable.
+        unsafe { LLVMIsThreadLocal(self.0) != 0 }
+    }
+    /// Gives this global variable `other`'s thread-local mode (none, general dynamic,
+    /// local dynamic, initial exec, local exec).
+    pub fn copy_thread_local_mode(self, other: Value) {
+        // SAFETY: both global variables.
+        unsafe { LLVMSetThreadLocalMode(self.0, LLVMGetThreadLocalMode(other.0)) }
+    }
     pub fn set_global_constant(self) {
         // SAFETY: global variable.
         unsafe { LLVMSetGlobalConstant(self.0, 1) }

@@ -124,6 +124,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     crate::parallel::fork_if::rewrite(m, f);
     crate::parallel::openmp::rewrite_reductions(m, f);
     crate::libdefs::redirect(m, f)?;
+    crate::thread_locals::use_globals_directly(m, f);
     crate::split_math::split(m, f);
     crate::known_asm::rewrite(m, f);
     let done = preprocess_passes(m, f, reverse);

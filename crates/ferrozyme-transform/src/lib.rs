@@ -94,6 +94,7 @@ mod tangent;
 mod target_attrs;
 #[cfg(test)]
 mod test_ir;
+mod thread_locals;
 mod timing;
 mod truncate;
 mod unmerge;

@@ -154,6 +154,9 @@ impl Support {
         // under -march=native): the shadow must be at least as aligned, or vector moves
         // fault (difftest seed 1 at -O3 -march=native, tests/c/405).
         s.set_alignment(g.alignment());
+        // Each thread's copy of a thread-local global has its own adjoint
+        // (`thread_locals.rs`).
+        s.copy_thread_local_mode(g);
         self.shadow_globals.insert((g, l), s);
         // A global pointer to another shadowed global: its shadow points to that shadow.
         if let Some(init) = g.initializer() {
@@ -161,6 +164,16 @@ impl Support {
             {
                 let target = self.shadow_global(init, l);
                 s.set_initializer(target);
+            } else if init.is_global_variable()
+                && init.is_global_constant()
+                && !init.global_value_type().contains_fp()
+                && !init.global_value_type().contains_pointer()
+            {
+                // A pointer to constant bytes or integers (`static const char *name =
+                // "..."`): nothing there has an adjoint, so its shadow is the constant
+                // itself, and loads through the shadow pointer (the global-pointer guard
+                // of `global_args.rs` stops at a null one) read the same bytes (c/905).
+                s.set_initializer(init);
             }
         }
         s

@@ -14,6 +14,16 @@
 //! | `ctan` | `1 + w^2` |
 //! | `csinh`, `ccosh` | `ccosh z`, `csinh z` |
 //! | `ctanh` | `1 - w^2` |
+//! | `casin`, `cacos` | `1 / csqrt(1 - z^2)`, its negative |
+//! | `casinh` | `1 / csqrt(1 + z^2)` |
+//! | `cacosh` | `1 / (csqrt(z - 1) csqrt(z + 1))` |
+//! | `catan`, `catanh` | `1 / (1 + z^2)`, `1 / (1 - z^2)` |
+//!
+//! The inverse functions' factors use the principal square root, whose branch cuts are
+//! those of the function itself (`1 - z^2` is a non-positive real exactly on `casin`'s
+//! cuts, `|Re z| >= 1`; `1 + z^2` on `casinh`'s, `|Im z| >= 1`), so off the cuts the
+//! factor is the derivative of the principal branch C99 specifies. `cacosh` needs the
+//! product of two roots: `csqrt(z^2 - 1)` has the opposite sign for `Re z < 0`.
 //!
 //! Multiplying a perturbation by `k` maps (dx, dy) to (kr dx - ki dy, ki dx + kr dy); the
 //! reverse applies the transpose to the adjoint (gr, gi): (kr gr + ki gi, kr gi - ki gr).
@@ -32,6 +42,12 @@ enum Factor {
     Other { name: &'static str, negate: bool },
     OnePlusSquare,
     OneMinusSquare,
+    /// `±1 / csqrt(1 ± z^2)`: `casin`, `cacos`, `casinh`.
+    RecipSqrt { plus: bool, negate: bool },
+    /// `1 / (csqrt(z - 1) csqrt(z + 1))`: `cacosh`.
+    RecipSqrtPair,
+    /// `1 / (1 ± z^2)`: `catan`, `catanh`.
+    RecipRational { plus: bool },
 }
 
 const FUNCTIONS: &[(&str, Factor)] = &[
@@ -68,6 +84,30 @@ const FUNCTIONS: &[(&str, Factor)] = &[
         },
     ),
     ("ctanh", Factor::OneMinusSquare),
+    (
+        "casin",
+        Factor::RecipSqrt {
+            plus: false,
+            negate: false,
+        },
+    ),
+    (
+        "cacos",
+        Factor::RecipSqrt {
+            plus: false,
+            negate: true,
+        },
+    ),
+    (
+        "casinh",
+        Factor::RecipSqrt {
+            plus: true,
+            negate: false,
+        },
+    ),
+    ("cacosh", Factor::RecipSqrtPair),
+    ("catan", Factor::RecipRational { plus: true }),
+    ("catanh", Factor::RecipRational { plus: false }),
 ];
 
 /// The precisions: (suffix, element type).
@@ -111,6 +151,7 @@ pub(crate) fn needs(name: &str) -> Vec<String> {
         .filter(|(n, _)| format!("{n}{suffix}") == name)
         .filter_map(|(_, f)| match f {
             Factor::Other { name, .. } => Some(format!("{name}{suffix}")),
+            Factor::RecipSqrt { .. } | Factor::RecipSqrtPair => Some(format!("csqrt{suffix}")),
             _ => None,
         })
         .collect()
@@ -178,6 +219,34 @@ impl Abi {
         };
         format!("  %{out} = call {} @{name}({args})\n", self.pair)
     }
+    /// A call of complex function `name` on `%r + %i i`, defining `%out`.
+    fn call_parts(&self, name: &str, r: &str, i: &str, out: &str) -> String {
+        let (pair, fp) = (self.pair, self.fp);
+        if self.is_double() {
+            format!("  %{out} = call {pair} @{name}({fp} %{r}, {fp} %{i})\n")
+        } else {
+            self.make(r, i, &format!("{out}.arg"))
+                + &format!("  %{out} = call {pair} @{name}({pair} %{out}.arg)\n")
+        }
+    }
+}
+
+/// `%{out}r`, `%{out}i` = `1 ± z^2` from `%a`, `%b`.
+fn one_plus_minus_square(fp: &str, plus: bool, out: &str) -> String {
+    let add = if plus { "fadd" } else { "fsub" };
+    format!(
+        "  %hzaa = fmul {fp} %a, %a\n  %hzbb = fmul {fp} %b, %b\n  %hzab = fmul {fp} %a, %b\n  %hzr = fsub {fp} %hzaa, %hzbb\n  %hzi = fadd {fp} %hzab, %hzab\n  %{out}r = {add} {fp} 1.0, %hzr\n  %{out}i = {add} {fp} 0.0, %hzi\n"
+    )
+}
+
+/// `%kr`, `%ki` = `±1 / (%{x}r + %{x}i i)`.
+fn reciprocal(fp: &str, x: &str, negate: bool) -> String {
+    let (re, im) = if negate { ("fneg", "fadd") } else { ("fadd", "fneg") };
+    let re_arg = if negate { format!("{fp} %{x}r") } else { format!("{fp} 0.0, %{x}r") };
+    let im_arg = if negate { format!("{fp} 0.0, %{x}i") } else { format!("{fp} %{x}i") };
+    format!(
+        "  %hn1 = fmul {fp} %{x}r, %{x}r\n  %hn2 = fmul {fp} %{x}i, %{x}i\n  %hn = fadd {fp} %hn1, %hn2\n  %hnr = {re} {re_arg}\n  %hni = {im} {im_arg}\n  %kr = fdiv {fp} %hnr, %hn\n  %ki = fdiv {fp} %hni, %hn\n"
+    )
 }
 
 /// Instructions defining `%kr`, `%ki` (k = f'(z)) from `%a`, `%b` and the result's parts
@@ -204,6 +273,26 @@ fn factor_ir(factor: Factor, abi: &Abi, suffix: &str) -> String {
             format!(
                 "  %rr = fmul {fp} %wr, %wr\n  %ii = fmul {fp} %wi, %wi\n  %ri = fmul {fp} %wr, %wi\n  %sqr = fsub {fp} %rr, %ii\n  %sqi = fmul {fp} %ri, 2.0\n  %kr = {add} {fp} 1.0, %sqr\n  %ki = {add} {fp} 0.0, %sqi\n"
             )
+        }
+        Factor::RecipSqrt { plus, negate } => {
+            let mut s = one_plus_minus_square(fp, plus, "hq");
+            s += &abi.call_parts(&format!("csqrt{suffix}"), "hqr", "hqi", "hs");
+            s += &abi.get("hs", "hsr", "hsi");
+            s + &reciprocal(fp, "hs", negate)
+        }
+        Factor::RecipSqrtPair => {
+            let mut s = format!("  %hm = fsub {fp} %a, 1.0\n  %hp = fadd {fp} %a, 1.0\n");
+            s += &abi.call_parts(&format!("csqrt{suffix}"), "hm", "b", "hs1");
+            s += &abi.call_parts(&format!("csqrt{suffix}"), "hp", "b", "hs2");
+            s += &abi.get("hs1", "h1r", "h1i");
+            s += &abi.get("hs2", "h2r", "h2i");
+            s += &format!(
+                "  %hrr = fmul {fp} %h1r, %h2r\n  %hii = fmul {fp} %h1i, %h2i\n  %hri = fmul {fp} %h1r, %h2i\n  %hir = fmul {fp} %h1i, %h2r\n  %hpr = fsub {fp} %hrr, %hii\n  %hpi = fadd {fp} %hri, %hir\n"
+            );
+            s + &reciprocal(fp, "hp", false)
+        }
+        Factor::RecipRational { plus } => {
+            one_plus_minus_square(fp, plus, "hq") + &reciprocal(fp, "hq", false)
         }
     }
 }

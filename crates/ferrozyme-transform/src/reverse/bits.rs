@@ -22,6 +22,61 @@ pub(super) enum SignTrick {
     NegAbs,
 }
 
+/// What a constant sign-bit mask does to one lane of a float carried in an integer
+/// (scalar or vector): Eigen's SSE code negates and takes absolute values lane by lane
+/// with `xor`/`and` on `<2 x i64>` (`_mm_xor_pd` with `<0, signbit>` in its 4x4 inverse).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LaneSign {
+    /// `xor 0`, `and -1`, `or 0`: the lane unchanged.
+    Keep,
+    /// `xor signbit`: -x.
+    Negate,
+    /// `and ~signbit`: fabs(x).
+    Abs,
+    /// `or signbit`: -fabs(x).
+    NegAbs,
+}
+
+/// The per-lane effect of `xor/and/or` with a constant mask on integers of 32 or 64 bits
+/// (scalars or vectors), when every lane is a sign-bit trick or unchanged.
+pub(crate) fn sign_lanes(i: Value) -> Option<Vec<LaneSign>> {
+    let op = i.opcode()?;
+    if !matches!(op, Opcode::LLVMXor | Opcode::LLVMAnd | Opcode::LLVMOr) {
+        return None;
+    }
+    let ty = i.ty();
+    let (w, n) = if ty.kind() == ferrozyme_llvm::TypeKind::Vector {
+        (ty.element_type().int_width()?, Some(ty.vector_len()))
+    } else {
+        (ty.int_width()?, None)
+    };
+    let (sign, mag) = match w {
+        64 => (i64::MIN, i64::MAX),
+        32 => (i32::MIN as i64, i32::MAX as i64),
+        _ => return None,
+    };
+    let k = i.operand(1);
+    let elems: Vec<i64> = match n {
+        None => vec![k.const_int_value()?],
+        Some(n) => (0..n)
+            .map(|j| k.const_element(j).and_then(|e| e.const_int_value()))
+            .collect::<Option<Vec<i64>>>()?,
+    };
+    let lanes: Vec<LaneSign> = elems
+        .into_iter()
+        .map(|e| match op {
+            Opcode::LLVMXor if e == 0 => Some(LaneSign::Keep),
+            Opcode::LLVMXor if e == sign => Some(LaneSign::Negate),
+            Opcode::LLVMAnd if e == -1 => Some(LaneSign::Keep),
+            Opcode::LLVMAnd if e == mag => Some(LaneSign::Abs),
+            Opcode::LLVMOr if e == 0 => Some(LaneSign::Keep),
+            Opcode::LLVMOr if e == sign => Some(LaneSign::NegAbs),
+            _ => None,
+        })
+        .collect::<Option<Vec<LaneSign>>>()?;
+    lanes.iter().any(|l| *l != LaneSign::Keep).then_some(lanes)
+}
+
 /// Integer operations that can move the bits of a float carried in an integer (what
 /// [`Gen::rev_lane_op`] reverses).
 pub(super) fn moves_bits(op: Opcode) -> bool {
@@ -169,9 +224,60 @@ impl Gen<'_> {
                     let v = self.b.fmul(d, s);
                     self.add_adj(x, v);
                 }
-                None => {}
+                None => {
+                    if let Some(lanes) = sign_lanes(i) {
+                        self.rev_sign_lanes(i, x, d, &lanes);
+                    }
+                }
             },
             _ => {}
         }
+    }
+
+    /// The adjoint of a vector of lane-wise sign tricks ([`sign_lanes`]): `d` times +-1
+    /// on kept and negated lanes, times +-copysign(1, x) on absolute-value lanes.
+    fn rev_sign_lanes(&mut self, i: Value, x: Value, d: Value, lanes: &[LaneSign]) {
+        let fty = self.adj_ty(x);
+        let ety = if fty.kind() == ferrozyme_llvm::TypeKind::Vector {
+            fty.element_type()
+        } else {
+            fty
+        };
+        let splat = |f: &dyn Fn(LaneSign) -> f64| -> Value {
+            let v: Vec<Value> = lanes.iter().map(|&l| ety.const_float(f(l))).collect();
+            if v.len() == 1 && fty.kind() != ferrozyme_llvm::TypeKind::Vector {
+                v[0]
+            } else {
+                Value::const_vector(&v)
+            }
+        };
+        let fixed = splat(&|l| match l {
+            LaneSign::Keep => 1.0,
+            LaneSign::Negate => -1.0,
+            _ => 0.0,
+        });
+        let s = if lanes.iter().any(|l| matches!(l, LaneSign::Abs | LaneSign::NegAbs)) {
+            let by_sign = splat(&|l| match l {
+                LaneSign::Abs => 1.0,
+                LaneSign::NegAbs => -1.0,
+                _ => 0.0,
+            });
+            let xv = self.fetch(x);
+            let xf = self.b.bitcast(xv, fty);
+            let cs = self
+                .fx
+                .m
+                .intrinsic("llvm.copysign", &[fty])
+                .expect("llvm.copysign exists");
+            let one = splat(&|_| 1.0);
+            let c = self.b.call_fn(cs, &[one, xf]);
+            let c = self.b.fmul(c, by_sign);
+            self.b.fadd(c, fixed)
+        } else {
+            fixed
+        };
+        let _ = i;
+        let v = self.b.fmul(d, s);
+        self.add_adj(x, v);
     }
 }

@@ -226,11 +226,19 @@ impl Checker<'_> {
     /// moves or sign tricks `rev_lane_op` understands would silently drop the derivative.
     fn check_bit_ops(&mut self, i: Value, op: Opcode) {
         let int_op = ops::computes_on_bits(op);
+        // Integer vectors: only `xor/and/or`, whose sign-bit lanes are understood
+        // (`bits::sign_lanes`; before sweep22 their adjoints were dropped silently: Eigen's
+        // `Matrix4d::inverse`, tests/cxx/188).
+        let int_vector = |t: ferrozyme_llvm::Type| {
+            t.kind() == ferrozyme_llvm::TypeKind::Vector
+                && t.element_type().is_integer()
+                && matches!(op, Opcode::LLVMXor | Opcode::LLVMAnd | Opcode::LLVMOr)
+        };
         if !int_op
             || !i
                 .operands()
                 .iter()
-                .any(|&o| self.fx.act.is_active(o) && o.ty().is_integer())
+                .any(|&o| self.fx.act.is_active(o) && (o.ty().is_integer() || int_vector(o.ty())))
         {
             return;
         }
@@ -239,7 +247,8 @@ impl Checker<'_> {
         } else if ferrozyme_analysis::activity::is_lane_op(i) {
             let packed = self.fx.act.packed.contains(&i)
                 || i.operands().iter().any(|o| self.fx.act.packed.contains(o));
-            let sign_trick = super::bits::sign_trick(i).is_some();
+            let sign_trick =
+                super::bits::sign_trick(i).is_some() || super::bits::sign_lanes(i).is_some();
             packed || sign_trick
         } else {
             false

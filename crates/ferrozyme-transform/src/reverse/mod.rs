@@ -48,7 +48,7 @@
 mod adj_regs;
 mod adjoint;
 pub(crate) mod alias;
-mod bits;
+pub(crate) mod bits;
 mod calls;
 mod cheap;
 mod check;
