@@ -206,6 +206,8 @@ pub fn composed_of_fortran(name: &str) -> Option<&'static str> {
         "mpi_alltoallv_" => "MPI_Alltoallv",
         "mpi_scan_" => "MPI_Scan",
         "mpi_exscan_" => "MPI_Exscan",
+        "mpi_reduce_scatter_block_" => "MPI_Reduce_scatter_block",
+        "mpi_reduce_scatter_" => "MPI_Reduce_scatter",
         _ => return None,
     })
 }
@@ -509,6 +511,8 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_alltoallv_", "__fz_mpif_alltoallv"),
     ("mpi_scan_", "__fz_mpif_scan"),
     ("mpi_exscan_", "__fz_mpif_exscan"),
+    ("mpi_reduce_scatter_block_", "__fz_mpif_reduce_scatter_block"),
+    ("mpi_reduce_scatter_", "__fz_mpif_reduce_scatter"),
     ("mpi_isend_", "__fz_mpif_isend"),
     ("mpi_irecv_", "__fz_mpif_irecv"),
     ("mpi_wait_", "__fz_mpif_wait"),
@@ -544,7 +548,7 @@ const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// Why an unlisted MPI routine is rejected.
