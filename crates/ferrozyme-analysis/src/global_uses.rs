@@ -80,9 +80,20 @@ pub fn stores_floats_or_pointers(g: Value) -> bool {
                     | Opcode::LLVMPHI
                     | Opcode::LLVMSelect,
                 ) => work.push(u),
+                // A thread's copy of an OpenMP threadprivate variable (flang's common
+                // blocks are byte arrays: what the copies hold decides).
+                Some(Opcode::LLVMCall) if is_threadprivate_copy(u, v) => work.push(u),
                 _ => {}
             }
         }
     }
     false
+}
+
+/// Is `call` libomp's `__kmpc_threadprivate_cached(loc, gtid, var, size, cache)` of
+/// variable `var` (it returns the calling thread's copy)?
+pub fn is_threadprivate_copy(call: Value, var: Value) -> bool {
+    call.called_function()
+        .is_some_and(|f| f.name() == "__kmpc_threadprivate_cached")
+        && call.call_args().get(2) == Some(&var)
 }

@@ -20,6 +20,7 @@
 //! | `MPI_Barrier` | `MPI_Barrier` | — |
 //! | `MPI_Sendrecv_replace`, `MPI_Allgatherv`, `MPI_Gatherv`, `MPI_Scatterv` | those of the routines `runtime/mpi_composed.c` writes them with (padded blocks, a scratch buffer) | the same |
 //! | `MPI_Alltoall`, `MPI_Alltoallv` | the transposed exchange: `runtime/mpi_composed.c` writes them as rounds of `MPI_Sendrecv`, reversed round by round | the same |
+//! | `MPI_Reduce_scatter_block`, `MPI_Reduce_scatter` (SUM, MAX, MIN) | those of the `MPI_Allreduce` of the whole vector and the copy of this rank's block that `runtime/mpi_composed.c` writes them with | the same |
 //! | `MPI_Scan`, `MPI_Exscan` (SUM, PROD, MAX, MIN) | `MPI_Allgather` + the prefix combination in rank order (for SUM the reverse scan) | the same |
 //! | `MPI_I{allreduce,reduce,bcast,allgather(v),gather,scatter,alltoall(v),barrier}` | the blocking collective's, run when it starts (the request completes at once) | the same |
 //! | `MPI_Put(o → window of t)` between `MPI_Win_fence`s | an `MPI_Isend` from the origin at the call, the target's `MPI_Irecv` into its window at the closing fence: the adjoint gets the target's window adjoint into the origin's, which the Put overwrote (zero) | the tangent travels the same way |
@@ -137,6 +138,10 @@ pub fn handle_args(name: &str) -> &'static [usize] {
         "MPI_Alltoall" | "__fz_mpic_alltoall" => &[2, 5, 6],
         "MPI_Alltoallv" | "__fz_mpic_alltoallv" => &[3, 7, 8],
         "MPI_Scan" | "__fz_mpic_scan" | "MPI_Exscan" | "__fz_mpic_exscan" => &[3, 4, 5],
+        "MPI_Reduce_scatter_block"
+        | "__fz_mpic_reduce_scatter_block"
+        | "MPI_Reduce_scatter"
+        | "__fz_mpic_reduce_scatter" => &[3, 4, 5],
         "MPI_Iallreduce" | "__fz_mpic_iallreduce" => &[3, 4, 5],
         "MPI_Ireduce" | "__fz_mpic_ireduce" => &[3, 4, 6],
         "MPI_Ibcast" | "__fz_mpic_ibcast" => &[2, 4],
@@ -167,6 +172,7 @@ pub fn composed_datatype_args(name: &str) -> &'static [usize] {
         "MPI_Scatterv" => &[3, 6],
         "MPI_Alltoallv" => &[3, 7],
         "MPI_Scan" | "MPI_Exscan" | "MPI_Iallreduce" | "MPI_Ireduce" => &[3],
+        "MPI_Reduce_scatter_block" | "MPI_Reduce_scatter" => &[3],
         "MPI_Ibcast" => &[2],
         "MPI_Iallgather" | "MPI_Ialltoall" | "MPI_Igather" | "MPI_Iscatter" => &[2, 5],
         "MPI_Iallgatherv" => &[2, 6],
@@ -200,6 +206,8 @@ pub fn composed_of_fortran(name: &str) -> Option<&'static str> {
         "mpi_alltoallv_" => "MPI_Alltoallv",
         "mpi_scan_" => "MPI_Scan",
         "mpi_exscan_" => "MPI_Exscan",
+        "mpi_reduce_scatter_block_" => "MPI_Reduce_scatter_block",
+        "mpi_reduce_scatter_" => "MPI_Reduce_scatter",
         _ => return None,
     })
 }
@@ -294,6 +302,18 @@ const TABLE: &[(&str, MpiRule)] = &[
         "MPI_Exscan",
         MpiRule::Composed {
             by: "__fz_mpic_exscan",
+        },
+    ),
+    (
+        "MPI_Reduce_scatter_block",
+        MpiRule::Composed {
+            by: "__fz_mpic_reduce_scatter_block",
+        },
+    ),
+    (
+        "MPI_Reduce_scatter",
+        MpiRule::Composed {
+            by: "__fz_mpic_reduce_scatter",
         },
     ),
     (
@@ -491,6 +511,8 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_alltoallv_", "__fz_mpif_alltoallv"),
     ("mpi_scan_", "__fz_mpif_scan"),
     ("mpi_exscan_", "__fz_mpif_exscan"),
+    ("mpi_reduce_scatter_block_", "__fz_mpif_reduce_scatter_block"),
+    ("mpi_reduce_scatter_", "__fz_mpif_reduce_scatter"),
     ("mpi_isend_", "__fz_mpif_isend"),
     ("mpi_irecv_", "__fz_mpif_irecv"),
     ("mpi_wait_", "__fz_mpif_wait"),
@@ -526,12 +548,12 @@ const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE) and Win_free (fence synchronisation), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE) and Win_free (fence synchronisation), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.

@@ -130,6 +130,15 @@ const TABLE: &[(&str, OmpRule)] = &[
             why: "a `__kmpc_fork_call_if` whose microtask is not a function of the module, or with more than one argument block (flang's regions with an `if` clause are written out as a fork or a serialized call before differentiation: parallel/fork_if.rs)",
         },
     ),
+    // flang's `!$omp threadprivate` (and clang's under -fnoopenmp-use-tls): a built-in
+    // registered rule (`ferrozyme_transform::custom::threadprivate`) gives each thread its
+    // shadow copy; this row answers for a declaration of another shape.
+    (
+        "__kmpc_threadprivate_cached",
+        OmpRule::Unsupported {
+            why: "threadprivate data is differentiated when __kmpc_threadprivate_cached has libomp's declaration `ptr (ptr, i32, ptr, i64, ptr)`; this module declares it otherwise",
+        },
+    ),
     (
         "__kmpc_copyprivate",
         OmpRule::Unsupported {
@@ -222,7 +231,7 @@ const FAMILY_PREFIXES: &[&str] = &["__kmpc_", "omp_", "__tgt_", "ompx_"];
 
 /// Why an unlisted OpenMP routine is rejected.
 pub const UNSUPPORTED: OmpRule = OmpRule::Unsupported {
-    why: "this OpenMP runtime routine (detached tasks, task affinity, threadprivate data, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions, barriers, critical sections, single/master blocks, atomics, and tasks and taskloops (run in place)",
+    why: "this OpenMP runtime routine (detached tasks, task affinity, threadprivate data with constructors, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions, barriers, critical sections, single/master blocks, atomics, threadprivate variables (`__kmpc_threadprivate_cached`), and tasks and taskloops (run in place)",
 };
 
 /// The rule for a called function's name, when it belongs to the OpenMP runtime.

@@ -26,6 +26,8 @@
  *    scan: rank k receives the sum of the adjoints of ranks k.. , through the
  *    Allgather's Reduce_scatter). Exscan leaves rank 0's receive buffer as it was, as
  *    MPI does. The gathered copy costs np times the buffer.
+ *  - MPI_Reduce_scatter_block, MPI_Reduce_scatter: MPI_Allreduce of the whole vector,
+ *    this rank's block copied out;
  *  - MPI_Iallreduce, MPI_Ireduce, MPI_Ibcast, MPI_Iallgather(v), MPI_Igather,
  *    MPI_Iscatter, MPI_Ialltoall(v), MPI_Ibarrier: the blocking collective at once, and as the
  *    request an MPI_Irecv of no element from MPI_PROC_NULL, which the Irecv/Wait rules
@@ -360,6 +362,60 @@ int __fz_mpic_scan(const void *s, void *r, int n, fz_type t, void *op, fz_comm c
 
 int __fz_mpic_exscan(const void *s, void *r, int n, fz_type t, void *op, fz_comm comm) {
   return fz_scan(s, r, n, t, op, comm, 1);
+}
+
+/* MPI_Reduce_scatter_block and MPI_Reduce_scatter: the whole vector reduced with
+ * MPI_Allreduce into a scratch buffer (any operation its rule knows: SUM, MAX, MIN),
+ * this rank's block copied out. The adjoint is the Allreduce's: every rank's adjoint of
+ * its block, zero elsewhere, summed into each rank's send adjoint (for SUM), which is
+ * the adjoint of a reduce-scatter (an allgather of the block adjoints). It moves np
+ * times the data of a real reduce-scatter. With MPI_IN_PLACE the input is the receive
+ * buffer, whole (the block counts' sum), and the result its first block, as MPI says. */
+static int fz_reduce_scatter(const void *s, void *r, const int *counts, int n_same,
+                             fz_type t, void *op, fz_comm comm) {
+  int me, np;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &np);
+  size_t elem = fz_elem(t);
+  long total = 0, at = 0;
+  for (int k = 0; k < np; k++) {
+    int c = counts ? counts[k] : n_same;
+    if (k == me) at = total;
+    total += c;
+  }
+  int mine = counts ? counts[me] : n_same;
+  char *all = calloc(total > 0 ? (size_t)total : 1, elem);
+  int err = MPI_Allreduce(s, all, (int)total, t, op, comm);
+  fz_copy(r, fz_at(all, at, elem), mine, t);
+  free(all);
+  return err;
+}
+
+/* MPI_IN_PLACE: the receive buffer's whole input copied apart first (as in
+ * __fz_mpic_alltoall: a pointer that is MPI_IN_PLACE in one path and the user's buffer
+ * in the other would mix a constant with differentiated memory). */
+static int fz_reduce_scatter_in_place(void *r, const int *counts, int n_same, fz_type t,
+                                      void *op, fz_comm comm) {
+  int np;
+  MPI_Comm_size(comm, &np);
+  long total = 0;
+  for (int k = 0; k < np; k++) total += counts ? counts[k] : n_same;
+  void *own = fz_in_place_copy(r, total, t);
+  int err = fz_reduce_scatter(own, r, counts, n_same, t, op, comm);
+  free(own);
+  return err;
+}
+
+int __fz_mpic_reduce_scatter_block(const void *s, void *r, int n, fz_type t, void *op,
+                                   fz_comm comm) {
+  if (s == FZ_IN_PLACE) return fz_reduce_scatter_in_place(r, 0, n, t, op, comm);
+  return fz_reduce_scatter(s, r, 0, n, t, op, comm);
+}
+
+int __fz_mpic_reduce_scatter(const void *s, void *r, const int *counts, fz_type t, void *op,
+                             fz_comm comm) {
+  if (s == FZ_IN_PLACE) return fz_reduce_scatter_in_place(r, counts, 0, t, op, comm);
+  return fz_reduce_scatter(s, r, counts, 0, t, op, comm);
 }
 
 /* ---- nonblocking collectives, started and finished at once ---------------------------- */

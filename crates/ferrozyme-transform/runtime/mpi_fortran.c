@@ -53,6 +53,8 @@ int MPI_Alltoallv(const void *, const int *, const int *, fz_type, void *, const
                   const int *, fz_type, fz_comm);
 int MPI_Scan(const void *, void *, int, fz_type, fz_op, fz_comm);
 int MPI_Exscan(const void *, void *, int, fz_type, fz_op, fz_comm);
+int MPI_Reduce_scatter_block(const void *, void *, int, fz_type, fz_op, fz_comm);
+int MPI_Reduce_scatter(const void *, void *, const int *, fz_type, fz_op, fz_comm);
 int MPI_Barrier(fz_comm);
 int MPI_Isend(const void *, int, fz_type, int, int, fz_comm, fz_req *);
 int MPI_Irecv(void *, int, fz_type, int, int, fz_comm, fz_req *);
@@ -324,6 +326,21 @@ void __fz_mpif_exscan(const void *sbuf, void *rbuf, const fz_fint *count, const 
                       const fz_fint *op, const fz_fint *comm, fz_fint *ierr) {
   *ierr = MPI_Exscan(fz_in(sbuf), rbuf, *count, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
                      MPI_Comm_f2c(*comm));
+}
+
+/* Reduce-scatters (composed: runtime/mpi_composed.c); the counts are default INTEGERs. */
+void __fz_mpif_reduce_scatter_block(const void *sbuf, void *rbuf, const fz_fint *count,
+                                    const fz_fint *type, const fz_fint *op,
+                                    const fz_fint *comm, fz_fint *ierr) {
+  *ierr = MPI_Reduce_scatter_block(fz_in(sbuf), rbuf, *count, MPI_Type_f2c(*type),
+                                   MPI_Op_f2c(*op), MPI_Comm_f2c(*comm));
+}
+
+void __fz_mpif_reduce_scatter(const void *sbuf, void *rbuf, const fz_fint *counts,
+                              const fz_fint *type, const fz_fint *op, const fz_fint *comm,
+                              fz_fint *ierr) {
+  *ierr = MPI_Reduce_scatter(fz_in(sbuf), rbuf, counts, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
+                             MPI_Comm_f2c(*comm));
 }
 
 /* ---- nonblocking collectives ----------------------------------------------------------

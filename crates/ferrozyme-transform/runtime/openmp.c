@@ -133,3 +133,49 @@ void __fz_omp_critical_done(void) {
   fz_in_turn = 0;
   __atomic_fetch_sub(&fz_critical_taken, 1, __ATOMIC_RELEASE);
 }
+
+/* ---- threadprivate data ----------------------------------------------------------
+ *
+ * flang (and clang with -fnoopenmp-use-tls) reach a threadprivate variable through
+ * __kmpc_threadprivate_cached(loc, gtid, &var, size, &cache), which gives each thread its
+ * own copy (the initial thread the variable itself). The derivative reaches the shadow
+ * the same way, with the shadow global in place of the variable and a cache of its own
+ * (`custom/threadprivate.rs`), so every thread has its own shadow copy, made by libomp
+ * under the same rules as the primal copy.
+ *
+ * Shadows of globals start from zero in every top-level derivative call; the top-level
+ * call zeroes the shadow globals, but the other threads' copies live in libomp. So each
+ * top-level call starts a new epoch (__fz_omp_tp_new_epoch), and a thread zeroes its copy
+ * of a shadow the first time it reaches it in an epoch; the epochs it has seen are kept
+ * per thread, by shadow variable. */
+void *__kmpc_threadprivate_cached(void *loc, int gtid, void *data, size_t size, void ***cache);
+void *memset(void *, int, size_t);
+
+#define FZ_TP_VARS 256
+
+static long fz_tp_epoch = 1;
+
+static __thread struct {
+  void *shadow;
+  long epoch;
+} fz_tp_seen[FZ_TP_VARS];
+
+void __fz_omp_tp_new_epoch(void) { __atomic_fetch_add(&fz_tp_epoch, 1, __ATOMIC_RELAXED); }
+
+void *__fz_omp_tp_shadow(void *loc, int gtid, void *shadow, size_t size, void ***cache) {
+  if (!shadow) return 0; /* a variable without a shadow (integers): no derivative */
+  char *copy = __kmpc_threadprivate_cached(loc, gtid, shadow, size, cache);
+  long now = __atomic_load_n(&fz_tp_epoch, __ATOMIC_RELAXED);
+  for (int k = 0; k < FZ_TP_VARS; k++) {
+    if (fz_tp_seen[k].shadow && fz_tp_seen[k].shadow != shadow) continue;
+    if (fz_tp_seen[k].epoch != now) {
+      memset(copy, 0, size);
+      fz_tp_seen[k].shadow = shadow;
+      fz_tp_seen[k].epoch = now;
+    }
+    return copy;
+  }
+  fz_say("ferrozyme: more than 256 threadprivate variables with derivatives in one thread\n");
+  abort();
+  return 0;
+}

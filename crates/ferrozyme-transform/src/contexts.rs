@@ -176,6 +176,15 @@ pub(crate) fn zero_all(sup: &Support, b: &Builder) {
         let size = sup.module.alloc_size(sg.global_value_type());
         b.memset(*sg, ctx.i8().const_int(0), ctx.i64().const_int(size), 1);
     }
+    // Threadprivate shadows: each thread zeroes its copies when it first reaches them in
+    // the new epoch (`custom/threadprivate.rs`).
+    if let Some(f) = sup
+        .module
+        .function(crate::custom::threadprivate::NEW_EPOCH)
+        .filter(|f| !f.is_declaration())
+    {
+        b.call_fn(f, &[]);
+    }
 }
 
 /// Replaces every call of the entry points, after the derivatives are made (so every

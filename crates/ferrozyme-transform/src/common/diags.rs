@@ -133,7 +133,7 @@ impl Problem<'_> {
                 "cannot differentiate a variadic function (`{callee}`): values read with va_arg do not carry their derivatives"
             ),
             Problem::UnknownIntrinsic { callee } if is_thread_local_intrinsic(callee) => format!(
-                "thread-local data (`#pragma omp threadprivate`, `_Thread_local`, `thread_local`; `{callee}`) is not differentiated: each thread's copy has no shadow"
+                "thread-local data (`#pragma omp threadprivate`, `_Thread_local`, `thread_local`; `{callee}`) is not differentiated: the platform's thread-local storage gives each thread a copy that has no shadow"
             ),
             Problem::UnknownIntrinsic { callee } => {
                 format!("no derivative rule for the intrinsic `{callee}`")
@@ -191,7 +191,7 @@ impl Problem<'_> {
         match self {
             Problem::NoDerivative { .. } => "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, keep the values it uses constant (enzyme_const), or register a derivative for it (__enzyme_register_gradient_*)",
             Problem::UnknownIntrinsic { callee } if is_varargs_intrinsic(callee) => "pass the values in an array or a struct instead of `...`; a variadic function that only prints them can be registered inactive (__enzyme_inactivefn) or called with constant copies",
-            Problem::UnknownIntrinsic { callee } if is_thread_local_intrinsic(callee) => "keep per-thread values in variables private to the parallel region, or in a shared array indexed by omp_get_thread_num()",
+            Problem::UnknownIntrinsic { callee } if is_thread_local_intrinsic(callee) => "for `#pragma omp threadprivate` compile with -fnoopenmp-use-tls (clang then reaches the copies through libomp's __kmpc_threadprivate_cached, which is differentiated, as flang's `!$omp threadprivate` is); otherwise keep per-thread values in variables private to the parallel region, or in a shared array indexed by omp_get_thread_num()",
             Problem::UnknownIntrinsic { .. } => "please report this intrinsic; as a workaround compile with different flags so LLVM does not emit it",
             Problem::NoIndirectTargets => "compile the source of the functions the pointer can point to together with this file (ferrozyme cc a.c b.c)",
             Problem::InlineAsm => "move the assembly out of the differentiated code",

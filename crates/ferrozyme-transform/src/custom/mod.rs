@@ -25,6 +25,7 @@ mod builtin;
 mod convention;
 mod holomorphic;
 mod qsort;
+pub(crate) mod threadprivate;
 mod wrappers;
 
 use std::collections::HashMap;
@@ -111,6 +112,13 @@ impl Registry {
             Err(e) => diags.push(Diagnostic::new(
                 DiagKind::Internal,
                 format!("linking the rules of the complex-arithmetic helpers failed: {e}"),
+            )),
+        }
+        match threadprivate::link(module) {
+            Ok(rules) => reg.add_builtin(rules),
+            Err(e) => diags.push(Diagnostic::new(
+                DiagKind::Internal,
+                format!("linking the rule of OpenMP threadprivate data failed: {e}"),
             )),
         }
         match blas::link(module) {

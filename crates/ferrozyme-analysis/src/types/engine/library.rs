@@ -160,6 +160,15 @@ impl Engine {
                 }
                 true
             }
+            // OpenMP threadprivate data: the thread's copy of the variable holds what the
+            // variable holds (`ferrozyme_transform::custom::threadprivate`).
+            "__kmpc_threadprivate_cached" => {
+                if let (Some(var), Some(size)) = (arg(2), arg(3)) {
+                    self.link(i, var);
+                    self.integer(size);
+                }
+                true
+            }
             _ => false,
         }
     }
