@@ -7,7 +7,8 @@
 ; `fz_grad_top`, has the region as a zeroed 32-byte `alloca`, passes it to every nested
 ; callee and releases it once after the reverse sweep. A loop with a `break` (`upto`: no
 ; sure bound) keeps its own stack, starting empty, pushed with checks and released by its
-; reverse. Under `fz_grad_top2` nothing claims (`upto` and `plain` only): its region is
+; reverse. `inner` is called twice, so the region holds two claims (a single claim gets
+; the stack's own room instead: filetest `counted_loop_single_claim_own_room`). Under `fz_grad_top2` nothing claims (`upto` and `plain` only): its region is
 ; removed after the drain and the callees get a null region.
 ; Why it matters: per loop and call, one claim replaces a `__fz_grow` call, three header
 ; stores and, in the reverse, the header's capacity load, a release test and a
@@ -25,7 +26,7 @@
 ;   return s;
 ; }
 ; __attribute__((noinline)) double plain(const double *x) { return x[0] * x[1]; }
-; double top(const double *x, int n) { return inner(x, n) + upto(x, n) + plain(x); }
+; double top(const double *x, int n) { return inner(x, n) + upto(x, n) + plain(x) + inner(x + 1, n); }
 ; void grad(const double *x, double *dx, int n) { __enzyme_autodiff((void *)top, x, dx, enzyme_const, n); }
 ; double top2(const double *x, int n) { return upto(x, n) + plain(x); }
 ; void grad2(const double *x, double *dx, int n) { __enzyme_autodiff((void *)top2, x, dx, enzyme_const, n); }
@@ -108,7 +109,10 @@ define double @top(ptr %0, i32 %1) {
   %5 = fadd double %3, %4
   %6 = tail call double @plain(ptr %0)
   %7 = fadd double %5, %6
-  ret double %7
+  %8 = getelementptr inbounds nuw i8, ptr %0, i64 8
+  %9 = tail call double @inner(ptr %8, i32 %1)
+  %10 = fadd double %7, %9
+  ret double %10
 }
 
 define void @grad(ptr %0, ptr %1, i32 %2) {
@@ -146,6 +150,8 @@ define void @grad2(ptr %0, ptr %1, i32 %2) {
 ; CHECK: call { double, ptr } @fz_aug_inner.nest(ptr %0, ptr %.shadow, i32 %1, ptr {{%.*}}, ptr %fz.region)
 ; CHECK: call { double, ptr } @fz_aug_upto.nest(ptr %0, ptr %.shadow, i32 %1, ptr {{%.*}}, ptr %fz.region)
 ; CHECK: call { double, ptr } @fz_aug_plain.nest(ptr %0, ptr %.shadow, ptr {{%.*}}, ptr %fz.region)
+; CHECK: call { double, ptr } @fz_aug_inner.nest(ptr {{%.*}}, ptr {{%.*}}, i32 %1, ptr {{%.*}}, ptr %fz.region)
+; CHECK: call void @fz_rev_inner.nest(
 ; CHECK: call void @fz_rev_inner.nest(
 ; CHECK-NEXT: call void @__fz_region_release(ptr %fz.region)
 ; CHECK-LABEL: define internal { double, ptr } @fz_aug_inner.nest(ptr %0, ptr %.shadow, i32 %1, ptr %tape, ptr %region)

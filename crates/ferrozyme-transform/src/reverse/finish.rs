@@ -115,13 +115,19 @@ impl Gen<'_> {
         let i64t = self.fx.ctx.i64();
         self.b.position_before(ret);
         for blk in self.tape.record_order.clone() {
-            if self.tape.records[&blk].in_region {
+            let r = &self.tape.records[&blk];
+            // A claimed stack has no buffer to release, unless the drain gives it its
+            // own room instead (`tape_region.rs`, "A single claim").
+            if r.in_region && r.site.is_none() {
                 continue;
             }
             let free_stack = self.sup.rt(RtFn::StackFree);
             let off = i64t.const_int(self.tape.records[&blk].stack);
             let s = self.b.byte_gep(self.tape.rev, off);
-            self.b.call_fn(free_stack, &[s]);
+            let free = self.b.call_fn(free_stack, &[s]);
+            if let Some(site) = &mut self.record_mut(blk).site {
+                site.set_free(free);
+            }
         }
         self.release_region();
         if self.fx.split && !self.fx.nested {

@@ -138,11 +138,29 @@ impl Gen<'_> {
             };
         }
         if self.claims_region(pre, depth, loose) {
-            self.claim_room(stack, bytes);
+            let claim = self.claim_room(stack, bytes);
+            // A nested pair keeps its own reservation beside the claim until the drain
+            // knows whether this is the only claim under its owners (`tape_region.rs`).
+            let own = self.fx.nested.then(|| {
+                let reserve = self.sup.rt(RtFn::Reserve);
+                let s = self.b.byte_gep(self.tape.fwd, i64t.const_int(stack));
+                self.b.call_fn(reserve, &[s, bytes])
+            });
             if let Some(r) = self.tape.records.get_mut(&blk) {
                 r.in_region = true;
-                for st in r.init.drain(..) {
-                    st.erase();
+                match own {
+                    Some(own) => {
+                        r.site = Some(super::tape_region::ClaimSite::new(
+                            claim,
+                            own,
+                            r.init.drain(..).collect(),
+                        ))
+                    }
+                    None => {
+                        for st in r.init.drain(..) {
+                            st.erase();
+                        }
+                    }
                 }
             }
         } else {

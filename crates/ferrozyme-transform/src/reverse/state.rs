@@ -151,6 +151,9 @@ pub(crate) struct Record {
     /// when the room comes from the region (the zeroed tape reads the same to a stack
     /// that is never released).
     pub init: Vec<Value>,
+    /// A nested pair's claim with the stack's own reservation beside it, until the
+    /// drain decides between them (`tape_region.rs`, "A single claim").
+    pub site: Option<super::tape_region::ClaimSite>,
 }
 
 /// The tape: a byte buffer of slots and stack headers.

@@ -72,6 +72,9 @@ pub(crate) struct NestLayout {
     /// The region the function owns, removed when nothing claims from it
     /// (`tape_region.rs`).
     pub own_region: Option<super::tape_region::OwnRegion>,
+    /// A nested pair's claims, each with its stack's own reservation beside it until the
+    /// drain decides (`tape_region.rs`, "A single claim").
+    pub sites: Vec<super::tape_region::ClaimSite>,
 }
 
 /// Per-synthesis state: the regions made so far.
@@ -152,6 +155,11 @@ impl Gen<'_> {
         let owner = self.fx.nested.then(|| self.fx.req.clone());
         let claims = self.claims_any();
         let mut own_region = self.own_region();
+        let order = self.tape.record_order.clone();
+        let sites: Vec<_> = order
+            .iter()
+            .filter_map(|b| self.tape.records.get_mut(b).and_then(|r| r.site.take()))
+            .collect();
         if !claims && nest.regions.is_empty() {
             // Nothing below or here claims: known now.
             if let Some(r) = own_region.take() {
@@ -180,6 +188,7 @@ impl Gen<'_> {
             total_uses,
             claims,
             own_region,
+            sites,
         });
     }
 }

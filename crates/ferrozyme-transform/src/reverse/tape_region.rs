@@ -36,6 +36,20 @@
 //! a hand-over copy and a release per call for a single claim (the recursive FFT: 4.8%
 //! more gradient instructions and 21% more tape bytes with it, `bench/icount.py`).
 //!
+//! # A single claim
+//!
+//! A region that would hold one stack only costs what a buffer of the stack's own does,
+//! plus the region's `alloca`, its zeroing and its out-of-line claim and release (in the
+//! iterative FFT, `bench/src/fft_iter.c`, whose combined `foobar` nests `fft`'s pair with
+//! one counted loop: 0.8% more gradient instructions, spills in loops far from the
+//! claim). A nested pair therefore emits its claim together with the stack's own
+//! reservation (the empty header's stores at entry, `__fz_reserve` after the claim, and
+//! `__fz_stack_free` at its reverse's return), and the drain keeps one of them
+//! ([`ClaimSite`]): the own reservation when the pair's claim is the only claim under
+//! every owner that reaches it in the drain (nested calls are on no CFG cycle, so that
+//! claim runs at most once per owner call), the claim otherwise. The owner's region then
+//! has no claimant and goes as any unused region does.
+//!
 //! A claimed stack is never grown, so every push must be inside the claimed room and the
 //! claim must run at most once per call: the stack's pushes are all reserved
 //! (`fixed_tape.rs` found a sure bound), the reservation covers the whole loop nest (no
@@ -94,7 +108,8 @@ impl Gen<'_> {
 
     /// At the builder's position: `bytes` of the region become the data pointer of the
     /// stack at tape offset `stack`.
-    pub(super) fn claim_room(&mut self, stack: u64, bytes: Value) {
+    /// Returns the claim call.
+    pub(super) fn claim_room(&mut self, stack: u64, bytes: Value) -> Value {
         let region = self.region_fwd();
         let claim = self.sup.rt(RtFn::RegionClaim);
         let p = self.b.call_fn(claim, &[region, bytes]);
@@ -102,6 +117,7 @@ impl Gen<'_> {
             .b
             .byte_gep(self.tape.fwd, self.fx.ctx.i64().const_int(stack));
         self.b.store(p, s);
+        p
     }
 
     /// A split owner: the region into its tape slot of the heap block at each return.
@@ -217,11 +233,185 @@ impl OwnRegion {
     }
 }
 
+/// A nested pair's claim of a stack's room, emitted together with the stack's own
+/// reservation (the empty header's stores at entry, `__fz_reserve` beside the claim, and
+/// `__fz_stack_free` at the reverse's return) until the drain decides which one stays
+/// (see "A single claim" in the module docs).
+pub(crate) struct ClaimSite {
+    /// The `__fz_region_claim` call; its one use stores the stack's data pointer.
+    claim: Value,
+    /// The `__fz_reserve` call on the stack's header, right after that store.
+    own: Value,
+    /// The entry's stores of the empty header (`{ null, 0, cap 1 }`).
+    init: Vec<Value>,
+    /// The reverse function's `__fz_stack_free` of the stack.
+    free: Option<Value>,
+}
+
+impl ClaimSite {
+    pub(super) fn new(claim: Value, own: Value, init: Vec<Value>) -> ClaimSite {
+        ClaimSite {
+            claim,
+            own,
+            init,
+            free: None,
+        }
+    }
+
+    pub(super) fn set_free(&mut self, free: Value) {
+        self.free = Some(free);
+    }
+
+    /// The room comes from the region: the own reservation's code goes (what a claim
+    /// emitted alone leaves).
+    fn keep_claim(self) {
+        erase_call(self.own);
+        for st in self.init {
+            st.erase();
+        }
+        if let Some(f) = self.free {
+            erase_call(f);
+        }
+    }
+
+    /// The stack reserves its own buffer: the claim and the store of its result go.
+    fn own_room(self) {
+        for u in self.claim.users() {
+            let at = u.operand(1);
+            u.erase();
+            if at.opcode() == Some(Opcode::LLVMGetElementPtr) && at.users().is_empty() {
+                at.erase();
+            }
+        }
+        self.claim.erase();
+    }
+}
+
+/// Erases a runtime call and its header address when nothing else uses it.
+fn erase_call(call: Value) {
+    let header = call.operand(0);
+    call.erase();
+    if header.opcode() == Some(Opcode::LLVMGetElementPtr) && header.users().is_empty() {
+        header.erase();
+    }
+}
+
+/// Claims counted per layout, saturated: more than one is "many".
+const MANY: usize = 2;
+
+/// Before the verdicts of [`prune_unused`]: a nested pair whose stack's claim is the only
+/// claim under every owner that reaches it in this drain keeps its own reservation
+/// instead (the region would hold that one stack); every other claim site stays a claim.
+fn settle_single_claims(pending: &mut [NestLayout], users: &HashMap<Request, bool>) {
+    let n = pending.len();
+    let by_owner: HashMap<Request, usize> = pending
+        .iter()
+        .enumerate()
+        .filter_map(|(k, l)| l.owner.clone().map(|o| (o, k)))
+        .collect();
+    // Claims under each layout (its own and its nested callees'), by rounds as below;
+    // a layout left undecided (a cycle) counts as many.
+    let mut count: Vec<Option<usize>> = vec![None; n];
+    loop {
+        let mut changed = false;
+        for k in 0..n {
+            if count[k].is_some() {
+                continue;
+            }
+            let l = &pending[k];
+            // An owner's own claims have no sites: many, never rewritten.
+            let mut c = if l.claims && l.sites.is_empty() {
+                MANY
+            } else {
+                l.sites.len()
+            };
+            let mut known = true;
+            for (r, _) in &l.regions {
+                let rc = match by_owner.get(r) {
+                    Some(&j) => match count[j] {
+                        Some(x) => x,
+                        None => {
+                            known = false;
+                            break;
+                        }
+                    },
+                    // An earlier drain's pair: settled then.
+                    None if users.get(r) == Some(&false) => 0,
+                    None => MANY,
+                };
+                c = (c + rc).min(MANY);
+            }
+            if known {
+                count[k] = Some(c.min(MANY));
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let child = |l: &NestLayout, want: Option<usize>| {
+        l.regions
+            .iter()
+            .find_map(|(r, _)| by_owner.get(r).copied().filter(|&j| count[j] == want))
+    };
+    let mut sole = vec![false; n];
+    let mut veto = vec![false; n];
+    for k in 0..n {
+        if pending[k].own_region.is_none() {
+            continue; // not an owner
+        }
+        match count[k] {
+            Some(0) => {}
+            Some(1) => {
+                // Down the one path with a claim to the pair that makes it.
+                let mut j = k;
+                while pending[j].sites.is_empty() {
+                    match child(&pending[j], Some(1)) {
+                        Some(c) => j = c,
+                        None => break,
+                    }
+                }
+                if pending[j].sites.len() == 1 {
+                    sole[j] = true;
+                }
+            }
+            _ => {
+                let mut stack = vec![k];
+                while let Some(j) = stack.pop() {
+                    for (r, _) in &pending[j].regions {
+                        if let Some(&c) = by_owner.get(r) {
+                            if !veto[c] {
+                                veto[c] = true;
+                                stack.push(c);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (k, l) in pending.iter_mut().enumerate() {
+        let own = sole[k] && !veto[k] && l.sites.iter().all(|s| s.free.is_some());
+        for s in l.sites.drain(..) {
+            if own {
+                s.own_room();
+            } else {
+                s.keep_claim();
+            }
+        }
+        if own {
+            l.claims = false;
+        }
+    }
+}
+
 /// After a drain: which nested pairs claim region room (themselves or through the
 /// callees they nest; recorded in `users` for later drains), and the regions of owners
 /// under which nothing claims removed. A pair whose answer cannot be found (its body
 /// failed, or a cycle) counts as claiming.
 pub(crate) fn prune_unused(pending: &mut [NestLayout], users: &mut HashMap<Request, bool>) {
+    settle_single_claims(pending, users);
     // Nesting is a DAG of bounded depth per drain: settle it by rounds (each round
     // decides at least the layouts whose callees are all decided).
     loop {

@@ -540,6 +540,7 @@ impl Gen<'_> {
                 size_uses: Vec::new(),
                 in_region: false,
                 init,
+                site: None,
             },
         );
         self.tape.record_order.push(def);
