@@ -30,6 +30,8 @@ impl Gen<'_> {
             self.use_tape_in_place();
         }
         self.finish_records();
+        // After the records: which stacks took region room is known.
+        self.copy_out_read_fields();
         self.release_at_exit();
         // After the records: whether this function claims region room is known.
         let alloc = (self.fx.split && !self.fx.nested).then_some(self.tape.heap_fwd);
@@ -60,6 +62,7 @@ impl Gen<'_> {
             let cp = self.b.memcpy(self.tape.heap_fwd, self.tape.fwd, zero, 16);
             super::tape_move::mark_tape_move(self.fx.ctx, cp);
             self.tape.exact_patches.push((cp, 2));
+            self.tape.copy_outs.push(cp);
         }
     }
 

@@ -174,6 +174,8 @@ pub(crate) struct Tape {
     pub exact_patches: Vec<(Value, u32)>,
     /// Split mode: the augmented function's returns (the tape is copied out before each).
     pub aug_rets: Vec<Value>,
+    /// Split mode: those copies (local tape to heap block), one per return.
+    pub copy_outs: Vec<Value>,
     /// Split mode with several returns: the slot recording which one was taken.
     pub ret_index: Option<u64>,
     /// Records of cyclic blocks, by primal block, in creation order.
@@ -205,6 +207,7 @@ impl Tape {
             size_patches: Vec::new(),
             exact_patches: Vec::new(),
             aug_rets: Vec::new(),
+            copy_outs: Vec::new(),
             ret_index: None,
             records: HashMap::new(),
             record_order: Vec::new(),

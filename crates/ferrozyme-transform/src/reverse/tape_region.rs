@@ -69,6 +69,10 @@ use crate::signature::Request;
 /// Bytes of a region header: `{ ptr cur, ptr end, ptr chunk, i64 cap }` (`region.ll`).
 const REGION_BYTES: u64 = 32;
 
+/// Offset of the capacity in a stack header `{ ptr data, i64 len, i64 cap }`
+/// (`runtime/ir/stack.ll`).
+const CAPACITY_FIELD: u64 = 16;
+
 impl Gen<'_> {
     /// The tape region in the forward function: the nested augmented function's
     /// parameter, or this function's own (created, and in split mode given its tape slot,
@@ -161,6 +165,61 @@ impl Gen<'_> {
             ctx.function_type(ctx.void(), &[ctx.ptr()], false),
         );
         self.tape.region_release = Some(self.b.call_fn(release, &[r]));
+    }
+
+    /// Split mode, once the records are final: the copy-outs of the local tape into the
+    /// heap block at each return skip the capacity field of every stack that claimed its
+    /// room from the region. Nothing reads it: such a stack is never grown
+    /// (`__fz_push_reserved`) nor released (`release_at_exit`), and the reverse sweep
+    /// reads only its data pointer and length. Copied, it was one dead store (and its
+    /// address) per counted loop in every augmented function (issue 18).
+    pub(super) fn copy_out_read_fields(&mut self) {
+        let copies = std::mem::take(&mut self.tape.copy_outs);
+        let mut unread: Vec<u64> = self
+            .tape
+            .records
+            .values()
+            .filter(|r| r.in_region)
+            .map(|r| r.stack + CAPACITY_FIELD)
+            .collect();
+        if unread.is_empty() {
+            return;
+        }
+        unread.sort_unstable();
+        let i64t = self.fx.ctx.i64();
+        for cp in copies {
+            let Some(len) = cp.operand(2).const_int_value().and_then(|l| u64::try_from(l).ok())
+            else {
+                continue;
+            };
+            // The bytes read, as [start, end) pieces between the skipped fields.
+            let mut pieces = Vec::new();
+            let mut at = 0;
+            for &f in unread.iter().filter(|&&f| f + 8 <= len) {
+                if f > at {
+                    pieces.push((at, f));
+                }
+                at = f + 8;
+            }
+            if at < len {
+                pieces.push((at, len));
+            }
+            let (dst, src) = (cp.operand(0), cp.operand(1));
+            self.b.position_before(cp);
+            for (a, e) in pieces {
+                let (d, s) = if a == 0 {
+                    (dst, src)
+                } else {
+                    let at = i64t.const_int(a);
+                    (self.b.byte_gep(dst, at), self.b.byte_gep(src, at))
+                };
+                // Both blocks are 16-aligned; the pieces start at 8-byte fields.
+                let align = if a % 16 == 0 { 16 } else { 8 };
+                let c = self.b.memcpy(d, s, i64t.const_int(e - a), align);
+                super::tape_move::mark_tape_move(self.fx.ctx, c);
+            }
+            cp.erase();
+        }
     }
 
     /// Does any of this function's stacks take its room from the region?
