@@ -511,7 +511,10 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_alltoallv_", "__fz_mpif_alltoallv"),
     ("mpi_scan_", "__fz_mpif_scan"),
     ("mpi_exscan_", "__fz_mpif_exscan"),
-    ("mpi_reduce_scatter_block_", "__fz_mpif_reduce_scatter_block"),
+    (
+        "mpi_reduce_scatter_block_",
+        "__fz_mpif_reduce_scatter_block",
+    ),
     ("mpi_reduce_scatter_", "__fz_mpif_reduce_scatter"),
     ("mpi_isend_", "__fz_mpif_isend"),
     ("mpi_irecv_", "__fz_mpif_irecv"),

@@ -39,15 +39,23 @@ enum Factor {
     Result,
     Recip,
     HalfRecipResult,
-    Other { name: &'static str, negate: bool },
+    Other {
+        name: &'static str,
+        negate: bool,
+    },
     OnePlusSquare,
     OneMinusSquare,
     /// `±1 / csqrt(1 ± z^2)`: `casin`, `cacos`, `casinh`.
-    RecipSqrt { plus: bool, negate: bool },
+    RecipSqrt {
+        plus: bool,
+        negate: bool,
+    },
     /// `1 / (csqrt(z - 1) csqrt(z + 1))`: `cacosh`.
     RecipSqrtPair,
     /// `1 / (1 ± z^2)`: `catan`, `catanh`.
-    RecipRational { plus: bool },
+    RecipRational {
+        plus: bool,
+    },
 }
 
 const FUNCTIONS: &[(&str, Factor)] = &[
@@ -241,9 +249,21 @@ fn one_plus_minus_square(fp: &str, plus: bool, out: &str) -> String {
 
 /// `%kr`, `%ki` = `±1 / (%{x}r + %{x}i i)`.
 fn reciprocal(fp: &str, x: &str, negate: bool) -> String {
-    let (re, im) = if negate { ("fneg", "fadd") } else { ("fadd", "fneg") };
-    let re_arg = if negate { format!("{fp} %{x}r") } else { format!("{fp} 0.0, %{x}r") };
-    let im_arg = if negate { format!("{fp} 0.0, %{x}i") } else { format!("{fp} %{x}i") };
+    let (re, im) = if negate {
+        ("fneg", "fadd")
+    } else {
+        ("fadd", "fneg")
+    };
+    let re_arg = if negate {
+        format!("{fp} %{x}r")
+    } else {
+        format!("{fp} 0.0, %{x}r")
+    };
+    let im_arg = if negate {
+        format!("{fp} 0.0, %{x}i")
+    } else {
+        format!("{fp} %{x}i")
+    };
     format!(
         "  %hn1 = fmul {fp} %{x}r, %{x}r\n  %hn2 = fmul {fp} %{x}i, %{x}i\n  %hn = fadd {fp} %hn1, %hn2\n  %hnr = {re} {re_arg}\n  %hni = {im} {im_arg}\n  %kr = fdiv {fp} %hnr, %hn\n  %ki = fdiv {fp} %hni, %hn\n"
     )

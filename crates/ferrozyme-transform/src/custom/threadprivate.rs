@@ -80,7 +80,11 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
     let declared = func.is_declaration() && !func.users().is_empty() && {
         let ty = func.function_type();
         let params: Vec<String> = ty.param_types().iter().map(|t| t.to_string()).collect();
-        format!("declare {} @{NAME}({})", ty.return_type(), params.join(", ")) == DECLARATION
+        format!(
+            "declare {} @{NAME}({})",
+            ty.return_type(),
+            params.join(", ")
+        ) == DECLARATION
     };
     if !declared {
         return Ok(Vec::new());
@@ -121,4 +125,3 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
         },
     )])
 }
-

@@ -256,7 +256,10 @@ impl Gen<'_> {
             LaneSign::Negate => -1.0,
             _ => 0.0,
         });
-        let s = if lanes.iter().any(|l| matches!(l, LaneSign::Abs | LaneSign::NegAbs)) {
+        let s = if lanes
+            .iter()
+            .any(|l| matches!(l, LaneSign::Abs | LaneSign::NegAbs))
+        {
             let by_sign = splat(&|l| match l {
                 LaneSign::Abs => 1.0,
                 LaneSign::NegAbs => -1.0,

@@ -188,7 +188,10 @@ impl Gen<'_> {
         unread.sort_unstable();
         let i64t = self.fx.ctx.i64();
         for cp in copies {
-            let Some(len) = cp.operand(2).const_int_value().and_then(|l| u64::try_from(l).ok())
+            let Some(len) = cp
+                .operand(2)
+                .const_int_value()
+                .and_then(|l| u64::try_from(l).ok())
             else {
                 continue;
             };

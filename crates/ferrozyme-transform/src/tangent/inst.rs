@@ -256,7 +256,11 @@ impl TangentGen<'_> {
                     };
                     let always = mask(&|l| if l == LaneSign::Negate { sbit } else { 0 });
                     let by_x = mask(&|l| {
-                        if matches!(l, LaneSign::Abs | LaneSign::NegAbs) { sbit } else { 0 }
+                        if matches!(l, LaneSign::Abs | LaneSign::NegAbs) {
+                            sbit
+                        } else {
+                            0
+                        }
                     });
                     let inverted = mask(&|l| if l == LaneSign::NegAbs { sbit } else { 0 });
                     let px = self.prim(x);
