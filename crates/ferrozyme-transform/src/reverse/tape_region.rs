@@ -173,7 +173,18 @@ impl Gen<'_> {
     /// (`__fz_push_reserved`) nor released (`release_at_exit`), and the reverse sweep
     /// reads only its data pointer and length. Copied, it was one dead store (and its
     /// address) per counted loop in every augmented function (issue 18).
+    ///
+    /// Not in a nested pair with a single claim: that claim is a site which
+    /// `settle_single_claims` may turn into the stack's own room after the drain (when the
+    /// pair is the region's only claimant), and then the reverse reads the capacity to
+    /// free the stack: skipping it there freed a garbage pointer (`free(): invalid
+    /// pointer` in tests/rust-linalg's ndarray views, when chain22's skip met gmm22's
+    /// settling). A pair with two or more sites is never settled to own room.
     pub(super) fn copy_out_read_fields(&mut self) {
+        let claims = self.tape.records.values().filter(|r| r.in_region).count();
+        if self.fx.nested && claims < 2 {
+            return;
+        }
         let copies = std::mem::take(&mut self.tape.copy_outs);
         let mut unread: Vec<u64> = self
             .tape
