@@ -10,7 +10,11 @@
 //     pipeline, buildO0DefaultPipeline, invokes those callbacks) and as a safety net at
 //     every level (checked by tests/plugin.rs with FERROZYME_PLUGIN_TRACE=1). At -O1 and
 //     above the pass carries a cleanup pipeline (inliner + function simplification) that
-//     it runs only when it generated code.
+//     it runs only when it generated code;
+//   * FullLinkTimeOptimizationEarly/LastEP, for full LTO's link (lld's
+//     `--load-pass-plugin`): the files are one module there. In an LTO pre-link compile a
+//     module whose hook calls differentiate a function of another file is left to the
+//     link; in a ThinLTO back end such a call is an error naming full LTO (tests/lto.rs).
 //
 // Errors come back from Rust as text and are reported through the LLVM context, so clang
 // and opt print them and exit non-zero: located at the first diagnostic's source line
