@@ -33,7 +33,7 @@ mod records;
 
 use ferrozyme_transform::enzyme_options::{EnzymeSettings, OptKind, ENZYME_OPTIONS};
 use ferrozyme_transform::{Module, Options};
-use llvm_sys::prelude::LLVMModuleRef;
+use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
 
 /// Mirror of LLVM 22's `llvm::PassPluginLibraryInfo` (llvm/Plugins/PassPlugin.h); the
 /// C++ side static_asserts that the layouts agree.
@@ -239,6 +239,37 @@ pub unsafe extern "C" fn ferrozyme_plugin_prepare(m: LLVMModuleRef) -> c_int {
         !names.is_empty() || !kept.is_empty()
     }));
     c_int::from(changed.unwrap_or(false))
+}
+
+/// The first hook call of `m` that differentiates a function whose body is in another
+/// file, and that function (`ferrozyme_transform::call_into_other_module`): returns 1 and
+/// fills both, or 0 when there is none.
+///
+/// # Safety
+/// `m` must be a valid module for the duration of the call; `call_out` and `func_out`
+/// valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn ferrozyme_plugin_call_into_other_file(
+    m: LLVMModuleRef,
+    call_out: *mut LLVMValueRef,
+    func_out: *mut LLVMValueRef,
+) -> c_int {
+    // SAFETY: as for `ferrozyme_plugin_prepare`; this only reads the module.
+    let module = unsafe { Module::from_raw(m) };
+    let found = catch_unwind(AssertUnwindSafe(|| {
+        ferrozyme_transform::call_into_other_module(module)
+    }));
+    match found {
+        Ok(Some((call, func))) => {
+            // SAFETY: the caller passes pointers valid for writes.
+            unsafe {
+                *call_out = call.raw();
+                *func_out = func.raw();
+            }
+            1
+        }
+        _ => 0,
+    }
 }
 
 /// Copies `s` into a NUL-terminated `malloc` buffer (interior NULs become spaces).

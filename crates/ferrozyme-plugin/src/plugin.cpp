@@ -57,6 +57,8 @@ extern "C" int ferrozyme_plugin_run(LLVMModuleRef M, const char *const *Settings
                                     size_t NumSettings, int WantRemarks, char **ErrOut,
                                     char **PrintOut, char **RecordsOut, int *ChangedOut);
 extern "C" int ferrozyme_plugin_prepare(LLVMModuleRef M);
+extern "C" int ferrozyme_plugin_call_into_other_file(LLVMModuleRef M, LLVMValueRef *Call,
+                                                    LLVMValueRef *Fn);
 extern "C" size_t ferrozyme_plugin_option_count();
 extern "C" void ferrozyme_plugin_option(size_t I, const char **Name, int *Kind,
                                         const char **Desc, const char **Default);
@@ -136,29 +138,16 @@ bool traceEnabled() {
   return V && *V && std::strcmp(V, "0") != 0;
 }
 
-// A hook call in M that differentiates a function whose body is in another file (the
-// function, or the argument after an `sret` result, is a declaration without a
-// registered derivative), with that function; {nullptr, nullptr} when there is none. In
-// an LTO pre-link compile the pass then leaves the module to the link, where the files
-// are one module; in a ThinLTO back end (whose modules stay apart) it is an error.
+// A hook call in M that differentiates a function whose body is in another file, with
+// that function; {nullptr, nullptr} when there is none (found in Rust, which knows the
+// hooks: ferrozyme_plugin_call_into_other_file). In an LTO pre-link compile the pass then
+// leaves the module to the link, where the files are one module; in a ThinLTO back end
+// (whose modules stay apart) it is an error.
 std::pair<CallBase *, Function *> callIntoOtherFile(Module &M) {
-  for (Function &Hook : M) {
-    if (!Hook.isDeclaration() || !Hook.getName().starts_with("__enzyme_"))
-      continue;
-    for (User *U : Hook.users()) {
-      auto *CB = dyn_cast<CallBase>(U);
-      if (!CB || CB->getCalledOperand() != &Hook)
-        continue;
-      for (unsigned I = 0; I < CB->arg_size() && I < 2; ++I) {
-        auto *T = dyn_cast<Function>(CB->getArgOperand(I)->stripPointerCasts());
-        // (`enzyme_custom_rule`: a declaration with a derivative registered in this file.)
-        if (T && T->isDeclaration() && !T->getName().starts_with("__enzyme_") &&
-            !T->hasFnAttribute("enzyme_custom_rule"))
-          return {CB, T};
-      }
-    }
-  }
-  return {nullptr, nullptr};
+  LLVMValueRef Call = nullptr, Fn = nullptr;
+  if (!ferrozyme_plugin_call_into_other_file(wrap(&M), &Call, &Fn))
+    return {nullptr, nullptr};
+  return {dyn_cast<CallBase>(unwrap(Call)), dyn_cast<Function>(unwrap(Fn))};
 }
 
 bool isPreLink(ThinOrFullLTOPhase Phase) {
@@ -171,7 +160,7 @@ bool isPreLink(ThinOrFullLTOPhase Phase) {
 // hook call; returns whether it did.
 bool refuseThinLTOCrossFile(Module &M) {
   auto [CB, T] = callIntoOtherFile(M);
-  if (!CB)
+  if (!CB || !T)
     return false;
   std::string Msg = "cannot differentiate `" + T->getName().str() +
                     "`: its body is in another file, and ThinLTO (-flto=thin) optimizes each "

@@ -106,6 +106,18 @@ fn three_files() -> tempfile::TempDir {
     dir
 }
 
+/// The three files as one, `one.c` (the declarations of the others dropped).
+fn one_file() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let one = format!(
+        "{PAIR_C}{}{}",
+        ENERGY_C.replace("double pair(double a, double b);", ""),
+        MAIN_C.replace("double energy(const double *x, int n);", "")
+    );
+    write(dir.path(), &[("one.c", one.as_str())]);
+    dir
+}
+
 #[test]
 fn full_lto_differentiates_across_files_at_the_link() {
     for level in ["-O1", "-O2", "-O3"] {
@@ -162,13 +174,7 @@ fn plugin_at_the_compile_leaves_calls_into_other_files_to_the_link() {
 /// link needs no plugin.
 #[test]
 fn one_file_with_the_plugin_at_the_compile_links_without_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let one = format!(
-        "{PAIR_C}{}{}",
-        ENERGY_C.replace("double pair(double a, double b);", ""),
-        MAIN_C.replace("double energy(const double *x, int n);", "")
-    );
-    write(dir.path(), &[("one.c", one.as_str())]);
+    let dir = one_file();
     let pass = format!("-fpass-plugin={}", plugin().display());
     assert_ok(&compile(
         dir.path(),
@@ -222,13 +228,7 @@ fn thin_lto_across_files_is_a_clear_error() {
 /// at the link, in that file's back end.
 #[test]
 fn thin_lto_within_one_file_at_the_link() {
-    let dir = tempfile::tempdir().unwrap();
-    let one = format!(
-        "{PAIR_C}{}{}",
-        ENERGY_C.replace("double pair(double a, double b);", ""),
-        MAIN_C.replace("double energy(const double *x, int n);", "")
-    );
-    write(dir.path(), &[("one.c", one.as_str())]);
+    let dir = one_file();
     let flags = ["-flto=thin", "-O2"];
     assert_ok(&compile(dir.path(), "clang", &["one.c"], &flags));
     assert_ok(&link(dir.path(), "clang", &["one.c"], &flags, true));

@@ -236,6 +236,16 @@ fn hook_target(call: Value) -> Option<Value> {
     v.is_function().then_some(v)
 }
 
+/// The first hook call that differentiates a function whose body is not in this module,
+/// with that function: an LTO pre-link compile leaves such a module to the link, a
+/// ThinLTO back end refuses it (the plugin).
+pub fn call_into_other_module(module: Module) -> Option<(Value, Value)> {
+    hook_calls(module).into_iter().find_map(|(c, _)| {
+        let f = hook_target(c)?;
+        request::body_elsewhere(f).then_some((c, f))
+    })
+}
+
 /// A parsed hook call and what replaces it.
 enum Planned {
     Autodiff(AutodiffCall, Request, Value),

@@ -276,7 +276,7 @@ fn hook_function(
             "pass the function itself, e.g. __enzyme_autodiff((void*)f, ...), not a data pointer or a function pointer variable",
         ));
     }
-    if func.is_declaration() && !func.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR) {
+    if body_elsewhere(func) {
         return Err(Diagnostic::new(
             DiagKind::MissingDerivative,
             format!("cannot differentiate `{}`: its body is not in this module", func.name()),
@@ -295,6 +295,12 @@ fn hook_function(
         ));
     }
     Ok((func, ops[1..].to_vec()))
+}
+
+/// Is `func`'s body outside this module (a declaration without a registered derivative)?
+/// Such a call cannot be differentiated here; the plugin leaves it to an LTO link.
+pub(crate) fn body_elsewhere(func: Value) -> bool {
+    func.is_declaration() && !func.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR)
 }
 
 /// A `bad-autodiff-call` diagnostic at hook call `call` in function `caller_name`.

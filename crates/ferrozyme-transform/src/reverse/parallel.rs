@@ -520,24 +520,17 @@ impl Gen<'_> {
     fn rev_sync(&mut self, i: Value, rule: OmpRule) {
         let (i32t, ptr, void) = (self.fx.ctx.i32(), self.fx.ctx.ptr(), self.fx.ctx.void());
         match rule {
-            OmpRule::Barrier => {
-                let loc = self.fetch(i.call_args()[0]);
-                let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
-                let gtid = self.b.call_fn(gtid_fn, &[loc]);
-                let f = self.sup.libc("__kmpc_barrier", void, &[ptr, i32t]);
-                self.b.call_fn(f, &[loc, gtid]);
-            }
-            // A serialized region's reverse runs between the mirrored pair (its own
-            // team of one), with the thread id asked again.
-            OmpRule::SerializedBegin | OmpRule::SerializedEnd => {
-                let loc = self.fetch(i.call_args()[0]);
-                let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
-                let gtid = self.b.call_fn(gtid_fn, &[loc]);
-                let name = if rule == OmpRule::SerializedEnd {
-                    "__kmpc_serialized_parallel"
-                } else {
-                    "__kmpc_end_serialized_parallel"
+            // A serialized region's reverse runs between the mirrored pair (its own team
+            // of one); the thread id is asked again.
+            OmpRule::Barrier | OmpRule::SerializedBegin | OmpRule::SerializedEnd => {
+                let name = match rule {
+                    OmpRule::Barrier => "__kmpc_barrier",
+                    OmpRule::SerializedEnd => "__kmpc_serialized_parallel",
+                    _ => "__kmpc_end_serialized_parallel",
                 };
+                let loc = self.fetch(i.call_args()[0]);
+                let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
+                let gtid = self.b.call_fn(gtid_fn, &[loc]);
                 let f = self.sup.libc(name, void, &[ptr, i32t]);
                 self.b.call_fn(f, &[loc, gtid]);
             }
