@@ -182,7 +182,7 @@ impl Gen<'_> {
     /// settling). A pair with two or more sites is never settled to own room.
     pub(super) fn copy_out_read_fields(&mut self) {
         let claims = self.tape.records.values().filter(|r| r.in_region).count();
-        if self.fx.nested && claims < 2 {
+        if self.fx.nested && may_become_own_room(claims) {
             return;
         }
         let copies = std::mem::take(&mut self.tape.copy_outs);
@@ -369,6 +369,13 @@ fn erase_call(call: Value) {
     }
 }
 
+/// Can a nested pair with `sites` claim sites have them settled into its own room
+/// (`settle_single_claims`)? Only a sole claim; the copy-out keeps the capacity field of
+/// such a pair's stacks (`copy_out_read_fields`).
+fn may_become_own_room(sites: usize) -> bool {
+    sites == 1
+}
+
 /// Claims counted per layout, saturated: more than one is "many".
 const MANY: usize = 2;
 
@@ -445,7 +452,7 @@ fn settle_single_claims(pending: &mut [NestLayout], users: &HashMap<Request, boo
                         None => break,
                     }
                 }
-                if pending[j].sites.len() == 1 {
+                if may_become_own_room(pending[j].sites.len()) {
                     sole[j] = true;
                 }
             }
