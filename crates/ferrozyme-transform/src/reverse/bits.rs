@@ -11,17 +11,6 @@ use ferrozyme_llvm::{Opcode, Value};
 
 use super::Gen;
 
-/// A sign-bit trick on the bits of a float (32 or 64 bits).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum SignTrick {
-    /// `xor x, signbit`: -x.
-    Negate,
-    /// `and x, ~signbit`: fabs(x).
-    Abs,
-    /// `or x, signbit`: -fabs(x).
-    NegAbs,
-}
-
 /// What a constant sign-bit mask does to one lane of a float carried in an integer
 /// (scalar or vector): Eigen's SSE code negates and takes absolute values lane by lane
 /// with `xor`/`and` on `<2 x i64>` (`_mm_xor_pd` with `<0, signbit>` in its 4x4 inverse).
@@ -87,25 +76,14 @@ pub(super) fn moves_bits(op: Opcode) -> bool {
     )
 }
 
-/// Recognises `xor/and/or` of an integer with the sign-bit mask of its width.
-pub(super) fn sign_trick(i: Value) -> Option<SignTrick> {
-    if !matches!(
-        i.opcode()?,
-        Opcode::LLVMXor | Opcode::LLVMAnd | Opcode::LLVMOr
-    ) {
+/// Recognises `xor/and/or` of a scalar integer with the sign-bit mask of its width: the
+/// one lane of [`sign_lanes`] (never [`LaneSign::Keep`]).
+pub(super) fn sign_trick(i: Value) -> Option<LaneSign> {
+    if i.ty().kind() == ferrozyme_llvm::TypeKind::Vector {
         return None;
     }
-    let w = i.ty().int_width()?;
-    let (sign, mag) = match w {
-        64 => (i64::MIN, i64::MAX),
-        32 => (i32::MIN as i64, i32::MAX as i64),
-        _ => return None,
-    };
-    let k = i.operand(1).const_int_value()?;
-    match i.opcode()? {
-        Opcode::LLVMXor if k == sign => Some(SignTrick::Negate),
-        Opcode::LLVMAnd if k == mag => Some(SignTrick::Abs),
-        Opcode::LLVMOr if k == sign => Some(SignTrick::NegAbs),
+    match sign_lanes(i)?[..] {
+        [l] => Some(l),
         _ => None,
     }
 }
@@ -202,7 +180,7 @@ impl Gen<'_> {
                 }
             }
             LLVMXor | LLVMAnd | LLVMOr => match sign_trick(i) {
-                Some(SignTrick::Negate) => {
+                Some(LaneSign::Negate) => {
                     let n = self.b.fneg(d);
                     self.add_adj(x, n);
                 }
@@ -216,7 +194,7 @@ impl Gen<'_> {
                         .intrinsic("llvm.copysign", &[fty])
                         .expect("llvm.copysign exists");
                     let s = self.b.call_fn(cs, &[fty.const_float(1.0), xf]);
-                    let s = if trick == SignTrick::NegAbs {
+                    let s = if trick == LaneSign::NegAbs {
                         self.b.fneg(s)
                     } else {
                         s
@@ -226,7 +204,7 @@ impl Gen<'_> {
                 }
                 None => {
                     if let Some(lanes) = sign_lanes(i) {
-                        self.rev_sign_lanes(i, x, d, &lanes);
+                        self.rev_sign_lanes(x, d, &lanes);
                     }
                 }
             },
@@ -236,7 +214,7 @@ impl Gen<'_> {
 
     /// The adjoint of a vector of lane-wise sign tricks ([`sign_lanes`]): `d` times +-1
     /// on kept and negated lanes, times +-copysign(1, x) on absolute-value lanes.
-    fn rev_sign_lanes(&mut self, i: Value, x: Value, d: Value, lanes: &[LaneSign]) {
+    fn rev_sign_lanes(&mut self, x: Value, d: Value, lanes: &[LaneSign]) {
         let fty = self.adj_ty(x);
         let ety = if fty.kind() == ferrozyme_llvm::TypeKind::Vector {
             fty.element_type()
@@ -279,7 +257,6 @@ impl Gen<'_> {
         } else {
             fixed
         };
-        let _ = i;
         let v = self.b.fmul(d, s);
         self.add_adj(x, v);
     }

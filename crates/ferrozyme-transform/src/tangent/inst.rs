@@ -243,32 +243,30 @@ impl TangentGen<'_> {
         if w.is_none() {
             // Integer vectors: lane-wise sign tricks (`reverse::bits::sign_lanes`).
             if let Some(lanes) = crate::reverse::bits::sign_lanes(i) {
-                {
-                    use crate::reverse::bits::LaneSign;
-                    // A lane's tangent flips its sign bit where the lane's value does:
-                    // always (Negate), where x is negative (Abs), where x is not (NegAbs).
-                    let ety = i.ty().element_type();
-                    let ew = ety.int_width().unwrap_or(64);
-                    let sbit = if ew == 32 { i32::MIN as i64 } else { i64::MIN };
-                    let mask = |f: &dyn Fn(LaneSign) -> i64| {
-                        let v: Vec<Value> = lanes.iter().map(|&l| ety.const_i64(f(l))).collect();
-                        Value::const_vector(&v)
-                    };
-                    let always = mask(&|l| if l == LaneSign::Negate { sbit } else { 0 });
-                    let by_x = mask(&|l| {
-                        if matches!(l, LaneSign::Abs | LaneSign::NegAbs) {
-                            sbit
-                        } else {
-                            0
-                        }
-                    });
-                    let inverted = mask(&|l| if l == LaneSign::NegAbs { sbit } else { 0 });
-                    let px = self.prim(x);
-                    let xs = self.b.and(px, by_x);
-                    let xs = self.b.xor(xs, inverted);
-                    let flip = self.b.xor(xs, always);
-                    return Some((0..width).map(|l| self.b.xor(tx[l], flip)).collect());
-                }
+                use crate::reverse::bits::LaneSign;
+                // A lane's tangent flips its sign bit where the lane's value does:
+                // always (Negate), where x is negative (Abs), where x is not (NegAbs).
+                let ety = i.ty().element_type();
+                let ew = ety.int_width().unwrap_or(64);
+                let sbit = if ew == 32 { i32::MIN as i64 } else { i64::MIN };
+                let mask = |f: &dyn Fn(LaneSign) -> i64| {
+                    let v: Vec<Value> = lanes.iter().map(|&l| ety.const_i64(f(l))).collect();
+                    Value::const_vector(&v)
+                };
+                let always = mask(&|l| if l == LaneSign::Negate { sbit } else { 0 });
+                let by_x = mask(&|l| {
+                    if matches!(l, LaneSign::Abs | LaneSign::NegAbs) {
+                        sbit
+                    } else {
+                        0
+                    }
+                });
+                let inverted = mask(&|l| if l == LaneSign::NegAbs { sbit } else { 0 });
+                let px = self.prim(x);
+                let xs = self.b.and(px, by_x);
+                let xs = self.b.xor(xs, inverted);
+                let flip = self.b.xor(xs, always);
+                return Some((0..width).map(|l| self.b.xor(tx[l], flip)).collect());
             }
         }
         match op {
