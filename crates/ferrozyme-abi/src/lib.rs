@@ -80,7 +80,6 @@ pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
     ("__enzyme_sample", "probabilistic programming is not supported"),
     ("__enzyme_observe", "probabilistic programming is not supported"),
     ("__enzyme_set_fixed_point", "marking a loop as a fixed point from inside it is not supported; pass one iteration as a step function to __enzyme_fixed_point"),
-    ("__enzyme_ptr_size_hint", "is not supported: Ferrozyme sizes shadows from the allocation itself"),
 ];
 
 /// Functions of Enzyme's ABI the pass evaluates in place (not differentiation hooks).
@@ -104,6 +103,10 @@ pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[
     (
         "__enzyme_ignore_derivatives",
         "works: `__enzyme_ignore_derivatives(x)` is `x` with no derivative (a stop-gradient), in reverse and forward mode",
+    ),
+    (
+        "__enzyme_ptr_size_hint",
+        "works: `__enzyme_ptr_size_hint(p, bytes, 0)` is accepted and removed (Ferrozyme sizes shadows from the allocations; loops annotated for checkpointing are differentiated as plain loops)",
     ),
 ];
 

@@ -83,6 +83,7 @@ mod seed_unroll;
 mod services;
 mod settings;
 mod signature;
+mod size_hint;
 pub mod slp_limit;
 mod split_math;
 mod stream_far;
@@ -458,6 +459,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     settings::before(module, &opts.enzyme);
     normalize_hook_calls(module);
+    size_hint::erase(module)?;
     // Checkpointed loops become ordinary calls (with registered derivatives where a hook
     // differentiates them) before the hook calls are read (checkpoint/).
     // Plain time loops of reverse-differentiated functions that qualify become such
