@@ -10,11 +10,15 @@
 //     libraries before any frontend action, so adding a path then would be too late),
 //     unless `-fpass-plugin` loaded the same library; the pass then runs exactly as with
 //     `-fpass-plugin` (OptimizerEarly at -O1+, OptimizerLast at -O0);
-//   * Enzyme's source attributes, which plain clang drops with "unknown attribute":
-//     `enzyme_inactive` and `enzyme_inactive_noblock` become `annotate("enzyme_inactive")`
-//     and `enzyme_function_like("name")` becomes `annotate("enzyme_function_like:name")`,
-//     the annotations `ferrozyme cc` produces with its -D definitions and the pass reads
-//     (ferrozyme-transform custom/annotations.rs).
+//   * Enzyme's source attributes, which plain clang drops with "unknown attribute", in
+//     every spelling Enzyme's plugin accepts (`__attribute__((enzyme_X))`, `[[enzyme_X]]`,
+//     `[[enzyme::X]]`): `enzyme_inactive` and `enzyme_inactive_noblock` become
+//     `annotate("enzyme_inactive")` and `enzyme_function_like("name")` becomes
+//     `annotate("enzyme_function_like:name")`, the annotations `ferrozyme cc` produces with
+//     its -D definitions and the pass reads (ferrozyme-transform custom/annotations.rs);
+//     the hints `enzyme_nofree`, `enzyme_shouldrecompute`, `enzyme_elementwise_read`,
+//     `enzyme_notypeanalysis` and `enzyme_no_escaping_allocation` are accepted and change
+//     nothing (Enzyme uses them to cache less or skip an analysis).
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -136,10 +140,16 @@ void addHeaderDir(CompilerInstance &CI) {
         DirectoryLookup(*D, SrcMgr::C_System, /*isFramework=*/false));
 }
 
+// `-fplugin-arg-ferrozyme-no-pass`: only the source attributes below, no pass and no
+// header folder (what `ferrozyme cc` loads the library for: it runs the pass itself).
 class AddPassPlugin final : public PluginASTAction {
+  bool NoPass = false;
+
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
+    if (NoPass)
+      return std::make_unique<ASTConsumer>();
     addHeaderDir(CI);
     if (!Pass) {
       DiagnosticsEngine &D = CI.getDiagnostics();
@@ -157,7 +167,9 @@ protected:
         [PP](llvm::PassBuilder &PB) { PP->registerPassBuilderCallbacks(PB); });
     return std::make_unique<ASTConsumer>();
   }
-  bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &) override {
+  bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &Args) override {
+    for (const auto &A : Args)
+      NoPass |= A == "no-pass";
     return true;
   }
   ActionType getActionType() override { return AddBeforeMainAction; }
@@ -167,19 +179,29 @@ FrontendPluginRegistry::Add<AddPassPlugin>
     RegisterAction("ferrozyme", "run Ferrozyme's AD pass in clang's optimization pipeline");
 
 // An Enzyme attribute on a function or variable, kept as the annotation `Text` (plus the
-// string argument after `Text` when the attribute takes one).
+// string argument after `Text` when the attribute takes one); an empty `Text` accepts the
+// attribute and keeps nothing (Enzyme's optimization hints, which do not change a
+// derivative). Spelled as Enzyme's plugin spells them: `__attribute__((enzyme_X))`,
+// `[[enzyme_X]]` and `[[enzyme::X]]` (C23 and C++11).
 class AnnotationAttr : public ParsedAttrInfo {
   std::string Text;
   bool TakesName;
   std::string Name;
+  std::string Scoped;
   std::vector<Spelling> Names;
 
 public:
-  AnnotationAttr(std::string AttrName, std::string Text, bool TakesName)
+  AnnotationAttr(std::string Word, std::string Text, bool TakesName)
       : Text(std::move(Text)), TakesName(TakesName) {
-    NumArgs = TakesName ? 1 : 0;
-    Name = std::move(AttrName);
-    Names.push_back({ParsedAttr::AS_GNU, Name.c_str()});
+    // Optional to clang, checked here: with `NumArgs = 1` clang refuses
+    // `[[enzyme::function_like("log1p")]]` ("takes one argument").
+    OptArgs = TakesName ? 1 : 0;
+    Name = "enzyme_" + Word;
+    Scoped = "enzyme::" + Word;
+    for (auto Syntax : {ParsedAttr::AS_GNU, ParsedAttr::AS_C23, ParsedAttr::AS_CXX11})
+      Names.push_back({Syntax, Name.c_str()});
+    for (auto Syntax : {ParsedAttr::AS_C23, ParsedAttr::AS_CXX11})
+      Names.push_back({Syntax, Scoped.c_str()});
     Spellings = Names;
   }
 
@@ -195,29 +217,56 @@ public:
     std::string Note = Text;
     if (TakesName) {
       const auto *Lit =
-          dyn_cast<StringLiteral>(A.getArgAsExpr(0)->IgnoreParenImpCasts());
+          A.getNumArgs() == 1 && A.isArgExpr(0)
+              ? dyn_cast<StringLiteral>(A.getArgAsExpr(0)->IgnoreParenImpCasts())
+              : nullptr;
+      if (!Lit && A.getNumArgs() == 0 && A.hasScope()) {
+        // clang 22 parses no arguments of a scoped attribute a plugin registers.
+        DiagnosticsEngine &Diags = S.getDiagnostics();
+        Diags.Report(A.getLoc(),
+                     Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                           "clang passes no arguments of `[[%0]]` to "
+                                           "plugins: write [[%1(\"name\")]] or "
+                                           "__attribute__((%1(\"name\")))"))
+            << Scoped << Name;
+        return AttributeNotApplied;
+      }
       if (!Lit) {
         S.Diag(A.getLoc(), diag::err_attribute_argument_type) << A << AANT_ArgumentString;
         return AttributeNotApplied;
       }
       Note += Lit->getString().str();
     }
-    D->addAttr(AnnotateAttr::Create(S.Context, Note, nullptr, 0, A.getRange()));
+    if (!Note.empty())
+      D->addAttr(AnnotateAttr::Create(S.Context, Note, nullptr, 0, A.getRange()));
     return AttributeApplied;
   }
-
 };
 
 struct InactiveAttr final : AnnotationAttr {
-  InactiveAttr() : AnnotationAttr("enzyme_inactive", "enzyme_inactive", false) {}
+  InactiveAttr() : AnnotationAttr("inactive", "enzyme_inactive", false) {}
 };
 struct InactiveNoblockAttr final : AnnotationAttr {
-  InactiveNoblockAttr()
-      : AnnotationAttr("enzyme_inactive_noblock", "enzyme_inactive", false) {}
+  InactiveNoblockAttr() : AnnotationAttr("inactive_noblock", "enzyme_inactive", false) {}
 };
 struct FunctionLikeAttr final : AnnotationAttr {
-  FunctionLikeAttr()
-      : AnnotationAttr("enzyme_function_like", "enzyme_function_like:", true) {}
+  FunctionLikeAttr() : AnnotationAttr("function_like", "enzyme_function_like:", true) {}
+};
+// Hints: Enzyme may cache less or skip an analysis; the derivative is the same without.
+struct NoFreeAttr final : AnnotationAttr {
+  NoFreeAttr() : AnnotationAttr("nofree", "", false) {}
+};
+struct ShouldRecomputeAttr final : AnnotationAttr {
+  ShouldRecomputeAttr() : AnnotationAttr("shouldrecompute", "", false) {}
+};
+struct ElementwiseReadAttr final : AnnotationAttr {
+  ElementwiseReadAttr() : AnnotationAttr("elementwise_read", "", false) {}
+};
+struct NoTypeAnalysisAttr final : AnnotationAttr {
+  NoTypeAnalysisAttr() : AnnotationAttr("notypeanalysis", "", false) {}
+};
+struct NoEscapingAllocationAttr final : AnnotationAttr {
+  NoEscapingAllocationAttr() : AnnotationAttr("no_escaping_allocation", "", false) {}
 };
 
 ParsedAttrInfoRegistry::Add<InactiveAttr> RegisterInactive("enzyme_inactive", "");
@@ -225,6 +274,15 @@ ParsedAttrInfoRegistry::Add<InactiveNoblockAttr>
     RegisterInactiveNoblock("enzyme_inactive_noblock", "");
 ParsedAttrInfoRegistry::Add<FunctionLikeAttr> RegisterFunctionLike("enzyme_function_like",
                                                                    "");
+ParsedAttrInfoRegistry::Add<NoFreeAttr> RegisterNoFree("enzyme_nofree", "");
+ParsedAttrInfoRegistry::Add<ShouldRecomputeAttr>
+    RegisterShouldRecompute("enzyme_shouldrecompute", "");
+ParsedAttrInfoRegistry::Add<ElementwiseReadAttr>
+    RegisterElementwiseRead("enzyme_elementwise_read", "");
+ParsedAttrInfoRegistry::Add<NoTypeAnalysisAttr>
+    RegisterNoTypeAnalysis("enzyme_notypeanalysis", "");
+ParsedAttrInfoRegistry::Add<NoEscapingAllocationAttr>
+    RegisterNoEscapingAllocation("enzyme_no_escaping_allocation", "");
 
 } // namespace
 

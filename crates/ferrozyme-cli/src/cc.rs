@@ -224,11 +224,21 @@ impl Job<'_> {
         }
         // After the user's flags: their own -I/-isystem directories are searched first.
         cmd.arg("-isystem").arg(self.include);
-        // Enzyme's `__attribute__((enzyme_inactive))`, `enzyme_inactive_noblock` and
-        // `enzyme_function_like("name")` (registered by Enzyme's clang plugin; plain clang
-        // would drop them with a warning) as clang's `annotate`, which the pass reads
-        // (`custom/annotations.rs`).
-        cmd.args(ferrozyme_transform::ENZYME_ATTRIBUTE_DEFINES);
+        // Enzyme's source attributes (`enzyme_inactive`, `enzyme_inactive_noblock`,
+        // `enzyme_function_like("name")`, registered by Enzyme's clang plugin; plain clang
+        // drops them with a warning) as clang's `annotate`, which the pass reads
+        // (`custom/annotations.rs`): through Ferrozyme's own clang plugin, without its
+        // pass, when it is installed beside this binary (every spelling: `[[enzyme::inactive]]`
+        // too); else by `-D` definitions (the GNU spelling only).
+        match frontend_plugin() {
+            Some(lib) => {
+                cmd.arg(format!("-fplugin={}", lib.display()))
+                    .arg("-fplugin-arg-ferrozyme-no-pass");
+            }
+            None => {
+                cmd.args(ferrozyme_transform::ENZYME_ATTRIBUTE_DEFINES);
+            }
+        }
         cmd.args(["-emit-llvm", "-c"]);
         if let Some(lang) = &src.lang {
             cmd.args(["-x", lang]);
@@ -455,6 +465,9 @@ impl Job<'_> {
             enzyme: self.args.enzyme.clone(),
             vectorized_loops: pipeline::LoopOptions::from_flags(level, &self.args.compile_flags)
                 .vectorize,
+            // Without the clang plugin the `-D` definitions keep only the GNU spelling:
+            // `[[enzyme::inactive]]` and the like would be dropped silently.
+            check_source_attributes: frontend_plugin().is_none(),
             ..Options::default()
         };
         let start = Stamp::now();
@@ -724,4 +737,12 @@ fn optimization_flag(f: &str) -> bool {
 fn is_asan_flag(f: &str) -> bool {
     f.strip_prefix("-fsanitize=")
         .is_some_and(|l| l.split(',').any(|s| s == "address"))
+}
+
+/// Ferrozyme's clang front-end plugin (`crates/ferrozyme-clang`), when it was built or
+/// installed beside the running binary (`target/release/`): it reads Enzyme's source
+/// attributes in every spelling.
+fn frontend_plugin() -> Option<std::path::PathBuf> {
+    let lib = std::env::current_exe().ok()?.parent()?.join("libferrozyme_clang.so");
+    lib.is_file().then_some(lib)
 }

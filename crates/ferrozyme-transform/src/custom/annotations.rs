@@ -78,6 +78,9 @@ const SOURCE_ATTRIBUTES: &[&str] = &[
     "enzyme_inactive_noblock",
     "enzyme_inactive",
     "enzyme_function_like",
+    "enzyme::inactive_noblock",
+    "enzyme::inactive",
+    "enzyme::function_like",
 ];
 
 /// Through `clang -fpass-plugin` without `ferrozyme cc`'s defines, clang drops
@@ -105,7 +108,7 @@ pub fn dropped_in_source(module: Module) -> Option<ferrozyme_llvm::Diagnostic> {
             ),
         )
         .with_help(format!(
-            "compile with ferrozyme cc/c++, or add {} to the clang command line",
+            "compile with ferrozyme cc/c++, or load Ferrozyme's clang plugin with -fplugin=libferrozyme_clang.so (every spelling), or add {} to the clang command line (`__attribute__((...))` only)",
             crate::ENZYME_ATTRIBUTE_DEFINES
                 .iter()
                 .map(|d| format!("'{d}'"))
