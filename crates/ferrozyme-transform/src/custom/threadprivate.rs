@@ -26,10 +26,19 @@
 //! The reverse sweep reads the shadow copies the forward sweep reached (their addresses
 //! are on the tape), so a region reversed by a thread other than the one that ran it
 //! (a smaller reverse team, `parallel/openmp.rs`) still adds into the right copies.
-//! `_Thread_local` data and clang's default TLS lowering of threadprivate variables are
-//! refused (`common/diags.rs` names the flag).
+//!
+//! clang's default lowering of `#pragma omp threadprivate` is the platform's thread-local
+//! storage: `llvm.threadlocal.address(@var)` with `@var` a `thread_local` global. In a
+//! module with parallel regions, `thread_locals.rs` writes each such call of a clone as
+//! `__fz_omp_tls_copy(@var, size)`, an identity function whose rule (the second one here)
+//! is the same as above: the primal is the calling thread's copy (the direct use of a
+//! thread-local global is the calling thread's copy), the shadow is the calling thread's
+//! copy of the thread-local shadow global (`Services::shadow_global` copies the mode),
+//! zeroed when the thread first reaches it in an epoch (`__fz_omp_tls_shadow`), and both
+//! addresses are taped like any call result, so a region reversed by another thread adds
+//! into the copies the forward sweep used.
 
-use ferrozyme_llvm::{link_ir_text, Module};
+use ferrozyme_llvm::{link_ir_text, Module, Value};
 
 use super::{ForwardRule, ReverseRule};
 use crate::parallel::{helper, Family};
@@ -67,13 +76,51 @@ define { ptr, ptr } @__fz_fwd.__kmpc_threadprivate_cached(i64 %mask, ptr %loc, p
 }
 "#;
 
+/// The identity function standing for `llvm.threadlocal.address(@var)` in the clones of a
+/// module with parallel regions (`thread_locals.rs`), and its rule.
+pub(crate) const TLS_COPY: &str = "__fz_omp_tls_copy";
+const TLS_RULES_IR: &str = r#"
+declare ptr @__fz_omp_tls_shadow(ptr, i64)
+
+define ptr @__fz_omp_tls_copy(ptr %copy, i64 %size) {
+  ret ptr %copy
+}
+
+define { ptr, ptr, ptr } @__fz_aug.__fz_omp_tls_copy(i64 %mask, ptr %copy, ptr %dcopy, i64 %size) {
+  %d = call ptr @__fz_omp_tls_shadow(ptr %dcopy, i64 %size)
+  %r0 = insertvalue { ptr, ptr, ptr } poison, ptr null, 0
+  %r1 = insertvalue { ptr, ptr, ptr } %r0, ptr %copy, 1
+  %r = insertvalue { ptr, ptr, ptr } %r1, ptr %d, 2
+  ret { ptr, ptr, ptr } %r
+}
+
+define void @__fz_rev.__fz_omp_tls_copy(i64 %mask, ptr %copy, ptr %dcopy, i64 %size, ptr %tape) {
+  ret void
+}
+
+define { ptr, ptr } @__fz_fwd.__fz_omp_tls_copy(i64 %mask, ptr %copy, ptr %dcopy, i64 %size) {
+  %d = call ptr @__fz_omp_tls_shadow(ptr %dcopy, i64 %size)
+  %r0 = insertvalue { ptr, ptr } poison, ptr %copy, 0
+  %r = insertvalue { ptr, ptr } %r0, ptr %d, 1
+  ret { ptr, ptr } %r
+}
+"#;
+
 /// The helper that starts a new epoch of the threadprivate shadows, when the rule is in
 /// the module (`contexts::zero_all` calls it in every top-level derivative call).
 pub(crate) const NEW_EPOCH: &str = "__fz_omp_tp_new_epoch";
 
+/// Links the rules of threadprivate data the module has: `__kmpc_threadprivate_cached`
+/// called as libomp declares it, thread-local globals in a module with parallel regions.
+pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
+    let mut rules = link_cached(module)?;
+    rules.extend(link_tls(module)?);
+    Ok(rules)
+}
+
 /// Links the rule when `module` calls `__kmpc_threadprivate_cached` as libomp declares
 /// it; returns it.
-pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
+fn link_cached(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
     let Some(func) = module.function(NAME) else {
         return Ok(Vec::new());
     };
@@ -89,29 +136,61 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
     if !declared {
         return Ok(Vec::new());
     }
-    let get = |n: &str| module.function(&format!("__fz_{n}.{NAME}"));
+    link_rule(module, NAME, RULES_IR, "__fz_omp_tp_shadow")
+}
+
+/// Links the rule of `__fz_omp_tls_copy` (and the function itself) when `module` forks
+/// parallel regions and has a thread-local global.
+fn link_tls(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
+    if module.function("__kmpc_fork_call").is_none()
+        || !module.globals().iter().any(|g| g.is_thread_local() && !g.users().is_empty())
+    {
+        return Ok(Vec::new());
+    }
+    link_rule(module, TLS_COPY, TLS_RULES_IR, "__fz_omp_tls_shadow")
+}
+
+/// Links `rules_ir` and the runtime helpers it calls, unless linked already; returns the
+/// rule of `name`.
+fn link_rule(
+    module: Module,
+    name: &str,
+    rules_ir: &str,
+    shadow_helper: &str,
+) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
+    let get = |n: &str| module.function(&format!("__fz_{n}.{name}"));
     if get("aug").is_none() {
         let header = format!(
             "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
             module.data_layout(),
             module.target_triple()
         );
-        link_ir_text(module, &(header + RULES_IR), "ferrozyme-threadprivate-rule")
+        link_ir_text(module, &(header + rules_ir), "ferrozyme-threadprivate-rule")
             .map_err(|e| e.to_string())?;
-        for n in ["aug", "rev", "fwd"] {
-            let f = get(n).expect("invariant: the threadprivate rule defines its functions");
+        let defined = [name.to_string()]
+            .into_iter()
+            .chain(["aug", "rev", "fwd"].map(|n| format!("__fz_{n}.{name}")))
+            .filter_map(|n| module.function(&n))
+            .filter(|f| !f.is_declaration());
+        for f in defined {
             f.set_linkage_internal();
             crate::generated::mark(f);
         }
         // The shadow helper and the epoch, from the OpenMP runtime (linked now, after the
         // rule's declaration of the helper, which the runtime's definition resolves).
-        helper(module, Family::OpenMp, "__fz_omp_tp_shadow")?;
+        helper(module, Family::OpenMp, shadow_helper)?;
         helper(module, Family::OpenMp, NEW_EPOCH)?;
     }
-    let (Some(aug), Some(rev), Some(fwd)) = (get("aug"), get("rev"), get("fwd")) else {
+    let (Some(func), Some(aug), Some(rev), Some(fwd)) =
+        (module.function(name), get("aug"), get("rev"), get("fwd"))
+    else {
         return Ok(Vec::new());
     };
-    Ok(vec![(
+    Ok(vec![rule(func, aug, rev, fwd)])
+}
+
+fn rule(func: Value, aug: Value, rev: Value, fwd: Value) -> (ReverseRule, ForwardRule) {
+    (
         ReverseRule {
             func,
             aug,
@@ -123,5 +202,5 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
             fwd,
             library: true,
         },
-    )])
+    )
 }
