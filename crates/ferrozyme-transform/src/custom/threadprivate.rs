@@ -112,54 +112,24 @@ pub(crate) const NEW_EPOCH: &str = "__fz_omp_tp_new_epoch";
 
 /// Links the rules of threadprivate data the module has: `__kmpc_threadprivate_cached`
 /// called as libomp declares it, thread-local globals in a module with parallel regions.
+/// Both rules' texts are linked before the OpenMP runtime, whose definitions resolve
+/// their declarations of the shadow helpers (a declaration linked after the runtime,
+/// whose functions are internal by then, would stay unresolved).
 pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
-    let mut rules = link_cached(module)?;
-    rules.extend(link_tls(module)?);
-    Ok(rules)
-}
-
-/// Links the rule when `module` calls `__kmpc_threadprivate_cached` as libomp declares
-/// it; returns it.
-fn link_cached(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
-    let Some(func) = module.function(NAME) else {
-        return Ok(Vec::new());
-    };
-    let declared = func.is_declaration() && !func.users().is_empty() && {
-        let ty = func.function_type();
-        let params: Vec<String> = ty.param_types().iter().map(|t| t.to_string()).collect();
-        format!(
-            "declare {} @{NAME}({})",
-            ty.return_type(),
-            params.join(", ")
-        ) == DECLARATION
-    };
-    if !declared {
-        return Ok(Vec::new());
+    let mut wanted = Vec::new();
+    if cached_declared(module) {
+        wanted.push((NAME, RULES_IR, "__fz_omp_tp_shadow"));
     }
-    link_rule(module, NAME, RULES_IR, "__fz_omp_tp_shadow")
-}
-
-/// Links the rule of `__fz_omp_tls_copy` (and the function itself) when `module` forks
-/// parallel regions and has a thread-local global.
-fn link_tls(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
-    if module.function("__kmpc_fork_call").is_none()
-        || !module.globals().iter().any(|g| g.is_thread_local() && !g.users().is_empty())
-    {
-        return Ok(Vec::new());
+    // Decided before anything is linked: the runtime has thread-local data of its own.
+    if has_thread_local_data(module) {
+        wanted.push((TLS_COPY, TLS_RULES_IR, "__fz_omp_tls_shadow"));
     }
-    link_rule(module, TLS_COPY, TLS_RULES_IR, "__fz_omp_tls_shadow")
-}
-
-/// Links `rules_ir` and the runtime helpers it calls, unless linked already; returns the
-/// rule of `name`.
-fn link_rule(
-    module: Module,
-    name: &str,
-    rules_ir: &str,
-    shadow_helper: &str,
-) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
-    let get = |n: &str| module.function(&format!("__fz_{n}.{name}"));
-    if get("aug").is_none() {
+    let get = |name: &str, n: &str| module.function(&format!("__fz_{n}.{name}"));
+    let mut fresh = Vec::new();
+    for &(name, rules_ir, shadow_helper) in &wanted {
+        if get(name, "aug").is_some() {
+            continue;
+        }
         let header = format!(
             "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
             module.data_layout(),
@@ -176,17 +146,47 @@ fn link_rule(
             f.set_linkage_internal();
             crate::generated::mark(f);
         }
-        // The shadow helper and the epoch, from the OpenMP runtime (linked now, after the
-        // rule's declaration of the helper, which the runtime's definition resolves).
+        fresh.push(shadow_helper);
+    }
+    // The shadow helpers and the epoch, from the OpenMP runtime.
+    for shadow_helper in fresh {
         helper(module, Family::OpenMp, shadow_helper)?;
         helper(module, Family::OpenMp, NEW_EPOCH)?;
     }
-    let (Some(func), Some(aug), Some(rev), Some(fwd)) =
-        (module.function(name), get("aug"), get("rev"), get("fwd"))
-    else {
-        return Ok(Vec::new());
+    let mut rules = Vec::new();
+    for (name, _, _) in wanted {
+        if let (Some(func), Some(aug), Some(rev), Some(fwd)) = (
+            module.function(name),
+            get(name, "aug"),
+            get(name, "rev"),
+            get(name, "fwd"),
+        ) {
+            rules.push(rule(func, aug, rev, fwd));
+        }
+    }
+    Ok(rules)
+}
+
+/// Does `module` call `__kmpc_threadprivate_cached`, declared as libomp declares it?
+fn cached_declared(module: Module) -> bool {
+    let Some(func) = module.function(NAME) else {
+        return false;
     };
-    Ok(vec![rule(func, aug, rev, fwd)])
+    func.is_declaration() && !func.users().is_empty() && {
+        let ty = func.function_type();
+        let params: Vec<String> = ty.param_types().iter().map(|t| t.to_string()).collect();
+        format!(
+            "declare {} @{NAME}({})",
+            ty.return_type(),
+            params.join(", ")
+        ) == DECLARATION
+    }
+}
+
+/// Does `module` fork parallel regions and use a thread-local global?
+fn has_thread_local_data(module: Module) -> bool {
+    module.function("__kmpc_fork_call").is_some()
+        && module.globals().iter().any(|g| g.is_thread_local() && !g.users().is_empty())
 }
 
 fn rule(func: Value, aug: Value, rev: Value, fwd: Value) -> (ReverseRule, ForwardRule) {
