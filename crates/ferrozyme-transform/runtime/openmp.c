@@ -164,7 +164,7 @@ void __fz_omp_tp_new_epoch(void) { __atomic_fetch_add(&fz_tp_epoch, 1, __ATOMIC_
 
 /* Zeroes `copy` (a thread's shadow copy, `size` bytes) the first time the calling thread
  * reaches it, keyed by `key`, in the current epoch; returns it. */
-static void *fz_tp_first_touch(void *key, char *copy, size_t size) {
+static void *__fz_omp_tp_first_touch(void *key, char *copy, size_t size) {
   long now = __atomic_load_n(&fz_tp_epoch, __ATOMIC_RELAXED);
   for (int k = 0; k < FZ_TP_VARS; k++) {
     if (fz_tp_seen[k].shadow && fz_tp_seen[k].shadow != key) continue;
@@ -182,7 +182,7 @@ static void *fz_tp_first_touch(void *key, char *copy, size_t size) {
 
 void *__fz_omp_tp_shadow(void *loc, int gtid, void *shadow, size_t size, void ***cache) {
   if (!shadow) return 0; /* a variable without a shadow (integers): no derivative */
-  return fz_tp_first_touch(shadow, __kmpc_threadprivate_cached(loc, gtid, shadow, size, cache), size);
+  return __fz_omp_tp_first_touch(shadow, __kmpc_threadprivate_cached(loc, gtid, shadow, size, cache), size);
 }
 
 /* clang's default lowering of threadprivate data (and `_Thread_local` data in a module
@@ -191,5 +191,5 @@ void *__fz_omp_tp_shadow(void *loc, int gtid, void *shadow, size_t size, void **
  * time the thread reaches it in an epoch as above. */
 void *__fz_omp_tls_shadow(void *dcopy, size_t size) {
   if (!dcopy) return 0;
-  return fz_tp_first_touch(dcopy, dcopy, size);
+  return __fz_omp_tp_first_touch(dcopy, dcopy, size);
 }

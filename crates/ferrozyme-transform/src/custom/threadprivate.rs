@@ -183,10 +183,22 @@ fn cached_declared(module: Module) -> bool {
     }
 }
 
-/// Does `module` fork parallel regions and use a thread-local global?
+/// Does `module` fork parallel regions and use a thread-local global outside the pass's
+/// runtimes (the OpenMP runtime's own `__thread` table is no program data, and it may be
+/// linked already when a module is differentiated twice, as in LTO)?
 fn has_thread_local_data(module: Module) -> bool {
+    let in_program = |u: Value| {
+        !u.is_instruction()
+            || !u
+                .parent_function()
+                .name()
+                .starts_with(crate::runtime::RUNTIME_PREFIX)
+    };
     module.function("__kmpc_fork_call").is_some()
-        && module.globals().iter().any(|g| g.is_thread_local() && !g.users().is_empty())
+        && module
+            .globals()
+            .iter()
+            .any(|g| g.is_thread_local() && g.users().into_iter().any(in_program))
 }
 
 fn rule(func: Value, aug: Value, rev: Value, fwd: Value) -> (ReverseRule, ForwardRule) {
