@@ -3,8 +3,9 @@
 ; itself thread-local (each thread's copy its own adjoint), and the derivative uses the
 ; globals directly (the intrinsic guards coroutines' thread switches; a derivative runs on
 ; its caller's thread). Before sweep22 every such access was refused ("thread-local data
-; ... is not differentiated", tests/c/902); in a module with OpenMP parallel regions it
-; still is (tests/errors/openmp_threadprivate.c). Written by hand.
+; ... is not differentiated", tests/c/902); in a module with OpenMP parallel regions the
+; intrinsic becomes `__fz_omp_tls_copy` instead (filetest omp_threadprivate_tls_copy).
+; Written by hand.
 ;
 ; RUN: %ferrozyme opt %s -o - | %FileCheck %s
 

@@ -2,8 +2,7 @@
 // CFLAGS: -fnoopenmp-use-tls
 // `#pragma omp threadprivate` in C: a per-thread accumulator and a per-thread work
 // array, as older OpenMP codes keep them. clang's default lowering of threadprivate data
-// is the platform's thread-local storage, which has no shadow per thread (an error that
-// names -fnoopenmp-use-tls, tests/errors/openmp_threadprivate.c); with
+// is the platform's thread-local storage (tests/openmp/36); with
 // -fnoopenmp-use-tls clang reaches them through libomp's __kmpc_threadprivate_cached,
 // whose built-in rule gives each thread its own shadow copy. `partial` fills the copies
 // in one region and reads them in the next (they persist with the same team); `carry`

@@ -91,9 +91,16 @@ pub fn stores_floats_or_pointers(g: Value) -> bool {
 }
 
 /// Is `call` libomp's `__kmpc_threadprivate_cached(loc, gtid, var, size, cache)` of
-/// variable `var` (it returns the calling thread's copy)?
+/// variable `var`, or the pass's `__fz_omp_tls_copy(var, size)` of a thread-local `var`
+/// (`ferrozyme_transform::thread_locals`)? Both return the calling thread's copy.
 pub fn is_threadprivate_copy(call: Value, var: Value) -> bool {
-    call.called_function()
-        .is_some_and(|f| f.name() == "__kmpc_threadprivate_cached")
-        && call.call_args().get(2) == Some(&var)
+    let Some(f) = call.called_function() else {
+        return false;
+    };
+    let var_at = match f.name().as_str() {
+        "__kmpc_threadprivate_cached" => 2,
+        "__fz_omp_tls_copy" => 0,
+        _ => return false,
+    };
+    call.call_args().get(var_at) == Some(&var)
 }

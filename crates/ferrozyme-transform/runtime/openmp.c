@@ -162,15 +162,15 @@ static __thread struct {
 
 void __fz_omp_tp_new_epoch(void) { __atomic_fetch_add(&fz_tp_epoch, 1, __ATOMIC_RELAXED); }
 
-void *__fz_omp_tp_shadow(void *loc, int gtid, void *shadow, size_t size, void ***cache) {
-  if (!shadow) return 0; /* a variable without a shadow (integers): no derivative */
-  char *copy = __kmpc_threadprivate_cached(loc, gtid, shadow, size, cache);
+/* Zeroes `copy` (a thread's shadow copy, `size` bytes) the first time the calling thread
+ * reaches it, keyed by `key`, in the current epoch; returns it. */
+static void *__fz_omp_tp_first_touch(void *key, char *copy, size_t size) {
   long now = __atomic_load_n(&fz_tp_epoch, __ATOMIC_RELAXED);
   for (int k = 0; k < FZ_TP_VARS; k++) {
-    if (fz_tp_seen[k].shadow && fz_tp_seen[k].shadow != shadow) continue;
+    if (fz_tp_seen[k].shadow && fz_tp_seen[k].shadow != key) continue;
     if (fz_tp_seen[k].epoch != now) {
       memset(copy, 0, size);
-      fz_tp_seen[k].shadow = shadow;
+      fz_tp_seen[k].shadow = key;
       fz_tp_seen[k].epoch = now;
     }
     return copy;
@@ -178,4 +178,18 @@ void *__fz_omp_tp_shadow(void *loc, int gtid, void *shadow, size_t size, void **
   fz_say("ferrozyme: more than 256 threadprivate variables with derivatives in one thread\n");
   abort();
   return 0;
+}
+
+void *__fz_omp_tp_shadow(void *loc, int gtid, void *shadow, size_t size, void ***cache) {
+  if (!shadow) return 0; /* a variable without a shadow (integers): no derivative */
+  return __fz_omp_tp_first_touch(shadow, __kmpc_threadprivate_cached(loc, gtid, shadow, size, cache), size);
+}
+
+/* clang's default lowering of threadprivate data (and `_Thread_local` data in a module
+ * with parallel regions): `dcopy` is the calling thread's copy of the thread-local shadow
+ * global (`custom/threadprivate.rs`, the rule of __fz_omp_tls_copy), zeroed the first
+ * time the thread reaches it in an epoch as above. */
+void *__fz_omp_tls_shadow(void *dcopy, size_t size) {
+  if (!dcopy) return 0;
+  return __fz_omp_tp_first_touch(dcopy, dcopy, size);
 }

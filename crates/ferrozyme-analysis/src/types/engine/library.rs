@@ -169,6 +169,15 @@ impl Engine {
                 }
                 true
             }
+            // The same under clang's default (thread-local storage) lowering, in a module
+            // with parallel regions (`ferrozyme_transform::thread_locals`).
+            "__fz_omp_tls_copy" => {
+                if let (Some(var), Some(size)) = (arg(0), arg(1)) {
+                    self.link(i, var);
+                    self.integer(size);
+                }
+                true
+            }
             _ => false,
         }
     }
