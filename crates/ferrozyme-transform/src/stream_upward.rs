@@ -802,15 +802,18 @@ exit:
     }
 
     /// GMM's reverse column loop (gmm20, gmm23): `t` from `%ts` down to `%tb + 1`
-    /// (known at run time), `r` beside it; `s += L[t] dz[r]` and `dL[t] += dz[r] xc`.
+    /// (known at run time), `r` beside it; `s += L[t] dz[r]` and `dL[t] += dz[r] xc`
+    /// (`dz` the gradient's own scratch, `dL` a marked shadow parameter).
     /// Run upwards, it counts `u` from 0 to `S - L`, and L, dL (indexed by `t`) and dz
     /// (by `r`) get base pointers before the loop indexed by `u` in it.
     #[test]
     fn open_range_loop_counts_from_zero_with_base_pointers() {
         let ir = r#"
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
-define double @g(ptr %L, ptr "ferrozyme-shadow" %dL, ptr "ferrozyme-shadow" %dz, i64 %ts, i64 %tb, i64 %r0, double %xc) {
+declare noalias ptr @calloc(i64, i64)
+define double @g(ptr %L, ptr "ferrozyme-shadow" %dL, i64 %ts, i64 %tb, i64 %r0, double %xc) {
 entry:
+  %dz = call noalias ptr @calloc(i64 64, i64 8)
   br label %loop
 loop:
   %t = phi i64 [ %ts, %entry ], [ %tn, %loop ]
