@@ -283,10 +283,12 @@ pub fn upward_gradient(g: Value, primals: &HashSet<Value>) -> Result<usize, Stri
 /// `S` (entering) down by 1 to a last value `L` given by the exit test (`c == B`: `L =
 /// B`; `c - 1 == B`: `L = B + 1`; `B` defined before the loop). The iterations visit
 /// `S, S - 1, ..., L` modulo `2^w`; upwards they visit `L, L + 1, ..., S`, the same
-/// values, so no range check is needed (and no wrap flag is put on the new step). Other
-/// counters stepping by a constant `k` beside it (GMM's `t` beside `r`) become `J0 + k
-/// (S - c)`; they and the sums must not be used after the loop (the counter and its
-/// step may: they read `L` and `L - 1`).
+/// values, so no range check is needed (and no wrap flag is put on the new step). The
+/// loop counts `u = 0 ..= S - L` (gmm23), the old counter being `L + u`; other counters
+/// stepping by a constant `k` beside it (GMM's `r` beside `t`) become `J0 + k (S - L) -
+/// k u`; they and the sums must not be used after the loop (the counter and its step
+/// may: they read `L` and `L - 1`). Addresses indexed by the counter, or by a counter
+/// beside with `k = -1`, start at base pointers computed before the loop ([`at_first`]).
 pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bool {
     let b = l.header;
     let Some(entry) = l.entry else { return false };
