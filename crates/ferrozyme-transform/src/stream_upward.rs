@@ -288,7 +288,7 @@ pub fn upward_gradient(g: Value, primals: &HashSet<Value>) -> Result<usize, Stri
 /// stepping by a constant `k` beside it (GMM's `r` beside `t`) become `J0 + k (S - L) -
 /// k u`; they and the sums must not be used after the loop (the counter and its step
 /// may: they read `L` and `L - 1`). Addresses indexed by the counter, or by a counter
-/// beside with `k = -1`, start at base pointers computed before the loop ([`at_first`]).
+/// beside with `k = -1`, start at base pointers computed before the loop (`at_first`).
 pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bool {
     let b = l.header;
     let Some(entry) = l.entry else { return false };
