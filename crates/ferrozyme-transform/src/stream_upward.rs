@@ -79,7 +79,8 @@ impl Disjoint<'_> {
 
 /// `v` as a value available before loop `b` (at `bld`'s position, the preheader's
 /// end): itself when defined outside the loop, or else a copy there of its computation
-/// when that is made of integer arithmetic, compares and selects of values defined
+/// when that is made of integer arithmetic, compares, selects and address arithmetic
+/// (`getelementptr`) of values defined
 /// outside (at most `depth` deep). Without `bld`, only whether it can be; `made` holds
 /// the copies made so far.
 fn invariant_copy(
@@ -110,6 +111,7 @@ fn invariant_copy(
                 | Opcode::LLVMTrunc
                 | Opcode::LLVMICmp
                 | Opcode::LLVMSelect
+                | Opcode::LLVMGetElementPtr
         )
     );
     if depth == 0 || !pure {
@@ -281,10 +283,12 @@ pub fn upward_gradient(g: Value, primals: &HashSet<Value>) -> Result<usize, Stri
 /// `S` (entering) down by 1 to a last value `L` given by the exit test (`c == B`: `L =
 /// B`; `c - 1 == B`: `L = B + 1`; `B` defined before the loop). The iterations visit
 /// `S, S - 1, ..., L` modulo `2^w`; upwards they visit `L, L + 1, ..., S`, the same
-/// values, so no range check is needed (and no wrap flag is put on the new step). Other
-/// counters stepping by a constant `k` beside it (GMM's `t` beside `r`) become `J0 + k
-/// (S - c)`; they and the sums must not be used after the loop (the counter and its
-/// step may: they read `L` and `L - 1`).
+/// values, so no range check is needed (and no wrap flag is put on the new step). The
+/// loop counts `u = 0 ..= S - L` (gmm23), the old counter being `L + u`; other counters
+/// stepping by a constant `k` beside it (GMM's `r` beside `t`) become `J0 + k (S - L) -
+/// k u`; they and the sums must not be used after the loop (the counter and its step
+/// may: they read `L` and `L - 1`). Addresses indexed by the counter, or by a counter
+/// beside with `k = -1`, start at base pointers computed before the loop (`at_first`).
 pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bool {
     let b = l.header;
     let Some(entry) = l.entry else { return false };
@@ -420,18 +424,53 @@ pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bo
             }
         }
     }
-    // Counters beside: `J0 + k S` before the loop, less `k c` in it.
+    // The loop runs `u = 0 ..= S - L` (gmm23): a counter from zero, so that the
+    // accesses indexed by the counter start at a base computed once before the loop
+    // (below) and LoopStrengthReduce keeps one induction variable where an index `L +
+    // u` and its bases would each be one.
+    let span = bld.binop(Opcode::LLVMSub, start, last);
+    // Counters beside: `J0 + k (S - L)` before the loop, less `k u` in it.
     let bases: Vec<Value> = beside
         .iter()
         .map(|(_, j0, _, k)| {
-            let ks = bld.binop(Opcode::LLVMMul, start, ty.const_i64(*k));
+            let ks = bld.binop(Opcode::LLVMMul, span, ty.const_i64(*k));
             bld.binop(Opcode::LLVMAdd, *j0, ks)
         })
         .collect();
+    // Addresses indexed by the counter (at `L` when `u` is 0) or by a counter beside
+    // stepping with it (`k = -1`: at its base): a base pointer before the loop, indexed
+    // by `u` in it.
+    let mut rebased = Vec::new();
+    for g in b.instructions() {
+        let Some(first) = at_first(g, c, &beside, &bases, last) else {
+            continue;
+        };
+        if invariant_copy(g.operand(0), b, None, 6, &mut Vec::new()).is_none() {
+            continue;
+        }
+        if let Some(p) = invariant_copy(g.operand(0), b, Some(&bld), 6, &mut Vec::new()) {
+            let base = g.clone_instruction();
+            bld.insert(base);
+            base.set_operand(0, p);
+            base.set_operand(1, first);
+            rebased.push((g, base));
+        }
+    }
     let Some(first) = b.first_non_phi() else {
         return false;
     };
     bld.position_before(first);
+    // The old counter in the loop: `L + u` (its uses collected before the counters
+    // beside read `u`).
+    let users: Vec<Value> = c.users().into_iter().filter(|u| in_loop(*u)).collect();
+    let old = bld.binop(Opcode::LLVMAdd, last, c);
+    for u in users {
+        for n in 0..u.num_operands() {
+            if u.operand(n) == c {
+                u.set_operand(n, old);
+            }
+        }
+    }
     for ((phi, _, jn, k), base) in beside.into_iter().zip(bases) {
         let kc = bld.binop(Opcode::LLVMMul, c, ty.const_i64(k));
         let j = bld.binop(Opcode::LLVMSub, base, kc);
@@ -439,12 +478,16 @@ pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bo
         phi.erase();
         jn.erase();
     }
-    // The counter from `L` up by 1; the loop leaves after `S`.
+    for (g, base) in rebased {
+        g.set_operand(0, base);
+        g.set_operand(1, c);
+    }
+    // `u` from 0 up by 1; the loop leaves after `S - L`.
     bld.position_before(t);
     let up = bld.binop(Opcode::LLVMAdd, c, ty.const_i64(1));
-    let cmp = bld.icmp(pred, c, start);
+    let cmp = bld.icmp(pred, c, span);
     for (k, (_, y)) in c.incoming().into_iter().enumerate() {
-        c.set_operand(k as u32, if y == b { up } else { last });
+        c.set_operand(k as u32, if y == b { up } else { ty.const_i64(0) });
     }
     t.set_operand(0, cmp);
     if test.users().is_empty() {
@@ -454,6 +497,40 @@ pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bo
         next.erase();
     }
     true
+}
+
+/// Where the address `g` of a loop run upwards points when `u` is 0, if it is a `gep
+/// T, P, i` read or written through (so that it is never poison) whose index `i` is
+/// the counter `c` (first value `last`) or a counter beside stepping with it (`k =
+/// -1`: first value its base): that first index, for a base pointer `gep T, P, first`
+/// before the loop.
+fn at_first(
+    g: Value,
+    c: Value,
+    beside: &[(Value, Value, Value, i64)],
+    bases: &[Value],
+    last: Value,
+) -> Option<Value> {
+    if g.opcode() != Some(Opcode::LLVMGetElementPtr) || g.num_operands() != 2 {
+        return None;
+    }
+    let accessed = g.users().into_iter().all(|u| match u.opcode() {
+        Some(Opcode::LLVMLoad) => true,
+        Some(Opcode::LLVMStore) => u.operand(1) == g && u.operand(0) != g,
+        _ => false,
+    });
+    if !accessed || g.users().is_empty() {
+        return None;
+    }
+    let i = g.operand(1);
+    if i == c {
+        return Some(last);
+    }
+    beside
+        .iter()
+        .zip(bases)
+        .find(|((phi, _, _, k), _)| *phi == i && *k == -1)
+        .map(|(_, base)| *base)
 }
 
 /// The final value of sum `phi` of loop `b` (see the module's first condition).
@@ -722,6 +799,89 @@ exit:
             assert!(
                 text.contains("phi i64 [ 35, %entry ]"),
                 "{what}: unchanged\n{text}"
+            );
+        }
+    }
+
+    /// GMM's reverse column loop (gmm20, gmm23): `t` from `%ts` down to `%tb + 1`
+    /// (known at run time), `r` beside it; `s += L[t] dz[r]` and `dL[t] += dz[r] xc`
+    /// (`dz` the gradient's own scratch, `dL` a marked shadow parameter).
+    /// Run upwards, it counts `u` from 0 to `S - L`, and L, dL (indexed by `t`) and dz
+    /// (by `r`) get base pointers before the loop indexed by `u` in it.
+    #[test]
+    fn open_range_loop_counts_from_zero_with_base_pointers() {
+        let ir = r#"
+target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
+declare noalias ptr @calloc(i64, i64)
+define double @g(ptr %L, ptr "ferrozyme-shadow" %dL, i64 %ts, i64 %tb, i64 %r0, double %xc) {
+entry:
+  %dz = call noalias ptr @calloc(i64 64, i64 8)
+  br label %loop
+loop:
+  %t = phi i64 [ %ts, %entry ], [ %tn, %loop ]
+  %r = phi i64 [ %r0, %entry ], [ %rn, %loop ]
+  %s = phi double [ 0.0, %entry ], [ %s2, %loop ]
+  %pz = getelementptr inbounds double, ptr %dz, i64 %r
+  %z = load double, ptr %pz
+  %pl = getelementptr inbounds double, ptr %L, i64 %t
+  %l = load double, ptr %pl
+  %m = fmul reassoc double %l, %z
+  %s2 = fadd reassoc double %s, %m
+  %pdl = getelementptr inbounds double, ptr %dL, i64 %t
+  %old = load double, ptr %pdl
+  %zx = fmul reassoc double %z, %xc
+  %new = fadd reassoc double %old, %zx
+  store double %new, ptr %pdl
+  %tn = add i64 %t, -1
+  %rn = add i64 %r, -1
+  %done = icmp eq i64 %tn, %tb
+  br i1 %done, label %exit, label %loop
+exit:
+  ret double %s2
+}
+"#;
+        let ctx = inkwell::context::Context::create();
+        let m = parse(&ctx, ir);
+        let module = Module::from_inkwell(&m);
+        let f = module.function("g").expect("g exists");
+        let primals = HashSet::from([f.params()[0]]);
+        let cfg = Cfg::new(f);
+        let loops = Loops::new(&cfg);
+        let l = loops.loops.first().expect("one loop");
+        assert!(run_upward_open(
+            module.context(),
+            l,
+            &Disjoint::Contract(&primals)
+        ));
+        assert!(ferrozyme_llvm::verify_function(f), "valid IR after");
+        let text = m.print_to_string().to_string();
+        let loop_text = &text[text.find("\nloop:").expect("loop block")..];
+        let entry_text = &text[..text.find("\nloop:").expect("loop block")];
+        // The counter from zero, leaving after `S - L`.
+        assert!(loop_text.contains("%t = phi i64 [ 0, %entry ]"), "{text}");
+        assert!(entry_text.contains("sub i64 %ts,"), "{text}");
+        // Three base pointers before the loop, each indexed by `u` in it.
+        for p in ["%dz", "%L", "%dL"] {
+            assert!(
+                entry_text.contains(&format!("getelementptr inbounds double, ptr {p}, i64")),
+                "{p}: base before the loop\n{text}"
+            );
+        }
+        assert_eq!(
+            loop_text
+                .matches("getelementptr inbounds double, ptr %")
+                .count(),
+            3,
+            "{text}"
+        );
+        for g in ["%pz", "%pl", "%pdl"] {
+            let line = loop_text
+                .lines()
+                .find(|x| x.trim_start().starts_with(&format!("{g} =")))
+                .expect("address kept");
+            assert!(
+                line.ends_with(", i64 %t"),
+                "{g} indexed by u: {line}\n{text}"
             );
         }
     }
