@@ -111,6 +111,7 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ),
     ("AllocatableDeallocate", "__fz_f18_allocatable_deallocate"),
     ("Initialize", "__fz_f18_initialize"),
+    ("MoveAlloc", "__fz_f18_move_alloc"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.

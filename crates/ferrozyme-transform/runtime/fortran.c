@@ -965,3 +965,33 @@ void __fz_f18_initialize(const fz_desc *d, const char *src, int line) {
   __builtin_memcpy(d->base, t.base, bytes);
   free(t.base);
 }
+
+/* ---- MOVE_ALLOC -------------------------------------------------------------------------
+ *
+ * `call move_alloc(from, to)`: `to` is deallocated if allocated, takes `from`'s storage
+ * and bounds, and `from` becomes unallocated. Only pointers and integers move: the pass
+ * moves the shadow storage with the primal one (a store of a pointer with a shadow), and
+ * the deallocation is deferred to the end of the reverse sweep like any free. */
+#define FZ_MOVE_DIM(k)                                                                   \
+  if (from->rank > k) {                                                                  \
+    to->dim[k].lower_bound = from->dim[k].lower_bound;                                   \
+    to->dim[k].extent = from->dim[k].extent;                                             \
+    to->dim[k].sm = from->dim[k].sm;                                                     \
+  }
+
+int __fz_f18_move_alloc(fz_desc *to, fz_desc *from, const void *derived, _Bool has_stat,
+                        const fz_desc *errmsg, const char *src, int line) {
+  (void)derived, (void)has_stat, (void)errmsg;
+  if (from->type == FZ_STRUCT)
+    __fz_f18_fail("MOVE_ALLOC of derived-type data cannot be differentiated; move arrays of "
+                  "reals",
+                  src, line);
+  if (to->base) free(to->base);
+  to->base = from->base;
+  to->elem_len = from->elem_len;
+  FZ_MOVE_DIM(0) FZ_MOVE_DIM(1) FZ_MOVE_DIM(2) FZ_MOVE_DIM(3) FZ_MOVE_DIM(4) FZ_MOVE_DIM(5)
+  FZ_MOVE_DIM(6) FZ_MOVE_DIM(7) FZ_MOVE_DIM(8) FZ_MOVE_DIM(9) FZ_MOVE_DIM(10) FZ_MOVE_DIM(11)
+  FZ_MOVE_DIM(12) FZ_MOVE_DIM(13) FZ_MOVE_DIM(14)
+  from->base = 0;
+  return 0;
+}
