@@ -107,7 +107,7 @@ pub fn build_command(
     d: &Directives,
     exe: &Path,
 ) -> Result<Command, String> {
-    let fortran_main = file.extension().is_some_and(|e| e == "f90");
+    let fortran_main = file.extension().is_some_and(|e| e == "f90" || e == "f");
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut c = Command::new(ferrozyme);
     c.arg(if fortran_main { "fortran" } else { "cc" });
