@@ -1,7 +1,7 @@
 //! The Fortran, OpenMP and MPI suites (`tests/fortran`, `tests/openmp`, `tests/mpi`).
 //!
 //! A program there is a C main (`.c`, including `tests/c/fz_test.h`) or a Fortran main
-//! (`.f90`, using the `fz_check` module of `tests/fortran/src/fz_check.f90`, which the
+//! (`.f90`, or fixed-form `.f`, using the `fz_check` module of `tests/fortran/src/fz_check.f90`, which the
 //! harness compiles first), plus the `// SOURCES:` it names. It is built once per opt
 //! level through the public CLI — `ferrozyme cc` for a C main (Fortran sources go to
 //! flang inside it), `ferrozyme fortran` for a Fortran one — with `-fopenmp` when it

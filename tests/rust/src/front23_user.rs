@@ -12,7 +12,9 @@ use ferrozyme::{autodiff_forward, autodiff_reverse};
 /// Velocity Verlet for unit masses in a harmonic trap with pairwise soft repulsion; the
 /// total energy is not what we want to conserve here but a loss on the final positions.
 pub fn forces(pos: &[[f64; 3]], k: f64) -> Vec<[f64; 3]> {
-    let mut f = vec![[0.0; 3]; pos.len()];
+    // `vec![[0.0; 3]; n]` is refused in release builds (see tests/README.md, front23):
+    // its zero test reads the array's floats as integers.
+    let mut f: Vec<[f64; 3]> = pos.iter().map(|_| [0.0; 3]).collect();
     for (i, p) in pos.iter().enumerate() {
         for d in 0..3 {
             f[i][d] -= k * p[d];
@@ -34,7 +36,7 @@ pub fn forces(pos: &[[f64; 3]], k: f64) -> Vec<[f64; 3]> {
 pub fn verlet_loss(pos0: &[[f64; 3]], steps: usize, k: f64) -> f64 {
     let dt = 0.05;
     let mut pos = pos0.to_vec();
-    let mut vel = vec![[0.0f64; 3]; pos.len()];
+    let mut vel: Vec<[f64; 3]> = pos.iter().map(|_| [0.0; 3]).collect();
     let mut f = forces(&pos, k);
     for _ in 0..steps {
         for ((p, v), a) in pos.iter_mut().zip(vel.iter_mut()).zip(&f) {
