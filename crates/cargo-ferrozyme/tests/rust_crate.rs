@@ -88,7 +88,7 @@ fn passed(stdout: &str) -> usize {
         .sum()
 }
 
-const TESTS: usize = 94;
+const TESTS: usize = 101;
 
 #[test]
 fn release_build_library_and_integration_tests() {

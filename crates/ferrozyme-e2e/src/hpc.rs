@@ -1,7 +1,7 @@
 //! The Fortran, OpenMP and MPI suites (`tests/fortran`, `tests/openmp`, `tests/mpi`).
 //!
 //! A program there is a C main (`.c`, including `tests/c/fz_test.h`) or a Fortran main
-//! (`.f90`, using the `fz_check` module of `tests/fortran/src/fz_check.f90`, which the
+//! (`.f90`, or fixed-form `.f`, using the `fz_check` module of `tests/fortran/src/fz_check.f90`, which the
 //! harness compiles first), plus the `// SOURCES:` it names. It is built once per opt
 //! level through the public CLI — `ferrozyme cc` for a C main (Fortran sources go to
 //! flang inside it), `ferrozyme fortran` for a Fortran one — with `-fopenmp` when it
@@ -107,7 +107,7 @@ pub fn build_command(
     d: &Directives,
     exe: &Path,
 ) -> Result<Command, String> {
-    let fortran_main = file.extension().is_some_and(|e| e == "f90");
+    let fortran_main = file.extension().is_some_and(|e| e == "f90" || e == "f");
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut c = Command::new(ferrozyme);
     c.arg(if fortran_main { "fortran" } else { "cc" });

@@ -60,6 +60,7 @@ pub const INACTIVE_ALIASES: &[(&str, &str)] = &[
     ("__fz_f18_pack_inactive", "_FortranAPack"),
     ("__fz_f18_eoshift_inactive", "_FortranAEoshift"),
     ("__fz_f18_eoshift_vector_inactive", "_FortranAEoshiftVector"),
+    ("__fz_f18_initialize_inactive", "_FortranAInitialize"),
 ];
 
 const IO: &str = "formatted or list-directed output: values are only read to be printed";
@@ -109,6 +110,8 @@ const IMPLEMENTED: &[(&str, &str)] = &[
         "__fz_f18_allocatable_allocate_source",
     ),
     ("AllocatableDeallocate", "__fz_f18_allocatable_deallocate"),
+    ("Initialize", "__fz_f18_initialize"),
+    ("MoveAlloc", "__fz_f18_move_alloc"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.

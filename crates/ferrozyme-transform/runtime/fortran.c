@@ -69,6 +69,7 @@ void __fz_f18_eoshift_inactive(fz_desc *r, const fz_desc *x, const fz_desc *shif
                                const fz_desc *boundary, int dim, const char *src, int line);
 void __fz_f18_eoshift_vector_inactive(fz_desc *r, const fz_desc *x, long shift,
                                       const fz_desc *boundary, const char *src, int line);
+void __fz_f18_initialize_inactive(const void *d, const char *src, int line);
 
 FZ_INLINE size_t fz_len(const char *s) {
   size_t n = 0;
@@ -905,4 +906,92 @@ void __fz_f18_eoshift_vector(fz_desc *r, const fz_desc *x, long shift, const fz_
     return;
   }
   fz_eoshift(r, x, shift, boundary, 1, src, line);
+}
+
+/* ---- Default initialization of derived-type objects ----------------------------------
+ *
+ * `type :: t; real(8) :: x = 0; ...` makes flang call Initialize on every new object of
+ * the type (a local, a function result, an intent(out) dummy): it writes the constant
+ * default values, nullifies pointer and allocatable components. Constants carry no
+ * derivative, so the object's reals must end with a zero shadow (forward mode) and the
+ * adjoint of what they held before must be dropped (reverse mode). Here flang's routine
+ * initializes a fresh scratch copy of the objects (an inactive call: only flang knows the
+ * type's description) and the result is copied over the objects: the pass differentiates
+ * that copy like any memcpy from a malloc, whose shadow is zeroed, so the shadows of the
+ * reals become zero in both modes. */
+typedef struct {
+  char *base;
+  size_t elem_len;
+  int version;
+  unsigned char rank;
+  signed char type;
+  unsigned char attribute;
+  unsigned char extra;
+  fz_dim dim[1];
+  const void *derived; /* the addendum: flang's type description, then LEN parameters */
+  long len[1];
+} fz_desc1;
+
+void __fz_f18_initialize(const fz_desc *d, const char *src, int line) {
+  fz_view v;
+  fz_shape s;
+  fz_view_of(d, &v, &s);
+  long n = fz_elements(&v);
+  long contiguous = (long)d->elem_len;
+  for (int k = 0; k < s.rank; k++) {
+    if (s.extent[k] > 1 && s.sm[k] != contiguous)
+      __fz_f18_fail("default initialization of a non-contiguous array of a derived type "
+                    "cannot be differentiated",
+                    src, line);
+    contiguous *= s.extent[k];
+  }
+  size_t bytes = (size_t)n * d->elem_len;
+  if (bytes == 0) return;
+  fz_desc1 t;
+  t.base = (char *)malloc(bytes);
+  if (!t.base) __fz_f18_fail("default initialization: out of memory", src, line);
+  t.elem_len = d->elem_len;
+  t.version = d->version;
+  t.rank = 1;
+  t.type = d->type;
+  t.attribute = 0;
+  t.extra = d->extra;
+  t.dim[0].lower_bound = 1;
+  t.dim[0].extent = n;
+  t.dim[0].sm = (long)d->elem_len;
+  t.derived = *(const void *const *)((const char *)d->dim + sizeof(fz_dim) * d->rank);
+  t.len[0] = 0;
+  __fz_f18_initialize_inactive(&t, src, line);
+  __builtin_memcpy(d->base, t.base, bytes);
+  free(t.base);
+}
+
+/* ---- MOVE_ALLOC -------------------------------------------------------------------------
+ *
+ * `call move_alloc(from, to)`: `to` is deallocated if allocated, takes `from`'s storage
+ * and bounds, and `from` becomes unallocated. Only pointers and integers move: the pass
+ * moves the shadow storage with the primal one (a store of a pointer with a shadow), and
+ * the deallocation is deferred to the end of the reverse sweep like any free. */
+#define FZ_MOVE_DIM(k)                                                                   \
+  if (from->rank > k) {                                                                  \
+    to->dim[k].lower_bound = from->dim[k].lower_bound;                                   \
+    to->dim[k].extent = from->dim[k].extent;                                             \
+    to->dim[k].sm = from->dim[k].sm;                                                     \
+  }
+
+int __fz_f18_move_alloc(fz_desc *to, fz_desc *from, const void *derived, _Bool has_stat,
+                        const fz_desc *errmsg, const char *src, int line) {
+  (void)derived, (void)has_stat, (void)errmsg;
+  if (from->type == FZ_STRUCT)
+    __fz_f18_fail("MOVE_ALLOC of derived-type data cannot be differentiated; move arrays of "
+                  "reals",
+                  src, line);
+  if (to->base) free(to->base);
+  to->base = from->base;
+  to->elem_len = from->elem_len;
+  FZ_MOVE_DIM(0) FZ_MOVE_DIM(1) FZ_MOVE_DIM(2) FZ_MOVE_DIM(3) FZ_MOVE_DIM(4) FZ_MOVE_DIM(5)
+  FZ_MOVE_DIM(6) FZ_MOVE_DIM(7) FZ_MOVE_DIM(8) FZ_MOVE_DIM(9) FZ_MOVE_DIM(10) FZ_MOVE_DIM(11)
+  FZ_MOVE_DIM(12) FZ_MOVE_DIM(13) FZ_MOVE_DIM(14)
+  from->base = 0;
+  return 0;
 }

@@ -14,6 +14,7 @@ pub mod front16_user;
 pub mod front17_user;
 pub mod front18_user;
 pub mod front19_user;
+pub mod front23_user;
 pub mod generic;
 pub mod gmmrust15_scratch;
 pub mod heap;

@@ -25,6 +25,7 @@ use ferrozyme_llvm::{Opcode, Type, Value};
 
 use crate::calls::{classify, CallKind};
 
+mod copy_slots;
 mod globals;
 mod rounding;
 mod useful;
@@ -63,6 +64,9 @@ pub struct Activity {
     /// Stack slots handed read-only to OpenMP regions (`captures`): shadowed only once a
     /// value stored into them has a derivative or a shadow.
     read_only_captures: HashSet<Value>,
+    /// Stack slots filled only by copies (`copy_slots`), with the copies' sources:
+    /// shadowed only once a source is.
+    copy_slots: Vec<(Value, Vec<Value>)>,
 }
 
 /// The integer bit operations through which a float carried in an integer keeps its
@@ -308,8 +312,20 @@ impl Activity {
             .copied()
             .filter(|&i| crate::captures::is_read_only_capture(i))
             .collect();
+        a.copy_slots = insts
+            .iter()
+            .filter_map(|&i| Some((i, copy_slots::copy_slot_sources(i)?)))
+            .collect();
+        a.read_only_captures
+            .extend(a.copy_slots.iter().map(|(slot, _)| *slot));
         loop {
             let before = (a.active.len(), a.shadowed.len());
+            for k in 0..a.copy_slots.len() {
+                let (slot, ref sources) = a.copy_slots[k];
+                if sources.iter().any(|&s| a.is_shadowed(s)) {
+                    a.shadowed.insert(slot);
+                }
+            }
             for &i in &insts {
                 a.visit(i, input);
                 if let Some(ta) = types {
