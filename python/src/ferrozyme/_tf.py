@@ -5,8 +5,12 @@ loaded with `tf.load_op_library`) runs a generated wrapper on the op's input ten
 without copying them and writes into outputs it allocates with static shapes, so it works
 eagerly, inside `tf.function` graphs and under `tf.GradientTape`. Its gradient
 (`@tf.RegisterGradient("FerrozymeCall")`) is another `FerrozymeCall` of the `fz_vjp`
-wrapper: reverse mode through the C code. Differentiating that gradient again (second
-order) raises an error.
+wrapper: reverse mode through the C code. The gradient of a `fz_vjp` call (second order:
+nested tapes, and `tf.autodiff.ForwardAccumulator`, which TensorFlow computes by
+differentiating the gradient with respect to its cotangent) is, with A = sum_k ybar_k H_k
+symmetric, `A u` for the inputs (`fz_hvp`, from the second-order library compiled on
+first use) and `J u` for the cotangents (`fz_jvp`). Differentiating those (third order)
+raises an error.
 """
 
 from __future__ import annotations
@@ -64,12 +68,16 @@ def _rv_bits(rv):
 
 def _call(fn: Function, kind: str, tensors, iv, rv, out_shapes, out_dtypes):
     nin = len(tensors)
-    if kind == "primal":
+    if kind in ("primal", "vjp"):
         slots = list(range(nin)) + [-1 - j for j in range(len(out_shapes))]
-        lib, sym = fn.library, "fz_primal"
-    elif kind == "vjp":
+        lib, sym = fn.library, f"fz_{kind}"
+    elif kind == "jvp":  # tangents only: the primal outputs are scratch (NULL)
+        slots = list(range(nin)) + [_NULL] * len(out_shapes) + [-1 - j for j in range(len(out_shapes))]
+        lib, sym = fn.library, "fz_jvp"
+    elif kind == "hvp":
         slots = list(range(nin)) + [-1 - j for j in range(len(out_shapes))]
-        lib, sym = fn.library, "fz_vjp"
+        lib, sym = str(fn._built.second_lib()), "fz_hvp"
+        _by_lib[lib] = fn
     else:
         raise ValueError(kind)
     assert len(slots) == layout(fn.signature, kind)["n"]
@@ -92,15 +100,17 @@ def _ferrozyme_call_grad(op, *grads):
     fn = _by_lib.get(lib)
     if fn is None:
         raise LookupError(f"ferrozyme: the gradient needs {lib}, which this process has not loaded with ferrozyme.load")
-    if sym != "fz_primal":
-        raise NotImplementedError(
-            "ferrozyme: second derivatives of a loaded function are not supported by the TensorFlow "
-            "binding, nor forward mode (tf.autodiff.ForwardAccumulator, which TensorFlow computes "
-            "by differentiating the gradient): use tf.GradientTape (first derivatives), or the "
-            "JAX or PyTorch binding (jax.jvp, torch.func.jvp) for forward mode"
-        )
     iv = list(op.get_attr("iv"))
     rv = [struct.unpack("<d", struct.pack("<q", b))[0] for b in op.get_attr("rv_bits")]
+    if sym == "fz_vjp":
+        return _vjp_grad(fn, op, grads, iv, rv)
+    if sym != "fz_primal":
+        raise NotImplementedError(
+            f"ferrozyme: {fn.name}(): third derivatives of a loaded function are not supported by "
+            "the TensorFlow binding (a tape differentiates a second derivative, computed by "
+            f"{sym}); first and second derivatives are (nested tf.GradientTape, "
+            "tf.autodiff.ForwardAccumulator)"
+        )
     xs = list(op.inputs)
     out_shapes = fn.out_shapes(iv)
     cts = []
@@ -110,6 +120,22 @@ def _ferrozyme_call_grad(op, *grads):
     gs = _call(fn, "vjp", xs + cts, iv, rv, diff_shapes, [s.dtype for s in fn._diff])
     it = iter(gs)
     return [next(it) if s.differentiable else None for s in fn._inputs]
+
+
+def _vjp_grad(fn: Function, op, grads, iv, rv):
+    """Gradient of xbars = J(xs)^T ybars (an `fz_vjp` call) given u, the gradient of xbars:
+    A u for the differentiable inputs (A = sum_k ybar_k H_k, fz_hvp), J u for ybars."""
+    nx = len(fn._inputs)
+    xs, ybars = list(op.inputs[:nx]), list(op.inputs[nx:])
+    diff_shapes = [tuple(xs[fn._inputs.index(s)].shape) for s in fn._diff]
+    ddt = [s.dtype for s in fn._diff]
+    u = [tf.zeros(sh, dtype=dt) if g is None else tf.convert_to_tensor(g) for g, sh, dt in zip(grads, diff_shapes, ddt)]
+    out_shapes = fn.out_shapes(iv)
+    zy = [tf.zeros(sh, dtype=s.dtype) for s, sh in zip(fn._outputs, out_shapes)]
+    au = _call(fn, "hvp", xs + u + ybars + zy, iv, rv, diff_shapes, ddt)
+    ju = _call(fn, "jvp", xs + u, iv, rv, out_shapes, [s.dtype for s in fn._outputs])
+    it = iter(au)
+    return [next(it) if s.differentiable else None for s in fn._inputs] + list(ju)
 
 
 def _keras_variable_value(x):
