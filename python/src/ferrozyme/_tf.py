@@ -104,13 +104,10 @@ def _ferrozyme_call_grad(op, *grads):
     rv = [struct.unpack("<d", struct.pack("<q", b))[0] for b in op.get_attr("rv_bits")]
     if sym == "fz_vjp":
         return _vjp_grad(fn, op, grads, iv, rv)
+    if sym in ("fz_jvp", "fz_hvp"):
+        return _second_grad(fn, op, sym, grads, iv, rv)
     if sym != "fz_primal":
-        raise NotImplementedError(
-            f"ferrozyme: {fn.name}(): third derivatives of a loaded function are not supported by "
-            "the TensorFlow binding (a tape differentiates a second derivative, computed by "
-            f"{sym}); first and second derivatives are (nested tf.GradientTape, "
-            "tf.autodiff.ForwardAccumulator)"
-        )
+        raise NotImplementedError(_third_order(fn, sym))
     xs = list(op.inputs)
     out_shapes = fn.out_shapes(iv)
     cts = []
@@ -136,6 +133,66 @@ def _vjp_grad(fn: Function, op, grads, iv, rv):
     ju = _call(fn, "jvp", xs + u, iv, rv, out_shapes, [s.dtype for s in fn._outputs])
     it = iter(au)
     return [next(it) if s.differentiable else None for s in fn._inputs] + list(ju)
+
+
+def _third_order(fn: Function, sym: str) -> str:
+    return (
+        f"ferrozyme: {fn.name}(): third derivatives of a loaded function are not supported by "
+        "the TensorFlow binding (a tape differentiates a second derivative, computed by "
+        f"{sym}, with respect to the primal inputs); first and second derivatives are "
+        "(nested tf.GradientTape, tf.autodiff.ForwardAccumulator, also over a gradient)"
+    )
+
+
+def _second_grad(fn: Function, op, sym, grads, iv, rv):
+    """Gradient of a second-order call with respect to its linear inputs, which TensorFlow
+    needs for forward mode over a gradient (ForwardAccumulator around a tape: it
+    differentiates the gradient's gradient with respect to a cotangent):
+
+    * fz_jvp (xs, u) -> J u: the adjoint in u is J^T g (fz_vjp);
+    * fz_hvp (xs, u, ybars, w) -> A u + J^T w: in u, A g (fz_hvp); in w, J g (fz_jvp).
+
+    With respect to xs (and ybars) it would be third order: an error when a tape asks for
+    it eagerly; in a graph (which prunes what is not used), a tensor whose evaluation
+    fails with that error."""
+    nx, nd = len(fn._inputs), len(fn._diff)
+    ins = list(op.inputs)
+    xs = ins[:nx]
+    skip = set(getattr(op, "skip_input_indices", None) or ())
+    diff_shapes = [tuple(xs[fn._inputs.index(s)].shape) for s in fn._diff]
+    ddt = [s.dtype for s in fn._diff]
+    out_shapes = fn.out_shapes(iv)
+    ydt = [s.dtype for s in fn._outputs]
+    g = [tf.zeros_like(o) if gr is None else tf.convert_to_tensor(gr) for gr, o in zip(grads, op.outputs)]
+    if sym == "fz_jvp":
+        nonlinear = list(range(nx))
+        lin = list(_call(fn, "vjp", xs + g, iv, rv, diff_shapes, ddt))
+    else:
+        ny = len(fn._outputs)
+        nonlinear = list(range(nx)) + list(range(nx + nd, nx + nd + ny))
+        ybars = ins[nx + nd:nx + nd + ny]
+        zy = [tf.zeros(sh, dtype=dt) for sh, dt in zip(out_shapes, ydt)]
+        a_g = list(_call(fn, "hvp", xs + g + ybars + zy, iv, rv, diff_shapes, ddt))
+        j_g = list(_call(fn, "jvp", xs + g, iv, rv, out_shapes, ydt))
+        lin = a_g + [None] * ny + j_g  # ybars are nonlinear: filled below
+    res = [None] * nx + lin
+    for i in nonlinear:
+        if i in skip or (i < nx and not fn._inputs[i].differentiable):
+            res[i] = None
+            continue
+        if tf.executing_eagerly():
+            raise NotImplementedError(_third_order(fn, sym))
+        res[i] = _failing_like(ins[i], _third_order(fn, sym))
+    return res
+
+
+def _failing_like(t, message):
+    """Zeros like `t` that fail with `message` if a graph ever evaluates them."""
+    zeros = tf.zeros_like(t)
+    check = tf.debugging.Assert(tf.reduce_any(tf.not_equal(tf.reshape(zeros, [-1])[:1], zeros.dtype.as_numpy_dtype(0)))
+                                if t.shape.num_elements() else tf.constant(False), [message])
+    with tf.control_dependencies([check]):
+        return tf.identity(zeros)
 
 
 def _keras_variable_value(x):

@@ -252,16 +252,26 @@ def higher_order_message(name: str) -> str:
 
 
 class _Raise(torch.autograd.Function):
-    """A zero that depends on `watched`: differentiating through it raises (third order)."""
+    """A zero that depends on `watched`: a backward that reaches them through it raises
+    RuntimeError(message) (third order, or a derivative for a `const` argument)."""
 
     @staticmethod
-    def forward(ctx, name, *watched):
-        ctx.name = name
+    def forward(ctx, message, *watched):
+        ctx.message = message
         return watched[0].new_zeros(())
 
     @staticmethod
     def backward(ctx, g):
-        raise RuntimeError(higher_order_message(ctx.name))
+        raise RuntimeError(ctx.message)
+
+
+def _watch(ts, watched, message):
+    """ts + a `_Raise` zero watching the tensors of `watched` that require grad."""
+    w = [t for t in watched if isinstance(t, torch.Tensor) and t.requires_grad]
+    if not w or not torch.is_grad_enabled():
+        return ts
+    z = _Raise.apply(message, *w)
+    return [t if t is None else t + z.to(t.dtype) for t in ts]
 
 
 def _guard_higher_order(name: str, gs, watched):
@@ -271,13 +281,7 @@ def _guard_higher_order(name: str, gs, watched):
     reaching any of `watched` through them raises. (The graph must really lead to the
     watched tensors: an error node on detached copies is pruned by the engine when it
     computes only the gradients of other tensors, and they were then silently zero.)"""
-    if not torch.is_grad_enabled():
-        return gs
-    w = [t for t in watched if isinstance(t, torch.Tensor) and t.requires_grad]
-    if not w:
-        return gs
-    z = _Raise.apply(name, *w)
-    return [g if g is None else g + z.to(g.dtype) for g in gs]
+    return _watch(gs, watched, higher_order_message(name))
 
 
 class _EagerLinear(torch.autograd.Function):
@@ -472,7 +476,7 @@ def _make_autograd_function(ops: _Ops):
             else:
                 # create_graph=True or torch.func: the gradient is itself differentiable
                 # (its derivative is fz_hvp).
-                gs = ops.vjp_fn.apply(k, *xs, *gys)
+                gs = _watch_consts(fn, ops.vjp_fn.apply(k, *xs, *gys), xs)
             return (None, *_scatter_diff(fn, gs))
 
         @staticmethod
@@ -486,7 +490,7 @@ def _make_autograd_function(ops: _Ops):
             if _all_plain(xs) and _all_plain(tans) and not (torch.is_grad_enabled() and _any_grad(xs + tans)):
                 return tuple(ops._jvp(xs, tans, k.iv, k.rv)[n_out:])
             # the tangent is itself differentiable (its derivative is fz_fof)
-            return tuple(ops.jvp_fn.apply(k, *xs, *tans))
+            return tuple(_watch_consts(fn, ops.jvp_fn.apply(k, *xs, *tans), xs))
 
     class FerrozymeEager(torch.autograd.Function):
         """The same, old-style (forward takes ctx), for plain eager calls: torch binds the
@@ -506,6 +510,19 @@ def _make_autograd_function(ops: _Ops):
     FerrozymeFunction.__qualname__ = FerrozymeFunction.__name__
     FerrozymeEager.__name__ = FerrozymeEager.__qualname__ = f"FerrozymeEager_{fn.name}"
     return FerrozymeFunction, FerrozymeEager
+
+
+def _watch_consts(fn: Function, ds, xs):
+    """Eager mode: a derivative `ds` that a second derivative may differentiate with
+    respect to a `const` input that requires grad (FerrozymeVjp/Jvp give it none) raises
+    then instead of leaving it silently without one."""
+    consts = [x for s, x in zip(fn._inputs, xs) if not s.differentiable and _plain(x)]
+    if not consts:
+        return ds
+    names = ", ".join(repr(s.name) for s in fn._inputs if not s.differentiable)
+    return tuple(_watch(list(ds), consts, (
+        f"{fn.name}(): a second derivative is needed with respect to a `const` argument ({names}), "
+        "which has no derivative. Declare it `in` (or `inout`), or pass it detached.")))
 
 
 def _any_grad(ts) -> bool:
@@ -585,9 +602,6 @@ def _make_second_order_functions(ops: _Ops):
             cts = zeros(cts, [xs[i] for i in diff_idx])
             zy = [torch.zeros_like(y) for y in ybars]
             if eager(ctx, cts):
-                if any(ctx.needs_input_grad[1:1 + nx]):
-                    _refuse_const_grads(fn, ctx.needs_input_grad[1:1 + nx], _const_edges(fn, xs))
-
                 def L(c):
                     return ops._hvp(xs, ybars, c, zy, k.iv, k.rv) + ops._jvp(xs, c, k.iv, k.rv)[ny:]
 
@@ -607,7 +621,6 @@ def _make_second_order_functions(ops: _Ops):
         def jvp(ctx, k_t, *tans):
             args = list(ctx.saved_tensors)
             xs, ybars = args[:nx], args[nx:]
-            refuse_const([t is not None for t in tans[:nx]])
             dxs = zeros([tans[i] for i in diff_idx], [xs[i] for i in diff_idx])
             dys = zeros(tans[nx:], ybars)
             return tuple(call("hvp", [xs, ybars, dxs, dys], ctx.k))
@@ -633,9 +646,6 @@ def _make_second_order_functions(ops: _Ops):
             cts = out_zeros(cts, k, like)
             zy = [torch.zeros_like(c) for c in cts]
             if eager(ctx, cts):
-                if any(ctx.needs_input_grad[1:1 + nx]):
-                    _refuse_const_grads(fn, ctx.needs_input_grad[1:1 + nx], _const_edges(fn, xs))
-
                 def L(c):
                     return ops._hvp(xs, c, xdots, zy, k.iv, k.rv) + ops._vjp(xs, c, k.iv, k.rv)
 
@@ -655,7 +665,6 @@ def _make_second_order_functions(ops: _Ops):
         def jvp(ctx, k_t, *tans):
             args = list(ctx.saved_tensors)
             xs, xdots = args[:nx], args[nx:]
-            refuse_const([t is not None for t in tans[:nx]])
             dxs = zeros([tans[i] for i in diff_idx], [xs[i] for i in diff_idx])
             dxdots = zeros(tans[nx:], xdots)
             return tuple(call("fof", [xs, xdots, dxs, dxdots], ctx.k))
