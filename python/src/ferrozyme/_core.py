@@ -72,7 +72,9 @@ class Function:
     * `f.torch(...)`: a differentiable PyTorch op (backward, torch.func.jvp, torch.compile);
     * `f.jax(...)`: a JAX primitive lowered to an XLA FFI call (grad, jit, vmap, jvp);
     * `f.tf(...)`: a TensorFlow op with a registered gradient (GradientTape, tf.function);
-    * `f.vjp_numpy(inputs, cotangents, **consts)` and `f.jvp_numpy(inputs, tangents, ...)`.
+    * `f.vjp_numpy(inputs, cotangents, **consts)` and `f.jvp_numpy(inputs, tangents, ...)`;
+    * `f.hvp_numpy(inputs, tangents, cotangents, ...)`: second derivatives (forward over
+      reverse; the bindings' Hessians use the same wrapper).
     """
 
     def __init__(self, built: Built):

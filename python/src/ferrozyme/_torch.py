@@ -12,6 +12,12 @@ and which also defines `jvp` (forward mode: `torch.func.jvp`, `torch.autograd.fo
 and `vmap` (a batch axis, looped over in Python, or one vector-mode call when only the
 tangents/cotangents are batched and the batch is small).
 
+Second derivatives: when a gradient (or a tangent) may itself be differentiated
+(`create_graph=True`, torch.func transforms), backward (jvp) returns it through a second
+pair of autograd.Functions, `FerrozymeVjp`/`FerrozymeJvp` (`_make_second_order_functions`),
+whose derivatives call two more ops, `<key>_hvp` and `<key>_fof` (the wrappers `fz_hvp`,
+`fz_fof` of the second-order library, compiled on first use). Third derivatives raise.
+
 CPU tensors of the C dtypes (float64 for `double *`, float32 for `float *`) are passed
 without copies when contiguous (`data_ptr()`); others are made contiguous first.
 """
