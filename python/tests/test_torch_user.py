@@ -1,8 +1,8 @@
 """PyTorch as a user writes it (front13): a kernel with 2-D arrays and an active scalar
 checked by torch.autograd.gradcheck and against torch's autograd of the same math;
-float32; non-contiguous inputs; vmap of grad; a training loop; and second derivatives,
-which the binding cannot compute and must refuse (they used to come out as silent zeros:
-torch treated the derivative ops as constants)."""
+float32; non-contiguous inputs; vmap of grad; a training loop; and second derivatives
+(once silent zeros: torch treated the derivative ops as constants; then refused; now
+computed by fz_hvp/fz_fof), with third order refused."""
 
 import numpy as np
 import pytest
@@ -88,10 +88,10 @@ def test_training_loop_through_a_layer(layer):
     assert float(loss.detach()) < 0.02 * first
 
 
-SECOND = "second derivatives through a ferrozyme function are not supported"
+THIRD = "third derivatives through a ferrozyme function are not supported"
 
 
-def test_second_derivatives_are_refused_not_zero(layer):
+def test_second_derivatives_are_right_third_refused(layer):
     A = torch.randn(4, 3, dtype=torch.float64)
     x = torch.randn(3, dtype=torch.float64)
     f = lambda v: layer.torch(A, v).sum()
@@ -100,7 +100,7 @@ def test_second_derivatives_are_refused_not_zero(layer):
     for T in (F.grad, F.jacrev, F.jacfwd):
         assert_close(T(f)(x), T(ref)(x), 1e-12, what=T.__name__)
     assert_close(F.vmap(F.grad(f))(x[None].repeat(2, 1)), F.vmap(F.grad(ref))(x[None].repeat(2, 1)), 1e-12)
-    # second derivatives raise (they returned zeros)
+    # second derivatives (they were refused; before that, zeros) match torch's own
     nested = [
         F.hessian,
         lambda g: F.jacrev(F.jacrev(g)),
@@ -110,15 +110,20 @@ def test_second_derivatives_are_refused_not_zero(layer):
         lambda g: (lambda v: F.jvp(F.grad(g), (v,), (torch.ones_like(v),))[1]),
     ]
     for H in nested:
-        with pytest.raises(RuntimeError, match=SECOND):
-            H(f)(x)
-    with pytest.raises(RuntimeError, match=SECOND):  # mixed d/dA d/dx
-        F.grad(lambda a: F.grad(lambda v: layer.torch(a, v).sum())(x).sum())(A)
+        assert_close(H(f)(x), H(ref)(x), 1e-12, what="second derivative")
+    mixed = lambda L: F.grad(lambda a: F.grad(lambda v: L(a, v).sum())(x).sum())(A)  # d/dA d/dx
+    assert_close(mixed(layer.torch), mixed(lambda a, v: torch.tanh(a @ v)), 1e-12, what="mixed")
+    # third order is refused
+    with pytest.raises(RuntimeError, match=THIRD):
+        F.jacfwd(F.hessian(f))(x)
     # eager: a gradient penalty (backward through a create_graph gradient)
     xx = x.clone().requires_grad_()
     (g,) = torch.autograd.grad(f(xx), xx, create_graph=True)
-    with pytest.raises(RuntimeError, match=SECOND):
-        ((g**2).sum() + (xx**2).sum()).backward()
+    ((g**2).sum() + (xx**2).sum()).backward()
+    xr = x.clone().requires_grad_()
+    (gr,) = torch.autograd.grad(ref(xr), xr, create_graph=True)
+    ((gr**2).sum() + (xr**2).sum()).backward()
+    assert_close(xx.grad, xr.grad, 1e-12, what="gradient penalty")
     # create_graph alone (first derivatives only) is fine
     xx = x.clone().requires_grad_()
     (g,) = torch.autograd.grad(f(xx), xx, create_graph=True)
@@ -129,8 +134,12 @@ def test_second_derivatives_are_refused_not_zero(layer):
     xx = x.clone().requires_grad_()
     with fwAD.dual_level():
         t = fwAD.unpack_dual(layer.torch(A, fwAD.make_dual(xx, torch.ones(3, dtype=torch.float64)))).tangent
-    with pytest.raises(RuntimeError, match=SECOND):
-        t.sum().backward()
+    t.sum().backward()
+    xr = x.clone().requires_grad_()
+    with fwAD.dual_level():
+        tr = fwAD.unpack_dual(torch.tanh(A @ fwAD.make_dual(xr, torch.ones(3, dtype=torch.float64)))).tangent
+    tr.sum().backward()
+    assert_close(xx.grad, xr.grad, 1e-12, what="backward through a forward-mode tangent")
 
 
 def test_gradient_for_a_const_argument_is_refused(mlp):

@@ -523,6 +523,11 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
 fn reverse_targets(module: Module) -> Vec<(Value, Vec<bool>)> {
     let mut out: Vec<(Value, Vec<bool>)> = Vec::new();
     let mut reverse = HashSet::new();
+    // A hook call inside differentiated code (a gradient that is itself differentiated:
+    // forward over reverse, reverse over reverse) keeps its loops taped: the outer
+    // derivative would have to differentiate the checkpoint driver (its snapshots, files
+    // and trampolines through function pointers), which it cannot.
+    let nested = differentiated_closure(module);
     for (c, e) in hook_calls(module) {
         let mode = match e {
             EntryPoint::Autodiff => request::Mode::Reverse,
@@ -541,6 +546,8 @@ fn reverse_targets(module: Module) -> Vec<(Value, Vec<bool>)> {
             // Vector mode: the checkpointed loop's registered derivative has no lanes
             // (an empty list tells checkpoint::auto to leave the function alone).
             Ok(call) if call.width > 1 => Vec::new(),
+            // Nested: left alone too (above).
+            Ok(_) if nested.contains(&c.parent_function()) => Vec::new(),
             Ok(call) => call
                 .args
                 .iter()

@@ -12,7 +12,9 @@ it back finds the old one), named by the hash of those headers, with:
 * `meta.json`: the bound signature (so a cached load runs no compiler at all) and the
   headers with their hashes;
 * `vjp_wW.so` / `jvp_wW.so`: vector-mode wrappers, built the first time a batch of W
-  lanes needs them.
+  lanes needs them;
+* `second.so`: the second-order wrappers `fz_hvp` and `fz_fof`, built the first time a
+  second derivative is asked for (first-order users never pay for them).
 
 Builds happen in a private temporary folder renamed into place at the end, so concurrent
 processes never see half a library (the loser of a race discards its copy).
@@ -122,6 +124,18 @@ class Built:
             _compile_glue(
                 self.dir, self.meta, self.sig, kinds=(), widths=((mode, width),), out=p,
             )
+        return p
+
+
+    def second_lib(self) -> Path:
+        """The library with the second-order wrappers `fz_hvp` and `fz_fof`, built on first use."""
+        p = self.dir / "second.so"
+        if p.exists():
+            return p
+        with _lock:
+            if p.exists():
+                return p
+            _compile_glue(self.dir, self.meta, self.sig, kinds=("hvp", "fof"), widths=(), out=p)
         return p
 
 

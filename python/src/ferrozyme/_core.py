@@ -72,7 +72,9 @@ class Function:
     * `f.torch(...)`: a differentiable PyTorch op (backward, torch.func.jvp, torch.compile);
     * `f.jax(...)`: a JAX primitive lowered to an XLA FFI call (grad, jit, vmap, jvp);
     * `f.tf(...)`: a TensorFlow op with a registered gradient (GradientTape, tf.function);
-    * `f.vjp_numpy(inputs, cotangents, **consts)` and `f.jvp_numpy(inputs, tangents, ...)`.
+    * `f.vjp_numpy(inputs, cotangents, **consts)` and `f.jvp_numpy(inputs, tangents, ...)`;
+    * `f.hvp_numpy(inputs, tangents, cotangents, ...)`: second derivatives (forward over
+      reverse; the bindings' Hessians use the same wrapper).
     """
 
     def __init__(self, built: Built):
@@ -89,7 +91,7 @@ class Function:
         self._inputs = sig.inputs
         self._outputs = sig.outputs
         self._diff = sig.diff_inputs
-        self._layouts = {k: layout(sig, k) for k in ("primal", "vjp", "jvp")}
+        self._layouts = {k: layout(sig, k) for k in ("primal", "vjp", "jvp", "hvp", "fof")}
         self._input_names = [s.name for s in self._inputs]
         self._const_names = {p.name for p in sig.params if not p.is_array and p.role == "const"}
         self._size_names = set(sig.iv_names) - self._const_names
@@ -216,12 +218,27 @@ class Function:
             self._vec[k] = (self._bind_symbol(cdll, f"fz_{mode}_w{width}"), str(path))
         return self._vec[k]
 
+    def second_symbol(self, kind: str):
+        """The ctypes function `fz_hvp` or `fz_fof` (the second-order library is compiled on
+        first use) and its library path."""
+        k = ("second", kind)
+        if k not in self._vec:
+            path = self._built.second_lib()
+            cdll = ctypes.CDLL(str(path))
+            self._vec[k] = (self._bind_symbol(cdll, f"fz_{kind}"), str(path))
+        return self._vec[k]
+
     def raw(self, kind: str, ptrs: Sequence[Optional[int]], plan: Plan, ls: Optional[Sequence[int]] = None, fn=None):
         """Call a wrapper with buffer addresses in the layout of `_glue.layout(kind)`."""
         self.raw_iv(kind, ptrs, plan.civ, plan.crv, ls, fn)
 
     def raw_iv(self, kind, ptrs, iv, rv, ls=None, fn=None):
-        f = fn if fn is not None else self._c[kind]
+        if fn is not None:
+            f = fn
+        elif kind in ("hvp", "fof"):
+            f = self.second_symbol(kind)[0]
+        else:
+            f = self._c[kind]
         b = _voidp_array(len(ptrs))(*ptrs)
         if not isinstance(iv, ctypes.Array):
             iv = (ctypes.c_int64 * max(len(iv), 1))(*iv)
@@ -308,6 +325,25 @@ class Function:
         self.raw("jvp", [x.ctypes.data for x in xs] + [t.ctypes.data for t in tans]
                  + [y.ctypes.data for y in ys] + [t.ctypes.data for t in yd], plan)
         return _one_or_tuple(ys), _one_or_tuple(yd)
+
+    def hvp_numpy(self, inputs: Sequence, tangents: Sequence, cotangents: Sequence,
+                  cotangent_tangents: Sequence = None, **consts):
+        """Forward over reverse: the tangent of `vjp_numpy(inputs, cotangents)` along
+        (tangents, cotangent_tangents) = sum_k cotangents_k H_k tangents + J^T
+        cotangent_tangents (H_k the Hessian of output element k; the last term is omitted
+        when cotangent_tangents is None). One array per differentiable input."""
+        inputs, consts = self.split_args(list(inputs), consts)
+        xs = self._np_inputs(inputs)
+        plan = self.plan([x.shape for x in xs], [str(x.dtype) for x in xs], consts)
+        dshapes = [xs[self._inputs.index(s)].shape for s in self._diff]
+        tans = self._np_like(tangents, self._diff, dshapes, "tangent")
+        cts = self._np_like(cotangents, self._outputs, plan.out_shapes, "cotangent")
+        if cotangent_tangents is None:
+            cotangent_tangents = [np.zeros(sh, dtype=s.dtype) for s, sh in zip(self._outputs, plan.out_shapes)]
+        ctts = self._np_like(cotangent_tangents, self._outputs, plan.out_shapes, "cotangent tangent")
+        res = [np.empty(sh, dtype=s.dtype) for s, sh in zip(self._diff, dshapes)]
+        self.raw("hvp", [a.ctypes.data for a in xs + tans + cts + ctts + res], plan)
+        return _one_or_tuple(res)
 
     def _np_like(self, values, slots, shapes, what):
         values = list(values) if isinstance(values, (list, tuple)) else [values]

@@ -19,15 +19,27 @@ The user writes no C glue; for a signature this module writes a translation unit
   | fz_jvp      | X, Xdot, Y, Ydot                | Y = f(X), Ydot = J(X) Xdot (forward)    |
   | fz_jvp_wW   | X, Xdot[W], Y, Ydot[W]          | W tangents at once (vector forward)     |
   | fz_vjp_wW   | X, Ybar[W], Xbar[W]             | W cotangents at once (vector reverse)   |
+  | fz_hvp      | X, Xdot, Ybar, Ybardot, Xbardot | Xbardot = sum_k Ybar_k H_k Xdot         |
+  |             |                                 |           + J^T Ybardot (fwd over rev)  |
+  | fz_fof      | X, Xdot, Xp, Xdotp, Ydotp       | Ydotp = H(Xdot, Xp) + J Xdotp           |
+  |             |                                 |           (forward over forward)        |
 
   X are the inputs, Y the outputs, Xbar/Xdot only for the differentiable inputs
   (`Signature.diff_inputs`). `Y` slots of `fz_jvp*` may be NULL (the primal output is then
   written to scratch memory). Inputs are never written; `out` arrays are zeroed before
   the call (a function may accumulate into them); `inout` arrays are copied to their
   output first. Shadows are zeroed/seeded here, so callers pass plain framework buffers.
+
+The second-order wrappers (`fz_hvp`, `fz_fof`; H_k the Hessian of output k) differentiate
+the first-order ones in forward mode: the body of `fz_vjp` (`fz_jvp`) becomes a static
+function taking its slots as separate pointers, and `__enzyme_fwddiff` of it takes a
+tangent for each differentiable slot; its own outputs (Xbar, or Y and Ydot) are scratch.
+They are compiled into a second library only when a second derivative is first asked for.
 """
 
 from __future__ import annotations
+
+import re
 
 from ._signature import Signature
 
@@ -43,6 +55,12 @@ def layout(sig: Signature, kind: str) -> dict:
         return {"X": 0, "Ybar": nx, "Xbar": nx + ny, "n": nx + ny + nd}
     if kind == "jvp":
         return {"X": 0, "Xdot": nx, "Y": nx + nd, "Ydot": nx + nd + ny, "n": nx + nd + 2 * ny}
+    if kind == "hvp":
+        return {"X": 0, "Xdot": nx, "Ybar": nx + nd, "Ybardot": nx + nd + ny, "Xbardot": nx + nd + 2 * ny,
+                "n": nx + 2 * nd + 2 * ny}
+    if kind == "fof":
+        return {"X": 0, "Xdot": nx, "Xp": nx + nd, "Xdotp": nx + 2 * nd, "Ydotp": nx + 3 * nd,
+                "n": nx + 3 * nd + ny}
     raise ValueError(kind)
 
 
@@ -254,6 +272,67 @@ class _Gen:
         lines += [f if f.startswith("if") else f"free({f});" for f in frees]
         return self._fn(f"fz_jvp_w{W}" if W else "fz_jvp", lines)
 
+    # -- second order: forward mode over a first-order wrapper ------------------------------
+    def _inner(self, kind: str, text: str) -> str:
+        """The wrapper `text` of `kind` as a static function of separate slot pointers
+        (p0, p1, ...) that `__enzyme_fwddiff` can take a tangent of, slot by slot."""
+        n = layout(self.sig, kind)["n"]
+        head = f"FZ_EXPORT void fz_{kind}({WRAPPER_ARGS}) {{"
+        assert text.startswith(head), text[:80]
+        params = ", ".join(f"void *p{k}" for k in range(n))
+        body = re.sub(r"\bb\[(\d+)\]", r"p\1", text[len(head):]).replace("(void)b; ", "").replace(" (void)ls;", "")
+        return f"static void fz_{kind}_in({params}, const int64_t *iv, const double *rv) {{{body}"
+
+    def _nbytes(self, s) -> str:
+        return f"({self.count(s.dims)} * {s.itemsize})"
+
+    def hvp(self) -> str:
+        """fz_hvp: forward mode over the body of fz_vjp (see the module docstring)."""
+        sig, H = self.sig, layout(self.sig, "hvp")
+        lines, args = [], []
+        for i, s in enumerate(sig.inputs):
+            x = f"b[{H['X'] + i}]"
+            if s.differentiable:
+                args += ["enzyme_dup", x, f"b[{H['Xdot'] + self.di[s.name]}]"]
+            else:
+                args += ["enzyme_const", x]
+        for j in range(len(sig.outputs)):
+            args += ["enzyme_dup", f"b[{H['Ybar'] + j}]", f"b[{H['Ybardot'] + j}]"]
+        for d, s in enumerate(sig.diff_inputs):
+            lines.append(f"void *xb{d} = malloc((size_t){self._nbytes(s)} + 1);")
+            args += ["enzyme_dup", f"xb{d}", f"b[{H['Xbardot'] + d}]"]
+        args += ["enzyme_const", "iv", "enzyme_const", "rv"]
+        lines.append(f"__enzyme_fwddiff((void *)fz_vjp_in, {', '.join(args)});")
+        lines += [f"free(xb{d});" for d in range(len(sig.diff_inputs))]
+        return self._inner("vjp", self.vjp()) + "\n" + self._fn("fz_hvp", lines)
+
+    def fof(self) -> str:
+        """fz_fof: forward mode over the body of fz_jvp (see the module docstring)."""
+        sig, F = self.sig, layout(self.sig, "fof")
+        lines, args, frees = [], [], []
+        for i, s in enumerate(sig.inputs):
+            x = f"b[{F['X'] + i}]"
+            if s.differentiable:
+                args += ["enzyme_dup", x, f"b[{F['Xp'] + self.di[s.name]}]"]
+            else:
+                args += ["enzyme_const", x]
+        for d in range(len(sig.diff_inputs)):
+            args += ["enzyme_dup", f"b[{F['Xdot'] + d}]", f"b[{F['Xdotp'] + d}]"]
+        ys, yds = [], []  # Y, its tangent Yp and Ydot are scratch
+        for j, s in enumerate(sig.outputs):
+            n = self._nbytes(s)
+            for nm in (f"y{j}", f"yp{j}", f"yd{j}"):
+                lines.append(f"void *{nm} = malloc((size_t){n} + 1);")
+                frees.append(nm)
+            ys.append(("enzyme_dup", f"y{j}", f"yp{j}"))
+            yds.append(("enzyme_dup", f"yd{j}", f"b[{F['Ydotp'] + j}]"))
+        for t in ys + yds:
+            args += list(t)
+        args += ["enzyme_const", "iv", "enzyme_const", "rv"]
+        lines.append(f"__enzyme_fwddiff((void *)fz_jvp_in, {', '.join(args)});")
+        lines += [f"free({f});" for f in frees]
+        return self._inner("jvp", self.jvp()) + "\n" + self._fn("fz_fof", lines)
+
     def _fn(self, name: str, lines: list) -> str:
         body = "\n".join("  " + ln for ln in lines)
         return f"FZ_EXPORT void {name}({WRAPPER_ARGS}) {{\n  (void)b; (void)iv; (void)rv; (void)ls;\n{body}\n}}\n"
@@ -290,6 +369,10 @@ def generate(sig: Signature, include_path: str, fexpr: str, kinds=("primal", "vj
         parts.append(g.vjp())
     if "jvp" in kinds:
         parts.append(g.jvp())
+    if "hvp" in kinds:
+        parts.append(g.hvp())
+    if "fof" in kinds:
+        parts.append(g.fof())
     for mode, w in widths:
         parts.append(g.vjp(w) if mode == "vjp" else g.jvp(w))
     return "\n".join(parts)

@@ -19,8 +19,16 @@ tangents (or cotangents) are batched and the batch has at most `VECTOR_MAX_WIDTH
 switches to Ferrozyme's vector mode (`enzyme_width`, `enzyme_dupv`): one call computes
 all lanes with one primal sweep.
 
-Second derivatives (differentiating `ferrozyme_jvp`/`_vjp` with respect to the primal
-inputs) raise NotImplementedError.
+Second derivatives: differentiating `ferrozyme_vjp` with respect to the primal inputs
+(`jax.hessian`, `jacfwd`/`jacrev` of `jacrev`, `jax.jvp` of `jax.grad`) emits
+`ferrozyme_hvp(xs, ybars, xdots, ybardots) -> xbardots` (the wrapper `fz_hvp`, forward
+over reverse), and differentiating `ferrozyme_jvp` with respect to them (`jacfwd` of
+`jacfwd`, `jacrev` of `jacfwd`) emits `ferrozyme_fof(xs, xdots, xps, xdotps) -> ydotps`
+(`fz_fof`, forward over forward). Both are linear in their last two groups, and their
+transposes are calls of these four (the Hessians are symmetric): `ferrozyme_hvp`'s is
+(`hvp(xs, ybars, ct, 0)`, `jvp(xs, ct)`), `ferrozyme_fof`'s is (`hvp(xs, ct, xdots, 0)`,
+`vjp(xs, ct)`). Their library is compiled on first use. Differentiating them with respect
+to their nonlinear operands (third order) raises NotImplementedError.
 """
 
 from __future__ import annotations
@@ -107,9 +115,22 @@ def _groups(fn: Function, kind: str, iv):
     ddt = [s.dtype for s in fn._diff]
     if kind == "primal":
         return list(zip(ins, xdt)), list(zip(outs, ydt))
+    X, D, Y = list(zip(ins, xdt)), list(zip(diff, ddt)), list(zip(outs, ydt))
     if kind == "jvp":
-        return list(zip(ins, xdt)) + list(zip(diff, ddt)), list(zip(outs, ydt))
-    return list(zip(ins, xdt)) + list(zip(outs, ydt)), list(zip(diff, ddt))
+        return X + D, Y
+    if kind == "vjp":
+        return X + Y, D
+    if kind == "hvp":
+        return X + Y + D + Y, D
+    if kind == "fof":
+        return X + D + D + D, Y
+    raise ValueError(kind)
+
+
+def _n_nonlinear(fn: Function, kind: str) -> int:
+    """How many leading operands a primitive is not linear in."""
+    nx, nd, ny = len(fn._inputs), len(fn._diff), len(fn._outputs)
+    return {"primal": nx, "jvp": nx, "vjp": nx, "hvp": nx + ny, "fof": nx + nd}[kind]
 
 
 def _nx(fn: Function) -> int:
@@ -121,7 +142,9 @@ def _nx(fn: Function) -> int:
 primal_p = Primitive("ferrozyme_primal")
 jvp_p = Primitive("ferrozyme_jvp")
 vjp_p = Primitive("ferrozyme_vjp")
-_KIND = {primal_p: "primal", jvp_p: "jvp", vjp_p: "vjp"}
+hvp_p = Primitive("ferrozyme_hvp")
+fof_p = Primitive("ferrozyme_fof")
+_KIND = {primal_p: "primal", jvp_p: "jvp", vjp_p: "vjp", hvp_p: "hvp", fof_p: "fof"}
 for _p in _KIND:
     _p.multiple_results = True
 
@@ -157,11 +180,18 @@ def _lowering(kind, ctx, *operands, fn, iv, rv, batch, width):
         slots = list(range(nx)) + [-1 - j for j in range(ny)]
     elif kind == "jvp":
         slots = list(range(nx + nd)) + [_NULL] * ny + [-1 - j for j in range(ny)]
-    else:
+    elif kind == "vjp":
         slots = list(range(nx + ny)) + [-1 - j for j in range(nd)]
+    elif kind == "hvp":  # operands xs, ybars, xdots, ybardots; wrapper X, Xdot, Ybar, Ybardot
+        slots = (list(range(nx)) + list(range(nx + ny, nx + ny + nd)) + list(range(nx, nx + ny))
+                 + list(range(nx + ny + nd, nx + 2 * ny + nd)) + [-1 - d for d in range(nd)])
+    else:  # fof: operands in the wrapper's order
+        slots = list(range(nx + 3 * nd)) + [-1 - j for j in range(ny)]
     base = [int(np.prod(sh, dtype=np.int64)) for sh, _ in ops_g + res_g]
     nbatch = width if width else int(np.prod(batch, dtype=np.int64))
-    if width:
+    if kind in ("hvp", "fof"):
+        path, sym = fn._built.second_lib(), f"fz_{kind}"
+    elif width:
         path = fn._built.vector_lib(kind, width)
         sym = f"fz_{kind}_w{width}"
     else:
@@ -234,32 +264,77 @@ def _match_batch(t, p):
 ad.primitive_jvps[primal_p] = _primal_jvp
 
 
-def _second_order(*_, **__):
-    raise NotImplementedError(
-        "ferrozyme: second derivatives of a loaded function (differentiating its derivative with "
-        "respect to the primal inputs) are not supported by the JAX binding"
-    )
+THIRD_ORDER = (
+    "ferrozyme: third derivatives of a loaded function are not supported by the JAX binding "
+    "(it differentiates a second-order call, ferrozyme_{kind}, with respect to its primal inputs); "
+    "first and second derivatives are (jax.grad, jax.hessian, jacfwd/jacrev of jacrev, jvp of grad)"
+)
+
+
+def _third_order(kind):
+    raise NotImplementedError(THIRD_ORDER.format(kind=kind))
+
+
+def _instantiate(ts, avals_like):
+    return [_zeros_like_aval(a.aval if hasattr(a, "aval") else jax.core.get_aval(a)) if isinstance(t, ad.Zero)
+            else t for t, a in zip(ts, avals_like)]
+
+
+def _refuse_const_tangents(fn, tangents):
+    for s, t in zip(fn._inputs, tangents):
+        if not s.differentiable and not isinstance(t, ad.Zero):
+            raise ValueError(
+                f"{fn.name}(): argument {s.name!r} is being differentiated (a derivative of the "
+                "derivative with respect to it), but the signature declares it `const` (no "
+                f"derivative). Declare it `in` (or `inout`), or pass jax.lax.stop_gradient({s.name})."
+            )
+
+
+def _lin_batch(batch, width):
+    """Batch parameters for a second-order call next to a first-order one: a vector-mode
+    call's lanes become a loop-mode batch (its operands have the lanes in front)."""
+    return ((width,) if width else tuple(batch)), 0
 
 
 def _linear_jvp(prim, primals, tangents, *, fn, iv, rv, batch, width):
+    kind = _KIND[prim]
+    nl = _n_nonlinear(fn, kind)
+    p = dict(fn=fn, iv=iv, rv=rv, batch=batch, width=width)
+    out = prim.bind(*primals, **p)
+    if all(isinstance(t, ad.Zero) for t in tangents[:nl]):
+        if all(isinstance(t, ad.Zero) for t in tangents[nl:]):
+            return out, [_zero_tangent(o) for o in out]
+        lin = _instantiate(tangents[nl:], primals[nl:])
+        return out, prim.bind(*primals[:nl], *lin, **p)
+    if kind in ("hvp", "fof"):
+        _third_order(kind)
     nx = _nx(fn)
-    if any(not isinstance(t, ad.Zero) for t in tangents[:nx]):
-        _second_order()
-    out = prim.bind(*primals, fn=fn, iv=iv, rv=rv, batch=batch, width=width)
-    lin = [t if not isinstance(t, ad.Zero) else _zeros_like_aval(t.aval) for t in tangents[nx:]]
-    dout = prim.bind(*primals[:nx], *lin, fn=fn, iv=iv, rv=rv, batch=batch, width=width)
+    _refuse_const_tangents(fn, tangents[:nx])
+    diff_idx = [fn._inputs.index(s) for s in fn._diff]
+    dxs = [_match_batch(t, primals[i]) for t, i in zip(_instantiate([tangents[i] for i in diff_idx],
+                                                                     [primals[i] for i in diff_idx]), diff_idx)]
+    lin = [_match_batch(t, a) for t, a in zip(_instantiate(tangents[nx:], primals[nx:]), primals[nx:])]
+    b2, w2 = _lin_batch(batch, width)
+    p2 = dict(fn=fn, iv=iv, rv=rv, batch=b2, width=w2)
+    if kind == "vjp":  # d(J^T ybar) = sum_k ybar_k H_k dx + J^T dybar
+        dout = hvp_p.bind(*primals[:nx], *primals[nx:], *dxs, *lin, **p2)
+    else:  # jvp: d(J xdot) = H(xdot, dx) + J dxdot
+        dout = fof_p.bind(*primals[:nx], *primals[nx:], *dxs, *lin, **p2)
     return out, dout
 
 
-ad.primitive_jvps[jvp_p] = partial(_linear_jvp, jvp_p)
-ad.primitive_jvps[vjp_p] = partial(_linear_jvp, vjp_p)
+for _p in (jvp_p, vjp_p, hvp_p, fof_p):
+    ad.primitive_jvps[_p] = partial(_linear_jvp, _p)
 
 
 def _transpose(prim_to, cts, *args, fn, iv, rv, batch, width):
     nx = _nx(fn)
     xs = args[:nx]
-    if any(ad.is_undefined_primal(x) for x in xs):
-        _second_order()
+    if any(ad.is_undefined_primal(x) for x in xs):  # no rule here emits such a linear use
+        raise NotImplementedError(
+            f"ferrozyme: {fn.name}(): transposing a derivative call with respect to its primal inputs "
+            "is not supported by the JAX binding (this derivative combination is not implemented)"
+        )
     # args[nx:] are the linear operands (undefined primals): the result is their cotangent.
     cts = [jnp.zeros(a.aval.shape, a.aval.dtype) if isinstance(c, ad.Zero) else c
            for c, a in zip(cts, _out_avals(prim_to, args, fn, iv, rv, batch, width))]
@@ -282,6 +357,40 @@ def _unbatch(r, a):
     return r.sum(axis=tuple(range(extra)))
 
 
+def _transpose_second(kind, cts, *args, fn, iv, rv, batch, width):
+    """hvp(xs, ybars; xdots, ybardots) -> A xdots + J^T ybardots, A = sum_k ybar_k H_k
+    symmetric: the cotangent of xdots is A ct = hvp(xs, ybars; ct, 0), of ybardots J ct.
+    fof(xs, xdots; xps, xdotps) -> H(xdots, xps) + J xdotps: the cotangent of xps is
+    sum_k ct_k H_k xdots = hvp(xs, ct; xdots, 0), of xdotps J^T ct = vjp(xs, ct)."""
+    nx, nd, ny = len(fn._inputs), len(fn._diff), len(fn._outputs)
+    nl = _n_nonlinear(fn, kind)
+    if any(ad.is_undefined_primal(a) for a in args[:nl]):
+        _third_order(kind)
+    xs, second, lin = args[:nx], args[nx:nl], args[nl:]
+    res_avals = _abstract(kind, fn=fn, iv=iv, rv=rv, batch=batch, width=width)
+    cts = [jnp.zeros(a.shape, a.dtype) if isinstance(c, ad.Zero) else c for c, a in zip(cts, res_avals)]
+    p = dict(fn=fn, iv=iv, rv=rv, batch=batch, width=width)
+    _, outs, diff = _base_shapes(fn, iv)
+    zeros_y = [jnp.zeros(sh, s.dtype) for sh, s in zip(outs, fn._outputs)]
+    first, last = lin[: len(lin) - (ny if kind == "hvp" else nd)], lin[len(lin) - (ny if kind == "hvp" else nd):]
+    r_first = r_last = None
+    if kind == "hvp":
+        if any(ad.is_undefined_primal(a) for a in first):
+            r_first = hvp_p.bind(*xs, *second, *cts, *zeros_y, **p)
+        if any(ad.is_undefined_primal(a) for a in last):
+            r_last = jvp_p.bind(*xs, *cts, **p)
+    else:
+        if any(ad.is_undefined_primal(a) for a in first):
+            r_first = hvp_p.bind(*xs, *cts, *second, *zeros_y, **p)
+        if any(ad.is_undefined_primal(a) for a in last):
+            r_last = vjp_p.bind(*xs, *cts, **p)
+    out = [None] * nl
+    for group, r in ((first, r_first), (last, r_last)):
+        out += [None] * len(group) if r is None else [_unbatch(x, a) if ad.is_undefined_primal(a) else None
+                                                       for x, a in zip(r, group)]
+    return out
+
+
 def _out_avals(prim_to, args, fn, iv, rv, batch, width):
     # Cotangent avals of the transposed primitive = results of the forward one.
     kind_from = "vjp" if prim_to is jvp_p else "jvp"
@@ -295,6 +404,8 @@ class _AV:
 
 ad.primitive_transposes[jvp_p] = partial(_transpose, vjp_p)
 ad.primitive_transposes[vjp_p] = partial(_transpose, jvp_p)
+ad.primitive_transposes[hvp_p] = partial(_transpose_second, "hvp")
+ad.primitive_transposes[fof_p] = partial(_transpose_second, "fof")
 
 
 # ----- batching --------------------------------------------------------------------------------
@@ -302,7 +413,7 @@ ad.primitive_transposes[vjp_p] = partial(_transpose, jvp_p)
 
 def _batch_rule(prim, args, dims, *, fn, iv, rv, batch, width):
     kind = _KIND[prim]
-    nx = _nx(fn)
+    nx = _n_nonlinear(fn, kind)
     size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
     ops_g, _ = _groups(fn, kind, iv)
     lead_old = (width,) if width else tuple(batch)

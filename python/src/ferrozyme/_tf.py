@@ -5,8 +5,12 @@ loaded with `tf.load_op_library`) runs a generated wrapper on the op's input ten
 without copying them and writes into outputs it allocates with static shapes, so it works
 eagerly, inside `tf.function` graphs and under `tf.GradientTape`. Its gradient
 (`@tf.RegisterGradient("FerrozymeCall")`) is another `FerrozymeCall` of the `fz_vjp`
-wrapper: reverse mode through the C code. Differentiating that gradient again (second
-order) raises an error.
+wrapper: reverse mode through the C code. The gradient of a `fz_vjp` call (second order:
+nested tapes, and `tf.autodiff.ForwardAccumulator`, which TensorFlow computes by
+differentiating the gradient with respect to its cotangent) is, with A = sum_k ybar_k H_k
+symmetric, `A u` for the inputs (`fz_hvp`, from the second-order library compiled on
+first use) and `J u` for the cotangents (`fz_jvp`). Differentiating those (third order)
+raises an error.
 """
 
 from __future__ import annotations
@@ -64,12 +68,16 @@ def _rv_bits(rv):
 
 def _call(fn: Function, kind: str, tensors, iv, rv, out_shapes, out_dtypes):
     nin = len(tensors)
-    if kind == "primal":
+    if kind in ("primal", "vjp"):
         slots = list(range(nin)) + [-1 - j for j in range(len(out_shapes))]
-        lib, sym = fn.library, "fz_primal"
-    elif kind == "vjp":
+        lib, sym = fn.library, f"fz_{kind}"
+    elif kind == "jvp":  # tangents only: the primal outputs are scratch (NULL)
+        slots = list(range(nin)) + [_NULL] * len(out_shapes) + [-1 - j for j in range(len(out_shapes))]
+        lib, sym = fn.library, "fz_jvp"
+    elif kind == "hvp":
         slots = list(range(nin)) + [-1 - j for j in range(len(out_shapes))]
-        lib, sym = fn.library, "fz_vjp"
+        lib, sym = str(fn._built.second_lib()), "fz_hvp"
+        _by_lib[lib] = fn
     else:
         raise ValueError(kind)
     assert len(slots) == layout(fn.signature, kind)["n"]
@@ -92,15 +100,14 @@ def _ferrozyme_call_grad(op, *grads):
     fn = _by_lib.get(lib)
     if fn is None:
         raise LookupError(f"ferrozyme: the gradient needs {lib}, which this process has not loaded with ferrozyme.load")
-    if sym != "fz_primal":
-        raise NotImplementedError(
-            "ferrozyme: second derivatives of a loaded function are not supported by the TensorFlow "
-            "binding, nor forward mode (tf.autodiff.ForwardAccumulator, which TensorFlow computes "
-            "by differentiating the gradient): use tf.GradientTape (first derivatives), or the "
-            "JAX or PyTorch binding (jax.jvp, torch.func.jvp) for forward mode"
-        )
     iv = list(op.get_attr("iv"))
     rv = [struct.unpack("<d", struct.pack("<q", b))[0] for b in op.get_attr("rv_bits")]
+    if sym == "fz_vjp":
+        return _vjp_grad(fn, op, grads, iv, rv)
+    if sym in ("fz_jvp", "fz_hvp"):
+        return _second_grad(fn, op, sym, grads, iv, rv)
+    if sym != "fz_primal":
+        raise NotImplementedError(_third_order(fn, sym))
     xs = list(op.inputs)
     out_shapes = fn.out_shapes(iv)
     cts = []
@@ -110,6 +117,82 @@ def _ferrozyme_call_grad(op, *grads):
     gs = _call(fn, "vjp", xs + cts, iv, rv, diff_shapes, [s.dtype for s in fn._diff])
     it = iter(gs)
     return [next(it) if s.differentiable else None for s in fn._inputs]
+
+
+def _vjp_grad(fn: Function, op, grads, iv, rv):
+    """Gradient of xbars = J(xs)^T ybars (an `fz_vjp` call) given u, the gradient of xbars:
+    A u for the differentiable inputs (A = sum_k ybar_k H_k, fz_hvp), J u for ybars."""
+    nx = len(fn._inputs)
+    xs, ybars = list(op.inputs[:nx]), list(op.inputs[nx:])
+    diff_shapes = [tuple(xs[fn._inputs.index(s)].shape) for s in fn._diff]
+    ddt = [s.dtype for s in fn._diff]
+    u = [tf.zeros(sh, dtype=dt) if g is None else tf.convert_to_tensor(g) for g, sh, dt in zip(grads, diff_shapes, ddt)]
+    out_shapes = fn.out_shapes(iv)
+    zy = [tf.zeros(sh, dtype=s.dtype) for s, sh in zip(fn._outputs, out_shapes)]
+    au = _call(fn, "hvp", xs + u + ybars + zy, iv, rv, diff_shapes, ddt)
+    ju = _call(fn, "jvp", xs + u, iv, rv, out_shapes, [s.dtype for s in fn._outputs])
+    it = iter(au)
+    return [next(it) if s.differentiable else None for s in fn._inputs] + list(ju)
+
+
+def _third_order(fn: Function, sym: str) -> str:
+    return (
+        f"ferrozyme: {fn.name}(): third derivatives of a loaded function are not supported by "
+        "the TensorFlow binding (a tape differentiates a second derivative, computed by "
+        f"{sym}, with respect to the primal inputs); first and second derivatives are "
+        "(nested tf.GradientTape, tf.autodiff.ForwardAccumulator, also over a gradient)"
+    )
+
+
+def _second_grad(fn: Function, op, sym, grads, iv, rv):
+    """Gradient of a second-order call with respect to its linear inputs, which TensorFlow
+    needs for forward mode over a gradient (ForwardAccumulator around a tape: it
+    differentiates the gradient's gradient with respect to a cotangent):
+
+    * fz_jvp (xs, u) -> J u: the adjoint in u is J^T g (fz_vjp);
+    * fz_hvp (xs, u, ybars, w) -> A u + J^T w: in u, A g (fz_hvp); in w, J g (fz_jvp).
+
+    With respect to xs (and ybars) it would be third order: an error when a tape asks for
+    it eagerly; in a graph (which prunes what is not used), a tensor whose evaluation
+    fails with that error."""
+    nx, nd = len(fn._inputs), len(fn._diff)
+    ins = list(op.inputs)
+    xs = ins[:nx]
+    skip = set(getattr(op, "skip_input_indices", None) or ())
+    diff_shapes = [tuple(xs[fn._inputs.index(s)].shape) for s in fn._diff]
+    ddt = [s.dtype for s in fn._diff]
+    out_shapes = fn.out_shapes(iv)
+    ydt = [s.dtype for s in fn._outputs]
+    g = [tf.zeros_like(o) if gr is None else tf.convert_to_tensor(gr) for gr, o in zip(grads, op.outputs)]
+    if sym == "fz_jvp":
+        nonlinear = list(range(nx))
+        lin = list(_call(fn, "vjp", xs + g, iv, rv, diff_shapes, ddt))
+    else:
+        ny = len(fn._outputs)
+        nonlinear = list(range(nx)) + list(range(nx + nd, nx + nd + ny))
+        ybars = ins[nx + nd:nx + nd + ny]
+        zy = [tf.zeros(sh, dtype=dt) for sh, dt in zip(out_shapes, ydt)]
+        a_g = list(_call(fn, "hvp", xs + g + ybars + zy, iv, rv, diff_shapes, ddt))
+        j_g = list(_call(fn, "jvp", xs + g, iv, rv, out_shapes, ydt))
+        lin = a_g + [None] * ny + j_g  # ybars are nonlinear: filled below
+    res = [None] * nx + lin
+    for i in nonlinear:
+        if i in skip or (i < nx and not fn._inputs[i].differentiable):
+            res[i] = None
+            continue
+        if tf.executing_eagerly():
+            raise NotImplementedError(_third_order(fn, sym))
+        res[i] = _failing_like(ins[i], _third_order(fn, sym))
+    return res
+
+
+def _failing_like(t, message):
+    """Zeros like `t` that fail with `message` if a graph ever evaluates them."""
+    zeros = tf.zeros_like(t)
+    check = tf.debugging.Assert(tf.reduce_any(tf.not_equal(tf.reshape(zeros, [-1])[:1], zeros.dtype.as_numpy_dtype(0)))
+                                if t.shape.num_elements() else tf.constant(False), [message])
+    with tf.control_dependencies([check]):
+        return tf.identity(zeros)
 
 
 def _keras_variable_value(x):

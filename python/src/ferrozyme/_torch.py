@@ -12,6 +12,12 @@ and which also defines `jvp` (forward mode: `torch.func.jvp`, `torch.autograd.fo
 and `vmap` (a batch axis, looped over in Python, or one vector-mode call when only the
 tangents/cotangents are batched and the batch is small).
 
+Second derivatives: when a gradient (or a tangent) may itself be differentiated
+(`create_graph=True`, torch.func transforms), backward (jvp) returns it through a second
+pair of autograd.Functions, `FerrozymeVjp`/`FerrozymeJvp` (`_make_second_order_functions`),
+whose derivatives call two more ops, `<key>_hvp` and `<key>_fof` (the wrappers `fz_hvp`,
+`fz_fof` of the second-order library, compiled on first use). Third derivatives raise.
+
 CPU tensors of the C dtypes (float64 for `double *`, float32 for `float *`) are passed
 without copies when contiguous (`data_ptr()`); others are made contiguous first.
 """
@@ -56,6 +62,12 @@ class _Ops:
         self.lib.define(f"{base}_primal(Tensor[] xs, int[] iv, float[] rv) -> Tensor[]")
         self.lib.define(f"{base}_vjp(Tensor[] xs, Tensor[] cts, int[] iv, float[] rv) -> Tensor[]")
         self.lib.define(f"{base}_jvp(Tensor[] xs, Tensor[] tans, int[] iv, float[] rv) -> Tensor[]")
+        self.lib.define(f"{base}_hvp(Tensor[] xs, Tensor[] ybars, Tensor[] xdots, Tensor[] ybardots, int[] iv, "
+                        "float[] rv) -> Tensor[]")
+        self.lib.define(f"{base}_fof(Tensor[] xs, Tensor[] xdots, Tensor[] xps, Tensor[] xdotps, int[] iv, "
+                        "float[] rv) -> Tensor[]")
+        self.lib.impl(f"{base}_hvp", self._hvp, "CPU")
+        self.lib.impl(f"{base}_fof", self._fof, "CPU")
         self.lib.impl(f"{base}_primal", self._primal, "CPU")
         self.lib.impl(f"{base}_vjp", self._vjp, "CPU")
         self.lib.impl(f"{base}_jvp", self._jvp, "CPU")
@@ -63,17 +75,24 @@ class _Ops:
         torch.library.register_fake(f"{q}_primal", self._primal_fake, lib=self.lib)
         torch.library.register_fake(f"{q}_vjp", self._vjp_fake, lib=self.lib)
         torch.library.register_fake(f"{q}_jvp", self._jvp_fake, lib=self.lib)
+        torch.library.register_fake(f"{q}_hvp", self._hvp_fake, lib=self.lib)
+        torch.library.register_fake(f"{q}_fof", self._fof_fake, lib=self.lib)
         torch.library.register_autograd(
             f"{q}_primal", self._backward, setup_context=self._setup_context, lib=self.lib
         )
         torch.library.register_vmap(f"{q}_primal", self._primal_vmap, lib=self.lib)
         torch.library.register_vmap(f"{q}_vjp", self._vjp_vmap, lib=self.lib)
         torch.library.register_vmap(f"{q}_jvp", self._jvp_vmap, lib=self.lib)
+        torch.library.register_vmap(f"{q}_hvp", self._hvp_vmap, lib=self.lib)
+        torch.library.register_vmap(f"{q}_fof", self._fof_vmap, lib=self.lib)
         ops = getattr(torch.ops, ns)
         self.primal = getattr(ops, f"{base}_primal").default
         self.vjp = getattr(ops, f"{base}_vjp").default
         self.jvp = getattr(ops, f"{base}_jvp").default
+        self.hvp = getattr(ops, f"{base}_hvp").default
+        self.fof = getattr(ops, f"{base}_fof").default
         self.autograd_fn, self.eager_fn = _make_autograd_function(self)
+        self.vjp_fn, self.jvp_fn = _make_second_order_functions(self)
 
     # -- shapes ------------------------------------------------------------------------
     def _outs(self, iv, like):
@@ -108,12 +127,34 @@ class _Ops:
                        + [_ptr(y) for y in ys] + [_ptr(t) for t in yd], *self.fn.plan_ivrv(iv, rv))
         return ys + yd
 
+    def _hvp(self, xs, ybars, xdots, ybardots, iv, rv):
+        """sum_k ybars_k H_k xdots + J^T ybardots (fz_hvp, compiled on first use)."""
+        c = lambda ts, what: [_contig(t, self.fn.name, what) for t in ts]
+        xs, ybars, xdots, ybardots = c(xs, "an input"), c(ybars, "a cotangent"), c(xdots, "a tangent"), c(ybardots, "a cotangent")
+        res = self._diff_like(xs)
+        self.fn.raw_iv("hvp", [_ptr(t) for t in xs + xdots + ybars + ybardots + res], *self.fn.plan_ivrv(iv, rv))
+        return res
+
+    def _fof(self, xs, xdots, xps, xdotps, iv, rv):
+        """H(xdots, xps) + J xdotps, per output (fz_fof, compiled on first use)."""
+        c = lambda ts: [_contig(t, self.fn.name, "a tangent") for t in ts]
+        xs = [_contig(x, self.fn.name, "an input") for x in xs]
+        res = self._outs(iv, xs[0] if xs else torch.empty(0))
+        self.fn.raw_iv("fof", [_ptr(t) for t in xs + c(xdots) + c(xps) + c(xdotps) + res], *self.fn.plan_ivrv(iv, rv))
+        return res
+
     # -- fakes (shape propagation for torch.compile) ----------------------------------------
     def _primal_fake(self, xs, iv, rv):
         return self._outs(iv, xs[0] if xs else torch.empty(0, device="meta"))
 
     def _vjp_fake(self, xs, cts, iv, rv):
         return self._diff_like(xs)
+
+    def _hvp_fake(self, xs, ybars, xdots, ybardots, iv, rv):
+        return self._diff_like(xs)
+
+    def _fof_fake(self, xs, xdots, xps, xdotps, iv, rv):
+        return self._outs(iv, xs[0] if xs else torch.empty(0, device="meta"))
 
     def _jvp_fake(self, xs, tans, iv, rv):
         like = xs[0] if xs else torch.empty(0, device="meta")
@@ -193,6 +234,12 @@ class _Ops:
             return self._vector("vjp", info.batch_size, xs, cts, cd, iv, rv)
         return self._loop(self.vjp, info.batch_size, [xs, cts], [xd, cd], iv, rv)
 
+    def _hvp_vmap(self, info, in_dims, xs, ybars, xdots, ybardots, iv, rv):
+        return self._loop(self.hvp, info.batch_size, [xs, ybars, xdots, ybardots], list(in_dims[:4]), iv, rv)
+
+    def _fof_vmap(self, info, in_dims, xs, xdots, xps, xdotps, iv, rv):
+        return self._loop(self.fof, info.batch_size, [xs, xdots, xps, xdotps], list(in_dims[:4]), iv, rv)
+
     def _jvp_vmap(self, info, in_dims, xs, tans, iv, rv):
         xd, td = in_dims[0], in_dims[1]
         if self._use_vector(info.batch_size, xs, xd, tans):
@@ -200,67 +247,102 @@ class _Ops:
         return self._loop(self.jvp, info.batch_size, [xs, tans], [xd, td], iv, rv)
 
 
-def second_order_message(name: str) -> str:
+def higher_order_message(name: str) -> str:
     return (
-        f"{name}(): second derivatives through a ferrozyme function are not supported: its "
-        "gradient is computed by compiled code that PyTorch cannot differentiate again "
-        "(torch.func.hessian, jacfwd/jacrev of a gradient, or backward through a gradient "
-        "taken with create_graph=True). Use first derivatives only (e.g. detach the "
-        "gradient), or write a second function in C that returns the gradient and load it too."
+        f"{name}(): third derivatives through a ferrozyme function are not supported: its "
+        "second derivatives (Hessian-vector products, computed by the compiled wrappers "
+        "fz_hvp/fz_fof) cannot be differentiated again by PyTorch (e.g. jacfwd of "
+        "torch.func.hessian, or backward through a Hessian-vector product taken with "
+        "create_graph=True). First and second derivatives are supported."
     )
 
 
-def _guard_second_order(name: str, gs, watched):
-    """Backward results that a second differentiation would silently treat as constants:
-    when grad mode is on in backward (create_graph=True) and an input or cotangent
-    requires grad, the results are passed through a node that raises if it is ever
-    differentiated (what torch's once_differentiable does, watching the saved inputs
-    too, which once_differentiable does not)."""
-    if not torch.is_grad_enabled():
-        return gs
-    if not any(isinstance(t, torch.Tensor) and t.requires_grad for t in watched):
-        return gs
-    idx = [k for k, g in enumerate(gs) if g is not None]
-    if not idx:
-        return gs
-    err = torch._C._functions.DelayedError(second_order_message(name).encode(), len(idx))
-    fake = []
-    for k in idx:
-        g = gs[k].detach()
-        g.requires_grad = True
-        fake.append(g)
-    res = err(*fake)
-    res = res if isinstance(res, tuple) else (res,)
-    out = list(gs)
-    for k, r in zip(idx, res):
-        out[k] = r
-    return out
+class _Raise(torch.autograd.Function):
+    """A zero that depends on `watched`: a backward that reaches them through it raises
+    RuntimeError(message) (third order, or a derivative for a `const` argument)."""
+
+    @staticmethod
+    def forward(ctx, message, *watched):
+        ctx.message = message
+        return watched[0].new_zeros(())
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError(ctx.message)
+
+
+def _watch(ts, watched, message):
+    """ts + a `_Raise` zero watching the tensors of `watched` that require grad."""
+    w = [t for t in watched if isinstance(t, torch.Tensor) and t.requires_grad]
+    if not w or not torch.is_grad_enabled():
+        return ts
+    z = _Raise.apply(message, *w)
+    return [t if t is None else t + z.to(t.dtype) for t in ts]
+
+
+def _guard_higher_order(name: str, gs, watched):
+    """Second-derivative results that a third differentiation would silently treat as
+    constants: when grad mode is on (create_graph=True) and an input or cotangent
+    requires grad, a zero from `_Raise` is added to the results, so that a backward
+    reaching any of `watched` through them raises. (The graph must really lead to the
+    watched tensors: an error node on detached copies is pruned by the engine when it
+    computes only the gradients of other tensors, and they were then silently zero.)"""
+    return _watch(gs, watched, higher_order_message(name))
+
+
+class _EagerLinear(torch.autograd.Function):
+    """results = L(cts) for a map L linear in the tensors `cts` (plain eager tensors),
+    closing over primal values that are watched by a `_Raise` instead (a derivative with
+    respect to them is third order). Its backward is the adjoint LT, itself guarded: so
+    the double-backward trick (torch.autograd.functional.hvp: the derivative of a
+    create_graph gradient's backward with respect to its cotangent) works."""
+
+    @staticmethod
+    def forward(ctx, name, L, LT, watched, *cts):
+        ctx.name, ctx.LT, ctx.watched = name, LT, watched
+        ctx.like = [(c.shape, c.dtype) for c in cts]
+        with torch.no_grad():
+            return tuple(L(list(cts)))
+
+    @staticmethod
+    def backward(ctx, *gs):
+        gs = list(gs)
+        with torch.no_grad():
+            res = ctx.LT(gs)
+        res = _guard_higher_order(ctx.name, res, list(ctx.watched) + gs)
+        return (None, None, None, None, *res)
+
+
+def _eager_linear(name, L, LT, watched, cts):
+    res = list(_EagerLinear.apply(name, L, LT, tuple(watched), *cts))
+    return _guard_higher_order(name, res, watched)
 
 
 def _refuse_nested(name: str, ts) -> None:
-    """Under torch.func transforms: raise when a derivative is itself being differentiated.
+    """Under torch.func transforms: raise when a second derivative is itself being
+    differentiated (called by the backward/jvp of the second-order Functions).
 
-    In backward (or jvp), each saved tensor is wrapped by the grad/jvp level being
-    differentiated now (alive, or dead once `vjp` returned); a further grad-tracking wrapper
-    of a live level beneath it means an outer transform differentiates the derivative
-    (hessian, jacrev(jacrev), jacfwd(jacrev), grad of grad). The derivative ops have no
-    derivative, and torch's fallback would silently treat them as constants (zeros)."""
+    There, each saved tensor is wrapped by the grad/jvp level being differentiated now
+    (alive, or dead once `vjp` returned); a further grad-tracking wrapper of a live level
+    beneath it means an outer transform differentiates the second derivative (jacfwd of
+    hessian, ...). The second-order ops have no derivative, and torch's fallback would
+    silently treat them as constants (zeros)."""
     F = torch._C._functorch
     for t in ts:
         seen_grad = False
         while isinstance(t, torch.Tensor) and F.is_functorch_wrapped_tensor(t):
             if F.is_gradtrackingtensor(t):
                 if seen_grad and F.maybe_get_level(t) > 0:
-                    raise RuntimeError(second_order_message(name))
+                    raise RuntimeError(higher_order_message(name))
                 seen_grad = True
             t = F.get_unwrapped(t)
 
 
-def _refuse_two_levels(name: str, xs) -> None:
-    """At the call, under torch.func transforms: inputs tracked by two live grad/jvp levels
-    (hessian, jacfwd(jacfwd(f)), grad of grad, a mixed d/dA d/dx) will have a derivative
+def _refuse_three_levels(name: str, xs) -> None:
+    """At the call, under torch.func transforms: inputs tracked by three live grad/jvp
+    levels (jacfwd(hessian), grad of grad of grad) will have a second derivative
     differentiated again, which the bindings cannot do; say so before torch does
-    something else (a silent zero, or an internal assertion for jvp of jvp)."""
+    something else (a silent zero, or an internal assertion)."""
     F = torch._C._functorch
     levels = set()
     for t in xs:
@@ -268,8 +350,8 @@ def _refuse_two_levels(name: str, xs) -> None:
             if F.is_gradtrackingtensor(t) and F.maybe_get_level(t) > 0:
                 levels.add(F.maybe_get_level(t))
             t = F.get_unwrapped(t)
-    if len(levels) >= 2:
-        raise RuntimeError(second_order_message(name))
+    if len(levels) >= 3:
+        raise RuntimeError(higher_order_message(name))
 
 
 def _const_edges(fn: Function, xs):
@@ -345,6 +427,18 @@ def _scatter_diff(fn: Function, gs):
     return out
 
 
+class _Consts:
+    """The integer and real constants of a call, as one opaque argument of the
+    autograd.Functions: tuples would be pytrees whose elements torch.func's generated vmap
+    rules count as inputs, which misaligned the tangents of jvp under vmap (torch's
+    "flat_bdims must not be None" for jacfwd(jacfwd(f)) and torch.func.hessian)."""
+
+    __slots__ = ("iv", "rv")
+
+    def __init__(self, iv, rv):
+        self.iv, self.rv = list(iv), list(rv)
+
+
 def _make_autograd_function(ops: _Ops):
     fn = ops.fn
     n_out = len(fn._outputs)
@@ -357,17 +451,17 @@ def _make_autograd_function(ops: _Ops):
         # On plain CPU tensors (eager mode) the methods call the C wrappers directly; under
         # torch.func transforms, fake tensors or tracing they go through the custom ops.
         @staticmethod
-        def forward(iv, rv, *xs):
+        def forward(k, *xs):
             if _all_plain(xs):
-                return tuple(ops._primal(list(xs), iv, rv))
-            return tuple(ops.primal(list(xs), list(iv), list(rv)))
+                return tuple(ops._primal(list(xs), k.iv, k.rv))
+            return tuple(ops.primal(list(xs), k.iv, k.rv))
 
         @staticmethod
         def setup_context(ctx, inputs, output):
-            iv, rv, *xs = inputs
+            k, *xs = inputs
             ctx.save_for_backward(*xs)
             ctx.save_for_forward(*xs)
-            ctx.iv, ctx.rv = list(iv), list(rv)
+            ctx.k = k
             if has_const:
                 ctx.const_edges = _const_edges(fn, xs)
             nondiff = [o for o, s in zip(output, fn._outputs) if not s.differentiable]
@@ -377,41 +471,32 @@ def _make_autograd_function(ops: _Ops):
         @staticmethod
         def backward(ctx, *gys):
             if has_const:
-                _refuse_const_grads(fn, ctx.needs_input_grad[2:], getattr(ctx, "const_edges", None))
+                _refuse_const_grads(fn, ctx.needs_input_grad[1:], getattr(ctx, "const_edges", None))
             xs = list(ctx.saved_tensors)
-            shapes = fn.out_shapes(ctx.iv)
+            k = ctx.k
+            shapes = fn.out_shapes(k.iv)
             gys = [g if g is not None else torch.zeros(sh, dtype=_TORCH[s.dtype])
                    for g, s, sh in zip(gys, fn._outputs, shapes)]
-            if _all_plain(xs) and _all_plain(gys):
-                if torch.is_grad_enabled():  # create_graph=True: guard a second derivative
-                    with torch.no_grad():
-                        gs = ops._vjp(xs, gys, ctx.iv, ctx.rv)
-                    gs = _guard_second_order(fn.name, gs, xs + gys)
-                else:
-                    gs = ops._vjp(xs, gys, ctx.iv, ctx.rv)
+            if _all_plain(xs) and _all_plain(gys) and not (torch.is_grad_enabled() and _any_grad(xs + gys)):
+                gs = ops._vjp(xs, gys, k.iv, k.rv)
             else:
-                _refuse_nested(fn.name, xs + gys)
-                gs = ops.vjp(xs, gys, ctx.iv, ctx.rv)
-            return (None, None, *_scatter_diff(fn, gs))
+                # create_graph=True or torch.func: the gradient is itself differentiable
+                # (its derivative is fz_hvp).
+                gs = _watch_consts(fn, ops.vjp_fn.apply(k, *xs, *gys), xs)
+            return (None, *_scatter_diff(fn, gs))
 
         @staticmethod
-        def jvp(ctx, iv_t, rv_t, *tangents):
+        def jvp(ctx, k_t, *tangents):
             xs = list(ctx.saved_tensors)
+            k = ctx.k
             tans = []
             for x, t, s in zip(xs, tangents, fn._inputs):
                 if s.differentiable:
                     tans.append(t if t is not None else torch.zeros_like(x))
-            if _all_plain(xs) and _all_plain(tans):
-                if torch.is_grad_enabled():
-                    with torch.no_grad():
-                        res = ops._jvp(xs, tans, ctx.iv, ctx.rv)
-                    res = res[:n_out] + _guard_second_order(fn.name, res[n_out:], xs + tans)
-                else:
-                    res = ops._jvp(xs, tans, ctx.iv, ctx.rv)
-            else:
-                _refuse_nested(fn.name, xs + tans)
-                res = ops.jvp(xs, tans, ctx.iv, ctx.rv)
-            return tuple(res[n_out:])
+            if _all_plain(xs) and _all_plain(tans) and not (torch.is_grad_enabled() and _any_grad(xs + tans)):
+                return tuple(ops._jvp(xs, tans, k.iv, k.rv)[n_out:])
+            # the tangent is itself differentiable (its derivative is fz_fof)
+            return tuple(_watch_consts(fn, ops.jvp_fn.apply(k, *xs, *tans), xs))
 
     class FerrozymeEager(torch.autograd.Function):
         """The same, old-style (forward takes ctx), for plain eager calls: torch binds the
@@ -419,9 +504,9 @@ def _make_autograd_function(ops: _Ops):
         which costs more than the rest of the call. functorch transforms need the other one."""
 
         @staticmethod
-        def forward(ctx, iv, rv, *xs):
-            ys = ops._primal(list(xs), iv, rv)
-            FerrozymeFunction.setup_context(ctx, (iv, rv, *xs), ys)
+        def forward(ctx, k, *xs):
+            ys = ops._primal(list(xs), k.iv, k.rv)
+            FerrozymeFunction.setup_context(ctx, (k, *xs), ys)
             return tuple(ys)
 
         backward = FerrozymeFunction.backward
@@ -431,6 +516,168 @@ def _make_autograd_function(ops: _Ops):
     FerrozymeFunction.__qualname__ = FerrozymeFunction.__name__
     FerrozymeEager.__name__ = FerrozymeEager.__qualname__ = f"FerrozymeEager_{fn.name}"
     return FerrozymeFunction, FerrozymeEager
+
+
+def _watch_consts(fn: Function, ds, xs):
+    """Eager mode: a derivative `ds` that a second derivative may differentiate with
+    respect to a `const` input that requires grad (FerrozymeVjp/Jvp give it none) raises
+    then instead of leaving it silently without one."""
+    consts = [x for s, x in zip(fn._inputs, xs) if not s.differentiable and _plain(x)]
+    if not consts:
+        return ds
+    names = ", ".join(repr(s.name) for s in fn._inputs if not s.differentiable)
+    return tuple(_watch(list(ds), consts, (
+        f"{fn.name}(): a second derivative is needed with respect to a `const` argument ({names}), "
+        "which has no derivative. Declare it `in` (or `inout`), or pass it detached.")))
+
+
+def _any_grad(ts) -> bool:
+    return any(isinstance(t, torch.Tensor) and t.requires_grad for t in ts)
+
+
+def _make_second_order_functions(ops: _Ops):
+    """Differentiable first derivatives: `FerrozymeVjp` (xbars = J^T ybars) and
+    `FerrozymeJvp` (ydots = J xdots), whose backward and jvp call the second-order wrappers.
+    With A = sum_k ybar_k H_k (symmetric):
+
+    * d(J^T ybar) = A dx + J^T dybar (fz_hvp); its transpose: ct -> (A ct, J ct), whose
+      own adjoint (u, w) -> A u + J^T w is fz_hvp again;
+    * d(J xdot) = H(xdot, dx) + J dxdot (fz_fof); its transpose: ct -> (sum_k ct_k H_k
+      xdot = fz_hvp(x, ct, xdot, 0), J^T ct), whose adjoint (u, w) -> H(xdot, u) + J w
+      is fz_fof.
+
+    Their derivatives with respect to the primal values (third order) raise."""
+    fn = ops.fn
+    nx, nd, ny = len(fn._inputs), len(fn._diff), len(fn._outputs)
+    diff_idx = [fn._inputs.index(s) for s in fn._diff]
+
+    def call(kind, groups, k):
+        ts = [t for g in groups for t in g]
+        if _all_plain(ts):
+            real = {"hvp": ops._hvp, "fof": ops._fof, "jvp": ops._jvp, "vjp": ops._vjp}[kind]
+            if torch.is_grad_enabled():
+                with torch.no_grad():
+                    res = real(*groups, k.iv, k.rv)
+                return _guard_higher_order(fn.name, res, ts)
+            return real(*groups, k.iv, k.rv)
+        _refuse_nested(fn.name, ts)
+        return getattr(ops, kind)(*groups, k.iv, k.rv)
+
+    def refuse_const(needs):
+        for s, need in zip(fn._inputs, needs):
+            if need and not s.differentiable:
+                raise RuntimeError(
+                    f"{fn.name}(): a second derivative is needed with respect to argument {s.name!r}, "
+                    "but the signature declares it `const` (no derivative). Declare it `in` (or "
+                    f"`inout`), or pass {s.name}.detach()."
+                )
+
+    def zeros(ts, like):
+        return [t if t is not None else torch.zeros_like(l) for t, l in zip(ts, like)]
+
+    def out_zeros(ts, k, like):
+        shapes = fn.out_shapes(k.iv)
+        return [t if t is not None else like.new_zeros(sh, dtype=_TORCH[s.dtype])
+                for t, s, sh in zip(ts, fn._outputs, shapes)]
+
+    def eager(ctx, ts):
+        return _all_plain(ts) and _all_plain(list(ctx.saved_tensors))
+
+    class FerrozymeVjp(torch.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(k, *args):
+            xs, ybars = list(args[:nx]), list(args[nx:])
+            if _all_plain(args):
+                return tuple(ops._vjp(xs, ybars, k.iv, k.rv))
+            return tuple(ops.vjp(xs, ybars, k.iv, k.rv))
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            k, *args = inputs
+            ctx.save_for_backward(*args)
+            ctx.save_for_forward(*args)
+            ctx.k = k
+
+        @staticmethod
+        def backward(ctx, *cts):
+            k = ctx.k
+            args = list(ctx.saved_tensors)
+            xs, ybars = args[:nx], args[nx:]
+            cts = zeros(cts, [xs[i] for i in diff_idx])
+            zy = [torch.zeros_like(y) for y in ybars]
+            if eager(ctx, cts):
+                def L(c):
+                    return ops._hvp(xs, ybars, c, zy, k.iv, k.rv) + ops._jvp(xs, c, k.iv, k.rv)[ny:]
+
+                def LT(g):
+                    g = zeros(g[:nd], [xs[i] for i in diff_idx]) + out_zeros(g[nd:], k, xs[0] if xs else ybars[0])
+                    return ops._hvp(xs, ybars, g[:nd], g[nd:], k.iv, k.rv)
+
+                res = _eager_linear(fn.name, L, LT, [t for t in args if t.requires_grad], cts)
+                a_ct, j_ct = res[:nd], res[nd:]
+            else:
+                refuse_const(ctx.needs_input_grad[1:1 + nx])
+                a_ct = call("hvp", [xs, ybars, cts, zy], k)
+                j_ct = call("jvp", [xs, cts], k)[ny:]
+            return (None, *_scatter_diff(fn, a_ct), *j_ct)
+
+        @staticmethod
+        def jvp(ctx, k_t, *tans):
+            args = list(ctx.saved_tensors)
+            xs, ybars = args[:nx], args[nx:]
+            dxs = zeros([tans[i] for i in diff_idx], [xs[i] for i in diff_idx])
+            dys = zeros(tans[nx:], ybars)
+            return tuple(call("hvp", [xs, ybars, dxs, dys], ctx.k))
+
+    class FerrozymeJvp(torch.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(k, *args):
+            xs, xdots = list(args[:nx]), list(args[nx:])
+            if _all_plain(args):
+                return tuple(ops._jvp(xs, xdots, k.iv, k.rv)[ny:])
+            return tuple(ops.jvp(xs, xdots, k.iv, k.rv)[ny:])
+
+        setup_context = FerrozymeVjp.setup_context
+
+        @staticmethod
+        def backward(ctx, *cts):
+            k = ctx.k
+            args = list(ctx.saved_tensors)
+            xs, xdots = args[:nx], args[nx:]
+            like = xs[0] if xs else xdots[0]
+            cts = out_zeros(cts, k, like)
+            zy = [torch.zeros_like(c) for c in cts]
+            if eager(ctx, cts):
+                def L(c):
+                    return ops._hvp(xs, c, xdots, zy, k.iv, k.rv) + ops._vjp(xs, c, k.iv, k.rv)
+
+                def LT(g):
+                    g = zeros(g, [xs[i] for i in diff_idx] * 2)
+                    return ops._fof(xs, xdots, g[:nd], g[nd:], k.iv, k.rv)
+
+                res = _eager_linear(fn.name, L, LT, [t for t in args if t.requires_grad], cts)
+                h, g = res[:nd], res[nd:]
+            else:
+                refuse_const(ctx.needs_input_grad[1:1 + nx])
+                h = call("hvp", [xs, cts, xdots, zy], k)
+                g = call("vjp", [xs, cts], k)
+            return (None, *_scatter_diff(fn, h), *g)
+
+        @staticmethod
+        def jvp(ctx, k_t, *tans):
+            args = list(ctx.saved_tensors)
+            xs, xdots = args[:nx], args[nx:]
+            dxs = zeros([tans[i] for i in diff_idx], [xs[i] for i in diff_idx])
+            dxdots = zeros(tans[nx:], xdots)
+            return tuple(call("fof", [xs, xdots, dxs, dxdots], ctx.k))
+
+    for c, what in ((FerrozymeVjp, "Vjp"), (FerrozymeJvp, "Jvp")):
+        c.__name__ = c.__qualname__ = f"Ferrozyme{what}_{fn.name}"
+    return FerrozymeVjp, FerrozymeJvp
 
 
 def ops_for(fn: Function) -> _Ops:
@@ -468,6 +715,14 @@ def _resolve(fn: Function, args, kwargs):
     return xs, plan
 
 
+def _consts(plan) -> _Consts:
+    k = plan.__dict__.get("_torch_consts")
+    if k is None:
+        k = _Consts(plan.iv, plan.rv)
+        object.__setattr__(plan, "_torch_consts", k)
+    return k
+
+
 def apply(fn: Function, args, kwargs):
     ops = ops_for(fn)
     xs, plan = _resolve(fn, args, kwargs)
@@ -475,9 +730,9 @@ def apply(fn: Function, args, kwargs):
         # Under torch.compile: the custom op (with its registered autograd) stays in the graph.
         outs = ops.primal(list(xs), list(plan.iv), list(plan.rv))
     elif _all_plain(xs) and not _transforming():
-        outs = ops.eager_fn.apply(plan.iv, plan.rv, *xs)
+        outs = ops.eager_fn.apply(_consts(plan), *xs)
     else:
-        _refuse_two_levels(fn.name, xs)
-        outs = ops.autograd_fn.apply(tuple(plan.iv), tuple(plan.rv), *xs)
+        _refuse_three_levels(fn.name, xs)
+        outs = ops.autograd_fn.apply(_consts(plan), *xs)
     outs = list(outs)
     return outs[0] if len(outs) == 1 else tuple(outs)
