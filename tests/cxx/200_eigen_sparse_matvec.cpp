@@ -1,5 +1,7 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17 -I/usr/include/eigen3
+// IGNORE-O0: cannot-deduce-type at the sparse matrix's `int` inner indices and outer starts (`SparseCompressedBase::InnerIterator::index`, `set_from_triplets`), stored next to the values in memory type analysis sees as Anything when nothing is inlined (cxx/103's and cxx/192's integer-beside-double family); -O1..-O3 and the plugin pass
+// IGNORE-REF: as at -O0 (cannot-deduce-type at the integer index loads and at a memcpy of the matrix)
 // A sparse least-squares residual as FEM/graph codes write it with Eigen (sweep23): a
 // 1-D Laplacian-plus-coupling `Eigen::SparseMatrix<double>` assembled from triplets
 // (constant structure and values, built inside the function), multiplied by the active
