@@ -55,8 +55,7 @@ pub fn mark(module: Module) -> Vec<String> {
 fn starts_va_list(f: Value) -> bool {
     instructions(f).any(|i| {
         i.is_call()
-            && i
-                .called_function()
+            && i.called_function()
                 .is_some_and(|c| c.is_intrinsic("llvm.va_start"))
     })
 }
@@ -92,8 +91,8 @@ fn inactive_callee(callee: Value) -> bool {
             "llvm.lifetime.start",
             "llvm.lifetime.end",
         ]
-            .iter()
-            .any(|&n| callee.is_intrinsic(n))
+        .iter()
+        .any(|&n| callee.is_intrinsic(n))
             || callee.memory_effects().is_some_and(|m| m.only_reads());
     }
     let name = callee.name();
