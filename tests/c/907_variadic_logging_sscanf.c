@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE: a user variadic function (`log_msg(int, const char *, ...)`, `va_start` + `vfprintf`) called from the differentiated code is refused at every level ("cannot differentiate a variadic function (`llvm.va_start.p0`)"), though it only prints; the help names `__enzyme_inactivefn`. Worth recognising a variadic function whose `va_list` only reaches `vfprintf`/`vsnprintf` as inactive
 // Logging and configuration inside the differentiated function, as research codes do
 // it (sweep22): a user's variadic `log_msg(int level, const char *fmt, ...)` that
 // forwards its `va_list` to `vfprintf(stderr, ...)` (called with active doubles as

@@ -33,6 +33,8 @@ pub enum Writes {
     /// A pointer into the character string given as argument 0, stored through the
     /// `char **` passed as argument `n` when it is not null (`strtod`'s end pointer).
     PointerTo(usize),
+    /// Integer state (a mutex's lock word and owner) in the object passed as argument `n`.
+    IntegersTo(usize),
 }
 
 /// One inactive library function.
@@ -56,6 +58,7 @@ const FORMAT: &str = "formats its arguments as characters into a buffer; integer
 const PRINT: &str = "writes its arguments to a stream as characters";
 const STREAMS: &str =
     "opens, closes or positions a stream: a `FILE *` handle (opaque C library state) or an integer result";
+const MUTEX: &str = "locks or unlocks a mutex: integer state in the mutex, an integer error code";
 const OSTREAM: &str = "std::ostream output: writes characters to the stream, returns the stream";
 
 /// The table.
@@ -170,6 +173,11 @@ pub const INACTIVE_LIBRARY: &[Inactive] = &[
         Writes::Nothing,
         "fills a locale facet's character cache (std::endl's widen)",
     ),
+    // Locks guarding lazily built tables (boost::math's quadrature abscissas, a user's
+    // cache behind a std::mutex): libstdc++'s `__gthread_mutex_*` call these.
+    row("pthread_mutex_lock", Writes::IntegersTo(0), MUTEX),
+    row("pthread_mutex_trylock", Writes::IntegersTo(0), MUTEX),
+    row("pthread_mutex_unlock", Writes::IntegersTo(0), MUTEX),
     row(
         "_ZSt16__throw_bad_castv",
         Writes::Nothing,

@@ -36,7 +36,8 @@ use super::const_pointers::{
     const_pointer_params, constant_pointer_stored, shadowed_global_in_copied_constant,
 };
 use super::hidden_floats::{
-    floats_in_integers_across_call, rebuilt_pointer, reinterpreted_float, undifferentiated_float,
+    floats_in_integers_across_call, pointer_passed_as_integer, rebuilt_pointer,
+    reinterpreted_float, undifferentiated_float,
 };
 use super::lost_stores::lost_stores;
 
@@ -75,6 +76,7 @@ pub(crate) fn check_body(
     for &i in &insts {
         undifferentiated_float(i, act, &mut out);
         rebuilt_pointer(i, act, types, &mut out);
+        pointer_passed_as_integer(i, act, &mut out);
         reinterpreted_float(i, act, &mut out);
         super::indirect::unshadowed_indirect_result(i, act, &mut out);
         shadowed_global_in_copied_constant(i, act, &mut out);

@@ -194,6 +194,45 @@ pub(super) fn rebuilt_pointer(
     }
 }
 
+/// A call of a function the pass differentiates that passes `ptrtoint` of a pointer with
+/// a shadow as an integer argument the callee turns back into a pointer. Clang does this
+/// with a by-value struct holding one pointer (an iterator) once the six integer
+/// argument registers are taken: unoptimized `std::ranges::transform(t, y, out, op)`
+/// passes `out` as `i64` (tests/cxx/204 at -O0). The callee's `inttoptr` of its
+/// parameter has no shadow, and the reverse sweep crashed adding adjoints through the null
+/// shadow iterator. The callee alone cannot see it (its clone has no call sites; integer
+/// parameters are plain numbers there), so the caller is where it is refused.
+pub(super) fn pointer_passed_as_integer(i: Value, act: &Activity, out: &mut Vec<Finding>) {
+    if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
+        return;
+    }
+    let ferrozyme_analysis::calls::CallKind::Defined(f) = ferrozyme_analysis::calls::classify(i)
+    else {
+        return;
+    };
+    let params = f.params();
+    let passed = i.call_args().into_iter().enumerate().any(|(k, a)| {
+        a.opcode() == Some(Opcode::LLVMPtrToInt)
+            && act.is_shadowed(a.operand(0))
+            && params.get(k).is_some_and(|p| {
+                p.users()
+                    .iter()
+                    .any(|u| u.opcode() == Some(Opcode::LLVMIntToPtr))
+            })
+    });
+    if passed {
+        out.push(Finding {
+            kind: DiagKind::UnsupportedInstruction,
+            at: i,
+            msg: format!(
+                "a pointer passed as an integer argument to `{}`, which rebuilds it with `inttoptr`: clang passes a by-value struct holding one pointer, such as an iterator, as `i64` once the argument registers are taken (`std::ranges::transform` over two ranges at -O0); the rebuilt pointer has no shadow, so derivatives through it would be lost",
+                f.name()
+            ),
+            help: "compile with -O1 or higher (the call is inlined), or pass the iterator's pointer or the container by reference",
+        });
+    }
+}
+
 /// Where the integer an `inttoptr` rebuilds comes from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Origin {

@@ -673,6 +673,7 @@ impl<'a> Walk<'a> {
                                         r.writes,
                                         ferrozyme_abi::Writes::CharsTo(_)
                                             | ferrozyme_abi::Writes::PointerTo(_)
+                                            | ferrozyme_abi::Writes::IntegersTo(_)
                                     )
                                 });
                             if !reads {

@@ -106,7 +106,9 @@ fn targets(inst: Value) -> Result<Vec<Value>, String> {
             }
             if let Some(row) = ferrozyme_abi::inactive_library(&name) {
                 return Ok(match row.writes {
-                    ferrozyme_abi::Writes::CharsTo(n) | ferrozyme_abi::Writes::PointerTo(n) => {
+                    ferrozyme_abi::Writes::CharsTo(n)
+                    | ferrozyme_abi::Writes::PointerTo(n)
+                    | ferrozyme_abi::Writes::IntegersTo(n) => {
                         args.get(n).copied().into_iter().collect()
                     }
                     _ => vec![],

@@ -24,6 +24,7 @@ mod blas;
 mod builtin;
 mod convention;
 mod holomorphic;
+mod print_only;
 mod qsort;
 pub(crate) mod threadprivate;
 mod wrappers;
@@ -74,6 +75,7 @@ impl Registry {
     /// errors.
     pub fn scan(module: Module) -> Result<Registry, Vec<Diagnostic>> {
         annotations::mark_inactive(module);
+        print_only::mark(module);
         let mut reg = Registry::default();
         let mut diags = Vec::new();
         // Functions the program defines for Enzyme to call (`enzymeLogGrad`; in C++ its

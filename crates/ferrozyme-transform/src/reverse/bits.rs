@@ -117,6 +117,29 @@ pub(crate) fn magic_seed(i: Value) -> bool {
         })
 }
 
+/// A right shift of a float's bits by at least the mantissa width (`lshr i64 %bits, 52`
+/// of a `double`, `lshr i32 %bits, 23` of a `float`): what is left is the sign and the
+/// exponent, a step function of the value that changes only at powers of two, so its
+/// derivative is zero (hand-written `log`/`frexp` range reductions read the exponent this
+/// way through a `union`, tests/c/937). Activity analysis already gives the result no
+/// derivative (it is not a lane move); this names it as understood. Not for a packed
+/// float pair (the caller's check), whose high float keeps mantissa bits below bit 55.
+pub(crate) fn exponent_field(i: Value) -> bool {
+    use Opcode::*;
+    if !matches!(i.opcode(), Some(LLVMLShr | LLVMAShr)) {
+        return false;
+    }
+    let mantissa = match i.ty().int_width() {
+        Some(64) => 52,
+        Some(32) => 23,
+        Some(16) => 10,
+        _ => return false,
+    };
+    i.operand(1)
+        .const_int_value()
+        .is_some_and(|k| k >= mantissa)
+}
+
 impl Gen<'_> {
     /// Integer operations on floats carried in integers: lane moves of a packed float
     /// pair (`trunc`, `zext`, `lshr/shl 32`, `or`, `and` with a lane mask) and sign-bit

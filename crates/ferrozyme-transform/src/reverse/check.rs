@@ -244,6 +244,8 @@ impl Checker<'_> {
         }
         let understood = if super::bits::magic_seed(i) {
             true
+        } else if super::bits::exponent_field(i) {
+            !self.fx.act.packed.contains(&i.operand(0))
         } else if ferrozyme_analysis::activity::is_lane_op(i) {
             let packed = self.fx.act.packed.contains(&i)
                 || i.operands().iter().any(|o| self.fx.act.packed.contains(o));
