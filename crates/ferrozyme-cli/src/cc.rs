@@ -85,6 +85,14 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
     result
 }
 
+/// `libferrozyme_clang.so` beside this program (crates/ferrozyme-clang), when it was built
+/// with clang's headers (an empty library otherwise: it registers nothing).
+fn frontend_plugin() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let lib = exe.with_file_name("libferrozyme_clang.so");
+    lib.is_file().then_some(lib)
+}
+
 impl Job<'_> {
     /// Builds and (unless `-c`/`-S`) links, as the stage asks.
     fn run_stage(&mut self) -> Result<(), CliError> {
@@ -229,6 +237,13 @@ impl Job<'_> {
         // would drop them with a warning) as clang's `annotate`, which the pass reads
         // (`custom/annotations.rs`).
         cmd.args(ferrozyme_transform::ENZYME_ATTRIBUTE_DEFINES);
+        // Enzyme's loop annotations for checkpointing (`[[enzyme::checkpoint(...)]]`,
+        // `#pragma enzyme checkpoint`) are statement attributes no -D can express: the
+        // clang plugin beside this program inserts their calls; the pass runs here.
+        if let Some(lib) = frontend_plugin() {
+            cmd.arg(format!("-fplugin={}", lib.display()));
+            cmd.args(["-Xclang", "-plugin-arg-ferrozyme", "-Xclang", "attributes-only"]);
+        }
         cmd.args(["-emit-llvm", "-c"]);
         if let Some(lang) = &src.lang {
             cmd.args(["-x", lang]);

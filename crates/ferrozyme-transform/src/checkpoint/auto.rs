@@ -161,6 +161,45 @@ fn candidate(
     loops: &Loops,
     k: usize,
 ) -> Result<String, String> {
+    let Prepared { c, pre, blocks, live } = prepare(module, f, l, &HashMap::new())?;
+    let (floats, callee_loop) = body_size(&blocks);
+    let inner = loops
+        .loops
+        .iter()
+        .any(|o| o.header != l.header && l.blocks.contains(&o.header));
+    if !inner && !callee_loop && floats < MIN_FLOAT_OPS {
+        return Err(format!("its body is small ({floats} floating-point instructions, no inner loop): taping it costs little"));
+    }
+    let step = outline(module, f, l, &c, &blocks, &live, k);
+    let state = shadows_known(f, dup, step, &live)
+        .and_then(|()| snapshot(module, f, pre, &c, step, &live, &|_| None, true));
+    match state {
+        Ok(s) => choice(module, f, pre, &c, step, &live, s),
+        Err(why) => {
+            step.delete_function();
+            Err(why)
+        }
+    }
+}
+
+/// A loop ready to be outlined: its counter, preheader, blocks (in function order) and
+/// the values from before it that the body uses.
+pub(super) struct Prepared {
+    pub c: Counted,
+    pub pre: Block,
+    pub blocks: Vec<Block>,
+    pub live: Vec<Value>,
+}
+
+/// Checks that `l` can become a step function (counted, nothing carried in registers or
+/// used after it, only branches) and gives it a preheader. `exit_slots`: loop values the
+/// phis after the loop may use (kept in those slots, `demote.rs`).
+pub(super) fn prepare(
+    module: Module,
+    f: Value,
+    l: &Loop,
+    exit_slots: &HashMap<Value, Value>,
+) -> Result<Prepared, String> {
     let c = counted(l).ok_or(
         "its trip count is not known on entry (a counted loop `for (i = start; i < n; i++)` with one exit is needed; at -O0 the counter lives in memory)",
     )?;
@@ -170,20 +209,15 @@ fn candidate(
             return Err(format!("it carries `{}` from one iteration to the next in a register; only state in memory is checkpointed", short(phi)));
         }
     }
-    let pre = match l.preheader {
-        Some(p) => p,
-        None => {
-            let entry = l.entry.ok_or("the loop is entered from several places")?;
-            give_preheader(module, f, l.header, entry, &mut c)?
-        }
-    };
     let blocks: Vec<Block> = l.blocks_in(&f.blocks());
     let mut live = Vec::new();
     let mut seen = HashSet::new();
     for b in &blocks {
         for i in b.instructions() {
             for u in i.users() {
-                if u.is_instruction() && !l.blocks.contains(&u.parent_block()) {
+                let slotted =
+                    exit_slots.contains_key(&i) && u.opcode() == Some(Opcode::LLVMPHI);
+                if u.is_instruction() && !l.blocks.contains(&u.parent_block()) && !slotted {
                     return Err(format!(
                         "`{}`, computed in the loop, is used after it",
                         short(i)
@@ -232,22 +266,14 @@ fn candidate(
             }
         }
     }
-    let (floats, callee_loop) = body_size(&blocks);
-    let inner = loops
-        .loops
-        .iter()
-        .any(|o| o.header != l.header && l.blocks.contains(&o.header));
-    if !inner && !callee_loop && floats < MIN_FLOAT_OPS {
-        return Err(format!("its body is small ({floats} floating-point instructions, no inner loop): taping it costs little"));
-    }
-    let step = outline(module, f, l, &c, &blocks, &live, k);
-    match shadows_known(f, dup, step, &live).and_then(|()| state(module, f, pre, &c, step, &live)) {
-        Ok(what) => Ok(what),
-        Err(why) => {
-            step.delete_function();
-            Err(why)
+    let pre = match l.preheader {
+        Some(p) => p,
+        None => {
+            let entry = l.entry.ok_or("the loop is entered from several places")?;
+            give_preheader(module, f, l.header, entry, &mut c)?
         }
-    }
+    };
+    Ok(Prepared { c, pre, blocks, live })
 }
 
 /// A block of its own between `entry` and the loop's header (clang leaves rotated loops
@@ -274,7 +300,7 @@ fn give_preheader(
 }
 
 /// Replaces `phi` (in `header`) by one whose incoming edge from `from` comes from `to`.
-fn rebuild_phi(
+pub(super) fn rebuild_phi(
     b: &Builder,
     header: Block,
     phi: Value,
@@ -298,7 +324,7 @@ fn rebuild_phi(
 /// loop's state, which holds what the derivative flows through); a pointer the step only
 /// reads and that is not an argument (a local table, a pointer loaded from a structure)
 /// may be constant memory without a shadow, so such a loop is left alone.
-fn shadows_known(f: Value, dup: &[bool], step: Value, live: &[Value]) -> Result<(), String> {
+pub(super) fn shadows_known(f: Value, dup: &[bool], step: Value, live: &[Value]) -> Result<(), String> {
     let written = writes::written(step).map(|w| w.params).unwrap_or_default();
     for (j, v) in live.iter().enumerate() {
         if !v.ty().is_pointer() {
@@ -319,7 +345,7 @@ fn shadows_known(f: Value, dup: &[bool], step: Value, live: &[Value]) -> Result<
 
 /// `void __fz_auto_step.k(iv t, live-ins...)`: a copy of the loop's body for one value
 /// of the counter (back edges and exits return).
-fn outline(
+pub(super) fn outline(
     module: Module,
     f: Value,
     l: &Loop,
@@ -413,16 +439,30 @@ fn outline(
     step
 }
 
-/// Identifies the step's state and builds the run-time choice in `f` (see the module
-/// docs); the description of the state.
-fn state(
+/// The step's state, with the sizes computed before the preheader's branch.
+pub(super) struct Snapshot {
+    written: writes::Written,
+    /// The number of iterations (i64).
+    pub trips: Value,
+    pub facts: super::ranges::Facts,
+}
+
+/// Identifies the step's state: what it writes, bounded by values known before the loop
+/// (`ranges.rs`), or by `hint(j)`, the bytes the program says its live-in pointer `j`
+/// reaches (`__enzyme_ptr_size_hint`). The sizes go before the preheader's branch.
+/// `time_loop`: the loop must carry state from one iteration to the next (automatic
+/// checkpointing only takes such loops).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn snapshot(
     module: Module,
     f: Value,
     pre: Block,
     c: &Counted,
     step: Value,
     live: &[Value],
-) -> Result<String, String> {
+    hint: &dyn Fn(usize) -> Option<Value>,
+    time_loop: bool,
+) -> Result<Snapshot, String> {
     let w = writes::written(step).map_err(|u| {
         format!(
             "what it changes cannot be identified: it writes memory through {} (`{}`)",
@@ -448,7 +488,6 @@ fn state(
     let built = (|| -> Result<_, String> {
         let walk_b = &b;
         let mut walk = Walk::new(module, walk_b);
-        let i64t = ctx.i64();
         let bound = walk.to_i64(c.bound, c.unsigned);
         let one = ctx.i64().const_i64(1);
         let last = walk_b.add(bound, ctx.i64().const_i64(c.extra));
@@ -481,20 +520,38 @@ fn state(
                 env.insert(*p, Sym::Int(walk.point(*v)));
             }
         }
-        let tape = walk.walk(step, &env, 0)?;
-        let facts = walk.facts(tape);
-        if !facts.carried && w.globals.is_empty() {
+        let bounded = walk.walk(step, &env, 0);
+        let (tape, hinted_only) = match bounded {
+            Ok(t) => (t, false),
+            // Without a bound of its own, every written pointer must have a hint.
+            Err(why) if !w.params.iter().all(|j| hint(*j).is_some()) => return Err(why),
+            Err(_) => (ctx.i64().const_i64(0), true),
+        };
+        let mut facts = if hinted_only {
+            super::ranges::Facts {
+                regions: Vec::new(),
+                tape,
+                carried: true,
+            }
+        } else {
+            walk.facts(tape)
+        };
+        if time_loop && !facts.carried && w.globals.is_empty() {
             return Err("it reads none of the memory it writes: no state goes from one iteration to the next (not a time loop)".into());
         }
         for j in &w.params {
-            if !facts.regions.iter().any(|(r, _)| r == j) {
+            if let Some(bytes) = hint(*j) {
+                // The program's word for the extent wins over the analysis's bound.
+                facts.regions.retain(|(r, _)| r != j);
+                facts.regions.push((*j, bytes));
+            } else if !facts.regions.iter().any(|(r, _)| r == j) {
                 return Err(format!(
                     "the bytes it writes through `{}` cannot be bounded",
                     short(live[*j])
                 ));
             }
         }
-        let _ = i64t;
+        facts.regions.sort_by_key(|(j, _)| *j);
         Ok((trips, facts))
     })();
     let (trips, facts) = match built {
@@ -504,7 +561,7 @@ fn state(
             return Err(why);
         }
     };
-    // The sizes go before the preheader's branch, which becomes the choice.
+    // The sizes go before the preheader's branch.
     let term = pre.terminator().ok_or("a preheader without a terminator")?;
     for i in tmp.instructions() {
         i.remove_from_parent();
@@ -512,12 +569,32 @@ fn state(
         b.insert(i);
     }
     tmp.delete();
+    Ok(Snapshot {
+        written: w,
+        trips,
+        facts,
+    })
+}
+
+/// Builds the run-time choice in `f` (see the module docs); the description of the state.
+fn choice(
+    module: Module,
+    f: Value,
+    pre: Block,
+    c: &Counted,
+    step: Value,
+    live: &[Value],
+    s: Snapshot,
+) -> Result<String, String> {
+    let ctx = module.context();
+    let b = Builder::new(ctx);
+    let term = pre.terminator().ok_or("a preheader without a terminator")?;
     link_driver(module)?;
     let usef = module
         .function("__fz_ckpt_auto_use")
         .ok_or("the checkpoint driver lacks __fz_ckpt_auto_use")?;
     b.position_before(term);
-    let r = b.call_fn(usef, &[trips, facts.tape]);
+    let r = b.call_fn(usef, &[s.trips, s.facts.tape]);
     let go = b.icmp(IntPredicate::LLVMIntNE, r, ctx.i32().const_i64(0));
     let header = term.successor(0);
     let ck = b.append_block(f, "fz.auto.ckpt");
@@ -534,46 +611,89 @@ fn state(
     b.position_at_end(pre);
     b.cond_br(go, ck, taped);
     rebuild_phi(&b, header, c.phi, pre, taped)?;
+    checkpoint_call(module, ck, c, step, live, &s, None, &HashMap::new());
+    Ok(describe(live, &s))
+}
+
+/// Fills `ck` (a new block) with `__enzyme_checkpoint_for(step, start, trips, [enzyme_scheme,
+/// null, spec,] regions..., live-ins...)` and a branch to the loop's exit (whose phis get
+/// the exiting block's values, or what `exit_slots` holds for them). `spec`: a marked
+/// loop's `{schedule, budget}` (driver.c).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn checkpoint_call(
+    module: Module,
+    ck: Block,
+    c: &Counted,
+    step: Value,
+    live: &[Value],
+    s: &Snapshot,
+    spec: Option<Value>,
+    exit_slots: &HashMap<Value, Value>,
+) {
+    let ctx = module.context();
+    let b = Builder::new(ctx);
     b.position_at_end(ck);
     let entry = module.get_or_declare(
         "__enzyme_checkpoint_for",
         ctx.function_type(ctx.void(), &[ctx.ptr()], true),
     );
-    let marker = module
-        .global("enzyme_checkpoint_region")
-        .unwrap_or_else(|| module.add_global("enzyme_checkpoint_region", ctx.i32()));
-    let mut args = vec![step, ctx.i64().const_i64(c.start), trips];
-    for (j, bytes) in &facts.regions {
-        args.push(b.load(ctx.i32(), marker, ""));
+    let marker = |name: &str| {
+        module
+            .global(name)
+            .unwrap_or_else(|| module.add_global(name, ctx.i32()))
+    };
+    let mut args = vec![step, ctx.i64().const_i64(c.start), s.trips];
+    if let Some(spec) = spec {
+        args.push(b.load(ctx.i32(), marker("enzyme_scheme"), ""));
+        args.push(ctx.ptr().zero());
+        args.push(spec);
+    }
+    let region = marker("enzyme_checkpoint_region");
+    for (j, bytes) in &s.facts.regions {
+        args.push(b.load(ctx.i32(), region, ""));
         args.push(live[*j]);
         args.push(*bytes);
     }
     args.extend_from_slice(live);
     b.call(entry.global_value_type(), entry, &args);
-    b.br(c.exit);
+    let mut incoming = Vec::new();
     for phi in c.exit.phis() {
         if let Some((v, _)) = phi
             .incoming()
             .into_iter()
             .find(|(_, blk)| *blk == c.exiting)
         {
-            phi.add_incoming(v, ck);
+            let v = match exit_slots.get(&v) {
+                Some(slot) => b.load(v.ty(), *slot, "fz.marked.exit"),
+                None => v,
+            };
+            incoming.push((phi, v));
         }
     }
-    let mut what: Vec<String> = facts
+    b.br(c.exit);
+    for (phi, v) in incoming {
+        phi.add_incoming(v, ck);
+    }
+}
+
+/// "its state is ...": the regions and globals a snapshot holds.
+pub(super) fn describe(live: &[Value], s: &Snapshot) -> String {
+    let mut what: Vec<String> = s
+        .facts
         .regions
         .iter()
         .map(|(j, _)| format!("the memory it writes through {}", live_name(live[*j])))
         .collect();
     what.extend(
-        w.globals
+        s.written
+            .globals
             .iter()
             .map(|g| format!("the global `{}`", g.name())),
     );
-    Ok(format!("its state is {}", what.join(", ")))
+    format!("its state is {}", what.join(", "))
 }
 
-fn live_name(v: Value) -> String {
+pub(super) fn live_name(v: Value) -> String {
     if v.is_argument() {
         let f = v.parent_function();
         if let Some(k) = f.params().iter().position(|p| *p == v) {
@@ -584,7 +704,7 @@ fn live_name(v: Value) -> String {
 }
 
 /// Links the checkpoint driver (`driver.ll`) unless the module has it.
-fn link_driver(module: Module) -> Result<(), String> {
+pub(super) fn link_driver(module: Module) -> Result<(), String> {
     if module
         .function("__fz_ckpt_auto_use")
         .is_some_and(|f| !f.is_declaration())
