@@ -419,7 +419,12 @@ struct EnzymeCheckpointAttr final : CheckpointAttr {
                                {ParsedAttr::AS_C23, "enzyme::checkpoint"},
                                {ParsedAttr::AS_CXX11, "enzyme::checkpoint"},
                                {ParsedAttr::AS_C23, "enzyme_checkpoint"},
-                               {ParsedAttr::AS_CXX11, "enzyme_checkpoint"}}) {}
+                               {ParsedAttr::AS_CXX11, "enzyme_checkpoint"},
+                               // clang 22 asks plugins whether a scoped attribute takes
+                               // arguments by its name without the scope: without these
+                               // `[[enzyme::checkpoint("revolve", 3)]]` loses its arguments.
+                               {ParsedAttr::AS_C23, "checkpoint"},
+                               {ParsedAttr::AS_CXX11, "checkpoint"}}) {}
 };
 struct CheckpointingEnableAttr final : CheckpointAttr {
   CheckpointingEnableAttr()
@@ -427,7 +432,9 @@ struct CheckpointingEnableAttr final : CheckpointAttr {
                               {ParsedAttr::AS_C23, "enzyme_checkpointing_enable"},
                               {ParsedAttr::AS_CXX11, "enzyme_checkpointing_enable"},
                               {ParsedAttr::AS_C23, "enzyme::checkpointing_enable"},
-                              {ParsedAttr::AS_CXX11, "enzyme::checkpointing_enable"}}) {}
+                              {ParsedAttr::AS_CXX11, "enzyme::checkpointing_enable"},
+                              {ParsedAttr::AS_C23, "checkpointing_enable"},
+                              {ParsedAttr::AS_CXX11, "checkpointing_enable"}}) {}
 };
 
 ParsedAttrInfoRegistry::Add<EnzymeCheckpointAttr> RegisterCheckpoint("enzyme_checkpoint", "");

@@ -277,7 +277,7 @@ fn mark_loops(
             Err(why) => {
                 let d = Diagnostic::new(
                     DiagKind::BadAutodiffCall,
-                    format!("the loop annotated for checkpointing (`{}`) in `{}` cannot be checkpointed: {why}", schedule.name(), f.name()),
+                    format!("the loop annotated for checkpointing (`{}`) cannot be checkpointed: {why}", schedule.name()),
                 )
                 .with_help("write the loop as `for (i = start; i < n; i++)` over state in memory that the loop's function can bound (pass its extent with __enzyme_ptr_size_hint(ptr, bytes, 0) before the loop), or remove the annotation to tape the loop plainly".to_string());
                 diags.push(d.in_function(f.source_name()).at_loc(loc));
