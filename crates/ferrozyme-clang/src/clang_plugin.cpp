@@ -373,21 +373,28 @@ public:
         return AttributeNotApplied;
       }
     }
+    // A budget that depends on a template parameter stays an expression: the call is
+    // rebuilt (and converted) when the template is instantiated.
+    Expr *DependentBudget = nullptr;
     if (A.getNumArgs() > 1) {
       Expr *E = A.isArgExpr(1) ? A.getArgAsExpr(1) : nullptr;
       std::optional<llvm::APSInt> V;
-      if (E && !E->isValueDependent())
+      if (E && E->isValueDependent())
+        DependentBudget = E;
+      else if (E)
         V = E->getIntegerConstantExpr(Ctx);
-      if (!V) {
+      if (!V && !DependentBudget) {
         D.Report(A.getLoc(), D.getCustomDiagID(DiagnosticsEngine::Error,
                                                "'%0': the budget (second argument) must be "
                                                "an integer constant"))
             << A.getAttrName()->getName();
         return AttributeNotApplied;
       }
-      Budget = V->getExtValue();
-      if (Budget <= 0)
-        Budget = -1;
+      if (V) {
+        Budget = V->getExtValue();
+        if (Budget <= 0)
+          Budget = -1;
+      }
     }
     Stmt *Body = loopBody(St);
     if (!Body)
@@ -402,7 +409,9 @@ public:
     unsigned W = Ctx.getTypeSize(Ctx.LongLongTy);
     Expr *Args[] = {
         IntegerLiteral::Create(Ctx, llvm::APInt(W, Tag, true), Ctx.LongLongTy, Loc),
-        IntegerLiteral::Create(Ctx, llvm::APInt(W, Budget, true), Ctx.LongLongTy, Loc)};
+        DependentBudget ? DependentBudget
+                        : IntegerLiteral::Create(Ctx, llvm::APInt(W, Budget, true),
+                                                 Ctx.LongLongTy, Loc)};
     CallExpr *Call = CallExpr::Create(Ctx, Fn, Args, Ctx.VoidTy, VK_PRValue, Loc,
                                       FPOptionsOverride());
     Stmt *Stmts[] = {Call, Body};
