@@ -14,8 +14,9 @@
 //!   silently dropped.
 //! * Elsewhere (plain code, forward mode only) the calls are removed: the loop stays plain.
 //!
-//! At -O0 the function is first put in SSA form (`sroa,mem2reg`): the counter of a loop
-//! lives in memory there, and a counted loop is needed.
+//! The function and what it calls are first put in SSA form (`sroa,mem2reg`; at -O0 without
+//! `optnone` for that while): the counter of an unoptimized loop lives in memory, and a
+//! counted loop is needed.
 
 use std::collections::{HashMap, HashSet};
 
@@ -193,6 +194,11 @@ fn mark_function(
         g.remove_fn_attr("optnone");
         run_function_passes(*g, "sroa,mem2reg,instsimplify,simplifycfg")
             .map_err(|e| vec![error(*g, format!("preparing `{}` for checkpointing failed: {e}", g.name()), "")])?;
+    }
+    // Unoptimized code without `optnone` (`ferrozyme cc --ad-before-opt`, `-Xclang
+    // -disable-llvm-passes`): the counter still lives in a stack slot.
+    for g in seen.iter().filter(|g| !unoptimized.contains(g)) {
+        let _ = run_function_passes(*g, "sroa,mem2reg");
     }
     let result = mark_loops(module, f, dup, k);
     if result.as_ref().is_ok_and(|r| !r.is_empty()) {
