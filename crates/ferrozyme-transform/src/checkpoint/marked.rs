@@ -44,7 +44,7 @@ enum Schedule {
 impl Schedule {
     fn of(tag: i64) -> Option<Schedule> {
         match tag {
-            0 | 1 => Some(Schedule::Periodic),
+            1 => Some(Schedule::Periodic),
             2 => Some(Schedule::Revolve),
             3 => Some(Schedule::StoreAll),
             4 => Some(Schedule::Binomial),
@@ -261,7 +261,14 @@ fn mark_loops(
             continue;
         }
         let (schedule, budget) = match spec(at) {
-            Ok(x) => x,
+            Ok((Some(s), b)) => (s, b),
+            // ENZYME_CKPT_SCHEDULE_NONE: the loop is taped as written.
+            Ok((None, _)) => {
+                for c in &cs {
+                    c.erase();
+                }
+                continue;
+            }
             Err(d) => {
                 diags.push(d);
                 continue;
@@ -297,14 +304,15 @@ fn mark_loops(
     }
 }
 
-/// The annotation's schedule and budget (constants).
-fn spec(call: Value) -> Result<(Schedule, i64), Diagnostic> {
+/// The annotation's schedule (`None`: ENZYME_CKPT_SCHEDULE_NONE) and budget (constants).
+fn spec(call: Value) -> Result<(Option<Schedule>, i64), Diagnostic> {
     let ops = call.call_args();
     let tag = ops.first().and_then(|v| v.const_int_value());
     let budget = ops.get(1).and_then(|v| v.const_int_value());
-    match (tag.and_then(Schedule::of), budget) {
-        (Some(s), Some(b)) => Ok((s, b)),
-        _ => Err(error(call, format!("`{SET}` needs a schedule tag (1 periodic, 2 revolve, 3 store_all, 4 binomial) and a budget, both constants"), "annotate the loop with [[enzyme::checkpoint(\"revolve\", 3)]] and let the clang plugin insert the call")),
+    match (tag, budget) {
+        (Some(0), Some(b)) => Ok((None, b)),
+        (Some(t), Some(b)) if Schedule::of(t).is_some() => Ok((Schedule::of(t), b)),
+        _ => Err(error(call, format!("`{SET}` needs a schedule tag (0 none, 1 periodic, 2 revolve, 3 store_all, 4 binomial) and a budget, both constants"), "annotate the loop with [[enzyme::checkpoint(\"revolve\", 3)]] and let the clang plugin insert the call")),
     }
 }
 
@@ -334,7 +342,7 @@ fn outline(
         sizes.get(&writes::resolve(*v)).copied()
     };
     let s = auto::shadows_known(f, dup, step, &live)
-        .and_then(|()| auto::snapshot(module, f, pre, &c, step, &live, &hint, false));
+        .and_then(|()| super::snapshot::snapshot(module, f, pre, &c, step, &live, &hint, false));
     let s = match s {
         Ok(s) => s,
         Err(why) => {
@@ -362,8 +370,8 @@ fn outline(
     b.position_at_end(pre);
     // Always the checkpointed call; the loop is left unreachable for simplifycfg.
     b.cond_br(ctx.i1().const_int(1), ck, header);
-    auto::checkpoint_call(module, ck, &c, step, &live, &s, Some(spec), &exit_slots);
-    Ok(auto::describe(&live, &s))
+    super::snapshot::checkpoint_call(module, ck, &c, step, &live, &s, Some(spec), &exit_slots);
+    Ok(super::snapshot::describe(&live, &s))
 }
 
 /// `__enzyme_ptr_size_hint(ptr, bytes, _)` calls of `f`: the pointer (its stack slots

@@ -38,6 +38,7 @@ mod fixed_text;
 pub(crate) mod inert;
 pub(crate) mod marked;
 mod ranges;
+mod snapshot;
 mod text;
 mod writes;
 
