@@ -71,16 +71,9 @@ extern "C" {
 
 #define ENZYME_CKPT_ABI_VERSION 1
 
-enum {
-  ENZYME_CKPT_NONE = 0,
-  ENZYME_CKPT_STORE = 1,
-  ENZYME_CKPT_RESTORE = 2,
-  ENZYME_CKPT_FORWARD = 3,
-  ENZYME_CKPT_FIRSTUTURN = 4,
-  ENZYME_CKPT_UTURN = 5,
-  ENZYME_CKPT_ERROR = 6,
-  ENZYME_CKPT_DONE = 7
-};
+/* The action values (ENZYME_CKPT_NONE .. ENZYME_CKPT_DONE) and the schedule tags of
+ * annotated loops. */
+#include <enzyme/checkpoint_schedule.h>
 
 typedef struct EnzymeCkptAction {
   int32_t flag;

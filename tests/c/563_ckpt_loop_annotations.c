@@ -2,11 +2,12 @@
 // CFLAGS: -std=gnu2x -Wno-unknown-attributes -Wno-unknown-pragmas -Wno-ignored-attributes
 // Loops annotated for checkpointing as Enzyme's users write them
 // ([[enzyme_checkpointing_enable("binomial", 2)]], the GNU spelling
-// __attribute__((enzyme_checkpointing_enable(...))), #pragma enzyme checkpoint). Ferrozyme
-// has no clang front-end plugin: the annotations are ignored by clang, and the loop is
-// differentiated as a plain loop (taped, no checkpointing). The program must still build
-// and give the gradient of the plain loop: checked against the unannotated loop's
-// gradient and central finite differences, n = 0, 1, 2, 7, 20.
+// __attribute__((enzyme_checkpointing_enable("regular", 3))), #pragma enzyme checkpoint).
+// The clang plugin (loaded by `ferrozyme cc`) inserts __enzyme_set_checkpointing and the
+// pass runs each loop checkpointed (checkpoint/marked.rs; at -O2 the global `g` lives in a
+// register across the loop and is moved back to a stack slot the snapshots hold). Before,
+// the annotations were ignored and the loops taped plainly. Checked against the
+// unannotated loop's gradient and central finite differences, n = 0, 1, 2, 7, 20.
 #include "fz_test.h"
 
 #define N 4

@@ -2,9 +2,9 @@
 // CFLAGS: -std=gnu2x -Wno-unknown-attributes -Wno-ignored-attributes
 // Enzyme's checkpointing annotations on a time loop whose state lives behind a pointer
 // argument, with `__enzyme_ptr_size_hint` telling Enzyme how far that pointer reaches (how
-// Enzyme's users annotate such loops). Ferrozyme differentiates the annotated loop as a
-// plain taped loop and removes the hint (it used to refuse the hint as an unknown entry
-// point, so the program did not build). Checked: the primal is the unannotated loop's
+// Enzyme's users annotate such loops). The loop runs checkpointed (binomial, 3 slots;
+// checkpoint/marked.rs: the hint bounds the snapshot region; the accumulator `acc` that
+// -O1+ keeps in a register is moved to a stack slot). Checked: the primal is the unannotated loop's
 // bit for bit (the hint also runs in code nobody differentiates), reverse mode equals the
 // unannotated loop's gradient and central finite differences, forward mode equals
 // reverse mode, for 0, 1, 5 and 16 steps.

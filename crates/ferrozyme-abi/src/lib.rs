@@ -106,7 +106,11 @@ pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[
     ),
     (
         "__enzyme_ptr_size_hint",
-        "works: `__enzyme_ptr_size_hint(p, bytes, 0)` is accepted and removed (Ferrozyme sizes shadows from the allocations; loops annotated for checkpointing are differentiated as plain loops)",
+        "works: `__enzyme_ptr_size_hint(p, bytes, 0)` gives the extent of the memory behind `p` that a loop annotated for checkpointing writes (its snapshot region); removed everywhere (Ferrozyme sizes shadows from the allocations)",
+    ),
+    (
+        "__enzyme_set_checkpointing",
+        "works: `__enzyme_set_checkpointing(schedule, budget)` (what the clang plugin puts at the top of a loop annotated `[[enzyme::checkpoint(\"revolve\", 3)]]`, `#pragma enzyme checkpoint`, `enzyme_checkpointing_enable`; tags of `<enzyme/checkpoint_schedule.h>`): in reverse-differentiated code the loop runs checkpointed with that schedule (periodic, revolve, store_all, binomial) and budget; a loop that cannot be outlined or whose state cannot be bounded is a compile-time error; elsewhere removed",
     ),
 ];
 

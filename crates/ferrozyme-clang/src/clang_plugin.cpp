@@ -19,11 +19,21 @@
 //     the hints `enzyme_nofree`, `enzyme_shouldrecompute`, `enzyme_elementwise_read`,
 //     `enzyme_notypeanalysis` and `enzyme_no_escaping_allocation` are accepted and change
 //     nothing (Enzyme uses them to cache less or skip an analysis).
+//   * Enzyme's loop annotations for checkpointing, `[[enzyme::checkpoint("revolve", 3)]]`,
+//     `__attribute__((enzyme_checkpoint(...)))`, `#pragma enzyme checkpoint(...)` and
+//     Reactant's `enzyme_checkpointing_enable("binomial" | "regular", budget)`: the loop's
+//     body starts with a call `__enzyme_set_checkpointing(schedule, budget)` (the tags of
+//     <enzyme/checkpoint_schedule.h>), which the pass turns into a checkpointed loop
+//     (ferrozyme-transform checkpoint/marked.rs). `ferrozyme cc` loads this library for
+//     them with `-fplugin-arg-ferrozyme-no-pass` (it runs the pass itself).
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Pragma.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/ParsedAttrInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -140,7 +150,8 @@ void addHeaderDir(CompilerInstance &CI) {
         DirectoryLookup(*D, SrcMgr::C_System, /*isFramework=*/false));
 }
 
-// `-fplugin-arg-ferrozyme-no-pass`: only the source attributes below, no pass and no
+// `-fplugin-arg-ferrozyme-no-pass` (or `-Xclang -plugin-arg-ferrozyme -Xclang
+// attributes-only`): only the source attributes and loop annotations below, no pass and no
 // header folder (what `ferrozyme cc` loads the library for: it runs the pass itself).
 class AddPassPlugin final : public PluginASTAction {
   bool NoPass = false;
@@ -169,7 +180,7 @@ protected:
   }
   bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &Args) override {
     for (const auto &A : Args)
-      NoPass |= A == "no-pass";
+      NoPass |= A == "no-pass" || A == "attributes-only";
     return true;
   }
   ActionType getActionType() override { return AddBeforeMainAction; }
@@ -283,6 +294,275 @@ ParsedAttrInfoRegistry::Add<NoTypeAnalysisAttr>
     RegisterNoTypeAnalysis("enzyme_notypeanalysis", "");
 ParsedAttrInfoRegistry::Add<NoEscapingAllocationAttr>
     RegisterNoEscapingAllocation("enzyme_no_escaping_allocation", "");
+
+// ---------------------------------------------------------------------------------------
+// Loops annotated for checkpointing.
+
+// The schedule tags of <enzyme/checkpoint_schedule.h>.
+enum : int64_t { SchedPeriodic = 1, SchedRevolve = 2, SchedStoreAll = 3, SchedBinomial = 4 };
+
+// The tag of a schedule name; `Older`: Reactant's enzyme_checkpointing_enable, whose
+// names are "binomial" and "regular" (periodic). -1 for an unknown name.
+int64_t scheduleTag(llvm::StringRef Name, bool Older) {
+  if (Name == "binomial")
+    return SchedBinomial;
+  if (Older)
+    return Name == "regular" ? SchedPeriodic : -1;
+  if (Name == "periodic")
+    return SchedPeriodic;
+  if (Name == "revolve")
+    return SchedRevolve;
+  if (Name == "store_all")
+    return SchedStoreAll;
+  return -1;
+}
+
+// `void __enzyme_set_checkpointing(long long, long long)`, declared once per translation
+// unit (C++ mangles it; the pass matches the name by containment).
+FunctionDecl *setCheckpointingDecl(Sema &S, SourceLocation Loc) {
+  ASTContext &Ctx = S.Context;
+  IdentifierInfo &II = Ctx.Idents.get("__enzyme_set_checkpointing");
+  DeclarationName Name(&II);
+  TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+  for (NamedDecl *D : TU->lookup(Name))
+    if (auto *FD = dyn_cast<FunctionDecl>(D))
+      return FD;
+  QualType I64 = Ctx.LongLongTy;
+  FunctionProtoType::ExtProtoInfo EPI;
+  QualType FT = Ctx.getFunctionType(Ctx.VoidTy, {I64, I64}, EPI);
+  FunctionDecl *FD =
+      FunctionDecl::Create(Ctx, TU, Loc, Loc, Name, FT, Ctx.getTrivialTypeSourceInfo(FT),
+                           SC_Extern);
+  FD->setImplicit(true);
+  llvm::SmallVector<ParmVarDecl *, 2> Params;
+  for (int I = 0; I < 2; I++) {
+    ParmVarDecl *P = ParmVarDecl::Create(Ctx, FD, Loc, Loc, nullptr, I64,
+                                         Ctx.getTrivialTypeSourceInfo(I64), SC_None, nullptr);
+    P->setScopeInfo(0, I);
+    Params.push_back(P);
+  }
+  FD->setParams(Params);
+  TU->addDecl(FD);
+  return FD;
+}
+
+Stmt *loopBody(Stmt *St) {
+  if (auto *F = dyn_cast<ForStmt>(St))
+    return F->getBody();
+  if (auto *W = dyn_cast<WhileStmt>(St))
+    return W->getBody();
+  if (auto *D = dyn_cast<DoStmt>(St))
+    return D->getBody();
+  if (auto *R = dyn_cast<CXXForRangeStmt>(St))
+    return R->getBody();
+  return nullptr;
+}
+
+void setLoopBody(Stmt *St, Stmt *Body) {
+  if (auto *F = dyn_cast<ForStmt>(St))
+    F->setBody(Body);
+  else if (auto *W = dyn_cast<WhileStmt>(St))
+    W->setBody(Body);
+  else if (auto *D = dyn_cast<DoStmt>(St))
+    D->setBody(Body);
+  else if (auto *R = dyn_cast<CXXForRangeStmt>(St))
+    R->setBody(Body);
+}
+
+// A loop annotation: `name(["schedule"[, budget]])`.
+class CheckpointAttr : public ParsedAttrInfo {
+  bool Older;
+  std::vector<Spelling> Names;
+
+public:
+  CheckpointAttr(bool Older, std::vector<Spelling> S) : Older(Older), Names(std::move(S)) {
+    OptArgs = 2;
+    IsStmt = 1;
+    Spellings = Names;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A, const Decl *) const override {
+    S.Diag(A.getLoc(), diag::warn_attribute_wrong_decl_type_str)
+        << A << A.isRegularKeywordAttribute() << "loops";
+    return false;
+  }
+
+  bool diagAppertainsToStmt(Sema &S, const ParsedAttr &A, const Stmt *St) const override {
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(St))
+      return true;
+    DiagnosticsEngine &D = S.getDiagnostics();
+    D.Report(A.getLoc(), D.getCustomDiagID(DiagnosticsEngine::Error,
+                                           "'%0' applies to loops (for, while, do)"))
+        << A.getAttrName()->getName();
+    return false;
+  }
+
+  AttrHandling handleStmtAttribute(Sema &S, Stmt *St, const ParsedAttr &A,
+                                   class Attr *&Result) const override {
+    DiagnosticsEngine &D = S.getDiagnostics();
+    ASTContext &Ctx = S.Context;
+    int64_t Tag = SchedPeriodic, Budget = -1;
+    const char *Accepted = Older ? "\"binomial\", \"regular\""
+                                 : "\"periodic\", \"revolve\", \"store_all\", \"binomial\"";
+    if (A.getNumArgs() > 0) {
+      const auto *Lit = A.isArgExpr(0) ? dyn_cast_or_null<StringLiteral>(
+                                              A.getArgAsExpr(0)->IgnoreParenImpCasts())
+                                        : nullptr;
+      if (!Lit) {
+        D.Report(A.getLoc(), D.getCustomDiagID(DiagnosticsEngine::Error,
+                                               "'%0': the first argument is the schedule's "
+                                               "name, a string: one of %1"))
+            << A.getAttrName()->getName() << Accepted;
+        return AttributeNotApplied;
+      }
+      Tag = scheduleTag(Lit->getString(), Older);
+      if (Tag < 0) {
+        D.Report(Lit->getBeginLoc(),
+                 D.getCustomDiagID(DiagnosticsEngine::Error,
+                                   "'%0': unknown checkpointing schedule \"%1\"; the "
+                                   "accepted ones are %2"))
+            << A.getAttrName()->getName() << Lit->getString() << Accepted;
+        return AttributeNotApplied;
+      }
+    }
+    // A budget that depends on a template parameter stays an expression: the call is
+    // rebuilt (and converted) when the template is instantiated.
+    Expr *DependentBudget = nullptr;
+    if (A.getNumArgs() > 1) {
+      Expr *E = A.isArgExpr(1) ? A.getArgAsExpr(1) : nullptr;
+      std::optional<llvm::APSInt> V;
+      if (E && E->isValueDependent())
+        DependentBudget = E;
+      else if (E)
+        V = E->getIntegerConstantExpr(Ctx);
+      if (!V && !DependentBudget) {
+        D.Report(A.getLoc(), D.getCustomDiagID(DiagnosticsEngine::Error,
+                                               "'%0': the budget (second argument) must be "
+                                               "an integer constant"))
+            << A.getAttrName()->getName();
+        return AttributeNotApplied;
+      }
+      if (V) {
+        Budget = V->getExtValue();
+        if (Budget <= 0)
+          Budget = -1;
+      }
+    }
+    Stmt *Body = loopBody(St);
+    if (!Body)
+      return AttributeNotApplied;
+    SourceLocation Loc = St->getBeginLoc();
+    FunctionDecl *FD = setCheckpointingDecl(S, Loc);
+    auto *Ref = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(), FD,
+                                    false, Loc, FD->getType(), VK_LValue);
+    auto *Fn = ImplicitCastExpr::Create(Ctx, Ctx.getPointerType(FD->getType()),
+                                        CK_FunctionToPointerDecay, Ref, nullptr, VK_PRValue,
+                                        FPOptionsOverride());
+    unsigned W = Ctx.getTypeSize(Ctx.LongLongTy);
+    Expr *Args[] = {
+        IntegerLiteral::Create(Ctx, llvm::APInt(W, Tag, true), Ctx.LongLongTy, Loc),
+        DependentBudget ? DependentBudget
+                        : IntegerLiteral::Create(Ctx, llvm::APInt(W, Budget, true),
+                                                 Ctx.LongLongTy, Loc)};
+    CallExpr *Call = CallExpr::Create(Ctx, Fn, Args, Ctx.VoidTy, VK_PRValue, Loc,
+                                      FPOptionsOverride());
+    Stmt *Stmts[] = {Call, Body};
+    setLoopBody(St, CompoundStmt::Create(Ctx, Stmts, FPOptionsOverride(), Body->getBeginLoc(),
+                                         Body->getEndLoc()));
+    Result = AnnotateAttr::CreateImplicit(Ctx, "enzyme_checkpoint", nullptr, 0, A.getRange());
+    return AttributeApplied;
+  }
+};
+
+struct EnzymeCheckpointAttr final : CheckpointAttr {
+  EnzymeCheckpointAttr()
+      : CheckpointAttr(false, {{ParsedAttr::AS_GNU, "enzyme_checkpoint"},
+                               {ParsedAttr::AS_C23, "enzyme::checkpoint"},
+                               {ParsedAttr::AS_CXX11, "enzyme::checkpoint"},
+                               {ParsedAttr::AS_C23, "enzyme_checkpoint"},
+                               {ParsedAttr::AS_CXX11, "enzyme_checkpoint"},
+                               // clang 22 asks plugins whether a scoped attribute takes
+                               // arguments by its name without the scope: without these
+                               // `[[enzyme::checkpoint("revolve", 3)]]` loses its arguments.
+                               {ParsedAttr::AS_C23, "checkpoint"},
+                               {ParsedAttr::AS_CXX11, "checkpoint"}}) {}
+};
+struct CheckpointingEnableAttr final : CheckpointAttr {
+  CheckpointingEnableAttr()
+      : CheckpointAttr(true, {{ParsedAttr::AS_GNU, "enzyme_checkpointing_enable"},
+                              {ParsedAttr::AS_C23, "enzyme_checkpointing_enable"},
+                              {ParsedAttr::AS_CXX11, "enzyme_checkpointing_enable"},
+                              {ParsedAttr::AS_C23, "enzyme::checkpointing_enable"},
+                              {ParsedAttr::AS_CXX11, "enzyme::checkpointing_enable"},
+                              {ParsedAttr::AS_C23, "checkpointing_enable"},
+                              {ParsedAttr::AS_CXX11, "checkpointing_enable"}}) {}
+};
+
+ParsedAttrInfoRegistry::Add<EnzymeCheckpointAttr> RegisterCheckpoint("enzyme_checkpoint", "");
+ParsedAttrInfoRegistry::Add<CheckpointingEnableAttr>
+    RegisterCheckpointingEnable("enzyme_checkpointing_enable", "");
+
+// `#pragma enzyme checkpoint[("schedule"[, budget])]` (also `checkpointing_enable`) on
+// the line before a loop: becomes `__attribute__((enzyme_checkpoint(...)))` in front of
+// the next statement.
+class EnzymePragma final : public PragmaHandler {
+public:
+  EnzymePragma() : PragmaHandler("enzyme") {}
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer, Token &First) override {
+    Token Tok;
+    PP.Lex(Tok);
+    DiagnosticsEngine &D = PP.getDiagnostics();
+    const char *Attr = nullptr;
+    if (Tok.is(tok::identifier) && Tok.getIdentifierInfo()->getName() == "checkpoint")
+      Attr = "enzyme_checkpoint";
+    else if (Tok.is(tok::identifier) &&
+             Tok.getIdentifierInfo()->getName() == "checkpointing_enable")
+      Attr = "enzyme_checkpointing_enable";
+    if (!Attr) {
+      D.Report(Tok.getLocation(),
+               D.getCustomDiagID(DiagnosticsEngine::Warning,
+                                 "unknown '#pragma enzyme' (known: checkpoint, "
+                                 "checkpointing_enable); ignored"));
+      while (Tok.isNot(tok::eod))
+        PP.Lex(Tok);
+      return;
+    }
+    SourceLocation Loc = Tok.getLocation();
+    std::vector<Token> Args;
+    PP.Lex(Tok);
+    while (Tok.isNot(tok::eod)) {
+      Args.push_back(Tok);
+      PP.Lex(Tok);
+    }
+    auto punct = [&](tok::TokenKind K) {
+      Token T;
+      T.startToken();
+      T.setKind(K);
+      T.setLocation(Loc);
+      return T;
+    };
+    auto ident = [&](llvm::StringRef Name, tok::TokenKind K) {
+      Token T;
+      T.startToken();
+      T.setKind(K);
+      T.setIdentifierInfo(PP.getIdentifierInfo(Name));
+      T.setLocation(Loc);
+      return T;
+    };
+    std::vector<Token> Out = {ident("__attribute__", tok::kw___attribute),
+                              punct(tok::l_paren), punct(tok::l_paren),
+                              ident(Attr, tok::identifier)};
+    Out.insert(Out.end(), Args.begin(), Args.end());
+    Out.push_back(punct(tok::r_paren));
+    Out.push_back(punct(tok::r_paren));
+    auto Toks = std::make_unique<Token[]>(Out.size());
+    std::copy(Out.begin(), Out.end(), Toks.get());
+    PP.EnterTokenStream(std::move(Toks), Out.size(), /*DisableMacroExpansion=*/false,
+                        /*IsReinject=*/false);
+  }
+};
+
+PragmaHandlerRegistry::Add<EnzymePragma> RegisterPragma("enzyme", "Enzyme's loop pragmas");
 
 } // namespace
 

@@ -246,3 +246,76 @@ int main() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(run(dir.path()).trim(), "ok");
 }
+
+/// The IR `-plugin-arg-ferrozyme attributes-only` (what `ferrozyme cc` asks for) leaves:
+/// the plugin's attributes and pragmas, no pass.
+fn annotated_ir(lib: &Path, driver: &str, std: &str, src: &str) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = if driver == "clang++-22" { "p.cpp" } else { "p.c" };
+    std::fs::write(dir.path().join(file), src).unwrap();
+    let o = Command::new(driver)
+        .arg(format!("-fplugin={}", lib.display()))
+        .args(["-Xclang", "-plugin-arg-ferrozyme", "-Xclang", "attributes-only"])
+        .args([std, "-O1", "-S", "-emit-llvm", "-o", "-", file])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+    (o.status.success(), text)
+}
+
+/// Enzyme's loop annotations put `__enzyme_set_checkpointing(schedule, budget)` at the top
+/// of the loop's body with the tags of <enzyme/checkpoint_schedule.h> (PERIODIC 1,
+/// REVOLVE 2, STORE_ALL 3, BINOMIAL 4; -1 without a budget): every spelling, C and a
+/// C++ function template; an unknown schedule name is a clang error naming the accepted
+/// ones.
+#[test]
+fn loop_annotations_insert_the_schedule_call() {
+    let lib = clang_plugin();
+    let c = r#"
+void f(double *u, long n) {
+  [[enzyme::checkpoint("revolve", 3)]] for (long i = 0; i < n; i++) u[0] += 1;
+  [[enzyme_checkpointing_enable("binomial", 2)]] for (long i = 0; i < n; i++) u[0] += 2;
+  __attribute__((enzyme_checkpoint("store_all", 5))) for (long i = 0; i < n; i++) u[0] += 3;
+  __attribute__((enzyme_checkpointing_enable("regular", 7))) for (long i = 0; i < n; i++) u[0] += 4;
+#pragma enzyme checkpoint("periodic", 0)
+  for (long i = 0; i < n; i++) u[0] += 5;
+#pragma enzyme checkpoint
+  for (long i = 0; i < n; i++) u[0] += 6;
+}
+"#;
+    let (ok, ir) = annotated_ir(&lib, "clang-22", "-std=gnu23", c);
+    assert!(ok, "{ir}");
+    let calls: Vec<&str> = ir
+        .lines()
+        .filter(|l| l.contains("call void @__enzyme_set_checkpointing("))
+        .collect();
+    let want = [(2, 3), (4, 2), (3, 5), (1, 7), (1, -1), (1, -1)];
+    assert_eq!(calls.len(), want.len(), "{ir}");
+    for (l, (s, b)) in calls.iter().zip(want) {
+        assert!(
+            l.contains(&format!("(i64 noundef {s}, i64 noundef {b})")),
+            "want ({s}, {b}): {l}"
+        );
+    }
+    let cxx = r#"
+template <int K> void g(double *u, long n) {
+  [[enzyme::checkpoint("binomial", K)]] for (long i = 0; i < n; i++) u[0] += K;
+}
+template void g<4>(double *, long);
+"#;
+    let (ok, ir) = annotated_ir(&lib, "clang++-22", "-std=c++17", cxx);
+    assert!(ok, "{ir}");
+    assert!(
+        ir.contains("__enzyme_set_checkpointingxx(i64 noundef 4, i64 noundef 4)"),
+        "{ir}"
+    );
+    let bad = "void f(double *u, long n) {\n  [[enzyme::checkpoint(\"fancy\", 2)]] for (long i = 0; i < n; i++) u[0] += 1;\n}\n";
+    let (ok, text) = annotated_ir(&lib, "clang-22", "-std=gnu23", bad);
+    assert!(!ok);
+    assert!(
+        text.contains("unknown checkpointing schedule \"fancy\"")
+            && text.contains("\"periodic\", \"revolve\", \"store_all\", \"binomial\""),
+        "{text}"
+    );
+}

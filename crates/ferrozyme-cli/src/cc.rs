@@ -85,6 +85,14 @@ pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
     result
 }
 
+/// `libferrozyme_clang.so` beside this program (crates/ferrozyme-clang), when it was built
+/// with clang's headers (an empty library otherwise: it registers nothing).
+fn frontend_plugin() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let lib = exe.with_file_name("libferrozyme_clang.so");
+    lib.is_file().then_some(lib)
+}
+
 impl Job<'_> {
     /// Builds and (unless `-c`/`-S`) links, as the stage asks.
     fn run_stage(&mut self) -> Result<(), CliError> {
@@ -229,7 +237,9 @@ impl Job<'_> {
         // drops them with a warning) as clang's `annotate`, which the pass reads
         // (`custom/annotations.rs`): through Ferrozyme's own clang plugin, without its
         // pass, when it is installed beside this binary (every spelling: `[[enzyme::inactive]]`
-        // too); else by `-D` definitions (the GNU spelling only).
+        // too; and Enzyme's loop annotations for checkpointing, `[[enzyme::checkpoint(...)]]`,
+        // `#pragma enzyme checkpoint`, statement attributes no -D can express, become their
+        // calls); else by `-D` definitions (the GNU spelling only).
         match frontend_plugin() {
             Some(lib) => {
                 cmd.arg(format!("-fplugin={}", lib.display()))
@@ -465,9 +475,10 @@ impl Job<'_> {
             enzyme: self.args.enzyme.clone(),
             vectorized_loops: pipeline::LoopOptions::from_flags(level, &self.args.compile_flags)
                 .vectorize,
-            // Without the clang plugin the `-D` definitions keep only the GNU spelling:
+            // Without the clang plugin (or with one built without clang's headers, which
+            // registers nothing) the `-D` definitions keep only the GNU spelling:
             // `[[enzyme::inactive]]` and the like would be dropped silently.
-            check_source_attributes: frontend_plugin().is_none(),
+            check_source_attributes: true,
             ..Options::default()
         };
         let start = Stamp::now();
@@ -737,12 +748,4 @@ fn optimization_flag(f: &str) -> bool {
 fn is_asan_flag(f: &str) -> bool {
     f.strip_prefix("-fsanitize=")
         .is_some_and(|l| l.split(',').any(|s| s == "address"))
-}
-
-/// Ferrozyme's clang front-end plugin (`crates/ferrozyme-clang`), when it was built or
-/// installed beside the running binary (`target/release/`): it reads Enzyme's source
-/// attributes in every spelling.
-fn frontend_plugin() -> Option<std::path::PathBuf> {
-    let lib = std::env::current_exe().ok()?.parent()?.join("libferrozyme_clang.so");
-    lib.is_file().then_some(lib)
 }

@@ -459,12 +459,16 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     settings::before(module, &opts.enzyme);
     normalize_hook_calls(module);
+    // Loops annotated for checkpointing (the clang plugin's `__enzyme_set_checkpointing`)
+    // are outlined first: they read the size hints (checkpoint/marked.rs).
+    let marked_remarks = checkpoint::marked::apply(module, &reverse_targets(module))?;
     size_hint::erase(module)?;
     // Checkpointed loops become ordinary calls (with registered derivatives where a hook
     // differentiates them) before the hook calls are read (checkpoint/).
     // Plain time loops of reverse-differentiated functions that qualify become such
     // calls behind a run-time budget test (checkpoint/auto.rs).
-    let auto_remarks = checkpoint::auto::apply(module, &reverse_targets(module));
+    let mut auto_remarks = marked_remarks;
+    auto_remarks.extend(checkpoint::auto::apply(module, &reverse_targets(module)));
     checkpoint::lower(module, differentiated_closure)?;
     reject_unknown_entry_points(module)?;
     iter::check_uses(module)?;

@@ -1,13 +1,12 @@
 //! `__enzyme_ptr_size_hint(ptr, bytes, flags)`: Enzyme's hint of how many bytes a pointer
-//! reaches, which Enzyme needs to snapshot the memory of a loop annotated for
-//! checkpointing (`[[enzyme_checkpointing_enable(...)]]`).
+//! reaches, which a loop annotated for checkpointing (`[[enzyme::checkpoint(...)]]`) needs
+//! when the extent of the memory it writes cannot be bounded otherwise.
 //!
-//! Ferrozyme has no clang front-end plugin: such annotated loops are differentiated as
-//! plain, taped loops (README, "Checkpointed time loops"), and shadows are sized from the
-//! allocations themselves, so the hint has nothing to tell the pass. Every call is removed
-//! before anything reads the module; the value of the program does not change (the hint
-//! returns nothing). A use that is not a call (the function's address taken) is an error,
-//! as for any entry point.
+//! `checkpoint/marked.rs` reads the hints of a function with such a loop first (they
+//! become snapshot regions); then every call is removed before anything else reads the
+//! module (shadows are sized from the allocations themselves); the value of the program
+//! does not change (the hint returns nothing). A use that is not a call (the function's
+//! address taken) is an error, as for any entry point.
 
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
 

@@ -35,7 +35,8 @@ use ferrozyme_llvm::{
     link_ir_text, Block, Builder, IntPredicate, Module, Opcode, Remark, RemarkKind, Value,
 };
 
-use super::ranges::{counted, short, Counted, Iv, Sym, Walk};
+use super::ranges::{counted, short, Counted};
+use super::snapshot::{checkpoint_call, describe, snapshot, Snapshot};
 use super::writes;
 
 /// A loop body without an inner loop needs at least this many floating-point
@@ -161,6 +162,45 @@ fn candidate(
     loops: &Loops,
     k: usize,
 ) -> Result<String, String> {
+    let Prepared { c, pre, blocks, live } = prepare(module, f, l, &HashMap::new())?;
+    let (floats, callee_loop) = body_size(&blocks);
+    let inner = loops
+        .loops
+        .iter()
+        .any(|o| o.header != l.header && l.blocks.contains(&o.header));
+    if !inner && !callee_loop && floats < MIN_FLOAT_OPS {
+        return Err(format!("its body is small ({floats} floating-point instructions, no inner loop): taping it costs little"));
+    }
+    let step = outline(module, f, l, &c, &blocks, &live, k);
+    let state = shadows_known(f, dup, step, &live)
+        .and_then(|()| snapshot(module, f, pre, &c, step, &live, &|_| None, true));
+    match state {
+        Ok(s) => choice(module, f, pre, &c, step, &live, s),
+        Err(why) => {
+            step.delete_function();
+            Err(why)
+        }
+    }
+}
+
+/// A loop ready to be outlined: its counter, preheader, blocks (in function order) and
+/// the values from before it that the body uses.
+pub(super) struct Prepared {
+    pub c: Counted,
+    pub pre: Block,
+    pub blocks: Vec<Block>,
+    pub live: Vec<Value>,
+}
+
+/// Checks that `l` can become a step function (counted, nothing carried in registers or
+/// used after it, only branches) and gives it a preheader. `exit_slots`: loop values the
+/// phis after the loop may use (kept in those slots, `demote.rs`).
+pub(super) fn prepare(
+    module: Module,
+    f: Value,
+    l: &Loop,
+    exit_slots: &HashMap<Value, Value>,
+) -> Result<Prepared, String> {
     let c = counted(l).ok_or(
         "its trip count is not known on entry (a counted loop `for (i = start; i < n; i++)` with one exit is needed; at -O0 the counter lives in memory)",
     )?;
@@ -170,20 +210,15 @@ fn candidate(
             return Err(format!("it carries `{}` from one iteration to the next in a register; only state in memory is checkpointed", short(phi)));
         }
     }
-    let pre = match l.preheader {
-        Some(p) => p,
-        None => {
-            let entry = l.entry.ok_or("the loop is entered from several places")?;
-            give_preheader(module, f, l.header, entry, &mut c)?
-        }
-    };
     let blocks: Vec<Block> = l.blocks_in(&f.blocks());
     let mut live = Vec::new();
     let mut seen = HashSet::new();
     for b in &blocks {
         for i in b.instructions() {
             for u in i.users() {
-                if u.is_instruction() && !l.blocks.contains(&u.parent_block()) {
+                let slotted =
+                    exit_slots.contains_key(&i) && u.opcode() == Some(Opcode::LLVMPHI);
+                if u.is_instruction() && !l.blocks.contains(&u.parent_block()) && !slotted {
                     return Err(format!(
                         "`{}`, computed in the loop, is used after it",
                         short(i)
@@ -232,22 +267,14 @@ fn candidate(
             }
         }
     }
-    let (floats, callee_loop) = body_size(&blocks);
-    let inner = loops
-        .loops
-        .iter()
-        .any(|o| o.header != l.header && l.blocks.contains(&o.header));
-    if !inner && !callee_loop && floats < MIN_FLOAT_OPS {
-        return Err(format!("its body is small ({floats} floating-point instructions, no inner loop): taping it costs little"));
-    }
-    let step = outline(module, f, l, &c, &blocks, &live, k);
-    match shadows_known(f, dup, step, &live).and_then(|()| state(module, f, pre, &c, step, &live)) {
-        Ok(what) => Ok(what),
-        Err(why) => {
-            step.delete_function();
-            Err(why)
+    let pre = match l.preheader {
+        Some(p) => p,
+        None => {
+            let entry = l.entry.ok_or("the loop is entered from several places")?;
+            give_preheader(module, f, l.header, entry, &mut c)?
         }
-    }
+    };
+    Ok(Prepared { c, pre, blocks, live })
 }
 
 /// A block of its own between `entry` and the loop's header (clang leaves rotated loops
@@ -274,7 +301,7 @@ fn give_preheader(
 }
 
 /// Replaces `phi` (in `header`) by one whose incoming edge from `from` comes from `to`.
-fn rebuild_phi(
+pub(super) fn rebuild_phi(
     b: &Builder,
     header: Block,
     phi: Value,
@@ -298,7 +325,7 @@ fn rebuild_phi(
 /// loop's state, which holds what the derivative flows through); a pointer the step only
 /// reads and that is not an argument (a local table, a pointer loaded from a structure)
 /// may be constant memory without a shadow, so such a loop is left alone.
-fn shadows_known(f: Value, dup: &[bool], step: Value, live: &[Value]) -> Result<(), String> {
+pub(super) fn shadows_known(f: Value, dup: &[bool], step: Value, live: &[Value]) -> Result<(), String> {
     let written = writes::written(step).map(|w| w.params).unwrap_or_default();
     for (j, v) in live.iter().enumerate() {
         if !v.ty().is_pointer() {
@@ -319,7 +346,7 @@ fn shadows_known(f: Value, dup: &[bool], step: Value, live: &[Value]) -> Result<
 
 /// `void __fz_auto_step.k(iv t, live-ins...)`: a copy of the loop's body for one value
 /// of the counter (back edges and exits return).
-fn outline(
+pub(super) fn outline(
     module: Module,
     f: Value,
     l: &Loop,
@@ -413,111 +440,25 @@ fn outline(
     step
 }
 
-/// Identifies the step's state and builds the run-time choice in `f` (see the module
-/// docs); the description of the state.
-fn state(
+/// Builds the run-time choice in `f` (see the module docs); the description of the state.
+fn choice(
     module: Module,
     f: Value,
     pre: Block,
     c: &Counted,
     step: Value,
     live: &[Value],
+    s: Snapshot,
 ) -> Result<String, String> {
-    let w = writes::written(step).map_err(|u| {
-        format!(
-            "what it changes cannot be identified: it writes memory through {} (`{}`)",
-            u.why,
-            short(u.inst)
-        )
-    })?;
-    if w.params.is_empty() && w.globals.is_empty() {
-        return Err("it writes no memory outside its own locals: no state to checkpoint".into());
-    }
-    for g in &w.globals {
-        if g.is_declaration() {
-            return Err(format!(
-                "it writes the global `{}`, defined in another file (its size is unknown here)",
-                g.name()
-            ));
-        }
-    }
     let ctx = module.context();
     let b = Builder::new(ctx);
-    let tmp = b.append_block(f, "fz.auto.sizes");
-    b.position_at_end(tmp);
-    let built = (|| -> Result<_, String> {
-        let walk_b = &b;
-        let mut walk = Walk::new(module, walk_b);
-        let i64t = ctx.i64();
-        let bound = walk.to_i64(c.bound, c.unsigned);
-        let one = ctx.i64().const_i64(1);
-        let last = walk_b.add(bound, ctx.i64().const_i64(c.extra));
-        let start = ctx.i64().const_i64(c.start);
-        let n = walk_b.add(walk_b.sub(last, start), one);
-        let least = ctx.i64().const_i64(i64::from(c.post));
-        let big = walk_b.icmp(IntPredicate::LLVMIntSGT, n, least);
-        let trips = walk_b.select(big, n, least);
-        let mut env = HashMap::new();
-        let tl = walk_b.sub(walk_b.add(start, trips), one);
-        let tl = walk_b.select(walk_b.icmp(IntPredicate::LLVMIntSGT, tl, start), tl, start);
-        env.insert(
-            step.params()[0],
-            Sym::Int(Iv {
-                lo: start,
-                hi: tl,
-                min: Some(c.start),
-            }),
-        );
-        for (j, (v, p)) in live.iter().zip(&step.params()[1..]).enumerate() {
-            if v.ty().is_pointer() {
-                env.insert(
-                    *p,
-                    Sym::Ptr {
-                        root: j,
-                        off: walk.point(ctx.i64().const_i64(0)),
-                    },
-                );
-            } else if v.ty().is_integer() {
-                env.insert(*p, Sym::Int(walk.point(*v)));
-            }
-        }
-        let tape = walk.walk(step, &env, 0)?;
-        let facts = walk.facts(tape);
-        if !facts.carried && w.globals.is_empty() {
-            return Err("it reads none of the memory it writes: no state goes from one iteration to the next (not a time loop)".into());
-        }
-        for j in &w.params {
-            if !facts.regions.iter().any(|(r, _)| r == j) {
-                return Err(format!(
-                    "the bytes it writes through `{}` cannot be bounded",
-                    short(live[*j])
-                ));
-            }
-        }
-        let _ = i64t;
-        Ok((trips, facts))
-    })();
-    let (trips, facts) = match built {
-        Ok(x) => x,
-        Err(why) => {
-            tmp.delete();
-            return Err(why);
-        }
-    };
-    // The sizes go before the preheader's branch, which becomes the choice.
     let term = pre.terminator().ok_or("a preheader without a terminator")?;
-    for i in tmp.instructions() {
-        i.remove_from_parent();
-        b.position_before(term);
-        b.insert(i);
-    }
-    tmp.delete();
     link_driver(module)?;
     let usef = module
         .function("__fz_ckpt_auto_use")
         .ok_or("the checkpoint driver lacks __fz_ckpt_auto_use")?;
     b.position_before(term);
-    let r = b.call_fn(usef, &[trips, facts.tape]);
+    let r = b.call_fn(usef, &[s.trips, s.facts.tape]);
     let go = b.icmp(IntPredicate::LLVMIntNE, r, ctx.i32().const_i64(0));
     let header = term.successor(0);
     let ck = b.append_block(f, "fz.auto.ckpt");
@@ -534,46 +475,11 @@ fn state(
     b.position_at_end(pre);
     b.cond_br(go, ck, taped);
     rebuild_phi(&b, header, c.phi, pre, taped)?;
-    b.position_at_end(ck);
-    let entry = module.get_or_declare(
-        "__enzyme_checkpoint_for",
-        ctx.function_type(ctx.void(), &[ctx.ptr()], true),
-    );
-    let marker = module
-        .global("enzyme_checkpoint_region")
-        .unwrap_or_else(|| module.add_global("enzyme_checkpoint_region", ctx.i32()));
-    let mut args = vec![step, ctx.i64().const_i64(c.start), trips];
-    for (j, bytes) in &facts.regions {
-        args.push(b.load(ctx.i32(), marker, ""));
-        args.push(live[*j]);
-        args.push(*bytes);
-    }
-    args.extend_from_slice(live);
-    b.call(entry.global_value_type(), entry, &args);
-    b.br(c.exit);
-    for phi in c.exit.phis() {
-        if let Some((v, _)) = phi
-            .incoming()
-            .into_iter()
-            .find(|(_, blk)| *blk == c.exiting)
-        {
-            phi.add_incoming(v, ck);
-        }
-    }
-    let mut what: Vec<String> = facts
-        .regions
-        .iter()
-        .map(|(j, _)| format!("the memory it writes through {}", live_name(live[*j])))
-        .collect();
-    what.extend(
-        w.globals
-            .iter()
-            .map(|g| format!("the global `{}`", g.name())),
-    );
-    Ok(format!("its state is {}", what.join(", ")))
+    checkpoint_call(module, ck, c, step, live, &s, None, &HashMap::new());
+    Ok(describe(live, &s))
 }
 
-fn live_name(v: Value) -> String {
+pub(super) fn live_name(v: Value) -> String {
     if v.is_argument() {
         let f = v.parent_function();
         if let Some(k) = f.params().iter().position(|p| *p == v) {
@@ -584,7 +490,7 @@ fn live_name(v: Value) -> String {
 }
 
 /// Links the checkpoint driver (`driver.ll`) unless the module has it.
-fn link_driver(module: Module) -> Result<(), String> {
+pub(super) fn link_driver(module: Module) -> Result<(), String> {
     if module
         .function("__fz_ckpt_auto_use")
         .is_some_and(|f| !f.is_declaration())

@@ -56,6 +56,30 @@ static int64_t fz_default_slots(int64_t n, uint64_t bytes) {
   return s < 1 ? 1 : s;
 }
 
+/* Loops annotated for checkpointing (`__enzyme_set_checkpointing(schedule, budget)`,
+ * checkpoint/marked.rs) pass no scheme and data = {schedule, budget}. The counts of the
+ * last such schedule, and how many ran: weak, one per program, so tests can see them. */
+__attribute__((weak)) EnzymeCkptStats __fz_ckpt_marked_stats;
+__attribute__((weak)) int64_t __fz_ckpt_marked_loops;
+
+static const EnzymeCheckpointScheme *fz_marked(fz_ckpt *h, const int64_t *mark, int64_t n) {
+  int64_t budget = mark[1];
+  h->own.stats = &__fz_ckpt_marked_stats;
+  __fz_ckpt_marked_loops++;
+  switch (mark[0]) {
+  case ENZYME_CKPT_SCHEDULE_STORE_ALL:
+    h->own.snapshots = 1;
+    return &EnzymeCkptStoreAll;
+  case ENZYME_CKPT_SCHEDULE_REVOLVE:
+  case ENZYME_CKPT_SCHEDULE_BINOMIAL:
+    h->own.snapshots = enzyme_ckpt_binomial_slots(n, budget);
+    return &EnzymeCkptRevolve;
+  default: /* periodic: budget segments, or segments of floor(sqrt(n)) steps */
+    h->own.snapshots = budget > 0 ? budget : enzyme_ckpt_periodic_segments(n, budget);
+    return &EnzymeCkptPeriodic;
+  }
+}
+
 void *__fz_ckpt_forward(const EnzymeCheckpointScheme *scheme, void *data, int64_t start,
                         int64_t n, const EnzymeCkptRegion *regions, uint64_t nregions,
                         fz_ckpt_step step, void *env) {
@@ -77,12 +101,16 @@ void *__fz_ckpt_forward(const EnzymeCheckpointScheme *scheme, void *data, int64_
     bytes += regions[r].bytes;
   }
   if (!scheme) {
-    h->own.snapshots = h->is_while ? 1 : fz_default_slots(n, bytes);
     {
       const char *v = getenv("FERROZYME_CKPT_VERBOSE");
       h->own.verbose = v ? atoi(v) : 0;
     }
-    scheme = h->is_while ? &EnzymeCkptStoreAll : &EnzymeCkptRevolve;
+    if (data && !h->is_while) {
+      scheme = fz_marked(h, (const int64_t *)data, n);
+    } else {
+      h->own.snapshots = h->is_while ? 1 : fz_default_slots(n, bytes);
+      scheme = h->is_while ? &EnzymeCkptStoreAll : &EnzymeCkptRevolve;
+    }
     data = &h->own;
   }
   if (scheme->version != ENZYME_CKPT_ABI_VERSION)

@@ -1,4 +1,5 @@
 
+%struct.EnzymeCkptStats = type { i64, i64, i64, i64, i64, i64 }
 %struct.EnzymeCkptAction = type { i32, i64, i64, i64 }
 %struct.EnzymeCkptRegion = type { ptr, i64, i32, i32 }
 %struct.fz_fp_state = type { ptr, i64, i32, i32 }
@@ -19,6 +20,8 @@
 @__fz_ckpt_auto_taped_loops = dso_local local_unnamed_addr global i64 0, align 8
 @.str.10 = private unnamed_addr constant [8 x i8] c"adjoint\00", align 1
 @.str.11 = private unnamed_addr constant [8 x i8] c"tangent\00", align 1
+@__fz_ckpt_marked_stats = weak dso_local global %struct.EnzymeCkptStats zeroinitializer, align 8
+@__fz_ckpt_marked_loops = weak dso_local local_unnamed_addr global i64 0, align 8
 @EnzymeCkptRevolve = internal constant { i32, [4 x i8], ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr } { i32 1, [4 x i8] zeroinitializer, ptr @fzck_revolve_init, ptr @fzck_next, ptr @fzck_store, ptr @fzck_restore, ptr null, ptr @fzck_finalize, ptr null, ptr null, ptr null }, align 8
 @.str.13 = private unnamed_addr constant [76 x i8] c"Revolve needs the number of steps (use EnzymeCkptStoreAll for a while loop)\00", align 1
 @.str.14 = private unnamed_addr constant [31 x i8] c"out of memory for the schedule\00", align 1
@@ -99,50 +102,174 @@ if.end:                                           ; preds = %entry
   br i1 %tobool14.not, label %if.then15, label %for.cond.preheader
 
 for.cond.preheader:                               ; preds = %if.end
-  %cmp17185.not = icmp eq i64 %nregions, 0
-  br i1 %cmp17185.not, label %for.end, label %for.body
+  %cmp17200.not = icmp eq i64 %nregions, 0
+  br i1 %cmp17200.not, label %for.end, label %for.body
 
 if.then15:                                        ; preds = %if.end
   tail call fastcc void @fzck_fail(ptr noundef nonnull @.str)
   unreachable
 
 for.body:                                         ; preds = %for.cond.preheader, %for.body
-  %r.0187 = phi i64 [ %inc, %for.body ], [ 0, %for.cond.preheader ]
-  %bytes.0186 = phi i64 [ %add, %for.body ], [ 0, %for.cond.preheader ]
-  %arrayidx = getelementptr inbounds nuw %struct.EnzymeCkptRegion, ptr %call11, i64 %r.0187
-  %arrayidx20 = getelementptr inbounds nuw %struct.EnzymeCkptRegion, ptr %regions, i64 %r.0187
+  %r.0202 = phi i64 [ %inc, %for.body ], [ 0, %for.cond.preheader ]
+  %bytes.0201 = phi i64 [ %add, %for.body ], [ 0, %for.cond.preheader ]
+  %arrayidx = getelementptr inbounds nuw %struct.EnzymeCkptRegion, ptr %call11, i64 %r.0202
+  %arrayidx20 = getelementptr inbounds nuw %struct.EnzymeCkptRegion, ptr %regions, i64 %r.0202
   tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(24) %arrayidx, ptr noundef nonnull align 8 dereferenceable(24) %arrayidx20, i64 24, i1 false), !tbaa.struct !22
   %bytes22 = getelementptr inbounds nuw i8, ptr %arrayidx20, i64 8
   %0 = load i64, ptr %bytes22, align 8, !tbaa !25
-  %add = add i64 %0, %bytes.0186
-  %inc = add nuw i64 %r.0187, 1
+  %add = add i64 %0, %bytes.0201
+  %inc = add nuw i64 %r.0202, 1
   %exitcond.not = icmp eq i64 %inc, %nregions
   br i1 %exitcond.not, label %for.end, label %for.body, !llvm.loop !27
 
 for.end:                                          ; preds = %for.body, %for.cond.preheader
   %bytes.0.lcssa = phi i64 [ 0, %for.cond.preheader ], [ %add, %for.body ]
   %tobool23.not = icmp eq ptr %scheme, null
-  br i1 %tobool23.not, label %if.then24, label %if.end44
+  br i1 %tobool23.not, label %if.then24, label %if.end50
 
 if.then24:                                        ; preds = %for.end
-  %tobool26.not = icmp sgt i64 %n, -1
-  br i1 %tobool26.not, label %cond.false28, label %cond.end30
+  %call25 = tail call ptr @getenv(ptr noundef nonnull @.str.1) #22
+  %tobool26.not = icmp eq ptr %call25, null
+  br i1 %tobool26.not, label %cond.end30, label %cond.true27
 
-cond.false28:                                     ; preds = %if.then24
-  %call.i = tail call ptr @getenv(ptr noundef nonnull @.str.6) #22
-  %tobool.not.i = icmp eq ptr %call.i, null
+cond.true27:                                      ; preds = %if.then24
+  %call.i = tail call i64 @strtol(ptr noundef nonnull captures(none) %call25, ptr noundef null, i32 noundef 10) #22
+  %conv.i = trunc i64 %call.i to i32
+  br label %cond.end30
+
+cond.end30:                                       ; preds = %if.then24, %cond.true27
+  %cond31 = phi i32 [ %conv.i, %cond.true27 ], [ 0, %if.then24 ]
+  %own = getelementptr inbounds nuw i8, ptr %call, i64 16
+  %verbose = getelementptr inbounds nuw i8, ptr %call, i64 24
+  store i32 %cond31, ptr %verbose, align 8, !tbaa !30
+  %tobool32.not = icmp eq ptr %data, null
+  %tobool38.not = icmp sgt i64 %n, -1
+  br i1 %tobool32.not, label %if.else, label %land.lhs.true
+
+land.lhs.true:                                    ; preds = %cond.end30
+  br i1 %tobool38.not, label %if.then35, label %cond.end42
+
+if.then35:                                        ; preds = %land.lhs.true
+  %arrayidx.i = getelementptr inbounds nuw i8, ptr %data, i64 8
+  %1 = load i64, ptr %arrayidx.i, align 8, !tbaa !24
+  %stats.i = getelementptr inbounds nuw i8, ptr %call, i64 48
+  store ptr @__fz_ckpt_marked_stats, ptr %stats.i, align 8, !tbaa !31
+  %2 = load i64, ptr @__fz_ckpt_marked_loops, align 8, !tbaa !24
+  %inc.i = add nsw i64 %2, 1
+  store i64 %inc.i, ptr @__fz_ckpt_marked_loops, align 8, !tbaa !24
+  %3 = load i64, ptr %data, align 8, !tbaa !24
+  switch i64 %3, label %sw.default.i [
+    i64 3, label %fz_marked.exit
+    i64 2, label %sw.bb3.i
+    i64 4, label %sw.bb3.i
+  ]
+
+sw.bb3.i:                                         ; preds = %if.then35, %if.then35
+  %cmp.i.i = icmp sgt i64 %1, 0
+  br i1 %cmp.i.i, label %enzyme_ckpt_binomial_slots.exit.i, label %cond.false.i.i
+
+cond.false.i.i:                                   ; preds = %sw.bb3.i
+  %cmp.i.i.i = icmp eq i64 %n, 0
+  br i1 %cmp.i.i.i, label %enzyme_ckpt_binomial_slots.exit.i, label %if.end.i.i.i
+
+if.end.i.i.i:                                     ; preds = %cond.false.i.i
+  %4 = tail call i64 @llvm.umin.i64(i64 %n, i64 3037000499)
+  br label %while.body.i.i.i
+
+while.body.i.i.i:                                 ; preds = %while.body.i.i.i, %if.end.i.i.i
+  %hi.021.i.i.i = phi i64 [ %4, %if.end.i.i.i ], [ %hi.1.i.i.i, %while.body.i.i.i ]
+  %lo.020.i.i.i = phi i64 [ 0, %if.end.i.i.i ], [ %lo.1.i.i.i, %while.body.i.i.i ]
+  %reass.sub.i.i.i = add i64 %hi.021.i.i.i, 1
+  %add.i.i.i = sub i64 %reass.sub.i.i.i, %lo.020.i.i.i
+  %div19.i.i.i = lshr i64 %add.i.i.i, 1
+  %add3.i.i.i = add nsw i64 %div19.i.i.i, %lo.020.i.i.i
+  %mul.i.i.i = mul nsw i64 %add3.i.i.i, %add3.i.i.i
+  %cmp4.not.i.i.i = icmp sgt i64 %mul.i.i.i, %n
+  %sub6.i.i.i = add nsw i64 %add3.i.i.i, -1
+  %lo.1.i.i.i = select i1 %cmp4.not.i.i.i, i64 %lo.020.i.i.i, i64 %add3.i.i.i
+  %hi.1.i.i.i = select i1 %cmp4.not.i.i.i, i64 %sub6.i.i.i, i64 %hi.021.i.i.i
+  %cmp2.i.i.i = icmp slt i64 %lo.1.i.i.i, %hi.1.i.i.i
+  br i1 %cmp2.i.i.i, label %while.body.i.i.i, label %enzyme_ckpt_binomial_slots.exit.i, !llvm.loop !32
+
+enzyme_ckpt_binomial_slots.exit.i:                ; preds = %while.body.i.i.i, %cond.false.i.i, %sw.bb3.i
+  %cond.i.i = phi i64 [ %1, %sw.bb3.i ], [ 0, %cond.false.i.i ], [ %lo.1.i.i.i, %while.body.i.i.i ]
+  %cmp1.i.i = icmp slt i64 %1, 1
+  %5 = tail call i64 @llvm.smax.i64(i64 %cond.i.i, i64 2)
+  %spec.store.select.i.i = select i1 %cmp1.i.i, i64 %5, i64 %cond.i.i
+  %cmp3.i.i.not = icmp eq i64 %n, 0
+  %6 = tail call i64 @llvm.smin.i64(i64 %spec.store.select.i.i, i64 %n)
+  %s.0.i.i = select i1 %cmp3.i.i.not, i64 %spec.store.select.i.i, i64 %6
+  %cond12.i.i = tail call range(i64 1, -9223372036854775808) i64 @llvm.smax.i64(i64 %s.0.i.i, i64 1)
+  br label %fz_marked.exit
+
+sw.default.i:                                     ; preds = %if.then35
+  %cmp.i = icmp sgt i64 %1, 0
+  br i1 %cmp.i, label %fz_marked.exit, label %cond.false.i
+
+cond.false.i:                                     ; preds = %sw.default.i
+  %cmp.i.i.i.i = icmp eq i64 %n, 0
+  br i1 %cmp.i.i.i.i, label %enzyme_ckpt_isqrt.exit.thread.i.i.i, label %if.end.i.i.i.i
+
+if.end.i.i.i.i:                                   ; preds = %cond.false.i
+  %7 = tail call i64 @llvm.umin.i64(i64 %n, i64 3037000499)
+  br label %while.body.i.i.i.i
+
+while.body.i.i.i.i:                               ; preds = %while.body.i.i.i.i, %if.end.i.i.i.i
+  %hi.021.i.i.i.i = phi i64 [ %7, %if.end.i.i.i.i ], [ %hi.1.i.i.i.i, %while.body.i.i.i.i ]
+  %lo.020.i.i.i.i = phi i64 [ 0, %if.end.i.i.i.i ], [ %lo.1.i.fr.i.i.i, %while.body.i.i.i.i ]
+  %reass.sub.i.i.i.i = add nsw i64 %hi.021.i.i.i.i, 1
+  %add.i.i.i.i = sub i64 %reass.sub.i.i.i.i, %lo.020.i.i.i.i
+  %div19.i.i.i.i = lshr i64 %add.i.i.i.i, 1
+  %add3.i.i.i.i = add nsw i64 %div19.i.i.i.i, %lo.020.i.i.i.i
+  %mul.i.i.i.i = mul nsw i64 %add3.i.i.i.i, %add3.i.i.i.i
+  %cmp4.not.i.i.i.i = icmp samesign ugt i64 %mul.i.i.i.i, %n
+  %sub6.i.i.i.i = add nsw i64 %add3.i.i.i.i, -1
+  %lo.1.i.i.i.i = select i1 %cmp4.not.i.i.i.i, i64 %lo.020.i.i.i.i, i64 %add3.i.i.i.i
+  %lo.1.i.fr.i.i.i = freeze i64 %lo.1.i.i.i.i
+  %hi.1.i.i.i.i = select i1 %cmp4.not.i.i.i.i, i64 %sub6.i.i.i.i, i64 %hi.021.i.i.i.i
+  %cmp2.i.i.i.i = icmp slt i64 %lo.1.i.fr.i.i.i, %hi.1.i.i.i.i
+  br i1 %cmp2.i.i.i.i, label %while.body.i.i.i.i, label %enzyme_ckpt_isqrt.exit.i.i.i, !llvm.loop !32
+
+enzyme_ckpt_isqrt.exit.i.i.i:                     ; preds = %while.body.i.i.i.i
+  %cmp3.i.i.i = icmp slt i64 %lo.1.i.fr.i.i.i, 1
+  br i1 %cmp3.i.i.i, label %enzyme_ckpt_isqrt.exit.thread.i.i.i, label %enzyme_ckpt_periodic_segments.exit.i
+
+enzyme_ckpt_isqrt.exit.thread.i.i.i:              ; preds = %enzyme_ckpt_isqrt.exit.i.i.i, %cond.false.i
+  br label %enzyme_ckpt_periodic_segments.exit.i
+
+enzyme_ckpt_periodic_segments.exit.i:             ; preds = %enzyme_ckpt_isqrt.exit.thread.i.i.i, %enzyme_ckpt_isqrt.exit.i.i.i
+  %8 = phi i64 [ 1, %enzyme_ckpt_isqrt.exit.thread.i.i.i ], [ %lo.1.i.fr.i.i.i, %enzyme_ckpt_isqrt.exit.i.i.i ]
+  %div8.i.i.i = udiv i64 %n, %8
+  %rem.i.i.i = urem i64 %n, %8
+  %cmp.i17.i = icmp ne i64 %rem.i.i.i, 0
+  %conv1.i.i = zext i1 %cmp.i17.i to i64
+  %add.i.i = add nuw nsw i64 %div8.i.i.i, %conv1.i.i
+  br label %fz_marked.exit
+
+fz_marked.exit:                                   ; preds = %if.then35, %enzyme_ckpt_binomial_slots.exit.i, %sw.default.i, %enzyme_ckpt_periodic_segments.exit.i
+  %cond.sink.i = phi i64 [ 1, %if.then35 ], [ %cond12.i.i, %enzyme_ckpt_binomial_slots.exit.i ], [ %add.i.i, %enzyme_ckpt_periodic_segments.exit.i ], [ %1, %sw.default.i ]
+  %retval.0.i = phi ptr [ @EnzymeCkptStoreAll, %if.then35 ], [ @EnzymeCkptRevolve, %enzyme_ckpt_binomial_slots.exit.i ], [ @EnzymeCkptPeriodic, %enzyme_ckpt_periodic_segments.exit.i ], [ @EnzymeCkptPeriodic, %sw.default.i ]
+  store i64 %cond.sink.i, ptr %own, align 8, !tbaa !33
+  br label %if.end50
+
+if.else:                                          ; preds = %cond.end30
+  br i1 %tobool38.not, label %cond.false40, label %cond.end42
+
+cond.false40:                                     ; preds = %if.else
+  %call.i169 = tail call ptr @getenv(ptr noundef nonnull @.str.6) #22
+  %tobool.not.i = icmp eq ptr %call.i169, null
   br i1 %tobool.not.i, label %for.cond.i.preheader, label %land.lhs.true.i
 
-for.cond.i.preheader:                             ; preds = %land.lhs.true.i, %cond.false28
+for.cond.i.preheader:                             ; preds = %land.lhs.true.i, %cond.false40
   br label %for.cond.i
 
-land.lhs.true.i:                                  ; preds = %cond.false28
-  %1 = load i8, ptr %call.i, align 1, !tbaa !30
-  %tobool1.not.i = icmp eq i8 %1, 0
+land.lhs.true.i:                                  ; preds = %cond.false40
+  %9 = load i8, ptr %call.i169, align 1, !tbaa !34
+  %tobool1.not.i = icmp eq i8 %9, 0
   br i1 %tobool1.not.i, label %for.cond.i.preheader, label %if.then.i
 
 if.then.i:                                        ; preds = %land.lhs.true.i
-  %call2.i = tail call i64 @strtoull(ptr noundef nonnull captures(none) %call.i, ptr noundef null, i32 noundef 10) #22
+  %call2.i = tail call i64 @strtoull(ptr noundef nonnull captures(none) %call.i169, ptr noundef null, i32 noundef 10) #22
   %tobool3.not.i = icmp eq i64 %bytes.0.lcssa, 0
   br i1 %tobool3.not.i, label %cond.end.i, label %cond.true.i
 
@@ -153,238 +280,225 @@ cond.true.i:                                      ; preds = %if.then.i
 cond.end.i:                                       ; preds = %cond.true.i, %if.then.i
   %cond.i = phi i64 [ %div.i, %cond.true.i ], [ %n, %if.then.i ]
   %cond8.i = tail call i64 @llvm.smax.i64(i64 %cond.i, i64 1)
-  br label %cond.end30
+  br label %cond.end42
 
 for.cond.i:                                       ; preds = %for.cond.i.preheader, %for.cond.i
-  %s.0.i = phi i64 [ %inc.i, %for.cond.i ], [ 0, %for.cond.i.preheader ]
+  %s.0.i = phi i64 [ %inc.i171, %for.cond.i ], [ 0, %for.cond.i.preheader ]
   %mul.i = mul nuw nsw i64 %s.0.i, %s.0.i
   %cmp9.i = icmp slt i64 %mul.i, %n
-  %inc.i = add nuw nsw i64 %s.0.i, 1
-  br i1 %cmp9.i, label %for.cond.i, label %for.end.i, !llvm.loop !31
+  %inc.i171 = add nuw nsw i64 %s.0.i, 1
+  br i1 %cmp9.i, label %for.cond.i, label %for.end.i, !llvm.loop !35
 
 for.end.i:                                        ; preds = %for.cond.i
   %cond16.i = tail call i64 @llvm.umax.i64(i64 %s.0.i, i64 1)
-  br label %cond.end30
+  br label %cond.end42
 
-cond.end30:                                       ; preds = %for.end.i, %cond.end.i, %if.then24
-  %cond31 = phi i64 [ 1, %if.then24 ], [ %cond8.i, %cond.end.i ], [ %cond16.i, %for.end.i ]
-  %own = getelementptr inbounds nuw i8, ptr %call, i64 16
-  store i64 %cond31, ptr %own, align 8, !tbaa !32
-  %call32 = tail call ptr @getenv(ptr noundef nonnull @.str.1) #22
-  %tobool33.not = icmp eq ptr %call32, null
-  br i1 %tobool33.not, label %cond.end37, label %cond.true34
+cond.end42:                                       ; preds = %land.lhs.true, %for.end.i, %cond.end.i, %if.else
+  %cond43 = phi i64 [ %cond16.i, %for.end.i ], [ 1, %if.else ], [ %cond8.i, %cond.end.i ], [ 1, %land.lhs.true ]
+  store i64 %cond43, ptr %own, align 8, !tbaa !33
+  %tobool46.not = icmp sgt i64 %n, -1
+  %cond47 = select i1 %tobool46.not, ptr @EnzymeCkptRevolve, ptr @EnzymeCkptStoreAll
+  br label %if.end50
 
-cond.true34:                                      ; preds = %cond.end30
-  %call.i157 = tail call i64 @strtol(ptr noundef nonnull captures(none) %call32, ptr noundef null, i32 noundef 10) #22
-  %conv.i = trunc i64 %call.i157 to i32
-  br label %cond.end37
+if.end50:                                         ; preds = %fz_marked.exit, %cond.end42, %for.end
+  %data.addr.0 = phi ptr [ %data, %for.end ], [ %own, %cond.end42 ], [ %own, %fz_marked.exit ]
+  %scheme.addr.1 = phi ptr [ %scheme, %for.end ], [ %cond47, %cond.end42 ], [ %retval.0.i, %fz_marked.exit ]
+  %10 = load i32, ptr %scheme.addr.1, align 8, !tbaa !36
+  %cmp51.not = icmp eq i32 %10, 1
+  br i1 %cmp51.not, label %if.end54, label %if.then53
 
-cond.end37:                                       ; preds = %cond.end30, %cond.true34
-  %cond38 = phi i32 [ %conv.i, %cond.true34 ], [ 0, %cond.end30 ]
-  %verbose = getelementptr inbounds nuw i8, ptr %call, i64 24
-  store i32 %cond38, ptr %verbose, align 8, !tbaa !33
-  %cond42 = select i1 %tobool26.not, ptr @EnzymeCkptRevolve, ptr @EnzymeCkptStoreAll
-  br label %if.end44
-
-if.end44:                                         ; preds = %cond.end37, %for.end
-  %data.addr.0 = phi ptr [ %data, %for.end ], [ %own, %cond.end37 ]
-  %scheme.addr.0 = phi ptr [ %scheme, %for.end ], [ %cond42, %cond.end37 ]
-  %2 = load i32, ptr %scheme.addr.0, align 8, !tbaa !34
-  %cmp45.not = icmp eq i32 %2, 1
-  br i1 %cmp45.not, label %if.end48, label %if.then47
-
-if.then47:                                        ; preds = %if.end44
+if.then53:                                        ; preds = %if.end50
   tail call fastcc void @fzck_fail(ptr noundef nonnull @.str.2)
   unreachable
 
-if.end48:                                         ; preds = %if.end44
-  store ptr %scheme.addr.0, ptr %call, align 8, !tbaa !36
-  %init = getelementptr inbounds nuw i8, ptr %scheme.addr.0, i64 8
-  %3 = load ptr, ptr %init, align 8, !tbaa !37
-  %call50 = tail call ptr %3(ptr noundef %data.addr.0, i64 noundef %n, i64 noundef %bytes.0.lcssa) #22
+if.end54:                                         ; preds = %if.end50
+  store ptr %scheme.addr.1, ptr %call, align 8, !tbaa !38
+  %init = getelementptr inbounds nuw i8, ptr %scheme.addr.1, i64 8
+  %11 = load ptr, ptr %init, align 8, !tbaa !39
+  %call56 = tail call ptr %11(ptr noundef %data.addr.0, i64 noundef %n, i64 noundef %bytes.0.lcssa) #22
   %state = getelementptr inbounds nuw i8, ptr %call, i64 8
-  store ptr %call50, ptr %state, align 8, !tbaa !38
-  %next_action = getelementptr inbounds nuw i8, ptr %scheme.addr.0, i64 16
+  store ptr %call56, ptr %state, align 8, !tbaa !40
+  %next_action = getelementptr inbounds nuw i8, ptr %scheme.addr.1, i64 16
   %startiteration = getelementptr inbounds nuw i8, ptr %a, i64 16
-  %iteration58 = getelementptr inbounds nuw i8, ptr %a, i64 8
-  %set_nsteps = getelementptr inbounds nuw i8, ptr %scheme.addr.0, i64 40
-  %cpnum54 = getelementptr inbounds nuw i8, ptr %a, i64 24
-  br label %for.cond51
+  %iteration64 = getelementptr inbounds nuw i8, ptr %a, i64 8
+  %set_nsteps = getelementptr inbounds nuw i8, ptr %scheme.addr.1, i64 40
+  %cpnum60 = getelementptr inbounds nuw i8, ptr %a, i64 24
+  br label %for.cond57
 
-for.cond51:                                       ; preds = %sw.epilog, %if.end48
-  %4 = phi ptr [ %.pre, %sw.epilog ], [ %call50, %if.end48 ]
-  %5 = load ptr, ptr %next_action, align 8, !tbaa !39
-  call void %5(ptr noundef %4, ptr noundef nonnull %a) #22
-  %6 = load i32, ptr %a, align 8, !tbaa !40
-  switch i32 %6, label %sw.default [
+for.cond57:                                       ; preds = %sw.epilog, %if.end54
+  %12 = phi ptr [ %.pre, %sw.epilog ], [ %call56, %if.end54 ]
+  %13 = load ptr, ptr %next_action, align 8, !tbaa !41
+  call void %13(ptr noundef %12, ptr noundef nonnull %a) #22
+  %14 = load i32, ptr %a, align 8, !tbaa !42
+  switch i32 %14, label %sw.default [
     i32 1, label %sw.bb
-    i32 2, label %sw.bb53
-    i32 3, label %sw.bb56
-    i32 4, label %sw.bb85
-    i32 7, label %sw.bb93
+    i32 2, label %sw.bb59
+    i32 3, label %sw.bb62
+    i32 4, label %sw.bb92
+    i32 7, label %sw.bb100
   ]
 
-sw.bb:                                            ; preds = %for.cond51
-  %7 = load i64, ptr %cpnum54, align 8, !tbaa !42
-  %8 = load i64, ptr %iteration58, align 8, !tbaa !43
-  %9 = load ptr, ptr %call, align 8, !tbaa !36
-  %save_state.i = getelementptr inbounds nuw i8, ptr %9, i64 56
-  %10 = load ptr, ptr %save_state.i, align 8, !tbaa !44
-  %tobool.not.i158 = icmp eq ptr %10, null
-  br i1 %tobool.not.i158, label %if.else.i, label %if.then.i159
+sw.bb:                                            ; preds = %for.cond57
+  %15 = load i64, ptr %cpnum60, align 8, !tbaa !44
+  %16 = load i64, ptr %iteration64, align 8, !tbaa !45
+  %17 = load ptr, ptr %call, align 8, !tbaa !38
+  %save_state.i = getelementptr inbounds nuw i8, ptr %17, i64 56
+  %18 = load ptr, ptr %save_state.i, align 8, !tbaa !46
+  %tobool.not.i172 = icmp eq ptr %18, null
+  br i1 %tobool.not.i172, label %if.else.i, label %if.then.i173
 
-if.then.i159:                                     ; preds = %sw.bb
-  %11 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %10(ptr noundef %11, i64 noundef %7, i64 noundef %8, ptr noundef %env) #22
+if.then.i173:                                     ; preds = %sw.bb
+  %19 = load ptr, ptr %state, align 8, !tbaa !40
+  call void %18(ptr noundef %19, i64 noundef %15, i64 noundef %16, ptr noundef %env) #22
   br label %sw.epilog
 
 if.else.i:                                        ; preds = %sw.bb
-  %store.i = getelementptr inbounds nuw i8, ptr %9, i64 24
-  %12 = load ptr, ptr %store.i, align 8, !tbaa !45
-  %tobool4.not.i = icmp eq ptr %12, null
+  %store.i = getelementptr inbounds nuw i8, ptr %17, i64 24
+  %20 = load ptr, ptr %store.i, align 8, !tbaa !47
+  %tobool4.not.i = icmp eq ptr %20, null
   br i1 %tobool4.not.i, label %if.else9.i, label %if.then5.i
 
 if.then5.i:                                       ; preds = %if.else.i
-  %13 = load ptr, ptr %state, align 8, !tbaa !38
-  %14 = load ptr, ptr %regions12, align 8, !tbaa !21
-  %15 = load i64, ptr %nregions5, align 8, !tbaa !20
-  call void %12(ptr noundef %13, i64 noundef %7, i64 noundef %8, ptr noundef %14, i64 noundef %15) #22
+  %21 = load ptr, ptr %state, align 8, !tbaa !40
+  %22 = load ptr, ptr %regions12, align 8, !tbaa !21
+  %23 = load i64, ptr %nregions5, align 8, !tbaa !20
+  call void %20(ptr noundef %21, i64 noundef %15, i64 noundef %16, ptr noundef %22, i64 noundef %23) #22
   br label %sw.epilog
 
 if.else9.i:                                       ; preds = %if.else.i
   call fastcc void @fzck_fail(ptr noundef nonnull @.str.42)
   unreachable
 
-sw.bb53:                                          ; preds = %for.cond51
-  %16 = load i64, ptr %cpnum54, align 8, !tbaa !42
-  %17 = load i64, ptr %iteration58, align 8, !tbaa !43
-  %18 = load ptr, ptr %call, align 8, !tbaa !36
-  %load_state.i = getelementptr inbounds nuw i8, ptr %18, i64 64
-  %19 = load ptr, ptr %load_state.i, align 8, !tbaa !46
-  %tobool.not.i160 = icmp eq ptr %19, null
-  br i1 %tobool.not.i160, label %if.else.i163, label %if.then.i161
+sw.bb59:                                          ; preds = %for.cond57
+  %24 = load i64, ptr %cpnum60, align 8, !tbaa !44
+  %25 = load i64, ptr %iteration64, align 8, !tbaa !45
+  %26 = load ptr, ptr %call, align 8, !tbaa !38
+  %load_state.i = getelementptr inbounds nuw i8, ptr %26, i64 64
+  %27 = load ptr, ptr %load_state.i, align 8, !tbaa !48
+  %tobool.not.i174 = icmp eq ptr %27, null
+  br i1 %tobool.not.i174, label %if.else.i177, label %if.then.i175
 
-if.then.i161:                                     ; preds = %sw.bb53
-  %20 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %19(ptr noundef %20, i64 noundef %16, i64 noundef %17, ptr noundef %env) #22
+if.then.i175:                                     ; preds = %sw.bb59
+  %28 = load ptr, ptr %state, align 8, !tbaa !40
+  call void %27(ptr noundef %28, i64 noundef %24, i64 noundef %25, ptr noundef %env) #22
   br label %sw.epilog
 
-if.else.i163:                                     ; preds = %sw.bb53
-  %restore.i = getelementptr inbounds nuw i8, ptr %18, i64 32
-  %21 = load ptr, ptr %restore.i, align 8, !tbaa !47
-  %tobool4.not.i164 = icmp eq ptr %21, null
-  br i1 %tobool4.not.i164, label %if.else9.i169, label %if.then5.i165
+if.else.i177:                                     ; preds = %sw.bb59
+  %restore.i = getelementptr inbounds nuw i8, ptr %26, i64 32
+  %29 = load ptr, ptr %restore.i, align 8, !tbaa !49
+  %tobool4.not.i178 = icmp eq ptr %29, null
+  br i1 %tobool4.not.i178, label %if.else9.i183, label %if.then5.i179
 
-if.then5.i165:                                    ; preds = %if.else.i163
-  %22 = load ptr, ptr %state, align 8, !tbaa !38
-  %23 = load ptr, ptr %regions12, align 8, !tbaa !21
-  %24 = load i64, ptr %nregions5, align 8, !tbaa !20
-  call void %21(ptr noundef %22, i64 noundef %16, i64 noundef %17, ptr noundef %23, i64 noundef %24) #22
+if.then5.i179:                                    ; preds = %if.else.i177
+  %30 = load ptr, ptr %state, align 8, !tbaa !40
+  %31 = load ptr, ptr %regions12, align 8, !tbaa !21
+  %32 = load i64, ptr %nregions5, align 8, !tbaa !20
+  call void %29(ptr noundef %30, i64 noundef %24, i64 noundef %25, ptr noundef %31, i64 noundef %32) #22
   br label %sw.epilog
 
-if.else9.i169:                                    ; preds = %if.else.i163
+if.else9.i183:                                    ; preds = %if.else.i177
   call fastcc void @fzck_fail(ptr noundef nonnull @.str.43)
   unreachable
 
-sw.bb56:                                          ; preds = %for.cond51
-  %25 = load i64, ptr %startiteration, align 8, !tbaa !48
-  %26 = load i64, ptr %iteration58, align 8, !tbaa !43
-  %cmp59188 = icmp slt i64 %25, %26
-  br i1 %cmp59188, label %for.body61, label %sw.epilog
+sw.bb62:                                          ; preds = %for.cond57
+  %33 = load i64, ptr %startiteration, align 8, !tbaa !50
+  %34 = load i64, ptr %iteration64, align 8, !tbaa !45
+  %cmp65203 = icmp slt i64 %33, %34
+  br i1 %cmp65203, label %for.body67, label %sw.epilog
 
-for.body61:                                       ; preds = %sw.bb56, %for.inc82
-  %j.0189 = phi i64 [ %inc83, %for.inc82 ], [ %25, %sw.bb56 ]
-  %27 = load i64, ptr %start3, align 8, !tbaa !18
-  %add63 = add nsw i64 %27, %j.0189
-  %call64 = call i32 %step(i64 noundef %add63, ptr noundef %env) #22
-  %28 = load i32, ptr %is_while, align 8, !tbaa !9
-  %tobool66.not = icmp eq i32 %28, 0
-  br i1 %tobool66.not, label %for.inc82, label %land.lhs.true
+for.body67:                                       ; preds = %sw.bb62, %for.inc89
+  %j.0204 = phi i64 [ %inc90, %for.inc89 ], [ %33, %sw.bb62 ]
+  %35 = load i64, ptr %start3, align 8, !tbaa !18
+  %add69 = add nsw i64 %35, %j.0204
+  %call70 = call i32 %step(i64 noundef %add69, ptr noundef %env) #22
+  %36 = load i32, ptr %is_while, align 8, !tbaa !9
+  %tobool72.not = icmp eq i32 %36, 0
+  br i1 %tobool72.not, label %for.inc89, label %land.lhs.true73
 
-land.lhs.true:                                    ; preds = %for.body61
-  %29 = load i64, ptr %n4, align 8, !tbaa !19
-  %cmp68 = icmp sgt i64 %29, -1
-  %tobool71 = icmp ne i32 %call64, 0
-  %or.cond = select i1 %cmp68, i1 true, i1 %tobool71
-  br i1 %or.cond, label %for.inc82, label %if.then72
+land.lhs.true73:                                  ; preds = %for.body67
+  %37 = load i64, ptr %n4, align 8, !tbaa !19
+  %cmp75 = icmp sgt i64 %37, -1
+  %tobool78 = icmp ne i32 %call70, 0
+  %or.cond = select i1 %cmp75, i1 true, i1 %tobool78
+  br i1 %or.cond, label %for.inc89, label %if.then79
 
-if.then72:                                        ; preds = %land.lhs.true
-  %add73 = add nsw i64 %j.0189, 1
-  store i64 %add73, ptr %n4, align 8, !tbaa !19
-  %30 = load ptr, ptr %set_nsteps, align 8, !tbaa !49
-  %tobool75.not = icmp eq ptr %30, null
-  br i1 %tobool75.not, label %if.then76, label %cleanup
+if.then79:                                        ; preds = %land.lhs.true73
+  %add80 = add nsw i64 %j.0204, 1
+  store i64 %add80, ptr %n4, align 8, !tbaa !19
+  %38 = load ptr, ptr %set_nsteps, align 8, !tbaa !51
+  %tobool82.not = icmp eq ptr %38, null
+  br i1 %tobool82.not, label %if.then83, label %cleanup
 
-if.then76:                                        ; preds = %if.then72
+if.then83:                                        ; preds = %if.then79
   call fastcc void @fzck_fail(ptr noundef nonnull @.str.3)
   unreachable
 
-cleanup:                                          ; preds = %if.then72
-  %31 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %30(ptr noundef %31, i64 noundef %add73) #22
+cleanup:                                          ; preds = %if.then79
+  %39 = load ptr, ptr %state, align 8, !tbaa !40
+  call void %38(ptr noundef %39, i64 noundef %add80) #22
   br label %sw.epilog
 
-for.inc82:                                        ; preds = %land.lhs.true, %for.body61
-  %inc83 = add nsw i64 %j.0189, 1
-  %32 = load i64, ptr %iteration58, align 8, !tbaa !43
-  %cmp59 = icmp slt i64 %inc83, %32
-  br i1 %cmp59, label %for.body61, label %sw.epilog, !llvm.loop !50
+for.inc89:                                        ; preds = %land.lhs.true73, %for.body67
+  %inc90 = add nsw i64 %j.0204, 1
+  %40 = load i64, ptr %iteration64, align 8, !tbaa !45
+  %cmp65 = icmp slt i64 %inc90, %40
+  br i1 %cmp65, label %for.body67, label %sw.epilog, !llvm.loop !52
 
-sw.bb85:                                          ; preds = %for.cond51
-  %33 = load i64, ptr %iteration58, align 8, !tbaa !43
+sw.bb92:                                          ; preds = %for.cond57
+  %41 = load i64, ptr %iteration64, align 8, !tbaa !45
   %turn = getelementptr inbounds nuw i8, ptr %call, i64 72
-  store i64 %33, ptr %turn, align 8, !tbaa !51
-  %sub = add nsw i64 %33, -1
-  %34 = load ptr, ptr %call, align 8, !tbaa !36
-  %save_state.i170 = getelementptr inbounds nuw i8, ptr %34, i64 56
-  %35 = load ptr, ptr %save_state.i170, align 8, !tbaa !44
-  %tobool.not.i171 = icmp eq ptr %35, null
-  br i1 %tobool.not.i171, label %if.else.i174, label %if.then.i172
+  store i64 %41, ptr %turn, align 8, !tbaa !53
+  %sub = add nsw i64 %41, -1
+  %42 = load ptr, ptr %call, align 8, !tbaa !38
+  %save_state.i184 = getelementptr inbounds nuw i8, ptr %42, i64 56
+  %43 = load ptr, ptr %save_state.i184, align 8, !tbaa !46
+  %tobool.not.i185 = icmp eq ptr %43, null
+  br i1 %tobool.not.i185, label %if.else.i188, label %if.then.i186
 
-if.then.i172:                                     ; preds = %sw.bb85
-  %36 = load ptr, ptr %state, align 8, !tbaa !38
-  call void %35(ptr noundef %36, i64 noundef -2, i64 noundef %sub, ptr noundef %env) #22
-  br label %fz_save.exit182
+if.then.i186:                                     ; preds = %sw.bb92
+  %44 = load ptr, ptr %state, align 8, !tbaa !40
+  call void %43(ptr noundef %44, i64 noundef -2, i64 noundef %sub, ptr noundef %env) #22
+  br label %fz_save.exit196
 
-if.else.i174:                                     ; preds = %sw.bb85
-  %store.i175 = getelementptr inbounds nuw i8, ptr %34, i64 24
-  %37 = load ptr, ptr %store.i175, align 8, !tbaa !45
-  %tobool4.not.i176 = icmp eq ptr %37, null
-  br i1 %tobool4.not.i176, label %if.else9.i181, label %if.then5.i177
+if.else.i188:                                     ; preds = %sw.bb92
+  %store.i189 = getelementptr inbounds nuw i8, ptr %42, i64 24
+  %45 = load ptr, ptr %store.i189, align 8, !tbaa !47
+  %tobool4.not.i190 = icmp eq ptr %45, null
+  br i1 %tobool4.not.i190, label %if.else9.i195, label %if.then5.i191
 
-if.then5.i177:                                    ; preds = %if.else.i174
-  %38 = load ptr, ptr %state, align 8, !tbaa !38
-  %39 = load ptr, ptr %regions12, align 8, !tbaa !21
-  %40 = load i64, ptr %nregions5, align 8, !tbaa !20
-  call void %37(ptr noundef %38, i64 noundef -2, i64 noundef %sub, ptr noundef %39, i64 noundef %40) #22
-  br label %fz_save.exit182
+if.then5.i191:                                    ; preds = %if.else.i188
+  %46 = load ptr, ptr %state, align 8, !tbaa !40
+  %47 = load ptr, ptr %regions12, align 8, !tbaa !21
+  %48 = load i64, ptr %nregions5, align 8, !tbaa !20
+  call void %45(ptr noundef %46, i64 noundef -2, i64 noundef %sub, ptr noundef %47, i64 noundef %48) #22
+  br label %fz_save.exit196
 
-if.else9.i181:                                    ; preds = %if.else.i174
+if.else9.i195:                                    ; preds = %if.else.i188
   call fastcc void @fzck_fail(ptr noundef nonnull @.str.42)
   unreachable
 
-fz_save.exit182:                                  ; preds = %if.then.i172, %if.then5.i177
-  %41 = load i64, ptr %start3, align 8, !tbaa !18
-  %42 = load i64, ptr %iteration58, align 8, !tbaa !43
-  %add90 = add i64 %41, -1
-  %sub91 = add i64 %add90, %42
-  %call92 = call i32 %step(i64 noundef %sub91, ptr noundef %env) #22
-  br label %cleanup94
+fz_save.exit196:                                  ; preds = %if.then.i186, %if.then5.i191
+  %49 = load i64, ptr %start3, align 8, !tbaa !18
+  %50 = load i64, ptr %iteration64, align 8, !tbaa !45
+  %add97 = add i64 %49, -1
+  %sub98 = add i64 %add97, %50
+  %call99 = call i32 %step(i64 noundef %sub98, ptr noundef %env) #22
+  br label %cleanup101
 
-sw.bb93:                                          ; preds = %for.cond51
+sw.bb100:                                         ; preds = %for.cond57
   %done = getelementptr inbounds nuw i8, ptr %call, i64 84
-  store i32 1, ptr %done, align 4, !tbaa !52
-  br label %cleanup94
+  store i32 1, ptr %done, align 4, !tbaa !54
+  br label %cleanup101
 
-sw.default:                                       ; preds = %for.cond51
+sw.default:                                       ; preds = %for.cond57
   call fastcc void @fzck_fail(ptr noundef nonnull @.str.4)
   unreachable
 
-sw.epilog:                                        ; preds = %for.inc82, %sw.bb56, %cleanup, %if.then5.i165, %if.then.i161, %if.then5.i, %if.then.i159
-  %.pre = load ptr, ptr %state, align 8, !tbaa !38
-  br label %for.cond51, !llvm.loop !53
+sw.epilog:                                        ; preds = %for.inc89, %sw.bb62, %cleanup, %if.then5.i179, %if.then.i175, %if.then5.i, %if.then.i173
+  %.pre = load ptr, ptr %state, align 8, !tbaa !40
+  br label %for.cond57, !llvm.loop !55
 
-cleanup94:                                        ; preds = %sw.bb93, %fz_save.exit182
+cleanup101:                                       ; preds = %sw.bb100, %fz_save.exit196
   call void @llvm.lifetime.end.p0(ptr nonnull %a) #22
   ret ptr %call
 }
@@ -398,7 +512,7 @@ declare noalias noundef ptr @calloc(i64 noundef, i64 noundef) local_unnamed_addr
 ; Function Attrs: cold inlinehint nofree noreturn nounwind uwtable
 define internal fastcc void @fzck_fail(ptr noundef %msg) unnamed_addr #3 {
 entry:
-  %0 = load ptr, ptr @stderr, align 8, !tbaa !54
+  %0 = load ptr, ptr @stderr, align 8, !tbaa !56
   %call = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %0, ptr noundef nonnull @.str.39, ptr noundef %msg) #24
   tail call void @abort() #25
   unreachable
@@ -422,34 +536,34 @@ entry:
   %a = alloca %struct.EnzymeCkptAction, align 8
   call void @llvm.lifetime.start.p0(ptr nonnull %a) #22
   %done = getelementptr inbounds nuw i8, ptr %handle, i64 84
-  %0 = load i32, ptr %done, align 4, !tbaa !52
+  %0 = load i32, ptr %done, align 4, !tbaa !54
   %tobool.not = icmp eq i32 %0, 0
   br i1 %tobool.not, label %if.then, label %if.end21
 
 if.then:                                          ; preds = %entry
   %n = getelementptr inbounds nuw i8, ptr %handle, i64 64
   %1 = load i64, ptr %n, align 8, !tbaa !19
-  %2 = load ptr, ptr %handle, align 8, !tbaa !36
+  %2 = load ptr, ptr %handle, align 8, !tbaa !38
   %save_state.i = getelementptr inbounds nuw i8, ptr %2, i64 56
-  %3 = load ptr, ptr %save_state.i, align 8, !tbaa !44
+  %3 = load ptr, ptr %save_state.i, align 8, !tbaa !46
   %tobool.not.i = icmp eq ptr %3, null
   br i1 %tobool.not.i, label %if.else.i, label %if.then.i
 
 if.then.i:                                        ; preds = %if.then
   %state.i = getelementptr inbounds nuw i8, ptr %handle, i64 8
-  %4 = load ptr, ptr %state.i, align 8, !tbaa !38
+  %4 = load ptr, ptr %state.i, align 8, !tbaa !40
   tail call void %3(ptr noundef %4, i64 noundef -1, i64 noundef %1, ptr noundef %env) #22
   br label %fz_save.exit
 
 if.else.i:                                        ; preds = %if.then
   %store.i = getelementptr inbounds nuw i8, ptr %2, i64 24
-  %5 = load ptr, ptr %store.i, align 8, !tbaa !45
+  %5 = load ptr, ptr %store.i, align 8, !tbaa !47
   %tobool4.not.i = icmp eq ptr %5, null
   br i1 %tobool4.not.i, label %if.else9.i, label %if.then5.i
 
 if.then5.i:                                       ; preds = %if.else.i
   %state8.i = getelementptr inbounds nuw i8, ptr %handle, i64 8
-  %6 = load ptr, ptr %state8.i, align 8, !tbaa !38
+  %6 = load ptr, ptr %state8.i, align 8, !tbaa !40
   %regions.i = getelementptr inbounds nuw i8, ptr %handle, i64 88
   %7 = load ptr, ptr %regions.i, align 8, !tbaa !21
   %nregions.i = getelementptr inbounds nuw i8, ptr %handle, i64 96
@@ -463,29 +577,29 @@ if.else9.i:                                       ; preds = %if.else.i
 
 fz_save.exit:                                     ; preds = %if.then.i, %if.then5.i
   %turn = getelementptr inbounds nuw i8, ptr %handle, i64 72
-  %9 = load i64, ptr %turn, align 8, !tbaa !51
+  %9 = load i64, ptr %turn, align 8, !tbaa !53
   %sub = add nsw i64 %9, -1
-  %10 = load ptr, ptr %handle, align 8, !tbaa !36
+  %10 = load ptr, ptr %handle, align 8, !tbaa !38
   %load_state.i = getelementptr inbounds nuw i8, ptr %10, i64 64
-  %11 = load ptr, ptr %load_state.i, align 8, !tbaa !46
+  %11 = load ptr, ptr %load_state.i, align 8, !tbaa !48
   %tobool.not.i52 = icmp eq ptr %11, null
   br i1 %tobool.not.i52, label %if.else.i55, label %if.then.i53
 
 if.then.i53:                                      ; preds = %fz_save.exit
   %state.i54 = getelementptr inbounds nuw i8, ptr %handle, i64 8
-  %12 = load ptr, ptr %state.i54, align 8, !tbaa !38
+  %12 = load ptr, ptr %state.i54, align 8, !tbaa !40
   tail call void %11(ptr noundef %12, i64 noundef -2, i64 noundef %sub, ptr noundef %env) #22
   br label %fz_load.exit
 
 if.else.i55:                                      ; preds = %fz_save.exit
   %restore.i = getelementptr inbounds nuw i8, ptr %10, i64 32
-  %13 = load ptr, ptr %restore.i, align 8, !tbaa !47
+  %13 = load ptr, ptr %restore.i, align 8, !tbaa !49
   %tobool4.not.i56 = icmp eq ptr %13, null
   br i1 %tobool4.not.i56, label %if.else9.i61, label %if.then5.i57
 
 if.then5.i57:                                     ; preds = %if.else.i55
   %state8.i58 = getelementptr inbounds nuw i8, ptr %handle, i64 8
-  %14 = load ptr, ptr %state8.i58, align 8, !tbaa !38
+  %14 = load ptr, ptr %state8.i58, align 8, !tbaa !40
   %regions.i59 = getelementptr inbounds nuw i8, ptr %handle, i64 88
   %15 = load ptr, ptr %regions.i59, align 8, !tbaa !21
   %nregions.i60 = getelementptr inbounds nuw i8, ptr %handle, i64 96
@@ -500,7 +614,7 @@ if.else9.i61:                                     ; preds = %if.else.i55
 fz_load.exit:                                     ; preds = %if.then.i53, %if.then5.i57
   %start = getelementptr inbounds nuw i8, ptr %handle, i64 56
   %17 = load i64, ptr %start, align 8, !tbaa !18
-  %18 = load i64, ptr %turn, align 8, !tbaa !51
+  %18 = load i64, ptr %turn, align 8, !tbaa !53
   %add = add i64 %17, -1
   %sub2 = add i64 %add, %18
   tail call void %grad(i64 noundef %sub2, ptr noundef %env) #22
@@ -513,12 +627,12 @@ fz_load.exit:                                     ; preds = %if.then.i53, %if.th
   br label %for.cond
 
 for.cond:                                         ; preds = %sw.epilog, %fz_load.exit
-  %19 = load ptr, ptr %handle, align 8, !tbaa !36
+  %19 = load ptr, ptr %handle, align 8, !tbaa !38
   %next_action = getelementptr inbounds nuw i8, ptr %19, i64 16
-  %20 = load ptr, ptr %next_action, align 8, !tbaa !39
-  %21 = load ptr, ptr %state, align 8, !tbaa !38
+  %20 = load ptr, ptr %next_action, align 8, !tbaa !41
+  %21 = load ptr, ptr %state, align 8, !tbaa !40
   call void %20(ptr noundef %21, ptr noundef nonnull %a) #22
-  %22 = load i32, ptr %a, align 8, !tbaa !40
+  %22 = load i32, ptr %a, align 8, !tbaa !42
   switch i32 %22, label %sw.default [
     i32 7, label %for.end19
     i32 1, label %sw.bb
@@ -528,27 +642,27 @@ for.cond:                                         ; preds = %sw.epilog, %fz_load
   ]
 
 sw.bb:                                            ; preds = %for.cond
-  %23 = load i64, ptr %cpnum6, align 8, !tbaa !42
-  %24 = load i64, ptr %iteration16, align 8, !tbaa !43
-  %25 = load ptr, ptr %handle, align 8, !tbaa !36
+  %23 = load i64, ptr %cpnum6, align 8, !tbaa !44
+  %24 = load i64, ptr %iteration16, align 8, !tbaa !45
+  %25 = load ptr, ptr %handle, align 8, !tbaa !38
   %save_state.i62 = getelementptr inbounds nuw i8, ptr %25, i64 56
-  %26 = load ptr, ptr %save_state.i62, align 8, !tbaa !44
+  %26 = load ptr, ptr %save_state.i62, align 8, !tbaa !46
   %tobool.not.i63 = icmp eq ptr %26, null
   br i1 %tobool.not.i63, label %if.else.i66, label %if.then.i64
 
 if.then.i64:                                      ; preds = %sw.bb
-  %27 = load ptr, ptr %state, align 8, !tbaa !38
+  %27 = load ptr, ptr %state, align 8, !tbaa !40
   call void %26(ptr noundef %27, i64 noundef %23, i64 noundef %24, ptr noundef %env) #22
   br label %sw.epilog
 
 if.else.i66:                                      ; preds = %sw.bb
   %store.i67 = getelementptr inbounds nuw i8, ptr %25, i64 24
-  %28 = load ptr, ptr %store.i67, align 8, !tbaa !45
+  %28 = load ptr, ptr %store.i67, align 8, !tbaa !47
   %tobool4.not.i68 = icmp eq ptr %28, null
   br i1 %tobool4.not.i68, label %if.else9.i73, label %if.then5.i69
 
 if.then5.i69:                                     ; preds = %if.else.i66
-  %29 = load ptr, ptr %state, align 8, !tbaa !38
+  %29 = load ptr, ptr %state, align 8, !tbaa !40
   %30 = load ptr, ptr %regions.i84, align 8, !tbaa !21
   %31 = load i64, ptr %nregions.i85, align 8, !tbaa !20
   call void %28(ptr noundef %29, i64 noundef %23, i64 noundef %24, ptr noundef %30, i64 noundef %31) #22
@@ -559,27 +673,27 @@ if.else9.i73:                                     ; preds = %if.else.i66
   unreachable
 
 sw.bb5:                                           ; preds = %for.cond
-  %32 = load i64, ptr %cpnum6, align 8, !tbaa !42
-  %33 = load i64, ptr %iteration16, align 8, !tbaa !43
-  %34 = load ptr, ptr %handle, align 8, !tbaa !36
+  %32 = load i64, ptr %cpnum6, align 8, !tbaa !44
+  %33 = load i64, ptr %iteration16, align 8, !tbaa !45
+  %34 = load ptr, ptr %handle, align 8, !tbaa !38
   %load_state.i75 = getelementptr inbounds nuw i8, ptr %34, i64 64
-  %35 = load ptr, ptr %load_state.i75, align 8, !tbaa !46
+  %35 = load ptr, ptr %load_state.i75, align 8, !tbaa !48
   %tobool.not.i76 = icmp eq ptr %35, null
   br i1 %tobool.not.i76, label %if.else.i79, label %if.then.i77
 
 if.then.i77:                                      ; preds = %sw.bb5
-  %36 = load ptr, ptr %state, align 8, !tbaa !38
+  %36 = load ptr, ptr %state, align 8, !tbaa !40
   call void %35(ptr noundef %36, i64 noundef %32, i64 noundef %33, ptr noundef %env) #22
   br label %sw.epilog
 
 if.else.i79:                                      ; preds = %sw.bb5
   %restore.i80 = getelementptr inbounds nuw i8, ptr %34, i64 32
-  %37 = load ptr, ptr %restore.i80, align 8, !tbaa !47
+  %37 = load ptr, ptr %restore.i80, align 8, !tbaa !49
   %tobool4.not.i81 = icmp eq ptr %37, null
   br i1 %tobool4.not.i81, label %if.else9.i86, label %if.then5.i82
 
 if.then5.i82:                                     ; preds = %if.else.i79
-  %38 = load ptr, ptr %state, align 8, !tbaa !38
+  %38 = load ptr, ptr %state, align 8, !tbaa !40
   %39 = load ptr, ptr %regions.i84, align 8, !tbaa !21
   %40 = load i64, ptr %nregions.i85, align 8, !tbaa !20
   call void %37(ptr noundef %38, i64 noundef %32, i64 noundef %33, ptr noundef %39, i64 noundef %40) #22
@@ -590,8 +704,8 @@ if.else9.i86:                                     ; preds = %if.else.i79
   unreachable
 
 sw.bb8:                                           ; preds = %for.cond
-  %41 = load i64, ptr %startiteration, align 8, !tbaa !48
-  %42 = load i64, ptr %iteration16, align 8, !tbaa !43
+  %41 = load i64, ptr %startiteration, align 8, !tbaa !50
+  %42 = load i64, ptr %iteration16, align 8, !tbaa !45
   %cmp11104 = icmp slt i64 %41, %42
   br i1 %cmp11104, label %for.body, label %sw.epilog
 
@@ -601,13 +715,13 @@ for.body:                                         ; preds = %sw.bb8, %for.body
   %add13 = add nsw i64 %43, %j.0105
   %call = call i32 %step(i64 noundef %add13, ptr noundef %env) #22
   %inc = add nsw i64 %j.0105, 1
-  %44 = load i64, ptr %iteration16, align 8, !tbaa !43
+  %44 = load i64, ptr %iteration16, align 8, !tbaa !45
   %cmp11 = icmp slt i64 %inc, %44
-  br i1 %cmp11, label %for.body, label %sw.epilog, !llvm.loop !56
+  br i1 %cmp11, label %for.body, label %sw.epilog, !llvm.loop !58
 
 sw.bb14:                                          ; preds = %for.cond
   %45 = load i64, ptr %start, align 8, !tbaa !18
-  %46 = load i64, ptr %iteration16, align 8, !tbaa !43
+  %46 = load i64, ptr %iteration16, align 8, !tbaa !45
   %add17 = add i64 %45, -1
   %sub18 = add i64 %add17, %46
   call void %grad(i64 noundef %sub18, ptr noundef %env) #22
@@ -618,29 +732,29 @@ sw.default:                                       ; preds = %for.cond
   unreachable
 
 sw.epilog:                                        ; preds = %for.body, %sw.bb8, %if.then5.i82, %if.then.i77, %if.then5.i69, %if.then.i64, %sw.bb14
-  br label %for.cond, !llvm.loop !57
+  br label %for.cond, !llvm.loop !59
 
 for.end19:                                        ; preds = %for.cond
   %47 = load i64, ptr %n, align 8, !tbaa !19
-  %48 = load ptr, ptr %handle, align 8, !tbaa !36
+  %48 = load ptr, ptr %handle, align 8, !tbaa !38
   %load_state.i88 = getelementptr inbounds nuw i8, ptr %48, i64 64
-  %49 = load ptr, ptr %load_state.i88, align 8, !tbaa !46
+  %49 = load ptr, ptr %load_state.i88, align 8, !tbaa !48
   %tobool.not.i89 = icmp eq ptr %49, null
   br i1 %tobool.not.i89, label %if.else.i92, label %if.then.i90
 
 if.then.i90:                                      ; preds = %for.end19
-  %50 = load ptr, ptr %state, align 8, !tbaa !38
+  %50 = load ptr, ptr %state, align 8, !tbaa !40
   call void %49(ptr noundef %50, i64 noundef -1, i64 noundef %47, ptr noundef %env) #22
   br label %if.end21
 
 if.else.i92:                                      ; preds = %for.end19
   %restore.i93 = getelementptr inbounds nuw i8, ptr %48, i64 32
-  %51 = load ptr, ptr %restore.i93, align 8, !tbaa !47
+  %51 = load ptr, ptr %restore.i93, align 8, !tbaa !49
   %tobool4.not.i94 = icmp eq ptr %51, null
   br i1 %tobool4.not.i94, label %if.else9.i99, label %if.then5.i95
 
 if.then5.i95:                                     ; preds = %if.else.i92
-  %52 = load ptr, ptr %state, align 8, !tbaa !38
+  %52 = load ptr, ptr %state, align 8, !tbaa !40
   %53 = load ptr, ptr %regions.i84, align 8, !tbaa !21
   %54 = load i64, ptr %nregions.i85, align 8, !tbaa !20
   call void %51(ptr noundef %52, i64 noundef -1, i64 noundef %47, ptr noundef %53, i64 noundef %54) #22
@@ -651,11 +765,11 @@ if.else9.i99:                                     ; preds = %if.else.i92
   unreachable
 
 if.end21:                                         ; preds = %if.then5.i95, %if.then.i90, %entry
-  %55 = load ptr, ptr %handle, align 8, !tbaa !36
+  %55 = load ptr, ptr %handle, align 8, !tbaa !38
   %finalize = getelementptr inbounds nuw i8, ptr %55, i64 48
-  %56 = load ptr, ptr %finalize, align 8, !tbaa !58
+  %56 = load ptr, ptr %finalize, align 8, !tbaa !60
   %state23 = getelementptr inbounds nuw i8, ptr %handle, i64 8
-  %57 = load ptr, ptr %state23, align 8, !tbaa !38
+  %57 = load ptr, ptr %state23, align 8, !tbaa !40
   call void %56(ptr noundef %57) #22
   %regions = getelementptr inbounds nuw i8, ptr %handle, i64 88
   %58 = load ptr, ptr %regions, align 8, !tbaa !21
@@ -683,7 +797,7 @@ entry:
   br i1 %tobool.not, label %cleanup, label %lor.lhs.false
 
 lor.lhs.false:                                    ; preds = %entry
-  %0 = load i8, ptr %call, align 1, !tbaa !30
+  %0 = load i8, ptr %call, align 1, !tbaa !34
   %tobool9.not = icmp eq i8 %0, 0
   br i1 %tobool9.not, label %cleanup, label %if.end
 
@@ -716,7 +830,7 @@ land.lhs.true:                                    ; preds = %if.end18
   br i1 %cmp21, label %if.then23, label %cleanup
 
 if.then23:                                        ; preds = %land.lhs.true
-  %2 = load ptr, ptr @stderr, align 8, !tbaa !54
+  %2 = load ptr, ptr @stderr, align 8, !tbaa !56
   %call26 = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %2, ptr noundef nonnull @.str.7, i64 noundef %n, double noundef %mul, i64 noundef %step_tape, ptr noundef nonnull %call, ptr noundef nonnull %cond25) #24
   br label %cleanup
 
@@ -756,17 +870,17 @@ while.cond:                                       ; preds = %entry, %while.cond
   %call1 = tail call i32 %step(i64 noundef %i.0, ptr noundef %env) #22
   %tobool2.not = icmp eq i32 %call1, 0
   %inc = add nuw nsw i64 %i.0, 1
-  br i1 %tobool2.not, label %while.end, label %while.cond, !llvm.loop !59
+  br i1 %tobool2.not, label %while.end, label %while.cond, !llvm.loop !61
 
 while.end:                                        ; preds = %while.cond
   %last = getelementptr inbounds nuw i8, ptr %call, i64 24
-  store i64 %i.0, ptr %last, align 8, !tbaa !60
+  store i64 %i.0, ptr %last, align 8, !tbaa !62
   %nregions3 = getelementptr inbounds nuw i8, ptr %call, i64 8
-  store i64 %nregions, ptr %nregions3, align 8, !tbaa !62
+  store i64 %nregions, ptr %nregions3, align 8, !tbaa !64
   %cond = tail call i64 @llvm.umax.i64(i64 %nregions, i64 1)
   %mul = mul i64 %cond, 24
   %call5 = tail call noalias ptr @malloc(i64 noundef %mul) #23
-  store ptr %call5, ptr %call, align 8, !tbaa !63
+  store ptr %call5, ptr %call, align 8, !tbaa !65
   %tobool8.not = icmp eq ptr %call5, null
   br i1 %tobool8.not, label %if.then9, label %if.end10
 
@@ -789,7 +903,7 @@ for.body.i.i:                                     ; preds = %if.end10, %for.body
   %add.i.i = add i64 %0, %b.05.i.i
   %inc.i.i = add nuw i64 %k.06.i.i, 1
   %exitcond.not.i.i = icmp eq i64 %inc.i.i, %nregions
-  br i1 %exitcond.not.i.i, label %fz_fp_bytes.exit.thread.i, label %for.body.i.i, !llvm.loop !64
+  br i1 %exitcond.not.i.i, label %fz_fp_bytes.exit.thread.i, label %for.body.i.i, !llvm.loop !66
 
 fz_fp_bytes.exit.i:                               ; preds = %if.end10
   %call1.i = tail call noalias dereferenceable_or_null(1) ptr @malloc(i64 noundef 1) #23
@@ -817,7 +931,7 @@ for.body.i:                                       ; preds = %fz_fp_bytes.exit.th
 
 if.then4.i:                                       ; preds = %for.body.i
   %add.ptr.i = getelementptr inbounds nuw i8, ptr %call129.i, i64 %at.026.i
-  %3 = load ptr, ptr %arrayidx.i, align 8, !tbaa !65
+  %3 = load ptr, ptr %arrayidx.i, align 8, !tbaa !67
   tail call void @llvm.memcpy.p0.p0.i64(ptr nonnull align 1 %add.ptr.i, ptr align 1 %3, i64 %2, i1 false)
   br label %if.end8.i
 
@@ -825,12 +939,12 @@ if.end8.i:                                        ; preds = %if.then4.i, %for.bo
   %add.i = add i64 %2, %at.026.i
   %inc.i = add nuw i64 %k.027.i, 1
   %exitcond.not.i = icmp eq i64 %inc.i, %nregions
-  br i1 %exitcond.not.i, label %fz_fp_save.exit, label %for.body.i, !llvm.loop !66
+  br i1 %exitcond.not.i, label %fz_fp_save.exit, label %for.body.i, !llvm.loop !68
 
 fz_fp_save.exit:                                  ; preds = %if.end8.i, %fz_fp_bytes.exit.i
   %call13134.i = phi ptr [ %call1.i, %fz_fp_bytes.exit.i ], [ %call129.i, %if.end8.i ]
   %snap = getelementptr inbounds nuw i8, ptr %call, i64 16
-  store ptr %call13134.i, ptr %snap, align 8, !tbaa !67
+  store ptr %call13134.i, ptr %snap, align 8, !tbaa !69
   ret ptr %call
 }
 
@@ -841,9 +955,9 @@ entry:
   %cumul.i54 = alloca double, align 8
   %cumul.i = alloca double, align 8
   %red.i = alloca double, align 8
-  %0 = load ptr, ptr %handle, align 8, !tbaa !63
+  %0 = load ptr, ptr %handle, align 8, !tbaa !65
   %nregions = getelementptr inbounds nuw i8, ptr %handle, i64 8
-  %1 = load i64, ptr %nregions, align 8, !tbaa !62
+  %1 = load i64, ptr %nregions, align 8, !tbaa !64
   %cmp4.not.i.i = icmp eq i64 %1, 0
   br i1 %cmp4.not.i.i, label %fz_fp_bytes.exit.i, label %for.body.i.i
 
@@ -856,7 +970,7 @@ for.body.i.i:                                     ; preds = %entry, %for.body.i.
   %add.i.i = add i64 %2, %b.05.i.i
   %inc.i.i = add nuw i64 %k.06.i.i, 1
   %exitcond.not.i.i = icmp eq i64 %inc.i.i, %1
-  br i1 %exitcond.not.i.i, label %fz_fp_bytes.exit.thread.i, label %for.body.i.i, !llvm.loop !64
+  br i1 %exitcond.not.i.i, label %fz_fp_bytes.exit.thread.i, label %for.body.i.i, !llvm.loop !66
 
 fz_fp_bytes.exit.i:                               ; preds = %entry
   %call1.i = tail call noalias dereferenceable_or_null(1) ptr @malloc(i64 noundef 1) #23
@@ -884,7 +998,7 @@ for.body.i:                                       ; preds = %fz_fp_bytes.exit.th
 
 if.then4.i:                                       ; preds = %for.body.i
   %add.ptr.i = getelementptr inbounds nuw i8, ptr %call129.i, i64 %at.026.i
-  %5 = load ptr, ptr %arrayidx.i, align 8, !tbaa !65
+  %5 = load ptr, ptr %arrayidx.i, align 8, !tbaa !67
   tail call void @llvm.memcpy.p0.p0.i64(ptr nonnull align 1 %add.ptr.i, ptr align 1 %5, i64 %4, i1 false)
   br label %if.end8.i
 
@@ -892,16 +1006,16 @@ if.end8.i:                                        ; preds = %if.then4.i, %for.bo
   %add.i = add i64 %4, %at.026.i
   %inc.i = add nuw i64 %k.027.i, 1
   %exitcond.not.i = icmp eq i64 %inc.i, %1
-  br i1 %exitcond.not.i, label %fz_fp_save.exit, label %for.body.i, !llvm.loop !66
+  br i1 %exitcond.not.i, label %fz_fp_save.exit, label %for.body.i, !llvm.loop !68
 
 fz_fp_save.exit:                                  ; preds = %if.end8.i, %fz_fp_bytes.exit.i
   %call13134.i = phi ptr [ %call1.i, %fz_fp_bytes.exit.i ], [ %call129.i, %if.end8.i ]
   call void @llvm.lifetime.start.p0(ptr nonnull %cumul.i) #22
-  store double -1.000000e+00, ptr %cumul.i, align 8, !tbaa !68
+  store double -1.000000e+00, ptr %cumul.i, align 8, !tbaa !70
   call void @llvm.lifetime.start.p0(ptr nonnull %red.i) #22
   %cmp.i = fcmp olt double %reduction, 0.000000e+00
   %cond.i = select i1 %cmp.i, double 0x3D719799812DEA11, double %reduction
-  store double %cond.i, ptr %red.i, align 8, !tbaa !68
+  store double %cond.i, ptr %red.i, align 8, !tbaa !70
   %tobool.not.i = icmp eq ptr %control, null
   br i1 %tobool.not.i, label %fz_fp_first.exit.thread, label %fz_fp_first.exit
 
@@ -934,9 +1048,9 @@ while.body:                                       ; preds = %while.body.backedge
   %iters.083 = phi i64 [ 0, %while.body.lr.ph ], [ %inc, %while.body.backedge ]
   %first.082 = phi double [ 0.000000e+00, %while.body.lr.ph ], [ %first.1, %while.body.backedge ]
   %prev.081 = phi double [ 0.000000e+00, %while.body.lr.ph ], [ %s.0.lcssa.i, %while.body.backedge ]
-  %8 = load ptr, ptr %handle, align 8, !tbaa !63
-  %9 = load i64, ptr %nregions, align 8, !tbaa !62
-  %10 = load ptr, ptr %snap, align 8, !tbaa !67
+  %8 = load ptr, ptr %handle, align 8, !tbaa !65
+  %9 = load i64, ptr %nregions, align 8, !tbaa !64
+  %10 = load ptr, ptr %snap, align 8, !tbaa !69
   %cmp15.not.i = icmp eq i64 %9, 0
   br i1 %cmp15.not.i, label %fz_fp_load.exit, label %for.body.i35
 
@@ -950,7 +1064,7 @@ for.body.i35:                                     ; preds = %while.body, %if.end
   br i1 %tobool.not.i38, label %if.end.i, label %if.then.i39
 
 if.then.i39:                                      ; preds = %for.body.i35
-  %12 = load ptr, ptr %arrayidx.i36, align 8, !tbaa !65
+  %12 = load ptr, ptr %arrayidx.i36, align 8, !tbaa !67
   %add.ptr.i40 = getelementptr inbounds nuw i8, ptr %10, i64 %at.017.i
   call void @llvm.memmove.p0.p0.i64(ptr align 1 %12, ptr readonly align 1 %add.ptr.i40, i64 %11, i1 false)
   %.pre.i = load i64, ptr %bytes.i37, align 8, !tbaa !25
@@ -961,10 +1075,10 @@ if.end.i:                                         ; preds = %if.then.i39, %for.b
   %add.i41 = add i64 %13, %at.017.i
   %inc.i42 = add nuw i64 %k.016.i, 1
   %exitcond.not.i43 = icmp eq i64 %inc.i42, %9
-  br i1 %exitcond.not.i43, label %fz_fp_load.exit, label %for.body.i35, !llvm.loop !70
+  br i1 %exitcond.not.i43, label %fz_fp_load.exit, label %for.body.i35, !llvm.loop !72
 
 fz_fp_load.exit:                                  ; preds = %if.end.i, %while.body
-  %14 = load i64, ptr %last, align 8, !tbaa !60
+  %14 = load i64, ptr %last, align 8, !tbaa !62
   call void %grad(i64 noundef %14, ptr noundef %env) #22
   br i1 %cmp57.not.i, label %fz_fp_norm.exit, label %for.body.i44
 
@@ -973,16 +1087,16 @@ for.body.i44:                                     ; preds = %fz_fp_load.exit, %f
   %q.058.i = phi i64 [ %inc15.i, %for.end.i ], [ 0, %fz_fp_load.exit ]
   %arrayidx.i45 = getelementptr inbounds nuw %struct.fz_fp_state, ptr %states, i64 %q.058.i
   %bytes.i46 = getelementptr inbounds nuw i8, ptr %arrayidx.i45, i64 8
-  %15 = load i64, ptr %bytes.i46, align 8, !tbaa !71
+  %15 = load i64, ptr %bytes.i46, align 8, !tbaa !73
   %elem.i = getelementptr inbounds nuw i8, ptr %arrayidx.i45, i64 16
-  %16 = load i32, ptr %elem.i, align 8, !tbaa !73
+  %16 = load i32, ptr %elem.i, align 8, !tbaa !75
   %conv.i47 = zext i32 %16 to i64
   %div.i = udiv i64 %15, %conv.i47
   %cmp353.not.i = icmp ult i64 %15, %conv.i47
   br i1 %cmp353.not.i, label %for.end.i, label %for.body5.lr.ph.i
 
 for.body5.lr.ph.i:                                ; preds = %for.body.i44
-  %17 = load ptr, ptr %arrayidx.i45, align 8, !tbaa !74
+  %17 = load ptr, ptr %arrayidx.i45, align 8, !tbaa !76
   %cmp.i.i = icmp eq i32 %16, 4
   br label %for.body5.i
 
@@ -993,13 +1107,13 @@ for.body5.i:                                      ; preds = %if.end.i48, %for.bo
 
 fz_fp_elem.exit.i:                                ; preds = %for.body5.i
   %arrayidx.i.i52 = getelementptr inbounds nuw float, ptr %17, i64 %k.054.i
-  %18 = load float, ptr %arrayidx.i.i52, align 4, !tbaa !75
+  %18 = load float, ptr %arrayidx.i.i52, align 4, !tbaa !77
   %conv.i.i = fpext float %18 to double
   br label %if.end.i48
 
 fz_fp_elem.exit.thread.i:                         ; preds = %for.body5.i
   %arrayidx1.i.i = getelementptr inbounds nuw double, ptr %17, i64 %k.054.i
-  %19 = load double, ptr %arrayidx1.i.i, align 8, !tbaa !68
+  %19 = load double, ptr %arrayidx1.i.i, align 8, !tbaa !70
   br label %if.end.i48
 
 if.end.i48:                                       ; preds = %fz_fp_elem.exit.thread.i, %fz_fp_elem.exit.i
@@ -1007,13 +1121,13 @@ if.end.i48:                                       ; preds = %fz_fp_elem.exit.thr
   %20 = call double @llvm.fmuladd.f64(double %d.0.i, double %d.0.i, double %s.156.i)
   %inc.i49 = add nuw i64 %k.054.i, 1
   %cmp3.i = icmp ult i64 %inc.i49, %div.i
-  br i1 %cmp3.i, label %for.body5.i, label %for.end.i, !llvm.loop !77
+  br i1 %cmp3.i, label %for.body5.i, label %for.end.i, !llvm.loop !79
 
 for.end.i:                                        ; preds = %if.end.i48, %for.body.i44
   %s.1.lcssa.i = phi double [ %s.060.i, %for.body.i44 ], [ %20, %if.end.i48 ]
   %inc15.i = add nuw i64 %q.058.i, 1
   %exitcond.not.i51 = icmp eq i64 %inc15.i, %nstates
-  br i1 %exitcond.not.i51, label %fz_fp_norm.exit, label %for.body.i44, !llvm.loop !78
+  br i1 %exitcond.not.i51, label %fz_fp_norm.exit, label %for.body.i44, !llvm.loop !80
 
 fz_fp_norm.exit:                                  ; preds = %for.end.i, %fz_fp_load.exit
   %s.0.lcssa.i = phi double [ 0.000000e+00, %fz_fp_load.exit ], [ %s.1.lcssa.i, %for.end.i ]
@@ -1021,12 +1135,12 @@ fz_fp_norm.exit:                                  ; preds = %for.end.i, %fz_fp_l
   %cmp = icmp eq i64 %iters.083, 0
   %first.1 = select i1 %cmp, double %s.0.lcssa.i, double %first.082
   call void @llvm.lifetime.start.p0(ptr nonnull %red.i53) #22
-  store double %cond.i, ptr %red.i53, align 8, !tbaa !68
+  store double %cond.i, ptr %red.i53, align 8, !tbaa !70
   br i1 %tobool.not.i, label %if.end.i62, label %if.then.i59
 
 if.then.i59:                                      ; preds = %fz_fp_norm.exit
   call void @llvm.lifetime.start.p0(ptr nonnull %cumul.i54) #22
-  store double %s.0.lcssa.i, ptr %cumul.i54, align 8, !tbaa !68
+  store double %s.0.lcssa.i, ptr %cumul.i54, align 8, !tbaa !70
   %call.i60 = call i32 %control(ptr noundef nonnull %cumul.i54, ptr noundef nonnull %red.i53) #22
   %cmp6.i.not = icmp eq i32 %call.i60, 0
   call void @llvm.lifetime.end.p0(ptr nonnull %cumul.i54) #22
@@ -1034,7 +1148,7 @@ if.then.i59:                                      ; preds = %fz_fp_norm.exit
   br i1 %cmp6.i.not, label %for.cond.preheader, label %while.body.backedge
 
 while.body.backedge:                              ; preds = %if.then.i59, %fz_fp_again.exit
-  br label %while.body, !llvm.loop !79
+  br label %while.body, !llvm.loop !81
 
 if.end.i62:                                       ; preds = %fz_fp_norm.exit
   %mul.i = fmul double %cond.i, %first.1
@@ -1054,7 +1168,7 @@ lor.lhs.false.i:                                  ; preds = %if.end10.i
   br i1 %or.cond40.i, label %if.then23.i, label %fz_fp_again.exit
 
 if.then23.i:                                      ; preds = %lor.lhs.false.i, %if.end10.i
-  %21 = load ptr, ptr @stderr, align 8, !tbaa !54
+  %21 = load ptr, ptr @stderr, align 8, !tbaa !56
   %call24.i = call i32 (ptr, ptr, ...) @fprintf(ptr noundef %21, ptr noundef nonnull @.str.45, ptr noundef nonnull @.str.10, i64 noundef range(i64 -9223372036854775807, -9223372036854775808) %inc, double noundef %s.0.lcssa.i, double noundef %first.1, double noundef %cond.i) #24
   br label %fz_fp_again.exit.thread
 
@@ -1069,17 +1183,17 @@ fz_fp_again.exit:                                 ; preds = %lor.lhs.false.i
 for.body:                                         ; preds = %for.cond.preheader, %for.body
   %q.085 = phi i64 [ %inc8, %for.body ], [ 0, %for.cond.preheader ]
   %arrayidx = getelementptr inbounds nuw %struct.fz_fp_state, ptr %states, i64 %q.085
-  %22 = load ptr, ptr %arrayidx, align 8, !tbaa !74
+  %22 = load ptr, ptr %arrayidx, align 8, !tbaa !76
   %bytes = getelementptr inbounds nuw i8, ptr %arrayidx, i64 8
-  %23 = load i64, ptr %bytes, align 8, !tbaa !71
+  %23 = load i64, ptr %bytes, align 8, !tbaa !73
   call void @llvm.memset.p0.i64(ptr align 1 %22, i8 0, i64 %23, i1 false)
   %inc8 = add nuw i64 %q.085, 1
   %exitcond.not = icmp eq i64 %inc8, %nstates
-  br i1 %exitcond.not, label %for.end, label %for.body, !llvm.loop !80
+  br i1 %exitcond.not, label %for.end, label %for.body, !llvm.loop !82
 
 for.end:                                          ; preds = %for.body, %for.cond.preheader
-  %24 = load ptr, ptr %handle, align 8, !tbaa !63
-  %25 = load i64, ptr %nregions, align 8, !tbaa !62
+  %24 = load ptr, ptr %handle, align 8, !tbaa !65
+  %25 = load i64, ptr %nregions, align 8, !tbaa !64
   %cmp15.not.i64 = icmp eq i64 %25, 0
   br i1 %cmp15.not.i64, label %fz_fp_load.exit79, label %for.body.i65
 
@@ -1093,7 +1207,7 @@ for.body.i65:                                     ; preds = %for.end, %if.end.i7
   br i1 %tobool.not.i70, label %if.end.i74, label %if.then.i71
 
 if.then.i71:                                      ; preds = %for.body.i65
-  %27 = load ptr, ptr %arrayidx.i68, align 8, !tbaa !65
+  %27 = load ptr, ptr %arrayidx.i68, align 8, !tbaa !67
   %add.ptr.i72 = getelementptr inbounds nuw i8, ptr %call13134.i, i64 %at.017.i66
   call void @llvm.memmove.p0.p0.i64(ptr align 1 %27, ptr nonnull readonly align 1 %add.ptr.i72, i64 %26, i1 false)
   %.pre.i73 = load i64, ptr %bytes.i69, align 8, !tbaa !25
@@ -1104,14 +1218,14 @@ if.end.i74:                                       ; preds = %if.then.i71, %for.b
   %add.i75 = add i64 %28, %at.017.i66
   %inc.i76 = add nuw i64 %k.016.i67, 1
   %exitcond.not.i77 = icmp eq i64 %inc.i76, %25
-  br i1 %exitcond.not.i77, label %fz_fp_load.exit79, label %for.body.i65, !llvm.loop !70
+  br i1 %exitcond.not.i77, label %fz_fp_load.exit79, label %for.body.i65, !llvm.loop !72
 
 fz_fp_load.exit79:                                ; preds = %if.end.i74, %for.end
   call void @free(ptr noundef %call13134.i) #22
   %snap11 = getelementptr inbounds nuw i8, ptr %handle, i64 16
-  %29 = load ptr, ptr %snap11, align 8, !tbaa !67
+  %29 = load ptr, ptr %snap11, align 8, !tbaa !69
   call void @free(ptr noundef %29) #22
-  %30 = load ptr, ptr %handle, align 8, !tbaa !63
+  %30 = load ptr, ptr %handle, align 8, !tbaa !65
   call void @free(ptr noundef %30) #22
   call void @free(ptr noundef %handle) #22
   ret void
@@ -1139,7 +1253,7 @@ for.body.i.i:                                     ; preds = %entry, %for.body.i.
   %add.i.i = add i64 %0, %b.05.i.i
   %inc.i.i = add nuw i64 %k.06.i.i, 1
   %exitcond.not.i.i = icmp eq i64 %inc.i.i, %nregions
-  br i1 %exitcond.not.i.i, label %fz_fp_bytes.exit.thread.i, label %for.body.i.i, !llvm.loop !64
+  br i1 %exitcond.not.i.i, label %fz_fp_bytes.exit.thread.i, label %for.body.i.i, !llvm.loop !66
 
 fz_fp_bytes.exit.i:                               ; preds = %entry
   %call1.i = tail call noalias dereferenceable_or_null(1) ptr @malloc(i64 noundef 1) #23
@@ -1167,7 +1281,7 @@ for.body.i:                                       ; preds = %fz_fp_bytes.exit.th
 
 if.then4.i:                                       ; preds = %for.body.i
   %add.ptr.i = getelementptr inbounds nuw i8, ptr %call129.i, i64 %at.026.i
-  %3 = load ptr, ptr %arrayidx.i, align 8, !tbaa !65
+  %3 = load ptr, ptr %arrayidx.i, align 8, !tbaa !67
   tail call void @llvm.memcpy.p0.p0.i64(ptr nonnull align 1 %add.ptr.i, ptr align 1 %3, i64 %2, i1 false)
   br label %if.end8.i
 
@@ -1175,16 +1289,16 @@ if.end8.i:                                        ; preds = %if.then4.i, %for.bo
   %add.i = add i64 %2, %at.026.i
   %inc.i = add nuw i64 %k.027.i, 1
   %exitcond.not.i = icmp eq i64 %inc.i, %nregions
-  br i1 %exitcond.not.i, label %fz_fp_save.exit, label %for.body.i, !llvm.loop !66
+  br i1 %exitcond.not.i, label %fz_fp_save.exit, label %for.body.i, !llvm.loop !68
 
 fz_fp_save.exit:                                  ; preds = %if.end8.i, %fz_fp_bytes.exit.i
   %call13134.i = phi ptr [ %call1.i, %fz_fp_bytes.exit.i ], [ %call129.i, %if.end8.i ]
   call void @llvm.lifetime.start.p0(ptr nonnull %cumul.i) #22
-  store double -1.000000e+00, ptr %cumul.i, align 8, !tbaa !68
+  store double -1.000000e+00, ptr %cumul.i, align 8, !tbaa !70
   call void @llvm.lifetime.start.p0(ptr nonnull %red.i) #22
   %cmp.i = fcmp olt double %reduction, 0.000000e+00
   %cond.i = select i1 %cmp.i, double 0x3D719799812DEA11, double %reduction
-  store double %cond.i, ptr %red.i, align 8, !tbaa !68
+  store double %cond.i, ptr %red.i, align 8, !tbaa !70
   %tobool.not.i = icmp eq ptr %control, null
   br i1 %tobool.not.i, label %fz_fp_first.exit, label %cond.true1.i
 
@@ -1204,15 +1318,15 @@ for.body:                                         ; preds = %fz_fp_first.exit, %
   %q.0109 = phi i64 [ %inc, %for.body ], [ 0, %fz_fp_first.exit ]
   %bytes.0108 = phi i64 [ %add, %for.body ], [ 0, %fz_fp_first.exit ]
   %arrayidx = getelementptr inbounds nuw %struct.fz_fp_state, ptr %states, i64 %q.0109
-  %4 = load ptr, ptr %arrayidx, align 8, !tbaa !74
+  %4 = load ptr, ptr %arrayidx, align 8, !tbaa !76
   %bytes3 = getelementptr inbounds nuw i8, ptr %arrayidx, i64 8
-  %5 = load i64, ptr %bytes3, align 8, !tbaa !71
+  %5 = load i64, ptr %bytes3, align 8, !tbaa !73
   call void @llvm.memset.p0.i64(ptr align 1 %4, i8 0, i64 %5, i1 false)
-  %6 = load i64, ptr %bytes3, align 8, !tbaa !71
+  %6 = load i64, ptr %bytes3, align 8, !tbaa !73
   %add = add i64 %6, %bytes.0108
   %inc = add nuw i64 %q.0109, 1
   %exitcond.not = icmp eq i64 %inc, %nstates
-  br i1 %exitcond.not, label %for.end.loopexit, label %for.body, !llvm.loop !81
+  br i1 %exitcond.not, label %for.end.loopexit, label %for.body, !llvm.loop !83
 
 for.end.loopexit:                                 ; preds = %for.body
   %7 = call i64 @llvm.umax.i64(i64 %add, i64 1)
@@ -1248,14 +1362,14 @@ for.body11:                                       ; preds = %for.cond9.preheader
   %at.0111 = phi i64 [ %add18, %for.body11 ], [ 0, %for.cond9.preheader ]
   %add.ptr = getelementptr inbounds nuw i8, ptr %call6, i64 %at.0111
   %arrayidx12 = getelementptr inbounds nuw %struct.fz_fp_state, ptr %states, i64 %q.1112
-  %10 = load ptr, ptr %arrayidx12, align 8, !tbaa !74
+  %10 = load ptr, ptr %arrayidx12, align 8, !tbaa !76
   %bytes15 = getelementptr inbounds nuw i8, ptr %arrayidx12, i64 8
-  %11 = load i64, ptr %bytes15, align 8, !tbaa !71
+  %11 = load i64, ptr %bytes15, align 8, !tbaa !73
   call void @llvm.memcpy.p0.p0.i64(ptr nonnull align 1 %add.ptr, ptr align 1 %10, i64 %11, i1 false)
   %add18 = add i64 %11, %at.0111
   %inc20 = add nuw i64 %q.1112, 1
   %exitcond117.not = icmp eq i64 %inc20, %nstates
-  br i1 %exitcond117.not, label %for.end21, label %for.body11, !llvm.loop !82
+  br i1 %exitcond117.not, label %for.end21, label %for.body11, !llvm.loop !84
 
 for.end21:                                        ; preds = %for.body11, %for.cond9.preheader
   br i1 %cmp4.not.i.i, label %fz_fp_load.exit, label %for.body.i62
@@ -1270,7 +1384,7 @@ for.body.i62:                                     ; preds = %for.end21, %if.end.
   br i1 %tobool.not.i65, label %if.end.i, label %if.then.i66
 
 if.then.i66:                                      ; preds = %for.body.i62
-  %13 = load ptr, ptr %arrayidx.i63, align 8, !tbaa !65
+  %13 = load ptr, ptr %arrayidx.i63, align 8, !tbaa !67
   %add.ptr.i67 = getelementptr inbounds nuw i8, ptr %call13134.i, i64 %at.017.i
   call void @llvm.memmove.p0.p0.i64(ptr align 1 %13, ptr nonnull readonly align 1 %add.ptr.i67, i64 %12, i1 false)
   %.pre.i = load i64, ptr %bytes.i64, align 8, !tbaa !25
@@ -1281,7 +1395,7 @@ if.end.i:                                         ; preds = %if.then.i66, %for.b
   %add.i68 = add i64 %14, %at.017.i
   %inc.i69 = add nuw i64 %k.016.i, 1
   %exitcond.not.i70 = icmp eq i64 %inc.i69, %nregions
-  br i1 %exitcond.not.i70, label %fz_fp_load.exit, label %for.body.i62, !llvm.loop !70
+  br i1 %exitcond.not.i70, label %fz_fp_load.exit, label %for.body.i62, !llvm.loop !72
 
 fz_fp_load.exit:                                  ; preds = %if.end.i, %for.end21
   call void %tan(i64 noundef %last, ptr noundef %env) #22
@@ -1293,16 +1407,16 @@ for.body.i71:                                     ; preds = %fz_fp_load.exit, %f
   %q.058.i = phi i64 [ %inc15.i, %for.end.i ], [ 0, %fz_fp_load.exit ]
   %arrayidx.i72 = getelementptr inbounds nuw %struct.fz_fp_state, ptr %states, i64 %q.058.i
   %bytes.i73 = getelementptr inbounds nuw i8, ptr %arrayidx.i72, i64 8
-  %15 = load i64, ptr %bytes.i73, align 8, !tbaa !71
+  %15 = load i64, ptr %bytes.i73, align 8, !tbaa !73
   %elem.i = getelementptr inbounds nuw i8, ptr %arrayidx.i72, i64 16
-  %16 = load i32, ptr %elem.i, align 8, !tbaa !73
+  %16 = load i32, ptr %elem.i, align 8, !tbaa !75
   %conv.i74 = zext i32 %16 to i64
   %div.i = udiv i64 %15, %conv.i74
   %cmp353.not.i = icmp ult i64 %15, %conv.i74
   br i1 %cmp353.not.i, label %for.end.i, label %for.body5.lr.ph.i
 
 for.body5.lr.ph.i:                                ; preds = %for.body.i71
-  %17 = load ptr, ptr %arrayidx.i72, align 8, !tbaa !74
+  %17 = load ptr, ptr %arrayidx.i72, align 8, !tbaa !76
   %cmp.i.i = icmp eq i32 %16, 4
   %add.ptr49.i = getelementptr inbounds nuw i8, ptr %call6, i64 %at.059.i
   br label %for.body5.i
@@ -1314,18 +1428,18 @@ for.body5.i:                                      ; preds = %fz_fp_elem.exit44.i
 
 cond.true.i41.i:                                  ; preds = %for.body5.i
   %arrayidx.i.i79 = getelementptr inbounds nuw float, ptr %17, i64 %k.054.i
-  %18 = load float, ptr %arrayidx.i.i79, align 4, !tbaa !75
+  %18 = load float, ptr %arrayidx.i.i79, align 4, !tbaa !77
   %conv.i.i = fpext float %18 to double
   %arrayidx.i42.i = getelementptr inbounds nuw float, ptr %add.ptr49.i, i64 %k.054.i
-  %19 = load float, ptr %arrayidx.i42.i, align 4, !tbaa !75
+  %19 = load float, ptr %arrayidx.i42.i, align 4, !tbaa !77
   %conv.i43.i = fpext float %19 to double
   br label %fz_fp_elem.exit44.i
 
 cond.false.i38.i:                                 ; preds = %for.body5.i
   %arrayidx1.i.i = getelementptr inbounds nuw double, ptr %17, i64 %k.054.i
-  %20 = load double, ptr %arrayidx1.i.i, align 8, !tbaa !68
+  %20 = load double, ptr %arrayidx1.i.i, align 8, !tbaa !70
   %arrayidx1.i39.i = getelementptr inbounds nuw double, ptr %add.ptr49.i, i64 %k.054.i
-  %21 = load double, ptr %arrayidx1.i39.i, align 8, !tbaa !68
+  %21 = load double, ptr %arrayidx1.i39.i, align 8, !tbaa !70
   br label %fz_fp_elem.exit44.i
 
 fz_fp_elem.exit44.i:                              ; preds = %cond.false.i38.i, %cond.true.i41.i
@@ -1335,14 +1449,14 @@ fz_fp_elem.exit44.i:                              ; preds = %cond.false.i38.i, %
   %22 = call double @llvm.fmuladd.f64(double %sub.i, double %sub.i, double %s.156.i)
   %inc.i76 = add nuw i64 %k.054.i, 1
   %cmp3.i = icmp ult i64 %inc.i76, %div.i
-  br i1 %cmp3.i, label %for.body5.i, label %for.end.i, !llvm.loop !77
+  br i1 %cmp3.i, label %for.body5.i, label %for.end.i, !llvm.loop !79
 
 for.end.i:                                        ; preds = %fz_fp_elem.exit44.i, %for.body.i71
   %s.1.lcssa.i = phi double [ %s.060.i, %for.body.i71 ], [ %22, %fz_fp_elem.exit44.i ]
   %add.i77 = add i64 %15, %at.059.i
   %inc15.i = add nuw i64 %q.058.i, 1
   %exitcond.not.i78 = icmp eq i64 %inc15.i, %nstates
-  br i1 %exitcond.not.i78, label %fz_fp_norm.exit, label %for.body.i71, !llvm.loop !78
+  br i1 %exitcond.not.i78, label %fz_fp_norm.exit, label %for.body.i71, !llvm.loop !80
 
 fz_fp_norm.exit:                                  ; preds = %for.end.i, %fz_fp_load.exit
   %s.0.lcssa.i = phi double [ 0.000000e+00, %fz_fp_load.exit ], [ %s.1.lcssa.i, %for.end.i ]
@@ -1350,12 +1464,12 @@ fz_fp_norm.exit:                                  ; preds = %for.end.i, %fz_fp_l
   %cmp24 = icmp eq i64 %iters.0116, 0
   %first.1 = select i1 %cmp24, double %s.0.lcssa.i, double %first.0114
   call void @llvm.lifetime.start.p0(ptr nonnull %red.i80) #22
-  store double %cond.i, ptr %red.i80, align 8, !tbaa !68
+  store double %cond.i, ptr %red.i80, align 8, !tbaa !70
   br i1 %tobool.not.i, label %if.end.i89, label %if.then.i86
 
 if.then.i86:                                      ; preds = %fz_fp_norm.exit
   call void @llvm.lifetime.start.p0(ptr nonnull %cumul.i81) #22
-  store double %s.0.lcssa.i, ptr %cumul.i81, align 8, !tbaa !68
+  store double %s.0.lcssa.i, ptr %cumul.i81, align 8, !tbaa !70
   %call.i87 = call i32 %control(ptr noundef nonnull %cumul.i81, ptr noundef nonnull %red.i80) #22
   %cmp6.i.not = icmp eq i32 %call.i87, 0
   call void @llvm.lifetime.end.p0(ptr nonnull %cumul.i81) #22
@@ -1363,7 +1477,7 @@ if.then.i86:                                      ; preds = %fz_fp_norm.exit
   br i1 %cmp6.i.not, label %while.end, label %for.cond9.preheader.backedge
 
 for.cond9.preheader.backedge:                     ; preds = %if.then.i86, %fz_fp_again.exit
-  br label %for.cond9.preheader, !llvm.loop !83
+  br label %for.cond9.preheader, !llvm.loop !85
 
 if.end.i89:                                       ; preds = %fz_fp_norm.exit
   %mul.i = fmul double %cond.i, %first.1
@@ -1383,7 +1497,7 @@ lor.lhs.false.i:                                  ; preds = %if.end10.i
   br i1 %or.cond40.i, label %if.then23.i, label %fz_fp_again.exit
 
 if.then23.i:                                      ; preds = %lor.lhs.false.i, %if.end10.i
-  %23 = load ptr, ptr @stderr, align 8, !tbaa !54
+  %23 = load ptr, ptr @stderr, align 8, !tbaa !56
   %call24.i = call i32 (ptr, ptr, ...) @fprintf(ptr noundef %23, ptr noundef nonnull @.str.45, ptr noundef nonnull @.str.11, i64 noundef range(i64 -9223372036854775807, -9223372036854775808) %inc23, double noundef %s.0.lcssa.i, double noundef %first.1, double noundef %cond.i) #24
   br label %fz_fp_again.exit.thread
 
@@ -1408,7 +1522,7 @@ for.body.i92:                                     ; preds = %while.end, %if.end.
   br i1 %tobool.not.i97, label %if.end.i101, label %if.then.i98
 
 if.then.i98:                                      ; preds = %for.body.i92
-  %25 = load ptr, ptr %arrayidx.i95, align 8, !tbaa !65
+  %25 = load ptr, ptr %arrayidx.i95, align 8, !tbaa !67
   %add.ptr.i99 = getelementptr inbounds nuw i8, ptr %call13134.i, i64 %at.017.i93
   call void @llvm.memmove.p0.p0.i64(ptr align 1 %25, ptr nonnull readonly align 1 %add.ptr.i99, i64 %24, i1 false)
   %.pre.i100 = load i64, ptr %bytes.i96, align 8, !tbaa !25
@@ -1419,7 +1533,7 @@ if.end.i101:                                      ; preds = %if.then.i98, %for.b
   %add.i102 = add i64 %26, %at.017.i93
   %inc.i103 = add nuw i64 %k.016.i94, 1
   %exitcond.not.i104 = icmp eq i64 %inc.i103, %nregions
-  br i1 %exitcond.not.i104, label %fz_fp_load.exit106, label %for.body.i92, !llvm.loop !70
+  br i1 %exitcond.not.i104, label %fz_fp_load.exit106, label %for.body.i92, !llvm.loop !72
 
 fz_fp_load.exit106:                               ; preds = %if.end.i101, %while.end
   call void @free(ptr noundef %call6) #22
@@ -1442,7 +1556,7 @@ if.end:                                           ; preds = %entry
   br i1 %tobool.not, label %cond.end, label %cond.true
 
 cond.true:                                        ; preds = %if.end
-  %0 = load i64, ptr %data, align 8, !tbaa !84
+  %0 = load i64, ptr %data, align 8, !tbaa !86
   br label %cond.end
 
 cond.end:                                         ; preds = %if.end, %cond.true
@@ -1456,21 +1570,21 @@ if.then.i:                                        ; preds = %cond.end
   unreachable
 
 fzck_new.exit:                                    ; preds = %cond.end
-  store i32 2, ptr %call.i, align 8, !tbaa !85
+  store i32 2, ptr %call.i, align 8, !tbaa !87
   %config2.i = getelementptr inbounds nuw i8, ptr %call.i, i64 8
-  store ptr %data, ptr %config2.i, align 8, !tbaa !91
+  store ptr %data, ptr %config2.i, align 8, !tbaa !93
   %n3.i = getelementptr inbounds nuw i8, ptr %call.i, i64 16
-  store i64 %n, ptr %n3.i, align 8, !tbaa !92
+  store i64 %n, ptr %n3.i, align 8, !tbaa !94
   %bytes4.i = getelementptr inbounds nuw i8, ptr %call.i, i64 224
-  store i64 %bytes, ptr %bytes4.i, align 8, !tbaa !93
+  store i64 %bytes, ptr %bytes4.i, align 8, !tbaa !95
   %replay.i = getelementptr inbounds nuw i8, ptr %call.i, i64 216
-  store i64 -1, ptr %replay.i, align 8, !tbaa !94
+  store i64 -1, ptr %replay.i, align 8, !tbaa !96
   %highest.i = getelementptr inbounds nuw i8, ptr %call.i, i64 248
-  store i64 -1, ptr %highest.i, align 8, !tbaa !95
+  store i64 -1, ptr %highest.i, align 8, !tbaa !97
   %spec.select.i = tail call i64 @llvm.smin.i64(i64 %cond, i64 %n)
   %cond.i = tail call i64 @llvm.smax.i64(i64 %spec.select.i, i64 1)
   %budget8.i = getelementptr inbounds nuw i8, ptr %call.i, i64 24
-  store i64 %cond.i, ptr %budget8.i, align 8, !tbaa !96
+  store i64 %cond.i, ptr %budget8.i, align 8, !tbaa !98
   ret ptr %call.i
 }
 
@@ -1478,93 +1592,93 @@ fzck_new.exit:                                    ; preds = %cond.end
 define internal void @fzck_next(ptr noundef %state, ptr noundef captures(none) %out) #14 {
 entry:
   %qpos = getelementptr inbounds nuw i8, ptr %state, i64 188
-  %0 = load i32, ptr %qpos, align 4, !tbaa !97
+  %0 = load i32, ptr %qpos, align 4, !tbaa !99
   %queued = getelementptr inbounds nuw i8, ptr %state, i64 184
-  %1 = load i32, ptr %queued, align 8, !tbaa !98
+  %1 = load i32, ptr %queued, align 8, !tbaa !100
   %cmp = icmp eq i32 %0, %1
   br i1 %cmp, label %if.then, label %if.end
 
 if.then:                                          ; preds = %entry
-  store i32 0, ptr %qpos, align 4, !tbaa !97
-  store i32 0, ptr %queued, align 8, !tbaa !98
+  store i32 0, ptr %qpos, align 4, !tbaa !99
+  store i32 0, ptr %queued, align 8, !tbaa !100
   %online.i = getelementptr inbounds nuw i8, ptr %state, i64 200
-  %2 = load i32, ptr %online.i, align 8, !tbaa !99
+  %2 = load i32, ptr %online.i, align 8, !tbaa !101
   %tobool.not.i = icmp eq i32 %2, 0
   br i1 %tobool.not.i, label %if.end12.i, label %if.then.i
 
 if.then.i:                                        ; preds = %if.then
   %pending.i = getelementptr inbounds nuw i8, ptr %state, i64 204
-  %3 = load i32, ptr %pending.i, align 4, !tbaa !100
+  %3 = load i32, ptr %pending.i, align 4, !tbaa !102
   %tobool1.not.i = icmp eq i32 %3, 0
   %pos5.i = getelementptr inbounds nuw i8, ptr %state, i64 208
-  %4 = load i64, ptr %pos5.i, align 8, !tbaa !101
+  %4 = load i64, ptr %pos5.i, align 8, !tbaa !103
   br i1 %tobool1.not.i, label %if.else.i, label %if.end.i
 
 if.else.i:                                        ; preds = %if.then.i
   %add.i = add nsw i64 %4, 1
-  store i64 %add.i, ptr %pos5.i, align 8, !tbaa !101
+  store i64 %add.i, ptr %pos5.i, align 8, !tbaa !103
   br label %if.end.i
 
 if.end.i:                                         ; preds = %if.then.i, %if.else.i
   %.sink47 = phi i32 [ 3, %if.else.i ], [ 1, %if.then.i ]
   %.sink = phi i64 [ %add.i, %if.else.i ], [ %4, %if.then.i ]
-  store i32 1, ptr %queued, align 8, !tbaa !98
+  store i32 1, ptr %queued, align 8, !tbaa !100
   %5 = getelementptr inbounds nuw i8, ptr %state, i64 56
-  store i32 %.sink47, ptr %5, align 8, !tbaa !40
+  store i32 %.sink47, ptr %5, align 8, !tbaa !42
   %6 = getelementptr inbounds nuw i8, ptr %state, i64 64
-  store i64 %.sink, ptr %6, align 8, !tbaa !43
+  store i64 %.sink, ptr %6, align 8, !tbaa !45
   %7 = getelementptr inbounds nuw i8, ptr %state, i64 72
-  store i64 %4, ptr %7, align 8, !tbaa !48
+  store i64 %4, ptr %7, align 8, !tbaa !50
   %8 = getelementptr inbounds nuw i8, ptr %state, i64 80
-  store i64 %4, ptr %8, align 8, !tbaa !42
+  store i64 %4, ptr %8, align 8, !tbaa !44
   %lnot.ext.i = zext i1 %tobool1.not.i to i32
-  store i32 %lnot.ext.i, ptr %pending.i, align 4, !tbaa !100
+  store i32 %lnot.ext.i, ptr %pending.i, align 4, !tbaa !102
   br label %if.end
 
 if.end12.i:                                       ; preds = %if.then
   %replay.i = getelementptr inbounds nuw i8, ptr %state, i64 216
-  %9 = load i64, ptr %replay.i, align 8, !tbaa !94
+  %9 = load i64, ptr %replay.i, align 8, !tbaa !96
   %cmp.i = icmp sgt i64 %9, -1
   br i1 %cmp.i, label %if.then13.i, label %if.end18.i
 
 if.then13.i:                                      ; preds = %if.end12.i
   %dec.i = add nsw i64 %9, -1
-  store i64 %dec.i, ptr %replay.i, align 8, !tbaa !94
+  store i64 %dec.i, ptr %replay.i, align 8, !tbaa !96
   %queue.i166.i = getelementptr inbounds nuw i8, ptr %state, i64 56
-  store i32 2, ptr %queue.i166.i, align 8, !tbaa !40
+  store i32 2, ptr %queue.i166.i, align 8, !tbaa !42
   %iteration.i171.i = getelementptr inbounds nuw i8, ptr %state, i64 64
-  store i64 %9, ptr %iteration.i171.i, align 8, !tbaa !43
+  store i64 %9, ptr %iteration.i171.i, align 8, !tbaa !45
   %startiteration.i172.i = getelementptr inbounds nuw i8, ptr %state, i64 72
-  store i64 %9, ptr %startiteration.i172.i, align 8, !tbaa !48
+  store i64 %9, ptr %startiteration.i172.i, align 8, !tbaa !50
   %cpnum.i173.i = getelementptr inbounds nuw i8, ptr %state, i64 80
-  store i64 %9, ptr %cpnum.i173.i, align 8, !tbaa !42
+  store i64 %9, ptr %cpnum.i173.i, align 8, !tbaa !44
   %turned.i = getelementptr inbounds nuw i8, ptr %state, i64 196
-  %10 = load i32, ptr %turned.i, align 4, !tbaa !102
+  %10 = load i32, ptr %turned.i, align 4, !tbaa !104
   %tobool15.not.i = icmp eq i32 %10, 0
   %cond.i = select i1 %tobool15.not.i, i32 4, i32 5
   %add16.i = add nuw nsw i64 %9, 1
-  store i32 2, ptr %queued, align 8, !tbaa !98
+  store i32 2, ptr %queued, align 8, !tbaa !100
   %arrayidx.i178.i = getelementptr i8, ptr %state, i64 88
-  store i32 %cond.i, ptr %arrayidx.i178.i, align 8, !tbaa !40
+  store i32 %cond.i, ptr %arrayidx.i178.i, align 8, !tbaa !42
   %iteration.i179.i = getelementptr i8, ptr %state, i64 96
-  store i64 %add16.i, ptr %iteration.i179.i, align 8, !tbaa !43
+  store i64 %add16.i, ptr %iteration.i179.i, align 8, !tbaa !45
   %startiteration.i180.i = getelementptr i8, ptr %state, i64 104
-  store i64 %9, ptr %startiteration.i180.i, align 8, !tbaa !48
+  store i64 %9, ptr %startiteration.i180.i, align 8, !tbaa !50
   %cpnum.i181.i = getelementptr i8, ptr %state, i64 112
-  store i64 %9, ptr %cpnum.i181.i, align 8, !tbaa !42
-  store i32 1, ptr %turned.i, align 4, !tbaa !102
+  store i64 %9, ptr %cpnum.i181.i, align 8, !tbaa !44
+  store i32 1, ptr %turned.i, align 4, !tbaa !104
   br label %if.end
 
 if.end18.i:                                       ; preds = %if.end12.i
   %started.i = getelementptr inbounds nuw i8, ptr %state, i64 192
-  %11 = load i32, ptr %started.i, align 8, !tbaa !103
+  %11 = load i32, ptr %started.i, align 8, !tbaa !105
   %tobool19.not.i = icmp eq i32 %11, 0
   br i1 %tobool19.not.i, label %if.then20.i, label %while.body.i
 
 if.then20.i:                                      ; preds = %if.end18.i
-  store i32 1, ptr %started.i, align 8, !tbaa !103
+  store i32 1, ptr %started.i, align 8, !tbaa !105
   %n.i = getelementptr inbounds nuw i8, ptr %state, i64 16
-  %12 = load i64, ptr %n.i, align 8, !tbaa !92
+  %12 = load i64, ptr %n.i, align 8, !tbaa !94
   %cmp22.i = icmp sgt i64 %12, 0
   br i1 %cmp22.i, label %if.then23.i, label %while.body.i
 
@@ -1574,42 +1688,42 @@ if.then23.i:                                      ; preds = %if.then20.i
 
 if.then26.i:                                      ; preds = %if.then23.i
   %queue.i182.i = getelementptr inbounds nuw i8, ptr %state, i64 56
-  store i32 1, ptr %queued, align 8, !tbaa !98
-  store i32 1, ptr %queue.i182.i, align 8, !tbaa !40
+  store i32 1, ptr %queued, align 8, !tbaa !100
+  store i32 1, ptr %queue.i182.i, align 8, !tbaa !42
   %iteration.i187.i = getelementptr inbounds nuw i8, ptr %state, i64 64
   tail call void @llvm.memset.p0.i64(ptr noundef nonnull align 8 dereferenceable(24) %iteration.i187.i, i8 0, i64 24, i1 false)
   br label %if.end27.i
 
 if.end27.i:                                       ; preds = %if.then26.i, %if.then23.i
   %budget.i = getelementptr inbounds nuw i8, ptr %state, i64 24
-  %13 = load i64, ptr %budget.i, align 8, !tbaa !96
+  %13 = load i64, ptr %budget.i, align 8, !tbaa !98
   %depth.i.i = getelementptr inbounds nuw i8, ptr %state, i64 40
-  %14 = load i64, ptr %depth.i.i, align 8, !tbaa !104
+  %14 = load i64, ptr %depth.i.i, align 8, !tbaa !106
   %cap.i.i = getelementptr inbounds nuw i8, ptr %state, i64 48
-  %15 = load i64, ptr %cap.i.i, align 8, !tbaa !105
+  %15 = load i64, ptr %cap.i.i, align 8, !tbaa !107
   %cmp.i.i = icmp eq i64 %14, %15
   br i1 %cmp.i.i, label %if.then.i.i, label %entry.if.end10_crit_edge.i.i
 
 entry.if.end10_crit_edge.i.i:                     ; preds = %if.end27.i
   %frames11.phi.trans.insert.i.i = getelementptr inbounds nuw i8, ptr %state, i64 32
-  %.pre.i.i = load ptr, ptr %frames11.phi.trans.insert.i.i, align 8, !tbaa !106
+  %.pre.i.i = load ptr, ptr %frames11.phi.trans.insert.i.i, align 8, !tbaa !108
   br label %while.cond.i
 
 if.then.i.i:                                      ; preds = %if.end27.i
   %tobool.not.i.i = icmp eq i64 %14, 0
   %mul.i.i = shl nsw i64 %14, 1
   %spec.select.i.i = select i1 %tobool.not.i.i, i64 16, i64 %mul.i.i
-  store i64 %spec.select.i.i, ptr %cap.i.i, align 8, !tbaa !105
+  store i64 %spec.select.i.i, ptr %cap.i.i, align 8, !tbaa !107
   %frames.i.i = getelementptr inbounds nuw i8, ptr %state, i64 32
-  %16 = load ptr, ptr %frames.i.i, align 8, !tbaa !106
+  %16 = load ptr, ptr %frames.i.i, align 8, !tbaa !108
   %mul5.i.i = mul i64 %spec.select.i.i, 48
   %call.i.i = tail call ptr @realloc(ptr noundef %16, i64 noundef %mul5.i.i) #26
-  store ptr %call.i.i, ptr %frames.i.i, align 8, !tbaa !106
+  store ptr %call.i.i, ptr %frames.i.i, align 8, !tbaa !108
   %tobool8.not.i.i = icmp eq ptr %call.i.i, null
   br i1 %tobool8.not.i.i, label %if.then9.i.i, label %if.then.if.end10_crit_edge.i.i
 
 if.then.if.end10_crit_edge.i.i:                   ; preds = %if.then.i.i
-  %.pre32.i.i = load i64, ptr %depth.i.i, align 8, !tbaa !104
+  %.pre32.i.i = load i64, ptr %depth.i.i, align 8, !tbaa !106
   br label %while.cond.i
 
 if.then9.i.i:                                     ; preds = %if.then.i.i
@@ -1620,129 +1734,129 @@ while.cond.i:                                     ; preds = %entry.if.end10_crit
   %17 = phi i64 [ %14, %entry.if.end10_crit_edge.i.i ], [ %.pre32.i.i, %if.then.if.end10_crit_edge.i.i ]
   %18 = phi ptr [ %.pre.i.i, %entry.if.end10_crit_edge.i.i ], [ %call.i.i, %if.then.if.end10_crit_edge.i.i ]
   %inc.i190.i = add nsw i64 %17, 1
-  store i64 %inc.i190.i, ptr %depth.i.i, align 8, !tbaa !104
+  store i64 %inc.i190.i, ptr %depth.i.i, align 8, !tbaa !106
   %arrayidx.i191.i = getelementptr inbounds %struct.fzck_frame, ptr %18, i64 %17
-  store i64 0, ptr %arrayidx.i191.i, align 8, !tbaa !107
+  store i64 0, ptr %arrayidx.i191.i, align 8, !tbaa !109
   %b14.i.i = getelementptr inbounds nuw i8, ptr %arrayidx.i191.i, i64 8
-  store i64 %12, ptr %b14.i.i, align 8, !tbaa !109
+  store i64 %12, ptr %b14.i.i, align 8, !tbaa !111
   %s15.i.i = getelementptr inbounds nuw i8, ptr %arrayidx.i191.i, i64 16
-  store i64 %13, ptr %s15.i.i, align 8, !tbaa !110
+  store i64 %13, ptr %s15.i.i, align 8, !tbaa !112
   %slot16.i.i = getelementptr inbounds nuw i8, ptr %arrayidx.i191.i, i64 24
   tail call void @llvm.memset.p0.i64(ptr noundef nonnull align 8 dereferenceable(20) %slot16.i.i, i8 0, i64 20, i1 false)
-  %.pre = load i32, ptr %queued, align 8, !tbaa !98
+  %.pre = load i32, ptr %queued, align 8, !tbaa !100
   %19 = icmp eq i32 %.pre, 0
   br i1 %19, label %while.body.i, label %if.end
 
 while.body.i:                                     ; preds = %if.end18.i, %if.then20.i, %while.cond.i
   %depth.i = getelementptr inbounds nuw i8, ptr %state, i64 40
-  %20 = load i64, ptr %depth.i, align 8, !tbaa !104
+  %20 = load i64, ptr %depth.i, align 8, !tbaa !106
   %cmp32.i = icmp eq i64 %20, 0
   br i1 %cmp32.i, label %if.then33.i, label %if.end34.i
 
 if.then33.i:                                      ; preds = %while.body.i
   %queue.i192.i = getelementptr inbounds nuw i8, ptr %state, i64 56
-  store i32 1, ptr %queued, align 8, !tbaa !98
-  store i32 7, ptr %queue.i192.i, align 8, !tbaa !40
+  store i32 1, ptr %queued, align 8, !tbaa !100
+  store i32 7, ptr %queue.i192.i, align 8, !tbaa !42
   %iteration.i197.i = getelementptr inbounds nuw i8, ptr %state, i64 64
   %cpnum.i199.i = getelementptr inbounds nuw i8, ptr %state, i64 80
   tail call void @llvm.memset.p0.i64(ptr noundef nonnull align 8 dereferenceable(16) %iteration.i197.i, i8 0, i64 16, i1 false)
-  store i64 -1, ptr %cpnum.i199.i, align 8, !tbaa !42
+  store i64 -1, ptr %cpnum.i199.i, align 8, !tbaa !44
   br label %if.end
 
 if.end34.i:                                       ; preds = %while.body.i
   %frames.i = getelementptr inbounds nuw i8, ptr %state, i64 32
-  %21 = load ptr, ptr %frames.i, align 8, !tbaa !106
+  %21 = load ptr, ptr %frames.i, align 8, !tbaa !108
   %22 = getelementptr %struct.fzck_frame, ptr %21, i64 %20
   %arrayidx.i = getelementptr i8, ptr %22, i64 -48
   %phase.i = getelementptr i8, ptr %22, i64 -8
-  %23 = load i32, ptr %phase.i, align 8, !tbaa !111
+  %23 = load i32, ptr %phase.i, align 8, !tbaa !113
   %cmp36.i = icmp eq i32 %23, 1
   br i1 %cmp36.i, label %if.then37.i, label %if.end42.i
 
 if.then37.i:                                      ; preds = %if.end34.i
-  %24 = load i64, ptr %arrayidx.i, align 8, !tbaa !107
+  %24 = load i64, ptr %arrayidx.i, align 8, !tbaa !109
   %slot.i = getelementptr i8, ptr %22, i64 -24
-  %25 = load i64, ptr %slot.i, align 8, !tbaa !112
+  %25 = load i64, ptr %slot.i, align 8, !tbaa !114
   %queue.i200.i = getelementptr inbounds nuw i8, ptr %state, i64 56
-  store i32 1, ptr %queued, align 8, !tbaa !98
-  store i32 2, ptr %queue.i200.i, align 8, !tbaa !40
+  store i32 1, ptr %queued, align 8, !tbaa !100
+  store i32 2, ptr %queue.i200.i, align 8, !tbaa !42
   %iteration.i205.i = getelementptr inbounds nuw i8, ptr %state, i64 64
-  store i64 %24, ptr %iteration.i205.i, align 8, !tbaa !43
+  store i64 %24, ptr %iteration.i205.i, align 8, !tbaa !45
   %startiteration.i206.i = getelementptr inbounds nuw i8, ptr %state, i64 72
-  store i64 %24, ptr %startiteration.i206.i, align 8, !tbaa !48
+  store i64 %24, ptr %startiteration.i206.i, align 8, !tbaa !50
   %cpnum.i207.i = getelementptr inbounds nuw i8, ptr %state, i64 80
-  store i64 %25, ptr %cpnum.i207.i, align 8, !tbaa !42
+  store i64 %25, ptr %cpnum.i207.i, align 8, !tbaa !44
   %m.i = getelementptr i8, ptr %22, i64 -16
-  %26 = load i64, ptr %m.i, align 8, !tbaa !113
+  %26 = load i64, ptr %m.i, align 8, !tbaa !115
   %add40.i = add nsw i64 %26, %24
   %b.i = getelementptr i8, ptr %22, i64 -40
-  store i64 %add40.i, ptr %b.i, align 8, !tbaa !109
-  store i32 0, ptr %phase.i, align 8, !tbaa !111
+  store i64 %add40.i, ptr %b.i, align 8, !tbaa !111
+  store i32 0, ptr %phase.i, align 8, !tbaa !113
   br label %if.end
 
 if.end42.i:                                       ; preds = %if.end34.i
   %b43.i = getelementptr i8, ptr %22, i64 -40
-  %27 = load i64, ptr %b43.i, align 8, !tbaa !109
-  %28 = load i64, ptr %arrayidx.i, align 8, !tbaa !107
+  %27 = load i64, ptr %b43.i, align 8, !tbaa !111
+  %28 = load i64, ptr %arrayidx.i, align 8, !tbaa !109
   %sub45.i = sub nsw i64 %27, %28
   %cmp46.i = icmp eq i64 %sub45.i, 1
   br i1 %cmp46.i, label %if.then47.i, label %if.else57.i
 
 if.then47.i:                                      ; preds = %if.end42.i
   %turned48.i = getelementptr inbounds nuw i8, ptr %state, i64 196
-  %29 = load i32, ptr %turned48.i, align 4, !tbaa !102
+  %29 = load i32, ptr %turned48.i, align 4, !tbaa !104
   %tobool49.not.i = icmp eq i32 %29, 0
   %cond50.i = select i1 %tobool49.not.i, i32 4, i32 5
   %slot53.i = getelementptr i8, ptr %22, i64 -24
-  %30 = load i64, ptr %slot53.i, align 8, !tbaa !112
+  %30 = load i64, ptr %slot53.i, align 8, !tbaa !114
   %queue.i208.i = getelementptr inbounds nuw i8, ptr %state, i64 56
-  store i32 1, ptr %queued, align 8, !tbaa !98
-  store i32 %cond50.i, ptr %queue.i208.i, align 8, !tbaa !40
+  store i32 1, ptr %queued, align 8, !tbaa !100
+  store i32 %cond50.i, ptr %queue.i208.i, align 8, !tbaa !42
   %iteration.i213.i = getelementptr inbounds nuw i8, ptr %state, i64 64
-  store i64 %27, ptr %iteration.i213.i, align 8, !tbaa !43
+  store i64 %27, ptr %iteration.i213.i, align 8, !tbaa !45
   %startiteration.i214.i = getelementptr inbounds nuw i8, ptr %state, i64 72
-  store i64 %28, ptr %startiteration.i214.i, align 8, !tbaa !48
+  store i64 %28, ptr %startiteration.i214.i, align 8, !tbaa !50
   %cpnum.i215.i = getelementptr inbounds nuw i8, ptr %state, i64 80
-  store i64 %30, ptr %cpnum.i215.i, align 8, !tbaa !42
-  store i32 1, ptr %turned48.i, align 4, !tbaa !102
+  store i64 %30, ptr %cpnum.i215.i, align 8, !tbaa !44
+  store i32 1, ptr %turned48.i, align 4, !tbaa !104
   %dec56.i = add nsw i64 %20, -1
-  store i64 %dec56.i, ptr %depth.i, align 8, !tbaa !104
+  store i64 %dec56.i, ptr %depth.i, align 8, !tbaa !106
   br label %if.end
 
 if.else57.i:                                      ; preds = %if.end42.i
   %call.i = tail call fastcc i64 @fzck_split(ptr noundef nonnull %state, ptr noundef nonnull %arrayidx.i)
   %s63.i = getelementptr i8, ptr %22, i64 -32
-  %31 = load i64, ptr %s63.i, align 8, !tbaa !110
+  %31 = load i64, ptr %s63.i, align 8, !tbaa !112
   %slot64.i = getelementptr i8, ptr %22, i64 -24
-  %32 = load i64, ptr %slot64.i, align 8, !tbaa !112
+  %32 = load i64, ptr %slot64.i, align 8, !tbaa !114
   %m65.i = getelementptr i8, ptr %22, i64 -16
-  store i64 %call.i, ptr %m65.i, align 8, !tbaa !113
-  store i32 1, ptr %phase.i, align 8, !tbaa !111
+  store i64 %call.i, ptr %m65.i, align 8, !tbaa !115
+  store i32 1, ptr %phase.i, align 8, !tbaa !113
   %add67.i = add nsw i64 %call.i, %28
   %queue.i216.i = getelementptr inbounds nuw i8, ptr %state, i64 56
-  store i32 1, ptr %queued, align 8, !tbaa !98
-  store i32 3, ptr %queue.i216.i, align 8, !tbaa !40
+  store i32 1, ptr %queued, align 8, !tbaa !100
+  store i32 3, ptr %queue.i216.i, align 8, !tbaa !42
   %iteration.i221.i = getelementptr inbounds nuw i8, ptr %state, i64 64
-  store i64 %add67.i, ptr %iteration.i221.i, align 8, !tbaa !43
+  store i64 %add67.i, ptr %iteration.i221.i, align 8, !tbaa !45
   %startiteration.i222.i = getelementptr inbounds nuw i8, ptr %state, i64 72
-  store i64 %28, ptr %startiteration.i222.i, align 8, !tbaa !48
+  store i64 %28, ptr %startiteration.i222.i, align 8, !tbaa !50
   %cpnum.i223.i = getelementptr inbounds nuw i8, ptr %state, i64 80
-  store i64 %32, ptr %cpnum.i223.i, align 8, !tbaa !42
+  store i64 %32, ptr %cpnum.i223.i, align 8, !tbaa !44
   %sub69.i = sub nsw i64 %27, %add67.i
   %cmp70.i = icmp sgt i64 %sub69.i, 1
   %add74.i = add nsw i64 %32, 1
   br i1 %cmp70.i, label %if.then71.i, label %if.end75.i
 
 if.then71.i:                                      ; preds = %if.else57.i
-  store i32 2, ptr %queued, align 8, !tbaa !98
+  store i32 2, ptr %queued, align 8, !tbaa !100
   %arrayidx.i228.i = getelementptr inbounds nuw i8, ptr %state, i64 88
-  store i32 1, ptr %arrayidx.i228.i, align 8, !tbaa !40
+  store i32 1, ptr %arrayidx.i228.i, align 8, !tbaa !42
   %iteration.i229.i = getelementptr inbounds nuw i8, ptr %state, i64 96
-  store i64 %add67.i, ptr %iteration.i229.i, align 8, !tbaa !43
+  store i64 %add67.i, ptr %iteration.i229.i, align 8, !tbaa !45
   %startiteration.i230.i = getelementptr inbounds nuw i8, ptr %state, i64 104
-  store i64 %add67.i, ptr %startiteration.i230.i, align 8, !tbaa !48
+  store i64 %add67.i, ptr %startiteration.i230.i, align 8, !tbaa !50
   %cpnum.i231.i = getelementptr inbounds nuw i8, ptr %state, i64 112
-  store i64 %add74.i, ptr %cpnum.i231.i, align 8, !tbaa !42
+  store i64 %add74.i, ptr %cpnum.i231.i, align 8, !tbaa !44
   br label %if.end75.i
 
 if.end75.i:                                       ; preds = %if.then71.i, %if.else57.i
@@ -1752,26 +1866,26 @@ if.end75.i:                                       ; preds = %if.then71.i, %if.el
 
 if.end:                                           ; preds = %if.end75.i, %if.then47.i, %if.then37.i, %if.then33.i, %while.cond.i, %if.then13.i, %if.end.i, %entry
   %queue = getelementptr inbounds nuw i8, ptr %state, i64 56
-  %33 = load i32, ptr %qpos, align 4, !tbaa !97
+  %33 = load i32, ptr %qpos, align 4, !tbaa !99
   %inc = add nsw i32 %33, 1
-  store i32 %inc, ptr %qpos, align 4, !tbaa !97
+  store i32 %inc, ptr %qpos, align 4, !tbaa !99
   %idxprom = sext i32 %33 to i64
   %arrayidx = getelementptr inbounds %struct.EnzymeCkptAction, ptr %queue, i64 %idxprom
-  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %out, ptr noundef nonnull align 8 dereferenceable(32) %arrayidx, i64 32, i1 false), !tbaa.struct !114
-  %34 = load i32, ptr %out, align 8, !tbaa !40
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %out, ptr noundef nonnull align 8 dereferenceable(32) %arrayidx, i64 32, i1 false), !tbaa.struct !116
+  %34 = load i32, ptr %out, align 8, !tbaa !42
   %cmp4 = icmp eq i32 %34, 3
   br i1 %cmp4, label %if.end6.thread, label %if.end6
 
 if.end6.thread:                                   ; preds = %if.end
   %iteration = getelementptr inbounds nuw i8, ptr %out, i64 8
-  %35 = load i64, ptr %iteration, align 8, !tbaa !43
+  %35 = load i64, ptr %iteration, align 8, !tbaa !45
   %startiteration = getelementptr inbounds nuw i8, ptr %out, i64 16
-  %36 = load i64, ptr %startiteration, align 8, !tbaa !48
+  %36 = load i64, ptr %startiteration, align 8, !tbaa !50
   %sub = sub i64 %35, %36
   %stats = getelementptr inbounds nuw i8, ptr %state, i64 256
-  %37 = load i64, ptr %stats, align 8, !tbaa !115
+  %37 = load i64, ptr %stats, align 8, !tbaa !117
   %add = add nsw i64 %sub, %37
-  store i64 %add, ptr %stats, align 8, !tbaa !115
+  store i64 %add, ptr %stats, align 8, !tbaa !117
   br label %if.end14
 
 if.end6:                                          ; preds = %if.end
@@ -1781,25 +1895,25 @@ if.end6:                                          ; preds = %if.end
 
 if.then11:                                        ; preds = %if.end6
   %taped_steps = getelementptr inbounds nuw i8, ptr %state, i64 264
-  %39 = load i64, ptr %taped_steps, align 8, !tbaa !116
+  %39 = load i64, ptr %taped_steps, align 8, !tbaa !118
   %inc13 = add nsw i64 %39, 1
-  store i64 %inc13, ptr %taped_steps, align 8, !tbaa !116
+  store i64 %inc13, ptr %taped_steps, align 8, !tbaa !118
   br label %if.end14
 
 if.end14:                                         ; preds = %if.end6.thread, %if.end6, %if.then11
   %config = getelementptr inbounds nuw i8, ptr %state, i64 8
-  %40 = load ptr, ptr %config, align 8, !tbaa !91
+  %40 = load ptr, ptr %config, align 8, !tbaa !93
   %tobool.not = icmp eq ptr %40, null
   br i1 %tobool.not, label %if.end22, label %land.lhs.true
 
 land.lhs.true:                                    ; preds = %if.end14
   %verbose = getelementptr inbounds nuw i8, ptr %40, i64 8
-  %41 = load i32, ptr %verbose, align 8, !tbaa !117
+  %41 = load i32, ptr %verbose, align 8, !tbaa !119
   %cmp16 = icmp sgt i32 %41, 1
   br i1 %cmp16, label %if.then17, label %if.end22
 
 if.then17:                                        ; preds = %land.lhs.true
-  %42 = load ptr, ptr @stderr, align 8, !tbaa !54
+  %42 = load ptr, ptr @stderr, align 8, !tbaa !56
   %or.cond.i = icmp ult i32 %34, 8
   br i1 %or.cond.i, label %cond.true.i, label %fzck_flag_name.exit
 
@@ -1812,11 +1926,11 @@ cond.true.i:                                      ; preds = %if.then17
 fzck_flag_name.exit:                              ; preds = %if.then17, %cond.true.i
   %cond.i43 = phi ptr [ %reltable.intrinsic, %cond.true.i ], [ @.str.22, %if.then17 ]
   %iteration19 = getelementptr inbounds nuw i8, ptr %out, i64 8
-  %43 = load i64, ptr %iteration19, align 8, !tbaa !43
+  %43 = load i64, ptr %iteration19, align 8, !tbaa !45
   %startiteration20 = getelementptr inbounds nuw i8, ptr %out, i64 16
-  %44 = load i64, ptr %startiteration20, align 8, !tbaa !48
+  %44 = load i64, ptr %startiteration20, align 8, !tbaa !50
   %cpnum = getelementptr inbounds nuw i8, ptr %out, i64 24
-  %45 = load i64, ptr %cpnum, align 8, !tbaa !42
+  %45 = load i64, ptr %cpnum, align 8, !tbaa !44
   %call21 = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %42, ptr noundef nonnull @.str.15, ptr noundef %cond.i43, i64 noundef %43, i64 noundef %44, i64 noundef %45) #24
   br label %if.end22
 
@@ -1843,13 +1957,13 @@ if.end:                                           ; preds = %entry
 for.cond.i:                                       ; preds = %for.body.i
   %inc.i = add nuw i64 %i.05.i, 1
   %exitcond.not.i = icmp eq i64 %inc.i, %nregions
-  br i1 %exitcond.not.i, label %fzck_check_host.exit, label %for.body.i, !llvm.loop !118
+  br i1 %exitcond.not.i, label %fzck_check_host.exit, label %for.body.i, !llvm.loop !120
 
 for.body.i:                                       ; preds = %if.end, %for.cond.i
   %i.05.i = phi i64 [ %inc.i, %for.cond.i ], [ 0, %if.end ]
   %arrayidx.i = getelementptr inbounds nuw %struct.EnzymeCkptRegion, ptr %regions, i64 %i.05.i
   %addrspace.i = getelementptr inbounds nuw i8, ptr %arrayidx.i, i64 16
-  %0 = load i32, ptr %addrspace.i, align 8, !tbaa !119
+  %0 = load i32, ptr %addrspace.i, align 8, !tbaa !121
   %cmp1.not.i = icmp eq i32 %0, 0
   br i1 %cmp1.not.i, label %for.cond.i, label %if.then.i
 
@@ -1859,7 +1973,7 @@ if.then.i:                                        ; preds = %for.body.i
 
 fzck_check_host.exit:                             ; preds = %for.cond.i, %if.end
   %nmem = getelementptr inbounds nuw i8, ptr %state, i64 240
-  %1 = load i64, ptr %nmem, align 8, !tbaa !120
+  %1 = load i64, ptr %nmem, align 8, !tbaa !122
   %cmp1.not = icmp slt i64 %add, %1
   br i1 %cmp1.not, label %if.end16, label %if.then2
 
@@ -1872,14 +1986,14 @@ while.cond:                                       ; preds = %while.cond, %if.the
   %n.0 = phi i64 [ %spec.select, %if.then2 ], [ %mul, %while.cond ]
   %cmp5.not = icmp sgt i64 %n.0, %add
   %mul = shl nsw i64 %n.0, 1
-  br i1 %cmp5.not, label %while.end, label %while.cond, !llvm.loop !121
+  br i1 %cmp5.not, label %while.end, label %while.cond, !llvm.loop !123
 
 while.end:                                        ; preds = %while.cond
   %mem = getelementptr inbounds nuw i8, ptr %state, i64 232
-  %2 = load ptr, ptr %mem, align 8, !tbaa !122
+  %2 = load ptr, ptr %mem, align 8, !tbaa !124
   %mul6 = shl i64 %n.0, 3
   %call = tail call ptr @realloc(ptr noundef %2, i64 noundef %mul6) #26
-  store ptr %call, ptr %mem, align 8, !tbaa !122
+  store ptr %call, ptr %mem, align 8, !tbaa !124
   %tobool9.not = icmp eq ptr %call, null
   br i1 %tobool9.not, label %if.then10, label %if.end11
 
@@ -1888,41 +2002,41 @@ if.then10:                                        ; preds = %while.end
   unreachable
 
 if.end11:                                         ; preds = %while.end
-  %3 = load i64, ptr %nmem, align 8, !tbaa !120
+  %3 = load i64, ptr %nmem, align 8, !tbaa !122
   %cmp13164 = icmp slt i64 %3, %n.0
   br i1 %cmp13164, label %for.body, label %for.end
 
 for.body:                                         ; preds = %if.end11, %for.body
   %i.0165 = phi i64 [ %inc, %for.body ], [ %3, %if.end11 ]
-  %4 = load ptr, ptr %mem, align 8, !tbaa !122
+  %4 = load ptr, ptr %mem, align 8, !tbaa !124
   %arrayidx = getelementptr inbounds ptr, ptr %4, i64 %i.0165
   store ptr null, ptr %arrayidx, align 8, !tbaa !23
   %inc = add nsw i64 %i.0165, 1
   %exitcond.not = icmp eq i64 %inc, %n.0
-  br i1 %exitcond.not, label %for.end, label %for.body, !llvm.loop !123
+  br i1 %exitcond.not, label %for.end, label %for.body, !llvm.loop !125
 
 for.end:                                          ; preds = %for.body, %if.end11
-  store i64 %n.0, ptr %nmem, align 8, !tbaa !120
+  store i64 %n.0, ptr %nmem, align 8, !tbaa !122
   br label %if.end16
 
 if.end16:                                         ; preds = %for.end, %fzck_check_host.exit
   %config.i = getelementptr inbounds nuw i8, ptr %state, i64 8
-  %5 = load ptr, ptr %config.i, align 8, !tbaa !91
+  %5 = load ptr, ptr %config.i, align 8, !tbaa !93
   %tobool.not.i = icmp eq ptr %5, null
   br i1 %tobool.not.i, label %if.else, label %land.lhs.true.i
 
 land.lhs.true.i:                                  ; preds = %if.end16
   %spill_dir.i = getelementptr inbounds nuw i8, ptr %5, i64 16
-  %6 = load ptr, ptr %spill_dir.i, align 8, !tbaa !124
+  %6 = load ptr, ptr %spill_dir.i, align 8, !tbaa !126
   %tobool2.not.i = icmp eq ptr %6, null
   br i1 %tobool2.not.i, label %if.else, label %fzck_spilled.exit
 
 fzck_spilled.exit:                                ; preds = %land.lhs.true.i
   %bytes.i = getelementptr inbounds nuw i8, ptr %state, i64 224
-  %7 = load i64, ptr %bytes.i, align 8, !tbaa !93
+  %7 = load i64, ptr %bytes.i, align 8, !tbaa !95
   %mul.i = mul i64 %7, %add
   %mem_budget.i = getelementptr inbounds nuw i8, ptr %5, i64 24
-  %8 = load i64, ptr %mem_budget.i, align 8, !tbaa !125
+  %8 = load i64, ptr %mem_budget.i, align 8, !tbaa !127
   %cmp.i.not = icmp ult i64 %mul.i, %8
   br i1 %cmp.i.not, label %if.else, label %if.then19
 
@@ -1943,12 +2057,12 @@ if.then23:                                        ; preds = %if.then19
 for.cond25:                                       ; preds = %for.body27
   %inc37 = add nuw i64 %r.0167, 1
   %exitcond172.not = icmp eq i64 %inc37, %nregions
-  br i1 %exitcond172.not, label %for.end38, label %for.body27, !llvm.loop !126
+  br i1 %exitcond172.not, label %for.end38, label %for.body27, !llvm.loop !128
 
 for.body27:                                       ; preds = %for.cond25.preheader, %for.cond25
   %r.0167 = phi i64 [ %inc37, %for.cond25 ], [ 0, %for.cond25.preheader ]
   %arrayidx28 = getelementptr inbounds nuw %struct.EnzymeCkptRegion, ptr %regions, i64 %r.0167
-  %9 = load ptr, ptr %arrayidx28, align 8, !tbaa !65
+  %9 = load ptr, ptr %arrayidx28, align 8, !tbaa !67
   %bytes = getelementptr inbounds nuw i8, ptr %arrayidx28, i64 8
   %10 = load i64, ptr %bytes, align 8, !tbaa !25
   %call30 = tail call i64 @fwrite(ptr noundef %9, i64 noundef 1, i64 noundef %10, ptr noundef nonnull %call21)
@@ -1963,7 +2077,7 @@ if.then34:                                        ; preds = %for.body27
 for.end38:                                        ; preds = %for.cond25, %for.cond25.preheader
   %call39 = tail call i32 @fclose(ptr noundef nonnull %call21)
   %mem40 = getelementptr inbounds nuw i8, ptr %state, i64 232
-  %12 = load ptr, ptr %mem40, align 8, !tbaa !122
+  %12 = load ptr, ptr %mem40, align 8, !tbaa !124
   %arrayidx41 = getelementptr inbounds ptr, ptr %12, i64 %add
   store ptr inttoptr (i64 1 to ptr), ptr %arrayidx41, align 8, !tbaa !23
   call void @llvm.lifetime.end.p0(ptr nonnull %path) #22
@@ -1971,7 +2085,7 @@ for.end38:                                        ; preds = %for.cond25, %for.co
 
 if.else:                                          ; preds = %if.end16, %land.lhs.true.i, %fzck_spilled.exit
   %mem42 = getelementptr inbounds nuw i8, ptr %state, i64 232
-  %13 = load ptr, ptr %mem42, align 8, !tbaa !122
+  %13 = load ptr, ptr %mem42, align 8, !tbaa !124
   %arrayidx43 = getelementptr inbounds ptr, ptr %13, i64 %add
   %14 = load ptr, ptr %arrayidx43, align 8, !tbaa !23
   %tobool44.not = icmp eq ptr %14, null
@@ -1979,11 +2093,11 @@ if.else:                                          ; preds = %if.end16, %land.lhs
 
 if.then45:                                        ; preds = %if.else
   %bytes46 = getelementptr inbounds nuw i8, ptr %state, i64 224
-  %15 = load i64, ptr %bytes46, align 8, !tbaa !93
+  %15 = load i64, ptr %bytes46, align 8, !tbaa !95
   %spec.select159 = tail call i64 @llvm.umax.i64(i64 %15, i64 1)
   %call53 = tail call noalias ptr @malloc(i64 noundef %spec.select159) #23
   store ptr %call53, ptr %arrayidx43, align 8, !tbaa !23
-  %16 = load ptr, ptr %mem42, align 8, !tbaa !122
+  %16 = load ptr, ptr %mem42, align 8, !tbaa !124
   %arrayidx57 = getelementptr inbounds ptr, ptr %16, i64 %add
   %17 = load ptr, ptr %arrayidx57, align 8, !tbaa !23
   %tobool58.not = icmp eq ptr %17, null
@@ -1999,12 +2113,12 @@ if.end61:                                         ; preds = %if.then45, %if.else
 for.body64:                                       ; preds = %if.end61, %for.body64
   %r.1170 = phi i64 [ %inc75, %for.body64 ], [ 0, %if.end61 ]
   %off.0169 = phi i64 [ %add73, %for.body64 ], [ 0, %if.end61 ]
-  %18 = load ptr, ptr %mem42, align 8, !tbaa !122
+  %18 = load ptr, ptr %mem42, align 8, !tbaa !124
   %arrayidx66 = getelementptr inbounds ptr, ptr %18, i64 %add
   %19 = load ptr, ptr %arrayidx66, align 8, !tbaa !23
   %add.ptr = getelementptr inbounds nuw i8, ptr %19, i64 %off.0169
   %arrayidx67 = getelementptr inbounds nuw %struct.EnzymeCkptRegion, ptr %regions, i64 %r.1170
-  %20 = load ptr, ptr %arrayidx67, align 8, !tbaa !65
+  %20 = load ptr, ptr %arrayidx67, align 8, !tbaa !67
   %bytes70 = getelementptr inbounds nuw i8, ptr %arrayidx67, i64 8
   %21 = load i64, ptr %bytes70, align 8, !tbaa !25
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %add.ptr, ptr align 1 %20, i64 %21, i1 false)
@@ -2012,7 +2126,7 @@ for.body64:                                       ; preds = %if.end61, %for.body
   %add73 = add i64 %22, %off.0169
   %inc75 = add nuw i64 %r.1170, 1
   %exitcond173.not = icmp eq i64 %inc75, %nregions
-  br i1 %exitcond173.not, label %if.end77, label %for.body64, !llvm.loop !127
+  br i1 %exitcond173.not, label %if.end77, label %for.body64, !llvm.loop !129
 
 if.end77:                                         ; preds = %for.body64, %if.end61, %for.end38
   %cmp78 = icmp slt i64 %slot, 0
@@ -2020,24 +2134,24 @@ if.end77:                                         ; preds = %for.body64, %if.end
 
 if.end80:                                         ; preds = %if.end77
   %stores = getelementptr inbounds nuw i8, ptr %state, i64 272
-  %23 = load i64, ptr %stores, align 8, !tbaa !128
+  %23 = load i64, ptr %stores, align 8, !tbaa !130
   %inc81 = add nsw i64 %23, 1
-  store i64 %inc81, ptr %stores, align 8, !tbaa !128
+  store i64 %inc81, ptr %stores, align 8, !tbaa !130
   %highest = getelementptr inbounds nuw i8, ptr %state, i64 248
-  %24 = load i64, ptr %highest, align 8, !tbaa !95
+  %24 = load i64, ptr %highest, align 8, !tbaa !97
   %cmp82 = icmp sgt i64 %slot, %24
   br i1 %cmp82, label %if.then83, label %cleanup
 
 if.then83:                                        ; preds = %if.end80
-  store i64 %slot, ptr %highest, align 8, !tbaa !95
+  store i64 %slot, ptr %highest, align 8, !tbaa !97
   %add85 = add nuw nsw i64 %slot, 1
   %max_slots = getelementptr inbounds nuw i8, ptr %state, i64 288
-  store i64 %add85, ptr %max_slots, align 8, !tbaa !129
+  store i64 %add85, ptr %max_slots, align 8, !tbaa !131
   %bytes88 = getelementptr inbounds nuw i8, ptr %state, i64 224
-  %25 = load i64, ptr %bytes88, align 8, !tbaa !93
+  %25 = load i64, ptr %bytes88, align 8, !tbaa !95
   %mul89 = mul i64 %25, %add85
   %max_bytes = getelementptr inbounds nuw i8, ptr %state, i64 296
-  store i64 %mul89, ptr %max_bytes, align 8, !tbaa !130
+  store i64 %mul89, ptr %max_bytes, align 8, !tbaa !132
   br label %cleanup
 
 cleanup:                                          ; preds = %if.end80, %if.then83, %if.end77
@@ -2054,13 +2168,13 @@ entry:
 
 lor.lhs.false:                                    ; preds = %entry
   %nmem = getelementptr inbounds nuw i8, ptr %state, i64 240
-  %0 = load i64, ptr %nmem, align 8, !tbaa !120
+  %0 = load i64, ptr %nmem, align 8, !tbaa !122
   %cmp1.not = icmp slt i64 %add, %0
   br i1 %cmp1.not, label %lor.lhs.false2, label %if.then
 
 lor.lhs.false2:                                   ; preds = %lor.lhs.false
   %mem = getelementptr inbounds nuw i8, ptr %state, i64 232
-  %1 = load ptr, ptr %mem, align 8, !tbaa !122
+  %1 = load ptr, ptr %mem, align 8, !tbaa !124
   %arrayidx = getelementptr inbounds nuw ptr, ptr %1, i64 %add
   %2 = load ptr, ptr %arrayidx, align 8, !tbaa !23
   %tobool.not = icmp eq ptr %2, null
@@ -2072,22 +2186,22 @@ if.then:                                          ; preds = %lor.lhs.false2, %lo
 
 if.end:                                           ; preds = %lor.lhs.false2
   %config.i = getelementptr inbounds nuw i8, ptr %state, i64 8
-  %3 = load ptr, ptr %config.i, align 8, !tbaa !91
+  %3 = load ptr, ptr %config.i, align 8, !tbaa !93
   %tobool.not.i = icmp eq ptr %3, null
   br i1 %tobool.not.i, label %for.cond20.preheader, label %land.lhs.true.i
 
 land.lhs.true.i:                                  ; preds = %if.end
   %spill_dir.i = getelementptr inbounds nuw i8, ptr %3, i64 16
-  %4 = load ptr, ptr %spill_dir.i, align 8, !tbaa !124
+  %4 = load ptr, ptr %spill_dir.i, align 8, !tbaa !126
   %tobool2.not.i = icmp eq ptr %4, null
   br i1 %tobool2.not.i, label %for.cond20.preheader, label %land.rhs.i
 
 land.rhs.i:                                       ; preds = %land.lhs.true.i
   %bytes.i = getelementptr inbounds nuw i8, ptr %state, i64 224
-  %5 = load i64, ptr %bytes.i, align 8, !tbaa !93
+  %5 = load i64, ptr %bytes.i, align 8, !tbaa !95
   %mul.i = mul i64 %5, %add
   %mem_budget.i = getelementptr inbounds nuw i8, ptr %3, i64 24
-  %6 = load i64, ptr %mem_budget.i, align 8, !tbaa !125
+  %6 = load i64, ptr %mem_budget.i, align 8, !tbaa !127
   %cmp.i.not = icmp ult i64 %mul.i, %6
   br i1 %cmp.i.not, label %for.cond20.preheader, label %if.then4
 
@@ -2109,12 +2223,12 @@ if.then8:                                         ; preds = %if.then4
 for.cond:                                         ; preds = %for.body
   %inc = add nuw i64 %r.072, 1
   %exitcond.not = icmp eq i64 %inc, %nregions
-  br i1 %exitcond.not, label %for.end, label %for.body, !llvm.loop !131
+  br i1 %exitcond.not, label %for.end, label %for.body, !llvm.loop !133
 
 for.body:                                         ; preds = %for.cond.preheader, %for.cond
   %r.072 = phi i64 [ %inc, %for.cond ], [ 0, %for.cond.preheader ]
   %arrayidx11 = getelementptr inbounds nuw %struct.EnzymeCkptRegion, ptr %regions, i64 %r.072
-  %7 = load ptr, ptr %arrayidx11, align 8, !tbaa !65
+  %7 = load ptr, ptr %arrayidx11, align 8, !tbaa !67
   %bytes = getelementptr inbounds nuw i8, ptr %arrayidx11, i64 8
   %8 = load i64, ptr %bytes, align 8, !tbaa !25
   %call13 = tail call i64 @fread(ptr noundef %7, i64 noundef 1, i64 noundef %8, ptr noundef nonnull %call6)
@@ -2139,8 +2253,8 @@ for.body22:                                       ; preds = %for.cond20.preheade
   %r.175 = phi i64 [ %inc33, %for.body22 ], [ 0, %for.cond20.preheader ]
   %off.074 = phi i64 [ %add31, %for.body22 ], [ 0, %for.cond20.preheader ]
   %arrayidx23 = getelementptr inbounds nuw %struct.EnzymeCkptRegion, ptr %regions, i64 %r.175
-  %10 = load ptr, ptr %arrayidx23, align 8, !tbaa !65
-  %11 = load ptr, ptr %mem, align 8, !tbaa !122
+  %10 = load ptr, ptr %arrayidx23, align 8, !tbaa !67
+  %11 = load ptr, ptr %mem, align 8, !tbaa !124
   %arrayidx26 = getelementptr inbounds ptr, ptr %11, i64 %add
   %12 = load ptr, ptr %arrayidx26, align 8, !tbaa !23
   %add.ptr = getelementptr inbounds nuw i8, ptr %12, i64 %off.074
@@ -2151,7 +2265,7 @@ for.body22:                                       ; preds = %for.cond20.preheade
   %add31 = add i64 %14, %off.074
   %inc33 = add nuw i64 %r.175, 1
   %exitcond76.not = icmp eq i64 %inc33, %nregions
-  br i1 %exitcond76.not, label %if.end35, label %for.body22, !llvm.loop !132
+  br i1 %exitcond76.not, label %if.end35, label %for.body22, !llvm.loop !134
 
 if.end35:                                         ; preds = %for.body22, %for.cond20.preheader, %for.end
   %cmp36 = icmp sgt i64 %slot, -1
@@ -2159,9 +2273,9 @@ if.end35:                                         ; preds = %for.body22, %for.co
 
 if.then37:                                        ; preds = %if.end35
   %restores = getelementptr inbounds nuw i8, ptr %state, i64 280
-  %15 = load i64, ptr %restores, align 8, !tbaa !133
+  %15 = load i64, ptr %restores, align 8, !tbaa !135
   %inc38 = add nsw i64 %15, 1
-  store i64 %inc38, ptr %restores, align 8, !tbaa !133
+  store i64 %inc38, ptr %restores, align 8, !tbaa !135
   br label %if.end39
 
 if.end39:                                         ; preds = %if.then37, %if.end35
@@ -2173,50 +2287,50 @@ define internal void @fzck_finalize(ptr noundef %state) #14 {
 entry:
   %path = alloca [4096 x i8], align 16
   %config = getelementptr inbounds nuw i8, ptr %state, i64 8
-  %0 = load ptr, ptr %config, align 8, !tbaa !91
+  %0 = load ptr, ptr %config, align 8, !tbaa !93
   %tobool.not = icmp eq ptr %0, null
   br i1 %tobool.not, label %if.end17, label %land.lhs.true
 
 land.lhs.true:                                    ; preds = %entry
   %verbose = getelementptr inbounds nuw i8, ptr %0, i64 8
-  %1 = load i32, ptr %verbose, align 8, !tbaa !117
+  %1 = load i32, ptr %verbose, align 8, !tbaa !119
   %cmp = icmp sgt i32 %1, 0
   br i1 %cmp, label %if.end, label %land.lhs.true9
 
 if.end:                                           ; preds = %land.lhs.true
-  %2 = load ptr, ptr @stderr, align 8, !tbaa !54
+  %2 = load ptr, ptr @stderr, align 8, !tbaa !56
   %stats = getelementptr inbounds nuw i8, ptr %state, i64 256
-  %3 = load i64, ptr %stats, align 8, !tbaa !115
+  %3 = load i64, ptr %stats, align 8, !tbaa !117
   %taped_steps = getelementptr inbounds nuw i8, ptr %state, i64 264
-  %4 = load i64, ptr %taped_steps, align 8, !tbaa !116
+  %4 = load i64, ptr %taped_steps, align 8, !tbaa !118
   %stores = getelementptr inbounds nuw i8, ptr %state, i64 272
-  %5 = load i64, ptr %stores, align 8, !tbaa !128
+  %5 = load i64, ptr %stores, align 8, !tbaa !130
   %restores = getelementptr inbounds nuw i8, ptr %state, i64 280
-  %6 = load i64, ptr %restores, align 8, !tbaa !133
+  %6 = load i64, ptr %restores, align 8, !tbaa !135
   %max_slots = getelementptr inbounds nuw i8, ptr %state, i64 288
-  %7 = load i64, ptr %max_slots, align 8, !tbaa !129
+  %7 = load i64, ptr %max_slots, align 8, !tbaa !131
   %max_bytes = getelementptr inbounds nuw i8, ptr %state, i64 296
-  %8 = load i64, ptr %max_bytes, align 8, !tbaa !130
+  %8 = load i64, ptr %max_bytes, align 8, !tbaa !132
   %call = tail call i32 (ptr, ptr, ...) @fprintf(ptr noundef %2, ptr noundef nonnull @.str.36, i64 noundef %3, i64 noundef %4, i64 noundef %5, i64 noundef %6, i64 noundef %7, i64 noundef %8) #24
-  %.pr.pre = load ptr, ptr %config, align 8, !tbaa !91
+  %.pr.pre = load ptr, ptr %config, align 8, !tbaa !93
   %tobool8.not = icmp eq ptr %.pr.pre, null
   br i1 %tobool8.not, label %if.end17, label %land.lhs.true9
 
 land.lhs.true9:                                   ; preds = %land.lhs.true, %if.end
   %.pr72 = phi ptr [ %.pr.pre, %if.end ], [ %0, %land.lhs.true ]
   %stats11 = getelementptr inbounds nuw i8, ptr %.pr72, i64 32
-  %9 = load ptr, ptr %stats11, align 8, !tbaa !134
+  %9 = load ptr, ptr %stats11, align 8, !tbaa !136
   %tobool12.not = icmp eq ptr %9, null
   br i1 %tobool12.not, label %if.end17, label %if.then13
 
 if.then13:                                        ; preds = %land.lhs.true9
   %stats16 = getelementptr inbounds nuw i8, ptr %state, i64 256
-  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(48) %9, ptr noundef nonnull align 8 dereferenceable(48) %stats16, i64 48, i1 false), !tbaa.struct !135
+  tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(48) %9, ptr noundef nonnull align 8 dereferenceable(48) %stats16, i64 48, i1 false), !tbaa.struct !137
   br label %if.end17
 
 if.end17:                                         ; preds = %entry, %if.then13, %land.lhs.true9, %if.end
   %nmem = getelementptr inbounds nuw i8, ptr %state, i64 240
-  %10 = load i64, ptr %nmem, align 8, !tbaa !120
+  %10 = load i64, ptr %nmem, align 8, !tbaa !122
   %cmp1862 = icmp sgt i64 %10, 0
   br i1 %cmp1862, label %for.body.lr.ph, label %for.end
 
@@ -2227,28 +2341,28 @@ for.body.lr.ph:                                   ; preds = %if.end17
 
 for.body:                                         ; preds = %for.body.lr.ph, %for.inc
   %i.063 = phi i64 [ 0, %for.body.lr.ph ], [ %inc, %for.inc ]
-  %11 = load ptr, ptr %mem, align 8, !tbaa !122
+  %11 = load ptr, ptr %mem, align 8, !tbaa !124
   %arrayidx = getelementptr inbounds nuw ptr, ptr %11, i64 %i.063
   %12 = load ptr, ptr %arrayidx, align 8, !tbaa !23
   %tobool19.not = icmp eq ptr %12, null
   br i1 %tobool19.not, label %for.inc, label %if.end21
 
 if.end21:                                         ; preds = %for.body
-  %13 = load ptr, ptr %config, align 8, !tbaa !91
+  %13 = load ptr, ptr %config, align 8, !tbaa !93
   %tobool.not.i = icmp eq ptr %13, null
   br i1 %tobool.not.i, label %if.else, label %land.lhs.true.i
 
 land.lhs.true.i:                                  ; preds = %if.end21
   %spill_dir.i = getelementptr inbounds nuw i8, ptr %13, i64 16
-  %14 = load ptr, ptr %spill_dir.i, align 8, !tbaa !124
+  %14 = load ptr, ptr %spill_dir.i, align 8, !tbaa !126
   %tobool2.not.i = icmp eq ptr %14, null
   br i1 %tobool2.not.i, label %if.else, label %fzck_spilled.exit
 
 fzck_spilled.exit:                                ; preds = %land.lhs.true.i
-  %15 = load i64, ptr %bytes.i, align 8, !tbaa !93
+  %15 = load i64, ptr %bytes.i, align 8, !tbaa !95
   %mul.i = mul i64 %15, %i.063
   %mem_budget.i = getelementptr inbounds nuw i8, ptr %13, i64 24
-  %16 = load i64, ptr %mem_budget.i, align 8, !tbaa !125
+  %16 = load i64, ptr %mem_budget.i, align 8, !tbaa !127
   %cmp.i.not = icmp ult i64 %mul.i, %16
   br i1 %cmp.i.not, label %if.else, label %if.then24
 
@@ -2265,16 +2379,16 @@ if.else:                                          ; preds = %if.end21, %land.lhs
 
 for.inc:                                          ; preds = %if.then24, %if.else, %for.body
   %inc = add nuw nsw i64 %i.063, 1
-  %17 = load i64, ptr %nmem, align 8, !tbaa !120
+  %17 = load i64, ptr %nmem, align 8, !tbaa !122
   %cmp18 = icmp slt i64 %inc, %17
-  br i1 %cmp18, label %for.body, label %for.end, !llvm.loop !136
+  br i1 %cmp18, label %for.body, label %for.end, !llvm.loop !138
 
 for.end:                                          ; preds = %for.inc, %if.end17
   %mem30 = getelementptr inbounds nuw i8, ptr %state, i64 232
-  %18 = load ptr, ptr %mem30, align 8, !tbaa !122
+  %18 = load ptr, ptr %mem30, align 8, !tbaa !124
   tail call void @free(ptr noundef %18) #22
   %frames = getelementptr inbounds nuw i8, ptr %state, i64 32
-  %19 = load ptr, ptr %frames, align 8, !tbaa !106
+  %19 = load ptr, ptr %frames, align 8, !tbaa !108
   tail call void @free(ptr noundef %19) #22
   tail call void @free(ptr noundef nonnull %state) #22
   ret void
@@ -2284,32 +2398,32 @@ for.end:                                          ; preds = %for.inc, %if.end17
 define internal fastcc void @fzck_push(ptr noundef captures(none) %p, i64 noundef %a, i64 noundef %b, i64 noundef %s, i64 noundef range(i64 -9223372036854775807, -9223372036854775808) %slot) unnamed_addr #14 {
 entry:
   %depth = getelementptr inbounds nuw i8, ptr %p, i64 40
-  %0 = load i64, ptr %depth, align 8, !tbaa !104
+  %0 = load i64, ptr %depth, align 8, !tbaa !106
   %cap = getelementptr inbounds nuw i8, ptr %p, i64 48
-  %1 = load i64, ptr %cap, align 8, !tbaa !105
+  %1 = load i64, ptr %cap, align 8, !tbaa !107
   %cmp = icmp eq i64 %0, %1
   br i1 %cmp, label %if.then, label %entry.if.end10_crit_edge
 
 entry.if.end10_crit_edge:                         ; preds = %entry
   %frames11.phi.trans.insert = getelementptr inbounds nuw i8, ptr %p, i64 32
-  %.pre = load ptr, ptr %frames11.phi.trans.insert, align 8, !tbaa !106
+  %.pre = load ptr, ptr %frames11.phi.trans.insert, align 8, !tbaa !108
   br label %if.end10
 
 if.then:                                          ; preds = %entry
   %tobool.not = icmp eq i64 %0, 0
   %mul = shl nsw i64 %0, 1
   %spec.select = select i1 %tobool.not, i64 16, i64 %mul
-  store i64 %spec.select, ptr %cap, align 8, !tbaa !105
+  store i64 %spec.select, ptr %cap, align 8, !tbaa !107
   %frames = getelementptr inbounds nuw i8, ptr %p, i64 32
-  %2 = load ptr, ptr %frames, align 8, !tbaa !106
+  %2 = load ptr, ptr %frames, align 8, !tbaa !108
   %mul5 = mul i64 %spec.select, 48
   %call = tail call ptr @realloc(ptr noundef %2, i64 noundef %mul5) #26
-  store ptr %call, ptr %frames, align 8, !tbaa !106
+  store ptr %call, ptr %frames, align 8, !tbaa !108
   %tobool8.not = icmp eq ptr %call, null
   br i1 %tobool8.not, label %if.then9, label %if.then.if.end10_crit_edge
 
 if.then.if.end10_crit_edge:                       ; preds = %if.then
-  %.pre32 = load i64, ptr %depth, align 8, !tbaa !104
+  %.pre32 = load i64, ptr %depth, align 8, !tbaa !106
   br label %if.end10
 
 if.then9:                                         ; preds = %if.then
@@ -2320,19 +2434,19 @@ if.end10:                                         ; preds = %if.then.if.end10_cr
   %3 = phi i64 [ %0, %entry.if.end10_crit_edge ], [ %.pre32, %if.then.if.end10_crit_edge ]
   %4 = phi ptr [ %.pre, %entry.if.end10_crit_edge ], [ %call, %if.then.if.end10_crit_edge ]
   %inc = add nsw i64 %3, 1
-  store i64 %inc, ptr %depth, align 8, !tbaa !104
+  store i64 %inc, ptr %depth, align 8, !tbaa !106
   %arrayidx = getelementptr inbounds %struct.fzck_frame, ptr %4, i64 %3
-  store i64 %a, ptr %arrayidx, align 8, !tbaa !107
+  store i64 %a, ptr %arrayidx, align 8, !tbaa !109
   %b14 = getelementptr inbounds nuw i8, ptr %arrayidx, i64 8
-  store i64 %b, ptr %b14, align 8, !tbaa !109
+  store i64 %b, ptr %b14, align 8, !tbaa !111
   %s15 = getelementptr inbounds nuw i8, ptr %arrayidx, i64 16
-  store i64 %s, ptr %s15, align 8, !tbaa !110
+  store i64 %s, ptr %s15, align 8, !tbaa !112
   %slot16 = getelementptr inbounds nuw i8, ptr %arrayidx, i64 24
-  store i64 %slot, ptr %slot16, align 8, !tbaa !112
+  store i64 %slot, ptr %slot16, align 8, !tbaa !114
   %m = getelementptr inbounds nuw i8, ptr %arrayidx, i64 32
-  store i64 0, ptr %m, align 8, !tbaa !113
+  store i64 0, ptr %m, align 8, !tbaa !115
   %phase = getelementptr inbounds nuw i8, ptr %arrayidx, i64 40
-  store i32 0, ptr %phase, align 8, !tbaa !111
+  store i32 0, ptr %phase, align 8, !tbaa !113
   ret void
 }
 
@@ -2341,10 +2455,10 @@ define internal fastcc i64 @fzck_split(ptr noundef readonly captures(none) %p, p
 entry:
   %c = alloca [6 x i64], align 16
   %b = getelementptr inbounds nuw i8, ptr %f, i64 8
-  %0 = load i64, ptr %b, align 8, !tbaa !109
-  %1 = load i64, ptr %f, align 8, !tbaa !107
+  %0 = load i64, ptr %b, align 8, !tbaa !111
+  %1 = load i64, ptr %f, align 8, !tbaa !109
   %sub = sub nsw i64 %0, %1
-  %2 = load i32, ptr %p, align 8, !tbaa !85
+  %2 = load i32, ptr %p, align 8, !tbaa !87
   switch i32 %2, label %cleanup100 [
     i32 2, label %if.then
     i32 1, label %if.then67
@@ -2353,7 +2467,7 @@ entry:
 if.then:                                          ; preds = %entry
   call void @llvm.lifetime.start.p0(ptr nonnull %c) #22
   %s = getelementptr inbounds nuw i8, ptr %f, i64 16
-  %3 = load i64, ptr %s, align 8, !tbaa !110
+  %3 = load i64, ptr %s, align 8, !tbaa !112
   %cmp1 = icmp slt i64 %3, 2
   br i1 %cmp1, label %if.then2, label %while.cond.preheader
 
@@ -2383,7 +2497,7 @@ if.end4.i:                                        ; preds = %for.body.i
   %div6.i = udiv i64 %mul.i, %j.020.i
   %inc.i = add nuw i64 %j.020.i, 1
   %exitcond.not.i = icmp eq i64 %j.020.i, %r.0
-  br i1 %exitcond.not.i, label %fzck_binom.exit, label %for.body.i, !llvm.loop !137
+  br i1 %exitcond.not.i, label %fzck_binom.exit, label %for.body.i, !llvm.loop !139
 
 fzck_binom.exit:                                  ; preds = %for.body.i, %if.end4.i
   %retval.0.i = phi i64 [ 4611686018427387903, %for.body.i ], [ %div6.i, %if.end4.i ]
@@ -2393,7 +2507,7 @@ fzck_binom.exit:                                  ; preds = %for.body.i, %if.end
 
 while.cond.backedge:                              ; preds = %fzck_binom.exit, %fzck_binom.exit.thread
   %r.0.be = phi i64 [ %inc, %fzck_binom.exit ], [ 1, %fzck_binom.exit.thread ]
-  br label %while.cond, !llvm.loop !138
+  br label %while.cond, !llvm.loop !140
 
 fzck_binom.exit.thread:                           ; preds = %while.cond
   br i1 %cmp5292, label %while.cond.backedge, label %fzck_binom.exit166.thread
@@ -2415,7 +2529,7 @@ if.end4.i160:                                     ; preds = %for.body.i154
   %div6.i162 = udiv i64 %mul.i161, %j.020.i155
   %inc.i163 = add nuw i64 %j.020.i155, 1
   %exitcond.not.i164 = icmp eq i64 %j.020.i155, %r.0
-  br i1 %exitcond.not.i164, label %fzck_binom.exit166, label %for.body.i154, !llvm.loop !137
+  br i1 %exitcond.not.i164, label %fzck_binom.exit166, label %for.body.i154, !llvm.loop !139
 
 fzck_binom.exit166.thread:                        ; preds = %fzck_binom.exit.thread
   %sub7294 = add nsw i64 %3, -1
@@ -2453,7 +2567,7 @@ if.end4.i176:                                     ; preds = %for.body.i170
   %div6.i178 = udiv i64 %mul.i177, %j.020.i171
   %inc.i179 = add nuw i64 %j.020.i171, 1
   %exitcond.not.i180 = icmp eq i64 %j.020.i171, %sub12
-  br i1 %exitcond.not.i180, label %cond.end, label %for.body.i170, !llvm.loop !137
+  br i1 %exitcond.not.i180, label %cond.end, label %for.body.i170, !llvm.loop !139
 
 cond.end.thread:                                  ; preds = %fzck_binom.exit166.thread, %fzck_binom.exit166
   %sub7295301.ph = phi i64 [ %sub7, %fzck_binom.exit166 ], [ %sub7294, %fzck_binom.exit166.thread ]
@@ -2488,7 +2602,7 @@ if.end4.i192:                                     ; preds = %for.body.i186
   %div6.i194 = udiv i64 %mul.i193, %j.020.i187
   %inc.i195 = add nuw i64 %j.020.i187, 1
   %exitcond.not.i196 = icmp eq i64 %j.020.i187, %sub16317
-  br i1 %exitcond.not.i196, label %fzck_binom.exit198, label %for.body.i186, !llvm.loop !137
+  br i1 %exitcond.not.i196, label %fzck_binom.exit198, label %for.body.i186, !llvm.loop !139
 
 fzck_binom.exit198:                               ; preds = %for.body.i186, %if.end4.i192
   %retval.0.i197 = phi i64 [ 4611686018427387903, %for.body.i186 ], [ %div6.i194, %if.end4.i192 ]
@@ -2509,7 +2623,7 @@ if.end4.i208:                                     ; preds = %for.body.i202
   %div6.i210 = udiv i64 %mul.i209, %j.020.i203
   %inc.i211 = add nuw i64 %j.020.i203, 1
   %exitcond.not.i212 = icmp eq i64 %j.020.i203, %sub16317
-  br i1 %exitcond.not.i212, label %fzck_binom.exit214.loopexit, label %for.body.i202, !llvm.loop !137
+  br i1 %exitcond.not.i212, label %fzck_binom.exit214.loopexit, label %for.body.i202, !llvm.loop !139
 
 fzck_binom.exit214.loopexit:                      ; preds = %if.end4.i208, %for.body.i202
   %retval.0.i213.ph = phi i64 [ %div6.i210, %if.end4.i208 ], [ 4611686018427387903, %for.body.i202 ]
@@ -2550,7 +2664,7 @@ while.cond.i:                                     ; preds = %for.body, %while.co
 
 while.cond.i.backedge:                            ; preds = %while.cond.i, %fzck_binom.exit.i
   %r.0.i.be = phi i64 [ 1, %while.cond.i ], [ %inc.i216, %fzck_binom.exit.i ]
-  br label %while.cond.i, !llvm.loop !139
+  br label %while.cond.i, !llvm.loop !141
 
 for.body.i.i:                                     ; preds = %while.cond.i, %if.end4.i.i
   %j.020.i.i = phi i64 [ %inc.i.i, %if.end4.i.i ], [ 1, %while.cond.i ]
@@ -2565,7 +2679,7 @@ if.end4.i.i:                                      ; preds = %for.body.i.i
   %div6.i.i = udiv i64 %mul.i.i, %j.020.i.i
   %inc.i.i = add nuw i64 %j.020.i.i, 1
   %exitcond.not.i.i = icmp eq i64 %j.020.i.i, %r.0.i
-  br i1 %exitcond.not.i.i, label %fzck_binom.exit.i, label %for.body.i.i, !llvm.loop !137
+  br i1 %exitcond.not.i.i, label %fzck_binom.exit.i, label %for.body.i.i, !llvm.loop !139
 
 fzck_binom.exit.i:                                ; preds = %if.end4.i.i, %for.body.i.i
   %retval.0.i.i = phi i64 [ 4611686018427387903, %for.body.i.i ], [ %div6.i.i, %if.end4.i.i ]
@@ -2592,7 +2706,7 @@ if.end4.i28.i:                                    ; preds = %for.body.i22.i
   %div6.i30.i = udiv i64 %mul.i29.i, %j.020.i23.i
   %inc.i31.i = add nuw i64 %j.020.i23.i, 1
   %exitcond.not.i32.i = icmp eq i64 %j.020.i23.i, %sub6.i
-  br i1 %exitcond.not.i32.i, label %fzck_binom.exit34.i, label %for.body.i22.i, !llvm.loop !137
+  br i1 %exitcond.not.i32.i, label %fzck_binom.exit34.i, label %for.body.i22.i, !llvm.loop !139
 
 fzck_binom.exit34.i:                              ; preds = %if.end4.i28.i, %for.body.i22.i, %while.end.i
   %retval.0.i33.i = phi i64 [ 1, %while.end.i ], [ %div6.i30.i, %if.end4.i28.i ], [ 4611686018427387903, %for.body.i22.i ]
@@ -2622,7 +2736,7 @@ while.cond.i224:                                  ; preds = %if.end.i221, %while
 
 while.cond.i224.backedge:                         ; preds = %while.cond.i224, %fzck_binom.exit.i238
   %r.0.i225.be = phi i64 [ 1, %while.cond.i224 ], [ %inc.i241, %fzck_binom.exit.i238 ]
-  br label %while.cond.i224, !llvm.loop !139
+  br label %while.cond.i224, !llvm.loop !141
 
 for.body.i.i227:                                  ; preds = %while.cond.i224, %if.end4.i.i233
   %j.020.i.i228 = phi i64 [ %inc.i.i236, %if.end4.i.i233 ], [ 1, %while.cond.i224 ]
@@ -2637,7 +2751,7 @@ if.end4.i.i233:                                   ; preds = %for.body.i.i227
   %div6.i.i235 = udiv i64 %mul.i.i234, %j.020.i.i228
   %inc.i.i236 = add nuw i64 %j.020.i.i228, 1
   %exitcond.not.i.i237 = icmp eq i64 %j.020.i.i228, %r.0.i225
-  br i1 %exitcond.not.i.i237, label %fzck_binom.exit.i238, label %for.body.i.i227, !llvm.loop !137
+  br i1 %exitcond.not.i.i237, label %fzck_binom.exit.i238, label %for.body.i.i227, !llvm.loop !139
 
 fzck_binom.exit.i238:                             ; preds = %if.end4.i.i233, %for.body.i.i227
   %retval.0.i.i239 = phi i64 [ 4611686018427387903, %for.body.i.i227 ], [ %div6.i.i235, %if.end4.i.i233 ]
@@ -2664,7 +2778,7 @@ if.end4.i28.i253:                                 ; preds = %for.body.i22.i247
   %div6.i30.i255 = udiv i64 %mul.i29.i254, %j.020.i23.i248
   %inc.i31.i256 = add nuw i64 %j.020.i23.i248, 1
   %exitcond.not.i32.i257 = icmp eq i64 %j.020.i23.i248, %sub6.i245
-  br i1 %exitcond.not.i32.i257, label %fzck_binom.exit34.i258, label %for.body.i22.i247, !llvm.loop !137
+  br i1 %exitcond.not.i32.i257, label %fzck_binom.exit34.i258, label %for.body.i22.i247, !llvm.loop !139
 
 fzck_binom.exit34.i258:                           ; preds = %if.end4.i28.i253, %for.body.i22.i247, %while.end.i242
   %retval.0.i33.i259 = phi i64 [ 1, %while.end.i242 ], [ %div6.i30.i255, %if.end4.i28.i253 ], [ 4611686018427387903, %for.body.i22.i247 ]
@@ -2681,7 +2795,7 @@ fzck_cost.exit269:                                ; preds = %fzck_cost.exit, %if
   %best.1 = select i1 %or.cond, i64 %cond46, i64 %best.0288
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, 6
-  br i1 %exitcond.not, label %cleanup, label %for.body, !llvm.loop !140
+  br i1 %exitcond.not, label %cleanup, label %for.body, !llvm.loop !142
 
 cleanup:                                          ; preds = %fzck_cost.exit269, %if.then2
   %retval.0 = phi i64 [ %sub3, %if.then2 ], [ %best.1, %fzck_cost.exit269 ]
@@ -2691,13 +2805,13 @@ cleanup:                                          ; preds = %fzck_cost.exit269, 
 if.then67:                                        ; preds = %entry
   %conv = sext i64 %1 to i128
   %budget = getelementptr inbounds nuw i8, ptr %p, i64 24
-  %7 = load i64, ptr %budget, align 8, !tbaa !96
+  %7 = load i64, ptr %budget, align 8, !tbaa !98
   %conv69 = sext i64 %7 to i128
   %mul150 = add nsw i128 %conv, 1
   %add72 = mul nsw i128 %mul150, %conv69
   %sub73 = add nsw i128 %add72, -1
   %n = getelementptr inbounds nuw i8, ptr %p, i64 16
-  %8 = load i64, ptr %n, align 8, !tbaa !92
+  %8 = load i64, ptr %n, align 8, !tbaa !94
   %conv74 = sext i64 %8 to i128
   %div = sdiv i128 %sub73, %conv74
   %conv75 = trunc i128 %div to i64
@@ -2762,7 +2876,7 @@ if.end:                                           ; preds = %entry
   br i1 %tobool.not, label %cond.end, label %cond.true
 
 cond.true:                                        ; preds = %if.end
-  %0 = load i64, ptr %data, align 8, !tbaa !84
+  %0 = load i64, ptr %data, align 8, !tbaa !86
   br label %cond.end
 
 cond.end:                                         ; preds = %if.end, %cond.true
@@ -2776,21 +2890,21 @@ if.then.i:                                        ; preds = %cond.end
   unreachable
 
 fzck_new.exit:                                    ; preds = %cond.end
-  store i32 1, ptr %call.i, align 8, !tbaa !85
+  store i32 1, ptr %call.i, align 8, !tbaa !87
   %config2.i = getelementptr inbounds nuw i8, ptr %call.i, i64 8
-  store ptr %data, ptr %config2.i, align 8, !tbaa !91
+  store ptr %data, ptr %config2.i, align 8, !tbaa !93
   %n3.i = getelementptr inbounds nuw i8, ptr %call.i, i64 16
-  store i64 %n, ptr %n3.i, align 8, !tbaa !92
+  store i64 %n, ptr %n3.i, align 8, !tbaa !94
   %bytes4.i = getelementptr inbounds nuw i8, ptr %call.i, i64 224
-  store i64 %bytes, ptr %bytes4.i, align 8, !tbaa !93
+  store i64 %bytes, ptr %bytes4.i, align 8, !tbaa !95
   %replay.i = getelementptr inbounds nuw i8, ptr %call.i, i64 216
-  store i64 -1, ptr %replay.i, align 8, !tbaa !94
+  store i64 -1, ptr %replay.i, align 8, !tbaa !96
   %highest.i = getelementptr inbounds nuw i8, ptr %call.i, i64 248
-  store i64 -1, ptr %highest.i, align 8, !tbaa !95
+  store i64 -1, ptr %highest.i, align 8, !tbaa !97
   %spec.select.i = tail call i64 @llvm.smin.i64(i64 %cond, i64 %n)
   %cond.i = tail call i64 @llvm.smax.i64(i64 %spec.select.i, i64 1)
   %budget8.i = getelementptr inbounds nuw i8, ptr %call.i, i64 24
-  store i64 %cond.i, ptr %budget8.i, align 8, !tbaa !96
+  store i64 %cond.i, ptr %budget8.i, align 8, !tbaa !98
   ret ptr %call.i
 }
 
@@ -2815,28 +2929,28 @@ fzck_new.exit:                                    ; preds = %entry
   %cond = tail call i64 @llvm.smax.i64(i64 %n, i64 0)
   %cmp = icmp slt i64 %n, 0
   %config2.i = getelementptr inbounds nuw i8, ptr %call.i, i64 8
-  store ptr %data, ptr %config2.i, align 8, !tbaa !91
+  store ptr %data, ptr %config2.i, align 8, !tbaa !93
   %n3.i = getelementptr inbounds nuw i8, ptr %call.i, i64 16
-  store i64 %cond, ptr %n3.i, align 8, !tbaa !92
+  store i64 %cond, ptr %n3.i, align 8, !tbaa !94
   %bytes4.i = getelementptr inbounds nuw i8, ptr %call.i, i64 224
-  store i64 %bytes, ptr %bytes4.i, align 8, !tbaa !93
+  store i64 %bytes, ptr %bytes4.i, align 8, !tbaa !95
   %replay.i = getelementptr inbounds nuw i8, ptr %call.i, i64 216
-  store i64 -1, ptr %replay.i, align 8, !tbaa !94
+  store i64 -1, ptr %replay.i, align 8, !tbaa !96
   %highest.i = getelementptr inbounds nuw i8, ptr %call.i, i64 248
-  store i64 -1, ptr %highest.i, align 8, !tbaa !95
+  store i64 -1, ptr %highest.i, align 8, !tbaa !97
   %budget8.i = getelementptr inbounds nuw i8, ptr %call.i, i64 24
-  store i64 1, ptr %budget8.i, align 8, !tbaa !96
-  store i32 1, ptr %call.i, align 8, !tbaa !85
+  store i64 1, ptr %budget8.i, align 8, !tbaa !98
+  store i32 1, ptr %call.i, align 8, !tbaa !87
   br i1 %cmp, label %if.then, label %if.end
 
 if.then:                                          ; preds = %fzck_new.exit
-  store i64 -1, ptr %n3.i, align 8, !tbaa !92
+  store i64 -1, ptr %n3.i, align 8, !tbaa !94
   %online = getelementptr inbounds nuw i8, ptr %call.i, i64 200
-  store i32 1, ptr %online, align 8, !tbaa !99
+  store i32 1, ptr %online, align 8, !tbaa !101
   %pending = getelementptr inbounds nuw i8, ptr %call.i, i64 204
-  store i32 1, ptr %pending, align 4, !tbaa !100
+  store i32 1, ptr %pending, align 4, !tbaa !102
   %started = getelementptr inbounds nuw i8, ptr %call.i, i64 192
-  store i32 1, ptr %started, align 8, !tbaa !103
+  store i32 1, ptr %started, align 8, !tbaa !105
   br label %if.end
 
 if.end:                                           ; preds = %if.then, %fzck_new.exit
@@ -2847,7 +2961,7 @@ if.end:                                           ; preds = %if.then, %fzck_new.
 define internal void @fzck_set_nsteps(ptr noundef captures(none) %state, i64 noundef %n) #13 {
 entry:
   %online = getelementptr inbounds nuw i8, ptr %state, i64 200
-  %0 = load i32, ptr %online, align 8, !tbaa !99
+  %0 = load i32, ptr %online, align 8, !tbaa !101
   %tobool.not = icmp eq i32 %0, 0
   br i1 %tobool.not, label %if.then, label %if.end
 
@@ -2856,16 +2970,16 @@ if.then:                                          ; preds = %entry
   unreachable
 
 if.end:                                           ; preds = %entry
-  store i32 0, ptr %online, align 8, !tbaa !99
+  store i32 0, ptr %online, align 8, !tbaa !101
   %n2 = getelementptr inbounds nuw i8, ptr %state, i64 16
-  store i64 %n, ptr %n2, align 8, !tbaa !92
+  store i64 %n, ptr %n2, align 8, !tbaa !94
   %qpos = getelementptr inbounds nuw i8, ptr %state, i64 188
-  store i32 0, ptr %qpos, align 4, !tbaa !97
+  store i32 0, ptr %qpos, align 4, !tbaa !99
   %queued = getelementptr inbounds nuw i8, ptr %state, i64 184
-  store i32 0, ptr %queued, align 8, !tbaa !98
+  store i32 0, ptr %queued, align 8, !tbaa !100
   %sub = add nsw i64 %n, -1
   %replay = getelementptr inbounds nuw i8, ptr %state, i64 216
-  store i64 %sub, ptr %replay, align 8, !tbaa !94
+  store i64 %sub, ptr %replay, align 8, !tbaa !96
   ret void
 }
 
@@ -2883,6 +2997,9 @@ declare i64 @llvm.smax.i64(i64, i64) #19
 
 ; Function Attrs: nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)
 declare i64 @llvm.smin.i64(i64, i64) #19
+
+; Function Attrs: nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)
+declare i64 @llvm.umin.i64(i64, i64) #19
 
 ; Function Attrs: nocallback nofree nosync nounwind willreturn memory(argmem: read)
 declare ptr @llvm.load.relative.i64(ptr, i64) #20
@@ -2949,114 +3066,116 @@ attributes #26 = { nounwind allocsize(1) }
 !27 = distinct !{!27, !28, !29}
 !28 = !{!"llvm.loop.mustprogress"}
 !29 = !{!"llvm.loop.unroll.disable"}
-!30 = !{!7, !7, i64 0}
-!31 = distinct !{!31, !28, !29}
-!32 = !{!10, !14, i64 16}
-!33 = !{!10, !6, i64 24}
-!34 = !{!35, !6, i64 0}
-!35 = !{!"EnzymeCheckpointScheme", !6, i64 0, !12, i64 8, !12, i64 16, !12, i64 24, !12, i64 32, !12, i64 40, !12, i64 48, !12, i64 56, !12, i64 64, !12, i64 72}
-!36 = !{!10, !11, i64 0}
-!37 = !{!35, !12, i64 8}
-!38 = !{!10, !12, i64 8}
-!39 = !{!35, !12, i64 16}
-!40 = !{!41, !6, i64 0}
-!41 = !{!"EnzymeCkptAction", !6, i64 0, !14, i64 8, !14, i64 16, !14, i64 24}
-!42 = !{!41, !14, i64 24}
-!43 = !{!41, !14, i64 8}
-!44 = !{!35, !12, i64 56}
-!45 = !{!35, !12, i64 24}
-!46 = !{!35, !12, i64 64}
-!47 = !{!35, !12, i64 32}
-!48 = !{!41, !14, i64 16}
-!49 = !{!35, !12, i64 40}
-!50 = distinct !{!50, !28, !29}
-!51 = !{!10, !14, i64 72}
-!52 = !{!10, !6, i64 84}
-!53 = distinct !{!53, !29}
-!54 = !{!55, !55, i64 0}
-!55 = !{!"p1 _ZTS8_IO_FILE", !12, i64 0}
-!56 = distinct !{!56, !28, !29}
-!57 = distinct !{!57, !29}
-!58 = !{!35, !12, i64 48}
-!59 = distinct !{!59, !28, !29}
-!60 = !{!61, !14, i64 24}
-!61 = !{!"fz_fp", !17, i64 0, !14, i64 8, !15, i64 16, !14, i64 24}
-!62 = !{!61, !14, i64 8}
-!63 = !{!61, !17, i64 0}
-!64 = distinct !{!64, !28, !29}
-!65 = !{!26, !12, i64 0}
+!30 = !{!10, !6, i64 24}
+!31 = !{!10, !16, i64 48}
+!32 = distinct !{!32, !28, !29}
+!33 = !{!10, !14, i64 16}
+!34 = !{!7, !7, i64 0}
+!35 = distinct !{!35, !28, !29}
+!36 = !{!37, !6, i64 0}
+!37 = !{!"EnzymeCheckpointScheme", !6, i64 0, !12, i64 8, !12, i64 16, !12, i64 24, !12, i64 32, !12, i64 40, !12, i64 48, !12, i64 56, !12, i64 64, !12, i64 72}
+!38 = !{!10, !11, i64 0}
+!39 = !{!37, !12, i64 8}
+!40 = !{!10, !12, i64 8}
+!41 = !{!37, !12, i64 16}
+!42 = !{!43, !6, i64 0}
+!43 = !{!"EnzymeCkptAction", !6, i64 0, !14, i64 8, !14, i64 16, !14, i64 24}
+!44 = !{!43, !14, i64 24}
+!45 = !{!43, !14, i64 8}
+!46 = !{!37, !12, i64 56}
+!47 = !{!37, !12, i64 24}
+!48 = !{!37, !12, i64 64}
+!49 = !{!37, !12, i64 32}
+!50 = !{!43, !14, i64 16}
+!51 = !{!37, !12, i64 40}
+!52 = distinct !{!52, !28, !29}
+!53 = !{!10, !14, i64 72}
+!54 = !{!10, !6, i64 84}
+!55 = distinct !{!55, !29}
+!56 = !{!57, !57, i64 0}
+!57 = !{!"p1 _ZTS8_IO_FILE", !12, i64 0}
+!58 = distinct !{!58, !28, !29}
+!59 = distinct !{!59, !29}
+!60 = !{!37, !12, i64 48}
+!61 = distinct !{!61, !28, !29}
+!62 = !{!63, !14, i64 24}
+!63 = !{!"fz_fp", !17, i64 0, !14, i64 8, !15, i64 16, !14, i64 24}
+!64 = !{!63, !14, i64 8}
+!65 = !{!63, !17, i64 0}
 !66 = distinct !{!66, !28, !29}
-!67 = !{!61, !15, i64 16}
-!68 = !{!69, !69, i64 0}
-!69 = !{!"double", !7, i64 0}
-!70 = distinct !{!70, !28, !29}
-!71 = !{!72, !14, i64 8}
-!72 = !{!"fz_fp_state", !12, i64 0, !14, i64 8, !6, i64 16, !6, i64 20}
-!73 = !{!72, !6, i64 16}
-!74 = !{!72, !12, i64 0}
-!75 = !{!76, !76, i64 0}
-!76 = !{!"float", !7, i64 0}
-!77 = distinct !{!77, !28, !29}
-!78 = distinct !{!78, !28, !29}
+!67 = !{!26, !12, i64 0}
+!68 = distinct !{!68, !28, !29}
+!69 = !{!63, !15, i64 16}
+!70 = !{!71, !71, i64 0}
+!71 = !{!"double", !7, i64 0}
+!72 = distinct !{!72, !28, !29}
+!73 = !{!74, !14, i64 8}
+!74 = !{!"fz_fp_state", !12, i64 0, !14, i64 8, !6, i64 16, !6, i64 20}
+!75 = !{!74, !6, i64 16}
+!76 = !{!74, !12, i64 0}
+!77 = !{!78, !78, i64 0}
+!78 = !{!"float", !7, i64 0}
 !79 = distinct !{!79, !28, !29}
 !80 = distinct !{!80, !28, !29}
 !81 = distinct !{!81, !28, !29}
 !82 = distinct !{!82, !28, !29}
 !83 = distinct !{!83, !28, !29}
-!84 = !{!13, !14, i64 0}
-!85 = !{!86, !6, i64 0}
-!86 = !{!"fzck_state", !6, i64 0, !87, i64 8, !14, i64 16, !14, i64 24, !88, i64 32, !14, i64 40, !14, i64 48, !7, i64 56, !6, i64 184, !6, i64 188, !6, i64 192, !6, i64 196, !6, i64 200, !6, i64 204, !14, i64 208, !14, i64 216, !14, i64 224, !89, i64 232, !14, i64 240, !14, i64 248, !90, i64 256}
-!87 = !{!"p1 _ZTS16EnzymeCkptConfig", !12, i64 0}
-!88 = !{!"p1 _ZTS10fzck_frame", !12, i64 0}
-!89 = !{!"any p2 pointer", !12, i64 0}
-!90 = !{!"EnzymeCkptStats", !14, i64 0, !14, i64 8, !14, i64 16, !14, i64 24, !14, i64 32, !14, i64 40}
-!91 = !{!86, !87, i64 8}
-!92 = !{!86, !14, i64 16}
-!93 = !{!86, !14, i64 224}
-!94 = !{!86, !14, i64 216}
-!95 = !{!86, !14, i64 248}
-!96 = !{!86, !14, i64 24}
-!97 = !{!86, !6, i64 188}
-!98 = !{!86, !6, i64 184}
-!99 = !{!86, !6, i64 200}
-!100 = !{!86, !6, i64 204}
-!101 = !{!86, !14, i64 208}
-!102 = !{!86, !6, i64 196}
-!103 = !{!86, !6, i64 192}
-!104 = !{!86, !14, i64 40}
-!105 = !{!86, !14, i64 48}
-!106 = !{!86, !88, i64 32}
-!107 = !{!108, !14, i64 0}
-!108 = !{!"fzck_frame", !14, i64 0, !14, i64 8, !14, i64 16, !14, i64 24, !14, i64 32, !6, i64 40}
-!109 = !{!108, !14, i64 8}
-!110 = !{!108, !14, i64 16}
-!111 = !{!108, !6, i64 40}
-!112 = !{!108, !14, i64 24}
-!113 = !{!108, !14, i64 32}
-!114 = !{i64 0, i64 4, !5, i64 8, i64 8, !24, i64 16, i64 8, !24, i64 24, i64 8, !24}
-!115 = !{!86, !14, i64 256}
-!116 = !{!86, !14, i64 264}
-!117 = !{!13, !6, i64 8}
-!118 = distinct !{!118, !28, !29}
-!119 = !{!26, !6, i64 16}
-!120 = !{!86, !14, i64 240}
-!121 = distinct !{!121, !28, !29}
-!122 = !{!86, !89, i64 232}
+!84 = distinct !{!84, !28, !29}
+!85 = distinct !{!85, !28, !29}
+!86 = !{!13, !14, i64 0}
+!87 = !{!88, !6, i64 0}
+!88 = !{!"fzck_state", !6, i64 0, !89, i64 8, !14, i64 16, !14, i64 24, !90, i64 32, !14, i64 40, !14, i64 48, !7, i64 56, !6, i64 184, !6, i64 188, !6, i64 192, !6, i64 196, !6, i64 200, !6, i64 204, !14, i64 208, !14, i64 216, !14, i64 224, !91, i64 232, !14, i64 240, !14, i64 248, !92, i64 256}
+!89 = !{!"p1 _ZTS16EnzymeCkptConfig", !12, i64 0}
+!90 = !{!"p1 _ZTS10fzck_frame", !12, i64 0}
+!91 = !{!"any p2 pointer", !12, i64 0}
+!92 = !{!"EnzymeCkptStats", !14, i64 0, !14, i64 8, !14, i64 16, !14, i64 24, !14, i64 32, !14, i64 40}
+!93 = !{!88, !89, i64 8}
+!94 = !{!88, !14, i64 16}
+!95 = !{!88, !14, i64 224}
+!96 = !{!88, !14, i64 216}
+!97 = !{!88, !14, i64 248}
+!98 = !{!88, !14, i64 24}
+!99 = !{!88, !6, i64 188}
+!100 = !{!88, !6, i64 184}
+!101 = !{!88, !6, i64 200}
+!102 = !{!88, !6, i64 204}
+!103 = !{!88, !14, i64 208}
+!104 = !{!88, !6, i64 196}
+!105 = !{!88, !6, i64 192}
+!106 = !{!88, !14, i64 40}
+!107 = !{!88, !14, i64 48}
+!108 = !{!88, !90, i64 32}
+!109 = !{!110, !14, i64 0}
+!110 = !{!"fzck_frame", !14, i64 0, !14, i64 8, !14, i64 16, !14, i64 24, !14, i64 32, !6, i64 40}
+!111 = !{!110, !14, i64 8}
+!112 = !{!110, !14, i64 16}
+!113 = !{!110, !6, i64 40}
+!114 = !{!110, !14, i64 24}
+!115 = !{!110, !14, i64 32}
+!116 = !{i64 0, i64 4, !5, i64 8, i64 8, !24, i64 16, i64 8, !24, i64 24, i64 8, !24}
+!117 = !{!88, !14, i64 256}
+!118 = !{!88, !14, i64 264}
+!119 = !{!13, !6, i64 8}
+!120 = distinct !{!120, !28, !29}
+!121 = !{!26, !6, i64 16}
+!122 = !{!88, !14, i64 240}
 !123 = distinct !{!123, !28, !29}
-!124 = !{!13, !15, i64 16}
-!125 = !{!13, !14, i64 24}
-!126 = distinct !{!126, !28, !29}
-!127 = distinct !{!127, !28, !29}
-!128 = !{!86, !14, i64 272}
-!129 = !{!86, !14, i64 288}
-!130 = !{!86, !14, i64 296}
-!131 = distinct !{!131, !28, !29}
-!132 = distinct !{!132, !28, !29}
-!133 = !{!86, !14, i64 280}
-!134 = !{!13, !16, i64 32}
-!135 = !{i64 0, i64 8, !24, i64 8, i64 8, !24, i64 16, i64 8, !24, i64 24, i64 8, !24, i64 32, i64 8, !24, i64 40, i64 8, !24}
-!136 = distinct !{!136, !28, !29}
-!137 = distinct !{!137, !28, !29}
+!124 = !{!88, !91, i64 232}
+!125 = distinct !{!125, !28, !29}
+!126 = !{!13, !15, i64 16}
+!127 = !{!13, !14, i64 24}
+!128 = distinct !{!128, !28, !29}
+!129 = distinct !{!129, !28, !29}
+!130 = !{!88, !14, i64 272}
+!131 = !{!88, !14, i64 288}
+!132 = !{!88, !14, i64 296}
+!133 = distinct !{!133, !28, !29}
+!134 = distinct !{!134, !28, !29}
+!135 = !{!88, !14, i64 280}
+!136 = !{!13, !16, i64 32}
+!137 = !{i64 0, i64 8, !24, i64 8, i64 8, !24, i64 16, i64 8, !24, i64 24, i64 8, !24, i64 32, i64 8, !24, i64 40, i64 8, !24}
 !138 = distinct !{!138, !28, !29}
 !139 = distinct !{!139, !28, !29}
 !140 = distinct !{!140, !28, !29}
+!141 = distinct !{!141, !28, !29}
+!142 = distinct !{!142, !28, !29}

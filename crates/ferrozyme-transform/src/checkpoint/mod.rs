@@ -32,10 +32,13 @@
 //! a pointer the analysis cannot trace, is a compile-time error.
 
 pub(crate) mod auto;
+mod demote;
 mod fixed_point;
 mod fixed_text;
 pub(crate) mod inert;
+pub(crate) mod marked;
 mod ranges;
+mod snapshot;
 mod text;
 mod writes;
 
