@@ -11,6 +11,12 @@
 ; tape slot), and the copies of a stack's records into a larger buffer carry
 ; `!ferrozyme.tape.move`: the source is never used again, so the adjoints move back byte
 ; for byte whatever the records hold (the transform's `reverse/tape_move.rs`).
+;
+; Lengths never wrap (a length is at most the buffer's size, a pop or a top follows the
+; push of the same bytes), so their arithmetic says so (`nuw nsw`): a length stepped in
+; a loop is an induction variable, and without the flags IndVars tries to prove them
+; for every such loop through SCEV's loop guards, which walk the dominators of the
+; whole (merged) function (bench/compile_scaling/README.md, tree23).
 
 declare ptr @realloc(ptr, i64)
 declare ptr @malloc(i64)
@@ -98,7 +104,7 @@ entry:
   %len = load i64, ptr %lenp, !ferrozyme.tape.int !1
   %cap = load i64, ptr %capp, !ferrozyme.tape.int !1
   %d0 = load ptr, ptr %s
-  %new = add i64 %len, %n
+  %new = add nuw nsw i64 %len, %n
   %full = icmp ugt i64 %new, %cap
   br i1 %full, label %grow, label %done, !prof !0
 grow:
@@ -123,7 +129,7 @@ entry:
   %lenp = getelementptr inbounds i8, ptr %s, i64 8
   %len = load i64, ptr %lenp, !ferrozyme.tape.int !1
   %d = load ptr, ptr %s
-  %new = add i64 %len, %n
+  %new = add nuw nsw i64 %len, %n
   store i64 %new, ptr %lenp, !ferrozyme.tape.int !1
   %slot = getelementptr inbounds i8, ptr %d, i64 %len
   ret ptr %slot
@@ -136,7 +142,7 @@ entry:
   %len = load i64, ptr %lenp, !ferrozyme.tape.int !1
   %cap = load i64, ptr %capp, !ferrozyme.tape.int !1
   %d0 = load ptr, ptr %s
-  %new = add i64 %len, %extra
+  %new = add nuw nsw i64 %len, %extra
   %full = icmp ugt i64 %new, %cap
   br i1 %full, label %grow, label %done
 grow:
@@ -155,7 +161,7 @@ entry:
   %lenp = getelementptr inbounds i8, ptr %s, i64 8
   %len = load i64, ptr %lenp, !ferrozyme.tape.int !1
   %d = load ptr, ptr %s
-  %off = sub i64 %len, %n
+  %off = sub nuw nsw i64 %len, %n
   %slot = getelementptr inbounds i8, ptr %d, i64 %off
   ret ptr %slot
 }
@@ -164,7 +170,7 @@ define void @__fz_pop(ptr %s, i64 %n) alwaysinline {
 entry:
   %lenp = getelementptr inbounds i8, ptr %s, i64 8
   %len = load i64, ptr %lenp, !ferrozyme.tape.int !1
-  %new = sub i64 %len, %n
+  %new = sub nuw nsw i64 %len, %n
   store i64 %new, ptr %lenp, !ferrozyme.tape.int !1
   ret void
 }
