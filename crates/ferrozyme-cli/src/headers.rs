@@ -1,7 +1,7 @@
 //! Ferrozyme's own headers, found by `ferrozyme cc`/`c++` without flags.
 //!
 //! `<enzyme/enzyme>` (Enzyme's C++ interface), `<enzyme/tuple>`, `<enzyme/checkpoint.h>`
-//! (checkpointed time loops), `<enzyme/fixed_point.h>` (fixed-point loops) and `<ferrozyme.h>` (the C
+//! (checkpointed time loops, with `<enzyme/checkpoint_schedule.h>`), `<enzyme/fixed_point.h>` (fixed-point loops) and `<ferrozyme.h>` (the C
 //! ABI's declarations) live in the repository's `include/` and are embedded in the binary
 //! here, so they are found the same way from the build tree, after `cargo install`, or
 //! from a copied binary: each compile writes them into its temporary directory and adds
@@ -21,6 +21,10 @@ pub const HEADERS: &[(&str, &str)] = &[
     (
         "enzyme/checkpoint.h",
         include_str!("../../../include/enzyme/checkpoint.h"),
+    ),
+    (
+        "enzyme/checkpoint_schedule.h",
+        include_str!("../../../include/enzyme/checkpoint_schedule.h"),
     ),
     (
         "enzyme/fixed_point.h",
@@ -65,5 +69,27 @@ mod tests {
             assert_eq!(std::fs::read_to_string(inc.join(name)).unwrap(), *text);
         }
         assert!(inc.join("enzyme").join("enzyme").is_file());
+    }
+
+    /// Every file of the repository's `include/` is embedded (a header one of them
+    /// includes but `cc` did not write made `<enzyme/checkpoint.h>` fail to compile).
+    #[test]
+    fn embeds_every_file_of_include() {
+        fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    walk(&p, base, out);
+                } else {
+                    out.push(p.strip_prefix(base).unwrap().to_string_lossy().into_owned());
+                }
+            }
+        }
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../include");
+        let mut files = Vec::new();
+        walk(&base, &base, &mut files);
+        for f in files {
+            assert!(HEADERS.iter().any(|(n, _)| *n == f), "include/{f} is not in HEADERS");
+        }
     }
 }
