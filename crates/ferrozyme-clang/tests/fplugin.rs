@@ -251,11 +251,20 @@ int main() {
 /// the plugin's attributes and pragmas, no pass.
 fn annotated_ir(lib: &Path, driver: &str, std: &str, src: &str) -> (bool, String) {
     let dir = tempfile::tempdir().unwrap();
-    let file = if driver == "clang++-22" { "p.cpp" } else { "p.c" };
+    let file = if driver == "clang++-22" {
+        "p.cpp"
+    } else {
+        "p.c"
+    };
     std::fs::write(dir.path().join(file), src).unwrap();
     let o = Command::new(driver)
         .arg(format!("-fplugin={}", lib.display()))
-        .args(["-Xclang", "-plugin-arg-ferrozyme", "-Xclang", "attributes-only"])
+        .args([
+            "-Xclang",
+            "-plugin-arg-ferrozyme",
+            "-Xclang",
+            "attributes-only",
+        ])
         .args([std, "-O1", "-S", "-emit-llvm", "-o", "-", file])
         .current_dir(dir.path())
         .output()

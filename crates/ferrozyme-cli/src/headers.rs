@@ -89,7 +89,10 @@ mod tests {
         let mut files = Vec::new();
         walk(&base, &base, &mut files);
         for f in files {
-            assert!(HEADERS.iter().any(|(n, _)| *n == f), "include/{f} is not in HEADERS");
+            assert!(
+                HEADERS.iter().any(|(n, _)| *n == f),
+                "include/{f} is not in HEADERS"
+            );
         }
     }
 }

@@ -16,7 +16,8 @@ pub const SIZE_HINT: &str = "__enzyme_ptr_size_hint";
 
 fn is_hint_call(i: Value) -> bool {
     matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke))
-        && i.called_function().is_some_and(|f| f.name().contains(SIZE_HINT))
+        && i.called_function()
+            .is_some_and(|f| f.name().contains(SIZE_HINT))
         && i.ty().is_void()
 }
 
@@ -27,8 +28,10 @@ pub fn erase(module: Module) -> Result<(), Vec<Diagnostic>> {
         if !f.is_declaration() || !f.name().contains(SIZE_HINT) {
             continue;
         }
-        let (calls, others): (Vec<Value>, Vec<Value>) =
-            f.users().into_iter().partition(|u| u.is_instruction() && is_hint_call(*u));
+        let (calls, others): (Vec<Value>, Vec<Value>) = f
+            .users()
+            .into_iter()
+            .partition(|u| u.is_instruction() && is_hint_call(*u));
         for u in others {
             diags.push(
                 Diagnostic::new(

@@ -162,7 +162,12 @@ fn candidate(
     loops: &Loops,
     k: usize,
 ) -> Result<String, String> {
-    let Prepared { c, pre, blocks, live } = prepare(module, f, l, &HashMap::new())?;
+    let Prepared {
+        c,
+        pre,
+        blocks,
+        live,
+    } = prepare(module, f, l, &HashMap::new())?;
     let (floats, callee_loop) = body_size(&blocks);
     let inner = loops
         .loops
@@ -216,8 +221,7 @@ pub(super) fn prepare(
     for b in &blocks {
         for i in b.instructions() {
             for u in i.users() {
-                let slotted =
-                    exit_slots.contains_key(&i) && u.opcode() == Some(Opcode::LLVMPHI);
+                let slotted = exit_slots.contains_key(&i) && u.opcode() == Some(Opcode::LLVMPHI);
                 if u.is_instruction() && !l.blocks.contains(&u.parent_block()) && !slotted {
                     return Err(format!(
                         "`{}`, computed in the loop, is used after it",
@@ -274,7 +278,12 @@ pub(super) fn prepare(
             give_preheader(module, f, l.header, entry, &mut c)?
         }
     };
-    Ok(Prepared { c, pre, blocks, live })
+    Ok(Prepared {
+        c,
+        pre,
+        blocks,
+        live,
+    })
 }
 
 /// A block of its own between `entry` and the loop's header (clang leaves rotated loops
@@ -325,7 +334,12 @@ pub(super) fn rebuild_phi(
 /// loop's state, which holds what the derivative flows through); a pointer the step only
 /// reads and that is not an argument (a local table, a pointer loaded from a structure)
 /// may be constant memory without a shadow, so such a loop is left alone.
-pub(super) fn shadows_known(f: Value, dup: &[bool], step: Value, live: &[Value]) -> Result<(), String> {
+pub(super) fn shadows_known(
+    f: Value,
+    dup: &[bool],
+    step: Value,
+    live: &[Value],
+) -> Result<(), String> {
     let written = writes::written(step).map(|w| w.params).unwrap_or_default();
     for (j, v) in live.iter().enumerate() {
         if !v.ty().is_pointer() {

@@ -96,7 +96,11 @@ pub(crate) fn apply(
         }
     }
     if calls.is_empty() {
-        return if diags.is_empty() { Ok(Vec::new()) } else { Err(diags) };
+        return if diags.is_empty() {
+            Ok(Vec::new())
+        } else {
+            Err(diags)
+        };
     }
     // The reverse-differentiated functions and their callees (whose activity is only
     // known when differentiating: every pointer is taken to have a shadow).
@@ -192,8 +196,13 @@ fn mark_function(
     }
     for g in &unoptimized {
         g.remove_fn_attr("optnone");
-        run_function_passes(*g, "sroa,mem2reg,instsimplify,simplifycfg")
-            .map_err(|e| vec![error(*g, format!("preparing `{}` for checkpointing failed: {e}", g.name()), "")])?;
+        run_function_passes(*g, "sroa,mem2reg,instsimplify,simplifycfg").map_err(|e| {
+            vec![error(
+                *g,
+                format!("preparing `{}` for checkpointing failed: {e}", g.name()),
+                "",
+            )]
+        })?;
     }
     // Unoptimized code without `optnone` (`ferrozyme cc --ad-before-opt`, `-Xclang
     // -disable-llvm-passes`): the counter still lives in a stack slot.
@@ -333,7 +342,12 @@ fn outline(
         "its trip count is not known on entry (a counted loop `for (i = start; i < n; i++)` with one exit is needed)",
     )?;
     let exit_slots = super::demote::carried_to_memory(module, f, l, counter.phi)?;
-    let auto::Prepared { c, pre, blocks, live } = auto::prepare(module, f, l, &exit_slots)?;
+    let auto::Prepared {
+        c,
+        pre,
+        blocks,
+        live,
+    } = auto::prepare(module, f, l, &exit_slots)?;
     let step = auto::outline(module, f, l, &c, &blocks, &live, k);
     step.set_name(&format!("__fz_marked_step.{k}"));
     let sizes = hints(f);
@@ -390,7 +404,11 @@ fn hints(f: Value) -> HashMap<Value, Value> {
             continue;
         };
         if n.const_int_value().is_some() || n.is_argument() {
-            let n = if n.ty().int_width() == Some(64) { *n } else { continue };
+            let n = if n.ty().int_width() == Some(64) {
+                *n
+            } else {
+                continue;
+            };
             out.insert(writes::resolve(*p), n);
         }
     }

@@ -224,4 +224,3 @@ pub(super) fn describe(live: &[Value], s: &Snapshot) -> String {
     );
     format!("its state is {}", what.join(", "))
 }
-
