@@ -286,16 +286,22 @@ class _Gen:
     def _nbytes(self, s) -> str:
         return f"({self.count(s.dims)} * {s.itemsize})"
 
+    def _outer_inputs(self, slots: dict, tangent: str) -> list:
+        """The outer `__enzyme_fwddiff`'s arguments for the inputs X: each differentiable one
+        with its tangent (group `tangent` of `slots`), the others constant."""
+        args = []
+        for i, s in enumerate(self.sig.inputs):
+            x = f"b[{slots['X'] + i}]"
+            if s.differentiable:
+                args += ["enzyme_dup", x, f"b[{slots[tangent] + self.di[s.name]}]"]
+            else:
+                args += ["enzyme_const", x]
+        return args
+
     def hvp(self) -> str:
         """fz_hvp: forward mode over the body of fz_vjp (see the module docstring)."""
         sig, H = self.sig, layout(self.sig, "hvp")
-        lines, args = [], []
-        for i, s in enumerate(sig.inputs):
-            x = f"b[{H['X'] + i}]"
-            if s.differentiable:
-                args += ["enzyme_dup", x, f"b[{H['Xdot'] + self.di[s.name]}]"]
-            else:
-                args += ["enzyme_const", x]
+        lines, args = [], self._outer_inputs(H, "Xdot")
         for j in range(len(sig.outputs)):
             args += ["enzyme_dup", f"b[{H['Ybar'] + j}]", f"b[{H['Ybardot'] + j}]"]
         for d, s in enumerate(sig.diff_inputs):
@@ -309,13 +315,7 @@ class _Gen:
     def fof(self) -> str:
         """fz_fof: forward mode over the body of fz_jvp (see the module docstring)."""
         sig, F = self.sig, layout(self.sig, "fof")
-        lines, args, frees = [], [], []
-        for i, s in enumerate(sig.inputs):
-            x = f"b[{F['X'] + i}]"
-            if s.differentiable:
-                args += ["enzyme_dup", x, f"b[{F['Xp'] + self.di[s.name]}]"]
-            else:
-                args += ["enzyme_const", x]
+        lines, args, frees = [], self._outer_inputs(F, "Xp"), []
         for d in range(len(sig.diff_inputs)):
             args += ["enzyme_dup", f"b[{F['Xdot'] + d}]", f"b[{F['Xdotp'] + d}]"]
         ys, yds = [], []  # Y, its tangent Yp and Ydot are scratch
