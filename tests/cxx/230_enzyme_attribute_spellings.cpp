@@ -1,9 +1,10 @@
 // OPT: O0 O1 O2 O3
 // Enzyme's source attributes in every spelling its clang plugin accepts: C++11
 // `[[enzyme::inactive]]`, `[[enzyme_inactive]]`, GNU `__attribute__((enzyme_inactive))`,
-// `[[enzyme::inactive_noblock]]`, `[[enzyme_function_like("log1p")]]` (clang passes no
-// arguments of a scoped plugin attribute: `[[enzyme::function_like("log1p")]]` is a clang
-// error saying so), and the hints
+// `[[enzyme::inactive_noblock]]`, `[[enzyme_function_like("log1p")]]`,
+// `[[enzyme::function_like("log1p")]]` (clang 22 asks plugins about a scoped attribute's
+// arguments by its bare name: it was an error until the plugin registered that too), and
+// the hints
 // `[[enzyme::nofree]]`, `[[enzyme::shouldrecompute]]`, `[[enzyme::elementwise_read]]`,
 // `[[enzyme::notypeanalysis]]`, `__attribute__((enzyme_no_escaping_allocation))`, which
 // change no derivative. Found by trying them: `ferrozyme c++` read only the GNU spelling
@@ -31,6 +32,9 @@ __attribute__((enzyme_inactive, noinline)) double offset(double x) { return std:
 [[enzyme_function_like("log1p")]] __attribute__((noinline)) double my_log1p(double a) {
   return a - a * a / 2;
 }
+[[enzyme::function_like("log1p")]] __attribute__((noinline)) double my_log1p_scoped(double a) {
+  return a - a * a / 2 + a * a * a / 3;
+}
 [[enzyme::nofree]] [[enzyme::shouldrecompute]] __attribute__((noinline)) double sq(double x) {
   return x * x;
 }
@@ -43,18 +47,19 @@ __attribute__((enzyme_no_escaping_allocation, noinline)) double cube(double x) {
 }
 
 // h(x) = sq(x) * step_size(x) + (x - baseline(x)) + offset(x) * x + scale(x) * x
-//        + my_log1p(x) + sum3({x, 2x, cube(x)})
+//        + my_log1p(x) + my_log1p_scoped(x^2) + sum3({x, 2x, cube(x)})
 static double h(double x) {
   double v[3] = {x, 2 * x, cube(x)};
   return sq(x) * step_size(x) + (x - baseline(x)) + offset(x) * x + scale(x) * x +
-         my_log1p(x) + sum3(v);
+         my_log1p(x) + my_log1p_scoped(x * x) + sum3(v);
 }
 
 int main() {
   const double xs[] = {0.3, 1.2, -0.7};
   for (double x : xs) {
     double c1 = 0.5 + 0.25 * x, c3 = std::sin(x), c4 = 2.0 * x;  // held constant
-    double want = 2 * x * c1 + 1 + c3 + c4 + 1 / (1 + x) + 1 + 2 + 3 * x * x;
+    double want = 2 * x * c1 + 1 + c3 + c4 + 1 / (1 + x) + 2 * x / (1 + x * x) + 1 + 2 +
+                  3 * x * x;
     fz_check("reverse", __enzyme_autodiff((void *)h, x), want, 1e-12);
     fz_check("forward", __enzyme_fwddiff((void *)h, x, 1.0), want, 1e-12);
   }

@@ -199,6 +199,7 @@ class AnnotationAttr : public ParsedAttrInfo {
   bool TakesName;
   std::string Name;
   std::string Scoped;
+  std::string Bare;
   std::vector<Spelling> Names;
 
 public:
@@ -213,6 +214,14 @@ public:
       Names.push_back({Syntax, Name.c_str()});
     for (auto Syntax : {ParsedAttr::AS_C23, ParsedAttr::AS_CXX11})
       Names.push_back({Syntax, Scoped.c_str()});
+    if (TakesName) {
+      // clang 22 asks plugins whether a scoped attribute takes arguments by its name
+      // without the scope: without `[[function_like]]` registered too,
+      // `[[enzyme::function_like("log1p")]]` reaches the handler with no arguments.
+      Bare = Word;
+      for (auto Syntax : {ParsedAttr::AS_C23, ParsedAttr::AS_CXX11})
+        Names.push_back({Syntax, Bare.c_str()});
+    }
     Spellings = Names;
   }
 
