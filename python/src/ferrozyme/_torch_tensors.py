@@ -1,0 +1,68 @@
+"""Tensor helpers shared by the PyTorch binding's modules: the C dtypes' torch dtypes, CPU
+data pointers, and which tensors are plain eager CPU tensors (not functorch wrappers, fake
+or meta tensors)."""
+
+from __future__ import annotations
+
+import torch
+
+from ._core import Function
+
+_DTYPES = {
+    torch.float64: "float64",
+    torch.float32: "float32",
+    torch.int64: "int64",
+    torch.int32: "int32",
+    torch.int16: "int16",
+    torch.int8: "int8",
+    torch.uint8: "uint8",
+}
+_TORCH = {v: k for k, v in _DTYPES.items()}
+
+
+def _ptr(t: torch.Tensor) -> int:
+    return t.data_ptr()
+
+
+def _contig(t: torch.Tensor, fname: str, what: str) -> torch.Tensor:
+    if t.device.type != "cpu":
+        raise ValueError(f"{fname}(): {what} is on {t.device}; the compiled function runs on the CPU")
+    return t if t.is_contiguous() else t.contiguous()
+
+
+def _transforming() -> bool:
+    """Inside a torch.func transform (grad, jvp, vmap, ...)."""
+    try:
+        return torch._C._functorch.peek_interpreter_stack() is not None
+    except AttributeError:  # pragma: no cover - older torch
+        return True
+
+
+def _all_plain(ts) -> bool:
+    return all(_plain(t) for t in ts)
+
+
+def _plain(t: torch.Tensor) -> bool:
+    """A real CPU tensor (not a functorch wrapper, fake or meta tensor)."""
+    # FakeTensor and the other tensor subclasses fail the exact type test.
+    return type(t) is torch.Tensor and t.device.type == "cpu" and not _is_wrapped(t)
+
+
+try:
+    _is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+except AttributeError:  # pragma: no cover - older torch
+
+    def _is_wrapped(t):
+        return False
+
+
+def _scatter_diff(fn: Function, gs):
+    """Per-input gradient list (None for non-differentiable inputs)."""
+    out, it = [], iter(gs)
+    for s in fn._inputs:
+        out.append(next(it) if s.differentiable else None)
+    return out
+
+
+def _any_grad(ts) -> bool:
+    return any(isinstance(t, torch.Tensor) and t.requires_grad for t in ts)
