@@ -1,8 +1,9 @@
 ; Decision: the partials of `r = x / y` are `1/y` and `-r * (1/y)` (ferrozyme-rules'
 ; table): the reverse sweep computes one division, `1 / y`, shared by both partials
-; (each partial is lowered on its own; cse.rs merges the second `1 / y` into the first),
-; and reuses the primal quotient `r` instead of dividing again (`x / (y*y)` would be a
-; second division).
+; (the seed is scaled once, `s = d * (1/y)`, then `x_bar += s`, `y_bar -= r * s`: lower.rs
+; `shared_reciprocal`), and reuses the primal quotient `r` instead of dividing again
+; (`x / (y*y)` would be a second division). Scaling the seed first also keeps a zero
+; seed zero where `-r/y` overflows (tests/c/990).
 ; Why it matters: divisions are the slowest basic float operation; the derivative of a
 ; division costs one, not two or three.
 ;
@@ -36,8 +37,9 @@ declare { double, double } @__enzyme_autodiff2(ptr, ...)
 ; CHECK-NEXT: [[R:%.*]] = fdiv double %x, %y
 ; CHECK-LABEL: {{^}}rev.entry:
 ; CHECK: [[INV:%.*]] = fdiv double 1.000000e+00, %y
+; CHECK-NEXT: [[S:%.*]] = fmul double %d_ret, [[INV]]
 ; CHECK-NOT: fdiv
-; CHECK: [[NEGR:%.*]] = fneg double [[R]]
-; CHECK-NEXT: fmul double [[NEGR]], [[INV]]
+; CHECK: [[RS:%.*]] = fmul double [[R]], [[S]]
+; CHECK-NEXT: fneg double [[RS]]
 ; CHECK-NOT: fdiv
 ; CHECK: ret { double, double }

@@ -1,6 +1,7 @@
 ; Decision: a partial that divides a constant by a value the primal already inverted
 ; reads the primal reciprocal instead of dividing (reverse/reciprocals.rs, lower.rs):
-; for `r = 1/y` the partial `-r*(1/y)` becomes `-r*r`; `iq = 2/q` (q = sqrt z) gives
+; for `r = 1/y` the partial `-r*(1/y)` becomes `-r*r` (applied as `-(r * (d * r))`: the
+; seed meets the reciprocal first, lower.rs `shared_reciprocal`); `iq = 2/q` (q = sqrt z) gives
 ; `1/q = iq * 0.5` for its own partial and `0.5/q = iq * 0.25` for sqrt's; the numerator
 ; must be a power of two (scaling by it is exact), so `t = 3/x` keeps its division
 ; `1/x` in the reverse sweep.
@@ -54,17 +55,17 @@ declare void @__enzyme_autodiff3(ptr dead_on_unwind writable sret(%struct.triple
 ; CHECK-LABEL: define internal { double, double, double } @fz_grad_recips(
 ; CHECK-LABEL: {{^}}rev.entry:
 ; CHECK-NOT: fdiv
-; CHECK: [[NEGT:%.*]] = fneg {{(contract )?}}double %div2
-; CHECK-NEXT: [[INVX:%.*]] = fdiv {{(contract )?}}double 1.000000e+00, %x
-; CHECK-NEXT: fmul {{(contract )?}}double [[NEGT]], [[INVX]]
+; CHECK: [[INVX:%.*]] = fdiv {{(contract )?}}double 1.000000e+00, %x
+; CHECK-NEXT: [[SX:%.*]] = fmul {{(contract )?}}double %{{.*}}, [[INVX]]
+; CHECK-NEXT: fmul {{(contract )?}}double %div2, [[SX]]
 ; CHECK-NOT: fdiv
-; CHECK: [[NEGQ:%.*]] = fneg {{(contract )?}}double %div1
-; CHECK-NEXT: [[INVQ:%.*]] = fmul {{(contract )?}}double %div1, 5.000000e-01
-; CHECK-NEXT: fmul {{(contract )?}}double [[NEGQ]], [[INVQ]]
+; CHECK: [[INVQ:%.*]] = fmul {{(contract )?}}double %div1, 5.000000e-01
+; CHECK-NEXT: [[SQ:%.*]] = fmul {{(contract )?}}double %{{.*}}, [[INVQ]]
+; CHECK-NEXT: fmul {{(contract )?}}double %div1, [[SQ]]
 ; CHECK-NOT: fdiv
 ; CHECK: fmul {{(contract )?}}double %div1, 2.500000e-01
 ; CHECK-NOT: fdiv
-; CHECK: [[NEGR:%.*]] = fneg {{(contract )?}}double %div
-; CHECK-NEXT: fmul {{(contract )?}}double [[NEGR]], %div
+; CHECK: [[SR:%.*]] = fmul {{(contract )?}}double %{{.*}}, %div
+; CHECK-NEXT: fmul {{(contract )?}}double %div, [[SR]]
 ; CHECK-NOT: fdiv
 ; CHECK: ret { double, double, double }

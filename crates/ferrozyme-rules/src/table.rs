@@ -38,6 +38,10 @@
 //!   a zero that came out of a product is kept (the second derivative of `|-x^2|` at 0 is
 //!   2, as for `x^2`; with +1 at every zero it came out -2: tests/c/505).
 //! * `atan2(x, y)` follows C argument order: `x` is the ordinate.
+//! * Partials written `[-] [X *] (1/Y)` with one `Y` (`fdiv`: `1/y`, `-r*(1/y)`) are
+//!   applied with the seed scaled by `1/Y` first (ferrozyme-transform `lower.rs`
+//!   `shared_reciprocal`): `-r/y` overflows at `x = 2, y = 1e-160` although `x/y` and
+//!   `1/y` do not, and a zero seed times it was NaN.
 //! * A libm row covers both the `double` name and its `float` twin (`sinf`);
 //!   the lookup handles the suffix, so rows are written once.
 

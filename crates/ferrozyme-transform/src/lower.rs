@@ -8,7 +8,7 @@
 //! converted with `sitofp`.
 
 use ferrozyme_llvm::{Builder, Module, RealPredicate, Type, Value};
-use ferrozyme_rules::{BinOp, Cmp, Expr, Fun1, Fun2, Var};
+use ferrozyme_rules::{BinOp, Cmp, Expr, Fun1, Fun2, Rule, Var};
 
 /// Why a rule could not be lowered: a rule that does not fit its call (a bug in the
 /// table or in the transform), reported as an internal error.
@@ -313,4 +313,65 @@ pub fn scale(
             Ok(b.fmul(d, p))
         }
     }
+}
+
+/// A partial `[-] [X *] (1/Y)`: the reciprocal `1/Y`, the factor `X` and the sign.
+pub(crate) struct ReciprocalTerm<'a> {
+    pub recip: &'a Expr,
+    pub factor: Option<&'a Expr>,
+    pub negated: bool,
+}
+
+fn is_reciprocal(e: &Expr) -> bool {
+    matches!(e, Expr::Bin(BinOp::Div, one, _) if matches!(one.as_ref(), Expr::Const(c) if *c == 1.0))
+}
+
+fn reciprocal_term(e: &Expr) -> Option<ReciprocalTerm<'_>> {
+    match e {
+        Expr::Neg(inner) => {
+            let t = reciprocal_term(inner)?;
+            Some(ReciprocalTerm {
+                negated: !t.negated,
+                ..t
+            })
+        }
+        _ if is_reciprocal(e) => Some(ReciprocalTerm {
+            recip: e,
+            factor: None,
+            negated: false,
+        }),
+        Expr::Bin(BinOp::Mul, x, y) if is_reciprocal(y) => match x.as_ref() {
+            Expr::Neg(x) => Some(ReciprocalTerm {
+                recip: y,
+                factor: Some(x),
+                negated: true,
+            }),
+            x => Some(ReciprocalTerm {
+                recip: y,
+                factor: Some(x),
+                negated: false,
+            }),
+        },
+        _ => None,
+    }
+}
+
+/// The active partials of `rule` as `[-] [X_k *] (1/Y)` with one `Y` for all, when that
+/// changes what is emitted: two or more of them, or one with a factor (`-r*(1/y)`). A
+/// derivative is then `(sum_k ±X_k d_k) * (1/Y)` (forward) or `±X_k * (d * (1/Y))`
+/// (reverse): the seed meets `1/Y` before the factors, so a zero seed gives zero where
+/// a partial overflows (`x/y` at `y = 1e-160`: `-r/y` is `-inf`, `0 * -inf` is NaN).
+pub(crate) fn shared_reciprocal<'a>(
+    rule: &'a Rule,
+    active: &[usize],
+) -> Option<(&'a Expr, Vec<(usize, ReciprocalTerm<'a>)>)> {
+    let mut terms = Vec::with_capacity(active.len());
+    for &k in active {
+        terms.push((k, reciprocal_term(rule.partials.get(k)?.expr()?)?));
+    }
+    let recip = terms.first()?.1.recip;
+    if terms.iter().any(|(_, t)| t.recip != recip) {
+        return None;
+    }
+    (terms.len() >= 2 || terms[0].1.factor.is_some()).then_some((recip, terms))
 }

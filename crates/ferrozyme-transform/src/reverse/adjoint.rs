@@ -14,7 +14,7 @@ use ferrozyme_rules::{Fun1, OpKind, Partial, Rule, Var};
 use super::Gen;
 use crate::common::{ops, Problem};
 use crate::lanes::Lanes;
-use crate::lower::{scale, Env};
+use crate::lower::{lower, scale, shared_reciprocal, Env};
 use crate::runtime::RtFn;
 
 impl Gen<'_> {
@@ -613,6 +613,32 @@ impl Gen<'_> {
             known: &known,
             recips: &recips,
         };
+        if let Some((recip, terms)) = shared_reciprocal(rule, &active) {
+            // `±X_k * (d * (1/Y))`: the seed meets `1/Y` first (lower.rs).
+            let lowered = |g: &Self, e| lower(g.fx.m, &g.b, e, &env, ty);
+            let s = lowered(self, recip).map(|r| self.b.fmul(d, r));
+            for (k, t) in terms {
+                let c = s.clone().and_then(|s| match t.factor {
+                    None => Ok(s),
+                    Some(x) => lowered(self, x).map(|x| self.b.fmul(x, s)),
+                });
+                match c {
+                    Ok(c) => {
+                        let c = if t.negated { self.b.fneg(c) } else { c };
+                        let c = self.strong_zero(i, d, c);
+                        self.add_adj(args[k], c)
+                    }
+                    Err(msg) => self.report(
+                        Some(i),
+                        Problem::RuleLowering {
+                            rule: rule.name,
+                            msg: msg.to_string(),
+                        },
+                    ),
+                }
+            }
+            return;
+        }
         for k in active {
             let Partial::Expr(e) = &rule.partials[k] else {
                 continue;

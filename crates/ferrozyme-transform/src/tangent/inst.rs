@@ -2,11 +2,11 @@
 
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_llvm::{Opcode, Value};
-use ferrozyme_rules::{OpKind, Partial, Rule};
+use ferrozyme_rules::{Expr, OpKind, Partial, Rule};
 
 use super::TangentGen;
 use crate::common::{ops, Problem};
-use crate::lower::{lower, Env};
+use crate::lower::{lower, shared_reciprocal, Env};
 use crate::signature::{returns_tangent, tangent_return_type};
 
 impl TangentGen<'_> {
@@ -162,6 +162,11 @@ impl TangentGen<'_> {
             known: &[],
             recips: &[],
         };
+        if !self.fx.req.error {
+            if let Some(lanes) = self.over_shared_reciprocal(i, rule, args, &env) {
+                return lanes;
+            }
+        }
         for (k, partial) in rule.partials.iter().enumerate() {
             let Partial::Expr(e) = partial else { continue };
             if k >= args.len() || !self.fx.act.is_active(args[k]) {
@@ -221,6 +226,68 @@ impl TangentGen<'_> {
                 }
             })
             .collect()
+    }
+
+    /// Partials that all divide by one `Y` (`fdiv`: `1/y`, `-r*(1/y)`; `lower.rs`
+    /// `shared_reciprocal`): the tangent is `(sum_k X_k t_k) * (1/Y)` rather than the sum
+    /// of `t_k * (X_k * (1/Y))`. A partial that overflows (`-r/y` with `x/y` and `1/y` both
+    /// large: `2 / 1e-160`) then no longer meets a zero tangent (`inf * 0 = NaN`, where
+    /// `d(x/y) = dx/y` is finite), and one multiplication fewer is emitted.
+    fn over_shared_reciprocal(
+        &mut self,
+        i: Value,
+        rule: &Rule,
+        args: &[Value],
+        env: &Env<'_>,
+    ) -> Option<Vec<Value>> {
+        let active: Vec<usize> = (0..rule.partials.len())
+            .filter(|&k| k < args.len() && self.fx.act.is_active(args[k]))
+            .collect();
+        let (recip, terms) = shared_reciprocal(rule, &active)?;
+        let ty = i.ty();
+        let mut lowered = |e: &Expr| -> Option<Value> {
+            match lower(self.fx.m, &self.b, e, env, ty) {
+                Ok(v) => Some(v),
+                Err(msg) => {
+                    self.diags.report(
+                        Some(i),
+                        Problem::RuleLowering {
+                            rule: rule.name,
+                            msg: msg.to_string(),
+                        },
+                    );
+                    None
+                }
+            }
+        };
+        let r = lowered(recip)?;
+        let mut factors: Vec<Option<Value>> = Vec::with_capacity(terms.len());
+        for (_, t) in &terms {
+            factors.push(match t.factor {
+                Some(x) => Some(lowered(x)?),
+                None => None,
+            });
+        }
+        let tangents: Vec<Vec<Value>> = terms.iter().map(|(k, _)| self.tangent(args[*k])).collect();
+        let lanes = (0..self.width())
+            .map(|l| {
+                let mut acc: Option<Value> = None;
+                for (j, (_, t)) in terms.iter().enumerate() {
+                    let v = match factors[j] {
+                        Some(x) => self.b.fmul(tangents[j][l], x),
+                        None => tangents[j][l],
+                    };
+                    acc = Some(match (acc, t.negated) {
+                        (None, false) => v,
+                        (None, true) => self.b.fneg(v),
+                        (Some(a), false) => self.b.fadd(a, v),
+                        (Some(a), true) => self.b.fsub(a, v),
+                    });
+                }
+                self.b.fmul(acc.expect("two or more active terms"), r)
+            })
+            .collect();
+        Some(lanes)
     }
 
     /// `and`/`or`/`xor` on integers carrying floats: lane moves keep the bits (`and` with
@@ -453,3 +520,4 @@ impl TangentGen<'_> {
         crate::common::call_activity(&self.fx.act, call, |t| !t.is_pointer())
     }
 }
+
