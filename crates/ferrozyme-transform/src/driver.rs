@@ -337,6 +337,7 @@ impl Driver {
             let an = Analyses::run(
                 &self.support,
                 p,
+                func,
                 types,
                 args,
                 runtime,
