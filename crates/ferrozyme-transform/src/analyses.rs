@@ -27,7 +27,6 @@ impl Analyses {
     pub fn run(
         support: &Support,
         clone: Value,
-        original: Value,
         types: TypeAnalysis,
         args: &[ArgActivity],
         runtime: &crate::signature::RuntimeIn,
@@ -51,15 +50,6 @@ impl Analyses {
             .filter(|b| cfg.is_reachable(*b))
             .collect();
         let const_params = crate::audit::const_pointers::const_pointer_params(clone, args);
-        let float_free_params: Vec<Value> =
-            ferrozyme_analysis::activity::float_free_pointer_params(clone, &original.name())
-                .into_iter()
-                .zip(clone.params())
-                .filter(|(ok, p)| *ok && const_params.contains(p))
-                .map(|(_, p)| p)
-                .collect();
-        let seed = |v: Value| float_free_params.contains(&crate::common::base_object(v));
-        let fp_result = ferrozyme_analysis::activity::result_used_only_as_fp(original);
         let rt = runtime_activity::analyze(
             &reachable,
             &act,
@@ -70,10 +60,6 @@ impl Analyses {
             },
             |v| crate::audit::const_pointers::kept_constant_pointer(v, &types, &const_params),
             |s| !force_runtime && crate::reverse::mixed::guarded_select(&act, s),
-            &runtime_activity::FloatFreeSeeds {
-                seed: &seed,
-                fp_result,
-            },
         );
         Analyses {
             cfg,

@@ -337,7 +337,6 @@ impl Driver {
             let an = Analyses::run(
                 &self.support,
                 p,
-                func,
                 types,
                 args,
                 runtime,

@@ -26,12 +26,10 @@ use ferrozyme_llvm::{Opcode, Type, Value};
 use crate::calls::{classify, CallKind};
 
 mod copy_slots;
-mod float_free_params;
 mod globals;
 mod rounding;
 mod useful;
 
-pub use float_free_params::{float_free_pointer_params, result_used_only_as_fp};
 pub(crate) use globals::returned_values;
 
 /// The name prefix of the transform's checkpointed and fixed-point loop functions.

@@ -148,36 +148,11 @@ fn guardable_type(t: Type) -> bool {
         || (t.kind() == TypeKind::Vector && t.element_type().is_fp_scalar())
 }
 
-/// What proves a maybe-primal pointer `f` returns is never, at run time, its own shadow:
-/// see [`analyze`].
-pub(crate) struct FloatFreeSeeds<'a> {
-    /// Is this pointer (a constant pointer taken as its own shadow) an address inside an
-    /// `enzyme_const` parameter the C++ signature declares to point to float-free data
-    /// (`activity::float_free_pointer_params`: the `std::string &&` key)?
-    pub seed: &'a dyn Fn(Value) -> bool,
-    /// Is every call of the function's result used only to load and store floats
-    /// (`activity::result_used_only_as_fp`)?
-    pub fp_result: bool,
-}
-
 /// The analysis of `f` (its `blocks` reachable ones). `store_seed` says whether a store of
 /// a pointer without a shadow into shadowed memory is a constant pointer that runtime
 /// activity should take over (the body audit's "constant pointer stored" finding);
 /// `select_handled` whether a select is already guarded by the older select scheme
 /// (`reverse/mixed.rs`: null shadow plus masked accesses).
-///
-/// A maybe-primal pointer returned by `f` is refused where no caller checks it (the
-/// caller's call was not under checks), except where `float_free` proves it is never a
-/// primal at run time: nothing outside `f` made a pointer its own shadow (no boundary
-/// flags, no constant handed to a callee to keep), every pointer `f` itself makes its
-/// own shadow, and every pointer without a shadow it passes to a call, addresses
-/// float-free data (or is an empty object), and every caller uses the returned pointer
-/// to load and store floats only.
-/// A shadow that is the primal is then always a pointer into float-free memory (or
-/// loaded from it, which is float-free too): `std::map<std::string, double>::
-/// operator[](std::string &&)` moving its constant key into a new node and returning
-/// the node's `double &` (tests/cxx/205).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn analyze(
     blocks: &[Block],
     act: &Activity,
@@ -186,14 +161,11 @@ pub(crate) fn analyze(
     store_seed: impl Fn(Value) -> bool,
     kept_constant: impl Fn(Value) -> bool,
     select_handled: impl Fn(Value) -> bool,
-    float_free: &FloatFreeSeeds<'_>,
 ) -> RuntimeActivity {
     use Opcode::*;
     let insts: Vec<Value> = blocks.iter().flat_map(|b| b.instructions()).collect();
     let mut rt = RuntimeActivity::default();
     let mut tainted = boundary.loads;
-    // A constant handed to a callee that keeps it: a seed outside this function.
-    let mut kept_elsewhere = false;
     for (p, flagged) in f.params().into_iter().zip(&boundary.params) {
         if *flagged && act.is_shadowed(p) {
             rt.maybe_primal.insert(p);
@@ -225,8 +197,7 @@ pub(crate) fn analyze(
                 }
             }
             Some(LLVMCall | LLVMInvoke) if hands_constant_to_keep(act, i, &kept_constant) => {
-                tainted = true;
-                kept_elsewhere = true;
+                tainted = true
             }
             _ => {}
         }
@@ -282,26 +253,8 @@ pub(crate) fn analyze(
     }
     rt.tainted = tainted;
     let allow_ret = boundary.any();
-    let seeds_float_free = float_free.fp_result
-        && !boundary.any()
-        && !kept_elsewhere
-        && rt.own_shadow.iter().all(|&v| (float_free.seed)(v))
-        && insts
-            .iter()
-            .filter(|i| is_call(**i) && matches!(classify(**i), CallKind::Defined(_)))
-            .flat_map(|i| i.call_args())
-            .all(|a| {
-                !a.ty().is_pointer()
-                    || !lacks_shadow(act, a)
-                    || (float_free.seed)(a)
-                    || holds_nothing(a)
-            });
     for &v in &rt.maybe_primal.clone() {
         for u in v.users() {
-            let never_primal = u.opcode() == Some(LLVMRet) && seeds_float_free;
-            if never_primal {
-                continue;
-            }
             if let Some(why) = unguardable_use(act, v, u, allow_ret) {
                 rt.unguardable.push((u, why));
             }
@@ -410,26 +363,6 @@ fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value
             && kept_constant(a)
             && ferrozyme_analysis::activity::stores_param(g, k, 3)
     })
-}
-
-/// A pointer without a shadow that leads to no data a derivative could need: an empty
-/// object parameter (`dereferenceable(1)`), a constant global or a stack object whose
-/// type holds neither floats nor pointers (`std::piecewise_construct`, the empty
-/// `std::tuple<>` of `operator[]`), or a float-free library object on the stack (a
-/// `std::string`).
-fn holds_nothing(a: Value) -> bool {
-    let base = crate::common::base_object(a);
-    let plain = |t: Type| !t.contains_fp() && !t.contains_pointer();
-    ferrozyme_analysis::activity::is_empty_object_param(a)
-        || (base.is_global_variable()
-            && base.is_global_constant()
-            && plain(base.global_value_type()))
-        || (base.opcode() == Some(Opcode::LLVMAlloca)
-            && (plain(base.allocated_type())
-                || base
-                    .allocated_type()
-                    .struct_name()
-                    .is_some_and(|n| ferrozyme_analysis::library_types::is_float_free_struct(&n))))
 }
 
 fn is_call(i: Value) -> bool {
