@@ -80,6 +80,19 @@ pub enum MpiRule {
     Scatter,
     /// `MPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm)`.
     Allgather,
+    /// `__fz_mpic_rma_win(base, size, disp_unit, comm, &rwin)` (`runtime/mpi_composed.c`):
+    /// the Open MPI window a composed window keeps over its memory for passive-target
+    /// epochs; the derivative makes a second one over the memory's shadow beside it.
+    RmaWindow,
+    /// `__fz_mpic_rma_put(o, ocount, otype, target, disp, tcount, ttype, rwin, base)`: an
+    /// `MPI_Put` in a passive-target epoch, on the composed window's Open MPI window
+    /// (`base`: the window's memory, which the operation writes on the target).
+    RmaPut,
+    /// `__fz_mpic_rma_get(...)`, the same arguments: an `MPI_Get` in a passive-target epoch.
+    RmaGet,
+    /// `__fz_mpic_rma_acc(...)`, the same arguments: an `MPI_Accumulate` with `MPI_SUM` of
+    /// doubles in a passive-target epoch.
+    RmaAccumulate,
     /// A Fortran binding (`mpi_allreduce_`): redirected inside differentiated code to the
     /// C wrapper `by` (`runtime/mpi_fortran.c`), which calls the C routine.
     Fortran { by: &'static str },
@@ -120,6 +133,8 @@ impl MpiRule {
             MpiRule::Gather | MpiRule::Scatter => &[2, 5, 7],
             MpiRule::Allgather => &[2, 5, 6],
             MpiRule::Barrier => &[0],
+            MpiRule::RmaWindow => &[3],
+            MpiRule::RmaPut | MpiRule::RmaGet | MpiRule::RmaAccumulate => &[2, 6],
             _ => &[],
         }
     }
@@ -194,6 +209,14 @@ pub fn is_window_operation_impl(name: &str) -> bool {
         .any(|op| matches!(mpi_rule(op), Some(MpiRule::Composed { by }) if by == name))
 }
 
+/// Whether `name` is a function of the composed runtime (`runtime/mpi_composed.c`, which
+/// the pass links in with IR) that has a row of its own (`__fz_mpic_rma_put`, ...): its
+/// calls follow the row, never its body (which calls the Open MPI routines the composed
+/// code replaces).
+pub fn runtime_function_with_rule(name: &str) -> bool {
+    name.starts_with("__fz_mpic_") && TABLE.iter().any(|(n, _)| *n == name)
+}
+
 /// The C routine of a Fortran binding of a composed routine (`mpi_exscan_` →
 /// `MPI_Exscan`): its arguments are at the same positions (then `ierr`).
 pub fn composed_of_fortran(name: &str) -> Option<&'static str> {
@@ -239,6 +262,11 @@ const HANDLES: &str =
 const COMMUNICATORS: &str =
     "communicator, group and process-topology construction: handles and integers";
 const DATATYPES: &str = "derived-datatype construction: handles and integers (the helpers read the layout of a datatype made of one real type at run time)";
+const RMA_SYNC: &str = "passive-target synchronisation (lock, unlock, flush) of a composed window's Open MPI window: each adjoint or tangent operation opens and closes its own epoch on the shadow window";
+const RMA_ATOMIC: &str = "one-sided atomics (fetch-and-op, compare-and-swap, get-accumulate) are not differentiated; write them as an MPI_Get then an MPI_Accumulate(MPI_SUM) in separate epochs (or fences), or keep the data constant";
+const RMA_REQUEST: &str = "request-based one-sided operations are not differentiated; use MPI_Put/MPI_Get/MPI_Accumulate and complete them with MPI_Win_unlock, MPI_Win_flush or MPI_Win_fence";
+const RMA_PSCW: &str = "post-start-complete-wait synchronisation is not differentiated; synchronise the window with MPI_Win_fence or passive-target locks (MPI_Win_lock, MPI_Win_lock_all)";
+const RMA_DYNAMIC: &str = "dynamic and shared-memory windows are not differentiated; create the window with MPI_Win_create or MPI_Win_allocate inside the differentiated function";
 
 const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Send", MpiRule::Send),
@@ -418,6 +446,73 @@ const TABLE: &[(&str, MpiRule)] = &[
             by: "__fz_mpic_win_free",
         },
     ),
+    (
+        "MPI_Win_lock",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_lock",
+        },
+    ),
+    (
+        "MPI_Win_unlock",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_unlock",
+        },
+    ),
+    (
+        "MPI_Win_lock_all",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_lock_all",
+        },
+    ),
+    (
+        "MPI_Win_unlock_all",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_unlock_all",
+        },
+    ),
+    (
+        "MPI_Win_flush",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_flush",
+        },
+    ),
+    (
+        "MPI_Win_flush_all",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_flush_all",
+        },
+    ),
+    (
+        "MPI_Win_flush_local",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_flush_local",
+        },
+    ),
+    (
+        "MPI_Win_flush_local_all",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_flush_local_all",
+        },
+    ),
+    ("__fz_mpic_rma_win", MpiRule::RmaWindow),
+    ("__fz_mpic_rma_put", MpiRule::RmaPut),
+    ("__fz_mpic_rma_get", MpiRule::RmaGet),
+    ("__fz_mpic_rma_acc", MpiRule::RmaAccumulate),
+    ("__fz_mpic_rma_sync", MpiRule::Inactive { why: RMA_SYNC }),
+    ("MPI_Get_accumulate", MpiRule::Unsupported { why: RMA_ATOMIC }),
+    ("MPI_Fetch_and_op", MpiRule::Unsupported { why: RMA_ATOMIC }),
+    ("MPI_Compare_and_swap", MpiRule::Unsupported { why: RMA_ATOMIC }),
+    ("MPI_Rput", MpiRule::Unsupported { why: RMA_REQUEST }),
+    ("MPI_Rget", MpiRule::Unsupported { why: RMA_REQUEST }),
+    ("MPI_Raccumulate", MpiRule::Unsupported { why: RMA_REQUEST }),
+    ("MPI_Rget_accumulate", MpiRule::Unsupported { why: RMA_REQUEST }),
+    ("MPI_Win_post", MpiRule::Unsupported { why: RMA_PSCW }),
+    ("MPI_Win_start", MpiRule::Unsupported { why: RMA_PSCW }),
+    ("MPI_Win_complete", MpiRule::Unsupported { why: RMA_PSCW }),
+    ("MPI_Win_wait", MpiRule::Unsupported { why: RMA_PSCW }),
+    ("MPI_Win_create_dynamic", MpiRule::Unsupported { why: RMA_DYNAMIC }),
+    ("MPI_Win_attach", MpiRule::Unsupported { why: RMA_DYNAMIC }),
+    ("MPI_Win_allocate_shared", MpiRule::Unsupported { why: RMA_DYNAMIC }),
     ("MPI_Comm_rank", MpiRule::Inactive { why: QUERY }),
     ("MPI_Comm_size", MpiRule::Inactive { why: QUERY }),
     ("MPI_Get_count", MpiRule::Inactive { why: QUERY }),
@@ -679,6 +774,10 @@ mod tests {
         assert!(!inactive_by_datatypes("MPI_Allreduce", &[int()]));
         assert_eq!(composed_of_fortran("mpi_exscan_"), Some("MPI_Exscan"));
         assert!(is_window_operation_impl("__fz_mpic_put"));
+        assert!(runtime_function_with_rule("__fz_mpic_rma_put"));
+        assert!(runtime_function_with_rule("__fz_mpic_rma_sync"));
+        assert!(!runtime_function_with_rule("__fz_mpic_put"));
+        assert_eq!(mpi_rule("__fz_mpic_rma_get"), Some(MpiRule::RmaGet));
         assert!(!is_window_operation_impl("__fz_mpic_win_create"));
         assert!(!is_window_operation_impl("MPI_Put"));
         assert!(fortran_datatype_without_reals(7)); // MPI_INTEGER
