@@ -27,10 +27,15 @@
 //! | `MPI_Get(o ← window of t)` | the reverse: the window adjoint accumulates the origin's | the same |
 //! | `MPI_Accumulate(o, MPI_SUM)` (doubles; `MPI_REPLACE` is a Put) | a Put into a scratch buffer added into the window at the fence: the origin's adjoint gets the window's, which stays | the same |
 //!
+//! | `MPI_Put`/`MPI_Get`/`MPI_Accumulate` in a passive-target epoch (`MPI_Win_lock`, `MPI_Win_lock_all`, flushes) | one-sided on a shadow window beside the window: a Put's reverse fetches and zeroes the target's adjoint (`MPI_Get_accumulate` of zeros, `MPI_REPLACE`) into the origin's; a Get's accumulates the origin's adjoint into the target's (`MPI_SUM`); an Accumulate's gets it | the same operation on the tangents, into the shadow window |
+//!
 //! One-sided operations are differentiated on windows the differentiated code creates
-//! (`MPI_Win_create`, `MPI_Win_allocate`) with fence synchronisation: the composed
-//! window (`runtime/mpi_composed.c`) holds the memory, whose shadow the pass keeps, and
-//! the operations of the epoch; passive-target synchronisation (`MPI_Win_lock`, ...) is
+//! (`MPI_Win_create`, `MPI_Win_allocate`) with fence or passive-target synchronisation:
+//! the composed window (`runtime/mpi_composed.c`) holds the memory, whose shadow the pass
+//! keeps, the operations of a fence epoch, and an Open MPI window over the memory for
+//! the lock epochs (`RmaWindow`, whose rule adds the shadow window, `runtime/mpi_onesided.c`).
+//! Atomics (`MPI_Fetch_and_op`, `MPI_Get_accumulate`, `MPI_Compare_and_swap`),
+//! request-based (`MPI_Rput`, ...) and post-start-complete-wait synchronisation are
 //! rejected.
 //!
 //! `MPI_Ssend` is `MPI_Send` for differentiation. Messages to and from `MPI_PROC_NULL`
@@ -499,6 +504,7 @@ const TABLE: &[(&str, MpiRule)] = &[
     ("__fz_mpic_rma_get", MpiRule::RmaGet),
     ("__fz_mpic_rma_acc", MpiRule::RmaAccumulate),
     ("__fz_mpic_rma_sync", MpiRule::Inactive { why: RMA_SYNC }),
+    ("__fz_mpic_rma_passive", MpiRule::Inactive { why: RMA_SYNC }),
     ("MPI_Get_accumulate", MpiRule::Unsupported { why: RMA_ATOMIC }),
     ("MPI_Fetch_and_op", MpiRule::Unsupported { why: RMA_ATOMIC }),
     ("MPI_Compare_and_swap", MpiRule::Unsupported { why: RMA_ATOMIC }),
@@ -627,6 +633,12 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_win_create_", "__fz_mpif_win_create"),
     ("mpi_win_fence_", "__fz_mpif_win_fence"),
     ("mpi_win_free_", "__fz_mpif_win_free"),
+    ("mpi_win_lock_", "__fz_mpif_win_lock"),
+    ("mpi_win_unlock_", "__fz_mpif_win_unlock"),
+    ("mpi_win_lock_all_", "__fz_mpif_win_lock_all"),
+    ("mpi_win_unlock_all_", "__fz_mpif_win_unlock_all"),
+    ("mpi_win_flush_", "__fz_mpif_win_flush"),
+    ("mpi_win_flush_all_", "__fz_mpif_win_flush_all"),
     ("mpi_put_", "__fz_mpif_put"),
     ("mpi_get_", "__fz_mpif_get"),
     ("mpi_accumulate_", "__fz_mpif_accumulate"),
@@ -646,12 +658,12 @@ const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE) and Win_free (fence synchronisation), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.

@@ -725,10 +725,15 @@ int __fz_mpic_win_free(void **win) {
 
 /* ---- passive target -------------------------------------------------------------------- */
 
-/* Whether this rank holds a lock on `target`'s part of the window. */
-static int fz_rma_passive(fz_win *w, int target) {
+/* Whether this rank holds a lock on `target`'s part of the window. An inactive call
+ * (`ferrozyme_rules::mpi`): its result goes on the tape, so the reverse of an operation
+ * takes the branch its forward sweep took (the lock is gone by then). */
+__attribute__((noinline)) int __fz_mpic_rma_passive(void *win, int target) {
+  fz_win *w = (fz_win *)win;
   return w->all_locked || (target >= 0 && target < w->np && w->locked[target]);
 }
+
+static int fz_rma_passive(fz_win *w, int target) { return __fz_mpic_rma_passive(w, target); }
 
 static void fz_rma_check_rank(fz_win *w, int rank) {
   if (rank < 0 || rank >= w->np)

@@ -7,8 +7,9 @@
  * an Open MPI window over its memory (`rwin`); the derivative creates a second one over
  * the memory's shadow beside it (`swin`, a window of no bytes on a rank whose memory has
  * no shadow), and a table maps each primal window to its shadow window while the primal
- * one exists (the forward sweep records the shadow window of each operation on the
- * tape; the primal window may be freed and its address reused before the reverse sweep).
+ * one exists (the forward sweep records the shadow window, counts, target and
+ * displacement of each operation on the tape: the primal window may be freed and its
+ * address reused before the reverse sweep).
  *
  *  - reverse of MPI_Put(o -> t): fetch the target region's adjoint and zero it in one
  *    atomic MPI_Get_accumulate(zeros, MPI_REPLACE), add it to o's adjoint;
@@ -113,27 +114,46 @@ void __fz_mpi_rma_win_rev(void *swin) {
   MPI_Win_free(&swin);
 }
 
-/* ---- forward sweep: the primal operation, and the shadow window for the tape --------- */
+/* ---- forward sweep: the primal operation, and its record for the tape ----------------- */
 
-void *__fz_mpi_rma_put_fwd(const void *o, int on, fz_type ot, int target, long disp, int tn,
-                           fz_type tt, void *rwin, void *base, int *err) {
+/* What the reverse of one operation needs, recorded when it runs: a Fortran program's
+ * counts, ranks and displacements are read through pointers to variables it may
+ * reuse for the next call (`disp = 0` between two MPI_PUTs). */
+typedef struct {
+  void *swin;
+  int on, target, tn;
+  long disp;
+  fz_type ot, tt;
+} fz_rma_rec;
+
+static fz_rma_rec *fz_rma_record(int on, fz_type ot, int target, long disp, int tn, fz_type tt,
+                                 void *rwin) {
+  fz_rma_rec *r = (fz_rma_rec *)malloc(sizeof(fz_rma_rec));
+  if (!r) fz_die("out of memory for the record of a one-sided operation");
+  r->swin = fz_rma_shadow(rwin);
+  r->on = on, r->ot = ot, r->target = target, r->disp = disp, r->tn = tn, r->tt = tt;
+  return r;
+}
+
+fz_rma_rec *__fz_mpi_rma_put_fwd(const void *o, int on, fz_type ot, int target, long disp,
+                                 int tn, fz_type tt, void *rwin, void *base, int *err) {
   (void)base;
   *err = MPI_Put(o, on, ot, target, disp, tn, tt, rwin);
-  return fz_rma_shadow(rwin);
+  return fz_rma_record(on, ot, target, disp, tn, tt, rwin);
 }
 
-void *__fz_mpi_rma_get_fwd(void *o, int on, fz_type ot, int target, long disp, int tn,
-                           fz_type tt, void *rwin, void *base, int *err) {
+fz_rma_rec *__fz_mpi_rma_get_fwd(void *o, int on, fz_type ot, int target, long disp, int tn,
+                                 fz_type tt, void *rwin, void *base, int *err) {
   (void)base;
   *err = MPI_Get(o, on, ot, target, disp, tn, tt, rwin);
-  return fz_rma_shadow(rwin);
+  return fz_rma_record(on, ot, target, disp, tn, tt, rwin);
 }
 
-void *__fz_mpi_rma_acc_fwd(const void *o, int on, fz_type ot, int target, long disp, int tn,
-                           fz_type tt, void *rwin, void *base, int *err) {
+fz_rma_rec *__fz_mpi_rma_acc_fwd(const void *o, int on, fz_type ot, int target, long disp,
+                                 int tn, fz_type tt, void *rwin, void *base, int *err) {
   (void)base;
   *err = MPI_Accumulate(o, on, ot, target, disp, tn, tt, (fz_op)ompi_mpi_op_sum, rwin);
-  return fz_rma_shadow(rwin);
+  return fz_rma_record(on, ot, target, disp, tn, tt, rwin);
 }
 
 /* ---- reverse sweep ------------------------------------------------------------------- */
@@ -168,31 +188,36 @@ static void fz_rma_add_into(void *dbuf, int on, fz_type ot, const void *got, int
   fz_unflatten(&f);
 }
 
-void __fz_mpi_rma_put_rev(void *dbuf, int on, fz_type ot, int target, long disp, int tn,
-                          fz_type tt, void *swin) {
-  void *got = fz_rma_fetch(target, disp, tn, tt, swin, 1);
-  fz_rma_add_into(dbuf, on, ot, got, tn, tt);
+void __fz_mpi_rma_put_rev(void *dbuf, fz_rma_rec *r) {
+  void *got = fz_rma_fetch(r->target, r->disp, r->tn, r->tt, r->swin, 1);
+  fz_rma_add_into(dbuf, r->on, r->ot, got, r->tn, r->tt);
   free(got);
+  free(r);
 }
 
-void __fz_mpi_rma_acc_rev(void *dbuf, int on, fz_type ot, int target, long disp, int tn,
-                          fz_type tt, void *swin) {
-  if (!dbuf) return; /* the target's adjoint stays where it is */
-  void *got = fz_rma_fetch(target, disp, tn, tt, swin, 0);
-  fz_rma_add_into(dbuf, on, ot, got, tn, tt);
-  free(got);
+void __fz_mpi_rma_acc_rev(void *dbuf, fz_rma_rec *r) {
+  if (dbuf) { /* else the target's adjoint stays where it is, and so does nothing else */
+    void *got = fz_rma_fetch(r->target, r->disp, r->tn, r->tt, r->swin, 0);
+    fz_rma_add_into(dbuf, r->on, r->ot, got, r->tn, r->tt);
+    free(got);
+  }
+  free(r);
 }
 
-void __fz_mpi_rma_get_rev(void *dbuf, int on, fz_type ot, int target, long disp, int tn,
-                          fz_type tt, void *swin) {
-  if (!dbuf || tn <= 0 || target == FZ_PROC_NULL || !fz_kind(tt)) return;
-  MPI_Win_lock(FZ_LOCK_SHARED, target, 0, swin);
-  MPI_Accumulate(dbuf, on, ot, target, disp, tn, tt, (fz_op)ompi_mpi_op_sum, swin);
-  MPI_Win_unlock(target, swin);
-  fz_flat f = fz_flatten(&dbuf, &on, &ot);
-  int kind = fz_kind(ot);
-  if (kind) fz_zero(dbuf, kind, on);
-  fz_unflatten(&f);
+void __fz_mpi_rma_get_rev(void *dbuf, fz_rma_rec *r) {
+  int on = r->on;
+  fz_type ot = r->ot;
+  if (dbuf && r->tn > 0 && r->target != FZ_PROC_NULL && fz_kind(r->tt)) {
+    MPI_Win_lock(FZ_LOCK_SHARED, r->target, 0, r->swin);
+    MPI_Accumulate(dbuf, on, ot, r->target, r->disp, r->tn, r->tt, (fz_op)ompi_mpi_op_sum,
+                   r->swin);
+    MPI_Win_unlock(r->target, r->swin);
+    fz_flat f = fz_flatten(&dbuf, &on, &ot);
+    int kind = fz_kind(ot);
+    if (kind) fz_zero(dbuf, kind, on);
+    fz_unflatten(&f);
+  }
+  free(r);
 }
 
 /* ---- forward mode ---------------------------------------------------------------------- */

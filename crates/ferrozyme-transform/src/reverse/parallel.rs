@@ -431,7 +431,7 @@ impl Gen<'_> {
                 let swin = self.b.call_fn(h, &a);
                 (self.b.load(i32t, err, "fz.mpi.err"), swin)
             }
-            // (the primal arguments, err) -> the shadow window of the target's memory
+            // (the primal arguments, err) -> the record of a one-sided operation
             MpiRule::Reduce
             | MpiRule::Allreduce
             | MpiRule::RmaPut
@@ -656,16 +656,16 @@ impl Gen<'_> {
                 a
             }
             MpiRule::RmaWindow => vec![self.fetch_key(Key::Tape(i))],
-            // (dorigin, ocount, otype, target, disp, tcount, ttype, swin)
+            // (dorigin, record): the record holds the counts, target, displacement,
+            // datatypes and shadow window, as the forward sweep saw them (a Fortran
+            // caller may reuse the variables they were read from).
             MpiRule::RmaPut | MpiRule::RmaGet | MpiRule::RmaAccumulate => {
                 let d = if self.fx.act.is_shadowed(args[0]) {
                     self.fetch_shadow(args[0])
                 } else {
                     self.fx.ctx.ptr().zero()
                 };
-                let rest: Vec<Value> = args[1..7].iter().map(|x| self.fetch(*x)).collect();
-                let swin = self.fetch_key(Key::Tape(i));
-                [vec![d], rest, vec![swin]].concat()
+                vec![d, self.fetch_key(Key::Tape(i))]
             }
             // (dsend, scount, stype, recv, drecv, rcount, rtype, root, comm)
             MpiRule::Scatter => {
