@@ -121,7 +121,10 @@ pub fn classify(call: Value) -> CallKind {
     }
     // The runtime's own MPI functions with a rule (`runtime/mpi_composed.c`'s passive-target
     // operations) have IR, but are handled by their rule, never differentiated through.
-    if like.is_none() && !f.is_declaration() && !ferrozyme_rules::mpi::runtime_function_with_rule(&name) {
+    if like.is_none()
+        && !f.is_declaration()
+        && !ferrozyme_rules::mpi::runtime_function_with_rule(&name)
+    {
         // Library code compiled from headers that cannot carry a derivative by its
         // types (string formatting helpers, stream internals): copied, not differentiated.
         if is_library_namespace(&f.name()) && float_free_library_call(call, f, &f.name()) {
