@@ -4,7 +4,8 @@
 ; differentiates (window and its shadow, augmented then reverse in reverse order), and
 ; the Put's data travels as a nonblocking send whose record the reverse completes
 ; (__fz_mpi_isend_fwd / __fz_mpi_nonblocking_rev); no Open MPI one-sided routine is
-; called by the derivative.
+; called for the fence epoch (the Open MPI window beside it serves passive-target
+; epochs only: mpi_onesided_passive.ll).
 ; Why it matters: Open MPI's window routines have no IR and no rule (a
 ; missing-derivative error before hpc20); a regression to them would lose the
 ; derivative of every value the window moves.

@@ -119,7 +119,12 @@ pub fn classify(call: Value) -> CallKind {
     if registered_index(f, ferrozyme_abi::DEALLOCATOR_ATTR).is_some() {
         return CallKind::Free;
     }
-    if like.is_none() && !f.is_declaration() {
+    // The runtime's own MPI functions with a rule (`runtime/mpi_composed.c`'s passive-target
+    // operations) have IR, but are handled by their rule, never differentiated through.
+    if like.is_none()
+        && !f.is_declaration()
+        && !ferrozyme_rules::mpi::runtime_function_with_rule(&name)
+    {
         // Library code compiled from headers that cannot carry a derivative by its
         // types (string formatting helpers, stream internals): copied, not differentiated.
         if is_library_namespace(&f.name()) && float_free_library_call(call, f, &f.name()) {

@@ -27,10 +27,15 @@
 //! | `MPI_Get(o ← window of t)` | the reverse: the window adjoint accumulates the origin's | the same |
 //! | `MPI_Accumulate(o, MPI_SUM)` (doubles; `MPI_REPLACE` is a Put) | a Put into a scratch buffer added into the window at the fence: the origin's adjoint gets the window's, which stays | the same |
 //!
+//! | `MPI_Put`/`MPI_Get`/`MPI_Accumulate` in a passive-target epoch (`MPI_Win_lock`, `MPI_Win_lock_all`, flushes) | one-sided on a shadow window beside the window: a Put's reverse fetches and zeroes the target's adjoint (`MPI_Get_accumulate` of zeros, `MPI_REPLACE`) into the origin's; a Get's accumulates the origin's adjoint into the target's (`MPI_SUM`); an Accumulate's gets it | the same operation on the tangents, into the shadow window |
+//!
 //! One-sided operations are differentiated on windows the differentiated code creates
-//! (`MPI_Win_create`, `MPI_Win_allocate`) with fence synchronisation: the composed
-//! window (`runtime/mpi_composed.c`) holds the memory, whose shadow the pass keeps, and
-//! the operations of the epoch; passive-target synchronisation (`MPI_Win_lock`, ...) is
+//! (`MPI_Win_create`, `MPI_Win_allocate`) with fence or passive-target synchronisation:
+//! the composed window (`runtime/mpi_composed.c`) holds the memory, whose shadow the pass
+//! keeps, the operations of a fence epoch, and an Open MPI window over the memory for
+//! the lock epochs (`RmaWindow`, whose rule adds the shadow window, `runtime/mpi_onesided.c`).
+//! Atomics (`MPI_Fetch_and_op`, `MPI_Get_accumulate`, `MPI_Compare_and_swap`),
+//! request-based (`MPI_Rput`, ...) and post-start-complete-wait synchronisation are
 //! rejected.
 //!
 //! `MPI_Ssend` is `MPI_Send` for differentiation. Messages to and from `MPI_PROC_NULL`
@@ -80,6 +85,19 @@ pub enum MpiRule {
     Scatter,
     /// `MPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm)`.
     Allgather,
+    /// `__fz_mpic_rma_win(base, size, disp_unit, comm, &rwin)` (`runtime/mpi_composed.c`):
+    /// the Open MPI window a composed window keeps over its memory for passive-target
+    /// epochs; the derivative makes a second one over the memory's shadow beside it.
+    RmaWindow,
+    /// `__fz_mpic_rma_put(o, ocount, otype, target, disp, tcount, ttype, rwin, base)`: an
+    /// `MPI_Put` in a passive-target epoch, on the composed window's Open MPI window
+    /// (`base`: the window's memory, which the operation writes on the target).
+    RmaPut,
+    /// `__fz_mpic_rma_get(...)`, the same arguments: an `MPI_Get` in a passive-target epoch.
+    RmaGet,
+    /// `__fz_mpic_rma_acc(...)`, the same arguments: an `MPI_Accumulate` with `MPI_SUM` of
+    /// doubles in a passive-target epoch.
+    RmaAccumulate,
     /// A Fortran binding (`mpi_allreduce_`): redirected inside differentiated code to the
     /// C wrapper `by` (`runtime/mpi_fortran.c`), which calls the C routine.
     Fortran { by: &'static str },
@@ -120,6 +138,8 @@ impl MpiRule {
             MpiRule::Gather | MpiRule::Scatter => &[2, 5, 7],
             MpiRule::Allgather => &[2, 5, 6],
             MpiRule::Barrier => &[0],
+            MpiRule::RmaWindow => &[3],
+            MpiRule::RmaPut | MpiRule::RmaGet | MpiRule::RmaAccumulate => &[2, 6],
             _ => &[],
         }
     }
@@ -194,6 +214,14 @@ pub fn is_window_operation_impl(name: &str) -> bool {
         .any(|op| matches!(mpi_rule(op), Some(MpiRule::Composed { by }) if by == name))
 }
 
+/// Whether `name` is a function of the composed runtime (`runtime/mpi_composed.c`, which
+/// the pass links in with IR) that has a row of its own (`__fz_mpic_rma_put`, ...): its
+/// calls follow the row, never its body (which calls the Open MPI routines the composed
+/// code replaces).
+pub fn runtime_function_with_rule(name: &str) -> bool {
+    name.starts_with("__fz_mpic_") && TABLE.iter().any(|(n, _)| *n == name)
+}
+
 /// The C routine of a Fortran binding of a composed routine (`mpi_exscan_` →
 /// `MPI_Exscan`): its arguments are at the same positions (then `ierr`).
 pub fn composed_of_fortran(name: &str) -> Option<&'static str> {
@@ -239,6 +267,11 @@ const HANDLES: &str =
 const COMMUNICATORS: &str =
     "communicator, group and process-topology construction: handles and integers";
 const DATATYPES: &str = "derived-datatype construction: handles and integers (the helpers read the layout of a datatype made of one real type at run time)";
+const RMA_SYNC: &str = "passive-target synchronisation (lock, unlock, flush) of a composed window's Open MPI window: each adjoint or tangent operation opens and closes its own epoch on the shadow window";
+const RMA_ATOMIC: &str = "one-sided atomics (fetch-and-op, compare-and-swap, get-accumulate) are not differentiated; write them as an MPI_Get then an MPI_Accumulate(MPI_SUM) in separate epochs (or fences), or keep the data constant";
+const RMA_REQUEST: &str = "request-based one-sided operations are not differentiated; use MPI_Put/MPI_Get/MPI_Accumulate and complete them with MPI_Win_unlock, MPI_Win_flush or MPI_Win_fence";
+const RMA_PSCW: &str = "post-start-complete-wait synchronisation is not differentiated; synchronise the window with MPI_Win_fence or passive-target locks (MPI_Win_lock, MPI_Win_lock_all)";
+const RMA_DYNAMIC: &str = "dynamic and shared-memory windows are not differentiated; create the window with MPI_Win_create or MPI_Win_allocate inside the differentiated function";
 
 const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Send", MpiRule::Send),
@@ -418,6 +451,74 @@ const TABLE: &[(&str, MpiRule)] = &[
             by: "__fz_mpic_win_free",
         },
     ),
+    (
+        "MPI_Win_lock",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_lock",
+        },
+    ),
+    (
+        "MPI_Win_unlock",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_unlock",
+        },
+    ),
+    (
+        "MPI_Win_lock_all",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_lock_all",
+        },
+    ),
+    (
+        "MPI_Win_unlock_all",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_unlock_all",
+        },
+    ),
+    (
+        "MPI_Win_flush",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_flush",
+        },
+    ),
+    (
+        "MPI_Win_flush_all",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_flush_all",
+        },
+    ),
+    (
+        "MPI_Win_flush_local",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_flush_local",
+        },
+    ),
+    (
+        "MPI_Win_flush_local_all",
+        MpiRule::Composed {
+            by: "__fz_mpic_win_flush_local_all",
+        },
+    ),
+    ("__fz_mpic_rma_win", MpiRule::RmaWindow),
+    ("__fz_mpic_rma_put", MpiRule::RmaPut),
+    ("__fz_mpic_rma_get", MpiRule::RmaGet),
+    ("__fz_mpic_rma_acc", MpiRule::RmaAccumulate),
+    ("__fz_mpic_rma_sync", MpiRule::Inactive { why: RMA_SYNC }),
+    ("__fz_mpic_rma_passive", MpiRule::Inactive { why: RMA_SYNC }),
+    ("MPI_Get_accumulate", MpiRule::Unsupported { why: RMA_ATOMIC }),
+    ("MPI_Fetch_and_op", MpiRule::Unsupported { why: RMA_ATOMIC }),
+    ("MPI_Compare_and_swap", MpiRule::Unsupported { why: RMA_ATOMIC }),
+    ("MPI_Rput", MpiRule::Unsupported { why: RMA_REQUEST }),
+    ("MPI_Rget", MpiRule::Unsupported { why: RMA_REQUEST }),
+    ("MPI_Raccumulate", MpiRule::Unsupported { why: RMA_REQUEST }),
+    ("MPI_Rget_accumulate", MpiRule::Unsupported { why: RMA_REQUEST }),
+    ("MPI_Win_post", MpiRule::Unsupported { why: RMA_PSCW }),
+    ("MPI_Win_start", MpiRule::Unsupported { why: RMA_PSCW }),
+    ("MPI_Win_complete", MpiRule::Unsupported { why: RMA_PSCW }),
+    ("MPI_Win_wait", MpiRule::Unsupported { why: RMA_PSCW }),
+    ("MPI_Win_create_dynamic", MpiRule::Unsupported { why: RMA_DYNAMIC }),
+    ("MPI_Win_attach", MpiRule::Unsupported { why: RMA_DYNAMIC }),
+    ("MPI_Win_allocate_shared", MpiRule::Unsupported { why: RMA_DYNAMIC }),
     ("MPI_Comm_rank", MpiRule::Inactive { why: QUERY }),
     ("MPI_Comm_size", MpiRule::Inactive { why: QUERY }),
     ("MPI_Get_count", MpiRule::Inactive { why: QUERY }),
@@ -532,6 +633,12 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_win_create_", "__fz_mpif_win_create"),
     ("mpi_win_fence_", "__fz_mpif_win_fence"),
     ("mpi_win_free_", "__fz_mpif_win_free"),
+    ("mpi_win_lock_", "__fz_mpif_win_lock"),
+    ("mpi_win_unlock_", "__fz_mpif_win_unlock"),
+    ("mpi_win_lock_all_", "__fz_mpif_win_lock_all"),
+    ("mpi_win_unlock_all_", "__fz_mpif_win_unlock_all"),
+    ("mpi_win_flush_", "__fz_mpif_win_flush"),
+    ("mpi_win_flush_all_", "__fz_mpif_win_flush_all"),
     ("mpi_put_", "__fz_mpif_put"),
     ("mpi_get_", "__fz_mpif_get"),
     ("mpi_accumulate_", "__fz_mpif_accumulate"),
@@ -551,12 +658,12 @@ const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE) and Win_free (fence synchronisation), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.
@@ -679,6 +786,10 @@ mod tests {
         assert!(!inactive_by_datatypes("MPI_Allreduce", &[int()]));
         assert_eq!(composed_of_fortran("mpi_exscan_"), Some("MPI_Exscan"));
         assert!(is_window_operation_impl("__fz_mpic_put"));
+        assert!(runtime_function_with_rule("__fz_mpic_rma_put"));
+        assert!(runtime_function_with_rule("__fz_mpic_rma_sync"));
+        assert!(!runtime_function_with_rule("__fz_mpic_put"));
+        assert_eq!(mpi_rule("__fz_mpic_rma_get"), Some(MpiRule::RmaGet));
         assert!(!is_window_operation_impl("__fz_mpic_win_create"));
         assert!(!is_window_operation_impl("MPI_Put"));
         assert!(fortran_datatype_without_reals(7)); // MPI_INTEGER

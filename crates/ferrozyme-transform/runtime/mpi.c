@@ -1143,3 +1143,5 @@ int __fz_mpi_allgather_tan(const void *send, const void *dsend, int sn, fz_type 
   fz_unflatten2(&f);
   return err;
 }
+
+#include "mpi_onesided.c"

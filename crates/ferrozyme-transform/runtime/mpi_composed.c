@@ -526,8 +526,16 @@ int __fz_mpic_ibarrier(fz_comm comm, fz_req *req) {
  *
  * Target datatypes are predefined ones (the target rebuilds them from a code); origin
  * datatypes may be derived ones of one real type, as in MPI_Isend. A window made outside
- * the differentiated code (an Open MPI window) and passive-target synchronisation
- * (MPI_Win_lock, ...) stop the program or are refused. */
+ * the differentiated code (an Open MPI window) stops the program.
+ *
+ * Passive-target epochs (MPI_Win_lock/unlock, MPI_Win_lock_all/unlock_all, flushes) have
+ * only the origin taking part, which messages cannot express: every composed window also
+ * keeps an Open MPI window over its memory (`rwin`, made by __fz_mpic_rma_win, whose rule
+ * makes the derivative's shadow window beside it). While this rank holds a lock on the
+ * target, MPI_Put, MPI_Get and MPI_Accumulate go to __fz_mpic_rma_put/get/acc, real
+ * one-sided operations on rwin whose rules (runtime/mpi_onesided.c) do the adjoint on
+ * the shadow window; the locks and flushes are Open MPI's on rwin
+ * (__fz_mpic_rma_sync, inactive). */
 
 typedef long fz_aint;
 int MPI_Isend(const void *, int, fz_type, int, int, fz_comm, fz_req *);
@@ -558,7 +566,69 @@ typedef struct {
   int *target;  /* per operation of the epoch: its target rank */
   int *meta;    /* per operation: FZ_M_WORDS integers */
   fz_req *reqs; /* per operation: the origin side's request */
+  void *rwin;   /* the Open MPI window over the memory (passive-target epochs) */
+  int *locked;  /* per rank: whether this rank holds a lock on it */
+  int all_locked; /* whether this rank holds MPI_Win_lock_all */
 } fz_win;
+
+/* Open MPI's window over `base` (an inactive copy; the rule RmaWindow makes the shadow
+ * window beside it in derivative code). */
+int MPI_Win_create(void *, fz_aint, int, void *, fz_comm, void **);
+int MPI_Win_free(void **);
+int MPI_Win_lock(int, int, int, void *);
+int MPI_Win_unlock(int, void *);
+int MPI_Win_lock_all(int, void *);
+int MPI_Win_unlock_all(void *);
+int MPI_Win_flush(int, void *);
+int MPI_Win_flush_all(void *);
+int MPI_Win_flush_local(int, void *);
+int MPI_Win_flush_local_all(void *);
+int MPI_Put(const void *, int, fz_type, int, fz_aint, int, fz_type, void *);
+int MPI_Get(void *, int, fz_type, int, fz_aint, int, fz_type, void *);
+int MPI_Accumulate(const void *, int, fz_type, int, fz_aint, int, fz_type, void *, void *);
+extern char ompi_mpi_info_null[];
+
+__attribute__((noinline)) int __fz_mpic_rma_win(void *base, fz_aint size, int disp_unit, fz_comm comm, void **rwin) {
+  return MPI_Win_create(base, size, disp_unit, ompi_mpi_info_null, comm, rwin);
+}
+
+/* The passive-target operations on the Open MPI window (`base`, the window memory, is
+ * what the target's side writes or reads: it makes the call active for the pass). */
+__attribute__((noinline)) int __fz_mpic_rma_put(const void *o, int on, fz_type ot, int target, fz_aint disp, int tn,
+                      fz_type tt, void *rwin, void *base) {
+  (void)base;
+  return MPI_Put(o, on, ot, target, disp, tn, tt, rwin);
+}
+
+__attribute__((noinline)) int __fz_mpic_rma_get(void *o, int on, fz_type ot, int target, fz_aint disp, int tn, fz_type tt,
+                      void *rwin, void *base) {
+  (void)base;
+  return MPI_Get(o, on, ot, target, disp, tn, tt, rwin);
+}
+
+__attribute__((noinline)) int __fz_mpic_rma_acc(const void *o, int on, fz_type ot, int target, fz_aint disp, int tn,
+                      fz_type tt, void *rwin, void *base) {
+  (void)base;
+  return MPI_Accumulate(o, on, ot, target, disp, tn, tt, (void *)ompi_mpi_op_sum, rwin);
+}
+
+enum { FZ_SYNC_LOCK, FZ_SYNC_UNLOCK, FZ_SYNC_LOCK_ALL, FZ_SYNC_UNLOCK_ALL, FZ_SYNC_FLUSH,
+       FZ_SYNC_FLUSH_ALL, FZ_SYNC_FLUSH_LOCAL, FZ_SYNC_FLUSH_LOCAL_ALL, FZ_SYNC_FREE };
+
+/* Synchronisation of the Open MPI window *rwin (inactive: integers and handles). */
+__attribute__((noinline)) int __fz_mpic_rma_sync(int what, int a, int b, int c, void **rwin) {
+  switch (what) {
+  case FZ_SYNC_LOCK: return MPI_Win_lock(a, b, c, *rwin);
+  case FZ_SYNC_UNLOCK: return MPI_Win_unlock(b, *rwin);
+  case FZ_SYNC_LOCK_ALL: return MPI_Win_lock_all(c, *rwin);
+  case FZ_SYNC_UNLOCK_ALL: return MPI_Win_unlock_all(*rwin);
+  case FZ_SYNC_FLUSH: return MPI_Win_flush(b, *rwin);
+  case FZ_SYNC_FLUSH_ALL: return MPI_Win_flush_all(*rwin);
+  case FZ_SYNC_FLUSH_LOCAL: return MPI_Win_flush_local(b, *rwin);
+  case FZ_SYNC_FLUSH_LOCAL_ALL: return MPI_Win_flush_local_all(*rwin);
+  default: return MPI_Win_free(rwin);
+  }
+}
 
 static void fz_rma_stop(const char *msg, size_t n) {
   write(2, msg, n);
@@ -615,6 +685,7 @@ static fz_win *fz_win_new(void *base, int disp_unit, fz_comm comm) {
   w->target = calloc(FZ_WIN_OPS, sizeof(int));
   w->meta = calloc((size_t)FZ_WIN_OPS * FZ_M_WORDS, sizeof(int));
   w->reqs = calloc(FZ_WIN_OPS, sizeof(fz_req));
+  w->locked = calloc((size_t)w->np, sizeof(int));
   return w;
 }
 
@@ -622,8 +693,9 @@ int __fz_mpic_win_create(void *base, fz_aint size, int disp_unit, void *info, fz
                          void **win) {
   (void)size;
   (void)info;
-  *win = fz_win_new(base, disp_unit, comm);
-  return 0;
+  fz_win *w = fz_win_new(base, disp_unit, comm);
+  *win = w;
+  return __fz_mpic_rma_win(w->base, size, disp_unit, w->comm, &w->rwin);
 }
 
 int __fz_mpic_win_allocate(fz_aint size, int disp_unit, void *info, fz_comm comm,
@@ -634,19 +706,85 @@ int __fz_mpic_win_allocate(fz_aint size, int disp_unit, void *info, fz_comm comm
   w->owned = 1;
   *(void **)baseptr = base;
   *win = w;
-  return 0;
+  return __fz_mpic_rma_win(w->base, size, disp_unit, w->comm, &w->rwin);
 }
 
 int __fz_mpic_win_free(void **win) {
   fz_win *w = fz_win_of(*win);
+  int err = __fz_mpic_rma_sync(FZ_SYNC_FREE, 0, 0, 0, &w->rwin);
   w->magic = 0;
   if (w->owned) free(w->base);
   free(w->target);
   free(w->meta);
   free(w->reqs);
+  free(w->locked);
   free(w);
   *win = (void *)ompi_mpi_win_null;
-  return 0;
+  return err;
+}
+
+/* ---- passive target -------------------------------------------------------------------- */
+
+/* Whether this rank holds a lock on `target`'s part of the window. An inactive call
+ * (`ferrozyme_rules::mpi`): its result goes on the tape, so the reverse of an operation
+ * takes the branch its forward sweep took (the lock is gone by then). */
+__attribute__((noinline)) int __fz_mpic_rma_passive(void *win, int target) {
+  fz_win *w = (fz_win *)win;
+  return w->all_locked || (target >= 0 && target < w->np && w->locked[target]);
+}
+
+static int fz_rma_passive(fz_win *w, int target) { return __fz_mpic_rma_passive(w, target); }
+
+static void fz_rma_check_rank(fz_win *w, int rank) {
+  if (rank < 0 || rank >= w->np)
+    FZ_RMA_STOP("MPI_Win_lock, MPI_Win_unlock or MPI_Win_flush in differentiated code on a "
+                "rank outside the window's group");
+}
+
+int __fz_mpic_win_lock(int lock_type, int rank, int assert, void *win) {
+  fz_win *w = fz_win_of(win);
+  fz_rma_check_rank(w, rank);
+  w->locked[rank] = 1;
+  return __fz_mpic_rma_sync(FZ_SYNC_LOCK, lock_type, rank, assert, &w->rwin);
+}
+
+int __fz_mpic_win_unlock(int rank, void *win) {
+  fz_win *w = fz_win_of(win);
+  fz_rma_check_rank(w, rank);
+  w->locked[rank] = 0;
+  return __fz_mpic_rma_sync(FZ_SYNC_UNLOCK, 0, rank, 0, &w->rwin);
+}
+
+int __fz_mpic_win_lock_all(int assert, void *win) {
+  fz_win *w = fz_win_of(win);
+  w->all_locked = 1;
+  return __fz_mpic_rma_sync(FZ_SYNC_LOCK_ALL, 0, 0, assert, &w->rwin);
+}
+
+int __fz_mpic_win_unlock_all(void *win) {
+  fz_win *w = fz_win_of(win);
+  w->all_locked = 0;
+  return __fz_mpic_rma_sync(FZ_SYNC_UNLOCK_ALL, 0, 0, 0, &w->rwin);
+}
+
+int __fz_mpic_win_flush(int rank, void *win) {
+  fz_win *w = fz_win_of(win);
+  return __fz_mpic_rma_sync(FZ_SYNC_FLUSH, 0, rank, 0, &w->rwin);
+}
+
+int __fz_mpic_win_flush_all(void *win) {
+  fz_win *w = fz_win_of(win);
+  return __fz_mpic_rma_sync(FZ_SYNC_FLUSH_ALL, 0, 0, 0, &w->rwin);
+}
+
+int __fz_mpic_win_flush_local(int rank, void *win) {
+  fz_win *w = fz_win_of(win);
+  return __fz_mpic_rma_sync(FZ_SYNC_FLUSH_LOCAL, 0, rank, 0, &w->rwin);
+}
+
+int __fz_mpic_win_flush_local_all(void *win) {
+  fz_win *w = fz_win_of(win);
+  return __fz_mpic_rma_sync(FZ_SYNC_FLUSH_LOCAL_ALL, 0, 0, 0, &w->rwin);
 }
 
 /* Records an operation of the epoch and returns its index (the tag of its message). */
@@ -670,6 +808,10 @@ int __fz_mpic_put(const void *o, int on, fz_type ot, int target, fz_aint disp, i
                   fz_type tt, void *win) {
   fz_win *w = fz_win_of(win);
   if (target == FZ_PROC_NULL) return 0; /* completes at once, moves nothing */
+  if (fz_rma_passive(w, target)) {
+    fz_rma_code(tt);
+    return __fz_mpic_rma_put(o, on, ot, target, disp, tn, tt, w->rwin, w->base);
+  }
   int k = fz_rma_start(w, FZ_RMA_PUT, target, disp, tn, tt);
   return MPI_Isend(o, on, ot, target, k, w->comm, &w->reqs[k]);
 }
@@ -678,6 +820,10 @@ int __fz_mpic_get(void *o, int on, fz_type ot, int target, fz_aint disp, int tn,
                   void *win) {
   fz_win *w = fz_win_of(win);
   if (target == FZ_PROC_NULL) return 0;
+  if (fz_rma_passive(w, target)) {
+    fz_rma_code(tt);
+    return __fz_mpic_rma_get(o, on, ot, target, disp, tn, tt, w->rwin, w->base);
+  }
   int k = fz_rma_start(w, FZ_RMA_GET, target, disp, tn, tt);
   return MPI_Irecv(o, on, ot, target, k, w->comm, &w->reqs[k]);
 }
@@ -696,6 +842,10 @@ int __fz_mpic_accumulate(const void *o, int on, fz_type ot, int target, fz_aint 
     FZ_RMA_STOP("an MPI_Accumulate with MPI_SUM in differentiated code on a target datatype "
                 "other than MPI_DOUBLE (MPI_DOUBLE_PRECISION); accumulate doubles, or "
                 "accumulate outside the differentiated call");
+  if (fz_rma_passive(w, target))
+    return kind == FZ_RMA_PUT
+               ? __fz_mpic_rma_put(o, on, ot, target, disp, tn, tt, w->rwin, w->base)
+               : __fz_mpic_rma_acc(o, on, ot, target, disp, tn, tt, w->rwin, w->base);
   int k = fz_rma_start(w, kind, target, disp, tn, tt);
   return MPI_Isend(o, on, ot, target, k, w->comm, &w->reqs[k]);
 }

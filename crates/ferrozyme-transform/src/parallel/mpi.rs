@@ -84,6 +84,26 @@ pub fn helpers(rule: MpiRule) -> Helpers {
             Some("__fz_mpi_allgather_rev"),
             Some("__fz_mpi_allgather_tan"),
         ),
+        MpiRule::RmaWindow => h(
+            Some("__fz_mpi_rma_win_fwd"),
+            Some("__fz_mpi_rma_win_rev"),
+            Some("__fz_mpi_rma_win_tan"),
+        ),
+        MpiRule::RmaPut => h(
+            Some("__fz_mpi_rma_put_fwd"),
+            Some("__fz_mpi_rma_put_rev"),
+            Some("__fz_mpi_rma_put_tan"),
+        ),
+        MpiRule::RmaGet => h(
+            Some("__fz_mpi_rma_get_fwd"),
+            Some("__fz_mpi_rma_get_rev"),
+            Some("__fz_mpi_rma_get_tan"),
+        ),
+        MpiRule::RmaAccumulate => h(
+            Some("__fz_mpi_rma_acc_fwd"),
+            Some("__fz_mpi_rma_acc_rev"),
+            Some("__fz_mpi_rma_acc_tan"),
+        ),
         MpiRule::Barrier
         | MpiRule::Fortran { .. }
         | MpiRule::Composed { .. }

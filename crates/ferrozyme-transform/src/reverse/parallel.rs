@@ -417,7 +417,26 @@ impl Gen<'_> {
                 let recs = self.b.call_fn(h, &[args[0], args[1], sreqs, args[2], err]);
                 (self.b.load(i32t, err, "fz.mpi.err"), recs)
             }
-            MpiRule::Reduce | MpiRule::Allreduce => {
+            // (base, dbase, size, disp_unit, comm, &rwin, err) -> the shadow window
+            MpiRule::RmaWindow => {
+                let d = if self.fx.act.is_shadowed(orig[0]) {
+                    self.fwd_shadow(orig[0])
+                } else {
+                    ptr.zero()
+                };
+                let err = self.fwd_slot(i32t, "fz.mpi.err");
+                let mut a = vec![args[0], d];
+                a.extend(args[1..].iter().copied());
+                a.push(err);
+                let swin = self.b.call_fn(h, &a);
+                (self.b.load(i32t, err, "fz.mpi.err"), swin)
+            }
+            // (the primal arguments, err) -> the record of a one-sided operation
+            MpiRule::Reduce
+            | MpiRule::Allreduce
+            | MpiRule::RmaPut
+            | MpiRule::RmaGet
+            | MpiRule::RmaAccumulate => {
                 let err = self.fwd_slot(i32t, "fz.mpi.err");
                 let mut a = args.clone();
                 a.push(err);
@@ -635,6 +654,18 @@ impl Gen<'_> {
                 let mut a = vec![send, ds, sn, st, dr];
                 a.extend(rest);
                 a
+            }
+            MpiRule::RmaWindow => vec![self.fetch_key(Key::Tape(i))],
+            // (dorigin, record): the record holds the counts, target, displacement,
+            // datatypes and shadow window, as the forward sweep saw them (a Fortran
+            // caller may reuse the variables they were read from).
+            MpiRule::RmaPut | MpiRule::RmaGet | MpiRule::RmaAccumulate => {
+                let d = if self.fx.act.is_shadowed(args[0]) {
+                    self.fetch_shadow(args[0])
+                } else {
+                    self.fx.ctx.ptr().zero()
+                };
+                vec![d, self.fetch_key(Key::Tape(i))]
             }
             // (dsend, scount, stype, recv, drecv, rcount, rtype, root, comm)
             MpiRule::Scatter => {

@@ -127,7 +127,15 @@ impl TangentGen<'_> {
         let p: Vec<Value> = o.iter().map(|a| self.prim(*a)).collect();
         let a: Vec<Value> = match rule {
             // (buf, dbuf, rest...)
-            MpiRule::Send | MpiRule::Recv | MpiRule::Bcast => {
+            // RmaWindow: (base, dbase, size, disp_unit, comm, &rwin); the one-sided
+            // operations: (origin, dorigin, ..., rwin, base)
+            MpiRule::Send
+            | MpiRule::Recv
+            | MpiRule::Bcast
+            | MpiRule::RmaWindow
+            | MpiRule::RmaPut
+            | MpiRule::RmaGet
+            | MpiRule::RmaAccumulate => {
                 let d = self.shadow_or_null(o[0]);
                 [p[0], d]
                     .into_iter()
