@@ -485,3 +485,56 @@ impl Gen<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use ferrozyme_llvm::Module;
+
+    use crate::test_ir::parse;
+
+    /// Starts a constant apart (both constants, one an `add` of the other and a
+    /// constant, either way round), and starts that are not (another value, another
+    /// type, a non-constant addend).
+    #[test]
+    fn start_offsets_are_constant_differences() {
+        let ir = r#"
+define void @f(i64 %a, i64 %b, i32 %n) {
+  %a1 = add i64 %a, 1
+  %am = add i64 -3, %a
+  %ab = add i64 %a, %b
+  %n1 = add i32 %n, 1
+  call void @use(i64 0, i64 1, i32 0, i64 -2)
+  ret void
+}
+declare void @use(i64, i64, i32, i64)
+"#;
+        let ctx = inkwell::context::Context::create();
+        let m = parse(&ctx, ir);
+        let module = Module::from_inkwell(&m);
+        let f = module.function("f").expect("f exists");
+        let p = f.params();
+        let ins = f.blocks()[0].instructions();
+        let (a1, am, ab, n1, call) = (ins[0], ins[1], ins[2], ins[3], ins[4]);
+        let (c0, c1, c32, cm2) = (
+            call.operand(0),
+            call.operand(1),
+            call.operand(2),
+            call.operand(3),
+        );
+        let a = p[0];
+        // `c + 1` beside `c` (GMM's outer counters): offset 1.
+        assert_eq!(start_offset(c1, c0), Some(1));
+        assert_eq!(start_offset(c0, c1), Some(-1));
+        assert_eq!(start_offset(cm2, c1), Some(-3));
+        assert_eq!(start_offset(a1, a), Some(1));
+        assert_eq!(start_offset(a, a1), Some(-1));
+        assert_eq!(start_offset(am, a), Some(-3));
+        assert_eq!(start_offset(a, a), None, "the same value is not an `add`");
+        assert_eq!(start_offset(ab, a), None, "a non-constant addend");
+        assert_eq!(start_offset(p[1], a), None, "unrelated values");
+        assert_eq!(start_offset(c32, c0), None, "another type");
+        assert_eq!(start_offset(n1, a), None, "another type");
+    }
+}

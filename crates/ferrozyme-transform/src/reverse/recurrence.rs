@@ -794,3 +794,56 @@ struct ExitShape {
     delta: i64,
     j_start: Option<Value>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use ferrozyme_llvm::Module;
+
+    use crate::test_ir::parse;
+
+    /// Which steps from `t` keep its signed value (the facts widening needs): every
+    /// instruction named `%yes*` does, every `%no*` does not.
+    #[test]
+    fn widening_needs_the_primals_no_wrap_facts() {
+        let ir = r#"
+define void @f(i32 %t, i64 %w, i16 %h) {
+  %yes.add.nsw = add nsw i32 %t, 5
+  %yes.sub.nsw = sub nsw i32 %t, 5
+  %yes.add.i64 = add i64 %w, 5
+  %yes.sext = sext i32 %t to i64
+  %yes.sext.i32 = sext i16 %h to i32
+  %yes.zext.nneg = zext nneg i32 %t to i64
+  %yes.trunc.nsw = trunc nsw i64 %w to i32
+  %no.add = add i32 %t, 5
+  %no.add.nuw = add nuw i32 %t, 5
+  %no.sub = sub i32 %t, 5
+  %no.zext = zext i32 %t to i64
+  %no.trunc = trunc i64 %w to i32
+  %no.trunc.nuw = trunc nuw i64 %w to i32
+  %no.mul.nsw = mul nsw i32 %t, 3
+  %no.sext.i128 = sext i32 %t to i128
+  ret void
+}
+"#;
+        let ctx = inkwell::context::Context::create();
+        let m = parse(&ctx, ir);
+        let module = Module::from_inkwell(&m);
+        let f = module.function("f").expect("f exists");
+        let mut seen = 0;
+        for b in f.blocks() {
+            for i in b.instructions() {
+                let name = i.name();
+                if let Some(what) = name.strip_prefix("yes.") {
+                    assert!(keeps_signed_value(i), "{what} keeps the signed value");
+                    seen += 1;
+                } else if let Some(what) = name.strip_prefix("no.") {
+                    assert!(!keeps_signed_value(i), "{what} may wrap: must not widen");
+                    seen += 1;
+                }
+            }
+        }
+        assert_eq!(seen, 15);
+    }
+}
