@@ -95,7 +95,7 @@ declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 ; CHECK-NOT: %indvars.iv.rev = alloca
 ; CHECK-NOT: @__fz_push
 ; CHECK-LABEL: {{^}}rev.for.body:
-; CHECK: [[CUR:%.*]] = load i64, ptr [[C]]
+; CHECK: [[CUR:%fz.iv.*]] = load i64, ptr [[C]]
 ; CHECK-NEXT: sub i64 [[CUR]], 1
 ; CHECK-NEXT: store i64 {{%.*}}, ptr [[C]]
 ; CHECK-NOT: %indvars.iv.rev
