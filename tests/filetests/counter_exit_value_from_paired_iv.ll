@@ -108,8 +108,9 @@ declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 ; CHECK: br label %for.cond.loopexit
 ; CHECK-LABEL: {{^}}rev.for.cond.loopexit.loopexit:
 ; (the two counters' starts are computed in either order: CHECK-DAG)
-; CHECK-DAG: [[T:%.*]] = sub i32 {{%.*}}, {{%.*}}
-; CHECK-DAG: [[TS:%.*]] = sext i32 [[T]] to i64
+; (`t` is carried widened, recurrence_widened_by_nsw.ll: `sext t` is the slot minus D)
+; CHECK-DAG: [[U:%.*]] = load i64, ptr %t.026.rec
+; CHECK-DAG: [[TS:%.*]] = sub i64 [[U]], {{%.*}}
 ; CHECK-DAG: [[C:%.*]] = load i64, ptr [[CC]]
 ; CHECK-DAG: [[D:%.*]] = zext nneg i32 %d to i64
 ; CHECK-DAG: [[REND:%.*]] = sub i64 [[D]], 1

@@ -61,6 +61,7 @@ impl Gen<'_> {
                 || self.flow.recurrences.contains_key(&v)
                 || self.flow.quadratics.contains_key(&v)
                 || self.flow.stepped.contains_key(&v)
+                || self.is_widened_ext(v)
             {
                 let blk = self.b.insert_block();
                 if let Some(&x) = self.caches.memo.get(&(blk, key)) {
@@ -70,7 +71,8 @@ impl Gen<'_> {
                     .counter_value(v)
                     .or_else(|| self.recurrence_value(v))
                     .or_else(|| self.quadratic_value(v))
-                    .or_else(|| self.stepped_value(v));
+                    .or_else(|| self.stepped_value(v))
+                    .or_else(|| self.widened_ext_value(v));
                 if let Some(x) = x {
                     self.caches.memo.insert((blk, key), x);
                     return x;
