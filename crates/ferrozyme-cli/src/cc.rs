@@ -557,6 +557,13 @@ impl Job<'_> {
         // Packed indices stepped whole under a run-time guard choose by a select that only
         // -O3's loop unswitching turns into two loops (`reverse/stepped_index.rs`).
         ferrozyme_transform::settle_guarded_indices(m, level == OptLevel::O3);
+        // Machine code only: the tape runtime's per-thread state through a `thread_local`
+        // cache of its key (IR output may be run by a JIT without TLS; `thread_tls.rs`).
+        if matches!(emit, Emit::Object | Emit::Assembly) {
+            ferrozyme_transform::cache_thread_state_in_tls(m).map_err(|e| {
+                CliError::Failed(format!("linking the tape runtime's TLS cache: {e}"))
+            })?;
+        }
         // What the post-AD pipeline gets (merged, frozen functions `optnone`), for
         // `opt-22 -passes='default<O2>' -time-passes` on it (issue 18's measurements).
         let saved = self.save(module, stem, "before-opt");

@@ -80,6 +80,7 @@ mod request;
 mod reverse;
 /// Guarded packed indices before the post-AD pipeline (`reverse/stepped_index.rs`).
 pub use reverse::stepped_index::settle_guarded_indices;
+pub use runtime::cache_thread_state_in_tls;
 pub mod rolled_loops;
 mod runtime;
 mod seed_calls;

@@ -22,6 +22,8 @@
 //!   globals: every execution engine supports keys, and LLVM's MCJIT (`lli-22
 //!   --jit-kind=mcjit`) does not support TLS. The key's destructor frees the state when a
 //!   thread exits.
+//!   Where the driver compiles to machine code, a `thread_local` pointer caches the
+//!   key's value (`thread_tls.rs`, `ir/thread_tls.ll`).
 //! * `stats.ll` — bytes of heap tape memory held now and at peak, in the weak global
 //!   `__ferrozyme_tape_stats` that benchmarks read (`bench/common/bench.h`).
 //! * `check.ll` — the run-time stop for pointers without a known shadow.
@@ -36,12 +38,14 @@
 //! declarations resolve to them, and makes every runtime symbol internal again after.
 
 mod pieces;
+mod thread_tls;
 
 use ferrozyme_analysis::types::FpType;
 use ferrozyme_llvm::{link_ir_text, Module, Value};
 
 pub(crate) use pieces::is_runtime_symbol;
 pub use pieces::Piece;
+pub use thread_tls::cache_thread_state_in_tls;
 
 /// The runtime functions generated code calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
