@@ -442,6 +442,35 @@ pub(super) fn tbaa_access_type_name(tag: Value) -> Option<String> {
     type_node_name(ops[1]?)
 }
 
+/// The scalar member a struct-path `!tbaa` tag accesses, when the tag's base type is a
+/// struct rather than the scalar itself: `this->_M_size` in libstdc++'s `_List_base` is
+/// tagged `{_List_base, long, 16}`, while a `long *` access (punning included) is tagged
+/// `{long, long, 0}`. Returns the member's base type and size in bytes for the scalar
+/// types whose size is fixed on x86-64 (C integers, pointers, `float`, `double`).
+pub(super) fn tbaa_struct_member(tag: Value) -> Option<(BaseType, u64)> {
+    let ops = tag.md_node_operands();
+    if ops.len() < 3 {
+        return None;
+    }
+    let (base, access) = (ops[0]?, ops[1]?);
+    if base.md_string().is_some() || base == access {
+        return None;
+    }
+    // A struct type node: its name, then (member type, offset) pairs.
+    type_node_name(base)?;
+    let name = type_node_name(access)?;
+    let bytes = match (tbaa_name_base(&name), name.as_str()) {
+        (BaseType::Integer, "long" | "long long") => 8,
+        (BaseType::Integer, "int" | "wchar_t" | "char32_t") => 4,
+        (BaseType::Integer, "short" | "char16_t") => 2,
+        (BaseType::Integer, "bool" | "_Bool") => 1,
+        (BaseType::Pointer | BaseType::Double, _) => 8,
+        (BaseType::Float, _) => 4,
+        _ => return None,
+    };
+    Some((tbaa_name_base(&name), bytes))
+}
+
 /// Facts a `!tbaa` access tag gives, as (tree, offset of the accessed address inside it).
 /// The tree holds the accessed scalar at `offset`; a struct-path tag also names the
 /// enclosing struct, whose other scalar members are placed at their own offsets. Old

@@ -130,6 +130,26 @@ impl TypeAnalysis {
         (fp.size() * 8 == width as u64).then_some(fp)
     }
 
+    /// The type of the struct member a load or store `inst` moves, when its `!tbaa` is a
+    /// struct-path tag naming a member of the access's exact width (`i64` for `long`,
+    /// `i32` for `int`): `Integer`, `Pointer`, `Float` or `Double`. Under strict aliasing
+    /// (without which clang emits no `!tbaa`) the bytes are that member in every execution
+    /// reaching the access, whatever other objects context-insensitive facts merged into
+    /// the memory (libstdc++'s `std::list` header, whose `_M_size` shares offset 16 with a
+    /// `_List_node<double>`'s value). A scalar tag (`long *` punning of a `double` array)
+    /// says nothing here: see `layout::tbaa_struct_member`.
+    pub fn tbaa_member_type(&self, inst: Value) -> Option<BaseType> {
+        let moved = match inst.opcode()? {
+            ferrozyme_llvm::Opcode::LLVMLoad => inst,
+            ferrozyme_llvm::Opcode::LLVMStore => inst.operand(0),
+            _ => return None,
+        };
+        let tag = inst.metadata(self.module.context().md_kind("tbaa"))?;
+        let (base, bytes) = super::layout::tbaa_struct_member(tag)?;
+        let size = super::layout::size_of(self.module, moved.ty())?;
+        (size == bytes).then_some(base)
+    }
+
     /// The layout a `memcpy`'s `!tbaa.struct` gives, when its entries tile all `len` bytes
     /// of the copy with known scalar types: `(offset, base type)` per entry. A struct copy
     /// of storage that holds other types at other times (`std::function`'s `_Any_data`
