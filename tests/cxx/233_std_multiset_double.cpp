@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: cannot-deduce-type at `_Rb_tree::_M_insert_`'s `++_M_node_count`, as tests/cxx/105 at -O0 (the tree header's count and a node's double share offset 32 of `_Rb_tree_node_base` pointers; -O0 has no `!tbaa` to type the access). No wrong number.
 // stl24: `std::multiset<double>` of active values with duplicates (each value inserted
 // twice), `lower_bound` with an inactive probe, `erase` of one element by iterator,
 // `count` and iteration in order; the sum is weighted by rank. Oracle: central finite

@@ -471,6 +471,34 @@ pub(super) fn tbaa_struct_member(tag: Value) -> Option<(BaseType, u64)> {
     Some((tbaa_name_base(&name), bytes))
 }
 
+/// The integer member a `getelementptr` of clang's named struct types selects
+/// (`getelementptr %"struct.std::__detail::_List_node_header", ptr %h, i32 0, i32 1`:
+/// `_M_size`, an `i64`): its width in bits. Clang lowers a C/C++ struct member of
+/// integer type (or a bit-field's storage unit) to an IR integer and a floating member
+/// to an IR float, so the member's IR type is its C type's kind; a union (`%union.*`,
+/// lowered to one of its members' types) could hold a float in an integer-typed field
+/// and is never followed. Unoptimized IR keeps these GEPs (the optimizer turns them into
+/// byte offsets), and has no `!tbaa` to say the same.
+pub(super) fn struct_gep_int_member(gep: Value) -> Option<u32> {
+    if gep.opcode() != Some(Opcode::LLVMGetElementPtr) {
+        return None;
+    }
+    let ops = gep.operands();
+    if ops.len() < 3 || ops[1].const_int_value() != Some(0) {
+        return None;
+    }
+    let mut ty = gep.gep_source_type();
+    for idx in &ops[2..] {
+        let name = ty.struct_name()?;
+        if !(name.starts_with("struct.") || name.starts_with("class.")) {
+            return None;
+        }
+        let k = usize::try_from(idx.const_int_value()?).ok()?;
+        ty = *ty.struct_fields().get(k)?;
+    }
+    ty.int_width()
+}
+
 /// Facts a `!tbaa` access tag gives, as (tree, offset of the accessed address inside it).
 /// The tree holds the accessed scalar at `offset`; a struct-path tag also names the
 /// enclosing struct, whose other scalar members are placed at their own offsets. Old

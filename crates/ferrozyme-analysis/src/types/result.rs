@@ -137,16 +137,23 @@ impl TypeAnalysis {
     /// reaching the access, whatever other objects context-insensitive facts merged into
     /// the memory (libstdc++'s `std::list` header, whose `_M_size` shares offset 16 with a
     /// `_List_node<double>`'s value). A scalar tag (`long *` punning of a `double` array)
-    /// says nothing here: see `layout::tbaa_struct_member`.
+    /// says nothing here: see `layout::tbaa_struct_member`. Without `!tbaa` (-O0), an
+    /// integer access through a GEP of clang's named struct types selecting an integer
+    /// member of its width is `Integer` (`layout::struct_gep_int_member`).
     pub fn tbaa_member_type(&self, inst: Value) -> Option<BaseType> {
         let moved = match inst.opcode()? {
             ferrozyme_llvm::Opcode::LLVMLoad => inst,
             ferrozyme_llvm::Opcode::LLVMStore => inst.operand(0),
             _ => return None,
         };
-        let tag = inst.metadata(self.module.context().md_kind("tbaa"))?;
-        let (base, bytes) = super::layout::tbaa_struct_member(tag)?;
         let size = super::layout::size_of(self.module, moved.ty())?;
+        let Some(tag) = inst.metadata(self.module.context().md_kind("tbaa")) else {
+            // Unoptimized IR: the member the address's struct GEP selects.
+            let addr = inst.operand(if moved == inst { 0 } else { 1 });
+            let width = super::layout::struct_gep_int_member(addr)?;
+            return (moved.ty().int_width() == Some(width)).then_some(BaseType::Integer);
+        };
+        let (base, bytes) = super::layout::tbaa_struct_member(tag)?;
         (size == bytes).then_some(base)
     }
 
