@@ -499,6 +499,43 @@ pub(super) fn struct_gep_int_member(gep: Value) -> Option<u32> {
     ty.int_width()
 }
 
+/// The scalar members of clang's named struct type `ty` as (offset, base type), when
+/// every byte that holds data is typed by them: only `struct.*`/`class.*` types, arrays
+/// and vectors of them or of scalars, and scalars (a lone `i8` is a `char` or `bool`
+/// member). `None` for a union (lowered to one member's type, it may hold another),
+/// a byte array (`unsigned char __data[N]` of `std::aligned_storage`, a placement-new
+/// buffer) and types past [`MAX_OFFSET`]. What a copy of a whole such object moves,
+/// as its `!tbaa.struct` would say at -O1 and above (clang emits none at -O0).
+pub(super) fn struct_type_tags(m: Module, ty: Type) -> Option<Vec<(i64, BaseType)>> {
+    fn plain(ty: Type, depth: u32) -> bool {
+        match ty.kind() {
+            _ if depth > 8 => false,
+            TypeKind::Struct => {
+                ty.struct_name()
+                    .is_some_and(|n| n.starts_with("struct.") || n.starts_with("class."))
+                    && ty.struct_fields().into_iter().all(|f| plain(f, depth + 1))
+            }
+            TypeKind::Array | TypeKind::Vector => {
+                ty.element_type().int_width() != Some(8) && plain(ty.element_type(), depth + 1)
+            }
+            TypeKind::Int(_) | TypeKind::Pointer | TypeKind::Float | TypeKind::Double => true,
+            TypeKind::Half | TypeKind::X86Fp80 => true,
+            _ => false,
+        }
+    }
+    if ty.kind() != TypeKind::Struct || !plain(ty, 0) || size_of(m, ty)? > MAX_OFFSET as u64 {
+        return None;
+    }
+    let tags = leaves(m, ty)
+        .into_iter()
+        .map(|(off, leaf)| match leaf.kind() {
+            TypeKind::Int(_) => (off, BaseType::Integer),
+            _ => (off, scalar_base(leaf, true)),
+        })
+        .collect();
+    Some(tags)
+}
+
 /// Facts a `!tbaa` access tag gives, as (tree, offset of the accessed address inside it).
 /// The tree holds the accessed scalar at `offset`; a struct-path tag also names the
 /// enclosing struct, whose other scalar members are placed at their own offsets. Old

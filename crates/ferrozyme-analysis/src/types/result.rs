@@ -162,8 +162,25 @@ impl TypeAnalysis {
     /// of storage that holds other types at other times (`std::function`'s `_Any_data`
     /// copying a lambda's captured doubles) is typed by the copy itself, as an access is
     /// by its `!tbaa` (strict aliasing; clang emits neither without it).
+    ///
+    /// Without `!tbaa.struct` (-O0), a copy into or out of a local variable of clang's
+    /// named struct type, of exactly its size, moves that struct: its IR type's members
+    /// (`layout::struct_type_tags`; `vec3 v = *vp` is `memcpy(%v, %vp, 24)` with `%v =
+    /// alloca %struct.vec3`).
     pub fn copy_tags(&self, call: Value, len: i64) -> Option<Vec<(i64, BaseType)>> {
-        let md = call.metadata(self.module.context().md_kind("tbaa.struct"))?;
+        let Some(md) = call.metadata(self.module.context().md_kind("tbaa.struct")) else {
+            let args = call.call_args();
+            return args.iter().take(2).find_map(|p| {
+                if p.opcode() != Some(ferrozyme_llvm::Opcode::LLVMAlloca) {
+                    return None;
+                }
+                let ty = p.allocated_type();
+                let size = super::layout::size_of(self.module, ty)?;
+                (size == len as u64)
+                    .then(|| super::layout::struct_type_tags(self.module, ty))
+                    .flatten()
+            });
+        };
         let mut entries = super::layout::tbaa_struct_entries(md);
         entries.sort_by_key(|e| e.0);
         let mut next = 0;
