@@ -140,7 +140,7 @@ impl TypeAnalysis {
     /// says nothing here: see `layout::tbaa_struct_member`. Without `!tbaa` (-O0), an
     /// integer access through a GEP of clang's named struct types selecting an integer
     /// member of its width is `Integer` (`layout::struct_gep_int_member`).
-    pub fn tbaa_member_type(&self, inst: Value) -> Option<BaseType> {
+    pub fn access_member_type(&self, inst: Value) -> Option<BaseType> {
         let moved = match inst.opcode()? {
             ferrozyme_llvm::Opcode::LLVMLoad => inst,
             ferrozyme_llvm::Opcode::LLVMStore => inst.operand(0),

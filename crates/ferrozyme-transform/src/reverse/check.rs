@@ -156,7 +156,7 @@ impl Checker<'_> {
             return;
         }
         if matches!(
-            self.fx.types.tbaa_member_type(i),
+            self.fx.types.access_member_type(i),
             Some(BaseType::Integer | BaseType::Pointer)
         ) {
             // A struct member whose `!tbaa` says integer or pointer (`_List_base::_M_size`):
