@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: cannot-deduce-type at -O0 only: the int load of `s->flags` in `energy` (memory typed Anything at that field once `main` also hands `&S0.mass[i]` and `&W0[i]` to the finite-difference helper; without those calls it compiles) and the 24-byte copy `vec3 v = *vp` in `field`; no wrong number (before sweep13 -O1..-O3 were refused too, see the filetest gep_nonneg_index_past_element)
-// IGNORE-REF: the `--ad-before-opt` trial differentiates the unoptimized IR and gives -O0's cannot-deduce-type at the int load of `s->flags` in `energy` (see IGNORE-O0); no wrong number
+// -O0 and --ad-before-opt were refused with cannot-deduce-type at the int load of `s->flags` in `energy` and the 24-byte copy `vec3 v = *vp` in `field` (memory typed Anything once `main` also hands `&S0.mass[i]` and `&W0[i]` to the finite-difference helper); since stl24 the load is typed by the struct GEP selecting the `int` member and the copy by the `alloca %struct.vec3` it fills (filetests list_size_struct_gep_O0, struct_copy_typed_by_alloca_O0)
 // A user's particle system written the way Enzyme's integration tests write C: a
 // `struct` of arrays and scalars `enzyme_dup`'d by pointer (shadow struct with its own
 // shadow arrays), a `struct` of three doubles dup'd by pointer and copied by value

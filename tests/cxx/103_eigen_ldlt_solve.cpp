@@ -1,6 +1,6 @@
 // OPT: O2 O3
 // CFLAGS: -std=c++17 -I/usr/include/eigen3
-// IGNORE: rejected with cannot-deduce-type at Eigen/src/Cholesky/LDLT.h:526 (`ldlt_inplace::unblocked` storing the pivot index, an `int`, into the LDLT object's `m_transpositions`): type analysis sees that part of the object (which holds the active factor next to it) as Anything, so an integer store there is refused; no wrong number.
+// IGNORE-REF: the --ad-before-opt trial is refused with unsupported-instruction ("integer arithmetic on the bits of a floating-point value") in `_mm_and_pd` (SSE sign masks of the unoptimized IR). -O2/-O3 pass (checked in stl24: the pivot `int` store into `m_transpositions` that was refused with cannot-deduce-type is accepted). No wrong number.
 // A solve through `Eigen::LDLT` on a well-conditioned SPD matrix built from a user array
 // with `Eigen::Map` (100 has Map, norm, dot and products). Oracle: finite differences.
 #include "fz_cxx.h"

@@ -1,6 +1,6 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: rejected with cannot-deduce-type ("an integer access to differentiable memory whose type is ambiguous") at the tree's `_M_node_count`: the red-black tree's header node is embedded in the set at offset 8, so the count (offset 32 from the header) and a node's double value (offset 32 of `_Rb_tree_node<double>`) are one location to type analysis, as 98 is for `std::list<double>`. Limiting pointee facts at `_Rb_tree_node_base *` stores to the node base's 32 bytes (engine/sentinel.rs, as for `_Hash_node_base`) was tried in sweep11 and is not enough: the header also reaches the nodes' pointers through `_Rb_tree_insert_and_rebalance`'s and `_Rb_tree_increment`'s parameters, and -O0 has no TBAA to key on. No wrong number.
+// Was rejected with cannot-deduce-type at the tree's `_M_node_count` (the header node is embedded in the set at offset 8, so the count and a node's double value are one location to type analysis); since stl24 typed by its struct-path `!tbaa` or, at -O0, the struct GEP of `_Rb_tree_header` (filetests list_size_struct_tbaa, list_size_struct_gep_O0).
 // `std::set<double>` and `std::multiset<double>` of active values built, searched and
 // iterated in the differentiated function (92 has `std::map<int, double>`). Oracle:
 // central finite differences (the inputs are distinct, so the order is locally fixed).

@@ -1,6 +1,6 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: std::list<double> is rejected with cannot-deduce-type ("an integer access to differentiable memory whose type is ambiguous") at _List_base::_M_inc_size: type analysis sees the sentinel's size (an i64 at offset 16 of the list header) and a node's double value (offset 16 of _List_node<double>) as one location, both reached through _List_node_base pointers. The node links themselves are handled since sweep9 (libdefs/cxx_nodes.c: _M_hook, _M_unhook, _M_reverse, _M_transfer were missing derivatives).
+// std::list<double> was rejected with cannot-deduce-type at `_List_base::_M_inc_size`: the list header's size (an i64 at offset 16) and a node's double value (offset 16 of `_List_node<double>`) are one location to type analysis, both reached through `_List_node_base` pointers. Since stl24 the size accesses are typed by their struct-path `!tbaa` ({_List_base, long, 16}; -O1..-O3, filetest list_size_struct_tbaa) or, at -O0, by the struct GEP selecting the `i64` member (filetest list_size_struct_gep_O0).
 // std::list<double> holding active doubles (97 has the same with std::pair<long, double> elements, which passes): push_front, push_back, insert in the middle, erase,
 // reverse, iteration. Oracle: central finite differences.
 #include "fz_cxx.h"

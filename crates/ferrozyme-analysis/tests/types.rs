@@ -347,3 +347,62 @@ fn rust_allocator_entry_points_do_not_merge_their_callers() {
             .all(|(_, b)| b == Integer));
     });
 }
+
+/// The memcpy calls of `f`, in order.
+fn memcpys(f: Value) -> Vec<Value> {
+    f.blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .filter(|i| i.called_function().is_some_and(|c| c.name().starts_with("llvm.memcpy")))
+        .collect()
+}
+
+#[test]
+fn struct_path_access_member_types_an_integer_access() {
+    // stl24: `this->_M_size` of std::list's header ({_List_node_header, long, 16}) is an
+    // integer whatever the memory's merged facts; a scalar `long` tag (punning) is not
+    // taken, nor a member of another width or a `double` member moved as an `i64`.
+    with_module("member_typed_accesses.ll", |m| {
+        let f = func(m, "tbaa");
+        let ta = TypeAnalysis::run(m, f);
+        assert_eq!(ta.access_member_type(val(f, "member")), Some(Integer));
+        assert_eq!(ta.access_member_type(val(f, "scalar")), None);
+        assert_eq!(ta.access_member_type(val(f, "dmember")), Some(Double));
+        assert_eq!(ta.access_member_type(val(f, "narrow")), None);
+        let store = f.blocks()[0].instructions()[5];
+        assert_eq!(ta.access_member_type(store), Some(Integer));
+    });
+}
+
+#[test]
+fn struct_gep_member_types_an_integer_access_at_o0() {
+    // stl24: without `!tbaa`, a GEP of a named struct type selecting an `i64` member types
+    // an `i64` access; a union's field, a narrower access and a byte offset do not.
+    with_module("member_typed_accesses.ll", |m| {
+        let f = func(m, "geps");
+        let ta = TypeAnalysis::run(m, f);
+        assert_eq!(ta.access_member_type(val(f, "size")), Some(Integer));
+        assert_eq!(ta.access_member_type(val(f, "narrow")), None);
+        assert_eq!(ta.access_member_type(val(f, "usize")), None);
+        assert_eq!(ta.access_member_type(val(f, "raw")), None);
+    });
+}
+
+#[test]
+fn copy_of_a_struct_local_is_typed_by_its_members_at_o0() {
+    // stl24: a memcpy of exactly a struct local's size moves its members; a partial copy,
+    // a byte-array struct and a union local type nothing.
+    with_module("member_typed_accesses.ll", |m| {
+        let f = func(m, "copies");
+        let ta = TypeAnalysis::run(m, f);
+        let c = memcpys(f);
+        assert_eq!(
+            ta.copy_tags(c[0], 24),
+            Some(vec![(0, Double), (8, Double), (16, Double)])
+        );
+        assert_eq!(ta.copy_tags(c[1], 16), None);
+        assert_eq!(ta.copy_tags(c[2], 16), Some(vec![(0, Double), (8, Integer), (12, Float)]));
+        assert_eq!(ta.copy_tags(c[3], 16), None);
+        assert_eq!(ta.copy_tags(c[4], 24), None);
+    });
+}

@@ -442,6 +442,100 @@ pub(super) fn tbaa_access_type_name(tag: Value) -> Option<String> {
     type_node_name(ops[1]?)
 }
 
+/// The scalar member a struct-path `!tbaa` tag accesses, when the tag's base type is a
+/// struct rather than the scalar itself: `this->_M_size` in libstdc++'s `_List_base` is
+/// tagged `{_List_base, long, 16}`, while a `long *` access (punning included) is tagged
+/// `{long, long, 0}`. Returns the member's base type and size in bytes for the scalar
+/// types whose size is fixed on x86-64 (C integers, pointers, `float`, `double`).
+pub(super) fn tbaa_struct_member(tag: Value) -> Option<(BaseType, u64)> {
+    let ops = tag.md_node_operands();
+    if ops.len() < 3 {
+        return None;
+    }
+    let (base, access) = (ops[0]?, ops[1]?);
+    if base.md_string().is_some() || base == access {
+        return None;
+    }
+    // A struct type node: its name, then (member type, offset) pairs.
+    type_node_name(base)?;
+    let name = type_node_name(access)?;
+    let bytes = match (tbaa_name_base(&name), name.as_str()) {
+        (BaseType::Integer, "long" | "long long") => 8,
+        (BaseType::Integer, "int" | "wchar_t" | "char32_t") => 4,
+        (BaseType::Integer, "short" | "char16_t") => 2,
+        (BaseType::Integer, "bool" | "_Bool") => 1,
+        (BaseType::Pointer | BaseType::Double, _) => 8,
+        (BaseType::Float, _) => 4,
+        _ => return None,
+    };
+    Some((tbaa_name_base(&name), bytes))
+}
+
+/// The integer member a `getelementptr` of clang's named struct types selects
+/// (`getelementptr %"struct.std::__detail::_List_node_header", ptr %h, i32 0, i32 1`:
+/// `_M_size`, an `i64`): its width in bits. Clang lowers a C/C++ struct member of
+/// integer type (or a bit-field's storage unit) to an IR integer and a floating member
+/// to an IR float, so the member's IR type is its C type's kind; a union (`%union.*`,
+/// lowered to one of its members' types) could hold a float in an integer-typed field
+/// and is never followed. Unoptimized IR keeps these GEPs (the optimizer turns them into
+/// byte offsets), and has no `!tbaa` to say the same.
+pub(super) fn struct_gep_int_member(gep: Value) -> Option<u32> {
+    if gep.opcode() != Some(Opcode::LLVMGetElementPtr) {
+        return None;
+    }
+    let ops = gep.operands();
+    if ops.len() < 3 || ops[1].const_int_value() != Some(0) {
+        return None;
+    }
+    let mut ty = gep.gep_source_type();
+    for idx in &ops[2..] {
+        let name = ty.struct_name()?;
+        if !(name.starts_with("struct.") || name.starts_with("class.")) {
+            return None;
+        }
+        let k = usize::try_from(idx.const_int_value()?).ok()?;
+        ty = *ty.struct_fields().get(k)?;
+    }
+    ty.int_width()
+}
+
+/// The scalar members of clang's named struct type `ty` as (offset, base type), when
+/// every byte that holds data is typed by them: only `struct.*`/`class.*` types, arrays
+/// and vectors of them or of scalars, and scalars (a lone `i8` is a `char` or `bool`
+/// member). `None` for a union (lowered to one member's type, it may hold another),
+/// a byte array (`unsigned char __data[N]` of `std::aligned_storage`, a placement-new
+/// buffer) and types past [`MAX_OFFSET`]. What a copy of a whole such object moves,
+/// as its `!tbaa.struct` would say at -O1 and above (clang emits none at -O0).
+pub(super) fn struct_type_tags(m: Module, ty: Type) -> Option<Vec<(i64, BaseType)>> {
+    fn plain(ty: Type, depth: u32) -> bool {
+        match ty.kind() {
+            _ if depth > 8 => false,
+            TypeKind::Struct => {
+                ty.struct_name()
+                    .is_some_and(|n| n.starts_with("struct.") || n.starts_with("class."))
+                    && ty.struct_fields().into_iter().all(|f| plain(f, depth + 1))
+            }
+            TypeKind::Array | TypeKind::Vector => {
+                ty.element_type().int_width() != Some(8) && plain(ty.element_type(), depth + 1)
+            }
+            TypeKind::Int(_) | TypeKind::Pointer | TypeKind::Float | TypeKind::Double => true,
+            TypeKind::Half | TypeKind::X86Fp80 => true,
+            _ => false,
+        }
+    }
+    if ty.kind() != TypeKind::Struct || !plain(ty, 0) || size_of(m, ty)? > MAX_OFFSET as u64 {
+        return None;
+    }
+    let tags = leaves(m, ty)
+        .into_iter()
+        .map(|(off, leaf)| match leaf.kind() {
+            TypeKind::Int(_) => (off, BaseType::Integer),
+            _ => (off, scalar_base(leaf, true)),
+        })
+        .collect();
+    Some(tags)
+}
+
 /// Facts a `!tbaa` access tag gives, as (tree, offset of the accessed address inside it).
 /// The tree holds the accessed scalar at `offset`; a struct-path tag also names the
 /// enclosing struct, whose other scalar members are placed at their own offsets. Old

@@ -130,13 +130,57 @@ impl TypeAnalysis {
         (fp.size() * 8 == width as u64).then_some(fp)
     }
 
+    /// The type of the struct member a load or store `inst` moves, when its `!tbaa` is a
+    /// struct-path tag naming a member of the access's exact width (`i64` for `long`,
+    /// `i32` for `int`): `Integer`, `Pointer`, `Float` or `Double`. Under strict aliasing
+    /// (without which clang emits no `!tbaa`) the bytes are that member in every execution
+    /// reaching the access, whatever other objects context-insensitive facts merged into
+    /// the memory (libstdc++'s `std::list` header, whose `_M_size` shares offset 16 with a
+    /// `_List_node<double>`'s value). A scalar tag (`long *` punning of a `double` array)
+    /// says nothing here: see `layout::tbaa_struct_member`. Without `!tbaa` (-O0), an
+    /// integer access through a GEP of clang's named struct types selecting an integer
+    /// member of its width is `Integer` (`layout::struct_gep_int_member`).
+    pub fn access_member_type(&self, inst: Value) -> Option<BaseType> {
+        let moved = match inst.opcode()? {
+            ferrozyme_llvm::Opcode::LLVMLoad => inst,
+            ferrozyme_llvm::Opcode::LLVMStore => inst.operand(0),
+            _ => return None,
+        };
+        let size = super::layout::size_of(self.module, moved.ty())?;
+        let Some(tag) = inst.metadata(self.module.context().md_kind("tbaa")) else {
+            // Unoptimized IR: the member the address's struct GEP selects.
+            let addr = inst.operand(if moved == inst { 0 } else { 1 });
+            let width = super::layout::struct_gep_int_member(addr)?;
+            return (moved.ty().int_width() == Some(width)).then_some(BaseType::Integer);
+        };
+        let (base, bytes) = super::layout::tbaa_struct_member(tag)?;
+        (size == bytes).then_some(base)
+    }
+
     /// The layout a `memcpy`'s `!tbaa.struct` gives, when its entries tile all `len` bytes
     /// of the copy with known scalar types: `(offset, base type)` per entry. A struct copy
     /// of storage that holds other types at other times (`std::function`'s `_Any_data`
     /// copying a lambda's captured doubles) is typed by the copy itself, as an access is
     /// by its `!tbaa` (strict aliasing; clang emits neither without it).
+    ///
+    /// Without `!tbaa.struct` (-O0), a copy into or out of a local variable of clang's
+    /// named struct type, of exactly its size, moves that struct: its IR type's members
+    /// (`layout::struct_type_tags`; `vec3 v = *vp` is `memcpy(%v, %vp, 24)` with `%v =
+    /// alloca %struct.vec3`).
     pub fn copy_tags(&self, call: Value, len: i64) -> Option<Vec<(i64, BaseType)>> {
-        let md = call.metadata(self.module.context().md_kind("tbaa.struct"))?;
+        let Some(md) = call.metadata(self.module.context().md_kind("tbaa.struct")) else {
+            let args = call.call_args();
+            return args.iter().take(2).find_map(|p| {
+                if p.opcode() != Some(ferrozyme_llvm::Opcode::LLVMAlloca) {
+                    return None;
+                }
+                let ty = p.allocated_type();
+                let size = super::layout::size_of(self.module, ty)?;
+                (size == len as u64)
+                    .then(|| super::layout::struct_type_tags(self.module, ty))
+                    .flatten()
+            });
+        };
         let mut entries = super::layout::tbaa_struct_entries(md);
         entries.sort_by_key(|e| e.0);
         let mut next = 0;

@@ -155,6 +155,14 @@ impl Checker<'_> {
             // memory: its adjoint is killed either way (see the reverse of stores).
             return;
         }
+        if matches!(
+            self.fx.types.access_member_type(i),
+            Some(BaseType::Integer | BaseType::Pointer)
+        ) {
+            // A struct member whose `!tbaa` says integer or pointer (`_List_base::_M_size`):
+            // it moves no float bits, whatever else the memory's merged facts hold.
+            return;
+        }
         let pieces = access_pieces(self.fx, val, addr);
         let tape_int = self.fx.ctx.md_kind(ferrozyme_analysis::types::TAPE_INT_MD);
         if i.metadata(tape_int).is_some() && pieces.iter().all(|(v, _)| v.is_not_float()) {
