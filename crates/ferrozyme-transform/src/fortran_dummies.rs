@@ -13,8 +13,10 @@
 //! A parameter is read as a descriptor when the routine addresses it through a
 //! descriptor-shaped struct (`{ptr, i64, i32, i8, i8, i8, i8, ...}`: flang's -O0 GEPs)
 //! or loads/stores its fields with flang's `"descriptor member"` TBAA type (-O1 and up).
-//! The actual argument is a bare address unless it is itself such a struct (a C caller
-//! building a `CFI_cdesc_t`).
+//! Only actual arguments that are variables holding plain data (no pointers: not a
+//! descriptor a C caller built, not a derived type with allocatable components, whose
+//! dummy reads its components' descriptors the same way) are reported; others are left
+//! as they were.
 
 use ferrozyme_llvm::{Opcode, Type, TypeKind, Value};
 
@@ -82,19 +84,24 @@ pub(crate) fn reads_descriptor(p: Value) -> bool {
     false
 }
 
-/// Is the actual argument `a` (after GEPs) an object of descriptor type?
-pub(crate) fn is_descriptor_object(a: Value) -> bool {
+/// Is the actual argument `a` (after GEPs) a variable holding only data, no pointers (a
+/// Fortran array or scalar passed by address)? Such an object can be neither a
+/// descriptor nor a derived type with allocatable components, whose scalar dummies
+/// read their components' descriptors exactly as an assumed-shape dummy reads its own
+/// (tests/fortran/31's `type(slot) :: pots(n)`): those are left alone.
+pub(crate) fn is_plain_data_object(a: Value) -> bool {
     let mut a = a;
     while a.opcode() == Some(Opcode::LLVMGetElementPtr) {
         a = a.operand(0);
     }
-    if a.opcode() == Some(Opcode::LLVMAlloca) {
-        return is_descriptor_type(a.allocated_type());
-    }
-    if a.is_global_variable() {
-        return is_descriptor_type(a.global_value_type());
-    }
-    false
+    let t = if a.opcode() == Some(Opcode::LLVMAlloca) {
+        a.allocated_type()
+    } else if a.is_global_variable() {
+        a.global_value_type()
+    } else {
+        return false;
+    };
+    !t.contains_pointer()
 }
 
 /// A flang procedure name for messages: `_QMshape34Ploss` is `loss` (module `shape34`),

@@ -443,7 +443,7 @@ fn check_assumed_shape_dummies(
     for (k, (p, a)) in params.iter().zip(args).enumerate() {
         if p.ty().is_pointer()
             && crate::fortran_dummies::reads_descriptor(*p)
-            && !crate::fortran_dummies::is_descriptor_object(a.primal)
+            && crate::fortran_dummies::is_plain_data_object(a.primal)
         {
             let name = crate::fortran_dummies::fortran_name(&func.name());
             return Err(err(
