@@ -74,9 +74,7 @@ pub(crate) fn reads_descriptor(p: Value) -> bool {
                     work.push(u);
                 }
                 Some(Opcode::LLVMLoad) if descriptor_tbaa(u) => return true,
-                Some(Opcode::LLVMStore) if u.operand(1) == v && descriptor_tbaa(u) => {
-                    return true
-                }
+                Some(Opcode::LLVMStore) if u.operand(1) == v && descriptor_tbaa(u) => return true,
                 _ => {}
             }
         }

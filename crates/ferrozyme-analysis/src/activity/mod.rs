@@ -325,7 +325,8 @@ impl Activity {
         for &i in &insts {
             if let Some(fields) = descriptor_temps::descriptor_temp_fields(i) {
                 a.read_only_captures.insert(i);
-                a.descriptor_fields.extend(fields.into_iter().map(|f| (f, i)));
+                a.descriptor_fields
+                    .extend(fields.into_iter().map(|f| (f, i)));
             }
         }
         loop {
@@ -472,7 +473,11 @@ impl Activity {
             {
                 let v = ops[0];
                 if self.is_active(v) || (v.ty().contains_pointer() && self.is_shadowed(v)) {
-                    let slot = self.descriptor_fields.get(&ops[1]).copied().unwrap_or(ops[1]);
+                    let slot = self
+                        .descriptor_fields
+                        .get(&ops[1])
+                        .copied()
+                        .unwrap_or(ops[1]);
                     self.shadowed.insert(slot);
                 }
             }
