@@ -1,5 +1,4 @@
-! OPT: O2
-! IGNORE: a type-bound call on an enzyme_const polymorphic object crashes the derivative (segfault): flang passes `self` as a stack descriptor built by stores of the constant object's address, that slot gets a shadow whose base is null, and the callee's reverse adds its adjoints through it. With enzyme_dup and a shadow object (30) it works; the `select type` copy of the same constant descriptor was the first crash, fixed (activity/copy_slots.rs)
+! OPT: O1 O2 O3
 ! The same model as 30 with the potentials passed enzyme_const (a user who wants only dE/dr).
 ! Polymorphism as an object-oriented Fortran code uses it: an abstract base type
 ! `potential` with a deferred type-bound function, two extensions (`harmonic`, `morse`)

@@ -47,6 +47,7 @@ pub mod early_inline;
 pub mod entry_inline;
 mod fortran;
 mod fortran_constants;
+mod fortran_dummies;
 mod frame_buffers;
 pub mod freeze;
 pub mod generated;

@@ -415,6 +415,7 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         args.push(r.argument(k, p.ty(), params.len(), width)?);
     }
     let trailing = r.trailing(func, params.len())?;
+    check_assumed_shape_dummies(call, func, &args, &err)?;
     Ok(AutodiffCall {
         call,
         func,
@@ -424,6 +425,37 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         trailing,
         opts,
     })
+}
+
+/// A Fortran call of a hook (`__enzyme_autodiff_`: `use ferrozyme` declares the hooks
+/// `external`) passes arrays by address; a routine reading one as a descriptor (an
+/// assumed-shape dummy `x(:)`) cannot be given one (`fortran_dummies`).
+fn check_assumed_shape_dummies(
+    call: Value,
+    func: Value,
+    args: &[CallArg],
+    err: &ErrFn<'_>,
+) -> Result<(), Diagnostic> {
+    if !call.called_value().name().ends_with('_') || func.is_declaration() {
+        return Ok(());
+    }
+    let params = func.params();
+    for (k, (p, a)) in params.iter().zip(args).enumerate() {
+        if p.ty().is_pointer()
+            && crate::fortran_dummies::reads_descriptor(*p)
+            && crate::fortran_dummies::is_plain_data_object(a.primal)
+        {
+            let name = crate::fortran_dummies::fortran_name(&func.name());
+            return Err(err(
+                format!(
+                    "argument {} of {name} is an assumed-shape array (`x(:)`): through the implicit interface of `use ferrozyme`, the hook passes the array's address, not the descriptor (extents, strides) the routine reads",
+                    k + 1
+                ),
+                "differentiate a wrapper with explicit-shape dummies instead, e.g. `subroutine loss_n(n, x, f); integer :: n; real(8) :: x(n), f; call loss(x, f)` (pass n enzyme_const), or declare the dummy explicit-shape `x(n)`",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Call-level markers that do not fit the function or the mode.

@@ -12,9 +12,9 @@ use ferrozyme::{autodiff_forward, autodiff_reverse};
 /// Velocity Verlet for unit masses in a harmonic trap with pairwise soft repulsion; the
 /// total energy is not what we want to conserve here but a loss on the final positions.
 pub fn forces(pos: &[[f64; 3]], k: f64) -> Vec<[f64; 3]> {
-    // `vec![[0.0; 3]; n]` is refused in release builds (see tests/README.md, front23):
-    // its zero test reads the array's floats as integers.
-    let mut f: Vec<[f64; 3]> = pos.iter().map(|_| [0.0; 3]).collect();
+    // `vec![[0.0; 3]; n]` differentiates here (front24); `vel` below still needs the
+    // `collect` (tests/README.md, front23 and front24).
+    let mut f: Vec<[f64; 3]> = vec![[0.0; 3]; pos.len()];
     for (i, p) in pos.iter().enumerate() {
         for d in 0..3 {
             f[i][d] -= k * p[d];
@@ -36,6 +36,8 @@ pub fn forces(pos: &[[f64; 3]], k: f64) -> Vec<[f64; 3]> {
 pub fn verlet_loss(pos0: &[[f64; 3]], steps: usize, k: f64) -> f64 {
     let dt = 0.05;
     let mut pos = pos0.to_vec();
+    // `vec![[0.0; 3]; n]` here is still refused in release builds (cannot-deduce-type at
+    // the `memcpy` of `core::ptr::write`; tests/README.md, front23 and front24).
     let mut vel: Vec<[f64; 3]> = pos.iter().map(|_| [0.0; 3]).collect();
     let mut f = forces(&pos, k);
     for _ in 0..steps {

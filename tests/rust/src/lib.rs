@@ -15,6 +15,7 @@ pub mod front17_user;
 pub mod front18_user;
 pub mod front19_user;
 pub mod front23_user;
+pub mod front24_user;
 pub mod generic;
 pub mod gmmrust15_scratch;
 pub mod heap;

@@ -18,7 +18,7 @@
 //! understands. Read-only functions returning integers and known inactive externals
 //! (`printf`) are inactive calls.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use ferrozyme_llvm::{Opcode, Type, Value};
@@ -26,6 +26,7 @@ use ferrozyme_llvm::{Opcode, Type, Value};
 use crate::calls::{classify, CallKind};
 
 mod copy_slots;
+mod descriptor_temps;
 mod globals;
 mod rounding;
 mod useful;
@@ -67,6 +68,9 @@ pub struct Activity {
     /// Stack slots filled only by copies (`copy_slots`), with the copies' sources:
     /// shadowed only once a source is.
     copy_slots: Vec<(Value, Vec<Value>)>,
+    /// The field addresses of flang's descriptor temporaries (`descriptor_temps`), with
+    /// their slot: a store there shadows the slot like a store into the slot itself.
+    descriptor_fields: HashMap<Value, Value>,
 }
 
 /// The integer bit operations through which a float carried in an integer keeps its
@@ -318,6 +322,13 @@ impl Activity {
             .collect();
         a.read_only_captures
             .extend(a.copy_slots.iter().map(|(slot, _)| *slot));
+        for &i in &insts {
+            if let Some(fields) = descriptor_temps::descriptor_temp_fields(i) {
+                a.read_only_captures.insert(i);
+                a.descriptor_fields
+                    .extend(fields.into_iter().map(|f| (f, i)));
+            }
+        }
         loop {
             let before = (a.active.len(), a.shadowed.len());
             for k in 0..a.copy_slots.len() {
@@ -456,10 +467,18 @@ impl Activity {
                     self.shadowed.insert(i);
                 }
             }
-            LLVMStore if self.read_only_captures.contains(&ops[1]) => {
+            LLVMStore
+                if self.read_only_captures.contains(&ops[1])
+                    || self.descriptor_fields.contains_key(&ops[1]) =>
+            {
                 let v = ops[0];
                 if self.is_active(v) || (v.ty().contains_pointer() && self.is_shadowed(v)) {
-                    self.shadowed.insert(ops[1]);
+                    let slot = self
+                        .descriptor_fields
+                        .get(&ops[1])
+                        .copied()
+                        .unwrap_or(ops[1]);
+                    self.shadowed.insert(slot);
                 }
             }
             LLVMAtomicRMW => {

@@ -484,7 +484,7 @@ impl Gen<'_> {
                 || self.fx.types.int_carries_fp(v).is_some()
                 || self.fx.types.pointee_tree(addr).get(0).is_float()
                 || self.fx.types.pointee_tree(addr).get(0) == BaseType::Anything
-                || (v.is_constant()
+                || ((v.is_constant() || super::check::is_constant_bytes_load(v))
                     && !matches!(
                         self.fx.types.pointee_tree(addr).get(0),
                         BaseType::Pointer | BaseType::Integer

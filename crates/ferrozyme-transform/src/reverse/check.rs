@@ -150,7 +150,7 @@ impl Checker<'_> {
         {
             return;
         }
-        if op == Opcode::LLVMStore && val.is_constant() {
+        if op == Opcode::LLVMStore && (val.is_constant() || is_constant_bytes_load(val)) {
             // A constant (folded bit pattern of a float, or an integer) overwrites the
             // memory: its adjoint is killed either way (see the reverse of stores).
             return;
@@ -429,6 +429,22 @@ fn int_origin(clone: Value, orig: Value, v: Value, depth: u32) -> bool {
         // Integer arithmetic, comparisons, casts from other types.
         _ => true,
     }
+}
+
+/// Is `v` an integer load from a constant global holding no floats (a character
+/// literal: flang copies `'weighted'` into a stack buffer with one `i64` load and store
+/// before passing it as a `character(len=*)` argument)? Such bytes are as constant as an
+/// integer literal.
+pub(crate) fn is_constant_bytes_load(v: Value) -> bool {
+    if v.opcode() != Some(Opcode::LLVMLoad) || !v.ty().is_integer() {
+        return false;
+    }
+    let g = v.operand(0);
+    g.is_global_variable()
+        && g.is_global_constant()
+        && g.initializer().is_some()
+        && !g.global_value_type().contains_fp()
+        && !g.global_value_type().contains_pointer()
 }
 
 /// Is `p` an integer stack slot (`alloca iN`), directly, as the pointer every call
