@@ -89,6 +89,8 @@ fn passed(stdout: &str) -> usize {
 }
 
 const TESTS: usize = 101;
+/// front24's five tests, compiled out of debug builds (tests/rust/tests/front24_users.rs).
+const RELEASE_ONLY: usize = 5;
 
 #[test]
 fn release_build_library_and_integration_tests() {
@@ -97,7 +99,7 @@ fn release_build_library_and_integration_tests() {
     assert_ok(&o, "cargo ferrozyme test --release");
     let (out, _) = text(&o);
     assert!(
-        passed(&out) >= TESTS,
+        passed(&out) >= TESTS + RELEASE_ONLY,
         "expected at least {TESTS} tests to pass:\n{out}"
     );
 }

@@ -1,5 +1,12 @@
 //! front24: the library's user-style derivatives (`front24_user`) called from another
 //! crate, each checked against central finite differences or a formula written here.
+//!
+//! Release builds only: in debug builds the pass refuses the standard library's unoptimized
+//! `Vec` and `Box` internals these derivatives go through (cannot-deduce-type in
+//! `Vec::with_capacity_in`, `set_len`, `SetLenOnDrop::new`, `as_slice`, `Box::new`,
+//! `size_of_val_raw`; no derivative for `RawVecInner::deallocate`): a clear compile-time
+//! error, no wrong number. tests/README.md, front24.
+#![cfg(not(debug_assertions))]
 
 use ferrozyme_rust_tests::check::{assert_all_close, assert_close, fd_grad, EXACT, FD};
 use ferrozyme_rust_tests::front24_user::*;
