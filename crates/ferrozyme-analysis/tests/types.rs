@@ -353,7 +353,10 @@ fn memcpys(f: Value) -> Vec<Value> {
     f.blocks()
         .into_iter()
         .flat_map(|b| b.instructions())
-        .filter(|i| i.called_function().is_some_and(|c| c.name().starts_with("llvm.memcpy")))
+        .filter(|i| {
+            i.called_function()
+                .is_some_and(|c| c.name().starts_with("llvm.memcpy"))
+        })
         .collect()
 }
 
@@ -401,7 +404,10 @@ fn copy_of_a_struct_local_is_typed_by_its_members_at_o0() {
             Some(vec![(0, Double), (8, Double), (16, Double)])
         );
         assert_eq!(ta.copy_tags(c[1], 16), None);
-        assert_eq!(ta.copy_tags(c[2], 16), Some(vec![(0, Double), (8, Integer), (12, Float)]));
+        assert_eq!(
+            ta.copy_tags(c[2], 16),
+            Some(vec![(0, Double), (8, Integer), (12, Float)])
+        );
         assert_eq!(ta.copy_tags(c[3], 16), None);
         assert_eq!(ta.copy_tags(c[4], 24), None);
     });

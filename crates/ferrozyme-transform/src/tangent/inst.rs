@@ -520,4 +520,3 @@ impl TangentGen<'_> {
         crate::common::call_activity(&self.fx.act, call, |t| !t.is_pointer())
     }
 }
-
