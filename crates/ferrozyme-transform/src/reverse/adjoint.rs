@@ -14,7 +14,7 @@ use ferrozyme_rules::{Fun1, OpKind, Partial, Rule, Var};
 use super::Gen;
 use crate::common::{ops, Problem};
 use crate::lanes::Lanes;
-use crate::lower::{lower, scale, shared_reciprocal, Env};
+use crate::lower::{lower, scale, shared_reciprocal, Env, LowerError};
 use crate::runtime::RtFn;
 
 impl Gen<'_> {
@@ -615,27 +615,22 @@ impl Gen<'_> {
         };
         if let Some((recip, terms)) = shared_reciprocal(rule, &active) {
             // `±X_k * (d * (1/Y))`: the seed meets `1/Y` first (lower.rs).
-            let lowered = |g: &Self, e| lower(g.fx.m, &g.b, e, &env, ty);
-            let s = lowered(self, recip).map(|r| self.b.fmul(d, r));
+            let s = match lower(self.fx.m, &self.b, recip, &env, ty) {
+                Ok(r) => self.b.fmul(d, r),
+                Err(msg) => return self.rule_lowering_failed(i, rule, msg),
+            };
             for (k, t) in terms {
-                let c = s.clone().and_then(|s| match t.factor {
-                    None => Ok(s),
-                    Some(x) => lowered(self, x).map(|x| self.b.fmul(x, s)),
-                });
-                match c {
-                    Ok(c) => {
-                        let c = if t.negated { self.b.fneg(c) } else { c };
-                        let c = self.strong_zero(i, d, c);
-                        self.add_adj(args[k], c)
+                let c = match t.factor.map(|x| lower(self.fx.m, &self.b, x, &env, ty)) {
+                    None => s,
+                    Some(Ok(x)) => self.b.fmul(x, s),
+                    Some(Err(msg)) => {
+                        self.rule_lowering_failed(i, rule, msg);
+                        continue;
                     }
-                    Err(msg) => self.report(
-                        Some(i),
-                        Problem::RuleLowering {
-                            rule: rule.name,
-                            msg: msg.to_string(),
-                        },
-                    ),
-                }
+                };
+                let c = if t.negated { self.b.fneg(c) } else { c };
+                let c = self.strong_zero(i, d, c);
+                self.add_adj(args[k], c)
             }
             return;
         }
@@ -650,14 +645,18 @@ impl Gen<'_> {
                     let c = self.strong_zero(i, d, c);
                     self.add_adj(args[k], c)
                 }
-                Err(msg) => self.report(
-                    Some(i),
-                    Problem::RuleLowering {
-                        rule: rule.name,
-                        msg: msg.to_string(),
-                    },
-                ),
+                Err(msg) => self.rule_lowering_failed(i, rule, msg),
             }
         }
+    }
+
+    fn rule_lowering_failed(&mut self, i: Value, rule: &Rule, msg: LowerError) {
+        self.report(
+            Some(i),
+            Problem::RuleLowering {
+                rule: rule.name,
+                msg: msg.to_string(),
+            },
+        );
     }
 }

@@ -284,7 +284,8 @@ impl TangentGen<'_> {
                         (Some(a), true) => self.b.fsub(a, v),
                     });
                 }
-                self.b.fmul(acc.expect("two or more active terms"), r)
+                self.b
+                    .fmul(acc.expect("shared_reciprocal returns at least one term"), r)
             })
             .collect();
         Some(lanes)
