@@ -340,18 +340,17 @@ fn reciprocal_term(e: &Expr) -> Option<ReciprocalTerm<'_>> {
             factor: None,
             negated: false,
         }),
-        Expr::Bin(BinOp::Mul, x, y) if is_reciprocal(y) => match x.as_ref() {
-            Expr::Neg(x) => Some(ReciprocalTerm {
+        Expr::Bin(BinOp::Mul, x, y) if is_reciprocal(y) => {
+            let (factor, negated) = match x.as_ref() {
+                Expr::Neg(x) => (x.as_ref(), true),
+                x => (x, false),
+            };
+            Some(ReciprocalTerm {
                 recip: y,
-                factor: Some(x),
-                negated: true,
-            }),
-            x => Some(ReciprocalTerm {
-                recip: y,
-                factor: Some(x),
-                negated: false,
-            }),
-        },
+                factor: Some(factor),
+                negated,
+            })
+        }
         _ => None,
     }
 }
