@@ -41,7 +41,7 @@ mod pieces;
 mod thread_tls;
 
 use ferrozyme_analysis::types::FpType;
-use ferrozyme_llvm::{link_ir_text, Module, Value};
+use ferrozyme_llvm::{link_ir_text, LinkError, Module, Value};
 
 pub(crate) use pieces::is_runtime_symbol;
 pub use pieces::Piece;
@@ -210,16 +210,23 @@ impl Runtime {
         if piece.is_linked(self.module) {
             return Ok(());
         }
-        let header = format!(
-            "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-            self.module.data_layout(),
-            self.module.target_triple()
-        );
-        set_runtime_linkage(self.module, false);
-        let linked = link_ir_text(self.module, &(header + &piece.ir()), piece.name());
-        set_runtime_linkage(self.module, true);
-        linked.map_err(RuntimeError::Link)
+        link_runtime_ir(self.module, &piece.ir(), piece.name()).map_err(RuntimeError::Link)
     }
+}
+
+/// Links runtime IR text (without a target header: the module's is used) into `module`,
+/// its declarations resolving to the runtime symbols already defined there, every runtime
+/// symbol internal again afterwards.
+fn link_runtime_ir(module: Module, ir: &str, name: &str) -> Result<(), LinkError> {
+    let header = format!(
+        "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
+        module.data_layout(),
+        module.target_triple()
+    );
+    set_runtime_linkage(module, false);
+    let linked = link_ir_text(module, &(header + ir), name);
+    set_runtime_linkage(module, true);
+    linked
 }
 
 /// Gives every runtime symbol defined in `module` internal linkage (`internal`) or back

@@ -16,9 +16,9 @@
 //! be run by a JIT (`ferrozyme opt`, `-emit-llvm`) or that do not own code generation
 //! (the plugin) do not call it.
 
-use ferrozyme_llvm::{link_ir_text, LinkError, Module};
+use ferrozyme_llvm::{LinkError, Module};
 
-use super::set_runtime_linkage;
+use super::link_runtime_ir;
 
 const THREAD_TLS_IR: &str = include_str!("ir/thread_tls.ll");
 
@@ -39,15 +39,7 @@ pub fn cache_thread_state_in_tls(module: Module) -> Result<bool, LinkError> {
     for f in linked {
         f.delete_body();
     }
-    let header = format!(
-        "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-        module.data_layout(),
-        module.target_triple()
-    );
-    set_runtime_linkage(module, false);
-    let done = link_ir_text(module, &(header + THREAD_TLS_IR), "thread_tls");
-    set_runtime_linkage(module, true);
-    done.map(|()| true)
+    link_runtime_ir(module, THREAD_TLS_IR, "thread_tls").map(|()| true)
 }
 
 #[cfg(test)]
