@@ -1,0 +1,108 @@
+//! The function a hook call differentiates: its first operand with casts, aliases and
+//! an `sret` pointer looked through, and the refusals of what cannot be differentiated
+//! (a closure's trampoline, a data pointer, a body outside the module, a variadic
+//! function).
+
+use ferrozyme_llvm::{DiagKind, Diagnostic, Opcode, Value};
+
+use super::ErrFn;
+
+pub(crate) fn strip_casts(mut v: Value) -> Value {
+    for _ in 0..4 {
+        if let Some(target) = v.aliasee() {
+            // `__attribute__((alias("f")))`: the function behind the alias.
+            v = target;
+        } else if v.is_constant_expr()
+            && matches!(
+                v.const_opcode(),
+                Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)
+            )
+        {
+            v = v.operand(0);
+        } else {
+            break;
+        }
+    }
+    v
+}
+
+/// The function a trampoline stands for, when `v` is `llvm.adjust.trampoline(t)` of a
+/// trampoline `t` set up by `llvm.init.trampoline(t, function, frame)` (how flang passes
+/// an internal procedure that uses its host's variables); its name, or `?`.
+fn trampoline_target(v: Value) -> Option<String> {
+    if v.opcode() != Some(Opcode::LLVMCall) {
+        return None;
+    }
+    let callee = v.called_function()?;
+    if !callee.is_intrinsic("llvm.adjust.trampoline") {
+        return None;
+    }
+    let init = v.operand(0).users().into_iter().find(|u| {
+        u.opcode() == Some(Opcode::LLVMCall)
+            && u.called_function()
+                .is_some_and(|f| f.is_intrinsic("llvm.init.trampoline"))
+    });
+    Some(
+        init.map(|i| strip_casts(i.operand(1)))
+            .filter(|f| f.is_function())
+            .map_or_else(|| "?".to_string(), |f| f.name()),
+    )
+}
+
+/// The hook's operands after an `sret` pointer, and the function to differentiate.
+pub(super) fn hook_function(
+    call: Value,
+    caller_name: &str,
+    err: &ErrFn<'_>,
+) -> Result<(Value, Vec<Value>), Diagnostic> {
+    let hook = call.called_function().map(|f| f.name()).unwrap_or_default();
+    let ops = call.call_args();
+    let sret = call.call_sret_type(0).is_some();
+    let ops: Vec<Value> = if sret { ops[1..].to_vec() } else { ops };
+    let Some(&first) = ops.first() else {
+        return Err(err(
+            format!("`{hook}` called without the function to differentiate"),
+            "pass the function as the first argument: __enzyme_autodiff((void*)f, args...)",
+        ));
+    };
+    let func = strip_casts(first);
+    if let Some(inner) = trampoline_target(func) {
+        return Err(err(
+            format!(
+                "the first argument of `{hook}` is a closure (`llvm.adjust.trampoline`) of `{inner}`: an internal procedure (after `contains` in a program or procedure) that uses its host's variables reaches them through a run-time trampoline, which cannot be differentiated"
+            ),
+            "move the procedure into a module (or make it an external procedure) and pass the host variables it uses as arguments (enzyme_dup for those that carry derivatives)",
+        ));
+    }
+    if !func.is_function() {
+        return Err(err(
+            format!("the first argument of `{hook}` is not a function: {first}"),
+            "pass the function itself, e.g. __enzyme_autodiff((void*)f, ...), not a data pointer or a function pointer variable",
+        ));
+    }
+    if body_elsewhere(func) {
+        return Err(Diagnostic::new(
+            DiagKind::MissingDerivative,
+            format!("cannot differentiate `{}`: its body is not in this module", func.name()),
+        )
+        .in_function(caller_name.to_string())
+        .at_loc(call.source_loc())
+        .with_help("compile the file that defines it together with this one (ferrozyme cc a.c b.c) so its IR is in the module"));
+    }
+    if func.function_type().is_vararg() {
+        return Err(err(
+            format!(
+                "`{}` is variadic; variadic functions cannot be differentiated",
+                func.name()
+            ),
+            "wrap the call in a function with a fixed argument list",
+        ));
+    }
+    Ok((func, ops[1..].to_vec()))
+}
+
+/// Is `func`'s body outside this module (a declaration without a registered derivative)?
+/// Such a call cannot be differentiated here; the plugin leaves it to an LTO link.
+pub(crate) fn body_elsewhere(func: Value) -> bool {
+    func.is_declaration() && !func.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR)
+}

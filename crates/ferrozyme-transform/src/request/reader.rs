@@ -1,0 +1,348 @@
+//! Reading a hook call's operands after the function, left to right: `enzyme_width`,
+//! then one argument at a time (its marker, primal and shadows), then what follows the
+//! arguments (`__enzyme_reverse`'s seed and tape).
+
+use ferrozyme_abi::Marker;
+use ferrozyme_analysis::activity::ArgActivity;
+use ferrozyme_llvm::{Diagnostic, Type, Value};
+
+use super::{default_activity, marker_of, strip_casts, CallArg, CallOptions, ErrFn, Mode, Shadow, MAX_WIDTH};
+
+/// The operands of a hook call after the function, read left to right.
+pub(super) struct Reader<'a> {
+    rest: std::iter::Peekable<std::vec::IntoIter<Value>>,
+    err: &'a ErrFn<'a>,
+    /// The differentiated function's name, for messages.
+    fname: String,
+    func: Value,
+    mode: Mode,
+    opts: &'a CallOptions,
+}
+
+/// What precedes an argument's value: its marker, and the stride of `enzyme_dupv`.
+struct Marked {
+    marker: Option<Marker>,
+    stride: Option<Value>,
+    primal: Value,
+}
+
+impl<'a> Reader<'a> {
+    pub(super) fn new(
+        ops: Vec<Value>,
+        err: &'a ErrFn<'a>,
+        func: Value,
+        mode: Mode,
+        opts: &'a CallOptions,
+    ) -> Self {
+        Reader {
+            rest: ops.into_iter().peekable(),
+            err,
+            fname: func.name(),
+            func,
+            mode,
+            opts,
+        }
+    }
+    /// `enzyme_width, N` (1 when absent) and `enzyme_primal_return`, right after the
+    /// function, in either order.
+    pub(super) fn leading(&mut self) -> Result<(u32, bool), Diagnostic> {
+        let (mut width, mut primal_return) = (1, false);
+        while let Some(&v) = self.rest.peek() {
+            match marker_of(v) {
+                Some(Ok(Marker::Width)) => width = self.width()?,
+                Some(Ok(Marker::PrimalReturn)) => {
+                    self.rest.next();
+                    if self.mode != Mode::Forward {
+                        return Err((self.err)(
+                            "enzyme_primal_return is only supported in forward mode (__enzyme_fwddiff)".to_string(),
+                            "in reverse mode, get the result from split mode: __enzyme_augmentfwd declared to return struct { void *tape; T result; }",
+                        ));
+                    }
+                    primal_return = true;
+                }
+                _ => break,
+            }
+        }
+        Ok((width, primal_return))
+    }
+
+    /// `enzyme_width, N`, the marker being next.
+    fn width(&mut self) -> Result<u32, Diagnostic> {
+        self.rest.next();
+        match self.rest.next().and_then(|n| n.const_int_value()) {
+            Some(n) if n >= 1 && n <= MAX_WIDTH as i64 => Ok(n as u32),
+            _ => Err((self.err)(
+                "enzyme_width must be followed by a constant width between 1 and 64".to_string(),
+                "write enzyme_width, 4 (an integer literal) right after the function",
+            )),
+        }
+    }
+
+    /// Argument `k` (of `n`) of the function, of type `pty`: marker, value, shadows.
+    pub(super) fn argument(
+        &mut self,
+        k: usize,
+        pty: Type,
+        n: usize,
+        width: u32,
+    ) -> Result<CallArg, Diagnostic> {
+        let m = self.marked(k, n)?;
+        let activity = self.activity(k, m.marker, pty, m.primal)?;
+        // Shadows: pointers always; float scalars in forward mode (their tangents).
+        let wants_shadow = activity == ArgActivity::Dup
+            || (activity == ArgActivity::Active && self.mode == Mode::Forward);
+        let shadow = match (wants_shadow, m.stride) {
+            (false, _) => Shadow::None,
+            (true, Some(stride)) => self.strided_shadow(k, stride)?,
+            (true, None) => self.shadow_lanes(k, pty, width)?,
+        };
+        if !types_compatible(m.primal, pty) {
+            return Err((self.err)(
+                format!(
+                    "argument {} of `{}` has type {} but the call passes {}",
+                    k + 1,
+                    self.fname,
+                    pty,
+                    m.primal.ty()
+                ),
+                "check the argument order and markers",
+            ));
+        }
+        let noneed = m.marker == Some(Marker::DupNoNeed) && activity == ArgActivity::Dup;
+        Ok(CallArg {
+            activity,
+            noneed,
+            placeholder: noneed && crate::placeholder::is_placeholder_address(m.primal),
+            primal: m.primal,
+            shadow,
+            marker: m.marker,
+            sret_scratch: None,
+        })
+    }
+
+    /// The marker (if any) and the value of argument `k` of `n`.
+    fn marked(&mut self, k: usize, n: usize) -> Result<Marked, Diagnostic> {
+        let fname = &self.fname;
+        let mut marker = None;
+        let mut stride = None;
+        while let Some(&v) = self.rest.peek() {
+            match marker_of(v) {
+                Some(Ok(m)) => {
+                    self.rest.next();
+                    if marker.is_some() {
+                        return Err((self.err)(
+                            format!(
+                                "two markers in a row before argument {} of `{fname}`",
+                                k + 1
+                            ),
+                            "give each argument at most one enzyme_* marker",
+                        ));
+                    }
+                    if m == Marker::Width || m == Marker::PrimalReturn {
+                        return Err((self.err)(
+                            format!(
+                                "{} must come first, right after the function",
+                                if m == Marker::Width { "enzyme_width" } else { "enzyme_primal_return" }
+                            ),
+                            "write __enzyme_fwddiff((void*)f, enzyme_width, N, ...) / __enzyme_fwddiff((void*)f, enzyme_primal_return, ...)",
+                        ));
+                    }
+                    if m == Marker::DupV {
+                        stride = self.rest.next();
+                    }
+                    marker = Some(m);
+                }
+                Some(Err(name)) => {
+                    return Err((self.err)(
+                        format!(
+                            "unknown activity marker `{name}` before argument {} of `{fname}`",
+                            k + 1
+                        ),
+                        "use one of enzyme_dup, enzyme_dupnoneed, enzyme_dupv, enzyme_const, enzyme_out, enzyme_width, enzyme_primal_return",
+                    ));
+                }
+                None => {
+                    let primal = self.rest.next().expect("invariant: peeked a value");
+                    return Ok(Marked {
+                        marker,
+                        stride,
+                        primal,
+                    });
+                }
+            }
+        }
+        Err((self.err)(
+            format!("too few arguments for `{fname}`: it takes {n}, the call passes {k}"),
+            "pass every argument of the differentiated function (and a shadow after each enzyme_dup pointer)",
+        ))
+    }
+
+    /// The activity marker `mk` gives an argument of type `pty` (Enzyme's defaults when
+    /// unmarked).
+    fn activity(
+        &self,
+        k: usize,
+        mk: Option<Marker>,
+        pty: Type,
+        primal: Value,
+    ) -> Result<ArgActivity, Diagnostic> {
+        let (fname, forward) = (&self.fname, self.mode == Mode::Forward);
+        let dup_like = matches!(
+            mk,
+            Some(Marker::Dup) | Some(Marker::DupNoNeed) | Some(Marker::DupV)
+        );
+        let activity = match mk {
+            _ if dup_like && pty.is_pointer() => ArgActivity::Dup,
+            _ if dup_like && pty.is_fp() && forward => ArgActivity::Active,
+            _ if dup_like => {
+                return Err((self.err)(
+                    format!("argument {} of `{fname}` is marked enzyme_dup but has type {}, not a pointer", k + 1, pty),
+                    if forward {
+                        "in forward mode enzyme_dup takes a pointer or a float scalar (followed by its tangent); use enzyme_const for integers"
+                    } else {
+                        "use enzyme_out for an active float scalar, enzyme_const for a constant"
+                    },
+                ));
+            }
+            Some(Marker::Const) => ArgActivity::Const,
+            Some(Marker::Out) if forward => {
+                return Err((self.err)(
+                    format!("argument {} of `{fname}` is marked enzyme_out, which has no meaning in forward mode", k + 1),
+                    "in __enzyme_fwddiff pass a float scalar with its tangent (enzyme_dup, x, dx) or as enzyme_const",
+                ));
+            }
+            Some(Marker::Out) => ArgActivity::Active,
+            // A function passed unmarked (a callback): its derivatives are found from the
+            // pointer itself, it has no shadow.
+            None if is_function_constant(primal) => ArgActivity::Const,
+            _ => default_activity(pty),
+        };
+        if activity == ArgActivity::Active && !pty.is_fp() {
+            return Err((self.err)(
+                format!("argument {} of `{fname}` is marked enzyme_out but has type {}, not a float scalar", k + 1, pty),
+                "use enzyme_dup (with a shadow) for pointers, enzyme_const for integers",
+            ));
+        }
+        Ok(activity)
+    }
+
+    /// `enzyme_dupv, stride, x, base`: the pointer to lane 0's shadow.
+    fn strided_shadow(&mut self, k: usize, stride: Value) -> Result<Shadow, Diagnostic> {
+        match self.rest.next() {
+            Some(s) if s.ty().is_pointer() && marker_of(s).is_none() && stride.ty().is_integer() => {
+                Ok(Shadow::Strided { base: s, stride })
+            }
+            _ => Err((self.err)(
+                format!("enzyme_dupv for argument {} of `{}` needs a byte stride, the value and a pointer to its shadows", k + 1, self.fname),
+                "write enzyme_dupv, sizeof(lane), x, shadows",
+            )),
+        }
+    }
+
+    /// One shadow (pointer, or tangent of a float scalar) per lane.
+    fn shadow_lanes(&mut self, k: usize, pty: Type, width: u32) -> Result<Shadow, Diagnostic> {
+        let mut lanes = Vec::new();
+        for _ in 0..width {
+            match self.rest.next() {
+                Some(s)
+                    if marker_of(s).is_none()
+                        && (if pty.is_pointer() {
+                            s.ty().is_pointer()
+                        } else {
+                            // A float scalar's tangent, or a float vector's (`float
+                            // _Complex` is `<2 x float>`).
+                            s.ty().is_fp_scalar() || s.ty() == pty
+                        }) =>
+                {
+                    lanes.push(s)
+                }
+                _ if pty.is_pointer() && self.func.has_param_attr(k as u32, "byval") => {
+                    // The user passed a struct by value (`long double _Complex`, a struct
+                    // of three doubles): the callee receives a copy.
+                    return Err((self.err)(
+                        format!(
+                            "argument {} of `{}` is a struct passed by value in memory (byval); it has no shadow, and a shadow passed by value would be a copy the derivative never leaves",
+                            k + 1,
+                            self.fname
+                        ),
+                        "pass a pointer to the struct instead (double f(struct P *p), then enzyme_dup, &p, &dp), or mark the argument enzyme_const",
+                    ));
+                }
+                _ => {
+                    let what = if pty.is_pointer() {
+                        "shadow pointer"
+                    } else {
+                        "tangent"
+                    };
+                    return Err((self.err)(
+                        format!(
+                            "missing {what} for argument {} of `{}`: expected {width} {what}(s) after the value",
+                            k + 1,
+                            self.fname
+                        ),
+                        if pty.is_pointer() {
+                            "pass the shadow buffer right after the pointer: enzyme_dup, x, dx (one shadow per lane with enzyme_width)"
+                        } else {
+                            "pass the tangent right after the value: __enzyme_fwddiff((void*)f, x, dx) (one per lane with enzyme_width)"
+                        },
+                    ));
+                }
+            }
+        }
+        Ok(Shadow::Lanes(lanes))
+    }
+
+    /// What follows the function's arguments: nothing, except for `__enzyme_reverse`
+    /// (`[seed of a float result,] tape`).
+    pub(super) fn trailing(self, func: Value, n: usize) -> Result<Vec<Value>, Diagnostic> {
+        let fname = &self.fname;
+        let trailing: Vec<Value> = self.rest.collect();
+        let seed = func.function_type().return_type().is_fp_scalar() && !self.opts.const_return;
+        let tape_last = self.opts.tape.is_none();
+        let want = match self.mode {
+            Mode::ReverseSplit => usize::from(tape_last) + usize::from(seed),
+            _ => 0,
+        };
+        if trailing.len() > want {
+            let extra = trailing[want];
+            return Err((self.err)(
+                format!("too many arguments for `{fname}`: it takes {n}, found an extra argument {extra}"),
+                "pass exactly the arguments of the differentiated function, with shadows after enzyme_dup pointers",
+            ));
+        }
+        if trailing.len() < want {
+            return Err((self.err)(
+                format!(
+                    "`__enzyme_reverse` for `{fname}` needs {} after the arguments, found {}",
+                    match (seed, tape_last) {
+                        (true, true) => "the return's adjoint seed and the tape",
+                        (true, false) => "the return's adjoint seed",
+                        _ => "the tape",
+                    },
+                    trailing.len()
+                ),
+                "pass the same arguments as to __enzyme_augmentfwd, then the seed of the result (if it returns a float), then the tape",
+            ));
+        }
+        if self.mode == Mode::ReverseSplit
+            && tape_last
+            && !trailing.last().is_some_and(|t| t.ty().is_pointer())
+        {
+            return Err((self.err)(
+                "the last argument of `__enzyme_reverse` must be the tape returned by __enzyme_augmentfwd".to_string(),
+                "pass the tape pointer last",
+            ));
+        }
+        Ok(trailing)
+    }
+}
+
+/// A function (possibly cast) passed as a value.
+fn is_function_constant(v: Value) -> bool {
+    strip_casts(v).is_function()
+}
+
+fn types_compatible(v: Value, t: ferrozyme_llvm::Type) -> bool {
+    let vt = v.ty();
+    vt == t || (vt.is_fp_scalar() && t.is_fp_scalar()) || (vt.is_integer() && t.is_integer())
+}
