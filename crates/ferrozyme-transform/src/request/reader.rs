@@ -6,7 +6,9 @@ use ferrozyme_abi::Marker;
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_llvm::{Diagnostic, Type, Value};
 
-use super::{default_activity, marker_of, strip_casts, CallArg, CallOptions, ErrFn, Mode, Shadow, MAX_WIDTH};
+use super::{
+    default_activity, marker_of, strip_casts, CallArg, CallOptions, ErrFn, Mode, Shadow, MAX_WIDTH,
+};
 
 /// The operands of a hook call after the function, read left to right.
 pub(super) struct Reader<'a> {
