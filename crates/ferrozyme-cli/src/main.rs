@@ -10,6 +10,7 @@ mod fortran;
 mod headers;
 mod link;
 mod objects;
+mod o2_passes;
 mod opt;
 mod pipeline;
 mod reduce;

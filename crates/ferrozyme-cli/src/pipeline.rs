@@ -369,6 +369,12 @@ pub fn optimize(
 ) -> Result<(), CliError> {
     let pipeline = match level {
         OptLevel::O0 => "always-inline".to_string(),
+        // Without the passes that would find nothing to do (`o2_passes.rs`).
+        OptLevel::O2 => crate::o2_passes::trimmed_o2(
+            ferrozyme_transform::Module::from_inkwell(module),
+            loops,
+        )
+        .map_or_else(|| "default<O2>".to_string(), str::to_string),
         l => format!("default<{}>", l.pipeline_name()),
     };
     // Huge straight-line generated functions skip SLP, whose cost there is quadratic
