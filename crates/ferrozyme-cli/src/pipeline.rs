@@ -370,11 +370,10 @@ pub fn optimize(
     let pipeline = match level {
         OptLevel::O0 => "always-inline".to_string(),
         // Without the passes that would find nothing to do (`o2_passes.rs`).
-        OptLevel::O2 => crate::o2_passes::o2_pipeline(
-            ferrozyme_transform::Module::from_inkwell(module),
-            loops,
-        )
-        .unwrap_or_else(|| "default<O2>".to_string()),
+        OptLevel::O2 => {
+            crate::o2_passes::o2_pipeline(ferrozyme_transform::Module::from_inkwell(module), loops)
+                .unwrap_or_else(|| "default<O2>".to_string())
+        }
         l => format!("default<{}>", l.pipeline_name()),
     };
     // Huge straight-line generated functions skip SLP, whose cost there is quadratic
