@@ -24,7 +24,8 @@
 //! unrolling gets `None` too.
 //!
 //! Measured (issue 18, bench/README.md "pipe26"): objects identical on
-//! `bench/compile_scaling`'s chain and tree and the benchmark programs.
+//! `bench/compile_scaling`'s chain and tree and the benchmark programs; the `ferrozyme`
+//! process ran 1.2-1.3% fewer instructions on chain and tree n = 80.
 //! `unchanged_by_the_llvm_in_use` notices an LLVM whose expansion differs.
 
 use ferrozyme_llvm::{Opcode, Value};
