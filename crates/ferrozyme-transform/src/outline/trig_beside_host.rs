@@ -87,7 +87,12 @@ pub fn place_beside_host(f: Value, block: Block, ranges: &mut [Vec<Value>]) -> u
     let mut candidates = Vec::new();
     for hb in f.blocks() {
         if hb == block {
-            candidates.extend(block.instructions().into_iter().filter(|i| !in_piece.contains(i)));
+            candidates.extend(
+                block
+                    .instructions()
+                    .into_iter()
+                    .filter(|i| !in_piece.contains(i)),
+            );
         } else if cfg.dominates(hb, block) {
             candidates.extend(hb.instructions());
         }
@@ -139,8 +144,14 @@ mod tests {
     fn names_of_the_pair() {
         assert_eq!(trig_of_name("sin"), Some((Trig::Sin, TrigCallee::Libm)));
         assert_eq!(trig_of_name("cosf"), Some((Trig::Cos, TrigCallee::Libm)));
-        assert_eq!(trig_of_name("llvm.cos.f64"), Some((Trig::Cos, TrigCallee::Intrinsic)));
-        assert_eq!(trig_of_name("llvm.sin.f32"), Some((Trig::Sin, TrigCallee::Intrinsic)));
+        assert_eq!(
+            trig_of_name("llvm.cos.f64"),
+            Some((Trig::Cos, TrigCallee::Intrinsic))
+        );
+        assert_eq!(
+            trig_of_name("llvm.sin.f32"),
+            Some((Trig::Sin, TrigCallee::Intrinsic))
+        );
         assert_eq!(trig_of_name("llvm.sin.v2f64"), None);
         assert_eq!(trig_of_name("tan"), None);
         assert_eq!(Trig::Sin.partner(), Trig::Cos);
