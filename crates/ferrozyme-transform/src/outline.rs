@@ -25,6 +25,10 @@
 //! memory, so the derivative is the same; the run-time price is one call and a few dozen
 //! loads and stores per thousands of instructions.
 //!
+//! A piece's `llvm.cos`/`llvm.sin` of an argument the host takes the partner of stays in
+//! the host, beside that call, so that code generation can pair them
+//! ([`trig_beside_host`]).
+//!
 //! Only plain instructions move (arithmetic, comparisons, casts, loads, stores, address
 //! arithmetic, calls of ordinary functions and of pure math intrinsics): a range ends
 //! before anything tied to its function's frame or control flow (allocas, phis,
@@ -37,6 +41,8 @@ use std::collections::{HashMap, HashSet};
 use ferrozyme_llvm::{Builder, Module, Opcode, Type, Value};
 
 use crate::generated::is_generated;
+
+pub mod trig_beside_host;
 
 /// Blocks with more instructions than this are outlined.
 pub const MIN_BLOCK: usize = 4000;
@@ -116,7 +122,9 @@ pub fn outline_huge_blocks(module: Module) -> usize {
                 continue;
             }
             let mut forwarded = Forwarded::new();
-            for range in ranges(&insts) {
+            let mut pieces = ranges(&insts);
+            trig_beside_host::place_beside_host(f, b, &mut pieces);
+            for range in pieces {
                 if outline(module, f, &range, made, &mut forwarded) {
                     made += 1;
                 }

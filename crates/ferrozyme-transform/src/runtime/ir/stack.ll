@@ -50,11 +50,18 @@ entry:
   br i1 %toslab, label %slab, label %pool
 slab:
   ; A stack's first buffer, small: from the slab (pool.ll), marked by bit 1 of the
-  ; capacity; an inline buffer's records are copied.
+  ; capacity; an inline buffer's records are copied. A split tape's stack starts with
+  ; no buffer at all (capacity 1: nothing to copy), so its first growth calls no
+  ; `memcpy` (the recursive FFT: 65,534 such growths per gradient).
   %c15 = add i64 %c4, 15
   %c16 = and i64 %c15, -16
   %sd = call ptr @__fz_slab_take(i64 %c16)
+  %slabempty = icmp eq i64 %used, 0
+  br i1 %slabempty, label %slabdone, label %slabcopy
+slabcopy:
   call void @llvm.memcpy.p0.p0.i64(ptr %sd, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move !1
+  br label %slabdone
+slabdone:
   call void @__fz_stats_add(i64 %c16)
   %scap = or i64 %c16, 2
   %s0 = insertvalue { ptr, i64 } undef, ptr %sd, 0
@@ -69,8 +76,12 @@ pool:
   %hit = icmp ne ptr %pd, null
   br i1 %hit, label %pooled, label %nopool
 pooled:
-  call void @llvm.memcpy.p0.p0.i64(ptr %pd, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move !1
+  ; Only an empty first buffer (capacity 1) has no bytes to copy.
   %pc = extractvalue { ptr, i64 } %p, 1
+  %poolempty = icmp eq i64 %used, 0
+  br i1 %poolempty, label %done, label %poolcopy
+poolcopy:
+  call void @llvm.memcpy.p0.p0.i64(ptr %pd, ptr %data, i64 %used, i1 false), !ferrozyme.tape.move !1
   br i1 %isinl, label %done, label %retire
 retire:
   ; The old heap buffer leaves the statistics in `__fz_pool_put`, before the new one
