@@ -14,7 +14,9 @@
 //! accesses, no such `d` puts `a d` in the open interval `(k_j - k_i - size_i, k_j - k_i
 //! + size_j)`.
 //!
-//! Only analysis: nothing is rewritten here.
+//! [`separate_blocks`] narrows this to cells in blocks apart over the whole span (what
+//! `stream_upward.rs` takes; interleaved lanes are slower run upwards). Only analysis:
+//! nothing is rewritten here.
 
 use std::collections::HashMap;
 
@@ -101,6 +103,32 @@ pub(crate) fn own_cells(cells: &[Cell], span: Option<i128>) -> bool {
     })
 }
 
+/// Whether own cells `cells` (see [`own_cells`]) lie in separate blocks: two accesses at
+/// different constants never meet over the whole span, in one iteration or two
+/// (`du[j]` and `dv[j]` of one `out`), where interleaved lanes (`out[2 j]`, `out[2 j +
+/// 1]`) meet the other lane's range. Interleaved seeds are own cells too, but the
+/// interleaved Brusselator's reverse loop run upwards measured slower (instructions per
+/// gradient 100.1k -> 106.0k at `-O2 -ffast-math`, 121.4k -> 126.1k at the harness
+/// flags; bench/README "brus26"), so `stream_upward` takes blocks only. With an unknown
+/// span, only one constant.
+pub(crate) fn separate_blocks(cells: &[Cell], span: Option<i128>) -> bool {
+    cells.iter().all(|ci| {
+        cells.iter().all(|cj| {
+            if ci.konst == cj.konst {
+                return true;
+            }
+            let Some(r) = span else { return false };
+            // The bytes each access reaches over the span: [lo, hi).
+            let reach = |c: &Cell| {
+                let (x, y) = (c.konst, c.konst + c.coef * r);
+                (x.min(y), x.max(y) + c.size)
+            };
+            let ((lo_i, hi_i), (lo_j, hi_j)) = (reach(ci), reach(cj));
+            hi_i <= lo_j || hi_j <= lo_i
+        })
+    })
+}
+
 /// Whether some `d != 0` with `|d| <= span` has `lo < a d < hi` (`a != 0`).
 fn meets(a: i128, lo: i128, hi: i128, span: Option<i128>) -> bool {
     let (lo, hi) = if a > 0 { (lo, hi) } else { (-hi, -lo) };
@@ -173,6 +201,24 @@ mod tests {
             assert!(!own_cells(&[c(o, 0, 0, 8)], Some(31)));
             // Different steps are not compared.
             assert!(!own_cells(&[c(o, 0, 8, 8), c(o, 8192, 16, 8)], Some(31)));
+        });
+    }
+
+    /// Blocks apart over the span (the periodic Brusselator's du and dv) against
+    /// interleaved lanes (own cells, but not blocks) and an unknown span.
+    #[test]
+    fn blocks_not_lanes() {
+        with_object(|o| {
+            let blocks = [c(o, 0, 8, 8), c(o, 8192, 8, 8), c(o, 0, 8, 8)];
+            assert!(separate_blocks(&blocks, Some(31)));
+            assert!(separate_blocks(&blocks, Some(1023)));
+            assert!(!separate_blocks(&blocks, Some(1024)));
+            assert!(!separate_blocks(&blocks, None));
+            let lanes = [c(o, 0, 16, 8), c(o, 8, 16, 8)];
+            assert!(own_cells(&lanes, Some(31)));
+            assert!(!separate_blocks(&lanes, Some(31)));
+            assert!(separate_blocks(&[c(o, 0, 8, 8)], None));
+            assert!(separate_blocks(&[c(o, 0, -8, 8), c(o, -8192, -8, 8)], Some(31)));
         });
     }
 

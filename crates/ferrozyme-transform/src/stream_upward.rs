@@ -16,7 +16,8 @@
 //!   object every access of which in the loop is at a byte offset affine in the counter
 //!   with one non-zero coefficient, such that no two iterations touch a common byte
 //!   (`stream_own_cells.rs`: the read-and-zero of a seed's own cells, one or several
-//!   per iteration, e.g. the `du` and `dv` blocks of one `out`);
+//!   per iteration in blocks apart, e.g. the `du` and `dv` blocks of one `out`; not
+//!   interleaved lanes, measured slower);
 //! * every written object is the shadow of a `restrict` primal (`streams::carry`'s
 //!   assumption: no other pointer reaches it), and every other load reads an identified
 //!   object (argument, global, alloca) that the loop does not write;
@@ -35,7 +36,7 @@ use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::fastmath::REASSOC;
 use ferrozyme_llvm::{Block, Builder, Context, IntPredicate, Opcode, Value};
 
-use crate::stream_own_cells::{cell, own_cells, Cell};
+use crate::stream_own_cells::{cell, own_cells, separate_blocks, Cell};
 use crate::streams::{counted_loop, effect_not_load_store, pure_call, rmw, underlying};
 
 /// Why the objects a loop writes are reached by no other pointer of the loop (the
@@ -640,9 +641,12 @@ fn memory_commutes(
             return false;
         }
     }
-    // No two iterations touch a common byte of them (`stream_own_cells.rs`).
+    // No two iterations touch a common byte of them, and their cells are blocks
+    // (`stream_own_cells.rs`).
     let span = (ctr.lo <= ctr.hi && ctr.iv == c).then(|| ctr.hi - ctr.lo);
-    cells.values().all(|x| own_cells(x, span))
+    cells
+        .values()
+        .all(|x| own_cells(x, span) && separate_blocks(x, span))
 }
 
 #[cfg(test)]
