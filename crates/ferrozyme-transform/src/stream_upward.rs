@@ -742,16 +742,26 @@ exit:
         // A pure call changes nothing.
         let pure = "%fa = call double @llvm.fabs.f64(double %xv)";
         assert!(upward(pure, "reassoc", "reassoc", "%s2").0);
+        // An add without `reassoc` into the iteration's own cell only (dx[c - 1], no
+        // other iteration touches it: stream_own_cells.rs) does not depend on the order.
+        assert!(upward("", "", "reassoc", "%s2").0);
     }
 
-    /// Each condition refused on its own: an add or a sum without `reassoc` (no
-    /// fast-math), an impure call, a tape pop, a plain store to a cell that is not the
+    /// Each condition refused on its own: adds without `reassoc` into cells two
+    /// iterations share (no fast-math), a sum without `reassoc`, an impure call, a tape pop, a plain store to a cell that is not the
     /// iteration's own, a store to a primal, another load of a written shadow, the sum's
     /// phi (not its final value) used after the loop.
     #[test]
     fn order_dependent_loops_keep_counting_down() {
         let cases = [
-            ("", "", "reassoc", "%s2", "rmw add without reassoc"),
+            (
+                "%pn = getelementptr double, ptr %dx, i64 %c\n  %on = load double, ptr %pn\n  \
+                 %nn = fadd double %on, %m\n  store double %nn, ptr %pn",
+                "",
+                "reassoc",
+                "%s2",
+                "rmw adds without reassoc into neighbouring cells",
+            ),
             ("", "reassoc", "", "%s2", "sum without reassoc"),
             (
                 "call void @opaque()",
