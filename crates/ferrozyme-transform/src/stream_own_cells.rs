@@ -62,9 +62,9 @@ fn byte_form(m: Module, p: Value, ctr: &Counter) -> Option<(Value, Form)> {
     Some((p, off))
 }
 
-/// The cell of an access of `size` bytes at `p` in loop `b` (of module `m`) with counter `ctr.iv`:
-/// `None` unless its byte offset is affine in the counter and every other term is
-/// defined outside the loop.
+/// The cell of an access of `size` bytes at `p` in loop `b` (of module `m`) with
+/// counter `ctr.iv`: `None` unless its byte offset is affine in the counter and every
+/// other term is defined outside the loop.
 pub(crate) fn cell(m: Module, p: Value, size: u64, b: Block, ctr: &Counter) -> Option<Cell> {
     let (object, mut f) = byte_form(m, p, ctr)?;
     let in_loop = |v: &Value| v.is_instruction() && v.parent_block() == b;
@@ -147,7 +147,6 @@ fn meets(a: i128, lo: i128, hi: i128, span: Option<i128>) -> bool {
 mod tests {
     use super::*;
 
-
     use crate::test_ir::parse;
 
     fn c(object: Value, konst: i128, coef: i128, size: i128) -> Cell {
@@ -218,7 +217,10 @@ mod tests {
             assert!(own_cells(&lanes, Some(31)));
             assert!(!separate_blocks(&lanes, Some(31)));
             assert!(separate_blocks(&[c(o, 0, 8, 8)], None));
-            assert!(separate_blocks(&[c(o, 0, -8, 8), c(o, -8192, -8, 8)], Some(31)));
+            assert!(separate_blocks(
+                &[c(o, 0, -8, 8), c(o, -8192, -8, 8)],
+                Some(31)
+            ));
         });
     }
 

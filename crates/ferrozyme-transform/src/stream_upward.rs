@@ -27,8 +27,9 @@
 //!   old exit constants) and the sums' final values.
 //!
 //! Only with fast-math: an add without `reassoc` (an exact stream, `stream_values.rs`)
-//! keeps its order and refuses. Each refusal is pinned by a filetest
-//! (`stream_upward_*.ll`). `streams::carry_loop` then carries rising windows.
+//! into cells that several iterations reach keeps its order and refuses. Each refusal
+//! is pinned by a filetest (`stream_upward_*.ll`). `streams::carry_loop` then carries
+//! rising windows.
 
 use std::collections::{HashMap, HashSet};
 
@@ -748,9 +749,10 @@ exit:
     }
 
     /// Each condition refused on its own: adds without `reassoc` into cells two
-    /// iterations share (no fast-math), a sum without `reassoc`, an impure call, a tape pop, a plain store to a cell that is not the
-    /// iteration's own, a store to a primal, another load of a written shadow, the sum's
-    /// phi (not its final value) used after the loop.
+    /// iterations share (no fast-math), a sum without `reassoc`, an impure call, a tape
+    /// pop, a plain store to a cell that is not the iteration's own, a store to a
+    /// primal, another load of a written shadow, the sum's phi (not its final value)
+    /// used after the loop.
     #[test]
     fn order_dependent_loops_keep_counting_down() {
         let cases = [
