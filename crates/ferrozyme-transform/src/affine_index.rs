@@ -32,7 +32,7 @@ impl Form {
             terms: HashMap::from([(v, 1)]),
         }
     }
-    fn add(mut self, o: &Form, sign: i128) -> Form {
+    pub(crate) fn add(mut self, o: &Form, sign: i128) -> Form {
         self.konst += sign * o.konst;
         for (v, k) in &o.terms {
             *self.terms.entry(*v).or_insert(0) += sign * k;
@@ -40,7 +40,7 @@ impl Form {
         self.terms.retain(|_, k| *k != 0);
         self
     }
-    fn scale(mut self, s: i128) -> Form {
+    pub(crate) fn scale(mut self, s: i128) -> Form {
         self.konst *= s;
         for k in self.terms.values_mut() {
             *k *= s;

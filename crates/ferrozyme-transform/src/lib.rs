@@ -95,6 +95,7 @@ mod size_hint;
 pub mod slp_limit;
 mod split_math;
 mod stream_far;
+mod stream_own_cells;
 mod stream_split;
 mod stream_upward;
 mod stream_values;

@@ -13,9 +13,11 @@
 //!   once its adds may be reassociated);
 //! * every store is either a `reassoc` read-modify-write add (`streams::rmw`), which
 //!   commutes with every other such add whatever it points to, or a plain store to an
-//!   object every access of which in the loop is that one address, affine in the
-//!   counter with a non-zero coefficient (the read-and-zero of a seed's own cell: each
-//!   iteration touches its own cell only);
+//!   object every access of which in the loop is at a byte offset affine in the counter
+//!   with one non-zero coefficient, such that no two iterations touch a common byte
+//!   (`stream_own_cells.rs`: the read-and-zero of a seed's own cells, one or several
+//!   per iteration in blocks apart, e.g. the `du` and `dv` blocks of one `out`; not
+//!   interleaved lanes, measured slower);
 //! * every written object is the shadow of a `restrict` primal (`streams::carry`'s
 //!   assumption: no other pointer reaches it), and every other load reads an identified
 //!   object (argument, global, alloca) that the loop does not write;
@@ -25,16 +27,17 @@
 //!   old exit constants) and the sums' final values.
 //!
 //! Only with fast-math: an add without `reassoc` (an exact stream, `stream_values.rs`)
-//! keeps its order and refuses. Each refusal is pinned by a filetest
-//! (`stream_upward_*.ll`). `streams::carry_loop` then carries rising windows.
+//! into cells that several iterations reach keeps its order and refuses. Each refusal
+//! is pinned by a filetest (`stream_upward_*.ll`). `streams::carry_loop` then carries
+//! rising windows.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::fastmath::REASSOC;
 use ferrozyme_llvm::{Block, Builder, Context, IntPredicate, Opcode, Value};
 
-use crate::affine_index::form;
+use crate::stream_own_cells::{cell, own_cells, separate_blocks, Cell};
 use crate::streams::{counted_loop, effect_not_load_store, pure_call, rmw, underlying};
 
 /// Why the objects a loop writes are reached by no other pointer of the loop (the
@@ -577,8 +580,8 @@ fn memory_commutes(
 ) -> bool {
     let mut rmw_parts = HashSet::new();
     let mut written = HashSet::new();
-    // Objects with a plain store, and its address.
-    let mut own: Vec<(Value, Value)> = Vec::new();
+    // Objects with a plain store.
+    let mut own: HashSet<Value> = HashSet::new();
     for i in b.instructions() {
         match i.opcode() {
             Some(Opcode::LLVMStore) => {
@@ -596,10 +599,10 @@ fn memory_commutes(
                         rmw_parts.extend([r.load, r.store]);
                     }
                     _ => {
-                        if !disjoint.writable(o, true) || !own_cell(p, b, c, ctr) {
+                        if !disjoint.writable(o, true) {
                             return false;
                         }
-                        own.push((o, p));
+                        own.insert(o);
                     }
                 }
             }
@@ -608,22 +611,27 @@ fn memory_commutes(
             _ => {}
         }
     }
+    // The accesses of each plain-stored object, as cells of the iteration.
+    let mut cells: HashMap<Value, Vec<Cell>> = HashMap::new();
+    let m = b.parent().parent_module();
     for i in b.instructions() {
-        let p = match i.opcode() {
+        let (p, ty) = match i.opcode() {
             Some(Opcode::LLVMLoad) => {
                 if crate::reverse::alias::is_tape_access(ctx, i) || i.is_volatile() {
                     return false;
                 }
-                i.operand(0)
+                (i.operand(0), i.ty())
             }
-            Some(Opcode::LLVMStore) => i.operand(1),
+            Some(Opcode::LLVMStore) => (i.operand(1), i.operand(0).ty()),
             _ => continue,
         };
         let o = underlying(p);
-        // A plain-stored object: every access at that one address.
-        if let Some((_, q)) = own.iter().find(|(x, _)| *x == o) {
-            if p != *q {
-                return false;
+        if own.contains(&o) {
+            match cell(m, p, m.store_size(ty), b, ctr) {
+                Some(x) if x.object == o && x.coef != 0 && x.coef.abs() < 1 << 40 => {
+                    cells.entry(o).or_default().push(x)
+                }
+                _ => return false,
             }
             continue;
         }
@@ -634,22 +642,12 @@ fn memory_commutes(
             return false;
         }
     }
-    true
-}
-
-/// Whether `p` is `gep T, base, idx` with `base` defined outside loop `b` and `idx`
-/// affine in the counter `c` with a non-zero coefficient, every other term invariant:
-/// a different cell on every iteration.
-fn own_cell(p: Value, b: Block, c: Value, ctr: &crate::affine_index::Counter) -> bool {
-    if p.opcode() != Some(Opcode::LLVMGetElementPtr) || p.num_operands() != 2 {
-        return false;
-    }
-    let in_loop = |v: &Value| v.is_instruction() && v.parent_block() == b;
-    if in_loop(&p.operand(0)) {
-        return false;
-    }
-    let f = form(p.operand(1), ctr, 12);
-    f.terms.get(&c).is_some_and(|k| *k != 0) && !f.terms.keys().any(|v| *v != c && in_loop(v))
+    // No two iterations touch a common byte of them, and their cells are blocks
+    // (`stream_own_cells.rs`).
+    let span = (ctr.lo <= ctr.hi && ctr.iv == c).then(|| ctr.hi - ctr.lo);
+    cells
+        .values()
+        .all(|x| own_cells(x, span) && separate_blocks(x, span))
 }
 
 #[cfg(test)]
@@ -745,16 +743,27 @@ exit:
         // A pure call changes nothing.
         let pure = "%fa = call double @llvm.fabs.f64(double %xv)";
         assert!(upward(pure, "reassoc", "reassoc", "%s2").0);
+        // An add without `reassoc` into the iteration's own cell only (dx[c - 1], no
+        // other iteration touches it: stream_own_cells.rs) does not depend on the order.
+        assert!(upward("", "", "reassoc", "%s2").0);
     }
 
-    /// Each condition refused on its own: an add or a sum without `reassoc` (no
-    /// fast-math), an impure call, a tape pop, a plain store to a cell that is not the
-    /// iteration's own, a store to a primal, another load of a written shadow, the sum's
-    /// phi (not its final value) used after the loop.
+    /// Each condition refused on its own: adds without `reassoc` into cells two
+    /// iterations share (no fast-math), a sum without `reassoc`, an impure call, a tape
+    /// pop, a plain store to a cell that is not the iteration's own, a store to a
+    /// primal, another load of a written shadow, the sum's phi (not its final value)
+    /// used after the loop.
     #[test]
     fn order_dependent_loops_keep_counting_down() {
         let cases = [
-            ("", "", "reassoc", "%s2", "rmw add without reassoc"),
+            (
+                "%pn = getelementptr double, ptr %dx, i64 %c\n  %on = load double, ptr %pn\n  \
+                 %nn = fadd double %on, %m\n  store double %nn, ptr %pn",
+                "",
+                "reassoc",
+                "%s2",
+                "rmw adds without reassoc into neighbouring cells",
+            ),
             ("", "reassoc", "", "%s2", "sum without reassoc"),
             (
                 "call void @opaque()",
