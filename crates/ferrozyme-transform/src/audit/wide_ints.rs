@@ -45,12 +45,34 @@ enum Sink {
 }
 
 /// Does the wide integer `i` carry data with a derivative: read from memory with a
-/// shadow, or computed from an active value?
+/// shadow (whole, or in parts put together with `zext`/`shl`/`or`), built from active
+/// values, or from a float's bits?
 fn holds_derivative_data(i: Value, act: &Activity) -> bool {
-    if i.opcode() == Some(Opcode::LLVMLoad) {
-        return act.is_shadowed(i.operand(0));
+    let mut work = vec![i];
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > WALK_LIMIT {
+            continue;
+        }
+        if act.is_active(v) {
+            return true;
+        }
+        match v.opcode() {
+            Some(Opcode::LLVMLoad) if act.is_shadowed(v.operand(0)) => return true,
+            Some(Opcode::LLVMBitCast) if v.operand(0).ty().contains_fp() => return true,
+            _ if moves_bits(v) => work.extend(v.operands().into_iter().filter(|o| o.is_instruction())),
+            _ => {}
+        }
     }
-    i.operands().into_iter().any(|o| act.is_active(o))
+    false
+}
+
+/// Is `i` where a wide integer's bits start: a wide load, or a wide value made from
+/// operands that are not wide (`zext`, `bitcast` of a vector)?
+fn is_root(i: Value) -> bool {
+    is_wide_int(i.ty())
+        && (i.opcode() == Some(Opcode::LLVMLoad)
+            || (moves_bits(i) && i.operands().iter().all(|o| !is_wide_int(o.ty()))))
 }
 
 /// Instructions that move or reshape the bits of an integer operand without computing
@@ -106,6 +128,11 @@ fn first_sink(root: Value, act: &Activity, float_loads: &[(Value, Value)]) -> Op
                     }
                 }
                 _ if moves_bits(u) => work.push(u),
+                // A call that takes the wide integer and gives one back (a helper that is
+                // not inlined, `llvm.fshl` rotating the halves): its result holds the bits.
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if is_wide_int(u.ty()) => {
+                    work.push(u)
+                }
                 _ => {}
             }
         }
@@ -121,13 +148,19 @@ pub(super) fn floats_in_wide_integers(insts: &[Value], act: &Activity, out: &mut
         .map(|&l| (l, base_object(l.operand(0))))
         .filter(|(_, s)| s.opcode() == Some(Opcode::LLVMAlloca))
         .collect();
+    let mut reported = HashSet::new();
     for &i in insts {
-        if !is_wide_int(i.ty()) || !holds_derivative_data(i, act) {
+        if !is_root(i) || !holds_derivative_data(i, act) {
             continue;
         }
         let Some(sink) = first_sink(i, act, &float_loads) else {
             continue;
         };
+        // One finding per place the floats come out (`or` of two halves has two roots).
+        let (Sink::FloatAgain(at) | Sink::ShadowedStore(at)) = sink;
+        if !reported.insert(at) {
+            continue;
+        }
         let t = i.ty();
         let whence = match sink {
             Sink::FloatAgain(at) => format!(
