@@ -431,11 +431,6 @@ pub const CUSTOM_RULE_ATTR: &str = "enzyme_custom_rule";
 /// wrappers, the tape runtime).
 pub const GENERATED_ATTR: &str = "ferrozyme-generated";
 
-/// Prefix of the optimized copies `cargo ferrozyme` makes of the code derivatives
-/// differentiate (`__fz_pre.<name>`, cargo-ferrozyme's `preopt.rs`). A function reached
-/// through a pointer is differentiated through its copy when there is one.
-pub const PREOPT_COPY_PREFIX: &str = "__fz_pre.";
-
 /// The string function attribute on a function registered with `__enzyme_allocation_like`:
 /// its calls allocate memory like `malloc`, the value is the index of the size argument.
 pub const ALLOCATOR_ATTR: &str = "ferrozyme-allocator-size";

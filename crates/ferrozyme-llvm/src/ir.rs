@@ -113,14 +113,6 @@ impl Value {
         // SAFETY: array outlives the call.
         Value(unsafe { LLVMConstStructInContext(ctx.0, v.as_mut_ptr(), v.len() as u32, 0) })
     }
-    /// A constant literal struct of the given fields, packed (`<{ ... }>`) or not.
-    pub fn const_struct_packed(ctx: Context, fields: &[Value], packed: bool) -> Value {
-        let mut v: Vec<LLVMValueRef> = fields.iter().map(|x| x.0).collect();
-        // SAFETY: array outlives the call.
-        Value(unsafe {
-            LLVMConstStructInContext(ctx.0, v.as_mut_ptr(), v.len() as u32, packed as i32)
-        })
-    }
     pub fn ty(self) -> Type {
         // SAFETY: handle invariant.
         Type(unsafe { LLVMTypeOf(self.0) })

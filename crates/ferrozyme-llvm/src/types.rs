@@ -190,11 +190,6 @@ impl Type {
         // SAFETY: handle invariant; only asked of struct types.
         self.kind() == crate::TypeKind::Struct && unsafe { LLVMIsOpaqueStruct(self.0) != 0 }
     }
-    /// Is this a packed struct type (`<{ ... }>`)?
-    pub fn is_packed_struct(self) -> bool {
-        // SAFETY: handle invariant; only asked of struct types.
-        self.kind() == crate::TypeKind::Struct && unsafe { LLVMIsPackedStruct(self.0) != 0 }
-    }
     pub fn struct_fields(self) -> Vec<Type> {
         // SAFETY: handle invariant; buffer sized by LLVMCountStructElementTypes.
         unsafe {

@@ -110,12 +110,7 @@ impl Support {
                 {
                     library_wrapper(module, f)
                 } else {
-                    // A debug build's unoptimized function, whose optimized copy the
-                    // derivatives differentiate instead (same code, same pointer test).
-                    module
-                        .function(&format!("{}{}", ferrozyme_abi::PREOPT_COPY_PREFIX, f.name()))
-                        .filter(|c| !c.is_declaration() && c.function_type() == fty)
-                        .unwrap_or(f)
+                    f
                 },
             })
             .collect();

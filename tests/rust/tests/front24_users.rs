@@ -1,14 +1,11 @@
 //! front24: the library's user-style derivatives (`front24_user`) called from another
 //! crate, each checked against central finite differences or a formula written here.
 //!
-//! Release builds only: in debug builds the pass refuses the derivatives (a clear
-//! compile-time error, no wrong number). `cargo ferrozyme` now differentiates optimized
-//! copies of everything they reach, also through `Box<dyn Fn>` vtables (preopt.rs), but
-//! the debug standard library's code still stops it: cannot-deduce-type at `Box::new`'s
-//! copy of the closure into the heap, at `size_of_val_raw`/`align_of_val_raw` reading the
-//! vtable in a `Box<dyn Fn>` drop, at `Vec::as_slice`/`set_len`/`SetLenOnDrop::new`;
-//! no derivative for `RawVecInner::deallocate` and `alloc::fmt::format::format_inner`
-//! (not instantiated in debug builds). tests/README.md, front24.
+//! Release builds only: in debug builds the pass refuses the standard library's unoptimized
+//! `Vec` and `Box` internals these derivatives go through (cannot-deduce-type in
+//! `Vec::with_capacity_in`, `set_len`, `SetLenOnDrop::new`, `as_slice`, `Box::new`,
+//! `size_of_val_raw`; no derivative for `RawVecInner::deallocate`): a clear compile-time
+//! error, no wrong number. tests/README.md, front24.
 #![cfg(not(debug_assertions))]
 
 use ferrozyme_rust_tests::check::{assert_all_close, assert_close, fd_grad, EXACT, FD};
