@@ -60,7 +60,9 @@ fn holds_derivative_data(i: Value, act: &Activity) -> bool {
         match v.opcode() {
             Some(Opcode::LLVMLoad) if act.is_shadowed(v.operand(0)) => return true,
             Some(Opcode::LLVMBitCast) if v.operand(0).ty().contains_fp() => return true,
-            _ if moves_bits(v) => work.extend(v.operands().into_iter().filter(|o| o.is_instruction())),
+            _ if moves_bits(v) => {
+                work.extend(v.operands().into_iter().filter(|o| o.is_instruction()))
+            }
             _ => {}
         }
     }
@@ -130,9 +132,7 @@ fn first_sink(root: Value, act: &Activity, float_loads: &[(Value, Value)]) -> Op
                 _ if moves_bits(u) => work.push(u),
                 // A call that takes the wide integer and gives one back (a helper that is
                 // not inlined, `llvm.fshl` rotating the halves): its result holds the bits.
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if is_wide_int(u.ty()) => {
-                    work.push(u)
-                }
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if is_wide_int(u.ty()) => work.push(u),
                 _ => {}
             }
         }
