@@ -25,6 +25,9 @@
 //!   `ptrtoint`/`inttoptr`; the rebuilt pointer has no shadow, so loads through it read
 //!   constants and stores through it are lost.
 //!
+//! * **Floats moved inside integers wider than 64 bits**: a pair of doubles loaded as
+//!   one `i128` and split again (`wide_ints.rs`).
+//!
 //! Each finding is reported at the instruction, with the fix the user can make.
 
 use std::collections::HashSet;
@@ -89,6 +92,7 @@ pub(crate) fn check_body(
         .map(|(p, _)| p)
         .collect();
     lost_stores(&insts, act, &active_params, &mut out);
+    super::wide_ints::floats_in_wide_integers(&insts, act, &mut out);
     super::ctor_globals::constructed_globals(&insts, act, &mut out);
     let const_params = const_pointer_params(f, args);
     for &i in &insts {

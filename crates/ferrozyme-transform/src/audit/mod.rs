@@ -21,3 +21,4 @@ pub(crate) mod hidden_floats;
 pub(crate) mod hooks;
 pub(crate) mod indirect;
 pub(crate) mod lost_stores;
+pub(crate) mod wide_ints;
