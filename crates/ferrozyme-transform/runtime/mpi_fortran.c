@@ -470,19 +470,13 @@ void __fz_mpif_win_fence(const fz_fint *assert, const fz_fint *win, fz_fint *ier
   *ierr = MPI_Win_fence(*assert, fz_windows[fz_window_slot(*win)]);
 }
 
-/* Passive-target synchronisation. The C routines are differentiated (the composed
- * window's, runtime/mpi_composed.c; tests/mpi/40), but the same epochs from Fortran gave
- * wrong gradients (tests/mpi/41 and 42, ignored; cause not found): MPI_WIN_LOCK and
- * MPI_WIN_LOCK_ALL stop the program instead of a silently wrong derivative. */
-#define FZ_PASSIVE_REFUSED                                                                  \
-  "MPI_WIN_LOCK / MPI_WIN_LOCK_ALL (passive-target one-sided epochs) in a differentiated "  \
-  "Fortran program are not differentiated yet (a wrong gradient: tests/mpi/41, 42); "       \
-  "synchronise the window with MPI_WIN_FENCE, or call a C routine that uses MPI_Win_lock"
-
+/* Passive-target synchronisation: the C routines, differentiated as the composed
+ * window's (runtime/mpi_composed.c). The adjoint epochs are ordered by the program's own
+ * synchronisation mirrored in the reverse sweep, MPI_BARRIER among it: its wrapper below
+ * reaches MPI_Barrier, so its calls are differentiated (tests/mpi/41, 42). */
 void __fz_mpif_win_lock(const fz_fint *lock_type, const fz_fint *rank, const fz_fint *assert,
                         const fz_fint *win, fz_fint *ierr) {
-  (void)lock_type, (void)rank, (void)assert, (void)win, (void)ierr;
-  fz_die(FZ_PASSIVE_REFUSED);
+  *ierr = MPI_Win_lock(*lock_type, *rank, *assert, fz_windows[fz_window_slot(*win)]);
 }
 
 void __fz_mpif_win_unlock(const fz_fint *rank, const fz_fint *win, fz_fint *ierr) {
@@ -490,8 +484,7 @@ void __fz_mpif_win_unlock(const fz_fint *rank, const fz_fint *win, fz_fint *ierr
 }
 
 void __fz_mpif_win_lock_all(const fz_fint *assert, const fz_fint *win, fz_fint *ierr) {
-  (void)assert, (void)win, (void)ierr;
-  fz_die(FZ_PASSIVE_REFUSED);
+  *ierr = MPI_Win_lock_all(*assert, fz_windows[fz_window_slot(*win)]);
 }
 
 void __fz_mpif_win_unlock_all(const fz_fint *win, fz_fint *ierr) {
