@@ -34,7 +34,10 @@
 //! the composed window (`runtime/mpi_composed.c`) holds the memory, whose shadow the pass
 //! keeps, the operations of a fence epoch, and an Open MPI window over the memory for
 //! the lock epochs (`RmaWindow`, whose rule adds the shadow window, `runtime/mpi_onesided.c`).
-//! Atomics (`MPI_Fetch_and_op`, `MPI_Get_accumulate`, `MPI_Compare_and_swap`),
+//! `MPI_Accumulate` with another operation than `MPI_SUM`/`MPI_REPLACE` (`MPI_PROD`,
+//! `MPI_MAX`, ...) is a compile-time error when the operation is a predefined constant
+//! ([`accumulate_op_differentiated`]), a run-time stop otherwise. Atomics
+//! (`MPI_Fetch_and_op`, `MPI_Get_accumulate`, `MPI_Compare_and_swap`: not differentiable),
 //! request-based (`MPI_Rput`, ...) and post-start-complete-wait synchronisation are
 //! rejected.
 //!
@@ -269,6 +272,7 @@ const COMMUNICATORS: &str =
 const DATATYPES: &str = "derived-datatype construction: handles and integers (the helpers read the layout of a datatype made of one real type at run time)";
 const RMA_SYNC: &str = "passive-target synchronisation (lock, unlock, flush) of a composed window's Open MPI window: each adjoint or tangent operation opens and closes its own epoch on the shadow window";
 const RMA_ATOMIC: &str = "one-sided atomics (fetch-and-op, compare-and-swap, get-accumulate) are not differentiated; write them as an MPI_Get then an MPI_Accumulate(MPI_SUM) in separate epochs (or fences), or keep the data constant";
+const RMA_CAS: &str = "MPI_Compare_and_swap is not differentiable: whether it writes depends on an equality test of the target's value against the compare buffer (a step in the data, no derivative); keep the swapped data constant (integers, flags, locks) or write the update as an MPI_Accumulate";
 const RMA_REQUEST: &str = "request-based one-sided operations are not differentiated; use MPI_Put/MPI_Get/MPI_Accumulate and complete them with MPI_Win_unlock, MPI_Win_flush or MPI_Win_fence";
 const RMA_PSCW: &str = "post-start-complete-wait synchronisation is not differentiated; synchronise the window with MPI_Win_fence or passive-target locks (MPI_Win_lock, MPI_Win_lock_all)";
 const RMA_DYNAMIC: &str = "dynamic and shared-memory windows are not differentiated; create the window with MPI_Win_create or MPI_Win_allocate inside the differentiated function";
@@ -507,7 +511,7 @@ const TABLE: &[(&str, MpiRule)] = &[
     ("__fz_mpic_rma_passive", MpiRule::Inactive { why: RMA_SYNC }),
     ("MPI_Get_accumulate", MpiRule::Unsupported { why: RMA_ATOMIC }),
     ("MPI_Fetch_and_op", MpiRule::Unsupported { why: RMA_ATOMIC }),
-    ("MPI_Compare_and_swap", MpiRule::Unsupported { why: RMA_ATOMIC }),
+    ("MPI_Compare_and_swap", MpiRule::Unsupported { why: RMA_CAS }),
     ("MPI_Rput", MpiRule::Unsupported { why: RMA_REQUEST }),
     ("MPI_Rget", MpiRule::Unsupported { why: RMA_REQUEST }),
     ("MPI_Raccumulate", MpiRule::Unsupported { why: RMA_REQUEST }),
@@ -711,6 +715,15 @@ pub fn datatype(global: &str) -> Option<Option<u32>> {
     }
 }
 
+/// Whether an `MPI_Accumulate` whose operation is Open MPI's predefined operation object
+/// `global` (`MPI_SUM` is `&ompi_mpi_op_sum`) has a derivative: `MPI_SUM` and
+/// `MPI_REPLACE`, which are linear in the origin and the target; `None` when `global` is
+/// not a predefined operation (decided at run time).
+pub fn accumulate_op_differentiated(global: &str) -> Option<bool> {
+    let op = global.strip_prefix("ompi_mpi_op_")?;
+    Some(matches!(op, "sum" | "replace"))
+}
+
 /// Every row, for the coverage document.
 pub fn table() -> impl Iterator<Item = (&'static str, MpiRule)> {
     let fortran = FORTRAN.iter().map(|&(n, by)| (n, MpiRule::Fortran { by }));
@@ -792,6 +805,13 @@ mod tests {
         assert_eq!(mpi_rule("__fz_mpic_rma_get"), Some(MpiRule::RmaGet));
         assert!(!is_window_operation_impl("__fz_mpic_win_create"));
         assert!(!is_window_operation_impl("MPI_Put"));
+        assert_eq!(accumulate_op_differentiated("ompi_mpi_op_sum"), Some(true));
+        assert_eq!(accumulate_op_differentiated("ompi_mpi_op_prod"), Some(false));
+        assert_eq!(accumulate_op_differentiated("my_op"), None);
+        assert!(matches!(
+            mpi_rule("MPI_Compare_and_swap"),
+            Some(MpiRule::Unsupported { why }) if why.contains("not differentiable")
+        ));
         assert!(fortran_datatype_without_reals(7)); // MPI_INTEGER
         assert!(!fortran_datatype_without_reals(17)); // MPI_DOUBLE_PRECISION
         assert!(!fortran_datatype_without_reals(13)); // MPI_REAL

@@ -14,7 +14,7 @@
 use std::collections::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Value};
-use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
+use ferrozyme_rules::mpi::{accumulate_op_differentiated, datatype, mpi_rule, MpiRule};
 
 use super::{helper, Family};
 
@@ -112,6 +112,32 @@ pub fn helpers(rule: MpiRule) -> Helpers {
         | MpiRule::Inactive { .. }
         | MpiRule::Unsupported { .. } => h(None, None, None),
     }
+}
+
+/// The predefined operation of an `MPI_Accumulate` call (or of its composed
+/// implementation, which the clone calls) that has no derivative (`ompi_mpi_op_prod`,
+/// `ompi_mpi_op_max`, ...), unless the origin's datatype is a predefined one without
+/// reals (`MPI_INT`: no derivative to move). An operation that is not a constant is
+/// checked at run time (`runtime/mpi_composed.c`).
+pub fn refused_accumulate_op(call: Value) -> Option<String> {
+    const ORIGIN_TYPE: usize = 2;
+    const OP: usize = 7;
+    let name = call.called_function()?.name();
+    let composed = matches!(mpi_rule("MPI_Accumulate"), Some(MpiRule::Composed { by }) if by == name);
+    if !composed && name != "MPI_Accumulate" {
+        return None;
+    }
+    let args = call.call_args();
+    let global = |k: usize| {
+        args.get(k)
+            .filter(|a| a.is_global_variable())
+            .map(|a| a.name())
+    };
+    if global(ORIGIN_TYPE).is_some_and(|t| datatype(&t) == Some(None)) {
+        return None;
+    }
+    let op = global(OP)?;
+    (accumulate_op_differentiated(&op) == Some(false)).then_some(op)
 }
 
 /// An MPI helper, linked on first use.
