@@ -1,5 +1,5 @@
 // EXPECT-ERROR: MPI_Accumulate with the operation `ompi_mpi_op_prod` is not differentiated
-// EXPECT-ERROR: only MPI_SUM and MPI_REPLACE
+// EXPECT-ERROR: MPI_Accumulate is with MPI_SUM and MPI_REPLACE
 // EXPECT-ERROR-LINE: MPI_Accumulate(x
 // A one-sided MPI_Accumulate with a nonlinear operation (MPI_PROD here; MPI_MAX, MPI_MIN
 // alike) on reals is refused at compile time, naming the operation, instead of a stop

@@ -14,7 +14,7 @@
 use std::collections::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Value};
-use ferrozyme_rules::mpi::{accumulate_op_differentiated, datatype, mpi_rule, MpiRule};
+use ferrozyme_rules::mpi::{datatype, mpi_rule, onesided_op, MpiRule};
 
 use super::{helper, Family};
 
@@ -114,30 +114,29 @@ pub fn helpers(rule: MpiRule) -> Helpers {
     }
 }
 
-/// The predefined operation of an `MPI_Accumulate` call (or of its composed
-/// implementation, which the clone calls) that has no derivative (`ompi_mpi_op_prod`,
-/// `ompi_mpi_op_max`, ...), unless the origin's datatype is a predefined one without
-/// reals (`MPI_INT`: no derivative to move). An operation that is not a constant is
-/// checked at run time (`runtime/mpi_composed.c`).
-pub fn refused_accumulate_op(call: Value) -> Option<String> {
-    const ORIGIN_TYPE: usize = 2;
-    const OP: usize = 7;
+/// The routine and predefined operation of a one-sided call with an operation
+/// (`MPI_Accumulate`, `MPI_Fetch_and_op`, `MPI_Get_accumulate`, or the composed
+/// implementation the clone calls) that is not differentiated with it
+/// ([`onesided_op`]: `ompi_mpi_op_prod`, ...), unless its datatype is a predefined one
+/// without reals (`MPI_INT`: no derivative to move). An operation that is not a constant
+/// is checked at run time (`runtime/mpi_composed.c`).
+pub fn refused_onesided_op(call: Value) -> Option<(&'static str, String)> {
     let name = call.called_function()?.name();
-    let composed = matches!(mpi_rule("MPI_Accumulate"), Some(MpiRule::Composed { by }) if by == name);
-    if !composed && name != "MPI_Accumulate" {
-        return None;
-    }
+    let rule = onesided_op(&name)?;
+    let routine = ["MPI_Accumulate", "MPI_Fetch_and_op", "MPI_Get_accumulate"]
+        .into_iter()
+        .find(|r| onesided_op(r).is_some_and(|o| o.op == rule.op))?;
     let args = call.call_args();
     let global = |k: usize| {
         args.get(k)
             .filter(|a| a.is_global_variable())
             .map(|a| a.name())
     };
-    if global(ORIGIN_TYPE).is_some_and(|t| datatype(&t) == Some(None)) {
+    if global(rule.datatype).is_some_and(|t| datatype(&t) == Some(None)) {
         return None;
     }
-    let op = global(OP)?;
-    (accumulate_op_differentiated(&op) == Some(false)).then_some(op)
+    let op = global(rule.op).filter(|g| g.starts_with("ompi_mpi_op_"))?;
+    (!rule.differentiated.contains(&op.as_str())).then_some((routine, op))
 }
 
 /// An MPI helper, linked on first use.

@@ -59,9 +59,9 @@ pub(super) fn check_parallel(fx: &Facts, sup: &Support, diags: &mut Diags, i: Va
                 diags.report(Some(i), openmp::outlining_problem(&name));
                 return;
             }
-            if let Some(op) = mpi::refused_accumulate_op(i) {
+            if let Some((routine, op)) = mpi::refused_onesided_op(i) {
                 if fx.act.call_is_active(i, &sup.touchers) {
-                    diags.report(Some(i), Problem::AccumulateOperation { op });
+                    diags.report(Some(i), Problem::OnesidedOperation { routine, op });
                     return;
                 }
             }
