@@ -446,6 +446,9 @@ int MPI_Win_flush_all(void *);
 int MPI_Put(const void *, int, fz_type, int, fz_aint, int, fz_type, void *);
 int MPI_Get(void *, int, fz_type, int, fz_aint, int, fz_type, void *);
 int MPI_Accumulate(const void *, int, fz_type, int, fz_aint, int, fz_type, fz_op, void *);
+int MPI_Fetch_and_op(const void *, void *, fz_type, int, fz_aint, fz_op, void *);
+int MPI_Get_accumulate(const void *, int, fz_type, void *, int, fz_type, int, fz_aint, int,
+                       fz_type, fz_op, void *);
 
 /* The slot of a Fortran window made in differentiated code. */
 static int fz_window_slot(fz_fint win) {
@@ -526,4 +529,23 @@ void __fz_mpif_accumulate(const void *obuf, const fz_fint *ocount, const fz_fint
                           fz_fint *ierr) {
   *ierr = MPI_Accumulate(obuf, *ocount, MPI_Type_f2c(*otype), *target, *disp, *tcount,
                          MPI_Type_f2c(*ttype), MPI_Op_f2c(*op), fz_windows[fz_window_slot(*win)]);
+}
+
+/* The one-sided atomics: with MPI_NO_OP (an atomic read) differentiated as MPI_GETs
+ * (runtime/mpi_composed.c); other operations stop there. */
+void __fz_mpif_fetch_and_op(const void *obuf, void *rbuf, const fz_fint *type,
+                            const fz_fint *target, const fz_aint *disp, const fz_fint *op,
+                            const fz_fint *win, fz_fint *ierr) {
+  *ierr = MPI_Fetch_and_op(obuf, rbuf, MPI_Type_f2c(*type), *target, *disp, MPI_Op_f2c(*op),
+                           fz_windows[fz_window_slot(*win)]);
+}
+
+void __fz_mpif_get_accumulate(const void *obuf, const fz_fint *ocount, const fz_fint *otype,
+                              void *rbuf, const fz_fint *rcount, const fz_fint *rtype,
+                              const fz_fint *target, const fz_aint *disp, const fz_fint *tcount,
+                              const fz_fint *ttype, const fz_fint *op, const fz_fint *win,
+                              fz_fint *ierr) {
+  *ierr = MPI_Get_accumulate(obuf, *ocount, MPI_Type_f2c(*otype), rbuf, *rcount,
+                             MPI_Type_f2c(*rtype), *target, *disp, *tcount, MPI_Type_f2c(*ttype),
+                             MPI_Op_f2c(*op), fz_windows[fz_window_slot(*win)]);
 }
