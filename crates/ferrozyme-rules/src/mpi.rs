@@ -754,7 +754,9 @@ pub struct OnesidedOp {
 /// reverse; `MPI_PROD`, `MPI_MAX`, ... are not linear.
 pub fn onesided_op(name: &str) -> Option<OnesidedOp> {
     let (datatype, op, differentiated): (usize, usize, &'static [&'static str]) = match name {
-        "MPI_Accumulate" | "__fz_mpic_accumulate" => (2, 7, &["ompi_mpi_op_sum", "ompi_mpi_op_replace"]),
+        "MPI_Accumulate" | "__fz_mpic_accumulate" => {
+            (2, 7, &["ompi_mpi_op_sum", "ompi_mpi_op_replace"])
+        }
         "MPI_Fetch_and_op" | "__fz_mpic_fetch_and_op" => (2, 5, &["ompi_mpi_op_no_op"]),
         "MPI_Get_accumulate" | "__fz_mpic_get_accumulate" => (5, 10, &["ompi_mpi_op_no_op"]),
         _ => return None,

@@ -94,7 +94,10 @@ pub(crate) enum Problem<'a> {
     /// A one-sided `routine` (`MPI_Accumulate`, `MPI_Fetch_and_op`, `MPI_Get_accumulate`)
     /// whose operation (a predefined constant) is not differentiated with it: `MPI_PROD`,
     /// `MPI_MAX`, ...; the fetching ones with `MPI_SUM`, `MPI_REPLACE`.
-    OnesidedOperation { routine: &'static str, op: String },
+    OnesidedOperation {
+        routine: &'static str,
+        op: String,
+    },
     /// The primal pointer of an `enzyme_dupnoneed` argument is a placeholder (`nullptr`,
     /// `(T *)0x1`) and the function does more with it than store to it.
     PlaceholderPrimal {
