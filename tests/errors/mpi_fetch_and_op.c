@@ -1,10 +1,9 @@
-// EXPECT-ERROR: missing-derivative
-// EXPECT-ERROR: no derivative for `MPI_Fetch_and_op` (MPI)
-// EXPECT-ERROR: one-sided atomics
+// EXPECT-ERROR: MPI_Fetch_and_op with the operation `ompi_mpi_op_sum` is not differentiated
+// EXPECT-ERROR: the order of the ranks' operations
 // EXPECT-ERROR-LINE: MPI_Fetch_and_op(x
-// One-sided atomics stay refused: an MPI_Fetch_and_op(MPI_SUM) in a passive-target epoch
-// is an error naming it and saying how to write it (an MPI_Get then an
-// MPI_Accumulate), not a silent copy. This program was MPI_Win_lock around an MPI_Put,
+// A fetching one-sided atomic with MPI_SUM stays refused (MPI_NO_OP, an atomic read, is
+// differentiated: tests/mpi/43): an MPI_Fetch_and_op(MPI_SUM) in a passive-target epoch
+// is an error naming it and the operation, not a silent copy. This program was MPI_Win_lock around an MPI_Put,
 // refused until hpc24 differentiated passive-target epochs (tests/mpi/40, 41). (Open
 // MPI's C ABI is declared here, so the test needs no MPI installation: the pass stops
 // before linking.)

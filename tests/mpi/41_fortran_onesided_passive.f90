@@ -2,7 +2,6 @@
 ! OPT: O0 O2
 ! ARGS: -lmpi_mpifh
 ! SOURCES: src/fz_mpi_check.f90
-! IGNORE: MPI_PUT in MPI_WIN_LOCK epochs of a Fortran program got a wrong adjoint (at 4 ranks, and at 2 with the fenced MPI_GET: one or two elements next to the halo differ from the serial gradient; the value is right and the same epochs in C are right, tests/mpi/40), cause not found: MPI_WIN_LOCK and MPI_WIN_LOCK_ALL in Fortran now stop the program with a message (runtime/mpi_fortran.c)
 ! Fortran passive-target one-sided communication (mpif.h bindings): a periodic halo
 ! exchange by MPI_PUT into the neighbours' ghost cells of a window (MPI_WIN_CREATE over
 ! the block with its ghosts), each Put in its own MPI_WIN_LOCK/MPI_WIN_UNLOCK epoch (the

@@ -2,7 +2,6 @@
 ! OPT: O0 O2
 ! ARGS: -lmpi_mpifh
 ! SOURCES: src/fz_mpi_check.f90
-! IGNORE: MPI_GET and MPI_ACCUMULATE of a Fortran program inside MPI_WIN_LOCK_ALL / MPI_WIN_LOCK epochs got a wrong adjoint (the gathered gradient misses part of the far/e contributions; the value is right, the same program in C is right, tests/mpi/40; the MPI_PUTs under locks are right, tests/mpi/41), cause not found: MPI_WIN_LOCK and MPI_WIN_LOCK_ALL in Fortran now stop the program with a message (runtime/mpi_fortran.c)
 ! Fortran passive-target one-sided communication (mpif.h bindings): a periodic halo
 ! exchange by MPI_PUT into the neighbours' ghost cells of a window (MPI_WIN_CREATE over
 ! the block with its ghosts), each Put in its own MPI_WIN_LOCK/MPI_WIN_UNLOCK epoch (the

@@ -34,7 +34,11 @@
 //! the composed window (`runtime/mpi_composed.c`) holds the memory, whose shadow the pass
 //! keeps, the operations of a fence epoch, and an Open MPI window over the memory for
 //! the lock epochs (`RmaWindow`, whose rule adds the shadow window, `runtime/mpi_onesided.c`).
-//! Atomics (`MPI_Fetch_and_op`, `MPI_Get_accumulate`, `MPI_Compare_and_swap`),
+//! `MPI_Fetch_and_op` and `MPI_Get_accumulate` with `MPI_NO_OP` are atomic reads, an
+//! `MPI_Get` for differentiation. Other operations ([`onesided_op`]: `MPI_Accumulate`
+//! with `MPI_PROD`, `MPI_MAX`, ..., the fetching atomics with `MPI_SUM`, `MPI_REPLACE`) are
+//! a compile-time error when the operation is a predefined constant, a run-time stop
+//! otherwise. `MPI_Compare_and_swap` (not differentiable),
 //! request-based (`MPI_Rput`, ...) and post-start-complete-wait synchronisation are
 //! rejected.
 //!
@@ -176,6 +180,8 @@ pub fn handle_args(name: &str) -> &'static [usize] {
         "MPI_Win_allocate" | "__fz_mpic_win_allocate" => &[2, 3],
         "MPI_Put" | "__fz_mpic_put" | "MPI_Get" | "__fz_mpic_get" => &[2, 6],
         "MPI_Accumulate" | "__fz_mpic_accumulate" => &[2, 6, 7],
+        "MPI_Fetch_and_op" | "__fz_mpic_fetch_and_op" => &[2, 5],
+        "MPI_Get_accumulate" | "__fz_mpic_get_accumulate" => &[2, 5, 9, 10],
         _ => mpi_rule(name).map_or(&[], MpiRule::handles),
     }
 }
@@ -197,6 +203,8 @@ pub fn composed_datatype_args(name: &str) -> &'static [usize] {
         "MPI_Iallgather" | "MPI_Ialltoall" | "MPI_Igather" | "MPI_Iscatter" => &[2, 5],
         "MPI_Iallgatherv" => &[2, 6],
         "MPI_Ialltoallv" => &[3, 7],
+        "MPI_Fetch_and_op" => &[2],
+        "MPI_Get_accumulate" => &[2, 5],
         _ => &[],
     }
 }
@@ -204,7 +212,14 @@ pub fn composed_datatype_args(name: &str) -> &'static [usize] {
 /// The one-sided operations whose composed implementations keep their requests in the
 /// window (`runtime/mpi_composed.c`): a window the differentiated code did not create
 /// has no shadow to hold them.
-const WINDOW_OPERATIONS: &[&str] = &["MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Win_fence"];
+const WINDOW_OPERATIONS: &[&str] = &[
+    "MPI_Put",
+    "MPI_Get",
+    "MPI_Accumulate",
+    "MPI_Fetch_and_op",
+    "MPI_Get_accumulate",
+    "MPI_Win_fence",
+];
 
 /// Whether `name` is the composed implementation of a one-sided operation on a window
 /// (`__fz_mpic_put` for `MPI_Put`, ...).
@@ -268,7 +283,7 @@ const COMMUNICATORS: &str =
     "communicator, group and process-topology construction: handles and integers";
 const DATATYPES: &str = "derived-datatype construction: handles and integers (the helpers read the layout of a datatype made of one real type at run time)";
 const RMA_SYNC: &str = "passive-target synchronisation (lock, unlock, flush) of a composed window's Open MPI window: each adjoint or tangent operation opens and closes its own epoch on the shadow window";
-const RMA_ATOMIC: &str = "one-sided atomics (fetch-and-op, compare-and-swap, get-accumulate) are not differentiated; write them as an MPI_Get then an MPI_Accumulate(MPI_SUM) in separate epochs (or fences), or keep the data constant";
+const RMA_CAS: &str = "MPI_Compare_and_swap is not differentiable: whether it writes depends on an equality test of the target's value against the compare buffer (a step in the data, no derivative); keep the swapped data constant (integers, flags, locks) or write the update as an MPI_Accumulate";
 const RMA_REQUEST: &str = "request-based one-sided operations are not differentiated; use MPI_Put/MPI_Get/MPI_Accumulate and complete them with MPI_Win_unlock, MPI_Win_flush or MPI_Win_fence";
 const RMA_PSCW: &str = "post-start-complete-wait synchronisation is not differentiated; synchronise the window with MPI_Win_fence or passive-target locks (MPI_Win_lock, MPI_Win_lock_all)";
 const RMA_DYNAMIC: &str = "dynamic and shared-memory windows are not differentiated; create the window with MPI_Win_create or MPI_Win_allocate inside the differentiated function";
@@ -505,9 +520,19 @@ const TABLE: &[(&str, MpiRule)] = &[
     ("__fz_mpic_rma_acc", MpiRule::RmaAccumulate),
     ("__fz_mpic_rma_sync", MpiRule::Inactive { why: RMA_SYNC }),
     ("__fz_mpic_rma_passive", MpiRule::Inactive { why: RMA_SYNC }),
-    ("MPI_Get_accumulate", MpiRule::Unsupported { why: RMA_ATOMIC }),
-    ("MPI_Fetch_and_op", MpiRule::Unsupported { why: RMA_ATOMIC }),
-    ("MPI_Compare_and_swap", MpiRule::Unsupported { why: RMA_ATOMIC }),
+    (
+        "MPI_Get_accumulate",
+        MpiRule::Composed {
+            by: "__fz_mpic_get_accumulate",
+        },
+    ),
+    (
+        "MPI_Fetch_and_op",
+        MpiRule::Composed {
+            by: "__fz_mpic_fetch_and_op",
+        },
+    ),
+    ("MPI_Compare_and_swap", MpiRule::Unsupported { why: RMA_CAS }),
     ("MPI_Rput", MpiRule::Unsupported { why: RMA_REQUEST }),
     ("MPI_Rget", MpiRule::Unsupported { why: RMA_REQUEST }),
     ("MPI_Raccumulate", MpiRule::Unsupported { why: RMA_REQUEST }),
@@ -642,6 +667,8 @@ const FORTRAN: &[(&str, &str)] = &[
     ("mpi_put_", "__fz_mpif_put"),
     ("mpi_get_", "__fz_mpif_get"),
     ("mpi_accumulate_", "__fz_mpif_accumulate"),
+    ("mpi_fetch_and_op_", "__fz_mpif_fetch_and_op"),
+    ("mpi_get_accumulate_", "__fz_mpif_get_accumulate"),
     ("mpi_comm_rank_", "__fz_mpif_comm_rank"),
     ("mpi_comm_size_", "__fz_mpif_comm_size"),
 ];
@@ -658,12 +685,12 @@ const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/FETCH_AND_OP and GET_ACCUMULATE (MPI_NO_OP)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE), Fetch_and_op and Get_accumulate (MPI_NO_OP) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.
@@ -709,6 +736,36 @@ pub fn datatype(global: &str) -> Option<Option<u32>> {
         g if g.starts_with("ompi_mpi_") => Some(None),
         _ => None,
     }
+}
+
+/// A one-sided operation with a reduction operation argument: where its datatype (the
+/// one whose values carry the derivative) and operation arguments are, and the predefined
+/// operations (Open MPI's `ompi_mpi_op_*` objects) it is differentiated with.
+pub struct OnesidedOp {
+    pub datatype: usize,
+    pub op: usize,
+    pub differentiated: &'static [&'static str],
+}
+
+/// The [`OnesidedOp`] of `name` (the routine or its composed implementation):
+/// `MPI_Accumulate` with `MPI_SUM`, `MPI_REPLACE` (linear in the origin and the target);
+/// `MPI_Fetch_and_op`, `MPI_Get_accumulate` with `MPI_NO_OP` (an atomic read). The
+/// fetching `MPI_SUM`/`MPI_REPLACE` would need the order of the ranks' fetches replayed in
+/// reverse; `MPI_PROD`, `MPI_MAX`, ... are not linear.
+pub fn onesided_op(name: &str) -> Option<OnesidedOp> {
+    let (datatype, op, differentiated): (usize, usize, &'static [&'static str]) = match name {
+        "MPI_Accumulate" | "__fz_mpic_accumulate" => {
+            (2, 7, &["ompi_mpi_op_sum", "ompi_mpi_op_replace"])
+        }
+        "MPI_Fetch_and_op" | "__fz_mpic_fetch_and_op" => (2, 5, &["ompi_mpi_op_no_op"]),
+        "MPI_Get_accumulate" | "__fz_mpic_get_accumulate" => (5, 10, &["ompi_mpi_op_no_op"]),
+        _ => return None,
+    };
+    Some(OnesidedOp {
+        datatype,
+        op,
+        differentiated,
+    })
 }
 
 /// Every row, for the coverage document.
@@ -792,6 +849,16 @@ mod tests {
         assert_eq!(mpi_rule("__fz_mpic_rma_get"), Some(MpiRule::RmaGet));
         assert!(!is_window_operation_impl("__fz_mpic_win_create"));
         assert!(!is_window_operation_impl("MPI_Put"));
+        let acc = onesided_op("__fz_mpic_accumulate").unwrap();
+        assert_eq!((acc.datatype, acc.op), (2, 7));
+        assert!(acc.differentiated.contains(&"ompi_mpi_op_replace"));
+        let fop = onesided_op("MPI_Fetch_and_op").unwrap();
+        assert_eq!(fop.differentiated, &["ompi_mpi_op_no_op"]);
+        assert!(onesided_op("MPI_Put").is_none());
+        assert!(matches!(
+            mpi_rule("MPI_Compare_and_swap"),
+            Some(MpiRule::Unsupported { why }) if why.contains("not differentiable")
+        ));
         assert!(fortran_datatype_without_reals(7)); // MPI_INTEGER
         assert!(!fortran_datatype_without_reals(17)); // MPI_DOUBLE_PRECISION
         assert!(!fortran_datatype_without_reals(13)); // MPI_REAL

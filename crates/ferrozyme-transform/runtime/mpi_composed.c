@@ -828,6 +828,31 @@ int __fz_mpic_get(void *o, int on, fz_type ot, int target, fz_aint disp, int tn,
   return MPI_Irecv(o, on, ot, target, k, w->comm, &w->reqs[k]);
 }
 
+/* The one-sided atomics with MPI_NO_OP are atomic reads of the target: an MPI_Get (its
+ * adjoint adds the result's into the target's, which commutes with the other ranks'). With
+ * MPI_SUM or MPI_REPLACE the fetched value depends on the order of the ranks' operations,
+ * which the reverse sweep would have to replay backwards: not differentiated (a compile-time
+ * error when the operation is a constant, parallel::mpi::refused_onesided_op). */
+extern char ompi_mpi_op_no_op[];
+#define FZ_FETCH_REFUSED                                                                    \
+  "an MPI_Fetch_and_op or MPI_Get_accumulate in differentiated code with an operation "     \
+  "other than MPI_NO_OP (the order of the ranks' fetches is not replayed)"
+
+int __fz_mpic_fetch_and_op(const void *o, void *r, fz_type t, int target, fz_aint disp,
+                           void *op, void *win) {
+  (void)o;
+  if (op != (void *)ompi_mpi_op_no_op) FZ_RMA_STOP(FZ_FETCH_REFUSED);
+  return __fz_mpic_get(r, 1, t, target, disp, 1, t, win);
+}
+
+int __fz_mpic_get_accumulate(const void *o, int on, fz_type ot, void *r, int rn, fz_type rt,
+                             int target, fz_aint disp, int tn, fz_type tt, void *op,
+                             void *win) {
+  (void)o, (void)on, (void)ot;
+  if (op != (void *)ompi_mpi_op_no_op) FZ_RMA_STOP(FZ_FETCH_REFUSED);
+  return __fz_mpic_get(r, rn, rt, target, disp, tn, tt, win);
+}
+
 int __fz_mpic_accumulate(const void *o, int on, fz_type ot, int target, fz_aint disp, int tn,
                          fz_type tt, void *op, void *win) {
   fz_win *w = fz_win_of(win);

@@ -446,6 +446,9 @@ int MPI_Win_flush_all(void *);
 int MPI_Put(const void *, int, fz_type, int, fz_aint, int, fz_type, void *);
 int MPI_Get(void *, int, fz_type, int, fz_aint, int, fz_type, void *);
 int MPI_Accumulate(const void *, int, fz_type, int, fz_aint, int, fz_type, fz_op, void *);
+int MPI_Fetch_and_op(const void *, void *, fz_type, int, fz_aint, fz_op, void *);
+int MPI_Get_accumulate(const void *, int, fz_type, void *, int, fz_type, int, fz_aint, int,
+                       fz_type, fz_op, void *);
 
 /* The slot of a Fortran window made in differentiated code. */
 static int fz_window_slot(fz_fint win) {
@@ -470,19 +473,13 @@ void __fz_mpif_win_fence(const fz_fint *assert, const fz_fint *win, fz_fint *ier
   *ierr = MPI_Win_fence(*assert, fz_windows[fz_window_slot(*win)]);
 }
 
-/* Passive-target synchronisation. The C routines are differentiated (the composed
- * window's, runtime/mpi_composed.c; tests/mpi/40), but the same epochs from Fortran gave
- * wrong gradients (tests/mpi/41 and 42, ignored; cause not found): MPI_WIN_LOCK and
- * MPI_WIN_LOCK_ALL stop the program instead of a silently wrong derivative. */
-#define FZ_PASSIVE_REFUSED                                                                  \
-  "MPI_WIN_LOCK / MPI_WIN_LOCK_ALL (passive-target one-sided epochs) in a differentiated "  \
-  "Fortran program are not differentiated yet (a wrong gradient: tests/mpi/41, 42); "       \
-  "synchronise the window with MPI_WIN_FENCE, or call a C routine that uses MPI_Win_lock"
-
+/* Passive-target synchronisation: the C routines, differentiated as the composed
+ * window's (runtime/mpi_composed.c). The adjoint epochs are ordered by the program's own
+ * synchronisation mirrored in the reverse sweep, MPI_BARRIER among it: its wrapper below
+ * reaches MPI_Barrier, so its calls are differentiated (tests/mpi/41, 42). */
 void __fz_mpif_win_lock(const fz_fint *lock_type, const fz_fint *rank, const fz_fint *assert,
                         const fz_fint *win, fz_fint *ierr) {
-  (void)lock_type, (void)rank, (void)assert, (void)win, (void)ierr;
-  fz_die(FZ_PASSIVE_REFUSED);
+  *ierr = MPI_Win_lock(*lock_type, *rank, *assert, fz_windows[fz_window_slot(*win)]);
 }
 
 void __fz_mpif_win_unlock(const fz_fint *rank, const fz_fint *win, fz_fint *ierr) {
@@ -490,8 +487,7 @@ void __fz_mpif_win_unlock(const fz_fint *rank, const fz_fint *win, fz_fint *ierr
 }
 
 void __fz_mpif_win_lock_all(const fz_fint *assert, const fz_fint *win, fz_fint *ierr) {
-  (void)assert, (void)win, (void)ierr;
-  fz_die(FZ_PASSIVE_REFUSED);
+  *ierr = MPI_Win_lock_all(*assert, fz_windows[fz_window_slot(*win)]);
 }
 
 void __fz_mpif_win_unlock_all(const fz_fint *win, fz_fint *ierr) {
@@ -533,4 +529,23 @@ void __fz_mpif_accumulate(const void *obuf, const fz_fint *ocount, const fz_fint
                           fz_fint *ierr) {
   *ierr = MPI_Accumulate(obuf, *ocount, MPI_Type_f2c(*otype), *target, *disp, *tcount,
                          MPI_Type_f2c(*ttype), MPI_Op_f2c(*op), fz_windows[fz_window_slot(*win)]);
+}
+
+/* The one-sided atomics: with MPI_NO_OP (an atomic read) differentiated as MPI_GETs
+ * (runtime/mpi_composed.c); other operations stop there. */
+void __fz_mpif_fetch_and_op(const void *obuf, void *rbuf, const fz_fint *type,
+                            const fz_fint *target, const fz_aint *disp, const fz_fint *op,
+                            const fz_fint *win, fz_fint *ierr) {
+  *ierr = MPI_Fetch_and_op(obuf, rbuf, MPI_Type_f2c(*type), *target, *disp, MPI_Op_f2c(*op),
+                           fz_windows[fz_window_slot(*win)]);
+}
+
+void __fz_mpif_get_accumulate(const void *obuf, const fz_fint *ocount, const fz_fint *otype,
+                              void *rbuf, const fz_fint *rcount, const fz_fint *rtype,
+                              const fz_fint *target, const fz_aint *disp, const fz_fint *tcount,
+                              const fz_fint *ttype, const fz_fint *op, const fz_fint *win,
+                              fz_fint *ierr) {
+  *ierr = MPI_Get_accumulate(obuf, *ocount, MPI_Type_f2c(*otype), rbuf, *rcount,
+                             MPI_Type_f2c(*rtype), *target, *disp, *tcount, MPI_Type_f2c(*ttype),
+                             MPI_Op_f2c(*op), fz_windows[fz_window_slot(*win)]);
 }

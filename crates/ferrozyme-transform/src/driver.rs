@@ -315,9 +315,9 @@ impl Driver {
             if crate::fortran::linked_runtimes(module) != linked {
                 // The runtime IR just linked may touch globals with shadows (the request
                 // table of runtime/mpi_fortran.c, whose MPI_WAIT wrapper has only integer
-                // arguments): its callers, the clone among them, touch them too.
-                self.support.touchers =
-                    ferrozyme_analysis::activity::functions_touching_shadowed_globals(module);
+                // arguments) or reach a barrier (MPI_BARRIER's wrapper): its callers, the
+                // clone among them, are differentiated too.
+                self.support.touchers = crate::services::differentiated_callees(module);
             }
             self.times.add_since(Phase::Clone, start);
             clones.push(p);

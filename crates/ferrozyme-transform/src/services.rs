@@ -39,7 +39,8 @@ pub(crate) trait Callees {
 /// Module-level objects shared by all generated code.
 pub(crate) struct Support {
     pub module: Module,
-    /// Functions that (through their calls) touch mutable globals with shadows.
+    /// Functions whose calls are differentiated whatever their arguments
+    /// ([`differentiated_callees`]).
     pub touchers: HashSet<Value>,
     runtime: Runtime,
     /// Shadows of mutable globals, by (global, lane).
@@ -57,6 +58,15 @@ pub(crate) struct Support {
     pub global_args: crate::global_args::Cache,
 }
 
+/// Functions whose calls are differentiated whatever their arguments: they touch
+/// mutable globals with shadows (through their calls), or reach an MPI barrier, which
+/// the reverse sweep mirrors (`parallel::mpi::functions_reaching_barriers`).
+pub(crate) fn differentiated_callees(module: Module) -> HashSet<Value> {
+    let mut out = ferrozyme_analysis::activity::functions_touching_shadowed_globals(module);
+    out.extend(crate::parallel::mpi::functions_reaching_barriers(module));
+    out
+}
+
 /// A function a call through a pointer may reach.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Candidate {
@@ -71,7 +81,7 @@ impl Support {
     pub fn new(module: Module) -> Support {
         Support {
             module,
-            touchers: ferrozyme_analysis::activity::functions_touching_shadowed_globals(module),
+            touchers: differentiated_callees(module),
             runtime: Runtime::new(module),
             shadow_globals: HashMap::new(),
             candidates: HashMap::new(),

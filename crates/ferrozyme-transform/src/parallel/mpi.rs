@@ -11,8 +11,10 @@
 //! order as the primal's collective calls (a rank skips nothing on its own: buffers
 //! without a shadow take part with zeros).
 
+use std::collections::{HashMap, HashSet};
+
 use ferrozyme_llvm::{Module, Value};
-use ferrozyme_rules::mpi::MpiRule;
+use ferrozyme_rules::mpi::{datatype, mpi_rule, onesided_op, MpiRule};
 
 use super::{helper, Family};
 
@@ -112,7 +114,80 @@ pub fn helpers(rule: MpiRule) -> Helpers {
     }
 }
 
+/// The routine and predefined operation of a one-sided call with an operation
+/// (`MPI_Accumulate`, `MPI_Fetch_and_op`, `MPI_Get_accumulate`, or the composed
+/// implementation the clone calls) that is not differentiated with it
+/// ([`onesided_op`]: `ompi_mpi_op_prod`, ...), unless its datatype is a predefined one
+/// without reals (`MPI_INT`: no derivative to move). An operation that is not a constant
+/// is checked at run time (`runtime/mpi_composed.c`).
+pub fn refused_onesided_op(call: Value) -> Option<(&'static str, String)> {
+    let name = call.called_function()?.name();
+    let rule = onesided_op(&name)?;
+    let routine = ["MPI_Accumulate", "MPI_Fetch_and_op", "MPI_Get_accumulate"]
+        .into_iter()
+        .find(|r| onesided_op(r).is_some_and(|o| o.op == rule.op))?;
+    let args = call.call_args();
+    let global = |k: usize| {
+        args.get(k)
+            .filter(|a| a.is_global_variable())
+            .map(|a| a.name())
+    };
+    if global(rule.datatype).is_some_and(|t| datatype(&t) == Some(None)) {
+        return None;
+    }
+    let op = global(rule.op).filter(|g| g.starts_with("ompi_mpi_op_"))?;
+    (!rule.differentiated.contains(&op.as_str())).then_some((routine, op))
+}
+
 /// An MPI helper, linked on first use.
 pub fn helper_fn(m: Module, name: &str) -> Result<Value, String> {
     helper(m, Family::Mpi, name)
+}
+
+/// The defined functions that reach an `MPI_Barrier` through their direct calls (a
+/// Fortran binding counts as a call of its C wrapper, `mpi_barrier_` of
+/// `__fz_mpif_barrier`, when the wrapper is linked in).
+///
+/// A barrier is mirrored in the reverse sweep whatever it synchronises, but a call of a
+/// function that only reaches one (the Fortran wrapper: integer arguments only) is
+/// inactive by its arguments, and was copied into the forward sweep alone: the reverse
+/// had no barrier, and the adjoints of passive-target epochs it separated overlapped
+/// (tests/mpi/41, 42). Calls of these functions are differentiated whatever their
+/// arguments ([`crate::services::Support::touchers`]), so their derivatives mirror the
+/// barrier at its place.
+pub fn functions_reaching_barriers(module: Module) -> HashSet<Value> {
+    let mut callers: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut seeds: Vec<Value> = Vec::new();
+    for f in module.functions() {
+        if f.is_declaration() {
+            continue;
+        }
+        for b in f.blocks() {
+            for i in b.instructions() {
+                let Some(callee) = i.is_call().then(|| i.called_function()).flatten() else {
+                    continue;
+                };
+                let name = callee.name();
+                match mpi_rule(&name) {
+                    Some(MpiRule::Barrier) => seeds.push(f),
+                    Some(MpiRule::Fortran { by }) => {
+                        if let Some(w) = module.function(by).filter(|w| !w.is_declaration()) {
+                            callers.entry(w).or_default().push(f);
+                        }
+                    }
+                    _ => {}
+                }
+                if !callee.is_declaration() {
+                    callers.entry(callee).or_default().push(f);
+                }
+            }
+        }
+    }
+    let mut out: HashSet<Value> = HashSet::new();
+    while let Some(f) = seeds.pop() {
+        if out.insert(f) {
+            seeds.extend(callers.get(&f).into_iter().flatten().copied());
+        }
+    }
+    out
 }

@@ -59,6 +59,12 @@ pub(super) fn check_parallel(fx: &Facts, sup: &Support, diags: &mut Diags, i: Va
                 diags.report(Some(i), openmp::outlining_problem(&name));
                 return;
             }
+            if let Some((routine, op)) = mpi::refused_onesided_op(i) {
+                if fx.act.call_is_active(i, &sup.touchers) {
+                    diags.report(Some(i), Problem::OnesidedOperation { routine, op });
+                    return;
+                }
+            }
             match classify(i) {
                 CallKind::OpenMp(OmpRule::Reduce) => {
                     diags.report(Some(i), Problem::OpenMpReduction)
