@@ -34,13 +34,13 @@
 //! The function is put in SSA form first (`sroa,mem2reg`; at -O0 without `optnone` for
 //! that while), as `marked.rs` does for loops annotated for checkpointing.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{Loop, Loops};
 use ferrozyme_llvm::{run_function_passes, Block, Builder, DiagKind, Diagnostic, Module, Opcode, Value};
 
-use super::while_outline::{outline, WhileLoop};
+use super::while_outline::{inputs, outline, WhileLoop};
 
 /// The marker (matched by containment: C++ may mangle it).
 pub(crate) const SET_FIXED: &str = "__enzyme_set_fixed_point";
@@ -273,41 +273,14 @@ fn replace_loop(
             a.erase();
         }
     }
-    // Values from before the loop the body uses.
-    let mut live = Vec::new();
-    let mut locals = Vec::new();
-    let mut seen = HashSet::new();
-    for blk in &blocks {
-        for i in blk.instructions() {
-            if Some(i) == counter {
-                continue;
-            }
-            for op in i.operands() {
-                let before = (op.is_instruction() && !l.blocks.contains(&op.parent_block())) || op.is_argument();
-                if before && seen.insert(op) {
-                    let body_only = op.opcode() == Some(Opcode::LLVMAlloca)
-                        && op.users().iter().all(|u| {
-                            u.is_instruction() && l.blocks.contains(&u.parent_block())
-                        });
-                    if body_only {
-                        locals.push(op);
-                        continue;
-                    }
-                    let t = op.ty();
-                    if !(t.is_pointer() || t.is_integer() || t.is_fp_scalar()) {
-                        return Err(format!("the body uses `{}`, of type {t}, from before the loop (a step takes pointers, integers and float scalars)", super::ranges::short(op)));
-                    }
-                    live.push(op);
-                }
-            }
-        }
-    }
+    let ins = inputs(l, &blocks, counter)?;
     let w = WhileLoop {
         l,
         blocks,
         counter,
-        live,
-        locals,
+        live: ins.live,
+        locals: ins.locals,
+        rebuilt: ins.rebuilt,
         outs,
     };
     let step = outline(module, f, &w, name);

@@ -8,7 +8,7 @@
 //! each value the loop gives to the code after it is stored into a slot parameter (the
 //! last ones) right after it is computed; a stack slot only the body uses becomes the step's.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
@@ -25,6 +25,9 @@ pub(super) struct WhileLoop<'a> {
     /// Stack slots of the function only the body uses (a local array of the body at
     /// -O0): each step gets its own.
     pub locals: Vec<Value>,
+    /// Address computations from before the loop, made again in the step from its
+    /// parameters (at -O2 the element pointers of a state, hoisted out of the loop).
+    pub rebuilt: Vec<Value>,
     /// The values the code after the loop uses (each stored into its slot parameter).
     pub outs: Vec<Value>,
 }
@@ -77,6 +80,17 @@ pub(super) fn outline(module: Module, f: Value, w: &WhileLoop, name: &str) -> Va
         b.insert(n);
         n.set_name(&a.name());
         map.insert(*a, n);
+    }
+    for g in &w.rebuilt {
+        let n = g.clone_instruction();
+        b.insert(n);
+        n.set_name(&g.name());
+        for j in 0..n.num_operands() {
+            if let Some(&m) = map.get(&n.operand(j)) {
+                n.set_operand(j, m);
+            }
+        }
+        map.insert(*g, n);
     }
     if let Some(s) = w.counter.and_then(|c| slots.get(&c)) {
         b.store(ps[0], *s);
@@ -154,4 +168,68 @@ fn is_annotation(i: Value) -> bool {
             let n = g.name();
             n.starts_with("llvm.lifetime.") || n.starts_with("llvm.dbg.")
         })
+}
+
+/// What a step takes from before the loop (see [`WhileLoop`]).
+pub(super) struct Inputs {
+    pub live: Vec<Value>,
+    pub locals: Vec<Value>,
+    pub rebuilt: Vec<Value>,
+    seen: HashSet<Value>,
+}
+
+/// The values from before `l` that its body uses, sorted into parameters, the body's own
+/// stack slots and address computations the step makes again.
+pub(super) fn inputs(l: &Loop, blocks: &[Block], counter: Option<Value>) -> Result<Inputs, String> {
+    let mut ins = Inputs {
+        live: Vec::new(),
+        locals: Vec::new(),
+        rebuilt: Vec::new(),
+        seen: HashSet::new(),
+    };
+    for blk in blocks {
+        for i in blk.instructions() {
+            if Some(i) == counter || is_annotation(i) {
+                continue;
+            }
+            for op in i.operands() {
+                ins.add(l, op)?;
+            }
+        }
+    }
+    Ok(ins)
+}
+
+impl Inputs {
+    fn add(&mut self, l: &Loop, op: Value) -> Result<(), String> {
+        let before = (op.is_instruction() && !l.blocks.contains(&op.parent_block())) || op.is_argument();
+        if !before || !self.seen.insert(op) {
+            return Ok(());
+        }
+        let in_body = |v: Value| {
+            v.users()
+                .iter()
+                .all(|u| u.is_instruction() && l.blocks.contains(&u.parent_block()))
+        };
+        match op.opcode() {
+            Some(Opcode::LLVMAlloca) if in_body(op) => {
+                self.locals.push(op);
+                return Ok(());
+            }
+            Some(Opcode::LLVMGetElementPtr) => {
+                for j in 0..op.num_operands() {
+                    self.add(l, op.operand(j))?;
+                }
+                self.rebuilt.push(op);
+                return Ok(());
+            }
+            _ => {}
+        }
+        let t = op.ty();
+        if !(t.is_pointer() || t.is_integer() || t.is_fp_scalar()) {
+            return Err(format!("the body uses `{}`, of type {t}, from before the loop (a step takes pointers, integers and float scalars)", super::ranges::short(op)));
+        }
+        self.live.push(op);
+        Ok(())
+    }
 }
