@@ -266,7 +266,9 @@ fn replace_loop(
             return Err(format!("its argument `{}` is computed in the loop: the states and settings must be known before the loop", super::ranges::short(a)));
         }
     }
-    let dead: Vec<Value> = marker.call_args().into_iter().filter(|a| a.is_instruction()).collect();
+    let mut dead: Vec<Value> = marker.call_args().into_iter().filter(|a| a.is_instruction()).collect();
+    let mut once = std::collections::HashSet::new();
+    dead.retain(|v| once.insert(*v));
     marker.erase();
     for a in dead {
         if a.users().is_empty() && a.opcode() == Some(Opcode::LLVMLoad) {
