@@ -37,7 +37,9 @@
  *
  * is outlined into such a step (the body, returning whether it goes round again) and
  * differentiated the same way. The loop must test for convergence at the end of its
- * body only, keep its state in memory, and give at most one value to the code after it.
+ * body only (optimized, LLVM rotates `while (cond) {...}` into that form) and keep its
+ * state in memory; values it gives to the code after it are kept in slots the step
+ * writes.
  *
  * Memory the step writes must be a state, a region, a global, or output the step does
  * not read back (an error otherwise); memory it reads that code after the loop

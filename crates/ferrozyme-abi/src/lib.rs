@@ -109,7 +109,7 @@ pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[
     ),
     (
         "__enzyme_set_fixed_point",
-        "works: `__enzyme_set_fixed_point(enzyme_fp_state, z, (int64_t)bytes, [enzyme_fp_reduction, r,] [enzyme_fp_max_iters, n,] [enzyme_fp_control, control,] [enzyme_checkpoint_region, p, bytes,]...)` inside a loop's body marks that loop a fixed-point iteration: the loop is outlined into a step and differentiated as `__enzyme_fixed_point` (at the fixed point only); a marker outside a loop, a loop that exits before the end of its body, carries a value in a register or gives more than one value to the code after it, and state memory not listed are compile-time errors",
+        "works: `__enzyme_set_fixed_point(enzyme_fp_state, z, (int64_t)bytes, [enzyme_fp_reduction, r,] [enzyme_fp_max_iters, n,] [enzyme_fp_control, control,] [enzyme_checkpoint_region, p, bytes,]...)` inside a loop's body marks that loop a fixed-point iteration: the loop is outlined into a step and differentiated as `__enzyme_fixed_point` (at the fixed point only); a marker outside a loop, a loop that exits before the end of its body or carries a value in a register, and state memory not listed are compile-time errors; values the loop gives to the code after it are kept in slots",
     ),
     (
         "__enzyme_set_checkpointing",
