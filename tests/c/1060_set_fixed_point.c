@@ -62,6 +62,21 @@ double jacobi(double *z, const double *x) {
   return L;
 }
 
+/* The state a local array (at -O0 `z` decays to &z[0] inside the loop: made again
+   before it). */
+double local_state(const double *p) {
+  double z[2] = {0, 0};
+  int more;
+  do {
+    __enzyme_set_fixed_point(enzyme_fp_state, z, (int64_t)sizeof z, enzyme_fp_reduction, 1e-30);
+    double a = 0.3 * sin(z[1]) + p[0], c = 0.4 * cos(z[0]) + p[1];
+    more = fabs(a - z[0]) + fabs(c - z[1]) > 1e-15;
+    z[0] = a;
+    z[1] = c;
+  } while (more);
+  return z[0] * z[1];
+}
+
 /* Solves A^T g = w (trans) or A g = w by Gaussian elimination. */
 static void solve(int trans, const double *w, double *g) {
   double M[N][N + 1];
@@ -113,5 +128,22 @@ int main(void) {
   double dL = __enzyme_fwddiff((void *)jacobi, enzyme_dup, z, tz, enzyme_dup, x, tx);
   fz_check("jacobi forward dL", dL, W[0] * want[0] + W[1] * want[1] + W[2] * want[2], 1e-10);
   fz_check_arr("jacobi forward dz* = A^-1 xdot", tz, want, N, 1e-10);
+
+  /* Local state: z* = phi(z*, p), M = I - phi_z = [[1, -0.3 cos z1], [0.4 sin z0, 1]],
+     dL/dp = M^-T (z1, z0), dz/dp0 = M^-1 e0. */
+  double p[2] = {0.2, -0.1}, dp[2] = {0, 0}, zz[2] = {0, 0};
+  for (int k = 0; k < 200; k++) {
+    double a0 = 0.3 * sin(zz[1]) + p[0], c0 = 0.4 * cos(zz[0]) + p[1];
+    zz[0] = a0;
+    zz[1] = c0;
+  }
+  double s0 = 0.4 * sin(zz[0]), c1 = 0.3 * cos(zz[1]), det = 1 + s0 * c1;
+  double gw[2] = {(zz[1] - s0 * zz[0]) / det, (c1 * zz[1] + zz[0]) / det};
+  fz_check("local state primal", local_state(p), zz[0] * zz[1], 1e-13);
+  __enzyme_autodiff((void *)local_state, enzyme_dup, p, dp);
+  fz_check_arr("local state reverse (implicit)", dp, gw, 2, 1e-10);
+  double tp[2] = {1, 0};
+  double dl = __enzyme_fwddiff((void *)local_state, enzyme_dup, p, tp);
+  fz_check("local state forward (implicit)", dl, (zz[1] - zz[0] * s0) / det, 1e-10);
   return fz_finish();
 }

@@ -1,4 +1,5 @@
 // OPT: O1 O2 O3
+// IGNORE-REF: --ad-before-opt differentiates the loop before LLVM rotates it: its test at the top is refused there, as at -O0 (errors/set_fixed_point_exit_in_middle.c)
 // `__enzyme_set_fixed_point` in a loop written with its test at the top,
 // `while (*d > tol) { ... }`: optimized, LLVM rotates it into a guarded do-while whose
 // body ends with the test, so one outlined iteration is a whole update z = phi(z, x)

@@ -254,24 +254,18 @@ fn replace_loop(
     let b = Builder::new(ctx);
     // The marker's values, known before the loop.
     let pre_term = entry.terminator().ok_or("a block without a terminator")?;
+    b.position_before(pre_term);
     let mut fixed_args = Vec::new();
     for a in marker.call_args() {
-        let inside = a.is_instruction() && l.blocks.contains(&a.parent_block());
-        if !inside {
-            fixed_args.push(a);
-        } else if a.opcode() == Some(Opcode::LLVMLoad) && a.operand(0).is_global_variable() {
-            b.position_before(pre_term);
-            fixed_args.push(b.load(a.ty(), a.operand(0), &a.name()));
-        } else {
-            return Err(format!("its argument `{}` is computed in the loop: the states and settings must be known before the loop", super::ranges::short(a)));
-        }
+        let v = before_loop(&b, l, a).ok_or_else(|| format!("its argument `{}` is computed in the loop: the states and settings must be known before the loop", super::ranges::short(a)))?;
+        fixed_args.push(v);
     }
     let mut dead: Vec<Value> = marker.call_args().into_iter().filter(|a| a.is_instruction()).collect();
     let mut once = std::collections::HashSet::new();
     dead.retain(|v| once.insert(*v));
     marker.erase();
     for a in dead {
-        if a.users().is_empty() && a.opcode() == Some(Opcode::LLVMLoad) {
+        if a.users().is_empty() && l.blocks.contains(&a.parent_block()) {
             a.erase();
         }
     }
@@ -337,6 +331,33 @@ fn replace_loop(
         }
     }
     Ok(())
+}
+
+/// `v` where the builder stands, before the loop: itself when defined outside `l`, else
+/// made again there when it is a load of a global (a marker) or an address computed from
+/// values outside the loop (`&z[0]` of a local array at -O0); `None` otherwise.
+fn before_loop(b: &Builder, l: &Loop, v: Value) -> Option<Value> {
+    if !(v.is_instruction() && l.blocks.contains(&v.parent_block())) {
+        return Some(v);
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) if v.operand(0).is_global_variable() => {
+            Some(b.load(v.ty(), v.operand(0), &v.name()))
+        }
+        Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) => {
+            let ops: Option<Vec<Value>> = (0..v.num_operands())
+                .map(|j| before_loop(b, l, v.operand(j)))
+                .collect();
+            let ops = ops?;
+            let n = v.clone_instruction();
+            b.insert(n);
+            for (j, o) in ops.into_iter().enumerate() {
+                n.set_operand(j as u32, o);
+            }
+            Some(n)
+        }
+        _ => None,
+    }
 }
 
 /// `void __enzyme_fixed_point(ptr, ...)`, declared where the module lacks it.
