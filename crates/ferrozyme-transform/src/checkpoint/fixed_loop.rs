@@ -38,7 +38,9 @@ use std::collections::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{Loop, Loops};
-use ferrozyme_llvm::{run_function_passes, Block, Builder, DiagKind, Diagnostic, Module, Opcode, Value};
+use ferrozyme_llvm::{
+    run_function_passes, Block, Builder, DiagKind, Diagnostic, Module, Opcode, Value,
+};
 
 use super::while_outline::{inputs, outline, WhileLoop};
 
@@ -76,7 +78,10 @@ pub(crate) fn apply(module: Module) -> Result<(), Vec<Diagnostic>> {
                     fns.push(f);
                 }
             } else {
-                diags.push(error(u, "it must be called directly, inside the loop it marks".into()));
+                diags.push(error(
+                    u,
+                    "it must be called directly, inside the loop it marks".into(),
+                ));
             }
         }
     }
@@ -184,7 +189,12 @@ fn end_exit(cfg: &Cfg, l: &Loop) -> Result<(Block, Block), String> {
     let e = match exiting.as_slice() {
         [] => return Err("the loop has no exit".into()),
         [e] => **e,
-        _ => return Err(format!("{middle} (it has {} exits; test for convergence once, at the end of the body)", exiting.len())),
+        _ => {
+            return Err(format!(
+                "{middle} (it has {} exits; test for convergence once, at the end of the body)",
+                exiting.len()
+            ))
+        }
     };
     let succs = cfg.succs(e);
     let (inside, outside): (Vec<Block>, Vec<Block>) =
@@ -193,9 +203,7 @@ fn end_exit(cfg: &Cfg, l: &Loop) -> Result<(Block, Block), String> {
         return Err(format!("{middle} (its exit test is not a two-way branch)"));
     };
     let back = *s == l.header
-        || (s.phis().is_empty()
-            && s.instructions().len() == 1
-            && cfg.succs(*s) == vec![l.header]);
+        || (s.phis().is_empty() && s.instructions().len() == 1 && cfg.succs(*s) == vec![l.header]);
     if !back {
         return Err(format!("{middle} (work follows its exit test: test for convergence at the end of the body, `do {{ ... }} while (!converged)`)"));
     }
@@ -260,7 +268,11 @@ fn replace_loop(
         let v = before_loop(&b, l, a).ok_or_else(|| format!("its argument `{}` is computed in the loop: the states and settings must be known before the loop", super::ranges::short(a)))?;
         fixed_args.push(v);
     }
-    let mut dead: Vec<Value> = marker.call_args().into_iter().filter(|a| a.is_instruction()).collect();
+    let mut dead: Vec<Value> = marker
+        .call_args()
+        .into_iter()
+        .filter(|a| a.is_instruction())
+        .collect();
     let mut once = std::collections::HashSet::new();
     dead.retain(|v| once.insert(*v));
     marker.erase();
@@ -292,7 +304,11 @@ fn replace_loop(
         .and_then(|e| e.first_non_phi())
         .ok_or("a function without an entry block")?;
     b.position_before(first);
-    let slots: Vec<Value> = w.outs.iter().map(|v| b.alloca(v.ty(), "fz.fp.out")).collect();
+    let slots: Vec<Value> = w
+        .outs
+        .iter()
+        .map(|v| b.alloca(v.ty(), "fz.fp.out"))
+        .collect();
     b.position_at_end(pre);
     let decl = fixed_point_decl(module);
     let mut args = vec![step];
@@ -314,7 +330,10 @@ fn replace_loop(
     // The code after the loop: the values from the slots, the exit's phis from `pre`.
     for (&v, &now) in &loaded {
         for u in v.users() {
-            if u.is_instruction() && !l.blocks.contains(&u.parent_block()) && u.opcode() != Some(Opcode::LLVMPHI) {
+            if u.is_instruction()
+                && !l.blocks.contains(&u.parent_block())
+                && u.opcode() != Some(Opcode::LLVMPHI)
+            {
                 for j in 0..u.num_operands() {
                     if u.operand(j) == v {
                         u.set_operand(j, now);

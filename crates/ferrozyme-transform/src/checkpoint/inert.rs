@@ -107,7 +107,10 @@ fn inert(param: Value) -> bool {
             Some(Opcode::LLVMStore) => {
                 let v = u.operand(0);
                 v.ty().is_integer()
-                    && !matches!(v.opcode(), Some(Opcode::LLVMLoad) | Some(Opcode::LLVMBitCast))
+                    && !matches!(
+                        v.opcode(),
+                        Some(Opcode::LLVMLoad) | Some(Opcode::LLVMBitCast)
+                    )
                     && (!v.is_argument() || v.parent_function().params().first() == Some(&v))
             }
             _ => false,

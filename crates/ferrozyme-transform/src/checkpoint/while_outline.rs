@@ -202,7 +202,8 @@ pub(super) fn inputs(l: &Loop, blocks: &[Block], counter: Option<Value>) -> Resu
 
 impl Inputs {
     fn add(&mut self, l: &Loop, op: Value) -> Result<(), String> {
-        let before = (op.is_instruction() && !l.blocks.contains(&op.parent_block())) || op.is_argument();
+        let before =
+            (op.is_instruction() && !l.blocks.contains(&op.parent_block())) || op.is_argument();
         if !before || !self.seen.insert(op) {
             return Ok(());
         }
