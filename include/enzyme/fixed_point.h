@@ -28,6 +28,19 @@
  * of that test: it is called with *cumul = -1 before the first iteration and with the
  * squared norm after each, and returns whether to iterate again.
  *
+ * The same loop marked from inside its body:
+ *
+ *     do {
+ *       __enzyme_set_fixed_point(enzyme_fp_state, z, (int64_t)bytes, [...same markers]);
+ *       ... z = phi(z, x) ...
+ *     } while (!converged);
+ *
+ * is outlined into such a step (the body, returning whether it goes round again) and
+ * differentiated the same way. The loop must test for convergence at the end of its
+ * body only (optimized, LLVM rotates `while (cond) {...}` into that form) and keep its
+ * state in memory; values it gives to the code after it are kept in slots the step
+ * writes.
+ *
  * Memory the step writes must be a state, a region, a global, or output the step does
  * not read back (an error otherwise); memory it reads that code after the loop
  * overwrites must be listed with enzyme_checkpoint_region. Outside differentiated code
@@ -48,6 +61,7 @@ extern int enzyme_fp_control;
 extern int enzyme_checkpoint_region;
 
 void __enzyme_fixed_point(void *step, ...);
+void __enzyme_set_fixed_point(int marker, ...);
 
 #ifdef __cplusplus
 }

@@ -79,7 +79,6 @@ pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[
     ("__enzyme_likelihood", "probabilistic programming is not supported"),
     ("__enzyme_sample", "probabilistic programming is not supported"),
     ("__enzyme_observe", "probabilistic programming is not supported"),
-    ("__enzyme_set_fixed_point", "marking a loop as a fixed point from inside it is not supported; pass one iteration as a step function to __enzyme_fixed_point"),
 ];
 
 /// Functions of Enzyme's ABI the pass evaluates in place (not differentiation hooks).
@@ -107,6 +106,10 @@ pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[
     (
         "__enzyme_ptr_size_hint",
         "works: `__enzyme_ptr_size_hint(p, bytes, 0)` gives the extent of the memory behind `p` that a loop annotated for checkpointing writes (its snapshot region); removed everywhere (Ferrozyme sizes shadows from the allocations)",
+    ),
+    (
+        "__enzyme_set_fixed_point",
+        "works: `__enzyme_set_fixed_point(enzyme_fp_state, z, (int64_t)bytes, [enzyme_fp_reduction, r,] [enzyme_fp_max_iters, n,] [enzyme_fp_control, control,] [enzyme_checkpoint_region, p, bytes,]...)` inside a loop's body marks that loop a fixed-point iteration: the loop is outlined into a step and differentiated as `__enzyme_fixed_point` (at the fixed point only); a marker outside a loop, a loop that exits before the end of its body or carries a value in a register, and state memory not listed are compile-time errors; values the loop gives to the code after it are kept in slots",
     ),
     (
         "__enzyme_set_checkpointing",

@@ -33,6 +33,8 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     settings::before(module, &opts.enzyme);
     normalize_hook_calls(module);
+    // Loops marked with `__enzyme_set_fixed_point` become `__enzyme_fixed_point` calls.
+    checkpoint::outline_fixed_point_loops(module)?;
     // Loops annotated for checkpointing (the clang plugin's `__enzyme_set_checkpointing`)
     // are outlined first: they read the size hints (checkpoint/marked.rs).
     let marked_remarks = checkpoint::marked::apply(module, &reverse_targets(module))?;

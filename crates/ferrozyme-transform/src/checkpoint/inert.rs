@@ -91,8 +91,8 @@ pub(crate) fn derived_uses(param: Value) -> Option<Vec<(Value, Value)>> {
     Some(out)
 }
 
-/// Does no derivative go through `param`: it is only compared as a pointer, or read for
-/// integers or for floats that are only compared?
+/// Does no derivative go through `param`: it is only compared as a pointer, read for
+/// integers or for floats that are only compared, or written computed integers?
 fn inert(param: Value) -> bool {
     derived_uses(param).is_some_and(|uses| {
         uses.into_iter().all(|(u, _)| match u.opcode() {
@@ -100,6 +100,18 @@ fn inert(param: Value) -> bool {
             Some(Opcode::LLVMLoad) => {
                 let t = u.ty();
                 !t.is_pointer() && (!t.contains_fp() || only_compared(u))
+            }
+            // An integer computed, not copied (a loaded or bit-cast integer may be a
+            // float's bits; of arguments only the step number): a counter a marked fixed-point
+            // loop gives back (fixed_loop.rs).
+            Some(Opcode::LLVMStore) => {
+                let v = u.operand(0);
+                v.ty().is_integer()
+                    && !matches!(
+                        v.opcode(),
+                        Some(Opcode::LLVMLoad) | Some(Opcode::LLVMBitCast)
+                    )
+                    && (!v.is_argument() || v.parent_function().params().first() == Some(&v))
             }
             _ => false,
         })

@@ -33,6 +33,7 @@
 
 pub(crate) mod auto;
 mod demote;
+mod fixed_loop;
 mod fixed_point;
 mod fixed_text;
 pub(crate) mod inert;
@@ -40,12 +41,14 @@ pub(crate) mod marked;
 mod ranges;
 mod snapshot;
 mod text;
+mod while_outline;
 mod writes;
 
 use std::collections::HashSet;
 
 use ferrozyme_llvm::{link_ir_text, Builder, DiagKind, Diagnostic, Module, Type, Value};
 
+pub(crate) use fixed_loop::apply as outline_fixed_point_loops;
 pub(crate) use fixed_point::lower_global_shadows;
 use text::SiteShape;
 
