@@ -21,6 +21,7 @@ use std::collections::HashSet;
 use ferrozyme_llvm::{Opcode, Value};
 
 use super::{Activity, ActivityInput, ArgActivity};
+use crate::calls::{classify, CallKind};
 
 /// How many callee levels the question is asked through.
 pub const RETURNED_SHADOW_DEPTH: u32 = 2;
@@ -53,13 +54,19 @@ pub fn returns_shadow(
     if f.is_declaration() || f.params().len() != args.len() {
         return true;
     }
-    // Without type analysis the nested run does not follow pointers carried in integers.
-    let rebuilds_pointers = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .any(|i| i.opcode() == Some(Opcode::LLVMIntToPtr));
-    if rebuilds_pointers {
+    // Without type analysis the nested run does not follow pointers carried in
+    // integers; and a pointer a function without IR (or an indirect or custom callee)
+    // returns is not followed at all: such callees keep the old answer.
+    let opaque = f.blocks().into_iter().flat_map(|b| b.instructions()).any(|i| {
+        i.opcode() == Some(Opcode::LLVMIntToPtr)
+            || (matches!(i.opcode(), Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke))
+                && i.ty().contains_pointer()
+                && !matches!(
+                    classify(i),
+                    CallKind::Defined(_) | CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
+                ))
+    });
+    if opaque {
         return true;
     }
     let nested = Activity::run_nested(
