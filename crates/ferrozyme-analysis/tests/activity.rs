@@ -574,3 +574,41 @@ fn param_writes_of_iterator_helpers() {
         assert_eq!(w(ITER_BASE, 0), ParamWrites::Nothing);
     });
 }
+
+const LOWER_BOUND_ENTRY: &str =
+    "_ZSt11lower_boundIN9__gnu_cxx17__normal_iteratorIPKdSt6vectorIdSaIdEEEEdET_S8_S8_RKT0_";
+
+#[test]
+fn returned_iterator_follows_the_callee_not_the_query() {
+    with_module("lower_bound_o0.ll", |m| {
+        // The query has a shadow, the iterators do not: `__lower_bound` returns one of
+        // the constant iterators (`returned_shadow`), so the result and the slot it is
+        // stored into stay constant.
+        let (f, a, _) = run(m, LOWER_BOUND_ENTRY, &[Const, Const, Dup]);
+        check_shadowed(f, &a, false, &["call", "retval", "__first", "agg.tmp"]);
+        check_shadowed(f, &a, true, &["__val.addr"]);
+        // Iterators into memory with a shadow: the result has one.
+        let (f, a, _) = run(m, LOWER_BOUND_ENTRY, &[Dup, Dup, Const]);
+        check_shadowed(f, &a, true, &["call", "retval", "__first", "agg.tmp"]);
+    });
+}
+
+#[test]
+fn pointer_slots_follow_what_flows_in() {
+    use ferrozyme_analysis::activity::{param_writes, ParamWrites, PARAM_WRITES_DEPTH};
+    with_module("copy_slots.ll", |m| {
+        let w = |name: &str, k: usize| param_writes(func(m, name), k, PARAM_WRITES_DEPTH);
+        assert_eq!(w("peek", 0), ParamWrites::Nothing);
+        assert_eq!(w("fresh", 0), ParamWrites::Unknown);
+        assert_eq!(w("assign", 0), ParamWrites::From(vec![1]));
+        assert_eq!(w("leak", 0), ParamWrites::Unknown);
+        // `c` constant, `d` duplicated.
+        let (f, a, _) = run(m, "slots", &[Const, Dup, Const]);
+        // Only constant pointers reach these: no shadow.
+        check_shadowed(f, &a, false, &["read", "from_c", "cslot"]);
+        // A callee may put any pointer there, or the slot escapes: the shadow stays.
+        check_shadowed(f, &a, true, &["fresh", "leaked"]);
+        // What `d` points to flows in (through a callee, through memcpy).
+        check_shadowed(f, &a, true, &["from_d", "dslot", "copy"]);
+    });
+}
