@@ -382,7 +382,7 @@ impl Activity {
                 }
             }
             for &i in &insts {
-                a.visit(i, input);
+                a.visit(i, input, types);
                 if let Some(ta) = types {
                     a.visit_int_carrier(i, ta);
                 }
@@ -470,7 +470,12 @@ impl Activity {
         }
     }
 
-    fn visit(&mut self, i: Value, input: &ActivityInput<'_>) {
+    fn visit(
+        &mut self,
+        i: Value,
+        input: &ActivityInput<'_>,
+        types: Option<&crate::types::TypeAnalysis>,
+    ) {
         let Some(op) = i.opcode() else { return };
         let ty = i.ty();
         let ops = i.operands();
@@ -596,7 +601,7 @@ impl Activity {
                                 inputs
                                     && (ty.is_pointer()
                                         || (self.through_aggregates && ty.contains_pointer()))
-                                    && self.callee_may_return_shadow(kind, i, input)
+                                    && self.callee_may_return_shadow(kind, i, input, types)
                             }
                         };
                         if shadowed {
@@ -654,6 +659,7 @@ impl Activity {
         kind: CallKind,
         call: Value,
         input: &ActivityInput<'_>,
+        types: Option<&crate::types::TypeAnalysis>,
     ) -> bool {
         let CallKind::Defined(f) = kind else {
             return true;
@@ -662,6 +668,9 @@ impl Activity {
             return true;
         }
         let args = returned_shadow::call_arg_activities(self, call);
+        if !returned_shadow::only_pointer_free_dups(call, &args, types) {
+            return true;
+        }
         let key = (f, args);
         if let Some(&known) = self.callee_returns.get(&key) {
             return known;
