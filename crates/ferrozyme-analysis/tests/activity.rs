@@ -538,7 +538,9 @@ fn iterator_slots_into_constant_data_stay_constant() {
             f,
             &a,
             false,
-            &["__first", "__last", "__middle", "agg.tmp", "agg.tmp2", "retval"],
+            &[
+                "__first", "__last", "__middle", "agg.tmp", "agg.tmp2", "retval",
+            ],
         );
         // The slot holding the query's address keeps its shadow.
         check_shadowed(f, &a, true, &["__val.addr"]);
@@ -553,7 +555,9 @@ fn iterator_slots_into_active_data_keep_their_shadow() {
             f,
             &a,
             true,
-            &["__first", "__last", "__middle", "agg.tmp", "agg.tmp2", "retval"],
+            &[
+                "__first", "__last", "__middle", "agg.tmp", "agg.tmp2", "retval",
+            ],
         );
     });
 }

@@ -166,7 +166,9 @@ fn addresses(f: Value, j: usize, depth: u32) -> Option<HashSet<Value>> {
                 {
                     work.push(u)
                 }
-                Some(Opcode::LLVMStore) if u.operand(0) == v => work.extend(reloads(v, u.operand(1))),
+                Some(Opcode::LLVMStore) if u.operand(0) == v => {
+                    work.extend(reloads(v, u.operand(1)))
+                }
                 Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => {
                     if let CallKind::Defined(g) = classify(u) {
                         if let Some(r) = returned_address(g, depth.saturating_sub(1)) {
@@ -199,7 +201,9 @@ fn contents(addrs: &HashSet<Value>) -> HashSet<Value> {
         for u in v.users() {
             match u.opcode() {
                 Some(Opcode::LLVMGetElementPtr) if u.operand(0) == v => work.push(u),
-                Some(Opcode::LLVMStore) if u.operand(0) == v => work.extend(reloads(v, u.operand(1))),
+                Some(Opcode::LLVMStore) if u.operand(0) == v => {
+                    work.extend(reloads(v, u.operand(1)))
+                }
                 _ => {}
             }
         }
