@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-llvm.sh
 bash scripts/ensure-hpc.sh
 bash scripts/ensure-compat.sh
+bash scripts/ensure-boost.sh
 cargo build --release --workspace
 cargo test --release --workspace
 bash scripts/test-python.sh
