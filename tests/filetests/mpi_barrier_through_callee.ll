@@ -1,7 +1,7 @@
 ; Decision: a call of a function that reaches MPI_Barrier (here `sync_ranks`, an integer
 ; argument only, as the Fortran MPI_BARRIER wrapper `__fz_mpif_barrier` of
 ; runtime/mpi_fortran.c) is differentiated whatever its arguments
-; (parallel::mpi::functions_reaching_barriers): the forward sweep calls its augmented
+; (parallel::mpi::functions_calling_barriers, closed over callers): the forward sweep calls its augmented
 ; copy, the reverse sweep its reverse, which mirrors the barrier between the adjoints of
 ; the code before and after the call.
 ; Why it matters: by its arguments the call is inactive and was only copied into the

@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod activity;
+pub mod caller_graph;
 pub mod calls;
 pub mod captures;
 pub mod cfg;

@@ -742,6 +742,8 @@ pub fn datatype(global: &str) -> Option<Option<u32>> {
 /// one whose values carry the derivative) and operation arguments are, and the predefined
 /// operations (Open MPI's `ompi_mpi_op_*` objects) it is differentiated with.
 pub struct OnesidedOp {
+    /// The MPI routine (also for its composed implementation).
+    pub routine: &'static str,
     pub datatype: usize,
     pub op: usize,
     pub differentiated: &'static [&'static str],
@@ -753,15 +755,20 @@ pub struct OnesidedOp {
 /// fetching `MPI_SUM`/`MPI_REPLACE` would need the order of the ranks' fetches replayed in
 /// reverse; `MPI_PROD`, `MPI_MAX`, ... are not linear.
 pub fn onesided_op(name: &str) -> Option<OnesidedOp> {
-    let (datatype, op, differentiated): (usize, usize, &'static [&'static str]) = match name {
-        "MPI_Accumulate" | "__fz_mpic_accumulate" => {
-            (2, 7, &["ompi_mpi_op_sum", "ompi_mpi_op_replace"])
-        }
-        "MPI_Fetch_and_op" | "__fz_mpic_fetch_and_op" => (2, 5, &["ompi_mpi_op_no_op"]),
-        "MPI_Get_accumulate" | "__fz_mpic_get_accumulate" => (5, 10, &["ompi_mpi_op_no_op"]),
+    const NO_OP: &[&str] = &["ompi_mpi_op_no_op"];
+    let (routine, datatype, op, differentiated): (_, _, _, &'static [&'static str]) = match name {
+        "MPI_Accumulate" | "__fz_mpic_accumulate" => (
+            "MPI_Accumulate",
+            2,
+            7,
+            &["ompi_mpi_op_sum", "ompi_mpi_op_replace"],
+        ),
+        "MPI_Fetch_and_op" | "__fz_mpic_fetch_and_op" => ("MPI_Fetch_and_op", 2, 5, NO_OP),
+        "MPI_Get_accumulate" | "__fz_mpic_get_accumulate" => ("MPI_Get_accumulate", 5, 10, NO_OP),
         _ => return None,
     };
     Some(OnesidedOp {
+        routine,
         datatype,
         op,
         differentiated,
@@ -852,7 +859,8 @@ mod tests {
         let acc = onesided_op("__fz_mpic_accumulate").unwrap();
         assert_eq!((acc.datatype, acc.op), (2, 7));
         assert!(acc.differentiated.contains(&"ompi_mpi_op_replace"));
-        let fop = onesided_op("MPI_Fetch_and_op").unwrap();
+        let fop = onesided_op("__fz_mpic_fetch_and_op").unwrap();
+        assert_eq!(fop.routine, "MPI_Fetch_and_op");
         assert_eq!(fop.differentiated, &["ompi_mpi_op_no_op"]);
         assert!(onesided_op("MPI_Put").is_none());
         assert!(matches!(

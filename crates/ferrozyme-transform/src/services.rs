@@ -60,11 +60,15 @@ pub(crate) struct Support {
 
 /// Functions whose calls are differentiated whatever their arguments: they touch
 /// mutable globals with shadows (through their calls), or reach an MPI barrier, which
-/// the reverse sweep mirrors (`parallel::mpi::functions_reaching_barriers`).
+/// the reverse sweep mirrors (`parallel::mpi::functions_calling_barriers`); both closed
+/// over one caller graph.
 pub(crate) fn differentiated_callees(module: Module) -> HashSet<Value> {
-    let mut out = ferrozyme_analysis::activity::functions_touching_shadowed_globals(module);
-    out.extend(crate::parallel::mpi::functions_reaching_barriers(module));
-    out
+    let mut graph = ferrozyme_analysis::caller_graph::CallerGraph::new(module);
+    let mut seeds = ferrozyme_analysis::activity::functions_referencing_shadowed_globals(module);
+    seeds.extend(crate::parallel::mpi::functions_calling_barriers(
+        module, &mut graph,
+    ));
+    graph.callers_closure(seeds)
 }
 
 /// A function a call through a pointer may reach.

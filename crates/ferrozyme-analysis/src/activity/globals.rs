@@ -3,10 +3,11 @@
 //! into them), which functions touch such globals (directly or through callees), and
 //! which functions are read-only or return memory they allocated.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use ferrozyme_llvm::{Module, Opcode, Value};
 
+use crate::caller_graph::CallerGraph;
 use crate::calls::{classify, CallKind};
 
 /// Is `g` a mutable global that needs a shadow (it holds floats, by its type or by what
@@ -363,52 +364,29 @@ pub fn is_readnone_function(f: Value) -> bool {
     f.memory_effects().is_some_and(|m| m.is_none())
 }
 
-/// Functions that (transitively, through direct calls) reference a mutable float global.
+/// Functions that (transitively, through their calls) reference a mutable float global.
 pub fn functions_touching_shadowed_globals(module: Module) -> HashSet<Value> {
-    let mut direct: HashSet<Value> = HashSet::new();
-    let mut callers: HashMap<Value, Vec<Value>> = HashMap::new();
-    for f in module.functions() {
-        if f.is_declaration() {
-            continue;
-        }
-        for b in f.blocks() {
-            for i in b.instructions() {
-                for op in i.operands() {
-                    if references_shadowed_global(op, 0) {
-                        direct.insert(f);
-                    }
-                }
-                if i.is_call() {
-                    match i.called_function() {
-                        Some(c) => callers.entry(c).or_default().push(f),
-                        None if !i.is_inline_asm_call() => {
-                            // A call through a pointer reaches every candidate of its type.
-                            for c in
-                                crate::calls::indirect_candidates(module, i.called_function_type())
-                            {
-                                callers.entry(c).or_default().push(f);
-                            }
-                        }
-                        None => {}
-                    }
-                    // A parallel region calls its microtask.
-                    if let Some(m) = crate::calls::parallel_callee(i) {
-                        callers.entry(m).or_default().push(f);
-                    }
-                }
-            }
-        }
-    }
-    let mut out = direct.clone();
-    let mut work: Vec<Value> = direct.into_iter().collect();
-    while let Some(f) = work.pop() {
-        for &c in callers.get(&f).map(|v| v.as_slice()).unwrap_or(&[]) {
-            if out.insert(c) {
-                work.push(c);
-            }
-        }
-    }
-    out
+    CallerGraph::new(module).callers_closure(functions_referencing_shadowed_globals(module))
+}
+
+/// Functions whose own instructions reference a mutable float global (the seeds of
+/// [`functions_touching_shadowed_globals`]).
+pub fn functions_referencing_shadowed_globals(module: Module) -> HashSet<Value> {
+    module
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+        .filter(|f| {
+            f.blocks()
+                .into_iter()
+                .flat_map(|b| b.instructions())
+                .any(|i| {
+                    i.operands()
+                        .into_iter()
+                        .any(|op| references_shadowed_global(op, 0))
+                })
+        })
+        .collect()
 }
 
 fn references_shadowed_global(v: Value, depth: u32) -> bool {

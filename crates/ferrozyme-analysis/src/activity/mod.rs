@@ -36,8 +36,9 @@ pub(crate) use globals::returned_values;
 /// The name prefix of the transform's checkpointed and fixed-point loop functions.
 pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";
 pub use globals::{
-    extracted_returned_arg, functions_touching_shadowed_globals, global_needs_shadow,
-    is_readnone_function, is_readonly_function, returned_param, returns_fresh_memory, stores_param,
+    extracted_returned_arg, functions_referencing_shadowed_globals,
+    functions_touching_shadowed_globals, global_needs_shadow, is_readnone_function,
+    is_readonly_function, returned_param, returns_fresh_memory, stores_param,
 };
 
 /// How an argument of the function being differentiated takes part.

@@ -11,8 +11,7 @@
 //! order as the primal's collective calls (a rank skips nothing on its own: buffers
 //! without a shadow take part with zeros).
 
-use std::collections::{HashMap, HashSet};
-
+use ferrozyme_analysis::caller_graph::CallerGraph;
 use ferrozyme_llvm::{Module, Value};
 use ferrozyme_rules::mpi::{datatype, mpi_rule, onesided_op, MpiRule};
 
@@ -123,9 +122,6 @@ pub fn helpers(rule: MpiRule) -> Helpers {
 pub fn refused_onesided_op(call: Value) -> Option<(&'static str, String)> {
     let name = call.called_function()?.name();
     let rule = onesided_op(&name)?;
-    let routine = ["MPI_Accumulate", "MPI_Fetch_and_op", "MPI_Get_accumulate"]
-        .into_iter()
-        .find(|r| onesided_op(r).is_some_and(|o| o.op == rule.op))?;
     let args = call.call_args();
     let global = |k: usize| {
         args.get(k)
@@ -136,7 +132,7 @@ pub fn refused_onesided_op(call: Value) -> Option<(&'static str, String)> {
         return None;
     }
     let op = global(rule.op).filter(|g| g.starts_with("ompi_mpi_op_"))?;
-    (!rule.differentiated.contains(&op.as_str())).then_some((routine, op))
+    (!rule.differentiated.contains(&op.as_str())).then_some((rule.routine, op))
 }
 
 /// An MPI helper, linked on first use.
@@ -144,50 +140,39 @@ pub fn helper_fn(m: Module, name: &str) -> Result<Value, String> {
     helper(m, Family::Mpi, name)
 }
 
-/// The defined functions that reach an `MPI_Barrier` through their direct calls (a
-/// Fortran binding counts as a call of its C wrapper, `mpi_barrier_` of
-/// `__fz_mpif_barrier`, when the wrapper is linked in).
+/// The defined functions that call `MPI_Barrier` themselves, the seeds whose callers
+/// ([`CallerGraph::callers_closure`]) reach a barrier; records in `graph` that a
+/// Fortran binding's call is a call of its C wrapper (`mpi_barrier_` of
+/// `__fz_mpif_barrier`) when the wrapper is linked in.
 ///
 /// A barrier is mirrored in the reverse sweep whatever it synchronises, but a call of a
 /// function that only reaches one (the Fortran wrapper: integer arguments only) is
 /// inactive by its arguments, and was copied into the forward sweep alone: the reverse
 /// had no barrier, and the adjoints of passive-target epochs it separated overlapped
-/// (tests/mpi/41, 42). Calls of these functions are differentiated whatever their
-/// arguments ([`crate::services::Support::touchers`]), so their derivatives mirror the
-/// barrier at its place.
-pub fn functions_reaching_barriers(module: Module) -> HashSet<Value> {
-    let mut callers: HashMap<Value, Vec<Value>> = HashMap::new();
-    let mut seeds: Vec<Value> = Vec::new();
-    for f in module.functions() {
-        if f.is_declaration() {
-            continue;
-        }
-        for b in f.blocks() {
-            for i in b.instructions() {
-                let Some(callee) = i.is_call().then(|| i.called_function()).flatten() else {
-                    continue;
-                };
-                let name = callee.name();
-                match mpi_rule(&name) {
-                    Some(MpiRule::Barrier) => seeds.push(f),
-                    Some(MpiRule::Fortran { by }) => {
-                        if let Some(w) = module.function(by).filter(|w| !w.is_declaration()) {
-                            callers.entry(w).or_default().push(f);
-                        }
+/// (tests/mpi/41, 42). Calls of the functions reaching a barrier are differentiated
+/// whatever their arguments ([`crate::services::Support::touchers`]), so their
+/// derivatives mirror the barrier at its place.
+pub fn functions_calling_barriers(module: Module, graph: &mut CallerGraph) -> Vec<Value> {
+    let mut seeds = Vec::new();
+    for f in module
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+    {
+        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+            let Some(callee) = i.is_call().then(|| i.called_function()).flatten() else {
+                continue;
+            };
+            match mpi_rule(&callee.name()) {
+                Some(MpiRule::Barrier) => seeds.push(f),
+                Some(MpiRule::Fortran { by }) => {
+                    if let Some(w) = module.function(by).filter(|w| !w.is_declaration()) {
+                        graph.add_call(f, w);
                     }
-                    _ => {}
                 }
-                if !callee.is_declaration() {
-                    callers.entry(callee).or_default().push(f);
-                }
+                _ => {}
             }
         }
     }
-    let mut out: HashSet<Value> = HashSet::new();
-    while let Some(f) = seeds.pop() {
-        if out.insert(f) {
-            seeds.extend(callers.get(&f).into_iter().flatten().copied());
-        }
-    }
-    out
+    seeds
 }
