@@ -43,6 +43,7 @@ use super::hidden_floats::{
     reinterpreted_float, undifferentiated_float,
 };
 use super::lost_stores::lost_stores;
+use crate::common::ir_text::quote;
 
 /// One problem found in the body.
 pub(crate) struct Finding {
@@ -127,8 +128,5 @@ pub(super) fn describe_object(v: Value) -> String {
     if v.is_global_variable() {
         return format!("global `{}`", v.name());
     }
-    let text = v.to_string();
-    let text = text.trim();
-    let short: String = text.chars().take(80).collect();
-    format!("memory from `{short}`, which has no shadow")
+    format!("memory from `{}`, which has no shadow", quote(v))
 }

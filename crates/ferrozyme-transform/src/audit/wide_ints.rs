@@ -21,6 +21,7 @@ use ferrozyme_llvm::{DiagKind, Opcode, Type, TypeKind, Value};
 use crate::common::base_object;
 
 use super::body::Finding;
+use crate::common::ir_text::quote;
 
 /// How far the bits of one wide integer are followed.
 const WALK_LIMIT: usize = 256;
@@ -165,11 +166,11 @@ pub(super) fn floats_in_wide_integers(insts: &[Value], act: &Activity, out: &mut
         let whence = match sink {
             Sink::FloatAgain(at) => format!(
                 "its bits become floating-point data again at `{}`",
-                short(at)
+                quote(at)
             ),
             Sink::ShadowedStore(at) => format!(
                 "it is stored whole into differentiable memory at `{}`, which would not copy the derivatives",
-                short(at)
+                quote(at)
             ),
         };
         out.push(Finding {
@@ -181,10 +182,4 @@ pub(super) fn floats_in_wide_integers(insts: &[Value], act: &Activity, out: &mut
             help: "move the floats as floats in the differentiated code: copy the fields one at a time or pass the value by reference, and do not pun doubles through `u128`/`__int128`",
         });
     }
-}
-
-/// The first line of an instruction's text, shortened for messages.
-fn short(i: Value) -> String {
-    let text = i.to_string();
-    text.trim().chars().take(80).collect()
 }

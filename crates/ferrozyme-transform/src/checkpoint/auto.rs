@@ -35,9 +35,10 @@ use ferrozyme_llvm::{
     link_ir_text, Block, Builder, IntPredicate, Module, Opcode, Remark, RemarkKind, Value,
 };
 
-use super::ranges::{counted, short, Counted};
+use super::ranges::{counted, Counted};
 use super::snapshot::{checkpoint_call, describe, snapshot, Snapshot};
 use super::writes;
+use crate::common::ir_text::quote;
 
 /// A loop body without an inner loop needs at least this many floating-point
 /// instructions (in it and its callees) to be worth checkpointing.
@@ -212,7 +213,7 @@ pub(super) fn prepare(
     let mut c = c;
     for phi in l.header.phis() {
         if phi != c.phi {
-            return Err(format!("it carries `{}` from one iteration to the next in a register; only state in memory is checkpointed", short(phi)));
+            return Err(format!("it carries `{}` from one iteration to the next in a register; only state in memory is checkpointed", quote(phi)));
         }
     }
     let blocks: Vec<Block> = l.blocks_in(&f.blocks());
@@ -225,7 +226,7 @@ pub(super) fn prepare(
                 if u.is_instruction() && !l.blocks.contains(&u.parent_block()) && !slotted {
                     return Err(format!(
                         "`{}`, computed in the loop, is used after it",
-                        short(i)
+                        quote(i)
                     ));
                 }
             }
@@ -237,7 +238,7 @@ pub(super) fn prepare(
                 | Some(Opcode::LLVMSwitch) => {
                     return Err(format!(
                         "it contains `{}` (only branches are outlined)",
-                        short(i)
+                        quote(i)
                     ))
                 }
                 _ => {}
@@ -264,7 +265,7 @@ pub(super) fn prepare(
                 if outside && seen.insert(op) {
                     let t = op.ty();
                     if !(t.is_pointer() || t.is_integer() || t.is_fp_scalar()) {
-                        return Err(format!("it uses `{}`, of type {t}, from before the loop (pointers, integers and float scalars can be passed to a step)", short(op)));
+                        return Err(format!("it uses `{}`, of type {t}, from before the loop (pointers, integers and float scalars can be passed to a step)", quote(op)));
                     }
                     live.push(op);
                 }
@@ -352,7 +353,7 @@ pub(super) fn shadows_known(
                 return Err(format!("it uses {}, which a derivative request passes without a shadow (enzyme_const): the checkpointed step's gradient needs one", live_name(base)));
             }
         } else if !written.contains(&j) && !base.is_global_variable() {
-            return Err(format!("it reads memory through `{}`, which it does not write and whose activity is only known when differentiating (constant memory has no shadow to give the checkpointed step)", short(*v)));
+            return Err(format!("it reads memory through `{}`, which it does not write and whose activity is only known when differentiating (constant memory has no shadow to give the checkpointed step)", quote(*v)));
         }
     }
     Ok(())
@@ -500,7 +501,7 @@ pub(super) fn live_name(v: Value) -> String {
             return format!("argument {} of `{}`", k + 1, f.name());
         }
     }
-    format!("`{}`", short(v))
+    format!("`{}`", quote(v))
 }
 
 /// Links the checkpoint driver (`driver.ll`) unless the module has it.

@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 
+use crate::common::ir_text::quote;
 use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::{Builder, Module, Opcode, Value};
 
@@ -38,7 +39,7 @@ pub(super) fn carried_to_memory(
         if !(t.is_integer() || t.is_fp_scalar() || t.is_pointer()) {
             return Err(format!(
                 "it carries `{}`, of type {t}, from one iteration to the next in a register",
-                super::ranges::short(p)
+                quote(p)
             ));
         }
         let s = slot(p);

@@ -43,6 +43,7 @@ use ferrozyme_llvm::{
 };
 
 use super::while_outline::{inputs, outline, WhileLoop};
+use crate::common::ir_text::quote;
 
 /// The marker (matched by containment: C++ may mangle it).
 pub(crate) const SET_FIXED: &str = "__enzyme_set_fixed_point";
@@ -227,7 +228,7 @@ fn counter(l: &Loop) -> Result<Option<Value>, String> {
             found = Some(p);
             continue;
         }
-        return Err(format!("the loop carries `{}` from one iteration to the next in a register: the state of a fixed-point loop is memory listed with enzyme_fp_state", super::ranges::short(p)));
+        return Err(format!("the loop carries `{}` from one iteration to the next in a register: the state of a fixed-point loop is memory listed with enzyme_fp_state", quote(p)));
     }
     Ok(found)
 }
@@ -265,7 +266,7 @@ fn replace_loop(
     b.position_before(pre_term);
     let mut fixed_args = Vec::new();
     for a in marker.call_args() {
-        let v = before_loop(&b, l, a).ok_or_else(|| format!("its argument `{}` is computed in the loop: the states and settings must be known before the loop", super::ranges::short(a)))?;
+        let v = before_loop(&b, l, a).ok_or_else(|| format!("its argument `{}` is computed in the loop: the states and settings must be known before the loop", quote(a)))?;
         fixed_args.push(v);
     }
     let mut dead: Vec<Value> = marker

@@ -30,6 +30,7 @@
 
 use std::collections::HashMap;
 
+use crate::common::ir_text::quote;
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{
     constant_start_phis, defined_outside, inverse_predicate, is_unit_step, swapped_predicate, Loop,
@@ -313,7 +314,7 @@ impl<'a> Walk<'a> {
             };
         }
         let Some(op) = v.opcode() else {
-            return Err(format!("the index `{}`", short(v)));
+            return Err(format!("the index `{}`", quote(v)));
         };
         let d = depth + 1;
         use Opcode::*;
@@ -328,7 +329,7 @@ impl<'a> Walk<'a> {
                     // A value merged after branches or loops (a loop's exit value, a
                     // peeled iteration's counter): the hull of what flows in.
                     if !self.visiting.insert(v) {
-                        return Err(format!("the index `{}` (a loop-carried value that is not a counted loop's counter)", short(v)));
+                        return Err(format!("the index `{}` (a loop-carried value that is not a counted loop's counter)", quote(v)));
                     }
                     let mut acc: Option<Iv> = None;
                     for (x, _) in v.incoming() {
@@ -345,7 +346,7 @@ impl<'a> Walk<'a> {
                         });
                     }
                     self.visiting.remove(&v);
-                    return acc.ok_or_else(|| format!("the index `{}`", short(v)));
+                    return acc.ok_or_else(|| format!("the index `{}`", quote(v)));
                 };
                 let bnd = self.int_u(bound, env, d, unsigned)?;
                 let last = self.b.add(bnd.hi, self.c(extra));
@@ -381,11 +382,11 @@ impl<'a> Walk<'a> {
                 } else if let (Some(k), true) = (v.operand(0).const_int_value(), op == LLVMMul) {
                     (v.operand(1), k)
                 } else {
-                    return Err(format!("the index `{}` (a product of variables)", short(v)));
+                    return Err(format!("the index `{}` (a product of variables)", quote(v)));
                 };
                 let k = if op == LLVMShl {
                     if !(0..32).contains(&k) {
-                        return Err(format!("the index `{}`", short(v)));
+                        return Err(format!("the index `{}`", quote(v)));
                     }
                     1i64 << k
                 } else {
@@ -405,7 +406,7 @@ impl<'a> Walk<'a> {
                 let k = v.operand(1).const_int_value().filter(|k| *k > 0);
                 let a = self.int(v.operand(0), env, d)?;
                 let (Some(k), Some(m)) = (k, a.min.filter(|m| *m >= 0)) else {
-                    return Err(format!("the index `{}` (may be negative)", short(v)));
+                    return Err(format!("the index `{}` (may be negative)", quote(v)));
                 };
                 match op {
                     LLVMSRem | LLVMURem => Ok(Iv {
@@ -426,7 +427,7 @@ impl<'a> Walk<'a> {
                     }),
                 }
             }
-            _ => Err(format!("the index `{}`", short(v))),
+            _ => Err(format!("the index `{}`", quote(v))),
         }
     }
 
@@ -490,7 +491,7 @@ impl<'a> Walk<'a> {
                     _ => Err("a pointer chosen between different objects".into()),
                 }
             }
-            _ => Err(format!("the address `{}`", short(v))),
+            _ => Err(format!("the address `{}`", quote(v))),
         }
     }
 
@@ -528,7 +529,7 @@ impl<'a> Walk<'a> {
                 off = self.add(off, self.scale(i, self.module.alloc_size(elem) as i64));
                 ty = elem;
             } else {
-                return Err(format!("the address `{}`", short(gep)));
+                return Err(format!("the address `{}`", quote(gep)));
             }
         }
         Ok(off)
@@ -547,7 +548,7 @@ impl<'a> Walk<'a> {
                 if !off.min.is_some_and(|m| m >= 0) {
                     return Err(format!(
                         "`{}` may write before the start of the memory it is given",
-                        short(inst)
+                        quote(inst)
                     ));
                 }
                 let end = self.b.add(off.hi, len.hi);
@@ -559,7 +560,7 @@ impl<'a> Walk<'a> {
                 Ok(())
             }
             Ok(_) => Ok(()),
-            Err(why) => Err(format!("`{}` writes through {why}", short(inst))),
+            Err(why) => Err(format!("`{}` writes through {why}", quote(inst))),
         }
     }
 
@@ -641,7 +642,7 @@ impl<'a> Walk<'a> {
             }
             Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => {
                 let Some(g) = inst.called_function() else {
-                    return Err(format!("`{}` is an indirect call", short(inst)));
+                    return Err(format!("`{}` is an indirect call", quote(inst)));
                 };
                 let name = g.name();
                 let args = inst.call_args();
@@ -657,7 +658,7 @@ impl<'a> Walk<'a> {
                         }
                         let len = self
                             .int(args[2], env, 0)
-                            .map_err(|w| format!("`{}` copies {w} bytes", short(inst)))?;
+                            .map_err(|w| format!("`{}` copies {w} bytes", quote(inst)))?;
                         return self.write(args[0], len, env, inst);
                     }
                     return Ok(());
@@ -679,7 +680,7 @@ impl<'a> Walk<'a> {
                             if !reads {
                                 return Err(format!(
                                     "`{}` passes the loop's memory to `{name}`, which may write an amount the analysis cannot bound",
-                                    short(inst)
+                                    quote(inst)
                                 ));
                             }
                         }
@@ -741,16 +742,5 @@ impl Iv {
     fn with_min(mut self, m: i64) -> Iv {
         self.min = Some(m);
         self
-    }
-}
-
-pub(crate) fn short(v: Value) -> String {
-    let s = v.to_string();
-    let s = s.trim();
-    let s = s.split(", !").next().unwrap_or_default();
-    if s.len() > 80 {
-        format!("{}...", &s[..80])
-    } else {
-        s.to_string()
     }
 }

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Value};
 
 use super::auto::live_name;
-use super::ranges::{short, Counted, Iv, Sym, Walk};
+use super::ranges::{Counted, Iv, Sym, Walk};
 use super::writes;
+use crate::common::ir_text::quote;
 
 /// The step's state, with the sizes computed before the preheader's branch.
 pub(super) struct Snapshot {
@@ -38,7 +39,7 @@ pub(super) fn snapshot(
         format!(
             "what it changes cannot be identified: it writes memory through {} (`{}`)",
             u.why,
-            short(u.inst)
+            quote(u.inst)
         )
     })?;
     if w.params.is_empty() && w.globals.is_empty() {
@@ -118,7 +119,7 @@ pub(super) fn snapshot(
             } else if !facts.regions.iter().any(|(r, _)| r == j) {
                 return Err(format!(
                     "the bytes it writes through `{}` cannot be bounded",
-                    short(live[*j])
+                    quote(live[*j])
                 ));
             }
         }

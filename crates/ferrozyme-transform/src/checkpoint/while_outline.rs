@@ -10,6 +10,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::common::ir_text::quote;
 use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
 
@@ -228,7 +229,7 @@ impl Inputs {
         }
         let t = op.ty();
         if !(t.is_pointer() || t.is_integer() || t.is_fp_scalar()) {
-            return Err(format!("the body uses `{}`, of type {t}, from before the loop (a step takes pointers, integers and float scalars)", super::ranges::short(op)));
+            return Err(format!("the body uses `{}`, of type {t}, from before the loop (a step takes pointers, integers and float scalars)", quote(op)));
         }
         self.live.push(op);
         Ok(())

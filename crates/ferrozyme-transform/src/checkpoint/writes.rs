@@ -19,6 +19,7 @@
 
 use std::collections::HashSet;
 
+use crate::common::ir_text::quote;
 use ferrozyme_llvm::{Opcode, Value};
 
 /// The written objects of a step.
@@ -185,7 +186,7 @@ impl Tracer<'_> {
         if v.is_constant_expr() {
             return match v.const_opcode() {
                 Some(Opcode::LLVMGetElementPtr) => self.trace(v.operand(0), depth + 1),
-                _ => Err(format!("a pointer made by the constant `{}`", short(v))),
+                _ => Err(format!("a pointer made by the constant `{}`", quote(v))),
             };
         }
         if v.is_argument() {
@@ -210,7 +211,7 @@ impl Tracer<'_> {
                 Err("a pointer returned by a call".into())
             }
             Some(Opcode::LLVMIntToPtr) => Err("a pointer made from an integer".into()),
-            _ => Err(format!("the pointer `{}`", short(v))),
+            _ => Err(format!("the pointer `{}`", quote(v))),
         }
     }
 
@@ -245,16 +246,6 @@ impl Tracer<'_> {
             self.trace(a, depth + 1)?;
         }
         Ok(())
-    }
-}
-
-fn short(v: Value) -> String {
-    let s = v.to_string();
-    let s = s.trim();
-    if s.len() > 80 {
-        format!("{}...", &s[..80])
-    } else {
-        s.to_string()
     }
 }
 

@@ -9,6 +9,7 @@
 
 pub mod diags;
 pub mod dispatch;
+pub mod ir_text;
 pub mod ops;
 pub mod reductions;
 pub mod runtime_activity;

@@ -38,6 +38,7 @@ use ferrozyme_llvm::{Block, IntPredicate, Opcode, RemarkKind, Value};
 
 use super::memory::{underlying, Obj};
 use super::Gen;
+use crate::common::ir_text::quote;
 
 /// At most this many instructions of `V(i)` are re-evaluated per forwarded load.
 const MAX_EXPR: usize = 12;
@@ -127,7 +128,7 @@ impl Gen<'_> {
                     "the value an earlier loop of the same iteration stored there \
                      (`{}`), evaluated at this load's index (no other write reaches the \
                      memory)",
-                    short(s)
+                    quote(s)
                 )
             });
         Some(x)
@@ -434,10 +435,4 @@ impl Gen<'_> {
         }
         c
     }
-}
-
-/// A store as IR text without its metadata.
-fn short(s: Value) -> String {
-    let t = s.to_string();
-    t.split(", !").next().unwrap_or_default().trim().to_string()
 }
