@@ -4,8 +4,8 @@
 // Brusselators' shape, bench/src/brusselator_periodic{,_br}.c), compiled with fast-math
 // (issue 14, brus26). The reverse column loop reads and zeroes two seed cells of one
 // object per iteration (out[W i + j] and out[H W + W i + j]); with `restrict` it runs
-// upwards (crates/ferrozyme-transform/src/stream_upward.rs) since no two iterations touch
-// a common byte (stream_own_cells.rs). Shapes: periodic by branches (fz_periodic.h) and
+// upwards (crates/ferrozyme-transform/src/streams/upward.rs) since no two iterations touch
+// a common byte (streams/own_cells.rs). Shapes: periodic by branches (fz_periodic.h) and
 // by index arithmetic (`(j + 1) % W`), each with `restrict` and without (no stream, the
 // scatter in memory); and `near`, whose second block starts two cells after the first
 // (iteration j + 2 overwrites a cell of iteration j: its column loop must keep its

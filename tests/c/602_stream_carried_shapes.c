@@ -3,7 +3,7 @@
 // Stencil loops whose clamped last iterations the transform peels before
 // differentiating, and whose reverse neighbour updates it then carries as streams
 // (issue 14, bruss7; crates/ferrozyme-transform/src/peel.rs, affine_index.rs,
-// streams.rs). Peeling: the clamp `min(j + k, n - 1)` is the identity on every iteration
+// streams/mod.rs). Peeling: the clamp `min(j + k, n - 1)` is the identity on every iteration
 // but the last k, which move to straight-line copies after the loop. Streams: in the
 // reverse loop the adds into one shadow at offsets c - 1, c, c + 1 keep the sums of the
 // cells not yet left behind in registers (only with `reassoc`, a `restrict` input, and

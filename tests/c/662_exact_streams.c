@@ -3,7 +3,7 @@
 // REQUIRES: avx2 fma
 // Stencils compiled WITHOUT fast-math whose reverse neighbour updates are carried as
 // order-preserving (value) streams (issue 14, exact11;
-// crates/ferrozyme-transform/src/stream_values.rs): the registers hold the cells'
+// crates/ferrozyme-transform/src/streams/values.rs): the registers hold the cells'
 // values, every add keeps its operands and order, so the gradient must be bit-identical
 // to the one computed with the updates in memory. The exactness oracle is the same
 // function without `restrict` (its shadows get no stream, only the scatter in memory):

@@ -8,7 +8,7 @@
 // clang's rows `W * (i +- 1)` exactly (wrap_index.rs) and carries order-preserving
 // (value) streams for both fields although they share one shadow object: each stream
 // and each far add (rows i +- 1) is proven apart from the other field's stream in bytes
-// from the object (stream_far.rs). Fields that overlap (`two_near`: the second block
+// from the object (streams/far.rs). Fields that overlap (`two_near`: the second block
 // starts two cells after the first, so both windows hold the same cells) must not get
 // two value streams: each would store its own value of a shared cell (before bruss15
 // both were carried: at O1 38 of its 82 coordinates were wrong). Its oracle is finite

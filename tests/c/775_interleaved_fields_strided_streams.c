@@ -8,10 +8,10 @@
 // clang's `int` row index `trunc(W i) - 1` exactly (wrap_index.rs: the add and trunc get
 // `nsw` from the counters' ranges), anchors rows i +- 1 to the centre (one row's bytes
 // away) and carries one order-preserving (value) stream per field: the cells of each
-// lane (u: even elements, v: odd) move two elements per iteration (streams.rs `stride`,
-// `lane`); the rows' adds stay plain adds proven apart from both streams (stream_far.rs:
+// lane (u: even elements, v: odd) move two elements per iteration (streams/mod.rs `stride`,
+// `lane`); the rows' adds stay plain adds proven apart from both streams (streams/far.rs:
 // the other lane never shares a cell; the far rows lie beyond the window). `three`
-// reads a third interleaved field at stride 3 (more than streams.rs carries: left as
+// reads a third interleaved field at stride 3 (more than streams/mod.rs carries: left as
 // plain adds) and `mixed` adds into the u lane of the left neighbour from the v update
 // (a lane's stream with adds of both fields' values). Its oracle is finite differences
 // alone: with `restrict`, clang shares the loads of x[U(i, jm)] (one address), so its

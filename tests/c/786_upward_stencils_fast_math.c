@@ -3,12 +3,12 @@
 // Clamped 2-D stencils compiled WITH -ffast-math (users' flags, issue 14, bruss18): the
 // reverse column loop's iterations commute (every adjoint add `reassoc`, the seed's
 // read-and-zero of its own cell, no tape, no impure call), so it runs upwards
-// (crates/ferrozyme-transform/src/stream_upward.rs) and its carried streams rise
-// (streams.rs: the cell left behind is the one below the anchor, the open cells are
+// (crates/ferrozyme-transform/src/streams/upward.rs) and its carried streams rise
+// (streams/mod.rs: the cell left behind is the one below the anchor, the open cells are
 // flushed on the exit edge), one element per iteration: the u/v Brusselator, a
 // one-field Laplacian, a 1-D three-point stencil. `inter` (u and v of a cell
 // interleaved in one array) is NOT run upwards (each iteration zeroes two seed cells of
-// one object, which stream_upward.rs does not prove apart yet): it keeps the falling
+// one object, which streams/upward.rs does not prove apart yet): it keeps the falling
 // stride-2 streams, checked here under fast-math all the same. Compiled with clang's
 // default x86-64 (SSE2), the shape bench/src/brusselator.c has at users' -O2
 // -ffast-math; tests/c/787 is the same program with AVX2.

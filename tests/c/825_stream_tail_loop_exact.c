@@ -3,7 +3,7 @@
 // REQUIRES: avx2 fma
 // Reverse stencil loops whose carried streams (issue 14) run their last n % 8 iterations
 // in a tail loop of their own, marked for the vectorizer (bruss20,
-// crates/ferrozyme-transform/src/stream_split.rs): the periodic-`if` stencil of
+// crates/ferrozyme-transform/src/streams/split.rs): the periodic-`if` stencil of
 // bench/src/brusselator_periodic_br.c (u and v blocks of one array) at several row
 // widths, so that the interior column loop (W - 2 columns: clang peels the two wrap
 // columns) splits as 24 + 6 (W = 32, the benchmark's), 16 + 1 (W = 19), 16 + 7 (W = 25),

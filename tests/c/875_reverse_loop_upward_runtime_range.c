@@ -6,7 +6,7 @@
 // x[c]`, `dx[c] += L[t] dz[r]`: read-modify-write adds into L's shadow, a sum for
 // x[c], loads of the primal L and of the scratch's shadow) counts down over a range
 // known only at run time, `t` and `r` stepping together; its iterations commute, so
-// stream_upward.rs runs it upwards (`run_upward_open`, by the AD contract: shadows
+// streams/upward.rs runs it upwards (`run_upward_open`, by the AD contract: shadows
 // disjoint from primal memory, the scratch's shadow a fresh allocation). `qnorm_out`
 // writes z into a caller's buffer instead: its shadow is a parameter, which another
 // shadow may alias, so that loop keeps falling; checked all the same. Sizes 1-19 give

@@ -5,7 +5,7 @@
 ; identity and is replaced by `i + 1`, and the centre address `x[i]` becomes `gep
 ; (x[i + 1]), -1` (both indices read as exact affine forms: `zext nneg`, `trunc nuw
 ; nsw`, `add nuw nsw`). The shadow addresses follow: `gep (dx[i + 1]), -1` (seen after
-; the SSA cleanup streams.rs runs on gradients of peeled functions; no stream here, the
+; the SSA cleanup streams/mod.rs runs on gradients of peeled functions; no stream here, the
 ; adds have no `reassoc`). The left neighbour `smax(i, 1) - 1` clamps the first
 ; iteration, which is not peeled.
 ; Why it matters: in the reverse loop of the Brusselator (issue 14) the clamp made the

@@ -8,11 +8,11 @@
 ; the function (the copies' clamps of constants fold). Taken only when a clamped row
 ; reaches an element address that moves by one or two elements per inner iteration:
 ; `st2` (rows read with stride 2, the interleaved layout) is peeled the same way since
-; bruss16 (streams.rs carries stride-2 streams, one per field).
+; bruss16 (streams/mod.rs carries stride-2 streams, one per field).
 ; Why it matters: in the reverse stencil the clamped rows hide the rows' distance (the
 ; clamped row is row i on the boundary rows): LLVM's LoopAccessAnalysis gave the
 ; Brusselator's reverse column loop always-failing run-time checks or kept it scalar,
-; and streams.rs could not carry its neighbour updates (bench/README.md "bruss12",
+; and streams/mod.rs could not carry its neighbour updates (bench/README.md "bruss12",
 ; "bruss13"; peel_rows.rs). Until bruss16 the interleaved layout was not peeled (its
 ; adds were no stream); peeled, its reverse column loop now vectorizes
 ; (brusselator-interleaved at -O3 -march=native, bench/README.md "bruss16").

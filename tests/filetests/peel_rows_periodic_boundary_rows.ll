@@ -9,7 +9,7 @@
 ; (wrap_index.rs, no `nsw` on the add: it wraps only in bits the shift drops). The
 ; reverse column loop of an interior row then carries order-preserving streams for both
 ; fields (`fz.cell` phis, two per field) although u and v are blocks of one array, with
-; the rows i - 1, i + 1 (byte offsets -512, +512) as plain adds (stream_far.rs: proven
+; the rows i - 1, i + 1 (byte offsets -512, +512) as plain adds (streams/far.rs: proven
 ; apart from both streams). Why it matters: `brusselator-periodic-br` at `-O3
 ; -march=native` (no fast-math) had no stream and a scalar reverse loop: grad/primal
 ; 5.3 -> 2.0-2.4 (bench/README.md "bruss15").

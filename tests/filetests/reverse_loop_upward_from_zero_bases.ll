@@ -1,5 +1,5 @@
 ; Decision: a reverse loop run upwards over a range known only at run time
-; (stream_upward.rs `run_upward_open`, gmm20) counts from ZERO, u = 0 .. S - L, with the
+; (streams/upward.rs `run_upward_open`, gmm20) counts from ZERO, u = 0 .. S - L, with the
 ; old counter as L + u and the counters beside it as J0 + k (S - L) - k u; the addresses
 ; indexed by the counter (L[t], dL[t]) or by a counter beside stepping with it get a base
 ; pointer before the loop (`gep L, L0`, computed once per column) indexed by u in it

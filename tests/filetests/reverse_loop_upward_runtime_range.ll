@@ -1,6 +1,6 @@
 ; Decision: GMM's reverse column loop, compiled with -ffast-math and the vectorizers on
 ; after the pass (users' -O2 -ffast-math), runs UPWARDS over a range known only at run
-; time (stream_upward.rs `run_upward_open`, issue 14, gmm20): the reverse of `z[r] +=
+; time (streams/upward.rs `run_upward_open`, issue 14, gmm20): the reverse of `z[r] +=
 ; L[t] x[c]` counts t (and r beside it) down from a start computed per column to an
 ; exit value computed from the outer counters; its iterations commute (a `reassoc` sum
 ; for x[c]'s adjoint, `reassoc` read-modify-write adds into L's shadow, a marked shadow

@@ -11,7 +11,7 @@
 ; i - 1, i + 1 are adds of the same shadow at -32 and +32 cells from the anchor:
 ; grouped into one stream, its window spanned 65 cells (104k -> 386k instructions with
 ; users' flags), and the exact form refused it as not contiguous; split, the contiguous
-; run is carried and the rows stay plain adds (stream_far.rs, bench/README.md "bruss13").
+; run is carried and the rows stay plain adds (streams/far.rs, bench/README.md "bruss13").
 ;
 ; static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
 ; void st(double *restrict out, const double *restrict x) {

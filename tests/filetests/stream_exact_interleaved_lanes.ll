@@ -3,7 +3,7 @@
 ; brusselator_interleaved.c, -O3 -march=native, no fast-math) carries one
 ; order-preserving (value) stream per field: four `fz.cell` phis (two open cells of
 ; the u lane and two of the v lane; the anchor moves two elements per iteration,
-; streams.rs `stride` 2, `lane` 0 and 1), the first iteration's cells loaded before the
+; streams/mod.rs `stride` 2, `lane` 0 and 1), the first iteration's cells loaded before the
 ; loop (`fz.cell.first`). It needs, on the clone before differentiation: the clamped
 ; rows peeled (peel_rows.rs, stride-2 rows since bruss16); clang's `int` row index of
 ; the left neighbour, `add i32 (trunc i64 (32 i)), -1` without flags, made exact from
@@ -11,7 +11,7 @@
 ; `affine_index` anchors it at -16 bytes; the rows i +- 1 anchored at -+512 bytes
 ; (wrap_index.rs `anchor_bytes`: one step of the row index away). In the reverse loop
 ; the index `(2 j) | (64 i)` lost `disjoint` (instcombine); `affine_index` reads it as a
-; sum over the column counter's range and `streams.rs` gives the flag back, so that
+; sum over the column counter's range and `streams/mod.rs` gives the flag back, so that
 ; LoopVectorize can bound the addresses. The stop-28 binary carried nothing here.
 ; Why it matters: with the streams the loop vectorizes (VF 8, interleaved groups) and
 ; the interleaved Brusselator's gradient at -O3 -march=native fell from 9.6-11.5 us to

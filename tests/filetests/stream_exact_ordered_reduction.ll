@@ -15,7 +15,7 @@
 ; gradient at -O3 -march=x86-64-v3 (bench/README.md, "exact11"; pipeline.rs
 ; `ORDERED_REDUCTIONS`).
 ; Since bruss20 the loop's last (trip count mod 8) iterations run in a tail loop of their
-; own (stream_split.rs): the reduction's start operand is then the tail's sum (LLVM folds the
+; own (streams/split.rs): the reduction's start operand is then the tail's sum (LLVM folds the
 ; reassociable tail adds into it), so the check takes any start operand.
 ;
 ; static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }

@@ -5,7 +5,7 @@
 ; With -ffast-math the same loop is carried (partial sums commute with that add).
 ; Why it matters: the value form is exact only if nothing else touches the cells in the
 ; window; this is the Brusselator's rows i - 1, i + 1 of one shadow, which coincide with
-; row i at the boundary (stream_values.rs, streams.rs `others_ok`).
+; row i at the boundary (streams/values.rs, streams/mod.rs `others_ok`).
 ;
 ; static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
 ; void st(double *restrict out, const double *restrict x, long k) {

@@ -1,5 +1,5 @@
 ; Decision: an exact (value) stream is carried only when every other stream of its
-; shadow object is proven never to touch its cells (`stream_far::exact_apart`): the
+; shadow object is proven never to touch its cells (`streams::far::exact_apart`): the
 ; streams' cells are compared in bytes from the object, the bases' offsets read through
 ; constant GEPs, over the counter's constant range. `apart` (u = x, v = x + 64: the
 ; windows 64 cells apart, the loop 60 cells long) carries both fields' streams

@@ -10,7 +10,7 @@
 ; places, and LoopVectorize takes the phis as fixed-order recurrences.
 ; Why it matters: the same operands in the same order, so the derivative is bit-identical
 ; to the scatter's, while the loop-carried memory dependences become register
-; recurrences (stream_values.rs; the reassoc form: stream_neighbours_carried; refused:
+; recurrences (streams/values.rs; the reassoc form: stream_neighbours_carried; refused:
 ; stream_exact_refused_other_add).
 ;
 ; static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }

@@ -1,4 +1,4 @@
-; Decision: a gradient whose reverse stencil streams were carried (streams.rs), when the
+; Decision: a gradient whose reverse stencil streams were carried (streams/mod.rs), when the
 ; pipeline after the pass vectorizes loops (`ferrozyme opt -O2`, `ferrozyme cc -O2`
 ; without -fno-vectorize), gets `noalias` on its copies of the primal's `restrict`
 ; pointers and on their shadows, and the driver keeps the loop vectorizer's run-time

@@ -5,7 +5,7 @@
 ; in [0, 2^32). The reverse column loop's updates of x's shadow at j - 1 and j + 1 then
 ; are one carried stream: two phis (the second a recurrence of the first: no add lands
 ; on j between them), one load/add/store per iteration at the j - 1 anchor (the cell the
-; loop leaves behind: since bruss18 the loop runs upwards, stream_upward.rs), the two
+; loop leaves behind: since bruss18 the loop runs upwards, streams/upward.rs), the two
 ; open cells added in fz.stream.flush.
 ; Without it (main before bruss9) this one-field stencil got no stream, unlike the u/v
 ; Brusselator whose indices keep `nsw`. Since bruss13 the row loop's last row is peeled

@@ -4,13 +4,13 @@
 ; of the cells the loop has not left yet, the cell left behind gets one load/add/store
 ; per iteration, and the two cells still open at the end are added in `fz.stream.flush`
 ; on the exit edge. Since bruss18 the reverse loop runs upwards (its iterations commute:
-; stream_upward.rs, `stream_upward_reversed.ll`), so the window rises: the cell left
+; streams/upward.rs, `stream_upward_reversed.ll`), so the window rises: the cell left
 ; behind is dx[c - 1], the open ones dx[c] and dx[c + 1]. Taken because every add has
 ; `reassoc` (-ffast-math), x is `restrict` (its shadow is reached by no other pointer)
 ; and the loop's only other accesses are another shadow and primal memory.
 ; Why it matters: three adds to memory per cell per iteration become one, and the
 ; loop-carried memory dependence a register recurrence: the Brusselator's gradient with
-; users' flags 120.7k -> 112.9k instructions, harness 133.3k -> 130.3k (streams.rs).
+; users' flags 120.7k -> 112.9k instructions, harness 133.3k -> 130.3k (streams/mod.rs).
 ;
 ; static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
 ; void st(double *restrict out, const double *restrict x) {

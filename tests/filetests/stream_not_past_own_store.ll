@@ -4,7 +4,7 @@
 ; the same shadow, which would read or overwrite a cell whose sum a stream still held in a
 ; register.
 ; Why it matters: a stream must never pass the loop's own store to that shadow; this is
-; the in-place update of tests/c/580 (streams.rs; the carried case:
+; the in-place update of tests/c/580 (streams/mod.rs; the carried case:
 ; stream_neighbours_carried).
 ;
 ; static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }

@@ -1,6 +1,6 @@
-; Decision: a reverse loop whose stencil streams were carried (streams.rs), when the
+; Decision: a reverse loop whose stencil streams were carried (streams/mod.rs), when the
 ; pipeline after the pass vectorizes loops, runs its first n - n % 8 iterations and then a
-; copy of itself, the tail loop, for the last n % 8 (stream_split.rs); the tail loop is
+; copy of itself, the tail loop, for the last n % 8 (streams/split.rs); the tail loop is
 ; marked `llvm.loop.vectorize.enable`. Here the periodic-`if` stencil's column loops have
 ; 30 interior columns (clang peels the two wrap columns), so the reverse column loops'
 ; vector bodies run 24 iterations (a multiple of every vector width up to 8 doubles, no

@@ -1,7 +1,7 @@
 ; Decision: without fast-math the reverse column loop keeps counting DOWN
-; (stream_upward.rs refuses): its adds into x's shadow have no `reassoc`, so each cell's
+; (streams/upward.rs refuses): its adds into x's shadow have no `reassoc`, so each cell's
 ; sum must be formed in program order, which the reversed iteration order would change
-; (the stream is carried in value form instead, stream_values.rs: `fz.cell` phis).
+; (the stream is carried in value form instead, streams/values.rs: `fz.cell` phis).
 ; The same program as `stream_upward_reversed.ll`, compiled without -ffast-math.
 ;
 ; static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }

@@ -1,11 +1,11 @@
 ; Decision: the reverse column loop of a peeled stencil, compiled with -ffast-math,
-; runs UPWARDS (stream_upward.rs, issue 14, bruss18): its counter starts at the old last
+; runs UPWARDS (streams/upward.rs, issue 14, bruss18): its counter starts at the old last
 ; value 1, steps +1 and leaves after 35, because its iterations commute: the only phi
 ; besides the counter is the `reassoc` sum of a's adjoint (only its final value is used
 ; after the loop), every store is a `reassoc` read-modify-write add into x's shadow or
 ; the read-and-zero of the seed's own cell dout[c], and the other loads read the
 ; primal x, which the loop does not write. The carried stream then rises
-; (streams.rs): the cell left behind is dx[c - 1] (8 bytes below the anchor), the open
+; (streams/mod.rs): the cell left behind is dx[c - 1] (8 bytes below the anchor), the open
 ; cells dx[c] and dx[c + 1] are flushed on the exit edge.
 ; Why it matters: LoopVectorize reverses every vector of a loop that walks memory
 ; downwards (18 `shufpd` of the 119 instructions of the u/v Brusselator's reverse

@@ -1,7 +1,7 @@
 ; Decision: a reverse column loop that reads and zeroes TWO seed cells of one object per
 ; iteration (out[i] and out[40 + i]: the du/dv blocks of the periodic Brusselator's one
 ; `out`, issue 14, brus26) runs UPWARDS when no two iterations touch a common byte and
-; the cells are blocks apart over the counter's span (stream_own_cells.rs): byte
+; the cells are blocks apart over the counter's span (streams/own_cells.rs): byte
 ; offsets 8 c and 8 c + 320 from `out`, c in 1 .. 35, so the first block reaches bytes
 ; [8, 288) and the second [328, 608). `near` writes out[2 + i] instead: iteration i + 2
 ; overwrites what iteration i wrote (bytes 8 c + 16), so its reverse must zero that seed

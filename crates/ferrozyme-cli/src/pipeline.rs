@@ -327,7 +327,7 @@ pub const NO_HOISTED_RUNTIME_CHECKS: &str = "-hoist-runtime-checks=false";
 /// In-order (strict) floating-point reductions may be vectorized (`opt
 /// -force-ordered-reductions`; LLVM enables them by default on AArch64, not on x86). A
 /// reverse loop whose stencil streams were carried without `reassoc`
-/// (`stream_values.rs`) also sums the adjoints of its loop-invariant inputs in a
+/// (`streams/values.rs`) also sums the adjoints of its loop-invariant inputs in a
 /// register, in iteration order; without this switch LoopVectorize refuses the whole loop
 /// ("cannot prove it is safe to reorder floating-point operations"). The vector loop
 /// adds each lane in order (`llvm.vector.reduce.fadd` without `reassoc`), so the sums are

@@ -217,7 +217,7 @@ pub(crate) struct Driver {
     pub generated: Vec<Value>,
     /// Time per phase (see `timing.rs`).
     pub times: PhaseTimes,
-    /// Streams `streams.rs` carried (`Report::carried_streams`).
+    /// Streams `streams/mod.rs` carried (`Report::carried_streams`).
     pub carried_streams: usize,
     /// Of those, streams in value form (`Report::exact_streams`).
     pub exact_streams: usize,
@@ -363,7 +363,7 @@ impl Driver {
             match result {
                 Ok(()) => {
                     // Peeled stencil loops: their reverse neighbour updates as carried
-                    // streams (`streams.rs`).
+                    // streams (`streams/mod.rs`).
                     if let Job::Reverse(req, Target::Combined { g }) = &job {
                         if p.has_string_fn_attr(crate::streams::PEELED) {
                             match crate::streams::carry(module, *g, req, opts.vectorized_loops) {
@@ -374,10 +374,10 @@ impl Driver {
                                 Err(e) => diags.push(Diagnostic::new(DiagKind::Internal, e)),
                             }
                         } else if let Some(primals) =
-                            crate::stream_upward::upward_candidate(*g, req, opts.vectorized_loops)
+                            crate::streams::upward::upward_candidate(*g, req, opts.vectorized_loops)
                         {
                             // Falling reverse loops whose iterations commute, upwards
-                            // (`stream_upward.rs`), once the nested tapes are resolved.
+                            // (`streams/upward.rs`), once the nested tapes are resolved.
                             upward.push((*g, primals));
                         }
                     }
@@ -400,7 +400,7 @@ impl Driver {
             diags.push(d);
         }
         for (g, primals) in upward {
-            if let Err(e) = crate::upward_trial::upward_if_taken(g, &primals) {
+            if let Err(e) = crate::streams::upward_trial::upward_if_taken(g, &primals) {
                 diags.push(Diagnostic::new(DiagKind::Internal, e));
             }
         }

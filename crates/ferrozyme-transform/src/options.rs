@@ -20,7 +20,7 @@ pub struct Options {
     /// The pipeline after the pass vectorizes loops (`ferrozyme cc` at -O2/-O3 without
     /// `-fno-vectorize`, `ferrozyme opt -O2`). Gradients whose reverse stencil streams
     /// were carried then get `noalias` on the copies of `restrict` pointers and their
-    /// shadows, which the loop vectorizer needs (`streams.rs`); without it they would
+    /// shadows, which the loop vectorizer needs (`streams/mod.rs`); without it they would
     /// only change code generation (measured: register spills, 130.3k -> 140.5k
     /// instructions per Brusselator gradient with the harness flags). Off by default
     /// (the plugin inside clang's pipeline, whose flags the pass does not see).
@@ -44,11 +44,11 @@ pub struct Report {
     pub times: crate::timing::PhaseTimes,
     /// Optimization remarks, when `Options::remarks` or `-enzyme-print-perf` asked.
     pub remarks: Vec<ferrozyme_llvm::Remark>,
-    /// Reverse stencil streams carried in registers (`streams.rs`): the driver then
+    /// Reverse stencil streams carried in registers (`streams/mod.rs`): the driver then
     /// keeps the loop vectorizer's run-time alias checks in loop preheaders
     /// (`ferrozyme-cli`'s `pipeline::NO_HOISTED_RUNTIME_CHECKS`).
     pub carried_streams: usize,
-    /// Of those, streams in value form (no `reassoc`, `stream_values.rs`): the driver
+    /// Of those, streams in value form (no `reassoc`, `streams/values.rs`): the driver
     /// then lets the loop vectorizer vectorize in-order floating-point reductions
     /// (`ferrozyme-cli`'s `pipeline::ORDERED_REDUCTIONS`).
     pub exact_streams: usize,

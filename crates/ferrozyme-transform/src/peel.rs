@@ -343,7 +343,7 @@ pub(crate) fn peel_last(m: Module, f: Value, l: &Loop, c: &Counted) {
 /// each block and instruction to its copy) that now runs after it and leaves from
 /// `copy_latch` into `exit`: the exit's phis take their edge from `latch` from the copy,
 /// with the copy's values, and every other use after the loop of a value of `blocks`
-/// reads the copy's (uses inside the loop are left alone). Shared by `peel_last` and `stream_split.rs`.
+/// reads the copy's (uses inside the loop are left alone). Shared by `peel_last` and `streams/split.rs`.
 pub(crate) fn uses_after_read_copy(
     b: &Builder,
     blocks: &[Block],

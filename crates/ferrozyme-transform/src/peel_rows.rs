@@ -213,7 +213,7 @@ fn wrap_test(i: Value, c: &Counted) -> Option<Clamp> {
 /// Whether `clamp` reaches, through integer arithmetic and GEPs, the address of a
 /// floating-point element whose index moves by one or two elements per iteration of an
 /// inner loop of `l` (coefficient 1 or 2 of an inner header's phi,
-/// `streams::MAX_STRIDE`): the rows whose reverse updates `streams.rs` can carry once
+/// `streams::MAX_STRIDE`): the rows whose reverse updates `streams/mod.rs` can carry once
 /// they are offsets of one anchor (stride 2: the interleaved layout, u and v side by
 /// side, one stream per field since bruss16; before, unclamped, its adds were no stream
 /// and LLVM's SLP vectorizer paired fewer of them: 83.7k -> 89.9k instructions at

@@ -11,7 +11,7 @@
 //! then ran alone after each row: fewer instructions, more time (bench/README.md
 //! "bruss13", "bruss14").
 //!
-//! Here, in a loop that carried an exact (value) stream (`stream_values.rs`), the adds of
+//! Here, in a loop that carried an exact (value) stream (`streams/values.rs`), the adds of
 //! such a sum get `reassoc`, so LoopVectorize makes them an ordinary vector reduction
 //! (partial sums per lane, added once after the loop). Why rounding is the only
 //! difference, and why the grouping is ours to choose: the adjoint of a parameter is the

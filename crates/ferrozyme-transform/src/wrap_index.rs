@@ -10,7 +10,7 @@
 //! small) and the left `(ashr exact ((j << 32) - (1 << 32)), 32) + 32i`. The
 //! `affine_index` forms cannot read either (the mask needs the range of the outer
 //! row offset `32i`, the shift pair is not the bare counter), so the reverse loop got
-//! neither anchored addresses nor carried streams (`streams.rs`), and its shadow
+//! neither anchored addresses nor carried streams (`streams/mod.rs`), and its shadow
 //! updates stayed scalar read-modify-writes.
 //!
 //! Here, on the reverse-mode clone before differentiation, in each innermost counted
@@ -31,7 +31,7 @@
 //!   interleaved Brusselator's left neighbour; bruss16);
 //! * a `gep i8, p, (y << k) + c` through which only one floating-point type of `2^k`
 //!   bytes is loaded or stored becomes a GEP of that type at `y + (c >> k)`
-//!   (`typed_gep`: `streams.rs` wants its anchors typed as the cells they add into).
+//!   (`typed_gep`: `streams/mod.rs` wants its anchors typed as the cells they add into).
 //!
 //! Ranges come from constants and loop counters only: a header phi with a constant
 //! start, stepped by `+1` on its only latch, which goes back to the header only while
@@ -347,7 +347,7 @@ fn sign_extension(m: Module, v: Value, loops: &Loops, w: i128) -> Option<Value> 
 /// `gep i8, p, (y << k) + c` (`shl nsw`, `add nsw`, `c` a multiple of `2^k`) whose users
 /// all load or store one floating-point type `T` of `2^k` bytes through it becomes `gep
 /// T, p, y + (c >> k)`: the same address, spelled as the element it reads, which is how
-/// `streams.rs` wants an anchor (`sign_extension` leaves clang's byte offsets of
+/// `streams/mod.rs` wants an anchor (`sign_extension` leaves clang's byte offsets of
 /// sign-extended `int` indices in this shape). Returns whether it rewrote `g`.
 fn typed_gep(m: Module, g: Value) -> bool {
     if g.gep_source_type() != m.context().i8() {

@@ -31,7 +31,7 @@ fn tape_scope_list(ctx: Context) -> Value {
 }
 
 /// Is this load or store a tape access (marked by [`mark_tape`])? Tape memory is never
-/// user or shadow memory (`streams.rs`).
+/// user or shadow memory (`streams/mod.rs`).
 pub(crate) fn is_tape_access(ctx: Context, inst: Value) -> bool {
     inst.metadata(ctx.md_kind("alias.scope")) == Some(tape_scope_list(ctx))
 }

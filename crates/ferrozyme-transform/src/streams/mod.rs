@@ -16,7 +16,7 @@
 //! Taken only when (each pinned by a filetest):
 //! * every add of the stream has `reassoc` (the cell's sum is formed in another order).
 //!   A stream with an add without it is carried in value form instead, which keeps every
-//!   add's operands and order (`stream_values.rs`, `stream_exact_values`), under the
+//!   add's operands and order (`streams/values.rs`, `stream_exact_values`), under the
 //!   stricter conditions listed there (`stream_exact_refused_other_add`);
 //! * the shadow is an argument of the gradient whose primal is `noalias` (restrict) in
 //!   the differentiated function, so that no other pointer reaches its cells, and every
@@ -33,6 +33,13 @@
 //! (`peel.rs`: the only loops whose neighbour addresses are offsets of one anchor),
 //! after SSA construction and instcombine on the generated function.
 
+pub(crate) mod far;
+pub(crate) mod own_cells;
+pub(crate) mod split;
+pub(crate) mod upward;
+pub(crate) mod upward_trial;
+pub(crate) mod values;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use ferrozyme_analysis::activity::ArgActivity;
@@ -43,7 +50,6 @@ use ferrozyme_llvm::{run_function_passes, Block, Builder, IntPredicate, Module, 
 
 use crate::affine_index::{form, Counter};
 use crate::signature::Request;
-use crate::stream_values;
 
 /// Largest counter coefficient of a stream's index (elements the anchor moves per
 /// iteration): 2 for interleaved pairs of fields.
@@ -89,7 +95,7 @@ impl Stream {
         (self.stride * q + self.lane) * self.elem
     }
 
-    /// Whether the stream must keep the adds' order (`stream_values.rs`): some add of it
+    /// Whether the stream must keep the adds' order (`streams/values.rs`): some add of it
     /// lacks `reassoc`.
     pub(crate) fn exact(&self) -> bool {
         self.by_q
@@ -100,7 +106,7 @@ impl Stream {
 }
 
 /// Carries the streams of `g`, the combined gradient of `req`. Returns how many, and
-/// how many of them in value form (`stream_values.rs`).
+/// how many of them in value form (`streams/values.rs`).
 /// With `vectorized` (the pipeline after the pass vectorizes loops), a gradient with a
 /// carried stream gets `noalias` parameters (`restrict_gradient_params`).
 pub fn carry(
@@ -150,14 +156,14 @@ pub fn carry(
             continue;
         }
         let Some(entry) = l.entry else { continue };
-        // A falling loop whose iterations commute runs upwards (`stream_upward.rs`).
-        crate::stream_upward::run_upward(m.context(), l, &shadows);
+        // A falling loop whose iterations commute runs upwards (`streams/upward.rs`).
+        crate::streams::upward::run_upward(m.context(), l, &shadows);
         let exact_before = exact;
         let carried = carry_loop(m, l.header, entry, &shadows, &mut exact);
-        // Its remainder as a loop the vectorizer takes (`stream_split.rs`; value
+        // Its remainder as a loop the vectorizer takes (`streams/split.rs`; value
         // streams only, see there).
         if carried > 0 && vectorized && exact > exact_before {
-            crate::stream_split::split_tail(m.context(), l.header, entry);
+            crate::streams::split::split_tail(m.context(), l.header, entry);
         }
         n += carried;
     }
@@ -218,7 +224,7 @@ pub(crate) fn counter(b: Block) -> Option<(Value, i64)> {
 /// The single-block loop `b`, entered from `entry`, as a counted loop: its `+-1`
 /// counter and step, its conditional branch, and the counter's range as
 /// [`counter_range`] reads it (known constants, not empty). Shared by
-/// `stream_upward.rs` and `stream_split.rs`.
+/// `streams/upward.rs` and `streams/split.rs`.
 pub(crate) fn counted_loop(b: Block, entry: Block) -> Option<(Value, i64, Value, Counter)> {
     let (c, step) = counter(b)?;
     let t = b.terminator()?;
@@ -451,9 +457,9 @@ fn carry_loop(
         // and v per cell: the index moves by 2) are one stream per field (`lane`).
         // The anchor falls by `stride` elements per iteration, as reverse loops of `+1`
         // primal loops do (`dir` -1 below), or rises, in such a loop run upwards
-        // (`stream_upward.rs`): the window's algebra is the same along the direction of
+        // (`streams/upward.rs`): the window's algebra is the same along the direction of
         // travel. A rising stream must be one of partial sums (`reassoc`): the value
-        // form (`stream_values.rs`) is written for falling anchors only.
+        // form (`streams/values.rs`) is written for falling anchors only.
         let (coef, stride) = match f.terms.get(&c) {
             Some(&k) if (1..=MAX_STRIDE as i128).contains(&k) => (1, k as i64),
             _ => continue,
@@ -495,17 +501,18 @@ fn carry_loop(
             }),
         }
     }
-    // Far offsets (the rows `i +- 1` of a 2-D stencil) stay plain adds (`stream_far.rs`).
+    // Far offsets (the rows `i +- 1` of a 2-D stencil) stay plain adds (`streams/far.rs`).
     let mut far = Vec::new();
     for s in streams.iter_mut() {
-        far.extend(crate::stream_far::split(s));
+        far.extend(crate::streams::far::split(s));
     }
     streams.retain(|s| s.by_q.len() >= 2);
-    let exempt = |streams: &[Stream]| crate::stream_far::disjoint(&far, streams, (ctr.lo, ctr.hi));
+    let exempt =
+        |streams: &[Stream]| crate::streams::far::disjoint(&far, streams, (ctr.lo, ctr.hi));
     // An exact stream holds its cells' values in registers: another stream of its
     // object (the Brusselator's u and v blocks of one array) must be proven never to
-    // touch them (`stream_far::apart`).
-    let keep = crate::stream_far::exact_apart(&streams, (ctr.lo, ctr.hi));
+    // touch them (`streams::far::apart`).
+    let keep = crate::streams::far::exact_apart(&streams, (ctr.lo, ctr.hi));
     let mut k = 0;
     streams.retain(|_| {
         k += 1;
@@ -514,7 +521,7 @@ fn carry_loop(
     // Exact streams (some add without `reassoc`) carry values: they need a preheader
     // that only enters the loop (the entry block when the loop is its only successor;
     // the first iteration's cells are loaded there), contiguous positions and a
-    // first-iteration anchor the preheader can compute (`stream_values.rs`).
+    // first-iteration anchor the preheader can compute (`streams/values.rs`).
     let pre_ok = entry.successors().len() == 1;
     let start = c
         .incoming()
@@ -526,8 +533,8 @@ fn carry_loop(
             || (step == -1
                 && pre_ok
                 && start.is_some()
-                && stream_values::contiguous(s)
-                && stream_values::anchor_at_start_ok(s.anchor, b, c))
+                && values::contiguous(s)
+                && values::anchor_at_start_ok(s.anchor, b, c))
     });
     let ctx = m.context();
     if !others_ok(ctx, b, &rmws, &streams, &exempt(&streams)) {
@@ -568,7 +575,7 @@ fn carry_loop(
         phi.replace_all_uses_with(np);
         phi.erase();
     }
-    let edges = stream_values::LoopEdges {
+    let edges = values::LoopEdges {
         b,
         c,
         start: start.unwrap_or(c),
@@ -578,7 +585,7 @@ fn carry_loop(
     let first = b.first_non_phi().unwrap();
     for s in &streams {
         if s.exact() {
-            stream_values::carry_values(ctx, &bld, &edges, s);
+            values::carry_values(ctx, &bld, &edges, s);
             continue;
         }
         let ty = s.by_q.values().next().unwrap()[0].add.ty();
@@ -668,7 +675,7 @@ fn carry_loop(
 /// overwrite a cell whose value or sum is still in a register
 /// (`stream_not_past_own_store`, `stream_exact_refused_other_add`).
 /// The loads and stores in `exempt` (far adds proven never to touch a carried cell,
-/// `stream_far::disjoint`) are not checked.
+/// `streams::far::disjoint`) are not checked.
 fn others_ok(
     ctx: ferrozyme_llvm::Context,
     b: Block,

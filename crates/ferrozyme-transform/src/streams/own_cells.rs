@@ -1,7 +1,7 @@
 //! A proof that each iteration of a single-block loop touches only its own cells of an
 //! object (issue 14, brus26: the periodic-`if` Brusselator at users' `-O2 -ffast-math`).
 //!
-//! `stream_upward.rs` runs a falling loop upwards when its iterations commute. A plain
+//! `streams/upward.rs` runs a falling loop upwards when its iterations commute. A plain
 //! store (the read-and-zero of a seed's cell) commutes with the other iterations'
 //! accesses only if no other iteration reaches the bytes it writes. Its first rule took
 //! one address per object. The periodic Brusselator's seeds are two blocks of one
@@ -15,7 +15,7 @@
 //! + size_j)`.
 //!
 //! [`separate_blocks`] narrows this to cells in blocks apart over the whole span (what
-//! `stream_upward.rs` takes; interleaved lanes are slower run upwards). Only analysis:
+//! `streams/upward.rs` takes; interleaved lanes are slower run upwards). Only analysis:
 //! nothing is rewritten here.
 
 use std::collections::HashMap;

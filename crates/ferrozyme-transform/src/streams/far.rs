@@ -3,7 +3,7 @@
 //!
 //! Once the reverse stencil's rows are unclamped (`peel_rows.rs`), the adds into rows
 //! `i - 1` and `i + 1` of a shadow are addresses of the same anchor as row `i`'s, at
-//! offsets `-W` and `+W` (the row length): `streams.rs` would group all five into one
+//! offsets `-W` and `+W` (the row length): `streams/mod.rs` would group all five into one
 //! stream whose register window spans the whole `[-W, W]`, `2W` carried cells per
 //! iteration (measured on the Brusselator with users' flags: 104k -> 386k instructions),
 //! and the value form refuses it as not contiguous. Here a stream's offsets are split

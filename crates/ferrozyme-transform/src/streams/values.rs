@@ -1,7 +1,7 @@
 //! Order-preserving carried streams: the reverse stencil's neighbour updates kept in
 //! registers *without* reassociating them (issue 14, the Brusselator without fast-math).
 //!
-//! `streams.rs` carries, per cell of the window `d[c + qmin] ..= d[c + qmax]`, the
+//! `streams/mod.rs` carries, per cell of the window `d[c + qmin] ..= d[c + qmax]`, the
 //! partial sum of the adds of the iterations that touched it, and adds that sum to memory
 //! once: `d[x] + (a + b + e)` instead of `((d[x] + a) + b) + e`, another rounding, hence
 //! only when every add has `reassoc`. Here the register carries the cell's *value*:

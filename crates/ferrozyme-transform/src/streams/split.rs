@@ -1,7 +1,7 @@
 //! The remainder of a carried stream loop as a loop of its own, which the vectorizer
 //! takes (issue 14, bruss20: the periodic-`if` Brusselator at `-O3 -march=native`).
 //!
-//! A loop whose stencil streams were carried (`streams.rs`) keeps each window cell in a
+//! A loop whose stencil streams were carried (`streams/mod.rs`) keeps each window cell in a
 //! phi that reads the previous iteration's value: a fixed-order recurrence. LoopVectorize
 //! vectorizes such a loop, but it builds no vector epilogue for it (its
 //! `isCandidateForEpilogueVectorization` refuses fixed-order recurrences), so the
@@ -26,9 +26,9 @@
 //! on hand-edited IR, bench/README.md "bruss20"). The hint is a request for the
 //! vectorizer, not a width: on a target without vectors nothing changes but the split.
 //!
-//! Only loops that carried a value stream (no `reassoc`, `stream_values.rs`: the
+//! Only loops that carried a value stream (no `reassoc`, `streams/values.rs`: the
 //! exact build, `-O3 -march=native` in the benchmarks) are split. With `-ffast-math`
-//! (partial-sum streams, loops run upwards by `stream_upward.rs`) a tail loop was found
+//! (partial-sum streams, loops run upwards by `streams/upward.rs`) a tail loop was found
 //! that LoopVectorize still refuses (tests/c/827's periodic stencil with 5 rows, inlined
 //! into `main`), and a refused `llvm.loop.vectorize.enable` makes LLVM print "warning:
 //! loop not vectorized: the optimizer was unable to perform the requested

@@ -1,4 +1,4 @@
-//! gmm20's upward reverse loops (`stream_upward::upward_gradient`) tried on a copy of
+//! gmm20's upward reverse loops (`streams::upward::upward_gradient`) tried on a copy of
 //! the gradient first (issue 14, gmm21).
 //!
 //! `upward_gradient` runs SSA passes (`sroa`, `mem2reg`, `instcombine`, `simplifycfg`,
@@ -20,7 +20,7 @@ use ferrozyme_llvm::Value;
 
 use crate::generated::{is_shadow_param, mark_shadow_param};
 
-/// [`crate::stream_upward::upward_gradient`] on `g` when it turns a loop of a copy of
+/// [`crate::streams::upward::upward_gradient`] on `g` when it turns a loop of a copy of
 /// `g`; otherwise `g` is untouched. The number of loops turned in `g`.
 pub fn upward_if_taken(g: Value, primals: &HashSet<Value>) -> Result<usize, String> {
     let copy = crate::clone::copy_body(g.parent_module(), g, "__fz_upward_trial", false);
@@ -33,12 +33,12 @@ pub fn upward_if_taken(g: Value, primals: &HashSet<Value>) -> Result<usize, Stri
             copy_primals.insert(q);
         }
     }
-    let trial = crate::stream_upward::upward_gradient(copy, &copy_primals);
+    let trial = crate::streams::upward::upward_gradient(copy, &copy_primals);
     copy.delete_function();
     match trial {
         Ok(0) => Ok(0),
         // Taken (or the copy's rewrite failed: the gradient's reports it).
-        _ => crate::stream_upward::upward_gradient(g, primals),
+        _ => crate::streams::upward::upward_gradient(g, primals),
     }
 }
 
