@@ -205,6 +205,19 @@ def _roles(spec: _Spec) -> list:
     return roles
 
 
+def _opaque_call_hint(stderr: str) -> str:
+    """numba calls ctypes and cffi functions (and first-class function arguments) through
+    a raw address: their code is not in the module, so say what to do instead."""
+    if "through a function pointer" not in stderr:
+        return ""
+    return (
+        "\nnote: njit code calls ctypes/cffi functions (and functions passed as arguments) through "
+        "their address, so their code is not part of what ferrozyme.numba differentiates. To "
+        "differentiate a C function, load it with ferrozyme.load(source, name, signature) and use "
+        "its derivatives (vjp_numpy/jvp_numpy, or its torch/jax/tf bindings) outside njit code."
+    )
+
+
 def _build_library(ir: str, spec: _Spec, mode: str):
     """Differentiate and link into a shared library; -> (CDLL, trampoline symbols)."""
     key = hashlib.sha256((ir + mode + _toolchain.fingerprint()).encode()).hexdigest()[:32]
@@ -221,6 +234,7 @@ def _build_library(ir: str, spec: _Spec, mode: str):
         if r.returncode != 0:
             raise CompileError(
                 f"ferrozyme could not differentiate {spec.fn.py_func.__qualname__} for {spec.argtypes}:\n{r.stderr}"
+                + _opaque_call_hint(r.stderr)
             )
         r = _toolchain.run([_toolchain.clang(), "-c", "-O2", "-fPIC", "-Wno-override-module", str(out_ll), "-o", str(obj)])
         if r.returncode != 0:
