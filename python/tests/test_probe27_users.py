@@ -478,12 +478,121 @@ def test_two_sources_defining_the_same_name_stay_apart():
     assert_close(t.gradient(s, v).numpy(), 2 * x + 6, 1e-14, what="tf a+2b")
 
 
-def test_fortran_source():
-    src = "subroutine f(x, n, y) bind(c)\n  use iso_c_binding\n  integer(c_int), value :: n\n" \
-          "  real(c_double), intent(in) :: x(n)\n  real(c_double), intent(out) :: y(n)\n  y = x * x\nend subroutine\n"
+FORTRAN_SRC = """
+module helpers
+  use iso_c_binding
+  implicit none
+contains
+  pure real(c_double) function cube(v)
+    real(c_double), intent(in) :: v
+    cube = v * v * v
+  end function
+end module
+
+! explicit time stepping of a 1-D reaction-diffusion rod; k is an active scalar
+subroutine relax(u, n, steps, k, out) bind(c, name="relax_c")
+  use iso_c_binding
+  use helpers
+  implicit none
+  integer(c_int), value :: n, steps
+  real(c_double), value :: k
+  real(c_double), intent(in) :: u(n)
+  real(c_double), intent(out) :: out(n)
+  integer :: t, i
+  real(c_double) :: tmp(n)
+  out = u
+  do t = 1, steps
+    tmp = out
+    do i = 2, n - 1
+      out(i) = tmp(i) + k * (tmp(i-1) - 2d0 * tmp(i) + tmp(i+1)) - 0.01d0 * cube(tmp(i))
+    end do
+  end do
+end subroutine
+
+function energy(x, n) result(e) bind(c)
+  use iso_c_binding
+  integer(c_long), value :: n
+  real(c_double), intent(in) :: x(n)
+  real(c_double) :: e
+  e = sum(exp(-x) * x**2) + dot_product(x, x)
+end function
+"""
+FIXED_FORM_SRC = """C     A fixed-form kernel in single precision
+      SUBROUTINE SAXPY2(N, A, X, Y) BIND(C)
+      USE ISO_C_BINDING
+      INTEGER(C_INT), VALUE :: N
+      REAL(C_FLOAT), VALUE :: A
+      REAL(C_FLOAT) X(N), Y(N)
+      INTEGER I
+      DO 10 I = 1, N
+         Y(I) = A * X(I) * X(I)
+     &        + Y(I)
+   10 CONTINUE
+      END
+"""
+
+
+def relax_ref(xp, u, k, steps):
+    for _ in range(steps):
+        inner = u[1:-1] + k * (u[:-2] - 2.0 * u[1:-1] + u[2:]) - 0.01 * u[1:-1] ** 3
+        u = xp.concatenate([u[:1], inner, u[-1:]])
+    return u
+
+
+def test_fortran_bind_c_in_torch_jax_and_second_order():
+    torch = framework("torch")
+    jax, jnp = jax_x64()
+    f = ferrozyme.load(FORTRAN_SRC, "relax", signature="(in u[n], n, const steps, in k, out out[n])", lang="fortran")
+    e = ferrozyme.load(FORTRAN_SRC, "energy", signature="(in x[n], n) -> out", lang="fortran")
+    rng = np.random.default_rng(12)
+    u0 = rng.normal(size=9)
+    assert_close(f(u0, 0.2, steps=6), relax_ref(np, u0, 0.2, 6), 1e-13, what="Fortran primal")
+    u = torch.tensor(u0, requires_grad=True)
+    k = torch.tensor(0.2, dtype=torch.float64, requires_grad=True)
+    f.torch(u, k, steps=6).square().sum().backward()
+    u2 = torch.tensor(u0, requires_grad=True)
+    k2 = torch.tensor(0.2, dtype=torch.float64, requires_grad=True)
+    relax_ref(torch, u2, k2, 6).square().sum().backward()
+    assert_close(u.grad, u2.grad, 1e-10, what="Fortran torch du")
+    assert_close(k.grad, k2.grad, 1e-10, what="Fortran torch dk")
+    x = jnp.asarray(u0)
+    eref = lambda x: jnp.sum(jnp.exp(-x) * x ** 2) + jnp.dot(x, x)
+    assert_close(jax.jit(jax.grad(e.jax))(x), jax.grad(eref)(x), 1e-12, what="Fortran jax grad")
+    assert_close(jax.hessian(e.jax)(x), jax.hessian(eref)(x), 1e-10, atol=1e-13, what="Fortran jax hessian")
+
+
+def test_fortran_fixed_form_file_float32(tmp_path):
+    src = tmp_path / "legacy.f"
+    src.write_text(FIXED_FORM_SRC)
+    f = ferrozyme.load(src, "saxpy2", signature="(n, in a, in x[n], inout y[n])")
+    x, y = np.arange(1, 4, dtype=np.float32), np.ones(3, np.float32)
+    assert_close(f(np.float32(2.0), x, y), 2 * x * x + 1, 1e-7, what="F77 primal")
+    ga, gx, gy = f.vjp_numpy([np.float32(2.0), x, y], [np.ones(3, np.float32)])
+    assert gx.dtype == np.float32
+    assert_close(ga, (x * x).sum(), 1e-6, what="F77 da")
+    assert_close(gx, 4 * x, 1e-6, what="F77 dx")
+    assert_close(gy, np.ones(3), 0, what="F77 dy")
+
+
+def test_fortran_errors_say_what_to_change():
+    no_bind = "subroutine s(x, n)\n real(8) :: x(n)\n integer :: n\n x = 1\nend subroutine\n"
+    with pytest.raises(ferrozyme.SignatureError, match="bind\\(c\\)"):
+        ferrozyme.load(no_bind, "s", signature="(inout x[n], n)", lang="fortran")
+    assumed = ("subroutine s(x, n) bind(c)\n use iso_c_binding\n real(c_double) :: x(:)\n"
+               " integer(c_int), value :: n\n x = 1\nend subroutine\n")
+    with pytest.raises(ferrozyme.SignatureError, match="explicit-shape"):
+        ferrozyme.load(assumed, "s", signature="(inout x[n], n)", lang="fortran")
+    by_ref = ("subroutine s(x, n) bind(c)\n use iso_c_binding\n real(c_double) :: x(n)\n"
+              " integer(c_int) :: n\n x = 1\nend subroutine\n")
+    with pytest.raises(ferrozyme.SignatureError, match="`value`"):
+        ferrozyme.load(by_ref, "s", signature="(inout x[n], n)", lang="fortran")
+    broken = ("subroutine s(x, n) bind(c)\n use iso_c_binding\n real(c_double) :: x(n)\n"
+              " integer(c_int), value :: n\n x = x + \nend subroutine\n")
     with pytest.raises(ferrozyme.CompileError) as e:
-        ferrozyme.load(src, "f", signature="(in x[n], n, out y[n])", lang="fortran")
-    assert "Fortran" in str(e.value)
+        ferrozyme.load(broken, "s", signature="(inout x[n], n)", lang="fortran")
+    assert e.value.line == 5 and "x = x +" in str(e.value), str(e.value)
+    with pytest.raises(ferrozyme.SignatureError, match="`t`"):
+        ferrozyme.load(broken.replace("x = x + ", "x = 1"), "t", signature="(inout x[n], n)", lang="fortran")
 
 
 # More corners -------------------------------------------------------------------------
