@@ -612,22 +612,103 @@ def test_jax_grad_of_one_output_symbolic_zero_cotangents(moments):
     assert_close(z, fd_grad(lambda v: moments(v, 2.0)[2], np.asarray(x)), 1e-6, what="vjp vs FD")
 
 
-def test_tf_function_with_unknown_batch_dimension(dense):
+def test_tf_function_with_unknown_batch_dimension(dense, moments):
+    """`TensorSpec((None, 4))`: the batch size is read from the input at run time; first and
+    second derivatives inside the same graph, against TF math."""
     tf = framework("tensorflow")
-    W, b, X, T = data()
+    W, b, X, T = data(B=7)
+    Wv, bv = tf.Variable(W), tf.Variable(b)
 
-    @tf.function(input_signature=[tf.TensorSpec((None, 4), tf.float64)])
-    def fwd(X):
-        return dense.tf(tf.constant(W), tf.constant(b), X, scale=0.7)
+    def step(fn):
+        @tf.function(input_signature=[tf.TensorSpec((None, 4), tf.float64), tf.TensorSpec((None, 3), tf.float64)])
+        def run(X, T):
+            with tf.GradientTape() as outer:
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean((fn(Wv, bv, X) - T) ** 2)
+                gW = tape.gradient(loss, Wv)
+                pen = tf.reduce_sum(gW * gW)
+            return loss, gW, outer.gradient(pen, bv)
+        return run
 
-    try:
-        y = fwd(tf.constant(X))
-    except (ValueError, TypeError) as e:
-        assert "static" in str(e) or "shape" in str(e), str(e)
-        return
-    assert_close(y.numpy(), dense_ref(np, W, b, X, 0.7), 1e-13, what="unknown batch dim")
-    y2 = fwd(tf.constant(X[:2]))
-    assert_close(y2.numpy(), dense_ref(np, W, b, X[:2], 0.7), 1e-13, what="unknown batch dim, 2 rows")
+    ours = step(lambda W, b, X: dense.tf(W, b, X, scale=0.7))
+    ref = step(lambda W, b, X: dense_ref(tf, W, b, X, 0.7))
+    for rows in (7, 3, 1):                      # one trace, three batch sizes
+        got, want = ours(X[:rows], T[:rows]), ref(X[:rows], T[:rows])
+        for g, w, what in zip(got, want, ("loss", "dW", "d|dW|^2/db")):
+            assert_close(g.numpy(), w.numpy(), 1e-9, atol=1e-13, what=f"unknown batch ({rows} rows) {what}")
+    assert len(ours.get_concrete_function().graph.get_operations()) > 0
+
+    # an unknown length shared by two outputs and a return value; y unused
+    @tf.function(input_signature=[tf.TensorSpec((None,), tf.float64)])
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            mean, c, r = moments.tf(x, tf.constant(1.7, tf.float64))
+            loss = r + tf.reduce_sum(c * c)
+        return tape.gradient(loss, x)
+
+    x = np.random.default_rng(13).normal(size=6)
+    want = fd_grad(lambda v: moments(v, 1.7)[2] + (moments(v, 1.7)[1] ** 2).sum(), x)
+    assert_close(g(tf.constant(x)).numpy(), want, 1e-6, what="unknown length, several outputs")
+
+
+def test_tf_unknown_size_shared_by_two_inputs_is_checked():
+    tf = framework("tensorflow")
+    f = ferrozyme.load("double dotw(const double *a, const double *b, int n) { double s = 0; "
+                       "for (int i = 0; i < n; ++i) s += a[i] * b[i] * b[i]; return s; }\n",
+                       "dotw", signature="(in a[n], in b[n], n) -> out")
+
+    @tf.function(input_signature=[tf.TensorSpec((None,), tf.float64)] * 2)
+    def grad(a, b):
+        with tf.GradientTape() as t:
+            t.watch([a, b])
+            y = f.tf(a, b)
+        return y, t.gradient(y, [a, b])
+
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0, 2.0])
+    y, (ga, gb) = grad(tf.constant(a), tf.constant(b))
+    assert_close(y.numpy(), (a * b * b).sum(), 1e-14, what="dotw")
+    assert_close(ga.numpy(), b * b, 1e-14, what="dotw da")
+    assert_close(gb.numpy(), 2 * a * b, 1e-14, what="dotw db")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="size n differs"):
+        grad(tf.constant(a), tf.constant(b[:2]))
+
+
+def test_keras_fit_with_a_partial_last_batch(dense):
+    """model.fit(X, y, batch_size=8) on 30 samples: Keras retraces with an unknown batch
+    dimension for the last batch of 6. Trained against the same model in TF math."""
+    tf = framework("tensorflow")
+    import keras
+
+    W, b, X, T = data(B=30)
+
+    class Layer(keras.layers.Layer):
+        def __init__(self, fn, **kw):
+            super().__init__(dtype="float64", **kw)
+            self.fn = fn
+
+        def build(self, shape):
+            self.W = self.add_weight(shape=(3, 4), initializer=keras.initializers.Constant(W), dtype="float64")
+            self.b = self.add_weight(shape=(3,), initializer=keras.initializers.Constant(b), dtype="float64")
+
+        def call(self, x):
+            if self.fn is None:
+                return dense_ref(tf, self.W, self.b, x, 0.7)
+            return self.fn.tf(self.W, self.b, x, scale=0.7)
+
+    hist, weights = [], []
+    for fn in (dense, None):
+        keras.utils.set_random_seed(0)
+        m = keras.Sequential([keras.Input((4,), dtype="float64"), Layer(fn)])
+        m.compile(optimizer=keras.optimizers.SGD(0.3), loss="mse")
+        hist.append(m.fit(X, T, batch_size=8, epochs=3, shuffle=False, verbose=0).history["loss"])
+        weights.append([w.numpy() for w in m.layers[-1].weights])
+        assert_close(m.predict(X[:5], verbose=0), (fn or dense)(*(w.numpy() for w in m.layers[-1].weights), X[:5], scale=0.7),
+                     1e-6, what="predict")
+    assert hist[0][-1] < hist[0][0]
+    assert_close(hist[0], hist[1], 1e-6, what="keras loss history")
+    for a, r in zip(*weights):
+        assert_close(a, r, 1e-9, what="keras trained weights")
 
 
 def test_numpy_negative_strides_fortran_order_and_empty_batch(dense):
