@@ -214,6 +214,31 @@ def test_torch_python_float_scalar_and_no_grad(moments, dense):
     assert_close(y, dense_ref(np, *data()[:3], 0.7), 1e-13, what="inference_mode primal")
 
 
+def test_torch_compile_recompiles_dynamic_for_new_batch_sizes(dense):
+    """torch.compile marks the batch dimension dynamic on the second batch size (symbolic
+    sizes reach the op); dynamic=True from the start too. Against torch math."""
+    torch = framework("torch")
+    W, b, X, T = data(B=8)
+    Wt, bt = torch.tensor(W, requires_grad=True), torch.tensor(b, requires_grad=True)
+
+    def loss(X, T, fn):
+        return ((fn(Wt, bt, X) - T) ** 2).mean()
+
+    ours = lambda W, b, X: dense.torch(W, b, X, scale=0.7)
+    ref = lambda W, b, X: dense_ref(torch, W, b, X, 0.7)
+    for compiled in (torch.compile(loss), torch.compile(loss, dynamic=True, fullgraph=True)):
+        for rows in (8, 6, 3):
+            Xr, Tr = torch.tensor(X[:rows]), torch.tensor(T[:rows])
+            got = []
+            for fn, run in ((ours, compiled), (ref, loss)):
+                Wt.grad = bt.grad = None
+                out = run(Xr, Tr, fn)
+                out.backward()
+                got.append((out.detach(), Wt.grad.clone(), bt.grad.clone()))
+            for a, r, what in zip(got[0], got[1], ("loss", "dW", "db")):
+                assert_close(a, r, 1e-10, atol=1e-14, what=f"compiled, {rows} rows, {what}")
+
+
 # JAX ----------------------------------------------------------------------------------
 
 
@@ -275,6 +300,32 @@ def test_jax_float32_arrays_for_a_double_kernel_are_refused(dense):
     W, b, X, _ = data(dtype=np.float32)
     with pytest.raises(ValueError, match="W"):
         dense.jax(jnp.asarray(W), jnp.asarray(b), jnp.asarray(X), scale=0.7)
+
+
+def test_jax_control_flow_checkpoint_and_hessian_in_p(moments):
+    """The op inside lax.cond inside lax.fori_loop, under jax.checkpoint, next to a
+    while_loop; grad, jit(grad), vmap over the active scalar, hessian in (x, p)."""
+    jax, jnp = jax_x64()
+    x = jnp.asarray(np.random.default_rng(3).normal(size=6))
+
+    def make(fn):
+        def loss(x, p):
+            def body(i, c):
+                return jax.lax.cond(i % 2 == 0, lambda c: fn(c, p)[1] * 0.9 + 0.1 * c, jnp.sin, c)
+            y = jax.lax.fori_loop(0, 4, body, x)
+            return jax.checkpoint(lambda y: fn(y, p)[2])(y)
+        return loss
+
+    ours, ref = make(moments.jax), make(lambda a, p: moments_ref(jnp, a, p))
+    assert_close(jax.grad(ours)(x, 1.7), jax.grad(ref)(x, 1.7), 1e-10, what="cond/fori/checkpoint grad")
+    g, g2 = (jax.jit(jax.grad(f, argnums=(0, 1)))(x, 1.7) for f in (ours, ref))
+    assert_close(g[1], g2[1], 1e-10, what="jit grad dp")
+    ps = jnp.asarray([1.5, 1.7, 2.1])
+    v, v2 = (jax.vmap(jax.grad(f, argnums=1), in_axes=(None, 0))(x, ps) for f in (ours, ref))
+    assert_close(v, v2, 1e-10, what="vmap over p of grad")
+    h, h2 = (jax.hessian(f, argnums=(0, 1))(x, 1.7) for f in (ours, ref))
+    for a, b, what in ((h[0][0], h2[0][0], "xx"), (h[0][1], h2[0][1], "xp"), (h[1][1], h2[1][1], "pp")):
+        assert_close(a, b, 1e-9, atol=1e-12, what=f"hessian {what}")
 
 
 # TensorFlow ---------------------------------------------------------------------------
