@@ -418,6 +418,37 @@ def test_numba_njit_uses_vjp_numpy_results_in_an_optimizer(moments):
     assert moments(x, 2.0)[2] < 0.5 * first
 
 
+def test_numba_parallel_and_fastmath_functions():
+    """njit options users set: parallel=True with a prange reduction (differentiated as the
+    same function compiled serially), fastmath, error_model; called from Python and from
+    njit code, against FD and the analytic gradient."""
+    numba = framework("numba")
+    import math
+
+    import ferrozyme.numba as fznb
+
+    def body(x, k):
+        s = 0.0
+        for i in numba.prange(x.size):
+            s += k * math.sin(x[i]) * x[i] ** 2
+        return s
+
+    x = np.random.default_rng(14).normal(size=40)
+    want = 1.3 * (np.cos(x) * x ** 2 + 2 * x * np.sin(x))
+    for opts in ({"parallel": True}, {"fastmath": True}, {"error_model": "numpy", "parallel": True}):
+        f = numba.njit(**opts)(body)
+        g = fznb.grad(f)
+
+        @numba.njit
+        def step(x, k):
+            return x - 0.01 * g(x, k)
+
+        assert_close(g(x, 1.3), want, 1e-9, atol=1e-12, what=f"{opts} grad")
+        assert_close(step(x, 1.3), x - 0.01 * want, 1e-12, what=f"{opts} from njit")
+        assert_close(g(x, 1.3), fd_grad(lambda v: f(v, 1.3), x), 1e-6, what=f"{opts} vs FD")
+        assert f.targetoptions.get("parallel") == opts.get("parallel")   # the user's function is untouched
+
+
 # C++ and size types -------------------------------------------------------------------
 
 CXX_SRC = r"""

@@ -35,6 +35,8 @@ How it works, for each combination of argument types (numba types) it is called 
    function, which numba compiles into callers: the result is a numba dispatcher,
    callable from Python and from other njit code.
 
+A function compiled with `parallel=True` is differentiated as the same Python function
+compiled without it (prange is then range; see `_serial`).
 Supported: arguments that are C-contiguous arrays (float64/float32 differentiable, integer
 arrays constant) of any rank, float and integer scalars; `f` returns a float scalar.
 Functions that allocate arrays (numba's NRT: `np.empty`, array expressions) are refused
@@ -339,6 +341,8 @@ def _specialize(fn, argtypes, argnums, mode):
             "np.empty/np.zeros, array expressions such as np.exp(x) or x * y, copies). Ferrozyme cannot give "
             "that memory derivative storage yet, so this is refused rather than risk a wrong gradient; write the "
             "computation as loops over the arguments, or pass scratch arrays in as (constant) arguments"
+            " (a helper compiled with parallel=True allocates too: its prange runs through numba's "
+            "threading layer)"
         )
     full = ir + "\n" + _derivative_ir(spec, internal, mode)
     cdll = _build_library(full, spec, mode)
@@ -395,10 +399,24 @@ def _impl_source(spec: _Spec, mode: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _serial(fn):
+    """`parallel=True` runs prange loops through numba's threading layer (gufuncs called by
+    address, their reductions in allocated arrays), which cannot be differentiated: the
+    derivative is taken of the same Python function compiled without `parallel`, where
+    prange is range. The gradient is the same up to the order of floating-point sums; the
+    caller's own calls of `fn` keep running in parallel."""
+    opts = getattr(fn, "targetoptions", {}) or {}
+    if not opts.get("parallel"):
+        return fn
+    keep = {k: v for k, v in opts.items() if k in ("fastmath", "error_model", "boundscheck", "nogil")}
+    return numba.njit(**keep)(fn.py_func)
+
+
 def _make(fn, argnums, mode):
     if not isinstance(fn, numba.core.registry.CPUDispatcher):
         raise TypeError(f"ferrozyme.numba.{mode} needs a numba.njit function, got {type(fn).__name__}")
     argnums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    fn = _serial(fn)
     cache = {}
 
     def stub(*args):  # pragma: no cover - replaced by the overload in compiled code
