@@ -852,3 +852,50 @@ void rnn_step(double *h, const double *x, const double *w, int n) {
     assert_close(H0.grad, H0b.grad, 1e-11, atol=1e-15, what="inout through 4 steps, dH0")
     assert_close(w.grad, wb.grad, 1e-11, what="inout through 4 steps, dw")
     assert_close(H0.detach()[:, 0], H0b.detach()[:, 0], 0, what="the input was not overwritten")
+
+
+def test_torch_one_function_two_signatures_and_inplace_after_forward():
+    """The same C function loaded twice (weights `const`, then `in`): two libraries and two
+    sets of torch ops side by side, eager and compiled; an input modified in place between
+    forward and backward is caught by autograd, not read stale."""
+    torch = framework("torch")
+    src = ("double wsum(const double *x, const double *w, int n) { double s = 0; "
+           "for (int i = 0; i < n; ++i) s += w[i] * x[i] * x[i]; return s; }\n")
+    a = ferrozyme.load(src, "wsum", signature="(in x[n], const w[n], n) -> out")
+    b = ferrozyme.load(src, "wsum", signature="(in x[n], in w[n], n) -> out")
+    assert a.library != b.library
+    x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    (a.torch(x, w.detach()) + b.torch(x, w)).backward()
+    assert_close(x.grad, 4 * w.detach() * x.detach(), 1e-15, what="two signatures dx")
+    assert_close(w.grad, x.detach() ** 2, 1e-15, what="two signatures dw")
+    h = x * 1.0
+    y = b.torch(h, w)
+    with torch.no_grad():
+        h.add_(1.0)
+    with pytest.raises(RuntimeError, match="inplace"):
+        y.backward()
+
+
+def test_concurrent_first_loads_from_several_processes():
+    """Ranks of a distributed job each call ferrozyme.load on the same new source at start:
+    one library is built (or several, identical, the first rename wins), every process
+    gets a working one."""
+    import subprocess
+    import sys
+    import time
+
+    tag = time.time_ns()
+    code = f"""
+import numpy as np, ferrozyme
+src = "double rk(const double *x, int n) {{ double s = {tag}.0 * 0; for (int i = 0; i < n; ++i) s += x[i] * x[i] * x[i]; return s; }}\\n"
+f = ferrozyme.load(src, "rk", signature="(in x[n], n) -> out")
+x = np.arange(1.0, 4.0)
+assert np.allclose(f.vjp_numpy([x], [1.0]), 3 * x * x)
+print("ok", f.library)
+"""
+    ps = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+          for _ in range(3)]
+    outs = [p.communicate(timeout=600)[0] for p in ps]
+    assert all(p.returncode == 0 for p in ps), outs
+    assert len({o.split()[-1] for o in outs}) == 1, outs
