@@ -239,6 +239,33 @@ def test_torch_compile_recompiles_dynamic_for_new_batch_sizes(dense):
                 assert_close(a, r, 1e-10, atol=1e-14, what=f"compiled, {rows} rows, {what}")
 
 
+def test_torch_export_with_a_dynamic_batch_and_jit_trace_refused(dense):
+    """Deployment: torch.export.export of a module holding the op, with the batch dimension
+    declared dynamic (the sizes reach the op's schema as SymInts, so it is not specialized),
+    run at other batch sizes; torch.jit.trace gets a clear error."""
+    torch = framework("torch")
+    W, b, X, T = data(B=8)
+
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.W = torch.nn.Parameter(torch.tensor(W))
+            self.b = torch.nn.Parameter(torch.tensor(b))
+
+        def forward(self, X):
+            return dense.torch(self.W, self.b, X, scale=0.7)
+
+    m = M()
+    ep = torch.export.export(m, (torch.tensor(X),), dynamic_shapes={"X": {0: torch.export.Dim("B", max=4096)}})
+    assert any("ferrozyme" in str(n.target) for n in ep.graph.nodes)
+    run = ep.module()
+    for rows in (8, 3, 1):
+        with torch.no_grad():
+            assert_close(run(torch.tensor(X[:rows])), dense_ref(np, W, b, X[:rows], 0.7), 1e-13, what=f"export {rows} rows")
+    with pytest.raises(RuntimeError, match="torch.jit.trace"):
+        torch.jit.trace(m, (torch.tensor(X),))
+
+
 # JAX ----------------------------------------------------------------------------------
 
 

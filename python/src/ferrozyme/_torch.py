@@ -55,12 +55,12 @@ class _Ops:
         ns = "ferrozyme"
         base = f"f{fn.key}"
         self.lib = torch.library.Library(ns, "FRAGMENT")
-        self.lib.define(f"{base}_primal(Tensor[] xs, int[] iv, float[] rv) -> Tensor[]")
-        self.lib.define(f"{base}_vjp(Tensor[] xs, Tensor[] cts, int[] iv, float[] rv) -> Tensor[]")
-        self.lib.define(f"{base}_jvp(Tensor[] xs, Tensor[] tans, int[] iv, float[] rv) -> Tensor[]")
-        self.lib.define(f"{base}_hvp(Tensor[] xs, Tensor[] ybars, Tensor[] xdots, Tensor[] ybardots, int[] iv, "
+        self.lib.define(f"{base}_primal(Tensor[] xs, SymInt[] iv, float[] rv) -> Tensor[]")
+        self.lib.define(f"{base}_vjp(Tensor[] xs, Tensor[] cts, SymInt[] iv, float[] rv) -> Tensor[]")
+        self.lib.define(f"{base}_jvp(Tensor[] xs, Tensor[] tans, SymInt[] iv, float[] rv) -> Tensor[]")
+        self.lib.define(f"{base}_hvp(Tensor[] xs, Tensor[] ybars, Tensor[] xdots, Tensor[] ybardots, SymInt[] iv, "
                         "float[] rv) -> Tensor[]")
-        self.lib.define(f"{base}_fof(Tensor[] xs, Tensor[] xdots, Tensor[] xps, Tensor[] xdotps, int[] iv, "
+        self.lib.define(f"{base}_fof(Tensor[] xs, Tensor[] xdots, Tensor[] xps, Tensor[] xdotps, SymInt[] iv, "
                         "float[] rv) -> Tensor[]")
         self.lib.impl(f"{base}_hvp", self._hvp, "CPU")
         self.lib.impl(f"{base}_fof", self._fof, "CPU")
@@ -417,6 +417,12 @@ def _consts(plan) -> _Consts:
 
 
 def apply(fn: Function, args, kwargs):
+    if torch.jit.is_tracing():
+        raise RuntimeError(
+            f"{fn.name}(): torch.jit.trace cannot record a ferrozyme op (TorchScript is in maintenance "
+            "mode and its tracer does not take these custom ops); use torch.export.export (also with "
+            "dynamic_shapes) or torch.compile, which keep the op in the graph"
+        )
     ops = ops_for(fn)
     xs, plan = _resolve(fn, args, kwargs)
     if torch.compiler.is_compiling():
