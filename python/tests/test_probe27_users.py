@@ -266,6 +266,27 @@ def test_torch_export_with_a_dynamic_batch_and_jit_trace_refused(dense):
         torch.jit.trace(m, (torch.tensor(X),))
 
 
+def test_torch_autocast_mixed_precision_is_a_clear_error(dense32):
+    """Under torch.autocast a Linear layer hands the op bfloat16: a ValueError that says
+    what to do (no silent cast); with autocast disabled and .float() it runs, gradients
+    against torch math."""
+    torch = framework("torch")
+    W, b, X, T = data(dtype=np.float32)
+    lin = torch.nn.Linear(4, 4)
+    Wt = torch.tensor(W, requires_grad=True)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        h = lin(torch.tensor(X))
+        assert h.dtype == torch.bfloat16
+        with pytest.raises(ValueError, match="autocast"):
+            dense32.torch(Wt, torch.tensor(b), h, scale=0.7)
+        with torch.autocast("cpu", enabled=False):
+            y = dense32.torch(Wt, torch.tensor(b), h.float(), scale=0.7)
+    y.sum().backward()
+    W2 = torch.tensor(W, requires_grad=True)
+    dense_ref(torch, W2, torch.tensor(b), h.float().detach(), 0.7).sum().backward()
+    assert_close(Wt.grad, W2.grad, 2e-4, atol=1e-6, what="after autocast, float32 dW")
+
+
 # JAX ----------------------------------------------------------------------------------
 
 

@@ -404,8 +404,22 @@ def _resolve(fn: Function, args, kwargs):
     for slot, x in zip(fn._inputs, xs):
         dt = _DTYPES.get(x.dtype, str(x.dtype).replace("torch.", ""))
         dts.append(dt)
-    plan = fn.plan([tuple(x.shape) for x in xs], dts, consts)
+    try:
+        plan = fn.plan([tuple(x.shape) for x in xs], dts, consts)
+    except ValueError as e:
+        if "dtype" in str(e) and _autocasting():
+            raise ValueError(f"{e} (inside torch.autocast: the C function takes exactly its own types; "
+                             "cast the inputs, e.g. x.float(), "
+                             "or call it under torch.autocast(device_type, enabled=False))") from None
+        raise
     return xs, plan
+
+
+def _autocasting() -> bool:
+    try:
+        return any(torch.is_autocast_enabled(d) for d in ("cpu", "cuda"))
+    except TypeError:  # older signature without a device type
+        return torch.is_autocast_enabled() or torch.is_autocast_cpu_enabled()
 
 
 def _consts(plan) -> _Consts:
