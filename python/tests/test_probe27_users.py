@@ -947,3 +947,47 @@ print("ok", f.library)
     outs = [p.communicate(timeout=600)[0] for p in ps]
     assert all(p.returncode == 0 for p in ps), outs
     assert len({o.split()[-1] for o in outs}) == 1, outs
+
+
+THREADS_SCRIPT = r'''
+import concurrent.futures as cf, sys
+import numpy as np, ferrozyme
+src = "void sq3(const double *x, double *y, int n) { for (int i = 0; i < n; ++i) y[i] = x[i] * x[i] * x[i]; }\n"
+f = ferrozyme.load(src, "sq3", signature="(in x[n], out y[n], n)")
+us = [np.random.default_rng(i).normal(size=50) for i in range(16)]
+want = [3 * u * u for u in us]
+# the frameworks are imported after the load: each binding is set up on first use, here
+# by 8 threads at once
+import torch
+def t(u):
+    x = torch.tensor(u, requires_grad=True)
+    f.torch(x).sum().backward()
+    return x.grad.numpy()
+import jax
+jax.config.update("jax_enable_x64", True)
+g = jax.grad(lambda x: f.jax(x).sum())
+import tensorflow as tf
+def tfg(u):
+    v = tf.Variable(u)
+    with tf.GradientTape() as tape:
+        s = tf.reduce_sum(f.tf(v))
+    return tape.gradient(s, v).numpy()
+for name, fn in (("torch", t), ("jax", lambda u: np.asarray(g(u))), ("tf", tfg),
+                 ("numpy", lambda u: f.vjp_numpy([u], [np.ones(50)]))):
+    with cf.ThreadPoolExecutor(8) as ex:
+        got = list(ex.map(fn, us))
+    err = max(np.abs(a - b).max() for a, b in zip(got, want))
+    assert err < 1e-12, (name, err)
+print("ok")
+'''
+
+
+def test_first_use_of_every_binding_from_threads():
+    """A thread pool calls a function in torch, JAX, TensorFlow and NumPy, each binding's
+    first use happening in 8 threads at once (torch imported after the load: its ops were
+    registered twice and raised before probe27)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", THREADS_SCRIPT], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout[-2000:] + r.stderr[-4000:]

@@ -24,6 +24,8 @@ without copies when contiguous (`data_ptr()`); others are made contiguous first.
 
 from __future__ import annotations
 
+import threading
+
 import torch
 
 from ._core import Function
@@ -380,14 +382,20 @@ def ops_for(fn: Function) -> _Ops:
     return ops
 
 
+_register_lock = threading.RLock()
+
+
 @torch.compiler.disable
 def _register(fn: Function) -> _Ops:
     # Registering ops is a side effect torch.compile must not trace. `ferrozyme.load`
     # registers them right away when torch is already imported, so this only runs here
     # when torch was imported after the load.
-    ops = fn.__dict__.get("_torch_ops")
-    if ops is None:
-        ops = fn._torch_ops = _Ops(fn)
+    # Threads calling a function for the first time at once (a thread pool, DataLoader
+    # threads) must not define the same torch.library ops twice.
+    with _register_lock:
+        ops = fn.__dict__.get("_torch_ops")
+        if ops is None:
+            ops = fn._torch_ops = _Ops(fn)
     return ops
 
 
