@@ -692,6 +692,37 @@ def test_fortran_bind_c_in_torch_jax_and_second_order():
     assert_close(jax.hessian(e.jax)(x), jax.hessian(eref)(x), 1e-10, atol=1e-13, what="Fortran jax hessian")
 
 
+def test_fortran_2d_arrays_are_column_major_with_a_warning_when_not_reversed():
+    torch = framework("torch")
+    src = """
+subroutine mv(a, x, y, m, n) bind(c)
+  use iso_c_binding
+  integer(c_int), value :: m, n
+  real(c_double), intent(in) :: a(m, n), x(n)
+  real(c_double), intent(out) :: y(m)
+  y = tanh(matmul(a, x))
+end subroutine
+"""
+    with pytest.warns(UserWarning, match="column-major"):
+        ferrozyme.load(src, "mv", signature="(in a[m, n], in x[n], out y[m], m, n)", lang="fortran")
+    with pytest.warns(UserWarning, match="column-major"):   # a cached load warns too
+        ferrozyme.load(src, "mv", signature="(in a[m, n], in x[n], out y[m], m, n)", lang="fortran")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f = ferrozyme.load(src, "mv", signature="(in a[n, m], in x[n], out y[m], m, n)", lang="fortran")
+    rng = np.random.default_rng(15)
+    At = torch.tensor(rng.normal(size=(2, 3)), requires_grad=True)   # math A (m=2, n=3); Fortran a(2, 3) is A.T in C order
+    x = torch.tensor(rng.normal(size=3), requires_grad=True)
+    f.torch(At.t().contiguous(), x).square().sum().backward()
+    A2 = At.detach().clone().requires_grad_()
+    x2 = x.detach().clone().requires_grad_()
+    torch.tanh(A2 @ x2).square().sum().backward()
+    assert_close(At.grad, A2.grad, 1e-12, what="Fortran matmul dA")
+    assert_close(x.grad, x2.grad, 1e-12, what="Fortran matmul dx")
+
+
 def test_fortran_fixed_form_file_float32(tmp_path):
     src = tmp_path / "legacy.f"
     src.write_text(FIXED_FORM_SRC)

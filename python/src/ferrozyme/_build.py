@@ -192,7 +192,7 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
             except (OSError, ValueError):
                 continue
             if _deps_ok(meta) and (variant / "lib.so").exists():
-                return Built(variant, meta)
+                return _warn(Built(variant, meta))
     # Build.
     entry.mkdir(parents=True, exist_ok=True)
     if path is None:
@@ -227,6 +227,9 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
                 raise
             raise SignatureError(f"{e} (Fortran: a dummy argument without the `value` attribute is passed by "
                                  "reference; add `value` to its declaration)") from None
+        if lang == "fortran":
+            fdims = _fortran.fortran_dims(text.decode(errors="replace"), name, fixed=path.suffix in _FIXED_FORM)
+            extra["warnings"] = _fortran.column_major_warnings(bound, fdims)
         meta = {
             "name": name,
             "lang": lang,
@@ -244,10 +247,19 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
         except OSError:
             # Another process built the same variant first: use theirs.
             shutil.rmtree(tmpdir, ignore_errors=True)
-        return Built(final, json.loads((final / "meta.json").read_text()))
+        return _warn(Built(final, json.loads((final / "meta.json").read_text())))
     except BaseException:
         shutil.rmtree(tmpdir, ignore_errors=True)
         raise
+
+
+def _warn(built: Built) -> Built:
+    """Warnings recorded when the entry was built (also shown by cached loads)."""
+    import warnings
+
+    for msg in built.meta.get("warnings", ()):
+        warnings.warn(f"ferrozyme.load({built.meta['name']!r}): {msg}", stacklevel=4)
+    return built
 
 
 def _local_deps(path: Path, lang: str, flags: list) -> dict:

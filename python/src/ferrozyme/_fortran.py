@@ -239,3 +239,57 @@ def prototype(text: str, name: str, fixed: bool = False, path: str = "<source>")
     c_params = ", ".join(p.c_decl for p in params) or "void"
     cdecl = f"extern {ret_decl} {cname}({c_params});\n"
     return Prototype(cname, cname, tuple(params), ret_decl, ret_ctype, True), cdecl
+
+
+def fortran_dims(text: str, name: str, fixed: bool = False) -> dict:
+    """Dummy argument -> its declared dimensions as written (lower case, e.g. ['m', 'n'])."""
+    proto_lines = _logical_lines(text, fixed)
+    out = {}
+    inside = False
+    for _, l in proto_lines:
+        m = _HEAD.match(l)
+        if m and not l.lower().startswith("end"):
+            inside = m.group("name").lower() == name.lower()
+            continue
+        if not inside:
+            continue
+        ll = l.lower()
+        if re.match(r"^end\s*(subroutine|function)?\b", ll) or ll == "end":
+            break
+        if "::" in l:
+            spec, ents = l.split("::", 1)
+        else:
+            m77 = _OLD_DECL.match(l)
+            if not m77:
+                continue
+            spec, ents = m77.group("spec"), m77.group("ents")
+        attrs = [a.lower().replace(" ", "") for a in _split_top(spec, ",")[1:]]
+        dim_attr = next((a for a in attrs if a.startswith("dimension(")), None)
+        for e in _split_top(ents, ","):
+            en = re.match(r"\s*([a-z_][a-z0-9_]*)\s*(\((.*)\))?", e.lower())
+            if en:
+                dims = en.group(3) if en.group(2) else (dim_attr[10:-1] if dim_attr else None)
+                if dims is not None:
+                    out[en.group(1)] = [d.strip() for d in _split_top(dims, ",")]
+    return out
+
+
+def column_major_warnings(sig, dims: dict) -> list:
+    """Arrays of rank >= 2 declared with the same dimension names in the same order in
+    Fortran and in the signature: Fortran is column-major, so the tensor of shape [m, n]
+    is the Fortran array a(n, m); the same order reads it transposed."""
+    msgs = []
+    for p in sig.params:
+        if p.dims is None or len(p.dims) < 2:
+            continue
+        fd = dims.get(p.name.lower())
+        sd = [str(d).lower() for d in p.dims]
+        if fd and fd == sd and fd != fd[::-1]:
+            msgs.append(
+                f"{p.name} is `{p.name}({', '.join(fd)})` in Fortran and `{p.name}[{', '.join(map(str, p.dims))}]` "
+                f"in the signature: Fortran arrays are column-major, so a C-ordered tensor of shape "
+                f"[{', '.join(fd)}] is the Fortran array {p.name}({', '.join(reversed(fd))}) and the function sees it "
+                f"transposed; if that is not intended, declare `{p.name}[{', '.join(reversed([str(d) for d in p.dims]))}]` "
+                f"in the signature and pass the tensor in that shape (e.g. A.T.contiguous())"
+            )
+    return msgs
