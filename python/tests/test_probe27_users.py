@@ -997,13 +997,7 @@ def t(u):
 import jax
 jax.config.update("jax_enable_x64", True)
 g = jax.grad(lambda x: f.jax(x).sum())
-import tensorflow as tf
-def tfg(u):
-    v = tf.Variable(u)
-    with tf.GradientTape() as tape:
-        s = tf.reduce_sum(f.tf(v))
-    return tape.gradient(s, v).numpy()
-for name, fn in (("torch", t), ("jax", lambda u: np.asarray(g(u))), ("tf", tfg),
+for name, fn in (("torch", t), ("jax", lambda u: np.asarray(g(u))),
                  ("numpy", lambda u: f.vjp_numpy([u], [np.ones(50)]))):
     with cf.ThreadPoolExecutor(8) as ex:
         got = list(ex.map(fn, us))
@@ -1014,9 +1008,10 @@ print("ok")
 
 
 def test_first_use_of_every_binding_from_threads():
-    """A thread pool calls a function in torch, JAX, TensorFlow and NumPy, each binding's
-    first use happening in 8 threads at once (torch imported after the load: its ops were
-    registered twice and raised before probe27)."""
+    """A thread pool calls a function in torch, JAX and NumPy, each binding's first use
+    happening in 8 threads at once (torch imported after the load: its ops were registered
+    twice and raised before probe27). TensorFlow's op library is loaded under a lock too;
+    it is left out here for the time its import takes."""
     import subprocess
     import sys
 
