@@ -249,8 +249,10 @@ def test_unknown_function_and_file():
         ferrozyme.load(csrc("heat.c"), "nope", signature=HEAT_SIG)
     with pytest.raises(FileNotFoundError):
         ferrozyme.load("does/not/exist.c", "f", signature=HEAT_SIG)
-    with pytest.raises(CompileError, match="Fortran sources are not supported"):
+    with pytest.raises(SignatureError, match="no subroutine or function `simulate`"):
         ferrozyme.load(csrc("heat.c"), "simulate", signature=HEAT_SIG, lang="fortran")
+    with pytest.raises(CompileError, match="Rust sources are not supported"):
+        ferrozyme.load(csrc("heat.c"), "simulate", signature=HEAT_SIG, lang="rust")
 
 
 def test_call_errors(heat, model, ode):

@@ -33,7 +33,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Optional
 
-from . import _cproto, _glue, _signature, _toolchain
+from . import _cproto, _fortran, _glue, _signature, _toolchain
 from ._errors import CompileError, SignatureError
 
 # The glue generator's own text is part of every key: changing it rebuilds.
@@ -46,7 +46,11 @@ _LANGS = {
     ".c++": "c++",
     ".C": "c++",
 }
-_FUTURE_LANGS = {".f90": "Fortran", ".f": "Fortran", ".f95": "Fortran", ".F90": "Fortran", ".rs": "Rust"}
+_FORTRAN_EXTS = {".f90", ".f95", ".f03", ".f08", ".F90", ".F95", ".f", ".for", ".F", ".FOR"}
+_FIXED_FORM = {".f", ".for", ".F", ".FOR"}
+for _e in _FORTRAN_EXTS:
+    _LANGS[_e] = "fortran"
+_FUTURE_LANGS = {".rs": "Rust"}
 _lock = threading.Lock()
 
 
@@ -70,7 +74,7 @@ def resolve_source(source, lang: Optional[str]):
                 )
             lang = _LANGS.get(ext)
             if lang is None:
-                raise ValueError(f"cannot tell the language of {path.name}: pass lang='c' or lang='c++'")
+                raise ValueError(f"cannot tell the language of {path.name}: pass lang='c', 'c++' or 'fortran'")
         return path.resolve(), text, _norm_lang(lang)
     if not isinstance(source, (str, bytes)):
         raise TypeError(f"source must be a path or the source text, not {type(source).__name__}")
@@ -84,9 +88,11 @@ def _norm_lang(lang: str) -> str:
         return "c"
     if l in ("c++", "cpp", "cxx", "cc"):
         return "c++"
-    if l in ("fortran", "rust"):
-        raise CompileError(f"{l.capitalize()} sources are not supported by ferrozyme.load yet (C and C++ are)")
-    raise ValueError(f"unknown language {lang!r}: use 'c' or 'c++'")
+    if l in ("fortran", "f90", "f77"):
+        return "fortran"
+    if l == "rust":
+        raise CompileError("Rust sources are not supported by ferrozyme.load yet (C, C++ and Fortran are)")
+    raise ValueError(f"unknown language {lang!r}: use 'c', 'c++' or 'fortran'")
 
 
 def _sha(*parts) -> str:
@@ -186,13 +192,13 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
             except (OSError, ValueError):
                 continue
             if _deps_ok(meta) and (variant / "lib.so").exists():
-                return Built(variant, meta)
+                return _warn(Built(variant, meta))
     # Build.
     entry.mkdir(parents=True, exist_ok=True)
     if path is None:
         srcdir = root / "src"
         srcdir.mkdir(exist_ok=True)
-        ext = ".c" if lang == "c" else ".cpp"
+        ext = {"c": ".c", "c++": ".cpp", "fortran": ".f90"}[lang]
         path = srcdir / (_sha(text)[:24] + ext)
         if not path.exists():
             tmp = path.with_suffix(path.suffix + f".{os.getpid()}.tmp")
@@ -200,8 +206,30 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
             os.replace(tmp, path)
     tmpdir = Path(tempfile.mkdtemp(prefix=".build.", dir=entry))
     try:
-        proto = _cproto.prototype(str(path), name, lang, flags)
-        bound = sig.bind(proto, name)
+        extra = {}
+        if lang == "fortran":
+            proto, cdecl = _fortran.prototype(text.decode(errors="replace"), name,
+                                              fixed=path.suffix in _FIXED_FORM, path=str(path))
+            header = root / "src" / (_sha(cdecl)[:24] + ".h")
+            header.parent.mkdir(exist_ok=True)
+            if not header.exists():
+                tmp = header.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(cdecl)
+                os.replace(tmp, header)
+            # The glue (C) includes the prototype; flang compiles the source next to it.
+            extra = {"include": str(header), "symbol": proto.name, "sources": [str(path)]}
+        else:
+            proto = _cproto.prototype(str(path), name, lang, flags)
+        try:
+            bound = sig.bind(proto, name)
+        except SignatureError as e:
+            if lang != "fortran" or "must be a scalar" not in str(e):
+                raise
+            raise SignatureError(f"{e} (Fortran: a dummy argument without the `value` attribute is passed by "
+                                 "reference; add `value` to its declaration)") from None
+        if lang == "fortran":
+            fdims = _fortran.fortran_dims(text.decode(errors="replace"), name, fixed=path.suffix in _FIXED_FORM)
+            extra["warnings"] = _fortran.column_major_warnings(bound, fdims)
         meta = {
             "name": name,
             "lang": lang,
@@ -209,6 +237,7 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
             "source": str(path),
             "signature": signature_to_json(bound),
             "deps": _local_deps(path, lang, flags),
+            **extra,
         }
         _compile_glue(tmpdir, meta, bound, kinds=("primal", "vjp", "jvp"), widths=(), out=tmpdir / "lib.so")
         (tmpdir / "meta.json").write_text(json.dumps(meta, indent=1))
@@ -218,14 +247,25 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
         except OSError:
             # Another process built the same variant first: use theirs.
             shutil.rmtree(tmpdir, ignore_errors=True)
-        return Built(final, json.loads((final / "meta.json").read_text()))
+        return _warn(Built(final, json.loads((final / "meta.json").read_text())))
     except BaseException:
         shutil.rmtree(tmpdir, ignore_errors=True)
         raise
 
 
+def _warn(built: Built) -> Built:
+    """Warnings recorded when the entry was built (also shown by cached loads)."""
+    import warnings
+
+    for msg in built.meta.get("warnings", ()):
+        warnings.warn(f"ferrozyme.load({built.meta['name']!r}): {msg}", stacklevel=4)
+    return built
+
+
 def _local_deps(path: Path, lang: str, flags: list) -> dict:
     """Non-system headers the source includes (and the source itself), with hashes."""
+    if lang == "fortran":
+        return {str(path): _sha(path.read_bytes())}
     cmd = [_toolchain.clang(lang == "c++"), "-x", "c++" if lang == "c++" else "c", "-MM",
            *[f for f in flags if f.startswith(("-I", "-D", "-U", "-std=", "-include"))], str(path)]
     r = _toolchain.run(cmd)
@@ -248,15 +288,16 @@ def _fexpr(name: str, lang: str) -> str:
 def _compile_glue(dir: Path, meta: dict, sig, kinds, widths, out: Path) -> None:
     lang = meta["lang"]
     src = meta["source"]
-    glue = _glue.generate(sig, src, _fexpr(meta["name"], lang), kinds=kinds, widths=widths)
+    fexpr = meta.get("symbol") or _fexpr(meta["name"], lang)
+    glue = _glue.generate(sig, meta.get("include", src), fexpr, kinds=kinds, widths=widths)
     stem = out.stem
-    glue_path = dir / (f"{stem}_glue.c" if lang == "c" else f"{stem}_glue.cpp")
+    glue_path = dir / (f"{stem}_glue.cpp" if lang == "c++" else f"{stem}_glue.c")
     glue_path.write_text(glue)
     tmp_out = out.with_name(out.name + f".{os.getpid()}.tmp")
-    driver = "cc" if lang == "c" else "c++"
+    driver = "c++" if lang == "c++" else "cc"
     cmd = [
         str(_toolchain.ferrozyme_bin()), driver, *meta["flags"], "-g", "-fPIC", "-shared",
-        "-Wl,-Bsymbolic", str(glue_path), "-o", str(tmp_out), "-lm",
+        "-Wl,-Bsymbolic", str(glue_path), *meta.get("sources", ()), "-o", str(tmp_out), "-lm",
     ]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, cwd=dir)

@@ -31,6 +31,11 @@ from ._errors import ToolchainError
 from ._glue import layout
 
 _NULL = -(2**63)
+# A size unknown while tracing (None in a static shape) travels through the plan as
+# _DYN + source, source = input * 64 + dimension: the op reads it from that input at run
+# time (attributes dyn_iv / dyn_shape). The inputs X come first in every wrapper's layout,
+# so a source stays valid in the gradient's calls.
+_DYN = 1 << 40
 _op_module = None
 _lock = threading.Lock()
 _by_lib: dict = {}  # library path -> Function, for the gradient function
@@ -81,6 +86,8 @@ def _call(fn: Function, kind: str, tensors, iv, rv, out_shapes, out_dtypes):
     else:
         raise ValueError(kind)
     assert len(slots) == layout(fn.signature, kind)["n"]
+    dyn_iv = [x for k, v in enumerate(iv) if v >= _DYN for x in (k, v - _DYN)]
+    dyn_shape = [x for j, sh in enumerate(out_shapes) for d, v in enumerate(sh) if v >= _DYN for x in (j, d, v - _DYN)]
     return _ops().ferrozyme_call(
         args=list(tensors),
         Tout=[tf.as_dtype(d) for d in out_dtypes],
@@ -89,8 +96,28 @@ def _call(fn: Function, kind: str, tensors, iv, rv, out_shapes, out_dtypes):
         iv=[int(v) for v in iv],
         rv_bits=_rv_bits(rv),
         slots=slots,
-        out_shapes=[list(s) for s in out_shapes],
+        out_shapes=[tf.TensorShape([None if v >= _DYN else v for v in s]) for s in out_shapes],
+        dyn_iv=dyn_iv,
+        dyn_shape=dyn_shape,
     )
+
+
+def _xshapes(fn: Function, xs, slots):
+    """Shapes of the inputs `slots` (a subset of fn._inputs), unknown dims as _DYN sources."""
+    out = []
+    for s in slots:
+        i = fn._inputs.index(s)
+        out.append(tuple(_DYN + 64 * i + d if v is None else v for d, v in enumerate(xs[i].shape.as_list())))
+    return out
+
+
+def _zeros(shape, dtype, xs):
+    """tf.zeros of a plan shape whose unknown dims (_DYN sources) are read from xs."""
+    if not any(v >= _DYN for v in shape):
+        return tf.zeros(shape, dtype=dtype)
+    dims = [tf.shape(xs[(v - _DYN) // 64], out_type=tf.int64)[(v - _DYN) % 64] if v >= _DYN else tf.constant(v, tf.int64)
+            for v in shape]
+    return tf.zeros(tf.stack(dims), dtype=dtype)
 
 
 @tf.RegisterGradient("FerrozymeCall")
@@ -112,8 +139,8 @@ def _ferrozyme_call_grad(op, *grads):
     out_shapes = fn.out_shapes(iv)
     cts = []
     for g, s, sh in zip(grads, fn._outputs, out_shapes):
-        cts.append(tf.zeros(sh, dtype=s.dtype) if g is None else tf.convert_to_tensor(g))
-    diff_shapes = [tuple(xs[fn._inputs.index(s)].shape) for s in fn._diff]
+        cts.append(_zeros(sh, s.dtype, xs) if g is None else tf.convert_to_tensor(g))
+    diff_shapes = _xshapes(fn, xs, fn._diff)
     gs = _call(fn, "vjp", xs + cts, iv, rv, diff_shapes, [s.dtype for s in fn._diff])
     it = iter(gs)
     return [next(it) if s.differentiable else None for s in fn._inputs]
@@ -124,11 +151,11 @@ def _vjp_grad(fn: Function, op, grads, iv, rv):
     A u for the differentiable inputs (A = sum_k ybar_k H_k, fz_hvp), J u for ybars."""
     nx = len(fn._inputs)
     xs, ybars = list(op.inputs[:nx]), list(op.inputs[nx:])
-    diff_shapes = [tuple(xs[fn._inputs.index(s)].shape) for s in fn._diff]
+    diff_shapes = _xshapes(fn, xs, fn._diff)
     ddt = [s.dtype for s in fn._diff]
-    u = [tf.zeros(sh, dtype=dt) if g is None else tf.convert_to_tensor(g) for g, sh, dt in zip(grads, diff_shapes, ddt)]
+    u = [_zeros(sh, dt, xs) if g is None else tf.convert_to_tensor(g) for g, sh, dt in zip(grads, diff_shapes, ddt)]
     out_shapes = fn.out_shapes(iv)
-    zy = [tf.zeros(sh, dtype=s.dtype) for s, sh in zip(fn._outputs, out_shapes)]
+    zy = [_zeros(sh, s.dtype, xs) for s, sh in zip(fn._outputs, out_shapes)]
     au = _call(fn, "hvp", xs + u + ybars + zy, iv, rv, diff_shapes, ddt)
     ju = _call(fn, "jvp", xs + u, iv, rv, out_shapes, [s.dtype for s in fn._outputs])
     it = iter(au)
@@ -159,7 +186,7 @@ def _second_grad(fn: Function, op, sym, grads, iv, rv):
     ins = list(op.inputs)
     xs = ins[:nx]
     skip = set(getattr(op, "skip_input_indices", None) or ())
-    diff_shapes = [tuple(xs[fn._inputs.index(s)].shape) for s in fn._diff]
+    diff_shapes = _xshapes(fn, xs, fn._diff)
     ddt = [s.dtype for s in fn._diff]
     out_shapes = fn.out_shapes(iv)
     ydt = [s.dtype for s in fn._outputs]
@@ -171,7 +198,7 @@ def _second_grad(fn: Function, op, sym, grads, iv, rv):
         ny = len(fn._outputs)
         nonlinear = list(range(nx)) + list(range(nx + nd, nx + nd + ny))
         ybars = ins[nx + nd:nx + nd + ny]
-        zy = [tf.zeros(sh, dtype=dt) for sh, dt in zip(out_shapes, ydt)]
+        zy = [_zeros(sh, dt, xs) for sh, dt in zip(out_shapes, ydt)]
         a_g = list(_call(fn, "hvp", xs + g + ybars + zy, iv, rv, diff_shapes, ddt))
         j_g = list(_call(fn, "jvp", xs + g, iv, rv, out_shapes, ydt))
         lin = a_g + [None] * ny + j_g  # ybars are nonlinear: filled below
@@ -213,16 +240,58 @@ def apply(fn: Function, args, kwargs):
         if not isinstance(x, (tf.Tensor, tf.Variable)):
             x = tf.convert_to_tensor(np.asarray(x, dtype=slot.dtype) if not isinstance(x, np.ndarray) else x)
         xs.append(x)
-    shapes = []
-    for slot, x in zip(fn._inputs, xs):
-        sh = x.shape
-        if sh.rank is None or any(d is None for d in sh.as_list()):
-            raise ValueError(
-                f"{fn.name}(): argument {slot.name!r} has an unknown shape {sh}; the compiled function needs "
-                "static shapes (give tf.function an input_signature with full shapes)"
-            )
-        shapes.append(tuple(sh.as_list()))
+    xs, shapes = _resolve_unknown_dims(fn, xs)
     plan = fn.plan(shapes, [x.dtype.name for x in xs], consts)
     outs = _call(fn, "primal", xs, plan.iv, plan.rv, plan.out_shapes, [s.dtype for s in fn._outputs])
     outs = list(outs)
     return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _resolve_unknown_dims(fn: Function, xs):
+    """-> (inputs, shapes for the plan). A dimension unknown while tracing gets its static
+    value when another input or the signature fixes it (tf.ensure_shape checks it at run
+    time); otherwise a _DYN source, and the other inputs sharing that size are checked
+    against it at run time."""
+    for slot, x in zip(fn._inputs, xs):
+        if x.shape.rank is None:
+            raise ValueError(f"{fn.name}(): argument {slot.name!r} has an unknown rank; give it a shape "
+                             "(tf.ensure_shape, or an input_signature)")
+        if x.shape.rank != len(slot.dims):
+            return xs, [tuple(x.shape.as_list()) for x in xs]  # the plan reports the rank error
+    known: dict = {}
+    for slot, x in zip(fn._inputs, xs):
+        for d, v in zip(slot.dims, x.shape.as_list()):
+            if v is not None and isinstance(d, str):
+                known.setdefault(d, v)
+    dyn: dict = {}  # size name -> (source, input index, dimension)
+    out_xs, shapes = [], []
+    for i, (slot, x) in enumerate(zip(fn._inputs, xs)):
+        sh = x.shape.as_list()
+        if all(v is not None for v in sh):
+            out_xs.append(x)
+            shapes.append(tuple(sh))
+            continue
+        full, plan_shape, checks = list(sh), list(sh), []
+        for d, (name, v) in enumerate(zip(slot.dims, sh)):
+            if v is not None:
+                continue
+            if isinstance(name, int) or name in known:
+                full[d] = plan_shape[d] = name if isinstance(name, int) else known[name]
+            elif name in dyn:
+                src, j, dj = dyn[name]
+                plan_shape[d] = _DYN + src
+                checks.append((d, j, dj, name))
+            else:
+                dyn[name] = (64 * i + d, i, d)
+                plan_shape[d] = _DYN + 64 * i + d
+        if full != sh:
+            x = tf.ensure_shape(x, full)
+        for d, j, dj, name in checks:
+            a = tf.debugging.assert_equal(
+                tf.shape(x)[d], tf.shape(out_xs[j])[dj],
+                message=f"{fn.name}(): size {name} differs between {fn._inputs[j].name!r} and {slot.name!r}")
+            with tf.control_dependencies([a]):
+                x = tf.identity(x)
+        out_xs.append(x)
+        shapes.append(tuple(plan_shape))
+    return out_xs, shapes

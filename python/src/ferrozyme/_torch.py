@@ -24,6 +24,8 @@ without copies when contiguous (`data_ptr()`); others are made contiguous first.
 
 from __future__ import annotations
 
+import threading
+
 import torch
 
 from ._core import Function
@@ -55,12 +57,12 @@ class _Ops:
         ns = "ferrozyme"
         base = f"f{fn.key}"
         self.lib = torch.library.Library(ns, "FRAGMENT")
-        self.lib.define(f"{base}_primal(Tensor[] xs, int[] iv, float[] rv) -> Tensor[]")
-        self.lib.define(f"{base}_vjp(Tensor[] xs, Tensor[] cts, int[] iv, float[] rv) -> Tensor[]")
-        self.lib.define(f"{base}_jvp(Tensor[] xs, Tensor[] tans, int[] iv, float[] rv) -> Tensor[]")
-        self.lib.define(f"{base}_hvp(Tensor[] xs, Tensor[] ybars, Tensor[] xdots, Tensor[] ybardots, int[] iv, "
+        self.lib.define(f"{base}_primal(Tensor[] xs, SymInt[] iv, float[] rv) -> Tensor[]")
+        self.lib.define(f"{base}_vjp(Tensor[] xs, Tensor[] cts, SymInt[] iv, float[] rv) -> Tensor[]")
+        self.lib.define(f"{base}_jvp(Tensor[] xs, Tensor[] tans, SymInt[] iv, float[] rv) -> Tensor[]")
+        self.lib.define(f"{base}_hvp(Tensor[] xs, Tensor[] ybars, Tensor[] xdots, Tensor[] ybardots, SymInt[] iv, "
                         "float[] rv) -> Tensor[]")
-        self.lib.define(f"{base}_fof(Tensor[] xs, Tensor[] xdots, Tensor[] xps, Tensor[] xdotps, int[] iv, "
+        self.lib.define(f"{base}_fof(Tensor[] xs, Tensor[] xdots, Tensor[] xps, Tensor[] xdotps, SymInt[] iv, "
                         "float[] rv) -> Tensor[]")
         self.lib.impl(f"{base}_hvp", self._hvp, "CPU")
         self.lib.impl(f"{base}_fof", self._fof, "CPU")
@@ -380,14 +382,20 @@ def ops_for(fn: Function) -> _Ops:
     return ops
 
 
+_register_lock = threading.RLock()
+
+
 @torch.compiler.disable
 def _register(fn: Function) -> _Ops:
     # Registering ops is a side effect torch.compile must not trace. `ferrozyme.load`
     # registers them right away when torch is already imported, so this only runs here
     # when torch was imported after the load.
-    ops = fn.__dict__.get("_torch_ops")
-    if ops is None:
-        ops = fn._torch_ops = _Ops(fn)
+    # Threads calling a function for the first time at once (a thread pool, DataLoader
+    # threads) must not define the same torch.library ops twice.
+    with _register_lock:
+        ops = fn.__dict__.get("_torch_ops")
+        if ops is None:
+            ops = fn._torch_ops = _Ops(fn)
     return ops
 
 
@@ -404,8 +412,22 @@ def _resolve(fn: Function, args, kwargs):
     for slot, x in zip(fn._inputs, xs):
         dt = _DTYPES.get(x.dtype, str(x.dtype).replace("torch.", ""))
         dts.append(dt)
-    plan = fn.plan([tuple(x.shape) for x in xs], dts, consts)
+    try:
+        plan = fn.plan([tuple(x.shape) for x in xs], dts, consts)
+    except ValueError as e:
+        if "dtype" in str(e) and _autocasting():
+            raise ValueError(f"{e} (inside torch.autocast: the C function takes exactly its own types; "
+                             "cast the inputs, e.g. x.float(), "
+                             "or call it under torch.autocast(device_type, enabled=False))") from None
+        raise
     return xs, plan
+
+
+def _autocasting() -> bool:
+    try:
+        return any(torch.is_autocast_enabled(d) for d in ("cpu", "cuda"))
+    except TypeError:  # older signature without a device type
+        return torch.is_autocast_enabled() or torch.is_autocast_cpu_enabled()
 
 
 def _consts(plan) -> _Consts:
@@ -417,6 +439,12 @@ def _consts(plan) -> _Consts:
 
 
 def apply(fn: Function, args, kwargs):
+    if torch.jit.is_tracing():
+        raise RuntimeError(
+            f"{fn.name}(): torch.jit.trace cannot record a ferrozyme op (TorchScript is in maintenance "
+            "mode and its tracer does not take these custom ops); use torch.export.export (also with "
+            "dynamic_shapes) or torch.compile, which keep the op in the graph"
+        )
     ops = ops_for(fn)
     xs, plan = _resolve(fn, args, kwargs)
     if torch.compiler.is_compiling():

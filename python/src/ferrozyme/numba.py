@@ -35,6 +35,8 @@ How it works, for each combination of argument types (numba types) it is called 
    function, which numba compiles into callers: the result is a numba dispatcher,
    callable from Python and from other njit code.
 
+A function compiled with `parallel=True` is differentiated as the same Python function
+compiled without it (prange is then range; see `_serial`).
 Supported: arguments that are C-contiguous arrays (float64/float32 differentiable, integer
 arrays constant) of any rank, float and integer scalars; `f` returns a float scalar.
 Functions that allocate arrays (numba's NRT: `np.empty`, array expressions) are refused
@@ -205,6 +207,19 @@ def _roles(spec: _Spec) -> list:
     return roles
 
 
+def _opaque_call_hint(stderr: str) -> str:
+    """numba calls ctypes and cffi functions (and first-class function arguments) through
+    a raw address: their code is not in the module, so say what to do instead."""
+    if "through a function pointer" not in stderr:
+        return ""
+    return (
+        "\nnote: njit code calls ctypes/cffi functions (and functions passed as arguments) through "
+        "their address, so their code is not part of what ferrozyme.numba differentiates. To "
+        "differentiate a C function, load it with ferrozyme.load(source, name, signature) and use "
+        "its derivatives (vjp_numpy/jvp_numpy, or its torch/jax/tf bindings) outside njit code."
+    )
+
+
 def _build_library(ir: str, spec: _Spec, mode: str):
     """Differentiate and link into a shared library; -> (CDLL, trampoline symbols)."""
     key = hashlib.sha256((ir + mode + _toolchain.fingerprint()).encode()).hexdigest()[:32]
@@ -221,6 +236,7 @@ def _build_library(ir: str, spec: _Spec, mode: str):
         if r.returncode != 0:
             raise CompileError(
                 f"ferrozyme could not differentiate {spec.fn.py_func.__qualname__} for {spec.argtypes}:\n{r.stderr}"
+                + _opaque_call_hint(r.stderr)
             )
         r = _toolchain.run([_toolchain.clang(), "-c", "-O2", "-fPIC", "-Wno-override-module", str(out_ll), "-o", str(obj)])
         if r.returncode != 0:
@@ -325,6 +341,8 @@ def _specialize(fn, argtypes, argnums, mode):
             "np.empty/np.zeros, array expressions such as np.exp(x) or x * y, copies). Ferrozyme cannot give "
             "that memory derivative storage yet, so this is refused rather than risk a wrong gradient; write the "
             "computation as loops over the arguments, or pass scratch arrays in as (constant) arguments"
+            " (a helper compiled with parallel=True allocates too: its prange runs through numba's "
+            "threading layer)"
         )
     full = ir + "\n" + _derivative_ir(spec, internal, mode)
     cdll = _build_library(full, spec, mode)
@@ -381,10 +399,24 @@ def _impl_source(spec: _Spec, mode: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _serial(fn):
+    """`parallel=True` runs prange loops through numba's threading layer (gufuncs called by
+    address, their reductions in allocated arrays), which cannot be differentiated: the
+    derivative is taken of the same Python function compiled without `parallel`, where
+    prange is range. The gradient is the same up to the order of floating-point sums; the
+    caller's own calls of `fn` keep running in parallel."""
+    opts = getattr(fn, "targetoptions", {}) or {}
+    if not opts.get("parallel"):
+        return fn
+    keep = {k: v for k, v in opts.items() if k in ("fastmath", "error_model", "boundscheck", "nogil")}
+    return numba.njit(**keep)(fn.py_func)
+
+
 def _make(fn, argnums, mode):
     if not isinstance(fn, numba.core.registry.CPUDispatcher):
         raise TypeError(f"ferrozyme.numba.{mode} needs a numba.njit function, got {type(fn).__name__}")
     argnums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    fn = _serial(fn)
     cache = {}
 
     def stub(*args):  # pragma: no cover - replaced by the overload in compiled code

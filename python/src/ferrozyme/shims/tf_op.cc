@@ -6,7 +6,10 @@
 // wrapper slot to an input (>= 0), an output (-1-j) or NULL (INT64_MIN); `out_shapes` gives
 // the outputs' shapes (the shape function reports them, so tf.function graphs have static
 // shapes); `rv_bits` holds the real constants as the bit patterns of doubles (TF's float
-// attributes are single precision). The gradient is registered from Python
+// attributes are single precision). Sizes unknown when the graph is traced (a Keras batch
+// dimension, `TensorSpec((None, 4))`) are read from the inputs at run time: `dyn_iv` holds
+// pairs (iv index, source) and `dyn_shape` triples (output, dimension, source), a source
+// being input * 64 + dimension; `out_shapes` has -1 there. The gradient is registered from Python
 // (ferrozyme/_tf.py): it emits another FerrozymeCall running the `fz_vjp` wrapper.
 //
 // Built once per TensorFlow version by ferrozyme/_tf.py with tf.sysconfig's flags.
@@ -67,6 +70,8 @@ REGISTER_OP("FerrozymeCall")
     .Attr("rv_bits: list(int) = []")
     .Attr("slots: list(int)")
     .Attr("out_shapes: list(shape)")
+    .Attr("dyn_iv: list(int) = []")
+    .Attr("dyn_shape: list(int) = []")
     .SetShapeFn([](shape_inference::InferenceContext *c) {
       std::vector<PartialTensorShape> shapes;
       TF_RETURN_IF_ERROR(c->GetAttr("out_shapes", &shapes));
@@ -97,6 +102,10 @@ class FerrozymeCallOp : public OpKernel {
     }
     OP_REQUIRES_OK(ctx, ctx->GetAttr("slots", &slots_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("out_shapes", &shapes_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dyn_iv", &dyn_iv_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dyn_shape", &dyn_shape_));
+    OP_REQUIRES(ctx, dyn_iv_.size() % 2 == 0 && dyn_shape_.size() % 3 == 0,
+                errors::InvalidArgument("ferrozyme: malformed dyn_iv/dyn_shape"));
     OP_REQUIRES_OK(ctx, Resolve(lib, sym, &wrapper_));
   }
 
@@ -108,9 +117,35 @@ class FerrozymeCallOp : public OpKernel {
     for (int i = 0; i < nin; i++) {
       in[i] = const_cast<char *>(ctx->input(i).tensor_data().data());
     }
+    auto source = [&](int64_t src, int64_t *v) -> Status {
+      const int64_t i = src / 64, d = src % 64;
+      if (src < 0 || i >= nin || d >= ctx->input(i).dims()) {
+        return errors::InvalidArgument("ferrozyme: bad size source ", src);
+      }
+      *v = ctx->input(i).dim_size(d);
+      return OkStatus();
+    };
+    std::vector<int64_t> iv = iv_;
+    for (size_t k = 0; k + 1 < dyn_iv_.size(); k += 2) {
+      OP_REQUIRES(ctx, dyn_iv_[k] >= 0 && dyn_iv_[k] < static_cast<int64_t>(iv.size()),
+                  errors::InvalidArgument("ferrozyme: bad dyn_iv"));
+      OP_REQUIRES_OK(ctx, source(dyn_iv_[k + 1], &iv[dyn_iv_[k]]));
+    }
+    std::vector<PartialTensorShape> pshapes = shapes_;
+    for (size_t k = 0; k + 2 < dyn_shape_.size(); k += 3) {
+      const int64_t j = dyn_shape_[k], d = dyn_shape_[k + 1];
+      OP_REQUIRES(ctx, j >= 0 && j < nout && d >= 0 && d < pshapes[j].dims(),
+                  errors::InvalidArgument("ferrozyme: bad dyn_shape"));
+      int64_t v = 0;
+      OP_REQUIRES_OK(ctx, source(dyn_shape_[k + 2], &v));
+      pshapes[j].set_dim(d, v);
+    }
     for (int j = 0; j < nout; j++) {
+      TensorShape shape;
+      OP_REQUIRES(ctx, pshapes[j].AsTensorShape(&shape),
+                  errors::InvalidArgument("ferrozyme: output ", j, " has an unresolved shape"));
       Tensor *t = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(j, shapes_[j], &t));
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(j, shape, &t));
       out[j] = const_cast<char *>(t->tensor_data().data());
     }
     std::vector<void *> b(slots_.size());
@@ -126,7 +161,7 @@ class FerrozymeCallOp : public OpKernel {
         b[k] = out[-1 - s];
       }
     }
-    wrapper_(b.data(), iv_.empty() ? nullptr : iv_.data(), rv_.empty() ? nullptr : rv_.data(),
+    wrapper_(b.data(), iv.empty() ? nullptr : iv.data(), rv_.empty() ? nullptr : rv_.data(),
              nullptr);
   }
 
@@ -135,7 +170,8 @@ class FerrozymeCallOp : public OpKernel {
   std::vector<int64_t> iv_;
   std::vector<double> rv_;
   std::vector<int64_t> slots_;
-  std::vector<TensorShape> shapes_;
+  std::vector<PartialTensorShape> shapes_;
+  std::vector<int64_t> dyn_iv_, dyn_shape_;
 };
 
 REGISTER_KERNEL_BUILDER(Name("FerrozymeCall").Device(DEVICE_CPU), FerrozymeCallOp);
