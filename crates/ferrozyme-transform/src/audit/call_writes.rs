@@ -117,7 +117,10 @@ fn writes_active(
     }
     let params = g.params();
     let target = *params.get(k)?;
-    let act_params: HashSet<Value> = active.iter().filter_map(|j| params.get(*j).copied()).collect();
+    let act_params: HashSet<Value> = active
+        .iter()
+        .filter_map(|j| params.get(*j).copied())
+        .collect();
     for b in g.blocks() {
         for i in b.instructions() {
             match i.opcode() {
@@ -131,7 +134,9 @@ fn writes_active(
                     }
                 }
                 Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => {
-                    let CallKind::Defined(h) = classify(i) else { continue };
+                    let CallKind::Defined(h) = classify(i) else {
+                        continue;
+                    };
                     let args = i.call_args();
                     let h_active: HashSet<usize> = args
                         .iter()
@@ -172,7 +177,9 @@ pub(super) fn lost_through_calls(
         if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
             continue;
         }
-        let CallKind::Defined(g) = classify(i) else { continue };
+        let CallKind::Defined(g) = classify(i) else {
+            continue;
+        };
         let args = i.call_args();
         let active: HashSet<usize> = args
             .iter()
@@ -213,7 +220,9 @@ pub(super) fn lost_through_calls(
             continue;
         }
         let root = root_object(i.operand(0));
-        let Some((call, store, after)) = written.get(&root) else { continue };
+        let Some((call, store, after)) = written.get(&root) else {
+            continue;
+        };
         let later = if i.parent_block() == call.parent_block() {
             comes_after(*call, i) || after.contains(&i.parent_block())
         } else {

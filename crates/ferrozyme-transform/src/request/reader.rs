@@ -331,7 +331,10 @@ impl<'a> Reader<'a> {
     pub(super) fn trailing(self, func: Value, n: usize) -> Result<Vec<Value>, Diagnostic> {
         let fname = &self.fname;
         // With `enzyme_interleave`, what follows the last shadow.
-        let trailing: Vec<Value> = self.rest.chain(self.shadows.into_iter().flatten()).collect();
+        let trailing: Vec<Value> = self
+            .rest
+            .chain(self.shadows.into_iter().flatten())
+            .collect();
         let seed = func.function_type().return_type().is_fp_scalar() && !self.opts.const_return;
         let tape_last = self.opts.tape.is_none();
         let want = match self.mode {
