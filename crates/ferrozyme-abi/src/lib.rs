@@ -281,6 +281,10 @@ pub enum CallMarker {
     /// `enzyme_tape, p`: the tape goes to (`__enzyme_augmentfwd`) or comes from
     /// (`__enzyme_reverse`) the caller's memory at `p`.
     Tape,
+    /// `enzyme_interleave`: every argument comes first (an unmarked one takes the
+    /// activity of the argument before it, `enzyme_dup` at the start), then, after the
+    /// marker, the shadows of the duplicated ones in the same order (MFEM's calls).
+    Interleave,
     /// `enzyme_nofree`, `enzyme_runtime_activity`, `enzyme_not_overwritten`: hints about
     /// Enzyme's own memory management and caching that do not change the derivative
     /// Ferrozyme computes (it frees what it allocates when no longer needed, checks
@@ -308,6 +312,7 @@ pub const CALL_MARKERS: &[(&str, CallMarker)] = &[
     ("enzyme_allocated", CallMarker::Allocated),
     ("enzyme_tape", CallMarker::Tape),
     ("enzyme_context", CallMarker::Context),
+    ("enzyme_interleave", CallMarker::Interleave),
     ("enzyme_nofree", CallMarker::NoEffect),
     ("enzyme_runtime_activity", CallMarker::NoEffect),
     ("enzyme_not_overwritten", CallMarker::NoEffect),
@@ -327,7 +332,6 @@ pub const UNSUPPORTED_MARKERS: &[(&str, &str)] = &[
     ("enzyme_dup_return", "a pointer result with a shadow (the shadow of the returned memory) is not supported; return the value through an enzyme_dup argument instead"),
     ("enzyme_strong_zero", "the guarded arithmetic that makes 0 * inf contribute 0 to adjoints is not implemented (Ferrozyme propagates IEEE arithmetic as is)"),
     ("enzyme_byref", "arguments passed by reference to the hook are not supported; pass the value itself"),
-    ("enzyme_interleave", "interleaved shadow arguments are not supported; pass each shadow right after its argument"),
     ("enzyme_scalar", "is a marker of __enzyme_batch only"),
     ("enzyme_vector", "is a marker of __enzyme_batch only"),
     ("enzyme_buffer", "is a marker of __enzyme_batch only"),

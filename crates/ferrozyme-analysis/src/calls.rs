@@ -498,7 +498,9 @@ fn library_math(f: Value) -> bool {
 }
 
 /// Is `f` used other than as the callee of a direct call (or as the function a hook call
-/// differentiates)?
+/// differentiates)? A function passed to a hook as one of the differentiated function's
+/// arguments (a callback, `enzyme_const, f`) is data the function may call through
+/// (`<enzyme/enzyme>` passes a function taking a struct by value so, tests/cxx/301).
 fn address_taken(f: Value) -> bool {
     f.users().into_iter().any(|u| {
         let direct = matches!(
@@ -507,7 +509,8 @@ fn address_taken(f: Value) -> bool {
         ) && u.called_value() == f;
         let hook = u.is_call()
             && u.called_function()
-                .is_some_and(|h| ferrozyme_abi::entry_point(&h.name()).is_some());
+                .is_some_and(|h| ferrozyme_abi::entry_point(&h.name()).is_some())
+            && u.call_args().iter().skip(1).all(|a| *a != f);
         let registration = u.is_constant()
             && u.users().iter().any(|g| {
                 g.is_global_variable() && ferrozyme_abi::registration(&g.name()).is_some()

@@ -112,6 +112,9 @@ pub struct CallOptions {
     pub tape: Option<Value>,
     /// `enzyme_context, ctx` (`contexts.rs`).
     pub context: Option<Value>,
+    /// `enzyme_interleave`: where the shadows start among the operands left after the
+    /// call-level markers (`reader.rs` reads them from there).
+    pub interleave_at: Option<usize>,
 }
 
 /// The largest `enzyme_width` accepted.

@@ -93,6 +93,7 @@ pub(crate) fn check_body(
         .map(|(p, _)| p)
         .collect();
     lost_stores(&insts, act, &active_params, &mut out);
+    super::call_writes::lost_through_calls(&insts, act, &active_params, &mut out);
     super::wide_ints::floats_in_wide_integers(&insts, act, &mut out);
     super::ctor_globals::constructed_globals(&insts, act, &mut out);
     let const_params = const_pointer_params(f, args);

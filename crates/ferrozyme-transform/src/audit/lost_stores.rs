@@ -197,7 +197,7 @@ fn read_of_written(
 
 /// The blocks that can run after instruction `i` in the same call: those reachable from
 /// its block's successors (its own block too when it lies on a cycle).
-fn reachable_after(i: Value) -> HashSet<Block> {
+pub(super) fn reachable_after(i: Value) -> HashSet<Block> {
     let mut seen = HashSet::new();
     let mut work: Vec<Block> = i.parent_block().successors();
     while let Some(b) = work.pop() {
@@ -209,7 +209,7 @@ fn reachable_after(i: Value) -> HashSet<Block> {
 }
 
 /// Does `b` come after `a` in their (common) block?
-fn comes_after(a: Value, b: Value) -> bool {
+pub(super) fn comes_after(a: Value, b: Value) -> bool {
     let mut cur = a.next_instruction();
     while let Some(x) = cur {
         if x == b {

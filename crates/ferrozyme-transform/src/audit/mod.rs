@@ -15,6 +15,7 @@
 
 pub(crate) mod body;
 pub(crate) mod boundary;
+pub(crate) mod call_writes;
 pub(crate) mod const_pointers;
 pub(crate) mod ctor_globals;
 pub(crate) mod hidden_floats;

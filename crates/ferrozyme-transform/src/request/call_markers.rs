@@ -75,6 +75,15 @@ pub(super) fn split_call_markers(
             CallMarker::ConstReturn => opts.const_return = true,
             CallMarker::ActiveReturn => opts.const_return = false,
             CallMarker::NoEffect => {}
+            CallMarker::Interleave => {
+                if opts.interleave_at.is_some() {
+                    return Err(err(
+                        "`enzyme_interleave` appears twice".to_string(),
+                        "write every argument, then enzyme_interleave once, then the shadows",
+                    ));
+                }
+                opts.interleave_at = Some(rest.len());
+            }
             CallMarker::Context => opts.context = Some(operand()?),
             CallMarker::Allocated => {
                 let n = operand()?;

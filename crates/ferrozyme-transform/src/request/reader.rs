@@ -1,6 +1,9 @@
 //! Reading a hook call's operands after the function, left to right: `enzyme_width`,
 //! then one argument at a time (its marker, primal and shadows), then what follows the
-//! arguments (`__enzyme_reverse`'s seed and tape).
+//! arguments (`__enzyme_reverse`'s seed and tape). With `enzyme_interleave` (MFEM's
+//! calls) the arguments come first and the shadows of the duplicated ones after the
+//! marker, in the same order; an unmarked argument then takes the activity of the one
+//! before it (`enzyme_dup` at the start), as Enzyme reads them.
 
 use ferrozyme_abi::Marker;
 use ferrozyme_analysis::activity::ArgActivity;
@@ -19,6 +22,11 @@ pub(super) struct Reader<'a> {
     func: Value,
     mode: Mode,
     opts: &'a CallOptions,
+    /// With `enzyme_interleave`: the shadows, read in order as the arguments need them.
+    shadows: Option<std::iter::Peekable<std::vec::IntoIter<Value>>>,
+    /// With `enzyme_interleave`: the activity an unmarked argument takes (the last one
+    /// written).
+    sticky: Marker,
 }
 
 /// What precedes an argument's value: its marker, and the stride of `enzyme_dupv`.
@@ -36,6 +44,10 @@ impl<'a> Reader<'a> {
         mode: Mode,
         opts: &'a CallOptions,
     ) -> Self {
+        let mut ops = ops;
+        let shadows = opts
+            .interleave_at
+            .map(|at| ops.split_off(at.min(ops.len())).into_iter().peekable());
         Reader {
             rest: ops.into_iter().peekable(),
             err,
@@ -43,6 +55,17 @@ impl<'a> Reader<'a> {
             func,
             mode,
             opts,
+            shadows,
+            sticky: Marker::Dup,
+        }
+    }
+
+    /// The next shadow: right after its argument, or the next one after
+    /// `enzyme_interleave`.
+    fn next_shadow(&mut self) -> Option<Value> {
+        match &mut self.shadows {
+            Some(s) => s.next(),
+            None => self.rest.next(),
         }
     }
     /// `enzyme_width, N` (1 when absent) and `enzyme_primal_return`, right after the
@@ -165,6 +188,13 @@ impl<'a> Reader<'a> {
                 }
                 None => {
                     let primal = self.rest.next().expect("invariant: peeked a value");
+                    if self.shadows.is_some() {
+                        match marker {
+                            None => marker = Some(self.sticky),
+                            Some(Marker::DupV) => self.sticky = Marker::Dup,
+                            Some(m) => self.sticky = m,
+                        }
+                    }
                     return Ok(Marked {
                         marker,
                         stride,
@@ -230,7 +260,7 @@ impl<'a> Reader<'a> {
 
     /// `enzyme_dupv, stride, x, base`: the pointer to lane 0's shadow.
     fn strided_shadow(&mut self, k: usize, stride: Value) -> Result<Shadow, Diagnostic> {
-        match self.rest.next() {
+        match self.next_shadow() {
             Some(s) if s.ty().is_pointer() && marker_of(s).is_none() && stride.ty().is_integer() => {
                 Ok(Shadow::Strided { base: s, stride })
             }
@@ -245,7 +275,7 @@ impl<'a> Reader<'a> {
     fn shadow_lanes(&mut self, k: usize, pty: Type, width: u32) -> Result<Shadow, Diagnostic> {
         let mut lanes = Vec::new();
         for _ in 0..width {
-            match self.rest.next() {
+            match self.next_shadow() {
                 Some(s)
                     if marker_of(s).is_none()
                         && (if pty.is_pointer() {
@@ -282,7 +312,9 @@ impl<'a> Reader<'a> {
                             k + 1,
                             self.fname
                         ),
-                        if pty.is_pointer() {
+                        if self.shadows.is_some() {
+                            "after enzyme_interleave, pass one shadow (one per lane with enzyme_width) for each duplicated argument, in the order of the arguments"
+                        } else if pty.is_pointer() {
                             "pass the shadow buffer right after the pointer: enzyme_dup, x, dx (one shadow per lane with enzyme_width)"
                         } else {
                             "pass the tangent right after the value: __enzyme_fwddiff((void*)f, x, dx) (one per lane with enzyme_width)"
@@ -298,7 +330,11 @@ impl<'a> Reader<'a> {
     /// (`[seed of a float result,] tape`).
     pub(super) fn trailing(self, func: Value, n: usize) -> Result<Vec<Value>, Diagnostic> {
         let fname = &self.fname;
-        let trailing: Vec<Value> = self.rest.collect();
+        // With `enzyme_interleave`, what follows the last shadow.
+        let trailing: Vec<Value> = self
+            .rest
+            .chain(self.shadows.into_iter().flatten())
+            .collect();
         let seed = func.function_type().return_type().is_fp_scalar() && !self.opts.const_return;
         let tape_last = self.opts.tape.is_none();
         let want = match self.mode {
