@@ -45,8 +45,8 @@
 //! `MPI_Ssend` is `MPI_Send` for differentiation. Messages to and from `MPI_PROC_NULL`
 //! have no adjoint (the receive left its buffer as it was). Communicator and
 //! topology constructors (`MPI_Comm_split`, `MPI_Cart_create`, ...) are inactive;
-//! `MPI_Comm_free` is rejected: the reverse sweep still communicates on the
-//! communicator after the primal's free.
+//! `MPI_Comm_free` and `MPI_Type_free` are moved after the reverse sweep, which still
+//! communicates with the handle (rejected where they cannot be moved).
 //!
 //! Adjoint messages use the same communicator with distinct tags (`MPI_TAG_UB - tag`);
 //! the requests of nonblocking calls are carried from the forward to the reverse sweep on
@@ -111,6 +111,11 @@ pub enum MpiRule {
     Composed { by: &'static str },
     /// No derivative flows through it; copied.
     Inactive { why: &'static str },
+    /// Frees a handle (`MPI_Comm_free`, `MPI_Type_free`, their Fortran bindings) the
+    /// adjoint communication still uses: the combined function frees it after its
+    /// reverse sweep (like a deferred `free`), forward mode where the primal does; where
+    /// it cannot be moved (in a loop, split mode) it is rejected with `why`.
+    HandleFree { why: &'static str },
     /// Rejected with a clear error.
     Unsupported { why: &'static str },
 }
@@ -282,6 +287,8 @@ const HANDLES: &str =
 const COMMUNICATORS: &str =
     "communicator, group and process-topology construction: handles and integers";
 const DATATYPES: &str = "derived-datatype construction: handles and integers (the helpers read the layout of a datatype made of one real type at run time)";
+const TYPE_FREE: &str = "the reverse sweep communicates with the datatype after MPI_Type_free freed it; it is moved after the reverse sweep only when it runs once on every path to the return (not in a loop, not in a function differentiated in split mode); free it after the differentiated call returns";
+const COMM_FREE: &str = "the reverse sweep communicates on the communicator after MPI_Comm_free freed it; it is moved after the reverse sweep only when it runs once on every path to the return (not in a loop, not in a function differentiated in split mode); free it after the differentiated call returns";
 const RMA_SYNC: &str = "passive-target synchronisation (lock, unlock, flush) of a composed window's Open MPI window: each adjoint or tangent operation opens and closes its own epoch on the shadow window";
 const RMA_CAS: &str = "MPI_Compare_and_swap is not differentiable: whether it writes depends on an equality test of the target's value against the compare buffer (a step in the data, no derivative); keep the swapped data constant (integers, flags, locks) or write the update as an MPI_Accumulate";
 const RMA_REQUEST: &str = "request-based one-sided operations are not differentiated; use MPI_Put/MPI_Get/MPI_Accumulate and complete them with MPI_Win_unlock, MPI_Win_flush or MPI_Win_fence";
@@ -597,18 +604,8 @@ const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Type_commit", MpiRule::Inactive { why: DATATYPES }),
     ("MPI_Type_get_extent", MpiRule::Inactive { why: DATATYPES }),
     ("MPI_Type_get_true_extent", MpiRule::Inactive { why: DATATYPES }),
-    (
-        "MPI_Type_free",
-        MpiRule::Unsupported {
-            why: "the reverse sweep communicates with the datatype after MPI_Type_free freed it; free it after the differentiated call returns",
-        },
-    ),
-    (
-        "MPI_Comm_free",
-        MpiRule::Unsupported {
-            why: "the reverse sweep communicates on the communicator after MPI_Comm_free freed it; free it after the differentiated call returns",
-        },
-    ),
+    ("MPI_Type_free", MpiRule::HandleFree { why: TYPE_FREE }),
+    ("MPI_Comm_free", MpiRule::HandleFree { why: COMM_FREE }),
     (
         "MPI_Test",
         MpiRule::Unsupported {
@@ -675,6 +672,17 @@ const FORTRAN: &[(&str, &str)] = &[
 
 /// Fortran bindings that touch no program data.
 const FORTRAN_INACTIVE: &[(&str, &str)] = &[
+    ("mpi_comm_split_", COMMUNICATORS),
+    ("mpi_comm_dup_", COMMUNICATORS),
+    ("mpi_cart_create_", COMMUNICATORS),
+    ("mpi_cart_sub_", COMMUNICATORS),
+    ("mpi_dims_create_", COMMUNICATORS),
+    ("mpi_cart_shift_", QUERY),
+    ("mpi_cart_coords_", QUERY),
+    ("mpi_cart_rank_", QUERY),
+    ("mpi_type_contiguous_", DATATYPES),
+    ("mpi_type_vector_", DATATYPES),
+    ("mpi_type_commit_", DATATYPES),
     ("mpi_init_", SETUP),
     ("mpi_init_thread_", SETUP),
     ("mpi_finalize_", SETUP),
@@ -723,6 +731,11 @@ fn fortran_rule(name: &str) -> Option<MpiRule> {
     }
     if let Some((_, why)) = FORTRAN_INACTIVE.iter().find(|(n, _)| *n == name) {
         return Some(MpiRule::Inactive { why });
+    }
+    match name {
+        "mpi_comm_free_" => return Some(MpiRule::HandleFree { why: COMM_FREE }),
+        "mpi_type_free_" => return Some(MpiRule::HandleFree { why: TYPE_FREE }),
+        _ => {}
     }
     Some(FORTRAN_UNSUPPORTED)
 }
@@ -811,7 +824,15 @@ mod tests {
         ));
         assert!(matches!(
             mpi_rule("MPI_Comm_free"),
-            Some(MpiRule::Unsupported { .. })
+            Some(MpiRule::HandleFree { .. })
+        ));
+        assert!(matches!(
+            mpi_rule("mpi_type_free_"),
+            Some(MpiRule::HandleFree { .. })
+        ));
+        assert!(matches!(
+            mpi_rule("mpi_comm_split_"),
+            Some(MpiRule::Inactive { .. })
         ));
         assert_eq!(
             mpi_rule("mpi_send_"),
