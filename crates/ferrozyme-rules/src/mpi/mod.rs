@@ -208,7 +208,9 @@ pub fn datatype(global: &str) -> Option<Option<u32>> {
 
 /// Every row, for the coverage document.
 pub fn table() -> impl Iterator<Item = (&'static str, MpiRule)> {
-    let fortran = fortran::FORTRAN.iter().map(|&(n, by)| (n, MpiRule::Fortran { by }));
+    let fortran = fortran::FORTRAN
+        .iter()
+        .map(|&(n, by)| (n, MpiRule::Fortran { by }));
     let inactive = fortran::FORTRAN_INACTIVE
         .iter()
         .map(|&(n, why)| (n, MpiRule::Inactive { why }));
