@@ -154,7 +154,9 @@ pub fn classify(call: Value) -> CallKind {
     }
     if let Some(rule) = mpi_rule(&name) {
         return match rule {
-            MpiRule::Inactive { .. } => CallKind::InactiveExternal,
+            // A handle free is copied (forward mode) or moved after the reverse sweep
+            // (`reverse/memory.rs`, `deferrable_frees`).
+            MpiRule::Inactive { .. } | MpiRule::HandleFree { .. } => CallKind::InactiveExternal,
             // Composed routines (and their Fortran bindings) on integer datatypes stay
             // Open MPI's calls.
             MpiRule::Composed { .. } | MpiRule::Fortran { .. }

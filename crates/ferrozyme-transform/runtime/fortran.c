@@ -57,6 +57,8 @@ void __fz_f18_maxval_dim_inactive(fz_desc *r, const fz_desc *x, int dim, const c
                                   int line, const fz_desc *mask);
 void __fz_f18_minval_dim_inactive(fz_desc *r, const fz_desc *x, int dim, const char *src,
                                   int line, const fz_desc *mask);
+void __fz_f18_product_dim_inactive(fz_desc *r, const fz_desc *x, int dim, const char *src,
+                                   int line, const fz_desc *mask);
 void __fz_f18_cshift_inactive(fz_desc *r, const fz_desc *x, const fz_desc *shift, int dim,
                               const char *src, int line);
 void __fz_f18_cshift_vector_inactive(fz_desc *r, const fz_desc *x, long shift, const char *src,
@@ -670,7 +672,8 @@ FZ_INLINE long fz_count(const long *ext, int rank) {
   return n;
 }
 
-/* The reduction of x along dimension `dim` (1-based): 0 sum, 1 max, 2 min. */
+/* The reduction of x along dimension `dim` (1-based): 0 sum, 1 max, 2 min, 3 product,
+ * 4 the Euclidean norm (NORM2). */
 static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const char *src,
                           int line) {
   fz_view vx, vr;
@@ -691,16 +694,23 @@ static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const 
     long ridx[15];
     fz_split(rext, rank - 1, e, ridx);
     for (int k = 0, j = 0; k < rank; k++) idx[k] = k == dim - 1 ? 0 : ridx[j++];
-    double acc = how == 0 ? 0.0 : (how == 1 ? -__builtin_huge_val() : __builtin_huge_val());
+    double acc = how == 0 || how == 4 ? 0.0
+                 : how == 3       ? 1.0
+                 : how == 1       ? -__builtin_huge_val()
+                                  : __builtin_huge_val();
     for (long t = 0; t < len; t++) {
       idx[dim - 1] = t;
       double v = fz_get(&vx, fz_join(ext, rank, idx));
       if (how == 0)
         acc += v;
+      else if (how == 3)
+        acc *= v;
+      else if (how == 4)
+        acc += v * v;
       else if (how == 1 ? v > acc : v < acc)
         acc = v;
     }
-    fz_put(&vr, e, acc);
+    fz_put(&vr, e, how == 4 ? __builtin_sqrt(acc) : acc);
   }
 }
 
@@ -732,6 +742,23 @@ void __fz_f18_minval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src,
   }
   if (mask) __fz_f18_fail("MINVAL(x, DIM=, MASK=) is not differentiated; drop the MASK", src, line);
   fz_reduce_dim(r, x, dim, 2, src, line);
+}
+
+void __fz_f18_product_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
+                          const fz_desc *mask) {
+  if (!fz_is_real(x->type)) {
+    __fz_f18_product_dim_inactive(r, x, dim, src, line, mask);
+    return;
+  }
+  if (mask)
+    __fz_f18_fail("PRODUCT(x, DIM=, MASK=) is not differentiated; drop the MASK", src, line);
+  fz_reduce_dim(r, x, dim, 3, src, line);
+}
+
+/* NORM2(x, DIM=): reals only (the standard's). */
+void __fz_f18_norm2_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line) {
+  fz_need_real(x, "NORM2 of a non-real array in differentiated code", src, line);
+  fz_reduce_dim(r, x, dim, 4, src, line);
 }
 
 /* The value of a scalar INTEGER of any kind (a SHIFT argument). */

@@ -109,6 +109,7 @@ pub fn helpers(rule: MpiRule) -> Helpers {
         | MpiRule::Fortran { .. }
         | MpiRule::Composed { .. }
         | MpiRule::Inactive { .. }
+        | MpiRule::HandleFree { .. }
         | MpiRule::Unsupported { .. } => h(None, None, None),
     }
 }

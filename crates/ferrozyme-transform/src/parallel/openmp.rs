@@ -190,13 +190,27 @@ fn branch_blocks(b: Block, done: Block) -> Option<Vec<Block>> {
 }
 
 /// Does the branch entered at `b` combine with `atomicrmw fadd`/`fsub` before it rejoins
-/// at `done`?
+/// at `done`, and with nothing else atomic on reals? A clause mixing `+` with `max` of a real
+/// (`reduction(+:s) reduction(max:m)`) has clang's compare-and-swap loop for the maximum
+/// beside the `fadd` in that branch: such a region takes the locked branch instead, in a
+/// critical section.
 fn updates_atomically(b: Block, done: Block) -> bool {
     branch_blocks(b, done).is_some_and(|bs| {
-        bs.iter().flat_map(|x| x.instructions()).any(|i| {
-            i.opcode() == Some(Opcode::LLVMAtomicRMW)
-                && matches!(i.atomic_rmw_op(), AtomicRmwOp::FAdd | AtomicRmwOp::FSub)
-        })
+        let mut fadd = false;
+        for i in bs.iter().flat_map(|x| x.instructions()) {
+            match i.opcode() {
+                Some(Opcode::LLVMAtomicRMW)
+                    if matches!(i.atomic_rmw_op(), AtomicRmwOp::FAdd | AtomicRmwOp::FSub) =>
+                {
+                    fadd = true
+                }
+                // Integer updates (`reduction(+:count)`) carry no derivative.
+                Some(Opcode::LLVMAtomicRMW) if !i.ty().is_fp_scalar() => {}
+                Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => return false,
+                _ => {}
+            }
+        }
+        fadd
     })
 }
 

@@ -49,6 +49,54 @@ fn trampoline_target(v: Value) -> Option<String> {
     )
 }
 
+/// The function behind a Fortran `type(c_funptr)` passed by value (`c_funloc(f)`, as
+/// Enzyme's Fortran examples pass the procedure): unoptimized flang stores
+/// `ptrtoint (ptr @f to i64)` into the derived type's address component, loads it back
+/// and converts it with `inttoptr`. Only that pattern within one block (the store the
+/// nearest write before the load, through the same address computation) is followed.
+fn funptr_slot_target(v: Value) -> Option<Value> {
+    let as_function = |x: Value| {
+        if x.is_constant_expr() && x.const_opcode() == Some(Opcode::LLVMPtrToInt) {
+            Some(strip_casts(x.operand(0))).filter(|f| f.is_function())
+        } else {
+            None
+        }
+    };
+    let int = match v.opcode() {
+        Some(Opcode::LLVMIntToPtr) => v.operand(0),
+        _ if v.is_constant_expr() && v.const_opcode() == Some(Opcode::LLVMIntToPtr) => {
+            return as_function(v.operand(0));
+        }
+        _ => return None,
+    };
+    if let Some(f) = as_function(int) {
+        return Some(f);
+    }
+    if int.opcode() != Some(Opcode::LLVMLoad) {
+        return None;
+    }
+    let addr = int.operand(0);
+    let same_address = |p: Value| {
+        p == addr
+            || (p.opcode() == Some(Opcode::LLVMGetElementPtr)
+                && addr.opcode() == Some(Opcode::LLVMGetElementPtr)
+                && p.num_operands() == addr.num_operands()
+                && (0..p.num_operands()).all(|k| p.operand(k) == addr.operand(k)))
+    };
+    let insts = int.parent_block().instructions();
+    let at = insts.iter().position(|i| *i == int)?;
+    for i in insts[..at].iter().rev() {
+        match i.opcode() {
+            Some(Opcode::LLVMStore) if same_address(i.operand(1)) => {
+                return as_function(i.operand(0));
+            }
+            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMLoad | Opcode::LLVMAlloca) => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// The hook's operands after an `sret` pointer, and the function to differentiate.
 pub(super) fn hook_function(
     call: Value,
@@ -66,6 +114,7 @@ pub(super) fn hook_function(
         ));
     };
     let func = strip_casts(first);
+    let func = funptr_slot_target(func).unwrap_or(func);
     if let Some(inner) = trampoline_target(func) {
         return Err(err(
             format!(

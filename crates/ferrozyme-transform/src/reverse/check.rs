@@ -310,6 +310,23 @@ impl Checker<'_> {
     }
 
     fn check_call(&mut self, i: Value) {
+        if super::memory::is_mpi_handle_free(i) && !self.fx.deferred_frees.contains(&i) {
+            let name = i.called_function().map(|f| f.name()).unwrap_or_default();
+            if let Some(ferrozyme_rules::mpi::MpiRule::HandleFree { why }) =
+                ferrozyme_rules::mpi::mpi_rule(&name)
+            {
+                self.diags.report(
+                    Some(i),
+                    Problem::LibraryRoutine {
+                        callee: &name,
+                        family: "MPI",
+                        why,
+                        help: "create and free the communicator or datatype once, outside loops, or outside the differentiated call",
+                    },
+                );
+            }
+            return;
+        }
         if !self.fx.act.call_is_active(i, &self.sup.touchers) {
             return;
         }

@@ -453,6 +453,7 @@ pub(crate) fn deferrable_frees(
             let once = |o: Value| !o.is_instruction() || !cfg.is_cyclic(o.parent_block());
             if i.opcode() == Some(Opcode::LLVMCall)
                 && (matches!(classify(i), CallKind::Free)
+                    || is_mpi_handle_free(i)
                     || i.called_function()
                         .is_some_and(|f| f.is_intrinsic("llvm.lifetime.end")))
                 && i.call_args().into_iter().all(once)
@@ -462,6 +463,18 @@ pub(crate) fn deferrable_frees(
         }
     }
     out
+}
+
+/// A call of `MPI_Comm_free`/`MPI_Type_free` (or their Fortran bindings): the adjoint
+/// communication still uses the handle, so it is freed after the reverse sweep too
+/// (`ferrozyme_rules::mpi::MpiRule::HandleFree`; elsewhere `check.rs` rejects it).
+pub(crate) fn is_mpi_handle_free(i: Value) -> bool {
+    i.called_function().is_some_and(|f| {
+        matches!(
+            ferrozyme_rules::mpi::mpi_rule(&f.name()),
+            Some(ferrozyme_rules::mpi::MpiRule::HandleFree { .. })
+        )
+    })
 }
 
 /// Is pointer `p` (freed by the function) memory the function was given: an argument, a

@@ -178,7 +178,27 @@ impl Engine {
                 }
                 true
             }
+            // The integer results of OpenMP's and MPI's inactive queries (thread numbers,
+            // team sizes, error codes): flang's microtasks reach shared variables through
+            // one aggregate of pointers, so `nt = omp_get_num_threads()` in a `single`
+            // stores to memory whose type the microtask cannot see otherwise.
+            _ if i.ty().is_integer() && inactive_runtime_query(name) => {
+                self.integer(i);
+                true
+            }
             _ => false,
         }
     }
+}
+
+/// Whether `name` is an OpenMP or MPI routine the rules call inactive (a query, a clock,
+/// setup): none of its results is a real number.
+fn inactive_runtime_query(name: &str) -> bool {
+    matches!(
+        ferrozyme_rules::openmp::openmp_rule(name),
+        Some(ferrozyme_rules::openmp::OmpRule::Inactive { .. })
+    ) || matches!(
+        ferrozyme_rules::mpi::mpi_rule(name),
+        Some(ferrozyme_rules::mpi::MpiRule::Inactive { .. })
+    )
 }
