@@ -46,11 +46,15 @@ impl Mlp {
     pub fn new(inputs: usize, hidden: usize, seed: u64) -> Mlp {
         let mut s = seed;
         let mut rnd = move || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((s >> 11) as f64 / (1u64 << 53) as f64) - 0.5
         };
         Mlp {
-            w1: (0..hidden).map(|_| (0..inputs).map(|_| rnd()).collect()).collect(),
+            w1: (0..hidden)
+                .map(|_| (0..inputs).map(|_| rnd()).collect())
+                .collect(),
             b1: (0..hidden).map(|_| 0.1 * rnd()).collect(),
             w2: (0..hidden).map(|_| rnd()).collect(),
             b2: 0.05,
@@ -129,19 +133,28 @@ pub struct State {
 impl Add for State {
     type Output = State;
     fn add(self, o: State) -> State {
-        State { x: self.x + o.x, v: self.v + o.v }
+        State {
+            x: self.x + o.x,
+            v: self.v + o.v,
+        }
     }
 }
 
 impl Mul<f64> for State {
     type Output = State;
     fn mul(self, s: f64) -> State {
-        State { x: self.x * s, v: self.v * s }
+        State {
+            x: self.x * s,
+            v: self.v * s,
+        }
     }
 }
 
 fn oscillator(s: State, k: f64, c: f64) -> State {
-    State { x: s.v, v: -k * s.x - c * s.v }
+    State {
+        x: s.v,
+        v: -k * s.x - c * s.v,
+    }
 }
 
 pub fn rk4_step(s: State, k: f64, c: f64, dt: f64) -> State {
@@ -313,7 +326,11 @@ pub fn prefix_energy(x: &[f64]) -> f64 {
         pre.push(s);
     }
     let even: f64 = pre.iter().step_by(2).map(|p| p * p).sum();
-    let weighted: f64 = pre.iter().enumerate().map(|(i, p)| (i as f64 + 1.0) * p).sum();
+    let weighted: f64 = pre
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (i as f64 + 1.0) * p)
+        .sum();
     even + 0.1 * weighted
 }
 
@@ -337,7 +354,11 @@ pub fn moving_average_energy(x: &[f64]) -> f64 {
 
 // ---------------------------------------------------------------- control flow
 fn checked_sqrt(v: f64) -> Option<f64> {
-    if v >= 0.0 { Some(v.sqrt()) } else { None }
+    if v >= 0.0 {
+        Some(v.sqrt())
+    } else {
+        None
+    }
 }
 
 #[derive(Debug)]
@@ -495,7 +516,6 @@ impl Spline {
         self.ys[i] * (1.0 - f) + self.ys[i + 1] * f
     }
 }
-
 
 #[cfg(test)]
 mod tests;

@@ -16,7 +16,10 @@ pub struct Pt {
 #[autodiff_reverse(d_rotate, Active, Active, Active)]
 pub fn rotate(p: Pt, angle: f64) -> Pt {
     let (s, c) = angle.sin_cos();
-    Pt { x: c * p.x - s * p.y, y: s * p.x + c * p.y }
+    Pt {
+        x: c * p.x - s * p.y,
+        y: s * p.x + c * p.y,
+    }
 }
 
 /// Activation chosen by a `&str` (string comparison in the differentiated code).

@@ -81,7 +81,12 @@ impl Iterator for Geometric {
 #[autodiff_reverse(d_geometric_sum, Active, Active, Const, Active)]
 #[autodiff_forward(t_geometric_sum, Dual, Const, Const, Dual)]
 pub fn geometric_sum(a: f64, r: f64, n: usize) -> f64 {
-    Geometric { next: a, ratio: r, left: n }.sum()
+    Geometric {
+        next: a,
+        ratio: r,
+        left: n,
+    }
+    .sum()
 }
 
 /// `is_sign_negative`, `is_finite`, `is_nan`, `signum`, `copysign` in the control flow.
@@ -105,8 +110,17 @@ pub fn sign_games(x: &[f64]) -> f64 {
 #[autodiff_reverse(d_float_zoo, Active, Active)]
 #[autodiff_forward(t_float_zoo, Dual, Dual)]
 pub fn float_zoo(x: f64) -> f64 {
-    x.cbrt() + x.recip() + x.exp_m1() + x.log10() + x.log2() + x.exp2() + x.sinh()
-        + x.asinh() + x.powi(-2) + x.mul_add(2.0, 1.0).sqrt() + x.abs().max(0.1).min(5.0)
+    x.cbrt()
+        + x.recip()
+        + x.exp_m1()
+        + x.log10()
+        + x.log2()
+        + x.exp2()
+        + x.sinh()
+        + x.asinh()
+        + x.powi(-2)
+        + x.mul_add(2.0, 1.0).sqrt()
+        + x.abs().max(0.1).min(5.0)
 }
 
 /// `flat_map`, `take_while`, `skip_while`, `min_by(partial_cmp)`, `reduce`.
@@ -114,8 +128,15 @@ pub fn float_zoo(x: f64) -> f64 {
 pub fn adaptors(rows: &[Vec<f64>]) -> f64 {
     let flat: f64 = rows.iter().flat_map(|r| r.iter()).map(|v| v * v).sum();
     let head: f64 = rows[0].iter().take_while(|v| **v < 1.0).sum();
-    let tail: f64 = rows[1].iter().skip_while(|v| **v < 0.0).map(|v| v.sin()).sum();
-    let lo = *rows[2].iter().min_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
+    let tail: f64 = rows[1]
+        .iter()
+        .skip_while(|v| **v < 0.0)
+        .map(|v| v.sin())
+        .sum();
+    let lo = *rows[2]
+        .iter()
+        .min_by(|a, b| a.partial_cmp(b).unwrap())
+        .unwrap();
     let hi = rows[2].iter().copied().reduce(f64::max).unwrap();
     flat + head + tail + lo * hi
 }

@@ -92,7 +92,12 @@ fn f32_reverse_and_forward() {
     let want_y: f64 = x.iter().map(|&v| (1.0 + (v as f64).exp()).ln()).sum();
     close("y", y as f64, want_y, 1e-6);
     for (d, &v) in dx.iter().zip(&x) {
-        close("sigmoid", *d as f64, 1.0 / (1.0 + (-(v as f64)).exp()), 1e-6);
+        close(
+            "sigmoid",
+            *d as f64,
+            1.0 / (1.0 + (-(v as f64)).exp()),
+            1e-6,
+        );
     }
     let a = [1.0f32, -2.0, 2.0, 4.0];
     let (n, dn) = t_norm_f32(&a, &[0.0, 1.0, 0.0, 0.0]);
@@ -200,7 +205,11 @@ fn chunks_windows_fold() {
     let gamma = 0.9;
     let mut dr = vec![0.0; 10];
     let (g, dgamma) = d_discounted(&r, &mut dr, gamma, 1.0);
-    let want_g: f64 = r.iter().enumerate().map(|(t, v)| gamma.powi(t as i32) * v).sum();
+    let want_g: f64 = r
+        .iter()
+        .enumerate()
+        .map(|(t, v)| gamma.powi(t as i32) * v)
+        .sum();
     close("G", g, want_g, EXACT);
     let want_dr: Vec<f64> = (0..10).map(|t| gamma.powi(t as i32)).collect();
     all_close("dr", &dr, &want_dr, EXACT);
@@ -264,12 +273,20 @@ fn enum_match_shadow_fields() {
     let shapes = [
         Shape::Circle { r: 1.5 },
         Shape::Rect { w: 2.0, h: 0.5 },
-        Shape::Tri { a: 3.0, b: 4.0, c: 5.0 },
+        Shape::Tri {
+            a: 3.0,
+            b: 4.0,
+            c: 5.0,
+        },
     ];
     let mut ds = [
         Shape::Circle { r: 0.0 },
         Shape::Rect { w: 0.0, h: 0.0 },
-        Shape::Tri { a: 0.0, b: 0.0, c: 0.0 },
+        Shape::Tri {
+            a: 0.0,
+            b: 0.0,
+            c: 0.0,
+        },
     ];
     let scale = 1.2;
     let (a, dscale) = d_total_area(&shapes, &mut ds, scale, 1.0);
@@ -315,7 +332,11 @@ fn static_table_clenshaw() {
     for &x in &[-0.9, -0.3, 0.2, 0.75] {
         // T0..T5 and their derivatives via cos/sin: T_n(cos t) = cos nt, T_n' = n sin nt / sin t.
         let t = f64::acos(x);
-        let want_v: f64 = CHEB.iter().enumerate().map(|(n, c)| c * (n as f64 * t).cos()).sum();
+        let want_v: f64 = CHEB
+            .iter()
+            .enumerate()
+            .map(|(n, c)| c * (n as f64 * t).cos())
+            .sum();
         let want_d: f64 = CHEB
             .iter()
             .enumerate()
@@ -360,7 +381,10 @@ fn rc_refcell_accumulator() {
     let y = d_shared_sum(&x, &mut dx, 1.0);
     let s: f64 = x.iter().map(|v| v.sin() * v).sum();
     close("y", y, s * s, EXACT);
-    let want: Vec<f64> = x.iter().map(|v| 2.0 * s * (v.sin() + v * v.cos())).collect();
+    let want: Vec<f64> = x
+        .iter()
+        .map(|v| 2.0 * s * (v.sin() + v * v.cos()))
+        .collect();
     all_close("dx", &dx, &want, EXACT);
 }
 
@@ -369,7 +393,12 @@ fn active_array_and_tuple_by_value() {
     let (p, q) = ([0.5, -1.5], (2.0, 0.25));
     let (v, dp, dq) = d_bilinear(p, q, 1.0);
     close("v", v, bilinear(p, q), EXACT);
-    all_close("dp", &dp, &[q.0 + p[1] * q.0 * q.1, 2.0 * q.1 + p[0] * q.0 * q.1], EXACT);
+    all_close(
+        "dp",
+        &dp,
+        &[q.0 + p[1] * q.0 * q.1, 2.0 * q.1 + p[0] * q.0 * q.1],
+        EXACT,
+    );
     close("dq0", dq.0, p[0] + p[0] * p[1] * q.1, EXACT);
     close("dq1", dq.1, 2.0 * p[1] + p[0] * p[1] * q.0, EXACT);
     // Formatting in the caller only.
@@ -379,8 +408,16 @@ fn active_array_and_tuple_by_value() {
 
 #[test]
 fn spline_method_self_shadow() {
-    let sp = Spline { ys: vec![1.0, 3.0, 2.0, 5.0], x0: 0.0, dx: 0.5 };
-    let mut dsp = Spline { ys: vec![0.0; 4], x0: 0.0, dx: 0.0 };
+    let sp = Spline {
+        ys: vec![1.0, 3.0, 2.0, 5.0],
+        x0: 0.0,
+        dx: 0.5,
+    };
+    let mut dsp = Spline {
+        ys: vec![0.0; 4],
+        x0: 0.0,
+        dx: 0.0,
+    };
     let t = 0.8; // u = 1.6: between knots 1 and 2, f = 0.6
     let (v, dt) = sp.d_eval(&mut dsp, t, 1.0);
     close("v", v, 3.0 * 0.4 + 2.0 * 0.6, EXACT);

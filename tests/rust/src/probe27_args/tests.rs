@@ -12,7 +12,10 @@ fn struct_result_active_seed() {
     // J^T seed with J = [[c, -s], [s, c]].
     close("dpx", dp.x, c * 1.0 + s * 2.0, EXACT);
     close("dpy", dp.y, -s * 1.0 + c * 2.0, EXACT);
-    let dq = Pt { x: -s * p.x - c * p.y, y: c * p.x - s * p.y };
+    let dq = Pt {
+        x: -s * p.x - c * p.y,
+        y: c * p.x - s * p.y,
+    };
     close("da", da, dq.x + 2.0 * dq.y, EXACT);
 }
 
@@ -60,8 +63,14 @@ fn enum_configuration_and_mut_f64_output() {
 
 #[test]
 fn mem_take_replace_in_mut_self() {
-    let mut b = Buffer { data: vec![1.0, -2.0, 0.5], scale: 1.5 };
-    let mut db = Buffer { data: vec![0.0; 3], scale: 0.0 };
+    let mut b = Buffer {
+        data: vec![1.0, -2.0, 0.5],
+        scale: 1.5,
+    };
+    let mut db = Buffer {
+        data: vec![0.0; 3],
+        scale: 0.0,
+    };
     let e = b.d_rescale_energy(&mut db, 1.0);
     // e = s^2 sum x^2 = 2.25 * 5.25; dx_i = 2 s^2 x_i (through the rescaled data),
     // ds = 2 s sum x^2.

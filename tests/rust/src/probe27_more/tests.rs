@@ -30,7 +30,12 @@ fn btreemap_inside() {
     let mut dx = vec![0.0; 5];
     let y = d_sparse_dot(&x, &mut dx, &[0, 2, 2, 4], 1.0);
     close("y", y, x[0] * x[1] + 2.0 * x[2] * x[3] + x[4] * x[0], EXACT);
-    all_close("dx", &dx, &[x[1] + x[4], x[0], 2.0 * x[3], 2.0 * x[2], x[0]], EXACT);
+    all_close(
+        "dx",
+        &dx,
+        &[x[1] + x[4], x[0], 2.0 * x[3], 2.0 * x[2], x[0]],
+        EXACT,
+    );
 }
 
 #[test]
@@ -58,7 +63,8 @@ fn float_predicates_on_bits() {
 #[test]
 fn float_method_zoo() {
     let x: f64 = 1.3;
-    let want = 1.0 / (3.0 * x.cbrt() * x.cbrt()) - 1.0 / (x * x) + x.exp()
+    let want = 1.0 / (3.0 * x.cbrt() * x.cbrt()) - 1.0 / (x * x)
+        + x.exp()
         + 1.0 / (x * std::f64::consts::LN_10)
         + 1.0 / (x * std::f64::consts::LN_2)
         + x.exp2() * std::f64::consts::LN_2
@@ -76,27 +82,45 @@ fn float_method_zoo() {
 
 #[test]
 fn iterator_adaptors_on_nested_vecs() {
-    let rows = vec![vec![0.2, 0.5, 1.5, 0.1], vec![-0.3, 0.4, -0.2], vec![0.7, -0.6, 1.1]];
+    let rows = vec![
+        vec![0.2, 0.5, 1.5, 0.1],
+        vec![-0.3, 0.4, -0.2],
+        vec![0.7, -0.6, 1.1],
+    ];
     let mut d: Vec<Vec<f64>> = rows.iter().map(|r| vec![0.0; r.len()]).collect();
     let y = d_adaptors(&rows, &mut d, 1.0);
     close("y", y, adaptors(&rows), EXACT);
     all_close("d0", &d[0], &[1.4, 2.0, 3.0, 0.2], EXACT);
-    all_close("d1", &d[1], &[-0.6, 0.8 + 0.4f64.cos(), -0.4 + 0.2f64.cos()], EXACT);
+    all_close(
+        "d1",
+        &d[1],
+        &[-0.6, 0.8 + 0.4f64.cos(), -0.4 + 0.2f64.cos()],
+        EXACT,
+    );
     all_close("d2", &d[2], &[1.4, -1.2 + 1.1, 2.2 - 0.6], EXACT);
 }
 
 #[test]
 fn forward_over_self_method_into_array() {
-    let p = Poly { c: vec![1.0, -2.0, 0.5, 3.0] };
+    let p = Poly {
+        c: vec![1.0, -2.0, 0.5, 3.0],
+    };
     let x = 0.6;
     let (mut out, mut dout) = ([0.0; 2], [0.0; 2]);
     let dp = Poly { c: vec![0.0; 4] };
     p.t_eval_into(&dp, x, 1.0, &mut out, &mut dout);
-    close("p", out[0], 1.0 - 2.0 * x + 0.5 * x * x + 3.0 * x * x * x, EXACT);
+    close(
+        "p",
+        out[0],
+        1.0 - 2.0 * x + 0.5 * x * x + 3.0 * x * x * x,
+        EXACT,
+    );
     close("p'", out[1], -2.0 + x + 9.0 * x * x, EXACT);
     close("dp/dx", dout[0], out[1], EXACT);
     close("dp'/dx", dout[1], 1.0 + 18.0 * x, EXACT);
-    let dp = Poly { c: vec![0.0, 0.0, 1.0, 0.0] };
+    let dp = Poly {
+        c: vec![0.0, 0.0, 1.0, 0.0],
+    };
     p.t_eval_into(&dp, x, 0.0, &mut out, &mut dout);
     close("dp/dc2", dout[0], x * x, EXACT);
     close("dp'/dc2", dout[1], 2.0 * x, EXACT);
