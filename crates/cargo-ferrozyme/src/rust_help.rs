@@ -39,6 +39,24 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
                 pass it in as a `Const` argument, or write that function in Rust"
             .to_string();
     }
+    if (help.contains("type punning") || help.contains("what the buffer holds"))
+        && about.contains("collections::btree")
+    {
+        return "a `BTreeMap`/`BTreeSet` inside the differentiated function: its nodes hold keys \
+                and values in untyped storage the pass cannot tell floats from integers in; \
+                build the map outside and pass what it holds in as slices, or use a `Vec` \
+                indexed by the key"
+            .to_string();
+    }
+    if (help.contains("type punning") || help.contains("what the buffer holds"))
+        && (about.contains("core::slice::sort") || about.contains("total_cmp"))
+    {
+        return "sorting floats with a comparison that reads their bits (`f64::total_cmp`, \
+                `sort_by(f64::total_cmp)`) makes the sort move them as integers: compare with \
+                `partial_cmp` instead (`v.sort_by(|a, b| a.partial_cmp(b).unwrap())`); \
+                `max_by`/`min_by` with `total_cmp` are differentiated"
+            .to_string();
+    }
     if help.contains("type punning") || help.contains("what the buffer holds") {
         return "the pass cannot tell whether this memory holds floats or integers: avoid \
                 reinterpreting floats (`to_bits`/`from_bits`, `transmute`) in the differentiated \
@@ -95,6 +113,26 @@ mod tests {
         );
         assert!(h.contains("`Box<dyn Trait>` is dropped"), "{h}");
         assert!(h.contains("pass them in"), "{h}");
+    }
+
+    #[test]
+    fn float_sort_by_total_cmp_and_btree_map() {
+        let punning = "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)";
+        let msg = "an integer access to differentiable memory whose type is ambiguous (the value looks like Integer, the memory like Anything)";
+        let h = for_rust(
+            Some("core::slice::sort::shared::smallsort::insert_tail"),
+            msg,
+            punning,
+        );
+        assert!(h.contains("partial_cmp") && h.contains("total_cmp"), "{h}");
+        let h = for_rust(
+            Some("alloc::collections::btree::search::<impl alloc::collections::btree::node::NodeRef<BorrowType,K,V,Type>>::find_key_index"),
+            msg,
+            punning,
+        );
+        assert!(h.contains("BTreeMap") && h.contains("outside"), "{h}");
+        let h = for_rust(Some("core::ptr::read"), msg, punning);
+        assert!(h.contains("to_bits"), "{h}");
     }
 
     #[test]

@@ -88,7 +88,7 @@ fn passed(stdout: &str) -> usize {
         .sum()
 }
 
-const TESTS: usize = 101;
+const TESTS: usize = 135;
 /// front24's five tests, compiled out of debug builds (tests/rust/tests/front24_users.rs).
 const RELEASE_ONLY: usize = 5;
 
@@ -270,6 +270,37 @@ fn box_dyn_built_inside_is_right_or_refused() {
             "rust-tests",
         );
         assert_right_or_refused(&o, feature, 1);
+    }
+}
+
+/// probe27: `sort_by(f64::total_cmp)` (the sort moves the floats as integers once the
+/// comparison reads their bits) and a `BTreeMap` built inside a differentiated function
+/// (feature `probe27-refused`): right against formulas, or refused with Rust advice
+/// (`partial_cmp`; build the map outside).
+#[test]
+fn total_cmp_sort_and_btree_map_are_right_or_refused() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let o = cargo(
+        true,
+        &[
+            "test",
+            "--release",
+            "--features",
+            "probe27-refused",
+            "--lib",
+            "--",
+            "probe27_more",
+        ],
+        "rust-tests",
+    );
+    assert_right_or_refused(&o, "probe27-refused", 2);
+    if !o.status.success() {
+        let (_, err) = text(&o);
+        let report = pass_report(&err);
+        assert!(
+            report.contains("partial_cmp") && report.contains("BTreeMap"),
+            "the Rust help lines: {report}"
+        );
     }
 }
 

@@ -100,6 +100,16 @@ impl<'a> Derivative<'a> {
                     ),
                 ));
             }
+            if act != Activity::Const && crate::shape::is_unsized_ref(&p.ty) {
+                return Err(err(
+                    span,
+                    format!(
+                        "`{}` is `{}` (a string or trait object reference), which has no derivative: mark it `Const`",
+                        p.name,
+                        show(&p.ty)
+                    ),
+                ));
+            }
             if matches!(act, Activity::Duplicated | Activity::DuplicatedOnly)
                 && !p.shape.is_indirect()
             {

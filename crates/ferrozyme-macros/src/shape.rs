@@ -56,6 +56,10 @@ impl Shape {
             Type::Reference(r) => {
                 let mutable = r.mutability.is_some();
                 match strip_groups(&r.elem) {
+                    // `&str`, `&dyn Trait`: unsized and not slices of floats; the
+                    // reference itself (a fat pointer, `Copy`) is passed by value, so
+                    // they can be `Const` (configuration, callbacks).
+                    elem if is_unsized_non_slice(elem) => Shape::Value(ty.clone()),
                     Type::Slice(s) => Shape::SliceRef {
                         mutable,
                         elem: (*s.elem).clone(),
@@ -86,6 +90,20 @@ impl Shape {
     pub fn is_indirect(&self) -> bool {
         !matches!(self, Shape::Value(_))
     }
+}
+
+/// `str` or `dyn Trait` (what a reference cannot be thin to, other than a slice).
+fn is_unsized_non_slice(ty: &Type) -> bool {
+    match ty {
+        Type::TraitObject(_) => true,
+        Type::Path(p) => p.qself.is_none() && p.path.is_ident("str"),
+        _ => false,
+    }
+}
+
+/// Is `ty` a reference to `str` or to a trait object (passed by value, `Const` only)?
+pub fn is_unsized_ref(ty: &Type) -> bool {
+    matches!(strip_groups(ty), Type::Reference(r) if is_unsized_non_slice(strip_groups(&r.elem)))
 }
 
 fn strip_groups(ty: &Type) -> &Type {
@@ -204,6 +222,12 @@ mod tests {
         assert!(matches!(shape("f64"), Shape::Value(_)));
         assert!(matches!(shape("(f64, f64)"), Shape::Value(_)));
         assert!(matches!(shape("Box<[f64]>"), Shape::Value(_)));
+        assert!(matches!(shape("&str"), Shape::Value(_)));
+        assert!(matches!(shape("&'a dyn Fn(f64) -> f64"), Shape::Value(_)));
+        let t: Type = syn::parse_str("&dyn Model").unwrap();
+        assert!(is_unsized_ref(&t));
+        let t: Type = syn::parse_str("&[f64]").unwrap();
+        assert!(!is_unsized_ref(&t));
     }
 
     #[test]

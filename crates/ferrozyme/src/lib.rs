@@ -36,7 +36,8 @@
 //! parameter, then one for the result (left out for `()`). Free functions, inherent
 //! methods (`&self`, `&mut self`), trait methods and generic functions can be annotated;
 //! `impl Trait` parameters (`pot: &impl Potential`) become named generic parameters of
-//! the function and its derivative.
+//! the function and its derivative. `&str` and `&dyn Trait` parameters (a mode name, a
+//! `&dyn Fn(f64) -> f64` callback) can be `Const` only.
 //!
 //! | activity | mode | on a parameter `x: T` | on the result |
 //! |---|---|---|---|

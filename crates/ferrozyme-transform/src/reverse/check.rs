@@ -519,25 +519,50 @@ fn call_site_args(clone: Value, orig: Value, a: Value) -> Option<Vec<Value>> {
 }
 
 /// Is the loaded integer `v` only computed on (compared, converted, used in
-/// arithmetic or as an index), never stored, passed or returned as it is?
+/// arithmetic or as an index), never stored, passed or returned as it is? `phi`,
+/// `select` and `freeze` only move the value: their results are checked the same way
+/// (`f64::total_cmp` in `max_by`: the bits of the running maximum are carried by a loop
+/// `phi` and chosen by a `select`, and only ever compared).
 fn computed_on(v: Value) -> bool {
-    let users = v.users();
-    !users.is_empty()
-        && users.iter().all(|u| {
-            !matches!(
-                u.opcode(),
+    let moves = |o: Option<Opcode>| {
+        matches!(
+            o,
+            Some(Opcode::LLVMPHI | Opcode::LLVMSelect | Opcode::LLVMFreeze)
+        )
+    };
+    let mut seen = std::collections::HashSet::from([v]);
+    let mut todo = vec![v];
+    while let Some(v) = todo.pop() {
+        let users = v.users();
+        if users.is_empty() && seen.len() == 1 {
+            return false;
+        }
+        for u in users {
+            let op = u.opcode();
+            if moves(op) {
+                if op == Some(Opcode::LLVMSelect) && u.operand(0) == v {
+                    continue;
+                }
+                if seen.insert(u) {
+                    todo.push(u);
+                }
+                continue;
+            }
+            if matches!(
+                op,
                 Some(
                     Opcode::LLVMStore
                         | Opcode::LLVMCall
                         | Opcode::LLVMInvoke
                         | Opcode::LLVMRet
-                        | Opcode::LLVMPHI
-                        | Opcode::LLVMSelect
                         | Opcode::LLVMInsertValue
                         | Opcode::LLVMInsertElement
                         | Opcode::LLVMBitCast
-                        | Opcode::LLVMFreeze
                 )
-            )
-        })
+            ) {
+                return false;
+            }
+        }
+    }
+    true
 }
