@@ -1,4 +1,5 @@
 // OPT: O0 O1 O2 O3
+// IGNORE-REF: --ad-before-opt refuses the memcpy into the malloc'd records (cannot-deduce-type: "conflicting uses" of the copied memory before SROA); the optimized builds (O0-O3, plugin) differentiate it
 // Records sorted with qsort inside the differentiated function (a comparator on an
 // integer key, another on an active double), copied with memcpy into a scratch array
 // of structs, with a static helper computing a weighted rank statistic: the gradient
