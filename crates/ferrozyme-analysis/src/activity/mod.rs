@@ -28,10 +28,13 @@ use crate::calls::{classify, CallKind};
 mod copy_slots;
 mod descriptor_temps;
 mod globals;
+mod local_stores;
+mod returned_shadow;
 mod rounding;
 mod useful;
 
 pub(crate) use globals::returned_values;
+pub use local_stores::{param_writes, ParamWrites, PARAM_WRITES_DEPTH};
 
 /// The name prefix of the transform's checkpointed and fixed-point loop functions.
 pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";
@@ -72,6 +75,10 @@ pub struct Activity {
     /// The field addresses of flang's descriptor temporaries (`descriptor_temps`), with
     /// their slot: a store there shadows the slot like a store into the slot itself.
     descriptor_fields: HashMap<Value, Value>,
+    /// Callee levels left for asking a callee whether its pointer result has a shadow
+    /// (`returned_shadow`), and the answers so far.
+    callee_depth: u32,
+    callee_returns: HashMap<(Value, Vec<ArgActivity>), bool>,
 }
 
 /// The integer bit operations through which a float carried in an integer keeps its
@@ -291,8 +298,33 @@ impl Activity {
         types: Option<&crate::types::TypeAnalysis>,
         through_aggregates: bool,
     ) -> Activity {
+        Self::run_at_depth(
+            input,
+            types,
+            through_aggregates,
+            returned_shadow::RETURNED_SHADOW_DEPTH,
+        )
+    }
+
+    /// The analysis of a callee asked about its result (`returned_shadow`), with
+    /// `callee_depth` levels left for its own callees.
+    fn run_nested(
+        input: &ActivityInput<'_>,
+        through_aggregates: bool,
+        callee_depth: u32,
+    ) -> Activity {
+        Self::run_at_depth(input, None, through_aggregates, callee_depth)
+    }
+
+    fn run_at_depth(
+        input: &ActivityInput<'_>,
+        types: Option<&crate::types::TypeAnalysis>,
+        through_aggregates: bool,
+        callee_depth: u32,
+    ) -> Activity {
         let mut a = Activity {
             through_aggregates,
+            callee_depth,
             ..Activity::default()
         };
         for (p, act) in input.func.params().into_iter().zip(input.args) {
@@ -321,6 +353,18 @@ impl Activity {
             .iter()
             .filter_map(|&i| Some((i, copy_slots::copy_slot_sources(i)?)))
             .collect();
+        // Pointer slots (`copy_slots::pointer_slot`): shadowed once a pointer stored into
+        // them (through a field address too) or one of their links is.
+        for &i in &insts {
+            if a.copy_slots.iter().any(|(s, _)| *s == i) {
+                continue;
+            }
+            if let Some(ps) = copy_slots::pointer_slot(i) {
+                a.descriptor_fields
+                    .extend(ps.fields.into_iter().map(|f| (f, i)));
+                a.copy_slots.push((i, ps.links));
+            }
+        }
         a.read_only_captures
             .extend(a.copy_slots.iter().map(|(slot, _)| *slot));
         for &i in &insts {
@@ -339,7 +383,7 @@ impl Activity {
                 }
             }
             for &i in &insts {
-                a.visit(i, input);
+                a.visit(i, input, types);
                 if let Some(ta) = types {
                     a.visit_int_carrier(i, ta);
                 }
@@ -427,7 +471,12 @@ impl Activity {
         }
     }
 
-    fn visit(&mut self, i: Value, input: &ActivityInput<'_>) {
+    fn visit(
+        &mut self,
+        i: Value,
+        input: &ActivityInput<'_>,
+        types: Option<&crate::types::TypeAnalysis>,
+    ) {
         let Some(op) = i.opcode() else { return };
         let ty = i.ty();
         let ops = i.operands();
@@ -553,6 +602,7 @@ impl Activity {
                                 inputs
                                     && (ty.is_pointer()
                                         || (self.through_aggregates && ty.contains_pointer()))
+                                    && self.callee_may_return_shadow(kind, i, input, types)
                             }
                         };
                         if shadowed {
@@ -601,6 +651,40 @@ impl Activity {
             }
             _ => {}
         }
+    }
+
+    /// May the pointer (or aggregate) `call` returns have a shadow? Asked of a defined
+    /// callee's own activity (`returned_shadow`) while levels are left, else yes.
+    fn callee_may_return_shadow(
+        &mut self,
+        kind: CallKind,
+        call: Value,
+        input: &ActivityInput<'_>,
+        types: Option<&crate::types::TypeAnalysis>,
+    ) -> bool {
+        let CallKind::Defined(f) = kind else {
+            return true;
+        };
+        if self.callee_depth == 0 || f == input.func {
+            return true;
+        }
+        let args = returned_shadow::call_arg_activities(self, call);
+        if !returned_shadow::only_pointer_free_dups(call, &args, types) {
+            return true;
+        }
+        let key = (f, args);
+        if let Some(&known) = self.callee_returns.get(&key) {
+            return known;
+        }
+        let answer = returned_shadow::returns_shadow(
+            f,
+            &key.1,
+            input.global_touchers,
+            self.through_aggregates,
+            self.callee_depth - 1,
+        );
+        self.callee_returns.insert(key, answer);
+        answer
     }
 
     /// Integers that carry floats: loads of float memory, bitcasts of active floats, and

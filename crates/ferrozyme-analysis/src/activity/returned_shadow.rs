@@ -1,0 +1,133 @@
+//! Does a call's pointer result need a shadow? Asked of the callee itself.
+//!
+//! Without more knowledge, a pointer returned by a function given a pointer with a
+//! shadow is taken to have one too. At -O0 that made the iterator `std::lower_bound`
+//! returns into an `enzyme_const` vector "shadowed" because the *query* (an active
+//! `double`, passed by reference) has a shadow: the caller's iterator slot then got a
+//! shadow, the constant pointer stored into it became its own shadow (runtime activity),
+//! and the result was refused as "constant or differentiable depending on the run"
+//! (tests/cxx/250 and 195 at -O0).
+//!
+//! The callee's own activity answers better: run the analysis on it with each argument's
+//! activity at this call (a pointer with a shadow is `Dup`, an active float `Active`,
+//! anything else `Const`) and look at what its `ret`s return. The nested analysis
+//! over-approximates like the outer one (allocations, loads from shadowed memory and
+//! calls of its own are shadowed the usual way), so a result it calls constant points to
+//! no memory with a shadow. The nesting is depth-limited; at the limit (and for
+//! recursion) the answer is the old one, "shadowed".
+//!
+//! The callee is asked only when every argument with a shadow is a stack slot holding no
+//! pointers (the query `double` of a search, spilled at -O0): memory holding pointers
+//! (a `std::map` the callee inserts into and returns a reference into) keeps the old
+//! answer. Asking about such calls too gave `std::map<std::string, double>::operator[]`'s
+//! reference a null shadow at -O0 (tests/cxx/205: zero derivatives), a gap of the
+//! nested analysis not yet understood.
+
+use std::collections::HashSet;
+
+use ferrozyme_llvm::{Opcode, Value};
+
+use super::{Activity, ActivityInput, ArgActivity};
+use crate::calls::{classify, CallKind};
+
+/// How many callee levels the question is asked through.
+pub const RETURNED_SHADOW_DEPTH: u32 = 2;
+
+/// The argument activities of `call` as the caller's analysis `a` sees them.
+pub fn call_arg_activities(a: &Activity, call: Value) -> Vec<ArgActivity> {
+    call.call_args()
+        .into_iter()
+        .map(|x| {
+            if x.ty().contains_pointer() && a.is_shadowed(x) {
+                ArgActivity::Dup
+            } else if a.is_active(x) {
+                ArgActivity::Active
+            } else {
+                ArgActivity::Const
+            }
+        })
+        .collect()
+}
+
+/// Is every `Dup` argument of `call` a stack slot (or a place in one) that holds floats
+/// and no pointers, or memory type analysis (when given) sees holding floats only?
+pub fn only_pointer_free_dups(
+    call: Value,
+    args: &[ArgActivity],
+    types: Option<&crate::types::TypeAnalysis>,
+) -> bool {
+    call.call_args()
+        .into_iter()
+        .zip(args)
+        .filter(|(_, a)| **a == ArgActivity::Dup)
+        .all(|(x, _)| {
+            let mut base = x;
+            while matches!(
+                base.opcode(),
+                Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast)
+            ) {
+                base = base.operand(0);
+            }
+            if base.opcode() == Some(Opcode::LLVMAlloca) {
+                let t = base.allocated_type();
+                return t.contains_fp() && !t.contains_pointer();
+            }
+            // Type analysis's pointee tree of such an argument (a parameter, at -O0 the
+            // query of `std::lower_bound` passed down) was tried and segfaulted
+            // tests/cxx/250 at -O0: not trusted here.
+            let _ = types;
+            false
+        })
+}
+
+/// Does `f`, called with `args`, return a pointer with a shadow? `depth` is what is left
+/// of [`RETURNED_SHADOW_DEPTH`] for the callee's own calls.
+pub fn returns_shadow(
+    f: Value,
+    args: &[ArgActivity],
+    global_touchers: &HashSet<Value>,
+    through_aggregates: bool,
+    depth: u32,
+) -> bool {
+    if f.is_declaration() || f.params().len() != args.len() {
+        return true;
+    }
+    // Without type analysis the nested run does not follow pointers carried in
+    // integers; and a pointer a function without IR (or an indirect or custom callee)
+    // returns is not followed at all: such callees keep the old answer.
+    let opaque = f
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .any(|i| {
+            i.opcode() == Some(Opcode::LLVMIntToPtr)
+                || (matches!(
+                    i.opcode(),
+                    Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke)
+                ) && i.ty().contains_pointer()
+                    && !matches!(
+                        classify(i),
+                        CallKind::Defined(_)
+                            | CallKind::Malloc
+                            | CallKind::Calloc
+                            | CallKind::Realloc
+                    ))
+        });
+    if opaque {
+        return true;
+    }
+    let nested = Activity::run_nested(
+        &ActivityInput {
+            func: f,
+            args,
+            global_touchers,
+        },
+        through_aggregates,
+        depth,
+    );
+    f.blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() > 0)
+        .any(|t| nested.is_shadowed(t.operand(0)))
+}
