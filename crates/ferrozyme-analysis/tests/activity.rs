@@ -618,3 +618,36 @@ fn pointer_slots_follow_what_flows_in() {
         check_shadowed(f, &a, true, &["from_d", "dslot", "copy"]);
     });
 }
+
+// Pointer slots take only provably constant pointers as constant
+// (`activity/constant_pointers.rs`): the shape of tests/c/508 at -O0.
+
+#[test]
+fn pointer_slot_holding_a_pointer_into_a_mutable_global_keeps_its_shadow() {
+    with_module("pool_o0.ll", |m| {
+        // The pool is a byte array whose float store goes through the slot: the analysis
+        // gives the pool itself no shadow, so the slot must keep one.
+        assert!(!global_needs_shadow(m.global("pool").unwrap()));
+        let (f, a, _) = run(m, "place", &[Active]);
+        check_shadowed(f, &a, true, &["m", "mp", "ret"]);
+        // The caller: the pointer `place` returns has a shadow, so do the slots keeping
+        // it, and what is read back is active.
+        let (f, a, _) = run(m, "f", &[Active]);
+        check_shadowed(f, &a, true, &["call", "call1", "t", "u", "tp"]);
+        check_active(f, &a, true, &["tv"]);
+    });
+}
+
+#[test]
+fn pointer_slots_holding_constant_data_stay_constant() {
+    with_module("pool_o0.ll", |m| {
+        // `c` is `enzyme_const`; `row` returns its argument; `table` is a constant global.
+        let (f, a, _) = run(m, "g", &[Active, Const]);
+        check_shadowed(f, &a, false, &["c.addr", "p", "q", "pp", "qp"]);
+        check_active(f, &a, false, &["pv", "qv"]);
+        // With `c` duplicated the slot holding `row`'s result has a shadow.
+        let (f, a, _) = run(m, "g", &[Active, Dup]);
+        check_shadowed(f, &a, true, &["c.addr", "p", "pp"]);
+        check_active(f, &a, true, &["pv"]);
+    });
+}

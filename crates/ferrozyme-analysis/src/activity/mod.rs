@@ -25,6 +25,7 @@ use ferrozyme_llvm::{Opcode, Type, Value};
 
 use crate::calls::{classify, CallKind};
 
+mod constant_pointers;
 mod copy_slots;
 mod descriptor_temps;
 mod globals;
@@ -75,6 +76,9 @@ pub struct Activity {
     /// The field addresses of flang's descriptor temporaries (`descriptor_temps`), with
     /// their slot: a store there shadows the slot like a store into the slot itself.
     descriptor_fields: HashMap<Value, Value>,
+    /// The pointer slots among `copy_slots` (`copy_slots::pointer_slot`): shadowed unless
+    /// every pointer flowing in is provably constant (`constant_pointers`).
+    pointer_slots: HashSet<Value>,
     /// Callee levels left for asking a callee whether its pointer result has a shadow
     /// (`returned_shadow`), and the answers so far.
     callee_depth: u32,
@@ -353,13 +357,23 @@ impl Activity {
             .iter()
             .filter_map(|&i| Some((i, copy_slots::copy_slot_sources(i)?)))
             .collect();
+        // Copy slots holding pointers count as pointer slots: what their sources hold
+        // must be provably constant too (`constant_pointers`).
+        a.pointer_slots = a
+            .copy_slots
+            .iter()
+            .map(|(s, _)| *s)
+            .filter(|s| s.allocated_type().contains_pointer())
+            .collect();
         // Pointer slots (`copy_slots::pointer_slot`): shadowed once a pointer stored into
-        // them (through a field address too) or one of their links is.
+        // them (through a field address too) or one of their links is not provably
+        // constant.
         for &i in &insts {
             if a.copy_slots.iter().any(|(s, _)| *s == i) {
                 continue;
             }
             if let Some(ps) = copy_slots::pointer_slot(i) {
+                a.pointer_slots.insert(i);
                 a.descriptor_fields
                     .extend(ps.fields.into_iter().map(|f| (f, i)));
                 a.copy_slots.push((i, ps.links));
@@ -378,12 +392,22 @@ impl Activity {
             let before = (a.active.len(), a.shadowed.len());
             for k in 0..a.copy_slots.len() {
                 let (slot, ref sources) = a.copy_slots[k];
-                if sources.iter().any(|&s| a.is_shadowed(s)) {
+                if a.pointer_slots.contains(&slot) {
+                    // What a link copies in (or receives) must be provably constant.
+                    let sources = sources.clone();
+                    if !a.shadowed.contains(&slot)
+                        && sources
+                            .iter()
+                            .any(|&s| !constant_pointers::provably_constant(&mut a, s, input))
+                    {
+                        a.shadowed.insert(slot);
+                    }
+                } else if sources.iter().any(|&s| a.is_shadowed(s)) {
                     a.shadowed.insert(slot);
                 }
             }
             for &i in &insts {
-                a.visit(i, input, types);
+                a.visit(i, input);
                 if let Some(ta) = types {
                     a.visit_int_carrier(i, ta);
                 }
@@ -471,12 +495,7 @@ impl Activity {
         }
     }
 
-    fn visit(
-        &mut self,
-        i: Value,
-        input: &ActivityInput<'_>,
-        types: Option<&crate::types::TypeAnalysis>,
-    ) {
+    fn visit(&mut self, i: Value, input: &ActivityInput<'_>) {
         let Some(op) = i.opcode() else { return };
         let ty = i.ty();
         let ops = i.operands();
@@ -522,12 +541,21 @@ impl Activity {
                     || self.descriptor_fields.contains_key(&ops[1]) =>
             {
                 let v = ops[0];
-                if self.is_active(v) || (v.ty().contains_pointer() && self.is_shadowed(v)) {
-                    let slot = self
-                        .descriptor_fields
-                        .get(&ops[1])
-                        .copied()
-                        .unwrap_or(ops[1]);
+                let slot = self
+                    .descriptor_fields
+                    .get(&ops[1])
+                    .copied()
+                    .unwrap_or(ops[1]);
+                // Into a pointer slot, a pointer must be proved constant, not merely
+                // unshadowed (`constant_pointers`: c/508's global pool at -O0).
+                let pointer_in = v.ty().contains_pointer()
+                    && if self.pointer_slots.contains(&slot) {
+                        !self.shadowed.contains(&slot)
+                            && !constant_pointers::provably_constant(self, v, input)
+                    } else {
+                        self.is_shadowed(v)
+                    };
+                if self.is_active(v) || pointer_in {
                     self.shadowed.insert(slot);
                 }
             }
@@ -602,7 +630,7 @@ impl Activity {
                                 inputs
                                     && (ty.is_pointer()
                                         || (self.through_aggregates && ty.contains_pointer()))
-                                    && self.callee_may_return_shadow(kind, i, input, types)
+                                    && self.callee_may_return_shadow(kind, i, input)
                             }
                         };
                         if shadowed {
@@ -660,7 +688,6 @@ impl Activity {
         kind: CallKind,
         call: Value,
         input: &ActivityInput<'_>,
-        types: Option<&crate::types::TypeAnalysis>,
     ) -> bool {
         let CallKind::Defined(f) = kind else {
             return true;
@@ -668,10 +695,16 @@ impl Activity {
         if self.callee_depth == 0 || f == input.func {
             return true;
         }
-        let args = returned_shadow::call_arg_activities(self, call);
-        if !returned_shadow::only_pointer_free_dups(call, &args, types) {
+        let args = constant_pointers::call_arg_activities(self, call, input);
+        if !returned_shadow::only_pointer_free_dups(call, &args) {
             return true;
         }
+        self.ask_callee(f, args, input)
+    }
+
+    /// Does `f`, called with `args`, return a pointer that may have a shadow
+    /// (`returned_shadow::returns_shadow`, remembered)? Needs `callee_depth > 0`.
+    fn ask_callee(&mut self, f: Value, args: Vec<ArgActivity>, input: &ActivityInput<'_>) -> bool {
         let key = (f, args);
         if let Some(&known) = self.callee_returns.get(&key) {
             return known;

@@ -27,35 +27,16 @@ use std::collections::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
+use super::constant_pointers::provably_constant;
 use super::{Activity, ActivityInput, ArgActivity};
 use crate::calls::{classify, CallKind};
 
 /// How many callee levels the question is asked through.
 pub const RETURNED_SHADOW_DEPTH: u32 = 2;
 
-/// The argument activities of `call` as the caller's analysis `a` sees them.
-pub fn call_arg_activities(a: &Activity, call: Value) -> Vec<ArgActivity> {
-    call.call_args()
-        .into_iter()
-        .map(|x| {
-            if x.ty().contains_pointer() && a.is_shadowed(x) {
-                ArgActivity::Dup
-            } else if a.is_active(x) {
-                ArgActivity::Active
-            } else {
-                ArgActivity::Const
-            }
-        })
-        .collect()
-}
-
 /// Is every `Dup` argument of `call` a stack slot (or a place in one) that holds floats
-/// and no pointers, or memory type analysis (when given) sees holding floats only?
-pub fn only_pointer_free_dups(
-    call: Value,
-    args: &[ArgActivity],
-    types: Option<&crate::types::TypeAnalysis>,
-) -> bool {
+/// and no pointers?
+pub fn only_pointer_free_dups(call: Value, args: &[ArgActivity]) -> bool {
     call.call_args()
         .into_iter()
         .zip(args)
@@ -75,7 +56,6 @@ pub fn only_pointer_free_dups(
             // Type analysis's pointee tree of such an argument (a parameter, at -O0 the
             // query of `std::lower_bound` passed down) was tried and segfaulted
             // tests/cxx/250 at -O0: not trusted here.
-            let _ = types;
             false
         })
 }
@@ -116,18 +96,17 @@ pub fn returns_shadow(
     if opaque {
         return true;
     }
-    let nested = Activity::run_nested(
-        &ActivityInput {
-            func: f,
-            args,
-            global_touchers,
-        },
-        through_aggregates,
-        depth,
-    );
+    let input = ActivityInput {
+        func: f,
+        args,
+        global_touchers,
+    };
+    let mut nested = Activity::run_nested(&input, through_aggregates, depth);
+    // Not merely unshadowed: provably constant (a pointer into a mutable global, c/508's
+    // pool, may lack the shadow it needs).
     f.blocks()
         .into_iter()
         .filter_map(|b| b.terminator())
         .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() > 0)
-        .any(|t| nested.is_shadowed(t.operand(0)))
+        .any(|t| !provably_constant(&mut nested, t.operand(0), &input))
 }
