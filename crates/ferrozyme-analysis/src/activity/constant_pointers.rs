@@ -17,8 +17,9 @@
 //! * a parameter without a shadow (`enzyme_const`, or proved constant by the caller);
 //! * a pointer slot without a shadow (its own stores were proved constant);
 //! * a load through a provably constant pointer (constant memory holds constant pointers);
-//! * the result of a defined callee that returns one of its arguments, that argument
-//!   being provably constant, or whose own analysis (`returned_shadow`) proves every
+//! * the result of a defined callee that returns one of its arguments (or one pointer of
+//!   its aggregate result that it always takes from one argument), that argument being
+//!   provably constant, or whose own analysis (`returned_shadow`) proves every
 //!   pointer it returns constant, given which of its arguments are;
 //!
 //! through GEPs, casts, phis and selects. Anything else, a mutable global above all (its
@@ -30,7 +31,9 @@ use std::collections::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
-use super::{returned_param, returned_shadow, Activity, ActivityInput, ArgActivity};
+use super::{
+    extracted_returned_arg, returned_param, returned_shadow, Activity, ActivityInput, ArgActivity,
+};
 use crate::calls::{classify, CallKind};
 
 /// How many values one question may visit before answering "may have a shadow".
@@ -112,6 +115,12 @@ fn walk(a: &mut Activity, v: Value, input: &ActivityInput<'_>, seen: &mut HashSe
             .all(|(x, _)| walk(a, x, input, seen)),
         Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => {
             call_returns_constant(a, v, input, seen)
+        }
+        // One pointer of a call's aggregate result that the callee always takes from one
+        // argument (`extracted_returned_arg`).
+        Some(Opcode::LLVMExtractValue) => {
+            v.ty().is_pointer()
+                && extracted_returned_arg(v).is_some_and(|arg| walk(a, arg, input, seen))
         }
         _ => false,
     }
