@@ -1,7 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++20
-// IGNORE-O0: mismatched activity in `std::upper_bound<const double *, double>` (not inlined at -O0): it returns a pointer that is constant or differentiable depending on the run (the runtime-activity boundary of cxx/149 -O0). cxx26: the iterator slots into the constant knots now stay constant (pointer slots), but `std::__upper_bound`'s result is still taken as shadowed because the query `const double &` (a parameter there) has a shadow; asking the callee (`returned_shadow.rs`) passes this trial but is only trusted for stack slots of floats (it zeroed cxx/205's derivatives when asked about a `std::map`)
-// IGNORE-REF: as at -O0
 // <algorithm>/<numeric> calls not covered before (sweep22), on active data: `std::merge`
 // of two sorted active sequences (comparisons of active values), `std::rotate`,
 // `std::stable_partition` by the sign of active values, `std::upper_bound` locating an

@@ -1,7 +1,5 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17
-// IGNORE-O0: refused (no wrong number): mismatched activity in `std::lower_bound`/`std::upper_bound` over the `enzyme_const` vector and `std::__equal_range` over the static array: the iterator `std::__lower_bound` returns is taken as shadowed because the query reference (a parameter there) has one. Passed with `returned_shadow.rs` asking the callee for every call, which zeroed cxx/205's derivatives; restricted to stack slots of floats it only covers the outermost call (cxx/195's IGNORE-O0)
-// IGNORE-REF: as at -O0
 // `std::lower_bound`, `std::upper_bound` and `std::equal_range` on `std::vector<double>`
 // (and a static constant array) inside the differentiated function (cxx26). At -O0 none is inlined and clang keeps the
 // iterators in stack slots handed to the library's helpers (`std::advance`,

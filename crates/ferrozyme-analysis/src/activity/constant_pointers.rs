@@ -32,7 +32,7 @@ use std::collections::HashSet;
 use ferrozyme_llvm::{Opcode, Value};
 
 use super::{
-    extracted_returned_arg, returned_param, returned_shadow, Activity, ActivityInput, ArgActivity,
+    extracted_returned_arg, returned_param, Activity, ActivityInput, ArgActivity,
 };
 use crate::calls::{classify, CallKind};
 
@@ -149,8 +149,5 @@ fn call_returns_constant(
         return false;
     }
     let args = arg_activities(a, call, input, seen);
-    if !returned_shadow::only_pointer_free_dups(call, &args) {
-        return false;
-    }
     !a.ask_callee(f, args, input)
 }

@@ -696,9 +696,6 @@ impl Activity {
             return true;
         }
         let args = constant_pointers::call_arg_activities(self, call, input);
-        if !returned_shadow::only_pointer_free_dups(call, &args) {
-            return true;
-        }
         self.ask_callee(f, args, input)
     }
 

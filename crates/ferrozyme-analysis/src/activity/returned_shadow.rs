@@ -16,12 +16,17 @@
 //! no memory with a shadow. The nesting is depth-limited; at the limit (and for
 //! recursion) the answer is the old one, "shadowed".
 //!
-//! The callee is asked only when every argument with a shadow is a stack slot holding no
-//! pointers (the query `double` of a search, spilled at -O0): memory holding pointers
-//! (a `std::map` the callee inserts into and returns a reference into) keeps the old
-//! answer. Asking about such calls too gave `std::map<std::string, double>::operator[]`'s
-//! reference a null shadow at -O0 (tests/cxx/205: zero derivatives), a gap of the
-//! nested analysis not yet understood.
+//! Every result is asked about, and what is asked is stricter than "unshadowed": each
+//! pointer argument not provably constant (`constant_pointers`) is passed as `Dup`, and
+//! every pointer the callee returns must be provably constant. cxx26 asked only calls
+//! whose arguments with a shadow were stack slots of floats (the query `double` of a
+//! search): asking every call, with a merely unshadowed result taken as constant, gave
+//! `std::map<std::string, double>::operator[]`'s reference no shadow at -O0
+//! (tests/cxx/205: zero derivatives), very likely the unsoundness c/508 showed (a pointer
+//! the analysis sees no shadow for, yet not constant, kept in an -O0 slot). With the
+//! stricter question cxx/205 passes at every level and the restriction is gone, which
+//! also lets the query reference passed down to `std::__lower_bound` be asked about
+//! (cxx/195 and 250 at -O0).
 
 use std::collections::HashSet;
 
@@ -33,32 +38,6 @@ use crate::calls::{classify, CallKind};
 
 /// How many callee levels the question is asked through.
 pub const RETURNED_SHADOW_DEPTH: u32 = 2;
-
-/// Is every `Dup` argument of `call` a stack slot (or a place in one) that holds floats
-/// and no pointers?
-pub fn only_pointer_free_dups(call: Value, args: &[ArgActivity]) -> bool {
-    call.call_args()
-        .into_iter()
-        .zip(args)
-        .filter(|(_, a)| **a == ArgActivity::Dup)
-        .all(|(x, _)| {
-            let mut base = x;
-            while matches!(
-                base.opcode(),
-                Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast)
-            ) {
-                base = base.operand(0);
-            }
-            if base.opcode() == Some(Opcode::LLVMAlloca) {
-                let t = base.allocated_type();
-                return t.contains_fp() && !t.contains_pointer();
-            }
-            // Type analysis's pointee tree of such an argument (a parameter, at -O0 the
-            // query of `std::lower_bound` passed down) was tried and segfaulted
-            // tests/cxx/250 at -O0: not trusted here.
-            false
-        })
-}
 
 /// Does `f`, called with `args`, return a pointer with a shadow? `depth` is what is left
 /// of [`RETURNED_SHADOW_DEPTH`] for the callee's own calls.
