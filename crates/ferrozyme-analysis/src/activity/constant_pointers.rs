@@ -31,9 +31,7 @@ use std::collections::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
-use super::{
-    extracted_returned_arg, returned_param, Activity, ActivityInput, ArgActivity,
-};
+use super::{extracted_returned_arg, returned_param, Activity, ActivityInput, ArgActivity};
 use crate::calls::{classify, CallKind};
 
 /// How many values one question may visit before answering "may have a shadow".
