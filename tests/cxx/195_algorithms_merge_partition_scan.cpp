@@ -1,7 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++20
-// IGNORE-O0: mismatched activity in `std::upper_bound<const double *, double>` (not inlined at -O0): it returns a pointer that is constant or differentiable depending on the run (the runtime-activity boundary of cxx/149 -O0)
-// IGNORE-REF: as at -O0
 // <algorithm>/<numeric> calls not covered before (sweep22), on active data: `std::merge`
 // of two sorted active sequences (comparisons of active values), `std::rotate`,
 // `std::stable_partition` by the sign of active values, `std::upper_bound` locating an

@@ -1,9 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O1: mismatched activity in `std::map<std::string, double>::operator[](std::string&&)` (not inlined): the key string, a constant argument, is moved into the new node, whose memory has a shadow, and the returned reference to the mapped value is constant or differentiable depending on the run; -O0 and --ad-before-opt pass. Letting the returned `double &` pass (act24: the only pointer made its own shadow is the float-free `std::string &&` key, and every caller uses the result as a `double &`) moves the refusal into the callees run under checks: `_M_emplace_hint_unique` (the key's characters `memcpy`d through a maybe-primal pointer; cannot-deduce-type) and `_M_get_insert_hint_unique_pos` (`insertvalue {ptr, ptr}` of maybe-primal node pointers)
-// IGNORE-O2: as at -O1
-// IGNORE-O3: as at -O1
-// IGNORE-PLUGIN: as at -O1
 // A kinetic model configured through a `std::map<std::string, double>` parameter table
 // (sweep23), the way simulation codes read named parameters: the active rate constants
 // are put into the table under string keys inside the differentiated function, looked

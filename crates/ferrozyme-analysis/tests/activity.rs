@@ -169,9 +169,11 @@ fn pointer_phi_and_select() {
 fn allocations() {
     with_module("basics.ll", |m| {
         let (f, a, _) = run(m, "allocs", &[Const]);
-        // Stack slots holding floats or pointers, and heap blocks, get shadows.
-        check_shadowed(f, &a, true, &["buf", "slot", "pair", "h"]);
-        check_shadowed(f, &a, false, &["cnt", "ints", "c"]);
+        // Stack slots holding floats, and heap blocks, get shadows.
+        check_shadowed(f, &a, true, &["buf", "pair", "h"]);
+        // A slot holding only pointers gets one only once a pointer with a shadow is
+        // stored into it (`copy_slots::pointer_slot`); nothing is here.
+        check_shadowed(f, &a, false, &["cnt", "ints", "c", "slot"]);
         // Loads of floats from shadowed memory are active even with no active input:
         // the analysis over-approximates.
         check_active(f, &a, true, &["v", "w", "r"]);
@@ -513,5 +515,138 @@ fn values_only_compared_or_converted_to_integers_are_not_active() {
         let (f, a) = run_restricted(m, "compared_and_returned", &[Active]);
         check_active(f, &a, true, &["t", "r"]);
         check_active(f, &a, false, &["c"]);
+    });
+}
+
+// Pointer slots at -O0 (`copy_slots::pointer_slot`, `local_stores::param_writes`):
+// `std::lower_bound` over a constant vector with an active query.
+
+const LOWER_BOUND: &str =
+    "_ZSt13__lower_boundIN9__gnu_cxx17__normal_iteratorIPKdSt6vectorIdSaIdEEEEdNS0_5__ops14_Iter_less_valEET_SA_SA_RKT0_T1_";
+const ADVANCE: &str = "_ZSt7advanceIN9__gnu_cxx17__normal_iteratorIPKdSt6vectorIdSaIdEEEElEvRT_T0_";
+const ITER_CATEGORY: &str =
+    "_ZSt19__iterator_categoryIN9__gnu_cxx17__normal_iteratorIPKdSt6vectorIdSaIdEEEEENSt15iterator_traitsIT_E17iterator_categoryERKS9_";
+const ITER_COPY: &str = "_ZN9__gnu_cxx17__normal_iteratorIPKdSt6vectorIdSaIdEEEC2ERKS2_";
+const ITER_BASE: &str = "_ZNK9__gnu_cxx17__normal_iteratorIPKdSt6vectorIdSaIdEEE4baseEv";
+
+#[test]
+fn iterator_slots_into_constant_data_stay_constant() {
+    with_module("lower_bound_o0.ll", |m| {
+        // Iterators into constant data, an active query behind a reference.
+        let (f, a, _) = run(m, LOWER_BOUND, &[Const, Const, Dup]);
+        check_shadowed(
+            f,
+            &a,
+            false,
+            &[
+                "__first", "__last", "__middle", "agg.tmp", "agg.tmp2", "retval",
+            ],
+        );
+        // The slot holding the query's address keeps its shadow.
+        check_shadowed(f, &a, true, &["__val.addr"]);
+    });
+}
+
+#[test]
+fn iterator_slots_into_active_data_keep_their_shadow() {
+    with_module("lower_bound_o0.ll", |m| {
+        let (f, a, _) = run(m, LOWER_BOUND, &[Dup, Dup, Dup]);
+        check_shadowed(
+            f,
+            &a,
+            true,
+            &[
+                "__first", "__last", "__middle", "agg.tmp", "agg.tmp2", "retval",
+            ],
+        );
+    });
+}
+
+#[test]
+fn param_writes_of_iterator_helpers() {
+    use ferrozyme_analysis::activity::{param_writes, ParamWrites, PARAM_WRITES_DEPTH};
+    with_module("lower_bound_o0.ll", |m| {
+        let w = |name: &str, k: usize| param_writes(func(m, name), k, PARAM_WRITES_DEPTH);
+        // `std::advance(it, n)` moves the iterator in place.
+        assert_eq!(w(ADVANCE, 0), ParamWrites::From(vec![0]));
+        // `__iterator_category(it)` only looks at it.
+        assert_eq!(w(ITER_CATEGORY, 0), ParamWrites::Nothing);
+        // The copy constructor copies the other iterator's pointer into `this`.
+        assert_eq!(w(ITER_COPY, 0), ParamWrites::From(vec![1]));
+        assert_eq!(w(ITER_COPY, 1), ParamWrites::Nothing);
+        // `base()` hands back `&_M_current` and writes nothing.
+        assert_eq!(w(ITER_BASE, 0), ParamWrites::Nothing);
+    });
+}
+
+const LOWER_BOUND_ENTRY: &str =
+    "_ZSt11lower_boundIN9__gnu_cxx17__normal_iteratorIPKdSt6vectorIdSaIdEEEEdET_S8_S8_RKT0_";
+
+#[test]
+fn returned_iterator_into_constant_data_is_constant_while_the_query_is_passed_down() {
+    with_module("lower_bound_o0.ll", |m| {
+        // `lower_bound` hands the query reference (a parameter there, with a shadow) on
+        // to `__lower_bound`; `returned_shadow` asks that callee, whose result is an
+        // iterator into the constant vector: provably constant (`constant_pointers`).
+        // Before cxx27 it was taken as shadowed (cxx/195 and 250 refused at -O0).
+        let (f, a, _) = run(m, LOWER_BOUND_ENTRY, &[Const, Const, Dup]);
+        check_shadowed(f, &a, false, &["call", "retval", "__first", "agg.tmp"]);
+        check_shadowed(f, &a, true, &["__val.addr"]);
+        // Iterators into memory with a shadow: everything has one.
+        let (f, a, _) = run(m, LOWER_BOUND_ENTRY, &[Dup, Dup, Const]);
+        check_shadowed(f, &a, true, &["call", "retval", "__first", "agg.tmp"]);
+    });
+}
+
+#[test]
+fn pointer_slots_follow_what_flows_in() {
+    use ferrozyme_analysis::activity::{param_writes, ParamWrites, PARAM_WRITES_DEPTH};
+    with_module("copy_slots.ll", |m| {
+        let w = |name: &str, k: usize| param_writes(func(m, name), k, PARAM_WRITES_DEPTH);
+        assert_eq!(w("peek", 0), ParamWrites::Nothing);
+        assert_eq!(w("fresh", 0), ParamWrites::Unknown);
+        assert_eq!(w("assign", 0), ParamWrites::From(vec![1]));
+        assert_eq!(w("leak", 0), ParamWrites::Unknown);
+        // `c` constant, `d` duplicated.
+        let (f, a, _) = run(m, "slots", &[Const, Dup, Const]);
+        // Only constant pointers reach these: no shadow.
+        check_shadowed(f, &a, false, &["read", "from_c", "cslot"]);
+        // A callee may put any pointer there, or the slot escapes: the shadow stays.
+        check_shadowed(f, &a, true, &["fresh", "leaked"]);
+        // What `d` points to flows in (through a callee, through memcpy).
+        check_shadowed(f, &a, true, &["from_d", "dslot", "copy"]);
+    });
+}
+
+// Pointer slots take only provably constant pointers as constant
+// (`activity/constant_pointers.rs`): the shape of tests/c/508 at -O0.
+
+#[test]
+fn pointer_slot_holding_a_pointer_into_a_mutable_global_keeps_its_shadow() {
+    with_module("pool_o0.ll", |m| {
+        // The pool is a byte array whose float store goes through the slot: the analysis
+        // gives the pool itself no shadow, so the slot must keep one.
+        assert!(!global_needs_shadow(m.global("pool").unwrap()));
+        let (f, a, _) = run(m, "place", &[Active]);
+        check_shadowed(f, &a, true, &["m", "mp", "ret"]);
+        // The caller: the pointer `place` returns has a shadow, so do the slots keeping
+        // it, and what is read back is active.
+        let (f, a, _) = run(m, "f", &[Active]);
+        check_shadowed(f, &a, true, &["call", "call1", "t", "u", "tp"]);
+        check_active(f, &a, true, &["tv"]);
+    });
+}
+
+#[test]
+fn pointer_slots_holding_constant_data_stay_constant() {
+    with_module("pool_o0.ll", |m| {
+        // `c` is `enzyme_const`; `row` returns its argument; `table` is a constant global.
+        let (f, a, _) = run(m, "g", &[Active, Const]);
+        check_shadowed(f, &a, false, &["c.addr", "p", "q", "pp", "qp"]);
+        check_active(f, &a, false, &["pv", "qv"]);
+        // With `c` duplicated the slot holding `row`'s result has a shadow.
+        let (f, a, _) = run(m, "g", &[Active, Dup]);
+        check_shadowed(f, &a, true, &["c.addr", "p", "pp"]);
+        check_active(f, &a, true, &["pv"]);
     });
 }

@@ -25,13 +25,17 @@ use ferrozyme_llvm::{Opcode, Type, Value};
 
 use crate::calls::{classify, CallKind};
 
+mod constant_pointers;
 mod copy_slots;
 mod descriptor_temps;
 mod globals;
+mod local_stores;
+mod returned_shadow;
 mod rounding;
 mod useful;
 
 pub(crate) use globals::returned_values;
+pub use local_stores::{param_writes, ParamWrites, PARAM_WRITES_DEPTH};
 
 /// The name prefix of the transform's checkpointed and fixed-point loop functions.
 pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";
@@ -72,6 +76,13 @@ pub struct Activity {
     /// The field addresses of flang's descriptor temporaries (`descriptor_temps`), with
     /// their slot: a store there shadows the slot like a store into the slot itself.
     descriptor_fields: HashMap<Value, Value>,
+    /// The pointer slots among `copy_slots` (`copy_slots::pointer_slot`): shadowed unless
+    /// every pointer flowing in is provably constant (`constant_pointers`).
+    pointer_slots: HashSet<Value>,
+    /// Callee levels left for asking a callee whether its pointer result has a shadow
+    /// (`returned_shadow`), and the answers so far.
+    callee_depth: u32,
+    callee_returns: HashMap<(Value, Vec<ArgActivity>), bool>,
 }
 
 /// The integer bit operations through which a float carried in an integer keeps its
@@ -291,8 +302,33 @@ impl Activity {
         types: Option<&crate::types::TypeAnalysis>,
         through_aggregates: bool,
     ) -> Activity {
+        Self::run_at_depth(
+            input,
+            types,
+            through_aggregates,
+            returned_shadow::RETURNED_SHADOW_DEPTH,
+        )
+    }
+
+    /// The analysis of a callee asked about its result (`returned_shadow`), with
+    /// `callee_depth` levels left for its own callees.
+    fn run_nested(
+        input: &ActivityInput<'_>,
+        through_aggregates: bool,
+        callee_depth: u32,
+    ) -> Activity {
+        Self::run_at_depth(input, None, through_aggregates, callee_depth)
+    }
+
+    fn run_at_depth(
+        input: &ActivityInput<'_>,
+        types: Option<&crate::types::TypeAnalysis>,
+        through_aggregates: bool,
+        callee_depth: u32,
+    ) -> Activity {
         let mut a = Activity {
             through_aggregates,
+            callee_depth,
             ..Activity::default()
         };
         for (p, act) in input.func.params().into_iter().zip(input.args) {
@@ -321,6 +357,28 @@ impl Activity {
             .iter()
             .filter_map(|&i| Some((i, copy_slots::copy_slot_sources(i)?)))
             .collect();
+        // Copy slots holding pointers count as pointer slots: what their sources hold
+        // must be provably constant too (`constant_pointers`).
+        a.pointer_slots = a
+            .copy_slots
+            .iter()
+            .map(|(s, _)| *s)
+            .filter(|s| s.allocated_type().contains_pointer())
+            .collect();
+        // Pointer slots (`copy_slots::pointer_slot`): shadowed once a pointer stored into
+        // them (through a field address too) or one of their links is not provably
+        // constant.
+        for &i in &insts {
+            if a.copy_slots.iter().any(|(s, _)| *s == i) {
+                continue;
+            }
+            if let Some(ps) = copy_slots::pointer_slot(i) {
+                a.pointer_slots.insert(i);
+                a.descriptor_fields
+                    .extend(ps.fields.into_iter().map(|f| (f, i)));
+                a.copy_slots.push((i, ps.links));
+            }
+        }
         a.read_only_captures
             .extend(a.copy_slots.iter().map(|(slot, _)| *slot));
         for &i in &insts {
@@ -334,7 +392,17 @@ impl Activity {
             let before = (a.active.len(), a.shadowed.len());
             for k in 0..a.copy_slots.len() {
                 let (slot, ref sources) = a.copy_slots[k];
-                if sources.iter().any(|&s| a.is_shadowed(s)) {
+                if a.pointer_slots.contains(&slot) {
+                    // What a link copies in (or receives) must be provably constant.
+                    let sources = sources.clone();
+                    if !a.shadowed.contains(&slot)
+                        && sources
+                            .iter()
+                            .any(|&s| !constant_pointers::provably_constant(&mut a, s, input))
+                    {
+                        a.shadowed.insert(slot);
+                    }
+                } else if sources.iter().any(|&s| a.is_shadowed(s)) {
                     a.shadowed.insert(slot);
                 }
             }
@@ -473,12 +541,21 @@ impl Activity {
                     || self.descriptor_fields.contains_key(&ops[1]) =>
             {
                 let v = ops[0];
-                if self.is_active(v) || (v.ty().contains_pointer() && self.is_shadowed(v)) {
-                    let slot = self
-                        .descriptor_fields
-                        .get(&ops[1])
-                        .copied()
-                        .unwrap_or(ops[1]);
+                let slot = self
+                    .descriptor_fields
+                    .get(&ops[1])
+                    .copied()
+                    .unwrap_or(ops[1]);
+                // Into a pointer slot, a pointer must be proved constant, not merely
+                // unshadowed (`constant_pointers`: c/508's global pool at -O0).
+                let pointer_in = v.ty().contains_pointer()
+                    && if self.pointer_slots.contains(&slot) {
+                        !self.shadowed.contains(&slot)
+                            && !constant_pointers::provably_constant(self, v, input)
+                    } else {
+                        self.is_shadowed(v)
+                    };
+                if self.is_active(v) || pointer_in {
                     self.shadowed.insert(slot);
                 }
             }
@@ -553,6 +630,7 @@ impl Activity {
                                 inputs
                                     && (ty.is_pointer()
                                         || (self.through_aggregates && ty.contains_pointer()))
+                                    && self.callee_may_return_shadow(kind, i, input)
                             }
                         };
                         if shadowed {
@@ -601,6 +679,42 @@ impl Activity {
             }
             _ => {}
         }
+    }
+
+    /// May the pointer (or aggregate) `call` returns have a shadow? Asked of a defined
+    /// callee's own activity (`returned_shadow`) while levels are left, else yes.
+    fn callee_may_return_shadow(
+        &mut self,
+        kind: CallKind,
+        call: Value,
+        input: &ActivityInput<'_>,
+    ) -> bool {
+        let CallKind::Defined(f) = kind else {
+            return true;
+        };
+        if self.callee_depth == 0 || f == input.func {
+            return true;
+        }
+        let args = constant_pointers::call_arg_activities(self, call, input);
+        self.ask_callee(f, args, input)
+    }
+
+    /// Does `f`, called with `args`, return a pointer that may have a shadow
+    /// (`returned_shadow::returns_shadow`, remembered)? Needs `callee_depth > 0`.
+    fn ask_callee(&mut self, f: Value, args: Vec<ArgActivity>, input: &ActivityInput<'_>) -> bool {
+        let key = (f, args);
+        if let Some(&known) = self.callee_returns.get(&key) {
+            return known;
+        }
+        let answer = returned_shadow::returns_shadow(
+            f,
+            &key.1,
+            input.global_touchers,
+            self.through_aggregates,
+            self.callee_depth - 1,
+        );
+        self.callee_returns.insert(key, answer);
+        answer
     }
 
     /// Integers that carry floats: loads of float memory, bitcasts of active floats, and

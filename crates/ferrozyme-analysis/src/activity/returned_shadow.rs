@@ -1,0 +1,91 @@
+//! Does a call's pointer result need a shadow? Asked of the callee itself.
+//!
+//! Without more knowledge, a pointer returned by a function given a pointer with a
+//! shadow is taken to have one too. At -O0 that made the iterator `std::lower_bound`
+//! returns into an `enzyme_const` vector "shadowed" because the *query* (an active
+//! `double`, passed by reference) has a shadow: the caller's iterator slot then got a
+//! shadow, the constant pointer stored into it became its own shadow (runtime activity),
+//! and the result was refused as "constant or differentiable depending on the run"
+//! (tests/cxx/250 and 195 at -O0).
+//!
+//! The callee's own activity answers better: run the analysis on it with each argument's
+//! activity at this call (a pointer with a shadow is `Dup`, an active float `Active`,
+//! anything else `Const`) and look at what its `ret`s return. The nested analysis
+//! over-approximates like the outer one (allocations, loads from shadowed memory and
+//! calls of its own are shadowed the usual way), so a result it calls constant points to
+//! no memory with a shadow. The nesting is depth-limited; at the limit (and for
+//! recursion) the answer is the old one, "shadowed".
+//!
+//! Every result is asked about, and what is asked is stricter than "unshadowed": each
+//! pointer argument not provably constant (`constant_pointers`) is passed as `Dup`, and
+//! every pointer the callee returns must be provably constant. cxx26 asked only calls
+//! whose arguments with a shadow were stack slots of floats (the query `double` of a
+//! search): asking every call, with a merely unshadowed result taken as constant, gave
+//! `std::map<std::string, double>::operator[]`'s reference no shadow at -O0
+//! (tests/cxx/205: zero derivatives), very likely the unsoundness c/508 showed (a pointer
+//! the analysis sees no shadow for, yet not constant, kept in an -O0 slot). With the
+//! stricter question cxx/205 passes at every level and the restriction is gone, which
+//! also lets the query reference passed down to `std::__lower_bound` be asked about
+//! (cxx/195 and 250 at -O0).
+
+use std::collections::HashSet;
+
+use ferrozyme_llvm::{Opcode, Value};
+
+use super::constant_pointers::provably_constant;
+use super::{Activity, ActivityInput, ArgActivity};
+use crate::calls::{classify, CallKind};
+
+/// How many callee levels the question is asked through.
+pub const RETURNED_SHADOW_DEPTH: u32 = 2;
+
+/// Does `f`, called with `args`, return a pointer with a shadow? `depth` is what is left
+/// of [`RETURNED_SHADOW_DEPTH`] for the callee's own calls.
+pub fn returns_shadow(
+    f: Value,
+    args: &[ArgActivity],
+    global_touchers: &HashSet<Value>,
+    through_aggregates: bool,
+    depth: u32,
+) -> bool {
+    if f.is_declaration() || f.params().len() != args.len() {
+        return true;
+    }
+    // Without type analysis the nested run does not follow pointers carried in
+    // integers; and a pointer a function without IR (or an indirect or custom callee)
+    // returns is not followed at all: such callees keep the old answer.
+    let opaque = f
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .any(|i| {
+            i.opcode() == Some(Opcode::LLVMIntToPtr)
+                || (matches!(
+                    i.opcode(),
+                    Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke)
+                ) && i.ty().contains_pointer()
+                    && !matches!(
+                        classify(i),
+                        CallKind::Defined(_)
+                            | CallKind::Malloc
+                            | CallKind::Calloc
+                            | CallKind::Realloc
+                    ))
+        });
+    if opaque {
+        return true;
+    }
+    let input = ActivityInput {
+        func: f,
+        args,
+        global_touchers,
+    };
+    let mut nested = Activity::run_nested(&input, through_aggregates, depth);
+    // Not merely unshadowed: provably constant (a pointer into a mutable global, c/508's
+    // pool, may lack the shadow it needs).
+    f.blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() > 0)
+        .any(|t| !provably_constant(&mut nested, t.operand(0), &input))
+}
