@@ -10,7 +10,8 @@
 //! matters: does any instruction store a floating-point value, or a pointer, into memory
 //! addressed from this global? The search follows the global's own uses through address
 //! arithmetic (GEPs and casts, as instructions or constant expressions, phis and
-//! selects), so its cost is bounded by the global's uses, not by the module.
+//! selects), local slots the address is kept in, and the parameters of the functions it
+//! is passed to, so its cost is bounded by the uses it reaches, not by the module.
 //!
 //! The other direction: a global the user declared inactive (Enzyme's
 //! `void *__enzyme_inactive_global[] = {&g}` or `__attribute__((enzyme_inactive))` on a
@@ -72,6 +73,32 @@ pub fn stores_floats_or_pointers(g: Value) -> bool {
                     if u.operand(1) == v && (stored.contains_fp() || stored.contains_pointer()) {
                         return true;
                     }
+                    // The address kept in a local slot (a parameter's home at -O0): what
+                    // is loaded back from the slot is the same address.
+                    if u.operand(0) == v && u.operand(1).opcode() == Some(Opcode::LLVMAlloca) {
+                        work.extend(
+                            u.operand(1)
+                                .users()
+                                .into_iter()
+                                .filter(|l| l.opcode() == Some(Opcode::LLVMLoad)),
+                        );
+                    }
+                }
+                // The address handed to a function with a body: what that function
+                // stores through its parameter (`put(pool, x)` at -O0, tests/c/1130).
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if u.is_instruction() => {
+                    if is_threadprivate_copy(u, v) {
+                        // A thread's copy of an OpenMP threadprivate variable (flang's
+                        // common blocks are byte arrays: what the copies hold decides).
+                        work.push(u);
+                    } else if let Some(f) = u.called_function().filter(|f| !f.is_declaration()) {
+                        let params = f.params();
+                        for (k, a) in u.call_args().into_iter().enumerate() {
+                            if a == v {
+                                work.extend(params.get(k).copied());
+                            }
+                        }
+                    }
                 }
                 Some(
                     Opcode::LLVMGetElementPtr
@@ -80,9 +107,6 @@ pub fn stores_floats_or_pointers(g: Value) -> bool {
                     | Opcode::LLVMPHI
                     | Opcode::LLVMSelect,
                 ) => work.push(u),
-                // A thread's copy of an OpenMP threadprivate variable (flang's common
-                // blocks are byte arrays: what the copies hold decides).
-                Some(Opcode::LLVMCall) if is_threadprivate_copy(u, v) => work.push(u),
                 _ => {}
             }
         }
