@@ -5,8 +5,9 @@
 // parameter (at -O0 through the parameter's stack slot). The global was given no shadow
 // at -O0 and the derivative through it was silently lost (reverse mode returned 1 for
 // 13); it now gets one whenever a function its address reaches stores a float there.
-// Also: two levels of helpers, an offset into the pool, forward mode, and an integer
-// pool that never holds floats beside it. Oracles: analytic values and central
+// Also: two levels of helpers, an offset into the pool, forward mode, an integer pool
+// that never holds floats beside it, and a second byte pool written and read with
+// `memcpy` (in a helper and in the function itself; also silently lost at -O0). Oracles: analytic values and central
 // finite differences.
 #include "fz_test.h"
 
@@ -22,6 +23,26 @@ __attribute__((noinline)) static void put_twice(char *p, double v) {
   put(p, v);
   put(p + 16, 2.0 * v);
 }
+static unsigned char raw[32];
+__attribute__((noinline)) static void put_bytes(unsigned char *p, double v) {
+  double w = exp(v);
+  memcpy(p + 8, &w, sizeof w);
+}
+__attribute__((noinline)) static double get_bytes(const unsigned char *p) {
+  double r;
+  memcpy(&r, p + 8, sizeof r);
+  return r;
+}
+
+/* h(x) = e^x x^2 + sin(x^2) */
+double h(double x) {
+  put_bytes(raw, x);
+  double s = sin(x * x), r;
+  memcpy(raw + 16, &s, sizeof s);
+  memcpy(&r, raw + 16, sizeof r);
+  return get_bytes(raw) * x * x + r;
+}
+
 __attribute__((noinline)) static void tally(int *c, int k) { c[k & 7] += 1; }
 
 /* d/dx = 6x + 1 */
@@ -63,6 +84,11 @@ int main(void) {
     fz_check(i ? "g forward dy" : "g forward dx",
              __enzyme_fwddiff((void *)gp, xy, t), want[i], 1e-12);
   }
+  fz_check("h reverse", __enzyme_autodiff((void *)h, x),
+           exp(x) * (x * x + 2.0 * x) + 2.0 * x * cos(x * x), 1e-12);
+  fz_check("h forward", __enzyme_fwddiff((void *)h, x, 1.0),
+           exp(x) * (x * x + 2.0 * x) + 2.0 * x * cos(x * x), 1e-12);
+  fz_check("h fd", __enzyme_autodiff((void *)h, x), fz_fd1(h, x), 1e-6);
   fz_check("counts untouched by derivatives", counts[1] + counts[3] > 0, 1, 0);
   return fz_finish();
 }

@@ -87,7 +87,11 @@ pub fn stores_floats_or_pointers(g: Value) -> bool {
                 // The address handed to a function with a body: what that function
                 // stores through its parameter (`put(pool, x)` at -O0, tests/c/1130).
                 Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if u.is_instruction() => {
-                    if is_threadprivate_copy(u, v) {
+                    if let Some(src) = copy_into(u, v) {
+                        if source_may_hold_floats(src) {
+                            return true;
+                        }
+                    } else if is_threadprivate_copy(u, v) {
                         // A thread's copy of an OpenMP threadprivate variable (flang's
                         // common blocks are byte arrays: what the copies hold decides).
                         work.push(u);
@@ -112,6 +116,46 @@ pub fn stores_floats_or_pointers(g: Value) -> bool {
         }
     }
     false
+}
+
+/// The source of `call` when it is `memcpy`/`memmove` (the intrinsics or the C
+/// functions) copying into `dest`.
+fn copy_into(call: Value, dest: Value) -> Option<Value> {
+    let name = call.called_function()?.name();
+    let is_copy = ["llvm.memcpy", "llvm.memmove", "memcpy", "memmove"]
+        .iter()
+        .any(|c| name == *c || name.starts_with(&format!("{c}.")));
+    let args = call.call_args();
+    (is_copy && args.first() == Some(&dest)).then(|| args[1])
+}
+
+/// Can the memory `src` points to hold a float or a pointer? A local variable or global
+/// answers by its type; anything else (a parameter, a loaded or returned pointer) may.
+fn source_may_hold_floats(src: Value) -> bool {
+    let mut b = src;
+    for _ in 0..32 {
+        let op = if b.is_instruction() {
+            b.opcode()
+        } else if b.is_constant_expr() {
+            b.const_opcode()
+        } else {
+            None
+        };
+        match op {
+            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => {
+                b = b.operand(0)
+            }
+            _ => break,
+        }
+    }
+    let held = if b.opcode() == Some(Opcode::LLVMAlloca) {
+        b.allocated_type()
+    } else if b.is_global_variable() {
+        b.global_value_type()
+    } else {
+        return true;
+    };
+    held.contains_fp() || held.contains_pointer()
 }
 
 /// Is `call` libomp's `__kmpc_threadprivate_cached(loc, gtid, var, size, cache)` of
