@@ -162,6 +162,86 @@ fn writes_active(
     None
 }
 
+/// How many values the search for a differentiable use looks at before assuming one.
+const MAX_USES: usize = 256;
+
+/// Can the value `load` read back reach something a derivative flows through: a return,
+/// a store into memory with a shadow, a call of a function with a body? Comparisons
+/// (control decisions: an adaptive quadrature's error estimate, boost's
+/// `gauss_kronrod` at -O0, cxx/191) and stores into other memory without a shadow carry
+/// no derivative; a local slot (-O0) is followed to its loads.
+fn reaches_differentiable_use(load: Value, act: &Activity) -> bool {
+    let mut work = vec![load];
+    let mut seen = HashSet::new();
+    while let Some(x) = work.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        if seen.len() > MAX_USES {
+            return true;
+        }
+        for u in x.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMStore) => {
+                    if u.operand(0) != x {
+                        continue;
+                    }
+                    let to = u.operand(1);
+                    if act.is_shadowed(to) {
+                        return true;
+                    }
+                    let slot = base_object(to);
+                    if slot.opcode() == Some(Opcode::LLVMAlloca) {
+                        let (loads, passed_on) = slot_uses(slot);
+                        if passed_on {
+                            return true;
+                        }
+                        work.extend(loads);
+                    }
+                }
+                Some(Opcode::LLVMRet) => return true,
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(u) {
+                    CallKind::Defined(_) => return true,
+                    // Library math and intrinsics: their result carries it on.
+                    _ => work.push(u),
+                },
+                Some(Opcode::LLVMFCmp | Opcode::LLVMICmp | Opcode::LLVMBr | Opcode::LLVMSwitch) => {
+                }
+                Some(_) => work.push(u),
+                None => return true,
+            }
+        }
+    }
+    false
+}
+
+/// The loads of local slot `slot`, directly or through address arithmetic on it, and
+/// whether its address is handed to a function with a body (which may read it: `std::max`
+/// takes references at -O0).
+fn slot_uses(slot: Value) -> (Vec<Value>, bool) {
+    let mut out = Vec::new();
+    let mut work = vec![slot];
+    let mut seen = HashSet::new();
+    while let Some(p) = work.pop() {
+        if !seen.insert(p) || seen.len() > MAX_USES {
+            continue;
+        }
+        for u in p.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMLoad) => out.push(u),
+                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast) => work.push(u),
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke)
+                    if matches!(classify(u), CallKind::Defined(_)) =>
+                {
+                    return (out, true)
+                }
+                _ => {}
+            }
+        }
+    }
+    (out, false)
+}
+
 /// Calls that write active values into memory without a shadow which the function then
 /// reads again.
 pub(super) fn lost_through_calls(
@@ -228,7 +308,7 @@ pub(super) fn lost_through_calls(
         } else {
             after.contains(&i.parent_block())
         };
-        if !later || !reported.insert(*call) {
+        if !later || !reaches_differentiable_use(i, act) || !reported.insert(*call) {
             continue;
         }
         let at = i
