@@ -112,8 +112,8 @@ fn param_writes_memo(f: Value, k: usize, depth: u32, memo: &mut Memo) -> ParamWr
 }
 
 /// A stack slot only loaded and stored into, with exactly one store: what is loaded is
-/// what was stored.
-fn single_store_local(slot: Value) -> Option<Value> {
+/// what was stored (a parameter's home at -O0).
+pub fn single_store_local(slot: Value) -> Option<Value> {
     if slot.opcode() != Some(Opcode::LLVMAlloca) {
         return None;
     }

@@ -35,7 +35,7 @@ mod rounding;
 mod useful;
 
 pub(crate) use globals::returned_values;
-pub use local_stores::{param_writes, ParamWrites, PARAM_WRITES_DEPTH};
+pub use local_stores::{param_writes, single_store_local, ParamWrites, PARAM_WRITES_DEPTH};
 
 /// The name prefix of the transform's checkpointed and fixed-point loop functions.
 pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";

@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ferrozyme_analysis::activity::{carries_fp, Activity};
+use ferrozyme_analysis::activity::{carries_fp, single_store_local, Activity};
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
 
@@ -40,23 +40,10 @@ fn root_object(p: Value) -> Value {
     b
 }
 
-/// The value of a local slot written by exactly one store (and otherwise only loaded):
-/// a parameter's home at -O0.
+/// The pointer a local slot written by exactly one store holds: a parameter's home at
+/// -O0.
 fn stored_once(slot: Value) -> Option<Value> {
-    if slot.opcode() != Some(Opcode::LLVMAlloca) {
-        return None;
-    }
-    let mut stored = None;
-    for u in slot.users() {
-        match u.opcode() {
-            Some(Opcode::LLVMLoad) => {}
-            Some(Opcode::LLVMStore) if u.operand(1) == slot && stored.is_none() => {
-                stored = Some(u.operand(0))
-            }
-            _ => return None,
-        }
-    }
-    stored.filter(|v| v.ty().is_pointer())
+    single_store_local(slot).filter(|v| v.ty().is_pointer())
 }
 
 /// Does `v`, in the callee, depend on one of the `active` parameters (their values, or
