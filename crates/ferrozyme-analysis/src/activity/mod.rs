@@ -681,42 +681,6 @@ impl Activity {
         }
     }
 
-    /// May the pointer (or aggregate) `call` returns have a shadow? Asked of a defined
-    /// callee's own activity (`returned_shadow`) while levels are left, else yes.
-    fn callee_may_return_shadow(
-        &mut self,
-        kind: CallKind,
-        call: Value,
-        input: &ActivityInput<'_>,
-    ) -> bool {
-        let CallKind::Defined(f) = kind else {
-            return true;
-        };
-        if self.callee_depth == 0 || f == input.func {
-            return true;
-        }
-        let args = constant_pointers::call_arg_activities(self, call, input);
-        self.ask_callee(f, args, input)
-    }
-
-    /// Does `f`, called with `args`, return a pointer that may have a shadow
-    /// (`returned_shadow::returns_shadow`, remembered)? Needs `callee_depth > 0`.
-    fn ask_callee(&mut self, f: Value, args: Vec<ArgActivity>, input: &ActivityInput<'_>) -> bool {
-        let key = (f, args);
-        if let Some(&known) = self.callee_returns.get(&key) {
-            return known;
-        }
-        let answer = returned_shadow::returns_shadow(
-            f,
-            &key.1,
-            input.global_touchers,
-            self.through_aggregates,
-            self.callee_depth - 1,
-        );
-        self.callee_returns.insert(key, answer);
-        answer
-    }
-
     /// Integers that carry floats: loads of float memory, bitcasts of active floats, and
     /// phis/selects/freezes of those.
     fn visit_int_carrier(&mut self, i: Value, ta: &crate::types::TypeAnalysis) {

@@ -36,6 +36,50 @@ use super::constant_pointers::provably_constant;
 use super::{Activity, ActivityInput, ArgActivity};
 use crate::calls::{classify, CallKind};
 
+/// The question asked at a call site, remembered per callee and argument activities.
+impl Activity {
+    /// May the pointer (or aggregate) `call` returns have a shadow? Asked of a defined
+    /// callee's own activity (`returned_shadow`) while levels are left, else yes.
+    pub(super) fn callee_may_return_shadow(
+        &mut self,
+        kind: CallKind,
+        call: Value,
+        input: &ActivityInput<'_>,
+    ) -> bool {
+        let CallKind::Defined(f) = kind else {
+            return true;
+        };
+        if self.callee_depth == 0 || f == input.func {
+            return true;
+        }
+        let args = super::constant_pointers::call_arg_activities(self, call, input);
+        self.ask_callee(f, args, input)
+    }
+
+    /// Does `f`, called with `args`, return a pointer that may have a shadow
+    /// (`returned_shadow::returns_shadow`, remembered)? Needs `callee_depth > 0`.
+    pub(super) fn ask_callee(
+        &mut self,
+        f: Value,
+        args: Vec<ArgActivity>,
+        input: &ActivityInput<'_>,
+    ) -> bool {
+        let key = (f, args);
+        if let Some(&known) = self.callee_returns.get(&key) {
+            return known;
+        }
+        let answer = returns_shadow(
+            f,
+            &key.1,
+            input.global_touchers,
+            self.through_aggregates,
+            self.callee_depth - 1,
+        );
+        self.callee_returns.insert(key, answer);
+        answer
+    }
+}
+
 /// How many callee levels the question is asked through.
 pub const RETURNED_SHADOW_DEPTH: u32 = 2;
 
