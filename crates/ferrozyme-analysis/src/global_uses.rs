@@ -60,14 +60,7 @@ pub fn stores_floats_or_pointers(g: Value) -> bool {
             return true;
         }
         for u in v.users() {
-            let derived = if u.is_instruction() {
-                u.opcode()
-            } else if u.is_constant_expr() {
-                u.const_opcode()
-            } else {
-                None
-            };
-            match derived {
+            match u.opcode().or_else(|| u.const_opcode()) {
                 Some(Opcode::LLVMStore) => {
                     let stored = u.operand(0).ty();
                     if u.operand(1) == v && (stored.contains_fp() || stored.contains_pointer()) {
@@ -134,14 +127,7 @@ fn copy_into(call: Value, dest: Value) -> Option<Value> {
 fn source_may_hold_floats(src: Value) -> bool {
     let mut b = src;
     for _ in 0..32 {
-        let op = if b.is_instruction() {
-            b.opcode()
-        } else if b.is_constant_expr() {
-            b.const_opcode()
-        } else {
-            None
-        };
-        match op {
+        match b.opcode().or_else(|| b.const_opcode()) {
             Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => {
                 b = b.operand(0)
             }
