@@ -17,6 +17,28 @@ use libtest_mimic::{Arguments, Failed, Trial};
 #[path = "e2e/multi.rs"]
 mod multi;
 
+/// A trial whose wall time is appended to the file named by `FZ_TRIAL_TIMES` (one
+/// `seconds name` line per trial), so the suite's slow trials can be found.
+fn timed(
+    name: impl Into<String>,
+    run: impl FnOnce() -> Result<(), Failed> + Send + 'static,
+) -> Trial {
+    let name = name.into();
+    let label = name.clone();
+    Trial::test(name, move || {
+        let start = std::time::Instant::now();
+        let result = run();
+        if let Ok(path) = std::env::var("FZ_TRIAL_TIMES") {
+            use std::io::Write;
+            let line = format!("{:.3} {label}\n", start.elapsed().as_secs_f64());
+            if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+                let _ = f.write_all(line.as_bytes());
+            }
+        }
+        result
+    })
+}
+
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
 
@@ -116,7 +138,7 @@ fn program_trial(
         opt.to_string(),
         d.clone(),
     );
-    Trial::test(name, move || run_c_program(&root, &file, &opt, &d, via)).with_ignored_flag(ignored)
+    timed(name, move || run_c_program(&root, &file, &opt, &d, via)).with_ignored_flag(ignored)
 }
 
 fn run_c_program(
@@ -394,7 +416,7 @@ fn hpc_trials(root: &Path, trials: &mut Vec<Trial>) {
                 let stem = stem.clone();
                 let ignored = d.ignored_at(&opt).is_some();
                 trials.push(
-                    Trial::test(name, move || {
+                    timed(name, move || {
                         let bin = ferrozyme(&root)?;
                         let dir = build_dir(&format!("{}-{stem}", suite.name()), &opt)?;
                         run_program(&bin, &root, suite, &file, &opt, &d, &dir).map_err(Failed::from)
@@ -420,7 +442,7 @@ fn filetest_trials(root: &Path) -> Vec<Trial> {
         let d = parse_directives(&src);
         let (root, file) = (root.to_path_buf(), file.clone());
         trials.push(
-            Trial::test(
+            timed(
                 format!("filetests::{}", trial_component(&stem)),
                 move || {
                     filetest::run_filetest(&ferrozyme(&root)?, &file, &src).map_err(Failed::from)
@@ -431,7 +453,7 @@ fn filetest_trials(root: &Path) -> Vec<Trial> {
     }
     if let Some(first) = files.first() {
         let (root, first) = (root.to_path_buf(), first.clone());
-        trials.push(Trial::test(
+        trials.push(timed(
             "filetests::harness_reports_a_failed_check",
             move || {
                 let src = std::fs::read_to_string(&first)
@@ -478,7 +500,7 @@ fn lli_trials(root: &Path) -> Vec<Trial> {
                 let name = format!("lli::{}::{}::{opt}", trial_component(&stem), jit.name());
                 let ignored = d.ignore.is_some();
                 trials.push(
-                    Trial::test(name, move || {
+                    timed(name, move || {
                         let plugin = find_plugin(&root).ok_or_else(|| {
                             Failed::from("libferrozyme_plugin.so not found: run `cargo build --release` first")
                         })?;
@@ -513,7 +535,7 @@ fn main() {
             Ok(s) => s,
             Err(e) => {
                 let msg = format!("cannot read {}: {e}", file.display());
-                trials.push(Trial::test(
+                trials.push(timed(
                     format!("{kind}::{}", trial_component(&stem)),
                     move || Err(msg.into()),
                 ));
@@ -546,7 +568,7 @@ fn main() {
         let d = parse_directives(&std::fs::read_to_string(&file).unwrap_or_default());
         for opt in ["O0", "O2"] {
             let (root, file, d) = (root.clone(), file.clone(), d.clone());
-            trials.push(Trial::test(
+            trials.push(timed(
                 format!("asan::{}::{opt}", trial_component(name)),
                 move || run_c_program(&root, &file, opt, &d, Via::Asan),
             ));
@@ -589,7 +611,7 @@ fn main() {
             };
         for (name, opt) in levels {
             let (root, file2, src, d) = (root.clone(), file.clone(), src.clone(), d.clone());
-            trials.push(Trial::test(name, move || {
+            trials.push(timed(name, move || {
                 run_error_program(&root, &file2, &src, &d, &opt)
             }));
         }
@@ -601,7 +623,7 @@ fn main() {
         let d = parse_directives(&src);
         let (root, file2) = (root.clone(), file.clone());
         let name = format!("fuzz::{}", trial_component(&stem));
-        trials.push(Trial::test(name, move || {
+        trials.push(timed(name, move || {
             run_fuzz_regression(&root, &file2, &src, &d)
         }));
     }

@@ -51,7 +51,7 @@ pub fn trials(root: &Path) -> Vec<Trial> {
             let ignored = d.ignored_at(opt).is_some();
             let (root, test, d, opt2) = (root.to_path_buf(), test.clone(), d.clone(), opt.clone());
             out.push(
-                Trial::test(format!("multi::{name}::{opt}"), move || {
+                super::timed(format!("multi::{name}::{opt}"), move || {
                     run(&root, &test, &d, &opt2)
                 })
                 .with_ignored_flag(ignored),
