@@ -1,4 +1,5 @@
 // OPT: O0 O1 O2 O3
+// VARIANTS: all
 // Automatic checkpointing by budget (checkpoint/auto.rs): an explicit time stepper written
 // as a plain loop in the differentiated function (state in two arguments, an active
 // scalar, a periodic stencil with a branch per boundary). The gradient is computed

@@ -1,4 +1,5 @@
 // OPT: O0 O2 O3
+// VARIANTS: all
 // Automatic checkpointing by budget (checkpoint/auto.rs) of a time loop whose body calls
 // a stepper per step: a leapfrog-like update of positions u and velocities v (two
 // arguments of the differentiated function, written only inside the noinline callee,

@@ -1,4 +1,5 @@
 // OPT: O0 O1 O2 O3
+// VARIANTS: all
 // -O0 and --ad-before-opt were refused with cannot-deduce-type at the int load of `s->flags` in `energy` and the 24-byte copy `vec3 v = *vp` in `field` (memory typed Anything once `main` also hands `&S0.mass[i]` and `&W0[i]` to the finite-difference helper); since stl24 the load is typed by the struct GEP selecting the `int` member and the copy by the `alloca %struct.vec3` it fills (filetests list_size_struct_gep_O0, struct_copy_typed_by_alloca_O0)
 // A user's particle system written the way Enzyme's integration tests write C: a
 // `struct` of arrays and scalars `enzyme_dup`'d by pointer (shadow struct with its own

@@ -1,4 +1,5 @@
 // OPT: O0 O1 O2 O3
+// VARIANTS: all
 // A user's polymorphic geometry: `std::vector<std::unique_ptr<Shape>>` of circles,
 // rectangles and regular polygons (virtual `area()`/`perimeter()`, a template
 // `Scaled<S>` wrapper adding a virtual override), a compactness loss summed with

@@ -1,4 +1,5 @@
 // OPT: O0 O1 O2 O3
+// VARIANTS: all
 // Regression (sweep18): a `std::vector<std::unique_ptr<Term>>` grown by `push_back` inside
 // the differentiated function. At -O1 clang stores each `unique_ptr` into the buffer as
 // `store i64 (ptrtoint p)` (tagged `p1 _ZTS4Term`) and moves the elements on growth as

@@ -1,4 +1,5 @@
 // OPT: O0 O1 O2
+// VARIANTS: all
 // CFLAGS: -std=c++17
 // The shapes boost odeint's unoptimized templates have (what `--ad-before-opt` of
 // bench/src/*_odeint.cpp needs), without boost: a stepper object of empty members, bools

@@ -10,6 +10,7 @@
 pub mod filetest;
 pub mod hpc;
 pub mod lli;
+pub mod matrix;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -126,6 +127,9 @@ pub struct Directives {
     /// `IGNORE`, for the `ferrozyme cc` trials at that level, the `--ad-before-opt` trial
     /// or the plugin trial only.
     pub ignore_at: Vec<(String, String)>,
+    /// `// VARIANTS: all`: every variant of the program runs, also in the default
+    /// sampled matrix ([`matrix::Matrix`]).
+    pub all_variants: bool,
 }
 
 impl Directives {
@@ -212,6 +216,7 @@ pub fn parse_directives(src: &str) -> Directives {
             "REQUIRES" => d
                 .requires
                 .extend(value.split_whitespace().map(String::from)),
+            "VARIANTS" => d.all_variants |= value == "all",
             "SOURCES" => d.sources.extend(value.split_whitespace().map(String::from)),
             "OMP_THREADS" => d.omp_threads.extend(
                 value

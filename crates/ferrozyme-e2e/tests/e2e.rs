@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use ferrozyme_e2e::matrix::{Matrix, Variant};
 use ferrozyme_e2e::*;
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -524,6 +525,13 @@ fn main() {
     let args = Arguments::from_args();
     let root = workspace_root();
     let mut trials = Vec::new();
+    let matrix = Matrix::from_env();
+    let (mut variants_run, mut variants_all) = (0usize, 0usize);
+    let mut take = |runs: bool| {
+        variants_all += 1;
+        variants_run += usize::from(runs);
+        runs
+    };
 
     let programs = list_files(&root.join("tests").join("c"), &["c"])
         .into_iter()
@@ -548,23 +556,34 @@ fn main() {
         };
         let d = parse_directives(&src);
         for opt in &d.opts {
-            trials.push(program_trial(&root, &file, &d, kind, opt, Via::Cli));
+            if take(matrix.runs_level(&stem, &d, opt)) {
+                trials.push(program_trial(&root, &file, &d, kind, opt, Via::Cli));
+            }
         }
-        // Every C and C++ program once more with AD before the optimizer
-        // (`--ad-before-opt`: unoptimized templates, what the benchmarks' Ref builds see).
+        // C and C++ programs once more with AD before the optimizer (`--ad-before-opt`:
+        // unoptimized templates, what the benchmarks' Ref builds see).
         if d.opts.iter().any(|o| o == "O2")
             && d.expect_errors.is_empty()
             && !NOT_REF.contains(&stem.as_str())
+            && take(matrix.runs(&stem, &d, Variant::Ref))
         {
             let prefix = if kind == "c" { "ref" } else { "ref_cxx" };
             trials.push(program_trial(&root, &file, &d, prefix, "O2", Via::Ref));
         }
-        // Every C and C++ program once more through the pass plugin inside clang's own
-        // -O2 pipeline, so the plugin path is as tested as the CLI.
-        if d.opts.iter().any(|o| o == "O2") {
+        // C and C++ programs once more through the pass plugin inside clang's own -O2
+        // pipeline (a share of them in the default matrix: `ferrozyme_e2e::matrix`).
+        if d.opts.iter().any(|o| o == "O2") && take(matrix.runs(&stem, &d, Variant::Plugin)) {
             let prefix = if kind == "c" { "plugin" } else { "plugin_cxx" };
             trials.push(program_trial(&root, &file, &d, prefix, "O2", Via::Plugin));
         }
+    }
+
+    if matrix == Matrix::Sampled {
+        eprintln!(
+            "e2e: the default matrix runs {variants_run} of the {variants_all} C/C++ program \
+             variants (-O0 and -O2 always, one of -O1 and -O3 where both are listed, \
+             --ad-before-opt for half and the plugin for a quarter of the programs); FZ_FULL_MATRIX=1 runs all of them"
+        );
     }
 
     for name in ASAN_PROGRAMS {

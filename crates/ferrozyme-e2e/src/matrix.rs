@@ -1,0 +1,161 @@
+//! Which variants of a C or C++ program the default suite runs.
+//!
+//! Every program runs at each level its `OPT:` line lists through `ferrozyme cc`,
+//! except that a program listing both `-O1` and `-O3` runs one of the two; the
+//! `--ad-before-opt` trial runs for half of the programs and the plugin trial for a
+//! quarter. Which ones follows from the program's name, so it is the same on every run
+//! and machine. This keeps the whole suite within its time budget on two cores while
+//! every variant still runs on hundreds of programs. `FZ_FULL_MATRIX=1` runs every variant of every program. A
+//! program whose purpose is one variant says `// VARIANTS: all` and always runs all.
+//! A variant that the program ignores (`IGNORE-REF: ...`) is always listed, so the
+//! gap stays visible.
+
+use crate::Directives;
+
+/// One way a program is built: a `ferrozyme cc` level, `--ad-before-opt`, or the plugin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant<'a> {
+    Level(&'a str),
+    Ref,
+    Plugin,
+}
+
+impl Variant<'_> {
+    /// One in how many programs runs this variant by default (1: all of them). The
+    /// levels `-O1` and `-O3` are shared differently: see [`Matrix::runs_level`].
+    pub fn share(self) -> u64 {
+        match self {
+            Variant::Level(_) => 1,
+            Variant::Ref => 2,
+            Variant::Plugin => 4,
+        }
+    }
+
+    /// The directive key of this variant (`IGNORE-<key>:`).
+    pub fn key(self) -> String {
+        match self {
+            Variant::Level(l) => l.to_string(),
+            Variant::Ref => "REF".into(),
+            Variant::Plugin => "PLUGIN".into(),
+        }
+    }
+}
+
+/// The default sampled matrix or the full one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Matrix {
+    Sampled,
+    Full,
+}
+
+impl Matrix {
+    /// `FZ_FULL_MATRIX=1` (any value but empty or `0`) asks for the full matrix.
+    pub fn from_env() -> Self {
+        match std::env::var("FZ_FULL_MATRIX") {
+            Ok(v) if !v.is_empty() && v != "0" => Matrix::Full,
+            _ => Matrix::Sampled,
+        }
+    }
+
+    /// Whether the program `stem` runs at `level` through `ferrozyme cc`. `-O0` and
+    /// `-O2` always run. A program that lists both `-O1` and `-O3` runs one of the two
+    /// by default (by its name); one that lists only one of them runs it.
+    pub fn runs_level(self, stem: &str, d: &Directives, level: &str) -> bool {
+        let lists = |l: &str| d.opts.iter().any(|o| o == l);
+        let one_of_two = matches!(level, "O1" | "O3") && lists("O1") && lists("O3");
+        if !one_of_two {
+            return true;
+        }
+        let o1_this_time = fnv1a(&format!("{stem}/O1-or-O3")) % 2 == 0;
+        self == Matrix::Full
+            || d.all_variants
+            || d.ignored_at(level).is_some()
+            || (level == "O1") == o1_this_time
+    }
+
+    /// Whether the program `stem` runs `variant`.
+    pub fn runs(self, stem: &str, d: &Directives, variant: Variant) -> bool {
+        let share = variant.share();
+        self == Matrix::Full
+            || share == 1
+            || d.all_variants
+            || d.ignored_at(&variant.key()).is_some()
+            || fnv1a(&format!("{stem}/{}", variant.key())) % share == 0
+    }
+}
+
+/// FNV-1a, 64 bits: a hash that is the same on every machine and toolchain.
+fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn share_taken(variant: Variant) -> f64 {
+        let d = Directives::default();
+        let n = 2000;
+        let taken = (0..n)
+            .filter(|i| Matrix::Sampled.runs(&format!("{i}_prog"), &d, variant))
+            .count();
+        taken as f64 / n as f64
+    }
+
+    #[test]
+    fn shares_match_their_rates() {
+        for v in [Variant::Ref, Variant::Plugin] {
+            let want = 1.0 / v.share() as f64;
+            let got = share_taken(v);
+            assert!(
+                (got - want).abs() < 0.05,
+                "{v:?}: {got} of programs, want {want}"
+            );
+        }
+    }
+
+    #[test]
+    fn full_matrix_directive_and_ignored_variants_always_run() {
+        let stem = (0..100)
+            .map(|i| format!("{i}_p"))
+            .find(|s| !Matrix::Sampled.runs(s, &Directives::default(), Variant::Plugin))
+            .unwrap();
+        assert!(Matrix::Full.runs(&stem, &Directives::default(), Variant::Plugin));
+        let all = Directives {
+            all_variants: true,
+            ..Directives::default()
+        };
+        assert!(Matrix::Sampled.runs(&stem, &all, Variant::Plugin));
+        let ignored = Directives {
+            ignore_at: vec![("PLUGIN".into(), "why".into())],
+            ..Directives::default()
+        };
+        assert!(Matrix::Sampled.runs(&stem, &ignored, Variant::Plugin));
+    }
+
+    #[test]
+    fn exactly_one_of_o1_and_o3_when_both_are_listed() {
+        let both = Directives {
+            opts: ["O0", "O1", "O2", "O3"].map(String::from).to_vec(),
+            ..Directives::default()
+        };
+        let o1_only = Directives {
+            opts: ["O1"].map(String::from).to_vec(),
+            ..Directives::default()
+        };
+        let mut o1_runs = 0;
+        for i in 0..200 {
+            let stem = format!("{i}_p");
+            let runs = |d: &Directives, l: &str| Matrix::Sampled.runs_level(&stem, d, l);
+            assert!(runs(&both, "O0") && runs(&both, "O2"));
+            assert!(runs(&both, "O1") != runs(&both, "O3"), "{stem}");
+            o1_runs += usize::from(runs(&both, "O1"));
+            assert!(runs(&o1_only, "O1"));
+            assert!(Matrix::Full.runs_level(&stem, &both, "O1"));
+            assert!(Matrix::Full.runs_level(&stem, &both, "O3"));
+        }
+        assert!((70..=130).contains(&o1_runs), "{o1_runs} of 200 ran -O1");
+    }
+}
