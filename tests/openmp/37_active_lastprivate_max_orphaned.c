@@ -1,8 +1,8 @@
 // OMP_THREADS: 1 2 4
 // OPT: O0 O2
 // Clauses on values computed from the input, as OpenMP codes write them: an active
-// scale read shared in every iteration (captured `firstprivate` it is a clear error,
-// tests/errors/openmp_firstprivate.c), an active `lastprivate` value used after the loop, `reduction(max:)` of an active double
+// scale read shared in every iteration (captured `firstprivate`: tests/openmp/43;
+// masked bits in an integer: tests/errors/openmp_firstprivate.c), an active `lastprivate` value used after the loop, `reduction(max:)` of an active double
 // beside `reduction(+:)`, an orphaned `omp for reduction(+:)` in a called function
 // inside a `parallel` region with a `master` section and a `barrier`, and per-thread
 // partial sums indexed by `omp_get_thread_num()` under `schedule(dynamic, 2)`.

@@ -952,3 +952,112 @@ int __fz_mpic_win_fence(int assert, void *win) {
   free(treqs);
   return err ? err : err2;
 }
+
+/* ---- completion tests and waits for any of several requests ---------------------------
+ *
+ * MPI_Test, MPI_Testall, MPI_Testany, MPI_Testsome, MPI_Waitany and MPI_Waitsome, written
+ * with MPI_Request_get_status (inactive: it asks whether a request is complete without
+ * completing or freeing it) and MPI_Wait on each request found complete, whose rule
+ * records the request and, in the reverse sweep, posts its adjoint. Which requests
+ * completed, and in which order, is the control flow of the code below, which the pass
+ * tapes like any branch: the reverse sweep posts the adjoints of exactly the requests the
+ * forward sweep completed, in the reverse order, however the messages arrived. Requests
+ * that are MPI_REQUEST_NULL are skipped (their statuses are left as they were). */
+
+extern char ompi_request_null[];
+int MPI_Request_get_status(fz_req, int *, fz_status *);
+int MPI_Wait(fz_req *, fz_status *);
+#define FZ_UNDEFINED (-32766) /* Open MPI's MPI_UNDEFINED */
+#define FZ_NONE_ACTIVE (-1)
+#define FZ_NONE_DONE (-2)
+
+static int fz_req_null(fz_req r) { return r == (fz_req)ompi_request_null; }
+
+static int fz_req_done(fz_req r) {
+  int done = 0;
+  fz_status ignored;
+  MPI_Request_get_status(r, &done, &ignored);
+  return done;
+}
+
+/* The first complete request at or after `from` (FZ_NONE_ACTIVE: all are null;
+ * FZ_NONE_DONE: none is complete yet); with `spin`, polls until one is. */
+static int fz_find_done(int n, const fz_req *reqs, int from, int spin) {
+  for (;;) {
+    int active = 0;
+    for (int i = from; i < n; i++) {
+      if (fz_req_null(reqs[i])) continue;
+      active = 1;
+      if (fz_req_done(reqs[i])) return i;
+    }
+    if (!active) return FZ_NONE_ACTIVE;
+    if (!spin) return FZ_NONE_DONE;
+  }
+}
+
+int __fz_mpic_test(fz_req *req, int *flag, fz_status *st) {
+  if (fz_req_null(*req) || !fz_req_done(*req)) {
+    *flag = fz_req_null(*req);
+    return 0;
+  }
+  *flag = 1;
+  return MPI_Wait(req, st);
+}
+
+int __fz_mpic_testall(int n, fz_req *reqs, int *flag, fz_status *sts) {
+  for (int i = 0; i < n; i++)
+    if (!fz_req_null(reqs[i]) && !fz_req_done(reqs[i])) {
+      *flag = 0;
+      return 0;
+    }
+  *flag = 1;
+  int err = 0;
+  for (int i = 0; i < n; i++) {
+    if (fz_req_null(reqs[i])) continue;
+    int e = MPI_Wait(&reqs[i], sts ? &sts[i] : 0);
+    if (e) err = e;
+  }
+  return err;
+}
+
+static int fz_any(int n, fz_req *reqs, int *index, int *flag, fz_status *st, int spin) {
+  int i = fz_find_done(n, reqs, 0, spin);
+  *flag = i != FZ_NONE_DONE;
+  *index = i >= 0 ? i : FZ_UNDEFINED;
+  return i >= 0 ? MPI_Wait(&reqs[i], st) : 0;
+}
+
+int __fz_mpic_waitany(int n, fz_req *reqs, int *index, fz_status *st) {
+  int flag;
+  return fz_any(n, reqs, index, &flag, st, 1);
+}
+
+int __fz_mpic_testany(int n, fz_req *reqs, int *index, int *flag, fz_status *st) {
+  return fz_any(n, reqs, index, flag, st, 0);
+}
+
+static int fz_some(int n, fz_req *reqs, int *outcount, int *indices, fz_status *sts, int spin) {
+  int i = fz_find_done(n, reqs, 0, spin);
+  if (i < 0) {
+    *outcount = i == FZ_NONE_ACTIVE ? FZ_UNDEFINED : 0;
+    return 0;
+  }
+  int k = 0, err = 0;
+  while (i >= 0) {
+    indices[k] = i;
+    int e = MPI_Wait(&reqs[i], sts ? &sts[k] : 0);
+    if (e) err = e;
+    k++;
+    i = fz_find_done(n, reqs, i + 1, 0);
+  }
+  *outcount = k;
+  return err;
+}
+
+int __fz_mpic_waitsome(int n, fz_req *reqs, int *outcount, int *indices, fz_status *sts) {
+  return fz_some(n, reqs, outcount, indices, sts, 1);
+}
+
+int __fz_mpic_testsome(int n, fz_req *reqs, int *outcount, int *indices, fz_status *sts) {
+  return fz_some(n, reqs, outcount, indices, sts, 0);
+}

@@ -287,6 +287,87 @@ void __fz_mpif_waitall(const fz_fint *count, fz_fint *reqs, fz_fint *statuses, f
   *ierr = err;
 }
 
+/* MPI_TEST, MPI_TESTALL, MPI_WAITANY, MPI_WAITSOME: as runtime/mpi_composed.c writes the
+ * C ones, MPI_Request_get_status (inactive) says which requests are complete and
+ * fz_wait_slot completes them (MPI_Wait, whose rule records the request); the pass tapes
+ * which ones did. Indices are 1-based; LOGICAL .true. is 1. */
+int MPI_Request_get_status(fz_req, int *, fz_status *);
+#define FZ_UNDEFINED (-32766) /* Open MPI's MPI_UNDEFINED */
+
+static int fz_slot_done(fz_fint req) {
+  int k = fz_slot_of(req);
+  if (k < 0) return 1;
+  int done = 0;
+  fz_status ignored;
+  MPI_Request_get_status(fz_requests[k], &done, &ignored);
+  return done;
+}
+
+static fz_fint *fz_status_at(fz_fint *statuses, long j) {
+  return statuses == &mpi_fortran_statuses_ignore_ ? 0 : statuses + j * FZ_STATUS_SIZE;
+}
+
+void __fz_mpif_test(fz_fint *req, fz_fint *flag, fz_fint *status, fz_fint *ierr) {
+  *ierr = 0;
+  *flag = fz_slot_done(*req);
+  if (*flag && *req != 0) *ierr = fz_wait_slot(req, status);
+}
+
+void __fz_mpif_testall(const fz_fint *count, fz_fint *reqs, fz_fint *flag, fz_fint *statuses,
+                       fz_fint *ierr) {
+  *ierr = 0;
+  *flag = 0;
+  for (int j = 0; j < *count; j++)
+    if (!fz_slot_done(reqs[j])) return;
+  *flag = 1;
+  for (int j = 0; j < *count; j++) {
+    int e = fz_wait_slot(&reqs[j], fz_status_at(statuses, j));
+    if (e) *ierr = e;
+  }
+}
+
+/* The first request at or after `from` that is complete and not MPI_REQUEST_NULL; -1
+ * when all are null; with `spin`, polls until one is complete, else -2 when none is. */
+static int fz_slot_find(int n, const fz_fint *reqs, int from, int spin) {
+  for (;;) {
+    int active = 0;
+    for (int j = from; j < n; j++) {
+      if (reqs[j] == 0) continue;
+      active = 1;
+      if (fz_slot_done(reqs[j])) return j;
+    }
+    if (!active) return -1;
+    if (!spin) return -2;
+  }
+}
+
+void __fz_mpif_waitany(const fz_fint *count, fz_fint *reqs, fz_fint *index, fz_fint *status,
+                       fz_fint *ierr) {
+  int j = fz_slot_find(*count, reqs, 0, 1);
+  *ierr = 0;
+  *index = j < 0 ? FZ_UNDEFINED : j + 1;
+  if (j >= 0) *ierr = fz_wait_slot(&reqs[j], status);
+}
+
+void __fz_mpif_waitsome(const fz_fint *count, fz_fint *reqs, fz_fint *outcount,
+                        fz_fint *indices, fz_fint *statuses, fz_fint *ierr) {
+  int j = fz_slot_find(*count, reqs, 0, 1);
+  *ierr = 0;
+  if (j < 0) {
+    *outcount = FZ_UNDEFINED;
+    return;
+  }
+  int k = 0;
+  while (j >= 0) {
+    indices[k] = j + 1;
+    int e = fz_wait_slot(&reqs[j], fz_status_at(statuses, k));
+    if (e) *ierr = e;
+    k++;
+    j = fz_slot_find(*count, reqs, j + 1, 0);
+  }
+  *outcount = k;
+}
+
 void __fz_mpif_barrier(const fz_fint *comm, fz_fint *ierr) {
   *ierr = MPI_Barrier(MPI_Comm_f2c(*comm));
 }

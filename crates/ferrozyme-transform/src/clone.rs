@@ -28,7 +28,6 @@ pub fn clone_function(m: Module, src: Value, name: &str) -> Value {
 /// Copies `src`'s body into a new internal function `name`, with its parameters'
 /// `noalias` marks, and without the instructions' alias scopes when `strip_scopes`.
 pub fn copy_body(m: Module, src: Value, name: &str, strip_scopes: bool) -> Value {
-    let ctx = m.context();
     let dst = m.add_function(name, src.function_type());
     dst.set_linkage_internal();
     dst.mark_origin(src);
@@ -37,7 +36,6 @@ pub fn copy_body(m: Module, src: Value, name: &str, strip_scopes: bool) -> Value
     if let Some(p) = src.personality() {
         dst.set_personality(p);
     }
-    let b = Builder::new(m.context());
     let mut map: HashMap<Value, Value> = HashMap::new();
     for (k, (p, q)) in src.params().into_iter().zip(dst.params()).enumerate() {
         q.set_name(&p.name());
@@ -53,10 +51,28 @@ pub fn copy_body(m: Module, src: Value, name: &str, strip_scopes: bool) -> Value
             dst.add_param_int_attr(k as u32, "dereferenceable", 1);
         }
     }
+    copy_blocks(m, src, dst, &mut map, strip_scopes);
+    dst
+}
+
+/// Copies `src`'s blocks into `dst`, whose parameters (or the values standing for
+/// them) `map` already maps `src`'s to. A block `map` already maps (`src`'s entry, to a
+/// block of `dst` with instructions of its own) receives its copy at its end.
+pub fn copy_blocks(
+    m: Module,
+    src: Value,
+    dst: Value,
+    map: &mut HashMap<Value, Value>,
+    strip_scopes: bool,
+) {
+    let ctx = m.context();
+    let b = Builder::new(ctx);
     let blocks = src.blocks();
     for blk in &blocks {
-        let nb = b.append_block(dst, &blk.name());
-        map.insert(blk.as_value(), nb.as_value());
+        if !map.contains_key(&blk.as_value()) {
+            let nb = b.append_block(dst, &blk.name());
+            map.insert(blk.as_value(), nb.as_value());
+        }
     }
     let mut phis = Vec::new();
     let mut clones = Vec::new();
@@ -99,7 +115,6 @@ pub fn copy_body(m: Module, src: Value, name: &str, strip_scopes: bool) -> Value
             new.add_incoming(v, map[&blk.as_value()].as_block());
         }
     }
-    dst
 }
 
 /// Makes a clone ready for differentiation: no `optnone`, SSA form. For reverse mode,
@@ -122,6 +137,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     crate::parallel::tasks::serialize(m, f);
     crate::parallel::copyprivate::rewrite(m, f);
     crate::parallel::fork_if::rewrite(m, f);
+    crate::parallel::firstprivate::rewrite(m, f);
     crate::parallel::openmp::rewrite_reductions(m, f);
     crate::libdefs::redirect(m, f)?;
     crate::thread_locals::use_globals_directly(m, f);

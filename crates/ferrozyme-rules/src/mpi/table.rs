@@ -368,8 +368,39 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Comm_free", MpiRule::HandleFree { why: COMM_FREE }),
     (
         "MPI_Test",
-        MpiRule::Unsupported {
-            why: "MPI_Test's outcome depends on timing; its reverse cannot replay it",
+        MpiRule::Composed {
+            by: "__fz_mpic_test",
         },
     ),
+    (
+        "MPI_Testall",
+        MpiRule::Composed {
+            by: "__fz_mpic_testall",
+        },
+    ),
+    (
+        "MPI_Testany",
+        MpiRule::Composed {
+            by: "__fz_mpic_testany",
+        },
+    ),
+    (
+        "MPI_Testsome",
+        MpiRule::Composed {
+            by: "__fz_mpic_testsome",
+        },
+    ),
+    (
+        "MPI_Waitany",
+        MpiRule::Composed {
+            by: "__fz_mpic_waitany",
+        },
+    ),
+    (
+        "MPI_Waitsome",
+        MpiRule::Composed {
+            by: "__fz_mpic_waitsome",
+        },
+    ),
+    ("MPI_Request_get_status", MpiRule::Inactive { why: QUERY }),
 ];

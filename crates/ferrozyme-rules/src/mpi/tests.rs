@@ -43,7 +43,19 @@ fn rows_and_families() {
         mpi_rule("mpi_wtime_"),
         Some(MpiRule::Inactive { .. })
     ));
-    assert_eq!(mpi_rule("mpi_test_"), Some(FORTRAN_UNSUPPORTED));
+    assert_eq!(
+        mpi_rule("mpi_test_"),
+        Some(MpiRule::Fortran {
+            by: "__fz_mpif_test"
+        })
+    );
+    assert_eq!(mpi_rule("mpi_testany_"), Some(FORTRAN_UNSUPPORTED));
+    assert_eq!(
+        mpi_rule("MPI_Waitany"),
+        Some(MpiRule::Composed {
+            by: "__fz_mpic_waitany"
+        })
+    );
     assert_eq!(mpi_rule("mpi_send"), None);
     assert_eq!(mpi_rule("mpi__"), None);
     assert_eq!(mpi_rule("PMPIX"), None);

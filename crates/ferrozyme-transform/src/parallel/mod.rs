@@ -10,6 +10,8 @@
 //!   forward sweep's files each thread's tape; the reverse sweep's reverses them);
 //! * [`copyprivate`]: `single copyprivate(...)` as a publish, barrier, copy, barrier
 //!   in a clone (before differentiation);
+//! * [`firstprivate`]: floating values captured by value passed by reference instead, in
+//!   a clone (before differentiation);
 //! * [`tasks`]: running OpenMP tasks and taskloops in place in a clone (before
 //!   differentiation), so their entries are called directly;
 //! * [`mpi`]: the adjoint and tangent communication, as calls of helpers in
@@ -22,6 +24,7 @@
 
 pub mod atomic_cas;
 pub mod copyprivate;
+pub mod firstprivate;
 pub mod fork_if;
 pub mod mpi;
 pub mod openmp;

@@ -439,6 +439,26 @@ impl TangentGen<'_> {
                     .collect();
             }
         }
+        if v.ty().is_pointer()
+            && !self.fx.act.is_shadowed(v)
+            && v.opcode() == Some(Opcode::LLVMAlloca)
+            && v.operand(0).is_constant()
+            && !ferrozyme_analysis::activity::carries_fp(v.allocated_type())
+        {
+            // A local without floating data (an `ierr`, a counter) stored into shadowed
+            // memory: flang's argument block of a parallel region, from whose shadow the
+            // microtask's tangent reads pointers and hands them to callees (MPI_SENDRECV's
+            // `ierr`). Its shadow is zeroed scratch memory of its type, which those
+            // callees' tangents may write, rather than null.
+            tv = match self.tan.get(&v) {
+                Some(t) => t.clone(),
+                None => {
+                    let t = self.scratch_shadow(v);
+                    self.tan.insert(v, t.clone());
+                    t
+                }
+            };
+        }
         if ferrozyme_analysis::activity::is_empty_object_param(v) && !self.fx.act.is_shadowed(v) {
             let pv = self.prim(v);
             tv = vec![pv; self.width()];
@@ -463,6 +483,24 @@ impl TangentGen<'_> {
             let st = self.b.store(tv[l], p);
             st.set_alignment(i.alignment());
         }
+    }
+
+    /// Zeroed scratch memory of `alloca`'s type (a constant count of it), one per lane,
+    /// allocated in the entry and zeroed there.
+    fn scratch_shadow(&mut self, alloca: Value) -> Vec<Value> {
+        let ty = alloca.allocated_type();
+        let count = alloca.operand(0);
+        let n = self.fx.m.alloc_size(ty) * count.const_int_value().unwrap_or(1).max(0) as u64;
+        let (i8t, i64t) = (self.fx.ctx.i8(), self.fx.ctx.i64());
+        (0..self.width())
+            .map(|l| {
+                let s = self
+                    .eb
+                    .array_alloca(ty, count, &format!("{}.scratch{l}", alloca.name()));
+                self.eb.memset(s, i8t.const_int(0), i64t.const_int(n), 1);
+                s
+            })
+            .collect()
     }
 
     /// Zeroed shadow stack memory, one per lane, beside the primal allocation.
