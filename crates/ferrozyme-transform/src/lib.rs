@@ -34,6 +34,7 @@ mod affine_index;
 mod analyses;
 mod audit;
 mod batch;
+mod byref_args;
 mod call_extents;
 mod checkgrad;
 mod checkpoint;
