@@ -43,6 +43,7 @@ mod common;
 mod contexts;
 mod cse;
 mod custom;
+mod double_halves;
 mod driver;
 pub mod early_inline;
 pub mod entry_inline;
