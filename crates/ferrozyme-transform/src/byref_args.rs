@@ -44,9 +44,10 @@ pub(crate) fn load_by_reference(module: Module, calls: &[(Value, EntryPoint)]) {
         let fty = call.called_function_type();
         let fixed = fty.param_types();
         let matches = args.len() == positions.len()
-            && args.iter().zip(&positions).all(|(a, &at)| {
-                ops[at] == a.pointer && fixed.get(at).is_none_or(|t| *t == a.ty)
-            });
+            && args
+                .iter()
+                .zip(&positions)
+                .all(|(a, &at)| ops[at] == a.pointer && fixed.get(at).is_none_or(|t| *t == a.ty));
         if !matches || !fty.is_vararg() && positions.iter().any(|&at| at >= fixed.len()) {
             continue;
         }

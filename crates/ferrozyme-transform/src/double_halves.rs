@@ -117,11 +117,9 @@ fn load_doubles_as_doubles(m: Module, f: Value) {
             // Read back as doubles, or moved in whole doubles (then read back as
             // doubles: `rewrite` checks the shuffles' users).
             let as_doubles = |u: &Value| {
-                (u.opcode() == Some(Opcode::LLVMBitCast) && u.ty() == t)
-                    || pairs_mask(*u).is_some()
+                (u.opcode() == Some(Opcode::LLVMBitCast) && u.ty() == t) || pairs_mask(*u).is_some()
             };
-            (bits % 64 == 0 && !users.is_empty() && users.iter().all(as_doubles))
-                .then_some((i, t))
+            (bits % 64 == 0 && !users.is_empty() && users.iter().all(as_doubles)).then_some((i, t))
         })
         .collect();
     if loads.is_empty() {
@@ -243,14 +241,18 @@ fn reinterprets_argument(f: Value) -> bool {
     let Some(ret) = insts.last().filter(|r| r.opcode() == Some(Opcode::LLVMRet)) else {
         return false;
     };
-    if ret.num_operands() != 1 || p.ty().kind() != TypeKind::Vector
-        || ret.operand(0).ty().kind() != TypeKind::Vector {
+    if ret.num_operands() != 1
+        || p.ty().kind() != TypeKind::Vector
+        || ret.operand(0).ty().kind() != TypeKind::Vector
+    {
         return false;
     }
     // Only slots, stores of the argument into them, loads, bitcasts and the return.
     let plain = insts.iter().all(|i| match i.opcode() {
         Some(Opcode::LLVMAlloca) | Some(Opcode::LLVMLoad) | Some(Opcode::LLVMBitCast) => true,
-        Some(Opcode::LLVMStore) => i.operand(0) == p && i.operand(1).opcode() == Some(Opcode::LLVMAlloca),
+        Some(Opcode::LLVMStore) => {
+            i.operand(0) == p && i.operand(1).opcode() == Some(Opcode::LLVMAlloca)
+        }
         Some(Opcode::LLVMRet) => true,
         _ => false,
     });
@@ -282,4 +284,3 @@ fn reinterprets_argument(f: Value) -> bool {
     }
     false
 }
-

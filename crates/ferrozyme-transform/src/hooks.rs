@@ -7,7 +7,9 @@ use std::collections::HashSet;
 use ferrozyme_abi::{entry_point, EntryPoint};
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
 
-use crate::{byref_args, checkpoint, contexts, hook_args, ignore, iter, request, seed_fusion, unmerge};
+use crate::{
+    byref_args, checkpoint, contexts, hook_args, ignore, iter, request, seed_fusion, unmerge,
+};
 
 /// All calls to `__enzyme_*` entry points in the module, with their entry point.
 pub(crate) fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {

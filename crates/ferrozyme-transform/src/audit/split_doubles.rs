@@ -25,8 +25,7 @@ pub(super) fn split_doubles(i: Value, act: &Activity, out: &mut Vec<Finding>) {
         return;
     }
     let src = i.operand(0);
-    if !lanes_of_64_bits(src.ty()) || narrow_int_lanes(i.ty()).is_none() || !act.is_active(src)
-    {
+    if !lanes_of_64_bits(src.ty()) || narrow_int_lanes(i.ty()).is_none() || !act.is_active(src) {
         return;
     }
     let mut work = vec![(i, None::<Value>)];
@@ -87,6 +86,5 @@ fn has_floats(t: Type) -> bool {
     } else {
         t
     };
-    e.is_fp()
-        || (lanes_of_64_bits(t) && e.int_width() == Some(64))
+    e.is_fp() || (lanes_of_64_bits(t) && e.int_width() == Some(64))
 }
