@@ -209,6 +209,10 @@ pub enum Marker {
     /// `enzyme_primal_return` right after the function (forward mode): the hook returns
     /// the function's result followed by its tangent(s).
     PrimalReturn,
+    /// `enzyme_byref, N, [marker,] p`: the argument's value is the N bytes at `p` (its
+    /// type is the parameter's, of size N); its shadow, if any, is passed by value as
+    /// usual. Front ends that hold every scalar in memory (Julia's, Rust's) write it.
+    ByRef,
 }
 
 /// Marker globals, by name.
@@ -221,6 +225,7 @@ pub const MARKERS: &[(&str, Marker)] = &[
     ("enzyme_dupv", Marker::DupV),
     ("enzyme_primal_return", Marker::PrimalReturn),
     ("enzyme_dupnoneedv", Marker::DupV),
+    ("enzyme_byref", Marker::ByRef),
 ];
 
 /// Prefix shared by every marker global; a global with this prefix that is not a known
@@ -331,7 +336,6 @@ pub fn call_marker(name: &str) -> Option<CallMarker> {
 pub const UNSUPPORTED_MARKERS: &[(&str, &str)] = &[
     ("enzyme_dup_return", "a pointer result with a shadow (the shadow of the returned memory) is not supported; return the value through an enzyme_dup argument instead"),
     ("enzyme_strong_zero", "the guarded arithmetic that makes 0 * inf contribute 0 to adjoints is not implemented (Ferrozyme propagates IEEE arithmetic as is)"),
-    ("enzyme_byref", "arguments passed by reference to the hook are not supported; pass the value itself"),
     ("enzyme_scalar", "is a marker of __enzyme_batch only"),
     ("enzyme_vector", "is a marker of __enzyme_batch only"),
     ("enzyme_buffer", "is a marker of __enzyme_batch only"),

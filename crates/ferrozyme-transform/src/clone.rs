@@ -144,6 +144,8 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     crate::split_math::split(m, f);
     crate::known_asm::rewrite(m, f);
     let done = preprocess_passes(m, f, reverse);
+    // After inlining and SSA construction: the shuffles' bitcasts are then direct.
+    crate::double_halves::rewrite(m, f);
     // After SROA: pointers it or InstCombine carried through integers (`intptr.rs`).
     crate::intptr::rebuild_pointers(f);
     done

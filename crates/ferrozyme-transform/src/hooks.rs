@@ -7,7 +7,9 @@ use std::collections::HashSet;
 use ferrozyme_abi::{entry_point, EntryPoint};
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
 
-use crate::{checkpoint, contexts, hook_args, ignore, iter, request, seed_fusion, unmerge};
+use crate::{
+    byref_args, checkpoint, contexts, hook_args, ignore, iter, request, seed_fusion, unmerge,
+};
 
 /// All calls to `__enzyme_*` entry points in the module, with their entry point.
 pub(crate) fn hook_calls(module: Module) -> Vec<(Value, EntryPoint)> {
@@ -205,6 +207,7 @@ pub(crate) fn normalize_hook_calls(module: Module) {
     hook_args::inline_hook_wrappers(module, &calls);
     let calls: Vec<Value> = hook_calls(module).into_iter().map(|(c, _)| c).collect();
     hook_args::resolve_stack_slots(module, &calls);
+    byref_args::load_by_reference(module, &hook_calls(module));
     let calls = unmerge::invokes_to_calls(module, calls);
     unmerge::split_selected_calls(module, calls);
     // Reverse calls of one function with the same primal arguments, one per seed row,

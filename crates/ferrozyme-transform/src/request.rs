@@ -25,7 +25,8 @@ use ferrozyme_abi::Marker;
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_llvm::{DiagKind, Diagnostic, Type, Value};
 use hook_target::hook_function;
-use reader::Reader;
+pub use reader::ByRefArg;
+use reader::{ByRef, Reader};
 
 /// How a call passes the shadows of one argument.
 #[derive(Clone, Debug)]
@@ -214,11 +215,30 @@ pub(super) fn default_activity(pty: ferrozyme_llvm::Type) -> ArgActivity {
 }
 
 pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall, Diagnostic> {
+    parse_with(call, caller_name, mode, ByRef::Loaded).map(|(ac, _)| ac)
+}
+
+/// The arguments a hook call passes with `enzyme_byref` (pointers still as written), in
+/// the order of the arguments; `byref_args.rs` loads them.
+pub(crate) fn by_reference(
+    call: Value,
+    caller_name: &str,
+    mode: Mode,
+) -> Result<Vec<ByRefArg>, Diagnostic> {
+    parse_with(call, caller_name, mode, ByRef::Pointers).map(|(_, b)| b)
+}
+
+fn parse_with(
+    call: Value,
+    caller_name: &str,
+    mode: Mode,
+    byref: ByRef,
+) -> Result<(AutodiffCall, Vec<ByRefArg>), Diagnostic> {
     let err = make_err(call, caller_name);
     let (func, ops) = hook_function(call, caller_name, &err)?;
     let (opts, ops) = split_call_markers(ops, &err)?;
     check_call_options(&opts, func, mode, &err)?;
-    let mut r = Reader::new(ops, &err, func, mode, &opts);
+    let mut r = Reader::new(ops, &err, func, mode, &opts, byref);
     let (width, primal_return) = r.leading()?;
     let params = func.params();
     let mut args = Vec::with_capacity(params.len());
@@ -226,9 +246,10 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
     for (k, p) in params.iter().enumerate().skip(args.len()) {
         args.push(r.argument(k, p.ty(), params.len(), width)?);
     }
+    let byref_args = std::mem::take(&mut r.byref_args);
     let trailing = r.trailing(func, params.len())?;
     check_assumed_shape_dummies(call, func, &args, &err)?;
-    Ok(AutodiffCall {
+    let ac = AutodiffCall {
         call,
         func,
         args,
@@ -236,7 +257,8 @@ pub fn parse(call: Value, caller_name: &str, mode: Mode) -> Result<AutodiffCall,
         primal_return,
         trailing,
         opts,
-    })
+    };
+    Ok((ac, byref_args))
 }
 
 /// A Fortran call of a hook (`__enzyme_autodiff_`: `use ferrozyme` declares the hooks

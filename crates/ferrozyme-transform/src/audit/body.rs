@@ -27,6 +27,8 @@
 //!
 //! * **Floats moved inside integers wider than 64 bits**: a pair of doubles loaded as
 //!   one `i128` and split again (`wide_ints.rs`).
+//! * **Doubles split into narrower integer lanes**: an SSE2 shuffle of 32-bit lanes that
+//!   does not move whole doubles, read back as floats (`split_doubles.rs`).
 //!
 //! Each finding is reported at the instruction, with the fix the user can make.
 
@@ -84,6 +86,7 @@ pub(crate) fn check_body(
         reinterpreted_float(i, act, &mut out);
         super::indirect::unshadowed_indirect_result(i, act, &mut out);
         shadowed_global_in_copied_constant(i, act, &mut out);
+        super::split_doubles::split_doubles(i, act, &mut out);
     }
     let active_params: HashSet<Value> = f
         .params()

@@ -22,4 +22,5 @@ pub(crate) mod hidden_floats;
 pub(crate) mod hooks;
 pub(crate) mod indirect;
 pub(crate) mod lost_stores;
+pub(crate) mod split_doubles;
 pub(crate) mod wide_ints;

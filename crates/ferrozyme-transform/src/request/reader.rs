@@ -3,7 +3,10 @@
 //! arguments (`__enzyme_reverse`'s seed and tape). With `enzyme_interleave` (MFEM's
 //! calls) the arguments come first and the shadows of the duplicated ones after the
 //! marker, in the same order; an unmarked argument then takes the activity of the one
-//! before it (`enzyme_dup` at the start), as Enzyme reads them.
+//! before it (`enzyme_dup` at the start), as Enzyme reads them. `enzyme_byref, N` before
+//! an argument passes its value by reference: `byref_args.rs` replaces the pointer by a
+//! load of the parameter's type before the calls are planned ([`ByRef::Pointers`] reads
+//! them for it); afterwards the reader checks N against the parameter's size.
 
 use ferrozyme_abi::Marker;
 use ferrozyme_analysis::activity::ArgActivity;
@@ -12,6 +15,24 @@ use ferrozyme_llvm::{Diagnostic, Type, Value};
 use super::{
     default_activity, marker_of, strip_casts, CallArg, CallOptions, ErrFn, Mode, Shadow, MAX_WIDTH,
 };
+
+/// What follows `enzyme_byref, N` in the call being read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ByRef {
+    /// The value, loaded from the user's pointer by `byref_args.rs` (every parse after
+    /// the hook calls were normalized).
+    Loaded,
+    /// The user's pointer, as written (the parse that finds what to load).
+    Pointers,
+}
+
+/// An argument passed with `enzyme_byref`: the pointer the call passes and the type of
+/// the parameter, whose value is read from it.
+#[derive(Clone, Copy, Debug)]
+pub struct ByRefArg {
+    pub pointer: Value,
+    pub ty: Type,
+}
 
 /// The operands of a hook call after the function, read left to right.
 pub(super) struct Reader<'a> {
@@ -27,12 +48,17 @@ pub(super) struct Reader<'a> {
     /// With `enzyme_interleave`: the activity an unmarked argument takes (the last one
     /// written).
     sticky: Marker,
+    byref: ByRef,
+    /// With [`ByRef::Pointers`]: the arguments passed by reference, in order.
+    pub(super) byref_args: Vec<ByRefArg>,
 }
 
-/// What precedes an argument's value: its marker, and the stride of `enzyme_dupv`.
+/// What precedes an argument's value: its marker, the stride of `enzyme_dupv` and the
+/// byte count of `enzyme_byref`.
 struct Marked {
     marker: Option<Marker>,
     stride: Option<Value>,
+    byref: Option<u64>,
     primal: Value,
 }
 
@@ -43,6 +69,7 @@ impl<'a> Reader<'a> {
         func: Value,
         mode: Mode,
         opts: &'a CallOptions,
+        byref: ByRef,
     ) -> Self {
         let mut ops = ops;
         let shadows = opts
@@ -57,6 +84,8 @@ impl<'a> Reader<'a> {
             opts,
             shadows,
             sticky: Marker::Dup,
+            byref,
+            byref_args: Vec::new(),
         }
     }
 
@@ -112,6 +141,10 @@ impl<'a> Reader<'a> {
         width: u32,
     ) -> Result<CallArg, Diagnostic> {
         let m = self.marked(k, n)?;
+        let by_pointer = match m.byref {
+            Some(bytes) => self.by_reference(k, pty, bytes, m.primal)?,
+            None => false,
+        };
         let activity = self.activity(k, m.marker, pty, m.primal)?;
         // Shadows: pointers always; float scalars in forward mode (their tangents).
         let wants_shadow = activity == ArgActivity::Dup
@@ -121,7 +154,7 @@ impl<'a> Reader<'a> {
             (true, Some(stride)) => self.strided_shadow(k, stride)?,
             (true, None) => self.shadow_lanes(k, pty, width)?,
         };
-        if !types_compatible(m.primal, pty) {
+        if !by_pointer && !types_compatible(m.primal, pty) {
             return Err((self.err)(
                 format!(
                     "argument {} of `{}` has type {} but the call passes {}",
@@ -145,13 +178,73 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// `enzyme_byref, bytes` before argument `k` (of type `pty`), whose value the call
+    /// passes as `primal`: checks the size; with [`ByRef::Pointers`] records the pointer
+    /// and says the value is still behind it (true).
+    fn by_reference(
+        &mut self,
+        k: usize,
+        pty: Type,
+        bytes: u64,
+        primal: Value,
+    ) -> Result<bool, Diagnostic> {
+        let size = self.func.parent_module().store_size(pty);
+        if size != bytes {
+            return Err((self.err)(
+                format!(
+                    "`enzyme_byref, {bytes}` before argument {} of `{}`, whose type {pty} has {size} bytes",
+                    k + 1,
+                    self.fname
+                ),
+                "write enzyme_byref, sizeof(parameter), pointer_to_value",
+            ));
+        }
+        if self.byref == ByRef::Loaded {
+            return Ok(false);
+        }
+        if !primal.ty().is_pointer() {
+            return Err((self.err)(
+                format!(
+                    "`enzyme_byref` before argument {} of `{}` must be followed by a pointer to the value, found {primal}",
+                    k + 1,
+                    self.fname
+                ),
+                "write enzyme_byref, sizeof(x), &x",
+            ));
+        }
+        self.byref_args.push(ByRefArg {
+            pointer: primal,
+            ty: pty,
+        });
+        Ok(true)
+    }
+
     /// The marker (if any) and the value of argument `k` of `n`.
     fn marked(&mut self, k: usize, n: usize) -> Result<Marked, Diagnostic> {
         let fname = &self.fname;
         let mut marker = None;
         let mut stride = None;
+        let mut byref = None;
         while let Some(&v) = self.rest.peek() {
             match marker_of(v) {
+                Some(Ok(Marker::ByRef)) => {
+                    self.rest.next();
+                    let bytes = self.rest.next().and_then(|b| b.const_int_value());
+                    match bytes {
+                        Some(b) if b > 0 && byref.is_none() && marker.is_none() => {
+                            byref = Some(b as u64)
+                        }
+                        _ => {
+                            return Err((self.err)(
+                                format!(
+                                    "`enzyme_byref` before argument {} of `{fname}` must be followed by the value's size in bytes (a constant) and come before its activity marker, once",
+                                    k + 1
+                                ),
+                                "write enzyme_byref, sizeof(x), [enzyme_out,] &x",
+                            ));
+                        }
+                    }
+                }
                 Some(Ok(m)) => {
                     self.rest.next();
                     if marker.is_some() {
@@ -198,6 +291,7 @@ impl<'a> Reader<'a> {
                     return Ok(Marked {
                         marker,
                         stride,
+                        byref,
                         primal,
                     });
                 }
@@ -335,6 +429,15 @@ impl<'a> Reader<'a> {
             .rest
             .chain(self.shadows.into_iter().flatten())
             .collect();
+        if trailing
+            .iter()
+            .any(|v| matches!(marker_of(*v), Some(Ok(Marker::ByRef))))
+        {
+            return Err((self.err)(
+                format!("`enzyme_byref` after the arguments of `{fname}` (before `__enzyme_reverse`'s seed or tape) is not supported"),
+                "pass the seed of the result by value",
+            ));
+        }
         let seed = func.function_type().return_type().is_fp_scalar() && !self.opts.const_return;
         let tape_last = self.opts.tape.is_none();
         let want = match self.mode {
