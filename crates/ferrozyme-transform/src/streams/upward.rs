@@ -148,8 +148,20 @@ fn own_allocation(o: Value) -> bool {
 /// Runs loop `l` (single block) upwards if its iterations commute; returns whether it
 /// did.
 pub(crate) fn run_upward(ctx: Context, l: &Loop, shadows: &HashSet<Value>) -> bool {
-    let b = l.header;
     let Some(entry) = l.entry else { return false };
+    run_upward_except(ctx, l.header, entry, shadows, &HashSet::new())
+}
+
+/// [`run_upward`] of the single-block loop `b` entered from `entry`, leaving out of the
+/// memory check the loads and stores in `exempt`: the adds of exact streams that
+/// `streams/rising.rs` carries in an order that does not depend on the direction.
+pub(crate) fn run_upward_except(
+    ctx: Context,
+    b: Block,
+    entry: Block,
+    shadows: &HashSet<Value>,
+    exempt: &HashSet<Value>,
+) -> bool {
     let Some((c, step, t, ctr)) = counted_loop(b, entry) else {
         return false;
     };
@@ -179,7 +191,7 @@ pub(crate) fn run_upward(ctx: Context, l: &Loop, shadows: &HashSet<Value>) -> bo
             None => return false,
         };
     }
-    if !memory_commutes(ctx, b, c, &ctr, &Disjoint::Restrict(shadows)) {
+    if !memory_commutes(ctx, b, c, &ctr, &Disjoint::Restrict(shadows), exempt) {
         return false;
     }
     if !only_counter_and_sums_escape(b, c, next, &finals) {
@@ -391,7 +403,7 @@ pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bo
         lo: 1,
         hi: 0,
     };
-    if !memory_commutes(ctx, b, c, &ctr, disjoint) {
+    if !memory_commutes(ctx, b, c, &ctr, disjoint, &HashSet::new()) {
         return false;
     }
     if !only_counter_and_sums_escape(b, c, next, &finals) {
@@ -577,12 +589,16 @@ fn memory_commutes(
     c: Value,
     ctr: &crate::affine_index::Counter,
     disjoint: &Disjoint,
+    exempt: &HashSet<Value>,
 ) -> bool {
     let mut rmw_parts = HashSet::new();
     let mut written = HashSet::new();
     // Objects with a plain store.
     let mut own: HashSet<Value> = HashSet::new();
     for i in b.instructions() {
+        if exempt.contains(&i) {
+            continue;
+        }
         match i.opcode() {
             Some(Opcode::LLVMStore) => {
                 if crate::reverse::alias::is_tape_access(ctx, i) || i.is_volatile() {
@@ -615,6 +631,9 @@ fn memory_commutes(
     let mut cells: HashMap<Value, Vec<Cell>> = HashMap::new();
     let m = b.parent().parent_module();
     for i in b.instructions() {
+        if exempt.contains(&i) {
+            continue;
+        }
         let (p, ty) = match i.opcode() {
             Some(Opcode::LLVMLoad) => {
                 if crate::reverse::alias::is_tape_access(ctx, i) || i.is_volatile() {
