@@ -17,7 +17,10 @@
 //! * every add of the stream has `reassoc` (the cell's sum is formed in another order).
 //!   A stream with an add without it is carried in value form instead, which keeps every
 //!   add's operands and order (`streams/values.rs`, `stream_exact_values`), under the
-//!   stricter conditions listed there (`stream_exact_refused_other_add`);
+//!   stricter conditions listed there (`stream_exact_refused_other_add`); where a
+//!   vectorizer follows and the loop's other accesses commute, the loop runs upwards and
+//!   such a stream carries each cell's contributions instead, added in the same order
+//!   (`streams/rising.rs`, `stream_rising_exact_contributions`);
 //! * the shadow is an argument of the gradient whose primal is `noalias` (restrict) in
 //!   the differentiated function, so that no other pointer reaches its cells, and every
 //!   other memory access of the loop is either a `reassoc` read-modify-write add (they
@@ -461,8 +464,9 @@ fn carry_loop(
         // The anchor falls by `stride` elements per iteration, as reverse loops of `+1`
         // primal loops do (`dir` -1 below), or rises, in such a loop run upwards
         // (`streams/upward.rs`): the window's algebra is the same along the direction of
-        // travel. A rising stream must be one of partial sums (`reassoc`): the value
-        // form (`streams/values.rs`) is written for falling anchors only.
+        // travel. The value form (`streams/values.rs`) is written for falling anchors
+        // only; an exact stream of a loop run upwards carries its contributions
+        // (`streams/rising.rs`).
         let (coef, stride) = match f.terms.get(&c) {
             Some(&k) if (1..=MAX_STRIDE as i128).contains(&k) => (1, k as i64),
             _ => continue,

@@ -27,7 +27,10 @@
 //!   old exit constants) and the sums' final values.
 //!
 //! Only with fast-math: an add without `reassoc` (an exact stream, `streams/values.rs`)
-//! into cells that several iterations reach keeps its order and refuses. Each refusal
+//! into cells that several iterations reach keeps its order and refuses; unless
+//! `streams::carry_loop` carries that stream as contributions (`streams/rising.rs`,
+//! [`run_upward_except`] with the stream's adds left out of the check), which keeps
+//! every cell's order whatever the direction. Each refusal
 //! is pinned by a filetest (`stream_upward_*.ll`). `streams::carry_loop` then carries
 //! rising windows.
 
