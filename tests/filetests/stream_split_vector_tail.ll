@@ -1,11 +1,14 @@
 ; Decision: a reverse loop whose stencil streams were carried (streams/mod.rs), when the
-; pipeline after the pass vectorizes loops, runs its first n - n % 8 iterations and then a
-; copy of itself, the tail loop, for the last n % 8 (streams/split.rs); the tail loop is
-; marked `llvm.loop.vectorize.enable`. Here the periodic-`if` stencil's column loops have
-; 30 interior columns (clang peels the two wrap columns), so the reverse column loops'
-; vector bodies run 24 iterations (a multiple of every vector width up to 8 doubles, no
-; scalar remainder) and a `.tail` loop follows with the other 6. The base binary's vector
+; pipeline after the pass vectorizes loops, runs its first n - n % L iterations and then a
+; copy of itself, the tail loop, for the last n % L (streams/split.rs); the tail loop is
+; marked `llvm.loop.vectorize.enable`. L is the target's widest vector in doubles: 8 with
+; AVX-512 (or no named target), 4 on other x86 targets (this module's: x86-64, SSE2).
+; Here the periodic-`if` stencil's column loops have 30 interior columns (clang peels the
+; two wrap columns), so the reverse column loops' vector bodies run 28 iterations (a
+; multiple of every vector width up to 4 doubles, no scalar remainder; 24 with L = 8
+; before perf28) and a `.tail` loop follows with the other 2. The base binary's vector
 ; bodies ran 30 iterations, with a scalar remainder wherever the width does not divide 30.
+; (Since perf28 these loops also run upwards, streams/rising.rs.)
 ; Why it matters: a loop carrying fixed-order recurrences (the streams' windows) gets no
 ; vector epilogue from LoopVectorize, so at -O3 -march=native (8 doubles) 6 of 30 columns
 ; ran one by one: 27-30% of the periodic-`if` Brusselator's gradient samples. Split, the
@@ -242,7 +245,7 @@ attributes #4 = { nounwind }
 !15 = !{!"llvm.loop.peeled.count", i32 2}
 
 ; CHECK-LABEL: define dso_local void @grad(
-; CHECK: %{{[0-9]+}} = icmp eq i64 %index.next{{[0-9]*}}, 24
-; CHECK: %{{[0-9]+}} = icmp eq i64 %index.next{{[0-9]*}}, 24
-; CHECK: {{^}}rev..first2.tail.i.preheader:
+; CHECK: %{{[0-9]+}} = icmp eq i64 %index.next{{[0-9]*}}, 28
+; CHECK: {{^}}rev..peel{{[0-9]+}}.tail.preheader.i:
+; CHECK: %{{[0-9]+}} = icmp eq i64 %index.next{{[0-9]*}}, 28
 ; CHECK: {{^}}}

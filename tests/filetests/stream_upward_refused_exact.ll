@@ -3,6 +3,9 @@
 ; sum must be formed in program order, which the reversed iteration order would change
 ; (the stream is carried in value form instead, streams/values.rs: `fz.cell` phis).
 ; The same program as `stream_upward_reversed.ll`, compiled without -ffast-math.
+; Here nothing vectorizes after the pass (no -O): where something does, the loop runs
+; upwards with the stream's contributions carried instead (perf28,
+; `stream_rising_exact_contributions.ll`).
 ;
 ; static int clampi(int i, int n) { return i < 0 ? 0 : (i > n - 1 ? n - 1 : i); }
 ; void st(double *restrict out, const double *restrict x, double a) {

@@ -17,7 +17,10 @@
 //! * every add of the stream has `reassoc` (the cell's sum is formed in another order).
 //!   A stream with an add without it is carried in value form instead, which keeps every
 //!   add's operands and order (`streams/values.rs`, `stream_exact_values`), under the
-//!   stricter conditions listed there (`stream_exact_refused_other_add`);
+//!   stricter conditions listed there (`stream_exact_refused_other_add`); where a
+//!   vectorizer follows and the loop's other accesses commute, the loop runs upwards and
+//!   such a stream carries each cell's contributions instead, added in the same order
+//!   (`streams/rising.rs`, `stream_rising_exact_contributions`);
 //! * the shadow is an argument of the gradient whose primal is `noalias` (restrict) in
 //!   the differentiated function, so that no other pointer reaches its cells, and every
 //!   other memory access of the loop is either a `reassoc` read-modify-write add (they
@@ -35,6 +38,7 @@
 
 pub(crate) mod far;
 pub(crate) mod own_cells;
+pub(crate) mod rising;
 pub(crate) mod split;
 pub(crate) mod upward;
 pub(crate) mod upward_trial;
@@ -159,11 +163,12 @@ pub fn carry(
         // A falling loop whose iterations commute runs upwards (`streams/upward.rs`).
         crate::streams::upward::run_upward(m.context(), l, &shadows);
         let exact_before = exact;
-        let carried = carry_loop(m, l.header, entry, &shadows, &mut exact);
+        let carried = carry_loop(m, l.header, entry, &shadows, &mut exact, vectorized);
         // Its remainder as a loop the vectorizer takes (`streams/split.rs`; value
         // streams only, see there).
         if carried > 0 && vectorized && exact > exact_before {
-            crate::streams::split::split_tail(m.context(), l.header, entry);
+            let lanes = crate::streams::split::lanes_of(req.func);
+            crate::streams::split::split_tail(m.context(), l.header, entry, lanes);
         }
         n += carried;
     }
@@ -424,6 +429,7 @@ fn carry_loop(
     entry: Block,
     shadows: &HashSet<Value>,
     exact: &mut usize,
+    vectorized: bool,
 ) -> usize {
     let Some((c, step)) = counter(b) else {
         return 0;
@@ -458,8 +464,9 @@ fn carry_loop(
         // The anchor falls by `stride` elements per iteration, as reverse loops of `+1`
         // primal loops do (`dir` -1 below), or rises, in such a loop run upwards
         // (`streams/upward.rs`): the window's algebra is the same along the direction of
-        // travel. A rising stream must be one of partial sums (`reassoc`): the value
-        // form (`streams/values.rs`) is written for falling anchors only.
+        // travel. The value form (`streams/values.rs`) is written for falling anchors
+        // only; an exact stream of a loop run upwards carries its contributions
+        // (`streams/rising.rs`).
         let (coef, stride) = match f.terms.get(&c) {
             Some(&k) if (1..=MAX_STRIDE as i128).contains(&k) => (1, k as i64),
             _ => continue,
@@ -547,6 +554,26 @@ fn carry_loop(
     if streams.is_empty() {
         return 0;
     }
+    // A loop with exact streams runs upwards where its other accesses commute, the
+    // exact streams carried as contributions (`streams/rising.rs`); only where a
+    // vectorizer follows (what it saves is the vector loop's lane reversals).
+    let rising = vectorized
+        && step == -1
+        && streams.iter().any(|s| s.exact())
+        && streams.iter().all(|s| !s.exact() || rising::fits(s))
+        && {
+            let exempt: HashSet<Value> = streams
+                .iter()
+                .filter(|s| s.exact())
+                .flat_map(|s| s.by_q.values().flatten())
+                .flat_map(|r| [r.load, r.store])
+                .collect();
+            // The parameter adjoints' sums become reductions in any case (below); the
+            // upward rule needs them so.
+            crate::reassoc_sums::mark_sums(m.context(), b, entry);
+            upward::run_upward_except(m.context(), b, entry, shadows, &exempt)
+        };
+    let step = if rising { 1 } else { step };
     // The anchors' indices as LLVM must read them to vectorize the loop.
     for s in &streams {
         crate::affine_index::mark_disjoint(s.anchor.operand(1), &ctr, 12);
@@ -584,6 +611,10 @@ fn carry_loop(
     };
     let first = b.first_non_phi().unwrap();
     for s in &streams {
+        if s.exact() && rising {
+            rising::carry_rising(ctx, &bld, &edges, s);
+            continue;
+        }
         if s.exact() {
             values::carry_values(ctx, &bld, &edges, s);
             continue;

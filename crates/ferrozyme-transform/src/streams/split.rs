@@ -13,12 +13,13 @@
 //! column, the vector one 79 for eight). The primal pays no such remainder: clang
 //! vectorizes its column loop by 4 and unrolls it fully.
 //!
-//! Here such a loop, when its trip count is a known constant `n` that [`LANES`] does not
-//! divide, runs its first `n - n % LANES` iterations and then enters a copy of itself,
-//! the tail loop, for the last `n % LANES`, its phis continuing from the loop's last
+//! Here such a loop, when its trip count is a known constant `n` that the target's lane
+//! count (`lanes_of`: [`LANES`] with AVX-512, 4 on other x86 targets) does not
+//! divide, runs its first `n - n % lanes` iterations and then enters a copy of itself,
+//! the tail loop, for the last `n % lanes`, its phis continuing from the loop's last
 //! values (the carried windows, the sums, the counter) so every iteration computes what
 //! it computed before, in the same order. The main loop's trip count is then a multiple
-//! of every vector width up to [`LANES`] doubles (no remainder); the tail loop is marked
+//! of every vector width up to that many doubles (no remainder); the tail loop is marked
 //! `llvm.loop.vectorize.enable`: without the hint LoopVectorize leaves a loop of fewer
 //! than 16 iterations scalar when it needs run-time alias checks ("cannot prove it is
 //! safe to reorder memory operations", the rows `i - 1` and `i + 1` of one shadow), with
@@ -38,7 +39,7 @@
 //! Taken for a single-block loop of a combined gradient that carried a stream, only
 //! when the pipeline after the pass vectorizes loops, with the `+-1` counter and exit
 //! test `streams::counter_range` reads (constant start, `==` exit on the counter or its
-//! next value against a constant), at least [`MIN_MAIN`] iterations in the main loop
+//! next value against a constant), at least two vector iterations at the widest in the main loop
 //! and a body of at most [`MAX_BODY`] instructions (the copy's code size). Pinned by
 //! the filetest `stream_split_vector_tail`.
 
@@ -51,15 +52,26 @@ use crate::streams::counted_loop;
 
 /// Doubles in the widest vector register (AVX-512); its divisors are the narrower ones.
 pub(crate) const LANES: i128 = 8;
-/// Fewest iterations left in the main loop (two vector iterations at the widest).
-const MIN_MAIN: i128 = 2 * LANES;
+
+/// Doubles in the widest vector register of the target `f` (a primal function, compiled
+/// by clang) names: [`LANES`] with AVX-512 or without a named target, 4 (AVX2's `ymm`, a
+/// multiple of SSE2's 2) for any other named x86 target. At `-march=x86-64-v3` a main
+/// loop over a multiple of 8 left 6 of the Brusselator's 30 columns to the tail (one
+/// vector iteration of 4, two scalar ones); over a multiple of 4 it leaves 2
+/// (bench/README.md "perf28").
+pub(crate) fn lanes_of(f: Value) -> i128 {
+    match f.string_fn_attr("target-features") {
+        Some(t) if t.contains("+sse2") && !t.contains("+avx512f") => 4,
+        _ => LANES,
+    }
+}
 /// Largest loop body (instructions) copied.
 const MAX_BODY: usize = 600;
 
 /// Splits the single-block loop `b`, entered from `entry`, into a main loop over a
-/// multiple of [`LANES`] iterations and a tail loop for the rest (module docs). Returns
+/// multiple of `lanes` iterations and a tail loop for the rest (module docs). Returns
 /// whether it did.
-pub(crate) fn split_tail(ctx: Context, b: Block, entry: Block) -> bool {
+pub(crate) fn split_tail(ctx: Context, b: Block, entry: Block, lanes: i128) -> bool {
     let Some((_, step, t, ctr)) = counted_loop(b, entry) else {
         return false;
     };
@@ -67,8 +79,9 @@ pub(crate) fn split_tail(ctx: Context, b: Block, entry: Block) -> bool {
         return false;
     }
     let trips = ctr.hi - ctr.lo + 1;
-    let rest = trips % LANES;
-    if rest == 0 || trips - rest < MIN_MAIN {
+    let rest = trips % lanes;
+    // Fewest iterations left in the main loop: two vector iterations at the widest.
+    if rest == 0 || trips - rest < 2 * lanes {
         return false;
     }
     let Some(exit) = t.successors().into_iter().find(|s| *s != b) else {

@@ -27,7 +27,10 @@
 //!   old exit constants) and the sums' final values.
 //!
 //! Only with fast-math: an add without `reassoc` (an exact stream, `streams/values.rs`)
-//! into cells that several iterations reach keeps its order and refuses. Each refusal
+//! into cells that several iterations reach keeps its order and refuses; unless
+//! `streams::carry_loop` carries that stream as contributions (`streams/rising.rs`,
+//! [`run_upward_except`] with the stream's adds left out of the check), which keeps
+//! every cell's order whatever the direction. Each refusal
 //! is pinned by a filetest (`stream_upward_*.ll`). `streams::carry_loop` then carries
 //! rising windows.
 
@@ -148,8 +151,20 @@ fn own_allocation(o: Value) -> bool {
 /// Runs loop `l` (single block) upwards if its iterations commute; returns whether it
 /// did.
 pub(crate) fn run_upward(ctx: Context, l: &Loop, shadows: &HashSet<Value>) -> bool {
-    let b = l.header;
     let Some(entry) = l.entry else { return false };
+    run_upward_except(ctx, l.header, entry, shadows, &HashSet::new())
+}
+
+/// [`run_upward`] of the single-block loop `b` entered from `entry`, leaving out of the
+/// memory check the loads and stores in `exempt`: the adds of exact streams that
+/// `streams/rising.rs` carries in an order that does not depend on the direction.
+pub(crate) fn run_upward_except(
+    ctx: Context,
+    b: Block,
+    entry: Block,
+    shadows: &HashSet<Value>,
+    exempt: &HashSet<Value>,
+) -> bool {
     let Some((c, step, t, ctr)) = counted_loop(b, entry) else {
         return false;
     };
@@ -179,7 +194,7 @@ pub(crate) fn run_upward(ctx: Context, l: &Loop, shadows: &HashSet<Value>) -> bo
             None => return false,
         };
     }
-    if !memory_commutes(ctx, b, c, &ctr, &Disjoint::Restrict(shadows)) {
+    if !memory_commutes(ctx, b, c, &ctr, &Disjoint::Restrict(shadows), exempt) {
         return false;
     }
     if !only_counter_and_sums_escape(b, c, next, &finals) {
@@ -391,7 +406,7 @@ pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bo
         lo: 1,
         hi: 0,
     };
-    if !memory_commutes(ctx, b, c, &ctr, disjoint) {
+    if !memory_commutes(ctx, b, c, &ctr, disjoint, &HashSet::new()) {
         return false;
     }
     if !only_counter_and_sums_escape(b, c, next, &finals) {
@@ -577,12 +592,16 @@ fn memory_commutes(
     c: Value,
     ctr: &crate::affine_index::Counter,
     disjoint: &Disjoint,
+    exempt: &HashSet<Value>,
 ) -> bool {
     let mut rmw_parts = HashSet::new();
     let mut written = HashSet::new();
     // Objects with a plain store.
     let mut own: HashSet<Value> = HashSet::new();
     for i in b.instructions() {
+        if exempt.contains(&i) {
+            continue;
+        }
         match i.opcode() {
             Some(Opcode::LLVMStore) => {
                 if crate::reverse::alias::is_tape_access(ctx, i) || i.is_volatile() {
@@ -615,6 +634,9 @@ fn memory_commutes(
     let mut cells: HashMap<Value, Vec<Cell>> = HashMap::new();
     let m = b.parent().parent_module();
     for i in b.instructions() {
+        if exempt.contains(&i) {
+            continue;
+        }
         let (p, ty) = match i.opcode() {
             Some(Opcode::LLVMLoad) => {
                 if crate::reverse::alias::is_tape_access(ctx, i) || i.is_volatile() {
