@@ -102,7 +102,7 @@ fn passed(stdout: &str) -> usize {
 }
 
 
-const TESTS: usize = 135;
+const TESTS: usize = 142;
 /// front24's five tests, compiled out of debug builds (tests/rust/tests/front24_users.rs).
 const RELEASE_ONLY: usize = 5;
 /// The release chain's target directory (tests/rust and tests/rust-linalg).
@@ -261,7 +261,8 @@ fn plain_cargo_build_links_and_the_derivative_panics_clearly(target: &str) {
     );
 }
 
-/// Inline assembly producing a value in a differentiated function: the build fails with
+/// Inline assembly producing a value in a differentiated function (the example
+/// `fz-rust-error`; a binary until rust28): the build fails with
 /// an error naming the demangled Rust function and the source line.
 fn pass_errors_name_the_rust_function_and_source_line(target: &str) {
     let o = cargo(
@@ -271,14 +272,14 @@ fn pass_errors_name_the_rust_function_and_source_line(target: &str) {
             "--release",
             "--features",
             REFUSAL_FEATURES,
-            "--bin",
+            "--example",
             "fz-rust-error",
         ],
         target,
     );
     let (_, err) = text(&o);
     assert!(!o.status.success(), "the error case must not build");
-    let src = std::fs::read_to_string(root().join("tests/rust/src/bin/fz-rust-error.rs"))
+    let src = std::fs::read_to_string(root().join("tests/rust/examples/fz-rust-error.rs"))
         .expect("the error program");
     let line = src
         .lines()
@@ -306,7 +307,7 @@ fn println_in_a_derivative_is_refused_with_rust_advice(target: &str) {
             "--release",
             "--features",
             REFUSAL_FEATURES,
-            "--bin",
+            "--example",
             "fz-rust-println",
         ],
         target,
@@ -331,85 +332,45 @@ fn println_in_a_derivative_is_refused_with_rust_advice(target: &str) {
 }
 
 /// Constructs whose derivative the pass may refuse, each behind a feature of `tests/rust`
-/// with its library unit tests (checked against FD and formulas):
+/// with an integration test of its own (checked against FD and formulas):
 /// * `Box<dyn Trait>` objects created and dropped inside a differentiated function
-///   (`front16_user::built_inside`, feature `dyn-built-inside`; the destructors are called
+///   (`front16_user::built_inside`, `refused_dyn_built_inside`; the destructors are called
 ///   through the vtable, and every destructor of that type in the program is a candidate);
 /// * `Box<dyn Layer>`s duplicated with shadow boxes whose methods push into a `Vec`
-///   (`front16_user::network`, feature `dyn-layers-lib`);
+///   (`front16_user::network`, `refused_dyn_layers`);
 /// * probe27: `sort_by(f64::total_cmp)` (the sort moves the floats as integers once the
 ///   comparison reads their bits) and a `BTreeMap` built inside a differentiated function
-///   (`probe27_more::top_k`, `sparse_dot`, feature `probe27-refused`), refused with Rust
-///   advice (`partial_cmp`; build the map outside).
+///   (`probe27_more::top_k`, `sparse_dot`, `refused_probe27`), refused with Rust advice
+///   (`partial_cmp`; build the map outside).
 ///
-/// All are built in one test binary (one compile of the library). Each must be right (its
-/// tests pass) or refused with a clear error, never a failing test. When the combined
-/// build is refused, a case the report does not name is built alone, so that a case that
-/// became right is run rather than hidden behind another's refusal.
+/// Each must be right (its tests pass) or refused with a clear error, never a failing
+/// test. One feature set for all (the library is compiled once, as for the error
+/// examples); one test binary, one link, per case, so that a refusal hides no other case.
 fn right_or_refused_cases(target: &str) {
-    // (feature, test filter, tests, what the report names when this case is refused)
-    let cases: [(&str, &str, usize, &[&str]); 3] = [
-        (
-            "dyn-built-inside",
-            "box_dyn_terms_built_inside",
-            1,
-            &["front16_user::built_inside"],
-        ),
-        (
-            "dyn-layers-lib",
-            "duplicated_trait_objects_with_parameter_fields",
-            1,
-            &["front16_user::network"],
-        ),
-        (
-            "probe27-refused",
-            "probe27_more::tests::",
-            2,
-            &["partial_cmp", "BTreeMap"],
-        ),
-    ];
-    let mut args = vec![
-        "test",
-        "--release",
-        "--features",
-        REFUSAL_FEATURES,
-        "--lib",
-        "--",
-    ];
-    args.extend(cases.iter().map(|c| c.1));
-    let o = cargo(true, &args, target);
-    let total: usize = cases.iter().map(|c| c.2).sum();
-    if assert_right_or_refused(&o, "the refusal cases together", total) {
-        return;
-    }
-    let (_, err) = text(&o);
-    let report = pass_report(&err).to_string();
-    for (feature, filter, tests, names) in cases {
-        if names.iter().all(|n| report.contains(n)) {
-            continue;
-        }
+    for (test, tests) in [
+        ("refused_dyn_built_inside", 1),
+        ("refused_dyn_layers", 1),
+        ("refused_probe27", 2),
+    ] {
         let o = cargo(
             true,
             &[
                 "test",
                 "--release",
                 "--features",
-                feature,
-                "--lib",
-                "--",
-                filter,
+                REFUSAL_FEATURES,
+                "--test",
+                test,
             ],
             target,
         );
-        if !assert_right_or_refused(&o, feature, tests) {
+        if !assert_right_or_refused(&o, test, tests) && test == "refused_probe27" {
             let (_, err) = text(&o);
             let report = pass_report(&err);
-            for n in names {
-                assert!(
-                    report.contains(n),
-                    "{feature}: `{n}` is not in the report:\n{report}"
-                );
-            }
+            assert!(
+                report.contains("partial_cmp") && report.contains("BTreeMap"),
+                "the Rust help lines: {report}"
+            );
         }
     }
 }
