@@ -16,8 +16,8 @@
 //! runs all its checks and then reports every failure. Repeated runs are incremental.
 //! Each cargo invocation's wall time is printed (`--nocapture` shows it).
 
-use std::path::{Path, PathBuf};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn root() -> PathBuf {
@@ -101,7 +101,6 @@ fn passed(stdout: &str) -> usize {
         .sum()
 }
 
-
 const TESTS: usize = 142;
 /// front24's five tests, compiled out of debug builds (tests/rust/tests/front24_users.rs).
 const RELEASE_ONLY: usize = 5;
@@ -173,12 +172,14 @@ fn release_chain() {
     c.check("pass errors name the Rust function and source line", || {
         pass_errors_name_the_rust_function_and_source_line(RELEASE)
     });
-    c.check("println in a derivative is refused with Rust advice", || {
-        println_in_a_derivative_is_refused_with_rust_advice(RELEASE)
-    });
-    c.check("right or refused: Box<dyn>, total_cmp sort, BTreeMap", || {
-        right_or_refused_cases(RELEASE)
-    });
+    c.check(
+        "println in a derivative is refused with Rust advice",
+        || println_in_a_derivative_is_refused_with_rust_advice(RELEASE),
+    );
+    c.check(
+        "right or refused: Box<dyn>, total_cmp sort, BTreeMap",
+        || right_or_refused_cases(RELEASE),
+    );
     c.check("tests/rust-linalg, release", || {
         linalg_crates_from_the_registry(&["test", "--release"], 19, RELEASE)
     });

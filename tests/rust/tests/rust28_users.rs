@@ -116,7 +116,9 @@ pub fn energy(theta: f64, omega: f64) -> f64 {
 #[test]
 fn ridge_on_slices() {
     let (m, n) = (4, 3);
-    let a: Vec<f64> = (0..m * n).map(|i| ((i * 7 % 5) as f64 - 2.0) / 3.0).collect();
+    let a: Vec<f64> = (0..m * n)
+        .map(|i| ((i * 7 % 5) as f64 - 2.0) / 3.0)
+        .collect();
     let x = [0.3, -1.1, 0.8];
     let b = [1.0, -0.5, 0.25, 2.0];
     let lambda = 0.7;
@@ -240,8 +242,16 @@ fn batched_forward_jacobian_and_partials() {
     let s: [f64; 3] = [1.5, 0.7, -0.4];
     let (r, th, ph) = (s[0], s[1], s[2]);
     let jac = [
-        [th.sin() * ph.cos(), r * th.cos() * ph.cos(), -r * th.sin() * ph.sin()],
-        [th.sin() * ph.sin(), r * th.cos() * ph.sin(), r * th.sin() * ph.cos()],
+        [
+            th.sin() * ph.cos(),
+            r * th.cos() * ph.cos(),
+            -r * th.sin() * ph.sin(),
+        ],
+        [
+            th.sin() * ph.sin(),
+            r * th.cos() * ph.sin(),
+            r * th.sin() * ph.cos(),
+        ],
         [th.cos(), -r * th.sin(), 0.0],
     ];
     let e = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
