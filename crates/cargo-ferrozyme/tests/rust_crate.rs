@@ -6,14 +6,16 @@
 //! Rust function and source line); the constructs that must be right or refused; and
 //! `tests/rust-linalg` (ndarray and nalgebra from the registry).
 //!
-//! Two chains, one per profile, each with its own target directory (`target/rust-release`,
+//! Two chains, each with its own target directory (`target/rust-release`,
 //! `target/rust-debug`), run concurrently by libtest's threads (rust28: the suite's time).
 //! Each profile's build is made once and every check of that profile runs from it: the
-//! binaries and examples `cargo test` already linked, the refusal cases built together
+//! binaries and examples `cargo test` already linked, the error and refusal cases built
 //! with one feature set (the library compiled once for all of them), `tests/rust-linalg`
-//! in the same target directory (the `ferrozyme` crate and its proc macro are shared), and
-//! the plain `cargo` build in the debug directory (its proc macros are shared). A chain
-//! runs all its checks and then reports every failure. Repeated runs are incremental.
+//! in the same target directory (the `ferrozyme` crate and its proc macro are shared). The
+//! debug chain is `tests/rust`'s debug build alone (its unit-test binary's link is the
+//! longest single-threaded step); the plain build and linalg's debug build run at the end
+//! of the release chain. A chain runs all its checks and then reports every failure.
+//! Repeated runs are incremental.
 //! Each cargo invocation's wall time is printed (`--nocapture` shows it).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -104,9 +106,9 @@ fn passed(stdout: &str) -> usize {
 const TESTS: usize = 142;
 /// front24's five tests, compiled out of debug builds (tests/rust/tests/front24_users.rs).
 const RELEASE_ONLY: usize = 5;
-/// The release chain's target directory (tests/rust and tests/rust-linalg).
+/// The release chain's target directory (tests/rust, tests/rust-linalg, the plain build).
 const RELEASE: &str = "rust-release";
-/// The debug chain's (tests/rust, tests/rust-linalg and the plain build).
+/// The debug chain's (tests/rust's debug build).
 const DEBUG: &str = "rust-debug";
 /// Every feature that adds a refusal case to `tests/rust`, enabled together so that the
 /// library is compiled once for all of them.
@@ -144,8 +146,10 @@ impl Chain {
 }
 
 /// The release build: `cargo ferrozyme test --release` (library unit tests, integration
-/// tests, and the binary and examples it links), the binary and examples run, the refusal
-/// cases, and `tests/rust-linalg` in release.
+/// tests, and the binary and examples it links), the binary and examples run, the error
+/// and refusal cases, and `tests/rust-linalg` in release; then the debug builds that need
+/// not wait for the debug chain: the plain `cargo` build (which must panic clearly at the
+/// first derivative) and `tests/rust-linalg` in debug.
 #[test]
 fn release_chain() {
     let mut c = Chain::new("release chain");
@@ -183,12 +187,22 @@ fn release_chain() {
     c.check("tests/rust-linalg, release", || {
         linalg_crates_from_the_registry(&["test", "--release"], 19, RELEASE)
     });
+    // The debug chain's critical path is one long single-threaded link (the library's
+    // debug unit-test binary through the AD pass): the other debug-profile builds run here,
+    // on the other core (debug artifacts of their own in this directory).
+    c.check("plain cargo build: the derivative panics clearly", || {
+        plain_cargo_build_links_and_the_derivative_panics_clearly(RELEASE)
+    });
+    // debug builds: one test is ignored, two front18 and five front19 ndarray tests are
+    // compiled out (refusals in ndarray's `Zip` and `stride_offset`; tests/README.md
+    // front17-front19), eleven run (the view least squares crashed before front18)
+    c.check("tests/rust-linalg, debug", || {
+        linalg_crates_from_the_registry(&["test"], 11, RELEASE)
+    });
     c.finish();
 }
 
-/// The debug build: `cargo ferrozyme test`, the binary and examples run, the plain
-/// `cargo` build (which must panic clearly at the first derivative), and
-/// `tests/rust-linalg` in debug.
+/// The debug build of `tests/rust`: `cargo ferrozyme test`, the binary and examples run.
 #[test]
 fn debug_chain() {
     let mut c = Chain::new("debug chain");
@@ -211,15 +225,6 @@ fn debug_chain() {
             DEBUG,
         )
     });
-    c.check("plain cargo build: the derivative panics clearly", || {
-        plain_cargo_build_links_and_the_derivative_panics_clearly(DEBUG)
-    });
-    // debug builds: one test is ignored, two front18 and five front19 ndarray tests are
-    // compiled out (refusals in ndarray's `Zip` and `stride_offset`; tests/README.md
-    // front17-front19), eleven run (the view least squares crashed before front18)
-    c.check("tests/rust-linalg, debug", || {
-        linalg_crates_from_the_registry(&["test"], 11, DEBUG)
-    });
     c.finish();
 }
 
@@ -238,9 +243,8 @@ fn runs_pass(runs: &[&[&str]], target: &str) {
 }
 
 /// A plain `cargo run` (no AD pass) builds and links; the first derivative call panics
-/// saying to build with `cargo ferrozyme`, and no number comes out. (A debug build, in
-/// the debug chain's directory: the panic is the `ferrozyme` crate's, whatever the
-/// profile; release until rust28.)
+/// saying to build with `cargo ferrozyme`, and no number comes out. (A debug build: the
+/// panic is the `ferrozyme` crate's, whatever the profile; release until rust28.)
 fn plain_cargo_build_links_and_the_derivative_panics_clearly(target: &str) {
     let o = cargo(false, &["run", "--bin", "fz-rust-demo"], target);
     let (out, err) = text(&o);
