@@ -21,7 +21,7 @@ pub fn lsq_views(a: &[f64], x: &[f64], b: &[f64]) -> f64 {
 
 /// Softmax cross-entropy of a linear model with owned `ndarray` arrays built inside
 /// (`from_shape_vec`, `mapv`, `sum_axis`, row iteration). The logits are one
-/// matrix-vector product per sample (`wᵀ x_s`), or with the feature `ndarray-gemm` one
+/// matrix-vector product per sample (`wᵀ x_s`); `softmax_xent_gemm` computes them as one
 /// matrix-matrix `dot` (`matrixmultiply`'s packed GEMM, refused before front19;
 /// tests/README.md front17, front19).
 #[autodiff_reverse(d_softmax_xent, Duplicated, Const, Const, Active)]
@@ -31,16 +31,27 @@ pub fn softmax_xent(w: &[f64], x: &[f64], labels: &[usize]) -> f64 {
     let k = w.len() / d;
     let wm = Array2::from_shape_vec((d, k), w.to_vec()).unwrap();
     let xm = Array2::from_shape_vec((n, d), x.to_vec()).unwrap();
-    #[cfg(not(feature = "ndarray-gemm"))]
-    let logits = {
-        let mut z = Array2::<f64>::zeros((n, k));
-        for (mut zr, xr) in z.axis_iter_mut(Axis(0)).zip(xm.axis_iter(Axis(0))) {
-            zr.assign(&wm.t().dot(&xr));
-        }
-        z
-    };
-    #[cfg(feature = "ndarray-gemm")]
-    let logits = xm.dot(&wm);
+    let mut logits = Array2::<f64>::zeros((n, k));
+    for (mut zr, xr) in logits.axis_iter_mut(Axis(0)).zip(xm.axis_iter(Axis(0))) {
+        zr.assign(&wm.t().dot(&xr));
+    }
+    xent(&logits, &wm, labels)
+}
+
+/// `softmax_xent` with the logits as one matrix-matrix `dot` (was the feature
+/// `ndarray-gemm` until rust28; now in every build, so one build checks both).
+#[autodiff_reverse(d_softmax_xent_gemm, Duplicated, Const, Const, Active)]
+pub fn softmax_xent_gemm(w: &[f64], x: &[f64], labels: &[usize]) -> f64 {
+    let n = labels.len();
+    let d = x.len() / n;
+    let k = w.len() / d;
+    let wm = Array2::from_shape_vec((d, k), w.to_vec()).unwrap();
+    let xm = Array2::from_shape_vec((n, d), x.to_vec()).unwrap();
+    xent(&xm.dot(&wm), &wm, labels)
+}
+
+/// The mean cross-entropy of the rows of `logits` plus `1e-2 |w|²`.
+fn xent(logits: &Array2<f64>, wm: &Array2<f64>, labels: &[usize]) -> f64 {
     let mut loss = 0.0;
     for (row, &y) in logits.axis_iter(Axis(0)).zip(labels) {
         let m = row.fold(f64::NEG_INFINITY, |a, &v| a.max(v));
@@ -48,7 +59,7 @@ pub fn softmax_xent(w: &[f64], x: &[f64], labels: &[usize]) -> f64 {
         loss += lse - row[y];
     }
     let l2 = wm.mapv(|v| v * v).sum_axis(Axis(0)).sum();
-    loss / n as f64 + 1e-2 * l2
+    loss / labels.len() as f64 + 1e-2 * l2
 }
 
 /// A spring network in the plane with `nalgebra` fixed-size vectors: `Σ ½ (|p_i - p_j| -
@@ -165,6 +176,15 @@ mod tests {
                 &fd_grad(|q| softmax_xent(q, &x, &labels), &w),
                 FD,
             );
+            // the matrix-matrix `dot` variant: the same function, the same gradient
+            let mut dw_gemm = vec![0.0; d * k];
+            d_softmax_xent_gemm(&w, &mut dw_gemm, &x, &labels, 1.0);
+            assert_all_close(
+                "gemm fd",
+                &dw_gemm,
+                &fd_grad(|q| softmax_xent_gemm(q, &x, &labels), &w),
+                FD,
+            );
             // (softmax - onehot) xᵀ / n + 2λ w
             let mut want = vec![0.0; d * k];
             for s in 0..n {
@@ -184,6 +204,7 @@ mod tests {
                 *g += 2e-2 * wi;
             }
             assert_all_close("formula", &dw, &want, EXACT);
+            assert_all_close("gemm formula", &dw_gemm, &want, EXACT);
         }
     }
 

@@ -370,50 +370,6 @@ mod tests {
         assert_all_close("d objective", &dp, &want, EXACT);
     }
 
-    #[cfg(feature = "dyn-built-inside")]
-    #[test]
-    fn box_dyn_terms_built_inside() {
-        for coupled in [false, true] {
-            let p = [0.4, 0.9, 2.5, -1.0];
-            let mut dp = [0.0; 4];
-            d_built_inside(&p, &mut dp, coupled, 1.0);
-            let fd = fd_grad(|q| built_inside(q, coupled), &p);
-            assert_all_close("d built inside", &dp, &fd, FD);
-            // d/dp_i 0.5 (p_i - i)^2 = p_i - i, plus the coupling's cos terms
-            let mut want: Vec<f64> = p.iter().enumerate().map(|(i, v)| v - i as f64).collect();
-            if coupled {
-                let c = (p[0] * p[3]).cos();
-                want[0] += c * p[3];
-                want[3] += c * p[0];
-            }
-            assert_all_close("d built inside formula", &dp, &want, EXACT);
-        }
-    }
-
-    #[cfg(feature = "dyn-layers-lib")]
-    #[test]
-    fn duplicated_trait_objects_with_parameter_fields() {
-        let stack = |w: Vec<f64>, s: f64| -> Vec<Box<dyn Layer>> {
-            vec![Box::new(Dense { w, n_in: 3 }), Box::new(Scale { s })]
-        };
-        let w = vec![0.3, -0.2, 0.5, 0.1, 0.4, -0.6];
-        let layers = stack(w.clone(), 1.7);
-        let mut shadow = stack(vec![0.0; 6], 0.0);
-        let x = [0.5, -1.0, 2.0];
-        let y = d_network(&layers, &mut shadow, &x, 1.0);
-        assert_close("network", y, network(&layers, &x), EXACT);
-        // The shadow boxes were built here with known types: read their fields back.
-        let dw = unsafe { &(*(&*shadow[0] as *const dyn Layer as *const Dense)).w };
-        let ds = unsafe { (*(&*shadow[1] as *const dyn Layer as *const Scale)).s };
-        let mut p = w.clone();
-        p.push(1.7);
-        let fd = fd_grad(|q| network(&stack(q[..6].to_vec(), q[6]), &x), &p);
-        assert_all_close("d Dense.w", dw, &fd[..6], FD);
-        assert_close("d Scale.s", ds, fd[6], FD);
-        // y = s² Σ h², so dy/ds = 2 y / s
-        assert_close("d s formula", ds, 2.0 * y / 1.7, EXACT);
-    }
-
     /// A gradient-descent driver whose history and step counter live in `Rc<RefCell<..>>`
     /// shared with a closure; only the objective is differentiated.
     #[test]

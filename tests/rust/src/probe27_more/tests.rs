@@ -13,31 +13,6 @@ fn const_generic_vectors_from_fn() {
     all_close("df", &df.0, &cross(&t, &r.0), EXACT);
 }
 
-#[cfg(feature = "probe27-refused")]
-#[test]
-fn sort_by_total_cmp_top_k() {
-    let x = [0.4, -2.0, 1.5, 0.9, -0.1, 3.0];
-    let mut dx = vec![0.0; 6];
-    let y = d_top_k(&x, &mut dx, 3, 1.0);
-    close("y", y, 9.0 + 2.25 + 0.81, EXACT);
-    all_close("dx", &dx, &[0.0, 0.0, 3.0, 1.8, 0.0, 6.0], EXACT);
-}
-
-#[cfg(feature = "probe27-refused")]
-#[test]
-fn btreemap_inside() {
-    let x = [0.5, -1.0, 2.0, 0.25, 1.5];
-    let mut dx = vec![0.0; 5];
-    let y = d_sparse_dot(&x, &mut dx, &[0, 2, 2, 4], 1.0);
-    close("y", y, x[0] * x[1] + 2.0 * x[2] * x[3] + x[4] * x[0], EXACT);
-    all_close(
-        "dx",
-        &dx,
-        &[x[1] + x[4], x[0], 2.0 * x[3], 2.0 * x[2], x[0]],
-        EXACT,
-    );
-}
-
 #[test]
 fn custom_iterator_struct() {
     let (a, r, n) = (1.5, 0.8, 12);

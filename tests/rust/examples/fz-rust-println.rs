@@ -1,4 +1,4 @@
-//! `println!` inside a differentiated function (built only with `--features error-case`):
+//! `println!` inside a differentiated function (an example built only with `--features error-case`):
 //! formatting and standard output have no derivative, so the build must fail, and the help
 //! line must say so in Rust terms (it used to suggest `ferrozyme cc a.c b.c` and
 //! `enzyme_const`, advice for C programs).

@@ -1,4 +1,4 @@
-//! A derivative the pass cannot generate (built only with `--features error-case`): the
+//! A derivative the pass cannot generate (an example built only with `--features error-case`): the
 //! differentiated code passes an active float through inline assembly that produces a
 //! value (an output operand: whatever it computes, the pass cannot know its
 //! derivative). The build must fail with an error that names this Rust function,
