@@ -210,7 +210,14 @@ def _roles(spec: _Spec) -> list:
 
 def _opaque_call_hint(stderr: str) -> str:
     """numba calls ctypes and cffi functions (and first-class function arguments) through
-    a raw address: their code is not in the module, so say what to do instead."""
+    a raw address, and BLAS/LAPACK through its helper library: their code is not in the
+    module, so say what to do instead."""
+    if re.search(r"no derivative for `numba_(xx|ez_|raw_)\w*`", stderr):
+        return (
+            "\nnote: numba runs np.dot, the @ operator and np.linalg through BLAS/LAPACK (numba_xx* helpers), whose "
+            "code is not part of what ferrozyme.numba differentiates: write the products as loops in the njit "
+            "function (numba compiles them to vectorized code), or differentiate a C version loaded with ferrozyme.load."
+        )
     if "through a function pointer" not in stderr:
         return ""
     return (
@@ -341,7 +348,8 @@ def _specialize(fn, argtypes, argnums, mode):
     if m:
         raise _nberrors.TypingError(
             f"ferrozyme.numba: {fn.py_func.__qualname__} allocates memory at run time through numba's "
-            f"{m.group(1)} (typed lists, strings, arrays wrapping foreign buffers: np.empty/np.zeros and array "
+            f"{m.group(1)} (lists, strings, the work buffers of np.sort and np.linalg, arrays wrapping foreign "
+            "buffers: np.empty/np.zeros and array "
             "expressions are supported). Ferrozyme cannot give that memory derivative storage, so this is "
             "refused rather than risk a wrong gradient; use NumPy arrays instead, or pass scratch arrays in as "
             "arguments listed in argnums (a buffer without a shadow that carries derivatives is refused; the "
