@@ -31,7 +31,11 @@ fn timed(
         if let Ok(path) = std::env::var("FZ_TRIAL_TIMES") {
             use std::io::Write;
             let line = format!("{:.3} {label}\n", start.elapsed().as_secs_f64());
-            if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+            {
                 let _ = f.write_all(line.as_bytes());
             }
         }
