@@ -25,9 +25,14 @@ def varying(aval) -> frozenset:
     return frozenset(getattr(aval, "vma", ()) or ())
 
 
+def _typeof(x):
+    t = getattr(jax, "typeof", None)
+    return t(x) if t is not None else _core.get_aval(x)
+
+
 def match_operands(name: str, xs: list) -> list:
     """The operands, each cast to vary over every axis some operand varies over."""
-    if not any(varying(jax.typeof(x)) for x in xs if hasattr(x, "shape")):
+    if not any(varying(_typeof(x)) for x in xs if hasattr(x, "shape")):
         return xs
     for helper in ("auto_insert_reshard", "standard_insert_pvary"):
         f = getattr(_core, helper, None)
