@@ -295,6 +295,24 @@ def test_torch_jit_script_through_an_ignored_helper(layer):
         import io
 
         torch.jit.save(s, io.BytesIO())
+    # the same through f.torchscript (generated from the signature), with a constant
+    src = ("double wsq(const double *x, double *y, int n, double c) { double s = 0; for (int i = 0; i < n; ++i) "
+           "{ y[i] = c * x[i] * x[i]; s += y[i]; } return s; }\n")
+    g = ferrozyme.load(src, "wsq", signature="(in x[n], out y[n], n, const c) -> out")
+    wsq = g.torchscript
+
+    class WithConst(torch.nn.Module):
+        def forward(self, x):
+            y, s = wsq(x, 0.5)
+            return (y * y).sum() + s
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sw = torch.jit.script(WithConst())
+    x = torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    sw(x).backward()
+    xd = x.detach()
+    assert_close(x.grad, xd ** 3 + xd, 1e-14, what="f.torchscript: d(sum (x^2/2)^2 + sum x^2/2)")
 
 
 # JAX ----------------------------------------------------------------------------------

@@ -383,6 +383,18 @@ class Function:
 
         return _torch.apply(self, args, kwargs)
 
+    @property
+    def torchscript(self):
+        """A typed function calling `self.torch`, marked `@torch.jit.ignore`, which
+        `torch.jit.script`ed code can call (it runs in Python; `torch.jit.save` refuses
+        it). Tensor inputs, then the constant scalars, all positional."""
+        f = self.__dict__.get("_torchscript")
+        if f is None:
+            from . import _torchscript
+
+            f = self.__dict__["_torchscript"] = _torchscript.make(self)
+        return f
+
     def jax(self, *args, **kwargs):
         from . import _jax
 
