@@ -52,6 +52,39 @@ def load(source, name: str, signature, *, lang=None, flags=()):
         return f
 
 
+def _unpickle(built_dir: str, name: str, signature: str, lang: str, flags: list, text: bytes):
+    """A pickled Function (another process: spawn workers, DataLoader, multiprocessing):
+    the compiled library itself when it is still in the cache, else built again from the
+    source text captured when it was pickled."""
+    from pathlib import Path
+
+    from ._build import Built
+    from ._core import Function
+
+    d = Path(built_dir)
+    with _loaded_lock:
+        f = _loaded.get(str(d))
+        if f is not None:
+            return f
+    try:
+        import json
+
+        meta = json.loads((d / "meta.json").read_text())
+        ok = (d / "lib.so").exists() and meta.get("name") == name
+    except (OSError, ValueError):
+        ok = False
+    if not ok:
+        if not text:
+            raise FileNotFoundError(f"cannot unpickle ferrozyme function {name}: its library {built_dir} is not in "
+                                    "this cache and its source was not readable when it was pickled")
+        return load(text, name, signature, lang=lang, flags=flags)
+    with _loaded_lock:
+        f = _loaded.get(str(d))
+        if f is None:
+            f = _loaded[str(d)] = Function(Built(d, meta))
+        return f
+
+
 def cache_dir():
     """The folder holding compiled libraries (`$FERROZYME_CACHE_DIR` or ~/.cache/ferrozyme)."""
     from ._toolchain import cache_dir as _cd

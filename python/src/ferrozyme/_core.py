@@ -116,6 +116,26 @@ class Function:
         ]
         return f
 
+    def __reduce__(self):
+        """Pickled as its library's cache entry plus what rebuilds it (name, signature,
+        language, flags and the source text as it is now): `copy.deepcopy` and unpickling
+        in this process give the same Function, another process loads the cached library
+        (or compiles it again where the cache lacks it: local headers the source includes
+        must then be reachable as the flags say)."""
+        from . import _unpickle
+
+        meta = self._built.meta
+        try:
+            with open(meta["source"], "rb") as fh:
+                text = fh.read()
+        except OSError:
+            text = b""
+        return (_unpickle, (str(self._built.dir), self.name, self.signature.text, meta["lang"],
+                            list(meta["flags"]), text))
+
+    def __deepcopy__(self, memo):
+        return self
+
     def __repr__(self):
         return f"<ferrozyme.Function {self.name}{self.signature.text} from {self.library}>"
 
@@ -362,6 +382,18 @@ class Function:
         from . import _torch
 
         return _torch.apply(self, args, kwargs)
+
+    @property
+    def torchscript(self):
+        """A typed function calling `self.torch`, marked `@torch.jit.ignore`, which
+        `torch.jit.script`ed code can call (it runs in Python; `torch.jit.save` refuses
+        it). Tensor inputs, then the constant scalars, all positional."""
+        f = self.__dict__.get("_torchscript")
+        if f is None:
+            from . import _torchscript
+
+            f = self.__dict__["_torchscript"] = _torchscript.make(self)
+        return f
 
     def jax(self, *args, **kwargs):
         from . import _jax

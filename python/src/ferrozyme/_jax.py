@@ -51,7 +51,7 @@ try:
 except ImportError:  # pragma: no cover - older jax
     from jax.core import Primitive
 
-from . import _toolchain
+from . import _jax_varying, _toolchain
 from ._core import Function
 from ._errors import ToolchainError
 
@@ -160,7 +160,8 @@ def _abstract(kind, *avals, fn, iv, rv, batch, width):
         for a, (sh, dt) in zip(avals, ops):
             if jnp.dtype(a.dtype) != jnp.dtype(dt) or (tuple(a.shape) != sh and tuple(a.shape[-len(sh):] if sh else ()) != sh):
                 raise TypeError(f"ferrozyme: {kind} of {fn.name}: operand {a.dtype}{list(a.shape)} does not fit {dt}{list(sh)}")
-    return [jax.core.ShapedArray(lead + sh, jnp.dtype(dt)) for sh, dt in res]
+    vary = frozenset().union(*(_jax_varying.varying(a) for a in avals))
+    return [_jax_varying.out_aval(lead + sh, jnp.dtype(dt), vary) for sh, dt in res]
 
 
 def _impl(prim, *args, **params):
@@ -471,6 +472,7 @@ def apply(fn: Function, args, kwargs):
                 "but JAX has 64-bit types disabled: call jax.config.update('jax_enable_x64', True)"
             )
     plan = fn.plan([tuple(jnp.shape(x)) for x in xs], dts, consts)
+    xs = _jax_varying.match_operands(fn.name, xs)
     outs = primal_p.bind(*xs, fn=fn, iv=plan.iv, rv=plan.rv, batch=(), width=0)
     outs = list(outs)
     return outs[0] if len(outs) == 1 else tuple(outs)

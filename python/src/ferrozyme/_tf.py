@@ -71,7 +71,29 @@ def _rv_bits(rv):
     return [struct.unpack("<q", struct.pack("<d", float(v)))[0] for v in rv]
 
 
+def _in_xla_function() -> bool:
+    """True while tracing a function that XLA must compile (`tf.function(jit_compile=True)`,
+    Keras' `jit_compile=True`, or a function called from one)."""
+    try:
+        from tensorflow.python.ops import control_flow_util
+    except ImportError:  # pragma: no cover - a TensorFlow without it: XLA's own error remains
+        return False
+    return tf.inside_function() and control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph())
+
+
+def _refuse_xla(fn: Function) -> None:
+    raise NotImplementedError(
+        f"{fn.name}(): called inside tf.function(jit_compile=True) (or a Keras model compiled with "
+        "jit_compile=True): TensorFlow's XLA compiler has no kernels for custom ops such as FerrozymeCall, so "
+        "the function cannot be compiled. Use tf.function without jit_compile for the function that calls it "
+        "(model.compile(..., jit_compile=False) in Keras); other parts can keep jit_compile=True in functions of "
+        "their own called around it. Under JAX, f.jax works inside jax.jit (an XLA custom call)."
+    )
+
+
 def _call(fn: Function, kind: str, tensors, iv, rv, out_shapes, out_dtypes):
+    if _in_xla_function():
+        _refuse_xla(fn)
     nin = len(tensors)
     if kind in ("primal", "vjp"):
         slots = list(range(nin)) + [-1 - j for j in range(len(out_shapes))]

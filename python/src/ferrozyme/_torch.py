@@ -443,7 +443,9 @@ def apply(fn: Function, args, kwargs):
         raise RuntimeError(
             f"{fn.name}(): torch.jit.trace cannot record a ferrozyme op (TorchScript is in maintenance "
             "mode and its tracer does not take these custom ops); use torch.export.export (also with "
-            "dynamic_shapes) or torch.compile, which keep the op in the graph"
+            "dynamic_shapes) or torch.compile, which keep the op in the graph. Under torch.jit.script, call "
+            "f.torchscript(tensors..., consts...) instead of f.torch (a typed @torch.jit.ignore function: it "
+            "runs in Python; torch.jit.save then refuses the module)"
         )
     ops = ops_for(fn)
     xs, plan = _resolve(fn, args, kwargs)

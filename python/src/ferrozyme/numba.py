@@ -39,9 +39,10 @@ A function compiled with `parallel=True` is differentiated as the same Python fu
 compiled without it (prange is then range; see `_serial`).
 Supported: arguments that are C-contiguous arrays (float64/float32 differentiable, integer
 arrays constant) of any rank, float and integer scalars; `f` returns a float scalar.
-Functions that allocate arrays (numba's NRT: `np.empty`, array expressions) are refused
-with a TypingError: Ferrozyme does not give memory from unknown allocators derivative
-storage yet, and the derivative would silently miss what flows through it.
+Functions that allocate arrays (`np.empty`, `np.zeros`, array expressions such as
+`np.sin(x) * y`, copies) are differentiated: their allocator gets an IR body Ferrozyme
+gives shadows to (`_numba_alloc`). Other runtime allocations (lists, strings, arrays
+around foreign data) are refused with a TypingError saying what to do.
 Differentiated arguments are `argnums` (default 0). A status other than success from
 numba (an exception inside `f`) raises ValueError in the derivative.
 """
@@ -61,7 +62,7 @@ from numba import types
 from numba.core import errors as _nberrors
 from numba.extending import overload
 
-from . import _toolchain
+from . import _numba_alloc, _toolchain
 from ._errors import CompileError
 
 _engines = []  # loaded derivative libraries, kept alive for the process
@@ -209,7 +210,14 @@ def _roles(spec: _Spec) -> list:
 
 def _opaque_call_hint(stderr: str) -> str:
     """numba calls ctypes and cffi functions (and first-class function arguments) through
-    a raw address: their code is not in the module, so say what to do instead."""
+    a raw address, and BLAS/LAPACK through its helper library: their code is not in the
+    module, so say what to do instead."""
+    if re.search(r"no derivative for `numba_(xx|ez_|raw_)\w*`", stderr):
+        return (
+            "\nnote: numba runs np.dot, the @ operator and np.linalg through BLAS/LAPACK (numba_xx* helpers), whose "
+            "code is not part of what ferrozyme.numba differentiates: write the products as loops in the njit "
+            "function (numba compiles them to vectorized code), or differentiate a C version loaded with ferrozyme.load."
+        )
     if "through a function pointer" not in stderr:
         return ""
     return (
@@ -334,15 +342,18 @@ _NRT_ALLOCATORS = re.compile(r"call [^\n]*@\"?(NRT_MemInfo_alloc\w*|NRT_Allocate
 def _specialize(fn, argtypes, argnums, mode):
     spec = _Spec(fn, argtypes, argnums, mode)
     ir, internal = _compile_entry(spec)
+    if _numba_alloc.allocates(ir):
+        ir = _numba_alloc.own_allocations(ir)
     m = _NRT_ALLOCATORS.search(ir)
     if m:
         raise _nberrors.TypingError(
-            f"ferrozyme.numba: {fn.py_func.__qualname__} allocates arrays at run time (numba's {m.group(1)}: "
-            "np.empty/np.zeros, array expressions such as np.exp(x) or x * y, copies). Ferrozyme cannot give "
-            "that memory derivative storage yet, so this is refused rather than risk a wrong gradient; write the "
-            "computation as loops over the arguments, or pass scratch arrays in as (constant) arguments"
-            " (a helper compiled with parallel=True allocates too: its prange runs through numba's "
-            "threading layer)"
+            f"ferrozyme.numba: {fn.py_func.__qualname__} allocates memory at run time through numba's "
+            f"{m.group(1)} (lists, strings, the work buffers of np.sort and np.linalg, arrays wrapping foreign "
+            "buffers: np.empty/np.zeros and array "
+            "expressions are supported). Ferrozyme cannot give that memory derivative storage, so this is "
+            "refused rather than risk a wrong gradient; use NumPy arrays instead, or pass scratch arrays in as "
+            "arguments listed in argnums (a buffer without a shadow that carries derivatives is refused; the "
+            "gradient returned for a scratch argument can be ignored)"
         )
     full = ir + "\n" + _derivative_ir(spec, internal, mode)
     cdll = _build_library(full, spec, mode)

@@ -1,0 +1,113 @@
+"""Arrays an `njit` function allocates (`np.empty`, `np.zeros`, array expressions), made
+differentiable by giving numba's runtime allocator a body Ferrozyme understands.
+
+numba allocates through `NRT_MemInfo_alloc_aligned(size, align)` (and its `_safe_`
+variant), a C function in numba's runtime: Ferrozyme sees no body and no rule, so memory
+from it has no shadow and a derivative stored there would be lost (refused). The IR of
+one specialization is rewritten so that allocation, reference counting and release are
+small IR functions over `aligned_alloc`/`free`, whose shadows Ferrozyme creates:
+
+* `fz_nrt_alloc_aligned` builds numba's MemInfo header (refcount, destructor, its data,
+  the data pointer, the size, no external allocator) and the data in ONE `aligned_alloc`
+  block: the header's data pointer is the block plus 64 bytes, so the shadow block's
+  header points at the shadow data, and a load of the data pointer from the MemInfo
+  (numba inlines `NRT_MemInfo_data_fast`) yields the shadow array in the derivative;
+* `fz_nrt_incref`/`fz_nrt_decref` count without atomics and `free` the block when the
+  count reaches zero. That is safe here: inside one differentiated call the only
+  MemInfos are the ones this call allocated (the entry's arrays come from
+  `numba.carray`, whose MemInfo is null), and no other thread can see them.
+
+Only applied to a specialization that allocates, so the IR of every other function
+(and its cache key) is unchanged. Other runtime allocators (`NRT_MemInfo_new` around
+foreign data, `NRT_MemInfo_varsize_alloc` for lists and strings, buffers adapted from
+Python objects) stay refused by the caller.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ALIGNED = ("NRT_MemInfo_alloc_aligned", "NRT_MemInfo_alloc_safe_aligned")
+_REFCOUNT = ("NRT_incref", "NRT_decref")
+
+# The data follows a 64-byte header (numba's MemInfo is 48 bytes) so it keeps the
+# alignment numba asks for (at most 64: its arrays ask for 32).
+_RUNTIME_IR = """
+declare noalias ptr @aligned_alloc(i64, i64)
+declare void @free(ptr)
+
+define internal noalias ptr @fz_nrt_alloc_aligned(i64 %size, i32 %align) {
+  %padded = add i64 %size, 127
+  %bytes = and i64 %padded, -64
+  %m = call noalias ptr @aligned_alloc(i64 64, i64 %bytes)
+  store i64 1, ptr %m, align 8
+  %dtor = getelementptr inbounds i8, ptr %m, i64 8
+  store ptr null, ptr %dtor, align 8
+  %dtor_info = getelementptr inbounds i8, ptr %m, i64 16
+  store ptr null, ptr %dtor_info, align 8
+  %data = getelementptr inbounds i8, ptr %m, i64 64
+  %data_field = getelementptr inbounds i8, ptr %m, i64 24
+  store ptr %data, ptr %data_field, align 8
+  %size_field = getelementptr inbounds i8, ptr %m, i64 32
+  store i64 %size, ptr %size_field, align 8
+  %ext = getelementptr inbounds i8, ptr %m, i64 40
+  store ptr null, ptr %ext, align 8
+  ret ptr %m
+}
+
+define internal void @fz_nrt_incref(ptr %m) {
+entry:
+  %null = icmp eq ptr %m, null
+  br i1 %null, label %done, label %inc
+inc:
+  %c = load i64, ptr %m, align 8
+  %c1 = add i64 %c, 1
+  store i64 %c1, ptr %m, align 8
+  br label %done
+done:
+  ret void
+}
+
+define internal void @fz_nrt_decref(ptr %m) {
+entry:
+  %null = icmp eq ptr %m, null
+  br i1 %null, label %done, label %dec
+dec:
+  %c = load i64, ptr %m, align 8
+  %c1 = sub i64 %c, 1
+  store i64 %c1, ptr %m, align 8
+  %last = icmp eq i64 %c1, 0
+  br i1 %last, label %release, label %done
+release:
+  call void @free(ptr %m)
+  br label %done
+done:
+  ret void
+}
+"""
+
+
+def _drop_function(ir: str, name: str) -> str:
+    """Remove the definition or declaration of `@name` from textual IR."""
+    ir = re.sub(rf"^define [^\n]*@\"?{name}\"?\([^\n]*\{{\n.*?^\}}\n", "", ir, flags=re.M | re.S)
+    return re.sub(rf"^declare [^\n]*@\"?{name}\"?\([^\n]*\n", "", ir, flags=re.M)
+
+
+def allocates(ir: str) -> bool:
+    return any(re.search(rf"call [^\n]*@\"?{a}\(", ir) for a in _ALIGNED)
+
+
+def own_allocations(ir: str) -> str:
+    """The specialization's IR with numba's aligned allocator and reference counting
+    replaced by the IR functions above."""
+    for name in _ALIGNED + _REFCOUNT:
+        ir = _drop_function(ir, name)
+    for name in _ALIGNED:
+        ir = re.sub(rf"@\"?{name}\"?\(", "@fz_nrt_alloc_aligned(", ir)
+    for name in _REFCOUNT:
+        ir = re.sub(rf"@\"?{name}\"?\(", f"@fz_{name.lower()}(", ir)
+    if re.search(r"^declare [^\n]*@free\(", ir, flags=re.M):
+        ir = _drop_function(ir, "free")
+    if re.search(r"^declare [^\n]*@aligned_alloc\(", ir, flags=re.M):
+        ir = _drop_function(ir, "aligned_alloc")
+    return ir + _RUNTIME_IR
