@@ -33,7 +33,7 @@ use std::collections::HashMap;
 
 use ferrozyme_llvm::{Builder, Context, Value};
 
-use crate::streams::values::LoopEdges;
+use crate::streams::values::{Accesses, LoopEdges};
 use crate::streams::Stream;
 
 /// Most iterations an added value is carried (positions in the window less one).
@@ -51,28 +51,9 @@ pub(crate) fn fits(s: &Stream) -> bool {
 /// Rewrites stream `s` of loop `e.b`, which now runs upwards (the anchor rising by one
 /// element per iteration), into the contribution form above. The caller checked `fits`.
 pub(crate) fn carry_rising(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Stream) {
-    let rmws: Vec<_> = s.by_q.values().flatten().copied().collect();
-    let ty = rmws[0].add.ty();
-    let (pmin, pmax) = (
-        *s.by_q.keys().next().unwrap(),
-        *s.by_q.keys().last().unwrap(),
-    );
+    let cells = Accesses::of(ctx, s);
+    let (rmws, ty, pmin, pmax) = (&cells.rmws, cells.ty, cells.pmin, cells.pmax);
     let off = |p: i64| ctx.i64().const_i64(s.byte_offset(p));
-    let align = rmws
-        .iter()
-        .flat_map(|r| [r.load.alignment(), r.store.alignment()])
-        .min()
-        .unwrap_or(1)
-        .max(1);
-    let noalias = ctx.md_kind("noalias");
-    let (load_md, store_md) = (
-        rmws[0].load.metadata(noalias),
-        rmws[0].store.metadata(noalias),
-    );
-    let tag = |i: Value, md: Option<Value>| {
-        i.set_alignment(align);
-        i.set_metadata(noalias, md);
-    };
     // `delayed[(store, k)]`: the add's value `k` iterations ago (`k = 0`: this one's).
     let nothing = ty.const_float(-0.0);
     let first = e.b.first_non_phi().unwrap();
@@ -94,7 +75,7 @@ pub(crate) fn carry_rising(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
     let sum_at = |bld: &Builder, anchor: Value, from: i64, age: &dyn Fn(i64) -> i64| {
         let addr = bld.byte_gep(anchor, off(from));
         let mut cur = bld.load(ty, addr, "fz.cell.old");
-        tag(cur, load_md);
+        cells.tag_load(cur);
         for q in from..=pmax {
             for r in &s.by_q[&q] {
                 let k = if r.add.operand(0) == r.load { 0 } else { 1 };
@@ -106,7 +87,7 @@ pub(crate) fn carry_rising(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
             }
         }
         let st = bld.store(cur, addr);
-        tag(st, store_md);
+        cells.tag_store(st);
     };
     // The cell this iteration leaves behind.
     bld.position_before(e.b.terminator().unwrap());
@@ -117,7 +98,7 @@ pub(crate) fn carry_rising(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
     for p in pmin + 1..=pmax {
         sum_at(bld, s.anchor, p, &|q| q - p);
     }
-    for r in &rmws {
+    for r in rmws {
         r.store.erase();
         r.add.erase();
         r.load.erase();

@@ -30,9 +30,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use ferrozyme_llvm::{Block, Builder, Context, Opcode, Value};
+use ferrozyme_llvm::{Block, Builder, Context, Opcode, Type, Value};
 
-use crate::streams::Stream;
+use crate::streams::{Rmw, Stream};
 
 /// Most instructions copied into the preheader for the first iteration's anchor.
 const MAX_SLICE_DEPTH: u32 = 12;
@@ -120,36 +120,65 @@ pub(crate) struct LoopEdges {
     pub flush_br: Value,
 }
 
+/// What a rewrite of stream `s` keeps of its original accesses: the read-modify-writes,
+/// the element type, the positions' range, and how a new access of a cell is tagged.
+pub(crate) struct Accesses {
+    pub rmws: Vec<Rmw>,
+    pub ty: Type,
+    pub pmin: i64,
+    pub pmax: i64,
+    /// The claim each original access made holds for the cell it touched; the new
+    /// accesses touch those cells, so the smallest claim holds for all of them.
+    align: u32,
+    /// The new accesses are shadow accesses like the ones they replace: not the tape
+    /// (`reverse/alias.rs`). Read before the originals are erased.
+    noalias: u32,
+    load_md: Option<Value>,
+    store_md: Option<Value>,
+}
+
+impl Accesses {
+    pub(crate) fn of(ctx: Context, s: &Stream) -> Accesses {
+        let rmws: Vec<Rmw> = s.by_q.values().flatten().copied().collect();
+        let align = rmws
+            .iter()
+            .flat_map(|r| [r.load.alignment(), r.store.alignment()])
+            .min()
+            .unwrap_or(1)
+            .max(1);
+        let noalias = ctx.md_kind("noalias");
+        Accesses {
+            ty: rmws[0].add.ty(),
+            pmin: *s.by_q.keys().next().unwrap(),
+            pmax: *s.by_q.keys().last().unwrap(),
+            align,
+            noalias,
+            load_md: rmws[0].load.metadata(noalias),
+            store_md: rmws[0].store.metadata(noalias),
+            rmws,
+        }
+    }
+
+    /// Tags a new load of a cell as the original loads were.
+    pub(crate) fn tag_load(&self, i: Value) {
+        i.set_alignment(self.align);
+        i.set_metadata(self.noalias, self.load_md);
+    }
+
+    /// Tags a new store of a cell as the original stores were.
+    pub(crate) fn tag_store(&self, i: Value) {
+        i.set_alignment(self.align);
+        i.set_metadata(self.noalias, self.store_md);
+    }
+}
+
 /// Rewrites stream `s` (the anchor falling by one element per iteration: position `p`
 /// is offset `q = p`, the leading cell the smallest) into the value form described
 /// above. The caller checked contiguous positions and `anchor_at_start_ok`.
 pub(crate) fn carry_values(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Stream) {
-    let rmws: Vec<_> = s.by_q.values().flatten().copied().collect();
-    let ty = rmws[0].add.ty();
-    let (pmin, pmax) = (
-        *s.by_q.keys().next().unwrap(),
-        *s.by_q.keys().last().unwrap(),
-    );
+    let cells = Accesses::of(ctx, s);
+    let (rmws, ty, pmin, pmax) = (&cells.rmws, cells.ty, cells.pmin, cells.pmax);
     let off = |p: i64| ctx.i64().const_i64(s.byte_offset(p));
-    // The claim each original access made holds for the cell it touched; the new
-    // accesses touch those cells, so the smallest claim holds for all of them.
-    let align = rmws
-        .iter()
-        .flat_map(|r| [r.load.alignment(), r.store.alignment()])
-        .min()
-        .unwrap_or(1)
-        .max(1);
-    // The new accesses are shadow accesses like the ones they replace: not the tape
-    // (`reverse/alias.rs`). Read before the originals are erased.
-    let noalias = ctx.md_kind("noalias");
-    let (load_md, store_md) = (
-        rmws[0].load.metadata(noalias),
-        rmws[0].store.metadata(noalias),
-    );
-    let tag = |i: Value, md: Option<Value>| {
-        i.set_alignment(align);
-        i.set_metadata(noalias, md);
-    };
     // The first iteration's window, loaded in the preheader.
     let pre_t = e.pre.terminator().unwrap();
     bld.position_before(pre_t);
@@ -161,7 +190,7 @@ pub(crate) fn carry_values(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
         bld.position_before(pre_t);
         let addr = bld.byte_gep(a0, off(p));
         let v = bld.load(ty, addr, "fz.cell.first");
-        tag(v, load_md);
+        cells.tag_load(v);
         bld.position_before(first);
         let phi = bld.phi(ty, "fz.cell");
         phi.add_incoming(v, e.pre);
@@ -182,7 +211,7 @@ pub(crate) fn carry_values(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
         acc.insert(p, cur.unwrap());
     }
     let keep = s.by_q[&pmax].last().unwrap().store;
-    for r in &rmws {
+    for r in rmws {
         if r.store != keep {
             r.store.erase();
         }
@@ -218,7 +247,7 @@ pub(crate) fn carry_values(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
     for p in pmin..pmax {
         let addr = bld.byte_gep(s.anchor, off(p));
         let st = bld.store(acc[&p], addr);
-        tag(st, store_md);
+        cells.tag_store(st);
     }
 }
 
