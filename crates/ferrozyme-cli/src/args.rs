@@ -392,6 +392,8 @@ pub struct OptArgs {
     pub help: bool,
     /// Enzyme's options (`-enzyme-…`, bare or after `-mllvm`).
     pub enzyme: EnzymeSettings,
+    /// `--time-passes` / `-ftime-report`: the time of each phase, on stderr at the end.
+    pub time_passes: bool,
 }
 
 /// Does a `-Rpass=`/`-pass-remarks=` pattern select Ferrozyme's remarks (reported under
@@ -416,6 +418,7 @@ impl OptArgs {
                 "--help" | "-help" | "-h" => a.help = true,
                 "--print-activity" => a.print_activity = true,
                 "--print-type-analysis" => a.print_type_analysis = true,
+                "--time-passes" | "-ftime-report" => a.time_passes = true,
                 "-mllvm" => {
                     let v = it
                         .next()
@@ -583,6 +586,17 @@ mod tests {
     #[test]
     fn opt_args() {
         let a = OptArgs::parse(&words("in.ll -o out.bc --print-activity -O2")).unwrap();
+        assert!(!a.time_passes);
+        assert!(
+            OptArgs::parse(&words("in.ll -o out.bc --time-passes"))
+                .unwrap()
+                .time_passes
+        );
+        assert!(
+            OptArgs::parse(&words("in.ll -o out.bc -ftime-report"))
+                .unwrap()
+                .time_passes
+        );
         assert_eq!(a.input, PathBuf::from("in.ll"));
         assert_eq!(a.output, PathBuf::from("out.bc"));
         assert!(a.print_activity && !a.print_type_analysis);

@@ -2,13 +2,15 @@
 //!
 //! Load (text or bitcode, by content) → AD pass → verify → optionally `default<O<n>>` →
 //! write bitcode when the output ends in `.bc`, text IR otherwise (`-o -` is stdout).
+//! `--time-passes` prints the time of each phase (`timing.rs`'s table) on stderr.
 
-use ferrozyme_transform::Options;
+use ferrozyme_transform::{Options, Span, Stamp};
 use inkwell::context::Context;
 
 use crate::args::{OptArgs, OptLevel};
 use crate::error::CliError;
 use crate::pipeline::{self, Emit};
+use crate::timing::{self, Timer};
 
 /// What `main` prints to stdout: the analysis printouts, then the module for `-o -`.
 pub struct OptOutput {
@@ -17,8 +19,19 @@ pub struct OptOutput {
 }
 
 pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
+    let mut timer = Timer::default();
+    let result = run_timed(args, &mut timer);
+    if args.time_passes {
+        eprint!("{}", timer.report());
+    }
+    result
+}
+
+fn run_timed(args: &OptArgs, timer: &mut Timer) -> Result<OptOutput, CliError> {
     let ctx = Context::create();
+    let start = Stamp::now();
     let module = pipeline::load(&ctx, &args.input)?;
+    timer.add_since(timing::LOAD_LINK, start);
     let opts = Options {
         print_activity: args.print_activity,
         print_type_analysis: args.print_type_analysis,
@@ -30,8 +43,13 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
             .is_some_and(|l| pipeline::LoopOptions::from_flags(l, &[]).vectorize),
         check_source_attributes: false,
     };
+    let start = Stamp::now();
     let report = pipeline::differentiate(&module, &opts)?;
+    timer.add_ad(Span::since(start), &report.times);
+    let start = Stamp::now();
     pipeline::verify_after_ad(&module)?;
+    timer.add_since(timing::VERIFY, start);
+    let start = Stamp::now();
     if let Some(level) = args.opt {
         let tm = pipeline::target_machine(&module, level)?;
         // As `ferrozyme cc` does before re-optimizing (`entry_inline.rs`).
@@ -62,6 +80,7 @@ pub fn run(args: &OptArgs) -> Result<OptOutput, CliError> {
         ferrozyme_transform::Module::from_inkwell(&module),
         args.opt.is_some_and(|l| l != crate::args::OptLevel::O0),
     );
+    timer.add_since(timing::OPTIMIZE, start);
     let mut out = OptOutput {
         printout: report.printout,
         module_text: None,

@@ -1,4 +1,4 @@
-//! `--time-passes` / `-ftime-report`: time per phase of `ferrozyme cc`.
+//! `--time-passes` / `-ftime-report`: time per phase of `ferrozyme cc` and `ferrozyme opt`.
 //!
 //! The driver adds each phase's span under a fixed label as it runs (several sources add
 //! up under the same label); the AD pass reports its own phases through

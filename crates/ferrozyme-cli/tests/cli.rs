@@ -86,6 +86,52 @@ fn opt_round_trips_text_and_bitcode() {
     assert!(stdout(&o).contains("@square"));
 }
 
+/// `--time-passes` (and clang's spelling `-ftime-report`) prints the phase table on
+/// stderr, the AD pass's own phases indented under it, and still writes the output.
+#[test]
+fn time_passes_table_for_opt_and_cc() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "in.ll", PLAIN_LL);
+    write(dir.path(), "main.c", MAIN_C);
+    write(dir.path(), "sq.c", SQ_C);
+    let opt = ferrozyme(
+        dir.path(),
+        &["opt", "in.ll", "-o", "out.ll", "-O2", "--time-passes"],
+    );
+    let cc = ferrozyme(
+        dir.path(),
+        &[
+            "cc",
+            "-O2",
+            "-ftime-report",
+            "main.c",
+            "sq.c",
+            "-o",
+            "prog",
+            "-lm",
+        ],
+    );
+    for (o, rows) in [
+        (
+            &opt,
+            &["load and link bitcode", "verify", "post-AD optimization"][..],
+        ),
+        (&cc, &["clang compile", "codegen", "link"][..]),
+    ] {
+        assert_ok(o);
+        let err = stderr(o);
+        assert!(err.contains("ferrozyme: time per phase"), "{err}");
+        for row in rows
+            .iter()
+            .chain(&["AD pass", "    type analysis", "total"])
+        {
+            assert!(err.contains(row), "no {row:?} row:\n{err}");
+        }
+    }
+    assert!(dir.path().join("out.ll").is_file());
+    assert_eq!(run_program(&dir.path().join("prog")), EXPECTED);
+}
+
 #[test]
 fn cc_runs_a_plain_program_at_o0_and_o2() {
     let dir = tempfile::tempdir().unwrap();
