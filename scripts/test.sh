@@ -4,7 +4,8 @@
 # end-to-end tests use target/release/ferrozyme and target/release/libferrozyme_plugin.so),
 # then run every crate's tests, then the Python package's tests (scripts/test-python.sh:
 # a cached virtual environment with PyTorch, JAX, TensorFlow and numba). Exits non-zero
-# on any failure.
+# on any failure. The end-to-end tests run the default sampled matrix of C/C++ variants
+# (tests/README.md); FZ_FULL_MATRIX=1 runs every variant of every program.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
