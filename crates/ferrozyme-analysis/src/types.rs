@@ -238,6 +238,8 @@ pub const INNER_WEIGHT: usize = 64;
 /// (in another function, after the struct went through memory) learns it.
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct TypeTree {
+    /// Offset → type; keys are `-1` or concrete offsets (only `insert` adds entries), so
+    /// the "every offset" entry, when present, is the first (`every`).
     map: BTreeMap<i64, BaseType>,
     /// Offset → the tree of the memory the pointer stored there points to. Shared: a
     /// pointee tree learnt from another value is adopted, not copied, so the many pointers
@@ -280,7 +282,14 @@ impl TypeTree {
         if let Some(t) = self.map.get(&off) {
             return *t;
         }
-        self.map.get(&-1).copied().unwrap_or(BaseType::Unknown)
+        self.every()
+    }
+    /// The `-1` ("every offset") entry: the smallest key, when present.
+    fn every(&self) -> BaseType {
+        match self.map.first_key_value() {
+            Some((-1, t)) => *t,
+            _ => BaseType::Unknown,
+        }
     }
     /// The entries in display order: concrete offsets ascending, then `-1`.
     pub fn iter(&self) -> impl Iterator<Item = (i64, BaseType)> + '_ {
@@ -302,7 +311,7 @@ impl TypeTree {
             return false;
         }
         if off == -1 {
-            let old = self.map.get(&-1).copied().unwrap_or(BaseType::Unknown);
+            let old = self.every();
             let new = old.join(t);
             if new == old {
                 return false;
@@ -321,12 +330,26 @@ impl TypeTree {
             }
             return true;
         }
-        let old = self.get(off);
-        let new = old.join(t);
-        if new == old {
-            return false;
+        // One search: a missing entry falls back to the "every offset" entry, the
+        // smallest key (`get`).
+        let every = self.every();
+        match self.map.entry(off) {
+            std::collections::btree_map::Entry::Occupied(mut e) => {
+                let old = *e.get();
+                let new = old.join(t);
+                if new == old {
+                    return false;
+                }
+                e.insert(new);
+            }
+            std::collections::btree_map::Entry::Vacant(e) => {
+                let new = every.join(t);
+                if new == every {
+                    return false;
+                }
+                e.insert(new);
+            }
         }
-        self.map.insert(off, new);
         true
     }
     /// Joins every entry of `other` into `self`. Returns whether `self` changed.
@@ -363,7 +386,7 @@ impl TypeTree {
         if self.opaque || std::ptr::eq(self, other) {
             return true;
         }
-        let every = self.map.get(&-1).copied().unwrap_or(BaseType::Unknown);
+        let every = self.every();
         if let Some(t) = other.map.get(&-1) {
             if every.join(*t) != every {
                 return false;
