@@ -5,38 +5,36 @@
 //! `--ad-before-opt` trial runs for half of the programs and the plugin trial for a
 //! quarter. Which ones follows from the program's name, so it is the same on every run
 //! and machine. This keeps the whole suite within its time budget on two cores while
-//! every variant still runs on hundreds of programs. `FZ_FULL_MATRIX=1` runs every variant of every program. A
-//! program whose purpose is one variant says `// VARIANTS: all` and always runs all.
+//! every variant still runs on hundreds of programs. `FZ_FULL_MATRIX=1` runs every
+//! variant of every program. A program whose purpose is one variant says
+//! `// VARIANTS: all` and always runs all.
 //! A variant that the program ignores (`IGNORE-REF: ...`) is always listed, so the
 //! gap stays visible.
 
 use crate::Directives;
 
-/// One way a program is built: a `ferrozyme cc` level, `--ad-before-opt`, or the plugin.
+/// A build of a program beside its `ferrozyme cc` levels: `--ad-before-opt` or the plugin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variant<'a> {
-    Level(&'a str),
+pub enum Variant {
     Ref,
     Plugin,
 }
 
-impl Variant<'_> {
-    /// One in how many programs runs this variant by default (1: all of them). The
-    /// levels `-O1` and `-O3` are shared differently: see [`Matrix::runs_level`].
+impl Variant {
+    /// One in how many programs runs this variant by default. (The levels `-O1` and
+    /// `-O3` are shared differently: see [`Matrix::runs_level`].)
     pub fn share(self) -> u64 {
         match self {
-            Variant::Level(_) => 1,
             Variant::Ref => 2,
             Variant::Plugin => 4,
         }
     }
 
     /// The directive key of this variant (`IGNORE-<key>:`).
-    pub fn key(self) -> String {
+    pub fn key(self) -> &'static str {
         match self {
-            Variant::Level(l) => l.to_string(),
-            Variant::Ref => "REF".into(),
-            Variant::Plugin => "PLUGIN".into(),
+            Variant::Ref => "REF",
+            Variant::Plugin => "PLUGIN",
         }
     }
 }
@@ -67,20 +65,19 @@ impl Matrix {
             return true;
         }
         let o1_this_time = fnv1a(&format!("{stem}/O1-or-O3")) % 2 == 0;
-        self == Matrix::Full
-            || d.all_variants
-            || d.ignored_at(level).is_some()
-            || (level == "O1") == o1_this_time
+        self.keeps_all(d, level) || (level == "O1") == o1_this_time
     }
 
     /// Whether the program `stem` runs `variant`.
     pub fn runs(self, stem: &str, d: &Directives, variant: Variant) -> bool {
-        let share = variant.share();
-        self == Matrix::Full
-            || share == 1
-            || d.all_variants
-            || d.ignored_at(&variant.key()).is_some()
-            || fnv1a(&format!("{stem}/{}", variant.key())) % share == 0
+        self.keeps_all(d, variant.key())
+            || fnv1a(&format!("{stem}/{}", variant.key())) % variant.share() == 0
+    }
+
+    /// Whether the variant with directive key `key` runs whatever the share: in the full
+    /// matrix, for a `VARIANTS: all` program, and where the program ignores it (listed).
+    fn keeps_all(self, d: &Directives, key: &str) -> bool {
+        self == Matrix::Full || d.all_variants || d.ignored_at(key).is_some()
     }
 }
 
