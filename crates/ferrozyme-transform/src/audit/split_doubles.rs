@@ -86,5 +86,5 @@ fn has_floats(t: Type) -> bool {
     } else {
         t
     };
-    e.is_fp() || (lanes_of_64_bits(t) && e.int_width() == Some(64))
+    e.is_fp() || e.int_width() == Some(64)
 }
