@@ -15,6 +15,22 @@
 ; bench/compile_scaling's `big` (n = 640) the pieces' values live across fewer calls
 ; (bench/README.md "perf26": object text -3.5%, issue 18).
 ;
+; Decision (HOST, INPUT): a value of the host that a piece uses (an instruction of
+; scalar, pointer or fixed-vector type, not a phi) is not passed as a parameter: the host
+; stores it into the piece's input struct (`fz.chunk.in`, an alloca) right after its
+; definition, and the piece loads it just before its first use, through a `ptr noalias
+; readonly` parameter, with `!invariant.load` and a TBAA tag that says the memory is
+; immutable (`outline.rs`, `spilled_at_definition`, `immutable_tbaa`). Here each cosine
+; the reverse needs is stored right after it is computed, and `chunk0` takes the two
+; shadows and two structs instead of hundreds of doubles.
+; Why it matters: passed as parameters, the forward's values were live from their
+; definitions to the piece calls, across every `sin`/`exp` call of the forward, and the
+; host's instruction selection and register allocation cost more than the three pieces
+; together; the immutable tag keeps instruction selection from chaining the pieces' loads
+; after their stores (without it each piece's selection cost 1.5x). On `big` n = 640
+; (llc-22 on the module after the pipeline) code generation went from 3,446M to 3,026M
+; instructions and the object's text from 141,642 to 115,771 bytes (issue 18).
+;
 ; #include <math.h>
 ; __attribute__((noinline)) static double kernel(const double *x, double *y) {
 ;   double a = x[0], b = x[1], c = x[2], d = x[3];
@@ -35,6 +51,8 @@
 ;
 ; RUN: %ferrozyme cc %s -O2 -S -emit-llvm -o - | %FileCheck %s
 ; RUN: %ferrozyme cc %s -O2 -S -emit-llvm -o - | %FileCheck %s --check-prefix=PIECE
+; RUN: %ferrozyme cc %s -O2 -S -emit-llvm -o - | %FileCheck %s --check-prefix=HOST
+; RUN: %ferrozyme cc %s -O2 -S -emit-llvm -o - | %FileCheck %s --check-prefix=INPUT
 
 ; CHECK-LABEL: define internal fastcc void @fz_grad_objective_sum(
 ; CHECK: call double @sin(double [[A:%[0-9]+]])
@@ -48,6 +66,19 @@
 ; CHECK: call double @sin(double [[C:%[0-9]+]])
 ; CHECK-NEXT: call contract double @llvm.cos.f64(double [[C]])
 ; CHECK: call void @fz_grad_objective_sum.fz.chunk0(
+
+; HOST-LABEL: define internal fastcc void @fz_grad_objective_sum(
+; HOST: %fz.chunk.in = alloca {
+; HOST: call double @sin(double [[X:%[0-9]+]])
+; HOST-NEXT: [[COS:%[0-9]+]] = tail call contract double @llvm.cos.f64(double [[X]])
+; HOST-NEXT: [[SLOT:%[0-9]+]] = getelementptr inbounds nuw {{.*}}, ptr %fz.chunk.in{{[0-9]*}}, i32 0, i32 {{[0-9]+}}
+; HOST-NEXT: store double [[COS]], ptr [[SLOT]]
+; HOST: call void @fz_grad_objective_sum.fz.chunk0(ptr %.shadow, ptr %.shadow1, ptr %fz.chunk.in, ptr %fz.chunk.out)
+
+; INPUT-LABEL: define internal void @fz_grad_objective_sum.fz.chunk0(ptr %0, ptr %1, ptr noalias readonly %2, ptr %3)
+; INPUT: [[P:%[0-9]+]] = getelementptr inbounds nuw {{.*}}, ptr %2, i32 0, i32 {{[0-9]+}}
+; INPUT-NEXT: load double, ptr [[P]], align 8, !tbaa [[IMM:![0-9]+]], !invariant.load
+; INPUT: [[IMM]] = !{[[TY:![0-9]+]], [[TY]], i64 0, i64 1}
 
 ; PIECE-LABEL: define internal void @fz_grad_objective_sum.fz.chunk0(
 ; PIECE: call contract double @llvm.cos.f64(
