@@ -1,33 +1,39 @@
 //! Chained recurrence splices folded into one: a vector loop's value from `k + 1`
-//! iterations back read as one shift of the last two vectors, not as a splice of splices.
+//! iterations back read as one shuffle of vectors the loop already carries, not as a
+//! splice of a carried splice.
 //!
 //! The rising exact streams (`streams/rising.rs`) keep each cell's contributions in
 //! fixed-order recurrences of order up to 4: scalar phi chains `p1 = phi [i1, x]`,
 //! `p2 = phi [i2, p1]`, ... LoopVectorize vectorizes each phi of the chain on its own: the
-//! first as `s1 = shufflevector(v1, x, <n-1, n, ..., 2n-2>)` (the vector `v1` of the last
-//! iteration's `x`, spliced one lane), the second as `s2 = shufflevector(v2, s1, <same>)`
-//! with `v2` carrying the last `s1`, and so on. Lane `j` of `s2` is `x` two positions
-//! back, which is lane `n - 2 + j` of the pair `(v1, x)`: one shuffle of values the loop
-//! already carries (on x86-64-v3 one `vperm2f128` of four doubles where the chain took
-//! two splices of two instructions each, and one carried vector register less per step;
-//! the periodic-`if` Brusselator's reverse vector body 80 -> 66 instructions, its spills
-//! included, bench/README.md "perf29").
+//! first as `s1 = shufflevector(v1, x, <n-1, n, ..., 2n-2>)` (`v1` the last iteration's
+//! `x`, spliced one lane), the second as `s2 = shufflevector(v2, s1, <same>)` with `v2`
+//! carrying the last `s1`, and so on (with interleaving, the same per part). Lane 0 of
+//! `s2` is `v2`'s last lane, which is a lane of the last iteration's `x`, so a lane of
+//! `v1` now: `s2` is one shuffle of `(v1, x)` (on x86-64-v3 one `vperm2f128` of four
+//! doubles where the chain took two splices of two instructions each), and `v2` (one
+//! carried vector register) goes. The periodic-`if` Brusselator's reverse vector body at
+//! `-O3 -march=x86-64-v3`: 80 -> 66 instructions, spills included (bench/README.md
+//! "perf29").
 //!
-//! The rewrite, for `s = shufflevector(pb, sa, <n-1, ..., 2n-2>)` where `pb` is a phi
-//! of the loop header `[ib, preheader], [sa, latch]` used only by `s`, and `sa` is a shift
-//! by `k < n` of `(p1, x)` (`shufflevector(p1, x, <n-k, ..., 2n-k-1>)`, `p1` a phi of
-//! the same header `[i1, preheader], [x, latch]`):
-//! `s` becomes the shift by `k + 1` of `(p1, x)` (`p1` itself when `k + 1 == n`), and
-//! lane `n - k - 1` of `p1`'s initial vector takes lane `n - 1` of `ib`: in the first
-//! iteration `s`'s lane 0 was `ib`'s last lane; in every later one it was `sa`'s last lane
-//! of the iteration before, `x`'s lane `n - k - 1` two iterations back, which is `p1`'s
-//! lane `n - k - 1` now. The other lanes are the same values by the masks. Nothing
-//! else may read `p1` but shifts of `(p1, x)` by at most `k` (which never read lanes
-//! below `n - k`), so changing a lane of its initial vector changes nothing else. The
-//! values are moved, not computed: the result is bit-identical.
+//! The rewrite, in a single-block loop (LoopVectorize's vector body `h`), for a
+//! `shufflevector` `s` in `h`: each lane of `s` is traced through shuffles to its source
+//! value and lane. Where a lane comes from lane `l` of a phi `pb` of `h` (`[ib, pre],
+//! [L, h]`) that only `s` uses, and lane `l` of `L` traces to lane `m` of a value `x`
+//! that is the latch value of another phi `p1` of `h` (`[i1, pre], [x, h]`), the lane
+//! reads `p1`'s lane `m` instead: in every iteration after the first, `pb`'s lane `l` is
+//! the last iteration's `L` lane `l`, which is the last `x`'s lane `m`, which is `p1`'s
+//! lane `m` now; for the first, `p1`'s initial vector gets `ib`'s lane `l` at `m`. That
+//! is allowed when no other user of `p1` reads lane `m` (or reads the value this rewrite
+//! already put there). When every lane of `s` then comes from at most two values of
+//! `s`'s type, `s` becomes one shuffle of them and `pb` is deleted. The values are moved,
+//! not computed: the result is bit-identical.
 //!
-//! Only in functions the pass generated (the user's own loops keep what the pipeline
-//! made of them), after the post-AD pipeline (called from `adjoint_chain::preaccumulate`).
+//! After the post-AD pipeline (called from `adjoint_chain::preaccumulate`), in every
+//! function: derivatives are often inlined into the user's function that calls them, and
+//! the functions the pass did not touch are vectorized only later (`ferrozyme cc`'s
+//! deferred pipeline), so what this finds is the pipeline's output for derivative code.
+
+use std::collections::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, Opcode, Value};
 
@@ -35,6 +41,8 @@ use ferrozyme_llvm::{Block, Builder, Opcode, Value};
 pub fn fold_function(blocks: &[Block]) -> usize {
     let mut done = 0;
     let mut erased: Vec<Value> = Vec::new();
+    // (phi, lane) -> the initial value this rewrite put there.
+    let mut set: HashMap<(Value, u32), Value> = HashMap::new();
     for &b in blocks {
         let shuffles: Vec<Value> = b
             .instructions()
@@ -45,7 +53,7 @@ pub fn fold_function(blocks: &[Block]) -> usize {
             if erased.contains(&s) {
                 continue;
             }
-            if let Some(gone) = fold(s) {
+            if let Some(gone) = fold(s, &mut set) {
                 done += 1;
                 erased.extend(gone);
             }
@@ -54,51 +62,31 @@ pub fn fold_function(blocks: &[Block]) -> usize {
     done
 }
 
-/// A shift by `k` of a carried pair: `shufflevector(p, x, <n-k, ..., 2n-k-1>)` with `p` a
-/// header phi whose value from the latch is `x`.
-struct Shift {
-    phi: Value,
-    x: Value,
-    k: u32,
-    /// Index of the phi's incoming value from outside the loop.
-    init: u32,
+/// The source of lane `j` of `v` through shuffles: (value, lane), `None` for a poison
+/// lane.
+fn trace(v: Value, j: u32) -> Option<(Value, u32)> {
+    let (mut v, mut j) = (v, j);
+    for _ in 0..16 {
+        if v.opcode() != Some(Opcode::LLVMShuffleVector) {
+            break;
+        }
+        let n = v.operand(0).ty().vector_len();
+        let m = (*v.shuffle_mask().get(j as usize)?)?;
+        (v, j) = if m < n {
+            (v.operand(0), m)
+        } else {
+            (v.operand(1), m - n)
+        };
+    }
+    if v.is_undef() {
+        return None;
+    }
+    Some((v, j))
 }
 
-/// `v` as a [`Shift`], if it is one.
-fn shift_of(v: Value) -> Option<Shift> {
-    if v.opcode() != Some(Opcode::LLVMShuffleVector) {
-        return None;
-    }
-    let (p, x) = (v.operand(0), v.operand(1));
-    let ty = v.ty();
-    if ty.has_scalable() || p.ty() != ty || x.ty() != ty {
-        return None;
-    }
-    let n = ty.vector_len();
-    let mask = v.shuffle_mask();
-    let first = mask.first().copied().flatten()?;
-    if first == 0 || first >= n {
-        return None;
-    }
-    let k = n - first;
-    let in_order = mask
-        .iter()
-        .enumerate()
-        .all(|(i, m)| *m == Some(first + i as u32));
-    if mask.len() != n as usize || !in_order {
-        return None;
-    }
-    let (init, latch) = carried(p)?;
-    if p.incoming()[latch as usize].0 != x || v.parent_block() != p.parent_block() {
-        return None;
-    }
-    Some(Shift { phi: p, x, k, init })
-}
-
-/// For a phi of a single-block loop (LoopVectorize's vector body): two incoming edges,
-/// one from its own block (the latch) and one from another (the preheader) — (index of
-/// the initial value, index of the latch value).
-fn carried(p: Value) -> Option<(u32, u32)> {
+/// A phi of a single-block loop: two incoming edges, one from its own block —
+/// (index of the initial value, index of the latch value).
+fn carried(p: Value) -> Option<(usize, usize)> {
     if p.opcode() != Some(Opcode::LLVMPHI) {
         return None;
     }
@@ -122,7 +110,7 @@ fn lane_of(v: Value, lane: u32) -> Option<Value> {
     }
     if v.opcode() == Some(Opcode::LLVMInsertElement) {
         let at = v.operand(2).const_int_value()?;
-        return if at == lane as i64 {
+        return if at == i64::from(lane) {
             Some(v.operand(1))
         } else {
             lane_of(v.operand(0), lane)
@@ -131,80 +119,164 @@ fn lane_of(v: Value, lane: u32) -> Option<Value> {
     None
 }
 
-/// Rewrites `s` if it is a chained splice (module doc); returns the instructions erased.
-fn fold(s: Value) -> Option<Vec<Value>> {
-    let outer = shift_of(s)?;
-    if outer.k != 1 {
+/// The lanes of `p` that `u` reads (all of them unless `u` is a shuffle).
+fn lanes_read(u: Value, p: Value) -> Vec<u32> {
+    let n = p.ty().vector_len();
+    if u.opcode() != Some(Opcode::LLVMShuffleVector) {
+        return (0..n).collect();
+    }
+    let mut out = Vec::new();
+    for m in u.shuffle_mask().into_iter().flatten() {
+        if m < n && u.operand(0) == p {
+            out.push(m);
+        }
+        if m >= n && u.operand(1) == p {
+            out.push(m - n);
+        }
+    }
+    out
+}
+
+/// One lane's new source: the phi whose initial lane must change, and to what.
+struct Moved {
+    p1: Value,
+    m: u32,
+    init: Value,
+}
+
+/// Rewrites `s` if one of its lanes reads a phi as the module doc says; returns the
+/// instructions erased.
+fn fold(s: Value, set: &mut HashMap<(Value, u32), Value>) -> Option<Vec<Value>> {
+    let ty = s.ty();
+    if ty.has_scalable() {
         return None;
     }
-    let pb = outer.phi;
-    let sa = outer.x;
-    let inner = shift_of(sa)?;
-    let n = s.ty().vector_len();
-    let (p1, x, k) = (inner.phi, inner.x, inner.k);
-    if k + 1 > n || p1 == pb || p1.parent_block() != pb.parent_block() {
-        return None;
-    }
-    // Both phis enter from the same block and leave through the same latch.
-    let (pb_inc, p1_inc) = (pb.incoming(), p1.incoming());
-    if pb_inc[outer.init as usize].1 != p1_inc[inner.init as usize].1
-        || pb_inc[1 - outer.init as usize].1 != p1_inc[1 - inner.init as usize].1
-    {
-        return None;
-    }
-    if pb.users() != vec![s] {
-        return None;
-    }
-    // Nothing else reads `p1` but shifts of `(p1, x)` by at most `k`.
-    for u in p1.users() {
-        if u == pb || u == s {
+    let h = s.parent_block();
+    let n = ty.vector_len();
+    let mut lanes: Vec<Option<(Value, u32)>> = Vec::with_capacity(n as usize);
+    let mut moved: Vec<Moved> = Vec::new();
+    let mut pb_seen: Option<Value> = None;
+    for j in 0..n {
+        let Some((src, l)) = trace(s, j) else {
+            lanes.push(None);
+            continue;
+        };
+        let phi_here = src.opcode() == Some(Opcode::LLVMPHI) && src.parent_block() == h;
+        let Some((ib_at, latch_at)) = phi_here.then(|| carried(src)).flatten() else {
+            lanes.push(Some((src, l)));
+            continue;
+        };
+        let inc = src.incoming();
+        // Only a phi that `s` alone reads, and only one per shuffle.
+        if src.users() != vec![s] || pb_seen.is_some_and(|p| p != src) {
+            lanes.push(Some((src, l)));
             continue;
         }
-        match shift_of(u) {
-            Some(o) if o.phi == p1 && o.x == x && o.k <= k && u.operand(1) == x => {}
-            _ => return None,
+        let (x, m) = trace(inc[latch_at].0, l)?;
+        let p1 = h.phis().into_iter().find(|&p| {
+            p != src
+                && p.ty() == ty
+                && carried(p).is_some_and(|(i0, i1)| {
+                    let pi = p.incoming();
+                    pi[i1].0 == x && pi[i0].1 == inc[ib_at].1
+                })
+        })?;
+        let first = lane_of(inc[ib_at].0, l)?;
+        pb_seen = Some(src);
+        moved.push(Moved { p1, m, init: first });
+        lanes.push(Some((p1, m)));
+    }
+    let pb = pb_seen?;
+    let pb_latch = pb.incoming()[carried(pb)?.1].0;
+    // At most two sources, each of `s`'s type.
+    let mut srcs: Vec<Value> = Vec::new();
+    for &(v, _) in lanes.iter().flatten() {
+        if !srcs.contains(&v) {
+            srcs.push(v);
         }
     }
-    let first = lane_of(pb_inc[outer.init as usize].0, n - 1)?;
-    let i1 = p1_inc[inner.init as usize].0;
-    let pre = p1_inc[inner.init as usize].1;
-    let lane = n - k - 1;
-    let ctx = s.ty().context();
+    if srcs.len() > 2 || srcs.iter().any(|v| v.ty() != ty) || srcs.contains(&pb) {
+        return None;
+    }
+    // The changed initial lanes: unread by other users of `p1`, or already this value.
+    for mv in &moved {
+        if let Some(&v) = set.get(&(mv.p1, mv.m)) {
+            if v != mv.init {
+                return None;
+            }
+            continue;
+        }
+        let read = mv
+            .p1
+            .users()
+            .into_iter()
+            .filter(|&u| u != s)
+            .any(|u| lanes_read(u, mv.p1).contains(&mv.m));
+        if read {
+            return None;
+        }
+    }
+    let ctx = ty.context();
     let idx = |i: u32| ctx.i32().const_int(u64::from(i));
-    let new_init = if i1.is_constant() && first.is_constant() {
-        let elems: Vec<Value> = (0..n)
-            .map(|i| {
-                if i == lane {
-                    Some(first)
-                } else {
-                    i1.const_element(i)
-                }
-            })
-            .collect::<Option<_>>()?;
-        Value::const_vector(&elems)
-    } else {
-        let term = pre.terminator()?;
-        let b = Builder::new(ctx);
-        b.position_before(term);
-        b.insert_element(i1, first, idx(lane))
-    };
-    p1.set_operand(inner.init, new_init);
-    let folded = if k + 1 == n {
-        p1
+    for mv in &moved {
+        if set.contains_key(&(mv.p1, mv.m)) {
+            continue;
+        }
+        let (i0, _) = carried(mv.p1)?;
+        let (i1, pre) = mv.p1.incoming()[i0];
+        let fresh = if i1.is_constant() && mv.init.is_constant() {
+            let elems: Vec<Value> = (0..n)
+                .map(|i| {
+                    if i == mv.m {
+                        Some(mv.init)
+                    } else {
+                        i1.const_element(i)
+                    }
+                })
+                .collect::<Option<_>>()?;
+            Value::const_vector(&elems)
+        } else {
+            let b = Builder::new(ctx);
+            b.position_before(pre.terminator()?);
+            b.insert_element(i1, mv.init, idx(mv.m))
+        };
+        mv.p1.set_operand(i0 as u32, fresh);
+        set.insert((mv.p1, mv.m), mv.init);
+    }
+    let a = srcs[0];
+    let b2 = srcs.get(1).copied().unwrap_or_else(|| ty.poison());
+    let mask: Vec<Value> = lanes
+        .iter()
+        .map(|l| match l {
+            None => ctx.i32().poison(),
+            Some((v, k)) if *v == a => idx(*k),
+            Some((_, k)) => idx(n + k),
+        })
+        .collect();
+    let identity = srcs.len() == 1 && lanes.iter().enumerate().all(|(j, l)| *l == Some((a, j as u32)));
+    let folded = if identity {
+        a
     } else {
         let b = Builder::new(ctx);
         b.position_before(s);
-        let mask: Vec<Value> = (0..n).map(|i| idx(n - k - 1 + i)).collect();
-        b.shuffle_vector(p1, x, Value::const_vector(&mask))
+        b.shuffle_vector(a, b2, Value::const_vector(&mask))
     };
+    // Operands of `s` that may die with it.
+    let operands = [s.operand(0), s.operand(1)];
     s.replace_all_uses_with(folded);
     let mut gone = vec![s];
     s.erase();
     pb.erase();
     gone.push(pb);
-    if sa.users().is_empty() {
-        sa.erase();
-        gone.push(sa);
+    for v in operands.into_iter().chain([pb_latch]) {
+        if v.is_instruction()
+            && v.opcode() == Some(Opcode::LLVMShuffleVector)
+            && v.users().is_empty()
+            && !gone.contains(&v)
+        {
+            v.erase();
+            gone.push(v);
+        }
     }
     Some(gone)
 }
