@@ -253,7 +253,11 @@ fn fold(s: Value, set: &mut HashMap<(Value, u32), Value>) -> Option<Vec<Value>> 
             Some((_, k)) => idx(n + k),
         })
         .collect();
-    let identity = srcs.len() == 1 && lanes.iter().enumerate().all(|(j, l)| *l == Some((a, j as u32)));
+    let identity = srcs.len() == 1
+        && lanes
+            .iter()
+            .enumerate()
+            .all(|(j, l)| *l == Some((a, j as u32)));
     let folded = if identity {
         a
     } else {
@@ -269,14 +273,122 @@ fn fold(s: Value, set: &mut HashMap<(Value, u32), Value>) -> Option<Vec<Value>> 
     pb.erase();
     gone.push(pb);
     for v in operands.into_iter().chain([pb_latch]) {
-        if v.is_instruction()
+        // `pb` (operand 0, typically) is freed already: look at it no more.
+        if !gone.contains(&v)
+            && v.is_instruction()
             && v.opcode() == Some(Opcode::LLVMShuffleVector)
             && v.users().is_empty()
-            && !gone.contains(&v)
         {
             v.erase();
             gone.push(v);
         }
     }
     Some(gone)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use ferrozyme_llvm::Module;
+
+    use crate::test_ir::parse;
+
+    /// A loop of LoopVectorize's shape carrying `x` one, two and three iterations back
+    /// (`%s1`, `%s2`, `%s3`), `%s3`'s phi starting from a value computed before the loop.
+    const CHAIN: &str = r#"
+define void @f(ptr %p, double %init3) {
+entry:
+  %i3 = insertelement <4 x double> poison, double %init3, i64 3
+  br label %body
+body:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %body ]
+  %v1 = phi <4 x double> [ <double poison, double poison, double poison, double -0.0>, %entry ], [ %x, %body ]
+  %v2 = phi <4 x double> [ <double poison, double poison, double poison, double 1.0>, %entry ], [ %s1, %body ]
+  %v3 = phi <4 x double> [ %i3, %entry ], [ %s2, %body ]
+  %a = getelementptr double, ptr %p, i64 %i
+  %x = load <4 x double>, ptr %a
+  %s1 = shufflevector <4 x double> %v1, <4 x double> %x, <4 x i32> <i32 3, i32 4, i32 5, i32 6>
+  %s2 = shufflevector <4 x double> %v2, <4 x double> %s1, <4 x i32> <i32 3, i32 4, i32 5, i32 6>
+  %s3 = shufflevector <4 x double> %v3, <4 x double> %s2, <4 x i32> <i32 3, i32 4, i32 5, i32 6>
+  %t = fadd <4 x double> %s1, %s2
+  %u = fadd <4 x double> %t, %s3
+  store <4 x double> %u, ptr %a
+  %i.next = add i64 %i, 4
+  %c = icmp eq i64 %i.next, 64
+  br i1 %c, label %exit, label %body
+exit:
+  ret void
+}
+"#;
+
+    /// Two and three back become shifts of `(%v1, %x)` by 2 and 3; `%v1`'s initial lanes
+    /// take the deleted phis' last lanes (a constant, then an `insertelement` before the
+    /// loop for the value computed there).
+    #[test]
+    fn chain_folds_into_shifts_of_the_first_pair() {
+        let ctx = inkwell::context::Context::create();
+        let m = parse(&ctx, CHAIN);
+        let module = Module::from_inkwell(&m);
+        let f = module.function("f").expect("f exists");
+        assert_eq!(fold_function(&f.blocks()), 2);
+        assert!(module.verify().is_ok(), "{}", f);
+        let text = f.to_string();
+        assert!(!text.contains("%v2 ="), "{text}");
+        assert!(!text.contains("%v3 ="), "{text}");
+        assert!(
+            text.contains(
+                "<4 x double> %v1, <4 x double> %x, <4 x i32> <i32 2, i32 3, i32 4, i32 5>"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "<4 x double> %v1, <4 x double> %x, <4 x i32> <i32 1, i32 2, i32 3, i32 4>"
+            ),
+            "{text}"
+        );
+        // Lane 2 from %v2's initial lane 3, lane 1 from %v3's (the argument).
+        assert!(
+            text.contains(
+                "<double poison, double poison, double 1.000000e+00, double -0.000000e+00>"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("double %init3, i32 1"), "{text}");
+    }
+
+    /// A lane of `%v1` that something else reads whole (an `extractelement`) cannot take
+    /// another initial value: nothing changes.
+    #[test]
+    fn refused_where_the_lane_is_read_elsewhere() {
+        let ir = CHAIN.replace(
+            "  %t = fadd",
+            "  %e = extractelement <4 x double> %v1, i64 2\n  store double %e, ptr %p\n  %t = fadd",
+        );
+        let ctx = inkwell::context::Context::create();
+        let m = parse(&ctx, &ir);
+        let module = Module::from_inkwell(&m);
+        let f = module.function("f").expect("f exists");
+        assert_eq!(fold_function(&f.blocks()), 0);
+        assert!(f.to_string().contains("%v2 = phi"));
+    }
+
+    /// A phi whose value another instruction uses too stays (it is not only the splice's).
+    #[test]
+    fn refused_where_the_carried_splice_is_used() {
+        let ir = CHAIN.replace(
+            "%t = fadd <4 x double> %s1, %s2",
+            "%t = fadd <4 x double> %v2, %s2",
+        );
+        let ctx = inkwell::context::Context::create();
+        let m = parse(&ctx, &ir);
+        let module = Module::from_inkwell(&m);
+        let f = module.function("f").expect("f exists");
+        // %s2 keeps %v2 (used by %t); %s3's lanes would then come from three values
+        // (%v1, %v2, %x): no single shuffle, nothing changes.
+        assert_eq!(fold_function(&f.blocks()), 0);
+        assert!(module.verify().is_ok(), "{}", f);
+        assert!(f.to_string().contains("%v2 = phi"));
+    }
 }
