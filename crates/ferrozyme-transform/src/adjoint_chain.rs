@@ -75,6 +75,9 @@ pub fn preaccumulate(module: Module, rewrite: bool) -> usize {
             // Carried adjoint sums of short reverse loops in two partial sums
             // (`adjoint_split.rs`); it needs the mark too.
             crate::adjoint_split::split_function(&f.blocks(), k);
+            // Vectorized recurrences of order 2 and more read as one shuffle of vectors
+            // the loop carries (`splice_chains.rs`).
+            crate::splice_chains::fold_function(&f.blocks());
         }
         crate::generated::unmark_shadow_params(f);
         for b in f.blocks() {

@@ -95,6 +95,7 @@ mod settings;
 mod signature;
 mod size_hint;
 pub mod slp_limit;
+mod splice_chains;
 mod split_math;
 mod streams;
 mod tangent;
