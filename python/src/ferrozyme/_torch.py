@@ -28,6 +28,7 @@ import threading
 
 import torch
 
+from . import _torch_legacy_vmap
 from ._core import Function
 from ._torch_second import (
     _make_second_order_functions,
@@ -336,6 +337,8 @@ def _make_autograd_function(ops: _Ops):
                    for g, s, sh in zip(gys, fn._outputs, shapes)]
             if _all_plain(xs) and _all_plain(gys) and not (torch.is_grad_enabled() and _any_grad(xs + gys)):
                 gs = ops._vjp(xs, gys, k.iv, k.rv)
+            elif _torch_legacy_vmap.any_legacy_batched(gys):
+                gs = _torch_legacy_vmap.vjp(ops, xs, gys, k)
             else:
                 # create_graph=True or torch.func: the gradient is itself differentiable
                 # (its derivative is fz_hvp).
@@ -352,6 +355,8 @@ def _make_autograd_function(ops: _Ops):
                     tans.append(t if t is not None else torch.zeros_like(x))
             if _all_plain(xs) and _all_plain(tans) and not (torch.is_grad_enabled() and _any_grad(xs + tans)):
                 return tuple(ops._jvp(xs, tans, k.iv, k.rv)[n_out:])
+            if _torch_legacy_vmap.any_legacy_batched(tans):
+                return tuple(_torch_legacy_vmap.jvp(ops, xs, tans, k))
             # the tangent is itself differentiable (its derivative is fz_fof)
             return tuple(_watch_consts(fn, ops.jvp_fn.apply(k, *xs, *tans), xs))
 
@@ -455,6 +460,8 @@ def apply(fn: Function, args, kwargs):
     elif _all_plain(xs) and not _transforming():
         outs = ops.eager_fn.apply(_consts(plan), *xs)
     else:
+        if _torch_legacy_vmap.any_legacy_batched(xs):
+            _torch_legacy_vmap.refuse_batched_inputs(fn.name)
         _refuse_three_levels(fn.name, xs)
         outs = ops.autograd_fn.apply(_consts(plan), *xs)
     outs = list(outs)

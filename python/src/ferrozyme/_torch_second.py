@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from . import _torch_legacy_vmap
 from ._core import Function
 from ._torch_tensors import _TORCH, _all_plain, _plain, _scatter_diff
 
@@ -161,6 +162,8 @@ def _make_second_order_functions(ops: _Ops):
                     res = real(*groups, k.iv, k.rv)
                 return _guard_higher_order(fn.name, res, ts)
             return real(*groups, k.iv, k.rv)
+        if _torch_legacy_vmap.any_legacy_batched(ts):
+            _torch_legacy_vmap.refuse_second_order(fn.name)
         _refuse_nested(fn.name, ts)
         return getattr(ops, kind)(*groups, k.iv, k.rv)
 

@@ -49,10 +49,20 @@ def _plain(t: torch.Tensor) -> bool:
 
 
 try:
-    _is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+    _is_functorch_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+    # torch._vmap_internals (the vmap gradcheck's check_batched_grad and
+    # check_batched_forward_grad use) makes batched tensors functorch does not count as
+    # wrapped and without a functorch interpreter: they have no storage either.
+    _is_legacy_batched = getattr(torch._C._functorch, "is_legacy_batchedtensor", lambda t: False)
+
+    def _is_wrapped(t):
+        return _is_functorch_wrapped(t) or _is_legacy_batched(t)
 except AttributeError:  # pragma: no cover - older torch
 
     def _is_wrapped(t):
+        return False
+
+    def _is_legacy_batched(t):
         return False
 
 
