@@ -703,3 +703,233 @@ def test_scipy_minimize_with_jac_and_hessp_from_the_op(rosen, layer):
     r1 = scipy_opt.least_squares(resid, p0, jac=rjac, method="lm")
     r2 = scipy_opt.least_squares(resid, p0, method="lm")
     assert r1.success and r1.cost <= r2.cost * (1 + 1e-6) + 1e-12
+
+
+# Second batch: hooks and repeated backward, JAX linearize/odeint/scipy, TF tape options,
+# a stiff ODE right-hand side for scipy.integrate ---------------------------------------
+
+RHS_SRC = r"""
+#include <math.h>
+/* a chain of damped, nonlinearly coupled oscillators: y = (q[0..n), p[0..n)) */
+void chain_rhs(const double *y, double *dy, int n2, double k, double c) {
+    int n = n2 / 2;
+    const double *q = y, *p = y + n;
+    for (int i = 0; i < n; ++i) {
+        double f = -k * sin(q[i]) - c * p[i];
+        if (i > 0) f += 0.5 * (q[i - 1] - q[i]) * (1.0 + 0.1 * (q[i - 1] - q[i]) * (q[i - 1] - q[i]));
+        if (i + 1 < n) f += 0.5 * (q[i + 1] - q[i]) * (1.0 + 0.1 * (q[i + 1] - q[i]) * (q[i + 1] - q[i]));
+        dy[i] = p[i];
+        dy[n + i] = f;
+    }
+}
+"""
+RHS_SIG = "(in y[n2], out dy[n2], n2, const k, const c)"
+
+
+def chain_rhs_ref(xp, y, k, c):
+    n = y.shape[0] // 2
+    q, p = y[:n], y[n:]
+    d = q[1:] - q[:-1]
+    s = 0.5 * d * (1.0 + 0.1 * d * d)
+    z = xp.zeros(1, dtype=y.dtype)
+    f = -k * xp.sin(q) - c * p + xp.concatenate([z, -s]) + xp.concatenate([s, z])
+    return xp.concatenate([p, f])
+
+
+def test_torch_hooks_retain_graph_and_repeated_backward(layer):
+    """Tensor hooks on inputs and outputs, retain_grad on the op's output, backward twice
+    with retain_graph (gradients accumulate), grad_outputs that are expanded or transposed
+    views, and an empty batch: as the torch math does."""
+    torch = framework("torch")
+    W, X, T = data()
+    res = []
+    for f in (layer.torch, lambda *a: layer_ref(torch, *a)):
+        Wt = torch.tensor(W, requires_grad=True)
+        Xt = torch.tensor(X, requires_grad=True)
+        seen = []
+        Wt.register_hook(lambda g: seen.append(g.clone()) or g * 2.0)
+        Y = f(Wt, Xt, 0.9)
+        Y.retain_grad()
+        Y.register_hook(lambda g: g + 1.0)
+        loss = (Y * torch.tensor(T)).sum()
+        loss.backward(retain_graph=True)
+        loss.backward(retain_graph=True)
+        gT = torch.tensor(T).t().contiguous().t()            # a transposed (non-contiguous) grad_output
+        g1 = torch.autograd.grad(Y, Xt, grad_outputs=gT, retain_graph=True)[0]
+        g2 = torch.autograd.grad(Y, Xt, grad_outputs=torch.ones(3, dtype=torch.float64).expand(6, 3))[0]
+        res.append([Wt.grad, Xt.grad, Y.grad, seen[0], g1, g2])
+    for a, b, what in zip(res[0], res[1], ("dW (hooked, twice)", "dX (twice)", "Y.grad", "hook saw", "gT", "g ones")):
+        assert_close(a, b, 1e-12, atol=1e-14, what=what)
+    W0 = torch.tensor(W, requires_grad=True)
+    Y0 = layer.torch(W0, torch.zeros(0, 4, dtype=torch.float64), 1.0)
+    assert Y0.shape == (0, 3)
+    Y0.sum().backward()
+    assert_close(W0.grad, np.zeros((3, 4)), 0, what="empty batch gradient")
+
+
+def test_jax_linearize_odeint_and_scipy_bfgs(layer):
+    """jax.linearize and jax.linear_transpose of the linearization, jax.vjp called twice,
+    jax.experimental.ode.odeint with the C right-hand side (its adjoint asks for vjps of
+    the dynamics), scipy's BFGS on a jitted value_and_grad: against the jnp math."""
+    jax, jnp = jax_x64()
+    rhs = ferrozyme.load(RHS_SRC, "chain_rhs", signature=RHS_SIG)
+    y0 = jnp.asarray(np.random.default_rng(7).uniform(-0.5, 0.5, 8))
+    ours = lambda y, k: rhs.jax(y, k=k, c=0.3)
+    ref = lambda y, k: chain_rhs_ref(jnp, y, k, 0.3)
+    v = jnp.linspace(-1.0, 1.0, 8)
+    ya, fa = jax.linearize(lambda y: ours(y, 1.1), y0)
+    yb, fb = jax.linearize(lambda y: ref(y, 1.1), y0)
+    assert_close(ya, yb, 1e-13, what="linearize primal")
+    assert_close(fa(v), fb(v), 1e-12, what="linearize tangent")
+    ta = jax.linear_transpose(fa, y0)(v)
+    tb = jax.linear_transpose(fb, y0)(v)
+    assert_close(ta[0], tb[0], 1e-12, what="linear_transpose of the linearization")
+    _, va = jax.vjp(lambda y: ours(y, 1.1), y0)
+    _, vb = jax.vjp(lambda y: ref(y, 1.1), y0)
+    for w in (v, v[::-1], jnp.ones(8)):
+        assert_close(va(w)[0], vb(w)[0], 1e-12, what="vjp function called again")
+    from jax.experimental.ode import odeint
+
+    ts = jnp.linspace(0.0, 3.0, 7)
+
+    def final(f):
+        return lambda y0, k: (odeint(lambda y, t, k: f(y, k), y0, ts, k, rtol=1e-10, atol=1e-10) ** 2).sum()
+
+    # odeint passes its extra arguments traced: a `const` k is refused saying what to do
+    with pytest.raises(ValueError, match="'k'.*declare 'k' `in`"):
+        jax.grad(final(ours))(y0, 1.2)
+    got = jax.value_and_grad(final(lambda y, k: ours(y, 1.2)))(y0, 0.0)
+    want = jax.value_and_grad(final(lambda y, k: ref(y, 1.2)))(y0, 0.0)
+    assert_close(got[0], want[0], 1e-8, what="odeint value")
+    assert_close(got[1], want[1], 1e-6, what="odeint adjoint gradient")
+    W, X, _ = (jnp.asarray(a) for a in data(B=10))
+    T = layer_ref(jnp, W, X, 0.8)    # realizable targets: a well-posed fit
+
+    def fit(f):
+        # the usual bridge: scipy.optimize.minimize(jac=True) on a jitted value_and_grad
+        import scipy.optimize
+
+        def L(p):
+            return jnp.mean((f(p[:12].reshape(3, 4), X, p[12]) - T) ** 2)
+
+        vg = jax.jit(jax.value_and_grad(L))
+        return scipy.optimize.minimize(lambda p: tuple(np.asarray(a) for a in vg(jnp.asarray(p))),
+                                       np.concatenate([np.asarray(W).ravel() * 0.2, [1.0]]), jac=True, method="BFGS")
+
+    ra, rb = fit(layer.jax), fit(lambda W, X, s: layer_ref(jnp, W, X, s))
+    assert ra.success and ra.nit == rb.nit
+    assert_close(ra.x, rb.x, 1e-7, what="scipy.optimize.minimize on jax.value_and_grad")
+
+
+def test_tf_tape_options_custom_gradient_and_dtypes(layer):
+    """tape.gradient with output_gradients and unconnected_gradients=ZERO, tape.watch of
+    constants, tf.stop_gradient on an input, a user tf.custom_gradient around the op,
+    run_functions_eagerly, and float32 Variables into a double kernel (a clear error
+    naming the argument; tf.cast works)."""
+    tf = framework("tensorflow")
+    W, X, T = data()
+
+    def grads(f):
+        Wc, Xc = tf.constant(W), tf.constant(X)
+        unused = tf.Variable(1.0, dtype=tf.float64)
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch([Wc, Xc])
+            Y = f(Wc, tf.stop_gradient(Xc), 0.7)
+        g = tape.gradient(Y, [Wc, Xc, unused], output_gradients=tf.constant(T),
+                          unconnected_gradients=tf.UnconnectedGradients.ZERO)
+        return g
+
+    a = grads(layer.tf)
+    b = grads(lambda *a: layer_ref(tf, *a))
+    for u, v, what in zip(a, b, ("dW", "dX (stopped: zero)", "unconnected: zero")):
+        assert_close(u, v, 1e-12, atol=1e-15, what=what)
+    assert np.all(np.asarray(a[1]) == 0.0)
+
+    @tf.custom_gradient
+    def clipped(Wv):
+        y = layer.tf(Wv, tf.constant(X), 0.7)
+
+        def grad(dy):
+            with tf.GradientTape() as t:
+                t.watch(Wv)
+                yy = layer.tf(Wv, tf.constant(X), 0.7)
+            return tf.clip_by_value(t.gradient(yy, Wv, output_gradients=dy), -0.1, 0.1)
+
+        return y, grad
+
+    Wv = tf.Variable(W)
+    with tf.GradientTape() as t:
+        l = tf.reduce_sum(clipped(Wv) * T)
+    with tf.GradientTape() as t2:
+        l2 = tf.reduce_sum(layer_ref(tf, Wv, X, 0.7) * T)
+    gref = t2.gradient(l2, Wv)
+    assert_close(t.gradient(l, Wv), np.clip(gref, -0.1, 0.1), 1e-12, what="custom_gradient")
+    tf.config.run_functions_eagerly(True)
+    try:
+        @tf.function
+        def step(Wv):
+            with tf.GradientTape() as t:
+                l = tf.reduce_sum(layer.tf(Wv, X, 0.7) * T)
+            return t.gradient(l, Wv)
+
+        assert_close(step(Wv), gref, 1e-12, what="tf.function run eagerly")
+    finally:
+        tf.config.run_functions_eagerly(False)
+    W32 = tf.Variable(W.astype(np.float32))
+    with pytest.raises(ValueError, match=r"'W'.*float64.*float32"):
+        layer.tf(W32, X, 0.7)
+    with tf.GradientTape() as t:
+        l = tf.reduce_sum(layer.tf(tf.cast(W32, tf.float64), X, 0.7) * T)
+    g = t.gradient(l, W32)
+    assert g.dtype == tf.float32
+    with tf.GradientTape() as t3:
+        l3 = tf.reduce_sum(layer_ref(tf, tf.cast(W32, tf.float64), X, 0.7) * T)
+    assert_close(g, t3.gradient(l3, W32), 1e-6, what="gradient through tf.cast")
+
+
+def test_scipy_solve_ivp_with_the_c_rhs_and_its_jacobian():
+    """scipy.integrate.solve_ivp (BDF and Radau, implicit: they use jac=) with the C
+    right-hand side and its Jacobian from forward mode (jvp_numpy columns): the Jacobian
+    against finite differences and the analytic one, the trajectories against the
+    same solver with the analytic Jacobian; odeint-style sensitivities by FD agree."""
+    integrate = pytest.importorskip("scipy.integrate", reason="scipy is not in the test environment")
+    rhs = ferrozyme.load(RHS_SRC, "chain_rhs", signature=RHS_SIG)
+    k, c = 1.4, 0.3
+    y0 = np.random.default_rng(8).uniform(-0.8, 0.8, 10)
+
+    def f(t, y):
+        return rhs(y, k=k, c=c)
+
+    def jac(t, y):
+        eye = np.eye(y.size)
+        return np.stack([rhs.jvp_numpy([y], [eye[i]], k=k, c=c)[1] for i in range(y.size)], axis=1)
+
+    def jac_ref(t, y):
+        n = y.size // 2
+        q = y[:n]
+        J = np.zeros((2 * n, 2 * n))
+        J[:n, n:] = np.eye(n)
+        J[n:, n:] = -c * np.eye(n)
+        J[n + np.arange(n), np.arange(n)] = -k * np.cos(q)
+        for i in range(n - 1):
+            d = q[i + 1] - q[i]
+            s = 0.5 * (1.0 + 0.3 * d * d)
+            J[n + i, i + 1] += s
+            J[n + i, i] -= s
+            J[n + i + 1, i] += s
+            J[n + i + 1, i + 1] -= s
+        return J
+
+    assert_close(f(0, y0), chain_rhs_ref(np, y0, k, c), 1e-14, what="rhs")
+    assert_close(jac(0, y0), jac_ref(0, y0), 1e-13, atol=1e-15, what="Jacobian vs analytic")
+    assert_close(jac(0, y0), np.stack([fd_grad(lambda y: f(0, y)[i], y0) for i in range(10)]), 1e-6, atol=1e-9,
+                 what="Jacobian vs FD")
+    # the vjp gives the same Jacobian by rows
+    rows = np.stack([rhs.vjp_numpy([y0], [np.eye(10)[i]], k=k, c=c) for i in range(10)])
+    assert_close(rows, jac_ref(0, y0), 1e-13, atol=1e-15, what="Jacobian by vjp rows")
+    for method in ("BDF", "Radau"):
+        a = integrate.solve_ivp(f, (0, 5), y0, method=method, jac=jac, rtol=1e-8, atol=1e-10)
+        b = integrate.solve_ivp(f, (0, 5), y0, method=method, jac=jac_ref, rtol=1e-8, atol=1e-10)
+        assert a.success and a.njev > 0
+        assert a.nfev == b.nfev and a.njev == b.njev, (method, a.nfev, b.nfev)
+        assert_close(a.y[:, -1], b.y[:, -1], 1e-9, atol=1e-12, what=f"{method} trajectory")
