@@ -165,7 +165,9 @@ def test_torch_lbfgs_closure_reevaluates_the_op(rosen, layer):
 
 def test_torch_gradcheck_and_gradgradcheck(layer, rosen, chan):
     """torch.autograd.gradcheck (reverse and forward mode, batched gradients, fast mode)
-    and gradgradcheck in double precision: numerical Jacobians against the op's."""
+    and gradgradcheck in double precision: numerical Jacobians against the op's; the
+    batched checks and torch.autograd.functional's vectorize=True (legacy vmap) against
+    the torch math."""
     torch = framework("torch")
     from torch.autograd import gradcheck, gradgradcheck
 
@@ -178,8 +180,24 @@ def test_torch_gradcheck_and_gradgradcheck(layer, rosen, chan):
                      check_batched_forward_grad=True)
     assert gradcheck(layer.torch, args, fast_mode=True, check_forward_ad=True)
     assert gradgradcheck(layer.torch, args, check_fwd_over_rev=True, check_rev_over_rev=True)
-    with pytest.raises(Exception, match="check_batched_grad=False"):   # legacy vmap at second order
-        gradgradcheck(layer.torch, args, check_batched_grad=True)
+    assert gradgradcheck(layer.torch, args, check_batched_grad=True)
+    # torch.autograd.functional's vectorize=True uses the same legacy vmap
+    AF = torch.autograd.functional
+    ours = lambda W, X, s: layer.torch(W, X, s).sin().sum()
+    ref = lambda W, X, s: layer_ref(torch, W, X, s).sin().sum()
+    for a, b in zip(AF.hessian(ours, args, vectorize=True), AF.hessian(ref, args)):
+        for u, v in zip(a, b):
+            assert_close(u, v, 1e-12, atol=1e-14, what="hessian(vectorize=True)")
+    for strategy in ("reverse-mode", "forward-mode"):
+        for a, b in zip(AF.jacobian(layer.torch, args, vectorize=True, strategy=strategy),
+                        AF.jacobian(lambda *a: layer_ref(torch, *a), args)):
+            assert_close(a.detach(), b.detach(), 1e-12, atol=1e-14, what=f"jacobian(vectorize=True, {strategy})")
+    Jg = AF.jacobian(layer.torch, args, vectorize=True, create_graph=True)
+    Jr = AF.jacobian(lambda *a: layer_ref(torch, *a), args, create_graph=True)
+    ga = torch.autograd.grad(sum(j.square().sum() for j in Jg), args)
+    gb = torch.autograd.grad(sum(j.square().sum() for j in Jr), args)
+    for u, v in zip(ga, gb):
+        assert_close(u, v, 1e-12, atol=1e-14, what="gradient of jacobian(vectorize=True, create_graph=True)")
     x = torch.tensor([-0.7, 0.4, 1.1, 0.2], dtype=torch.float64, requires_grad=True)
     assert gradcheck(rosen.torch, (x,), check_forward_ad=True)
     assert gradgradcheck(rosen.torch, (x,))
@@ -222,6 +240,8 @@ def test_torch_functional_code_around_the_op_with_batches(layer):
     Y3 = torch.vmap(lambda x: layer.torch(Wt, x, 1.0))(X3)
     assert_close(Y3.detach(), layer_ref(np, W, X, 1.0).reshape(2, 4, 3), 1e-13, what="vmap over the extra axis")
     Y3.square().sum().backward()
+    Y0 = torch.vmap(lambda x: layer.torch(Wt, x, 1.0))(torch.zeros(0, 4, 4, dtype=torch.float64))
+    assert Y0.shape == (0, 4, 3)                                    # an empty vmapped batch
     Wr = torch.tensor(W, requires_grad=True)
     layer_ref(torch, Wr, torch.tensor(X), 1.0).square().sum().backward()
     assert_close(Wt.grad, Wr.grad, 1e-12, what="vmap gradient")
@@ -229,8 +249,9 @@ def test_torch_functional_code_around_the_op_with_batches(layer):
 
 def test_torch_channels_last_and_strided_tensors(chan, layer):
     """A channels-last 4-D batch, a permuted view, an expanded (stride-0) channel
-    vector, a slice with a storage offset and a step: values and gradients as the torch
-    math on the same tensors (the gradients keep the inputs' shapes)."""
+    vector, a slice with a storage offset and a step, lazily negated views (neg bit):
+    values and gradients as the torch math on the same tensors (the gradients keep the
+    inputs' shapes); sparse tensors are a clear error."""
     torch = framework("torch")
     g = torch.Generator().manual_seed(4)
     base = torch.randn(3, 2, 5, 4, dtype=torch.float64, generator=g)
@@ -255,6 +276,15 @@ def test_torch_channels_last_and_strided_tensors(chan, layer):
         assert X.grad.shape == X.shape and a.grad.shape == a.shape
         assert_close(X.grad, Xr.grad, 1e-13, what=f"{what} dX")
         assert_close(a.grad, ar.grad, 1e-13, what=f"{what} da")
+    # lazily negated views (z.conj().imag has the neg bit: memory holds +Im z) and sparse inputs
+    z = torch.complex(base[0, 0], 2.0 * base[0, 0])
+    Xn = z.conj().imag.reshape(1, 1, 5, 4).expand(1, 2, 5, 4)
+    assert z.conj().imag.is_neg()
+    assert_close(chan.torch(Xn, a0), chan_ref(-2.0 * base[0, 0].numpy()[None, None].repeat(2, 1), a0.numpy()),
+                 1e-13, what="neg-bit view")
+    assert_close(chan.torch(torch._neg_view(base), a0), chan_ref(-base.numpy(), a0.numpy()), 1e-13, what="_neg_view")
+    with pytest.raises(ValueError, match="sparse.*to_dense"):
+        chan.torch(base.to_sparse(), a0)
     # an expanded (stride-0) input that requires grad: the gradient is summed back
     row = torch.randn(4, dtype=torch.float64, generator=g, requires_grad=True)
     W = torch.randn(3, 4, dtype=torch.float64, generator=g)

@@ -183,6 +183,13 @@ class _Ops:
     def _loop(self, op, B, groups, dims, iv, rv):
         """Call `op` once per batch element; groups: lists of tensors, dims: their batch dims."""
         moved = [[t.movedim(d, 0) if d is not None else t for t, d in zip(g, dg)] for g, dg in zip(groups, dims)]
+        if B == 0:
+            # an empty batch: the per-sample output shapes from the op's fake implementation
+            meta = [[torch.empty(t.shape[1:] if d is not None else t.shape, dtype=t.dtype, device="meta")
+                     for t, d in zip(g, dg)] for g, dg in zip(moved, dims)]
+            like = next(t for g in moved for t in g)
+            outs = [like.new_empty((0, *o.shape), dtype=o.dtype) for o in op(*meta, iv, rv)]
+            return outs, [0] * len(outs)
         res = []
         for b in range(B):
             args = [[t[b] if d is not None else t for t, d in zip(g, dg)] for g, dg in zip(moved, dims)]
@@ -195,7 +202,7 @@ class _Ops:
         fn = self.fn
         cfn, _ = fn.vector_symbol(mode, B)
         xs = [_contig(x, fn.name, "an input") for x in xs]
-        lanes = [(t.movedim(d, 0).contiguous() if d is not None else _contig(t, fn.name, "a tangent"))
+        lanes = [_contig(t.movedim(d, 0) if d is not None else t, fn.name, "a tangent")
                  for t, d in zip(lanes, lane_dims)]
         L = fn._layouts[mode]
         ls = [0] * L["n"]

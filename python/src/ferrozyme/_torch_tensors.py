@@ -27,6 +27,13 @@ def _ptr(t: torch.Tensor) -> int:
 def _contig(t: torch.Tensor, fname: str, what: str) -> torch.Tensor:
     if t.device.type != "cpu":
         raise ValueError(f"{fname}(): {what} is on {t.device}; the compiled function runs on the CPU")
+    if t.layout != torch.strided:
+        raise ValueError(f"{fname}(): {what} is a {t.layout} tensor; the compiled function takes dense tensors "
+                         "(pass x.to_dense())")
+    if t.is_neg() or t.is_conj():
+        # A lazily negated (conjugated) view, such as z.conj().imag: its memory holds the
+        # values before the negation, so a data pointer alone would give the wrong sign.
+        t = t.resolve_neg().resolve_conj()
     return t if t.is_contiguous() else t.contiguous()
 
 
