@@ -963,3 +963,118 @@ def test_scipy_solve_ivp_with_the_c_rhs_and_its_jacobian():
         assert a.success and a.njev > 0
         assert a.nfev == b.nfev and a.njev == b.njev, (method, a.nfev, b.nfev)
         assert_close(a.y[:, -1], b.y[:, -1], 1e-9, atol=1e-12, what=f"{method} trajectory")
+
+
+def test_keras3_torch_and_jax_backends_train_a_layer_calling_the_op():
+    """Keras 3 on the torch backend (the layer calls f.torch on Keras Variables, whose
+    values are torch Parameters) and on the JAX backend (f.jax): Model.fit gives the same
+    loss history and weights as the same layer in the backend's own ops. One fresh process per backend (the
+    backend is fixed at import), run side by side."""
+    code = f"""
+    import os, sys
+    be = sys.argv[1]
+    os.environ["KERAS_BACKEND"] = be
+    import numpy as np
+    if be == "jax":
+        import jax
+        jax.config.update("jax_enable_x64", True)
+    import keras, ferrozyme
+    keras.config.set_floatx("float64")   # the loss too: float32 rounding would hide small differences
+    rng = np.random.default_rng(29)
+    W, X = rng.normal(scale=0.6, size=(3, 4)), rng.normal(size=(16, 4))
+    T = rng.uniform(-1, 1, size=(16, 3))
+    fn = ferrozyme.load({SRC!r}, "tanh_layer", signature={TANH_SIG!r})
+
+    class L(keras.layers.Layer):
+        def __init__(self, ours, **kw):
+            super().__init__(dtype="float64", **kw)
+            self.ours = ours
+
+        def build(self, shape):
+            self.W = self.add_weight(shape=(3, 4), initializer=keras.initializers.Constant(W * 0.5))
+            self.s = self.add_weight(shape=(), initializer=keras.initializers.Constant(0.9))
+
+        def call(self, x):
+            if self.ours:
+                return getattr(fn, be)(self.W, x, self.s)
+            # the same math in the backend's own ops (keras.ops computes this in float32 on torch)
+            xp = __import__("torch" if be == "torch" else "jax.numpy", fromlist=["tanh"])
+            return self.s.value * xp.tanh(x @ self.W.value.T)
+
+    hist, Ws = [], []
+    for ours in (True, False):
+        m = keras.Sequential([keras.Input((4,), dtype="float64"), L(ours)])
+        m.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+        hist.append(m.fit(X, T, batch_size=5, epochs=3, shuffle=False, verbose=0).history["loss"])
+        Ws.append(np.asarray(keras.ops.convert_to_numpy(m.layers[-1].W)))
+    assert hist[0][-1] < hist[0][0], hist
+    np.testing.assert_allclose(hist[0], hist[1], rtol=1e-6)   # (the history is a float32 metric)
+    np.testing.assert_allclose(Ws[0], Ws[1], rtol=1e-10, atol=1e-12)
+    print("ok")
+    """
+    procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), be], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for be in ("torch", "jax")]
+    for be, p in zip(("torch", "jax"), procs):
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0 and out.strip().endswith("ok"), f"{be}: {out[-2000:]}{err[-4000:]}"
+
+
+def test_numba_prange_per_sample_gradients_and_any_layout():
+    """A parallel=True njit function computing per-sample gradients in a prange loop by
+    calling the derivative (from numba's worker threads); gradients of Fortran-ordered,
+    transposed and strided arrays (copied to C order), from Python and from njit code,
+    against the analytic gradient and finite differences."""
+    numba = framework("numba")
+    import math
+
+    import ferrozyme.numba as fzn
+
+    @numba.njit
+    def nll(theta, x):
+        s = 0.0
+        for i in range(x.size):
+            r = x[i] - theta[0]
+            s += 0.5 * r * r * math.exp(-2.0 * theta[1]) + theta[1]
+        return s
+
+    g = fzn.grad(nll)
+
+    @numba.njit(parallel=True)
+    def per_sample(theta, X):
+        out = np.empty((X.shape[0], 2))
+        for b in numba.prange(X.shape[0]):
+            out[b] = g(theta, X[b])
+        return out
+
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(64, 30)) + 1.0
+    th = np.array([0.5, 0.2])
+    e = math.exp(-2 * th[1])
+    want = np.stack([[-(x - th[0]).sum() * e, -((x - th[0]) ** 2).sum() * e + x.size] for x in X])
+    assert_close(per_sample(th, X), want, 1e-12, what="per-sample gradients in prange")
+    assert_close(g(th, X[3]), fd_grad(lambda t: nll(t, X[3]), th), 1e-7, what="vs FD")
+
+    @numba.njit
+    def quartic(A, w):
+        s = 0.0
+        for i in range(A.shape[0]):
+            for j in range(A.shape[1]):
+                s += w[j] * A[i, j] ** 4 + A[i, j] * (i + 1)
+        return s
+
+    gq = fzn.grad(quartic)
+    A = rng.normal(size=(5, 4))
+    w = rng.uniform(0.5, 1.5, size=4)
+    for what, a in (("Fortran order", np.asfortranarray(A)), ("transposed", A.T.copy().T),
+                    ("strided", np.repeat(A, 2, axis=1)[:, ::2]), ("C order", A)):
+        assert not (what != "C order" and a.flags.c_contiguous)
+        assert_close(gq(a, w), 4 * w * A ** 3 + np.arange(1, 6)[:, None], 1e-13, what=what)
+
+    @numba.njit
+    def from_njit(A, w):
+        return gq(A.T, w)
+
+    At = A.T.copy()
+    assert_close(from_njit(At, w), 4 * w * A ** 3 + np.arange(1, 6)[:, None], 1e-13, what="a transposed view in njit")
+    val, tan = fzn.jvp(quartic)(np.asfortranarray(A), w, np.ones_like(A))
+    assert_close(tan, (4 * w * A ** 3 + np.arange(1, 6)[:, None]).sum(), 1e-13, what="jvp of a Fortran-ordered array")

@@ -415,6 +415,8 @@ def _resolve(fn: Function, args, kwargs):
     inputs, consts = fn.split_args(args, kwargs)
     xs = []
     for slot, x in zip(fn._inputs, inputs):
+        if not isinstance(x, torch.Tensor) and isinstance(getattr(x, "value", None), torch.Tensor):
+            x = x.value   # a Keras Variable (torch backend): its value is the torch Parameter it trains
         if not isinstance(x, torch.Tensor):
             if slot.dims:
                 raise ValueError(f"{fn.name}(): argument {slot.name!r} must be a torch.Tensor, got {type(x).__name__}")
