@@ -1078,3 +1078,43 @@ def test_numba_prange_per_sample_gradients_and_any_layout():
     assert_close(from_njit(At, w), 4 * w * A ** 3 + np.arange(1, 6)[:, None], 1e-13, what="a transposed view in njit")
     val, tan = fzn.jvp(quartic)(np.asfortranarray(A), w, np.ones_like(A))
     assert_close(tan, (4 * w * A ** 3 + np.arange(1, 6)[:, None]).sum(), 1e-13, what="jvp of a Fortran-ordered array")
+
+
+def test_tf_map_fn_scan_distribution_strategy_and_composite_tensors(layer):
+    """tf.map_fn and tf.scan over the op inside tf.function, a MirroredStrategy step
+    (strategy.run), tf.function(reduce_retracing=True) over growing batches: gradients
+    and values as the TF math; ragged and sparse tensors are a clear ValueError."""
+    tf = framework("tensorflow")
+    W, X, T = data()
+    Xs = tf.constant(np.stack([X, 2.0 * X, -X]))
+    ref = lambda W, x, s: layer_ref(tf, W, x, s)
+
+    def grad_of(loss):
+        Wv = tf.Variable(W)
+        with tf.GradientTape() as t:
+            l = loss(Wv)
+        return t.gradient(l, Wv)
+
+    for f in (lambda L: lambda W: tf.reduce_sum(tf.map_fn(lambda x: L(W, x, 0.5), Xs) ** 2),
+              lambda L: lambda W: tf.reduce_sum(tf.scan(lambda c, x: c + tf.reduce_sum(L(W, x, 0.5)) ** 2, Xs,
+                                                        initializer=tf.constant(0.0, tf.float64)))):
+        assert_close(grad_of(tf.function(f(layer.tf))), grad_of(f(ref)), 1e-12, what="map_fn/scan in tf.function")
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0"])
+    with strategy.scope():
+        Wv = tf.Variable(W)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as t:
+            l = tf.reduce_sum(layer.tf(Wv, x, 0.5) ** 2)
+        return t.gradient(l, Wv)
+
+    g = strategy.run(step, (tf.constant(X),))
+    assert_close(g, grad_of(lambda W: tf.reduce_sum(ref(W, tf.constant(X), 0.5) ** 2)), 1e-12, what="MirroredStrategy")
+    f = tf.function(lambda x: layer.tf(W, x, 0.5), reduce_retracing=True)
+    for k in (2, 3, 5, 6):
+        assert_close(f(tf.constant(X[:k])), layer_ref(np, W, X[:k], 0.5), 1e-13, what=f"reduce_retracing batch {k}")
+    with pytest.raises(ValueError, match="'X' is a RaggedTensor.*to_tensor"):
+        layer.tf(W, tf.ragged.constant([[1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0]], dtype=tf.float64), 0.5)
+    with pytest.raises(ValueError, match="'W' is a SparseTensor.*to_dense"):
+        layer.tf(tf.sparse.from_dense(W), X, 0.5)
