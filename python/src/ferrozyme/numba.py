@@ -432,7 +432,8 @@ def _make(fn, argnums, mode):
         raise TypeError(f"ferrozyme.numba.{mode} needs a numba.njit function, got {type(fn).__name__}")
     argnums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     fn = _serial(fn)
-    cache = {}
+    cache = {}  # argument types -> njit implementation
+    built = {}  # C-ordered argument types -> (spec, compiled derivative)
 
     def stub(*args):  # pragma: no cover - replaced by the overload in compiled code
         raise NotImplementedError
@@ -450,7 +451,9 @@ def _make(fn, argnums, mode):
         if key not in cache:
             copied = [k for k, t in enumerate(argtypes) if isinstance(t, types.Array) and t.layout != "C"]
             c_types = tuple(t.copy(layout="C") if k in copied else t for k, t in enumerate(argtypes))
-            spec, cfn = _specialize(fn, c_types, argnums, mode)
+            if c_types not in built:  # one compiled derivative for every layout of the arguments
+                built[c_types] = _specialize(fn, c_types, argnums, mode)
+            spec, cfn = built[c_types]
             g = {"np": np, "_cfn": cfn}
             exec(_impl_source(spec, mode, copied), g)  # noqa: S102 - generated
             cache[key] = g["impl"]
