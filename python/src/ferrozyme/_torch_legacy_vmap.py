@@ -69,6 +69,8 @@ def linear_call(fname: str, real, kind: str, groups, k):
     with torch.no_grad():
         total = list(real(*zeroed(True), k.iv, k.rv))   # the unbatched part
         for (gi, ti), lane in lanes.items():
+            if lane.numel() == 0:
+                continue   # an empty tensor contributes nothing
             cols = []
             for e in range(lane.numel()):
                 args = zeroed(False)
@@ -116,7 +118,8 @@ def _jacobian(ops, xs, k):
     J, start = [], 0
     for so in shapes:
         n = math.prod(so)
-        J.append([torch.stack(r[start:start + n]).reshape((*so, *sd)) for r, sd in zip(rows, diff_shapes)])
+        J.append([torch.stack(r[start:start + n]).reshape((*so, *sd)) if n else
+                  torch.zeros((*so, *sd), dtype=_TORCH[s.dtype]) for r, sd, s in zip(rows, diff_shapes, fn._diff)])
         start += n
     return J
 
