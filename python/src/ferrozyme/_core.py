@@ -220,7 +220,8 @@ class Function:
         for p in self.signature.real_consts:
             v = consts[p.name]
             if not isinstance(v, numbers.Real):
-                raise ValueError(f"{self.name}(): constant {p.name!r} must be a real number, got {type(v).__name__}")
+                raise ValueError(f"{self.name}(): constant {p.name!r} must be a real number, got "
+                                 f"{type(v).__name__}{_traced_hint(v, p.name)}")
             rv.append(float(v))
         outs = tuple(tuple(d if isinstance(d, int) else bound[d] for d in s.dims) for s in self._outputs)
         plan = Plan(tuple(map(tuple, shapes)), outs, tuple(iv), tuple(rv), dict(bound))
@@ -413,8 +414,19 @@ def _as_int(v, name, fname) -> int:
 
             return operator.index(v)
         except TypeError:
-            raise ValueError(f"{fname}(): {name!r} must be an integer, got {v!r}") from None
+            raise ValueError(f"{fname}(): {name!r} must be an integer, got {v!r}{_traced_hint(v, name)}") from None
     return int(v)
+
+
+def _traced_hint(v, name) -> str:
+    """What to do when a constant is a tensor or a traced value (a JAX tracer under
+    jit/grad/odeint, a symbolic tensor in tf.function)."""
+    if not (hasattr(v, "shape") and hasattr(v, "dtype")):
+        return ""
+    return (f". `const` scalars are plain numbers fixed at the call (no derivative); a tensor or traced value "
+            f"(under jax.jit/grad/vmap, tf.function) cannot be one: declare {name!r} `in` in the signature "
+            "(an active scalar, passed as a tensor input) to pass one, or pass a Python number (jax.jit: "
+            "static_argnums)")
 
 
 def _contig(a):

@@ -257,6 +257,10 @@ def apply(fn: Function, args, kwargs):
     inputs, consts = fn.split_args(args, kwargs)
     xs = []
     for slot, x in zip(fn._inputs, inputs):
+        if isinstance(x, (tf.RaggedTensor, tf.SparseTensor)):
+            dense = "x.to_tensor()" if isinstance(x, tf.RaggedTensor) else "tf.sparse.to_dense(x)"
+            raise ValueError(f"{fn.name}(): argument {slot.name!r} is a {type(x).__name__}; the compiled function "
+                             f"takes dense tensors of the signature's shape (pass {dense})")
         if not isinstance(x, (tf.Tensor, tf.Variable)):
             x = _keras_variable_value(x)
         if not isinstance(x, (tf.Tensor, tf.Variable)):

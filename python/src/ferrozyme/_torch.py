@@ -28,6 +28,7 @@ import threading
 
 import torch
 
+from . import _torch_legacy_vmap
 from ._core import Function
 from ._torch_second import (
     _make_second_order_functions,
@@ -182,6 +183,13 @@ class _Ops:
     def _loop(self, op, B, groups, dims, iv, rv):
         """Call `op` once per batch element; groups: lists of tensors, dims: their batch dims."""
         moved = [[t.movedim(d, 0) if d is not None else t for t, d in zip(g, dg)] for g, dg in zip(groups, dims)]
+        if B == 0:
+            # an empty batch: the per-sample output shapes from the op's fake implementation
+            meta = [[torch.empty(t.shape[1:] if d is not None else t.shape, dtype=t.dtype, device="meta")
+                     for t, d in zip(g, dg)] for g, dg in zip(moved, dims)]
+            like = next(t for g in moved for t in g)
+            outs = [like.new_empty((0, *o.shape), dtype=o.dtype) for o in op(*meta, iv, rv)]
+            return outs, [0] * len(outs)
         res = []
         for b in range(B):
             args = [[t[b] if d is not None else t for t, d in zip(g, dg)] for g, dg in zip(moved, dims)]
@@ -194,7 +202,7 @@ class _Ops:
         fn = self.fn
         cfn, _ = fn.vector_symbol(mode, B)
         xs = [_contig(x, fn.name, "an input") for x in xs]
-        lanes = [(t.movedim(d, 0).contiguous() if d is not None else _contig(t, fn.name, "a tangent"))
+        lanes = [_contig(t.movedim(d, 0) if d is not None else t, fn.name, "a tangent")
                  for t, d in zip(lanes, lane_dims)]
         L = fn._layouts[mode]
         ls = [0] * L["n"]
@@ -336,6 +344,8 @@ def _make_autograd_function(ops: _Ops):
                    for g, s, sh in zip(gys, fn._outputs, shapes)]
             if _all_plain(xs) and _all_plain(gys) and not (torch.is_grad_enabled() and _any_grad(xs + gys)):
                 gs = ops._vjp(xs, gys, k.iv, k.rv)
+            elif _torch_legacy_vmap.any_legacy_batched(gys):
+                gs = _torch_legacy_vmap.vjp(ops, xs, gys, k)
             else:
                 # create_graph=True or torch.func: the gradient is itself differentiable
                 # (its derivative is fz_hvp).
@@ -352,6 +362,8 @@ def _make_autograd_function(ops: _Ops):
                     tans.append(t if t is not None else torch.zeros_like(x))
             if _all_plain(xs) and _all_plain(tans) and not (torch.is_grad_enabled() and _any_grad(xs + tans)):
                 return tuple(ops._jvp(xs, tans, k.iv, k.rv)[n_out:])
+            if _torch_legacy_vmap.any_legacy_batched(tans):
+                return tuple(_torch_legacy_vmap.jvp(ops, xs, tans, k))
             # the tangent is itself differentiable (its derivative is fz_fof)
             return tuple(_watch_consts(fn, ops.jvp_fn.apply(k, *xs, *tans), xs))
 
@@ -403,6 +415,8 @@ def _resolve(fn: Function, args, kwargs):
     inputs, consts = fn.split_args(args, kwargs)
     xs = []
     for slot, x in zip(fn._inputs, inputs):
+        if not isinstance(x, torch.Tensor) and isinstance(getattr(x, "value", None), torch.Tensor):
+            x = x.value   # a Keras Variable (torch backend): its value is the torch Parameter it trains
         if not isinstance(x, torch.Tensor):
             if slot.dims:
                 raise ValueError(f"{fn.name}(): argument {slot.name!r} must be a torch.Tensor, got {type(x).__name__}")
@@ -455,6 +469,8 @@ def apply(fn: Function, args, kwargs):
     elif _all_plain(xs) and not _transforming():
         outs = ops.eager_fn.apply(_consts(plan), *xs)
     else:
+        if _torch_legacy_vmap.any_legacy_batched(xs):
+            _torch_legacy_vmap.refuse_batched_inputs(fn.name)
         _refuse_three_levels(fn.name, xs)
         outs = ops.autograd_fn.apply(_consts(plan), *xs)
     outs = list(outs)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from . import _torch_legacy_vmap
 from ._core import Function
 from ._torch_tensors import _TORCH, _all_plain, _plain, _scatter_diff
 
@@ -161,6 +162,9 @@ def _make_second_order_functions(ops: _Ops):
                     res = real(*groups, k.iv, k.rv)
                 return _guard_higher_order(fn.name, res, ts)
             return real(*groups, k.iv, k.rv)
+        if _torch_legacy_vmap.any_legacy_batched(ts):
+            real = {"hvp": ops._hvp, "fof": ops._fof, "jvp": ops._jvp, "vjp": ops._vjp}[kind]
+            return _torch_legacy_vmap.linear_call(fn.name, real, kind, groups, k)
         _refuse_nested(fn.name, ts)
         return getattr(ops, kind)(*groups, k.iv, k.rv)
 
@@ -192,6 +196,8 @@ def _make_second_order_functions(ops: _Ops):
             xs, ybars = list(args[:nx]), list(args[nx:])
             if _all_plain(args):
                 return tuple(ops._vjp(xs, ybars, k.iv, k.rv))
+            if _torch_legacy_vmap.any_legacy_batched(args):
+                return tuple(_torch_legacy_vmap.linear_call(fn.name, ops._vjp, "vjp", [xs, ybars], k))
             return tuple(ops.vjp(xs, ybars, k.iv, k.rv))
 
         @staticmethod
@@ -240,6 +246,8 @@ def _make_second_order_functions(ops: _Ops):
             xs, xdots = list(args[:nx]), list(args[nx:])
             if _all_plain(args):
                 return tuple(ops._jvp(xs, xdots, k.iv, k.rv)[ny:])
+            if _torch_legacy_vmap.any_legacy_batched(args):
+                return tuple(_torch_legacy_vmap.linear_call(fn.name, ops._jvp, "jvp", [xs, xdots], k)[ny:])
             return tuple(ops.jvp(xs, xdots, k.iv, k.rv)[ny:])
 
         setup_context = FerrozymeVjp.setup_context

@@ -27,6 +27,13 @@ def _ptr(t: torch.Tensor) -> int:
 def _contig(t: torch.Tensor, fname: str, what: str) -> torch.Tensor:
     if t.device.type != "cpu":
         raise ValueError(f"{fname}(): {what} is on {t.device}; the compiled function runs on the CPU")
+    if t.layout != torch.strided:
+        raise ValueError(f"{fname}(): {what} is a {t.layout} tensor; the compiled function takes dense tensors "
+                         "(pass x.to_dense())")
+    if t.is_neg() or t.is_conj():
+        # A lazily negated (conjugated) view, such as z.conj().imag: its memory holds the
+        # values before the negation, so a data pointer alone would give the wrong sign.
+        t = t.resolve_neg().resolve_conj()
     return t if t.is_contiguous() else t.contiguous()
 
 
@@ -49,10 +56,20 @@ def _plain(t: torch.Tensor) -> bool:
 
 
 try:
-    _is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+    _is_functorch_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+    # torch._vmap_internals (the vmap gradcheck's check_batched_grad and
+    # check_batched_forward_grad use) makes batched tensors functorch does not count as
+    # wrapped and without a functorch interpreter: they have no storage either.
+    _is_legacy_batched = getattr(torch._C._functorch, "is_legacy_batchedtensor", lambda t: False)
+
+    def _is_wrapped(t):
+        return _is_functorch_wrapped(t) or _is_legacy_batched(t)
 except AttributeError:  # pragma: no cover - older torch
 
     def _is_wrapped(t):
+        return False
+
+    def _is_legacy_batched(t):
         return False
 
 

@@ -37,8 +37,9 @@ How it works, for each combination of argument types (numba types) it is called 
 
 A function compiled with `parallel=True` is differentiated as the same Python function
 compiled without it (prange is then range; see `_serial`).
-Supported: arguments that are C-contiguous arrays (float64/float32 differentiable, integer
-arrays constant) of any rank, float and integer scalars; `f` returns a float scalar.
+Supported: arguments that are arrays (float64/float32 differentiable, integer arrays
+constant) of any rank, float and integer scalars; `f` returns a float scalar. Arrays of
+another layout than C order (Fortran order, strided views) are copied to C order first.
 Functions that allocate arrays (`np.empty`, `np.zeros`, array expressions such as
 `np.sin(x) * y`, copies) are differentiated: their allocator gets an IR body Ferrozyme
 gives shadows to (`_numba_alloc`). Other runtime allocations (lists, strings, arrays
@@ -362,13 +363,16 @@ def _specialize(fn, argtypes, argnums, mode):
     return spec, cfn
 
 
-def _impl_source(spec: _Spec, mode: str) -> str:
-    """The njit implementation calling the derivative for one specialization."""
+def _impl_source(spec: _Spec, mode: str, copied=()) -> str:
+    """The njit implementation calling the derivative for one specialization; `copied`:
+    the array arguments passed with another layout (Fortran order, strided views), copied
+    to C order first (their gradients come back C-ordered, with the same shapes)."""
     n = len(spec.args)
     xs = [f"x{k}" for k in range(n)]
     tans = [f"t{k}" for k in spec.argnums] if mode == "jvp" else []
     # The overload's typing signature is (*args): the implementation takes *args too.
     lines = ["def impl(*args):"] + [f"    {v} = args[{i}]" for i, v in enumerate(xs + tans)]
+    lines += [f"    x{k} = np.ascontiguousarray(x{k})" for k in copied]
     cargs = []
     for k, a in enumerate(spec.args):
         if a["kind"] == "array":
@@ -428,7 +432,8 @@ def _make(fn, argnums, mode):
         raise TypeError(f"ferrozyme.numba.{mode} needs a numba.njit function, got {type(fn).__name__}")
     argnums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     fn = _serial(fn)
-    cache = {}
+    cache = {}  # argument types -> njit implementation
+    built = {}  # C-ordered argument types -> (spec, compiled derivative)
 
     def stub(*args):  # pragma: no cover - replaced by the overload in compiled code
         raise NotImplementedError
@@ -444,9 +449,13 @@ def _make(fn, argnums, mode):
                 raise _nberrors.TypingError(f"ferrozyme.numba: argnums {k} out of range for {n} arguments")
         key = argtypes
         if key not in cache:
-            spec, cfn = _specialize(fn, argtypes, argnums, mode)
+            copied = [k for k, t in enumerate(argtypes) if isinstance(t, types.Array) and t.layout != "C"]
+            c_types = tuple(t.copy(layout="C") if k in copied else t for k, t in enumerate(argtypes))
+            if c_types not in built:  # one compiled derivative for every layout of the arguments
+                built[c_types] = _specialize(fn, c_types, argnums, mode)
+            spec, cfn = built[c_types]
             g = {"np": np, "_cfn": cfn}
-            exec(_impl_source(spec, mode), g)  # noqa: S102 - generated
+            exec(_impl_source(spec, mode, copied), g)  # noqa: S102 - generated
             cache[key] = g["impl"]
         return cache[key]
 
