@@ -341,6 +341,18 @@ impl Value {
             None
         }
     }
+    /// The value under constant `bitcast` / `addrspacecast` expressions (a function or
+    /// global seen through the casts old IR and other address spaces put around it).
+    pub fn strip_const_casts(self) -> Value {
+        let mut v = self;
+        while matches!(
+            v.const_opcode(),
+            Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)
+        ) {
+            v = v.operand(0);
+        }
+        v
+    }
     pub fn parent_block(self) -> Block {
         // SAFETY: only called on instructions.
         Block(unsafe { LLVMGetInstructionParent(self.0) })

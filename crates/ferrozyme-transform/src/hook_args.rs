@@ -83,7 +83,9 @@ pub fn resolve_stack_slots(module: Module, calls: &[Value]) {
                 Some(Known::Marker(g, ty)) if ty == op.ty() => {
                     after_width = is_width(g);
                     // A marker loaded right here is already what the parser wants.
-                    if op.opcode() == Some(Opcode::LLVMLoad) && strip_casts(op.operand(0)) == g {
+                    if op.opcode() == Some(Opcode::LLVMLoad)
+                        && op.operand(0).strip_const_casts() == g
+                    {
                         continue;
                     }
                     b.position_before(call);
@@ -103,29 +105,17 @@ fn is_marker_global(v: Value) -> bool {
     v.is_global_variable() && ferrozyme_abi::is_marker_name(&v.name())
 }
 
-fn strip_casts(mut v: Value) -> Value {
-    while v.is_constant_expr()
-        && matches!(
-            v.const_opcode(),
-            Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)
-        )
-    {
-        v = v.operand(0);
-    }
-    v
-}
-
 fn resolve(v: Value, depth: u32) -> Option<Known> {
     if depth > MAX_DEPTH {
         return None;
     }
-    let v = strip_casts(v);
+    let v = v.strip_const_casts();
     if v.is_function() || v.is_global_variable() || v.const_int_value().is_some() {
         return Some(Known::Const(v));
     }
     match v.opcode()? {
         Opcode::LLVMLoad if !v.is_volatile() => {
-            let p = strip_casts(v.operand(0));
+            let p = v.operand(0).strip_const_casts();
             if is_marker_global(p) {
                 return Some(Known::Marker(p, v.ty()));
             }
@@ -145,7 +135,7 @@ fn slot_address(p: Value, depth: u32) -> Option<Value> {
     if depth > MAX_DEPTH || p.opcode() != Some(Opcode::LLVMLoad) {
         return None;
     }
-    let holder = strip_casts(p.operand(0));
+    let holder = p.operand(0).strip_const_casts();
     if holder.opcode() != Some(Opcode::LLVMAlloca) {
         return None;
     }
@@ -180,7 +170,7 @@ fn only_read_through(copy: Value, depth: u32) -> bool {
         && copy.users().into_iter().all(|u| match u.opcode() {
             Some(Opcode::LLVMLoad) => true,
             Some(Opcode::LLVMStore) if u.operand(0) == copy && u.operand(1) != copy => {
-                copies_only_read(strip_casts(u.operand(1)), depth + 1)
+                copies_only_read(u.operand(1).strip_const_casts(), depth + 1)
             }
             Some(Opcode::LLVMCall) => is_marker_intrinsic(u),
             _ => false,
@@ -211,7 +201,7 @@ fn slot_value(slot: Value, ty: Type, depth: u32) -> Option<Known> {
             Opcode::LLVMLoad => {}
             // The address copied into another slot: fine while copies are only read.
             Opcode::LLVMStore if u.operand(0) == slot && u.operand(1) != slot => {
-                if !copies_only_read(strip_casts(u.operand(1)), depth) {
+                if !copies_only_read(u.operand(1).strip_const_casts(), depth) {
                     return None;
                 }
             }

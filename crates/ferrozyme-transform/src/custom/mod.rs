@@ -397,7 +397,7 @@ fn mark_custom(f: Value) {
 /// The values a registration global is initialized with (casts stripped); `None` when it
 /// has no constant aggregate initializer.
 pub(super) fn entries(g: Value) -> Option<Vec<Value>> {
-    let init = strip_pointer_casts(g.initializer()?);
+    let init = g.initializer()?.strip_const_casts();
     if !init.is_constant() {
         return None;
     }
@@ -413,21 +413,9 @@ pub(super) fn entries(g: Value) -> Option<Vec<Value>> {
     Some(
         init.operands()
             .into_iter()
-            .map(strip_pointer_casts)
+            .map(Value::strip_const_casts)
             .collect(),
     )
-}
-
-fn strip_pointer_casts(mut v: Value) -> Value {
-    while v.is_constant_expr()
-        && matches!(
-            v.const_opcode(),
-            Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)
-        )
-    {
-        v = v.operand(0);
-    }
-    v
 }
 
 fn describe(items: &[Value]) -> String {

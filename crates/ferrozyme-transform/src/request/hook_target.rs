@@ -12,13 +12,8 @@ pub(crate) fn strip_casts(mut v: Value) -> Value {
         if let Some(target) = v.aliasee() {
             // `__attribute__((alias("f")))`: the function behind the alias.
             v = target;
-        } else if v.is_constant_expr()
-            && matches!(
-                v.const_opcode(),
-                Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast)
-            )
-        {
-            v = v.operand(0);
+        } else if v.strip_const_casts() != v {
+            v = v.strip_const_casts();
         } else {
             break;
         }
