@@ -1,11 +1,12 @@
 // OPT: O0 O1 O2 O3
 // `long double _Complex` arithmetic and <complex.h>'s long double functions (passed in
 // memory and returned as two x87 values on x86-64): z * w and z / w (`__mulxc3`,
-// `__divxc3`), cexpl, clogl, csqrtl, cpowl, csinl, ccosl, cabsl, cargl; reverse mode
-// with the real and imaginary parts of z as enzyme_out long doubles, and forward mode.
-// Oracle: analytic, computed in long double: for a holomorphic f, d Re f / dx = Re f'(z)
-// and d Re f / dy = -Im f'(z) (re_f0..re_f7: z W z, W/(z+2), cexpl, clogl, csqrtl,
-// cpowl, csinl, ccosl); cabsl and cargl by their real formulas.
+// `__divxc3`), cexpl, clogl, csqrtl, cpowl, csinl, ccosl, ctanl, csinhl, ccoshl, ctanhl,
+// cabsl, cargl; reverse mode with the real and imaginary parts of z as enzyme_out long
+// doubles, and forward mode. Oracle: analytic, computed in long double: for a
+// holomorphic f, d Re f / dx = Re f'(z) and d Re f / dy = -Im f'(z) (re_f0..re_f11:
+// z W z, W/(z+2), then the functions in the order above); cabsl and cargl by their real
+// formulas.
 #include <complex.h>
 #include "fz_test.h"
 
@@ -24,7 +25,11 @@ static long double complex f_of(int k, long double complex z) {
   case 4: return csqrtl(z);
   case 5: return cpowl(z, W);
   case 6: return csinl(z);
-  default: return ccosl(z);
+  case 7: return ccosl(z);
+  case 8: return ctanl(z);
+  case 9: return csinhl(z);
+  case 10: return ccoshl(z);
+  default: return ctanhl(z);
   }
 }
 static long double complex fprime(int k, long double complex z) {
@@ -36,7 +41,11 @@ static long double complex fprime(int k, long double complex z) {
   case 4: return 0.5L / csqrtl(z);
   case 5: return W * cpowl(z, W - 1.0L);
   case 6: return ccosl(z);
-  default: return -csinl(z);
+  case 7: return -csinl(z);
+  case 8: return 1.0L + ctanl(z) * ctanl(z);
+  case 9: return ccoshl(z);
+  case 10: return csinhl(z);
+  default: return 1.0L - ctanhl(z) * ctanhl(z);
   }
 }
 
@@ -48,6 +57,10 @@ long double re_f4(long double x, long double y) { return creall(f_of(4, x + y * 
 long double re_f5(long double x, long double y) { return creall(f_of(5, x + y * I)); }
 long double re_f6(long double x, long double y) { return creall(f_of(6, x + y * I)); }
 long double re_f7(long double x, long double y) { return creall(f_of(7, x + y * I)); }
+long double re_f8(long double x, long double y) { return creall(f_of(8, x + y * I)); }
+long double re_f9(long double x, long double y) { return creall(f_of(9, x + y * I)); }
+long double re_f10(long double x, long double y) { return creall(f_of(10, x + y * I)); }
+long double re_f11(long double x, long double y) { return creall(f_of(11, x + y * I)); }
 long double abs_arg(long double x, long double y) {
   long double complex z = x + y * I;
   return cabsl(z) + 2.0L * cargl(z);
@@ -82,6 +95,10 @@ int main(void) {
   CHECK(5, re_f5);
   CHECK(6, re_f6);
   CHECK(7, re_f7);
+  CHECK(8, re_f8);
+  CHECK(9, re_f9);
+  CHECK(10, re_f10);
+  CHECK(11, re_f11);
   ld2 g = __enzyme_autodiff_ld2((void *)abs_arg, x, y);
   long double r2 = x * x + y * y;
   fz_check("cabsl + 2 cargl d/dx", (double)g.dx, (double)(x / sqrtl(r2) - 2.0L * y / r2), 1e-15);

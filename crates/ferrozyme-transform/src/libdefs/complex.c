@@ -317,6 +317,28 @@ lcomplex __fz_lib_ccosl(lcomplex z) {
   return CPLXL(cosl(a) * coshl(b), -(sinl(a) * sinhl(b)));
 }
 
+lcomplex __fz_lib_ctanl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  long double den = cosl(2.0L * a) + coshl(2.0L * b);
+  return CPLXL(sinl(2.0L * a) / den, sinhl(2.0L * b) / den);
+}
+
+lcomplex __fz_lib_csinhl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  return CPLXL(sinhl(a) * cosl(b), coshl(a) * sinl(b));
+}
+
+lcomplex __fz_lib_ccoshl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  return CPLXL(coshl(a) * cosl(b), sinhl(a) * sinl(b));
+}
+
+lcomplex __fz_lib_ctanhl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  long double den = coshl(2.0L * a) + cosl(2.0L * b);
+  return CPLXL(sinhl(2.0L * a) / den, sinl(2.0L * b) / den);
+}
+
 /* ---- <stdlib.h> qsort ---------------------------------------------------------------- */
 
 #include <stddef.h>

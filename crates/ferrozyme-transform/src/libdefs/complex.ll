@@ -1207,6 +1207,76 @@ define dso_local { x86_fp80, x86_fp80 } @__fz_lib_ccosl(ptr noundef readonly byv
 }
 
 ; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_ctanl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = fmul x86_fp80 %2, 0xK40008000000000000000
+  %6 = tail call x86_fp80 @cosl(x86_fp80 noundef %5)
+  %7 = fmul x86_fp80 %4, 0xK40008000000000000000
+  %8 = tail call x86_fp80 @coshl(x86_fp80 noundef %7)
+  %9 = fadd x86_fp80 %6, %8
+  %10 = tail call x86_fp80 @sinl(x86_fp80 noundef %5)
+  %11 = fdiv x86_fp80 %10, %9
+  %12 = tail call x86_fp80 @sinhl(x86_fp80 noundef %7)
+  %13 = fdiv x86_fp80 %12, %9
+  %14 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %11, 0
+  %15 = insertvalue { x86_fp80, x86_fp80 } %14, x86_fp80 %13, 1
+  ret { x86_fp80, x86_fp80 } %15
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_csinhl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = tail call x86_fp80 @sinhl(x86_fp80 noundef %2)
+  %6 = tail call x86_fp80 @cosl(x86_fp80 noundef %4)
+  %7 = fmul x86_fp80 %5, %6
+  %8 = tail call x86_fp80 @coshl(x86_fp80 noundef %2)
+  %9 = tail call x86_fp80 @sinl(x86_fp80 noundef %4)
+  %10 = fmul x86_fp80 %8, %9
+  %11 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %7, 0
+  %12 = insertvalue { x86_fp80, x86_fp80 } %11, x86_fp80 %10, 1
+  ret { x86_fp80, x86_fp80 } %12
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_ccoshl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = tail call x86_fp80 @coshl(x86_fp80 noundef %2)
+  %6 = tail call x86_fp80 @cosl(x86_fp80 noundef %4)
+  %7 = fmul x86_fp80 %5, %6
+  %8 = tail call x86_fp80 @sinhl(x86_fp80 noundef %2)
+  %9 = tail call x86_fp80 @sinl(x86_fp80 noundef %4)
+  %10 = fmul x86_fp80 %8, %9
+  %11 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %7, 0
+  %12 = insertvalue { x86_fp80, x86_fp80 } %11, x86_fp80 %10, 1
+  ret { x86_fp80, x86_fp80 } %12
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_ctanhl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = fmul x86_fp80 %2, 0xK40008000000000000000
+  %6 = tail call x86_fp80 @coshl(x86_fp80 noundef %5)
+  %7 = fmul x86_fp80 %4, 0xK40008000000000000000
+  %8 = tail call x86_fp80 @cosl(x86_fp80 noundef %7)
+  %9 = fadd x86_fp80 %6, %8
+  %10 = tail call x86_fp80 @sinhl(x86_fp80 noundef %5)
+  %11 = fdiv x86_fp80 %10, %9
+  %12 = tail call x86_fp80 @sinl(x86_fp80 noundef %7)
+  %13 = fdiv x86_fp80 %12, %9
+  %14 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %11, 0
+  %15 = insertvalue { x86_fp80, x86_fp80 } %14, x86_fp80 %13, 1
+  ret { x86_fp80, x86_fp80 } %15
+}
+
+; Function Attrs: nounwind
 define dso_local void @__fz_lib_qsort(ptr noundef %0, i64 noundef %1, i64 noundef %2, ptr noundef readonly captures(none) %3) local_unnamed_addr {
   %5 = icmp ult i64 %1, 2
   %6 = icmp eq i64 %2, 0
