@@ -399,7 +399,11 @@ impl<'a> Reader<'a> {
                         && self.shadows.is_none()
                         && marker_of(s).is_none()
                         && !s.ty().is_pointer()
-                        && self.func.params().get(k + 1).is_some_and(|p| p.ty() == s.ty()) =>
+                        && self
+                            .func
+                            .params()
+                            .get(k + 1)
+                            .is_some_and(|p| p.ty() == s.ty()) =>
                 {
                     // What follows the pointer has the type of the next parameter: most
                     // likely a small struct passed by value that the x86-64 ABI split
