@@ -215,9 +215,8 @@ fn without_the_pass_plugin_beside_it_is_a_clear_error() {
 fn an_error_midway_through_synthesis_does_not_crash_clang() {
     let lib = clang_plugin();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let src =
-        std::fs::read_to_string(root.join("tests/errors/registered_rule_shadow_of_const.c"))
-            .unwrap();
+    let src = std::fs::read_to_string(root.join("tests/errors/registered_rule_shadow_of_const.c"))
+        .unwrap();
     let dir = tempfile::tempdir().unwrap();
     for opt in ["O0", "O2"] {
         let o = compile(dir.path(), "clang-22", &src, &flags(&lib, opt));

@@ -59,7 +59,10 @@ impl Value {
         // SAFETY: live global value.
         let l = unsafe { LLVMGetLinkage(self.0) };
         !self.is_declaration()
-            && matches!(l, LLVMExternalLinkage | LLVMInternalLinkage | LLVMPrivateLinkage)
+            && matches!(
+                l,
+                LLVMExternalLinkage | LLVMInternalLinkage | LLVMPrivateLinkage
+            )
     }
     /// Private linkage (local, and not even in the object's symbol table).
     pub fn is_private_linkage(self) -> bool {
