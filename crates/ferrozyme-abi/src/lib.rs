@@ -544,6 +544,11 @@ pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     "carg", "cexp", "clog", "csqrt", "cpow", "csin", "ccos", "ctan", "csinh", "ccosh", "ctanh",
     // <complex.h>, float: a `float _Complex` is one `<2 x float>` on x86-64.
     "cabsf", "cargf", "cexpf", "clogf", "csqrtf", "cpowf", "csinf", "ccosf",
+    // long double: `long double _Complex` goes in memory (`byval`), comes back as two x87
+    // values; `__mulxc3`/`__divxc3` are what clang calls for `z * w`, `z / w`.
+    "__mulxc3", "__divxc3",
+    "cabsl", "cargl", "cexpl", "clogl", "csqrtl", "cpowl", "csinl", "ccosl", "ctanl",
+    "csinhl", "ccoshl", "ctanhl",
     // <stdlib.h>: the permutation follows the comparator, called through a pointer.
     "qsort",
     // libstdc++'s node functions of std::list and std::map/std::set: they link nodes

@@ -207,6 +207,26 @@ fn without_the_pass_plugin_beside_it_is_a_clear_error() {
     );
 }
 
+/// A pass error leaves clang's pipeline to run on: the half-rewritten module must not
+/// crash the passes after it (a registered rule given an `enzyme_const` argument's shadow
+/// stopped synthesis midway and simplifycfg segfaulted on the partial derivative; the
+/// bodies are now dropped after the error is reported). `tests/errors/` has the program.
+#[test]
+fn an_error_midway_through_synthesis_does_not_crash_clang() {
+    let lib = clang_plugin();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let src = std::fs::read_to_string(root.join("tests/errors/registered_rule_shadow_of_const.c"))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for opt in ["O0", "O2"] {
+        let o = compile(dir.path(), "clang-22", &src, &flags(&lib, opt));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "-{opt}: {err}");
+        assert!(err.contains("has no shadow here"), "-{opt}: {err}");
+        assert!(!err.contains("Stack dump"), "-{opt}: {err}");
+    }
+}
+
 #[test]
 fn a_function_like_attribute_without_a_name_is_an_error() {
     let lib = clang_plugin();

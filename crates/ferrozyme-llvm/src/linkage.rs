@@ -51,6 +51,19 @@ impl Value {
             llvm_sys::LLVMLinkage::LLVMInternalLinkage | llvm_sys::LLVMLinkage::LLVMPrivateLinkage
         )
     }
+    /// Is this global's initializer the value every reader sees: a definition with
+    /// external, internal or private linkage (not weak, common, `linkonce` or
+    /// `available_externally`, whose bytes another definition may replace)?
+    pub fn has_definitive_initializer(self) -> bool {
+        use llvm_sys::LLVMLinkage::*;
+        // SAFETY: live global value.
+        let l = unsafe { LLVMGetLinkage(self.0) };
+        !self.is_declaration()
+            && matches!(
+                l,
+                LLVMExternalLinkage | LLVMInternalLinkage | LLVMPrivateLinkage
+            )
+    }
     /// Private linkage (local, and not even in the object's symbol table).
     pub fn is_private_linkage(self) -> bool {
         // SAFETY: live global value.

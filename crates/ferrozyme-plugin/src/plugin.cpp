@@ -218,6 +218,16 @@ public:
       std::free(Err);
       if (!Reported)
         Ctx.emitError(Msg);
+      // clang and opt stop only after their whole pipeline ran: the passes after this
+      // one would see the half-rewritten module (a derivative whose synthesis stopped
+      // midway crashed simplifycfg, tests/c/1162's plugin trial before this). No output
+      // is written after an error, so every body goes (after the report, which reads
+      // the functions' debug locations): declarations are all that is left.
+      for (Function &F : M)
+        F.dropAllReferences();
+      for (Function &F : M)
+        if (!F.isDeclaration())
+          F.deleteBody();
       return PreservedAnalyses::none();
     }
     if (!Changed)

@@ -17,6 +17,10 @@
 //! * a call of a defined function whose every `ret` returns the same resolved value
 //!   returns it (a lambda's conversion to a function pointer, `+[](double x) {...}`, at
 //!   `-O0` is such a call); the call itself stays where it is;
+//! * a load from a `const` global with a definitive initializer, directly or through
+//!   getelementptrs with constant indices that walk its type (`static const struct
+//!   model table[] = {...}; __enzyme_autodiff((void *)table[2].fn, ...)`, which `-O0`
+//!   leaves as a load), reads the initializer's element there;
 //! * resolution stops at a function, a global variable, an integer constant or a load of
 //!   an `enzyme_*` marker global (re-loaded right before the hook, where it is valid too).
 //!
@@ -119,11 +123,41 @@ fn resolve(v: Value, depth: u32) -> Option<Known> {
             if is_marker_global(p) {
                 return Some(Known::Marker(p, v.ty()));
             }
+            if let Some(c) = constant_at(p, depth) {
+                return (c.ty() == v.ty()).then(|| resolve(c, depth + 1)).flatten();
+            }
             slot_value(slot_address(p, depth)?, v.ty(), depth)
         }
         Opcode::LLVMCall => returned_value(v, depth),
         _ => None,
     }
+}
+
+/// The constant stored at `p`: the initializer of a `const` global with a definitive
+/// initializer, or an element of one reached by a getelementptr whose first index is 0
+/// and whose other indices are constants walking the aggregate's own type (a GEP that
+/// reinterprets the bytes, e.g. `i8` with a byte offset, is not followed).
+fn constant_at(p: Value, depth: u32) -> Option<Value> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    if p.is_global_variable() {
+        return (p.is_global_constant() && p.has_definitive_initializer())
+            .then(|| p.initializer())
+            .flatten();
+    }
+    if p.opcode().or_else(|| p.const_opcode()) != Some(Opcode::LLVMGetElementPtr) {
+        return None;
+    }
+    let mut c = constant_at(strip_casts(p.operand(0)), depth + 1)?;
+    if c.ty() != p.gep_source_type() || p.operand(1).const_int_value()? != 0 {
+        return None;
+    }
+    for k in 2..p.num_operands() {
+        let idx = u32::try_from(p.operand(k).const_int_value()?).ok()?;
+        c = c.const_element(idx)?;
+    }
+    Some(c)
 }
 
 /// The stack slot `p` points to: an `alloca`, or a load of a slot that only ever holds

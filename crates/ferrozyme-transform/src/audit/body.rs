@@ -29,6 +29,8 @@
 //!   one `i128` and split again (`wide_ints.rs`).
 //! * **Doubles split into narrower integer lanes**: an SSE2 shuffle of 32-bit lanes that
 //!   does not move whole doubles, read back as floats (`split_doubles.rs`).
+//! * **Active values printed into text and parsed back** (`snprintf` then `strtod` on one
+//!   buffer: `text_round_trip.rs`).
 //!
 //! Each finding is reported at the instruction, with the fix the user can make.
 
@@ -97,6 +99,7 @@ pub(crate) fn check_body(
         .collect();
     lost_stores(&insts, act, &active_params, &mut out);
     super::call_writes::lost_through_calls(&insts, act, &active_params, &mut out);
+    super::text_round_trip::text_round_trip(&insts, act, &active_params, &mut out);
     super::wide_ints::floats_in_wide_integers(&insts, act, &mut out);
     super::ctor_globals::constructed_globals(&insts, act, &mut out);
     let const_params = const_pointer_params(f, args);

@@ -6,13 +6,20 @@
 //! user's comparator (a stable merge sort: qsort's order of equal elements is unspecified,
 //! so any order is a valid result), then moves the elements:
 //!
-//! * augmented forward: the elements are permuted in place; the permutation is the tape;
-//! * reverse: the adjoints of the sorted positions go back to the original positions
-//!   (`P^T`): the shadow's element `k` moves to position `perm[k]`; the tape is freed;
+//! * augmented forward: the elements *and their shadow* are permuted in place; the
+//!   permutation is the tape;
+//! * reverse: the shadow goes back to the original positions (`P^T`): the shadow's
+//!   element `k` moves to position `perm[k]`; the tape is freed;
 //! * forward: the elements and their tangents are permuted alike.
 //!
-//! Elements move as bytes (`size` per element), so any element type works: the adjoints
-//! of float fields move with their elements, as everything else does.
+//! Elements move as bytes (`size` per element), so any element type works. The shadow
+//! moves in the augmented forward pass too (it did not before c29, two silent wrong
+//! gradients, tests/c/1178): an element that is a pointer has a shadow pointer, which the
+//! code after the sort reads at the element's *sorted* position to reach the shadow of
+//! what it points to; and the adjoints a float array's shadow already holds (gradients
+//! accumulate with `+=`) must come back to their own positions after `P^T`, not to where
+//! the sort sent the element first at their index. A shadow that is its primal (runtime
+//! activity: constant memory) is left alone.
 
 /// The rule functions `__fz_aug.qsort`, `__fz_rev.qsort`, `__fz_fwd.qsort`, and helpers.
 pub(crate) const QSORT_IR: &str = r#"
@@ -157,12 +164,23 @@ define ptr @__fz_aug.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp) {
 entry:
   %perm = call ptr @__fz_qsort_perm(ptr %base, i64 %n, i64 %size, ptr %cmp)
   call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
+  %own = icmp eq ptr %dbase, %base
+  br i1 %own, label %done, label %shadow
+shadow:
+  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
+  br label %done
+done:
   ret ptr %perm
 }
 
 define void @__fz_rev.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %tape) {
 entry:
+  %own = icmp eq ptr %dbase, %base
+  br i1 %own, label %done, label %shadow
+shadow:
   call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %tape, i1 false)
+  br label %done
+done:
   call void @free(ptr %tape)
   ret void
 }
@@ -171,7 +189,12 @@ define void @__fz_fwd.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp) 
 entry:
   %perm = call ptr @__fz_qsort_perm(ptr %base, i64 %n, i64 %size, ptr %cmp)
   call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
+  %own = icmp eq ptr %dbase, %base
+  br i1 %own, label %done, label %shadow
+shadow:
   call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
+  br label %done
+done:
   call void @free(ptr %perm)
   ret void
 }

@@ -201,6 +201,144 @@ fcomplex __fz_lib_ccosf(fcomplex z) {
   return CPLXF(RE(r), IM(r));
 }
 
+/* ---- long double (x86-64: `long double _Complex` is passed in memory, `byval`, and
+ * returned as two x87 values) ------------------------------------------------------- */
+/* Written in long double throughout, so the derivative keeps the precision the program
+ * computes in; the same formulas as the double versions above. */
+
+typedef long double _Complex lcomplex;
+#define CPLXL(x, y) __builtin_complex((long double)(x), (long double)(y))
+
+lcomplex __fz_lib___mulxc3(long double a, long double b, long double c, long double d) {
+  long double ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  long double x = ac - bd, y = ad + bc;
+  if (__builtin_isnan(x) && __builtin_isnan(y)) {
+    int recalc = 0;
+    if (__builtin_isinf(a) || __builtin_isinf(b)) {
+      a = copysignl(__builtin_isinf(a) ? 1.0L : 0.0L, a);
+      b = copysignl(__builtin_isinf(b) ? 1.0L : 0.0L, b);
+      if (__builtin_isnan(c)) c = copysignl(0.0L, c);
+      if (__builtin_isnan(d)) d = copysignl(0.0L, d);
+      recalc = 1;
+    }
+    if (__builtin_isinf(c) || __builtin_isinf(d)) {
+      c = copysignl(__builtin_isinf(c) ? 1.0L : 0.0L, c);
+      d = copysignl(__builtin_isinf(d) ? 1.0L : 0.0L, d);
+      if (__builtin_isnan(a)) a = copysignl(0.0L, a);
+      if (__builtin_isnan(b)) b = copysignl(0.0L, b);
+      recalc = 1;
+    }
+    if (!recalc && (__builtin_isinf(ac) || __builtin_isinf(bd) || __builtin_isinf(ad) ||
+                    __builtin_isinf(bc))) {
+      if (__builtin_isnan(a)) a = copysignl(0.0L, a);
+      if (__builtin_isnan(b)) b = copysignl(0.0L, b);
+      if (__builtin_isnan(c)) c = copysignl(0.0L, c);
+      if (__builtin_isnan(d)) d = copysignl(0.0L, d);
+      recalc = 1;
+    }
+    if (recalc) {
+      x = __builtin_infl() * (a * c - b * d);
+      y = __builtin_infl() * (a * d + b * c);
+    }
+  }
+  return CPLXL(x, y);
+}
+
+lcomplex __fz_lib___divxc3(long double a, long double b, long double c, long double d) {
+  long double x, y;
+  if (fabsl(c) < fabsl(d)) {
+    long double r = c / d, den = c * r + d;
+    x = (a * r + b) / den;
+    y = (b * r - a) / den;
+  } else {
+    long double r = d / c, den = d * r + c;
+    x = (b * r + a) / den;
+    y = (b - a * r) / den;
+  }
+  if (__builtin_isnan(x) && __builtin_isnan(y)) {
+    if (c == 0.0L && d == 0.0L && (!__builtin_isnan(a) || !__builtin_isnan(b))) {
+      x = copysignl(__builtin_infl(), c) * a;
+      y = copysignl(__builtin_infl(), c) * b;
+    } else if ((__builtin_isinf(a) || __builtin_isinf(b)) && __builtin_isfinite(c) &&
+               __builtin_isfinite(d)) {
+      a = copysignl(__builtin_isinf(a) ? 1.0L : 0.0L, a);
+      b = copysignl(__builtin_isinf(b) ? 1.0L : 0.0L, b);
+      x = __builtin_infl() * (a * c + b * d);
+      y = __builtin_infl() * (b * c - a * d);
+    } else if ((__builtin_isinf(c) || __builtin_isinf(d)) && __builtin_isfinite(a) &&
+               __builtin_isfinite(b)) {
+      c = copysignl(__builtin_isinf(c) ? 1.0L : 0.0L, c);
+      d = copysignl(__builtin_isinf(d) ? 1.0L : 0.0L, d);
+      x = 0.0L * (a * c + b * d);
+      y = 0.0L * (b * c - a * d);
+    }
+  }
+  return CPLXL(x, y);
+}
+
+long double __fz_lib_cabsl(lcomplex z) { return hypotl(RE(z), IM(z)); }
+long double __fz_lib_cargl(lcomplex z) { return atan2l(IM(z), RE(z)); }
+
+lcomplex __fz_lib_cexpl(lcomplex z) {
+  long double e = expl(RE(z));
+  return CPLXL(e * cosl(IM(z)), e * sinl(IM(z)));
+}
+
+lcomplex __fz_lib_clogl(lcomplex z) {
+  return CPLXL(logl(hypotl(RE(z), IM(z))), atan2l(IM(z), RE(z)));
+}
+
+lcomplex __fz_lib_csqrtl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  if (a == 0.0L && b == 0.0L) return CPLXL(0.0L, b);
+  long double t = sqrtl((fabsl(a) + hypotl(a, b)) * 0.5L);
+  if (a >= 0.0L) return CPLXL(t, b / (2.0L * t));
+  return CPLXL(fabsl(b) / (2.0L * t), copysignl(t, b));
+}
+
+lcomplex __fz_lib_cpowl(lcomplex z, lcomplex w) {
+  long double a = RE(z), b = IM(z), c = RE(w), d = IM(w);
+  if (a == 0.0L && b == 0.0L) {
+    return (c == 0.0L && d == 0.0L) ? CPLXL(1.0L, 0.0L) : CPLXL(0.0L, 0.0L);
+  }
+  long double lr = logl(hypotl(a, b)), li = atan2l(b, a);
+  long double pr = c * lr - d * li, pi = c * li + d * lr;
+  long double e = expl(pr);
+  return CPLXL(e * cosl(pi), e * sinl(pi));
+}
+
+lcomplex __fz_lib_csinl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  return CPLXL(sinl(a) * coshl(b), cosl(a) * sinhl(b));
+}
+
+lcomplex __fz_lib_ccosl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  return CPLXL(cosl(a) * coshl(b), -(sinl(a) * sinhl(b)));
+}
+
+lcomplex __fz_lib_ctanl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  long double den = cosl(2.0L * a) + coshl(2.0L * b);
+  return CPLXL(sinl(2.0L * a) / den, sinhl(2.0L * b) / den);
+}
+
+lcomplex __fz_lib_csinhl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  return CPLXL(sinhl(a) * cosl(b), coshl(a) * sinl(b));
+}
+
+lcomplex __fz_lib_ccoshl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  return CPLXL(coshl(a) * cosl(b), sinhl(a) * sinl(b));
+}
+
+lcomplex __fz_lib_ctanhl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  long double den = coshl(2.0L * a) + cosl(2.0L * b);
+  return CPLXL(sinhl(2.0L * a) / den, sinl(2.0L * b) / den);
+}
+
 /* ---- <stdlib.h> qsort ---------------------------------------------------------------- */
 
 #include <stddef.h>

@@ -726,6 +726,556 @@ define dso_local <2 x float> @__fz_lib_ccosf(<2 x float> noundef %0) local_unnam
   ret <2 x float> %16
 }
 
+; Function Attrs: mustprogress nofree nosync nounwind willreturn memory(none)
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib___mulxc3(x86_fp80 noundef %0, x86_fp80 noundef %1, x86_fp80 noundef %2, x86_fp80 noundef %3) local_unnamed_addr {
+  %5 = fmul x86_fp80 %0, %2
+  %6 = fmul x86_fp80 %1, %3
+  %7 = fmul x86_fp80 %0, %3
+  %8 = fmul x86_fp80 %1, %2
+  %9 = fsub x86_fp80 %5, %6
+  %10 = fadd x86_fp80 %8, %7
+  %11 = fcmp uno x86_fp80 %9, 0xK00000000000000000000
+  %12 = fcmp uno x86_fp80 %10, 0xK00000000000000000000
+  %13 = and i1 %11, %12
+  br i1 %13, label %14, label %112
+
+14:                                               ; preds = %4
+  %15 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %0)
+  %16 = fcmp oeq x86_fp80 %15, 0xK7FFF8000000000000000
+  br i1 %16, label %20, label %17
+
+17:                                               ; preds = %14
+  %18 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %1)
+  %19 = fcmp oeq x86_fp80 %18, 0xK7FFF8000000000000000
+  br i1 %19, label %20, label %35
+
+20:                                               ; preds = %17, %14
+  %21 = phi x86_fp80 [ 0xK00000000000000000000, %17 ], [ 0xK3FFF8000000000000000, %14 ]
+  %22 = tail call x86_fp80 @copysignl(x86_fp80 noundef %21, x86_fp80 noundef %0)
+  %23 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %1)
+  %24 = fcmp oeq x86_fp80 %23, 0xK7FFF8000000000000000
+  %25 = select i1 %24, x86_fp80 0xK3FFF8000000000000000, x86_fp80 0xK00000000000000000000
+  %26 = tail call x86_fp80 @copysignl(x86_fp80 noundef %25, x86_fp80 noundef %1)
+  %27 = fcmp uno x86_fp80 %2, 0xK00000000000000000000
+  br i1 %27, label %28, label %30
+
+28:                                               ; preds = %20
+  %29 = tail call x86_fp80 @copysignl(x86_fp80 noundef 0xK00000000000000000000, x86_fp80 noundef %2)
+  br label %30
+
+30:                                               ; preds = %28, %20
+  %31 = phi x86_fp80 [ %29, %28 ], [ %2, %20 ]
+  %32 = fcmp uno x86_fp80 %3, 0xK00000000000000000000
+  br i1 %32, label %33, label %35
+
+33:                                               ; preds = %30
+  %34 = tail call x86_fp80 @copysignl(x86_fp80 noundef 0xK00000000000000000000, x86_fp80 noundef %3)
+  br label %35
+
+35:                                               ; preds = %30, %33, %17
+  %36 = phi x86_fp80 [ %3, %17 ], [ %34, %33 ], [ %3, %30 ]
+  %37 = phi x86_fp80 [ %2, %17 ], [ %31, %33 ], [ %31, %30 ]
+  %38 = phi x86_fp80 [ %1, %17 ], [ %26, %33 ], [ %26, %30 ]
+  %39 = phi x86_fp80 [ %0, %17 ], [ %22, %33 ], [ %22, %30 ]
+  %40 = phi i32 [ 0, %17 ], [ 1, %33 ], [ 1, %30 ]
+  %41 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %37)
+  %42 = fcmp oeq x86_fp80 %41, 0xK7FFF8000000000000000
+  br i1 %42, label %46, label %43
+
+43:                                               ; preds = %35
+  %44 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %36)
+  %45 = fcmp oeq x86_fp80 %44, 0xK7FFF8000000000000000
+  br i1 %45, label %46, label %61
+
+46:                                               ; preds = %43, %35
+  %47 = phi x86_fp80 [ 0xK00000000000000000000, %43 ], [ 0xK3FFF8000000000000000, %35 ]
+  %48 = tail call x86_fp80 @copysignl(x86_fp80 noundef %47, x86_fp80 noundef %37)
+  %49 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %36)
+  %50 = fcmp oeq x86_fp80 %49, 0xK7FFF8000000000000000
+  %51 = select i1 %50, x86_fp80 0xK3FFF8000000000000000, x86_fp80 0xK00000000000000000000
+  %52 = tail call x86_fp80 @copysignl(x86_fp80 noundef %51, x86_fp80 noundef %36)
+  %53 = fcmp uno x86_fp80 %39, 0xK00000000000000000000
+  br i1 %53, label %54, label %56
+
+54:                                               ; preds = %46
+  %55 = tail call x86_fp80 @copysignl(x86_fp80 noundef 0xK00000000000000000000, x86_fp80 noundef %39)
+  br label %56
+
+56:                                               ; preds = %54, %46
+  %57 = phi x86_fp80 [ %55, %54 ], [ %39, %46 ]
+  %58 = fcmp uno x86_fp80 %38, 0xK00000000000000000000
+  br i1 %58, label %59, label %61
+
+59:                                               ; preds = %56
+  %60 = tail call x86_fp80 @copysignl(x86_fp80 noundef 0xK00000000000000000000, x86_fp80 noundef %38)
+  br label %61
+
+61:                                               ; preds = %56, %59, %43
+  %62 = phi x86_fp80 [ %36, %43 ], [ %52, %59 ], [ %52, %56 ]
+  %63 = phi x86_fp80 [ %37, %43 ], [ %48, %59 ], [ %48, %56 ]
+  %64 = phi x86_fp80 [ %38, %43 ], [ %60, %59 ], [ %38, %56 ]
+  %65 = phi x86_fp80 [ %39, %43 ], [ %57, %59 ], [ %57, %56 ]
+  %66 = phi i32 [ %40, %43 ], [ 1, %59 ], [ 1, %56 ]
+  %67 = icmp eq i32 %66, 0
+  br i1 %67, label %68, label %99
+
+68:                                               ; preds = %61
+  %69 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %5)
+  %70 = fcmp oeq x86_fp80 %69, 0xK7FFF8000000000000000
+  %71 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %6)
+  %72 = fcmp oeq x86_fp80 %71, 0xK7FFF8000000000000000
+  %73 = or i1 %70, %72
+  %74 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %7)
+  %75 = fcmp oeq x86_fp80 %74, 0xK7FFF8000000000000000
+  %76 = or i1 %75, %73
+  %77 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %8)
+  %78 = fcmp oeq x86_fp80 %77, 0xK7FFF8000000000000000
+  %79 = or i1 %78, %76
+  br i1 %79, label %80, label %112
+
+80:                                               ; preds = %68
+  %81 = fcmp uno x86_fp80 %65, 0xK00000000000000000000
+  br i1 %81, label %82, label %84
+
+82:                                               ; preds = %80
+  %83 = tail call x86_fp80 @copysignl(x86_fp80 noundef 0xK00000000000000000000, x86_fp80 noundef %65)
+  br label %84
+
+84:                                               ; preds = %82, %80
+  %85 = phi x86_fp80 [ %83, %82 ], [ %65, %80 ]
+  %86 = fcmp uno x86_fp80 %64, 0xK00000000000000000000
+  br i1 %86, label %87, label %89
+
+87:                                               ; preds = %84
+  %88 = tail call x86_fp80 @copysignl(x86_fp80 noundef 0xK00000000000000000000, x86_fp80 noundef %64)
+  br label %89
+
+89:                                               ; preds = %87, %84
+  %90 = phi x86_fp80 [ %88, %87 ], [ %64, %84 ]
+  %91 = fcmp uno x86_fp80 %63, 0xK00000000000000000000
+  br i1 %91, label %92, label %94
+
+92:                                               ; preds = %89
+  %93 = tail call x86_fp80 @copysignl(x86_fp80 noundef 0xK00000000000000000000, x86_fp80 noundef %63)
+  br label %94
+
+94:                                               ; preds = %92, %89
+  %95 = phi x86_fp80 [ %93, %92 ], [ %63, %89 ]
+  %96 = fcmp uno x86_fp80 %62, 0xK00000000000000000000
+  br i1 %96, label %97, label %99
+
+97:                                               ; preds = %94
+  %98 = tail call x86_fp80 @copysignl(x86_fp80 noundef 0xK00000000000000000000, x86_fp80 noundef %62)
+  br label %99
+
+99:                                               ; preds = %61, %97, %94
+  %100 = phi x86_fp80 [ %62, %61 ], [ %62, %94 ], [ %98, %97 ]
+  %101 = phi x86_fp80 [ %63, %61 ], [ %95, %94 ], [ %95, %97 ]
+  %102 = phi x86_fp80 [ %64, %61 ], [ %90, %94 ], [ %90, %97 ]
+  %103 = phi x86_fp80 [ %65, %61 ], [ %85, %94 ], [ %85, %97 ]
+  %104 = fmul x86_fp80 %101, %103
+  %105 = fmul x86_fp80 %100, %102
+  %106 = fsub x86_fp80 %104, %105
+  %107 = fmul x86_fp80 %106, 0xK7FFF8000000000000000
+  %108 = fmul x86_fp80 %100, %103
+  %109 = fmul x86_fp80 %101, %102
+  %110 = fadd x86_fp80 %109, %108
+  %111 = fmul x86_fp80 %110, 0xK7FFF8000000000000000
+  br label %112
+
+112:                                              ; preds = %99, %68, %4
+  %113 = phi x86_fp80 [ %9, %4 ], [ %107, %99 ], [ %9, %68 ]
+  %114 = phi x86_fp80 [ %10, %4 ], [ %111, %99 ], [ %10, %68 ]
+  %115 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %113, 0
+  %116 = insertvalue { x86_fp80, x86_fp80 } %115, x86_fp80 %114, 1
+  ret { x86_fp80, x86_fp80 } %116
+}
+
+; Function Attrs: mustprogress nofree nosync nounwind willreturn memory(none)
+declare x86_fp80 @copysignl(x86_fp80 noundef, x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: mustprogress nofree nosync nounwind willreturn memory(none)
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib___divxc3(x86_fp80 noundef %0, x86_fp80 noundef %1, x86_fp80 noundef %2, x86_fp80 noundef %3) local_unnamed_addr {
+  %5 = tail call x86_fp80 @fabsl(x86_fp80 noundef %2)
+  %6 = tail call x86_fp80 @fabsl(x86_fp80 noundef %3)
+  %7 = fcmp olt x86_fp80 %5, %6
+  br i1 %7, label %8, label %18
+
+8:                                                ; preds = %4
+  %9 = fdiv x86_fp80 %2, %3
+  %10 = fmul x86_fp80 %2, %9
+  %11 = fadd x86_fp80 %3, %10
+  %12 = fmul x86_fp80 %0, %9
+  %13 = fadd x86_fp80 %1, %12
+  %14 = fdiv x86_fp80 %13, %11
+  %15 = fmul x86_fp80 %1, %9
+  %16 = fsub x86_fp80 %15, %0
+  %17 = fdiv x86_fp80 %16, %11
+  br label %28
+
+18:                                               ; preds = %4
+  %19 = fdiv x86_fp80 %3, %2
+  %20 = fmul x86_fp80 %3, %19
+  %21 = fadd x86_fp80 %2, %20
+  %22 = fmul x86_fp80 %1, %19
+  %23 = fadd x86_fp80 %0, %22
+  %24 = fdiv x86_fp80 %23, %21
+  %25 = fmul x86_fp80 %0, %19
+  %26 = fsub x86_fp80 %1, %25
+  %27 = fdiv x86_fp80 %26, %21
+  br label %28
+
+28:                                               ; preds = %18, %8
+  %29 = phi x86_fp80 [ %17, %8 ], [ %27, %18 ]
+  %30 = phi x86_fp80 [ %14, %8 ], [ %24, %18 ]
+  %31 = fcmp uno x86_fp80 %30, 0xK00000000000000000000
+  %32 = fcmp uno x86_fp80 %29, 0xK00000000000000000000
+  %33 = and i1 %32, %31
+  br i1 %33, label %34, label %92
+
+34:                                               ; preds = %28
+  %35 = fcmp oeq x86_fp80 %2, 0xK00000000000000000000
+  %36 = fcmp oeq x86_fp80 %3, 0xK00000000000000000000
+  %37 = and i1 %35, %36
+  br i1 %37, label %38, label %46
+
+38:                                               ; preds = %34
+  %39 = fcmp uno x86_fp80 %0, 0xK00000000000000000000
+  %40 = fcmp uno x86_fp80 %1, 0xK00000000000000000000
+  %41 = and i1 %39, %40
+  br i1 %41, label %46, label %42
+
+42:                                               ; preds = %38
+  %43 = tail call x86_fp80 @copysignl(x86_fp80 noundef 0xK7FFF8000000000000000, x86_fp80 noundef %2)
+  %44 = fmul x86_fp80 %0, %43
+  %45 = fmul x86_fp80 %1, %43
+  br label %92
+
+46:                                               ; preds = %38, %34
+  %47 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %0)
+  %48 = fcmp une x86_fp80 %47, 0xK7FFF8000000000000000
+  %49 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %1)
+  %50 = fcmp une x86_fp80 %49, 0xK7FFF8000000000000000
+  %51 = and i1 %48, %50
+  %52 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %2)
+  %53 = fcmp ueq x86_fp80 %52, 0xK7FFF8000000000000000
+  %54 = or i1 %51, %53
+  %55 = tail call x86_fp80 @llvm.fabs.f80(x86_fp80 %3)
+  %56 = fcmp ueq x86_fp80 %55, 0xK7FFF8000000000000000
+  %57 = or i1 %54, %56
+  br i1 %57, label %71, label %58
+
+58:                                               ; preds = %46
+  %59 = select i1 %48, x86_fp80 0xK00000000000000000000, x86_fp80 0xK3FFF8000000000000000
+  %60 = tail call x86_fp80 @copysignl(x86_fp80 noundef %59, x86_fp80 noundef %0)
+  %61 = select i1 %50, x86_fp80 0xK00000000000000000000, x86_fp80 0xK3FFF8000000000000000
+  %62 = tail call x86_fp80 @copysignl(x86_fp80 noundef %61, x86_fp80 noundef %1)
+  %63 = fmul x86_fp80 %2, %60
+  %64 = fmul x86_fp80 %3, %62
+  %65 = fadd x86_fp80 %63, %64
+  %66 = fmul x86_fp80 %65, 0xK7FFF8000000000000000
+  %67 = fmul x86_fp80 %2, %62
+  %68 = fmul x86_fp80 %3, %60
+  %69 = fsub x86_fp80 %67, %68
+  %70 = fmul x86_fp80 %69, 0xK7FFF8000000000000000
+  br label %92
+
+71:                                               ; preds = %46
+  %72 = fcmp une x86_fp80 %52, 0xK7FFF8000000000000000
+  %73 = fcmp une x86_fp80 %55, 0xK7FFF8000000000000000
+  %74 = and i1 %72, %73
+  %75 = fcmp ueq x86_fp80 %47, 0xK7FFF8000000000000000
+  %76 = or i1 %75, %74
+  %77 = fcmp ueq x86_fp80 %49, 0xK7FFF8000000000000000
+  %78 = or i1 %77, %76
+  br i1 %78, label %92, label %79
+
+79:                                               ; preds = %71
+  %80 = select i1 %72, x86_fp80 0xK00000000000000000000, x86_fp80 0xK3FFF8000000000000000
+  %81 = tail call x86_fp80 @copysignl(x86_fp80 noundef %80, x86_fp80 noundef %2)
+  %82 = select i1 %73, x86_fp80 0xK00000000000000000000, x86_fp80 0xK3FFF8000000000000000
+  %83 = tail call x86_fp80 @copysignl(x86_fp80 noundef %82, x86_fp80 noundef %3)
+  %84 = fmul x86_fp80 %0, %81
+  %85 = fmul x86_fp80 %1, %83
+  %86 = fadd x86_fp80 %84, %85
+  %87 = fmul x86_fp80 %86, 0xK00000000000000000000
+  %88 = fmul x86_fp80 %1, %81
+  %89 = fmul x86_fp80 %0, %83
+  %90 = fsub x86_fp80 %88, %89
+  %91 = fmul x86_fp80 %90, 0xK00000000000000000000
+  br label %92
+
+92:                                               ; preds = %71, %42, %79, %58, %28
+  %93 = phi x86_fp80 [ %70, %58 ], [ %91, %79 ], [ %45, %42 ], [ %29, %28 ], [ %29, %71 ]
+  %94 = phi x86_fp80 [ %66, %58 ], [ %87, %79 ], [ %44, %42 ], [ %30, %28 ], [ %30, %71 ]
+  %95 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %94, 0
+  %96 = insertvalue { x86_fp80, x86_fp80 } %95, x86_fp80 %93, 1
+  ret { x86_fp80, x86_fp80 } %96
+}
+
+; Function Attrs: mustprogress nofree nosync nounwind willreturn memory(none)
+declare x86_fp80 @fabsl(x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: nounwind
+define dso_local x86_fp80 @__fz_lib_cabsl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = tail call x86_fp80 @hypotl(x86_fp80 noundef %2, x86_fp80 noundef %4)
+  ret x86_fp80 %5
+}
+
+; Function Attrs: nounwind
+declare x86_fp80 @hypotl(x86_fp80 noundef, x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: nounwind
+define dso_local x86_fp80 @__fz_lib_cargl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %3 = load x86_fp80, ptr %2, align 16
+  %4 = load x86_fp80, ptr %0, align 16
+  %5 = tail call x86_fp80 @atan2l(x86_fp80 noundef %3, x86_fp80 noundef %4)
+  ret x86_fp80 %5
+}
+
+; Function Attrs: nounwind
+declare x86_fp80 @atan2l(x86_fp80 noundef, x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_cexpl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = tail call x86_fp80 @expl(x86_fp80 noundef %2)
+  %4 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %5 = load x86_fp80, ptr %4, align 16
+  %6 = tail call x86_fp80 @cosl(x86_fp80 noundef %5)
+  %7 = fmul x86_fp80 %3, %6
+  %8 = tail call x86_fp80 @sinl(x86_fp80 noundef %5)
+  %9 = fmul x86_fp80 %3, %8
+  %10 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %7, 0
+  %11 = insertvalue { x86_fp80, x86_fp80 } %10, x86_fp80 %9, 1
+  ret { x86_fp80, x86_fp80 } %11
+}
+
+; Function Attrs: nounwind
+declare x86_fp80 @expl(x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: nounwind
+declare x86_fp80 @cosl(x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: nounwind
+declare x86_fp80 @sinl(x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_clogl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = tail call x86_fp80 @hypotl(x86_fp80 noundef %2, x86_fp80 noundef %4)
+  %6 = tail call x86_fp80 @logl(x86_fp80 noundef %5)
+  %7 = tail call x86_fp80 @atan2l(x86_fp80 noundef %4, x86_fp80 noundef %2)
+  %8 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %6, 0
+  %9 = insertvalue { x86_fp80, x86_fp80 } %8, x86_fp80 %7, 1
+  ret { x86_fp80, x86_fp80 } %9
+}
+
+; Function Attrs: nounwind
+declare x86_fp80 @logl(x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_csqrtl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = fcmp oeq x86_fp80 %2, 0xK00000000000000000000
+  %6 = fcmp oeq x86_fp80 %4, 0xK00000000000000000000
+  %7 = select i1 %5, i1 %6, i1 false
+  br i1 %7, label %23, label %8
+
+8:                                                ; preds = %1
+  %9 = tail call x86_fp80 @fabsl(x86_fp80 noundef %2)
+  %10 = tail call x86_fp80 @hypotl(x86_fp80 noundef %2, x86_fp80 noundef %4)
+  %11 = fadd x86_fp80 %9, %10
+  %12 = fmul x86_fp80 %11, 0xK3FFE8000000000000000
+  %13 = tail call x86_fp80 @sqrtl(x86_fp80 noundef %12)
+  %14 = fcmp ult x86_fp80 %2, 0xK00000000000000000000
+  br i1 %14, label %18, label %15
+
+15:                                               ; preds = %8
+  %16 = fmul x86_fp80 %13, 0xK40008000000000000000
+  %17 = fdiv x86_fp80 %4, %16
+  br label %23
+
+18:                                               ; preds = %8
+  %19 = tail call x86_fp80 @fabsl(x86_fp80 noundef %4)
+  %20 = fmul x86_fp80 %13, 0xK40008000000000000000
+  %21 = fdiv x86_fp80 %19, %20
+  %22 = tail call x86_fp80 @copysignl(x86_fp80 noundef %13, x86_fp80 noundef %4)
+  br label %23
+
+23:                                               ; preds = %15, %18, %1
+  %24 = phi x86_fp80 [ 0xK00000000000000000000, %1 ], [ %13, %15 ], [ %21, %18 ]
+  %25 = phi x86_fp80 [ %4, %1 ], [ %17, %15 ], [ %22, %18 ]
+  %26 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %24, 0
+  %27 = insertvalue { x86_fp80, x86_fp80 } %26, x86_fp80 %25, 1
+  ret { x86_fp80, x86_fp80 } %27
+}
+
+; Function Attrs: nounwind
+declare x86_fp80 @sqrtl(x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_cpowl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0, ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %1) local_unnamed_addr {
+  %3 = load x86_fp80, ptr %0, align 16
+  %4 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %5 = load x86_fp80, ptr %4, align 16
+  %6 = load x86_fp80, ptr %1, align 16
+  %7 = getelementptr inbounds nuw i8, ptr %1, i64 16
+  %8 = load x86_fp80, ptr %7, align 16
+  %9 = fcmp oeq x86_fp80 %3, 0xK00000000000000000000
+  %10 = fcmp oeq x86_fp80 %5, 0xK00000000000000000000
+  %11 = select i1 %9, i1 %10, i1 false
+  br i1 %11, label %12, label %17
+
+12:                                               ; preds = %2
+  %13 = fcmp oeq x86_fp80 %6, 0xK00000000000000000000
+  %14 = fcmp oeq x86_fp80 %8, 0xK00000000000000000000
+  %15 = select i1 %13, i1 %14, i1 false
+  %16 = select i1 %15, x86_fp80 0xK3FFF8000000000000000, x86_fp80 0xK00000000000000000000
+  br label %32
+
+17:                                               ; preds = %2
+  %18 = tail call x86_fp80 @hypotl(x86_fp80 noundef %3, x86_fp80 noundef %5)
+  %19 = tail call x86_fp80 @logl(x86_fp80 noundef %18)
+  %20 = tail call x86_fp80 @atan2l(x86_fp80 noundef %5, x86_fp80 noundef %3)
+  %21 = fmul x86_fp80 %6, %19
+  %22 = fmul x86_fp80 %8, %20
+  %23 = fsub x86_fp80 %21, %22
+  %24 = fmul x86_fp80 %6, %20
+  %25 = fmul x86_fp80 %8, %19
+  %26 = fadd x86_fp80 %25, %24
+  %27 = tail call x86_fp80 @expl(x86_fp80 noundef %23)
+  %28 = tail call x86_fp80 @cosl(x86_fp80 noundef %26)
+  %29 = fmul x86_fp80 %27, %28
+  %30 = tail call x86_fp80 @sinl(x86_fp80 noundef %26)
+  %31 = fmul x86_fp80 %27, %30
+  br label %32
+
+32:                                               ; preds = %17, %12
+  %33 = phi x86_fp80 [ %16, %12 ], [ %29, %17 ]
+  %34 = phi x86_fp80 [ 0xK00000000000000000000, %12 ], [ %31, %17 ]
+  %35 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %33, 0
+  %36 = insertvalue { x86_fp80, x86_fp80 } %35, x86_fp80 %34, 1
+  ret { x86_fp80, x86_fp80 } %36
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_csinl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = tail call x86_fp80 @sinl(x86_fp80 noundef %2)
+  %6 = tail call x86_fp80 @coshl(x86_fp80 noundef %4)
+  %7 = fmul x86_fp80 %5, %6
+  %8 = tail call x86_fp80 @cosl(x86_fp80 noundef %2)
+  %9 = tail call x86_fp80 @sinhl(x86_fp80 noundef %4)
+  %10 = fmul x86_fp80 %8, %9
+  %11 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %7, 0
+  %12 = insertvalue { x86_fp80, x86_fp80 } %11, x86_fp80 %10, 1
+  ret { x86_fp80, x86_fp80 } %12
+}
+
+; Function Attrs: nounwind
+declare x86_fp80 @coshl(x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: nounwind
+declare x86_fp80 @sinhl(x86_fp80 noundef) local_unnamed_addr
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_ccosl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = tail call x86_fp80 @cosl(x86_fp80 noundef %2)
+  %6 = tail call x86_fp80 @coshl(x86_fp80 noundef %4)
+  %7 = fmul x86_fp80 %5, %6
+  %8 = tail call x86_fp80 @sinl(x86_fp80 noundef %2)
+  %9 = tail call x86_fp80 @sinhl(x86_fp80 noundef %4)
+  %10 = fneg x86_fp80 %9
+  %11 = fmul x86_fp80 %8, %10
+  %12 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %7, 0
+  %13 = insertvalue { x86_fp80, x86_fp80 } %12, x86_fp80 %11, 1
+  ret { x86_fp80, x86_fp80 } %13
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_ctanl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = fmul x86_fp80 %2, 0xK40008000000000000000
+  %6 = tail call x86_fp80 @cosl(x86_fp80 noundef %5)
+  %7 = fmul x86_fp80 %4, 0xK40008000000000000000
+  %8 = tail call x86_fp80 @coshl(x86_fp80 noundef %7)
+  %9 = fadd x86_fp80 %6, %8
+  %10 = tail call x86_fp80 @sinl(x86_fp80 noundef %5)
+  %11 = fdiv x86_fp80 %10, %9
+  %12 = tail call x86_fp80 @sinhl(x86_fp80 noundef %7)
+  %13 = fdiv x86_fp80 %12, %9
+  %14 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %11, 0
+  %15 = insertvalue { x86_fp80, x86_fp80 } %14, x86_fp80 %13, 1
+  ret { x86_fp80, x86_fp80 } %15
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_csinhl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = tail call x86_fp80 @sinhl(x86_fp80 noundef %2)
+  %6 = tail call x86_fp80 @cosl(x86_fp80 noundef %4)
+  %7 = fmul x86_fp80 %5, %6
+  %8 = tail call x86_fp80 @coshl(x86_fp80 noundef %2)
+  %9 = tail call x86_fp80 @sinl(x86_fp80 noundef %4)
+  %10 = fmul x86_fp80 %8, %9
+  %11 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %7, 0
+  %12 = insertvalue { x86_fp80, x86_fp80 } %11, x86_fp80 %10, 1
+  ret { x86_fp80, x86_fp80 } %12
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_ccoshl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = tail call x86_fp80 @coshl(x86_fp80 noundef %2)
+  %6 = tail call x86_fp80 @cosl(x86_fp80 noundef %4)
+  %7 = fmul x86_fp80 %5, %6
+  %8 = tail call x86_fp80 @sinhl(x86_fp80 noundef %2)
+  %9 = tail call x86_fp80 @sinl(x86_fp80 noundef %4)
+  %10 = fmul x86_fp80 %8, %9
+  %11 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %7, 0
+  %12 = insertvalue { x86_fp80, x86_fp80 } %11, x86_fp80 %10, 1
+  ret { x86_fp80, x86_fp80 } %12
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_ctanhl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = fmul x86_fp80 %2, 0xK40008000000000000000
+  %6 = tail call x86_fp80 @coshl(x86_fp80 noundef %5)
+  %7 = fmul x86_fp80 %4, 0xK40008000000000000000
+  %8 = tail call x86_fp80 @cosl(x86_fp80 noundef %7)
+  %9 = fadd x86_fp80 %6, %8
+  %10 = tail call x86_fp80 @sinhl(x86_fp80 noundef %5)
+  %11 = fdiv x86_fp80 %10, %9
+  %12 = tail call x86_fp80 @sinl(x86_fp80 noundef %7)
+  %13 = fdiv x86_fp80 %12, %9
+  %14 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %11, 0
+  %15 = insertvalue { x86_fp80, x86_fp80 } %14, x86_fp80 %13, 1
+  ret { x86_fp80, x86_fp80 } %15
+}
+
 ; Function Attrs: nounwind
 define dso_local void @__fz_lib_qsort(ptr noundef %0, i64 noundef %1, i64 noundef %2, ptr noundef readonly captures(none) %3) local_unnamed_addr {
   %5 = icmp ult i64 %1, 2
@@ -883,6 +1433,9 @@ declare void @llvm.memcpy.p0.p0.i64(ptr noalias writeonly captures(none), ptr no
 
 ; Function Attrs: nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)
 declare double @llvm.fabs.f64(double)
+
+; Function Attrs: nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)
+declare x86_fp80 @llvm.fabs.f80(x86_fp80)
 
 
 

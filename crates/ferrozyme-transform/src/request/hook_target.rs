@@ -121,7 +121,7 @@ pub(super) fn hook_function(
     if !func.is_function() {
         return Err(err(
             format!("the first argument of `{hook}` is not a function: {first}"),
-            "pass the function itself, e.g. __enzyme_autodiff((void*)f, ...), not a data pointer or a function pointer variable",
+            "pass the function itself, e.g. __enzyme_autodiff((void*)f, ...), or a variable or `const` table entry that holds one known function; a function chosen at run time (read in a loop, or picked by a branch) is not known when the derivative is generated: call the hook once per candidate, e.g. in a switch",
         ));
     }
     if body_elsewhere(func) {

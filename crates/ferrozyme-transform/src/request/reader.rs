@@ -394,6 +394,32 @@ impl<'a> Reader<'a> {
                         "pass a pointer to the struct instead (double f(struct P *p), then enzyme_dup, &p, &dp), or mark the argument enzyme_const",
                     ));
                 }
+                Some(s)
+                    if pty.is_pointer()
+                        && self.shadows.is_none()
+                        && marker_of(s).is_none()
+                        && !s.ty().is_pointer()
+                        && self
+                            .func
+                            .params()
+                            .get(k + 1)
+                            .is_some_and(|p| p.ty() == s.ty()) =>
+                {
+                    // What follows the pointer has the type of the next parameter: most
+                    // likely a small struct passed by value that the x86-64 ABI split
+                    // into registers (`struct view { double *p; long n; }` is a pointer
+                    // and an integer), whose shadow struct was passed after it.
+                    return Err((self.err)(
+                        format!(
+                            "argument {} of `{}` is marked enzyme_dup but is followed by a {}, the type of argument {}: a struct passed by value that the ABI split into registers (a pointer and more fields) cannot be enzyme_dup by value",
+                            k + 1,
+                            self.fname,
+                            s.ty(),
+                            k + 2
+                        ),
+                        "pass a pointer to the struct instead (double f(struct view *v), then enzyme_dup, &v, &dv), or, if this is a plain pointer argument, pass its shadow right after it",
+                    ));
+                }
                 _ => {
                     let what = if pty.is_pointer() {
                         "shadow pointer"
