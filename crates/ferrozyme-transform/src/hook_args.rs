@@ -149,7 +149,7 @@ fn constant_at(p: Value, depth: u32) -> Option<Value> {
     if p.opcode().or_else(|| p.const_opcode()) != Some(Opcode::LLVMGetElementPtr) {
         return None;
     }
-    let mut c = constant_at(strip_casts(p.operand(0)), depth + 1)?;
+    let mut c = constant_at(p.operand(0).strip_const_casts(), depth + 1)?;
     if c.ty() != p.gep_source_type() || p.operand(1).const_int_value()? != 0 {
         return None;
     }
