@@ -39,6 +39,7 @@
 mod access;
 mod address_only;
 mod aggregates;
+mod changes;
 mod erased;
 mod lanes;
 mod library;
@@ -54,7 +55,7 @@ use ferrozyme_llvm::{Module, Opcode, TypeKind, Value};
 
 use super::layout::{self, GepOffset};
 use super::period::Periods;
-use super::{BaseType, TypeTree};
+use super::{BaseType, Change, TypeTree};
 
 /// What the IR type of `v` alone says about its value (floats, pointers; integers nothing).
 pub(super) fn type_seed(m: Module, v: Value) -> TypeTree {
@@ -71,6 +72,15 @@ pub(super) fn type_seed(m: Module, v: Value) -> TypeTree {
         t.insert(off, b);
     }
     t
+}
+
+/// `into.merge(t)`, appending the keys it changes to `log` when there is one (the value
+/// is watched, `engine/changes.rs`).
+fn merge_logged(into: &mut TypeTree, t: &TypeTree, log: Option<&mut Vec<Change>>) -> bool {
+    match log {
+        Some(log) => into.merge_noting(t, &mut |c| log.push(c)),
+        None => into.merge(t),
+    }
 }
 
 /// May rules write facts about `v`? Only values that name one runtime object: not
@@ -190,6 +200,10 @@ pub(super) struct Engine {
     recursive: HashMap<Value, u32>,
     /// Parameters their functions only measure (`engine/address_only.rs`).
     address_only: address_only::AddressOnly,
+    /// Keys changed in the pointee trees that GEP rules read (`engine/changes.rs`).
+    changes: changes::ChangeLog,
+    /// Per constant-offset GEP, what its rule read at its last firing (`engine/access.rs`).
+    gep_reads: HashMap<Value, access::GepReads>,
 }
 
 impl Engine {
@@ -211,6 +225,8 @@ impl Engine {
             rounds: 0,
             recursive: HashMap::new(),
             address_only: address_only::AddressOnly::default(),
+            changes: changes::ChangeLog::default(),
+            gep_reads: HashMap::new(),
         }
     }
 
@@ -271,12 +287,13 @@ impl Engine {
         if t.is_empty() || !is_trackable(v) {
             return;
         }
+        let log = self.changes.log_of(v);
         let changed = match self.ptrs.get_mut(&v) {
             Some(cur) if cur.subsumes(t) => false,
-            Some(cur) => Rc::make_mut(cur).merge(t),
+            Some(cur) => merge_logged(Rc::make_mut(cur), t, log),
             None => {
                 let mut fresh = TypeTree::new();
-                fresh.merge(t);
+                merge_logged(&mut fresh, t, log);
                 self.ptrs.insert(v, Rc::new(fresh));
                 true
             }
@@ -291,16 +308,20 @@ impl Engine {
         if t.is_empty() || !is_trackable(v) {
             return;
         }
+        let log = self.changes.log_of(v);
         let changed = match self.ptrs.get_mut(&v) {
             Some(cur) if Rc::ptr_eq(cur, t) || cur.subsumes(t) => false,
             Some(cur) => {
-                let changed = Rc::make_mut(cur).merge(t);
+                let changed = merge_logged(Rc::make_mut(cur), t, log);
                 if **cur == **t {
                     *cur = Rc::clone(t);
                 }
                 changed
             }
             None => {
+                if let Some(log) = log {
+                    log.extend(t.keys());
+                }
                 self.ptrs.insert(v, Rc::clone(t));
                 true
             }
