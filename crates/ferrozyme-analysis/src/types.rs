@@ -525,6 +525,12 @@ impl TypeTree {
             return false;
         }
         match self.inner.get_mut(&off) {
+            // A tree with more entries at its top level than a slot may hold would be
+            // copied below only to be found too heavy.
+            None if t.map.len() > INNER_WEIGHT => {
+                self.inner.insert(off, TypeTree::opaque());
+                true
+            }
             None if !t.deeper_than(depth - 1) && t.weight() <= INNER_WEIGHT => {
                 self.inner.insert(off, Rc::clone(t));
                 true

@@ -47,6 +47,7 @@ pub(super) mod scope;
 mod sentinel;
 mod solve;
 mod typed_access;
+mod unchanged;
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -204,6 +205,9 @@ pub(super) struct Engine {
     changes: changes::ChangeLog,
     /// Per constant-offset GEP, what its rule read at its last firing (`engine/access.rs`).
     gep_reads: HashMap<Value, access::GepReads>,
+    /// Versions of the values' trees, to skip pair rules whose inputs did not change
+    /// (`engine/unchanged.rs`).
+    unchanged: unchanged::Unchanged,
 }
 
 impl Engine {
@@ -227,6 +231,7 @@ impl Engine {
             address_only: address_only::AddressOnly::default(),
             changes: changes::ChangeLog::default(),
             gep_reads: HashMap::new(),
+            unchanged: unchanged::Unchanged::default(),
         }
     }
 
@@ -341,6 +346,9 @@ impl Engine {
 
     /// `a` and `b` are the same data (phi, select, casts, call argument and parameter).
     fn link(&mut self, a: Value, b: Value) {
+        if !self.unchanged.must_run(a, b, unchanged::PairRule::Link) {
+            return;
+        }
         let (ta, tb) = (self.value_tree(a), self.value_tree(b));
         self.learn_val(a, &tb);
         self.learn_val(b, &ta);
@@ -367,6 +375,9 @@ impl Engine {
         let Some(n) = limit.filter(|_| a.ty().is_pointer()) else {
             return self.link(a, b);
         };
+        if !self.unchanged.must_run(a, b, unchanged::PairRule::CallEdge) {
+            return;
+        }
         let n = (n as i64).min(super::MAX_OFFSET);
         let (pa, pb) = (self.pointee(a).bounded(n), self.pointee(b).bounded(n));
         self.learn_ptr(a, &pb);

@@ -8,6 +8,7 @@ use ferrozyme_llvm::{Opcode, TypeKind, Value};
 
 use super::super::layout::{self, GepOffset};
 use super::super::{BaseType, Change, TypeTree};
+use super::unchanged::PairRule;
 use super::{is_member_pointer_adjustment, lanes, strip_constant_geps, Engine, Hints};
 
 impl Engine {
@@ -114,7 +115,11 @@ impl Engine {
         }
         // A pointer moved through memory: what it points to is what the memory's pointer
         // at offset 0 points to (the struct that held it knows, the value's uses know).
-        if val.ty().kind() == TypeKind::Pointer {
+        if val.ty().kind() == TypeKind::Pointer
+            && self
+                .unchanged
+                .must_run(ptr, val, PairRule::MovedPointer(window))
+        {
             let cut = |t: TypeTree| match window {
                 Some(n) => t.window(0, n),
                 None => t,
