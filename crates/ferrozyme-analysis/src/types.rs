@@ -787,6 +787,39 @@ mod tests {
     }
 
     #[test]
+    fn merges_report_the_keys_they_change_and_the_rest_teaches_nothing() {
+        use BaseType::*;
+        let mut base = TypeTree::single(0, Integer);
+        base.insert(8, Double);
+        base.insert_inner(0, &TypeTree::single(-1, Double));
+        let mut grown = base.clone();
+        let mut more = TypeTree::single(16, Double);
+        more.insert(8, Double);
+        more.insert_inner(16, &TypeTree::single(0, Integer));
+        let mut keys = Vec::new();
+        assert!(grown.merge_noting(&more, &mut |c| keys.push(c)));
+        assert_eq!(keys, [Change::Entry(16), Change::Pointee(16)]);
+        // A rule that shifted `base` before needs only the changed keys now: the same
+        // tree as shifting the whole of `grown`.
+        let mut by_delta = base.shifted(8);
+        by_delta.merge(&grown.at_keys(&keys).shifted(8));
+        assert_eq!(by_delta, grown.shifted(8));
+        // A new "every offset" entry is reported as such (it changes every entry).
+        let mut keys = Vec::new();
+        grown.merge_noting(&TypeTree::single(-1, Double), &mut |c| keys.push(c));
+        assert_eq!(keys, [Change::Entry(-1)]);
+        assert_eq!(
+            grown.keys().collect::<Vec<_>>(),
+            [
+                Change::Entry(-1),
+                Change::Entry(0),
+                Change::Pointee(0),
+                Change::Pointee(16)
+            ]
+        );
+    }
+
+    #[test]
     fn shifting_drops_negative_offsets() {
         let mut t = TypeTree::new();
         t.insert(0, BaseType::Integer);
