@@ -232,6 +232,15 @@ pub const INNER_OFFSETS: i64 = 64;
 /// representation, crossbeam's blocks) otherwise grow trees of millions of entries.
 pub const INNER_WEIGHT: usize = 64;
 
+/// A key of a [`TypeTree`] whose fact changed in a merge: a byte offset's base type
+/// (`-1`: the "every offset" entry) or what the pointer at an offset points to. Offsets
+/// are below [`MAX_OFFSET`], so they fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Change {
+    Entry(i16),
+    Pointee(i16),
+}
+
 /// Byte offset → base type; offset `-1` means "at every offset". For pointers, also what
 /// the memory they point to holds (`inner`): so the tree of a `std::vector<double>` knows
 /// that the pointer at offset 0 leads to doubles, and a pointer loaded from there later
@@ -356,26 +365,80 @@ impl TypeTree {
     pub fn merge(&mut self, other: &TypeTree) -> bool {
         self.merge_to_depth(other, MAX_DEPTH)
     }
+    /// [`TypeTree::merge`] that also tells `note` each key whose fact changed (an
+    /// `Entry(-1)` change may have changed every concrete entry too).
+    pub(crate) fn merge_noting(&mut self, other: &TypeTree, note: &mut impl FnMut(Change)) -> bool {
+        self.merge_to_depth_noting(other, MAX_DEPTH, note)
+    }
     /// `merge`, keeping at most `depth` levels of pointees below this tree (in place: no
     /// copy of either tree, which mattered for the large trees of Rust debug builds).
     fn merge_to_depth(&mut self, other: &TypeTree, depth: usize) -> bool {
+        self.merge_to_depth_noting(other, depth, &mut |_| {})
+    }
+    fn merge_to_depth_noting(
+        &mut self,
+        other: &TypeTree,
+        depth: usize,
+        note: &mut impl FnMut(Change),
+    ) -> bool {
         if self.opaque {
             return false;
         }
         let mut changed = false;
         // `-1` first, so concrete entries are checked against the final "every" entry.
         if let Some(t) = other.map.get(&-1) {
-            changed |= self.insert(-1, *t);
+            if self.insert(-1, *t) {
+                note(Change::Entry(-1));
+                changed = true;
+            }
         }
         for (k, t) in other.map.range(0..) {
-            changed |= self.insert(*k, *t);
+            if self.insert(*k, *t) {
+                note(Change::Entry(*k as i16));
+                changed = true;
+            }
         }
         if depth > 0 {
             for (k, t) in &other.inner {
-                changed |= self.insert_inner_shared(*k, t, depth);
+                if self.insert_inner_shared(*k, t, depth) {
+                    note(Change::Pointee(*k as i16));
+                    changed = true;
+                }
             }
         }
         changed
+    }
+    /// Every key that holds a fact, as [`TypeTree::merge_noting`] would report them when
+    /// this tree is merged into an empty one.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = Change> + '_ {
+        let entries = self.map.keys().map(|k| Change::Entry(*k as i16));
+        entries.chain(self.inner.keys().map(|k| Change::Pointee(*k as i16)))
+    }
+    /// Only the facts at `keys` (and the "every offset" entry): what a rule that maps
+    /// entries one at a time still has to read once it has read the rest before. The
+    /// pointees are the tree's own (shared), so a rule maps them exactly as it would
+    /// map them from the whole tree. `keys` must not hold `Entry(-1)` (a new "every
+    /// offset" entry changes every concrete one).
+    pub(crate) fn at_keys(&self, keys: &[Change]) -> TypeTree {
+        let mut out = TypeTree::new();
+        if let Some(t) = self.map.get(&-1) {
+            out.map.insert(-1, *t);
+        }
+        for c in keys {
+            match *c {
+                Change::Entry(k) => {
+                    if let Some(t) = self.map.get(&(k as i64)) {
+                        out.map.insert(k as i64, *t);
+                    }
+                }
+                Change::Pointee(k) => {
+                    if let Some(t) = self.inner.get(&(k as i64)) {
+                        out.inner.insert(k as i64, Rc::clone(t));
+                    }
+                }
+            }
+        }
+        out
     }
     /// Would [`TypeTree::merge`] of `other` leave `self` as it is? Reads only, so a shared
     /// tree is copied for a merge only when the merge teaches it something.
@@ -462,6 +525,12 @@ impl TypeTree {
             return false;
         }
         match self.inner.get_mut(&off) {
+            // A tree with more entries at its top level than a slot may hold would be
+            // copied below only to be found too heavy.
+            None if t.map.len() > INNER_WEIGHT => {
+                self.inner.insert(off, TypeTree::opaque());
+                true
+            }
             None if !t.deeper_than(depth - 1) && t.weight() <= INNER_WEIGHT => {
                 self.inner.insert(off, Rc::clone(t));
                 true
@@ -715,6 +784,39 @@ mod tests {
             depth += 1;
         }
         assert_eq!(depth, MAX_DEPTH);
+    }
+
+    #[test]
+    fn merges_report_the_keys_they_change_and_the_rest_teaches_nothing() {
+        use BaseType::*;
+        let mut base = TypeTree::single(0, Integer);
+        base.insert(8, Double);
+        base.insert_inner(0, &TypeTree::single(-1, Double));
+        let mut grown = base.clone();
+        let mut more = TypeTree::single(16, Double);
+        more.insert(8, Double);
+        more.insert_inner(16, &TypeTree::single(0, Integer));
+        let mut keys = Vec::new();
+        assert!(grown.merge_noting(&more, &mut |c| keys.push(c)));
+        assert_eq!(keys, [Change::Entry(16), Change::Pointee(16)]);
+        // A rule that shifted `base` before needs only the changed keys now: the same
+        // tree as shifting the whole of `grown`.
+        let mut by_delta = base.shifted(8);
+        by_delta.merge(&grown.at_keys(&keys).shifted(8));
+        assert_eq!(by_delta, grown.shifted(8));
+        // A new "every offset" entry is reported as such (it changes every entry).
+        let mut keys = Vec::new();
+        grown.merge_noting(&TypeTree::single(-1, Double), &mut |c| keys.push(c));
+        assert_eq!(keys, [Change::Entry(-1)]);
+        assert_eq!(
+            grown.keys().collect::<Vec<_>>(),
+            [
+                Change::Entry(-1),
+                Change::Entry(0),
+                Change::Pointee(0),
+                Change::Pointee(16)
+            ]
+        );
     }
 
     #[test]

@@ -39,6 +39,7 @@
 mod access;
 mod address_only;
 mod aggregates;
+mod changes;
 mod erased;
 mod lanes;
 mod library;
@@ -46,6 +47,7 @@ pub(super) mod scope;
 mod sentinel;
 mod solve;
 mod typed_access;
+mod unchanged;
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -54,7 +56,7 @@ use ferrozyme_llvm::{Module, Opcode, TypeKind, Value};
 
 use super::layout::{self, GepOffset};
 use super::period::Periods;
-use super::{BaseType, TypeTree};
+use super::{BaseType, Change, TypeTree};
 
 /// What the IR type of `v` alone says about its value (floats, pointers; integers nothing).
 pub(super) fn type_seed(m: Module, v: Value) -> TypeTree {
@@ -71,6 +73,15 @@ pub(super) fn type_seed(m: Module, v: Value) -> TypeTree {
         t.insert(off, b);
     }
     t
+}
+
+/// `into.merge(t)`, appending the keys it changes to `log` when there is one (the value
+/// is watched, `engine/changes.rs`).
+fn merge_logged(into: &mut TypeTree, t: &TypeTree, log: Option<&mut Vec<Change>>) -> bool {
+    match log {
+        Some(log) => into.merge_noting(t, &mut |c| log.push(c)),
+        None => into.merge(t),
+    }
 }
 
 /// May rules write facts about `v`? Only values that name one runtime object: not
@@ -190,6 +201,13 @@ pub(super) struct Engine {
     recursive: HashMap<Value, u32>,
     /// Parameters their functions only measure (`engine/address_only.rs`).
     address_only: address_only::AddressOnly,
+    /// Keys changed in the pointee trees that GEP rules read (`engine/changes.rs`).
+    changes: changes::ChangeLog,
+    /// Per constant-offset GEP, what its rule read at its last firing (`engine/access.rs`).
+    gep_reads: HashMap<Value, access::GepReads>,
+    /// Versions of the values' trees, to skip pair rules whose inputs did not change
+    /// (`engine/unchanged.rs`).
+    unchanged: unchanged::Unchanged,
 }
 
 impl Engine {
@@ -211,6 +229,9 @@ impl Engine {
             rounds: 0,
             recursive: HashMap::new(),
             address_only: address_only::AddressOnly::default(),
+            changes: changes::ChangeLog::default(),
+            gep_reads: HashMap::new(),
+            unchanged: unchanged::Unchanged::default(),
         }
     }
 
@@ -271,12 +292,13 @@ impl Engine {
         if t.is_empty() || !is_trackable(v) {
             return;
         }
+        let log = self.changes.log_of(v);
         let changed = match self.ptrs.get_mut(&v) {
             Some(cur) if cur.subsumes(t) => false,
-            Some(cur) => Rc::make_mut(cur).merge(t),
+            Some(cur) => merge_logged(Rc::make_mut(cur), t, log),
             None => {
                 let mut fresh = TypeTree::new();
-                fresh.merge(t);
+                merge_logged(&mut fresh, t, log);
                 self.ptrs.insert(v, Rc::new(fresh));
                 true
             }
@@ -291,16 +313,20 @@ impl Engine {
         if t.is_empty() || !is_trackable(v) {
             return;
         }
+        let log = self.changes.log_of(v);
         let changed = match self.ptrs.get_mut(&v) {
             Some(cur) if Rc::ptr_eq(cur, t) || cur.subsumes(t) => false,
             Some(cur) => {
-                let changed = Rc::make_mut(cur).merge(t);
+                let changed = merge_logged(Rc::make_mut(cur), t, log);
                 if **cur == **t {
                     *cur = Rc::clone(t);
                 }
                 changed
             }
             None => {
+                if let Some(log) = log {
+                    log.extend(t.keys());
+                }
                 self.ptrs.insert(v, Rc::clone(t));
                 true
             }
@@ -320,6 +346,9 @@ impl Engine {
 
     /// `a` and `b` are the same data (phi, select, casts, call argument and parameter).
     fn link(&mut self, a: Value, b: Value) {
+        if !self.unchanged.must_run(a, b, unchanged::PairRule::Link) {
+            return;
+        }
         let (ta, tb) = (self.value_tree(a), self.value_tree(b));
         self.learn_val(a, &tb);
         self.learn_val(b, &ta);
@@ -346,6 +375,9 @@ impl Engine {
         let Some(n) = limit.filter(|_| a.ty().is_pointer()) else {
             return self.link(a, b);
         };
+        if !self.unchanged.must_run(a, b, unchanged::PairRule::CallEdge) {
+            return;
+        }
         let n = (n as i64).min(super::MAX_OFFSET);
         let (pa, pb) = (self.pointee(a).bounded(n), self.pointee(b).bounded(n));
         self.learn_ptr(a, &pb);

@@ -2,10 +2,13 @@
 //! moved and the memory under its pointer (within the hints of the access: a sentinel
 //! window, a typed access), and how a GEP's offset relates a pointer to its base.
 
+use std::rc::Rc;
+
 use ferrozyme_llvm::{Opcode, TypeKind, Value};
 
 use super::super::layout::{self, GepOffset};
-use super::super::{BaseType, TypeTree};
+use super::super::{BaseType, Change, TypeTree};
+use super::unchanged::PairRule;
 use super::{is_member_pointer_adjustment, lanes, strip_constant_geps, Engine, Hints};
 
 impl Engine {
@@ -112,7 +115,11 @@ impl Engine {
         }
         // A pointer moved through memory: what it points to is what the memory's pointer
         // at offset 0 points to (the struct that held it knows, the value's uses know).
-        if val.ty().kind() == TypeKind::Pointer {
+        if val.ty().kind() == TypeKind::Pointer
+            && self
+                .unchanged
+                .must_run(ptr, val, PairRule::MovedPointer(window))
+        {
             let cut = |t: TypeTree| match window {
                 Some(n) => t.window(0, n),
                 None => t,
@@ -151,10 +158,14 @@ impl Engine {
                 };
             }
         }
-        let (pb, pg) = (self.pointee(base), self.pointee(g));
+        let (pb, pg) = match off.stride {
+            None => self.gep_delta(g, base, off.constant),
+            Some(_) => (self.pointee(base), self.pointee(g)),
+        };
         match off.stride {
             None => {
-                self.learn_ptr(g, &pb.shifted(off.constant));
+                let fwd = pb.shifted(off.constant);
+                drop(pb);
                 // A negative constant step back from a pointer that itself walks an array
                 // (`&a[n] - 8`, as -O2 writes `a[n-1]`) lands in the previous element:
                 // the offset wraps modulo that array's stride.
@@ -195,6 +206,10 @@ impl Engine {
                         _ => None,
                     }
                 }));
+                // Both trees were read before either is learnt into (and no longer held, so
+                // an unshared tree grows in place).
+                drop(pg);
+                self.learn_ptr(g, &fwd);
                 self.learn_ptr(base, &back);
             }
             Some(s) if s > 1 && s < super::super::MAX_OFFSET as u64 => {
@@ -330,6 +345,48 @@ impl Engine {
                 }
             }
         }
+    }
+}
+
+/// What the constant-offset GEP rule of one GEP read at its last firing: its offset and
+/// the change-log positions (`engine/changes.rs`) of its base's and its own tree.
+pub(super) struct GepReads {
+    constant: i64,
+    base_at: u32,
+    g_at: u32,
+}
+
+impl Engine {
+    /// The pointee trees of `base` and of `g = base + constant` for the GEP rule: whole at
+    /// its first firing, afterwards only the keys that changed since its last one (with
+    /// the "every offset" entry), or whole again when that entry changed. Exact, because
+    /// the rule maps each key on its own and only joins: at its last firing it taught
+    /// `g` the shift of everything `base` held then (and `base` the shift back of `g`'s),
+    /// and trees only grow, so the unchanged keys would teach nothing; each output tree
+    /// is the one the whole input gives. Without this the rule, re-fired each time one of
+    /// its trees grows by an entry, re-shifted trees of up to `MAX_OFFSET` entries whole.
+    fn gep_delta(&mut self, g: Value, base: Value, constant: i64) -> (Rc<TypeTree>, Rc<TypeTree>) {
+        let now = GepReads {
+            constant,
+            base_at: self.changes.watch(base),
+            g_at: self.changes.watch(g),
+        };
+        let last = self.gep_reads.insert(g, now);
+        let (pb, pg) = (self.pointee(base), self.pointee(g));
+        let Some(last) = last.filter(|l| l.constant == constant) else {
+            return (pb, pg);
+        };
+        let part = |tree: Rc<TypeTree>, keys: &[Change]| {
+            if keys.contains(&Change::Entry(-1)) {
+                tree
+            } else {
+                Rc::new(tree.at_keys(keys))
+            }
+        };
+        (
+            part(pb, self.changes.since(base, last.base_at)),
+            part(pg, self.changes.since(g, last.g_at)),
+        )
     }
 }
 

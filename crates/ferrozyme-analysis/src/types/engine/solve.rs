@@ -248,6 +248,7 @@ impl Engine {
 
     /// Makes every rule that reads `v` due (its trees just grew).
     pub(super) fn touch(&mut self, v: Value) {
+        self.unchanged.bump(v);
         let Some(items) = self.deps.get(&v) else {
             return;
         };
