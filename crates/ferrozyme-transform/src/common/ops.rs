@@ -2,7 +2,8 @@
 //! its opcode ([`ferrozyme_rules::OpKind`]), reached through an exhaustive opcode mapping
 //! (`ferrozyme_llvm::rules_op`) rather than by name.
 
-use ferrozyme_llvm::Opcode;
+use ferrozyme_analysis::activity::Activity;
+use ferrozyme_llvm::{Opcode, Value};
 use ferrozyme_rules::{opcode_kind, OpKind};
 
 /// The classification of `op`.
@@ -28,4 +29,16 @@ pub(crate) fn is_integer_op(op: Opcode) -> bool {
 pub(crate) fn computes_on_bits(op: Opcode) -> bool {
     use Opcode::*;
     is_integer_op(op) && !matches!(op, LLVMICmp | LLVMPtrToInt | LLVMPtrToAddr | LLVMIntToPtr)
+}
+
+/// A `cmpxchg` of integers whose result carries no derivative: a reference count or a
+/// flag in memory that also holds differentiated data (`std::shared_ptr`'s control
+/// block, `std::weak_ptr::lock`). The primal replays it; it has no adjoint, as an integer
+/// `atomicrmw` has none. Pointers and floats swapped atomically stay unsupported.
+pub(crate) fn integer_cas(i: Value, act: &Activity) -> bool {
+    i.opcode() == Some(Opcode::LLVMAtomicCmpXchg)
+        && i.operand(1).ty().int_width().is_some()
+        && !act.is_active(i)
+        && !act.is_active(i.operand(1))
+        && !act.is_active(i.operand(2))
 }
