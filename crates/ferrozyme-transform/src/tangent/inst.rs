@@ -80,7 +80,7 @@ impl TangentGen<'_> {
             }
             LLVMAtomicCmpXchg
                 if (self.fx.act.is_shadowed(i.operand(0)) || active)
-                    && !crate::common::ops::integer_cas(i, &self.fx.act) =>
+                    && !crate::common::ops::integer_cas(i, &self.fx.act, &self.fx.types) =>
             {
                 self.unsupported(
                     i,
