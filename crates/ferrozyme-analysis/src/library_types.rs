@@ -455,7 +455,8 @@ pub fn std_call_is_float_free(
         }
     }
     sig.params.iter().all(|p| {
-        param_writes_float_free(p) && (!deep || !read_only_pointee(p).is_some_and(|q| !deep_read_only(q)))
+        param_writes_float_free(p)
+            && (!deep || !read_only_pointee(p).is_some_and(|q| !deep_read_only(q)))
     })
 }
 
@@ -593,7 +594,10 @@ mod tests {
             "_ZNSt7__cxx119to_stringEd",          // sret of unknown class (checked by caller)
         ] {
             let sret = (active == "_ZNSt7__cxx119to_stringEd").then_some("struct.pair_dd");
-            assert!(!std_call_is_float_free(active, sret, false, false), "{active}");
+            assert!(
+                !std_call_is_float_free(active, sret, false, false),
+                "{active}"
+            );
         }
     }
 

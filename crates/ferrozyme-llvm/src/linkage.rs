@@ -59,7 +59,8 @@ impl Value {
         let l = unsafe { LLVMGetLinkage(self.0) };
         matches!(
             l,
-            llvm_sys::LLVMLinkage::LLVMLinkOnceODRLinkage | llvm_sys::LLVMLinkage::LLVMWeakODRLinkage
+            llvm_sys::LLVMLinkage::LLVMLinkOnceODRLinkage
+                | llvm_sys::LLVMLinkage::LLVMWeakODRLinkage
         )
     }
 

@@ -40,8 +40,7 @@ fn constant_pointer_only_loaded(g: Value) -> bool {
     if !g.global_value_type().is_pointer() {
         return false;
     }
-    let module_only =
-        g.is_local_linkage() || (g.is_odr_linkage() && g.name().starts_with("_ZZ"));
+    let module_only = g.is_local_linkage() || (g.is_odr_linkage() && g.name().starts_with("_ZZ"));
     if !module_only {
         return false;
     }
@@ -54,8 +53,7 @@ fn constant_pointer_only_loaded(g: Value) -> bool {
     }
     let constant = base.is_null() || (base.is_global_variable() && base.is_global_constant());
     constant
-        && g
-            .users()
+        && g.users()
             .into_iter()
             .all(|u| u.opcode() == Some(Opcode::LLVMLoad) && u.operand(0) == g)
 }

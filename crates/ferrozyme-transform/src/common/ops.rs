@@ -48,13 +48,12 @@ pub(crate) fn integer_cas(i: Value, act: &Activity, types: &TypeAnalysis) -> boo
     let bytes = (width as i64 + 7) / 8;
     let mem = types.pointee_tree(i.operand(0));
     let known_int = mem.get(0) == BaseType::Integer
-        && !mem
-            .window(0, bytes)
-            .iter()
-            .any(|(_, b)| !b.is_not_float());
+        && !mem.window(0, bytes).iter().any(|(_, b)| !b.is_not_float());
     let values_int = [1, 2].iter().all(|&k| {
         let t = types.value_tree(i.operand(k));
-        let float = t.iter().any(|(_, b)| b.is_float() || b == BaseType::Anything);
+        let float = t
+            .iter()
+            .any(|(_, b)| b.is_float() || b == BaseType::Anything);
         !float
     });
     known_int

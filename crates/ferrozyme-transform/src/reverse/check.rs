@@ -566,4 +566,3 @@ fn computed_on(v: Value) -> bool {
     }
     true
 }
-

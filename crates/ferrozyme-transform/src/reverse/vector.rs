@@ -386,7 +386,10 @@ fn tagged_layout(tags: &[(i64, BaseType)], len: i64) -> CopyLayout {
         .collect();
     let size = offs.first().map_or(0, |(_, t)| t.size() as i64);
     let tiled = len == tags.len() as i64 * size
-        && tags.iter().enumerate().all(|(k, (o, _))| *o == k as i64 * size);
+        && tags
+            .iter()
+            .enumerate()
+            .all(|(k, (o, _))| *o == k as i64 * size);
     match offs.first() {
         None => CopyLayout::NoFloats,
         Some((_, t)) if offs.iter().all(|(_, u)| u == t) && offs.len() == tags.len() && tiled => {
@@ -501,7 +504,10 @@ pub(super) fn copy_layout(
             },
             // A part of a record (SROA copies a struct from its second member on,
             // padding first) whose `!tbaa.struct` names its members.
-            None => match (tagged, n_const.and_then(|n| phased_slots(&kinds, fps[0], n))) {
+            None => match (
+                tagged,
+                n_const.and_then(|n| phased_slots(&kinds, fps[0], n)),
+            ) {
                 (Some(tags), _) => tagged_layout(&tags, hi),
                 (None, Some(offs)) => CopyLayout::Fields(offs),
                 (None, None) => CopyLayout::Untyped {
@@ -537,13 +543,22 @@ mod tests {
     /// and 12; the int before the copy and the next record's after it are outside.
     #[test]
     fn record_tail_off_the_grid() {
-        let kinds = [(-4, Integer), (4, Double), (12, Double), (20, Integer), (28, Double)];
+        let kinds = [
+            (-4, Integer),
+            (4, Double),
+            (12, Double),
+            (20, Integer),
+            (28, Double),
+        ];
         assert_eq!(record_slots(&kinds, FpType::F64), None);
         assert_eq!(
             phased_slots(&kinds, FpType::F64, 20),
             Some(vec![(4, FpType::F64), (12, FpType::F64)])
         );
-        assert_eq!(phased_slots(&[(4, Double), (8, Double)], FpType::F64, 20), None);
+        assert_eq!(
+            phased_slots(&[(4, Double), (8, Double)], FpType::F64, 20),
+            None
+        );
         assert_eq!(
             phased_slots(&[(4, Double), (12, Integer)], FpType::F64, 20),
             Some(vec![(4, FpType::F64)])
