@@ -127,7 +127,7 @@ pub fn classify(call: Value) -> CallKind {
     {
         // Library code compiled from headers that cannot carry a derivative by its
         // types (string formatting helpers, stream internals): copied, not differentiated.
-        if is_library_namespace(&f.name()) && float_free_library_call(call, f, &f.name()) {
+        if is_library_namespace(&f.name()) && float_free_library_call(call, f, &f.name(), true) {
             return CallKind::InactiveExternal;
         }
         return CallKind::Defined(f);
@@ -200,7 +200,7 @@ pub fn classify(call: Value) -> CallKind {
     {
         return CallKind::InactiveExternal;
     }
-    if float_free_library_call(call, f, &name) {
+    if float_free_library_call(call, f, &name, false) {
         return CallKind::InactiveExternal;
     }
     if ferrozyme_abi::table_search(&name).is_some_and(|t| searches_immutable_table(call, t)) {
@@ -237,8 +237,9 @@ fn searches_immutable_table(call: Value, table: usize) -> bool {
 /// standard library function whose mangled signature shows it writes only float-free
 /// data (`crate::library_types`: `std::cout << x`, strings, string streams, file
 /// buffers). Pointers passed to a variadic parameter could be written through, so they
-/// make the call fail the criterion.
-fn float_free_library_call(call: Value, f: Value, name: &str) -> bool {
+/// make the call fail the criterion. `deep`: `f` has IR, and `const` must reach all the data
+/// it guards to count (`library_types::std_call_is_float_free`).
+fn float_free_library_call(call: Value, f: Value, name: &str, deep: bool) -> bool {
     let ret = f.function_type().return_type();
     if ret.contains_fp() {
         return false;
@@ -259,6 +260,7 @@ fn float_free_library_call(call: Value, f: Value, name: &str) -> bool {
                 .and_then(|t| t.struct_name())
                 .as_deref(),
             ret.contains_pointer(),
+            deep,
         )
 }
 

@@ -404,7 +404,20 @@ pub fn is_float_free_struct(ir_name: &str) -> bool {
 /// derivatives, by the criterion of the module docs? `sret_class` is the IR name of the
 /// struct its hidden result parameter has (`class.std::__cxx11::basic_string`), if any;
 /// the caller has already checked that the IR result type holds no floating point.
-pub fn std_call_is_float_free(mangled: &str, sret_class: Option<&str>, ret_pointer: bool) -> bool {
+///
+/// `deep`: the function has IR (a template instance compiled from a header), so it is
+/// differentiated unless `const` is known to reach all the data: C++'s `const` is shallow
+/// (`std::function<void()>::operator() const` runs a lambda that writes through its
+/// captured references; `std::slice_array<double>::operator*= const` writes through its
+/// pointer), so `this` of a `const` member and `const` pointers and references count as
+/// read-only only for float-free classes and scalars ([`deep_read_only`]). Without IR
+/// the library's documented behaviour is trusted (`const` members of its own classes).
+pub fn std_call_is_float_free(
+    mangled: &str,
+    sret_class: Option<&str>,
+    ret_pointer: bool,
+    deep: bool,
+) -> bool {
     let Some(d) = demangle(mangled) else {
         return false;
     };
@@ -415,7 +428,7 @@ pub fn std_call_is_float_free(mangled: &str, sret_class: Option<&str>, ret_point
         return false;
     }
     if let Some(class) = owner_class(&sig.name) {
-        if !sig.is_const && !float_free(&class) {
+        if (deep || !sig.is_const) && !float_free(&class) {
             return false;
         }
     }
@@ -441,7 +454,33 @@ pub fn std_call_is_float_free(mangled: &str, sret_class: Option<&str>, ret_point
             return false;
         }
     }
-    sig.params.iter().all(|p| param_writes_float_free(p))
+    sig.params.iter().all(|p| {
+        param_writes_float_free(p)
+            && (!deep || !read_only_pointee(p).is_some_and(|q| !deep_read_only(q)))
+    })
+}
+
+/// The pointee of a `const` pointer or reference parameter (`T const&` -> `T const`).
+fn read_only_pointee(t: &str) -> Option<&str> {
+    let p = t
+        .trim()
+        .strip_suffix("&&")
+        .or_else(|| t.trim().strip_suffix('&'))
+        .or_else(|| t.trim().strip_suffix('*'))?
+        .trim_end();
+    (p.ends_with(" const") || p.starts_with("const ")).then_some(p)
+}
+
+/// Does `const` on `t` make everything reachable from it read-only: a scalar, a
+/// float-free type, or a `const` pointer to such (`double const* const`)? A class that
+/// holds pointers (`std::slice_array<double>`, a lambda's captures, `std::function`) does
+/// not qualify.
+pub fn deep_read_only(t: &str) -> bool {
+    let u = unqualified(t);
+    if ["float", "double", "long double"].contains(&u) || float_free(u) {
+        return true;
+    }
+    read_only_pointee(u).is_some_and(deep_read_only)
 }
 
 #[cfg(test)]
@@ -520,29 +559,33 @@ mod tests {
             "_ZNSt13runtime_errorC1ERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
             "_ZNSt9exceptionD2Ev",
         ] {
-            assert!(std_call_is_float_free(inactive, None, false), "{inactive}");
+            assert!(std_call_is_float_free(inactive, None, false, false), "{inactive}");
         }
         assert!(std_call_is_float_free(
             "_ZNSt7__cxx119to_stringEd",
             Some("class.std::__cxx11::basic_string"),
+            false,
             false
         ));
         // Returning a reference: into a stream (inactive), into a vector of doubles (not).
-        assert!(std_call_is_float_free("_ZNSolsEd", None, true));
+        assert!(std_call_is_float_free("_ZNSolsEd", None, true, false));
         assert!(std_call_is_float_free(
             "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_",
             None,
-            true
+            true,
+            false
         ));
         assert!(!std_call_is_float_free(
             "_ZNKSt6vectorIdSaIdEEixEm",
             None,
-            true
+            true,
+            false
         ));
         assert!(!std_call_is_float_free(
             "_ZNKSt6vectorIdSaIdEE4dataEv",
             None,
-            true
+            true,
+            false
         ));
         for active in [
             "_ZNSirsERd",                         // istream >> double&
@@ -551,8 +594,31 @@ mod tests {
             "_ZNSt7__cxx119to_stringEd",          // sret of unknown class (checked by caller)
         ] {
             let sret = (active == "_ZNSt7__cxx119to_stringEd").then_some("struct.pair_dd");
-            assert!(!std_call_is_float_free(active, sret, false), "{active}");
+            assert!(
+                !std_call_is_float_free(active, sret, false, false),
+                "{active}"
+            );
         }
+    }
+
+    /// With IR, `const` counts only where it is deep: `std::function<void()>::operator()
+    /// const` (its lambda may write through captured references) and
+    /// `std::slice_array<double>::operator*= const` are differentiated; a `const` member
+    /// of a float-free class and `double const&` parameters stay inactive.
+    #[test]
+    fn shallow_const_with_ir() {
+        let call = "_ZNKSt8functionIFvvEEclEv";
+        assert!(std_call_is_float_free(call, None, false, false));
+        assert!(!std_call_is_float_free(call, None, false, true));
+        let slice = "_ZNKSt11slice_arrayIdEmLERKSt8valarrayIdE";
+        assert!(!std_call_is_float_free(slice, None, false, true));
+        let str_ = "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE4sizeEv";
+        assert!(std_call_is_float_free(str_, None, false, true));
+        assert!(std_call_is_float_free("_ZNSolsEd", None, true, true));
+        assert!(deep_read_only("double const"));
+        assert!(deep_read_only("double const* const"));
+        assert!(!deep_read_only("double* const"));
+        assert!(!deep_read_only("std::function<void ()> const"));
     }
 }
 

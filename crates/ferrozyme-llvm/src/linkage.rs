@@ -65,6 +65,18 @@ impl Value {
             )
     }
     /// Private linkage (local, and not even in the object's symbol table).
+    /// `linkonce_odr` or `weak_odr`: every module's definition is the same (C++ inline
+    /// functions and their local statics).
+    pub fn is_odr_linkage(self) -> bool {
+        // SAFETY: self.0 is a valid global value.
+        let l = unsafe { LLVMGetLinkage(self.0) };
+        matches!(
+            l,
+            llvm_sys::LLVMLinkage::LLVMLinkOnceODRLinkage
+                | llvm_sys::LLVMLinkage::LLVMWeakODRLinkage
+        )
+    }
+
     pub fn is_private_linkage(self) -> bool {
         // SAFETY: live global value.
         let l = unsafe { LLVMGetLinkage(self.0) };

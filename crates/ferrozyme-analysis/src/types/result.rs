@@ -157,8 +157,8 @@ impl TypeAnalysis {
         (size == bytes).then_some(base)
     }
 
-    /// The layout a `memcpy`'s `!tbaa.struct` gives, when its entries tile all `len` bytes
-    /// of the copy with known scalar types: `(offset, base type)` per entry. A struct copy
+    /// The layout a `memcpy`'s `!tbaa.struct` gives, when its entries cover the `len` bytes
+    /// of the copy, but for padding, with known scalar types: `(offset, base type)` per entry. A struct copy
     /// of storage that holds other types at other times (`std::function`'s `_Any_data`
     /// copying a lambda's captured doubles) is typed by the copy itself, as an access is
     /// by its `!tbaa` (strict aliasing; clang emits neither without it).
@@ -183,14 +183,16 @@ impl TypeAnalysis {
         };
         let mut entries = super::layout::tbaa_struct_entries(md);
         entries.sort_by_key(|e| e.0);
+        // Bytes no entry names are padding (clang lists every scalar member, a union or
+        // bitfield as one `char` entry): entries must not overlap or pass the end.
         let mut next = 0;
         for &(off, size, b) in &entries {
-            if off != next || size <= 0 || b == BaseType::Unknown || b == BaseType::Anything {
+            if off < next || size <= 0 || b == BaseType::Unknown || b == BaseType::Anything {
                 return None;
             }
             next = off + size;
         }
-        (next == len && !entries.is_empty())
+        (next <= len && !entries.is_empty())
             .then(|| entries.into_iter().map(|(o, _, b)| (o, b)).collect())
     }
 

@@ -75,7 +75,7 @@ impl Checker<'_> {
                     // when no active value goes through it (a copied `landingpad` would
                     // also sit in a function without a personality).
                     let eh = ferrozyme_llvm::is_exception_handling(op);
-                    if touches || eh {
+                    if (touches && !ops::integer_cas(i, &self.fx.act, &self.fx.types)) || eh {
                         self.diags.report(
                             Some(i),
                             Problem::UnsupportedOpcode {

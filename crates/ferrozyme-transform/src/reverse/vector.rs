@@ -377,6 +377,66 @@ fn record_slots(kinds: &[(i64, BaseType)], fp: FpType) -> Option<(u64, u64)> {
     })
 }
 
+/// The layout a copy's own member tags give (`TypeAnalysis::copy_tags`): its floats'
+/// offsets, one float type over every byte when the tags tile the `len` bytes with it.
+fn tagged_layout(tags: &[(i64, BaseType)], len: i64) -> CopyLayout {
+    let offs: Vec<(i64, FpType)> = tags
+        .iter()
+        .filter_map(|(o, b)| b.fp_type().map(|t| (*o, t)))
+        .collect();
+    let size = offs.first().map_or(0, |(_, t)| t.size() as i64);
+    let tiled = len == tags.len() as i64 * size
+        && tags
+            .iter()
+            .enumerate()
+            .all(|(k, (o, _))| *o == k as i64 * size);
+    match offs.first() {
+        None => CopyLayout::NoFloats,
+        Some((_, t)) if offs.iter().all(|(_, u)| u == t) && offs.len() == tags.len() && tiled => {
+            CopyLayout::Uniform(*t)
+        }
+        Some(_) => CopyLayout::Fields(offs),
+    }
+}
+
+/// The float slots of a constant-length copy whose floats all sit at one offset `r`
+/// modulo their size but off the copy's own grid (SROA copying a record from its second
+/// member on: `{int id; double v, w}` from byte 4, padding first): the slots `r + k *
+/// size` inside the copy, each a float unless a pointer or integer is known inside it
+/// (nothing known counts as a float, as in `Strided`). `None` with no float inside, a float
+/// off that phase, a slot known as both, or more than 64 slots.
+fn phased_slots(kinds: &[(i64, BaseType)], fp: FpType, len: i64) -> Option<Vec<(i64, FpType)>> {
+    let size = fp.size() as i64;
+    let inside = |o: i64| (0..len).contains(&o);
+    let floats: Vec<i64> = kinds
+        .iter()
+        .filter(|(o, b)| inside(*o) && *b == fp.base_type())
+        .map(|(o, _)| *o)
+        .collect();
+    let r = floats.first()?.rem_euclid(size);
+    if floats.iter().any(|o| o.rem_euclid(size) != r) || len / size > 64 {
+        return None;
+    }
+    let others: Vec<i64> = kinds
+        .iter()
+        .filter(|(o, b)| inside(*o) && b.is_not_float())
+        .map(|(o, _)| *o)
+        .collect();
+    let mut slots = Vec::new();
+    let mut o = r;
+    while o + size <= len {
+        let slot = o..o + size;
+        let other = others.iter().any(|x| slot.contains(x));
+        match (floats.contains(&o), other) {
+            (true, true) => return None,
+            (_, false) => slots.push((o, fp)),
+            (false, true) => {}
+        }
+        o += size;
+    }
+    Some(slots)
+}
+
 pub(super) fn copy_layout(
     types: &TypeAnalysis,
     call: Value,
@@ -422,20 +482,10 @@ pub(super) fn copy_layout(
     if !conflict && fps.is_empty() {
         return CopyLayout::NoFloats;
     }
-    if let (true, Some(tags)) = (conflict, tagged) {
+    if let (true, Some(tags)) = (conflict, &tagged) {
         // The memory holds other types at other times; the copy's `!tbaa.struct` says
         // what this copy moves (`TypeAnalysis::copy_tags`).
-        let offs: Vec<(i64, FpType)> = tags
-            .iter()
-            .filter_map(|(o, b)| b.fp_type().map(|t| (*o, t)))
-            .collect();
-        return match offs.first() {
-            None => CopyLayout::NoFloats,
-            Some((_, t)) if offs.iter().all(|(_, u)| u == t) && offs.len() == tags.len() => {
-                CopyLayout::Uniform(*t)
-            }
-            Some(_) => CopyLayout::Fields(offs),
-        };
+        return tagged_layout(tags, hi);
     }
     if conflict || (fps.len() > 1 && (n_const.is_none() || kinds.iter().any(|(o, _)| *o < 0))) {
         return CopyLayout::Untyped {
@@ -452,8 +502,17 @@ pub(super) fn copy_layout(
                 period,
                 mask,
             },
-            None => CopyLayout::Untyped {
-                what: "no record layout repeats in",
+            // A part of a record (SROA copies a struct from its second member on,
+            // padding first) whose `!tbaa.struct` names its members.
+            None => match (
+                tagged,
+                n_const.and_then(|n| phased_slots(&kinds, fps[0], n)),
+            ) {
+                (Some(tags), _) => tagged_layout(&tags, hi),
+                (None, Some(offs)) => CopyLayout::Fields(offs),
+                (None, None) => CopyLayout::Untyped {
+                    what: "no record layout repeats in",
+                },
             },
         };
     }
@@ -478,6 +537,32 @@ mod tests {
             .flat_map(|r| [(16 * r, Pointer), (16 * r + 8, Double)])
             .collect();
         assert_eq!(record_slots(&kinds, FpType::F64), Some((16, 0b10)));
+    }
+
+    /// `{int id; double v, w}` copied from byte 4 (20 bytes, padding first): doubles at 4
+    /// and 12; the int before the copy and the next record's after it are outside.
+    #[test]
+    fn record_tail_off_the_grid() {
+        let kinds = [
+            (-4, Integer),
+            (4, Double),
+            (12, Double),
+            (20, Integer),
+            (28, Double),
+        ];
+        assert_eq!(record_slots(&kinds, FpType::F64), None);
+        assert_eq!(
+            phased_slots(&kinds, FpType::F64, 20),
+            Some(vec![(4, FpType::F64), (12, FpType::F64)])
+        );
+        assert_eq!(
+            phased_slots(&[(4, Double), (8, Double)], FpType::F64, 20),
+            None
+        );
+        assert_eq!(
+            phased_slots(&[(4, Double), (12, Integer)], FpType::F64, 20),
+            Some(vec![(4, FpType::F64)])
+        );
     }
 
     /// One `{double a; int k; double b}` seen once is one 24-byte record, not two

@@ -78,7 +78,10 @@ impl TangentGen<'_> {
                 self.tangent_atomic_rmw(i);
                 None
             }
-            LLVMAtomicCmpXchg if self.fx.act.is_shadowed(i.operand(0)) || active => {
+            LLVMAtomicCmpXchg
+                if (self.fx.act.is_shadowed(i.operand(0)) || active)
+                    && !crate::common::ops::integer_cas(i, &self.fx.act, &self.fx.types) =>
+            {
                 self.unsupported(
                     i,
                     "atomic operations on differentiated memory are not supported",
