@@ -523,6 +523,25 @@ void __fz_f18_matmul_c8(fz_desc *r, const fz_desc *x, const fz_desc *y, const ch
     }
 }
 
+/* TRANSPOSE of a complex(8) matrix. */
+static void fz_transpose_complex8(fz_desc *r, const fz_desc *x, const char *src, int line) {
+  fz_view vx, vr;
+  fz_shape sx, sr;
+  fz_view_of(x, &vx, &sx);
+  if (sx.rank != 2) __fz_f18_fail("TRANSPOSE of an array that is not rank 2", src, line);
+  long ext[2] = {sx.extent[1], sx.extent[0]};
+  r->base = 0;
+  __fz_f18_allocate(r, 2, ext, 16, FZ_COMPLEX8);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  for (long j = 0; j < ext[1]; j++)
+    for (long i = 0; i < ext[0]; i++) {
+      const double *p = (const double *)(vx.base + j * sx.sm[0] + i * sx.sm[1]);
+      fz_zat(&vr, i + j * ext[0])[0] = p[0];
+      fz_zat(&vr, i + j * ext[0])[1] = p[1];
+    }
+}
+
 /* ---- ALLOCATE with MOLD= or SOURCE= ---------------------------------------------------
  *
  * `allocate(b, mold=x)` is ApplyMold (b takes x's type, element size, rank and bounds)
@@ -692,7 +711,13 @@ float __fz_f18_norm2_4(const fz_desc *x, const char *src, int line, int dim) {
 }
 
 /* TRANSPOSE of a real matrix into an unallocated result. */
+static void fz_transpose_complex8(fz_desc *r, const fz_desc *x, const char *src, int line);
+
 void __fz_f18_transpose(fz_desc *r, const fz_desc *x, const char *src, int line) {
+  if (x->type == FZ_COMPLEX8) {
+    fz_transpose_complex8(r, x, src, line);
+    return;
+  }
   fz_need_real(x, "TRANSPOSE of non-real data in differentiated code", src, line);
   fz_view vx, vr;
   fz_shape sx, sr;
