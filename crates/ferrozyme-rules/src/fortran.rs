@@ -115,6 +115,13 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("AllocatableDeallocate", "__fz_f18_allocatable_deallocate"),
     ("Initialize", "__fz_f18_initialize"),
     ("MoveAlloc", "__fz_f18_move_alloc"),
+    // complex(8) ** integer (`z**2` at -O0), as two doubles in and out.
+    ("zpowi", "__fz_f18_zpowi"),
+    ("zpowk", "__fz_f18_zpowk"),
+    // complex(8) arrays (`runtime/fortran.c`, "complex(8) arrays").
+    ("CppSumComplex8", "__fz_f18_sum_c8"),
+    ("CppDotProductComplex8", "__fz_f18_dot_c8"),
+    ("MatmulComplex8Complex8", "__fz_f18_matmul_c8"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.

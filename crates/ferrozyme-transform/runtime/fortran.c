@@ -30,7 +30,7 @@ long write(int, const void *, size_t);
  * call uses a special calling convention. */
 #define FZ_INLINE static inline __attribute__((always_inline))
 
-enum { FZ_REAL4 = 27, FZ_REAL8 = 28, FZ_STRUCT = 42, FZ_ALLOCATABLE = 2 };
+enum { FZ_REAL4 = 27, FZ_REAL8 = 28, FZ_COMPLEX8 = 35, FZ_STRUCT = 42, FZ_ALLOCATABLE = 2 };
 
 typedef struct {
   long lower_bound, extent, sm;
@@ -216,6 +216,37 @@ float __fz_f18_sum_r4(const fz_desc *x, const char *src, int line, int dim,
   return (float)__fz_f18_sum(x, mask);
 }
 
+/* complex(8) ** integer (flang's `_FortranAzpowi`/`zpowk`, called for `z**k` at -O0):
+ * binary powering on the real and imaginary parts, the reciprocal for k < 0. */
+_Complex double __fz_f18_zpowk(_Complex double z, long k) {
+  double ar = 1, ai = 0, br = __real__ z, bi = __imag__ z, t;
+  unsigned long m = k < 0 ? -(unsigned long)k : (unsigned long)k;
+  while (m) {
+    if (m & 1) {
+      t = ar * br - ai * bi;
+      ai = ar * bi + ai * br;
+      ar = t;
+    }
+    m >>= 1;
+    if (m) {
+      t = br * br - bi * bi;
+      bi = 2 * br * bi;
+      br = t;
+    }
+  }
+  if (k < 0) {
+    double d = ar * ar + ai * ai;
+    ar = ar / d;
+    ai = -ai / d;
+  }
+  _Complex double r;
+  __real__ r = ar;
+  __imag__ r = ai;
+  return r;
+}
+
+_Complex double __fz_f18_zpowi(_Complex double z, int k) { return __fz_f18_zpowk(z, k); }
+
 double __fz_f18_dot(const fz_desc *x, const fz_desc *y, const char *src, int line) {
   fz_need_real(x, "DOT_PRODUCT of non-real data in differentiated code", src, line);
   fz_need_real(y, "DOT_PRODUCT of non-real data in differentiated code", src, line);
@@ -319,7 +350,13 @@ FZ_INLINE const char *fz_last(const fz_view *v, long elem_len) {
  * allocatable `to` that is unallocated or of another shape is (re)allocated to `from`'s
  * shape, a scalar `from` is broadcast, real(4)/real(8) convert, and overlapping operands
  * are read completely before anything is written. */
+static void fz_assign_complex8(fz_desc *to, const fz_desc *from, const char *src, int line);
+
 void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line) {
+  if (from->type == FZ_COMPLEX8 && to->type == FZ_COMPLEX8) {
+    fz_assign_complex8(to, from, src, line);
+    return;
+  }
   if (!fz_is_real(from->type) || !fz_is_real(to->type)) {
     if (from->type == FZ_STRUCT || to->type == FZ_STRUCT)
       __fz_f18_fail("assignment of derived-type data through the Fortran runtime cannot be "
@@ -359,6 +396,150 @@ void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line
     return;
   }
   for (long e = 0; e < n; e++) fz_put(&vt, e, fz_get(&vf, e));
+}
+
+/* ---- complex(8) arrays -------------------------------------------------------------
+ *
+ * At -O0 flang calls its runtime for assignments, SUM, DOT_PRODUCT and MATMUL of
+ * complex(8) arrays too. Each element is two doubles (real, imaginary part), computed
+ * on separately, so the pass differentiates them like real data. Other complex kinds
+ * keep failing at run time ("complex data are not differentiated"). */
+
+FZ_INLINE double *fz_zat(const fz_view *v, long e) { return (double *)fz_at(v, e); }
+
+static void fz_assign_complex8(fz_desc *to, const fz_desc *from, const char *src, int line) {
+  (void)src, (void)line;
+  fz_view vf, vt;
+  fz_shape sf, st;
+  fz_view_of(from, &vf, &sf);
+  fz_view_of(to, &vt, &st);
+  if (sf.rank > 0 && to->attribute == FZ_ALLOCATABLE) {
+    int same = vt.base != 0 && st.rank == sf.rank;
+    for (int k = 0; same && k < sf.rank; k++) same = st.extent[k] == sf.extent[k];
+    if (!same) {
+      __fz_f18_allocate(to, sf.rank, sf.extent, 16, FZ_COMPLEX8);
+      fz_view_of(to, &vt, &st);
+    }
+  }
+  long n = fz_elements(&vt);
+  if (sf.rank == 0) {
+    double re = fz_zat(&vf, 0)[0], im = fz_zat(&vf, 0)[1];
+    for (long e = 0; e < n; e++) fz_zat(&vt, e)[0] = re, fz_zat(&vt, e)[1] = im;
+    return;
+  }
+  int overlap = st.rank > 0 && vt.base < fz_last(&vf, 16) && vf.base < fz_last(&vt, 16);
+  if (overlap) {
+    double *tmp = (double *)malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof(double));
+    for (long e = 0; e < n; e++) tmp[2 * e] = fz_zat(&vf, e)[0], tmp[2 * e + 1] = fz_zat(&vf, e)[1];
+    for (long e = 0; e < n; e++) fz_zat(&vt, e)[0] = tmp[2 * e], fz_zat(&vt, e)[1] = tmp[2 * e + 1];
+    free(tmp);
+    return;
+  }
+  for (long e = 0; e < n; e++) fz_zat(&vt, e)[0] = fz_zat(&vf, e)[0], fz_zat(&vt, e)[1] = fz_zat(&vf, e)[1];
+}
+
+FZ_INLINE void fz_need_complex8(const fz_desc *d, const char *what, const char *src, int line) {
+  if (d->type != FZ_COMPLEX8) __fz_f18_fail(what, src, line);
+}
+
+/* SUM of a complex(8) array (whole array, optional MASK), into `res` (re, im). */
+void __fz_f18_sum_c8(double *res, const fz_desc *x, const char *src, int line, int dim,
+                     const fz_desc *mask) {
+  (void)dim;
+  fz_need_complex8(x, "SUM of this complex data in differentiated code", src, line);
+  fz_view v, mv;
+  fz_shape sv, smv;
+  fz_view_of(x, &v, &sv);
+  if (mask) fz_view_of(mask, &mv, &smv);
+  long n = fz_elements(&v);
+  double re = 0, im = 0;
+  for (long e = 0; e < n; e++)
+    if (fz_mask(mask, &mv, e)) re += fz_zat(&v, e)[0], im += fz_zat(&v, e)[1];
+  res[0] = re;
+  res[1] = im;
+}
+
+/* DOT_PRODUCT of complex(8) vectors: sum(conjg(x) * y). */
+void __fz_f18_dot_c8(double *res, const fz_desc *x, const fz_desc *y, const char *src,
+                     int line) {
+  fz_need_complex8(x, "DOT_PRODUCT of this complex data in differentiated code", src, line);
+  fz_need_complex8(y, "DOT_PRODUCT of this complex data in differentiated code", src, line);
+  fz_view vx, vy;
+  fz_shape sx, sy;
+  fz_view_of(x, &vx, &sx);
+  fz_view_of(y, &vy, &sy);
+  long n = fz_elements(&vx);
+  double re = 0, im = 0;
+  for (long e = 0; e < n; e++) {
+    double xr = fz_zat(&vx, e)[0], xi = fz_zat(&vx, e)[1];
+    double yr = fz_zat(&vy, e)[0], yi = fz_zat(&vy, e)[1];
+    re += xr * yr + xi * yi;
+    im += xr * yi - xi * yr;
+  }
+  res[0] = re;
+  res[1] = im;
+}
+
+/* MATMUL of complex(8) operands, shapes as for reals. */
+void __fz_f18_matmul_c8(fz_desc *r, const fz_desc *x, const fz_desc *y, const char *src,
+                        int line) {
+  fz_need_complex8(x, "MATMUL of this complex data in differentiated code", src, line);
+  fz_need_complex8(y, "MATMUL of this complex data in differentiated code", src, line);
+  fz_view vx, vy, vr;
+  fz_shape sx, sy, sr;
+  fz_view_of(x, &vx, &sx);
+  fz_view_of(y, &vy, &sy);
+  long m = sx.rank == 2 ? sx.extent[0] : 1;
+  long k = sx.rank == 2 ? sx.extent[1] : sx.extent[0];
+  long n = sy.rank == 2 ? sy.extent[1] : 1;
+  if (sy.extent[0] != k) __fz_f18_fail("MATMUL operands do not conform", src, line);
+  long ext[2];
+  int rank;
+  if (sx.rank == 2 && sy.rank == 2) {
+    rank = 2;
+    ext[0] = m;
+    ext[1] = n;
+  } else {
+    rank = 1;
+    ext[0] = sx.rank == 2 ? m : n;
+  }
+  r->base = 0;
+  __fz_f18_allocate(r, rank, ext, 16, FZ_COMPLEX8);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  long xs0 = sx.rank == 2 ? sx.sm[0] : 0, xs1 = sx.rank == 2 ? sx.sm[1] : sx.sm[0];
+  long ys0 = sy.sm[0], ys1 = sy.rank == 2 ? sy.sm[1] : 0;
+  for (long j = 0; j < n; j++)
+    for (long i = 0; i < m; i++) {
+      double re = 0, im = 0;
+      for (long l = 0; l < k; l++) {
+        const double *a = (const double *)(vx.base + i * xs0 + l * xs1);
+        const double *b = (const double *)(vy.base + l * ys0 + j * ys1);
+        re += a[0] * b[0] - a[1] * b[1];
+        im += a[0] * b[1] + a[1] * b[0];
+      }
+      fz_zat(&vr, i + j * m)[0] = re;
+      fz_zat(&vr, i + j * m)[1] = im;
+    }
+}
+
+/* TRANSPOSE of a complex(8) matrix. */
+static void fz_transpose_complex8(fz_desc *r, const fz_desc *x, const char *src, int line) {
+  fz_view vx, vr;
+  fz_shape sx, sr;
+  fz_view_of(x, &vx, &sx);
+  if (sx.rank != 2) __fz_f18_fail("TRANSPOSE of an array that is not rank 2", src, line);
+  long ext[2] = {sx.extent[1], sx.extent[0]};
+  r->base = 0;
+  __fz_f18_allocate(r, 2, ext, 16, FZ_COMPLEX8);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  for (long j = 0; j < ext[1]; j++)
+    for (long i = 0; i < ext[0]; i++) {
+      const double *p = (const double *)(vx.base + j * sx.sm[0] + i * sx.sm[1]);
+      fz_zat(&vr, i + j * ext[0])[0] = p[0];
+      fz_zat(&vr, i + j * ext[0])[1] = p[1];
+    }
 }
 
 /* ---- ALLOCATE with MOLD= or SOURCE= ---------------------------------------------------
@@ -530,7 +711,13 @@ float __fz_f18_norm2_4(const fz_desc *x, const char *src, int line, int dim) {
 }
 
 /* TRANSPOSE of a real matrix into an unallocated result. */
+static void fz_transpose_complex8(fz_desc *r, const fz_desc *x, const char *src, int line);
+
 void __fz_f18_transpose(fz_desc *r, const fz_desc *x, const char *src, int line) {
+  if (x->type == FZ_COMPLEX8) {
+    fz_transpose_complex8(r, x, src, line);
+    return;
+  }
   fz_need_real(x, "TRANSPOSE of non-real data in differentiated code", src, line);
   fz_view vx, vr;
   fz_shape sx, sr;

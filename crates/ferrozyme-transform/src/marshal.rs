@@ -21,8 +21,19 @@ pub(crate) fn convert(b: &Builder, v: Value, to: Type) -> Value {
             }
         }
         (TypeKind::Int(_), TypeKind::Int(_)) => b.int_cast(v, to),
+        // A one-element integer array (flang's `character(kind=c_char), value` dummy is
+        // `[1 x i8]`) given the `int` C's variadic promotion made of a `char`.
+        (TypeKind::Int(_), TypeKind::Array) if is_unit_int_array(to) => {
+            let x = b.int_cast(v, to.element_type());
+            b.insert_value(to.zero(), x, 0)
+        }
         _ => b.bitcast(v, to),
     }
+}
+
+/// `[1 x iN]`: a one-element integer array, passed by value.
+pub(crate) fn is_unit_int_array(t: Type) -> bool {
+    t.kind() == TypeKind::Array && t.array_len() == 1 && t.element_type().is_integer()
 }
 
 /// Paths (field/lane indices) to the floating leaves of a type, in memory order.

@@ -511,5 +511,8 @@ fn is_function_constant(v: Value) -> bool {
 
 fn types_compatible(v: Value, t: ferrozyme_llvm::Type) -> bool {
     let vt = v.ty();
-    vt == t || (vt.is_fp_scalar() && t.is_fp_scalar()) || (vt.is_integer() && t.is_integer())
+    vt == t
+        || (vt.is_fp_scalar() && t.is_fp_scalar())
+        || (vt.is_integer() && t.is_integer())
+        || (vt.is_integer() && crate::marshal::is_unit_int_array(t))
 }
