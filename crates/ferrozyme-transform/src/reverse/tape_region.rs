@@ -59,7 +59,7 @@
 
 use std::collections::HashMap;
 
-use ferrozyme_llvm::{Block, Opcode, Value};
+use ferrozyme_llvm::{Block, Builder, Opcode, Value};
 
 use super::tape_nest::NestLayout;
 use super::Gen;
@@ -174,66 +174,34 @@ impl Gen<'_> {
     /// reads only its data pointer and length. Copied, it was one dead store (and its
     /// address) per counted loop in every augmented function (issue 18).
     ///
-    /// Not in a nested pair with a single claim: that claim is a site which
-    /// `settle_single_claims` may turn into the stack's own room after the drain (when the
-    /// pair is the region's only claimant), and then the reverse reads the capacity to
-    /// free the stack: skipping it there freed a garbage pointer (`free(): invalid
-    /// pointer` in tests/rust-linalg's ndarray views, when chain22's skip met gmm22's
-    /// settling). A pair with two or more sites is never settled to own room.
+    /// In a nested pair with a single claim the skip waits for the drain: that claim is a
+    /// site which `settle_single_claims` may turn into the stack's own room (when the pair
+    /// is the region's only claimant), and then the reverse reads the capacity to free the
+    /// stack: skipping it there freed a garbage pointer (`free(): invalid pointer` in
+    /// tests/rust-linalg's ndarray views, when chain22's skip met gmm22's settling). The
+    /// site carries the copy-outs and skips the field only when the claim stays
+    /// ([`ClaimSite`]); a pair with two or more sites is never settled to own room.
     pub(super) fn copy_out_read_fields(&mut self) {
         let claims = self.tape.records.values().filter(|r| r.in_region).count();
         if self.fx.nested && may_become_own_room(claims) {
+            let copies = std::mem::take(&mut self.tape.copy_outs);
+            if let Some(r) = self.tape.records.values_mut().find(|r| r.in_region) {
+                let field = r.stack + CAPACITY_FIELD;
+                if let Some(site) = &mut r.site {
+                    site.skip_if_kept = Some((copies, field));
+                }
+            }
             return;
         }
         let copies = std::mem::take(&mut self.tape.copy_outs);
-        let mut unread: Vec<u64> = self
+        let unread: Vec<u64> = self
             .tape
             .records
             .values()
             .filter(|r| r.in_region)
             .map(|r| r.stack + CAPACITY_FIELD)
             .collect();
-        if unread.is_empty() {
-            return;
-        }
-        unread.sort_unstable();
-        let i64t = self.fx.ctx.i64();
-        for cp in copies {
-            let Some(len) = cp
-                .operand(2)
-                .const_int_value()
-                .and_then(|l| u64::try_from(l).ok())
-            else {
-                continue;
-            };
-            // The bytes read, as [start, end) pieces between the skipped fields.
-            let mut pieces = Vec::new();
-            let mut at = 0;
-            for &f in unread.iter().filter(|&&f| f + 8 <= len) {
-                if f > at {
-                    pieces.push((at, f));
-                }
-                at = f + 8;
-            }
-            if at < len {
-                pieces.push((at, len));
-            }
-            let (dst, src) = (cp.operand(0), cp.operand(1));
-            self.b.position_before(cp);
-            for (a, e) in pieces {
-                let (d, s) = if a == 0 {
-                    (dst, src)
-                } else {
-                    let at = i64t.const_int(a);
-                    (self.b.byte_gep(dst, at), self.b.byte_gep(src, at))
-                };
-                // Both blocks are 16-aligned; the pieces start at 8-byte fields.
-                let align = if a % 16 == 0 { 16 } else { 8 };
-                let c = self.b.memcpy(d, s, i64t.const_int(e - a), align);
-                super::tape_move::mark_tape_move(self.fx.ctx, c);
-            }
-            cp.erase();
-        }
+        skip_fields(&self.b, copies, unread);
     }
 
     /// Does any of this function's stacks take its room from the region?
@@ -319,6 +287,9 @@ pub(crate) struct ClaimSite {
     init: Vec<Value>,
     /// The reverse function's `__fz_stack_free` of the stack.
     free: Option<Value>,
+    /// The augmented function's tape copy-outs and the stack's capacity field in them:
+    /// skipped when the claim stays (`copy_out_read_fields`), copied for own room.
+    skip_if_kept: Option<(Vec<Value>, u64)>,
 }
 
 impl ClaimSite {
@@ -328,6 +299,7 @@ impl ClaimSite {
             own,
             init,
             free: None,
+            skip_if_kept: None,
         }
     }
 
@@ -344,6 +316,12 @@ impl ClaimSite {
         }
         if let Some(f) = self.free {
             erase_call(f);
+        }
+        if let Some((copies, field)) = self.skip_if_kept {
+            if let Some(cp) = copies.first() {
+                let b = Builder::new(cp.ty().context());
+                skip_fields(&b, copies, vec![field]);
+            }
         }
     }
 
@@ -366,6 +344,53 @@ fn erase_call(call: Value) {
     call.erase();
     if header.opcode() == Some(Opcode::LLVMGetElementPtr) && header.users().is_empty() {
         header.erase();
+    }
+}
+
+/// Each tape copy-out `memcpy` of `copies` cut into the pieces between the 8-byte fields
+/// at `unread` (byte offsets), which it no longer copies.
+fn skip_fields(b: &Builder, copies: Vec<Value>, mut unread: Vec<u64>) {
+    if unread.is_empty() {
+        return;
+    }
+    unread.sort_unstable();
+    for cp in copies {
+        let Some(len) = cp
+            .operand(2)
+            .const_int_value()
+            .and_then(|l| u64::try_from(l).ok())
+        else {
+            continue;
+        };
+        let ctx = cp.ty().context();
+        let i64t = ctx.i64();
+        // The bytes read, as [start, end) pieces between the skipped fields.
+        let mut pieces = Vec::new();
+        let mut at = 0;
+        for &f in unread.iter().filter(|&&f| f + 8 <= len) {
+            if f > at {
+                pieces.push((at, f));
+            }
+            at = f + 8;
+        }
+        if at < len {
+            pieces.push((at, len));
+        }
+        let (dst, src) = (cp.operand(0), cp.operand(1));
+        b.position_before(cp);
+        for (a, e) in pieces {
+            let (d, s) = if a == 0 {
+                (dst, src)
+            } else {
+                let at = i64t.const_int(a);
+                (b.byte_gep(dst, at), b.byte_gep(src, at))
+            };
+            // Both blocks are 16-aligned; the pieces start at 8-byte fields.
+            let align = if a % 16 == 0 { 16 } else { 8 };
+            let c = b.memcpy(d, s, i64t.const_int(e - a), align);
+            super::tape_move::mark_tape_move(ctx, c);
+        }
+        cp.erase();
     }
 }
 
