@@ -33,8 +33,13 @@ impl Value {
         // SAFETY: only on calls/invokes.
         Value(unsafe { LLVMGetCalledValue(self.raw()) })
     }
-    /// The callee when it is a known function (looking through aliases).
+    /// The callee when it is a known function (looking through aliases); `None` for a
+    /// value that is not a call (asking any instruction is allowed: `LLVMGetCalledValue`
+    /// on another instruction reads past its operands).
     pub fn called_function(self) -> Option<Value> {
+        if !self.is_call_like() {
+            return None;
+        }
         let mut c = self.called_value();
         for _ in 0..4 {
             if c.is_function() {
