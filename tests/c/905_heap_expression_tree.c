@@ -21,7 +21,11 @@ typedef struct node {
 } node;
 
 // x0 x1 * sin  x2 exp +  x0 2.5 x1 + /  *   ==  (sin(x0 x1) + exp(x2)) * (x0 / (2.5 + x1))
-static const char *PROGRAM = "v0 v1 * s v2 e + v0 c2.5 v1 + / *";
+// tests/c/1179 includes this file with PROGRAM_CONST defined as `const`.
+#ifndef PROGRAM_CONST
+#define PROGRAM_CONST
+#endif
+static const char *PROGRAM_CONST PROGRAM = "v0 v1 * s v2 e + v0 c2.5 v1 + / *";
 
 static node *mk(enum tag t, node *l, node *r) {
   node *n = malloc(sizeof *n);
