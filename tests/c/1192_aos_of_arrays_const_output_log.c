@@ -1,5 +1,6 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: cannot-deduce-type at -O0 ("an integer access to differentiable memory whose type is ambiguous (the value looks like Integer, the memory like Anything)") at the copy of the struct's int member in `particle q = ps[i]`; a smaller program with the same struct and copy passes, so the ambiguity comes from elsewhere in this one (not found yet)
+// IGNORE-O0: cannot-deduce-type ("an integer access to differentiable memory whose type is ambiguous (the value looks like Integer, the memory like Anything)") at the copy of the int member `id` in `particle q = ps[i]` / `ps[i] = q`; it appears only with the second, primal call site of step_energy in `eval` (particles memcpy'd from the zero-initialised static `base`): without that call the program passes (type facts of the other call site reach the differentiated function's memory as Anything)
+// IGNORE-REF: the same cannot-deduce-type as at -O0 (unoptimized IR)
 // Arrays of structs of arrays: particles {pos[3], vel[3], mass, id} and a mesh of cells
 // {node[4] indices, w[4] weights}, updated by whole-struct assignment (copies through a
 // temporary struct), inner loops over the member arrays, a gather through the integer
