@@ -1,5 +1,5 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: cannot-deduce-type ("an integer access to differentiable memory whose type is ambiguous (the value looks like Integer, the memory like Anything)") at the copy of the int member `id` in `particle q = ps[i]` / `ps[i] = q`; it appears only with the second, primal call site of step_energy in `eval` (particles memcpy'd from the zero-initialised static `base`): without that call the program passes (type facts of the other call site reach the differentiated function's memory as Anything)
+// IGNORE-O0: cannot-deduce-type ("an integer access to differentiable memory whose type is ambiguous (the value looks like Integer, the memory like Anything)") at the int pieces (`id` and its padding) of the struct copies `particle q = ps[i]` / `ps[i] = q` once any caller's particle memory is zero-initialised (here `eval`'s copy of the static `base`; `calloc` or `memset` in the caller do the same): Anything memory with an integer copy is refused as possibly moving float bits. Minimal: struct {double pos[3]; int id;} copied in and out in the function, the array calloc'd in main
 // IGNORE-REF: the same cannot-deduce-type as at -O0 (unoptimized IR)
 // Arrays of structs of arrays: particles {pos[3], vel[3], mass, id} and a mesh of cells
 // {node[4] indices, w[4] weights}, updated by whole-struct assignment (copies through a
