@@ -3,8 +3,9 @@
 // accumulator array and a global scalar "last state" that a helper reads back, reset
 // at the function's start (the style of Fortran-like C with COMMON-block state).
 // Enzyme gives such globals shadows of its own; here the derivative through the global
-// round trip must arrive (the global's shadow starts at zero on every call). Oracle:
-// central differences of the primal.
+// round trip must arrive (the global's shadow starts at zero on every call); and a
+// global pointer to a buffer malloc'd, filled by a helper, read and freed inside.
+// Oracle: central differences of the primal, analytic for the buffer.
 #include "fz_test.h"
 
 enum { N = 6 };
@@ -31,6 +32,21 @@ double pipeline(const double *x, int n) {
   return readout(n);
 }
 
+/* a global pointer to a buffer allocated, filled by a helper, read and freed inside */
+double *g_buf;
+static void fill(const double *x, int n) {
+  for (int i = 0; i < n; i++) g_buf[i] = x[i] * x[i];
+}
+double heap_global(const double *x, int n) {
+  g_buf = malloc(n * sizeof *g_buf);
+  fill(x, n);
+  double s = 0;
+  for (int i = 0; i < n; i++) s += g_buf[i] * x[i];
+  free(g_buf);
+  g_buf = NULL;
+  return s;
+}
+
 static double ctx(void *c) { return pipeline((const double *)c, N); }
 
 int main(void) {
@@ -44,6 +60,12 @@ int main(void) {
       snprintf(nm, sizeof nm, "call %d dx[%d]", rep, i);
       fz_check(nm, dx[i], fd[i], 1e-6);
     }
+  }
+  memset(dx, 0, sizeof dx);
+  __enzyme_autodiff((void *)heap_global, enzyme_dup, x, dx, enzyme_const, N);
+  for (int i = 0; i < N; i++) {
+    snprintf(nm, sizeof nm, "heap global dx[%d]", i);
+    fz_check(nm, dx[i], 3 * x[i] * x[i], 1e-14);
   }
   return fz_finish();
 }
