@@ -319,3 +319,24 @@ done:
   ret void
 }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_placeholder_is_filled() {
+        for s in Sort::ALL {
+            let ir = s.rules_ir();
+            for p in ["SUFFIX", "EXTRA_PARAMS", "EXTRA_ARGS"] {
+                assert!(!ir.contains(p), "{} rules still hold {p}", s.name());
+            }
+            for f in ["aug", "rev", "fwd"] {
+                assert!(ir.contains(&format!("@__fz_{f}.{}(", s.name())));
+            }
+        }
+        assert!(Sort::QsortR
+            .rules_ir()
+            .contains("call i32 %cmp(ptr %ea, ptr %eb, ptr %arg)"));
+    }
+}
