@@ -548,7 +548,7 @@ pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     // values; `__mulxc3`/`__divxc3` are what clang calls for `z * w`, `z / w`.
     "__mulxc3", "__divxc3",
     "cabsl", "cargl", "cexpl", "clogl", "csqrtl", "cpowl", "csinl", "ccosl", "ctanl",
-    "csinhl", "ccoshl", "ctanhl",
+    "csinhl", "ccoshl", "ctanhl", "casinl", "cacosl", "casinhl", "cacoshl", "catanl", "catanhl",
     // <stdlib.h>: the permutation follows the comparator, called through a pointer.
     "qsort",
     // libstdc++'s node functions of std::list and std::map/std::set: they link nodes

@@ -154,11 +154,19 @@ impl Value {
     }
     /// The type of function parameter `i`'s `sret(T)` attribute, if present.
     pub fn param_sret_type(self, i: u32) -> Option<Type> {
+        self.param_type_attr(i, "sret")
+    }
+    /// The type of function parameter `i`'s `byval(T)` attribute, if present.
+    pub fn param_byval_type(self, i: u32) -> Option<Type> {
+        self.param_type_attr(i, "byval")
+    }
+    /// The type of function parameter `i`'s type attribute `name` (`sret`, `byval`).
+    fn param_type_attr(self, i: u32, name: &str) -> Option<Type> {
         debug_assert!(
             self.is_function(),
-            "param_sret_type on a non-function: {self}"
+            "param_type_attr on a non-function: {self}"
         );
-        let kind = attr_kind("sret");
+        let kind = attr_kind(name);
         // SAFETY: attribute query on a function; parameter indices start at 1.
         unsafe {
             let a = LLVMGetEnumAttributeAtIndex(self.0, i + 1, kind);

@@ -14,9 +14,11 @@
 //!   (`struct { float x; int k; }` is one `i64` on x86-64, `union { __int128 i; double
 //!   d[2]; }` an `i128`) or as an aggregate value: Enzyme's default for them is
 //!   "constant", so their derivative would silently be zero. Unmarked, they are an error.
-//! * **Structs passed in memory** (`byval`: a struct of three doubles, `long double
-//!   _Complex`): the callee gets a copy, so a shadow given with `enzyme_dup` would receive
-//!   the gradient in a copy the caller never sees.
+//! * **Structs with floats passed in memory** (`byval`: a struct of three doubles, `long
+//!   double _Complex`) in reverse mode: the callee gets a copy, so a shadow given with
+//!   `enzyme_dup` would receive the gradient in a copy the caller never sees. A struct of
+//!   pointers by value is fine (Enzyme's behaviour): the shadow copy holds the shadow
+//!   pointers, and the adjoints go through them.
 //! * **Aggregate results in reverse mode** (`double _Complex`, a struct of doubles,
 //!   `<2 x float>`): reverse mode seeds one scalar result with 1.0; there is no seed for
 //!   several, so the result's derivative would be dropped.
@@ -60,14 +62,20 @@ pub(crate) fn check_call(ac: &AutodiffCall, ep: EntryPoint) -> Result<(), Diagno
             }
             continue;
         }
-        if ac.func.has_param_attr(k as u32, "byval") && a.activity == ArgActivity::Dup {
-            return Err(err(
-                DiagKind::BadAutodiffCall,
-                format!(
-                    "argument {n} of `{fname}` is a struct passed by value in memory (byval), so its shadow would be a copy: the derivative would never reach the caller"
-                ),
-                "pass a pointer to the struct instead (double f(struct P *p), then enzyme_dup, &p, &dp), or mark the argument enzyme_const",
-            ));
+        if let Some(sty) = ac.func.param_byval_type(k as u32) {
+            // A struct of pointers (and integers) by value works as Enzyme treats it: its
+            // shadow copy holds the shadow pointers, through which the adjoints reach the
+            // caller's buffers. Floats in the copy would only get adjoints the caller never
+            // sees (forward mode reads their tangents from the shadow copy: fine).
+            if a.activity == ArgActivity::Dup && reverse && sty.contains_fp() {
+                return Err(err(
+                    DiagKind::BadAutodiffCall,
+                    format!(
+                        "argument {n} of `{fname}` is a struct passed by value in memory (byval) holding floating-point fields ({sty}); its shadow is a copy, so their derivatives would never reach the caller"
+                    ),
+                    "pass a pointer to the struct instead (double f(struct P *p), then enzyme_dup, &p, &dp), or keep only pointers (and integers) in the struct passed by value, or mark the argument enzyme_const",
+                ));
+            }
         }
         if a.activity == ArgActivity::Const && a.marker.is_none() {
             let hidden = match pty.kind() {

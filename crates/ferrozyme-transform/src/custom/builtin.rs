@@ -1,5 +1,5 @@
 //! Derivatives of compiler and C library functions without IR, written as registered
-//! rules: the complex-arithmetic helpers (here) and `qsort` (`qsort.rs`).
+//! rules: the complex-arithmetic helpers (here) and `qsort`/`qsort_r` (`qsort.rs`).
 //!
 //! C's `_Complex` and C++'s `std::complex` multiply and divide through `__muldc3` /
 //! `__divdc3` (`double`) and `__mulsc3` / `__divsc3` (`float`) when the compiler cannot
@@ -20,6 +20,7 @@
 
 use ferrozyme_llvm::{link_ir_text, Module, Value};
 
+use super::qsort::Sort;
 use super::{ForwardRule, ReverseRule};
 
 /// The runtime functions with built-in rules: (name, element type, pair type as the
@@ -111,11 +112,20 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
         text.push_str(&super::holomorphic::real_valued_rules_ir(name));
         found.push(name.to_string());
     }
-    if wants_rules(module, "qsort")
-        && declared_as(module, "qsort", "declare void @qsort(ptr, i64, i64, ptr)")
-    {
-        text.push_str(super::qsort::QSORT_IR);
-        found.push("qsort".to_string());
+    let mut library = std::collections::HashSet::new();
+    let sorts: Vec<Sort> = Sort::ALL
+        .into_iter()
+        .filter(|s| wants_rules(module, s.name()) && declared_as(module, s.name(), s.declaration()))
+        .collect();
+    if !sorts.is_empty() {
+        text.push_str(super::qsort::HELPERS_IR);
+    }
+    for s in sorts {
+        text.push_str(&s.rules_ir());
+        if s.library() {
+            library.insert(s.name().to_string());
+        }
+        found.push(s.name().to_string());
     }
     if found.is_empty() {
         return Ok(Vec::new());
@@ -144,12 +154,12 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
                     func,
                     aug: get(format!("__fz_aug.{name}")),
                     rev: get(format!("__fz_rev.{name}")),
-                    library: false,
+                    library: library.contains(&name),
                 },
                 ForwardRule {
                     func,
                     fwd: get(format!("__fz_fwd.{name}")),
-                    library: false,
+                    library: library.contains(&name),
                 },
             )
         })

@@ -1,5 +1,5 @@
-//! `qsort` on the differentiated path: a registered-derivative rule in IR text (linked by
-//! `builtin.rs` when the module calls `qsort`).
+//! `qsort` and glibc's `qsort_r` on the differentiated path: registered-derivative rules in
+//! IR text (linked by `builtin.rs` when the module calls them).
 //!
 //! Sorting is a permutation `y = P x` of the elements, decided by the comparator (whose
 //! result carries no derivative). The rule sorts an array of element indices with the
@@ -21,16 +21,118 @@
 //! the sort sent the element first at their index. A shadow that is its primal (runtime
 //! activity: constant memory) is left alone.
 
-/// The rule functions `__fz_aug.qsort`, `__fz_rev.qsort`, `__fz_fwd.qsort`, and helpers.
-pub(crate) const QSORT_IR: &str = r#"
-declare void @qsort(ptr, i64, i64, ptr)
+//!
+//! `qsort_r(base, n, size, cmp, arg)` (glibc's order: the comparator takes `arg` third) is
+//! the same permutation with `arg` handed to the comparator. Its rules use the library
+//! convention (`blas.rs`): the activity mask first, every pointer followed by its shadow,
+//! a null shadow for constant memory. `arg` is often the active array the keys come
+//! from while `base` holds `int` indices (constant memory, nothing to move): the
+//! comparator's result carries no derivative, so `arg`'s shadow is never touched, and a
+//! null `base` shadow is left alone like one that is its primal.
+
+/// A sort function with a built-in rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sort {
+    /// `void qsort(void *, size_t, size_t, int (*)(const void *, const void *))`.
+    Qsort,
+    /// glibc's `void qsort_r(void *, size_t, size_t, int (*)(const void *, const void *,
+    /// void *), void *)`.
+    QsortR,
+}
+
+impl Sort {
+    pub(crate) const ALL: [Sort; 2] = [Sort::Qsort, Sort::QsortR];
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Sort::Qsort => "qsort",
+            Sort::QsortR => "qsort_r",
+        }
+    }
+
+    /// The `declare` line the module's declaration must match.
+    pub(crate) fn declaration(self) -> &'static str {
+        match self {
+            Sort::Qsort => "declare void @qsort(ptr, i64, i64, ptr)\n",
+            Sort::QsortR => "declare void @qsort_r(ptr, i64, i64, ptr, ptr)\n",
+        }
+    }
+
+    /// Do the rule functions take the library convention's activity mask and null shadows?
+    pub(crate) fn library(self) -> bool {
+        self == Sort::QsortR
+    }
+
+    /// The rule functions `__fz_aug.<name>`, `__fz_rev.<name>`, `__fz_fwd.<name>` and the
+    /// permutation helper for this comparator signature (needs [`HELPERS_IR`]).
+    pub(crate) fn rules_ir(self) -> String {
+        match self {
+            Sort::Qsort => format!("{}{}", perm_ir("", "", ""), QSORT_RULES),
+            Sort::QsortR => format!(
+                "{}{}",
+                perm_ir("_r", ", ptr %arg", ", ptr %arg"),
+                QSORT_R_RULES
+            ),
+        }
+    }
+}
+
+/// The permutation helper `__fz_qsort<suffix>_perm(base, n, size, cmp<params>)`, calling
+/// the comparator with `(a, b<args>)`.
+fn perm_ir(suffix: &str, params: &str, args: &str) -> String {
+    PERM_IR
+        .replace("SUFFIX", suffix)
+        .replace(", EXTRA_PARAMS", params)
+        .replace(", EXTRA_ARGS", args)
+}
+
+/// Declarations and the element mover shared by every sort's rules (linked once).
+pub(crate) const HELPERS_IR: &str = r#"
 declare ptr @malloc(i64)
 declare void @free(ptr)
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 
+; to[k] = from[perm[k]] when %forward, to[perm[k]] = from[k] otherwise; then copied back
+; into %buf (elements of %size bytes).
+define internal void @__fz_qsort_apply(ptr %buf, i64 %n, i64 %size, ptr %perm, i1 %forward) {
+entry:
+  %total = mul i64 %n, %size
+  %nz = icmp eq i64 %total, 0
+  br i1 %nz, label %done, label %go
+go:
+  %tmp = call ptr @malloc(i64 %total)
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %go ], [ %k1, %body ]
+  %end = icmp uge i64 %k, %n
+  br i1 %end, label %back, label %body
+body:
+  %pp = getelementptr i64, ptr %perm, i64 %k
+  %p = load i64, ptr %pp
+  %from.i = select i1 %forward, i64 %p, i64 %k
+  %to.i = select i1 %forward, i64 %k, i64 %p
+  %fo = mul i64 %from.i, %size
+  %to = mul i64 %to.i, %size
+  %fptr = getelementptr i8, ptr %buf, i64 %fo
+  %tptr = getelementptr i8, ptr %tmp, i64 %to
+  call void @llvm.memcpy.p0.p0.i64(ptr %tptr, ptr %fptr, i64 %size, i1 false)
+  %k1 = add i64 %k, 1
+  br label %loop
+back:
+  call void @llvm.memcpy.p0.p0.i64(ptr %buf, ptr %tmp, i64 %total, i1 false)
+  call void @free(ptr %tmp)
+  br label %done
+done:
+  ret void
+}
+"#;
+
+/// Stable merge sort of element indices: `perm[0..n)` such that `base[perm[k]]` are in
+/// comparator order (placeholders filled by [`perm_ir`]).
+const PERM_IR: &str = r#"
 ; perm[0..n) sorted so that base[perm[k]] are in comparator order (stable merge sort of
 ; the indices, bottom up, through a scratch array).
-define internal ptr @__fz_qsort_perm(ptr %base, i64 %n, i64 %size, ptr %cmp) {
+define internal ptr @__fz_qsortSUFFIX_perm(ptr %base, i64 %n, i64 %size, ptr %cmp, EXTRA_PARAMS) {
 entry:
   %bytes = shl i64 %n, 3
   %nz = icmp eq i64 %bytes, 0
@@ -87,7 +189,7 @@ merge.cmp:
   %ob = mul i64 %ib, %size
   %ea = getelementptr i8, ptr %base, i64 %oa
   %eb = getelementptr i8, ptr %base, i64 %ob
-  %c = call i32 %cmp(ptr %ea, ptr %eb)
+  %c = call i32 %cmp(ptr %ea, ptr %eb, EXTRA_ARGS)
   %bfirst = icmp sgt i32 %c, 0
   br i1 %bfirst, label %take.b, label %take.a
 take.a:
@@ -125,41 +227,10 @@ done:
   call void @free(ptr %tmp)
   ret ptr %perm
 }
+"#;
 
-; to[k] = from[perm[k]] when %forward, to[perm[k]] = from[k] otherwise; then copied back
-; into %buf (elements of %size bytes).
-define internal void @__fz_qsort_apply(ptr %buf, i64 %n, i64 %size, ptr %perm, i1 %forward) {
-entry:
-  %total = mul i64 %n, %size
-  %nz = icmp eq i64 %total, 0
-  br i1 %nz, label %done, label %go
-go:
-  %tmp = call ptr @malloc(i64 %total)
-  br label %loop
-loop:
-  %k = phi i64 [ 0, %go ], [ %k1, %body ]
-  %end = icmp uge i64 %k, %n
-  br i1 %end, label %back, label %body
-body:
-  %pp = getelementptr i64, ptr %perm, i64 %k
-  %p = load i64, ptr %pp
-  %from.i = select i1 %forward, i64 %p, i64 %k
-  %to.i = select i1 %forward, i64 %k, i64 %p
-  %fo = mul i64 %from.i, %size
-  %to = mul i64 %to.i, %size
-  %fptr = getelementptr i8, ptr %buf, i64 %fo
-  %tptr = getelementptr i8, ptr %tmp, i64 %to
-  call void @llvm.memcpy.p0.p0.i64(ptr %tptr, ptr %fptr, i64 %size, i1 false)
-  %k1 = add i64 %k, 1
-  br label %loop
-back:
-  call void @llvm.memcpy.p0.p0.i64(ptr %buf, ptr %tmp, i64 %total, i1 false)
-  call void @free(ptr %tmp)
-  br label %done
-done:
-  ret void
-}
-
+/// `qsort`'s rules (shadows only for the duplicated `base`).
+const QSORT_RULES: &str = r#"
 define ptr @__fz_aug.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp) {
 entry:
   %perm = call ptr @__fz_qsort_perm(ptr %base, i64 %n, i64 %size, ptr %cmp)
@@ -199,3 +270,73 @@ done:
   ret void
 }
 "#;
+
+/// `qsort_r`'s rules in the library convention: `%m` the activity mask, a null shadow for
+/// constant memory; `%cmp`'s and `%arg`'s shadows are unused.
+const QSORT_R_RULES: &str = r#"
+define ptr @__fz_aug.qsort_r(i64 %m, ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %dcmp, ptr %arg, ptr %darg) {
+entry:
+  %perm = call ptr @__fz_qsort_r_perm(ptr %base, i64 %n, i64 %size, ptr %cmp, ptr %arg)
+  call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
+  %own = icmp eq ptr %dbase, %base
+  %none = icmp eq ptr %dbase, null
+  %skip = or i1 %own, %none
+  br i1 %skip, label %done, label %shadow
+shadow:
+  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
+  br label %done
+done:
+  ret ptr %perm
+}
+
+define void @__fz_rev.qsort_r(i64 %m, ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %dcmp, ptr %arg, ptr %darg, ptr %tape) {
+entry:
+  %own = icmp eq ptr %dbase, %base
+  %none = icmp eq ptr %dbase, null
+  %skip = or i1 %own, %none
+  br i1 %skip, label %done, label %shadow
+shadow:
+  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %tape, i1 false)
+  br label %done
+done:
+  call void @free(ptr %tape)
+  ret void
+}
+
+define void @__fz_fwd.qsort_r(i64 %m, ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %dcmp, ptr %arg, ptr %darg) {
+entry:
+  %perm = call ptr @__fz_qsort_r_perm(ptr %base, i64 %n, i64 %size, ptr %cmp, ptr %arg)
+  call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
+  %own = icmp eq ptr %dbase, %base
+  %none = icmp eq ptr %dbase, null
+  %skip = or i1 %own, %none
+  br i1 %skip, label %done, label %shadow
+shadow:
+  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
+  br label %done
+done:
+  call void @free(ptr %perm)
+  ret void
+}
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_placeholder_is_filled() {
+        for s in Sort::ALL {
+            let ir = s.rules_ir();
+            for p in ["SUFFIX", "EXTRA_PARAMS", "EXTRA_ARGS"] {
+                assert!(!ir.contains(p), "{} rules still hold {p}", s.name());
+            }
+            for f in ["aug", "rev", "fwd"] {
+                assert!(ir.contains(&format!("@__fz_{f}.{}(", s.name())));
+            }
+        }
+        assert!(Sort::QsortR
+            .rules_ir()
+            .contains("call i32 %cmp(ptr %ea, ptr %eb, ptr %arg)"));
+    }
+}

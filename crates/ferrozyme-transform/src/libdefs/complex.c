@@ -339,6 +339,53 @@ lcomplex __fz_lib_ctanhl(lcomplex z) {
   return CPLXL(sinhl(2.0L * a) / den, sinl(2.0L * b) / den);
 }
 
+/* The inverse functions, principal branches (cuts as C99 7.3.5-7.3.6 place them), by
+ * Kahan's formulas: casinh z = log(z + sqrt(z^2 + 1)), taken at -z when Re z < 0 (it is
+ * odd; so z and the root never cancel), casin z = -i casinh(i z), cacos z = pi/2 - casin z,
+ * cacosh z = log(z + sqrt(z + 1) sqrt(z - 1)) (two roots: sqrt(z^2 - 1) has the wrong
+ * sign for Re z < 0), catanh z = (log(1 + z) - log(1 - z)) / 2, catan z = -i catanh(i z).
+ * The double and float versions are registered rules (custom/holomorphic.rs); long double
+ * complex travels in memory, so these are differentiable definitions like the others. */
+
+lcomplex __fz_lib_casinhl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  int flip = a < 0.0L;
+  if (flip) a = -a, b = -b;
+  lcomplex s = __fz_lib_csqrtl(CPLXL(a * a - b * b + 1.0L, 2.0L * a * b));
+  lcomplex l = __fz_lib_clogl(CPLXL(a + RE(s), b + IM(s)));
+  return flip ? CPLXL(-RE(l), -IM(l)) : l;
+}
+
+lcomplex __fz_lib_casinl(lcomplex z) {
+  lcomplex h = __fz_lib_casinhl(CPLXL(-IM(z), RE(z)));
+  return CPLXL(IM(h), -RE(h));
+}
+
+lcomplex __fz_lib_cacosl(lcomplex z) {
+  lcomplex s = __fz_lib_casinl(z);
+  return CPLXL(1.57079632679489661923132169163975144L - RE(s), -IM(s));
+}
+
+lcomplex __fz_lib_cacoshl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  lcomplex p = __fz_lib_csqrtl(CPLXL(a + 1.0L, b));
+  lcomplex m = __fz_lib_csqrtl(CPLXL(a - 1.0L, b));
+  long double r = RE(p) * RE(m) - IM(p) * IM(m), i = RE(p) * IM(m) + IM(p) * RE(m);
+  return __fz_lib_clogl(CPLXL(a + r, b + i));
+}
+
+lcomplex __fz_lib_catanhl(lcomplex z) {
+  long double a = RE(z), b = IM(z);
+  lcomplex p = __fz_lib_clogl(CPLXL(1.0L + a, b));
+  lcomplex m = __fz_lib_clogl(CPLXL(1.0L - a, -b));
+  return CPLXL(0.5L * (RE(p) - RE(m)), 0.5L * (IM(p) - IM(m)));
+}
+
+lcomplex __fz_lib_catanl(lcomplex z) {
+  lcomplex h = __fz_lib_catanhl(CPLXL(-IM(z), RE(z)));
+  return CPLXL(IM(h), -RE(h));
+}
+
 /* ---- <stdlib.h> qsort ---------------------------------------------------------------- */
 
 #include <stddef.h>

@@ -164,8 +164,14 @@ define dso_local { double, double } @__fz_lib___muldc3(double noundef %0, double
   ret { double, double } %116
 }
 
+; Function Attrs: mustprogress nocallback nofree nosync nounwind willreturn memory(argmem: readwrite)
+declare void @llvm.lifetime.start.p0(ptr captures(none))
+
 ; Function Attrs: mustprogress nofree nosync nounwind willreturn memory(none)
 declare double @copysign(double noundef, double noundef) local_unnamed_addr
+
+; Function Attrs: mustprogress nocallback nofree nosync nounwind willreturn memory(argmem: readwrite)
+declare void @llvm.lifetime.end.p0(ptr captures(none))
 
 ; Function Attrs: mustprogress nofree nosync nounwind willreturn memory(none)
 define dso_local { double, double } @__fz_lib___divdc3(double noundef %0, double noundef %1, double noundef %2, double noundef %3) local_unnamed_addr {
@@ -1274,6 +1280,234 @@ define dso_local { x86_fp80, x86_fp80 } @__fz_lib_ctanhl(ptr noundef readonly by
   %14 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %11, 0
   %15 = insertvalue { x86_fp80, x86_fp80 } %14, x86_fp80 %13, 1
   ret { x86_fp80, x86_fp80 } %15
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_casinhl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = fcmp olt x86_fp80 %2, 0xK00000000000000000000
+  %6 = fneg x86_fp80 %2
+  %7 = fneg x86_fp80 %4
+  %8 = select i1 %5, x86_fp80 %7, x86_fp80 %4
+  %9 = select i1 %5, x86_fp80 %6, x86_fp80 %2
+  %10 = fmul x86_fp80 %9, %9
+  %11 = fmul x86_fp80 %8, %8
+  %12 = fsub x86_fp80 %10, %11
+  %13 = fadd x86_fp80 %12, 0xK3FFF8000000000000000
+  %14 = fmul x86_fp80 %9, 0xK40008000000000000000
+  %15 = fmul x86_fp80 %8, %14
+  %16 = fcmp oeq x86_fp80 %13, 0xK00000000000000000000
+  %17 = fcmp oeq x86_fp80 %15, 0xK00000000000000000000
+  %18 = and i1 %17, %16
+  br i1 %18, label %34, label %19
+
+19:                                               ; preds = %1
+  %20 = tail call x86_fp80 @fabsl(x86_fp80 noundef %13)
+  %21 = tail call x86_fp80 @hypotl(x86_fp80 noundef %13, x86_fp80 noundef %15)
+  %22 = fadd x86_fp80 %20, %21
+  %23 = fmul x86_fp80 %22, 0xK3FFE8000000000000000
+  %24 = tail call x86_fp80 @sqrtl(x86_fp80 noundef %23)
+  %25 = fcmp ult x86_fp80 %13, 0xK00000000000000000000
+  br i1 %25, label %29, label %26
+
+26:                                               ; preds = %19
+  %27 = fmul x86_fp80 %24, 0xK40008000000000000000
+  %28 = fdiv x86_fp80 %15, %27
+  br label %34
+
+29:                                               ; preds = %19
+  %30 = tail call x86_fp80 @fabsl(x86_fp80 noundef %15)
+  %31 = fmul x86_fp80 %24, 0xK40008000000000000000
+  %32 = fdiv x86_fp80 %30, %31
+  %33 = tail call x86_fp80 @copysignl(x86_fp80 noundef %24, x86_fp80 noundef %15)
+  br label %34
+
+34:                                               ; preds = %1, %26, %29
+  %35 = phi x86_fp80 [ 0xK00000000000000000000, %1 ], [ %24, %26 ], [ %32, %29 ]
+  %36 = phi x86_fp80 [ %15, %1 ], [ %28, %26 ], [ %33, %29 ]
+  %37 = fadd x86_fp80 %9, %35
+  %38 = fadd x86_fp80 %8, %36
+  %39 = tail call x86_fp80 @hypotl(x86_fp80 noundef %37, x86_fp80 noundef %38)
+  %40 = tail call x86_fp80 @logl(x86_fp80 noundef %39)
+  %41 = tail call x86_fp80 @atan2l(x86_fp80 noundef %38, x86_fp80 noundef %37)
+  %42 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %40, 0
+  %43 = insertvalue { x86_fp80, x86_fp80 } %42, x86_fp80 %41, 1
+  %44 = fneg x86_fp80 %40
+  %45 = fneg x86_fp80 %41
+  %46 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %44, 0
+  %47 = insertvalue { x86_fp80, x86_fp80 } %46, x86_fp80 %45, 1
+  %48 = select i1 %5, { x86_fp80, x86_fp80 } %47, { x86_fp80, x86_fp80 } %43
+  ret { x86_fp80, x86_fp80 } %48
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_casinl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = alloca { x86_fp80, x86_fp80 }, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = fneg x86_fp80 %4
+  %6 = load x86_fp80, ptr %0, align 16
+  call void @llvm.lifetime.start.p0(ptr nonnull %2)
+  %7 = getelementptr inbounds nuw i8, ptr %2, i64 16
+  store x86_fp80 %5, ptr %2, align 16
+  store x86_fp80 %6, ptr %7, align 16
+  %8 = tail call { x86_fp80, x86_fp80 } @__fz_lib_casinhl(ptr noundef nonnull byval({ x86_fp80, x86_fp80 }) align 16 %2)
+  %9 = extractvalue { x86_fp80, x86_fp80 } %8, 0
+  %10 = extractvalue { x86_fp80, x86_fp80 } %8, 1
+  call void @llvm.lifetime.end.p0(ptr nonnull %2)
+  %11 = fneg x86_fp80 %9
+  %12 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %10, 0
+  %13 = insertvalue { x86_fp80, x86_fp80 } %12, x86_fp80 %11, 1
+  ret { x86_fp80, x86_fp80 } %13
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_cacosl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = alloca { x86_fp80, x86_fp80 }, align 16
+  %3 = load x86_fp80, ptr %0, align 16
+  %4 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %5 = load x86_fp80, ptr %4, align 16
+  %6 = fneg x86_fp80 %5
+  call void @llvm.lifetime.start.p0(ptr nonnull %2)
+  %7 = getelementptr inbounds nuw i8, ptr %2, i64 16
+  store x86_fp80 %6, ptr %2, align 16
+  store x86_fp80 %3, ptr %7, align 16
+  %8 = tail call { x86_fp80, x86_fp80 } @__fz_lib_casinhl(ptr noundef nonnull byval({ x86_fp80, x86_fp80 }) align 16 %2)
+  %9 = extractvalue { x86_fp80, x86_fp80 } %8, 0
+  %10 = extractvalue { x86_fp80, x86_fp80 } %8, 1
+  call void @llvm.lifetime.end.p0(ptr nonnull %2)
+  %11 = fsub x86_fp80 0xK3FFFC90FDAA22168C235, %10
+  %12 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %11, 0
+  %13 = insertvalue { x86_fp80, x86_fp80 } %12, x86_fp80 %9, 1
+  ret { x86_fp80, x86_fp80 } %13
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_cacoshl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = fadd x86_fp80 %2, 0xK3FFF8000000000000000
+  %6 = fcmp oeq x86_fp80 %5, 0xK00000000000000000000
+  %7 = fcmp oeq x86_fp80 %4, 0xK00000000000000000000
+  %8 = select i1 %6, i1 %7, i1 false
+  br i1 %8, label %24, label %9
+
+9:                                                ; preds = %1
+  %10 = tail call x86_fp80 @fabsl(x86_fp80 noundef %5)
+  %11 = tail call x86_fp80 @hypotl(x86_fp80 noundef %5, x86_fp80 noundef %4)
+  %12 = fadd x86_fp80 %10, %11
+  %13 = fmul x86_fp80 %12, 0xK3FFE8000000000000000
+  %14 = tail call x86_fp80 @sqrtl(x86_fp80 noundef %13)
+  %15 = fcmp ult x86_fp80 %5, 0xK00000000000000000000
+  br i1 %15, label %19, label %16
+
+16:                                               ; preds = %9
+  %17 = fmul x86_fp80 %14, 0xK40008000000000000000
+  %18 = fdiv x86_fp80 %4, %17
+  br label %24
+
+19:                                               ; preds = %9
+  %20 = tail call x86_fp80 @fabsl(x86_fp80 noundef %4)
+  %21 = fmul x86_fp80 %14, 0xK40008000000000000000
+  %22 = fdiv x86_fp80 %20, %21
+  %23 = tail call x86_fp80 @copysignl(x86_fp80 noundef %14, x86_fp80 noundef %4)
+  br label %24
+
+24:                                               ; preds = %1, %16, %19
+  %25 = phi x86_fp80 [ 0xK00000000000000000000, %1 ], [ %14, %16 ], [ %22, %19 ]
+  %26 = phi x86_fp80 [ %4, %1 ], [ %18, %16 ], [ %23, %19 ]
+  %27 = fadd x86_fp80 %2, 0xKBFFF8000000000000000
+  %28 = fcmp oeq x86_fp80 %27, 0xK00000000000000000000
+  %29 = select i1 %28, i1 %7, i1 false
+  br i1 %29, label %45, label %30
+
+30:                                               ; preds = %24
+  %31 = tail call x86_fp80 @fabsl(x86_fp80 noundef %27)
+  %32 = tail call x86_fp80 @hypotl(x86_fp80 noundef %27, x86_fp80 noundef %4)
+  %33 = fadd x86_fp80 %31, %32
+  %34 = fmul x86_fp80 %33, 0xK3FFE8000000000000000
+  %35 = tail call x86_fp80 @sqrtl(x86_fp80 noundef %34)
+  %36 = fcmp ult x86_fp80 %27, 0xK00000000000000000000
+  br i1 %36, label %40, label %37
+
+37:                                               ; preds = %30
+  %38 = fmul x86_fp80 %35, 0xK40008000000000000000
+  %39 = fdiv x86_fp80 %4, %38
+  br label %45
+
+40:                                               ; preds = %30
+  %41 = tail call x86_fp80 @fabsl(x86_fp80 noundef %4)
+  %42 = fmul x86_fp80 %35, 0xK40008000000000000000
+  %43 = fdiv x86_fp80 %41, %42
+  %44 = tail call x86_fp80 @copysignl(x86_fp80 noundef %35, x86_fp80 noundef %4)
+  br label %45
+
+45:                                               ; preds = %24, %37, %40
+  %46 = phi x86_fp80 [ 0xK00000000000000000000, %24 ], [ %35, %37 ], [ %43, %40 ]
+  %47 = phi x86_fp80 [ %4, %24 ], [ %39, %37 ], [ %44, %40 ]
+  %48 = fmul x86_fp80 %25, %46
+  %49 = fmul x86_fp80 %26, %47
+  %50 = fsub x86_fp80 %48, %49
+  %51 = fmul x86_fp80 %25, %47
+  %52 = fmul x86_fp80 %26, %46
+  %53 = fadd x86_fp80 %52, %51
+  %54 = fadd x86_fp80 %2, %50
+  %55 = fadd x86_fp80 %4, %53
+  %56 = tail call x86_fp80 @hypotl(x86_fp80 noundef %54, x86_fp80 noundef %55)
+  %57 = tail call x86_fp80 @logl(x86_fp80 noundef %56)
+  %58 = tail call x86_fp80 @atan2l(x86_fp80 noundef %55, x86_fp80 noundef %54)
+  %59 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %57, 0
+  %60 = insertvalue { x86_fp80, x86_fp80 } %59, x86_fp80 %58, 1
+  ret { x86_fp80, x86_fp80 } %60
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_catanhl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = load x86_fp80, ptr %0, align 16
+  %3 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %4 = load x86_fp80, ptr %3, align 16
+  %5 = fadd x86_fp80 %2, 0xK3FFF8000000000000000
+  %6 = tail call x86_fp80 @hypotl(x86_fp80 noundef %5, x86_fp80 noundef %4)
+  %7 = tail call x86_fp80 @logl(x86_fp80 noundef %6)
+  %8 = tail call x86_fp80 @atan2l(x86_fp80 noundef %4, x86_fp80 noundef %5)
+  %9 = fsub x86_fp80 0xK3FFF8000000000000000, %2
+  %10 = fneg x86_fp80 %4
+  %11 = tail call x86_fp80 @hypotl(x86_fp80 noundef %9, x86_fp80 noundef %10)
+  %12 = tail call x86_fp80 @logl(x86_fp80 noundef %11)
+  %13 = tail call x86_fp80 @atan2l(x86_fp80 noundef %10, x86_fp80 noundef %9)
+  %14 = fsub x86_fp80 %7, %12
+  %15 = fmul x86_fp80 %14, 0xK3FFE8000000000000000
+  %16 = fsub x86_fp80 %8, %13
+  %17 = fmul x86_fp80 %16, 0xK3FFE8000000000000000
+  %18 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %15, 0
+  %19 = insertvalue { x86_fp80, x86_fp80 } %18, x86_fp80 %17, 1
+  ret { x86_fp80, x86_fp80 } %19
+}
+
+; Function Attrs: nounwind
+define dso_local { x86_fp80, x86_fp80 } @__fz_lib_catanl(ptr noundef readonly byval({ x86_fp80, x86_fp80 }) align 16 captures(none) %0) local_unnamed_addr {
+  %2 = getelementptr inbounds nuw i8, ptr %0, i64 16
+  %3 = load x86_fp80, ptr %2, align 16
+  %4 = load x86_fp80, ptr %0, align 16
+  %5 = fsub x86_fp80 0xK3FFF8000000000000000, %3
+  %6 = tail call x86_fp80 @hypotl(x86_fp80 noundef %5, x86_fp80 noundef %4)
+  %7 = tail call x86_fp80 @logl(x86_fp80 noundef %6)
+  %8 = tail call x86_fp80 @atan2l(x86_fp80 noundef %4, x86_fp80 noundef %5)
+  %9 = fadd x86_fp80 %3, 0xK3FFF8000000000000000
+  %10 = fneg x86_fp80 %4
+  %11 = tail call x86_fp80 @hypotl(x86_fp80 noundef %9, x86_fp80 noundef %10)
+  %12 = tail call x86_fp80 @logl(x86_fp80 noundef %11)
+  %13 = tail call x86_fp80 @atan2l(x86_fp80 noundef %10, x86_fp80 noundef %9)
+  %14 = fsub x86_fp80 %7, %12
+  %15 = fsub x86_fp80 %8, %13
+  %16 = fmul x86_fp80 %15, 0xK3FFE8000000000000000
+  %17 = fmul x86_fp80 %14, 0xKBFFE8000000000000000
+  %18 = insertvalue { x86_fp80, x86_fp80 } poison, x86_fp80 %16, 0
+  %19 = insertvalue { x86_fp80, x86_fp80 } %18, x86_fp80 %17, 1
+  ret { x86_fp80, x86_fp80 } %19
 }
 
 ; Function Attrs: nounwind
