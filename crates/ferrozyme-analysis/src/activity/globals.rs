@@ -286,10 +286,14 @@ fn return_sources(f: Value) -> Vec<Value> {
                 work.push(v.operand(1));
             }
             // `-O0` code keeps the result in a stack slot (an aggregate one may be built
-            // there by a constructor): whatever was stored there. A slot that is used
-            // otherwise too is also a source itself.
-            Some(Opcode::LLVMLoad) if v.operand(0).opcode() == Some(Opcode::LLVMAlloca) => {
-                let slot = v.operand(0);
+            // there by a constructor), or in an element of a local array (`return
+            // stack[0]` of a parser's node stack, tests/c/1179): whatever was stored there.
+            // A slot that is used otherwise too (through GEPs, by calls) is also a source
+            // itself.
+            Some(Opcode::LLVMLoad)
+                if strip_offsets(v.operand(0)).opcode() == Some(Opcode::LLVMAlloca) =>
+            {
+                let slot = strip_offsets(v.operand(0));
                 work.extend(slot_parts(slot));
                 let only_loads_and_stores = slot.users().into_iter().all(|u| match u.opcode() {
                     Some(Opcode::LLVMStore) => u.operand(1) == slot && u.operand(0) != slot,
