@@ -26,6 +26,36 @@ pub fn global_needs_shadow(g: Value) -> bool {
             .global_value_type()
             .struct_name()
             .is_some_and(|n| crate::library_types::is_float_free_struct(&n))
+        && !constant_pointer_only_loaded(g)
+}
+
+/// A mutable global holding one pointer, initialized with the address of constant data
+/// (or null) and only ever loaded: it always holds that address, which carries no
+/// derivative (boost::math's `static const char *function = "boost::math::pdf<%1%>..."`,
+/// handed to its error handler next to other string literals). Only where no other
+/// module can store into it: local linkage, or a C++ function-local static (`_ZZ`) of an
+/// inline function, whose every definition is this one (ODR). A plain `double *g_ptr`
+/// may be set by another file (tests/filetests/global_pointer_shadow_guard.ll).
+fn constant_pointer_only_loaded(g: Value) -> bool {
+    if !g.global_value_type().is_pointer() {
+        return false;
+    }
+    let module_only = g.is_local_linkage() || (g.is_odr_linkage() && g.name().starts_with("_ZZ"));
+    if !module_only {
+        return false;
+    }
+    let Some(init) = g.initializer() else {
+        return false;
+    };
+    let mut base = init;
+    while base.const_opcode() == Some(Opcode::LLVMGetElementPtr) {
+        base = base.operand(0);
+    }
+    let constant = base.is_null() || (base.is_global_variable() && base.is_global_constant());
+    constant
+        && g.users()
+            .into_iter()
+            .all(|u| u.opcode() == Some(Opcode::LLVMLoad) && u.operand(0) == g)
 }
 
 /// Does defined function `f` return memory it allocated: the result of `malloc`,
