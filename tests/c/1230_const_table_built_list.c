@@ -5,7 +5,8 @@
 // active activations into the nodes, and a loss that reads them back in another function.
 // The builder returns the list's head from a local variable updated in its loop (-O0: a
 // stack slot; optimized: a phi of `malloc` results) and, for the second list, from an
-// element of a local array of nodes. Regression companion of 1179 (session 12): memory an
+// element of a local array of nodes, and for the third from a field of a list header it
+// allocated and frees before returning (`return hdr->first`). Regression companion of 1179 (session 12): memory an
 // inactive call returns must get a shadow when active values are later stored into it.
 // Oracles: the gradient written out by hand, finite differences, forward vs reverse.
 #include "fz_test.h"
@@ -40,6 +41,24 @@ __attribute__((noinline)) static cell *build_array(const double *w, int n) {
   return cells[0];
 }
 
+typedef struct {
+  cell *first;
+  int n;
+} header;
+
+__attribute__((noinline)) static cell *build_header(const double *w, int n) {
+  header *h = malloc(sizeof *h);
+  h->first = NULL, h->n = 0;
+  for (int k = n - 1; k >= 0; k--) {
+    cell *c = malloc(sizeof *c);
+    c->w = w[k], c->b = 0.25, c->act = 0, c->next = h->first;
+    h->first = c, h->n++;
+  }
+  cell *first = h->first;
+  free(h);
+  return first;
+}
+
 __attribute__((noinline)) static void forward(cell *c, double x) {
   double h = x;
   for (; c; c = c->next) {
@@ -65,11 +84,14 @@ static void release(cell *c) {
 double loss(const double *x) {
   cell *l = build(W, B, 5);
   cell *m = build_array(W, 3);
+  cell *q = build_header(W + 1, 4);
   forward(l, x[0]);
   forward(m, x[1]);
-  double e = energy(l) + 0.5 * energy(m);
+  forward(q, x[0] * x[1]);
+  double e = energy(l) + 0.5 * energy(m) + 0.25 * energy(q);
   release(l);
   release(m);
+  release(q);
   return e;
 }
 
@@ -77,10 +99,10 @@ static double X[2];
 static double ev(void *c) { (void)c; return loss(X); }
 
 // d/dx0 of sum_k h_k^2 through h_k = tanh(w_k h_{k-1} + b_k), h_0 = x (forward accumulation).
-static double chain_grad(const double *w, const double *b, int n, double x) {
+static double chain_grad(const double *w, const double *b, double b0, int n, double x) {
   double h = x, dh = 1, g = 0;
   for (int k = 0; k < n; k++) {
-    h = tanh(w[k] * h + (b ? b[k] : 0));
+    h = tanh(w[k] * h + (b ? b[k] : b0));
     dh = (1 - h * h) * w[k] * dh;
     g += 2 * h * dh;
   }
@@ -91,7 +113,9 @@ int main(void) {
   X[0] = 0.6, X[1] = -0.9;
   double dx[2] = {0};
   __enzyme_autodiff((void *)loss, enzyme_dup, X, dx);
-  double want[2] = {chain_grad(W, B, 5, X[0]), 0.5 * chain_grad(W, NULL, 3, X[1])};
+  double gq = 0.25 * chain_grad(W + 1, NULL, 0.25, 4, X[0] * X[1]);
+  double want[2] = {chain_grad(W, B, 0, 5, X[0]) + gq * X[1],
+                    0.5 * chain_grad(W, NULL, 0, 3, X[1]) + gq * X[0]};
   fz_check_arr("d loss / dx analytic", dx, want, 2, 1e-12);
   double fd[2];
   fz_fd_grad(ev, NULL, X, 2, fd);

@@ -64,12 +64,37 @@ fn constant_pointer_only_loaded(g: Value) -> bool {
 /// result counts when one of its pointers is such memory: `std::get_temporary_buffer`
 /// returns its `operator new(nothrow)` buffer in a `std::pair<T *, ptrdiff_t>` (at `-O0`
 /// built in a stack slot by the pair's constructor from the slots holding its parts).
+///
+/// A pointer loaded out of such memory counts too (`return hdr->first` of a list header
+/// the function allocated, at `-O0` through the slot holding the header): whatever the
+/// function stored there may be fresh, and over-approximating only costs a shadow.
 pub fn returns_fresh_memory(f: Value, depth: u32) -> bool {
-    return_sources(f).into_iter().any(|v| match called(v) {
-        Some(CallKind::Malloc | CallKind::Calloc | CallKind::Realloc) => true,
-        Some(CallKind::Defined(g)) => depth > 0 && g != f && returns_fresh_memory(g, depth - 1),
-        _ => false,
-    })
+    return_sources(f)
+        .into_iter()
+        .any(|v| is_fresh_value(v, f, depth, 3))
+}
+
+/// Is `v` (a value `f` returns, or the base of memory it loads a returned pointer from)
+/// memory allocated in `f` or its callees? `hops` bounds the loads followed.
+fn is_fresh_value(v: Value, f: Value, depth: u32, hops: u32) -> bool {
+    match called(v) {
+        Some(CallKind::Malloc | CallKind::Calloc | CallKind::Realloc) => return true,
+        Some(CallKind::Defined(g)) => {
+            return depth > 0 && g != f && returns_fresh_memory(g, depth - 1);
+        }
+        _ => {}
+    }
+    if v.opcode() != Some(Opcode::LLVMLoad) || hops == 0 {
+        return false;
+    }
+    let base = strip_offsets(v.operand(0));
+    if base.opcode() == Some(Opcode::LLVMAlloca) {
+        // A stack slot: what was stored into it.
+        return slot_parts(base)
+            .into_iter()
+            .any(|p| is_fresh_value(p, f, depth, hops - 1));
+    }
+    is_fresh_value(base, f, depth, hops - 1)
 }
 
 /// The parameter that defined function `f` always returns (possibly offset by GEPs,
