@@ -1,14 +1,15 @@
 // OPT: O0 O2 O3
-// CFLAGS: -std=c++17 -Wno-deprecated-declarations -DBOOST_MATH_DOMAIN_ERROR_POLICY=errno_on_error -DBOOST_MATH_POLE_ERROR_POLICY=errno_on_error -DBOOST_MATH_OVERFLOW_ERROR_POLICY=errno_on_error -DBOOST_MATH_EVALUATION_ERROR_POLICY=errno_on_error
+// CFLAGS: -std=c++17 -Wno-deprecated-declarations
 // boost::math used the way statistics code does inside a differentiated log-likelihood:
 // `boost::math::normal_distribution` `pdf`/`cdf` (erfc underneath), `lognormal`'s `pdf`,
 // `boost::math::lgamma`/`digamma`-free Student-t density written with `std::lgamma`,
 // `boost::math::log1p`/`expm1`, and `boost::math::hypot`. Parameters (mean, log sigma,
 // degrees of freedom) are the active inputs. Oracle: central finite differences and the
-// analytic score of the normal log-density. The error policies are errno ones (as in
-// tests/cxx/110): with boost's default throwing policies, -O1..-O3 stop at
-// `raise_error<std::domain_error>` with a mismatched-activity error (its `const char *`
-// names mixed with string literals by a `select`), a clear error on a path never taken.
+// analytic score of the normal log-density. boost's default (throwing) error policies:
+// `raise_error<std::domain_error>` is on the differentiated path, never taken; the
+// function names it formats come from `static const char *function = "..."` locals,
+// mutable globals only ever loaded, which used to get shadows and then mix with string
+// literals in a `select` (mismatched activity at -O1..-O3; `activity/globals.rs`).
 #include "fz_cxx.h"
 #include <boost/math/distributions/lognormal.hpp>
 #include <boost/math/distributions/normal.hpp>

@@ -26,6 +26,36 @@ pub fn global_needs_shadow(g: Value) -> bool {
             .global_value_type()
             .struct_name()
             .is_some_and(|n| crate::library_types::is_float_free_struct(&n))
+        && !constant_pointer_only_loaded(g)
+}
+
+/// A mutable global holding one pointer, initialized with the address of constant data
+/// (or null) and only ever loaded: it always holds that address, which carries no
+/// derivative (boost::math's `static const char *function = "boost::math::pdf<%1%>..."`,
+/// handed to its error handler next to other string literals). Only where no other
+/// module can store into it: local linkage, or a C++ function-local static (`_ZZ`) of an
+/// inline function, whose every definition is this one (ODR). A plain `double *g_ptr`
+/// may be set by another file (tests/filetests/global_pointer_shadow_guard.ll).
+fn constant_pointer_only_loaded(g: Value) -> bool {
+    if !g.global_value_type().is_pointer() {
+        return false;
+    }
+    let module_only = g.is_local_linkage() || (g.is_odr_linkage() && g.name().starts_with("_ZZ"));
+    if !module_only {
+        return false;
+    }
+    let Some(init) = g.initializer() else {
+        return false;
+    };
+    let mut base = init;
+    while base.const_opcode() == Some(Opcode::LLVMGetElementPtr) {
+        base = base.operand(0);
+    }
+    let constant = base.is_null() || (base.is_global_variable() && base.is_global_constant());
+    constant
+        && g.users()
+            .into_iter()
+            .all(|u| u.opcode() == Some(Opcode::LLVMLoad) && u.operand(0) == g)
 }
 
 /// Does defined function `f` return memory it allocated: the result of `malloc`,
@@ -34,12 +64,37 @@ pub fn global_needs_shadow(g: Value) -> bool {
 /// result counts when one of its pointers is such memory: `std::get_temporary_buffer`
 /// returns its `operator new(nothrow)` buffer in a `std::pair<T *, ptrdiff_t>` (at `-O0`
 /// built in a stack slot by the pair's constructor from the slots holding its parts).
+///
+/// A pointer loaded out of such memory counts too (`return hdr->first` of a list header
+/// the function allocated, at `-O0` through the slot holding the header): whatever the
+/// function stored there may be fresh, and over-approximating only costs a shadow.
 pub fn returns_fresh_memory(f: Value, depth: u32) -> bool {
-    return_sources(f).into_iter().any(|v| match called(v) {
-        Some(CallKind::Malloc | CallKind::Calloc | CallKind::Realloc) => true,
-        Some(CallKind::Defined(g)) => depth > 0 && g != f && returns_fresh_memory(g, depth - 1),
-        _ => false,
-    })
+    return_sources(f)
+        .into_iter()
+        .any(|v| is_fresh_value(v, f, depth, 3))
+}
+
+/// Is `v` (a value `f` returns, or the base of memory it loads a returned pointer from)
+/// memory allocated in `f` or its callees? `hops` bounds the loads followed.
+fn is_fresh_value(v: Value, f: Value, depth: u32, hops: u32) -> bool {
+    match called(v) {
+        Some(CallKind::Malloc | CallKind::Calloc | CallKind::Realloc) => return true,
+        Some(CallKind::Defined(g)) => {
+            return depth > 0 && g != f && returns_fresh_memory(g, depth - 1);
+        }
+        _ => {}
+    }
+    if v.opcode() != Some(Opcode::LLVMLoad) || hops == 0 {
+        return false;
+    }
+    let base = strip_offsets(v.operand(0));
+    if base.opcode() == Some(Opcode::LLVMAlloca) {
+        // A stack slot: what was stored into it.
+        return slot_parts(base)
+            .into_iter()
+            .any(|p| is_fresh_value(p, f, depth, hops - 1));
+    }
+    is_fresh_value(base, f, depth, hops - 1)
 }
 
 /// The parameter that defined function `f` always returns (possibly offset by GEPs,
@@ -286,10 +341,14 @@ fn return_sources(f: Value) -> Vec<Value> {
                 work.push(v.operand(1));
             }
             // `-O0` code keeps the result in a stack slot (an aggregate one may be built
-            // there by a constructor): whatever was stored there. A slot that is used
-            // otherwise too is also a source itself.
-            Some(Opcode::LLVMLoad) if v.operand(0).opcode() == Some(Opcode::LLVMAlloca) => {
-                let slot = v.operand(0);
+            // there by a constructor), or in an element of a local array (`return
+            // stack[0]` of a parser's node stack, tests/c/1179): whatever was stored there.
+            // A slot that is used otherwise too (through GEPs, by calls) is also a source
+            // itself.
+            Some(Opcode::LLVMLoad)
+                if strip_offsets(v.operand(0)).opcode() == Some(Opcode::LLVMAlloca) =>
+            {
+                let slot = strip_offsets(v.operand(0));
                 work.extend(slot_parts(slot));
                 let only_loads_and_stores = slot.users().into_iter().all(|u| match u.opcode() {
                     Some(Opcode::LLVMStore) => u.operand(1) == slot && u.operand(0) != slot,
