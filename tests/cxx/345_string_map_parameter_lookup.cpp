@@ -1,9 +1,11 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17
+// IGNORE-O0: mismatched activity at `std::map<std::string, int>::find` (not inlined at -O0) on the caller's `enzyme_const` map, given a key that lives in a node of the active map: "a pointer that is constant or differentiable depending on the run is returned"; -O2 passes
 // A model whose parameters are looked up by name: a `std::map<std::string, double>` of
 // the differentiated parameters is built inside the function from the active array
 // (`emplace`, `operator[]` with string literals, `at`, `find`, iteration in key
-// order), and a constant `std::map<std::string, int>` passed by reference from the
+// order; the names come from a `const char *const` table: the same table without the
+// second `const`, a mutable global, is cxx/354), and a constant `std::map<std::string, int>` passed by reference from the
 // caller gives each named term's exponent. Oracle: the analytic gradient and central
 // differences.
 #include "fz_cxx.h"
@@ -11,7 +13,7 @@
 #include <map>
 #include <string>
 
-static const char *NAMES[4] = {"alpha", "beta", "gamma", "delta"};
+static const char *const NAMES[4] = {"alpha", "beta", "gamma", "delta"};
 
 double named_model(const double *p, const std::map<std::string, int> &power) {
   std::map<std::string, double> par;
