@@ -543,9 +543,8 @@ pub(super) fn copy_layout(
             ) {
                 (Some(tags), _) => tagged_layout(&tags, hi),
                 (None, Some(offs)) => CopyLayout::Fields(offs),
-                (None, None) if n_const.is_some_and(|n| {
-                    tiled_by_both(&kinds, &fd, &fs, fps[0], n)
-                }) =>
+                (None, None)
+                    if n_const.is_some_and(|n| tiled_by_both(&kinds, &fd, &fs, fps[0], n)) =>
                 {
                     CopyLayout::Uniform(fps[0])
                 }
