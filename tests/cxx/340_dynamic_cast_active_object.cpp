@@ -5,7 +5,7 @@
 // to a second base (the result is the object plus a non-zero offset, so the shadow
 // must be offset alike) and a reference cast. `__dynamic_cast` goes through Ferrozyme's
 // definition (libdefs/dynamic_cast.c: the cast runs on the primal object, the shadow is
-// the argument's shadow plus the same offset). Oracle: the analytic gradient
+// the argument's shadow plus the same offset), in reverse and forward mode. Oracle: the analytic gradient
 // E = a sin f + a f + a^2 f + f^2 + c^2 + c, and central differences.
 #include "fz_cxx.h"
 #include <cmath>
@@ -63,5 +63,10 @@ int main() {
   double fd[3];
   fz_fd_grad_of([&] { return energy(p); }, p, 3, fd);
   fz_check_arr("finite differences", dp, fd, 3, 1e-6);
+  // Forward mode through the same casts: the directional derivative along v.
+  double v[3] = {0.3, -1.1, 0.8};
+  double jvp = __enzyme_fwddiff<double>((void *)energy, enzyme_dup, p, v);
+  double ga = std::sin(f) + f + 2 * a * f, gf = a * std::cos(f) + a + a * a + 2 * f, gc = 2 * c + 1;
+  fz_check("forward mode", jvp, ga * v[0] + gf * v[1] + gc * v[2], 1e-12);
   return fz_finish();
 }
