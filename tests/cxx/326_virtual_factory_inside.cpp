@@ -6,7 +6,7 @@
 // parameters, virtual `evaluate()` through the base pointer, a virtual destructor, a
 // derived class calling its base's implementation (`Base::evaluate`), and a virtual
 // `scale()` picking one type out (`dynamic_cast` of an active object is
-// tests/errors/dynamic_cast_active_object.cpp). Oracle: central finite differences.
+// tests/cxx/340). Oracle: central finite differences.
 #include "fz_cxx.h"
 #include <cmath>
 #include <memory>

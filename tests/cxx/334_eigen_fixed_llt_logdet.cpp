@@ -1,8 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17 -I/usr/include/eigen3 -DEIGEN_DONT_VECTORIZE -Wno-deprecated-declarations
-// IGNORE-O1: cannot-deduce-type at the 128-byte memcpy of the matrix into `Eigen::LLT<Matrix4d>` (its `!tbaa.struct` is one `char` entry; type analysis also gives the LLT object `Anything` at bytes 1, 4, 9, 12); -O0, -O3 and --ad-before-opt pass
-// IGNORE-O2: as at -O1
-// IGNORE-PLUGIN: as at -O1 (the plugin trial builds at -O2)
 // `Eigen::LLT` of a fixed-size SPD 4x4 built as `B^T B + 2 I` inside the differentiated
 // function: `llt.solve(b)` and the factor's log-determinant (`matrixL()` diagonal), a
 // Gaussian-process style `b^T K^{-1} b + log det K`. Gradients against finite

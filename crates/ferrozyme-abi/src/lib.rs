@@ -564,6 +564,8 @@ pub const DIFFERENTIABLE_DEFINITIONS: &[&str] = &[
     "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
     "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
     "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_",
+    // `dynamic_cast`: the result points into the argument; its shadow, into the shadow.
+    "__dynamic_cast",
 ];
 
 /// Rust library functions (by their path, as `rustc-demangle` prints it without the

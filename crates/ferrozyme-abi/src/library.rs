@@ -51,6 +51,8 @@ const fn row(name: &'static str, writes: Writes, why: &'static str) -> Inactive 
     Inactive { name, writes, why }
 }
 
+const ATEXIT: &str =
+    "registers a destructor to run at thread or program exit in the C++ runtime's own list; integer result";
 const PARSE: &str = "parses a floating-point number from characters: a constant of the text";
 const STRINGS: &str = "compares or measures character data; integer result";
 const CTYPE: &str = "classifies or converts a character; integer result";
@@ -178,6 +180,12 @@ pub const INACTIVE_LIBRARY: &[Inactive] = &[
     row("pthread_mutex_lock", Writes::IntegersTo(0), MUTEX),
     row("pthread_mutex_trylock", Writes::IntegersTo(0), MUTEX),
     row("pthread_mutex_unlock", Writes::IntegersTo(0), MUTEX),
+    // The C++ runtime's registration of a destructor for a `thread_local` (or, at
+    // `__cxa_atexit`, a static) object with a non-trivial destructor, on its first use:
+    // the function and object pointers go into the runtime's own list, the destructor
+    // runs on the primal object at thread (program) exit; integer result.
+    row("__cxa_thread_atexit", Writes::Nothing, ATEXIT),
+    row("__cxa_atexit", Writes::Nothing, ATEXIT),
     row(
         "_ZSt16__throw_bad_castv",
         Writes::Nothing,

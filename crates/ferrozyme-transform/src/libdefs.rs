@@ -22,6 +22,11 @@ use ferrozyme_llvm::{link_ir_text, Module, Opcode, Value};
 const COMPLEX_IR: &str = include_str!("libdefs/complex.ll");
 /// libstdc++'s list and red-black tree node functions (`libdefs/cxx_nodes.c`).
 const CXX_NODES_IR: &str = include_str!("libdefs/cxx_nodes.ll");
+/// `__dynamic_cast` as the argument plus the primal cast's offset (`libdefs/dynamic_cast.c`).
+const DYNAMIC_CAST_IR: &str = include_str!("libdefs/dynamic_cast.ll");
+/// The helper of `DYNAMIC_CAST_IR` that runs the real cast on the primal object: it reads
+/// type information only, and is marked inactive once linked.
+const DYNAMIC_CAST_OFFSET: &str = "__fz_lib_dynamic_cast_offset";
 /// The Rust crate `matrixmultiply`'s GEMM as loops (`libdefs/matrixmultiply.c`), for
 /// `cargo-ferrozyme` (`ferrozyme_abi::RUST_DIFFERENTIABLE_DEFINITIONS`).
 const MATRIXMULTIPLY_IR: &str = include_str!("libdefs/matrixmultiply.ll");
@@ -74,6 +79,8 @@ pub fn definition(m: Module, name: &str) -> Result<Option<Value>, String> {
     let ours = format!("{PREFIX}{name}");
     let (ir, label) = if name.starts_with("_Z") {
         (CXX_NODES_IR, "ferrozyme-libdefs-cxx")
+    } else if name == "__dynamic_cast" {
+        (DYNAMIC_CAST_IR, "ferrozyme-libdefs-dynamic-cast")
     } else if name.starts_with("matrixmultiply_") {
         (MATRIXMULTIPLY_IR, "ferrozyme-libdefs-matrixmultiply")
     } else {
@@ -90,6 +97,9 @@ pub fn definition(m: Module, name: &str) -> Result<Option<Value>, String> {
             if f.name().starts_with(PREFIX) && !f.is_declaration() {
                 f.set_linkage_internal();
             }
+        }
+        if let Some(helper) = m.function(DYNAMIC_CAST_OFFSET) {
+            helper.add_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR, "");
         }
     }
     Ok(m.function(&ours).filter(|f| !f.is_declaration()))
@@ -115,6 +125,7 @@ mod tests {
             ("complex", super::COMPLEX_IR),
             ("digamma", include_str!("libdefs/digamma.ll")),
             ("cxx_nodes", super::CXX_NODES_IR),
+            ("dynamic_cast", super::DYNAMIC_CAST_IR),
             ("matrixmultiply", super::MATRIXMULTIPLY_IR),
         ] {
             let out = dir.join(format!("{name}.ll"));
@@ -170,7 +181,12 @@ mod tests {
     /// Every listed function has a definition in the IR, and every definition is listed.
     #[test]
     fn table_and_definitions_agree() {
-        let both = format!("{}{}", super::COMPLEX_IR, super::CXX_NODES_IR);
+        let both = format!(
+            "{}{}{}",
+            super::COMPLEX_IR,
+            super::CXX_NODES_IR,
+            super::DYNAMIC_CAST_IR
+        );
         let defined: Vec<&str> = both
             .lines()
             .filter(|l| l.starts_with("define "))
@@ -179,6 +195,7 @@ mod tests {
                 let end = at + l[at..].find('(')?;
                 l[at..end].strip_prefix(super::PREFIX)
             })
+            .filter(|name| Some(*name) != super::DYNAMIC_CAST_OFFSET.strip_prefix(super::PREFIX))
             .collect();
         for name in ferrozyme_abi::DIFFERENTIABLE_DEFINITIONS {
             assert!(defined.contains(name), "{name} has no definition");

@@ -437,6 +437,39 @@ fn phased_slots(kinds: &[(i64, BaseType)], fp: FpType, len: i64) -> Option<Vec<(
     Some(slots)
 }
 
+/// Do both sides of a constant-length copy hold a float of type `fp` at every slot
+/// (`k * size`, the copy's `len` bytes a whole number of slots), every other fact
+/// sitting strictly inside a slot, never at its start or before the copy? Such integer
+/// facts overlap a float both sides agree on: they are type analysis's folding of a
+/// larger object's trailing fields through a variable index (Eigen's
+/// `LLT<Matrix4d>::compute` walks the matrix's columns with `this + 32 k`, and the
+/// object's `bool` and `int` after the matrix land at bytes 1, 4, 9, 12 of the copy of the
+/// matrix into it, cxx/334), not a record the copy moves.
+fn tiled_by_both(
+    kinds: &[(i64, BaseType)],
+    fd: &[(i64, FpType)],
+    fs: &[(i64, FpType)],
+    fp: FpType,
+    len: i64,
+) -> bool {
+    let size = fp.size() as i64;
+    if len <= 0 || len % size != 0 || len / size > 64 {
+        return false;
+    }
+    let covers = |side: &[(i64, FpType)]| {
+        (0..len / size).all(|k| side.iter().any(|(o, t)| *o == k * size && *t == fp))
+    };
+    covers(fd)
+        && covers(fs)
+        && kinds
+            .iter()
+            .filter(|(_, b)| b.fp_type().is_none())
+            .all(|(o, _)| *o > 0 && o % size != 0)
+        && kinds
+            .iter()
+            .all(|(o, b)| b.fp_type().is_none_or(|t| t == fp && o % size == 0))
+}
+
 pub(super) fn copy_layout(
     types: &TypeAnalysis,
     call: Value,
@@ -510,6 +543,11 @@ pub(super) fn copy_layout(
             ) {
                 (Some(tags), _) => tagged_layout(&tags, hi),
                 (None, Some(offs)) => CopyLayout::Fields(offs),
+                (None, None)
+                    if n_const.is_some_and(|n| tiled_by_both(&kinds, &fd, &fs, fps[0], n)) =>
+                {
+                    CopyLayout::Uniform(fps[0])
+                }
                 (None, None) => CopyLayout::Untyped {
                     what: "no record layout repeats in",
                 },
@@ -529,6 +567,21 @@ pub(super) fn copy_layout(
 mod tests {
     use super::*;
     use BaseType::{Double, Integer, Pointer};
+
+    /// cxx/334's copy of a `Matrix4d` into `LLT<Matrix4d>`: doubles at every slot on
+    /// both sides, integers folded inside slots 0 and 1 (bytes 1, 4, 9, 12); a record
+    /// with an integer at a slot's start, or one side lacking a slot, is not tiled.
+    #[test]
+    fn floats_tiling_both_sides() {
+        let f: Vec<(i64, FpType)> = (0..16).map(|k| (8 * k, FpType::F64)).collect();
+        let mut kinds: Vec<(i64, BaseType)> = (0..16).map(|k| (8 * k, Double)).collect();
+        kinds.extend([(1, Integer), (4, Integer), (9, Integer), (12, Integer)]);
+        assert!(tiled_by_both(&kinds, &f, &f, FpType::F64, 128));
+        assert!(!tiled_by_both(&kinds, &f, &f[1..], FpType::F64, 128));
+        assert!(!tiled_by_both(&kinds, &f, &f, FpType::F64, 132));
+        kinds.push((16, Integer));
+        assert!(!tiled_by_both(&kinds, &f, &f, FpType::F64, 128));
+    }
 
     /// `{double *p; double w}` seen eight times: 16-byte records, `w` the float slot.
     #[test]

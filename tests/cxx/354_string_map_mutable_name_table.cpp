@@ -1,0 +1,31 @@
+// OPT: O0 O2
+// CFLAGS: -std=c++17
+// IGNORE-O2: cannot-deduce-type at `_M_construct_node`'s strlen-long memcpy of the key's characters into the node's string (the destination's tree has `Anything` 16 bytes on, where the node's double sits past the SSO buffer; nothing says the copy moves no floats): the source is reached through the writable global table; with `const char *const NAMES[]` (cxx/345) -O2 passes. -O0 and --ad-before-opt pass
+// IGNORE-PLUGIN: as at -O2 (the plugin trial builds at -O2)
+// cxx/345's `std::map<std::string, double>` of named parameters built inside the
+// differentiated function, with the names read from a *mutable* global table of string
+// pointers (`static const char *NAMES[]`, not `const char *const`): the keys' characters
+// are copied from memory reached through a writable global. Oracle: the analytic gradient.
+#include "fz_cxx.h"
+#include <cmath>
+#include <map>
+#include <string>
+
+static const char *NAMES[3] = {"alpha", "beta", "gamma"};
+
+double named(const double *p) {
+  std::map<std::string, double> par;
+  for (int i = 0; i < 3; i++) par.emplace(NAMES[i], p[i]);
+  return par["alpha"] * par.at("beta") + std::exp(par["gamma"]);
+}
+
+extern int enzyme_dup;
+
+int main() {
+  double p[3] = {0.9, -1.2, 0.4}, dp[3] = {0};
+  __enzyme_autodiff<void>((void *)named, enzyme_dup, p, dp);
+  fz_check("d/dalpha", dp[0], p[1], 1e-12);
+  fz_check("d/dbeta", dp[1], p[0], 1e-12);
+  fz_check("d/dgamma", dp[2], std::exp(p[2]), 1e-12);
+  return fz_finish();
+}
