@@ -188,14 +188,28 @@ FZ_INLINE void fz_need_real(const fz_desc *d, const char *what, const char *src,
   if (!fz_is_real(d->type)) __fz_f18_fail(what, src, line);
 }
 
+/* Views x (and its MASK, when there is one) and returns how many elements x has. */
+FZ_INLINE long fz_view_masked(const fz_desc *x, const fz_desc *mask, fz_view *v, fz_shape *sv,
+                              fz_view *mv, fz_shape *smv) {
+  fz_view_of(x, v, sv);
+  if (mask) fz_view_of(mask, mv, smv);
+  return fz_elements(v);
+}
+
+/* Views the two operands of DOT_PRODUCT and returns x's element count. */
+FZ_INLINE long fz_view_pair(const fz_desc *x, const fz_desc *y, fz_view *vx, fz_shape *sx,
+                            fz_view *vy, fz_shape *sy) {
+  fz_view_of(x, vx, sx);
+  fz_view_of(y, vy, sy);
+  return fz_elements(vx);
+}
+
 /* SUM, as a real(8) accumulation (real(4) results are rounded at the end, as the
  * runtime accumulates in higher precision too). */
 double __fz_f18_sum(const fz_desc *x, const fz_desc *mask) {
   fz_view v, mv;
   fz_shape sv, smv;
-  fz_view_of(x, &v, &sv);
-  if (mask) fz_view_of(mask, &mv, &smv);
-  long n = fz_elements(&v);
+  long n = fz_view_masked(x, mask, &v, &sv, &mv, &smv);
   double s = 0;
   for (long e = 0; e < n; e++)
     if (fz_mask(mask, &mv, e)) s += fz_get(&v, e);
@@ -252,9 +266,7 @@ double __fz_f18_dot(const fz_desc *x, const fz_desc *y, const char *src, int lin
   fz_need_real(y, "DOT_PRODUCT of non-real data in differentiated code", src, line);
   fz_view vx, vy;
   fz_shape sx, sy;
-  fz_view_of(x, &vx, &sx);
-  fz_view_of(y, &vy, &sy);
-  long n = fz_elements(&vx);
+  long n = fz_view_pair(x, y, &vx, &sx, &vy, &sy);
   double s = 0;
   for (long e = 0; e < n; e++) s += fz_get(&vx, e) * fz_get(&vy, e);
   return s;
@@ -273,9 +285,7 @@ float __fz_f18_dot_r4(const fz_desc *x, const fz_desc *y, const char *src, int l
 double __fz_f18_extremum(const fz_desc *x, const fz_desc *mask, int want_max, double huge) {
   fz_view v, mv;
   fz_shape sv, smv;
-  fz_view_of(x, &v, &sv);
-  if (mask) fz_view_of(mask, &mv, &smv);
-  long n = fz_elements(&v);
+  long n = fz_view_masked(x, mask, &v, &sv, &mv, &smv);
   double m = want_max ? -huge : huge;
   for (long e = 0; e < n; e++) {
     if (!fz_mask(mask, &mv, e)) continue;
@@ -352,6 +362,28 @@ FZ_INLINE const char *fz_last(const fz_view *v, long elem_len) {
  * are read completely before anything is written. */
 static void fz_assign_complex8(fz_desc *to, const fz_desc *from, const char *src, int line);
 
+/* Views both sides of `to = from`; an allocatable `to` that is unallocated or of another
+ * shape than an array `from` is (re)allocated to from's shape with elements of
+ * `elem_len` bytes of `type` first. */
+FZ_INLINE void fz_assign_shape(fz_desc *to, const fz_desc *from, long elem_len, int type,
+                               fz_view *vf, fz_shape *sf, fz_view *vt, fz_shape *st) {
+  fz_view_of(from, vf, sf);
+  fz_view_of(to, vt, st);
+  if (sf->rank > 0 && to->attribute == FZ_ALLOCATABLE) {
+    int same = vt->base != 0 && st->rank == sf->rank;
+    for (int k = 0; same && k < sf->rank; k++) same = st->extent[k] == sf->extent[k];
+    if (!same) {
+      __fz_f18_allocate(to, sf->rank, sf->extent, elem_len, type);
+      fz_view_of(to, vt, st);
+    }
+  }
+}
+
+/* Whether an array `to` shares bytes with `from` (then `from` is read completely first). */
+FZ_INLINE int fz_overlap(const fz_view *vt, long to_len, const fz_view *vf, long from_len) {
+  return vt->s->rank > 0 && vt->base < fz_last(vf, from_len) && vf->base < fz_last(vt, to_len);
+}
+
 void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line) {
   if (from->type == FZ_COMPLEX8 && to->type == FZ_COMPLEX8) {
     fz_assign_complex8(to, from, src, line);
@@ -370,25 +402,14 @@ void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line
   }
   fz_view vf, vt;
   fz_shape sf, st;
-  fz_view_of(from, &vf, &sf);
-  fz_view_of(to, &vt, &st);
-  if (sf.rank > 0 && to->attribute == FZ_ALLOCATABLE) {
-    int same = vt.base != 0 && st.rank == sf.rank;
-    for (int k = 0; same && k < sf.rank; k++) same = st.extent[k] == sf.extent[k];
-    if (!same) {
-      __fz_f18_allocate(to, sf.rank, sf.extent, to->type == FZ_REAL8 ? 8 : 4, to->type);
-      fz_view_of(to, &vt, &st);
-    }
-  }
+  fz_assign_shape(to, from, to->type == FZ_REAL8 ? 8 : 4, to->type, &vf, &sf, &vt, &st);
   long n = fz_elements(&vt);
   if (sf.rank == 0) {
     double x = fz_get(&vf, 0);
     for (long e = 0; e < n; e++) fz_put(&vt, e, x);
     return;
   }
-  int overlap = st.rank > 0 && vt.base < fz_last(&vf, (long)from->elem_len) &&
-                vf.base < fz_last(&vt, (long)to->elem_len);
-  if (overlap) {
+  if (fz_overlap(&vt, (long)to->elem_len, &vf, (long)from->elem_len)) {
     double *tmp = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     for (long e = 0; e < n; e++) tmp[e] = fz_get(&vf, e);
     for (long e = 0; e < n; e++) fz_put(&vt, e, tmp[e]);
@@ -411,24 +432,14 @@ static void fz_assign_complex8(fz_desc *to, const fz_desc *from, const char *src
   (void)src, (void)line;
   fz_view vf, vt;
   fz_shape sf, st;
-  fz_view_of(from, &vf, &sf);
-  fz_view_of(to, &vt, &st);
-  if (sf.rank > 0 && to->attribute == FZ_ALLOCATABLE) {
-    int same = vt.base != 0 && st.rank == sf.rank;
-    for (int k = 0; same && k < sf.rank; k++) same = st.extent[k] == sf.extent[k];
-    if (!same) {
-      __fz_f18_allocate(to, sf.rank, sf.extent, 16, FZ_COMPLEX8);
-      fz_view_of(to, &vt, &st);
-    }
-  }
+  fz_assign_shape(to, from, 16, FZ_COMPLEX8, &vf, &sf, &vt, &st);
   long n = fz_elements(&vt);
   if (sf.rank == 0) {
     double re = fz_zat(&vf, 0)[0], im = fz_zat(&vf, 0)[1];
     for (long e = 0; e < n; e++) fz_zat(&vt, e)[0] = re, fz_zat(&vt, e)[1] = im;
     return;
   }
-  int overlap = st.rank > 0 && vt.base < fz_last(&vf, 16) && vf.base < fz_last(&vt, 16);
-  if (overlap) {
+  if (fz_overlap(&vt, 16, &vf, 16)) {
     double *tmp = (double *)malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof(double));
     for (long e = 0; e < n; e++) tmp[2 * e] = fz_zat(&vf, e)[0], tmp[2 * e + 1] = fz_zat(&vf, e)[1];
     for (long e = 0; e < n; e++) fz_zat(&vt, e)[0] = tmp[2 * e], fz_zat(&vt, e)[1] = tmp[2 * e + 1];
@@ -449,9 +460,7 @@ void __fz_f18_sum_c8(double *res, const fz_desc *x, const char *src, int line, i
   fz_need_complex8(x, "SUM of this complex data in differentiated code", src, line);
   fz_view v, mv;
   fz_shape sv, smv;
-  fz_view_of(x, &v, &sv);
-  if (mask) fz_view_of(mask, &mv, &smv);
-  long n = fz_elements(&v);
+  long n = fz_view_masked(x, mask, &v, &sv, &mv, &smv);
   double re = 0, im = 0;
   for (long e = 0; e < n; e++)
     if (fz_mask(mask, &mv, e)) re += fz_zat(&v, e)[0], im += fz_zat(&v, e)[1];
@@ -466,9 +475,7 @@ void __fz_f18_dot_c8(double *res, const fz_desc *x, const fz_desc *y, const char
   fz_need_complex8(y, "DOT_PRODUCT of this complex data in differentiated code", src, line);
   fz_view vx, vy;
   fz_shape sx, sy;
-  fz_view_of(x, &vx, &sx);
-  fz_view_of(y, &vy, &sy);
-  long n = fz_elements(&vx);
+  long n = fz_view_pair(x, y, &vx, &sx, &vy, &sy);
   double re = 0, im = 0;
   for (long e = 0; e < n; e++) {
     double xr = fz_zat(&vx, e)[0], xi = fz_zat(&vx, e)[1];
@@ -480,6 +487,47 @@ void __fz_f18_dot_c8(double *res, const fz_desc *x, const fz_desc *y, const char
   res[1] = im;
 }
 
+/* MATMUL's sizes: x is (m,k) or (k), y (k,n) or (k); the byte strides step x along i
+ * and l and y along l and j (0 along a dimension the operand lacks). */
+typedef struct {
+  long m, k, n, xs0, xs1, ys0, ys1;
+} fz_matmul_dims;
+
+/* Views MATMUL's operands, checks they conform and gives `r` a fresh result of
+ * `elem_len`-byte elements of `type`: (m,n), (m) or (n), viewed in vr. */
+FZ_INLINE void fz_matmul_shape(fz_desc *r, const fz_desc *x, const fz_desc *y, long elem_len,
+                               int type, fz_view *vx, fz_shape *sx, fz_view *vy, fz_shape *sy,
+                               fz_view *vr, fz_shape *sr, fz_matmul_dims *g, const char *src,
+                               int line) {
+  fz_view_of(x, vx, sx);
+  fz_view_of(y, vy, sy);
+  long m = sx->rank == 2 ? sx->extent[0] : 1;
+  long k = sx->rank == 2 ? sx->extent[1] : sx->extent[0];
+  long n = sy->rank == 2 ? sy->extent[1] : 1;
+  if (sy->extent[0] != k) __fz_f18_fail("MATMUL operands do not conform", src, line);
+  long ext[2];
+  int rank;
+  if (sx->rank == 2 && sy->rank == 2) {
+    rank = 2;
+    ext[0] = m;
+    ext[1] = n;
+  } else {
+    rank = 1;
+    ext[0] = sx->rank == 2 ? m : n;
+  }
+  r->base = 0;
+  __fz_f18_allocate(r, rank, ext, elem_len, type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, vr, sr);
+  g->m = m;
+  g->k = k;
+  g->n = n;
+  g->xs0 = sx->rank == 2 ? sx->sm[0] : 0;
+  g->xs1 = sx->rank == 2 ? sx->sm[1] : sx->sm[0];
+  g->ys0 = sy->sm[0];
+  g->ys1 = sy->rank == 2 ? sy->sm[1] : 0;
+}
+
 /* MATMUL of complex(8) operands, shapes as for reals. */
 void __fz_f18_matmul_c8(fz_desc *r, const fz_desc *x, const fz_desc *y, const char *src,
                         int line) {
@@ -487,28 +535,9 @@ void __fz_f18_matmul_c8(fz_desc *r, const fz_desc *x, const fz_desc *y, const ch
   fz_need_complex8(y, "MATMUL of this complex data in differentiated code", src, line);
   fz_view vx, vy, vr;
   fz_shape sx, sy, sr;
-  fz_view_of(x, &vx, &sx);
-  fz_view_of(y, &vy, &sy);
-  long m = sx.rank == 2 ? sx.extent[0] : 1;
-  long k = sx.rank == 2 ? sx.extent[1] : sx.extent[0];
-  long n = sy.rank == 2 ? sy.extent[1] : 1;
-  if (sy.extent[0] != k) __fz_f18_fail("MATMUL operands do not conform", src, line);
-  long ext[2];
-  int rank;
-  if (sx.rank == 2 && sy.rank == 2) {
-    rank = 2;
-    ext[0] = m;
-    ext[1] = n;
-  } else {
-    rank = 1;
-    ext[0] = sx.rank == 2 ? m : n;
-  }
-  r->base = 0;
-  __fz_f18_allocate(r, rank, ext, 16, FZ_COMPLEX8);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
-  long xs0 = sx.rank == 2 ? sx.sm[0] : 0, xs1 = sx.rank == 2 ? sx.sm[1] : sx.sm[0];
-  long ys0 = sy.sm[0], ys1 = sy.rank == 2 ? sy.sm[1] : 0;
+  fz_matmul_dims g;
+  fz_matmul_shape(r, x, y, 16, FZ_COMPLEX8, &vx, &sx, &vy, &sy, &vr, &sr, &g, src, line);
+  long m = g.m, k = g.k, n = g.n, xs0 = g.xs0, xs1 = g.xs1, ys0 = g.ys0, ys1 = g.ys1;
   for (long j = 0; j < n; j++)
     for (long i = 0; i < m; i++) {
       double re = 0, im = 0;
@@ -523,17 +552,27 @@ void __fz_f18_matmul_c8(fz_desc *r, const fz_desc *x, const fz_desc *y, const ch
     }
 }
 
+/* Views TRANSPOSE's rank-2 operand and gives `r` a fresh (n,m) result of `elem_len`-byte
+ * elements of `type`, viewed in vr; ext gets the result's extents. */
+FZ_INLINE void fz_transpose_shape(fz_desc *r, const fz_desc *x, long elem_len, int type,
+                                  fz_view *vx, fz_shape *sx, fz_view *vr, fz_shape *sr,
+                                  long *ext, const char *src, int line) {
+  fz_view_of(x, vx, sx);
+  if (sx->rank != 2) __fz_f18_fail("TRANSPOSE of an array that is not rank 2", src, line);
+  ext[0] = sx->extent[1];
+  ext[1] = sx->extent[0];
+  r->base = 0;
+  __fz_f18_allocate(r, 2, ext, elem_len, type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, vr, sr);
+}
+
 /* TRANSPOSE of a complex(8) matrix. */
 static void fz_transpose_complex8(fz_desc *r, const fz_desc *x, const char *src, int line) {
   fz_view vx, vr;
   fz_shape sx, sr;
-  fz_view_of(x, &vx, &sx);
-  if (sx.rank != 2) __fz_f18_fail("TRANSPOSE of an array that is not rank 2", src, line);
-  long ext[2] = {sx.extent[1], sx.extent[0]};
-  r->base = 0;
-  __fz_f18_allocate(r, 2, ext, 16, FZ_COMPLEX8);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
+  long ext[2];
+  fz_transpose_shape(r, x, 16, FZ_COMPLEX8, &vx, &sx, &vr, &sr, ext, src, line);
   for (long j = 0; j < ext[1]; j++)
     for (long i = 0; i < ext[0]; i++) {
       const double *p = (const double *)(vx.base + j * sx.sm[0] + i * sx.sm[1]);
@@ -617,28 +656,9 @@ void __fz_f18_matmul(fz_desc *r, const fz_desc *x, const fz_desc *y, int type,
   fz_need_real(y, "MATMUL of non-real data in differentiated code", src, line);
   fz_view vx, vy, vr;
   fz_shape sx, sy, sr;
-  fz_view_of(x, &vx, &sx);
-  fz_view_of(y, &vy, &sy);
-  long m = sx.rank == 2 ? sx.extent[0] : 1;
-  long k = sx.rank == 2 ? sx.extent[1] : sx.extent[0];
-  long n = sy.rank == 2 ? sy.extent[1] : 1;
-  if (sy.extent[0] != k) __fz_f18_fail("MATMUL operands do not conform", src, line);
-  long ext[2];
-  int rank;
-  if (sx.rank == 2 && sy.rank == 2) {
-    rank = 2;
-    ext[0] = m;
-    ext[1] = n;
-  } else {
-    rank = 1;
-    ext[0] = sx.rank == 2 ? m : n;
-  }
-  r->base = 0;
-  __fz_f18_allocate(r, rank, ext, type == FZ_REAL8 ? 8 : 4, type);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
-  long xs0 = sx.rank == 2 ? sx.sm[0] : 0, xs1 = sx.rank == 2 ? sx.sm[1] : sx.sm[0];
-  long ys0 = sy.sm[0], ys1 = sy.rank == 2 ? sy.sm[1] : 0;
+  fz_matmul_dims g;
+  fz_matmul_shape(r, x, y, type == FZ_REAL8 ? 8 : 4, type, &vx, &sx, &vy, &sy, &vr, &sr, &g, src, line);
+  long m = g.m, k = g.k, n = g.n, xs0 = g.xs0, xs1 = g.xs1, ys0 = g.ys0, ys1 = g.ys1;
   for (long j = 0; j < n; j++)
     for (long i = 0; i < m; i++) {
       double s = 0;
@@ -666,9 +686,7 @@ void __fz_f18_matmul_r4(fz_desc *r, const fz_desc *x, const fz_desc *y, const ch
 double __fz_f18_product(const fz_desc *x, const fz_desc *mask) {
   fz_view v, mv;
   fz_shape sv, smv;
-  fz_view_of(x, &v, &sv);
-  if (mask) fz_view_of(mask, &mv, &smv);
-  long n = fz_elements(&v);
+  long n = fz_view_masked(x, mask, &v, &sv, &mv, &smv);
   double p = 1;
   for (long e = 0; e < n; e++)
     if (fz_mask(mask, &mv, e)) p *= fz_get(&v, e);
@@ -721,13 +739,8 @@ void __fz_f18_transpose(fz_desc *r, const fz_desc *x, const char *src, int line)
   fz_need_real(x, "TRANSPOSE of non-real data in differentiated code", src, line);
   fz_view vx, vr;
   fz_shape sx, sr;
-  fz_view_of(x, &vx, &sx);
-  if (sx.rank != 2) __fz_f18_fail("TRANSPOSE of an array that is not rank 2", src, line);
-  long ext[2] = {sx.extent[1], sx.extent[0]};
-  r->base = 0;
-  __fz_f18_allocate(r, 2, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
+  long ext[2];
+  fz_transpose_shape(r, x, x->type == FZ_REAL8 ? 8 : 4, x->type, &vx, &sx, &vr, &sr, ext, src, line);
   for (long j = 0; j < ext[1]; j++)
     for (long i = 0; i < ext[0]; i++) {
       const char *p = vx.base + j * sx.sm[0] + i * sx.sm[1];
