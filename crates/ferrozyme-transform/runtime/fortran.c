@@ -12,8 +12,8 @@
  * lower bound, extent and byte stride). Elements are visited in array-element order
  * (first index fastest) through `fz_offset`, so any rank and any strides work.
  *
- * Real(4), real(8), complex(4) and complex(8) data are computed here. Assignments of data that carries no
- * derivative (integers, logicals, characters) are handed to flang's own routine through
+ * Real(4), real(8), complex(4) and complex(8) data are computed here. Assignments of data
+ * that carries no derivative (integers, logicals, characters) go to flang's own routine through
  * `__fz_f18_assign_inactive`, a declared name the pass classifies as inactive and
  * renames to `_FortranAAssign` after differentiation. Derived-type data and other complex
  * kinds stop the program with a message naming the source line (never a silently wrong result).
@@ -30,7 +30,14 @@ long write(int, const void *, size_t);
  * call uses a special calling convention. */
 #define FZ_INLINE static inline __attribute__((always_inline))
 
-enum { FZ_REAL4 = 27, FZ_REAL8 = 28, FZ_COMPLEX4 = 34, FZ_COMPLEX8 = 35, FZ_STRUCT = 42, FZ_ALLOCATABLE = 2 };
+enum {
+  FZ_REAL4 = 27,
+  FZ_REAL8 = 28,
+  FZ_COMPLEX4 = 34,
+  FZ_COMPLEX8 = 35,
+  FZ_STRUCT = 42,
+  FZ_ALLOCATABLE = 2
+};
 
 typedef struct {
   long lower_bound, extent, sm;
@@ -495,7 +502,8 @@ static void fz_assign_complex(fz_desc *to, const fz_desc *from, const char *src,
   }
   if (fz_overlap(&vt, len, &vf, len)) {
     double *tmp = (double *)malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof(double));
-    for (long e = 0; e < n; e++) tmp[2 * e] = fz_zget(&vf, e, 0), tmp[2 * e + 1] = fz_zget(&vf, e, 1);
+    for (long e = 0; e < n; e++)
+      tmp[2 * e] = fz_zget(&vf, e, 0), tmp[2 * e + 1] = fz_zget(&vf, e, 1);
     for (long e = 0; e < n; e++) fz_zput(&vt, e, tmp[2 * e], tmp[2 * e + 1]);
     free(tmp);
     return;
@@ -558,8 +566,10 @@ FZ_INLINE void fz_dot_complex(double *re, double *im, const fz_desc *x, const fz
 
 void __fz_f18_dot_c8(double *res, const fz_desc *x, const fz_desc *y, const char *src,
                      int line) {
-  fz_need_complex(x, FZ_COMPLEX8, "DOT_PRODUCT of this complex data in differentiated code", src, line);
-  fz_need_complex(y, FZ_COMPLEX8, "DOT_PRODUCT of this complex data in differentiated code", src, line);
+  fz_need_complex(x, FZ_COMPLEX8, "DOT_PRODUCT of this complex data in differentiated code",
+                  src, line);
+  fz_need_complex(y, FZ_COMPLEX8, "DOT_PRODUCT of this complex data in differentiated code",
+                  src, line);
   double re, im;
   fz_dot_complex(&re, &im, x, y);
   res[0] = re;
@@ -568,8 +578,10 @@ void __fz_f18_dot_c8(double *res, const fz_desc *x, const fz_desc *y, const char
 
 void __fz_f18_dot_c4(float *res, const fz_desc *x, const fz_desc *y, const char *src,
                      int line) {
-  fz_need_complex(x, FZ_COMPLEX4, "DOT_PRODUCT of this complex data in differentiated code", src, line);
-  fz_need_complex(y, FZ_COMPLEX4, "DOT_PRODUCT of this complex data in differentiated code", src, line);
+  fz_need_complex(x, FZ_COMPLEX4, "DOT_PRODUCT of this complex data in differentiated code",
+                  src, line);
+  fz_need_complex(y, FZ_COMPLEX4, "DOT_PRODUCT of this complex data in differentiated code",
+                  src, line);
   double re, im;
   fz_dot_complex(&re, &im, x, y);
   res[0] = (float)re;
