@@ -122,6 +122,13 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("CppSumComplex8", "__fz_f18_sum_c8"),
     ("CppDotProductComplex8", "__fz_f18_dot_c8"),
     ("MatmulComplex8Complex8", "__fz_f18_matmul_c8"),
+    // complex(4): `z**k` (a `<2 x float>` by value, as clang passes `_Complex float`) and
+    // the same array routines.
+    ("cpowi", "__fz_f18_cpowi"),
+    ("cpowk", "__fz_f18_cpowk"),
+    ("CppSumComplex4", "__fz_f18_sum_c4"),
+    ("CppDotProductComplex4", "__fz_f18_dot_c4"),
+    ("MatmulComplex4Complex4", "__fz_f18_matmul_c4"),
 ];
 
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.

@@ -12,11 +12,11 @@
  * lower bound, extent and byte stride). Elements are visited in array-element order
  * (first index fastest) through `fz_offset`, so any rank and any strides work.
  *
- * Only real(4) and real(8) data are computed here. Assignments of data that carries no
- * derivative (integers, logicals, characters) are handed to flang's own routine through
+ * Real(4), real(8), complex(4) and complex(8) data are computed here. Assignments of data
+ * that carries no derivative (integers, logicals, characters) go to flang's own routine through
  * `__fz_f18_assign_inactive`, a declared name the pass classifies as inactive and
- * renames to `_FortranAAssign` after differentiation. Derived-type and complex data stop
- * the program with a message naming the source line (never a silently wrong result).
+ * renames to `_FortranAAssign` after differentiation. Derived-type data and other complex
+ * kinds stop the program with a message naming the source line (never a silently wrong result).
  *
  * Compiled to IR by build.rs (clang -O2) and linked into the module on first use. */
 #include <stddef.h>
@@ -30,7 +30,14 @@ long write(int, const void *, size_t);
  * call uses a special calling convention. */
 #define FZ_INLINE static inline __attribute__((always_inline))
 
-enum { FZ_REAL4 = 27, FZ_REAL8 = 28, FZ_COMPLEX8 = 35, FZ_STRUCT = 42, FZ_ALLOCATABLE = 2 };
+enum {
+  FZ_REAL4 = 27,
+  FZ_REAL8 = 28,
+  FZ_COMPLEX4 = 34,
+  FZ_COMPLEX8 = 35,
+  FZ_STRUCT = 42,
+  FZ_ALLOCATABLE = 2
+};
 
 typedef struct {
   long lower_bound, extent, sm;
@@ -188,14 +195,28 @@ FZ_INLINE void fz_need_real(const fz_desc *d, const char *what, const char *src,
   if (!fz_is_real(d->type)) __fz_f18_fail(what, src, line);
 }
 
+/* Views x (and its MASK, when there is one) and returns how many elements x has. */
+FZ_INLINE long fz_view_masked(const fz_desc *x, const fz_desc *mask, fz_view *v, fz_shape *sv,
+                              fz_view *mv, fz_shape *smv) {
+  fz_view_of(x, v, sv);
+  if (mask) fz_view_of(mask, mv, smv);
+  return fz_elements(v);
+}
+
+/* Views the two operands of DOT_PRODUCT and returns x's element count. */
+FZ_INLINE long fz_view_pair(const fz_desc *x, const fz_desc *y, fz_view *vx, fz_shape *sx,
+                            fz_view *vy, fz_shape *sy) {
+  fz_view_of(x, vx, sx);
+  fz_view_of(y, vy, sy);
+  return fz_elements(vx);
+}
+
 /* SUM, as a real(8) accumulation (real(4) results are rounded at the end, as the
  * runtime accumulates in higher precision too). */
 double __fz_f18_sum(const fz_desc *x, const fz_desc *mask) {
   fz_view v, mv;
   fz_shape sv, smv;
-  fz_view_of(x, &v, &sv);
-  if (mask) fz_view_of(mask, &mv, &smv);
-  long n = fz_elements(&v);
+  long n = fz_view_masked(x, mask, &v, &sv, &mv, &smv);
   double s = 0;
   for (long e = 0; e < n; e++)
     if (fz_mask(mask, &mv, e)) s += fz_get(&v, e);
@@ -247,14 +268,44 @@ _Complex double __fz_f18_zpowk(_Complex double z, long k) {
 
 _Complex double __fz_f18_zpowi(_Complex double z, int k) { return __fz_f18_zpowk(z, k); }
 
+/* complex(4) ** integer (`_FortranAcpowi`/`cpowk`): flang passes and returns the value as
+ * one `<2 x float>` (one xmm register on x86-64), which is how clang passes a
+ * `_Complex float` too. Computed in single precision, as flang's runtime does. */
+_Complex float __fz_f18_cpowk(_Complex float z, long k) {
+  float ar = 1, ai = 0, br = __real__ z, bi = __imag__ z, t;
+  unsigned long m = k < 0 ? -(unsigned long)k : (unsigned long)k;
+  while (m) {
+    if (m & 1) {
+      t = ar * br - ai * bi;
+      ai = ar * bi + ai * br;
+      ar = t;
+    }
+    m >>= 1;
+    if (m) {
+      t = br * br - bi * bi;
+      bi = 2 * br * bi;
+      br = t;
+    }
+  }
+  if (k < 0) {
+    float d = ar * ar + ai * ai;
+    ar = ar / d;
+    ai = -ai / d;
+  }
+  _Complex float r;
+  __real__ r = ar;
+  __imag__ r = ai;
+  return r;
+}
+
+_Complex float __fz_f18_cpowi(_Complex float z, int k) { return __fz_f18_cpowk(z, k); }
+
 double __fz_f18_dot(const fz_desc *x, const fz_desc *y, const char *src, int line) {
   fz_need_real(x, "DOT_PRODUCT of non-real data in differentiated code", src, line);
   fz_need_real(y, "DOT_PRODUCT of non-real data in differentiated code", src, line);
   fz_view vx, vy;
   fz_shape sx, sy;
-  fz_view_of(x, &vx, &sx);
-  fz_view_of(y, &vy, &sy);
-  long n = fz_elements(&vx);
+  long n = fz_view_pair(x, y, &vx, &sx, &vy, &sy);
   double s = 0;
   for (long e = 0; e < n; e++) s += fz_get(&vx, e) * fz_get(&vy, e);
   return s;
@@ -273,9 +324,7 @@ float __fz_f18_dot_r4(const fz_desc *x, const fz_desc *y, const char *src, int l
 double __fz_f18_extremum(const fz_desc *x, const fz_desc *mask, int want_max, double huge) {
   fz_view v, mv;
   fz_shape sv, smv;
-  fz_view_of(x, &v, &sv);
-  if (mask) fz_view_of(mask, &mv, &smv);
-  long n = fz_elements(&v);
+  long n = fz_view_masked(x, mask, &v, &sv, &mv, &smv);
   double m = want_max ? -huge : huge;
   for (long e = 0; e < n; e++) {
     if (!fz_mask(mask, &mv, e)) continue;
@@ -350,11 +399,35 @@ FZ_INLINE const char *fz_last(const fz_view *v, long elem_len) {
  * allocatable `to` that is unallocated or of another shape is (re)allocated to `from`'s
  * shape, a scalar `from` is broadcast, real(4)/real(8) convert, and overlapping operands
  * are read completely before anything is written. */
-static void fz_assign_complex8(fz_desc *to, const fz_desc *from, const char *src, int line);
+static void fz_assign_complex(fz_desc *to, const fz_desc *from, const char *src, int line);
+
+FZ_INLINE int fz_is_complex(int t) { return t == FZ_COMPLEX4 || t == FZ_COMPLEX8; }
+
+/* Views both sides of `to = from`; an allocatable `to` that is unallocated or of another
+ * shape than an array `from` is (re)allocated to from's shape with elements of
+ * `elem_len` bytes of `type` first. */
+FZ_INLINE void fz_assign_shape(fz_desc *to, const fz_desc *from, long elem_len, int type,
+                               fz_view *vf, fz_shape *sf, fz_view *vt, fz_shape *st) {
+  fz_view_of(from, vf, sf);
+  fz_view_of(to, vt, st);
+  if (sf->rank > 0 && to->attribute == FZ_ALLOCATABLE) {
+    int same = vt->base != 0 && st->rank == sf->rank;
+    for (int k = 0; same && k < sf->rank; k++) same = st->extent[k] == sf->extent[k];
+    if (!same) {
+      __fz_f18_allocate(to, sf->rank, sf->extent, elem_len, type);
+      fz_view_of(to, vt, st);
+    }
+  }
+}
+
+/* Whether an array `to` shares bytes with `from` (then `from` is read completely first). */
+FZ_INLINE int fz_overlap(const fz_view *vt, long to_len, const fz_view *vf, long from_len) {
+  return vt->s->rank > 0 && vt->base < fz_last(vf, from_len) && vf->base < fz_last(vt, to_len);
+}
 
 void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line) {
-  if (from->type == FZ_COMPLEX8 && to->type == FZ_COMPLEX8) {
-    fz_assign_complex8(to, from, src, line);
+  if (fz_is_complex(from->type) && from->type == to->type) {
+    fz_assign_complex(to, from, src, line);
     return;
   }
   if (!fz_is_real(from->type) || !fz_is_real(to->type)) {
@@ -370,25 +443,14 @@ void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line
   }
   fz_view vf, vt;
   fz_shape sf, st;
-  fz_view_of(from, &vf, &sf);
-  fz_view_of(to, &vt, &st);
-  if (sf.rank > 0 && to->attribute == FZ_ALLOCATABLE) {
-    int same = vt.base != 0 && st.rank == sf.rank;
-    for (int k = 0; same && k < sf.rank; k++) same = st.extent[k] == sf.extent[k];
-    if (!same) {
-      __fz_f18_allocate(to, sf.rank, sf.extent, to->type == FZ_REAL8 ? 8 : 4, to->type);
-      fz_view_of(to, &vt, &st);
-    }
-  }
+  fz_assign_shape(to, from, to->type == FZ_REAL8 ? 8 : 4, to->type, &vf, &sf, &vt, &st);
   long n = fz_elements(&vt);
   if (sf.rank == 0) {
     double x = fz_get(&vf, 0);
     for (long e = 0; e < n; e++) fz_put(&vt, e, x);
     return;
   }
-  int overlap = st.rank > 0 && vt.base < fz_last(&vf, (long)from->elem_len) &&
-                vf.base < fz_last(&vt, (long)to->elem_len);
-  if (overlap) {
+  if (fz_overlap(&vt, (long)to->elem_len, &vf, (long)from->elem_len)) {
     double *tmp = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     for (long e = 0; e < n; e++) tmp[e] = fz_get(&vf, e);
     for (long e = 0; e < n; e++) fz_put(&vt, e, tmp[e]);
@@ -398,147 +460,246 @@ void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line
   for (long e = 0; e < n; e++) fz_put(&vt, e, fz_get(&vf, e));
 }
 
-/* ---- complex(8) arrays -------------------------------------------------------------
+/* ---- complex(4) and complex(8) arrays ---------------------------------------------
  *
- * At -O0 flang calls its runtime for assignments, SUM, DOT_PRODUCT and MATMUL of
- * complex(8) arrays too. Each element is two doubles (real, imaginary part), computed
- * on separately, so the pass differentiates them like real data. Other complex kinds
+ * At -O0 flang calls its runtime for assignments, SUM, DOT_PRODUCT, MATMUL and TRANSPOSE
+ * of complex arrays too. Each element is two reals (real, imaginary part) of the array's
+ * kind, computed on separately (in double precision, rounded when stored into complex(4),
+ * as for real(4)), so the pass differentiates them like real data. Other complex kinds
  * keep failing at run time ("complex data are not differentiated"). */
 
-FZ_INLINE double *fz_zat(const fz_view *v, long e) { return (double *)fz_at(v, e); }
+/* The bytes of one complex element of type code `t`. */
+FZ_INLINE long fz_zlen(int t) { return t == FZ_COMPLEX8 ? 16 : 8; }
 
-static void fz_assign_complex8(fz_desc *to, const fz_desc *from, const char *src, int line) {
+/* Part `k` (0 real, 1 imaginary) of element e. */
+FZ_INLINE double fz_zget(const fz_view *v, long e, int k) {
+  const char *p = fz_at(v, e);
+  return v->type == FZ_COMPLEX8 ? ((const double *)p)[k] : (double)((const float *)p)[k];
+}
+
+FZ_INLINE void fz_zput(const fz_view *v, long e, double re, double im) {
+  char *p = fz_at(v, e);
+  if (v->type == FZ_COMPLEX8) {
+    ((double *)p)[0] = re;
+    ((double *)p)[1] = im;
+  } else {
+    ((float *)p)[0] = (float)re;
+    ((float *)p)[1] = (float)im;
+  }
+}
+
+static void fz_assign_complex(fz_desc *to, const fz_desc *from, const char *src, int line) {
   (void)src, (void)line;
   fz_view vf, vt;
   fz_shape sf, st;
-  fz_view_of(from, &vf, &sf);
-  fz_view_of(to, &vt, &st);
-  if (sf.rank > 0 && to->attribute == FZ_ALLOCATABLE) {
-    int same = vt.base != 0 && st.rank == sf.rank;
-    for (int k = 0; same && k < sf.rank; k++) same = st.extent[k] == sf.extent[k];
-    if (!same) {
-      __fz_f18_allocate(to, sf.rank, sf.extent, 16, FZ_COMPLEX8);
-      fz_view_of(to, &vt, &st);
-    }
-  }
+  long len = fz_zlen(to->type);
+  fz_assign_shape(to, from, len, to->type, &vf, &sf, &vt, &st);
   long n = fz_elements(&vt);
   if (sf.rank == 0) {
-    double re = fz_zat(&vf, 0)[0], im = fz_zat(&vf, 0)[1];
-    for (long e = 0; e < n; e++) fz_zat(&vt, e)[0] = re, fz_zat(&vt, e)[1] = im;
+    double re = fz_zget(&vf, 0, 0), im = fz_zget(&vf, 0, 1);
+    for (long e = 0; e < n; e++) fz_zput(&vt, e, re, im);
     return;
   }
-  int overlap = st.rank > 0 && vt.base < fz_last(&vf, 16) && vf.base < fz_last(&vt, 16);
-  if (overlap) {
+  if (fz_overlap(&vt, len, &vf, len)) {
     double *tmp = (double *)malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof(double));
-    for (long e = 0; e < n; e++) tmp[2 * e] = fz_zat(&vf, e)[0], tmp[2 * e + 1] = fz_zat(&vf, e)[1];
-    for (long e = 0; e < n; e++) fz_zat(&vt, e)[0] = tmp[2 * e], fz_zat(&vt, e)[1] = tmp[2 * e + 1];
+    for (long e = 0; e < n; e++)
+      tmp[2 * e] = fz_zget(&vf, e, 0), tmp[2 * e + 1] = fz_zget(&vf, e, 1);
+    for (long e = 0; e < n; e++) fz_zput(&vt, e, tmp[2 * e], tmp[2 * e + 1]);
     free(tmp);
     return;
   }
-  for (long e = 0; e < n; e++) fz_zat(&vt, e)[0] = fz_zat(&vf, e)[0], fz_zat(&vt, e)[1] = fz_zat(&vf, e)[1];
+  for (long e = 0; e < n; e++) fz_zput(&vt, e, fz_zget(&vf, e, 0), fz_zget(&vf, e, 1));
 }
 
-FZ_INLINE void fz_need_complex8(const fz_desc *d, const char *what, const char *src, int line) {
-  if (d->type != FZ_COMPLEX8) __fz_f18_fail(what, src, line);
+FZ_INLINE void fz_need_complex(const fz_desc *d, int type, const char *what, const char *src,
+                               int line) {
+  if (d->type != type) __fz_f18_fail(what, src, line);
 }
 
-/* SUM of a complex(8) array (whole array, optional MASK), into `res` (re, im). */
+/* SUM of a complex array (whole array, optional MASK), into re, im. */
+FZ_INLINE void fz_sum_complex(double *re, double *im, const fz_desc *x, const fz_desc *mask) {
+  fz_view v, mv;
+  fz_shape sv, smv;
+  long n = fz_view_masked(x, mask, &v, &sv, &mv, &smv);
+  double r = 0, i = 0;
+  for (long e = 0; e < n; e++)
+    if (fz_mask(mask, &mv, e)) r += fz_zget(&v, e, 0), i += fz_zget(&v, e, 1);
+  *re = r;
+  *im = i;
+}
+
 void __fz_f18_sum_c8(double *res, const fz_desc *x, const char *src, int line, int dim,
                      const fz_desc *mask) {
   (void)dim;
-  fz_need_complex8(x, "SUM of this complex data in differentiated code", src, line);
-  fz_view v, mv;
-  fz_shape sv, smv;
-  fz_view_of(x, &v, &sv);
-  if (mask) fz_view_of(mask, &mv, &smv);
-  long n = fz_elements(&v);
-  double re = 0, im = 0;
-  for (long e = 0; e < n; e++)
-    if (fz_mask(mask, &mv, e)) re += fz_zat(&v, e)[0], im += fz_zat(&v, e)[1];
+  fz_need_complex(x, FZ_COMPLEX8, "SUM of this complex data in differentiated code", src, line);
+  double re, im;
+  fz_sum_complex(&re, &im, x, mask);
   res[0] = re;
   res[1] = im;
 }
 
-/* DOT_PRODUCT of complex(8) vectors: sum(conjg(x) * y). */
-void __fz_f18_dot_c8(double *res, const fz_desc *x, const fz_desc *y, const char *src,
-                     int line) {
-  fz_need_complex8(x, "DOT_PRODUCT of this complex data in differentiated code", src, line);
-  fz_need_complex8(y, "DOT_PRODUCT of this complex data in differentiated code", src, line);
+void __fz_f18_sum_c4(float *res, const fz_desc *x, const char *src, int line, int dim,
+                     const fz_desc *mask) {
+  (void)dim;
+  fz_need_complex(x, FZ_COMPLEX4, "SUM of this complex data in differentiated code", src, line);
+  double re, im;
+  fz_sum_complex(&re, &im, x, mask);
+  res[0] = (float)re;
+  res[1] = (float)im;
+}
+
+/* DOT_PRODUCT of complex vectors: sum(conjg(x) * y), into re, im. */
+FZ_INLINE void fz_dot_complex(double *re, double *im, const fz_desc *x, const fz_desc *y) {
   fz_view vx, vy;
   fz_shape sx, sy;
-  fz_view_of(x, &vx, &sx);
-  fz_view_of(y, &vy, &sy);
-  long n = fz_elements(&vx);
-  double re = 0, im = 0;
+  long n = fz_view_pair(x, y, &vx, &sx, &vy, &sy);
+  double r = 0, i = 0;
   for (long e = 0; e < n; e++) {
-    double xr = fz_zat(&vx, e)[0], xi = fz_zat(&vx, e)[1];
-    double yr = fz_zat(&vy, e)[0], yi = fz_zat(&vy, e)[1];
-    re += xr * yr + xi * yi;
-    im += xr * yi - xi * yr;
+    double xr = fz_zget(&vx, e, 0), xi = fz_zget(&vx, e, 1);
+    double yr = fz_zget(&vy, e, 0), yi = fz_zget(&vy, e, 1);
+    r += xr * yr + xi * yi;
+    i += xr * yi - xi * yr;
   }
+  *re = r;
+  *im = i;
+}
+
+void __fz_f18_dot_c8(double *res, const fz_desc *x, const fz_desc *y, const char *src,
+                     int line) {
+  fz_need_complex(x, FZ_COMPLEX8, "DOT_PRODUCT of this complex data in differentiated code",
+                  src, line);
+  fz_need_complex(y, FZ_COMPLEX8, "DOT_PRODUCT of this complex data in differentiated code",
+                  src, line);
+  double re, im;
+  fz_dot_complex(&re, &im, x, y);
   res[0] = re;
   res[1] = im;
 }
 
-/* MATMUL of complex(8) operands, shapes as for reals. */
-void __fz_f18_matmul_c8(fz_desc *r, const fz_desc *x, const fz_desc *y, const char *src,
-                        int line) {
-  fz_need_complex8(x, "MATMUL of this complex data in differentiated code", src, line);
-  fz_need_complex8(y, "MATMUL of this complex data in differentiated code", src, line);
-  fz_view vx, vy, vr;
-  fz_shape sx, sy, sr;
-  fz_view_of(x, &vx, &sx);
-  fz_view_of(y, &vy, &sy);
-  long m = sx.rank == 2 ? sx.extent[0] : 1;
-  long k = sx.rank == 2 ? sx.extent[1] : sx.extent[0];
-  long n = sy.rank == 2 ? sy.extent[1] : 1;
-  if (sy.extent[0] != k) __fz_f18_fail("MATMUL operands do not conform", src, line);
+void __fz_f18_dot_c4(float *res, const fz_desc *x, const fz_desc *y, const char *src,
+                     int line) {
+  fz_need_complex(x, FZ_COMPLEX4, "DOT_PRODUCT of this complex data in differentiated code",
+                  src, line);
+  fz_need_complex(y, FZ_COMPLEX4, "DOT_PRODUCT of this complex data in differentiated code",
+                  src, line);
+  double re, im;
+  fz_dot_complex(&re, &im, x, y);
+  res[0] = (float)re;
+  res[1] = (float)im;
+}
+
+/* MATMUL's sizes: x is (m,k) or (k), y (k,n) or (k); the byte strides step x along i
+ * and l and y along l and j (0 along a dimension the operand lacks). */
+typedef struct {
+  long m, k, n, xs0, xs1, ys0, ys1;
+} fz_matmul_dims;
+
+/* Views MATMUL's operands, checks they conform and gives `r` a fresh result of
+ * `elem_len`-byte elements of `type`: (m,n), (m) or (n), viewed in vr. */
+FZ_INLINE void fz_matmul_shape(fz_desc *r, const fz_desc *x, const fz_desc *y, long elem_len,
+                               int type, fz_view *vx, fz_shape *sx, fz_view *vy, fz_shape *sy,
+                               fz_view *vr, fz_shape *sr, fz_matmul_dims *g, const char *src,
+                               int line) {
+  fz_view_of(x, vx, sx);
+  fz_view_of(y, vy, sy);
+  long m = sx->rank == 2 ? sx->extent[0] : 1;
+  long k = sx->rank == 2 ? sx->extent[1] : sx->extent[0];
+  long n = sy->rank == 2 ? sy->extent[1] : 1;
+  if (sy->extent[0] != k) __fz_f18_fail("MATMUL operands do not conform", src, line);
   long ext[2];
   int rank;
-  if (sx.rank == 2 && sy.rank == 2) {
+  if (sx->rank == 2 && sy->rank == 2) {
     rank = 2;
     ext[0] = m;
     ext[1] = n;
   } else {
     rank = 1;
-    ext[0] = sx.rank == 2 ? m : n;
+    ext[0] = sx->rank == 2 ? m : n;
   }
   r->base = 0;
-  __fz_f18_allocate(r, rank, ext, 16, FZ_COMPLEX8);
+  __fz_f18_allocate(r, rank, ext, elem_len, type);
   r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
-  long xs0 = sx.rank == 2 ? sx.sm[0] : 0, xs1 = sx.rank == 2 ? sx.sm[1] : sx.sm[0];
-  long ys0 = sy.sm[0], ys1 = sy.rank == 2 ? sy.sm[1] : 0;
+  fz_view_of(r, vr, sr);
+  g->m = m;
+  g->k = k;
+  g->n = n;
+  g->xs0 = sx->rank == 2 ? sx->sm[0] : 0;
+  g->xs1 = sx->rank == 2 ? sx->sm[1] : sx->sm[0];
+  g->ys0 = sy->sm[0];
+  g->ys1 = sy->rank == 2 ? sy->sm[1] : 0;
+}
+
+/* MATMUL of complex operands of one kind, shapes as for reals. */
+FZ_INLINE void fz_matmul_complex(fz_desc *r, const fz_desc *x, const fz_desc *y, int type,
+                                 const char *src, int line) {
+  fz_need_complex(x, type, "MATMUL of this complex data in differentiated code", src, line);
+  fz_need_complex(y, type, "MATMUL of this complex data in differentiated code", src, line);
+  fz_view vx, vy, vr;
+  fz_shape sx, sy, sr;
+  fz_matmul_dims g;
+  fz_matmul_shape(r, x, y, fz_zlen(type), type, &vx, &sx, &vy, &sy, &vr, &sr, &g, src, line);
+  long m = g.m, k = g.k, n = g.n, xs0 = g.xs0, xs1 = g.xs1, ys0 = g.ys0, ys1 = g.ys1;
   for (long j = 0; j < n; j++)
     for (long i = 0; i < m; i++) {
       double re = 0, im = 0;
       for (long l = 0; l < k; l++) {
-        const double *a = (const double *)(vx.base + i * xs0 + l * xs1);
-        const double *b = (const double *)(vy.base + l * ys0 + j * ys1);
-        re += a[0] * b[0] - a[1] * b[1];
-        im += a[0] * b[1] + a[1] * b[0];
+        const char *pa = vx.base + i * xs0 + l * xs1;
+        const char *pb = vy.base + l * ys0 + j * ys1;
+        double ar, ai, br, bi;
+        if (type == FZ_COMPLEX8) {
+          ar = ((const double *)pa)[0], ai = ((const double *)pa)[1];
+          br = ((const double *)pb)[0], bi = ((const double *)pb)[1];
+        } else {
+          ar = ((const float *)pa)[0], ai = ((const float *)pa)[1];
+          br = ((const float *)pb)[0], bi = ((const float *)pb)[1];
+        }
+        re += ar * br - ai * bi;
+        im += ar * bi + ai * br;
       }
-      fz_zat(&vr, i + j * m)[0] = re;
-      fz_zat(&vr, i + j * m)[1] = im;
+      fz_zput(&vr, i + j * m, re, im);
     }
 }
 
-/* TRANSPOSE of a complex(8) matrix. */
-static void fz_transpose_complex8(fz_desc *r, const fz_desc *x, const char *src, int line) {
+void __fz_f18_matmul_c8(fz_desc *r, const fz_desc *x, const fz_desc *y, const char *src,
+                        int line) {
+  fz_matmul_complex(r, x, y, FZ_COMPLEX8, src, line);
+}
+
+void __fz_f18_matmul_c4(fz_desc *r, const fz_desc *x, const fz_desc *y, const char *src,
+                        int line) {
+  fz_matmul_complex(r, x, y, FZ_COMPLEX4, src, line);
+}
+
+/* Views TRANSPOSE's rank-2 operand and gives `r` a fresh (n,m) result of `elem_len`-byte
+ * elements of `type`, viewed in vr; ext gets the result's extents. */
+FZ_INLINE void fz_transpose_shape(fz_desc *r, const fz_desc *x, long elem_len, int type,
+                                  fz_view *vx, fz_shape *sx, fz_view *vr, fz_shape *sr,
+                                  long *ext, const char *src, int line) {
+  fz_view_of(x, vx, sx);
+  if (sx->rank != 2) __fz_f18_fail("TRANSPOSE of an array that is not rank 2", src, line);
+  ext[0] = sx->extent[1];
+  ext[1] = sx->extent[0];
+  r->base = 0;
+  __fz_f18_allocate(r, 2, ext, elem_len, type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, vr, sr);
+}
+
+/* TRANSPOSE of a complex matrix (either kind). */
+static void fz_transpose_complex(fz_desc *r, const fz_desc *x, const char *src, int line) {
   fz_view vx, vr;
   fz_shape sx, sr;
-  fz_view_of(x, &vx, &sx);
-  if (sx.rank != 2) __fz_f18_fail("TRANSPOSE of an array that is not rank 2", src, line);
-  long ext[2] = {sx.extent[1], sx.extent[0]};
-  r->base = 0;
-  __fz_f18_allocate(r, 2, ext, 16, FZ_COMPLEX8);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
+  long ext[2];
+  fz_transpose_shape(r, x, fz_zlen(x->type), x->type, &vx, &sx, &vr, &sr, ext, src, line);
   for (long j = 0; j < ext[1]; j++)
     for (long i = 0; i < ext[0]; i++) {
-      const double *p = (const double *)(vx.base + j * sx.sm[0] + i * sx.sm[1]);
-      fz_zat(&vr, i + j * ext[0])[0] = p[0];
-      fz_zat(&vr, i + j * ext[0])[1] = p[1];
+      const char *p = vx.base + j * sx.sm[0] + i * sx.sm[1];
+      double re, im;
+      if (x->type == FZ_COMPLEX8)
+        re = ((const double *)p)[0], im = ((const double *)p)[1];
+      else
+        re = ((const float *)p)[0], im = ((const float *)p)[1];
+      fz_zput(&vr, i + j * ext[0], re, im);
     }
 }
 
@@ -617,28 +778,9 @@ void __fz_f18_matmul(fz_desc *r, const fz_desc *x, const fz_desc *y, int type,
   fz_need_real(y, "MATMUL of non-real data in differentiated code", src, line);
   fz_view vx, vy, vr;
   fz_shape sx, sy, sr;
-  fz_view_of(x, &vx, &sx);
-  fz_view_of(y, &vy, &sy);
-  long m = sx.rank == 2 ? sx.extent[0] : 1;
-  long k = sx.rank == 2 ? sx.extent[1] : sx.extent[0];
-  long n = sy.rank == 2 ? sy.extent[1] : 1;
-  if (sy.extent[0] != k) __fz_f18_fail("MATMUL operands do not conform", src, line);
-  long ext[2];
-  int rank;
-  if (sx.rank == 2 && sy.rank == 2) {
-    rank = 2;
-    ext[0] = m;
-    ext[1] = n;
-  } else {
-    rank = 1;
-    ext[0] = sx.rank == 2 ? m : n;
-  }
-  r->base = 0;
-  __fz_f18_allocate(r, rank, ext, type == FZ_REAL8 ? 8 : 4, type);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
-  long xs0 = sx.rank == 2 ? sx.sm[0] : 0, xs1 = sx.rank == 2 ? sx.sm[1] : sx.sm[0];
-  long ys0 = sy.sm[0], ys1 = sy.rank == 2 ? sy.sm[1] : 0;
+  fz_matmul_dims g;
+  fz_matmul_shape(r, x, y, type == FZ_REAL8 ? 8 : 4, type, &vx, &sx, &vy, &sy, &vr, &sr, &g, src, line);
+  long m = g.m, k = g.k, n = g.n, xs0 = g.xs0, xs1 = g.xs1, ys0 = g.ys0, ys1 = g.ys1;
   for (long j = 0; j < n; j++)
     for (long i = 0; i < m; i++) {
       double s = 0;
@@ -666,9 +808,7 @@ void __fz_f18_matmul_r4(fz_desc *r, const fz_desc *x, const fz_desc *y, const ch
 double __fz_f18_product(const fz_desc *x, const fz_desc *mask) {
   fz_view v, mv;
   fz_shape sv, smv;
-  fz_view_of(x, &v, &sv);
-  if (mask) fz_view_of(mask, &mv, &smv);
-  long n = fz_elements(&v);
+  long n = fz_view_masked(x, mask, &v, &sv, &mv, &smv);
   double p = 1;
   for (long e = 0; e < n; e++)
     if (fz_mask(mask, &mv, e)) p *= fz_get(&v, e);
@@ -711,23 +851,18 @@ float __fz_f18_norm2_4(const fz_desc *x, const char *src, int line, int dim) {
 }
 
 /* TRANSPOSE of a real matrix into an unallocated result. */
-static void fz_transpose_complex8(fz_desc *r, const fz_desc *x, const char *src, int line);
+static void fz_transpose_complex(fz_desc *r, const fz_desc *x, const char *src, int line);
 
 void __fz_f18_transpose(fz_desc *r, const fz_desc *x, const char *src, int line) {
-  if (x->type == FZ_COMPLEX8) {
-    fz_transpose_complex8(r, x, src, line);
+  if (fz_is_complex(x->type)) {
+    fz_transpose_complex(r, x, src, line);
     return;
   }
   fz_need_real(x, "TRANSPOSE of non-real data in differentiated code", src, line);
   fz_view vx, vr;
   fz_shape sx, sr;
-  fz_view_of(x, &vx, &sx);
-  if (sx.rank != 2) __fz_f18_fail("TRANSPOSE of an array that is not rank 2", src, line);
-  long ext[2] = {sx.extent[1], sx.extent[0]};
-  r->base = 0;
-  __fz_f18_allocate(r, 2, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
+  long ext[2];
+  fz_transpose_shape(r, x, x->type == FZ_REAL8 ? 8 : 4, x->type, &vx, &sx, &vr, &sr, ext, src, line);
   for (long j = 0; j < ext[1]; j++)
     for (long i = 0; i < ext[0]; i++) {
       const char *p = vx.base + j * sx.sm[0] + i * sx.sm[1];

@@ -39,7 +39,8 @@
 //! with `MPI_PROD`, `MPI_MAX`, ..., the fetching atomics with `MPI_SUM`, `MPI_REPLACE`) are
 //! a compile-time error when the operation is a predefined constant, a run-time stop
 //! otherwise. `MPI_Compare_and_swap` (not differentiable),
-//! request-based (`MPI_Rput`, ...) and post-start-complete-wait synchronisation are
+//! request-based (`MPI_Rput`, ...), persistent requests (`MPI_Send_init`, `MPI_Start`, ...)
+//! and post-start-complete-wait synchronisation are
 //! rejected.
 //!
 //! `MPI_Ssend` is `MPI_Send` for differentiation. Messages to and from `MPI_PROC_NULL`
