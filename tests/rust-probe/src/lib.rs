@@ -10,3 +10,5 @@ pub mod iters;
 pub mod layers;
 pub mod simd;
 pub mod structs;
+#[cfg(feature = "probe30-refused")]
+pub mod refused;
