@@ -33,6 +33,13 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
                 assignment instead, or index two buffers"
             .to_string();
     }
+    if help.starts_with("compile its source together with this file") && is_std_callee(message) {
+        return "a standard library function whose IR this build did not find (debug builds \
+                call the standard library's own instances of generic code, such as `Vec`'s \
+                deallocation): build with `--release`; if the release build reports it too, the \
+                module (`FERROZYME_SAVE_TEMPS=dir`) is a bug report"
+            .to_string();
+    }
     if help.starts_with("compile its source together with this file") {
         return "the called function has no Rust source in this build (an `extern` function, or a \
                 precompiled library): compute its value outside the differentiated function and \
@@ -82,6 +89,14 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
         .replace("enzyme_const", "`Const`")
         .replace("enzyme_out", "`Active`")
         .replace(" (ferrozyme cc a.c b.c)", "")
+}
+
+/// "no derivative for `F`" where `F` is in `alloc`, `core` or `std` (rust30: debug builds:
+/// `<alloc::raw_vec::RawVecInner>::deallocate`).
+fn is_std_callee(message: &str) -> bool {
+    ["`alloc::", "`<alloc::", "`core::", "`<core::", "`std::", "`<std::"]
+        .iter()
+        .any(|p| message.contains(&format!("no derivative for {p}")))
 }
 
 /// Formatting, standard I/O, locks and system calls: what `println!` and friends reach.
@@ -165,6 +180,16 @@ mod tests {
             "compile its source together with this file (ferrozyme cc a.c b.c) so its IR …",
         );
         assert!(h.contains("println!"), "{h}");
+    }
+
+    #[test]
+    fn standard_library_function_without_ir() {
+        let h = for_rust(
+            Some("<alloc::raw_vec::RawVec<T,A> as core::ops::drop::Drop>::drop"),
+            "no derivative for `<alloc::raw_vec::RawVecInner>::deallocate`: it has no IR in this module and no derivative rule",
+            "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, keep the values it uses constant (enzyme_const), or register a derivative for it (__enzyme_register_gradient_*)",
+        );
+        assert!(h.contains("--release") && !h.contains("`extern`"), "{h}");
     }
 
     #[test]
