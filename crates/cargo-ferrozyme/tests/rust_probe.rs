@@ -1,7 +1,7 @@
 //! `tests/rust-probe` (rust30): a crate written as a Rust user writes one, in styles the other
 //! Rust test crates do not cover, with `-C target-cpu=native` in its `.cargo/config.toml`,
 //! built and tested with `cargo ferrozyme` in release and debug builds; and its refusal cases
-//! (feature `probe30-refused`), each right or refused with a clear error.
+//! (feature `probe30-refused`), right or refused with a clear error.
 //!
 //! Its own target directory (`target/rust-probe`): its configured `rustflags` differ from
 //! the other crates', so a shared directory would rebuild the `ferrozyme` crate in turn.
@@ -9,12 +9,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Tests of the release build (29 unit tests, 1 integration test).
-const RELEASE_TESTS: usize = 30;
+/// Tests of the release build (30 unit tests, 1 integration test).
+const RELEASE_TESTS: usize = 31;
 /// Tests of the debug build: three are compiled out (`DEBUG-REFUSED` in the crate:
 /// `Vec`s built by a `dyn Layer`'s `collect` and a derived `Clone` of a struct with a `Vec`
 /// field are refused with cannot-deduce-type in debug builds).
-const DEBUG_TESTS: usize = 27;
+const DEBUG_TESTS: usize = 28;
 
 fn probe_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -87,8 +87,7 @@ fn probe_crate_release_and_debug() {
     assert_all_pass(&["test"], DEBUG_TESTS);
 }
 
-/// The enum with `Vec`/`Box` variants and the `BTreeMap` passed as `Const`: the tests pass,
-/// or the link fails with the pass's report naming the Rust function and giving Rust
+/// The enum with `Vec`/`Box` variants beside float ones: the test passes, or the link fails with the pass's report naming the Rust function and giving Rust
 /// advice — never a failing (wrong) derivative.
 #[test]
 fn probe_refusals_are_right_or_clear() {
@@ -106,7 +105,7 @@ fn probe_refusals_are_right_or_clear() {
         "a wrong derivative:\n{out}"
     );
     if o.status.success() {
-        assert!(passed(&out) >= 2, "the refusal tests must run:\n{out}");
+        assert!(passed(&out) >= 1, "the refusal test must run:\n{out}");
         return;
     }
     let report = err
@@ -116,8 +115,6 @@ fn probe_refusals_are_right_or_clear() {
     for want in [
         "error[cannot-deduce-type]",
         "differentiating `ferrozyme_rust_probe::refused::RichShape::area`",
-        "help: a `BTreeMap`/`BTreeSet` read by the differentiated function",
-        "even as `Const`",
         "`enum`s whose variants",
     ] {
         assert!(report.contains(want), "missing `{want}` in:\n{report}");

@@ -1,11 +1,12 @@
 //! Standard containers and ownership patterns inside differentiated code: `Rc<RefCell<..>>`
 //! shared scratch with a `move` closure, `Cow`, `VecDeque` windows, `sort_by(partial_cmp)`,
-//! recursion, `&mut` accumulators. (`BTreeMap` lookups: `refused.rs`.)
+//! recursion, `&mut` accumulators, `BTreeMap<usize, f64>` lookups (the map built by the
+//! caller, `Const`; refused before rust30).
 
 use ferrozyme::autodiff_reverse;
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 /// Squares of `sin(x_i)` pushed through a `move` closure holding an `Rc<RefCell<Vec>>`,
@@ -57,6 +58,19 @@ pub fn window_energy(x: &[f64], w: usize) -> f64 {
         e += m * m;
     }
     e
+}
+
+/// Sparse weights looked up in a `BTreeMap` the caller built (`Const`): `Σ w[i] x_i²` over
+/// the present keys, and the range query `Σ_{k in 2..5} w[k] x_k`.
+#[autodiff_reverse(d_sparse_weighted, Const, Duplicated, Active)]
+pub fn sparse_weighted(w: &BTreeMap<usize, f64>, x: &[f64]) -> f64 {
+    let quad: f64 = x
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| w.get(&i).map(|wi| wi * v * v))
+        .sum();
+    let lin: f64 = w.range(2..5).map(|(&k, wk)| wk * x[k]).sum();
+    quad + lin
 }
 
 /// The mean of `x` with the `k` smallest and `k` largest dropped (a copy sorted with
@@ -127,6 +141,29 @@ mod tests {
         let mut dx = vec![0.0; 9];
         d_window_energy(&x, &mut dx, 3, 1.0);
         assert_all_close("d", &dx, &fd_grad(|q| window_energy(q, 3), &x), FD);
+    }
+
+    #[test]
+    fn btreemap_lookups_match_formula() {
+        let w: BTreeMap<usize, f64> = [(0, 0.5), (2, -1.5), (3, 2.0), (6, 0.25)].into();
+        let x = inputs(8, 43);
+        let mut dx = vec![0.0; 8];
+        d_sparse_weighted(&w, &x, &mut dx, 1.0);
+        let mut want = vec![0.0; 8];
+        for (&k, &wk) in &w {
+            want[k] += 2.0 * wk * x[k];
+            if (2..5).contains(&k) {
+                want[k] += wk;
+            }
+        }
+        assert_all_close("d", &dx, &want, EXACT);
+        // 40 keys: the search goes through internal nodes (a leaf holds 11)
+        let w: BTreeMap<usize, f64> = (0..80).step_by(2).map(|k| (k, 0.01 * k as f64)).collect();
+        let x = inputs(60, 46);
+        let mut dx = vec![0.0; 60];
+        let v = d_sparse_weighted(&w, &x, &mut dx, 1.0);
+        assert_close("value", v, sparse_weighted(&w, &x), EXACT);
+        assert_all_close("d (40 keys)", &dx, &fd_grad(|q| sparse_weighted(&w, q), &x), FD);
     }
 
     #[test]

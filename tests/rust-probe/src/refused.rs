@@ -5,11 +5,11 @@
 //! * `rich_area`: an enum whose variants hold floats, a `Vec<f64>` and a `Box` at the same
 //!   places (`Vec::len` reads the payload as an integer where another variant keeps a
 //!   float: cannot-deduce-type).
-//! * `sparse_weighted`: a `BTreeMap<usize, f64>` built by the caller and passed as `Const`
-//!   (the search reads the nodes' keys as integers from memory the pass cannot type).
+//!
+//! (A `BTreeMap<usize, f64>` passed in as `Const` was refused here until rust30's fix; it
+//! is in `containers.rs` now.)
 
 use ferrozyme::autodiff_reverse;
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 pub enum RichShape {
@@ -60,17 +60,3 @@ pub fn rich_area(shapes: &[RichShape]) -> f64 {
         .map(|(i, s)| (i + 1) as f64 * s.area())
         .sum()
 }
-
-/// Sparse weights looked up in a `BTreeMap` the caller built (`Const`): `Σ w[i] x_i²` over
-/// the present keys, and the range query `Σ_{k in 2..5} w[k] x_k`.
-#[autodiff_reverse(d_sparse_weighted, Const, Duplicated, Active)]
-pub fn sparse_weighted(w: &BTreeMap<usize, f64>, x: &[f64]) -> f64 {
-    let quad: f64 = x
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| w.get(&i).map(|wi| wi * v * v))
-        .sum();
-    let lin: f64 = w.range(2..5).map(|(&k, wk)| wk * x[k]).sum();
-    quad + lin
-}
-
