@@ -162,10 +162,8 @@ mod tests {
     #[test]
     fn target_flags_supersede_build_flags_and_files_join() {
         let home = t("[target.x86_64-unknown-linux-gnu]\nrustflags = [\"-Ca\"]\n");
-        let crate_ = t(
-            "[build]\nrustflags = [\"-Cignored\"]\n\
-             [target.x86_64-unknown-linux-gnu]\nrustflags = \"-Cb -Cc\"\n",
-        );
+        let crate_ = t("[build]\nrustflags = [\"-Cignored\"]\n\
+             [target.x86_64-unknown-linux-gnu]\nrustflags = \"-Cb -Cc\"\n");
         let c = flags_from(&[home, crate_], Some(HOST), |_| None);
         assert_eq!(c.flags, ["-Ca", "-Cb", "-Cc"]);
     }

@@ -94,9 +94,16 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
 /// "no derivative for `F`" where `F` is in `alloc`, `core` or `std` (rust30: debug builds:
 /// `<alloc::raw_vec::RawVecInner>::deallocate`).
 fn is_std_callee(message: &str) -> bool {
-    ["`alloc::", "`<alloc::", "`core::", "`<core::", "`std::", "`<std::"]
-        .iter()
-        .any(|p| message.contains(&format!("no derivative for {p}")))
+    [
+        "`alloc::",
+        "`<alloc::",
+        "`core::",
+        "`<core::",
+        "`std::",
+        "`<std::",
+    ]
+    .iter()
+    .any(|p| message.contains(&format!("no derivative for {p}")))
 }
 
 /// Formatting, standard I/O, locks and system calls: what `println!` and friends reach.

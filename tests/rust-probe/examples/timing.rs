@@ -28,9 +28,21 @@ fn main() {
         black_box(weighted_sq_dist(black_box(&a), &b, &w));
     });
     let g = best(|| {
-        black_box(d_weighted_sq_dist(black_box(&a), &mut da, &b, &mut db, &w, 1.0));
+        black_box(d_weighted_sq_dist(
+            black_box(&a),
+            &mut da,
+            &b,
+            &mut db,
+            &w,
+            1.0,
+        ));
     });
-    println!("f32 weighted_sq_dist n=2^20: primal {:.3} ms, gradient {:.3} ms, ratio {:.2}", p * 1e3, g * 1e3, g / p);
+    println!(
+        "f32 weighted_sq_dist n=2^20: primal {:.3} ms, gradient {:.3} ms, ratio {:.2}",
+        p * 1e3,
+        g * 1e3,
+        g / p
+    );
 
     let prm = [0.3, 2.0, 0.5, 1.2];
     let s0 = [0.4, -0.1];
@@ -39,11 +51,27 @@ fn main() {
         black_box(rk4_loss(black_box(&prm), &s0, 100_000, 1e-4));
     });
     let g = best(|| {
-        black_box(d_rk4_loss(black_box(&prm), &mut dp, &s0, &mut ds, 100_000, 1e-4, 1.0));
+        black_box(d_rk4_loss(
+            black_box(&prm),
+            &mut dp,
+            &s0,
+            &mut ds,
+            100_000,
+            1e-4,
+            1.0,
+        ));
     });
-    println!("rk4_loss 100k steps: primal {:.3} ms, gradient {:.3} ms, ratio {:.2}", p * 1e3, g * 1e3, g / p);
+    println!(
+        "rk4_loss 100k steps: primal {:.3} ms, gradient {:.3} ms, ratio {:.2}",
+        p * 1e3,
+        g * 1e3,
+        g / p
+    );
 
-    let map: BTreeMap<usize, f64> = (0..20_000).step_by(3).map(|k| (k, 1e-4 * k as f64)).collect();
+    let map: BTreeMap<usize, f64> = (0..20_000)
+        .step_by(3)
+        .map(|k| (k, 1e-4 * k as f64))
+        .collect();
     let x: Vec<f64> = (0..20_000).map(|i| (i as f64 * 0.01).sin()).collect();
     let mut dx = vec![0.0; x.len()];
     let p = best(|| {
@@ -52,5 +80,10 @@ fn main() {
     let g = best(|| {
         black_box(d_sparse_weighted(black_box(&map), &x, &mut dx, 1.0));
     });
-    println!("BTreeMap sparse_weighted 20k lookups: primal {:.3} ms, gradient {:.3} ms, ratio {:.2}", p * 1e3, g * 1e3, g / p);
+    println!(
+        "BTreeMap sparse_weighted 20k lookups: primal {:.3} ms, gradient {:.3} ms, ratio {:.2}",
+        p * 1e3,
+        g * 1e3,
+        g / p
+    );
 }

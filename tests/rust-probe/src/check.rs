@@ -47,7 +47,9 @@ pub fn assert_all_close(what: &str, got: &[f64], want: &[f64], tol: f64) {
 
 /// Deterministic inputs in (-1, 1).
 pub fn inputs(n: usize, seed: u64) -> Vec<f64> {
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..n)
         .map(|_| {
             s = s

@@ -131,7 +131,12 @@ mod tests {
             let x: Vec<f64> = inputs(4, 41).iter().map(|v| scale * v).collect();
             let mut dx = vec![0.0; 4];
             d_cow_project(&x, &mut dx, 1.0);
-            assert_all_close(&format!("scale {scale}"), &dx, &fd_grad(cow_project, &x), FD);
+            assert_all_close(
+                &format!("scale {scale}"),
+                &dx,
+                &fd_grad(cow_project, &x),
+                FD,
+            );
         }
     }
 
@@ -163,7 +168,12 @@ mod tests {
         let mut dx = vec![0.0; 60];
         let v = d_sparse_weighted(&w, &x, &mut dx, 1.0);
         assert_close("value", v, sparse_weighted(&w, &x), EXACT);
-        assert_all_close("d (40 keys)", &dx, &fd_grad(|q| sparse_weighted(&w, q), &x), FD);
+        assert_all_close(
+            "d (40 keys)",
+            &dx,
+            &fd_grad(|q| sparse_weighted(&w, q), &x),
+            FD,
+        );
     }
 
     #[test]
@@ -197,7 +207,12 @@ mod tests {
         d_accumulate(&x, &mut dx, &mut acc, &mut dacc, &mut hist, &mut dhist);
         let sq: f64 = x.iter().map(|v| v * v).sum();
         assert_close("acc", acc, 1.0 + sq, EXACT);
-        assert_close("hist[0]", hist[0], x[0].exp() + x[3].exp() + x[6].exp(), EXACT);
+        assert_close(
+            "hist[0]",
+            hist[0],
+            x[0].exp() + x[3].exp() + x[6].exp(),
+            EXACT,
+        );
         let seeds = [1.0, -2.0, 3.0];
         let want: Vec<f64> = x
             .iter()

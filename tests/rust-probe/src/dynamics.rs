@@ -17,7 +17,10 @@ pub fn field(x: &[f64; 3], y: &mut [f64; 3]) {
 /// `p = [damping, stiffness, forcing, frequency]`.
 #[inline(always)]
 fn rhs(p: &[f64], t: f64, s: [f64; 2]) -> [f64; 2] {
-    [s[1], -p[0] * s[1] - p[1] * s[0].sin() + p[2] * (p[3] * t).cos()]
+    [
+        s[1],
+        -p[0] * s[1] - p[1] * s[0].sin() + p[2] * (p[3] * t).cos(),
+    ]
 }
 
 /// RK4 over `steps` steps of `dt` from `s0`, then the squared distance of the end state

@@ -81,8 +81,11 @@ mod tests {
         let dr_da = a / r;
         let dth_da = -b / (r * r);
         let sech2 = 1.0 - (a * b).tanh().powi(2);
-        let want_a =
-            (b + 1.5 * r.sqrt() * dr_da) * th + s * dth_da + sech2 * b + 0.5 * (0.5 * a).exp() + 1.0;
+        let want_a = (b + 1.5 * r.sqrt() * dr_da) * th
+            + s * dth_da
+            + sech2 * b
+            + 0.5 * (0.5 * a).exp()
+            + 1.0;
         assert_close("d/da", dx[0], want_a, 1e-12);
     }
 

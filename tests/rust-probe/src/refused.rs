@@ -13,7 +13,9 @@ use ferrozyme::autodiff_reverse;
 
 #[derive(Clone, Debug)]
 pub enum RichShape {
-    Circle { r: f64 },
+    Circle {
+        r: f64,
+    },
     Rect(f64, f64),
     /// A polygon's vertices `x0 y0 x1 y1 …` (the shoelace formula).
     Polygon(Vec<f64>),

@@ -8,7 +8,10 @@ use ferrozyme::{autodiff_forward, autodiff_reverse};
 #[autodiff_reverse(d_weighted_sq_dist, Duplicated, Duplicated, Const, Active)]
 pub fn weighted_sq_dist(a: &[f32], b: &[f32], w: &[f32]) -> f32 {
     let mut acc = [0f32; 8];
-    let chunks = a.chunks_exact(8).zip(b.chunks_exact(8)).zip(w.chunks_exact(8));
+    let chunks = a
+        .chunks_exact(8)
+        .zip(b.chunks_exact(8))
+        .zip(w.chunks_exact(8));
     for ((ca, cb), cw) in chunks {
         for i in 0..8 {
             let d = ca[i] - cb[i];
@@ -55,7 +58,11 @@ mod tests {
     #[test]
     fn f32_eight_lane_reduction_matches_formula() {
         let n = 37; // four chunks and a remainder of five
-        let (a, b, w) = (to32(&inputs(n, 60)), to32(&inputs(n, 61)), to32(&inputs(n, 62)));
+        let (a, b, w) = (
+            to32(&inputs(n, 60)),
+            to32(&inputs(n, 61)),
+            to32(&inputs(n, 62)),
+        );
         let (mut da, mut db) = (vec![0f32; n], vec![0f32; n]);
         let v = d_weighted_sq_dist(&a, &mut da, &b, &mut db, &w, 1.0);
         let want: f64 = (0..n)

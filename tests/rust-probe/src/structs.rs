@@ -36,10 +36,16 @@ impl Params {
 /// floats: `refused.rs`).
 #[derive(Clone, Debug)]
 pub enum Shape {
-    Circle { r: f64 },
+    Circle {
+        r: f64,
+    },
     Rect(f64, f64),
     /// A triangle by its side lengths (Heron's formula).
-    Triangle { a: f64, b: f64, c: f64 },
+    Triangle {
+        a: f64,
+        b: f64,
+        c: f64,
+    },
 }
 
 impl Shape {

@@ -29,5 +29,10 @@ fn generic_instances_made_here() {
     let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
     let y64: Vec<f64> = y.iter().map(|&v| v as f64).collect();
     let fd = fd_grad(|q| logistic_nll(q, &x64, &y64), &w64);
-    assert_all_close("dw f32 (vs f64 FD)", &[dw[0] as f64, dw[1] as f64], &fd, 1e-5);
+    assert_all_close(
+        "dw f32 (vs f64 FD)",
+        &[dw[0] as f64, dw[1] as f64],
+        &fd,
+        1e-5,
+    );
 }
