@@ -49,11 +49,10 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
     if (help.contains("type punning") || help.contains("what the buffer holds"))
         && about.contains("collections::btree")
     {
-        return "a `BTreeMap`/`BTreeSet` read by the differentiated function (built inside, or \
-                passed in, even as `Const`): its nodes hold keys and values in untyped storage \
-                the pass cannot tell floats from integers in; build the map outside and pass \
-                what it holds in as slices (`keys` and `values` collected into `Vec`s), or use \
-                a `Vec` indexed by the key"
+        return "a `BTreeMap`/`BTreeSet` built inside the differentiated function: its nodes \
+                hold keys and values in untyped storage the pass cannot tell floats from \
+                integers in; build the map outside and pass it in as `Const` (lookups in it \
+                are differentiated), or use a `Vec` indexed by the key"
             .to_string();
     }
     if (help.contains("type punning") || help.contains("what the buffer holds"))
@@ -67,12 +66,12 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
     }
     if help.contains("type punning") || help.contains("what the buffer holds") {
         return "the pass cannot tell whether this memory holds floats or integers: avoid \
-                reinterpreting floats (`to_bits`/`from_bits`, `transmute`) in the differentiated \
-                code, and `enum`s whose variants keep floats where others keep a `Vec`, a `Box` \
-                or an integer (pass such data as a `Vec<f64>` beside an enum of floats and \
-                indices); debug builds move data such as slice references (`Vec<&[f64]>`) as \
-                plain integers more often than optimized ones, so build with `--release`, or \
-                index the data instead of collecting references to it"
+                reinterpreting floats (`to_bits`/`from_bits`, `transmute`), `enum`s whose \
+                variants keep floats where others keep a `Vec`, a `Box` or an integer, and \
+                maps built inside the differentiated function (a `BTreeMap`: build it outside \
+                and pass it in as `Const`); debug builds move data such as slice references \
+                (`Vec<&[f64]>`) as plain integers more often than optimized ones, so build with \
+                `--release`, or index the data instead of collecting references to it"
             .to_string();
     }
     if help.contains("enzyme_dup")
@@ -156,7 +155,7 @@ mod tests {
             punning,
         );
         assert!(h.contains("BTreeMap") && h.contains("outside"), "{h}");
-        assert!(h.contains("even as `Const`"), "{h}");
+        assert!(h.contains("as `Const`"), "{h}");
         let h = for_rust(Some("core::ptr::read"), msg, punning);
         assert!(h.contains("to_bits"), "{h}");
         assert!(h.contains("`enum`s whose variants"), "{h}");

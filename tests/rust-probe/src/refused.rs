@@ -6,10 +6,12 @@
 //!   places (`Vec::len` reads the payload as an integer where another variant keeps a
 //!   float: cannot-deduce-type).
 //!
-//! (A `BTreeMap<usize, f64>` passed in as `Const` was refused here until rust30's fix; it
-//! is in `containers.rs` now.)
+//! * `sparse_dot_inside`: a `BTreeMap<usize, f64>` built inside (node insertion moves keys
+//!   and values through untyped `MaybeUninit` storage: cannot-deduce-type). One passed in as
+//!   `Const` is differentiated (`containers.rs`, rust30).
 
 use ferrozyme::autodiff_reverse;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 pub enum RichShape {
@@ -61,4 +63,15 @@ pub fn rich_area(shapes: &[RichShape]) -> f64 {
         .enumerate()
         .map(|(i, s)| (i + 1) as f64 * s.area())
         .sum()
+}
+
+/// A sparse vector in a `BTreeMap<usize, f64>` built inside (floats inserted through
+/// `entry`), then dotted with a shifted `x` (tests/rust's probe27 case).
+#[autodiff_reverse(d_sparse_dot_inside, Duplicated, Const, Active)]
+pub fn sparse_dot_inside(x: &[f64], idx: &[usize]) -> f64 {
+    let mut m: BTreeMap<usize, f64> = BTreeMap::new();
+    for &i in idx {
+        *m.entry(i).or_insert(0.0) += x[i];
+    }
+    m.iter().map(|(&i, &v)| v * x[(i + 1) % x.len()]).sum()
 }
