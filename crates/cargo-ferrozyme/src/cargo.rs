@@ -20,9 +20,12 @@
 //! * `--target <host>` for the commands that build (`crate::target`): build scripts and
 //!   proc macros are then compiled as by plain cargo, without the flags above.
 //!
-//! Limits: the program's artifacts are in `target/<host triple>/<profile>/`; user configuration
-//! `build.rustflags` is superseded by the `RUSTFLAGS` this sets (add its flags to
-//! `RUSTFLAGS` instead).
+//! * The configuration's `build.rustflags`/`target.<triple>.rustflags` (which the
+//!   `RUSTFLAGS` set here would hide) are read and kept (`crate::config_flags`, rust30).
+//!
+//! Limits: the program's artifacts are in `target/<host triple>/<profile>/`; `rustflags`
+//! in `[target.'cfg(…)']` tables and `--config` arguments are not applied (a warning says
+//! so; put them in `RUSTFLAGS`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -90,10 +93,15 @@ pub fn run(args: &[String]) -> Result<u8, Error> {
         v.extend(flags.iter().cloned());
         cmd.env("CARGO_ENCODED_RUSTFLAGS", v.join("\x1f"));
     } else {
-        cmd.env(
-            "RUSTFLAGS",
-            join_flags(std::env::var("RUSTFLAGS").ok(), &flags),
-        );
+        // The configuration's `rustflags` (which our `RUSTFLAGS` would hide) come first.
+        let configured = crate::config_flags::configured(build_target(args).as_deref());
+        for w in &configured.warnings {
+            eprintln!("cargo-ferrozyme: warning: {w}");
+        }
+        let existing = std::env::var("RUSTFLAGS")
+            .ok()
+            .or_else(|| (!configured.flags.is_empty()).then(|| configured.flags.join(" ")));
+        cmd.env("RUSTFLAGS", join_flags(existing, &flags));
     }
     cmd.env(
         "RUSTDOCFLAGS",
@@ -168,6 +176,23 @@ fn configured_linker() -> Option<String> {
         triple.to_uppercase().replace(['-', '.'], "_")
     );
     std::env::var(var).ok().filter(|l| !l.is_empty())
+}
+
+/// The target the command builds for: `--target`, `CARGO_BUILD_TARGET`, else the host.
+fn build_target(args: &[String]) -> Option<String> {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--target" {
+            return it.next().cloned();
+        }
+        if let Some(t) = a.strip_prefix("--target=") {
+            return Some(t.to_string());
+        }
+    }
+    std::env::var("CARGO_BUILD_TARGET")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .or_else(host_triple)
 }
 
 fn host_triple() -> Option<String> {

@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 mod cargo;
+mod config_flags;
 mod diag;
 mod error;
 mod gc;

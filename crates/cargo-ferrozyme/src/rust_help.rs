@@ -33,6 +33,13 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
                 assignment instead, or index two buffers"
             .to_string();
     }
+    if help.starts_with("compile its source together with this file") && is_std_callee(message) {
+        return "a standard library function whose IR this build did not find (debug builds \
+                call the standard library's own instances of generic code, such as `Vec`'s \
+                deallocation): build with `--release`; if the release build reports it too, the \
+                module (`FERROZYME_SAVE_TEMPS=dir`) is a bug report"
+            .to_string();
+    }
     if help.starts_with("compile its source together with this file") {
         return "the called function has no Rust source in this build (an `extern` function, or a \
                 precompiled library): compute its value outside the differentiated function and \
@@ -42,10 +49,10 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
     if (help.contains("type punning") || help.contains("what the buffer holds"))
         && about.contains("collections::btree")
     {
-        return "a `BTreeMap`/`BTreeSet` inside the differentiated function: its nodes hold keys \
-                and values in untyped storage the pass cannot tell floats from integers in; \
-                build the map outside and pass what it holds in as slices, or use a `Vec` \
-                indexed by the key"
+        return "a `BTreeMap`/`BTreeSet` built inside the differentiated function: its nodes \
+                hold keys and values in untyped storage the pass cannot tell floats from \
+                integers in; build the map outside and pass it in as `Const` (lookups in it \
+                are differentiated), or use a `Vec` indexed by the key"
             .to_string();
     }
     if (help.contains("type punning") || help.contains("what the buffer holds"))
@@ -59,10 +66,12 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
     }
     if help.contains("type punning") || help.contains("what the buffer holds") {
         return "the pass cannot tell whether this memory holds floats or integers: avoid \
-                reinterpreting floats (`to_bits`/`from_bits`, `transmute`) in the differentiated \
-                code; debug builds move data such as slice references (`Vec<&[f64]>`) as plain \
-                integers more often than optimized ones, so build with `--release`, or index the \
-                data instead of collecting references to it"
+                reinterpreting floats (`to_bits`/`from_bits`, `transmute`), `enum`s whose \
+                variants keep floats where others keep a `Vec`, a `Box` or an integer, and \
+                maps built inside the differentiated function (a `BTreeMap`: build it outside \
+                and pass it in as `Const`); debug builds move data such as slice references \
+                (`Vec<&[f64]>`) as plain integers more often than optimized ones, so build with \
+                `--release`, or index the data instead of collecting references to it"
             .to_string();
     }
     if help.contains("enzyme_dup")
@@ -79,6 +88,21 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
         .replace("enzyme_const", "`Const`")
         .replace("enzyme_out", "`Active`")
         .replace(" (ferrozyme cc a.c b.c)", "")
+}
+
+/// "no derivative for `F`" where `F` is in `alloc`, `core` or `std` (rust30: debug builds:
+/// `<alloc::raw_vec::RawVecInner>::deallocate`).
+fn is_std_callee(message: &str) -> bool {
+    [
+        "`alloc::",
+        "`<alloc::",
+        "`core::",
+        "`<core::",
+        "`std::",
+        "`<std::",
+    ]
+    .iter()
+    .any(|p| message.contains(&format!("no derivative for {p}")))
 }
 
 /// Formatting, standard I/O, locks and system calls: what `println!` and friends reach.
@@ -131,8 +155,10 @@ mod tests {
             punning,
         );
         assert!(h.contains("BTreeMap") && h.contains("outside"), "{h}");
+        assert!(h.contains("as `Const`"), "{h}");
         let h = for_rust(Some("core::ptr::read"), msg, punning);
         assert!(h.contains("to_bits"), "{h}");
+        assert!(h.contains("`enum`s whose variants"), "{h}");
     }
 
     #[test]
@@ -160,6 +186,16 @@ mod tests {
             "compile its source together with this file (ferrozyme cc a.c b.c) so its IR …",
         );
         assert!(h.contains("println!"), "{h}");
+    }
+
+    #[test]
+    fn standard_library_function_without_ir() {
+        let h = for_rust(
+            Some("<alloc::raw_vec::RawVec<T,A> as core::ops::drop::Drop>::drop"),
+            "no derivative for `<alloc::raw_vec::RawVecInner>::deallocate`: it has no IR in this module and no derivative rule",
+            "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, keep the values it uses constant (enzyme_const), or register a derivative for it (__enzyme_register_gradient_*)",
+        );
+        assert!(h.contains("--release") && !h.contains("`extern`"), "{h}");
     }
 
     #[test]

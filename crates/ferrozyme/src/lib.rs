@@ -109,8 +109,8 @@
 //! Limits: the program's artifacts are in `target/<host triple>/<profile>/`, not
 //! `target/<profile>/` (plain and AD builds of a crate then live side by side); a
 //! `build.target` in `.cargo/config.toml` must be given as `CARGO_BUILD_TARGET` or
-//! `--target`; a `build.rustflags` setting is
-//! superseded by the `RUSTFLAGS` it sets (add those flags to `RUSTFLAGS`); a linker set in
+//! `--target`; `build.rustflags` and `target.<triple>.rustflags` are kept, but `rustflags`
+//! in `[target.'cfg(…)']` tables are not (a warning says so: add them to `RUSTFLAGS`); a linker set in
 //! `.cargo/config.toml` must be given as `FERROZYME_REAL_LINKER`; the whole program is
 //! compiled as one LTO unit at link time, so links take longer than plain incremental
 //! builds.

@@ -193,10 +193,21 @@ impl Checker<'_> {
             Opcode::LLVMStore => int_origin(self.fx.p, self.fx.req.func, val, 0),
             _ => computed_on(val),
         };
+        // rust30: a load whose value nothing types (memory Unknown: a `BTreeMap`'s node keys
+        // read through a pointer merged with a byte-buffer `alloca`, which always has a
+        // shadow; or Anything: `<usize as Ord>::cmp` on those keys in debug builds) and which
+        // is only compared or computed on moves no bits either.
+        let untyped_computed_on = |v: &BaseType, m: &BaseType| {
+            op == Opcode::LLVMLoad
+                && *v == BaseType::Unknown
+                && matches!(m, BaseType::Unknown | BaseType::Anything)
+                && computed_on(val)
+        };
         let proven_not_fp = pieces.iter().all(|(v, m)| {
             (v.is_not_float() && !float_mem(m))
                 || (v.is_float() && *m != BaseType::Anything)
                 || (v.is_not_float() && *m == BaseType::Anything && plain_int())
+                || untyped_computed_on(v, m)
         }) && (op == Opcode::LLVMStore
             || pieces.iter().all(|(v, _)| !v.is_float()));
         // Unknown counts as possibly float: an integer moving bytes of differentiable
@@ -518,6 +529,14 @@ fn call_site_args(clone: Value, orig: Value, a: Value) -> Option<Vec<Value>> {
     (!out.is_empty()).then_some(out)
 }
 
+/// `llvm.ucmp`/`llvm.scmp`: a three-way comparison of integers (Rust's `Ord::cmp`).
+fn is_three_way_compare(call: Value) -> bool {
+    call.called_function().is_some_and(|f| {
+        let n = f.name();
+        n.starts_with("llvm.ucmp.") || n.starts_with("llvm.scmp.")
+    })
+}
+
 /// Is the loaded integer `v` only computed on (compared, converted, used in
 /// arithmetic or as an index), never stored, passed or returned as it is? `phi`,
 /// `select` and `freeze` only move the value: their results are checked the same way
@@ -546,6 +565,10 @@ fn computed_on(v: Value) -> bool {
                 if seen.insert(u) {
                     todo.push(u);
                 }
+                continue;
+            }
+            if op == Some(Opcode::LLVMCall) && is_three_way_compare(u) {
+                // `llvm.ucmp`/`llvm.scmp` (Rust's `Ord::cmp` of integers): a comparison.
                 continue;
             }
             if matches!(
