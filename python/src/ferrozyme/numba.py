@@ -219,13 +219,6 @@ def _opaque_call_hint(stderr: str) -> str:
             "code is not part of what ferrozyme.numba differentiates: write the products as loops in the njit "
             "function (numba compiles them to vectorized code), or differentiate a C version loaded with ferrozyme.load."
         )
-    if "numba2np6linalg" in stderr:
-        return (
-            "\nnote: of np.linalg, ferrozyme.numba differentiates np.linalg.inv (its LAPACK calls get C "
-            "definitions, shims/numba_lapack.c); numba's code around np.linalg.solve, det and slogdet "
-            "copies arrays through buffers whose element type Ferrozyme cannot tell apart: write the "
-            "solve or the determinant with np.linalg.inv and loops, or as loops (an LU in njit code)."
-        )
     if "through a function pointer" not in stderr:
         return ""
     return (
@@ -240,6 +233,14 @@ def _opaque_call_hint(stderr: str) -> str:
 # defines in C the pass can differentiate; linked into a module that calls them.
 _LAPACK_HELPERS = ("numba_xgesv", "numba_xxgetrf", "numba_ez_xxgetri")
 _LAPACK_C = Path(__file__).with_name("shims") / "numba_lapack.c"
+
+
+_LINALG_NOTE = (
+    "\nnote: of np.linalg, ferrozyme.numba differentiates np.linalg.inv (its LAPACK calls get C "
+    "definitions, shims/numba_lapack.c); numba's code around np.linalg.solve, det and slogdet "
+    "copies arrays through buffers whose element type Ferrozyme cannot tell apart: write the "
+    "solve or the determinant with np.linalg.inv and loops, or as loops (an LU in njit code)."
+)
 
 
 def _calls_lapack(ir: str) -> bool:
@@ -285,7 +286,7 @@ def _build_library(ir: str, spec: _Spec, mode: str):
         if r.returncode != 0:
             raise CompileError(
                 f"ferrozyme could not differentiate {spec.fn.py_func.__qualname__} for {spec.argtypes}:\n{r.stderr}"
-                + _opaque_call_hint(r.stderr)
+                + _opaque_call_hint(r.stderr) + (_LINALG_NOTE if lapack else "")
             )
         r = _toolchain.run([_toolchain.clang(), "-c", "-O2", "-fPIC", "-Wno-override-module", str(out_ll), "-o", str(obj)])
         if r.returncode != 0:
