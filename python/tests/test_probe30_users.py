@@ -101,8 +101,8 @@ def test_readme_python_examples_run_verbatim(tmp_path, monkeypatch):
 
 def test_torch_compile_graph_break_and_backends(layer):
     """A module whose forward calls the op and prints (a graph break) under the default
-    torch.compile, and functions compiled with the aot_eager and inductor backends: all
-    give torch's own gradients."""
+    torch.compile (inductor), and functions compiled with the aot_eager and eager backends:
+    all give torch's own gradients."""
     torch = framework("torch")
     A, x = layer_data()
 
