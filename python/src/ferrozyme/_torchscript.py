@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from pathlib import Path
 
 import torch
 
@@ -104,10 +105,16 @@ def make(fn):
     mod = sys.modules.get(modname)
     if mod is None:
         path = fn._built.dir / f"{modname}.py"
-        if not path.exists() or path.read_text() != text:
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(text)
-            os.replace(tmp, path)
+        try:
+            if not path.exists() or path.read_text() != text:
+                tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+                tmp.write_text(text)
+                os.replace(tmp, path)
+        except OSError:  # a read-only cache: a private folder will do
+            import tempfile
+
+            path = Path(tempfile.mkdtemp(prefix="ferrozyme-ts-")) / f"{modname}.py"
+            path.write_text(text)
         spec = importlib.util.spec_from_file_location(modname, path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
