@@ -92,7 +92,28 @@ def cache_dir():
     return _cd()
 
 
+def jax_export_checks() -> list:
+    """The `disabled_checks` argument `jax.export.export` needs for a program calling
+    `f.jax` (JAX refuses custom calls without its compatibility guarantee otherwise):
+    `jax.export.export(jax.jit(g), disabled_checks=ferrozyme.jax_export_checks())`. The
+    artifact names the compiled library by its path in the cache: it runs where that
+    cache entry exists, after `ferrozyme.register_jax()`."""
+    from ._jax import export_checks
+
+    return export_checks()
+
+
+def register_jax() -> None:
+    """Register the XLA FFI target `ferrozyme_call` in this process (done by any `f.jax`
+    call; needed first in a process that only deserializes a `jax.export` artifact)."""
+    from ._jax import _ensure_target
+
+    _ensure_target()
+
+
 __all__ = [
+    "jax_export_checks",
+    "register_jax",
     "load",
     "cache_dir",
     "CompileError",

@@ -386,9 +386,10 @@ class Function:
 
     @property
     def torchscript(self):
-        """A typed function calling `self.torch`, marked `@torch.jit.ignore`, which
-        `torch.jit.script`ed code can call (it runs in Python; `torch.jit.save` refuses
-        it). Tensor inputs, then the constant scalars, all positional."""
+        """A TorchScript function calling this function's primal op (backward included),
+        which `torch.jit.script`ed code can call and `torch.jit.save` can save (the process
+        loading the archive must `ferrozyme.load` the same function first). Tensor inputs,
+        then the constant scalars, then sizes only outputs have, all positional."""
         f = self.__dict__.get("_torchscript")
         if f is None:
             from . import _torchscript

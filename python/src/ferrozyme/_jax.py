@@ -96,6 +96,18 @@ def _ensure_target():
         _registered = True
 
 
+def export_checks() -> list:
+    """`disabled_checks` for `jax.export.export` of programs calling loaded functions.
+
+    JAX serializes only custom calls it guarantees compatibility for; `ferrozyme_call`
+    names its library by absolute path in the cache, so an exported artifact runs where
+    that cache entry exists (this machine, or one where the same function was loaded), in
+    a process that registered the target (`ferrozyme.register_jax()`, or any `f.jax`
+    call)."""
+    _ensure_target()
+    return [jax.export.DisabledSafetyCheck.custom_call(TARGET)]
+
+
 # ----- shapes --------------------------------------------------------------------------------
 
 

@@ -17,6 +17,10 @@ small IR functions over `aligned_alloc`/`free`, whose shadows Ferrozyme creates:
   MemInfos are the ones this call allocated (the entry's arrays come from
   `numba.carray`, whose MemInfo is null), and no other thread can see them.
 
+The unaligned `NRT_MemInfo_alloc` (strings of error messages) gets the same body, and
+the raw `NRT_Allocate`/`NRT_Free` (the temporary of a copy between arrays that may
+overlap, as np.linalg's copies) become `malloc`/`free`.
+
 Only applied to a specialization that allocates, so the IR of every other function
 (and its cache key) is unchanged. Other runtime allocators (`NRT_MemInfo_new` around
 foreign data, `NRT_MemInfo_varsize_alloc` for lists and strings, buffers adapted from
@@ -28,6 +32,8 @@ from __future__ import annotations
 import re
 
 _ALIGNED = ("NRT_MemInfo_alloc_aligned", "NRT_MemInfo_alloc_safe_aligned")
+_UNALIGNED = ("NRT_MemInfo_alloc", "NRT_MemInfo_alloc_safe")
+_RAW = {"NRT_Allocate": "fz_nrt_allocate", "NRT_Free": "fz_nrt_free"}
 _REFCOUNT = ("NRT_incref", "NRT_decref")
 
 # The data follows a 64-byte header (numba's MemInfo is 48 bytes) so it keeps the
@@ -53,6 +59,23 @@ define internal noalias ptr @fz_nrt_alloc_aligned(i64 %size, i32 %align) {
   %ext = getelementptr inbounds i8, ptr %m, i64 40
   store ptr null, ptr %ext, align 8
   ret ptr %m
+}
+
+define internal noalias ptr @fz_nrt_alloc(i64 %size) {
+  %m = call noalias ptr @fz_nrt_alloc_aligned(i64 %size, i32 64)
+  ret ptr %m
+}
+
+declare noalias ptr @malloc(i64)
+
+define internal noalias ptr @fz_nrt_allocate(i64 %size) {
+  %p = call noalias ptr @malloc(i64 %size)
+  ret ptr %p
+}
+
+define internal void @fz_nrt_free(ptr %p) {
+  call void @free(ptr %p)
+  ret void
 }
 
 define internal void @fz_nrt_incref(ptr %m) {
@@ -94,20 +117,26 @@ def _drop_function(ir: str, name: str) -> str:
 
 
 def allocates(ir: str) -> bool:
-    return any(re.search(rf"call [^\n]*@\"?{a}\(", ir) for a in _ALIGNED)
+    return any(re.search(rf"call [^\n]*@\"?{a}\(", ir) for a in _ALIGNED + _UNALIGNED + tuple(_RAW))
 
 
 def own_allocations(ir: str) -> str:
     """The specialization's IR with numba's aligned allocator and reference counting
     replaced by the IR functions above."""
-    for name in _ALIGNED + _REFCOUNT:
+    for name in _ALIGNED + _UNALIGNED + _REFCOUNT + tuple(_RAW):
         ir = _drop_function(ir, name)
     for name in _ALIGNED:
         ir = re.sub(rf"@\"?{name}\"?\(", "@fz_nrt_alloc_aligned(", ir)
+    for name in _UNALIGNED:
+        ir = re.sub(rf"@\"?{name}\"?\(", "@fz_nrt_alloc(", ir)
+    for name, ours in _RAW.items():
+        ir = re.sub(rf"@\"?{name}\"?\(", f"@{ours}(", ir)
     for name in _REFCOUNT:
         ir = re.sub(rf"@\"?{name}\"?\(", f"@fz_{name.lower()}(", ir)
     if re.search(r"^declare [^\n]*@free\(", ir, flags=re.M):
         ir = _drop_function(ir, "free")
     if re.search(r"^declare [^\n]*@aligned_alloc\(", ir, flags=re.M):
         ir = _drop_function(ir, "aligned_alloc")
+    if re.search(r"^declare [^\n]*@malloc\(", ir, flags=re.M):
+        ir = _drop_function(ir, "malloc")
     return ir + _RUNTIME_IR

@@ -458,8 +458,8 @@ def apply(fn: Function, args, kwargs):
             f"{fn.name}(): torch.jit.trace cannot record a ferrozyme op (TorchScript is in maintenance "
             "mode and its tracer does not take these custom ops); use torch.export.export (also with "
             "dynamic_shapes) or torch.compile, which keep the op in the graph. Under torch.jit.script, call "
-            "f.torchscript(tensors..., consts...) instead of f.torch (a typed @torch.jit.ignore function: it "
-            "runs in Python; torch.jit.save then refuses the module)"
+            "f.torchscript(tensors..., consts...) instead of f.torch (a TorchScript function calling the op; "
+            "torch.jit.save keeps it, and the loading process must ferrozyme.load the function first)"
         )
     ops = ops_for(fn)
     xs, plan = _resolve(fn, args, kwargs)

@@ -1,35 +1,122 @@
-"""`f.torchscript`: a typed Python function calling `f.torch`, marked `@torch.jit.ignore`.
+"""`f.torchscript`: a TorchScript function calling the function's primal `torch.library` op.
 
 TorchScript cannot compile `f.torch` (an attribute of a Python object: "attribute lookup
-is not defined on python value of type 'Function'"), but scripted code may call a
-function TorchScript ignores, given its types: the function runs in Python, backward
-included. Its parameters are the tensor inputs (positional, `Tensor`) and then the
-constant scalars (`float` or `int`), all positional (scripted code calling an ignored
-function drops keyword arguments); it returns a `Tensor` or a tuple of them.
-`torch.jit.save` refuses a module calling it (a Python call cannot be serialized).
+is not defined on python value of type 'Function'"), but it can call the op
+`torch.ops.ferrozyme.f<key>_primal(Tensor[] xs, SymInt[] iv, float[] rv)` that `f.torch`
+itself runs, whose autograd formula is registered with `torch.library.register_autograd`
+(so `backward` through scripted code runs the vjp wrapper). This module generates, from
+the signature, a typed Python function that does in TorchScript what `Function.plan`
+does in Python (check ranks, dtypes and fixed dimensions, bind the sizes from the
+shapes, check that the inputs agree on them, build the integer and real vectors) and
+then calls the op. Its parameters are the tensor inputs (positional, `Tensor`), then the
+constant scalars (`float` or `int`), then the sizes only outputs have (`int`), all
+positional (scripted code cannot pass keyword-only arguments); it returns a `Tensor` or a
+tuple of them.
+
+`torch.jit.script` needs the function's source: it is written to a file in the
+library's cache folder and imported from there as module `ferrozyme_ts_<key>`. A module
+calling it can be `torch.jit.save`d: the archive holds the generated code and names the
+op, so the process that `torch.jit.load`s it must `ferrozyme.load` the same function
+first, with torch imported (which registers the op; otherwise TorchScript reports an
+unknown builtin op `ferrozyme::f<key>_primal`).
 """
 
+from __future__ import annotations
 
-from typing import Tuple
+import importlib.util
+import os
+import sys
+from pathlib import Path
 
 import torch
 
+_TS_DTYPES = {"float64": "torch.float64", "float32": "torch.float32", "int32": "torch.int32",
+              "int64": "torch.int64", "int16": "torch.int16", "int8": "torch.int8", "uint8": "torch.uint8"}
 
-def make(fn):
-    params = fn.signature.params
-    tensor_args = [s.name for s in fn._inputs]
-    consts = [p for p in params if not p.is_array and p.role == "const"]
+
+def _ident(s: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in s)
+
+
+def _q(s: str) -> str:
+    """A string literal TorchScript parses (double quotes, no escapes needed)."""
+    return '"' + s.replace("\\", "/").replace('"', "'") + '"'
+
+
+def source(fn) -> tuple:
+    """(function name, Python source) of the TorchScript function for `fn`."""
+    sig = fn.signature
+    tensors = [s.name for s in fn._inputs]
+    consts = [p for p in sig.params if not p.is_array and p.role == "const"]
+    const_names = {p.name for p in consts}
+    bound_by_inputs = {d for s in fn._inputs for d in s.dims if isinstance(d, str)}
+    out_only = [n for n in sig.iv_names if n not in const_names and n not in bound_by_inputs]
     n_out = len(fn._outputs)
     ret = "torch.Tensor" if n_out == 1 else "Tuple[" + ", ".join(["torch.Tensor"] * n_out) + "]"
-    formals = [f"{n}: torch.Tensor" for n in tensor_args]
-    if consts:  # (TorchScript takes no keyword-only parameters: they follow the tensors)
-        formals += [f"{p.name}: {'float' if p.is_float else 'int'}" for p in consts]
-    call = ", ".join(tensor_args + [f"{p.name}={p.name}" for p in consts])
-    name = "ferrozyme_" + "".join(c if c.isalnum() else "_" for c in fn.name)
-    src = f"def {name}({', '.join(formals)}) -> {ret}:\n    return _fn.torch({call})\n"
-    g = {"torch": torch, "Tuple": Tuple, "_fn": fn, "__name__": __name__}
-    exec(src, g)  # noqa: S102 - generated from the signature's names only
-    f = g[name]
-    f.__module__ = __name__
-    f.__qualname__ = f"{name}_{abs(hash(fn.library)):x}"
-    return torch.jit.ignore(f)
+    formals = [f"{n}: torch.Tensor" for n in tensors]
+    formals += [f"{p.name}: {'float' if p.is_float else 'int'}" for p in consts]
+    formals += [f"{n}: int" for n in out_only]
+    name = "ferrozyme_" + _ident(fn.name)
+    fname = fn.name
+    body = []
+    seen = {}
+    for slot in fn._inputs:
+        x = slot.name
+        rank = len(slot.dims)
+        dt = _TS_DTYPES[slot.dtype]
+        body += [
+            f"if {x}.dim() != {rank}:",
+            f"    raise ValueError({_q(f'{fname}(): argument {x!r} must have {rank} dimension(s)')})",
+            f"if {x}.dtype != {dt}:",
+            f"    raise ValueError({_q(f'{fname}(): argument {x!r} must have dtype {slot.dtype} (the C parameter is ')}"
+            f" + {_q(slot.param.c_decl)} + {_q(')')})",
+        ]
+        for k, d in enumerate(slot.dims):
+            if isinstance(d, int):
+                body += [f"if {x}.size({k}) != {d}:",
+                         f"    raise ValueError({_q(f'{fname}(): argument {x!r} must have size {d} in dimension {k}')})"]
+            elif d in seen:
+                body += [f"if {x}.size({k}) != {_ident(d)}:",
+                         f"    raise ValueError({_q(f'{fname}(): the size {d} of argument {x!r} (dimension {k}) is not the size {d} of {seen[d]!r}')})"]
+            else:
+                seen[d] = x
+                body.append(f"{_ident(d)} = {x}.size({k})")
+    iv = ", ".join(_ident(n) for n in sig.iv_names)
+    rv = ", ".join(f"float({p.name})" for p in sig.real_consts)
+    body.append(f"iv: List[int] = [{iv}]")
+    body.append(f"rv: List[float] = [{rv}]")
+    body.append(f"outs = torch.ops.ferrozyme.f{fn.key}_primal([{', '.join(tensors)}], iv, rv)")
+    if n_out == 1:
+        body.append("return outs[0]")
+    else:
+        body.append("return (" + ", ".join(f"outs[{i}]" for i in range(n_out)) + ")")
+    text = ("# Generated by ferrozyme/_torchscript.py for " + repr(fn) + "\n"
+            "from typing import List, Tuple\n\nimport torch\n\n\n"
+            f"def {name}({', '.join(formals)}) -> {ret}:\n" + "".join(f"    {line}\n" for line in body))
+    return name, text
+
+
+def make(fn):
+    from . import _torch
+
+    _torch.ops_for(fn)  # the op the generated code calls
+    name, text = source(fn)
+    modname = f"ferrozyme_ts_{fn.key}_{_ident(fn.name)}"
+    mod = sys.modules.get(modname)
+    if mod is None:
+        path = fn._built.dir / f"{modname}.py"
+        try:
+            if not path.exists() or path.read_text() != text:
+                tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+                tmp.write_text(text)
+                os.replace(tmp, path)
+        except OSError:  # a read-only cache: a private folder will do
+            import tempfile
+
+            path = Path(tempfile.mkdtemp(prefix="ferrozyme-ts-")) / f"{modname}.py"
+            path.write_text(text)
+        spec = importlib.util.spec_from_file_location(modname, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.modules[modname] = mod
+    return torch.jit.script(getattr(mod, name))

@@ -229,9 +229,45 @@ def _opaque_call_hint(stderr: str) -> str:
     )
 
 
+# numba's LAPACK helpers (np.linalg.solve/det/slogdet/inv) that shims/numba_lapack.c
+# defines in C the pass can differentiate; linked into a module that calls them.
+_LAPACK_HELPERS = ("numba_xgesv", "numba_xxgetrf", "numba_ez_xxgetri")
+_LAPACK_C = Path(__file__).with_name("shims") / "numba_lapack.c"
+
+
+_LINALG_NOTE = (
+    "\nnote: of np.linalg, ferrozyme.numba differentiates np.linalg.inv (its LAPACK calls get C "
+    "definitions, shims/numba_lapack.c); numba's code around np.linalg.solve, det and slogdet "
+    "copies arrays through buffers whose element type Ferrozyme cannot tell apart: write the "
+    "solve or the determinant with np.linalg.inv and loops, or as loops (an LU in njit code)."
+)
+
+
+def _calls_lapack(ir: str) -> bool:
+    return any(re.search(rf"declare [^\n]*@{h}\(", ir) for h in _LAPACK_HELPERS)
+
+
+def _lapack_ir(d: Path, tag: str) -> Path:
+    """shims/numba_lapack.c compiled to LLVM IR (next to the library being built)."""
+    out = d / f"lapack.{tag}.ll"
+    r = _toolchain.run([_toolchain.clang(), "-O2", "-fno-builtin", "-S", "-emit-llvm", "-fPIC", str(_LAPACK_C), "-o", str(out)])
+    if r.returncode != 0:
+        raise CompileError(f"compiling the LAPACK definitions failed:\n{r.stderr}")
+    return out
+
+
+def _link_ir(inputs: list, out: Path) -> None:
+    link = _toolchain.clang().replace("clang", "llvm-link")
+    r = _toolchain.run([link, "-S", *map(str, inputs), "-o", str(out)])
+    if r.returncode != 0:
+        raise CompileError(f"linking the LAPACK definitions into the module failed:\n{r.stderr}")
+
+
 def _build_library(ir: str, spec: _Spec, mode: str):
     """Differentiate and link into a shared library; -> (CDLL, trampoline symbols)."""
-    key = hashlib.sha256((ir + mode + _toolchain.fingerprint()).encode()).hexdigest()[:32]
+    lapack = _calls_lapack(ir)
+    extra = _LAPACK_C.read_text() if lapack else ""
+    key = hashlib.sha256((ir + mode + _toolchain.fingerprint() + extra).encode()).hexdigest()[:32]
     d = _toolchain.cache_dir() / "numba" / key
     lib = d / "lib.so"
     tramp_list = d / "trampolines.txt"
@@ -241,11 +277,16 @@ def _build_library(ir: str, spec: _Spec, mode: str):
         src, out_ll, obj = d / f"in.{tag}.ll", d / f"ad.{tag}.ll", d / f"ad.{tag}.o"
         tramp_c, tmp_lib = d / f"tramp.{tag}.c", d / f"lib.{tag}.so"
         src.write_text(ir)
+        temps = []
+        if lapack:
+            lap, linked = _lapack_ir(d, tag), d / f"linked.{tag}.ll"
+            _link_ir([src, lap], linked)
+            temps, src = [src, lap], linked
         r = _toolchain.run([str(_toolchain.ferrozyme_bin()), "opt", str(src), "-o", str(out_ll), "-O2"])
         if r.returncode != 0:
             raise CompileError(
                 f"ferrozyme could not differentiate {spec.fn.py_func.__qualname__} for {spec.argtypes}:\n{r.stderr}"
-                + _opaque_call_hint(r.stderr)
+                + _opaque_call_hint(r.stderr) + (_LINALG_NOTE if lapack else "")
             )
         r = _toolchain.run([_toolchain.clang(), "-c", "-O2", "-fPIC", "-Wno-override-module", str(out_ll), "-o", str(obj)])
         if r.returncode != 0:
@@ -263,7 +304,7 @@ def _build_library(ir: str, spec: _Spec, mode: str):
             raise CompileError(f"linking the derivative failed:\n{r.stderr}")
         tramp_list.write_text("\n".join(tramps))
         os.replace(tmp_lib, lib)
-        for p in (src, out_ll, obj, tramp_c):
+        for p in (src, out_ll, obj, tramp_c, *temps):
             try:
                 p.unlink()
             except OSError:
@@ -340,12 +381,22 @@ _NRT_ALLOCATORS = re.compile(r"call [^\n]*@\"?(NRT_MemInfo_alloc\w*|NRT_Allocate
                              r"NRT_MemInfo_varsize_alloc\w*|NRT_adapt_buffer\w*)")
 
 
+def _int_list(ir: str, m) -> bool:
+    """A list of integers (`NRT_MemInfo_new_varsize_dtor` with a `.dtor.list.int64`
+    destructor): numba builds them for the shapes its error messages print (np.linalg's
+    checks). They hold no floating-point value, so no derivative can pass through them."""
+    if m.group(1) != "NRT_MemInfo_new_varsize_dtor":
+        return False
+    line = ir[m.start():ir.find("\n", m.start())]
+    return re.search(r"@\.dtor\.list\.u?int\d+\)", line) is not None
+
+
 def _specialize(fn, argtypes, argnums, mode):
     spec = _Spec(fn, argtypes, argnums, mode)
     ir, internal = _compile_entry(spec)
     if _numba_alloc.allocates(ir):
         ir = _numba_alloc.own_allocations(ir)
-    m = _NRT_ALLOCATORS.search(ir)
+    m = next((m for m in _NRT_ALLOCATORS.finditer(ir) if not _int_list(ir, m)), None)
     if m:
         raise _nberrors.TypingError(
             f"ferrozyme.numba: {fn.py_func.__qualname__} allocates memory at run time through numba's "

@@ -1,0 +1,130 @@
+/* Definitions of numba's LAPACK helpers that Ferrozyme can differentiate.
+ *
+ * numba runs np.linalg.solve, det, slogdet and inv through `numba_xgesv`,
+ * `numba_xxgetrf` and `numba_ez_xxgetri` (numba/_lapack.c), which call the LAPACK of
+ * SciPy through function pointers: no IR, no derivative rule. When a specialization
+ * calls them, ferrozyme/numba.py links this file's IR into the module (llvm-link-22)
+ * before `ferrozyme opt`, so the pass differentiates these loops instead. They follow
+ * LAPACK's contracts for real kinds ('d' double, 's' float): column-major storage,
+ * LU with partial pivoting (the row of the largest |a| in the column, the first one on
+ * ties, as dgetf2), 1-based `ipiv`, return value `info` (> 0: U(info, info) is exactly
+ * zero, the factorization is complete but singular; gesv then leaves b alone). Complex
+ * kinds return -1 (numba then raises); they carry no real derivative anyway.
+ *
+ * Numerically these are the unblocked algorithms (dgetf2/dgetrs/dgetri's definition),
+ * fine for the small systems njit code solves; the results agree with LAPACK to
+ * rounding. The derivative of a pivoted LU is that of the branch taken at the input.
+ * The per-kind functions stay out of line: inlined into one dispatcher, the same `void *`
+ * would be read as double and as float, and type analysis could not type its memory.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef int F_INT;
+
+#define DEFINE_LU(T, SUF)                                                                 \
+  static __attribute__((noinline)) int64_t getrf_##SUF(int64_t m, int64_t n, T *a, int64_t lda, F_INT *ipiv) {      \
+    int64_t info = 0, kmax = m < n ? m : n;                                               \
+    for (int64_t k = 0; k < kmax; k++) {                                                  \
+      int64_t p = k;                                                                      \
+      T best = a[k + k * lda] < 0 ? -a[k + k * lda] : a[k + k * lda];                     \
+      for (int64_t i = k + 1; i < m; i++) {                                               \
+        T v = a[i + k * lda] < 0 ? -a[i + k * lda] : a[i + k * lda];                      \
+        if (v > best) {                                                                   \
+          best = v;                                                                       \
+          p = i;                                                                          \
+        }                                                                                 \
+      }                                                                                   \
+      ipiv[k] = (F_INT)(p + 1);                                                           \
+      if (a[p + k * lda] == 0) {                                                          \
+        if (info == 0) info = k + 1;                                                      \
+        continue;                                                                         \
+      }                                                                                   \
+      if (p != k)                                                                         \
+        for (int64_t j = 0; j < n; j++) {                                                 \
+          T t = a[k + j * lda];                                                           \
+          a[k + j * lda] = a[p + j * lda];                                                \
+          a[p + j * lda] = t;                                                             \
+        }                                                                                 \
+      T piv = a[k + k * lda];                                                             \
+      for (int64_t i = k + 1; i < m; i++) a[i + k * lda] /= piv;                          \
+      for (int64_t j = k + 1; j < n; j++) {                                               \
+        T akj = a[k + j * lda];                                                           \
+        for (int64_t i = k + 1; i < m; i++) a[i + j * lda] -= a[i + k * lda] * akj;       \
+      }                                                                                   \
+    }                                                                                     \
+    return info;                                                                          \
+  }                                                                                       \
+  /* Solve (P L U) X = B in place, B n x nrhs with leading dimension ldb. */              \
+  static __attribute__((noinline)) void getrs_##SUF(int64_t n, int64_t nrhs, const T *a, int64_t lda,               \
+                          const F_INT *ipiv, T *b, int64_t ldb) {                          \
+    for (int64_t c = 0; c < nrhs; c++) {                                                  \
+      T *x = b + c * ldb;                                                                 \
+      for (int64_t k = 0; k < n; k++) {                                                   \
+        int64_t p = ipiv[k] - 1;                                                          \
+        if (p != k) {                                                                     \
+          T t = x[k];                                                                     \
+          x[k] = x[p];                                                                    \
+          x[p] = t;                                                                       \
+        }                                                                                 \
+      }                                                                                   \
+      for (int64_t k = 0; k < n; k++)                                                     \
+        for (int64_t i = k + 1; i < n; i++) x[i] -= a[i + k * lda] * x[k];                \
+      for (int64_t k = n - 1; k >= 0; k--) {                                              \
+        x[k] /= a[k + k * lda];                                                           \
+        for (int64_t i = 0; i < k; i++) x[i] -= a[i + k * lda] * x[k];                    \
+      }                                                                                   \
+    }                                                                                     \
+  }                                                                                       \
+  /* The inverse from the LU factors: solve A X = I, then copy X over a. */               \
+  static __attribute__((noinline)) int64_t getri_##SUF(int64_t n, T *a, int64_t lda, const F_INT *ipiv) {           \
+    for (int64_t k = 0; k < n; k++)                                                       \
+      if (a[k + k * lda] == 0) return k + 1;                                              \
+    T *x = (T *)malloc((size_t)(n * n) * sizeof(T));                                      \
+    if (!x) return -1;                                                                    \
+    for (int64_t j = 0; j < n; j++)                                                       \
+      for (int64_t i = 0; i < n; i++) x[i + j * n] = i == j ? (T)1 : (T)0;                \
+    getrs_##SUF(n, n, a, lda, ipiv, x, n);                                                \
+    for (int64_t j = 0; j < n; j++)                                                       \
+      for (int64_t i = 0; i < n; i++) a[i + j * lda] = x[i + j * n];                      \
+    free(x);                                                                              \
+    return 0;                                                                             \
+  }
+
+DEFINE_LU(double, d)
+DEFINE_LU(float, s)
+
+int numba_xxgetrf(char kind, int64_t m, int64_t n, void *a, int64_t lda, F_INT *ipiv) {
+  if (kind == 'd') return (int)getrf_d(m, n, (double *)a, lda, ipiv);
+  if (kind == 's') return (int)getrf_s(m, n, (float *)a, lda, ipiv);
+  return -1;
+}
+
+int numba_xgesv(char kind, int64_t n, int64_t nrhs, void *a, int64_t lda, F_INT *ipiv, void *b,
+                int64_t ldb) {
+  int64_t info;
+  if (kind == 'd') {
+    info = getrf_d(n, n, (double *)a, lda, ipiv);
+    if (info == 0) getrs_d(n, nrhs, (const double *)a, lda, ipiv, (double *)b, ldb);
+    return (int)info;
+  }
+  if (kind == 's') {
+    info = getrf_s(n, n, (float *)a, lda, ipiv);
+    if (info == 0) getrs_s(n, nrhs, (const float *)a, lda, ipiv, (float *)b, ldb);
+    return (int)info;
+  }
+  return -1;
+}
+
+int numba_ez_xxgetri(char kind, int64_t n, void *a, int64_t lda, F_INT *ipiv) {
+  if (kind == 'd') return (int)getri_d(n, (double *)a, lda, ipiv);
+  if (kind == 's') return (int)getri_s(n, (float *)a, lda, ipiv);
+  return -1;
+}
+
+/* numba's reshape helper (numba/_helperlib.c) computes strides from shapes: integers
+ * only, so its calls carry no derivative (np.linalg.solve reshapes its right-hand side). */
+extern int numba_attempt_nocopy_reshape(int64_t nd, const int64_t *dims, const int64_t *strides,
+                                        int64_t newnd, const int64_t *newdims, int64_t *newstrides,
+                                        int64_t itemsize, int is_f_order);
+void *__enzyme_inactivefn[] = {(void *)numba_attempt_nocopy_reshape};
