@@ -42,7 +42,7 @@ fn run_timed(args: &OptArgs, timer: &mut Timer) -> Result<OptOutput, CliError> {
             .opt
             .is_some_and(|l| pipeline::LoopOptions::from_flags(l, &[]).vectorize),
         check_source_attributes: false,
-        loops_unpeeled: false,
+        loops_unpeeled: args.before_loop_unroll,
     };
     let start = Stamp::now();
     let report = pipeline::differentiate(&module, &opts)?;

@@ -98,7 +98,10 @@ fn periodic_if_stencil_reverse_loop_vectorized_with_folded_splices() {
         .lines()
         .find_map(|l| l.strip_prefix("ferrozyme: folded "))
         .and_then(|r| r.split(' ').next()?.parse::<usize>().ok());
-    assert!(matches!(folded, Some(n) if n > 0), "no splice folded: {trace}");
+    assert!(
+        matches!(folded, Some(n) if n > 0),
+        "no splice folded: {trace}"
+    );
     let asm = std::fs::read_to_string(dir.path().join("prog.s")).unwrap();
     // The gradient, or `grad` where it was inlined there.
     let grad = asm
