@@ -75,7 +75,7 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 /// `records.rs`) in `*records_out`. The caller frees all three with `free`.
 /// `pipeline`: bit 0 when clang's pipeline vectorizes loops after the pass
 /// (`Options::vectorized_loops`), bit 1 when its LoopUnroll runs after the pass
-/// (`Options::loops_unpeeled`). `*streams_out`: bit 0 when reverse stencil streams were
+/// (`Options::loops_unpeeled`), bits 2-3 that LoopUnroll's optimization level (1-3). `*streams_out`: bit 0 when reverse stencil streams were
 /// carried, bit 1 when some are exact (`Report::carried_streams`, `exact_streams`), for
 /// the loop vectorizer's switches the C++ pass then sets as `ferrozyme cc` does.
 ///
@@ -120,7 +120,7 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
             remarks: want_remarks != 0,
             check_source_attributes: true,
             vectorized_loops: pipeline & 1 != 0,
-            loops_unpeeled: pipeline & 2 != 0,
+            loops_unpeeled: (pipeline & 2 != 0).then_some(((pipeline >> 2) & 3) as u8),
             ..Options::default()
         };
         let report = ferrozyme_transform::run_on_module(module, &opts).map_err(|diags| {

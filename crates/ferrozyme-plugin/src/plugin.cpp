@@ -192,10 +192,11 @@ struct PipelineState {
 class FerrozymePass : public PassInfoMixin<FerrozymePass> {
 public:
   FerrozymePass() = default;
-  explicit FerrozymePass(ModulePassManager Cleanup, ThinOrFullLTOPhase Phase, bool Vectorized,
-                         std::shared_ptr<PipelineState> State)
-      : Cleanup(std::move(Cleanup)), HasCleanup(true), Phase(Phase), Vectorized(Vectorized),
-        Unpeeled(true), State(std::move(State)) {}
+  explicit FerrozymePass(ModulePassManager Cleanup, ThinOrFullLTOPhase Phase,
+                         OptimizationLevel Level, std::shared_ptr<PipelineState> State)
+      : Cleanup(std::move(Cleanup)), HasCleanup(true), Phase(Phase),
+        Vectorized(Level.getSpeedupLevel() >= 2), Unpeeled(true),
+        SpeedupLevel(Level.getSpeedupLevel()), State(std::move(State)) {}
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     if (isPreLink(Phase) && callIntoOtherFile(M).first) {
@@ -224,7 +225,7 @@ public:
       return PreservedAnalyses::all();
     int WantRemarks = Ctx.getDiagHandlerPtr()->isAnyRemarkEnabled(RemarkPass);
     int Streams = 0;
-    int Pipeline = (Vectorized ? 1 : 0) | (Unpeeled ? 2 : 0);
+    int Pipeline = (Vectorized ? 1 : 0) | (Unpeeled ? 2 : 0) | (int(SpeedupLevel & 3) << 2);
     int Rc = ferrozyme_plugin_run(wrap(&M), Words.data(), Words.size(), WantRemarks, Pipeline,
                                   &Err, &Print, &Records, &Changed, &Streams);
     if (Print) {
@@ -324,6 +325,8 @@ private:
   // At -O1 and above the optimizer's LoopUnroll runs after this pass, not before it as in
   // `ferrozyme cc` (Options::loops_unpeeled, crates/ferrozyme-transform/src/clang_unroll.rs).
   bool Unpeeled = false;
+  // clang's -O level (LoopUnroll's full-unroll thresholds depend on it).
+  unsigned SpeedupLevel = 0;
   std::shared_ptr<PipelineState> State;
 };
 
@@ -382,7 +385,7 @@ void registerCallbacks(PassBuilder &PB) {
     ModulePassManager Cleanup;
     Cleanup.addPass(PBp->buildInlinerPipeline(Level, ThinOrFullLTOPhase::None));
     Cleanup.addPass(GlobalDCEPass());
-    return FerrozymePass(std::move(Cleanup), Phase, Level.getSpeedupLevel() >= 2, State);
+    return FerrozymePass(std::move(Cleanup), Phase, Level, State);
   };
   // At -O1 and above: at the start of the optimization pipeline, after inlining and
   // simplification and before the loop vectorizer, SLP vectorizer and unroller, which then

@@ -21,10 +21,12 @@
 
 use ferrozyme_llvm::{run_function_passes, Value};
 
-/// The passes, in LLVM's pipeline syntax.
-const PASSES: &str = "loop-unroll<O3;no-partial;no-runtime>,loop(indvars)";
-
-/// Runs LoopUnroll and IndVarSimplify on `f` (a reverse clone) as described above.
-pub fn unroll_as_clang(f: Value) -> Result<(), String> {
-    run_function_passes(f, PASSES)
+/// Runs LoopUnroll at `level` (1-3, clang's: its full-unroll thresholds differ) and
+/// IndVarSimplify on `f` (a reverse clone) as described above.
+pub fn unroll_as_clang(f: Value, level: u8) -> Result<(), String> {
+    let level = level.clamp(1, 3);
+    run_function_passes(
+        f,
+        &format!("loop-unroll<O{level};no-partial;no-runtime>,loop(indvars)"),
+    )
 }

@@ -127,7 +127,7 @@ pub fn copy_blocks(
 /// `unpeeled`: the primal has not been through the optimizer's LoopUnroll yet (the plugin
 /// differentiates at clang's OptimizerEarly, before it): the reverse clone first gets what
 /// LoopUnroll did in `ferrozyme cc`'s first compile (`clang_unroll.rs`).
-pub fn preprocess(m: Module, f: Value, reverse: bool, unpeeled: bool) -> Result<(), String> {
+pub fn preprocess(m: Module, f: Value, reverse: bool, unpeeled: Option<u8>) -> Result<(), String> {
     for attr in ["optnone", "noinline", "alwaysinline"] {
         f.remove_fn_attr(attr);
     }
@@ -155,7 +155,12 @@ pub fn preprocess(m: Module, f: Value, reverse: bool, unpeeled: bool) -> Result<
     done
 }
 
-fn preprocess_passes(m: Module, f: Value, reverse: bool, unpeeled: bool) -> Result<(), String> {
+fn preprocess_passes(
+    m: Module,
+    f: Value,
+    reverse: bool,
+    unpeeled: Option<u8>,
+) -> Result<(), String> {
     if reverse {
         // Loop IDs (with clang's `llvm.loop.unroll.disable` under -fno-unroll-loops)
         // belong to the primal's loops; the clone's loops are ours to transform.
@@ -177,8 +182,8 @@ fn preprocess_passes(m: Module, f: Value, reverse: bool, unpeeled: bool) -> Resu
             f,
             "sroa,mem2reg,instsimplify,simplifycfg,loop(loop-unroll-full),sroa,instsimplify,simplifycfg",
         )?;
-        if unpeeled {
-            crate::clang_unroll::unroll_as_clang(f)?;
+        if let Some(level) = unpeeled {
+            crate::clang_unroll::unroll_as_clang(f, level)?;
         }
         // Clamped rows of outer loops (`peel_rows.rs`): the boundary rows peeled, the
         // rows' clamps gone from the loop left; the copies' constant rows fold.
