@@ -394,6 +394,9 @@ pub struct OptArgs {
     pub enzyme: EnzymeSettings,
     /// `--time-passes` / `-ftime-report`: the time of each phase, on stderr at the end.
     pub time_passes: bool,
+    /// `--before-loop-unroll`: the input has not been through LoopUnroll yet, as the
+    /// plugin's input at clang's OptimizerEarly (`Options::loops_unpeeled`).
+    pub before_loop_unroll: bool,
 }
 
 /// Does a `-Rpass=`/`-pass-remarks=` pattern select Ferrozyme's remarks (reported under
@@ -419,6 +422,7 @@ impl OptArgs {
                 "--print-activity" => a.print_activity = true,
                 "--print-type-analysis" => a.print_type_analysis = true,
                 "--time-passes" | "-ftime-report" => a.time_passes = true,
+                "--before-loop-unroll" => a.before_loop_unroll = true,
                 "-mllvm" => {
                     let v = it
                         .next()

@@ -41,7 +41,7 @@ USAGE:
     ferrozyme fortran [flang flags] sources... [-o out]
                                                       drop-in for flang-22 (`use ferrozyme` works)
     ferrozyme opt IN.{ll,bc} -o OUT.{ll,bc} [-O<n>] [--print-activity] [--print-type-analysis]
-                  [--time-passes]
+                  [--time-passes] [--before-loop-unroll]
     ferrozyme reduce IN.{ll,bc} -o OUT.ll [--kind crash|verifier|diagnostic=<kind>|mismatch] [--timeout S]
                                                       shrink a failing module with llvm-reduce-22
     ferrozyme rules                                   what is differentiable: the rule table, as Markdown

@@ -42,6 +42,11 @@ fn run_timed(args: &OptArgs, timer: &mut Timer) -> Result<OptOutput, CliError> {
             .opt
             .is_some_and(|l| pipeline::LoopOptions::from_flags(l, &[]).vectorize),
         check_source_attributes: false,
+        loops_unpeeled: args.before_loop_unroll.then(|| match args.opt {
+            Some(crate::args::OptLevel::O1) => 1,
+            Some(crate::args::OptLevel::O3) => 3,
+            _ => 2,
+        }),
     };
     let start = Stamp::now();
     let report = pipeline::differentiate(&module, &opts)?;

@@ -73,22 +73,29 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 /// (`-enzyme-print` ...) come back the same way in `*print_out` (null when none), and
 /// the remarks (when `want_remarks` is non-zero) and the located error as records (see
 /// `records.rs`) in `*records_out`. The caller frees all three with `free`.
+/// `pipeline`: bit 0 when clang's pipeline vectorizes loops after the pass
+/// (`Options::vectorized_loops`), bit 1 when its LoopUnroll runs after the pass
+/// (`Options::loops_unpeeled`), bits 2-3 that LoopUnroll's optimization level (1-3). `*streams_out`: bit 0 when reverse stencil streams were
+/// carried, bit 1 when some are exact (`Report::carried_streams`, `exact_streams`), for
+/// the loop vectorizer's switches the C++ pass then sets as `ferrozyme cc` does.
 ///
 /// # Safety
 /// `m` must be a valid module for the duration of the call; `settings` must point to `n`
 /// NUL-terminated strings (or be null with `n` = 0); `err_out`, `print_out`, `records_out` and
-/// `changed_out` must be valid for writes (or null, in which case that output is
-/// dropped).
+/// `changed_out`, `streams_out` must be valid for writes (or null, in which case that
+/// output is dropped).
 #[no_mangle]
 pub unsafe extern "C" fn ferrozyme_plugin_run(
     m: LLVMModuleRef,
     settings: *const *const c_char,
     n: usize,
     want_remarks: c_int,
+    pipeline: c_int,
     err_out: *mut *mut c_char,
     print_out: *mut *mut c_char,
     records_out: *mut *mut c_char,
     changed_out: *mut c_int,
+    streams_out: *mut c_int,
 ) -> c_int {
     // SAFETY: the caller (the C++ pass) hands us the module it is running on; it stays
     // alive and unaliased by other passes until we return.
@@ -112,6 +119,8 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
             enzyme,
             remarks: want_remarks != 0,
             check_source_attributes: true,
+            vectorized_loops: pipeline & 1 != 0,
+            loops_unpeeled: (pipeline & 2 != 0).then_some(((pipeline >> 2) & 3) as u8),
             ..Options::default()
         };
         let report = ferrozyme_transform::run_on_module(module, &opts).map_err(|diags| {
@@ -127,10 +136,15 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
         ferrozyme_transform::settle_guarded_indices(module, false);
         Ok(report)
     }));
+    let mut streams = 0;
     let (rc, changed, message, printout, records) = match outcome {
         Ok(Ok(report)) => (
             0,
-            !report.generated.is_empty(),
+            {
+                streams = c_int::from(report.carried_streams > 0)
+                    | (c_int::from(report.exact_streams > 0) << 1);
+                !report.generated.is_empty()
+            },
             None,
             report.printout,
             records::remarks(&report.remarks),
@@ -156,6 +170,10 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
     if !changed_out.is_null() {
         // SAFETY: non-null and valid for writes per this function's contract.
         unsafe { *changed_out = c_int::from(changed) };
+    }
+    if !streams_out.is_null() {
+        // SAFETY: as for changed_out.
+        unsafe { *streams_out = streams };
     }
     if let (Some(text), false) = (message, err_out.is_null()) {
         // SAFETY: err_out is non-null and valid for writes; the copy is NUL-terminated
@@ -218,6 +236,24 @@ pub unsafe extern "C" fn ferrozyme_plugin_option(
             OptKind::Str => 2,
         };
     }
+}
+
+/// At the end of clang's optimization pipeline (after its loop vectorizer), in a module
+/// the pass differentiated: vectorized recurrences of order 2+ read as one shuffle of
+/// carried vectors (`ferrozyme_transform::fold_chained_splices`, as `ferrozyme cc` does
+/// after its post-AD pipeline). Returns how many were folded.
+///
+/// # Safety
+/// `m` must be a valid module for the duration of the call.
+#[no_mangle]
+pub unsafe extern "C" fn ferrozyme_plugin_fold_splices(m: LLVMModuleRef) -> usize {
+    // SAFETY: the caller (the C++ pass) hands us the module it is running on; it stays
+    // alive and unaliased by other passes until we return.
+    let module = unsafe { Module::from_raw(m) };
+    catch_unwind(AssertUnwindSafe(|| {
+        ferrozyme_transform::fold_chained_splices(module)
+    }))
+    .unwrap_or(0)
 }
 
 /// Prepares `m` at the start of clang's optimization pipeline: functions with registered

@@ -54,8 +54,10 @@
 using namespace llvm;
 
 extern "C" int ferrozyme_plugin_run(LLVMModuleRef M, const char *const *Settings,
-                                    size_t NumSettings, int WantRemarks, char **ErrOut,
-                                    char **PrintOut, char **RecordsOut, int *ChangedOut);
+                                    size_t NumSettings, int WantRemarks, int Pipeline,
+                                    char **ErrOut, char **PrintOut, char **RecordsOut,
+                                    int *ChangedOut, int *StreamsOut);
+extern "C" size_t ferrozyme_plugin_fold_splices(LLVMModuleRef M);
 extern "C" int ferrozyme_plugin_prepare(LLVMModuleRef M);
 extern "C" int ferrozyme_plugin_call_into_other_file(LLVMModuleRef M, LLVMValueRef *Call,
                                                     LLVMValueRef *Fn);
@@ -171,11 +173,30 @@ bool refuseThinLTOCrossFile(Module &M) {
   return true;
 }
 
+// An LLVM switch of the loop vectorizer, set as on the command line unless the user gave
+// it (then the user's value stays).
+void setLoopSwitch(StringRef Name, StringRef Value) {
+  auto &Opts = cl::getRegisteredOptions();
+  auto It = Opts.find(Name);
+  if (It == Opts.end() || It->second->getNumOccurrences() > 0)
+    return;
+  It->second->addOccurrence(0, Name, Value);
+}
+
+// What one pipeline's AD run found that a later pass of the same pipeline needs.
+struct PipelineState {
+  // The pass generated derivative code in this pipeline's module.
+  bool Differentiated = false;
+};
+
 class FerrozymePass : public PassInfoMixin<FerrozymePass> {
 public:
   FerrozymePass() = default;
-  explicit FerrozymePass(ModulePassManager Cleanup, ThinOrFullLTOPhase Phase)
-      : Cleanup(std::move(Cleanup)), HasCleanup(true), Phase(Phase) {}
+  explicit FerrozymePass(ModulePassManager Cleanup, ThinOrFullLTOPhase Phase,
+                         OptimizationLevel Level, std::shared_ptr<PipelineState> State)
+      : Cleanup(std::move(Cleanup)), HasCleanup(true), Phase(Phase),
+        Vectorized(Level.getSpeedupLevel() >= 2), Unpeeled(true),
+        SpeedupLevel(Level.getSpeedupLevel()), State(std::move(State)) {}
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     if (isPreLink(Phase) && callIntoOtherFile(M).first) {
@@ -187,7 +208,8 @@ public:
         !M.getContext().getDiagHandlerPtr()->HasErrors && refuseThinLTOCrossFile(M))
       return PreservedAnalyses::all();
     if (traceEnabled())
-      errs() << "ferrozyme: pass ran on " << M.getModuleIdentifier() << "\n";
+      errs() << "ferrozyme: pass ran on " << M.getModuleIdentifier()
+             << (Vectorized ? " (loops vectorized after it)" : "") << "\n";
     char *Err = nullptr;
     char *Print = nullptr;
     int Changed = 0;
@@ -202,8 +224,10 @@ public:
     if (Ctx.getDiagHandlerPtr()->HasErrors)
       return PreservedAnalyses::all();
     int WantRemarks = Ctx.getDiagHandlerPtr()->isAnyRemarkEnabled(RemarkPass);
-    int Rc = ferrozyme_plugin_run(wrap(&M), Words.data(), Words.size(), WantRemarks, &Err,
-                                  &Print, &Records, &Changed);
+    int Streams = 0;
+    int Pipeline = (Vectorized ? 1 : 0) | (Unpeeled ? 2 : 0) | (int(SpeedupLevel & 3) << 2);
+    int Rc = ferrozyme_plugin_run(wrap(&M), Words.data(), Words.size(), WantRemarks, Pipeline,
+                                  &Err, &Print, &Records, &Changed, &Streams);
     if (Print) {
       errs() << Print;
       std::free(Print);
@@ -232,6 +256,19 @@ public:
     }
     if (!Changed)
       return PreservedAnalyses::all();
+    if (State)
+      State->Differentiated = true;
+    if (traceEnabled() && Streams)
+      errs() << "ferrozyme: carried reverse stencil streams"
+             << ((Streams & 2) ? " (some exact)" : "") << "\n";
+    // As `ferrozyme cc` (crates/ferrozyme-cli/src/pipeline.rs, NO_HOISTED_RUNTIME_CHECKS
+    // and ORDERED_REDUCTIONS): carried reverse stencil streams need the vectorizer's
+    // run-time alias checks in the inner loop's preheader, exact ones in-order
+    // floating-point reductions. Process-wide, as there; clang compiles one module.
+    if (Vectorized && (Streams & 1))
+      setLoopSwitch("hoist-runtime-checks", "false");
+    if (Vectorized && (Streams & 2))
+      setLoopSwitch("force-ordered-reductions", "true");
     MAM.invalidate(M, PreservedAnalyses::none());
     if (HasCleanup)
       Cleanup.run(M, MAM);
@@ -283,6 +320,36 @@ private:
   // In an LTO pre-link compile (`-flto -c`) hook calls that differentiate a function of
   // another file wait for the link; in a ThinLTO back end they are refused.
   ThinOrFullLTOPhase Phase = ThinOrFullLTOPhase::None;
+  // clang's pipeline vectorizes loops after this pass (Options::vectorized_loops).
+  bool Vectorized = false;
+  // At -O1 and above the optimizer's LoopUnroll runs after this pass, not before it as in
+  // `ferrozyme cc` (Options::loops_unpeeled, crates/ferrozyme-transform/src/clang_unroll.rs).
+  bool Unpeeled = false;
+  // clang's -O level (LoopUnroll's full-unroll thresholds depend on it).
+  unsigned SpeedupLevel = 0;
+  std::shared_ptr<PipelineState> State;
+};
+
+// At the end of clang's optimization pipeline, after its loop vectorizer, in a module the
+// AD pass differentiated: chained recurrence splices folded into one shuffle
+// (crates/ferrozyme-transform/src/splice_chains.rs), as `ferrozyme cc` does after its
+// post-AD pipeline. Values are moved, never computed.
+class FerrozymeSplicePass : public PassInfoMixin<FerrozymeSplicePass> {
+public:
+  explicit FerrozymeSplicePass(std::shared_ptr<PipelineState> State) : State(std::move(State)) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (!State->Differentiated || M.getContext().getDiagHandlerPtr()->HasErrors)
+      return PreservedAnalyses::all();
+    size_t N = ferrozyme_plugin_fold_splices(wrap(&M));
+    if (traceEnabled() && N)
+      errs() << "ferrozyme: folded " << N << " chained splices in " << M.getModuleIdentifier()
+             << "\n";
+    return N ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+private:
+  std::shared_ptr<PipelineState> State;
 };
 
 // At the start of clang's pipeline: functions with registered derivatives become
@@ -308,13 +375,17 @@ void registerCallbacks(PassBuilder &PB) {
         return false;
       });
   PassBuilder *PBp = &PB;
+  // Shared by the passes of the pipelines this PassBuilder builds (clang: one module).
+  auto State = std::make_shared<PipelineState>();
   // The derivative code is new: inline the primal helpers into it and simplify, then drop
-  // what became dead.
-  auto WithCleanup = [PBp](OptimizationLevel Level, ThinOrFullLTOPhase Phase) {
+  // what became dead. clang vectorizes loops at -O2 and above by default; the pass cannot
+  // see -fno-vectorize (PassBuilder's tuning options are private), so it assumes the
+  // default (bench/README.md "perf30").
+  auto WithCleanup = [PBp, State](OptimizationLevel Level, ThinOrFullLTOPhase Phase) {
     ModulePassManager Cleanup;
     Cleanup.addPass(PBp->buildInlinerPipeline(Level, ThinOrFullLTOPhase::None));
     Cleanup.addPass(GlobalDCEPass());
-    return FerrozymePass(std::move(Cleanup), Phase);
+    return FerrozymePass(std::move(Cleanup), Phase, Level, State);
   };
   // At -O1 and above: at the start of the optimization pipeline, after inlining and
   // simplification and before the loop vectorizer, SLP vectorizer and unroller, which then
@@ -327,13 +398,18 @@ void registerCallbacks(PassBuilder &PB) {
   // At -O0 (whose pipeline has no OptimizerEarly), and at every level as a safety net for
   // pipelines that skip OptimizerEarly (ThinLTO's pre-link): a second run finds no hook
   // calls left and returns at once.
-  PB.registerOptimizerLastEPCallback(
-      [WithCleanup](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase Phase) {
-        if (Level == OptimizationLevel::O0)
-          MPM.addPass(FerrozymePass());
-        else
-          MPM.addPass(WithCleanup(Level, Phase));
-      });
+  // At -O1 and above, after the safety net: the splice fold over what clang's vectorizer
+  // made of the derivative loops.
+  PB.registerOptimizerLastEPCallback([WithCleanup, State](ModulePassManager &MPM,
+                                                          OptimizationLevel Level,
+                                                          ThinOrFullLTOPhase Phase) {
+    if (Level == OptimizationLevel::O0) {
+      MPM.addPass(FerrozymePass());
+    } else {
+      MPM.addPass(WithCleanup(Level, Phase));
+      MPM.addPass(FerrozymeSplicePass(State));
+    }
+  });
   // Full LTO's link (`-flto`, lld with `--load-pass-plugin`): the files are one module
   // now; differentiate before the link-time optimizations, which then optimize the
   // derivative code, and again at their end as a safety net.

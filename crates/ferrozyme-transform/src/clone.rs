@@ -123,7 +123,11 @@ pub fn copy_blocks(
 /// keeps its values in tape slots instead of pushing them on stacks, and the small local
 /// arrays such loops index (`double w[3]`) become registers, so they need no shadow
 /// memory either.
-pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
+///
+/// `unpeeled`: the primal has not been through the optimizer's LoopUnroll yet (the plugin
+/// differentiates at clang's OptimizerEarly, before it): the reverse clone first gets what
+/// LoopUnroll did in `ferrozyme cc`'s first compile (`clang_unroll.rs`).
+pub fn preprocess(m: Module, f: Value, reverse: bool, unpeeled: Option<u8>) -> Result<(), String> {
     for attr in ["optnone", "noinline", "alwaysinline"] {
         f.remove_fn_attr(attr);
     }
@@ -143,7 +147,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     crate::thread_locals::use_globals_directly(m, f);
     crate::split_math::split(m, f);
     crate::known_asm::rewrite(m, f);
-    let done = preprocess_passes(m, f, reverse);
+    let done = preprocess_passes(m, f, reverse, unpeeled);
     // After inlining and SSA construction: the shuffles' bitcasts are then direct.
     crate::double_halves::rewrite(m, f);
     // After SROA: pointers it or InstCombine carried through integers (`intptr.rs`).
@@ -151,7 +155,12 @@ pub fn preprocess(m: Module, f: Value, reverse: bool) -> Result<(), String> {
     done
 }
 
-fn preprocess_passes(m: Module, f: Value, reverse: bool) -> Result<(), String> {
+fn preprocess_passes(
+    m: Module,
+    f: Value,
+    reverse: bool,
+    unpeeled: Option<u8>,
+) -> Result<(), String> {
     if reverse {
         // Loop IDs (with clang's `llvm.loop.unroll.disable` under -fno-unroll-loops)
         // belong to the primal's loops; the clone's loops are ours to transform.
@@ -173,6 +182,9 @@ fn preprocess_passes(m: Module, f: Value, reverse: bool) -> Result<(), String> {
             f,
             "sroa,mem2reg,instsimplify,simplifycfg,loop(loop-unroll-full),sroa,instsimplify,simplifycfg",
         )?;
+        if let Some(level) = unpeeled {
+            crate::clang_unroll::unroll_as_clang(f, level)?;
+        }
         // Clamped rows of outer loops (`peel_rows.rs`): the boundary rows peeled, the
         // rows' clamps gone from the loop left; the copies' constant rows fold.
         if crate::peel_rows::peel_clamped_rows(m, f)? {

@@ -311,7 +311,8 @@ impl Driver {
                 Ok(())
             };
             let linked = crate::fortran::linked_runtimes(module);
-            let prepared = inlined.and_then(|()| preprocess(module, p, reverse));
+            let prepared =
+                inlined.and_then(|()| preprocess(module, p, reverse, opts.loops_unpeeled));
             if crate::fortran::linked_runtimes(module) != linked {
                 // The runtime IR just linked may touch globals with shadows (the request
                 // table of runtime/mpi_fortran.c, whose MPI_WAIT wrapper has only integer

@@ -84,6 +84,7 @@ mod reverse;
 /// Guarded packed indices before the post-AD pipeline (`reverse/stepped_index.rs`).
 pub use reverse::stepped_index::settle_guarded_indices;
 pub use runtime::cache_thread_state_in_tls;
+mod clang_unroll;
 pub mod rolled_loops;
 mod runtime;
 mod seed_calls;
@@ -96,6 +97,7 @@ mod signature;
 mod size_hint;
 pub mod slp_limit;
 mod splice_chains;
+pub use splice_chains::fold_module as fold_chained_splices;
 mod split_math;
 mod streams;
 mod tangent;

@@ -25,6 +25,11 @@ pub struct Options {
     /// instructions per Brusselator gradient with the harness flags). Off by default
     /// (the plugin inside clang's pipeline, whose flags the pass does not see).
     pub vectorized_loops: bool,
+    /// The optimizer's LoopUnroll runs after the pass, not before it (the plugin at
+    /// clang's OptimizerEarly), at this optimization level (1-3): reverse clones get its
+    /// peeling first (`clang_unroll.rs`), as `ferrozyme cc`'s first compile gives the
+    /// primal to the pass.
+    pub loops_unpeeled: Option<u8>,
     /// The pass runs inside clang without `ferrozyme cc`'s attribute defines (the
     /// plugin): check the source for Enzyme's attributes clang dropped
     /// (`custom/annotations.rs`, `dropped_in_source`).

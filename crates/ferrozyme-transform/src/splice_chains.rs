@@ -37,6 +37,17 @@ use std::collections::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, Opcode, Value};
 
+/// Folds every chained splice in every function of `module` (the plugin, after clang's
+/// vectorizer: `ferrozyme cc` and `ferrozyme opt` reach [`fold_function`] through
+/// `adjoint_chain::preaccumulate`); returns how many.
+pub fn fold_module(module: ferrozyme_llvm::Module) -> usize {
+    module
+        .functions()
+        .into_iter()
+        .map(|f| fold_function(&f.blocks()))
+        .sum()
+}
+
 /// Folds every chained splice in `blocks` (one function); returns how many.
 pub fn fold_function(blocks: &[Block]) -> usize {
     let mut done = 0;
