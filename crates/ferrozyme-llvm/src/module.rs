@@ -369,37 +369,39 @@ pub fn verify_function(f: Value) -> bool {
 
 /// Runs a new-pass-manager pipeline string (e.g. `"sroa,mem2reg"`) on one function.
 pub fn run_function_passes(f: Value, pipeline: &str) -> Result<(), String> {
-    let p = cstr(pipeline);
-    // SAFETY: live function; options created and disposed here; error message owned.
-    unsafe {
-        let opts = llvm_sys::transforms::pass_builder::LLVMCreatePassBuilderOptions();
-        let err = llvm_sys::transforms::pass_builder::LLVMRunPassesOnFunction(
+    // SAFETY: live function; `p` and `opts` are live for the call.
+    run_pipeline(pipeline, |p, opts| unsafe {
+        llvm_sys::transforms::pass_builder::LLVMRunPassesOnFunction(
             f.0,
-            p.as_ptr(),
+            p,
             std::ptr::null_mut(),
             opts,
-        );
-        llvm_sys::transforms::pass_builder::LLVMDisposePassBuilderOptions(opts);
-        if err.is_null() {
-            Ok(())
-        } else {
-            Err(own_message(llvm_sys::error::LLVMGetErrorMessage(err)))
-        }
-    }
+        )
+    })
 }
 
 /// Runs a pipeline string (e.g. `"default<O2>"`) on a whole module.
 pub fn run_module_passes(m: Module, pipeline: &str) -> Result<(), String> {
+    // SAFETY: live module; `p` and `opts` are live for the call.
+    run_pipeline(pipeline, |p, opts| unsafe {
+        llvm_sys::transforms::pass_builder::LLVMRunPasses(m.0, p, std::ptr::null_mut(), opts)
+    })
+}
+
+/// Calls `run` with the pipeline text and fresh pass-builder options (disposed after),
+/// turning the error it returns into its message.
+fn run_pipeline(
+    pipeline: &str,
+    run: impl FnOnce(
+        *const std::ffi::c_char,
+        llvm_sys::transforms::pass_builder::LLVMPassBuilderOptionsRef,
+    ) -> llvm_sys::error::LLVMErrorRef,
+) -> Result<(), String> {
     let p = cstr(pipeline);
-    // SAFETY: live module; options created and disposed here.
+    // SAFETY: options created and disposed here; the error message is owned.
     unsafe {
         let opts = llvm_sys::transforms::pass_builder::LLVMCreatePassBuilderOptions();
-        let err = llvm_sys::transforms::pass_builder::LLVMRunPasses(
-            m.0,
-            p.as_ptr(),
-            std::ptr::null_mut(),
-            opts,
-        );
+        let err = run(p.as_ptr(), opts);
         llvm_sys::transforms::pass_builder::LLVMDisposePassBuilderOptions(opts);
         if err.is_null() {
             Ok(())
