@@ -12,4 +12,32 @@ VENV=$(bash scripts/ensure-python-env.sh | tail -n 1)
 rm -rf python/build
 cd python
 export TF_CPP_MIN_LOG_LEVEL=${TF_CPP_MIN_LOG_LEVEL:-2}
-exec "$VENV/bin/python" -m pytest -q -p no:cacheprovider tests "$@"
+PYTEST=("$VENV/bin/python" -m pytest -q -p no:cacheprovider)
+# With arguments (a selection), or FERROZYME_PY_JOBS=1: one pytest process.
+if [ $# -gt 0 ] || [ "${FERROZYME_PY_JOBS:-2}" = 1 ]; then
+  exec "${PYTEST[@]}" tests "$@"
+fi
+# The whole suite: two pytest processes over two halves of the files, one per core (each
+# test compiles its kernels with one single-threaded `ferrozyme` process, so one pytest
+# process keeps one core busy). The compiled-library cache is shared: its entries are
+# written to temporary names and renamed into place, so concurrent builds are safe.
+GROUP_A=(tests/test_probe29_users.py tests/test_probe28_users.py tests/test_probe30_users.py
+  tests/test_numba.py tests/test_signature.py tests/test_install.py)
+GROUP_B=()
+for f in tests/test_*.py; do
+  case " ${GROUP_A[*]} " in *" $f "*) ;; *) GROUP_B+=("$f") ;; esac
+done
+LOGS=$(mktemp -d)
+trap 'rm -rf "$LOGS"' EXIT
+start=$SECONDS
+"${PYTEST[@]}" "${GROUP_A[@]}" > "$LOGS/a" 2>&1 & pid_a=$!
+"${PYTEST[@]}" "${GROUP_B[@]}" > "$LOGS/b" 2>&1 & pid_b=$!
+status=0
+wait $pid_a || status=1
+wait $pid_b || status=1
+echo "== python tests, part 1 of 2 (${GROUP_A[*]})"
+cat "$LOGS/a"
+echo "== python tests, part 2 of 2 (the other files)"
+cat "$LOGS/b"
+echo "== python tests: both parts in $((SECONDS - start)) s wall, $([ $status = 0 ] && echo passed || echo FAILED)"
+exit $status
