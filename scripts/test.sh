@@ -14,5 +14,6 @@ bash scripts/ensure-hpc.sh
 bash scripts/ensure-compat.sh
 bash scripts/ensure-boost.sh
 cargo build --release --workspace
-cargo test --release --workspace
+# Three test threads on two cores: MPI trials' ranks wait on each other (tests/README.md).
+cargo test --release --workspace -- --test-threads=3
 bash scripts/test-python.sh

@@ -582,7 +582,7 @@ fn main() {
         eprintln!(
             "e2e: the default matrix runs {variants_run} of the {variants_all} C/C++ program \
              variants (-O0 and -O2 always, one of -O1 and -O3 where both are listed, \
-             --ad-before-opt for half and the plugin for a quarter of the programs); FZ_FULL_MATRIX=1 runs all of them"
+             --ad-before-opt for a third and the plugin for a quarter of the programs); FZ_FULL_MATRIX=1 runs all of them"
         );
     }
 
