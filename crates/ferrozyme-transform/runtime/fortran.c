@@ -237,67 +237,43 @@ float __fz_f18_sum_r4(const fz_desc *x, const char *src, int line, int dim,
   return (float)__fz_f18_sum(x, mask);
 }
 
-/* complex(8) ** integer (flang's `_FortranAzpowi`/`zpowk`, called for `z**k` at -O0):
- * binary powering on the real and imaginary parts, the reciprocal for k < 0. */
-_Complex double __fz_f18_zpowk(_Complex double z, long k) {
-  double ar = 1, ai = 0, br = __real__ z, bi = __imag__ z, t;
-  unsigned long m = k < 0 ? -(unsigned long)k : (unsigned long)k;
-  while (m) {
-    if (m & 1) {
-      t = ar * br - ai * bi;
-      ai = ar * bi + ai * br;
-      ar = t;
-    }
-    m >>= 1;
-    if (m) {
-      t = br * br - bi * bi;
-      bi = 2 * br * bi;
-      br = t;
-    }
+/* complex ** integer (flang's `_FortranAzpowi`/`zpowk` for complex(8), `cpowi`/`cpowk`
+ * for complex(4), called for `z**k` at -O0): binary powering on the real and imaginary
+ * parts in the kind's own precision (as flang's runtime computes), the reciprocal for
+ * k < 0. flang passes and returns a complex(4) value as one `<2 x float>` (one xmm
+ * register on x86-64), which is how clang passes a `_Complex float` too. */
+#define FZ_COMPLEX_POWK(NAME, T)                                                           \
+  _Complex T NAME(_Complex T z, long k) {                                                  \
+    T ar = 1, ai = 0, br = __real__ z, bi = __imag__ z, t;                                 \
+    unsigned long m = k < 0 ? -(unsigned long)k : (unsigned long)k;                        \
+    while (m) {                                                                            \
+      if (m & 1) {                                                                         \
+        t = ar * br - ai * bi;                                                             \
+        ai = ar * bi + ai * br;                                                            \
+        ar = t;                                                                            \
+      }                                                                                    \
+      m >>= 1;                                                                             \
+      if (m) {                                                                             \
+        t = br * br - bi * bi;                                                             \
+        bi = 2 * br * bi;                                                                  \
+        br = t;                                                                            \
+      }                                                                                    \
+    }                                                                                      \
+    if (k < 0) {                                                                           \
+      T d = ar * ar + ai * ai;                                                             \
+      ar = ar / d;                                                                         \
+      ai = -ai / d;                                                                        \
+    }                                                                                      \
+    _Complex T r;                                                                          \
+    __real__ r = ar;                                                                       \
+    __imag__ r = ai;                                                                       \
+    return r;                                                                              \
   }
-  if (k < 0) {
-    double d = ar * ar + ai * ai;
-    ar = ar / d;
-    ai = -ai / d;
-  }
-  _Complex double r;
-  __real__ r = ar;
-  __imag__ r = ai;
-  return r;
-}
+
+FZ_COMPLEX_POWK(__fz_f18_zpowk, double)
+FZ_COMPLEX_POWK(__fz_f18_cpowk, float)
 
 _Complex double __fz_f18_zpowi(_Complex double z, int k) { return __fz_f18_zpowk(z, k); }
-
-/* complex(4) ** integer (`_FortranAcpowi`/`cpowk`): flang passes and returns the value as
- * one `<2 x float>` (one xmm register on x86-64), which is how clang passes a
- * `_Complex float` too. Computed in single precision, as flang's runtime does. */
-_Complex float __fz_f18_cpowk(_Complex float z, long k) {
-  float ar = 1, ai = 0, br = __real__ z, bi = __imag__ z, t;
-  unsigned long m = k < 0 ? -(unsigned long)k : (unsigned long)k;
-  while (m) {
-    if (m & 1) {
-      t = ar * br - ai * bi;
-      ai = ar * bi + ai * br;
-      ar = t;
-    }
-    m >>= 1;
-    if (m) {
-      t = br * br - bi * bi;
-      bi = 2 * br * bi;
-      br = t;
-    }
-  }
-  if (k < 0) {
-    float d = ar * ar + ai * ai;
-    ar = ar / d;
-    ai = -ai / d;
-  }
-  _Complex float r;
-  __real__ r = ar;
-  __imag__ r = ai;
-  return r;
-}
-
 _Complex float __fz_f18_cpowi(_Complex float z, int k) { return __fz_f18_cpowk(z, k); }
 
 double __fz_f18_dot(const fz_desc *x, const fz_desc *y, const char *src, int line) {
