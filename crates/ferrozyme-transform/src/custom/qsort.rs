@@ -125,6 +125,37 @@ back:
 done:
   ret void
 }
+
+; The elements, then the shadow (unless it is the primal itself, runtime activity's
+; constant memory, or null, the library convention's), moved to `perm`'s order.
+define internal void @__fz_qsort_apply_both(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm) {
+entry:
+  call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
+  %own = icmp eq ptr %dbase, %base
+  %none = icmp eq ptr %dbase, null
+  %skip = or i1 %own, %none
+  br i1 %skip, label %done, label %shadow
+shadow:
+  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
+  br label %done
+done:
+  ret void
+}
+
+; The reverse sweep: the shadow back to the original positions (P^T), the tape freed.
+define internal void @__fz_qsort_unapply(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %tape) {
+entry:
+  %own = icmp eq ptr %dbase, %base
+  %none = icmp eq ptr %dbase, null
+  %skip = or i1 %own, %none
+  br i1 %skip, label %done, label %shadow
+shadow:
+  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %tape, i1 false)
+  br label %done
+done:
+  call void @free(ptr %tape)
+  ret void
+}
 "#;
 
 /// Stable merge sort of element indices: `perm[0..n)` such that `base[perm[k]]` are in
@@ -232,40 +263,19 @@ done:
 /// `qsort`'s rules (shadows only for the duplicated `base`).
 const QSORT_RULES: &str = r#"
 define ptr @__fz_aug.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp) {
-entry:
   %perm = call ptr @__fz_qsort_perm(ptr %base, i64 %n, i64 %size, ptr %cmp)
-  call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
-  %own = icmp eq ptr %dbase, %base
-  br i1 %own, label %done, label %shadow
-shadow:
-  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
-  br label %done
-done:
+  call void @__fz_qsort_apply_both(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm)
   ret ptr %perm
 }
 
 define void @__fz_rev.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %tape) {
-entry:
-  %own = icmp eq ptr %dbase, %base
-  br i1 %own, label %done, label %shadow
-shadow:
-  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %tape, i1 false)
-  br label %done
-done:
-  call void @free(ptr %tape)
+  call void @__fz_qsort_unapply(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %tape)
   ret void
 }
 
 define void @__fz_fwd.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp) {
-entry:
   %perm = call ptr @__fz_qsort_perm(ptr %base, i64 %n, i64 %size, ptr %cmp)
-  call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
-  %own = icmp eq ptr %dbase, %base
-  br i1 %own, label %done, label %shadow
-shadow:
-  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
-  br label %done
-done:
+  call void @__fz_qsort_apply_both(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm)
   call void @free(ptr %perm)
   ret void
 }
@@ -275,46 +285,19 @@ done:
 /// constant memory; `%cmp`'s and `%arg`'s shadows are unused.
 const QSORT_R_RULES: &str = r#"
 define ptr @__fz_aug.qsort_r(i64 %m, ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %dcmp, ptr %arg, ptr %darg) {
-entry:
   %perm = call ptr @__fz_qsort_r_perm(ptr %base, i64 %n, i64 %size, ptr %cmp, ptr %arg)
-  call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
-  %own = icmp eq ptr %dbase, %base
-  %none = icmp eq ptr %dbase, null
-  %skip = or i1 %own, %none
-  br i1 %skip, label %done, label %shadow
-shadow:
-  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
-  br label %done
-done:
+  call void @__fz_qsort_apply_both(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm)
   ret ptr %perm
 }
 
 define void @__fz_rev.qsort_r(i64 %m, ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %dcmp, ptr %arg, ptr %darg, ptr %tape) {
-entry:
-  %own = icmp eq ptr %dbase, %base
-  %none = icmp eq ptr %dbase, null
-  %skip = or i1 %own, %none
-  br i1 %skip, label %done, label %shadow
-shadow:
-  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %tape, i1 false)
-  br label %done
-done:
-  call void @free(ptr %tape)
+  call void @__fz_qsort_unapply(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %tape)
   ret void
 }
 
 define void @__fz_fwd.qsort_r(i64 %m, ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %dcmp, ptr %arg, ptr %darg) {
-entry:
   %perm = call ptr @__fz_qsort_r_perm(ptr %base, i64 %n, i64 %size, ptr %cmp, ptr %arg)
-  call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
-  %own = icmp eq ptr %dbase, %base
-  %none = icmp eq ptr %dbase, null
-  %skip = or i1 %own, %none
-  br i1 %skip, label %done, label %shadow
-shadow:
-  call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
-  br label %done
-done:
+  call void @__fz_qsort_apply_both(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm)
   call void @free(ptr %perm)
   ret void
 }
