@@ -2,7 +2,7 @@
 //! ("touches a shadowed global", "reaches a barrier": a function has it when one of its
 //! callees has it).
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Value};
 
@@ -19,7 +19,7 @@ impl CallerGraph {
     /// The calls of the module's defined functions.
     pub fn new(module: Module) -> CallerGraph {
         let mut graph = CallerGraph {
-            callers: HashMap::new(),
+            callers: HashMap::default(),
         };
         for f in module
             .functions()
@@ -55,7 +55,7 @@ impl CallerGraph {
 
     /// `seeds` and every function that calls one of them, directly or through others.
     pub fn callers_closure(&self, seeds: impl IntoIterator<Item = Value>) -> HashSet<Value> {
-        let mut out = HashSet::new();
+        let mut out = HashSet::default();
         let mut work: Vec<Value> = seeds.into_iter().collect();
         while let Some(f) = work.pop() {
             if out.insert(f) {

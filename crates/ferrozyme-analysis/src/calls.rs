@@ -599,12 +599,12 @@ pub fn alloc_size(call: Value) -> Value {
 /// that return such a pointer (a pool allocator wrapping one: `return (hdr *)raw + 1;`),
 /// followed through their returns, phis and selects.
 pub fn untracked_source(addr: Value) -> Option<Value> {
-    untracked_from(addr, &mut std::collections::HashSet::new(), 0)
+    untracked_from(addr, &mut crate::hash::HashSet::default(), 0)
 }
 
 fn untracked_from(
     mut addr: Value,
-    seen: &mut std::collections::HashSet<Value>,
+    seen: &mut crate::hash::HashSet<Value>,
     depth: u32,
 ) -> Option<Value> {
     if depth > 8 {

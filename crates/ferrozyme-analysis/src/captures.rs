@@ -17,7 +17,7 @@
 //! pointers read from it are constant, like the value that was stored, and the region
 //! gets the slot as a constant argument.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -62,7 +62,7 @@ pub fn is_read_only_capture(slot: Value) -> bool {
 /// to a local slot and reloading it, and in defined functions it is passed to?
 fn reads_only_through(p: Value) -> bool {
     let mut work = vec![p];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(v) = work.pop() {
         if !seen.insert(v) {
             continue;

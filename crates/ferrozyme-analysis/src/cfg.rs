@@ -14,7 +14,7 @@
 //! Dominators use the Cooper–Harvey–Kennedy iterative algorithm over reverse postorder.
 //! Unreachable blocks have no dominator and are never "on a cycle".
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Value};
 

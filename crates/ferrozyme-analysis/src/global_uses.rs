@@ -19,7 +19,7 @@
 //! analysis, and kept in the module's named metadata `ferrozyme.inactive_globals`, where
 //! every later question about the global finds it.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -50,7 +50,7 @@ const MAX_VISITED: usize = 512;
 /// Does some store put a float (scalar, vector or aggregate holding one) or a pointer
 /// into memory addressed from global `g`?
 pub fn stores_floats_or_pointers(g: Value) -> bool {
-    let mut seen: HashSet<Value> = HashSet::new();
+    let mut seen: HashSet<Value> = HashSet::default();
     let mut work = vec![g];
     while let Some(v) = work.pop() {
         if !seen.insert(v) {

@@ -7,6 +7,7 @@ pub mod calls;
 pub mod captures;
 pub mod cfg;
 pub mod global_uses;
+pub mod hash;
 pub mod input_calls;
 pub mod library_types;
 pub mod loops;

@@ -15,7 +15,7 @@
 //! zero, is an estimate used only as a capacity hint for the tape: an error in it can
 //! cost a reallocation, never correctness.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Block, IntPredicate, Opcode, Value};
 
@@ -66,7 +66,7 @@ pub struct TripCount {
 
 impl Loops {
     pub fn new(cfg: &Cfg) -> Loops {
-        let mut by_header: HashMap<Block, Loop> = HashMap::new();
+        let mut by_header: HashMap<Block, Loop> = HashMap::default();
         for &b in &cfg.blocks {
             if !cfg.is_reachable(b) {
                 continue;
@@ -75,7 +75,7 @@ impl Loops {
                 if cfg.dominates(s, b) {
                     let l = by_header.entry(s).or_insert_with(|| Loop {
                         header: s,
-                        blocks: HashSet::from([s]),
+                        blocks: HashSet::from_iter([s]),
                         latches: Vec::new(),
                         entry: None,
                         preheader: None,
@@ -111,7 +111,7 @@ impl Loops {
                 }
             }
         }
-        let mut innermost = HashMap::new();
+        let mut innermost = HashMap::default();
         // Smallest loops first, so the first loop that claims a block is its innermost.
         for (k, l) in loops.iter().enumerate() {
             for b in &l.blocks {

@@ -22,7 +22,7 @@
 //! Every rule is pure CFG reasoning over the primal function; predecessors are named by
 //! their index in [`Cfg::preds`].
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use ferrozyme_llvm::{Block, Opcode, Value};
 
@@ -125,7 +125,7 @@ fn decide(
                 .filter(|k| cands.contains(k))
                 .collect();
         }
-        let mut seen = HashSet::from([top, at, blk, s]);
+        let mut seen = HashSet::from_iter([top, at, blk, s]);
         let mut work = vec![s];
         let mut found = Vec::new();
         while let Some(x) = work.pop() {
@@ -309,7 +309,7 @@ fn guarded_region(cfg: &Cfg, blk: Block, preds: &[Block]) -> Option<PredRule> {
 
 /// Can `to` be reached from `from` without passing through `avoid`?
 fn reaches_avoiding(cfg: &Cfg, from: Block, to: Block, avoid: Block) -> bool {
-    let mut seen = HashSet::from([from, avoid]);
+    let mut seen = HashSet::from_iter([from, avoid]);
     let mut work = vec![from];
     while let Some(x) = work.pop() {
         for y in cfg.succs(x) {

@@ -11,7 +11,7 @@
 //! instead of recursion: a call chain of 100,000 functions, or a function of as many
 //! blocks, must not overflow the thread's stack.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use ferrozyme_llvm::{Module, Opcode, Value};
 

@@ -6,7 +6,7 @@ mod common;
 #[allow(unused_imports)]
 use common::{func, val};
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::{
     functions_touching_shadowed_globals, global_needs_shadow, is_readonly_function, Activity,
@@ -473,7 +473,7 @@ fn unused_results_are_not_active_after_restriction() {
         let mut a = Activity::run(&ActivityInput {
             func: f,
             args: &[Active, Const],
-            global_touchers: &HashSet::new(),
+            global_touchers: &HashSet::default(),
         });
         a.restrict_to_useful(f);
         // After the backward half, every active instruction still has a user on the way to
@@ -494,7 +494,7 @@ fn run_restricted(m: Module, name: &str, args: &[ArgActivity]) -> (Value, Activi
     let mut a = Activity::run(&ActivityInput {
         func: f,
         args,
-        global_touchers: &HashSet::new(),
+        global_touchers: &HashSet::default(),
     });
     a.restrict_to_useful(f);
     (f, a)

@@ -9,7 +9,7 @@ mod common;
 #[allow(unused_imports)]
 use common::{func, val};
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_llvm::{Block, Module, Value};
@@ -68,7 +68,7 @@ fn raw_succs(b: Block) -> Vec<Block> {
 
 /// Blocks reachable from `from` by one or more edges, never entering `avoid`.
 fn reach(from: &[Block], avoid: Option<Block>) -> HashSet<Block> {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut work: Vec<Block> = from.to_vec();
     while let Some(b) = work.pop() {
         if Some(b) == avoid || !seen.insert(b) {

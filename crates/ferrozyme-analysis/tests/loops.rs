@@ -12,7 +12,7 @@
 mod common;
 use common::{func, val};
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{defined_outside, trip_count, Loop, Loops};
@@ -197,7 +197,7 @@ fn clang_loops() {
 
 /// Blocks reachable from `from` (inclusive) without entering `avoid`.
 fn reach(from: Block, avoid: Option<Block>) -> HashSet<Block> {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut work = vec![from];
     while let Some(b) = work.pop() {
         if Some(b) == avoid || !seen.insert(b) {
@@ -218,7 +218,7 @@ fn dominates(f: Value, a: Block, b: Block) -> bool {
 fn brute_loops(f: Value) -> HashMap<Block, (HashSet<Block>, HashSet<Block>)> {
     let entry = f.entry_block().expect("defined");
     let live = reach(entry, None);
-    let mut out: HashMap<Block, (HashSet<Block>, HashSet<Block>)> = HashMap::new();
+    let mut out: HashMap<Block, (HashSet<Block>, HashSet<Block>)> = HashMap::default();
     for &t in &live {
         for h in t.successors() {
             if dominates(f, h, t) {

@@ -10,9 +10,9 @@ mod common;
 use common::func;
 
 use ferrozyme_analysis::cfg::Cfg;
+use ferrozyme_analysis::hash::HashMap;
 use ferrozyme_analysis::predecessors::{derivable, PredRule, Side};
 use ferrozyme_llvm::{Block, Module, Value};
-use std::collections::HashMap;
 
 fn block(f: Value, name: &str) -> Block {
     f.blocks()
@@ -73,7 +73,7 @@ fn check_rule_by_walks(f: Value, cfg: &Cfg, blk: Block, rule: &PredRule) {
     let entry = f.entry_block().unwrap();
     for _ in 0..300 {
         let mut at = entry;
-        let mut last: HashMap<Block, bool> = HashMap::new();
+        let mut last: HashMap<Block, bool> = HashMap::default();
         for _ in 0..400 {
             let succs = at.successors();
             if succs.is_empty() {

@@ -45,7 +45,7 @@
 //! Uses of the old latch value after the loop (the final adjoint) take the new one when
 //! only the latch leaves the loop: it is computed on every path to them.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::builder::ADJOINT_MD;
 use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
@@ -92,7 +92,7 @@ pub fn preaccumulate(module: Module, rewrite: bool) -> usize {
 }
 
 fn rewrite_function(blocks: &[Block], kind: u32) -> usize {
-    let mut preds: HashMap<Block, Vec<Block>> = HashMap::new();
+    let mut preds: HashMap<Block, Vec<Block>> = HashMap::default();
     for &b in blocks {
         for s in b.successors() {
             preds.entry(s).or_default().push(b);
@@ -144,7 +144,7 @@ fn natural_loop(
 ) -> Option<(Block, Block, HashSet<Block>)> {
     for (li, pi) in [(0, 1), (1, 0)] {
         let (latch, pre) = (hp[li], hp[pi]);
-        let mut body: HashSet<Block> = HashSet::from([h]);
+        let mut body: HashSet<Block> = HashSet::from_iter([h]);
         let mut work = vec![latch];
         while let Some(b) = work.pop() {
             if body.insert(b) {
@@ -381,7 +381,7 @@ fn rewrite_phi(p: Value, pre: Block, latch: Block, body: &HashSet<Block>, kind: 
         phi: p,
         body,
         kind,
-        memo: HashMap::new(),
+        memo: HashMap::default(),
         marked_reader: false,
     };
     match ch.classify(v) {
@@ -403,7 +403,7 @@ fn rewrite_phi(p: Value, pre: Block, latch: Block, body: &HashSet<Block>, kind: 
     let b = Builder::new(ctx);
     b.position_before(pre_term);
     let one = p.ty().const_float(1.0);
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     let c = coefficient(v, &ch, &b, one, &mut memo);
     b.position_before(latch_term);
     let next = b.fmul(p, c);
@@ -434,7 +434,7 @@ fn rewrite_phi(p: Value, pre: Block, latch: Block, body: &HashSet<Block>, kind: 
 /// Erases the chain's operations left without users (those only the carried value used).
 fn delete_dead(v: Value, ch: &Chain<'_>) {
     let mut work = vec![v];
-    let mut gone = HashSet::new();
+    let mut gone = HashSet::default();
     while let Some(i) = work.pop() {
         if gone.contains(&i) || !ch.memo.contains_key(&i) || !i.users().is_empty() {
             continue;

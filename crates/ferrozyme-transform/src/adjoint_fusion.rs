@@ -44,7 +44,7 @@
 //! read between goes: GMM's `dxc[i]` becomes `dmu[i] -= dxc[i] + Qdiag[i] * dQxc[i]`,
 //! `dxc[i] = 0`. No arithmetic changes, so values are bit for bit the same.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Opcode, Value};
 
@@ -68,7 +68,7 @@ pub fn fuse_function(blocks: &[Block]) -> usize {
     // One pair at a time: fusing changes the predecessor map.
     'again: loop {
         let blocks = f.blocks();
-        let mut preds: HashMap<Block, Vec<Block>> = HashMap::new();
+        let mut preds: HashMap<Block, Vec<Block>> = HashMap::default();
         for &b in &blocks {
             for s in b.successors() {
                 preds.entry(s).or_default().push(b);

@@ -41,7 +41,7 @@
 //! latency, which only a short body exposes), exits to a block with other predecessors,
 //! vectorized loops and their remainders (`llvm.loop.isvectorized`).
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, Opcode, Value};
 
@@ -57,7 +57,7 @@ pub fn split_function(blocks: &[Block], mark: u32) -> usize {
     };
     let ctx = entry.parent().ty().context();
     let loop_md = ctx.md_kind("llvm.loop");
-    let mut preds: HashMap<Block, Vec<Block>> = HashMap::new();
+    let mut preds: HashMap<Block, Vec<Block>> = HashMap::default();
     for &b in blocks {
         for s in b.successors() {
             preds.entry(s).or_default().push(b);
@@ -329,7 +329,7 @@ fn rewrite(b: Block, shape: Shape, accs: &[Acc], next: Option<Block>, loop_md: u
         }
     }
     // Header phis: the back edge now comes from the second copy.
-    let mut new_phi: HashMap<Value, Value> = HashMap::new();
+    let mut new_phi: HashMap<Value, Value> = HashMap::default();
     for &p in &phis {
         builder.position_before(b.first_instruction().expect("b has its phis"));
         let np = builder.phi(p.ty(), &p.name());

@@ -14,7 +14,7 @@
 //! constant `k` become `gep T, (gep T, p, a), k`: the same address, so the program's
 //! meaning is unchanged, and every derived address (the shadows) inherits the form.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, Module, Opcode, Type, Value};
 
@@ -29,7 +29,7 @@ impl Form {
     fn leaf(v: Value) -> Form {
         Form {
             konst: 0,
-            terms: HashMap::from([(v, 1)]),
+            terms: HashMap::from_iter([(v, 1)]),
         }
     }
     pub(crate) fn add(mut self, o: &Form, sign: i128) -> Form {
@@ -63,7 +63,7 @@ pub(crate) fn form(v: Value, ctr: &Counter, depth: u32) -> Form {
     if let Some(k) = v.const_int_value() {
         return Form {
             konst: k as i128,
-            terms: HashMap::new(),
+            terms: HashMap::default(),
         };
     }
     if depth == 0 || !v.is_instruction() {

@@ -9,7 +9,7 @@
 //! before the derivative call, and `__fz_gc_end_reverse`/`__fz_gc_end_forward` check after
 //! it. A call whose buffer sizes cannot be known is left unchecked, with a note.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis, TypeSession};
@@ -163,7 +163,7 @@ impl Checks {
         Checks {
             skip,
             counter: 0,
-            types: HashMap::new(),
+            types: HashMap::default(),
         }
     }
 
@@ -428,7 +428,7 @@ pub fn end_forward(sup: &mut Support, b: &Builder, plan: &Plan, ret_tangent: Opt
 /// Mutable global variables used by `f` or the functions it calls (directly or not).
 fn referenced_globals(f: Value) -> Vec<Value> {
     let mut funcs = vec![f];
-    let mut seen_f = std::collections::HashSet::from([f]);
+    let mut seen_f = ferrozyme_analysis::hash::HashSet::from_iter([f]);
     let mut globals = Vec::new();
     let mut k = 0;
     while k < funcs.len() && globals.len() < 64 {

@@ -6,7 +6,7 @@
 //! clone keeps its `!dbg` locations so diagnostics can name source lines; the generated
 //! code drops them (see `reverse`).
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{run_function_passes, Builder, Module, Opcode, Value};
 
@@ -36,7 +36,7 @@ pub fn copy_body(m: Module, src: Value, name: &str, strip_scopes: bool) -> Value
     if let Some(p) = src.personality() {
         dst.set_personality(p);
     }
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map: HashMap<Value, Value> = HashMap::default();
     for (k, (p, q)) in src.params().into_iter().zip(dst.params()).enumerate() {
         q.set_name(&p.name());
         map.insert(p, q);

@@ -11,7 +11,7 @@
 //! the same values and dominate the duplicates, so the duplicates are replaced by them
 //! here.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_analysis::cfg::Cfg;
@@ -50,7 +50,7 @@ fn key(i: Value) -> Option<Key> {
 /// Returns how many were replaced.
 pub fn merge_duplicates(f: Value) -> usize {
     let cfg = Cfg::new(f);
-    let mut seen: HashMap<Key, Vec<Value>> = HashMap::new();
+    let mut seen: HashMap<Key, Vec<Value>> = HashMap::default();
     let mut dead = Vec::new();
     for b in cfg.rpo() {
         for i in b.instructions() {

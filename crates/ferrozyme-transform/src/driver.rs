@@ -13,7 +13,7 @@
 //! Synthesis sees the driver only through [`Callees`] (the memo table, [`Memo`]) and
 //! [`Support`] (module-level objects); the options stay here.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::types::{TypeAnalysis, TypeSession};
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Value};
@@ -231,15 +231,15 @@ impl Driver {
             registry,
             memo: Memo {
                 module,
-                combined: HashMap::new(),
-                split: HashMap::new(),
-                nested: HashMap::new(),
+                combined: HashMap::default(),
+                split: HashMap::default(),
+                nested: HashMap::default(),
                 layouts: Vec::new(),
-                nest_sizes: HashMap::new(),
-                region_users: HashMap::new(),
-                tangent: HashMap::new(),
+                nest_sizes: HashMap::default(),
+                region_users: HashMap::default(),
+                tangent: HashMap::default(),
                 queue: Vec::new(),
-                outputs: HashSet::new(),
+                outputs: HashSet::default(),
             },
             support: Support::new(module),
             generated: Vec::new(),

@@ -39,7 +39,7 @@
 //! functions are `merge.rs`'s. Inlining preserves semantics, so the rule can only cost
 //! compile time and code size, which the caps bound.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_llvm::{Module, Opcode, Value};
@@ -59,7 +59,7 @@ pub const DEFAULT_CAP: usize = 4000;
 /// `alwaysinline` while each caller grows by at most `cap` instructions (see the module
 /// doc). Returns how many were marked.
 pub fn inline_few_site_entries(module: Module, cap: usize) -> usize {
-    let mut grown: HashMap<Value, usize> = HashMap::new();
+    let mut grown: HashMap<Value, usize> = HashMap::default();
     let mut marked = 0;
     for f in module.functions() {
         if f.is_declaration()
@@ -82,7 +82,7 @@ pub fn inline_few_site_entries(module: Module, cap: usize) -> usize {
             continue;
         }
         let size = f.instruction_count();
-        let mut per_caller: HashMap<Value, usize> = HashMap::new();
+        let mut per_caller: HashMap<Value, usize> = HashMap::default();
         for c in &callers {
             *per_caller.entry(*c).or_default() += size;
         }

@@ -18,7 +18,7 @@
 //! descriptor's base) is a constant global of real data are rewritten; loads through
 //! such a global (a `getelementptr` in the code) read constants and stay as they are.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Builder, Module, Opcode, Value};
 
@@ -40,7 +40,7 @@ pub fn copy_constant_arrays(m: Module, f: Value) {
     };
     let ctx = m.context();
     let b = Builder::new(ctx);
-    let mut copies: HashMap<Value, Value> = HashMap::new();
+    let mut copies: HashMap<Value, Value> = HashMap::default();
     for (store, g) in sites {
         let copy = *copies.entry(g).or_insert_with(|| {
             b.position_before(first);

@@ -20,7 +20,7 @@
 //! that stays, a pointer stored or compared, a variable offset) forces nothing. The
 //! search is iterative (worklists, no recursion along call chains).
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -56,7 +56,7 @@ pub fn dissolvable_callees(
     size: &dyn Fn(Value) -> usize,
     cap: usize,
 ) -> HashSet<Value> {
-    let mut scanned: HashMap<Root, Uses> = HashMap::new();
+    let mut scanned: HashMap<Root, Uses> = HashMap::default();
     let mut buffers = Vec::new();
     let mut todo: Vec<Root> = Vec::new();
     for &f in functions {
@@ -89,7 +89,7 @@ pub fn dissolvable_callees(
         scanned.insert(r, uses);
     }
     // A root escapes when it or a parameter it is passed to escapes: propagate backwards.
-    let mut passed_from: HashMap<Root, Vec<Root>> = HashMap::new();
+    let mut passed_from: HashMap<Root, Vec<Root>> = HashMap::default();
     for (&r, u) in &scanned {
         for &(c, j) in &u.passed {
             passed_from.entry(Root::Param(c, j)).or_default().push(r);
@@ -109,12 +109,12 @@ pub fn dissolvable_callees(
         }
     }
     // The callees every promotable buffer reaches, if they fit the cap.
-    let mut callees = HashSet::new();
+    let mut callees = HashSet::default();
     for b in buffers.into_iter().filter(|b| !escaping.contains(b)) {
         let Root::Buffer(a) = b else { continue };
         let host = a.parent_function();
-        let mut group: HashSet<Value> = HashSet::new();
-        let mut seen: HashSet<Root> = HashSet::new();
+        let mut group: HashSet<Value> = HashSet::default();
+        let mut seen: HashSet<Root> = HashSet::default();
         let mut work = vec![b];
         while let Some(r) = work.pop() {
             if !seen.insert(r) {
@@ -145,7 +145,7 @@ fn scan(start: Value, mergeable: &dyn Fn(Value) -> bool) -> Uses {
         passed: Vec::new(),
     };
     let mut ptrs = vec![start];
-    let mut seen: HashSet<Value> = HashSet::new();
+    let mut seen: HashSet<Value> = HashSet::default();
     while let Some(p) = ptrs.pop() {
         if !seen.insert(p) {
             continue;

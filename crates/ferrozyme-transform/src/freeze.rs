@@ -22,7 +22,7 @@
 //! afterwards (a frozen function called only from code the pipeline deleted survives the
 //! run as dead code).
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_llvm::{Module, Opcode, Value};
 
@@ -37,7 +37,7 @@ fn untouched_functions(module: Module) -> Vec<Value> {
         .into_iter()
         .filter(|f| !f.is_declaration())
         .collect();
-    let mut touched: HashSet<Value> = HashSet::new();
+    let mut touched: HashSet<Value> = HashSet::default();
     for &f in &defined {
         let callees: Vec<Value> = f
             .blocks()
@@ -163,7 +163,7 @@ pub fn thaw(frozen: Frozen) {
             }
         }
     }
-    let was_noinline: std::collections::HashMap<String, bool> =
+    let was_noinline: ferrozyme_analysis::hash::HashMap<String, bool> =
         frozen.functions.into_iter().collect();
     for f in frozen.module.functions() {
         let name = f.name();

@@ -36,7 +36,7 @@
 //! code, so those count as its call sites too; generated functions have no call sites in
 //! the user's code, so their loads are not guarded.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::global_needs_shadow;
 use ferrozyme_llvm::{Builder, IntPredicate, Module, Value};
@@ -73,7 +73,7 @@ pub(crate) fn global_passed_for(
 /// The worklist over (function, parameter) pairs behind [`global_passed_for`].
 fn search(m: Module, cache: &mut Cache, fname: &str, k: usize) -> Option<String> {
     let f = m.function(fname)?;
-    let mut seen: HashSet<(Value, usize)> = HashSet::from([(f, k)]);
+    let mut seen: HashSet<(Value, usize)> = HashSet::from_iter([(f, k)]);
     let mut work = vec![(f, k)];
     while let Some((f, k)) = work.pop() {
         let direct = |u: &Value| u.is_call() && u.called_function() == Some(f);
@@ -276,7 +276,7 @@ fn only_mpi_handle(v: Value) -> bool {
 fn accesses_beyond_integers(ptr: Value) -> bool {
     use ferrozyme_llvm::Opcode::*;
     let mut work = vec![ptr];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 256 {
             return true;
@@ -317,7 +317,7 @@ fn held_in(
 /// `obj` or a constant or variable offset into it, or a copy of a constant holding it.
 fn global_stored_into(obj: Value, kind: Kind) -> Option<String> {
     let mut work = vec![obj];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 256 {
             continue;
@@ -401,7 +401,7 @@ fn global_held_for(
     }
     let a = (|| {
         let f = m.function(fname)?;
-        let mut seen: HashSet<(Value, usize)> = HashSet::from([(f, k)]);
+        let mut seen: HashSet<(Value, usize)> = HashSet::from_iter([(f, k)]);
         let mut work = vec![(f, k)];
         while let Some((f, k)) = work.pop() {
             let calls = f

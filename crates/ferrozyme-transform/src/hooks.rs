@@ -2,7 +2,7 @@
 //! order they are replaced in (innermost first), their normalisation before planning,
 //! and the leftovers (unknown entry points, marker globals, type hints) around them.
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_abi::{entry_point, EntryPoint};
 use ferrozyme_llvm::{DiagKind, Diagnostic, Module, Opcode, Value};
@@ -152,7 +152,7 @@ pub(crate) fn recursive_request_error(c: Value) -> Diagnostic {
 /// a call differentiates it in vector mode.
 pub(crate) fn reverse_targets(module: Module) -> Vec<(Value, Vec<bool>)> {
     let mut out: Vec<(Value, Vec<bool>)> = Vec::new();
-    let mut reverse = HashSet::new();
+    let mut reverse = HashSet::default();
     // A hook call inside differentiated code (a gradient that is itself differentiated:
     // forward over reverse, reverse over reverse) keeps its loops taped: the outer
     // derivative would have to differentiate the checkpoint driver (its snapshots, files

@@ -400,10 +400,14 @@ fn plain_number(v: Value, depth: u32) -> bool {
 /// Does no `ptrtoint` (or constant expression) feed `v`? Phis (loop counters) are
 /// followed through their incoming values.
 fn no_pointer(v: Value, depth: u32) -> bool {
-    no_pointer_in(v, depth, &mut std::collections::HashSet::new())
+    no_pointer_in(v, depth, &mut ferrozyme_analysis::hash::HashSet::default())
 }
 
-fn no_pointer_in(v: Value, depth: u32, seen: &mut std::collections::HashSet<Value>) -> bool {
+fn no_pointer_in(
+    v: Value,
+    depth: u32,
+    seen: &mut ferrozyme_analysis::hash::HashSet<Value>,
+) -> bool {
     if depth > 24 {
         return false;
     }

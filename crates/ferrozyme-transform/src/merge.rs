@@ -24,7 +24,7 @@
 //! function per link or one function for all of it. Run-time behaviour only gains
 //! (fewer calls, the callee's tape handling visible to its caller).
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Opcode, Value};
 
@@ -92,9 +92,9 @@ pub fn merge_single_call_derivatives(module: Module, cap: usize) -> usize {
         &|f| size.get(&f).copied().unwrap_or(0),
         cap.saturating_mul(DISSOLVE_FACTOR),
     );
-    let mut merged: HashMap<Value, usize> = HashMap::new();
+    let mut merged: HashMap<Value, usize> = HashMap::default();
     let mut marked = 0;
-    let mut on_stack: HashSet<Value> = HashSet::new();
+    let mut on_stack: HashSet<Value> = HashSet::default();
     for &root in &generated {
         if merged.contains_key(&root) {
             continue;

@@ -44,7 +44,7 @@
 //! with debug locations is left alone (the moved instructions would point into the
 //! caller's subprogram).
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Builder, Module, Opcode, Type, Value};
 
@@ -129,7 +129,7 @@ pub fn outline_huge_blocks(module: Module) -> usize {
             if insts.len() <= MIN_BLOCK {
                 continue;
             }
-            let mut forwarded = Forwarded::new();
+            let mut forwarded = Forwarded::default();
             let mut pieces = ranges(&insts);
             trig_beside_host::place_beside_host(f, b, &mut pieces);
             for range in pieces {
@@ -316,9 +316,9 @@ fn outline(module: Module, f: Value, range: &[Value], n: usize, forwarded: &mut 
     // Values from before the range: arguments of `f` and instructions outside it; an
     // earlier piece's output is read from that piece's struct, passed once.
     let mut inputs: Vec<Value> = Vec::new();
-    let mut input_index: HashMap<Value, usize> = HashMap::new();
+    let mut input_index: HashMap<Value, usize> = HashMap::default();
     let mut structs: Vec<Value> = Vec::new();
-    let mut struct_index: HashMap<Value, usize> = HashMap::new();
+    let mut struct_index: HashMap<Value, usize> = HashMap::default();
     for &i in range {
         for o in i.operands() {
             if let Some(&(buffer, _, _)) = forwarded.get(&o) {
@@ -403,7 +403,7 @@ fn outline(module: Module, f: Value, range: &[Value], n: usize, forwarded: &mut 
         .enumerate()
         .map(|(k, v)| (*v, k as u32))
         .collect();
-    let mut reloaded: HashMap<Value, Value> = HashMap::new();
+    let mut reloaded: HashMap<Value, Value> = HashMap::default();
     for &i in range {
         i.remove_from_parent();
         for o in i.operands() {

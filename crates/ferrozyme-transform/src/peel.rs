@@ -24,7 +24,7 @@
 //! clamp bounding the argument from below at the first iterations (`smax(j - 1, 0)`)
 //! is not peeled: clang already peels those at `-O2` (the Brusselator's `j = 0`).
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{const_counter, Loop, Loops};
@@ -300,7 +300,7 @@ pub(crate) fn peel_last(m: Module, f: Value, l: &Loop, c: &Counted) {
     let ctx = m.context();
     let b = Builder::new(ctx);
     let blocks: Vec<Block> = l.blocks_in(&f.blocks());
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map: HashMap<Value, Value> = HashMap::default();
     for blk in &blocks {
         let nb = c.exit.insert_before(ctx, &format!("{}.peel", blk.name()));
         map.insert(blk.as_value(), nb.as_value());
@@ -369,7 +369,7 @@ pub(crate) fn uses_after_read_copy(
         phi.erase();
     }
     // Other uses after the loop read the last iteration's values: the copy's.
-    let copies: std::collections::HashSet<Block> = blocks
+    let copies: ferrozyme_analysis::hash::HashSet<Block> = blocks
         .iter()
         .map(|x| map[&x.as_value()].as_block())
         .collect();

@@ -33,7 +33,7 @@
 //! in the loop, `MAX_BODY` instructions copied; anything else is left as it was.
 //! Innermost loops are `peel.rs`'s and are not touched here.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{Loop, Loops};
@@ -280,7 +280,7 @@ fn peel_first(m: Module, f: Value, l: &Loop, c: &Counted, entry: Block) {
     let ctx = m.context();
     let b = Builder::new(ctx);
     let blocks: Vec<Block> = l.blocks_in(&f.blocks());
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map: HashMap<Value, Value> = HashMap::default();
     for blk in &blocks {
         let nb = l
             .header

@@ -17,7 +17,7 @@
 //! [`placeholder_stores`] finds, and still write their adjoints or tangents to the
 //! shadow.
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -53,7 +53,7 @@ pub(crate) fn placeholder_stores(
     placeholder: &[bool],
     diags: &mut Diags,
 ) -> HashSet<Value> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     for (k, a) in f.params().into_iter().enumerate() {
         if !placeholder.get(k).copied().unwrap_or(false) || !a.ty().is_pointer() {
             continue;
@@ -146,7 +146,7 @@ pub(crate) fn unreplaced_call_problem(
 /// phis and selects whose pointer operands are all such pointers (loops that step a
 /// pointer: the greatest such set, found by pruning the forward closure).
 fn derived_pointers(a: Value) -> HashSet<Value> {
-    let mut set = HashSet::from([a]);
+    let mut set = HashSet::from_iter([a]);
     let mut work = vec![a];
     while let Some(d) = work.pop() {
         for u in d.users() {

@@ -8,7 +8,7 @@
 //! which keeps nothing unless the caller asked for remarks (`Options::remarks` or Enzyme's
 //! `-enzyme-print-perf`), so the default run pays one branch per decision.
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_llvm::{Remark, RemarkKind, Value};
 

@@ -33,7 +33,7 @@
 //! is cloned (the same `clone.rs` rule drops `!llvm.loop`; [`MARK`] is dropped there
 //! too).
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::Loops;

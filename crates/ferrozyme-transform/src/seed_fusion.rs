@@ -19,7 +19,7 @@
 //! run-time test over the address ranges, with the original calls as the fallback.
 //! Anything else keeps the calls unchanged.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_abi::EntryPoint;
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
@@ -44,7 +44,7 @@ pub fn fuse_seed_calls(m: Module, calls: &[Value]) -> usize {
     let autodiff: Vec<Value> = calls.iter().copied().filter(|c| is_autodiff(*c)).collect();
     // Harness flags: the seed loop is still a loop; unroll only those whose call would
     // qualify on its own.
-    let mut unrolled = HashSet::new();
+    let mut unrolled = HashSet::default();
     for c in &autodiff {
         let Some(form) = simple_form(*c) else {
             continue;
@@ -79,7 +79,7 @@ pub fn fuse_seed_calls(m: Module, calls: &[Value]) -> usize {
             }
         }
     }
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for b in blocks {
         // After a fusion behind a run-time test, the rest of the block is `b` still.
         while let Some(group) = next_group(b, &mut seen) {
@@ -190,10 +190,10 @@ fn fuse_group(m: Module, group: &[Value]) -> bool {
         win,
         pos,
         c0: first - start,
-        dropped: HashSet::new(),
+        dropped: HashSet::default(),
         moved: Vec::new(),
         pairs: Vec::new(),
-        reps: HashMap::new(),
+        reps: HashMap::default(),
         builder: Builder::new(ctx),
     };
     fu.builder.position_before(group[0]);
@@ -578,7 +578,7 @@ impl Fusion<'_> {
         // The fused path: what sat between the calls (lifetime pairs dropped), the
         // call, the moved ends.
         fb.position_at_end(fused);
-        let mut map: HashMap<Value, Value> = HashMap::new();
+        let mut map: HashMap<Value, Value> = HashMap::default();
         for x in orig.instructions() {
             if self.group.contains(&x) || self.dropped.contains(&x) || self.moved.contains(&x) {
                 continue;

@@ -9,7 +9,7 @@
 //! terminator, a trip count that constant folding of the exit test gives, and exactly
 //! one hook call inside. Nothing else in the program is unrolled.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Opcode, Value};
 
@@ -83,19 +83,19 @@ fn self_loop(blk: Block) -> Option<(Block, Block, bool)> {
 fn trip_count(blk: Block, phis: &[Value], pre: Block, cont_on_true: bool) -> Option<usize> {
     let term = blk.terminator()?;
     let cond = term.operand(0);
-    let mut env: HashMap<Value, i64> = HashMap::new();
+    let mut env: HashMap<Value, i64> = HashMap::default();
     for p in phis {
         if let Some(c) = incoming_from(*p, pre).and_then(|v| v.const_int_value_any()) {
             env.insert(*p, c);
         }
     }
     for t in 1..=MAX_TRIPS + 1 {
-        let mut memo = HashMap::new();
+        let mut memo = HashMap::default();
         let c = eval(cond, blk, &env, &mut memo, 0)?;
         if (c != 0) != cont_on_true {
             return Some(t);
         }
-        let mut next = HashMap::new();
+        let mut next = HashMap::default();
         for p in phis {
             if let Some(v) = incoming_from(*p, blk) {
                 if let Some(c) = eval(v, blk, &env, &mut memo, 0) {

@@ -12,7 +12,7 @@
 //!
 //! Options, memo tables and reports stay with the driver.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Type, Value};
 
@@ -87,8 +87,8 @@ impl Support {
             module,
             touchers: differentiated_callees(module),
             runtime: Runtime::new(module),
-            shadow_globals: HashMap::new(),
-            candidates: HashMap::new(),
+            shadow_globals: HashMap::default(),
+            candidates: HashMap::default(),
             remarks: crate::remarks::Remarks::default(),
             call_cycles: ferrozyme_analysis::scc::CallCycles::new(module),
             global_args: Default::default(),

@@ -8,7 +8,7 @@
 //! * on each clone: `-enzyme-inline` inlines the clone's calls before it is canonicalised;
 //! * after: `-enzyme-always-inline`, `-enzyme-postopt`, and the `-enzyme-print` printout.
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_abi::options::EnzymeSettings;
 use ferrozyme_abi::{CUSTOM_RULE_ATTR, INACTIVE_ATTR};
@@ -31,7 +31,7 @@ pub(crate) fn before(module: Module, s: &EnzymeSettings) {
         }
     }
     if s.emptyfn_inactive {
-        let mut unknown = HashSet::new();
+        let mut unknown = HashSet::default();
         for f in module.functions() {
             for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
                 if i.is_call() {

@@ -21,7 +21,7 @@
 //! instructions; [`unmark`] removes it again after the pipeline, before code generation.
 //! Functions with loops, the primal, and every smaller function are vectorized as before.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Value};
 

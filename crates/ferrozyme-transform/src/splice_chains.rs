@@ -33,7 +33,7 @@
 //! the functions the pass did not touch are vectorized only later (`ferrozyme cc`'s
 //! deferred pipeline), so what this finds is the pipeline's output for derivative code.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, Opcode, Value};
 
@@ -53,7 +53,7 @@ pub fn fold_function(blocks: &[Block]) -> usize {
     let mut done = 0;
     let mut erased: Vec<Value> = Vec::new();
     // (phi, lane) -> the initial value this rewrite put there.
-    let mut set: HashMap<(Value, u32), Value> = HashMap::new();
+    let mut set: HashMap<(Value, u32), Value> = HashMap::default();
     for &b in blocks {
         let shuffles: Vec<Value> = b
             .instructions()

@@ -26,7 +26,7 @@
 //! Vector operations are scalarized first (LLVM's `scalarizer`); an operation on the
 //! source type the runtime has no function for is an error naming it.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{
     link_ir_text, run_function_passes, Builder, DiagKind, Diagnostic, Module, Opcode, Type,

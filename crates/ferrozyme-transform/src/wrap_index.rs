@@ -50,7 +50,7 @@
 //! loop `peel.rs` peeled. Loops whose indices needed no range are not touched (the
 //! clamped loops are `peel.rs`'s; the others keep their code).
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{const_counter, ConstCounter, Loop, Loops};
@@ -422,7 +422,7 @@ const MAX_NEIGHBOUR_BYTES: i128 = 64;
 fn byte_address(m: Module, p: Value, ctr: &Counter, depth: u32) -> (Value, Form, bool) {
     let zero = Form {
         konst: 0,
-        terms: HashMap::new(),
+        terms: HashMap::default(),
     };
     if depth == 0 || p.opcode() != Some(Opcode::LLVMGetElementPtr) || p.num_operands() != 2 {
         return (p, zero, true);

@@ -27,7 +27,7 @@
 //! "may have a shadow". The answer errs on that side: a slot then keeps its shadow,
 //! which costs run-time activity checks or a refusal, never a derivative.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -39,7 +39,7 @@ const BUDGET: usize = 128;
 
 /// Is `v` provably constant (module comment) under analysis `a`?
 pub fn provably_constant(a: &mut Activity, v: Value, input: &ActivityInput<'_>) -> bool {
-    walk(a, v, input, &mut HashSet::new())
+    walk(a, v, input, &mut HashSet::default())
 }
 
 /// The activities of `call`'s arguments for asking the callee about its result: a
@@ -49,7 +49,7 @@ pub fn call_arg_activities(
     call: Value,
     input: &ActivityInput<'_>,
 ) -> Vec<ArgActivity> {
-    arg_activities(a, call, input, &mut HashSet::new())
+    arg_activities(a, call, input, &mut HashSet::default())
 }
 
 fn arg_activities(

@@ -101,7 +101,7 @@ pub fn pointer_slot(slot: Value) -> Option<PointerSlot> {
     }
     let mut out = PointerSlot::default();
     let mut places = vec![slot];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::hash::HashSet::default();
     while let Some(p) = places.pop() {
         if !seen.insert(p) || seen.len() > 64 {
             return None;

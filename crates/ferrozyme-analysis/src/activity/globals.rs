@@ -3,7 +3,7 @@
 //! into them), which functions touch such globals (directly or through callees), and
 //! which functions are read-only or return memory they allocated.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use ferrozyme_llvm::{Module, Opcode, Value};
 
@@ -156,7 +156,7 @@ pub fn extracted_returned_arg(ev: Value) -> Option<Value> {
     // Aggregates (the returned value and what it is built from), then the element.
     let mut work = returned_values(f);
     let mut elems = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 64 {
             return None;
@@ -233,7 +233,7 @@ pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
         return false;
     }
     let mut work = vec![p];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 128 {
             continue;
@@ -323,7 +323,7 @@ fn return_sources(f: Value) -> Vec<Value> {
         return Vec::new();
     }
     let mut work = returned_values(f);
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut sources = Vec::new();
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 64 {

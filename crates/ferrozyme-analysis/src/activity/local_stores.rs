@@ -28,7 +28,7 @@
 //! The answer errs on the side of `Unknown`: a pointer slot then keeps its shadow, which
 //! costs runtime-activity checks (or a refusal), never a derivative.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -95,7 +95,7 @@ pub const PARAM_WRITES_DEPTH: u32 = 4;
 
 /// What `f` writes through its parameter `k`, following calls `depth` levels deep.
 pub fn param_writes(f: Value, k: usize, depth: u32) -> ParamWrites {
-    param_writes_memo(f, k, depth, &mut HashMap::new())
+    param_writes_memo(f, k, depth, &mut HashMap::default())
 }
 
 type Memo = HashMap<(Value, usize), ParamWrites>;
@@ -148,7 +148,7 @@ fn reloads(v: Value, slot: Value) -> Vec<Value> {
 /// are too many to follow.
 fn addresses(f: Value, j: usize, depth: u32) -> Option<HashSet<Value>> {
     let p = *f.params().get(j)?;
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut work = vec![p];
     while let Some(v) = work.pop() {
         if !seen.insert(v) {
@@ -188,7 +188,7 @@ fn addresses(f: Value, j: usize, depth: u32) -> Option<HashSet<Value>> {
 /// Pointers read from the memory at `addrs` (phase 2): loads, their GEPs, phis and
 /// selects of them only, and reloads from local slots.
 fn contents(addrs: &HashSet<Value>) -> HashSet<Value> {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut work: Vec<Value> = addrs
         .iter()
         .flat_map(|a| a.users())

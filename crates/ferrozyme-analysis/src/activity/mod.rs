@@ -18,7 +18,7 @@
 //! understands. Read-only functions returning integers and known inactive externals
 //! (`printf`) are inactive calls.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 use std::fmt::Write;
 
 use ferrozyme_llvm::{Opcode, Type, Value};
@@ -221,7 +221,7 @@ pub fn is_smuggled_pointer(i: Value, types: &crate::types::TypeAnalysis) -> bool
     if types.value_tree(i.operand(0)).get(0) == crate::types::BaseType::Integer {
         return false;
     }
-    reaches_memory(i, &mut std::collections::HashSet::new())
+    reaches_memory(i, &mut crate::hash::HashSet::default())
 }
 
 /// Is pointer `p` (or a phi or select of it) used for anything but comparisons,
@@ -229,7 +229,7 @@ pub fn is_smuggled_pointer(i: Value, types: &crate::types::TypeAnalysis) -> bool
 /// (the function half of a C++ member-function pointer, `{i64, i64}`, becomes one by
 /// `inttoptr`): calls through pointers dispatch on the primal address
 /// (`reverse/calls.rs`), so it needs no shadow and reaches no differentiable memory.
-fn reaches_memory(p: Value, seen: &mut std::collections::HashSet<Value>) -> bool {
+fn reaches_memory(p: Value, seen: &mut crate::hash::HashSet<Value>) -> bool {
     if !seen.insert(p) {
         return false;
     }

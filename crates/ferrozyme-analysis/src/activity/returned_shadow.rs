@@ -28,7 +28,7 @@
 //! also lets the query reference passed down to `std::__lower_bound` be asked about
 //! (cxx/195 and 250 at -O0).
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 

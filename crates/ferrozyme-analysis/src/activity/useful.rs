@@ -2,7 +2,7 @@
 //! output (the return value, memory with a shadow, a call that may write such memory),
 //! and a pointer keeps its shadow only if some use needs it.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -60,7 +60,7 @@ fn derived_from(v: Value) -> Vec<Value> {
 fn bits_reach_pointer_use(v: Value) -> bool {
     use Opcode::*;
     let mut work = vec![v];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(x) = work.pop() {
         if !seen.insert(x) || seen.len() > 64 {
             continue;
@@ -123,7 +123,7 @@ impl Activity {
     /// pointer again. A pointer whose shadow nobody needs gets none: no
     /// shadow allocation, no run-time guard for pointers read from globals.
     fn keep_needed_shadows(&mut self, insts: &[Value], types: Option<&crate::types::TypeAnalysis>) {
-        let mut needed: HashSet<Value> = HashSet::new();
+        let mut needed: HashSet<Value> = HashSet::default();
         let mut work: Vec<Value> = Vec::new();
         for &i in insts {
             for (k, o) in i.operands().into_iter().enumerate() {
@@ -215,7 +215,7 @@ impl Activity {
 
     fn keep_useful(&mut self, insts: &[Value]) {
         use Opcode::*;
-        let mut useful: HashSet<Value> = HashSet::new();
+        let mut useful: HashSet<Value> = HashSet::default();
         let mut work: Vec<Value> = Vec::new();
         let mark = |v: Value, useful: &mut HashSet<Value>, work: &mut Vec<Value>| {
             if (v.is_instruction() || v.is_argument()) && useful.insert(v) {

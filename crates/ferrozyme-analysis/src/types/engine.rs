@@ -49,7 +49,7 @@ mod solve;
 mod typed_access;
 mod unchanged;
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 use std::rc::Rc;
 
 use ferrozyme_llvm::{Module, Opcode, TypeKind, Value};
@@ -215,22 +215,22 @@ impl Engine {
         let ptr_size = m.store_size(m.context().ptr());
         Engine {
             m,
-            vals: HashMap::new(),
-            ptrs: HashMap::new(),
-            returns: HashMap::new(),
+            vals: HashMap::default(),
+            ptrs: HashMap::default(),
+            returns: HashMap::default(),
             periods: Periods::default(),
             ptr_size,
-            functions: HashSet::new(),
-            deps: HashMap::new(),
+            functions: HashSet::default(),
+            deps: HashMap::default(),
             links: Vec::new(),
             schedule: solve::Schedule::default(),
-            seeded: HashSet::new(),
+            seeded: HashSet::default(),
             gep_rules: Vec::new(),
             rounds: 0,
-            recursive: HashMap::new(),
+            recursive: HashMap::default(),
             address_only: address_only::AddressOnly::default(),
             changes: changes::ChangeLog::default(),
-            gep_reads: HashMap::new(),
+            gep_reads: HashMap::default(),
             unchanged: unchanged::Unchanged::default(),
         }
     }

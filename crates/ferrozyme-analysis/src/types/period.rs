@@ -17,7 +17,7 @@
 //! Invariant: `parent[x] = (p, w)` means `x = p + w` bytes; `find` compresses paths and
 //! keeps the offsets exact. `born[r]` (for a root `r`) is the earliest batch of its members.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use ferrozyme_llvm::Value;
 

@@ -1,7 +1,7 @@
 //! The result of type analysis: facts about the values of the analysed function(s), and
 //! the questions the transform asks of them.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 use std::fmt::Write as _;
 use std::rc::Rc;
 

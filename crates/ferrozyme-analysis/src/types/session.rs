@@ -26,7 +26,7 @@
 //! clone's callees reach a second component (it calls something its original did not),
 //! the smaller component's code is registered into the larger one's engine.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Value};
 
@@ -59,7 +59,7 @@ impl TypeSession {
         TypeSession {
             module,
             components: Vec::new(),
-            owner: HashMap::new(),
+            owner: HashMap::default(),
         }
     }
 
@@ -107,9 +107,9 @@ impl TypeSession {
     /// extended or merged as needed; the functions not registered before are registered,
     /// in the order of a walk from each start in turn.
     fn component_for(&mut self, starts: &[Value], skip: &dyn Fn(Value) -> bool) -> usize {
-        let mut reached: HashSet<usize> = HashSet::new();
+        let mut reached: HashSet<usize> = HashSet::default();
         let mut fresh: Vec<Value> = Vec::new();
-        let mut in_fresh: HashSet<Value> = HashSet::new();
+        let mut in_fresh: HashSet<Value> = HashSet::default();
         for &start in starts {
             let owner = &self.owner;
             let walk = scope_from(&[start], &mut |g| {
@@ -168,8 +168,8 @@ impl TypeSession {
 /// The facts of `f`'s arguments and instructions, and of the globals and constant
 /// expressions its instructions use.
 fn facts_of(module: Module, eng: &Engine, f: Value) -> TypeAnalysis {
-    let mut vals = HashMap::new();
-    let mut ptrs = HashMap::new();
+    let mut vals = HashMap::default();
+    let mut ptrs = HashMap::default();
     let mut take = |v: Value| {
         let (val, ptr) = eng.facts(v);
         if let Some(t) = val {
@@ -182,7 +182,7 @@ fn facts_of(module: Module, eng: &Engine, f: Value) -> TypeAnalysis {
     for p in f.params() {
         take(p);
     }
-    let mut seen: HashSet<Value> = HashSet::new();
+    let mut seen: HashSet<Value> = HashSet::default();
     let mut consts: Vec<(Value, u32)> = Vec::new();
     for b in f.blocks() {
         for i in b.instructions() {

@@ -34,7 +34,7 @@
 //!
 //! Each finding is reported at the instruction, with the fix the user can make.
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::{Activity, ArgActivity};
 use ferrozyme_llvm::{Block, DiagKind, Value};

@@ -164,7 +164,7 @@ fn int_param_carries_fp(f: Value, k: usize) -> bool {
 /// floats (clang's `-O0` code for a struct passed in an integer register), here or in a
 /// function it is passed to (`depth` levels deep)?
 fn reaches_fp(p: Value, depth: u32) -> bool {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
     let mut work = vec![p];
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 256 {
@@ -217,7 +217,7 @@ fn stack_slot_read_as_fp(ptr: Value) -> bool {
         return true;
     }
     let mut work = vec![base];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 64 {
             continue;

@@ -9,7 +9,7 @@
 //! in the callee or in the functions it passes that memory on to (a few levels deep,
 //! recursion included).
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::{carries_fp, single_store_local, Activity};
 use ferrozyme_analysis::calls::{classify, CallKind};
@@ -50,7 +50,7 @@ fn stored_once(slot: Value) -> Option<Value> {
 /// memory reached from them, or what a call given them returns)?
 fn depends_on(v: Value, active: &HashSet<Value>) -> bool {
     let mut work = vec![v];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(x) = work.pop() {
         if !seen.insert(x) || seen.len() > 512 {
             continue;
@@ -159,7 +159,7 @@ const MAX_USES: usize = 256;
 /// no derivative; a local slot (-O0) is followed to its loads.
 fn reaches_differentiable_use(load: Value, act: &Activity) -> bool {
     let mut work = vec![load];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(x) = work.pop() {
         if !seen.insert(x) {
             continue;
@@ -208,7 +208,7 @@ fn reaches_differentiable_use(load: Value, act: &Activity) -> bool {
 fn slot_uses(slot: Value) -> (Vec<Value>, bool) {
     let mut out = Vec::new();
     let mut work = vec![slot];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(p) = work.pop() {
         if !seen.insert(p) || seen.len() > MAX_USES {
             continue;
@@ -239,7 +239,7 @@ pub(super) fn lost_through_calls(
 ) {
     // Root object without a shadow → (the call writing it, the store in the callee, the
     // blocks after the call).
-    let mut written: HashMap<Value, (Value, Value, HashSet<Block>)> = HashMap::new();
+    let mut written: HashMap<Value, (Value, Value, HashSet<Block>)> = HashMap::default();
     for &i in insts {
         if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
             continue;
@@ -269,7 +269,7 @@ pub(super) fn lost_through_calls(
             if act.is_shadowed(root) || written.contains_key(&root) {
                 continue;
             }
-            let mut seen = HashSet::new();
+            let mut seen = HashSet::default();
             if let Some(store) = writes_active(g, k, &active, 0, &mut seen) {
                 written.insert(root, (i, store, reachable_after(i)));
             }
@@ -278,7 +278,7 @@ pub(super) fn lost_through_calls(
     if written.is_empty() {
         return;
     }
-    let mut reported = HashSet::new();
+    let mut reported = HashSet::default();
     for &i in insts {
         if i.opcode() != Some(Opcode::LLVMLoad)
             || !carries_fp(i.ty())

@@ -1,7 +1,7 @@
 //! Constant pointers stored into memory with a shadow (the audit's third check, see
 //! `body.rs`), and what runtime activity takes over of them (`common::runtime_activity`).
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::{Activity, ArgActivity};
 use ferrozyme_analysis::calls::{classify, CallKind};

@@ -7,7 +7,7 @@
 //! instead, with the ways out: mark the global inactive when it holds only constants, or
 //! hand the object to the derivative as an argument.
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::{global_needs_shadow, Activity};
 use ferrozyme_llvm::{DiagKind, Opcode, Value};
@@ -16,7 +16,7 @@ use super::body::Finding;
 
 /// An instruction of `insts` using, with its shadow, a global a constructor built.
 pub(crate) fn constructed_globals(insts: &[Value], act: &Activity, out: &mut Vec<Finding>) {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for &i in insts {
         for o in i.operands() {
             let Some(g) = global_of(o, 0) else { continue };

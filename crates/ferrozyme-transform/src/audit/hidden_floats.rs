@@ -3,7 +3,7 @@
 //! floats crossing a call inside integers or reinterpreted as integers, and pointers
 //! rebuilt from integers.
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::Activity;
 use ferrozyme_analysis::calls::{classify, CallKind};
@@ -76,7 +76,7 @@ fn returns_float_bits(g: Value) -> bool {
         .filter(|t| t.opcode() == Some(Opcode::LLVMRet) && t.num_operands() == 1)
         .map(|t| t.operand(0))
         .collect();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 64 {
             continue;
@@ -248,7 +248,7 @@ enum Origin {
 /// selects and phis.
 fn integer_origin(i: Value, act: &Activity) -> Origin {
     let mut work = vec![(i.operand(0), 0u32)];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
     let mut origin = Origin::Clean;
     while let Some((v, depth)) = work.pop() {
         if !seen.insert(v) {

@@ -1,7 +1,7 @@
 //! Active values stored into memory without a shadow and read back (the audit's second
 //! check, see `body.rs`): Enzyme's mismatched activity.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::{carries_fp, is_int_carrier_type, Activity};
 use ferrozyme_analysis::calls::{classify, CallKind};
@@ -17,7 +17,7 @@ use super::body::{describe_object, Finding};
 /// active parameter, a load from memory with a shadow, or a call given such memory.
 fn depends_on_active(v: Value, act: &Activity, active_params: &HashSet<Value>) -> bool {
     let mut work = vec![v];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(x) = work.pop() {
         if !seen.insert(x) || seen.len() > 256 {
             continue;
@@ -84,7 +84,7 @@ pub(super) fn lost_stores(
         .collect();
     // Base object → the first store of an active value into it, and the blocks that can
     // run after that store.
-    let mut written: HashMap<Value, (Value, HashSet<Block>)> = HashMap::new();
+    let mut written: HashMap<Value, (Value, HashSet<Block>)> = HashMap::default();
     for &i in insts {
         let dst = lossy_write(i, act, &active_store, &active_bases);
         if let Some(p) = dst {
@@ -96,7 +96,7 @@ pub(super) fn lost_stores(
     if written.is_empty() {
         return;
     }
-    let mut reported = HashSet::new();
+    let mut reported = HashSet::default();
     for &i in insts {
         let read = read_of_written(i, act, &written);
         let Some(p) = read else { continue };
@@ -198,7 +198,7 @@ fn read_of_written(
 /// The blocks that can run after instruction `i` in the same call: those reachable from
 /// its block's successors (its own block too when it lies on a cycle).
 pub(super) fn reachable_after(i: Value) -> HashSet<Block> {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut work: Vec<Block> = i.parent_block().successors();
     while let Some(b) = work.pop() {
         if seen.insert(b) {

@@ -12,7 +12,7 @@
 //! call in the same function reads from the same object. Only then is it refused: printing
 //! an active value for a log, or parsing a configuration string, stays allowed.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_analysis::activity::Activity;
 use ferrozyme_llvm::{DiagKind, Opcode, Value};
@@ -42,12 +42,12 @@ fn callee_name(call: Value) -> Option<String> {
 pub(super) fn text_round_trip(
     insts: &[Value],
     act: &Activity,
-    active_params: &std::collections::HashSet<Value>,
+    active_params: &ferrozyme_analysis::hash::HashSet<Value>,
     out: &mut Vec<Finding>,
 ) {
     let is_call = |i: Value| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke));
     // Buffer object -> the call that printed an active float into it.
-    let mut printed: HashMap<Value, Value> = HashMap::new();
+    let mut printed: HashMap<Value, Value> = HashMap::default();
     for &i in insts.iter().filter(|i| is_call(**i)) {
         let Some(name) = callee_name(i) else { continue };
         if !FORMAT_INTO_BUFFER.contains(&name.as_str()) {

@@ -13,7 +13,7 @@
 //! are stored into memory with a shadow (a copy between differentiable memory that
 //! would not copy the derivatives).
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::Activity;
 use ferrozyme_llvm::{DiagKind, Opcode, Type, TypeKind, Value};
@@ -50,7 +50,7 @@ enum Sink {
 /// values, or from a float's bits?
 fn holds_derivative_data(i: Value, act: &Activity) -> bool {
     let mut work = vec![i];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > WALK_LIMIT {
             continue;
@@ -108,7 +108,7 @@ fn moves_bits(i: Value) -> bool {
 /// loads of the function by the stack slot they read.
 fn first_sink(root: Value, act: &Activity, float_loads: &[(Value, Value)]) -> Option<Sink> {
     let mut work = vec![root];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > WALK_LIMIT {
             continue;
@@ -149,7 +149,7 @@ pub(super) fn floats_in_wide_integers(insts: &[Value], act: &Activity, out: &mut
         .map(|&l| (l, base_object(l.operand(0))))
         .filter(|(_, s)| s.opcode() == Some(Opcode::LLVMAlloca))
         .collect();
-    let mut reported = HashSet::new();
+    let mut reported = HashSet::default();
     for &i in insts {
         if !is_root(i) || !holds_derivative_data(i, act) {
             continue;

@@ -27,7 +27,7 @@
 //!   `budget / snapshot bytes` slots; otherwise it runs the original loop, taped as
 //!   before. Both are correct derivatives; the choice is one of memory against time.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{Loop, Loops};
@@ -52,7 +52,7 @@ pub(crate) fn apply(module: Module, targets: &[(Value, Vec<bool>)]) -> Vec<Remar
     while module.function(&format!("__fz_auto_step.{k}")).is_some() {
         k += 1;
     }
-    let mut done = HashSet::new();
+    let mut done = HashSet::default();
     for (f, dup) in targets {
         let f = *f;
         if f.is_declaration() || !done.insert(f) {
@@ -119,7 +119,7 @@ fn is_fp_op(i: Value) -> bool {
 fn body_size(blocks: &[Block]) -> (usize, bool) {
     let mut floats = 0;
     let mut has_loop = false;
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut work: Vec<Value> = Vec::new();
     let scan = |insts: Vec<Value>, work: &mut Vec<Value>, floats: &mut usize| {
         for i in insts {
@@ -168,7 +168,7 @@ fn candidate(
         pre,
         blocks,
         live,
-    } = prepare(module, f, l, &HashMap::new())?;
+    } = prepare(module, f, l, &HashMap::default())?;
     let (floats, callee_loop) = body_size(&blocks);
     let inner = loops
         .loops
@@ -218,7 +218,7 @@ pub(super) fn prepare(
     }
     let blocks: Vec<Block> = l.blocks_in(&f.blocks());
     let mut live = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for b in &blocks {
         for i in b.instructions() {
             for u in i.users() {
@@ -382,14 +382,14 @@ pub(super) fn outline(
         step.set_personality(p);
     }
     let b = Builder::new(ctx);
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map: HashMap<Value, Value> = HashMap::default();
     let ps = step.params();
     map.insert(c.phi, ps[0]);
     for (v, p) in live.iter().zip(&ps[1..]) {
         map.insert(*v, *p);
     }
     let entry = b.append_block(step, "entry");
-    let mut bmap: HashMap<Block, Block> = HashMap::new();
+    let mut bmap: HashMap<Block, Block> = HashMap::default();
     for blk in blocks {
         bmap.insert(*blk, b.append_block(step, &blk.name()));
     }
@@ -490,7 +490,7 @@ fn choice(
     b.position_at_end(pre);
     b.cond_br(go, ck, taped);
     rebuild_phi(&b, header, c.phi, pre, taped)?;
-    checkpoint_call(module, ck, c, step, live, &s, None, &HashMap::new());
+    checkpoint_call(module, ck, c, step, live, &s, None, &HashMap::default());
     Ok(describe(live, &s))
 }
 

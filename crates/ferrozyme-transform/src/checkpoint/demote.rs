@@ -10,7 +10,7 @@
 //! right after its definition; uses after the loop load the slot (`exit_slots`: the exit
 //! block's phis read it on the checkpointed path, `auto::checkpoint_call`).
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use crate::common::ir_text::quote;
 use ferrozyme_analysis::loops::Loop;
@@ -54,7 +54,7 @@ pub(super) fn carried_to_memory(
         p.replace_all_uses_with(now);
         p.erase();
     }
-    let mut exit_slots = HashMap::new();
+    let mut exit_slots = HashMap::default();
     let blocks = l.blocks_in(&f.blocks());
     for blk in &blocks {
         for i in blk.instructions() {

@@ -34,7 +34,7 @@
 //! The function is put in SSA form first (`sroa,mem2reg`; at -O0 without `optnone` for
 //! that while), as `marked.rs` does for loops annotated for checkpointing.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{Loop, Loops};
@@ -274,7 +274,7 @@ fn replace_loop(
         .into_iter()
         .filter(|a| a.is_instruction())
         .collect();
-    let mut once = std::collections::HashSet::new();
+    let mut once = ferrozyme_analysis::hash::HashSet::default();
     dead.retain(|v| once.insert(*v));
     marker.erase();
     for a in dead {

@@ -8,7 +8,7 @@
 //! (`INERT_SHADOW` on the loop function's parameter, read by `custom/wrappers.rs`);
 //! anything else stays a clear error.
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -43,7 +43,7 @@ pub(crate) fn inert_params(step: Value) -> Vec<bool> {
 pub(crate) fn derived_uses(param: Value) -> Option<Vec<(Value, Value)>> {
     let mut out = Vec::new();
     let mut work = vec![param];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(v) = work.pop() {
         if seen.len() > 4096 {
             return None;

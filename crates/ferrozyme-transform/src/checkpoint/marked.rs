@@ -18,7 +18,7 @@
 //! `optnone` for that while): the counter of an unoptimized loop lives in memory, and a
 //! counted loop is needed.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{Loop, Loops};
@@ -104,7 +104,7 @@ pub(crate) fn apply(
     }
     // The reverse-differentiated functions and their callees (whose activity is only
     // known when differentiating: every pointer is taken to have a shadow).
-    let mut dups: HashMap<Value, Vec<bool>> = HashMap::new();
+    let mut dups: HashMap<Value, Vec<bool>> = HashMap::default();
     let mut work: Vec<Value> = Vec::new();
     for (f, dup) in reverse {
         dups.insert(*f, dup.clone());
@@ -180,7 +180,7 @@ fn mark_function(
     // calls, and reads their pointers out of their own slots no better.
     let mut unoptimized = Vec::new();
     let mut work = vec![f];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(g) = work.pop() {
         if g.is_declaration() || !seen.insert(g) || seen.len() > 64 {
             continue;
@@ -391,7 +391,7 @@ fn outline(
 /// `__enzyme_ptr_size_hint(ptr, bytes, _)` calls of `f`: the pointer (its stack slots
 /// resolved) to the bytes, when these are known on entry (a constant or an argument).
 fn hints(f: Value) -> HashMap<Value, Value> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
         let is_hint = matches!(i.opcode(), Some(Opcode::LLVMCall))
             && i.called_function()

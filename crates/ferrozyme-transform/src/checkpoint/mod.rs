@@ -44,7 +44,7 @@ mod text;
 mod while_outline;
 mod writes;
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_llvm::{link_ir_text, Builder, DiagKind, Diagnostic, Module, Type, Value};
 

@@ -28,7 +28,7 @@
 //! executed (a write under a condition is counted as if it happened), so a region is
 //! the hull of the addresses those loops can form.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use crate::common::ir_text::quote;
 use ferrozyme_analysis::cfg::Cfg;
@@ -193,9 +193,9 @@ pub(crate) struct Walk<'a> {
     /// Loops of each function (block -> enclosing counted loops' phis).
     regions: HashMap<usize, (Value, Value)>,
     calls: usize,
-    visiting: std::collections::HashSet<Value>,
+    visiting: ferrozyme_analysis::hash::HashSet<Value>,
     /// Step parameters the body loads from (directly or in a callee).
-    read: std::collections::HashSet<usize>,
+    read: ferrozyme_analysis::hash::HashSet<usize>,
 }
 
 const MAX_DEPTH: u32 = 8;
@@ -206,8 +206,8 @@ impl<'a> Walk<'a> {
         Walk {
             module,
             b,
-            counted: HashMap::new(),
-            regions: HashMap::new(),
+            counted: HashMap::default(),
+            regions: HashMap::default(),
             calls: 0,
             visiting: Default::default(),
             read: Default::default(),
@@ -580,7 +580,7 @@ impl<'a> Walk<'a> {
         let cfg = Cfg::new(f);
         let loops = Loops::new(&cfg);
         // The weight of a block: the product of the trip counts of the loops around it.
-        let mut weights: HashMap<Block, Value> = HashMap::new();
+        let mut weights: HashMap<Block, Value> = HashMap::default();
         let mut tape = self.c(0);
         for blk in f.blocks() {
             let mut w = self.c(1);
@@ -691,7 +691,7 @@ impl<'a> Walk<'a> {
                 if self.calls > MAX_CALLS {
                     return Err("the body makes too many calls to analyse".into());
                 }
-                let mut inner = HashMap::new();
+                let mut inner = HashMap::default();
                 for (p, a) in g.params().into_iter().zip(args) {
                     let s = if a.ty().is_pointer() {
                         self.ptr(a, env, 0).ok()

@@ -2,7 +2,7 @@
 //! snapshot holds (`snapshot`), and the `__enzyme_checkpoint_for` call that replaces the
 //! loop (`checkpoint_call`).
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Value};
 
@@ -68,7 +68,7 @@ pub(super) fn snapshot(
         let least = ctx.i64().const_i64(i64::from(c.post));
         let big = walk_b.icmp(IntPredicate::LLVMIntSGT, n, least);
         let trips = walk_b.select(big, n, least);
-        let mut env = HashMap::new();
+        let mut env = HashMap::default();
         let tl = walk_b.sub(walk_b.add(start, trips), one);
         let tl = walk_b.select(walk_b.icmp(IntPredicate::LLVMIntSGT, tl, start), tl, start);
         env.insert(

@@ -8,7 +8,7 @@
 //! each value the loop gives to the code after it is stored into a slot parameter (the
 //! last ones) right after it is computed; a stack slot only the body uses becomes the step's.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use crate::common::ir_text::quote;
 use ferrozyme_analysis::loops::Loop;
@@ -55,7 +55,7 @@ pub(super) fn outline(module: Module, f: Value, w: &WhileLoop, name: &str) -> Va
         .zip(&ps[ps.len() - w.outs.len()..])
         .map(|(v, p)| (*v, *p))
         .collect();
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map: HashMap<Value, Value> = HashMap::default();
     if let Some(c) = w.counter {
         map.insert(c, ps[0]);
     }
@@ -186,7 +186,7 @@ pub(super) fn inputs(l: &Loop, blocks: &[Block], counter: Option<Value>) -> Resu
         live: Vec::new(),
         locals: Vec::new(),
         rebuilt: Vec::new(),
-        seen: HashSet::new(),
+        seen: HashSet::default(),
     };
     for blk in blocks {
         for i in blk.instructions() {

@@ -17,7 +17,7 @@
 //! At -O0 pointers pass through stack slots that hold one value; loads from such slots
 //! are followed to the value stored ([`resolve`]).
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use crate::common::ir_text::quote;
 use ferrozyme_llvm::{Opcode, Value};
@@ -64,7 +64,7 @@ pub(crate) fn resolve(mut v: Value) -> Value {
 
 /// The functions `step` reaches through direct calls of defined functions.
 fn closure(step: Value) -> Vec<Value> {
-    let mut seen = HashSet::from([step]);
+    let mut seen = HashSet::from_iter([step]);
     let mut order = vec![step];
     let mut i = 0;
     while i < order.len() {
@@ -270,7 +270,7 @@ fn traced(
         step,
         funcs: &set,
         out: Written::default(),
-        seen: HashSet::new(),
+        seen: HashSet::default(),
     };
     for f in &funcs {
         for inst in f.blocks().into_iter().flat_map(|b| b.instructions()) {

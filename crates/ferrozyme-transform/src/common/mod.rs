@@ -69,7 +69,7 @@ pub(crate) fn first_located(
     next: impl Fn(Value) -> Vec<Value>,
 ) -> Option<ferrozyme_llvm::SourceLoc> {
     let mut queue = std::collections::VecDeque::from(start);
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
     while let Some(v) = queue.pop_front() {
         if !v.is_instruction() || !seen.insert(v) || seen.len() > 32 {
             continue;

@@ -41,7 +41,7 @@
 //! flagged) ([`RuntimeActivity::checked_stores`]). Storing into constant memory without reading
 //! back through such pointers stays allowed, as for `enzyme_const` buffers (`audit::body`).
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::{is_unaddressable, Activity};
 use ferrozyme_analysis::calls::{classify, CallKind};
@@ -303,7 +303,7 @@ pub(crate) fn analyze(
 /// pointers read through them), as opposed to those only assumed maybe-primal.
 fn direct_choices(insts: &[Value], act: &Activity, rt: &RuntimeActivity) -> HashSet<Value> {
     use Opcode::*;
-    let mut d: HashSet<Value> = HashSet::new();
+    let mut d: HashSet<Value> = HashSet::default();
     for &i in insts {
         if matches!(i.opcode(), Some(LLVMPHI | LLVMSelect)) && rt.maybe_primal.contains(&i) {
             let choices: Vec<Value> = if i.opcode() == Some(LLVMSelect) {

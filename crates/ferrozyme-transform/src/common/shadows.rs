@@ -84,7 +84,7 @@ fn read_only_without_reals(g: Value, depth: u32) -> bool {
         return false;
     };
     let mut work = vec![init];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
     while let Some(c) = work.pop() {
         if !seen.insert(c) {
             continue;

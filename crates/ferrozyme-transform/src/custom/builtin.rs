@@ -56,7 +56,7 @@ fn declared_as(module: Module, name: &str, decl: &str) -> bool {
 
 /// Declares `name` in the rules' text (once).
 fn declare(
-    declared: &mut std::collections::HashSet<String>,
+    declared: &mut ferrozyme_analysis::hash::HashSet<String>,
     text: &mut String,
     name: &str,
     decl: String,
@@ -70,7 +70,7 @@ fn declare(
 pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, String> {
     let mut text = String::new();
     let mut found: Vec<String> = Vec::new();
-    let mut declared = std::collections::HashSet::new();
+    let mut declared = ferrozyme_analysis::hash::HashSet::default();
     for (name, fp, pair) in FUNCTIONS {
         if !wants_rules(module, name) {
             continue;
@@ -112,7 +112,7 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
         text.push_str(&super::holomorphic::real_valued_rules_ir(name));
         found.push(name.to_string());
     }
-    let mut library = std::collections::HashSet::new();
+    let mut library = ferrozyme_analysis::hash::HashSet::default();
     let sorts: Vec<Sort> = Sort::ALL
         .into_iter()
         .filter(|s| wants_rules(module, s.name()) && declared_as(module, s.name(), s.declaration()))

@@ -29,7 +29,7 @@ mod qsort;
 pub(crate) mod threadprivate;
 mod wrappers;
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_abi::{
     registration, Registration, ALLOCATOR_ATTR, CUSTOM_RULE_ATTR, DEALLOCATOR_ATTR,

@@ -17,7 +17,7 @@
 //! in the branch LLVM's libcall shrink-wrapping puts an unused `sin` under), or in the
 //! piece's own block before the piece and in no piece itself.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_llvm::{Block, Builder, Opcode, Value};
@@ -83,7 +83,7 @@ pub fn place_beside_host(f: Value, block: Block, ranges: &mut [Vec<Value>]) -> u
         .collect();
     // The host's calls, the first of each (function, argument): in the blocks that
     // dominate the pieces' block, and in that block outside the pieces.
-    let mut host: HashMap<(Trig, Value), Value> = HashMap::new();
+    let mut host: HashMap<(Trig, Value), Value> = HashMap::default();
     let mut candidates = Vec::new();
     for hb in f.blocks() {
         if hb == block {

@@ -29,7 +29,7 @@
 //! ([`Problem::CapturedByValue`](crate::common::diags::Problem)). The primal program
 //! keeps the by-value fork.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Builder, Module, Opcode, Value};
 
@@ -39,7 +39,7 @@ const FORK: &str = "__kmpc_fork_call";
 /// floating value by value, and the direct calls of the same microtasks (clang's
 /// serialized call for an `if` clause).
 pub fn rewrite(m: Module, f: Value) {
-    let mut done: HashMap<Value, (Vec<bool>, Value)> = HashMap::new();
+    let mut done: HashMap<Value, (Vec<bool>, Value)> = HashMap::default();
     for call in super::calls_to(f, FORK) {
         let args = call.call_args();
         let [loc, argc, micro, captured @ ..] = &args[..] else {
@@ -126,7 +126,7 @@ fn microtask_by_ref(m: Module, micro: Value, moved: &[bool]) -> Value {
     let b = Builder::new(ctx);
     let entry = b.append_block(dst, "entry");
     b.position_at_end(entry);
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map: HashMap<Value, Value> = HashMap::default();
     for (k, (p, q)) in params.iter().zip(dst.params()).enumerate() {
         q.set_name(&p.name());
         let v = if k >= 2 && moved[k - 2] {

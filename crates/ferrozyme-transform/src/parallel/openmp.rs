@@ -313,7 +313,7 @@ pub fn outlining_problem(name: &str) -> Problem<'_> {
 /// sections (or atomic compare-and-swap loops, which may become critical sections)? Then its reverse needs the forward team: a thread reversing two tapes would
 /// wait at a barrier for itself, or for its own later critical section's turn.
 pub fn needs_forward_team(f: Value) -> bool {
-    let mut seen = std::collections::HashSet::from([f]);
+    let mut seen = ferrozyme_analysis::hash::HashSet::from_iter([f]);
     let mut work = vec![f];
     while let Some(g) = work.pop() {
         for i in g.blocks().into_iter().flat_map(|b| b.instructions()) {
@@ -562,7 +562,7 @@ fn field_of_param_reads_integers(p: Value, offset: u64) -> bool {
 /// it), storing nothing, calling nothing with it?
 fn reads_integers_only(q: Value) -> bool {
     let mut work = vec![q];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
     while let Some(v) = work.pop() {
         if !seen.insert(v) {
             continue;

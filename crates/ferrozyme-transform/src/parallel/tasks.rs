@@ -58,7 +58,7 @@
 //! needs two tasks to run concurrently to make progress is not a conforming OpenMP
 //! program).
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Builder, Module, Opcode, Value};
 use ferrozyme_rules::openmp::{task_call, TaskCall};
@@ -178,7 +178,7 @@ pub fn serialize(m: Module, f: Value) -> bool {
     let b = Builder::new(ctx);
     // Allocations with a known entry, by the task pointer they return: (entry, size of
     // the task with its privates).
-    let mut entries: HashMap<Value, (Value, Value)> = HashMap::new();
+    let mut entries: HashMap<Value, (Value, Value)> = HashMap::default();
     for &(call, rule) in &calls {
         if rule != TaskCall::Alloc {
             continue;

@@ -128,7 +128,7 @@ impl Gen<'_> {
         blk: Block,
         pred: Block,
         phi_adj: &Lanes<Vec<(Value, Value)>>,
-        inits: &[(std::collections::HashSet<Block>, Value, Value)],
+        inits: &[(ferrozyme_analysis::hash::HashSet<Block>, Value, Value)],
     ) -> Block {
         let inits: Vec<(Value, Value)> = inits
             .iter()

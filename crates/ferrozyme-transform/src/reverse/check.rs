@@ -549,7 +549,7 @@ fn computed_on(v: Value) -> bool {
             Some(Opcode::LLVMPHI | Opcode::LLVMSelect | Opcode::LLVMFreeze)
         )
     };
-    let mut seen = std::collections::HashSet::from([v]);
+    let mut seen = ferrozyme_analysis::hash::HashSet::from_iter([v]);
     let mut todo = vec![v];
     while let Some(v) = todo.pop() {
         let users = v.users();

@@ -25,7 +25,7 @@
 //! (InstCombine, IndVars and code generation all grew: one `sub` more per loop),
 //! bench/compile_scaling/README.md "cc30".
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::loops::{constant_step, defined_outside, Loop};
 use ferrozyme_llvm::{Block, Opcode, Value};

@@ -21,7 +21,7 @@ const LIMIT: usize = 256;
 
 /// Does allocation `a` (a `malloc`-like call) stay inside its function?
 pub(crate) fn stays_local(a: Value) -> bool {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
     let mut work = vec![a];
     while let Some(v) = work.pop() {
         if !seen.insert(v) {
@@ -90,7 +90,7 @@ fn call_keeps_nothing(call: Value, v: Value) -> bool {
 /// of the objects a phi or select may choose)? Its shadow is then freed by the
 /// allocation's replay, and the free must leave it alone.
 pub(crate) fn is_local_allocation(p: Value) -> bool {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
     let mut work = vec![p];
     while let Some(v) = work.pop() {
         let b = base_object(v);

@@ -47,7 +47,7 @@
 //! 2^62 bytes, which no allocator grants, so the growth path aborts (as any failed tape
 //! allocation does) before the first push instead of writing past a clamped buffer.
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::loops::{
     constant_start_phis, defined_outside, inverse_predicate, is_unit_step, swapped_predicate, Loop,
@@ -271,7 +271,7 @@ impl Gen<'_> {
         if b == l.header {
             return true;
         }
-        let mut seen: HashSet<Block> = HashSet::new();
+        let mut seen: HashSet<Block> = HashSet::default();
         let mut work: Vec<Block> = self.fx.cfg.succs(b);
         while let Some(x) = work.pop() {
             if x == b {

@@ -45,7 +45,7 @@ const MAX_POINTER_WALK: usize = 32;
 pub(crate) fn underlying(v: Value) -> Obj {
     let mut found: Option<Obj> = None;
     let mut work = vec![v];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
     while let Some(p) = work.pop() {
         let b = base_object(p);
         if !seen.insert(b) {
@@ -116,9 +116,12 @@ fn object_of(v: Value) -> Obj {
 /// Every object the function may write, with the instruction that writes it (stores and
 /// frees in `deferred` excepted: they are moved after the reverse sweep, see
 /// [`deferrable_stores`] and [`deferrable_frees`], or left out, see [`dropped_stores`]).
-pub(crate) fn written_objects(f: Value, deferred: &std::collections::HashSet<Value>) -> Writes {
+pub(crate) fn written_objects(
+    f: Value,
+    deferred: &ferrozyme_analysis::hash::HashSet<Value>,
+) -> Writes {
     let mut out = Vec::new();
-    let mut seen = std::collections::HashMap::new();
+    let mut seen = ferrozyme_analysis::hash::HashMap::default();
     for b in f.blocks() {
         for i in b.instructions() {
             if deferred.contains(&i) {
@@ -133,7 +136,7 @@ pub(crate) fn written_objects(f: Value, deferred: &std::collections::HashSet<Val
 }
 
 /// What callee `g` writes, looked at `depth` levels deep (each callee once per depth).
-type CalleeWrites = std::collections::HashMap<(Value, u32), Vec<Obj>>;
+type CalleeWrites = ferrozyme_analysis::hash::HashMap<(Value, u32), Vec<Obj>>;
 
 /// Math library functions without a derivative rule that write no memory the program can
 /// point to (at most `errno` or `signgam`).
@@ -260,9 +263,9 @@ pub(crate) fn deferrable_stores(
     f: Value,
     cfg: &ferrozyme_analysis::cfg::Cfg,
     returns: &[ferrozyme_llvm::Block],
-) -> std::collections::HashSet<Value> {
-    use std::collections::HashSet;
-    let mut out = HashSet::new();
+) -> ferrozyme_analysis::hash::HashSet<Value> {
+    use ferrozyme_analysis::hash::HashSet;
+    let mut out = HashSet::default();
     for blk in f.blocks() {
         if !cfg.is_reachable(blk)
             || cfg.is_cyclic(blk)
@@ -274,7 +277,7 @@ pub(crate) fn deferrable_stores(
         // Everything after a candidate, in this block and in the blocks reachable from it,
         // must not read memory.
         let mut later: Vec<Value> = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut work: Vec<ferrozyme_llvm::Block> = cfg.succs(blk);
         while let Some(b) = work.pop() {
             if seen.insert(b) {
@@ -369,9 +372,9 @@ pub(crate) fn stable_after(
 /// Which blocks can execute after which (memoized per starting block).
 #[derive(Default)]
 pub(crate) struct Reach {
-    from: std::collections::HashMap<
+    from: ferrozyme_analysis::hash::HashMap<
         ferrozyme_llvm::Block,
-        std::collections::HashSet<ferrozyme_llvm::Block>,
+        ferrozyme_analysis::hash::HashSet<ferrozyme_llvm::Block>,
     >,
 }
 
@@ -382,9 +385,9 @@ impl Reach {
         &mut self,
         cfg: &ferrozyme_analysis::cfg::Cfg,
         b: ferrozyme_llvm::Block,
-    ) -> &std::collections::HashSet<ferrozyme_llvm::Block> {
+    ) -> &ferrozyme_analysis::hash::HashSet<ferrozyme_llvm::Block> {
         self.from.entry(b).or_insert_with(|| {
-            let mut seen = std::collections::HashSet::new();
+            let mut seen = ferrozyme_analysis::hash::HashSet::default();
             let mut work = cfg.succs(b);
             while let Some(x) = work.pop() {
                 if seen.insert(x) {
@@ -437,8 +440,8 @@ pub(crate) fn deferrable_frees(
     f: Value,
     cfg: &ferrozyme_analysis::cfg::Cfg,
     returns: &[ferrozyme_llvm::Block],
-) -> std::collections::HashSet<Value> {
-    let mut out = std::collections::HashSet::new();
+) -> ferrozyme_analysis::hash::HashSet<Value> {
+    let mut out = ferrozyme_analysis::hash::HashSet::default();
     if returns.is_empty() {
         return out;
     }
@@ -552,9 +555,9 @@ pub(crate) fn allocates_nothing(f: Value) -> bool {
 pub(crate) fn dropped_stores(
     f: Value,
     noneed: &[bool],
-    deferred: &std::collections::HashSet<Value>,
-) -> std::collections::HashSet<Value> {
-    let mut out = std::collections::HashSet::new();
+    deferred: &ferrozyme_analysis::hash::HashSet<Value>,
+) -> ferrozyme_analysis::hash::HashSet<Value> {
+    let mut out = ferrozyme_analysis::hash::HashSet::default();
     for (k, a) in f.params().into_iter().enumerate() {
         if !noneed.get(k).copied().unwrap_or(false) || !a.ty().is_pointer() {
             continue;
@@ -562,7 +565,7 @@ pub(crate) fn dropped_stores(
         let noalias = f.has_param_attr(k as u32, "noalias");
         let mut stores = Vec::new();
         let mut work = vec![a];
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = ferrozyme_analysis::hash::HashSet::default();
         let mut ok = true;
         'walk: while let Some(d) = work.pop() {
             if !seen.insert(d) {

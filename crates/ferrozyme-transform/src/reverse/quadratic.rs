@@ -330,7 +330,7 @@ fn feeds_address(v: Value, depth: u32) -> bool {
 /// The keys of `map` whose entries `rank` gives a rank, in rank order (the maps iterate
 /// differently each run; the code emitted from them must not).
 pub(super) fn in_order<T>(
-    map: &std::collections::HashMap<Value, T>,
+    map: &ferrozyme_analysis::hash::HashMap<Value, T>,
     rank: impl Fn(&T) -> Option<usize>,
 ) -> Vec<Value> {
     let mut found: Vec<(usize, Value)> = map

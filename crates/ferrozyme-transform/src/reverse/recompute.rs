@@ -46,7 +46,7 @@
 //! The price is tape: rk4-odeint's step record grows from 8 to 32 bytes (filetest
 //! `loop_stage_values_taped`).
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -105,7 +105,7 @@ impl Gen<'_> {
         } else {
             None
         };
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut price = Price {
             iteration,
             record_reads: 0,

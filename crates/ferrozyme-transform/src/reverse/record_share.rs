@@ -56,7 +56,7 @@ impl Gen<'_> {
 fn header_on_every_cycle(cfg: &Cfg, l: &Loop) -> bool {
     let mut blocks = l.blocks_in(&cfg.blocks);
     blocks.retain(|b| *b != l.header);
-    let ix: std::collections::HashMap<Block, usize> =
+    let ix: ferrozyme_analysis::hash::HashMap<Block, usize> =
         blocks.iter().enumerate().map(|(k, b)| (*b, k)).collect();
     let succs: Vec<Vec<usize>> = blocks
         .iter()

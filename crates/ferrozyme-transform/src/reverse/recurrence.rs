@@ -43,7 +43,7 @@
 
 mod widened;
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::loops::{defined_outside, steps_by_one, Loop};
 use ferrozyme_analysis::predecessors::PredRule;

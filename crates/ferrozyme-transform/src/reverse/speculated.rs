@@ -25,8 +25,8 @@
 
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_analysis::cfg::Cfg;
+use ferrozyme_analysis::hash::HashSet;
 use ferrozyme_llvm::{Opcode, RealPredicate, Value};
-use std::collections::HashSet;
 
 use super::Gen;
 
@@ -121,7 +121,7 @@ fn dropped_on_a_branch(cfg: &Cfg, v: Value) -> bool {
         used_in.push(b);
     }
     succs.into_iter().any(|s| {
-        let mut seen = HashSet::from([home]);
+        let mut seen = HashSet::from_iter([home]);
         let mut work = vec![s];
         while let Some(b) = work.pop() {
             if used_in.contains(&b) {

@@ -13,8 +13,8 @@
 //! `Gen` (in `mod.rs`) owns one of each, the emission cursor, the diagnostics and the two
 //! narrow services synthesis may use ([`crate::services`]).
 
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 use std::cell::OnceCell;
-use std::collections::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::Activity;
 use ferrozyme_analysis::cfg::Cfg;
@@ -209,7 +209,7 @@ impl Tape {
             aug_rets: Vec::new(),
             copy_outs: Vec::new(),
             ret_index: None,
-            records: HashMap::new(),
+            records: HashMap::default(),
             record_order: Vec::new(),
             nest: Default::default(),
             region: None,
@@ -254,7 +254,7 @@ pub(crate) struct Caches {
     /// Caches holding integers that are plain integer data (counters, path tags, primal
     /// integers that carry no float bits): their tape accesses are marked for type
     /// analysis of a derivative that is differentiated again (`alias::mark_tape_int`).
-    pub int_data: std::collections::HashSet<(Option<Block>, u64)>,
+    pub int_data: ferrozyme_analysis::hash::HashSet<(Option<Block>, u64)>,
     /// Loops whose header's record holds the cached values of all their blocks
     /// (`reverse/record_share.rs`), by header.
     pub shared_records: HashMap<Block, bool>,

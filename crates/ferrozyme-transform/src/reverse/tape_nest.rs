@@ -40,7 +40,7 @@
 //! The tape's contents are position independent (no pointer into a block is stored in
 //! it), so `enzyme_allocated` copies of a whole block stay valid.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Diagnostic, Value};

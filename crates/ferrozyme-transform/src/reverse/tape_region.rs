@@ -57,7 +57,7 @@
 //! cycle. Combined functions keep their stacks' inline buffers (a short loop allocates
 //! nothing there), and parallel derivatives keep per-thread stacks.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, Opcode, Value};
 

@@ -33,7 +33,7 @@
 //! their spans, when their cells lie in different lanes of every `stride` elements
 //! (`Place::other_lane`; `stream_exact_interleaved_lanes`).
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -207,7 +207,7 @@ pub(crate) fn split(s: &mut Stream) -> Option<FarAdds> {
 /// The loads and stores of far adds proven never to touch a carried cell: `apart` from
 /// every stream of their object over the counter's range `ctr`.
 pub(crate) fn disjoint(far: &[FarAdds], streams: &[Stream], ctr: (i128, i128)) -> HashSet<Value> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     let places: Vec<Place> = streams.iter().map(Place::of).collect();
     for f in far {
         for (q, r) in &f.adds {

@@ -44,7 +44,8 @@ pub(crate) mod upward;
 pub(crate) mod upward_trial;
 pub(crate) mod values;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
+use std::collections::BTreeMap;
 
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::cfg::Cfg;
@@ -124,7 +125,7 @@ pub fn carry(
     }
     // Shadow parameters of `noalias` primals; the gradient's parameter indices of those
     // primals and shadows.
-    let mut shadows = HashSet::new();
+    let mut shadows = HashSet::default();
     let mut restrict_params = Vec::new();
     let mut k = 0usize;
     let gp = g.params();
@@ -714,7 +715,7 @@ fn others_ok(
     streams: &[Stream],
     exempt: &HashSet<Value>,
 ) -> bool {
-    let mut members: HashSet<Value> = HashSet::new();
+    let mut members: HashSet<Value> = HashSet::default();
     for r in streams.iter().flat_map(|s| s.by_q.values().flatten()) {
         members.extend([r.load, r.add, r.store]);
     }

@@ -18,7 +18,7 @@
 //! `streams/upward.rs` takes; interleaved lanes are slower run upwards). Only analysis:
 //! nothing is rewritten here.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Module, Opcode, Value};
 
@@ -45,7 +45,7 @@ pub(crate) struct Cell {
 fn byte_form(m: Module, p: Value, ctr: &Counter) -> Option<(Value, Form)> {
     let mut off = Form {
         konst: 0,
-        terms: HashMap::new(),
+        terms: HashMap::default(),
     };
     let mut p = p;
     while p.opcode() == Some(Opcode::LLVMGetElementPtr) {
@@ -152,7 +152,7 @@ mod tests {
     fn c(object: Value, konst: i128, coef: i128, size: i128) -> Cell {
         Cell {
             object,
-            rest: HashMap::new(),
+            rest: HashMap::default(),
             coef,
             konst,
             size,

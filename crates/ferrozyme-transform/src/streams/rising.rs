@@ -29,7 +29,7 @@
 //! `streams::others_ok` and `streams::far`), and the loop's other accesses commute
 //! (`streams/upward.rs`, with the stream's own adds left out of its check).
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Builder, Context, Value};
 
@@ -57,7 +57,7 @@ pub(crate) fn carry_rising(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
     // `delayed[(store, k)]`: the add's value `k` iterations ago (`k = 0`: this one's).
     let nothing = ty.const_float(-0.0);
     let first = e.b.first_non_phi().unwrap();
-    let mut delayed: HashMap<(Value, i64), Value> = HashMap::new();
+    let mut delayed: HashMap<(Value, i64), Value> = HashMap::default();
     for (&q, rs) in &s.by_q {
         for r in rs {
             delayed.insert((r.store, 0), r.d);

@@ -43,7 +43,7 @@
 //! and a body of at most [`MAX_BODY`] instructions (the copy's code size). Pinned by
 //! the filetest `stream_split_vector_tail`.
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, Context, Value};
 
@@ -95,7 +95,7 @@ pub(crate) fn split_tail(ctx: Context, b: Block, entry: Block, lanes: i128) -> b
     };
     let builder = Builder::new(ctx);
     let tail = exit.insert_before(ctx, &format!("{}.tail", b.name()));
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map: HashMap<Value, Value> = HashMap::default();
     map.insert(b.as_value(), tail.as_value());
     builder.position_at_end(tail);
     let mut phis = Vec::new();

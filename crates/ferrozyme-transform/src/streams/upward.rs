@@ -34,7 +34,7 @@
 //! is pinned by a filetest (`stream_upward_*.ll`). `streams::carry_loop` then carries
 //! rising windows.
 
-use std::collections::{HashMap, HashSet};
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::fastmath::REASSOC;
@@ -152,7 +152,7 @@ fn own_allocation(o: Value) -> bool {
 /// did.
 pub(crate) fn run_upward(ctx: Context, l: &Loop, shadows: &HashSet<Value>) -> bool {
     let Some(entry) = l.entry else { return false };
-    run_upward_except(ctx, l.header, entry, shadows, &HashSet::new())
+    run_upward_except(ctx, l.header, entry, shadows, &HashSet::default())
 }
 
 /// [`run_upward`] of the single-block loop `b` entered from `entry`, leaving out of the
@@ -184,7 +184,7 @@ pub(crate) fn run_upward_except(
     };
     let test = t.operand(0);
     let in_loop = |v: Value| v.is_instruction() && v.parent_block() == b;
-    let mut finals = HashSet::new();
+    let mut finals = HashSet::default();
     for phi in b.phis() {
         if phi == c {
             continue;
@@ -260,7 +260,7 @@ pub fn upward_candidate(
     // The gradient's primal pointer parameters: one per parameter of the primal, a
     // shadow after each `Dup` one.
     let gp = g.params();
-    let mut primals = HashSet::new();
+    let mut primals = HashSet::default();
     let mut k = 0usize;
     for a in &req.args {
         if let Some(p) = gp.get(k).filter(|p| p.ty().is_pointer()) {
@@ -368,7 +368,7 @@ pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bo
         return false;
     }
     // The other phis: sums, or counters stepping by a constant, used only in the loop.
-    let mut finals = HashSet::new();
+    let mut finals = HashSet::default();
     let mut beside = Vec::new();
     for phi in b.phis() {
         if phi == c {
@@ -406,7 +406,7 @@ pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bo
         lo: 1,
         hi: 0,
     };
-    if !memory_commutes(ctx, b, c, &ctr, disjoint, &HashSet::new()) {
+    if !memory_commutes(ctx, b, c, &ctr, disjoint, &HashSet::default()) {
         return false;
     }
     if !only_counter_and_sums_escape(b, c, next, &finals) {
@@ -594,10 +594,10 @@ fn memory_commutes(
     disjoint: &Disjoint,
     exempt: &HashSet<Value>,
 ) -> bool {
-    let mut rmw_parts = HashSet::new();
-    let mut written = HashSet::new();
+    let mut rmw_parts = HashSet::default();
+    let mut written = HashSet::default();
     // Objects with a plain store.
-    let mut own: HashSet<Value> = HashSet::new();
+    let mut own: HashSet<Value> = HashSet::default();
     for i in b.instructions() {
         if exempt.contains(&i) {
             continue;
@@ -631,7 +631,7 @@ fn memory_commutes(
         }
     }
     // The accesses of each plain-stored object, as cells of the iteration.
-    let mut cells: HashMap<Value, Vec<Cell>> = HashMap::new();
+    let mut cells: HashMap<Value, Vec<Cell>> = HashMap::default();
     let m = b.parent().parent_module();
     for i in b.instructions() {
         if exempt.contains(&i) {

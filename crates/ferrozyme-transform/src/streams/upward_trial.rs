@@ -14,7 +14,7 @@
 //! rewrite is deterministic, so the gradient gets what the copy got; a gradient without
 //! such a loop is left exactly as synthesis made it.
 
-use std::collections::HashSet;
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_llvm::Value;
 
@@ -24,7 +24,7 @@ use crate::generated::{is_shadow_param, mark_shadow_param};
 /// `g`; otherwise `g` is untouched. The number of loops turned in `g`.
 pub fn upward_if_taken(g: Value, primals: &HashSet<Value>) -> Result<usize, String> {
     let copy = crate::clone::copy_body(g.parent_module(), g, "__fz_upward_trial", false);
-    let mut copy_primals = HashSet::new();
+    let mut copy_primals = HashSet::default();
     for (i, (p, q)) in g.params().into_iter().zip(copy.params()).enumerate() {
         if is_shadow_param(p) {
             mark_shadow_param(copy, i as u32);
@@ -89,7 +89,7 @@ exit:
         let module = Module::from_inkwell(&m);
         let g = module.function("g").expect("g exists");
         let before = m.print_to_string().to_string();
-        let primals = HashSet::from([g.params()[0]]);
+        let primals = HashSet::from_iter([g.params()[0]]);
         let n = upward_if_taken(g, &primals).expect("no internal error");
         assert!(
             module.function("__fz_upward_trial").is_none(),

@@ -28,7 +28,8 @@
 //! exact cell), and the positions are contiguous (every cell the preheader loads or the
 //! exit stores is one the loop's first or last iteration accesses).
 
-use std::collections::{BTreeMap, HashMap};
+use ferrozyme_analysis::hash::HashMap;
+use std::collections::BTreeMap;
 
 use ferrozyme_llvm::{Block, Builder, Context, Opcode, Type, Value};
 
@@ -182,7 +183,7 @@ pub(crate) fn carry_values(ctx: Context, bld: &Builder, e: &LoopEdges, s: &Strea
     // The first iteration's window, loaded in the preheader.
     let pre_t = e.pre.terminator().unwrap();
     bld.position_before(pre_t);
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     let a0 = at_start(bld, s.anchor, e.b, e.c, e.start, &mut memo);
     let first = e.b.first_non_phi().unwrap();
     let mut phis: BTreeMap<i64, Value> = BTreeMap::new();

@@ -26,7 +26,7 @@ mod inst;
 mod mixed;
 mod parallel;
 
-use std::collections::HashMap;
+use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_analysis::activity::{Activity, ArgActivity};
 use ferrozyme_analysis::cfg::Cfg;
@@ -57,7 +57,7 @@ struct Facts {
     rt: crate::common::runtime_activity::RuntimeActivity,
     /// Stores through placeholder primals (`placeholder.rs`): only their tangents are
     /// written.
-    dropped: std::collections::HashSet<Value>,
+    dropped: ferrozyme_analysis::hash::HashSet<Value>,
 }
 
 /// The forward-mode synthesizer of one function.
@@ -117,9 +117,9 @@ pub(crate) fn synthesize(
         sup,
         b,
         eb,
-        map: HashMap::new(),
-        tan: HashMap::new(),
-        valid: HashMap::new(),
+        map: HashMap::default(),
+        tan: HashMap::default(),
+        valid: HashMap::default(),
         diags,
     };
     if t.check_supported() {

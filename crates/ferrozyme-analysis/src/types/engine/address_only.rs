@@ -17,7 +17,7 @@
 //! loses no fact the callee could use, and what callers learn from each other through it
 //! was never about the callee's code.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -76,7 +76,7 @@ impl AddressOnly {
 
     /// Does every use of `root`, and of what is computed from it, only measure it?
     fn only_measured(&mut self, root: Value) -> bool {
-        let mut seen: HashSet<Value> = HashSet::from([root]);
+        let mut seen: HashSet<Value> = HashSet::from_iter([root]);
         let mut work = vec![root];
         while let Some(v) = work.pop() {
             for u in v.users() {

@@ -15,7 +15,7 @@
 //! a bounded number of times (the lattice's height, a pointee slot's weight), so a log
 //! stays within a small multiple of its tree.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use ferrozyme_llvm::Value;
 

@@ -1,7 +1,8 @@
 //! Which functions type analysis looks at, and the links between values it adds beyond
 //! single instructions (pointers kept in `-O0` stack slots).
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use crate::hash::{HashMap, HashSet};
+use std::collections::VecDeque;
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -19,7 +20,7 @@ pub(in crate::types) fn scope_from(
     starts: &[Value],
     stop: &mut dyn FnMut(Value) -> bool,
 ) -> Vec<Value> {
-    let mut seen: HashSet<Value> = HashSet::new();
+    let mut seen: HashSet<Value> = HashSet::default();
     let mut order = Vec::new();
     let mut queue: VecDeque<Value> = starts.iter().copied().collect();
     while let Some(g) = queue.pop_front() {
@@ -81,7 +82,7 @@ fn is_hook_call(call: Value) -> bool {
 /// Pointers passed through stack slots (`-O0` code keeps every local in an `alloca`):
 /// a pointer loaded from a slot is the same data as every pointer stored to that slot.
 pub(in crate::types) fn stack_slot_links(insts: &[Vec<Value>]) -> Vec<(Value, Value)> {
-    let mut stored: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut stored: HashMap<Value, Vec<Value>> = HashMap::default();
     let mut loads: Vec<(Value, Value)> = Vec::new();
     for body in insts {
         for &i in body {

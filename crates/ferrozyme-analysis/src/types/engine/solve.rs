@@ -23,7 +23,8 @@
 //! Invariant: every rule reads only trees of values it registered a dependency on; a
 //! rule that reads more would miss updates and stop short of the fixed point.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -268,7 +269,7 @@ impl Engine {
         let item = Item::Inst(i);
         self.depend(i, item);
         let mut reads_periods = i.opcode() == Some(Opcode::LLVMGetElementPtr);
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for op in i.operands() {
             if !seen.insert(op) {
                 continue;

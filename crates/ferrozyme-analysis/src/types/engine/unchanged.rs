@@ -13,7 +13,7 @@
 //! Invariant: every change to a value's trees goes through `Engine::touch`, which bumps
 //! the value's version.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use ferrozyme_llvm::Value;
 

@@ -64,7 +64,7 @@ fn upward(body: &str, rmw: &str, sum: &str, after: &str) -> (bool, String) {
     let f = module.function("f").expect("f exists");
     let p = f.params();
     // dx and dout are the shadows of `restrict` primals.
-    let shadows = HashSet::from([p[1], p[2]]);
+    let shadows = HashSet::from_iter([p[1], p[2]]);
     let cfg = Cfg::new(f);
     let loops = Loops::new(&cfg);
     let l = loops.loops.first().expect("one loop");
@@ -201,7 +201,7 @@ exit:
     let m = parse(&ctx, ir);
     let module = Module::from_inkwell(&m);
     let f = module.function("g").expect("g exists");
-    let primals = HashSet::from([f.params()[0]]);
+    let primals = HashSet::from_iter([f.params()[0]]);
     let cfg = Cfg::new(f);
     let loops = Loops::new(&cfg);
     let l = loops.loops.first().expect("one loop");
