@@ -70,6 +70,7 @@ mod reload;
 mod scaled;
 mod speculated;
 mod state;
+mod store_back;
 pub(crate) mod stepped_index;
 mod tape_home;
 mod tape_move;
