@@ -1,12 +1,13 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: cannot-deduce-type ("an integer access to differentiable memory whose type is ambiguous (the value looks like Integer, the memory like Anything)") at the int pieces (`id` and its padding) of the struct copies `particle q = ps[i]` / `ps[i] = q` once any caller's particle memory is zero-initialised (here `eval`'s copy of the static `base`; `calloc` or `memset` in the caller do the same): Anything memory with an integer copy is refused as possibly moving float bits. Minimal: struct {double pos[3]; int id;} copied in and out in the function, the array calloc'd in main
-// IGNORE-REF: the same cannot-deduce-type as at -O0 (unoptimized IR)
 // Arrays of structs of arrays: particles {pos[3], vel[3], mass, id} and a mesh of cells
 // {node[4] indices, w[4] weights}, updated by whole-struct assignment (copies through a
 // temporary struct), inner loops over the member arrays, a gather through the integer
 // member arrays, and an enzyme_const buffer the function only WRITES (a log of
 // energies, never read back: no derivative is needed from it). Oracle: central
-// differences of the primal; the log's values against the primal's.
+// differences of the primal; the log's values against the primal's. Was IGNORE-O0/REF
+// (c30): `fz_fill(base[i].pos, 3, ..)`'s every-offset double reached `id` through the
+// member GEPs, and the struct copies' `int` accesses were refused (fixed in c31: a pointer
+// into a member array reaches that array only, types/layout.rs `field_array`).
 #include "fz_test.h"
 
 enum { P = 4, K = 3 };

@@ -412,3 +412,34 @@ fn copy_of_a_struct_local_is_typed_by_its_members_at_o0() {
         assert_eq!(ta.copy_tags(c[4], 24), None);
     });
 }
+
+#[test]
+fn member_array_fill_stays_in_its_array() {
+    with_module("member_array_fill.ll", |m| {
+        let f = func(m, "setup");
+        let ta = TypeAnalysis::run(m, f);
+        // `&base[i].pos`: doubles (every offset, as `fill` says), nothing of the members
+        // after them.
+        let pos = ta.pointee_tree(val(f, "pos"));
+        assert_eq!(pos, tree(&[(-1, Double)]));
+        // The struct keeps its `int id` at 56 (it became Anything).
+        let elem = ta.pointee_tree(val(f, "arrayidx7"));
+        for k in [0, 8, 16, 24, 32, 40, 48] {
+            assert_eq!(elem.get(k), Double, "offset {k}");
+        }
+        assert_eq!(elem.get(56), Integer);
+        // The flat fill of `fr.m` types all nine doubles of the 2-D member, and `flags`
+        // after it stays an integer.
+        let fr = m.global("fr").expect("@fr");
+        let t = ta.pointee_tree(fr);
+        for k in 0..9 {
+            assert_eq!(t.get(8 + 8 * k), Double, "m element {k}");
+        }
+        assert_eq!(t.get(80), Integer);
+        assert_eq!(t.get(0), Integer);
+        // The callee's parameter: doubles at every offset, no conflict.
+        let g = func(m, "fill");
+        let tf = TypeAnalysis::run(m, g);
+        assert!(!tf.pointee_tree(val(g, "x")).contains(Anything));
+    });
+}

@@ -340,6 +340,60 @@ pub(super) fn gep_offset(m: Module, gep: Value) -> Option<GepOffset> {
     })
 }
 
+/// The array-typed struct field a constant-offset GEP points into: its bytes `[lo, hi)`
+/// relative to the GEP's base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct FieldArray {
+    pub lo: i64,
+    pub hi: i64,
+}
+
+/// When every index of `gep` is constant and its last struct step selects a field of
+/// array type (`gep %particle, p, 0, 0` with `pos` a `[3 x double]`, and any constant
+/// indices on into it): that field's bytes. A pointer into a member array reaches that
+/// array only (`fz_fill(base[i].pos, 3, ..)` fills three doubles, not the `int id` after
+/// them). `None` for GEPs without a struct step (`&m[0][0]` of a `double m[3][3]` walks
+/// all nine elements, bounded by the allocation) and for a struct's last field of at
+/// most one element (a flexible array member or the `data[1]` struct hack, which
+/// programs index past its declared length).
+pub(super) fn field_array(m: Module, gep: Value) -> Option<FieldArray> {
+    let mut ty = gep.gep_source_type();
+    let mut constant: i64 = 0;
+    let mut field: Option<FieldArray> = None;
+    for i in 1..gep.num_operands() {
+        let c = gep.operand(i).const_int_value()?;
+        if i == 1 {
+            constant = constant.checked_add(c.checked_mul(alloc_size_of(m, ty)? as i64)?)?;
+            continue;
+        }
+        match ty.kind() {
+            TypeKind::Struct => {
+                let fields = ty.struct_fields();
+                if c < 0 || c as usize >= fields.len() {
+                    return None;
+                }
+                constant = constant.checked_add(m.field_offset(ty, c as u32) as i64)?;
+                ty = fields[c as usize];
+                let hack = c as usize + 1 == fields.len()
+                    && (ty.kind() != TypeKind::Array || ty.array_len() <= 1);
+                field = match (ty.kind(), hack) {
+                    (TypeKind::Array, false) => Some(FieldArray {
+                        lo: constant,
+                        hi: constant.checked_add(alloc_size_of(m, ty)? as i64)?,
+                    }),
+                    _ => None,
+                };
+            }
+            TypeKind::Array => {
+                ty = ty.element_type();
+                constant = constant.checked_add(c.checked_mul(alloc_size_of(m, ty)? as i64)?)?;
+            }
+            _ => return None,
+        }
+    }
+    field.filter(|f| (f.lo..f.hi).contains(&constant) && f.hi <= MAX_OFFSET)
+}
+
 /// A known constant factor of an index (`shl x, 3` → 8, `mul x, 24` → 24, else 1), so
 /// that byte-offset GEPs (`gep i8, p, (i << 3)`) still reveal their element stride.
 fn index_multiplier(idx: Value) -> u64 {

@@ -163,6 +163,11 @@ impl Checker<'_> {
             // it moves no float bits, whatever else the memory's merged facts hold.
             return;
         }
+        if super::store_back::is_store_back(i) {
+            // `store (load p), p`: the bytes keep what they held (a struct's padding
+            // copied out and back), whatever type they are.
+            return;
+        }
         let pieces = access_pieces(self.fx, val, addr);
         let tape_int = self.fx.ctx.md_kind(ferrozyme_analysis::types::TAPE_INT_MD);
         if i.metadata(tape_int).is_some() && pieces.iter().all(|(v, _)| v.is_not_float()) {

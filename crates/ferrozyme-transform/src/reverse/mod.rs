@@ -71,6 +71,7 @@ mod scaled;
 mod speculated;
 mod state;
 pub(crate) mod stepped_index;
+mod store_back;
 mod tape_home;
 mod tape_move;
 pub(crate) mod tape_nest;

@@ -162,6 +162,24 @@ impl Engine {
             None => self.gep_delta(g, base, off.constant),
             Some(_) => (self.pointee(base), self.pointee(g)),
         };
+        let field = off
+            .stride
+            .is_none()
+            .then(|| layout::field_array(self.m, g))
+            .flatten();
+        if let Some(f) = field {
+            // g points into a member array (`base[i].pos`): it reaches that array's bytes
+            // only, and its "every offset" covers them, not the members after it (an `int
+            // id` after `double pos[3]`, met by a `fill(double *x, n)` callee's doubles,
+            // would become Anything, and cross every call edge of `fill`).
+            let len = f.hi - off.constant;
+            let fwd = pb.shifted(off.constant).window(0, len);
+            let back = pg.bounded(len).shifted(-off.constant);
+            drop((pb, pg));
+            self.learn_ptr(g, &fwd);
+            self.learn_ptr(base, &back);
+            return;
+        }
         match off.stride {
             None => {
                 let fwd = pb.shifted(off.constant);
