@@ -13,7 +13,9 @@
 
 struct Circle { double r; };
 struct Rect { double w, h; };
-struct Poly { double side; double n; };  // double n: a variant mixing an int into an active slot is cxx/148's refusal
+// `n` a double: an int sharing the variant's storage with an active double is cxx/148's
+// refusal (cannot-deduce-type at -O0, bit arithmetic at -O2 with `int n`).
+struct Poly { double side; double n; };
 using Shape = std::variant<Circle, Rect, Poly>;
 
 struct Area {

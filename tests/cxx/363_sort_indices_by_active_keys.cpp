@@ -6,7 +6,8 @@
 // piecewise constant, so the derivative is that of the weights times the keys), a second
 // sort by |x| with a lambda capturing the input pointer by value, and a
 // `std::nth_element` median (`std::stable_sort` is cxx/366). Oracle: the analytic
-// gradient for the fixed order and central differences (keys far apart, so the order is the same at x +- h).
+// gradient for the fixed order and central differences (keys far apart, so the order
+// is the same at x +- h).
 #include "fz_cxx.h"
 #include <algorithm>
 #include <cmath>
