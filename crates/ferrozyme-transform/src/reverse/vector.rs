@@ -482,8 +482,7 @@ pub(super) fn copies_c_string(src: Value, len: Value) -> bool {
     {
         n = n.operand(0);
     }
-    n.called_function().is_some_and(|f| f.name() == "strlen")
-        && n.call_args().first() == Some(&src)
+    n.called_function().is_some_and(|f| f.name() == "strlen") && n.call_args().first() == Some(&src)
 }
 
 /// Is the pointer `p` used only as a C string: compared, measured by `strlen`, read one
