@@ -1,11 +1,12 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17
-// IGNORE-O2: cannot-deduce-type at `_M_construct_node`'s strlen-long memcpy of the key's characters into the node's string (the destination's tree has `Anything` 16 bytes on, where the node's double sits past the SSO buffer; nothing says the copy moves no floats): the source is reached through the writable global table; with `const char *const NAMES[]` (cxx/345) -O2 passes. -O0 and --ad-before-opt pass
-// IGNORE-PLUGIN: as at -O2 (the plugin trial builds at -O2)
 // cxx/345's `std::map<std::string, double>` of named parameters built inside the
 // differentiated function, with the names read from a *mutable* global table of string
 // pointers (`static const char *NAMES[]`, not `const char *const`): the keys' characters
 // are copied from memory reached through a writable global. Oracle: the analytic gradient.
+// Until cxx31 -O2 and the plugin refused `_M_construct_node`'s `strlen`-long memcpy of the
+// key (cannot-deduce-type), then stopped at run time on the global's null shadow: a copy of
+// `strlen(s)` characters from `s` moves no floats (`reverse/vector.rs`, `copies_c_string`).
 #include "fz_cxx.h"
 #include <cmath>
 #include <map>

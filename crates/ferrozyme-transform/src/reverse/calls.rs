@@ -371,8 +371,10 @@ impl Gen<'_> {
     fn fwd_memcpy(&mut self, i: Value) {
         let c = self.clone_into_fwd(i);
         let (dst, src) = (i.call_args()[0], i.call_args()[1]);
+        // A C string's characters carry no pointer whose shadow would need the copy.
         if self.fx.act.is_shadowed(dst)
             && self.fx.act.is_shadowed(src)
+            && !super::vector::copies_c_string(src, i.call_args()[2])
             && (self.fx.types.memory_may_hold_pointers(dst)
                 || self.fx.types.memory_may_hold_pointers(src)
                 || super::tape_move::is_tape_move(i))

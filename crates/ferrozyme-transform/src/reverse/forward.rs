@@ -230,7 +230,8 @@ impl Gen<'_> {
                         let s = self.b.load(i.ty(), sp, &format!("{}.shadow", i.name()));
                         s.set_alignment(i.alignment());
                         self.lanes[self.lane].shadow.insert(i, s);
-                        if i.ty().is_pointer() {
+                        // A C string's pointer needs no shadow: nothing to guard.
+                        if i.ty().is_pointer() && !super::vector::only_read_as_c_string(i) {
                             if let Some(g) = self.global_read_by(i) {
                                 self.guard_global_shadow(i, c, s, &g);
                             }

@@ -470,6 +470,44 @@ fn tiled_by_both(
             .all(|(o, b)| b.fp_type().is_none_or(|t| t == fp && o % size == 0))
 }
 
+/// Is `len` the length of the C string at `src` (`strlen(src)`, plus a constant for the
+/// terminator)? Such a copy moves characters, whatever type analysis merged into the
+/// destination: libstdc++'s `std::string` constructor from a `const char *` copies
+/// `strlen(s)` bytes into a map node whose other bytes hold the mapped double
+/// (tests/cxx/354 at -O2, the key read through a writable global table of names).
+pub(super) fn copies_c_string(src: Value, len: Value) -> bool {
+    let mut n = len;
+    if n.opcode() == Some(ferrozyme_llvm::Opcode::LLVMAdd)
+        && n.operand(1).const_int_value().is_some()
+    {
+        n = n.operand(0);
+    }
+    n.called_function().is_some_and(|f| f.name() == "strlen") && n.call_args().first() == Some(&src)
+}
+
+/// Is the pointer `p` used only as a C string: compared, measured by `strlen`, read one
+/// character at a time, and the
+/// source of copies of `strlen(p)` characters (`copies_c_string`)? No derivative and no
+/// pointer's shadow passes through such a pointer, so its own shadow is never needed
+/// (the key of tests/cxx/354, read from a writable global table of names).
+pub(super) fn only_read_as_c_string(p: Value) -> bool {
+    let users = p.users();
+    !users.is_empty()
+        && users.iter().all(|&u| match u.opcode() {
+            Some(ferrozyme_llvm::Opcode::LLVMICmp) => true,
+            // One character read (`_S_copy` of a one-character string assigns it).
+            Some(ferrozyme_llvm::Opcode::LLVMLoad) => u.ty().int_width() == Some(8),
+            _ => match u.called_function().map(|f| f.name()) {
+                Some(n) if n == "strlen" => true,
+                Some(n) if n.starts_with("llvm.memcpy") => {
+                    let a = u.call_args();
+                    a.len() > 2 && a[0] != p && a[1] == p && copies_c_string(p, a[2])
+                }
+                _ => false,
+            },
+        })
+}
+
 pub(super) fn copy_layout(
     types: &TypeAnalysis,
     call: Value,
@@ -477,6 +515,9 @@ pub(super) fn copy_layout(
     src: Value,
     len: Value,
 ) -> CopyLayout {
+    if copies_c_string(src, len) {
+        return CopyLayout::NoFloats;
+    }
     let n_const = len.const_int_value();
     let tagged = n_const.and_then(|n| types.copy_tags(call, n));
     let hi = n_const.unwrap_or(i64::MAX);
