@@ -90,10 +90,9 @@ pub(super) fn check_parallel(fx: &Facts, sup: &Support, diags: &mut Diags, i: Va
                     }
                     let args = i.call_args();
                     let req = match rule {
-                        MpiRule::Isend
-                        | MpiRule::Irecv
-                        | MpiRule::SendInit
-                        | MpiRule::RecvInit => args.get(6).copied(),
+                        MpiRule::Isend | MpiRule::Irecv | MpiRule::SendInit | MpiRule::RecvInit => {
+                            args.get(6).copied()
+                        }
                         MpiRule::Wait | MpiRule::Start | MpiRule::RequestFree => {
                             args.first().copied()
                         }
