@@ -602,6 +602,13 @@ static void fz_completed(fz_rec *r, const fz_status *s) {
  * MPI_Isend/MPI_Irecv. */
 static fz_rec *fz_started(fz_rec *r) {
   if (!r || !r->persistent) return r;
+  /* MPI_Waitany, MPI_Waitsome and the tests (runtime/mpi_composed.c) take a completed
+   * persistent request for one to wait for again, which would drop the others' adjoints. */
+  if (!r->cur)
+    fz_die("a wait or test of a persistent request that no MPI_Start started since its "
+           "last completion (MPI_Waitany, MPI_Waitsome and MPI_Test* of persistent requests "
+           "are not differentiated); complete persistent requests with MPI_Wait or "
+           "MPI_Waitall");
   fz_rec *cur = (fz_rec *)r->cur;
   r->cur = 0;
   return cur;
