@@ -1,16 +1,16 @@
 // EXPECT-ERROR: missing-derivative
-// EXPECT-ERROR: no derivative for `MPI_Send_init` (MPI)
-// EXPECT-ERROR: persistent requests are not differentiated
-// EXPECT-ERROR-LINE: MPI_Send_init(x
-// Persistent point-to-point requests (MPI_Send_init/MPI_Recv_init started by MPI_Start
-// each step, as production halo exchanges set them up) are an error naming the routine
-// and the remedy (the same messages with MPI_Isend/MPI_Irecv, differentiated:
-// tests/mpi/04), not a silent copy. (Open MPI's C ABI is declared here, so the test needs
-// no MPI installation: the pass stops before linking.)
+// EXPECT-ERROR: no derivative for `MPI_Bsend_init` (MPI)
+// EXPECT-ERROR: buffered and ready-mode persistent sends are not differentiated
+// EXPECT-ERROR-LINE: MPI_Bsend_init(x
+// Persistent requests set up with MPI_Send_init/MPI_Recv_init are differentiated
+// (tests/mpi/57); a buffered persistent send (MPI_Bsend_init, whose buffer MPI_Buffer_attach
+// manages) is an error naming the routine and the remedy (MPI_Send_init), not a silent
+// copy. (Open MPI's C ABI is declared here, so the test needs no MPI installation: the
+// pass stops before linking.)
 extern int enzyme_dup, enzyme_const;
 extern double __enzyme_autodiff(void *, ...);
 extern char ompi_mpi_double, ompi_mpi_comm_world;
-int MPI_Send_init(const void *, int, void *, int, int, void *, void **);
+int MPI_Bsend_init(const void *, int, void *, int, int, void *, void **);
 int MPI_Recv_init(void *, int, void *, int, int, void *, void **);
 int MPI_Start(void **);
 int MPI_Wait(void **, void *);
@@ -18,7 +18,7 @@ int MPI_Request_free(void **);
 
 double exchange(double *x, double *y, int n, int peer) {
   void *req[2];
-  MPI_Send_init(x, n, &ompi_mpi_double, peer, 0, &ompi_mpi_comm_world, &req[0]);
+  MPI_Bsend_init(x, n, &ompi_mpi_double, peer, 0, &ompi_mpi_comm_world, &req[0]);
   MPI_Recv_init(y, n, &ompi_mpi_double, peer, 0, &ompi_mpi_comm_world, &req[1]);
   MPI_Start(&req[1]);
   MPI_Start(&req[0]);

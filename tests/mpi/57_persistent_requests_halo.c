@@ -1,6 +1,5 @@
 // MPI: 2 4
 // OPT: O0 O2
-// IGNORE: persistent requests (MPI_Send_init/MPI_Recv_init, MPI_Start/MPI_Startall, MPI_Request_free) are not differentiated: a compile-time missing-derivative error naming each routine and the remedy (the same messages with MPI_Isend/MPI_Irecv, as tests/mpi/04 does; tests/errors/mpi_persistent_requests.c)
 // The 1-D heat equation with persistent halo requests, as production stencils set them
 // up: MPI_Recv_init/MPI_Send_init once before the time loop, MPI_Startall and
 // MPI_Waitall every step, MPI_Start + MPI_Wait of one more persistent pair for a

@@ -402,7 +402,7 @@ FZ_INLINE int fz_overlap(const fz_view *vt, long to_len, const fz_view *vf, long
 }
 
 void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line) {
-  if (fz_is_complex(from->type) && from->type == to->type) {
+  if (fz_is_complex(from->type) && fz_is_complex(to->type)) {
     fz_assign_complex(to, from, src, line);
     return;
   }
@@ -476,7 +476,7 @@ static void fz_assign_complex(fz_desc *to, const fz_desc *from, const char *src,
     for (long e = 0; e < n; e++) fz_zput(&vt, e, re, im);
     return;
   }
-  if (fz_overlap(&vt, len, &vf, len)) {
+  if (fz_overlap(&vt, len, &vf, fz_zlen(from->type))) {
     double *tmp = (double *)malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof(double));
     for (long e = 0; e < n; e++)
       tmp[2 * e] = fz_zget(&vf, e, 0), tmp[2 * e + 1] = fz_zget(&vf, e, 1);
@@ -485,6 +485,32 @@ static void fz_assign_complex(fz_desc *to, const fz_desc *from, const char *src,
     return;
   }
   for (long e = 0; e < n; e++) fz_zput(&vt, e, fz_zget(&vf, e, 0), fz_zget(&vf, e, 1));
+}
+
+/* Data the array-moving intrinsics (RESHAPE, CSHIFT, SPREAD, PACK) differentiate: reals
+ * and complex numbers (an element's parts move together). */
+FZ_INLINE int fz_is_moved(int t) { return fz_is_real(t) || fz_is_complex(t); }
+
+/* The bytes of one element of moved data of type code `t`. */
+FZ_INLINE long fz_moved_len(int t) {
+  return fz_is_complex(t) ? fz_zlen(t) : t == FZ_REAL8 ? 8 : 4;
+}
+
+/* to[e] = from[f], both of one kind of moved data (complex: both parts). */
+FZ_INLINE void fz_move(const fz_view *to, long e, const fz_view *from, long f) {
+  if (fz_is_complex(to->type))
+    fz_zput(to, e, fz_zget(from, f, 0), fz_zget(from, f, 1));
+  else
+    fz_put(to, e, fz_get(from, f));
+}
+
+/* The intrinsics that differentiate reals only stop at complex data, which flang's
+ * routine (the inactive alias) would move without its derivative. */
+FZ_INLINE void fz_no_complex(const fz_desc *x, const char *src, int line) {
+  if (fz_is_complex(x->type))
+    __fz_f18_fail("SUM, PRODUCT, MAXVAL or MINVAL with DIM, or EOSHIFT, of complex data is not "
+                  "differentiated; write the loop",
+                  src, line);
 }
 
 FZ_INLINE void fz_need_complex(const fz_desc *d, int type, const char *what, const char *src,
@@ -851,7 +877,8 @@ void __fz_f18_transpose(fz_desc *r, const fz_desc *x, const char *src, int line)
  * the integer vector `shape`. */
 void __fz_f18_reshape(fz_desc *r, const fz_desc *x, const fz_desc *shape, const fz_desc *pad,
                       const fz_desc *order, const char *src, int line) {
-  fz_need_real(x, "RESHAPE of non-real data in differentiated code", src, line);
+  if (!fz_is_moved(x->type))
+    __fz_f18_fail("RESHAPE of non-real data in differentiated code", src, line);
   if (pad || order)
     __fz_f18_fail("RESHAPE with PAD or ORDER is not differentiated; reshape without them",
                   src, line);
@@ -867,12 +894,12 @@ void __fz_f18_reshape(fz_desc *r, const fz_desc *x, const fz_desc *shape, const 
     ext[k] = shape->elem_len == 8 ? *(const long *)p : (long)*(const int *)p;
   }
   r->base = 0;
-  __fz_f18_allocate(r, rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  __fz_f18_allocate(r, rank, ext, fz_moved_len(x->type), x->type);
   r->attribute = FZ_ALLOCATABLE;
   fz_view_of(r, &vr, &sr);
   long n = fz_elements(&vr);
   if (n > fz_elements(&vx)) __fz_f18_fail("RESHAPE source too small for the shape", src, line);
-  for (long e = 0; e < n; e++) fz_put(&vr, e, fz_get(&vx, e));
+  for (long e = 0; e < n; e++) fz_move(&vr, e, &vx, e);
 }
 
 /* ---- array constructors `[x, y(n:1:-1), ...]` of reals ---------------------------------
@@ -1015,6 +1042,7 @@ static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const 
 void __fz_f18_sum_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
                       const fz_desc *mask) {
   if (!fz_is_real(x->type)) {
+    fz_no_complex(x, src, line);
     __fz_f18_sum_dim_inactive(r, x, dim, src, line, mask);
     return;
   }
@@ -1025,6 +1053,7 @@ void __fz_f18_sum_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, in
 void __fz_f18_maxval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
                          const fz_desc *mask) {
   if (!fz_is_real(x->type)) {
+    fz_no_complex(x, src, line);
     __fz_f18_maxval_dim_inactive(r, x, dim, src, line, mask);
     return;
   }
@@ -1035,6 +1064,7 @@ void __fz_f18_maxval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src,
 void __fz_f18_minval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
                          const fz_desc *mask) {
   if (!fz_is_real(x->type)) {
+    fz_no_complex(x, src, line);
     __fz_f18_minval_dim_inactive(r, x, dim, src, line, mask);
     return;
   }
@@ -1045,6 +1075,7 @@ void __fz_f18_minval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src,
 void __fz_f18_product_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
                           const fz_desc *mask) {
   if (!fz_is_real(x->type)) {
+    fz_no_complex(x, src, line);
     __fz_f18_product_dim_inactive(r, x, dim, src, line, mask);
     return;
   }
@@ -1075,7 +1106,7 @@ FZ_INLINE void fz_result_like(fz_desc *r, const fz_desc *x, const fz_shape *sx, 
                               fz_view *vr, fz_shape *sr) {
   for (int k = 0; k < sx->rank; k++) ext[k] = sx->extent[k];
   r->base = 0;
-  __fz_f18_allocate(r, sx->rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  __fz_f18_allocate(r, sx->rank, ext, fz_moved_len(x->type), x->type);
   r->attribute = FZ_ALLOCATABLE;
   fz_view_of(r, vr, sr);
 }
@@ -1095,13 +1126,13 @@ static void fz_cshift(fz_desc *r, const fz_desc *x, long shift, int dim, const c
     fz_split(ext, rank, e, idx);
     long s = (idx[dim - 1] + shift) % len;
     idx[dim - 1] = s < 0 ? s + len : s;
-    fz_put(&vr, e, fz_get(&vx, fz_join(ext, rank, idx)));
+    fz_move(&vr, e, &vx, fz_join(ext, rank, idx));
   }
 }
 
 void __fz_f18_cshift(fz_desc *r, const fz_desc *x, const fz_desc *shift, int dim,
                      const char *src, int line) {
-  if (!fz_is_real(x->type)) {
+  if (!fz_is_moved(x->type)) {
     __fz_f18_cshift_inactive(r, x, shift, dim, src, line);
     return;
   }
@@ -1113,7 +1144,7 @@ void __fz_f18_cshift(fz_desc *r, const fz_desc *x, const fz_desc *shift, int dim
 }
 
 void __fz_f18_cshift_vector(fz_desc *r, const fz_desc *x, long shift, const char *src, int line) {
-  if (!fz_is_real(x->type)) {
+  if (!fz_is_moved(x->type)) {
     __fz_f18_cshift_vector_inactive(r, x, shift, src, line);
     return;
   }
@@ -1123,7 +1154,7 @@ void __fz_f18_cshift_vector(fz_desc *r, const fz_desc *x, long shift, const char
 /* SPREAD(x, dim, ncopies): a result of rank x's + 1 with `ncopies` copies along `dim`. */
 void __fz_f18_spread(fz_desc *r, const fz_desc *x, int dim, long ncopies, const char *src,
                      int line) {
-  if (!fz_is_real(x->type)) {
+  if (!fz_is_moved(x->type)) {
     __fz_f18_spread_inactive(r, x, dim, ncopies, src, line);
     return;
   }
@@ -1136,7 +1167,7 @@ void __fz_f18_spread(fz_desc *r, const fz_desc *x, int dim, long ncopies, const 
   for (int k = 0; k < sx.rank; k++) xext[k] = sx.extent[k];
   for (int k = 0, j = 0; k < rank; k++) ext[k] = k == dim - 1 ? (ncopies > 0 ? ncopies : 0) : xext[j++];
   r->base = 0;
-  __fz_f18_allocate(r, rank, ext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  __fz_f18_allocate(r, rank, ext, fz_moved_len(x->type), x->type);
   r->attribute = FZ_ALLOCATABLE;
   fz_view_of(r, &vr, &sr);
   long n = fz_count(ext, rank);
@@ -1144,7 +1175,7 @@ void __fz_f18_spread(fz_desc *r, const fz_desc *x, int dim, long ncopies, const 
     fz_split(ext, rank, e, idx);
     for (int k = 0, j = 0; k < rank; k++)
       if (k != dim - 1) xidx[j++] = idx[k];
-    fz_put(&vr, e, fz_get(&vx, fz_join(xext, rank - 1, xidx)));
+    fz_move(&vr, e, &vx, fz_join(xext, rank - 1, xidx));
   }
 }
 
@@ -1153,7 +1184,7 @@ void __fz_f18_spread(fz_desc *r, const fz_desc *x, int dim, long ncopies, const 
  * elements come from it. A scalar mask selects all elements or none. */
 void __fz_f18_pack(fz_desc *r, const fz_desc *x, const fz_desc *mask, const fz_desc *vector,
                    const char *src, int line) {
-  if (!fz_is_real(x->type)) {
+  if (!fz_is_moved(x->type)) {
     __fz_f18_pack_inactive(r, x, mask, vector, src, line);
     return;
   }
@@ -1165,19 +1196,20 @@ void __fz_f18_pack(fz_desc *r, const fz_desc *x, const fz_desc *mask, const fz_d
   for (long e = 0; e < n; e++) count += fz_mask(mask, &vm, sm.rank ? e : 0);
   long len = count;
   if (vector) {
-    fz_need_real(vector, "PACK's VECTOR of another type than its ARRAY", src, line);
+    if (vector->type != x->type)
+      __fz_f18_fail("PACK's VECTOR of another type than its ARRAY", src, line);
     fz_view_of(vector, &vv, &sv);
     len = fz_elements(&vv);
     if (len < count) __fz_f18_fail("PACK's VECTOR is shorter than the packed elements", src, line);
   }
   r->base = 0;
-  __fz_f18_allocate(r, 1, &len, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  __fz_f18_allocate(r, 1, &len, fz_moved_len(x->type), x->type);
   r->attribute = FZ_ALLOCATABLE;
   fz_view_of(r, &vr, &sr);
   long k = 0;
   for (long e = 0; e < n; e++)
-    if (fz_mask(mask, &vm, sm.rank ? e : 0)) fz_put(&vr, k++, fz_get(&vx, e));
-  for (; k < len; k++) fz_put(&vr, k, fz_get(&vv, k));
+    if (fz_mask(mask, &vm, sm.rank ? e : 0)) fz_move(&vr, k++, &vx, e);
+  for (; k < len; k++) fz_move(&vr, k, &vv, k);
 }
 
 /* EOSHIFT by a scalar shift along `dim` (1-based): the elements shifted out are lost,
@@ -1214,6 +1246,7 @@ static void fz_eoshift(fz_desc *r, const fz_desc *x, long shift, const fz_desc *
 void __fz_f18_eoshift(fz_desc *r, const fz_desc *x, const fz_desc *shift,
                       const fz_desc *boundary, int dim, const char *src, int line) {
   if (!fz_is_real(x->type)) {
+    fz_no_complex(x, src, line);
     __fz_f18_eoshift_inactive(r, x, shift, boundary, dim, src, line);
     return;
   }
@@ -1227,6 +1260,7 @@ void __fz_f18_eoshift(fz_desc *r, const fz_desc *x, const fz_desc *shift,
 void __fz_f18_eoshift_vector(fz_desc *r, const fz_desc *x, long shift, const fz_desc *boundary,
                              const char *src, int line) {
   if (!fz_is_real(x->type)) {
+    fz_no_complex(x, src, line);
     __fz_f18_eoshift_vector_inactive(r, x, shift, boundary, src, line);
     return;
   }

@@ -52,6 +52,11 @@ int MPI_Recv(void *, int, fz_type, int, int, fz_comm, fz_status *);
 int MPI_Isend(const void *, int, fz_type, int, int, fz_comm, fz_req *);
 int MPI_Irecv(void *, int, fz_type, int, int, fz_comm, fz_req *);
 int MPI_Wait(fz_req *, fz_status *);
+int MPI_Send_init(const void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Recv_init(void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Start(fz_req *);
+int MPI_Startall(int, fz_req *);
+int MPI_Request_free(fz_req *);
 int MPI_Waitall(int, fz_req *, fz_status *);
 int MPI_Bcast(void *, int, fz_type, int, fz_comm);
 int MPI_Reduce(const void *, void *, int, fz_type, fz_op, int, fz_comm);
@@ -101,6 +106,9 @@ extern char ompi_mpi_comm_self[];
 /* MPI_PROC_NULL: a send to it does nothing, a receive from it leaves the buffer as it
  * was (its status has MPI_ANY_TAG), so neither has an adjoint or tangent message. */
 #define FZ_PROC_NULL (-2)
+/* MPI_REQUEST_NULL is `&ompi_request_null`. */
+extern char ompi_request_null[];
+#define FZ_REQUEST_NULL ((fz_req)ompi_request_null)
 #define FZ_TAG_UB_KEY 0
 
 static void fz_say(const char *s) {
@@ -540,6 +548,14 @@ typedef struct {
   void *tmp;     /* reverse of an Isend: where the adjoint arrives */
   fz_req adj;    /* the adjoint (or tangent) operation's request */
   int posted;    /* whether `adj` is an operation to complete */
+  /* A persistent request's record (MPI_Send_init, MPI_Recv_init): what each MPI_Start
+   * makes the record of one MPI_Isend/MPI_Irecv from, and that start's record until a
+   * wait takes it. */
+  int persistent;
+  void *pbuf;
+  int pn;
+  fz_type ptype;
+  void *cur;
 } fz_rec;
 
 static fz_rec *fz_rec_new(int is_recv, void *dbuf, int n, fz_type t, int peer, int tag,
@@ -581,6 +597,25 @@ static void fz_completed(fz_rec *r, const fz_status *s) {
   }
 }
 
+/* The record a wait completes, from the shadow of its request: a persistent request's
+ * current start (taken: a second wait of the same start has none), or the record of an
+ * MPI_Isend/MPI_Irecv. */
+static fz_rec *fz_started(fz_rec *r) {
+  if (!r || !r->persistent) return r;
+  /* MPI_Waitany, MPI_Waitsome and the tests (runtime/mpi_composed.c) take a completed
+   * persistent request for one to wait for again, which would drop the others' adjoints. */
+  if (!r->cur)
+    fz_die("a wait or test of a persistent request that no MPI_Start started since its "
+           "last completion (MPI_Waitany, MPI_Waitsome and MPI_Test* of persistent requests "
+           "are not differentiated); complete persistent requests with MPI_Wait or "
+           "MPI_Waitall");
+  fz_rec *cur = (fz_rec *)r->cur;
+  r->cur = 0;
+  return cur;
+}
+
+fz_rec *__fz_mpi_started(fz_rec *r) { return fz_started(r); }
+
 int __fz_mpi_wait_fwd(fz_req *req, fz_status *st, fz_rec *r) {
   fz_status mine;
   fz_status *s = st ? st : &mine;
@@ -594,7 +629,7 @@ int __fz_mpi_wait_fwd(fz_req *req, fz_status *st, fz_rec *r) {
 fz_rec **__fz_mpi_waitall_fwd(int n, fz_req *reqs, fz_rec **sreqs, fz_status *sts, int *err) {
   fz_rec **recs = (fz_rec **)calloc((size_t)(n > 0 ? n : 1), sizeof(fz_rec *));
   fz_status *s = sts ? sts : (fz_status *)calloc((size_t)(n > 0 ? n : 1), sizeof(fz_status));
-  for (int k = 0; k < n; k++) recs[k] = sreqs ? sreqs[k] : 0;
+  for (int k = 0; k < n; k++) recs[k] = sreqs ? fz_started(sreqs[k]) : 0;
   *err = MPI_Waitall(n, reqs, s);
   for (int k = 0; k < n; k++) fz_completed(recs[k], &s[k]);
   if (!sts) free(s);
@@ -642,6 +677,95 @@ void __fz_mpi_nonblocking_rev(fz_rec *r) {
   }
   free(r->tmp);
   free(r);
+}
+
+/* ---- persistent requests ------------------------------------------------------------ */
+
+/* MPI_Send_init/MPI_Recv_init (both sweeps and forward mode): the persistent request's
+ * record goes into the shadow of the request (and on the tape); each start is an
+ * MPI_Isend/MPI_Irecv for differentiation. */
+static fz_rec *fz_persistent_new(int is_recv, void *dbuf, int n, fz_type t, int peer, int tag,
+                                 fz_comm comm) {
+  fz_rec *p = (fz_rec *)calloc(1, sizeof(fz_rec));
+  if (!p) fz_die("out of memory for an MPI persistent request record");
+  p->persistent = 1;
+  p->is_recv = is_recv;
+  p->pbuf = dbuf;
+  p->pn = n;
+  p->ptype = t;
+  p->peer = peer;
+  p->tag = tag;
+  p->comm = comm;
+  return p;
+}
+
+int __fz_mpi_send_init_fwd(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
+                           fz_comm comm, fz_req *req, fz_rec **sreq) {
+  int err = MPI_Send_init(buf, n, t, dest, tag, comm, req);
+  *sreq = fz_persistent_new(0, dbuf, n, t, dest, tag, comm);
+  return err;
+}
+
+int __fz_mpi_recv_init_fwd(void *buf, void *dbuf, int n, fz_type t, int src, int tag,
+                           fz_comm comm, fz_req *req, fz_rec **sreq) {
+  int err = MPI_Recv_init(buf, n, t, src, tag, comm, req);
+  *sreq = fz_persistent_new(1, dbuf, n, t, src, tag, comm);
+  return err;
+}
+
+/* Reverse of MPI_Send_init/MPI_Recv_init: every start's adjoint is complete. */
+void __fz_mpi_persistent_rev(fz_rec *p) { free(p); }
+
+static fz_rec *fz_persistent(const fz_rec *p, const char *routine) {
+  if (!p || !p->persistent) {
+    fz_say("ferrozyme: ");
+    fz_say(routine);
+    fz_say(" of a request that no MPI_Send_init/MPI_Ssend_init/MPI_Recv_init of the "
+           "differentiated code set up; set the persistent request up inside the "
+           "differentiated function\n");
+    abort();
+  }
+  return (fz_rec *)p;
+}
+
+/* One start: the record of an MPI_Isend/MPI_Irecv of the persistent request's buffer,
+ * which the wait that completes it takes. */
+static fz_rec *fz_start(fz_rec *p) {
+  if (p->cur)
+    fz_die("MPI_Start of a persistent request whose last start no MPI_Wait/MPI_Waitall "
+           "completed");
+  fz_rec *r = fz_rec_new(p->is_recv, p->pbuf, p->pn, p->ptype, p->peer, p->tag, p->comm);
+  p->cur = r;
+  return r;
+}
+
+fz_rec *__fz_mpi_start_fwd(fz_req *req, fz_rec *p, int *err) {
+  fz_rec *r = fz_start(fz_persistent(p, "MPI_Start"));
+  *err = MPI_Start(req);
+  return r;
+}
+
+fz_rec **__fz_mpi_startall_fwd(int n, fz_req *reqs, fz_rec **sreqs, int *err) {
+  fz_rec **recs = (fz_rec **)calloc((size_t)(n > 0 ? n : 1), sizeof(fz_rec *));
+  for (int k = 0; k < n; k++) recs[k] = fz_start(fz_persistent(sreqs[k], "MPI_Startall"));
+  *err = MPI_Startall(n, reqs);
+  return recs;
+}
+
+void __fz_mpi_startall_rev(int n, fz_rec **recs) {
+  for (int k = n - 1; k >= 0; k--) __fz_mpi_nonblocking_rev(recs[k]);
+  free(recs);
+}
+
+/* MPI_Request_free in the forward sweep: of a persistent request, the record stays
+ * for the reverse sweep; of a nonblocking operation not yet completed, the adjoint
+ * would never be posted. */
+int __fz_mpi_request_free_fwd(fz_req *req, fz_rec **sreq) {
+  fz_rec *r = sreq ? *sreq : 0;
+  if (r && !r->persistent && *req != FZ_REQUEST_NULL)
+    fz_die("MPI_Request_free of an MPI_Isend/MPI_Irecv request that no wait completed: "
+           "its adjoint would never be posted; complete it with MPI_Wait/MPI_Waitall");
+  return MPI_Request_free(req);
 }
 
 /* ---- collectives ------------------------------------------------------------------- */
@@ -997,25 +1121,65 @@ static void fz_finish_tangent(fz_rec *r, const fz_status *s) {
   free(r);
 }
 
+/* The record a wait completes in forward mode: a persistent request's current start
+ * (its record stays in the shadow), or an MPI_Isend/MPI_Irecv's (the shadow cleared). */
+static fz_rec *fz_take(fz_rec **sreq) {
+  fz_rec *r = sreq ? *sreq : 0;
+  if (r && r->persistent) return fz_started(r);
+  if (sreq) *sreq = 0;
+  return r;
+}
+
 int __fz_mpi_wait_tan(fz_req *req, fz_status *st, fz_rec **sreq) {
   fz_status mine;
   fz_status *s = st ? st : &mine;
-  fz_rec *r = sreq ? *sreq : 0;
+  fz_rec *r = fz_take(sreq);
   int err = MPI_Wait(req, s);
   fz_finish_tangent(r, s);
-  if (sreq) *sreq = 0;
   return err;
+}
+
+/* Forward mode of a start: as MPI_Isend (the tangent travels at once) or MPI_Irecv (the
+ * wait receives it). */
+static void fz_start_tan(fz_rec *p) {
+  fz_rec *r = fz_start(p);
+  if (!r->is_recv && r->kind && r->n > 0 && r->peer != FZ_PROC_NULL) {
+    if (r->user.user) r->dbuf = r->tmp = fz_copy_in(&r->user);
+    if (!r->dbuf) r->dbuf = r->tmp = calloc((size_t)r->n, (size_t)r->kind);
+    MPI_Isend(r->dbuf, r->n, r->type, r->peer, fz_adj_tag(r->comm, r->tag), r->comm, &r->adj);
+    r->posted = 1;
+  }
+}
+
+int __fz_mpi_start_tan(fz_req *req, fz_rec **sreq) {
+  fz_start_tan(fz_persistent(sreq ? *sreq : 0, "MPI_Start"));
+  return MPI_Start(req);
+}
+
+int __fz_mpi_startall_tan(int n, fz_req *reqs, fz_rec **sreqs) {
+  for (int k = 0; k < n; k++) fz_start_tan(fz_persistent(sreqs ? sreqs[k] : 0, "MPI_Startall"));
+  return MPI_Startall(n, reqs);
+}
+
+/* Forward mode of MPI_Request_free: a persistent request's record goes with it. */
+int __fz_mpi_request_free_tan(fz_req *req, fz_rec **sreq) {
+  fz_rec *r = sreq ? *sreq : 0;
+  if (r && r->persistent) {
+    free(r);
+    *sreq = 0;
+  } else if (r && *req != FZ_REQUEST_NULL) {
+    fz_die("MPI_Request_free of an MPI_Isend/MPI_Irecv request that no wait completed: "
+           "its tangent would never arrive; complete it with MPI_Wait/MPI_Waitall");
+  }
+  return MPI_Request_free(req);
 }
 
 int __fz_mpi_waitall_tan(int n, fz_req *reqs, fz_rec **sreqs, fz_status *sts) {
   fz_status *s = sts ? sts : (fz_status *)calloc((size_t)(n > 0 ? n : 1), sizeof(fz_status));
   fz_rec **recs = (fz_rec **)calloc((size_t)(n > 0 ? n : 1), sizeof(fz_rec *));
-  for (int k = 0; k < n; k++) recs[k] = sreqs ? sreqs[k] : 0;
+  for (int k = 0; k < n; k++) recs[k] = sreqs ? fz_take(&sreqs[k]) : 0;
   int err = MPI_Waitall(n, reqs, s);
-  for (int k = 0; k < n; k++) {
-    fz_finish_tangent(recs[k], &s[k]);
-    if (sreqs) sreqs[k] = 0;
-  }
+  for (int k = 0; k < n; k++) fz_finish_tangent(recs[k], &s[k]);
   free(recs);
   if (!sts) free(s);
   return err;

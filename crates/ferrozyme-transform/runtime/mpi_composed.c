@@ -91,7 +91,7 @@ static size_t fz_elem(fz_type t) {
   if (combiner != FZ_COMBINER_NAMED) {
     static const char msg[] =
         "ferrozyme: an MPI datatype that is not predefined (derived datatypes are not "
-        "differentiated) in MPI_Sendrecv_replace, MPI_Allgatherv, MPI_Gatherv or "
+        "differentiated) in MPI_Allgatherv, MPI_Gatherv or "
         "MPI_Scatterv; communicate MPI_DOUBLE or MPI_FLOAT buffers\n";
     write(2, msg, sizeof msg - 1);
     abort();
@@ -115,10 +115,27 @@ static char *fz_at(const void *base, long elems, size_t elem) {
   return (char *)base + (size_t)elems * elem;
 }
 
+/* The bytes `n` items of datatype `t` span from their address: a predefined type's size,
+ * a derived type's extent (one of a negative lower bound stops the program). */
+static size_t fz_span(int n, fz_type t) {
+  int ni, na, nd, combiner = -1;
+  MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
+  if (combiner == FZ_COMBINER_NAMED) return (size_t)n * fz_elem(t);
+  long lb = 0, extent = 0;
+  MPI_Type_get_extent(t, &lb, &extent);
+  if (lb < 0) {
+    static const char msg[] = "ferrozyme: MPI_Sendrecv_replace of a derived datatype with a "
+                              "negative lower bound; resize it to start at its address\n";
+    write(2, msg, sizeof msg - 1);
+    abort();
+  }
+  return (size_t)(n > 0 ? n : 1) * (size_t)(lb + extent);
+}
+
+/* A derived datatype's items go through a scratch buffer laid out as the user's. */
 int __fz_mpic_sendrecv_replace(void *buf, int n, fz_type t, int dest, int stag, int src,
                                int rtag, fz_comm comm, fz_status *st) {
-  size_t elem = fz_elem(t);
-  char *in = calloc((size_t)n, elem);
+  char *in = calloc(fz_span(n, t), 1);
   int err = MPI_Sendrecv(buf, n, t, dest, stag, in, n, t, src, rtag, comm, st);
   fz_copy(buf, in, n, t);
   free(in);

@@ -8,6 +8,7 @@
 //! | `MPI_Send(x → dest)` | receive the adjoint from `dest`, `dx += it` | also send `dx` |
 //! | `MPI_Recv(x ← src)` | send `dx` to the actual source, `dx = 0` | also receive `dx` |
 //! | `MPI_Isend`/`MPI_Irecv` + `MPI_Wait[all]` | the wait posts the adjoint nonblocking operation, the reverse of the `I*` call completes it | tangents travel with their own requests |
+//! | `MPI_Send_init`/`MPI_Recv_init` + `MPI_Start[all]` + `MPI_Wait[all]` | each start is an `MPI_Isend`/`MPI_Irecv` of the persistent request's buffer: the wait posts the adjoint, the reverse of the start completes it | each start sends or receives the tangent |
 //! | `MPI_Bcast(x, root)` | sum of `dx` over the ranks reduced to the root; others' `dx = 0` | broadcast `dx` too |
 //! | `MPI_Reduce(s → r, SUM, root)` | broadcast the root's `dr`, `ds += it`, the root's `dr = 0` | reduce `ds` too |
 //! | `MPI_Allreduce(s → r, SUM)` | `ds += Allreduce(dr)`, `dr = 0` | allreduce `ds` too |
@@ -39,8 +40,8 @@
 //! with `MPI_PROD`, `MPI_MAX`, ..., the fetching atomics with `MPI_SUM`, `MPI_REPLACE`) are
 //! a compile-time error when the operation is a predefined constant, a run-time stop
 //! otherwise. `MPI_Compare_and_swap` (not differentiable),
-//! request-based (`MPI_Rput`, ...), persistent requests (`MPI_Send_init`, `MPI_Start`, ...)
-//! and post-start-complete-wait synchronisation are
+//! request-based (`MPI_Rput`, ...), buffered and ready-mode persistent sends
+//! (`MPI_Bsend_init`, `MPI_Rsend_init`) and post-start-complete-wait synchronisation are
 //! rejected.
 //!
 //! `MPI_Ssend` is `MPI_Send` for differentiation. Messages to and from `MPI_PROC_NULL`
@@ -86,6 +87,23 @@ pub enum MpiRule {
     Isend,
     /// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`.
     Irecv,
+    /// `MPI_Send_init(buf, count, datatype, dest, tag, comm, request)` (and
+    /// `MPI_Ssend_init`): the shadow of the request keeps the persistent operation's
+    /// record, from which each `MPI_Start` makes the record of one `MPI_Isend`.
+    SendInit,
+    /// `MPI_Recv_init(buf, count, datatype, source, tag, comm, request)`: as `SendInit`,
+    /// each start an `MPI_Irecv`.
+    RecvInit,
+    /// `MPI_Start(request)`: the record of this start goes on the tape; the wait that
+    /// completes it posts the adjoint operation, the reverse of the start completes it
+    /// (as for `MPI_Isend`/`MPI_Irecv`).
+    Start,
+    /// `MPI_Startall(count, requests)`.
+    Startall,
+    /// `MPI_Request_free(request)`: of a persistent request (its record stays for the
+    /// reverse sweep); of an active nonblocking one, a run-time stop (its adjoint would
+    /// never be posted).
+    RequestFree,
     /// `MPI_Wait(request, status)`.
     Wait,
     /// `MPI_Waitall(count, requests, statuses)`.
@@ -142,9 +160,13 @@ impl MpiRule {
     /// `(buffer argument, datatype argument)` pairs of a structural rule.
     pub fn buffers(self) -> &'static [(usize, usize)] {
         match self {
-            MpiRule::Send | MpiRule::Recv | MpiRule::Isend | MpiRule::Irecv | MpiRule::Bcast => {
-                &[(0, 2)]
-            }
+            MpiRule::Send
+            | MpiRule::Recv
+            | MpiRule::Isend
+            | MpiRule::Irecv
+            | MpiRule::SendInit
+            | MpiRule::RecvInit
+            | MpiRule::Bcast => &[(0, 2)],
             MpiRule::Reduce | MpiRule::Allreduce => &[(0, 3), (1, 3)],
             MpiRule::Sendrecv => &[(0, 2), (5, 7)],
             MpiRule::Gather | MpiRule::Scatter | MpiRule::Allgather => &[(0, 2), (3, 5)],
@@ -157,7 +179,12 @@ impl MpiRule {
     /// global (`static MPI_Datatype column;`); they are never read through.
     pub fn handles(self) -> &'static [usize] {
         match self {
-            MpiRule::Send | MpiRule::Recv | MpiRule::Isend | MpiRule::Irecv => &[2, 5],
+            MpiRule::Send
+            | MpiRule::Recv
+            | MpiRule::Isend
+            | MpiRule::Irecv
+            | MpiRule::SendInit
+            | MpiRule::RecvInit => &[2, 5],
             MpiRule::Bcast => &[2, 4],
             MpiRule::Reduce => &[3, 4, 6],
             MpiRule::Allreduce => &[3, 4, 5],
@@ -174,7 +201,7 @@ impl MpiRule {
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv with Wait/Waitall/Waitany/Waitsome and Test/Testall/Testany/Testsome, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE), Fetch_and_op and Get_accumulate (MPI_NO_OP) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv and persistent Send_init/Ssend_init/Recv_init with Start/Startall and Request_free, with Wait/Waitall/Waitany/Waitsome and Test/Testall/Testany/Testsome, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather, Iscatter, Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE), Fetch_and_op and Get_accumulate (MPI_NO_OP) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.

@@ -17,7 +17,7 @@ pub(super) const RMA_SYNC: &str = "passive-target synchronisation (lock, unlock,
 pub(super) const RMA_CAS: &str = "MPI_Compare_and_swap is not differentiable: whether it writes depends on an equality test of the target's value against the compare buffer (a step in the data, no derivative); keep the swapped data constant (integers, flags, locks) or write the update as an MPI_Accumulate";
 pub(super) const RMA_REQUEST: &str = "request-based one-sided operations are not differentiated; use MPI_Put/MPI_Get/MPI_Accumulate and complete them with MPI_Win_unlock, MPI_Win_flush or MPI_Win_fence";
 pub(super) const RMA_PSCW: &str = "post-start-complete-wait synchronisation is not differentiated; synchronise the window with MPI_Win_fence or passive-target locks (MPI_Win_lock, MPI_Win_lock_all)";
-pub(super) const PERSISTENT: &str = "persistent requests are not differentiated; post the same messages with MPI_Isend/MPI_Irecv where MPI_Start/MPI_Startall starts them and complete them with MPI_Wait/MPI_Waitall as before";
+pub(super) const PERSISTENT: &str = "buffered and ready-mode persistent sends are not differentiated; set the request up with MPI_Send_init or MPI_Ssend_init (differentiated, as are MPI_Recv_init, MPI_Start/MPI_Startall and MPI_Request_free)";
 pub(super) const RMA_DYNAMIC: &str = "dynamic and shared-memory windows are not differentiated; create the window with MPI_Win_create or MPI_Win_allocate inside the differentiated function";
 
 pub(super) const TABLE: &[(&str, MpiRule)] = &[
@@ -275,13 +275,14 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
         "MPI_Rget_accumulate",
         MpiRule::Unsupported { why: RMA_REQUEST },
     ),
-    ("MPI_Send_init", MpiRule::Unsupported { why: PERSISTENT }),
-    ("MPI_Ssend_init", MpiRule::Unsupported { why: PERSISTENT }),
+    ("MPI_Send_init", MpiRule::SendInit),
+    ("MPI_Ssend_init", MpiRule::SendInit),
     ("MPI_Bsend_init", MpiRule::Unsupported { why: PERSISTENT }),
     ("MPI_Rsend_init", MpiRule::Unsupported { why: PERSISTENT }),
-    ("MPI_Recv_init", MpiRule::Unsupported { why: PERSISTENT }),
-    ("MPI_Start", MpiRule::Unsupported { why: PERSISTENT }),
-    ("MPI_Startall", MpiRule::Unsupported { why: PERSISTENT }),
+    ("MPI_Recv_init", MpiRule::RecvInit),
+    ("MPI_Start", MpiRule::Start),
+    ("MPI_Startall", MpiRule::Startall),
+    ("MPI_Request_free", MpiRule::RequestFree),
     ("MPI_Win_post", MpiRule::Unsupported { why: RMA_PSCW }),
     ("MPI_Win_start", MpiRule::Unsupported { why: RMA_PSCW }),
     ("MPI_Win_complete", MpiRule::Unsupported { why: RMA_PSCW }),

@@ -16,6 +16,12 @@ fn rows_and_families() {
         })
     );
     assert_eq!(mpi_rule("MPI_Ssend"), Some(MpiRule::Send));
+    assert_eq!(mpi_rule("MPI_Ssend_init"), Some(MpiRule::SendInit));
+    assert_eq!(mpi_rule("MPI_Startall"), Some(MpiRule::Startall));
+    assert!(matches!(
+        mpi_rule("MPI_Bsend_init"),
+        Some(MpiRule::Unsupported { .. })
+    ));
     assert_eq!(mpi_rule("MPI_Sendrecv"), Some(MpiRule::Sendrecv));
     assert!(matches!(
         mpi_rule("MPI_Comm_split"),

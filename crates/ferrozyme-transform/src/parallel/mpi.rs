@@ -44,6 +44,31 @@ pub fn helpers(rule: MpiRule) -> Helpers {
             Some("__fz_mpi_nonblocking_rev"),
             Some("__fz_mpi_irecv_tan"),
         ),
+        MpiRule::SendInit => h(
+            Some("__fz_mpi_send_init_fwd"),
+            Some("__fz_mpi_persistent_rev"),
+            Some("__fz_mpi_send_init_fwd"),
+        ),
+        MpiRule::RecvInit => h(
+            Some("__fz_mpi_recv_init_fwd"),
+            Some("__fz_mpi_persistent_rev"),
+            Some("__fz_mpi_recv_init_fwd"),
+        ),
+        MpiRule::Start => h(
+            Some("__fz_mpi_start_fwd"),
+            Some("__fz_mpi_nonblocking_rev"),
+            Some("__fz_mpi_start_tan"),
+        ),
+        MpiRule::Startall => h(
+            Some("__fz_mpi_startall_fwd"),
+            Some("__fz_mpi_startall_rev"),
+            Some("__fz_mpi_startall_tan"),
+        ),
+        MpiRule::RequestFree => h(
+            Some("__fz_mpi_request_free_fwd"),
+            None,
+            Some("__fz_mpi_request_free_tan"),
+        ),
         MpiRule::Wait => h(
             Some("__fz_mpi_wait_fwd"),
             Some("__fz_mpi_wait_rev"),
@@ -113,6 +138,10 @@ pub fn helpers(rule: MpiRule) -> Helpers {
         | MpiRule::Unsupported { .. } => h(None, None, None),
     }
 }
+
+/// The helper that takes the record a wait completes from the shadow of its request (a
+/// persistent request's current start, or the record itself).
+pub const STARTED: &str = "__fz_mpi_started";
 
 /// The routine and predefined operation of a one-sided call with an operation
 /// (`MPI_Accumulate`, `MPI_Fetch_and_op`, `MPI_Get_accumulate`, or the composed

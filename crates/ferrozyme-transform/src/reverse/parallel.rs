@@ -90,9 +90,13 @@ pub(super) fn check_parallel(fx: &Facts, sup: &Support, diags: &mut Diags, i: Va
                     }
                     let args = i.call_args();
                     let req = match rule {
-                        MpiRule::Isend | MpiRule::Irecv => args.get(6).copied(),
-                        MpiRule::Wait => args.first().copied(),
-                        MpiRule::Waitall => args.get(1).copied(),
+                        MpiRule::Isend | MpiRule::Irecv | MpiRule::SendInit | MpiRule::RecvInit => {
+                            args.get(6).copied()
+                        }
+                        MpiRule::Wait | MpiRule::Start | MpiRule::RequestFree => {
+                            args.first().copied()
+                        }
+                        MpiRule::Waitall | MpiRule::Startall => args.get(1).copied(),
                         _ => None,
                     };
                     if req.is_some_and(|r| !fx.act.is_shadowed(r)) {
@@ -402,7 +406,7 @@ impl Gen<'_> {
                 let r = self.b.call_fn(h, &a);
                 (r, self.b.load(i64t, who, "fz.mpi.who"))
             }
-            MpiRule::Isend | MpiRule::Irecv => {
+            MpiRule::Isend | MpiRule::Irecv | MpiRule::SendInit | MpiRule::RecvInit => {
                 let sbuf = self.fwd_shadow(orig[0]);
                 let sreq = self.fwd_shadow(orig[6]);
                 let a = [
@@ -414,8 +418,33 @@ impl Gen<'_> {
             MpiRule::Wait => {
                 let sreq = self.fwd_shadow(orig[0]);
                 let rec = self.b.load(ptr, sreq, "fz.mpi.rec");
+                let Some(started) = self.helper_or_report(i, Family::Mpi, mpi::STARTED) else {
+                    return true;
+                };
+                let rec = self.b.call_fn(started, &[rec]);
                 let r = self.b.call_fn(h, &[args[0], args[1], rec]);
                 (r, rec)
+            }
+            // (request, record, err) -> the record of this start
+            MpiRule::Start => {
+                let sreq = self.fwd_shadow(orig[0]);
+                let p = self.b.load(ptr, sreq, "fz.mpi.rec");
+                let err = self.fwd_slot(i32t, "fz.mpi.err");
+                let rec = self.b.call_fn(h, &[args[0], p, err]);
+                (self.b.load(i32t, err, "fz.mpi.err"), rec)
+            }
+            MpiRule::Startall => {
+                let sreqs = self.fwd_shadow(orig[1]);
+                let err = self.fwd_slot(i32t, "fz.mpi.err");
+                let recs = self.b.call_fn(h, &[args[0], args[1], sreqs, err]);
+                (self.b.load(i32t, err, "fz.mpi.err"), recs)
+            }
+            // Nothing for the reverse sweep.
+            MpiRule::RequestFree => {
+                let sreq = self.fwd_shadow(orig[0]);
+                let r = self.b.call_fn(h, &[args[0], sreq]);
+                self.vals.fwd.insert(i, r);
+                return true;
             }
             MpiRule::Waitall => {
                 let sreqs = self.fwd_shadow(orig[1]);
@@ -607,8 +636,13 @@ impl Gen<'_> {
                 let who = self.fetch_key(Key::Tape(i));
                 vec![s, n, t, who, comm]
             }
-            MpiRule::Isend | MpiRule::Irecv | MpiRule::Wait => vec![self.fetch_key(Key::Tape(i))],
-            MpiRule::Waitall => {
+            MpiRule::Isend
+            | MpiRule::Irecv
+            | MpiRule::Wait
+            | MpiRule::SendInit
+            | MpiRule::RecvInit
+            | MpiRule::Start => vec![self.fetch_key(Key::Tape(i))],
+            MpiRule::Waitall | MpiRule::Startall => {
                 let n = self.fetch(args[0]);
                 vec![n, self.fetch_key(Key::Tape(i))]
             }

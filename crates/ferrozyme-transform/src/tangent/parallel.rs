@@ -142,7 +142,7 @@ impl TangentGen<'_> {
                     .chain(p[1..].iter().copied())
                     .collect()
             }
-            MpiRule::Isend | MpiRule::Irecv => {
+            MpiRule::Isend | MpiRule::Irecv | MpiRule::SendInit | MpiRule::RecvInit => {
                 let d = self.shadow_or_null(o[0]);
                 let sreq = self.shadow_or_null(o[6]);
                 [p[0], d]
@@ -158,6 +158,14 @@ impl TangentGen<'_> {
             MpiRule::Waitall => {
                 let sreqs = self.shadow_or_null(o[1]);
                 vec![p[0], p[1], sreqs, p[2]]
+            }
+            MpiRule::Start | MpiRule::RequestFree => {
+                let sreq = self.shadow_or_null(o[0]);
+                vec![p[0], sreq]
+            }
+            MpiRule::Startall => {
+                let sreqs = self.shadow_or_null(o[1]);
+                vec![p[0], p[1], sreqs]
             }
             // (send, dsend, recv, drecv, rest...)
             MpiRule::Reduce | MpiRule::Allreduce => {
