@@ -12,3 +12,4 @@ pub mod layers;
 pub mod refused;
 pub mod simd;
 pub mod structs;
+pub mod styles31;
