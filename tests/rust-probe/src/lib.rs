@@ -8,6 +8,7 @@ pub mod dynamics;
 pub mod generic;
 pub mod iters;
 pub mod layers;
+pub mod leftovers31;
 #[cfg(feature = "probe30-refused")]
 pub mod refused;
 pub mod simd;
