@@ -110,8 +110,8 @@ fn pointer_sized_bytes(t: ferrozyme_llvm::Type) -> bool {
 /// reference (`|k| coeffs.get(k)` over a `Const` `&HashMap`, not inlined in debug builds)
 /// is such a slot. A byte slot counts when its contents are only ever pointers: every
 /// load and store through it moves a pointer-only value, it is never copied by `memcpy`,
-/// and the functions it is passed to only read it (`readonly` parameter) — otherwise the
-/// bytes could hold floats, and it keeps its shadow (rust31).
+/// and the functions it is passed to only read it (`readonly` parameter) and return no
+/// pointer — otherwise the bytes could hold floats, and it keeps its shadow (rust31).
 pub fn pointer_slot(slot: Value) -> Option<PointerSlot> {
     if slot.opcode() != Some(Opcode::LLVMAlloca) {
         return None;
@@ -161,7 +161,9 @@ pub fn pointer_slot(slot: Value) -> Option<PointerSlot> {
                                 || g.has_param_attr(k as u32, "readonly")
                                 || g.has_param_attr(k as u32, "readnone")
                         });
-                        if !read_only {
+                        // A pointer result could be the slot's address handed back,
+                        // through which the caller might store anything.
+                        if !read_only || u.ty().contains_pointer() {
                             return None;
                         }
                         continue;
