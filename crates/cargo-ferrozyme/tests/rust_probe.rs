@@ -123,4 +123,3 @@ fn probe_refusals_are_right_or_clear() {
     }
     assert!(!report.contains("_ZN"), "mangled names in:\n{report}");
 }
-

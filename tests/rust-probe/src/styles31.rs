@@ -120,7 +120,12 @@ pub fn sum_product(x: &[f64]) -> f64 {
 /// relative difference that is 0 when the denominator is below `f64::EPSILON`.
 #[autodiff_reverse(d_eps_guards, Duplicated, Const, Active)]
 pub fn eps_guards(x: &[f64], w: &[f64]) -> f64 {
-    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt().max(f64::EPSILON);
+    let norm = x
+        .iter()
+        .map(|v| v * v)
+        .sum::<f64>()
+        .sqrt()
+        .max(f64::EPSILON);
     let dir: f64 = x.iter().zip(w).map(|(a, b)| a / norm * b).sum();
     let den = x[0].abs() + x[1].abs();
     let rel = if den < f64::EPSILON {
@@ -389,4 +394,3 @@ mod tests {
         assert_close("d k", dk, fk, FD);
     }
 }
-
