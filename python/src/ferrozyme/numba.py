@@ -478,7 +478,29 @@ def _serial(fn):
     return numba.njit(**keep)(fn.py_func)
 
 
+def _from_cfunc(fn, mode):
+    """A `@numba.cfunc`: its Python function compiled by njit with the cfunc's options
+    (`fastmath`, `error_model`...), which is the code the C callback runs. Its arguments
+    must be what njit differentiates (floats, integers, arrays): a callback over raw
+    pointers (`CPointer`, `voidptr`) has no shape to give a gradient and is refused."""
+    from numba.core.ccallback import CFunc
+
+    if not isinstance(fn, CFunc):
+        return fn
+    bad = [str(t) for t in fn._sig.args if isinstance(t, types.CPointer) or t == types.voidptr]
+    if bad:
+        raise TypeError(
+            f"ferrozyme.numba.{mode}: the @cfunc {fn.__qualname__} takes raw pointers ({', '.join(bad)}): "
+            "differentiate the njit function that computes the value over arrays, and call its "
+            f"ferrozyme.numba.{mode} from the callback on numba.carray views"
+        )
+    opts = getattr(fn._compiler, "targetoptions", {}) or {}
+    keep = {k: v for k, v in opts.items() if k in ("fastmath", "error_model", "boundscheck", "nogil")}
+    return numba.njit(**keep)(fn._pyfunc)
+
+
 def _make(fn, argnums, mode):
+    fn = _from_cfunc(fn, mode)
     if not isinstance(fn, numba.core.registry.CPUDispatcher):
         raise TypeError(f"ferrozyme.numba.{mode} needs a numba.njit function, got {type(fn).__name__}")
     argnums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
@@ -519,7 +541,8 @@ def _make(fn, argnums, mode):
 
 
 def grad(fn, argnums=0):
-    """The gradient of a scalar-valued `numba.njit` function with respect to `argnums`.
+    """The gradient of a scalar-valued `numba.njit` function (or `@numba.cfunc` over
+    floats and arrays) with respect to `argnums`.
 
     The result is an njit dispatcher: `grad(f)(*args)` returns the gradient (an array for
     an array argument, a float for a float argument; a tuple for several argnums).

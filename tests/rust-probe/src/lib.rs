@@ -8,7 +8,9 @@ pub mod dynamics;
 pub mod generic;
 pub mod iters;
 pub mod layers;
+pub mod leftovers31;
 #[cfg(feature = "probe30-refused")]
 pub mod refused;
 pub mod simd;
 pub mod structs;
+pub mod styles31;

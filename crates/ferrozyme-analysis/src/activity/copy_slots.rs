@@ -94,9 +94,30 @@ fn only_pointers(t: ferrozyme_llvm::Type) -> bool {
     }
 }
 
+/// Is `t` a small byte array of whole pointers (`[8 x i8]` … `[64 x i8]`): rustc's stack
+/// slots, typed by their size only?
+fn pointer_sized_bytes(t: ferrozyme_llvm::Type) -> bool {
+    use ferrozyme_llvm::TypeKind;
+    t.kind() == TypeKind::Array
+        && t.element_type().int_width() == Some(8)
+        && (8..=64).contains(&t.array_len())
+        && t.array_len() % 8 == 0
+}
+
 /// The links and fields of `slot` when it is a pointer slot (module comment).
+///
+/// rustc types its stack slots as bytes (`[8 x i8]`): a closure's environment holding a
+/// reference (`|k| coeffs.get(k)` over a `Const` `&HashMap`, not inlined in debug builds)
+/// is such a slot. A byte slot counts when its contents are only ever pointers: every
+/// load and store through it moves a pointer-only value, it is never copied by `memcpy`,
+/// and the functions it is passed to only read it (`readonly` parameter) and return no
+/// pointer — otherwise the bytes could hold floats, and it keeps its shadow (rust31).
 pub fn pointer_slot(slot: Value) -> Option<PointerSlot> {
-    if slot.opcode() != Some(Opcode::LLVMAlloca) || !only_pointers(slot.allocated_type()) {
+    if slot.opcode() != Some(Opcode::LLVMAlloca) {
+        return None;
+    }
+    let bytes = pointer_sized_bytes(slot.allocated_type());
+    if !bytes && !only_pointers(slot.allocated_type()) {
         return None;
     }
     let mut out = PointerSlot::default();
@@ -111,12 +132,15 @@ pub fn pointer_slot(slot: Value) -> Option<PointerSlot> {
         }
         for u in p.users() {
             match u.opcode() {
+                Some(Opcode::LLVMLoad) if bytes && !only_pointers(u.ty()) => return None,
                 Some(Opcode::LLVMLoad) => {}
                 Some(Opcode::LLVMGetElementPtr) if u.operand(0) == p => places.push(u),
                 Some(Opcode::LLVMStore) if u.operand(1) == p && u.operand(0) != p => {
                     // A stored integer could carry a pointer the store rule would miss.
                     let v = u.operand(0);
-                    if !(v.ty().contains_pointer() && !v.ty().contains_fp()) {
+                    if !(v.ty().contains_pointer() && !v.ty().contains_fp())
+                        || (bytes && !only_pointers(v.ty()))
+                    {
                         return None;
                     }
                 }
@@ -128,6 +152,22 @@ pub fn pointer_slot(slot: Value) -> Option<PointerSlot> {
                         return None;
                     }
                     let args = u.call_args();
+                    if bytes {
+                        let CallKind::Defined(g) = classify(u) else {
+                            return None;
+                        };
+                        let read_only = args.iter().enumerate().all(|(k, a)| {
+                            *a != p
+                                || g.has_param_attr(k as u32, "readonly")
+                                || g.has_param_attr(k as u32, "readnone")
+                        });
+                        // A pointer result could be the slot's address handed back,
+                        // through which the caller might store anything.
+                        if !read_only || u.ty().contains_pointer() {
+                            return None;
+                        }
+                        continue;
+                    }
                     match classify(u) {
                         CallKind::Memcpy | CallKind::Memmove => {
                             let (dst, src) = (args[0], args[1]);

@@ -21,7 +21,9 @@
 //! dropped), directly or through other such instructions, are *select-fed*; each contribution `c = d · ∂` of such an instruction becomes
 //! `d == 0 ? 0 : c` (Enzyme's "strong zero" for this case). Other instructions keep
 //! the plain product: a zero adjoint meeting an infinite partial outside a select is a
-//! derivative of a non-differentiable point, not a speculation artefact.
+//! derivative of a non-differentiable point, not a speculation artefact. A vector
+//! instruction whose lanes are extracted into such selects is select-fed too (the
+//! comparison and the select are lane-wise; rust31's `f64::EPSILON` guard, SLP-vectorized).
 
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_analysis::cfg::Cfg;
@@ -75,6 +77,11 @@ fn select_fed(cfg: &Cfg, v: Value, depth: u32, drops: bool) -> bool {
                 LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFNeg | LLVMFPExt | LLVMFPTrunc,
             ) if depth < MAX_DEPTH => select_fed(cfg, u, depth + 1, drops),
             Some(LLVMCall) if depth < MAX_DEPTH && matches!(classify(u), CallKind::Math(_)) => {
+                select_fed(cfg, u, depth + 1, drops)
+            }
+            // A lane of a vectorized quotient (SLP: `(a - b) / (|a| + |b|)` computed on a
+            // `<2 x double>` and one lane selected): the strong zero is applied lane by lane.
+            Some(LLVMExtractElement) if depth < MAX_DEPTH && u.operand(0) == v => {
                 select_fed(cfg, u, depth + 1, drops)
             }
             _ => false,
