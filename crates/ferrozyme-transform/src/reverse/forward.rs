@@ -5,6 +5,7 @@ use ferrozyme_llvm::{Block, Opcode, Value};
 use ferrozyme_analysis::predecessors::{PredRule, Side};
 
 use super::Gen;
+use super::cheap::is_exact_halving;
 use crate::runtime::RtFn;
 
 impl Gen<'_> {
@@ -181,6 +182,13 @@ impl Gen<'_> {
                     self.runtime_store_check(i);
                 }
                 let c = self.clone_into_fwd(i);
+                // The packed-triangle index's halving is exact (its dividend is even,
+                // `cheap::is_exact_halving`): the same integer for every input, one shift
+                // instead of the rounding fix-up `sdiv` needs. The reverse sweep's copy
+                // is marked alike (`values.rs`); the primal is left as written.
+                if is_exact_halving(i) {
+                    c.set_exact();
+                }
                 self.each_lane(|g| g.fwd_shadow_inst(i, c, op));
             }
         }
