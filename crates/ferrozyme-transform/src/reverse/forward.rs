@@ -4,8 +4,8 @@ use ferrozyme_llvm::{Block, Opcode, Value};
 
 use ferrozyme_analysis::predecessors::{PredRule, Side};
 
-use super::Gen;
 use super::cheap::is_exact_halving;
+use super::Gen;
 use crate::runtime::RtFn;
 
 impl Gen<'_> {
