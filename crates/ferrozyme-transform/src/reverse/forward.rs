@@ -186,8 +186,12 @@ impl Gen<'_> {
                 // `cheap::is_exact_halving`): the same integer for every input, one shift
                 // instead of the rounding fix-up `sdiv` needs. The reverse sweep's copy
                 // is marked alike (`values.rs`); the primal is left as written.
+                // Below `-O3` only: `stepped_index::settle_guarded_indices`.
                 if is_exact_halving(i) {
                     c.set_exact();
+                    let ctx = self.fx.ctx;
+                    let kind = ctx.md_kind(super::stepped_index::FORWARD_MARK);
+                    c.set_metadata(kind, Some(ctx.md_node(&[])));
                 }
                 self.each_lane(|g| g.fwd_shadow_inst(i, c, op));
             }
