@@ -3,7 +3,8 @@
 ; the factors `c` and `2k - c - 1` (`add (shl k, 1), (xor c, -1)`) sum to the odd
 ; `2k - 1`, so their product, wrapped or not, is even. `c * (2k - c) / 2` (`f_odd`: the
 ; factors sum to an even number, the product can be odd, `sdiv` must round towards zero)
-; keeps a plain `sdiv`. The primal's own division is left as written.
+; keeps a plain `sdiv`. The primal's own division is left as written (the forward
+; sweep's copy is exact as well, perf31).
 ; Why it matters: an exact division by 2 is one `sar`; `sdiv` by 2 is `shr $31`, `add`,
 ; `sar`. gmm-fused's reverse triangle recomputes the index per entry: 2 instructions of
 ; 23 per entry, 67.06M -> 64.12M instructions per gradient at the harness flags (gmm17).
@@ -112,7 +113,8 @@ declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 ; CHECK-LABEL: define dso_local double @f_exact(
 ; CHECK: %div = sdiv i32 %mul2, 2
 ; CHECK-LABEL: define internal void @fz_grad_f_exact(
-; CHECK: %div = sdiv i32 %mul2, 2
+; The forward sweep's copy is exact too since perf31 (forward_sweep_halving_exact.ll):
+; CHECK: %div = sdiv exact i32 %mul2, 2
 ; The product `c * (2k - c - 1)` itself is stepped back from a slot in the reverse
 ; (reverse_quadratic_index_stepped_back.ll, gmm18):
 ; CHECK: [[M:%.*]] = load i32, ptr %mul2.quad

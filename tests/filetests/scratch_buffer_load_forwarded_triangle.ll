@@ -417,7 +417,8 @@ declare void @__enzyme_autodiff(ptr noundef, ...)
 
 ; CHECK-LABEL: define internal void @fz_grad_tri_lt(
 ; CHECK-LABEL: {{^}}for.body18:
-; CHECK: sdiv i32
+; The forward sweep's copy of the packed index is exact too (perf31):
+; CHECK: sdiv exact i32
 ; CHECK-NOT: @__fz_push
 ; CHECK: br i1 %exitcond84.not
 ; CHECK-LABEL: {{^}}rev.for.body18:

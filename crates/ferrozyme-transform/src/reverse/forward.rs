@@ -4,6 +4,7 @@ use ferrozyme_llvm::{Block, Opcode, Value};
 
 use ferrozyme_analysis::predecessors::{PredRule, Side};
 
+use super::cheap::is_exact_halving;
 use super::Gen;
 use crate::runtime::RtFn;
 
@@ -181,6 +182,17 @@ impl Gen<'_> {
                     self.runtime_store_check(i);
                 }
                 let c = self.clone_into_fwd(i);
+                // The packed-triangle index's halving is exact (its dividend is even,
+                // `cheap::is_exact_halving`): the same integer for every input, one shift
+                // instead of the rounding fix-up `sdiv` needs. The reverse sweep's copy
+                // is marked alike (`values.rs`); the primal is left as written.
+                // Below `-O3` only: `stepped_index::settle_guarded_indices`.
+                if is_exact_halving(i) {
+                    c.set_exact();
+                    let ctx = self.fx.ctx;
+                    let kind = ctx.md_kind(super::stepped_index::FORWARD_MARK);
+                    c.set_metadata(kind, Some(ctx.md_node(&[])));
+                }
                 self.each_lane(|g| g.fwd_shadow_inst(i, c, op));
             }
         }
