@@ -384,7 +384,7 @@ fn finding(i: Value, w: &Written, reader: Option<Value>) -> Finding {
             let inside = loc(load)
                 .map(|l| format!(" ({l})"))
                 .unwrap_or_default();
-            format!("which `{reader_fn}` reads back after the call{inside}, called{at}")
+            format!("which the later call of `{reader_fn}`{at} reads back{inside}")
         }
     };
     // Memory a call returned: the call was judged inactive, which is why it has no
@@ -405,7 +405,7 @@ fn finding(i: Value, w: &Written, reader: Option<Value>) -> Finding {
             describe_object(root)
         ),
         help: if from_call.is_some() {
-            "build that memory outside the differentiated function and pass it with enzyme_dup (and a zero-initialised shadow of the same shape), or allocate it with malloc in a function whose result depends on differentiable inputs, so that it gets a shadow"
+            "build that memory outside the differentiated function and pass it in with enzyme_dup (and a zero-initialised shadow of the same shape) so derivatives can flow through it, or return the values instead of keeping them there"
         } else {
             "pass that memory with enzyme_dup (and a zero-initialised shadow of the same shape) so derivatives can flow through it, or return the value instead of keeping it there"
         },
