@@ -8,6 +8,10 @@
 //! whose value is computed from parameters the caller passes active or shadowed data in,
 //! in the callee or in the functions it passes that memory on to (a few levels deep,
 //! recursion included).
+//!
+//! The read may also be a later call that loads floats out of that memory, at a field the
+//! callee wrote (`callee_reads.rs`; tests/c/1179 before session 12: `eval` cached values
+//! in nodes that an inactive `parse` returned, `sum_cached` read them back).
 
 use std::collections::{HashMap, HashSet};
 
@@ -389,8 +393,11 @@ fn finding(i: Value, w: &Written, reader: Option<Value>) -> Finding {
     };
     // Memory a call returned: the call was judged inactive, which is why it has no
     // shadow (tests/c/1179 before session 12).
-    let from_call = match classify(root) {
-        CallKind::Defined(f) if matches!(root.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) => Some(f.name()),
+    let from_call = match root.opcode() {
+        Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(root) {
+            CallKind::Defined(f) => Some(f.name()),
+            _ => None,
+        },
         _ => None,
     };
     let why = from_call
