@@ -110,7 +110,11 @@ fn writes_active(
 ) {
     let mut key: Vec<usize> = active.iter().copied().collect();
     key.sort_unstable();
-    if g.is_declaration() || depth > MAX_DEPTH || out.len() >= MAX_WRITES || !seen.insert((g, k, key)) {
+    if g.is_declaration()
+        || depth > MAX_DEPTH
+        || out.len() >= MAX_WRITES
+        || !seen.insert((g, k, key))
+    {
         return;
     }
     let params = g.params();
@@ -258,7 +262,9 @@ pub(super) fn lost_through_calls(
     out: &mut Vec<Finding>,
 ) {
     let carries = |a: Value| {
-        act.is_active(a) || active_params.contains(&a) || (a.ty().is_pointer() && act.is_shadowed(a))
+        act.is_active(a)
+            || active_params.contains(&a)
+            || (a.ty().is_pointer() && act.is_shadowed(a))
     };
     // Root object without a shadow → what a call wrote there.
     let mut written: HashMap<Value, Written> = HashMap::new();
@@ -385,9 +391,7 @@ fn finding(i: Value, w: &Written, reader: Option<Value>) -> Finding {
         None => format!("which is read back after the call{at}"),
         Some(load) => {
             let reader_fn = i.called_value().name();
-            let inside = loc(load)
-                .map(|l| format!(" ({l})"))
-                .unwrap_or_default();
+            let inside = loc(load).map(|l| format!(" ({l})")).unwrap_or_default();
             format!("which the later call of `{reader_fn}`{at} reads back{inside}")
         }
     };
