@@ -360,6 +360,12 @@ fn read_back<'w>(
             if !passes_on {
                 return None;
             }
+            let shadowless: HashSet<usize> = args
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.ty().is_pointer() && !act.is_shadowed(**a))
+                .map(|(k, _)| k)
+                .collect();
             for (k, a) in args.iter().enumerate() {
                 if !a.ty().is_pointer() || act.is_shadowed(*a) {
                     continue;
@@ -368,7 +374,7 @@ fn read_back<'w>(
                     continue;
                 };
                 let mut seen = HashSet::new();
-                if let Some(load) = reads_floats(h, k, &w.offsets, 0, &mut seen) {
+                if let Some(load) = reads_floats(h, k, &shadowless, &w.offsets, 0, &mut seen) {
                     return Some((w, Some(load)));
                 }
             }

@@ -59,10 +59,13 @@ fn may_overlap(offset: Option<i64>, written: &[Option<i64>]) -> bool {
 
 /// The first load in function `g` (or the functions it passes the memory on to) of a
 /// float out of memory reached from its parameter `k`, at one of the field offsets
-/// `written`, whose value can carry a derivative on.
+/// `written`, whose value can carry a derivative on. `shadowless` are the parameters
+/// given memory without a shadow (`k` among them): what is stored there carries nothing
+/// on (tests/c/1131: an error estimate read and accumulated into the same pointer).
 pub(super) fn reads_floats(
     g: Value,
     k: usize,
+    shadowless: &HashSet<usize>,
     written: &[Option<i64>],
     depth: usize,
     seen: &mut HashSet<(Value, usize)>,
@@ -70,7 +73,13 @@ pub(super) fn reads_floats(
     if g.is_declaration() || depth > MAX_DEPTH || !seen.insert((g, k)) {
         return None;
     }
-    let target = *g.params().get(k)?;
+    let params = g.params();
+    let target = *params.get(k)?;
+    let sinks: HashSet<Value> = shadowless
+        .iter()
+        .filter_map(|j| params.get(*j).copied())
+        .chain([target])
+        .collect();
     for b in g.blocks() {
         for i in b.instructions() {
             match i.opcode() {
@@ -79,7 +88,7 @@ pub(super) fn reads_floats(
                     if carries_fp(i.ty())
                         && root_object(p) == target
                         && may_overlap(field_offset(p), written)
-                        && flows_on(i)
+                        && flows_on(i, &sinks)
                     {
                         return Some(i);
                     }
@@ -88,10 +97,18 @@ pub(super) fn reads_floats(
                     let CallKind::Defined(h) = classify(i) else {
                         continue;
                     };
-                    for (m, a) in i.call_args().into_iter().enumerate() {
+                    let args = i.call_args();
+                    let h_shadowless: HashSet<usize> = args
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, a)| a.ty().is_pointer() && sinks.contains(&root_object(**a)))
+                        .map(|(m, _)| m)
+                        .collect();
+                    for (m, a) in args.into_iter().enumerate() {
                         if a.ty().is_pointer() && root_object(a) == target {
-                            if let Some(l) = reads_floats(h, m, written, depth + 1, seen) {
-                                return Some(l);
+                            let r = reads_floats(h, m, &h_shadowless, written, depth + 1, seen);
+                            if r.is_some() {
+                                return r;
                             }
                         }
                     }
@@ -104,10 +121,10 @@ pub(super) fn reads_floats(
 }
 
 /// Can the value of `load` (in a callee whose activity is not known here) carry a
-/// derivative on: reach its return, a store into memory other than a local slot, or a
-/// call of a function with a body? Comparisons and branches carry none; a local slot
-/// (-O0) is followed to its loads.
-fn flows_on(load: Value) -> bool {
+/// derivative on: reach its return, a store into memory other than a local slot or the
+/// memory without a shadow reached from `sinks`, or a call of a function with a body?
+/// Comparisons and branches carry none; a local slot (-O0) is followed to its loads.
+fn flows_on(load: Value, sinks: &HashSet<Value>) -> bool {
     let mut work = vec![load];
     let mut seen = HashSet::new();
     while let Some(x) = work.pop() {
@@ -121,6 +138,9 @@ fn flows_on(load: Value) -> bool {
             match u.opcode() {
                 Some(Opcode::LLVMStore) => {
                     if u.operand(0) != x {
+                        continue;
+                    }
+                    if sinks.contains(&root_object(u.operand(1))) {
                         continue;
                     }
                     let slot = base_object(u.operand(1));
