@@ -8,6 +8,10 @@
 //! whose value is computed from parameters the caller passes active or shadowed data in,
 //! in the callee or in the functions it passes that memory on to (a few levels deep,
 //! recursion included).
+//!
+//! The read may also be a later call that loads floats out of that memory, at a field the
+//! callee wrote (`callee_reads.rs`; tests/c/1179 before session 12: `eval` cached values
+//! in nodes that an inactive `parse` returned, `sum_cached` read them back).
 
 use ferrozyme_analysis::hash::{HashMap, HashSet};
 
@@ -18,15 +22,20 @@ use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
 use crate::common::base_object;
 
 use super::body::{describe_object, Finding};
+use super::callee_reads::{field_offset, reads_floats};
 use super::lost_stores::{comes_after, reachable_after};
 
 /// How many calls deep a callee's writes are followed.
 const MAX_DEPTH: usize = 3;
 
+/// How many of a callee's writes are collected (their field offsets decide which later
+/// reads may see them).
+const MAX_WRITES: usize = 64;
+
 /// The object a pointer is reached from, following pointers loaded from memory: the
 /// parameter `n` for `n->l->cache`; at -O0 also through the local slot the parameter is
 /// stored in once.
-fn root_object(p: Value) -> Value {
+pub(super) fn root_object(p: Value) -> Value {
     let mut b = base_object(p);
     for _ in 0..16 {
         if b.opcode() == Some(Opcode::LLVMLoad) {
@@ -88,22 +97,28 @@ fn depends_on(v: Value, active: &HashSet<Value>) -> bool {
     false
 }
 
-/// Does function `g` store a value depending on its parameters `active` (indices) into
-/// memory reached from its parameter `k`, itself or through the calls it makes?
+/// The stores of function `g` of a value depending on its parameters `active` (indices)
+/// into memory reached from its parameter `k`, its own or in the calls it makes (at most
+/// [`MAX_WRITES`], pushed into `out`).
 fn writes_active(
     g: Value,
     k: usize,
     active: &HashSet<usize>,
     depth: usize,
     seen: &mut HashSet<(Value, usize, Vec<usize>)>,
-) -> Option<Value> {
+    out: &mut Vec<Value>,
+) {
     let mut key: Vec<usize> = active.iter().copied().collect();
     key.sort_unstable();
-    if g.is_declaration() || depth > MAX_DEPTH || !seen.insert((g, k, key)) {
-        return None;
+    if g.is_declaration()
+        || depth > MAX_DEPTH
+        || out.len() >= MAX_WRITES
+        || !seen.insert((g, k, key))
+    {
+        return;
     }
     let params = g.params();
-    let target = *params.get(k)?;
+    let Some(&target) = params.get(k) else { return };
     let act_params: HashSet<Value> = active
         .iter()
         .filter_map(|j| params.get(*j).copied())
@@ -116,8 +131,9 @@ fn writes_active(
                     if carries_fp(v.ty())
                         && root_object(i.operand(1)) == target
                         && depends_on(v, &act_params)
+                        && out.len() < MAX_WRITES
                     {
-                        return Some(i);
+                        out.push(i);
                     }
                 }
                 Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => {
@@ -136,9 +152,7 @@ fn writes_active(
                     }
                     for (m, a) in args.iter().enumerate() {
                         if a.ty().is_pointer() && root_object(*a) == target {
-                            if let Some(s) = writes_active(h, m, &h_active, depth + 1, seen) {
-                                return Some(s);
-                            }
+                            writes_active(h, m, &h_active, depth + 1, seen, out);
                         }
                     }
                 }
@@ -146,7 +160,6 @@ fn writes_active(
             }
         }
     }
-    None
 }
 
 /// How many values the search for a differentiable use looks at before assuming one.
@@ -205,7 +218,7 @@ fn reaches_differentiable_use(load: Value, act: &Activity) -> bool {
 /// The loads of local slot `slot`, directly or through address arithmetic on it, and
 /// whether its address is handed to a function with a body (which may read it: `std::max`
 /// takes references at -O0).
-fn slot_uses(slot: Value) -> (Vec<Value>, bool) {
+pub(super) fn slot_uses(slot: Value) -> (Vec<Value>, bool) {
     let mut out = Vec::new();
     let mut work = vec![slot];
     let mut seen = HashSet::default();
@@ -229,17 +242,32 @@ fn slot_uses(slot: Value) -> (Vec<Value>, bool) {
     (out, false)
 }
 
+/// What a call wrote into memory without a shadow: the memory, the call, the stores in the callee,
+/// their field offsets, and the blocks after the call.
+struct Written {
+    root: Value,
+    call: Value,
+    stores: Vec<Value>,
+    offsets: Vec<Option<i64>>,
+    after: HashSet<Block>,
+}
+
 /// Calls that write active values into memory without a shadow which the function then
-/// reads again.
+/// reads again: by a load, or by passing it to a function that reads floats out of it
+/// (`callee_reads`).
 pub(super) fn lost_through_calls(
     insts: &[Value],
     act: &Activity,
     active_params: &HashSet<Value>,
     out: &mut Vec<Finding>,
 ) {
-    // Root object without a shadow → (the call writing it, the store in the callee, the
-    // blocks after the call).
-    let mut written: HashMap<Value, (Value, Value, HashSet<Block>)> = HashMap::default();
+    let carries = |a: Value| {
+        act.is_active(a)
+            || active_params.contains(&a)
+            || (a.ty().is_pointer() && act.is_shadowed(a))
+    };
+    // Root object without a shadow → what a call wrote there.
+    let mut written: HashMap<Value, Written> = HashMap::default();
     for &i in insts {
         if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
             continue;
@@ -251,11 +279,7 @@ pub(super) fn lost_through_calls(
         let active: HashSet<usize> = args
             .iter()
             .enumerate()
-            .filter(|(_, a)| {
-                act.is_active(**a)
-                    || active_params.contains(*a)
-                    || (a.ty().is_pointer() && act.is_shadowed(**a))
-            })
+            .filter(|(_, a)| carries(**a))
             .map(|(m, _)| m)
             .collect();
         if active.is_empty() {
@@ -270,8 +294,20 @@ pub(super) fn lost_through_calls(
                 continue;
             }
             let mut seen = HashSet::default();
-            if let Some(store) = writes_active(g, k, &active, 0, &mut seen) {
-                written.insert(root, (i, store, reachable_after(i)));
+            let mut stores = Vec::new();
+            writes_active(g, k, &active, 0, &mut seen, &mut stores);
+            if !stores.is_empty() {
+                let offsets = stores.iter().map(|s| field_offset(s.operand(1))).collect();
+                written.insert(
+                    root,
+                    Written {
+                        root,
+                        call: i,
+                        stores,
+                        offsets,
+                        after: reachable_after(i),
+                    },
+                );
             }
         }
     }
@@ -280,41 +316,115 @@ pub(super) fn lost_through_calls(
     }
     let mut reported = HashSet::default();
     for &i in insts {
-        if i.opcode() != Some(Opcode::LLVMLoad)
-            || !carries_fp(i.ty())
-            || act.is_shadowed(i.operand(0))
-        {
-            continue;
-        }
-        let root = root_object(i.operand(0));
-        let Some((call, store, after)) = written.get(&root) else {
+        let Some((w, reader)) = read_back(i, act, &written, &carries) else {
             continue;
         };
-        let later = if i.parent_block() == call.parent_block() {
-            comes_after(*call, i) || after.contains(&i.parent_block())
+        let later = if i.parent_block() == w.call.parent_block() {
+            comes_after(w.call, i) || w.after.contains(&i.parent_block())
         } else {
-            after.contains(&i.parent_block())
+            w.after.contains(&i.parent_block())
         };
-        if !later || !reaches_differentiable_use(i, act) || !reported.insert(*call) {
+        if !later || !reported.insert(w.call) {
             continue;
         }
-        let at = i
-            .source_loc()
-            .map(|l| format!(" at {l}"))
-            .unwrap_or_default();
-        let callee = call.called_value().name();
-        let wrote = store
-            .source_loc()
-            .map(|l| format!(" ({l})"))
-            .unwrap_or_default();
-        out.push(Finding {
-            kind: DiagKind::UnsupportedInstruction,
-            at: *call,
-            msg: format!(
-                "mismatched activity: `{callee}` writes a value that depends on differentiable inputs{wrote} into memory without a shadow ({}), which is read back after the call{at}; its derivative would be lost",
-                describe_object(root)
-            ),
-            help: "pass that memory with enzyme_dup (and a zero-initialised shadow of the same shape) so derivatives can flow through it, or return the value instead of keeping it there",
-        });
+        out.push(finding(i, w, reader));
+    }
+}
+
+/// The write that instruction `i` reads back, and, when `i` is a call, the load in the
+/// callee that does: a load of a float that reaches a derivative, or a call of a function
+/// that loads floats at the offsets written and whose result or other arguments carry
+/// derivatives.
+fn read_back<'w>(
+    i: Value,
+    act: &Activity,
+    written: &'w HashMap<Value, Written>,
+    carries: &dyn Fn(Value) -> bool,
+) -> Option<(&'w Written, Option<Value>)> {
+    match i.opcode() {
+        Some(Opcode::LLVMLoad) => {
+            if !carries_fp(i.ty()) || act.is_shadowed(i.operand(0)) {
+                return None;
+            }
+            let w = written.get(&root_object(i.operand(0)))?;
+            reaches_differentiable_use(i, act).then_some((w, None))
+        }
+        Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => {
+            let CallKind::Defined(h) = classify(i) else {
+                return None;
+            };
+            let args = i.call_args();
+            let passes_on = (carries_fp(i.ty()) && reaches_differentiable_use(i, act))
+                || act.is_active(i)
+                || args.iter().any(|a| carries(*a));
+            if !passes_on {
+                return None;
+            }
+            let shadowless: HashSet<usize> = args
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.ty().is_pointer() && !act.is_shadowed(**a))
+                .map(|(k, _)| k)
+                .collect();
+            for (k, a) in args.iter().enumerate() {
+                if !a.ty().is_pointer() || act.is_shadowed(*a) {
+                    continue;
+                }
+                let Some(w) = written.get(&root_object(*a)) else {
+                    continue;
+                };
+                let mut seen = HashSet::default();
+                if let Some(load) = reads_floats(h, k, &shadowless, &w.offsets, 0, &mut seen) {
+                    return Some((w, Some(load)));
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The refusal for a write lost through memory without a shadow, read back at `i` (by
+/// `reader` in a callee when `i` is a call).
+fn finding(i: Value, w: &Written, reader: Option<Value>) -> Finding {
+    let root = w.root;
+    let loc = |v: Value| v.source_loc().map(|l| format!("{l}"));
+    let at = loc(i).map(|l| format!(" at {l}")).unwrap_or_default();
+    let callee = w.call.called_value().name();
+    let store = w.stores[0];
+    let wrote = loc(store).map(|l| format!(" ({l})")).unwrap_or_default();
+    let how = match reader {
+        None => format!("which is read back after the call{at}"),
+        Some(load) => {
+            let reader_fn = i.called_value().name();
+            let inside = loc(load).map(|l| format!(" ({l})")).unwrap_or_default();
+            format!("which the later call of `{reader_fn}`{at} reads back{inside}")
+        }
+    };
+    // Memory a call returned: the call was judged inactive, which is why it has no
+    // shadow (tests/c/1179 before session 12).
+    let from_call = match root.opcode() {
+        Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(root) {
+            CallKind::Defined(f) => Some(f.name()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let why = from_call
+        .as_ref()
+        .map(|f| format!("; the pass judged the call of `{f}` inactive, so the memory it returns has no shadow"))
+        .unwrap_or_default();
+    Finding {
+        kind: DiagKind::UnsupportedInstruction,
+        at: w.call,
+        msg: format!(
+            "mismatched activity: `{callee}` writes a value that depends on differentiable inputs{wrote} into memory without a shadow ({}), {how}; its derivative would be lost{why}",
+            describe_object(root)
+        ),
+        help: if from_call.is_some() {
+            "build that memory outside the differentiated function and pass it in with enzyme_dup (and a zero-initialised shadow of the same shape) so derivatives can flow through it, or return the values instead of keeping them there"
+        } else {
+            "pass that memory with enzyme_dup (and a zero-initialised shadow of the same shape) so derivatives can flow through it, or return the value instead of keeping it there"
+        },
     }
 }

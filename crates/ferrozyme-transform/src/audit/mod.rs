@@ -7,7 +7,8 @@
 //! * [`body`]: inside the function being differentiated, in both modes, running the
 //!   checks of [`hidden_floats`] (undifferentiated float types on the active path, floats
 //!   inside integers, pointers rebuilt from integers), [`lost_stores`] (active values lost
-//!   in memory without a shadow) and [`const_pointers`] (constant pointers kept in
+//!   in memory without a shadow; across calls in [`call_writes`], read back by later
+//!   calls in [`callee_reads`]) and [`const_pointers`] (constant pointers kept in
 //!   shadowed memory, and what runtime activity takes over of them).
 //!
 //! The checks only reject; they never change what is generated. README's "Bad input"
@@ -16,6 +17,7 @@
 pub(crate) mod body;
 pub(crate) mod boundary;
 pub(crate) mod call_writes;
+pub(crate) mod callee_reads;
 pub(crate) mod const_pointers;
 pub(crate) mod ctor_globals;
 pub(crate) mod hidden_floats;

@@ -1,0 +1,169 @@
+//! Which called functions read back floats from memory without a shadow: the reading
+//! half of `call_writes`' check when the read is not a load in the caller but another
+//! call (tests/c/1179 on the analysis before session 12: `parse`, judged inactive,
+//! returned nodes without a shadow, `eval` cached active values in them and
+//! `sum_cached` read the caches back; the adjoints were lost with no error).
+//!
+//! Judged from the callee's body, like the writes: a load of a float out of memory
+//! reached from the parameter (through loaded pointers too), at a field offset a write
+//! may have used, whose value can reach a derivative (the return, a store, a call of a
+//! function with a body), in the callee or in the functions it passes that memory on to.
+
+use ferrozyme_analysis::hash::HashSet;
+
+use ferrozyme_analysis::activity::carries_fp;
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_llvm::{Opcode, Value};
+
+use crate::common::base_object;
+
+use super::call_writes::{root_object, slot_uses};
+
+/// How many calls deep a callee's reads are followed.
+const MAX_DEPTH: usize = 3;
+
+/// How many values the search for a use carrying a derivative looks at before assuming
+/// one.
+const MAX_USES: usize = 256;
+
+/// The byte offset of `p` from the object it is computed from through constant
+/// `getelementptr`s (the field a store or load touches: `n->val` is 16 in `node`); `None`
+/// when an index is not constant.
+pub(super) fn field_offset(p: Value) -> Option<i64> {
+    let mut off: i64 = 0;
+    let mut v = p;
+    for _ in 0..32 {
+        match v.opcode() {
+            Some(Opcode::LLVMGetElementPtr) => {
+                let m = v.parent_function().parent_module();
+                off = off.checked_add(m.const_gep_offset(v)?)?;
+                v = v.operand(0);
+            }
+            Some(Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => v = v.operand(0),
+            // A constant expression (a field of a global) is not followed.
+            None if v.const_opcode().is_some() => return None,
+            _ => return Some(off),
+        }
+    }
+    None
+}
+
+/// Could a read at `offset` see one of the writes at `written` (unknown offsets always
+/// may)?
+fn may_overlap(offset: Option<i64>, written: &[Option<i64>]) -> bool {
+    match offset {
+        None => true,
+        Some(o) => written.iter().any(|w| w.is_none_or(|w| w == o)),
+    }
+}
+
+/// The first load in function `g` (or the functions it passes the memory on to) of a
+/// float out of memory reached from its parameter `k`, at one of the field offsets
+/// `written`, whose value can carry a derivative on. `shadowless` are the parameters
+/// given memory without a shadow (`k` among them): what is stored there carries nothing
+/// on (tests/c/1131: an error estimate read and accumulated into the same pointer).
+pub(super) fn reads_floats(
+    g: Value,
+    k: usize,
+    shadowless: &HashSet<usize>,
+    written: &[Option<i64>],
+    depth: usize,
+    seen: &mut HashSet<(Value, usize)>,
+) -> Option<Value> {
+    if g.is_declaration() || depth > MAX_DEPTH || !seen.insert((g, k)) {
+        return None;
+    }
+    let params = g.params();
+    let target = *params.get(k)?;
+    let sinks: HashSet<Value> = shadowless
+        .iter()
+        .filter_map(|j| params.get(*j).copied())
+        .chain([target])
+        .collect();
+    for b in g.blocks() {
+        for i in b.instructions() {
+            match i.opcode() {
+                Some(Opcode::LLVMLoad) => {
+                    let p = i.operand(0);
+                    if carries_fp(i.ty())
+                        && root_object(p) == target
+                        && may_overlap(field_offset(p), written)
+                        && flows_on(i, &sinks)
+                    {
+                        return Some(i);
+                    }
+                }
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => {
+                    let CallKind::Defined(h) = classify(i) else {
+                        continue;
+                    };
+                    let args = i.call_args();
+                    let h_shadowless: HashSet<usize> = args
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, a)| a.ty().is_pointer() && sinks.contains(&root_object(**a)))
+                        .map(|(m, _)| m)
+                        .collect();
+                    for (m, a) in args.into_iter().enumerate() {
+                        if a.ty().is_pointer() && root_object(a) == target {
+                            let r = reads_floats(h, m, &h_shadowless, written, depth + 1, seen);
+                            if r.is_some() {
+                                return r;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// Can the value of `load` (in a callee whose activity is not known here) carry a
+/// derivative on: reach its return, a store into memory other than a local slot or the
+/// memory without a shadow reached from `sinks`, or a call of a function with a body?
+/// Comparisons and branches carry none; a local slot (-O0) is followed to its loads.
+fn flows_on(load: Value, sinks: &HashSet<Value>) -> bool {
+    let mut work = vec![load];
+    let mut seen = HashSet::default();
+    while let Some(x) = work.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        if seen.len() > MAX_USES {
+            return true;
+        }
+        for u in x.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMStore) => {
+                    if u.operand(0) != x {
+                        continue;
+                    }
+                    if sinks.contains(&root_object(u.operand(1))) {
+                        continue;
+                    }
+                    let slot = base_object(u.operand(1));
+                    if slot.opcode() != Some(Opcode::LLVMAlloca) {
+                        return true;
+                    }
+                    let (loads, passed_on) = slot_uses(slot);
+                    if passed_on {
+                        return true;
+                    }
+                    work.extend(loads);
+                }
+                Some(Opcode::LLVMRet) => return true,
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(u) {
+                    CallKind::Defined(_) => return true,
+                    _ => work.push(u),
+                },
+                Some(Opcode::LLVMFCmp | Opcode::LLVMICmp | Opcode::LLVMBr | Opcode::LLVMSwitch) => {
+                }
+                Some(_) => work.push(u),
+                None => return true,
+            }
+        }
+    }
+    false
+}
