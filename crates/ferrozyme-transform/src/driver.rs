@@ -286,6 +286,16 @@ impl Driver {
         let mut clones = Vec::new();
         // Gradients whose loops may run upwards, with their primal pointer parameters.
         let mut upward = Vec::new();
+        // A later round may clone and run LLVM's passes over what earlier drains
+        // generated (a derivative differentiated again): verified first, once.
+        for (f, name) in std::mem::take(&mut self.unverified) {
+            if let Some(d) = verify_generated(self.module(), f, &name) {
+                diags.push(d);
+            }
+        }
+        if !diags.is_empty() {
+            return diags;
+        }
         self.support.refresh_call_cycles();
         while let Some(job) = self.memo.queue.pop() {
             let func = job.func();
