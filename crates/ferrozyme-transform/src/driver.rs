@@ -553,11 +553,20 @@ define internal double @fz_ok(double %x) {
         d.unverified.push((ok, "f".to_string()));
         assert!(d.first_invalid().is_none());
         d.unverified.push((bad, "f".to_string()));
-        let diag = d.first_invalid().expect("the invalid function is found").to_string();
-        assert!(diag.contains("`fz_grad_f` failed LLVM's verifier"), "{diag}");
+        let diag = d
+            .first_invalid()
+            .expect("the invalid function is found")
+            .to_string();
+        assert!(
+            diag.contains("`fz_grad_f` failed LLVM's verifier"),
+            "{diag}"
+        );
         assert!(diag.contains("dominate"), "{diag}");
         assert!(diag.contains("in function `f`"), "{diag}");
         d.unverified.remove(1);
-        assert!(d.first_invalid().is_none(), "valid functions are not reported");
+        assert!(
+            d.first_invalid().is_none(),
+            "valid functions are not reported"
+        );
     }
 }
