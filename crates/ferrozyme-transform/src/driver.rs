@@ -215,6 +215,9 @@ pub(crate) struct Driver {
     pub support: Support,
     /// Every derivative function synthesized so far.
     pub generated: Vec<Value>,
+    /// Synthesized functions not yet checked by LLVM's verifier, with the name of the
+    /// function each differentiates (`first_invalid`).
+    unverified: Vec<(Value, String)>,
     /// Time per phase (see `timing.rs`).
     pub times: PhaseTimes,
     /// Streams `streams/mod.rs` carried (`Report::carried_streams`).
@@ -243,6 +246,7 @@ impl Driver {
             },
             support: Support::new(module),
             generated: Vec::new(),
+            unverified: Vec::new(),
             times: PhaseTimes::default(),
             carried_streams: 0,
             exact_streams: 0,
@@ -282,6 +286,16 @@ impl Driver {
         let mut clones = Vec::new();
         // Gradients whose loops may run upwards, with their primal pointer parameters.
         let mut upward = Vec::new();
+        // A later round may clone and run LLVM's passes over what earlier drains
+        // generated (a derivative differentiated again): verified first, once.
+        for (f, name) in std::mem::take(&mut self.unverified) {
+            if let Some(d) = verify_generated(self.module(), f, &name) {
+                diags.push(d);
+            }
+        }
+        if !diags.is_empty() {
+            return diags;
+        }
         self.support.refresh_call_cycles();
         while let Some(job) = self.memo.queue.pop() {
             let func = job.func();
@@ -384,8 +398,17 @@ impl Driver {
                     }
                     for f in job.outputs() {
                         crate::cse::merge_duplicates(f);
-                        if let Some(d) = verify_generated(module, f, &name) {
-                            diags.push(d);
+                        // Verified here only where LLVM's passes run on it within the
+                        // drain (the upward trial) or in debug builds; the rest once,
+                        // by the module verifier after the pass (`Session::finish`),
+                        // which names the function through `unverified` when it fails.
+                        let upward_trial = upward.last().is_some_and(|(g, _)| *g == f);
+                        if cfg!(debug_assertions) || upward_trial {
+                            if let Some(d) = verify_generated(module, f, &name) {
+                                diags.push(d);
+                            }
+                        } else {
+                            self.unverified.push((f, name.clone()));
                         }
                         self.generated.push(f);
                     }
@@ -462,6 +485,17 @@ impl Driver {
     }
 }
 
+impl Driver {
+    /// After the module failed LLVM's verifier: the `internal-error` naming the first
+    /// synthesized function the drains left unverified that fails it, if one does.
+    pub fn first_invalid(&self) -> Option<Diagnostic> {
+        let module = self.module();
+        self.unverified
+            .iter()
+            .find_map(|(f, name)| verify_generated(module, *f, name))
+    }
+}
+
 /// An `internal-error` when generated function `f` fails LLVM's verifier.
 fn verify_generated(module: Module, f: Value, name: &str) -> Option<Diagnostic> {
     if ferrozyme_llvm::verify_function(f) {
@@ -485,4 +519,54 @@ fn verify_generated(module: Module, f: Value, name: &str) -> Option<Diagnostic> 
         .in_function(name.to_string())
         .with_help("this is a bug in Ferrozyme; please report it with the input file"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The drains leave generated functions to the module verifier (issue 18: one
+    /// verification, not two); when it fails, the error still names the generated
+    /// function, the function it differentiates and the verifier's words.
+    #[test]
+    fn module_verifier_failure_names_the_unverified_generated_function() {
+        let ir = r#"
+define double @f(double %x) {
+  ret double %x
+}
+define internal double @fz_grad_f(double %x) {
+  %a = fadd double %b, 1.0
+  %b = fmul double %x, 2.0
+  ret double %a
+}
+define internal double @fz_ok(double %x) {
+  ret double %x
+}
+"#;
+        let ctx = inkwell::context::Context::create();
+        let m = crate::test_ir::parse(&ctx, ir);
+        let module = Module::from_inkwell(&m);
+        assert!(m.verify().is_err(), "the test's IR is meant to be invalid");
+        let mut d = Driver::new(module, crate::custom::Registry::scan(module).unwrap());
+        let ok = module.function("fz_ok").unwrap();
+        let bad = module.function("fz_grad_f").unwrap();
+        d.unverified.push((ok, "f".to_string()));
+        assert!(d.first_invalid().is_none());
+        d.unverified.push((bad, "f".to_string()));
+        let diag = d
+            .first_invalid()
+            .expect("the invalid function is found")
+            .to_string();
+        assert!(
+            diag.contains("`fz_grad_f` failed LLVM's verifier"),
+            "{diag}"
+        );
+        assert!(diag.contains("dominate"), "{diag}");
+        assert!(diag.contains("in function `f`"), "{diag}");
+        d.unverified.remove(1);
+        assert!(
+            d.first_invalid().is_none(),
+            "valid functions are not reported"
+        );
+    }
 }

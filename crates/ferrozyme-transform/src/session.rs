@@ -193,6 +193,12 @@ impl Session {
         fortran::finish(module);
         custom::prune_library_rules(module);
         truncate::prune(module);
+        // `-enzyme-postopt` runs LLVM's passes on the generated functions: verified first.
+        if opts.enzyme.postopt {
+            if let Some(d) = self.driver.first_invalid() {
+                return Err(vec![d]);
+            }
+        }
         if let Err(e) = settings::after(&self.driver.generated, &opts.enzyme) {
             return Err(vec![Diagnostic::new(
                 DiagKind::Internal,
@@ -205,6 +211,11 @@ impl Session {
                 .push_str(&settings::print_after(&self.driver.generated));
         }
         if let Err(msg) = module.verify() {
+            // A synthesized function the drains did not verify (`Driver::drain`) is
+            // named with the verifier's words.
+            if let Some(d) = self.driver.first_invalid() {
+                return Err(vec![d]);
+            }
             return Err(vec![Diagnostic::new(
                 DiagKind::Internal,
                 format!(
