@@ -171,6 +171,24 @@ const MAX_USES: usize = 256;
 /// `gauss_kronrod` at -O0, cxx/191) and stores into other memory without a shadow carry
 /// no derivative; a local slot (-O0) is followed to its loads.
 fn reaches_differentiable_use(load: Value, act: &Activity) -> bool {
+    carries_on(load, |to| {
+        if act.is_shadowed(to) {
+            Some(true)
+        } else if base_object(to).opcode() == Some(Opcode::LLVMAlloca) {
+            None
+        } else {
+            Some(false)
+        }
+    })
+}
+
+/// The walk both audits of reads share: does `load`'s value reach a return, a call of a
+/// function with a body, or a store that `store_into` says carries it on? For a store of
+/// the value to address `to`, `store_into(to)` answers `Some(true)` (carries on),
+/// `Some(false)` (carries nothing) or `None`: a local slot is followed to its loads
+/// (-O0), any other memory carries it on. Comparisons and branches carry nothing; past
+/// `MAX_USES` values a use is assumed.
+pub(super) fn carries_on(load: Value, store_into: impl Fn(Value) -> Option<bool>) -> bool {
     let mut work = vec![load];
     let mut seen = HashSet::default();
     while let Some(x) = work.pop() {
@@ -187,17 +205,20 @@ fn reaches_differentiable_use(load: Value, act: &Activity) -> bool {
                         continue;
                     }
                     let to = u.operand(1);
-                    if act.is_shadowed(to) {
-                        return true;
+                    match store_into(to) {
+                        Some(true) => return true,
+                        Some(false) => continue,
+                        None => {}
                     }
                     let slot = base_object(to);
-                    if slot.opcode() == Some(Opcode::LLVMAlloca) {
-                        let (loads, passed_on) = slot_uses(slot);
-                        if passed_on {
-                            return true;
-                        }
-                        work.extend(loads);
+                    if slot.opcode() != Some(Opcode::LLVMAlloca) {
+                        return true;
                     }
+                    let (loads, passed_on) = slot_uses(slot);
+                    if passed_on {
+                        return true;
+                    }
+                    work.extend(loads);
                 }
                 Some(Opcode::LLVMRet) => return true,
                 Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(u) {

@@ -15,16 +15,10 @@ use ferrozyme_analysis::activity::carries_fp;
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Opcode, Value};
 
-use crate::common::base_object;
-
-use super::call_writes::{root_object, slot_uses};
+use super::call_writes::{carries_on, root_object};
 
 /// How many calls deep a callee's reads are followed.
 const MAX_DEPTH: usize = 3;
-
-/// How many values the search for a use carrying a derivative looks at before assuming
-/// one.
-const MAX_USES: usize = 256;
 
 /// The byte offset of `p` from the object it is computed from through constant
 /// `getelementptr`s (the field a store or load touches: `n->val` is 16 in `node`); `None`
@@ -125,45 +119,7 @@ pub(super) fn reads_floats(
 /// memory without a shadow reached from `sinks`, or a call of a function with a body?
 /// Comparisons and branches carry none; a local slot (-O0) is followed to its loads.
 fn flows_on(load: Value, sinks: &HashSet<Value>) -> bool {
-    let mut work = vec![load];
-    let mut seen = HashSet::default();
-    while let Some(x) = work.pop() {
-        if !seen.insert(x) {
-            continue;
-        }
-        if seen.len() > MAX_USES {
-            return true;
-        }
-        for u in x.users() {
-            match u.opcode() {
-                Some(Opcode::LLVMStore) => {
-                    if u.operand(0) != x {
-                        continue;
-                    }
-                    if sinks.contains(&root_object(u.operand(1))) {
-                        continue;
-                    }
-                    let slot = base_object(u.operand(1));
-                    if slot.opcode() != Some(Opcode::LLVMAlloca) {
-                        return true;
-                    }
-                    let (loads, passed_on) = slot_uses(slot);
-                    if passed_on {
-                        return true;
-                    }
-                    work.extend(loads);
-                }
-                Some(Opcode::LLVMRet) => return true,
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(u) {
-                    CallKind::Defined(_) => return true,
-                    _ => work.push(u),
-                },
-                Some(Opcode::LLVMFCmp | Opcode::LLVMICmp | Opcode::LLVMBr | Opcode::LLVMSwitch) => {
-                }
-                Some(_) => work.push(u),
-                None => return true,
-            }
-        }
-    }
-    false
+    carries_on(load, |to| {
+        (sinks.contains(&root_object(to))).then_some(false)
+    })
 }

@@ -271,19 +271,24 @@ impl Gen<'_> {
     }
 }
 
+/// The instructions of `module` that carry metadata of kind `mark`.
+fn marked_instructions(module: Module, mark: u32) -> Vec<Value> {
+    module
+        .functions()
+        .into_iter()
+        .flat_map(|f| f.blocks())
+        .flat_map(|b| b.instructions())
+        .filter(|i| i.metadata(mark).is_some())
+        .collect()
+}
+
 /// Before the post-AD pipeline: where it unswitches loops (`-O3`, `unswitch`) each marked
 /// select stays and only loses its mark; otherwise it becomes its second operand, the
 /// index computed as before, and the stepped slots are dead. Returns the number of
 /// selects.
 pub fn settle_guarded_indices(module: Module, unswitch: bool) -> usize {
     let mark = module.context().md_kind(MARK);
-    let marked: Vec<Value> = module
-        .functions()
-        .into_iter()
-        .flat_map(|f| f.blocks())
-        .flat_map(|b| b.instructions())
-        .filter(|i| i.metadata(mark).is_some())
-        .collect();
+    let marked = marked_instructions(module, mark);
     for s in &marked {
         if unswitch {
             s.set_metadata(mark, None);
@@ -303,14 +308,7 @@ pub fn settle_guarded_indices(module: Module, unswitch: bool) -> usize {
 fn settle_forward_halvings(module: Module, unswitch: bool) {
     let ctx = module.context();
     let mark = ctx.md_kind(FORWARD_MARK);
-    let marked: Vec<Value> = module
-        .functions()
-        .into_iter()
-        .flat_map(|f| f.blocks())
-        .flat_map(|b| b.instructions())
-        .filter(|i| i.metadata(mark).is_some())
-        .collect();
-    for d in marked {
+    for d in marked_instructions(module, mark) {
         d.set_metadata(mark, None);
         if unswitch {
             let b = ferrozyme_llvm::Builder::new(ctx);
