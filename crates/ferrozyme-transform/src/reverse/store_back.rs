@@ -14,7 +14,7 @@
 //! between them writes no memory, or is a store to a constant offset of the same object
 //! whose bytes do not overlap the pair's (the other fields of the copied struct).
 
-use ferrozyme_llvm::{Opcode, TypeKind, Value};
+use ferrozyme_llvm::{Module, Opcode, Value};
 
 /// Is `i` (a load or a store) one half of such a pair?
 pub(super) fn is_store_back(i: Value) -> bool {
@@ -50,7 +50,7 @@ fn pair_rewrites(load: Value, store: Value) -> bool {
     }
     let m = load.parent_function().parent_module();
     let size = m.store_size(load.ty()) as i64;
-    let (object, at) = constant_base(addr);
+    let (object, at) = constant_base(m, addr);
     let mut cur = load.next_instruction();
     while let Some(x) = cur {
         if x == store {
@@ -58,7 +58,7 @@ fn pair_rewrites(load: Value, store: Value) -> bool {
         }
         if !writes_nothing(x) {
             let apart = x.opcode() == Some(Opcode::LLVMStore) && {
-                let (o, lo) = constant_base(x.operand(1));
+                let (o, lo) = constant_base(m, x.operand(1));
                 let n = m.store_size(x.operand(0).ty()) as i64;
                 o == object && (lo + n <= at || at + size <= lo)
             };
@@ -86,14 +86,14 @@ fn writes_nothing(x: Value) -> bool {
 
 /// The pointer `p` is computed from through GEPs with constant indices, and its byte
 /// offset from it (the first GEP with a variable index, or anything else, is the object).
-fn constant_base(p: Value) -> (Value, i64) {
+fn constant_base(m: Module, p: Value) -> (Value, i64) {
     let mut v = p;
     let mut off: i64 = 0;
     for _ in 0..8 {
         if v.opcode() != Some(Opcode::LLVMGetElementPtr) {
             break;
         }
-        match gep_constant(v) {
+        match m.const_gep_offset(v) {
             Some(c) => {
                 off = off.saturating_add(c);
                 v = v.operand(0);
@@ -102,30 +102,4 @@ fn constant_base(p: Value) -> (Value, i64) {
         }
     }
     (v, off)
-}
-
-/// The byte offset of a GEP whose indices are all constant.
-fn gep_constant(g: Value) -> Option<i64> {
-    let m = g.parent_function().parent_module();
-    let mut ty = g.gep_source_type();
-    let mut off: i64 = 0;
-    for k in 1..g.num_operands() {
-        let c = g.operand(k).const_int_value()?;
-        if k == 1 {
-            off = off.checked_add(c.checked_mul(m.alloc_size(ty) as i64)?)?;
-            continue;
-        }
-        match ty.kind() {
-            TypeKind::Struct => {
-                off = off.checked_add(m.field_offset(ty, u32::try_from(c).ok()?) as i64)?;
-                ty = *ty.struct_fields().get(c as usize)?;
-            }
-            TypeKind::Array => {
-                ty = ty.element_type();
-                off = off.checked_add(c.checked_mul(m.alloc_size(ty) as i64)?)?;
-            }
-            _ => return None,
-        }
-    }
-    Some(off)
 }
