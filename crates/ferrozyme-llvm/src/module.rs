@@ -313,6 +313,23 @@ impl Module {
         }
         Some(off)
     }
+    /// `(base, offset)`: `p` is `base` plus a constant byte offset through getelementptr
+    /// instructions with constant indices (at most 16 of them). The first GEP with a
+    /// variable index, or any other value, is the base.
+    pub fn strip_const_geps(self, p: Value) -> (Value, i64) {
+        let mut v = p;
+        let mut off = 0i64;
+        for _ in 0..16 {
+            match self.const_gep_offset(v) {
+                Some(d) => {
+                    off = off.saturating_add(d);
+                    v = v.operand(0);
+                }
+                None => break,
+            }
+        }
+        (v, off)
+    }
     /// The module's data layout string.
     pub fn data_layout(self) -> String {
         // SAFETY: module alive; borrowed C string.

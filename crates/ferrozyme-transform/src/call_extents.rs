@@ -41,27 +41,6 @@ pub fn join(a: Option<Span>, b: Option<Span>) -> Option<Span> {
     }
 }
 
-/// The byte offset of a getelementptr whose indices are all constant.
-pub fn const_gep_offset(m: Module, gep: Value) -> Option<i64> {
-    m.const_gep_offset(gep)
-}
-
-/// `(base, offset)`: `p` is `base` plus a constant byte offset through constant GEPs.
-pub fn strip_const_geps(m: Module, p: Value) -> (Value, i64) {
-    let mut v = p;
-    let mut off = 0i64;
-    for _ in 0..16 {
-        match const_gep_offset(m, v) {
-            Some(d) => {
-                off = off.saturating_add(d);
-                v = v.operand(0);
-            }
-            None => break,
-        }
-    }
-    (v, off)
-}
-
 /// The extents of every parameter of `f` (empty ones for non-pointers), or `None` when
 /// `f` may touch memory other than constant offsets of its pointer parameters and its
 /// own stack, or lets a parameter escape.
@@ -124,7 +103,7 @@ fn pointer_extent(m: Module, p: Value) -> Option<ParamExtent> {
 /// The smallest and largest byte offset a GEP can add: constant indices, or indices
 /// over a bounded range (`int_range`) into the pointer or an array.
 fn gep_range(m: Module, gep: Value) -> Option<(i64, i64)> {
-    if let Some(c) = const_gep_offset(m, gep) {
+    if let Some(c) = m.const_gep_offset(gep) {
         return Some((c, c));
     }
     let mut ty = gep.gep_source_type();
@@ -249,7 +228,7 @@ fn touches_only_args_and_stack(m: Module, f: Value) -> bool {
                     let lifetime = callee.is_intrinsic("llvm.lifetime.start")
                         || callee.is_intrinsic("llvm.lifetime.end");
                     if lifetime {
-                        strip_const_geps(m, i.operand(0)).0.opcode() == Some(Opcode::LLVMAlloca)
+                        m.strip_const_geps(i.operand(0)).0.opcode() == Some(Opcode::LLVMAlloca)
                     } else {
                         // libm without -ffast-math: `memory(errnomem: write)`; errno is
                         // no memory the caller passes, and fused calls set it alike.

@@ -6,7 +6,7 @@
 use ferrozyme_abi::{EntryPoint, Marker};
 use ferrozyme_llvm::{Builder, Module, Opcode, Value};
 
-use crate::call_extents::{strip_const_geps, Span};
+use crate::call_extents::Span;
 use crate::request::{marker_of, parse, Mode};
 
 /// One argument of a hook call in the simple form: marker, value, shadow.
@@ -234,7 +234,7 @@ pub(crate) fn local_alloca(a: Value, group: &[Value]) -> bool {
                 Some(Opcode::LLVMStore) => u.operand(0) != v,
                 Some(Opcode::LLVMGetElementPtr) if u.operand(0) == v => {
                     work.push(u);
-                    crate::call_extents::const_gep_offset(a.parent_function().parent_module(), u)
+                    a.parent_function().parent_module().const_gep_offset(u)
                         .is_some()
                 }
                 Some(Opcode::LLVMCall) => {
@@ -262,7 +262,7 @@ pub(crate) fn rename_seed_generations(m: Module, group: &[Value], forms: &[Form]
     for j in 1..group.len() {
         for s in &forms[j].slots {
             let Some(sh) = s.shadow else { continue };
-            let (a, _) = strip_const_geps(m, sh);
+            let (a, _) = m.strip_const_geps(sh);
             if a.opcode() != Some(Opcode::LLVMAlloca) || !local_alloca(a, group) {
                 continue;
             }
@@ -304,7 +304,7 @@ pub(crate) fn rename_seed_generations(m: Module, group: &[Value], forms: &[Form]
                     if range.contains(&v) || !v.ty().is_pointer() || !v.is_instruction() {
                         continue;
                     }
-                    let (base, off) = strip_const_geps(m, v);
+                    let (base, off) = m.strip_const_geps(v);
                     if base == a && v != a {
                         eb.position_before(*i);
                         let g =

@@ -24,7 +24,7 @@ use ferrozyme_analysis::hash::{HashMap, HashSet};
 use ferrozyme_abi::EntryPoint;
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
 
-use crate::call_extents::{join, param_extents, strip_const_geps, ParamExtent, Span};
+use crate::call_extents::{join, param_extents, ParamExtent, Span};
 use crate::seed_calls::{
     access, intrinsic_call, is_autodiff, is_lifetime, local_alloca, pure_op,
     rename_seed_generations, same, same_shape, simple_form, Acc, Form,
@@ -274,7 +274,7 @@ impl Fusion<'_> {
                 let xa = if is_lifetime(x) {
                     // A start between the calls (a new object generation): a write of
                     // the whole object.
-                    let a = strip_const_geps(self.m, x.operand(0)).0;
+                    let a = self.m.strip_const_geps(x.operand(0)).0;
                     if a.opcode() != Some(Opcode::LLVMAlloca) {
                         return None;
                     }
@@ -394,7 +394,7 @@ impl Fusion<'_> {
                         }
                     }
                 } else if is_lifetime(x) {
-                    let a = strip_const_geps(self.m, x.operand(0)).0;
+                    let a = self.m.strip_const_geps(x.operand(0)).0;
                     if a.opcode() != Some(Opcode::LLVMAlloca) {
                         return None;
                     }
@@ -446,8 +446,8 @@ impl Fusion<'_> {
         let mut tests: Vec<(Value, Span, Value, Span)> = Vec::new();
         for (a, b) in std::mem::take(&mut self.pairs) {
             let (ra, rb) = (self.rep(a.ptr)?, self.rep(b.ptr)?);
-            let (ba, oa) = strip_const_geps(self.m, ra);
-            let (bb, ob) = strip_const_geps(self.m, rb);
+            let (ba, oa) = self.m.strip_const_geps(ra);
+            let (bb, ob) = self.m.strip_const_geps(rb);
             let sa = (a.span.0 + oa, a.span.1 + oa);
             let sb = (b.span.0 + ob, b.span.1 + ob);
             if sa.0 >= sa.1 || sb.0 >= sb.1 {

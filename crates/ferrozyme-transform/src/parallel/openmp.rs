@@ -468,35 +468,14 @@ pub fn rev_wrapper(
 /// through getelementptrs with constant indices: `(object, offset)`, or `None` when some
 /// index is not constant.
 pub fn constant_offset(p: Value) -> Option<(Value, u64)> {
-    let mut v = p;
-    let mut off: i64 = 0;
-    for _ in 0..8 {
-        if v.opcode() != Some(Opcode::LLVMGetElementPtr) {
-            break;
-        }
-        let m = v.parent_function().parent_module();
-        let mut ty = v.gep_source_type();
-        for k in 1..v.num_operands() {
-            let c = v.operand(k).const_int_value()?;
-            if k == 1 {
-                off += c * m.alloc_size(ty) as i64;
-                continue;
-            }
-            match ty.kind() {
-                ferrozyme_llvm::TypeKind::Struct => {
-                    off += m.field_offset(ty, u32::try_from(c).ok()?) as i64;
-                    ty = *ty.struct_fields().get(c as usize)?;
-                }
-                ferrozyme_llvm::TypeKind::Array => {
-                    ty = ty.element_type();
-                    off += c * m.alloc_size(ty) as i64;
-                }
-                _ => return None,
-            }
-        }
-        v = v.operand(0);
+    if p.opcode() != Some(Opcode::LLVMGetElementPtr) {
+        return Some((p, 0));
     }
-    (off >= 0).then_some((v, off as u64))
+    let (v, off) = p.parent_function().parent_module().strip_const_geps(p);
+    if v.opcode() == Some(Opcode::LLVMGetElementPtr) {
+        return None;
+    }
+    u64::try_from(off).ok().map(|off| (v, off))
 }
 
 /// A struct of captured addresses handed to parallel regions (flang's `structArg`): does

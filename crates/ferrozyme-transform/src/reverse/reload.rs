@@ -12,27 +12,14 @@
 //! no slot (a value kept alive across the branch after SROA, that is a register less).
 //!
 //! Same address means the same base pointer plus the same constant byte offset through
-//! single-index GEPs with constant indices (`gep i8, %p, 8` and `gep double, %p, 1`).
+//! GEPs with constant indices (`Module::strip_const_geps`: `gep i8, %p, 8`, `gep double,
+//! %p, 1` and `gep %struct, %p, 0, 1` alike).
 //! No write between: no write to an object that may alias the address (`memory.rs`'s
 //! objects) can execute after the first load and before the second (`Reach`).
 
 use ferrozyme_llvm::{Opcode, Value};
 
 use super::Gen;
-
-/// `p` as (base pointer, constant byte offset) through single-index constant GEPs.
-fn base_and_offset(m: ferrozyme_llvm::Module, mut p: Value) -> (Value, i64) {
-    let mut off: i64 = 0;
-    while p.opcode() == Some(Opcode::LLVMGetElementPtr) && p.num_operands() == 2 {
-        let Some(k) = p.operand(1).const_int_value() else {
-            break;
-        };
-        let size = m.alloc_size(p.gep_source_type()) as i64;
-        off = off.wrapping_add(k.wrapping_mul(size));
-        p = p.operand(0);
-    }
-    (p, off)
-}
 
 impl Gen<'_> {
     /// A load that the reverse sweep uses directly and that read the same memory as
@@ -42,7 +29,7 @@ impl Gen<'_> {
             return None;
         }
         let m = self.fx.m;
-        let addr = base_and_offset(m, l.operand(0));
+        let addr = m.strip_const_geps(l.operand(0));
         let lb = l.parent_block();
         let candidate = {
             let cfg = &self.fx.cfg;
@@ -63,7 +50,7 @@ impl Gen<'_> {
                     .filter(|u| u.opcode() == Some(Opcode::LLVMGetElementPtr)),
             );
             ptrs.into_iter()
-                .filter(|p| base_and_offset(m, *p) == addr)
+                .filter(|p| m.strip_const_geps(*p) == addr)
                 .flat_map(|p| p.users())
                 .find(|u| {
                     *u != l

@@ -14,7 +14,7 @@
 //! between them writes no memory, or is a store to a constant offset of the same object
 //! whose bytes do not overlap the pair's (the other fields of the copied struct).
 
-use ferrozyme_llvm::{Module, Opcode, Value};
+use ferrozyme_llvm::{Opcode, Value};
 
 /// Is `i` (a load or a store) one half of such a pair?
 pub(super) fn is_store_back(i: Value) -> bool {
@@ -50,7 +50,7 @@ fn pair_rewrites(load: Value, store: Value) -> bool {
     }
     let m = load.parent_function().parent_module();
     let size = m.store_size(load.ty()) as i64;
-    let (object, at) = constant_base(m, addr);
+    let (object, at) = m.strip_const_geps(addr);
     let mut cur = load.next_instruction();
     while let Some(x) = cur {
         if x == store {
@@ -58,7 +58,7 @@ fn pair_rewrites(load: Value, store: Value) -> bool {
         }
         if !writes_nothing(x) {
             let apart = x.opcode() == Some(Opcode::LLVMStore) && {
-                let (o, lo) = constant_base(m, x.operand(1));
+                let (o, lo) = m.strip_const_geps(x.operand(1));
                 let n = m.store_size(x.operand(0).ty()) as i64;
                 o == object && (lo + n <= at || at + size <= lo)
             };
@@ -84,22 +84,3 @@ fn writes_nothing(x: Value) -> bool {
     }
 }
 
-/// The pointer `p` is computed from through GEPs with constant indices, and its byte
-/// offset from it (the first GEP with a variable index, or anything else, is the object).
-fn constant_base(m: Module, p: Value) -> (Value, i64) {
-    let mut v = p;
-    let mut off: i64 = 0;
-    for _ in 0..8 {
-        if v.opcode() != Some(Opcode::LLVMGetElementPtr) {
-            break;
-        }
-        match m.const_gep_offset(v) {
-            Some(c) => {
-                off = off.saturating_add(c);
-                v = v.operand(0);
-            }
-            None => break,
-        }
-    }
-    (v, off)
-}
