@@ -1,7 +1,8 @@
 //! Which variants of a C or C++ program the default suite runs.
 //!
 //! Every program runs at each level its `OPT:` line lists through `ferrozyme cc`,
-//! except that a program listing both `-O1` and `-O3` runs one of the two; the
+//! except that a program listing both `-O1` and `-O3` runs at most one of the two (half
+//! of these programs one, chosen by name, the other half neither); the
 //! `--ad-before-opt` trial runs for a third of the programs and the plugin trial for a
 //! quarter. Which ones follows from the program's name, so it is the same on every run
 //! and machine. This keeps the whole suite within its time budget on two cores while
@@ -66,16 +67,26 @@ impl Matrix {
     }
 
     /// Whether the program `stem` runs at `level` through `ferrozyme cc`. `-O0` and
-    /// `-O2` always run. A program that lists both `-O1` and `-O3` runs one of the two
-    /// by default (by its name); one that lists only one of them runs it.
+    /// `-O2` always run. A program that lists both `-O1` and `-O3` runs, by default, one
+    /// of the two for half of such programs and neither for the other half (by its name;
+    /// an `IGNORE-O1:`/`IGNORE-O3:` line or `VARIANTS: all` keeps both); one that lists
+    /// only one of them runs it.
     pub fn runs_level(self, stem: &str, d: &Directives, level: &str) -> bool {
         let lists = |l: &str| d.opts.iter().any(|o| o == l);
         let one_of_two = matches!(level, "O1" | "O3") && lists("O1") && lists("O3");
         if !one_of_two {
             return true;
         }
+        if self.keeps_all(d, level) {
+            return true;
+        }
+        // Since session 14 only half of these programs run a third level at all (the
+        // suite's time budget; C++ trials cost about four C trials each).
+        // (A high bit: FNV-1a's lowest bit is the parity of the bytes' lowest bits, the
+        // same for every suffix of equal parity, so `% 2` of two hashes of one stem agree.)
+        let third_level = (fnv1a(&format!("{stem}/third-level")) >> 40) % 2 == 0;
         let o1_this_time = fnv1a(&format!("{stem}/O1-or-O3")) % 2 == 0;
-        self.keeps_all(d, level) || (level == "O1") == o1_this_time
+        third_level && (level == "O1") == o1_this_time
     }
 
     /// Whether the program `stem` runs `variant`.
@@ -143,7 +154,7 @@ mod tests {
     }
 
     #[test]
-    fn exactly_one_of_o1_and_o3_when_both_are_listed() {
+    fn at_most_one_of_o1_and_o3_when_both_are_listed() {
         let both = Directives {
             opts: ["O0", "O1", "O2", "O3"].map(String::from).to_vec(),
             ..Directives::default()
@@ -152,17 +163,19 @@ mod tests {
             opts: ["O1"].map(String::from).to_vec(),
             ..Directives::default()
         };
-        let mut o1_runs = 0;
+        let (mut o1_runs, mut third) = (0, 0);
         for i in 0..200 {
             let stem = format!("{i}_p");
             let runs = |d: &Directives, l: &str| Matrix::Sampled.runs_level(&stem, d, l);
             assert!(runs(&both, "O0") && runs(&both, "O2"));
-            assert!(runs(&both, "O1") != runs(&both, "O3"), "{stem}");
+            assert!(!(runs(&both, "O1") && runs(&both, "O3")), "{stem}");
+            third += usize::from(runs(&both, "O1") || runs(&both, "O3"));
             o1_runs += usize::from(runs(&both, "O1"));
             assert!(runs(&o1_only, "O1"));
             assert!(Matrix::Full.runs_level(&stem, &both, "O1"));
             assert!(Matrix::Full.runs_level(&stem, &both, "O3"));
         }
-        assert!((70..=130).contains(&o1_runs), "{o1_runs} of 200 ran -O1");
+        assert!((70..=130).contains(&third), "{third} of 200 ran a third level");
+        assert!((30..=70).contains(&o1_runs), "{o1_runs} of 200 ran -O1");
     }
 }
