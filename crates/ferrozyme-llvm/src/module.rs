@@ -313,6 +313,26 @@ impl Module {
         }
         Some(off)
     }
+    /// Deletes the defined functions whose name starts with `prefix` and that nothing
+    /// uses, again until none is left (a deleted function may have been the last user of
+    /// another): runtime and rule functions the generated code did not call.
+    pub fn prune_unused_functions(self, prefix: &str) {
+        loop {
+            let dead: Vec<Value> = self
+                .functions()
+                .into_iter()
+                .filter(|f| {
+                    f.name().starts_with(prefix) && !f.is_declaration() && f.users().is_empty()
+                })
+                .collect();
+            if dead.is_empty() {
+                return;
+            }
+            for f in dead {
+                f.delete_function();
+            }
+        }
+    }
     /// `(base, offset)`: `p` is `base` plus a constant byte offset through getelementptr
     /// instructions with constant indices (at most 16 of them). The first GEP with a
     /// variable index, or any other value, is the base.

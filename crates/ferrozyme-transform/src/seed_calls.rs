@@ -234,7 +234,9 @@ pub(crate) fn local_alloca(a: Value, group: &[Value]) -> bool {
                 Some(Opcode::LLVMStore) => u.operand(0) != v,
                 Some(Opcode::LLVMGetElementPtr) if u.operand(0) == v => {
                     work.push(u);
-                    a.parent_function().parent_module().const_gep_offset(u)
+                    a.parent_function()
+                        .parent_module()
+                        .const_gep_offset(u)
                         .is_some()
                 }
                 Some(Opcode::LLVMCall) => {

@@ -465,19 +465,7 @@ impl Truncations {
 
 /// Deletes the runtime functions nothing calls.
 pub fn prune(module: Module) {
-    loop {
-        let dead: Vec<Value> = module
-            .functions()
-            .into_iter()
-            .filter(|f| f.name().starts_with(PREFIX) && !f.is_declaration() && f.users().is_empty())
-            .collect();
-        if dead.is_empty() {
-            return;
-        }
-        for f in dead {
-            f.delete_function();
-        }
-    }
+    module.prune_unused_functions(PREFIX);
 }
 
 #[cfg(test)]

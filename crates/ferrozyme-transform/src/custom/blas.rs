@@ -80,19 +80,7 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
 /// Deletes the rule functions nothing calls (after the pass: wrappers call the rules
 /// their requests need), so that unused rules bring no library references.
 pub(crate) fn prune(module: Module) {
-    loop {
-        let dead: Vec<Value> = module
-            .functions()
-            .into_iter()
-            .filter(|f| f.name().starts_with(PREFIX) && !f.is_declaration() && f.users().is_empty())
-            .collect();
-        if dead.is_empty() {
-            return;
-        }
-        for f in dead {
-            f.delete_function();
-        }
-    }
+    module.prune_unused_functions(PREFIX);
 }
 
 #[cfg(test)]

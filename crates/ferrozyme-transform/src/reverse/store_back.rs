@@ -83,4 +83,3 @@ fn writes_nothing(x: Value) -> bool {
         _ => true,
     }
 }
-
