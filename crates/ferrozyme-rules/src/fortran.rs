@@ -120,6 +120,7 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("zpowk", "__fz_f18_zpowk"),
     // complex(8) arrays (`runtime/fortran.c`, "complex(8) arrays").
     ("CppSumComplex8", "__fz_f18_sum_c8"),
+    ("CppProductComplex8", "__fz_f18_product_c8"),
     ("CppDotProductComplex8", "__fz_f18_dot_c8"),
     ("MatmulComplex8Complex8", "__fz_f18_matmul_c8"),
     // complex(4): `z**k` (a `<2 x float>` by value, as clang passes `_Complex float`) and
@@ -127,6 +128,7 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("cpowi", "__fz_f18_cpowi"),
     ("cpowk", "__fz_f18_cpowk"),
     ("CppSumComplex4", "__fz_f18_sum_c4"),
+    ("CppProductComplex4", "__fz_f18_product_c4"),
     ("CppDotProductComplex4", "__fz_f18_dot_c4"),
     ("MatmulComplex4Complex4", "__fz_f18_matmul_c4"),
 ];

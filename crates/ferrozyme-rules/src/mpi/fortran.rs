@@ -32,6 +32,12 @@ pub(super) const FORTRAN: &[(&str, &str)] = &[
     ("mpi_reduce_scatter_", "__fz_mpif_reduce_scatter"),
     ("mpi_isend_", "__fz_mpif_isend"),
     ("mpi_irecv_", "__fz_mpif_irecv"),
+    ("mpi_send_init_", "__fz_mpif_send_init"),
+    ("mpi_ssend_init_", "__fz_mpif_ssend_init"),
+    ("mpi_recv_init_", "__fz_mpif_recv_init"),
+    ("mpi_start_", "__fz_mpif_start"),
+    ("mpi_startall_", "__fz_mpif_startall"),
+    ("mpi_request_free_", "__fz_mpif_request_free"),
     ("mpi_wait_", "__fz_mpif_wait"),
     ("mpi_waitall_", "__fz_mpif_waitall"),
     ("mpi_waitany_", "__fz_mpif_waitany"),
@@ -88,7 +94,7 @@ pub(super) const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL/WAITANY/WAITSOME and TEST/TESTALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/FETCH_AND_OP and GET_ACCUMULATE (MPI_NO_OP)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL/WAITANY/WAITSOME and TEST/TESTALL, persistent SEND_INIT/SSEND_INIT/RECV_INIT with START/STARTALL, WAIT/WAITALL and REQUEST_FREE, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/FETCH_AND_OP and GET_ACCUMULATE (MPI_NO_OP)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// The rule of a Fortran binding (`mpi_<routine>_`, lower case, Open MPI's symbols).
