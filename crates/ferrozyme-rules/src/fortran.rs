@@ -51,6 +51,10 @@ pub const INACTIVE_ALIASES: &[(&str, &str)] = &[
         "__fz_f18_ctor_push_inactive",
         "_FortranAPushArrayConstructorValue",
     ),
+    (
+        "__fz_f18_ctor_push_scalar_inactive",
+        "_FortranAPushArrayConstructorSimpleScalar",
+    ),
     ("__fz_f18_sum_dim_inactive", "_FortranASumDim"),
     ("__fz_f18_maxval_dim_inactive", "_FortranAMaxvalDim"),
     ("__fz_f18_minval_dim_inactive", "_FortranAMinvalDim"),
@@ -94,6 +98,10 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("Reshape", "__fz_f18_reshape"),
     ("InitArrayConstructorVector", "__fz_f18_ctor_init"),
     ("PushArrayConstructorValue", "__fz_f18_ctor_push"),
+    (
+        "PushArrayConstructorSimpleScalar",
+        "__fz_f18_ctor_push_scalar",
+    ),
     ("SumDim", "__fz_f18_sum_dim"),
     ("MaxvalDim", "__fz_f18_maxval_dim"),
     ("MinvalDim", "__fz_f18_minval_dim"),

@@ -58,6 +58,7 @@ void __fz_f18_assign_inactive(fz_desc *to, const fz_desc *from, const char *src,
 void __fz_f18_ctor_init_inactive(void *vector, fz_desc *to, _Bool use_len, const char *src,
                                  int line);
 void __fz_f18_ctor_push_inactive(void *vector, const fz_desc *from);
+void __fz_f18_ctor_push_scalar_inactive(void *vector, const void *from);
 void __fz_f18_sum_dim_inactive(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
                                const fz_desc *mask);
 void __fz_f18_maxval_dim_inactive(fz_desc *r, const fz_desc *x, int dim, const char *src,
@@ -925,7 +926,8 @@ void __fz_f18_reshape(fz_desc *r, const fz_desc *x, const fz_desc *shape, const 
  *
  * flang builds a constructor whose size it cannot compute from the values through
  * InitArrayConstructorVector(vector, to, ...) and one PushArrayConstructorValue(vector,
- * value) per value. `vector` is an opaque buffer of the caller's (80 bytes); these
+ * value) per value (PushArrayConstructorSimpleScalar(vector, &x) for a scalar of the
+ * result's type, as `[(x(i) * i, i = 1, n)]` pushes). `vector` is an opaque buffer of the caller's (80 bytes); these
  * implementations keep their own state there, `to` first as flang's does. Non-real
  * constructors go to flang's own routines (renamed back after differentiation), which
  * the Push implementation recognises by `to`'s type. */
@@ -950,19 +952,9 @@ void __fz_f18_ctor_init(void *vector, fz_desc *to, _Bool use_len, const char *sr
   v->line = line;
 }
 
-void __fz_f18_ctor_push(void *vector, const fz_desc *from) {
-  fz_ctor *v = (fz_ctor *)vector;
+/* Makes room for `n` more elements in the constructor's result. */
+static void fz_ctor_reserve(fz_ctor *v, long n) {
   fz_desc *to = v->to;
-  if (!fz_is_real(to->type)) {
-    __fz_f18_ctor_push_inactive(vector, from);
-    return;
-  }
-  fz_need_real(from, "a real array constructor with a non-real value in differentiated code",
-               v->src, (int)v->line);
-  fz_view vf;
-  fz_shape sf;
-  fz_view_of(from, &vf, &sf);
-  long n = fz_elements(&vf);
   if (v->next + n > v->cap) {
     /* Grow to exactly what is needed: copy what is there, free the old storage. */
     if (to->rank != 1 || (to->base && to->attribute != FZ_ALLOCATABLE))
@@ -981,11 +973,43 @@ void __fz_f18_ctor_push(void *vector, const fz_desc *from) {
     if (old) free(old);
     v->cap = want;
   }
+}
+
+void __fz_f18_ctor_push(void *vector, const fz_desc *from) {
+  fz_ctor *v = (fz_ctor *)vector;
+  fz_desc *to = v->to;
+  if (!fz_is_real(to->type)) {
+    __fz_f18_ctor_push_inactive(vector, from);
+    return;
+  }
+  fz_need_real(from, "a real array constructor with a non-real value in differentiated code",
+               v->src, (int)v->line);
+  fz_view vf;
+  fz_shape sf;
+  fz_view_of(from, &vf, &sf);
+  long n = fz_elements(&vf);
+  fz_ctor_reserve(v, n);
   fz_view vt;
   fz_shape st;
   fz_view_of(to, &vt, &st);
   for (long e = 0; e < n; e++) fz_put(&vt, v->next + e, fz_get(&vf, e));
   v->next += n;
+}
+
+/* One scalar of the result's own type at `from`. */
+void __fz_f18_ctor_push_scalar(void *vector, const void *from) {
+  fz_ctor *v = (fz_ctor *)vector;
+  fz_desc *to = v->to;
+  if (!fz_is_real(to->type)) {
+    __fz_f18_ctor_push_scalar_inactive(vector, from);
+    return;
+  }
+  fz_ctor_reserve(v, 1);
+  fz_view vt;
+  fz_shape st;
+  fz_view_of(to, &vt, &st);
+  fz_put(&vt, v->next, to->type == FZ_REAL8 ? *(const double *)from : *(const float *)from);
+  v->next += 1;
 }
 
 /* ---- SUM/MAXVAL/MINVAL(x, DIM=), CSHIFT, SPREAD of reals -------------------------------
