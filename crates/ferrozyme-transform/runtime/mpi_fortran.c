@@ -511,6 +511,10 @@ int MPI_Ialltoall(const void *, int, fz_type, void *, int, fz_type, fz_comm, fz_
 int MPI_Igather(const void *, int, fz_type, void *, int, fz_type, int, fz_comm, fz_req *);
 int MPI_Iscatter(const void *, int, fz_type, void *, int, fz_type, int, fz_comm, fz_req *);
 int MPI_Ibarrier(fz_comm, fz_req *);
+int MPI_Igatherv(const void *, int, fz_type, void *, const int *, const int *, fz_type, int,
+                 fz_comm, fz_req *);
+int MPI_Iscatterv(const void *, const int *, const int *, fz_type, void *, int, fz_type, int,
+                  fz_comm, fz_req *);
 
 void __fz_mpif_iallreduce(const void *sbuf, void *rbuf, const fz_fint *count,
                           const fz_fint *type, const fz_fint *op, const fz_fint *comm,
@@ -571,6 +575,26 @@ void __fz_mpif_iscatter(const void *sbuf, const fz_fint *scount, const fz_fint *
   int k = fz_new_slot();
   *ierr = MPI_Iscatter(sbuf, *scount, MPI_Type_f2c(*stype), fz_inout(rbuf), *rcount,
                        MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_igatherv(const void *sbuf, const fz_fint *scount, const fz_fint *stype,
+                        void *rbuf, const fz_fint *rcounts, const fz_fint *displs,
+                        const fz_fint *rtype, const fz_fint *root, const fz_fint *comm,
+                        fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Igatherv(fz_in(sbuf), *scount, MPI_Type_f2c(*stype), rbuf, rcounts, displs,
+                       MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_iscatterv(const void *sbuf, const fz_fint *scounts, const fz_fint *displs,
+                         const fz_fint *stype, void *rbuf, const fz_fint *rcount,
+                         const fz_fint *rtype, const fz_fint *root, const fz_fint *comm,
+                         fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Iscatterv(sbuf, scounts, displs, MPI_Type_f2c(*stype), fz_inout(rbuf), *rcount,
+                        MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &fz_requests[k]);
   *req = FZ_REQ_BASE + k;
 }
 

@@ -52,6 +52,8 @@ pub(super) const FORTRAN: &[(&str, &str)] = &[
     ("mpi_ialltoall_", "__fz_mpif_ialltoall"),
     ("mpi_igather_", "__fz_mpif_igather"),
     ("mpi_iscatter_", "__fz_mpif_iscatter"),
+    ("mpi_igatherv_", "__fz_mpif_igatherv"),
+    ("mpi_iscatterv_", "__fz_mpif_iscatterv"),
     ("mpi_ibarrier_", "__fz_mpif_ibarrier"),
     ("mpi_win_create_", "__fz_mpif_win_create"),
     ("mpi_win_fence_", "__fz_mpif_win_fence"),
@@ -94,7 +96,7 @@ pub(super) const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL/WAITANY/WAITSOME and TEST/TESTALL, persistent SEND_INIT/SSEND_INIT/RECV_INIT with START/STARTALL, WAIT/WAITALL and REQUEST_FREE, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/FETCH_AND_OP and GET_ACCUMULATE (MPI_NO_OP)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL/WAITANY/WAITSOME and TEST/TESTALL, persistent SEND_INIT/SSEND_INIT/RECV_INIT with START/STARTALL, WAIT/WAITALL and REQUEST_FREE, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER(V), ISCATTER(V) and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/FETCH_AND_OP and GET_ACCUMULATE (MPI_NO_OP)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// The rule of a Fortran binding (`mpi_<routine>_`, lower case, Open MPI's symbols).
