@@ -12,9 +12,7 @@ pub fn handle_args(name: &str) -> &'static [usize] {
     match name {
         "MPI_Sendrecv_replace" | "__fz_mpic_sendrecv_replace" => &[2, 7],
         "MPI_Allgatherv" | "__fz_mpic_allgatherv" => &[2, 6, 7],
-        "MPI_Gatherv" | "__fz_mpic_gatherv" | "MPI_Igatherv" | "__fz_mpic_igatherv" => {
-            &[2, 6, 8]
-        }
+        "MPI_Gatherv" | "__fz_mpic_gatherv" | "MPI_Igatherv" | "__fz_mpic_igatherv" => &[2, 6, 8],
         "MPI_Scatterv" | "__fz_mpic_scatterv" | "MPI_Iscatterv" | "__fz_mpic_iscatterv" => {
             &[3, 6, 8]
         }
