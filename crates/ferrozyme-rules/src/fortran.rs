@@ -51,6 +51,10 @@ pub const INACTIVE_ALIASES: &[(&str, &str)] = &[
         "__fz_f18_ctor_push_inactive",
         "_FortranAPushArrayConstructorValue",
     ),
+    (
+        "__fz_f18_ctor_push_scalar_inactive",
+        "_FortranAPushArrayConstructorSimpleScalar",
+    ),
     ("__fz_f18_sum_dim_inactive", "_FortranASumDim"),
     ("__fz_f18_maxval_dim_inactive", "_FortranAMaxvalDim"),
     ("__fz_f18_minval_dim_inactive", "_FortranAMinvalDim"),
@@ -94,6 +98,10 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("Reshape", "__fz_f18_reshape"),
     ("InitArrayConstructorVector", "__fz_f18_ctor_init"),
     ("PushArrayConstructorValue", "__fz_f18_ctor_push"),
+    (
+        "PushArrayConstructorSimpleScalar",
+        "__fz_f18_ctor_push_scalar",
+    ),
     ("SumDim", "__fz_f18_sum_dim"),
     ("MaxvalDim", "__fz_f18_maxval_dim"),
     ("MinvalDim", "__fz_f18_minval_dim"),
@@ -120,6 +128,7 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("zpowk", "__fz_f18_zpowk"),
     // complex(8) arrays (`runtime/fortran.c`, "complex(8) arrays").
     ("CppSumComplex8", "__fz_f18_sum_c8"),
+    ("CppProductComplex8", "__fz_f18_product_c8"),
     ("CppDotProductComplex8", "__fz_f18_dot_c8"),
     ("MatmulComplex8Complex8", "__fz_f18_matmul_c8"),
     // complex(4): `z**k` (a `<2 x float>` by value, as clang passes `_Complex float`) and
@@ -127,6 +136,7 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("cpowi", "__fz_f18_cpowi"),
     ("cpowk", "__fz_f18_cpowk"),
     ("CppSumComplex4", "__fz_f18_sum_c4"),
+    ("CppProductComplex4", "__fz_f18_product_c4"),
     ("CppDotProductComplex4", "__fz_f18_dot_c4"),
     ("MatmulComplex4Complex4", "__fz_f18_matmul_c4"),
 ];

@@ -58,6 +58,7 @@ void __fz_f18_assign_inactive(fz_desc *to, const fz_desc *from, const char *src,
 void __fz_f18_ctor_init_inactive(void *vector, fz_desc *to, _Bool use_len, const char *src,
                                  int line);
 void __fz_f18_ctor_push_inactive(void *vector, const fz_desc *from);
+void __fz_f18_ctor_push_scalar_inactive(void *vector, const void *from);
 void __fz_f18_sum_dim_inactive(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
                                const fz_desc *mask);
 void __fz_f18_maxval_dim_inactive(fz_desc *r, const fz_desc *x, int dim, const char *src,
@@ -504,13 +505,19 @@ FZ_INLINE void fz_move(const fz_view *to, long e, const fz_view *from, long f) {
     fz_put(to, e, fz_get(from, f));
 }
 
-/* The intrinsics that differentiate reals only stop at complex data, which flang's
- * routine (the inactive alias) would move without its derivative. */
+/* MAXVAL and MINVAL differentiate reals only (the standard has no complex ones): complex
+ * data stop, which flang's routine (the inactive alias) would reduce without derivative. */
 FZ_INLINE void fz_no_complex(const fz_desc *x, const char *src, int line) {
   if (fz_is_complex(x->type))
-    __fz_f18_fail("SUM, PRODUCT, MAXVAL or MINVAL with DIM, or EOSHIFT, of complex data is not "
-                  "differentiated; write the loop",
-                  src, line);
+    __fz_f18_fail("MAXVAL or MINVAL of complex data is not differentiated", src, line);
+}
+
+/* to[e] = 0 (complex: both parts). */
+FZ_INLINE void fz_clear(const fz_view *to, long e) {
+  if (fz_is_complex(to->type))
+    fz_zput(to, e, 0.0, 0.0);
+  else
+    fz_put(to, e, 0.0);
 }
 
 FZ_INLINE void fz_need_complex(const fz_desc *d, int type, const char *what, const char *src,
@@ -518,37 +525,50 @@ FZ_INLINE void fz_need_complex(const fz_desc *d, int type, const char *what, con
   if (d->type != type) __fz_f18_fail(what, src, line);
 }
 
-/* SUM of a complex array (whole array, optional MASK), into re, im. */
-FZ_INLINE void fz_sum_complex(double *re, double *im, const fz_desc *x, const fz_desc *mask) {
+/* (r, i) += (br, bi), or with `product` (r, i) *= (br, bi). */
+FZ_INLINE void fz_zfold(double *r, double *i, double br, double bi, int product) {
+  if (product) {
+    double cr = *r * br - *i * bi;
+    *i = *r * bi + *i * br;
+    *r = cr;
+  } else {
+    *r += br;
+    *i += bi;
+  }
+}
+
+/* SUM (or with `product`, PRODUCT) of a complex array (whole array, optional MASK), into
+ * re, im. */
+FZ_INLINE void fz_fold_complex(double *re, double *im, const fz_desc *x, const fz_desc *mask,
+                               int product) {
   fz_view v, mv;
   fz_shape sv, smv;
   long n = fz_view_masked(x, mask, &v, &sv, &mv, &smv);
-  double r = 0, i = 0;
-  for (long e = 0; e < n; e++)
-    if (fz_mask(mask, &mv, e)) r += fz_zget(&v, e, 0), i += fz_zget(&v, e, 1);
+  double r = product ? 1.0 : 0.0, i = 0;
+  for (long e = 0; e < n; e++) {
+    if (!fz_mask(mask, &mv, e)) continue;
+    fz_zfold(&r, &i, fz_zget(&v, e, 0), fz_zget(&v, e, 1), product);
+  }
   *re = r;
   *im = i;
 }
 
-void __fz_f18_sum_c8(double *res, const fz_desc *x, const char *src, int line, int dim,
-                     const fz_desc *mask) {
-  (void)dim;
-  fz_need_complex(x, FZ_COMPLEX8, "SUM of this complex data in differentiated code", src, line);
-  double re, im;
-  fz_sum_complex(&re, &im, x, mask);
-  res[0] = re;
-  res[1] = im;
-}
-
-void __fz_f18_sum_c4(float *res, const fz_desc *x, const char *src, int line, int dim,
-                     const fz_desc *mask) {
-  (void)dim;
-  fz_need_complex(x, FZ_COMPLEX4, "SUM of this complex data in differentiated code", src, line);
-  double re, im;
-  fz_sum_complex(&re, &im, x, mask);
-  res[0] = (float)re;
-  res[1] = (float)im;
-}
+/* The complex(8)/complex(4) SUM and PRODUCT entry points (flang's `CppSumComplex8` ...:
+ * the result by reference, then the array, source position, DIM (0) and MASK). */
+#define FZ_FOLD_COMPLEX(name, elem, kind, product, what)                                  \
+  void name(elem *res, const fz_desc *x, const char *src, int line, int dim,             \
+            const fz_desc *mask) {                                                       \
+    (void)dim;                                                                           \
+    fz_need_complex(x, kind, what " of this complex data in differentiated code", src, line); \
+    double re, im;                                                                       \
+    fz_fold_complex(&re, &im, x, mask, product);                                         \
+    res[0] = (elem)re;                                                                   \
+    res[1] = (elem)im;                                                                   \
+  }
+FZ_FOLD_COMPLEX(__fz_f18_sum_c8, double, FZ_COMPLEX8, 0, "SUM")
+FZ_FOLD_COMPLEX(__fz_f18_sum_c4, float, FZ_COMPLEX4, 0, "SUM")
+FZ_FOLD_COMPLEX(__fz_f18_product_c8, double, FZ_COMPLEX8, 1, "PRODUCT")
+FZ_FOLD_COMPLEX(__fz_f18_product_c4, float, FZ_COMPLEX4, 1, "PRODUCT")
 
 /* DOT_PRODUCT of complex vectors: sum(conjg(x) * y), into re, im. */
 FZ_INLINE void fz_dot_complex(double *re, double *im, const fz_desc *x, const fz_desc *y) {
@@ -906,7 +926,8 @@ void __fz_f18_reshape(fz_desc *r, const fz_desc *x, const fz_desc *shape, const 
  *
  * flang builds a constructor whose size it cannot compute from the values through
  * InitArrayConstructorVector(vector, to, ...) and one PushArrayConstructorValue(vector,
- * value) per value. `vector` is an opaque buffer of the caller's (80 bytes); these
+ * value) per value (PushArrayConstructorSimpleScalar(vector, &x) for a scalar of the
+ * result's type, as `[(x(i) * i, i = 1, n)]` pushes). `vector` is an opaque buffer of the caller's (80 bytes); these
  * implementations keep their own state there, `to` first as flang's does. Non-real
  * constructors go to flang's own routines (renamed back after differentiation), which
  * the Push implementation recognises by `to`'s type. */
@@ -931,19 +952,9 @@ void __fz_f18_ctor_init(void *vector, fz_desc *to, _Bool use_len, const char *sr
   v->line = line;
 }
 
-void __fz_f18_ctor_push(void *vector, const fz_desc *from) {
-  fz_ctor *v = (fz_ctor *)vector;
+/* Makes room for `n` more elements in the constructor's result. */
+static void fz_ctor_reserve(fz_ctor *v, long n) {
   fz_desc *to = v->to;
-  if (!fz_is_real(to->type)) {
-    __fz_f18_ctor_push_inactive(vector, from);
-    return;
-  }
-  fz_need_real(from, "a real array constructor with a non-real value in differentiated code",
-               v->src, (int)v->line);
-  fz_view vf;
-  fz_shape sf;
-  fz_view_of(from, &vf, &sf);
-  long n = fz_elements(&vf);
   if (v->next + n > v->cap) {
     /* Grow to exactly what is needed: copy what is there, free the old storage. */
     if (to->rank != 1 || (to->base && to->attribute != FZ_ALLOCATABLE))
@@ -962,11 +973,43 @@ void __fz_f18_ctor_push(void *vector, const fz_desc *from) {
     if (old) free(old);
     v->cap = want;
   }
+}
+
+void __fz_f18_ctor_push(void *vector, const fz_desc *from) {
+  fz_ctor *v = (fz_ctor *)vector;
+  fz_desc *to = v->to;
+  if (!fz_is_real(to->type)) {
+    __fz_f18_ctor_push_inactive(vector, from);
+    return;
+  }
+  fz_need_real(from, "a real array constructor with a non-real value in differentiated code",
+               v->src, (int)v->line);
+  fz_view vf;
+  fz_shape sf;
+  fz_view_of(from, &vf, &sf);
+  long n = fz_elements(&vf);
+  fz_ctor_reserve(v, n);
   fz_view vt;
   fz_shape st;
   fz_view_of(to, &vt, &st);
   for (long e = 0; e < n; e++) fz_put(&vt, v->next + e, fz_get(&vf, e));
   v->next += n;
+}
+
+/* One scalar of the result's own type at `from`. */
+void __fz_f18_ctor_push_scalar(void *vector, const void *from) {
+  fz_ctor *v = (fz_ctor *)vector;
+  fz_desc *to = v->to;
+  if (!fz_is_real(to->type)) {
+    __fz_f18_ctor_push_scalar_inactive(vector, from);
+    return;
+  }
+  fz_ctor_reserve(v, 1);
+  fz_view vt;
+  fz_shape st;
+  fz_view_of(to, &vt, &st);
+  fz_put(&vt, v->next, to->type == FZ_REAL8 ? *(const double *)from : *(const float *)from);
+  v->next += 1;
 }
 
 /* ---- SUM/MAXVAL/MINVAL(x, DIM=), CSHIFT, SPREAD of reals -------------------------------
@@ -997,8 +1040,22 @@ FZ_INLINE long fz_count(const long *ext, int rank) {
   return n;
 }
 
+/* Element e of the result = the sum (or with `product`, the complex product) of the line of
+ * complex x through subscripts `idx` along `dim`. */
+FZ_INLINE void fz_reduce_line_complex(const fz_view *vr, long e, const fz_view *vx,
+                                      const long *ext, int rank, long *idx, int dim,
+                                      int product) {
+  double ar = product ? 1.0 : 0.0, ai = 0.0;
+  for (long t = 0; t < ext[dim - 1]; t++) {
+    idx[dim - 1] = t;
+    long f = fz_join(ext, rank, idx);
+    fz_zfold(&ar, &ai, fz_zget(vx, f, 0), fz_zget(vx, f, 1), product);
+  }
+  fz_zput(vr, e, ar, ai);
+}
+
 /* The reduction of x along dimension `dim` (1-based): 0 sum, 1 max, 2 min, 3 product,
- * 4 the Euclidean norm (NORM2). */
+ * 4 the Euclidean norm (NORM2); of complex data sum and product (fz_reduce_line_complex). */
 static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const char *src,
                           int line) {
   fz_view vx, vr;
@@ -1011,7 +1068,7 @@ static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const 
   for (int k = 0, j = 0; k < rank; k++)
     if (k != dim - 1) rext[j++] = ext[k];
   r->base = 0;
-  __fz_f18_allocate(r, rank - 1, rext, x->type == FZ_REAL8 ? 8 : 4, x->type);
+  __fz_f18_allocate(r, rank - 1, rext, fz_moved_len(x->type), x->type);
   r->attribute = FZ_ALLOCATABLE;
   fz_view_of(r, &vr, &sr);
   long nr = fz_count(rext, rank - 1), len = ext[dim - 1];
@@ -1019,6 +1076,10 @@ static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const 
     long ridx[15];
     fz_split(rext, rank - 1, e, ridx);
     for (int k = 0, j = 0; k < rank; k++) idx[k] = k == dim - 1 ? 0 : ridx[j++];
+    if (fz_is_complex(x->type)) {
+      fz_reduce_line_complex(&vr, e, &vx, ext, rank, idx, dim, how == 3);
+      continue;
+    }
     double acc = how == 0 || how == 4 ? 0.0
                  : how == 3       ? 1.0
                  : how == 1       ? -__builtin_huge_val()
@@ -1041,8 +1102,7 @@ static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const 
 
 void __fz_f18_sum_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
                       const fz_desc *mask) {
-  if (!fz_is_real(x->type)) {
-    fz_no_complex(x, src, line);
+  if (!fz_is_moved(x->type)) {
     __fz_f18_sum_dim_inactive(r, x, dim, src, line, mask);
     return;
   }
@@ -1074,8 +1134,7 @@ void __fz_f18_minval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src,
 
 void __fz_f18_product_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
                           const fz_desc *mask) {
-  if (!fz_is_real(x->type)) {
-    fz_no_complex(x, src, line);
+  if (!fz_is_moved(x->type)) {
     __fz_f18_product_dim_inactive(r, x, dim, src, line, mask);
     return;
   }
@@ -1213,7 +1272,8 @@ void __fz_f18_pack(fz_desc *r, const fz_desc *x, const fz_desc *mask, const fz_d
 }
 
 /* EOSHIFT by a scalar shift along `dim` (1-based): the elements shifted out are lost,
- * the ones shifted in are the scalar BOUNDARY (zero without one). */
+ * the ones shifted in are the scalar BOUNDARY (zero without one); reals or complex
+ * numbers (an element's parts move together). */
 static void fz_eoshift(fz_desc *r, const fz_desc *x, long shift, const fz_desc *boundary,
                        int dim, const char *src, int line) {
   fz_view vx, vr, vb;
@@ -1222,7 +1282,8 @@ static void fz_eoshift(fz_desc *r, const fz_desc *x, long shift, const fz_desc *
   int rank = sx.rank;
   if (dim < 1 || dim > rank) __fz_f18_fail("EOSHIFT's DIM out of range", src, line);
   if (boundary) {
-    fz_need_real(boundary, "EOSHIFT's BOUNDARY of another type than its ARRAY", src, line);
+    if (!fz_is_moved(boundary->type) || fz_is_complex(boundary->type) != fz_is_complex(x->type))
+      __fz_f18_fail("EOSHIFT's BOUNDARY of another type than its ARRAY", src, line);
     if (boundary->rank != 0)
       __fz_f18_fail("EOSHIFT with an array BOUNDARY is not differentiated; use a scalar", src,
                     line);
@@ -1236,17 +1297,18 @@ static void fz_eoshift(fz_desc *r, const fz_desc *x, long shift, const fz_desc *
     long s = idx[dim - 1] + shift;
     if (s >= 0 && s < len) {
       idx[dim - 1] = s;
-      fz_put(&vr, e, fz_get(&vx, fz_join(ext, rank, idx)));
+      fz_move(&vr, e, &vx, fz_join(ext, rank, idx));
+    } else if (boundary) {
+      fz_move(&vr, e, &vb, 0);
     } else {
-      fz_put(&vr, e, boundary ? fz_get(&vb, 0) : 0.0);
+      fz_clear(&vr, e);
     }
   }
 }
 
 void __fz_f18_eoshift(fz_desc *r, const fz_desc *x, const fz_desc *shift,
                       const fz_desc *boundary, int dim, const char *src, int line) {
-  if (!fz_is_real(x->type)) {
-    fz_no_complex(x, src, line);
+  if (!fz_is_moved(x->type)) {
     __fz_f18_eoshift_inactive(r, x, shift, boundary, dim, src, line);
     return;
   }
@@ -1259,8 +1321,7 @@ void __fz_f18_eoshift(fz_desc *r, const fz_desc *x, const fz_desc *shift,
 
 void __fz_f18_eoshift_vector(fz_desc *r, const fz_desc *x, long shift, const fz_desc *boundary,
                              const char *src, int line) {
-  if (!fz_is_real(x->type)) {
-    fz_no_complex(x, src, line);
+  if (!fz_is_moved(x->type)) {
     __fz_f18_eoshift_vector_inactive(r, x, shift, boundary, src, line);
     return;
   }

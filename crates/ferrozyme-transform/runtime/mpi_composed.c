@@ -506,6 +506,20 @@ int __fz_mpic_ialltoallv(const void *s, const int *sn, const int *sd, fz_type st
   return e ? e : d;
 }
 
+int __fz_mpic_igatherv(const void *s, int sn, fz_type st, void *r, const int *rcounts,
+                       const int *displs, fz_type rt, int root, fz_comm comm, fz_req *req) {
+  int e = __fz_mpic_gatherv(s, sn, st, r, rcounts, displs, rt, root, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_iscatterv(const void *s, const int *scounts, const int *displs, fz_type st,
+                        void *r, int rn, fz_type rt, int root, fz_comm comm, fz_req *req) {
+  int e = __fz_mpic_scatterv(s, scounts, displs, st, r, rn, rt, root, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
 int __fz_mpic_ibarrier(fz_comm comm, fz_req *req) {
   int e = MPI_Barrier(comm);
   int d = fz_done_request(0, comm, req);

@@ -59,6 +59,11 @@ int MPI_Barrier(fz_comm);
 int MPI_Isend(const void *, int, fz_type, int, int, fz_comm, fz_req *);
 int MPI_Irecv(void *, int, fz_type, int, int, fz_comm, fz_req *);
 int MPI_Wait(fz_req *, fz_status *);
+int MPI_Send_init(const void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Ssend_init(const void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Recv_init(void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Start(fz_req *);
+int MPI_Request_free(fz_req *);
 void abort(void);
 long write(int, const void *, size_t);
 int MPI_Comm_rank(fz_comm, int *);
@@ -198,7 +203,8 @@ void __fz_mpif_scatterv(const void *sbuf, const fz_fint *scounts, const fz_fint 
 #define FZ_REQ_BASE 0x40000000
 #define FZ_STATUS_SIZE 6 /* Open MPI's MPI_STATUS_SIZE (mpif-config.h) */
 static fz_req fz_requests[FZ_REQ_SLOTS];
-static unsigned char fz_slot_used[FZ_REQ_SLOTS];
+static unsigned char fz_slot_used[FZ_REQ_SLOTS]; /* 0 free, 1 used, FZ_PERSISTENT */
+#define FZ_PERSISTENT 2
 
 static void fz_die(const char *what) {
   size_t n = 0;
@@ -260,16 +266,86 @@ void __fz_mpif_irecv(void *buf, const fz_fint *count, const fz_fint *type,
   *req = FZ_REQ_BASE + k;
 }
 
-/* Completes one request; its Fortran status goes to `status` (null: ignored). */
+/* Completes one request; its Fortran status goes to `status` (null: ignored). A
+ * persistent request keeps its slot (it becomes inactive, as the C one does). */
 static int fz_wait_slot(fz_fint *req, fz_fint *status) {
   int k = fz_slot_of(*req);
   if (k < 0) return 0;
   fz_status s;
   int err = MPI_Wait(&fz_requests[k], &s);
   if (status) fz_status_out(&s, status);
+  if (fz_slot_used[k] == FZ_PERSISTENT) return err;
   fz_slot_used[k] = 0;
   *req = 0;
   return err;
+}
+
+/* Persistent requests (MPI_SEND_INIT, MPI_SSEND_INIT, MPI_RECV_INIT): the slot, marked
+ * FZ_PERSISTENT, holds the C request until MPI_REQUEST_FREE; MPI_START and MPI_STARTALL
+ * start it (the C rules keep the persistent record in the C request's shadow and make
+ * each start an MPI_Isend/MPI_Irecv for the sweeps; MPI_STARTALL is the starts in order),
+ * MPI_WAIT/MPI_WAITALL complete it and leave it allocated. */
+static fz_fint fz_persistent(int k, int err, fz_fint *ierr) {
+  fz_slot_used[k] = FZ_PERSISTENT;
+  *ierr = err;
+  return FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_send_init(const void *buf, const fz_fint *count, const fz_fint *type,
+                         const fz_fint *dest, const fz_fint *tag, const fz_fint *comm,
+                         fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  int err = MPI_Send_init(buf, *count, MPI_Type_f2c(*type), *dest, *tag, MPI_Comm_f2c(*comm),
+                          &fz_requests[k]);
+  *req = fz_persistent(k, err, ierr);
+}
+
+void __fz_mpif_ssend_init(const void *buf, const fz_fint *count, const fz_fint *type,
+                          const fz_fint *dest, const fz_fint *tag, const fz_fint *comm,
+                          fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  int err = MPI_Ssend_init(buf, *count, MPI_Type_f2c(*type), *dest, *tag, MPI_Comm_f2c(*comm),
+                           &fz_requests[k]);
+  *req = fz_persistent(k, err, ierr);
+}
+
+void __fz_mpif_recv_init(void *buf, const fz_fint *count, const fz_fint *type,
+                         const fz_fint *source, const fz_fint *tag, const fz_fint *comm,
+                         fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  int err = MPI_Recv_init(buf, *count, MPI_Type_f2c(*type), *source, *tag, MPI_Comm_f2c(*comm),
+                          &fz_requests[k]);
+  *req = fz_persistent(k, err, ierr);
+}
+
+/* The slot of a persistent request made in differentiated code. */
+static int fz_persistent_slot(fz_fint req) {
+  int k = fz_slot_of(req);
+  if (k < 0 || fz_slot_used[k] != FZ_PERSISTENT)
+    fz_die("MPI_START, MPI_STARTALL or MPI_REQUEST_FREE of a Fortran request that is not a "
+           "persistent request made in the same differentiated call (MPI_SEND_INIT, "
+           "MPI_SSEND_INIT or MPI_RECV_INIT)");
+  return k;
+}
+
+void __fz_mpif_start(fz_fint *req, fz_fint *ierr) {
+  *ierr = MPI_Start(&fz_requests[fz_persistent_slot(*req)]);
+}
+
+void __fz_mpif_startall(const fz_fint *count, fz_fint *reqs, fz_fint *ierr) {
+  int err = 0;
+  for (int j = 0; j < *count; j++) {
+    int e = MPI_Start(&fz_requests[fz_persistent_slot(reqs[j])]);
+    if (e) err = e;
+  }
+  *ierr = err;
+}
+
+void __fz_mpif_request_free(fz_fint *req, fz_fint *ierr) {
+  int k = fz_persistent_slot(*req);
+  *ierr = MPI_Request_free(&fz_requests[k]);
+  fz_slot_used[k] = 0;
+  *req = 0;
 }
 
 void __fz_mpif_wait(fz_fint *req, fz_fint *status, fz_fint *ierr) {
@@ -435,6 +511,10 @@ int MPI_Ialltoall(const void *, int, fz_type, void *, int, fz_type, fz_comm, fz_
 int MPI_Igather(const void *, int, fz_type, void *, int, fz_type, int, fz_comm, fz_req *);
 int MPI_Iscatter(const void *, int, fz_type, void *, int, fz_type, int, fz_comm, fz_req *);
 int MPI_Ibarrier(fz_comm, fz_req *);
+int MPI_Igatherv(const void *, int, fz_type, void *, const int *, const int *, fz_type, int,
+                 fz_comm, fz_req *);
+int MPI_Iscatterv(const void *, const int *, const int *, fz_type, void *, int, fz_type, int,
+                  fz_comm, fz_req *);
 
 void __fz_mpif_iallreduce(const void *sbuf, void *rbuf, const fz_fint *count,
                           const fz_fint *type, const fz_fint *op, const fz_fint *comm,
@@ -495,6 +575,26 @@ void __fz_mpif_iscatter(const void *sbuf, const fz_fint *scount, const fz_fint *
   int k = fz_new_slot();
   *ierr = MPI_Iscatter(sbuf, *scount, MPI_Type_f2c(*stype), fz_inout(rbuf), *rcount,
                        MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_igatherv(const void *sbuf, const fz_fint *scount, const fz_fint *stype,
+                        void *rbuf, const fz_fint *rcounts, const fz_fint *displs,
+                        const fz_fint *rtype, const fz_fint *root, const fz_fint *comm,
+                        fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Igatherv(fz_in(sbuf), *scount, MPI_Type_f2c(*stype), rbuf, rcounts, displs,
+                       MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_iscatterv(const void *sbuf, const fz_fint *scounts, const fz_fint *displs,
+                         const fz_fint *stype, void *rbuf, const fz_fint *rcount,
+                         const fz_fint *rtype, const fz_fint *root, const fz_fint *comm,
+                         fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Iscatterv(sbuf, scounts, displs, MPI_Type_f2c(*stype), fz_inout(rbuf), *rcount,
+                        MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &fz_requests[k]);
   *req = FZ_REQ_BASE + k;
 }
 

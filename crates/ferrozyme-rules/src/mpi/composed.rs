@@ -12,8 +12,10 @@ pub fn handle_args(name: &str) -> &'static [usize] {
     match name {
         "MPI_Sendrecv_replace" | "__fz_mpic_sendrecv_replace" => &[2, 7],
         "MPI_Allgatherv" | "__fz_mpic_allgatherv" => &[2, 6, 7],
-        "MPI_Gatherv" | "__fz_mpic_gatherv" => &[2, 6, 8],
-        "MPI_Scatterv" | "__fz_mpic_scatterv" => &[3, 6, 8],
+        "MPI_Gatherv" | "__fz_mpic_gatherv" | "MPI_Igatherv" | "__fz_mpic_igatherv" => &[2, 6, 8],
+        "MPI_Scatterv" | "__fz_mpic_scatterv" | "MPI_Iscatterv" | "__fz_mpic_iscatterv" => {
+            &[3, 6, 8]
+        }
         "MPI_Alltoall" | "__fz_mpic_alltoall" => &[2, 5, 6],
         "MPI_Alltoallv" | "__fz_mpic_alltoallv" => &[3, 7, 8],
         "MPI_Scan" | "__fz_mpic_scan" | "MPI_Exscan" | "__fz_mpic_exscan" => &[3, 4, 5],
@@ -48,9 +50,9 @@ pub fn handle_args(name: &str) -> &'static [usize] {
 pub fn composed_datatype_args(name: &str) -> &'static [usize] {
     match name {
         "MPI_Sendrecv_replace" => &[2],
-        "MPI_Allgatherv" | "MPI_Gatherv" => &[2, 6],
+        "MPI_Allgatherv" | "MPI_Gatherv" | "MPI_Igatherv" => &[2, 6],
         "MPI_Alltoall" => &[2, 5],
-        "MPI_Scatterv" => &[3, 6],
+        "MPI_Scatterv" | "MPI_Iscatterv" => &[3, 6],
         "MPI_Alltoallv" => &[3, 7],
         "MPI_Scan" | "MPI_Exscan" | "MPI_Iallreduce" | "MPI_Ireduce" => &[3],
         "MPI_Reduce_scatter_block" | "MPI_Reduce_scatter" => &[3],

@@ -32,6 +32,12 @@ pub(super) const FORTRAN: &[(&str, &str)] = &[
     ("mpi_reduce_scatter_", "__fz_mpif_reduce_scatter"),
     ("mpi_isend_", "__fz_mpif_isend"),
     ("mpi_irecv_", "__fz_mpif_irecv"),
+    ("mpi_send_init_", "__fz_mpif_send_init"),
+    ("mpi_ssend_init_", "__fz_mpif_ssend_init"),
+    ("mpi_recv_init_", "__fz_mpif_recv_init"),
+    ("mpi_start_", "__fz_mpif_start"),
+    ("mpi_startall_", "__fz_mpif_startall"),
+    ("mpi_request_free_", "__fz_mpif_request_free"),
     ("mpi_wait_", "__fz_mpif_wait"),
     ("mpi_waitall_", "__fz_mpif_waitall"),
     ("mpi_waitany_", "__fz_mpif_waitany"),
@@ -46,6 +52,8 @@ pub(super) const FORTRAN: &[(&str, &str)] = &[
     ("mpi_ialltoall_", "__fz_mpif_ialltoall"),
     ("mpi_igather_", "__fz_mpif_igather"),
     ("mpi_iscatter_", "__fz_mpif_iscatter"),
+    ("mpi_igatherv_", "__fz_mpif_igatherv"),
+    ("mpi_iscatterv_", "__fz_mpif_iscatterv"),
     ("mpi_ibarrier_", "__fz_mpif_ibarrier"),
     ("mpi_win_create_", "__fz_mpif_win_create"),
     ("mpi_win_fence_", "__fz_mpif_win_fence"),
@@ -77,6 +85,19 @@ pub(super) const FORTRAN_INACTIVE: &[(&str, &str)] = &[
     ("mpi_cart_rank_", QUERY),
     ("mpi_type_contiguous_", DATATYPES),
     ("mpi_type_vector_", DATATYPES),
+    ("mpi_type_create_hvector_", DATATYPES),
+    ("mpi_type_indexed_", DATATYPES),
+    ("mpi_type_create_indexed_block_", DATATYPES),
+    ("mpi_type_create_struct_", DATATYPES),
+    ("mpi_type_create_subarray_", DATATYPES),
+    ("mpi_type_create_resized_", DATATYPES),
+    ("mpi_type_get_extent_", DATATYPES),
+    ("mpi_type_size_", QUERY),
+    ("mpi_get_count_", QUERY),
+    ("mpi_comm_group_", COMMUNICATORS),
+    ("mpi_comm_create_", COMMUNICATORS),
+    ("mpi_group_incl_", COMMUNICATORS),
+    ("mpi_group_free_", COMMUNICATORS),
     ("mpi_type_commit_", DATATYPES),
     ("mpi_init_", SETUP),
     ("mpi_init_thread_", SETUP),
@@ -88,7 +109,7 @@ pub(super) const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL/WAITANY/WAITSOME and TEST/TESTALL, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER, ISCATTER and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/FETCH_AND_OP and GET_ACCUMULATE (MPI_NO_OP)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL/WAITANY/WAITSOME and TEST/TESTALL, persistent SEND_INIT/SSEND_INIT/RECV_INIT with START/STARTALL, WAIT/WAITALL and REQUEST_FREE, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER(V), ISCATTER(V) and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/FETCH_AND_OP and GET_ACCUMULATE (MPI_NO_OP)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// The rule of a Fortran binding (`mpi_<routine>_`, lower case, Open MPI's symbols).

@@ -151,6 +151,18 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
         },
     ),
     (
+        "MPI_Igatherv",
+        MpiRule::Composed {
+            by: "__fz_mpic_igatherv",
+        },
+    ),
+    (
+        "MPI_Iscatterv",
+        MpiRule::Composed {
+            by: "__fz_mpic_iscatterv",
+        },
+    ),
+    (
         "MPI_Ibarrier",
         MpiRule::Composed {
             by: "__fz_mpic_ibarrier",

@@ -57,6 +57,13 @@ fn rows_and_families() {
     );
     assert_eq!(mpi_rule("mpi_testany_"), Some(FORTRAN_UNSUPPORTED));
     assert_eq!(
+        mpi_rule("mpi_startall_"),
+        Some(MpiRule::Fortran {
+            by: "__fz_mpif_startall"
+        })
+    );
+    assert_eq!(mpi_rule("mpi_bsend_init_"), Some(FORTRAN_UNSUPPORTED));
+    assert_eq!(
         mpi_rule("MPI_Waitany"),
         Some(MpiRule::Composed {
             by: "__fz_mpic_waitany"

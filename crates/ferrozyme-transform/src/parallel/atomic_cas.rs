@@ -28,6 +28,13 @@
 //! (`reverse/parallel.rs`), which is the adjoint of the product in the order it was
 //! formed. (Atomic additions of the same variable elsewhere are not excluded by that
 //! lock; a program mixing `+=` and `*=` atomics on one variable is not supported.)
+//!
+//! flang's `!$omp atomic capture` (`v = x; x = x + e`, or `x = x + e; v = x`) is the same
+//! loop whose old value (the bits of the phi) or new value is used after it. An update
+//! whose value is captured becomes the critical section too, additions included, and the
+//! captured value is the section's plain load (or its result): which value a thread
+//! captures depends on the order the threads came, and the reverse of the sections in
+//! exactly the reverse order gives the captured values' adjoints to the right updates.
 //! Any other compare-and-swap stays and is rejected with its own error (the integer load
 //! of a real is a cannot-deduce-type error, the `cmpxchg` an unsupported instruction).
 
@@ -58,6 +65,9 @@ struct CasAdd {
     exit: Block,
     ptr: Value,
     update: Update,
+    /// The loop's values used after it (a capture): each with whether it is the updated
+    /// value (else the old one).
+    captured: Vec<(Value, bool)>,
 }
 
 /// Rewrites every compare-and-swap loop of `f` that updates a real: into `atomicrmw` for
@@ -71,7 +81,12 @@ pub fn rewrite(m: Module, f: Value) {
             Update::Add { addend, sub } => {
                 b.atomic_float(l.ptr, addend, sub);
             }
-            Update::Locked { op, x } => locked_update(m, &b, l.ptr, op, x),
+            Update::Locked { op, x } => {
+                let (old, new) = locked_update(m, &b, l.ptr, op, x);
+                for &(v, is_new) in &l.captured {
+                    v.replace_all_uses_with(if is_new { new } else { old });
+                }
+            }
         }
         l.entry_br.set_successor(0, l.exit);
         l.body.delete();
@@ -79,8 +94,9 @@ pub fn rewrite(m: Module, f: Value) {
     }
 }
 
-/// At `b`: `p = op(p, ...)` in a critical section on the module's [`LOCK`].
-fn locked_update(m: Module, b: &Builder, p: Value, op: Value, x: Value) {
+/// At `b`: `p = op(p, ...)` in a critical section on the module's [`LOCK`]; the old and
+/// the new value of `p`.
+fn locked_update(m: Module, b: &Builder, p: Value, op: Value, x: Value) -> (Value, Value) {
     let ctx = m.context();
     let (ptr, i32t) = (ctx.ptr(), ctx.i32());
     let sync_ty = ctx.function_type(ctx.void(), &[ptr, i32t, ptr], false);
@@ -102,6 +118,7 @@ fn locked_update(m: Module, b: &Builder, p: Value, op: Value, x: Value) {
     }
     b.store(new, p);
     b.call_fn(exit, &[loc, gtid, lock]);
+    (old, new)
 }
 
 /// The module's [`LOCK`]: a zeroed `kmp_critical_name` (`[8 x i32]`), as clang emits
@@ -227,17 +244,36 @@ fn cas_add(body: Block) -> Option<CasAdd> {
         _ => return None,
     };
     let outside = |v: Value| !v.is_instruction() || v.parent_block() != body;
-    // Nothing of the loop is used after it; the other operand comes from before it.
-    let contained = insts
-        .iter()
-        .all(|i| i.users().iter().all(|u| u.parent_block() == body));
-    (contained && outside(other)).then_some(CasAdd {
+    // Of the loop, only the old value (the phi's bits) or the new one (`r`) may be used
+    // after it (a capture); the other operand comes from before it.
+    let mut captured = Vec::new();
+    for &i in &insts {
+        if i.users().iter().all(|u| u.parent_block() == body) {
+            continue;
+        }
+        if i == r {
+            captured.push((i, true));
+        } else if is_bits_of(i, phi) {
+            captured.push((i, false));
+        } else {
+            return None;
+        }
+    }
+    let update = match update {
+        Update::Add { .. } if !captured.is_empty() => {
+            let x = if x0 { r.operand(0) } else { r.operand(1) };
+            Update::Locked { op: r, x }
+        }
+        u => u,
+    };
+    outside(other).then_some(CasAdd {
         body,
         first_load,
         entry_br,
         exit,
         ptr,
         update,
+        captured,
     })
 }
 
