@@ -16,12 +16,13 @@
 use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::{carries_fp, single_store_local, Activity};
-use ferrozyme_analysis::calls::{classify, indirect_candidates, CallKind};
+use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
 
 use crate::common::base_object;
 
 use super::body::{describe_object, Finding};
+use super::call_targets::callees;
 use super::callee_reads::{field_offset, reads_floats};
 use super::lost_stores::{comes_after, reachable_after};
 use super::reach::{constant_pointer_slots, ConstantSlot, Target, Where};
@@ -119,7 +120,9 @@ fn writes_active(
         return;
     }
     let params = g.params();
-    let Some(target) = at.target_in(g) else { return };
+    let Some(target) = at.target_in(g) else {
+        return;
+    };
     let act_params: HashSet<Value> = active
         .iter()
         .filter_map(|j| params.get(*j).copied())
@@ -368,84 +371,6 @@ enum Reader {
     Opaque,
 }
 
-/// The functions with IR a call may run: its callee, or an indirect call's candidates:
-/// the functions its pointer is seen to come from (`pointer_sources`), else
-/// `indirect_candidates` (every defined function of its type whose address is taken; with
-/// opaque pointers that takes in any `double (*)(void *)` callback of the program).
-fn callees(i: Value) -> Vec<Value> {
-    match classify(i) {
-        CallKind::Defined(g) => vec![g],
-        CallKind::Indirect => {
-            let mut seen = HashSet::default();
-            pointer_sources(i.called_value(), &mut seen)
-                .unwrap_or_else(|| {
-                    indirect_candidates(i.parent_function().parent_module(), i.called_function_type())
-                })
-                .into_iter()
-                .filter(|g| !g.is_declaration())
-                .collect()
-        }
-        _ => Vec::new(),
-    }
-}
-
-/// The functions a called pointer can be, where that is visible: a function, a phi or
-/// select of such, a local slot stored once (-O0), or a load out of a global table that is
-/// only ever read (`readers[k]`: the functions in its initializer). `None` otherwise.
-fn pointer_sources(v: Value, seen: &mut HashSet<Value>) -> Option<Vec<Value>> {
-    if v.is_function() {
-        return Some(vec![v]);
-    }
-    if !seen.insert(v) || seen.len() > 64 {
-        return Some(Vec::new());
-    }
-    let union = |vs: Vec<Value>, seen: &mut HashSet<Value>| -> Option<Vec<Value>> {
-        let mut out = Vec::new();
-        for x in vs {
-            out.extend(pointer_sources(x, seen)?);
-        }
-        Some(out)
-    };
-    match v.opcode() {
-        Some(Opcode::LLVMPHI) => union(v.incoming().into_iter().map(|(x, _)| x).collect(), seen),
-        Some(Opcode::LLVMSelect) => union(vec![v.operand(1), v.operand(2)], seen),
-        Some(Opcode::LLVMLoad) => {
-            let slot = base_object(v.operand(0));
-            if let Some(x) = single_store_local(slot) {
-                return pointer_sources(x, seen);
-            }
-            let init = slot.initializer().filter(|_| {
-                slot.is_global_variable() && slot.is_local_linkage() && only_loaded(slot, 0)
-            })?;
-            let mut out = Vec::new();
-            functions_in(init, &mut out, 0);
-            Some(out)
-        }
-        _ => None,
-    }
-}
-
-/// Is global `g` (or an address into it) only ever loaded from?
-fn only_loaded(g: Value, depth: u32) -> bool {
-    depth < 4
-        && g.users().into_iter().all(|u| match u.opcode().or_else(|| u.const_opcode()) {
-            Some(Opcode::LLVMLoad) => u.operand(0) == g,
-            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast) => only_loaded(u, depth + 1),
-            _ => false,
-        })
-}
-
-/// The functions in constant `c` (a table's initializer).
-fn functions_in(c: Value, out: &mut Vec<Value>, depth: u32) {
-    if c.is_function() {
-        out.push(c);
-    } else if depth < 4 {
-        for o in c.operands() {
-            functions_in(o, out, depth + 1);
-        }
-    }
-}
-
 /// The stores of active values into the memory `asks` that the first of the functions
 /// `gs` (the callees of one call, given the `active` arguments) that makes any makes, and
 /// that function.
@@ -507,14 +432,26 @@ pub(super) fn lost_through_calls(
             if act.is_shadowed(root) || known(&written, root, None) {
                 continue;
             }
-            record(&mut written, i, root, None, writes_of(&gs, &[Where::param(k)], &active));
+            record(
+                &mut written,
+                i,
+                root,
+                None,
+                writes_of(&gs, &[Where::param(k)], &active),
+            );
         }
         for s in &slots {
             if known(&written, s.root, Some(s.store)) {
                 continue;
             }
             let asks = asks_of(s.root, Some(*s), i, act);
-            record(&mut written, i, s.root, Some(*s), writes_of(&gs, &asks, &active));
+            record(
+                &mut written,
+                i,
+                s.root,
+                Some(*s),
+                writes_of(&gs, &asks, &active),
+            );
         }
     }
     if written.is_empty() {
@@ -677,6 +614,9 @@ fn finding(i: Value, w: &Written, reader: Reader) -> Finding {
 fn callee_name(i: Value, g: Value) -> String {
     match i.called_function() {
         Some(f) => format!("`{}`", f.name()),
-        None => format!("the function called through a pointer (`{}` may be it)", g.name()),
+        None => format!(
+            "the function called through a pointer (`{}` may be it)",
+            g.name()
+        ),
     }
 }

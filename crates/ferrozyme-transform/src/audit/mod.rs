@@ -16,6 +16,7 @@
 
 pub(crate) mod body;
 pub(crate) mod boundary;
+pub(crate) mod call_targets;
 pub(crate) mod call_writes;
 pub(crate) mod callee_reads;
 pub(crate) mod const_pointers;
