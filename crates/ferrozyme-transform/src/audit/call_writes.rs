@@ -13,7 +13,7 @@
 //! callee wrote (`callee_reads.rs`; tests/c/1179 before session 12: `eval` cached values
 //! in nodes that an inactive `parse` returned, `sum_cached` read them back).
 
-use ferrozyme_analysis::hash::{HashMap, HashSet};
+use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::{carries_fp, single_store_local, Activity};
 use ferrozyme_analysis::calls::{classify, CallKind};
@@ -22,8 +22,10 @@ use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
 use crate::common::base_object;
 
 use super::body::{describe_object, Finding};
+use super::call_targets::callees;
 use super::callee_reads::{field_offset, reads_floats};
 use super::lost_stores::{comes_after, reachable_after};
+use super::reach::{constant_pointer_slots, ConstantSlot, Target, Where};
 
 /// How many calls deep a callee's writes are followed.
 const MAX_DEPTH: usize = 3;
@@ -51,7 +53,7 @@ pub(super) fn root_object(p: Value) -> Value {
 
 /// The pointer a local slot written by exactly one store holds: a parameter's home at
 /// -O0.
-fn stored_once(slot: Value) -> Option<Value> {
+pub(super) fn stored_once(slot: Value) -> Option<Value> {
     single_store_local(slot).filter(|v| v.ty().is_pointer())
 }
 
@@ -98,14 +100,14 @@ fn depends_on(v: Value, active: &HashSet<Value>) -> bool {
 }
 
 /// The stores of function `g` of a value depending on its parameters `active` (indices)
-/// into memory reached from its parameter `k`, its own or in the calls it makes (at most
-/// [`MAX_WRITES`], pushed into `out`).
+/// into the memory `at`, its own or in the calls it makes (at most [`MAX_WRITES`], pushed
+/// into `out`).
 fn writes_active(
     g: Value,
-    k: usize,
+    at: &Where,
     active: &HashSet<usize>,
     depth: usize,
-    seen: &mut HashSet<(Value, usize, Vec<usize>)>,
+    seen: &mut HashSet<(Value, Where, Vec<usize>)>,
     out: &mut Vec<Value>,
 ) {
     let mut key: Vec<usize> = active.iter().copied().collect();
@@ -113,12 +115,14 @@ fn writes_active(
     if g.is_declaration()
         || depth > MAX_DEPTH
         || out.len() >= MAX_WRITES
-        || !seen.insert((g, k, key))
+        || !seen.insert((g, at.clone(), key))
     {
         return;
     }
     let params = g.params();
-    let Some(&target) = params.get(k) else { return };
+    let Some(target) = at.target_in(g) else {
+        return;
+    };
     let act_params: HashSet<Value> = active
         .iter()
         .filter_map(|j| params.get(*j).copied())
@@ -129,7 +133,7 @@ fn writes_active(
                 Some(Opcode::LLVMStore) => {
                     let v = i.operand(0);
                     if carries_fp(v.ty())
-                        && root_object(i.operand(1)) == target
+                        && at.holds(i.operand(1), target)
                         && depends_on(v, &act_params)
                         && out.len() < MAX_WRITES
                     {
@@ -150,10 +154,17 @@ fn writes_active(
                     if h_active.is_empty() {
                         continue;
                     }
-                    for (m, a) in args.iter().enumerate() {
-                        if a.ty().is_pointer() && root_object(*a) == target {
-                            writes_active(h, m, &h_active, depth + 1, seen, out);
-                        }
+                    let mut asks: Vec<Where> = args
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(m, a)| at.passed_on(*a, target, m))
+                        .collect();
+                    // A global is reached by every function.
+                    if matches!(at.target, Target::Global(_)) {
+                        asks.push(at.clone());
+                    }
+                    for w in asks {
+                        writes_active(h, &w, &h_active, depth + 1, seen, out);
                     }
                 }
                 _ => {}
@@ -263,19 +274,124 @@ pub(super) fn slot_uses(slot: Value) -> (Vec<Value>, bool) {
     (out, false)
 }
 
-/// What a call wrote into memory without a shadow: the memory, the call, the stores in the callee,
+/// What a call wrote into memory without a shadow: the memory (`root`, or what the
+/// constant pointer `slot` stored into it points to), the call, the stores in the callee,
 /// their field offsets, and the blocks after the call.
 struct Written {
     root: Value,
+    slot: Option<ConstantSlot>,
     call: Value,
+    /// The function the call runs that writes (a candidate of an indirect call).
+    writer: Value,
     stores: Vec<Value>,
     offsets: Vec<Option<i64>>,
     after: HashSet<Block>,
 }
 
+impl Written {
+    fn reach(&self) -> Where {
+        reach_of(self.root, self.slot)
+    }
+
+    fn asks(&self, i: Value, act: &Activity) -> Vec<Where> {
+        asks_of(self.root, self.slot, i, act)
+    }
+}
+
+/// Memory reached from `root` (through the constant pointer `slot` stored into it, when
+/// given), as the function holding `root` reaches it. Only a global's target is used
+/// (`asks_of`); for other roots the parameter index is a placeholder.
+fn reach_of(root: Value, slot: Option<ConstantSlot>) -> Where {
+    let target = if root.is_global_variable() {
+        Target::Global(root)
+    } else {
+        Target::Param(usize::MAX)
+    };
+    Where {
+        target,
+        slot: slot.map(|s| vec![s.offset]),
+    }
+}
+
+/// What the callees of call `i` are asked about that memory: as they receive it through
+/// their parameters, and, in a global, directly.
+fn asks_of(root: Value, slot: Option<ConstantSlot>, i: Value, act: &Activity) -> Vec<Where> {
+    let here = reach_of(root, slot);
+    let mut asks: Vec<Where> = i
+        .call_args()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, a)| slot.is_some() || !act.is_shadowed(*a))
+        .filter_map(|(k, a)| here.passed_on(a, root, k))
+        .collect();
+    if root.is_global_variable() {
+        asks.push(here);
+    }
+    asks
+}
+
+/// Keeps what call `i` wrote into the memory of `root` (through `slot`): the stores found
+/// in `writer`, a function it runs.
+fn record(
+    written: &mut Vec<Written>,
+    i: Value,
+    root: Value,
+    slot: Option<ConstantSlot>,
+    (stores, writer): (Vec<Value>, Value),
+) {
+    if stores.is_empty() {
+        return;
+    }
+    let offsets = stores.iter().map(|s| field_offset(s.operand(1))).collect();
+    written.push(Written {
+        root,
+        slot,
+        call: i,
+        writer,
+        stores,
+        offsets,
+        after: reachable_after(i),
+    });
+}
+
+/// Has a call already written the memory of `root` (through the constant pointer stored by
+/// `slot`)? Only the first writer is kept.
+fn known(written: &[Written], root: Value, slot: Option<Value>) -> bool {
+    written
+        .iter()
+        .any(|w| w.root == root && w.slot.map(|s| s.store) == slot)
+}
+
+/// Who reads back what a call wrote: a load in the function, a load in a callee (with
+/// IR), or a function without IR given the memory.
+enum Reader {
+    Here,
+    /// The load, in `.1` or a function it calls.
+    Callee(Value, Value),
+    Opaque,
+}
+
+/// The stores of active values into the memory `asks` that the first of the functions
+/// `gs` (the callees of one call, given the `active` arguments) that makes any makes, and
+/// that function.
+fn writes_of(gs: &[Value], asks: &[Where], active: &HashSet<usize>) -> (Vec<Value>, Value) {
+    let mut seen = HashSet::default();
+    let mut stores = Vec::new();
+    for &g in gs {
+        for at in asks {
+            writes_active(g, at, active, 0, &mut seen, &mut stores);
+        }
+        if !stores.is_empty() {
+            return (stores, g);
+        }
+    }
+    (stores, gs[0])
+}
+
 /// Calls that write active values into memory without a shadow which the function then
 /// reads again: by a load, or by passing it to a function that reads floats out of it
-/// (`callee_reads`).
+/// (`callee_reads`). The memory is reached from an object without a shadow, or through a
+/// constant pointer stored into an object with one (`reach`); the calls may be indirect.
 pub(super) fn lost_through_calls(
     insts: &[Value],
     act: &Activity,
@@ -287,15 +403,17 @@ pub(super) fn lost_through_calls(
             || active_params.contains(&a)
             || (a.ty().is_pointer() && act.is_shadowed(a))
     };
-    // Root object without a shadow → what a call wrote there.
-    let mut written: HashMap<Value, Written> = HashMap::default();
+    let slots = constant_pointer_slots(insts, act);
+    // What calls wrote into memory without a shadow, the first call per memory.
+    let mut written: Vec<Written> = Vec::new();
     for &i in insts {
         if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
             continue;
         }
-        let CallKind::Defined(g) = classify(i) else {
+        let gs = callees(i);
+        if gs.is_empty() {
             continue;
-        };
+        }
         let args = i.call_args();
         let active: HashSet<usize> = args
             .iter()
@@ -311,25 +429,29 @@ pub(super) fn lost_through_calls(
                 continue;
             }
             let root = root_object(*a);
-            if act.is_shadowed(root) || written.contains_key(&root) {
+            if act.is_shadowed(root) || known(&written, root, None) {
                 continue;
             }
-            let mut seen = HashSet::default();
-            let mut stores = Vec::new();
-            writes_active(g, k, &active, 0, &mut seen, &mut stores);
-            if !stores.is_empty() {
-                let offsets = stores.iter().map(|s| field_offset(s.operand(1))).collect();
-                written.insert(
-                    root,
-                    Written {
-                        root,
-                        call: i,
-                        stores,
-                        offsets,
-                        after: reachable_after(i),
-                    },
-                );
+            record(
+                &mut written,
+                i,
+                root,
+                None,
+                writes_of(&gs, &[Where::param(k)], &active),
+            );
+        }
+        for s in &slots {
+            if known(&written, s.root, Some(s.store)) {
+                continue;
             }
+            let asks = asks_of(s.root, Some(*s), i, act);
+            record(
+                &mut written,
+                i,
+                s.root,
+                Some(*s),
+                writes_of(&gs, &asks, &active),
+            );
         }
     }
     if written.is_empty() {
@@ -337,49 +459,55 @@ pub(super) fn lost_through_calls(
     }
     let mut reported = HashSet::default();
     for &i in insts {
-        let Some((w, reader)) = read_back(i, act, &written, &carries) else {
-            continue;
-        };
-        let later = if i.parent_block() == w.call.parent_block() {
-            comes_after(w.call, i) || w.after.contains(&i.parent_block())
-        } else {
-            w.after.contains(&i.parent_block())
-        };
-        if !later || !reported.insert(w.call) {
-            continue;
+        for (w, reader) in read_back(i, act, &written, &carries) {
+            let later = if i.parent_block() == w.call.parent_block() {
+                comes_after(w.call, i) || w.after.contains(&i.parent_block())
+            } else {
+                w.after.contains(&i.parent_block())
+            };
+            if !later || !reported.insert((w.root, w.slot.map(|s| s.store))) {
+                continue;
+            }
+            out.push(finding(i, w, reader));
         }
-        out.push(finding(i, w, reader));
     }
 }
 
-/// The write that instruction `i` reads back, and, when `i` is a call, the load in the
-/// callee that does: a load of a float that reaches a derivative, or a call of a function
-/// that loads floats at the offsets written and whose result or other arguments carry
-/// derivatives.
+/// The writes that instruction `i` reads back, each with its reader: a load of a float
+/// that reaches a derivative, or a call of a function that loads floats at the offsets
+/// written (or has no IR to tell) and whose result or other arguments carry derivatives.
 fn read_back<'w>(
     i: Value,
     act: &Activity,
-    written: &'w HashMap<Value, Written>,
+    written: &'w [Written],
     carries: &dyn Fn(Value) -> bool,
-) -> Option<(&'w Written, Option<Value>)> {
+) -> Vec<(&'w Written, Reader)> {
+    let mut out = Vec::new();
     match i.opcode() {
         Some(Opcode::LLVMLoad) => {
-            if !carries_fp(i.ty()) || act.is_shadowed(i.operand(0)) {
-                return None;
+            let p = i.operand(0);
+            if !carries_fp(i.ty()) {
+                return out;
             }
-            let w = written.get(&root_object(i.operand(0)))?;
-            reaches_differentiable_use(i, act).then_some((w, None))
+            for w in written {
+                let unshadowed = w.slot.is_some() || !act.is_shadowed(p);
+                if unshadowed && w.reach().holds(p, w.root) && reaches_differentiable_use(i, act) {
+                    out.push((w, Reader::Here));
+                }
+            }
         }
         Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => {
-            let CallKind::Defined(h) = classify(i) else {
-                return None;
-            };
+            let opaque = matches!(classify(i), CallKind::UnknownExternal);
+            let hs = callees(i);
+            if hs.is_empty() && !opaque {
+                return out;
+            }
             let args = i.call_args();
             let passes_on = (carries_fp(i.ty()) && reaches_differentiable_use(i, act))
                 || act.is_active(i)
                 || args.iter().any(|a| carries(*a));
             if !passes_on {
-                return None;
+                return out;
             }
             let shadowless: HashSet<usize> = args
                 .iter()
@@ -387,45 +515,67 @@ fn read_back<'w>(
                 .filter(|(_, a)| a.ty().is_pointer() && !act.is_shadowed(**a))
                 .map(|(k, _)| k)
                 .collect();
-            for (k, a) in args.iter().enumerate() {
-                if !a.ty().is_pointer() || act.is_shadowed(*a) {
+            for w in written {
+                let asks = w.asks(i, act);
+                if opaque {
+                    // A function without IR given the memory: it may read it.
+                    if asks.iter().any(|a| matches!(a.target, Target::Param(_))) {
+                        out.push((w, Reader::Opaque));
+                    }
                     continue;
                 }
-                let Some(w) = written.get(&root_object(*a)) else {
-                    continue;
-                };
-                let mut seen = HashSet::default();
-                if let Some(load) = reads_floats(h, k, &shadowless, &w.offsets, 0, &mut seen) {
-                    return Some((w, Some(load)));
+                // Each candidate of an indirect call; the message names one that reads in
+                // its own body where there is one.
+                let loads: Vec<(Value, Value)> = hs
+                    .iter()
+                    .filter_map(|&h| {
+                        let mut seen = HashSet::default();
+                        asks.iter()
+                            .find_map(|at| {
+                                reads_floats(h, at, &shadowless, &w.offsets, 0, &mut seen)
+                            })
+                            .map(|load| (load, h))
+                    })
+                    .collect();
+                let own = loads.iter().find(|(load, h)| load.parent_function() == *h);
+                if let Some(&(load, h)) = own.or(loads.first()) {
+                    out.push((w, Reader::Callee(load, h)));
                 }
             }
-            None
         }
-        _ => None,
+        _ => {}
     }
+    out
 }
 
-/// The refusal for a write lost through memory without a shadow, read back at `i` (by
-/// `reader` in a callee when `i` is a call).
-fn finding(i: Value, w: &Written, reader: Option<Value>) -> Finding {
-    let root = w.root;
+/// The refusal for a write lost through memory without a shadow, read back at `i` by
+/// `reader`.
+fn finding(i: Value, w: &Written, reader: Reader) -> Finding {
     let loc = |v: Value| v.source_loc().map(|l| format!("{l}"));
     let at = loc(i).map(|l| format!(" at {l}")).unwrap_or_default();
-    let callee = w.call.called_value().name();
+    let callee = callee_name(w.call, w.writer);
     let store = w.stores[0];
     let wrote = loc(store).map(|l| format!(" ({l})")).unwrap_or_default();
     let how = match reader {
-        None => format!("which is read back after the call{at}"),
-        Some(load) => {
-            let reader_fn = i.called_value().name();
+        Reader::Here => format!("which is read back after the call{at}"),
+        Reader::Callee(load, h) => {
+            let reader_fn = callee_name(i, h);
             let inside = loc(load).map(|l| format!(" ({l})")).unwrap_or_default();
-            format!("which the later call of `{reader_fn}`{at} reads back{inside}")
+            format!("which the later call of {reader_fn}{at} reads back{inside}")
         }
+        Reader::Opaque => format!(
+            "which is passed{at} to {}, a function without IR here that may read it back",
+            callee_name(i, i)
+        ),
     };
     // Memory a call returned: the call was judged inactive, which is why it has no
     // shadow (tests/c/1179 before session 12).
-    let from_call = match root.opcode() {
-        Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(root) {
+    let source = match w.slot {
+        Some(s) => root_object(s.store.operand(0)),
+        None => w.root,
+    };
+    let from_call = match source.opcode() {
+        Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(source) {
             CallKind::Defined(f) => Some(f.name()),
             _ => None,
         },
@@ -435,17 +585,38 @@ fn finding(i: Value, w: &Written, reader: Option<Value>) -> Finding {
         .as_ref()
         .map(|f| format!("; the pass judged the call of `{f}` inactive, so the memory it returns has no shadow"))
         .unwrap_or_default();
+    let memory = match w.slot {
+        None => describe_object(w.root),
+        Some(s) => {
+            let put = loc(s.store).map(|l| format!(" at {l}")).unwrap_or_default();
+            format!(
+                "reached through the pointer without a shadow stored into {}{put}",
+                describe_object(w.root).replace(", which has no shadow", "")
+            )
+        }
+    };
     Finding {
         kind: DiagKind::UnsupportedInstruction,
         at: w.call,
         msg: format!(
-            "mismatched activity: `{callee}` writes a value that depends on differentiable inputs{wrote} into memory without a shadow ({}), {how}; its derivative would be lost{why}",
-            describe_object(root)
+            "mismatched activity: {callee} writes a value that depends on differentiable inputs{wrote} into memory without a shadow ({memory}), {how}; its derivative would be lost{why}"
         ),
         help: if from_call.is_some() {
             "build that memory outside the differentiated function and pass it in with enzyme_dup (and a zero-initialised shadow of the same shape) so derivatives can flow through it, or return the values instead of keeping them there"
         } else {
             "pass that memory with enzyme_dup (and a zero-initialised shadow of the same shape) so derivatives can flow through it, or return the value instead of keeping it there"
         },
+    }
+}
+
+/// The called function's name in backquotes; for a call through a pointer, with `g`, the
+/// candidate found to write or read.
+fn callee_name(i: Value, g: Value) -> String {
+    match i.called_function() {
+        Some(f) => format!("`{}`", f.name()),
+        None => format!(
+            "the function called through a pointer (`{}` may be it)",
+            g.name()
+        ),
     }
 }

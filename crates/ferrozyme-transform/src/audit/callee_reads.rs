@@ -16,6 +16,7 @@ use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Opcode, Value};
 
 use super::call_writes::{carries_on, root_object};
+use super::reach::{Target, Where};
 
 /// How many calls deep a callee's reads are followed.
 const MAX_DEPTH: usize = 3;
@@ -44,7 +45,7 @@ pub(super) fn field_offset(p: Value) -> Option<i64> {
 
 /// Could a read at `offset` see one of the writes at `written` (unknown offsets always
 /// may)?
-fn may_overlap(offset: Option<i64>, written: &[Option<i64>]) -> bool {
+pub(super) fn may_overlap(offset: Option<i64>, written: &[Option<i64>]) -> bool {
     match offset {
         None => true,
         Some(o) => written.iter().any(|w| w.is_none_or(|w| w == o)),
@@ -52,23 +53,23 @@ fn may_overlap(offset: Option<i64>, written: &[Option<i64>]) -> bool {
 }
 
 /// The first load in function `g` (or the functions it passes the memory on to) of a
-/// float out of memory reached from its parameter `k`, at one of the field offsets
-/// `written`, whose value can carry a derivative on. `shadowless` are the parameters
-/// given memory without a shadow (`k` among them): what is stored there carries nothing
-/// on (tests/c/1131: an error estimate read and accumulated into the same pointer).
+/// float out of the memory `at`, at one of the field offsets `written`, whose value can
+/// carry a derivative on. `shadowless` are the parameters given memory without a shadow
+/// (`at`'s among them): what is stored there carries nothing on (tests/c/1131: an error
+/// estimate read and accumulated into the same pointer).
 pub(super) fn reads_floats(
     g: Value,
-    k: usize,
+    at: &Where,
     shadowless: &HashSet<usize>,
     written: &[Option<i64>],
     depth: usize,
-    seen: &mut HashSet<(Value, usize)>,
+    seen: &mut HashSet<(Value, Where)>,
 ) -> Option<Value> {
-    if g.is_declaration() || depth > MAX_DEPTH || !seen.insert((g, k)) {
+    if g.is_declaration() || depth > MAX_DEPTH || !seen.insert((g, at.clone())) {
         return None;
     }
     let params = g.params();
-    let target = *params.get(k)?;
+    let target = at.target_in(g)?;
     let sinks: HashSet<Value> = shadowless
         .iter()
         .filter_map(|j| params.get(*j).copied())
@@ -80,7 +81,7 @@ pub(super) fn reads_floats(
                 Some(Opcode::LLVMLoad) => {
                     let p = i.operand(0);
                     if carries_fp(i.ty())
-                        && root_object(p) == target
+                        && at.holds(p, target)
                         && may_overlap(field_offset(p), written)
                         && flows_on(i, &sinks)
                     {
@@ -98,12 +99,19 @@ pub(super) fn reads_floats(
                         .filter(|(_, a)| a.ty().is_pointer() && sinks.contains(&root_object(**a)))
                         .map(|(m, _)| m)
                         .collect();
-                    for (m, a) in args.into_iter().enumerate() {
-                        if a.ty().is_pointer() && root_object(a) == target {
-                            let r = reads_floats(h, m, &h_shadowless, written, depth + 1, seen);
-                            if r.is_some() {
-                                return r;
-                            }
+                    let mut asks: Vec<Where> = args
+                        .into_iter()
+                        .enumerate()
+                        .filter_map(|(m, a)| at.passed_on(a, target, m))
+                        .collect();
+                    // A global is reached by every function.
+                    if matches!(at.target, Target::Global(_)) {
+                        asks.push(at.clone());
+                    }
+                    for w in asks {
+                        let r = reads_floats(h, &w, &h_shadowless, written, depth + 1, seen);
+                        if r.is_some() {
+                            return r;
                         }
                     }
                 }

@@ -16,6 +16,7 @@
 
 pub(crate) mod body;
 pub(crate) mod boundary;
+pub(crate) mod call_targets;
 pub(crate) mod call_writes;
 pub(crate) mod callee_reads;
 pub(crate) mod const_pointers;
@@ -24,6 +25,7 @@ pub(crate) mod hidden_floats;
 pub(crate) mod hooks;
 pub(crate) mod indirect;
 pub(crate) mod lost_stores;
+pub(crate) mod reach;
 pub(crate) mod split_doubles;
 pub(crate) mod text_round_trip;
 pub(crate) mod wide_ints;
