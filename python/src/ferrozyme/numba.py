@@ -63,7 +63,7 @@ from numba import types
 from numba.core import errors as _nberrors
 from numba.extending import overload
 
-from . import _numba_alloc, _toolchain
+from . import _numba_alloc, _numba_list, _toolchain
 from ._errors import CompileError
 
 _engines = []  # loaded derivative libraries, kept alive for the process
@@ -394,8 +394,17 @@ def _int_list(ir: str, m) -> bool:
 def _specialize(fn, argtypes, argnums, mode):
     spec = _Spec(fn, argtypes, argnums, mode)
     ir, internal = _compile_entry(spec)
-    if _numba_alloc.allocates(ir):
-        ir = _numba_alloc.own_allocations(ir)
+    lists = _numba_list.uses_lists(ir)
+    if lists:
+        what = _numba_list.unsupported(ir)
+        if what:
+            raise _nberrors.TypingError(
+                f"ferrozyme.numba: {fn.py_func.__qualname__} uses {what} on a typed List: only lists of numbers "
+                "built with append and read (indexing, iteration, len) are differentiated; use NumPy arrays")
+    if lists or _numba_alloc.allocates(ir):
+        ir = _numba_alloc.own_allocations(ir, lists=lists)
+    if lists:
+        ir = _numba_list.own_lists(ir)
     m = next((m for m in _NRT_ALLOCATORS.finditer(ir) if not _int_list(ir, m)), None)
     if m:
         raise _nberrors.TypingError(
