@@ -222,7 +222,7 @@ def test_inf_and_nan_inputs(layer):
 def test_numba_cfunc_differentiated_and_sort_and_lists_refused():
     """A @numba.cfunc over floats is differentiated as the njit function it compiles (its
     fastmath option kept); a cfunc over raw pointers is refused saying what to do; np.sort
-    and a reflected list of floats are refused with a TypingError naming what allocates."""
+    and a list of tuples of floats are refused with a TypingError naming what allocates."""
     numba = framework("numba")
     import ferrozyme.numba as fzn
     @numba.cfunc("float64(float64, float64)")
@@ -251,12 +251,12 @@ def test_numba_cfunc_differentiated_and_sort_and_lists_refused():
 
     @numba.njit
     def listed(x):
-        lst = []  # a reflected list (typed `List`s of numbers are differentiated since rustpy32)
+        lst = []  # of tuples (lists of numbers, typed or reflected, are differentiated since rustpy32)
         for v in x:
-            lst.append(v * v)
+            lst.append((v, v * v))
         s = 0.0
-        for v in lst:
-            s += v
+        for a, b in lst:
+            s += a * b
         return s
 
     x = np.array([0.3, -1.2, 2.0, 0.7])

@@ -282,12 +282,13 @@ def test_numba_mistakes_are_typing_errors():
     assert_close(fzn.grad(weighted)(u, 2 * k), 4 * u, 1e-15, what="the right call still works")
 
 
-def test_numba_typed_lists_of_numbers_differentiated():
-    """numba typed `List`s built with `append` inside the function (refused before
-    rustpy32): a list of floats summed, a list of floats with a list of integer indices
-    grown past several reallocations beside an `np.empty` array, float32 items; gradients
-    and a forward tangent against central differences or the formula, 2000 calls giving
-    the same gradient. `pop`, `lst[i] = v` and reflected lists stay refused."""
+def test_numba_lists_of_numbers_differentiated():
+    """numba typed `List`s and reflected lists (`[]`) built with `append` inside the
+    function (refused before rustpy32): a list of floats summed, a list of floats with a
+    list of integer indices grown past several reallocations beside an `np.empty` array,
+    float32 items, reflected and typed lists together; gradients and a forward tangent
+    against central differences or the formula, 2000 calls giving the same gradient.
+    A typed list's `pop` and `lst[i] = v` stay refused, naming the operation."""
     numba = framework("numba")
     from numba.typed import List
 
@@ -325,6 +326,19 @@ def test_numba_typed_lists_of_numbers_differentiated():
             s += np.float64(v) ** 3
         return s
 
+    @numba.njit
+    def reflected(x, w):
+        vals, idx, typed = [], [], List()
+        for k in range(4):
+            for i in range(x.shape[0]):
+                vals.append(np.sin(x[i] * (k + 1)) * w[i])
+                idx.append((i * 5 + k) % x.shape[0])
+                typed.append(x[i] * k)
+        s = 0.0
+        for j in range(len(vals)):
+            s += vals[j] * x[idx[j]] + typed[j] * vals[len(vals) - 1 - j]
+        return s
+
     rng = np.random.default_rng(334)
     x, w = rng.normal(size=23), rng.uniform(size=23)
     assert_close(fzn.grad(squares)(x), 2 * x, 1e-15, what="squares")
@@ -338,6 +352,9 @@ def test_numba_typed_lists_of_numbers_differentiated():
     for _ in range(2000):
         again = g(x, w)
     assert np.array_equal(again[0], gx) and np.array_equal(again[1], gw)
+    gx, gw = fzn.grad(reflected, argnums=(0, 1))(x, w)
+    assert_close(gx, fd_grad(lambda v: reflected(v, w), x), 1e-7, 1e-9, what="reflected dx")
+    assert_close(gw, fd_grad(lambda v: reflected(x, v), w), 1e-7, 1e-9, what="reflected dw")
     x32 = x.astype(np.float32).astype(np.float64)
     assert_close(fzn.grad(cubes32)(x), 24 * x32 ** 2, 1e-6, 1e-6, what="float32 items")
 

@@ -71,41 +71,85 @@ store:
 _SIZES = {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1}
 _APPEND = re.compile(r"call i32 @\"?numba_list_append\"?\(ptr (%[\w.\"]+), ptr (?:nonnull )?(%[\w.\"]+)\)")
 
-_RUNTIME_IR = f"""
-declare noalias ptr @realloc(ptr, i64)
-
-define internal i64 @fz_list_size_address(ptr %lp) {{
+_TYPED_IR = """
+define internal i64 @fz_list_size_address(ptr %lp) {
   %a = ptrtoint ptr %lp to i64
   ret i64 %a
-}}
+}
 
-define internal void @fz_list_free(ptr %lp) {{
+define internal void @fz_list_free(ptr %lp) {
   %items_p = getelementptr inbounds i8, ptr %lp, i64 24
   %items = load ptr, ptr %items_p, align 8
   call void @free(ptr %items)
   call void @free(ptr %lp)
   ret void
-}}
+}
 
-define internal noalias ptr @fz_nrt_alloc_dtor_list(i64 %size) {{
+define internal noalias ptr @fz_nrt_alloc_dtor_list(i64 %size) {
   %m = call noalias ptr @fz_nrt_alloc_aligned(i64 %size, i32 64)
   %tag = getelementptr inbounds i8, ptr %m, i64 16
-  store i64 {_LIST_TAG}, ptr %tag, align 8
+  store i64 1, ptr %tag, align 8
   ret ptr %m
-}}
+}
+"""
 
-define internal void @fz_nrt_release(ptr %m) {{
-entry:
-  %tag_p = getelementptr inbounds i8, ptr %m, i64 16
-  %tag = load i64, ptr %tag_p, align 8
-  %list = icmp eq i64 %tag, {_LIST_TAG}
-  br i1 %list, label %dtor, label %done
-dtor:
+# A reflected list's MemInfo (`NRT_MemInfo_new_varsize_dtor`): the header block of
+# `_numba_alloc` with its data in a block of its own, which `NRT_MemInfo_varsize_realloc`
+# grows. Its destructor (`.dtor.list.<number>`) is empty: numbers hold no references.
+_REFLECTED_IR = """
+define internal noalias ptr @fz_nrt_new_varsize(i64 %size) {
+  %m = call noalias ptr @fz_nrt_alloc_aligned(i64 0, i32 64)
+  %tag = getelementptr inbounds i8, ptr %m, i64 16
+  store i64 2, ptr %tag, align 8
+  %data = call noalias ptr @malloc(i64 %size)
+  %data_p = getelementptr inbounds i8, ptr %m, i64 24
+  store ptr %data, ptr %data_p, align 8
+  %size_p = getelementptr inbounds i8, ptr %m, i64 32
+  store i64 %size, ptr %size_p, align 8
+  ret ptr %m
+}
+
+define internal ptr @fz_nrt_varsize_realloc(ptr %m, i64 %size) {
+  %data_p = getelementptr inbounds i8, ptr %m, i64 24
+  %old = load ptr, ptr %data_p, align 8
+  %data = call ptr @realloc(ptr %old, i64 %size)
+  store ptr %data, ptr %data_p, align 8
+  %size_p = getelementptr inbounds i8, ptr %m, i64 32
+  store i64 %size, ptr %size_p, align 8
+  ret ptr %data
+}
+"""
+
+
+def _release_ir(typed: bool) -> str:
+    """`fz_nrt_release(m)`, the end of a MemInfo whose count reached zero: a typed list's
+    (tag 1) calls numba's list destructor on its data, a reflected list's (tag 2) frees its
+    data block; then the header block is freed."""
+    typed_case = f"""
+typed:
   %data_p = getelementptr inbounds i8, ptr %m, i64 24
   %data = load ptr, ptr %data_p, align 8
   %size_p = getelementptr inbounds i8, ptr %m, i64 32
   %size = load i64, ptr %size_p, align 8
   call void @{_DTOR}(ptr %data, i64 %size, ptr null)
+  br label %done""" if typed else """
+typed:
+  br label %done"""
+    return f"""
+declare noalias ptr @realloc(ptr, i64)
+
+define internal void @fz_nrt_release(ptr %m) {{
+entry:
+  %tag_p = getelementptr inbounds i8, ptr %m, i64 16
+  %tag = load i64, ptr %tag_p, align 8
+  switch i64 %tag, label %done [
+    i64 1, label %typed
+    i64 2, label %reflected
+  ]{typed_case}
+reflected:
+  %rdata_p = getelementptr inbounds i8, ptr %m, i64 24
+  %rdata = load ptr, ptr %rdata_p, align 8
+  call void @free(ptr %rdata)
   br label %done
 done:
   call void @free(ptr %m)
@@ -114,8 +158,18 @@ done:
 """
 
 
-def uses_lists(ir: str) -> bool:
+# Reflected lists of numbers: their destructors.
+_NUMBER_LIST_DTOR = r"@\.dtor\.list\.(?:float|u?int)\d+"
+_NEW_VARSIZE = re.compile(rf"@\"?NRT_MemInfo_new_varsize_dtor\"?\((i64 [^,]+), ptr (?:nonnull )?{_NUMBER_LIST_DTOR}\)")
+
+
+def uses_typed_lists(ir: str) -> bool:
     return re.search(r"call [^\n]*@\"?numba_list_\w+\(", ir) is not None
+
+
+def uses_lists(ir: str) -> bool:
+    """Typed lists, or reflected lists of numbers."""
+    return uses_typed_lists(ir) or _NEW_VARSIZE.search(ir) is not None
 
 
 def unsupported(ir: str):
@@ -220,5 +274,14 @@ def own_lists(ir: str) -> str:
     for name in ("realloc",):
         if re.search(rf"^declare [^\n]*@{name}\(", ir, flags=re.M):
             ir = _numba_alloc.drop_function(ir, name)
+    reflected = _NEW_VARSIZE.search(ir) is not None
+    ir = _NEW_VARSIZE.sub(r"@fz_nrt_new_varsize(\1)", ir)
+    if not re.search(r"call [^\n]*@\"?NRT_MemInfo_new_varsize_dtor\(", ir):
+        ir = _numba_alloc.drop_function(ir, "NRT_MemInfo_new_varsize_dtor")
+    if reflected:
+        ir = _numba_alloc.drop_function(ir, "NRT_MemInfo_varsize_realloc")
+        ir = re.sub(r"@\"?NRT_MemInfo_varsize_realloc\"?\(", "@fz_nrt_varsize_realloc(", ir)
+    typed = uses_typed_lists(ir) or "@fz_list_" in ir
     appends = "".join(_APPEND_IR.replace("{T}", t).replace("{SIZE}", str(_SIZES[t])) for t in sorted(types))
-    return ir + _RUNTIME_IR + appends
+    return (ir + _release_ir(typed) + (_TYPED_IR + appends if typed else "")
+            + (_REFLECTED_IR if reflected else ""))
