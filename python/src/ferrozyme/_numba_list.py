@@ -1,5 +1,6 @@
-"""numba typed `List`s inside a differentiated `njit` function (rustpy32), made
-differentiable by giving the C helpers of numba's list object IR bodies.
+"""numba lists of numbers inside a differentiated `njit` function (rustpy32), typed
+`List`s and reflected lists (`[]`), made differentiable by giving the C helpers of numba's
+runtime they call IR bodies.
 
 A `numba.typed.List` is a pointer to a C struct of numba's runtime (`listobject.c`) that
 compiled code only touches through C functions: `numba_list_new`, `numba_list_append`,
@@ -13,7 +14,13 @@ Since nothing else looks inside the struct, the specialization's IR gets its own
 `MemInfo` of a list is `_numba_alloc`'s block tagged so that its release calls numba's
 list destructor (`_numba_list_dtor`, which frees the list through `numba_list_free`).
 
-Only lists whose item type needs no reference counting (numbers: the method table numba
+A reflected list keeps its items in the data block of a "varsize" MemInfo
+(`NRT_MemInfo_new_varsize_dtor`, grown by `NRT_MemInfo_varsize_realloc`) that numba's
+code indexes itself: those two get bodies (`_REFLECTED_IR`) when the destructor is a
+number list's (`.dtor.list.float64`, ..., empty); a list of tuples or arrays keeps
+numba's and is refused by the caller.
+
+Only typed lists whose item type needs no reference counting (numbers: the method table numba
 passes stays all null) and only the helpers above are given bodies; a function using any
 other list operation (`pop`, `insert`, `lst[i] = v`, lists of arrays) stays refused with a
 TypingError naming it.

@@ -42,8 +42,9 @@ constant) of any rank, float and integer scalars; `f` returns a float scalar. Ar
 another layout than C order (Fortran order, strided views) are copied to C order first.
 Functions that allocate arrays (`np.empty`, `np.zeros`, array expressions such as
 `np.sin(x) * y`, copies) are differentiated: their allocator gets an IR body Ferrozyme
-gives shadows to (`_numba_alloc`). Other runtime allocations (lists, strings, arrays
-around foreign data) are refused with a TypingError saying what to do.
+gives shadows to (`_numba_alloc`), and so are lists of numbers built with `append`,
+typed or reflected (`_numba_list`). Other runtime allocations (lists of tuples or arrays,
+strings, arrays around foreign data) are refused with a TypingError saying what to do.
 Differentiated arguments are `argnums` (default 0). A status other than success from
 numba (an exception inside `f`) raises ValueError in the derivative.
 """
