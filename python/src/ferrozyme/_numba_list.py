@@ -16,9 +16,9 @@ list destructor (`_numba_list_dtor`, which frees the list through `numba_list_fr
 
 A reflected list keeps its items in the data block of a "varsize" MemInfo
 (`NRT_MemInfo_new_varsize_dtor`, grown by `NRT_MemInfo_varsize_realloc`) that numba's
-code indexes itself: those two get bodies (`_REFLECTED_IR`) when the destructor is a
-number list's (`.dtor.list.float64`, ..., empty); a list of tuples or arrays keeps
-numba's and is refused by the caller.
+code indexes itself: those two get bodies (`_REFLECTED_IR`) for lists of numbers
+(`.dtor.list.float64`, ..., whose destructor is checked to be empty); other lists keep
+numba's and are refused by the caller.
 
 Only typed lists whose item type needs no reference counting (numbers: the method table numba
 passes stays all null) and only the helpers above are given bodies; a function using any
@@ -165,9 +165,32 @@ done:
 """
 
 
-# Reflected lists of numbers: their destructors.
-_NUMBER_LIST_DTOR = r"@\.dtor\.list\.(?:float|u?int)\d+"
-_NEW_VARSIZE = re.compile(rf"@\"?NRT_MemInfo_new_varsize_dtor\"?\((i64 [^,]+), ptr (?:nonnull )?{_NUMBER_LIST_DTOR}\)")
+# A reflected list's MemInfo: `NRT_MemInfo_new_varsize_dtor(size, @dtor)`.
+_NEW_VARSIZE = re.compile(r"@\"?NRT_MemInfo_new_varsize_dtor\"?\((i64 [^,]+), ptr (?:nonnull )?(@\"[^\"]+\"|@[\w.$]+)\)")
+
+
+def _empty_dtor(ir: str, dtor: str) -> bool:
+    """Is the destructor `dtor` (`@.dtor.list.float64`, `@".dtor.list.Partition(int64 x
+    2)"`) defined in `ir` with an empty body? Its items then hold no references (numbers,
+    tuples of numbers), and the list's storage is plain memory."""
+    m = re.search(rf"^define [^\n]*{re.escape(dtor)}\([^\n]*\{{\n(.*?)^\}}", ir, flags=re.M | re.S)
+    if m is None:
+        return False
+    body = [line.strip() for line in m.group(1).splitlines() if line.strip() and not line.strip().startswith(";")]
+    return body[-1:] == ["ret void"] and all(line.endswith(":") for line in body[:-1])
+
+
+# Lists of numbers. `np.sort`'s work list of `Partition(int64 x 2)` tuples also has an
+# empty destructor, but admitting it leads to cannot-deduce-type inside numba's quicksort
+# (the stack's slots and the sorted floats meet in memory type analysis cannot split), so
+# it stays refused by the caller with a TypingError saying to use arrays.
+_NUMBER_DTOR = re.compile(r"@\.dtor\.list\.(?:float|u?int)\d+$")
+
+
+def _reflected(ir: str) -> list:
+    """The `NRT_MemInfo_new_varsize_dtor` calls of lists of numbers (their destructor
+    empty)."""
+    return [m for m in _NEW_VARSIZE.finditer(ir) if _NUMBER_DTOR.match(m.group(2)) and _empty_dtor(ir, m.group(2))]
 
 
 def uses_typed_lists(ir: str) -> bool:
@@ -175,12 +198,12 @@ def uses_typed_lists(ir: str) -> bool:
 
 
 def uses_lists(ir: str) -> bool:
-    """Typed lists, or reflected lists of numbers."""
-    return uses_typed_lists(ir) or _NEW_VARSIZE.search(ir) is not None
+    """Typed lists, or reflected lists whose items hold no references."""
+    return uses_typed_lists(ir) or bool(_reflected(ir))
 
 
 def unsupported(ir: str):
-    """The first list operation or list kind this module gives no body, or None."""
+    """The first typed-list operation or list kind this module gives no body, or None."""
     for name in sorted(set(re.findall(r"call [^\n]*@\"?(numba_list_\w+)\(", ir))):
         if name not in _HELPERS:
             return f"the list operation {name}"
@@ -281,8 +304,10 @@ def own_lists(ir: str) -> str:
     for name in ("realloc",):
         if re.search(rf"^declare [^\n]*@{name}\(", ir, flags=re.M):
             ir = _numba_alloc.drop_function(ir, name)
-    reflected = _NEW_VARSIZE.search(ir) is not None
-    ir = _NEW_VARSIZE.sub(r"@fz_nrt_new_varsize(\1)", ir)
+    found = _reflected(ir)
+    reflected = bool(found)
+    for m in reversed(found):
+        ir = ir[:m.start()] + f"@fz_nrt_new_varsize({m.group(1)})" + ir[m.end():]
     if not re.search(r"call [^\n]*@\"?NRT_MemInfo_new_varsize_dtor\(", ir):
         ir = _numba_alloc.drop_function(ir, "NRT_MemInfo_new_varsize_dtor")
     if reflected:
