@@ -16,9 +16,10 @@ list destructor (`_numba_list_dtor`, which frees the list through `numba_list_fr
 
 A reflected list keeps its items in the data block of a "varsize" MemInfo
 (`NRT_MemInfo_new_varsize_dtor`, grown by `NRT_MemInfo_varsize_realloc`) that numba's
-code indexes itself: those two get bodies (`_REFLECTED_IR`) for lists of numbers
-(`.dtor.list.float64`, ..., whose destructor is checked to be empty); other lists keep
-numba's and are refused by the caller.
+code indexes itself: those two are inlined at their calls for lists of floats
+(`.dtor.list.float64`, whose destructor is checked to be empty); lists of integers keep
+numba's runtime (as before: nothing differentiable passes through them), other lists
+are refused by the caller.
 
 Only typed lists whose item type needs no reference counting (numbers: the method table numba
 passes stays all null) and only the helpers above are given bodies; a function using any
@@ -100,34 +101,6 @@ define internal noalias ptr @fz_nrt_alloc_dtor_list(i64 %size) {
 }
 """
 
-# A reflected list's MemInfo (`NRT_MemInfo_new_varsize_dtor`): the header block of
-# `_numba_alloc` with its data in a block of its own, which `NRT_MemInfo_varsize_realloc`
-# grows. Its destructor (`.dtor.list.<number>`) is empty: numbers hold no references.
-_REFLECTED_IR = """
-define internal noalias ptr @fz_nrt_new_varsize(i64 %size) {
-  %m = call noalias ptr @fz_nrt_alloc_aligned(i64 0, i32 64)
-  %tag = getelementptr inbounds i8, ptr %m, i64 16
-  store i64 2, ptr %tag, align 8
-  %data = call noalias ptr @malloc(i64 %size)
-  %data_p = getelementptr inbounds i8, ptr %m, i64 24
-  store ptr %data, ptr %data_p, align 8
-  %size_p = getelementptr inbounds i8, ptr %m, i64 32
-  store i64 %size, ptr %size_p, align 8
-  ret ptr %m
-}
-
-define internal ptr @fz_nrt_varsize_realloc(ptr %m, i64 %size) {
-  %data_p = getelementptr inbounds i8, ptr %m, i64 24
-  %old = load ptr, ptr %data_p, align 8
-  %data = call ptr @realloc(ptr %old, i64 %size)
-  store ptr %data, ptr %data_p, align 8
-  %size_p = getelementptr inbounds i8, ptr %m, i64 32
-  store i64 %size, ptr %size_p, align 8
-  ret ptr %data
-}
-"""
-
-
 def _release_ir(typed: bool) -> str:
     """`fz_nrt_release(m)`, the end of a MemInfo whose count reached zero: a typed list's
     (tag 1) calls numba's list destructor on its data, a reflected list's (tag 2) frees its
@@ -180,11 +153,14 @@ def _empty_dtor(ir: str, dtor: str) -> bool:
     return body[-1:] == ["ret void"] and all(line.endswith(":") for line in body[:-1])
 
 
-# Lists of numbers. `np.sort`'s work list of `Partition(int64 x 2)` tuples also has an
+# Lists of floats. `np.sort`'s work list of `Partition(int64 x 2)` tuples also has an
 # empty destructor, but admitting it leads to cannot-deduce-type inside numba's quicksort
 # (the stack's slots and the sorted floats meet in memory type analysis cannot split), so
 # it stays refused by the caller with a TypingError saying to use arrays.
-_NUMBER_DTOR = re.compile(r"@\.dtor\.list\.(?:float|u?int)\d+$")
+# Lists of integers keep numba's runtime, as before (`numba._int_list`: no float passes
+# through them; given bodies, those np.linalg builds for its error messages meet the
+# matrix's floats in memory type analysis cannot split).
+_NUMBER_DTOR = re.compile(r"@\.dtor\.list\.float\d+$")
 
 
 def _reflected(ir: str) -> list:
@@ -270,6 +246,34 @@ def _inline_new(m) -> str:
     ])
 
 
+def _inline_new_varsize(ind: str, res: str, size: str) -> str:
+    """`res = NRT_MemInfo_new_varsize_dtor(size, @dtor)` of a list of numbers: a MemInfo
+    header (`_numba_alloc`'s layout, tag 2: its release frees the data block) and a data
+    block of its own."""
+    m, data, *f = (_tmp(res, k) for k in range(7))
+    fields = [(8, "ptr null"), (16, "i64 2"), (24, f"ptr {data}"), (32, f"i64 {size}"), (40, "ptr null")]
+    lines = [f"{ind}{m} = call noalias ptr @malloc(i64 48)", f"{ind}store i64 1, ptr {m}, align 8",
+             f"{ind}{data} = call noalias ptr @malloc(i64 {size})"]
+    for (off, val), tmp in zip(fields, f):
+        lines += [f"{ind}{tmp} = getelementptr inbounds i8, ptr {m}, i64 {off}", f"{ind}store {val}, ptr {tmp}, align 8"]
+    return "\n".join(lines + [f"{ind}{res} = getelementptr i8, ptr {m}, i64 0"])
+
+
+def _inline_realloc(c) -> str:
+    """`res = NRT_MemInfo_varsize_realloc(mi, size)`: the data block grown by `realloc`,
+    stored back with its size; `res` is the new data."""
+    ind, res, mi, size = c.group(1), c.group(2), c.group(3), c.group(4)
+    dp, old, sp = (_tmp(res, k) for k in range(3))
+    return "\n".join([
+        f"{ind}{dp} = getelementptr inbounds i8, ptr {mi}, i64 24",
+        f"{ind}{old} = load ptr, ptr {dp}, align 8",
+        f"{ind}{res} = call ptr @realloc(ptr {old}, i64 {size})",
+        f"{ind}store ptr {res}, ptr {dp}, align 8",
+        f"{ind}{sp} = getelementptr inbounds i8, ptr {mi}, i64 32",
+        f"{ind}store i64 {size}, ptr {sp}, align 8",
+    ])
+
+
 def own_lists(ir: str) -> str:
     """IR already through `_numba_alloc.own_allocations`, with the list helpers replaced by
     the IR functions above and the MemInfo release calling the list destructor."""
@@ -304,16 +308,21 @@ def own_lists(ir: str) -> str:
     for name in ("realloc",):
         if re.search(rf"^declare [^\n]*@{name}\(", ir, flags=re.M):
             ir = _numba_alloc.drop_function(ir, name)
-    found = _reflected(ir)
-    reflected = bool(found)
-    for m in reversed(found):
-        ir = ir[:m.start()] + f"@fz_nrt_new_varsize({m.group(1)})" + ir[m.end():]
-    if not re.search(r"call [^\n]*@\"?NRT_MemInfo_new_varsize_dtor\(", ir):
-        ir = _numba_alloc.drop_function(ir, "NRT_MemInfo_new_varsize_dtor")
-    if reflected:
-        ir = _numba_alloc.drop_function(ir, "NRT_MemInfo_varsize_realloc")
-        ir = re.sub(r"@\"?NRT_MemInfo_varsize_realloc\"?\(", "@fz_nrt_varsize_realloc(", ir)
+    # Reflected lists: their MemInfo and its growth, inlined at each call (a shared helper
+    # would make type analysis merge the storage of every list, integers and floats).
+    ours = set()
+    for m in reversed(_reflected(ir)):
+        start, end = ir.rfind("\n", 0, m.start()) + 1, ir.find("\n", m.end())
+        call = re.match(r"(\s*)(%[\w.\"]+) = ", ir[start:end])
+        ours.add(call.group(2))
+        ir = ir[:start] + _inline_new_varsize(call.group(1), call.group(2), m.group(1).split()[1]) + ir[end:]
+    # The growth of those lists (numba passes the MemInfo itself); other lists' keep numba's.
+    ir = re.sub(r"^(\s*)(%[\w.\"]+) = (?:tail )?call (?:noalias )?ptr @\"?NRT_MemInfo_varsize_realloc\"?\("
+                r"ptr (?:nonnull )?(%[\w.\"]+), i64 ([^)]+)\)[^\n]*",
+                lambda c: _inline_realloc(c) if c.group(3) in ours else c.group(0), ir, flags=re.M)
+    for name in ("NRT_MemInfo_new_varsize_dtor", "NRT_MemInfo_varsize_realloc"):
+        if not re.search(rf"call [^\n]*@\"?{name}\(", ir):
+            ir = _numba_alloc.drop_function(ir, name)
     typed = uses_typed_lists(ir) or "@fz_list_" in ir
     appends = "".join(_APPEND_IR.replace("{T}", t).replace("{SIZE}", str(_SIZES[t])) for t in sorted(types))
-    return (ir + _release_ir(typed) + (_TYPED_IR + appends if typed else "")
-            + (_REFLECTED_IR if reflected else ""))
+    return ir + _release_ir(typed) + (_TYPED_IR + appends if typed else "")
