@@ -38,8 +38,6 @@ _HELPERS = ("numba_list_new", "numba_list_set_method_table", "numba_list_append"
 # Given a body by name (`fz_list_<name>`); appends are rewritten per item type.
 _RENAMED = ("numba_list_size_address", "numba_list_free")
 _DTOR = "_numba_list_dtor"
-# `_numba_alloc`'s MemInfo header: the dtor_info field (offset 16) tags a list's block.
-_LIST_TAG = 1
 
 # `numba_list_append(lp, item)` for items of IR type `{T}`, given the item's value: numba
 # stores the item in a stack slot and passes its address, but the slot is reused for
