@@ -123,11 +123,24 @@ def appends_to_a_list(x):
     return s
 
 
-def test_allocating_function_is_differentiated_and_lists_are_refused():
+@numba.njit
+def appends_tuples(x):
+    l = []
+    for i in range(x.shape[0]):
+        l.append((x[i], x[i] * x[i]))
+    s = 0.0
+    for a, b in l:
+        s += a * b
+    return s
+
+
+def test_allocating_function_and_list_of_floats_are_differentiated():
     # Array temporaries get shadows (numba's allocator is given an IR body): analytic
-    # d/dx sum(exp(x) x) = exp(x) (1 + x). A list's storage comes from another runtime
-    # allocator Ferrozyme knows nothing of: refused, not a gradient missing its part.
+    # d/dx sum(exp(x) x) = exp(x) (1 + x). A list of floats too (rustpy32: its runtime
+    # helpers get IR bodies): d/dx sum(x²) = 2x. A list of tuples' storage comes from a
+    # runtime allocator Ferrozyme knows nothing of: refused, not a gradient missing its part.
     x = np.linspace(0, 1, 4)
     assert_close(fzn.grad(allocating)(x), np.exp(x) * (1 + x), 1e-13, what="allocating grad")
+    assert_close(fzn.grad(appends_to_a_list)(x), 2 * x, 1e-15, what="list grad")
     with pytest.raises(numba.core.errors.TypingError, match="allocates memory"):
-        fzn.grad(appends_to_a_list)(x)
+        fzn.grad(appends_tuples)(x)

@@ -9,12 +9,13 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Tests of the release build (42 unit tests, 1 integration test; rust31 added 12).
-const RELEASE_TESTS: usize = 43;
+/// Tests of the release build (48 unit tests, 1 integration test; rust31 added 12,
+/// rustpy32 6).
+const RELEASE_TESTS: usize = 49;
 /// Tests of the debug build: three are compiled out (`DEBUG-REFUSED` in the crate:
 /// `Vec`s built by a `dyn Layer`'s `collect` and a derived `Clone` of a struct with a `Vec`
 /// field are refused with cannot-deduce-type in debug builds).
-const DEBUG_TESTS: usize = 40;
+const DEBUG_TESTS: usize = 46;
 
 fn probe_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -87,9 +88,10 @@ fn probe_crate_release_and_debug() {
     assert_all_pass(&["test"], DEBUG_TESTS);
 }
 
-/// The enum with `Vec`/`Box` variants beside float ones and the `BTreeMap` built inside:
-/// the tests pass, or the link fails with the pass's report naming the Rust function and giving Rust
-/// advice — never a failing (wrong) derivative.
+/// The `BTreeMap` built inside (the enum with `Vec`/`Box` variants beside float ones,
+/// refused until rustpy32, is in the main build: `scientist32.rs`): the test passes, or
+/// the link fails with the pass's report in Rust terms (demangled names, the `BTreeMap`
+/// advice) — never a failing (wrong) derivative.
 #[test]
 fn probe_refusals_are_right_or_clear() {
     let o = cargo_ferrozyme(&[
@@ -106,7 +108,7 @@ fn probe_refusals_are_right_or_clear() {
         "a wrong derivative:\n{out}"
     );
     if o.status.success() {
-        assert!(passed(&out) >= 2, "the refusal tests must run:\n{out}");
+        assert!(passed(&out) >= 1, "the refusal test must run:\n{out}");
         return;
     }
     let report = err
@@ -115,8 +117,6 @@ fn probe_refusals_are_right_or_clear() {
         .unwrap_or_else(|| panic!("no summary of the pass's errors:\n{}", tail(&err, 40)));
     for want in [
         "error[cannot-deduce-type]",
-        "differentiating `ferrozyme_rust_probe::refused::RichShape::area`",
-        "`enum`s whose variants",
         "a `BTreeMap`: build it outside",
     ] {
         assert!(report.contains(want), "missing `{want}` in:\n{report}");

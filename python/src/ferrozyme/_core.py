@@ -10,6 +10,8 @@ the generated wrappers through ctypes with raw buffer addresses. The framework b
 from __future__ import annotations
 
 import ctypes
+import hashlib
+import json
 import numbers
 import sys
 from dataclasses import dataclass
@@ -21,6 +23,9 @@ from ._build import Built
 from ._glue import layout
 
 _VOIDP_ARRAYS: dict = {}
+# Bumped when the ops' schemas (`_torch._Ops`) change meaning, so that an archive saved
+# against the old schemas fails to load by name instead of calling the new ones wrongly.
+_OP_NAMING = 1
 
 
 def _voidp_array(n: int):
@@ -283,8 +288,20 @@ class Function:
 
     @property
     def key(self) -> str:
-        """A short identifier of the compiled library (its cache key)."""
-        return self._built.dir.parent.name[:12] + self._built.dir.name[:6]
+        """A short identifier of what the function computes, stable across rebuilds of
+        Ferrozyme (rustpy32): the `torch.library` ops are named after it, and a
+        `torch.jit.save`d archive names those ops, so it must load in a process whose
+        `ferrozyme` binary (or clang, or this package) differs from the one that saved it.
+        It hashes the function's name, language, flags and bound signature and the bytes
+        of its source and the local headers it includes (not their paths), never the
+        compiler: distinct functions get distinct keys, one function one key."""
+        k = self.__dict__.get("_key")
+        if k is None:
+            meta = self._built.meta
+            ident = json.dumps([_OP_NAMING, meta["name"], meta["lang"], meta["flags"], meta["signature"],
+                                sorted(meta.get("deps", {}).values())], sort_keys=True)
+            k = self.__dict__["_key"] = hashlib.sha256(ident.encode()).hexdigest()[:18]
+        return k
 
     # ----- NumPy ----------------------------------------------------------------------
     def _np_inputs(self, inputs):

@@ -102,15 +102,24 @@ dec:
   %last = icmp eq i64 %c1, 0
   br i1 %last, label %release, label %done
 release:
-  call void @free(ptr %m)
+  call void @fz_nrt_release(ptr %m)
   br label %done
 done:
   ret void
 }
 """
 
+# The release of a MemInfo when no typed list is in the function (`_numba_list` has its
+# own, which first calls a list's destructor).
+_RELEASE_IR = """
+define internal void @fz_nrt_release(ptr %m) {
+  call void @free(ptr %m)
+  ret void
+}
+"""
 
-def _drop_function(ir: str, name: str) -> str:
+
+def drop_function(ir: str, name: str) -> str:
     """Remove the definition or declaration of `@name` from textual IR."""
     ir = re.sub(rf"^define [^\n]*@\"?{name}\"?\([^\n]*\{{\n.*?^\}}\n", "", ir, flags=re.M | re.S)
     return re.sub(rf"^declare [^\n]*@\"?{name}\"?\([^\n]*\n", "", ir, flags=re.M)
@@ -120,11 +129,12 @@ def allocates(ir: str) -> bool:
     return any(re.search(rf"call [^\n]*@\"?{a}\(", ir) for a in _ALIGNED + _UNALIGNED + tuple(_RAW))
 
 
-def own_allocations(ir: str) -> str:
+def own_allocations(ir: str, lists: bool = False) -> str:
     """The specialization's IR with numba's aligned allocator and reference counting
-    replaced by the IR functions above."""
+    replaced by the IR functions above; `lists`: `_numba_list.own_lists` follows (and
+    defines the release)."""
     for name in _ALIGNED + _UNALIGNED + _REFCOUNT + tuple(_RAW):
-        ir = _drop_function(ir, name)
+        ir = drop_function(ir, name)
     for name in _ALIGNED:
         ir = re.sub(rf"@\"?{name}\"?\(", "@fz_nrt_alloc_aligned(", ir)
     for name in _UNALIGNED:
@@ -134,9 +144,9 @@ def own_allocations(ir: str) -> str:
     for name in _REFCOUNT:
         ir = re.sub(rf"@\"?{name}\"?\(", f"@fz_{name.lower()}(", ir)
     if re.search(r"^declare [^\n]*@free\(", ir, flags=re.M):
-        ir = _drop_function(ir, "free")
+        ir = drop_function(ir, "free")
     if re.search(r"^declare [^\n]*@aligned_alloc\(", ir, flags=re.M):
-        ir = _drop_function(ir, "aligned_alloc")
+        ir = drop_function(ir, "aligned_alloc")
     if re.search(r"^declare [^\n]*@malloc\(", ir, flags=re.M):
-        ir = _drop_function(ir, "malloc")
-    return ir + _RUNTIME_IR
+        ir = drop_function(ir, "malloc")
+    return ir + _RUNTIME_IR + ("" if lists else _RELEASE_IR)

@@ -395,6 +395,11 @@ def ops_for(fn: Function) -> _Ops:
 
 
 _register_lock = threading.RLock()
+# The ops registered in this process, by `Function.key`. Two loads of the same function
+# (the same source at two paths, another `ferrozyme` binary through FERROZYME_BIN, a
+# pickled copy) are two `Function`s with one key: the second uses the first's ops (they
+# compute the same thing; torch.library cannot define a name twice).
+_ops_by_key: dict = {}
 
 
 @torch.compiler.disable
@@ -407,7 +412,10 @@ def _register(fn: Function) -> _Ops:
     with _register_lock:
         ops = fn.__dict__.get("_torch_ops")
         if ops is None:
-            ops = fn._torch_ops = _Ops(fn)
+            ops = _ops_by_key.get(fn.key)
+            if ops is None:
+                ops = _ops_by_key[fn.key] = _Ops(fn)
+            fn._torch_ops = ops
     return ops
 
 

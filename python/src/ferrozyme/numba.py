@@ -42,8 +42,9 @@ constant) of any rank, float and integer scalars; `f` returns a float scalar. Ar
 another layout than C order (Fortran order, strided views) are copied to C order first.
 Functions that allocate arrays (`np.empty`, `np.zeros`, array expressions such as
 `np.sin(x) * y`, copies) are differentiated: their allocator gets an IR body Ferrozyme
-gives shadows to (`_numba_alloc`). Other runtime allocations (lists, strings, arrays
-around foreign data) are refused with a TypingError saying what to do.
+gives shadows to (`_numba_alloc`), and so are lists of numbers built with `append`,
+typed or reflected (`_numba_list`). Other runtime allocations (lists of tuples or arrays,
+strings, arrays around foreign data) are refused with a TypingError saying what to do.
 Differentiated arguments are `argnums` (default 0). A status other than success from
 numba (an exception inside `f`) raises ValueError in the derivative.
 """
@@ -63,7 +64,7 @@ from numba import types
 from numba.core import errors as _nberrors
 from numba.extending import overload
 
-from . import _numba_alloc, _toolchain
+from . import _numba_alloc, _numba_list, _toolchain
 from ._errors import CompileError
 
 _engines = []  # loaded derivative libraries, kept alive for the process
@@ -394,8 +395,17 @@ def _int_list(ir: str, m) -> bool:
 def _specialize(fn, argtypes, argnums, mode):
     spec = _Spec(fn, argtypes, argnums, mode)
     ir, internal = _compile_entry(spec)
-    if _numba_alloc.allocates(ir):
-        ir = _numba_alloc.own_allocations(ir)
+    lists = _numba_list.uses_lists(ir)
+    if lists:
+        what = _numba_list.unsupported(ir)
+        if what:
+            raise _nberrors.TypingError(
+                f"ferrozyme.numba: {fn.py_func.__qualname__} uses {what} on a typed List: only lists of numbers "
+                "built with append and read (indexing, iteration, len) are differentiated; use NumPy arrays")
+    if lists or _numba_alloc.allocates(ir):
+        ir = _numba_alloc.own_allocations(ir, lists=lists)
+    if lists:
+        ir = _numba_list.own_lists(ir)
     m = next((m for m in _NRT_ALLOCATORS.finditer(ir) if not _int_list(ir, m)), None)
     if m:
         raise _nberrors.TypingError(

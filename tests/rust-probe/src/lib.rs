@@ -11,6 +11,7 @@ pub mod layers;
 pub mod leftovers31;
 #[cfg(feature = "probe30-refused")]
 pub mod refused;
+pub mod scientist32;
 pub mod simd;
 pub mod structs;
 pub mod styles31;

@@ -542,8 +542,15 @@ fn is_three_way_compare(call: Value) -> bool {
     })
 }
 
+/// A call to a `noreturn` function (Rust's `core::panicking::*`, C's `abort`).
+fn never_returns(call: Value) -> bool {
+    call.called_function()
+        .is_some_and(|f| f.has_fn_attr("noreturn"))
+}
+
 /// Is the loaded integer `v` only computed on (compared, converted, used in
-/// arithmetic or as an index), never stored, passed or returned as it is? `phi`,
+/// arithmetic or as an index, or passed to a call that never returns), never stored,
+/// passed or returned as it is? `phi`,
 /// `select` and `freeze` only move the value: their results are checked the same way
 /// (`f64::total_cmp` in `max_by`: the bits of the running maximum are carried by a loop
 /// `phi` and chosen by a `select`, and only ever compared).
@@ -574,6 +581,13 @@ fn computed_on(v: Value) -> bool {
             }
             if op == Some(Opcode::LLVMCall) && is_three_way_compare(u) {
                 // `llvm.ucmp`/`llvm.scmp` (Rust's `Ord::cmp` of integers): a comparison.
+                continue;
+            }
+            if op == Some(Opcode::LLVMCall) && never_returns(u) {
+                // rustpy32: an argument of a call that never returns (a `Vec`'s length
+                // passed to `panic_bounds_check(index, len)` beside its uses as a loop
+                // bound): the run ends on that path, no derivative is produced there
+                // (`calls::classify` makes such calls inactive for the same reason).
                 continue;
             }
             if matches!(
