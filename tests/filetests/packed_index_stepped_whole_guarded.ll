@@ -22,6 +22,7 @@
 ; RUN: %ferrozyme opt %s -o - | %FileCheck %s
 ; RUN: %ferrozyme opt %s -O3 -o - | %FileCheck %s --check-prefix=O3
 ; RUN: %ferrozyme opt %s -O2 -o - | %FileCheck %s --check-prefix=O2
+; RUN: %ferrozyme opt %s -O1 -o - | %FileCheck %s --check-prefix=O2
 
 ; CHECK-LABEL: define internal void @fz_grad_f_tri(
 ; CHECK: [[T:%[a-z0-9.]+\.index]] = alloca i64
