@@ -272,7 +272,12 @@ impl Value {
     fn remove_string_attr_at(self, idx: u32, key: &str) {
         // SAFETY: attribute removal by key (pointer + length).
         unsafe {
-            LLVMRemoveStringAttributeAtIndex(self.0, idx, key.as_ptr() as *const _, key.len() as u32)
+            LLVMRemoveStringAttributeAtIndex(
+                self.0,
+                idx,
+                key.as_ptr() as *const _,
+                key.len() as u32,
+            )
         }
     }
     fn has_string_attr_at(self, idx: u32, key: &str) -> bool {
