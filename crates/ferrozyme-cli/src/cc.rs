@@ -554,9 +554,10 @@ impl Job<'_> {
         } else {
             ferrozyme_transform::rolled_loops::drop_marks(m);
         }
-        // Packed indices stepped whole under a run-time guard choose by a select that only
-        // -O3's loop unswitching turns into two loops (`reverse/stepped_index.rs`).
-        ferrozyme_transform::settle_guarded_indices(m, level == OptLevel::O3);
+        // Packed indices stepped whole under a run-time guard choose by a select whose loop
+        // -O3's pipeline unswitches, and `pipeline::optimize` below -O3
+        // (`reverse/stepped_index.rs`).
+        ferrozyme_transform::settle_guarded_indices(m, pipeline::guarded_indices(level));
         // Machine code only: the tape runtime's per-thread state through a `thread_local`
         // cache of its key (IR output may be run by a JIT without TLS; `thread_tls.rs`).
         if matches!(emit, Emit::Object | Emit::Assembly) {

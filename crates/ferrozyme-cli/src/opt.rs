@@ -64,10 +64,10 @@ fn run_timed(args: &OptArgs, timer: &mut Timer) -> Result<OptOutput, CliError> {
                 ferrozyme_transform::entry_inline::DEFAULT_CAP,
             );
         }
-        // As `ferrozyme cc`: guarded packed indices only where -O3 unswitches them.
+        // As `ferrozyme cc`: guarded packed indices unswitched by -O3's pipeline or after it.
         ferrozyme_transform::settle_guarded_indices(
             ferrozyme_transform::Module::from_inkwell(&module),
-            level == OptLevel::O3,
+            pipeline::guarded_indices(level),
         );
         pipeline::optimize(
             &module,

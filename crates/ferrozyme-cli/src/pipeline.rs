@@ -361,6 +361,19 @@ fn set_loop_switches(loops: LoopOptions) {
 
 /// Re-optimizes with LLVM's new pass manager: `default<O<n>>`, with the loop options
 /// clang would use for the same flags. At -O0 only `always-inline` runs, as in clang.
+/// Who unswitches the loops of guarded packed indices at `level`: `-O3`'s pipeline does
+/// (non-trivial loop unswitching), at `-O1`/`-O2` [`optimize`] does after the pipeline,
+/// elsewhere nobody (the selects are folded).
+pub fn guarded_indices(level: OptLevel) -> ferrozyme_transform::GuardedIndices {
+    use ferrozyme_transform::GuardedIndices;
+    match level {
+        OptLevel::O3 => GuardedIndices::PipelineUnswitches,
+        OptLevel::O1 | OptLevel::O2 => GuardedIndices::UnswitchAfterPipeline,
+        // No pipeline to clean the loop up (-O0); no code duplicated for size (-Os, -Oz).
+        OptLevel::O0 | OptLevel::Os | OptLevel::Oz => GuardedIndices::Folded,
+    }
+}
+
 pub fn optimize(
     module: &Module<'_>,
     tm: &TargetMachine,
@@ -400,6 +413,15 @@ pub fn optimize(
             marked,
         );
     }
+    // Below -O3, the loops of guarded packed indices are unswitched now, in their
+    // functions alone (`reverse/stepped_index.rs`, gmm32).
+    let ran = ran.and_then(|()| {
+        ferrozyme_transform::unswitch_guarded_loops(ferrozyme_transform::Module::from_inkwell(
+            module,
+        ))
+        .map(|_| ())
+        .map_err(|e| CliError::Failed(format!("unswitching guarded packed indices: {e}")))
+    });
     // Tape record addresses in generated loops are hidden from code generation's loop
     // strength reduction, whose search they made 2-5x longer (`record_freeze.rs`).
     if ran.is_ok() && level != OptLevel::O0 {

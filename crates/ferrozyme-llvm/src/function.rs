@@ -262,11 +262,19 @@ impl Value {
     }
     /// Removes the string attribute `key` from parameter `i` (nothing when absent).
     pub fn remove_param_string_attr(self, i: u32, key: &str) {
-        // SAFETY: attribute removal by key (pointer + length); parameter indices start at 1.
+        // Parameter indices start at 1.
+        self.remove_string_attr_at(i + 1, key)
+    }
+    /// Removes the function's string attribute `key` (nothing when absent).
+    pub fn remove_string_fn_attr(self, key: &str) {
+        self.remove_string_attr_at(llvm_sys::LLVMAttributeFunctionIndex, key)
+    }
+    fn remove_string_attr_at(self, idx: u32, key: &str) {
+        // SAFETY: attribute removal by key (pointer + length).
         unsafe {
             LLVMRemoveStringAttributeAtIndex(
                 self.0,
-                i + 1,
+                idx,
                 key.as_ptr() as *const _,
                 key.len() as u32,
             )

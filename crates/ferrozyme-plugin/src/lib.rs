@@ -133,7 +133,10 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
         })?;
         // The pass does not see clang's level here: guarded packed indices keep the index
         // computed as before (`reverse/stepped_index.rs`; only -O3 would unswitch them).
-        ferrozyme_transform::settle_guarded_indices(module, false);
+        ferrozyme_transform::settle_guarded_indices(
+            module,
+            ferrozyme_transform::GuardedIndices::Folded,
+        );
         Ok(report)
     }));
     let mut streams = 0;

@@ -82,7 +82,7 @@ mod replace;
 mod request;
 mod reverse;
 /// Guarded packed indices before the post-AD pipeline (`reverse/stepped_index.rs`).
-pub use reverse::stepped_index::settle_guarded_indices;
+pub use reverse::stepped_index::{settle_guarded_indices, unswitch_guarded_loops, GuardedIndices};
 pub use runtime::cache_thread_state_in_tls;
 mod clang_unroll;
 pub mod rolled_loops;

@@ -30,10 +30,12 @@
 //! the second operand computed as before from the `P` slot: the same value whenever `ok`
 //! holds, so the choice is one of speed only. `ok` is invariant in the loop, so LLVM's
 //! non-trivial loop unswitching (`-O3`) makes two loops of it, one stepping `T` (the `P`
-//! and `D` slots dead there) and one as before. Below `-O3` nothing unswitches and the
-//! select would only cost: `ferrozyme cc` and `ferrozyme opt -O1/-O2` replace each marked
-//! select by its second operand there ([`settle_guarded_indices`]), and so does the
-//! plugin at every level (it does not see clang's).
+//! and `D` slots dead there) and one as before. Below `-O3` the pipeline does not
+//! unswitch, so `ferrozyme cc` and `ferrozyme opt -O1/-O2` run that unswitching (and
+//! `-O3`'s clean-up after it) on the marked selects' functions alone after their pipeline
+//! ([`unswitch_guarded_loops`], gmm32: other functions' code stays what `-O2` makes of
+//! it); the plugin, which runs no passes after clang's pipeline, replaces each marked
+//! select by its second operand at every level ([`settle_guarded_indices`]).
 
 use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::{IntPredicate, Module, Opcode, Value};
@@ -282,23 +284,82 @@ fn marked_instructions(module: Module, mark: u32) -> Vec<Value> {
         .collect()
 }
 
-/// Before the post-AD pipeline: where it unswitches loops (`-O3`, `unswitch`) each marked
-/// select stays and only loses its mark; otherwise it becomes its second operand, the
-/// index computed as before, and the stepped slots are dead. Returns the number of
-/// selects.
-pub fn settle_guarded_indices(module: Module, unswitch: bool) -> usize {
+/// Who turns the loops of the marked selects into two (the one stepping `T` and the one
+/// as before), chosen by the driver before the post-AD pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GuardedIndices {
+    /// The pipeline itself (`-O3`: non-trivial loop unswitching): the selects stay and
+    /// only lose their mark.
+    PipelineUnswitches,
+    /// The driver, after a pipeline that does not (`ferrozyme cc`/`opt` below `-O3`): the
+    /// selects stay, marked, their functions get [`UNSWITCH_ATTR`], and
+    /// [`unswitch_guarded_loops`] unswitches the loops of the functions that hold either
+    /// after the pipeline (the mark follows a select inlined into a caller, the attribute
+    /// a select the pipeline rebuilt without its metadata).
+    UnswitchAfterPipeline,
+    /// Nobody (the plugin, which runs no passes of its own after clang's pipeline): each
+    /// select becomes its second operand, the index computed as before, and the stepped
+    /// slots are dead.
+    Folded,
+}
+
+/// Marks a function whose guarded loops [`unswitch_guarded_loops`] splits after the
+/// post-AD pipeline.
+pub const UNSWITCH_ATTR: &str = "ferrozyme-unswitch-guarded";
+
+/// What runs on a marked function after the post-AD pipeline: the guarded loops split by
+/// their invariant `ok`, then the clean-up `-O3` does after its unswitching (the `P` and
+/// `D` slots' phis dead in the stepped copy, the copies' branches folded).
+const UNSWITCH_PASSES: &str =
+    "loop-mssa(simple-loop-unswitch<nontrivial>),instcombine<no-verify-fixpoint>,adce,simplifycfg";
+
+/// Before the post-AD pipeline: settles every marked select as `how` says (see
+/// [`GuardedIndices`]). Returns the number of selects.
+pub fn settle_guarded_indices(module: Module, how: GuardedIndices) -> usize {
     let mark = module.context().md_kind(MARK);
     let marked = marked_instructions(module, mark);
     for s in &marked {
-        if unswitch {
-            s.set_metadata(mark, None);
-        } else {
-            s.replace_all_uses_with(s.operand(2));
-            s.erase();
+        match how {
+            GuardedIndices::PipelineUnswitches => s.set_metadata(mark, None),
+            GuardedIndices::UnswitchAfterPipeline => {
+                s.parent_function().add_string_fn_attr(UNSWITCH_ATTR, "");
+            }
+            GuardedIndices::Folded => {
+                s.replace_all_uses_with(s.operand(2));
+                s.erase();
+            }
         }
     }
-    settle_forward_halvings(module, unswitch);
+    settle_forward_halvings(module, how == GuardedIndices::PipelineUnswitches);
     marked.len()
+}
+
+/// After the post-AD pipeline: unswitches the loops of every function that holds a
+/// marked select or carries [`UNSWITCH_ATTR`] (see
+/// [`GuardedIndices::UnswitchAfterPipeline`]), and removes both marks. Returns the number
+/// of functions.
+pub fn unswitch_guarded_loops(module: Module) -> Result<usize, String> {
+    let mark = module.context().md_kind(MARK);
+    let mut functions: Vec<Value> = Vec::new();
+    for s in marked_instructions(module, mark) {
+        s.set_metadata(mark, None);
+        let f = s.parent_function();
+        if !functions.contains(&f) {
+            functions.push(f);
+        }
+    }
+    for f in module.functions() {
+        if f.has_string_fn_attr(UNSWITCH_ATTR) {
+            f.remove_string_fn_attr(UNSWITCH_ATTR);
+            if !functions.contains(&f) && !f.blocks().is_empty() {
+                functions.push(f);
+            }
+        }
+    }
+    for f in &functions {
+        ferrozyme_llvm::run_function_passes(*f, UNSWITCH_PASSES)?;
+    }
+    Ok(functions.len())
 }
 
 /// The forward sweep's exact halvings: kept `exact` below `-O3` (one shift instead of the
