@@ -27,24 +27,24 @@
 //! on hand-edited IR, bench/README.md "bruss20"). The hint is a request for the
 //! vectorizer, not a width: on a target without vectors nothing changes but the split.
 //!
-//! **The main loop's vector body** is unrolled fully (bench/README.md "bruss32"): its loop
-//! ID says `llvm.loop.vectorize.followup_vectorized` = `llvm.loop.unroll.full`, so the
-//! vector loop LoopVectorize makes of it (a known trip count: 7 vector iterations of 4
-//! at `-march=x86-64-v3`, 3 of 8 at AVX-512, 14 of 2 at SSE2) is unrolled as clang
-//! unrolls the primal's column loop. Rolled, every carried window costs a register copy
-//! per vector iteration (the phi's old vector is still read by the shuffle that makes
-//! the new window, so the allocator cannot reuse its register), besides the counter:
-//! 66 instructions per 4 columns against the primal's 33 in the periodic-`if`
+//! **The main loop's vector body** is unrolled fully below AVX-512 (bench/README.md
+//! "bruss32"): its loop ID says `llvm.loop.vectorize.followup_vectorized` =
+//! `llvm.loop.unroll.full`, so the vector loop LoopVectorize makes of it (a known trip
+//! count: 7 vector iterations of 4 at `-march=x86-64-v3`, 14 of 2 at SSE2) is unrolled
+//! as clang unrolls the primal's column loop. Rolled, every carried window costs a
+//! register copy per vector iteration (the phi's old vector is still read by the shuffle
+//! that makes the new window, so the allocator cannot reuse its register), besides the
+//! counter: 66 instructions per 4 columns against the primal's 33 in the periodic-`if`
 //! Brusselator. Unrolled, the gradient runs 23,468 -> 22,799 instructions (periodic
 //! `if`), 23,819 -> 22,876 (clamped u/v), 41,290 -> 38,914 (interleaved), x86-64-v3.
-//! Only below AVX-512 (`lanes_of` under [`LANES`]): at `-march=native` on a Zen 4 the
-//! clamped and periodic-`if` objects came out the same (LLVM unrolls their 3 vector
-//! iterations of 8 by itself) and the interleaved one's gradient took 4-20% more time
-//! in six alternated rounds; at x86-64-v3 the same machine ran all three 0-10% faster.
-//! And only for a main loop of at most [`MAX_UNROLLED`] iterations. The request is honoured whatever `-f[no-]unroll-loops` says (like the tail's
-//! vectorize hint, it is about code the pass generated); if the loop is not vectorized
-//! the property does not apply (follow-up properties replace the loop's own only on the
-//! loop the transformation makes).
+//! Not with AVX-512 (`lanes_of` = [`LANES`]): at `-march=native` on a Zen 4 the clamped
+//! and periodic-`if` objects came out the same (LLVM unrolls their 3 vector iterations
+//! of 8 by itself) and the interleaved one's gradient took 4-20% more time in six
+//! alternated rounds, while the x86-64-v3 builds ran 0-10% faster on the same machine.
+//! Only for a main loop of at most [`MAX_UNROLLED`] iterations. The request is honoured
+//! whatever `-f[no-]unroll-loops` says (like the tail's vectorize hint, it is about code
+//! the pass generated); if the loop is not vectorized it does not apply (follow-up
+//! properties go only to the loop the transformation makes).
 //!
 //! Only loops that carried a value stream (no `reassoc`, `streams/values.rs`: the
 //! exact build, `-O3 -march=native` in the benchmarks) are split. With `-ffast-math`
@@ -150,9 +150,8 @@ pub(crate) fn split_tail(ctx: Context, b: Block, entry: Block, lanes: i128) -> b
         ctx.md_string("llvm.loop.vectorize.enable"),
         ctx.i1().const_int(1),
     ]);
-    let loop_kind = ctx.md_kind("llvm.loop");
     if let Some(tt) = tail.terminator() {
-        tt.set_metadata(loop_kind, Some(ctx.loop_id(&[hint])));
+        tt.set_metadata(ctx.md_kind("llvm.loop"), Some(ctx.loop_id(&[hint])));
     }
     if lanes < LANES && trips - rest <= MAX_UNROLLED {
         unroll_vector_body(ctx, t);
@@ -172,6 +171,9 @@ fn unroll_vector_body(ctx: Context, t: Value) {
     }
     t.set_metadata(ctx.md_kind(crate::rolled_loops::MARK), None);
     let full = ctx.md_node(&[ctx.md_string("llvm.loop.unroll.full")]);
-    let followup = ctx.md_node(&[ctx.md_string("llvm.loop.vectorize.followup_vectorized"), full]);
+    let followup = ctx.md_node(&[
+        ctx.md_string("llvm.loop.vectorize.followup_vectorized"),
+        full,
+    ]);
     t.set_metadata(loop_kind, Some(ctx.loop_id(&[followup])));
 }
