@@ -7,9 +7,11 @@
 ; the plugin carried no stream and the periodic-`if` Brusselator's reverse loop stayed
 ; scalar at -O3 -march=x86-64-v3 (the gradient: no `ymm` register; bench/README.md
 ; "perf30"); with it the plugin's gradient function is instruction for instruction
-; `ferrozyme cc`'s. Here the streams' vectorized recurrences (`%vector.recur`, the
-; chained ones folded into one `<2, 3, 4, 5>` shuffle after the pipeline) show that the
-; streams were carried; main's binary has no such option and carries none on this input.
+; `ferrozyme cc`'s. Here the streams' vectorized recurrences show that the streams were
+; carried: since bruss32 the split main loop's vector body is unrolled fully
+; (streams/split.rs), so they are the `<3, 4, 5, 6>` shuffles of one unrolled vector
+; iteration's window with the next (before, `%vector.recur` phis of the rolled loop);
+; main's binary has no such option and carries none on this input (no vector code).
 ;
 ; Input: tests/c/fz_periodic.h's FZ_PBR(pbr, restrict, 4, 32) and
 ;   void grad(double *out, double *dout, double *x, double *dx, double a) {
@@ -23,8 +25,7 @@
 ; RUN: %ferrozyme opt %s -O2 --before-loop-unroll -o - | %FileCheck %s
 ;
 ; CHECK-LABEL: define dso_local void @grad(
-; CHECK: %vector.recur = phi <4 x double>
-; CHECK: shufflevector <4 x double> %{{[a-z0-9.]+}}, <4 x double> %{{[a-z0-9.]+}}, <4 x i32> <i32 2, i32 3, i32 4, i32 5>
+; CHECK: shufflevector <4 x double> %{{[a-z0-9.]+}}, <4 x double> %{{[a-z0-9.]+}}, <4 x i32> <i32 3, i32 4, i32 5, i32 6>
 
 source_filename = "pbr.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
