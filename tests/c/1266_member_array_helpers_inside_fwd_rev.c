@@ -1,9 +1,5 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O1: cannot-deduce-type ("conflicting uses are seen") at the whole-cell copy `cell t = cs[i]` (a memcpy kept for `t.x[t.node[k] % 3]`): -O1 and up index x as `gep double, &t.x, idx` (plain pointer arithmetic, the array bound lost), and the variable-stride GEP rule folds every fact of the cell from x on (the `int kind` at +24 from x) into the 8-byte element's residues, so x[0]'s upper half looks Integer and meets the doubles (types/engine/access.rs, stride path; -O0's `gep [3 x double]` keeps the bound and passes)
-// IGNORE-O2: the same as -O1
-// IGNORE-O3: the same as -O1
-// IGNORE-REF: the same cannot-deduce-type at the cell copies (the IR the transform prepares from -O2's unoptimized output; not analysed further: the clang output itself types cleanly)
-// IGNORE-PLUGIN: the same as -O1
+// IGNORE-O1: cannot-deduce-type ("conflicting uses are seen") at the whole-cell copy `cell t = cs[i]`: -O1 passes the cell's own address to `set_ints(cs[i].node, ..)` (node is the first member), and that `int *` helper's pointer arithmetic on its parameter (`gep i32, %v, i`: no bound in the IR) sends "every offset: Integer" back over the whole cell when the rule fires before the caller's facts reach the parameter (types/engine/access.rs, stride path: `agreeing_elements` has nothing to compare with yet). -O0, -O2, -O3 and REF pass since c32 (member arrays bounded from the object's struct type, `layout.rs` field_array_by_offset / member_array_at)
 // Member arrays written and read through pointer helpers INSIDE the differentiated
 // function (c31's member-array typing, seen from the other side): `copy_in(c->w, src, 4)`
 // and `scale(c->x, 3, a)` take pointers to the `double` member arrays of cells

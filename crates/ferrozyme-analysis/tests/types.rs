@@ -443,3 +443,28 @@ fn member_array_fill_stays_in_its_array() {
         assert!(!tf.pointee_tree(val(g, "x")).contains(Anything));
     });
 }
+
+#[test]
+fn member_array_pointer_arithmetic_stays_in_its_member() {
+    with_module("member_array_pointer_arith.ll", |m| {
+        let f = func(m, "use");
+        let ta = TypeAnalysis::run(m, f);
+        // The local copy keeps its members: the ints of node and kind, the doubles of w
+        // and x, nothing conflicting (the int array indexed from offset 0 did not make the
+        // whole cell Integer, the doubles of x did not meet kind).
+        let t = ta.pointee_tree(val(f, "t"));
+        assert!(!t.contains(Anything), "{t:?}");
+        for k in [0, 4, 8, 12, 72] {
+            assert_eq!(t.get(k), Integer, "offset {k}: {t:?}");
+        }
+        for k in (16..72).step_by(8) {
+            assert_eq!(t.get(k), Double, "offset {k}: {t:?}");
+        }
+        assert_eq!(ta.pointee_tree(val(f, "xj")).get(0), Double);
+        assert_eq!(ta.pointee_tree(val(f, "np")).get(0), Integer);
+        // The helper's parameter sees doubles only.
+        let g = func(m, "fill");
+        let tf = TypeAnalysis::run(m, g);
+        assert!(!tf.pointee_tree(val(g, "p")).contains(Anything));
+    });
+}

@@ -18,7 +18,7 @@
 //! and stops the program with a message otherwise, so a stale context is never a wrong
 //! number. Other widths and lanes than 1 and 0 are compile-time errors.
 
-use ferrozyme_llvm::{Builder, DiagKind, Diagnostic, IntPredicate, Module, Opcode, Value};
+use ferrozyme_llvm::{Builder, DiagKind, Diagnostic, IntPredicate, Module, Opcode, Type, TypeKind, Value};
 
 use crate::lanes::Lane;
 use crate::services::Support;
@@ -169,11 +169,16 @@ pub(crate) fn check(sup: &mut Support, b: &Builder, c: Value) {
 pub(crate) fn zero_all(sup: &Support, b: &Builder) {
     let ctx = sup.module.context();
     for sg in &sup.shadow_globals() {
-        if sg.global_value_type().contains_pointer() {
-            // Holds shadow pointers (set up by its initializer), not derivatives.
+        let ty = sg.global_value_type();
+        if ty.contains_pointer() {
+            // Holds shadow pointers (set up by its initializer), which stay; its floats
+            // (a `double w` beside function pointers in a table of structs) are
+            // derivatives like any other: an adjoint left there by a reverse derivative
+            // was read as the tangent of the next forward one.
+            zero_float_fields(sup, b, *sg, ty);
             continue;
         }
-        let size = sup.module.alloc_size(sg.global_value_type());
+        let size = sup.module.alloc_size(ty);
         b.memset(*sg, ctx.i8().const_int(0), ctx.i64().const_int(size), 1);
     }
     // Threadprivate shadows: each thread zeroes its copies when it first reaches them in
@@ -185,6 +190,93 @@ pub(crate) fn zero_all(sup: &Support, b: &Builder) {
     {
         b.call_fn(f, &[]);
     }
+}
+
+/// The byte ranges `[lo, hi)` of the floating-point data in a value of `ty` placed at
+/// `base`, adjacent ranges merged.
+fn float_ranges(m: Module, ty: Type, base: u64, out: &mut Vec<(u64, u64)>) {
+    match ty.kind() {
+        TypeKind::Struct => {
+            for (k, f) in ty.struct_fields().into_iter().enumerate() {
+                float_ranges(m, f, base + m.field_offset(ty, k as u32), out);
+            }
+        }
+        TypeKind::Array | TypeKind::Vector => {
+            let e = ty.element_type();
+            let n = if ty.kind() == TypeKind::Array { ty.array_len() } else { ty.vector_len() as u64 };
+            let size = m.alloc_size(e);
+            for i in 0..n {
+                float_ranges(m, e, base + i * size, out);
+            }
+        }
+        _ if ty.is_fp_scalar() => {
+            let hi = base + m.alloc_size(ty);
+            match out.last_mut() {
+                Some(last) if last.1 == base => last.1 = hi,
+                _ => out.push((base, hi)),
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Element loops instead of one memset per range above this many ranges.
+const INLINE_RANGES: usize = 64;
+
+/// Zeroes the float fields of the shadow global `sg` (of type `ty`), keeping its pointers:
+/// one memset per range, or for a large array of records a small internal function
+/// looping over the elements.
+fn zero_float_fields(sup: &Support, b: &Builder, sg: Value, ty: Type) {
+    let m = sup.module;
+    let ctx = m.context();
+    let zero = ctx.i8().const_int(0);
+    let (elem, n) = match ty.kind() {
+        TypeKind::Array => (ty.element_type(), ty.array_len()),
+        _ => (ty, 1),
+    };
+    let mut ranges = Vec::new();
+    float_ranges(m, elem, 0, &mut ranges);
+    if ranges.is_empty() {
+        return;
+    }
+    let size = m.alloc_size(elem);
+    if (n as usize).saturating_mul(ranges.len()) <= INLINE_RANGES {
+        for i in 0..n {
+            for (lo, hi) in &ranges {
+                let p = b.byte_gep(sg, ctx.i64().const_int(i * size + lo));
+                b.memset(p, zero, ctx.i64().const_int(hi - lo), 1);
+            }
+        }
+        return;
+    }
+    let f = m.add_function(
+        &format!("__fz_zero_floats.{}", sg.name()),
+        ctx.function_type(ctx.void(), &[], false),
+    );
+    f.set_linkage_internal();
+    let lb = Builder::new(ctx);
+    let (entry, body, exit) = (
+        lb.append_block(f, "entry"),
+        lb.append_block(f, "element"),
+        lb.append_block(f, "done"),
+    );
+    lb.position_at_end(entry);
+    lb.br(body);
+    lb.position_at_end(body);
+    let i = lb.phi(ctx.i64(), "i");
+    let rec = lb.byte_gep(sg, lb.binop(Opcode::LLVMMul, i, ctx.i64().const_int(size)));
+    for (lo, hi) in &ranges {
+        let p = lb.byte_gep(rec, ctx.i64().const_int(*lo));
+        lb.memset(p, zero, ctx.i64().const_int(hi - lo), 1);
+    }
+    let next = lb.binop(Opcode::LLVMAdd, i, ctx.i64().const_int(1));
+    let more = lb.icmp(IntPredicate::LLVMIntULT, next, ctx.i64().const_int(n));
+    lb.cond_br(more, body, exit);
+    i.add_incoming(ctx.i64().const_int(0), entry);
+    i.add_incoming(next, body);
+    lb.position_at_end(exit);
+    lb.ret_void();
+    b.call_fn(f, &[]);
 }
 
 /// Replaces every call of the entry points, after the derivatives are made (so every

@@ -223,6 +223,21 @@ pub fn replace_forward(
         return replace_forward_with_primal(env, ac, req, g, user_ty, &ret_leaves);
     }
     let pointer_ret = ret.is_pointer() && width == 1 && user_ty.is_pointer();
+    // A result without floats and without a shadow (an `int` status, a count) has no
+    // tangent: Enzyme's derivative then returns nothing and the hook's value is undefined
+    // (its `ReplaceOriginalCall` substitutes `undef`). A call that uses that value
+    // expects something (most likely the result itself): refused, not a silent 0.
+    let float_free = ret_leaves.is_empty() && !ret.is_void() && !ret.is_pointer();
+    let used = sret_ty.is_some() || !call.users().is_empty();
+    if float_free && used && !user_ty.is_void() {
+        return Err(err(
+            format!(
+                "`{}` returns {ret}, which has no tangent: the value of this __enzyme_fwddiff call is undefined (Enzyme leaves it undef), and the program uses it",
+                ac.func.name()
+            ),
+            "to get the function's result, add enzyme_primal_return as the first argument after the function (the hook then returns the result itself); otherwise ignore the hook's value ((void)__enzyme_fwddiff(...)) and read the tangents from the enzyme_dup shadows",
+        ));
+    }
     let with_primal = ac.opts.primal_return;
     let with_tangent = !ac.opts.const_return;
     let want = (usize::from(with_primal) + width * usize::from(with_tangent)) * ret_leaves.len();

@@ -357,6 +357,11 @@ pub(super) struct FieldArray {
 /// most one element (a flexible array member or the `data[1]` struct hack, which
 /// programs index past its declared length).
 pub(super) fn field_array(m: Module, gep: Value) -> Option<FieldArray> {
+    field_array_by_indices(m, gep).or_else(|| field_array_by_offset(m, gep))
+}
+
+/// [`field_array`] from the GEP's own struct steps (what -O0 writes: `gep %cell, p, 0, 2`).
+fn field_array_by_indices(m: Module, gep: Value) -> Option<FieldArray> {
     let mut ty = gep.gep_source_type();
     let mut constant: i64 = 0;
     let mut field: Option<FieldArray> = None;
@@ -392,6 +397,87 @@ pub(super) fn field_array(m: Module, gep: Value) -> Option<FieldArray> {
         }
     }
     field.filter(|f| (f.lo..f.hi).contains(&constant) && f.hi <= MAX_OFFSET)
+}
+
+/// [`field_array`] of a constant GEP without struct steps (`gep i8, %t, 48`: -O1 and up
+/// write every member access so, the struct's layout gone from the GEP) whose base is an
+/// object of known struct type: an `alloca %cell`, or one element of a `gep %cell, p, i`.
+/// The member at the byte offset is found in that type, as [`field_array_by_indices`]
+/// would find it from the indices.
+fn field_array_by_offset(m: Module, gep: Value) -> Option<FieldArray> {
+    let mut constant: i64 = 0;
+    let mut ty = gep.gep_source_type();
+    for i in 1..gep.num_operands() {
+        let c = gep.operand(i).const_int_value()?;
+        if i > 1 {
+            // A struct step is field_array_by_indices' case; an array step moves on.
+            if ty.kind() != TypeKind::Array {
+                return None;
+            }
+            ty = ty.element_type();
+        }
+        constant = constant.checked_add(c.checked_mul(alloc_size_of(m, ty)? as i64)?)?;
+    }
+    let object = typed_object(gep.operand(0))?;
+    field_at(m, object, constant).filter(|f| f.hi <= MAX_OFFSET)
+}
+
+/// The array member of the struct object `base` points to that holds byte `at` of it,
+/// when the IR says the object's type (see `typed_object`): the bound of pointer
+/// arithmetic from there (`gep i32, %t, k` indexing `t.node[k]` at offset 0 of an
+/// `alloca %cell`, which -O1 and up write without the array type).
+pub(super) fn member_array_at(m: Module, base: Value, at: i64) -> Option<FieldArray> {
+    field_at(m, typed_object(base)?, at).filter(|f| f.hi <= MAX_OFFSET)
+}
+
+/// The struct type of the object `p` points to, where the IR says it: an `alloca` of a
+/// struct, or a one-index `gep %S, q, i` (an element of an array of `%S`).
+fn typed_object(p: Value) -> Option<Type> {
+    let ty = match p.opcode()? {
+        Opcode::LLVMAlloca => p.allocated_type(),
+        Opcode::LLVMGetElementPtr if p.num_operands() == 2 => p.gep_source_type(),
+        _ => return None,
+    };
+    (ty.kind() == TypeKind::Struct).then_some(ty)
+}
+
+/// The innermost array-typed struct member of `ty` holding byte `at` (the rules of
+/// [`field_array_by_indices`]: a last member of at most one element is no bound).
+fn field_at(m: Module, ty: Type, at: i64) -> Option<FieldArray> {
+    let (mut ty, mut base) = (ty, 0i64);
+    let mut field = None;
+    loop {
+        match ty.kind() {
+            TypeKind::Struct => {
+                let fields = ty.struct_fields();
+                let (k, off, fty) = (0..fields.len()).find_map(|k| {
+                    let off = base + m.field_offset(ty, k as u32) as i64;
+                    let size = alloc_size_of(m, fields[k])? as i64;
+                    (off <= at && at < off + size).then_some((k, off, fields[k]))
+                })?;
+                let hack = k + 1 == fields.len()
+                    && (fty.kind() != TypeKind::Array || fty.array_len() <= 1);
+                field = match (fty.kind(), hack) {
+                    (TypeKind::Array, false) => Some(FieldArray {
+                        lo: off,
+                        hi: off.checked_add(alloc_size_of(m, fty)? as i64)?,
+                    }),
+                    _ => None,
+                };
+                (ty, base) = (fty, off);
+            }
+            TypeKind::Array => {
+                let e = ty.element_type();
+                let size = alloc_size_of(m, e)? as i64;
+                if size == 0 {
+                    return field;
+                }
+                base += (at - base) / size * size;
+                ty = e;
+            }
+            _ => return field,
+        }
+    }
 }
 
 /// A known constant factor of an index (`shl x, 3` → 8, `mul x, 24` → 24, else 1), so

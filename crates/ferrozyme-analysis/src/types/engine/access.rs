@@ -233,8 +233,19 @@ impl Engine {
             Some(s) if s > 1 && s < super::super::MAX_OFFSET as u64 => {
                 let s = s as i64;
                 // An index into an array inside the base reaches only that array's bytes.
+                // Pointer arithmetic into a member array of an object whose struct type
+                // the IR gives (`gep i32, %t, k` for `t.node[k]`: -O1 and up index so,
+                // the array type gone) reaches that member only. Elsewhere it reaches the
+                // elements that agree with the one at the base, not a later member that
+                // disagrees (the struct's `int kind` after `double x[3]`, seen through a
+                // callee's `double *`): folded into the element's residues, it would
+                // meet the doubles there.
                 let region = off
                     .bounded
+                    .or_else(|| {
+                        layout::member_array_at(self.m, base, off.constant).map(|f| (f.lo, f.hi))
+                    })
+                    .or_else(|| agreeing_elements(&pb, off.constant, s))
                     .filter(|&(lo, hi)| lo >= 0 && hi <= super::super::MAX_OFFSET && lo < hi);
                 let inside = |j: i64| region.is_none_or(|(lo, hi)| (lo..hi).contains(&j));
                 let mut fwd = TypeTree::new();
@@ -406,6 +417,42 @@ impl Engine {
             part(pg, self.changes.since(g, last.g_at)),
         )
     }
+}
+
+/// The bytes `[lo, hi)` (relative to the base) of the elements of stride `s` from `c` on
+/// whose facts agree with the element at `c`, when some element disagrees with it: cut
+/// before the nearest disagreeing element on either side (or at the tree's ends). Two
+/// elements disagree where both know a byte and name different scalars there (an
+/// `Integer` where the other has a `Double` starting, or a byte inside that double).
+/// `None` when every element agrees (the fold over every residue is exact) or the
+/// element at `c` holds no fact yet (nothing to compare with).
+fn agreeing_elements(t: &TypeTree, c: i64, s: i64) -> Option<(i64, i64)> {
+    // Per byte of an element: the scalar covering it and where that scalar starts.
+    let mut elements: std::collections::BTreeMap<i64, Vec<Option<(BaseType, i64)>>> =
+        std::collections::BTreeMap::new();
+    for (k, b) in t.iter().filter(|(k, b)| *k >= 0 && *b != BaseType::Unknown) {
+        let (e, r) = ((k - c).div_euclid(s), (k - c).rem_euclid(s));
+        let bytes = elements.entry(e).or_insert_with(|| vec![None; s as usize]);
+        let width = b.fp_type().map_or(1, |f| f.data_size() as i64);
+        for x in r..(r + width).min(s) {
+            bytes[x as usize] = Some((b, r));
+        }
+    }
+    let first = elements.get(&0)?;
+    let disagrees = |other: &Vec<Option<(BaseType, i64)>>| {
+        first
+            .iter()
+            .zip(other)
+            .any(|(a, b)| matches!((a, b), (Some(a), Some(b)) if a != b))
+    };
+    let below = elements.range(..0).rev().find(|(_, b)| disagrees(b)).map(|(e, _)| *e);
+    let above = elements.range(1..).find(|(_, b)| disagrees(b)).map(|(e, _)| *e);
+    if below.is_none() && above.is_none() {
+        return None;
+    }
+    let lo = below.map_or(c.rem_euclid(s), |e| c + (e + 1) * s);
+    let hi = above.map_or(super::super::MAX_OFFSET, |e| c + e * s);
+    Some((lo, hi))
 }
 
 /// Is integer `v` the distance in bytes between two pointers (`ptrtoint a - ptrtoint b`)?
