@@ -87,11 +87,12 @@ pub(crate) fn runtime_activity_store(
 
 /// Is `v` an `enzyme_const` pointer parameter (or an address computed from one) to
 /// floating-point data, which a callee storing it away would keep as its own shadow
-/// (runtime activity)? Not a comparator or other empty object, not memory of integers
-/// only: the same test as the callee's own store of it (`stores_constant_pointer`), so
-/// memory whose layout type analysis did not learn counts (a `const std::valarray<double>
-/// &` that an -O0 expression-template closure keeps, whose shadow closure then holds the
-/// primal valarray: the reverse sweep added adjoints into the constant input, tests/cxx/370).
+/// (runtime activity)? Not a comparator or other empty object, not a function pointer:
+/// memory holding floats, also behind the pointers it holds, or memory whose layout type
+/// analysis did not learn (a `const std::valarray<double> &` that an -O0
+/// expression-template closure keeps, whose shadow closure then holds the primal
+/// valarray: the reverse sweep added adjoints into the constant input, tests/cxx/380).
+/// A `std::string` key (pointers to characters only) does not count.
 pub(crate) fn kept_constant_pointer(
     v: Value,
     types: &ferrozyme_analysis::types::TypeAnalysis,
@@ -100,7 +101,19 @@ pub(crate) fn kept_constant_pointer(
     let base = stored_pointer_base(v);
     const_params.contains(&base)
         && !ferrozyme_analysis::activity::is_empty_object_param(v)
-        && !integers_only(base, types)
+        && !ferrozyme_analysis::activity::is_empty_object_param(base)
+        && {
+            let pointee = types.pointee_tree(base);
+            pointee.is_empty() || holds_floats(&pointee, 3)
+        }
+}
+
+/// Does `tree` hold floats, directly or behind the pointers it holds (`depth` levels)?
+fn holds_floats(tree: &ferrozyme_analysis::types::TypeTree, depth: u32) -> bool {
+    tree.iter().any(|(off, b)| {
+        b.fp_type().is_some()
+            || (b == BaseType::Pointer && depth > 0 && holds_floats(&tree.inner(off), depth - 1))
+    })
 }
 
 /// Does `base` point to memory that type analysis knows holds integers only?
