@@ -87,9 +87,9 @@ pub(crate) fn runtime_activity_store(
 
 /// Is `v` an `enzyme_const` pointer parameter (or an address computed from one) to
 /// floating-point data, which a callee storing it away would keep as its own shadow
-/// (runtime activity)? Not a comparator or other empty object, not a function pointer:
-/// memory holding floats, also behind the pointers it holds, or memory whose layout type
-/// analysis did not learn (a `const std::valarray<double> &` that an -O0
+/// (runtime activity)? Not a comparator or other empty object (`dereferenceable(1)`, also
+/// through an -O0 slot): memory holding floats, also behind the pointers it holds, or
+/// memory whose layout type analysis did not learn (a `const std::valarray<double> &` that an -O0
 /// expression-template closure keeps, whose shadow closure then holds the primal
 /// valarray: the reverse sweep added adjoints into the constant input, tests/cxx/380).
 /// A `std::string` key (pointers to characters only) does not count.
