@@ -1,6 +1,7 @@
-// OPT: O0 O2
+// OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE: `std::stable_sort` with a comparator lambda capturing the input by reference: libstdc++'s `__stable_sort_adaptive` passes the comparator object (a struct holding one pointer, to the captured `x`) to `__merge_adaptive` as an `i64` (its eighth argument, the registers taken), which rebuilds it with `inttoptr`; the audit refuses the call at every level ("a pointer passed as an integer argument ... the rebuilt pointer has no shadow"), although the comparator only reads keys for comparisons. `std::sort` with the same comparators passes (cxx/363). A clear compile-time error, never a wrong number
+// IGNORE-O0: `std::stable_sort` with a comparator lambda capturing the input by reference: libstdc++'s `__stable_sort_adaptive` passes the comparator object (a struct holding one pointer, to the captured `x`) to `__merge_adaptive` as an `i64`, which rebuilds it with `inttoptr` and, unoptimized, copies it through stack objects and helpers returning it by value; the audit refuses the call ("a pointer passed as an integer argument ... the rebuilt pointer has no shadow"). With optimization the callee is proven to only compare through the rebuilt pointer (`audit/hidden_floats.rs` `compared_through`) and -O1..-O3 pass. A clear compile-time error, never a wrong number
+// IGNORE-REF: the --ad-before-opt trial gives -O0's error (see IGNORE-O0)
 // `std::stable_sort` of an index vector by active keys (|x_i|, ties kept in index
 // order), then the product of the smallest and largest entries plus a rank-weighted sum.
 // Oracle: the analytic gradient for the fixed order and central differences.

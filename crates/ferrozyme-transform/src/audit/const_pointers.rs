@@ -87,8 +87,12 @@ pub(crate) fn runtime_activity_store(
 
 /// Is `v` an `enzyme_const` pointer parameter (or an address computed from one) to
 /// floating-point data, which a callee storing it away would keep as its own shadow
-/// (runtime activity)? Not a comparator or other empty object, not a function pointer,
-/// not memory of integers only.
+/// (runtime activity)? Not a comparator or other empty object (`dereferenceable(1)`, also
+/// through an -O0 slot): memory holding floats, also behind the pointers it holds, or
+/// memory whose layout type analysis did not learn (a `const std::valarray<double> &` that an -O0
+/// expression-template closure keeps, whose shadow closure then holds the primal
+/// valarray: the reverse sweep added adjoints into the constant input, tests/cxx/380).
+/// A `std::string` key (pointers to characters only) does not count.
 pub(crate) fn kept_constant_pointer(
     v: Value,
     types: &ferrozyme_analysis::types::TypeAnalysis,
@@ -97,10 +101,27 @@ pub(crate) fn kept_constant_pointer(
     let base = stored_pointer_base(v);
     const_params.contains(&base)
         && !ferrozyme_analysis::activity::is_empty_object_param(v)
-        && types
-            .pointee_tree(base)
-            .iter()
-            .any(|(_, b)| b.fp_type().is_some())
+        && !ferrozyme_analysis::activity::is_empty_object_param(base)
+        && {
+            let pointee = types.pointee_tree(base);
+            pointee.is_empty() || holds_floats(&pointee, 3)
+        }
+}
+
+/// Does `tree` hold floats, directly or behind the pointers it holds (`depth` levels)?
+fn holds_floats(tree: &ferrozyme_analysis::types::TypeTree, depth: u32) -> bool {
+    tree.iter().any(|(off, b)| {
+        b.fp_type().is_some()
+            || (b == BaseType::Pointer && depth > 0 && holds_floats(&tree.inner(off), depth - 1))
+    })
+}
+
+/// Does `base` point to memory that type analysis knows holds integers only?
+fn integers_only(base: Value, types: &ferrozyme_analysis::types::TypeAnalysis) -> bool {
+    let pointee = types.pointee_tree(base);
+    !pointee.is_empty()
+        && pointee.iter().all(|(_, b)| b == BaseType::Integer)
+        && within_tracked_offsets(base, &pointee)
 }
 
 /// The store a constant pointer into shadowed memory (see [`constant_pointer_stored`]).
@@ -124,10 +145,7 @@ fn stores_constant_pointer(
     if ferrozyme_analysis::activity::is_empty_object_param(v) {
         return false;
     }
-    let pointee = types.pointee_tree(base);
-    !(!pointee.is_empty()
-        && pointee.iter().all(|(_, b)| b == BaseType::Integer)
-        && within_tracked_offsets(base, &pointee))
+    !integers_only(base, types)
 }
 
 /// The object a stored pointer `v` points into: its base object, also through calls of

@@ -201,7 +201,8 @@ pub(super) fn rebuilt_pointer(
 /// passes `out` as `i64` (tests/cxx/204 at -O0). The callee's `inttoptr` of its
 /// parameter has no shadow, and the reverse sweep crashed adding adjoints through the null
 /// shadow iterator. The callee alone cannot see it (its clone has no call sites; integer
-/// parameters are plain numbers there), so the caller is where it is refused.
+/// parameters are plain numbers there), so the caller is where it is refused, unless the
+/// callee only compares through the rebuilt pointer (`compared_through`).
 pub(super) fn pointer_passed_as_integer(i: Value, act: &Activity, out: &mut Vec<Finding>) {
     if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
         return;
@@ -218,6 +219,7 @@ pub(super) fn pointer_passed_as_integer(i: Value, act: &Activity, out: &mut Vec<
                 p.users()
                     .iter()
                     .any(|u| u.opcode() == Some(Opcode::LLVMIntToPtr))
+                    && !compared_through(*p)
             })
     });
     if passed {
@@ -231,6 +233,78 @@ pub(super) fn pointer_passed_as_integer(i: Value, act: &Activity, out: &mut Vec<
             help: "compile with -O1 or higher (the call is inlined), or pass the iterator's pointer or the container by reference",
         });
     }
+}
+
+/// Does no derivative go through the pointer the integer parameter `param` holds? The
+/// integer is only rebuilt with `inttoptr` or passed on to parameters of defined functions
+/// (checked alike), and what the rebuilt pointers reach is only read: pointers read
+/// through them are followed the same way, floats read are only compared
+/// (`checkpoint::inert::only_compared`), integers only compared with `icmp`. The shape is
+/// `std::stable_sort` with a comparator capturing by reference (tests/cxx/366 at -O1..-O3):
+/// `__merge_adaptive` gets the comparator, a struct holding `&x`, as `i64` and compares
+/// `|x[a]| < |x[b]|` through it. The rebuilt pointer has no shadow, but no adjoint would go
+/// through it, nor is anything stored through it. Unoptimized code (the comparator copied
+/// through stack objects and returned by value from helpers) stays refused.
+fn compared_through(param: Value) -> bool {
+    use crate::checkpoint::inert::{derived_uses, only_compared};
+    let mut ints = vec![param];
+    let mut pointers = Vec::new();
+    let mut seen = HashSet::default();
+    while let Some(v) = ints.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        for u in v.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMIntToPtr) => pointers.push(u),
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => {
+                    let CallKind::Defined(g) = classify(u) else {
+                        return false;
+                    };
+                    let params = g.params();
+                    for (k, a) in u.call_args().into_iter().enumerate() {
+                        match params.get(k) {
+                            Some(p) if a == v => ints.push(*p),
+                            None if a == v => return false,
+                            _ => {}
+                        }
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+    while let Some(p) = pointers.pop() {
+        if !seen.insert(p) {
+            continue;
+        }
+        if seen.len() > 4096 {
+            return false;
+        }
+        let Some(uses) = derived_uses(p) else {
+            return false;
+        };
+        for (u, _) in uses {
+            let t = u.ty();
+            let read_for_comparisons = match u.opcode() {
+                Some(Opcode::LLVMICmp) => true,
+                Some(Opcode::LLVMLoad) if t.is_pointer() => {
+                    pointers.push(u);
+                    true
+                }
+                Some(Opcode::LLVMLoad) if t.is_fp() => only_compared(u),
+                Some(Opcode::LLVMLoad) if t.is_integer() => u
+                    .users()
+                    .iter()
+                    .all(|c| c.opcode() == Some(Opcode::LLVMICmp)),
+                _ => false,
+            };
+            if !read_for_comparisons {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Where the integer an `inttoptr` rebuilds comes from.

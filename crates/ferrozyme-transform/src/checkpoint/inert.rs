@@ -118,11 +118,36 @@ fn inert(param: Value) -> bool {
     })
 }
 
-/// Is the float `v` only compared (through extensions and truncations)?
-fn only_compared(v: Value) -> bool {
-    v.users().into_iter().all(|u| match u.opcode() {
-        Some(Opcode::LLVMFCmp) => true,
-        Some(Opcode::LLVMFPExt) | Some(Opcode::LLVMFPTrunc) => only_compared(u),
-        _ => false,
-    })
+/// Is the float `v` only compared: through extensions, truncations, negations, `fabs`,
+/// `freeze`, `phi`s and the values a `select` chooses (a comparator's `|x[a]| < |x[b]|`)?
+/// Its derivative then reaches nothing (a comparison's is zero).
+pub(crate) fn only_compared(v: Value) -> bool {
+    let mut seen = HashSet::from_iter([v]);
+    let mut todo = vec![v];
+    while let Some(v) = todo.pop() {
+        for u in v.users() {
+            let moves = match u.opcode() {
+                Some(Opcode::LLVMFCmp) => continue,
+                Some(
+                    Opcode::LLVMFPExt
+                    | Opcode::LLVMFPTrunc
+                    | Opcode::LLVMFNeg
+                    | Opcode::LLVMFreeze
+                    | Opcode::LLVMPHI
+                    | Opcode::LLVMSelect,
+                ) => true,
+                Some(Opcode::LLVMCall) => u
+                    .called_function()
+                    .is_some_and(|g| g.is_intrinsic("llvm.fabs")),
+                _ => false,
+            };
+            if !moves {
+                return false;
+            }
+            if seen.insert(u) {
+                todo.push(u);
+            }
+        }
+    }
+    true
 }
