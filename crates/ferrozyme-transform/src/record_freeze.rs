@@ -25,9 +25,23 @@
 //! the object's `.text` is 0.2% smaller.
 //!
 //! Only byte GEPs whose single index is a header phi `[start, outside], [phi + c, latch]`
-//! with a constant step, of a loop whose header dominates its latch, are touched:
-//! that is how `fixed_tape.rs` and the stack runtime address records after SROA; other
-//! addresses (the primal's `gep double`, shadows) stay visible to LSR.
+//! with a constant step, of a loop whose header dominates its latch, get the address
+//! freeze: that is how `fixed_tape.rs` and the stack runtime address records after SROA.
+//!
+//! In the same short loops every such integer recurrence, the loop's counter included,
+//! also carries its next value through a `freeze` on the back edge ([`freeze_step`]): to
+//! LSR the loop then has no induction variable, and it leaves the loop as it is (issue
+//! 18, cc32). With the counters left visible, LSR still spent 158M instructions on the
+//! generated functions of `chain` n = 80 (`llc-22 -O2` under callgrind on them alone:
+//! 1,143.9M, against 985.4M with `-disable-lsr`, 5.6% of the `ferrozyme` process); with
+//! them frozen 994.7M, and the machine code the same as with `-disable-lsr`. What LSR
+//! did in those loops: a reverse loop counting down to 0 came out the same but for its
+//! addressing mode, an augmented loop counting up to a constant lost its `cmp` (LSR
+//! counts a second register up to 0): one macro-fused `cmp` per iteration more, in
+//! loops of at most [`MAX_TRIPS`] iterations. The other addresses (the primal's `gep
+//! double`, shadows) are left as they are: with no induction variable there is no
+//! formula for LSR to search, and instruction selection still folds them into
+//! `base + 8 * index` addressing.
 
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_llvm::{Block, Builder, Opcode, Value};
@@ -67,17 +81,16 @@ fn in_function(f: Value) -> usize {
             if !dominated || !few_known_trips(r.latch, &recs) {
                 continue;
             }
-            let mut froze = false;
             for user in phi.users() {
                 if is_record_address(user, *phi) {
                     freeze_after(user);
                     made += 1;
-                    froze = true;
                 }
             }
-            if froze {
-                freeze_step(*phi, r.next);
-            }
+            // Every recurrence of the loop, the counter included: an induction
+            // variable left visible keeps LSR searching formulae for its users.
+            freeze_step(*phi, r.next);
+            made += 1;
         }
     }
     made
@@ -181,15 +194,18 @@ fn is_record_address(user: Value, phi: Value) -> bool {
         && !user.users().is_empty()
 }
 
-/// Hides the record offset's recurrence from LSR too: the back edge carries `freeze
-/// next`, so the phi is no induction variable to it (its stride-16 recurrence beside the
-/// counter's is what LSR's formula search multiplies). The frozen address alone left
+/// Hides a recurrence of a short loop (a record offset, the counter) from LSR: the back
+/// edge carries `freeze next`, so the phi is no induction variable to it (the record
+/// offset's stride-16 recurrence beside the counter's is what LSR's formula search
+/// multiplied; the counter alone still cost it about as much as the primal's loops). The frozen address alone left
 /// LSR 1.8M instructions per reverse loop of `chain` (n = 80, `llc-22` under callgrind
 /// on one generated function) where the primal's loops take 0.54M; with the step
 /// frozen as well 1.1M, and `llc-22` on the whole function 6-10% fewer instructions.
 /// The loop keeps its instructions but one (the offset's `lea`) and may keep one more
 /// register: paid in loops of at most [`MAX_TRIPS`] iterations only. `next` is an
-/// offset into a record buffer, never poison, so its `freeze` is itself.
+/// offset into a record buffer, never poison, so its `freeze` is itself; and `freeze x`
+/// refines `x` whatever `x` is (a counter's `add nsw` that could overflow), so the
+/// program keeps its meaning.
 fn freeze_step(phi: Value, next: Value) {
     let b = Builder::new(next.ty().context());
     b.position_after(next);
