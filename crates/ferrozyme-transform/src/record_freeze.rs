@@ -33,14 +33,16 @@
 //! carries its next value through a `freeze` on the back edge ([`freeze_step`]): to LSR
 //! the loop then has no induction variable, and it leaves the loop as it is (issue 18,
 //! cc32). A vectorized loop keeps its counter visible (only its record offset is
-//! frozen, as before): LSR's rewriting of its addresses paid, see [`is_scalar`]. With the counters left visible, LSR still spent 158M instructions on the
-//! generated functions of `chain` n = 80 (`llc-22 -O2` under callgrind on them alone:
+//! frozen, as before): LSR's rewriting of its addresses paid, see [`is_scalar`]. With
+//! the counters left visible, LSR still spent 158M instructions on the generated
+//! functions of `chain` n = 80 (`llc-22 -O2` under callgrind on them alone:
 //! 1,143.9M, against 985.4M with `-disable-lsr`, 5.6% of the `ferrozyme` process); with
 //! them frozen 994.7M, and the machine code the same as with `-disable-lsr`. What LSR
 //! did in those loops: a reverse loop counting down to 0 came out the same but for its
-//! addressing mode, an augmented loop counting up to a constant lost its `cmp` (LSR
-//! counts a second register up to 0): one macro-fused `cmp` per iteration more, in
-//! loops of at most [`MAX_TRIPS`] iterations. The other addresses (the primal's `gep
+//! addressing mode; an augmented loop counting up to a constant keeps the `cmp` that
+//! LSR removed (it counted a second register up to 0): one macro-fused `cmp` per
+//! iteration more, in loops of at most [`MAX_TRIPS`] iterations (`chain`'s and
+//! `tree`'s gradients n = 80: +0.6% instructions). The other addresses (the primal's `gep
 //! double`, shadows) are left as they are: with no induction variable there is no
 //! formula for LSR to search, and instruction selection still folds them into
 //! `base + 8 * index` addressing.
@@ -218,9 +220,9 @@ fn is_record_address(user: Value, phi: Value) -> bool {
 /// Hides a recurrence of a short loop (a record offset, the counter) from LSR: the back
 /// edge carries `freeze next`, so the phi is no induction variable to it (the record
 /// offset's stride-16 recurrence beside the counter's is what LSR's formula search
-/// multiplied; the counter alone still cost it about as much as the primal's loops). The frozen address alone left
-/// LSR 1.8M instructions per reverse loop of `chain` (n = 80, `llc-22` under callgrind
-/// on one generated function) where the primal's loops take 0.54M; with the step
+/// multiplied; the counter left beside it still made LSR search, module doc). The
+/// frozen address alone left LSR 1.8M instructions per reverse loop of `chain` (n = 80,
+/// `llc-22` under callgrind on one generated function) where the primal's loops take 0.54M; with the step
 /// frozen as well 1.1M, and `llc-22` on the whole function 6-10% fewer instructions.
 /// The loop keeps its instructions but one (the offset's `lea`) and may keep one more
 /// register: paid in loops of at most [`MAX_TRIPS`] iterations only. `next` is an
