@@ -97,7 +97,12 @@ fn in_function(f: Value) -> usize {
             }
             // In a scalar loop every recurrence, the counter included: an induction
             // variable left visible keeps LSR searching formulae for its users.
-            if froze || loops.loops.iter().any(|l| l.header == *header && is_scalar(l)) {
+            if froze
+                || loops
+                    .loops
+                    .iter()
+                    .any(|l| l.header == *header && is_scalar(l))
+            {
                 freeze_step(*phi, r.next);
                 made += 1;
             }
@@ -113,9 +118,9 @@ fn in_function(f: Value) -> usize {
 fn is_scalar(l: &Loop) -> bool {
     let vector = |v: Value| v.ty().kind() == TypeKind::Vector;
     l.blocks.iter().all(|b| {
-        b.instructions().into_iter().all(|i| {
-            !vector(i) && !(i.opcode() == Some(Opcode::LLVMStore) && vector(i.operand(0)))
-        })
+        b.instructions()
+            .into_iter()
+            .all(|i| !vector(i) && !(i.opcode() == Some(Opcode::LLVMStore) && vector(i.operand(0))))
     })
 }
 
@@ -222,8 +227,8 @@ fn is_record_address(user: Value, phi: Value) -> bool {
 /// offset's stride-16 recurrence beside the counter's is what LSR's formula search
 /// multiplied; the counter left beside it still made LSR search, module doc). The
 /// frozen address alone left LSR 1.8M instructions per reverse loop of `chain` (n = 80,
-/// `llc-22` under callgrind on one generated function) where the primal's loops take 0.54M; with the step
-/// frozen as well 1.1M, and `llc-22` on the whole function 6-10% fewer instructions.
+/// `llc-22` under callgrind on one generated function) where the primal's loops take
+/// 0.54M; with the step frozen as well 1.1M, and `llc-22` on the whole function 6-10% fewer instructions.
 /// The loop keeps its instructions but one (the offset's `lea`) and may keep one more
 /// register: paid in loops of at most [`MAX_TRIPS`] iterations only. `next` is an
 /// offset into a record buffer, never poison, so its `freeze` is itself; and `freeze x`
