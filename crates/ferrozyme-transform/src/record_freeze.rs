@@ -25,12 +25,31 @@
 //! the object's `.text` is 0.2% smaller.
 //!
 //! Only byte GEPs whose single index is a header phi `[start, outside], [phi + c, latch]`
-//! with a constant step, of a loop whose header dominates its latch, are touched:
-//! that is how `fixed_tape.rs` and the stack runtime address records after SROA; other
-//! addresses (the primal's `gep double`, shadows) stay visible to LSR.
+//! with a constant step, of a loop whose header dominates its latch, get the address
+//! freeze: that is how `fixed_tape.rs` and the stack runtime address records after SROA.
+//!
+//! In the same short loops, when they are scalar (no vector instruction: not a loop the
+//! vectorizers made), every such integer recurrence, the loop's counter included, also
+//! carries its next value through a `freeze` on the back edge ([`freeze_step`]): to LSR
+//! the loop then has no induction variable, and it leaves the loop as it is (issue 18,
+//! cc32). A vectorized loop keeps its counter visible (only its record offset is
+//! frozen, as before): LSR's rewriting of its addresses paid, see [`is_scalar`]. With
+//! the counters left visible, LSR still spent 158M instructions on the generated
+//! functions of `chain` n = 80 (`llc-22 -O2` under callgrind on them alone:
+//! 1,143.9M, against 985.4M with `-disable-lsr`, 5.6% of the `ferrozyme` process); with
+//! them frozen 994.7M, and the machine code the same as with `-disable-lsr`. What LSR
+//! did in those loops: a reverse loop counting down to 0 came out the same but for its
+//! addressing mode; an augmented loop counting up to a constant keeps the `cmp` that
+//! LSR removed (it counted a second register up to 0): one macro-fused `cmp` per
+//! iteration more, in loops of at most [`MAX_TRIPS`] iterations (`chain`'s and
+//! `tree`'s gradients n = 80: +0.6% instructions). The other addresses (the primal's `gep
+//! double`, shadows) are left as they are: with no induction variable there is no
+//! formula for LSR to search, and instruction selection still folds them into
+//! `base + 8 * index` addressing.
 
 use ferrozyme_analysis::cfg::Cfg;
-use ferrozyme_llvm::{Block, Builder, Opcode, Value};
+use ferrozyme_analysis::loops::{Loop, Loops};
+use ferrozyme_llvm::{Block, Builder, Opcode, TypeKind, Value};
 
 use crate::generated::is_generated;
 
@@ -54,6 +73,7 @@ pub fn freeze_record_addresses(module: ferrozyme_llvm::Module) -> usize {
 
 fn in_function(f: Value) -> usize {
     let cfg = Cfg::new(f);
+    let loops = Loops::new(&cfg);
     let mut made = 0;
     for header in &cfg.blocks {
         let recs: Vec<(Value, Recurrence)> = header
@@ -75,12 +95,33 @@ fn in_function(f: Value) -> usize {
                     froze = true;
                 }
             }
-            if froze {
+            // In a scalar loop every recurrence, the counter included: an induction
+            // variable left visible keeps LSR searching formulae for its users.
+            if froze
+                || loops
+                    .loops
+                    .iter()
+                    .any(|l| l.header == *header && is_scalar(l))
+            {
                 freeze_step(*phi, r.next);
+                made += 1;
             }
         }
     }
     made
+}
+
+/// No instruction of the loop makes or stores a vector: not a loop the vectorizers
+/// produced, whose addresses LSR's rewriting pays for (the Brusselator's 15-iteration
+/// vector loops at `-O2 -ffast-math`: 0.6% and 2.3% more gradient instructions with
+/// their counters frozen).
+fn is_scalar(l: &Loop) -> bool {
+    let vector = |v: Value| v.ty().kind() == TypeKind::Vector;
+    l.blocks.iter().all(|b| {
+        b.instructions()
+            .into_iter()
+            .all(|i| !vector(i) && !(i.opcode() == Some(Opcode::LLVMStore) && vector(i.operand(0))))
+    })
 }
 
 /// A header phi `[start, pre], [next, latch]` with `next` = `phi + step`.
@@ -181,15 +222,18 @@ fn is_record_address(user: Value, phi: Value) -> bool {
         && !user.users().is_empty()
 }
 
-/// Hides the record offset's recurrence from LSR too: the back edge carries `freeze
-/// next`, so the phi is no induction variable to it (its stride-16 recurrence beside the
-/// counter's is what LSR's formula search multiplies). The frozen address alone left
-/// LSR 1.8M instructions per reverse loop of `chain` (n = 80, `llc-22` under callgrind
-/// on one generated function) where the primal's loops take 0.54M; with the step
-/// frozen as well 1.1M, and `llc-22` on the whole function 6-10% fewer instructions.
+/// Hides a recurrence of a short loop (a record offset, the counter) from LSR: the back
+/// edge carries `freeze next`, so the phi is no induction variable to it (the record
+/// offset's stride-16 recurrence beside the counter's is what LSR's formula search
+/// multiplied; the counter left beside it still made LSR search, module doc). The
+/// frozen address alone left LSR 1.8M instructions per reverse loop of `chain` (n = 80,
+/// `llc-22` under callgrind on one generated function) where the primal's loops take
+/// 0.54M; with the step frozen as well 1.1M, and `llc-22` on the whole function 6-10% fewer instructions.
 /// The loop keeps its instructions but one (the offset's `lea`) and may keep one more
 /// register: paid in loops of at most [`MAX_TRIPS`] iterations only. `next` is an
-/// offset into a record buffer, never poison, so its `freeze` is itself.
+/// offset into a record buffer, never poison, so its `freeze` is itself; and `freeze x`
+/// refines `x` whatever `x` is (a counter's `add nsw` that could overflow), so the
+/// program keeps its meaning.
 fn freeze_step(phi: Value, next: Value) {
     let b = Builder::new(next.ty().context());
     b.position_after(next);
