@@ -226,27 +226,15 @@ pub fn extracted_returned_arg(ev: Value) -> Option<Value> {
 /// stored is a phi or select of it and another pointer (ndarray's `from_shape_impl`:
 /// the view's data pointer, or null on its error path; front19).
 pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
-    stores_from_param(f, k, depth, false)
-}
-
-/// [`stores_param`], or a pointer it reads out of the memory the parameter points to
-/// (`c->w = r->weights` with `r` the parameter): an initializer keeping a pointer found in
-/// a constant registry (tests/c/1301).
-pub fn stores_param_or_pointer_in_it(f: Value, k: usize, depth: u32) -> bool {
-    stores_from_param(f, k, depth, true)
-}
-
-fn stores_from_param(f: Value, k: usize, depth: u32, read_pointers: bool) -> bool {
     let Some(&p) = f.params().get(k) else {
         return false;
     };
     if f.is_declaration() {
         return false;
     }
-    // (value, whether it is a pointer read out of the parameter's memory)
-    let mut work = vec![(p, false)];
+    let mut work = vec![p];
     let mut seen = HashSet::default();
-    while let Some((v, read)) = work.pop() {
+    while let Some(v) = work.pop() {
         if !seen.insert(v) || seen.len() > 128 {
             continue;
         }
@@ -255,13 +243,10 @@ fn stores_from_param(f: Value, k: usize, depth: u32, read_pointers: bool) -> boo
                 Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast)
                     if u.operand(0) == v =>
                 {
-                    work.push((u, read))
+                    work.push(u)
                 }
-                Some(Opcode::LLVMLoad) if read_pointers && !read && u.ty().is_pointer() => {
-                    work.push((u, true))
-                }
-                Some(Opcode::LLVMPHI) => work.push((u, read)),
-                Some(Opcode::LLVMSelect) if u.operand(0) != v => work.push((u, read)),
+                Some(Opcode::LLVMPHI) => work.push(u),
+                Some(Opcode::LLVMSelect) if u.operand(0) != v => work.push(u),
                 Some(Opcode::LLVMStore) if u.operand(0) == v => {
                     let slot = u.operand(1);
                     let local = slot.opcode() == Some(Opcode::LLVMAlloca)
@@ -276,8 +261,7 @@ fn stores_from_param(f: Value, k: usize, depth: u32, read_pointers: bool) -> boo
                     work.extend(
                         slot.users()
                             .into_iter()
-                            .filter(|w| w.opcode() == Some(Opcode::LLVMLoad))
-                            .map(|w| (w, read)),
+                            .filter(|w| w.opcode() == Some(Opcode::LLVMLoad)),
                     );
                 }
                 Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => {
@@ -285,16 +269,11 @@ fn stores_from_param(f: Value, k: usize, depth: u32, read_pointers: bool) -> boo
                         continue;
                     };
                     for (j, _) in u.call_args().iter().enumerate().filter(|(_, a)| **a == v) {
-                        // A pointer already read out is followed as the callee's own
-                        // parameter; the parameter itself also into what it points to.
-                        if depth > 0
-                            && g != f
-                            && stores_from_param(g, j, depth - 1, read_pointers && !read)
-                        {
+                        if depth > 0 && g != f && stores_param(g, j, depth - 1) {
                             return true;
                         }
                         if returned_param(g, 1) == Some(j) {
-                            work.push((u, read));
+                            work.push(u);
                         }
                     }
                 }
@@ -525,16 +504,6 @@ define void @mapbase(ptr %this, ptr %data) {
   store ptr %d, ptr %this
   ret void
 }
-define void @init_c(ptr %c, ptr %r) {
-  %wp = getelementptr i8, ptr %r, i64 8
-  %w = load ptr, ptr %wp
-  store ptr %w, ptr %c
-  ret void
-}
-define void @calls_init_c(ptr %c, ptr %r) {
-  call void @init_c(ptr %c, ptr %r)
-  ret void
-}
 define void @map(ptr %this, ptr %data) {
   %c = call ptr @cast(ptr %this, ptr %data)
   call void @mapbase(ptr %this, ptr %c)
@@ -586,11 +555,5 @@ define double @reads(ptr %this, ptr %data) {
         assert!(stores_param(f("view_or_null"), 1, 0));
         assert!(stores_param(f("select_or_null"), 1, 0));
         assert!(!stores_param(f("select_or_null"), 0, 0));
-        // a pointer read out of the parameter's memory and kept (tests/c/1301)
-        assert!(!stores_param(f("init_c"), 1, 0));
-        assert!(stores_param_or_pointer_in_it(f("init_c"), 1, 0));
-        assert!(stores_param_or_pointer_in_it(f("calls_init_c"), 1, 1));
-        assert!(!stores_param_or_pointer_in_it(f("calls_init_c"), 1, 0));
-        assert!(!stores_param_or_pointer_in_it(f("reads"), 1, 2));
     }
 }
