@@ -85,22 +85,19 @@ fn clang(dir: &Path, extra: &[&str]) -> String {
     text(&o.stderr)
 }
 
+/// Since session 14 (bruss32) the split main loop's vector body is fully unrolled below
+/// AVX-512 (`streams/split.rs::unroll_vector_body`), and `splice_chains.rs` folds chained
+/// splices only at loop phis: at x86-64-v3 no splice is folded any more (bruss32 measured
+/// the unrolled body cheaper all the same). What stays pinned: the exact stream carried,
+/// the reverse loop vectorized, the gradient right.
 #[test]
-fn periodic_if_stencil_reverse_loop_vectorized_with_folded_splices() {
+fn periodic_if_stencil_reverse_loop_vectorized() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("prog.c"), PROGRAM).unwrap();
     let trace = clang(dir.path(), &["-S", "-o", "prog.s"]);
     assert!(
         trace.contains("ferrozyme: carried reverse stencil streams (some exact)"),
         "no exact stream carried: {trace}"
-    );
-    let folded = trace
-        .lines()
-        .find_map(|l| l.strip_prefix("ferrozyme: folded "))
-        .and_then(|r| r.split(' ').next()?.parse::<usize>().ok());
-    assert!(
-        matches!(folded, Some(n) if n > 0),
-        "no splice folded: {trace}"
     );
     let asm = std::fs::read_to_string(dir.path().join("prog.s")).unwrap();
     // The gradient, or `grad` where it was inlined there.
