@@ -1,8 +1,11 @@
 // OPT: O0 O2
-// IGNORE: crashes (SIGSEGV at -O0, exit 48 with no output at -O2, in the reverse sweep of `rd_c`): `init_c` stores a pointer loaded out of the enzyme_const registry into a local struct that has a shadow; the struct's shadow field gets no shadow pointer (null), and `rd_c`'s adjoint of `c->w[k]` is added through it. Runtime activity takes over such stores only for an enzyme_const parameter itself or a call's result (audit/const_pointers.rs stores_constant_pointer), not for a pointer loaded out of constant memory, and the caller is not told (runtime_activity.rs hands_constant_to_keep); found by audit32, not fixed; session 14 tried making such a pointer its own shadow (runtime activity) and tainting the caller: c/1301 passed, but libstdc++'s `unordered_map::operator[]` (cxx/80 at -O2/-O3) keeps bucket pointers read out of a constant map in new nodes and became a mismatched-activity refusal, so it was reverted: the take-over must be limited to what the reader needs
 // audit32: a local struct passed by address to an initializer that keeps a constant pointer
 // in it (read out of an enzyme_const registry), then to a reader that only reads constants
 // through that pointer. Nothing is lost here: the gradient is the analytic one.
+// Crashed until session 14 (SIGSEGV at -O0, exit 48 at -O2/REF: the struct's shadow field
+// stayed null and the reader's adjoint went through it); now runtime activity makes a
+// pointer read out of enzyme_const memory and kept in memory the caller handed in its own
+// shadow, and guards the caller's later reads (audit/const_pointers.rs).
 #include "fz_test.h"
 
 typedef struct {

@@ -226,15 +226,28 @@ pub fn extracted_returned_arg(ev: Value) -> Option<Value> {
 /// stored is a phi or select of it and another pointer (ndarray's `from_shape_impl`:
 /// the view's data pointer, or null on its error path; front19).
 pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
+    stores_from_param(f, k, depth, false)
+}
+
+/// [`stores_param`], or a pointer it reads out of the memory the parameter points to and
+/// keeps in memory another parameter points to (`c->w = r->weights` with `r` and `c`
+/// parameters): an initializer keeping a pointer found in a constant registry
+/// (tests/c/1301); not a container keeping one in a node it allocates (tests/cxx/80).
+pub fn stores_param_or_pointer_in_it(f: Value, k: usize, depth: u32) -> bool {
+    stores_from_param(f, k, depth, true)
+}
+
+fn stores_from_param(f: Value, k: usize, depth: u32, read_pointers: bool) -> bool {
     let Some(&p) = f.params().get(k) else {
         return false;
     };
     if f.is_declaration() {
         return false;
     }
-    let mut work = vec![p];
+    // (value, whether it is a pointer read out of the parameter's memory)
+    let mut work = vec![(p, false)];
     let mut seen = HashSet::default();
-    while let Some(v) = work.pop() {
+    while let Some((v, read)) = work.pop() {
         if !seen.insert(v) || seen.len() > 128 {
             continue;
         }
@@ -243,10 +256,17 @@ pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
                 Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast)
                     if u.operand(0) == v =>
                 {
-                    work.push(u)
+                    work.push((u, read))
                 }
-                Some(Opcode::LLVMPHI) => work.push(u),
-                Some(Opcode::LLVMSelect) if u.operand(0) != v => work.push(u),
+                Some(Opcode::LLVMLoad) if read_pointers && !read && u.ty().is_pointer() => {
+                    work.push((u, true))
+                }
+                Some(Opcode::LLVMPHI) => work.push((u, read)),
+                Some(Opcode::LLVMSelect) if u.operand(0) != v => work.push((u, read)),
+                // A pointer read out counts when kept in memory the caller handed in
+                // (see `stores_param_or_pointer_in_it`).
+                Some(Opcode::LLVMStore)
+                    if u.operand(0) == v && read && !is_param_memory(u.operand(1)) => {}
                 Some(Opcode::LLVMStore) if u.operand(0) == v => {
                     let slot = u.operand(1);
                     let local = slot.opcode() == Some(Opcode::LLVMAlloca)
@@ -261,7 +281,8 @@ pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
                     work.extend(
                         slot.users()
                             .into_iter()
-                            .filter(|w| w.opcode() == Some(Opcode::LLVMLoad)),
+                            .filter(|w| w.opcode() == Some(Opcode::LLVMLoad))
+                            .map(|w| (w, read)),
                     );
                 }
                 Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => {
@@ -269,11 +290,16 @@ pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
                         continue;
                     };
                     for (j, _) in u.call_args().iter().enumerate().filter(|(_, a)| **a == v) {
-                        if depth > 0 && g != f && stores_param(g, j, depth - 1) {
+                        // A pointer already read out is followed as the callee's own
+                        // parameter; the parameter itself also into what it points to.
+                        if depth > 0
+                            && g != f
+                            && stores_from_param(g, j, depth - 1, read_pointers && !read)
+                        {
                             return true;
                         }
                         if returned_param(g, 1) == Some(j) {
-                            work.push(u);
+                            work.push((u, read));
                         }
                     }
                 }
@@ -287,6 +313,25 @@ pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
 /// The kind of call `v` is, if it is a call.
 fn called(v: Value) -> Option<CallKind> {
     (v.opcode() == Some(Opcode::LLVMCall)).then(|| classify(v))
+}
+
+/// Does address `v` point into memory a parameter points to: the parameter plus offsets,
+/// also when read back from the -O0 stack slot the parameter was stored into?
+pub fn is_param_memory(v: Value) -> bool {
+    let b = strip_offsets(v);
+    if b.is_argument() {
+        return true;
+    }
+    if b.opcode() != Some(Opcode::LLVMLoad) {
+        return false;
+    }
+    let slot = b.operand(0);
+    slot.opcode() == Some(Opcode::LLVMAlloca)
+        && slot.users().into_iter().all(|w| match w.opcode() {
+            Some(Opcode::LLVMLoad) => true,
+            Some(Opcode::LLVMStore) => w.operand(1) == slot && w.operand(0).is_argument(),
+            _ => false,
+        })
 }
 
 /// `v` without the GEPs and bitcasts that offset it.
@@ -504,6 +549,16 @@ define void @mapbase(ptr %this, ptr %data) {
   store ptr %d, ptr %this
   ret void
 }
+define void @init_c(ptr %c, ptr %r) {
+  %wp = getelementptr i8, ptr %r, i64 8
+  %w = load ptr, ptr %wp
+  store ptr %w, ptr %c
+  ret void
+}
+define void @calls_init_c(ptr %c, ptr %r) {
+  call void @init_c(ptr %c, ptr %r)
+  ret void
+}
 define void @map(ptr %this, ptr %data) {
   %c = call ptr @cast(ptr %this, ptr %data)
   call void @mapbase(ptr %this, ptr %c)
@@ -555,5 +610,11 @@ define double @reads(ptr %this, ptr %data) {
         assert!(stores_param(f("view_or_null"), 1, 0));
         assert!(stores_param(f("select_or_null"), 1, 0));
         assert!(!stores_param(f("select_or_null"), 0, 0));
+        // a pointer read out of the parameter's memory and kept (tests/c/1301)
+        assert!(!stores_param(f("init_c"), 1, 0));
+        assert!(stores_param_or_pointer_in_it(f("init_c"), 1, 0));
+        assert!(stores_param_or_pointer_in_it(f("calls_init_c"), 1, 1));
+        assert!(!stores_param_or_pointer_in_it(f("calls_init_c"), 1, 0));
+        assert!(!stores_param_or_pointer_in_it(f("reads"), 1, 2));
     }
 }

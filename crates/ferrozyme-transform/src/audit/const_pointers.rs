@@ -140,7 +140,9 @@ fn stores_constant_pointer(
     }
     let base = stored_pointer_base(v);
     if !const_params.contains(&base) {
-        return constant_call_result(v, types, const_params);
+        return constant_call_result(v, types, const_params)
+            || (ferrozyme_analysis::activity::is_param_memory(p)
+                && pointer_read_from_constant(v, types, const_params));
     }
     if ferrozyme_analysis::activity::is_empty_object_param(v) {
         return false;
@@ -212,6 +214,27 @@ fn constant_call_result(
         return false;
     };
     const_params.contains(&stored_pointer_base(p))
+        && types
+            .pointee_tree(v)
+            .iter()
+            .any(|(_, b)| b.fp_type().is_some())
+}
+
+/// Is `v` (an address computed from) a pointer to floating-point data read out of the
+/// memory of an `enzyme_const` parameter: `c->w = r->weights` with `r` constant? Stored
+/// into shadowed memory the caller handed in (`c`), it had a null shadow, and a later
+/// reader's adjoint went through it (a crash, tests/c/1301); runtime activity makes it its
+/// own shadow instead. Only into a parameter's memory: libstdc++'s
+/// `unordered_map::operator[]` keeps bucket pointers read out of a constant map in the
+/// nodes it allocates, which must stay as they are (tests/cxx/80).
+fn pointer_read_from_constant(
+    v: Value,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    let l = base_object(v);
+    l.opcode() == Some(Opcode::LLVMLoad)
+        && const_params.contains(&stored_pointer_base(l.operand(0)))
         && types
             .pointee_tree(v)
             .iter()
