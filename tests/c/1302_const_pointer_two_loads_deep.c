@@ -1,5 +1,5 @@
 // OPT: O0 O2
-// IGNORE: crashes as c/1301 does (SIGSEGV at -O0, exit 48 at -O2): the pointer kept is read two loads deep out of the enzyme_const registry; see c/1301's IGNORE line
+// IGNORE: crashes as c/1301 did (SIGSEGV at -O0, exit 48 at -O2): the pointer kept is read two loads deep out of the enzyme_const registry, and runtime activity takes over pointers read one load deep only (audit/const_pointers.rs pointer_read_from_constant; session 14 tried three loads together with the wider rule that broke cxx/80, not this narrow one)
 // c/1301's pattern one load deeper: the initializer keeps `r->m->weights` (two loads out of
 // the enzyme_const registry) in a local struct with a shadow; the gradient is the analytic one.
 #include "fz_test.h"
