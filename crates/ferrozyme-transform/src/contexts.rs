@@ -18,7 +18,9 @@
 //! and stops the program with a message otherwise, so a stale context is never a wrong
 //! number. Other widths and lanes than 1 and 0 are compile-time errors.
 
-use ferrozyme_llvm::{Builder, DiagKind, Diagnostic, IntPredicate, Module, Opcode, Type, TypeKind, Value};
+use ferrozyme_llvm::{
+    Builder, DiagKind, Diagnostic, IntPredicate, Module, Opcode, Type, TypeKind, Value,
+};
 
 use crate::lanes::Lane;
 use crate::services::Support;
@@ -203,7 +205,11 @@ fn float_ranges(m: Module, ty: Type, base: u64, out: &mut Vec<(u64, u64)>) {
         }
         TypeKind::Array | TypeKind::Vector => {
             let e = ty.element_type();
-            let n = if ty.kind() == TypeKind::Array { ty.array_len() } else { ty.vector_len() as u64 };
+            let n = if ty.kind() == TypeKind::Array {
+                ty.array_len()
+            } else {
+                ty.vector_len() as u64
+            };
             let size = m.alloc_size(e);
             for i in 0..n {
                 float_ranges(m, e, base + i * size, out);

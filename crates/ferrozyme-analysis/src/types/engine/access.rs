@@ -445,8 +445,15 @@ fn agreeing_elements(t: &TypeTree, c: i64, s: i64) -> Option<(i64, i64)> {
             .zip(other)
             .any(|(a, b)| matches!((a, b), (Some(a), Some(b)) if a != b))
     };
-    let below = elements.range(..0).rev().find(|(_, b)| disagrees(b)).map(|(e, _)| *e);
-    let above = elements.range(1..).find(|(_, b)| disagrees(b)).map(|(e, _)| *e);
+    let below = elements
+        .range(..0)
+        .rev()
+        .find(|(_, b)| disagrees(b))
+        .map(|(e, _)| *e);
+    let above = elements
+        .range(1..)
+        .find(|(_, b)| disagrees(b))
+        .map(|(e, _)| *e);
     if below.is_none() && above.is_none() {
         return None;
     }
