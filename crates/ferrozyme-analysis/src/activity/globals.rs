@@ -322,16 +322,8 @@ pub fn is_param_memory(v: Value) -> bool {
     if b.is_argument() {
         return true;
     }
-    if b.opcode() != Some(Opcode::LLVMLoad) {
-        return false;
-    }
-    let slot = b.operand(0);
-    slot.opcode() == Some(Opcode::LLVMAlloca)
-        && slot.users().into_iter().all(|w| match w.opcode() {
-            Some(Opcode::LLVMLoad) => true,
-            Some(Opcode::LLVMStore) => w.operand(1) == slot && w.operand(0).is_argument(),
-            _ => false,
-        })
+    b.opcode() == Some(Opcode::LLVMLoad)
+        && super::local_stores::single_store_local(b.operand(0)).is_some_and(|x| x.is_argument())
 }
 
 /// `v` without the GEPs and bitcasts that offset it.
