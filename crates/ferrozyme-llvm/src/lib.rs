@@ -48,7 +48,7 @@ pub use ir::{
 };
 pub use module::{
     intrinsic_id_of, is_exception_handling, opcode_name, rules_op, run_function_passes,
-    run_module_passes, set_llvm_options, verify_function,
+    run_module_passes, set_llvm_options, verify_function, Through,
 };
 pub use types::TypeKind;
 

@@ -124,6 +124,18 @@ unsafe fn clear_name(v: LLVMValueRef) {
     }
 }
 
+/// What `Module::strip_const_geps_through` looks through besides getelementptr
+/// instructions with constant indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Through {
+    /// Those GEPs only.
+    Geps,
+    /// Also `bitcast` and `addrspacecast` instructions.
+    GepsAndCasts,
+    /// Also constant-expression GEPs and casts (a field of a global).
+    GepsCastsAndConstants,
+}
+
 impl Module {
     pub fn context(self) -> Context {
         // SAFETY: module alive.
@@ -285,11 +297,16 @@ impl Module {
             )
         }
     }
-    /// The byte offset of a getelementptr whose indices are all constant.
+    /// The byte offset of a getelementptr instruction whose indices are all constant.
     pub fn const_gep_offset(self, gep: Value) -> Option<i64> {
         if gep.opcode() != Some(Opcode::LLVMGetElementPtr) {
             return None;
         }
+        self.gep_offset(gep)
+    }
+    /// The byte offset of `gep`, a getelementptr instruction or constant expression, when
+    /// all its indices are constant (and index structs, arrays or vectors).
+    fn gep_offset(self, gep: Value) -> Option<i64> {
         let mut ty = gep.gep_source_type();
         let mut off: i64 = 0;
         for k in 1..gep.num_operands() {
@@ -304,7 +321,7 @@ impl Module {
                     off = off.checked_add(self.field_offset(ty, c as u32) as i64)?;
                     ty = field;
                 }
-                crate::TypeKind::Array => {
+                crate::TypeKind::Array | crate::TypeKind::Vector => {
                     ty = ty.element_type();
                     off = off.checked_add(c.checked_mul(self.alloc_size(ty) as i64)?)?;
                 }
@@ -337,12 +354,38 @@ impl Module {
     /// instructions with constant indices (at most 16 of them). The first GEP with a
     /// variable index, or any other value, is the base.
     pub fn strip_const_geps(self, p: Value) -> (Value, i64) {
+        let (base, off) = self.strip_const_geps_through(p, Through::Geps);
+        (base, off.unwrap_or(i64::MAX))
+    }
+    /// `strip_const_geps` that also looks through what `through` names. The offset is
+    /// `None` when it overflows; the base is the first value the walk does not look
+    /// through (a GEP with a variable index among them) or the value reached after 32 steps.
+    pub fn strip_const_geps_through(self, p: Value, through: Through) -> (Value, Option<i64>) {
         let mut v = p;
-        let mut off = 0i64;
-        for _ in 0..16 {
-            match self.const_gep_offset(v) {
+        let mut off = Some(0i64);
+        let steps = if through == Through::Geps { 16 } else { 32 };
+        for _ in 0..steps {
+            let gep = match (v.opcode(), through) {
+                (Some(Opcode::LLVMGetElementPtr), _) => self.gep_offset(v),
+                (Some(Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast), t)
+                    if t != Through::Geps =>
+                {
+                    v = v.operand(0);
+                    continue;
+                }
+                (None, Through::GepsCastsAndConstants) => match v.const_opcode() {
+                    Some(Opcode::LLVMGetElementPtr) => self.gep_offset(v),
+                    Some(Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => {
+                        v = v.operand(0);
+                        continue;
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            match gep {
                 Some(d) => {
-                    off = off.saturating_add(d);
+                    off = off.and_then(|o| o.checked_add(d));
                     v = v.operand(0);
                 }
                 None => break,

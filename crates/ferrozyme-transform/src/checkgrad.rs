@@ -13,7 +13,7 @@ use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis, TypeSession};
-use ferrozyme_llvm::{Builder, Opcode, Type, TypeKind, Value};
+use ferrozyme_llvm::{Builder, Opcode, Through, Type, TypeKind, Value};
 
 use crate::marshal::convert;
 use crate::request::{AutodiffCall, Shadow};
@@ -38,42 +38,16 @@ fn kind_of(t: Type) -> Option<u64> {
 }
 
 /// The object `p` points into and the constant byte offset: `(object, offset)`.
-fn base_and_offset(sup: &Support, mut p: Value) -> Option<(Value, u64)> {
-    let mut off = 0u64;
-    for _ in 0..16 {
-        let op = p.opcode().or_else(|| p.const_opcode());
-        match op {
-            Some(Opcode::LLVMGetElementPtr) => {
-                let src = p.gep_source_type();
-                let idx: Vec<Value> = p.operands()[1..].to_vec();
-                let first = idx.first()?.const_int_value()?;
-                let mut o = first.checked_mul(sup.module.alloc_size(src) as i64)?;
-                let mut t = src;
-                for i in &idx[1..] {
-                    let k = i.const_int_value()?;
-                    match t.kind() {
-                        TypeKind::Struct => {
-                            o += sup.module.field_offset(t, k as u32) as i64;
-                            t = t.struct_fields()[k as usize];
-                        }
-                        TypeKind::Array | TypeKind::Vector => {
-                            t = t.element_type();
-                            o += k * sup.module.alloc_size(t) as i64;
-                        }
-                        _ => return None,
-                    }
-                }
-                if o < 0 {
-                    return None;
-                }
-                off += o as u64;
-                p = p.operand(0);
-            }
-            Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => p = p.operand(0),
-            _ => return Some((p, off)),
-        }
+fn base_and_offset(sup: &Support, p: Value) -> Option<(Value, u64)> {
+    let (base, off) = sup
+        .module
+        .strip_const_geps_through(p, Through::GepsCastsAndConstants);
+    let is_gep =
+        |v: Value| v.opcode().or_else(|| v.const_opcode()) == Some(Opcode::LLVMGetElementPtr);
+    if is_gep(base) {
+        return None;
     }
-    None
+    u64::try_from(off?).ok().map(|o| (base, o))
 }
 
 /// The byte size of the memory `p` points to from `p` on, at the builder, if the call site

@@ -13,7 +13,7 @@ use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::carries_fp;
 use ferrozyme_analysis::calls::{classify, CallKind};
-use ferrozyme_llvm::{Opcode, Value};
+use ferrozyme_llvm::{Opcode, Through, Value};
 
 use super::call_writes::{carries_on, root_object};
 use super::reach::{Target, Where};
@@ -25,22 +25,14 @@ const MAX_DEPTH: usize = 3;
 /// `getelementptr`s (the field a store or load touches: `n->val` is 16 in `node`); `None`
 /// when an index is not constant.
 pub(super) fn field_offset(p: Value) -> Option<i64> {
-    let mut off: i64 = 0;
-    let mut v = p;
-    for _ in 0..32 {
-        match v.opcode() {
-            Some(Opcode::LLVMGetElementPtr) => {
-                let m = v.parent_function().parent_module();
-                off = off.checked_add(m.const_gep_offset(v)?)?;
-                v = v.operand(0);
-            }
-            Some(Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => v = v.operand(0),
-            // A constant expression (a field of a global) is not followed.
-            None if v.const_opcode().is_some() => return None,
-            _ => return Some(off),
-        }
+    let m = p.parent_function().parent_module();
+    let (base, off) = m.strip_const_geps_through(p, Through::GepsAndCasts);
+    // A GEP with a variable index is no field; a constant expression (a field of a
+    // global) is not followed.
+    if base.opcode() == Some(Opcode::LLVMGetElementPtr) || base.const_opcode().is_some() {
+        return None;
     }
-    None
+    off
 }
 
 /// Could a read at `offset` see one of the writes at `written` (unknown offsets always
