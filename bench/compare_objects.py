@@ -6,8 +6,9 @@
 Compiles every source of bench/src with both binaries (`ferrozyme cc -c`, `ferrozyme c++
 -c` for .cpp) at the three flag sets the benchmarks are measured with and prints, per
 flag set, which objects differ byte for byte once the embedded bitcode is left out
-(`.llvmbc`, `.llvmcmd`: its inline-asm `!srcloc` numbers count the bytes of the headers
-clang read, and the binaries' install paths find the headers in different places). A
+(`.llvmbc`, `.llvmcmd`: its inline-asm `!srcloc` numbers are source positions, which
+move when one binary has `libferrozyme_clang.so` beside it and the other does not: copy
+the old binary together with that library). A
 change that leaves every object identical cannot change a benchmark's time; the ones
 listed need measuring (bench/icount.py).
 Exits 1 when a compile fails. The objects go to bench/out/compare_objects/.
