@@ -114,6 +114,7 @@ const ASAN_PROGRAMS: &[&str] = &[
     "248_repeated_big_tapes",
     "500_call_markers",
     "501_split_tape_markers",
+    "1333_arena_chunks_kept_across_calls",
 ];
 
 /// The trial `<prefix>::<program>::<opt>` building `file` `via` a pipeline. A program

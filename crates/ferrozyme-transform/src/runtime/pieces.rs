@@ -143,6 +143,7 @@ impl Piece {
                 "__fz_tape_alloc",
                 "__fz_tape_free",
                 "__fz_arena_pop",
+                "__fz_arena_spare",
                 "__fz_arena_release",
             ],
             Piece::Check => &["__fz_check_shadow"],

@@ -1,10 +1,11 @@
 ; Per-thread state of the tape runtime: the stack-buffer pool and the split-tape arena.
 ;
 ; One block per thread, { [16 x { ptr, i64 }] pool, { ptr, ptr, ptr, ptr } arena,
-; ptr release_pool, ptr release_arena, { ptr, ptr, ptr, i64, ptr, i64 } slab } (352
-; bytes: pool at 0, arena at 256, the two release functions at 288 and 296, set by the
-; pool and the arena when they first keep memory there, so this piece needs neither; the
-; pool's slab of small stack buffers at 304, pool.ll), reached
+; ptr release_pool, ptr release_arena, { ptr, ptr, ptr, i64, ptr, i64 } slab,
+; { ptr, i64 } arena spares } (368 bytes: pool at 0, arena at 256, the two release
+; functions at 288 and 296, set by the pool and the arena when they first keep memory
+; there, so this piece needs neither; the pool's slab of small stack buffers at 304,
+; pool.ll; the arena's spare chunks at 352, arena.ll), reached
 ; through a POSIX thread-specific key rather than a `thread_local` global: every
 ; execution engine supports keys (LLVM's MCJIT does not support TLS, and
 ; `__cxa_thread_atexit_impl` with `__dso_handle` is not available in every JIT). The key
@@ -60,7 +61,7 @@ entry:
   %none = icmp eq ptr %p, null
   br i1 %none, label %make, label %done, !prof !0
 make:
-  %n = call ptr @calloc(i64 1, i64 352)
+  %n = call ptr @calloc(i64 1, i64 368)
   %bad = icmp eq ptr %n, null
   br i1 %bad, label %oom, label %set
 oom:
