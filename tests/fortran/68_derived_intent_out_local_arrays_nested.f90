@@ -2,13 +2,14 @@
 ! Derived-type work storage with allocatable components, created and finalized inside
 ! the differentiated routine as solver codes do: an `intent(out)` dummy (flang destroys
 ! it on entry with `_FortranADestroy`: the components the caller had there are freed at
-! once; their shadows are kept for the reverse sweep), passed a reversed section of the
-! input (`_FortranACopyInAssign`/`CopyOutAssign`), two scalar locals of that type (destroyed
+! once; their shadows are kept for the reverse sweep), two scalar locals of that type (destroyed
 ! at the end of the routine: the combined gradient moves those Destroys after the reverse
 ! sweep, which still reads the components, and repeats them on the shadows), and a type
 ! that holds another type's allocatable component after a fixed-size real array, an
 ! integer and a character component (`state_t`: destroyed through the nested
-! component), one component allocated by assignment. (Arrays of such types, which flang
+! component), one component allocated by assignment; next to them, a reversed and a
+! strided section passed to explicit-shape dummies (flang copies them in and out with
+! `_FortranACopyInAssign`/`_FortranACopyOutAssign`). (Arrays of such types, which flang
 ! initializes with `_FortranAInitialize`, and whole-object assignment `s2 = s` are not
 ! differentiated yet: tests/fortran/48.) Reverse mode against central finite
 ! differences of every input, forward mode by the dot-product identity.
@@ -40,14 +41,33 @@ contains
     out%w = 1.5d0
   end subroutine prepare
 
+  subroutine weigh(n, a, r)
+    integer, intent(in) :: n
+    real(8), intent(in) :: a(n)
+    real(8), intent(out) :: r(n)
+    integer :: i
+    do i = 1, n
+      r(i) = a(i) * (1 + 0.1d0 * i)
+    end do
+  end subroutine weigh
+
+  subroutine square(n, a)
+    integer, intent(in) :: n
+    real(8), intent(inout) :: a(n)
+    a = a * a
+  end subroutine square
+
   subroutine loss(n, x, f)
     integer, intent(in) :: n
     real(8), intent(in) :: x(n)
     real(8), intent(out) :: f
     type(cell_t) :: one, two
     type(state_t) :: s
+    real(8) :: r(n)
     integer :: i
-    call prepare(n, x(n:1:-1), one)          ! a reversed section: copy-in, copy-out
+    call prepare(n, x, one)
+    call weigh(n, x(n:1:-1), r)               ! a reversed section: copied in
+    call square(n / 2, r(1:n:2))              ! a strided one: copied in and out
     allocate (two%a(n - 1))
     do i = 1, n - 1
       two%a(i) = x(i + 1) * one%a(i) + exp(0.1d0 * x(i))
@@ -67,6 +87,7 @@ contains
       f = f + s%in%v(i) * cos(x(i)) * one%w + one%a(i) * 0.1d0
     end do
     if (s%tag == 'live' .and. s%count == n) f = f + sum(s%fixed * s%fixed)
+    f = f + sum(r * x)
   end subroutine loss
 end module m68
 
