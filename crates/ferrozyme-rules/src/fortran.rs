@@ -417,7 +417,6 @@ pub const DEALLOCATION_HELP: &str = "create derived-type variables with allocata
 /// The help line of an unsupported routine.
 pub const UNSUPPORTED_HELP: &str = "compile the Fortran code with -O2 or higher (flang then expands SUM, DOT_PRODUCT, MAXVAL and array assignments inline), or write the operation as a loop over the elements; `ferrozyme rules` lists the flang routines that are differentiated";
 
-
 /// Every routine with an implementation: (flang name, implementation).
 pub fn implemented() -> impl Iterator<Item = (String, &'static str)> {
     IMPLEMENTED

@@ -240,7 +240,13 @@ const DESCRIPTOR_BYTES: u64 = 24 + 24 * 15 + 16;
 /// the shadow of the descriptor aggregate keeps only its pointer) whose base address is
 /// the shadow variable's, read from `shadow_desc`. The copy lives in an `alloca` of
 /// `entry` (a builder at the function's entry).
-pub fn destroy_shadow(b: &Builder, entry: &Builder, destroy: Value, desc: Value, shadow_desc: Value) {
+pub fn destroy_shadow(
+    b: &Builder,
+    entry: &Builder,
+    destroy: Value,
+    desc: Value,
+    shadow_desc: Value,
+) {
     let ctx = b.context();
     let (i8t, i64t) = (ctx.i8(), ctx.i64());
     let copy = entry.alloca(ctx.array_type(i8t, DESCRIPTOR_BYTES), "fz.shadow.desc");
@@ -250,7 +256,11 @@ pub fn destroy_shadow(b: &Builder, entry: &Builder, destroy: Value, desc: Value,
     b.memcpy(copy, desc, len, 8);
     let base = b.load(ctx.ptr(), shadow_desc, "fz.shadow.base");
     b.store(base, copy);
-    b.call(destroy.called_function_type(), destroy.called_value(), &[copy]);
+    b.call(
+        destroy.called_function_type(),
+        destroy.called_value(),
+        &[copy],
+    );
 }
 
 /// After differentiation: the implementations' inactive assignments and array

@@ -429,9 +429,9 @@ fn is_lifetime_marker(i: Value) -> bool {
 }
 
 /// Frees the combined function performs after the reverse sweep instead of in the
-/// forward sweep: calls of `free` (and MPI handle frees, flang's `Destroy`,
-/// `llvm.lifetime.end` of stack objects) in a block that runs exactly once on every path to a return (not on a cycle, dominating every
-/// return), of a pointer defined outside every cycle (its value must still be readable
+/// forward sweep: calls of `free` (and MPI handle frees, flang's `Destroy` of a local,
+/// `llvm.lifetime.end` of stack objects) in a block that runs exactly once on every path
+/// to a return (not on a cycle, dominating every return), of a pointer defined outside every cycle (its value must still be readable
 /// after the reverse sweep: values of loop blocks live in records popped by then). The
 /// memory then stays valid while the reverse sweep runs, so loads of buffers the function
 /// allocates, fills and only reads afterwards can be repeated there instead of cached
