@@ -11,7 +11,7 @@
 module m58omp
   use omp_lib
   implicit none
-  integer, parameter :: n = 13
+  integer, parameter :: n = 7
   type stats_t
     real(8) :: s = 0, q = 0
   end type stats_t
@@ -44,7 +44,7 @@ contains
     !$omp end parallel do
     mean = st%s / n
     run = 0
-    !$omp parallel do ordered schedule(dynamic, 2)
+    !$omp parallel do ordered
     do i = 1, n
       seq(i) = (x(i) - mean)**2
       !$omp ordered
