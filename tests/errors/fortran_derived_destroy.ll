@@ -9,13 +9,15 @@
 ; a Destroy that runs once (a local at the end of the routine, an intent(out) dummy on
 ; entry) after the reverse sweep, and repeats it on the shadow (tests/fortran/48, 68);
 ; one in a loop would have to wait for every iteration's reverse, so it is rejected with
-; its own reason and a help line. Reduced from flang-22 -O2 output.
+; its own reason and a help line. (The trip count is an argument: a loop of a constant
+; small count is unrolled before differentiation, and its copies are each deferred.)
+; Reduced from flang-22 -O2 output.
 @enzyme_dup = external global i32
 declare void @__enzyme_autodiff(ptr, ...)
 declare void @_FortranADestroy(ptr)
 declare ptr @malloc(i64)
 
-define void @loss(ptr %x, ptr %y) {
+define void @loss(ptr %x, ptr %y, i64 %n) {
 entry:
   %b = alloca [48 x i8], align 8
   %box = alloca [40 x i8], align 8
@@ -34,7 +36,7 @@ loop:
   store ptr %b, ptr %box, align 8
   call void @_FortranADestroy(ptr %box)
   %k1 = add i64 %k, 1
-  %done = icmp eq i64 %k1, 3
+  %done = icmp eq i64 %k1, %n
   br i1 %done, label %exit, label %loop
 
 exit:
@@ -42,8 +44,8 @@ exit:
   ret void
 }
 
-define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
+define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy, i64 %n) {
 entry:
-  call void (ptr, ...) @__enzyme_autodiff(ptr @loss, ptr @enzyme_dup, ptr %x, ptr %dx, ptr @enzyme_dup, ptr %y, ptr %dy)
+  call void (ptr, ...) @__enzyme_autodiff(ptr @loss, ptr @enzyme_dup, ptr %x, ptr %dx, ptr @enzyme_dup, ptr %y, ptr %dy, i64 %n)
   ret void
 }
