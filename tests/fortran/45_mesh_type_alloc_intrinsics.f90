@@ -2,9 +2,8 @@
 ! A model in a module, as solver codes organise one: a derived type `field_t` with
 ! allocatable components (values, weights, a 2-D coefficient matrix) built by a
 ! constructor routine (RESHAPE) outside the differentiated call and passed in with a
-! shadow allocated alike (a local of such a type inside the differentiated routine is a
-! clear error: flang's `_FortranADestroy` at the end of its scope,
-! tests/errors/fortran_derived_destroy.ll), module variables for the parameters (set
+! shadow allocated alike (locals of such a type inside the differentiated routine:
+! tests/fortran/68), module variables for the parameters (set
 ! before the call), `intent(out)` results, and the array intrinsics scientists chain:
 ! NORM2, PRODUCT, SPREAD, TRANSPOSE, MATMUL, DOT_PRODUCT, MAXVAL/MINVAL with DIM=, SUM
 ! with MASK=, and `where`. Reverse mode against central finite differences of every

@@ -1,5 +1,5 @@
 ! OPT: O0 O2
-! IGNORE: a local derived-type variable with allocatable components is still refused: flang finalizes it with `_FortranADestroy` (a missing-derivative error naming it and the remedy, tests/errors/fortran_derived_destroy.ll), and the whole-object assignment `w2 = w` copies its descriptors in a way type analysis cannot type (cannot-deduce-type); freeing the components needs flang's type description (which components are allocatable), not read yet
+! IGNORE: the whole-object assignment `w2 = w` of a derived type with allocatable components is not differentiated: flang calls `_FortranAAssign` with the derived-type descriptors, whose deep copy type analysis cannot type (cannot-deduce-type: "an integer access to differentiable memory whose type is ambiguous" at the descriptor stores, -O0 and -O2), and the implementation stops at run time on derived types. The finalization `_FortranADestroy` itself is differentiated since hpc33 (tests/fortran/68); this program without `w2` passes at -O0 and -O2
 ! A derived-type LOCAL variable with allocatable components inside the differentiated
 ! routine, as solver codes write work storage: `type(work_t) :: w` with allocatable
 ! arrays allocated from the problem size, filled from the input, combined, and left to

@@ -139,7 +139,12 @@ pub fn classify(call: Value) -> CallKind {
     // redirected in the clone (`ferrozyme_transform::fortran`); the rest have none.
     if let Some(rule) = ferrozyme_rules::fortran::fortran_rule(&name) {
         return match rule {
-            ferrozyme_rules::fortran::FortranRule::Inactive { .. } => CallKind::InactiveExternal,
+            // A deallocation is copied (forward mode, with the shadow's) or moved after the
+            // reverse sweep (`reverse/memory.rs`, `deferrable_frees`).
+            ferrozyme_rules::fortran::FortranRule::Inactive { .. }
+            | ferrozyme_rules::fortran::FortranRule::Deallocation { .. } => {
+                CallKind::InactiveExternal
+            }
             _ => CallKind::UnknownExternal,
         };
     }

@@ -98,6 +98,9 @@ fn library_families(s: &mut String) {
         let how = match rule {
             FortranRule::Inactive { why } => format!("inactive: {why}"),
             FortranRule::Implemented { by } => format!("implemented by `{by}`"),
+            FortranRule::Deallocation { why } => {
+                format!("moved after the reverse sweep and repeated on the shadow: {why}")
+            }
             FortranRule::Unsupported { why } => format!("**unsupported**: {why}"),
         };
         let _ = writeln!(s, "| `{name}` | {how} |");

@@ -13,6 +13,10 @@
 //!   differentiated the call is redirected to a C implementation with the same
 //!   arguments (`crates/ferrozyme-transform/runtime/fortran.c`), whose IR the pass
 //!   differentiates like the user's own code.
+//! * [`FortranRule::Deallocation`]: it only frees memory (`Destroy`, the finalization of a
+//!   derived-type variable with allocatable components): the reverse sweep still reads
+//!   that memory, so the call moves after the reverse sweep and is repeated on the
+//!   shadow (forward mode: repeated on the shadow at once).
 //! * [`FortranRule::Unsupported`]: anything else; a clear `missing-derivative` error
 //!   naming the routine and what to do.
 //!
@@ -27,6 +31,8 @@ pub enum FortranRule {
     Inactive { why: &'static str },
     /// Redirected to the differentiable implementation `by` inside differentiated code.
     Implemented { by: &'static str },
+    /// Frees memory only: moved after the reverse sweep, repeated on the shadow.
+    Deallocation { why: &'static str },
     /// Rejected with a `missing-derivative` error.
     Unsupported { why: &'static str },
 }
@@ -123,6 +129,16 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("AllocatableDeallocate", "__fz_f18_allocatable_deallocate"),
     ("Initialize", "__fz_f18_initialize"),
     ("MoveAlloc", "__fz_f18_move_alloc"),
+    // Copy-in/copy-out of a non-contiguous actual argument.
+    ("CopyInAssign", "__fz_f18_copy_in_assign"),
+    ("CopyOutAssign", "__fz_f18_copy_out_assign"),
+    // Elemental intrinsics flang leaves to its runtime even at -O2.
+    ("Scale8", "__fz_f18_scale8"),
+    ("Scale4", "__fz_f18_scale4"),
+    ("Fraction8", "__fz_f18_fraction8"),
+    ("Fraction4", "__fz_f18_fraction4"),
+    ("ErfcScaled8", "__fz_f18_erfc_scaled8"),
+    ("ErfcScaled4", "__fz_f18_erfc_scaled4"),
     // complex(8) ** integer (`z**2` at -O0), as two doubles in and out.
     ("zpowi", "__fz_f18_zpowi"),
     ("zpowk", "__fz_f18_zpowk"),
@@ -153,12 +169,13 @@ const FAMILIES: &[(&str, FortranRule)] = &[
     ),
     ("io", FortranRule::Inactive { why: IO }),
     // Finalization of a derived-type variable with allocatable components (a local going
-    // out of scope, an `intent(out)` dummy on entry): it frees memory the reverse sweep
-    // still reads, and the shadow's components would need the same.
+    // out of scope, an `intent(out)` dummy on entry): flang's own routine frees the
+    // components after the reverse sweep, of the variable and of its shadow (whose
+    // descriptors the shadow's stores built alike). FINAL procedures run then too.
     (
         "Destroy",
-        FortranRule::Unsupported {
-            why: "it deallocates the allocatable components of a derived-type variable (a local at the end of its scope, or an intent(out) argument on entry), which the derivative still needs",
+        FortranRule::Deallocation {
+            why: "it deallocates the allocatable components of a derived-type variable (a local at the end of its scope, or an intent(out) argument on entry), which the reverse sweep still reads",
         },
     ),
     ("ProgramStart", FortranRule::Inactive { why: CONTROL }),
@@ -393,19 +410,12 @@ pub fn fortran_rule(name: &str) -> Option<FortranRule> {
     Some(family.unwrap_or(DEFAULT_UNSUPPORTED))
 }
 
+/// The help line of a [`FortranRule::Deallocation`] that cannot be moved after the
+/// reverse sweep (in a loop, or in a function differentiated in split mode).
+pub const DEALLOCATION_HELP: &str = "create derived-type variables with allocatable components outside loops of the differentiated routine, or outside it and pass them as intent(in) or intent(inout) arguments (enzyme_dup with a shadow allocated alike), or pass the arrays themselves";
+
 /// The help line of an unsupported routine.
 pub const UNSUPPORTED_HELP: &str = "compile the Fortran code with -O2 or higher (flang then expands SUM, DOT_PRODUCT, MAXVAL and array assignments inline), or write the operation as a loop over the elements; `ferrozyme rules` lists the flang routines that are differentiated";
-
-/// What to do about the unsupported routine `name` (the generic help, or a specific one).
-pub fn help(name: &str) -> &'static str {
-    match name.strip_prefix(PREFIX) {
-        Some("Destroy") => DESTROY_HELP,
-        _ => UNSUPPORTED_HELP,
-    }
-}
-
-/// The help line of `_FortranADestroy`.
-pub const DESTROY_HELP: &str = "create derived-type variables with allocatable components outside the differentiated routine and pass them as intent(in) or intent(inout) arguments (enzyme_dup with a shadow allocated alike), or give the type explicit-shape components, or pass the arrays themselves";
 
 /// Every routine with an implementation: (flang name, implementation).
 pub fn implemented() -> impl Iterator<Item = (String, &'static str)> {
@@ -442,14 +452,16 @@ mod tests {
         ));
         assert!(matches!(
             fortran_rule("_FortranADestroy"),
-            Some(FortranRule::Unsupported { .. })
+            Some(FortranRule::Deallocation { .. })
         ));
-        assert_eq!(help("_FortranADestroy"), DESTROY_HELP);
+        assert!(matches!(
+            fortran_rule("_FortranADestroyWithoutFinalization"),
+            Some(FortranRule::Deallocation { .. })
+        ));
         assert!(matches!(
             fortran_rule("__fz_f18_ctor_push_inactive"),
             Some(FortranRule::Inactive { .. })
         ));
-        assert_eq!(help("_FortranASumInteger4"), UNSUPPORTED_HELP);
     }
 
     #[test]

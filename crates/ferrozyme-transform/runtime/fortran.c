@@ -437,6 +437,52 @@ void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line
   for (long e = 0; e < n; e++) fz_put(&vt, e, fz_get(&vf, e));
 }
 
+/* ---- elemental intrinsics flang computes in its runtime ------------------------------
+ *
+ * SCALE(x, i) = x * 2**i, FRACTION(x) = x * 2**-e with e the exponent that puts the
+ * result in [0.5, 1) (0 stays 0), ERFC_SCALED(x) = exp(x**2) * erfc(x), the asymptotic
+ * series beyond x = 26 (where exp(x**2) overflows; seven terms: relative error below
+ * 1e-16 there). The powers of two are exact, so the derivatives are 2**i, 2**-e and
+ * 2x * ERFC_SCALED(x) - 2/sqrt(pi), from the rules of exp and erfc. real(4) is computed
+ * in real(8) and rounded. */
+double exp(double);
+double erfc(double);
+int ilogb(double);
+
+FZ_INLINE double fz_pow2(long i) {
+  double p = 1, b = i < 0 ? 0.5 : 2.0;
+  unsigned long m = i < 0 ? -(unsigned long)i : (unsigned long)i;
+  while (m) {
+    if (m & 1) p *= b;
+    b *= b;
+    m >>= 1;
+  }
+  return p;
+}
+
+/* x * 2**i in two steps, so 2**i itself need not be representable (subnormal x). */
+FZ_INLINE double fz_scale(double x, long i) { return x * fz_pow2(i / 2) * fz_pow2(i - i / 2); }
+
+double __fz_f18_scale8(double x, long i) { return fz_scale(x, i); }
+float __fz_f18_scale4(float x, long i) { return (float)fz_scale(x, i); }
+
+double __fz_f18_fraction8(double x) {
+  if (x == 0 || x - x != 0) return x; /* zero, infinities, NaN */
+  return fz_scale(x, -(long)ilogb(x) - 1);
+}
+float __fz_f18_fraction4(float x) { return (float)__fz_f18_fraction8(x); }
+
+double __fz_f18_erfc_scaled8(double x) {
+  if (x < 26) return exp(x * x) * erfc(x);
+  double t = 1 / (2 * x * x), s = 1, term = 1;
+  for (int k = 1; k <= 7; k++) {
+    term *= -(2 * k - 1) * t;
+    s += term;
+  }
+  return s / (x * 1.7724538509055160273);
+}
+float __fz_f18_erfc_scaled4(float x) { return (float)__fz_f18_erfc_scaled8(x); }
+
 /* ---- complex(4) and complex(8) arrays ---------------------------------------------
  *
  * At -O0 flang calls its runtime for assignments, SUM, DOT_PRODUCT, MATMUL and TRANSPOSE
@@ -790,6 +836,30 @@ int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *e
   free(d->base);
   d->base = 0;
   return 0;
+}
+
+/* Copy-in/copy-out of a non-contiguous actual argument (a strided or reversed section
+ * passed to an explicit-shape or assumed-size dummy): CopyInAssign gives the temporary
+ * `temp` var's type and rank, allocates it contiguous and assigns var into it;
+ * CopyOutAssign assigns it back into var (when the dummy may be written: var is null
+ * otherwise) and deallocates it. Both are the assignments above, so the derivative flows
+ * through the temporary and back. */
+void __fz_f18_copy_in_assign(fz_desc *temp, const fz_desc *var, const char *src, int line) {
+  temp->base = 0;
+  temp->elem_len = var->elem_len;
+  temp->version = var->version;
+  temp->rank = var->rank;
+  temp->type = var->type;
+  temp->attribute = FZ_ALLOCATABLE;
+  temp->extra = 0;
+  if (var->rank == 0) __fz_f18_fail("copy-in of a scalar is not differentiated", src, line);
+  __fz_f18_assign(temp, var, src, line);
+}
+
+void __fz_f18_copy_out_assign(fz_desc *var, fz_desc *temp, const char *src, int line) {
+  if (var) __fz_f18_assign(var, temp, src, line);
+  free(temp->base);
+  temp->base = 0;
 }
 
 /* MATMUL of real operands into an unallocated result: (m,k)x(k,n), (m,k)x(k) or

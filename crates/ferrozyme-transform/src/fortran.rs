@@ -19,7 +19,7 @@
 //! aliases of [`ferrozyme_rules::fortran::INACTIVE_ALIASES`], which the table marks
 //! inactive and which [`finish`] renames to flang's routines once differentiation is over.
 
-use ferrozyme_llvm::{link_ir_text, Module, Opcode, Value};
+use ferrozyme_llvm::{link_ir_text, Builder, Module, Opcode, Value};
 use ferrozyme_rules::fortran::{fortran_rule, FortranRule, ASSIGN_INACTIVE, INACTIVE_ALIASES};
 use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
 
@@ -206,6 +206,61 @@ fn link_implementations(m: Module, rt: Runtime) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Does a `Destroy` call finalize an argument (an `intent(out)` dummy on entry) rather than
+/// a local variable: is the base address stored into its descriptor (as a pointer, or as
+/// field 0 of a descriptor aggregate) a parameter?
+pub fn destroys_argument(call: Value) -> bool {
+    let Some(&desc) = call.call_args().first() else {
+        return false;
+    };
+    desc.users().into_iter().any(|u| {
+        if u.opcode() != Some(Opcode::LLVMStore) || u.operand(1) != desc {
+            return false;
+        }
+        let mut v = u.operand(0);
+        while v.opcode() == Some(Opcode::LLVMInsertValue) && v.aggregate_indices() != [0] {
+            v = v.operand(0);
+        }
+        if v.opcode() == Some(Opcode::LLVMInsertValue) {
+            v = v.operand(1);
+        }
+        v.ty().is_pointer() && crate::common::base_object(v).is_argument()
+    })
+}
+
+/// The bytes of the longest descriptor flang's `Destroy` reads: 24, 24 per dimension (at
+/// most 15), the addendum's type description and one length parameter.
+const DESCRIPTOR_BYTES: u64 = 24 + 24 * 15 + 16;
+
+/// flang's `Destroy` (the call `destroy`, of the descriptor `desc`) of the shadow variable
+/// whose descriptor's shadow is `shadow_desc`: through a copy of `desc` (its rank, type
+/// code and type description; the shadow of flang's descriptor need not hold them: at -O0
+/// the shadow of the descriptor aggregate keeps only its pointer) whose base address is
+/// the shadow variable's, read from `shadow_desc`. The copy lives in an `alloca` of
+/// `entry` (a builder at the function's entry).
+pub fn destroy_shadow(
+    b: &Builder,
+    entry: &Builder,
+    destroy: Value,
+    desc: Value,
+    shadow_desc: Value,
+) {
+    let ctx = b.context();
+    let (i8t, i64t) = (ctx.i8(), ctx.i64());
+    let copy = entry.alloca(ctx.array_type(i8t, DESCRIPTOR_BYTES), "fz.shadow.desc");
+    let rank = b.load(i8t, b.byte_gep(desc, i64t.const_int(20)), "fz.rank");
+    let dims = b.binop(Opcode::LLVMMul, b.int_cast(rank, i64t), i64t.const_int(24));
+    let len = b.binop(Opcode::LLVMAdd, dims, i64t.const_int(40));
+    b.memcpy(copy, desc, len, 8);
+    let base = b.load(ctx.ptr(), shadow_desc, "fz.shadow.base");
+    b.store(base, copy);
+    b.call(
+        destroy.called_function_type(),
+        destroy.called_value(),
+        &[copy],
+    );
 }
 
 /// After differentiation: the implementations' inactive assignments and array

@@ -94,6 +94,8 @@ pub(super) const FORTRAN_INACTIVE: &[(&str, &str)] = &[
     ("mpi_type_get_extent_", DATATYPES),
     ("mpi_type_size_", QUERY),
     ("mpi_get_count_", QUERY),
+    ("mpi_probe_", QUERY),
+    ("mpi_iprobe_", QUERY),
     ("mpi_comm_group_", COMMUNICATORS),
     ("mpi_comm_create_", COMMUNICATORS),
     ("mpi_group_incl_", COMMUNICATORS),

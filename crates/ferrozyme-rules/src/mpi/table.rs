@@ -311,6 +311,11 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Comm_rank", MpiRule::Inactive { why: QUERY }),
     ("MPI_Comm_size", MpiRule::Inactive { why: QUERY }),
     ("MPI_Get_count", MpiRule::Inactive { why: QUERY }),
+    // Probes only fill a status (source, tag, count) about a message the receive that
+    // follows moves; they move no data. (The matched MPI_Mprobe/MPI_Mrecv pair is not
+    // differentiated: the receive is the message handle's.)
+    ("MPI_Probe", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Iprobe", MpiRule::Inactive { why: QUERY }),
     ("MPI_Type_size", MpiRule::Inactive { why: QUERY }),
     ("MPI_Type_get_envelope", MpiRule::Inactive { why: QUERY }),
     ("MPI_Comm_get_attr", MpiRule::Inactive { why: QUERY }),

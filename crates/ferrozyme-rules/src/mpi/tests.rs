@@ -9,6 +9,11 @@ fn rows_and_families() {
         Some(MpiRule::Inactive { .. })
     ));
     assert_eq!(mpi_rule("MPI_Alltoallw"), Some(UNSUPPORTED));
+    assert!(matches!(
+        mpi_rule("MPI_Iprobe"),
+        Some(MpiRule::Inactive { .. })
+    ));
+    assert_eq!(mpi_rule("MPI_Mprobe"), Some(UNSUPPORTED));
     assert_eq!(
         mpi_rule("MPI_Exscan"),
         Some(MpiRule::Composed {

@@ -205,6 +205,18 @@ impl Gen<'_> {
             for (k, x) in args.into_iter().enumerate() {
                 c.set_operand(k as u32, x);
             }
+            if super::memory::is_fortran_deallocation(f) {
+                // The shadow variable's components go the same way.
+                let desc = f.call_args()[0];
+                if self.fx.act.is_shadowed(desc) {
+                    let d = self.fetch(desc);
+                    self.each_lane(|g| {
+                        let s = g.fetch_shadow(desc);
+                        crate::fortran::destroy_shadow(&g.b, &g.b, f, d, s);
+                    });
+                }
+                continue;
+            }
             if !matches!(classify(f), CallKind::Free) {
                 continue;
             }

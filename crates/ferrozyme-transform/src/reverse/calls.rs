@@ -80,6 +80,14 @@ impl Gen<'_> {
             // Performed after the reverse sweep (`emit_rev_exit`).
             return;
         }
+        if super::memory::is_fortran_deallocation(i) && crate::fortran::destroys_argument(i) {
+            // An intent(out) dummy finalized on entry: the components the caller had there
+            // go now. Their shadows stay allocated (and are lost): the reverse sweep of
+            // whatever wrote them before this call, which runs after this one's, still
+            // accumulates into them.
+            self.clone_into_fwd(i);
+            return;
+        }
         if self.fwd_parallel_call(i) {
             return;
         }

@@ -343,6 +343,26 @@ impl Checker<'_> {
             }
             return;
         }
+        if super::memory::is_fortran_deallocation(i)
+            && !self.fx.deferred_frees.contains(&i)
+            && !crate::fortran::destroys_argument(i)
+        {
+            let name = i.called_function().map(|f| f.name()).unwrap_or_default();
+            if let Some(ferrozyme_rules::fortran::FortranRule::Deallocation { why }) =
+                ferrozyme_rules::fortran::fortran_rule(&name)
+            {
+                self.diags.report(
+                    Some(i),
+                    Problem::LibraryRoutine {
+                        callee: &name,
+                        family: "flang's runtime library",
+                        why,
+                        help: ferrozyme_rules::fortran::DEALLOCATION_HELP,
+                    },
+                );
+            }
+            return;
+        }
         if !self.fx.act.call_is_active(i, &self.sup.touchers) {
             return;
         }

@@ -429,9 +429,9 @@ fn is_lifetime_marker(i: Value) -> bool {
 }
 
 /// Frees the combined function performs after the reverse sweep instead of in the
-/// forward sweep: calls of `free` (and `llvm.lifetime.end` of stack objects) in a block
-/// that runs exactly once on every path to a return (not on a cycle, dominating every
-/// return), of a pointer defined outside every cycle (its value must still be readable
+/// forward sweep: calls of `free` (and MPI handle frees, flang's `Destroy` of a local,
+/// `llvm.lifetime.end` of stack objects) in a block that runs exactly once on every path
+/// to a return (not on a cycle, dominating every return), of a pointer defined outside every cycle (its value must still be readable
 /// after the reverse sweep: values of loop blocks live in records popped by then). The
 /// memory then stays valid while the reverse sweep runs, so loads of buffers the function
 /// allocates, fills and only reads afterwards can be repeated there instead of cached
@@ -457,6 +457,7 @@ pub(crate) fn deferrable_frees(
             if i.opcode() == Some(Opcode::LLVMCall)
                 && (matches!(classify(i), CallKind::Free)
                     || is_mpi_handle_free(i)
+                    || (is_fortran_deallocation(i) && !crate::fortran::destroys_argument(i))
                     || i.called_function()
                         .is_some_and(|f| f.is_intrinsic("llvm.lifetime.end")))
                 && i.call_args().into_iter().all(once)
@@ -476,6 +477,21 @@ pub(crate) fn is_mpi_handle_free(i: Value) -> bool {
         matches!(
             ferrozyme_rules::mpi::mpi_rule(&f.name()),
             Some(ferrozyme_rules::mpi::MpiRule::HandleFree { .. })
+        )
+    })
+}
+
+/// A call of flang's `_FortranADestroy` (`ferrozyme_rules::fortran::FortranRule::
+/// Deallocation`): it frees the allocatable components of a derived-type variable, which
+/// the reverse sweep still reads, so it runs after the reverse sweep, on the variable's
+/// descriptor and on its shadow's (elsewhere `check.rs` rejects it). An `intent(out)`
+/// dummy's, on entry, frees what the caller had there: it runs at once, on the primal
+/// only (`calls.rs`).
+pub(crate) fn is_fortran_deallocation(i: Value) -> bool {
+    i.called_function().is_some_and(|f| {
+        matches!(
+            ferrozyme_rules::fortran::fortran_rule(&f.name()),
+            Some(ferrozyme_rules::fortran::FortranRule::Deallocation { .. })
         )
     })
 }

@@ -31,6 +31,18 @@ impl TangentGen<'_> {
             self.diags.report(Some(i), problem);
             return;
         }
+        if crate::reverse::memory::is_fortran_deallocation(i) {
+            // flang's `Destroy` of a derived-type variable: of its shadow too.
+            self.copy(i);
+            let desc = i.call_args()[0];
+            if self.fx.act.is_shadowed(desc) {
+                let d = self.prim(desc);
+                for s in self.tangent(desc) {
+                    crate::fortran::destroy_shadow(&self.b, &self.eb, i, d, s);
+                }
+            }
+            return;
+        }
         let replaced = matches!(kind, CallKind::Defined(_))
             && (self.fx.act.call_is_active(i, &self.sup.touchers) || self.needs_tangent(i));
         if !replaced {
