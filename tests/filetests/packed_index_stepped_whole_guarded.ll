@@ -28,7 +28,14 @@
 ; CHECK: [[T:%[a-z0-9.]+\.index]] = alloca i64
 ; CHECK-NEXT: [[E:%[a-z0-9.]+\.index\.step]] = alloca i64
 ; CHECK-NEXT: [[OK:%fz\.index\.ok]] = alloca i1
-; CHECK: icmp ult i64 {{%.*}}, 8192
+; The guard is checked once where the reverse enters the row loop (gmm33): d - 1 (the
+; row counter's entry value), its start 0 and the parts varying with the row (q's and the
+; column counter's exit value: -1 each) in [-2^10, 2^10), the invariant ones (2d - 1, 0,
+; the column counter's start 0) in [-2^12, 2^12).
+; CHECK-LABEL: {{^}}rev.for.cond.cleanup:
+; CHECK: [[W:%.*]] = icmp ult i64 {{%.*}}, 8192
+; CHECK: [[N:%.*]] = icmp ult i64 {{%.*}}, 2048
+; CHECK-NEXT: [[OKO:%.*]] = and i1 [[W]], [[N]]
 ; CHECK-LABEL: {{^}}rev.for.body4:
 ; CHECK: [[OKV:%.*]] = load i1, ptr [[OK]]
 ; CHECK-NEXT: [[TV:%.*]] = load i64, ptr [[T]]
@@ -42,10 +49,13 @@
 ; CHECK-NEXT: store i64 [[TN]], ptr [[T]]
 ; CHECK-NEXT: [[EN:%.*]] = sub i64 [[EC]], -1
 ; CHECK-NEXT: store i64 [[EN]], ptr [[E]]
+; CHECK-LABEL: {{^}}rev.for.cond.cleanup.from.for.cond.cleanup3:
+; CHECK-NEXT: store i1 [[OKO]], ptr [[OK]]
 ; CHECK-LABEL: {{^}}rev.for.cond.cleanup3.from.for.body4:
 ; CHECK: store i64 {{%.*}}, ptr [[T]]
 ; CHECK-NEXT: store i64 {{%.*}}, ptr [[E]]
-; CHECK-NEXT: store i1 {{%.*}}, ptr [[OK]]
+; CHECK-NOT: ptr [[OK]]
+; CHECK: br label %rev.for.body4
 ; CHECK-LABEL: define internal void @fz_grad_f_inexact(
 ; CHECK-NOT: stepped_index
 ; CHECK-NOT: alloca i1

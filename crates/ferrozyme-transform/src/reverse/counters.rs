@@ -446,6 +446,10 @@ impl Gen<'_> {
             for (q_slot, q) in self.quadratic_inits(iv, v) {
                 out.push((blocks.clone(), q_slot, q));
             }
+            // Guards of stepped indices in inner loops, checked once for this loop.
+            for (ok_slot, ok) in self.hoisted_guard_inits(iv, v) {
+                out.push((blocks.clone(), ok_slot, ok));
+            }
             // Counters offset from this one: their products start from `v + k`.
             let mut offset: Vec<(usize, Value, i64)> = self
                 .flow

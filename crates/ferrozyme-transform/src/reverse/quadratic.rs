@@ -140,8 +140,25 @@ impl Gen<'_> {
         l: &Loop,
         nodes: &mut u32,
     ) -> Option<i64> {
+        self.coefficient_zeroing(v, iv, None, l, nodes)
+    }
+
+    /// [`Gen::coefficient`] with the value `zeroed` (an inner loop's counter, when `l`
+    /// is an outer loop) standing for 0: the coefficient of `iv` in the part of `v`
+    /// independent of `zeroed` (stepped_index.rs, the guard hoisted to the outer loop).
+    pub(super) fn coefficient_zeroing(
+        &self,
+        v: Value,
+        iv: Value,
+        zeroed: Option<Value>,
+        l: &Loop,
+        nodes: &mut u32,
+    ) -> Option<i64> {
         if v == iv {
             return Some(1);
+        }
+        if Some(v) == zeroed {
+            return Some(0);
         }
         *nodes += 1;
         if *nodes > MAX_NODES {
@@ -154,7 +171,7 @@ impl Gen<'_> {
             return Some(0);
         }
         v.ty().int_width().filter(|w| *w <= 64)?;
-        let mut k = |x: Value| self.coefficient(x, iv, l, nodes);
+        let mut k = |x: Value| self.coefficient_zeroing(x, iv, zeroed, l, nodes);
         use Opcode::*;
         match v.opcode()? {
             LLVMAdd => Some(k(v.operand(0))?.wrapping_add(k(v.operand(1))?)),
@@ -187,13 +204,28 @@ impl Gen<'_> {
     /// reverse builder's position. Flags are dropped: the value may be computed for an
     /// exit value the loop never ran with (it is then not read).
     pub(super) fn emit_factor(&mut self, v: Value, iv: Value, iv_value: Value, l: &Loop) -> Value {
+        self.emit_factor_zeroing(v, iv, iv_value, None, l)
+    }
+
+    /// [`Gen::emit_factor`] with `zeroed` replaced by 0 (see [`Gen::coefficient_zeroing`]).
+    pub(super) fn emit_factor_zeroing(
+        &mut self,
+        v: Value,
+        iv: Value,
+        iv_value: Value,
+        zeroed: Option<Value>,
+        l: &Loop,
+    ) -> Value {
         if v == iv {
             return iv_value;
+        }
+        if Some(v) == zeroed {
+            return v.ty().const_i64(0);
         }
         if !v.is_instruction() || !l.blocks.contains(&v.parent_block()) {
             return self.fetch(v);
         }
-        let mut e = |x: Value| self.emit_factor(x, iv, iv_value, l);
+        let mut e = |x: Value| self.emit_factor_zeroing(x, iv, iv_value, zeroed, l);
         use Opcode::*;
         match v.opcode() {
             Some(LLVMAdd) => {
@@ -296,7 +328,7 @@ impl Gen<'_> {
         self.stepped_step_back(header);
     }
 
-    fn loop_of_counter(&self, iv: Value) -> Option<Loop> {
+    pub(super) fn loop_of_counter(&self, iv: Value) -> Option<Loop> {
         let header = self.flow.counters.get(&iv)?.header;
         self.fx
             .loops

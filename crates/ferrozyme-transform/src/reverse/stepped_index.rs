@@ -25,6 +25,20 @@
 //!   (64-bit arithmetic from the sign-extended factors);
 //! * `E = T(i) - T(i - s) = D / 2 + kq s`, with `E(i) - E(i - s) = k1 k2 s^2`.
 //!
+//! `ok` checked per run of the loop cost GMM about 8 instructions per row and, with the
+//! recomputing copy of the loop beside the stepped one in every row, registers (gmm33:
+//! 2.5M of gmm-fused's 58.9M instructions per gradient call with no guard at all). So
+//! where the loop sits in a counted loop with counter `J` and every checked value is
+//! affine in `J` (`v = k J + V0` modulo its width, `|k| <= 3`: the parts `A`, `B`, `Q` with
+//! the inner counter standing for 0, the counter's value on each exit, `bound - delta`
+//! from its exit test, and its start), `ok` is decided once where the reverse enters the
+//! outer loop ([`Gen::hoisted_guard_inits`]): both ends of `J` and each `V0` with `k != 0`
+//! in `[-2^10, 2^10)`, each value with `k = 0` in `[-2^12, 2^12)`. Then `|k J + V0| <=
+//! 3 2^10 + 2^10 = 2^12` for every `J` the outer loop ran with, exactly, so every run of
+//! the inner loop would have passed its own check; the slot is invariant in the outer
+//! loop, which LLVM can then unswitch whole (`-O3` does on GMM's shape; after `-O2` the
+//! per-row branch is one compare of an invariant). Otherwise the check stays per run.
+//!
 //! Stepping back is `T -= E`, `E -= k1 k2 s^2` (wrapping adds: when `ok` is false their
 //! values are not used). The reverse reads the index as `select ok, T, sext(P / 2 + q)`,
 //! the second operand computed as before from the `P` slot: the same value whenever `ok`
@@ -41,6 +55,7 @@ use ferrozyme_analysis::loops::Loop;
 use ferrozyme_llvm::{IntPredicate, Module, Opcode, Value};
 
 use super::cheap::is_exact_halving;
+use super::counters::ExitValue;
 use super::quadratic::in_order;
 use super::Gen;
 
@@ -54,6 +69,10 @@ pub const FORWARD_MARK: &str = "ferrozyme.forward_halving";
 const MAX_COEF: i64 = 3;
 /// The window: values in `[-2^WINDOW, 2^WINDOW)`.
 const WINDOW: u32 = 12;
+/// The hoisted guard's window for the enclosing counter and the parts that vary with it:
+/// `(MAX_COEF + 1) 2^HOISTED_WINDOW <= 2^WINDOW`.
+const HOISTED_WINDOW: u32 = 10;
+const _: () = assert!((MAX_COEF + 1) << HOISTED_WINDOW <= 1 << WINDOW);
 
 /// One index stepped back whole (see the module essay).
 pub(crate) struct SteppedIndex {
@@ -70,6 +89,29 @@ pub(crate) struct SteppedIndex {
     pub e_slot: Value,
     pub ok_slot: Value,
     pub order: usize,
+    /// `ok` decided once where the enclosing loop's counter is set, for all its
+    /// iterations (see the module essay), instead of per run of this loop.
+    pub hoisted: Option<HoistedGuard>,
+}
+
+/// The guard of a [`SteppedIndex`] hoisted to the enclosing counted loop: every value the
+/// per-run guard checks is `k J + V0` (modulo its width) in that loop's counter `J`.
+#[derive(Clone)]
+pub(crate) struct HoistedGuard {
+    /// The enclosing loop's counter and the value it enters the loop with.
+    pub outer: Value,
+    pub outer_start: Value,
+    pub parts: Vec<GuardPart>,
+}
+
+/// One value of the per-run guard as an expression of the enclosing loop: `expr - delta`
+/// with the inner counter `zeroed` (when set) standing for 0; `k` its coefficient of `J`.
+#[derive(Clone, Copy)]
+pub(crate) struct GuardPart {
+    pub expr: Value,
+    pub zeroed: Option<Value>,
+    pub delta: i64,
+    pub k: i64,
 }
 
 impl Gen<'_> {
@@ -85,26 +127,10 @@ impl Gen<'_> {
         {
             return;
         }
-        // The value the counter enters the loop with: from its one predecessor outside.
-        let Some(entry) = l.entry else {
+        let Some(start) = counter_start(iv, l) else {
             return;
         };
-        let outside: Vec<Value> = iv
-            .incoming()
-            .into_iter()
-            .filter(|(_, b)| !l.blocks.contains(b))
-            .map(|(v, _)| v)
-            .collect();
-        let (Some(&start), 1) = (outside.first(), outside.len()) else {
-            return;
-        };
-        if !iv
-            .incoming()
-            .iter()
-            .any(|(v, b)| *v == start && *b == entry)
-        {
-            return;
-        }
+        let factors = self.flow.quadratics[&m].factors;
         let in_loop = |v: Value| v.is_instruction() && l.blocks.contains(&v.parent_block());
         for h in m.users() {
             if h.opcode() != Some(Opcode::LLVMSDiv) || !is_exact_halving(h) || !in_loop(h) {
@@ -134,14 +160,22 @@ impl Gen<'_> {
                     let t_slot = eb.alloca(x.ty(), &format!("{}.index", x.name()));
                     let e_slot = eb.alloca(x.ty(), &format!("{}.index.step", x.name()));
                     let ok_slot = eb.alloca(x.ty().context().i1(), "fz.index.ok");
+                    let hoisted = self.hoisted_guard(iv, l, [factors[0], factors[1], q], start);
+                    let once = hoisted.is_some();
                     self.sup.remarks.note(
                         ferrozyme_llvm::RemarkKind::RecomputedValue,
                         self.fx.req.func,
                         x,
                         || {
-                            "stepped back whole where the loop's index arithmetic \
-                             does not wrap (a guarded packed index)"
-                                .to_string()
+                            format!(
+                                "stepped back whole where the loop's index arithmetic does \
+                                 not wrap (a guarded packed index; the guard checked {})",
+                                if once {
+                                    "once for the enclosing loop"
+                                } else {
+                                    "per run of the loop"
+                                }
+                            )
                         },
                     );
                     let order = self.flow.stepped.len();
@@ -157,6 +191,7 @@ impl Gen<'_> {
                             e_slot,
                             ok_slot,
                             order,
+                            hoisted,
                         },
                     );
                 }
@@ -182,32 +217,24 @@ impl Gen<'_> {
             let s = &self.flow.stepped[&x];
             let (q, kq, start) = (s.q, s.kq, s.start);
             let (t_slot, e_slot, ok_slot) = (s.t_slot, s.e_slot, s.ok_slot);
+            let hoisted = s.hoisted.is_some();
             let (i32t, i64t) = (m.ty(), x.ty());
             let qv = self.emit_factor(q, iv, iv_value, l);
-            let start = self.fetch(start);
-            // The parts independent of the counter, A = a - k1 i_e (modulo 2^32).
-            let iv32 = self.b.trunc(iv_value, i32t);
-            let mut biased = Vec::new();
-            for (v, k) in [(ab[0], ka), (ab[1], kb), (qv, kq)] {
-                let ki = self.b.mul(iv32, i32t.const_i64(k));
-                let c = self.b.sub(v, ki);
-                biased.push(self.b.sext(c, i64t));
+            if !hoisted {
+                let start = self.fetch(start);
+                // The parts independent of the counter, A = a - k1 i_e (modulo 2^32).
+                let iv32 = self.b.trunc(iv_value, i32t);
+                let mut checked = Vec::new();
+                for (v, k) in [(ab[0], ka), (ab[1], kb), (qv, kq)] {
+                    let ki = self.b.mul(iv32, i32t.const_i64(k));
+                    let c = self.b.sub(v, ki);
+                    checked.push(self.b.sext(c, i64t));
+                }
+                checked.push(iv_value);
+                checked.push(start);
+                let ok = self.in_window(&checked, WINDOW).expect("five values");
+                out.push((ok_slot, ok));
             }
-            biased.push(iv_value);
-            biased.push(start);
-            let half = i64t.const_i64(1 << WINDOW);
-            let mut any = None;
-            for v in biased {
-                let v = self.b.add(v, half);
-                any = Some(match any {
-                    None => v,
-                    Some(a) => self.b.or(a, v),
-                });
-            }
-            let any = any.expect("five values");
-            let ok = self
-                .b
-                .icmp(IntPredicate::LLVMIntULT, any, i64t.const_i64(2 << WINDOW));
             // T = a b / 2 + q and E = D / 2 + kq s, D = s (k2 a + k1 b - k1 k2 s), exact
             // integers when `ok` holds (both products even).
             let a = self.b.sext(ab[0], i64t);
@@ -225,6 +252,154 @@ impl Gen<'_> {
             let e = self.b.add(d_half, i64t.const_i64(kq * step));
             out.push((t_slot, t));
             out.push((e_slot, e));
+        }
+        out
+    }
+
+    /// `values` (64-bit) all in `[-2^bits, 2^bits)`: one `or` of the biased values
+    /// compared with `2^(bits + 1)`; `None` for no values.
+    fn in_window(&mut self, values: &[Value], bits: u32) -> Option<Value> {
+        let ty = values.first()?.ty();
+        let half = ty.const_i64(1 << bits);
+        let mut any = None;
+        for v in values {
+            let v = self.b.add(*v, half);
+            any = Some(match any {
+                None => v,
+                Some(a) => self.b.or(a, v),
+            });
+        }
+        let any = any?;
+        Some(
+            self.b
+                .icmp(IntPredicate::LLVMIntULT, any, ty.const_i64(2 << bits)),
+        )
+    }
+
+    /// The guard of a stepped index over counter `iv` (loop `l`) as a check of the
+    /// innermost enclosing counted loop, when every value the per-run guard checks (the
+    /// parts of the factors and of `q` independent of `iv`, the counter's value on each
+    /// exit, its start) is affine in that loop's counter with a coefficient of at most
+    /// [`MAX_COEF`]. `per_run` are the two factors and `q`.
+    fn hoisted_guard(
+        &self,
+        iv: Value,
+        l: &Loop,
+        per_run: [Value; 3],
+        start: Value,
+    ) -> Option<HoistedGuard> {
+        let mut parts: Vec<(Value, Option<Value>, i64)> =
+            per_run.iter().map(|v| (*v, Some(iv), 0)).collect();
+        for (_, exit) in &self.flow.counters[&iv].exits {
+            let ExitValue::Bound { bound, delta } = *exit else {
+                return None;
+            };
+            parts.push((bound, None, delta));
+        }
+        if parts.len() == per_run.len() {
+            return None;
+        }
+        parts.push((start, None, 0));
+        let mut around: Vec<(usize, usize, Value, Loop)> = self
+            .flow
+            .counters
+            .iter()
+            .filter(|(j, c)| **j != iv && c.offset_of.is_none() && j.ty().int_width() == Some(64))
+            .filter_map(|(j, c)| {
+                let lo = self.loop_of_counter(*j)?;
+                (lo.header != l.header && lo.blocks.contains(&l.header))
+                    .then(|| (lo.blocks.len(), c.order, *j, lo))
+            })
+            .collect();
+        around.sort_by_key(|a| (a.0, a.1));
+        let innermost = around.first()?.0;
+        'candidates: for (_, _, j, lo) in around.into_iter().take_while(|a| a.0 == innermost) {
+            let Some(outer_start) = counter_start(j, &lo) else {
+                continue;
+            };
+            let mut guard = Vec::new();
+            for &(expr, zeroed, delta) in &parts {
+                let mut nodes = 0;
+                let k = self.coefficient_zeroing(expr, j, zeroed, &lo, &mut nodes);
+                match k {
+                    Some(k) if (-MAX_COEF..=MAX_COEF).contains(&k) => guard.push(GuardPart {
+                        expr,
+                        zeroed,
+                        delta,
+                        k,
+                    }),
+                    _ => continue 'candidates,
+                }
+            }
+            return Some(HoistedGuard {
+                outer: j,
+                outer_start,
+                parts: guard,
+            });
+        }
+        None
+    }
+
+    /// Where counter `j` starts from `j_value` (entering its loop backwards): the hoisted
+    /// guards over it. With `J` between the loop's start and `j_value` and each part `k J +
+    /// V0`, `V0` taken at `j_value`: a part with `k = 0` is checked in the per-run window
+    /// `[-2^12, 2^12)`; when some `k` is not 0, the other parts' `V0` and both ends of
+    /// `J` are checked in `[-2^10, 2^10)`, so that `|k J + V0| <= 3 * 2^10 + 2^10` keeps
+    /// every part of every run in the per-run window, exactly (no wrap), whatever run.
+    pub(super) fn hoisted_guard_inits(&mut self, j: Value, j_value: Value) -> Vec<(Value, Value)> {
+        let found = in_order(&self.flow.stepped, |s| {
+            s.hoisted
+                .as_ref()
+                .is_some_and(|h| h.outer == j)
+                .then_some(s.order)
+        });
+        let mut out = Vec::new();
+        let Some(lo) = self.loop_of_counter(j) else {
+            return out;
+        };
+        let i64t = j.ty();
+        for x in found {
+            let s = &self.flow.stepped[&x];
+            let ok_slot = s.ok_slot;
+            let h = s.hoisted.clone().expect("found by it");
+            let mut wide = Vec::new();
+            let mut narrow = Vec::new();
+            for p in &h.parts {
+                let ty = p.expr.ty();
+                let mut v = self.emit_factor_zeroing(p.expr, j, j_value, p.zeroed, &lo);
+                if p.delta != 0 {
+                    v = self.b.sub(v, ty.const_i64(p.delta));
+                }
+                if p.k != 0 {
+                    let jw = if ty == i64t {
+                        j_value
+                    } else {
+                        self.b.trunc(j_value, ty)
+                    };
+                    let kj = self.b.mul(jw, ty.const_i64(p.k));
+                    v = self.b.sub(v, kj);
+                }
+                if ty != i64t {
+                    v = self.b.sext(v, i64t);
+                }
+                if p.k == 0 {
+                    wide.push(v);
+                } else {
+                    narrow.push(v);
+                }
+            }
+            if !narrow.is_empty() {
+                narrow.push(j_value);
+                narrow.push(self.fetch(h.outer_start));
+            }
+            let ok = match (
+                self.in_window(&wide, WINDOW),
+                self.in_window(&narrow, HOISTED_WINDOW),
+            ) {
+                (Some(a), Some(b)) => self.b.and(a, b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => unreachable!("a guard has parts"),
+            };
             out.push((ok_slot, ok));
         }
         out
@@ -271,6 +446,25 @@ impl Gen<'_> {
         v.set_metadata(ctx.md_kind(MARK), Some(ctx.md_node(&[])));
         Some(v)
     }
+}
+
+/// The value a counted induction variable enters loop `l` with: its incoming value from
+/// the loop's one predecessor outside.
+fn counter_start(iv: Value, l: &Loop) -> Option<Value> {
+    let entry = l.entry?;
+    let outside: Vec<Value> = iv
+        .incoming()
+        .into_iter()
+        .filter(|(_, b)| !l.blocks.contains(b))
+        .map(|(v, _)| v)
+        .collect();
+    let (Some(&start), 1) = (outside.first(), outside.len()) else {
+        return None;
+    };
+    iv.incoming()
+        .iter()
+        .any(|(v, b)| *v == start && *b == entry)
+        .then_some(start)
 }
 
 /// The instructions of `module` that carry metadata of kind `mark`.
