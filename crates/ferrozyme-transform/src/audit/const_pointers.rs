@@ -221,20 +221,31 @@ fn constant_call_result(
 }
 
 /// Is `v` (an address computed from) a pointer to floating-point data read out of the
-/// memory of an `enzyme_const` parameter: `c->w = r->weights` with `r` constant? Stored
-/// into shadowed memory the caller handed in (`c`), it had a null shadow, and a later
-/// reader's adjoint went through it (a crash, tests/c/1301); runtime activity makes it its
-/// own shadow instead. Only into a parameter's memory: libstdc++'s
-/// `unordered_map::operator[]` keeps bucket pointers read out of a constant map in the
-/// nodes it allocates, which must stay as they are (tests/cxx/80).
+/// memory of an `enzyme_const` parameter, up to `activity::MAX_POINTER_READS` loads deep:
+/// `c->w = r->weights` or `c->w = r->m->weights` with `r` constant? Stored into shadowed
+/// memory the caller handed in (`c`), it had a null shadow, and a later reader's adjoint
+/// went through it (a crash, tests/c/1301, 1302); runtime activity makes it its own shadow
+/// instead. Only into a parameter's memory: libstdc++'s `unordered_map::operator[]` keeps
+/// bucket pointers read out of a constant map in the nodes it allocates, which must stay
+/// as they are (tests/cxx/80).
 fn pointer_read_from_constant(
     v: Value,
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
 ) -> bool {
-    let l = base_object(v);
-    l.opcode() == Some(Opcode::LLVMLoad)
-        && const_params.contains(&stored_pointer_base(l.operand(0)))
+    let mut l = base_object(v);
+    let mut from_constant = false;
+    for _ in 0..ferrozyme_analysis::activity::MAX_POINTER_READS {
+        if l.opcode() != Some(Opcode::LLVMLoad) {
+            break;
+        }
+        l = stored_pointer_base(l.operand(0));
+        if const_params.contains(&l) {
+            from_constant = true;
+            break;
+        }
+    }
+    from_constant
         && types
             .pointee_tree(v)
             .iter()
