@@ -708,11 +708,26 @@ define double @reads(ptr %this, ptr %data) {
         assert!(!stores_param(f("init_c"), 1, 0));
         let c_in = [true, false];
         assert!(stores_param_or_pointer_in_it(f("init_c"), 1, 0, &c_in));
-        assert!(stores_param_or_pointer_in_it(f("calls_init_c"), 1, 1, &c_in));
-        assert!(!stores_param_or_pointer_in_it(f("calls_init_c"), 1, 0, &c_in));
+        assert!(stores_param_or_pointer_in_it(
+            f("calls_init_c"),
+            1,
+            1,
+            &c_in
+        ));
+        assert!(!stores_param_or_pointer_in_it(
+            f("calls_init_c"),
+            1,
+            0,
+            &c_in
+        ));
         assert!(!stores_param_or_pointer_in_it(f("reads"), 1, 2, &c_in));
         // only into memory the caller handed in with a shadow
-        assert!(!stores_param_or_pointer_in_it(f("init_c"), 1, 0, &[false, false]));
+        assert!(!stores_param_or_pointer_in_it(
+            f("init_c"),
+            1,
+            0,
+            &[false, false]
+        ));
         // two loads deep (tests/c/1302), also through -O0 slots; not four
         assert!(!stores_param(f("init_c2"), 1, 0));
         assert!(stores_param_or_pointer_in_it(f("init_c2"), 1, 0, &c_in));
@@ -721,8 +736,23 @@ define double @reads(ptr %this, ptr %data) {
         // a node the function allocates is not memory handed in (tests/cxx/80), also
         // when a callee gets it as its own parameter
         assert!(!stores_param_or_pointer_in_it(f("node_of"), 0, 2, &[false]));
-        assert!(!stores_param_or_pointer_in_it(f("node_of_by_ctor"), 0, 2, &[false]));
-        assert!(stores_param_or_pointer_in_it(f("fill_by_ctor"), 1, 2, &c_in));
-        assert!(!stores_param_or_pointer_in_it(f("fill_by_ctor"), 1, 0, &c_in));
+        assert!(!stores_param_or_pointer_in_it(
+            f("node_of_by_ctor"),
+            0,
+            2,
+            &[false]
+        ));
+        assert!(stores_param_or_pointer_in_it(
+            f("fill_by_ctor"),
+            1,
+            2,
+            &c_in
+        ));
+        assert!(!stores_param_or_pointer_in_it(
+            f("fill_by_ctor"),
+            1,
+            0,
+            &c_in
+        ));
     }
 }

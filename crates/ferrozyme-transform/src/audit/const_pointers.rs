@@ -92,7 +92,10 @@ pub(crate) fn runtime_activity_store(
 /// memory whose layout type analysis did not learn (a `const std::valarray<double> &` that an -O0
 /// expression-template closure keeps, whose shadow closure then holds the primal
 /// valarray: the reverse sweep added adjoints into the constant input, tests/cxx/380).
-/// A `std::string` key (pointers to characters only) does not count.
+/// A `std::string` key (pointers to characters only) does not count, nor, where type
+/// analysis learned nothing, a parameter C++ declares as a reference or pointer to
+/// float-free data (`char const (&) [6]`, `std::string &&`: the keys `std::map::emplace`
+/// keeps in the pair it builds at -O0, tests/cxx/124; `declared_float_free`).
 pub(crate) fn kept_constant_pointer(
     v: Value,
     types: &ferrozyme_analysis::types::TypeAnalysis,
@@ -104,8 +107,23 @@ pub(crate) fn kept_constant_pointer(
         && !ferrozyme_analysis::activity::is_empty_object_param(base)
         && {
             let pointee = types.pointee_tree(base);
-            pointee.is_empty() || holds_floats(&pointee, 3)
+            (pointee.is_empty() && !declared_float_free(base)) || holds_floats(&pointee, 3)
         }
+}
+
+/// Does the C++ signature of the function parameter `p` belongs to (its mangled name, or
+/// the name of the function it was cloned from) declare it as pointing to data without
+/// floats (`library_types::declared_float_free_pointee`)?
+fn declared_float_free(p: Value) -> bool {
+    if !p.is_argument() {
+        return false;
+    }
+    let f = p.parent_function();
+    ferrozyme_analysis::library_types::declared_params(&f.source_name(), f).is_some_and(|ps| {
+        ps.iter().any(|(t, q)| {
+            *q == p && ferrozyme_analysis::library_types::declared_float_free_pointee(t)
+        })
+    })
 }
 
 /// Does `tree` hold floats, directly or behind the pointers it holds (`depth` levels)?
