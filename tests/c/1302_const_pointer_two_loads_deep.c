@@ -1,7 +1,9 @@
 // OPT: O0 O2
-// IGNORE: crashes as c/1301 did (SIGSEGV at -O0, exit 48 at -O2): the pointer kept is read two loads deep out of the enzyme_const registry, and runtime activity takes over pointers read one load deep only (audit/const_pointers.rs pointer_read_from_constant; session 14 tried three loads together with the wider rule that broke cxx/80, not this narrow one)
 // c/1301's pattern one load deeper: the initializer keeps `r->m->weights` (two loads out of
 // the enzyme_const registry) in a local struct with a shadow; the gradient is the analytic one.
+// Crashed as c/1301 did (SIGSEGV at -O0, exit 48 at -O2) until act33: runtime activity now
+// takes over pointers read up to three loads out of enzyme_const memory (kept in memory the
+// caller handed in with a shadow).
 #include "fz_test.h"
 typedef struct { int n; double *weights; } model;
 typedef struct { int id; model *m; } registry;

@@ -3,7 +3,6 @@
 // IGNORE-O2: the same as -O1
 // IGNORE-O3: the same as -O1
 // IGNORE-PLUGIN: the same as -O1 (the plugin trial is at -O2)
-// IGNORE-O0: mismatched activity (since cxx32, which puts callers of functions keeping an `enzyme_const` pointer of unknown layout under run-time checks, to fix cxx/380's silent wrong gradient): the `std::string` constructed into the node from a constant key is passed to libstdc++'s `basic_string` destructor and `operator<`, functions without IR, which run-time activity checks cannot follow (`std::pair<const std::string, int>`'s constructor and destructor, `std::less<std::string>::operator()`); a clear compile-time error
 // Configuration-driven models look their parameters up by name: a
 // `std::map<std::string, int>` built inside the differentiated function maps names to
 // slots of the active parameter array, `std::string` keys built from literals and

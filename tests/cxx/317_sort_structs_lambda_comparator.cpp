@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++20
-// IGNORE-O0: mismatched activity (since cxx32, see cxx/380): `std::ranges::sort`'s comparator (`__make_comp_proj`, a lambda holding references to the empty `std::less<>` and projection objects, passed as two coerced pointers whose layout type analysis does not know) counts as a kept constant pointer, so the sort helpers run under run-time checks, and their 24-byte moves of `Rec` (floats moved as integers through maybe-primal iterators, `__unguarded_linear_insert`, `__adjust_heap`, `std::swap<Rec>`) cannot be guarded; a clear compile-time error
 // Sorting records that carry active values: `std::sort` of a vector of structs with a
 // lambda comparator on an integer key (the permutation is data), on the active value
 // itself (piecewise: the derivative follows the value wherever it lands), a capturing

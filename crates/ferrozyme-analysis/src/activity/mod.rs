@@ -43,7 +43,7 @@ pub use globals::{
     extracted_returned_arg, functions_referencing_shadowed_globals,
     functions_touching_shadowed_globals, global_needs_shadow, is_param_memory,
     is_readnone_function, is_readonly_function, returned_param, returns_fresh_memory, stores_param,
-    stores_param_or_pointer_in_it,
+    stores_param_or_pointer_in_it, MAX_POINTER_READS,
 };
 
 /// How an argument of the function being differentiated takes part.

@@ -92,7 +92,10 @@ pub(crate) fn runtime_activity_store(
 /// memory whose layout type analysis did not learn (a `const std::valarray<double> &` that an -O0
 /// expression-template closure keeps, whose shadow closure then holds the primal
 /// valarray: the reverse sweep added adjoints into the constant input, tests/cxx/380).
-/// A `std::string` key (pointers to characters only) does not count.
+/// A `std::string` key (pointers to characters only) does not count, nor, where type
+/// analysis learned nothing, a parameter C++ declares as a reference or pointer to
+/// float-free data (`char const (&) [6]`, `std::string &&`: the keys `std::map::emplace`
+/// keeps in the pair it builds at -O0, tests/cxx/124; `declared_float_free`).
 pub(crate) fn kept_constant_pointer(
     v: Value,
     types: &ferrozyme_analysis::types::TypeAnalysis,
@@ -104,8 +107,23 @@ pub(crate) fn kept_constant_pointer(
         && !ferrozyme_analysis::activity::is_empty_object_param(base)
         && {
             let pointee = types.pointee_tree(base);
-            pointee.is_empty() || holds_floats(&pointee, 3)
+            (pointee.is_empty() && !declared_float_free(base)) || holds_floats(&pointee, 3)
         }
+}
+
+/// Does the C++ signature of the function parameter `p` belongs to (its mangled name, or
+/// the name of the function it was cloned from) declare it as pointing to data without
+/// floats (`library_types::declared_float_free_pointee`)?
+fn declared_float_free(p: Value) -> bool {
+    if !p.is_argument() {
+        return false;
+    }
+    let f = p.parent_function();
+    ferrozyme_analysis::library_types::declared_params(&f.source_name(), f).is_some_and(|ps| {
+        ps.iter().any(|(t, q)| {
+            *q == p && ferrozyme_analysis::library_types::declared_float_free_pointee(t)
+        })
+    })
 }
 
 /// Does `tree` hold floats, directly or behind the pointers it holds (`depth` levels)?
@@ -221,20 +239,31 @@ fn constant_call_result(
 }
 
 /// Is `v` (an address computed from) a pointer to floating-point data read out of the
-/// memory of an `enzyme_const` parameter: `c->w = r->weights` with `r` constant? Stored
-/// into shadowed memory the caller handed in (`c`), it had a null shadow, and a later
-/// reader's adjoint went through it (a crash, tests/c/1301); runtime activity makes it its
-/// own shadow instead. Only into a parameter's memory: libstdc++'s
-/// `unordered_map::operator[]` keeps bucket pointers read out of a constant map in the
-/// nodes it allocates, which must stay as they are (tests/cxx/80).
+/// memory of an `enzyme_const` parameter, up to `activity::MAX_POINTER_READS` loads deep:
+/// `c->w = r->weights` or `c->w = r->m->weights` with `r` constant? Stored into shadowed
+/// memory the caller handed in (`c`), it had a null shadow, and a later reader's adjoint
+/// went through it (a crash, tests/c/1301, 1302); runtime activity makes it its own shadow
+/// instead. Only into a parameter's memory: libstdc++'s `unordered_map::operator[]` keeps
+/// bucket pointers read out of a constant map in the nodes it allocates, which must stay
+/// as they are (tests/cxx/80).
 fn pointer_read_from_constant(
     v: Value,
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
 ) -> bool {
-    let l = base_object(v);
-    l.opcode() == Some(Opcode::LLVMLoad)
-        && const_params.contains(&stored_pointer_base(l.operand(0)))
+    let mut l = base_object(v);
+    let mut from_constant = false;
+    for _ in 0..ferrozyme_analysis::activity::MAX_POINTER_READS {
+        if l.opcode() != Some(Opcode::LLVMLoad) {
+            break;
+        }
+        l = stored_pointer_base(l.operand(0));
+        if const_params.contains(&l) {
+            from_constant = true;
+            break;
+        }
+    }
+    from_constant
         && types
             .pointee_tree(v)
             .iter()

@@ -350,9 +350,10 @@ fn direct_choices(insts: &[Value], act: &Activity, rt: &RuntimeActivity) -> Hash
 
 /// Does call `i` give a defined callee a constant pointer to floating-point data
 /// (`kept_constant`: an `enzyme_const` parameter of this function, or an address computed
-/// from one) that the callee stores away, or a pointer it reads out of it (`c->w =
-/// r->weights`, tests/c/1301), together with shadowed memory? The callee's derivative then stores the pointer as its own shadow
-/// (runtime activity, in the callee), so pointers this function reads back from shadowed
+/// from one) together with shadowed memory, and the callee stores the constant away, or
+/// keeps a pointer it reads out of it (`c->w = r->weights`, `c->w = r->m->weights`:
+/// tests/c/1301, 1302) in that shadowed memory? The callee's derivative then stores the
+/// pointer as its own shadow (runtime activity, in the callee), so pointers this function reads back from shadowed
 /// memory afterwards may be primals: an Eigen `Map<const VectorXd> y(data, n)` built at
 /// `-O0` (the constructor keeps `data`) and read by the evaluators of `(h - y)`.
 fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value) -> bool) -> bool {
@@ -366,11 +367,17 @@ fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value
     {
         return false;
     }
+    // Where a pointer read out of the constant counts as kept: memory handed in with a
+    // shadow (not a node the callee allocates, tests/cxx/80).
+    let shadowed: Vec<bool> = args
+        .iter()
+        .map(|a| a.ty().is_pointer() && act.is_shadowed(*a))
+        .collect();
     args.iter().enumerate().any(|(k, &a)| {
         a.ty().is_pointer()
             && lacks_shadow(act, a)
             && kept_constant(a)
-            && ferrozyme_analysis::activity::stores_param_or_pointer_in_it(g, k, 3)
+            && ferrozyme_analysis::activity::stores_param_or_pointer_in_it(g, k, 3, &shadowed)
     })
 }
 

@@ -144,29 +144,12 @@ impl Engine {
     /// hidden `this` or result slot comes first) and only when every parameter's kind
     /// fits; anything else (classes by value, variadic functions) seeds nothing.
     fn seed_signature(&mut self, f: Value) {
-        use crate::library_types::{demangle, fp_pointee, param_fits, parse_signature};
-        let name = f.name();
-        let Some(sig) = demangle(&name).and_then(|d| parse_signature(&d)) else {
+        use crate::library_types::{declared_params, fp_pointee};
+        let Some(params) = declared_params(&f.name(), f) else {
             return;
         };
-        let ir = f.params();
-        let n = sig.params.len();
-        if ir.len() < n || ir.len() - n > 2 || sig.params.iter().any(|p| p.contains("...")) {
-            return;
-        }
-        let hidden = ir.len() - n;
-        if !ir[..hidden].iter().all(|p| p.ty().is_pointer()) {
-            return;
-        }
-        let fits = sig.params.iter().zip(&ir[hidden..]).all(|(t, p)| {
-            let ty = p.ty();
-            param_fits(t, ty.is_pointer(), ty.is_fp_scalar(), ty.is_integer())
-        });
-        if !fits {
-            return;
-        }
-        for (t, &p) in sig.params.iter().zip(&ir[hidden..]) {
-            let b = match fp_pointee(t) {
+        for (t, p) in params {
+            let b = match fp_pointee(&t) {
                 Some("double") => BaseType::Double,
                 Some("float") => BaseType::Float,
                 Some("long double") => BaseType::LongDouble,
