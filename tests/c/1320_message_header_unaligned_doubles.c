@@ -1,5 +1,6 @@
 // OPT: O0 O2
 // IGNORE-O0: cannot-deduce-type ("conflicting uses are seen" at pack's memcpy of x[i] to msg + off + 8 i, and "an integer access to differentiable memory whose type is ambiguous" at unpack's `load i32` of the header): at -O0 the offset `off + 8 i` is one variable index from msg, so the stride-8 fold over msg lands the doubles' bytes on the int header and msg becomes Anything; -O1 and up split it into a constant GEP to msg + 9 and an index from there
+// IGNORE-REF: the same error as at -O0 (--ad-before-opt differentiates the unoptimized IR, where the offset is one variable index from msg)
 // An MPI-style message packed by hand: an int header (count, tag) and a type byte, then
 // the doubles at unaligned offsets (memcpy into `unsigned char msg[]`), unpacked by a
 // second function that reads the count back from the header. Interleaving a check word
