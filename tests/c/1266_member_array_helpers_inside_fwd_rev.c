@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O1: cannot-deduce-type ("conflicting uses are seen") at the whole-cell copy `cell t = cs[i]`: -O1 passes the cell's own address to `set_ints(cs[i].node, ..)` (node is the first member), and that `int *` helper's pointer arithmetic on its parameter (`gep i32, %v, i`: no bound in the IR) sends "every offset: Integer" back over the whole cell when the rule fires before the caller's facts reach the parameter (types/engine/access.rs, stride path: `agreeing_elements` has nothing to compare with yet). -O0, -O2, -O3 and REF pass since c32 (member arrays bounded from the object's struct type, `layout.rs` field_array_by_offset / member_array_at)
 // Member arrays written and read through pointer helpers INSIDE the differentiated
 // function (c31's member-array typing, seen from the other side): `copy_in(c->w, src, 4)`
 // and `scale(c->x, 3, a)` take pointers to the `double` member arrays of cells

@@ -9,6 +9,7 @@ pub mod cfg;
 pub mod global_uses;
 pub mod hash;
 pub mod input_calls;
+pub mod int_range;
 pub mod library_types;
 pub mod loops;
 pub mod predecessors;

@@ -445,6 +445,36 @@ fn member_array_fill_stays_in_its_array() {
 }
 
 #[test]
+fn counted_index_stays_in_its_elements() {
+    with_module("counted_index_own_address.ll", |m| {
+        // The cell copied whole keeps its members: the ints of node and kind, the
+        // doubles of w and x, nothing conflicting.
+        let f = func(m, "assemble");
+        let c = func(m, "assemble.clone");
+        for (ta, at) in [
+            (TypeAnalysis::run(m, f), f),
+            (TypeAnalysis::run_for_clone(m, c, Some(f)), c),
+        ] {
+            let t = ta.pointee_tree(val(at, "t"));
+            assert!(!t.contains(Anything), "{t:?}");
+            for k in [0, 4, 8, 12, 72] {
+                assert_eq!(t.get(k), Integer, "offset {k}: {t:?}");
+            }
+            for k in (16..72).step_by(8) {
+                assert_eq!(t.get(k), Double, "offset {k}: {t:?}");
+            }
+        }
+        // The loop alone writes four ints from its parameter on, not "every offset".
+        let g = func(m, "set_four");
+        let ta = TypeAnalysis::run(m, g);
+        assert_eq!(
+            ta.pointee_tree(val(g, "v")),
+            tree(&[(0, Integer), (4, Integer), (8, Integer), (12, Integer)])
+        );
+    });
+}
+
+#[test]
 fn member_array_pointer_arithmetic_stays_in_its_member() {
     with_module("member_array_pointer_arith.ll", |m| {
         let f = func(m, "use");

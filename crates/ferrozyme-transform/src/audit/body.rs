@@ -29,6 +29,8 @@
 //!   one `i128` and split again (`wide_ints.rs`).
 //! * **Doubles split into narrower integer lanes**: an SSE2 shuffle of 32-bit lanes that
 //!   does not move whole doubles, read back as floats (`split_doubles.rs`).
+//! * **Floats copied in integer pieces narrower than themselves**: a byte copy loop over
+//!   doubles (`narrow_copies.rs`).
 //! * **Active values printed into text and parsed back** (`snprintf` then `strtod` on one
 //!   buffer: `text_round_trip.rs`).
 //!
@@ -89,6 +91,7 @@ pub(crate) fn check_body(
         super::indirect::unshadowed_indirect_result(i, act, &mut out);
         shadowed_global_in_copied_constant(i, act, &mut out);
         super::split_doubles::split_doubles(i, act, &mut out);
+        super::narrow_copies::narrow_float_copy(i, act, types, &mut out);
     }
     let active_params: HashSet<Value> = f
         .params()

@@ -25,6 +25,7 @@ pub(crate) mod hidden_floats;
 pub(crate) mod hooks;
 pub(crate) mod indirect;
 pub(crate) mod lost_stores;
+pub(crate) mod narrow_copies;
 pub(crate) mod reach;
 pub(crate) mod split_doubles;
 pub(crate) mod text_round_trip;

@@ -3,7 +3,7 @@
 
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_analysis::types::{BaseType, FpType, TypeAnalysis};
-use ferrozyme_llvm::{Type, TypeKind, Value};
+use ferrozyme_llvm::{Opcode, Type, TypeKind, Value};
 
 use super::Gen;
 use crate::common::Problem;
@@ -72,6 +72,10 @@ impl Gen<'_> {
             // struct that also holds doubles) the copied bytes have no derivative whatever
             // they are: the destination's adjoints are only cleared, below.
             CopyLayout::Untyped { .. } if !self.fx.act.is_shadowed(src) => Vec::new(),
+            // Nor from a local only `memset` writes (constant bytes: the tail padding of
+            // a struct filled by `= {..}`, which SROA splits off into an `[7 x i8]` slot
+            // and copies into every copy of the struct).
+            CopyLayout::Untyped { .. } if memset_only_local(src) => Vec::new(),
             CopyLayout::Untyped { what } => {
                 self.report(
                     Some(i),
@@ -97,7 +101,7 @@ impl Gen<'_> {
         // Run-time activity: nothing when the destination's shadow is the primal; when
         // the source's is, the destination's adjoint is only cleared.
         let vd = self.rt_valid_rev(dst);
-        if !self.fx.act.is_shadowed(src) {
+        if !self.fx.act.is_shadowed(src) || memset_only_local(src) {
             let n = self.rt_len(n, &[vd]);
             self.b.memset(sd, self.fx.ctx.i8().const_int(0), n, 1);
             return;
@@ -506,6 +510,49 @@ pub(super) fn only_read_as_c_string(p: Value) -> bool {
                 _ => false,
             },
         })
+}
+
+/// Does `p` point into a local (`alloca`) that only `memset`s with a constant byte write?
+/// Its bytes have no derivative, whatever type they are read as. Its other uses may only
+/// read it (loads, the source of copies) or mark its lifetime.
+fn memset_only_local(p: Value) -> bool {
+    let base = crate::common::base_object(p);
+    if base.opcode() != Some(Opcode::LLVMAlloca) {
+        return false;
+    }
+    let mut work = vec![base];
+    let mut steps = 0;
+    while let Some(v) = work.pop() {
+        for u in v.users() {
+            steps += 1;
+            if steps > 256 {
+                return false;
+            }
+            let ok = match u.opcode() {
+                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast) => {
+                    work.push(u);
+                    true
+                }
+                Some(Opcode::LLVMLoad) => true,
+                Some(Opcode::LLVMCall) => {
+                    let a = u.call_args();
+                    match classify(u) {
+                        CallKind::Memset => a[0] == v && a[1].const_int_value().is_some(),
+                        CallKind::Memcpy | CallKind::Memmove => a[0] != v && a[1] == v,
+                        _ => u.called_function().is_some_and(|f| {
+                            f.is_intrinsic("llvm.lifetime.start")
+                                || f.is_intrinsic("llvm.lifetime.end")
+                        }),
+                    }
+                }
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 pub(super) fn copy_layout(

@@ -6,6 +6,8 @@ use std::rc::Rc;
 
 use ferrozyme_llvm::{Opcode, TypeKind, Value};
 
+use crate::int_range::gep_range;
+
 use super::super::layout::{self, GepOffset};
 use super::super::{BaseType, Change, TypeTree};
 use super::unchanged::PairRule;
@@ -145,6 +147,8 @@ impl Engine {
         let base = g.operand(0);
         // A constant step inside a cycle (`p = phi [a], [p + 8]`, recursion on `p + 8`)
         // walks an array whose element is one period long.
+        // Whether the stride is such a walk's, not an index's.
+        let mut walked = false;
         if off.stride.is_none() && off.constant != 0 {
             if let Some(p) = self
                 .periods
@@ -156,6 +160,7 @@ impl Engine {
                     stride: Some(p),
                     bounded: None,
                 };
+                walked = true;
             }
         }
         let (pb, pg) = match off.stride {
@@ -239,11 +244,17 @@ impl Engine {
                 // elements that agree with the one at the base, not a later member that
                 // disagrees (the struct's `int kind` after `double x[3]`, seen through a
                 // callee's `double *`): folded into the element's residues, it would
-                // meet the doubles there.
+                // meet the doubles there. An index bounded by a counted loop (`v[i]`, `i`
+                // from 0 while `i + 1 != 4`, in an `int *` helper given a struct's own
+                // address) reaches those elements only, whatever its base turns out to be.
                 let region = off
                     .bounded
                     .or_else(|| {
                         layout::member_array_at(self.m, base, off.constant).map(|f| (f.lo, f.hi))
+                    })
+                    .or_else(|| {
+                        let (lo, hi) = gep_range(self.m, g).filter(|_| !walked)?;
+                        Some((lo, hi.saturating_add(s)))
                     })
                     .or_else(|| agreeing_elements(&pb, off.constant, s))
                     .filter(|&(lo, hi)| lo >= 0 && hi <= super::super::MAX_OFFSET && lo < hi);
