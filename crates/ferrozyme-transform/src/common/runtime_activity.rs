@@ -481,6 +481,15 @@ fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Optio
         {
             None
         }
+        // A library function that cannot carry a derivative (`operator<` of two
+        // `std::string`s, a string's destructor: no IR at -O0, tests/cxx/345): it gets
+        // the primal pointer only, whatever the shadow is, and writes no shadow.
+        Some(LLVMCall | LLVMInvoke)
+            if matches!(classify(u), CallKind::InactiveExternal | CallKind::NoDerivative)
+                && u.called_function() != Some(v) =>
+        {
+            None
+        }
         // `free(p)`: the shadow is freed unless it is the primal (guarded).
         Some(LLVMCall | LLVMInvoke)
             if matches!(classify(u), CallKind::Free)
