@@ -2,6 +2,8 @@
 // CFLAGS: -std=c++20
 // IGNORE-O0: cannot-deduce-type: "an integer access to differentiable memory whose type is ambiguous" at `_Hash_code_base<...BitsHash...>::_M_hash_code`'s `load i64` of the key and at `std::pair<const uint64_t, double>`'s constructor storing it: the key (the active double's bits, `std::bit_cast`) and the cached double share the node's memory; a clear compile-time error
 // IGNORE-O2: "integer arithmetic on the bits of a floating-point value cannot be differentiated" (`lshr i64 %5, 29` in `Kernel::operator()`, the hash of the `std::bit_cast` key) and mismatched activity at the `alloca i64` the double is stored into for the cast; the key's bits are only hashed, compared and stored as a key (never made a float again), so they could be inactive; a clear compile-time error, never a wrong number
+// IGNORE-PLUGIN: as at -O2 (the plugin trial is at -O2)
+// IGNORE-REF: cannot-deduce-type: "an integer access to differentiable memory whose type is ambiguous" in `std::bit_cast<unsigned long, double>` (unoptimized IR, as at -O0)
 // A memoized kernel as users write one: a class with a `mutable
 // std::unordered_map<std::uint64_t, double>` cache keyed by `std::bit_cast` of the
 // (active) argument through a custom hash functor, evaluated on inputs that repeat, so
