@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: mismatched activity: at -O0 `operator==(const std::string &, const char *)` is libstdc++'s extern template instance (no IR), and the string inside the active `Param` record is a pointer whose activity is decided at run time
 // A model whose parameters live in a vector of named records (`struct Param { std::string
 // name; double value; bool frozen; }`), looked up by name with `std::find_if` and
 // `std::string::compare` inside the differentiated function, the way configuration-driven

@@ -1,7 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: mismatched activity in `std::lower_bound<const double *, double>` (not inlined at -O0): "a pointer that is constant or differentiable depending on the run is returned", the iterator into the inactive knot table returned next to the active `const double &` key; no wrong number. The seed (act24): -O0 stores the constant `first`/`last` into `__normal_iterator` stack slots (which have shadows) before `memcpy`ing them into the slots passed on, so every pointer read back is maybe-primal; copy slots filled by stores of constants (`activity/copy_slots.rs` accepts only `memcpy` fills) would keep them constant. -O1..-O3 pass
-// IGNORE-REF: the same refusal as -O0
 // A user's pricing-style computation: records `{double key; int id; double weight}` in a
 // `std::vector`, keys computed from the parameters, `std::sort` of the records by their
 // active key (the records' doubles move with the sort), a piecewise-linear lookup in a

@@ -1,7 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: mismatched activity: the copy of the captured object's vectors (`std::__uninitialized_copy_a` returns the end of the new buffer, which belongs to a local with an active member, from constant source data) is constant or differentiable depending on the run and returned to a caller that cannot check it; -O1..-O3 and the plugin pass
-// IGNORE-REF: the --ad-before-opt trial gives -O0's error (see IGNORE-O0)
 // Forward mode through a lambda that captures an object (two `std::vector<double>` of
 // constant data) by reference, copies it into a local, sets the local's active member
 // and calls a member function template with another lambda: `enzyme::autodiff<Forward>`

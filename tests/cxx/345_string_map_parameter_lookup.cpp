@@ -1,7 +1,5 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++17
-// IGNORE-O0: mismatched activity: a pointer that is constant or differentiable depending on the run is passed by `std::less<std::string>::operator()` to libstdc++'s `operator<` of strings (no IR), on the caller's `enzyme_const` map given a key that lives in a node of the active map (until cxx32 the error was at `std::map<std::string, int>::find` returning such a pointer); -O2 passes
-// IGNORE-REF: as at -O0
 // A model whose parameters are looked up by name: a `std::map<std::string, double>` of
 // the differentiated parameters is built inside the function from the active array
 // (`emplace`, `operator[]` with string literals, `at`, `find`, iteration in key

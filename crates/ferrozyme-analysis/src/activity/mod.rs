@@ -129,6 +129,18 @@ fn is_float_free_object(alloca: Value) -> bool {
         .is_some_and(|n| crate::library_types::is_float_free_struct(&n))
 }
 
+/// The pointer an integer store writes, when the stored integer is `ptrtoint p` (the
+/// form InstCombine gives a pointer copy through integer memory, and libstdc++'s
+/// `std::reference_wrapper` stored into a vector's buffer): its shadow is `ptrtoint` of
+/// `p`'s shadow.
+pub fn pointer_as_integer(v: Value) -> Option<Value> {
+    if v.opcode() == Some(Opcode::LLVMPtrToInt) && v.operand(0).ty().is_pointer() {
+        Some(v.operand(0))
+    } else {
+        None
+    }
+}
+
 /// Integer types that can carry floats bit for bit: `i32`/`i64` and vectors of them.
 pub fn is_int_carrier_type(t: Type) -> bool {
     let e = if t.kind() == ferrozyme_llvm::TypeKind::Vector {

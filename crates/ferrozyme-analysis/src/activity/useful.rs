@@ -176,10 +176,15 @@ impl Activity {
             Some(LLVMStore) if k == 1 => {
                 let v = user.operand(0);
                 let t = v.ty();
+                // A shadowed pointer stored as its integer (`store i64 (ptrtoint p)`:
+                // a `std::reference_wrapper` pushed into a vector at -O2, tests/cxx/390):
+                // the shadow memory gets the shadow's bits, or reads of the pointer back
+                // find a null shadow.
                 if carries_fp(t)
                     || t.contains_pointer()
                     || self.is_active(v)
                     || self.shadowed.contains(&v)
+                    || super::pointer_as_integer(v).is_some_and(|p| self.shadowed.contains(&p))
                 {
                     return true;
                 }

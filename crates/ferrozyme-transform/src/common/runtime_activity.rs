@@ -488,6 +488,18 @@ fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Optio
         {
             None
         }
+        // A library function that cannot carry a derivative (`operator<` of two
+        // `std::string`s, a string's destructor: no IR at -O0, tests/cxx/345): it gets
+        // the primal pointer only, whatever the shadow is, and the transform writes no
+        // shadow for it. Input functions are not among them: the transform zeroes the
+        // shadow of what they read in, which may be the primal itself.
+        Some(LLVMCall | LLVMInvoke)
+            if matches!(classify(u), CallKind::InactiveExternal)
+                && !ferrozyme_analysis::input_calls::is_input_call(u)
+                && u.called_function() != Some(v) =>
+        {
+            None
+        }
         // `free(p)`: the shadow is freed unless it is the primal (guarded).
         Some(LLVMCall | LLVMInvoke)
             if matches!(classify(u), CallKind::Free)

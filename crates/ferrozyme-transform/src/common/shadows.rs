@@ -104,13 +104,4 @@ fn read_only_without_reals(g: Value, depth: u32) -> bool {
 
 pub(crate) use ferrozyme_analysis::calls::untracked_source;
 
-/// The pointer an integer store writes, when the stored integer is `ptrtoint p` (the
-/// form InstCombine gives a pointer copy through integer memory): its shadow is
-/// `ptrtoint` of `p`'s shadow.
-pub(crate) fn pointer_as_integer(v: Value) -> Option<Value> {
-    if v.opcode() == Some(Opcode::LLVMPtrToInt) && v.operand(0).ty().is_pointer() {
-        Some(v.operand(0))
-    } else {
-        None
-    }
-}
+pub(crate) use ferrozyme_analysis::activity::pointer_as_integer;

@@ -61,7 +61,10 @@ impl TangentGen<'_> {
             LLVMAnd | LLVMOr | LLVMXor if active => self.bit_op(i, c, op),
             LLVMLoad => {
                 self.check_atomic(i);
-                if active {
+                // A pointer moved as an integer (`activity::moves_pointer_bits`: a
+                // `std::reference_wrapper` relocated when a vector grows, tests/cxx/390):
+                // the shadow memory's bits are its tangent, stored where it is stored.
+                if active || self.fx.act.is_shadowed(i) {
                     Some(self.tangent_load(i))
                 } else {
                     None
@@ -380,9 +383,10 @@ impl TangentGen<'_> {
         let lanes: Vec<Value> = (0..self.width())
             .map(|l| {
                 let mut p = self.guarded(addr, sp[l], slot);
-                if !i.ty().is_pointer() {
+                if !i.ty().is_pointer() && self.fx.act.is_active(i) {
                     // A pointer read through a shadow that is the primal is the primal
-                    // pointer, its own shadow; anything else reads zero there.
+                    // pointer, its own shadow (also as an integer); anything else reads
+                    // zero there.
                     p = self.runtime_guarded(addr, p, slot);
                 }
                 let s = self.b.load(i.ty(), p, &format!("{}.d{l}", i.name()));
