@@ -29,6 +29,7 @@ mod constant_pointers;
 mod copy_slots;
 mod descriptor_temps;
 mod globals;
+mod kept_pointers;
 mod local_stores;
 mod returned_shadow;
 mod rounding;
@@ -41,9 +42,11 @@ pub use local_stores::{param_writes, single_store_local, ParamWrites, PARAM_WRIT
 pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";
 pub use globals::{
     extracted_returned_arg, functions_referencing_shadowed_globals,
-    functions_touching_shadowed_globals, global_needs_shadow, is_param_memory,
-    is_readnone_function, is_readonly_function, returned_param, returns_fresh_memory, stores_param,
-    stores_param_or_pointer_in_it, MAX_POINTER_READS,
+    functions_touching_shadowed_globals, global_needs_shadow, is_readnone_function,
+    is_readonly_function, returned_param, returns_fresh_memory,
+};
+pub use kept_pointers::{
+    is_param_memory, stores_param, stores_param_or_pointer_in_it, MAX_POINTER_READS,
 };
 
 /// How an argument of the function being differentiated takes part.
