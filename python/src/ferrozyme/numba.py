@@ -45,6 +45,8 @@ Functions that allocate arrays (`np.empty`, `np.zeros`, array expressions such a
 gives shadows to (`_numba_alloc`), and so are lists of numbers built with `append`,
 typed or reflected (`_numba_list`). Other runtime allocations (lists of tuples or arrays,
 strings, arrays around foreign data) are refused with a TypingError saying what to do.
+np.dot / @ of float arrays and np.linalg.inv call BLAS/LAPACK through numba's helpers,
+which get C definitions the pass differentiates (shims/numba_blas.c, numba_lapack.c).
 Differentiated arguments are `argnums` (default 0). A status other than success from
 numba (an exception inside `f`) raises ValueError in the derivative.
 """
@@ -216,9 +218,10 @@ def _opaque_call_hint(stderr: str) -> str:
     module, so say what to do instead."""
     if re.search(r"no derivative for `numba_(xx|ez_|raw_)\w*`", stderr):
         return (
-            "\nnote: numba runs np.dot, the @ operator and np.linalg through BLAS/LAPACK (numba_xx* helpers), whose "
-            "code is not part of what ferrozyme.numba differentiates: write the products as loops in the njit "
-            "function (numba compiles them to vectorized code), or differentiate a C version loaded with ferrozyme.load."
+            "\nnote: numba runs np.linalg (other than inv) and np.dot/@ of complex arrays through BLAS/LAPACK "
+            "(numba_xx* helpers), whose code is not part of what ferrozyme.numba differentiates (np.dot and @ of "
+            "float arrays are, shims/numba_blas.c): write the computation as loops in the njit function (numba "
+            "compiles them to vectorized code), or differentiate a C version loaded with ferrozyme.load."
         )
     if "through a function pointer" not in stderr:
         return ""
@@ -230,10 +233,13 @@ def _opaque_call_hint(stderr: str) -> str:
     )
 
 
-# numba's LAPACK helpers (np.linalg.solve/det/slogdet/inv) that shims/numba_lapack.c
-# defines in C the pass can differentiate; linked into a module that calls them.
-_LAPACK_HELPERS = ("numba_xgesv", "numba_xxgetrf", "numba_ez_xxgetri")
-_LAPACK_C = Path(__file__).with_name("shims") / "numba_lapack.c"
+# numba's helpers that call BLAS/LAPACK through function pointers, defined in C the pass
+# can differentiate (each shim linked into a module that calls one of its helpers):
+# np.linalg.solve/det/slogdet/inv (shims/numba_lapack.c), np.dot and @ (shims/numba_blas.c).
+_SHIMS = {
+    "lapack": (("numba_xgesv", "numba_xxgetrf", "numba_ez_xxgetri"), Path(__file__).with_name("shims") / "numba_lapack.c"),
+    "blas": (("numba_xxdot", "numba_xxgemv", "numba_xxgemm"), Path(__file__).with_name("shims") / "numba_blas.c"),
+}
 
 
 _LINALG_NOTE = (
@@ -244,16 +250,19 @@ _LINALG_NOTE = (
 )
 
 
-def _calls_lapack(ir: str) -> bool:
-    return any(re.search(rf"declare [^\n]*@{h}\(", ir) for h in _LAPACK_HELPERS)
+def _shims_called(ir: str) -> list:
+    """The names of `_SHIMS` whose helpers the module declares (calls)."""
+    return [name for name, (helpers, _) in _SHIMS.items()
+            if any(re.search(rf"declare [^\n]*@{h}\(", ir) for h in helpers)]
 
 
-def _lapack_ir(d: Path, tag: str) -> Path:
-    """shims/numba_lapack.c compiled to LLVM IR (next to the library being built)."""
-    out = d / f"lapack.{tag}.ll"
-    r = _toolchain.run([_toolchain.clang(), "-O2", "-fno-builtin", "-S", "-emit-llvm", "-fPIC", str(_LAPACK_C), "-o", str(out)])
+def _shim_ir(name: str, d: Path, tag: str) -> Path:
+    """A shim compiled to LLVM IR (next to the library being built)."""
+    out = d / f"{name}.{tag}.ll"
+    r = _toolchain.run([_toolchain.clang(), "-O2", "-fno-builtin", "-S", "-emit-llvm", "-fPIC", str(_SHIMS[name][1]),
+                        "-o", str(out)])
     if r.returncode != 0:
-        raise CompileError(f"compiling the LAPACK definitions failed:\n{r.stderr}")
+        raise CompileError(f"compiling the {name.upper()} definitions failed:\n{r.stderr}")
     return out
 
 
@@ -261,13 +270,13 @@ def _link_ir(inputs: list, out: Path) -> None:
     link = _toolchain.clang().replace("clang", "llvm-link")
     r = _toolchain.run([link, "-S", *map(str, inputs), "-o", str(out)])
     if r.returncode != 0:
-        raise CompileError(f"linking the LAPACK definitions into the module failed:\n{r.stderr}")
+        raise CompileError(f"linking the BLAS/LAPACK definitions into the module failed:\n{r.stderr}")
 
 
 def _build_library(ir: str, spec: _Spec, mode: str):
     """Differentiate and link into a shared library; -> (CDLL, trampoline symbols)."""
-    lapack = _calls_lapack(ir)
-    extra = _LAPACK_C.read_text() if lapack else ""
+    shims = _shims_called(ir)
+    extra = "".join(_SHIMS[name][1].read_text() for name in shims)
     key = hashlib.sha256((ir + mode + _toolchain.fingerprint() + extra).encode()).hexdigest()[:32]
     d = _toolchain.cache_dir() / "numba" / key
     lib = d / "lib.so"
@@ -279,15 +288,15 @@ def _build_library(ir: str, spec: _Spec, mode: str):
         tramp_c, tmp_lib = d / f"tramp.{tag}.c", d / f"lib.{tag}.so"
         src.write_text(ir)
         temps = []
-        if lapack:
-            lap, linked = _lapack_ir(d, tag), d / f"linked.{tag}.ll"
-            _link_ir([src, lap], linked)
-            temps, src = [src, lap], linked
+        if shims:
+            shim_lls, linked = [_shim_ir(name, d, tag) for name in shims], d / f"linked.{tag}.ll"
+            _link_ir([src, *shim_lls], linked)
+            temps, src = [src, *shim_lls], linked
         r = _toolchain.run([str(_toolchain.ferrozyme_bin()), "opt", str(src), "-o", str(out_ll), "-O2"])
         if r.returncode != 0:
             raise CompileError(
                 f"ferrozyme could not differentiate {spec.fn.py_func.__qualname__} for {spec.argtypes}:\n{r.stderr}"
-                + _opaque_call_hint(r.stderr) + (_LINALG_NOTE if lapack else "")
+                + _opaque_call_hint(r.stderr) + (_LINALG_NOTE if "lapack" in shims else "")
             )
         r = _toolchain.run([_toolchain.clang(), "-c", "-O2", "-fPIC", "-Wno-override-module", str(out_ll), "-o", str(obj)])
         if r.returncode != 0:
