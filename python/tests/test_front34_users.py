@@ -127,7 +127,8 @@ def test_tf_gradient_tape_descent(react):
 def test_numba_njit_with_np_dot_matmul_exp_and_slicing():
     """numba @njit functions as a scientist writes them: a logistic loss with `np.dot` of a
     row slice and `w[1:]`, a two-layer model with `@` (matrix . vector and matrix . matrix,
-    C-order and transposed), `np.exp`, slices of the results; gradients in every argument
+    C-order and transposed), `np.exp`, slices of the results, `np.linalg.norm` of vectors
+    (a strided column too); gradients in every argument
     against central differences and formulas, float32 (the helpers' 's' kind), a forward
     tangent. One shape numba
     compiles with its result slot reused stays refused (np.dot of a `@` result with
@@ -181,6 +182,16 @@ def test_numba_njit_with_np_dot_matmul_exp_and_slicing():
 
     # d |XᵀX|_F² / dX = 4 X XᵀX
     assert_close(fzn.grad(gram)(X), 4 * X @ (X.T @ X), 1e-12, what="gram d/dX")
+
+    @numba.njit
+    def residual(A, x, b):
+        return np.linalg.norm(A @ x - b) + np.linalg.norm(A[:, 0])
+
+    b = rng.normal(size=5)
+    r = W1 @ x - b
+    want = np.outer(r, x) / np.linalg.norm(r)
+    want[:, 0] += W1[:, 0] / np.linalg.norm(W1[:, 0])
+    assert_close(fzn.grad(residual)(W1, x, b), want, 1e-12, what="np.linalg.norm (numba_xxnrm2), a strided column")
 
     @numba.njit
     def self_dot(X, w):

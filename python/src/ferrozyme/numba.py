@@ -218,7 +218,7 @@ def _opaque_call_hint(stderr: str) -> str:
     module, so say what to do instead."""
     if re.search(r"no derivative for `numba_(xx|ez_|raw_)\w*`", stderr):
         return (
-            "\nnote: numba runs np.linalg (other than inv) and np.dot/@ of complex arrays through BLAS/LAPACK "
+            "\nnote: numba runs np.linalg (other than inv and vector norms) and np.dot/@ of complex arrays through BLAS/LAPACK "
             "(numba_xx* helpers), whose code is not part of what ferrozyme.numba differentiates (np.dot and @ of "
             "float arrays are, shims/numba_blas.c): write the computation as loops in the njit function (numba "
             "compiles them to vectorized code), or differentiate a C version loaded with ferrozyme.load."
@@ -235,10 +235,11 @@ def _opaque_call_hint(stderr: str) -> str:
 
 # numba's helpers that call BLAS/LAPACK through function pointers, defined in C the pass
 # can differentiate (each shim linked into a module that calls one of its helpers):
-# np.linalg.solve/det/slogdet/inv (shims/numba_lapack.c), np.dot and @ (shims/numba_blas.c).
+# np.linalg.solve/det/slogdet/inv (shims/numba_lapack.c), np.dot, @ and np.linalg.norm
+# (shims/numba_blas.c).
 _SHIMS = {
     "lapack": (("numba_xgesv", "numba_xxgetrf", "numba_ez_xxgetri"), Path(__file__).with_name("shims") / "numba_lapack.c"),
-    "blas": (("numba_xxdot", "numba_xxgemv", "numba_xxgemm"), Path(__file__).with_name("shims") / "numba_blas.c"),
+    "blas": (("numba_xxdot", "numba_xxgemv", "numba_xxgemm", "numba_xxnrm2"), Path(__file__).with_name("shims") / "numba_blas.c"),
 }
 
 

@@ -1,8 +1,8 @@
 /* Definitions of numba's BLAS helpers that Ferrozyme can differentiate.
  *
  * numba runs np.dot and the @ operator on float arrays through `numba_xxdot` (vector .
- * vector), `numba_xxgemv` (matrix . vector) and `numba_xxgemm` (matrix . matrix)
- * (numba/_lapack.c), which call SciPy's BLAS through function pointers: no IR, no
+ * vector), `numba_xxgemv` (matrix . vector) and `numba_xxgemm` (matrix . matrix), and
+ * np.linalg.norm's 2-norm of vectors through `numba_xxnrm2` (numba/_lapack.c), which call SciPy's BLAS through function pointers: no IR, no
  * derivative rule. When a specialization calls them, ferrozyme/numba.py links this
  * file's IR into the module (llvm-link-22) before `ferrozyme opt`, as it does with
  * numba_lapack.c, so the pass differentiates these loops instead. They follow the
@@ -19,13 +19,32 @@
  * numba_lapack.c: one `void *` read as double and as float in one body would leave type
  * analysis unable to type its memory.
  */
+#include <math.h>
 #include <stdint.h>
 
-#define DEFINE_BLAS(T, SUF)                                                                 \
+#define DEFINE_BLAS(T, SUF, SQRT)                                                           \
   static __attribute__((noinline)) T dot_##SUF(int64_t n, const T *x, const T *y) {         \
     T s = 0;                                                                                \
     for (int64_t i = 0; i < n; i++) s += x[i] * y[i];                                       \
     return s;                                                                               \
+  }                                                                                         \
+  /* |x|_2 scaled by max |x_i| as BLAS's nrm2 (no overflow for large entries); 0 for n < 1 \
+   * or incx < 1, as BLAS. Between changes of the largest entry the scale cancels, so the  \
+   * derivative is x / |x|; at x = 0 the branch gives 0. */                                \
+  static __attribute__((noinline)) T nrm2_##SUF(int64_t n, const T *x, int64_t incx) {      \
+    if (n < 1 || incx < 1) return 0;                                                        \
+    T scale = 0;                                                                            \
+    for (int64_t i = 0; i < n; i++) {                                                       \
+      T v = x[i * incx] < 0 ? -x[i * incx] : x[i * incx];                                   \
+      if (v > scale) scale = v;                                                             \
+    }                                                                                       \
+    if (scale == 0) return 0;                                                               \
+    T s = 0;                                                                                \
+    for (int64_t i = 0; i < n; i++) {                                                       \
+      T r = x[i * incx] / scale;                                                            \
+      s += r * r;                                                                           \
+    }                                                                                       \
+    return scale * SQRT(s);                                                                 \
   }                                                                                         \
   /* y = alpha op(A) x + beta y, A m x n column-major (op(A) = A or its transpose). */      \
   static __attribute__((noinline)) void gemv_##SUF(char trans, int64_t m, int64_t n,        \
@@ -56,8 +75,8 @@
       }                                                                                     \
   }
 
-DEFINE_BLAS(double, d)
-DEFINE_BLAS(float, s)
+DEFINE_BLAS(double, d, sqrt)
+DEFINE_BLAS(float, s, sqrtf)
 
 int numba_xxdot(char kind, char conjugate, int64_t n, void *dx, void *dy, void *result) {
   (void)conjugate; /* real kinds: conjugation is the identity */
@@ -97,6 +116,18 @@ int numba_xxgemm(char kind, char transa, char transb, int64_t m, int64_t n, int6
   if (kind == 's') {
     gemm_s(transa, transb, m, n, k, (const float *)alpha, (const float *)a, lda,
            (const float *)b, ldb, (const float *)beta, (float *)c, ldc);
+    return 0;
+  }
+  return -1;
+}
+
+int numba_xxnrm2(char kind, int64_t n, void *x, int64_t incx, void *result) {
+  if (kind == 'd') {
+    *(double *)result = nrm2_d(n, (const double *)x, incx);
+    return 0;
+  }
+  if (kind == 's') {
+    *(float *)result = nrm2_s(n, (const float *)x, incx);
     return 0;
   }
   return -1;
