@@ -200,3 +200,44 @@ def test_numba_njit_with_np_dot_matmul_exp_and_slicing():
 
     with pytest.raises(ferrozyme.CompileError, match=r"could not differentiate .*self_dot"):
         fzn.grad(self_dot)(X, w[1:])
+
+
+_UNOPTIMIZED_SCRIPT = r"""
+import numpy as np, numba
+import ferrozyme.numba as fzn
+
+@numba.njit
+def loop_matvec_sum(X, w):
+    v = np.empty(X.shape[0])
+    for i in range(X.shape[0]):
+        s = 0.0
+        for j in range(X.shape[1]):
+            s += X[i, j] * w[j]
+        v[i] = s
+    return v.sum()
+
+X = np.linspace(-0.4, 1.0, 15).reshape(5, 3)
+w = np.array([0.3, -1.2, 0.7])
+g = fzn.grad(loop_matvec_sum, argnums=1)(X, w)
+print("ERR", np.abs(g - X.sum(axis=0)).max())
+"""
+
+
+@pytest.mark.skip(reason="segfaults today (front34): under NUMBA_OPT=0 the derivative of a loop "
+                  "filling an np.empty array from a constant 2-D argument accumulates X's adjoint through "
+                  "a null shadow (runtime activity: the guard `shadow != primal` is true for the constant "
+                  "X, whose pointer numba's unoptimized carray helper stores into the shadowed array "
+                  "struct, so its shadow reads back null); the default NUMBA_OPT is right")
+def test_numba_unoptimized_numba_opt_0_loop_into_np_empty():
+    """NUMBA_OPT=0 (numba's debugging setting) compiles the function unoptimized: the same
+    gradient as with numba's default optimization, d/dw Σ X w = Xᵀ 1, in a subprocess (the
+    setting must precede importing numba)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_OPT="0")
+    r = subprocess.run([sys.executable, "-c", _UNOPTIMIZED_SCRIPT], capture_output=True, text=True,
+                       timeout=600, env=env)
+    assert r.returncode == 0, f"exit {r.returncode}: {r.stderr[-2000:]}"
+    assert float(r.stdout.split("ERR")[1]) <= 1e-12, r.stdout
