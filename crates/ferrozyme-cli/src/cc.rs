@@ -537,13 +537,6 @@ impl Job<'_> {
                 ferrozyme_transform::Module::from_inkwell(module),
                 ferrozyme_transform::entry_inline::DEFAULT_CAP,
             );
-            // The tape stack's one-block helpers are copied into their callers here, not
-            // inlined one `InlineFunction` at a time by the pipeline's AlwaysInliner
-            // (`runtime/leaves.rs`, issue 18); after the two steps above, whose size caps
-            // count a helper's call as one instruction.
-            ferrozyme_transform::inline_stack_leaves(ferrozyme_transform::Module::from_inkwell(
-                module,
-            ));
         }
         // Functions the pass did not touch were optimized before it: skip them this time
         // (not with --ad-before-opt, where nothing was optimized yet).

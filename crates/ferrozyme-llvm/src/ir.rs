@@ -722,16 +722,6 @@ impl Value {
             self.set_metadata(kind, None);
         }
     }
-    /// Gives this instruction `from`'s debug location (none when `from` has none), as
-    /// LLVM's inliner gives the call's location to the body of a callee without debug
-    /// information.
-    pub fn copy_debug_loc(self, from: Value) {
-        // SAFETY: both instructions; a null location removes it.
-        unsafe {
-            let loc = llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(from.0);
-            llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(self.0, loc)
-        }
-    }
     pub fn metadata(self, kind: u32) -> Option<Value> {
         // SAFETY: instruction.
         opt_value(unsafe { LLVMGetMetadata(self.0, kind) })

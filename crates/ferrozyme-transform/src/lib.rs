@@ -83,7 +83,7 @@ mod request;
 mod reverse;
 /// Guarded packed indices before the post-AD pipeline (`reverse/stepped_index.rs`).
 pub use reverse::stepped_index::{settle_guarded_indices, unswitch_guarded_loops, GuardedIndices};
-pub use runtime::{cache_thread_state_in_tls, inline_stack_leaves};
+pub use runtime::cache_thread_state_in_tls;
 mod clang_unroll;
 pub mod rolled_loops;
 mod runtime;

@@ -37,15 +37,12 @@
 //! runtime symbols already in the module back their external linkage, so the new piece's
 //! declarations resolve to them, and makes every runtime symbol internal again after.
 
-mod leaves;
 mod pieces;
 mod thread_tls;
 
 use ferrozyme_analysis::types::FpType;
 use ferrozyme_llvm::{link_ir_text, LinkError, Module, Value};
 
-pub(crate) use leaves::inline_leaf_call;
-pub use leaves::inline_stack_leaves;
 pub(crate) use pieces::is_runtime_symbol;
 pub use pieces::Piece;
 pub use thread_tls::cache_thread_state_in_tls;

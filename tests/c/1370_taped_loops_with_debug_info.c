@@ -1,16 +1,19 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -g
 // VARIANTS: all
-// The tape stack's one-block helpers (`__fz_top`, `__fz_pop`, `__fz_push_reserved`)
-// copied into the generated functions by `ferrozyme cc` before the post-AD pipeline
-// (runtime/leaves.rs, cc34) instead of being inlined by LLVM's AlwaysInliner: with debug
-// information on (`-g`: the copies take the call's location, as the inliner gives them),
-// in every kind of taped loop: a counted loop with a branch (room reserved once, records
-// pushed unchecked), a loop whose trip count the data decides (checked pushes, the buffer
-// growing past its inline room), a nested loop whose inner count is the outer counter,
-// and a chain of `noinline` functions each with such a loop calling the previous one
-// (nested split pairs, merged before the pipeline: the copies land in the merged pieces).
-// Oracle: central finite differences of the same functions for every coordinate.
+// Tape stacks in every kind of taped loop, with debug information on (`-g`), at every
+// level, `--ad-before-opt` and the plugin: a counted loop with a branch (room reserved
+// once, records pushed unchecked by `__fz_push_reserved`), a loop whose trip count the
+// data decides (checked `__fz_push`, the buffer growing past its inline room), a nested
+// loop whose inner count is the outer counter, and a chain of `noinline` functions each
+// with such a loop calling the previous one (nested split pairs that `ferrozyme cc`
+// merges into chunks before the pipeline, the shape of bench/compile_scaling's `chain`).
+// Written for cc34's experiment of copying the stack helpers (`__fz_top`, `__fz_pop`,
+// `__fz_push_reserved`) into their callers before the post-AD pipeline (measured and
+// dropped: bench/compile_scaling/README.md "cc34"): a next attempt at writing runtime or
+// pieces into their callers by hand must keep these gradients and give the copies a
+// debug location where LLVM's inliner would. Oracle: central finite differences of the
+// same functions for every coordinate (n = 1, 5, 24).
 #include "fz_test.h"
 
 enum { N = 24 };
