@@ -20,7 +20,9 @@
 //! inactive and which [`finish`] renames to flang's routines once differentiation is over.
 
 use ferrozyme_llvm::{link_ir_text, Builder, Module, Opcode, Value};
-use ferrozyme_rules::fortran::{fortran_rule, FortranRule, ASSIGN_INACTIVE, INACTIVE_ALIASES};
+use ferrozyme_rules::fortran::{
+    fortran_rule, FortranRule, ASSIGN_DERIVED, ASSIGN_INACTIVE, INACTIVE_ALIASES,
+};
 use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
 
 /// One IR file of implementations (see `build.rs`: IR text without target lines).
@@ -118,6 +120,60 @@ fn descriptor_type_code(mut v: Value) -> Option<i64> {
     v.const_element(4)?.const_int_value()
 }
 
+/// Does a `_FortranAAssign(to, from, ...)` call assign derived-type data: does either
+/// descriptor (or the descriptor it is copied from) get the address of a type
+/// description, the global flang names `..EXdtX<type>` (the addendum of a derived-type
+/// descriptor: element 7 of a scalar's descriptor aggregate at -O0, a store at its offset
+/// at -O2)?
+fn assigns_derived_type(call: Value) -> bool {
+    call.call_args()
+        .iter()
+        .take(2)
+        .any(|&d| descriptor_has_type_description(d, 2))
+}
+
+/// Is a type description stored into the descriptor `desc` (directly, at an offset, or
+/// in the descriptor `memcpy`'d into it, `depth` copies back)?
+fn descriptor_has_type_description(desc: Value, depth: u32) -> bool {
+    let stored_into = |u: Value, p: Value| {
+        u.opcode() == Some(Opcode::LLVMStore)
+            && u.operand(1) == p
+            && mentions_type_description(u.operand(0), 4)
+    };
+    desc.users().into_iter().any(|u| match u.opcode() {
+        Some(Opcode::LLVMStore) => stored_into(u, desc),
+        Some(Opcode::LLVMGetElementPtr) if u.operand(0) == desc => {
+            u.users().into_iter().any(|s| stored_into(s, u))
+        }
+        Some(Opcode::LLVMCall) => {
+            depth > 0
+                && u.called_function()
+                    .is_some_and(|f| f.is_intrinsic("llvm.memcpy"))
+                && u.call_args().first() == Some(&desc)
+                && descriptor_has_type_description(u.call_args()[1], depth - 1)
+        }
+        _ => false,
+    })
+}
+
+/// Is `v` flang's type description of a derived type, or a descriptor aggregate
+/// (`insertvalue`s on a constant, `depth` levels of nesting) that holds one?
+fn mentions_type_description(v: Value, depth: u32) -> bool {
+    if v.is_global_variable() {
+        return v.name().contains("EXdtX");
+    }
+    if depth == 0 {
+        return false;
+    }
+    if v.opcode() == Some(Opcode::LLVMInsertValue) {
+        return mentions_type_description(v.operand(1), depth - 1)
+            || mentions_type_description(v.operand(0), depth);
+    }
+    (0..16)
+        .map_while(|k| v.const_element(k))
+        .any(|e| mentions_type_description(e, depth - 1))
+}
+
 /// The implementation of a call of `name`, when it has one.
 fn implementation(name: &str) -> Option<(Runtime, &'static str)> {
     if let Some(FortranRule::Implemented { by }) = fortran_rule(name) {
@@ -146,8 +202,12 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
                 continue; // stays Open MPI's call, inactive
             }
             if let Some((rt, by)) = implementation(&g.name()) {
-                let by = if g.name() == ASSIGN && source_type_code(i).is_some_and(carries_nothing) {
+                let by = if g.name() != ASSIGN {
+                    by
+                } else if source_type_code(i).is_some_and(carries_nothing) {
                     ASSIGN_INACTIVE
+                } else if assigns_derived_type(i) {
+                    ASSIGN_DERIVED
                 } else {
                     by
                 };
@@ -161,7 +221,7 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
         }
     }
     for (call, _, by) in sites {
-        let imp = if by == ASSIGN_INACTIVE {
+        let imp = if by == ASSIGN_INACTIVE || by == ASSIGN_DERIVED {
             m.get_or_declare(by, call.called_function_type())
         } else {
             m.function(by)
@@ -266,7 +326,8 @@ pub fn destroy_shadow(
 /// After differentiation: the implementations' inactive assignments and array
 /// constructors call flang's own.
 pub fn finish(m: Module) {
-    for (name, flang) in INACTIVE_ALIASES {
+    let derived = (ASSIGN_DERIVED, ASSIGN);
+    for (name, flang) in INACTIVE_ALIASES.iter().chain([&derived]) {
         let Some(alias) = m.function(name) else {
             continue;
         };
