@@ -1443,24 +1443,13 @@ void __fz_f18_eoshift_vector(fz_desc *r, const fz_desc *x, long shift, const fz_
  * the type (a local, a function result, an intent(out) dummy): it writes the constant
  * default values, nullifies pointer and allocatable components. Constants carry no
  * derivative, so the object's reals must end with a zero shadow (forward mode) and the
- * adjoint of what they held before must be dropped (reverse mode). Here flang's routine
- * initializes a fresh scratch copy of the objects (an inactive call: only flang knows the
- * type's description) and the result is copied over the objects: the pass differentiates
- * that copy like any memcpy from a malloc, whose shadow is zeroed, so the shadows of the
- * reals become zero in both modes. */
-typedef struct {
-  char *base;
-  size_t elem_len;
-  int version;
-  unsigned char rank;
-  signed char type;
-  unsigned char attribute;
-  unsigned char extra;
-  fz_dim dim[1];
-  const void *derived; /* the addendum: flang's type description, then LEN parameters */
-  long len[1];
-} fz_desc1;
-
+ * adjoint of what they held before must be dropped (reverse mode). Here the objects are
+ * first cleared with a memset, which the pass differentiates whatever the bytes hold (the
+ * shadow's bytes are cleared in forward mode, their adjoints in reverse mode), then flang's
+ * routine initializes them (an inactive call: only flang knows the type's description).
+ * (Until hpc34 flang initialized a scratch copy that was then copied over the objects: the
+ * copy of an array of such objects, pointers, integers and reals by turns, could not be
+ * typed, a cannot-deduce-type error for every array of a type with default values.) */
 void __fz_f18_initialize(const fz_desc *d, const char *src, int line) {
   fz_view v;
   fz_shape s;
@@ -1476,23 +1465,8 @@ void __fz_f18_initialize(const fz_desc *d, const char *src, int line) {
   }
   size_t bytes = (size_t)n * d->elem_len;
   if (bytes == 0) return;
-  fz_desc1 t;
-  t.base = (char *)malloc(bytes);
-  if (!t.base) __fz_f18_fail("default initialization: out of memory", src, line);
-  t.elem_len = d->elem_len;
-  t.version = d->version;
-  t.rank = 1;
-  t.type = d->type;
-  t.attribute = 0;
-  t.extra = d->extra;
-  t.dim[0].lower_bound = 1;
-  t.dim[0].extent = n;
-  t.dim[0].sm = (long)d->elem_len;
-  t.derived = *(const void *const *)((const char *)d->dim + sizeof(fz_dim) * d->rank);
-  t.len[0] = 0;
-  __fz_f18_initialize_inactive(&t, src, line);
-  __builtin_memcpy(d->base, t.base, bytes);
-  free(t.base);
+  __builtin_memset(d->base, 0, bytes);
+  __fz_f18_initialize_inactive(d, src, line);
 }
 
 /* ---- SELECT RANK -------------------------------------------------------------------------

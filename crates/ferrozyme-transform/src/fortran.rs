@@ -60,6 +60,9 @@ impl Runtime {
     }
 }
 
+/// flang's finalization-free `Destroy`, which the shadows get.
+const DESTROY_WITHOUT_FINALIZATION: &str = "_FortranADestroyWithoutFinalization";
+
 /// flang's array assignment routine.
 const ASSIGN: &str = "_FortranAAssign";
 
@@ -294,12 +297,15 @@ pub fn destroys_argument(call: Value) -> bool {
 /// most 15), the addendum's type description and one length parameter.
 const DESCRIPTOR_BYTES: u64 = 24 + 24 * 15 + 16;
 
-/// flang's `Destroy` (the call `destroy`, of the descriptor `desc`) of the shadow variable
-/// whose descriptor's shadow is `shadow_desc`: through a copy of `desc` (its rank, type
-/// code and type description; the shadow of flang's descriptor need not hold them: at -O0
-/// the shadow of the descriptor aggregate keeps only its pointer) whose base address is
-/// the shadow variable's, read from `shadow_desc`. The copy lives in an `alloca` of
-/// `entry` (a builder at the function's entry).
+/// flang's `DestroyWithoutFinalization` of the shadow variable, for the `Destroy` call
+/// `destroy` of the descriptor `desc`, whose shadow is `shadow_desc`: through a copy of
+/// `desc` (its rank, type code and type description; the shadow of flang's descriptor
+/// need not hold them: at -O0 the shadow of the descriptor aggregate keeps only its
+/// pointer) whose base address is the shadow variable's, read from `shadow_desc`. The
+/// copy lives in an `alloca` of `entry` (a builder at the function's entry). The shadow's
+/// allocatable components are freed, but a FINAL procedure of the type is not run on it:
+/// it is the user's code, with the user's side effects, which must happen once per
+/// variable, not once more per shadow (tests/fortran/72).
 pub fn destroy_shadow(
     b: &Builder,
     entry: &Builder,
@@ -316,11 +322,12 @@ pub fn destroy_shadow(
     b.memcpy(copy, desc, len, 8);
     let base = b.load(ctx.ptr(), shadow_desc, "fz.shadow.base");
     b.store(base, copy);
-    b.call(
-        destroy.called_function_type(),
-        destroy.called_value(),
-        &[copy],
-    );
+    let fn_ty = destroy.called_function_type();
+    let without_final = destroy
+        .parent_function()
+        .parent_module()
+        .get_or_declare(DESTROY_WITHOUT_FINALIZATION, fn_ty);
+    b.call(fn_ty, without_final, &[copy]);
 }
 
 /// After differentiation: the implementations' inactive assignments and array
