@@ -1,10 +1,12 @@
 ; Decision: flang's default initialization of a derived-type object (`_FortranAInitialize`,
 ; called for every local, function result and intent(out) dummy of a type whose
 ; components have default values, `type :: vec3; real(8) :: x = 0, ...`) is redirected
-; inside the clone to `__fz_f18_initialize` (runtime/fortran.c): flang's routine fills a
-; scratch copy (an inactive alias, renamed back to `_FortranAInitialize` afterwards) and a
-; memcpy moves it over the object, so the shadow of the object is copied from a zeroed
-; shadow: constants carry no derivative, and the adjoint of the old contents is dropped.
+; inside the clone to `__fz_f18_initialize` (runtime/fortran.c): a memset clears the
+; object (its shadow's bytes in forward mode, their adjoints in reverse mode), then
+; flang's routine initializes it (an inactive alias, renamed back to `_FortranAInitialize`
+; afterwards): constants carry no derivative, and the adjoint of the old contents is
+; dropped. (Until hpc34 flang filled a scratch copy that a memcpy moved over the object;
+; that copy could not be typed for an array of such objects.)
 ; Why it matters: every elemental function returning such a type (overloaded operators
 ; on a vector type, tests/fortran/29_operator_overloading_generics.f90) was a
 ; missing-derivative error at -O0 and -O2.

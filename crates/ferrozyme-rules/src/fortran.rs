@@ -44,6 +44,18 @@ pub const PREFIX: &str = "_FortranA";
 /// `Assign` calls it; the pass renames it back to `_FortranAAssign` after differentiating.
 pub const ASSIGN_INACTIVE: &str = "__fz_f18_assign_inactive";
 
+/// flang's `_FortranAAssign` of derived-type data (whole-object assignment `w2 = w` of a
+/// type with allocatable components: a deep copy driven by flang's type description), as
+/// the pass renames such calls in differentiated code: it has no derivative, so an active
+/// one is a clear error; an inactive one is renamed back after differentiating.
+pub const ASSIGN_DERIVED: &str = "__fz_f18_assign_derived";
+
+/// Why [`ASSIGN_DERIVED`] is not differentiated.
+const ASSIGN_DERIVED_WHY: &str = "whole-object assignment of a derived type with allocatable components (`w2 = w`: flang's `_FortranAAssign` deep-copies the components through the type's description) is not differentiated";
+
+/// The help line of [`ASSIGN_DERIVED`].
+const ASSIGN_DERIVED_HELP: &str = "assign the components one by one (`allocate (w2%u, source = w%u)`, or `w2%u = w%u` for each allocatable component and `w2%s = w%s` for the others), or pass the variable as an intent(in) argument instead of copying it";
+
 /// flang's routines the implementations call for data without derivatives (integer,
 /// logical, character array constructors and assignments), by the inactive alias they
 /// call: the pass renames each alias back to flang's routine after differentiating.
@@ -69,6 +81,11 @@ pub const INACTIVE_ALIASES: &[(&str, &str)] = &[
     ("__fz_f18_cshift_vector_inactive", "_FortranACshiftVector"),
     ("__fz_f18_spread_inactive", "_FortranASpread"),
     ("__fz_f18_pack_inactive", "_FortranAPack"),
+    ("__fz_f18_unpack_inactive", "_FortranAUnpack"),
+    (
+        "__fz_f18_copy_and_update_descriptor_inactive",
+        "_FortranACopyAndUpdateDescriptor",
+    ),
     ("__fz_f18_eoshift_inactive", "_FortranAEoshift"),
     ("__fz_f18_eoshift_vector_inactive", "_FortranAEoshiftVector"),
     ("__fz_f18_initialize_inactive", "_FortranAInitialize"),
@@ -117,6 +134,11 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("CshiftVector", "__fz_f18_cshift_vector"),
     ("Spread", "__fz_f18_spread"),
     ("Pack", "__fz_f18_pack"),
+    ("Unpack", "__fz_f18_unpack"),
+    (
+        "CopyAndUpdateDescriptor",
+        "__fz_f18_copy_and_update_descriptor",
+    ),
     ("Eoshift", "__fz_f18_eoshift"),
     ("EoshiftVector", "__fz_f18_eoshift_vector"),
     ("AllocatableApplyMold", "__fz_f18_apply_mold"),
@@ -392,6 +414,11 @@ pub fn fortran_rule(name: &str) -> Option<FortranRule> {
             why: "assignment or array constructor of integer, logical or character data",
         });
     }
+    if name == ASSIGN_DERIVED {
+        return Some(FortranRule::Unsupported {
+            why: ASSIGN_DERIVED_WHY,
+        });
+    }
     let rest = name.strip_prefix(PREFIX)?;
     if let Some((_, by)) = IMPLEMENTED.iter().find(|(n, _)| *n == rest) {
         return Some(FortranRule::Implemented { by });
@@ -416,6 +443,15 @@ pub const DEALLOCATION_HELP: &str = "create derived-type variables with allocata
 
 /// The help line of an unsupported routine.
 pub const UNSUPPORTED_HELP: &str = "compile the Fortran code with -O2 or higher (flang then expands SUM, DOT_PRODUCT, MAXVAL and array assignments inline), or write the operation as a loop over the elements; `ferrozyme rules` lists the flang routines that are differentiated";
+
+/// The help line of an unsupported routine `name` (its own for [`ASSIGN_DERIVED`]).
+pub fn unsupported_help(name: &str) -> &'static str {
+    if name == ASSIGN_DERIVED {
+        ASSIGN_DERIVED_HELP
+    } else {
+        UNSUPPORTED_HELP
+    }
+}
 
 /// Every routine with an implementation: (flang name, implementation).
 pub fn implemented() -> impl Iterator<Item = (String, &'static str)> {
@@ -503,7 +539,7 @@ mod tests {
 
     #[test]
     fn unknown_runtime_names_are_unsupported_and_others_are_not_fortran() {
-        assert_eq!(fortran_rule("_FortranAUnpack"), Some(DEFAULT_UNSUPPORTED));
+        assert_eq!(fortran_rule("_FortranABesselJn"), Some(DEFAULT_UNSUPPORTED));
         assert_eq!(
             fortran_rule("_FortranARandomNumber")
                 .map(|r| matches!(r, FortranRule::Unsupported { .. })),
@@ -515,6 +551,11 @@ mod tests {
             fortran_rule(ASSIGN_INACTIVE),
             Some(FortranRule::Inactive { .. })
         ));
+        assert!(matches!(
+            fortran_rule(ASSIGN_DERIVED),
+            Some(FortranRule::Unsupported { why }) if why.contains("derived type")
+        ));
+        assert_eq!(unsupported_help(ASSIGN_DERIVED), ASSIGN_DERIVED_HELP);
     }
 
     #[test]

@@ -75,6 +75,11 @@ void __fz_f18_spread_inactive(fz_desc *r, const fz_desc *x, int dim, long ncopie
                               const char *src, int line);
 void __fz_f18_pack_inactive(fz_desc *r, const fz_desc *x, const fz_desc *mask,
                             const fz_desc *vector, const char *src, int line);
+void __fz_f18_unpack_inactive(fz_desc *r, const fz_desc *vector, const fz_desc *mask,
+                              const fz_desc *field, const char *src, int line);
+void __fz_f18_copy_and_update_descriptor_inactive(fz_desc *to, const fz_desc *from,
+                                                  const void *dynamic_type,
+                                                  signed char attribute, int lower);
 void __fz_f18_eoshift_inactive(fz_desc *r, const fz_desc *x, const fz_desc *shift,
                                const fz_desc *boundary, int dim, const char *src, int line);
 void __fz_f18_eoshift_vector_inactive(fz_desc *r, const fz_desc *x, long shift,
@@ -1341,6 +1346,40 @@ void __fz_f18_pack(fz_desc *r, const fz_desc *x, const fz_desc *mask, const fz_d
   for (; k < len; k++) fz_move(&vr, k, &vv, k);
 }
 
+/* UNPACK(VECTOR, MASK, FIELD): the result has MASK's shape; where MASK is true it takes
+ * the next element of VECTOR, elsewhere FIELD's element (FIELD conformable with MASK, or
+ * a scalar); reals or complex numbers. Both sources are moves, so each derivative flows
+ * back to the element it came from. */
+void __fz_f18_unpack(fz_desc *r, const fz_desc *vector, const fz_desc *mask,
+                     const fz_desc *field, const char *src, int line) {
+  if (!fz_is_moved(vector->type)) {
+    __fz_f18_unpack_inactive(r, vector, mask, field, src, line);
+    return;
+  }
+  if (field->type != vector->type)
+    __fz_f18_fail("UNPACK's FIELD of another type than its VECTOR", src, line);
+  fz_view vv, vm, vf, vr;
+  fz_shape sv, sm, sf, sr;
+  fz_view_of(vector, &vv, &sv);
+  fz_view_of(mask, &vm, &sm);
+  fz_view_of(field, &vf, &sf);
+  long n = fz_elements(&vm), count = 0;
+  for (long e = 0; e < n; e++) count += fz_mask(mask, &vm, e);
+  if (count > fz_elements(&vv))
+    __fz_f18_fail("UNPACK's VECTOR is shorter than the true elements of its MASK", src, line);
+  r->base = 0;
+  __fz_f18_allocate(r, sm.rank, sm.extent, fz_moved_len(vector->type), vector->type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_view_of(r, &vr, &sr);
+  long k = 0;
+  for (long e = 0; e < n; e++) {
+    if (fz_mask(mask, &vm, e))
+      fz_move(&vr, e, &vv, k++);
+    else
+      fz_move(&vr, e, &vf, sf.rank ? e : 0);
+  }
+}
+
 /* EOSHIFT by a scalar shift along `dim` (1-based): the elements shifted out are lost,
  * the ones shifted in are the scalar BOUNDARY (zero without one); reals or complex
  * numbers (an element's parts move together). */
@@ -1404,24 +1443,13 @@ void __fz_f18_eoshift_vector(fz_desc *r, const fz_desc *x, long shift, const fz_
  * the type (a local, a function result, an intent(out) dummy): it writes the constant
  * default values, nullifies pointer and allocatable components. Constants carry no
  * derivative, so the object's reals must end with a zero shadow (forward mode) and the
- * adjoint of what they held before must be dropped (reverse mode). Here flang's routine
- * initializes a fresh scratch copy of the objects (an inactive call: only flang knows the
- * type's description) and the result is copied over the objects: the pass differentiates
- * that copy like any memcpy from a malloc, whose shadow is zeroed, so the shadows of the
- * reals become zero in both modes. */
-typedef struct {
-  char *base;
-  size_t elem_len;
-  int version;
-  unsigned char rank;
-  signed char type;
-  unsigned char attribute;
-  unsigned char extra;
-  fz_dim dim[1];
-  const void *derived; /* the addendum: flang's type description, then LEN parameters */
-  long len[1];
-} fz_desc1;
-
+ * adjoint of what they held before must be dropped (reverse mode). Here the objects are
+ * first cleared with a memset, which the pass differentiates whatever the bytes hold (the
+ * shadow's bytes are cleared in forward mode, their adjoints in reverse mode), then flang's
+ * routine initializes them (an inactive call: only flang knows the type's description).
+ * (Until hpc34 flang initialized a scratch copy that was then copied over the objects: the
+ * copy of an array of such objects, pointers, integers and reals by turns, could not be
+ * typed, a cannot-deduce-type error for every array of a type with default values.) */
 void __fz_f18_initialize(const fz_desc *d, const char *src, int line) {
   fz_view v;
   fz_shape s;
@@ -1437,23 +1465,48 @@ void __fz_f18_initialize(const fz_desc *d, const char *src, int line) {
   }
   size_t bytes = (size_t)n * d->elem_len;
   if (bytes == 0) return;
-  fz_desc1 t;
-  t.base = (char *)malloc(bytes);
-  if (!t.base) __fz_f18_fail("default initialization: out of memory", src, line);
-  t.elem_len = d->elem_len;
-  t.version = d->version;
-  t.rank = 1;
-  t.type = d->type;
-  t.attribute = 0;
-  t.extra = d->extra;
-  t.dim[0].lower_bound = 1;
-  t.dim[0].extent = n;
-  t.dim[0].sm = (long)d->elem_len;
-  t.derived = *(const void *const *)((const char *)d->dim + sizeof(fz_dim) * d->rank);
-  t.len[0] = 0;
-  __fz_f18_initialize_inactive(&t, src, line);
-  __builtin_memcpy(d->base, t.base, bytes);
-  free(t.base);
+  __builtin_memset(d->base, 0, bytes);
+  __fz_f18_initialize_inactive(d, src, line);
+}
+
+/* ---- SELECT RANK -------------------------------------------------------------------------
+ *
+ * CopyAndUpdateDescriptor(to, from, type, attribute, lower): the descriptor of an arm of
+ * `select rank (a)` is the assumed-rank dummy's descriptor copied, with a new attribute
+ * and its lower bounds kept (`lower` 0), set to ones (1) or to zeros (2). The copy moves
+ * the base address, so the pass gives the new descriptor the shadow's (a store of a
+ * pointer with a shadow); the dimensions are copied with constant indices (see
+ * fz_shape). Integer, logical and character data go to flang's routine; a derived type
+ * (whose copy would carry a type description) is not differentiated. */
+#define FZ_COPY_DIM(k)                                                                   \
+  if (from->rank > k) {                                                                  \
+    to->dim[k].lower_bound = lower == 0 ? from->dim[k].lower_bound : lower == 1 ? 1 : 0; \
+    to->dim[k].extent = from->dim[k].extent;                                            \
+    to->dim[k].sm = from->dim[k].sm;                                                    \
+  }
+
+void __fz_f18_copy_and_update_descriptor(fz_desc *to, const fz_desc *from,
+                                         const void *dynamic_type, signed char attribute,
+                                         int lower) {
+  if (!fz_is_moved(from->type)) {
+    if (from->type == FZ_STRUCT || dynamic_type)
+      __fz_f18_fail("SELECT RANK (or SELECT TYPE) of derived-type data through the Fortran "
+                    "runtime (CopyAndUpdateDescriptor) is not differentiated; pass the real "
+                    "arrays themselves",
+                    0, 0);
+    __fz_f18_copy_and_update_descriptor_inactive(to, from, dynamic_type, attribute, lower);
+    return;
+  }
+  to->base = from->base;
+  to->elem_len = from->elem_len;
+  to->version = from->version;
+  to->rank = from->rank;
+  to->type = from->type;
+  to->attribute = (unsigned char)attribute;
+  to->extra = from->extra;
+  FZ_COPY_DIM(0) FZ_COPY_DIM(1) FZ_COPY_DIM(2) FZ_COPY_DIM(3) FZ_COPY_DIM(4) FZ_COPY_DIM(5)
+  FZ_COPY_DIM(6) FZ_COPY_DIM(7) FZ_COPY_DIM(8) FZ_COPY_DIM(9) FZ_COPY_DIM(10)
+  FZ_COPY_DIM(11) FZ_COPY_DIM(12) FZ_COPY_DIM(13) FZ_COPY_DIM(14)
 }
 
 /* ---- MOVE_ALLOC -------------------------------------------------------------------------

@@ -20,7 +20,9 @@
 //! inactive and which [`finish`] renames to flang's routines once differentiation is over.
 
 use ferrozyme_llvm::{link_ir_text, Builder, Module, Opcode, Value};
-use ferrozyme_rules::fortran::{fortran_rule, FortranRule, ASSIGN_INACTIVE, INACTIVE_ALIASES};
+use ferrozyme_rules::fortran::{
+    fortran_rule, FortranRule, ASSIGN_DERIVED, ASSIGN_INACTIVE, INACTIVE_ALIASES,
+};
 use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
 
 /// One IR file of implementations (see `build.rs`: IR text without target lines).
@@ -57,6 +59,9 @@ impl Runtime {
         }
     }
 }
+
+/// flang's finalization-free `Destroy`, which the shadows get.
+const DESTROY_WITHOUT_FINALIZATION: &str = "_FortranADestroyWithoutFinalization";
 
 /// flang's array assignment routine.
 const ASSIGN: &str = "_FortranAAssign";
@@ -118,6 +123,60 @@ fn descriptor_type_code(mut v: Value) -> Option<i64> {
     v.const_element(4)?.const_int_value()
 }
 
+/// Does a `_FortranAAssign(to, from, ...)` call assign derived-type data: does either
+/// descriptor (or the descriptor it is copied from) get the address of a type
+/// description, the global flang names `..EXdtX<type>` (the addendum of a derived-type
+/// descriptor: element 7 of a scalar's descriptor aggregate at -O0, a store at its offset
+/// at -O2)?
+fn assigns_derived_type(call: Value) -> bool {
+    call.call_args()
+        .iter()
+        .take(2)
+        .any(|&d| descriptor_has_type_description(d, 2))
+}
+
+/// Is a type description stored into the descriptor `desc` (directly, at an offset, or
+/// in the descriptor `memcpy`'d into it, `depth` copies back)?
+fn descriptor_has_type_description(desc: Value, depth: u32) -> bool {
+    let stored_into = |u: Value, p: Value| {
+        u.opcode() == Some(Opcode::LLVMStore)
+            && u.operand(1) == p
+            && mentions_type_description(u.operand(0), 4)
+    };
+    desc.users().into_iter().any(|u| match u.opcode() {
+        Some(Opcode::LLVMStore) => stored_into(u, desc),
+        Some(Opcode::LLVMGetElementPtr) if u.operand(0) == desc => {
+            u.users().into_iter().any(|s| stored_into(s, u))
+        }
+        Some(Opcode::LLVMCall) => {
+            depth > 0
+                && u.called_function()
+                    .is_some_and(|f| f.is_intrinsic("llvm.memcpy"))
+                && u.call_args().first() == Some(&desc)
+                && descriptor_has_type_description(u.call_args()[1], depth - 1)
+        }
+        _ => false,
+    })
+}
+
+/// Is `v` flang's type description of a derived type, or a descriptor aggregate
+/// (`insertvalue`s on a constant, `depth` levels of nesting) that holds one?
+fn mentions_type_description(v: Value, depth: u32) -> bool {
+    if v.is_global_variable() {
+        return v.name().contains("EXdtX");
+    }
+    if depth == 0 {
+        return false;
+    }
+    if v.opcode() == Some(Opcode::LLVMInsertValue) {
+        return mentions_type_description(v.operand(1), depth - 1)
+            || mentions_type_description(v.operand(0), depth);
+    }
+    (0..16)
+        .map_while(|k| v.const_element(k))
+        .any(|e| mentions_type_description(e, depth - 1))
+}
+
 /// The implementation of a call of `name`, when it has one.
 fn implementation(name: &str) -> Option<(Runtime, &'static str)> {
     if let Some(FortranRule::Implemented { by }) = fortran_rule(name) {
@@ -146,8 +205,12 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
                 continue; // stays Open MPI's call, inactive
             }
             if let Some((rt, by)) = implementation(&g.name()) {
-                let by = if g.name() == ASSIGN && source_type_code(i).is_some_and(carries_nothing) {
+                let by = if g.name() != ASSIGN {
+                    by
+                } else if source_type_code(i).is_some_and(carries_nothing) {
                     ASSIGN_INACTIVE
+                } else if assigns_derived_type(i) {
+                    ASSIGN_DERIVED
                 } else {
                     by
                 };
@@ -161,7 +224,7 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
         }
     }
     for (call, _, by) in sites {
-        let imp = if by == ASSIGN_INACTIVE {
+        let imp = if by == ASSIGN_INACTIVE || by == ASSIGN_DERIVED {
             m.get_or_declare(by, call.called_function_type())
         } else {
             m.function(by)
@@ -234,12 +297,15 @@ pub fn destroys_argument(call: Value) -> bool {
 /// most 15), the addendum's type description and one length parameter.
 const DESCRIPTOR_BYTES: u64 = 24 + 24 * 15 + 16;
 
-/// flang's `Destroy` (the call `destroy`, of the descriptor `desc`) of the shadow variable
-/// whose descriptor's shadow is `shadow_desc`: through a copy of `desc` (its rank, type
-/// code and type description; the shadow of flang's descriptor need not hold them: at -O0
-/// the shadow of the descriptor aggregate keeps only its pointer) whose base address is
-/// the shadow variable's, read from `shadow_desc`. The copy lives in an `alloca` of
-/// `entry` (a builder at the function's entry).
+/// flang's `DestroyWithoutFinalization` of the shadow variable, for the `Destroy` call
+/// `destroy` of the descriptor `desc`, whose shadow is `shadow_desc`: through a copy of
+/// `desc` (its rank, type code and type description; the shadow of flang's descriptor
+/// need not hold them: at -O0 the shadow of the descriptor aggregate keeps only its
+/// pointer) whose base address is the shadow variable's, read from `shadow_desc`. The
+/// copy lives in an `alloca` of `entry` (a builder at the function's entry). The shadow's
+/// allocatable components are freed, but a FINAL procedure of the type is not run on it:
+/// it is the user's code, with the user's side effects, which must happen once per
+/// variable, not once more per shadow (tests/fortran/72).
 pub fn destroy_shadow(
     b: &Builder,
     entry: &Builder,
@@ -256,17 +322,19 @@ pub fn destroy_shadow(
     b.memcpy(copy, desc, len, 8);
     let base = b.load(ctx.ptr(), shadow_desc, "fz.shadow.base");
     b.store(base, copy);
-    b.call(
-        destroy.called_function_type(),
-        destroy.called_value(),
-        &[copy],
-    );
+    let fn_ty = destroy.called_function_type();
+    let without_final = destroy
+        .parent_function()
+        .parent_module()
+        .get_or_declare(DESTROY_WITHOUT_FINALIZATION, fn_ty);
+    b.call(fn_ty, without_final, &[copy]);
 }
 
 /// After differentiation: the implementations' inactive assignments and array
 /// constructors call flang's own.
 pub fn finish(m: Module) {
-    for (name, flang) in INACTIVE_ALIASES {
+    let derived = (ASSIGN_DERIVED, ASSIGN);
+    for (name, flang) in INACTIVE_ALIASES.iter().chain([&derived]) {
         let Some(alias) = m.function(name) else {
             continue;
         };

@@ -15,7 +15,7 @@ pub fn missing_derivative(name: &str) -> Problem<'_> {
         (
             "flang's runtime library",
             why,
-            ferrozyme_rules::fortran::UNSUPPORTED_HELP,
+            ferrozyme_rules::fortran::unsupported_help(name),
         )
     } else if let Some(OmpRule::Unsupported { why }) = openmp_rule(name) {
         (

@@ -65,6 +65,7 @@
 mod composed;
 mod fortran;
 mod onesided;
+mod reduction_ops;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -73,7 +74,8 @@ pub use composed::{
     composed_datatype_args, handle_args, inactive_by_datatypes, runtime_function_with_rule,
 };
 pub use fortran::{composed_of_fortran, fortran_datatype_without_reals, FORTRAN_UNSUPPORTED};
-pub use onesided::{is_window_operation_impl, onesided_op, OnesidedOp};
+pub use onesided::{is_window_operation_impl, onesided_op, OperationRule};
+pub use reduction_ops::reduction_op;
 
 /// What the pass does with one MPI routine; structural rows say where their buffers are
 /// (argument indices), which type analysis also reads.

@@ -23,10 +23,11 @@ pub fn is_window_operation_impl(name: &str) -> bool {
         .any(|op| matches!(mpi_rule(op), Some(MpiRule::Composed { by }) if by == name))
 }
 
-/// A one-sided operation with a reduction operation argument: where its datatype (the
-/// one whose values carry the derivative) and operation arguments are, and the predefined
-/// operations (Open MPI's `ompi_mpi_op_*` objects) it is differentiated with.
-pub struct OnesidedOp {
+/// A routine with a reduction operation argument (a one-sided operation here, a
+/// reduction in [`super::reduction_ops`]): where its datatype (the one whose values carry
+/// the derivative) and operation arguments are, and the predefined operations (Open MPI's
+/// `ompi_mpi_op_*` objects) it is differentiated with.
+pub struct OperationRule {
     /// The MPI routine (also for its composed implementation).
     pub routine: &'static str,
     pub datatype: usize,
@@ -34,12 +35,12 @@ pub struct OnesidedOp {
     pub differentiated: &'static [&'static str],
 }
 
-/// The [`OnesidedOp`] of `name` (the routine or its composed implementation):
+/// The [`OperationRule`] of `name` (the routine or its composed implementation):
 /// `MPI_Accumulate` with `MPI_SUM`, `MPI_REPLACE` (linear in the origin and the target);
 /// `MPI_Fetch_and_op`, `MPI_Get_accumulate` with `MPI_NO_OP` (an atomic read). The
 /// fetching `MPI_SUM`/`MPI_REPLACE` would need the order of the ranks' fetches replayed in
 /// reverse; `MPI_PROD`, `MPI_MAX`, ... are not linear.
-pub fn onesided_op(name: &str) -> Option<OnesidedOp> {
+pub fn onesided_op(name: &str) -> Option<OperationRule> {
     const NO_OP: &[&str] = &["ompi_mpi_op_no_op"];
     let (routine, datatype, op, differentiated): (_, _, _, &'static [&'static str]) = match name {
         "MPI_Accumulate" | "__fz_mpic_accumulate" => (
@@ -52,7 +53,7 @@ pub fn onesided_op(name: &str) -> Option<OnesidedOp> {
         "MPI_Get_accumulate" | "__fz_mpic_get_accumulate" => ("MPI_Get_accumulate", 5, 10, NO_OP),
         _ => return None,
     };
-    Some(OnesidedOp {
+    Some(OperationRule {
         routine,
         datatype,
         op,

@@ -98,6 +98,12 @@ pub(crate) enum Problem<'a> {
         routine: &'static str,
         op: String,
     },
+    /// A reduction `routine` (`MPI_Reduce`, `MPI_Allreduce`, ...) whose operation (a
+    /// predefined constant) is not differentiated: `MPI_PROD`, logical and bitwise ones.
+    ReductionOperation {
+        routine: &'static str,
+        op: String,
+    },
     /// The primal pointer of an `enzyme_dupnoneed` argument is a placeholder (`nullptr`,
     /// `(T *)0x1`) and the function does more with it than store to it.
     PlaceholderPrimal {
@@ -185,6 +191,7 @@ impl Problem<'_> {
             Problem::ParallelVectorMode => "vector mode (enzyme_width) through OpenMP regions and MPI calls is not supported".to_string(),
             Problem::RequestWithoutShadow => "the MPI_Request of a differentiated nonblocking call must live in memory the differentiated code owns (a local variable or array, or memory passed with enzyme_dup)".to_string(),
             Problem::OnesidedOperation { routine, op } => format!("{routine} with the operation `{op}` is not differentiated: MPI_Accumulate is with MPI_SUM and MPI_REPLACE (linear in the origin and the target values), MPI_Fetch_and_op and MPI_Get_accumulate with MPI_NO_OP (an atomic read; with MPI_SUM or MPI_REPLACE the fetched values depend on the order of the ranks' operations, which the reverse sweep does not replay)"),
+            Problem::ReductionOperation { routine, op } => format!("{routine} with the operation `{op}` is not differentiated: reductions are with MPI_SUM, MPI_MAX, MPI_MIN (and MPI_MAXLOC, MPI_MINLOC on value-index pairs); the adjoint of MPI_PROD needs the product of the other ranks' values, which is not the result divided by this rank's value when one of them is zero"),
             Problem::WindowWithoutShadow => "the MPI window of a differentiated one-sided operation (MPI_Put, MPI_Get, MPI_Accumulate, MPI_Win_fence) was not created by the differentiated code (it was made outside and passed in as a constant): the derivative runs one-sided operations on windows it creates, which carry the window memory's derivative".to_string(),
             Problem::PlaceholderPrimal { arg, name } => format!(
                 "argument {arg}{} is passed with enzyme_dupnoneed and a placeholder primal pointer (nullptr or a small constant address), but the function uses that pointer here for more than storing through it; only stores into a placeholder can be left out",
@@ -222,6 +229,7 @@ impl Problem<'_> {
             Problem::ParallelVectorMode => "differentiate one direction at a time",
             Problem::RequestWithoutShadow => "declare the MPI_Request (array) inside the differentiated function",
             Problem::OnesidedOperation { .. } => "accumulate with MPI_SUM or MPI_REPLACE, or fetch the target's values (MPI_Get, or MPI_Fetch_and_op/MPI_Get_accumulate with MPI_NO_OP), combine them on the origin and MPI_Put the result in a later epoch",
+            Problem::ReductionOperation { .. } => "reduce the logarithms of the magnitudes with MPI_SUM (and the signs, or the count of zeros, as integers) and exponentiate, or gather the values (MPI_Allgather) and multiply them on each rank",
             Problem::WindowWithoutShadow => "create the window (MPI_Win_create or MPI_Win_allocate) and free it inside the differentiated function",
             Problem::PlaceholderPrimal { .. } => "pass a real buffer as the primal (scratch memory of the same size will do; its contents are not needed afterwards)",
             Problem::RuleLowering { .. } | Problem::Internal { .. } => {

@@ -13,7 +13,9 @@
 
 use ferrozyme_analysis::caller_graph::CallerGraph;
 use ferrozyme_llvm::{Module, Value};
-use ferrozyme_rules::mpi::{datatype, mpi_rule, onesided_op, MpiRule};
+use ferrozyme_rules::mpi::{
+    datatype, mpi_rule, onesided_op, reduction_op, MpiRule, OperationRule,
+};
 
 use super::{helper, Family};
 
@@ -150,8 +152,22 @@ pub const STARTED: &str = "__fz_mpi_started";
 /// without reals (`MPI_INT`: no derivative to move). An operation that is not a constant
 /// is checked at run time (`runtime/mpi_composed.c`).
 pub fn refused_onesided_op(call: Value) -> Option<(&'static str, String)> {
+    refused_op(call, onesided_op)
+}
+
+/// The same for a reduction ([`reduction_op`]: `MPI_Allreduce` with `MPI_PROD`, ...); an
+/// operation that is not a constant (a Fortran handle, a user operation) is checked at
+/// run time (`runtime/mpi.c`).
+pub fn refused_reduction_op(call: Value) -> Option<(&'static str, String)> {
+    refused_op(call, reduction_op)
+}
+
+fn refused_op(
+    call: Value,
+    rule_of: fn(&str) -> Option<OperationRule>,
+) -> Option<(&'static str, String)> {
     let name = call.called_function()?.name();
-    let rule = onesided_op(&name)?;
+    let rule = rule_of(&name)?;
     let args = call.call_args();
     let global = |k: usize| {
         args.get(k)

@@ -65,6 +65,12 @@ pub(super) fn check_parallel(fx: &Facts, sup: &Support, diags: &mut Diags, i: Va
                     return;
                 }
             }
+            if let Some((routine, op)) = mpi::refused_reduction_op(i) {
+                if fx.act.call_is_active(i, &sup.touchers) {
+                    diags.report(Some(i), Problem::ReductionOperation { routine, op });
+                    return;
+                }
+            }
             match classify(i) {
                 CallKind::OpenMp(OmpRule::Reduce) => {
                     diags.report(Some(i), Problem::OpenMpReduction)

@@ -115,6 +115,11 @@ impl TangentGen<'_> {
             self.diags.report(Some(i), Problem::ParallelVectorMode);
             return;
         }
+        if let Some((routine, op)) = mpi::refused_reduction_op(i) {
+            self.copy(i);
+            self.diags.report(Some(i), Problem::ReductionOperation { routine, op });
+            return;
+        }
         let h = match mpi::helper_fn(self.fx.m, name) {
             Ok(h) => h,
             Err(msg) => {
