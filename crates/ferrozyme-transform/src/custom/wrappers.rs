@@ -599,14 +599,36 @@ pub(crate) fn synthesize_forward(
     let (b, entry) = builders(ctx, g);
     let params = g.params();
     let (args, _) = split_params(&params, &req.args, req.width, |a| a != ArgActivity::Const);
+    // A built-in sort sorts the elements: with enzyme_width, lane 0 through its augmented
+    // rule, which returns the permutation, and the other lanes permuted by it (`qsort.rs`).
+    let sort_lanes = match super::qsort::Sort::of_forward_rule(rule.fwd) {
+        Some(s) if req.width > 1 => Some(s.lane_rules(sup.module).ok_or_else(|| {
+            err(
+                func,
+                format!("the vector forward rules of `{}` are missing", func.name()),
+                "this is a bug in Ferrozyme: call __enzyme_fwddiff once per direction",
+            )
+        })?),
+        _ => None,
+    };
+    let mut perm = None;
     let mut primal = None;
     let mut tangents = Vec::new();
     for l in 0..req.width.max(1) as usize {
-        let r = fwd.call(
-            &b,
-            &entry,
-            &user_args(func, &args, &layout, l, rule.library)?,
-        );
+        let mut uargs = user_args(func, &args, &layout, l, rule.library)?;
+        let r = match (sort_lanes, perm) {
+            (Some((aug, _)), None) => {
+                let p = UserFn::of(aug, rule.library, mask).call(&b, &entry, &uargs);
+                perm = Some(p);
+                p
+            }
+            (Some((_, lane)), Some(p)) => {
+                let last = l + 1 == req.width as usize;
+                uargs.extend([p, ctx.i1().const_int(last as u64)]);
+                UserFn::of(lane, rule.library, mask).call(&b, &entry, &uargs)
+            }
+            _ => fwd.call(&b, &entry, &uargs),
+        };
         if pair {
             primal.get_or_insert_with(|| b.extract_value(r, 0));
             tangents.push(coerce(&b, b.extract_value(r, 1), ret));
