@@ -5,16 +5,19 @@
 // fmax and pow. Width 4 in forward mode (one shadow pair per lane, and `enzyme_dupv`
 // strided), width 2 in reverse mode (two output seeds) of the same model without the
 // sort (qsort's rule takes one adjoint direction: tests/errors/qsort_reverse_width.c).
+// glibc's qsort_r (descending through its context) at width 3 likewise.
 // Found: qsort's forward rule ran once per lane, so lanes 1-3 found the elements sorted
 // and kept their tangents unpermuted (silently wrong); now lane 0's permutation is
 // applied to every lane. Oracles: each lane against a scalar `__enzyme_fwddiff` /
 // `__enzyme_autodiff` of the same function, central differences, and
 // <J v, w> = <v, J^T w> across modes (with the sort-free model's forward lanes).
+#define _GNU_SOURCE
 #include "fz_test.h"
 
 extern int enzyme_width, enzyme_dupv;
 extern void __enzyme_fwddiff_void(void *, ...);
 extern void __enzyme_fwddiff_w4(void *, ...);
+extern void __enzyme_fwddiff_w3(void *, ...);
 extern void __enzyme_autodiff_w2(void *, ...);
 
 #define N 6
@@ -54,6 +57,14 @@ static int cmp(const void *a, const void *b) {
   out[N] = pair_sum(s, N) * s[N - 1];                                                      \
   free(s);
 void model(const double *x, const params *p, double *out) { BODY(qsort(s, N, sizeof *s, cmp)) }
+static int cmp_r(const void *a, const void *b, void *sign) {
+  double x = *(const double *)a * *(const int *)sign, y = *(const double *)b * *(const int *)sign;
+  return (x > y) - (x < y);
+}
+static int descending = -1;
+void model_r(const double *x, const params *p, double *out) {
+  BODY(qsort_r(s, N, sizeof *s, cmp_r, &descending))
+}
 void model_nosort(const double *x, const params *p, double *out) { BODY((void)0) }
 
 typedef struct { double x[N]; params p; double o[N + 1]; int k; } ctx;
@@ -83,6 +94,17 @@ int main(void) {
   for (int l = 0; l < 4; l++) {
     snprintf(w, sizeof w, "dupv lane %d = shadow-per-lane", l);
     fz_check_arr(w, touts[l], tv[l], N + 1, 1e-13);
+  }
+  /* glibc's qsort_r (descending), width 3 against scalar lanes */
+  double r0[N + 1], r1[N + 1], r2[N + 1];
+  __enzyme_fwddiff_w3((void *)model_r, enzyme_width, 3, enzyme_dup, c.x, lanes[0], lanes[1],
+                      lanes[2], enzyme_const, &c.p, enzyme_dup, o, r0, r1, r2);
+  double *rv[3] = {r0, r1, r2};
+  for (int l = 0; l < 3; l++) {
+    double ts[N + 1], os[N + 1];
+    __enzyme_fwddiff_void((void *)model_r, c.x, lanes[l], enzyme_const, &c.p, os, ts);
+    snprintf(w, sizeof w, "qsort_r width 3 lane %d = scalar forward", l);
+    fz_check_arr(w, rv[l], ts, N + 1, 1e-13);
   }
   /* lane 0 vs central differences of each output */
   for (int k = 0; k <= N; k++) {
