@@ -9,7 +9,7 @@
 //!   then `rev`, as Enzyme does;
 //! * forward function: `fwd` once per lane.
 
-use ferrozyme_analysis::activity::ArgActivity;
+use ferrozyme_analysis::activity::{is_readonly_function, may_update_param_in_place, ArgActivity};
 use ferrozyme_llvm::{Builder, DiagKind, Diagnostic, Type, Value};
 
 use super::convention::{
@@ -543,6 +543,27 @@ fn builders(ctx: ferrozyme_llvm::Context, g: Value) -> (Builder, Builder) {
     (b, eb)
 }
 
+/// May `func` (a function with a registered or built-in forward rule) read and write the
+/// same memory, so that its rule must not run once per lane (tests/c/1347)? BLAS functions
+/// by the table, others by their IR (a declaration: unless every pointer is `readonly`).
+fn updates_in_place(func: Value) -> bool {
+    let name = func.name();
+    if let Some(row) = ferrozyme_rules::blas::BLAS_FUNCTIONS
+        .iter()
+        .find(|r| r.name == name)
+    {
+        return row.updates_in_place();
+    }
+    if is_readonly_function(func) {
+        return false;
+    }
+    func.params().iter().enumerate().any(|(k, p)| {
+        p.ty().is_pointer()
+            && !func.has_param_attr(k as u32, "readonly")
+            && may_update_param_in_place(func, k)
+    })
+}
+
 /// Fills the forward-mode function `g` for `req`, a function with the registered forward
 /// derivative `rule`.
 pub(crate) fn synthesize_forward(
@@ -611,6 +632,17 @@ pub(crate) fn synthesize_forward(
         })?),
         _ => None,
     };
+    if req.width > 1 && sort_lanes.is_none() && updates_in_place(func) {
+        return Err(err(
+            func,
+            format!(
+                "`{}` updates memory it also reads (in place), and its registered forward derivative runs once per lane with enzyme_width: the update would run {} times",
+                func.name(),
+                req.width
+            ),
+            "call __enzyme_fwddiff once per direction (without enzyme_width), or make the function write its result to memory it does not read",
+        ));
+    }
     let mut perm = None;
     let mut primal = None;
     let mut tangents = Vec::new();
