@@ -545,8 +545,12 @@ fn builders(ctx: ferrozyme_llvm::Context, g: Value) -> (Builder, Builder) {
 
 /// May `func` (a function with a registered or built-in forward rule) read and write the
 /// same memory, so that its rule must not run once per lane (tests/c/1347)? BLAS functions
-/// by the table, others by their IR (a declaration: unless every pointer is `readonly`).
+/// by the table, others by their IR (a declaration: unless every pointer is `readonly`,
+/// a `byval` copy or the `sret` result), OpenMP's thread-private copies never (a lookup).
 fn updates_in_place(func: Value) -> bool {
+    if super::threadprivate::is_copy_lookup(func) {
+        return false;
+    }
     let name = func.name();
     if let Some(row) = ferrozyme_rules::blas::BLAS_FUNCTIONS
         .iter()
@@ -558,8 +562,11 @@ fn updates_in_place(func: Value) -> bool {
         return false;
     }
     func.params().iter().enumerate().any(|(k, p)| {
+        let i = k as u32;
         p.ty().is_pointer()
-            && !func.has_param_attr(k as u32, "readonly")
+            && !func.has_param_attr(i, "readonly")
+            && func.param_byval_type(i).is_none()
+            && func.param_sret_type(i).is_none()
             && may_update_param_in_place(func, k)
     })
 }
@@ -633,11 +640,18 @@ pub(crate) fn synthesize_forward(
         _ => None,
     };
     if req.width > 1 && sort_lanes.is_none() && updates_in_place(func) {
-        return Err(err(
+        let what = if func.name().starts_with("__fz_ckpt_call.") {
+            "a checkpointed or fixed-point loop (`__enzyme_checkpoint_for`/`_while`, `__enzyme_fixed_point`) updates its state in place, and its forward rule".to_string()
+        } else {
+            format!(
+                "`{}` updates memory it also reads (in place), and its registered forward derivative",
+                func.name()
+            )
+        };
+        return Err(err_at_loop_call(
             func,
             format!(
-                "`{}` updates memory it also reads (in place), and its registered forward derivative runs once per lane with enzyme_width: the update would run {} times",
-                func.name(),
+                "{what} runs once per lane with enzyme_width: the update would run {} times",
                 req.width
             ),
             "call __enzyme_fwddiff once per direction (without enzyme_width), or make the function write its result to memory it does not read",
