@@ -126,8 +126,8 @@ fn err(func: Value, msg: String, help: &str) -> Vec<Diagnostic> {
         .with_help(help.to_string())]
 }
 
-/// `err` for a checkpointed or fixed-point loop's function: named at the user's call that
-/// became the call of `func` (the loop's internal function means nothing to the user).
+/// `err` at a call of `func`: for a checkpointed or fixed-point loop's function, the
+/// user's call that became it (the loop's internal function means nothing to the user).
 fn err_at_loop_call(func: Value, msg: String, help: &str) -> Vec<Diagnostic> {
     let site = func
         .users()
@@ -621,6 +621,19 @@ pub(crate) fn synthesize_forward(
                 rule.fwd.name()
             ),
             "return the primal result and its tangent (or only the tangent)",
+        ));
+    }
+    // Only the tangent comes back: the primal result comes from calling `func` after the
+    // rule, which updated the memory already (tests/errors/registered_forward_tangent_only_in_place.c).
+    if tangent_only && updates_in_place(func) {
+        return Err(err_at_loop_call(
+            func,
+            format!(
+                "the registered forward derivative `{}` returns only the tangent, so `{}` is called again for its result, but it updates memory it also reads (in place): the update would run twice",
+                rule.fwd.name(),
+                func.name()
+            ),
+            "return struct { T primal; T tangent; } from the forward derivative",
         ));
     }
     let ctx = sup.module.context();
