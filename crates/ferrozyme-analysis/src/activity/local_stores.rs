@@ -138,9 +138,7 @@ fn param_access(f: Value, k: usize, depth: u32) -> Option<(bool, bool)> {
                 | Some(Opcode::LLVMBitCast)
                 | Some(Opcode::LLVMAddrSpaceCast)
                     if u.operand(0) == a => {}
-                Some(Opcode::LLVMStore) if u.operand(1) == a && u.operand(0) != a => {
-                    writes = true
-                }
+                Some(Opcode::LLVMStore) if u.operand(1) == a && u.operand(0) != a => writes = true,
                 Some(Opcode::LLVMStore)
                     if u.operand(0) == a && single_store_local(u.operand(1)) == Some(a) => {}
                 Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) if is_marker(u) => {}
