@@ -651,3 +651,21 @@ fn pointer_slots_holding_constant_data_stay_constant() {
         check_active(f, &a, true, &["pv"]);
     });
 }
+
+#[test]
+fn in_place_updates_of_parameters() {
+    use ferrozyme_analysis::activity::may_update_param_in_place;
+    with_module("in_place.ll", |m| {
+        let upd = |name: &str, k: usize| may_update_param_in_place(func(m, name), k);
+        // Read and written through the -O0 home slot.
+        assert!(upd("square_o0", 0));
+        // Out of place: x only read, y only written.
+        assert!(!upd("cube", 0));
+        assert!(!upd("cube", 1));
+        // Read by a callee, written by memcpy; `tmp` written by the callee, read by memcpy.
+        assert!(upd("through_call", 0));
+        assert!(upd("through_call", 1));
+        // A call without IR: unknown.
+        assert!(upd("opaque_use", 0));
+    });
+}

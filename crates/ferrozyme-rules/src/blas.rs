@@ -55,6 +55,14 @@ const POTRS: &str = "B = A^-1 B from A's Cholesky factor, in place";
 const POTRS_ADJ: &str =
     "dB = A^-1 dX (potrs), dL += tril((G + G^T) L) with G = -dB X^T (gemm, trmm)";
 
+impl BlasRow {
+    /// Does it read memory it also writes (`y += a x`, `x = a x`, `C = .. + beta C`, the
+    /// factorizations in place)? Running it twice then differs from running it once.
+    pub fn updates_in_place(&self) -> bool {
+        ![DOT, NRM2, COPY].contains(&self.computes)
+    }
+}
+
 const fn row(
     name: &'static str,
     interface: Interface,

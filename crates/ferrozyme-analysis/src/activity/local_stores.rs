@@ -111,6 +111,65 @@ fn param_writes_memo(f: Value, k: usize, depth: u32, memo: &mut Memo) -> ParamWr
     w
 }
 
+/// May `f` both read and write the memory its pointer parameter `k` points to (an update
+/// in place: `x[i] = x[i] * x[i]`, `y += a x`), so that running it twice differs from
+/// running it once? Errs on the side of yes: a declaration, an address met by anything
+/// but loads, stores into it, GEPs, casts, comparisons, its -O0 home slot, `mem*` calls
+/// and calls of defined functions (answered the same way, [`PARAM_WRITES_DEPTH`] deep).
+/// A registered forward derivative runs once per lane with `enzyme_width`: it may not
+/// when the answer is yes (tests/c/1347).
+pub fn may_update_param_in_place(f: Value, k: usize) -> bool {
+    param_access(f, k, PARAM_WRITES_DEPTH).is_none_or(|(reads, writes)| reads && writes)
+}
+
+/// Whether `f` may read and may write through its parameter `k`; `None` when unknown.
+fn param_access(f: Value, k: usize, depth: u32) -> Option<(bool, bool)> {
+    if f.is_declaration() {
+        return None;
+    }
+    let addrs = addresses(f, k, depth)?;
+    let (mut reads, mut writes) = (false, false);
+    for &a in &addrs {
+        for u in a.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMLoad) => reads = true,
+                Some(Opcode::LLVMICmp) => {}
+                Some(Opcode::LLVMGetElementPtr)
+                | Some(Opcode::LLVMBitCast)
+                | Some(Opcode::LLVMAddrSpaceCast)
+                    if u.operand(0) == a => {}
+                Some(Opcode::LLVMStore) if u.operand(1) == a && u.operand(0) != a => writes = true,
+                Some(Opcode::LLVMStore)
+                    if u.operand(0) == a && single_store_local(u.operand(1)) == Some(a) => {}
+                Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) if is_marker(u) => {}
+                Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke) => {
+                    if u.called_value() == a {
+                        return None;
+                    }
+                    let args = u.call_args();
+                    match classify(u) {
+                        CallKind::Memset => writes = true,
+                        CallKind::Memcpy | CallKind::Memmove => {
+                            writes |= args.first() == Some(&a);
+                            reads |= args.get(1) == Some(&a);
+                        }
+                        CallKind::Defined(g) if depth > 0 => {
+                            for (i, _) in args.iter().enumerate().filter(|(_, x)| **x == a) {
+                                let (r, w) = param_access(g, i, depth - 1)?;
+                                reads |= r;
+                                writes |= w;
+                            }
+                        }
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+    }
+    Some((reads, writes))
+}
+
 /// A stack slot only loaded and stored into, with exactly one store: what is loaded is
 /// what was stored (a parameter's home at -O0).
 pub fn single_store_local(slot: Value) -> Option<Value> {

@@ -145,6 +145,15 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
         crate::generated::mark(f);
         f
     };
+    // The sorts' vector forward lane rules (`qsort.rs`), looked up by name when needed.
+    for s in Sort::ALL {
+        if module
+            .function(&format!("__fz_fwd_lane.{}", s.name()))
+            .is_some()
+        {
+            get(format!("__fz_fwd_lane.{}", s.name()));
+        }
+    }
     Ok(found
         .into_iter()
         .map(|name| {

@@ -10,7 +10,12 @@
 //!   permutation is the tape;
 //! * reverse: the shadow goes back to the original positions (`P^T`): the shadow's
 //!   element `k` moves to position `perm[k]`; the tape is freed;
-//! * forward: the elements and their tangents are permuted alike.
+//! * forward: the elements and their tangents are permuted alike. With `enzyme_width` the
+//!   rule cannot run once per lane (lanes after the first would find the elements sorted
+//!   and keep their tangents in place: a silent wrong tangent, tests/c/1346): lane 0 runs
+//!   the augmented rule, which returns the permutation, and each further lane's tangent
+//!   is permuted by it (`__fz_fwd_lane.<name>`: the forward rule's arguments, then the
+//!   permutation and whether it is the last lane, which frees it).
 //!
 //! Elements move as bytes (`size` per element), so any element type works. The shadow
 //! moves in the augmented forward pass too (it did not before c29, two silent wrong
@@ -29,6 +34,8 @@
 //! from while `base` holds `int` indices (constant memory, nothing to move): the
 //! comparator's result carries no derivative, so `arg`'s shadow is never touched, and a
 //! null `base` shadow is left alone like one that is its primal.
+
+use ferrozyme_llvm::{Module, Value};
 
 /// A sort function with a built-in rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +68,23 @@ impl Sort {
     /// Do the rule functions take the library convention's activity mask and null shadows?
     pub(crate) fn library(self) -> bool {
         self == Sort::QsortR
+    }
+
+    /// The sort whose built-in forward rule is `fwd`, if it is one.
+    pub(crate) fn of_forward_rule(fwd: Value) -> Option<Sort> {
+        let name = fwd.name();
+        Sort::ALL
+            .into_iter()
+            .find(|s| name.strip_prefix("__fz_fwd.") == Some(s.name()))
+    }
+
+    /// For vector forward mode: the augmented rule (sorts, permutes lane 0's tangent,
+    /// returns the permutation) and the lane rule (see the module's documentation).
+    pub(crate) fn lane_rules(self, module: Module) -> Option<(Value, Value)> {
+        Some((
+            module.function(&format!("__fz_aug.{}", self.name()))?,
+            module.function(&format!("__fz_fwd_lane.{}", self.name()))?,
+        ))
     }
 
     /// The rule functions `__fz_aug.<name>`, `__fz_rev.<name>`, `__fz_fwd.<name>` and the
@@ -131,12 +155,32 @@ done:
 define internal void @__fz_qsort_apply_both(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm) {
 entry:
   call void @__fz_qsort_apply(ptr %base, i64 %n, i64 %size, ptr %perm, i1 true)
+  call void @__fz_qsort_apply_shadow(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm)
+  ret void
+}
+
+; The shadow alone (not when it is the primal or null).
+define internal void @__fz_qsort_apply_shadow(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm) {
+entry:
   %own = icmp eq ptr %dbase, %base
   %none = icmp eq ptr %dbase, null
   %skip = or i1 %own, %none
   br i1 %skip, label %done, label %shadow
 shadow:
   call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 true)
+  br label %done
+done:
+  ret void
+}
+
+; Vector forward mode: one more lane's tangent permuted by the permutation the augmented
+; rule returned for lane 0 (the elements are sorted already); the last lane frees it.
+define internal void @__fz_qsort_next_lane(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 %last) {
+entry:
+  call void @__fz_qsort_apply_shadow(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm)
+  br i1 %last, label %free, label %done
+free:
+  call void @free(ptr %perm)
   br label %done
 done:
   ret void
@@ -279,6 +323,11 @@ define void @__fz_fwd.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp) 
   call void @free(ptr %perm)
   ret void
 }
+
+define void @__fz_fwd_lane.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %perm, i1 %last) {
+  call void @__fz_qsort_next_lane(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 %last)
+  ret void
+}
 "#;
 
 /// `qsort_r`'s rules in the library convention: `%m` the activity mask, a null shadow for
@@ -301,6 +350,11 @@ define void @__fz_fwd.qsort_r(i64 %m, ptr %base, ptr %dbase, i64 %n, i64 %size, 
   call void @free(ptr %perm)
   ret void
 }
+
+define void @__fz_fwd_lane.qsort_r(i64 %m, ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %dcmp, ptr %arg, ptr %darg, ptr %perm, i1 %last) {
+  call void @__fz_qsort_next_lane(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 %last)
+  ret void
+}
 "#;
 
 #[cfg(test)]
@@ -314,7 +368,7 @@ mod tests {
             for p in ["SUFFIX", "EXTRA_PARAMS", "EXTRA_ARGS"] {
                 assert!(!ir.contains(p), "{} rules still hold {p}", s.name());
             }
-            for f in ["aug", "rev", "fwd"] {
+            for f in ["aug", "rev", "fwd", "fwd_lane"] {
                 assert!(ir.contains(&format!("@__fz_{f}.{}(", s.name())));
             }
         }

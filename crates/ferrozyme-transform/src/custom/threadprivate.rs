@@ -79,6 +79,13 @@ define { ptr, ptr } @__fz_fwd.__kmpc_threadprivate_cached(i64 %mask, ptr %loc, p
 /// The identity function standing for `llvm.threadlocal.address(@var)` in the clones of a
 /// module with parallel regions (`thread_locals.rs`), and its rule.
 pub(crate) const TLS_COPY: &str = "__fz_omp_tls_copy";
+
+/// Is `f` one of the functions these rules are for? Their calls only look up a thread's
+/// copy (running one twice is running it once: `wrappers.rs` `updates_in_place`).
+pub(crate) fn is_copy_lookup(f: Value) -> bool {
+    let name = f.name();
+    name == NAME || name == TLS_COPY
+}
 const TLS_RULES_IR: &str = r#"
 declare ptr @__fz_omp_tls_shadow(ptr, i64)
 

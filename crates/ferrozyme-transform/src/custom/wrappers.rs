@@ -9,7 +9,7 @@
 //!   then `rev`, as Enzyme does;
 //! * forward function: `fwd` once per lane.
 
-use ferrozyme_analysis::activity::ArgActivity;
+use ferrozyme_analysis::activity::{is_readonly_function, may_update_param_in_place, ArgActivity};
 use ferrozyme_llvm::{Builder, DiagKind, Diagnostic, Type, Value};
 
 use super::convention::{
@@ -126,8 +126,8 @@ fn err(func: Value, msg: String, help: &str) -> Vec<Diagnostic> {
         .with_help(help.to_string())]
 }
 
-/// `err` for a checkpointed or fixed-point loop's function: named at the user's call that
-/// became the call of `func` (the loop's internal function means nothing to the user).
+/// `err` at a call of `func`: for a checkpointed or fixed-point loop's function, the
+/// user's call that became it (the loop's internal function means nothing to the user).
 fn err_at_loop_call(func: Value, msg: String, help: &str) -> Vec<Diagnostic> {
     let site = func
         .users()
@@ -543,6 +543,34 @@ fn builders(ctx: ferrozyme_llvm::Context, g: Value) -> (Builder, Builder) {
     (b, eb)
 }
 
+/// May `func` (a function with a registered or built-in forward rule) read and write the
+/// same memory, so that its rule must not run once per lane (tests/c/1347)? BLAS functions
+/// by the table, others by their IR (a declaration: unless every pointer is `readonly`,
+/// a `byval` copy or the `sret` result), OpenMP's thread-private copies never (a lookup).
+fn updates_in_place(func: Value) -> bool {
+    if super::threadprivate::is_copy_lookup(func) {
+        return false;
+    }
+    let name = func.name();
+    if let Some(row) = ferrozyme_rules::blas::BLAS_FUNCTIONS
+        .iter()
+        .find(|r| r.name == name)
+    {
+        return row.updates_in_place();
+    }
+    if is_readonly_function(func) {
+        return false;
+    }
+    func.params().iter().enumerate().any(|(k, p)| {
+        let i = k as u32;
+        p.ty().is_pointer()
+            && !func.has_param_attr(i, "readonly")
+            && func.param_byval_type(i).is_none()
+            && func.param_sret_type(i).is_none()
+            && may_update_param_in_place(func, k)
+    })
+}
+
 /// Fills the forward-mode function `g` for `req`, a function with the registered forward
 /// derivative `rule`.
 pub(crate) fn synthesize_forward(
@@ -595,18 +623,71 @@ pub(crate) fn synthesize_forward(
             "return the primal result and its tangent (or only the tangent)",
         ));
     }
+    // Only the tangent comes back: the primal result comes from calling `func` after the
+    // rule, which updated the memory already (tests/errors/registered_forward_tangent_only_in_place.c).
+    if tangent_only && updates_in_place(func) {
+        return Err(err_at_loop_call(
+            func,
+            format!(
+                "the registered forward derivative `{}` returns only the tangent, so `{}` is called again for its result, but it updates memory it also reads (in place): the update would run twice",
+                rule.fwd.name(),
+                func.name()
+            ),
+            "return struct { T primal; T tangent; } from the forward derivative",
+        ));
+    }
     let ctx = sup.module.context();
     let (b, entry) = builders(ctx, g);
     let params = g.params();
     let (args, _) = split_params(&params, &req.args, req.width, |a| a != ArgActivity::Const);
+    // A built-in sort sorts the elements: with enzyme_width, lane 0 through its augmented
+    // rule, which returns the permutation, and the other lanes permuted by it (`qsort.rs`).
+    let sort_lanes = match super::qsort::Sort::of_forward_rule(rule.fwd) {
+        Some(s) if req.width > 1 => Some(s.lane_rules(sup.module).ok_or_else(|| {
+            err(
+                func,
+                format!("the vector forward rules of `{}` are missing", func.name()),
+                "this is a bug in Ferrozyme: call __enzyme_fwddiff once per direction",
+            )
+        })?),
+        _ => None,
+    };
+    if req.width > 1 && sort_lanes.is_none() && updates_in_place(func) {
+        let what = if func.name().starts_with("__fz_ckpt_call.") {
+            "a checkpointed or fixed-point loop (`__enzyme_checkpoint_for`/`_while`, `__enzyme_fixed_point`) updates its state in place, and its forward rule".to_string()
+        } else {
+            format!(
+                "`{}` updates memory it also reads (in place), and its registered forward derivative",
+                func.name()
+            )
+        };
+        return Err(err_at_loop_call(
+            func,
+            format!(
+                "{what} runs once per lane with enzyme_width: the update would run {} times",
+                req.width
+            ),
+            "call __enzyme_fwddiff once per direction (without enzyme_width), or make the function write its result to memory it does not read",
+        ));
+    }
+    let mut perm = None;
     let mut primal = None;
     let mut tangents = Vec::new();
     for l in 0..req.width.max(1) as usize {
-        let r = fwd.call(
-            &b,
-            &entry,
-            &user_args(func, &args, &layout, l, rule.library)?,
-        );
+        let mut uargs = user_args(func, &args, &layout, l, rule.library)?;
+        let r = match (sort_lanes, perm) {
+            (Some((aug, _)), None) => {
+                let p = UserFn::of(aug, rule.library, mask).call(&b, &entry, &uargs);
+                perm = Some(p);
+                p
+            }
+            (Some((_, lane)), Some(p)) => {
+                let last = l + 1 == req.width as usize;
+                uargs.extend([p, ctx.i1().const_int(last as u64)]);
+                UserFn::of(lane, rule.library, mask).call(&b, &entry, &uargs)
+            }
+            _ => fwd.call(&b, &entry, &uargs),
+        };
         if pair {
             primal.get_or_insert_with(|| b.extract_value(r, 0));
             tangents.push(coerce(&b, b.extract_value(r, 1), ret));
