@@ -21,12 +21,14 @@
 //! a store of `V` to it sets `r = select(Q == P, V, r)`, the accumulation's load becomes
 //! `r`, and the zero store goes. Memory at P is read only through those selects until
 //! the accumulation's store overwrites it, so every value is the one the original
-//! sequence computed, bit for bit (the same adds in the same order). Where no access
-//! between may alias, `r` stays the constant zero; the compares of pointers with a common
-//! base fold to compares of indices, loop invariant in butterfly loops.
+//! sequence computed, bit for bit (the same adds in the same order). The compares of
+//! pointers with a common base fold to compares of indices, loop invariant in butterfly
+//! loops. Windows where no access between may be the slot are left to LLVM (GVN and DSE
+//! forward the zero there).
 
 use ferrozyme_llvm::{Block, Builder, Context, IntPredicate, Module, Opcode, Through, Value};
 
+use super::memory::{may_alias, underlying};
 use crate::streams::{pure_call, tape_call};
 
 /// At most this many instructions between the zero store and the accumulation.
@@ -77,7 +79,13 @@ fn window(ctx: Context, m: Module, z: Value) -> Option<Window> {
     let size = m.store_size(t);
     let exact = size.is_power_of_two() && u64::from(z.alignment()) >= size;
     let (pbase, poff) = m.strip_const_geps_through(p, Through::Geps);
+    let pobj = underlying(p);
+    // Other objects (an adjoint slot's `alloca` against a shadow argument or global), or
+    // other bytes at constant offsets from the same base.
     let apart = |q: Value, qsize: u64| {
+        if !may_alias(pobj, underlying(q)) {
+            return true;
+        }
         let (qbase, qoff) = m.strip_const_geps_through(q, Through::Geps);
         match (poff, qoff) {
             (Some(a), Some(c)) if qbase == pbase => {
@@ -99,7 +107,10 @@ fn window(ctx: Context, m: Module, z: Value) -> Option<Window> {
                 }
                 let (q, qt) = plain_access(x)?;
                 if q == p {
-                    return (x.opcode() == Some(Opcode::LLVMLoad) && qt == t && accumulates(x, p))
+                    // Where nothing between may be the slot, LLVM's GVN and DSE forward
+                    // the zero themselves: left to them.
+                    let load = x.opcode() == Some(Opcode::LLVMLoad);
+                    return (load && qt == t && !compared.is_empty() && accumulates(x, p))
                         .then_some(Window {
                             zero: z,
                             compared,
@@ -171,8 +182,12 @@ fn carry(b: &Builder, w: Window) {
     let p = w.zero.operand(1);
     let mut r = w.zero.operand(0);
     for x in w.compared {
-        b.position_before(x);
         let is_load = x.opcode() == Some(Opcode::LLVMLoad);
+        // A store of the value the slot holds (another zero) leaves `r` as it is.
+        if !is_load && x.operand(0) == r {
+            continue;
+        }
+        b.position_before(x);
         let q = if is_load { x.operand(0) } else { x.operand(1) };
         let same = b.icmp(IntPredicate::LLVMIntEQ, q, p);
         b.position_after(x);
