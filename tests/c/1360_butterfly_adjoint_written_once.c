@@ -1,8 +1,9 @@
 // OPT: O0 O1 O2 O3
 // In-place updates whose reverse zeroes a shadow slot and then adds to it again with an
-// access between that may be the same slot (reverse/write_once.rs, fft34): the slot's
-// value is carried in a register and the accesses between compare their address with
-// it. Each form runs with offsets that make the two slots of a butterfly the same
+// access between that may be the same slot (reverse/write_once.rs, fft34; AVX targets:
+// 1361 builds this program with -march=x86-64-v3): the slot's value is carried in a
+// register and the accesses between compare their address with it; here, without AVX,
+// the zero stores stay. Each form runs with offsets that make the two slots of a butterfly the same
 // (offset 0), neighbours that overlap the next butterfly's (1, 2, 3) and disjoint ones:
 // a real butterfly (`x[i]`, `x[i + m]`), the complex butterflies of an iterative FFT
 // stage with a twiddle recurrence (`x[a]`, `x[a + 1]`, `x[b]`, `x[b + 1]`, b = a + off),

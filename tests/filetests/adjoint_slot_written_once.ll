@@ -23,8 +23,11 @@
 ; void grad(double *x, double *dx, long n) {
 ;   __enzyme_autodiff((void *)bfly, enzyme_dup, x, dx, enzyme_const, n);
 ; }
+; The rule applies to AVX targets only (the functions carry `-march=x86-64-v3`'s AVX
+; features): without AVX the adds stay scalar and LLVM lowers each select of doubles to a
+; branch.
 ; (clang-22 -O2 -fno-vectorize -fno-slp-vectorize -fno-unroll-loops, attributes and
-; metadata removed)
+; metadata removed, AVX target features added)
 ;
 ; RUN: %ferrozyme opt %s -o - | %FileCheck %s
 
@@ -53,7 +56,7 @@ target triple = "x86_64-pc-linux-gnu"
 @enzyme_dup = external global i32, align 4
 @enzyme_const = external global i32, align 4
 
-define void @bfly(ptr noundef captures(none) %x, i64 noundef %n) {
+define void @bfly(ptr noundef captures(none) %x, i64 noundef %n) #0 {
 entry:
   %cmp18 = icmp sgt i64 %n, 0
   br i1 %cmp18, label %for.body, label %for.cond.cleanup
@@ -76,7 +79,7 @@ for.body:                                         ; preds = %entry, %for.body
   br i1 %exitcond.not, label %for.cond.cleanup, label %for.body
 }
 
-define void @grad(ptr noundef %x, ptr noundef %dx, i64 noundef %n) {
+define void @grad(ptr noundef %x, ptr noundef %dx, i64 noundef %n) #0 {
 entry:
   %0 = load i32, ptr @enzyme_dup, align 4
   %1 = load i32, ptr @enzyme_const, align 4
@@ -85,3 +88,5 @@ entry:
 }
 
 declare void @__enzyme_autodiff(ptr, ...)
+
+attributes #0 = { "target-features"="+avx,+avx2,+fma,+sse2" }

@@ -39,7 +39,14 @@ impl Gen<'_> {
         self.terminate_entries();
         // Each reverse block is rewritten on its own: the order does not matter.
         let rev_blocks: Vec<Block> = self.vals.rev_block.values().copied().collect();
-        super::write_once::write_once(self.fx.ctx, self.sup.module, &rev_blocks);
+        // Generated functions get the user's target later (`target_attrs.rs`): the
+        // differentiated function names it.
+        super::write_once::write_once(
+            self.fx.ctx,
+            self.sup.module,
+            self.fx.req.func,
+            &rev_blocks,
+        );
         super::alias::mark_not_tape(self.fx.ctx, self.out.fwd_fn);
         if self.fx.split {
             super::alias::mark_not_tape(self.fx.ctx, self.out.rev_fn);

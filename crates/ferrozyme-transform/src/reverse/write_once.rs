@@ -24,7 +24,7 @@
 //! sequence computed, bit for bit (the same adds in the same order). The compares of
 //! pointers with a common base fold to compares of indices, loop invariant in butterfly
 //! loops. Windows where no access between may be the slot are left to LLVM (GVN and DSE
-//! forward the zero there).
+//! forward the zero there). Only for AVX targets (see [`has_avx`]).
 
 use ferrozyme_llvm::{Block, Builder, Context, IntPredicate, Module, Opcode, Through, Value};
 
@@ -44,8 +44,12 @@ struct Window {
     load: Value,
 }
 
-/// Rewrites every window of `blocks` (reverse blocks of one generated function).
-pub(super) fn write_once(ctx: Context, m: Module, blocks: &[Block]) {
+/// Rewrites every window of `blocks` (reverse blocks of the derivative of `f`) when `f`
+/// is compiled for AVX.
+pub(super) fn write_once(ctx: Context, m: Module, f: Value, blocks: &[Block]) {
+    if !has_avx(f) {
+        return;
+    }
     let b = Builder::new(ctx);
     for &blk in blocks {
         let mut next = blk.first_instruction();
@@ -59,6 +63,17 @@ pub(super) fn write_once(ctx: Context, m: Module, blocks: &[Block]) {
             }
         }
     }
+}
+
+/// Is `f` compiled for a target with AVX (`-march=x86-64-v3`, `-march=native` here)? There
+/// the SLP vectorizer packs the adds of adjacent slots into one 16-byte load (the stall
+/// the rule removes) and a select of doubles is a blend or a masked move. Without it
+/// (`-O2`, SSE2) the adds stay scalar and forward from the zero stores, and LLVM lowers
+/// each scalar select of doubles to a branch: the rule cost the FFT gradients 14-29% more
+/// instructions and fft-iter 8% more time at Enzyme's harness flags (bench/README "fft34").
+fn has_avx(f: Value) -> bool {
+    f.string_fn_attr("target-features")
+        .is_some_and(|t| t.split(',').any(|x| x.starts_with("+avx")))
 }
 
 /// A plain (not volatile, not atomic) load or store: its pointer and accessed type.
