@@ -41,12 +41,7 @@ impl Gen<'_> {
         let rev_blocks: Vec<Block> = self.vals.rev_block.values().copied().collect();
         // Generated functions get the user's target later (`target_attrs.rs`): the
         // differentiated function names it.
-        super::write_once::write_once(
-            self.fx.ctx,
-            self.sup.module,
-            self.fx.req.func,
-            &rev_blocks,
-        );
+        super::write_once::write_once(self.fx.ctx, self.sup.module, self.fx.req.func, &rev_blocks);
         super::alias::mark_not_tape(self.fx.ctx, self.out.fwd_fn);
         if self.fx.split {
             super::alias::mark_not_tape(self.fx.ctx, self.out.rev_fn);

@@ -158,7 +158,9 @@ fn window(ctx: Context, m: Module, z: Value) -> Option<Window> {
 /// Is `load` (of `p`) used only by an `fadd` whose only use is a store of it to `p`, with
 /// nothing between the load and that store touching memory?
 fn accumulates(load: Value, p: Value) -> bool {
-    let [add] = load.users()[..] else { return false };
+    let [add] = load.users()[..] else {
+        return false;
+    };
     if add.opcode() != Some(Opcode::LLVMFAdd) || add.parent_block() != load.parent_block() {
         return false;
     }
