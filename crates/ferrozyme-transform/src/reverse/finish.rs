@@ -37,6 +37,11 @@ impl Gen<'_> {
         let alloc = (self.fx.split && !self.fx.nested).then_some(self.tape.heap_fwd);
         self.register_nest_layout(size, alloc);
         self.terminate_entries();
+        // Each reverse block is rewritten on its own: the order does not matter.
+        let rev_blocks: Vec<Block> = self.vals.rev_block.values().copied().collect();
+        // Generated functions get the user's target later (`target_attrs.rs`): the
+        // differentiated function names it.
+        super::write_once::write_once(self.fx.ctx, self.sup.module, self.fx.req.func, &rev_blocks);
         super::alias::mark_not_tape(self.fx.ctx, self.out.fwd_fn);
         if self.fx.split {
             super::alias::mark_not_tape(self.fx.ctx, self.out.rev_fn);
@@ -49,7 +54,7 @@ impl Gen<'_> {
             .filter(|p| p.ty().is_pointer())
             .collect();
         super::alias::mark_shadows_disjoint(self.fx.ctx, self.out.rev_fn, &primals);
-        let reverse_blocks = self.vals.rev_block.values().copied().collect();
+        let reverse_blocks = rev_blocks.into_iter().collect();
         crate::rolled_loops::mark_reverse_loops(self.fx.ctx, self.out.rev_fn, &reverse_blocks);
     }
 

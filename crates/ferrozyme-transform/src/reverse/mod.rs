@@ -78,6 +78,7 @@ pub(crate) mod tape_nest;
 pub(crate) mod tape_region;
 mod values;
 mod vector;
+mod write_once;
 
 use std::cell::OnceCell;
 

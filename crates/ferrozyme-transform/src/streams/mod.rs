@@ -384,7 +384,7 @@ pub(crate) fn pure_call(i: Value) -> bool {
 
 /// A call of the tape runtime that touches only tape stacks (their headers and buffers,
 /// which no user or shadow pointer reaches).
-fn tape_call(i: Value) -> bool {
+pub(crate) fn tape_call(i: Value) -> bool {
     const TAPE: [&str; 5] = [
         "__fz_top",
         "__fz_pop",
