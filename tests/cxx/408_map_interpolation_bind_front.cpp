@@ -1,5 +1,6 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++20
+// IGNORE-REF: mismatched activity in `std::__invoke_impl` (unoptimized, `std::bind_front`'s call of `interp` through the stored function pointer): "a pointer that is constant or differentiable depending on the run is passed to an indirect callee; run-time activity checks cannot follow a call into a function without IR"; a clear compile-time error. -O0 and -O2 pass
 // A lookup table as users keep one: `std::map<double, double>` from constant abscissae to
 // active ordinates (the parameters), evaluated by piecewise-linear interpolation with
 // `upper_bound` and `std::prev`, clamped at both ends (`begin()`, `rbegin()`); the evaluator
