@@ -167,6 +167,10 @@ const UNIT: (f64, f64) = (-0.9, 0.9);
 const STEPS: (f64, f64) = (-5.0, 5.0);
 const POW: (f64, f64) = (0.2, 3.0);
 
+/// The partials of x86's packed max and min (see [`x86_max`], [`x86_min`]).
+const X86_MAX: &[&str] = &["gt(x, y)", "le(x, y)"];
+const X86_MIN: &[&str] = &["lt(x, y)", "ge(x, y)"];
+
 /// x86's `maxpd`/`maxps` on one lane: the second operand unless the first is greater.
 fn x86_max(a: &[f64]) -> f64 {
     if a[0] > a[1] {
@@ -275,14 +279,14 @@ fn build() -> Vec<Rule> {
         // x86's packed min/max (`_mm_max_pd`, `_mm256_min_ps`, ... in hand-vectorized
         // code): `x > y ? x : y` and `x < y ? x : y` per lane, the second operand on ties
         // and NaNs, so the adjoint goes where the value came from.
-        rule("llvm.x86.sse2.max.pd", I, &["gt(x, y)", "le(x, y)"], WIDE, x86_max),
-        rule("llvm.x86.sse.max.ps", I, &["gt(x, y)", "le(x, y)"], WIDE, x86_max),
-        rule("llvm.x86.avx.max.pd.256", I, &["gt(x, y)", "le(x, y)"], WIDE, x86_max),
-        rule("llvm.x86.avx.max.ps.256", I, &["gt(x, y)", "le(x, y)"], WIDE, x86_max),
-        rule("llvm.x86.sse2.min.pd", I, &["lt(x, y)", "ge(x, y)"], WIDE, x86_min),
-        rule("llvm.x86.sse.min.ps", I, &["lt(x, y)", "ge(x, y)"], WIDE, x86_min),
-        rule("llvm.x86.avx.min.pd.256", I, &["lt(x, y)", "ge(x, y)"], WIDE, x86_min),
-        rule("llvm.x86.avx.min.ps.256", I, &["lt(x, y)", "ge(x, y)"], WIDE, x86_min),
+        rule("llvm.x86.sse2.max.pd", I, X86_MAX, WIDE, x86_max),
+        rule("llvm.x86.sse.max.ps", I, X86_MAX, WIDE, x86_max),
+        rule("llvm.x86.avx.max.pd.256", I, X86_MAX, WIDE, x86_max),
+        rule("llvm.x86.avx.max.ps.256", I, X86_MAX, WIDE, x86_max),
+        rule("llvm.x86.sse2.min.pd", I, X86_MIN, WIDE, x86_min),
+        rule("llvm.x86.sse.min.ps", I, X86_MIN, WIDE, x86_min),
+        rule("llvm.x86.avx.min.pd.256", I, X86_MIN, WIDE, x86_min),
+        rule("llvm.x86.avx.min.ps.256", I, X86_MIN, WIDE, x86_min),
         rule(
             "llvm.copysign",
             I,
