@@ -1,5 +1,5 @@
-//! Input functions: C's `scanf` family and C++'s `std::istream >>`, on the
-//! differentiated path.
+//! Input functions: C's `scanf` family, C++'s `std::istream >>` and C++17's
+//! `std::from_chars`, on the differentiated path.
 //!
 //! A number read from text (a configuration string, a file, standard input) is data, not
 //! a differentiable input: nothing the program computed flows into it, so its derivative
@@ -42,13 +42,13 @@ const fn scanf(name: &'static str, format: usize) -> Input {
 }
 
 const fn value(name: &'static str, bytes: u64, float: bool) -> Input {
+    value_at(name, 1, bytes, float)
+}
+
+const fn value_at(name: &'static str, arg: usize, bytes: u64, float: bool) -> Input {
     Input {
         name,
-        reads: Reads::Value {
-            arg: 1,
-            bytes,
-            float,
-        },
+        reads: Reads::Value { arg, bytes, float },
     }
 }
 
@@ -73,6 +73,13 @@ pub const INPUT_LIBRARY: &[Input] = &[
     value("_ZNSi10_M_extractIdEERSiRT_", 8, true),
     value("_ZNSi10_M_extractIfEERSiRT_", 4, true),
     value("_ZNSi10_M_extractIeEERSiRT_", 16, true),
+    // std::from_chars(first, last, double &, chars_format) and its float / long double
+    // forms (libstdc++ defines them out of line): the value goes to argument 2, the
+    // returned `from_chars_result` holds a pointer into the same characters and an error
+    // code.
+    value_at("_ZSt10from_charsPKcS0_RdSt12chars_format", 2, 8, true),
+    value_at("_ZSt10from_charsPKcS0_RfSt12chars_format", 2, 4, true),
+    value_at("_ZSt10from_charsPKcS0_ReSt12chars_format", 2, 16, true),
 ];
 
 /// The row of an input function, by symbol.
@@ -186,6 +193,18 @@ mod tests {
         assert_eq!(scanf_targets("%[abc"), None);
         assert_eq!(scanf_targets("%hf"), None);
         assert_eq!(scanf_targets("%"), None);
+    }
+
+    #[test]
+    fn from_chars_writes_its_third_argument() {
+        assert_eq!(
+            input_library("_ZSt10from_charsPKcS0_RdSt12chars_format").map(|r| r.reads),
+            Some(Reads::Value {
+                arg: 2,
+                bytes: 8,
+                float: true
+            })
+        );
     }
 
     #[test]

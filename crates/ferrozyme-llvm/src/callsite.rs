@@ -116,6 +116,18 @@ impl Value {
             LLVMAddCallSiteAttribute(self.raw(), i + 1, a);
         }
     }
+    /// Gives call `to` the calling convention of call/invoke `self` (`fastcc` on calls
+    /// of an internal function the optimizer changed): a call whose convention differs
+    /// from its callee's is undefined behaviour, which LLVM folds to `unreachable`.
+    pub fn copy_calling_convention(self, to: Value) {
+        debug_assert!(self.is_call_like() && to.is_call_like());
+        // SAFETY: reading and setting the calling convention of live call sites.
+        unsafe {
+            let cc = llvm_sys::core::LLVMGetInstructionCallConv(self.raw());
+            llvm_sys::core::LLVMSetInstructionCallConv(to.raw(), cc);
+        }
+    }
+
     /// Copies the call-site attributes (function, return, parameters) of call/invoke
     /// `self` to call `to`.
     pub fn copy_call_site_attributes(self, to: Value) {

@@ -167,6 +167,28 @@ const UNIT: (f64, f64) = (-0.9, 0.9);
 const STEPS: (f64, f64) = (-5.0, 5.0);
 const POW: (f64, f64) = (0.2, 3.0);
 
+/// The partials of x86's packed max and min (see [`x86_max`], [`x86_min`]).
+const X86_MAX: &[&str] = &["gt(x, y)", "le(x, y)"];
+const X86_MIN: &[&str] = &["lt(x, y)", "ge(x, y)"];
+
+/// x86's `maxpd`/`maxps` on one lane: the second operand unless the first is greater.
+fn x86_max(a: &[f64]) -> f64 {
+    if a[0] > a[1] {
+        a[0]
+    } else {
+        a[1]
+    }
+}
+
+/// x86's `minpd`/`minps` on one lane: the second operand unless the first is less.
+fn x86_min(a: &[f64]) -> f64 {
+    if a[0] < a[1] {
+        a[0]
+    } else {
+        a[1]
+    }
+}
+
 /// `erf` has no `std` implementation; this one sums the everywhere-positive
 /// series `erf(x) = 2/sqrt(pi) * exp(-x^2) * sum_n x (2x^2)^n / (2n+1)!!`,
 /// accurate to ~1e-15 on the test domains (it is only a test reference).
@@ -254,6 +276,17 @@ fn build() -> Vec<Rule> {
         rule("llvm.maximum", I, &["ge(x, y)", "lt(x, y)"], WIDE, |a| {
             a[0].max(a[1])
         }),
+        // x86's packed min/max (`_mm_max_pd`, `_mm256_min_ps`, ... in hand-vectorized
+        // code): `x > y ? x : y` and `x < y ? x : y` per lane, the second operand on ties
+        // and NaNs, so the adjoint goes where the value came from.
+        rule("llvm.x86.sse2.max.pd", I, X86_MAX, WIDE, x86_max),
+        rule("llvm.x86.sse.max.ps", I, X86_MAX, WIDE, x86_max),
+        rule("llvm.x86.avx.max.pd.256", I, X86_MAX, WIDE, x86_max),
+        rule("llvm.x86.avx.max.ps.256", I, X86_MAX, WIDE, x86_max),
+        rule("llvm.x86.sse2.min.pd", I, X86_MIN, WIDE, x86_min),
+        rule("llvm.x86.sse.min.ps", I, X86_MIN, WIDE, x86_min),
+        rule("llvm.x86.avx.min.pd.256", I, X86_MIN, WIDE, x86_min),
+        rule("llvm.x86.avx.min.ps.256", I, X86_MIN, WIDE, x86_min),
         rule(
             "llvm.copysign",
             I,
@@ -596,6 +629,8 @@ mod tests {
             "llvm.maximum",
             "fmin",
             "fmax",
+            "llvm.x86.sse2.max.pd",
+            "llvm.x86.avx.min.pd.256",
         ] {
             let r = all_rules().iter().find(|r| r.name == name).unwrap();
             let s: f64 = r

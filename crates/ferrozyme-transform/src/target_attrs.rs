@@ -19,6 +19,15 @@
 //! has its features, and copying the attributes there changed the code's tuning for the
 //! worse (Euler, harness flags: 35.6M -> 37.1M gradient instructions).
 //!
+//! One exception to the baseline case: features beyond the baseline's (`-mavx2 -mfma`
+//! without `-march`). A generated function that calls one of the target's own intrinsics
+//! (`llvm.x86.avx.max.pd.256`, copied from the primal of `_mm256_max_pd`) cannot be
+//! compiled without them: LLVM's back end stopped with "Do not know how to split the
+//! result of this operator!" (tests/cxx/407). And generated functions pass `<4 x double>`
+//! to each other (`fz_aug_hsum(<4 x double>)` at -O0): caller and callee must agree on
+//! the features that say whether it travels in one `ymm` register, so all of them get the
+//! common `"target-features"` (only those: the tuning stays the target machine's).
+//!
 //! The user's `-mprefer-vector-width=N` (clang's `"prefer-vector-width"` on every
 //! function) is part of that target: without it generated code used the CPU's own
 //! preference (512 bits on Zen 4/5) where the user asked for less.
@@ -67,7 +76,18 @@ pub fn share_target(module: Module) -> usize {
         return 0;
     };
     if matches!(target[0].as_deref(), Some("x86-64" | "generic")) {
-        return 0;
+        let Some(features) = target[1].as_ref().filter(|f| beyond_baseline(f)) else {
+            return 0;
+        };
+        let mut given = 0;
+        for f in generated
+            .into_iter()
+            .filter(|f| f.string_fn_attr(KEYS[1]).is_none())
+        {
+            f.add_string_fn_attr(KEYS[1], features);
+            given += 1;
+        }
+        return given;
     }
     let mut given = 0;
     for f in generated
@@ -82,6 +102,15 @@ pub fn share_target(module: Module) -> usize {
         given += 1;
     }
     given
+}
+
+/// Does a `"target-features"` string enable more than x86-64's baseline (SSE2), as
+/// `-mavx2` or `-mfma` do?
+fn beyond_baseline(features: &str) -> bool {
+    const BASELINE: &[&str] = &["+cmov", "+cx8", "+fxsr", "+mmx", "+sse", "+sse2", "+x87"];
+    features
+        .split(',')
+        .any(|f| f.starts_with('+') && !BASELINE.contains(&f))
 }
 
 /// `"min-legal-vector-width"`: the widest vector, in bits, a function needs legal (its
@@ -176,4 +205,18 @@ pub fn share_vector_width(module: Module) -> usize {
         given += 1;
     }
     given
+}
+
+#[cfg(test)]
+mod tests {
+    use super::beyond_baseline;
+
+    #[test]
+    fn baseline_features_are_not_beyond_it() {
+        assert!(!beyond_baseline("+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87"));
+        assert!(beyond_baseline(
+            "+avx,+avx2,+cmov,+cx8,+fma,+fxsr,+mmx,+sse,+sse2,+x87"
+        ));
+        assert!(!beyond_baseline("-avx512f,+sse2"));
+    }
 }

@@ -38,6 +38,7 @@ pub fn invokes_to_calls(m: Module, calls: Vec<Value>) -> Vec<Value> {
                 &inv.call_args(),
             );
             inv.copy_call_site_attributes(call);
+            inv.copy_calling_convention(call);
             if !inv.ty().is_void() {
                 inv.replace_all_uses_with(call);
             }

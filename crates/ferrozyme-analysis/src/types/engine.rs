@@ -40,6 +40,7 @@ mod access;
 mod address_only;
 mod aggregates;
 mod changes;
+mod compared;
 mod erased;
 mod lanes;
 mod library;
@@ -546,6 +547,9 @@ impl Engine {
             LLVMICmp => {
                 self.integer(i.operand(0));
                 self.integer(i.operand(1));
+                if i.operand(0).ty().is_pointer() {
+                    self.compared_pointers(i.operand(0), i.operand(1));
+                }
             }
             LLVMZExt | LLVMSExt | LLVMTrunc => {
                 self.integer(i);

@@ -251,7 +251,9 @@ impl Engine {
     fn register(&mut self, i: Value) {
         let item = Item::Inst(i);
         self.depend(i, item);
-        let mut reads_periods = i.opcode() == Some(Opcode::LLVMGetElementPtr);
+        // GEPs, and comparisons of pointers (`engine/compared.rs` reads the walk's period).
+        let mut reads_periods = i.opcode() == Some(Opcode::LLVMGetElementPtr)
+            || (i.opcode() == Some(Opcode::LLVMICmp) && i.operand(0).ty().is_pointer());
         let mut seen = HashSet::default();
         for op in i.operands() {
             if !seen.insert(op) {
