@@ -151,11 +151,9 @@ fn escapes(a: Value) -> bool {
         }
         for u in v.users() {
             match u.opcode() {
-                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast)
-                    if u.operand(0) == v =>
-                {
-                    work.push(u)
-                }
+                Some(
+                    Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast,
+                ) if u.operand(0) == v => work.push(u),
                 Some(Opcode::LLVMLoad | Opcode::LLVMRet | Opcode::LLVMICmp) => {}
                 Some(Opcode::LLVMStore) if u.operand(0) != v => {}
                 // Its `-O0` home: followed through the home's loads.
@@ -189,4 +187,168 @@ fn escapes(a: Value) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::kept_pointers::{stores_param_or_pointer_in_it, HandedIn};
+    use super::*;
+    use ferrozyme_llvm::Module;
+    use inkwell::context::Context;
+    use inkwell::memory_buffer::MemoryBuffer;
+
+    /// tests/c/1335 (four loads, optimized and at -O0), c/1336 (a C constructor), a
+    /// container's node linked into its table (tests/cxx/80), a list walked in a loop.
+    const IR: &str = r#"
+define void @init_c4(ptr %c, ptr %r) {
+  %mp = getelementptr i8, ptr %r, i64 8
+  %m = load ptr, ptr %mp
+  %sp = getelementptr i8, ptr %m, i64 8
+  %s = load ptr, ptr %sp
+  %lp = getelementptr i8, ptr %s, i64 8
+  %l = load ptr, ptr %lp
+  %w = load ptr, ptr %l
+  store ptr %w, ptr %c
+  ret void
+}
+define void @init_c4_o0(ptr %0, ptr %1) {
+  %cs = alloca ptr
+  %rs = alloca ptr
+  store ptr %0, ptr %cs
+  store ptr %1, ptr %rs
+  %r = load ptr, ptr %rs
+  %mp = getelementptr i8, ptr %r, i64 8
+  %m = load ptr, ptr %mp
+  %sp = getelementptr i8, ptr %m, i64 8
+  %s = load ptr, ptr %sp
+  %lp = getelementptr i8, ptr %s, i64 8
+  %l = load ptr, ptr %lp
+  %w = load ptr, ptr %l
+  %c = load ptr, ptr %cs
+  store ptr %w, ptr %c
+  ret void
+}
+define ptr @make_c(ptr %r) {
+  %c = call ptr @malloc(i64 16)
+  %wp = getelementptr i8, ptr %r, i64 8
+  %w = load ptr, ptr %wp
+  store ptr %w, ptr %c
+  ret ptr %c
+}
+define ptr @make_c_o0(ptr %0) {
+  %rs = alloca ptr
+  %cs = alloca ptr
+  store ptr %0, ptr %rs
+  %n = call ptr @malloc(i64 16)
+  store ptr %n, ptr %cs
+  %r = load ptr, ptr %rs
+  %w = load ptr, ptr %r
+  %c = load ptr, ptr %cs
+  store ptr %w, ptr %c
+  %c2 = load ptr, ptr %cs
+  ret ptr %c2
+}
+define ptr @node_linked(ptr %table, ptr %key) {
+  %n = call ptr @malloc(i64 32)
+  %k = load ptr, ptr %key
+  store ptr %k, ptr %n
+  store ptr %n, ptr %table
+  ret ptr %n
+}
+define void @walk_list(ptr %c, ptr %head) {
+entry:
+  br label %loop
+loop:
+  %p = phi ptr [ %head, %entry ], [ %next, %loop ]
+  %next = load ptr, ptr %p
+  %done = icmp eq ptr %next, null
+  br i1 %done, label %out, label %loop
+out:
+  store ptr %next, ptr %c
+  ret void
+}
+declare ptr @malloc(i64)
+"#;
+
+    #[test]
+    fn chains_and_returned_allocations() {
+        let ctx = Context::create();
+        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
+        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let m = Module::from_inkwell(&m);
+        let f = |n: &str| m.function(n).expect("defined");
+        let stored = |g: Value| {
+            g.blocks()
+                .into_iter()
+                .flat_map(|b| b.instructions())
+                .filter(|i| i.opcode() == Some(Opcode::LLVMStore))
+                .last()
+                .expect("a store")
+        };
+        let param = |g: Value, k: usize| g.params()[k];
+        // four loads deep, outermost first; also through -O0 homes
+        for g in ["init_c4", "init_c4_o0"] {
+            let (g, r) = (f(g), param(f(g), 1));
+            let chain = constant_read_chain(stored(g).operand(0), |b| b == r).expect("a chain");
+            assert_eq!(chain.len(), 4);
+            assert_eq!(chain[0], stored(g).operand(0));
+            // not from the other parameter
+            let c = param(g, 0);
+            assert!(constant_read_chain(stored(g).operand(0), |b| b == c).is_none());
+            // the root itself: an empty chain
+            assert_eq!(constant_read_chain(r, |b| b == r), Some(Vec::new()));
+        }
+        // a list walked in a loop: the phi merges the root with what is read, no chain
+        let wl = f("walk_list");
+        let head = param(wl, 1);
+        assert!(constant_read_chain(stored(wl).operand(0), |b| b == head).is_none());
+        // memory a C constructor allocates and returns (also at -O0); not a node linked
+        // into a table, nor a parameter's memory
+        assert!(is_returned_allocation(stored(f("make_c")).operand(1)));
+        assert!(is_returned_allocation(stored(f("make_c_o0")).operand(1)));
+        let linked = f("node_linked");
+        let first_store = linked
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .find(|i| i.opcode() == Some(Opcode::LLVMStore))
+            .expect("a store");
+        assert!(!is_returned_allocation(first_store.operand(1)));
+        assert!(!is_returned_allocation(stored(f("init_c4")).operand(1)));
+        // the keep-walk: kept in the returned allocation only when the caller takes the
+        // result with a shadow
+        let returned = |result| HandedIn {
+            params: &[false],
+            result,
+        };
+        assert!(stores_param_or_pointer_in_it(
+            f("make_c"),
+            0,
+            0,
+            returned(true)
+        ));
+        assert!(stores_param_or_pointer_in_it(
+            f("make_c_o0"),
+            0,
+            0,
+            returned(true)
+        ));
+        assert!(!stores_param_or_pointer_in_it(
+            f("make_c"),
+            0,
+            0,
+            returned(false)
+        ));
+        let two = HandedIn {
+            params: &[false, false],
+            result: true,
+        };
+        assert!(!stores_param_or_pointer_in_it(f("node_linked"), 1, 0, two));
+        // four loads deep into memory handed in (tests/c/1335)
+        let c_in = HandedIn {
+            params: &[true, false],
+            result: false,
+        };
+        assert!(stores_param_or_pointer_in_it(f("init_c4_o0"), 1, 0, c_in));
+    }
 }

@@ -151,10 +151,12 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
     let kept = |m: Mem, reads: u32| m == Mem::Handed || (m == Mem::Other && reads == 0);
     // The same for a value `v` stored itself: read out of the parameter, it counts only
     // where the transform's walk leads it back there (see the module's opening).
-    let roots: Vec<Value> = start.iter().filter_map(|&(k, _, _)| params.get(k).copied()).collect();
+    let roots: Vec<Value> = start
+        .iter()
+        .filter_map(|&(k, _, _)| params.get(k).copied())
+        .collect();
     let kept_value = |m: Mem, reads: u32, v: Value| {
-        kept(m, reads)
-            && (reads == 0 || constant_read_chain(v, |b| roots.contains(&b)).is_some())
+        kept(m, reads) && (reads == 0 || constant_read_chain(v, |b| roots.contains(&b)).is_some())
     };
     let mut work: Vec<(Value, u32, Kind)> = start
         .iter()

@@ -42,6 +42,7 @@ pub use local_stores::{param_writes, single_store_local, ParamWrites, PARAM_WRIT
 
 /// The name prefix of the transform's checkpointed and fixed-point loop functions.
 pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";
+pub use constant_reads::{base_object, constant_read_chain, is_returned_allocation, pointer_base};
 pub use globals::{
     extracted_returned_arg, functions_referencing_shadowed_globals,
     functions_touching_shadowed_globals, global_needs_shadow, is_readnone_function,
@@ -52,7 +53,6 @@ pub use int_bits::{
     is_int_carrier_type, is_smuggled_pointer, is_unaddressable, moves_pointer_bits,
     pointer_as_integer,
 };
-pub use constant_reads::{base_object, constant_read_chain, is_returned_allocation, pointer_base};
 pub use kept_pointers::{is_param_memory, stores_param, stores_param_or_pointer_in_it, HandedIn};
 
 /// How an argument of the function being differentiated takes part.

@@ -143,11 +143,12 @@ fn declared_float_free(p: Value) -> bool {
 }
 
 /// Does `tree` hold floats, directly or behind the pointers it holds (`depth` levels)?
+/// Behind every pointer it holds, whatever offset type analysis filed it under: an array
+/// of pointers indexed by a variable (`r->layers[i]`, tests/c/1337) has its element at
+/// "every offset" while what they point to is known per element.
 fn holds_floats(tree: &ferrozyme_analysis::types::TypeTree, depth: u32) -> bool {
-    tree.iter().any(|(off, b)| {
-        b.fp_type().is_some()
-            || (b == BaseType::Pointer && depth > 0 && holds_floats(&tree.inner(off), depth - 1))
-    })
+    tree.iter().any(|(_, b)| b.fp_type().is_some())
+        || (depth > 0 && holds_floats(&tree.inner_remapped(|_| Some(0)).inner(0), depth - 1))
 }
 
 /// Does `base` point to memory that type analysis knows holds integers only?
