@@ -268,7 +268,7 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
                                 }
                             }
                         }
-                        if !holds && returned_param(g, 2) == Some(j) {
+                        if !holds && returned_param(g, 1) == Some(j) {
                             work.push((u, reads, kind));
                         }
                     }

@@ -143,12 +143,19 @@ fn declared_float_free(p: Value) -> bool {
 }
 
 /// Does `tree` hold floats, directly or behind the pointers it holds (`depth` levels)?
-/// Behind every pointer it holds, whatever offset type analysis filed it under: an array
-/// of pointers indexed by a variable (`r->layers[i]`, tests/c/1337) has its element at
-/// "every offset" while what they point to is known per element.
+/// A pointer filed at "every offset" (an array of pointers indexed by a variable,
+/// `r->layers[i]`, tests/c/1337) is followed into what each element points to, which
+/// type analysis may know per element.
 fn holds_floats(tree: &ferrozyme_analysis::types::TypeTree, depth: u32) -> bool {
-    tree.iter().any(|(_, b)| b.fp_type().is_some())
-        || (depth > 0 && holds_floats(&tree.inner_remapped(|_| Some(0)).inner(0), depth - 1))
+    tree.iter().any(|(off, b)| {
+        let inner = if off == -1 {
+            tree.inner_remapped(|_| Some(0)).inner(0)
+        } else {
+            tree.inner(off)
+        };
+        b.fp_type().is_some()
+            || (b == BaseType::Pointer && depth > 0 && holds_floats(&inner, depth - 1))
+    })
 }
 
 /// Does `base` point to memory that type analysis knows holds integers only?
