@@ -1,5 +1,4 @@
 // OPT: O0 O2
-// IGNORE: crashes (SIGSEGV at -O0, exit 48 at -O2; found by the lead in session 15): the pointer kept is read FOUR loads deep out of the enzyme_const registry, and activity::stores_param_or_pointer_in_it follows at most MAX_POINTER_READS = 3 loads (act33), so runtime activity does not take it over and the shadow field stays null
 // c/1303 one load deeper: `init_c` keeps `r->m->s->l->w` in a local struct with a shadow; `rd_c`
 // reads the weights through it. Oracles: the analytic gradient, the weights left untouched.
 #include "fz_test.h"

@@ -1,5 +1,4 @@
 // OPT: O0 O2
-// IGNORE: crashes (SIGSEGV at -O0, SIGABRT at -O2; found by the lead in session 15): `make_c` keeps a pointer read out of the enzyme_const registry in a struct it mallocs and returns; the keep-walk counts only memory the caller handed in (act33, so that the nodes a container allocates, cxx/80, are not taken over), so the returned struct's shadow field stays null
 // c/1301's pattern with the context allocated and returned by the callee (a C constructor); the
 // reader goes through the returned pointer. Oracles: the analytic gradient, the weights untouched.
 #include "fz_test.h"

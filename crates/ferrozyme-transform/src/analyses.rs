@@ -56,7 +56,13 @@ impl Analyses {
             clone,
             runtime,
             |i| {
-                crate::audit::const_pointers::runtime_activity_store(i, &act, &types, &const_params)
+                crate::audit::const_pointers::runtime_activity_store(
+                    i,
+                    &act,
+                    &types,
+                    &const_params,
+                    runtime.loads,
+                )
             },
             |v| crate::audit::const_pointers::kept_constant_pointer(v, &types, &const_params),
             |s| !force_runtime && crate::reverse::mixed::guarded_select(&act, s),

@@ -1,14 +1,22 @@
 //! Does a function keep a pointer it is given, or one it reads out of the memory it is
 //! given, where its caller can read it again? The walk behind [`stores_param`] (Eigen's
 //! `Map` keeping its data pointer) and [`stores_param_or_pointer_in_it`] (an initializer
-//! keeping a pointer found in an `enzyme_const` registry, tests/c/1301-1303), through
-//! -O0 stack slots, callees and structs returned by value. Its unit tests share the
-//! reduced IR of `globals.rs`'s tests.
+//! keeping a pointer found in an `enzyme_const` registry, tests/c/1301-1303, 1335; a C
+//! constructor keeping one in the context it allocates and returns, tests/c/1336),
+//! through -O0 stack slots, callees and structs returned by value. Its unit tests share
+//! the reduced IR of `globals.rs`'s tests.
+//!
+//! A pointer read out of the parameter's memory counts as kept only where
+//! `constant_reads::constant_read_chain` leads the stored value back to the parameter:
+//! the walk the transform's runtime activity uses to take such a store over in the
+//! callee (`audit::const_pointers`), so that the caller guards its later reads exactly
+//! where the callee gives the pointer itself as its shadow.
 
 use crate::hash::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
+use super::constant_reads::{constant_read_chain, is_returned_allocation};
 use super::globals::{returned_param, strip_offsets};
 use crate::calls::{classify, CallKind};
 
@@ -22,32 +30,43 @@ use crate::calls::{classify, CallKind};
 /// into other memory, or returned inside a struct by value (see [`Kind`]).
 pub fn stores_param(f: Value, k: usize, depth: u32) -> bool {
     let walk = Walk {
-        max_reads: 0,
+        follow_reads: false,
         mem: &[],
+        result_handed: false,
         top: true,
     };
     stores_from_param(f, &[(k, 0, Kind::Value)], depth, &walk) == Found::Kept
 }
 
-/// How many loads [`stores_param_or_pointer_in_it`] follows out of the parameter's memory:
-/// `r->m->weights` is two (tests/c/1302); a third covers one more level of tables.
-pub const MAX_POINTER_READS: u32 = 3;
+/// Where the caller of a [`stores_param_or_pointer_in_it`] walk has shadows.
+#[derive(Clone, Copy)]
+pub struct HandedIn<'a> {
+    /// Per argument: does it point to memory the caller handed in with a shadow?
+    pub params: &'a [bool],
+    /// Does the caller receive the returned pointer with a shadow (the call's result is
+    /// shadowed)? Memory the function allocates and returns then counts as handed in
+    /// (`constant_reads::is_returned_allocation`).
+    pub result: bool,
+}
 
-/// [`stores_param`], or a pointer it reads out of the memory the parameter points to (up
-/// to [`MAX_POINTER_READS`] loads deep: `c->w = r->weights`, `c->w = r->m->weights`) and
-/// keeps in memory a parameter `j` with `into[j]` points to (the memory the caller
-/// handed in with a shadow), also through the defined functions it passes both to: an
-/// initializer keeping a pointer found in a constant registry (tests/c/1301, 1302); not
-/// a container keeping one in a node it allocates (tests/cxx/80), also when a callee
-/// (the key's move constructor) gets that node as its own parameter.
-pub fn stores_param_or_pointer_in_it(f: Value, k: usize, depth: u32, into: &[bool]) -> bool {
-    let mem: Vec<Mem> = into
+/// [`stores_param`], or a pointer it reads out of the memory the parameter points to (any
+/// number of loads deep: `c->w = r->weights`, `c->w = r->m->s->l->w`) and keeps in memory
+/// the caller handed in with a shadow (`handed`), also through the defined functions it
+/// passes both to: an initializer keeping a pointer found in a constant registry
+/// (tests/c/1301, 1302, 1335), or a constructor keeping one in the memory it allocates
+/// and returns (tests/c/1336); not a container keeping one in a node it allocates and
+/// links into its table (tests/cxx/80), also when a callee (the key's move constructor)
+/// gets that node as its own parameter.
+pub fn stores_param_or_pointer_in_it(f: Value, k: usize, depth: u32, handed: HandedIn) -> bool {
+    let mem: Vec<Mem> = handed
+        .params
         .iter()
         .map(|&b| if b { Mem::Handed } else { Mem::Other })
         .collect();
     let walk = Walk {
-        max_reads: MAX_POINTER_READS,
+        follow_reads: true,
         mem: &mem,
+        result_handed: handed.result,
         top: true,
     };
     stores_from_param(f, &[(k, 0, Kind::Value)], depth, &walk) == Found::Kept
@@ -94,10 +113,12 @@ enum Found {
 
 /// The context of a [`stores_from_param`] walk.
 struct Walk<'a> {
-    /// Loads that may be taken in all; 0 follows the parameter itself only.
-    max_reads: u32,
+    /// Are pointers read out of the parameter's memory followed (any number of loads)?
+    follow_reads: bool,
     /// Per parameter: where it points.
     mem: &'a [Mem],
+    /// Does memory the function allocates and returns count as handed in?
+    result_handed: bool,
     /// The function the caller hands the parameter to (what it returns, the caller gets).
     top: bool,
 }
@@ -118,6 +139,9 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
         if strip_offsets(a).opcode() == Some(LLVMAlloca) {
             return Mem::Private;
         }
+        if walk.result_handed && is_returned_allocation(a) {
+            return Mem::Handed;
+        }
         param_of_memory(a)
             .and_then(|q| params.iter().position(|x| *x == q))
             .and_then(|j| walk.mem.get(j).copied())
@@ -125,6 +149,15 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
     };
     // A value read `reads` loads out of the parameter, stored into memory `m`.
     let kept = |m: Mem, reads: u32| m == Mem::Handed || (m == Mem::Other && reads == 0);
+    // The same for a value `v` stored itself: read out of the parameter, it counts only
+    // where the transform's walk leads it back there (see the module's opening).
+    let roots: Vec<Value> = start
+        .iter()
+        .filter_map(|&(k, _, _)| params.get(k).copied())
+        .collect();
+    let kept_value = |m: Mem, reads: u32, v: Value| {
+        kept(m, reads) && (reads == 0 || constant_read_chain(v, |b| roots.contains(&b)).is_some())
+    };
     let mut work: Vec<(Value, u32, Kind)> = start
         .iter()
         .filter_map(|&(k, r, kind)| params.get(k).map(|p| (*p, r, kind)))
@@ -148,7 +181,7 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
         let holds = kind == Kind::Holds;
         for u in v.users() {
             match u.opcode() {
-                Some(LLVMGetElementPtr | LLVMBitCast) if u.operand(0) == v => {
+                Some(LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast) if u.operand(0) == v => {
                     work.push((u, reads, kind))
                 }
                 Some(LLVMPHI) => work.push((u, reads, kind)),
@@ -173,7 +206,7 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
                             .map(|w| (w, reads, Kind::Holds)),
                     );
                 }
-                Some(LLVMLoad) if !holds && reads < walk.max_reads && u.ty().is_pointer() => {
+                Some(LLVMLoad) if !holds && walk.follow_reads && u.ty().is_pointer() => {
                     work.push((u, reads + 1, Kind::Value))
                 }
                 Some(LLVMExtractValue) if !holds => work.push((u, reads, kind)),
@@ -188,7 +221,7 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
                     let slot = u.operand(1);
                     match mem_of(slot) {
                         Mem::Private => keep_private(slot, reads, &mut work),
-                        m if kept(m, reads) => return Found::Kept,
+                        m if kept_value(m, reads, v) => return Found::Kept,
                         _ => {}
                     }
                 }
@@ -211,9 +244,11 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
                     for (j, _) in args.iter().enumerate().filter(|(_, a)| **a == v) {
                         if depth > 0 && g != f {
                             let mem_g: Vec<Mem> = args.iter().map(|a| mem_of(*a)).collect();
+                            // A constructor's result this function returns in turn.
                             let inner = Walk {
-                                max_reads: walk.max_reads,
+                                follow_reads: walk.follow_reads,
                                 mem: &mem_g,
+                                result_handed: walk.result_handed && is_returned_allocation(u),
                                 top: false,
                             };
                             let k = if holds { Kind::Holds } else { Kind::Value };

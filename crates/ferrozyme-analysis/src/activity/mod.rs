@@ -26,6 +26,7 @@ use ferrozyme_llvm::{Opcode, Type, Value};
 use crate::calls::{classify, CallKind};
 
 mod constant_pointers;
+mod constant_reads;
 mod copy_slots;
 mod descriptor_temps;
 mod globals;
@@ -43,6 +44,7 @@ pub use local_stores::{
 
 /// The name prefix of the transform's checkpointed and fixed-point loop functions.
 pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";
+pub use constant_reads::{base_object, constant_read_chain, is_returned_allocation, pointer_base};
 pub use globals::{
     extracted_returned_arg, functions_referencing_shadowed_globals,
     functions_touching_shadowed_globals, global_needs_shadow, is_readnone_function,
@@ -53,9 +55,7 @@ pub use int_bits::{
     is_int_carrier_type, is_smuggled_pointer, is_unaddressable, moves_pointer_bits,
     pointer_as_integer,
 };
-pub use kept_pointers::{
-    is_param_memory, stores_param, stores_param_or_pointer_in_it, MAX_POINTER_READS,
-};
+pub use kept_pointers::{is_param_memory, stores_param, stores_param_or_pointer_in_it, HandedIn};
 
 /// How an argument of the function being differentiated takes part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -74,15 +74,26 @@ pub(crate) fn const_pointer_params(f: Value, args: &[ArgActivity]) -> HashSet<Va
 
 /// `store ptr %c, ptr %slot` with `%c` an `enzyme_const` pointer argument (or an address
 /// computed from one) and `%slot` memory with a shadow, not handed to a parallel region:
-/// what runtime activity takes over (`common::runtime_activity`).
+/// what runtime activity takes over (`common::runtime_activity`). A pointer kept in memory
+/// the function allocates and returns (tests/c/1336) only where the caller guards its own
+/// later reads (`caller_checks`: it found the keep with the same walk,
+/// `activity::stores_param_or_pointer_in_it`); otherwise the body audit refuses the store.
 pub(crate) fn runtime_activity_store(
     i: Value,
     act: &Activity,
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
+    caller_checks: bool,
 ) -> bool {
     stores_constant_pointer(i, act, types, const_params)
         && matches!(parallel_capture(i.operand(1)), Capture::No)
+        && (caller_checks || !kept_in_returned_allocation(i.operand(1)))
+}
+
+/// Is `p` memory the function allocates and returns (not memory a parameter points to)?
+fn kept_in_returned_allocation(p: Value) -> bool {
+    !ferrozyme_analysis::activity::is_param_memory(p)
+        && ferrozyme_analysis::activity::is_returned_allocation(p)
 }
 
 /// Is `v` an `enzyme_const` pointer parameter (or an address computed from one) to
@@ -107,9 +118,14 @@ pub(crate) fn kept_constant_pointer(
         && !ferrozyme_analysis::activity::is_empty_object_param(base)
         && {
             let pointee = types.pointee_tree(base);
-            (pointee.is_empty() && !declared_float_free(base)) || holds_floats(&pointee, 3)
+            (pointee.is_empty() && !declared_float_free(base))
+                || holds_floats(&pointee, FLOATS_BEHIND_POINTERS)
         }
 }
+
+/// How many pointers deep [`kept_constant_pointer`] looks for floats: as deep as a type
+/// tree goes (`r->m->s->l->w` is four, tests/c/1335).
+const FLOATS_BEHIND_POINTERS: u32 = 2 * ferrozyme_analysis::types::MAX_DEPTH as u32;
 
 /// Does the C++ signature of the function parameter `p` belongs to (its mangled name, or
 /// the name of the function it was cloned from) declare it as pointing to data without
@@ -127,10 +143,18 @@ fn declared_float_free(p: Value) -> bool {
 }
 
 /// Does `tree` hold floats, directly or behind the pointers it holds (`depth` levels)?
+/// A pointer filed at "every offset" (an array of pointers indexed by a variable,
+/// `r->layers[i]`, tests/c/1337) is followed into what each element points to, which
+/// type analysis may know per element.
 fn holds_floats(tree: &ferrozyme_analysis::types::TypeTree, depth: u32) -> bool {
     tree.iter().any(|(off, b)| {
+        let inner = if off == -1 {
+            tree.inner_remapped(|_| Some(0)).inner(0)
+        } else {
+            tree.inner(off)
+        };
         b.fp_type().is_some()
-            || (b == BaseType::Pointer && depth > 0 && holds_floats(&tree.inner(off), depth - 1))
+            || (b == BaseType::Pointer && depth > 0 && holds_floats(&inner, depth - 1))
     })
 }
 
@@ -158,9 +182,10 @@ fn stores_constant_pointer(
     }
     let base = stored_pointer_base(v);
     if !const_params.contains(&base) {
+        let handed = ferrozyme_analysis::activity::is_param_memory(p)
+            || ferrozyme_analysis::activity::is_returned_allocation(p);
         return constant_call_result(v, types, const_params)
-            || (ferrozyme_analysis::activity::is_param_memory(p)
-                && pointer_read_from_constant(v, types, const_params));
+            || (handed && pointer_read_from_constant(v, types, const_params));
     }
     if ferrozyme_analysis::activity::is_empty_object_param(v) {
         return false;
@@ -168,47 +193,9 @@ fn stores_constant_pointer(
     !integers_only(base, types)
 }
 
-/// The object a stored pointer `v` points into: its base object, also through calls of
-/// functions that return one of their arguments (`activity::returned_param`: Eigen's
-/// `Map` constructor stores `cast_to_pointer_type(data)`), through one pointer of a
-/// call's aggregate result that the callee always takes from one argument
-/// (`activity::extracted_returned_arg`: ndarray's `stride_offset` of zipped views), and
-/// through a select or phi whose other choices address nothing (ndarray's dangling
-/// pointer of an empty view).
+/// The object a stored pointer `v` points into (`activity::pointer_base`).
 fn stored_pointer_base(v: Value) -> Value {
-    let mut base = base_object(v);
-    for _ in 0..4 {
-        let next = match base.opcode() {
-            Some(Opcode::LLVMCall) => match classify(base) {
-                CallKind::Defined(f) => ferrozyme_analysis::activity::returned_param(f, 2)
-                    .and_then(|k| base.call_args().get(k).copied()),
-                _ => None,
-            },
-            Some(Opcode::LLVMExtractValue) => {
-                ferrozyme_analysis::activity::extracted_returned_arg(base)
-            }
-            Some(Opcode::LLVMSelect | Opcode::LLVMPHI) => {
-                let choices: Vec<Value> = if base.opcode() == Some(Opcode::LLVMSelect) {
-                    vec![base.operand(1), base.operand(2)]
-                } else {
-                    base.incoming().into_iter().map(|(x, _)| x).collect()
-                };
-                let mut real = choices
-                    .into_iter()
-                    .filter(|c| !ferrozyme_analysis::activity::is_unaddressable(*c));
-                match (real.next(), real.next()) {
-                    (Some(c), None) => Some(c),
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        match next {
-            Some(n) => base = base_object(n),
-            None => break,
-        }
-    }
-    base
+    ferrozyme_analysis::activity::pointer_base(v)
 }
 
 /// Is `v` a pointer to floating-point data returned, without a shadow, by a call of a
@@ -239,31 +226,22 @@ fn constant_call_result(
 }
 
 /// Is `v` (an address computed from) a pointer to floating-point data read out of the
-/// memory of an `enzyme_const` parameter, up to `activity::MAX_POINTER_READS` loads deep:
-/// `c->w = r->weights` or `c->w = r->m->weights` with `r` constant? Stored into shadowed
-/// memory the caller handed in (`c`), it had a null shadow, and a later reader's adjoint
-/// went through it (a crash, tests/c/1301, 1302); runtime activity makes it its own shadow
-/// instead. Only into a parameter's memory: libstdc++'s `unordered_map::operator[]` keeps
-/// bucket pointers read out of a constant map in the nodes it allocates, which must stay
-/// as they are (tests/cxx/80).
+/// memory of an `enzyme_const` parameter, any number of loads deep
+/// (`activity::constant_read_chain`, the walk the caller's keep-walk confirms its finds
+/// with): `c->w = r->weights`, `c->w = r->m->s->l->w` with `r` constant? Stored into
+/// shadowed memory the caller handed in (`c`), or that the function allocates and returns
+/// to it, it had a null shadow, and a later reader's adjoint went through it (a crash,
+/// tests/c/1301, 1302, 1335, 1336); runtime activity makes it its own shadow instead. Not
+/// into a node the function allocates and keeps elsewhere: libstdc++'s
+/// `unordered_map::operator[]` keeps bucket pointers read out of a constant map in the
+/// nodes it allocates, which must stay as they are (tests/cxx/80).
 fn pointer_read_from_constant(
     v: Value,
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
 ) -> bool {
-    let mut l = base_object(v);
-    let mut from_constant = false;
-    for _ in 0..ferrozyme_analysis::activity::MAX_POINTER_READS {
-        if l.opcode() != Some(Opcode::LLVMLoad) {
-            break;
-        }
-        l = stored_pointer_base(l.operand(0));
-        if const_params.contains(&l) {
-            from_constant = true;
-            break;
-        }
-    }
-    from_constant
+    ferrozyme_analysis::activity::constant_read_chain(v, |b| const_params.contains(&b))
+        .is_some_and(|chain| !chain.is_empty())
         && types
             .pointee_tree(v)
             .iter()

@@ -18,7 +18,7 @@ pub mod shadows;
 pub(crate) use diags::{Diags, Problem};
 
 use ferrozyme_analysis::activity::{Activity, ArgActivity};
-use ferrozyme_llvm::{Opcode, Type, Value};
+use ferrozyme_llvm::{Type, Value};
 
 /// The activity of the callee's parameters at call `call`, by the call's function type: a
 /// pointer argument with a shadow is `Dup`, an active argument whose type `active_type`
@@ -45,20 +45,7 @@ pub(crate) fn call_activity(
         .collect()
 }
 
-/// The pointer an address is computed from: through GEPs and pointer casts (instructions
-/// or constant expressions).
-pub(crate) fn base_object(mut v: Value) -> Value {
-    for _ in 0..32 {
-        let op = v.opcode().or_else(|| v.const_opcode());
-        match op {
-            Some(Opcode::LLVMGetElementPtr)
-            | Some(Opcode::LLVMBitCast)
-            | Some(Opcode::LLVMAddrSpaceCast) => v = v.operand(0),
-            _ => break,
-        }
-    }
-    v
-}
+pub(crate) use ferrozyme_analysis::activity::base_object;
 
 /// The first source location among the instructions reached breadth first from `start`
 /// through `next` (at most 32 instructions): a diagnostic's line when its own instruction

@@ -350,34 +350,40 @@ fn direct_choices(insts: &[Value], act: &Activity, rt: &RuntimeActivity) -> Hash
 
 /// Does call `i` give a defined callee a constant pointer to floating-point data
 /// (`kept_constant`: an `enzyme_const` parameter of this function, or an address computed
-/// from one) together with shadowed memory, and the callee stores the constant away, or
-/// keeps a pointer it reads out of it (`c->w = r->weights`, `c->w = r->m->weights`:
-/// tests/c/1301, 1302) in that shadowed memory? The callee's derivative then stores the
-/// pointer as its own shadow (runtime activity, in the callee), so pointers this function reads back from shadowed
-/// memory afterwards may be primals: an Eigen `Map<const VectorXd> y(data, n)` built at
-/// `-O0` (the constructor keeps `data`) and read by the evaluators of `(h - y)`.
+/// from one) together with shadowed memory (or take back shadowed memory it returns), and
+/// the callee stores the constant away, or keeps a pointer it reads out of it, any number
+/// of loads deep (`c->w = r->weights`, `c->w = r->m->s->l->w`: tests/c/1301, 1302, 1335),
+/// in that shadowed memory (or in the memory it allocates and returns, tests/c/1336)? The
+/// callee's derivative then stores the pointer as its own shadow (runtime activity, in the
+/// callee: `audit::const_pointers` finds the store with the same walk), so pointers this
+/// function reads back from shadowed memory afterwards may be primals: an Eigen
+/// `Map<const VectorXd> y(data, n)` built at `-O0` (the constructor keeps `data`) and
+/// read by the evaluators of `(h - y)`.
 fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value) -> bool) -> bool {
     let CallKind::Defined(g) = classify(i) else {
         return false;
     };
     let args = i.call_args();
-    if !args
-        .iter()
-        .any(|a| a.ty().is_pointer() && act.is_shadowed(*a))
-    {
-        return false;
-    }
     // Where a pointer read out of the constant counts as kept: memory handed in with a
-    // shadow (not a node the callee allocates, tests/cxx/80).
+    // shadow, or returned with one (not a node the callee allocates and links elsewhere,
+    // tests/cxx/80).
     let shadowed: Vec<bool> = args
         .iter()
         .map(|a| a.ty().is_pointer() && act.is_shadowed(*a))
         .collect();
+    let result = i.ty().is_pointer() && act.is_shadowed(i);
+    if !result && !shadowed.iter().any(|b| *b) {
+        return false;
+    }
+    let handed = ferrozyme_analysis::activity::HandedIn {
+        params: &shadowed,
+        result,
+    };
     args.iter().enumerate().any(|(k, &a)| {
         a.ty().is_pointer()
             && lacks_shadow(act, a)
             && kept_constant(a)
-            && ferrozyme_analysis::activity::stores_param_or_pointer_in_it(g, k, 3, &shadowed)
+            && ferrozyme_analysis::activity::stores_param_or_pointer_in_it(g, k, 3, handed)
     })
 }
 
