@@ -114,7 +114,10 @@ fn buffers_and_datatypes() {
     assert_eq!(fop.differentiated, &["ompi_mpi_op_no_op"]);
     assert!(onesided_op("MPI_Put").is_none());
     let red = reduction_op("__fz_mpic_iallreduce").unwrap();
-    assert_eq!((red.routine, red.datatype, red.op), ("MPI_Iallreduce", 3, 4));
+    assert_eq!(
+        (red.routine, red.datatype, red.op),
+        ("MPI_Iallreduce", 3, 4)
+    );
     assert!(!red.differentiated.contains(&"ompi_mpi_op_prod"));
     assert!(reduction_op("MPI_Allreduce")
         .unwrap()

@@ -13,9 +13,7 @@
 
 use ferrozyme_analysis::caller_graph::CallerGraph;
 use ferrozyme_llvm::{Module, Value};
-use ferrozyme_rules::mpi::{
-    datatype, mpi_rule, onesided_op, reduction_op, MpiRule, OperationRule,
-};
+use ferrozyme_rules::mpi::{datatype, mpi_rule, onesided_op, reduction_op, MpiRule, OperationRule};
 
 use super::{helper, Family};
 

@@ -117,7 +117,8 @@ impl TangentGen<'_> {
         }
         if let Some((routine, op)) = mpi::refused_reduction_op(i) {
             self.copy(i);
-            self.diags.report(Some(i), Problem::ReductionOperation { routine, op });
+            self.diags
+                .report(Some(i), Problem::ReductionOperation { routine, op });
             return;
         }
         let h = match mpi::helper_fn(self.fx.m, name) {
