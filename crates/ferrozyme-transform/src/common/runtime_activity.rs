@@ -9,7 +9,7 @@
 //!
 //! * the **shadow of a constant pointer is the primal pointer itself** where it meets
 //!   shadowed code (the incoming value of such a phi or select, the pointer stored into
-//!   shadowed memory): [`RuntimeActivity::own_shadow`];
+//!   shadowed memory, alone or in a record stored whole): [`RuntimeActivity::own_shadow`];
 //! * every derivative access through a shadow that **may** be such a primal is guarded at
 //!   run time by `shadow != primal`: loaded tangents read zero, tangent stores and
 //!   pointer-shadow stores go to a scratch slot, adjoint accumulation and the zeroing of
