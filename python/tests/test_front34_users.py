@@ -223,11 +223,6 @@ print("ERR", np.abs(g - X.sum(axis=0)).max())
 """
 
 
-@pytest.mark.skip(reason="segfaults today (front34): under NUMBA_OPT=0 the derivative of a loop "
-                  "filling an np.empty array from a constant 2-D argument accumulates X's adjoint through "
-                  "a null shadow (runtime activity: the guard `shadow != primal` is true for the constant "
-                  "X, whose pointer numba's unoptimized carray helper stores into the shadowed array "
-                  "struct, so its shadow reads back null); the default NUMBA_OPT is right")
 def test_numba_unoptimized_numba_opt_0_loop_into_np_empty():
     """NUMBA_OPT=0 (numba's debugging setting) compiles the function unoptimized: the same
     gradient as with numba's default optimization, d/dw Σ X w = Xᵀ 1, in a subprocess (the

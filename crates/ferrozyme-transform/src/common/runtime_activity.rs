@@ -9,7 +9,7 @@
 //!
 //! * the **shadow of a constant pointer is the primal pointer itself** where it meets
 //!   shadowed code (the incoming value of such a phi or select, the pointer stored into
-//!   shadowed memory): [`RuntimeActivity::own_shadow`];
+//!   shadowed memory, alone or in a record stored whole): [`RuntimeActivity::own_shadow`];
 //! * every derivative access through a shadow that **may** be such a primal is guarded at
 //!   run time by `shadow != primal`: loaded tangents read zero, tangent stores and
 //!   pointer-shadow stores go to a scratch slot, adjoint accumulation and the zeroing of
@@ -192,6 +192,9 @@ pub(crate) fn analyze(
             Some(LLVMStore) => {
                 let v = i.operand(0);
                 if v.ty().is_pointer() && lacks_shadow(act, v) && store_seed(i) {
+                    rt.own_shadow.insert(v);
+                    tainted = true;
+                } else if stores_record_keeping_constant(act, i, &kept_constant) {
                     rt.own_shadow.insert(v);
                     tainted = true;
                 }
@@ -449,6 +452,58 @@ fn callee_reads_msg(i: Value) -> String {
         "a constant (enzyme_const) pointer was stored into memory that has a shadow, and {} is given shadowed memory it may read that pointer back from; run-time activity checks cannot follow a call into a function without IR (external or indirect)",
         callee_name(i)
     )
+}
+
+/// `store {ptr, ptr, i64, ptr, ...} %rec, ptr %slot`: a record without a shadow (and
+/// without floats) stored whole into shadowed memory, one of whose fields is a constant
+/// pointer a callee keeps (`kept_constant`, the caller's `hands_constant_to_keep`). numba
+/// at `NUMBA_OPT=0`: `impl_carray` builds the array struct of an `enzyme_const` argument
+/// and stores it into the caller's shadowed return slot; the shadow slot got a zero
+/// record, the caller read the data pointer's shadow back as null and the reverse sweep
+/// added the argument's adjoint through it (SIGSEGV). The record is its own shadow
+/// instead, as a constant pointer stored alone is: pointers and integers only, so the
+/// copy carries no float that would read as a derivative.
+fn stores_record_keeping_constant(
+    act: &Activity,
+    i: Value,
+    kept_constant: impl Fn(Value) -> bool,
+) -> bool {
+    let (v, p) = (i.operand(0), i.operand(1));
+    if !carries_pointer_field(v.ty())
+        || v.ty().contains_fp()
+        || act.is_shadowed(v)
+        || !act.is_shadowed(p)
+    {
+        return false;
+    }
+    inserted_pointers(v)
+        .into_iter()
+        .any(|f| lacks_shadow(act, f) && kept_constant(f))
+}
+
+/// The pointers an `insertvalue` chain building `v` puts into it (nested records too).
+fn inserted_pointers(v: Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut work = vec![v];
+    // A record's fields, not a walk through the program: a few dozen steps at most.
+    let mut budget = 256;
+    while let Some(x) = work.pop() {
+        budget -= 1;
+        if budget == 0 {
+            break;
+        }
+        if x.opcode() != Some(Opcode::LLVMInsertValue) {
+            continue;
+        }
+        let f = x.operand(1);
+        if f.ty().is_pointer() {
+            out.push(f);
+        } else if carries_pointer_field(f.ty()) {
+            work.push(f);
+        }
+        work.push(x.operand(0));
+    }
+    out
 }
 
 /// Is `t` a struct or array with a pointer among its fields (not a pointer itself)?

@@ -258,7 +258,9 @@ impl Gen<'_> {
                                 && !self.fx.act.is_shadowed(v)
                             {
                                 self.fwd_operand(v)
-                            } else if v.ty().is_pointer() {
+                            } else if v.ty().is_pointer() || self.fx.rt.is_own_shadow(v) {
+                                // A record can be its own shadow too (runtime activity:
+                                // `stores_record_keeping_constant`).
                                 self.fwd_shadow(v)
                             } else {
                                 self.lanes[self.lane]
