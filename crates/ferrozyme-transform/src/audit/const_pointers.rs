@@ -78,6 +78,10 @@ pub(crate) fn const_pointer_params(f: Value, args: &[ArgActivity]) -> HashSet<Va
 /// the function allocates and returns (tests/c/1336) only where the caller guards its own
 /// later reads (`caller_checks`: it found the keep with the same walk,
 /// `activity::stores_param_or_pointer_in_it`); otherwise the body audit refuses the store.
+/// A constant parameter stored as it is (`n->l = l` in a node constructor, given null by
+/// most callers: tests/c/905, 1179) is taken over as before: a caller that hands it a
+/// constant pointer to floats guards its reads (`hands_constant_to_keep` counts the
+/// returned allocation), and one that hands it null reads back null as its own shadow.
 pub(crate) fn runtime_activity_store(
     i: Value,
     act: &Activity,
@@ -87,7 +91,9 @@ pub(crate) fn runtime_activity_store(
 ) -> bool {
     stores_constant_pointer(i, act, types, const_params)
         && matches!(parallel_capture(i.operand(1)), Capture::No)
-        && (caller_checks || !kept_in_returned_allocation(i.operand(1)))
+        && (caller_checks
+            || const_params.contains(&stored_pointer_base(i.operand(0)))
+            || !kept_in_returned_allocation(i.operand(1)))
 }
 
 /// Is `p` memory the function allocates and returns (not memory a parameter points to)?
