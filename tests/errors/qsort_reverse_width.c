@@ -1,10 +1,11 @@
 // OPT: O0 O2
 // EXPECT-ERROR: bad-autodiff-call
-// EXPECT-ERROR: `qsort` has a registered gradient, which takes one adjoint direction
+// EXPECT-ERROR: `qsort` updates memory it also reads (in place), and its registered gradient
 // EXPECT-ERROR: call __enzyme_autodiff once per direction
-// Vector reverse mode (`enzyme_width, 2`) through qsort: its built-in reverse rule moves
-// one shadow, so two adjoint directions at once are refused (forward mode with
-// enzyme_width works: tests/c/1346); the help says to differentiate once per direction.
+// Vector reverse mode (`enzyme_width, 2`) through qsort: reverse rules run once per lane
+// (enz35), and a second sort would find the elements sorted already, so a function
+// that updates memory in place is refused (forward mode with enzyme_width works:
+// tests/c/1346); the help says to differentiate once per direction.
 #include <stdlib.h>
 
 extern int enzyme_width, enzyme_dup;

@@ -383,18 +383,21 @@ fn unpack_aug(
     }
 }
 
-/// Calls `rev`; returns the adjoints of the request's active arguments, in order.
+/// Calls `rev` for lane `l` (its shadows and seed, the tape of its own augmented call);
+/// returns the adjoints of the request's active arguments, in order.
+#[allow(clippy::too_many_arguments)]
 fn call_rev(
     b: &Builder,
     entry: &Builder,
     func: Value,
     plan: &ReversePlan,
     args: &Args,
+    l: usize,
     seed: Option<Value>,
     tape: Value,
     req: &Request,
 ) -> Result<Vec<Value>, Vec<Diagnostic>> {
-    let mut a = user_args(func, args, &plan.layout, 0, plan.library)?;
+    let mut a = user_args(func, args, &plan.layout, l, plan.library)?;
     let ret = func.function_type().return_type();
     if plan.dret {
         a.push(seed.unwrap_or_else(|| ret.zero()));
@@ -430,6 +433,132 @@ fn call_rev(
     Ok(out)
 }
 
+/// Calls `rev` once per lane (`tapes[l]`, the seeds from `seeds`, the first of `width`
+/// parameters); returns the adjoints lane-major per active argument, as the generated
+/// function returns them.
+#[allow(clippy::too_many_arguments)]
+fn call_rev_lanes(
+    b: &Builder,
+    entry: &Builder,
+    func: Value,
+    plan: &ReversePlan,
+    args: &Args,
+    seeds: Option<&[Value]>,
+    tapes: &[Value],
+    req: &Request,
+) -> Result<Vec<Value>, Vec<Diagnostic>> {
+    let mut lanes = Vec::new();
+    for (l, tape) in tapes.iter().enumerate() {
+        let seed = seeds.map(|s| s[l]);
+        lanes.push(call_rev(b, entry, func, plan, args, l, seed, *tape, req)?);
+    }
+    let n = lanes.first().map_or(0, Vec::len);
+    Ok((0..n)
+        .flat_map(|j| lanes.iter().map(move |lane| lane[j]))
+        .collect())
+}
+
+/// Calls `aug` once per lane, each with its lane's shadows (vector reverse mode runs the
+/// rule once per direction; `refuse_in_place_lanes` keeps out functions for which that
+/// would repeat an update). Returns each lane's tape, and lane 0's results (the primal
+/// result and every lane's shadow of a pointer result) when `results`.
+fn call_aug_lanes(
+    b: &Builder,
+    entry: &Builder,
+    func: Value,
+    plan: &ReversePlan,
+    args: &Args,
+    width: usize,
+    results: bool,
+) -> Result<(Vec<Value>, Option<Value>, Vec<Value>), Vec<Diagnostic>> {
+    let mut tapes = Vec::new();
+    let mut result = None;
+    let mut shadows = Vec::new();
+    for l in 0..width {
+        let r = plan.aug.call(
+            b,
+            entry,
+            &user_args(func, args, &plan.layout, l, plan.library)?,
+        );
+        let (tape, res, shadow) = match plan.aug_ret {
+            // The result is recomputed by calling the function: once.
+            AugReturn::Recompute if !results || l > 0 => {
+                (r.ty().context().ptr().zero(), None, None)
+            }
+            _ => unpack_aug(b, plan, r, func, &args.primal),
+        };
+        tapes.push(tape);
+        if l == 0 {
+            result = res;
+        }
+        shadows.extend(shadow);
+    }
+    Ok((tapes, result, shadows))
+}
+
+/// The tapes of `width` lanes as one pointer, as a split pair passes its tape: the tape
+/// itself for one lane, else a `malloc`ed block of them that `unpack_tapes` frees.
+fn pack_tapes(sup: &mut Support, b: &Builder, tapes: &[Value]) -> Value {
+    if tapes.len() == 1 {
+        return tapes[0];
+    }
+    let ctx = sup.module.context();
+    let ptr = ctx.ptr();
+    let malloc = sup.libc("malloc", ptr, &[ctx.i64()]);
+    let block = b.call_fn(malloc, &[ctx.i64().const_int(8 * tapes.len() as u64)]);
+    for (l, t) in tapes.iter().enumerate() {
+        let at = b.gep(ptr, block, &[ctx.i64().const_int(l as u64)]);
+        b.store(*t, at);
+    }
+    block
+}
+
+/// The inverse of `pack_tapes`.
+fn unpack_tapes(sup: &mut Support, b: &Builder, tape: Value, width: usize) -> Vec<Value> {
+    if width == 1 {
+        return vec![tape];
+    }
+    let ctx = sup.module.context();
+    let ptr = ctx.ptr();
+    let tapes = (0..width)
+        .map(|l| {
+            let at = b.gep(ptr, tape, &[ctx.i64().const_int(l as u64)]);
+            b.load(ptr, at, "fz.custom.tape")
+        })
+        .collect();
+    let free = sup.libc("free", ctx.void(), &[ptr]);
+    b.call_fn(free, &[tape]);
+    tapes
+}
+
+/// Rules run once per lane with `enzyme_width` (forward: the forward rule; reverse: the
+/// augmented function and the gradient); a function that updates memory it also reads
+/// would have its update run `width` times, silently wrong (tests/c/1347): refused, at
+/// the user's call.
+fn refuse_in_place_lanes(
+    func: Value,
+    width: u32,
+    rule: &str,
+    call: &str,
+) -> Result<(), Vec<Diagnostic>> {
+    if width <= 1 || !updates_in_place(func) {
+        return Ok(());
+    }
+    let what = if func.name().starts_with("__fz_ckpt_call.") {
+        format!("a checkpointed or fixed-point loop (`__enzyme_checkpoint_for`/`_while`, `__enzyme_fixed_point`) updates its state in place, and its {rule}")
+    } else {
+        format!(
+            "`{}` updates memory it also reads (in place), and its {rule}",
+            func.name()
+        )
+    };
+    Err(err_at_loop_call(
+        func,
+        format!("{what} runs once per lane with enzyme_width: the update would run {width} times"),
+        &format!("call {call} once per direction (without enzyme_width), or make the function write its result to memory it does not read"),
+    ))
+}
+
 /// The adjoints as the generated function returns them (a literal struct, or void).
 fn ret_adjoints(b: &Builder, ret_ty: Type, adj: &[Value]) {
     if ret_ty.is_void() {
@@ -444,7 +573,9 @@ fn ret_adjoints(b: &Builder, ret_ty: Type, adj: &[Value]) {
 }
 
 /// Fills the derivative function(s) of `target` for `req`, a function with the registered
-/// reverse rule `rule`.
+/// reverse rule `rule`. With `enzyme_width`, the rule runs once per lane: the augmented
+/// function with each lane's shadows (its own tape), then the gradient with each lane's
+/// shadows, seed and tape.
 pub(crate) fn synthesize_reverse(
     sup: &mut Support,
     req: &Request,
@@ -452,47 +583,32 @@ pub(crate) fn synthesize_reverse(
     target: Target,
 ) -> Result<(), Vec<Diagnostic>> {
     let func = rule.func;
-    if req.width > 1 {
-        return Err(err(
-            func,
-            format!(
-                "`{}` has a registered gradient, which takes one adjoint direction; it cannot be used with enzyme_width",
-                func.name()
-            ),
-            "call __enzyme_autodiff once per direction, or register the derivative for a function that takes the directions explicitly",
-        ));
-    }
+    refuse_in_place_lanes(
+        func,
+        req.width,
+        "registered gradient (augmented function and reverse function)",
+        "__enzyme_autodiff",
+    )?;
     let plan = plan_reverse(req, rule)?;
+    let width = req.width.max(1) as usize;
     let ctx = sup.module.context();
     let dup = |a: ArgActivity| a == ArgActivity::Dup;
     match target {
         Target::Combined { g } => {
             let (b, entry) = builders(ctx, g);
             let params = g.params();
-            let (args, k) = split_params(&params, &req.args, 1, dup);
-            let seed = req.ret_active.then(|| params[k]);
-            let r = plan.aug.call(
-                &b,
-                &entry,
-                &user_args(func, &args, &plan.layout, 0, plan.library)?,
-            );
-            let (tape, _, _) = match plan.aug_ret {
-                // The combined function needs no primal result.
-                AugReturn::Recompute => (ctx.ptr().zero(), None, None),
-                _ => unpack_aug(&b, &plan, r, func, &args.primal),
-            };
-            let adj = call_rev(&b, &entry, func, &plan, &args, seed, tape, req)?;
+            let (args, k) = split_params(&params, &req.args, req.width, dup);
+            let seeds = req.ret_active.then(|| &params[k..k + width]);
+            // The combined function needs no primal result.
+            let (tapes, _, _) = call_aug_lanes(&b, &entry, func, &plan, &args, width, false)?;
+            let adj = call_rev_lanes(&b, &entry, func, &plan, &args, seeds, &tapes, req)?;
             ret_adjoints(&b, g.function_type().return_type(), &adj);
         }
         Target::Split { aug, rev, .. } => {
             let (b, entry) = builders(ctx, aug);
-            let (args, _) = split_params(&aug.params(), &req.args, 1, dup);
-            let r = plan.aug.call(
-                &b,
-                &entry,
-                &user_args(func, &args, &plan.layout, 0, plan.library)?,
-            );
-            let (tape, result, shadow) = unpack_aug(&b, &plan, r, func, &args.primal);
+            let (args, _) = split_params(&aug.params(), &req.args, req.width, dup);
+            let (tapes, result, shadows) =
+                call_aug_lanes(&b, &entry, func, &plan, &args, width, true)?;
             let rty = aug.function_type().return_type();
             let mut agg = rty.undef();
             let mut k = 0;
@@ -501,21 +617,31 @@ pub(crate) fn synthesize_reverse(
                 agg = b.insert_value(agg, coerce(&b, v, ret), k);
                 k += 1;
             }
-            if let Some(s) = shadow {
+            for s in shadows {
                 agg = b.insert_value(agg, s, k);
                 k += 1;
             }
+            let tape = if plan.tape {
+                pack_tapes(sup, &b, &tapes)
+            } else {
+                tapes[0]
+            };
             agg = b.insert_value(agg, tape, k);
             b.ret(agg);
 
             let (b, entry) = builders(ctx, rev);
             let params = rev.params();
-            let (args, k) = split_params(&params, &req.args, 1, dup);
-            let seed = req.ret_active.then(|| params[k]);
+            let (args, k) = split_params(&params, &req.args, req.width, dup);
+            let seeds = req.ret_active.then(|| &params[k..k + width]);
             let tape = *params
                 .last()
                 .expect("invariant: a reverse function takes the tape");
-            let adj = call_rev(&b, &entry, func, &plan, &args, seed, tape, req)?;
+            let tapes = if plan.tape {
+                unpack_tapes(sup, &b, tape, width)
+            } else {
+                vec![tape; width]
+            };
+            let adj = call_rev_lanes(&b, &entry, func, &plan, &args, seeds, &tapes, req)?;
             ret_adjoints(&b, rev.function_type().return_type(), &adj);
         }
     }
@@ -652,23 +778,13 @@ pub(crate) fn synthesize_forward(
         })?),
         _ => None,
     };
-    if req.width > 1 && sort_lanes.is_none() && updates_in_place(func) {
-        let what = if func.name().starts_with("__fz_ckpt_call.") {
-            "a checkpointed or fixed-point loop (`__enzyme_checkpoint_for`/`_while`, `__enzyme_fixed_point`) updates its state in place, and its forward rule".to_string()
-        } else {
-            format!(
-                "`{}` updates memory it also reads (in place), and its registered forward derivative",
-                func.name()
-            )
-        };
-        return Err(err_at_loop_call(
+    if sort_lanes.is_none() {
+        refuse_in_place_lanes(
             func,
-            format!(
-                "{what} runs once per lane with enzyme_width: the update would run {} times",
-                req.width
-            ),
-            "call __enzyme_fwddiff once per direction (without enzyme_width), or make the function write its result to memory it does not read",
-        ));
+            req.width,
+            "registered forward derivative",
+            "__enzyme_fwddiff",
+        )?;
     }
     let mut perm = None;
     let mut primal = None;
