@@ -1,6 +1,6 @@
 // OPT: O0 O2
 // EXPECT-ERROR: bad-autodiff-call
-// EXPECT-ERROR: `qsort` updates memory it also reads (in place), and its registered gradient
+// EXPECT-ERROR: `qsort` updates memory it also reads (in place), and its gradient rule
 // EXPECT-ERROR: call __enzyme_autodiff once per direction
 // Vector reverse mode (`enzyme_width, 2`) through qsort: reverse rules run once per lane
 // (enz35), and a second sort would find the elements sorted already, so a function

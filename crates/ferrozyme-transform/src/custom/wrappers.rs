@@ -586,7 +586,7 @@ pub(crate) fn synthesize_reverse(
     refuse_in_place_lanes(
         func,
         req.width,
-        "registered gradient (augmented function and reverse function)",
+        "gradient rule (registered or built-in)",
         "__enzyme_autodiff",
     )?;
     let plan = plan_reverse(req, rule)?;
