@@ -113,6 +113,19 @@ impl Value {
         // SAFETY: array outlives the call.
         Value(unsafe { LLVMConstStructInContext(ctx.0, v.as_mut_ptr(), v.len() as u32, 0) })
     }
+    /// A constant of the aggregate type `ty` (an array, or a named or literal struct)
+    /// with the given elements, of `ty`'s element or field types.
+    pub fn const_aggregate(ty: Type, elems: &[Value]) -> Value {
+        let mut v: Vec<LLVMValueRef> = elems.iter().map(|x| x.0).collect();
+        // SAFETY: array outlives the call; the element types are the caller's invariant.
+        Value(unsafe {
+            if ty.kind() == crate::TypeKind::Array {
+                LLVMConstArray2(ty.element_type().0, v.as_mut_ptr(), v.len() as u64)
+            } else {
+                LLVMConstNamedStruct(ty.0, v.as_mut_ptr(), v.len() as u32)
+            }
+        })
+    }
     pub fn ty(self) -> Type {
         // SAFETY: handle invariant.
         Type(unsafe { LLVMTypeOf(self.0) })

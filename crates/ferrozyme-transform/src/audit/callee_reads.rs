@@ -25,6 +25,13 @@ const MAX_DEPTH: usize = 3;
 /// `getelementptr`s (the field a store or load touches: `n->val` is 16 in `node`); `None`
 /// when an index is not constant.
 pub(super) fn field_offset(p: Value) -> Option<i64> {
+    // A global itself is its offset 0; a constant expression (a field of a global, `gep
+    // (@table, 0, 2)` when -O0 stores into one element) is not followed, and has no
+    // function to find the module from (the store of a function pointer into a table
+    // crashed here, tests/c/1408).
+    if !p.is_instruction() && !p.is_argument() {
+        return p.is_global_variable().then_some(0);
+    }
     let m = p.parent_function().parent_module();
     let (base, off) = m.strip_const_geps_through(p, Through::GepsAndCasts);
     // A GEP with a variable index is no field; a constant expression (a field of a
