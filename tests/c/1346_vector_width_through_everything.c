@@ -4,7 +4,7 @@
 // with a tolerance exit, a recursive pairwise sum, qsort of a copy with a comparator,
 // fmax and pow. Width 4 in forward mode (one shadow pair per lane, and `enzyme_dupv`
 // strided), width 2 in reverse mode (two output seeds) of the same model without the
-// sort (qsort's rule takes one adjoint direction: tests/errors/qsort_reverse_width.c).
+// sort (vector reverse through qsort came in enz35: tests/c/1417).
 // glibc's qsort_r (descending through its context) at width 3 likewise.
 // Found: qsort's forward rule ran once per lane, so lanes 1-3 found the elements sorted
 // and kept their tangents unpermuted (silently wrong); now lane 0's permutation is

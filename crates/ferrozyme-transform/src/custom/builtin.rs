@@ -145,13 +145,13 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
         crate::generated::mark(f);
         f
     };
-    // The sorts' vector forward lane rules (`qsort.rs`), looked up by name when needed.
+    // The sorts' vector lane rules (`qsort.rs`), looked up by name when needed.
     for s in Sort::ALL {
-        if module
-            .function(&format!("__fz_fwd_lane.{}", s.name()))
-            .is_some()
-        {
-            get(format!("__fz_fwd_lane.{}", s.name()));
+        for rule in ["fwd_lane", "rev_lane"] {
+            let name = format!("__fz_{rule}.{}", s.name());
+            if module.function(&name).is_some() {
+                get(name);
+            }
         }
     }
     Ok(found

@@ -15,7 +15,11 @@
 //!   and keep their tangents in place: a silent wrong tangent, tests/c/1346): lane 0 runs
 //!   the augmented rule, which returns the permutation, and each further lane's tangent
 //!   is permuted by it (`__fz_fwd_lane.<name>`: the forward rule's arguments, then the
-//!   permutation and whether it is the last lane, which frees it).
+//!   permutation and whether it is the last lane, which frees it). Vector reverse mode
+//!   (enz35) does the same in the augmented forward pass (the permutation kept as the
+//!   tape), and in the reverse sweep each further lane's shadow goes back by it
+//!   (`__fz_rev_lane.<name>`, the reverse rule's arguments, the tape kept) before lane
+//!   0's reverse rule, which frees it.
 //!
 //! Elements move as bytes (`size` per element), so any element type works. The shadow
 //! moves in the augmented forward pass too (it did not before c29, two silent wrong
@@ -84,6 +88,25 @@ impl Sort {
         Some((
             module.function(&format!("__fz_aug.{}", self.name()))?,
             module.function(&format!("__fz_fwd_lane.{}", self.name()))?,
+        ))
+    }
+
+    /// The sort whose built-in reverse rule is `rev`, if it is one.
+    pub(crate) fn of_reverse_rule(rev: Value) -> Option<Sort> {
+        let name = rev.name();
+        Sort::ALL
+            .into_iter()
+            .find(|s| name.strip_prefix("__fz_rev.") == Some(s.name()))
+    }
+
+    /// For vector reverse mode: the forward lane rule (a further lane's shadow permuted
+    /// by lane 0's permutation, kept: `last` false) and the reverse lane rule (a further
+    /// lane's shadow permuted back, the tape kept for lane 0's reverse rule, which runs
+    /// last and frees it).
+    pub(crate) fn reverse_lane_rules(self, module: Module) -> Option<(Value, Value)> {
+        Some((
+            module.function(&format!("__fz_fwd_lane.{}", self.name()))?,
+            module.function(&format!("__fz_rev_lane.{}", self.name()))?,
         ))
     }
 
@@ -189,6 +212,15 @@ done:
 ; The reverse sweep: the shadow back to the original positions (P^T), the tape freed.
 define internal void @__fz_qsort_unapply(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %tape) {
 entry:
+  call void @__fz_qsort_unapply_shadow(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %tape)
+  call void @free(ptr %tape)
+  ret void
+}
+
+; The shadow back to the original positions, the tape kept (vector reverse mode: every
+; lane but lane 0, whose reverse rule runs last and frees it).
+define internal void @__fz_qsort_unapply_shadow(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %tape) {
+entry:
   %own = icmp eq ptr %dbase, %base
   %none = icmp eq ptr %dbase, null
   %skip = or i1 %own, %none
@@ -197,7 +229,6 @@ shadow:
   call void @__fz_qsort_apply(ptr %dbase, i64 %n, i64 %size, ptr %tape, i1 false)
   br label %done
 done:
-  call void @free(ptr %tape)
   ret void
 }
 "#;
@@ -328,6 +359,11 @@ define void @__fz_fwd_lane.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %
   call void @__fz_qsort_next_lane(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 %last)
   ret void
 }
+
+define void @__fz_rev_lane.qsort(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %tape) {
+  call void @__fz_qsort_unapply_shadow(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %tape)
+  ret void
+}
 "#;
 
 /// `qsort_r`'s rules in the library convention: `%m` the activity mask, a null shadow for
@@ -355,6 +391,11 @@ define void @__fz_fwd_lane.qsort_r(i64 %m, ptr %base, ptr %dbase, i64 %n, i64 %s
   call void @__fz_qsort_next_lane(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %perm, i1 %last)
   ret void
 }
+
+define void @__fz_rev_lane.qsort_r(i64 %m, ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %cmp, ptr %dcmp, ptr %arg, ptr %darg, ptr %tape) {
+  call void @__fz_qsort_unapply_shadow(ptr %base, ptr %dbase, i64 %n, i64 %size, ptr %tape)
+  ret void
+}
 "#;
 
 #[cfg(test)]
@@ -368,7 +409,7 @@ mod tests {
             for p in ["SUFFIX", "EXTRA_PARAMS", "EXTRA_ARGS"] {
                 assert!(!ir.contains(p), "{} rules still hold {p}", s.name());
             }
-            for f in ["aug", "rev", "fwd", "fwd_lane"] {
+            for f in ["aug", "rev", "fwd", "fwd_lane", "rev_lane"] {
                 assert!(ir.contains(&format!("@__fz_{f}.{}(", s.name())));
             }
         }

@@ -242,6 +242,9 @@ struct ReversePlan {
     tape: bool,
     /// For each floating-point leaf of `rev`'s result: the argument it is the adjoint of.
     adjoint_of: Vec<usize>,
+    /// A built-in sort in vector mode (`qsort.rs`): the lane rules that move lanes after
+    /// the first by lane 0's permutation, forward and back (one tape for every lane).
+    sort_lanes: Option<(UserFn, UserFn)>,
 }
 
 fn plan_reverse(req: &Request, rule: ReverseRule) -> Result<ReversePlan, Vec<Diagnostic>> {
@@ -313,6 +316,7 @@ fn plan_reverse(req: &Request, rule: ReverseRule) -> Result<ReversePlan, Vec<Dia
         dret,
         tape,
         adjoint_of,
+        sort_lanes: None,
     })
 }
 
@@ -405,7 +409,11 @@ fn call_rev(
     if plan.tape {
         a.push(tape);
     }
-    let r = plan.rev.call(b, entry, &a);
+    let rev = match &plan.sort_lanes {
+        Some((_, lane)) if l > 0 => lane,
+        _ => &plan.rev,
+    };
+    let r = rev.call(b, entry, &a);
     let mut leaves = Vec::new();
     fp_leaves(r.ty(), &mut Vec::new(), &mut leaves);
     let mut out = Vec::new();
@@ -447,11 +455,13 @@ fn call_rev_lanes(
     tapes: &[Value],
     req: &Request,
 ) -> Result<Vec<Value>, Vec<Diagnostic>> {
+    // Lane 0 last: a sort's lane 0 reverse rule frees the tape the other lanes share.
     let mut lanes = Vec::new();
-    for (l, tape) in tapes.iter().enumerate() {
+    for (l, tape) in tapes.iter().enumerate().rev() {
         let seed = seeds.map(|s| s[l]);
         lanes.push(call_rev(b, entry, func, plan, args, l, seed, *tape, req)?);
     }
+    lanes.reverse();
     let n = lanes.first().map_or(0, Vec::len);
     Ok((0..n)
         .flat_map(|j| lanes.iter().map(move |lane| lane[j]))
@@ -475,11 +485,16 @@ fn call_aug_lanes(
     let mut result = None;
     let mut shadows = Vec::new();
     for l in 0..width {
-        let r = plan.aug.call(
-            b,
-            entry,
-            &user_args(func, args, &plan.layout, l, plan.library)?,
-        );
+        let mut uargs = user_args(func, args, &plan.layout, l, plan.library)?;
+        if let (Some((lane, _)), Some(perm)) = (&plan.sort_lanes, tapes.first().copied()) {
+            // A sort: this lane's shadow permuted by lane 0's permutation, which stays the
+            // tape of every lane.
+            uargs.extend([perm, b.context().i1().const_int(0)]);
+            lane.call(b, entry, &uargs);
+            tapes.push(perm);
+            continue;
+        }
+        let r = plan.aug.call(b, entry, &uargs);
         let (tape, res, shadow) = match plan.aug_ret {
             // The result is recomputed by calling the function: once.
             AugReturn::Recompute if !results || l > 0 => {
@@ -583,13 +598,35 @@ pub(crate) fn synthesize_reverse(
     target: Target,
 ) -> Result<(), Vec<Diagnostic>> {
     let func = rule.func;
-    refuse_in_place_lanes(
-        func,
-        req.width,
-        "gradient rule (registered or built-in)",
-        "__enzyme_autodiff",
-    )?;
-    let plan = plan_reverse(req, rule)?;
+    // A built-in sort sorts the elements once, in lane 0, and moves the other lanes'
+    // shadows by its permutation (`qsort.rs`); any other rule updating in place is refused.
+    let sort = super::qsort::Sort::of_reverse_rule(rule.rev).filter(|_| req.width > 1);
+    if sort.is_none() {
+        refuse_in_place_lanes(
+            func,
+            req.width,
+            "gradient rule (registered or built-in)",
+            "__enzyme_autodiff",
+        )?;
+    }
+    let mut plan = plan_reverse(req, rule)?;
+    if let Some(s) = sort {
+        let (fwd_lane, rev_lane) = s.reverse_lane_rules(sup.module).ok_or_else(|| {
+            err(
+                func,
+                format!("the vector reverse rules of `{}` are missing", func.name()),
+                "this is a bug in Ferrozyme: call __enzyme_autodiff once per direction",
+            )
+        })?;
+        let mask = activity_mask(func, &req.args);
+        plan.sort_lanes = Some((
+            UserFn::of(fwd_lane, rule.library, mask),
+            UserFn::of(rev_lane, rule.library, mask),
+        ));
+    }
+    // One tape per lane, packed into one block when there are several (a sort's lanes
+    // share lane 0's).
+    let packed = plan.tape && plan.sort_lanes.is_none();
     let width = req.width.max(1) as usize;
     let ctx = sup.module.context();
     let dup = |a: ArgActivity| a == ArgActivity::Dup;
@@ -621,7 +658,7 @@ pub(crate) fn synthesize_reverse(
                 agg = b.insert_value(agg, s, k);
                 k += 1;
             }
-            let tape = if plan.tape {
+            let tape = if packed {
                 pack_tapes(sup, &b, &tapes)
             } else {
                 tapes[0]
@@ -636,7 +673,7 @@ pub(crate) fn synthesize_reverse(
             let tape = *params
                 .last()
                 .expect("invariant: a reverse function takes the tape");
-            let tapes = if plan.tape {
+            let tapes = if packed {
                 unpack_tapes(sup, &b, tape, width)
             } else {
                 vec![tape; width]
