@@ -1,6 +1,6 @@
 //! err35: what a new user sees for bad input. `--print-type-analysis` when the pass
-//! stops with an error (it printed nothing before), truncated bitcode, and a mistyped
-//! option of `ferrozyme opt`.
+//! stops with an error and in forward mode (both printed nothing before), truncated
+//! bitcode, and a mistyped option of `ferrozyme opt`.
 
 mod common;
 use common::*;
@@ -185,4 +185,41 @@ fn mistyped_opt_option_suggests_the_right_one() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(!stderr(&o).contains("did you mean"), "{}", stderr(&o));
+}
+
+/// `--print-type-analysis` of a function differentiated in forward mode: it printed
+/// nothing (only reverse mode's analyses were printed), though the tangent uses them.
+#[test]
+fn type_analysis_is_printed_in_forward_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "fwd.ll",
+        r#"
+@enzyme_dup = external global i32
+declare double @__enzyme_fwddiff(ptr, ...)
+define double @f(ptr %x) {
+  %v = load double, ptr %x, align 8
+  %s = fmul double %v, %v
+  ret double %s
+}
+define double @g(ptr %x, ptr %dx) {
+  %d = load i32, ptr @enzyme_dup
+  %r = call double (ptr, ...) @__enzyme_fwddiff(ptr @f, i32 %d, ptr %x, ptr %dx)
+  ret double %r
+}
+"#,
+    );
+    let o = ferrozyme(
+        dir.path(),
+        &["opt", "fwd.ll", "-o", "out.ll", "--print-type-analysis"],
+    );
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("type analysis for @f"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.contains("%s = fmul") && l.ends_with(" : {[0]:Double}")),
+        "{out}"
+    );
 }
