@@ -471,12 +471,12 @@ impl<'a> Reader<'a> {
                     let (want, help) = if pty.is_pointer() {
                         (
                             "a pointer",
-                            "pass the shadow buffer itself (enzyme_dup, x, dx with double dx[N]), not one of its elements",
+                            "pass the shadow buffer itself right after the pointer (enzyme_dup, x, dx with double dx[N]), not one of its elements",
                         )
                     } else {
                         (
                             "a value of the argument's type",
-                            "pass the tangent by value: __enzyme_fwddiff((void*)f, x, dx), not &dx",
+                            "pass the tangent by value right after the value: __enzyme_fwddiff((void*)f, x, dx), not &dx; or mark the argument enzyme_const",
                         )
                     };
                     return Err((self.err)(
