@@ -24,7 +24,7 @@
 //! criterion, while `std::istream::operator>>(double&)` (a `double &` written) and
 //! `std::vector<double>::push_back` (a class holding doubles) are not.
 //!
-//! The demangled text (from the `cpp_demangle` crate) is parsed just enough: the
+//! The demangled text (`ferrozyme_llvm::demangle_cxx`, the `cpp_demangle` crate) is parsed just enough: the
 //! function's qualified name, its parameter list, its `const` qualifier, and the return
 //! type where templates spell it.
 
@@ -132,10 +132,7 @@ pub struct Signature {
 
 /// Demangles an Itanium C++ name.
 pub fn demangle(mangled: &str) -> Option<String> {
-    if !mangled.starts_with("_Z") {
-        return None;
-    }
-    cpp_demangle::Symbol::new(mangled).ok()?.demangle().ok()
+    ferrozyme_llvm::demangle_cxx(mangled)
 }
 
 /// `operator<<` and friends contain brackets that are not template brackets: they are

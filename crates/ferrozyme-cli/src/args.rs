@@ -410,6 +410,59 @@ pub fn remarks_wanted(pattern: &str) -> bool {
     })
 }
 
+/// The flags of `ferrozyme opt` that take no value (for suggestions).
+const OPT_FLAGS: &[&str] = &[
+    "--print-activity",
+    "--print-type-analysis",
+    "--time-passes",
+    "--before-loop-unroll",
+    "--help",
+];
+
+/// The option of `known` the mistyped `word` most likely meant: one that starts with it or
+/// that it starts with (`--print-type`), else the nearest within 3 edits
+/// (`--print-activty`, `-print-activity`).
+fn closest_option<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    let bare = word.trim_start_matches('-');
+    if bare.len() >= 4 {
+        let by_prefix: Vec<&str> = known
+            .iter()
+            .copied()
+            .filter(|k| {
+                let k = k.trim_start_matches('-');
+                k.starts_with(bare) || bare.starts_with(k)
+            })
+            .collect();
+        if let [one] = by_prefix[..] {
+            return Some(one);
+        }
+    }
+    known
+        .iter()
+        .map(|k| (edit_distance(word, k), *k))
+        .filter(|(d, _)| *d <= 3)
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions), on bytes.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b = b.as_bytes();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.bytes().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
 impl OptArgs {
     pub fn parse(words: &[String]) -> Result<OptArgs, UsageError> {
         let mut a = OptArgs::default();
@@ -455,7 +508,12 @@ impl OptArgs {
                 }
                 s if s.starts_with("-o") => output = Some(PathBuf::from(&s[2..])),
                 s if s.starts_with('-') && s != "-" => {
-                    return Err(usage(format!("unknown option '{s}' for 'ferrozyme opt'")))
+                    let hint = closest_option(s, OPT_FLAGS)
+                        .map(|o| format!(" (did you mean '{o}'?)"))
+                        .unwrap_or_default();
+                    return Err(usage(format!(
+                        "unknown option '{s}' for 'ferrozyme opt'{hint}"
+                    )));
                 }
                 s => {
                     if input.is_some() {

@@ -482,7 +482,8 @@ impl Job<'_> {
             ..Options::default()
         };
         let start = Stamp::now();
-        let report = pipeline::differentiate(module, &opts)?;
+        let report =
+            pipeline::differentiate(module, &opts, &mut |text| (self.log)(text.trim_end()))?;
         self.timer
             .add_ad(ferrozyme_transform::Span::since(start), &report.times);
         self.carried_streams = report.carried_streams > 0;

@@ -49,7 +49,8 @@ fn run_timed(args: &OptArgs, timer: &mut Timer) -> Result<OptOutput, CliError> {
         }),
     };
     let start = Stamp::now();
-    let report = pipeline::differentiate(&module, &opts)?;
+    // The analyses' printouts before an error go where they go on success: stdout.
+    let report = pipeline::differentiate(&module, &opts, &mut |text| print!("{text}"))?;
     timer.add_ad(Span::since(start), &report.times);
     let start = Stamp::now();
     pipeline::verify_after_ad(&module)?;

@@ -48,8 +48,14 @@ pub fn load_bytes<'ctx>(
     } else {
         ctx.create_module_from_ir(buffer)
     };
-    let module = parsed
-        .map_err(|e| CliError::malformed_ir(format!("{name}: {}", e.to_string().trim_end())))?;
+    let module = parsed.map_err(|e| {
+        let msg = e.to_string();
+        CliError::malformed_ir(format!(
+            "{name}: {}{}",
+            msg.trim_end(),
+            truncation_note(bytes, &msg)
+        ))
+    })?;
     // The parser accepts IR that LLVM's verifier rejects (a use before its definition, a
     // bad terminator): that is bad input too, not a Ferrozyme bug found later.
     if let Err(e) = module.verify() {
@@ -61,6 +67,32 @@ pub fn load_bytes<'ctx>(
         )));
     }
     Ok(module)
+}
+
+/// LLVM's bitcode reader reports a file cut short as "can't skip to bit N from M" (a
+/// block's length reaches past the end), or, when its length is not a multiple of 4
+/// bytes (bitcode is written in 32-bit words), as "Invalid bitcode signature" though the
+/// signature is there: said in words, with the file's size.
+fn truncation_note(bytes: &[u8], msg: &str) -> String {
+    if is_bitcode(bytes) && bytes.len() % 4 != 0 {
+        return format!(
+            " (the file starts as bitcode but is truncated: it has {} bytes, not a whole number of 32-bit words)",
+            bytes.len()
+        );
+    }
+    let wanted = msg
+        .split("skip to bit ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse::<u64>().ok());
+    match wanted {
+        Some(bit) if is_bitcode(bytes) && bit > 8 * bytes.len() as u64 => format!(
+            " (the file is truncated: it has {} bytes, its contents reach past byte {})",
+            bytes.len(),
+            bit / 8
+        ),
+        _ => String::new(),
+    }
 }
 
 /// Links `others` into `main` (what `llvm-link` does), so calls across source files
@@ -157,10 +189,24 @@ pub fn symbols(module: &Module<'_>) -> (Vec<String>, Vec<String>) {
     (defined, undefined)
 }
 
-/// Runs the AD pass. Diagnostics come back as they are, for `main` to print.
-pub fn differentiate(module: &Module<'_>, opts: &Options) -> Result<Report, CliError> {
-    ferrozyme_transform::run_on_module(ferrozyme_transform::Module::from_inkwell(module), opts)
-        .map_err(CliError::Diagnostics)
+/// Runs the AD pass. Diagnostics come back as they are, for `main` to print; on failure
+/// the printouts the options asked for (`--print-type-analysis` ...) that were made before
+/// it go to `printout` first: what the analyses deduced up to the error.
+pub fn differentiate(
+    module: &Module<'_>,
+    opts: &Options,
+    printout: &mut dyn FnMut(&str),
+) -> Result<Report, CliError> {
+    ferrozyme_transform::run_keeping_printout(
+        ferrozyme_transform::Module::from_inkwell(module),
+        opts,
+    )
+    .map_err(|f| {
+        if !f.printout.is_empty() {
+            printout(&f.printout);
+        }
+        CliError::Diagnostics(f.diags)
+    })
 }
 
 /// Verifies the module after the pass. On failure the module is written to a kept

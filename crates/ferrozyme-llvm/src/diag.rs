@@ -118,9 +118,13 @@ impl fmt::Display for Diagnostic {
             write!(f, "{loc}: ")?;
         }
         if let Some(func) = &self.function {
-            write!(f, "in function `{func}`: ")?;
+            // C++ names as the user wrote them, the symbol after (for `nm` and the IR).
+            match shown_name(func) {
+                Some(d) => write!(f, "in function `{d}` (`{func}`): ")?,
+                None => write!(f, "in function `{func}`: ")?,
+            }
         }
-        write!(f, "{}", self.message)?;
+        write!(f, "{}", demangle_quoted(&self.message))?;
         if let Some(inst) = &self.instruction {
             write!(f, "\n  instruction: {}", inst.trim())?;
         }
@@ -132,6 +136,45 @@ impl fmt::Display for Diagnostic {
 }
 
 impl std::error::Error for Diagnostic {}
+
+/// An Itanium C++ symbol (`_ZN4phys7mysteryEd`) demangled (`phys::mystery(double)`);
+/// `None` for other names.
+pub fn demangle_cxx(mangled: &str) -> Option<String> {
+    if !mangled.starts_with("_Z") {
+        return None;
+    }
+    cpp_demangle::Symbol::new(mangled).ok()?.demangle().ok()
+}
+
+/// How a diagnostic shows a C++ symbol: demangled, except Rust's legacy symbols
+/// (`_ZN…17h<hash>E`, which `cargo ferrozyme` demangles the Rust way).
+fn shown_name(name: &str) -> Option<String> {
+    if is_rust_legacy(name) {
+        return None;
+    }
+    demangle_cxx(name)
+}
+
+/// Rust's legacy mangling: the path ends in a `h` + 16 hex digits hash element.
+fn is_rust_legacy(name: &str) -> bool {
+    name.strip_suffix('E')
+        .and_then(|s| s.len().checked_sub(19).map(|k| &s[k..]))
+        .is_some_and(|tail| {
+            tail.starts_with("17h") && tail[3..].bytes().all(|b| b.is_ascii_hexdigit())
+        })
+}
+
+/// `text` with every C++ symbol quoted in backticks demangled.
+fn demangle_quoted(text: &str) -> String {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| match shown_name(part) {
+            Some(d) if i % 2 == 1 => d,
+            _ => part.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("`")
+}
 
 /// What an optimization remark reports: a decision of the reverse sweep about a value it
 /// needs, as Enzyme's `-Rpass=enzyme` remarks do (shown by `clang -Rpass=enzyme` through the
@@ -186,5 +229,40 @@ impl fmt::Display for Remark {
             "remark: in function `{}`: {} [-Rpass={REMARK_PASS}]",
             self.function, self.message
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cxx_names_are_shown_demangled() {
+        let d = Diagnostic::new(
+            DiagKind::MissingDerivative,
+            "no derivative for `_ZN4phys7mysteryEd`: it has no IR",
+        )
+        .in_function("_ZN4phys6energyIdEET_S1_")
+        .at_instruction("%2 = call double @_ZN4phys7mysteryEd(double %0)");
+        let text = d.to_string();
+        assert!(
+            text.contains(
+                "in function `double phys::energy<double>(double)` (`_ZN4phys6energyIdEET_S1_`)"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("no derivative for `phys::mystery(double)`"),
+            "{text}"
+        );
+        // The instruction stays IR.
+        assert!(text.contains("@_ZN4phys7mysteryEd(double %0)"), "{text}");
+        // C names and Rust's legacy symbols are left as they are.
+        let rust = "_ZN2rx7d_rosen4shim17h0a518071a4d7fd15E";
+        let d = Diagnostic::new(DiagKind::Internal, format!("`{rust}` and `sumsq`"));
+        assert_eq!(
+            d.to_string(),
+            format!("error[internal-error]: `{rust}` and `sumsq`")
+        );
     }
 }

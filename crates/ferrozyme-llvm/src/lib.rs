@@ -7,7 +7,7 @@
 
 pub mod diag;
 
-pub use diag::{DiagKind, Diagnostic, Remark, RemarkKind, SourceLoc};
+pub use diag::{demangle_cxx, DiagKind, Diagnostic, Remark, RemarkKind, SourceLoc};
 
 use llvm_sys::prelude::LLVMModuleRef;
 

@@ -112,7 +112,11 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
         for w in &words {
             let (name, value) = w.split_once('=').unwrap_or((w.as_str(), ""));
             if let Err(e) = enzyme.apply(name, Some(value)) {
-                return Err((format!("error[bad-option]: {e}"), String::new()));
+                return Err((
+                    format!("error[bad-option]: {e}"),
+                    String::new(),
+                    String::new(),
+                ));
             }
         }
         let opts = Options {
@@ -123,13 +127,15 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
             loops_unpeeled: (pipeline & 2 != 0).then_some(((pipeline >> 2) & 3) as u8),
             ..Options::default()
         };
-        let report = ferrozyme_transform::run_on_module(module, &opts).map_err(|diags| {
-            let text = diags
+        // What the analyses printed before an error comes back with it.
+        let report = ferrozyme_transform::run_keeping_printout(module, &opts).map_err(|f| {
+            let text = f
+                .diags
                 .iter()
                 .map(|d| d.to_string())
                 .collect::<Vec<_>>()
                 .join("\n");
-            (text, records::error(module, &diags))
+            (text, records::error(module, &f.diags), f.printout)
         })?;
         // The pass does not see clang's level here: guarded packed indices keep the index
         // computed as before (`reverse/stepped_index.rs`; only -O3 would unswitch them).
@@ -152,7 +158,7 @@ pub unsafe extern "C" fn ferrozyme_plugin_run(
             report.printout,
             records::remarks(&report.remarks),
         ),
-        Ok(Err((text, records))) => (1, false, Some(text), String::new(), records),
+        Ok(Err((text, records, printout))) => (1, false, Some(text), printout, records),
         Err(panic) => {
             let what = panic
                 .downcast_ref::<&str>()

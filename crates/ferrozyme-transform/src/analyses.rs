@@ -75,8 +75,9 @@ impl Analyses {
         }
     }
 
-    /// The printouts `opts` asks for, naming the original function.
-    pub fn print(&self, clone: Value, original: Value, forward: bool, opts: &Options) -> String {
+    /// The printouts `opts` asks for, naming the original function (in both modes: the
+    /// tangent uses the type analysis too).
+    pub fn print(&self, clone: Value, original: Value, opts: &Options) -> String {
         let rename = |s: String| {
             s.replace(
                 &format!("@{}", clone.name()),
@@ -88,7 +89,7 @@ impl Analyses {
             out.push_str(&rename(self.act.print(clone)));
             out.push_str(&rename(self.rt.print(clone)));
         }
-        if opts.print_type_analysis && !forward {
+        if opts.print_type_analysis {
             out.push_str(&rename(self.types.print(clone)));
         }
         out

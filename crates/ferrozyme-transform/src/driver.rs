@@ -358,7 +358,7 @@ impl Driver {
                 opts.enzyme.runtime_activity,
             );
             self.times.add_since(Phase::Activity, start);
-            printout.push_str(&an.print(p, func, !reverse, opts));
+            printout.push_str(&an.print(p, func, opts));
             let start = Stamp::now();
             let result = match &job {
                 Job::Reverse(req, target) => crate::reverse::synthesize(

@@ -137,4 +137,4 @@ pub use options::{Options, Report};
 pub use timing::{cpu_now, Phase, PhaseTimes, Span, Stamp};
 
 pub use hooks::call_into_other_module;
-pub use session::{run_on_ir_text, run_on_module};
+pub use session::{run_keeping_printout, run_on_ir_text, run_on_module, Failure};

@@ -23,13 +23,36 @@ use crate::{
 /// (higher-order derivatives) are replaced first, innermost first. On error the module
 /// may be partially rewritten and must not be used further.
 pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
+    run_keeping_printout(module, opts).map_err(|f| f.diags)
+}
+
+/// A failed run: the diagnostics, and the printouts the options asked for that were made
+/// before the failure (`--print-type-analysis` of each function analysed, the one that
+/// failed among them), which is when the user needs them most.
+#[derive(Debug)]
+pub struct Failure {
+    pub diags: Vec<Diagnostic>,
+    pub printout: String,
+}
+
+impl From<Vec<Diagnostic>> for Failure {
+    fn from(diags: Vec<Diagnostic>) -> Self {
+        Failure {
+            diags,
+            printout: String::new(),
+        }
+    }
+}
+
+/// [`run_on_module`], keeping on failure what the analyses printed up to it.
+pub fn run_keeping_printout(module: Module, opts: &Options) -> Result<Report, Failure> {
     if !opts.enzyme.enable {
         return Ok(Report::default());
     }
     let opts = &with_enzyme_prints(opts);
     let diags = audit::hooks::check_hook_symbols(module);
     if !diags.is_empty() {
-        return Err(diags);
+        return Err(diags.into());
     }
     settings::before(module, &opts.enzyme);
     normalize_hook_calls(module);
@@ -62,7 +85,7 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
     }
     if opts.check_source_attributes {
         if let Some(d) = custom::dropped_in_source(module) {
-            return Err(vec![d]);
+            return Err(vec![d].into());
         }
     }
     let mut driver = Driver::new(module, custom::Registry::scan(module)?);
@@ -80,7 +103,9 @@ pub fn run_on_module(module: Module, opts: &Options) -> Result<Report, Vec<Diagn
         if calls.is_empty() {
             break;
         }
-        session.round(module, opts, &calls)?;
+        if let Err(diags) = session.round(module, opts, &calls) {
+            return Err(session.fail(diags));
+        }
     }
     let mut report = session.finish(module, opts)?;
     // Derivative code is compiled for the user's -march (target_attrs.rs).
@@ -181,9 +206,17 @@ impl Session {
         }
     }
 
+    /// `diags`, with what was printed before them.
+    fn fail(self, diags: Vec<Diagnostic>) -> Failure {
+        Failure {
+            diags,
+            printout: self.report.printout,
+        }
+    }
+
     /// After the last round: leftovers removed, unused library rules pruned, Enzyme's
     /// post-options applied, printouts, and LLVM's verifier.
-    fn finish(mut self, module: Module, opts: &Options) -> Result<Report, Vec<Diagnostic>> {
+    fn finish(mut self, module: Module, opts: &Options) -> Result<Report, Failure> {
         remove_type_hints(module);
         define_leftover_markers(module);
         iter::lower(module);
@@ -196,14 +229,14 @@ impl Session {
         // `-enzyme-postopt` runs LLVM's passes on the generated functions: verified first.
         if opts.enzyme.postopt {
             if let Some(d) = self.driver.first_invalid() {
-                return Err(vec![d]);
+                return Err(self.fail(vec![d]));
             }
         }
         if let Err(e) = settings::after(&self.driver.generated, &opts.enzyme) {
-            return Err(vec![Diagnostic::new(
+            return Err(self.fail(vec![Diagnostic::new(
                 DiagKind::Internal,
                 format!("-enzyme-postopt: the cleanup passes failed: {e}"),
-            )]);
+            )]));
         }
         if opts.enzyme.print_functions {
             self.report
@@ -214,18 +247,16 @@ impl Session {
             // A synthesized function the drains did not verify (`Driver::drain`) is
             // named with the verifier's words.
             if let Some(d) = self.driver.first_invalid() {
-                return Err(vec![d]);
+                return Err(self.fail(vec![d]));
             }
-            return Err(vec![Diagnostic::new(
+            return Err(self.fail(vec![Diagnostic::new(
                 DiagKind::Internal,
                 format!(
                     "the module failed LLVM's verifier after differentiation: {}",
                     msg.trim()
                 ),
             )
-            .with_help(
-                "this is a bug in Ferrozyme; please report it with the input file",
-            )]);
+            .with_help("this is a bug in Ferrozyme; please report it with the input file")]));
         }
         self.report.generated = self.driver.generated.iter().map(|f| f.name()).collect();
         self.report.times = std::mem::take(&mut self.driver.times);

@@ -10,7 +10,7 @@
 
 use ferrozyme_abi::Marker;
 use ferrozyme_analysis::activity::ArgActivity;
-use ferrozyme_llvm::{Diagnostic, Type, Value};
+use ferrozyme_llvm::{Diagnostic, Opcode, Type, Value};
 
 use super::{
     default_activity, marker_of, strip_casts, CallArg, CallOptions, ErrFn, Mode, Shadow, MAX_WIDTH,
@@ -152,7 +152,7 @@ impl<'a> Reader<'a> {
         let shadow = match (wants_shadow, m.stride) {
             (false, _) => Shadow::None,
             (true, Some(stride)) => self.strided_shadow(k, stride)?,
-            (true, None) => self.shadow_lanes(k, pty, width)?,
+            (true, None) => self.shadow_lanes(k, pty, width, m.marker)?,
         };
         if !by_pointer && !types_compatible(m.primal, pty) {
             return Err((self.err)(
@@ -163,8 +163,33 @@ impl<'a> Reader<'a> {
                     pty,
                     m.primal.ty()
                 ),
-                "check the argument order and markers",
+                if pty.is_fp_scalar() && m.primal.ty().is_integer() {
+                    // `__enzyme_autodiff(f, 3)`: `...` converts nothing to double.
+                    "the hook takes `...`, so C does not convert an integer argument to the parameter's floating-point type: write a floating-point value (3.0, or (double)n)"
+                } else {
+                    "check the argument order and markers"
+                },
             ));
+        }
+        if let Shadow::Lanes(lanes) = &shadow {
+            if m.marker != Some(Marker::DupNoNeed)
+                && pty.is_pointer()
+                && lanes.iter().any(|&s| same_address(m.primal, s))
+            {
+                return Err((self.err)(
+                    format!(
+                        "the shadow of argument {} of `{}` is the argument itself: {} into the memory whose derivative it is, and reads of that memory would see them",
+                        k + 1,
+                        self.fname,
+                        if self.mode == Mode::Forward {
+                            "its tangents would be written"
+                        } else {
+                            "the derivatives would be added"
+                        }
+                    ),
+                    "pass a separate buffer of the same size as the shadow (zeroed for __enzyme_autodiff): enzyme_dup, x, dx; or enzyme_const, x when no derivative is wanted",
+                ));
+            }
         }
         let noneed = m.marker == Some(Marker::DupNoNeed) && activity == ArgActivity::Dup;
         Ok(CallArg {
@@ -365,8 +390,15 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// One shadow (pointer, or tangent of a float scalar) per lane.
-    fn shadow_lanes(&mut self, k: usize, pty: Type, width: u32) -> Result<Shadow, Diagnostic> {
+    /// One shadow (pointer, or tangent of a float scalar) per lane; `marker`: the
+    /// argument's (none: a pointer duplicated by default).
+    fn shadow_lanes(
+        &mut self,
+        k: usize,
+        pty: Type,
+        width: u32,
+        marker: Option<Marker>,
+    ) -> Result<Shadow, Diagnostic> {
         let mut lanes = Vec::new();
         for _ in 0..width {
             match self.next_shadow() {
@@ -405,6 +437,20 @@ impl<'a> Reader<'a> {
                             .get(k + 1)
                             .is_some_and(|p| p.ty() == s.ty()) =>
                 {
+                    if marker.is_none() {
+                        // `__enzyme_autodiff(f, x, n)`: an unmarked pointer is
+                        // duplicated (Enzyme's default), so `n` was read as its shadow.
+                        return Err((self.err)(
+                            format!(
+                                "argument {} of `{}` is a pointer without a marker, so it is enzyme_dup (the default for pointers) and its shadow must follow it, but the call passes a {} there (the type of argument {})",
+                                k + 1,
+                                self.fname,
+                                s.ty(),
+                                k + 2
+                            ),
+                            "pass enzyme_dup, x, dx (dx: a zeroed buffer like x) for the derivative with respect to what x points to, or enzyme_const, x for memory that is not differentiated",
+                        ));
+                    }
                     // What follows the pointer has the type of the next parameter: most
                     // likely a small struct passed by value that the x86-64 ABI split
                     // into registers (`struct view { double *p; long n; }` is a pointer
@@ -418,6 +464,30 @@ impl<'a> Reader<'a> {
                             k + 2
                         ),
                         "pass a pointer to the struct instead (double f(struct view *v), then enzyme_dup, &v, &dv), or, if this is a plain pointer argument, pass its shadow right after it",
+                    ));
+                }
+                Some(s) if marker_of(s).is_none() && pty.is_pointer() != s.ty().is_pointer() => {
+                    // `enzyme_dup, x, dx[0]` or `__enzyme_fwddiff(f, x, &dx)`.
+                    let (want, help) = if pty.is_pointer() {
+                        (
+                            "a pointer",
+                            "pass the shadow buffer itself right after the pointer (enzyme_dup, x, dx with double dx[N]), not one of its elements",
+                        )
+                    } else {
+                        (
+                            "a value of the argument's type",
+                            "pass the tangent by value right after the value: __enzyme_fwddiff((void*)f, x, dx), not &dx; or mark the argument enzyme_const",
+                        )
+                    };
+                    return Err((self.err)(
+                        format!(
+                            "the {} of argument {} of `{}` ({pty}) must be {want}, but the call passes a {}: {s}",
+                            if pty.is_pointer() { "shadow" } else { "tangent" },
+                            k + 1,
+                            self.fname,
+                            s.ty(),
+                        ),
+                        help,
                     ));
                 }
                 _ => {
@@ -502,6 +572,60 @@ impl<'a> Reader<'a> {
         }
         Ok(trailing)
     }
+}
+
+/// Do `a` and `b` compute the same (non-null) address? The same value, the same
+/// `getelementptr` of it, or two loads of one pointer with nothing that writes memory
+/// between them (`-O0` reloads a variable for each use).
+fn same_address(a: Value, b: Value) -> bool {
+    if a == b {
+        return !a.is_null() && !a.is_undef();
+    }
+    if !(a.is_instruction() && b.is_instruction()) || a.opcode() != b.opcode() {
+        return false;
+    }
+    let (ops_a, ops_b) = (a.operands(), b.operands());
+    match a.opcode() {
+        Some(Opcode::LLVMGetElementPtr) => {
+            ops_a.len() == ops_b.len()
+                && ops_a
+                    .iter()
+                    .zip(&ops_b)
+                    .all(|(&x, &y)| x == y || same_address(x, y))
+        }
+        Some(Opcode::LLVMLoad) => {
+            a.ty() == b.ty()
+                && same_address(ops_a[0], ops_b[0])
+                && (nothing_written_between(a, b) || nothing_written_between(b, a))
+        }
+        _ => false,
+    }
+}
+
+/// Is `to` after `from` in its block, with no instruction between that may write memory?
+fn nothing_written_between(from: Value, to: Value) -> bool {
+    let mut i = from.next_instruction();
+    while let Some(v) = i {
+        if v == to {
+            return true;
+        }
+        if matches!(
+            v.opcode(),
+            Some(
+                Opcode::LLVMStore
+                    | Opcode::LLVMCall
+                    | Opcode::LLVMInvoke
+                    | Opcode::LLVMAtomicRMW
+                    | Opcode::LLVMAtomicCmpXchg
+                    | Opcode::LLVMFence
+                    | Opcode::LLVMVAArg
+            )
+        ) {
+            return false;
+        }
+        i = v.next_instruction();
+    }
+    false
 }
 
 /// A function (possibly cast) passed as a value.
