@@ -128,7 +128,7 @@ fn descriptor_type_code(mut v: Value) -> Option<i64> {
 /// description, the global flang names `..EXdtX<type>` (the addendum of a derived-type
 /// descriptor: element 7 of a scalar's descriptor aggregate at -O0, a store at its offset
 /// at -O2)?
-fn assigns_derived_type(call: Value) -> bool {
+pub(crate) fn assigns_derived_type(call: Value) -> bool {
     call.call_args()
         .iter()
         .take(2)
@@ -250,6 +250,18 @@ pub fn linked_runtimes(m: Module) -> usize {
         .into_iter()
         .filter(|rt| m.function(rt.ir().2).is_some_and(|g| !g.is_declaration()))
         .count()
+}
+
+/// Links flang's runtime implementations into `m` (the derived-type assignment rule's
+/// helpers are among them: `custom/fortran_assign.rs`).
+pub(crate) fn link_flang_runtime(m: Module) -> Result<(), String> {
+    link_implementations(m, Runtime::Flang)
+}
+
+/// Are flang's runtime implementations linked into `m` already?
+pub(crate) fn flang_runtime_linked(m: Module) -> bool {
+    m.function(Runtime::Flang.ir().2)
+        .is_some_and(|g| !g.is_declaration())
 }
 
 fn link_implementations(m: Module, rt: Runtime) -> Result<(), String> {
