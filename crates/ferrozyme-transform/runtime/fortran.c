@@ -54,6 +54,17 @@ typedef struct {
   fz_dim dim[15];
 } fz_desc;
 
+/* The fields before the dimensions. */
+typedef struct {
+  char *base;
+  size_t elem_len;
+  int version;
+  unsigned char rank;
+  signed char type;
+  unsigned char attribute;
+  unsigned char extra;
+} fz_head;
+
 void __fz_f18_assign_inactive(fz_desc *to, const fz_desc *from, const char *src, int line);
 void __fz_f18_ctor_init_inactive(void *vector, fz_desc *to, _Bool use_len, const char *src,
                                  int line);
@@ -407,7 +418,7 @@ FZ_INLINE int fz_overlap(const fz_view *vt, long to_len, const fz_view *vf, long
   return vt->s->rank > 0 && vt->base < fz_last(vf, from_len) && vf->base < fz_last(vt, to_len);
 }
 
-void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line) {
+static void fz_assign(fz_desc *to, const fz_desc *from, const char *src, int line) {
   if (fz_is_complex(from->type) && fz_is_complex(to->type)) {
     fz_assign_complex(to, from, src, line);
     return;
@@ -440,6 +451,18 @@ void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line
     return;
   }
   for (long e = 0; e < n; e++) fz_put(&vt, e, fz_get(&vf, e));
+}
+
+/* The entry point of flang's Assign. Its descriptors are declared as their 24-byte header
+ * (`[static 1]`: clang marks them dereferenceable(24)), so type analysis carries only
+ * the header (and what the base address points to) across the call edge: the dimensions
+ * this code reads and writes up to rank 15 (behind run-time rank tests) would otherwise
+ * type the caller's bytes after a rank-1 descriptor as integers, and a descriptor that is
+ * an allocatable component of a derived type is followed by the type's other components
+ * (a cannot-deduce-type error where they are reals: tests/fortran/74, 76). */
+void __fz_f18_assign(fz_head to[static 1], const fz_head from[static 1], const char *src,
+                     int line) {
+  fz_assign((fz_desc *)to, (const fz_desc *)from, src, line);
 }
 
 /* ---- elemental intrinsics flang computes in its runtime ------------------------------
@@ -824,7 +847,7 @@ int __fz_f18_allocatable_allocate_source(fz_desc *d, const fz_desc *source, _Boo
                                          const fz_desc *errmsg, const char *src, int line) {
   (void)has_stat, (void)errmsg;
   fz_allocate_bounds(d, src, line);
-  __fz_f18_assign(d, source, src, line);
+  fz_assign(d, source, src, line);
   return 0;
 }
 
@@ -858,11 +881,11 @@ void __fz_f18_copy_in_assign(fz_desc *temp, const fz_desc *var, const char *src,
   temp->attribute = FZ_ALLOCATABLE;
   temp->extra = 0;
   if (var->rank == 0) __fz_f18_fail("copy-in of a scalar is not differentiated", src, line);
-  __fz_f18_assign(temp, var, src, line);
+  fz_assign(temp, var, src, line);
 }
 
 void __fz_f18_copy_out_assign(fz_desc *var, fz_desc *temp, const char *src, int line) {
-  if (var) __fz_f18_assign(var, temp, src, line);
+  if (var) fz_assign(var, temp, src, line);
   free(temp->base);
   temp->base = 0;
 }
