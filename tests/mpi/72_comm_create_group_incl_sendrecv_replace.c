@@ -1,12 +1,13 @@
 // MPI: 2 4
 // OPT: O0 O2
-// A sub-communicator made from a group, as codes that split work between "even" and
-// "odd" ranks write it: MPI_Comm_group, MPI_Group_incl of the even ranks,
-// MPI_Comm_create (MPI_COMM_NULL on the odd ranks; the constructors are inactive), then
-// on the sub-communicator an MPI_Allreduce of a weighted sum and an
-// MPI_Sendrecv_replace ring shift, and on MPI_COMM_WORLD an MPI_Bcast of the even group's
-// result to everyone; the groups and the communicator are freed inside the
-// differentiated routine (after its reverse sweep). The gradient gathered on rank 0 is
+// Sub-communicators made from groups, as codes that split work between "even" and
+// "odd" ranks write it: MPI_Comm_group, MPI_Group_incl of the ranks of this rank's
+// parity, MPI_Comm_create with disjoint groups (the constructors are inactive), then on
+// the sub-communicator an MPI_Allreduce of a weighted sum and an MPI_Sendrecv_replace
+// ring shift, and on MPI_COMM_WORLD an MPI_Allreduce and an MPI_Bcast of rank 0's result;
+// the groups and the communicator are freed inside the differentiated routine (the
+// communicator's free runs after the reverse sweep; under a branch it is refused, which
+// is why the even-ranks-only form with MPI_COMM_NULL is not used). The gradient gathered on rank 0 is
 // compared with the serial program's (itself checked against central finite
 // differences) to 1e-12; forward mode with the dot-product identity.
 #include <mpi.h>
@@ -25,60 +26,60 @@ void energy(const double *u, double *e) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  MPI_Group world, evens;
-  int members[MAXR], ne = 0;
-  for (int r = 0; r < size; r += 2) members[ne++] = r;
+  MPI_Group world, mine;
+  int members[MAXR], nm = 0;
+  for (int r = rank % 2; r < size; r += 2) members[nm++] = r;
   MPI_Comm_group(MPI_COMM_WORLD, &world);
-  MPI_Group_incl(world, ne, members, &evens);
+  MPI_Group_incl(world, nm, members, &mine);
   MPI_Comm sub;
-  MPI_Comm_create(MPI_COMM_WORLD, evens, &sub);
-  double local = 0, t = 0;
+  MPI_Comm_create(MPI_COMM_WORLD, mine, &sub);
+  double local = 0, s = 0, ring[NLOC];
   for (int i = 0; i < NLOC; i++) local += (1.0 + i) * sin(u[i]);
-  if (sub != MPI_COMM_NULL) {
-    int srank, ssize;
-    MPI_Comm_rank(sub, &srank);
-    MPI_Comm_size(sub, &ssize);
-    double s = 0, ring[NLOC];
-    MPI_Allreduce(&local, &s, 1, MPI_DOUBLE, MPI_SUM, sub);
-    for (int i = 0; i < NLOC; i++) ring[i] = u[i] * u[i];
-    MPI_Sendrecv_replace(ring, NLOC, MPI_DOUBLE, (srank + 1) % ssize, 7,
-                         (srank + ssize - 1) % ssize, 7, sub, MPI_STATUS_IGNORE);
-    t = s * s;
-    for (int i = 0; i < NLOC; i++) t += (0.5 + i) * ring[i] * u[i];
-    MPI_Comm_free(&sub);
-  }
+  int srank, ssize;
+  MPI_Comm_rank(sub, &srank);
+  MPI_Comm_size(sub, &ssize);
+  MPI_Allreduce(&local, &s, 1, MPI_DOUBLE, MPI_SUM, sub);
+  for (int i = 0; i < NLOC; i++) ring[i] = u[i] * u[i];
+  MPI_Sendrecv_replace(ring, NLOC, MPI_DOUBLE, (srank + 1) % ssize, 7,
+                       (srank + ssize - 1) % ssize, 7, sub, MPI_STATUS_IGNORE);
+  double t = s * s;
+  for (int i = 0; i < NLOC; i++) t += (0.5 + i) * ring[i] * u[i];
   double tall = 0;
   MPI_Allreduce(&t, &tall, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  double even_sum = t;
-  MPI_Bcast(&even_sum, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  *e = tall + 0.25 * even_sum * local;
-  MPI_Group_free(&evens);
+  double first = t;
+  MPI_Bcast(&first, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  *e = tall + 0.25 * first * local;
+  MPI_Comm_free(&sub);
+  MPI_Group_free(&mine);
   MPI_Group_free(&world);
 }
 
-/* The same on the whole data: ranks r hold x[r*NLOC ...]. */
+/* The same on the whole data: rank r holds x[r*NLOC ...]; its group is the ranks of its
+ * parity, in rank order. */
 static double serial_energy(const double *x, int ranks) {
-  int ne = (ranks + 1) / 2;
-  double s = 0;
-  for (int k = 0; k < ne; k++)
-    for (int i = 0; i < NLOC; i++) s += (1.0 + i) * sin(x[2 * k * NLOC + i]);
-  double tsum = 0, t0 = 0;
-  for (int k = 0; k < ne; k++) {
-    int from = (k + ne - 1) % ne;
-    double t = s * s;
-    for (int i = 0; i < NLOC; i++) {
-      double r = x[2 * from * NLOC + i];
-      t += (0.5 + i) * r * r * x[2 * k * NLOC + i];
-    }
-    tsum += t;
-    if (k == 0) t0 = t;
-  }
-  double e = 0;
+  double local[MAXR], t[MAXR];
   for (int r = 0; r < ranks; r++) {
-    double local = 0;
-    for (int i = 0; i < NLOC; i++) local += (1.0 + i) * sin(x[r * NLOC + i]);
-    e += tsum + 0.25 * t0 * local; /* every rank's e, seeded on each rank */
+    local[r] = 0;
+    for (int i = 0; i < NLOC; i++) local[r] += (1.0 + i) * sin(x[r * NLOC + i]);
   }
+  for (int r = 0; r < ranks; r++) {
+    int nm = 0, k = 0, m[MAXR];
+    for (int q = r % 2; q < ranks; q += 2) {
+      if (q == r) k = nm;
+      m[nm++] = q;
+    }
+    double s = 0;
+    for (int j = 0; j < nm; j++) s += local[m[j]];
+    int from = m[(k + nm - 1) % nm];
+    t[r] = s * s;
+    for (int i = 0; i < NLOC; i++) {
+      double v = x[from * NLOC + i];
+      t[r] += (0.5 + i) * v * v * x[r * NLOC + i];
+    }
+  }
+  double tall = 0, e = 0;
+  for (int r = 0; r < ranks; r++) tall += t[r];
+  for (int r = 0; r < ranks; r++) e += tall + 0.25 * t[0] * local[r]; /* every rank's e */
   return e;
 }
 

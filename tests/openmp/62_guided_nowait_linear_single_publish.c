@@ -3,9 +3,10 @@
 // Worksharing clauses not covered elsewhere, on values from the input: a `for
 // schedule(guided, 2) nowait` loop followed by an explicit `barrier` before a second
 // `for` of the same region reads what the first wrote; a `parallel for linear(j : 2)`
-// whose linear variable indexes the input; an `atomic write` of an active value by one
-// thread (`single`) and `atomic read`s of it by every thread after a barrier, each
-// thread adding what it read times its own slice. Reverse mode against central finite
+// whose linear variable indexes the input; an active value written by one thread
+// (`single`, whose implicit barrier publishes it) and read by every thread, each thread
+// adding what it read times its own slice. (`atomic write`/`atomic read` of it are
+// refused: tests/errors/hpc35_omp_atomic_read_write.c.) Reverse mode against central finite
 // differences of the same formula written serially; forward mode by the dot-product
 // identity.
 #include <omp.h>
@@ -34,14 +35,8 @@ double loss(const double *x, int n) {
 #pragma omp parallel reduction(+ : e)
   {
 #pragma omp single
-    {
-      double m = z[0] * z[1];
-#pragma omp atomic write
-      shared_max = m;
-    }
-    double seen;
-#pragma omp atomic read
-    seen = shared_max;
+    shared_max = z[0] * z[1];
+    double seen = shared_max;
 #pragma omp for
     for (int i = 0; i < n / 2; i++) e += seen * z[i] + z[i] * z[i];
   }
