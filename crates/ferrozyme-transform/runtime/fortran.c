@@ -465,6 +465,38 @@ void __fz_f18_assign(fz_head to[static 1], const fz_head from[static 1], const c
   fz_assign((fz_desc *)to, (const fz_desc *)from, src, line);
 }
 
+/* Assign of a real(8) source, where the IR fixes the source descriptor's type code (the
+ * pass redirects such calls here: flang's temporaries, often filled by a `memcpy`): the
+ * source is read as doubles only. The generic routine also reads it as floats (behind a
+ * run-time test), which type analysis sees, so a temporary both copied with `memcpy` and
+ * assigned looked like doubles and floats at once: a cannot-deduce-type error at the
+ * `memcpy` (tests/fortran/74 at -O2). */
+void __fz_f18_assign_r8(fz_head to_h[static 1], const fz_head from_h[static 1],
+                        const char *src, int line) {
+  fz_desc *to = (fz_desc *)to_h;
+  const fz_desc *from = (const fz_desc *)from_h;
+  if (from->type != FZ_REAL8 || !fz_is_real(to->type))
+    __fz_f18_fail("assignment of real(8) data to non-real data in differentiated code", src,
+                  line);
+  fz_view vf, vt;
+  fz_shape sf, st;
+  fz_assign_shape(to, from, to->type == FZ_REAL8 ? 8 : 4, to->type, &vf, &sf, &vt, &st);
+  long n = fz_elements(&vt);
+  if (sf.rank == 0) {
+    double x = *(const double *)vf.base;
+    for (long e = 0; e < n; e++) fz_put(&vt, e, x);
+    return;
+  }
+  if (fz_overlap(&vt, (long)to->elem_len, &vf, 8)) {
+    double *tmp = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    for (long e = 0; e < n; e++) tmp[e] = *(const double *)fz_at(&vf, e);
+    for (long e = 0; e < n; e++) fz_put(&vt, e, tmp[e]);
+    free(tmp);
+    return;
+  }
+  for (long e = 0; e < n; e++) fz_put(&vt, e, *(const double *)fz_at(&vf, e));
+}
+
 /* ---- elemental intrinsics flang computes in its runtime ------------------------------
  *
  * SCALE(x, i) = x * 2**i, FRACTION(x) = x * 2**-e with e the exponent that puts the

@@ -4,10 +4,13 @@
 // `#pragma omp atomic read` of it by every thread after the barrier, each thread adding
 // what it read times its own slice of the input; before them a `for schedule(guided, 2)
 // nowait` loop with an explicit `barrier`, and a `parallel for linear(j : 2)`. Reverse
-// mode against central finite differences of the same formula written serially (forward
-// mode refuses the atomic load and store: tests/errors/hpc35_omp_atomic_read_write.c).
+// mode against central finite differences of the same formula written serially; forward
+// mode (which refused the atomic load and store until hpc35: its tangents are now read
+// and written atomically) by the dot-product identity.
 #include <omp.h>
 #include "fz_test.h"
+
+extern double __enzyme_fwddiff(void *, ...);
 
 #define N 24
 
@@ -73,5 +76,10 @@ int main(void) {
     snprintf(name, sizeof name, "grad[%d] vs fd", k);
     fz_check(name, g[k], fz_fd_ptr(eval, 0, &xs[k]), 1e-6);
   }
+  fz_fill(v, N, -1, 1);
+  double jv = __enzyme_fwddiff((void *)loss, enzyme_dup, xs, v, enzyme_const, N);
+  double dot = 0;
+  for (int k = 0; k < N; k++) dot += g[k] * v[k];
+  fz_check("forward . v = reverse . v", jv, dot, 1e-10);
   return fz_finish();
 }
