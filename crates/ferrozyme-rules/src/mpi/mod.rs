@@ -23,6 +23,7 @@
 //! | `MPI_Alltoall`, `MPI_Alltoallv` | the transposed exchange: `runtime/mpi_composed.c` writes them as rounds of `MPI_Sendrecv`, reversed round by round | the same |
 //! | `MPI_Reduce_scatter_block`, `MPI_Reduce_scatter` (SUM, MAX, MIN) | those of the `MPI_Allreduce` of the whole vector and the copy of this rank's block that `runtime/mpi_composed.c` writes them with | the same |
 //! | `MPI_Scan`, `MPI_Exscan` (SUM, PROD, MAX, MIN) | `MPI_Allgather` + the prefix combination in rank order (for SUM the reverse scan) | the same |
+//! | `MPI_Reduce_local(in, inout)` (SUM, PROD, MAX, MIN on reals) | the local combination `runtime/mpi_composed.c` writes it as: no communication | the same |
 //! | `MPI_I{allreduce,reduce,bcast,allgather(v),gather,scatter,alltoall(v),barrier}` | the blocking collective's, run when it starts (the request completes at once) | the same |
 //! | `MPI_Put(o → window of t)` between `MPI_Win_fence`s | an `MPI_Isend` from the origin at the call, the target's `MPI_Irecv` into its window at the closing fence: the adjoint gets the target's window adjoint into the origin's, which the Put overwrote (zero) | the tangent travels the same way |
 //! | `MPI_Get(o ← window of t)` | the reverse: the window adjoint accumulates the origin's | the same |
