@@ -5,8 +5,8 @@
 // `for` of the same region reads what the first wrote; a `parallel for linear(j : 2)`
 // whose linear variable indexes the input; an active value written by one thread
 // (`single`, whose implicit barrier publishes it) and read by every thread, each thread
-// adding what it read times its own slice. (`atomic write`/`atomic read` of it are
-// refused: tests/errors/hpc35_omp_atomic_read_write.c.) Reverse mode against central finite
+// adding what it read times its own slice (with `atomic write`/`atomic read` of it:
+// tests/openmp/63). Reverse mode against central finite
 // differences of the same formula written serially; forward mode by the dot-product
 // identity.
 #include <omp.h>
