@@ -1617,9 +1617,9 @@ int __fz_f18_move_alloc(fz_desc *to, fz_desc *from, const void *derived, _Bool h
  * allocatable), category, kind, rank, offset, bounds and, for a derived-type component,
  * its own description. Only the base addresses of the shadow's descriptors are used (the
  * shapes are the primal's). Stopped with a message naming the line: a type with defined
- * assignment, an automatic (parameterized) or allocatable derived-type component, an
- * unallocated (or differently shaped) allocatable `to`, `to` and `from` of different
- * types. */
+ * assignment, an automatic (parameterized) or allocatable derived-type component, `to`
+ * and `from` of different types. An allocatable `to` that flang (re)allocates gets a
+ * shadow object of the new shape (zeroed). */
 
 enum {
   /* The type description: its size, its component table (a rank-1 pointer descriptor),
@@ -1850,21 +1850,33 @@ static fz_assign_tape *fz_assign_derived(int mode, fz_desc *to, fz_desc *dto, co
     __fz_f18_fail("whole-object assignment of a derived type with a defined assignment "
                   "(assignment(=)) in it is not differentiated",
                   src, line);
+  /* An allocatable `to` that is unallocated or of another shape: flang (re)allocates it,
+   * and the shadow object gets new zeroed storage of the same shape (its old storage,
+   * if any, is left to the reverse sweep of what wrote it). */
+  int grow = 0;
   if (to->attribute == FZ_ALLOCATABLE) {
-    int same = to->base != 0 && to->rank == from->rank;
-    for (int k = 0; same && k < to->rank; k++) same = to->dim[k].extent == from->dim[k].extent;
-    if (!same)
-      __fz_f18_fail("assignment to an allocatable derived-type variable that is unallocated "
-                    "or of another shape is not differentiated; allocate it first",
-                    src, line);
+    grow = to->base == 0 || to->rank != from->rank;
+    for (int k = 0; !grow && k < to->rank; k++) grow = to->dim[k].extent != from->dim[k].extent;
   }
   fz_assign_tape *t = (fz_assign_tape *)malloc(sizeof(fz_assign_tape));
   t->count = t->cap = t->nold = t->capold = t->nextold = 0;
   t->runs = 0;
   t->old = 0;
   if (to->base == from->base) return t; /* `w = w` */
-  if (dto && dto->base) fz_walk_assignment(FZ_WALK_BEFORE, t, ti, to, 0, from, 0, src, line);
+  if (dto && dto->base && !grow)
+    fz_walk_assignment(FZ_WALK_BEFORE, t, ti, to, 0, from, 0, src, line);
   __fz_f18_assign_inactive(to, from, src, line);
+  if (grow && dto) {
+    fz_view v;
+    fz_shape sh;
+    fz_view_of(to, &v, &sh);
+    size_t bytes = (size_t)fz_elements(&v) * to->elem_len;
+    char *mem = (char *)malloc(bytes > 0 ? bytes : 1);
+    for (size_t k = 0; k < bytes; k++) mem[k] = 0;
+    long len = 24 + 24 * (long)to->rank + ((to->extra & 1) ? 16 : 0);
+    for (long k = 8; k < len; k++) ((char *)dto)[k] = ((const char *)to)[k];
+    dto->base = mem;
+  }
   if (dto && dto->base) fz_walk_assignment(mode, t, ti, to, dto, from, dfrom, src, line);
   free(t->old);
   t->old = 0;
