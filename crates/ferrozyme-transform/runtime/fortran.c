@@ -1699,6 +1699,24 @@ static void fz_tape_run(fz_assign_tape *t, char *dto, const char *dfrom, long n,
   r->kind = kind;
 }
 
+/* `bytes` of zeroed storage (at least one byte). */
+static char *fz_zeroed(size_t bytes) {
+  char *mem = (char *)malloc(bytes > 0 ? bytes : 1);
+  for (size_t k = 0; k < bytes; k++) mem[k] = 0;
+  return mem;
+}
+
+/* Makes the shadow descriptor `sd` describe the primal `pd` (every field after the base
+ * address: rank, type, dimensions, and the addendum when `pd` has one) with the base
+ * address `base`. */
+static void fz_shadow_descriptor(fz_desc *sd, const fz_desc *pd, char *base) {
+  long len = 24 + 24 * (long)pd->rank + ((pd->extra & 1) ? 16 : 0);
+  char *d = (char *)sd;
+  const char *p = (const char *)pd;
+  for (long k = 8; k < len; k++) d[k] = p[k];
+  sd->base = base;
+}
+
 /* Elements of a component of rank `rank` with `bounds` (value(2, rank): genre, then the
  * bound at byte 8). */
 static long fz_component_elements(const char *c) {
@@ -1748,13 +1766,7 @@ static void fz_walk_allocatable(int mode, fz_assign_tape *t, fz_desc *tc, fz_des
   if (!(sc->base && old == tc->base)) {
     /* flang allocated anew: so does the shadow, zeroed (its old storage is left to the
      * reverse sweep of what wrote it, and to the shadow's finalization). */
-    size_t bytes = (size_t)(n > 0 ? n : 1) * (size_t)kind;
-    char *mem = (char *)malloc(bytes);
-    for (size_t k = 0; k < bytes; k++) mem[k] = 0;
-    char *d = (char *)sc;
-    const char *p = (const char *)tc;
-    for (long k = 8; k < 24 + 24 * (long)tc->rank; k++) d[k] = p[k];
-    sc->base = mem;
+    fz_shadow_descriptor(sc, tc, fz_zeroed((size_t)(n > 0 ? n : 0) * (size_t)kind));
   }
   (void)src, (void)line;
   fz_shadow_reals(mode, t, sc->base, fc && fc->base ? fc->base : 0, n, kind);
@@ -1790,12 +1802,8 @@ static void fz_walk_component(int mode, fz_assign_tape *t, const char *c, char *
     if (mode == FZ_WALK_BEFORE) return;
     /* Pointer assignment: the shadow points where the source's shadow points, with the
      * primal's bounds (and type description, for a derived type). */
-    fz_desc *tc = (fz_desc *)(to + off), *sc = (fz_desc *)(dto + off);
-    long len = 24 + 24 * (long)tc->rank + (sub ? 16 : 0);
-    char *d = (char *)sc;
-    const char *p = (const char *)tc;
-    for (long k = 8; k < len; k++) d[k] = p[k];
-    sc->base = from_at ? ((const fz_desc *)from_at)->base : 0;
+    fz_shadow_descriptor((fz_desc *)(dto + off), (const fz_desc *)(to + off),
+                         from_at ? ((const fz_desc *)from_at)->base : 0);
     return;
   }
   if (genre == FZ_GENRE_ALLOCATABLE && sub)
@@ -1870,12 +1878,7 @@ static fz_assign_tape *fz_assign_derived(int mode, fz_desc *to, fz_desc *dto, co
     fz_view v;
     fz_shape sh;
     fz_view_of(to, &v, &sh);
-    size_t bytes = (size_t)fz_elements(&v) * to->elem_len;
-    char *mem = (char *)malloc(bytes > 0 ? bytes : 1);
-    for (size_t k = 0; k < bytes; k++) mem[k] = 0;
-    long len = 24 + 24 * (long)to->rank + ((to->extra & 1) ? 16 : 0);
-    for (long k = 8; k < len; k++) ((char *)dto)[k] = ((const char *)to)[k];
-    dto->base = mem;
+    fz_shadow_descriptor(dto, to, fz_zeroed((size_t)fz_elements(&v) * to->elem_len));
   }
   if (dto && dto->base) fz_walk_assignment(mode, t, ti, to, dto, from, dfrom, src, line);
   free(t->old);
