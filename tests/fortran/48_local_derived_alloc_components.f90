@@ -1,12 +1,11 @@
 ! OPT: O0 O2
-! IGNORE: the whole-object assignment `w2 = w` of a derived type with allocatable components is not differentiated: flang's `_FortranAAssign` of derived-type descriptors (a deep copy driven by the type description) is refused at compile time since hpc34, -O0 and -O2: missing-derivative "no derivative for `__fz_f18_assign_derived` (flang's runtime library): whole-object assignment of a derived type with allocatable components ... is not differentiated" with the help "assign the components one by one" (tests/errors/hpc34_fortran_derived_assign.ll; until hpc33 cannot-deduce-type at the descriptor stores). The finalization `_FortranADestroy` is differentiated since hpc33 (tests/fortran/68); this program without `w2` passes at -O0 and -O2
 ! A derived-type LOCAL variable with allocatable components inside the differentiated
 ! routine, as solver codes write work storage: `type(work_t) :: w` with allocatable
 ! arrays allocated from the problem size, filled from the input, combined, and left to
 ! go out of scope (flang finalizes it with `_FortranADestroy`; whole-object assignment
-! `w2 = w` is `_FortranAAssign`, and a component with a default value is initialized by
-! `_FortranAInitialize`). Reverse mode against central finite differences, forward mode
-! by the dot-product identity.
+! `w2 = w` is `_FortranAAssign`, differentiated by a built-in rule since hpc35, and a
+! component with a default value is initialized by `_FortranAInitialize`). Reverse mode
+! against central finite differences, forward mode by the dot-product identity.
 module m48
   implicit none
   type :: work_t

@@ -1,5 +1,4 @@
 ! OPT: O0 O2
-! IGNORE-O2: at -O2 the array assignment `cs(k)%u = x * k` into an allocatable component of an element of a local array of derived type is a cannot-deduce-type error: "cannot deduce the type of the memory copied here (conflicting uses are seen for `%43`)" at flang's `memcpy` of `x` into the temporary that `_FortranAAssign` then copies into the component; passes at -O0, and at -O2 without the allocatable component (tests/fortran/73)
 ! An array of a derived type with an allocatable component and a default value, local to
 ! the differentiated routine: flang default-initializes the array (`_FortranAInitialize`,
 ! differentiated for arrays since hpc34), each element's component is allocated and

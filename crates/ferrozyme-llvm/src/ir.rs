@@ -542,6 +542,16 @@ impl Value {
             LLVMGetOrdering(self.0) != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
         }
     }
+    /// Gives this load or store the atomic ordering of the load or store `from` (a
+    /// shadow access mirroring an atomic primal one; no-op when `from` is not atomic).
+    pub fn copy_atomic_ordering(self, from: Value) {
+        if !from.is_atomic_access() {
+            return;
+        }
+        // SAFETY: handle invariant; both are loads or stores (callers' contract), whose
+        // ordering LLVM reads and sets.
+        unsafe { LLVMSetOrdering(self.0, LLVMGetOrdering(from.0)) }
+    }
     /// Is this atomic load or `cmpxchg` `monotonic` (a `cmpxchg` in success and failure)?
     pub fn is_monotonic_atomic(self) -> bool {
         use llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic as M;

@@ -54,6 +54,17 @@ typedef struct {
   fz_dim dim[15];
 } fz_desc;
 
+/* The fields before the dimensions. */
+typedef struct {
+  char *base;
+  size_t elem_len;
+  int version;
+  unsigned char rank;
+  signed char type;
+  unsigned char attribute;
+  unsigned char extra;
+} fz_head;
+
 void __fz_f18_assign_inactive(fz_desc *to, const fz_desc *from, const char *src, int line);
 void __fz_f18_ctor_init_inactive(void *vector, fz_desc *to, _Bool use_len, const char *src,
                                  int line);
@@ -407,7 +418,7 @@ FZ_INLINE int fz_overlap(const fz_view *vt, long to_len, const fz_view *vf, long
   return vt->s->rank > 0 && vt->base < fz_last(vf, from_len) && vf->base < fz_last(vt, to_len);
 }
 
-void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line) {
+static void fz_assign(fz_desc *to, const fz_desc *from, const char *src, int line) {
   if (fz_is_complex(from->type) && fz_is_complex(to->type)) {
     fz_assign_complex(to, from, src, line);
     return;
@@ -440,6 +451,50 @@ void __fz_f18_assign(fz_desc *to, const fz_desc *from, const char *src, int line
     return;
   }
   for (long e = 0; e < n; e++) fz_put(&vt, e, fz_get(&vf, e));
+}
+
+/* The entry point of flang's Assign. Its descriptors are declared as their 24-byte header
+ * (`[static 1]`: clang marks them dereferenceable(24)), so type analysis carries only
+ * the header (and what the base address points to) across the call edge: the dimensions
+ * this code reads and writes up to rank 15 (behind run-time rank tests) would otherwise
+ * type the caller's bytes after a rank-1 descriptor as integers, and a descriptor that is
+ * an allocatable component of a derived type is followed by the type's other components
+ * (a cannot-deduce-type error where they are reals: tests/fortran/74, 76). */
+void __fz_f18_assign(fz_head to[static 1], const fz_head from[static 1], const char *src,
+                     int line) {
+  fz_assign((fz_desc *)to, (const fz_desc *)from, src, line);
+}
+
+/* Assign of a real(8) source, where the IR fixes the source descriptor's type code (the
+ * pass redirects such calls here: flang's temporaries, often filled by a `memcpy`): the
+ * source is read as doubles only. The generic routine also reads it as floats (behind a
+ * run-time test), which type analysis sees, so a temporary both copied with `memcpy` and
+ * assigned looked like doubles and floats at once: a cannot-deduce-type error at the
+ * `memcpy` (tests/fortran/74 at -O2). */
+void __fz_f18_assign_r8(fz_head to_h[static 1], const fz_head from_h[static 1],
+                        const char *src, int line) {
+  fz_desc *to = (fz_desc *)to_h;
+  const fz_desc *from = (const fz_desc *)from_h;
+  if (from->type != FZ_REAL8 || !fz_is_real(to->type))
+    __fz_f18_fail("assignment of real(8) data to non-real data in differentiated code", src,
+                  line);
+  fz_view vf, vt;
+  fz_shape sf, st;
+  fz_assign_shape(to, from, to->type == FZ_REAL8 ? 8 : 4, to->type, &vf, &sf, &vt, &st);
+  long n = fz_elements(&vt);
+  if (sf.rank == 0) {
+    double x = *(const double *)vf.base;
+    for (long e = 0; e < n; e++) fz_put(&vt, e, x);
+    return;
+  }
+  if (fz_overlap(&vt, (long)to->elem_len, &vf, 8)) {
+    double *tmp = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    for (long e = 0; e < n; e++) tmp[e] = *(const double *)fz_at(&vf, e);
+    for (long e = 0; e < n; e++) fz_put(&vt, e, tmp[e]);
+    free(tmp);
+    return;
+  }
+  for (long e = 0; e < n; e++) fz_put(&vt, e, *(const double *)fz_at(&vf, e));
 }
 
 /* ---- elemental intrinsics flang computes in its runtime ------------------------------
@@ -824,7 +879,7 @@ int __fz_f18_allocatable_allocate_source(fz_desc *d, const fz_desc *source, _Boo
                                          const fz_desc *errmsg, const char *src, int line) {
   (void)has_stat, (void)errmsg;
   fz_allocate_bounds(d, src, line);
-  __fz_f18_assign(d, source, src, line);
+  fz_assign(d, source, src, line);
   return 0;
 }
 
@@ -858,11 +913,11 @@ void __fz_f18_copy_in_assign(fz_desc *temp, const fz_desc *var, const char *src,
   temp->attribute = FZ_ALLOCATABLE;
   temp->extra = 0;
   if (var->rank == 0) __fz_f18_fail("copy-in of a scalar is not differentiated", src, line);
-  __fz_f18_assign(temp, var, src, line);
+  fz_assign(temp, var, src, line);
 }
 
 void __fz_f18_copy_out_assign(fz_desc *var, fz_desc *temp, const char *src, int line) {
-  if (var) __fz_f18_assign(var, temp, src, line);
+  if (var) fz_assign(var, temp, src, line);
   free(temp->base);
   temp->base = 0;
 }
@@ -1537,4 +1592,332 @@ int __fz_f18_move_alloc(fz_desc *to, fz_desc *from, const void *derived, _Bool h
   FZ_MOVE_DIM(12) FZ_MOVE_DIM(13) FZ_MOVE_DIM(14)
   from->base = 0;
   return 0;
+}
+
+/* ---- Whole-object assignment of a derived type (`w2 = w`) -------------------------------
+ *
+ * flang assigns a derived-type object with allocatable components through its runtime
+ * (`_FortranAAssign` on descriptors whose addendum names the type description): a deep
+ * copy. The pass does not differentiate that routine; the call gets a built-in rule
+ * (`custom/fortran_assign.rs`) whose three functions are these:
+ *
+ * - augmented forward (reverse mode): flang's own Assign on the primal, then the shadow
+ *   object is given the primal's shape: each allocatable real or complex component of
+ *   the shadow keeps its storage where flang kept the primal's (the adjoint a caller
+ *   seeded there stays), and gets a new zeroed allocation where flang allocated anew;
+ *   a pointer component's shadow points where the source's shadow points. The pairs
+ *   (shadow of `to`, shadow of `from`) of every real run are the tape;
+ * - reverse: for each pair, the shadow of `from` gets the adjoint of `to` added, and the
+ *   adjoint of `to` is cleared (its old value was overwritten);
+ * - forward: Assign on the primal, the shadow shaped the same way, and the tangent of
+ *   `from` copied into it (zero when `from` is constant).
+ *
+ * The components are found in flang's type description (module `__fortran_type_info`,
+ * flang-22's layout, read by byte offset below): their genre (data, pointer,
+ * allocatable), category, kind, rank, offset, bounds and, for a derived-type component,
+ * its own description. Only the base addresses of the shadow's descriptors are used (the
+ * shapes are the primal's). Stopped with a message naming the line: a type with defined
+ * assignment, an automatic (parameterized) or allocatable derived-type component, `to`
+ * and `from` of different types. An allocatable `to` that flang (re)allocates gets a
+ * shadow object of the new shape (zeroed). */
+
+enum {
+  /* The type description: its size, its component table (a rank-1 pointer descriptor),
+   * and whether a component or the type itself has a defined assignment. */
+  FZ_TI_SIZE = 88,
+  FZ_TI_COMPONENTS = 232,
+  FZ_TI_NO_DEFINED_ASSIGNMENT = 432,
+  /* One component of the table. */
+  FZ_TC_GENRE = 24,
+  FZ_TC_CATEGORY = 25,
+  FZ_TC_KIND = 26,
+  FZ_TC_RANK = 27,
+  FZ_TC_OFFSET = 32,
+  FZ_TC_DERIVED = 56, /* base address of a pointer descriptor: the type description */
+  FZ_TC_BOUNDS = 160, /* a rank-2 pointer descriptor of value(2, rank) */
+  /* Component genres and the categories that carry a derivative. */
+  FZ_GENRE_DATA = 1,
+  FZ_GENRE_POINTER = 2,
+  FZ_GENRE_ALLOCATABLE = 3,
+  FZ_CATEGORY_REAL = 2,
+  FZ_CATEGORY_COMPLEX = 3,
+  FZ_CATEGORY_DERIVED = 6
+};
+
+FZ_INLINE long fz_ti_long(const char *p, long off) { return *(const long *)(p + off); }
+FZ_INLINE const char *fz_ti_ptr(const char *p, long off) { return *(const char *const *)(p + off); }
+
+/* The type description in a derived-type descriptor's addendum (after its dimensions). */
+FZ_INLINE const char *fz_type_description(const fz_desc *d) {
+  if (!(d->extra & 1)) return 0;
+  return *(const char *const *)((const char *)d + 24 + 24 * (long)d->rank);
+}
+
+/* Pairs of shadows to add and clear in the reverse sweep: `n` reals of `kind` bytes. */
+typedef struct {
+  char *dto;
+  const char *dfrom;
+  long n;
+  long kind;
+} fz_assign_run;
+
+typedef struct {
+  long count, cap;
+  fz_assign_run *runs;
+  /* The base addresses of `to`'s allocatable real components before the assignment, in
+   * walk order (whether flang reused each storage). */
+  long nold, capold, nextold;
+  char **old;
+} fz_assign_tape;
+
+enum { FZ_WALK_BEFORE, FZ_WALK_AUGMENT, FZ_WALK_TANGENT };
+
+static void fz_tape_old(fz_assign_tape *t, char *base) {
+  if (t->nold == t->capold) {
+    t->capold = t->capold ? 2 * t->capold : 8;
+    char **o = (char **)malloc((size_t)t->capold * sizeof(char *));
+    for (long k = 0; k < t->nold; k++) o[k] = t->old[k];
+    free(t->old);
+    t->old = o;
+  }
+  t->old[t->nold++] = base;
+}
+
+static void fz_tape_run(fz_assign_tape *t, char *dto, const char *dfrom, long n, long kind) {
+  if (n <= 0) return;
+  if (t->count == t->cap) {
+    t->cap = t->cap ? 2 * t->cap : 8;
+    fz_assign_run *r = (fz_assign_run *)malloc((size_t)t->cap * sizeof(fz_assign_run));
+    for (long k = 0; k < t->count; k++) r[k] = t->runs[k];
+    free(t->runs);
+    t->runs = r;
+  }
+  fz_assign_run *r = &t->runs[t->count++];
+  r->dto = dto;
+  r->dfrom = dfrom;
+  r->n = n;
+  r->kind = kind;
+}
+
+/* `bytes` of zeroed storage (at least one byte). */
+static char *fz_zeroed(size_t bytes) {
+  char *mem = (char *)malloc(bytes > 0 ? bytes : 1);
+  for (size_t k = 0; k < bytes; k++) mem[k] = 0;
+  return mem;
+}
+
+/* Makes the shadow descriptor `sd` describe the primal `pd` (every field after the base
+ * address: rank, type, dimensions, and the addendum when `pd` has one) with the base
+ * address `base`. */
+static void fz_shadow_descriptor(fz_desc *sd, const fz_desc *pd, char *base) {
+  long len = 24 + 24 * (long)pd->rank + ((pd->extra & 1) ? 16 : 0);
+  char *d = (char *)sd;
+  const char *p = (const char *)pd;
+  for (long k = 8; k < len; k++) d[k] = p[k];
+  sd->base = base;
+}
+
+/* Elements of a component of rank `rank` with `bounds` (value(2, rank): genre, then the
+ * bound at byte 8). */
+static long fz_component_elements(const char *c) {
+  int rank = (unsigned char)c[FZ_TC_RANK];
+  if (rank == 0) return 1;
+  const fz_desc *b = (const fz_desc *)(c + FZ_TC_BOUNDS);
+  long n = 1;
+  for (int k = 0; k < rank; k++) {
+    const char *lo = b->base + k * b->dim[1].sm;
+    const char *hi = lo + b->dim[0].sm;
+    long e = fz_ti_long(hi, 8) - fz_ti_long(lo, 8) + 1;
+    n *= e > 0 ? e : 0;
+  }
+  return n;
+}
+
+/* Tangent mode copies the source's tangent (zero without one); augmented mode tapes the
+ * pair for the reverse sweep. */
+static void fz_shadow_reals(int mode, fz_assign_tape *t, char *dto, const char *dfrom, long n,
+                            long kind) {
+  if (mode == FZ_WALK_AUGMENT) {
+    fz_tape_run(t, dto, dfrom, n, kind);
+    return;
+  }
+  size_t bytes = (size_t)(n * kind);
+  for (size_t k = 0; k < bytes; k++) dto[k] = dfrom ? dfrom[k] : 0;
+}
+
+static void fz_walk_object(int mode, fz_assign_tape *t, const char *ti, char *to, char *dto,
+                           const char *dfrom, const char *src, int line);
+
+/* An allocatable real or complex component `tc` of `to` (after the assignment), its
+ * shadow `sc` and the source's shadow `fc` (null without one). */
+static void fz_walk_allocatable(int mode, fz_assign_tape *t, fz_desc *tc, fz_desc *sc,
+                                const fz_desc *fc, long kind, const char *src, int line) {
+  if (mode == FZ_WALK_BEFORE) {
+    fz_tape_old(t, tc->base);
+    return;
+  }
+  char *old = t->nextold < t->nold ? t->old[t->nextold] : 0;
+  t->nextold++;
+  if (!tc->base) return; /* unallocated: nothing to differentiate */
+  fz_view v;
+  fz_shape s;
+  fz_view_of(tc, &v, &s);
+  long n = fz_elements(&v) * (long)tc->elem_len / kind;
+  if (!(sc->base && old == tc->base)) {
+    /* flang allocated anew: so does the shadow, zeroed (its old storage is left to the
+     * reverse sweep of what wrote it, and to the shadow's finalization). */
+    fz_shadow_descriptor(sc, tc, fz_zeroed((size_t)(n > 0 ? n : 0) * (size_t)kind));
+  }
+  (void)src, (void)line;
+  fz_shadow_reals(mode, t, sc->base, fc && fc->base ? fc->base : 0, n, kind);
+}
+
+/* One component `c` of the objects at `to` (its shadow `dto`) and the source's shadow
+ * `dfrom`. */
+static void fz_walk_component(int mode, fz_assign_tape *t, const char *c, char *to, char *dto,
+                              const char *dfrom, const char *src, int line) {
+  int genre = c[FZ_TC_GENRE], category = c[FZ_TC_CATEGORY];
+  long kind = c[FZ_TC_KIND], off = fz_ti_long(c, FZ_TC_OFFSET);
+  int real = category == FZ_CATEGORY_REAL || category == FZ_CATEGORY_COMPLEX;
+  if (real && kind != 4 && kind != 8)
+    __fz_f18_fail("whole-object assignment of a derived type with a real component of a kind "
+                  "other than 4 or 8 is not differentiated",
+                  src, line);
+  long size = category == FZ_CATEGORY_COMPLEX ? 2 : 1;
+  const char *sub = category == FZ_CATEGORY_DERIVED ? fz_ti_ptr(c, FZ_TC_DERIVED) : 0;
+  const char *from_at = dfrom ? dfrom + off : 0;
+  if (genre == FZ_GENRE_DATA) {
+    long n = fz_component_elements(c);
+    if (real && mode != FZ_WALK_BEFORE)
+      fz_shadow_reals(mode, t, dto + off, from_at, n * size, kind);
+    if (sub) {
+      long bytes = fz_ti_long(sub, FZ_TI_SIZE);
+      for (long e = 0; e < n; e++)
+        fz_walk_object(mode, t, sub, to + off + e * bytes, dto ? dto + off + e * bytes : 0,
+                       from_at ? from_at + e * bytes : 0, src, line);
+    }
+    return;
+  }
+  if (genre == FZ_GENRE_POINTER) {
+    if (mode == FZ_WALK_BEFORE) return;
+    /* Pointer assignment: the shadow points where the source's shadow points, with the
+     * primal's bounds (and type description, for a derived type). */
+    fz_shadow_descriptor((fz_desc *)(dto + off), (const fz_desc *)(to + off),
+                         from_at ? ((const fz_desc *)from_at)->base : 0);
+    return;
+  }
+  if (genre == FZ_GENRE_ALLOCATABLE && sub)
+    __fz_f18_fail("whole-object assignment of a derived type with an allocatable component "
+                  "of derived type is not differentiated; assign the components one by one",
+                  src, line);
+  if (genre != FZ_GENRE_ALLOCATABLE)
+    __fz_f18_fail("whole-object assignment of a parameterized derived type (automatic "
+                  "components) is not differentiated",
+                  src, line);
+  if (real)
+    fz_walk_allocatable(mode, t, (fz_desc *)(to + off), dto ? (fz_desc *)(dto + off) : 0,
+                        (const fz_desc *)from_at, kind, src, line);
+}
+
+static void fz_walk_object(int mode, fz_assign_tape *t, const char *ti, char *to, char *dto,
+                           const char *dfrom, const char *src, int line) {
+  const fz_desc *comps = (const fz_desc *)(ti + FZ_TI_COMPONENTS);
+  long n = comps->dim[0].extent, sm = comps->dim[0].sm;
+  for (long k = 0; k < n; k++)
+    fz_walk_component(mode, t, comps->base + k * sm, to, dto, dfrom, src, line);
+}
+
+/* Walks every element of `to` (a scalar `from` is broadcast) with its shadow `dto`
+ * and the source's shadow `dfrom` (base addresses only; null: no shadow). */
+static void fz_walk_assignment(int mode, fz_assign_tape *t, const char *ti, const fz_desc *to,
+                               const fz_desc *dto, const fz_desc *from, const fz_desc *dfrom,
+                               const char *src, int line) {
+  fz_view vt, vf;
+  fz_shape st, sf;
+  fz_view_of(to, &vt, &st);
+  fz_view_of(from, &vf, &sf);
+  long n = fz_elements(&vt);
+  for (long e = 0; e < n; e++) {
+    char *at = fz_at(&vt, e);
+    const char *fa = fz_at(&vf, sf.rank > 0 ? e : 0);
+    char *dat = dto ? dto->base + (at - to->base) : 0;
+    const char *dfa = dfrom && dfrom->base ? dfrom->base + (fa - from->base) : 0;
+    fz_walk_object(mode, t, ti, at, dat, dfa, src, line);
+  }
+}
+
+/* The checks, the primal assignment, and the shadow's shape; returns the tape. */
+static fz_assign_tape *fz_assign_derived(int mode, fz_desc *to, fz_desc *dto, const fz_desc *from,
+                                         const fz_desc *dfrom, const char *src, int line) {
+  const char *ti = fz_type_description(to), *fti = fz_type_description(from);
+  if (to->type != FZ_STRUCT || from->type != FZ_STRUCT || !ti || ti != fti)
+    __fz_f18_fail("whole-object assignment between different derived types (or a polymorphic "
+                  "one) is not differentiated",
+                  src, line);
+  if (!ti[FZ_TI_NO_DEFINED_ASSIGNMENT])
+    __fz_f18_fail("whole-object assignment of a derived type with a defined assignment "
+                  "(assignment(=)) in it is not differentiated",
+                  src, line);
+  /* An allocatable `to` that is unallocated or of another shape: flang (re)allocates it,
+   * and the shadow object gets new zeroed storage of the same shape (its old storage,
+   * if any, is left to the reverse sweep of what wrote it). */
+  int grow = 0;
+  if (to->attribute == FZ_ALLOCATABLE) {
+    grow = to->base == 0 || to->rank != from->rank;
+    for (int k = 0; !grow && k < to->rank; k++) grow = to->dim[k].extent != from->dim[k].extent;
+  }
+  fz_assign_tape *t = (fz_assign_tape *)malloc(sizeof(fz_assign_tape));
+  t->count = t->cap = t->nold = t->capold = t->nextold = 0;
+  t->runs = 0;
+  t->old = 0;
+  if (to->base == from->base) return t; /* `w = w` */
+  if (dto && dto->base && !grow)
+    fz_walk_assignment(FZ_WALK_BEFORE, t, ti, to, 0, from, 0, src, line);
+  __fz_f18_assign_inactive(to, from, src, line);
+  if (grow && dto) {
+    fz_view v;
+    fz_shape sh;
+    fz_view_of(to, &v, &sh);
+    fz_shadow_descriptor(dto, to, fz_zeroed((size_t)fz_elements(&v) * to->elem_len));
+  }
+  if (dto && dto->base) fz_walk_assignment(mode, t, ti, to, dto, from, dfrom, src, line);
+  free(t->old);
+  t->old = 0;
+  return t;
+}
+
+void *__fz_f18_assign_derived_aug(fz_desc *to, fz_desc *dto, const fz_desc *from,
+                                  const fz_desc *dfrom, const char *src, int line) {
+  return fz_assign_derived(FZ_WALK_AUGMENT, to, dto, from, dfrom, src, line);
+}
+
+void __fz_f18_assign_derived_rev(void *tape) {
+  fz_assign_tape *t = (fz_assign_tape *)tape;
+  for (long r = t->count - 1; r >= 0; r--) {
+    fz_assign_run *run = &t->runs[r];
+    if (run->kind == 8) {
+      double *d = (double *)run->dto;
+      const double *s = (const double *)run->dfrom;
+      for (long k = 0; k < run->n; k++) {
+        if (s) ((double *)s)[k] += d[k];
+        d[k] = 0;
+      }
+    } else {
+      float *d = (float *)run->dto;
+      const float *s = (const float *)run->dfrom;
+      for (long k = 0; k < run->n; k++) {
+        if (s) ((float *)s)[k] += d[k];
+        d[k] = 0;
+      }
+    }
+  }
+  free(t->runs);
+  free(t);
+}
+
+void __fz_f18_assign_derived_fwd(fz_desc *to, fz_desc *dto, const fz_desc *from,
+                                 const fz_desc *dfrom, const char *src, int line) {
+  fz_assign_tape *t = fz_assign_derived(FZ_WALK_TANGENT, to, dto, from, dfrom, src, line);
+  free(t->runs);
+  free(t);
 }

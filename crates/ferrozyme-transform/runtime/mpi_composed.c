@@ -301,7 +301,7 @@ static int fz_scan_op(void *op) {
   if (op == (void *)ompi_mpi_op_prod) return FZ_PROD;
   if (op == (void *)ompi_mpi_op_max) return FZ_MAX;
   if (op == (void *)ompi_mpi_op_min) return FZ_MIN;
-  static const char msg[] = "ferrozyme: MPI_Scan/MPI_Exscan with an operation other than "
+  static const char msg[] = "ferrozyme: MPI_Scan/MPI_Exscan/MPI_Reduce_local with an operation other than "
                             "MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN is not differentiated\n";
   write(2, msg, sizeof msg - 1);
   abort();
@@ -336,12 +336,37 @@ static int fz_scan_double_type(fz_type t) {
     return 1;
   if (t == (fz_type)ompi_mpi_float || t == (fz_type)ompi_mpi_real || t == (fz_type)ompi_mpi_real4)
     return 0;
-  static const char msg[] = "ferrozyme: MPI_Scan/MPI_Exscan in differentiated code of a "
+  static const char msg[] = "ferrozyme: MPI_Scan/MPI_Exscan/MPI_Reduce_local in differentiated code of a "
                             "datatype other than MPI_DOUBLE and MPI_FLOAT, chosen at run time; "
                             "name integer datatypes as constants (MPI_INT) or scan before "
                             "the differentiated call\n";
   write(2, msg, sizeof msg - 1);
   abort();
+}
+
+/* MPI_Reduce_local(in, inout): `inout = inout op in` element by element, on this rank
+ * only: the combination written as arithmetic, whose derivative the pass takes. Integer
+ * datatypes named by constants stay Open MPI's call (inactive). */
+#define FZ_REDUCE_LOCAL(T)                                                                    \
+  static void fz_reduce_local_##T(const T *in, T *io, int n, int op) {                       \
+    for (long i = 0; i < n; i++) {                                                            \
+      T a = io[i], v = in[i];                                                                 \
+      io[i] = op == FZ_SUM    ? a + v                                                         \
+              : op == FZ_PROD ? a * v                                                         \
+              : op == FZ_MAX  ? (v > a ? v : a)                                               \
+                              : (v < a ? v : a);                                              \
+    }                                                                                         \
+  }
+FZ_REDUCE_LOCAL(double)
+FZ_REDUCE_LOCAL(float)
+
+int __fz_mpic_reduce_local(const void *in, void *inout, int n, fz_type t, void *op) {
+  int k = fz_scan_op(op);
+  if (fz_scan_double_type(t))
+    fz_reduce_local_double((const double *)in, (double *)inout, n, k);
+  else
+    fz_reduce_local_float((const float *)in, (float *)inout, n, k);
+  return 0;
 }
 
 /* MPI_Scan (exclusive = 0) and MPI_Exscan (1). */

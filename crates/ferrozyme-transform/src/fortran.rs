@@ -66,6 +66,12 @@ const DESTROY_WITHOUT_FINALIZATION: &str = "_FortranADestroyWithoutFinalization"
 /// flang's array assignment routine.
 const ASSIGN: &str = "_FortranAAssign";
 
+/// The descriptor type code of real(8) data (ISO_Fortran_binding.h's `CFI_type_double`).
+const REAL8: i64 = 28;
+
+/// The implementation of `Assign` for a real(8) source whose type the IR fixes.
+const ASSIGN_REAL8: &str = "__fz_f18_assign_r8";
+
 /// Does data of this descriptor type code (ISO_Fortran_binding.h; flang's LOGICAL(k) is an
 /// `int_least` code) carry no derivative: integers, logicals, characters, unsigned?
 fn carries_nothing(code: i64) -> bool {
@@ -74,7 +80,8 @@ fn carries_nothing(code: i64) -> bool {
 
 /// The type code of the source descriptor of a `_FortranAAssign(to, from, ...)` call when
 /// the IR fixes it: `from` is a stack descriptor written once, by a store of a descriptor
-/// value whose type field (element 4) is a constant, and otherwise only read (by this
+/// value whose type field (element 4) is a constant, or (at -O2, field by field) whose
+/// stores of the type byte all store one constant, and otherwise only read (by this
 /// kind of call, `memcpy` from it, lifetime markers). At -O0 flang assigns a LOGICAL
 /// array that way; sending it to the implementation, which also moves reals, leaves type
 /// analysis unable to type the temporary.
@@ -84,8 +91,19 @@ fn source_type_code(call: Value) -> Option<i64> {
         return None;
     }
     let mut code = None;
+    let mut fields = None;
     for u in from.users() {
         match u.opcode() {
+            Some(Opcode::LLVMStore) if u.operand(1) == from && u.operand(0).ty().is_pointer() => {}
+            Some(Opcode::LLVMGetElementPtr) if u.operand(0) == from => {
+                let code = stored_type_byte(u)?;
+                if code.is_some() {
+                    if fields.is_some_and(|c| Some(c) != code) {
+                        return None;
+                    }
+                    fields = code;
+                }
+            }
             Some(Opcode::LLVMStore) if u.operand(1) == from && u.operand(0) != from => {
                 if code.is_some() {
                     return None;
@@ -109,7 +127,44 @@ fn source_type_code(call: Value) -> Option<i64> {
             _ => return None,
         }
     }
-    code
+    match (code, fields) {
+        (Some(c), None) => Some(c),
+        (None, Some(c)) => Some(c),
+        _ => None,
+    }
+}
+
+/// For a field of a stack descriptor `gep` (`getelementptr i8, ptr %desc, <offset>`)
+/// that is only stored to: the type code it stores when it is the type byte (a constant
+/// `i8` at offset 21, or a constant `<4 x i8>` rank-type-attribute-extra word at offset
+/// 20), `Some(None)` for another field (the rank byte at 20 among them); `None` when the
+/// field is used otherwise.
+fn stored_type_byte(gep: Value) -> Option<Option<i64>> {
+    if gep.num_operands() != 2 || gep.gep_source_type().int_width() != Some(8) {
+        return None;
+    }
+    let off = gep.operand(1).const_int_value()?;
+    let mut code = None;
+    for s in gep.users() {
+        if s.opcode() != Some(Opcode::LLVMStore) || s.operand(1) != gep {
+            return None;
+        }
+        let v = s.operand(0);
+        let c = match (off, v.ty().int_width()) {
+            (21, Some(8)) => Some(v.const_int_value()?),
+            (20, Some(8)) => None, // the rank
+            (20, None) if !v.ty().is_pointer() => Some(v.const_element(1)?.const_int_value()?),
+            (20 | 21, _) => return None,
+            _ => None,
+        };
+        if c.is_some() {
+            if code.is_some() && code != c {
+                return None;
+            }
+            code = c;
+        }
+    }
+    Some(code)
 }
 
 /// Element 4 (the type code) of a descriptor value built by `insertvalue`s on a constant.
@@ -128,7 +183,7 @@ fn descriptor_type_code(mut v: Value) -> Option<i64> {
 /// description, the global flang names `..EXdtX<type>` (the addendum of a derived-type
 /// descriptor: element 7 of a scalar's descriptor aggregate at -O0, a store at its offset
 /// at -O2)?
-fn assigns_derived_type(call: Value) -> bool {
+pub(crate) fn assigns_derived_type(call: Value) -> bool {
     call.call_args()
         .iter()
         .take(2)
@@ -209,6 +264,8 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
                     by
                 } else if source_type_code(i).is_some_and(carries_nothing) {
                     ASSIGN_INACTIVE
+                } else if source_type_code(i) == Some(REAL8) {
+                    ASSIGN_REAL8
                 } else if assigns_derived_type(i) {
                     ASSIGN_DERIVED
                 } else {
@@ -250,6 +307,18 @@ pub fn linked_runtimes(m: Module) -> usize {
         .into_iter()
         .filter(|rt| m.function(rt.ir().2).is_some_and(|g| !g.is_declaration()))
         .count()
+}
+
+/// Links flang's runtime implementations into `m` (the derived-type assignment rule's
+/// helpers are among them: `custom/fortran_assign.rs`).
+pub(crate) fn link_flang_runtime(m: Module) -> Result<(), String> {
+    link_implementations(m, Runtime::Flang)
+}
+
+/// Are flang's runtime implementations linked into `m` already?
+pub(crate) fn flang_runtime_linked(m: Module) -> bool {
+    m.function(Runtime::Flang.ir().2)
+        .is_some_and(|g| !g.is_declaration())
 }
 
 fn link_implementations(m: Module, rt: Runtime) -> Result<(), String> {

@@ -23,6 +23,7 @@ pub fn handle_args(name: &str) -> &'static [usize] {
         | "__fz_mpic_reduce_scatter_block"
         | "MPI_Reduce_scatter"
         | "__fz_mpic_reduce_scatter" => &[3, 4, 5],
+        "MPI_Reduce_local" | "__fz_mpic_reduce_local" => &[3, 4],
         "MPI_Iallreduce" | "__fz_mpic_iallreduce" => &[3, 4, 5],
         "MPI_Ireduce" | "__fz_mpic_ireduce" => &[3, 4, 6],
         "MPI_Ibcast" | "__fz_mpic_ibcast" => &[2, 4],
@@ -56,6 +57,7 @@ pub fn composed_datatype_args(name: &str) -> &'static [usize] {
         "MPI_Alltoallv" => &[3, 7],
         "MPI_Scan" | "MPI_Exscan" | "MPI_Iallreduce" | "MPI_Ireduce" => &[3],
         "MPI_Reduce_scatter_block" | "MPI_Reduce_scatter" => &[3],
+        "MPI_Reduce_local" => &[3],
         "MPI_Ibcast" => &[2],
         "MPI_Iallgather" | "MPI_Ialltoall" | "MPI_Igather" | "MPI_Iscatter" => &[2, 5],
         "MPI_Iallgatherv" => &[2, 6],

@@ -23,6 +23,7 @@
 //! | `MPI_Alltoall`, `MPI_Alltoallv` | the transposed exchange: `runtime/mpi_composed.c` writes them as rounds of `MPI_Sendrecv`, reversed round by round | the same |
 //! | `MPI_Reduce_scatter_block`, `MPI_Reduce_scatter` (SUM, MAX, MIN) | those of the `MPI_Allreduce` of the whole vector and the copy of this rank's block that `runtime/mpi_composed.c` writes them with | the same |
 //! | `MPI_Scan`, `MPI_Exscan` (SUM, PROD, MAX, MIN) | `MPI_Allgather` + the prefix combination in rank order (for SUM the reverse scan) | the same |
+//! | `MPI_Reduce_local(in, inout)` (SUM, PROD, MAX, MIN on reals) | the local combination `runtime/mpi_composed.c` writes it as: no communication | the same |
 //! | `MPI_I{allreduce,reduce,bcast,allgather(v),gather,scatter,alltoall(v),barrier}` | the blocking collective's, run when it starts (the request completes at once) | the same |
 //! | `MPI_Put(o → window of t)` between `MPI_Win_fence`s | an `MPI_Isend` from the origin at the call, the target's `MPI_Irecv` into its window at the closing fence: the adjoint gets the target's window adjoint into the origin's, which the Put overwrote (zero) | the tangent travels the same way |
 //! | `MPI_Get(o ← window of t)` | the reverse: the window adjoint accumulates the origin's | the same |
@@ -203,7 +204,7 @@ impl MpiRule {
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv and persistent Send_init/Ssend_init/Recv_init with Start/Startall and Request_free, with Wait/Waitall/Waitany/Waitsome and Test/Testall/Testany/Testsome, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather(v), Iscatter(v), Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE), Fetch_and_op and Get_accumulate (MPI_NO_OP) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Recv, Sendrecv, Sendrecv_replace, Isend/Irecv and persistent Send_init/Ssend_init/Recv_init with Start/Startall and Request_free, with Wait/Waitall/Waitany/Waitsome and Test/Testall/Testany/Testsome, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather(v), Iscatter(v), Ialltoall(v) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE), Fetch_and_op and Get_accumulate (MPI_NO_OP) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan, Reduce_local and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.

@@ -85,6 +85,12 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
         },
     ),
     (
+        "MPI_Reduce_local",
+        MpiRule::Composed {
+            by: "__fz_mpic_reduce_local",
+        },
+    ),
+    (
         "MPI_Reduce_scatter_block",
         MpiRule::Composed {
             by: "__fz_mpic_reduce_scatter_block",

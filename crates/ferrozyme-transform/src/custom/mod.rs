@@ -23,6 +23,7 @@ mod barriers;
 mod blas;
 mod builtin;
 mod convention;
+mod fortran_assign;
 mod holomorphic;
 mod print_only;
 mod qsort;
@@ -121,6 +122,13 @@ impl Registry {
             Err(e) => diags.push(Diagnostic::new(
                 DiagKind::Internal,
                 format!("linking the rule of OpenMP threadprivate data failed: {e}"),
+            )),
+        }
+        match fortran_assign::link(module) {
+            Ok(rules) => reg.add_builtin(rules),
+            Err(e) => diags.push(Diagnostic::new(
+                DiagKind::Internal,
+                format!("linking the rule of Fortran derived-type assignment failed: {e}"),
             )),
         }
         match blas::link(module) {

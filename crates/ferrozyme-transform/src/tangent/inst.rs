@@ -23,7 +23,6 @@ impl TangentGen<'_> {
         }
         if op == LLVMStore && self.fx.dropped.contains(&i) {
             // Into a placeholder primal: the tangent only.
-            self.check_atomic(i);
             self.tangent_store(i);
             return;
         }
@@ -60,7 +59,6 @@ impl TangentGen<'_> {
             LLVMLShr | LLVMShl if active => Some(self.same_op_on_tangents(i, c, &[0])),
             LLVMAnd | LLVMOr | LLVMXor if active => self.bit_op(i, c, op),
             LLVMLoad => {
-                self.check_atomic(i);
                 // A pointer moved as an integer (`activity::moves_pointer_bits`: a
                 // `std::reference_wrapper` relocated when a vector grows, tests/cxx/390):
                 // the shadow memory's bits are its tangent, stored where it is stored.
@@ -71,7 +69,6 @@ impl TangentGen<'_> {
                 }
             }
             LLVMStore => {
-                self.check_atomic(i);
                 self.check_untracked_store(i);
                 self.tangent_store(i);
                 None
@@ -132,20 +129,6 @@ impl TangentGen<'_> {
             let callee = call.called_function().map(|f| f.name()).unwrap_or_default();
             self.diags
                 .report(Some(i), Problem::UntrackedMemory { callee });
-        }
-    }
-
-    fn check_atomic(&mut self, i: Value) {
-        let addr = if i.opcode() == Some(Opcode::LLVMStore) {
-            i.operand(1)
-        } else {
-            i.operand(0)
-        };
-        if self.fx.act.is_shadowed(addr) && i.is_atomic_access() {
-            self.unsupported(
-                i,
-                "atomic loads and stores of differentiated memory are not supported",
-            );
         }
     }
 
@@ -391,6 +374,8 @@ impl TangentGen<'_> {
                 }
                 let s = self.b.load(i.ty(), p, &format!("{}.d{l}", i.name()));
                 s.set_alignment(i.alignment());
+                // An atomic load (OpenMP `atomic read`) reads its tangent atomically too.
+                s.copy_atomic_ordering(i);
                 s
             })
             .collect();
@@ -489,6 +474,9 @@ impl TangentGen<'_> {
             let p = self.runtime_guarded(addr, p, slot);
             let st = self.b.store(tv[l], p);
             st.set_alignment(i.alignment());
+            // An atomic store (OpenMP `atomic write`) writes its tangent atomically too: the
+            // tangent is published with the same ordering right after the value.
+            st.copy_atomic_ordering(i);
         }
     }
 
