@@ -246,11 +246,11 @@ fn constant_call_result(
     let (Some(p), None) = (ptrs.next(), ptrs.next()) else {
         return false;
     };
+    // Floats also behind the pointers it points to: `*tab | std::views::values` returns
+    // the `elements_view` holding the address of a constant
+    // `std::vector<std::pair<int, double>>` (tests/cxx/421).
     const_params.contains(&stored_pointer_base(p))
-        && types
-            .pointee_tree(v)
-            .iter()
-            .any(|(_, b)| b.fp_type().is_some())
+        && holds_floats(&types.pointee_tree(v), FLOATS_BEHIND_POINTERS)
 }
 
 /// Is `v` (an address computed from) a pointer to floating-point data read out of the
