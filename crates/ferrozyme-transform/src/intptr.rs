@@ -47,6 +47,9 @@
 //!   A stack object declared aligned to `A` or more is rounded by 0 bytes, so the same
 //!   rewrite holds for it (`aligned_stack_object`).
 //!
+//! * **A pointer stored and read back as a lane of a vector load** of the same stack
+//!   object (`stored_pointer_lane`): the `inttoptr` of the lane becomes the stored pointer.
+//!
 //! Anything else (a mask on a stack object or an argument, whose shadow need not share
 //! the primal's misalignment; a mask wider than 16; a term read from memory) is left
 //! alone and keeps the audit's error.
@@ -85,6 +88,12 @@ pub fn rebuild_pointers(f: Value) -> usize {
             continue;
         }
         let x = i.operand(0);
+        if let Some(p) = stored_pointer_lane(x) {
+            i.replace_all_uses_with(p);
+            i.erase();
+            done += 1;
+            continue;
+        }
         if let Some(p) = merged_pointers(&b, x) {
             i.replace_all_uses_with(p);
             i.erase();
@@ -106,6 +115,67 @@ pub fn rebuild_pointers(f: Value) -> usize {
         }
     }
     done
+}
+
+/// A pointer stored into a stack object and read back as one 8-byte lane of a vector
+/// load of that object: `store ptr q, (a + 8k)` ... `load <N x double>, a`, `bitcast`
+/// to `<N x i64>`, `extractelement` k. InstCombine writes Eigen's `{double scale, const
+/// double *coeffs}` expression of `Quaterniond::slerp` (SSE2 packets, -O2) this way;
+/// the lane is `q` itself, so the `inttoptr` of it becomes `q`. Only when the load and
+/// the store are in one block, the object is an `alloca`, and nothing between them may
+/// write those bytes (stores into other stack objects or other bytes of this one,
+/// lifetime markers); anything else keeps the `inttoptr` and the audit's error.
+fn stored_pointer_lane(x: Value) -> Option<Value> {
+    use Opcode::*;
+    if x.opcode() != Some(LLVMExtractElement) || x.ty().int_width() != Some(64) {
+        return None;
+    }
+    let k = x.operand(1).const_int_value()?;
+    let mut v = x.operand(0);
+    if v.opcode() == Some(LLVMBitCast) {
+        v = v.operand(0);
+    }
+    if v.opcode() != Some(LLVMLoad) || v.ty().kind() != TypeKind::Vector {
+        return None;
+    }
+    let m = v.parent_function().parent_module();
+    if m.store_size(v.ty().element_type()) != 8 {
+        return None;
+    }
+    let (base, off) = m.strip_const_geps(v.operand(0));
+    if base.opcode() != Some(LLVMAlloca) || off == i64::MAX {
+        return None;
+    }
+    let lane = off.checked_add(k.checked_mul(8)?)?;
+    let mut at = v.prev_instruction();
+    while let Some(i) = at {
+        at = i.prev_instruction();
+        match i.opcode() {
+            Some(LLVMStore) => {
+                let (b2, o2) = m.strip_const_geps(i.operand(1));
+                let size = m.store_size(i.operand(0).ty()) as i64;
+                if b2 != base {
+                    if b2.opcode() == Some(LLVMAlloca) {
+                        continue;
+                    }
+                    return None;
+                }
+                if o2 == lane && size == 8 && i.operand(0).ty().is_pointer() {
+                    return Some(i.operand(0));
+                }
+                if o2 == i64::MAX || (o2 < lane + 8 && lane < o2 + size) {
+                    return None;
+                }
+            }
+            Some(LLVMCall) if crate::seed_calls::is_lifetime(i) => {}
+            Some(LLVMCall | LLVMInvoke | LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMFence) => {
+                return None
+            }
+            Some(LLVMVAArg) => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `select c, a, b` or a phi of integers each `ptrtoint p` or 0 (an optional pointer

@@ -119,7 +119,7 @@ pub fn returned_param(f: Value, depth: u32) -> Option<usize> {
                     return None;
                 }
                 let j = returned_param(g, depth - 1)?;
-                let arg = strip_offsets(*v.call_args().get(j)?);
+                let arg = reloaded_from_slots(*v.call_args().get(j)?);
                 params.iter().position(|&p| p == arg)?
             }
         };
@@ -129,6 +129,24 @@ pub fn returned_param(f: Value, depth: u32) -> Option<usize> {
         found = Some(k);
     }
     found
+}
+
+/// `v` without its offsets, and read back out of the -O0 stack slots it was kept in (each
+/// stored into once): the argument `std::to_address(p)` passes on to `std::__to_address`
+/// at -O0 is its own parameter reloaded from its home (tests/cxx/412: `std::span`'s
+/// constructor keeping an `enzyme_const` pointer).
+fn reloaded_from_slots(v: Value) -> Value {
+    let mut a = strip_offsets(v);
+    for _ in 0..8 {
+        let stored = (a.opcode() == Some(Opcode::LLVMLoad))
+            .then(|| super::local_stores::single_store_local(a.operand(0)))
+            .flatten();
+        match stored {
+            Some(s) => a = strip_offsets(s),
+            None => break,
+        }
+    }
+    a
 }
 
 /// For an `extractvalue` of one pointer from the aggregate result of a call to a defined

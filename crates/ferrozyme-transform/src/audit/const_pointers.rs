@@ -205,7 +205,8 @@ fn stored_pointer_base(v: Value) -> Value {
 }
 
 /// Is `v` a pointer to floating-point data returned, without a shadow, by a call of a
-/// function with IR given exactly one pointer, a constant one? It is computed from that
+/// function with IR given exactly one pointer besides empty objects, a constant one (the
+/// pointer itself, or one pointer of an aggregate it returns)? It is computed from that
 /// constant object alone: `std::vector::begin()` of a constant object's member at -O0,
 /// kept in a shadowed iterator (tests/cxx/173: the shadow iterator held null and the
 /// reverse sweep added the knot's adjoint through it). Pointers to integers only (a
@@ -216,19 +217,40 @@ fn constant_call_result(
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
 ) -> bool {
-    let c = base_object(v);
-    if c.opcode() != Some(Opcode::LLVMCall) || !matches!(classify(c), CallKind::Defined(_)) {
+    let mut c = base_object(v);
+    if c.opcode() == Some(Opcode::LLVMExtractValue) {
+        // One pointer of an aggregate returned by value: `std::views::counted(w, n)`
+        // returns the `std::span` `{const double *, size_t}` (tests/cxx/420).
+        c = c.operand(0);
+    }
+    if c.opcode() != Some(Opcode::LLVMCall) {
         return false;
     }
-    let mut ptrs = c.call_args().into_iter().filter(|a| a.ty().is_pointer());
+    let CallKind::Defined(g) = classify(c) else {
+        return false;
+    };
+    // The callee's empty objects (`this` of a stateless function object such as
+    // `std::views::counted`, `dereferenceable(1)`) hold nothing the result can point to.
+    let params = g.params();
+    let mut ptrs = c
+        .call_args()
+        .into_iter()
+        .enumerate()
+        .filter(|(k, a)| {
+            a.ty().is_pointer()
+                && !params
+                    .get(*k)
+                    .is_some_and(|p| ferrozyme_analysis::activity::is_empty_object_param(*p))
+        })
+        .map(|(_, a)| a);
     let (Some(p), None) = (ptrs.next(), ptrs.next()) else {
         return false;
     };
+    // Floats also behind the pointers it points to: `*tab | std::views::values` returns
+    // the `elements_view` holding the address of a constant
+    // `std::vector<std::pair<int, double>>` (tests/cxx/421).
     const_params.contains(&stored_pointer_base(p))
-        && types
-            .pointee_tree(v)
-            .iter()
-            .any(|(_, b)| b.fp_type().is_some())
+        && holds_floats(&types.pointee_tree(v), FLOATS_BEHIND_POINTERS)
 }
 
 /// Is `v` (an address computed from) a pointer to floating-point data read out of the
