@@ -209,8 +209,7 @@ pub(crate) fn analyze(
                 } else if stores_record_keeping_constant(act, i, &kept_constant) {
                     rt.own_shadow.insert(v);
                     tainted = true;
-                } else if let Some(kept) = record_fields_keeping_constant(act, i, &kept_constant)
-                {
+                } else if let Some(kept) = record_fields_keeping_constant(act, i, &kept_constant) {
                     // The record's shadow is built field by field: the constant pointer
                     // is its own shadow in it, and the record carries that pointer to
                     // what is taken out of it (maybe-primal).
