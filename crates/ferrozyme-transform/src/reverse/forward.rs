@@ -222,8 +222,8 @@ impl Gen<'_> {
                         // The same shuffle of pointers, applied to their shadows; for
                         // aggregates holding pointers (`{ptr, i64}`), the same extraction or
                         // insertion on the shadow aggregate. A float field's shadow is its
-                        // adjoint, zero here (the primal float in the shadow record was
-                        // added to its own derivative when the record was stored).
+                        // adjoint, zero here (a copy of the primal float stored into the
+                        // shadow memory was added to its own derivative).
                         let s = c.clone_instruction();
                         self.b.insert(s);
                         for k in 0..i.num_operands() {
