@@ -507,12 +507,12 @@ fn stores_record_keeping_constant(
 
 /// `store {ptr, double, ptr, i64} %rec, ptr %slot`: a record built by `insertvalue`s,
 /// stored whole into shadowed memory, that holds a constant pointer a callee keeps
-/// (`kept_constant`) next to floats or shadowed pointers (numba's tuple `(X, s, w)` at
-/// NUMBA_OPT=0, python/tests/test_rec35_users.py; tests/filetests/
-/// runtime_activity_record_fields.ll). Its shadow cannot be the record itself (a float
-/// would read as its own derivative) and was built with a null in the constant's place,
-/// which the code reading the pointer back dereferenced (SIGSEGV). The constant pointers,
-/// if any: each is its own shadow inside the shadow record (`own_records`).
+/// (`kept_constant`) next to floats or shadowed pointers (records as numba and
+/// unoptimized Rust build them: tests/filetests/runtime_activity_record_fields.ll). Its
+/// shadow cannot be the record itself (a float would read as its own derivative) and was
+/// built with a null in the constant's place, which the code reading the pointer back
+/// dereferenced (SIGSEGV). The constant pointers, if any: each is its own shadow inside
+/// the shadow record (`own_records`).
 fn record_fields_keeping_constant(
     act: &Activity,
     i: Value,
