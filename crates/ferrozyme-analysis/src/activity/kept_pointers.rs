@@ -210,7 +210,9 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
                     work.push((u, reads + 1, Kind::Value))
                 }
                 Some(LLVMExtractValue) if !holds => work.push((u, reads, kind)),
-                Some(LLVMInsertValue) if !holds && u.operand(1) == v => work.push((u, reads, kind)),
+                // Put into a record, or a record holding it given more fields (numba's
+                // array struct, built by `insertvalue`s and stored whole: rec35).
+                Some(LLVMInsertValue) if !holds => work.push((u, reads, kind)),
                 Some(LLVMRet) if kind == Kind::Reloaded => {
                     if walk.top {
                         return Found::Kept;

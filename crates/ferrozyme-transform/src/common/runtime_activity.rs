@@ -68,6 +68,12 @@ pub(crate) struct RuntimeActivity {
     /// the primal (the derivative would be lost). Where the function itself chose the
     /// pointer between constant and duplicated memory, it is a compile-time error.
     pub checked_stores: HashSet<Value>,
+    /// `insertvalue`s building a record that holds an own-shadow pointer next to floats or
+    /// shadowed pointers, stored whole into shadowed memory: their shadow is built field
+    /// by field (that pointer itself, the shadows of shadowed pointers, the floats'
+    /// tangents or zero adjoints, the integers as they are), also where activity gives
+    /// the record none (`{w, s}` before the shadowed `out` joins it).
+    pub own_records: HashSet<Value>,
 }
 
 impl RuntimeActivity {
@@ -95,6 +101,12 @@ impl RuntimeActivity {
     /// Is `v`'s shadow the primal itself (a constant pointer meeting shadowed code)?
     pub fn is_own_shadow(&self, v: Value) -> bool {
         self.active() && self.own_shadow.contains(&v)
+    }
+
+    /// Is `i` an `insertvalue` whose shadow record is built field by field although
+    /// activity may give it none ([`RuntimeActivity::own_records`])?
+    pub fn builds_record_shadow(&self, i: Value) -> bool {
+        self.active() && self.own_records.contains(&i)
     }
 
     /// Must accesses through `v`'s shadow be guarded by `shadow != primal`?
@@ -196,6 +208,18 @@ pub(crate) fn analyze(
                     tainted = true;
                 } else if stores_record_keeping_constant(act, i, &kept_constant) {
                     rt.own_shadow.insert(v);
+                    tainted = true;
+                } else if let Some(kept) = record_fields_keeping_constant(act, i, &kept_constant) {
+                    // The record's shadow is built field by field: the constant pointer
+                    // is its own shadow in it, and the record carries that pointer to
+                    // what is taken out of it (maybe-primal).
+                    rt.own_shadow.extend(kept);
+                    for r in record_chain(v) {
+                        if act.is_shadowed(r) || act.is_active(r) {
+                            rt.maybe_primal.insert(r);
+                        }
+                        rt.own_records.insert(r);
+                    }
                     tainted = true;
                 }
             }
@@ -481,8 +505,41 @@ fn stores_record_keeping_constant(
         .any(|f| lacks_shadow(act, f) && kept_constant(f))
 }
 
+/// `store {ptr, double, ptr, i64} %rec, ptr %slot`: a record built by `insertvalue`s,
+/// stored whole into shadowed memory, that holds a constant pointer a callee keeps
+/// (`kept_constant`) next to floats or shadowed pointers (records as numba and
+/// unoptimized Rust build them: tests/filetests/runtime_activity_record_fields.ll). Its
+/// shadow cannot be the record itself (a float would read as its own derivative) and was
+/// built with a null in the constant's place, which the code reading the pointer back
+/// dereferenced (SIGSEGV). The constant pointers, if any: each is its own shadow inside
+/// the shadow record (`own_records`).
+fn record_fields_keeping_constant(
+    act: &Activity,
+    i: Value,
+    kept_constant: impl Fn(Value) -> bool,
+) -> Option<Vec<Value>> {
+    let (v, p) = (i.operand(0), i.operand(1));
+    if !carries_pointer_field(v.ty()) || !act.is_shadowed(p) {
+        return None;
+    }
+    let kept: Vec<Value> = inserted_pointers(v)
+        .into_iter()
+        .filter(|f| lacks_shadow(act, *f) && kept_constant(*f))
+        .collect();
+    (!kept.is_empty()).then_some(kept)
+}
+
 /// The pointers an `insertvalue` chain building `v` puts into it (nested records too).
 fn inserted_pointers(v: Value) -> Vec<Value> {
+    record_chain(v)
+        .into_iter()
+        .map(|x| x.operand(1))
+        .filter(|f| f.ty().is_pointer())
+        .collect()
+}
+
+/// The `insertvalue`s of the chain building `v`, nested records' chains included.
+fn record_chain(v: Value) -> Vec<Value> {
     let mut out = Vec::new();
     let mut work = vec![v];
     // A record's fields, not a walk through the program: a few dozen steps at most.
@@ -495,10 +552,9 @@ fn inserted_pointers(v: Value) -> Vec<Value> {
         if x.opcode() != Some(Opcode::LLVMInsertValue) {
             continue;
         }
+        out.push(x);
         let f = x.operand(1);
-        if f.ty().is_pointer() {
-            out.push(f);
-        } else if carries_pointer_field(f.ty()) {
+        if carries_pointer_field(f.ty()) {
             work.push(f);
         }
         work.push(x.operand(0));

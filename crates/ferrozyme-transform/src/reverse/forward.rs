@@ -216,11 +216,14 @@ impl Gen<'_> {
                     }
                     LLVMSelect | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector
                     | LLVMExtractValue | LLVMInsertValue
-                        if i.ty().contains_pointer() && self.fx.act.is_shadowed(i) =>
+                        if (i.ty().contains_pointer() && self.fx.act.is_shadowed(i))
+                            || self.fx.rt.builds_record_shadow(i) =>
                     {
                         // The same shuffle of pointers, applied to their shadows; for
                         // aggregates holding pointers (`{ptr, i64}`), the same extraction or
-                        // insertion on the shadow aggregate.
+                        // insertion on the shadow aggregate. A float field's shadow is its
+                        // adjoint, zero here (a copy of the primal float stored into the
+                        // shadow memory was added to its own derivative).
                         let s = c.clone_instruction();
                         self.b.insert(s);
                         for k in 0..i.num_operands() {
@@ -228,6 +231,8 @@ impl Gen<'_> {
                             if o.ty().contains_pointer() {
                                 let so = self.fwd_shadow(o);
                                 s.set_operand(k, so);
+                            } else if op == LLVMInsertValue && k == 1 && o.ty().contains_fp() {
+                                s.set_operand(k, o.ty().zero());
                             }
                         }
                         self.lanes[self.lane].shadow.insert(i, s);

@@ -53,7 +53,9 @@ impl TangentGen<'_> {
             LLVMExtractElement | LLVMExtractValue if active => {
                 Some(self.same_op_on_tangents(i, c, &[0]))
             }
-            LLVMInsertElement | LLVMInsertValue | LLVMShuffleVector if active => {
+            LLVMInsertElement | LLVMInsertValue | LLVMShuffleVector
+                if active || self.fx.rt.builds_record_shadow(i) =>
+            {
                 Some(self.same_op_on_tangents(i, c, &[0, 1]))
             }
             LLVMLShr | LLVMShl if active => Some(self.same_op_on_tangents(i, c, &[0])),
