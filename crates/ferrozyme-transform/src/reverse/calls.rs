@@ -91,6 +91,13 @@ impl Gen<'_> {
         if self.fwd_parallel_call(i) {
             return;
         }
+        if let Some(slot) = super::memory::restarted_slot(i) {
+            if self.fx.act.is_shadowed(slot) {
+                self.clone_into_fwd(i);
+                self.each_lane(|g| g.fwd_zero_slot_shadow(slot));
+                return;
+            }
+        }
         let kind = classify(i);
         let active = |g: &Self| g.fx.act.call_is_active(i, &g.sup.touchers);
         if !(matches!(kind, CallKind::Defined(_)) && active(self)) {
@@ -163,6 +170,17 @@ impl Gen<'_> {
                 self.clone_into_fwd(i);
             }
         }
+    }
+
+    /// Zeroes the shadow of stack slot `slot` (an `alloca`) in the current lane, at the
+    /// start of one of its lifetimes (`memory::restarted_slot`).
+    fn fwd_zero_slot_shadow(&mut self, slot: Value) {
+        let i64t = self.fx.ctx.i64();
+        let size = i64t.const_int(self.fx.m.alloc_size(slot.allocated_type()));
+        let count = self.b.int_cast(self.fwd_operand(slot.operand(0)), i64t);
+        let len = self.b.binop(ferrozyme_llvm::Opcode::LLVMMul, size, count);
+        let s = self.fwd_shadow(slot);
+        self.b.memset(s, self.fx.ctx.i8().const_int(0), len, 1);
     }
 
     /// The candidates of an active call through a pointer (an error when there are none).
