@@ -206,12 +206,14 @@ _INACTIVE_HELPERS = ("numba_gil_ensure", "numba_gil_release")
 
 
 def _inactive_helpers(ir: str) -> str:
-    """`@__enzyme_inactivefn` listing the helpers of `_INACTIVE_HELPERS` the module declares."""
+    """An `__enzyme_inactivefn` array listing the helpers of `_INACTIVE_HELPERS` the module declares."""
     used = [h for h in _INACTIVE_HELPERS if re.search(rf"declare [^\n]*@{h}\(", ir)]
     if not used:
         return ""
     items = ", ".join(f"ptr @{h}" for h in used)
-    return f"@__enzyme_inactivefn = global [{len(used)} x ptr] [{items}]\n"
+    # Any global whose name contains `__enzyme_inactivefn` registers; a name of its own
+    # keeps it apart from the LAPACK shim's `__enzyme_inactivefn` when both are linked.
+    return f"@__enzyme_inactivefn_numba_gil = global [{len(used)} x ptr] [{items}]\n"
 
 
 def _roles(spec: _Spec) -> list:
