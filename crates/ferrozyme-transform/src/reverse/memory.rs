@@ -433,7 +433,11 @@ fn is_lifetime_marker(i: Value) -> bool {
 /// disjoint lifetimes, of different types (numba inlining two helpers that return through
 /// a slot: an array record, then a float; front35). Each lifetime starts on fresh memory,
 /// so its shadow must start at zero too: pointer shadows stored there for the earlier
-/// object would otherwise be read back as adjoints of the later one's floats.
+/// object would otherwise be read back as adjoints of the later one's floats. The forward
+/// sweep zeroes it at each start, the reverse sweep when it leaves each lifetime (at the
+/// start's place), for the other order (floats first, then pointers). A slot typed as
+/// floats only (a local array of doubles in an unrolled loop) never gets anything but
+/// adjoints in its shadow, which each lifetime consumes: it is left alone.
 pub(super) fn restarted_slot(i: Value) -> Option<Value> {
     if !i
         .called_function()
@@ -442,7 +446,7 @@ pub(super) fn restarted_slot(i: Value) -> Option<Value> {
         return None;
     }
     let slot = *i.call_args().last()?;
-    if slot.opcode() != Some(Opcode::LLVMAlloca) {
+    if slot.opcode() != Some(Opcode::LLVMAlloca) || holds_only_floats(slot.allocated_type()) {
         return None;
     }
     let starts = slot
@@ -454,6 +458,16 @@ pub(super) fn restarted_slot(i: Value) -> Option<Value> {
         })
         .count();
     (starts > 1).then_some(slot)
+}
+
+/// Is every leaf of `t` a differentiated float (`double`, `[4 x double]`, `{float, float}`)?
+fn holds_only_floats(t: ferrozyme_llvm::Type) -> bool {
+    use ferrozyme_llvm::TypeKind;
+    match t.kind() {
+        TypeKind::Vector | TypeKind::Array => holds_only_floats(t.element_type()),
+        TypeKind::Struct => t.struct_fields().into_iter().all(holds_only_floats),
+        _ => t.is_fp_scalar(),
+    }
 }
 
 /// Frees the combined function performs after the reverse sweep instead of in the
