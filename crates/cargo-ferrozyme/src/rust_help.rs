@@ -74,6 +74,18 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
                 `--release`, or index the data instead of collecting references to it"
             .to_string();
     }
+    if message.contains("mismatched activity")
+        && (about.contains("sse2::_mm_load_si128") || about.contains("hashbrown"))
+    {
+        // hashbrown probes its control bytes 16 at a time; an empty map's table is a shared
+        // constant, a grown one heap memory (front35).
+        return "a `HashMap`/`HashSet` built or filled inside the differentiated function: its \
+                table is a shared constant while the map is empty and heap memory once it grows, \
+                chosen at run time; accumulate into a `Vec<f64>` indexed by the key instead (map \
+                keys to `0..n` outside), or build the map outside and pass it in as `Const` \
+                (reading values from it is differentiated)"
+            .to_string();
+    }
     if help.contains("enzyme_dup")
         && (help.contains("zero") || message.contains("mismatched activity"))
     {
@@ -223,7 +235,10 @@ mod tests {
             "mismatched activity: a pointer that is constant or differentiable depending on the run is used by `load`",
             "pass the constant argument with enzyme_dup and a zero-initialised shadow buffer, or let the callee be inlined (static inline, or compile with -O2)",
         );
-        assert!(h.contains("HashMap") && !h.contains("static inline"), "{h}");
+        assert!(
+            h.contains("HashMap") && h.contains("Vec<f64>") && !h.contains("static inline"),
+            "{h}"
+        );
     }
 
     #[test]

@@ -198,6 +198,24 @@ def _derivative_ir(spec: _Spec, internal: str, mode: str) -> str:
     return "\n".join(out) + "\n"
 
 
+# numba's runtime helpers that move no derivative: the GIL helpers take a slot for the
+# GIL state (an int). numba's optimizer can give that slot the stack memory of another
+# (a pointer slot after inlining, front35: `np.dot(v, v)` of a `v = X @ w`), and a call
+# given memory that may hold pointers would otherwise need a derivative.
+_INACTIVE_HELPERS = ("numba_gil_ensure", "numba_gil_release")
+
+
+def _inactive_helpers(ir: str) -> str:
+    """An `__enzyme_inactivefn` array listing the helpers of `_INACTIVE_HELPERS` the module declares."""
+    used = [h for h in _INACTIVE_HELPERS if re.search(rf"declare [^\n]*@{h}\(", ir)]
+    if not used:
+        return ""
+    items = ", ".join(f"ptr @{h}" for h in used)
+    # Any global whose name contains `__enzyme_inactivefn` registers; a name of its own
+    # keeps it apart from the LAPACK shim's `__enzyme_inactivefn` when both are linked.
+    return f"@__enzyme_inactivefn_numba_gil = global [{len(used)} x ptr] [{items}]\n"
+
+
 def _roles(spec: _Spec) -> list:
     roles = []
     for k, a in enumerate(spec.args):
@@ -240,6 +258,8 @@ def _opaque_call_hint(stderr: str) -> str:
 _SHIMS = {
     "lapack": (("numba_xgesv", "numba_xxgetrf", "numba_ez_xxgetri"), Path(__file__).with_name("shims") / "numba_lapack.c"),
     "blas": (("numba_xxdot", "numba_xxgemv", "numba_xxgemm", "numba_xxnrm2"), Path(__file__).with_name("shims") / "numba_blas.c"),
+    # reshape/ravel without a copy (a matrix's np.linalg.norm, np.where of scalars): integers only.
+    "reshape": (("numba_attempt_nocopy_reshape",), Path(__file__).with_name("shims") / "numba_reshape.c"),
 }
 
 
@@ -427,7 +447,7 @@ def _specialize(fn, argtypes, argnums, mode):
             "arguments listed in argnums (a buffer without a shadow that carries derivatives is refused; the "
             "gradient returned for a scratch argument can be ignored)"
         )
-    full = ir + "\n" + _derivative_ir(spec, internal, mode)
+    full = ir + "\n" + _derivative_ir(spec, internal, mode) + _inactive_helpers(ir)
     cdll = _build_library(full, spec, mode)
     addr = ctypes.cast(getattr(cdll, f"fz_nb_{mode}"), ctypes.c_void_p).value
     cfn = _ctypes_proto(spec, mode)(addr)

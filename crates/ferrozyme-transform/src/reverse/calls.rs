@@ -91,6 +91,13 @@ impl Gen<'_> {
         if self.fwd_parallel_call(i) {
             return;
         }
+        if let Some(slot) = super::memory::restarted_slot(i) {
+            if self.fx.act.is_shadowed(slot) {
+                self.clone_into_fwd(i);
+                self.each_lane(|g| g.fwd_zero_slot_shadow(slot));
+                return;
+            }
+        }
         let kind = classify(i);
         let active = |g: &Self| g.fx.act.call_is_active(i, &g.sup.touchers);
         if !(matches!(kind, CallKind::Defined(_)) && active(self)) {
@@ -163,6 +170,24 @@ impl Gen<'_> {
                 self.clone_into_fwd(i);
             }
         }
+    }
+
+    /// Zeroes the shadow of stack slot `slot` (an `alloca`) in the current lane, at the
+    /// start of one of its lifetimes (`memory::restarted_slot`).
+    fn fwd_zero_slot_shadow(&mut self, slot: Value) {
+        let s = self.fwd_shadow(slot);
+        let count = self.fwd_operand(slot.operand(0));
+        self.zero_slot_shadow(s, slot, count);
+    }
+
+    /// `memset(shadow, 0, ...)` over the whole of stack slot `slot`, whose element count
+    /// at the builder's position is `count`.
+    fn zero_slot_shadow(&mut self, shadow: Value, slot: Value, count: Value) {
+        let i64t = self.fx.ctx.i64();
+        let size = i64t.const_int(self.fx.m.alloc_size(slot.allocated_type()));
+        let count = self.b.int_cast(count, i64t);
+        let len = self.b.binop(ferrozyme_llvm::Opcode::LLVMMul, size, count);
+        self.b.memset(shadow, self.fx.ctx.i8().const_int(0), len, 1);
     }
 
     /// The candidates of an active call through a pointer (an error when there are none).
@@ -474,6 +499,16 @@ impl Gen<'_> {
     pub(super) fn rev_call(&mut self, i: Value) {
         if self.rev_parallel_call(i) {
             return;
+        }
+        if let Some(slot) = super::memory::restarted_slot(i) {
+            if self.fx.act.is_shadowed(slot) {
+                // The reverse sweep leaves this lifetime: the pointer shadows its object left
+                // in the slot's shadow must not become adjoints of the earlier object's floats.
+                let sd = self.fetch_shadow(slot);
+                let count = self.fetch(slot.operand(0));
+                self.zero_slot_shadow(sd, slot, count);
+                return;
+            }
         }
         let args = i.call_args();
         let active = |g: &Self| g.fx.act.call_is_active(i, &g.sup.touchers);

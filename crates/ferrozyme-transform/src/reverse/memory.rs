@@ -428,6 +428,48 @@ fn is_lifetime_marker(i: Value) -> bool {
     })
 }
 
+/// The stack slot whose lifetime `i` starts when `i` is one of several
+/// `llvm.lifetime.start`s of that slot: the optimizer gave one `alloca` to objects with
+/// disjoint lifetimes, of different types (numba inlining two helpers that return through
+/// a slot: an array record, then a float; front35). Each lifetime starts on fresh memory,
+/// so its shadow must start at zero too: pointer shadows stored there for the earlier
+/// object would otherwise be read back as adjoints of the later one's floats. The forward
+/// sweep zeroes it at each start, the reverse sweep when it leaves each lifetime (at the
+/// start's place), for the other order (floats first, then pointers). A slot typed as
+/// floats only (a local array of doubles in an unrolled loop) never gets anything but
+/// adjoints in its shadow, which each lifetime consumes: it is left alone.
+pub(super) fn restarted_slot(i: Value) -> Option<Value> {
+    if !i
+        .called_function()
+        .is_some_and(|f| f.is_intrinsic("llvm.lifetime.start"))
+    {
+        return None;
+    }
+    let slot = *i.call_args().last()?;
+    if slot.opcode() != Some(Opcode::LLVMAlloca) || holds_only_floats(slot.allocated_type()) {
+        return None;
+    }
+    let starts = slot
+        .users()
+        .into_iter()
+        .filter(|u| {
+            u.called_function()
+                .is_some_and(|f| f.is_intrinsic("llvm.lifetime.start"))
+        })
+        .count();
+    (starts > 1).then_some(slot)
+}
+
+/// Is every leaf of `t` a differentiated float (`double`, `[4 x double]`, `{float, float}`)?
+fn holds_only_floats(t: ferrozyme_llvm::Type) -> bool {
+    use ferrozyme_llvm::TypeKind;
+    match t.kind() {
+        TypeKind::Vector | TypeKind::Array => holds_only_floats(t.element_type()),
+        TypeKind::Struct => t.struct_fields().into_iter().all(holds_only_floats),
+        _ => t.is_fp_scalar(),
+    }
+}
+
 /// Frees the combined function performs after the reverse sweep instead of in the
 /// forward sweep: calls of `free` (and MPI handle frees, flang's `Destroy` of a local,
 /// `llvm.lifetime.end` of stack objects) in a block that runs exactly once on every path
