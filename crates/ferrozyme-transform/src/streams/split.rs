@@ -60,7 +60,8 @@
 //! test `streams::counter_range` reads (constant start, `==` exit on the counter or its
 //! next value against a constant), at least two vector iterations at the widest in the main loop
 //! and a body of at most [`MAX_BODY`] instructions (the copy's code size). Pinned by
-//! the filetest `stream_split_vector_tail`.
+//! the filetest `stream_split_vector_tail`. With AVX-512, `streams/line.rs` then gives
+//! the main loop a head loop that brings its stores to a cache line (bruss35).
 
 use ferrozyme_analysis::hash::HashMap;
 
