@@ -37,6 +37,7 @@
 //! after SSA construction and instcombine on the generated function.
 
 pub(crate) mod far;
+pub(crate) mod line;
 pub(crate) mod own_cells;
 pub(crate) mod rising;
 pub(crate) mod split;
@@ -169,7 +170,11 @@ pub fn carry(
         // streams only, see there).
         if carried > 0 && vectorized && exact > exact_before {
             let lanes = crate::streams::split::lanes_of(req.func);
-            crate::streams::split::split_tail(m.context(), l.header, entry, lanes);
+            let rest = crate::streams::split::split_tail(m.context(), l.header, entry, lanes);
+            // Its vector body's stores from a cache line on (`streams/line.rs`).
+            if let Some(rest) = rest.filter(|_| line::wants_line_head(req.func)) {
+                line::line_head(m.context(), l.header, entry, rest, &shadows);
+            }
         }
         n += carried;
     }

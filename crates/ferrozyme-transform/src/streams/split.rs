@@ -60,7 +60,8 @@
 //! test `streams::counter_range` reads (constant start, `==` exit on the counter or its
 //! next value against a constant), at least two vector iterations at the widest in the main loop
 //! and a body of at most [`MAX_BODY`] instructions (the copy's code size). Pinned by
-//! the filetest `stream_split_vector_tail`.
+//! the filetest `stream_split_vector_tail`. With AVX-512, `streams/line.rs` then gives
+//! the main loop a head loop that brings its stores to a cache line (bruss35).
 
 use ferrozyme_analysis::hash::HashMap;
 
@@ -95,29 +96,23 @@ const MAX_UNROLLED: i128 = 32;
 
 /// Splits the single-block loop `b`, entered from `entry`, into a main loop over a
 /// multiple of `lanes` iterations and a tail loop for the rest (module docs). Returns
-/// whether it did.
-pub(crate) fn split_tail(ctx: Context, b: Block, entry: Block, lanes: i128) -> bool {
-    let Some((_, step, t, ctr)) = counted_loop(b, entry) else {
-        return false;
-    };
+/// the tail's iteration count when it did.
+pub(crate) fn split_tail(ctx: Context, b: Block, entry: Block, lanes: i128) -> Option<i128> {
+    let (_, step, t, ctr) = counted_loop(b, entry)?;
     if b.instructions().len() > MAX_BODY {
-        return false;
+        return None;
     }
     let trips = ctr.hi - ctr.lo + 1;
     let rest = trips % lanes;
     // Fewest iterations left in the main loop: two vector iterations at the widest.
     if rest == 0 || trips - rest < 2 * lanes {
-        return false;
+        return None;
     }
-    let Some(exit) = t.successors().into_iter().find(|s| *s != b) else {
-        return false;
-    };
+    let exit = t.successors().into_iter().find(|s| *s != b)?;
     // `counter_range` read the exit test as `icmp (c | c + step), k` leaving on
     // equality: the main loop leaves `rest` iterations earlier at `k - step * rest`.
     let test = t.operand(0);
-    let Some(k) = test.operand(1).const_int_value() else {
-        return false;
-    };
+    let k = test.operand(1).const_int_value()?;
     let builder = Builder::new(ctx);
     let tail = exit.insert_before(ctx, &format!("{}.tail", b.name()));
     let mut map: HashMap<Value, Value> = HashMap::default();
@@ -156,7 +151,7 @@ pub(crate) fn split_tail(ctx: Context, b: Block, entry: Block, lanes: i128) -> b
     if lanes < LANES && trips - rest <= MAX_UNROLLED {
         unroll_vector_body(ctx, t);
     }
-    true
+    Some(rest)
 }
 
 /// Gives the main loop, whose latch is `t`, a loop ID asking for its vectorized form
