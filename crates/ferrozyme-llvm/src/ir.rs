@@ -330,6 +330,15 @@ impl Value {
         }
         out
     }
+    /// The user of this value's only use, or `None` when it has no use or several (in
+    /// constant time, where `users().len() == 1` walks the whole use list).
+    pub fn sole_user(self) -> Option<Value> {
+        // SAFETY: walking LLVM's use list of a live value.
+        unsafe {
+            let u = LLVMGetFirstUse(self.0);
+            (!u.is_null() && LLVMGetNextUse(u).is_null()).then(|| Value(LLVMGetUser(u)))
+        }
+    }
     pub fn replace_all_uses_with(self, new: Value) {
         // SAFETY: handle invariant; types must match (caller).
         unsafe { LLVMReplaceAllUsesWith(self.0, new.0) }

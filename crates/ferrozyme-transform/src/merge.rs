@@ -77,12 +77,14 @@ pub fn merge_single_call_derivatives(module: Module, cap: usize) -> usize {
         if !c.is_local_linkage() || c.has_fn_attr("optnone") {
             return false;
         }
-        let users = c.users();
-        users.len() == 1
-            && users[0].is_instruction()
-            && users[0].opcode() == Some(Opcode::LLVMCall)
-            && users[0].called_function() == Some(c)
-            && set.contains(&users[0].parent_function())
+        // One use, found without walking the use list: the runtime's functions have a
+        // use per generated function, and this is asked for every call (quadratic).
+        c.sole_user().is_some_and(|u| {
+            u.is_instruction()
+                && u.opcode() == Some(Opcode::LLVMCall)
+                && u.called_function() == Some(c)
+                && set.contains(&u.parent_function())
+        })
     };
     // Callees whose merging turns a fixed-size tape buffer of their caller into SSA
     // values: merged whatever their size (`frame_buffers.rs`).
