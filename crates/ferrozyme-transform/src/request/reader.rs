@@ -579,7 +579,7 @@ impl<'a> Reader<'a> {
 /// between them (`-O0` reloads a variable for each use).
 fn same_address(a: Value, b: Value) -> bool {
     if a == b {
-        return !a.is_null() && !a.is_undef();
+        return !a.is_null() && !a.is_undef() && !is_dangling_constant(a);
     }
     if !(a.is_instruction() && b.is_instruction()) || a.opcode() != b.opcode() {
         return false;
@@ -600,6 +600,19 @@ fn same_address(a: Value, b: Value) -> bool {
         }
         _ => false,
     }
+}
+
+/// A constant address that names no memory: a constant integer cast to a pointer
+/// (Rust's `NonNull::dangling()` of an empty slice is address 8), or arithmetic on one.
+/// Passing it as both primal and shadow is harmless: nothing can be read through it.
+fn is_dangling_constant(v: Value) -> bool {
+    if v.is_global_variable() || v.is_function() || v.is_global_alias() {
+        return false;
+    }
+    if v.is_constant_expr() {
+        return v.operands().into_iter().all(is_dangling_constant);
+    }
+    v.is_constant()
 }
 
 /// Is `to` after `from` in its block, with no instruction between that may write memory?
