@@ -70,6 +70,17 @@ impl std::fmt::Display for LinkError {
     }
 }
 
+/// Links textual IR written without a target into `module`, under the module's own data
+/// layout and triple (the runtimes and rule libraries carried as IR text).
+pub fn link_ir_for_target(module: Module, body: &str, name: &str) -> Result<(), LinkError> {
+    let text = format!(
+        "target datalayout = \"{}\"\ntarget triple = \"{}\"\n{body}",
+        module.data_layout(),
+        module.target_triple()
+    );
+    link_ir_text(module, &text, name)
+}
+
 /// Parses textual IR in the module's context and links it into `module`.
 pub fn link_ir_text(module: Module, text: &str, name: &str) -> Result<(), LinkError> {
     use llvm_sys::core::*;

@@ -19,7 +19,7 @@
 //! aliases of [`ferrozyme_rules::fortran::INACTIVE_ALIASES`], which the table marks
 //! inactive and which [`finish`] renames to flang's routines once differentiation is over.
 
-use ferrozyme_llvm::{link_ir_text, Builder, Module, Opcode, Value};
+use ferrozyme_llvm::{link_ir_for_target, Builder, Module, Opcode, Value};
 use ferrozyme_rules::fortran::{
     fortran_rule, FortranRule, ASSIGN_DERIVED, ASSIGN_INACTIVE, INACTIVE_ALIASES,
 };
@@ -326,12 +326,7 @@ fn link_implementations(m: Module, rt: Runtime) -> Result<(), String> {
     if m.function(probe).is_some_and(|g| !g.is_declaration()) {
         return Ok(());
     }
-    let header = format!(
-        "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-        m.data_layout(),
-        m.target_triple()
-    );
-    link_ir_text(m, &(header + ir), "ferrozyme-fortran-runtime").map_err(|e| e.to_string())?;
+    link_ir_for_target(m, ir, "ferrozyme-fortran-runtime").map_err(|e| e.to_string())?;
     for g in m.functions() {
         if g.name().starts_with(prefix) && !g.is_declaration() {
             g.set_linkage_internal();

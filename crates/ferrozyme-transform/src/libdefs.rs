@@ -17,7 +17,7 @@
 //! differs from the definition's (another ABI) is left alone, and is reported as a
 //! missing derivative as before.
 
-use ferrozyme_llvm::{link_ir_text, Module, Opcode, Value};
+use ferrozyme_llvm::{link_ir_for_target, Module, Opcode, Value};
 
 const COMPLEX_IR: &str = include_str!("libdefs/complex.ll");
 /// libstdc++'s list and red-black tree node functions (`libdefs/cxx_nodes.c`).
@@ -87,12 +87,7 @@ pub fn definition(m: Module, name: &str) -> Result<Option<Value>, String> {
         (COMPLEX_IR, "ferrozyme-libdefs")
     };
     if m.function(&ours).is_none() {
-        let header = format!(
-            "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-            m.data_layout(),
-            m.target_triple()
-        );
-        link_ir_text(m, &(header + ir), label).map_err(|e| e.to_string())?;
+        link_ir_for_target(m, ir, label).map_err(|e| e.to_string())?;
         for f in m.functions() {
             if f.name().starts_with(PREFIX) && !f.is_declaration() {
                 f.set_linkage_internal();

@@ -172,12 +172,7 @@ fn digamma_definition(m: Module) -> Result<Value, LowerError> {
     if let Some(g) = m.function(DIGAMMA).filter(|g| !g.is_declaration()) {
         return Ok(g);
     }
-    let header = format!(
-        "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-        m.data_layout(),
-        m.target_triple()
-    );
-    ferrozyme_llvm::link_ir_text(m, &(header + DIGAMMA_IR), "ferrozyme-digamma")
+    ferrozyme_llvm::link_ir_for_target(m, DIGAMMA_IR, "ferrozyme-digamma")
         .map_err(|_| LowerError::NoIntrinsic(DIGAMMA))?;
     let g = m
         .function(DIGAMMA)

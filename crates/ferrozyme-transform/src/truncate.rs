@@ -29,7 +29,7 @@
 use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{
-    link_ir_text, run_function_passes, Builder, DiagKind, Diagnostic, Module, Opcode, Type,
+    link_ir_for_target, run_function_passes, Builder, DiagKind, Diagnostic, Module, Opcode, Type,
     TypeKind, Value,
 };
 
@@ -239,12 +239,7 @@ impl Truncations {
             self.linked = true;
             return Ok(());
         }
-        let header = format!(
-            "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-            module.data_layout(),
-            module.target_triple()
-        );
-        link_ir_text(module, &(header + RUNTIME_IR), "ferrozyme-fprt").map_err(|e| {
+        link_ir_for_target(module, RUNTIME_IR, "ferrozyme-fprt").map_err(|e| {
             Diagnostic::new(
                 DiagKind::Internal,
                 format!("linking the truncation runtime failed: {e}"),

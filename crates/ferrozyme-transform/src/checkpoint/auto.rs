@@ -32,7 +32,7 @@ use ferrozyme_analysis::hash::{HashMap, HashSet};
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::{Loop, Loops};
 use ferrozyme_llvm::{
-    link_ir_text, Block, Builder, IntPredicate, Module, Opcode, Remark, RemarkKind, Value,
+    link_ir_for_target, Block, Builder, IntPredicate, Module, Opcode, Remark, RemarkKind, Value,
 };
 
 use super::ranges::{counted, Counted};
@@ -512,17 +512,8 @@ pub(super) fn link_driver(module: Module) -> Result<(), String> {
     {
         return Ok(());
     }
-    let header = format!(
-        "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-        module.data_layout(),
-        module.target_triple()
-    );
-    link_ir_text(
-        module,
-        &(header + super::DRIVER_IR),
-        "ferrozyme checkpoint driver",
-    )
-    .map_err(|e| format!("linking the checkpoint driver failed: {e}"))?;
+    link_ir_for_target(module, super::DRIVER_IR, "ferrozyme checkpoint driver")
+        .map_err(|e| format!("linking the checkpoint driver failed: {e}"))?;
     for name in ["__fz_ckpt_auto_use", "__fz_ckpt_auto_taped"] {
         if let Some(u) = module.function(name) {
             u.set_linkage_internal();

@@ -46,7 +46,7 @@ mod writes;
 
 use ferrozyme_analysis::hash::HashSet;
 
-use ferrozyme_llvm::{link_ir_text, Builder, DiagKind, Diagnostic, Module, Type, Value};
+use ferrozyme_llvm::{link_ir_for_target, Builder, DiagKind, Diagnostic, Module, Type, Value};
 
 pub(crate) use fixed_loop::apply as outline_fixed_point_loops;
 pub(crate) use fixed_point::lower_global_shadows;
@@ -330,11 +330,6 @@ fn lower_one(
         globals: globals.iter().map(|(_, b)| *b).collect(),
         derivatives,
     };
-    let header = format!(
-        "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-        module.data_layout(),
-        module.target_triple()
-    );
     let internal = |e: ferrozyme_llvm::LinkError| {
         Diagnostic::new(
             DiagKind::Internal,
@@ -346,19 +341,9 @@ fn lower_one(
             .function("__fz_ckpt_forward")
             .is_none_or(|f| f.is_declaration())
     {
-        link_ir_text(
-            module,
-            &(header.clone() + DRIVER_IR),
-            "ferrozyme checkpoint driver",
-        )
-        .map_err(internal)?;
+        link_ir_for_target(module, DRIVER_IR, "ferrozyme checkpoint driver").map_err(internal)?;
     }
-    link_ir_text(
-        module,
-        &(header + &shape.text()),
-        "ferrozyme checkpointed loop",
-    )
-    .map_err(internal)?;
+    link_ir_for_target(module, &shape.text(), "ferrozyme checkpointed loop").map_err(internal)?;
     // The placeholders become the step and the globals.
     if let Some(p) = module.function(&format!("__fz_ckpt_step.{k}")) {
         p.replace_all_uses_with(site.step);

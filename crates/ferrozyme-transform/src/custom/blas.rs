@@ -16,7 +16,7 @@
 //! ([`prune`]), so a program links against the BLAS functions its derivatives really
 //! use and nothing more.
 
-use ferrozyme_llvm::{link_ir_text, Module, Value};
+use ferrozyme_llvm::{link_ir_for_target, Module, Value};
 use ferrozyme_rules::blas::{rule_names, BLAS_FUNCTIONS};
 
 use super::{ForwardRule, ReverseRule};
@@ -39,13 +39,7 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
     }
     let first = rule_names(BLAS_FUNCTIONS[0].name);
     if module.function(&first[0]).is_none() {
-        let header = format!(
-            "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-            module.data_layout(),
-            module.target_triple()
-        );
-        link_ir_text(module, &(header + RULES_IR), "ferrozyme-blas-rules")
-            .map_err(|e| e.to_string())?;
+        link_ir_for_target(module, RULES_IR, "ferrozyme-blas-rules").map_err(|e| e.to_string())?;
         for f in module.functions() {
             if f.name().starts_with(PREFIX) && !f.is_declaration() {
                 f.set_linkage_internal();

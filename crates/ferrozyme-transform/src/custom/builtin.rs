@@ -18,7 +18,7 @@
 //! by `k = kr + ki i` maps (dx, dy) to (kr dx - ki dy, ki dx + kr dy); its transpose maps
 //! the adjoint (gr, gi) to (kr gr + ki gi, -ki gr + kr gi).
 
-use ferrozyme_llvm::{link_ir_text, Module, Value};
+use ferrozyme_llvm::{link_ir_for_target, Module, Value};
 
 use super::qsort::Sort;
 use super::{ForwardRule, ReverseRule};
@@ -130,13 +130,7 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
     if found.is_empty() {
         return Ok(Vec::new());
     }
-    let header = format!(
-        "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-        module.data_layout(),
-        module.target_triple()
-    );
-    link_ir_text(module, &(header + &text), "ferrozyme-builtin-rules")
-        .map_err(|e| e.to_string())?;
+    link_ir_for_target(module, &text, "ferrozyme-builtin-rules").map_err(|e| e.to_string())?;
     let get = |n: String| -> Value {
         let f = module
             .function(&n)

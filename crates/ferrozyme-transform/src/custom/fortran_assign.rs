@@ -25,7 +25,7 @@
 //! module whose runtime IR was linked earlier) the renamed call stays a
 //! `missing-derivative` error naming the assignment, as before hpc35.
 
-use ferrozyme_llvm::{link_ir_text, Module, Opcode, Value};
+use ferrozyme_llvm::{link_ir_for_target, Module, Opcode, Value};
 use ferrozyme_rules::fortran::ASSIGN_DERIVED;
 
 use super::{ForwardRule, ReverseRule};
@@ -73,17 +73,8 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
     }
     if get("aug").is_none() {
         module.get_or_declare(ASSIGN_DERIVED, assign.function_type());
-        let header = format!(
-            "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-            module.data_layout(),
-            module.target_triple()
-        );
-        link_ir_text(
-            module,
-            &(header + RULES_IR),
-            "ferrozyme-fortran-assign-rule",
-        )
-        .map_err(|e| e.to_string())?;
+        link_ir_for_target(module, RULES_IR, "ferrozyme-fortran-assign-rule")
+            .map_err(|e| e.to_string())?;
         for n in ["aug", "rev", "fwd"] {
             if let Some(f) = get(n) {
                 f.set_linkage_internal();

@@ -38,7 +38,7 @@
 //! addresses are taped like any call result, so a region reversed by another thread adds
 //! into the copies the forward sweep used.
 
-use ferrozyme_llvm::{link_ir_text, Module, Value};
+use ferrozyme_llvm::{link_ir_for_target, Module, Value};
 
 use super::{ForwardRule, ReverseRule};
 use crate::parallel::{helper, Family};
@@ -137,12 +137,7 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
         if get(name, "aug").is_some() {
             continue;
         }
-        let header = format!(
-            "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-            module.data_layout(),
-            module.target_triple()
-        );
-        link_ir_text(module, &(header + rules_ir), "ferrozyme-threadprivate-rule")
+        link_ir_for_target(module, rules_ir, "ferrozyme-threadprivate-rule")
             .map_err(|e| e.to_string())?;
         let defined = [name.to_string()]
             .into_iter()

@@ -30,7 +30,7 @@ pub mod mpi;
 pub mod openmp;
 pub mod tasks;
 
-use ferrozyme_llvm::{link_ir_text, Module, Value};
+use ferrozyme_llvm::{link_ir_for_target, Module, Value};
 
 /// The OpenMP helpers, as IR text without target lines (see `build.rs`).
 const OPENMP_IR: &str = include_str!(concat!(env!("OUT_DIR"), "/openmp.ll"));
@@ -71,12 +71,7 @@ pub(crate) fn calls_to(f: Value, name: &str) -> Vec<Value> {
 pub fn helper(m: Module, family: Family, name: &str) -> Result<Value, String> {
     let (ir, prefix, probe) = family.ir();
     if !m.function(probe).is_some_and(|f| !f.is_declaration()) {
-        let header = format!(
-            "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-            m.data_layout(),
-            m.target_triple()
-        );
-        link_ir_text(m, &(header + ir), "ferrozyme-parallel-runtime").map_err(|e| e.to_string())?;
+        link_ir_for_target(m, ir, "ferrozyme-parallel-runtime").map_err(|e| e.to_string())?;
         for f in m.functions() {
             if f.name().starts_with(prefix) && !f.is_declaration() {
                 f.set_linkage_internal();

@@ -41,7 +41,7 @@ mod pieces;
 mod thread_tls;
 
 use ferrozyme_analysis::types::FpType;
-use ferrozyme_llvm::{link_ir_text, LinkError, Module, Value};
+use ferrozyme_llvm::{link_ir_for_target, LinkError, Module, Value};
 
 pub(crate) use pieces::is_runtime_symbol;
 pub use pieces::Piece;
@@ -218,13 +218,8 @@ impl Runtime {
 /// its declarations resolving to the runtime symbols already defined there, every runtime
 /// symbol internal again afterwards.
 fn link_runtime_ir(module: Module, ir: &str, name: &str) -> Result<(), LinkError> {
-    let header = format!(
-        "target datalayout = \"{}\"\ntarget triple = \"{}\"\n",
-        module.data_layout(),
-        module.target_triple()
-    );
     set_runtime_linkage(module, false);
-    let linked = link_ir_text(module, &(header + ir), name);
+    let linked = link_ir_for_target(module, ir, name);
     set_runtime_linkage(module, true);
     linked
 }
