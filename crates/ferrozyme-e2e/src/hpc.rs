@@ -83,6 +83,36 @@ pub fn mpirun(np: u32, exe: &Path) -> Command {
     c
 }
 
+/// A directory of its own for each program's `mpirun`s: Open MPI 4 creates its session
+/// directory `ompi.<host>.<uid>` under `$TMPDIR` and two `mpirun`s starting at the same
+/// moment race on it ("orte_session_dir failed ... File exists"; seen once in the suite
+/// with three trials in parallel). Short (under /tmp) because the session directory holds
+/// Unix sockets, whose paths are limited to 108 bytes. Removed when dropped.
+struct SessionDir(PathBuf);
+
+impl SessionDir {
+    fn new() -> Result<Self, String> {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("fzmpi.{}.{n}", std::process::id()));
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        Ok(SessionDir(dir))
+    }
+
+    fn apply(&self, c: &mut Command) {
+        c.env("OMPI_MCA_orte_tmpdir_base", &self.0)
+            .env("TMPDIR", &self.0);
+    }
+}
+
+impl Drop for SessionDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// The environment every `mpirun` of the suite gets.
 pub fn mpi_env(c: &mut Command) {
     c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
@@ -203,8 +233,10 @@ pub fn run_program(
         ));
     }
     let mut failures = Vec::new();
+    let session = SessionDir::new()?;
     for (label, mut run) in run_commands(suite, d, &exe) {
         run.current_dir(dir);
+        session.apply(&mut run);
         let r = run_with_timeout(run, RUN_TIMEOUT)
             .map_err(|e| format!("cannot run {} ({label}): {e}", exe.display()))?;
         if !d.expect_runtime_errors.is_empty() {
