@@ -54,19 +54,7 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
         .into_iter()
         .filter_map(|func| {
             let [aug, rev, fwd] = rule_names(&func.name()).map(|n| module.function(&n));
-            Some((
-                ReverseRule {
-                    func,
-                    aug: aug?,
-                    rev: rev?,
-                    library: true,
-                },
-                ForwardRule {
-                    func,
-                    fwd: fwd?,
-                    library: true,
-                },
-            ))
+            Some(super::library_rules(func, aug?, rev?, fwd?))
         })
         .collect())
 }

@@ -25,7 +25,7 @@
 //! module whose runtime IR was linked earlier) the renamed call stays a
 //! `missing-derivative` error naming the assignment, as before hpc35.
 
-use ferrozyme_llvm::{link_ir_for_target, Module, Opcode, Value};
+use ferrozyme_llvm::{link_ir_for_target, Module, Opcode};
 use ferrozyme_rules::fortran::ASSIGN_DERIVED;
 
 use super::{ForwardRule, ReverseRule};
@@ -83,21 +83,6 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
         }
         crate::fortran::link_flang_runtime(module)?;
     }
-    let rule = |func: Value, aug: Value, rev: Value, fwd: Value| {
-        (
-            ReverseRule {
-                func,
-                aug,
-                rev,
-                library: true,
-            },
-            ForwardRule {
-                func,
-                fwd,
-                library: true,
-            },
-        )
-    };
     Ok(
         match (
             module.function(ASSIGN_DERIVED),
@@ -105,7 +90,9 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
             get("rev"),
             get("fwd"),
         ) {
-            (Some(func), Some(aug), Some(rev), Some(fwd)) => vec![rule(func, aug, rev, fwd)],
+            (Some(func), Some(aug), Some(rev), Some(fwd)) => {
+                vec![super::library_rules(func, aug, rev, fwd)]
+            }
             _ => Vec::new(),
         },
     )

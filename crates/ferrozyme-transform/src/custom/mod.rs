@@ -63,6 +63,29 @@ pub(crate) struct ForwardRule {
     pub library: bool,
 }
 
+/// The reverse and forward rules of a built-in function in the library convention
+/// (BLAS, threadprivate copies, Fortran's derived-type assignment).
+pub(crate) fn library_rules(
+    func: Value,
+    aug: Value,
+    rev: Value,
+    fwd: Value,
+) -> (ReverseRule, ForwardRule) {
+    (
+        ReverseRule {
+            func,
+            aug,
+            rev,
+            library: true,
+        },
+        ForwardRule {
+            func,
+            fwd,
+            library: true,
+        },
+    )
+}
+
 /// The registered rules of a module.
 #[derive(Default)]
 pub(crate) struct Registry {

@@ -163,7 +163,7 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
             get(name, "rev"),
             get(name, "fwd"),
         ) {
-            rules.push(rule(func, aug, rev, fwd));
+            rules.push(super::library_rules(func, aug, rev, fwd));
         }
     }
     Ok(rules)
@@ -201,20 +201,4 @@ fn has_thread_local_data(module: Module) -> bool {
             .globals()
             .iter()
             .any(|g| g.is_thread_local() && g.users().into_iter().any(in_program))
-}
-
-fn rule(func: Value, aug: Value, rev: Value, fwd: Value) -> (ReverseRule, ForwardRule) {
-    (
-        ReverseRule {
-            func,
-            aug,
-            rev,
-            library: true,
-        },
-        ForwardRule {
-            func,
-            fwd,
-            library: true,
-        },
-    )
 }
