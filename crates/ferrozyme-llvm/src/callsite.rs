@@ -54,6 +54,17 @@ impl Value {
         }
         None
     }
+    /// Is this a call of `llvm.lifetime.start`?
+    pub fn is_lifetime_start(self) -> bool {
+        self.called_function()
+            .is_some_and(|f| f.is_intrinsic("llvm.lifetime.start"))
+    }
+    /// Is this a call of `llvm.lifetime.start` or `llvm.lifetime.end`?
+    pub fn is_lifetime_marker(self) -> bool {
+        self.called_function().is_some_and(|f| {
+            f.is_intrinsic("llvm.lifetime.start") || f.is_intrinsic("llvm.lifetime.end")
+        })
+    }
     pub fn num_call_args(self) -> u32 {
         debug_assert!(
             self.is_call_like(),

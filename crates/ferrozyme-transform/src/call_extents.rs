@@ -115,9 +115,7 @@ fn touches_only_args_and_stack(m: Module, f: Value) -> bool {
                     let Some(callee) = i.called_function() else {
                         return false;
                     };
-                    let lifetime = callee.is_intrinsic("llvm.lifetime.start")
-                        || callee.is_intrinsic("llvm.lifetime.end");
-                    if lifetime {
+                    if i.is_lifetime_marker() {
                         m.strip_const_geps(i.operand(0)).0.opcode() == Some(Opcode::LLVMAlloca)
                     } else {
                         // libm without -ffast-math: `memory(errnomem: write)`; errno is

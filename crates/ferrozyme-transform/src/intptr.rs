@@ -167,7 +167,7 @@ fn stored_pointer_lane(x: Value) -> Option<Value> {
                     return None;
                 }
             }
-            Some(LLVMCall) if crate::seed_calls::is_lifetime(i) => {}
+            Some(LLVMCall) if i.is_lifetime_marker() => {}
             Some(LLVMCall | LLVMInvoke | LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMFence) => {
                 return None
             }

@@ -162,10 +162,6 @@ pub(crate) fn access(m: Module, i: Value) -> Result<Option<Acc>, ()> {
     }
 }
 
-pub(crate) fn is_lifetime(i: Value) -> bool {
-    intrinsic_call(i, "llvm.lifetime.start") || intrinsic_call(i, "llvm.lifetime.end")
-}
-
 pub(crate) fn same_shape(a: &Form, b: &Form) -> bool {
     a.func == b.func
         && a.slots.len() == b.slots.len()
@@ -240,7 +236,7 @@ pub(crate) fn local_alloca(a: Value, group: &[Value]) -> bool {
                         .is_some()
                 }
                 Some(Opcode::LLVMCall) => {
-                    is_lifetime(u)
+                    u.is_lifetime_marker()
                         || intrinsic_call(u, "llvm.memset")
                         || intrinsic_call(u, "llvm.memcpy")
                         || group.contains(&u)

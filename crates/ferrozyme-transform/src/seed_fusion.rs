@@ -26,8 +26,8 @@ use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Opcode, Value};
 
 use crate::call_extents::{join, param_extents, ParamExtent, Span};
 use crate::seed_calls::{
-    access, intrinsic_call, is_autodiff, is_lifetime, local_alloca, pure_op,
-    rename_seed_generations, same, same_shape, simple_form, Acc, Form,
+    access, intrinsic_call, is_autodiff, local_alloca, pure_op, rename_seed_generations, same,
+    same_shape, simple_form, Acc, Form,
 };
 use crate::unmerge::split_before;
 
@@ -115,7 +115,7 @@ fn next_group(b: Block, seen: &mut HashSet<Value>) -> Option<Vec<Value>> {
                     Some(fx) if same_shape(&f0, &fx) => group.push(x),
                     _ => break,
                 }
-            } else if !is_lifetime(x) && access(m, x).is_err() {
+            } else if !x.is_lifetime_marker() && access(m, x).is_err() {
                 break;
             }
         }
@@ -174,7 +174,7 @@ fn fuse_group(m: Module, group: &[Value]) -> bool {
     let mut start = first;
     while start > 0 {
         let x = insts[start - 1];
-        if is_autodiff(x) || (!is_lifetime(x) && access(m, x).is_err()) {
+        if is_autodiff(x) || (!x.is_lifetime_marker() && access(m, x).is_err()) {
             break;
         }
         start -= 1;
@@ -271,7 +271,7 @@ impl Fusion<'_> {
                 if is_autodiff(x) || self.dropped.contains(&x) || self.moved.contains(&x) {
                     continue;
                 }
-                let xa = if is_lifetime(x) {
+                let xa = if x.is_lifetime_marker() {
                     // A start between the calls (a new object generation): a write of
                     // the whole object.
                     let a = self.m.strip_const_geps(x.operand(0)).0;
@@ -393,7 +393,7 @@ impl Fusion<'_> {
                             self.pairs.push((a, me));
                         }
                     }
-                } else if is_lifetime(x) {
+                } else if x.is_lifetime_marker() {
                     let a = self.m.strip_const_geps(x.operand(0)).0;
                     if a.opcode() != Some(Opcode::LLVMAlloca) {
                         return None;

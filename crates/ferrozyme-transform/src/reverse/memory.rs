@@ -184,7 +184,7 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
             w.push(underlying(i.operand(0)))
         }
         // The end (or a new start) of a stack object's lifetime: what it held is gone.
-        Some(Opcode::LLVMCall) if is_lifetime_marker(i) => {
+        Some(Opcode::LLVMCall) if i.is_lifetime_marker() => {
             w.push(underlying(i.call_args()[i.call_args().len() - 1]))
         }
         Some(Opcode::LLVMCall) => match classify(i) {
@@ -421,13 +421,6 @@ impl Reach {
     }
 }
 
-/// `llvm.lifetime.start` / `llvm.lifetime.end`.
-fn is_lifetime_marker(i: Value) -> bool {
-    i.called_function().is_some_and(|f| {
-        f.is_intrinsic("llvm.lifetime.start") || f.is_intrinsic("llvm.lifetime.end")
-    })
-}
-
 /// The stack slot whose lifetime `i` starts when `i` is one of several
 /// `llvm.lifetime.start`s of that slot: the optimizer gave one `alloca` to objects with
 /// disjoint lifetimes, of different types (numba inlining two helpers that return through
@@ -439,10 +432,7 @@ fn is_lifetime_marker(i: Value) -> bool {
 /// floats only (a local array of doubles in an unrolled loop) never gets anything but
 /// adjoints in its shadow, which each lifetime consumes: it is left alone.
 pub(super) fn restarted_slot(i: Value) -> Option<Value> {
-    if !i
-        .called_function()
-        .is_some_and(|f| f.is_intrinsic("llvm.lifetime.start"))
-    {
+    if !i.is_lifetime_start() {
         return None;
     }
     let slot = *i.call_args().last()?;
@@ -452,10 +442,7 @@ pub(super) fn restarted_slot(i: Value) -> Option<Value> {
     let starts = slot
         .users()
         .into_iter()
-        .filter(|u| {
-            u.called_function()
-                .is_some_and(|f| f.is_intrinsic("llvm.lifetime.start"))
-        })
+        .filter(|u| u.is_lifetime_start())
         .count();
     (starts > 1).then_some(slot)
 }

@@ -539,10 +539,7 @@ fn memset_only_local(p: Value) -> bool {
                     match classify(u) {
                         CallKind::Memset => a[0] == v && a[1].const_int_value().is_some(),
                         CallKind::Memcpy | CallKind::Memmove => a[0] != v && a[1] == v,
-                        _ => u.called_function().is_some_and(|f| {
-                            f.is_intrinsic("llvm.lifetime.start")
-                                || f.is_intrinsic("llvm.lifetime.end")
-                        }),
+                        _ => u.is_lifetime_marker(),
                     }
                 }
                 _ => false,
