@@ -39,7 +39,7 @@
 //!   defined in block `D` and used while replaying block `B` (which `D` dominates), the top
 //!   of `v`'s stack is the instance `B` used: later instances were popped when their `D`
 //!   was replayed.
-//! * Each adjoint lives in an `alloca` of the reverse function (mem2reg turns them into
+//! * Each adjoint lives in an `alloca` of the reverse function (`adjoint_slots.rs`; mem2reg turns them into
 //!   SSA later); replaying a definition reads and zeroes its adjoint, so each dynamic
 //!   instance starts from zero.
 //! * Generated code carries no debug locations (it has no subprogram); diagnostics use the
@@ -47,6 +47,7 @@
 
 mod adj_regs;
 mod adjoint;
+mod adjoint_slots;
 pub(crate) mod alias;
 pub(crate) mod bits;
 mod calls;
