@@ -10,8 +10,9 @@
 //!
 //! After the last drain, every call that enters a recursive derivative (a generated
 //! function on a cycle of direct calls) from outside its cycle is bracketed by the
-//! runtime's `__fz_stack_guard(name)` / `__fz_stack_unguard(previous)` (`runtime/ir/
-//! guard.ll`): the first guard installs an alternate-stack SIGSEGV handler, which names
+//! name of the derivative, stored into the thread's record that the runtime's
+//! `__fz_stack_guard()` returns (`runtime/ir/guard.ll`), and the previous name stored back
+//! after it: the first guard installs an alternate-stack SIGSEGV handler, which names
 //! the differentiated function and the thread's stack size when a fault lies at the
 //! stack's end while a guard is active, and leaves every other fault to the program's
 //! previous handler. Programs without recursive derivatives get nothing; the calls inside
@@ -51,7 +52,7 @@ pub(crate) fn guard_recursive_entries(sup: &mut Support, primals: &HashMap<Value
         return;
     }
     let guard = sup.rt(RtFn::StackGuard);
-    let unguard = sup.rt(RtFn::StackUnguard);
+    let ptr = module.context().ptr();
     let b = Builder::new(module.context());
     let mut names: HashMap<Value, Value> = HashMap::default();
     for (call, primal) in entries {
@@ -60,10 +61,16 @@ pub(crate) fn guard_recursive_entries(sup: &mut Support, primals: &HashMap<Value
                 ferrozyme_llvm::demangle_cxx(&primal.name()).unwrap_or_else(|| primal.name());
             module.add_string("fz.guard.name", &shown)
         });
+        // The record's first field names the derivative running on this thread; the
+        // name it held before (an outer guard's, or none) comes back after the call.
+        // Volatile: only the signal handler reads the name, so a derivative that touches
+        // no memory LLVM cannot see would otherwise let the first store be removed.
         b.position_before(call);
-        let prev = b.call_fn(guard, &[name]);
+        let record = b.call_fn(guard, &[]);
+        let prev = b.load(ptr, record, "fz.guard.prev");
+        b.store(name, record).set_volatile(true);
         b.position_after(call);
-        b.call_fn(unguard, &[prev]);
+        b.store(prev, record).set_volatile(true);
     }
 }
 

@@ -109,11 +109,9 @@ pub enum RtFn {
     ShadowFreeLater,
     /// `void __fz_shadow_settle()`: after a top-level reverse-mode derivative.
     ShadowSettle,
-    /// `ptr __fz_stack_guard(ptr name)`: before a call entering a recursive derivative
-    /// (`stack_guard.rs`); returns the name it replaces.
+    /// `ptr __fz_stack_guard()`: this thread's stack-overflow record, whose first field
+    /// names the recursive derivative a call enters (`stack_guard.rs`).
     StackGuard,
-    /// `void __fz_stack_unguard(ptr previous)`: after that call.
-    StackUnguard,
 }
 
 impl RtFn {
@@ -161,7 +159,6 @@ impl RtFn {
             RtFn::ShadowFreeLater => "__fz_shadow_free_later",
             RtFn::ShadowSettle => "__fz_shadow_settle",
             RtFn::StackGuard => "__fz_stack_guard",
-            RtFn::StackUnguard => "__fz_stack_unguard",
         }
     }
 }

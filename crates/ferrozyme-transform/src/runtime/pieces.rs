@@ -207,13 +207,15 @@ impl Piece {
             Piece::Guard => &[
                 "__fz_guard_once",
                 "__fz_guard_key",
+                "__fz_guard_ready",
+                "__fz_guard_none",
                 "__fz_guard_old",
                 "__fz_guard_msg1",
                 "__fz_guard_msg2",
                 "__fz_guard_msg3",
                 "__fz_guard_init",
                 "__fz_stack_guard",
-                "__fz_stack_unguard",
+                "__fz_guard_setup",
                 "__fz_guard_release",
                 "__fz_guard_put_dec",
                 "__fz_guard_handler",
@@ -291,7 +293,7 @@ impl RtFn {
             | RtFn::ShadowFreeGiven
             | RtFn::ShadowFreeLater
             | RtFn::ShadowSettle => Piece::Shadows,
-            RtFn::StackGuard | RtFn::StackUnguard => Piece::Guard,
+            RtFn::StackGuard => Piece::Guard,
         }
     }
 }
@@ -426,6 +428,13 @@ mod tests {
             .any(|n| n.contains("arena") || n.starts_with("__fz_tape")));
         // The check alone brings nothing else.
         assert_eq!(link_in_turn(&[RtFn::CheckShadow]), ["__fz_check_shadow"]);
+        // Nor does the stack-overflow guard.
+        let g = link_in_turn(&[RtFn::StackGuard]);
+        assert!(
+            g.iter()
+                .all(|n| n.starts_with("__fz_guard") || n == "__fz_stack_guard"),
+            "{g:?}"
+        );
         // The shadow table has its own thread key: it brings no tape runtime.
         let t = link_in_turn(&[RtFn::ShadowNew, RtFn::ShadowReplayed]);
         assert!(t.iter().all(|n| n.starts_with("__fz_shadow")), "{t:?}");
@@ -443,6 +452,7 @@ mod tests {
             RtFn::ReallocAdjBytes,
             RtFn::ShadowSettle,
             RtFn::RegionClaim,
+            RtFn::StackGuard,
         ]);
         let every: Vec<&str> = PIECES
             .iter()

@@ -6,9 +6,9 @@
 ; recursion the primal survives can exhaust the stack in the gradient; without this piece
 ; the program dies with SIGSEGV and no word (exit 139).
 ;
-; Generated code calls `__fz_stack_guard(name)` before each call that enters a recursive
-; derivative from outside its cycle, and `__fz_stack_unguard(previous)` after it
-; (`stack_guard.rs`). The first guard of the process installs a SIGSEGV handler that runs
+; Generated code calls `__fz_stack_guard()` before each call that enters a recursive
+; derivative from outside its cycle and names the derivative in the record it returns for
+; the call's duration (`stack_guard.rs`). The first guard of the process installs a SIGSEGV handler that runs
 ; on an alternate signal stack (`SA_ONSTACK`); the first guard of each thread records the
 ; thread's stack bounds (`pthread_getattr_np`) and gives the thread an alternate stack of
 ; 64 KiB unless it has one. The per-thread record is { ptr name, i64 stack_lo, i64
@@ -49,6 +49,8 @@ declare void @abort()
 
 @__fz_guard_once = internal global i32 0
 @__fz_guard_key = internal global i32 0
+@__fz_guard_ready = internal global i32 0
+@__fz_guard_none = internal global [32 x i8] zeroinitializer, align 8
 @__fz_guard_old = internal global [152 x i8] zeroinitializer, align 8
 @__fz_guard_msg1 = internal constant [48 x i8] c"ferrozyme: stack overflow in the derivative of `"
 @__fz_guard_msg2 = internal constant [56 x i8] c"`: the recursion is too deep for this thread's stack of "
@@ -66,28 +68,47 @@ entry:
   %fl = getelementptr inbounds i8, ptr %sa, i64 136
   store i32 134217732, ptr %fl, align 8
   %s = call i32 @sigaction(i32 11, ptr %sa, ptr @__fz_guard_old)
+  store atomic i32 1, ptr @__fz_guard_ready release, align 4
   ret void
 }
 
-; Before a call into a recursive derivative: records `%name` as the derivative running on
-; this thread (setting the thread up on its first guard); returns the name it replaces.
-define ptr @__fz_stack_guard(ptr %name) {
+; This thread's record, set up on its first call (`__fz_guard_none`, a record no handler
+; reads, when memory runs out). The caller brackets its call into a recursive derivative
+; with it: it saves the record's name, stores the derivative's, and stores the saved one
+; back after the call (`stack_guard.rs`), so nested guards restore each other's names.
+define ptr @__fz_stack_guard() {
 entry:
-  %attr = alloca [128 x i8], align 16
-  %lo = alloca ptr, align 8
-  %size = alloca i64, align 8
-  %cur = alloca [24 x i8], align 8
+  %r = load atomic i32, ptr @__fz_guard_ready acquire, align 4
+  %ready = icmp ne i32 %r, 0
+  br i1 %ready, label %get, label %once, !prof !1
+once:
   %o = call i32 @pthread_once(ptr @__fz_guard_once, ptr @__fz_guard_init)
+  br label %get
+get:
   %k = load i32, ptr @__fz_guard_key
   %b0 = call ptr @pthread_getspecific(i32 %k)
   %fresh = icmp eq ptr %b0, null
   br i1 %fresh, label %make, label %have, !prof !0
 make:
+  %n = call ptr @__fz_guard_setup(i32 %k)
+  ret ptr %n
+have:
+  ret ptr %b0
+}
+
+; A thread's first guard (out of line, so the guard's common path has no frame): its
+; record, with the stack's bounds and an alternate signal stack.
+define ptr @__fz_guard_setup(i32 %k) noinline cold {
+entry:
+  %attr = alloca [128 x i8], align 16
+  %lo = alloca ptr, align 8
+  %size = alloca i64, align 8
+  %cur = alloca [24 x i8], align 8
   %n = call ptr @calloc(i64 1, i64 32)
   %oom = icmp eq ptr %n, null
   br i1 %oom, label %none, label %bounds
 none:
-  ret ptr null
+  ret ptr @__fz_guard_none
 bounds:
   %self = call i64 @pthread_self()
   %ga = call i32 @pthread_getattr_np(i64 %self, ptr %attr)
@@ -130,26 +151,7 @@ install:
   br label %set
 set:
   %ss = call i32 @pthread_setspecific(i32 %k, ptr %n)
-  br label %have
-have:
-  %b = phi ptr [ %b0, %entry ], [ %n, %set ]
-  %prev = load ptr, ptr %b, align 8
-  store ptr %name, ptr %b, align 8
-  ret ptr %prev
-}
-
-; After the call: the name the guard replaced is current again.
-define void @__fz_stack_unguard(ptr %prev) {
-entry:
-  %k = load i32, ptr @__fz_guard_key
-  %b = call ptr @pthread_getspecific(i32 %k)
-  %none = icmp eq ptr %b, null
-  br i1 %none, label %done, label %set
-set:
-  store ptr %prev, ptr %b, align 8
-  br label %done
-done:
-  ret void
+  ret ptr %n
 }
 
 ; The key's destructor at thread exit: the alternate stack is disabled and freed.
@@ -239,3 +241,4 @@ other:
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
 !0 = !{!"branch_weights", i32 1, i32 2000}
+!1 = !{!"branch_weights", i32 2000, i32 1}
