@@ -228,7 +228,7 @@ impl EnzymeSettings {
     pub fn apply(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         let o = enzyme_option(name).ok_or_else(|| {
             OptionError(format!(
-                "unknown Enzyme option '-{name}' (Ferrozyme knows Enzyme's options listed in the README's ABI table)"
+                "unknown Enzyme option '-{name}' (Ferrozyme knows Enzyme's options listed in docs/coverage.md)"
             ))
         })?;
         let text = match (o.kind, value) {

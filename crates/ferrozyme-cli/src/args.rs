@@ -13,7 +13,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use ferrozyme_transform::enzyme_options::EnzymeSettings;
+use ferrozyme_transform::enzyme_options::{self, EnzymeSettings};
 
 /// A command-line mistake (exit code 2).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,9 +142,42 @@ pub struct CcArgs {
 
 /// `-mllvm <word>`: an Enzyme option goes to the pass (`Some`), anything else to clang.
 fn enzyme_mllvm(settings: &mut EnzymeSettings, word: &str) -> Option<Result<(), UsageError>> {
-    settings
-        .apply_word(word)
-        .map(|r| r.map_err(|e| usage(e.to_string())))
+    settings.apply_word(word).map(|r| {
+        r.map_err(|e| {
+            // A mistyped name (`-enzyme-print-activty`) gets the nearest known one.
+            let hint = enzyme_options::split_option(word)
+                .filter(|(name, _)| enzyme_options::enzyme_option(name).is_none())
+                .and_then(|(name, _)| {
+                    // The nearest first: `enzyme-print-activty` starts with `enzyme-print`.
+                    let names = enzyme_option_names();
+                    nearest_option(name, &names).or_else(|| closest_option(name, &names))
+                })
+                .map(|o| format!(" (did you mean '-{o}'?)"))
+                .unwrap_or_default();
+            usage(format!("{e}{hint}"))
+        })
+    })
+}
+
+/// The names of Enzyme's options, without dashes.
+fn enzyme_option_names() -> Vec<&'static str> {
+    enzyme_options::ENZYME_OPTIONS
+        .iter()
+        .map(|o| o.name)
+        .collect()
+}
+
+/// A second input word of `ferrozyme opt` that is no file: an Enzyme option written
+/// without its dash (`enzyme-print-activity`, as `opt`'s scripts name it) gets the option
+/// it meant.
+fn second_input(word: &str) -> UsageError {
+    let dashed = format!("-{word}");
+    if !Path::new(word).exists() && enzyme_options::split_option(&dashed).is_some() {
+        return usage(format!(
+            "'{word}' is not a file: Enzyme's options take a dash ('{dashed}')"
+        ));
+    }
+    usage("'ferrozyme opt' takes exactly one input module")
 }
 
 const SOURCE_EXTS: &[&str] = &[
@@ -437,6 +470,11 @@ fn closest_option<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
             return Some(one);
         }
     }
+    nearest_option(word, known)
+}
+
+/// The option of `known` nearest to `word`, within 3 edits.
+fn nearest_option<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
     known
         .iter()
         .map(|k| (edit_distance(word, k), *k))
@@ -517,7 +555,7 @@ impl OptArgs {
                 }
                 s => {
                     if input.is_some() {
-                        return Err(usage("'ferrozyme opt' takes exactly one input module"));
+                        return Err(second_input(s));
                     }
                     input = Some(PathBuf::from(s));
                 }

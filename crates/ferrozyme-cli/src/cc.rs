@@ -46,6 +46,7 @@ use crate::tools;
 
 /// Runs the whole driver. `log` receives the commands run when `-v` is given.
 pub fn run(args: &CcArgs, log: &mut dyn FnMut(&str)) -> Result<(), CliError> {
+    check_output_directory(args.output.as_deref())?;
     let clang = tools::clang()?;
     let tmp = tempfile::Builder::new()
         .prefix("ferrozyme-")
@@ -137,6 +138,23 @@ impl Job<'_> {
     }
 }
 
+/// `-o dir/out` into a directory that does not exist fails before anything is compiled,
+/// saying so (the linker's "cannot open output file" came after the whole build, followed
+/// by Ferrozyme's internal link command).
+fn check_output_directory(output: Option<&Path>) -> Result<(), CliError> {
+    let Some(dir) = output.and_then(Path::parent) else {
+        return Ok(());
+    };
+    if dir.as_os_str().is_empty() || dir.is_dir() {
+        return Ok(());
+    }
+    Err(CliError::Failed(format!(
+        "cannot write '{}': the directory '{}' does not exist",
+        output.unwrap_or(dir).display(),
+        dir.display()
+    )))
+}
+
 fn stem_of(p: &Path) -> String {
     p.file_stem()
         .map_or_else(|| "out".to_string(), |s| s.to_string_lossy().into_owned())
@@ -203,6 +221,14 @@ impl Job<'_> {
         tools::run(cmd)
     }
 
+    /// As `run`, a failure named by `what` (the tool has printed its own messages).
+    fn run_named(&mut self, cmd: &mut Command, what: String) -> Result<(), CliError> {
+        if self.args.verbose {
+            (self.log)(&tools::describe(cmd));
+        }
+        tools::run_named(cmd, what)
+    }
+
     /// Phase 1: one source to bitcode.
     fn compile_to_bitcode(&mut self, src: &Source, out: &Path) -> Result<(), CliError> {
         self.compile_source(src, out, self.args.ad_before_opt)
@@ -254,7 +280,8 @@ impl Job<'_> {
             cmd.args(["-x", lang]);
         }
         cmd.arg(&src.path).arg("-o").arg(out);
-        self.run(&mut cmd)
+        let what = format!("clang-22 on '{}'", src.path.display());
+        self.run_named(&mut cmd, what)
     }
 
     /// Phase 1 for a Fortran source: `flang -O<n> -emit-llvm -c`, with the flags flang
@@ -405,6 +432,7 @@ impl Job<'_> {
                 let fresh = pipeline::load_bytes(&ctx, &ir, &src.path.to_string_lossy())?;
                 let tm = pipeline::target_machine(&fresh, self.args.opt)?;
                 pipeline::embed_bitcode(&fresh, &ir);
+                name_hooks_for_plain_linkers(&fresh);
                 pipeline::emit(&fresh, &tm, Emit::Object, out)
             }
             Err(e) => Err(e),
@@ -731,7 +759,11 @@ impl Job<'_> {
         if let Some(out) = &self.args.output {
             cmd.arg("-o").arg(out);
         }
-        self.run(&mut cmd)
+        let what = match &self.args.output {
+            Some(out) => format!("the link of '{}'", out.display()),
+            None => "the link".to_string(),
+        };
+        self.run_named(&mut cmd, what)
     }
 }
 
@@ -757,4 +789,19 @@ fn optimization_flag(f: &str) -> bool {
 fn is_asan_flag(f: &str) -> bool {
     f.strip_prefix("-fsanitize=")
         .is_some_and(|l| l.split(',').any(|s| s == "address"))
+}
+
+/// The machine code of an object whose differentiation was left to the link step calls
+/// the hooks (`__enzyme_autodiff`) under a name that tells a plain linker's user what to
+/// do: `undefined reference to '__enzyme_autodiff.link_this_object_with_ferrozyme_cc'`
+/// instead of a bare `__enzyme_autodiff`. `ferrozyme cc` links the object's embedded IR,
+/// which keeps the hooks' names, never this machine code.
+fn name_hooks_for_plain_linkers(module: &Module<'_>) {
+    let m = ferrozyme_transform::Module::from_inkwell(module);
+    for f in m.functions() {
+        let name = f.name();
+        if f.is_declaration() && name.starts_with("__enzyme_") {
+            f.set_name(&format!("{name}.link_this_object_with_ferrozyme_cc"));
+        }
+    }
 }

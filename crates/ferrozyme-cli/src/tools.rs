@@ -68,6 +68,15 @@ pub fn describe(cmd: &Command) -> String {
     s
 }
 
+/// As [`run`], the failure named by `what` (`clang-22 on 'a.c'`) rather than by the
+/// command line, which holds Ferrozyme's own flags and temporary files (`-v` shows it).
+pub fn run_named(cmd: &mut Command, what: String) -> Result<(), CliError> {
+    run(cmd).map_err(|e| match e {
+        CliError::Tool { status, .. } => CliError::Tool { what, status },
+        other => other,
+    })
+}
+
 /// Runs `cmd` with inherited stdout/stderr; a non-zero exit is a [`CliError::Tool`].
 pub fn run(cmd: &mut Command) -> Result<(), CliError> {
     let status = cmd.status().map_err(|e| {

@@ -673,6 +673,11 @@ impl Value {
         // SAFETY: only on load/store.
         unsafe { LLVMGetVolatile(self.0) != 0 }
     }
+    /// Marks a load or store volatile (a signal handler reads what it stores).
+    pub fn set_volatile(self, volatile: bool) {
+        // SAFETY: only on load/store.
+        unsafe { LLVMSetVolatile(self.0, i32::from(volatile)) }
+    }
     pub fn alignment(self) -> u32 {
         // SAFETY: only on load/store/alloca.
         unsafe { LLVMGetAlignment(self.0) }

@@ -63,7 +63,35 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
     // SAFETY: src/plugin.cpp fills in every field of the struct it is given; the layout
     // is checked there with static_asserts.
     unsafe { ferrozyme_plugin_info(&mut info) };
+    if let Some(lib) = foreign_llvm(&std::fs::read_to_string("/proc/self/maps").unwrap_or_default())
+    {
+        eprintln!(
+            "ferrozyme: this plugin is built for LLVM 22 (clang-22, opt-22), but the program loading it uses {lib}: that program refuses the plugin (LLVM names no reason: \"Failed to load passes\" or \"Wrong API version\") or misbehaves\nhelp: load it into clang-22 (-fpass-plugin=...) or opt-22 (-load-pass-plugin=...), or compile with `ferrozyme cc`"
+        );
+    }
     info
+}
+
+/// A shared libLLVM of another major version than 22 among the libraries the process
+/// has mapped (`/proc/self/maps`): the host that loads the plugin is another LLVM's tool
+/// (Debian names them `libLLVM-14.so.1`, `libLLVM.so.22.1`). Hosts that link LLVM
+/// statically are not recognised.
+fn foreign_llvm(maps: &str) -> Option<String> {
+    maps.lines()
+        .filter_map(|l| l.split_whitespace().nth(5))
+        .filter_map(|path| path.rsplit('/').next())
+        .find(|name| {
+            let Some(rest) = name.strip_prefix("libLLVM") else {
+                return false;
+            };
+            let rest = rest
+                .strip_prefix('-')
+                .or_else(|| rest.strip_prefix(".so."))
+                .unwrap_or("");
+            let major: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            !major.is_empty() && major != "22"
+        })
+        .map(str::to_string)
 }
 
 /// Runs the AD pass on `m` with Enzyme's options `settings` (`n` words `name=value`, the
@@ -344,6 +372,20 @@ mod tests {
             assert_eq!(std::ffi::CStr::from_ptr(p).to_str().unwrap(), "a b");
             libc::free(p as *mut c_void);
         }
+    }
+
+    #[test]
+    fn foreign_llvm_is_another_major_version() {
+        let line = |p: &str| format!("7f01c4800000-7f01c8b4c000 r-xp 00000000 08:01 123 {p}\n");
+        let ours = line("/usr/lib/x86_64-linux-gnu/libLLVM.so.22.1");
+        assert_eq!(foreign_llvm(&ours), None);
+        let other = ours + &line("/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1");
+        assert_eq!(foreign_llvm(&other).as_deref(), Some("libLLVM-14.so.1"));
+        assert_eq!(
+            foreign_llvm(&line("/x/libLLVM.so.18.1")).as_deref(),
+            Some("libLLVM.so.18.1")
+        );
+        assert_eq!(foreign_llvm(&line("/x/libLLVMSupport.so")), None);
     }
 
     #[test]

@@ -494,6 +494,19 @@ impl Driver {
             .iter()
             .find_map(|(f, name)| verify_generated(module, *f, name))
     }
+
+    /// Every derivative function made so far (forward, combined, split and nested
+    /// pairs), with the function it differentiates.
+    pub fn primals_of_derivatives(&self) -> HashMap<Value, Value> {
+        let m = &self.memo;
+        let pairs = m.split.iter().chain(&m.nested);
+        m.combined
+            .iter()
+            .map(|(r, g)| (*g, r.func))
+            .chain(pairs.flat_map(|(r, (a, v))| [(*a, r.func), (*v, r.func)]))
+            .chain(m.tangent.iter().map(|(r, g)| (*g, r.func)))
+            .collect()
+    }
 }
 
 /// An `internal-error` when generated function `f` fails LLVM's verifier.

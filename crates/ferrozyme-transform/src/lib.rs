@@ -99,6 +99,7 @@ pub mod slp_limit;
 mod splice_chains;
 pub use splice_chains::fold_module as fold_chained_splices;
 mod split_math;
+mod stack_guard;
 mod streams;
 mod tangent;
 mod target_attrs;

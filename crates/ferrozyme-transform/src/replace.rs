@@ -78,7 +78,13 @@ pub fn replace_call(
                 user_ty,
                 leaves.len()
             ),
-            "declare the hook to return a struct with one double/float per active argument, e.g. typedef struct { double a, b; } grad2; extern grad2 __enzyme_autodiff2(void*, ...);",
+            if n_floats == 1 {
+                // One derivative comes back: the common mistake is `int` or `float *`
+                // copied from another prototype.
+                "declare the hook to return the derivative's type, e.g. extern double __enzyme_autodiff(void*, ...); (or void to drop it)"
+            } else {
+                "declare the hook to return a struct with one double/float per active argument, e.g. typedef struct { double a, b; } grad2; extern grad2 __enzyme_autodiff2(void*, ...);"
+            },
         ));
     }
     let plan = if tail.is_none() && req.width == 1 {

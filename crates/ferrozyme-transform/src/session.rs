@@ -15,7 +15,7 @@ use crate::plan::{plan, replace_planned, Planned};
 use crate::replace::HookEnv;
 use crate::{
     audit, checkpoint, contexts, custom, fortran, ignore, iter, remarks, services, settings,
-    size_hint, target_attrs, truncate, Options, Phase, Report, Stamp,
+    size_hint, stack_guard, target_attrs, truncate, Options, Phase, Report, Stamp,
 };
 
 /// Runs the pass on `module` in place: every `__enzyme_*` call is replaced by a call to a
@@ -226,6 +226,8 @@ impl Session {
         fortran::finish(module);
         custom::prune_library_rules(module);
         truncate::prune(module);
+        let primals = self.driver.primals_of_derivatives();
+        stack_guard::guard_recursive_entries(&mut self.driver.support, &primals);
         // `-enzyme-postopt` runs LLVM's passes on the generated functions: verified first.
         if opts.enzyme.postopt {
             if let Some(d) = self.driver.first_invalid() {

@@ -29,6 +29,8 @@
 //! * `check.ll` — the run-time stop for pointers without a known shadow.
 //! * `typed.ll` — memcpy/memmove/realloc adjoints, one piece per float type.
 //! * `realloc_bytes.ll` — the realloc adjoint for memory of several float types.
+//! * `guard.ll` — the message for a stack overflow in the derivative of a recursive
+//!   function (an alternate-stack SIGSEGV handler, installed on first use).
 //! * `shadows.ll` — the shadows of heap allocations: freed once both the reverse sweep
 //!   has replayed the allocation and its primal was freed, in either order; left to the
 //!   caller when the primal outlives the gradient.
@@ -107,6 +109,9 @@ pub enum RtFn {
     ShadowFreeLater,
     /// `void __fz_shadow_settle()`: after a top-level reverse-mode derivative.
     ShadowSettle,
+    /// `ptr __fz_stack_guard()`: this thread's stack-overflow record, whose first field
+    /// names the recursive derivative a call enters (`stack_guard.rs`).
+    StackGuard,
 }
 
 impl RtFn {
@@ -153,6 +158,7 @@ impl RtFn {
             RtFn::ShadowFreeGiven => "__fz_shadow_free_given",
             RtFn::ShadowFreeLater => "__fz_shadow_free_later",
             RtFn::ShadowSettle => "__fz_shadow_settle",
+            RtFn::StackGuard => "__fz_stack_guard",
         }
     }
 }

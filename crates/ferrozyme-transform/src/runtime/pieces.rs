@@ -32,6 +32,8 @@ pub enum Piece {
     ReallocBytes,
     /// `shadows.ll`: who frees the shadows of allocations (replay and primal free).
     Shadows,
+    /// `guard.ll`: the message for a stack overflow in a recursive derivative.
+    Guard,
 }
 
 /// Every piece, dependencies first.
@@ -49,6 +51,7 @@ pub const PIECES: &[Piece] = &[
     Piece::Typed(FpType::F80),
     Piece::ReallocBytes,
     Piece::Shadows,
+    Piece::Guard,
 ];
 
 const THREAD_IR: &str = include_str!("ir/thread.ll");
@@ -61,6 +64,7 @@ const CHECK_IR: &str = include_str!("ir/check.ll");
 const TYPED_IR: &str = include_str!("ir/typed.ll");
 const REALLOC_BYTES_IR: &str = include_str!("ir/realloc_bytes.ll");
 const SHADOWS_IR: &str = include_str!("ir/shadows.ll");
+const GUARD_IR: &str = include_str!("ir/guard.ll");
 
 impl Piece {
     /// The module name the piece is linked under.
@@ -79,6 +83,7 @@ impl Piece {
             Piece::Typed(FpType::F80) => "ferrozyme-runtime-f80",
             Piece::ReallocBytes => "ferrozyme-runtime-realloc-bytes",
             Piece::Shadows => "ferrozyme-runtime-shadows",
+            Piece::Guard => "ferrozyme-runtime-guard",
         }
     }
 
@@ -94,7 +99,8 @@ impl Piece {
             | Piece::Check
             | Piece::Typed(_)
             | Piece::ReallocBytes
-            | Piece::Shadows => &[],
+            | Piece::Shadows
+            | Piece::Guard => &[],
         }
     }
 
@@ -198,6 +204,22 @@ impl Piece {
                 "__fz_shadow_free_later_plain",
                 "__fz_shadow_settle_plain",
             ],
+            Piece::Guard => &[
+                "__fz_guard_once",
+                "__fz_guard_key",
+                "__fz_guard_ready",
+                "__fz_guard_none",
+                "__fz_guard_old",
+                "__fz_guard_msg1",
+                "__fz_guard_msg2",
+                "__fz_guard_msg3",
+                "__fz_guard_init",
+                "__fz_stack_guard",
+                "__fz_guard_setup",
+                "__fz_guard_release",
+                "__fz_guard_put_dec",
+                "__fz_guard_handler",
+            ],
         }
     }
 
@@ -213,6 +235,7 @@ impl Piece {
             Piece::Check => CHECK_IR.to_string(),
             Piece::ReallocBytes => REALLOC_BYTES_IR.to_string(),
             Piece::Shadows => SHADOWS_IR.to_string(),
+            Piece::Guard => GUARD_IR.to_string(),
             Piece::Typed(fp) => {
                 let (t, ty, size) = match fp {
                     FpType::F64 => ("f64", "double", "8"),
@@ -270,6 +293,7 @@ impl RtFn {
             | RtFn::ShadowFreeGiven
             | RtFn::ShadowFreeLater
             | RtFn::ShadowSettle => Piece::Shadows,
+            RtFn::StackGuard => Piece::Guard,
         }
     }
 }
@@ -404,6 +428,13 @@ mod tests {
             .any(|n| n.contains("arena") || n.starts_with("__fz_tape")));
         // The check alone brings nothing else.
         assert_eq!(link_in_turn(&[RtFn::CheckShadow]), ["__fz_check_shadow"]);
+        // Nor does the stack-overflow guard.
+        let g = link_in_turn(&[RtFn::StackGuard]);
+        assert!(
+            g.iter()
+                .all(|n| n.starts_with("__fz_guard") || n == "__fz_stack_guard"),
+            "{g:?}"
+        );
         // The shadow table has its own thread key: it brings no tape runtime.
         let t = link_in_turn(&[RtFn::ShadowNew, RtFn::ShadowReplayed]);
         assert!(t.iter().all(|n| n.starts_with("__fz_shadow")), "{t:?}");
@@ -421,6 +452,7 @@ mod tests {
             RtFn::ReallocAdjBytes,
             RtFn::ShadowSettle,
             RtFn::RegionClaim,
+            RtFn::StackGuard,
         ]);
         let every: Vec<&str> = PIECES
             .iter()
