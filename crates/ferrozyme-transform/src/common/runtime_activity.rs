@@ -152,12 +152,16 @@ pub(crate) fn lacks_shadow(act: &Activity, v: Value) -> bool {
     !harmless && !act.is_shadowed(v)
 }
 
-/// Types a guarded load or store can move: fp scalars and vectors, pointers, integers.
+/// Types a guarded load or store can move: fp scalars and vectors, pointers, integers and
+/// integer vectors (a `HashMap`'s SSE2 probe of its control bytes, `load <16 x i8>`, whose
+/// table is the shared empty group or the heap; integers carrying float bits are refused
+/// where their adjoint would move, `reverse::adjoint`'s `unguarded_runtime_access`).
 fn guardable_type(t: Type) -> bool {
     t.is_fp_scalar()
         || t.is_pointer()
         || t.is_integer()
-        || (t.kind() == TypeKind::Vector && t.element_type().is_fp_scalar())
+        || (t.kind() == TypeKind::Vector
+            && (t.element_type().is_fp_scalar() || t.element_type().is_integer()))
 }
 
 /// The analysis of `f` (its `blocks` reachable ones). `store_seed` says whether a store of
