@@ -24,29 +24,27 @@ pub fn render(d: &Diagnostic) -> String {
     if let Some(f) = &function {
         s.push_str(&format!("in function `{}`: ", demangle_name(f)));
     }
-    s.push_str(&demangle_text(&d.message));
     // Code inlined from elsewhere (the standard library) is located in its own source:
     // also name the function being differentiated, the user's.
     // (Not for the pass's internal copies of standard-library functions: no help there.)
+    let mut message = demangle_text(&d.message);
     if let (Some(f), Some(g)) = (&function, &d.function) {
         let g = demangle_name(g.trim_start_matches("__fz_pre."));
         let internal = ["core::", "alloc::", "std::", "<"]
             .iter()
             .any(|p| g.starts_with(p));
         if *f != g && demangle_name(f) != g && !internal {
-            s.push_str(&format!(" (differentiating `{g}`)"));
+            message.push_str(&format!(" (differentiating `{g}`)"));
         }
     }
+    s.push_str(&message);
     if let Some(i) = &d.instruction {
         s.push_str(&format!("\n  instruction: {}", demangle_text(i.trim())));
     }
     if !d.help.is_empty() {
         let function = function.as_deref().map(demangle_name);
-        let help = crate::rust_help::for_rust(
-            function.as_deref(),
-            &demangle_text(&d.message),
-            &demangle_text(&d.help),
-        );
+        let help =
+            crate::rust_help::for_rust(function.as_deref(), &message, &demangle_text(&d.help));
         s.push_str(&format!("\n  help: {help}"));
     }
     s

@@ -47,6 +47,18 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
             .to_string();
     }
     if (help.contains("type punning") || help.contains("what the buffer holds"))
+        && about.contains("`hashbrown::")
+    {
+        // front36: past the control-byte probe, growing the table rehashes its entries
+        // as untyped bytes (`reserve_rehash`'s `swap_chunk`, the entry size a run-time value).
+        return "a `HashMap`/`HashSet` built or filled inside the differentiated function: \
+                growing its table moves the entries as untyped bytes the pass cannot tell \
+                floats from integers in; accumulate into a `Vec<f64>` indexed by the key \
+                instead (map keys to `0..n` outside), or build the map outside and pass it in \
+                as `Const` (reading values from it is differentiated)"
+            .to_string();
+    }
+    if (help.contains("type punning") || help.contains("what the buffer holds"))
         && about.contains("collections::btree")
     {
         return "a `BTreeMap`/`BTreeSet` built inside the differentiated function: its nodes \
@@ -237,6 +249,15 @@ mod tests {
         );
         assert!(
             h.contains("HashMap") && h.contains("Vec<f64>") && !h.contains("static inline"),
+            "{h}"
+        );
+        let h = for_rust(
+            Some("core::ptr::swap_chunk"),
+            "an integer access to differentiable memory whose type is ambiguous (the value looks like Unknown, the memory like Anything) (differentiating `hashbrown::raw::RawTable<T,A>::reserve_rehash`)",
+            "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)",
+        );
+        assert!(
+            h.contains("HashMap") && h.contains("Vec<f64>") && !h.contains("BTreeMap"),
             "{h}"
         );
     }

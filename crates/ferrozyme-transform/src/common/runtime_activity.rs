@@ -152,12 +152,16 @@ pub(crate) fn lacks_shadow(act: &Activity, v: Value) -> bool {
     !harmless && !act.is_shadowed(v)
 }
 
-/// Types a guarded load or store can move: fp scalars and vectors, pointers, integers.
+/// Types a guarded load or store can move: fp scalars and vectors, pointers, integers and
+/// integer vectors (a `HashMap`'s SSE2 probe of its control bytes, `load <16 x i8>`, whose
+/// table is the shared empty group or the heap; integers carrying float bits are refused
+/// where their adjoint would move, `reverse::adjoint`'s `unguarded_runtime_access`).
 fn guardable_type(t: Type) -> bool {
     t.is_fp_scalar()
         || t.is_pointer()
         || t.is_integer()
-        || (t.kind() == TypeKind::Vector && t.element_type().is_fp_scalar())
+        || (t.kind() == TypeKind::Vector
+            && (t.element_type().is_fp_scalar() || t.element_type().is_integer()))
 }
 
 /// The analysis of `f` (its `blocks` reachable ones). `store_seed` says whether a store of
@@ -299,16 +303,24 @@ pub(crate) fn analyze(
     // shadow that may be the primal (its tangent/adjoint then goes nowhere) and read
     // back through such a pointer (read as a constant). Refused.
     let reads_back = insts.iter().any(|&i| {
-        i.opcode() == Some(LLVMLoad) && rt.maybe_primal.contains(&i.operand(0)) && act.is_active(i)
+        let read = match i.opcode() {
+            Some(LLVMLoad) => Some(i.operand(0)),
+            _ if masked_reads(i) => masked_float_pointer(i),
+            _ => None,
+        };
+        read.is_some_and(|p| rt.maybe_primal.contains(&p)) && act.is_active(i)
     });
     if reads_back {
         let direct = direct_choices(&insts, act, &rt);
         for &i in &insts {
-            if i.opcode() == Some(LLVMStore)
-                && rt.maybe_primal.contains(&i.operand(1))
-                && act.is_active(i.operand(0))
-            {
-                if !direct.contains(&i.operand(1)) {
+            let written = match i.opcode() {
+                Some(LLVMStore) => Some(i.operand(1)),
+                _ if !masked_reads(i) => masked_float_pointer(i),
+                _ => None,
+            };
+            let written = written.filter(|p| rt.maybe_primal.contains(p));
+            if let Some(p) = written.filter(|_| act.is_active(i.operand(0))) {
+                if !direct.contains(&p) {
                     rt.checked_stores.insert(i);
                     continue;
                 }
@@ -617,6 +629,9 @@ fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Optio
         {
             None
         }
+        // A masked load, store, gather or scatter of floats: its derivative's access is
+        // masked lane by lane where the shadow is the primal (`and_lanes`).
+        Some(LLVMCall) if masked_float_pointer(u) == Some(v) => None,
         // `free(p)`: the shadow is freed unless it is the primal (guarded).
         Some(LLVMCall | LLVMInvoke)
             if matches!(classify(u), CallKind::Free)
@@ -638,6 +653,48 @@ fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Optio
             u.opcode().map(ferrozyme_llvm::opcode_name).unwrap_or("an operand")
         )),
     }
+}
+
+/// The pointer operand (one pointer, or a vector of them) of a masked load, store, gather
+/// or scatter of floats; `None` for other instructions.
+pub(crate) fn masked_float_pointer(i: Value) -> Option<Value> {
+    if i.opcode() != Some(Opcode::LLVMCall) {
+        return None;
+    }
+    let a = i.call_args();
+    match classify(i) {
+        CallKind::MaskedLoad | CallKind::MaskedGather if i.ty().is_fp() => Some(a[0]),
+        CallKind::MaskedStore | CallKind::MaskedScatter if a[0].ty().is_fp() => Some(a[1]),
+        _ => None,
+    }
+}
+
+/// Is `i` a masked load or gather (as opposed to a store or scatter)?
+fn masked_reads(i: Value) -> bool {
+    i.opcode() == Some(Opcode::LLVMCall)
+        && matches!(classify(i), CallKind::MaskedLoad | CallKind::MaskedGather)
+}
+
+/// `mask` (`<n x i1>`) with the lanes cleared where `valid` is false: one `i1` for a
+/// masked load or store through one pointer, `<n x i1>` for a gather or scatter (the
+/// lanes' `shadow != primal`).
+pub(crate) fn and_lanes(b: &ferrozyme_llvm::Builder, mask: Value, valid: Value) -> Value {
+    if valid.ty().kind() == TypeKind::Vector {
+        b.and(mask, valid)
+    } else {
+        b.select(valid, mask, mask.ty().zero())
+    }
+}
+
+/// `i1`: is any lane of `mask` (`<n x i1>`) set?
+pub(crate) fn any_lane(b: &ferrozyme_llvm::Builder, mask: Value) -> Value {
+    let ctx = b.context();
+    let bits = b.bitcast(mask, ctx.int(mask.ty().vector_len() as u32));
+    b.icmp(
+        ferrozyme_llvm::IntPredicate::LLVMIntNE,
+        bits,
+        bits.ty().zero(),
+    )
 }
 
 /// The run-time message of a checked store (`RuntimeActivity::checked_stores`).

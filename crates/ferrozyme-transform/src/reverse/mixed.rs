@@ -173,6 +173,11 @@ impl Gen<'_> {
         let s = self.fwd_shadow(addr);
         let p = self.fwd_operand(addr);
         let bad = self.b.icmp(IntPredicate::LLVMIntEQ, s, p);
+        self.shadow_check(i, bad);
+    }
+
+    /// Aborts with checked store `i`'s message when `bad` (`i1`) holds at run time.
+    pub(super) fn shadow_check(&mut self, i: Value, bad: Value) {
         let msg = crate::common::runtime_activity::store_check_message(i, &self.fx.fname);
         let g = self.fx.m.add_string("fz.msg", &msg);
         let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);

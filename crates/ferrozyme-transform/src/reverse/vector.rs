@@ -3,9 +3,10 @@
 
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_analysis::types::{BaseType, FpType, TypeAnalysis};
-use ferrozyme_llvm::{Opcode, Type, TypeKind, Value};
+use ferrozyme_llvm::{IntPredicate, Opcode, Type, TypeKind, Value};
 
 use super::Gen;
+use crate::common::runtime_activity::{and_lanes, any_lane};
 use crate::common::Problem;
 use crate::runtime::RtFn;
 
@@ -241,6 +242,21 @@ impl Gen<'_> {
         }
         let sp = self.fetch_shadow(ptr);
         let m = self.fetch(mask);
+        // Run-time activity: lanes whose shadow is the primal move no adjoint (`sm`); a
+        // store of active values through one, where checked, aborts with a message.
+        let sm = match self.rt_valid_rev(ptr) {
+            Some(valid) => {
+                if self.fx.rt.checked_stores.contains(&i) {
+                    let q = self.fetch(ptr);
+                    let same = self.b.icmp(IntPredicate::LLVMIntEQ, sp, q);
+                    let lanes = and_lanes(&self.b, m, same);
+                    let bad = any_lane(&self.b, lanes);
+                    self.shadow_check(i, bad);
+                }
+                and_lanes(&self.b, m, valid)
+            }
+            None => m,
+        };
         let zero = vty.zero();
         let (load_name, store_name) = match kind {
             CallKind::MaskedLoad | CallKind::MaskedStore => {
@@ -264,7 +280,7 @@ impl Gen<'_> {
         let n = vty.vector_len();
         let lane_masks: Vec<Value> = if matches!(kind, CallKind::MaskedLoad | CallKind::MaskedStore)
         {
-            vec![m]
+            vec![sm]
         } else {
             let i1 = self.fx.ctx.i1();
             (0..n)
@@ -272,7 +288,7 @@ impl Gen<'_> {
                     let onehot: Vec<Value> =
                         (0..n).map(|j| i1.const_int((j == k) as u64)).collect();
                     let oh = Value::const_vector(&onehot);
-                    self.b.and(m, oh)
+                    self.b.and(sm, oh)
                 })
                 .collect()
         };

@@ -112,7 +112,7 @@ impl TangentGen<'_> {
             CallKind::MaskedStore | CallKind::MaskedScatter => {
                 let c = self.copy(i);
                 if self.fx.act.is_shadowed(args[1]) {
-                    self.same_op_on_tangents(i, c, &[0, 1]);
+                    self.masked_on_tangents(i, c, &[0, 1], 1, 2);
                 }
                 None
             }
@@ -298,10 +298,46 @@ impl TangentGen<'_> {
         let c = self.copy(i);
         if self.fx.act.is_shadowed(args[0]) {
             let last = args.len() as u32 - 1;
-            self.same_op_on_tangents(i, c, &[0, last])
+            self.masked_on_tangents(i, c, &[0, last], 0, last - 1)
         } else {
             vec![i.ty().zero(); self.width()]
         }
+    }
+
+    /// A masked access (`c`, the primal's copy) repeated on operands `which`'s tangents,
+    /// the pointer operand `ptr_k` and the mask `mask_k`. Under run-time activity the
+    /// lanes whose shadow is the primal are masked off (loads read the zero passthru), and
+    /// a checked store of active values through one aborts with a message.
+    fn masked_on_tangents(
+        &mut self,
+        i: Value,
+        c: Value,
+        which: &[u32],
+        ptr_k: u32,
+        mask_k: u32,
+    ) -> Vec<Value> {
+        use crate::common::runtime_activity::{and_lanes, any_lane};
+        let p = i.operand(ptr_k);
+        let mut masks = Vec::new();
+        if self.fx.rt.is_guarded(p) {
+            let m = self.prim(i.operand(mask_k));
+            for (l, sp) in self.tangent(p).into_iter().enumerate() {
+                if l == 0 && self.fx.rt.checked_stores.contains(&i) {
+                    let q = self.prim(p);
+                    let same = self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, sp, q);
+                    let lanes = and_lanes(&self.b, m, same);
+                    let bad = any_lane(&self.b, lanes);
+                    self.shadow_check(i, bad);
+                }
+                let valid = self.rt_valid(p, sp).expect("a guarded pointer");
+                masks.push(and_lanes(&self.b, m, valid));
+            }
+        }
+        let tans = self.same_op_on_tangents(i, c, which);
+        for (s, mk) in tans.iter().zip(masks) {
+            s.set_operand(mask_k, mk);
+        }
+        tans
     }
 
     /// A call through a pointer: the forward derivative of the candidate the pointer

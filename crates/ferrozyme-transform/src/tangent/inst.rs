@@ -464,11 +464,7 @@ impl TangentGen<'_> {
             let bad = self
                 .b
                 .icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, sa[0], p);
-            let msg =
-                crate::common::runtime_activity::store_check_message(i, &self.fx.req.func.name());
-            let g = self.fx.m.add_string("fz.msg", &msg);
-            let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
-            self.b.call_fn(check, &[bad, g]);
+            self.shadow_check(i, bad);
         }
         let slot = self.sup.sink_slot();
         for l in 0..self.width() {

@@ -77,6 +77,15 @@ impl TangentGen<'_> {
         Some(self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntNE, s, q))
     }
 
+    /// Aborts with checked store `i`'s message (`RuntimeActivity::checked_stores`) when
+    /// `bad` (`i1`) holds at run time.
+    pub(super) fn shadow_check(&mut self, i: Value, bad: Value) {
+        let msg = crate::common::runtime_activity::store_check_message(i, &self.fx.req.func.name());
+        let g = self.fx.m.add_string("fz.msg", &msg);
+        let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
+        self.b.call_fn(check, &[bad, g]);
+    }
+
     /// `n` where all of `valid` hold, else 0 (a guarded memory intrinsic's length).
     pub(super) fn rt_len(&mut self, n: Value, valid: &[Option<Value>]) -> Value {
         let mut out = n;
