@@ -3,7 +3,9 @@
 // A constant `std::unordered_map<int, double>` of coefficients inside an `enzyme_const`
 // struct, read by `find`, `at`, `count` and a range-for, with an active input. Oracle: the
 // analytic gradient, central differences, forward/reverse dot product, and the constant
-// struct unchanged.
+// struct unchanged. A regression test (cxx36): at -O0 the reverse sweep crashed (SIGSEGV,
+// also with the base binary): the iterator `find(key)` returns, given the constant map and
+// the key's local, was kept with a null shadow.
 #include "fz_cxx.h"
 #include <cmath>
 #include <unordered_map>

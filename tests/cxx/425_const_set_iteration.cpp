@@ -3,7 +3,8 @@
 // A constant `std::set<double>` of knots and a `std::set<int>` of indices inside an
 // `enzyme_const` struct, walked by range-for, `lower_bound` and reverse iterators, with
 // an active input. Oracle: the analytic gradient, central differences, forward/reverse
-// dot product, and the constant struct unchanged.
+// dot product, and the constant struct unchanged. A regression test (cxx36): at -O0 the
+// reverse sweep crashed (SIGSEGV, also with the base binary), as cxx/422's map.
 #include "fz_cxx.h"
 #include <cmath>
 #include <set>

@@ -3,7 +3,10 @@
 // Constant parameters looked up by `std::string` keys: a `std::map<std::string, double>`
 // (`at`, `find`, range-for) and a `std::unordered_map<std::string, double>` inside an
 // `enzyme_const` struct, with an active input. Oracle: the analytic gradient, central
-// differences, forward/reverse dot product, and the constant struct unchanged.
+// differences, forward/reverse dot product, and the constant struct unchanged. A
+// regression test (cxx36): at -O0 `find("beta")` crashed the reverse sweep (SIGSEGV, also
+// with the base binary): type analysis learned nothing of the node it returns, and the
+// iterator was kept with a null shadow.
 #include "fz_cxx.h"
 #include <cmath>
 #include <map>

@@ -3,7 +3,9 @@
 // Eigen `Map<const MatrixXd>` over constant data (an `enzyme_const` buffer) times an
 // active vector mapped with `Map<const VectorXd>`: y = A x, f = y.dot(y) + b.dot(x). Oracle:
 // the analytic gradient 2 A^T A x + b, central differences, forward/reverse dot product,
-// and the constant buffers unchanged.
+// and the constant buffers unchanged. A regression test (cxx36): refused at -O0 before
+// ("memory holding pointers is copied from a pointer that is constant or differentiable
+// depending on the run": the copies of the `Map` objects, pointer and sizes, no floats).
 #include "fz_cxx.h"
 #include <Eigen/Dense>
 

@@ -4,7 +4,10 @@
 // `std::multimap<int, double>` inside an `enzyme_const` struct, walked by range-for with
 // structured bindings and by `equal_range`, with an active input. Oracle: the analytic
 // gradient, central differences, forward/reverse dot product, and the constant struct
-// unchanged.
+// unchanged. A regression test (cxx36): at -O0 the reverse sweep crashed (SIGSEGV, also
+// with the base binary); with that fixed, `auto [lo, hi] = equal_range(..)`'s copy of the iterator
+// pair was refused ("memory holding pointers is copied from a pointer that is constant
+// or differentiable depending on the run").
 #include "fz_cxx.h"
 #include <cmath>
 #include <map>

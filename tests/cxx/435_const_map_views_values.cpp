@@ -4,7 +4,8 @@
 // `std::map<int, double>`, `std::views::elements<0>` of a `std::vector<std::tuple<double,
 // int>>`, and `std::views::keys` (cxx/422's other probes, which crashed at -O0 the same
 // way), with an active input. Oracle: the analytic gradient, central differences,
-// forward/reverse dot product, and the constant struct unchanged.
+// forward/reverse dot product, and the constant struct unchanged. A regression test
+// (cxx36): at -O0 the reverse sweep crashed (SIGSEGV, also with the base binary).
 #include "fz_cxx.h"
 #include <cmath>
 #include <map>
