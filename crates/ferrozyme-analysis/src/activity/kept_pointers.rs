@@ -367,8 +367,9 @@ define void @span_from_vec(ptr %s, ptr %v) {
         let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
         let m = Module::from_inkwell(&m);
         let f = m.function("span_from_vec").expect("defined");
-        let handed = |s| HandedIn {
-            params: &[s, false],
+        let (shadowed, not_shadowed) = ([true, false], [false, false]);
+        let handed = |s: bool| HandedIn {
+            params: if s { &shadowed } else { &not_shadowed },
             result: false,
         };
         // kept in the span the caller hands in with a shadow
