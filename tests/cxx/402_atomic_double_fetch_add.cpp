@@ -1,7 +1,7 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++20
-// IGNORE-O0: "cannot differentiate `cmpxchg` instructions: atomic compare-and-exchange and fences are not supported" (libstdc++ 12 implements `fetch_add`/`fetch_sub` of a double as a `cmpxchg` loop in `__atomic_impl::__fetch_add_flt`, not as `atomicrmw fadd`), and in forward mode "atomic loads and stores of differentiated memory are not supported"; clear compile-time errors, never a wrong number
-// IGNORE-O2: as at -O0 (inlined into `model`), plus cannot-deduce-type at the `cmpxchg` loops' `load i64`/`bitcast` of the atomic double
+// IGNORE-O0: "cannot differentiate `cmpxchg` instructions: atomic compare-and-exchange and fences are not supported" (libstdc++ 12 implements `fetch_add`/`fetch_sub` of a double as a `cmpxchg` loop in `__atomic_impl::__fetch_add_flt`, not as `atomicrmw fadd`), and in forward mode "cannot differentiate `cmpxchg` in forward mode: atomic operations on differentiated memory are not supported" (atomic loads and stores themselves are supported now: cxx36 rechecked the text); clear compile-time errors, never a wrong number
+// IGNORE-O2: as at -O0 (inlined into `model`), plus cannot-deduce-type at the `cmpxchg` loops' `load i64`/`bitcast` of the atomic double ("an integer access to differentiable memory whose type is ambiguous (the value looks like Double, the memory like Double)")
 // IGNORE-PLUGIN: as at -O2
 // IGNORE-REF: as at -O0
 // `std::atomic<double>` as users write it for an accumulator that threads could share

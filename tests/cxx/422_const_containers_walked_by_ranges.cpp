@@ -1,9 +1,12 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++20
-// IGNORE-O0: crashes at run time, also with the base binary (found by cxx35, not fixed): the reverse sweep dies (SIGSEGV) in the range-for over the constant `std::map<int, double>`: the map's iterator (a node pointer read out of the constant map by `begin()`, advanced by libstdc++'s `_Rb_tree_increment`, which has no IR) is kept in a shadowed stack object with a null shadow. `m | views::values` and `views::elements<0>` of a constant `std::vector<std::tuple<double, int>>` crash the same way (cxx35's probes); -O2 passes
 // A constant `std::map<int, double>` of coefficients inside an `enzyme_const` struct,
 // walked by a range-for with structured bindings (by value and by reference), as C++17
-// code reads a sparse table (cxx/423: the same struct's vector through a span). Oracle:
+// code reads a sparse table (cxx/423: the same struct's vector through a span). A
+// regression test (cxx36): at -O0 the reverse sweep crashed (SIGSEGV, also with the base
+// binary): the iterator `begin()` reads out of the constant map was kept with a null
+// shadow, which `_Rb_tree_increment`'s shadow walk followed; with that fixed, the by-value structured
+// binding's copy of the node's `pair<const int, double>` was refused. Oracle:
 // the analytic gradient, central differences, forward/reverse dot products, and the
 // constant struct unchanged.
 #include "fz_cxx.h"

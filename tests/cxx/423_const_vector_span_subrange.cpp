@@ -1,11 +1,13 @@
 // OPT: O0 O2
 // CFLAGS: -std=c++20
-// IGNORE-O0: wrong at run time, also with the base binary (found by cxx35, not fixed): a `std::span<const double>` built from the constant `std::vector<double>` makes the reverse sweep add adjoints into the constant vector ("enzyme_const struct unchanged" fails; the gradient itself is right, forward mode run afterwards on the changed data is not): `span(const vector &)` keeps `ranges::data(v)`, a pointer read out of the constant vector inside the constructor, and its caller is not told (`activity::stores_param_or_pointer_in_it` does not follow a pointer a callee reads out of its parameter and returns). -O2 passes
 // The `std::vector<double>` of cxx/422's constant struct walked through a
 // `std::span<const double>` of it with `views::drop` (with other calls beside it, such as
 // `std::ranges::max_element(d->w)`, the same span passes: the caller then guards its
-// reads). Oracle: the analytic gradient, central differences, forward/reverse dot
-// products, and the constant struct unchanged.
+// reads). A regression test (cxx36): at -O0 the reverse sweep added adjoints into the
+// constant vector (the gradient was right, the user's data changed): `span(const vector
+// &)` keeps `ranges::data(v)`, a pointer `vector::data()` reads out of its parameter and
+// returns, and the caller's keep-walk did not follow it. Oracle: the analytic gradient,
+// central differences, forward/reverse dot products, and the constant struct unchanged.
 #include "fz_cxx.h"
 #include <algorithm>
 #include <cmath>

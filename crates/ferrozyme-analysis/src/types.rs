@@ -127,6 +127,10 @@ impl BaseType {
             BaseType::Integer | BaseType::Pointer | BaseType::IntOrPointer
         )
     }
+    /// May hold floating-point data (a float type, or conflicting facts).
+    pub fn may_be_float(self) -> bool {
+        self.is_float() || self == BaseType::Anything
+    }
     /// May hold a pointer.
     pub fn may_be_pointer(self) -> bool {
         matches!(

@@ -103,10 +103,14 @@ enum Mem {
 enum Found {
     Kept,
     /// A callee's answer, for its caller to follow: whether it returns the value inside
-    /// one loaded out of a stack object (the call's result), and the parameters pointing
-    /// to the caller's stack objects it kept the value in (with the loads taken).
+    /// one loaded out of a stack object (the call's result), the loads taken to reach the
+    /// values it returns as they are (a pointer read out of its parameter:
+    /// `std::vector::data()` returns `this->_M_start`, which `std::span(const vector &)`
+    /// keeps, tests/cxx/423), and the parameters pointing to the caller's stack objects it
+    /// kept the value in (with the loads taken).
     Follow {
         returned: bool,
+        returns_read: Vec<u32>,
         into: Vec<(usize, u32)>,
     },
 }
@@ -131,6 +135,7 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
     if f.is_declaration() {
         return Found::Follow {
             returned: false,
+            returns_read: Vec::new(),
             into: Vec::new(),
         };
     }
@@ -164,6 +169,7 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
         .collect();
     let mut seen = HashSet::default();
     let mut returned = false;
+    let mut returns_read: Vec<u32> = Vec::new();
     let mut into: Vec<(usize, u32)> = Vec::new();
     // A value kept in a stack object at `slot`: followed out of it, and reported to the
     // caller when the object is the caller's.
@@ -219,6 +225,13 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
                     }
                     returned = true;
                 }
+                // The value itself returned (a pointer read out of the parameter, or the
+                // parameter): the caller follows the call's result.
+                Some(LLVMRet) if kind == Kind::Value && !walk.top && walk.follow_reads => {
+                    if !returns_read.contains(&reads) {
+                        returns_read.push(reads);
+                    }
+                }
                 Some(LLVMStore) if !holds && u.operand(0) == v => {
                     let slot = u.operand(1);
                     match mem_of(slot) {
@@ -256,6 +269,7 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
                             let k = if holds { Kind::Holds } else { Kind::Value };
                             let Found::Follow {
                                 returned,
+                                returns_read,
                                 into: kept_in,
                             } = stores_from_param(g, &[(j, reads, k)], depth - 1, &inner)
                             else {
@@ -264,6 +278,7 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
                             if returned {
                                 work.push((u, reads, Kind::Reloaded));
                             }
+                            work.extend(returns_read.into_iter().map(|r| (u, r, Kind::Value)));
                             for (i, r) in kept_in {
                                 if let Some(&a) = args.get(i) {
                                     keep_private(a, r, &mut work);
@@ -279,7 +294,11 @@ fn stores_from_param(f: Value, start: &[(usize, u32, Kind)], depth: u32, walk: &
             }
         }
     }
-    Found::Follow { returned, into }
+    Found::Follow {
+        returned,
+        returns_read,
+        into,
+    }
 }
 
 /// Is `slot` a stack slot only loaded and stored into (a parameter's or a local's -O0
@@ -309,4 +328,57 @@ fn param_of_memory(v: Value) -> Option<Value> {
         return None;
     }
     super::local_stores::single_store_local(b.operand(0)).filter(|x| x.is_argument())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrozyme_llvm::Module;
+    use inkwell::context::Context;
+    use inkwell::memory_buffer::MemoryBuffer;
+
+    /// `std::span<const double>(const std::vector<double> &)` at -O0, reduced
+    /// (tests/cxx/423): `ranges::data(v)` returns the pointer `vector::data()` reads out
+    /// of the vector, and the span's other constructor keeps it.
+    const IR: &str = r#"
+define ptr @data(ptr %v) {
+  %p = load ptr, ptr %v
+  ret ptr %p
+}
+define ptr @cust_data(ptr %e, ptr %v) {
+  %p = call ptr @data(ptr %v)
+  ret ptr %p
+}
+define void @span_from_ptr(ptr %s, ptr %p, i64 %n) {
+  store ptr %p, ptr %s
+  ret void
+}
+define void @span_from_vec(ptr %s, ptr %v) {
+  %p = call ptr @cust_data(ptr null, ptr %v)
+  call void @span_from_ptr(ptr %s, ptr %p, i64 4)
+  ret void
+}
+"#;
+
+    #[test]
+    fn follows_a_pointer_a_callee_reads_out_and_returns() {
+        let ctx = Context::create();
+        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
+        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let m = Module::from_inkwell(&m);
+        let f = m.function("span_from_vec").expect("defined");
+        let (shadowed, not_shadowed) = ([true, false], [false, false]);
+        let handed = |s: bool| HandedIn {
+            params: if s { &shadowed } else { &not_shadowed },
+            result: false,
+        };
+        // kept in the span the caller hands in with a shadow
+        assert!(stores_param_or_pointer_in_it(f, 1, 3, handed(true)));
+        // a pointer read out of the vector, kept in memory without a shadow: not kept
+        assert!(!stores_param_or_pointer_in_it(f, 1, 3, handed(false)));
+        // too shallow a walk does not reach the store
+        assert!(!stores_param_or_pointer_in_it(f, 1, 0, handed(true)));
+        // the vector itself is not stored
+        assert!(!stores_param(f, 1, 3));
+    }
 }

@@ -115,6 +115,18 @@ impl TypeAnalysis {
         t.is_empty() || t.iter().any(|(_, b)| b.may_be_pointer())
     }
 
+    /// Does a copy between `dst` and `src` move no entry of the kind `holds` picks, as far
+    /// as type analysis knows the two sides together (at least one of them known, neither
+    /// with such an entry)? What run-time activity needs of a copy out of memory whose
+    /// shadow may be the primal (`reverse::calls::fwd_memcpy`, `tangent::calls`): a pair
+    /// `{int, double}` copied out of a constant `std::map`'s node, whose layout the
+    /// node's tree lacks (no pointers: nothing to copy as its own shadow, tests/cxx/422),
+    /// or a pair of its iterators (no floats: the bytes are their own shadows, cxx/434).
+    pub fn copy_moves_none(&self, dst: Value, src: Value, holds: fn(BaseType) -> bool) -> bool {
+        let (d, s) = (self.pointee_tree(dst), self.pointee_tree(src));
+        !(d.is_empty() && s.is_empty()) && !d.iter().chain(s.iter()).any(|(_, b)| holds(b))
+    }
+
     /// For an integer-typed value: the float type it carries, if type analysis proves it is
     /// float data of the same width (`i32` ↔ `float`, `i64` ↔ `double`; integer vectors by
     /// their element).

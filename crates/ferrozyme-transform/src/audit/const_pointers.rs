@@ -125,7 +125,7 @@ pub(crate) fn kept_constant_pointer(
         && {
             let pointee = types.pointee_tree(base);
             (pointee.is_empty() && !declared_float_free(base))
-                || holds_floats(&pointee, FLOATS_BEHIND_POINTERS)
+                || holds_floats(&pointee, FLOATS_BEHIND_POINTERS, Unlearned::Ignored)
         }
 }
 
@@ -148,11 +148,20 @@ fn declared_float_free(p: Value) -> bool {
     })
 }
 
-/// Does `tree` hold floats, directly or behind the pointers it holds (`depth` levels)?
+/// Does `tree` hold floats, directly or behind the pointers it holds (`depth` levels;
+/// a pointer whose target type analysis did not learn counts as `unlearned` says)?
 /// A pointer filed at "every offset" (an array of pointers indexed by a variable,
 /// `r->layers[i]`, tests/c/1337) is followed into what each element points to, which
 /// type analysis may know per element.
-fn holds_floats(tree: &ferrozyme_analysis::types::TypeTree, depth: u32) -> bool {
+fn holds_floats(
+    tree: &ferrozyme_analysis::types::TypeTree,
+    depth: u32,
+    unlearned: Unlearned,
+) -> bool {
+    let may = unlearned == Unlearned::MayHold;
+    if may && tree.is_empty() {
+        return true;
+    }
     tree.iter().any(|(off, b)| {
         let inner = if off == -1 {
             tree.inner_remapped(|_| Some(0)).inner(0)
@@ -160,8 +169,24 @@ fn holds_floats(tree: &ferrozyme_analysis::types::TypeTree, depth: u32) -> bool 
             tree.inner(off)
         };
         b.fp_type().is_some()
-            || (b == BaseType::Pointer && depth > 0 && holds_floats(&inner, depth - 1))
+            || (may && b == BaseType::Anything)
+            || (b == BaseType::Pointer
+                && if depth == 0 || inner.is_empty() {
+                    may
+                } else {
+                    holds_floats(&inner, depth - 1, unlearned)
+                })
     })
+}
+
+/// What [`holds_floats`] makes of a pointer whose target type analysis did not learn
+/// (or conflicting facts).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unlearned {
+    /// Holds no floats as far as anyone knows.
+    Ignored,
+    /// May hold floats.
+    MayHold,
 }
 
 /// Does `base` point to memory that type analysis knows holds integers only?
@@ -190,7 +215,7 @@ fn stores_constant_pointer(
     if !const_params.contains(&base) {
         let handed = ferrozyme_analysis::activity::is_param_memory(p)
             || ferrozyme_analysis::activity::is_returned_allocation(p);
-        return constant_call_result(v, types, const_params)
+        return constant_call_result(v, act, types, const_params)
             || (handed && pointer_read_from_constant(v, types, const_params));
     }
     if ferrozyme_analysis::activity::is_empty_object_param(v) {
@@ -205,15 +230,18 @@ fn stored_pointer_base(v: Value) -> Value {
 }
 
 /// Is `v` a pointer to floating-point data returned, without a shadow, by a call of a
-/// function with IR given exactly one pointer besides empty objects, a constant one (the
-/// pointer itself, or one pointer of an aggregate it returns)? It is computed from that
-/// constant object alone: `std::vector::begin()` of a constant object's member at -O0,
-/// kept in a shadowed iterator (tests/cxx/173: the shadow iterator held null and the
-/// reverse sweep added the knot's adjoint through it). Pointers to integers only (a
+/// function with IR given pointers without shadows only besides empty objects, one of
+/// them a constant one (the pointer itself, or one pointer of an aggregate it returns)?
+/// It is computed from constant memory alone: `std::vector::begin()` of a constant
+/// object's member at -O0, kept in a shadowed iterator (tests/cxx/173: the shadow
+/// iterator held null and the reverse sweep added the knot's adjoint through it), or
+/// `std::unordered_map::find(key)` of a constant map given the key in a local without a
+/// shadow (tests/cxx/424, 430: the same crash). Pointers to integers only (a
 /// `std::vector<std::pair<int, int>>` walked the same way, tests/cxx/115) need no
 /// runtime activity.
 fn constant_call_result(
     v: Value,
+    act: &Activity,
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
 ) -> bool {
@@ -232,7 +260,7 @@ fn constant_call_result(
     // The callee's empty objects (`this` of a stateless function object such as
     // `std::views::counted`, `dereferenceable(1)`) hold nothing the result can point to.
     let params = g.params();
-    let mut ptrs = c
+    let ptrs = c
         .call_args()
         .into_iter()
         .enumerate()
@@ -242,15 +270,26 @@ fn constant_call_result(
                     .get(*k)
                     .is_some_and(|p| ferrozyme_analysis::activity::is_empty_object_param(*p))
         })
-        .map(|(_, a)| a);
-    let (Some(p), None) = (ptrs.next(), ptrs.next()) else {
+        .map(|(_, a)| a)
+        .collect::<Vec<_>>();
+    if ptrs.iter().any(|a| act.is_shadowed(*a)) {
         return false;
-    };
+    }
     // Floats also behind the pointers it points to: `*tab | std::views::values` returns
     // the `elements_view` holding the address of a constant
-    // `std::vector<std::pair<int, double>>` (tests/cxx/421).
-    const_params.contains(&stored_pointer_base(p))
-        && holds_floats(&types.pointee_tree(v), FLOATS_BEHIND_POINTERS)
+    // `std::vector<std::pair<int, double>>` (tests/cxx/421). Links whose targets type
+    // analysis did not learn count too: `std::map::begin()` of a constant map at -O0
+    // returns a node `{color, parent, left, right, key...}` whose value libstdc++ reaches
+    // through `_M_valptr()`, unseen by the tree (tests/cxx/422: the shadow iterator held
+    // null, and `_Rb_tree_increment`'s shadow walk crashed), and so does a result type
+    // analysis learned nothing of (`std::map<std::string, double>::find`, cxx/430).
+    ptrs.iter()
+        .any(|p| const_params.contains(&stored_pointer_base(*p)))
+        && holds_floats(
+            &types.pointee_tree(v),
+            FLOATS_BEHIND_POINTERS,
+            Unlearned::MayHold,
+        )
 }
 
 /// Is `v` (an address computed from) a pointer to floating-point data read out of the

@@ -17,7 +17,7 @@
 
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
 use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
-use ferrozyme_analysis::types::FpType;
+use ferrozyme_analysis::types::{BaseType, FpType};
 use ferrozyme_llvm::Value;
 
 use super::vector::CopyLayout;
@@ -414,9 +414,17 @@ impl Gen<'_> {
         {
             if self.fx.rt.is_guarded(src) {
                 // The source's shadow may be the primal memory: its pointers are their
-                // own shadows, but its floats are not adjoints.
-                self.unguarded_runtime_access(i);
-                return;
+                // own shadows, but its floats are not adjoints. Without pointers there
+                // is nothing to copy here (the reverse sweep moves the adjoints); without
+                // floats the bytes are shadows either way (tests/cxx/422, 434).
+                let types = &self.fx.types;
+                if types.copy_moves_none(dst, src, BaseType::may_be_pointer) {
+                    return;
+                }
+                if !types.copy_moves_none(dst, src, BaseType::may_be_float) {
+                    self.unguarded_runtime_access(i);
+                    return;
+                }
             }
             // Records holding floats next to pointers: only the pointer and integer bytes
             // are copied; the destination's float slots keep their adjoints (copying the

@@ -57,6 +57,8 @@ impl Gen<'_> {
     /// are `float`s or `double`s comes from type analysis (`copy_layout`); when it cannot
     /// tell, this is an error naming the pointer, never a guess.
     pub(super) fn rev_memcpy(&mut self, i: Value, args: &[Value]) {
+        /// The bytes of `services::sink_slot`, where guarded fields go.
+        const SINK_BYTES: u64 = 64;
         let i64t = self.fx.ctx.i64();
         let (dst, src, len) = (args[0], args[1], args[2]);
         if !self.fx.act.is_shadowed(dst) {
@@ -109,7 +111,25 @@ impl Gen<'_> {
         }
         let vs = self.rt_valid_rev(src);
         if vs.is_some() || vd.is_some() {
-            if !matches!(layout, CopyLayout::Uniform(_)) {
+            // Clearing the destination's whole shadow (below) destroys no shadow pointers
+            // in records without pointers (`{int, double}` pairs copied out of a constant
+            // `std::map`'s nodes, tests/cxx/422); their fields go through the sink slot
+            // where a shadow is the primal.
+            let pointer_free = self
+                .fx
+                .types
+                .copy_moves_none(dst, src, BaseType::may_be_pointer);
+            let guardable = match &layout {
+                CopyLayout::Uniform(_) => true,
+                CopyLayout::Strided { .. } => pointer_free,
+                CopyLayout::Fields(f) => {
+                    pointer_free
+                        && f.iter()
+                            .all(|(o, t)| *o >= 0 && *o as u64 + t.size() <= SINK_BYTES)
+                }
+                _ => false,
+            };
+            if !guardable {
                 self.unguarded_runtime_access(i);
                 return;
             }
@@ -121,7 +141,21 @@ impl Gen<'_> {
             }
         }
         let n = self.rt_len(n, &[vd, vs]);
-        let ss = self.fetch_shadow(src);
+        let mut ss = self.fetch_shadow(src);
+        let mut sd = sd;
+        if matches!(layout, CopyLayout::Fields(_)) {
+            // Run-time activity: fields are taken from and added to the sink slot where
+            // the destination's or the source's shadow is the primal.
+            if let Some(v) = vd {
+                let sink = self.sup.sink_slot();
+                sd = self.b.select(v, sd, sink);
+                ss = self.b.select(v, ss, sink);
+            }
+            if let Some(v) = vs {
+                let sink = self.sup.sink_slot();
+                ss = self.b.select(v, ss, sink);
+            }
+        }
         if let CopyLayout::Strided { fp, period, mask } = layout {
             let f = self.sup.rt(RtFn::CopyAdjStrided(fp));
             let p = i64t.const_int(period);

@@ -4,6 +4,7 @@
 
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
+use ferrozyme_analysis::types::BaseType;
 use ferrozyme_llvm::{RealPredicate, Value};
 
 use super::TangentGen;
@@ -156,7 +157,17 @@ impl TangentGen<'_> {
             return None;
         }
         let sd = self.tangent(args[0]);
-        if self.fx.rt.is_guarded(args[1]) && self.fx.types.memory_may_hold_pointers(args[1]) {
+        let types = &self.fx.types;
+        // A copy type analysis knows moves no pointers is guarded as floats (a pair
+        // `{int, double}` out of a constant `std::map`'s node, tests/cxx/422); one that
+        // moves no floats copies the bytes as they are, their own shadows or not (a pair
+        // of its iterators, tests/cxx/434).
+        let pointers = self.fx.rt.is_guarded(args[1])
+            && types.memory_may_hold_pointers(args[1])
+            && !types.copy_moves_none(args[0], args[1], BaseType::may_be_pointer);
+        let bytes_are_shadows =
+            pointers && types.copy_moves_none(args[0], args[1], BaseType::may_be_float);
+        if pointers && !bytes_are_shadows {
             // Pointers there are their own shadows, floats are not tangents.
             self.diags.report(
                 Some(i),
@@ -173,7 +184,11 @@ impl TangentGen<'_> {
                 // Run-time activity: nothing when the destination's shadow is the
                 // primal; zero when the source's is.
                 let vd = self.rt_valid(args[0], d);
-                let vs = self.rt_valid(args[1], s);
+                let vs = if bytes_are_shadows {
+                    None
+                } else {
+                    self.rt_valid(args[1], s)
+                };
                 if let Some(vs) = vs {
                     let t = self.fx.ctx.i1().const_int(1);
                     let invalid = self.b.xor(vs, t);
