@@ -193,6 +193,61 @@ impl Gen<'_> {
     }
 }
 
+/// The index in `pending` of each nested request's layout.
+pub(crate) fn layouts_by_owner(pending: &[NestLayout]) -> HashMap<Request, usize> {
+    pending
+        .iter()
+        .enumerate()
+        .filter_map(|(k, l)| l.owner.clone().map(|o| (o, k)))
+        .collect()
+}
+
+/// Every index of `pending`, each after the layouts (in `pending`) of the nested callees
+/// it holds regions of: a depth-first post-order, with an explicit stack (nesting chains
+/// can be thousands deep). An edge back into the stack (a cycle, which nesting should not
+/// have) is skipped, so a caller on a cycle may come before its callee there.
+///
+/// The drain's settling passes (`tape_region.rs`) decide a layout once its callees are
+/// decided and repeat until nothing changes: in this order an acyclic nest is decided in
+/// one round, where `pending`'s own order (callers first, the driver's queue) took one
+/// round per nesting level, each over every layout (quadratic in a call chain's depth,
+/// issue 18's `chain`).
+pub(crate) fn callees_first(
+    pending: &[NestLayout],
+    by_owner: &HashMap<Request, usize>,
+) -> Vec<usize> {
+    let mut order = Vec::with_capacity(pending.len());
+    let mut state = vec![0u8; pending.len()]; // 0 new, 1 on the stack, 2 done
+    for root in 0..pending.len() {
+        if state[root] != 0 {
+            continue;
+        }
+        state[root] = 1;
+        // (layout, how many of its regions are looked at)
+        let mut stack = vec![(root, 0usize)];
+        while let Some((k, next)) = stack.last_mut() {
+            let k = *k;
+            match pending[k].regions.get(*next) {
+                Some((r, _)) => {
+                    *next += 1;
+                    if let Some(&c) = by_owner.get(r) {
+                        if state[c] == 0 {
+                            state[c] = 1;
+                            stack.push((c, 0));
+                        }
+                    }
+                }
+                None => {
+                    state[k] = 2;
+                    order.push(k);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    order
+}
+
 /// Computes the total size of every nested pair whose layout is in `pending` (sizes of
 /// earlier drains are in `sizes`), then patches every region offset and total size.
 /// Nesting follows calls between functions on no common cycle, so it has no cycle; one
@@ -201,11 +256,7 @@ pub(crate) fn resolve(
     pending: Vec<NestLayout>,
     sizes: &mut HashMap<Request, u64>,
 ) -> Result<(), Diagnostic> {
-    let by_owner: HashMap<Request, usize> = pending
-        .iter()
-        .enumerate()
-        .filter_map(|(k, l)| l.owner.clone().map(|o| (o, k)))
-        .collect();
+    let by_owner = layouts_by_owner(&pending);
     // Sizes bottom-up, with an explicit stack (nesting chains can be thousands deep).
     let total = |l: &NestLayout, sizes: &HashMap<Request, u64>| -> Option<u64> {
         let mut t = l.base;

@@ -61,7 +61,7 @@ use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, Opcode, Value};
 
-use super::tape_nest::NestLayout;
+use super::tape_nest::{self, NestLayout};
 use super::Gen;
 use crate::runtime::RtFn;
 use crate::signature::Request;
@@ -409,17 +409,15 @@ const MANY: usize = 2;
 /// instead (the region would hold that one stack); every other claim site stays a claim.
 fn settle_single_claims(pending: &mut [NestLayout], users: &HashMap<Request, bool>) {
     let n = pending.len();
-    let by_owner: HashMap<Request, usize> = pending
-        .iter()
-        .enumerate()
-        .filter_map(|(k, l)| l.owner.clone().map(|o| (o, k)))
-        .collect();
-    // Claims under each layout (its own and its nested callees'), by rounds as below;
-    // a layout left undecided (a cycle) counts as many.
+    let by_owner = tape_nest::layouts_by_owner(pending);
+    let order = tape_nest::callees_first(pending, &by_owner);
+    // Claims under each layout (its own and its nested callees'), by rounds in
+    // callees-first order (one round decides an acyclic nest, a second finds nothing
+    // left); a layout left undecided (a cycle) counts as many.
     let mut count: Vec<Option<usize>> = vec![None; n];
     loop {
         let mut changed = false;
-        for k in 0..n {
+        for &k in &order {
             if count[k].is_some() {
                 continue;
             }
@@ -517,11 +515,13 @@ fn settle_single_claims(pending: &mut [NestLayout], users: &HashMap<Request, boo
 /// failed, or a cycle) counts as claiming.
 pub(crate) fn prune_unused(pending: &mut [NestLayout], users: &mut HashMap<Request, bool>) {
     settle_single_claims(pending, users);
-    // Nesting is a DAG of bounded depth per drain: settle it by rounds (each round
-    // decides at least the layouts whose callees are all decided).
+    // Nesting is a DAG per drain: settle it by rounds (each round decides at least the
+    // layouts whose callees are all decided), in callees-first order, so that the first
+    // round decides the whole DAG and the second finds nothing left.
+    let order = tape_nest::callees_first(pending, &tape_nest::layouts_by_owner(pending));
     loop {
         let mut changed = false;
-        for l in pending.iter() {
+        for l in order.iter().map(|&k| &pending[k]) {
             let Some(o) = &l.owner else { continue };
             if users.contains_key(o) {
                 continue;
