@@ -345,6 +345,7 @@ impl Checker<'_> {
         }
         if super::memory::is_fortran_deallocation(i)
             && !self.fx.deferred_frees.contains(&i)
+            && !self.fx.split_destroys.contains(&i)
             && !crate::fortran::destroys_argument(i)
         {
             let name = i.called_function().map(|f| f.name()).unwrap_or_default();
