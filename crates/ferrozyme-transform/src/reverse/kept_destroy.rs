@@ -20,15 +20,13 @@ use ferrozyme_llvm::{Opcode, Value};
 
 use super::state::Cache;
 use super::Gen;
-
-/// Room for the descriptor copy (flang's longest descriptor, `fortran::destroy_shadow`).
-const DESCRIPTOR_BYTES: u64 = 24 + 24 * 15 + 16;
+use crate::fortran::DESCRIPTOR_BYTES;
 
 impl Gen<'_> {
     /// The augmented function's part: the copy, whose address goes on the tape.
     pub(super) fn fwd_keep_destroyed(&mut self, i: Value) {
         let ctx = self.fx.ctx;
-        let (i8t, i32t, i64t, ptr) = (ctx.i8(), ctx.i32(), ctx.i64(), ctx.ptr());
+        let (i32t, i64t, ptr) = (ctx.i32(), ctx.i64(), ctx.ptr());
         let desc = self.fwd_operand(i.call_args()[0]);
         let shadowed = self.fx.act.is_shadowed(i.call_args()[0]);
         let lanes = if shadowed {
@@ -36,10 +34,7 @@ impl Gen<'_> {
         } else {
             0
         };
-        let b = &self.b;
-        let rank = b.load(i8t, b.byte_gep(desc, i64t.const_int(20)), "fz.rank");
-        let dims = b.binop(Opcode::LLVMMul, b.int_cast(rank, i64t), i64t.const_int(24));
-        let dlen = b.binop(Opcode::LLVMAdd, dims, i64t.const_int(40));
+        let dlen = crate::fortran::descriptor_len(&self.b, desc);
         // The objects: flang's element count of the descriptor times the element length.
         let size_fn = self.sup.libc("_FortranASize", i64t, &[ptr, ptr, i32t]);
         let b = &self.b;
