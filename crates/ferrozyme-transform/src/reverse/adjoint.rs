@@ -199,6 +199,7 @@ impl Gen<'_> {
             .filter(|i| self.fx.deferred_frees.contains(i))
             .collect();
         self.rev_destroy_kept();
+        self.rev_free_kept_handles();
         let frees_only_given = super::memory::allocates_nothing(self.fx.p);
         for f in frees {
             if self.vals.free_flags.contains_key(&f) {

@@ -84,8 +84,12 @@ impl Gen<'_> {
             }
             return;
         }
-        if self.fx.split_destroys.contains(&i) {
-            self.fwd_keep_destroyed(i);
+        if self.fx.split_kept.contains(&i) {
+            if super::memory::is_mpi_handle_free(i) {
+                self.fwd_keep_handle(i);
+            } else {
+                self.fwd_keep_destroyed(i);
+            }
             return;
         }
         if super::memory::is_fortran_deallocation(i) && crate::fortran::destroys_argument(i) {

@@ -167,11 +167,12 @@ pub(crate) fn synthesize(
         )
     };
     deferred_frees.extend(branched_frees.iter().copied());
-    // A local's `Destroy` in split mode: run on a copy at the reverse function's exit.
-    let split_destroys = if split {
+    // A local's `Destroy` or an MPI handle free in split mode: run on a copy at the
+    // reverse function's exit.
+    let split_kept = if split {
         memory::deferrable_frees(p, &cfg, &returns)
             .into_iter()
-            .filter(|i| memory::is_fortran_deallocation(*i))
+            .filter(|i| memory::is_fortran_deallocation(*i) || memory::is_mpi_handle_free(*i))
             .collect()
     } else {
         Default::default()
@@ -194,7 +195,7 @@ pub(crate) fn synthesize(
         dropped,
         deferred_frees,
         branched_frees,
-        split_destroys,
+        split_kept,
         writes: OnceCell::new(),
         rt,
     };
