@@ -1,5 +1,5 @@
 // EXPECT-ERROR: MPI_Comm_free
-// EXPECT-ERROR: moved after the reverse sweep only when it runs once on every path
+// EXPECT-ERROR: only when it runs at most once per call
 // A communicator split and freed on every iteration of a loop in the differentiated
 // function. A free that runs once is moved after the reverse sweep (which still sends the
 // adjoint on the communicator, tests/mpi/45); one in a loop cannot be, so this is an error

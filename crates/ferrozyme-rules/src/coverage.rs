@@ -165,7 +165,7 @@ fn library_families(s: &mut String) {
             ),
             MpiRule::Inactive { why } => format!("inactive: {why}"),
             MpiRule::Unsupported { why } => format!("**unsupported**: {why}"),
-            MpiRule::HandleFree { .. } => "freed after the reverse sweep (forward mode: in place); an error in a loop or split mode".to_string(),
+            MpiRule::HandleFree { .. } => "freed after the reverse sweep (forward mode: in place); an error in a loop, or under a branch in split mode".to_string(),
             r => format!("differentiated (`{r:?}`, see `ferrozyme-rules/src/mpi.rs`)"),
         };
         let _ = writeln!(s, "| `{name}` | {how} |");

@@ -1661,6 +1661,15 @@ typedef struct {
   long kind;
 } fz_assign_run;
 
+/* A shadow component the assignment gave new storage (`fresh`), and its descriptor
+ * before (`saved`): the reverse sweep frees the new storage and puts the old descriptor
+ * back, so what ran before the assignment finds its adjoints where it left them. */
+typedef struct {
+  fz_desc *at;
+  char *fresh;
+  char saved[24 + 24 * 15 + 16];
+} fz_assign_realloc;
+
 typedef struct {
   long count, cap;
   fz_assign_run *runs;
@@ -1668,6 +1677,8 @@ typedef struct {
    * walk order (whether flang reused each storage). */
   long nold, capold, nextold;
   char **old;
+  long nrealloc, caprealloc;
+  fz_assign_realloc *reallocs;
 } fz_assign_tape;
 
 enum { FZ_WALK_BEFORE, FZ_WALK_AUGMENT, FZ_WALK_TANGENT };
@@ -1697,6 +1708,24 @@ static void fz_tape_run(fz_assign_tape *t, char *dto, const char *dfrom, long n,
   r->dfrom = dfrom;
   r->n = n;
   r->kind = kind;
+}
+
+/* Records that the shadow descriptor `sd` is about to get the new storage `fresh`. */
+static void fz_tape_realloc(fz_assign_tape *t, fz_desc *sd, char *fresh) {
+  if (t->nrealloc == t->caprealloc) {
+    t->caprealloc = t->caprealloc ? 2 * t->caprealloc : 4;
+    fz_assign_realloc *r =
+        (fz_assign_realloc *)malloc((size_t)t->caprealloc * sizeof(fz_assign_realloc));
+    for (long k = 0; k < t->nrealloc; k++) r[k] = t->reallocs[k];
+    free(t->reallocs);
+    t->reallocs = r;
+  }
+  fz_assign_realloc *r = &t->reallocs[t->nrealloc++];
+  r->at = sd;
+  r->fresh = fresh;
+  long len = 24 + 24 * (long)sd->rank + ((sd->extra & 1) ? 16 : 0);
+  if (len > (long)sizeof r->saved) len = (long)sizeof r->saved;
+  for (long k = 0; k < len; k++) r->saved[k] = ((const char *)sd)[k];
 }
 
 /* `bytes` of zeroed storage (at least one byte). */
@@ -1764,9 +1793,16 @@ static void fz_walk_allocatable(int mode, fz_assign_tape *t, fz_desc *tc, fz_des
   fz_view_of(tc, &v, &s);
   long n = fz_elements(&v) * (long)tc->elem_len / kind;
   if (!(sc->base && old == tc->base)) {
-    /* flang allocated anew: so does the shadow, zeroed (its old storage is left to the
-     * reverse sweep of what wrote it, and to the shadow's finalization). */
-    fz_shadow_descriptor(sc, tc, fz_zeroed((size_t)(n > 0 ? n : 0) * (size_t)kind));
+    /* flang allocated anew: so does the shadow, zeroed. Its old storage is still the
+     * adjoint of what ran before: the reverse sweep frees the new storage and puts the
+     * old back (`__fz_f18_assign_derived_rev`); a tangent's old storage goes now, as the
+     * primal's did. */
+    char *fresh = fz_zeroed((size_t)(n > 0 ? n : 0) * (size_t)kind);
+    if (mode == FZ_WALK_AUGMENT)
+      fz_tape_realloc(t, sc, fresh);
+    else if (sc->base)
+      free(sc->base);
+    fz_shadow_descriptor(sc, tc, fresh);
   }
   (void)src, (void)line;
   fz_shadow_reals(mode, t, sc->base, fc && fc->base ? fc->base : 0, n, kind);
@@ -1859,17 +1895,18 @@ static fz_assign_tape *fz_assign_derived(int mode, fz_desc *to, fz_desc *dto, co
                   "(assignment(=)) in it is not differentiated",
                   src, line);
   /* An allocatable `to` that is unallocated or of another shape: flang (re)allocates it,
-   * and the shadow object gets new zeroed storage of the same shape (its old storage,
-   * if any, is left to the reverse sweep of what wrote it). */
+   * and the shadow object gets new zeroed storage of the same shape (in reverse mode its
+   * old storage is put back by the reverse sweep; a tangent's old array is left). */
   int grow = 0;
   if (to->attribute == FZ_ALLOCATABLE) {
     grow = to->base == 0 || to->rank != from->rank;
     for (int k = 0; !grow && k < to->rank; k++) grow = to->dim[k].extent != from->dim[k].extent;
   }
   fz_assign_tape *t = (fz_assign_tape *)malloc(sizeof(fz_assign_tape));
-  t->count = t->cap = t->nold = t->capold = t->nextold = 0;
+  t->count = t->cap = t->nold = t->capold = t->nextold = t->nrealloc = t->caprealloc = 0;
   t->runs = 0;
   t->old = 0;
+  t->reallocs = 0;
   if (to->base == from->base) return t; /* `w = w` */
   if (dto && dto->base && !grow)
     fz_walk_assignment(FZ_WALK_BEFORE, t, ti, to, 0, from, 0, src, line);
@@ -1878,7 +1915,11 @@ static fz_assign_tape *fz_assign_derived(int mode, fz_desc *to, fz_desc *dto, co
     fz_view v;
     fz_shape sh;
     fz_view_of(to, &v, &sh);
-    fz_shadow_descriptor(dto, to, fz_zeroed((size_t)fz_elements(&v) * to->elem_len));
+    char *fresh = fz_zeroed((size_t)fz_elements(&v) * to->elem_len);
+    /* The reverse sweep puts the old shadow array back and frees this one, after its
+     * elements' components (recorded after it). */
+    if (mode == FZ_WALK_AUGMENT) fz_tape_realloc(t, dto, fresh);
+    fz_shadow_descriptor(dto, to, fresh);
   }
   if (dto && dto->base) fz_walk_assignment(mode, t, ti, to, dto, from, dfrom, src, line);
   free(t->old);
@@ -1911,6 +1952,16 @@ void __fz_f18_assign_derived_rev(void *tape) {
       }
     }
   }
+  for (long r = t->nrealloc - 1; r >= 0; r--) {
+    fz_assign_realloc *re = &t->reallocs[r];
+    if (re->at->base != re->fresh) continue; /* changed since: left alone */
+    long len = 24 + 24 * (long)((fz_desc *)re->saved)->rank +
+               ((((fz_desc *)re->saved)->extra & 1) ? 16 : 0);
+    if (len > (long)sizeof re->saved) len = (long)sizeof re->saved;
+    for (long k = 0; k < len; k++) ((char *)re->at)[k] = re->saved[k];
+    free(re->fresh);
+  }
+  free(t->reallocs);
   free(t->runs);
   free(t);
 }
@@ -1918,6 +1969,7 @@ void __fz_f18_assign_derived_rev(void *tape) {
 void __fz_f18_assign_derived_fwd(fz_desc *to, fz_desc *dto, const fz_desc *from,
                                  const fz_desc *dfrom, const char *src, int line) {
   fz_assign_tape *t = fz_assign_derived(FZ_WALK_TANGENT, to, dto, from, dfrom, src, line);
+  free(t->reallocs);
   free(t->runs);
   free(t);
 }

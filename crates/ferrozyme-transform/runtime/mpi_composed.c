@@ -69,6 +69,7 @@ int MPI_Comm_size(fz_comm, int *);
 int MPI_Type_size(fz_type, int *);
 int MPI_Type_get_envelope(fz_type, int *, int *, int *, int *);
 int MPI_Type_get_extent(fz_type, long *, long *);
+int MPI_Type_get_true_extent(fz_type, long *, long *);
 
 extern char ompi_mpi_int[], ompi_mpi_comm_self[];
 extern char ompi_mpi_double[], ompi_mpi_dblprec[], ompi_mpi_real8[], ompi_mpi_float[],
@@ -91,8 +92,8 @@ static size_t fz_elem(fz_type t) {
   if (combiner != FZ_COMBINER_NAMED) {
     static const char msg[] =
         "ferrozyme: an MPI datatype that is not predefined (derived datatypes are not "
-        "differentiated) in MPI_Allgatherv, MPI_Gatherv or "
-        "MPI_Scatterv; communicate MPI_DOUBLE or MPI_FLOAT buffers\n";
+        "differentiated) in MPI_Scan, MPI_Exscan or MPI_Reduce_scatter; communicate "
+        "MPI_DOUBLE or MPI_FLOAT buffers\n";
     write(2, msg, sizeof msg - 1);
     abort();
   }
@@ -132,6 +133,51 @@ static size_t fz_span(int n, fz_type t) {
   return (size_t)(n > 0 ? n : 1) * (size_t)(lb + extent);
 }
 
+static long fz_extent(fz_type t);
+
+/* Is `t` a predefined datatype? */
+static int fz_named(fz_type t) {
+  int ni, na, nd, combiner = -1;
+  MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
+  return combiner == FZ_COMBINER_NAMED;
+}
+
+/* The root's largest count and whether its datatype is predefined, broadcast: the padded
+ * blocks move as items of each side's own datatype, so a derived one on one side and a
+ * predefined one on the other stops the program. */
+static int fz_root_pad(int pad, fz_type t, int root, fz_comm comm) {
+  int me, hdr[2] = {pad, fz_named(t)};
+  MPI_Comm_rank(comm, &me);
+  MPI_Bcast(hdr, 2, (fz_type)ompi_mpi_int, root, comm);
+  if (me != root && hdr[1] != fz_named(t)) {
+    static const char msg[] = "ferrozyme: MPI_Gatherv or MPI_Scatterv with a derived datatype on "
+                              "one side and a predefined one on the other; use the same kind "
+                              "of datatype on the root and the other ranks\n";
+    write(2, msg, sizeof msg - 1);
+    abort();
+  }
+  return hdr[0];
+}
+
+/* The bytes a scratch buffer of `n` items of datatype `t` needs (at least one): for a
+ * derived type, up to its last item's true upper bound (a resized column reaches past
+ * its extent); one with a negative lower bound stops the program. */
+static size_t fz_items_bytes(int n, fz_type t) {
+  long lb = 0, extent = 0, tlb = 0, textent = 0;
+  MPI_Type_get_extent(t, &lb, &extent);
+  MPI_Type_get_true_extent(t, &tlb, &textent);
+  if (lb < 0 || tlb < 0) {
+    static const char msg[] = "ferrozyme: a derived MPI datatype with a negative lower bound "
+                              "in MPI_Allgatherv, MPI_Gatherv or MPI_Scatterv; resize it to "
+                              "start at its address\n";
+    write(2, msg, sizeof msg - 1);
+    abort();
+  }
+  long bytes = n > 0 ? (long)(n - 1) * extent + tlb + textent : 0;
+  if (bytes < (long)n * extent) bytes = (long)n * extent;
+  return bytes > 0 ? (size_t)bytes : 1;
+}
+
 /* A derived datatype's items go through a scratch buffer laid out as the user's. */
 int __fz_mpic_sendrecv_replace(void *buf, int n, fz_type t, int dest, int stag, int src,
                                int rtag, fz_comm comm, fz_status *st) {
@@ -155,9 +201,9 @@ int __fz_mpic_allgatherv(const void *s, int sn, fz_type st, void *r, const int *
   int me, np;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &np);
-  size_t elem = fz_elem(rt);
+  size_t elem = (size_t)fz_extent(rt);
   int pad = fz_max_count(rcounts, np);
-  char *mine = calloc((size_t)pad, elem), *all = calloc((size_t)pad * np, elem);
+  char *mine = calloc(fz_items_bytes(pad, rt), 1), *all = calloc(fz_items_bytes(pad * np, rt), 1);
   if (s == FZ_IN_PLACE)
     fz_copy(mine, fz_at(r, displs[me], elem), rcounts[me], rt);
   else
@@ -175,12 +221,11 @@ int __fz_mpic_gatherv(const void *s, int sn, fz_type st, void *r, const int *rco
   int me, np;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &np);
-  int pad = me == root ? fz_max_count(rcounts, np) : 0;
-  MPI_Bcast(&pad, 1, (fz_type)ompi_mpi_int, root, comm);
   fz_type t = me == root ? rt : st;
-  size_t elem = fz_elem(t);
-  char *mine = calloc((size_t)pad, elem);
-  char *all = me == root ? calloc((size_t)pad * np, elem) : 0;
+  int pad = fz_root_pad(me == root ? fz_max_count(rcounts, np) : 0, t, root, comm);
+  size_t elem = (size_t)fz_extent(t);
+  char *mine = calloc(fz_items_bytes(pad, t), 1);
+  char *all = me == root ? calloc(fz_items_bytes(pad * np, rt), 1) : 0;
   if (me == root && s == FZ_IN_PLACE)
     fz_copy(mine, fz_at(r, displs[me], elem), rcounts[me], rt);
   else if (me == root)
@@ -201,13 +246,12 @@ int __fz_mpic_scatterv(const void *s, const int *scounts, const int *displs, fz_
   int me, np;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &np);
-  int pad = me == root ? fz_max_count(scounts, np) : 0;
-  MPI_Bcast(&pad, 1, (fz_type)ompi_mpi_int, root, comm);
   int in_place = me == root && r == FZ_IN_PLACE;
   fz_type t = me == root ? st : rt;
-  size_t elem = fz_elem(t);
-  char *all = me == root ? calloc((size_t)pad * np, elem) : 0;
-  char *mine = calloc((size_t)pad, elem);
+  int pad = fz_root_pad(me == root ? fz_max_count(scounts, np) : 0, t, root, comm);
+  size_t elem = (size_t)fz_extent(t);
+  char *all = me == root ? calloc(fz_items_bytes(pad * np, st), 1) : 0;
+  char *mine = calloc(fz_items_bytes(pad, t), 1);
   if (me == root)
     for (int k = 0; k < np; k++)
       fz_copy(fz_at(all, (long)k * pad, elem), fz_at(s, displs[k], elem), scounts[k], st);

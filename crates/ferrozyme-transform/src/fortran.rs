@@ -359,7 +359,17 @@ pub fn destroys_argument(call: Value) -> bool {
 
 /// The bytes of the longest descriptor flang's `Destroy` reads: 24, 24 per dimension (at
 /// most 15), the addendum's type description and one length parameter.
-const DESCRIPTOR_BYTES: u64 = 24 + 24 * 15 + 16;
+pub(crate) const DESCRIPTOR_BYTES: u64 = 24 + 24 * 15 + 16;
+
+/// The bytes of the descriptor `desc` that `Destroy` reads (an `i64` computed by `b`): 24,
+/// 24 per dimension of its rank, and the addendum's 16.
+pub(crate) fn descriptor_len(b: &Builder, desc: Value) -> Value {
+    let ctx = b.context();
+    let (i8t, i64t) = (ctx.i8(), ctx.i64());
+    let rank = b.load(i8t, b.byte_gep(desc, i64t.const_int(20)), "fz.rank");
+    let dims = b.binop(Opcode::LLVMMul, b.int_cast(rank, i64t), i64t.const_int(24));
+    b.binop(Opcode::LLVMAdd, dims, i64t.const_int(40))
+}
 
 /// flang's `DestroyWithoutFinalization` of the shadow variable, for the `Destroy` call
 /// `destroy` of the descriptor `desc`, whose shadow is `shadow_desc`: through a copy of
@@ -378,12 +388,8 @@ pub fn destroy_shadow(
     shadow_desc: Value,
 ) {
     let ctx = b.context();
-    let (i8t, i64t) = (ctx.i8(), ctx.i64());
-    let copy = entry.alloca(ctx.array_type(i8t, DESCRIPTOR_BYTES), "fz.shadow.desc");
-    let rank = b.load(i8t, b.byte_gep(desc, i64t.const_int(20)), "fz.rank");
-    let dims = b.binop(Opcode::LLVMMul, b.int_cast(rank, i64t), i64t.const_int(24));
-    let len = b.binop(Opcode::LLVMAdd, dims, i64t.const_int(40));
-    b.memcpy(copy, desc, len, 8);
+    let copy = entry.alloca(ctx.array_type(ctx.i8(), DESCRIPTOR_BYTES), "fz.shadow.desc");
+    b.memcpy(copy, desc, descriptor_len(b, desc), 8);
     let base = b.load(ctx.ptr(), shadow_desc, "fz.shadow.base");
     b.store(base, copy);
     let fn_ty = destroy.called_function_type();

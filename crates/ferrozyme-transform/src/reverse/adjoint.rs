@@ -198,8 +198,14 @@ impl Gen<'_> {
             .flat_map(|b| b.instructions())
             .filter(|i| self.fx.deferred_frees.contains(i))
             .collect();
+        self.rev_destroy_kept();
+        self.rev_free_kept_handles();
         let frees_only_given = super::memory::allocates_nothing(self.fx.p);
         for f in frees {
+            if self.vals.free_flags.contains_key(&f) {
+                self.rev_branched_free(f);
+                continue;
+            }
             let args: Vec<Value> = f.call_args().into_iter().map(|a| self.fetch(a)).collect();
             let c = self.clone_defined(f);
             for (k, x) in args.into_iter().enumerate() {

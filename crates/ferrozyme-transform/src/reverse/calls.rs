@@ -77,7 +77,19 @@ impl Gen<'_> {
     /// A call in the forward sweep.
     pub(super) fn fwd_call(&mut self, i: Value) {
         if self.fx.deferred_frees.contains(&i) {
-            // Performed after the reverse sweep (`emit_rev_exit`).
+            // Performed after the reverse sweep (`emit_rev_exit`); one under a branch only
+            // when the forward sweep got here.
+            if self.fx.branched_frees.contains(&i) {
+                self.fwd_mark_branched_free(i);
+            }
+            return;
+        }
+        if self.fx.split_kept.contains(&i) {
+            if super::memory::is_mpi_handle_free(i) {
+                self.fwd_keep_handle(i);
+            } else {
+                self.fwd_keep_destroyed(i);
+            }
             return;
         }
         if super::memory::is_fortran_deallocation(i) && crate::fortran::destroys_argument(i) {

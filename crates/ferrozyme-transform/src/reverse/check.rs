@@ -326,7 +326,10 @@ impl Checker<'_> {
     }
 
     fn check_call(&mut self, i: Value) {
-        if super::memory::is_mpi_handle_free(i) && !self.fx.deferred_frees.contains(&i) {
+        if super::memory::is_mpi_handle_free(i)
+            && !self.fx.deferred_frees.contains(&i)
+            && !self.fx.split_kept.contains(&i)
+        {
             let name = i.called_function().map(|f| f.name()).unwrap_or_default();
             if let Some(ferrozyme_rules::mpi::MpiRule::HandleFree { why }) =
                 ferrozyme_rules::mpi::mpi_rule(&name)
@@ -345,6 +348,7 @@ impl Checker<'_> {
         }
         if super::memory::is_fortran_deallocation(i)
             && !self.fx.deferred_frees.contains(&i)
+            && !self.fx.split_kept.contains(&i)
             && !crate::fortran::destroys_argument(i)
         {
             let name = i.called_function().map(|f| f.name()).unwrap_or_default();

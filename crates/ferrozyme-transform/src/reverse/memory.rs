@@ -498,6 +498,36 @@ pub(crate) fn deferrable_frees(
     out
 }
 
+/// MPI handle frees (`MPI_Comm_free`, `MPI_Type_free`) under a branch: in a block that
+/// runs at most once (not on a cycle) but not on every path to a return. Like
+/// `deferrable_frees` they run after the reverse sweep, which still communicates on the
+/// handle, but only when the forward sweep reached them, on a copy of the handle
+/// (`branched_free.rs`).
+pub(crate) fn branched_handle_frees(
+    f: Value,
+    cfg: &ferrozyme_analysis::cfg::Cfg,
+    returns: &[ferrozyme_llvm::Block],
+) -> ferrozyme_analysis::hash::HashSet<Value> {
+    let mut out = ferrozyme_analysis::hash::HashSet::default();
+    if returns.is_empty() {
+        return out;
+    }
+    for blk in f.blocks() {
+        if !cfg.is_reachable(blk)
+            || cfg.is_cyclic(blk)
+            || returns.iter().all(|r| cfg.dominates(blk, *r))
+        {
+            continue;
+        }
+        out.extend(
+            blk.instructions()
+                .into_iter()
+                .filter(|i| i.opcode() == Some(Opcode::LLVMCall) && is_mpi_handle_free(*i)),
+        );
+    }
+    out
+}
+
 /// A call of `MPI_Comm_free`/`MPI_Type_free` (or their Fortran bindings): the adjoint
 /// communication still uses the handle, so it is freed after the reverse sweep too
 /// (`ferrozyme_rules::mpi::MpiRule::HandleFree`; elsewhere `check.rs` rejects it).

@@ -50,6 +50,7 @@ mod adjoint;
 mod adjoint_slots;
 pub(crate) mod alias;
 pub(crate) mod bits;
+mod branched_free;
 mod calls;
 mod cheap;
 mod check;
@@ -59,6 +60,7 @@ mod finish;
 mod fixed_tape;
 mod forward;
 mod forwarding;
+mod kept_destroy;
 pub(crate) mod memory;
 pub(crate) mod mixed;
 mod parallel;
@@ -157,10 +159,24 @@ pub(crate) fn synthesize(
     deferred.retain(|s| !placeholder_stores.contains(s));
     let mut dropped = memory::dropped_stores(p, &req.noneed, &deferred);
     dropped.extend(placeholder_stores);
-    let deferred_frees = if split {
+    let (mut deferred_frees, branched_frees) = if split {
         Default::default()
     } else {
+        (
+            memory::deferrable_frees(p, &cfg, &returns),
+            memory::branched_handle_frees(p, &cfg, &returns),
+        )
+    };
+    deferred_frees.extend(branched_frees.iter().copied());
+    // A local's `Destroy` or an MPI handle free in split mode: run on a copy at the
+    // reverse function's exit.
+    let split_kept = if split {
         memory::deferrable_frees(p, &cfg, &returns)
+            .into_iter()
+            .filter(|i| memory::is_fortran_deallocation(*i) || memory::is_mpi_handle_free(*i))
+            .collect()
+    } else {
+        Default::default()
     };
     let fx = Facts {
         m,
@@ -179,6 +195,8 @@ pub(crate) fn synthesize(
         deferred,
         dropped,
         deferred_frees,
+        branched_frees,
+        split_kept,
         writes: OnceCell::new(),
         rt,
     };

@@ -55,6 +55,12 @@ pub(crate) struct Facts {
     pub deferred: HashSet<Value>,
     /// Frees performed after the reverse sweep (`memory::deferrable_frees`).
     pub deferred_frees: HashSet<Value>,
+    /// Those of `deferred_frees` under a branch (`memory::branched_handle_frees`): run
+    /// after the reverse sweep only when the forward sweep reached them.
+    pub branched_frees: HashSet<Value>,
+    /// flang's `Destroy` of a local, and MPI handle frees, in split mode: run on a copy at
+    /// the reverse function's exit (`kept_destroy.rs`, `branched_free.rs`).
+    pub split_kept: HashSet<Value>,
     /// Stores into `enzyme_dupnoneed` memory that the forward sweep leaves out
     /// (`memory::dropped_stores`).
     pub dropped: HashSet<Value>,
@@ -97,6 +103,15 @@ pub(crate) struct ValueMaps {
     pub call_tape: HashMap<Value, Value>,
     /// Allocas whose shadow is on the heap (freed when the reverse sweep replays them).
     pub heap_shadow: HashSet<Value>,
+    /// Branched deferred free → its flag (an `i8` slot, 1 once the forward sweep reached
+    /// it) and the copy of the handle it frees (`branched_free.rs`).
+    pub free_flags: HashMap<Value, (Value, Value)>,
+    /// Split mode: each `Destroy` kept for the reverse function's exit, the tape slot of
+    /// its copy, and the number of shadow copies in it (`kept_destroy.rs`).
+    pub kept_destroys: Vec<(Value, Cache, u64)>,
+    /// Split mode: each MPI handle free kept for the reverse function's exit and the tape
+    /// slot of the handle (`branched_free.rs`).
+    pub kept_handles: Vec<(Value, Cache)>,
 }
 
 /// What each lane of vector reverse mode has of its own.

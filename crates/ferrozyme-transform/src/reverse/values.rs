@@ -597,6 +597,7 @@ pub(super) fn all_writes(fx: &super::state::Facts) -> &super::memory::Writes {
             .iter()
             .chain(&fx.dropped)
             .chain(&fx.deferred_frees)
+            .chain(&fx.split_kept)
             .copied()
             .collect();
         super::memory::written_objects(fx.p, &skipped)
