@@ -139,6 +139,17 @@ pub fn immutable_memory_pointer(v: Value) -> bool {
     v.ty().is_pointer() && immutable_pointer(v, IMMUTABLE_CALL_DEPTH)
 }
 
+/// The pointers into immutable memory ([`immutable_memory_pointer`]) among what defined
+/// function `f` returns, also as a field of a record it returns (`return_sources`: a
+/// `pair mk(double s) { pair c = {TABLE, s}; return c; }` at -O0 returns the record
+/// loaded from the slot `TABLE` was stored into, tests/c/1393).
+pub fn returned_immutable_pointers(f: Value) -> Vec<Value> {
+    return_sources(f)
+        .into_iter()
+        .filter(|v| immutable_memory_pointer(*v))
+        .collect()
+}
+
 fn immutable_pointer(v: Value, depth: u32) -> bool {
     constant_read_chain(v, |b| immutable_root(b, depth)).is_some()
 }

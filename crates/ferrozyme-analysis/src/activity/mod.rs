@@ -46,7 +46,7 @@ pub use local_stores::{
 pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";
 pub use constant_reads::{
     base_object, constant_read_chain, immutable_memory_pointer, is_returned_allocation,
-    pointer_base,
+    pointer_base, returned_immutable_pointers,
 };
 pub use globals::{
     extracted_returned_arg, functions_referencing_shadowed_globals,

@@ -210,20 +210,30 @@ pub(crate) fn analyze(
                     rt.own_shadow.insert(v);
                     tainted = true;
                 } else if let Some(kept) = record_fields_keeping_constant(act, i, &kept_constant) {
-                    // The record's shadow is built field by field: the constant pointer
-                    // is its own shadow in it, and the record carries that pointer to
-                    // what is taken out of it (maybe-primal).
-                    rt.own_shadow.extend(kept);
-                    for r in record_chain(v) {
-                        if act.is_shadowed(r) || act.is_active(r) {
-                            rt.maybe_primal.insert(r);
-                        }
-                        rt.own_records.insert(r);
-                    }
+                    take_over_record(&mut rt, act, v, kept);
                     tainted = true;
                 }
             }
+            // The record returned by value (clang -O0's `return c;` of a `{TABLE, s}`
+            // after SSA construction): its shadow goes to the caller, built the same way.
+            Some(LLVMRet) if i.num_operands() == 1 => {
+                let v = i.operand(0);
+                if act.is_shadowed(v) || act.is_active(v) {
+                    if let Some(kept) = kept_record_fields(act, v, &kept_constant) {
+                        take_over_record(&mut rt, act, v, kept);
+                        tainted = true;
+                    }
+                }
+            }
             Some(LLVMCall | LLVMInvoke) if hands_constant_to_keep(act, i, &kept_constant) => {
+                tainted = true
+            }
+            Some(LLVMCall | LLVMInvoke)
+                if returns_record_keeping_constant(act, i, &kept_constant) =>
+            {
+                // The callee's derivative builds the record's shadow with the constant
+                // its own shadow (it stores it into its shadowed return slot).
+                rt.maybe_primal.insert(i);
                 tainted = true
             }
             _ => {}
@@ -414,6 +424,28 @@ fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value
     })
 }
 
+/// Does call `i` return by value, from a defined callee, a record with a shadow that
+/// holds a constant pointer to floats (`kept_constant`: not a parameter's, a constant
+/// global table) among its fields? clang -O0 returns `pair mk(double s) { pair c =
+/// {TABLE, s}; return c; }` as `{ptr, double}` loaded from the slot the callee stored
+/// `TABLE` into, whose shadow field is `TABLE` itself (runtime activity, in the callee);
+/// the caller read it unguarded and the reverse sweep added adjoints into the read-only
+/// table (SIGSEGV, tests/c/1393).
+fn returns_record_keeping_constant(
+    act: &Activity,
+    i: Value,
+    kept_constant: impl Fn(Value) -> bool,
+) -> bool {
+    let CallKind::Defined(g) = classify(i) else {
+        return false;
+    };
+    carries_pointer_field(i.ty())
+        && (act.is_shadowed(i) || act.is_active(i))
+        && ferrozyme_analysis::activity::returned_immutable_pointers(g)
+            .into_iter()
+            .any(|v| kept_constant(v))
+}
+
 fn is_call(i: Value) -> bool {
     matches!(
         i.opcode(),
@@ -519,7 +551,20 @@ fn record_fields_keeping_constant(
     kept_constant: impl Fn(Value) -> bool,
 ) -> Option<Vec<Value>> {
     let (v, p) = (i.operand(0), i.operand(1));
-    if !carries_pointer_field(v.ty()) || !act.is_shadowed(p) {
+    if !act.is_shadowed(p) {
+        return None;
+    }
+    kept_record_fields(act, v, kept_constant)
+}
+
+/// The constant pointers (`kept_constant`, without a shadow) the `insertvalue` chain
+/// building record `v` puts into it, if any.
+fn kept_record_fields(
+    act: &Activity,
+    v: Value,
+    kept_constant: impl Fn(Value) -> bool,
+) -> Option<Vec<Value>> {
+    if !carries_pointer_field(v.ty()) {
         return None;
     }
     let kept: Vec<Value> = inserted_pointers(v)
@@ -527,6 +572,19 @@ fn record_fields_keeping_constant(
         .filter(|f| lacks_shadow(act, *f) && kept_constant(*f))
         .collect();
     (!kept.is_empty()).then_some(kept)
+}
+
+/// Takes record `v` over (`own_records`): its shadow is built field by field, the
+/// constant pointers `kept` their own shadows in it, and the record carries them to what
+/// is taken out of it (maybe-primal).
+fn take_over_record(rt: &mut RuntimeActivity, act: &Activity, v: Value, kept: Vec<Value>) {
+    rt.own_shadow.extend(kept);
+    for r in record_chain(v) {
+        if act.is_shadowed(r) || act.is_active(r) {
+            rt.maybe_primal.insert(r);
+        }
+        rt.own_records.insert(r);
+    }
 }
 
 /// The pointers an `insertvalue` chain building `v` puts into it (nested records too).
