@@ -41,7 +41,7 @@
 //! flagged) ([`RuntimeActivity::checked_stores`]). Storing into constant memory without reading
 //! back through such pointers stays allowed, as for `enzyme_const` buffers (`audit::body`).
 
-use ferrozyme_analysis::hash::HashSet;
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::{is_unaddressable, Activity};
 use ferrozyme_analysis::calls::{classify, CallKind};
@@ -74,6 +74,11 @@ pub(crate) struct RuntimeActivity {
     /// tangents or zero adjoints, the integers as they are), also where activity gives
     /// the record none (`{w, s}` before the shadowed `out` joins it).
     pub own_records: HashSet<Value>,
+    /// The constant records such an `insertvalue` chain starts from that hold a constant
+    /// pointer (`{ptr @TABLE, double poison}`: instsimplify folds the first insertions of
+    /// clang -O0's `pair c = {TABLE, s}; return c;`), with their shadow records: the
+    /// constant pointers and integers as they are, zero elsewhere.
+    pub record_constants: HashMap<Value, Value>,
 }
 
 impl RuntimeActivity {
@@ -107,6 +112,14 @@ impl RuntimeActivity {
     /// activity may give it none ([`RuntimeActivity::own_records`])?
     pub fn builds_record_shadow(&self, i: Value) -> bool {
         self.active() && self.own_records.contains(&i)
+    }
+
+    /// The shadow of constant record `v` ([`RuntimeActivity::record_constants`]).
+    pub fn constant_record_shadow(&self, v: Value) -> Option<Value> {
+        if !self.active() {
+            return None;
+        }
+        self.record_constants.get(&v).copied()
     }
 
     /// Must accesses through `v`'s shadow be guarded by `shadow != primal`?
@@ -569,7 +582,12 @@ fn kept_record_fields(
     }
     let kept: Vec<Value> = inserted_pointers(v)
         .into_iter()
-        .filter(|f| lacks_shadow(act, *f) && kept_constant(*f))
+        .chain(
+            record_chain(v)
+                .into_iter()
+                .flat_map(|r| constant_fields(r.operand(0))),
+        )
+        .filter(|f| f.ty().is_pointer() && lacks_shadow(act, *f) && kept_constant(*f))
         .collect();
     (!kept.is_empty()).then_some(kept)
 }
@@ -578,13 +596,45 @@ fn kept_record_fields(
 /// constant pointers `kept` their own shadows in it, and the record carries them to what
 /// is taken out of it (maybe-primal).
 fn take_over_record(rt: &mut RuntimeActivity, act: &Activity, v: Value, kept: Vec<Value>) {
-    rt.own_shadow.extend(kept);
     for r in record_chain(v) {
         if act.is_shadowed(r) || act.is_active(r) {
             rt.maybe_primal.insert(r);
         }
         rt.own_records.insert(r);
+        let c = r.operand(0);
+        let fields = constant_fields(c);
+        if fields.iter().any(|f| kept.contains(f)) {
+            let shadow: Vec<Value> = fields
+                .iter()
+                .map(|f| {
+                    if kept.contains(f) || f.ty().is_integer() {
+                        *f
+                    } else {
+                        f.ty().zero()
+                    }
+                })
+                .collect();
+            rt.record_constants
+                .insert(c, Value::const_aggregate(c.ty(), &shadow));
+        }
     }
+    rt.own_shadow.extend(kept);
+}
+
+/// The fields of constant record `c` (none when `c` is not a constant struct or array,
+/// or a long one).
+fn constant_fields(c: Value) -> Vec<Value> {
+    if !c.is_constant() || !matches!(c.ty().kind(), TypeKind::Struct | TypeKind::Array) {
+        return Vec::new();
+    }
+    let n = match c.ty().kind() {
+        TypeKind::Struct => c.ty().struct_fields().len() as u64,
+        _ => c.ty().array_len(),
+    };
+    if n > 64 {
+        return Vec::new();
+    }
+    (0..n as u32).filter_map(|k| c.const_element(k)).collect()
 }
 
 /// The pointers an `insertvalue` chain building `v` puts into it (nested records too).
