@@ -238,7 +238,10 @@ pub(crate) fn analyze(
                     }
                 }
             }
-            Some(LLVMCall | LLVMInvoke) if hands_constant_to_keep(act, i, &kept_constant) => {
+            Some(LLVMCall | LLVMInvoke)
+                if hands_constant_to_keep(act, i, &kept_constant)
+                    || hands_memory_to_constant_keeper(act, i, &kept_constant) =>
+            {
                 tainted = true
             }
             Some(LLVMCall | LLVMInvoke)
@@ -457,6 +460,64 @@ fn returns_record_keeping_constant(
         && ferrozyme_analysis::activity::returned_immutable_pointers(g)
             .into_iter()
             .any(|v| kept_constant(v))
+}
+
+/// Does call `i` give a defined callee shadowed memory into which the callee (or a
+/// callee of it) stores a constant pointer to floats that is not a parameter's
+/// (`kept_constant`: a constant global table's address), alone or as a field of a record
+/// stored whole? The callee's derivative stores the pointer as its own shadow, so
+/// pointers this function reads back from shadowed memory may be primals: numba's
+/// helper building a record of a constant table into the caller's slot
+/// (tests/filetests/runtime_activity_record_const_global.ll, rec36: the kernel reading
+/// the slot was not under checks and added adjoints into the read-only table).
+fn hands_memory_to_constant_keeper(
+    act: &Activity,
+    i: Value,
+    kept_constant: impl Fn(Value) -> bool,
+) -> bool {
+    let CallKind::Defined(g) = classify(i) else {
+        return false;
+    };
+    passes_shadowed_pointer(act, i) && keeps_constant_in_param_memory(g, 1, &kept_constant)
+}
+
+/// Does `g` store a `kept_constant` pointer (alone, or in a record) into memory a
+/// parameter points to, itself or through a call `depth` levels deep?
+fn keeps_constant_in_param_memory(
+    g: Value,
+    depth: u32,
+    kept_constant: &impl Fn(Value) -> bool,
+) -> bool {
+    use ferrozyme_analysis::activity::is_param_memory;
+    g.blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .any(|s| match s.opcode() {
+            Some(Opcode::LLVMStore) if is_param_memory(s.operand(1)) => {
+                let v = s.operand(0);
+                if v.ty().is_pointer() {
+                    return kept_constant(v);
+                }
+                carries_pointer_field(v.ty())
+                    && inserted_pointers(v)
+                        .into_iter()
+                        .chain(constant_fields(v))
+                        .chain(
+                            record_chain(v)
+                                .into_iter()
+                                .flat_map(|r| constant_fields(r.operand(0))),
+                        )
+                        .any(|f| f.ty().is_pointer() && kept_constant(f))
+            }
+            Some(Opcode::LLVMCall) if depth > 0 => match classify(s) {
+                CallKind::Defined(h) => {
+                    s.call_args().into_iter().any(is_param_memory)
+                        && keeps_constant_in_param_memory(h, depth - 1, kept_constant)
+                }
+                _ => false,
+            },
+            _ => false,
+        })
 }
 
 fn is_call(i: Value) -> bool {
