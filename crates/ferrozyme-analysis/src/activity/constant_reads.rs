@@ -171,10 +171,12 @@ fn immutable_root(b: Value, depth: u32) -> bool {
         && rets.iter().all(|r| immutable_pointer(*r, depth - 1))
 }
 
-/// Is `g` a global without a shadow whose initializer, and the initializers of the
-/// globals it addresses, address no global that has one (what is read out of it is
-/// immutable too)? A declaration holding pointers does not count (its pointers are not
-/// known).
+/// Is `g` a constant global (LLVM `constant`) whose initializer, and the initializers of
+/// the globals it addresses, address only constant globals (what is read out of it is
+/// immutable too)? A mutable global without a shadow does not count: one declared
+/// inactive (`__enzyme_inactive_global`) may hold, at run time, a pointer to memory whose
+/// adjoints must not be added into it (tests/c/674 stops with a message there). A
+/// declaration holding pointers does not count either (its pointers are not known).
 fn immutable_global(g: Value) -> bool {
     let mut work = vec![(g, 0u32)];
     let mut seen = HashSet::default();
@@ -187,7 +189,7 @@ fn immutable_global(g: Value) -> bool {
             return false;
         }
         if v.is_global_variable() {
-            if global_needs_shadow(v) {
+            if !v.is_global_constant() || global_needs_shadow(v) {
                 return false;
             }
             match v.initializer() {

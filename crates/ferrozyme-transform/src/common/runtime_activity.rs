@@ -499,15 +499,7 @@ fn keeps_constant_in_param_memory(
                     return kept_constant(v);
                 }
                 carries_pointer_field(v.ty())
-                    && inserted_pointers(v)
-                        .into_iter()
-                        .chain(constant_fields(v))
-                        .chain(
-                            record_chain(v)
-                                .into_iter()
-                                .flat_map(|r| constant_fields(r.operand(0))),
-                        )
-                        .any(|f| f.ty().is_pointer() && kept_constant(f))
+                    && record_pointers(v).into_iter().any(|f| kept_constant(f))
             }
             Some(Opcode::LLVMCall) if depth > 0 => match classify(s) {
                 CallKind::Defined(h) => {
@@ -641,14 +633,9 @@ fn kept_record_fields(
     if !carries_pointer_field(v.ty()) {
         return None;
     }
-    let kept: Vec<Value> = inserted_pointers(v)
+    let kept: Vec<Value> = record_pointers(v)
         .into_iter()
-        .chain(
-            record_chain(v)
-                .into_iter()
-                .flat_map(|r| constant_fields(r.operand(0))),
-        )
-        .filter(|f| f.ty().is_pointer() && lacks_shadow(act, *f) && kept_constant(*f))
+        .filter(|f| lacks_shadow(act, *f) && kept_constant(*f))
         .collect();
     (!kept.is_empty()).then_some(kept)
 }
@@ -705,6 +692,16 @@ fn inserted_pointers(v: Value) -> Vec<Value> {
         .map(|x| x.operand(1))
         .filter(|f| f.ty().is_pointer())
         .collect()
+}
+
+/// The pointers the `insertvalue` chain building `v` puts into it, and those of the
+/// constant records it starts from ([`RuntimeActivity::record_constants`]).
+fn record_pointers(v: Value) -> Vec<Value> {
+    let bases = record_chain(v)
+        .into_iter()
+        .flat_map(|r| constant_fields(r.operand(0)))
+        .filter(|f| f.ty().is_pointer());
+    inserted_pointers(v).into_iter().chain(bases).collect()
 }
 
 /// The `insertvalue`s of the chain building `v`, nested records' chains included.
