@@ -136,6 +136,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool, unpeeled: Option<u8>) -> R
     crate::iter::bump_in_clone(f);
     drop_unwind_paths(m, f);
     crate::fortran_constants::copy_constant_arrays(m, f);
+    crate::constant_copies::restore_constant_pointers(m, f);
     crate::fortran::redirect_runtime_calls(m, f)?;
     crate::parallel::atomic_cas::rewrite(m, f);
     crate::parallel::tasks::serialize(m, f);

@@ -40,6 +40,7 @@ mod checkgrad;
 mod checkpoint;
 mod clone;
 mod common;
+mod constant_copies;
 mod contexts;
 mod cse;
 mod custom;

@@ -14,13 +14,17 @@
 //!   in it is kept where the caller reads it, as in memory the caller handed in. A node a
 //!   container allocates and links into its table (tests/cxx/80) is kept elsewhere too,
 //!   and does not count.
+//! * [`immutable_memory_pointer`]: the same walk from roots that are not parameters: a
+//!   global without a shadow (a `static const double` table), or what a function given
+//!   no pointer returns out of one (rec36).
 
 use crate::hash::HashSet;
 
 use ferrozyme_llvm::{Opcode, Value};
 
 use super::globals::{
-    extracted_returned_arg, return_sources, returned_param, returns_fresh_memory, strip_offsets,
+    extracted_returned_arg, global_needs_shadow, return_sources, returned_param, returned_values,
+    returns_fresh_memory, strip_offsets,
 };
 use super::int_bits::is_unaddressable;
 use super::kept_pointers::stores_param;
@@ -116,6 +120,88 @@ pub fn constant_read_chain(v: Value, is_root: impl Fn(Value) -> bool) -> Option<
         l = source_of(l.operand(0));
     }
     Some(chain)
+}
+
+/// How many calls deep [`immutable_memory_pointer`] follows a returned pointer.
+const IMMUTABLE_CALL_DEPTH: u32 = 2;
+
+/// Does pointer `v` point into memory that holds no derivative in any run, without being
+/// an `enzyme_const` parameter's: a global without a shadow (`static const double
+/// TABLE[]`, a constant struct) whose initializer addresses no global that has one
+/// ([`immutable_global`]), an address computed from it, a pointer read out of such a
+/// global any number of loads deep (`PTRS[k]`, `HOLD.tab` at -O0:
+/// [`constant_read_chain`]), or what a function with IR returns that is given no pointer
+/// and returns only such pointers (`const double *table_row(int k)`, two calls deep).
+/// Stored into shadowed memory (a record's field), its shadow was null and a reader's
+/// adjoint went through it (rec36, tests/c/1392); runtime activity makes it its own
+/// shadow, as an `enzyme_const` parameter's.
+pub fn immutable_memory_pointer(v: Value) -> bool {
+    v.ty().is_pointer() && immutable_pointer(v, IMMUTABLE_CALL_DEPTH)
+}
+
+/// The pointers into immutable memory ([`immutable_memory_pointer`]) among what defined
+/// function `f` returns, also as a field of a record it returns (`return_sources`: a
+/// `pair mk(double s) { pair c = {TABLE, s}; return c; }` at -O0 returns the record
+/// loaded from the slot `TABLE` was stored into, tests/c/1393).
+pub fn returned_immutable_pointers(f: Value) -> Vec<Value> {
+    return_sources(f)
+        .into_iter()
+        .filter(|v| immutable_memory_pointer(*v))
+        .collect()
+}
+
+fn immutable_pointer(v: Value, depth: u32) -> bool {
+    constant_read_chain(v, |b| immutable_root(b, depth)).is_some()
+}
+
+/// A root of [`immutable_memory_pointer`]'s walk.
+fn immutable_root(b: Value, depth: u32) -> bool {
+    if b.is_global_variable() {
+        return immutable_global(b);
+    }
+    if depth == 0 || b.opcode() != Some(Opcode::LLVMCall) {
+        return false;
+    }
+    let CallKind::Defined(g) = classify(b) else {
+        return false;
+    };
+    let rets = returned_values(g);
+    !b.call_args().iter().any(|a| a.ty().is_pointer())
+        && !rets.is_empty()
+        && rets.iter().all(|r| immutable_pointer(*r, depth - 1))
+}
+
+/// Is `g` a constant global (LLVM `constant`) whose initializer, and the initializers of
+/// the globals it addresses, address only constant globals (what is read out of it is
+/// immutable too)? A mutable global without a shadow does not count: one declared
+/// inactive (`__enzyme_inactive_global`) may hold, at run time, a pointer to memory whose
+/// adjoints must not be added into it (tests/c/674 stops with a message there). A
+/// declaration holding pointers does not count either (its pointers are not known).
+fn immutable_global(g: Value) -> bool {
+    let mut work = vec![(g, 0u32)];
+    let mut seen = HashSet::default();
+    while let Some((v, depth)) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        // A constant's operands, not a walk through the program: a few dozen at most.
+        if seen.len() > 256 {
+            return false;
+        }
+        if v.is_global_variable() {
+            if !v.is_global_constant() || global_needs_shadow(v) {
+                return false;
+            }
+            match v.initializer() {
+                Some(init) => work.push((init, 0)),
+                None if v.global_value_type().contains_pointer() => return false,
+                None => {}
+            }
+        } else if depth < 8 && !v.is_function() {
+            work.extend((0..v.num_operands()).map(|k| (v.operand(k), depth + 1)));
+        }
+    }
+    true
 }
 
 /// Does address `p` point into memory its function allocates (`malloc`, `calloc`,

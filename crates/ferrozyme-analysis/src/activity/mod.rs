@@ -44,7 +44,10 @@ pub use local_stores::{
 
 /// The name prefix of the transform's checkpointed and fixed-point loop functions.
 pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";
-pub use constant_reads::{base_object, constant_read_chain, is_returned_allocation, pointer_base};
+pub use constant_reads::{
+    base_object, constant_read_chain, immutable_memory_pointer, is_returned_allocation,
+    pointer_base, returned_immutable_pointers,
+};
 pub use globals::{
     extracted_returned_arg, functions_referencing_shadowed_globals,
     functions_touching_shadowed_globals, global_needs_shadow, is_readnone_function,

@@ -119,14 +119,35 @@ pub(crate) fn kept_constant_pointer(
     const_params: &HashSet<Value>,
 ) -> bool {
     let base = stored_pointer_base(v);
-    const_params.contains(&base)
-        && !ferrozyme_analysis::activity::is_empty_object_param(v)
+    if !const_params.contains(&base) {
+        return immutable_float_pointer(v, types);
+    }
+    !ferrozyme_analysis::activity::is_empty_object_param(v)
         && !ferrozyme_analysis::activity::is_empty_object_param(base)
         && {
             let pointee = types.pointee_tree(base);
             (pointee.is_empty() && !declared_float_free(base))
                 || holds_floats(&pointee, FLOATS_BEHIND_POINTERS, Unlearned::Ignored)
         }
+}
+
+/// Is `v` a pointer to floating-point data in memory that holds no derivative in any run,
+/// not a parameter's (`activity::immutable_memory_pointer`: a constant global table, a
+/// pointer read out of one, what a function given no pointer returns out of one)? Its
+/// shadow is the pointer itself where it is stored into shadowed memory, alone or as a
+/// record's field (rec36, tests/c/1392-1394; the shadow field used to be null). Where
+/// type analysis learned nothing of what it points to, the global it points into must
+/// hold floats.
+fn immutable_float_pointer(v: Value, types: &ferrozyme_analysis::types::TypeAnalysis) -> bool {
+    if !ferrozyme_analysis::activity::immutable_memory_pointer(v) {
+        return false;
+    }
+    let pointee = types.pointee_tree(v);
+    if pointee.is_empty() {
+        let g = base_object(v);
+        return g.is_global_variable() && g.global_value_type().contains_fp();
+    }
+    holds_floats(&pointee, FLOATS_BEHIND_POINTERS, Unlearned::Ignored)
 }
 
 /// How many pointers deep [`kept_constant_pointer`] looks for floats: as deep as a type
@@ -213,10 +234,14 @@ fn stores_constant_pointer(
     }
     let base = stored_pointer_base(v);
     if !const_params.contains(&base) {
+        // A local slot too (rec36: a record passed by value at -O2, `ctx c = {hd->tab, ..}`
+        // copied into the `byval` slot, tests/c/1392).
         let handed = ferrozyme_analysis::activity::is_param_memory(p)
-            || ferrozyme_analysis::activity::is_returned_allocation(p);
+            || ferrozyme_analysis::activity::is_returned_allocation(p)
+            || base_object(p).opcode() == Some(Opcode::LLVMAlloca);
         return constant_call_result(v, act, types, const_params)
-            || (handed && pointer_read_from_constant(v, types, const_params));
+            || (handed && pointer_read_from_constant(v, types, const_params))
+            || immutable_float_pointer(v, types);
     }
     if ferrozyme_analysis::activity::is_empty_object_param(v) {
         return false;

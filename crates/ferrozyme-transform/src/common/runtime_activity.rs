@@ -41,7 +41,7 @@
 //! flagged) ([`RuntimeActivity::checked_stores`]). Storing into constant memory without reading
 //! back through such pointers stays allowed, as for `enzyme_const` buffers (`audit::body`).
 
-use ferrozyme_analysis::hash::HashSet;
+use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::{is_unaddressable, Activity};
 use ferrozyme_analysis::calls::{classify, CallKind};
@@ -74,6 +74,11 @@ pub(crate) struct RuntimeActivity {
     /// tangents or zero adjoints, the integers as they are), also where activity gives
     /// the record none (`{w, s}` before the shadowed `out` joins it).
     pub own_records: HashSet<Value>,
+    /// The constant records such an `insertvalue` chain starts from that hold a constant
+    /// pointer (`{ptr @TABLE, double poison}`: instsimplify folds the first insertions of
+    /// clang -O0's `pair c = {TABLE, s}; return c;`), with their shadow records: the
+    /// constant pointers and integers as they are, zero elsewhere.
+    pub record_constants: HashMap<Value, Value>,
 }
 
 impl RuntimeActivity {
@@ -107,6 +112,14 @@ impl RuntimeActivity {
     /// activity may give it none ([`RuntimeActivity::own_records`])?
     pub fn builds_record_shadow(&self, i: Value) -> bool {
         self.active() && self.own_records.contains(&i)
+    }
+
+    /// The shadow of constant record `v` ([`RuntimeActivity::record_constants`]).
+    pub fn constant_record_shadow(&self, v: Value) -> Option<Value> {
+        if !self.active() {
+            return None;
+        }
+        self.record_constants.get(&v).copied()
     }
 
     /// Must accesses through `v`'s shadow be guarded by `shadow != primal`?
@@ -214,20 +227,33 @@ pub(crate) fn analyze(
                     rt.own_shadow.insert(v);
                     tainted = true;
                 } else if let Some(kept) = record_fields_keeping_constant(act, i, &kept_constant) {
-                    // The record's shadow is built field by field: the constant pointer
-                    // is its own shadow in it, and the record carries that pointer to
-                    // what is taken out of it (maybe-primal).
-                    rt.own_shadow.extend(kept);
-                    for r in record_chain(v) {
-                        if act.is_shadowed(r) || act.is_active(r) {
-                            rt.maybe_primal.insert(r);
-                        }
-                        rt.own_records.insert(r);
-                    }
+                    take_over_record(&mut rt, act, v, kept);
                     tainted = true;
                 }
             }
-            Some(LLVMCall | LLVMInvoke) if hands_constant_to_keep(act, i, &kept_constant) => {
+            // The record returned by value (clang -O0's `return c;` of a `{TABLE, s}`
+            // after SSA construction): its shadow goes to the caller, built the same way.
+            Some(LLVMRet) if i.num_operands() == 1 => {
+                let v = i.operand(0);
+                if act.is_shadowed(v) || act.is_active(v) {
+                    if let Some(kept) = kept_record_fields(act, v, &kept_constant) {
+                        take_over_record(&mut rt, act, v, kept);
+                        tainted = true;
+                    }
+                }
+            }
+            Some(LLVMCall | LLVMInvoke)
+                if hands_constant_to_keep(act, i, &kept_constant)
+                    || hands_memory_to_constant_keeper(act, i, &kept_constant) =>
+            {
+                tainted = true
+            }
+            Some(LLVMCall | LLVMInvoke)
+                if returns_record_keeping_constant(act, i, &kept_constant) =>
+            {
+                // The callee's derivative builds the record's shadow with the constant
+                // its own shadow (it stores it into its shadowed return slot).
+                rt.maybe_primal.insert(i);
                 tainted = true
             }
             _ => {}
@@ -426,6 +452,78 @@ fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value
     })
 }
 
+/// Does call `i` return by value, from a defined callee, a record with a shadow that
+/// holds a constant pointer to floats (`kept_constant`: not a parameter's, a constant
+/// global table) among its fields? clang -O0 returns `pair mk(double s) { pair c =
+/// {TABLE, s}; return c; }` as `{ptr, double}` loaded from the slot the callee stored
+/// `TABLE` into, whose shadow field is `TABLE` itself (runtime activity, in the callee);
+/// the caller read it unguarded and the reverse sweep added adjoints into the read-only
+/// table (SIGSEGV, tests/c/1393).
+fn returns_record_keeping_constant(
+    act: &Activity,
+    i: Value,
+    kept_constant: impl Fn(Value) -> bool,
+) -> bool {
+    let CallKind::Defined(g) = classify(i) else {
+        return false;
+    };
+    carries_pointer_field(i.ty())
+        && (act.is_shadowed(i) || act.is_active(i))
+        && ferrozyme_analysis::activity::returned_immutable_pointers(g)
+            .into_iter()
+            .any(|v| kept_constant(v))
+}
+
+/// Does call `i` give a defined callee shadowed memory into which the callee (or a
+/// callee of it) stores a constant pointer to floats that is not a parameter's
+/// (`kept_constant`: a constant global table's address), alone or as a field of a record
+/// stored whole? The callee's derivative stores the pointer as its own shadow, so
+/// pointers this function reads back from shadowed memory may be primals: numba's
+/// helper building a record of a constant table into the caller's slot
+/// (tests/filetests/runtime_activity_record_const_global.ll, rec36: the kernel reading
+/// the slot was not under checks and added adjoints into the read-only table).
+fn hands_memory_to_constant_keeper(
+    act: &Activity,
+    i: Value,
+    kept_constant: impl Fn(Value) -> bool,
+) -> bool {
+    let CallKind::Defined(g) = classify(i) else {
+        return false;
+    };
+    passes_shadowed_pointer(act, i) && keeps_constant_in_param_memory(g, 1, &kept_constant)
+}
+
+/// Does `g` store a `kept_constant` pointer (alone, or in a record) into memory a
+/// parameter points to, itself or through a call `depth` levels deep?
+fn keeps_constant_in_param_memory(
+    g: Value,
+    depth: u32,
+    kept_constant: &impl Fn(Value) -> bool,
+) -> bool {
+    use ferrozyme_analysis::activity::is_param_memory;
+    g.blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .any(|s| match s.opcode() {
+            Some(Opcode::LLVMStore) if is_param_memory(s.operand(1)) => {
+                let v = s.operand(0);
+                if v.ty().is_pointer() {
+                    return kept_constant(v);
+                }
+                carries_pointer_field(v.ty())
+                    && record_pointers(v).into_iter().any(|f| kept_constant(f))
+            }
+            Some(Opcode::LLVMCall) if depth > 0 => match classify(s) {
+                CallKind::Defined(h) => {
+                    s.call_args().into_iter().any(is_param_memory)
+                        && keeps_constant_in_param_memory(h, depth - 1, kept_constant)
+                }
+                _ => false,
+            },
+            _ => false,
+        })
+}
+
 fn is_call(i: Value) -> bool {
     matches!(
         i.opcode(),
@@ -531,14 +629,72 @@ fn record_fields_keeping_constant(
     kept_constant: impl Fn(Value) -> bool,
 ) -> Option<Vec<Value>> {
     let (v, p) = (i.operand(0), i.operand(1));
-    if !carries_pointer_field(v.ty()) || !act.is_shadowed(p) {
+    if !act.is_shadowed(p) {
         return None;
     }
-    let kept: Vec<Value> = inserted_pointers(v)
+    kept_record_fields(act, v, kept_constant)
+}
+
+/// The constant pointers (`kept_constant`, without a shadow) the `insertvalue` chain
+/// building record `v` puts into it, if any.
+fn kept_record_fields(
+    act: &Activity,
+    v: Value,
+    kept_constant: impl Fn(Value) -> bool,
+) -> Option<Vec<Value>> {
+    if !carries_pointer_field(v.ty()) {
+        return None;
+    }
+    let kept: Vec<Value> = record_pointers(v)
         .into_iter()
         .filter(|f| lacks_shadow(act, *f) && kept_constant(*f))
         .collect();
     (!kept.is_empty()).then_some(kept)
+}
+
+/// Takes record `v` over (`own_records`): its shadow is built field by field, the
+/// constant pointers `kept` their own shadows in it, and the record carries them to what
+/// is taken out of it (maybe-primal).
+fn take_over_record(rt: &mut RuntimeActivity, act: &Activity, v: Value, kept: Vec<Value>) {
+    for r in record_chain(v) {
+        if act.is_shadowed(r) || act.is_active(r) {
+            rt.maybe_primal.insert(r);
+        }
+        rt.own_records.insert(r);
+        let c = r.operand(0);
+        let fields = constant_fields(c);
+        if fields.iter().any(|f| kept.contains(f)) {
+            let shadow: Vec<Value> = fields
+                .iter()
+                .map(|f| {
+                    if kept.contains(f) || f.ty().is_integer() {
+                        *f
+                    } else {
+                        f.ty().zero()
+                    }
+                })
+                .collect();
+            rt.record_constants
+                .insert(c, Value::const_aggregate(c.ty(), &shadow));
+        }
+    }
+    rt.own_shadow.extend(kept);
+}
+
+/// The fields of constant record `c` (none when `c` is not a constant struct or array,
+/// or a long one).
+fn constant_fields(c: Value) -> Vec<Value> {
+    if !c.is_constant() || !matches!(c.ty().kind(), TypeKind::Struct | TypeKind::Array) {
+        return Vec::new();
+    }
+    let n = match c.ty().kind() {
+        TypeKind::Struct => c.ty().struct_fields().len() as u64,
+        _ => c.ty().array_len(),
+    };
+    if n > 64 {
+        return Vec::new();
+    }
+    (0..n as u32).filter_map(|k| c.const_element(k)).collect()
 }
 
 /// The pointers an `insertvalue` chain building `v` puts into it (nested records too).
@@ -548,6 +704,16 @@ fn inserted_pointers(v: Value) -> Vec<Value> {
         .map(|x| x.operand(1))
         .filter(|f| f.ty().is_pointer())
         .collect()
+}
+
+/// The pointers the `insertvalue` chain building `v` puts into it, and those of the
+/// constant records it starts from ([`RuntimeActivity::record_constants`]).
+fn record_pointers(v: Value) -> Vec<Value> {
+    let bases = record_chain(v)
+        .into_iter()
+        .flat_map(|r| constant_fields(r.operand(0)))
+        .filter(|f| f.ty().is_pointer());
+    inserted_pointers(v).into_iter().chain(bases).collect()
 }
 
 /// The `insertvalue`s of the chain building `v`, nested records' chains included.

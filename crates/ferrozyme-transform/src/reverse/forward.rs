@@ -106,6 +106,9 @@ impl Gen<'_> {
             // Run-time activity: a constant pointer is its own shadow.
             return self.fwd_operand(v);
         }
+        if let Some(s) = self.fx.rt.constant_record_shadow(v) {
+            return s;
+        }
         let null = self.null_shadow(v);
         if v.is_argument() {
             return self.lanes[self.lane]

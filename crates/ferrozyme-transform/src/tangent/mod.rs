@@ -312,6 +312,9 @@ impl TangentGen<'_> {
             let p = self.prim(v);
             return vec![p; self.width()];
         }
+        if let Some(s) = self.fx.rt.constant_record_shadow(v) {
+            return vec![s; self.width()];
+        }
         if (v.is_instruction() || v.is_argument()) && self.needs_tangent(v) {
             if v.is_instruction() && !self.fx.cfg.is_reachable(v.parent_block()) {
                 return vec![v.ty().poison(); self.width()];
