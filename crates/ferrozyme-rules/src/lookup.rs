@@ -92,14 +92,20 @@ pub fn intrinsic_rule(name: &str) -> Option<&'static Rule> {
         .find(|r| r.family == Family::Intrinsic && r.name == base)
 }
 
-/// The derivative rule of a libm function: `sin` or `sinf` (not `sinl`).
+/// The derivative rule of a libm function: `sin` or `sinf` (not `sinl`), and glibc's
+/// reentrant `lgamma_r` or `lgammaf_r`.
 pub fn libm_rule(name: &str) -> Option<&'static Rule> {
     let find = |n: &str| {
         all_rules()
             .iter()
             .find(|r| r.family == Family::Libm && r.name == n)
     };
-    find(name).or_else(|| name.strip_suffix('f').and_then(find))
+    find(name)
+        .or_else(|| name.strip_suffix('f').and_then(find))
+        .or_else(|| {
+            name.strip_suffix("f_r")
+                .and_then(|base| find(&format!("{base}_r")))
+        })
 }
 
 /// Intrinsics that never carry a derivative, with the reason.  An entry
@@ -319,6 +325,8 @@ mod tests {
         assert_eq!(libm_rule("hypotf").unwrap().arity, 2);
         assert_eq!(libm_rule("nonexistent"), None);
         assert_eq!(libm_rule("sinl"), None);
+        assert_eq!(libm_rule("lgammaf_r").unwrap().name, "lgamma_r");
+        assert_eq!(libm_rule("lgammaf_r").unwrap().arity, 2);
         assert_eq!(libm_rule("llvm.sin"), None);
         assert_eq!(libm_rule("fadd"), None);
         assert_eq!(libm_rule("f"), None);

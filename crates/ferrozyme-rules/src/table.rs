@@ -420,6 +420,11 @@ fn build() -> Vec<Rule> {
         rule("lgamma", L, &["digamma(x)"], POS, |a| {
             crate::special::log_gamma(a[0])
         }),
+        // glibc's reentrant lgamma (`lgammaf_r` too, see `lookup::libm_rule`): the sign of
+        // Gamma(x) goes through the `int *` instead of `signgam`; no derivative through it.
+        rule("lgamma_r", L, &["digamma(x)", Z], POS, |a| {
+            crate::special::log_gamma(a[0])
+        }),
         rule("tgamma", L, &["r*digamma(x)"], POS, |a| {
             crate::special::gamma(a[0])
         }),
@@ -498,6 +503,7 @@ mod tests {
             "jn" | "yn" => &[0],
             // a pointer: sampled as a number, never differentiated
             "remquo" => &[2],
+            "lgamma_r" => &[1],
             _ => &[],
         }
     }

@@ -37,6 +37,7 @@
 //! reference names one object and callers do not see each other's objects through it.
 
 mod access;
+mod access_window;
 mod address_only;
 mod aggregates;
 mod changes;
@@ -202,6 +203,8 @@ pub(super) struct Engine {
     recursive: HashMap<Value, u32>,
     /// Parameters their functions only measure (`engine/address_only.rs`).
     address_only: address_only::AddressOnly,
+    /// Parameters their functions only access at fixed offsets (`engine/access_window.rs`).
+    access_windows: access_window::AccessWindows,
     /// Keys changed in the pointee trees that GEP rules read (`engine/changes.rs`).
     changes: changes::ChangeLog,
     /// Per constant-offset GEP, what its rule read at its last firing (`engine/access.rs`).
@@ -230,6 +233,7 @@ impl Engine {
             rounds: 0,
             recursive: HashMap::default(),
             address_only: address_only::AddressOnly::default(),
+            access_windows: access_window::AccessWindows::default(),
             changes: changes::ChangeLog::default(),
             gep_reads: HashMap::default(),
             unchanged: unchanged::Unchanged::default(),

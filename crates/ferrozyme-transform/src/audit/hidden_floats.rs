@@ -110,18 +110,58 @@ fn touches(i: Value, act: &Activity) -> bool {
             .any(|&o| act.is_active(o) || (o.ty().is_pointer_like() && act.is_shadowed(o)))
 }
 
+/// Is `i` a load from memory with a shadow whose value reaches active data? Activity
+/// analysis finds no derivative in memory typed `__bf16` or `__float128` (a GEP into
+/// such an `enzyme_dup` array counts as inactive), so `(float)b[i] * w` read through a
+/// shadowed pointer would silently give `b` a zero derivative. Followed forward through
+/// at most [`REACH_LIMIT`] users: conversions and arithmetic on the undifferentiated
+/// type, up to the first active value or a store into memory with a shadow. A value
+/// that only meets constants (a `__float128` tolerance read from an `enzyme_dup`
+/// struct) stays allowed.
+fn loaded_from_shadow_into_active(i: Value, act: &Activity) -> bool {
+    if i.opcode() != Some(Opcode::LLVMLoad) || !act.is_shadowed(base_object(i.operand(0))) {
+        return false;
+    }
+    let mut work = vec![i];
+    let mut seen = HashSet::default();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > REACH_LIMIT {
+            continue;
+        }
+        for u in v.users() {
+            let into_shadow = u.opcode() == Some(Opcode::LLVMStore)
+                && u.operand(0) == v
+                && act.is_shadowed(base_object(u.operand(1)));
+            if act.is_active(u) || into_shadow {
+                return true;
+            }
+            if u.ty().contains_fp() || u.ty().undifferentiated_fp().is_some() {
+                work.push(u);
+            }
+        }
+    }
+    false
+}
+
+/// How many values [`loaded_from_shadow_into_active`] follows from one load.
+const REACH_LIMIT: usize = 64;
+
 pub(super) fn undifferentiated_float(i: Value, act: &Activity, out: &mut Vec<Finding>) {
     let Some(t) = i.ty().undifferentiated_fp() else {
         return;
     };
-    if !touches(i, act) {
+    let how = if touches(i, act) {
+        "depends on differentiable data"
+    } else if loaded_from_shadow_into_active(i, act) {
+        "is read from memory with a shadow (its derivative was asked for) and flows into the result"
+    } else {
         return;
-    }
+    };
     out.push(Finding {
         kind: DiagKind::UnsupportedInstruction,
         at: i,
         msg: format!(
-            "`{t}` values ({}) are not differentiated, and this one depends on differentiable data",
+            "`{t}` values ({}) are not differentiated, and this one {how}",
             super::boundary::describe(t)
         ),
         help: "compute in double (or float) in the differentiated function",

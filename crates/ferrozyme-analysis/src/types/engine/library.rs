@@ -34,7 +34,9 @@ impl Engine {
                 // The callee only measures it: linking would merge its callers' objects.
                 continue;
             }
-            let limit = callee.dereferenceable_bytes(Some(k as u32));
+            let limit = callee
+                .dereferenceable_bytes(Some(k as u32))
+                .or_else(|| self.access_windows.param(self.m, callee, k));
             self.link_call_edge(*a, p, limit);
         }
         let rets = self.returns.get(&callee).cloned().unwrap_or_default();
