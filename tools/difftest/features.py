@@ -41,6 +41,18 @@ FEATURES = {
                   "std::accumulate / std::inner_product, a helper reading a const std::vector & (const operator[], range-for)"),
     "cout": ("cxx", True, 0.25, "std::cout / std::cerr << of intermediate values inside the differentiated function"),
     "blas": ("c cxx", True, 0.25, "CBLAS calls on the arrays (dot, axpy, scal, nrm2, gemv; -lopenblas)"),
+    # --- fuzz36: the shapes the bugs of sessions 15-17 came from
+    "constw": ("c cxx", True, 0.35, "an enzyme_const weights pointer `const R *cw` read beside the active arrays, and a "
+               "struct {const R *w; R s; R *out; int n;} built on the stack, passed by value and by pointer to helpers"),
+    "cxxconst": ("cxx", True, 0.4, "constant C++ containers passed enzyme_const: const std::vector<R> & (operator[], "
+                 "range-for, data()), a span-like view {const R *p; long n;} passed by value, std::map<int, R> "
+                 "lookups (find, at, range-for)"),
+    "slotreuse": ("c cxx", True, 0.35, "a local array reused for two things in sequence, two blocks each declaring "
+                  "R tmp[4] / a struct, malloc + free and realloc inside loops"),
+    "dispatch": ("c cxx", True, 0.35, "a global table of function pointers (libm functions and local ones) indexed by "
+                 "an int, switch over an enum, early return inside nested loops, goto"),
+    "scatter": ("c cxx", True, 0.35, "integer-indexed scatters and gathers with repeated indices "
+                "(y[ix[i]] += w[i] * x[i]), memmove shifts of active ranges, divide-and-conquer recursion"),
 }
 
 OPT_CONFIGS = {
@@ -86,4 +98,4 @@ def draw(rng, lang, allowed):
 
 # Features added after the first reports, drawn after the others so that a seed keeps the
 # features it had before they existed (reports stay reproducible).
-LATER = ["algorithm", "cout", "blas"]
+LATER = ["algorithm", "cout", "blas", "constw", "cxxconst", "slotreuse", "dispatch", "scatter"]

@@ -141,6 +141,8 @@ class Gen:
             a.append("vec")
         if self.has("array"):
             a.append("arr")
+        if self.has("constw"):
+            a.append("cw")
         return a
 
     def idx(self, env):
@@ -307,7 +309,12 @@ class Gen:
                                   ("opover", "v2", 4), ("template", "tmpl", 3), ("lambda", "lambda", 3),
                                   ("vector", "push", 2), ("reference", "ref", 2), ("globals", "gwrite", 2),
                                   ("algorithm", "sort", 3), ("algorithm", "accum", 2), ("cout", "cout", 3),
-                                  ("blas", "blas", 4)]:
+                                  ("blas", "blas", 4),
+                                  ("constw", "wstruct", 4), ("cxxconst", "cvec", 3), ("cxxconst", "cview", 2),
+                                  ("cxxconst", "cmap", 3), ("slotreuse", "slots", 3), ("slotreuse", "heaploop", 3),
+                                  ("dispatch", "optab", 3), ("dispatch", "enumsw", 2), ("dispatch", "nestret", 1),
+                                  ("dispatch", "goto", 2), ("scatter", "scatter", 4), ("scatter", "shift", 2),
+                                  ("scatter", "dsum", 2)]:
                 if self.has(feat):
                     choices.append((kind, w))
         tot = sum(w for _, w in choices)
@@ -779,6 +786,263 @@ class Gen:
                            trans, const(r, 0.3, 1.0), a, b, gv),
                        "for (int q = 0; q < %s; q++) %s += %s * %s[q];" % (ylen, t, const(r, 0.05, 0.3), gv)], "}")
 
+    # ---- fuzz36: the shapes the bugs of sessions 15-17 came from
+    def _plain_w(self):
+        return [a for a in self.writable_arrays() if a not in ("vec", "arr")]
+
+    def _plain_r(self):
+        return [a for a in self.readable_arrays() if a not in ("vec", "arr")]
+
+    def s_wstruct(self, env):
+        """The constant weights `cw` and an active array in one struct built on the stack,
+        passed by value (returns a sum, writes through .out) or by pointer (writes a local)."""
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        self.need("ws", "struct FN(WS) { const R *w; R s; R *out; int n; };",
+                  C("static R FN(wsv)(struct FN(WS) p) {",
+                    ["R acc = 0;",
+                     C("for (int i = 0; i < p.n; i++) {",
+                       ["acc += p.w[i] * p.out[i] * p.s;",
+                        "p.out[i] = p.out[i] * (R)0.875 + p.w[(i + 1) % p.n] * SIN(p.s) * (R)0.25;"], "}"),
+                     "return acc;"], "}"),
+                  C("__attribute__((noinline)) void FN(wsp)(const struct FN(WS) *p, R *res) {",
+                    ["R acc = *res;",
+                     "for (int i = 0; i < p->n; i++) acc = acc * (R)0.5 + p->w[i] * TANH(p->out[(i + 2) % p->n] + p->s);",
+                     "*res = acc;"], "}"))
+        ws = "ws%d" % self.newid()
+        arr = r.choice(self._plain_w())
+        init = "struct FN(WS) %s = { cw, (R)(%s), %s, n };" % (ws, self.sq(self.expr(env, 1)), arr)
+        if r.random() < 0.5:
+            return C("{", [init, "%s += %s * FN(wsv)(%s);" % (t, const(r, 0.1, 0.5), ws)], "}")
+        if r.random() < 0.5:
+            return C("{", [init, "%s.s = %s.s * (R)0.5 + %s;" % (ws, ws, self.sq(self.expr(env, 1))),
+                           "FN(wsp)(&%s, &%s);" % (ws, t)], "}")
+        v = "wr%d" % self.newid()
+        return C("{", [init, "R %s = %s;" % (v, self.sq(self.expr(env, 1))), "FN(wsp)(&%s, &%s);" % (ws, v),
+                       "%s += %s * %s;" % (t, const(r, 0.1, 0.5), v)], "}")
+
+    def s_cvec(self, env):
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        a = r.choice(self._plain_r())
+        k = r.randint(0, 2)
+        if k == 0:
+            self.need("cvdot", C("static R FN(cvdot)(const std::vector<R> &v, const R *p, int n) {",
+                                 ["R s = 0;", "for (size_t i = 0; i < v.size() && (int)i < n; i++) s += v[i] * p[i];",
+                                  "return s;"], "}"))
+            return "%s += %s * FN(cvdot)(cv, %s, n);" % (t, const(r, 0.1, 0.5), a)
+        if k == 1:
+            q = "q%d" % self.newid()
+            return C("{", ["int %s = 0;" % q,
+                           "for (R e : cv) { %s += %s * e * %s[%s %% n]; %s++; }" % (t, const(r, 0.05, 0.3), a, q, q)],
+                     "}")
+        e = self.child(env)
+        q = "q%d" % self.newid()
+        e["loops"].append((q, "n"))
+        return C("{", ["const R *cp = cv.data();",
+                       "for (int %s = 0; %s < n; %s++) %s += %s * cp[(%s + %d) %% n] * %s;" % (
+                           q, q, q, t, const(r, 0.05, 0.3), q, r.randint(0, self.N - 1), self.expr(e, 1))], "}")
+
+    def s_cview(self, env):
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        self.need("view", C("struct FN(View) {", ["const R *p;", "long n;",
+                                                  "R operator[](long i) const { return p[i]; }",
+                                                  "long size() const { return n; }"], "};"),
+                  C("__attribute__((noinline)) R FN(vdot)(FN(View) v, FN(View) u) {",
+                    ["R s = 0;", "for (long i = 0; i < v.size() && i < u.size(); i++) s += v[i] * SIN(u[i]);",
+                     "return s;"], "}"))
+        a = r.choice(self._plain_r())
+        views = ["FN(View){cv.data(), (long)cv.size()}", "FN(View){%s, (long)n}" % a]
+        if r.random() < 0.5:
+            views.reverse()
+        return "%s += %s * FN(vdot)(%s, %s);" % (t, const(r, 0.1, 0.5), views[0], views[1])
+
+    def s_cmap(self, env):
+        """cm holds the keys 0, 2, ..., 2 NN - 2 (main): odd keys miss."""
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        k = r.randint(0, 2)
+        if k == 0:
+            it = "it%d" % self.newid()
+            return C("{", ["auto %s = cm.find((n + %d) %% (2 * n));" % (it, r.randint(0, 2 * self.N)),
+                           "if (%s != cm.end()) %s += %s * %s->second * %s;" % (it, t, const(r, 0.1, 0.5), it,
+                                                                                  self.expr(env, 1)),
+                           "else %s += %s * %s;" % (t, const(r, 0.05, 0.2), self.expr(env, 1))], "}")
+        if k == 1:
+            return "%s += %s * cm.at(%d) * %s;" % (t, const(r, 0.1, 0.5), 2 * r.randint(0, self.N - 1), self.expr(env, 1))
+        a = r.choice(self._plain_r())
+        return "for (const auto &kv : cm) %s += %s * kv.second * %s[kv.first / 2 %% n];" % (t, const(r, 0.05, 0.2), a)
+
+    def s_slots(self, env):
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        e = self.child(env)
+        e["loops"].append(("q", "c"))
+        c1 = lambda: const(r, 0.1, 0.5)  # noqa: E731
+        if r.random() < 0.4:  # one array, two uses
+            return C("{", ["R tmp[4];",
+                           "for (int q = 0; q < 4; q++) tmp[q] = %s;" % self.sq(self.expr(e, 1)),
+                           "R u = tmp[0] * tmp[3] + tmp[1] - tmp[2];",
+                           "for (int q = 0; q < 4; q++) tmp[q] = u * %s + %s;" % (c1(), self.sq(self.expr(e, 1))),
+                           "%s += %s * (tmp[%d] + tmp[%d] * u);" % (t, c1(), r.randint(0, 3), r.randint(0, 3))], "}")
+        second = ["R tmp[4];", "for (int q = 0; q < 4; q++) tmp[q] = %s;" % self.sq(self.expr(e, 1)),
+                  "%s += %s * tmp[%d] * tmp[%d];" % (t, c1(), r.randint(0, 3), r.randint(0, 3))]
+        if r.random() < 0.5:
+            self.need("pair", "struct FN(P) { R a; int k; R b; };")
+            second = ["struct FN(P) tmp = { (R)(%s), %d, (R)(%s) };" % (self.sq(self.expr(env, 1)), r.randint(0, 3),
+                                                                      self.sq(self.expr(env, 1))),
+                      "tmp.b = tmp.a * tmp.b + (R)tmp.k * %s;" % c1(),
+                      "%s += %s * tmp.b;" % (t, c1())]
+        return C("", [C("{", ["R tmp[4];", "for (int q = 0; q < 4; q++) tmp[q] = %s;" % self.sq(self.expr(e, 1)),
+                              "%s += %s * (tmp[0] + tmp[%d] * tmp[%d]);" % (t, c1(), r.randint(0, 3),
+                                                                           r.randint(0, 3))], "}"),
+                      C("{", second, "}")], "")
+
+    def s_heaploop(self, env):
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        it = "it%d" % self.newid()
+        e = self.child(env)
+        e["loops"].append((it, "c"))
+        kk = r.randint(2, 4)
+        if r.random() < 0.5:
+            e2 = self.child(e)
+            e2["loops"].append(("q", "n"))
+            return C("for (int %s = 0; %s < %d; %s++) {" % (it, it, kk, it),
+                     ["R *p = (R *)malloc(n * sizeof(R));",
+                      "for (int q = 0; q < n; q++) p[q] = %s;" % self.sq(self.expr(e2, 1)),
+                      "%s += %s * p[%s] * p[%d];" % (t, const(r, 0.05, 0.3), self.idx(e), r.randint(0, self.N - 1)),
+                      "free(p);"], "}")
+        return C("{", ["R *buf = NULL;",
+                       C("for (int %s = 0; %s < %d; %s++) {" % (it, it, kk, it),
+                         ["buf = (R *)realloc(buf, (%s + 1) * sizeof(R));" % it,
+                          "buf[%s] = %s;" % (it, self.sq(self.expr(e, 1))),
+                          "if (%s > 0) buf[%s] += buf[%s - 1] * %s;" % (it, it, it, const(r, 0.2, 0.7))], "}"),
+                       "for (int q = 0; q < %d; q++) %s += %s * buf[q];" % (kk, t, const(r, 0.1, 0.4)),
+                       "free(buf);"], "}")
+
+    def s_optab(self, env):
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        self.need("optab", "static R FN(op_sq)(R v) { return v * v * (R)0.5; }",
+                  "__attribute__((noinline)) R FN(op_lin)(R v) { return (R)0.75 * v + (R)0.125; }",
+                  "static R (*%sFN(ops)[5])(R) = { SIN, TANH, FN(op_sq), ATAN, FN(op_lin) };" % r.choice(["", "const "]))
+        sel = r.choice([lp[0] for lp in env["loops"]] + ["n", "n + 1"] if env["loops"] else ["n", "n + 1", "n + 3"])
+        return "%s += %s * FN(ops)[(%s) %% 5](%s);" % (t, const(r, 0.1, 0.6), sel, self.sq(self.expr(env, 1)))
+
+    def s_enumsw(self, env):
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        self.need("mode", "enum FN(Mode) { FN(M_ADD), FN(M_MUL), FN(M_SQ), FN(M_SKIP) };")
+        q = "q%d" % self.newid()
+        e = self.child(env)
+        e["loops"].append((q, "n"))
+        a, b = r.choice(self.readable_arrays()), r.choice(self.readable_arrays())
+        return C("for (int %s = 0; %s < n; %s++) {" % (q, q, q),
+                 ["enum FN(Mode) md = (enum FN(Mode))((%s + %d) %% 4);" % (q, r.randint(0, 3)),
+                  C("switch (md) {", ["case FN(M_ADD): %s += %s * %s[%s]; break;" % (t, const(r, 0.05, 0.3), a, q),
+                                      "case FN(M_MUL): %s *= (R)1 + (R)0.1 * SIN(%s[%s]); break;" % (t, b, q),
+                                      "case FN(M_SQ): %s += %s * %s;" % (t, const(r, 0.05, 0.3), self.sq(self.expr(e, 1))),
+                                      "  break;", "default: break;"], "}")], "}")
+
+    def s_nestret(self, env):
+        """An early return from inside two nested loops (the heap scratch freed first)."""
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        i, j = "i%d" % self.newid(), "j%d" % self.newid()
+        e = self.child(env)
+        e["loops"] += [(i, "n"), (j, "c")]
+        fr = "free(hm); " if self.use_heap else ""
+        return C("for (int %s = 0; %s < n; %s++) {" % (i, i, i),
+                 [C("for (int %s = 0; %s < 3; %s++) {" % (j, j, j),
+                    ["if (%s == %d && %s > %s) { %sreturn %s * %s; }" % (
+                        j, r.randint(0, 2), self.expr(e, 1), const(r, 0.8, 2.0) + "3", fr, t, const(r, 0.5, 2)),
+                     "%s += %s * %s;" % (t, const(r, 0.02, 0.2), self.sq(self.expr(e, 1)))], "}")], "}")
+
+    def s_goto(self, env):
+        r = self.r
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        lab = "L%d" % self.newid()
+        q = "q%d" % self.newid()
+        e = self.child(env)
+        e["loops"].append((q, "n"))
+        return C("{", [C("for (int %s = 0; %s < n; %s++) {" % (q, q, q),
+                         ["%s += %s * %s;" % (t, const(r, 0.05, 0.3), self.sq(self.expr(e, 1))),
+                          "if (%s > %s) goto %s;" % (self.expr(e, 1), const(r, 0.5, 1.5) + "7", lab)], "}"),
+                       "%s = %s * %s + %s;" % (t, const(r, 0.3, 0.9), t, self.sq(self.expr(env, 1))),
+                       "%s:;" % lab], "}")
+
+    def s_scatter(self, env):
+        r = self.r
+        N = self.N
+        kk = r.randint(N, 2 * N)
+        name = "ix%d" % self.newid()
+        vals = [r.randint(0, N - 1) for _ in range(kk)]
+        vals[r.randint(1, kk - 1)] = vals[0]  # at least one repeated index
+        self.need(name, "static const int FN(%s)[%d] = {%s};" % (name, kk, ", ".join(map(str, vals))))
+        q = "q%d" % self.newid()
+        src = r.choice(self.readable_arrays())
+        wt = "cw[%s %% n]" % q if self.has("constw") and r.random() < 0.7 else "(R)%s" % const(r, 0.2, 0.9)
+        if r.random() < 0.6:
+            dst = r.choice(self._plain_w())
+            return "for (int %s = 0; %s < %d; %s++) %s[FN(%s)[%s]] += %s * %s[%s %% n];" % (
+                q, q, kk, q, dst, name, q, wt, src, q)
+        t = self._target(env)
+        if not t:
+            return self.s_decl(env)
+        return "for (int %s = 0; %s < %d; %s++) %s += %s * %s[FN(%s)[%s]] * %s[%s %% n];" % (
+            q, q, kk, q, t, wt, src, name, q, r.choice(self.readable_arrays()), q)
+
+    def s_shift(self, env):
+        r = self.r
+        a = r.choice(self._plain_w())
+        if r.random() < 0.5:
+            return C("{", ["memmove(%s + 1, %s, (n - 1) * sizeof(R));" % (a, a),
+                           "%s[0] = %s;" % (a, self.sq(self.expr(env, 1)))], "}")
+        k = r.randint(1, 3)
+        return C("{", ["memmove(%s, %s + %d, (n - %d) * sizeof(R));" % (a, a, k, k),
+                       "%s[n - 1] = %s * %s[n - 1] + %s;" % (a, const(r, 0.3, 0.9), a, self.sq(self.expr(env, 1)))], "}")
+
+    def s_dsum(self, env):
+        r = self.r
+        if r.random() < 0.6:
+            t = self._target(env)
+            if not t:
+                return self.s_decl(env)
+            self.need("dsum", C("static R FN(dsum)(const R *p, int lo, int hi) {",
+                                [C("if (hi - lo <= 2) {", ["R s = 0;", "for (int i = lo; i < hi; i++) s += p[i] * SIN(p[i]);",
+                                                           "return s;"], "}"),
+                                 "int mid = (lo + hi) / 2;",
+                                 "return FN(dsum)(p, lo, mid) * (R)0.75 + FN(dsum)(p, mid, hi);"], "}"))
+            return "%s += %s * FN(dsum)(%s, 0, n);" % (t, const(r, 0.1, 0.5), r.choice(self._plain_r()))
+        self.need("rscale", C("__attribute__((noinline)) void FN(rscale)(R *p, int k, R s) {",
+                              ["if (k <= 0) return;", "p[k - 1] = p[k - 1] * s + (R)0.1 * SIN(p[k]);",
+                               "FN(rscale)(p, k - 1, s);"], "}"))
+        return "FN(rscale)(%s, %d, (R)(%s));" % (r.choice(self._plain_w()), r.randint(1, self.N - 1),
+                                                 "0.75 + 0.25 * TANH(%s)" % self.expr(env, 1))
+
+
     # ---------------- program ----------------
     def scalars(self):
         """Floating parameters after the ints: (name, kind) with kind R / float / complex / ldouble."""
@@ -875,7 +1139,9 @@ class Gen:
         if self.use_heap:
             fin.append("free(hm);")
         fin.append("return ret;")
-        params = ["R *x", "R *y" if self.ydup else "const R *y"] + (["R *out"] if self.has_out else []) + ["int n"] + \
+        params = ["R *x", "R *y" if self.ydup else "const R *y"] + (["R *out"] if self.has_out else []) + \
+            (["const R *cw"] if self.has("constw") else []) + \
+            (["const std::vector<R> &cv", "const std::map<int, R> &cm"] if self.has("cxxconst") else []) + ["int n"] + \
             (["int m"] if self.has_m else []) + ["%s %s" % (SCALAR_DECL[k], nm) for nm, k in self.scalars()]
         fnitem = C("R FN(f)(%s) {" % ", ".join(params), pre, body, fin, "}")
         items = []

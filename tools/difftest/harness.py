@@ -98,6 +98,8 @@ def emit(g, items, mode=None):
             head += ["#include <algorithm>", "#include <functional>", "#include <numeric>"]
         if g.has("cout"):
             head += ["#include <iostream>"]
+        if g.has("cxxconst"):
+            head += ["#include <map>"]
     else:
         head += ["#include <complex.h>"]
     head += ['#include "fz_test.h"', "#define NN %d" % g.N]
@@ -142,6 +144,22 @@ def main_text(g, mode):
     if not g.ydup:
         pt[1] = "const " + pt[1]
         lpt[1] = "const " + lpt[1]
+    # Constant arguments (enzyme_const) after out: (tested type, reference type, hook type,
+    # hook argument, tested call argument, reference call argument).
+    consts = []
+    if g.has("constw"):
+        consts.append(("const %s *" % R, "const long double *", "const %s *" % R, "cws", "cws", "LW"))
+    if g.has("cxxconst"):
+        byref = __import__("random").Random(g.seed * 13 + 5).random() < 0.5 and g.typed_hook
+        for ty, v in (("std::vector<%s>", "CV"), ("std::map<int, %s>", "CM")):
+            t_, l_ = ty % R, ty % "long double"
+            hook_t, hook_a = ("const %s &" % t_, v) if byref else ("const %s *" % t_, "&" + v)
+            consts.append(("const %s &" % t_, "const %s &" % l_, hook_t, hook_a, v, "L" + v))
+    at = 3 if g.has_out else 2
+    pt[at:at] = [c[0] for c in consts]
+    lpt[at:at] = [c[1] for c in consts]
+    const_args = [x for c in consts for x in ("enzyme_const", c[3])]
+    const_targs = [x for c in consts for x in ("int", c[2])]
     link = 'extern "C" ' if g.cxx_linkage else ""
     h = ["%s f_f(%s);" % (R, ", ".join(pt)), "long double f_r(%s);" % ", ".join(lpt)]
     K = ncoord
@@ -158,6 +176,8 @@ def main_text(g, mode):
     if g.has_out:
         args += ["enzyme_dup", "outs", "douts"]
         targs += ["int", "%s *" % R, "%s *" % R]
+    args += const_args
+    targs += const_targs
     if g.nconst_marked:
         args += ["enzyme_const", "n"]
         targs += ["int", "int"]
@@ -192,6 +212,8 @@ def main_text(g, mode):
     if g.has_out:
         fargs += ["enzyme_dup", "outs", "touts"]
         ftargs += ["int", "%s *" % R, "%s *" % R]
+    fargs += const_args
+    ftargs += const_targs
     fargs += ["enzyme_const", "n"]
     ftargs += ["int", "int"]
     if g.has_m:
@@ -225,15 +247,18 @@ def main_text(g, mode):
     if g.has("globals"):
         glob = ("  gs_f = (%s)fz_uniform(0.5, 1.5); gs_r = gs_f;\n"
                 "  for (int i = 0; i < NN; i++) { gt_f[i] = (%s)fz_uniform(-1, 1); gt_r[i] = gt_f[i]; }") % (R, R)
-    tested_call = "f_f(xs, ys, %s n, %s %s)" % ("outs," if g.has_out else "", "M," if g.has_m else "",
+    cargs = "".join(c[4] + ", " for c in consts)
+    lcargs = "".join(c[5] + ", " for c in consts)
+    tested_call = "f_f(xs, ys, %s %s n, %s %s)" % ("outs," if g.has_out else "", cargs, "M," if g.has_m else "",
                                                ", ".join(tested_arg(n_, k_, c_) for n_, k_, c_ in slots))
-    ref_call = "f_r(lx, ly, %s NN, %s %s)" % ("lo," if g.has_out else "", "M," if g.has_m else "",
+    ref_call = "f_r(lx, ly, %s %s NN, %s %s)" % ("lo," if g.has_out else "", lcargs, "M," if g.has_m else "",
                                              ", ".join(ref_arg(n_, k_, c_, "ps") for n_, k_, c_ in slots))
     text = r"""
 %(h)s
 static %(R)s X0[NN], Y0[NN]; static int M;
 static long double S0[8], TS[8], W[NN];
 static %(R)s xs[NN], ys[NN], outs[NN], dxs[NN], dys[NN], douts[NN];
+%(cglob)s
 static long double ref(const long double *px, const long double *py, const long double *ps) {
   long double lx[NN], ly[NN], lo[NN];
   for (int i = 0; i < NN; i++) { lx[i] = px[i]; ly[i] = py[i]; lo[i] = 0; }
@@ -262,6 +287,7 @@ int main(void) {
 %(init_s)s
   M = (int)(fz_rand_u64() %% 9);
 %(glob)s
+%(cinit)s
   int n = NN;
   for (int i = 0; i < NN; i++) { LX[i] = X0[i]; LY[i] = Y0[i]; }
   for (int k = 0; k < 8; k++) LS[k] = S0[k];
@@ -279,6 +305,7 @@ int main(void) {
   {
     for (int i = 0; i < NN; i++) { xs[i] = X0[i]; ys[i] = Y0[i]; outs[i] = 0; dxs[i] = 0; dys[i] = 0; douts[i] = (%(R)s)W[i]; }
     %(retT)s g = %(hook)s((void *)f_f, %(args)s);
+    bad += const_changed("reverse");
     for (int i = 0; i < NN; i++) {
       double ex = fabs((double)xs[i] - (double)xa[i]), ey = fabs((double)ys[i] - (double)ya[i]);
       if (ex > %(ptol)s * fmax(1.0, fabs((double)xa[i])) || ey > %(ptol)s * fmax(1.0, fabs((double)ya[i]))) {
@@ -316,6 +343,14 @@ int main(void) {
       TX[i] = txs[i]; TY[i] = tys[i]; touts[i] = 0; xs[i] = X0[i]; ys[i] = Y0[i]; outs[i] = 0;
     }
     long double tv = __enzyme_fwddiff_typed((void *)f_f, %(fargs)s);
+    bad += const_changed("forward");
+    for (int i = 0; i < NN; i++) {
+      double ex = fabs((double)xs[i] - (double)xa[i]), ey = fabs((double)ys[i] - (double)ya[i]);
+      if (ex > %(ptol)s * fmax(1.0, fabs((double)xa[i])) || ey > %(ptol)s * fmax(1.0, fabs((double)ya[i]))) {
+        printf("SIDEEFFECT forward i=%%d x: fwd-run=%%.17g primal-run=%%.17g  y: %%.17g %%.17g\n", i, (double)xs[i], (double)xa[i], (double)ys[i], (double)ya[i]);
+        bad++;
+      }
+    }
     %(toutsum)s
     long double fdv[2];
     for (int r = 0; r < 2; r++) {
@@ -346,8 +381,38 @@ int main(void) {
            outsum="for (int i = 0; i < NN; i++) v += W[i] * lo[i];" if g.has_out else "",
            outsum2="for (int i = 0; i < NN; i++) pv += W[i] * outs[i];" if g.has_out else "",
            toutsum="for (int i = 0; i < NN; i++) tv += W[i] * touts[i];" if g.has_out else "",
-           ptol=ptol, dtol=dtol, ftol=ftol, retT=retT, hook=hook, args=", ".join(args), ncoord=ncoord,
+           cglob=const_globals(g, R), cinit=const_init(g, R), ptol=ptol, dtol=dtol, ftol=ftol, retT=retT, hook=hook, args=", ".join(args), ncoord=ncoord,
            ydup=1 if g.ydup else 0, grad_of=grad_of, link=link, ftargs=", ".join(ftargs), fargs=", ".join(fargs),
            init_t="\n".join("    TS[%d] = %sfz_uniform(-1, 1);" % (k + j, rnd[kind])
                             for name, kind, k in slots for j in range(2 if kind == "complex" else 1)))
     return text
+
+
+def const_globals(g, R):
+    """The constant arguments' storage and `const_changed`: every constant argument must
+    be bit-for-bit what it was after a derivative call (CONSTCHANGED otherwise)."""
+    out, chk = [], []
+    if not g.ydup:
+        chk.append('for (int i = 0; i < NN; i++) if (ys[i] != Y0[i]) { printf("CONSTCHANGED %s: y[%d] %.17g was %.17g\\n", when, i, (double)ys[i], (double)Y0[i]); bad++; }')
+    if g.has("constw"):
+        out.append("static %s cws[NN], CW0[NN]; static long double LW[NN];" % R)
+        chk.append('for (int i = 0; i < NN; i++) if (cws[i] != CW0[i]) { printf("CONSTCHANGED %s: cw[%d] %.17g was %.17g\\n", when, i, (double)cws[i], (double)CW0[i]); bad++; }')
+    if g.has("cxxconst"):
+        out.append("static std::vector<%s> CV, CV0; static std::map<int, %s> CM, CM0;" % (R, R))
+        out.append("static std::vector<long double> LCV; static std::map<int, long double> LCM;")
+        chk.append('if (CV != CV0) { printf("CONSTCHANGED %s: std::vector (size %zu, was %zu)\\n", when, CV.size(), CV0.size()); bad++; }')
+        chk.append('if (CM != CM0) { printf("CONSTCHANGED %s: std::map (size %zu, was %zu)\\n", when, CM.size(), CM0.size()); bad++; }')
+    out.append("static int const_changed(const char *when) {\n  int bad = 0;\n  (void)when;\n%s\n  return bad;\n}" % "\n".join(
+        "  " + c for c in chk))
+    return "\n".join(out)
+
+
+def const_init(g, R):
+    out = []
+    if g.has("constw"):
+        out.append("  for (int i = 0; i < NN; i++) { CW0[i] = (%s)fz_uniform(-1, 1); cws[i] = CW0[i]; LW[i] = CW0[i]; }" % R)
+    if g.has("cxxconst"):
+        out.append("  for (int i = 0; i < NN; i++) { %s v = (%s)fz_uniform(-1, 1); CV.push_back(v); LCV.push_back(v); }" % (R, R))
+        out.append("  for (int i = 0; i < NN; i++) { %s v = (%s)fz_uniform(-1, 1); CM[2 * i] = v; LCM[2 * i] = v; }" % (R, R))
+        out.append("  CV0 = CV; CM0 = CM;")
+    return "\n".join(out)

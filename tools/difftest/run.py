@@ -9,7 +9,8 @@ runs one seed (for debugging); `check.py` runs many. Statuses of one configurati
   primaldiff      PASS, but the tested primal differs from the long-double reference
   invalid         the reference is not finite / huge, or a finite difference is not
   wrong           a derivative differs from the finite differences (MISMATCH)
-  wrong-side      the derivative call changed the primal's side effects (SIDEEFFECT)
+  wrong-side      the derivative call changed the primal's side effects (SIDEEFFECT) or a
+                  constant argument (CONSTCHANGED: enzyme_const data must stay unchanged)
   error           a clean compile-time diagnostic (`error[<kind>]`, exit 1)
   compile-crash   ferrozyme panicked, died by a signal, hit `LLVM ERROR`, or reported
                   `internal-error` (the verifier rejected its output)
@@ -102,7 +103,7 @@ def compile_run(src, lang, cfg, tag, flags=(), timeout=900, keep=False, libs=())
     if p.returncode == 3:
         return "invalid", "", out
     if p.returncode == 1 and "FAIL" in p.stdout:
-        det = [l for l in p.stdout.splitlines() if l.startswith(("MISMATCH", "SIDEEFFECT"))]
+        det = [l for l in p.stdout.splitlines() if l.startswith(("MISMATCH", "SIDEEFFECT", "CONSTCHANGED"))]
         kind = "wrong" if any(l.startswith("MISMATCH") for l in det) else "wrong-side"
         if "PRIMALDIFF" in p.stdout:
             det.insert(0, "(primal differs from the reference)")
