@@ -1,6 +1,4 @@
 // OPT: O0 O2
-// IGNORE-O2: a valid program refused (found by fuzz36's difftest `constw` feature): "error[bad-autodiff-call]: in function `main`: argument 3 of `model` has type i32 but carries floating-point data (a struct or union passed by value); unmarked, it would count as a constant and its derivative would silently be zero" -- the unmarked `int n` is stored in the struct {const double *w; double s; double *out; int n;} handed to a noinline helper by pointer
-// IGNORE-PLUGIN: as at -O2
 // Constant weights (`enzyme_const`) and the active array in one struct built on the
 // stack, `{const double *w; double s; double *out; int n;}`, passed by value to a helper
 // that writes through .out and by pointer to a noinline helper, as user code bundles

@@ -1,6 +1,4 @@
 // OPT: O0 O2
-// IGNORE-O0: crashes at run time (SIGSEGV inside fz_fwd_model and fz_grad_model, forward and reverse alike; found by fuzz36's difftest `cxxconst` feature, C++ seeds 26, 66, 100, 154, 156 with `-O0`): `std::map::find` on an `enzyme_const` map that HITS, then `it->second` read beside active data. A miss (`find` == `end()`) and `cm.at(k)` pass; probably the root cause of cxx/422's range-for crash: the iterator (a node pointer of the constant map) lives in a shadowed stack object whose shadow is null
-// IGNORE-REF: as at -O0
 // A constant `std::map<int, double>` of coefficients looked up with `find` (one key present,
 // one absent) beside the active array, as code reads a sparse table. Oracle: the analytic
 // gradient, central differences, forward vs reverse (dot product), the map unchanged.

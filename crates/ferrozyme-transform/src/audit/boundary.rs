@@ -28,7 +28,7 @@
 
 use ferrozyme_abi::{EntryPoint, Marker};
 use ferrozyme_analysis::activity::ArgActivity;
-use ferrozyme_llvm::{DiagKind, Diagnostic, Opcode, Type, TypeKind, Value};
+use ferrozyme_llvm::{DiagKind, Diagnostic, Opcode, Through, Type, TypeKind, Value};
 
 use crate::request::AutodiffCall;
 
@@ -179,7 +179,8 @@ fn reaches_fp(p: Value, depth: u32) -> bool {
                     | LLVMZExt | LLVMSExt | LLVMFreeze | LLVMPHI | LLVMSelect | LLVMBitCast,
                 ) => work.push(u),
                 Some(LLVMStore) if u.operand(0) == v => {
-                    if stack_slot_read_as_fp(u.operand(1)) {
+                    let m = u.parent_function().parent_module();
+                    if stack_slot_read_as_fp(u.operand(1), m.store_size(v.ty())) {
                         return true;
                     }
                 }
@@ -200,9 +201,13 @@ fn reaches_fp(p: Value, depth: u32) -> bool {
     false
 }
 
-/// Is `ptr` (inside) a stack slot whose declared type holds floats, or whose bytes are
-/// loaded as floats or copied into such a slot?
-fn stack_slot_read_as_fp(ptr: Value) -> bool {
+/// Do the `size` bytes at `ptr` (inside a stack slot) overlap a float of the slot's
+/// declared type, or bytes the slot's loads read as floats, or is the slot copied into a
+/// slot read as floats? A store of an `int` into its own field of a struct that also
+/// holds doubles (`ws = {w, s, out, n}` at -O2, tests/c/1480) carries no float; the
+/// struct passed in an integer register and stored over its float fields (clang's `-O0`
+/// coercion slot) does. Where an offset is not constant, any float counts.
+fn stack_slot_read_as_fp(ptr: Value, size: u64) -> bool {
     let mut base = ptr;
     for _ in 0..8 {
         match base.opcode() {
@@ -213,7 +218,14 @@ fn stack_slot_read_as_fp(ptr: Value) -> bool {
     if base.opcode() != Some(Opcode::LLVMAlloca) {
         return false;
     }
-    if base.allocated_type().contains_fp() {
+    let m = base.parent_function().parent_module();
+    let offset = |p: Value| match m.strip_const_geps_through(p, Through::GepsAndCasts) {
+        (b, Some(o)) if b == base => Some(o),
+        _ => None,
+    };
+    // The stored bytes, or every byte when their offset is not known.
+    let window = offset(ptr).map_or((i64::MIN, i64::MAX), |o| (o, o.saturating_add(size as i64)));
+    if fp_overlaps(m, base.allocated_type(), 0, window) {
         return true;
     }
     let mut work = vec![base];
@@ -225,7 +237,11 @@ fn stack_slot_read_as_fp(ptr: Value) -> bool {
         for u in v.users() {
             match u.opcode() {
                 Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) => work.push(u),
-                Some(Opcode::LLVMLoad) if u.ty().contains_fp() => return true,
+                Some(Opcode::LLVMLoad) if u.ty().contains_fp() => {
+                    if offset(v).is_none_or(|o| fp_overlaps(m, u.ty(), o, window)) {
+                        return true;
+                    }
+                }
                 Some(Opcode::LLVMCall) => {
                     // memcpy(dst, this slot, n): the copy's destination decides.
                     let args = u.call_args();
@@ -244,6 +260,27 @@ fn stack_slot_read_as_fp(ptr: Value) -> bool {
         }
     }
     false
+}
+
+/// Does a float leaf of `ty`, placed at byte `at`, overlap the bytes `[lo, hi)`?
+fn fp_overlaps(m: ferrozyme_llvm::Module, ty: Type, at: i64, (lo, hi): (i64, i64)) -> bool {
+    let end = at.saturating_add(m.alloc_size(ty) as i64);
+    if end <= lo || at >= hi || !ty.contains_fp() {
+        return false;
+    }
+    match ty.kind() {
+        TypeKind::Struct => ty
+            .struct_fields()
+            .into_iter()
+            .enumerate()
+            .any(|(k, f)| fp_overlaps(m, f, at + m.field_offset(ty, k as u32) as i64, (lo, hi))),
+        TypeKind::Array => {
+            let e = ty.element_type();
+            let step = m.alloc_size(e) as i64;
+            (0..ty.array_len() as i64).any(|k| fp_overlaps(m, e, at + k * step, (lo, hi)))
+        }
+        _ => true,
+    }
 }
 
 /// [`stack_slot_read_as_fp`] without following copies (so the walk ends).
