@@ -471,14 +471,8 @@ pub(crate) fn deferrable_frees(
     returns: &[ferrozyme_llvm::Block],
 ) -> ferrozyme_analysis::hash::HashSet<Value> {
     let mut out = ferrozyme_analysis::hash::HashSet::default();
-    if returns.is_empty() {
-        return out;
-    }
-    for blk in f.blocks() {
-        if !cfg.is_reachable(blk)
-            || cfg.is_cyclic(blk)
-            || !returns.iter().all(|r| cfg.dominates(blk, *r))
-        {
+    for (blk, every_path) in blocks_run_at_most_once(f, cfg, returns) {
+        if !every_path {
             continue;
         }
         for i in blk.instructions() {
@@ -509,14 +503,8 @@ pub(crate) fn branched_handle_frees(
     returns: &[ferrozyme_llvm::Block],
 ) -> ferrozyme_analysis::hash::HashSet<Value> {
     let mut out = ferrozyme_analysis::hash::HashSet::default();
-    if returns.is_empty() {
-        return out;
-    }
-    for blk in f.blocks() {
-        if !cfg.is_reachable(blk)
-            || cfg.is_cyclic(blk)
-            || returns.iter().all(|r| cfg.dominates(blk, *r))
-        {
+    for (blk, every_path) in blocks_run_at_most_once(f, cfg, returns) {
+        if every_path {
             continue;
         }
         out.extend(
@@ -526,6 +514,20 @@ pub(crate) fn branched_handle_frees(
         );
     }
     out
+}
+
+/// The reachable blocks of `f` that are on no cycle (none when `f` never returns), each
+/// with whether it dominates every return (runs once on every path) or not (under a
+/// branch).
+fn blocks_run_at_most_once<'a>(
+    f: Value,
+    cfg: &'a ferrozyme_analysis::cfg::Cfg,
+    returns: &'a [ferrozyme_llvm::Block],
+) -> impl Iterator<Item = (ferrozyme_llvm::Block, bool)> + 'a {
+    f.blocks()
+        .into_iter()
+        .filter(move |b| !returns.is_empty() && cfg.is_reachable(*b) && !cfg.is_cyclic(*b))
+        .map(move |b| (b, returns.iter().all(|r| cfg.dominates(b, *r))))
 }
 
 /// A call of `MPI_Comm_free`/`MPI_Type_free` (or their Fortran bindings): the adjoint
