@@ -551,6 +551,7 @@ fn harmless_intrinsic(i: Value) -> bool {
 /// might.
 fn may_read_back_pointers(i: Value) -> bool {
     !is_mem_intrinsic(i)
+        && !is_blas(i)
         && matches!(
             classify(i),
             CallKind::Custom(_)
@@ -561,6 +562,15 @@ fn may_read_back_pointers(i: Value) -> bool {
                 | CallKind::OpenMp(_)
                 | CallKind::Mpi(_)
         )
+}
+
+/// A BLAS/LAPACK function with rules (`cblas_ddot`, `dgemv_`): it reads and writes
+/// arrays of floats and integers passed by address, never a pointer out of memory (a
+/// constant weights pointer stored beside the active data does not stop run-time
+/// activity from taking the store over: fuzz36's difftest C seed 7, tests/c/1481).
+fn is_blas(i: Value) -> bool {
+    i.called_function()
+        .is_some_and(|f| ferrozyme_rules::blas::blas_function(&f.name()).is_some())
 }
 
 fn is_mem_intrinsic(i: Value) -> bool {

@@ -263,10 +263,7 @@ pub(super) fn updates_in_place(func: Value) -> bool {
         return false;
     }
     let name = func.name();
-    if let Some(row) = ferrozyme_rules::blas::BLAS_FUNCTIONS
-        .iter()
-        .find(|r| r.name == name)
-    {
+    if let Some(row) = ferrozyme_rules::blas::blas_function(&name) {
         return row.updates_in_place();
     }
     if is_readonly_function(func) {
