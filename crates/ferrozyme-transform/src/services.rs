@@ -227,7 +227,7 @@ impl Support {
             return g;
         }
         let ctx = self.module.context();
-        let ty = ctx.array_type(ctx.i8(), 64);
+        let ty = ctx.array_type(ctx.i8(), SCRATCH_SLOT_BYTES);
         let g = self.module.add_global(name, ty);
         g.set_initializer(ty.zero());
         g.set_linkage_internal();
@@ -286,3 +286,7 @@ fn functions_kept(init: Value) -> Option<Value> {
     }
     any.then(|| Value::const_aggregate(ty, &elems))
 }
+
+/// The bytes of each scratch slot ([`Support::null_slot`], [`Support::sink_slot`]): a
+/// guarded access moves at most this many through one.
+pub(crate) const SCRATCH_SLOT_BYTES: u64 = 64;

@@ -362,7 +362,7 @@ pub(super) fn constant_pointer_stored(
     let p = i.operand(1);
     let base = stored_pointer_base(i.operand(0));
     match parallel_capture(p) {
-        // Runtime activity (common/runtime_activity.rs) gives the pointer itself as its
+        // Runtime activity (common/runtime_activity/) gives the pointer itself as its
         // shadow and guards the accesses through pointers read back.
         Capture::No if runtime_activity => return,
         Capture::No => {}

@@ -294,7 +294,7 @@ impl Checker<'_> {
             || !self.fx.act.is_shadowed(i)
             || self.fx.rt.is_guarded(i)
         {
-            // Guarded ones: run-time activity (common/runtime_activity.rs).
+            // Guarded ones: run-time activity (common/runtime_activity/).
             return;
         }
         let choices: Vec<Value> = if op == Opcode::LLVMSelect {

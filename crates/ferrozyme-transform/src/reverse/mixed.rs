@@ -9,7 +9,7 @@
 //! through it reads its shadow from a harmless null slot. Only `select`s whose results
 //! reach nothing but loads and stores (through GEPs) are handled this way; everything
 //! else (phis, calls, memcpy, constant pointers stored into shadowed memory) goes to
-//! run-time activity (`common/runtime_activity.rs`: the constant pointer is its own
+//! run-time activity (`common/runtime_activity/`: the constant pointer is its own
 //! shadow, accesses are guarded by `shadow != primal`), whose guards also live here
 //! (`rev_validity`, `fwd_store_validity`, `rt_valid_rev`, `rt_len`).
 
@@ -178,10 +178,13 @@ impl Gen<'_> {
 
     /// Aborts with checked store `i`'s message when `bad` (`i1`) holds at run time.
     pub(super) fn shadow_check(&mut self, i: Value, bad: Value) {
-        let msg = crate::common::runtime_activity::store_check_message(i, &self.fx.fname);
-        let g = self.fx.m.add_string("fz.msg", &msg);
-        let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
-        self.b.call_fn(check, &[bad, g]);
+        crate::common::runtime_activity::emit_store_check(
+            &self.b,
+            self.sup,
+            i,
+            &self.fx.fname,
+            bad,
+        );
     }
 
     /// Run-time activity in the reverse sweep: `shadow(p) != p`, when `p` may carry a

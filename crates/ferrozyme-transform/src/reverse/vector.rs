@@ -3,10 +3,10 @@
 
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_analysis::types::{BaseType, FpType, TypeAnalysis};
-use ferrozyme_llvm::{IntPredicate, Opcode, Type, TypeKind, Value};
+use ferrozyme_llvm::{Opcode, Type, TypeKind, Value};
 
 use super::Gen;
-use crate::common::runtime_activity::{and_lanes, any_lane};
+use crate::common::runtime_activity::{and_lanes, masked_write_to_primal};
 use crate::common::Problem;
 use crate::runtime::RtFn;
 
@@ -57,8 +57,6 @@ impl Gen<'_> {
     /// are `float`s or `double`s comes from type analysis (`copy_layout`); when it cannot
     /// tell, this is an error naming the pointer, never a guess.
     pub(super) fn rev_memcpy(&mut self, i: Value, args: &[Value]) {
-        /// The bytes of `services::sink_slot`, where guarded fields go.
-        const SINK_BYTES: u64 = 64;
         let i64t = self.fx.ctx.i64();
         let (dst, src, len) = (args[0], args[1], args[2]);
         if !self.fx.act.is_shadowed(dst) {
@@ -124,8 +122,9 @@ impl Gen<'_> {
                 CopyLayout::Strided { .. } => pointer_free,
                 CopyLayout::Fields(f) => {
                     pointer_free
-                        && f.iter()
-                            .all(|(o, t)| *o >= 0 && *o as u64 + t.size() <= SINK_BYTES)
+                        && f.iter().all(|(o, t)| {
+                            *o >= 0 && *o as u64 + t.size() <= crate::services::SCRATCH_SLOT_BYTES
+                        })
                 }
                 _ => false,
             };
@@ -282,9 +281,7 @@ impl Gen<'_> {
             Some(valid) => {
                 if self.fx.rt.checked_stores.contains(&i) {
                     let q = self.fetch(ptr);
-                    let same = self.b.icmp(IntPredicate::LLVMIntEQ, sp, q);
-                    let lanes = and_lanes(&self.b, m, same);
-                    let bad = any_lane(&self.b, lanes);
+                    let bad = masked_write_to_primal(&self.b, m, sp, q);
                     self.shadow_check(i, bad);
                 }
                 and_lanes(&self.b, m, valid)

@@ -331,7 +331,7 @@ impl TangentGen<'_> {
         ptr_k: u32,
         mask_k: u32,
     ) -> Vec<Value> {
-        use crate::common::runtime_activity::{and_lanes, any_lane};
+        use crate::common::runtime_activity::{and_lanes, masked_write_to_primal};
         let p = i.operand(ptr_k);
         let mut masks = Vec::new();
         if self.fx.rt.is_guarded(p) {
@@ -339,9 +339,7 @@ impl TangentGen<'_> {
             for (l, sp) in self.tangent(p).into_iter().enumerate() {
                 if l == 0 && self.fx.rt.checked_stores.contains(&i) {
                     let q = self.prim(p);
-                    let same = self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, sp, q);
-                    let lanes = and_lanes(&self.b, m, same);
-                    let bad = any_lane(&self.b, lanes);
+                    let bad = masked_write_to_primal(&self.b, m, sp, q);
                     self.shadow_check(i, bad);
                 }
                 let valid = self.rt_valid(p, sp).expect("a guarded pointer");

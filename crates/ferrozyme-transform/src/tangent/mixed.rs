@@ -5,7 +5,7 @@
 //! validity travels with it as an `i1`; loads through it read a zero slot and stores write
 //! a scratch slot when the constant side was chosen. Selects that go further (into a
 //! phi, a call, memory) and the other mixed cases use run-time activity instead
-//! (`common/runtime_activity.rs`: the constant pointer is its own shadow), guarded here
+//! (`common/runtime_activity/`: the constant pointer is its own shadow), guarded here
 //! by `runtime_guarded`, `rt_valid` and `rt_len`.
 
 use ferrozyme_llvm::Value;
@@ -80,10 +80,8 @@ impl TangentGen<'_> {
     /// Aborts with checked store `i`'s message (`RuntimeActivity::checked_stores`) when
     /// `bad` (`i1`) holds at run time.
     pub(super) fn shadow_check(&mut self, i: Value, bad: Value) {
-        let msg = crate::common::runtime_activity::store_check_message(i, &self.fx.req.func.name());
-        let g = self.fx.m.add_string("fz.msg", &msg);
-        let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
-        self.b.call_fn(check, &[bad, g]);
+        let fname = self.fx.req.func.name();
+        crate::common::runtime_activity::emit_store_check(&self.b, self.sup, i, &fname, bad);
     }
 
     /// `n` where all of `valid` hold, else 0 (a guarded memory intrinsic's length).
