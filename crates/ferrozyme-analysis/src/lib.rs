@@ -16,3 +16,6 @@ pub mod predecessors;
 pub mod scc;
 pub mod slots;
 pub mod types;
+
+#[cfg(test)]
+mod test_ir;

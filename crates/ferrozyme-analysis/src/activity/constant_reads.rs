@@ -281,7 +281,6 @@ mod tests {
     use super::*;
     use ferrozyme_llvm::Module;
     use inkwell::context::Context;
-    use inkwell::memory_buffer::MemoryBuffer;
 
     /// tests/c/1335 (four loads, optimized and at -O0), c/1336 (a C constructor), a
     /// container's node linked into its table (tests/cxx/80), a list walked in a loop.
@@ -359,8 +358,7 @@ declare ptr @malloc(i64)
     #[test]
     fn chains_and_returned_allocations() {
         let ctx = Context::create();
-        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
-        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let m = crate::test_ir::parse(&ctx, IR);
         let m = Module::from_inkwell(&m);
         let f = |n: &str| m.function(n).expect("defined");
         let stored = |g: Value| {

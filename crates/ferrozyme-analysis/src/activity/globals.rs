@@ -423,7 +423,6 @@ mod tests {
     use super::*;
     use ferrozyme_llvm::Module;
     use inkwell::context::Context;
-    use inkwell::memory_buffer::MemoryBuffer;
 
     /// Eigen's `Map` at `-O0`, reduced: `cast_to_pointer_type` returns its argument through
     /// a stack slot, the constructor keeps it in `m_data` through `MapBase`'s.
@@ -607,8 +606,7 @@ define double @reads(ptr %this, ptr %data) {
     #[test]
     fn returned_and_stored_parameters() {
         let ctx = Context::create();
-        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
-        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let m = crate::test_ir::parse(&ctx, IR);
         let m = Module::from_inkwell(&m);
         let f = |n: &str| m.function(n).expect("defined");
         assert_eq!(returned_param(f("cast"), 2), Some(1));

@@ -335,7 +335,6 @@ mod tests {
     use super::*;
     use ferrozyme_llvm::Module;
     use inkwell::context::Context;
-    use inkwell::memory_buffer::MemoryBuffer;
 
     /// `std::span<const double>(const std::vector<double> &)` at -O0, reduced
     /// (tests/cxx/423): `ranges::data(v)` returns the pointer `vector::data()` reads out
@@ -363,8 +362,7 @@ define void @span_from_vec(ptr %s, ptr %v) {
     #[test]
     fn follows_a_pointer_a_callee_reads_out_and_returns() {
         let ctx = Context::create();
-        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
-        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let m = crate::test_ir::parse(&ctx, IR);
         let m = Module::from_inkwell(&m);
         let f = m.function("span_from_vec").expect("defined");
         let (shadowed, not_shadowed) = ([true, false], [false, false]);

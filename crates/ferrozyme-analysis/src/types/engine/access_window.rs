@@ -113,7 +113,6 @@ fn only_holds(slot: Value, v: Value) -> bool {
 mod tests {
     use super::*;
     use inkwell::context::Context;
-    use inkwell::memory_buffer::MemoryBuffer;
 
     const IR: &str = r#"
 %S = type { double, i32, double }
@@ -159,8 +158,7 @@ define ptr @returned(ptr %p) {
     #[test]
     fn windows_of_parameters() {
         let ctx = Context::create();
-        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
-        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let m = crate::test_ir::parse(&ctx, IR);
         let m = Module::from_inkwell(&m);
         let f = |n: &str| m.function(n).expect("defined");
         let mut w = AccessWindows::default();

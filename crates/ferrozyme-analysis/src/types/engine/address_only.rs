@@ -164,7 +164,6 @@ mod tests {
     use super::*;
     use ferrozyme_llvm::Module;
     use inkwell::context::Context;
-    use inkwell::memory_buffer::MemoryBuffer;
 
     const IR: &str = r#"
 define i1 @aligned(ptr %p, i64 %align) {
@@ -235,8 +234,7 @@ done:
     #[test]
     fn measured_parameters() {
         let ctx = Context::create();
-        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
-        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let m = crate::test_ir::parse(&ctx, IR);
         let m = Module::from_inkwell(&m);
         let f = |n: &str| m.function(n).expect("defined");
         let mut a = AddressOnly::default();

@@ -123,7 +123,6 @@ pub(in crate::types) fn recursive_components(funcs: &[Value]) -> HashMap<Value, 
 mod tests {
     use ferrozyme_llvm::Module;
     use inkwell::context::Context;
-    use inkwell::memory_buffer::MemoryBuffer;
 
     const IR: &str = r#"
 declare void @__enzyme_autodiff(...)
@@ -149,8 +148,7 @@ define void @main_like(ptr %x, ptr %dx) {
     #[test]
     fn the_function_a_hook_differentiates_is_not_part_of_its_callers_scope() {
         let ctx = Context::create();
-        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
-        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let m = crate::test_ir::parse(&ctx, IR);
         let m = Module::from_inkwell(&m);
         let f = |n: &str| m.function(n).expect("defined");
         let names = |start: &str| -> Vec<String> {
