@@ -5,7 +5,7 @@
 //! Dead code goes first (`crate::gc`): a library's derivatives the program never calls
 //! are not differentiated.
 //!
-//! This is what `ferrozyme cc` does after clang (`crates/ferrozyme-cli/src/cc.rs`), with
+//! This is what `ferrozyme cc` does after clang (`crates/ferrozyme-cli/src/cc/`), with
 //! rustc's pre-link optimized bitcode as input: rustc already ran its optimization
 //! pipeline on every crate, so functions the pass did not touch are frozen (`optnone`)
 //! during the re-optimization and only code generation sees them again. The phases are

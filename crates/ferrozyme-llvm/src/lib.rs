@@ -34,6 +34,7 @@ mod callsite;
 pub mod clock;
 pub mod fastmath;
 pub mod function;
+mod inst_flags;
 pub mod ir;
 mod linkage;
 pub mod module;
