@@ -65,6 +65,23 @@ impl Value {
             f.is_intrinsic("llvm.lifetime.start") || f.is_intrinsic("llvm.lifetime.end")
         })
     }
+    /// Is this a call of a lifetime marker or of a `llvm.dbg.*` intrinsic: calls that name
+    /// objects and scopes and neither read nor write memory's contents?
+    pub fn is_lifetime_or_debug_marker(self) -> bool {
+        self.is_call()
+            && self.called_function().is_some_and(|f| {
+                let n = f.name();
+                n.starts_with("llvm.lifetime.") || n.starts_with("llvm.dbg.")
+            })
+    }
+    /// Is this a call of `llvm.fma` or `llvm.fmuladd` (any overload)?
+    pub fn is_fma_call(self) -> bool {
+        self.is_call()
+            && self.called_function().is_some_and(|f| {
+                let n = f.name();
+                n.starts_with("llvm.fmuladd.") || n.starts_with("llvm.fma.")
+            })
+    }
     pub fn num_call_args(self) -> u32 {
         debug_assert!(
             self.is_call_like(),

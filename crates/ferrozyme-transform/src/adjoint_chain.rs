@@ -185,14 +185,6 @@ struct Chain<'a> {
     marked_reader: bool,
 }
 
-fn fma_call(i: Value) -> bool {
-    i.opcode() == Some(Opcode::LLVMCall)
-        && i.called_function().is_some_and(|c| {
-            let n = c.name();
-            n.starts_with("llvm.fmuladd.") || n.starts_with("llvm.fma.")
-        })
-}
-
 impl Chain<'_> {
     fn classify(&mut self, v: Value) -> Kind {
         if v == self.phi {
@@ -246,7 +238,7 @@ impl Chain<'_> {
                 Kind::Lin(d) => deeper(d),
                 _ => Kind::Bad,
             },
-            Some(Opcode::LLVMCall) if fma_call(v) => {
+            Some(Opcode::LLVMCall) if v.is_fma_call() => {
                 let a = self.classify(v.operand(0));
                 let b = self.classify(v.operand(1));
                 let c = self.classify(v.operand(2));

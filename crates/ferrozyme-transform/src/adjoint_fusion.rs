@@ -48,7 +48,7 @@ use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Opcode, Value};
 
-use crate::adjoint_split::{fma_call, one_block_loop};
+use crate::adjoint_split::one_block_loop;
 use crate::generated::is_shadow_param;
 use crate::reverse::memory::{may_alias, underlying, Obj};
 
@@ -468,7 +468,7 @@ fn forward_in_block(b: Block) {
                     break;
                 }
                 Some(Opcode::LLVMStore) if !disjoint(s.operand(1), p) => break,
-                Some(Opcode::LLVMCall) if !fma_call(s) => break,
+                Some(Opcode::LLVMCall) if !s.is_fma_call() => break,
                 _ => {}
             }
         }
@@ -494,7 +494,7 @@ fn forward_in_block(b: Block) {
                     break;
                 }
                 Some(Opcode::LLVMLoad) if !disjoint(n.operand(0), p) => break,
-                Some(Opcode::LLVMCall) if !fma_call(n) => break,
+                Some(Opcode::LLVMCall) if !n.is_fma_call() => break,
                 _ => {}
             }
         }

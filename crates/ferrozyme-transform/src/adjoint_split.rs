@@ -137,7 +137,7 @@ pub(crate) fn one_block_loop(
         return None;
     }
     let simple = body.iter().all(|&i| match i.opcode() {
-        Some(Opcode::LLVMCall) => fma_call(i),
+        Some(Opcode::LLVMCall) => i.is_fma_call(),
         Some(Opcode::LLVMLoad | Opcode::LLVMStore) => !i.is_volatile(),
         Some(
             Opcode::LLVMAlloca
@@ -169,14 +169,6 @@ fn vectorized(latch_term: Value, loop_md: u32) -> bool {
     })
 }
 
-pub(crate) fn fma_call(i: Value) -> bool {
-    i.opcode() == Some(Opcode::LLVMCall)
-        && i.called_function().is_some_and(|c| {
-            let n = c.name();
-            n.starts_with("llvm.fmuladd.") || n.starts_with("llvm.fma.")
-        })
-}
-
 /// A carried adjoint sum: the header phi, its latch value and the latch value's operand
 /// that reads the phi.
 #[derive(Clone, Copy)]
@@ -202,7 +194,7 @@ fn accumulator(p: Value, b: Block, mark: u32) -> Option<Acc> {
         Some(Opcode::LLVMFAdd) if step.operand(1) == p && step.operand(0) != p => 1,
         Some(Opcode::LLVMFSub) if step.operand(0) == p && step.operand(1) != p => 0,
         Some(Opcode::LLVMCall)
-            if fma_call(step)
+            if step.is_fma_call()
                 && step.operand(2) == p
                 && step.operand(0) != p
                 && step.operand(1) != p =>

@@ -184,17 +184,11 @@ fn slot_address(p: Value, depth: u32) -> Option<Value> {
                 }
                 found = Some(a);
             }
-            Opcode::LLVMCall if is_marker_intrinsic(u) => {}
+            Opcode::LLVMCall if u.is_lifetime_or_debug_marker() => {}
             _ => return None,
         }
     }
     found
-}
-
-/// Lifetime and debug intrinsics: they neither read nor write a slot's contents.
-fn is_marker_intrinsic(call: Value) -> bool {
-    let name = call.called_function().map(|f| f.name()).unwrap_or_default();
-    name.starts_with("llvm.lifetime.") || name.starts_with("llvm.dbg.")
 }
 
 /// Is a copy of a slot's address (loaded from another slot) only ever read through:
@@ -206,7 +200,7 @@ fn only_read_through(copy: Value, depth: u32) -> bool {
             Some(Opcode::LLVMStore) if u.operand(0) == copy && u.operand(1) != copy => {
                 copies_only_read(u.operand(1).strip_const_casts(), depth + 1)
             }
-            Some(Opcode::LLVMCall) => is_marker_intrinsic(u),
+            Some(Opcode::LLVMCall) => u.is_lifetime_or_debug_marker(),
             _ => false,
         })
 }
@@ -218,7 +212,7 @@ fn copies_only_read(holder: Value, depth: u32) -> bool {
         && holder.users().into_iter().all(|h| match h.opcode() {
             Some(Opcode::LLVMLoad) => only_read_through(h, depth),
             Some(Opcode::LLVMStore) => h.operand(1) == holder && h.operand(0) != holder,
-            Some(Opcode::LLVMCall) => is_marker_intrinsic(h),
+            Some(Opcode::LLVMCall) => h.is_lifetime_or_debug_marker(),
             _ => false,
         })
 }
@@ -253,7 +247,7 @@ fn slot_value(slot: Value, ty: Type, depth: u32) -> Option<Known> {
                 }
                 found = Some(k);
             }
-            Opcode::LLVMCall if is_marker_intrinsic(u) => {}
+            Opcode::LLVMCall if u.is_lifetime_or_debug_marker() => {}
             _ => return None,
         }
     }

@@ -406,12 +406,7 @@ pub(super) fn outline(
             if i == c.phi {
                 continue;
             }
-            if i.is_call()
-                && i.called_function().is_some_and(|g| {
-                    let n = g.name();
-                    n.starts_with("llvm.lifetime.") || n.starts_with("llvm.dbg.")
-                })
-            {
+            if i.is_lifetime_or_debug_marker() {
                 continue;
             }
             if i.opcode() == Some(Opcode::LLVMPHI) {

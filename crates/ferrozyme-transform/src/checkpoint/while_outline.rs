@@ -103,7 +103,7 @@ pub(super) fn outline(module: Module, f: Value, w: &WhileLoop, name: &str) -> Va
     for blk in &w.blocks {
         b.position_at_end(bmap[blk]);
         for i in blk.instructions() {
-            if Some(i) == w.counter || is_annotation(i) {
+            if Some(i) == w.counter || i.is_lifetime_or_debug_marker() {
                 continue;
             }
             let n = if i.opcode() == Some(Opcode::LLVMPHI) {
@@ -162,15 +162,6 @@ pub(super) fn outline(module: Module, f: Value, w: &WhileLoop, name: &str) -> Va
     step
 }
 
-/// Lifetime and debug intrinsics: they name the caller's objects and scopes.
-fn is_annotation(i: Value) -> bool {
-    i.is_call()
-        && i.called_function().is_some_and(|g| {
-            let n = g.name();
-            n.starts_with("llvm.lifetime.") || n.starts_with("llvm.dbg.")
-        })
-}
-
 /// What a step takes from before the loop (see [`WhileLoop`]).
 pub(super) struct Inputs {
     pub live: Vec<Value>,
@@ -190,7 +181,7 @@ pub(super) fn inputs(l: &Loop, blocks: &[Block], counter: Option<Value>) -> Resu
     };
     for blk in blocks {
         for i in blk.instructions() {
-            if Some(i) == counter || is_annotation(i) {
+            if Some(i) == counter || i.is_lifetime_or_debug_marker() {
                 continue;
             }
             for op in i.operands() {
