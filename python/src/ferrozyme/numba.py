@@ -253,19 +253,18 @@ def _opaque_call_hint(stderr: str) -> str:
 
 
 def _allocations_hint(stderr: str, ir: str) -> str:
-    """Arrays the function allocates all come from one allocator (`_numba_alloc`), so the
-    memory of arrays of different element types meets in type analysis (front37:
-    `np.argsort`'s integer indices, `np.percentile`'s copies, `np.sort` of float32 beside
-    float64 temporaries): say what to write instead."""
+    """cannot-deduce-type in a function that allocates arrays: most often (front37) an integer
+    array in array expressions beside float arrays (`x * np.arange(n)`, `x[np.argsort(x)] *
+    w`) or float32 arrays beside float64 ones (`np.sort(x32) * np.arange(1.0, n)`), whose
+    memory type analysis does not tell apart in numba's code: say what to write instead."""
     if "cannot-deduce-type" not in stderr or "@fz_nrt_alloc_aligned(" not in ir:
         return ""
     return (
-        "\nnote: the arrays an njit function creates share one allocator in the code Ferrozyme "
-        "differentiates; most often this error means arrays of different element types created in one function (the integer "
-        "indices of np.argsort, float32 arrays beside float64 ones such as np.arange(1.0, n)) meet in "
-        "memory whose type it cannot tell apart. Give the arrays one float dtype, or compute index "
-        "arrays (np.argsort) outside, pass them in as integer arguments and index with their elements in a loop "
-        "(x[order[k]]; fancy indexing x[order] is refused too)."
+        "\nnote: this most often means arrays of different element types in one njit function: an "
+        "integer array (np.arange(n), the indices of np.argsort) in array expressions or fancy indexing "
+        "beside float arrays, or float32 arrays beside float64 ones (np.arange(1.0, n) is float64). "
+        "Give the arrays one float dtype (np.arange(0.0, n), .astype(x.dtype)), and read integer "
+        "arrays element by element in a loop (x[order[k]])."
     )
 
 
