@@ -150,7 +150,7 @@ def _keep_refcounts(ir: str, kept) -> tuple:
         m = re.search(rf"^define [^\n]*@\"?{name}\"?\([^\n]*\{{\n.*?^\}}\n", ir, flags=re.M | re.S)
         if m is None:
             return ir, ""
-        head, body = m.group(0).split("(", 1)
+        body = m.group(0).split("(", 1)[1]
         originals[name] = f"define internal void @fz_keep_{name[4:]}(" + body
     used = False
 
