@@ -21,6 +21,14 @@ The unaligned `NRT_MemInfo_alloc` (strings of error messages) gets the same body
 the raw `NRT_Allocate`/`NRT_Free` (the temporary of a copy between arrays that may
 overlap, as np.linalg's copies) become `malloc`/`free`.
 
+Lists of integers (`np.sort`'s work list of `Partition(int64 x 2)` tuples, the shapes
+np.linalg's error messages print) keep numba's runtime: no float passes through them. Their
+reference counts stay numba's too (front37): their `NRT_incref`/`NRT_decref` calls go to
+copies of numba's own definitions (`fz_keep_incref`/`fz_keep_decref`), declared inactive,
+since one `fz_nrt_decref` shared by an array's MemInfo and a list's would make type analysis
+merge what their data pointers point to (floats and integers: cannot-deduce-type in
+numba's quicksort).
+
 Only applied to a specialization that allocates, so the IR of every other function
 (and its cache key) is unchanged. Other runtime allocators (`NRT_MemInfo_new` around
 foreign data, `NRT_MemInfo_varsize_alloc` for lists and strings, buffers adapted from
@@ -129,10 +137,48 @@ def allocates(ir: str) -> bool:
     return any(re.search(rf"call [^\n]*@\"?{a}\(", ir) for a in _ALIGNED + _UNALIGNED + tuple(_RAW))
 
 
-def own_allocations(ir: str, lists: bool = False) -> str:
+# A function definition of textual IR, whole.
+_DEFINE = re.compile(r"^define [^\n]*\{\n.*?^\}\n", flags=re.M | re.S)
+
+
+def _keep_refcounts(ir: str, kept) -> tuple:
+    """`ir` with the reference counting of the MemInfos `kept` (predicate on a MemInfo
+    call's line) routed to copies of numba's `NRT_incref`/`NRT_decref`, inside the
+    functions that allocate them; -> (ir, the copies' IR, or "" when none is needed)."""
+    originals = {}
+    for name in _REFCOUNT:
+        m = re.search(rf"^define [^\n]*@\"?{name}\"?\([^\n]*\{{\n.*?^\}}\n", ir, flags=re.M | re.S)
+        if m is None:
+            return ir, ""
+        body = m.group(0).split("(", 1)[1]
+        originals[name] = f"define internal void @fz_keep_{name[4:]}(" + body
+    used = False
+
+    def route(fn):
+        nonlocal used
+        text = fn.group(0)
+        for v in re.findall(r"^\s*(%[\w.\"]+) = [^\n]*call [^\n]*$", text, flags=re.M):
+            line = re.search(rf"^\s*{re.escape(v)} = [^\n]*$", text, flags=re.M).group(0)
+            if not kept(line):
+                continue
+            text, n = re.subn(rf"@\"?NRT_(incref|decref)\"?\(ptr (?:nonnull )?{re.escape(v)}\)",
+                              rf"@fz_keep_\1(ptr {v})", text)
+            used |= n > 0
+        return text
+
+    ir = _DEFINE.sub(route, ir)
+    if not used:
+        return ir, ""
+    return ir, "".join(originals.values()) + (
+        "@__enzyme_inactivefn_numba_keep = global [2 x ptr] [ptr @fz_keep_incref, ptr @fz_keep_decref]\n")
+
+
+def own_allocations(ir: str, lists: bool = False, kept=lambda line: False) -> str:
     """The specialization's IR with numba's aligned allocator and reference counting
     replaced by the IR functions above; `lists`: `_numba_list.own_lists` follows (and
-    defines the release)."""
+    defines the release); `kept`: which MemInfo calls (their line) keep numba's runtime
+    and reference counting (lists of integers)."""
+    ir, keep_ir = _keep_refcounts(ir, kept)
     for name in _ALIGNED + _UNALIGNED + _REFCOUNT + tuple(_RAW):
         ir = drop_function(ir, name)
     for name in _ALIGNED:
@@ -149,4 +195,4 @@ def own_allocations(ir: str, lists: bool = False) -> str:
         ir = drop_function(ir, "aligned_alloc")
     if re.search(r"^declare [^\n]*@malloc\(", ir, flags=re.M):
         ir = drop_function(ir, "malloc")
-    return ir + _RUNTIME_IR + ("" if lists else _RELEASE_IR)
+    return ir + _RUNTIME_IR + ("" if lists else _RELEASE_IR) + keep_ir

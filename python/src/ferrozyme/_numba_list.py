@@ -151,13 +151,11 @@ def _empty_dtor(ir: str, dtor: str) -> bool:
     return body[-1:] == ["ret void"] and all(line.endswith(":") for line in body[:-1])
 
 
-# Lists of floats. `np.sort`'s work list of `Partition(int64 x 2)` tuples also has an
-# empty destructor, but admitting it leads to cannot-deduce-type inside numba's quicksort
-# (the stack's slots and the sorted floats meet in memory type analysis cannot split), so
-# it stays refused by the caller with a TypingError saying to use arrays.
-# Lists of integers keep numba's runtime, as before (`numba._int_list`: no float passes
-# through them; given bodies, those np.linalg builds for its error messages meet the
-# matrix's floats in memory type analysis cannot split).
+# Lists of floats. Lists of integers, and `np.sort`'s work list of `Partition(int64 x 2)`
+# tuples, keep numba's runtime and their reference counts (`numba._int_list`,
+# `_numba_alloc`'s `kept`: no float passes through them; given bodies, or sharing our
+# reference counting with the arrays, they meet the arrays' floats in memory type analysis
+# cannot split: cannot-deduce-type in numba's quicksort before front37).
 _NUMBER_DTOR = re.compile(r"@\.dtor\.list\.float\d+$")
 
 

@@ -43,7 +43,8 @@ another layout than C order (Fortran order, strided views) are copied to C order
 Functions that allocate arrays (`np.empty`, `np.zeros`, array expressions such as
 `np.sin(x) * y`, copies) are differentiated: their allocator gets an IR body Ferrozyme
 gives shadows to (`_numba_alloc`), and so are lists of numbers built with `append`,
-typed or reflected (`_numba_list`). Other runtime allocations (lists of tuples or arrays,
+typed or reflected (`_numba_list`), and np.sort (its work list of integer tuples keeps numba's
+runtime). Other runtime allocations (lists of tuples or arrays,
 strings, arrays around foreign data) are refused with a TypingError saying what to do.
 np.dot / @ of float arrays and np.linalg.inv call BLAS/LAPACK through numba's helpers,
 which get C definitions the pass differentiates (shims/numba_blas.c, numba_lapack.c).
@@ -251,6 +252,22 @@ def _opaque_call_hint(stderr: str) -> str:
     )
 
 
+def _allocations_hint(stderr: str, ir: str) -> str:
+    """cannot-deduce-type in a function that allocates arrays: most often (front37) an integer
+    array in array expressions beside float arrays (`x * np.arange(n)`, `x[np.argsort(x)] *
+    w`) or float32 arrays beside float64 ones (`np.sort(x32) * np.arange(1.0, n)`), whose
+    memory type analysis does not tell apart in numba's code: say what to write instead."""
+    if "cannot-deduce-type" not in stderr or "@fz_nrt_alloc_aligned(" not in ir:
+        return ""
+    return (
+        "\nnote: this most often means arrays of different element types in one njit function: an "
+        "integer array (np.arange(n), the indices of np.argsort) in array expressions or fancy indexing "
+        "beside float arrays, or float32 arrays beside float64 ones (np.arange(1.0, n) is float64). "
+        "Give the arrays one float dtype (np.arange(0.0, n), .astype(x.dtype)), and read integer "
+        "arrays element by element in a loop (x[order[k]])."
+    )
+
+
 # numba's helpers that call BLAS/LAPACK through function pointers, defined in C the pass
 # can differentiate (each shim linked into a module that calls one of its helpers):
 # np.linalg.solve/det/slogdet/inv (shims/numba_lapack.c), np.dot, @ and np.linalg.norm
@@ -317,7 +334,8 @@ def _build_library(ir: str, spec: _Spec, mode: str):
         if r.returncode != 0:
             raise CompileError(
                 f"ferrozyme could not differentiate {spec.fn.py_func.__qualname__} for {spec.argtypes}:\n{r.stderr}"
-                + _opaque_call_hint(r.stderr) + (_LINALG_NOTE if "lapack" in shims else "")
+                + _opaque_call_hint(r.stderr) + _allocations_hint(r.stderr, ir)
+                + (_LINALG_NOTE if "lapack" in shims else "")
             )
         r = _toolchain.run([_toolchain.clang(), "-c", "-O2", "-fPIC", "-Wno-override-module", str(out_ll), "-o", str(obj)])
         if r.returncode != 0:
@@ -412,14 +430,18 @@ _NRT_ALLOCATORS = re.compile(r"call [^\n]*@\"?(NRT_MemInfo_alloc\w*|NRT_Allocate
                              r"NRT_MemInfo_varsize_alloc\w*|NRT_adapt_buffer\w*)")
 
 
+# The MemInfo of a list of integers or of tuples of integers (`.dtor.list.int64`,
+# `.dtor.list.Partition(int64 x 2)`).
+_INT_LIST = re.compile(r"@NRT_MemInfo_new_varsize_dtor\([^\n]*@\"?\.dtor\.list\.(u?int\d+|(Partition|UniTuple)\(u?int\d+ x \d+\))\"?\)")
+
+
 def _int_list(ir: str, m) -> bool:
     """A list of integers (`NRT_MemInfo_new_varsize_dtor` with a `.dtor.list.int64`
     destructor): numba builds them for the shapes its error messages print (np.linalg's
-    checks). They hold no floating-point value, so no derivative can pass through them."""
-    if m.group(1) != "NRT_MemInfo_new_varsize_dtor":
-        return False
-    line = ir[m.start():ir.find("\n", m.start())]
-    return re.search(r"@\.dtor\.list\.u?int\d+\)", line) is not None
+    checks), and `np.sort`'s quicksort keeps its work list of `Partition(int64 x 2)` tuples
+    in one (front37). They hold no floating-point value, so no derivative can pass through
+    them."""
+    return _INT_LIST.search(ir[m.start():ir.find("\n", m.start())]) is not None
 
 
 def _specialize(fn, argtypes, argnums, mode):
@@ -433,14 +455,14 @@ def _specialize(fn, argtypes, argnums, mode):
                 f"ferrozyme.numba: {fn.py_func.__qualname__} uses {what} on a typed List: only lists of numbers "
                 "built with append and read (indexing, iteration, len) are differentiated; use NumPy arrays")
     if lists or _numba_alloc.allocates(ir):
-        ir = _numba_alloc.own_allocations(ir, lists=lists)
+        ir = _numba_alloc.own_allocations(ir, lists=lists, kept=lambda line: _INT_LIST.search(line) is not None)
     if lists:
         ir = _numba_list.own_lists(ir)
     m = next((m for m in _NRT_ALLOCATORS.finditer(ir) if not _int_list(ir, m)), None)
     if m:
         raise _nberrors.TypingError(
             f"ferrozyme.numba: {fn.py_func.__qualname__} allocates memory at run time through numba's "
-            f"{m.group(1)} (lists, strings, the work buffers of np.sort and np.linalg, arrays wrapping foreign "
+            f"{m.group(1)} (lists, strings, the work buffers of np.linalg, arrays wrapping foreign "
             "buffers: np.empty/np.zeros and array "
             "expressions are supported). Ferrozyme cannot give that memory derivative storage, so this is "
             "refused rather than risk a wrong gradient; use NumPy arrays instead, or pass scratch arrays in as "
