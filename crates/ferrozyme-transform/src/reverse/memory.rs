@@ -188,9 +188,15 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
             w.push(underlying(i.call_args()[i.call_args().len() - 1]))
         }
         Some(Opcode::LLVMCall) => match classify(i) {
-            CallKind::Math(_)
-            | CallKind::NoDerivative
-            | CallKind::ReduceFAdd
+            // A math function with an output pointer writes it: frexp's and remquo's
+            // `int *`, lgamma_r's sign (an -O0 stack slot a loop reloads each iteration).
+            CallKind::Math(_) | CallKind::NoDerivative => w.extend(
+                i.call_args()
+                    .into_iter()
+                    .filter(|a| a.ty().is_pointer())
+                    .map(underlying),
+            ),
+            CallKind::ReduceFAdd
             | CallKind::ReduceFMul
             | CallKind::ReduceFMinMax
             | CallKind::Malloc
@@ -216,7 +222,15 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
                     }
                 }
             }
-            CallKind::InactiveExternal => {}
+            // What the program can read back from an inactive library call: a `strtol`
+            // end pointer or `snprintf`'s characters in an -O0 stack slot reloaded in a loop.
+            CallKind::InactiveExternal => {
+                if let Some(a) =
+                    inactive_output_argument(i).and_then(|n| i.call_args().get(n).copied())
+                {
+                    w.push(underlying(a));
+                }
+            }
             CallKind::Defined(g) if is_readonly_function(g) => {}
             CallKind::Defined(g) if depth > 0 && g != f => {
                 // What the callee writes, seen from here: its arguments become
@@ -252,6 +266,27 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
         _ => {}
     }
     w
+}
+
+/// The argument through which inactive library call `i` stores data the program can
+/// read back (the end pointer of `strtod`, the characters of `snprintf`, the result of
+/// `time(&t)`): the library table's rows, and the output functions without a row.
+fn inactive_output_argument(i: Value) -> Option<usize> {
+    let name = i.called_function()?.name();
+    if let Some(row) = ferrozyme_abi::inactive_library(&name) {
+        return match row.writes {
+            ferrozyme_abi::Writes::CharsTo(n)
+            | ferrozyme_abi::Writes::PointerTo(n)
+            | ferrozyme_abi::Writes::IntegersTo(n) => Some(n),
+            _ => None,
+        };
+    }
+    match name.as_str() {
+        "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" | "__sprintf_chk" | "__snprintf_chk"
+        | "time" | "gettimeofday" => Some(0),
+        "clock_gettime" => Some(1),
+        _ => None,
+    }
 }
 
 /// Stores of the final results (`*err = value` at the end of the function) that combined
