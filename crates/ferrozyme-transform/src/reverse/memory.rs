@@ -222,40 +222,23 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
                     }
                 }
             }
-            // What the program can read back from an inactive library call: a `strtol`
-            // end pointer or `snprintf`'s characters in an -O0 stack slot reloaded in a loop.
-            CallKind::InactiveExternal => {
-                if let Some(a) =
-                    inactive_output_argument(i).and_then(|n| i.call_args().get(n).copied())
-                {
-                    w.push(underlying(a));
+            // A function the user marked inactive (`__enzyme_inactivefn`, the
+            // `enzyme_inactive` attribute) carries no derivative but still writes: an
+            // inactive global it updates, an `int *` it fills.
+            CallKind::InactiveExternal => match i.called_function() {
+                Some(g) if g.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR) => {
+                    w.extend(callee_writes(f, i, g, depth, seen))
                 }
-            }
-            CallKind::Defined(g) if is_readonly_function(g) => {}
-            CallKind::Defined(g) if depth > 0 && g != f => {
-                // What the callee writes, seen from here: its arguments become
-                // this call's arguments; its own allocations do not matter.
-                let args = i.call_args();
-                let params = g.params();
-                let callee = match seen.get(&(g, depth - 1)) {
-                    Some(w) => w.clone(),
-                    None => {
-                        let w = written_by(g, depth - 1, seen);
-                        seen.insert((g, depth - 1), w.clone());
-                        w
-                    }
-                };
-                for o in callee {
-                    match o {
-                        Obj::Arg(a) => match params.iter().position(|p| *p == a) {
-                            Some(k) if k < args.len() => w.push(underlying(args[k])),
-                            _ => w.push(Obj::Unknown),
-                        },
-                        Obj::Local(_) => {}
-                        other => w.push(other),
-                    }
-                }
-            }
+                // What the program can read back from an inactive library call: a
+                // `strtol` end pointer or `snprintf`'s characters in an -O0 stack slot
+                // reloaded in a loop.
+                _ => w.extend(
+                    inactive_output_argument(i)
+                        .and_then(|n| i.call_args().get(n).copied())
+                        .map(underlying),
+                ),
+            },
+            CallKind::Defined(g) => w.extend(callee_writes(f, i, g, depth, seen)),
             CallKind::UnknownExternal
                 if i.called_function()
                     .is_some_and(|g| QUIET_LIBM.contains(&g.name().as_str())) => {}
@@ -264,6 +247,42 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
             }
         },
         _ => {}
+    }
+    w
+}
+
+/// What call `i` of `f` to function `g` (its body looked at `depth` levels deep, each
+/// callee once per depth) may write, seen from `f`: the callee's arguments become this
+/// call's arguments; its own allocations do not matter. Without a body to look at (a
+/// declaration, too deep, recursion) anything, unless its `memory` attribute says it
+/// only reads.
+fn callee_writes(f: Value, i: Value, g: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj> {
+    if is_readonly_function(g) {
+        return Vec::new();
+    }
+    if g.is_declaration() || depth == 0 || g == f {
+        return vec![Obj::Unknown];
+    }
+    let args = i.call_args();
+    let params = g.params();
+    let callee = match seen.get(&(g, depth - 1)) {
+        Some(w) => w.clone(),
+        None => {
+            let w = written_by(g, depth - 1, seen);
+            seen.insert((g, depth - 1), w.clone());
+            w
+        }
+    };
+    let mut w = Vec::new();
+    for o in callee {
+        match o {
+            Obj::Arg(a) => match params.iter().position(|p| *p == a) {
+                Some(k) if k < args.len() => w.push(underlying(args[k])),
+                _ => w.push(Obj::Unknown),
+            },
+            Obj::Local(_) => {}
+            other => w.push(other),
+        }
     }
     w
 }
