@@ -224,9 +224,13 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
             }
             // A function the user marked inactive (`__enzyme_inactivefn`, the
             // `enzyme_inactive` attribute) carries no derivative but still writes: an
-            // inactive global it updates, an `int *` it fills.
+            // inactive global it updates, an `int *` it fills. (Enzyme's own entry points
+            // marked so, `__enzyme_ignore_derivatives` and the contexts, write nothing.)
             CallKind::InactiveExternal => match i.called_function() {
-                Some(g) if g.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR) => {
+                Some(g)
+                    if g.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR)
+                        && !g.name().starts_with(ferrozyme_abi::ENZYME_FUNCTION_PREFIX) =>
+                {
                     w.extend(callee_writes(f, i, g, depth, seen))
                 }
                 // What the program can read back from an inactive library call: a
