@@ -4,9 +4,10 @@
 // shifted exponent (2 x y), modf of 3 x (fraction: derivative 3; the integer part,
 // also used, has none), remainder(x, y) (d/dx 1, d/dy -nearest(x/y)), fmod(x, y) (d/dx 1,
 // d/dy -trunc(x/y)), remquo times the quotient bits it writes, lgamma_r times its sign
-// (at -O0 the int each of frexp, remquo and lgamma_r writes is a stack slot reloaded per
-// iteration: the reverse sweep re-read the last iteration's value, a silently wrong
-// gradient before enz37), and float versions frexpf/fmodf
+// and lgamma times signgam, at points where Gamma is negative (at -O0 the int each of
+// frexp, remquo and lgamma_r writes is a stack slot reloaded per iteration, and signgam
+// a global at every level: the reverse sweep re-read the last iteration's value, a
+// silently wrong gradient before enz37), and float versions frexpf/fmodf
 // in a float function (its active float argument returned by the hook). Points are kept away from the
 // jumps. Oracles: analytic per term, central differences, forward = reverse.
 #include "fz_test.h"
@@ -68,6 +69,15 @@ double lg(const double *x, int n) {
 static double eval_lg(void *p) {
   return lg((double *)p, 6);
 }
+/* lgamma's sign in the C library's signgam, read back after each call. */
+double lgs(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += lgamma(x[i]) * signgam;
+  return s;
+}
+static double eval_lgs(void *p) {
+  return lgs((double *)p, 6);
+}
 
 struct ctx { double *x, *y; int n; };
 static double eval(void *p) {
@@ -99,7 +109,7 @@ int main(void) {
   double jv = __enzyme_fwddiff((void *)f, enzyme_dup, x, vx, enzyme_dup, y, vy, enzyme_const, N);
   fz_check("forward <grad, v>", jv, want, 1e-10);
 
-  double lx[6] = {0.3, -1.7, 2.45, 5.1, -3.5, 0.9}, ldx[6], lfd[6];
+  double lx[6] = {0.3, -0.4, 2.45, -2.5, -3.5, 0.9}, ldx[6], lfd[6];
   fz_fd_grad(eval_lg, lx, lx, 6, lfd);
   fz_zero(ldx, 6);
   __enzyme_autodiff((void *)lg, enzyme_dup, lx, ldx, enzyme_const, 6);
@@ -108,6 +118,14 @@ int main(void) {
   for (int i = 0; i < 6; i++) lv += ldx[i] * vx[i];
   fz_check("lgamma_r: forward = reverse",
            __enzyme_fwddiff((void *)lg, enzyme_dup, lx, vx, enzyme_const, 6), lv, 1e-10);
+  fz_fd_grad(eval_lgs, lx, lx, 6, lfd);
+  fz_zero(ldx, 6);
+  __enzyme_autodiff((void *)lgs, enzyme_dup, lx, ldx, enzyme_const, 6);
+  fz_check_arr("lgamma times signgam: reverse vs central differences", ldx, lfd, 6, 1e-6);
+  lv = 0;
+  for (int i = 0; i < 6; i++) lv += ldx[i] * vx[i];
+  fz_check("lgamma times signgam: forward = reverse",
+           __enzyme_fwddiff((void *)lgs, enzyme_dup, lx, vx, enzyme_const, 6), lv, 1e-10);
 
   float fx[2] = {1.3f, 0.55f}, fdx[2] = {0, 0}, fy = 1.7f;
   int e;

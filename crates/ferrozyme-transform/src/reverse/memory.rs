@@ -139,7 +139,7 @@ pub(crate) fn written_objects(
 type CalleeWrites = ferrozyme_analysis::hash::HashMap<(Value, u32), Vec<Obj>>;
 
 /// Math library functions without a derivative rule that write no memory the program can
-/// point to (at most `errno` or `signgam`).
+/// point to (at most `errno`, or `signgam`: [`signgam_written`]).
 const QUIET_LIBM: &[&str] = &[
     "lgamma",
     "lgammaf",
@@ -163,6 +163,16 @@ const QUIET_LIBM: &[&str] = &[
     "nearbyint",
     "rint",
 ];
+
+/// `lgamma`, `lgammaf` and `lgammal` also store the sign of Gamma(x) in the C library's
+/// `signgam`, which the program may read after each call (when it declares it).
+fn signgam_written(i: Value) -> Option<Obj> {
+    let g = i.called_function()?;
+    if !matches!(g.name().as_str(), "lgamma" | "lgammaf" | "lgammal") {
+        return None;
+    }
+    g.parent_module().global("signgam").map(underlying)
+}
 
 /// Everything `f` (with callees `depth` levels deep) may write, as objects.
 fn written_by(f: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj> {
@@ -190,12 +200,15 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
         Some(Opcode::LLVMCall) => match classify(i) {
             // A math function with an output pointer writes it: frexp's and remquo's
             // `int *`, lgamma_r's sign (an -O0 stack slot a loop reloads each iteration).
-            CallKind::Math(_) | CallKind::NoDerivative => w.extend(
-                i.call_args()
-                    .into_iter()
-                    .filter(|a| a.ty().is_pointer())
-                    .map(underlying),
-            ),
+            CallKind::Math(_) | CallKind::NoDerivative => {
+                w.extend(
+                    i.call_args()
+                        .into_iter()
+                        .filter(|a| a.ty().is_pointer())
+                        .map(underlying),
+                );
+                w.extend(signgam_written(i));
+            }
             CallKind::ReduceFAdd
             | CallKind::ReduceFMul
             | CallKind::ReduceFMinMax
@@ -245,7 +258,10 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
             CallKind::Defined(g) => w.extend(callee_writes(f, i, g, depth, seen)),
             CallKind::UnknownExternal
                 if i.called_function()
-                    .is_some_and(|g| QUIET_LIBM.contains(&g.name().as_str())) => {}
+                    .is_some_and(|g| QUIET_LIBM.contains(&g.name().as_str())) =>
+            {
+                w.extend(signgam_written(i))
+            }
             _ => {
                 w.push(Obj::Unknown);
             }
