@@ -26,7 +26,10 @@ fn key(i: Value) -> Option<Key> {
     let op = i.opcode()?;
     let callee = match op {
         LLVMCall => {
-            if !matches!(classify(i), CallKind::Math(_)) {
+            // frexp's, remquo's and lgamma_r's output pointer: a write, not pure.
+            if !matches!(classify(i), CallKind::Math(_))
+                || i.call_args().iter().any(|a| a.ty().is_pointer())
+            {
                 return None;
             }
             Some(i.called_function()?)

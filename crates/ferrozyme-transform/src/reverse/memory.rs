@@ -139,7 +139,7 @@ pub(crate) fn written_objects(
 type CalleeWrites = ferrozyme_analysis::hash::HashMap<(Value, u32), Vec<Obj>>;
 
 /// Math library functions without a derivative rule that write no memory the program can
-/// point to (at most `errno` or `signgam`).
+/// point to (at most `errno`, or `signgam`: [`signgam_written`]).
 const QUIET_LIBM: &[&str] = &[
     "lgamma",
     "lgammaf",
@@ -163,6 +163,16 @@ const QUIET_LIBM: &[&str] = &[
     "nearbyint",
     "rint",
 ];
+
+/// `lgamma`, `lgammaf` and `lgammal` also store the sign of Gamma(x) in the C library's
+/// `signgam`, which the program may read after each call (when it declares it).
+fn signgam_written(i: Value) -> Option<Obj> {
+    let g = i.called_function()?;
+    if !matches!(g.name().as_str(), "lgamma" | "lgammaf" | "lgammal") {
+        return None;
+    }
+    g.parent_module().global("signgam").map(underlying)
+}
 
 /// Everything `f` (with callees `depth` levels deep) may write, as objects.
 fn written_by(f: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj> {
@@ -188,9 +198,18 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
             w.push(underlying(i.call_args()[i.call_args().len() - 1]))
         }
         Some(Opcode::LLVMCall) => match classify(i) {
-            CallKind::Math(_)
-            | CallKind::NoDerivative
-            | CallKind::ReduceFAdd
+            // A math function with an output pointer writes it: frexp's and remquo's
+            // `int *`, lgamma_r's sign (an -O0 stack slot a loop reloads each iteration).
+            CallKind::Math(_) | CallKind::NoDerivative => {
+                w.extend(
+                    i.call_args()
+                        .into_iter()
+                        .filter(|a| a.ty().is_pointer())
+                        .map(underlying),
+                );
+                w.extend(signgam_written(i));
+            }
+            CallKind::ReduceFAdd
             | CallKind::ReduceFMul
             | CallKind::ReduceFMinMax
             | CallKind::Malloc
@@ -216,35 +235,33 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
                     }
                 }
             }
-            CallKind::InactiveExternal => {}
-            CallKind::Defined(g) if is_readonly_function(g) => {}
-            CallKind::Defined(g) if depth > 0 && g != f => {
-                // What the callee writes, seen from here: its arguments become
-                // this call's arguments; its own allocations do not matter.
-                let args = i.call_args();
-                let params = g.params();
-                let callee = match seen.get(&(g, depth - 1)) {
-                    Some(w) => w.clone(),
-                    None => {
-                        let w = written_by(g, depth - 1, seen);
-                        seen.insert((g, depth - 1), w.clone());
-                        w
-                    }
-                };
-                for o in callee {
-                    match o {
-                        Obj::Arg(a) => match params.iter().position(|p| *p == a) {
-                            Some(k) if k < args.len() => w.push(underlying(args[k])),
-                            _ => w.push(Obj::Unknown),
-                        },
-                        Obj::Local(_) => {}
-                        other => w.push(other),
-                    }
+            // A function the user marked inactive (`__enzyme_inactivefn`, the
+            // `enzyme_inactive` attribute) carries no derivative but still writes: an
+            // inactive global it updates, an `int *` it fills. (Enzyme's own entry points
+            // marked so, `__enzyme_ignore_derivatives` and the contexts, write nothing.)
+            CallKind::InactiveExternal => match i.called_function() {
+                Some(g)
+                    if g.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR)
+                        && !g.name().starts_with(ferrozyme_abi::ENZYME_FUNCTION_PREFIX) =>
+                {
+                    w.extend(callee_writes(f, i, g, depth, seen))
                 }
-            }
+                // What the program can read back from an inactive library call: a
+                // `strtol` end pointer or `snprintf`'s characters in an -O0 stack slot
+                // reloaded in a loop.
+                _ => w.extend(
+                    inactive_output_argument(i)
+                        .and_then(|n| i.call_args().get(n).copied())
+                        .map(underlying),
+                ),
+            },
+            CallKind::Defined(g) => w.extend(callee_writes(f, i, g, depth, seen)),
             CallKind::UnknownExternal
                 if i.called_function()
-                    .is_some_and(|g| QUIET_LIBM.contains(&g.name().as_str())) => {}
+                    .is_some_and(|g| QUIET_LIBM.contains(&g.name().as_str())) =>
+            {
+                w.extend(signgam_written(i))
+            }
             _ => {
                 w.push(Obj::Unknown);
             }
@@ -252,6 +269,63 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
         _ => {}
     }
     w
+}
+
+/// What call `i` of `f` to function `g` (its body looked at `depth` levels deep, each
+/// callee once per depth) may write, seen from `f`: the callee's arguments become this
+/// call's arguments; its own allocations do not matter. Without a body to look at (a
+/// declaration, too deep, recursion) anything, unless its `memory` attribute says it
+/// only reads.
+fn callee_writes(f: Value, i: Value, g: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj> {
+    if is_readonly_function(g) {
+        return Vec::new();
+    }
+    if g.is_declaration() || depth == 0 || g == f {
+        return vec![Obj::Unknown];
+    }
+    let args = i.call_args();
+    let params = g.params();
+    let callee = match seen.get(&(g, depth - 1)) {
+        Some(w) => w.clone(),
+        None => {
+            let w = written_by(g, depth - 1, seen);
+            seen.insert((g, depth - 1), w.clone());
+            w
+        }
+    };
+    let mut w = Vec::new();
+    for o in callee {
+        match o {
+            Obj::Arg(a) => match params.iter().position(|p| *p == a) {
+                Some(k) if k < args.len() => w.push(underlying(args[k])),
+                _ => w.push(Obj::Unknown),
+            },
+            Obj::Local(_) => {}
+            other => w.push(other),
+        }
+    }
+    w
+}
+
+/// The argument through which inactive library call `i` stores data the program can
+/// read back (the end pointer of `strtod`, the characters of `snprintf`, the result of
+/// `time(&t)`): the library table's rows, and the output functions without a row.
+fn inactive_output_argument(i: Value) -> Option<usize> {
+    let name = i.called_function()?.name();
+    if let Some(row) = ferrozyme_abi::inactive_library(&name) {
+        return match row.writes {
+            ferrozyme_abi::Writes::CharsTo(n)
+            | ferrozyme_abi::Writes::PointerTo(n)
+            | ferrozyme_abi::Writes::IntegersTo(n) => Some(n),
+            _ => None,
+        };
+    }
+    match name.as_str() {
+        "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" | "__sprintf_chk" | "__snprintf_chk"
+        | "time" | "gettimeofday" => Some(0),
+        "clock_gettime" => Some(1),
+        _ => None,
+    }
 }
 
 /// Stores of the final results (`*err = value` at the end of the function) that combined
