@@ -308,15 +308,8 @@ fn constant_call_result(
     // through `_M_valptr()`, unseen by the tree (tests/cxx/422: the shadow iterator held
     // null, and `_Rb_tree_increment`'s shadow walk crashed), and so does a result type
     // analysis learned nothing of (`std::map<std::string, double>::find`, cxx/430).
-    // The constant object reloaded from -O0 homes too (`for (auto &kv : m)` over a
-    // `const std::map &m` parameter: `begin()` of `__range`, read from its slot, which
-    // holds `m` read from its own; difftest cxx seeds 3044, 3074, tests/cxx/440).
-    let constant = |p: Value| {
-        const_params.contains(&stored_pointer_base(p))
-            || ferrozyme_analysis::activity::constant_read_chain(p, |b| const_params.contains(&b))
-                .is_some()
-    };
-    ptrs.iter().any(|p| constant(*p))
+    ptrs.iter()
+        .any(|p| const_params.contains(&stored_pointer_base(*p)))
         && holds_floats(
             &types.pointee_tree(v),
             FLOATS_BEHIND_POINTERS,
