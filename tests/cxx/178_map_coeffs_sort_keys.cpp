@@ -1,7 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: refused (no wrong number): mismatched activity in `std::_Rb_tree<int, ...>::find` (not inlined at -O0): `end()` of the constant map, a pointer to a node type analysis sees holding a double, is stored into the iterator slot, which has a shadow, so it takes runtime activity, and the iterator `find` returns is then maybe-primal to a caller that cannot check it (the cxx/149 -O0 family). Oddly, the same `poly` without `ranked` in the program compiles and passes at -O0: the slot's shadow depends on facts merged from the rest of the module
-// IGNORE-REF: the same refusal as -O0
 // Lookups and sorting of constant data next to active values (sweep20): coefficients
 // looked up in a constant `std::map<int, double>` (`find`, `at`, `count`) and in a
 // `std::map<std::string, double>` built outside the function, and a `std::sort` of

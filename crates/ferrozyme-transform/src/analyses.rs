@@ -66,6 +66,7 @@ impl Analyses {
             },
             |v| crate::audit::const_pointers::kept_constant_pointer(v, &types, &const_params),
             |s| !force_runtime && crate::reverse::mixed::guarded_select(&act, s),
+            |p| types.memory_may_hold_pointers(p),
         );
         Analyses {
             cfg,

@@ -373,7 +373,9 @@ pub(super) fn constant_pointer_stored(
                 at: i,
                 msg: format!(
                     "mismatched activity: {}, which has no shadow, is handed to an OpenMP parallel region in memory that has one (the region reads floating-point data through it or writes it, or the memory also holds differentiated data); derivatives would be added through its missing shadow",
-                    describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+                    describe_object(base)
+                    .replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+                    .replace(", which has no shadow", "")
                 ),
                 help: "pass that argument with enzyme_dup and a zero-initialised shadow buffer (its adjoint is then simply not used)",
             });
@@ -385,7 +387,9 @@ pub(super) fn constant_pointer_stored(
         at: i,
         msg: format!(
             "mismatched activity: {}, which has no shadow, is stored into memory that has one (at -O0 a lambda capturing it by reference keeps it in such a slot); pointers read back from there would have a null shadow",
-            describe_object(base).replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+            describe_object(base)
+                    .replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
+                    .replace(", which has no shadow", "")
         ),
         help: "pass that argument with enzyme_dup (and a shadow buffer), capture it by value in lambdas ([=] or [y]), or compile with -O1 or higher",
     });

@@ -428,13 +428,19 @@ impl Gen<'_> {
                 // The source's shadow may be the primal memory: its pointers are their
                 // own shadows, but its floats are not adjoints. Without pointers there
                 // is nothing to copy here (the reverse sweep moves the adjoints); without
-                // floats the bytes are shadows either way (tests/cxx/422, 434).
+                // floats the bytes are shadows either way (tests/cxx/422, 434); with
+                // both, only the bytes beside known float fields (`guarded_copy`).
                 let types = &self.fx.types;
                 if types.copy_moves_none(dst, src, BaseType::may_be_pointer) {
                     return;
                 }
                 if !types.copy_moves_none(dst, src, BaseType::may_be_float) {
-                    self.unguarded_runtime_access(i);
+                    let len = i.call_args()[2];
+                    let Some(fields) = super::runtime_copy_fields(types, i, dst, src, len) else {
+                        self.unguarded_runtime_access(i);
+                        return;
+                    };
+                    self.fwd_copy_non_floats(i, c, &CopyLayout::Fields(fields));
                     return;
                 }
             }
@@ -452,7 +458,7 @@ impl Gen<'_> {
                 }
             };
             if let Some(layout) = layout {
-                if self.fx.rt.is_guarded(dst) {
+                if self.fx.rt.is_guarded(dst) && matches!(layout, CopyLayout::Strided { .. }) {
                     self.unguarded_runtime_access(i);
                     return;
                 }
@@ -479,7 +485,9 @@ impl Gen<'_> {
     }
 
     /// The forward sweep's shadow copy for the `memcpy`/`memmove` `i` (`c` its clone in
-    /// the forward sweep) of records whose float slots `layout` gives: all bytes but those.
+    /// the forward sweep) of records whose float slots `layout` gives: all bytes but those
+    /// (field by field none where the destination's shadow is the primal: the primal copy
+    /// wrote the same bytes there).
     fn fwd_copy_non_floats(&mut self, i: Value, c: Value, layout: &CopyLayout) {
         let i64t = self.fx.ctx.i64();
         let (dst, src) = (i.call_args()[0], i.call_args()[1]);
@@ -502,12 +510,18 @@ impl Gen<'_> {
                     let n = len
                         .const_int_value()
                         .expect("fields only of constant-size copies");
+                    let vd = if g.fx.rt.is_guarded(dst) {
+                        g.fwd_store_validity(dst)
+                    } else {
+                        None
+                    };
                     for (a, b) in gaps(fields, n) {
                         let pd = g.b.byte_gep(sd, i64t.const_int(a as u64));
                         let ps = g.b.byte_gep(ss, i64t.const_int(a as u64));
                         // Fields are constant-size records: a memmove of one onto an
                         // overlapping copy of itself is not one of them.
-                        g.b.memcpy(pd, ps, i64t.const_int((b - a) as u64), 1);
+                        let gap = g.rt_len(i64t.const_int((b - a) as u64), &[vd]);
+                        g.b.memcpy(pd, ps, gap, 1);
                     }
                 }
                 _ => unreachable!("only strided and field layouts are copied in part"),

@@ -60,6 +60,7 @@ mod finish;
 mod fixed_tape;
 mod forward;
 mod forwarding;
+mod guarded_copy;
 mod kept_destroy;
 pub(crate) mod memory;
 pub(crate) mod mixed;
@@ -96,6 +97,7 @@ use crate::runtime::RtFn;
 use crate::services::{Callees, Support};
 use crate::signature::{Request, Target};
 
+pub(crate) use guarded_copy::runtime_copy_fields;
 pub(crate) use state::{Cache, Key};
 use state::{Caches, Facts, Flow, LaneMaps, Out, Tape, ValueMaps};
 

@@ -66,8 +66,8 @@ impl Gen<'_> {
             self.rev_tape_move(i, args);
             return;
         }
-        let layout = copy_layout(&self.fx.types, i, dst, src, len);
-        let fields = match layout {
+        let mut layout = copy_layout(&self.fx.types, i, dst, src, len);
+        let mut fields = match layout {
             CopyLayout::NoFloats => return,
             // From memory without a shadow (a string literal copied by `strcpy` into a
             // struct that also holds doubles) the copied bytes have no derivative whatever
@@ -129,10 +129,20 @@ impl Gen<'_> {
                 _ => false,
             };
             if !guardable {
-                self.unguarded_runtime_access(i);
-                return;
-            }
-            if let Some(vs) = vs {
+                // Records holding pointers beside floats: only the float fields move
+                // (through the sink slot where a shadow is the primal), the pointer bytes
+                // stay as the forward sweep copied them (`guarded_copy`).
+                match super::runtime_copy_fields(&self.fx.types, i, dst, src, len) {
+                    Some(f) => {
+                        fields = f.clone();
+                        layout = CopyLayout::Fields(f);
+                    }
+                    None => {
+                        self.unguarded_runtime_access(i);
+                        return;
+                    }
+                }
+            } else if let Some(vs) = vs {
                 let t = self.fx.ctx.i1().const_int(1);
                 let invalid = self.b.xor(vs, t);
                 let clear = self.rt_len(n, &[vd, Some(invalid)]);

@@ -167,16 +167,25 @@ impl TangentGen<'_> {
             && !types.copy_moves_none(args[0], args[1], BaseType::may_be_pointer);
         let bytes_are_shadows =
             pointers && types.copy_moves_none(args[0], args[1], BaseType::may_be_float);
-        if pointers && !bytes_are_shadows {
-            // Pointers there are their own shadows, floats are not tangents.
-            self.diags.report(
-                Some(i),
-                Problem::MixedActivity {
-                    detail: "memory holding pointers is copied from a pointer that is constant or differentiable depending on the run".to_string(),
-                },
-            );
-            return None;
-        }
+        // Both: the bytes are copied as they are, then the float fields zeroed where the
+        // source's shadow is the primal (`reverse::guarded_copy`).
+        let float_fields = if pointers && !bytes_are_shadows {
+            match crate::reverse::runtime_copy_fields(types, i, args[0], args[1], args[2]) {
+                Some(f) => f,
+                None => {
+                    // Pointers there are their own shadows, floats are not tangents.
+                    self.diags.report(
+                        Some(i),
+                        Problem::MixedActivity {
+                            detail: "memory holding pointers is copied from a pointer that is constant or differentiable depending on the run".to_string(),
+                        },
+                    );
+                    return None;
+                }
+            }
+        } else {
+            Vec::new()
+        };
         let len = self.prim(args[2]);
         if self.fx.act.is_shadowed(args[1]) {
             let ss = self.tangent(args[1]);
@@ -184,7 +193,7 @@ impl TangentGen<'_> {
                 // Run-time activity: nothing when the destination's shadow is the
                 // primal; zero when the source's is.
                 let vd = self.rt_valid(args[0], d);
-                let vs = if bytes_are_shadows {
+                let vs = if bytes_are_shadows || !float_fields.is_empty() {
                     None
                 } else {
                     self.rt_valid(args[1], s)
@@ -204,6 +213,20 @@ impl TangentGen<'_> {
                     let n = self.rt_len(copy.operand(2), &[vd, vs]);
                     copy.set_operand(2, n);
                     self.b.position_after(copy);
+                }
+                let vs = if float_fields.is_empty() {
+                    None
+                } else {
+                    self.rt_valid(args[1], s)
+                };
+                if let Some(vs) = vs {
+                    let i64t = self.fx.ctx.i64();
+                    let invalid = self.b.xor(vs, self.fx.ctx.i1().const_int(1));
+                    for &(off, t) in &float_fields {
+                        let p = self.b.byte_gep(d, i64t.const_int(off as u64));
+                        let n = self.rt_len(i64t.const_int(t.size()), &[vd, Some(invalid)]);
+                        self.b.memset(p, self.fx.ctx.i8().const_int(0), n, 1);
+                    }
                 }
             }
         } else {

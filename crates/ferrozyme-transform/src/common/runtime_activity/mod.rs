@@ -192,6 +192,7 @@ fn guardable_type(t: Type) -> bool {
 /// activity should take over (the body audit's "constant pointer stored" finding);
 /// `select_handled` whether a select is already guarded by the older select scheme
 /// (`reverse/mixed.rs`: null shadow plus masked accesses).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn analyze(
     blocks: &[Block],
     act: &Activity,
@@ -200,6 +201,7 @@ pub(crate) fn analyze(
     store_seed: impl Fn(Value) -> bool,
     kept_constant: impl Fn(Value) -> bool,
     select_handled: impl Fn(Value) -> bool,
+    holds_pointers: impl Fn(Value) -> bool,
 ) -> RuntimeActivity {
     use Opcode::*;
     let insts: Vec<Value> = blocks.iter().flat_map(|b| b.instructions()).collect();
@@ -303,6 +305,18 @@ pub(crate) fn analyze(
                     }
                     false
                 }
+                // A copy out of memory whose shadow may be the primal moves its pointers'
+                // shadows as bytes: the constant pointers there are their own shadows in
+                // the destination's shadow too, read back unchecked otherwise.
+                Some(LLVMCall | LLVMInvoke)
+                    if matches!(classify(i), CallKind::Memcpy | CallKind::Memmove) =>
+                {
+                    let (dst, src) = (i.call_args()[0], i.call_args()[1]);
+                    if from(src) && act.is_shadowed(dst) && holds_pointers(src) {
+                        tainted = true;
+                    }
+                    false
+                }
                 Some(LLVMCall | LLVMInvoke) if matches!(classify(i), CallKind::Defined(_)) => {
                     // A callee under checks (given a maybe-primal pointer, or shadowed
                     // memory that may hold one) may return such a pointer, or store one
@@ -364,7 +378,10 @@ pub(crate) fn analyze(
         for &i in &insts {
             // Memory intrinsics copy or clear shadow memory as bytes, whatever pointers
             // it holds; only their own address operands matter (checked above).
-            if is_call(i) && may_read_back_pointers(i) && passes_shadowed_pointer(act, i) {
+            if is_call(i)
+                && may_read_back_pointers(i)
+                && passes_shadowed_pointer(act, i, &holds_pointers)
+            {
                 rt.unguardable.push((i, callee_reads_msg(i)));
             }
         }
@@ -510,10 +527,18 @@ fn is_mem_intrinsic(i: Value) -> bool {
         .any(|b| i.called_function().is_some_and(|f| f.name().starts_with(b)))
 }
 
-fn passes_shadowed_pointer(act: &Activity, i: Value) -> bool {
+/// Is `i` given shadowed memory that may hold pointers? Memory type analysis knows to
+/// hold only floats and integers (Eigen's `pminmax_impl::run(const double &a, const
+/// double &b, op)` calling `op(a, b)` through a function pointer, tests/cxx/123, 418)
+/// has no pointer to read back.
+fn passes_shadowed_pointer(
+    act: &Activity,
+    i: Value,
+    holds_pointers: impl Fn(Value) -> bool,
+) -> bool {
     i.call_args()
         .into_iter()
-        .any(|a| a.ty().is_pointer() && act.is_shadowed(a))
+        .any(|a| a.ty().is_pointer() && act.is_shadowed(a) && holds_pointers(a))
 }
 
 fn callee_name(i: Value) -> String {

@@ -46,7 +46,8 @@ pub(super) fn hands_memory_to_constant_keeper(
     let CallKind::Defined(g) = classify(i) else {
         return false;
     };
-    passes_shadowed_pointer(act, i) && keeps_constant_in_param_memory(g, 1, &kept_constant)
+    passes_shadowed_pointer(act, i, |_| true)
+        && keeps_constant_in_param_memory(g, 1, &kept_constant)
 }
 
 /// Does `g` store a `kept_constant` pointer (alone, or in a record) into memory a
