@@ -33,14 +33,17 @@ use ferrozyme_analysis::hash::HashMap;
 
 use ferrozyme_llvm::{Builder, Module, Opcode, Value};
 
-const FORK: &str = "__kmpc_fork_call";
+/// The forks whose captured values are rewritten: parallel regions and host `teams`
+/// regions (each team's initial thread gets its copy; hpc37).
+const FORKS: [&str; 2] = ["__kmpc_fork_call", "__kmpc_fork_teams"];
 
 /// Rewrites the forks of `f` whose microtask is a function of the module and receives a
 /// floating value by value, and the direct calls of the same microtasks (clang's
 /// serialized call for an `if` clause).
 pub fn rewrite(m: Module, f: Value) {
     let mut done: HashMap<Value, (Vec<bool>, Value)> = HashMap::default();
-    for call in super::calls_to(f, FORK) {
+    let forks: Vec<Value> = FORKS.iter().flat_map(|n| super::calls_to(f, n)).collect();
+    for call in forks {
         let args = call.call_args();
         let [loc, argc, micro, captured @ ..] = &args[..] else {
             continue;
