@@ -2,8 +2,9 @@
 // EXPECT-ERROR: only when it runs at most once per call
 // EXPECT-ERROR: move this MPI_Type_free
 // EXPECT-ERROR: create and commit the datatype once before the loop
-// A strided datatype built, used and freed on every iteration of a loop in the
-// differentiated function. The error's help names the call and what to do with it
+// A strided datatype built, used and freed on every iteration of a loop (of a run-time
+// trip count: a loop of two trips unrolled frees twice in straight-line code, which is
+// differentiated, tests/mpi/80) in the differentiated function. The error's help names the call and what to do with it
 // (hpc37: it was one generic line for communicators and datatypes alike): commit the
 // datatype once before the loop and free it after, or after the differentiated call.
 // (Open MPI's C ABI is declared here, so the test needs no MPI installation: the pass
@@ -16,9 +17,9 @@ int MPI_Type_commit(void **);
 int MPI_Type_free(void **);
 int MPI_Bcast(void *, int, void *, int, void *);
 
-double cols(double *x, int n) {
+double cols(double *x, int n, int strides) {
   double s = 0;
-  for (int k = 1; k <= 2; k++) {
+  for (int k = 1; k <= strides; k++) {
     void *col;
     MPI_Type_vector(n / k, 1, k, &ompi_mpi_double, &col);
     MPI_Type_commit(&col);
@@ -31,6 +32,6 @@ double cols(double *x, int n) {
 
 int main(void) {
   double x[4] = {1, 2, 3, 4}, dx[4] = {0};
-  __enzyme_autodiff((void *)cols, enzyme_dup, x, dx, enzyme_const, 4);
+  __enzyme_autodiff((void *)cols, enzyme_dup, x, dx, enzyme_const, 4, enzyme_const, 2);
   return (int)dx[0];
 }

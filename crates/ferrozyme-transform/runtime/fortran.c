@@ -883,16 +883,19 @@ int __fz_f18_allocatable_allocate_source(fz_desc *d, const fz_desc *source, _Boo
   return 0;
 }
 
+static void fz_deallocate_components(fz_desc *d);
+
 /* DEALLOCATE through the runtime: flang calls it for arrays of a derived type with
  * allocatable components (whose components the runtime would deallocate first). The
- * storage is freed (the pass defers the primal's and the shadow's frees to the end of
- * the reverse sweep) and the descriptor left unallocated. Components still allocated
- * are not walked (that needs flang's type description): deallocate them first, as
- * tests/fortran/28 does, or they stay allocated (memory, not derivatives, is lost). */
+ * elements' allocatable components are freed, by the type description in the
+ * descriptor (hpc37: they leaked, tests/fortran/78), then the storage (the pass hands
+ * the shadows' storage to its table of shadows, freed once the reverse sweep is done
+ * with them), and the descriptor is left unallocated. A FINAL procedure is not run. */
 int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
                                     const char *src, int line) {
   (void)has_stat, (void)errmsg;
   if (!d->base) __fz_f18_fail("DEALLOCATE of an array that is not allocated", src, line);
+  fz_deallocate_components(d);
   free(d->base);
   d->base = 0;
   return 0;
@@ -1908,6 +1911,17 @@ static void fz_free_components(const char *ti, char *obj) {
   }
 }
 
+/* The allocatable components of every element of the derived-type array `d`. */
+static void fz_deallocate_components(fz_desc *d) {
+  const char *ti = d->type == FZ_STRUCT ? fz_type_description(d) : 0;
+  if (!ti) return;
+  fz_view v;
+  fz_shape sh;
+  fz_view_of(d, &v, &sh);
+  long n = fz_elements(&v);
+  for (long e = 0; e < n; e++) fz_free_components(ti, fz_at(&v, e));
+}
+
 /* The checks, the primal assignment, and the shadow's shape; returns the tape. */
 static fz_assign_tape *fz_assign_derived(int mode, fz_desc *to, fz_desc *dto, const fz_desc *from,
                                          const fz_desc *dfrom, const char *src, int line) {
@@ -1991,12 +2005,17 @@ void __fz_f18_assign_derived_rev(void *tape) {
   }
   for (long r = t->nrealloc - 1; r >= 0; r--) {
     fz_assign_realloc *re = &t->reallocs[r];
-    if (re->at->base != re->fresh) continue; /* changed since: left alone */
+    /* Deallocated since (the program's DEALLOCATE, whose derivative hands the shadow's
+     * storage to the shadow table): the old descriptor goes back, so that the reverse of
+     * an earlier reallocation finds its own storage and frees it (hpc37: it leaked), but
+     * this storage is not freed here. Changed otherwise: left alone. */
+    int released = re->at->base == 0;
+    if (re->at->base != re->fresh && !released) continue;
     long len = 24 + 24 * (long)((fz_desc *)re->saved)->rank +
                ((((fz_desc *)re->saved)->extra & 1) ? 16 : 0);
     if (len > (long)sizeof re->saved) len = (long)sizeof re->saved;
     for (long k = 0; k < len; k++) ((char *)re->at)[k] = re->saved[k];
-    free(re->fresh);
+    if (!released) free(re->fresh);
   }
   free(t->reallocs);
   free(t->runs);

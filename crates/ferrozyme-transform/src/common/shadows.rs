@@ -36,7 +36,7 @@ pub(crate) fn const_shadow(b: &Builder, sup: &mut Support, v: Value, l: Lane) ->
         if read_only_without_reals(v, 4) {
             return Some(v);
         }
-        return table_shadow(sup, v, l, TABLE_DEPTH);
+        return table_shadow(b, sup, v, l, TABLE_DEPTH);
     }
     if !v.is_constant_expr() {
         return None;
@@ -86,7 +86,7 @@ fn const_aggregate_shadow(b: &Builder, sup: &mut Support, v: Value, l: Lane) -> 
 /// so adjoints added there go nowhere and reads give zeros), and to real-free globals
 /// and functions at themselves. `None` for a `g` holding reals or reached through
 /// constant expressions this copy does not rebuild.
-fn table_shadow(sup: &mut Support, g: Value, l: Lane, depth: u32) -> Option<Value> {
+fn table_shadow(b: &Builder, sup: &mut Support, g: Value, l: Lane, depth: u32) -> Option<Value> {
     if depth == 0
         || !g.is_global_constant()
         || g.global_value_type().contains_fp()
@@ -110,7 +110,7 @@ fn table_shadow(sup: &mut Support, g: Value, l: Lane, depth: u32) -> Option<Valu
     let copy = sup.module.add_global(&name, g.global_value_type());
     copy.set_linkage_internal();
     copy.set_alignment(g.alignment());
-    match table_value_shadow(sup, g, copy, init, l, depth) {
+    match table_value_shadow(b, sup, g, copy, init, l, depth) {
         Some(i) => {
             copy.set_initializer(i);
             copy.set_global_constant();
@@ -131,6 +131,7 @@ const TABLE_DEPTH: u32 = 8;
 /// The shadow of constant `c` inside table `g`'s initializer (see [`table_shadow`]);
 /// `copy` stands for `g` itself.
 fn table_value_shadow(
+    b: &Builder,
     sup: &mut Support,
     g: Value,
     copy: Value,
@@ -155,9 +156,19 @@ fn table_value_shadow(
         if c.is_global_constant() && ty.contains_fp() && !ty.contains_pointer() {
             return Some(sup.shadow_global(c, l));
         }
-        return table_shadow(sup, c, l, depth - 1);
+        return table_shadow(b, sup, c, l, depth - 1);
     }
     let ty = c.ty();
+    // flang's component table holds a default value's address as an integer
+    // (`ptrtoint (ptr @default to i64)`): the shadow's address, as an integer.
+    if c.is_constant_expr()
+        && c.const_opcode() == Some(Opcode::LLVMPtrToInt)
+        && reaches_reals(c, depth)
+    {
+        let s = table_value_shadow(b, sup, g, copy, c.operand(0), l, depth)?;
+        let folded = b.ptrtoint(s, ty);
+        return folded.is_constant().then_some(folded);
+    }
     if c.is_constant_expr() || !ty.is_aggregate() || !reaches_reals(c, depth) {
         // Scalars, and constant expressions over real-free globals, are their own shadow.
         return (!reaches_reals(c, depth)).then_some(c);
@@ -170,6 +181,7 @@ fn table_value_shadow(
     let mut elems = Vec::with_capacity(n as usize);
     for k in 0..n {
         elems.push(table_value_shadow(
+            b,
             sup,
             g,
             copy,

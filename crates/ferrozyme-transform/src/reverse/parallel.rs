@@ -12,7 +12,9 @@
 //!   (`parallel/openmp.rs`). Each argument the microtask gets through a pointer with a
 //!   shadow is passed with its shadow. The microtask is differentiated twice: for a team
 //!   of one thread (plain adjoint updates) and for a larger team ([`Request::parallel`]:
-//!   atomic updates); the wrappers pick by the forward team's size.
+//!   atomic updates); the wrappers pick by the forward team's size. A host `teams`
+//!   region (`__kmpc_fork_teams`, same arguments) is the same with the league's teams as
+//!   the members (`parallel/teams.rs`).
 //! * `__kmpc_barrier`: mirrored in the reverse sweep (the shared memory it orders in
 //!   the forward sweep is the shadow memory the reverse sweep updates); a critical
 //!   section is reversed in the exact reverse order the threads went through it
