@@ -52,7 +52,8 @@ double serial_objective(const double *x, int p) {
   for (int r = 0; r < p; r++)
     for (int i = 0; i < NL; i++) y[r][i] = x[r * NL + i] * x[r * NL + i] + 0.5 * sin(x[r * NL + i]);
   for (int i = 0; i < NL; i++) b0[i] = y[0][i];
-  double e1 = y[1][1], e4 = y[1][4];
+  /* rank 1 sends its y[1] and its y[4], which the first broadcast set to rank 0's */
+  double e1 = y[1][1], e4 = b0[4];
   for (int r = 0; r < p; r++) {
     for (int i = 0; i < NL; i += 2) y[r][i] = b0[i];
     y[r][1] = e1;

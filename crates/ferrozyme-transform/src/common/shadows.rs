@@ -10,7 +10,8 @@
 //! points at reals (the type descriptor of a type with default real component values,
 //! whose component table points at the defaults) has a copy as its shadow, pointing at
 //! zeroed shadows of those reals instead ([`table_shadow`]; hpc37: tests/fortran/82, a
-//! `class is` dispatch at -O0 loaded the binding through a null shadow). Every other
+//! `class is` dispatch at -O0 loaded the binding through a null shadow; flang's type
+//! descriptors only). Every other
 //! constant has no shadow (a null pointer in reverse mode, a zero tangent in forward
 //! mode: the callers choose).
 
@@ -36,7 +37,15 @@ pub(crate) fn const_shadow(b: &Builder, sup: &mut Support, v: Value, l: Lane) ->
         if read_only_without_reals(v, 4) {
             return Some(v);
         }
-        return table_shadow(b, sup, v, l, TABLE_DEPTH);
+        // Only flang's type descriptors: C's constant tables of pointers to constant
+        // reals keep no shadow (a change there is for another round).
+        let flang_type_info = v
+            .global_value_type()
+            .struct_name()
+            .is_some_and(|n| n.starts_with(FLANG_TYPE_INFO));
+        return flang_type_info
+            .then(|| table_shadow(b, sup, v, l, TABLE_DEPTH))
+            .flatten();
     }
     if !v.is_constant_expr() {
         return None;
@@ -123,6 +132,10 @@ fn table_shadow(b: &Builder, sup: &mut Support, g: Value, l: Lane, depth: u32) -
         }
     }
 }
+
+/// The prefix of the types of flang's type descriptors and their tables (the runtime's
+/// `__fortran_type_info` module).
+const FLANG_TYPE_INFO: &str = "_QM__fortran_type_info";
 
 /// How many levels of tables [`table_shadow`] follows: flang's type descriptors point at
 /// component tables, which point at their components' type descriptors, and so on.
