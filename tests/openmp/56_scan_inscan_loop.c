@@ -3,8 +3,8 @@
 // OpenMP constructs of newer codes on values from the input: an inclusive prefix sum
 // `parallel for reduction(inscan, +: s)` with `#pragma omp scan inclusive(s)`, an
 // exclusive one (`scan exclusive(s)`), the `loop` construct (`parallel loop`) and a
-// `parallel for simd reduction(+:e)`. (A host `teams` construct is refused, naming
-// `__kmpc_fork_teams`: tests/errors/omp_host_teams.c.) Reverse mode against
+// `parallel for simd reduction(+:e)`. (A host `teams` construct, refused until hpc36,
+// is differentiated since hpc37: tests/openmp/65.) Reverse mode against
 // central finite differences of the same formula written serially; forward mode by the
 // dot-product identity.
 #include <omp.h>

@@ -29,6 +29,7 @@ impl Module {
     }
 }
 
+pub mod atomics;
 pub mod builder;
 mod callsite;
 pub mod clock;

@@ -23,7 +23,9 @@
 /// What the pass does with one OpenMP runtime routine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OmpRule {
-    /// `__kmpc_fork_call(loc, argc, microtask, args...)`: a parallel region.
+    /// `__kmpc_fork_call(loc, argc, microtask, args...)`: a parallel region; also
+    /// `__kmpc_fork_teams` (same arguments), a host `teams` construct: the microtask runs
+    /// once per team of the league, on each team's initial thread.
     Fork,
     /// `__kmpc_barrier(loc, gtid)`: mirrored in the reverse sweep.
     Barrier,
@@ -61,6 +63,9 @@ const LOCKS: &str = "lock setup: the reverse of a locked section takes turns, no
 /// The OpenMP runtime table, by exact name.
 const TABLE: &[(&str, OmpRule)] = &[
     ("__kmpc_fork_call", OmpRule::Fork),
+    // A host `teams` region (hpc37): differentiated like a parallel region whose members
+    // are the league's teams (tapes by team number, `parallel/teams.rs`).
+    ("__kmpc_fork_teams", OmpRule::Fork),
     ("__kmpc_barrier", OmpRule::Barrier),
     ("__kmpc_critical", OmpRule::CriticalBegin),
     ("__kmpc_critical_with_hint", OmpRule::CriticalBegin),
@@ -91,6 +96,11 @@ const TABLE: &[(&str, OmpRule)] = &[
     ("__kmpc_for_static_init_8", OmpRule::Inactive { why: BOUNDS }),
     ("__kmpc_for_static_init_8u", OmpRule::Inactive { why: BOUNDS }),
     ("__kmpc_for_static_fini", OmpRule::Inactive { why: BOUNDS }),
+    // `distribute parallel do` inside a teams region (flang): bounds by team and thread.
+    ("__kmpc_dist_for_static_init_4", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dist_for_static_init_4u", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dist_for_static_init_8", OmpRule::Inactive { why: BOUNDS }),
+    ("__kmpc_dist_for_static_init_8u", OmpRule::Inactive { why: BOUNDS }),
     ("__kmpc_dispatch_init_4", OmpRule::Inactive { why: BOUNDS }),
     ("__kmpc_dispatch_init_4u", OmpRule::Inactive { why: BOUNDS }),
     ("__kmpc_dispatch_init_8", OmpRule::Inactive { why: BOUNDS }),
@@ -106,6 +116,12 @@ const TABLE: &[(&str, OmpRule)] = &[
     ("__kmpc_dispatch_deinit", OmpRule::Inactive { why: BOUNDS }),
     ("__kmpc_global_thread_num", OmpRule::Inactive { why: QUERY }),
     ("__kmpc_push_num_threads", OmpRule::Inactive { why: QUERY }),
+    ("__kmpc_push_num_teams", OmpRule::Inactive { why: QUERY }),
+    ("__kmpc_push_num_teams_51", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_team_num", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_num_teams", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_max_teams", OmpRule::Inactive { why: QUERY }),
+    ("omp_get_thread_limit", OmpRule::Inactive { why: QUERY }),
     ("__kmpc_push_proc_bind", OmpRule::Inactive { why: QUERY }),
     ("__kmpc_single", OmpRule::Inactive { why: WHO }),
     ("__kmpc_end_single", OmpRule::Inactive { why: WHO }),
@@ -265,6 +281,7 @@ mod tests {
     #[test]
     fn structural_and_inactive_rows() {
         assert_eq!(openmp_rule("__kmpc_fork_call"), Some(OmpRule::Fork));
+        assert_eq!(openmp_rule("__kmpc_fork_teams"), Some(OmpRule::Fork));
         assert_eq!(openmp_rule("__kmpc_barrier"), Some(OmpRule::Barrier));
         assert_eq!(openmp_rule("__kmpc_reduce_nowait"), Some(OmpRule::Reduce));
         assert!(matches!(

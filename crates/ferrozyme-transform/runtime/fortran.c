@@ -883,16 +883,19 @@ int __fz_f18_allocatable_allocate_source(fz_desc *d, const fz_desc *source, _Boo
   return 0;
 }
 
+static void fz_deallocate_components(fz_desc *d);
+
 /* DEALLOCATE through the runtime: flang calls it for arrays of a derived type with
  * allocatable components (whose components the runtime would deallocate first). The
- * storage is freed (the pass defers the primal's and the shadow's frees to the end of
- * the reverse sweep) and the descriptor left unallocated. Components still allocated
- * are not walked (that needs flang's type description): deallocate them first, as
- * tests/fortran/28 does, or they stay allocated (memory, not derivatives, is lost). */
+ * elements' allocatable components are freed, by the type description in the
+ * descriptor (hpc37: they leaked, tests/fortran/78), then the storage (the pass hands
+ * the shadows' storage to its table of shadows, freed once the reverse sweep is done
+ * with them), and the descriptor is left unallocated. A FINAL procedure is not run. */
 int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
                                     const char *src, int line) {
   (void)has_stat, (void)errmsg;
   if (!d->base) __fz_f18_fail("DEALLOCATE of an array that is not allocated", src, line);
+  fz_deallocate_components(d);
   free(d->base);
   d->base = 0;
   return 0;
@@ -1185,12 +1188,21 @@ FZ_INLINE void fz_reduce_line_complex(const fz_view *vr, long e, const fz_view *
 }
 
 /* The reduction of x along dimension `dim` (1-based): 0 sum, 1 max, 2 min, 3 product,
- * 4 the Euclidean norm (NORM2); of complex data sum and product (fz_reduce_line_complex). */
-static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const char *src,
-                          int line) {
-  fz_view vx, vr;
-  fz_shape sx, sr;
+ * 4 the Euclidean norm (NORM2); of complex data sum and product (fz_reduce_line_complex).
+ * Real data may have a MASK of x's shape, or a scalar one (hpc37): the elements where it
+ * is false are left out (an empty line gives the operation's identity, as flang's). */
+static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const fz_desc *mask,
+                          const char *src, int line) {
+  fz_view vx, vr, vm;
+  fz_shape sx, sr, sm;
   fz_view_of(x, &vx, &sx);
+  if (mask) {
+    fz_view_of(mask, &vm, &sm);
+    if (fz_is_complex(x->type))
+      __fz_f18_fail("SUM or PRODUCT of a complex array with DIM= and MASK= is not "
+                    "differentiated; drop the MASK",
+                    src, line);
+  }
   int rank = sx.rank;
   if (dim < 1 || dim > rank) __fz_f18_fail("DIM= out of range", src, line);
   long ext[15], rext[15], idx[15];
@@ -1216,7 +1228,9 @@ static void fz_reduce_dim(fz_desc *r, const fz_desc *x, int dim, int how, const 
                                   : __builtin_huge_val();
     for (long t = 0; t < len; t++) {
       idx[dim - 1] = t;
-      double v = fz_get(&vx, fz_join(ext, rank, idx));
+      long f = fz_join(ext, rank, idx);
+      if (mask && !fz_mask(mask, &vm, sm.rank > 0 ? f : 0)) continue;
+      double v = fz_get(&vx, f);
       if (how == 0)
         acc += v;
       else if (how == 3)
@@ -1236,8 +1250,7 @@ void __fz_f18_sum_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, in
     __fz_f18_sum_dim_inactive(r, x, dim, src, line, mask);
     return;
   }
-  if (mask) __fz_f18_fail("SUM(x, DIM=, MASK=) is not differentiated; drop the MASK", src, line);
-  fz_reduce_dim(r, x, dim, 0, src, line);
+  fz_reduce_dim(r, x, dim, 0, mask, src, line);
 }
 
 void __fz_f18_maxval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
@@ -1247,8 +1260,7 @@ void __fz_f18_maxval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src,
     __fz_f18_maxval_dim_inactive(r, x, dim, src, line, mask);
     return;
   }
-  if (mask) __fz_f18_fail("MAXVAL(x, DIM=, MASK=) is not differentiated; drop the MASK", src, line);
-  fz_reduce_dim(r, x, dim, 1, src, line);
+  fz_reduce_dim(r, x, dim, 1, mask, src, line);
 }
 
 void __fz_f18_minval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
@@ -1258,8 +1270,7 @@ void __fz_f18_minval_dim(fz_desc *r, const fz_desc *x, int dim, const char *src,
     __fz_f18_minval_dim_inactive(r, x, dim, src, line, mask);
     return;
   }
-  if (mask) __fz_f18_fail("MINVAL(x, DIM=, MASK=) is not differentiated; drop the MASK", src, line);
-  fz_reduce_dim(r, x, dim, 2, src, line);
+  fz_reduce_dim(r, x, dim, 2, mask, src, line);
 }
 
 void __fz_f18_product_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line,
@@ -1268,15 +1279,13 @@ void __fz_f18_product_dim(fz_desc *r, const fz_desc *x, int dim, const char *src
     __fz_f18_product_dim_inactive(r, x, dim, src, line, mask);
     return;
   }
-  if (mask)
-    __fz_f18_fail("PRODUCT(x, DIM=, MASK=) is not differentiated; drop the MASK", src, line);
-  fz_reduce_dim(r, x, dim, 3, src, line);
+  fz_reduce_dim(r, x, dim, 3, mask, src, line);
 }
 
 /* NORM2(x, DIM=): reals only (the standard's). */
 void __fz_f18_norm2_dim(fz_desc *r, const fz_desc *x, int dim, const char *src, int line) {
   fz_need_real(x, "NORM2 of a non-real array in differentiated code", src, line);
-  fz_reduce_dim(r, x, dim, 4, src, line);
+  fz_reduce_dim(r, x, dim, 4, 0, src, line);
 }
 
 /* The value of a scalar INTEGER of any kind (a SHIFT argument). */
@@ -1882,6 +1891,37 @@ static void fz_walk_assignment(int mode, fz_assign_tape *t, const char *ti, cons
   }
 }
 
+/* Frees the storage of the allocatable components of the object at `obj` of type `ti`
+ * (nested data components too): a tangent object the assignment no longer uses. */
+static void fz_free_components(const char *ti, char *obj) {
+  const fz_desc *comps = (const fz_desc *)(ti + FZ_TI_COMPONENTS);
+  long n = comps->dim[0].extent, sm = comps->dim[0].sm;
+  for (long k = 0; k < n; k++) {
+    const char *c = comps->base + k * sm;
+    long off = fz_ti_long(c, FZ_TC_OFFSET);
+    const char *sub = c[FZ_TC_CATEGORY] == FZ_CATEGORY_DERIVED ? fz_ti_ptr(c, FZ_TC_DERIVED) : 0;
+    if (c[FZ_TC_GENRE] == FZ_GENRE_ALLOCATABLE) {
+      fz_desc *d = (fz_desc *)(obj + off);
+      free(d->base);
+      d->base = 0;
+    } else if (c[FZ_TC_GENRE] == FZ_GENRE_DATA && sub) {
+      long bytes = fz_ti_long(sub, FZ_TI_SIZE), m = fz_component_elements(c);
+      for (long e = 0; e < m; e++) fz_free_components(sub, obj + off + e * bytes);
+    }
+  }
+}
+
+/* The allocatable components of every element of the derived-type array `d`. */
+static void fz_deallocate_components(fz_desc *d) {
+  const char *ti = d->type == FZ_STRUCT ? fz_type_description(d) : 0;
+  if (!ti) return;
+  fz_view v;
+  fz_shape sh;
+  fz_view_of(d, &v, &sh);
+  long n = fz_elements(&v);
+  for (long e = 0; e < n; e++) fz_free_components(ti, fz_at(&v, e));
+}
+
 /* The checks, the primal assignment, and the shadow's shape; returns the tape. */
 static fz_assign_tape *fz_assign_derived(int mode, fz_desc *to, fz_desc *dto, const fz_desc *from,
                                          const fz_desc *dfrom, const char *src, int line) {
@@ -1910,6 +1950,7 @@ static fz_assign_tape *fz_assign_derived(int mode, fz_desc *to, fz_desc *dto, co
   if (to->base == from->base) return t; /* `w = w` */
   if (dto && dto->base && !grow)
     fz_walk_assignment(FZ_WALK_BEFORE, t, ti, to, 0, from, 0, src, line);
+  char *was = to->base;
   __fz_f18_assign_inactive(to, from, src, line);
   if (grow && dto) {
     fz_view v;
@@ -1917,8 +1958,18 @@ static fz_assign_tape *fz_assign_derived(int mode, fz_desc *to, fz_desc *dto, co
     fz_view_of(to, &v, &sh);
     char *fresh = fz_zeroed((size_t)fz_elements(&v) * to->elem_len);
     /* The reverse sweep puts the old shadow array back and frees this one, after its
-     * elements' components (recorded after it). */
-    if (mode == FZ_WALK_AUGMENT) fz_tape_realloc(t, dto, fresh);
+     * elements' components (recorded after it). A tangent's old array goes now, with its
+     * elements' components, as the primal's did (hpc37: it leaked). */
+    if (mode == FZ_WALK_AUGMENT) {
+      fz_tape_realloc(t, dto, fresh);
+    } else if (was && dto->base && dto->base != was) {
+      fz_view ov;
+      fz_shape osh;
+      fz_view_of(dto, &ov, &osh);
+      long n = fz_elements(&ov);
+      for (long e = 0; e < n; e++) fz_free_components(ti, fz_at(&ov, e));
+      free(dto->base);
+    }
     fz_shadow_descriptor(dto, to, fresh);
   }
   if (dto && dto->base) fz_walk_assignment(mode, t, ti, to, dto, from, dfrom, src, line);
@@ -1954,12 +2005,17 @@ void __fz_f18_assign_derived_rev(void *tape) {
   }
   for (long r = t->nrealloc - 1; r >= 0; r--) {
     fz_assign_realloc *re = &t->reallocs[r];
-    if (re->at->base != re->fresh) continue; /* changed since: left alone */
+    /* Deallocated since (the program's DEALLOCATE, whose derivative hands the shadow's
+     * storage to the shadow table): the old descriptor goes back, so that the reverse of
+     * an earlier reallocation finds its own storage and frees it (hpc37: it leaked), but
+     * this storage is not freed here. Changed otherwise: left alone. */
+    int released = re->at->base == 0;
+    if (re->at->base != re->fresh && !released) continue;
     long len = 24 + 24 * (long)((fz_desc *)re->saved)->rank +
                ((((fz_desc *)re->saved)->extra & 1) ? 16 : 0);
     if (len > (long)sizeof re->saved) len = (long)sizeof re->saved;
     for (long k = 0; k < len; k++) ((char *)re->at)[k] = re->saved[k];
-    free(re->fresh);
+    if (!released) free(re->fresh);
   }
   free(t->reallocs);
   free(t->runs);

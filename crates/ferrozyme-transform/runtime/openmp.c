@@ -21,9 +21,17 @@ int omp_get_max_threads(void);
 double omp_get_wtime(void);
 int sched_yield(void);
 
+int omp_get_team_num(void);
+int omp_get_num_teams(void);
+int omp_get_max_teams(void);
+int omp_get_num_procs(void);
+int __kmpc_global_thread_num(void *);
+void __kmpc_push_num_teams(void *, int, int, int);
+
 typedef struct {
-  int nthreads; /* the team size of the forward region */
+  int nthreads; /* the team size of the forward region (a teams region: its league's) */
   int cap;      /* slots allocated */
+  int limit;    /* a teams region: the thread_limit clause's value, or 0 */
   void *tape[];
 } fz_omp_tapes;
 
@@ -80,6 +88,51 @@ void __fz_omp_check_team(const fz_omp_tapes *t, int same_team) {
 }
 
 void __fz_omp_tapes_free(fz_omp_tapes *t) { free(t); }
+
+/* ---- host teams regions (`__kmpc_fork_teams`) -------------------------------------
+ *
+ * The teams' microtask runs once per team, on the team's initial thread, which is thread
+ * 0 of its team: the tapes are filed by team number, and the reverse region is a league
+ * of as many teams (its num_teams and thread_limit pushed again). A team's own parallel
+ * regions keep their tapes by thread number inside the team's derivative. */
+fz_omp_tapes *__fz_omp_teams_new(int pushed, int limit) {
+  int cap = omp_get_max_teams();
+  if (pushed > cap) cap = pushed;
+  if (omp_get_num_procs() > cap) cap = omp_get_num_procs();
+  if (omp_get_max_threads() > cap) cap = omp_get_max_threads();
+  fz_omp_tapes *t = __fz_omp_tapes_new(cap);
+  t->limit = limit;
+  return t;
+}
+
+/* Called by every team of the forward league with its tape. */
+void __fz_omp_teams_put(fz_omp_tapes *t, void *tape) {
+  int team = omp_get_team_num();
+  if (team < 0 || team >= t->cap) {
+    fz_say("ferrozyme: a teams region ran with more teams than it was prepared for\n");
+    abort();
+  }
+  t->tape[team] = tape;
+  if (team == 0) t->nthreads = omp_get_num_teams();
+}
+
+/* Before the reverse league is forked: the forward league's size and thread limit. */
+void __fz_omp_teams_push(void *loc, const fz_omp_tapes *t) {
+  __kmpc_push_num_teams(loc, __kmpc_global_thread_num(loc), t->nthreads, t->limit);
+}
+
+/* Each reverse team reverses its own forward team's tape: a team's parallel regions may
+ * synchronise, and its critical sections take turns, which one team reversing two tapes
+ * one after the other could wait on forever. */
+void __fz_omp_check_league(const fz_omp_tapes *t, int same_team) {
+  (void)same_team;
+  if (omp_get_num_teams() != t->nthreads) {
+    fz_say("ferrozyme: the reverse of a teams region got a different number of teams than "
+           "the forward region (leave OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT and "
+           "OMP_THREAD_LIMIT as they were for the forward call)\n");
+    abort();
+  }
+}
 
 /* ---- critical sections in reverse order ------------------------------------------
  *

@@ -2,7 +2,10 @@
 //! to C wrappers (`runtime/mpi_fortran.c`) that call the C routines, inactive, or
 //! rejected.
 
-use super::table::{COMMUNICATORS, COMM_FREE, DATATYPES, QUERY, SETUP, TIME, TYPE_FREE};
+use super::table::{
+    COMMUNICATORS, COMM_FREE, COMM_FREE_HELP, DATATYPES, QUERY, SETUP, TIME, TYPE_FREE,
+    TYPE_FREE_HELP,
+};
 use super::MpiRule;
 
 /// Open MPI's Fortran bindings (`mpif.h`, `use mpi`) with a C wrapper, by symbol.
@@ -127,8 +130,18 @@ pub(super) fn fortran_rule(name: &str) -> Option<MpiRule> {
         return Some(MpiRule::Inactive { why });
     }
     match name {
-        "mpi_comm_free_" => return Some(MpiRule::HandleFree { why: COMM_FREE }),
-        "mpi_type_free_" => return Some(MpiRule::HandleFree { why: TYPE_FREE }),
+        "mpi_comm_free_" => {
+            return Some(MpiRule::HandleFree {
+                why: COMM_FREE,
+                help: COMM_FREE_HELP,
+            })
+        }
+        "mpi_type_free_" => {
+            return Some(MpiRule::HandleFree {
+                why: TYPE_FREE,
+                help: TYPE_FREE_HELP,
+            })
+        }
         _ => {}
     }
     Some(FORTRAN_UNSUPPORTED)

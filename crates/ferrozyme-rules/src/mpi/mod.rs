@@ -153,8 +153,12 @@ pub enum MpiRule {
     /// Frees a handle (`MPI_Comm_free`, `MPI_Type_free`, their Fortran bindings) the
     /// adjoint communication still uses: the combined function frees it after its
     /// reverse sweep (like a deferred `free`), forward mode where the primal does; where
-    /// it cannot be moved (in a loop, split mode) it is rejected with `why`.
-    HandleFree { why: &'static str },
+    /// it cannot be moved (in a loop, split mode) it is rejected with `why` and `help`
+    /// (which names the call and where to move it).
+    HandleFree {
+        why: &'static str,
+        help: &'static str,
+    },
     /// Rejected with a clear error.
     Unsupported { why: &'static str },
 }

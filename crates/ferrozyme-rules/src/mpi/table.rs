@@ -13,6 +13,8 @@ pub(super) const COMMUNICATORS: &str =
 pub(super) const DATATYPES: &str = "derived-datatype construction: handles and integers (the helpers read the layout of a datatype made of one real type at run time)";
 pub(super) const TYPE_FREE: &str = "the reverse sweep communicates with the datatype after MPI_Type_free freed it; it is moved after the reverse sweep (where the primal freed it: also under a branch) only when it runs at most once per call, not in a loop (in a function differentiated in split mode: once on every path to its return); free it after the differentiated call returns";
 pub(super) const COMM_FREE: &str = "the reverse sweep communicates on the communicator after MPI_Comm_free freed it; it is moved after the reverse sweep (where the primal freed it: also under a branch) only when it runs at most once per call, not in a loop (in a function differentiated in split mode: once on every path to its return); free it after the differentiated call returns";
+pub(super) const TYPE_FREE_HELP: &str = "move this MPI_Type_free (MPI_TYPE_FREE from Fortran) out of the loop: create and commit the datatype once before the loop and free it once after it, or free it after __enzyme_autodiff returns (a free under a branch of a function differentiated in split mode: free it on every path or after the call)";
+pub(super) const COMM_FREE_HELP: &str = "move this MPI_Comm_free (MPI_COMM_FREE from Fortran) out of the loop: split or duplicate the communicator once before the loop and free it once after it, or free it after __enzyme_autodiff returns (a free under a branch of a function differentiated in split mode: free it on every path or after the call)";
 pub(super) const RMA_SYNC: &str = "passive-target synchronisation (lock, unlock, flush) of a composed window's Open MPI window: each adjoint or tangent operation opens and closes its own epoch on the shadow window";
 pub(super) const RMA_CAS: &str = "MPI_Compare_and_swap is not differentiable: whether it writes depends on an equality test of the target's value against the compare buffer (a step in the data, no derivative); keep the swapped data constant (integers, flags, locks) or write the update as an MPI_Accumulate";
 pub(super) const RMA_REQUEST: &str = "request-based one-sided operations are not differentiated; use MPI_Put/MPI_Get/MPI_Accumulate and complete them with MPI_Win_unlock, MPI_Win_flush or MPI_Win_fence";
@@ -396,8 +398,20 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
         "MPI_Type_get_true_extent",
         MpiRule::Inactive { why: DATATYPES },
     ),
-    ("MPI_Type_free", MpiRule::HandleFree { why: TYPE_FREE }),
-    ("MPI_Comm_free", MpiRule::HandleFree { why: COMM_FREE }),
+    (
+        "MPI_Type_free",
+        MpiRule::HandleFree {
+            why: TYPE_FREE,
+            help: TYPE_FREE_HELP,
+        },
+    ),
+    (
+        "MPI_Comm_free",
+        MpiRule::HandleFree {
+            why: COMM_FREE,
+            help: COMM_FREE_HELP,
+        },
+    ),
     (
         "MPI_Test",
         MpiRule::Composed {

@@ -38,7 +38,8 @@
 //! Any other compare-and-swap stays and is rejected with its own error (the integer load
 //! of a real is a cannot-deduce-type error, the `cmpxchg` an unsupported instruction).
 
-use ferrozyme_llvm::{Block, Builder, Module, Opcode, Value};
+use ferrozyme_llvm::atomics::FloatExtremum;
+use ferrozyme_llvm::{AtomicRmwOp, Block, Builder, Module, Opcode, RealPredicate, Value};
 
 /// The lock of the critical sections that replace atomic products.
 const LOCK: &str = "__fz_omp_atomic_update_lock";
@@ -92,11 +93,76 @@ pub fn rewrite(m: Module, f: Value) {
         l.body.delete();
         l.first_load.erase();
     }
+    rewrite_captures_and_extrema(m, f);
+}
+
+/// clang's `#pragma omp atomic capture` of a real (`{v = x; x += e;}`: an `atomicrmw
+/// fadd` whose old value is used) and `#pragma omp atomic compare` (`if (x < e) x = e;`:
+/// `atomicrmw fmax`, `fmin` for `>`), in a module with parallel regions, become the
+/// critical section of the module essay (hpc37; they were refused): the captured value
+/// is the section's load, the extremum a `select` on the comparison, whose adjoint goes
+/// to the value that won, in the reverse of the order the threads came.
+fn rewrite_captures_and_extrema(m: Module, f: Value) {
+    if m.function("__kmpc_fork_call").is_none() && m.function("__kmpc_fork_teams").is_none() {
+        return;
+    }
+    let rmws: Vec<Value> = f
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .filter(|i| i.opcode() == Some(Opcode::LLVMAtomicRMW) && i.ty().is_fp_scalar())
+        .collect();
+    for i in rmws {
+        let (p, v) = (i.operand(0), i.operand(1));
+        let extremum = i.atomic_float_extremum();
+        let add = matches!(i.atomic_rmw_op(), AtomicRmwOp::FAdd | AtomicRmwOp::FSub);
+        if extremum.is_none() && !(add && !i.users().is_empty()) {
+            continue;
+        }
+        let b = Builder::new(f.ty().context());
+        b.position_before(i);
+        let (old, _) = locked(m, &b, p, v.ty(), |b, old| match extremum {
+            Some(e) => {
+                // The new value wins when it is greater (max) or smaller (min).
+                let (lo, hi) = if e == FloatExtremum::Max {
+                    (old, v)
+                } else {
+                    (v, old)
+                };
+                let wins = b.fcmp(RealPredicate::LLVMRealOLT, lo, hi);
+                b.select(wins, v, old)
+            }
+            None if i.atomic_rmw_op() == AtomicRmwOp::FSub => b.binop(Opcode::LLVMFSub, old, v),
+            None => b.binop(Opcode::LLVMFAdd, old, v),
+        });
+        i.replace_all_uses_with(old);
+        i.erase();
+    }
 }
 
 /// At `b`: `p = op(p, ...)` in a critical section on the module's [`LOCK`]; the old and
 /// the new value of `p`.
 fn locked_update(m: Module, b: &Builder, p: Value, op: Value, x: Value) -> (Value, Value) {
+    locked(m, b, p, x.ty(), |b, old| {
+        let (a, c) = (op.operand(0), op.operand(1));
+        let pick = |v: Value| if v == x { old } else { v };
+        let new = b.binop(op.opcode().expect("a binary operation"), pick(a), pick(c));
+        if op.can_use_fast_math_flags() {
+            new.set_fast_math_flags(op.fast_math_flags());
+        }
+        new
+    })
+}
+
+/// At `b`: `p = update(p)` on a value of type `ty`, in a critical section on the
+/// module's [`LOCK`]; the old and the new value of `p`.
+fn locked(
+    m: Module,
+    b: &Builder,
+    p: Value,
+    ty: ferrozyme_llvm::Type,
+    update: impl FnOnce(&Builder, Value) -> Value,
+) -> (Value, Value) {
     let ctx = m.context();
     let (ptr, i32t) = (ctx.ptr(), ctx.i32());
     let sync_ty = ctx.function_type(ctx.void(), &[ptr, i32t, ptr], false);
@@ -109,13 +175,8 @@ fn locked_update(m: Module, b: &Builder, p: Value, op: Value, x: Value) -> (Valu
     let (loc, lock) = (ident(m), lock(m));
     let gtid = b.call_fn(gtid_fn, &[loc]);
     b.call_fn(enter, &[loc, gtid, lock]);
-    let old = b.load(x.ty(), p, "atomic.old");
-    let (a, c) = (op.operand(0), op.operand(1));
-    let pick = |v: Value| if v == x { old } else { v };
-    let new = b.binop(op.opcode().expect("a binary operation"), pick(a), pick(c));
-    if op.can_use_fast_math_flags() {
-        new.set_fast_math_flags(op.fast_math_flags());
-    }
+    let old = b.load(ty, p, "atomic.old");
+    let new = update(b, old);
     b.store(new, p);
     b.call_fn(exit, &[loc, gtid, lock]);
     (old, new)

@@ -31,16 +31,19 @@
 
 use ferrozyme_analysis::hash::HashMap;
 
-use ferrozyme_llvm::{Builder, Module, Opcode, Value};
+use ferrozyme_llvm::{Builder, Module, Opcode, Type, Value};
 
-const FORK: &str = "__kmpc_fork_call";
+/// The forks whose captured values are rewritten: parallel regions and host `teams`
+/// regions (each team's initial thread gets its copy; hpc37).
+const FORKS: [&str; 2] = ["__kmpc_fork_call", "__kmpc_fork_teams"];
 
 /// Rewrites the forks of `f` whose microtask is a function of the module and receives a
 /// floating value by value, and the direct calls of the same microtasks (clang's
 /// serialized call for an `if` clause).
 pub fn rewrite(m: Module, f: Value) {
-    let mut done: HashMap<Value, (Vec<bool>, Value)> = HashMap::default();
-    for call in super::calls_to(f, FORK) {
+    let mut done: HashMap<Value, (Vec<Option<Type>>, Value)> = HashMap::default();
+    let forks: Vec<Value> = FORKS.iter().flat_map(|n| super::calls_to(f, n)).collect();
+    for call in forks {
         let args = call.call_args();
         let [loc, argc, micro, captured @ ..] = &args[..] else {
             continue;
@@ -52,8 +55,8 @@ pub fn rewrite(m: Module, f: Value) {
         if micro.params().len() != captured.len() + 2 {
             continue;
         }
-        let moved: Vec<bool> = captured.iter().map(|a| carries_float(*a)).collect();
-        if !moved.contains(&true) {
+        let moved: Vec<Option<Type>> = captured.iter().map(|a| float_carried(*a)).collect();
+        if moved.iter().all(Option::is_none) {
             continue;
         }
         let by_ref = microtask_by_ref(m, *micro, &moved);
@@ -74,35 +77,76 @@ pub fn rewrite(m: Module, f: Value) {
 }
 
 /// Does the captured argument `a` carry a floating value?
-fn carries_float(a: Value) -> bool {
+/// The floating type whose value `a` carries (itself, or in its bits), if any.
+fn float_carried(a: Value) -> Option<Type> {
     let ty = a.ty();
     if ty.is_pointer() {
-        return false;
+        return None;
     }
     if ty.is_fp() {
-        return true;
+        return Some(ty);
     }
     match a.opcode() {
-        Some(Opcode::LLVMBitCast) => a.operand(0).ty().is_fp(),
+        Some(Opcode::LLVMBitCast) => Some(a.operand(0).ty()).filter(|t| t.is_fp()),
         // A float's bits widened to the 64-bit argument.
-        Some(Opcode::LLVMZExt) => carries_float(a.operand(0)),
+        Some(Opcode::LLVMZExt) => float_carried(a.operand(0)),
         Some(Opcode::LLVMLoad) => {
             let slot = a.operand(0);
-            slot.opcode() == Some(Opcode::LLVMAlloca)
-                && slot.users().into_iter().any(|u| {
+            if slot.opcode() != Some(Opcode::LLVMAlloca) {
+                return None;
+            }
+            slot.users()
+                .into_iter()
+                .find(|u| {
                     u.opcode() == Some(Opcode::LLVMStore)
                         && u.operand(1) == slot
                         && u.operand(0).ty().is_fp()
                 })
+                .map(|u| u.operand(0).ty())
         }
-        _ => false,
+        _ => None,
+    }
+}
+
+/// The bits of a value of type `ty` carrying a float (see [`float_carried`]) as that
+/// float, built at `b` (the slot between a fork and its microtask holds the float itself,
+/// so the microtask's load is a float's: hpc37, a teams region passing the captured value
+/// on to its own parallel region).
+fn bits_as_float(b: &Builder, bits: Value, float: Type) -> Value {
+    if bits.ty().is_fp() {
+        return bits;
+    }
+    let ctx = float.context();
+    let narrow = ctx.int(float.fp_bits());
+    let v = if bits.ty() == narrow {
+        bits
+    } else {
+        b.trunc(bits, narrow)
+    };
+    b.bitcast(v, float)
+}
+
+/// The inverse of [`bits_as_float`]: the float `v` as a value of type `ty`.
+fn float_as_bits(b: &Builder, v: Value, ty: Type) -> Value {
+    if ty.is_fp() {
+        return v;
+    }
+    let narrow = ty.context().int(v.ty().fp_bits());
+    let bits = b.bitcast(v, narrow);
+    if narrow == ty {
+        bits
+    } else {
+        b.zext(bits, ty)
     }
 }
 
 /// The copy of `micro` taking the captured arguments marked in `moved` by reference (made
 /// once per microtask and set of moved arguments).
-fn microtask_by_ref(m: Module, micro: Value, moved: &[bool]) -> Value {
-    let marks: String = moved.iter().map(|&b| if b { 'r' } else { 'v' }).collect();
+fn microtask_by_ref(m: Module, micro: Value, moved: &[Option<Type>]) -> Value {
+    let marks: String = moved
+        .iter()
+        .map(|b| if b.is_some() { 'r' } else { 'v' })
+        .collect();
     let name = format!("fz.byref.{marks}.{}", micro.name());
     if let Some(f) = m.function(&name) {
         return f;
@@ -113,7 +157,7 @@ fn microtask_by_ref(m: Module, micro: Value, moved: &[bool]) -> Value {
         .iter()
         .enumerate()
         .map(|(k, p)| {
-            if k >= 2 && moved[k - 2] {
+            if k >= 2 && moved[k - 2].is_some() {
                 ctx.ptr()
             } else {
                 p.ty()
@@ -129,10 +173,12 @@ fn microtask_by_ref(m: Module, micro: Value, moved: &[bool]) -> Value {
     let mut map: HashMap<Value, Value> = HashMap::default();
     for (k, (p, q)) in params.iter().zip(dst.params()).enumerate() {
         q.set_name(&p.name());
-        let v = if k >= 2 && moved[k - 2] {
-            b.load(p.ty(), q, &format!("{}.firstprivate", p.name()))
-        } else {
-            q
+        let v = match (k >= 2).then(|| moved[k - 2]).flatten() {
+            Some(ft) => {
+                let x = b.load(ft, q, &format!("{}.firstprivate", p.name()));
+                float_as_bits(&b, x, p.ty())
+            }
+            None => q,
         };
         map.insert(*p, v);
     }
@@ -161,7 +207,7 @@ fn pass_by_ref(
     callee: Value,
     head: &[Value],
     captured: &[Value],
-    moved: &[bool],
+    moved: &[Option<Type>],
 ) {
     let ctx = m.context();
     let b = Builder::new(ctx);
@@ -170,17 +216,18 @@ fn pass_by_ref(
         .expect("invariant: a function with calls has a body");
     let mut args = head.to_vec();
     for (a, &mv) in captured.iter().zip(moved) {
-        if !mv {
+        let Some(ft) = mv else {
             args.push(*a);
             continue;
-        }
+        };
         match entry.first_non_phi() {
             Some(i) => b.position_before(i),
             None => b.position_at_end(entry),
         }
-        let slot = b.alloca(a.ty(), "fz.byref.slot");
+        let slot = b.alloca(ft, "fz.byref.slot");
         b.position_before(call);
-        b.store(*a, slot);
+        let x = bits_as_float(&b, *a, ft);
+        b.store(x, slot);
         args.push(slot);
     }
     b.position_before(call);

@@ -12,6 +12,8 @@
 //!   in a clone (before differentiation);
 //! * [`firstprivate`]: floating values captured by value passed by reference instead, in
 //!   a clone (before differentiation);
+//! * [`teams`]: host `teams` regions, forked like parallel regions with the league's
+//!   teams as members;
 //! * [`tasks`]: running OpenMP tasks and taskloops in place in a clone (before
 //!   differentiation), so their entries are called directly;
 //! * [`mpi`]: the adjoint and tangent communication, as calls of helpers in
@@ -29,6 +31,7 @@ pub mod fork_if;
 pub mod mpi;
 pub mod openmp;
 pub mod tasks;
+pub mod teams;
 
 use ferrozyme_llvm::{link_ir_for_target, Module, Value};
 

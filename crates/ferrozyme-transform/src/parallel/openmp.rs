@@ -322,6 +322,13 @@ pub fn needs_forward_team(f: Value) -> bool {
             if i.opcode() == Some(Opcode::LLVMAtomicCmpXchg) {
                 return true;
             }
+            // So do a captured atomic update and an atomic extremum (hpc37).
+            if i.opcode() == Some(Opcode::LLVMAtomicRMW)
+                && i.ty().is_fp_scalar()
+                && (i.atomic_float_extremum().is_some() || !i.users().is_empty())
+            {
+                return true;
+            }
             let Some(c) = i.is_call().then(|| i.called_function()).flatten() else {
                 continue;
             };

@@ -331,7 +331,7 @@ impl Checker<'_> {
             && !self.fx.split_kept.contains(&i)
         {
             let name = i.called_function().map(|f| f.name()).unwrap_or_default();
-            if let Some(ferrozyme_rules::mpi::MpiRule::HandleFree { why }) =
+            if let Some(ferrozyme_rules::mpi::MpiRule::HandleFree { why, help }) =
                 ferrozyme_rules::mpi::mpi_rule(&name)
             {
                 self.diags.report(
@@ -340,7 +340,7 @@ impl Checker<'_> {
                         callee: &name,
                         family: "MPI",
                         why,
-                        help: "create and free the communicator or datatype once, outside loops, or outside the differentiated call",
+                        help,
                     },
                 );
             }

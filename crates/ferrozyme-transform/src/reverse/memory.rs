@@ -566,21 +566,20 @@ pub(crate) fn deferrable_frees(
     out
 }
 
-/// MPI handle frees (`MPI_Comm_free`, `MPI_Type_free`) under a branch: in a block that
-/// runs at most once (not on a cycle) but not on every path to a return. Like
-/// `deferrable_frees` they run after the reverse sweep, which still communicates on the
-/// handle, but only when the forward sweep reached them, on a copy of the handle
-/// (`branched_free.rs`).
+/// MPI handle frees (`MPI_Comm_free`, `MPI_Type_free`) in a block that runs at most once
+/// (not on a cycle), under a branch or not. Like `deferrable_frees` they run after the
+/// reverse sweep, which still communicates on the handle, but only when the forward sweep
+/// reached them, on a copy of the handle taken where the primal frees it
+/// (`branched_free.rs`): by the end the variable may hold another handle (two
+/// create-and-free pairs on one variable, a loop of two trips unrolled: the last handle
+/// was freed twice and the first leaked, an MPI error at run time; hpc37, tests/mpi/80).
 pub(crate) fn branched_handle_frees(
     f: Value,
     cfg: &ferrozyme_analysis::cfg::Cfg,
     returns: &[ferrozyme_llvm::Block],
 ) -> ferrozyme_analysis::hash::HashSet<Value> {
     let mut out = ferrozyme_analysis::hash::HashSet::default();
-    for (blk, every_path) in blocks_run_at_most_once(f, cfg, returns) {
-        if every_path {
-            continue;
-        }
+    for (blk, _) in blocks_run_at_most_once(f, cfg, returns) {
         out.extend(
             blk.instructions()
                 .into_iter()

@@ -12,7 +12,9 @@
 //!   (`parallel/openmp.rs`). Each argument the microtask gets through a pointer with a
 //!   shadow is passed with its shadow. The microtask is differentiated twice: for a team
 //!   of one thread (plain adjoint updates) and for a larger team ([`Request::parallel`]:
-//!   atomic updates); the wrappers pick by the forward team's size.
+//!   atomic updates); the wrappers pick by the forward team's size. A host `teams`
+//!   region (`__kmpc_fork_teams`, same arguments) is the same with the league's teams as
+//!   the members (`parallel/teams.rs`).
 //! * `__kmpc_barrier`: mirrored in the reverse sweep (the shared memory it orders in
 //!   the forward sweep is the shadow memory the reverse sweep updates); a critical
 //!   section is reversed in the exact reverse order the threads went through it
@@ -40,6 +42,7 @@ use super::state::Facts;
 use super::{Gen, Key};
 use crate::common::{Diags, Problem};
 use crate::lanes::Lane;
+use crate::parallel::teams::Members;
 use crate::parallel::{helper, mpi, openmp, Family};
 use crate::services::Support;
 use crate::signature::Request;
@@ -296,22 +299,26 @@ impl Gen<'_> {
         Some((micro, one, par))
     }
 
-    /// The thread count a `num_threads` clause asks for (the `__kmpc_push_num_threads`
-    /// before the fork), or 0. With an `if` clause too, the push is in the block that
-    /// branches to the fork and to the serialized region: the search goes on through a
-    /// few blocks that are the only predecessor of the one before.
-    fn pushed_threads(&self, i: Value) -> Value {
+    /// What a `num_threads` clause asks for (the `__kmpc_push_num_threads` before the
+    /// fork), or 0; for a teams region, `num_teams` and `thread_limit`
+    /// (`__kmpc_push_num_teams`), or 0s. With an `if` clause too, the push is in the block
+    /// that branches to the fork and to the serialized region: the search goes on through
+    /// a few blocks that are the only predecessor of the one before.
+    fn pushed_sizes(&self, i: Value, members: Members) -> Vec<Value> {
+        let pushes = members.push_calls();
         let mut p = i.prev_instruction();
         let mut block = i.parent_block();
         'search: for _ in 0..4 {
             while let Some(x) = p {
                 if x.is_call() {
-                    match x.called_function().map(|f| f.name()).as_deref() {
-                        Some("__kmpc_push_num_threads") => {
-                            return self.fwd_operand(x.call_args()[2])
-                        }
-                        Some("__kmpc_fork_call") => break 'search,
-                        _ => {}
+                    let name = x.called_function().map(|f| f.name());
+                    if let Some((_, at)) = pushes.iter().find(|(n, _)| Some(*n) == name.as_deref())
+                    {
+                        let args = x.call_args();
+                        return at.iter().map(|k| self.fwd_operand(args[*k])).collect();
+                    }
+                    if matches!(classify(x), CallKind::OpenMp(OmpRule::Fork)) {
+                        break 'search;
                     }
                 }
                 p = x.prev_instruction();
@@ -328,7 +335,7 @@ impl Gen<'_> {
             block = pred;
             p = pred.terminator();
         }
-        self.fx.ctx.i32().zero()
+        vec![self.fx.ctx.i32().zero(); members.new_arity()]
     }
 
     /// The captured arguments of a fork with their shadows, as `get` and `shadow` give
@@ -356,18 +363,19 @@ impl Gen<'_> {
         let (Some((_, one, par)), Some(fork)) = (self.fork_requests(i), i.called_function()) else {
             return;
         };
+        let members = Members::of(i);
         let (aug_one, _) = self.callees.split(&one);
         let (aug_par, _) = self.callees.split(&par);
         let (Some(new), Some(put)) = (
-            self.helper_or_report(i, Family::OpenMp, openmp::TAPES_NEW),
-            self.helper_or_report(i, Family::OpenMp, openmp::TAPES_PUT),
+            self.helper_or_report(i, Family::OpenMp, members.tapes_new()),
+            self.helper_or_report(i, Family::OpenMp, members.tapes_put()),
         ) else {
             return;
         };
-        let num_threads = self.sup.libc("omp_get_num_threads", self.fx.ctx.i32(), &[]);
-        let wrapper = openmp::aug_wrapper(self.fx.m, &par, [aug_one, aug_par], put, num_threads);
-        let pushed = self.pushed_threads(i);
-        let tapes = self.b.call_fn(new, &[pushed]);
+        let count = self.sup.libc(members.queries()[1], self.fx.ctx.i32(), &[]);
+        let wrapper = openmp::aug_wrapper(self.fx.m, &par, [aug_one, aug_par], put, count);
+        let pushed = self.pushed_sizes(i, members);
+        let tapes = self.b.call_fn(new, &pushed);
         let captured = self.fork_args(
             i,
             &par,
@@ -529,13 +537,14 @@ impl Gen<'_> {
         else {
             return;
         };
+        let members = Members::of(i);
         let (_, rev_one) = self.callees.split(&one);
         let (_, rev_par) = self.callees.split(&par);
         let mut hs = Vec::new();
         for n in [
             openmp::TAPES_COUNT,
             openmp::TAPES_GET,
-            openmp::CHECK_TEAM,
+            members.check(),
             openmp::TAPES_PARALLEL,
             openmp::TAPES_FREE,
         ] {
@@ -545,12 +554,9 @@ impl Gen<'_> {
             }
         }
         let (i32t, ptr, void) = (self.fx.ctx.i32(), self.fx.ctx.ptr(), self.fx.ctx.void());
-        let thread_num = self.sup.libc("omp_get_thread_num", i32t, &[]);
-        let num_threads = self.sup.libc("omp_get_num_threads", i32t, &[]);
-        let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
-        let push = self
-            .sup
-            .libc("__kmpc_push_num_threads", void, &[ptr, i32t, i32t]);
+        let [num, count] = members.queries();
+        let thread_num = self.sup.libc(num, i32t, &[]);
+        let num_threads = self.sup.libc(count, i32t, &[]);
         let wrapper = openmp::rev_wrapper(
             self.fx.m,
             &par,
@@ -562,9 +568,20 @@ impl Gen<'_> {
         let tapes = self.fetch_key(Key::Tape(i));
         let loc = self.fetch(i.call_args()[0]);
         let captured = self.fork_args(i, &par, tapes, |g, a| g.fetch(a), |g, a| g.fetch_shadow(a));
-        let n = self.b.call_fn(hs[0], &[tapes]);
-        let gtid = self.b.call_fn(gtid_fn, &[loc]);
-        self.b.call_fn(push, &[loc, gtid, n]);
+        if members == Members::Teams {
+            let Some(push) = self.helper_or_report(i, Family::OpenMp, Members::TEAMS_PUSH) else {
+                return;
+            };
+            self.b.call_fn(push, &[loc, tapes]);
+        } else {
+            let gtid_fn = self.sup.libc("__kmpc_global_thread_num", i32t, &[ptr]);
+            let push = self
+                .sup
+                .libc("__kmpc_push_num_threads", void, &[ptr, i32t, i32t]);
+            let n = self.b.call_fn(hs[0], &[tapes]);
+            let gtid = self.b.call_fn(gtid_fn, &[loc]);
+            self.b.call_fn(push, &[loc, gtid, n]);
+        }
         let mut fa = vec![loc, i32t.const_int(captured.len() as u64), wrapper];
         fa.extend(captured);
         self.b.call(fork.function_type(), fork, &fa);

@@ -55,8 +55,9 @@ pub(crate) struct Facts {
     pub deferred: HashSet<Value>,
     /// Frees performed after the reverse sweep (`memory::deferrable_frees`).
     pub deferred_frees: HashSet<Value>,
-    /// Those of `deferred_frees` under a branch (`memory::branched_handle_frees`): run
-    /// after the reverse sweep only when the forward sweep reached them.
+    /// Those of `deferred_frees` that free MPI handles (`memory::branched_handle_frees`):
+    /// run after the reverse sweep, on a copy of the handle, only when the forward sweep
+    /// reached them.
     pub branched_frees: HashSet<Value>,
     /// flang's `Destroy` of a local, and MPI handle frees, in split mode: run on a copy at
     /// the reverse function's exit (`kept_destroy.rs`, `branched_free.rs`).
