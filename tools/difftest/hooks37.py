@@ -100,7 +100,7 @@ def checks(g, c):
                          retT, ", ".join(args), R),
                      "free(tb);"]
             body += _compare_rev(g, R, K, "split (enzyme_tape, augmentsize)", got="3")
-        code.append("#if FZ_REV\n  {\n%s\n  }\n#endif" % "\n".join("    " + b for b in body))
+        code.append("#if FZ_REV\n  {\n%s\n  }\n#endif" % "\n".join("    " + b for b in body + ["checks++;"]))
     if g.has("dupnoneed"):
         noneed = {"outs"} if g.has_out else set()
         if not g.has_out or rng.random() < 0.5:
@@ -112,7 +112,7 @@ def checks(g, c):
         body = [_reset(R), "%s g1 = %s((void *)f_f, %s);" % (retT, c["hook"], ", ".join(args))] + _save_rev(g)
         body += [_reset(R), "%s g2 = %s((void *)f_f, %s);" % (retT, c["hook"], ", ".join(rargs))]
         body += _compare_rev(g, R, K, "reverse enzyme_dupnoneed %s" % "+".join(sorted(noneed)))
-        code.append("#if FZ_REV\n  {\n%s\n  }\n#endif" % "\n".join("    " + b for b in body))
+        code.append("#if FZ_REV\n  {\n%s\n  }\n#endif" % "\n".join("    " + b for b in body + ["checks++;"]))
         fa, ft = c["fwd_args"](noneed=noneed)
         fa0, _ = c["fwd_args"]()
         decls.append("%sextern %s __enzyme_fwddiff_nn(void *, %s);" % (link, R, ", ".join(ft)))
@@ -130,7 +130,7 @@ def checks(g, c):
             body.append('for (int i = 0; i < NN; i++) if (!%s) { printf("MISMATCH forward enzyme_dupnoneed t%s[%%d] %%.17g vs %%.17g\\n", i, (double)%s[i], (double)GS_%s[i]); bad++; }' % (
                 cl % ("%s[i]" % sh, "GS_%s[i]" % nm, "GS_%s[i]" % nm), nm, sh, nm))
         code.append("#if FZ_FWD\n  {\n    static %s txs[NN], tys[NN], touts[NN], DX[NN], DY[NN];\n%s\n  }\n#endif" % (
-            R, "\n".join("    " + b for b in body)))
+            R, "\n".join("    " + b for b in body + ["checks++;"])))
     if g.has("vecfwd"):
         code.append(_vecfwd(g, c, rng, decls))
     return decls, "\n".join(code)
@@ -187,5 +187,5 @@ def _vecfwd(g, c, rng, decls):
             continue
         body.append('  for (int i = 0; i < NN; i++) if (!%s) { printf("MISMATCH vector forward lane %%d t%s[%%d] %%.17g vs scalar forward %%.17g\\n", l, i, (double)%s[l][i], (double)%s[i]); bad++; }' % (
             cl % ("%s[l][i]" % arr, "%s[i]" % sh, "%s[i]" % sh), nm, arr, sh))
-    body.append("}")
+    body += ["}", "checks++;"]
     return "#if FZ_FWD\n  {\n%s\n  }\n#endif" % "\n".join("    " + b for b in body)
