@@ -29,7 +29,7 @@ class Shapes37:
             return "POW(TANH(%s), %d)" % (e1(), r.randint(2, 4))
         if k == 4:  # an exponent that is an int variable at run time
             loops = env["loops"]
-            ie = "(%s %% 3 + 1)" % r.choice(loops)[0] if loops else "(n % 3 + 1)"
+            ie = "(%s %% 3 + 1)" % (r.choice(loops)[0] if loops else env.get("nname", "n"))
             return "POW(%s, (R)%s)" % (e1(), ie)
         if k == 5:  # active exponent
             return "POW(FABS(%s) + (R)0.5, TANH(%s))" % (e1(), e1())
