@@ -245,6 +245,11 @@ def main_text(g, mode):
     h.append("%sextern %s __enzyme_fwddiff_typed(void *, %s);" % (link, R, ", ".join(ftargs)))
     ftol = "1e-6" if R == "double" else "2e-3"
     ptol = "1e-9" if R == "double" else "1e-3"
+    # A float parameter of a double function has a float adjoint / tangent, accumulated in
+    # float (C seed 8041: 1.7e-6 off at -O0): its coordinate gets a float tolerance.
+    stol = ["1e-5" if kind == "float" and R == "double" else ftol for _, kind, _ in slots
+            for _ in range(2 if kind == "complex" else 1)]
+    fwtol = "1e-5" if "1e-5" in stol else ftol
     hdecl, hooks = hooks37.checks(g, dict(R=R, K=K, retT=retT, link=link, args=args, targs=targs, hook=hook,
                                           fwd_args=fwd_args, slots=slots, ptol=ptol, nconst=len(consts)))
     h += hdecl
@@ -269,6 +274,7 @@ def main_text(g, mode):
 %(h)s
 static %(R)s X0[NN], Y0[NN]; static int M;
 static long double S0[8], TS[8], W[NN];
+static const double STOL[8] = {%(stol)s};
 static %(R)s xs[NN], ys[NN], outs[NN], dxs[NN], dys[NN], douts[NN];
 %(cglob)s
 static long double ref(const long double *px, const long double *py, const long double *ps) {
@@ -340,7 +346,7 @@ int main(void) {
          of 0.5: C++ seed 38). */
       long double fr = f2 + (f2 - f1) / 99;
       long double nz = 32 * 1.0842e-19L * fabsl(pr) / (1e-7L * (fabsl(*coord(k)) > 1 ? fabsl(*coord(k)) : 1));
-      if (!(fabsl((long double)ad - fr) <= %(ftol)s * sc + nz)) { printf("MISMATCH k=%%d (%%s[%%d]) ad=%%.17g fd=%%.17Lg\n", k, k < NN ? "x" : k < 2 * NN ? "y" : "scalar", k < NN ? k : k < 2 * NN ? k - NN : k - 2 * NN, ad, fr); bad++; }
+      if (!(fabsl((long double)ad - fr) <= (k < 2 * NN ? %(ftol)s : STOL[k - 2 * NN]) * sc + nz)) { printf("MISMATCH k=%%d (%%s[%%d]) ad=%%.17g fd=%%.17Lg\n", k, k < NN ? "x" : k < 2 * NN ? "y" : "scalar", k < NN ? k : k < 2 * NN ? k - NN : k - 2 * NN, ad, fr); bad++; }
     }
   }
 #endif
@@ -381,7 +387,7 @@ int main(void) {
     else {
       checks++;
       long double fr = fdv[1] + (fdv[1] - fdv[0]) / 99, nz = 32 * 1.0842e-19L * fabsl(pr) / 1e-7L;
-      if (!(fabsl(tv - fr) <= %(ftol)s * sc + nz)) { printf("MISMATCH fwd tangent=%%.17Lg fd=%%.17Lg\n", tv, fr); bad++; }
+      if (!(fabsl(tv - fr) <= %(fwtol)s * sc + nz)) { printf("MISMATCH fwd tangent=%%.17Lg fd=%%.17Lg\n", tv, fr); bad++; }
     }
   }
 #endif
@@ -394,7 +400,7 @@ int main(void) {
            outsum="for (int i = 0; i < NN; i++) v += W[i] * lo[i];" if g.has_out else "",
            outsum2="for (int i = 0; i < NN; i++) pv += W[i] * outs[i];" if g.has_out else "",
            toutsum="for (int i = 0; i < NN; i++) tv += W[i] * touts[i];" if g.has_out else "",
-           cglob=const_globals(g, R), hooks=hooks, cinit=const_init(g, R), ptol=ptol, dtol=dtol, ftol=ftol, retT=retT, hook=hook, args=", ".join(args), ncoord=ncoord,
+           cglob=const_globals(g, R), hooks=hooks, stol=", ".join(stol + ["0"] * (8 - len(stol))), fwtol=fwtol, cinit=const_init(g, R), ptol=ptol, dtol=dtol, ftol=ftol, retT=retT, hook=hook, args=", ".join(args), ncoord=ncoord,
            ydup=1 if g.ydup else 0, grad_of=grad_of, link=link, ftargs=", ".join(ftargs), fargs=", ".join(fargs),
            init_t="\n".join("    TS[%d] = %sfz_uniform(-1, 1);" % (k + j, rnd[kind])
                             for name, kind, k in slots for j in range(2 if kind == "complex" else 1)))
