@@ -53,6 +53,24 @@ FEATURES = {
                  "an int, switch over an enum, early return inside nested loops, goto"),
     "scatter": ("c cxx", True, 0.35, "integer-indexed scatters and gathers with repeated indices "
                 "(y[ix[i]] += w[i] * x[i]), memmove shifts of active ranges, divide-and-conquer recursion"),
+    # --- fuzz37: hook variants (harness only: the program's body is the same), loops, math, C++
+    "vecfwd": ("c cxx", True, 0.3, "vector forward mode (__enzyme_fwddiff with enzyme_width 2-4), each lane's tangent "
+               "and output shadows compared with a scalar forward call along the same direction"),
+    "split": ("c cxx", True, 0.3, "split mode: __enzyme_augmentfwd + __enzyme_reverse (tape returned, or enzyme_tape "
+              "into a buffer of __enzyme_augmentsize bytes), compared with __enzyme_autodiff"),
+    "dupnoneed": ("c cxx", True, 0.25, "enzyme_dupnoneed for out / x in reverse and out in forward mode, compared "
+                  "with enzyme_dup"),
+    "xscalar": ("c cxx", True, 0.25, "two more active scalar parameters (d, e), every scalar enzyme_out"),
+    "loops2": ("c cxx", True, 0.4, "while loops with a floating-point convergence test (Newton, a max count), nested "
+               "loops with a data-dependent inner bound, recurrences over a local history array, reductions into "
+               "struct fields"),
+    "math2": ("c cxx", True, 0.4, "fmin/fmax/fabs/copysign kinks, pow with int and active exponents, hypot, atan2, "
+              "expm1, log1p, cbrt, erf, fma"),
+    "complex": ("cxx", True, 0.3, "std::complex<R> arithmetic (*, /, exp, abs, arg, conj)"),
+    "valarray": ("cxx", True, 0.25, "std::valarray<R> (elementwise arithmetic, apply-free math, sum, slices)"),
+    "eigen": ("cxx", True, 0.2, "Eigen fixed-size Matrix<R,3,1> / Matrix<R,3,3> (products, dot, norm, transpose)"),
+    "stdfunc": ("cxx", True, 0.3, "std::function<R(R)> callbacks (lambdas, plain functions) passed to a helper"),
+    "virtual": ("cxx", True, 0.3, "virtual calls through a base class reference (two derived classes)"),
 }
 
 OPT_CONFIGS = {
@@ -98,4 +116,7 @@ def draw(rng, lang, allowed):
 
 # Features added after the first reports, drawn after the others so that a seed keeps the
 # features it had before they existed (reports stay reproducible).
-LATER = ["algorithm", "cout", "blas", "constw", "cxxconst", "slotreuse", "dispatch", "scatter"]
+LATER = ["algorithm", "cout", "blas", "constw", "cxxconst", "slotreuse", "dispatch", "scatter",
+         # fuzz37
+         "vecfwd", "split", "dupnoneed", "xscalar", "loops2", "math2", "complex", "valarray", "eigen", "stdfunc",
+         "virtual"]

@@ -15,11 +15,19 @@ import run
 PROTECT = re.compile(r"malloc|free\(|q < |R sa\[|R ret = 0|R acc = |int m = |st = \{|^\s*return|^R FN\(f\)|^\}$|struct FN\(S\) \{|std::vector<R> vec|std::array<R|FN\(Acc\) acc|^class |^struct |^template|typedef")
 
 
+def after_macros(src, start):
+    """The offset of the first line after the macro block that begins at `start`."""
+    a = src.index("\n", start) + 1
+    while src.startswith("#define ", a):
+        a = src.index("\n", a) + 1
+    return a
+
+
 def split(src):
-    a = src.index("\n", src.index("#define ERF ")) + 1
+    a = after_macros(src, src.index("/* ---- tested"))
     b = src.index("#undef R\n", a)
     body = src[a:b]
-    c = src.index("\n", src.index("#define ERF erfl")) + 1
+    c = after_macros(src, src.index("/* ---- long double reference"))
     d = src.index("#undef R\n", c)
     return src[:a], body, src[b:c], src[d:]
 
