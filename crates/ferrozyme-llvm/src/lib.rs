@@ -34,6 +34,7 @@ mod callsite;
 pub mod clock;
 pub mod fastmath;
 pub mod function;
+pub mod huge_pages;
 pub mod ir;
 mod linkage;
 pub mod module;
