@@ -522,6 +522,80 @@ int main(int argc, char **argv) {
     assert!(err.contains("sq"), "{err}");
 }
 
+/// The functions the pass leaves alone come out as clang alone compiles them: the first
+/// compile holds the vectorizers and partial unrolling back, and the tail after AD
+/// (`deferred.rs`) runs them, with the cleanup after them only where they changed
+/// something (cc33). Checked against `clang-22 -S` with the same flags, function by
+/// function (comments and alignment directives aside): a loop the tail vectorizes
+/// (`scale`, and `dot`, whose derivative is taken), one it does not (`count_char`).
+#[test]
+fn untouched_functions_compile_as_clang_compiles_them() {
+    const SRC: &str = r#"
+extern int enzyme_dup;
+extern double __enzyme_autodiff(void *, ...);
+double dot(const double *a, const double *b, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i] * b[i] * b[i];
+  return s;
+}
+int count_char(const char *s, char c) {
+  int k = 0;
+  for (const char *p = s; *p; p++)
+    if (*p == c) k++;
+  return k;
+}
+void scale(double *x, int n, double a) {
+  for (int i = 0; i < n; i++) x[i] *= a;
+}
+void grad(double *a, double *da, double *b, double *db, int n) {
+  __enzyme_autodiff((void *)dot, enzyme_dup, a, da, enzyme_dup, b, db, n);
+}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "g.c", SRC);
+    let body = |asm: &str, name: &str| -> Vec<String> {
+        asm.lines()
+            .skip_while(|l| l.split('#').next().unwrap().trim() != format!("{name}:"))
+            .take_while(|l| !l.starts_with(".Lfunc_end"))
+            .map(|l| l.split('#').next().unwrap().trim_end().to_string())
+            .filter(|l| {
+                let t = l.trim_start();
+                !t.is_empty() && !t.starts_with(".p2align") && !t.starts_with(".cfi")
+            })
+            .collect()
+    };
+    for flags in [
+        &["-O2", "-ffast-math"][..],
+        &["-O2"],
+        &["-O3", "-march=x86-64-v3"],
+    ] {
+        let mut args = vec!["cc"];
+        args.extend_from_slice(flags);
+        args.extend_from_slice(&["-S", "g.c", "-o", "fz.s"]);
+        assert_ok(&ferrozyme(dir.path(), &args));
+        let clang = Command::new("clang-22")
+            .args(flags)
+            .args(["-S", "g.c", "-o", "clang.s"])
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(clang.success());
+        let fz = std::fs::read_to_string(dir.path().join("fz.s")).unwrap();
+        let cl = std::fs::read_to_string(dir.path().join("clang.s")).unwrap();
+        for name in ["dot", "count_char", "scale"] {
+            let (a, b) = (body(&fz, name), body(&cl, name));
+            assert!(a.len() > 5, "{name} is in the output ({flags:?})");
+            assert_eq!(a, b, "{name} at {flags:?}: ferrozyme cc against clang-22");
+        }
+        if flags == ["-O2", "-ffast-math"] {
+            assert!(
+                body(&fz, "scale").iter().any(|l| l.contains("pd")),
+                "scale is vectorized"
+            );
+        }
+    }
+}
+
 /// `-fno-vectorize -fno-slp-vectorize` also hold for the optimization after AD: the
 /// derivative of a fast-math reduction is vectorized without them, not with them.
 #[test]
