@@ -1,14 +1,15 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -ffast-math
 // The functions the AD pass leaves alone get the vectorization tail clang's first
-// compile held back (ferrozyme-cli deferred.rs, issue 18): step by step, each function
-// getting the tail's cleanup only after a held-back transformation (loop vectorizer, SLP,
-// unroller) that changed it. Here every kind sits beside differentiated code: a
+// compile held back (ferrozyme-cli deferred.rs, issue 18: the loop vectorizer, SLP, the
+// unroller and their cleanup, while the derivative code is frozen; cg37 measured running
+// the cleanup only where a held-back pass changed a function, cc33's stepwise tail, and
+// dropped it again for its peak memory). Every kind sits beside differentiated code: a
 // vectorizable axpy and a reduction (changed by the loop vectorizer; with -ffast-math the
-// reduction too), a straight-line block of four lanes (SLP), a loop of libm calls (the
-// unroller's step), a function no step changes, and
-// the same dot product called both directly (untouched) and from the differentiated
-// function (its clone is optimized with the derivative). Oracles: exact values for the
+// reduction too), a straight-line block of four lanes (SLP), a loop of libm calls, a
+// function none of them changes, and the same dot product called both directly
+// (untouched) and from the differentiated function (its clone is optimized with the
+// derivative). Oracles: exact values for the
 // untouched functions (small integers and halves, exact in any summation order), central
 // finite differences for the gradient.
 #include "fz_test.h"

@@ -617,10 +617,16 @@ impl Job<'_> {
             pipeline::run_pipeline(module, &tm, "globaldce", loops)?;
         }
         // The functions the pass left alone get the vectorizers and unrolling the first
-        // compile held back, and the cleanup after them where they changed something
-        // (`deferred.rs`).
-        if let Some(names) = untouched {
-            crate::deferred::run_tail(module, &tm, &names, level, loops)?;
+        // compile held back (`deferred.rs`).
+        if let (Some(names), Some(tail)) = (untouched, crate::deferred::tail_pipeline(level, loops))
+        {
+            let f = ferrozyme_transform::freeze::freeze_all_except(
+                ferrozyme_transform::Module::from_inkwell(module),
+                &names,
+            );
+            let ran = pipeline::run_pipeline(module, &tm, &tail, loops);
+            ferrozyme_transform::freeze::thaw(f);
+            ran?;
         }
         if self.args.compile_flags.iter().any(|f| is_asan_flag(f)) {
             pipeline::address_sanitize(module, &tm)?;

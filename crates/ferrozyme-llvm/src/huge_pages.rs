@@ -18,3 +18,17 @@ pub fn disable_transparent_huge_pages() -> bool {
         false
     }
 }
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// After the call the kernel reports huge pages off for the process
+    /// (`THP_enabled: 0` in `/proc/self/status`, Linux 6.x; older kernels lack the line).
+    #[test]
+    fn the_kernel_reports_them_off() {
+        assert!(super::disable_transparent_huge_pages());
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        if let Some(line) = status.lines().find(|l| l.starts_with("THP_enabled:")) {
+            assert_eq!(line.split_whitespace().nth(1), Some("0"), "{line}");
+        }
+    }
+}
