@@ -66,7 +66,18 @@ FERROZYME_FLANG the flang command (default flang-22).
 Exit status: 0 success, 1 error (diagnostics, malformed IR, a failing tool), 2 usage error.
 ";
 
+/// No transparent huge pages for this process: mimalloc asks for them on its arenas
+/// (`MADV_HUGEPAGE`), and each first touch of a 2 MiB range then zeroes all of it,
+/// whether the allocator uses it or not. Without them `ferrozyme cc -O2 -c` of
+/// `bench/compile_scaling`'s chain n = 320 and 640 peaks about a tenth lower, for the
+/// same CPU time (issue 18, bench/compile_scaling/README.md "cg37"). The processes the
+/// driver starts (clang, flang, the linker) inherit the setting and do not ask for them.
+fn without_transparent_huge_pages() {
+    ferrozyme_llvm::huge_pages::disable_transparent_huge_pages();
+}
+
 fn main() -> ExitCode {
+    without_transparent_huge_pages();
     // std::env::args() would panic on a non-UTF-8 argument; report it instead.
     let argv: Result<Vec<String>, CliError> = std::env::args_os()
         .skip(1)

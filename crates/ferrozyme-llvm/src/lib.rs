@@ -35,6 +35,7 @@ mod callsite;
 pub mod clock;
 pub mod fastmath;
 pub mod function;
+pub mod huge_pages;
 mod inst_flags;
 pub mod ir;
 mod linkage;
