@@ -7,13 +7,38 @@
 //! with it, as the scan found it.
 
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-/// The rows of a static table by name (by `K` and name), built on first use.
-pub(crate) struct NameIndex<K = ()>(OnceLock<HashMap<K, HashMap<&'static str, usize>>>);
+/// FNV-1a: the keys are short names from static tables and from IR, hashed once per
+/// lookup; the standard library's SipHash made a lookup dearer than the scan it replaces.
+#[derive(Default)]
+struct Fnv(u64);
 
-impl<K: Copy + Eq + Hash> NameIndex<K> {
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type Names = HashMap<&'static str, usize, BuildHasherDefault<Fnv>>;
+
+/// The rows of a static table by name (by `K` and name), built on first use. The kinds
+/// are few (a rule's family): found by comparison, each with its names' map.
+pub(crate) struct NameIndex<K = ()>(OnceLock<Vec<(K, Names)>>);
+
+impl<K: Copy + Eq> NameIndex<K> {
     pub(crate) const fn new() -> Self {
         NameIndex(OnceLock::new())
     }
@@ -27,15 +52,23 @@ impl<K: Copy + Eq + Hash> NameIndex<K> {
         kind: K,
         name: &str,
     ) -> Option<&'a T> {
-        let map = self.0.get_or_init(|| {
-            let mut map: HashMap<K, HashMap<&'static str, usize>> = HashMap::new();
+        let kinds = self.0.get_or_init(|| {
+            let mut kinds: Vec<(K, Names)> = Vec::new();
             for (i, row) in rows.iter().enumerate() {
                 let (k, n) = key(row);
-                map.entry(k).or_default().entry(n).or_insert(i);
+                let at = match kinds.iter().position(|(x, _)| *x == k) {
+                    Some(at) => at,
+                    None => {
+                        kinds.push((k, Names::default()));
+                        kinds.len() - 1
+                    }
+                };
+                kinds[at].1.entry(n).or_insert(i);
             }
-            map
+            kinds
         });
-        map.get(&kind)?.get(name).map(|&i| &rows[i])
+        let (_, names) = kinds.iter().find(|(k, _)| *k == kind)?;
+        names.get(name).map(|&i| &rows[i])
     }
 }
 
