@@ -79,10 +79,13 @@ pub fn classify(call: Value) -> CallKind {
     let Some(f) = call.called_function() else {
         return CallKind::Indirect;
     };
+    // Read once: each read copies the name out of LLVM (issue 18: classify runs tens
+    // of times per call of a compile).
+    let own_name = f.name();
     if f.intrinsic_id() != 0 {
-        return classify_intrinsic(call, f, &f.name());
+        return classify_intrinsic(call, f, &own_name);
     }
-    if ferrozyme_abi::type_hint(&f.name()).is_some() {
+    if ferrozyme_abi::type_hint(&own_name).is_some() {
         return CallKind::TypeHint;
     }
     if f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR) {
@@ -90,8 +93,8 @@ pub fn classify(call: Value) -> CallKind {
     }
     // `__enzyme_function_like` (or Enzyme's attribute): the known function it names.
     let like = f.string_fn_attr(ferrozyme_abi::FUNCTION_LIKE_ATTR);
-    let name = like.clone().unwrap_or_else(|| f.name());
-    if let Some(a) = ferrozyme_abi::alloc_fn(&name, !f.is_declaration() && like.is_none()) {
+    let name: &str = like.as_deref().unwrap_or(&own_name);
+    if let Some(a) = ferrozyme_abi::alloc_fn(name, !f.is_declaration() && like.is_none()) {
         let nargs = call.num_call_args() as usize;
         if [a.size, a.count, a.ptr]
             .iter()
@@ -123,11 +126,11 @@ pub fn classify(call: Value) -> CallKind {
     // operations) have IR, but are handled by their rule, never differentiated through.
     if like.is_none()
         && !f.is_declaration()
-        && !ferrozyme_rules::mpi::runtime_function_with_rule(&name)
+        && !ferrozyme_rules::mpi::runtime_function_with_rule(name)
     {
         // Library code compiled from headers that cannot carry a derivative by its
         // types (string formatting helpers, stream internals): copied, not differentiated.
-        if is_library_namespace(&f.name()) && float_free_library_call(call, f, &f.name(), true) {
+        if is_library_namespace(&own_name) && float_free_library_call(call, f, &own_name, true) {
             return CallKind::InactiveExternal;
         }
         return CallKind::Defined(f);
@@ -137,7 +140,7 @@ pub fn classify(call: Value) -> CallKind {
     }
     // flang's runtime: inactive routines are copied; the ones with implementations were
     // redirected in the clone (`ferrozyme_transform::fortran`); the rest have none.
-    if let Some(rule) = ferrozyme_rules::fortran::fortran_rule(&name) {
+    if let Some(rule) = ferrozyme_rules::fortran::fortran_rule(name) {
         return match rule {
             // A deallocation is copied (forward mode, with the shadow's) or moved after the
             // reverse sweep (`reverse/memory.rs`, `deferrable_frees`).
@@ -150,14 +153,14 @@ pub fn classify(call: Value) -> CallKind {
     }
     // Parallel runtimes: inactive routines are copied, unsupported ones have no
     // derivative (the error names them), the rest are handled structurally.
-    if let Some(rule) = openmp_rule(&name) {
+    if let Some(rule) = openmp_rule(name) {
         return match rule {
             OmpRule::Inactive { .. } => CallKind::InactiveExternal,
             OmpRule::Unsupported { .. } => CallKind::UnknownExternal,
             r => CallKind::OpenMp(r),
         };
     }
-    if let Some(rule) = mpi_rule(&name) {
+    if let Some(rule) = mpi_rule(name) {
         return match rule {
             // A handle free is copied (forward mode) or moved after the reverse sweep
             // (`reverse/memory.rs`, `deferrable_frees`).
@@ -165,7 +168,7 @@ pub fn classify(call: Value) -> CallKind {
             // Composed routines (and their Fortran bindings) on integer datatypes stay
             // Open MPI's calls.
             MpiRule::Composed { .. } | MpiRule::Fortran { .. }
-                if composed_without_reals(call, &name) =>
+                if composed_without_reals(call, name) =>
             {
                 CallKind::InactiveExternal
             }
@@ -180,7 +183,7 @@ pub fn classify(call: Value) -> CallKind {
     // `sinl` on `long double` (x86_fp80): the rule of `sin`, lowered at the call's type.
     let long_double = call.ty().kind() == ferrozyme_llvm::TypeKind::X86Fp80
         && ferrozyme_llvm::types::LONG_DOUBLE_DIFFERENTIATED;
-    let rule = ferrozyme_rules::libm_rule(&name).or_else(|| {
+    let rule = ferrozyme_rules::libm_rule(name).or_else(|| {
         name.strip_suffix('l')
             .filter(|_| long_double)
             .and_then(ferrozyme_rules::libm_rule)
@@ -200,15 +203,15 @@ pub fn classify(call: Value) -> CallKind {
             None => CallKind::UnknownExternal,
         };
     }
-    if ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name.as_str())
-        || ferrozyme_abi::inactive_library(&name).is_some()
+    if ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name)
+        || ferrozyme_abi::inactive_library(name).is_some()
     {
         return CallKind::InactiveExternal;
     }
-    if float_free_library_call(call, f, &name, false) {
+    if float_free_library_call(call, f, name, false) {
         return CallKind::InactiveExternal;
     }
-    if ferrozyme_abi::table_search(&name).is_some_and(|t| searches_immutable_table(call, t)) {
+    if ferrozyme_abi::table_search(name).is_some_and(|t| searches_immutable_table(call, t)) {
         return CallKind::InactiveExternal;
     }
     CallKind::UnknownExternal

@@ -52,9 +52,13 @@ fn run_timed(args: &OptArgs, timer: &mut Timer) -> Result<OptOutput, CliError> {
     // The analyses' printouts before an error go where they go on success: stdout.
     let report = pipeline::differentiate(&module, &opts, &mut |text| print!("{text}"))?;
     timer.add_ad(Span::since(start), &report.times);
-    let start = Stamp::now();
-    pipeline::verify_after_ad(&module)?;
-    timer.add_since(timing::VERIFY, start);
+    // The pass verified the module after differentiating (`Report::verified`): one
+    // verification, not two, as in `ferrozyme cc`.
+    if !report.verified {
+        let start = Stamp::now();
+        pipeline::verify_after_ad(&module)?;
+        timer.add_since(timing::VERIFY, start);
+    }
     let start = Stamp::now();
     if let Some(level) = args.opt {
         let tm = pipeline::target_machine(&module, level)?;

@@ -126,6 +126,12 @@ fn remarks_say_which_loops_are_checkpointed_and_why_not() {
         r.contains("taped in full") && r.contains("in a register"),
         "{r}"
     );
+    // Shown remarks quote the carried value (unshown ones leave the quotation out: it
+    // numbers the whole module, issue 18).
+    assert!(
+        r.contains("carries `%") && r.contains(" = phi double "),
+        "{r}"
+    );
     let r = remark(&err, "small");
     assert!(
         r.contains("taped in full") && r.contains("body is small"),

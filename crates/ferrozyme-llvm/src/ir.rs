@@ -139,7 +139,7 @@ impl Value {
             if p.is_null() {
                 return String::new();
             }
-            String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
+            crate::strings::owned_lossy(std::slice::from_raw_parts(p as *const u8, len))
         }
     }
     pub fn set_name(self, name: &str) {

@@ -57,6 +57,7 @@ pub mod blas;
 pub mod coverage;
 pub mod expr;
 pub mod fortran;
+mod index;
 pub mod lookup;
 pub mod mpi;
 pub mod opcodes;

@@ -26,7 +26,7 @@
 //!   *not* in this table: they move derivative data and the transform must
 //!   handle them structurally.
 
-use crate::table::{all_rules, Family, Rule};
+use crate::table::{find_rule, Family, Rule};
 
 /// Is this dot-separated segment an LLVM type mangling (`f64`, `v4f32`,
 /// `nxv2f64`, `i32`, `p0`, `p0i8`)?
@@ -86,20 +86,13 @@ pub fn intrinsic_base(name: &str) -> &str {
 
 /// The derivative rule of an intrinsic, given its full (mangled) name.
 pub fn intrinsic_rule(name: &str) -> Option<&'static Rule> {
-    let base = intrinsic_base(name);
-    all_rules()
-        .iter()
-        .find(|r| r.family == Family::Intrinsic && r.name == base)
+    find_rule(intrinsic_base(name), Family::Intrinsic)
 }
 
 /// The derivative rule of a libm function: `sin` or `sinf` (not `sinl`), and glibc's
 /// reentrant `lgamma_r` or `lgammaf_r`.
 pub fn libm_rule(name: &str) -> Option<&'static Rule> {
-    let find = |n: &str| {
-        all_rules()
-            .iter()
-            .find(|r| r.family == Family::Libm && r.name == n)
-    };
+    let find = |n: &str| find_rule(n, Family::Libm);
     find(name)
         .or_else(|| name.strip_suffix('f').and_then(find))
         .or_else(|| {

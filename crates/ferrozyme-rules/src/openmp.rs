@@ -20,6 +20,8 @@
 //! Names of the `__kmpc_`, `omp_` and `__tgt_` families not in the table are
 //! unsupported (never silently inactive).
 
+use crate::index::NameIndex;
+
 /// What the pass does with one OpenMP runtime routine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OmpRule {
@@ -252,7 +254,8 @@ pub const UNSUPPORTED: OmpRule = OmpRule::Unsupported {
 
 /// The rule for a called function's name, when it belongs to the OpenMP runtime.
 pub fn openmp_rule(name: &str) -> Option<OmpRule> {
-    if let Some((_, r)) = TABLE.iter().find(|(n, _)| *n == name) {
+    static INDEX: NameIndex = NameIndex::new();
+    if let Some(r) = INDEX.find_named(TABLE, name) {
         return Some(*r);
     }
     FAMILY_PREFIXES

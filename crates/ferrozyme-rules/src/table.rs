@@ -48,6 +48,7 @@
 use std::sync::LazyLock;
 
 use crate::expr::Expr;
+use crate::index::NameIndex;
 
 /// A partial derivative of one argument.
 #[derive(Clone, Debug, PartialEq)]
@@ -483,11 +484,10 @@ pub fn all_rules() -> &'static [Rule] {
     &RULES
 }
 
-/// Find a row by exact name and family.
+/// Find a row by exact name and family (the first, if several have them).
 pub fn find_rule(name: &str, family: Family) -> Option<&'static Rule> {
-    all_rules()
-        .iter()
-        .find(|r| r.family == family && r.name == name)
+    static INDEX: NameIndex<Family> = NameIndex::new();
+    INDEX.find(all_rules(), |r| (r.family, r.name), family, name)
 }
 
 #[cfg(test)]

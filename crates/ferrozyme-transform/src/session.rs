@@ -67,7 +67,12 @@ pub fn run_keeping_printout(module: Module, opts: &Options) -> Result<Report, Fa
     // Plain time loops of reverse-differentiated functions that qualify become such
     // calls behind a run-time budget test (checkpoint/auto.rs).
     let mut auto_remarks = marked_remarks;
-    auto_remarks.extend(checkpoint::auto::apply(module, &reverse_targets(module)));
+    let explained = opts.remarks || opts.enzyme.print_remarks;
+    auto_remarks.extend(checkpoint::auto::apply(
+        module,
+        &reverse_targets(module),
+        explained,
+    ));
     checkpoint::lower(module, differentiated_closure)?;
     reject_unknown_entry_points(module)?;
     iter::check_uses(module)?;
@@ -112,7 +117,7 @@ pub fn run_keeping_printout(module: Module, opts: &Options) -> Result<Report, Fa
     target_attrs::share_target(module);
     // ... and keeps the vector width the user's code needs (target_attrs.rs).
     target_attrs::share_vector_width(module);
-    if !auto_remarks.is_empty() && (opts.remarks || opts.enzyme.print_remarks) {
+    if !auto_remarks.is_empty() && explained {
         if opts.enzyme.print_remarks {
             let text: String = auto_remarks.iter().map(|r| format!("{r}\n")).collect();
             report.printout.insert_str(0, &text);

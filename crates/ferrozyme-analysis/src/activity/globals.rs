@@ -382,8 +382,18 @@ pub fn functions_touching_shadowed_globals(module: Module) -> HashSet<Value> {
 }
 
 /// Functions whose own instructions reference a mutable float global (the seeds of
-/// [`functions_touching_shadowed_globals`]).
+/// [`functions_touching_shadowed_globals`]). Which globals need a shadow is decided once
+/// per global, not once per use: the test walks the global's uses, so asking it at each
+/// use was quadratic in a global used by every function (issue 18).
 pub fn functions_referencing_shadowed_globals(module: Module) -> HashSet<Value> {
+    let shadowed: HashSet<Value> = module
+        .globals()
+        .into_iter()
+        .filter(|g| global_needs_shadow(*g))
+        .collect();
+    if shadowed.is_empty() {
+        return HashSet::default();
+    }
     module
         .functions()
         .into_iter()
@@ -395,24 +405,24 @@ pub fn functions_referencing_shadowed_globals(module: Module) -> HashSet<Value> 
                 .any(|i| {
                     i.operands()
                         .into_iter()
-                        .any(|op| references_shadowed_global(op, 0))
+                        .any(|op| references_shadowed_global(op, &shadowed, 0))
                 })
         })
         .collect()
 }
 
-fn references_shadowed_global(v: Value, depth: u32) -> bool {
+fn references_shadowed_global(v: Value, shadowed: &HashSet<Value>, depth: u32) -> bool {
     if depth > 8 {
         return false;
     }
-    if global_needs_shadow(v) {
+    if shadowed.contains(&v) {
         return true;
     }
     if v.is_constant_expr() {
         return v
             .operands()
             .into_iter()
-            .any(|o| references_shadowed_global(o, depth + 1));
+            .any(|o| references_shadowed_global(o, shadowed, depth + 1));
     }
     false
 }

@@ -78,6 +78,8 @@ pub use fortran::{composed_of_fortran, fortran_datatype_without_reals, FORTRAN_U
 pub use onesided::{is_window_operation_impl, onesided_op, OperationRule};
 pub use reduction_ops::reduction_op;
 
+use crate::index::NameIndex;
+
 /// What the pass does with one MPI routine; structural rows say where their buffers are
 /// (argument indices), which type analysis also reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,7 +226,8 @@ pub fn mpi_rule(name: &str) -> Option<MpiRule> {
         .strip_prefix('P')
         .filter(|n| n.starts_with("MPI_"))
         .unwrap_or(name);
-    if let Some((_, r)) = table::TABLE.iter().find(|(n, _)| *n == base) {
+    static INDEX: NameIndex = NameIndex::new();
+    if let Some(r) = INDEX.find_named(table::TABLE, base) {
         return Some(*r);
     }
     base.starts_with("MPI_").then_some(UNSUPPORTED)

@@ -46,7 +46,17 @@ pub(crate) const MIN_FLOAT_OPS: usize = 8;
 
 /// Makes the candidate loops of `targets` (the functions reverse-mode hook calls
 /// differentiate) checkpointed under a budget; returns one remark per outermost loop.
-pub(crate) fn apply(module: Module, targets: &[(Value, Vec<bool>)]) -> Vec<Remark> {
+/// `explained`: the caller shows the remarks, so the reasons quote the IR they name.
+/// Otherwise the quotations are left out of reasons nobody reads: printing one
+/// instruction numbers the whole module's globals and functions first (LLVM's slot
+/// tracker), so quoting a refused loop in each of n functions cost O(n^2) (issue 18:
+/// 10% of `ferrozyme opt` on the `wide` program of 2,560 functions).
+pub(crate) fn apply(
+    module: Module,
+    targets: &[(Value, Vec<bool>)],
+    explained: bool,
+) -> Vec<Remark> {
+    let say: Quote = if explained { quote } else { unquoted };
     let mut remarks = Vec::new();
     let mut k = 0;
     while module.function(&format!("__fz_auto_step.{k}")).is_some() {
@@ -88,7 +98,7 @@ pub(crate) fn apply(module: Module, targets: &[(Value, Vec<bool>)]) -> Vec<Remar
             let attempt = if vector {
                 Err("a derivative request differentiates the function in vector mode (enzyme_width), which checkpointed loops do not support".to_string())
             } else {
-                candidate(module, f, dup, l, &loops, k)
+                candidate(module, f, dup, l, &loops, k, say)
             };
             let message = match attempt {
                 Ok(what) => {
@@ -108,6 +118,14 @@ pub(crate) fn apply(module: Module, targets: &[(Value, Vec<bool>)]) -> Vec<Remar
         }
     }
     remarks
+}
+
+/// How a refusal's reason quotes an instruction ([`quote`], or [`unquoted`]).
+pub(super) type Quote = fn(Value) -> String;
+
+/// The quotation of a reason nobody reads (see [`apply`]).
+fn unquoted(_: Value) -> String {
+    String::new()
 }
 
 fn is_fp_op(i: Value) -> bool {
@@ -162,13 +180,14 @@ fn candidate(
     l: &Loop,
     loops: &Loops,
     k: usize,
+    say: Quote,
 ) -> Result<String, String> {
     let Prepared {
         c,
         pre,
         blocks,
         live,
-    } = prepare(module, f, l, &HashMap::default())?;
+    } = prepare(module, f, l, &HashMap::default(), say)?;
     let (floats, callee_loop) = body_size(&blocks);
     let inner = loops
         .loops
@@ -200,12 +219,14 @@ pub(super) struct Prepared {
 
 /// Checks that `l` can become a step function (counted, nothing carried in registers or
 /// used after it, only branches) and gives it a preheader. `exit_slots`: loop values the
-/// phis after the loop may use (kept in those slots, `demote.rs`).
+/// phis after the loop may use (kept in those slots, `demote.rs`). `say` quotes the
+/// instructions a refusal names.
 pub(super) fn prepare(
     module: Module,
     f: Value,
     l: &Loop,
     exit_slots: &HashMap<Value, Value>,
+    say: Quote,
 ) -> Result<Prepared, String> {
     let c = counted(l).ok_or(
         "its trip count is not known on entry (a counted loop `for (i = start; i < n; i++)` with one exit is needed; at -O0 the counter lives in memory)",
@@ -213,7 +234,7 @@ pub(super) fn prepare(
     let mut c = c;
     for phi in l.header.phis() {
         if phi != c.phi {
-            return Err(format!("it carries `{}` from one iteration to the next in a register; only state in memory is checkpointed", quote(phi)));
+            return Err(format!("it carries `{}` from one iteration to the next in a register; only state in memory is checkpointed", say(phi)));
         }
     }
     let blocks: Vec<Block> = l.blocks_in(&f.blocks());
@@ -226,7 +247,7 @@ pub(super) fn prepare(
                 if u.is_instruction() && !l.blocks.contains(&u.parent_block()) && !slotted {
                     return Err(format!(
                         "`{}`, computed in the loop, is used after it",
-                        quote(i)
+                        say(i)
                     ));
                 }
             }
@@ -238,7 +259,7 @@ pub(super) fn prepare(
                 | Some(Opcode::LLVMSwitch) => {
                     return Err(format!(
                         "it contains `{}` (only branches are outlined)",
-                        quote(i)
+                        say(i)
                     ))
                 }
                 _ => {}
@@ -265,7 +286,7 @@ pub(super) fn prepare(
                 if outside && seen.insert(op) {
                     let t = op.ty();
                     if !(t.is_pointer() || t.is_integer() || t.is_fp_scalar()) {
-                        return Err(format!("it uses `{}`, of type {t}, from before the loop (pointers, integers and float scalars can be passed to a step)", quote(op)));
+                        return Err(format!("it uses `{}`, of type {t}, from before the loop (pointers, integers and float scalars can be passed to a step)", say(op)));
                     }
                     live.push(op);
                 }

@@ -28,6 +28,7 @@ use ferrozyme_llvm::{
 
 use super::auto;
 use super::writes;
+use crate::common::ir_text::quote;
 
 /// The call the clang plugin inserts (matched by containment: C++ may mangle it).
 pub(crate) const SET: &str = "__enzyme_set_checkpointing";
@@ -347,7 +348,7 @@ fn outline(
         pre,
         blocks,
         live,
-    } = auto::prepare(module, f, l, &exit_slots)?;
+    } = auto::prepare(module, f, l, &exit_slots, quote)?;
     let step = auto::outline(module, f, l, &c, &blocks, &live, k);
     step.set_name(&format!("__fz_marked_step.{k}"));
     let sizes = hints(f);

@@ -469,13 +469,27 @@ fn counter_start(iv: Value, l: &Loop) -> Option<Value> {
 
 /// The instructions of `module` that carry metadata of kind `mark`.
 fn marked_instructions(module: Module, mark: u32) -> Vec<Value> {
-    module
+    let [marked] = marked_by(module, [mark]);
+    marked
+}
+
+/// The instructions of `module` carrying each of `marks`, in one walk of the module
+/// (issue 18: each walk reads every instruction's metadata).
+fn marked_by<const N: usize>(module: Module, marks: [u32; N]) -> [Vec<Value>; N] {
+    let mut marked: [Vec<Value>; N] = std::array::from_fn(|_| Vec::new());
+    for i in module
         .functions()
         .into_iter()
         .flat_map(|f| f.blocks())
         .flat_map(|b| b.instructions())
-        .filter(|i| i.metadata(mark).is_some())
-        .collect()
+    {
+        for (k, &mark) in marks.iter().enumerate() {
+            if i.metadata(mark).is_some() {
+                marked[k].push(i);
+            }
+        }
+    }
+    marked
 }
 
 /// Who turns the loops of the marked selects into two (the one stepping `T` and the one
@@ -510,8 +524,11 @@ const UNSWITCH_PASSES: &str =
 /// Before the post-AD pipeline: settles every marked select as `how` says (see
 /// [`GuardedIndices`]). Returns the number of selects.
 pub fn settle_guarded_indices(module: Module, how: GuardedIndices) -> usize {
-    let mark = module.context().md_kind(MARK);
-    let marked = marked_instructions(module, mark);
+    let ctx = module.context();
+    let (mark, halving) = (ctx.md_kind(MARK), ctx.md_kind(FORWARD_MARK));
+    // Marked selects and marked halvings are different instructions: neither list
+    // loses a member to the other's settling.
+    let [marked, halvings] = marked_by(module, [mark, halving]);
     for s in &marked {
         match how {
             GuardedIndices::PipelineUnswitches => s.set_metadata(mark, None),
@@ -524,7 +541,12 @@ pub fn settle_guarded_indices(module: Module, how: GuardedIndices) -> usize {
             }
         }
     }
-    settle_forward_halvings(module, how == GuardedIndices::PipelineUnswitches);
+    settle_forward_halvings(
+        module,
+        halving,
+        halvings,
+        how == GuardedIndices::PipelineUnswitches,
+    );
     marked.len()
 }
 
@@ -560,10 +582,9 @@ pub fn unswitch_guarded_loops(module: Module) -> Result<usize, String> {
 /// rounding fix-up: gmm-fused's forward triangle 17 -> 14 instructions per entry, perf31);
 /// at `-O3` a plain `sdiv` as the user wrote it (measured: the exact copy made gmm-fused's
 /// gradient at `-O3 -march=x86-64-v3` 51.78M -> 54.48M instructions; cause not found).
-fn settle_forward_halvings(module: Module, unswitch: bool) {
+fn settle_forward_halvings(module: Module, mark: u32, halvings: Vec<Value>, unswitch: bool) {
     let ctx = module.context();
-    let mark = ctx.md_kind(FORWARD_MARK);
-    for d in marked_instructions(module, mark) {
+    for d in halvings {
         d.set_metadata(mark, None);
         if unswitch {
             let b = ferrozyme_llvm::Builder::new(ctx);
