@@ -292,8 +292,12 @@ pub(crate) fn analyze(
                 Some(LLVMPHI) => shadowed && i.incoming().into_iter().any(|(v, _)| from(v)),
                 Some(LLVMSelect) => shadowed && (from(i.operand(1)) || from(i.operand(2))),
                 Some(LLVMLoad) => {
-                    ((shadowed && i.ty().is_pointer()) || record)
-                        && (from(i.operand(0)) || (tainted && act.is_shadowed(i.operand(0))))
+                    let p = i.operand(0);
+                    let loaded = match home_value(p) {
+                        Some(v) => from(v) || rt.own_shadow.contains(&v),
+                        None => tainted && act.is_shadowed(p),
+                    };
+                    ((shadowed && i.ty().is_pointer()) || record) && (from(p) || loaded)
                 }
                 Some(LLVMExtractValue) => {
                     ((shadowed && i.ty().is_pointer()) || record) && from(i.operand(0))
@@ -459,6 +463,17 @@ fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value
             && kept_constant(a)
             && ferrozyme_analysis::activity::stores_param_or_pointer_in_it(g, k, 3, handed)
     })
+}
+
+/// What every load from `slot` gives, where it is a stack slot holding one value that
+/// no callee writes: a parameter's -O0 home, also one handed to OpenMP regions that only
+/// read it (`captures::read_only_capture_value`). A pointer loaded from there is
+/// maybe-primal only when the stored one is, not because shadowed memory elsewhere may
+/// hold a constant (difftest's C++ seed 3036: `y` reloaded from its home, captured by a
+/// region, was passed to `cblas_dnrm2` as maybe-primal and refused; tests/cxx/480).
+fn home_value(slot: Value) -> Option<Value> {
+    ferrozyme_analysis::activity::single_store_local(slot)
+        .or_else(|| ferrozyme_analysis::captures::read_only_capture_value(slot))
 }
 
 /// The arguments call `i` gives its callee's parameters, in order: its own, or for a
