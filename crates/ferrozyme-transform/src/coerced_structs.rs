@@ -1,0 +1,89 @@
+//! Structs passed by value in integer registers, inlined into the clone before it is
+//! differentiated.
+//!
+//! The x86-64 calling convention passes a small struct mixing `int` and `float` fields
+//! (`struct S { int k; float v; float w; int j; }`) as integers: clang's unoptimized
+//! code copies the struct into a stack temporary and loads it back as `i64`s (or returns
+//! `{i64, i64}` loaded out of the callee's struct slot). Across such a call the floats
+//! travel inside integers; the callee's derivative would treat its integer parameters as
+//! constants, so the audit refuses the call ("floating-point data crosses this call
+//! inside integers", `audit::hidden_floats`). Optimized code inlines small helpers
+//! first, and the floats are floats again.
+//!
+//! [`inline_float_carrying_calls`] does the same for the clone being differentiated: a
+//! call of a function with IR whose integer argument is loaded out of a stack slot whose
+//! type holds floats (the struct's copy), or whose integer result the callee loads out
+//! of such a slot or builds from a float's bits (`hidden_floats::returns_float_bits`),
+//! is inlined, and the clone's SSA construction then sees the struct's fields as the
+//! floats they are. The primal computes exactly what it did (inlining moves no
+//! arithmetic). A recursive helper keeps one call per inlined level, bounded by
+//! [`ROUNDS`]: what is left is refused by the audit as before. Floats handed over as an
+//! integer some other way (a `double`'s bits as `unsigned long long`) are not inlined
+//! and stay refused.
+
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_llvm::{Module, Opcode, Type, TypeKind, Value};
+
+use crate::common::base_object;
+
+/// How many times the clone's new calls are looked at again (helpers calling helpers
+/// that pass the struct on, a recursive helper's next level).
+const ROUNDS: u32 = 4;
+
+/// Inlines the calls of `f` that hand floats over inside integers (see the module docs).
+pub(crate) fn inline_float_carrying_calls(m: Module, f: Value) -> Result<(), String> {
+    for _ in 0..ROUNDS {
+        let calls: Vec<Value> = f
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .filter(|&i| carries_floats_in_integers(f, i))
+            .collect();
+        if calls.is_empty() {
+            break;
+        }
+        crate::settings::inline_call_sites(m, &calls)?;
+    }
+    Ok(())
+}
+
+/// Is `i` a call of a function with IR (not `f` itself, not generated, not variadic)
+/// that passes or returns a struct coerced to integers holding floats?
+fn carries_floats_in_integers(f: Value, i: Value) -> bool {
+    if i.opcode() != Some(Opcode::LLVMCall) {
+        return false;
+    }
+    let CallKind::Defined(g) = classify(i) else {
+        return false;
+    };
+    if g == f || crate::generated::is_generated(g) || g.function_type().is_vararg() {
+        return false;
+    }
+    let arg = i
+        .call_args()
+        .into_iter()
+        .any(|a| integers_only(a.ty()) && loaded_from_float_slot(a));
+    let result = integers_only(i.ty())
+        && !i.users().is_empty()
+        && crate::audit::hidden_floats::returns_float_bits(g);
+    arg || result
+}
+
+/// An integer, or a struct or array of integers (`i64`, `{i64, i64}`, `[2 x i64]`).
+fn integers_only(t: Type) -> bool {
+    match t.kind() {
+        TypeKind::Int(_) => true,
+        TypeKind::Struct | TypeKind::Array => !t.contains_fp() && !t.contains_pointer(),
+        _ => false,
+    }
+}
+
+/// Is `v` loaded out of a stack slot whose type holds floats (clang's copy of a struct
+/// passed by value, read back as the integers the calling convention wants)?
+fn loaded_from_float_slot(v: Value) -> bool {
+    if v.opcode() != Some(Opcode::LLVMLoad) {
+        return false;
+    }
+    let slot = base_object(v.operand(0));
+    slot.opcode() == Some(Opcode::LLVMAlloca) && slot.allocated_type().contains_fp()
+}
