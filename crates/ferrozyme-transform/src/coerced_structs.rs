@@ -13,13 +13,13 @@
 //! [`inline_float_carrying_calls`] does the same for the clone being differentiated: a
 //! call of a function with IR whose integer argument is loaded out of a stack slot whose
 //! type holds floats (the struct's copy), or whose integer result the callee loads out
-//! of such a slot or builds from a float's bits (`hidden_floats::returns_float_bits`),
-//! is inlined, and the clone's SSA construction then sees the struct's fields as the
+//! of such a slot, is inlined, and the clone's SSA construction then sees the struct's fields as the
 //! floats they are. The primal computes exactly what it did (inlining moves no
 //! arithmetic). A recursive helper keeps one call per inlined level, bounded by
 //! [`ROUNDS`]: what is left is refused by the audit as before. Floats handed over as an
 //! integer some other way (a `double`'s bits as `unsigned long long`) are not inlined
-//! and stay refused.
+//! and stay refused, as do the optimized shapes (a `noinline` helper at -O2, given and
+//! returning integers built from the floats' bits, tests/errors/audit_struct_by_value_call.c).
 
 use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Module, Opcode, Type, TypeKind, Value};
@@ -63,10 +63,23 @@ fn carries_floats_in_integers(f: Value, i: Value) -> bool {
         .call_args()
         .into_iter()
         .any(|a| integers_only(a.ty()) && loaded_from_float_slot(a));
-    let result = integers_only(i.ty())
-        && !i.users().is_empty()
-        && crate::audit::hidden_floats::returns_float_bits(g);
+    let result = integers_only(i.ty()) && !i.users().is_empty() && returns_float_slot(g);
     arg || result
+}
+
+/// Does `g` return integers loaded out of a stack slot whose type holds floats (clang's
+/// -O0 `return s;` of such a struct)? Optimized code builds them from the floats' bits
+/// instead (`bitcast`, `zext`, `shl`, `or`), which stays refused: inlined, the caller's
+/// type-punned loads of the floats as `i32` (InstCombine's) are not typed either.
+fn returns_float_slot(g: Value) -> bool {
+    g.blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .any(|t| {
+            t.opcode() == Some(Opcode::LLVMRet)
+                && t.num_operands() == 1
+                && loaded_from_float_slot(t.operand(0))
+        })
 }
 
 /// An integer, or a struct or array of integers (`i64`, `{i64, i64}`, `[2 x i64]`).

@@ -67,9 +67,8 @@ pub(super) fn floats_in_integers_across_call(i: Value, act: &Activity, out: &mut
 
 /// Does `g` return integers that hold floating-point bits: built from a `bitcast` of a
 /// float, or loaded from stack memory of a type with floats (clang's -O0 code returning a
-/// struct coerced to integers)? Such a call is inlined into the clone first where it can
-/// be (`coerced_structs.rs`).
-pub(crate) fn returns_float_bits(g: Value) -> bool {
+/// struct coerced to integers)?
+fn returns_float_bits(g: Value) -> bool {
     let mut work: Vec<Value> = g
         .blocks()
         .into_iter()
