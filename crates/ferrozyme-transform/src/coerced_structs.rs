@@ -13,7 +13,8 @@
 //! [`inline_float_carrying_calls`] does the same for the clone being differentiated: a
 //! call of a function with IR whose integer argument is loaded out of a stack slot whose
 //! type holds floats (the struct's copy), or whose integer result the callee loads out
-//! of such a slot, is inlined, and the clone's SSA construction then sees the struct's fields as the
+//! of such a slot, is inlined where the caller's copies of the struct are plain locals
+//! (`stays_local`), and the clone's SSA construction then sees the struct's fields as the
 //! floats they are. The primal computes exactly what it did (inlining moves no
 //! arithmetic). A recursive helper keeps one call per inlined level, bounded by
 //! [`ROUNDS`]: what is left is refused by the audit as before. Floats handed over as an
@@ -59,12 +60,84 @@ fn carries_floats_in_integers(f: Value, i: Value) -> bool {
     if g == f || crate::generated::is_generated(g) || g.function_type().is_vararg() {
         return false;
     }
-    let arg = i
+    let args: Vec<Value> = i
         .call_args()
         .into_iter()
-        .any(|a| integers_only(a.ty()) && loaded_from_float_slot(a));
+        .filter(|a| integers_only(a.ty()) && loaded_from_float_slot(*a))
+        .collect();
     let result = integers_only(i.ty()) && !i.users().is_empty() && returns_float_slot(g);
-    arg || result
+    (!args.is_empty() || result)
+        && args.iter().all(|a| stays_local(base_object(a.operand(0))))
+        && (!result || result_kept_locally(i))
+}
+
+/// How many slots copied into one another (`agg.tmp = st`, `st = ret.tmp`) [`stays_local`]
+/// follows.
+const MAX_SLOTS: usize = 8;
+
+/// Will the caller's copy of the struct become registers once the call is inlined: is
+/// `slot` only loaded, stored into, addressed, and copied to or from slots of the same
+/// kind (at most [`MAX_SLOTS`] of them)? A struct whose address escapes (a lambda
+/// capturing it by reference) stays in memory, where the inlined helper's `i64` halves
+/// and its float fields would meet: that call is left to the audit's refusal, whose
+/// advice fits it.
+fn stays_local(slot: Value) -> bool {
+    let mut slots = vec![slot];
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
+    while let Some(s) = slots.pop() {
+        if !seen.insert(s) {
+            continue;
+        }
+        if s.opcode() != Some(Opcode::LLVMAlloca) || seen.len() > MAX_SLOTS {
+            return false;
+        }
+        let mut work = vec![s];
+        while let Some(p) = work.pop() {
+            for u in p.users() {
+                let ok = match u.opcode() {
+                    Some(Opcode::LLVMLoad) => true,
+                    Some(Opcode::LLVMStore) => u.operand(1) == p && u.operand(0) != p,
+                    Some(Opcode::LLVMGetElementPtr) if u.operand(0) == p => {
+                        work.push(u);
+                        true
+                    }
+                    Some(Opcode::LLVMCall) if ferrozyme_analysis::captures::is_marker(u) => true,
+                    Some(Opcode::LLVMCall)
+                        if matches!(classify(u), CallKind::Memcpy | CallKind::Memmove) =>
+                    {
+                        let a = u.call_args();
+                        slots.push(base_object(if a[0] == p { a[1] } else { a[0] }));
+                        true
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Is the integer result of call `i` (taken apart with `extractvalue`) only stored into
+/// slots that [`stay_local`](stays_local)?
+fn result_kept_locally(i: Value) -> bool {
+    let mut work = vec![i];
+    while let Some(v) = work.pop() {
+        for u in v.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMExtractValue) => work.push(u),
+                Some(Opcode::LLVMStore) if u.operand(0) == v => {
+                    if !stays_local(base_object(u.operand(1))) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+    true
 }
 
 /// Does `g` return integers loaded out of a stack slot whose type holds floats (clang's
