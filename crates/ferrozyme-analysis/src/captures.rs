@@ -58,6 +58,23 @@ pub fn is_read_only_capture(slot: Value) -> bool {
     forked
 }
 
+/// The one value stored into read-only capture `slot`, when it is stored once: what every
+/// load from it gives, in the function and in the regions (an `enzyme_const` parameter's
+/// -O0 home, read in a region and by the function itself: tests/c/1396).
+pub fn read_only_capture_value(slot: Value) -> Option<Value> {
+    if !is_read_only_capture(slot) {
+        return None;
+    }
+    let mut stores = slot
+        .users()
+        .into_iter()
+        .filter(|u| u.opcode() == Some(Opcode::LLVMStore));
+    match (stores.next(), stores.next()) {
+        (Some(st), None) => Some(st.operand(0)),
+        _ => None,
+    }
+}
+
 /// Does code only read through the parameter `p`: loads from it, also after spilling it
 /// to a local slot and reloading it, and in defined functions it is passed to?
 fn reads_only_through(p: Value) -> bool {

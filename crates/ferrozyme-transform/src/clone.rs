@@ -131,6 +131,7 @@ pub fn preprocess(m: Module, f: Value, reverse: bool, unpeeled: Option<u8>) -> R
     for attr in ["optnone", "noinline", "alwaysinline"] {
         f.remove_fn_attr(attr);
     }
+    crate::coerced_structs::inline_float_carrying_calls(m, f)?;
     use_plain_runtime(m, f);
     inline_runtime_leaves(m, f);
     crate::iter::bump_in_clone(f);

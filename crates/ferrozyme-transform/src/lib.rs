@@ -39,6 +39,7 @@ mod call_extents;
 mod checkgrad;
 mod checkpoint;
 mod clone;
+mod coerced_structs;
 mod common;
 mod constant_copies;
 mod contexts;

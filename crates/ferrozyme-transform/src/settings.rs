@@ -59,14 +59,6 @@ pub(crate) fn inline_calls(
     limit: u32,
 ) -> Result<(), String> {
     let mut budget = limit;
-    let held: Vec<Value> = module
-        .functions()
-        .into_iter()
-        .filter(|f| f.has_fn_attr("alwaysinline"))
-        .collect();
-    for f in &held {
-        f.remove_fn_attr("alwaysinline");
-    }
     let mut result = Ok(());
     while budget > 0 {
         let calls: Vec<Value> = clone
@@ -90,15 +82,30 @@ pub(crate) fn inline_calls(
             break;
         }
         budget -= calls.len() as u32;
-        for c in &calls {
-            c.remove_call_site_fn_attr("noinline");
-            c.add_call_site_fn_attr("alwaysinline");
-        }
-        if let Err(e) = run_module_passes(module, "always-inline") {
+        if let Err(e) = inline_call_sites(module, &calls) {
             result = Err(e);
             break;
         }
     }
+    result
+}
+
+/// Inlines the calls `calls` (of functions with IR), and only them: the module's own
+/// `alwaysinline` functions keep their attribute but are not inlined by this step.
+pub(crate) fn inline_call_sites(module: Module, calls: &[Value]) -> Result<(), String> {
+    let held: Vec<Value> = module
+        .functions()
+        .into_iter()
+        .filter(|f| f.has_fn_attr("alwaysinline"))
+        .collect();
+    for f in &held {
+        f.remove_fn_attr("alwaysinline");
+    }
+    for c in calls {
+        c.remove_call_site_fn_attr("noinline");
+        c.add_call_site_fn_attr("alwaysinline");
+    }
+    let result = run_module_passes(module, "always-inline");
     for f in held {
         f.add_fn_attr("alwaysinline");
     }

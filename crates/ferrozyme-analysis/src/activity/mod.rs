@@ -602,6 +602,17 @@ impl Activity {
                     shadowed && (ta.int_carries_fp(i).is_some() || used_as_fp)
                 }
             }
+            // The integer lane of a struct `{int, float}` moved as one `i64` (clang's
+            // coerced by-value struct, after SROA of a helper inlined into the clone:
+            // `coerced_structs.rs` in the transform): type analysis proves it an integer,
+            // which carries no derivative.
+            Some(LLVMTrunc)
+                if is_lane_op(i)
+                    && i.ty().int_width().is_some_and(|w| w <= 32)
+                    && ta.value_tree(i).get(0) == crate::types::BaseType::Integer =>
+            {
+                false
+            }
             Some(LLVMTrunc) | Some(LLVMZExt) | Some(LLVMLShr) | Some(LLVMShl) | Some(LLVMOr)
             | Some(LLVMAnd) | Some(LLVMXor)
                 if is_lane_op(i) =>

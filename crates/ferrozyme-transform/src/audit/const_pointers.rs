@@ -249,9 +249,22 @@ fn stores_constant_pointer(
     !integers_only(base, types)
 }
 
-/// The object a stored pointer `v` points into (`activity::pointer_base`).
+/// The object a stored pointer `v` points into (`activity::pointer_base`), also where `v`
+/// is loaded back from a parameter's -O0 home that OpenMP regions only read
+/// (`captures::read_only_capture_value`): the home escapes into `__kmpc_fork_call`, so
+/// the clone's promotion leaves it, and the `enzyme_const` weights read back from it and
+/// stored into a shadowed struct were not seen as constant (their shadow field stayed
+/// null: a SIGSEGV in the helper's reverse sweep, tests/c/1396).
 fn stored_pointer_base(v: Value) -> Value {
-    ferrozyme_analysis::activity::pointer_base(v)
+    use ferrozyme_analysis::activity::pointer_base;
+    let base = pointer_base(v);
+    if base.opcode() == Some(Opcode::LLVMLoad) {
+        if let Some(stored) = ferrozyme_analysis::captures::read_only_capture_value(base.operand(0))
+        {
+            return pointer_base(stored);
+        }
+    }
+    base
 }
 
 /// Is `v` a pointer to floating-point data returned, without a shadow, by a call of a

@@ -461,7 +461,11 @@ impl Gen<'_> {
         match self.rev_validity(addr) {
             Some(valid) if t.is_fp() => {
                 let d = if d.ty() == t { d } else { self.b.bitcast(d, t) };
-                self.guarded_mem_add(sp, d, valid)
+                if self.atomic_adjoint(addr) {
+                    self.guarded_mem_add_atomic(sp, t, d, valid)
+                } else {
+                    self.guarded_mem_add(sp, d, valid)
+                }
             }
             Some(_) if self.fx.rt.is_guarded(addr) => self.unguarded_runtime_access(i),
             _ if self.atomic_adjoint(addr) => self.mem_add_atomic(sp, t, d),

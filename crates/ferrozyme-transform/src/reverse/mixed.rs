@@ -216,6 +216,16 @@ impl Gen<'_> {
         self.b.call_fn(st, &[new, p, mask]);
     }
 
+    /// As [`Gen::guarded_mem_add`] in a derivative that runs on several threads (an
+    /// OpenMP region's outlined body under run-time activity, where every thread may read
+    /// the same element): the atomic add goes to the sink slot where `valid` is false, so
+    /// the primal memory is never written.
+    pub(super) fn guarded_mem_add_atomic(&mut self, p: Value, ty: Type, d: Value, valid: Value) {
+        let sink = self.sup.sink_slot();
+        let q = self.b.select(valid, p, sink);
+        self.mem_add_atomic(q, ty, d);
+    }
+
     /// Reads `*p` of type `ty` (fp scalar or vector) and zeroes it, only where `valid`
     /// (zero otherwise).
     pub(super) fn guarded_mem_take(&mut self, p: Value, ty: Type, valid: Value) -> Value {

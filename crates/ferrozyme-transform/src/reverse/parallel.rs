@@ -178,7 +178,7 @@ fn fork_request<'a>(
         ret_active: false,
         width: 1,
         parallel,
-        runtime: Default::default(),
+        runtime: fx.rt.call_runtime(i),
     })
 }
 

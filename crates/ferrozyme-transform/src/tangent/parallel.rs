@@ -74,7 +74,7 @@ impl TangentGen<'_> {
             args: acts.clone(),
             width: self.fx.req.width,
             error: self.fx.req.error,
-            runtime: Default::default(),
+            runtime: self.fx.rt.call_runtime(i),
         };
         let g = self.callees.tangent(&req);
         let mut captured = Vec::new();

@@ -44,7 +44,7 @@
 use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::{is_unaddressable, Activity};
-use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_analysis::calls::{classify, parallel_callee, CallKind};
 
 use crate::signature::RuntimeIn;
 use ferrozyme_llvm::{Block, Opcode, Type, TypeKind, Value};
@@ -104,8 +104,10 @@ impl RuntimeActivity {
         if !self.active() {
             return RuntimeIn::default();
         }
-        let args = call.call_args();
-        let params: Vec<bool> = args.iter().map(|a| self.maybe_primal.contains(a)).collect();
+        let params: Vec<bool> = callee_args(call)
+            .iter()
+            .map(|a| a.is_some_and(|a| self.maybe_primal.contains(&a)))
+            .collect();
         let loads = self.tainted;
         if !loads && !params.iter().any(|b| *b) {
             return RuntimeIn::default();
@@ -292,8 +294,12 @@ pub(crate) fn analyze(
                 Some(LLVMPHI) => shadowed && i.incoming().into_iter().any(|(v, _)| from(v)),
                 Some(LLVMSelect) => shadowed && (from(i.operand(1)) || from(i.operand(2))),
                 Some(LLVMLoad) => {
-                    ((shadowed && i.ty().is_pointer()) || record)
-                        && (from(i.operand(0)) || (tainted && act.is_shadowed(i.operand(0))))
+                    let p = i.operand(0);
+                    let loaded = match home_value(p) {
+                        Some(v) => from(v) || rt.own_shadow.contains(&v),
+                        None => tainted && act.is_shadowed(p),
+                    };
+                    ((shadowed && i.ty().is_pointer()) || record) && (from(p) || loaded)
                 }
                 Some(LLVMExtractValue) => {
                     ((shadowed && i.ty().is_pointer()) || record) && from(i.operand(0))
@@ -317,13 +323,17 @@ pub(crate) fn analyze(
                     }
                     false
                 }
-                Some(LLVMCall | LLVMInvoke) if matches!(classify(i), CallKind::Defined(_)) => {
+                Some(LLVMCall | LLVMInvoke)
+                    if matches!(classify(i), CallKind::Defined(_))
+                        || parallel_callee(i).is_some() =>
+                {
                     // A callee under checks (given a maybe-primal pointer, or shadowed
                     // memory that may hold one) may return such a pointer, or store one
-                    // into memory the caller reads later.
-                    let checked = i
-                        .call_args()
+                    // into memory the caller reads later. An OpenMP region's outlined
+                    // body is such a callee, given the captured arguments.
+                    let checked = callee_args(i)
                         .into_iter()
+                        .flatten()
                         .any(|a| from(a) || (tainted && a.ty().is_pointer() && act.is_shadowed(a)));
                     if checked {
                         tainted = true;
@@ -472,6 +482,29 @@ fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value
     })
 }
 
+/// What every load from `slot` gives, where it is a stack slot holding one value that
+/// no callee writes: a parameter's -O0 home, also one handed to OpenMP regions that only
+/// read it (`captures::read_only_capture_value`). A pointer loaded from there is
+/// maybe-primal only when the stored one is, not because shadowed memory elsewhere may
+/// hold a constant (difftest's C++ seed 3036: `y` reloaded from its home, captured by a
+/// region, was passed to `cblas_dnrm2` as maybe-primal and refused; tests/cxx/480).
+fn home_value(slot: Value) -> Option<Value> {
+    ferrozyme_analysis::activity::single_store_local(slot)
+        .or_else(|| ferrozyme_analysis::captures::read_only_capture_value(slot))
+}
+
+/// The arguments call `i` gives its callee's parameters, in order: its own, or for a
+/// `__kmpc_fork_call` of an outlined body with IR, what each thread's call of the body
+/// gets: the two thread-id pointers (`None`, the runtime's), then the captured arguments.
+fn callee_args(i: Value) -> Vec<Option<Value>> {
+    let args = i.call_args();
+    if parallel_callee(i).is_some() {
+        let captured = args.get(3..).unwrap_or_default().iter().copied().map(Some);
+        return [None, None].into_iter().chain(captured).collect();
+    }
+    args.into_iter().map(Some).collect()
+}
+
 fn is_call(i: Value) -> bool {
     matches!(
         i.opcode(),
@@ -493,13 +526,16 @@ fn harmless_intrinsic(i: Value) -> bool {
 }
 
 /// Can callee `i` read a pointer out of shadowed memory it is given, unchecked? Functions
-/// with IR are generated under checks; the library calls the engine knows (allocation,
+/// with IR are generated under checks, OpenMP regions' outlined bodies too (the C seed
+/// 3057 of difftest: constant weights in a stack struct beside a `parallel for`
+/// reduction, tests/c/1395); the library calls the engine knows (allocation,
 /// memory intrinsics that copy shadow bytes as bytes, math, inactive functions) do not
 /// read pointers as pointers; unknown externals, indirect calls and custom derivatives
 /// might.
 fn may_read_back_pointers(i: Value) -> bool {
     !is_mem_intrinsic(i)
         && !is_blas(i)
+        && parallel_callee(i).is_none()
         && matches!(
             classify(i),
             CallKind::Custom(_)
@@ -574,6 +610,14 @@ fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Optio
         // Its derivative is generated under checks too (`RuntimeIn`).
         Some(LLVMCall | LLVMInvoke)
             if matches!(classify(u), CallKind::Defined(_)) && u.called_function() != Some(v) =>
+        {
+            None
+        }
+        // A captured argument of an OpenMP region: the outlined body's derivative is
+        // generated under checks (`callee_args`).
+        Some(LLVMCall)
+            if parallel_callee(u).is_some()
+                && u.call_args().iter().skip(3).any(|a| *a == v) =>
         {
             None
         }
