@@ -1,8 +1,11 @@
 // OPT: O0 O2
-// IGNORE-O0: SIGSEGV (found by difftest's C++ seeds 3056 and 3086 with fuzz37's features, session 19; the binary of session 18 crashes the same way): `std::valarray<float> * float` at -O0 builds the closure `_BinClos<__multiplies, _ValArray, _Constant, float, float>`, returned by value as `{ ptr, float }`; reading it back, the augmented `valarray<float>::operator[] const` (`fz_aug__ZNKSt8valarrayIfEixEm.nest`, called from `_BinBase2<...>::operator[]`) loads the shadow valarray's data pointer from a shadow closure whose pointer field is not the shadow valarray. The double version passes (the closure is `{ ptr, double }`), and so do `sin(va)`, `va * va`, `va + va` in float
-// IGNORE-REF: the same crash (the unoptimized IR is differentiated)
 // A `std::valarray<float>` filled from an active scalar, scaled by a float constant and
-// summed (the shape of difftest's `valarray` feature in float programs). Oracles: the
+// summed (the shape of difftest's `valarray` feature in float programs; C++ seeds 3056 and
+// 3086 crashed at -O0, session 19). The closure `_BinClos<__multiplies, _ValArray,
+// _Constant, float, float>` is `{ ptr, float }`; its copy's shadow was moved as 12-byte
+// records whose second float slot was the pointer's upper half, so the shadow closure's
+// pointer lost its upper 32 bits (SIGSEGV). A pointer fact now covers all 8 bytes
+// (`reverse/vector.rs::record_slots`). Oracles: the
 // analytic derivative and central differences, in float and in double.
 #include "fz_cxx.h"
 #include <cmath>

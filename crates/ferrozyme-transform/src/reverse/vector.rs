@@ -394,9 +394,14 @@ pub(super) enum CopyLayout {
 /// The shortest record length (a multiple of `fp`'s size, at most 64 slots) under which
 /// every known offset agrees on whether its slot holds a float of type `fp` or something
 /// else (a pointer, an integer), and the mask of the float slots: `kinds` are the facts of
-/// both sides of a copy. `None` when the facts have negative offsets, a float off its
-/// slot, or no such length.
-fn record_slots(kinds: &[(i64, BaseType)], fp: FpType) -> Option<(u64, u64)> {
+/// both sides of a copy, `copy_len` its length when constant (a length it copies several
+/// records of must be a multiple of the record's). `None` when the facts have negative
+/// offsets, a float off its slot, or no such length.
+fn record_slots(
+    kinds: &[(i64, BaseType)],
+    fp: FpType,
+    copy_len: Option<i64>,
+) -> Option<(u64, u64)> {
     let size = fp.size() as i64;
     if kinds.iter().any(|(o, _)| *o < 0) {
         return None;
@@ -410,6 +415,12 @@ fn record_slots(kinds: &[(i64, BaseType)], fp: FpType) -> Option<(u64, u64)> {
                     return None;
                 }
                 true
+            }
+            // A pointer covers 8 bytes: every slot it overlaps holds no float (a
+            // `{ ptr, float }` record is slots {no, no, float}, not {no, ?, float}).
+            BaseType::Pointer => {
+                slots.extend((o / size..(o + 8 + size - 1) / size).map(|k| (k, false)));
+                continue;
             }
             b if b.is_not_float() => false,
             _ => continue,
@@ -429,6 +440,10 @@ fn record_slots(kinds: &[(i64, BaseType)], fp: FpType) -> Option<(u64, u64)> {
         // A shorter record than the facts' extent only when the facts show it twice
         // over (one record {double, int, double} must not read as 16-byte records).
         if per <= last && last < 2 * per - 1 {
+            return None;
+        }
+        // A copy of whole records: several of them only when the record length divides it.
+        if copy_len.is_some_and(|n| n > per * size && n % (per * size) != 0) {
             return None;
         }
         let mask = (0..per)
@@ -671,7 +686,7 @@ pub(super) fn copy_layout(
         if !kinds.iter().any(|(_, b)| b.is_not_float()) {
             return CopyLayout::Uniform(fps[0]);
         }
-        return match record_slots(&kinds, fps[0]) {
+        return match record_slots(&kinds, fps[0], n_const) {
             Some((period, mask)) => CopyLayout::Strided {
                 fp: fps[0],
                 period,
@@ -731,7 +746,7 @@ mod tests {
         let kinds: Vec<(i64, BaseType)> = (0..8)
             .flat_map(|r| [(16 * r, Pointer), (16 * r + 8, Double)])
             .collect();
-        assert_eq!(record_slots(&kinds, FpType::F64), Some((16, 0b10)));
+        assert_eq!(record_slots(&kinds, FpType::F64, None), Some((16, 0b10)));
     }
 
     /// `{int id; double v, w}` copied from byte 4 (20 bytes, padding first): doubles at 4
@@ -745,7 +760,7 @@ mod tests {
             (20, Integer),
             (28, Double),
         ];
-        assert_eq!(record_slots(&kinds, FpType::F64), None);
+        assert_eq!(record_slots(&kinds, FpType::F64, None), None);
         assert_eq!(
             phased_slots(&kinds, FpType::F64, 20),
             Some(vec![(4, FpType::F64), (12, FpType::F64)])
@@ -766,14 +781,14 @@ mod tests {
     #[test]
     fn one_record_is_not_read_as_shorter_ones() {
         let one = [(0, Double), (8, Integer), (16, Double)];
-        assert_eq!(record_slots(&one, FpType::F64), Some((24, 0b101)));
+        assert_eq!(record_slots(&one, FpType::F64, None), Some((24, 0b101)));
         let two: Vec<(i64, BaseType)> = one
             .iter()
             .chain(one.iter())
             .enumerate()
             .map(|(k, (o, b))| (o + if k < 3 { 0 } else { 24 }, *b))
             .collect();
-        assert_eq!(record_slots(&two, FpType::F64), Some((24, 0b101)));
+        assert_eq!(record_slots(&two, FpType::F64, None), Some((24, 0b101)));
     }
 
     /// Slots nothing is known about count as floats; a float off its slot or a negative
@@ -781,16 +796,34 @@ mod tests {
     #[test]
     fn unknown_slots_and_refusals() {
         assert_eq!(
-            record_slots(&[(0, Pointer), (16, Double)], FpType::F64),
+            record_slots(&[(0, Pointer), (16, Double)], FpType::F64, None),
             Some((24, 0b110))
         );
         assert_eq!(
-            record_slots(&[(0, Pointer), (4, Double)], FpType::F64),
+            record_slots(&[(0, Pointer), (4, Double)], FpType::F64, None),
             None
         );
         assert_eq!(
-            record_slots(&[(-8, Pointer), (0, Double)], FpType::F64),
+            record_slots(&[(-8, Pointer), (0, Double)], FpType::F64, None),
             None
+        );
+    }
+
+    #[test]
+    fn a_pointer_covers_every_float_slot_it_overlaps() {
+        use BaseType::*;
+        // `std::valarray<float> * float`'s closure `{ ptr, float }` (tests/cxx/446): the
+        // pointer's upper half is not a float slot.
+        let kinds = [(0, Pointer), (8, Float)];
+        assert_eq!(record_slots(&kinds, FpType::F32, None), Some((12, 0b100)));
+        // Copied whole (16 bytes with the padding) or two of them: 16-byte records.
+        assert_eq!(
+            record_slots(&kinds, FpType::F32, Some(16)),
+            Some((16, 0b1100))
+        );
+        assert_eq!(
+            record_slots(&kinds, FpType::F32, Some(32)),
+            Some((16, 0b1100))
         );
     }
 }
