@@ -20,7 +20,7 @@ use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
 use ferrozyme_analysis::types::{BaseType, FpType};
 use ferrozyme_llvm::Value;
 
-use super::vector::CopyLayout;
+use super::copy_layout::CopyLayout;
 use super::{Gen, Key};
 use crate::common::dispatch::{check_target, select_derivative};
 use crate::common::Problem;
@@ -419,7 +419,7 @@ impl Gen<'_> {
         // A C string's characters carry no pointer whose shadow would need the copy.
         if self.fx.act.is_shadowed(dst)
             && self.fx.act.is_shadowed(src)
-            && !super::vector::copies_c_string(src, i.call_args()[2])
+            && !super::copy_layout::copies_c_string(src, i.call_args()[2])
             && (self.fx.types.memory_may_hold_pointers(dst)
                 || self.fx.types.memory_may_hold_pointers(src)
                 || super::tape_move::is_tape_move(i))
@@ -452,7 +452,7 @@ impl Gen<'_> {
                 None
             } else {
                 let len = i.call_args()[2];
-                match super::vector::copy_layout(&self.fx.types, i, dst, src, len) {
+                match super::copy_layout::copy_layout(&self.fx.types, i, dst, src, len) {
                     l @ (CopyLayout::Strided { .. } | CopyLayout::Fields(_)) => Some(l),
                     _ => None,
                 }

@@ -251,7 +251,7 @@ impl Gen<'_> {
                         s.set_alignment(i.alignment());
                         self.lanes[self.lane].shadow.insert(i, s);
                         // A C string's pointer needs no shadow: nothing to guard.
-                        if i.ty().is_pointer() && !super::vector::only_read_as_c_string(i) {
+                        if i.ty().is_pointer() && !super::copy_layout::only_read_as_c_string(i) {
                             if let Some(g) = self.global_read_by(i) {
                                 self.guard_global_shadow(i, c, s, &g);
                             }

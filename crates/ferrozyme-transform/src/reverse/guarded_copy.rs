@@ -24,7 +24,7 @@
 use ferrozyme_analysis::types::{FpType, TypeAnalysis};
 use ferrozyme_llvm::Value;
 
-use super::vector::{copy_layout, CopyLayout};
+use super::copy_layout::{copy_layout, CopyLayout};
 use crate::services::SCRATCH_SLOT_BYTES;
 
 /// The float fields (offset, type) of the copy `call` of `len` bytes from `src` to `dst`

@@ -54,6 +54,7 @@ mod branched_free;
 mod calls;
 mod cheap;
 mod check;
+mod copy_layout;
 mod counters;
 mod escape;
 mod finish;
