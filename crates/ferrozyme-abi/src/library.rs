@@ -37,6 +37,17 @@ pub enum Writes {
     IntegersTo(usize),
 }
 
+impl Writes {
+    /// The argument through which the function stores what the program can read back,
+    /// when there is one (`Stream` and `Nothing` leave no such argument).
+    pub fn output_argument(self) -> Option<usize> {
+        match self {
+            Writes::CharsTo(n) | Writes::PointerTo(n) | Writes::IntegersTo(n) => Some(n),
+            Writes::Nothing | Writes::Stream => None,
+        }
+    }
+}
+
 /// One inactive library function.
 #[derive(Clone, Copy, Debug)]
 pub struct Inactive {

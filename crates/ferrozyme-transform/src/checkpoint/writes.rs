@@ -106,14 +106,12 @@ fn targets(inst: Value) -> Result<Vec<Value>, String> {
                 return Ok(vec![]);
             }
             if let Some(row) = ferrozyme_abi::inactive_library(&name) {
-                return Ok(match row.writes {
-                    ferrozyme_abi::Writes::CharsTo(n)
-                    | ferrozyme_abi::Writes::PointerTo(n)
-                    | ferrozyme_abi::Writes::IntegersTo(n) => {
-                        args.get(n).copied().into_iter().collect()
-                    }
-                    _ => vec![],
-                });
+                return Ok(row
+                    .writes
+                    .output_argument()
+                    .and_then(|n| args.get(n).copied())
+                    .into_iter()
+                    .collect());
             }
             if g.memory_effects().is_some_and(|m| m.only_reads()) {
                 return Ok(vec![]);

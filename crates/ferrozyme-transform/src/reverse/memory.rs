@@ -313,12 +313,7 @@ fn callee_writes(f: Value, i: Value, g: Value, depth: u32, seen: &mut CalleeWrit
 fn inactive_output_argument(i: Value) -> Option<usize> {
     let name = i.called_function()?.name();
     if let Some(row) = ferrozyme_abi::inactive_library(&name) {
-        return match row.writes {
-            ferrozyme_abi::Writes::CharsTo(n)
-            | ferrozyme_abi::Writes::PointerTo(n)
-            | ferrozyme_abi::Writes::IntegersTo(n) => Some(n),
-            _ => None,
-        };
+        return row.writes.output_argument();
     }
     match name.as_str() {
         "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" | "__sprintf_chk" | "__snprintf_chk"
