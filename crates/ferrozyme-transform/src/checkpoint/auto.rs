@@ -35,7 +35,7 @@ use ferrozyme_llvm::{
     link_ir_for_target, Block, Builder, IntPredicate, Module, Opcode, Remark, RemarkKind, Value,
 };
 
-use super::ranges::{counted, Counted};
+use super::counted::{counted, Counted};
 use super::snapshot::{checkpoint_call, describe, snapshot, Snapshot};
 use super::writes;
 use crate::common::ir_text::quote;

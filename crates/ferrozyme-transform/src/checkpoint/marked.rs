@@ -339,7 +339,7 @@ fn outline(
     if dup.is_empty() && !f.params().is_empty() {
         return Err("a derivative request differentiates the function in vector mode (enzyme_width), which checkpointed loops do not support".into());
     }
-    let counter = super::ranges::counted(l).ok_or(
+    let counter = super::counted::counted(l).ok_or(
         "its trip count is not known on entry (a counted loop `for (i = start; i < n; i++)` with one exit is needed)",
     )?;
     let exit_slots = super::demote::carried_to_memory(module, f, l, counter.phi)?;

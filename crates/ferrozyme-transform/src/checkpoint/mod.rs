@@ -32,6 +32,7 @@
 //! a pointer the analysis cannot trace, is a compile-time error.
 
 pub(crate) mod auto;
+mod counted;
 mod demote;
 mod fixed_loop;
 mod fixed_point;

@@ -7,7 +7,8 @@ use ferrozyme_analysis::hash::HashMap;
 use ferrozyme_llvm::{Block, Builder, IntPredicate, Module, Value};
 
 use super::auto::live_name;
-use super::ranges::{Counted, Iv, Sym, Walk};
+use super::counted::Counted;
+use super::ranges::{Iv, Sym, Walk};
 use super::writes;
 use crate::common::ir_text::quote;
 
