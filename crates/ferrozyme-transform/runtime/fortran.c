@@ -890,11 +890,29 @@ static void fz_deallocate_components(fz_desc *d);
  * elements' allocatable components are freed, by the type description in the
  * descriptor (hpc37: they leaked, tests/fortran/78), then the storage (the pass hands
  * the shadows' storage to its table of shadows, freed once the reverse sweep is done
- * with them), and the descriptor is left unallocated. A FINAL procedure is not run. */
+ * with them), and the descriptor is left unallocated.
+ *
+ * An object whose type needs finalization (a FINAL procedure of its own or of a
+ * component's type: the type description's `noFinalizationNeeded` is clear) is refused
+ * (hpc38): its FINAL procedure would run on the primal here, in the forward sweep, and
+ * free memory (the components it deallocates, through flang's own runtime) that the
+ * reverse sweep still reads; it used to be skipped silently (tests/fortran/91). A local
+ * (non-allocatable) variable of such a type is finalized by `_FortranADestroy`, which
+ * the pass runs after the reverse sweep (tests/fortran/72). */
+static int fz_needs_finalization(const fz_desc *d);
+
 int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
                                     const char *src, int line) {
   (void)has_stat, (void)errmsg;
   if (!d->base) __fz_f18_fail("DEALLOCATE of an array that is not allocated", src, line);
+  if (fz_needs_finalization(d))
+    __fz_f18_fail("DEALLOCATE, in differentiated code, of an object whose type has a FINAL "
+                  "procedure (its own or a component's) is not differentiated: the FINAL "
+                  "procedure would free memory the reverse sweep still reads. Deallocate it "
+                  "outside the differentiated routine, or make it a local variable that is "
+                  "not allocatable (finalized when the routine returns, after the reverse "
+                  "sweep)",
+                  src, line);
   fz_deallocate_components(d);
   free(d->base);
   d->base = 0;
@@ -1635,6 +1653,7 @@ enum {
    * and whether a component or the type itself has a defined assignment. */
   FZ_TI_SIZE = 88,
   FZ_TI_COMPONENTS = 232,
+  FZ_TI_NO_FINALIZATION_NEEDED = 431,
   FZ_TI_NO_DEFINED_ASSIGNMENT = 432,
   /* One component of the table. */
   FZ_TC_GENRE = 24,
@@ -1909,6 +1928,13 @@ static void fz_free_components(const char *ti, char *obj) {
       for (long e = 0; e < m; e++) fz_free_components(sub, obj + off + e * bytes);
     }
   }
+}
+
+/* Does the derived-type object `d` need finalization: a FINAL procedure of its type or of
+ * a component's (flang's `noFinalizationNeeded` flag, clear)? */
+static int fz_needs_finalization(const fz_desc *d) {
+  const char *ti = d->type == FZ_STRUCT ? fz_type_description(d) : 0;
+  return ti && !ti[FZ_TI_NO_FINALIZATION_NEEDED];
 }
 
 /* The allocatable components of every element of the derived-type array `d`. */
