@@ -1,5 +1,4 @@
 ! OPT: O0 O2
-! IGNORE-O0: a `class(*)` argument holding a real(8) or an integer (`select type`) is one memory read as i32 and as double: a cannot-deduce-type error at -O0 (flang keeps `weight` out of line there); -O2 passes
 ! Polymorphism as an object-oriented Fortran code uses it: an abstract base type
 ! `potential` with a deferred type-bound function, two extensions (`harmonic`, `morse`)
 ! overriding it, an array of `class(potential)` wrappers holding allocatable polymorphic

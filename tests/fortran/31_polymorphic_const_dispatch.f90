@@ -1,4 +1,5 @@
-! OPT: O1 O2 O3
+! OPT: O0 O1 O2 O3
+! IGNORE-O0: with the potentials enzyme_const, flang's -O0 code copies a constant `pots(i)%p` descriptor into a stack temporary that has a shadow and passes it to the type-bound function through a pointer: a compile-time unsupported-instruction error (mismatched activity: a constant pointer stored into shadowed memory that an indirect callee may read); 30 (the potentials enzyme_dup) passes at -O0
 ! The same model as 30 with the potentials passed enzyme_const (a user who wants only dE/dr).
 ! Polymorphism as an object-oriented Fortran code uses it: an abstract base type
 ! `potential` with a deferred type-bound function, two extensions (`harmonic`, `morse`)

@@ -890,11 +890,29 @@ static void fz_deallocate_components(fz_desc *d);
  * elements' allocatable components are freed, by the type description in the
  * descriptor (hpc37: they leaked, tests/fortran/78), then the storage (the pass hands
  * the shadows' storage to its table of shadows, freed once the reverse sweep is done
- * with them), and the descriptor is left unallocated. A FINAL procedure is not run. */
+ * with them), and the descriptor is left unallocated.
+ *
+ * An object whose type needs finalization (a FINAL procedure of its own or of a
+ * component's type: the type description's `noFinalizationNeeded` is clear) is refused
+ * (hpc38): its FINAL procedure would run on the primal here, in the forward sweep, and
+ * free memory (the components it deallocates, through flang's own runtime) that the
+ * reverse sweep still reads; it used to be skipped silently (tests/fortran/91). A local
+ * (non-allocatable) variable of such a type is finalized by `_FortranADestroy`, which
+ * the pass runs after the reverse sweep (tests/fortran/72). */
+static int fz_needs_finalization(const fz_desc *d);
+
 int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
                                     const char *src, int line) {
   (void)has_stat, (void)errmsg;
   if (!d->base) __fz_f18_fail("DEALLOCATE of an array that is not allocated", src, line);
+  if (fz_needs_finalization(d))
+    __fz_f18_fail("DEALLOCATE, in differentiated code, of an object whose type has a FINAL "
+                  "procedure (its own or a component's) is not differentiated: the FINAL "
+                  "procedure would free memory the reverse sweep still reads. Deallocate it "
+                  "outside the differentiated routine, or make it a local variable that is "
+                  "not allocatable (finalized when the routine returns, after the reverse "
+                  "sweep)",
+                  src, line);
   fz_deallocate_components(d);
   free(d->base);
   d->base = 0;
@@ -1026,33 +1044,72 @@ void __fz_f18_transpose(fz_desc *r, const fz_desc *x, const char *src, int line)
     }
 }
 
-/* RESHAPE of real data without PAD or ORDER into an unallocated result whose shape is
- * the integer vector `shape`. */
+/* RESHAPE of real data into an unallocated result whose shape is the integer vector
+ * `shape`. The elements of `x` in array element order, then those of PAD (same type)
+ * repeated, fill the result in the permuted subscript order ORDER (the result's dimension
+ * ORDER(1) varies fastest; hpc38: PAD and ORDER were refused). */
+static long fz_int_element(const fz_desc *d, const fz_view *v, long k) {
+  const char *p = fz_at(v, k);
+  return d->elem_len == 8 ? *(const long *)p : (long)*(const int *)p;
+}
+
 void __fz_f18_reshape(fz_desc *r, const fz_desc *x, const fz_desc *shape, const fz_desc *pad,
                       const fz_desc *order, const char *src, int line) {
   if (!fz_is_moved(x->type))
     __fz_f18_fail("RESHAPE of non-real data in differentiated code", src, line);
-  if (pad || order)
-    __fz_f18_fail("RESHAPE with PAD or ORDER is not differentiated; reshape without them",
-                  src, line);
-  fz_view vx, vs, vr;
-  fz_shape sx, ss, sr;
+  if (pad && pad->type != x->type)
+    __fz_f18_fail("RESHAPE with a PAD of another type than the SOURCE", src, line);
+  fz_view vx, vs, vr, vp, vo;
+  fz_shape sx, ss, sr, sp, so;
   fz_view_of(x, &vx, &sx);
   fz_view_of(shape, &vs, &ss);
   int rank = (int)fz_elements(&vs);
   if (rank < 1 || rank > 15) __fz_f18_fail("RESHAPE to an invalid rank", src, line);
-  long ext[15];
+  long ext[15], stride[15], idx[15];
+  int perm[15], seen[15];
   for (int k = 0; k < rank; k++) {
-    const char *p = fz_at(&vs, k);
-    ext[k] = shape->elem_len == 8 ? *(const long *)p : (long)*(const int *)p;
+    ext[k] = fz_int_element(shape, &vs, k);
+    perm[k] = k;
+    seen[k] = 0;
+    idx[k] = 0;
+  }
+  if (order) {
+    fz_view_of(order, &vo, &so);
+    if (fz_elements(&vo) != rank)
+      __fz_f18_fail("RESHAPE with an ORDER of another size than SHAPE", src, line);
+    for (int k = 0; k < rank; k++) {
+      long d = fz_int_element(order, &vo, k) - 1;
+      if (d < 0 || d >= rank || seen[d])
+        __fz_f18_fail("RESHAPE with an ORDER that is not a permutation", src, line);
+      seen[d] = 1;
+      perm[k] = (int)d;
+    }
   }
   r->base = 0;
   __fz_f18_allocate(r, rank, ext, fz_moved_len(x->type), x->type);
   r->attribute = FZ_ALLOCATABLE;
   fz_view_of(r, &vr, &sr);
-  long n = fz_elements(&vr);
-  if (n > fz_elements(&vx)) __fz_f18_fail("RESHAPE source too small for the shape", src, line);
-  for (long e = 0; e < n; e++) fz_move(&vr, e, &vx, e);
+  long n = fz_elements(&vr), nx = fz_elements(&vx), np = 0;
+  if (pad) {
+    fz_view_of(pad, &vp, &sp);
+    np = fz_elements(&vp);
+  }
+  if (n > nx && np == 0) __fz_f18_fail("RESHAPE source too small for the shape", src, line);
+  stride[0] = 1;
+  for (int k = 1; k < rank; k++) stride[k] = stride[k - 1] * ext[k - 1];
+  for (long e = 0; e < n; e++) {
+    long at = 0;
+    for (int k = 0; k < rank; k++) at += idx[k] * stride[k];
+    if (e < nx)
+      fz_move(&vr, at, &vx, e);
+    else
+      fz_move(&vr, at, &vp, (e - nx) % np);
+    for (int k = 0; k < rank; k++) {
+      int d = perm[k];
+      if (++idx[d] < ext[d]) break;
+      idx[d] = 0;
+    }
+  }
 }
 
 /* ---- array constructors `[x, y(n:1:-1), ...]` of reals ---------------------------------
@@ -1445,8 +1502,10 @@ void __fz_f18_unpack(fz_desc *r, const fz_desc *vector, const fz_desc *mask,
 }
 
 /* EOSHIFT by a scalar shift along `dim` (1-based): the elements shifted out are lost,
- * the ones shifted in are the scalar BOUNDARY (zero without one); reals or complex
- * numbers (an element's parts move together). */
+ * the ones shifted in are BOUNDARY's (zero without one): a scalar, or an array of the
+ * array's shape without dimension `dim` whose element at the other subscripts fills that
+ * line (hpc38; it was refused); reals or complex numbers (an element's parts move
+ * together). */
 static void fz_eoshift(fz_desc *r, const fz_desc *x, long shift, const fz_desc *boundary,
                        int dim, const char *src, int line) {
   fz_view vx, vr, vb;
@@ -1457,14 +1516,22 @@ static void fz_eoshift(fz_desc *r, const fz_desc *x, long shift, const fz_desc *
   if (boundary) {
     if (!fz_is_moved(boundary->type) || fz_is_complex(boundary->type) != fz_is_complex(x->type))
       __fz_f18_fail("EOSHIFT's BOUNDARY of another type than its ARRAY", src, line);
-    if (boundary->rank != 0)
-      __fz_f18_fail("EOSHIFT with an array BOUNDARY is not differentiated; use a scalar", src,
-                    line);
+    if (boundary->rank != 0 && boundary->rank != rank - 1)
+      __fz_f18_fail("EOSHIFT's BOUNDARY is neither a scalar nor of rank one less than its ARRAY",
+                    src, line);
     fz_view_of(boundary, &vb, &sb);
   }
-  long ext[15], idx[15];
+  long ext[15], idx[15], bext[15], bidx[15];
   fz_result_like(r, x, &sx, ext, &vr, &sr);
   long n = fz_count(ext, rank), len = ext[dim - 1];
+  int brank = boundary ? sb.rank : 0;
+  for (int k = 0, m = 0; k < rank && brank; k++)
+    if (k != dim - 1) {
+      bext[m] = ext[k];
+      if (sb.extent[m++] != ext[k])
+        __fz_f18_fail("EOSHIFT's BOUNDARY does not have its ARRAY's shape without DIM", src,
+                      line);
+    }
   for (long e = 0; e < n; e++) {
     fz_split(ext, rank, e, idx);
     long s = idx[dim - 1] + shift;
@@ -1472,7 +1539,9 @@ static void fz_eoshift(fz_desc *r, const fz_desc *x, long shift, const fz_desc *
       idx[dim - 1] = s;
       fz_move(&vr, e, &vx, fz_join(ext, rank, idx));
     } else if (boundary) {
-      fz_move(&vr, e, &vb, 0);
+      for (int k = 0, m = 0; k < rank && brank; k++)
+        if (k != dim - 1) bidx[m++] = idx[k];
+      fz_move(&vr, e, &vb, brank ? fz_join(bext, brank, bidx) : 0);
     } else {
       fz_clear(&vr, e);
     }
@@ -1635,6 +1704,7 @@ enum {
    * and whether a component or the type itself has a defined assignment. */
   FZ_TI_SIZE = 88,
   FZ_TI_COMPONENTS = 232,
+  FZ_TI_NO_FINALIZATION_NEEDED = 431,
   FZ_TI_NO_DEFINED_ASSIGNMENT = 432,
   /* One component of the table. */
   FZ_TC_GENRE = 24,
@@ -1909,6 +1979,13 @@ static void fz_free_components(const char *ti, char *obj) {
       for (long e = 0; e < m; e++) fz_free_components(sub, obj + off + e * bytes);
     }
   }
+}
+
+/* Does the derived-type object `d` need finalization: a FINAL procedure of its type or of
+ * a component's (flang's `noFinalizationNeeded` flag, clear)? */
+static int fz_needs_finalization(const fz_desc *d) {
+  const char *ti = d->type == FZ_STRUCT ? fz_type_description(d) : 0;
+  return ti && !ti[FZ_TI_NO_FINALIZATION_NEEDED];
 }
 
 /* The allocatable components of every element of the derived-type array `d`. */

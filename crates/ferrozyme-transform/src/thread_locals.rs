@@ -12,7 +12,8 @@
 //! forward and reverse sweeps alike: the intrinsic becomes `@g`, and each thread's data
 //! has its own adjoint, zeroed by that thread's top-level derivative call.
 //!
-//! In a module with parallel regions (`__kmpc_fork_call`) a `threadprivate` variable
+//! In a module with parallel regions (`__kmpc_fork_call`, or `__kmpc_fork_teams` alone:
+//! a host `teams` league runs on one thread per team) a `threadprivate` variable
 //! belongs to worker threads too, whose shadow copies no top-level call zeroes and whose
 //! region may be reversed by another thread than the one that ran it forward. There the
 //! intrinsic becomes `__fz_omp_tls_copy(@g, size)`, an identity call whose rule
@@ -29,7 +30,7 @@ use crate::custom::threadprivate::TLS_COPY;
 /// Replaces the clone `f`'s `llvm.threadlocal.address(@g)` calls by `@g`, or by
 /// `__fz_omp_tls_copy(@g, size)` in a module with parallel regions.
 pub(crate) fn use_globals_directly(m: Module, f: Value) {
-    let in_parallel_module = m.function("__kmpc_fork_call").is_some();
+    let in_parallel_module = crate::parallel::forks_regions(m);
     let tls_copy = m.function(TLS_COPY).filter(|c| !c.is_declaration());
     if in_parallel_module && tls_copy.is_none() {
         return;

@@ -185,7 +185,7 @@ fn cached_declared(module: Module) -> bool {
     }
 }
 
-/// Does `module` fork parallel regions and use a thread-local global outside the pass's
+/// Does `module` fork parallel regions (or host `teams` leagues) and use a thread-local global outside the pass's
 /// runtimes (the OpenMP runtime's own `__thread` table is no program data, and it may be
 /// linked already when a module is differentiated twice, as in LTO)?
 fn has_thread_local_data(module: Module) -> bool {
@@ -196,7 +196,7 @@ fn has_thread_local_data(module: Module) -> bool {
                 .name()
                 .starts_with(crate::runtime::RUNTIME_PREFIX)
     };
-    module.function("__kmpc_fork_call").is_some()
+    crate::parallel::forks_regions(module)
         && module
             .globals()
             .iter()

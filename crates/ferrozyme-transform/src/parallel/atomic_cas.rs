@@ -103,7 +103,7 @@ pub fn rewrite(m: Module, f: Value) {
 /// is the section's load, the extremum a `select` on the comparison, whose adjoint goes
 /// to the value that won, in the reverse of the order the threads came.
 fn rewrite_captures_and_extrema(m: Module, f: Value) {
-    if m.function("__kmpc_fork_call").is_none() && m.function("__kmpc_fork_teams").is_none() {
+    if !super::forks_regions(m) {
         return;
     }
     let rmws: Vec<Value> = f

@@ -69,6 +69,18 @@ pub(crate) fn calls_to(f: Value, name: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Does `m` fork OpenMP regions: does it call a routine the rules table has as
+/// [`OmpRule::Fork`] (`__kmpc_fork_call`, or `__kmpc_fork_teams` alone in a module whose
+/// only construct is a host `teams`)? Code in such a module may run on several threads,
+/// whose thread-local data and atomics the rewrites before differentiation treat as
+/// shared by a team.
+///
+/// [`OmpRule::Fork`]: ferrozyme_rules::openmp::OmpRule::Fork
+pub(crate) fn forks_regions(m: Module) -> bool {
+    use ferrozyme_rules::openmp::{table, OmpRule};
+    table().any(|(name, rule)| rule == OmpRule::Fork && m.function(name).is_some())
+}
+
 /// The helper `name` of `family`'s runtime, linking the runtime in on first use. Its
 /// functions are internal to the module once linked.
 pub fn helper(m: Module, family: Family, name: &str) -> Result<Value, String> {

@@ -566,6 +566,18 @@ fn is_three_way_compare(call: Value) -> bool {
     })
 }
 
+/// Is `v` an integer argument of `call`, a function with a derivative rule (`llvm.powi`'s
+/// and `ldexp`'s exponent, `jn`'s order)? The rules compute with such an argument (its
+/// partial is a structural zero); they never move its bits into a float.
+fn math_integer_operand(call: Value, v: Value) -> bool {
+    v.ty().is_integer()
+        && call.called_function().is_some_and(|f| {
+            let name = f.name();
+            ferrozyme_rules::intrinsic_rule(&name).is_some()
+                || ferrozyme_rules::libm_rule(&name).is_some()
+        })
+}
+
 /// A call to a `noreturn` function (Rust's `core::panicking::*`, C's `abort`).
 fn never_returns(call: Value) -> bool {
     call.called_function()
@@ -605,6 +617,12 @@ fn computed_on(v: Value) -> bool {
             }
             if op == Some(Opcode::LLVMCall) && is_three_way_compare(u) {
                 // `llvm.ucmp`/`llvm.scmp` (Rust's `Ord::cmp` of integers): a comparison.
+                continue;
+            }
+            if op == Some(Opcode::LLVMCall) && math_integer_operand(u, v) {
+                // hpc38: the exponent of `llvm.powi` (a Fortran `r**w` with an integer `w`
+                // read from a `class(*)` that holds a real(8) elsewhere): a math function
+                // computes with it.
                 continue;
             }
             if op == Some(Opcode::LLVMCall) && never_returns(u) {
