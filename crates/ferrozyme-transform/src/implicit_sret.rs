@@ -1,7 +1,8 @@
 //! A struct result that `__enzyme_fwddiff` returns in place of the function's own `sret`
-//! output (`output`): recognised while the call is parsed, without touching the IR (a
-//! call is parsed several times), and given its scratch slot and shadow lanes once, when
-//! the call is replaced (`AutodiffCall::make_scratch_slots`).
+//! output (`output`), and the seed `__enzyme_autodiff` takes for it in Enzyme's order,
+//! first (`reverse_seed`): recognised while the call is parsed, without touching the IR
+//! (a call is parsed several times), and given its scratch slot and shadow lanes once,
+//! when the call is replaced (`AutodiffCall::make_scratch_slots`).
 
 use ferrozyme_abi::Marker;
 use ferrozyme_analysis::activity::ArgActivity;
@@ -45,8 +46,8 @@ impl AutodiffCall {
 /// that struct (with `enzyme_width, N`: N of them, lane 0 first). The function's `sret`
 /// parameter is then not among the call's operands: its primal is a scratch slot of the
 /// caller, its shadow (lane `k`'s tangent) the hook's own `sret` memory at `k` times the
-/// struct's size. Reverse mode has no seed for such an output and keeps asking for it
-/// explicitly.
+/// struct's size. Reverse mode takes the output written out (`enzyme_dup, &out, &seed`)
+/// or, in Enzyme's order, its seed first (`reverse_seed`).
 pub(crate) fn output(call: Value, func: Value, mode: Mode, width: u32) -> Option<CallArg> {
     if mode != Mode::Forward {
         return None;
@@ -81,6 +82,34 @@ pub(crate) fn output(call: Value, func: Value, mode: Mode, width: u32) -> Option
         primal: out,
         // Lane 0 only; `make_scratch_slots` adds the others.
         shadow: Shadow::Lanes(vec![out]),
+        marker: Some(Marker::Dup),
+        sret_scratch: Some(ty),
+    })
+}
+
+/// Whether `__enzyme_autodiff`'s call `call` may be in Enzyme's reverse-mode order for a
+/// function returning a struct through its own `sret` pointer: the function does, and
+/// the hook does not return through `sret` itself.
+pub(crate) fn reverse_seed_applies(call: Value, func: Value, mode: Mode) -> bool {
+    mode == Mode::Reverse
+        && call.call_sret_type(0).is_none()
+        && !func.params().is_empty()
+        && func.param_sret_type(0).is_some()
+}
+
+/// Enzyme's reverse-mode order for such a function (`__enzyme_autodiff((void *)f, &dS,
+/// args...)`): the first operand is the shadow of the struct `f` returns, holding the
+/// seed of each of its floats (the reverse pass consumes it, zeroing it, as any output
+/// shadow); the primal result goes to a scratch slot of the caller, made by
+/// `make_scratch_slots` when the call is replaced. Width 1 only.
+pub(crate) fn reverse_seed(func: Value, seed: Value) -> Option<CallArg> {
+    let ty = func.param_sret_type(0)?;
+    Some(CallArg {
+        activity: ArgActivity::Dup,
+        noneed: false,
+        placeholder: false,
+        primal: seed,
+        shadow: Shadow::Lanes(vec![seed]),
         marker: Some(Marker::Dup),
         sret_scratch: Some(ty),
     })

@@ -144,9 +144,11 @@ pub(crate) fn replace_planned(env: &mut HookEnv<'_>, p: &Planned) -> Result<(), 
         request::parse(ac.call, &ac.call.parent_function().name(), mode)
     };
     match p {
-        Planned::Autodiff(ac, req, g) => {
-            reparse(ac, Mode::Reverse).and_then(|ac| replace::replace_call(env, &ac, req, *g, None))
-        }
+        Planned::Autodiff(ac, req, g) => reparse(ac, Mode::Reverse).and_then(|mut ac| {
+            // The scratch slot of a struct result seeded in Enzyme's order (implicit_sret).
+            ac.make_scratch_slots();
+            replace::replace_call(env, &ac, req, *g, None)
+        }),
         Planned::AutodiffPrimal(ac, req, aug, rev) => reparse(ac, Mode::Reverse)
             .and_then(|ac| replace::replace_with_primal(env, &ac, req, *aug, *rev)),
         Planned::ReverseSplit(ac, req, aug, g) => reparse(ac, Mode::ReverseSplit)

@@ -413,6 +413,8 @@ pub fn replace_augment(
         // the caller's memory (`enzyme_allocated, N, enzyme_tape, buf`): the hook then
         // returns that memory.
         Some(_) if user_ty.is_pointer() && !with_primal => Some((false, false)),
+        // ... and when the function returns a value the program then never reads.
+        Some(_) if user_ty.is_pointer() && call.users().is_empty() => Some((false, false)),
         Some(_) => (with_primal
             && (user_ty == ret || (user_ty.is_fp_scalar() && ret.is_fp_scalar())))
         .then_some((false, true)),
@@ -421,7 +423,11 @@ pub fn replace_augment(
         let caller = call.parent_function().name();
         return Err(crate::request::make_err(call, &caller)(
             format!("`{}` must be declared to return the tape (`void *`), or `struct {{ void *tape; T result; }}` to get the primal result too (with enzyme_tape: `void`, or the result type `T`); it returns {user_ty}", call.called_value().name()),
-            "declare e.g. extern void *__enzyme_augmentfwd(void *, ...);",
+            if ac.opts.tape.is_some() {
+                "with enzyme_tape the tape goes to your memory: declare e.g. extern void __enzyme_augmentfwd(void *, ...); (or a typed hook returning the function's result)"
+            } else {
+                "declare e.g. extern void *__enzyme_augmentfwd(void *, ...);"
+            },
         ));
     };
     b.position_before(call);

@@ -103,7 +103,8 @@ pub struct CallOptions {
     pub noret: bool,
     /// `enzyme_const_return`: the result carries no derivative.
     pub const_return: bool,
-    /// `enzyme_allocated, N`.
+    /// `enzyme_allocated, N` (`u64::MAX`: a size not known here, see
+    /// `allocated_at_run_time`, or `N = 1`, GNU C's `sizeof(void)`).
     pub allocated: Option<u64>,
     /// `enzyme_allocated, n` with `n` known only at run time (the result of
     /// `__enzyme_augmentsize`, as Enzyme's own tests pass it): `allocated` is then
@@ -234,6 +235,32 @@ fn parse_with(
     mode: Mode,
     byref: ByRef,
 ) -> Result<(AutodiffCall, Vec<ByRefArg>), Diagnostic> {
+    let written = parse_order(call, caller_name, mode, byref, false);
+    // Enzyme's reverse-mode order for a function returning a struct through `sret`: the
+    // result's seed first, its primal a slot of Ferrozyme's. Tried only when the call
+    // does not parse with the `sret` argument written out (whose pairs it shifts by one).
+    if written.is_err() && mode == Mode::Reverse {
+        let err = make_err(call, caller_name);
+        let applies = hook_function(call, caller_name, &err)
+            .is_ok_and(|(func, _)| crate::implicit_sret::reverse_seed_applies(call, func, mode));
+        if applies {
+            if let Ok(r) = parse_order(call, caller_name, mode, byref, true) {
+                return Ok(r);
+            }
+        }
+    }
+    written
+}
+
+/// Parses the call; `seed_first`: the first operand is the seed of the function's `sret`
+/// result (`implicit_sret::reverse_seed`).
+fn parse_order(
+    call: Value,
+    caller_name: &str,
+    mode: Mode,
+    byref: ByRef,
+    seed_first: bool,
+) -> Result<(AutodiffCall, Vec<ByRefArg>), Diagnostic> {
     let err = make_err(call, caller_name);
     let (func, ops) = hook_function(call, caller_name, &err)?;
     let (opts, ops) = split_call_markers(ops, &err)?;
@@ -243,6 +270,16 @@ fn parse_with(
     let params = func.params();
     let mut args = Vec::with_capacity(params.len());
     args.extend(crate::implicit_sret::output(call, func, mode, width));
+    if seed_first {
+        let seed = r.next_plain_pointer().filter(|_| width == 1);
+        let arg = seed.and_then(|s| crate::implicit_sret::reverse_seed(func, s));
+        args.push(arg.ok_or_else(|| {
+            err(
+                "no seed for the struct result".to_string(),
+                "pass the result's seed first",
+            )
+        })?);
+    }
     for (k, p) in params.iter().enumerate().skip(args.len()) {
         args.push(r.argument(k, p.ty(), params.len(), width)?);
     }

@@ -98,7 +98,12 @@ pub(super) fn split_call_markers(
                         "write enzyme_allocated, 256 (an integer literal: the size of the tape memory you provide)",
                     ));
                 };
-                opts.allocated = Some(k as u64);
+                // `sizeof(tape[0])` of a `void *tape` is 1 in GNU C: libCEED's split-mode
+                // code writes `enzyme_allocated, sizeof(tape[0]), enzyme_tape, tape` for
+                // memory it malloc'd with __enzyme_augmentsize bytes, and Enzyme only warns
+                // there. A one-byte claim (no tape is one byte) says nothing of the size:
+                // the memory is taken to be as large as the tape.
+                opts.allocated = Some(if k == 1 { u64::MAX } else { k as u64 });
             }
             CallMarker::Tape => {
                 let p = operand()?;

@@ -120,6 +120,16 @@ impl<'a> Reader<'a> {
         Ok((width, primal_return))
     }
 
+    /// The next operand when it is a pointer and not a marker (the seed of a struct
+    /// result in Enzyme's reverse-mode order, `implicit_sret::reverse_seed`).
+    pub(super) fn next_plain_pointer(&mut self) -> Option<Value> {
+        let &v = self.rest.peek()?;
+        (v.ty().is_pointer() && marker_of(v).is_none()).then(|| {
+            self.rest.next();
+            v
+        })
+    }
+
     /// `enzyme_width, N`, the marker being next.
     fn width(&mut self) -> Result<u32, Diagnostic> {
         self.rest.next();
