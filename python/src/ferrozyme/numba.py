@@ -458,6 +458,7 @@ def _specialize(fn, argtypes, argnums, mode):
         ir = _numba_alloc.own_allocations(ir, lists=lists, kept=lambda line: _INT_LIST.search(line) is not None)
     if lists:
         ir = _numba_list.own_lists(ir)
+    ir = _numba_alloc.per_call_site(ir)
     m = next((m for m in _NRT_ALLOCATORS.finditer(ir) if not _int_list(ir, m)), None)
     if m:
         raise _nberrors.TypingError(
