@@ -82,7 +82,12 @@ pub fn outer_norm(x: &[f64]) -> f64 {
 #[autodiff_reverse(d_rows_tanh, Duplicated, Const, Active)]
 pub fn rows_tanh(x: &[f64], a: &[Vec<f64>]) -> f64 {
     a.iter()
-        .map(|r| r.iter().zip(x).fold(0.0, |s, (p, q)| p.mul_add(*q, s)).tanh())
+        .map(|r| {
+            r.iter()
+                .zip(x)
+                .fold(0.0, |s, (p, q)| p.mul_add(*q, s))
+                .tanh()
+        })
         .sum()
 }
 
@@ -107,9 +112,7 @@ fn vec_of_vecs_and_iterator_chains() {
     d_outer_norm(&x, &mut dx, 1.0);
     assert_all_close("d/dx |A|_F", &dx, &fd_grad(outer_norm, &x), FD);
 
-    let a: Vec<Vec<f64>> = (0..4)
-        .map(|r| inputs(6, 390 + r, -1.0, 1.0))
-        .collect();
+    let a: Vec<Vec<f64>> = (0..4).map(|r| inputs(6, 390 + r, -1.0, 1.0)).collect();
     let mut dx = vec![0.0; 6];
     d_rows_tanh(&x, &mut dx, &a, 1.0);
     let want: Vec<f64> = (0..6)

@@ -36,8 +36,10 @@ impl Engine {
             v.const_int_value().is_some()
                 || (vector
                     && v.is_constant()
-                    && (0..ty.vector_len())
-                        .all(|k| v.const_element(k).is_some_and(|e| e.const_int_value().is_some())))
+                    && (0..ty.vector_len()).all(|k| {
+                        v.const_element(k)
+                            .is_some_and(|e| e.const_int_value().is_some())
+                    }))
         };
         if ta == BaseType::Pointer && tb == BaseType::Pointer && op == Opcode::LLVMSub {
             self.integer(i);
