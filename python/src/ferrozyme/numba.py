@@ -259,7 +259,7 @@ def _allocations_hint(stderr: str, ir: str) -> str:
     since front38 `x * np.arange(n)`, `x[np.argsort(x)] * w` and float32 beside float64
     arrays are differentiated, each allocation having its own allocator copy): say what
     to write instead."""
-    if "cannot-deduce-type" not in stderr or "@fz_nrt_alloc_aligned(" not in ir:
+    if "cannot-deduce-type" not in stderr or not re.search(r"@fz_nrt_alloc_aligned(\.\d+)?\(", ir):
         return ""
     return (
         "\nnote: this can mean arrays of different element types in one njit function: an "
