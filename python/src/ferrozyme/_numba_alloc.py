@@ -29,6 +29,14 @@ since one `fz_nrt_decref` shared by an array's MemInfo and a list's would make t
 merge what their data pointers point to (floats and integers: cannot-deduce-type in
 numba's quicksort).
 
+Every call of these runtime functions gets a copy of its own (`per_call_site`, front38):
+type analysis joins what one function's parameter or result points to over all its callers,
+so one `fz_nrt_alloc_aligned` (or `fz_nrt_decref`, or the `fz_nrt_release` it calls) shared
+by an array of integers (`np.arange(n)`) and an array of floats made their data look like
+both (cannot-deduce-type at the integer array's stores). With a copy per call, each MemInfo
+and its data keep their own element type; the copies are a few instructions each and the
+optimizer inlines them after differentiation.
+
 Only applied to a specialization that allocates, so the IR of every other function
 (and its cache key) is unchanged. Other runtime allocators (`NRT_MemInfo_new` around
 foreign data, `NRT_MemInfo_varsize_alloc` for lists and strings, buffers adapted from
@@ -93,6 +101,9 @@ entry:
 inc:
   %c = load i64, ptr %m, align 8
   %c1 = add i64 %c, 1
+  ; The count is an integer: said here for type analysis, which sees no other use of it
+  ; in a copy called on a MemInfo it knows nothing else about (unoptimized numba code).
+  %counted = icmp sgt i64 %c1, 0
   store i64 %c1, ptr %m, align 8
   br label %done
 done:
@@ -196,3 +207,36 @@ def own_allocations(ir: str, lists: bool = False, kept=lambda line: False) -> st
     if re.search(r"^declare [^\n]*@malloc\(", ir, flags=re.M):
         ir = drop_function(ir, "malloc")
     return ir + _RUNTIME_IR + ("" if lists else _RELEASE_IR) + keep_ir
+
+
+# The runtime functions above and `_numba_list`'s (`fz_nrt_release`, `fz_nrt_alloc_dtor_list`),
+# defined by us in the appended IR.
+_OURS = re.compile(r"^define internal [^\n]*@(fz_nrt_\w+)\(", flags=re.M)
+
+
+def per_call_site(ir: str) -> str:
+    """`ir` with each call of one of our `fz_nrt_*` functions calling a copy of its own
+    (`@fz_nrt_decref.3`), the calls inside a copy calling copies of their own in turn;
+    the shared definitions are replaced by the copies."""
+    names = _OURS.findall(ir)
+    if not names:
+        return ir
+    bodies = {}
+    for name in names:
+        m = re.search(rf"^define [^\n]*@{name}\([^\n]*\{{\n.*?^\}}\n", ir, flags=re.M | re.S)
+        bodies[name] = m.group(0)
+        ir = ir[:m.start()] + ir[m.end():]
+    calls = re.compile(r"@(" + "|".join(sorted(names, key=len, reverse=True)) + r")\(")
+    count = dict.fromkeys(names, 0)
+    copies = []
+
+    def copy(m):
+        name = m.group(1)
+        count[name] += 1
+        new = f"{name}.{count[name]}"
+        header, rest = bodies[name].split("\n", 1)
+        copies.append(header.replace(f"@{name}(", f"@{new}(", 1) + "\n" + calls.sub(copy, rest))
+        return f"@{new}("
+
+    ir = calls.sub(copy, ir)
+    return ir + "".join(copies)

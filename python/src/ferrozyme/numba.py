@@ -44,7 +44,8 @@ Functions that allocate arrays (`np.empty`, `np.zeros`, array expressions such a
 `np.sin(x) * y`, copies) are differentiated: their allocator gets an IR body Ferrozyme
 gives shadows to (`_numba_alloc`), and so are lists of numbers built with `append`,
 typed or reflected (`_numba_list`), and np.sort (its work list of integer tuples keeps numba's
-runtime). Other runtime allocations (lists of tuples or arrays,
+runtime); integer arrays (`np.arange(n)`) beside float arrays too, each allocation calling
+its own copy of the allocator (`_numba_alloc.per_call_site`). Other runtime allocations (lists of tuples or arrays,
 strings, arrays around foreign data) are refused with a TypingError saying what to do.
 np.dot / @ of float arrays and np.linalg.inv call BLAS/LAPACK through numba's helpers,
 which get C definitions the pass differentiates (shims/numba_blas.c, numba_lapack.c).
@@ -253,14 +254,15 @@ def _opaque_call_hint(stderr: str) -> str:
 
 
 def _allocations_hint(stderr: str, ir: str) -> str:
-    """cannot-deduce-type in a function that allocates arrays: most often (front37) an integer
-    array in array expressions beside float arrays (`x * np.arange(n)`, `x[np.argsort(x)] *
-    w`) or float32 arrays beside float64 ones (`np.sort(x32) * np.arange(1.0, n)`), whose
-    memory type analysis does not tell apart in numba's code: say what to write instead."""
-    if "cannot-deduce-type" not in stderr or "@fz_nrt_alloc_aligned(" not in ir:
+    """cannot-deduce-type in a function that allocates arrays: arrays of different element
+    types whose memory type analysis does not tell apart in numba's code (front37's note;
+    since front38 `x * np.arange(n)`, `x[np.argsort(x)] * w` and float32 beside float64
+    arrays are differentiated, each allocation having its own allocator copy): say what
+    to write instead."""
+    if "cannot-deduce-type" not in stderr or not re.search(r"@fz_nrt_alloc_aligned(\.\d+)?\(", ir):
         return ""
     return (
-        "\nnote: this most often means arrays of different element types in one njit function: an "
+        "\nnote: this can mean arrays of different element types in one njit function: an "
         "integer array (np.arange(n), the indices of np.argsort) in array expressions or fancy indexing "
         "beside float arrays, or float32 arrays beside float64 ones (np.arange(1.0, n) is float64). "
         "Give the arrays one float dtype (np.arange(0.0, n), .astype(x.dtype)), and read integer "
@@ -458,6 +460,7 @@ def _specialize(fn, argtypes, argnums, mode):
         ir = _numba_alloc.own_allocations(ir, lists=lists, kept=lambda line: _INT_LIST.search(line) is not None)
     if lists:
         ir = _numba_list.own_lists(ir)
+    ir = _numba_alloc.per_call_site(ir)
     m = next((m for m in _NRT_ALLOCATORS.finditer(ir) if not _int_list(ir, m)), None)
     if m:
         raise _nberrors.TypingError(

@@ -341,10 +341,24 @@ impl Engine {
         }
     }
     fn integer(&mut self, v: Value) {
-        if let Some(w) = v.ty().int_width() {
+        let ty = v.ty();
+        if let Some(w) = ty.int_width() {
             // Integer arithmetic makes the whole value an integer, all its pieces.
             let mut t = TypeTree::new();
             t.insert_integer(0, (w as i64 + 7) / 8);
+            self.learn_val(v, &t);
+        } else if ty.kind() == TypeKind::Vector {
+            // The same rule lane by lane (the loop vectorizer's `<8 x i64>` induction
+            // vectors stored into an index array, `sitofp` of a loaded `<4 x i64>`).
+            // Lanes narrower than a byte (`<8 x i1>` masks) have no memory layout here.
+            let Some(w) = ty.element_type().int_width().filter(|w| w % 8 == 0) else {
+                return;
+            };
+            let lane = w as i64 / 8;
+            let mut t = TypeTree::new();
+            for k in 0..ty.vector_len() as i64 {
+                t.insert_integer(k * lane, lane);
+            }
             self.learn_val(v, &t);
         }
     }

@@ -23,12 +23,24 @@ impl Engine {
     }
 
     pub(super) fn add_sub(&mut self, i: Value, op: Opcode) {
-        if !i.ty().is_integer() {
+        let ty = i.ty();
+        let vector = ty.kind() == TypeKind::Vector && ty.element_type().is_integer();
+        if !ty.is_integer() && !vector {
             return;
         }
         let (a, b) = (i.operand(0), i.operand(1));
         let (ta, tb) = (self.value_tree(a).get(0), self.value_tree(b).get(0));
-        let konst = |v: Value| v.const_int_value().is_some();
+        // A vector's facts are lane 0's (as a scalar's), its constants every lane's:
+        // `add <8 x i64> %ind, splat (i64 8)` steps an induction vector.
+        let konst = |v: Value| {
+            v.const_int_value().is_some()
+                || (vector
+                    && v.is_constant()
+                    && (0..ty.vector_len()).all(|k| {
+                        v.const_element(k)
+                            .is_some_and(|e| e.const_int_value().is_some())
+                    }))
+        };
         if ta == BaseType::Pointer && tb == BaseType::Pointer && op == Opcode::LLVMSub {
             self.integer(i);
         } else if ta == BaseType::Pointer || (tb == BaseType::Pointer && op == Opcode::LLVMAdd) {

@@ -156,6 +156,22 @@ impl Engine {
                 }
                 true
             }
+            // Rotates (`u64::rotate_left`: SipHash, the default hasher of Rust's `HashMap`,
+            // whose keys are otherwise only xor-ed and added) and bit counts (hashbrown's
+            // probe of a control group: `trailing_zeros` of a match mask). A count is an
+            // integer whatever it counts; a rotate's operands too. `bswap` is left out:
+            // `f64::from_be_bytes` swaps a float's bytes.
+            "fshl" | "fshr" if name.starts_with("llvm.") => {
+                if i.ty().int_width().is_some() {
+                    self.integer(i);
+                    args.iter().for_each(|a| self.integer(*a));
+                }
+                true
+            }
+            "ctpop" | "ctlz" | "cttz" if name.starts_with("llvm.") => {
+                self.integer(i);
+                true
+            }
             "powi" | "ldexp" | "ldexpf" | "scalbn" | "scalbnf" => {
                 if let Some(n) = arg(1) {
                     self.integer(n);
