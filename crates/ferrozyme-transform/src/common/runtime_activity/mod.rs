@@ -245,11 +245,9 @@ pub(crate) fn analyze(
             }
             Some(LLVMStore) => {
                 let v = i.operand(0);
-                if v.ty().is_pointer() && lacks_shadow(act, v) && store_seed(i) {
-                    rt.own_shadow.insert(v);
-                    tainted = true;
-                    holders.add(i.operand(1));
-                } else if stores_record_keeping_constant(act, i, &kept_constant) {
+                if (v.ty().is_pointer() && lacks_shadow(act, v) && store_seed(i))
+                    || stores_record_keeping_constant(act, i, &kept_constant)
+                {
                     rt.own_shadow.insert(v);
                     tainted = true;
                     holders.add(i.operand(1));
