@@ -33,7 +33,8 @@ pub enum Writes {
     /// A pointer into the character string given as argument 0, stored through the
     /// `char **` passed as argument `n` when it is not null (`strtod`'s end pointer).
     PointerTo(usize),
-    /// Integer state (a mutex's lock word and owner) in the object passed as argument `n`.
+    /// Integers into the object passed as argument `n`: a mutex's lock word and owner,
+    /// the `time_t` of `time(&t)`, the `struct timeval`/`timespec` of the clocks.
     IntegersTo(usize),
 }
 
@@ -71,6 +72,8 @@ const FORMAT: &str = "formats its arguments as characters into a buffer; integer
 const PRINT: &str = "writes its arguments to a stream as characters";
 const STREAMS: &str =
     "opens, closes or positions a stream: a `FILE *` handle (opaque C library state) or an integer result";
+const CLOCKS: &str =
+    "reads a clock: the time as integers, stored through a pointer (and returned); integer result";
 const MUTEX: &str = "locks or unlocks a mutex: integer state in the mutex, an integer error code";
 const OSTREAM: &str = "std::ostream output: writes characters to the stream, returns the stream";
 
@@ -153,10 +156,20 @@ pub const INACTIVE_LIBRARY: &[Inactive] = &[
         Writes::Nothing,
         "the address of errno (an int)",
     ),
-    // <stdio.h>: formatting into character buffers (sprintf, snprintf and their v and
-    // _chk forms are in INACTIVE_EXTERNALS).
+    // <stdio.h>: formatting into character buffers.
+    row("sprintf", Writes::CharsTo(0), FORMAT),
+    row("snprintf", Writes::CharsTo(0), FORMAT),
+    row("vsprintf", Writes::CharsTo(0), FORMAT),
+    row("vsnprintf", Writes::CharsTo(0), FORMAT),
+    row("__sprintf_chk", Writes::CharsTo(0), FORMAT),
+    row("__snprintf_chk", Writes::CharsTo(0), FORMAT),
     row("__vsnprintf_chk", Writes::CharsTo(0), FORMAT),
     row("__vsprintf_chk", Writes::CharsTo(0), FORMAT),
+    // <time.h>, <sys/time.h>: clocks that store the time through a pointer (`clock` is
+    // in INACTIVE_EXTERNALS: it returns it).
+    row("time", Writes::IntegersTo(0), CLOCKS),
+    row("gettimeofday", Writes::IntegersTo(0), CLOCKS),
+    row("clock_gettime", Writes::IntegersTo(1), CLOCKS),
     // <stdio.h>, <unistd.h>: output (printf, fprintf, vprintf, puts ... are in
     // INACTIVE_EXTERNALS).
     row("putc", Writes::Stream, PRINT),
@@ -279,6 +292,19 @@ mod tests {
             Some(Writes::CharsTo(0))
         );
         assert!(inactive_library("strchr").is_none());
+        // What the reverse sweep's memory facts and the checkpoint closures read back.
+        assert_eq!(
+            inactive_library("snprintf").and_then(|r| r.writes.output_argument()),
+            Some(0)
+        );
+        assert_eq!(
+            inactive_library("clock_gettime").and_then(|r| r.writes.output_argument()),
+            Some(1)
+        );
+        assert_eq!(
+            inactive_library("gettimeofday").map(|r| r.writes),
+            Some(Writes::IntegersTo(0))
+        );
         // std::cout << double at -O0, and std::endl.
         assert!(inactive_library("_ZNSolsEd").is_some());
         assert!(

@@ -565,6 +565,7 @@ pub fn is_known_function(name: &str) -> bool {
         || name == "posix_memalign"
         || ferrozyme_rules::libm_rule(name).is_some()
         || ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name)
+        || ferrozyme_abi::inactive_library(name).is_some()
 }
 
 /// The pointer a deallocation call (`CallKind::Free`) frees: argument 0 of `free` and

@@ -106,7 +106,18 @@ impl Value {
     }
     /// Type of a call-site `sret(T)` attribute on argument `i`, if present.
     pub fn call_sret_type(self, i: u32) -> Option<Type> {
-        let kind = attr_kind("sret");
+        self.call_type_attribute(i, "sret")
+    }
+
+    /// Type of a call-site `byval(T)` attribute on argument `i`, if present: the value
+    /// the ABI passes in memory (a `float _Complex` once the registers run out).
+    pub fn call_byval_type(self, i: u32) -> Option<Type> {
+        self.call_type_attribute(i, "byval")
+    }
+
+    /// Type of the call-site type attribute `name` on argument `i`, if present.
+    fn call_type_attribute(self, i: u32, name: &str) -> Option<Type> {
+        let kind = attr_kind(name);
         // SAFETY: attribute query on a live call; argument indices start at 1.
         unsafe {
             let a = LLVMGetCallSiteEnumAttribute(self.raw(), i + 1, kind);

@@ -27,7 +27,43 @@ pub(crate) fn convert(b: &Builder, v: Value, to: Type) -> Value {
             let x = b.int_cast(v, to.element_type());
             b.insert_value(to.zero(), x, 0)
         }
+        // A small float vector the ABI passed in memory (`byval`, [`abi_float_pair`]).
+        (TypeKind::Pointer, TypeKind::Vector) => b.load(to, v, "fz.byval"),
         _ => b.bitcast(v, to),
+    }
+}
+
+/// Does a hook operand of type `from` (`byval(T)` when `in_memory` is `Some(T)`) carry
+/// a value of the small float vector type `to` (`float _Complex` and `struct { float x,
+/// y; }` are `<2 x float>`) the way the x86-64 ABI passes one once the SSE registers run
+/// out: in an integer register or stack slot of the same size (`i64`, when no integer
+/// register is left either), or in memory (`ptr byval({ float, float })`)? Its bits are
+/// the vector's, lane 0 in the low half: [`convert`] bitcasts or loads it (difftest C
+/// seed 8049: the third lane's tangent of `enzyme_width, 3` came as an `i64`).
+pub(crate) fn abi_float_pair(from: Type, in_memory: Option<Type>, to: Type) -> bool {
+    if to.kind() != TypeKind::Vector || !to.element_type().is_fp_scalar() {
+        return false;
+    }
+    let (elem, len) = (to.element_type(), to.vector_len());
+    let bits = elem.fp_bits() * len;
+    match (from.kind(), in_memory) {
+        (TypeKind::Int(n), None) => n == bits,
+        (TypeKind::Pointer, Some(t)) => {
+            let mut leaves = Vec::new();
+            fp_leaves(t, &mut Vec::new(), &mut leaves);
+            leaves.len() == len as usize && leaves.iter().all(|(_, l)| *l == elem) && only_floats(t)
+        }
+        _ => false,
+    }
+}
+
+/// A type made of floating-point scalars only (in structs, arrays and vectors).
+fn only_floats(t: Type) -> bool {
+    match t.kind() {
+        _ if t.is_fp_scalar() => true,
+        TypeKind::Struct => t.struct_fields().into_iter().all(only_floats),
+        TypeKind::Array | TypeKind::Vector => only_floats(t.element_type()),
+        _ => false,
     }
 }
 

@@ -265,7 +265,10 @@ fn parse_order(
     let (func, ops) = hook_function(call, caller_name, &err)?;
     let (opts, ops) = split_call_markers(ops, &err)?;
     check_call_options(&opts, func, mode, &err)?;
-    let mut r = Reader::new(ops, &err, func, mode, &opts, byref);
+    let in_memory = (0..call.num_call_args())
+        .filter_map(|k| call.call_byval_type(k).map(|t| (call.operand(k), t)))
+        .collect();
+    let mut r = Reader::new(ops, &err, func, mode, &opts, byref, in_memory);
     let (width, primal_return) = r.leading()?;
     let params = func.params();
     let mut args = Vec::with_capacity(params.len());

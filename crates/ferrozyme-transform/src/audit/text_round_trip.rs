@@ -20,9 +20,6 @@ use ferrozyme_llvm::{DiagKind, Opcode, Value};
 use super::body::{describe_object, Finding};
 use crate::common::base_object;
 
-/// Functions that format their variadic arguments into the buffer passed first.
-const FORMAT_INTO_BUFFER: &[&str] = &["sprintf", "snprintf", "__sprintf_chk", "__snprintf_chk"];
-
 /// Functions that parse a floating-point number from the string passed first.
 const PARSE_FROM_STRING: &[&str] = &[
     "strtod",
@@ -33,6 +30,14 @@ const PARSE_FROM_STRING: &[&str] = &[
     "__isoc99_sscanf",
     "__isoc23_sscanf",
 ];
+
+/// The buffer argument of a function that formats characters into one.
+fn formats_into(name: &str) -> Option<usize> {
+    match ferrozyme_abi::inactive_library(name)?.writes {
+        ferrozyme_abi::Writes::CharsTo(n) => Some(n),
+        _ => None,
+    }
+}
 
 fn callee_name(call: Value) -> Option<String> {
     call.called_function().map(|f| f.name())
@@ -49,16 +54,17 @@ pub(super) fn text_round_trip(
     // Buffer object -> the call that printed an active float into it.
     let mut printed: HashMap<Value, Value> = HashMap::default();
     for &i in insts.iter().filter(|i| is_call(**i)) {
-        let Some(name) = callee_name(i) else { continue };
-        if !FORMAT_INTO_BUFFER.contains(&name.as_str()) {
+        // The functions that format their arguments into a buffer: the library table's
+        // rows writing characters (`sprintf`, `snprintf` and their forms).
+        let Some(at) = callee_name(i).and_then(|n| formats_into(&n)) else {
             continue;
-        }
+        };
         let args = i.call_args();
         let active_float = args
             .iter()
-            .skip(1)
+            .skip(at + 1)
             .any(|a| a.ty().is_fp_scalar() && (act.is_active(*a) || active_params.contains(a)));
-        if let (true, Some(buf)) = (active_float, args.first()) {
+        if let (true, Some(buf)) = (active_float, args.get(at)) {
             printed.entry(base_object(*buf)).or_insert(i);
         }
     }

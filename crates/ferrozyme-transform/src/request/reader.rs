@@ -10,6 +10,7 @@
 
 use ferrozyme_abi::Marker;
 use ferrozyme_analysis::activity::ArgActivity;
+use ferrozyme_analysis::hash::HashMap;
 use ferrozyme_llvm::{Diagnostic, Opcode, Type, Value};
 
 use super::{
@@ -51,6 +52,8 @@ pub(super) struct Reader<'a> {
     byref: ByRef,
     /// With [`ByRef::Pointers`]: the arguments passed by reference, in order.
     pub(super) byref_args: Vec<ByRefArg>,
+    /// The operands the call passes in memory (`byval(T)`), with their `T`.
+    in_memory: HashMap<Value, Type>,
 }
 
 /// What precedes an argument's value: its marker, the stride of `enzyme_dupv` and the
@@ -70,6 +73,7 @@ impl<'a> Reader<'a> {
         mode: Mode,
         opts: &'a CallOptions,
         byref: ByRef,
+        in_memory: HashMap<Value, Type>,
     ) -> Self {
         let mut ops = ops;
         let shadows = opts
@@ -86,7 +90,14 @@ impl<'a> Reader<'a> {
             sticky: Marker::Dup,
             byref,
             byref_args: Vec::new(),
+            in_memory,
         }
+    }
+
+    /// Does hook operand `v` carry a value of the small float vector type `t` the way the
+    /// ABI passes one when the registers run out (`marshal::abi_float_pair`)?
+    fn abi_float_pair(&self, v: Value, t: Type) -> bool {
+        crate::marshal::abi_float_pair(v.ty(), self.in_memory.get(&v).copied(), t)
     }
 
     /// The next shadow: right after its argument, or the next one after
@@ -164,7 +175,7 @@ impl<'a> Reader<'a> {
             (true, Some(stride)) => self.strided_shadow(k, stride)?,
             (true, None) => self.shadow_lanes(k, pty, width, m.marker)?,
         };
-        if !by_pointer && !types_compatible(m.primal, pty) {
+        if !by_pointer && !types_compatible(m.primal, pty) && !self.abi_float_pair(m.primal, pty) {
             return Err((self.err)(
                 format!(
                     "argument {} of `{}` has type {} but the call passes {}",
@@ -418,8 +429,8 @@ impl<'a> Reader<'a> {
                             s.ty().is_pointer()
                         } else {
                             // A float scalar's tangent, or a float vector's (`float
-                            // _Complex` is `<2 x float>`).
-                            s.ty().is_fp_scalar() || s.ty() == pty
+                            // _Complex` is `<2 x float>`, also an `i64` or in memory).
+                            s.ty().is_fp_scalar() || s.ty() == pty || self.abi_float_pair(s, pty)
                         }) =>
                 {
                     lanes.push(s)

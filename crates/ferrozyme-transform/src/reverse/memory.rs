@@ -239,9 +239,13 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
             // `enzyme_inactive` attribute) carries no derivative but still writes: an
             // inactive global it updates, an `int *` it fills. (Enzyme's own entry points
             // marked so, `__enzyme_ignore_derivatives` and the contexts, write nothing.)
+            // So does a C++ library template with IR copied as inactive because its
+            // signature writes no floats (`std::sort<int *>`, `std::fill<int *, int>` at
+            // -O0: `calls::float_free_library_call`): its body says what.
             CallKind::InactiveExternal => match i.called_function() {
                 Some(g)
-                    if g.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR)
+                    if (g.has_string_fn_attr(ferrozyme_abi::INACTIVE_ATTR)
+                        || !g.is_declaration())
                         && !g.name().starts_with(ferrozyme_abi::ENZYME_FUNCTION_PREFIX) =>
                 {
                     w.extend(callee_writes(f, i, g, depth, seen))
@@ -249,9 +253,22 @@ fn writes_of(f: Value, i: Value, depth: u32, seen: &mut CalleeWrites) -> Vec<Obj
                 // What the program can read back from an inactive library call: a
                 // `strtol` end pointer or `snprintf`'s characters in an -O0 stack slot
                 // reloaded in a loop.
-                _ => w.extend(
+                Some(g) if listed_inactive(&g.name()) => w.extend(
                     inactive_output_argument(i)
                         .and_then(|n| i.call_args().get(n).copied())
+                        .map(underlying),
+                ),
+                // Inactive by its types alone (`calls::float_free_library_call`: a C++
+                // library function without IR writing no floats, `std::string::append`)
+                // or a runtime's inactive routine (`MPI_Comm_rank`'s `int *`): it writes
+                // what its pointer arguments point to, unless it only reads. Taken to
+                // write nothing, the string's length read in a loop before `S.append(..)`
+                // was re-read in the reverse sweep after the last append (tests/cxx/464).
+                Some(g) if g.memory_effects().is_some_and(|m| m.only_reads()) => {}
+                _ => w.extend(
+                    i.call_args()
+                        .into_iter()
+                        .filter(|a| a.ty().is_pointer())
                         .map(underlying),
                 ),
             },
@@ -309,18 +326,23 @@ fn callee_writes(f: Value, i: Value, g: Value, depth: u32, seen: &mut CalleeWrit
 
 /// The argument through which inactive library call `i` stores data the program can
 /// read back (the end pointer of `strtod`, the characters of `snprintf`, the result of
-/// `time(&t)`): the library table's rows, and the output functions without a row.
+/// `time(&t)`): the library table's rows (`ferrozyme_abi::library`).
 fn inactive_output_argument(i: Value) -> Option<usize> {
     let name = i.called_function()?.name();
-    if let Some(row) = ferrozyme_abi::inactive_library(&name) {
-        return row.writes.output_argument();
-    }
-    match name.as_str() {
-        "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" | "__sprintf_chk" | "__snprintf_chk"
-        | "time" | "gettimeofday" => Some(0),
-        "clock_gettime" => Some(1),
-        _ => None,
-    }
+    ferrozyme_abi::inactive_library(&name)?
+        .writes
+        .output_argument()
+}
+
+/// Is `name` a library function whose writes a table states: a row of the library table
+/// (what it writes: [`inactive_output_argument`]), an output function of
+/// `INACTIVE_EXTERNALS` (streams and the C library's own state), a table search (reads
+/// only), or one of Enzyme's entry points?
+fn listed_inactive(name: &str) -> bool {
+    ferrozyme_abi::inactive_library(name).is_some()
+        || ferrozyme_abi::INACTIVE_EXTERNALS.contains(&name)
+        || ferrozyme_abi::table_search(name).is_some()
+        || name.starts_with(ferrozyme_abi::ENZYME_FUNCTION_PREFIX)
 }
 
 /// Stores of the final results (`*err = value` at the end of the function) that combined

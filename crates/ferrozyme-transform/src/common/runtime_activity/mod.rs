@@ -50,9 +50,11 @@ use crate::signature::RuntimeIn;
 use ferrozyme_llvm::{Block, Opcode, Type, TypeKind, Value};
 
 mod checks;
+mod holders;
 mod records;
 
 pub(crate) use checks::{and_lanes, emit_store_check, masked_write_to_primal};
+use holders::{stores_no_pointers, Holders, CALLEE_DEPTH};
 use records::{
     carries_pointer_field, hands_memory_to_constant_keeper, kept_record_fields,
     record_fields_keeping_constant, returns_record_keeping_constant,
@@ -71,6 +73,8 @@ pub(crate) struct RuntimeActivity {
     /// Pointers read from shadowed memory may be primals (a constant pointer was stored
     /// into shadowed memory here, by a caller, or possibly by a callee under checks).
     pub tainted: bool,
+    /// Which shadowed memory may hold such a pointer, when `tainted` (holders.rs).
+    holders: Holders,
     /// Stores of values that depend on the inputs through a maybe-primal pointer, in a
     /// function that also reads such values back through one, where the pointer is only
     /// *assumed* maybe-primal (read from memory that may hold one, or a parameter a
@@ -108,7 +112,12 @@ impl RuntimeActivity {
             .iter()
             .map(|a| a.is_some_and(|a| self.maybe_primal.contains(&a)))
             .collect();
-        let loads = self.tainted;
+        // A callee reads such pointers back only from memory that may hold one.
+        let loads = self.tainted
+            && callee_args(call)
+                .into_iter()
+                .flatten()
+                .any(|a| a.ty().is_pointer() && self.holders.may_hold(a));
         if !loads && !params.iter().any(|b| *b) {
             return RuntimeIn::default();
         }
@@ -209,6 +218,8 @@ pub(crate) fn analyze(
     let insts: Vec<Value> = blocks.iter().flat_map(|b| b.instructions()).collect();
     let mut rt = RuntimeActivity::default();
     let mut tainted = boundary.loads;
+    // The memory that may hold a constant taken over (holders.rs).
+    let mut holders = Holders::new(boundary.loads);
     for (p, flagged) in f.params().into_iter().zip(&boundary.params) {
         if *flagged && act.is_shadowed(p) {
             rt.maybe_primal.insert(p);
@@ -234,15 +245,16 @@ pub(crate) fn analyze(
             }
             Some(LLVMStore) => {
                 let v = i.operand(0);
-                if v.ty().is_pointer() && lacks_shadow(act, v) && store_seed(i) {
+                if (v.ty().is_pointer() && lacks_shadow(act, v) && store_seed(i))
+                    || stores_record_keeping_constant(act, i, &kept_constant)
+                {
                     rt.own_shadow.insert(v);
                     tainted = true;
-                } else if stores_record_keeping_constant(act, i, &kept_constant) {
-                    rt.own_shadow.insert(v);
-                    tainted = true;
+                    holders.add(i.operand(1));
                 } else if let Some(kept) = record_fields_keeping_constant(act, i, &kept_constant) {
                     take_over_record(&mut rt, act, v, kept);
                     tainted = true;
+                    holders.add(i.operand(1));
                 }
             }
             // The record returned by value (clang -O0's `return c;` of a `{TABLE, s}`
@@ -253,6 +265,7 @@ pub(crate) fn analyze(
                     if let Some(kept) = kept_record_fields(act, v, &kept_constant) {
                         take_over_record(&mut rt, act, v, kept);
                         tainted = true;
+                        holders.everywhere();
                     }
                 }
             }
@@ -260,7 +273,8 @@ pub(crate) fn analyze(
                 if hands_constant_to_keep(act, i, &kept_constant)
                     || hands_memory_to_constant_keeper(act, i, &kept_constant) =>
             {
-                tainted = true
+                tainted = true;
+                holders.everywhere();
             }
             Some(LLVMCall | LLVMInvoke)
                 if returns_record_keeping_constant(act, i, &kept_constant) =>
@@ -268,7 +282,8 @@ pub(crate) fn analyze(
                 // The callee's derivative builds the record's shadow with the constant
                 // its own shadow (it stores it into its shadowed return slot).
                 rt.maybe_primal.insert(i);
-                tainted = true
+                tainted = true;
+                holders.everywhere();
             }
             _ => {}
         }
@@ -278,7 +293,7 @@ pub(crate) fn analyze(
     }
     // Propagate to a fixed point.
     loop {
-        let before = (rt.maybe_primal.len(), tainted);
+        let before = (rt.maybe_primal.len(), tainted, holders.size());
         for &i in &insts {
             let shadowed = act.is_shadowed(i);
             let from = |v: Value| rt.maybe_primal.contains(&v);
@@ -297,7 +312,7 @@ pub(crate) fn analyze(
                     let p = i.operand(0);
                     let loaded = match home_value(p) {
                         Some(v) => from(v) || rt.own_shadow.contains(&v),
-                        None => tainted && act.is_shadowed(p),
+                        None => tainted && act.is_shadowed(p) && holders.may_hold(p),
                     };
                     ((shadowed && i.ty().is_pointer()) || record) && (from(p) || loaded)
                 }
@@ -308,6 +323,7 @@ pub(crate) fn analyze(
                 Some(LLVMStore) => {
                     if from(i.operand(0)) && act.is_shadowed(i.operand(1)) {
                         tainted = true;
+                        holders.add(i.operand(1));
                     }
                     false
                 }
@@ -321,6 +337,10 @@ pub(crate) fn analyze(
                     if from(src) && act.is_shadowed(dst) && holds_pointers(src) {
                         tainted = true;
                     }
+                    // A copy of memory that may hold the constant holds it too.
+                    if (from(src) || (tainted && holders.may_hold(src))) && act.is_shadowed(dst) {
+                        holders.add(dst);
+                    }
                     false
                 }
                 Some(LLVMCall | LLVMInvoke)
@@ -331,12 +351,24 @@ pub(crate) fn analyze(
                     // memory that may hold one) may return such a pointer, or store one
                     // into memory the caller reads later. An OpenMP region's outlined
                     // body is such a callee, given the captured arguments.
-                    let checked = callee_args(i)
-                        .into_iter()
-                        .flatten()
-                        .any(|a| from(a) || (tainted && a.ty().is_pointer() && act.is_shadowed(a)));
+                    let args = callee_args(i).into_iter().flatten().collect::<Vec<_>>();
+                    let checked = args.iter().any(|&a| {
+                        from(a) || (tainted && a.ty().is_pointer() && act.is_shadowed(a))
+                    });
                     if checked {
                         tainted = true;
+                    }
+                    // Given the constant or memory holding it, a callee that stores
+                    // pointers may keep it anywhere.
+                    let handed = args.iter().any(|&a| {
+                        from(a) || (tainted && a.ty().is_pointer() && holders.may_hold(a))
+                    });
+                    let contained = match classify(i) {
+                        CallKind::Defined(g) => stores_no_pointers(g, CALLEE_DEPTH),
+                        _ => false,
+                    };
+                    if handed && !contained {
+                        holders.everywhere();
                     }
                     checked && ((shadowed && i.ty().is_pointer()) || record)
                 }
@@ -346,11 +378,12 @@ pub(crate) fn analyze(
                 rt.maybe_primal.insert(i);
             }
         }
-        if (rt.maybe_primal.len(), tainted) == before {
+        if (rt.maybe_primal.len(), tainted, holders.size()) == before {
             break;
         }
     }
     rt.tainted = tainted;
+    rt.holders = holders.clone();
     let allow_ret = boundary.any();
     for &v in &rt.maybe_primal.clone() {
         for u in v.users() {
@@ -390,7 +423,7 @@ pub(crate) fn analyze(
             // it holds; only their own address operands matter (checked above).
             if is_call(i)
                 && may_read_back_pointers(i)
-                && passes_shadowed_pointer(act, i, &holds_pointers)
+                && passes_shadowed_pointer(act, i, |a| holds_pointers(a) && holders.may_hold(a))
             {
                 rt.unguardable.push((i, callee_reads_msg(i)));
             }

@@ -1,0 +1,176 @@
+//! Which memory may hold a constant pointer that runtime activity made its own shadow.
+//!
+//! Once a constant pointer (an `enzyme_const` weights array) is stored into shadowed
+//! memory, pointers read back from shadowed memory may be primals (`tainted`), and a call
+//! that reads pointers where no check can follow (an indirect callee, a function without
+//! IR) was refused whenever it was given shadowed memory holding pointers. Most of that
+//! memory never holds the constant: difftest's `constw` struct `{const R *w; R s; R *out;
+//! int n;}` on the stack receives it, while the objects a virtual call is given (their
+//! vtable pointer, a float member) and the table of pointers to them do not (C++ seeds
+//! 3060 at -O2 and 8062 at -O0; tests/c/1434).
+//!
+//! [`Holders`] is the set of stack objects the constant may be stored into, built while
+//! the analysis finds the stores (the taken-over store itself, stores and copies of
+//! maybe-primal pointers and records), or [`Holders::Anywhere`] when that cannot be
+//! bounded. It stays a set only while every object in it is an `alloca` whose address
+//! goes nowhere a pointer could be read back from: its address is only loaded from,
+//! stored through, copied to or from by a memory intrinsic, compared, and given to
+//! callees with IR that store no pointer outside their own stack and return none
+//! ([`stores_no_pointers`]). Then no other memory can hold the constant or the address
+//! of an object holding it, so a pointer into any other object reads no constant back.
+//! A function whose caller said its loads may be primals, a callee that may keep the
+//! constant elsewhere, a parallel region: [`Holders::Anywhere`], as before.
+
+use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_analysis::hash::HashSet;
+use ferrozyme_llvm::{Opcode, Value};
+
+use crate::common::base_object;
+
+/// How many calls deep [`stores_no_pointers`] looks.
+pub(super) const CALLEE_DEPTH: u32 = 3;
+
+/// The memory that may hold a constant pointer taken over by runtime activity.
+#[derive(Debug, Clone, Default)]
+pub(super) enum Holders {
+    /// Any shadowed memory.
+    #[default]
+    Anywhere,
+    /// Only these stack objects (`alloca`s whose address does not escape).
+    Objects(HashSet<Value>),
+}
+
+impl Holders {
+    /// No memory yet, or any memory when the caller's loads may already be primals.
+    pub(super) fn new(anywhere: bool) -> Self {
+        if anywhere {
+            Holders::Anywhere
+        } else {
+            Holders::Objects(HashSet::default())
+        }
+    }
+
+    /// May a pointer read through `p` be a constant pointer taken over (`p` addresses an
+    /// object that may hold one)?
+    pub(super) fn may_hold(&self, p: Value) -> bool {
+        match self {
+            Holders::Anywhere => true,
+            Holders::Objects(s) => s.contains(&base_object(p)),
+        }
+    }
+
+    /// The memory `p` points into may receive such a pointer.
+    pub(super) fn add(&mut self, p: Value) {
+        let Holders::Objects(s) = self else {
+            return;
+        };
+        let b = base_object(p);
+        if s.contains(&b) {
+            return;
+        }
+        if b.opcode() == Some(Opcode::LLVMAlloca) && !address_escapes(b) {
+            s.insert(b);
+        } else {
+            *self = Holders::Anywhere;
+        }
+    }
+
+    /// The constant may end up anywhere.
+    pub(super) fn everywhere(&mut self) {
+        *self = Holders::Anywhere;
+    }
+
+    /// How many objects (`usize::MAX` for anywhere): the fixed point's progress.
+    pub(super) fn size(&self) -> usize {
+        match self {
+            Holders::Anywhere => usize::MAX,
+            Holders::Objects(s) => s.len(),
+        }
+    }
+}
+
+/// Can the address of stack object `slot` be read back from memory or come back from a
+/// call (so that a pointer into another object could reach what `slot` holds)?
+fn address_escapes(slot: Value) -> bool {
+    let mut work = vec![slot];
+    let mut seen: HashSet<Value> = HashSet::default();
+    while let Some(p) = work.pop() {
+        if !seen.insert(p) {
+            continue;
+        }
+        for u in p.users() {
+            let ok = match u.opcode() {
+                Some(
+                    Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast,
+                ) if u.operand(0) == p => {
+                    work.push(u);
+                    true
+                }
+                Some(Opcode::LLVMLoad | Opcode::LLVMICmp) => true,
+                Some(Opcode::LLVMStore) => u.operand(0) != p,
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => call_keeps_address_local(u, p),
+                _ => false,
+            };
+            if !ok {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Does call `u`, given address `p`, neither keep it nor hand it back: a lifetime or debug
+/// marker, a memory intrinsic (it copies bytes, the addresses it is given stay its
+/// operands), or a function with IR that returns no pointer and stores none outside its
+/// own stack?
+fn call_keeps_address_local(u: Value, p: Value) -> bool {
+    if u.is_lifetime_marker() {
+        return true;
+    }
+    if u.called_value() == p {
+        return false;
+    }
+    match classify(u) {
+        CallKind::Memcpy | CallKind::Memmove | CallKind::Memset => u
+            .call_args()
+            .iter()
+            .position(|a| *a == p)
+            .is_some_and(|k| k < 2),
+        CallKind::Defined(g) => !u.ty().contains_pointer() && stores_no_pointers(g, CALLEE_DEPTH),
+        _ => u.called_function().is_some_and(|g| {
+            g.name().starts_with("llvm.dbg") || g.name().starts_with("llvm.assume")
+        }),
+    }
+}
+
+/// Does `g` (and what it calls, `depth` levels deep) store no pointer into memory other
+/// than its own stack slots, so that it can neither keep a pointer it is given or reads
+/// nor move one from one object to another? (clang -O0 homes every parameter in a slot:
+/// those stores stay inside the call.) Calls of math functions are fine; anything else
+/// without IR, indirect calls and memory copies into other memory are not.
+pub(super) fn stores_no_pointers(g: Value, depth: u32) -> bool {
+    if g.is_declaration() || depth == 0 {
+        return false;
+    }
+    let own_slot = |p: Value| base_object(p).opcode() == Some(Opcode::LLVMAlloca);
+    g.blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .all(|i| match i.opcode() {
+            Some(Opcode::LLVMStore) => {
+                !i.operand(0).ty().contains_pointer() || own_slot(i.operand(1))
+            }
+            Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => false,
+            Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if i.is_lifetime_marker() => true,
+            Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(i) {
+                CallKind::Math(_) | CallKind::NoDerivative | CallKind::TypeHint => true,
+                CallKind::Memcpy | CallKind::Memmove => own_slot(i.call_args()[0]),
+                CallKind::Memset => true,
+                CallKind::Defined(h) => h == g || stores_no_pointers(h, depth - 1),
+                _ => i
+                    .called_function()
+                    .is_some_and(|h| h.name().starts_with("llvm.dbg")),
+            },
+            _ => true,
+        })
+}
