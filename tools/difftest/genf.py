@@ -8,7 +8,7 @@ A program is a module holding the differentiated subroutine
     subroutine f(n, x, y, w, out, res)   ! x(n), y(n) active (y sometimes enzyme_const),
                                          ! w(n) enzyme_const, out(n) intent(inout), res intent(out)
 
-and its helpers (module procedures: PURE/ELEMENTAL functions, assumed-shape and
+(w enzyme_dup in some programs) and its helpers (module procedures: PURE/ELEMENTAL functions, assumed-shape and
 explicit-shape dummies, OPTIONAL arguments, a derived type with real components; internal
 procedures of `f` using host association), written once with `integer, parameter :: wp`
 and emitted twice: module `fzk_t` in the tested kind (real(8), or real(4) with the `real4`
@@ -63,6 +63,9 @@ class GenF:
         self.wp = 4 if self.has("real4") else 8
         self.n = self.r.randint(6, 11)
         self.y_active = self.r.random() < 0.7
+        # w is enzyme_const, or enzyme_dup (its gradient checked too); the latter more
+        # often beside OpenMP, whose regions refuse an enzyme_const array they read.
+        self.w_active = random.Random(seed * 13 + 5).random() < (0.5 if self.has("omp") else 0.25)
         self.flags = ["-fopenmp"] if self.has("omp") else []
         self.libs = []
         self.helpers = []      # module procedures (lists of lines)
