@@ -93,8 +93,8 @@ FORTRAN = {
     "assumed": ("fortran", True, 0.45, "module procedures with assumed-shape dummies (strided sections passed, "
                 "intent(inout) ones) and explicit-shape dummies given strided sections (copy-in/copy-out)"),
     "optional": ("fortran", True, 0.35, "OPTIONAL scalar and intent(inout) array dummies, present(), keyword calls"),
-    "dtype": ("fortran", True, 0.35, "a derived type with a default-initialized real and a real array "
-              "component, a type-bound-free PURE function and an updating subroutine, an array of it"),
+    "dtype": ("fortran", True, 0.35, "a derived type with a default-initialized real component and a real array "
+              "component, a PURE function of it, a subroutine updating it, an array of it assigned whole"),
     "internal": ("fortran", True, 0.35, "internal procedures of f using host association (reading w, t1; adding "
                  "into the host's s)"),
     "kinks": ("fortran", True, 0.5, "min, max, abs, sign, mod, merge inside expressions"),
