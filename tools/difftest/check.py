@@ -10,7 +10,7 @@ double reference (`PRIMALDIFF`: undefined behaviour, chaotic growth, float round
 the reference is not finite, the program is *dropped*: what its derivatives do says
 nothing about Ferrozyme. Otherwise it is also built at -O2 and at a third level that
 alternates between `-O3 -march=native` and `-O2 -ffast-math -march=x86-64-v3` (the
-`--configs` list overrides this; Fortran programs get -O0 and -O2 only). `--lang both`
+`--configs` list overrides this; Fortran programs too, through `ferrozyme fortran`). `--lang both`
 alternates C and C++ programs, `--lang all` C, C++ and Fortran (genf.py, harnessf.py).
 
 A program's verdict is the worst of its configurations: `mismatch` (a wrong derivative
@@ -39,11 +39,9 @@ WRONG = ("wrong", "wrong-side")
 CRASH = ("compile-crash", "crash", "timeout", "gen-error")
 
 
-def configs_for(i, fixed, lang="c"):
+def configs_for(i, fixed):
     if fixed:
         return fixed
-    if lang == "fortran":
-        return ["O0", "O2"]
     return ["O0", "O2", "O3n" if i % 2 == 0 else "fm"]
 
 
@@ -65,7 +63,7 @@ def one(job):
     g, src = run.program(seed, lang, overrides, mode)
     res = {}
     tag = "k%d-%s" % (seed, lang)
-    for cfg in configs_for(i, fixed, lang):
+    for cfg in configs_for(i, fixed):
         st, det, txt = run.compile_run(src, lang, cfg, tag, g.flags, libs=g.libs)
         if cfg == "O0" and (st == "invalid" or st == "primaldiff" or "PRIMALDIFF" in txt):
             res[cfg] = ("dropped", "primal differs from the long double reference at -O0" if st != "invalid"
