@@ -23,8 +23,7 @@ Exit status: 0 `PASS`, 1 `FAIL` with `MISMATCH`/`SIDEEFFECT`/`CONSTCHANGED` line
 `INVALID`.
 """
 import random
-
-from genf import BODY_BEGIN  # noqa: F401  (the markers minimize.py splits at)
+import struct
 
 
 def vec(vals, kind):
@@ -32,7 +31,7 @@ def vec(vals, kind):
 
 
 def values(r, n, lo, hi, wp):
-    import struct
+    """n values in [lo, hi), rounded to 6 digits, and to real(4) for a real(4) kernel."""
     out = []
     for _ in range(n):
         v = round(r.uniform(lo, hi), 6)
