@@ -116,6 +116,7 @@ class GenF:
                           "sqrt(0.5_wp + (%s)**2)", "(%s)**2", "(%s)**3", "(0.5_wp * %s)"] +
                          (["abs(%s)", "abs(%s - 0.3_wp)"] if kinks else []))
             return u % a
+        before_b = self.array_leaves
         b = self.expr(c, d - 1)
         ops = ["(%s + %s)", "(%s - %s)", "(%s * %s)", "(%s / (1.5_wp + cos(%s)))"]
         if kinks:
@@ -123,7 +124,10 @@ class GenF:
                     "merge(%s, %s, %s > %s)"]
         op = r.choice(ops)
         if op.startswith("mod"):
-            return "mod(%s, 1.7_wp + sin(%s))" % (a, b) if r.random() < 0.5 else "mod(%s, 0.9_wp)" % a
+            if r.random() < 0.5:
+                return "mod(%s, 1.7_wp + sin(%s))" % (a, b)
+            self.array_leaves = before_b  # b is not used: its array leaves do not count
+            return "mod(%s, 0.9_wp)" % a
         if op.startswith("merge"):
             return op % (a, b, self.leaf(c), self.leaf(c))
         return op % (a, b)
