@@ -1,9 +1,9 @@
 # Reliability targets (included by the top-level Makefile).
 #   make fuzz N=200 [SEED=1] [TIMEOUT=20] [SOURCE=both]   crash fuzzing of `ferrozyme opt` (tools/fuzz/run.py)
-#   make difftest K=50 [SEED=1] [LANG=c|cxx|both] [MODE=rev|fwd|both] [FEATURES=+fnptr,-stderr] [CONFIGS=O0,O2]
-#       random C/C++ programs vs long-double finite differences (tools/difftest/check.py)
+#   make difftest K=50 [SEED=1] [LANG=c|cxx|fortran|both|all] [MODE=rev|fwd|both] [FEATURES=+fnptr,-stderr] [CONFIGS=O0,O2]
+#       random C/C++/Fortran programs vs long-double (Fortran: real(10)) finite differences (tools/difftest/check.py)
 # MODE: reverse (__enzyme_autodiff), forward (__enzyme_fwddiff) or both (the default).
-# LANG is also the locale's variable: a value other than c, cxx or both means both.
+# LANG is also the locale's variable: a value other than c, cxx, fortran, both or all means both.
 N ?= 200
 K ?= 50
 SEED ?= 1
@@ -15,7 +15,7 @@ CONFIGS ?=
 JOBS ?= 2
 PYTHON ?= python3
 FERROZYME_BIN ?= $(CURDIR)/target/release/ferrozyme
-DT_LANG := $(if $(filter c cxx both,$(LANG)),$(LANG),both)
+DT_LANG := $(if $(filter c cxx fortran both all,$(LANG)),$(LANG),both)
 
 .PHONY: fuzz difftest ferrozyme-release
 

@@ -2,7 +2,7 @@
 """`make difftest`: K random programs (gen.py) through `ferrozyme cc` / `ferrozyme c++`,
 every derivative checked against long-double finite differences (harness.py).
 
-    python3 tools/difftest/check.py K [--seed S] [--lang c|cxx|both] [--mode rev|fwd|both]
+    python3 tools/difftest/check.py K [--seed S] [--lang c|cxx|fortran|both|all] [--mode rev|fwd|both]
         [--features +fnptr,-stderr] [--configs O0,O2,O3n|fm] [--jobs J] [--out DIR]
 
 Each program is built at -O0 first. When its -O0 primal already differs from the long
@@ -10,7 +10,8 @@ double reference (`PRIMALDIFF`: undefined behaviour, chaotic growth, float round
 the reference is not finite, the program is *dropped*: what its derivatives do says
 nothing about Ferrozyme. Otherwise it is also built at -O2 and at a third level that
 alternates between `-O3 -march=native` and `-O2 -ffast-math -march=x86-64-v3` (the
-`--configs` list overrides this). `--lang both` alternates C and C++ programs.
+`--configs` list overrides this; Fortran programs too, through `ferrozyme fortran`). `--lang both`
+alternates C and C++ programs, `--lang all` C, C++ and Fortran (genf.py, harnessf.py).
 
 A program's verdict is the worst of its configurations: `mismatch` (a wrong derivative
 or changed side effect), `crash` (ferrozyme or the program crashed, hung, or rejected its
@@ -32,8 +33,6 @@ from concurrent.futures import ThreadPoolExecutor
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import features as F  # noqa: E402
-import gen  # noqa: E402
-import harness  # noqa: E402
 import run  # noqa: E402
 
 WRONG = ("wrong", "wrong-side")
@@ -61,8 +60,7 @@ def verdict(res):
 
 def one(job):
     i, seed, lang, mode, overrides, fixed, out = job
-    g, items = gen.generate(seed, lang, overrides)
-    src = harness.emit(g, items, mode)
+    g, src = run.program(seed, lang, overrides, mode)
     res = {}
     tag = "k%d-%s" % (seed, lang)
     for cfg in configs_for(i, fixed):
@@ -77,7 +75,7 @@ def one(job):
         d = os.path.join(out, "failures")
         os.makedirs(d, exist_ok=True)
         base = os.path.join(d, "%s-%d" % (lang, seed))
-        with open(base + (".cpp" if lang == "cxx" else ".c"), "w") as fh:
+        with open(base + run.SUFFIX[lang], "w") as fh:
             fh.write(src)
         with open(base + ".txt", "w") as fh:
             for cfg, (st, det) in res.items():
@@ -97,7 +95,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("k", type=int)
     ap.add_argument("--seed", type=int, default=1, help="first generator seed")
-    ap.add_argument("--lang", choices=["c", "cxx", "both"], default=os.environ.get("LANG_DT", "both"))
+    ap.add_argument("--lang", choices=["c", "cxx", "fortran", "both", "all"], default=os.environ.get("LANG_DT", "both"),
+                    help="both: C and C++ alternately; all: C, C++ and Fortran in turn")
     ap.add_argument("--mode", choices=["rev", "fwd", "both"], default=os.environ.get("MODE", "both"))
     ap.add_argument("--features", default=os.environ.get("FEATURES", ""),
                     help="feature overrides: +name turns one on, -name off, +all / -all")
@@ -111,7 +110,7 @@ def main():
     for c in fixed or []:
         if c not in F.OPT_CONFIGS:
             sys.exit("difftest: unknown configuration %r" % c)
-    langs = ["c", "cxx"] if a.lang == "both" else [a.lang]
+    langs = {"both": ["c", "cxx"], "all": ["c", "cxx", "fortran"]}.get(a.lang, [a.lang])
     jobs = [(i, a.seed + i, langs[i % len(langs)], a.mode, overrides, fixed, a.out) for i in range(a.k)]
     for lang in langs:
         print("difftest: %s features: %s" % (lang, ",".join(sorted(F.enabled(lang, overrides)))), flush=True)

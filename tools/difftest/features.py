@@ -73,6 +73,33 @@ FEATURES = {
     "virtual": ("cxx", True, 0.3, "virtual calls through a base class reference (two derived classes)"),
 }
 
+# The Fortran generator's features (genf.py), drawn in their own order from their own
+# stream, so they never change what a C or C++ seed draws. `omp` shares its name (and
+# its `-omp` override) with the C feature.
+FORTRAN = {
+    "real4": ("fortran", True, 0.3, "the kernel in real(4) instead of real(8)"),
+    "loops": ("fortran", True, 0.5, "DO loops with CYCLE / EXIT, nested DO, DO WHILE with a data-dependent test"),
+    "select": ("fortran", True, 0.35, "SELECT CASE on the loop index"),
+    "sections": ("fortran", True, 0.5, "array sections with strides (1:n:2, n:1:-2, 2:n), overlapping assignments "
+                 "into out"),
+    "where": ("fortran", True, 0.35, "WHERE / ELSEWHERE blocks, a one-line WHERE, a masked sum"),
+    "reduce": ("fortran", True, 0.5, "sum, product, dot_product, maxval, minval, norm2 of array expressions"),
+    "matmul": ("fortran", True, 0.3, "matmul / transpose of a local 3x3 matrix and vectors"),
+    "alloc": ("fortran", True, 0.4, "allocatable local arrays: allocate/deallocate, allocation on assignment, growth "
+              "by [a1, v]"),
+    "omp": ("fortran", True, 0.2, "!$omp parallel do with reduction(+:s), and one writing out(i) (-fopenmp)"),
+    "elemental": ("fortran", True, 0.4, "module ELEMENTAL functions on arrays and PURE functions of assumed-shape "
+                  "sections"),
+    "assumed": ("fortran", True, 0.45, "module procedures with assumed-shape dummies (strided sections passed, "
+                "intent(inout) ones) and explicit-shape dummies given strided sections (copy-in/copy-out)"),
+    "optional": ("fortran", True, 0.35, "OPTIONAL scalar and intent(inout) array dummies, present(), keyword calls"),
+    "dtype": ("fortran", True, 0.35, "a derived type with a default-initialized real component and a real array "
+              "component, a PURE function of it, a subroutine updating it, an array of it assigned whole"),
+    "internal": ("fortran", True, 0.35, "internal procedures of f using host association (reading w, t1; adding "
+                 "into the host's s)"),
+    "kinks": ("fortran", True, 0.5, "min, max, abs, sign, mod, merge inside expressions"),
+}
+
 OPT_CONFIGS = {
     "O0": ["-O0"],
     "O2": ["-O2"],
@@ -91,18 +118,20 @@ def parse_overrides(spec):
         on = not part.startswith("-")
         name = part.lstrip("+-")
         if name == "all":
-            for k in FEATURES:
+            for k in list(FEATURES) + list(FORTRAN):
                 out[k] = on
             continue
-        if name not in FEATURES:
-            raise SystemExit("difftest: unknown feature %r (known: %s)" % (name, ", ".join(FEATURES)))
+        if name not in FEATURES and name not in FORTRAN:
+            raise SystemExit("difftest: unknown feature %r (known: %s)" % (name, ", ".join(
+                list(FEATURES) + [k for k in FORTRAN if k not in FEATURES])))
         out[name] = on
     return out
 
 
 def enabled(lang, overrides):
     """The features a program in `lang` may draw."""
-    return {k for k, (langs, on, _, _) in FEATURES.items()
+    table = FORTRAN if lang == "fortran" else FEATURES
+    return {k for k, (langs, on, _, _) in table.items()
             if lang in langs.split() and overrides.get(k, on)}
 
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Text-level minimiser of a failing difftest program:
 
-    python3 tools/difftest/minimize.py SRC.c|SRC.cpp CFG OUT.c|OUT.cpp
+    python3 tools/difftest/minimize.py SRC.c|SRC.cpp|SRC.f90 CFG OUT.c|OUT.cpp|OUT.f90
 
-The function text (between the tested macro block and its `#undef R`) is emitted twice
-(tested + long double reference); deletions are applied to both, and kept while the
-failure keeps its signature (wrong derivative, crash, or the same diagnostic)."""
+The function text (between the tested macro block and its `#undef R`; in Fortran the
+kernel module's text after its `wp` line) is emitted twice (tested + reference);
+deletions are applied to both, and kept while the failure keeps its signature (wrong
+derivative, crash, or the same diagnostic). Candidates are blocks (`{...}`; in Fortran
+DO / IF / SELECT CASE / WHERE / procedures up to their END, and the parts between
+ELSE / CASE / ELSEWHERE) and single lines."""
 import sys, re, os
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -30,6 +33,46 @@ def split(src):
     c = after_macros(src, src.index("/* ---- long double reference"))
     d = src.index("#undef R\n", c)
     return src[:a], body, src[b:c], src[d:]
+
+
+def split_f(src):
+    """Fortran: the text of module fzk_t after its `wp` line, and of fzk_r."""
+    def rng(t):
+        a = src.index("module fzk_%s\n" % t)
+        a = src.index("integer, parameter :: wp", a)
+        a = src.index("\n", a) + 1
+        return a, src.index("\nend module fzk_%s\n" % t, a) + 1
+    a, b = rng("t")
+    c, d = rng("r")
+    return src[:a], src[a:b], src[b:c], src[d:]
+
+
+F_OPEN = re.compile(r"^(do\b|.*\bthen$|select case|where \(.*\)$|(pure |elemental )?(real\(wp\) )?(function|subroutine) "
+                    r"|type ::)", re.I)
+F_MID = re.compile(r"^(else\b|elsewhere\b|case\b)", re.I)
+F_CLOSE = re.compile(r"^end ?(do|if|select|where|function|subroutine|type)\b", re.I)
+PROTECT_F = re.compile(r"^\s*(real|integer|type\(|type ::|implicit|contains|end (function|subroutine|type)|"
+                       r"(pure |elemental )?(real\(wp\) )?(function|subroutine) |res = |! ----)", re.I)
+
+
+def blocks_f(lines):
+    """Fortran candidate ranges (i, j) inclusive: whole blocks, the parts between their
+    ELSE / CASE / ELSEWHERE lines, single lines."""
+    out, stack = [], []
+    for i, l in enumerate(lines):
+        s = l.strip()
+        if F_CLOSE.match(s) and stack:
+            o, mids = stack.pop()
+            if re.match(r"(pure |elemental |real|function|subroutine|type)", lines[o].strip(), re.I):
+                continue  # procedures and types: their lines one by one
+            out.append((o, i))
+            marks = [o] + mids + [i]
+            out += [(p + 1, q - 1) for p, q in zip(marks, marks[1:]) if q - 1 >= p + 1]
+        elif F_MID.match(s) and stack:
+            stack[-1][1].append(i)
+        elif F_OPEN.match(s) and not s.lower().startswith("end"):
+            stack.append((i, []))
+    return out + [(i, i) for i in range(len(lines))]
 
 
 def join(parts, body):
@@ -75,12 +118,14 @@ def blocks(lines):
 
 def main():
     srcf, cfg, outf = sys.argv[1], sys.argv[2], sys.argv[3]
-    lang = "cxx" if srcf.endswith(".cpp") else "c"
+    lang = "cxx" if srcf.endswith(".cpp") else "fortran" if srcf.endswith(".f90") else "c"
+    fortran = lang == "fortran"
+    protect = PROTECT_F if fortran else PROTECT
     src = open(srcf).read()
     m = re.search(r"flags=(.*?)(?: libs=(.*))?$", src.split("\n", 1)[0])
     flags = m.group(1).split() if m else []
     libs = (m.group(2) or "").split() if m else []
-    parts = split(src)
+    parts = split_f(src) if fortran else split(src)
     tag = "min_" + os.path.basename(outf).rsplit(".", 1)[0]
     compile_run = lambda s_, c_, t_: run.compile_run(s_, lang, c_, t_, flags, libs=libs)  # noqa: E731
     st, det, out = compile_run(src, cfg, tag)
@@ -94,16 +139,16 @@ def main():
     changed = True
     while changed:
         changed = False
-        cands = blocks(lines)
+        cands = blocks_f(lines) if fortran else blocks(lines)
         cands.sort(key=lambda ab: -(ab[1] - ab[0]))
         dead = set()
         for (a, b) in cands:
             if any(k in dead for k in range(a, b + 1)):
                 continue
             rng = [k for k in range(a, b + 1)]
-            if a == b and PROTECT.search(lines[a]):
+            if a == b and protect.search(lines[a]):
                 continue
-            if a != b and PROTECT.search(lines[a]) and not lines[a].strip().startswith("for (int q"):
+            if not fortran and a != b and PROTECT.search(lines[a]) and not lines[a].strip().startswith("for (int q"):
                 if "R FN(f)" in lines[a] or "struct FN(S)" in lines[a]:
                     continue
             if a == b and not lines[a].strip():

@@ -22,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,7 +30,9 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import features as F  # noqa: E402
 import gen  # noqa: E402
+import genf  # noqa: E402
 import harness  # noqa: E402
+import harnessf  # noqa: E402
 
 FZ = os.environ.get("FERROZYME_BIN", os.path.join(REPO, "target", "release", "ferrozyme"))
 INC = os.path.join(REPO, "tests", "c")
@@ -64,16 +67,32 @@ def classify_compile(rc, out):
     return "compile-crash"
 
 
+def quad_shim():
+    """The object of quadshim.c (flang's real(10) math from libquadmath), built once."""
+    src = os.path.join(HERE, "quadshim.c")
+    obj = os.path.join(WD, "quadshim.o")
+    if not os.path.exists(obj) or os.path.getmtime(obj) < os.path.getmtime(src):
+        tmp = "%s.%d.%d" % (obj, os.getpid(), threading.get_ident())
+        subprocess.run(["clang-22", "-O2", "-c", src, "-o", tmp], check=True)
+        os.replace(tmp, obj)
+    return obj
+
+
+SUFFIX = {"c": ".c", "cxx": ".cpp", "fortran": ".f90"}
+
+
 def compile_run(src, lang, cfg, tag, flags=(), timeout=900, keep=False, libs=()):
     """(status, detail, output) of one build + run."""
     os.makedirs(WD, exist_ok=True)
-    ext = ".cpp" if lang == "cxx" else ".c"
-    c = os.path.join(WD, tag + ext)
+    c = os.path.join(WD, tag + SUFFIX[lang])
     exe = os.path.join(WD, "%s.%s" % (tag, cfg))
     with open(c, "w") as fh:
         fh.write(src)
-    cmd = [FZ, "c++" if lang == "cxx" else "cc"] + F.OPT_CONFIGS[cfg] + list(flags) + \
-        ["-I" + INC, c, "-o", exe, "-lm"] + list(libs)
+    if lang == "fortran":
+        cmd = [FZ, "fortran"] + F.OPT_CONFIGS[cfg] + list(flags) + [c, quad_shim(), "-o", exe, "-lquadmath", "-lm"]
+    else:
+        cmd = [FZ, "c++" if lang == "cxx" else "cc"] + F.OPT_CONFIGS[cfg] + list(flags) + \
+            ["-I" + INC, c, "-o", exe, "-lm"] + list(libs)
     t0 = time.time()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -111,18 +130,26 @@ def compile_run(src, lang, cfg, tag, flags=(), timeout=900, keep=False, libs=())
     return "crash", "rc=%d %s" % (p.returncode, out[-300:].replace("\n", " | ")), out
 
 
+def program(seed, lang, overrides, mode):
+    """(generator, source) of one program."""
+    if lang == "fortran":
+        g, text = genf.generate(seed, overrides)
+        return g, harnessf.emit(g, text, mode)
+    g, items = gen.generate(seed, lang, overrides)
+    return g, harness.emit(g, items, mode)
+
+
 def main():
     import argparse
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("seed", type=int)
-    ap.add_argument("lang", nargs="?", default="c", choices=["c", "cxx"])
+    ap.add_argument("lang", nargs="?", default="c", choices=["c", "cxx", "fortran"])
     ap.add_argument("--configs", default="O0,O2,O3n")
     ap.add_argument("--features", default=os.environ.get("FEATURES", ""))
     ap.add_argument("--mode", default="both", choices=["rev", "fwd", "both"])
     ap.add_argument("--keep", action="store_true", help="keep the executables")
     a = ap.parse_args()
-    g, items = gen.generate(a.seed, a.lang, F.parse_overrides(a.features))
-    src = harness.emit(g, items, a.mode)
+    g, src = program(a.seed, a.lang, F.parse_overrides(a.features), a.mode)
     print("features:", ",".join(sorted(g.feat)), "flags:", " ".join(g.flags))
     for cfg in a.configs.split(","):
         st, det, out = compile_run(src, a.lang, cfg, "s%d-%s" % (a.seed, a.lang), g.flags, keep=a.keep, libs=g.libs)

@@ -161,6 +161,11 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("Fraction4", "__fz_f18_fraction4"),
     ("ErfcScaled8", "__fz_f18_erfc_scaled8"),
     ("ErfcScaled4", "__fz_f18_erfc_scaled4"),
+    // MOD and MODULO of reals (a call even at -O2).
+    ("ModReal8", "__fz_f18_mod8"),
+    ("ModReal4", "__fz_f18_mod4"),
+    ("ModuloReal8", "__fz_f18_modulo8"),
+    ("ModuloReal4", "__fz_f18_modulo4"),
     // complex(8) ** integer (`z**2` at -O0), as two doubles in and out.
     ("zpowi", "__fz_f18_zpowi"),
     ("zpowk", "__fz_f18_zpowk"),

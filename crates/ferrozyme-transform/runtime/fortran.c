@@ -543,6 +543,30 @@ double __fz_f18_erfc_scaled8(double x) {
 }
 float __fz_f18_erfc_scaled4(float x) { return (float)__fz_f18_erfc_scaled8(x); }
 
+/* MOD and MODULO of reals (`_FortranAModReal8`, `_FortranAModuloReal4`, ...): fmod, whose
+ * rule gives the derivatives 1 and -trunc(a/p); MODULO adds p where the remainder's sign
+ * differs from p's (a - floor(a/p) p). fmod is exact, so real(4) is computed in real(8).
+ * P = 0 stops the program, as flang's routines do. */
+double fmod(double, double);
+
+double __fz_f18_mod8(double a, double p, const char *src, int line) {
+  if (p == 0) __fz_f18_fail("MOD with P = 0", src, line);
+  return fmod(a, p);
+}
+float __fz_f18_mod4(float a, float p, const char *src, int line) {
+  return (float)__fz_f18_mod8(a, p, src, line);
+}
+
+double __fz_f18_modulo8(double a, double p, const char *src, int line) {
+  if (p == 0) __fz_f18_fail("MODULO with P = 0", src, line);
+  double r = fmod(a, p);
+  if (r != 0 && (r < 0) != (p < 0)) r += p;
+  return r;
+}
+float __fz_f18_modulo4(float a, float p, const char *src, int line) {
+  return (float)__fz_f18_modulo8(a, p, src, line);
+}
+
 /* ---- complex(4) and complex(8) arrays ---------------------------------------------
  *
  * At -O0 flang calls its runtime for assignments, SUM, DOT_PRODUCT, MATMUL and TRANSPOSE

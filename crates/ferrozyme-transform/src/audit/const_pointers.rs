@@ -425,7 +425,8 @@ enum Capture {
 /// slot clang hands a region that only reads it has no shadow unless it also holds
 /// differentiated data (`ferrozyme_analysis::captures`; tests/openmp/04, 09), so a
 /// shadowed one is unsafe: pointers read from it, in the caller or the region, would
-/// have the null shadow. A field of flang's struct of captures keeps the constant
+/// have the null shadow. A field of flang's struct of captures (its first field too,
+/// `openmp::is_capture_struct`) keeps the constant
 /// pointer's null shadow, safe when the region only reads integers through it
 /// (tests/openmp/06: `n`), unsafe when it reads floats (its adjoints would go through
 /// the null shadow: tests/errors/openmp_fortran_const_array.ll).
@@ -442,7 +443,7 @@ fn parallel_capture(p: Value) -> Capture {
     if !forked {
         return Capture::No;
     }
-    let safe = p != slot
+    let safe = (p != slot || openmp::is_capture_struct(slot))
         && openmp::constant_offset(p)
             .is_some_and(|(s, off)| s == slot && openmp::field_reads_integers_only(slot, off));
     if safe {

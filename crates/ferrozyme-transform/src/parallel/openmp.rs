@@ -485,6 +485,37 @@ pub fn constant_offset(p: Value) -> Option<(Value, u64)> {
     u64::try_from(off).ok().map(|off| (v, off))
 }
 
+/// Is `slot` flang's `structArg`: a stack struct of pointers that the function only
+/// fills (stores into it and into its fields) and hands to parallel regions, never
+/// reading it back? Its first field is the slot's own address, so a constant pointer
+/// stored there is a field like the others (`n` captured first: the region reads only
+/// the integer, tests/fortran/85), not a captured variable the caller reads back.
+pub fn is_capture_struct(slot: Value) -> bool {
+    use ferrozyme_llvm::TypeKind;
+    let ty = slot.allocated_type();
+    if ty.kind() != TypeKind::Struct
+        || ty
+            .struct_fields()
+            .iter()
+            .any(|f| f.kind() != TypeKind::Pointer)
+    {
+        return false;
+    }
+    let stored_into = |u: Value, addr: Value| {
+        u.opcode() == Some(Opcode::LLVMStore) && u.operand(1) == addr && u.operand(0) != addr
+    };
+    slot.users().into_iter().all(|u| match u.opcode() {
+        Some(Opcode::LLVMStore) => stored_into(u, slot),
+        Some(Opcode::LLVMGetElementPtr) => {
+            u.operand(0) == slot && u.users().into_iter().all(|s| stored_into(s, u))
+        }
+        Some(Opcode::LLVMCall) => {
+            ferrozyme_analysis::captures::is_marker(u) || parallel_callee(u).is_some()
+        }
+        _ => false,
+    })
+}
+
 /// A struct of captured addresses handed to parallel regions (flang's `structArg`): does
 /// every microtask only read integers through the address stored at byte `offset` of it?
 /// Then a constant pointer stored there keeps a null shadow that the region's derivative
