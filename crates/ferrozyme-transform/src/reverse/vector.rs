@@ -117,7 +117,7 @@ impl Gen<'_> {
             let pointer_free = self
                 .fx
                 .types
-                .copy_moves_none(dst, src, BaseType::may_be_pointer);
+                .copy_moves_none(dst, src, len.const_int_value(), BaseType::may_be_pointer);
             let guardable = match &layout {
                 CopyLayout::Uniform(_) => true,
                 CopyLayout::Strided { .. } => pointer_free,
