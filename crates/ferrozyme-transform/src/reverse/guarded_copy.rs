@@ -116,4 +116,23 @@ mod tests {
         // A copy ending inside a slot is not split.
         assert_eq!(strided_fields(FpType::F64, 16, 0b01, 17), None);
     }
+
+    #[test]
+    fn tail_padding_is_after_every_fact_in_the_last_word() {
+        use BaseType::{Float, Integer, Pointer};
+        // {const valarray<float> *, float}: bytes 12..16 are padding.
+        let closure = [(0, Pointer), (8, Float)];
+        assert!(tail_padding(&closure, 12, 16));
+        assert!(!tail_padding(&closure, 8, 16), "the float itself");
+        // {ptr, float, int}: an integer is known there.
+        assert!(!tail_padding(
+            &[(0, Pointer), (8, Float), (12, Integer)],
+            12,
+            16
+        ));
+        // Without a pointer the record need not be 8-byte aligned.
+        assert!(!tail_padding(&[(0, Float), (4, Float), (8, Float)], 12, 16));
+        // Not in the last 8 bytes of the copy.
+        assert!(!tail_padding(&[(0, Pointer)], 8, 24));
+    }
 }

@@ -307,6 +307,9 @@ done:
         assert!(!a.param(f("rec"), 0), "a cycle counts as a use");
         assert!(a.param(f("release"), 0), "freed memory is never read");
         assert!(a.param(f("release_home"), 0), "through its -O0 home");
-        assert!(!a.param(f("stores_home"), 0), "loaded from its home and stored");
+        assert!(
+            !a.param(f("stores_home"), 0),
+            "loaded from its home and stored"
+        );
     }
 }

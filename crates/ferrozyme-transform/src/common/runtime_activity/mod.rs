@@ -562,12 +562,11 @@ fn targets_have_ir(i: Value) -> bool {
         return false;
     }
     let module = i.parent_function().parent_module();
-    let targets =
-        ferrozyme_analysis::calls::indirect_candidates(module, i.called_function_type());
+    let targets = ferrozyme_analysis::calls::indirect_candidates(module, i.called_function_type());
     !targets.is_empty()
-        && targets.iter().all(|f| {
-            !f.is_declaration() && !f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR)
-        })
+        && targets
+            .iter()
+            .all(|f| !f.is_declaration() && !f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR))
 }
 
 /// A BLAS/LAPACK function with rules (`cblas_ddot`, `dgemv_`): it reads and writes
