@@ -141,7 +141,8 @@ impl TypeAnalysis {
                 .collect()
         };
         let (d, s) = (moved(dst), moved(src));
-        !(d.is_empty() && s.is_empty()) && !d.iter().chain(s.iter()).any(|b| holds(*b))
+        let known = d.len() + s.len() > 0;
+        known && !d.iter().chain(s.iter()).any(|b| holds(*b))
     }
 
     /// For an integer-typed value: the float type it carries, if type analysis proves it is

@@ -76,7 +76,7 @@ fn tail_padding(facts: &[(i64, BaseType)], o: i64, n: u64) -> bool {
         BaseType::Pointer => 8,
         b => b.fp_type().map_or(1, |t| t.size() as i64),
     };
-    n % 8 == 0
+    n.is_multiple_of(8)
         && o >= n as i64 - 8
         && facts.iter().any(|(_, b)| *b == BaseType::Pointer)
         && facts.iter().all(|&(at, b)| at >= 0 && at + width(b) <= o)
