@@ -1,7 +1,8 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: refused (no wrong number): mismatched activity in `std::default_delete<Node>::operator()`: the `Node *` handed to the virtual destructor (an indirect call through the vtable) is a pointer that is constant or differentiable depending on the run, and run-time activity checks cannot follow an indirect call; -O1..-O3 pass (the destructors are devirtualised and inlined)
-// IGNORE-REF: the same refusal as -O0 (the unoptimized IR is differentiated)
+// -O0 and --ad-before-opt pass since cxx38 (were IGNORE-O0/REF: mismatched activity for the
+// virtual destructor called through the vtable under run-time activity; a call through a
+// pointer whose possible targets all have IR is now generated under the same checks).
 // Recursion and class hierarchies as a new user writes them (sweep20): a recursive
 // `std::function<double(double, int)>` that captures itself by reference (a Horner-like
 // continued fraction evaluated to depth n), a recursive binary power through a plain

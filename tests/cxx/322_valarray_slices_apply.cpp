@@ -1,7 +1,8 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: cannot-deduce-type at the memcpys of valarray's expression-template closures (`_Expr<_BinClos<...>>`, `_BinBase`: references and a `_Constant`'s double copied as one record) and `_Array_copy_ctor`'s memcpy (conflicting uses); -O1..-O3 and the plugin pass. The slice compound assignments alone work at -O0 (tests/cxx/325)
-// IGNORE-REF: the --ad-before-opt trial gives -O0's errors (see IGNORE-O0)
+// -O0 and --ad-before-opt pass since cxx38 (were IGNORE-O0/REF: cannot-deduce-type at the
+// closures' memcpys and `_Array_copy_ctor`'s, conflicting uses through valarray's shared
+// `__valarray_release_memory`; a parameter only freed is no longer linked with its callers).
 // `std::valarray<double>` built from the inputs inside the differentiated function:
 // element-wise expressions (`a * b + 2.0 * std::exp(-a)`), `std::slice` views assigned
 // into and read from (every other element, a column of a row-major matrix),

@@ -1,10 +1,13 @@
 // OPT: O0 O2
-// IGNORE-O0: refused (no wrong number): at -O0 the lambda's by-reference capture of the enzyme_const `y` is stored in the std::function's storage, which has a shadow, and std::function calls its manager and invoker through pointers: "error[unsupported-instruction]: in function `std::_Function_base::~_Function_base()` (`_ZNSt14_Function_baseD2Ev`): mismatched activity: a constant (enzyme_const) pointer was stored into memory that has a shadow, and an indirect callee is given shadowed memory it may read that pointer back from; run-time activity checks cannot follow a call into a function without IR (external or indirect)" (and the same in `std::function<double (double)>::operator()(double) const`). fuzz37's difftest C++ seed 8026 (feature `stdfunc`); -O2 passes.
-// IGNORE-REF: the same refusal through --ad-before-opt (the unoptimized std::function storage and its indirect manager/invoker calls): "error[unsupported-instruction]: in function `std::_Function_base::~_Function_base()` ... mismatched activity: a constant (enzyme_const) pointer was stored into memory that has a shadow, and an indirect callee is given shadowed memory it may read that pointer back from".
 // A std::function callback as users write it (tools/difftest feature `stdfunc`): a lambda
 // capturing by reference an active array and a constant one, handed as
 // `const std::function<double(double)> &` to a midpoint-rule integrator. Oracles: central
 // finite differences, and forward mode against the reverse gradient (dot product).
+// Refused at -O0 and --ad-before-opt until cxx38 (fuzz37's difftest C++ seed 8026): the
+// capture of the enzyme_const `y` is its own shadow in the std::function's storage
+// (run-time activity), and std::function calls its manager and invoker through pointers,
+// which run-time activity did not follow; a call through a pointer whose possible targets
+// all have IR now gets each target's derivative under the same checks as a direct call.
 #include "fz_cxx.h"
 #include <functional>
 

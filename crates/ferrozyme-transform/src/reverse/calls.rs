@@ -431,11 +431,12 @@ impl Gen<'_> {
                 // floats the bytes are shadows either way (tests/cxx/422, 434); with
                 // both, only the bytes beside known float fields (`guarded_copy`).
                 let types = &self.fx.types;
-                if types.copy_moves_none(dst, src, BaseType::may_be_pointer) {
+                let len = i.call_args()[2];
+                let n = len.const_int_value();
+                if types.copy_moves_none(dst, src, n, BaseType::may_be_pointer) {
                     return;
                 }
-                if !types.copy_moves_none(dst, src, BaseType::may_be_float) {
-                    let len = i.call_args()[2];
+                if !types.copy_moves_none(dst, src, n, BaseType::may_be_float) {
                     let Some(fields) = super::runtime_copy_fields(types, i, dst, src, len) else {
                         self.unguarded_runtime_access(i);
                         return;

@@ -114,10 +114,12 @@ impl Gen<'_> {
             // in records without pointers (`{int, double}` pairs copied out of a constant
             // `std::map`'s nodes, tests/cxx/422); their fields go through the sink slot
             // where a shadow is the primal.
-            let pointer_free = self
-                .fx
-                .types
-                .copy_moves_none(dst, src, BaseType::may_be_pointer);
+            let pointer_free = self.fx.types.copy_moves_none(
+                dst,
+                src,
+                len.const_int_value(),
+                BaseType::may_be_pointer,
+            );
             let guardable = match &layout {
                 CopyLayout::Uniform(_) => true,
                 CopyLayout::Strided { .. } => pointer_free,

@@ -162,11 +162,12 @@ impl TangentGen<'_> {
         // `{int, double}` out of a constant `std::map`'s node, tests/cxx/422); one that
         // moves no floats copies the bytes as they are, their own shadows or not (a pair
         // of its iterators, tests/cxx/434).
+        let n = args[2].const_int_value();
         let pointers = self.fx.rt.is_guarded(args[1])
             && types.memory_may_hold_pointers(args[1])
-            && !types.copy_moves_none(args[0], args[1], BaseType::may_be_pointer);
+            && !types.copy_moves_none(args[0], args[1], n, BaseType::may_be_pointer);
         let bytes_are_shadows =
-            pointers && types.copy_moves_none(args[0], args[1], BaseType::may_be_float);
+            pointers && types.copy_moves_none(args[0], args[1], n, BaseType::may_be_float);
         // Both: the bytes are copied as they are, then the float fields zeroed where the
         // source's shadow is the primal (`reverse::guarded_copy`).
         let float_fields = if pointers && !bytes_are_shadows {

@@ -345,7 +345,8 @@ pub(crate) fn analyze(
                 }
                 Some(LLVMCall | LLVMInvoke)
                     if matches!(classify(i), CallKind::Defined(_))
-                        || parallel_callee(i).is_some() =>
+                        || parallel_callee(i).is_some()
+                        || targets_have_ir(i) =>
                 {
                     // A callee under checks (given a maybe-primal pointer, or shadowed
                     // memory that may hold one) may return such a pointer, or store one
@@ -569,6 +570,7 @@ fn may_read_back_pointers(i: Value) -> bool {
     !is_mem_intrinsic(i)
         && !is_blas(i)
         && parallel_callee(i).is_none()
+        && !targets_have_ir(i)
         && matches!(
             classify(i),
             CallKind::Custom(_)
@@ -579,6 +581,25 @@ fn may_read_back_pointers(i: Value) -> bool {
                 | CallKind::OpenMp(_)
                 | CallKind::Mpi(_)
         )
+}
+
+/// Is `i` a call through a pointer whose possible targets (`indirect_candidates`: the
+/// functions of its type whose address the module takes) all have IR and no registered
+/// derivative? `common/dispatch.rs` picks the target's derivative from the primal pointer,
+/// requested with this call's [`RuntimeIn`] like a direct call's, so each target is
+/// generated under the same checks: `std::function`'s manager and invoker, called through
+/// the pointers its constructor stored, given the storage that holds a lambda capturing
+/// an `enzyme_const` array by reference at -O0 (difftest C++ seed 8026, tests/cxx/452).
+fn targets_have_ir(i: Value) -> bool {
+    if !matches!(classify(i), CallKind::Indirect) {
+        return false;
+    }
+    let module = i.parent_function().parent_module();
+    let targets = ferrozyme_analysis::calls::indirect_candidates(module, i.called_function_type());
+    !targets.is_empty()
+        && targets
+            .iter()
+            .all(|f| !f.is_declaration() && !f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR))
 }
 
 /// A BLAS/LAPACK function with rules (`cblas_ddot`, `dgemv_`): it reads and writes
@@ -640,9 +661,11 @@ fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Optio
         Some(LLVMStore) if u.operand(1) == v && guardable_type(u.operand(0).ty()) => None,
         Some(LLVMStore) if u.operand(0) == v && u.operand(1) != v => None,
         Some(LLVMCall | LLVMInvoke | LLVMCallBr) if harmless_intrinsic(u) => None,
-        // Its derivative is generated under checks too (`RuntimeIn`).
+        // Its derivative is generated under checks too (`RuntimeIn`), also each possible
+        // target's of a call through a pointer whose targets all have IR.
         Some(LLVMCall | LLVMInvoke)
-            if matches!(classify(u), CallKind::Defined(_)) && u.called_function() != Some(v) =>
+            if (matches!(classify(u), CallKind::Defined(_)) && u.called_function() != Some(v))
+                || (targets_have_ir(u) && u.called_value() != v) =>
         {
             None
         }
