@@ -364,11 +364,11 @@ pub(crate) fn analyze(
                     let handed = args.iter().any(|&a| {
                         from(a) || (tainted && a.ty().is_pointer() && holders.may_hold(a))
                     });
-                    let contained = match classify(i) {
-                        CallKind::Defined(g) => stores_no_pointers(g, CALLEE_DEPTH),
-                        _ => false,
-                    };
-                    if handed && !contained {
+                    // (The callee's body is walked only when it is handed one.)
+                    if handed
+                        && !matches!(classify(i),
+                            CallKind::Defined(g) if stores_no_pointers(g, CALLEE_DEPTH))
+                    {
                         holders.everywhere();
                     }
                     checked && ((shadowed && i.ty().is_pointer()) || record)
@@ -384,7 +384,7 @@ pub(crate) fn analyze(
         }
     }
     rt.tainted = tainted;
-    rt.holders = holders.clone();
+    rt.holders = holders;
     let allow_ret = boundary.any();
     for &v in &rt.maybe_primal.clone() {
         for u in v.users() {
@@ -424,7 +424,7 @@ pub(crate) fn analyze(
             // it holds; only their own address operands matter (checked above).
             if is_call(i)
                 && may_read_back_pointers(i)
-                && passes_shadowed_pointer(act, i, |a| holds_pointers(a) && holders.may_hold(a))
+                && passes_shadowed_pointer(act, i, |a| holds_pointers(a) && rt.holders.may_hold(a))
             {
                 rt.unguardable.push((i, callee_reads_msg(i)));
             }
