@@ -1,6 +1,17 @@
 //! The allocation and deallocation functions whose shadows the pass mirrors (the C
 //! library's, C++'s `operator new`/`delete`, Rust's global allocator): one table,
 //! [`ALLOC_FNS`], looked up by symbol ([`alloc_fn`]).
+//!
+//! Each row names its *family*: the memory one family's allocators return is released
+//! by that family's deallocators only (`operator new` by `operator delete`, `new[]` by
+//! `delete[]`, `malloc` by `free`). A shadow belongs to its primal's family, because it
+//! may reach the program's own deallocator (a shadow `std::vector` buffer released by a
+//! destructor) and because a user-replaced `operator new`/`delete` (a counting or pool
+//! allocator, one that checks its own headers) must see its own blocks: the shadow of
+//! `new` is made by the same call as the primal and zeroed, and released by the
+//! family's deallocator ([`AllocFn::shadow_deallocator`]), as Enzyme does. The C
+//! library's plain allocators keep the cheaper `calloc` for their shadows (the same
+//! family), and so does Rust's global allocator, whose default is the C library's.
 
 /// What an allocation function does, as far as shadow memory is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +24,27 @@ pub enum AllocKind {
     Realloc,
     /// Frees `ptr` (the shadow is freed when the derivative no longer needs it).
     Free,
+}
+
+/// Which deallocator releases an allocation function's memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// The C library's: `free`.
+    C,
+    /// `operator new`: `operator delete` (`_ZdlPv`, with the alignment when aligned).
+    New,
+    /// `operator new[]`: `operator delete[]` (`_ZdaPv`, with the alignment when aligned).
+    NewArray,
+    /// Rust's global allocator (`__rust_dealloc`); its shadows come from the C library.
+    Rust,
+}
+
+/// The deallocator that releases a shadow: `name(shadow)`, or `name(shadow, align)`
+/// when `aligned` (the alignment the primal's call passed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShadowDealloc {
+    pub name: &'static str,
+    pub aligned: bool,
 }
 
 /// One allocation function: its kind and where its arguments are. The bytes allocated
@@ -30,6 +62,10 @@ pub struct AllocFn {
     /// as `__rustc::__rust_alloc` in the v0 scheme. They are allocators even though the
     /// module has their IR.
     pub rust: bool,
+    pub family: Family,
+    /// The alignment argument (`aligned_alloc(align, n)`, `operator new(n, align_val_t)`,
+    /// `operator delete(p, align_val_t)`).
+    pub align: Option<usize>,
 }
 
 const fn row(
@@ -46,6 +82,8 @@ const fn row(
         count,
         ptr,
         rust: false,
+        family: Family::C,
+        align: None,
     }
 }
 
@@ -72,7 +110,48 @@ const fn freed(name: &'static str, ptr: usize) -> AllocFn {
 impl AllocFn {
     /// The same entry as one of Rust's global allocator (see [`AllocFn::rust`]).
     const fn rust(self) -> AllocFn {
-        AllocFn { rust: true, ..self }
+        AllocFn {
+            rust: true,
+            family: Family::Rust,
+            ..self
+        }
+    }
+
+    /// The same entry in family `family`.
+    const fn of(self, family: Family) -> AllocFn {
+        AllocFn { family, ..self }
+    }
+
+    /// The same entry with its alignment at `args[k]`.
+    const fn aligned(self, k: usize) -> AllocFn {
+        AllocFn {
+            align: Some(k),
+            ..self
+        }
+    }
+
+    /// Is the shadow of this allocation made by the same call as the primal (then
+    /// zeroed), rather than by `calloc`? For C++'s `operator new` (its own family) and for
+    /// the aligned allocators (a `calloc`'d shadow is only 16-byte aligned, where the
+    /// code may use aligned vector moves).
+    pub fn shadow_from_same_call(&self) -> bool {
+        self.kind == AllocKind::Malloc
+            && (matches!(self.family, Family::New | Family::NewArray)
+                || (self.family == Family::C && self.align.is_some()))
+    }
+
+    /// The deallocator that releases the shadow of memory this function allocates or
+    /// frees; `None`: `free`.
+    pub fn shadow_deallocator(&self) -> Option<ShadowDealloc> {
+        let aligned = self.align.is_some();
+        let name = match (self.family, aligned) {
+            (Family::C | Family::Rust, _) => return None,
+            (Family::New, false) => "_ZdlPv",
+            (Family::New, true) => "_ZdlPvSt11align_val_t",
+            (Family::NewArray, false) => "_ZdaPv",
+            (Family::NewArray, true) => "_ZdaPvSt11align_val_t",
+        };
+        Some(ShadowDealloc { name, aligned })
     }
 }
 
@@ -84,32 +163,44 @@ pub const ALLOC_FNS: &[AllocFn] = &[
     fresh("malloc", 0),
     fresh("valloc", 0),
     fresh("pvalloc", 0),
-    fresh("memalign", 1),
-    fresh("_mm_malloc", 0),
+    fresh("memalign", 1).aligned(0),
+    fresh("_mm_malloc", 0).aligned(1),
     // C++ operator new and new[]: plain, aligned, nothrow.
-    fresh("_Znwm", 0),
-    fresh("_Znam", 0),
-    fresh("_ZnwmSt11align_val_t", 0),
-    fresh("_ZnamSt11align_val_t", 0),
-    fresh("_ZnwmRKSt9nothrow_t", 0),
-    fresh("_ZnamRKSt9nothrow_t", 0),
-    fresh("_ZnwmSt11align_val_tRKSt9nothrow_t", 0),
-    fresh("_ZnamSt11align_val_tRKSt9nothrow_t", 0),
-    fresh("aligned_alloc", 1),
+    fresh("_Znwm", 0).of(Family::New),
+    fresh("_Znam", 0).of(Family::NewArray),
+    fresh("_ZnwmSt11align_val_t", 0).of(Family::New).aligned(1),
+    fresh("_ZnamSt11align_val_t", 0)
+        .of(Family::NewArray)
+        .aligned(1),
+    fresh("_ZnwmRKSt9nothrow_t", 0).of(Family::New),
+    fresh("_ZnamRKSt9nothrow_t", 0).of(Family::NewArray),
+    fresh("_ZnwmSt11align_val_tRKSt9nothrow_t", 0)
+        .of(Family::New)
+        .aligned(1),
+    fresh("_ZnamSt11align_val_tRKSt9nothrow_t", 0)
+        .of(Family::NewArray)
+        .aligned(1),
+    fresh("aligned_alloc", 1).aligned(0),
     zeroed("calloc", 1, Some(0)),
     moved("realloc", 0, 1),
     freed("free", 0),
-    freed("_ZdlPv", 0),
-    freed("_ZdaPv", 0),
-    freed("_ZdlPvm", 0),
-    freed("_ZdaPvm", 0),
+    freed("_ZdlPv", 0).of(Family::New),
+    freed("_ZdaPv", 0).of(Family::NewArray),
+    freed("_ZdlPvm", 0).of(Family::New),
+    freed("_ZdaPvm", 0).of(Family::NewArray),
     freed("_mm_free", 0),
-    freed("_ZdlPvSt11align_val_t", 0),
-    freed("_ZdaPvSt11align_val_t", 0),
-    freed("_ZdlPvmSt11align_val_t", 0),
-    freed("_ZdaPvmSt11align_val_t", 0),
-    freed("_ZdlPvRKSt9nothrow_t", 0),
-    freed("_ZdaPvRKSt9nothrow_t", 0),
+    freed("_ZdlPvSt11align_val_t", 0).of(Family::New).aligned(1),
+    freed("_ZdaPvSt11align_val_t", 0)
+        .of(Family::NewArray)
+        .aligned(1),
+    freed("_ZdlPvmSt11align_val_t", 0)
+        .of(Family::New)
+        .aligned(2),
+    freed("_ZdaPvmSt11align_val_t", 0)
+        .of(Family::NewArray)
+        .aligned(2),
+    freed("_ZdlPvRKSt9nothrow_t", 0).of(Family::New),
+    freed("_ZdaPvRKSt9nothrow_t", 0).of(Family::NewArray),
     fresh("__rust_alloc", 0).rust(),
     zeroed("__rust_alloc_zeroed", 0, None).rust(),
     moved("__rust_realloc", 0, 3).rust(),
@@ -117,12 +208,14 @@ pub const ALLOC_FNS: &[AllocFn] = &[
 ];
 
 /// The allocation function a symbol names. `defined`: the module has its IR, which only
-/// Rust's allocator entry points may (a C program defining its own `malloc` is
+/// Rust's allocator entry points and C++'s replaceable global `operator new`/`delete` may
+/// (a program replacing them, a counting or pool allocator, still has allocation
+/// functions, by the language's rules; a C program defining its own `malloc` is
 /// differentiated through). Rust's entry points are also recognised in their v0-mangled
 /// form, whose last identifier is the name (`_RNvCs…_7___rustc12___rust_alloc`).
 pub fn alloc_fn(symbol: &str, defined: bool) -> Option<&'static AllocFn> {
     ALLOC_FNS.iter().find(|a| {
-        (!defined || a.rust)
+        (!defined || a.rust || matches!(a.family, Family::New | Family::NewArray))
             && (symbol == a.name
                 || (a.rust && symbol.starts_with("_R") && ends_with_v0_ident(symbol, a.name)))
     })

@@ -11,7 +11,9 @@
 pub mod alloc;
 pub mod input;
 pub mod library;
-pub use alloc::{alloc_fn, allocator_size_arg, AllocFn, AllocKind, ALLOC_FNS};
+pub use alloc::{
+    alloc_fn, allocator_size_arg, AllocFn, AllocKind, Family, ShadowDealloc, ALLOC_FNS,
+};
 pub use input::{input_library, scanf_targets, Input, Reads, ScanTarget, INPUT_LIBRARY};
 pub use library::{
     inactive_library, table_search, Inactive, Writes, INACTIVE_FAMILIES, INACTIVE_LIBRARY,
@@ -646,6 +648,9 @@ mod tests {
     fn allocators_c_and_rust() {
         assert_eq!(alloc_fn("malloc", false).unwrap().kind, AllocKind::Malloc);
         assert!(alloc_fn("malloc", true).is_none());
+        // A program's replacement of the global operator new/delete is still one.
+        assert_eq!(alloc_fn("_Znwm", true).unwrap().kind, AllocKind::Malloc);
+        assert_eq!(alloc_fn("_ZdaPvm", true).unwrap().kind, AllocKind::Free);
         let r = alloc_fn("_RNvCsfLfy6EI15iL_7___rustc14___rust_realloc", true).unwrap();
         assert_eq!(
             (r.kind, r.size, r.ptr),
@@ -671,6 +676,51 @@ mod tests {
         assert!(alloc_fn("_RNvCs1_4core112___rust_alloc", true).is_none());
         assert!(alloc_fn("_RNvCs1_4core13___rust_alloc", true).is_none());
         assert!(alloc_fn("_ZN3foo12__rust_alloc17h0123456789abcdefE", true).is_none());
+    }
+
+    #[test]
+    fn shadow_deallocators_pair_with_their_family() {
+        let dealloc = |n: &str| alloc_fn(n, false).unwrap().shadow_deallocator();
+        let named = |name, aligned| Some(ShadowDealloc { name, aligned });
+        assert_eq!(dealloc("malloc"), None);
+        assert_eq!(dealloc("aligned_alloc"), None);
+        assert_eq!(dealloc("_Znwm"), named("_ZdlPv", false));
+        assert_eq!(dealloc("_ZnwmRKSt9nothrow_t"), named("_ZdlPv", false));
+        assert_eq!(dealloc("_Znam"), named("_ZdaPv", false));
+        assert_eq!(
+            dealloc("_ZnwmSt11align_val_t"),
+            named("_ZdlPvSt11align_val_t", true)
+        );
+        assert_eq!(dealloc("_ZdlPvm"), named("_ZdlPv", false));
+        assert_eq!(
+            dealloc("_ZdaPvmSt11align_val_t"),
+            named("_ZdaPvSt11align_val_t", true)
+        );
+        // Every allocator's shadow deallocator is a deallocator of the table, of the same
+        // family, and the allocator's own deallocators name the same one.
+        for a in ALLOC_FNS {
+            if let Some(d) = a.shadow_deallocator() {
+                let f = alloc_fn(d.name, false).unwrap();
+                assert_eq!(
+                    (f.kind, f.family),
+                    (AllocKind::Free, a.family),
+                    "{}",
+                    a.name
+                );
+                assert_eq!(f.shadow_deallocator(), Some(d), "{}", a.name);
+            }
+            if let Some(k) = a.align {
+                assert!(k != a.size.unwrap_or(usize::MAX) && k != a.ptr.unwrap_or(usize::MAX));
+            }
+        }
+        assert!(alloc_fn("_Znwm", false).unwrap().shadow_from_same_call());
+        assert!(alloc_fn("aligned_alloc", false)
+            .unwrap()
+            .shadow_from_same_call());
+        assert!(!alloc_fn("malloc", false).unwrap().shadow_from_same_call());
+        assert!(!alloc_fn("__rust_alloc", false)
+            .unwrap()
+            .shadow_from_same_call());
     }
 
     #[test]

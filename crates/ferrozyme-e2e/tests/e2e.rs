@@ -85,7 +85,8 @@ enum Via {
 const NOT_REF: &[&str] = &["63_min_int_copy_one"];
 
 /// The memory-safety subset (`asan::<name>::{O0,O2}`): heap buffers, realloc, VLAs, loops
-/// whose values go on tapes, recursion, calls in loops, linked structures.
+/// whose values go on tapes, recursion, calls in loops, linked structures. Programs of
+/// `tests/c` by name, of `tests/cxx` as `cxx/<name>`.
 const ASAN_PROGRAMS: &[&str] = &[
     "03_sumsq",
     "15_dot",
@@ -115,6 +116,9 @@ const ASAN_PROGRAMS: &[&str] = &[
     "500_call_markers",
     "501_split_tape_markers",
     "1333_arena_chunks_kept_across_calls",
+    // C++ (`cxx/`): shadows of `operator new` released by `operator delete`.
+    "cxx/469_counting_operator_new",
+    "cxx/472_vector_push_back_shadows",
 ];
 
 /// The trial `<prefix>::<program>::<opt>` building `file` `via` a pipeline. A program
@@ -212,7 +216,11 @@ fn run_c_program(
     if via == Via::Asan {
         cc.args(["-fsanitize=address", "-fno-omit-frame-pointer"]);
     }
-    cc.arg(file).arg("-o").arg(&exe);
+    cc.arg(file);
+    // `// SOURCES:` more translation units, relative to the program (a replaced
+    // `operator new` the pass cannot see into, tests/cxx/469).
+    cc.args(d.sources.iter().map(|s| file.parent().unwrap().join(s)));
+    cc.arg("-o").arg(&exe);
     cc.args(&d.args);
     cc.arg("-lm");
     cc.current_dir(&dir);
@@ -587,8 +595,17 @@ fn main() {
         );
     }
 
-    for name in ASAN_PROGRAMS {
-        let file = root.join("tests").join("c").join(format!("{name}.c"));
+    for entry in ASAN_PROGRAMS {
+        let (file, name) = match entry.strip_prefix("cxx/") {
+            Some(name) => (
+                root.join("tests").join("cxx").join(format!("{name}.cpp")),
+                name,
+            ),
+            None => (
+                root.join("tests").join("c").join(format!("{entry}.c")),
+                *entry,
+            ),
+        };
         let d = parse_directives(&std::fs::read_to_string(&file).unwrap_or_default());
         for opt in ["O0", "O2"] {
             let (root, file, d) = (root.clone(), file.clone(), d.clone());

@@ -95,6 +95,7 @@ mod seed_unroll;
 mod services;
 mod session;
 mod settings;
+mod shadow_memory;
 mod signature;
 mod size_hint;
 pub mod slp_limit;

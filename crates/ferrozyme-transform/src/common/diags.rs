@@ -63,6 +63,11 @@ pub(crate) enum Problem<'a> {
     UntrackedMemory {
         callee: String,
     },
+    /// An aligned `operator new`/`delete` whose alignment is not a constant, whose shadow
+    /// the runtime's table cannot release (`shadow_memory.rs`).
+    DynamicShadowAlignment {
+        callee: String,
+    },
     /// A memory copy whose element type type analysis cannot tell.
     UntypedCopy {
         what: &'static str,
@@ -178,6 +183,9 @@ impl Problem<'_> {
             Problem::UntrackedMemory { callee } => format!(
                 "a differentiable value is stored into memory returned by `{callee}`, which has no IR and no rule: Ferrozyme cannot give that memory a shadow, so the derivative would be lost"
             ),
+            Problem::DynamicShadowAlignment { callee } => format!(
+                "the shadow of memory from `{callee}` is released with the alignment the call passes, which is not a constant here, so Ferrozyme cannot record how to release it"
+            ),
             Problem::UntypedCopy { what, pointer } => format!(
                 "cannot deduce the type of the memory copied here ({what} `{pointer}`), so its derivative cannot be moved"
             ),
@@ -218,6 +226,7 @@ impl Problem<'_> {
             Problem::PackedIntoIntVector => "copy the floats as floats (or as one i64 at a time), or compile this function at -O1",
             Problem::AmbiguousIntAccess { .. } => "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)",
             Problem::UntrackedMemory { .. } => "allocate the memory with malloc/calloc/aligned_alloc/posix_memalign/new (whose shadows Ferrozyme creates), compile the allocator's source with the program, or register it with __enzyme_allocation_like",
+            Problem::DynamicShadowAlignment { .. } => "allocate with a constant alignment (an `alignas(N)` type, `new (std::align_val_t(64))`), or with aligned_alloc",
             Problem::UntypedCopy { .. } => "tell Ferrozyme what the buffer holds with a hint before the copy, e.g. __enzyme_double(ptr) or __enzyme_float(ptr) (declare: extern void __enzyme_double(void*);)",
             Problem::NoTangentRule { .. } => "please report this; as a workaround keep the values involved constant (enzyme_const)",
             Problem::UnsupportedInForward { .. } => "keep the values involved constant (enzyme_const), or move this code out of the differentiated function",

@@ -16,7 +16,7 @@
 //! * the rest is copied as it is (inactive calls), or was rejected by `check.rs`.
 
 use ferrozyme_analysis::activity::{carries_fp, ArgActivity};
-use ferrozyme_analysis::calls::{alloc_size, classify, CallKind};
+use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_analysis::types::{BaseType, FpType};
 use ferrozyme_llvm::Value;
 
@@ -140,9 +140,7 @@ impl Gen<'_> {
             {
                 self.fwd_shadow_allocation(i, kind)
             }
-            // The primal memory goes now; its shadow when the reverse sweep is done with
-            // it too, or (memory the gradient was given) when the derivative settles
-            // (`runtime/ir/shadows.ll`).
+            // The primal memory goes now; its shadow later (`heap_shadows.rs`).
             CallKind::Free
                 if self
                     .fx
@@ -152,14 +150,7 @@ impl Gen<'_> {
                         ferrozyme_analysis::calls::freed_pointer(i),
                     ) =>
             {
-                let q = ferrozyme_analysis::calls::freed_pointer(i);
-                let p = self.fwd_operand(q);
-                let later = self.sup.rt(RtFn::ShadowFreeLater);
-                self.each_lane(|g| {
-                    let s = g.fwd_shadow(q);
-                    g.b.call_fn(later, &[p, s]);
-                });
-                self.clone_into_fwd(i);
+                self.fwd_free_shadowed(i, ferrozyme_analysis::calls::freed_pointer(i))
             }
             CallKind::PosixMemalign if self.fx.act.is_shadowed(i.call_args()[0]) => {
                 self.fwd_shadow_memalign(i)
@@ -303,84 +294,6 @@ impl Gen<'_> {
             let t = self.b.extract_value(r, k);
             self.vals.call_tape.insert(i, t);
         }
-    }
-
-    /// `malloc`/`calloc`/`realloc` of shadowed memory: a zeroed shadow per lane.
-    fn fwd_shadow_allocation(&mut self, i: Value, kind: CallKind) {
-        let i64t = self.fx.ctx.i64();
-        if matches!(kind, CallKind::Realloc) {
-            // `realloc` frees the old primal (its shadow stays until the reverse sweep
-            // replays the old allocation); the new shadow is released when `rev_realloc`
-            // has moved its adjoints back, as a `malloc`'s at its replay.
-            let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
-            let old = i.call_args()[a.ptr.expect("realloc takes a pointer")];
-            if self.fx.act.is_shadowed(old) {
-                let p = self.fwd_operand(old);
-                let gone = self.sup.rt(RtFn::ShadowPrimalFreed);
-                self.b.call_fn(gone, &[p]);
-            }
-        }
-        let c = self.clone_into_fwd(i);
-        let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
-        let args = c.call_args();
-        // The size operands by the allocator's table entry (`malloc(n)`, `calloc(k, n)`,
-        // `realloc(p, n)`, `__rust_realloc(p, old, align, n)` ...).
-        let (n, m) = ferrozyme_analysis::calls::alloc_size_operands(i, &args)
-            .expect("classified as an allocator with a size");
-        let n = self.b.int_cast(n, i64t);
-        let m = match m {
-            Some(m) => self.b.int_cast(m, i64t),
-            None => i64t.const_int(1),
-        };
-        // A scratch buffer that never leaves the function: the replay frees its shadow
-        // directly (`escape.rs`); any other is recorded for `runtime/ir/shadows.ll`.
-        let record = (!super::escape::stays_local(i)).then(|| self.sup.rt(RtFn::ShadowNew));
-        // A `realloc` of records holding pointers: the shadow pointers already stored move
-        // with the block (`rev_realloc` then moves the bytes back).
-        let keep = match kind {
-            CallKind::Realloc if holds_non_floats(&self.fx.types, i) => {
-                let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
-                let old = i.call_args()[a.ptr.expect("realloc takes a pointer")];
-                self.fx
-                    .act
-                    .is_shadowed(old)
-                    .then(|| (old, self.sup.rt(RtFn::ReallocFwdBytes)))
-            }
-            _ => None,
-        };
-        self.each_lane(|g| {
-            let s = g.b.call_fn(calloc, &[n, m]);
-            if let Some((old, copy)) = keep {
-                let so = g.fwd_shadow(old);
-                let bytes = g.b.mul(n, m);
-                g.b.call_fn(copy, &[so, s, bytes]);
-            }
-            if let Some(record) = record {
-                g.b.call_fn(record, &[c, s]);
-            }
-            g.lanes[g.lane].shadow.insert(i, s);
-        });
-    }
-
-    /// `posix_memalign(&p, a, n)` into a slot with a shadow: a zeroed shadow allocation per
-    /// lane goes into the slot's shadow (a pointer later read from `p` reads it there). The
-    /// shadow is kept under the call (`Key::Shadow`) for the reverse sweep to free.
-    fn fwd_shadow_memalign(&mut self, i: Value) {
-        let i64t = self.fx.ctx.i64();
-        let c = self.clone_into_fwd(i);
-        let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
-        let n = self.b.int_cast(alloc_size(c), i64t);
-        let slot = i.call_args()[0];
-        let ptr = self.fx.ctx.ptr();
-        let primal = self.b.load(ptr, c.call_args()[0], "memalign.primal");
-        let record = self.sup.rt(RtFn::ShadowNew);
-        self.each_lane(|g| {
-            let s = g.b.call_fn(calloc, &[n, i64t.const_int(1)]);
-            g.b.call_fn(record, &[primal, s]);
-            let ss = g.fwd_shadow(slot);
-            g.b.store(s, ss);
-            g.lanes[g.lane].shadow.insert(i, s);
-        });
     }
 
     /// Pointers loaded from shadowed memory by a masked load or gather: the same load of
@@ -559,13 +472,7 @@ impl Gen<'_> {
             CallKind::ReduceFMinMax => self.rev_reduce_minmax(i, &args),
             CallKind::Memset => self.rev_memset(&args),
             CallKind::Malloc | CallKind::Calloc => self.rev_free_shadow(i),
-            CallKind::PosixMemalign => {
-                if self.lanes[self.lane].shadow.contains_key(&i) {
-                    let s = self.fetch_shadow(i);
-                    let done = self.sup.rt(RtFn::ShadowReplayed);
-                    self.b.call_fn(done, &[s]);
-                }
-            }
+            CallKind::PosixMemalign => self.rev_memalign(i),
             CallKind::Realloc => self.rev_realloc(i, &args),
             CallKind::InactiveExternal if ferrozyme_analysis::input_calls::is_input_call(i) => {
                 self.rev_input(i)
@@ -628,56 +535,6 @@ impl Gen<'_> {
         for t in targets.iter().filter(|t| t.float) {
             self.rev_memset(&[t.ptr, i8t.const_int(0), i64t.const_int(t.bytes)]);
         }
-    }
-
-    /// Replaying an allocation: the reverse sweep is done with its shadow, which is freed
-    /// now if its primal was freed inside the gradient, later if a caller frees it, and
-    /// left to the user if the primal outlives the gradient (`runtime/ir/shadows.ll`).
-    fn rev_free_shadow(&mut self, i: Value) {
-        if self.fx.act.is_shadowed(i) && self.lanes[self.lane].shadow.contains_key(&i) {
-            let s = self.fetch_shadow(i);
-            let done = if super::escape::stays_local(i) {
-                let ptr = self.fx.ctx.ptr();
-                self.sup.libc("free", self.fx.ctx.void(), &[ptr])
-            } else {
-                self.sup.rt(RtFn::ShadowReplayed)
-            };
-            self.b.call_fn(done, &[s]);
-        }
-    }
-
-    /// `new = realloc(old, n)`: the adjoints of the bytes kept flow back to the old
-    /// shadow (`__fz_realloc_adj_*`), then the new shadow is released as at a `malloc`'s
-    /// replay (`rev_free_shadow`).
-    fn rev_realloc(&mut self, i: Value, args: &[Value]) {
-        if !(self.fx.act.is_shadowed(i) && self.lanes[self.lane].shadow.contains_key(&i)) {
-            return;
-        }
-        let i64t = self.fx.ctx.i64();
-        let snew = self.fetch_shadow(i);
-        let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
-        let sold = self.fetch_shadow(args[a.ptr.expect("realloc takes a pointer")]);
-        let n = self.fetch(args[a.size.expect("realloc takes a size")]);
-        let n = self.b.int_cast(n, i64t);
-        // As floats of the one type the memory holds, or byte for byte when it holds
-        // several or type analysis cannot tell (never as a guessed type: doubles added
-        // over float pairs lose the floats to denormal flushing under -ffast-math,
-        // tests/c/403).
-        // A tape stack's growth moves records of every type: byte for byte
-        // (`tape_move.rs`).
-        // Records holding pointers next to the floats: byte for byte too (the shadow's
-        // pointer slots must not be added as floats).
-        let fp = if super::tape_move::is_tape_move(i) || holds_non_floats(&self.fx.types, i) {
-            None
-        } else {
-            self.fx.types.memory_fp_type(i)
-        };
-        let f = self.sup.rt(match fp {
-            Some(fp) => RtFn::ReallocAdj(fp),
-            None => RtFn::ReallocAdjBytes,
-        });
-        self.b.call_fn(f, &[sold, snew, n]);
-        self.rev_free_shadow(i);
     }
 
     /// A call of a pure function: its combined derivative, which recomputes the primal,
@@ -758,7 +615,7 @@ impl Gen<'_> {
 /// Does the memory `p` points to hold pointers or integers next to its floats (as far as
 /// type analysis knows)? Then a `realloc` of it moves shadow bytes as they are, never adds
 /// them as floats (a shadow pointer added to another as a `double` is a wild pointer).
-fn holds_non_floats(types: &ferrozyme_analysis::types::TypeAnalysis, p: Value) -> bool {
+pub(super) fn holds_non_floats(types: &ferrozyme_analysis::types::TypeAnalysis, p: Value) -> bool {
     types.pointee_tree(p).iter().any(|(_, b)| b.is_not_float())
 }
 

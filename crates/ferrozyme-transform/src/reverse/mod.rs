@@ -62,6 +62,7 @@ mod fixed_tape;
 mod forward;
 mod forwarding;
 mod guarded_copy;
+mod heap_shadows;
 mod kept_destroy;
 pub(crate) mod memory;
 pub(crate) mod mixed;

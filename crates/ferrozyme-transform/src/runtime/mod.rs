@@ -95,16 +95,18 @@ pub enum RtFn {
     /// `void __fz_realloc_fwd_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes)`: the
     /// old shadow's kept bytes into the new one (memory holding pointers).
     ReallocFwdBytes,
-    /// `void __fz_shadow_new(ptr primal, ptr shadow)`: a heap allocation's new shadow.
+    /// `void __fz_shadow_new(ptr primal, ptr shadow, ptr dealloc)`: a heap allocation's
+    /// new shadow, released by `dealloc(shadow)` (null: `free`; `shadow_memory.rs`).
     ShadowNew,
-    /// `void __fz_shadow_replayed(ptr shadow)`: the reverse sweep is done with it.
+    /// `void __fz_shadow_replayed(ptr shadow, ptr dealloc)`: the reverse sweep is done
+    /// with it.
     ShadowReplayed,
     /// `void __fz_shadow_primal_freed(ptr primal)`: the primal is about to be freed.
     ShadowPrimalFreed,
-    /// `void __fz_shadow_free_given(ptr primal, ptr shadow)`: as `ShadowPrimalFreed`,
+    /// `void __fz_shadow_free_given(ptr primal, ptr shadow, ptr dealloc)`: as `ShadowPrimalFreed`,
     /// freeing `shadow` at once when the table does not record it (given memory).
     ShadowFreeGiven,
-    /// `void __fz_shadow_free_later(ptr primal, ptr shadow)`: a forward sweep frees the
+    /// `void __fz_shadow_free_later(ptr primal, ptr shadow, ptr dealloc)`: a forward sweep frees the
     /// primal; a shadow the table does not record is freed when the derivative settles.
     ShadowFreeLater,
     /// `void __fz_shadow_settle()`: after a top-level reverse-mode derivative.

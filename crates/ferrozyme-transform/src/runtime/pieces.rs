@@ -188,6 +188,7 @@ impl Piece {
                 "__fz_shadows_init",
                 "__fz_shadows_release",
                 "__fz_shadows_peek",
+                "__fz_shadow_dealloc",
                 "__fz_shadow_new",
                 "__fz_shadows_find",
                 "__fz_shadows_mark",

@@ -85,10 +85,10 @@ impl TangentGen<'_> {
                 let c = self.copy(i);
                 if self.fx.act.is_shadowed(args[0]) {
                     let i64t = self.fx.ctx.i64();
-                    let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
                     let n = self.b.int_cast(alloc_size(c), i64t);
                     for slot in self.tangent(args[0]) {
-                        let s = self.b.call_fn(calloc, &[n, i64t.const_int(1)]);
+                        let align = c.call_args()[1];
+                        let s = crate::shadow_memory::allocate_aligned(&self.b, self.sup, align, n);
                         self.b.store(s, slot);
                     }
                 }
@@ -278,12 +278,12 @@ impl TangentGen<'_> {
         }
     }
 
-    /// `malloc`/`calloc`/`new`: a zeroed shadow allocation per lane.
+    /// `malloc`/`calloc`/`new`: a zeroed shadow allocation per lane, by the primal's
+    /// allocator family (`shadow_memory.rs`).
     fn tangent_alloc(&mut self, i: Value) -> Vec<Value> {
         let i64t = self.fx.ctx.i64();
         let c = self.copy(i);
         let ca = c.call_args();
-        let calloc = self.sup.libc("calloc", self.fx.ctx.ptr(), &[i64t, i64t]);
         // The size operands by the allocator's table entry (`malloc(n)`, `calloc(k, n)`,
         // `aligned_alloc(a, n)`, `__rust_alloc(n, align)` ...).
         let (n, m) = ferrozyme_analysis::calls::alloc_size_operands(i, &ca)
@@ -294,7 +294,7 @@ impl TangentGen<'_> {
             None => i64t.const_int(1),
         };
         (0..self.width())
-            .map(|_| self.b.call_fn(calloc, &[n, m]))
+            .map(|_| crate::shadow_memory::allocate(&self.b, self.sup, i, c, (n, m)))
             .collect()
     }
 
@@ -314,18 +314,16 @@ impl TangentGen<'_> {
             .collect()
     }
 
-    /// `free`: the shadows are freed with the primal.
+    /// `free`: the shadows are freed with the primal, by its family's deallocator.
     fn tangent_free(&mut self, i: Value, _args: &[Value]) -> Option<Vec<Value>> {
-        self.copy(i);
+        let c = self.copy(i);
         let p = ferrozyme_analysis::calls::freed_pointer(i);
         if self.fx.act.is_shadowed(p) {
-            let free = self
-                .sup
-                .libc("free", self.fx.ctx.void(), &[self.fx.ctx.ptr()]);
+            let align = crate::shadow_memory::align_arg(i).map(|k| c.call_args()[k]);
             for s in self.tangent(p) {
                 // Run-time activity: not when the shadow is the primal (`free(NULL)`).
                 let s = self.runtime_guarded(p, s, s.ty().zero());
-                self.b.call_fn(free, &[s]);
+                crate::shadow_memory::release(&self.b, self.sup, i, s, align);
             }
         }
         None

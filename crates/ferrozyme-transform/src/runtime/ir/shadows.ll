@@ -13,13 +13,15 @@
 ;
 ; The table is per thread, reached through its own POSIX thread-specific key (see
 ; thread.ll for why not `thread_local`): { ptr entries, i64 len, i64 cap }, each entry
-; { ptr primal, ptr shadow, i64 flags } (24 bytes) with flags 1 = replayed, 2 = primal
+; { ptr primal, ptr shadow, i64 flags, ptr dealloc } (32 bytes) with flags 1 = replayed, 2 = primal
 ; freed, 4 = done, 8 = adopted (a shadow the gradient did not allocate, whose primal it
 ; freed in a forward sweep: freed when the derivative settles). Lookups go from the newest entry down: allocations are replayed in
 ; the reverse order of their creation, so the entry sought is almost always the last, and
 ; finished entries at the end are dropped. `__fz_shadow_settle`, called after each
 ; top-level reverse-mode derivative, drops the entries whose primal outlived it (the user's
-; now). An entry never found (recorded by another thread or another module) leaks its
+; now). `dealloc` releases the shadow: the primal's family's deallocator taking the pointer
+; alone (`operator delete`, `delete[]`, a thunk passing an aligned `new`'s alignment), or
+; null for `free` (ferrozyme-abi's allocator table). An entry never found (recorded by another thread or another module) leaks its
 ; shadow rather than risking a double free.
 
 declare i32 @pthread_once(ptr, ptr)
@@ -65,8 +67,21 @@ entry:
   ret ptr %p
 }
 
-; Records a new shadow `%s` of the primal allocation `%p`.
-define void @__fz_shadow_new(ptr %p, ptr %s) {
+; Releases the shadow %s with %d, or with `free` when %d is null.
+define void @__fz_shadow_dealloc(ptr %s, ptr %d) {
+entry:
+  %c = icmp eq ptr %d, null
+  br i1 %c, label %libc, label %own
+libc:
+  call void @free(ptr %s)
+  ret void
+own:
+  call void %d(ptr %s)
+  ret void
+}
+
+; Records a new shadow `%s` of the primal allocation `%p`, released by %d (null: free).
+define void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc) {
 entry:
   %none = icmp eq ptr %s, null
   br i1 %none, label %done, label %get
@@ -94,7 +109,7 @@ grow:
   %empty = icmp eq i64 %cap, 0
   %dbl = shl i64 %cap, 1
   %nc = select i1 %empty, i64 16, i64 %dbl
-  %bytes = mul i64 %nc, 24
+  %bytes = mul i64 %nc, 32
   %old = load ptr, ptr %t
   %nd = call ptr @realloc(ptr %old, i64 %bytes)
   %oom1 = icmp eq ptr %nd, null
@@ -105,13 +120,15 @@ grown:
   br label %put
 put:
   %d = load ptr, ptr %t
-  %off = mul i64 %len, 24
+  %off = mul i64 %len, 32
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   store ptr %p, ptr %e
   %es = getelementptr inbounds i8, ptr %e, i64 8
   store ptr %s, ptr %es
   %ef = getelementptr inbounds i8, ptr %e, i64 16
   store i64 0, ptr %ef
+  %ed = getelementptr inbounds i8, ptr %e, i64 24
+  store ptr %dealloc, ptr %ed
   %len1 = add i64 %len, 1
   store i64 %len1, ptr %lp
   br label %done
@@ -136,7 +153,7 @@ loop:
   br i1 %more, label %body, label %none
 body:
   %j = sub i64 %i, 1
-  %off = mul i64 %j, 24
+  %off = mul i64 %j, 32
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %fp = getelementptr inbounds i8, ptr %e, i64 16
   %f = load i64, ptr %fp
@@ -161,7 +178,7 @@ none:
 define void @__fz_shadows_mark(ptr %t, i64 %i, i64 %bit) {
 entry:
   %d = load ptr, ptr %t
-  %off = mul i64 %i, 24
+  %off = mul i64 %i, 32
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %fp = getelementptr inbounds i8, ptr %e, i64 16
   %f = load i64, ptr %fp
@@ -175,7 +192,9 @@ keep:
 release:
   %sp = getelementptr inbounds i8, ptr %e, i64 8
   %s = load ptr, ptr %sp
-  call void @free(ptr %s)
+  %dp = getelementptr inbounds i8, ptr %e, i64 24
+  %dl = load ptr, ptr %dp
+  call void @__fz_shadow_dealloc(ptr %s, ptr %dl)
   store i64 4, ptr %fp
   %lp = getelementptr inbounds i8, ptr %t, i64 8
   %len = load i64, ptr %lp
@@ -186,7 +205,7 @@ trim:
   br i1 %any, label %last, label %out
 last:
   %n1 = sub i64 %n, 1
-  %loff = mul i64 %n1, 24
+  %loff = mul i64 %n1, 32
   %lf = add i64 %loff, 16
   %lfp = getelementptr inbounds i8, ptr %d, i64 %lf
   %lflags = load i64, ptr %lfp
@@ -200,7 +219,7 @@ out:
 }
 
 ; The reverse sweep has replayed the allocation whose shadow is %s.
-define void @__fz_shadow_replayed(ptr %s) {
+define void @__fz_shadow_replayed(ptr %s, ptr %dealloc) {
 entry:
   %t = call ptr @__fz_shadows_peek()
   %none = icmp eq ptr %t, null
@@ -241,7 +260,7 @@ peek:
   %k1 = sub i64 %k, 1
   ; Marking may have dropped entries from the end; %k1 is below them.
   %d = load ptr, ptr %t
-  %off = mul i64 %k1, 24
+  %off = mul i64 %k1, 32
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %q = load ptr, ptr %e
   %fp = getelementptr inbounds i8, ptr %e, i64 16
@@ -269,12 +288,12 @@ entry:
 ; The primal %p, memory the function was given, is about to be freed, and %s is its
 ; shadow: a shadow this table records goes when its replay has happened too; one it does
 ; not (the caller's) is freed now, as Enzyme frees the shadow of freed duplicated memory.
-define void @__fz_shadow_free_given(ptr %p, ptr %s) {
+define void @__fz_shadow_free_given(ptr %p, ptr %s, ptr %dealloc) {
 entry:
   %h = call i1 @__fz_shadows_primal_gone(ptr %p)
   br i1 %h, label %done, label %own
 own:
-  call void @free(ptr %s)
+  call void @__fz_shadow_dealloc(ptr %s, ptr %dealloc)
   br label %done
 done:
   ret void
@@ -285,7 +304,7 @@ done:
 ; adopted: freed when the derivative settles, as Enzyme frees the shadow of freed
 ; duplicated memory. Each vector-mode lane calls this with its own shadow. Not when the
 ; shadow is the primal itself (run-time activity: constant memory).
-define void @__fz_shadow_free_later(ptr %p, ptr %s) {
+define void @__fz_shadow_free_later(ptr %p, ptr %s, ptr %dealloc) {
 entry:
   %same = icmp eq ptr %s, %p
   %null = icmp eq ptr %s, null
@@ -310,13 +329,13 @@ again:
   %known = icmp sge i64 %j, 0
   br i1 %known, label %done, label %adopt
 adopt:
-  call void @__fz_shadow_new(ptr %p, ptr %s)
+  call void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc)
   %t = call ptr @__fz_shadows_peek()
   %lp2 = getelementptr inbounds i8, ptr %t, i64 8
   %n = load i64, ptr %lp2
   %last = sub i64 %n, 1
   %d = load ptr, ptr %t
-  %off = mul i64 %last, 24
+  %off = mul i64 %last, 32
   %fo = add i64 %off, 16
   %fp = getelementptr inbounds i8, ptr %d, i64 %fo
   store i64 10, ptr %fp
@@ -344,7 +363,7 @@ loop:
   %more = icmp slt i64 %i, %len
   br i1 %more, label %body, label %end
 body:
-  %off = mul i64 %i, 24
+  %off = mul i64 %i, 32
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %fp = getelementptr inbounds i8, ptr %e, i64 16
   %f = load i64, ptr %fp
@@ -357,14 +376,16 @@ body:
 release:
   %sp = getelementptr inbounds i8, ptr %e, i64 8
   %sa = load ptr, ptr %sp
-  call void @free(ptr %sa)
+  %dp = getelementptr inbounds i8, ptr %e, i64 24
+  %da = load ptr, ptr %dp
+  call void @__fz_shadow_dealloc(ptr %sa, ptr %da)
   br label %skipit
 judge:
   br i1 %drop, label %skipit, label %keep
 keep:
-  %woff = mul i64 %w, 24
+  %woff = mul i64 %w, 32
   %we = getelementptr inbounds i8, ptr %d, i64 %woff
-  call void @llvm.memmove.p0.p0.i64(ptr %we, ptr %e, i64 24, i1 false)
+  call void @llvm.memmove.p0.p0.i64(ptr %we, ptr %e, i64 32, i1 false)
   %wk = add i64 %w, 1
   br label %step
 skipit:
@@ -384,14 +405,14 @@ declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
 
 ; What a derivative that is itself being differentiated calls instead (higher-order
 ; derivatives: `clone::preprocess`): no table, and a replayed shadow is freed at once.
-define void @__fz_shadow_new_plain(ptr %p, ptr %s) {
+define void @__fz_shadow_new_plain(ptr %p, ptr %s, ptr %dealloc) {
 entry:
   ret void
 }
 
-define void @__fz_shadow_replayed_plain(ptr %s) {
+define void @__fz_shadow_replayed_plain(ptr %s, ptr %dealloc) {
 entry:
-  call void @free(ptr %s)
+  call void @__fz_shadow_dealloc(ptr %s, ptr %dealloc)
   ret void
 }
 
@@ -400,13 +421,13 @@ entry:
   ret void
 }
 
-define void @__fz_shadow_free_given_plain(ptr %p, ptr %s) {
+define void @__fz_shadow_free_given_plain(ptr %p, ptr %s, ptr %dealloc) {
 entry:
-  call void @free(ptr %s)
+  call void @__fz_shadow_dealloc(ptr %s, ptr %dealloc)
   ret void
 }
 
-define void @__fz_shadow_free_later_plain(ptr %p, ptr %s) {
+define void @__fz_shadow_free_later_plain(ptr %p, ptr %s, ptr %dealloc) {
 entry:
   ret void
 }

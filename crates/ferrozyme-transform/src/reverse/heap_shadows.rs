@@ -1,0 +1,201 @@
+//! Shadows of the heap memory the differentiated code allocates and frees.
+//!
+//! * Forward sweep: each allocation (`malloc`, `calloc`, `realloc`, `new`, aligned
+//!   allocators, `posix_memalign`) gets a zeroed shadow per lane, made by the primal's
+//!   allocator family (`crate::shadow_memory`), and, unless the memory never leaves the
+//!   function (`escape.rs`), recorded in the runtime's shadow table with the function
+//!   that releases it (`runtime/ir/shadows.ll`). A free of the primal tells the table
+//!   (`ShadowFreeLater`, with the free's own family's deallocator for a shadow the
+//!   gradient was given).
+//! * Reverse sweep: replaying an allocation ends the reverse sweep's use of its shadow:
+//!   a local one is released at once by its family's deallocator; any other is marked
+//!   replayed, and the table releases it once its primal is freed too. `realloc` first
+//!   moves the adjoints of the kept bytes back to the old shadow.
+
+use ferrozyme_analysis::calls::{alloc_size, CallKind};
+use ferrozyme_llvm::Value;
+
+use super::calls::holds_non_floats;
+use super::Gen;
+use crate::common::Problem;
+use crate::runtime::RtFn;
+use crate::shadow_memory;
+
+impl Gen<'_> {
+    /// The function the runtime's table releases shadows of the memory `i` allocates or
+    /// frees with (null: `free`); `align`: the value of `i`'s alignment argument
+    /// (`shadow_memory::align_arg`) in the forward sweep.
+    fn shadow_deallocator(&mut self, i: Value, align: Option<Value>) -> Value {
+        match shadow_memory::deallocator(self.sup, i, align) {
+            Ok(d) => d,
+            Err(shadow_memory::DynamicAlignment) => {
+                let callee = i.called_value().name();
+                self.report(Some(i), Problem::DynamicShadowAlignment { callee });
+                self.fx.ctx.ptr().zero()
+            }
+        }
+    }
+
+    /// `malloc`/`calloc`/`realloc` of shadowed memory: a zeroed shadow per lane.
+    pub(super) fn fwd_shadow_allocation(&mut self, i: Value, kind: CallKind) {
+        let i64t = self.fx.ctx.i64();
+        if matches!(kind, CallKind::Realloc) {
+            // `realloc` frees the old primal (its shadow stays until the reverse sweep
+            // replays the old allocation); the new shadow is released when `rev_realloc`
+            // has moved its adjoints back, as a `malloc`'s at its replay.
+            let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
+            let old = i.call_args()[a.ptr.expect("realloc takes a pointer")];
+            if self.fx.act.is_shadowed(old) {
+                let p = self.fwd_operand(old);
+                let gone = self.sup.rt(RtFn::ShadowPrimalFreed);
+                self.b.call_fn(gone, &[p]);
+            }
+        }
+        let c = self.clone_into_fwd(i);
+        let args = c.call_args();
+        // The size operands by the allocator's table entry (`malloc(n)`, `calloc(k, n)`,
+        // `realloc(p, n)`, `__rust_realloc(p, old, align, n)` ...).
+        let (n, m) = ferrozyme_analysis::calls::alloc_size_operands(i, &args)
+            .expect("classified as an allocator with a size");
+        let n = self.b.int_cast(n, i64t);
+        let m = match m {
+            Some(m) => self.b.int_cast(m, i64t),
+            None => i64t.const_int(1),
+        };
+        // A scratch buffer that never leaves the function: the replay frees its shadow
+        // directly (`escape.rs`); any other is recorded for `runtime/ir/shadows.ll`.
+        let record = (!super::escape::stays_local(i)).then(|| {
+            let align = shadow_memory::align_arg(i).map(|k| args[k]);
+            let dealloc = self.shadow_deallocator(i, align);
+            (self.sup.rt(RtFn::ShadowNew), dealloc)
+        });
+        // A `realloc` of records holding pointers: the shadow pointers already stored move
+        // with the block (`rev_realloc` then moves the bytes back).
+        let keep = match kind {
+            CallKind::Realloc if holds_non_floats(&self.fx.types, i) => {
+                let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
+                let old = i.call_args()[a.ptr.expect("realloc takes a pointer")];
+                self.fx
+                    .act
+                    .is_shadowed(old)
+                    .then(|| (old, self.sup.rt(RtFn::ReallocFwdBytes)))
+            }
+            _ => None,
+        };
+        self.each_lane(|g| {
+            let s = shadow_memory::allocate(&g.b, g.sup, i, c, (n, m));
+            if let Some((old, copy)) = keep {
+                let so = g.fwd_shadow(old);
+                let bytes = g.b.mul(n, m);
+                g.b.call_fn(copy, &[so, s, bytes]);
+            }
+            if let Some((record, dealloc)) = record {
+                g.b.call_fn(record, &[c, s, dealloc]);
+            }
+            g.lanes[g.lane].shadow.insert(i, s);
+        });
+    }
+
+    /// `posix_memalign(&p, a, n)` into a slot with a shadow: a zeroed shadow allocation per
+    /// lane, as aligned as the primal (`shadow_memory::allocate_aligned`), goes into the
+    /// slot's shadow (a pointer later read from `p` reads it there). The shadow is kept
+    /// under the call (`Key::Shadow`) for the reverse sweep to free.
+    pub(super) fn fwd_shadow_memalign(&mut self, i: Value) {
+        let (i64t, ptr) = (self.fx.ctx.i64(), self.fx.ctx.ptr());
+        let c = self.clone_into_fwd(i);
+        let n = self.b.int_cast(alloc_size(c), i64t);
+        let slot = i.call_args()[0];
+        let primal = self.b.load(ptr, c.call_args()[0], "memalign.primal");
+        let record = self.sup.rt(RtFn::ShadowNew);
+        let null = ptr.zero();
+        self.each_lane(|g| {
+            let s = shadow_memory::allocate_aligned(&g.b, g.sup, c.call_args()[1], n);
+            g.b.call_fn(record, &[primal, s, null]);
+            let ss = g.fwd_shadow(slot);
+            g.b.store(s, ss);
+            g.lanes[g.lane].shadow.insert(i, s);
+        });
+    }
+
+    /// A forward sweep's free of shadowed memory `q` by the call `i`: the primal memory
+    /// goes now; its shadow when the reverse sweep is done with it too, or (memory the
+    /// gradient was given) when the derivative settles, by the free's family's
+    /// deallocator (`runtime/ir/shadows.ll`).
+    pub(super) fn fwd_free_shadowed(&mut self, i: Value, q: Value) {
+        let p = self.fwd_operand(q);
+        let later = self.sup.rt(RtFn::ShadowFreeLater);
+        let align = shadow_memory::align_arg(i).map(|k| self.fwd_operand(i.call_args()[k]));
+        let dealloc = self.shadow_deallocator(i, align);
+        self.each_lane(|g| {
+            let s = g.fwd_shadow(q);
+            g.b.call_fn(later, &[p, s, dealloc]);
+        });
+        self.clone_into_fwd(i);
+    }
+
+    /// Replaying `posix_memalign`: the table releases its shadow once its primal is freed
+    /// too.
+    pub(super) fn rev_memalign(&mut self, i: Value) {
+        if self.lanes[self.lane].shadow.contains_key(&i) {
+            let s = self.fetch_shadow(i);
+            let done = self.sup.rt(RtFn::ShadowReplayed);
+            let null = self.fx.ctx.ptr().zero();
+            self.b.call_fn(done, &[s, null]);
+        }
+    }
+
+    /// Replaying an allocation: the reverse sweep is done with its shadow, which is freed
+    /// now if its primal was freed inside the gradient, later if a caller frees it, and
+    /// left to the user if the primal outlives the gradient (`runtime/ir/shadows.ll`).
+    /// Either way by its allocator family's deallocator.
+    pub(super) fn rev_free_shadow(&mut self, i: Value) {
+        if !(self.fx.act.is_shadowed(i) && self.lanes[self.lane].shadow.contains_key(&i)) {
+            return;
+        }
+        let s = self.fetch_shadow(i);
+        let align = shadow_memory::align_arg(i).map(|k| self.fetch(i.call_args()[k]));
+        if super::escape::stays_local(i) {
+            shadow_memory::release(&self.b, self.sup, i, s, align);
+        } else {
+            let done = self.sup.rt(RtFn::ShadowReplayed);
+            // A dynamic alignment was reported by the forward sweep.
+            let dealloc = shadow_memory::deallocator(self.sup, i, align)
+                .unwrap_or_else(|_| self.fx.ctx.ptr().zero());
+            self.b.call_fn(done, &[s, dealloc]);
+        }
+    }
+
+    /// `new = realloc(old, n)`: the adjoints of the bytes kept flow back to the old
+    /// shadow (`__fz_realloc_adj_*`), then the new shadow is released as at a `malloc`'s
+    /// replay (`rev_free_shadow`).
+    pub(super) fn rev_realloc(&mut self, i: Value, args: &[Value]) {
+        if !(self.fx.act.is_shadowed(i) && self.lanes[self.lane].shadow.contains_key(&i)) {
+            return;
+        }
+        let i64t = self.fx.ctx.i64();
+        let snew = self.fetch_shadow(i);
+        let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
+        let sold = self.fetch_shadow(args[a.ptr.expect("realloc takes a pointer")]);
+        let n = self.fetch(args[a.size.expect("realloc takes a size")]);
+        let n = self.b.int_cast(n, i64t);
+        // As floats of the one type the memory holds, or byte for byte when it holds
+        // several or type analysis cannot tell (never as a guessed type: doubles added
+        // over float pairs lose the floats to denormal flushing under -ffast-math,
+        // tests/c/403).
+        // A tape stack's growth moves records of every type: byte for byte
+        // (`tape_move.rs`).
+        // Records holding pointers next to the floats: byte for byte too (the shadow's
+        // pointer slots must not be added as floats).
+        let fp = if super::tape_move::is_tape_move(i) || holds_non_floats(&self.fx.types, i) {
+            None
+        } else {
+            self.fx.types.memory_fp_type(i)
+        };
+        let f = self.sup.rt(match fp {
+            Some(fp) => RtFn::ReallocAdj(fp),
+            None => RtFn::ReallocAdjBytes,
+        });
+        self.b.call_fn(f, &[sold, snew, n]);
+        self.rev_free_shadow(i);
+    }
+}
