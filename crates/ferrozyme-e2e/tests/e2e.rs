@@ -117,7 +117,7 @@ const ASAN_PROGRAMS: &[&str] = &[
     "501_split_tape_markers",
     "1333_arena_chunks_kept_across_calls",
     // C++ (`cxx/`): shadows of `operator new` released by `operator delete`.
-    "cxx/469_counting_operator_new",
+    "cxx/467_enzyme_sugar_class_results",
     "cxx/472_vector_push_back_shadows",
 ];
 
