@@ -453,6 +453,12 @@ pub const ALLOCATOR_ATTR: &str = "ferrozyme-allocator-size";
 /// the index of the pointer argument.
 pub const DEALLOCATOR_ATTR: &str = "ferrozyme-deallocator-ptr";
 
+/// The string function attribute on the allocation function of an
+/// `__enzyme_allocation_like` registration whose deallocator takes the pointer alone: the
+/// deallocator's name. Shadows of its memory are then made by the allocator itself and
+/// released by that deallocator (ferrozyme-transform's `shadow_memory.rs`).
+pub const ALLOCATOR_DEALLOC_ATTR: &str = "ferrozyme-allocator-dealloc";
+
 /// The string function attribute (Enzyme's own spelling, also what
 /// `__enzyme_function_like` sets) saying a function behaves like the known function named
 /// by its value (`"free"`, `"malloc"`, `"sin"` ...).

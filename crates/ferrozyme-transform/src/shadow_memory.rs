@@ -10,11 +10,13 @@
 //!
 //! * [`allocate`]: the shadow of an allocation whose family asks for it
 //!   ([`ferrozyme_abi::AllocFn::shadow_from_same_call`]: `operator new` in every form, the
-//!   aligned C allocators) is a second call of the same function with the same arguments,
-//!   zeroed; the C library's plain allocators keep `calloc` (the same family, no memset);
+//!   aligned C allocators; an `__enzyme_allocation_like` registration whose deallocator
+//!   takes the pointer alone) is a second call of the same function with the same
+//!   arguments, zeroed; the C library's plain allocators keep `calloc` (the same family,
+//!   no memset);
 //! * [`release`]: a shadow is released by its family's deallocator taking the pointer
-//!   (`_ZdlPv`, `_ZdaPv`, or the aligned forms with the primal's alignment), `free` for
-//!   the C library's and Rust's;
+//!   (`_ZdlPv`, `_ZdaPv`, or the aligned forms with the primal's alignment; a
+//!   registration's deallocator), `free` for the C library's and Rust's;
 //! * [`deallocator`]: the same as a `void(ptr)` function for the runtime's shadow table
 //!   (`runtime/ir/shadows.ll`), which releases shadows later, when both their replay and
 //!   their primal's free have happened: null for `free`, the deallocator itself, or a
@@ -28,6 +30,17 @@ use ferrozyme_llvm::{Builder, Value};
 
 use crate::services::Support;
 
+/// The deallocator of an `__enzyme_allocation_like` registration that takes the pointer
+/// alone, when `call` calls its allocator or that deallocator: shadows of the allocator's
+/// memory are its own blocks.
+fn registered_deallocator(sup: &Support, call: Value) -> Option<Value> {
+    let f = call.called_function()?;
+    if let Some(name) = f.string_fn_attr(ferrozyme_abi::ALLOCATOR_DEALLOC_ATTR) {
+        return sup.module.function(&name);
+    }
+    (f.has_string_fn_attr(ferrozyme_abi::DEALLOCATOR_ATTR) && f.params().len() == 1).then_some(f)
+}
+
 /// The zeroed shadow, `n * m` bytes, of the allocation `orig` (the original call), whose
 /// copy in the generated code is `copy`.
 pub(crate) fn allocate(
@@ -39,7 +52,9 @@ pub(crate) fn allocate(
 ) -> Value {
     let ctx = b.context();
     let i64t = ctx.i64();
-    if ferrozyme_analysis::calls::alloc_fn(orig).is_some_and(|a| a.shadow_from_same_call()) {
+    if ferrozyme_analysis::calls::alloc_fn(orig).is_some_and(|a| a.shadow_from_same_call())
+        || registered_deallocator(sup, orig).is_some()
+    {
         // A call, also where the primal is an `invoke` (a failing `new` throws from the
         // shadow's call as it would have from the primal's).
         let s = b.call(
@@ -85,6 +100,9 @@ pub(crate) fn release(
 ) -> Value {
     let ctx = b.context();
     let (void, ptr) = (ctx.void(), ctx.ptr());
+    if let Some(f) = registered_deallocator(sup, call) {
+        return b.call_fn(f, &[s]);
+    }
     let dealloc = ferrozyme_analysis::calls::alloc_fn(call).and_then(|a| a.shadow_deallocator());
     match (dealloc, align) {
         (Some(d), Some(a)) if d.aligned => {
@@ -119,6 +137,9 @@ pub(crate) fn deallocator(
     let m = sup.module;
     let ctx = m.context();
     let (void, ptr) = (ctx.void(), ctx.ptr());
+    if let Some(f) = registered_deallocator(sup, call) {
+        return Ok(f);
+    }
     let Some(d) = ferrozyme_analysis::calls::alloc_fn(call).and_then(|a| a.shadow_deallocator())
     else {
         return Ok(ptr.zero());

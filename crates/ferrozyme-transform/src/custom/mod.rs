@@ -374,6 +374,10 @@ fn read_allocation_like(name: &str, items: &[Value]) -> Result<(), Diagnostic> {
     }
     alloc.add_string_fn_attr(ALLOCATOR_ATTR, &size.to_string());
     dealloc.add_string_fn_attr(DEALLOCATOR_ATTR, &ptr_index.to_string());
+    if indices.len() == 1 {
+        // The shadows can be the allocator's own blocks: the deallocator needs nothing else.
+        alloc.add_string_fn_attr(ferrozyme_abi::ALLOCATOR_DEALLOC_ATTR, &dealloc.name());
+    }
     for f in [alloc, dealloc] {
         f.remove_fn_attr("alwaysinline");
         f.add_fn_attr("noinline");
