@@ -76,7 +76,10 @@ impl EntryPoint {
     pub fn reads_arguments(self) -> bool {
         matches!(
             self,
-            EntryPoint::Autodiff | EntryPoint::Fwddiff | EntryPoint::AugmentFwd | EntryPoint::Reverse
+            EntryPoint::Autodiff
+                | EntryPoint::Fwddiff
+                | EntryPoint::AugmentFwd
+                | EntryPoint::Reverse
         )
     }
 }

@@ -268,10 +268,12 @@ public:
       TraverseDecl(D);
     return true;
   }
-  // Template instantiations are made at the end of the translation unit; the code
-  // generator emits them after this consumer has seen the unit.
+  // C++ template instantiations are made at the end of the translation unit; the code
+  // generator emits them after this consumer has seen the unit. (C has none: its
+  // functions were all seen one by one.)
   void HandleTranslationUnit(ASTContext &C) override {
-    TraverseDecl(C.getTranslationUnitDecl());
+    if (C.getLangOpts().CPlusPlus)
+      TraverseDecl(C.getTranslationUnitDecl());
   }
 
   bool VisitCallExpr(CallExpr *CE) {

@@ -191,7 +191,10 @@ impl Reader<'_> {
                 let paired = self.rest.last_starts_pair();
                 match s0 {
                     Some(s0) if paired && marker_of(s0).is_none() => {
-                        let s1 = self.rest.next().expect("invariant: a pair has two operands");
+                        let s1 = self
+                            .rest
+                            .next()
+                            .expect("invariant: a pair has two operands");
                         if !(types_compatible(s0, pty) && types_compatible(s1, pty1)) {
                             return Err(self.tangent_error(k, lane, width));
                         }
