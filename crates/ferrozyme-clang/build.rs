@@ -71,6 +71,22 @@ fn embed_headers(out: &Path) {
     std::fs::write(out.join("headers.inc"), inc).unwrap();
 }
 
+/// `$OUT_DIR/hooks.inc`: ferrozyme-abi's entry-point names in its order (matched by
+/// substring, most specific first), each with whether its calls pass the differentiated
+/// function's arguments, and the tag the plugin appends to such a hook's name when an
+/// argument is a value passed as two registers (clang_plugin.cpp's `describeHookCall`).
+fn hook_table(out: &Path) {
+    let mut inc = String::new();
+    for (name, e) in ferrozyme_abi::ENTRY_POINTS {
+        inc.push_str(&format!("{{\"{name}\", {}}},\n", e.reads_arguments()));
+    }
+    inc.push_str(&format!(
+        "#define FERROZYME_ARG_LAYOUT_TAG \"{}\"\n",
+        ferrozyme_abi::ARG_LAYOUT_TAG
+    ));
+    std::fs::write(out.join("hooks.inc"), inc).unwrap();
+}
+
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(clang_frontend)");
     let cfg = llvm_config();
@@ -89,6 +105,7 @@ fn main() {
     };
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
     embed_headers(&out);
+    hook_table(&out);
     build.include(&out);
     build.compile("ferrozyme_clang_cpp");
     println!("cargo:rustc-link-arg={}", lib.display());

@@ -71,6 +71,28 @@ pub const ENTRY_POINTS: &[(&str, EntryPoint)] = &[
     ("__enzyme_error_estimate", EntryPoint::ErrorEstimate),
 ];
 
+impl EntryPoint {
+    /// Does a call of this entry point pass the differentiated function's arguments, each
+    /// with its marker and shadows (what the clang plugin describes, see
+    /// [`ARG_LAYOUT_TAG`])?
+    pub fn reads_arguments(self) -> bool {
+        matches!(
+            self,
+            EntryPoint::Autodiff
+                | EntryPoint::Fwddiff
+                | EntryPoint::AugmentFwd
+                | EntryPoint::Reverse
+        )
+    }
+}
+
+/// What the clang plugin appends to the name of a hook it calls with a value the x86-64
+/// ABI passes as two operands (`double _Complex`, a struct of two doubles), followed by
+/// one digit per source argument after the function: `2` for such a value, `1` for any
+/// other (ferrozyme-clang's `clang_plugin.cpp`, ferrozyme-transform's
+/// `request/reader/two_part.rs`).
+pub const ARG_LAYOUT_TAG: &str = ".fzargs.";
+
 /// Enzyme entry points Ferrozyme does not implement, with the reason: a call is a
 /// compile-time error naming it (never a call left for the linker or a JIT to fail on).
 pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[

@@ -26,11 +26,20 @@
 //     <enzyme/checkpoint_schedule.h>), which the pass turns into a checkpointed loop
 //     (ferrozyme-transform checkpoint/marked.rs). `ferrozyme cc` loads this library for
 //     them with `-fplugin-arg-ferrozyme-no-pass` (it runs the pass itself).
+//   * A hook call (`__enzyme_autodiff`, `__enzyme_fwddiff`, ...) with an argument that the
+//     x86-64 ABI passes as two registers (`double _Complex`, `std::complex<double>`,
+//     `struct { double x, y; }`) calls the hook under a name that says which source
+//     argument is such a value (`__enzyme_fwddiff.fzargs.122`: ferrozyme-abi's
+//     ARG_LAYOUT_TAG, then one digit per argument after the function), so the pass reads
+//     `z, dz` as the user wrote them instead of one register at a time
+//     (ferrozyme-transform request/reader/two_part.rs).
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Pragma.h"
@@ -49,6 +58,7 @@
 
 #include <dlfcn.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -150,6 +160,166 @@ void addHeaderDir(CompilerInstance &CI) {
         DirectoryLookup(*D, SrcMgr::C_System, /*isFramework=*/false));
 }
 
+// ---------------------------------------------------------------------------------------
+// Hook calls with arguments passed as two registers.
+
+// ferrozyme-abi's entry points, in its order (matched by substring, most specific first),
+// and whether a call of each passes the differentiated function's arguments.
+struct HookName {
+  const char *Name;
+  bool ReadsArguments;
+};
+const HookName HookNames[] = {
+#include "hooks.inc"
+};
+
+bool readsArguments(llvm::StringRef Name) {
+  for (const HookName &H : HookNames)
+    if (Name.contains(H.Name))
+      return H.ReadsArguments;
+  return false;
+}
+
+// Can a field of type `T` at bit offset `Off` sit in a record the x86-64 ABI passes in
+// two registers? Not a misaligned one, an x87 `long double` or a 16-byte scalar or vector
+// (`__m128d`, `__float128`: the record is then one operand or in memory).
+bool fitsTwoRegisters(const ASTContext &Ctx, QualType T, uint64_t Off) {
+  T = T.getCanonicalType();
+  if (T->isDependentType() || T->isIncompleteType())
+    return false;
+  if (Off % Ctx.getTypeAlign(T) != 0)
+    return false;
+  if (const auto *AT = Ctx.getAsConstantArrayType(T)) {
+    uint64_t Elt = Ctx.getTypeSize(AT->getElementType());
+    for (uint64_t I = 0; I < AT->getZExtSize(); I++)
+      if (!fitsTwoRegisters(Ctx, AT->getElementType(), Off + I * Elt))
+        return false;
+    return true;
+  }
+  if (const auto *CT = T->getAs<ComplexType>())
+    return fitsTwoRegisters(Ctx, CT->getElementType(), Off) &&
+           fitsTwoRegisters(Ctx, CT->getElementType(),
+                            Off + Ctx.getTypeSize(CT->getElementType()));
+  if (const RecordDecl *RD = T->getAsRecordDecl()) {
+    RD = RD->getDefinition();
+    if (!RD || RD->isInvalidDecl())
+      return false;
+    const ASTRecordLayout &L = Ctx.getASTRecordLayout(RD);
+    if (const auto *CXX = dyn_cast<CXXRecordDecl>(RD)) {
+      if (CXX->isDynamicClass())
+        return false;
+      for (const CXXBaseSpecifier &B : CXX->bases()) {
+        const CXXRecordDecl *BD = B.getType()->getAsCXXRecordDecl();
+        if (!BD || B.isVirtual() ||
+            !fitsTwoRegisters(Ctx, B.getType(),
+                              Off + Ctx.toBits(L.getBaseClassOffset(BD))))
+          return false;
+      }
+    }
+    for (const FieldDecl *F : RD->fields())
+      if (!F->isBitField() &&
+          !fitsTwoRegisters(Ctx, F->getType(), Off + L.getFieldOffset(F->getFieldIndex())))
+        return false;
+    return true;
+  }
+  if (T->isRealFloatingType() &&
+      &Ctx.getFloatTypeSemantics(T) == &llvm::APFloat::x87DoubleExtended())
+    return false;
+  return Ctx.getTypeSize(T) <= 64 || T->isIntegerType();
+}
+
+// Does the x86-64 System V ABI pass a value of type `T` as two operands (two registers
+// of eight bytes, or on the stack in memory once the registers run out, which the pass
+// sees as one `byval` operand)? A `double _Complex` or a record of 9 to 16 bytes that
+// can go in registers; a `float _Complex` is one `<2 x float>`, a `long double _Complex`
+// and larger records are in memory.
+bool passedAsTwo(const ASTContext &Ctx, QualType T) {
+  const llvm::Triple &TT = Ctx.getTargetInfo().getTriple();
+  if (TT.getArch() != llvm::Triple::x86_64 || TT.isOSWindows())
+    return false;
+  T = T.getCanonicalType();
+  if (!T->isAnyComplexType() && !T->isRecordType())
+    return false;
+  if (T->isIncompleteType() || T->isDependentType())
+    return false;
+  uint64_t Size = Ctx.getTypeSize(T);
+  if (Size <= 64 || Size > 128)
+    return false;
+  if (const RecordDecl *RD = T->getAsRecordDecl())
+    if (!RD->getDefinition() || !RD->getDefinition()->canPassInRegisters())
+      return false;
+  return fitsTwoRegisters(Ctx, T, 0);
+}
+
+// Renames the hook of each hook call with such an argument (see the file's opening).
+class TwoPartArguments final : public ASTConsumer,
+                               public RecursiveASTVisitor<TwoPartArguments> {
+  ASTContext *Ctx = nullptr;
+  // The renamed declarations, by name, made once each.
+  std::map<std::string, FunctionDecl *> Renamed;
+
+public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  void Initialize(ASTContext &C) override { Ctx = &C; }
+
+  bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    for (Decl *D : DG)
+      TraverseDecl(D);
+    return true;
+  }
+  // C++ template instantiations are made at the end of the translation unit; the code
+  // generator emits them after this consumer has seen the unit. (C has none: its
+  // functions were all seen one by one.)
+  void HandleTranslationUnit(ASTContext &C) override {
+    if (C.getLangOpts().CPlusPlus)
+      TraverseDecl(C.getTranslationUnitDecl());
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    FunctionDecl *FD = CE->getDirectCallee();
+    auto *Ref = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
+    if (!FD || !Ref || !FD->getIdentifier() || !readsArguments(FD->getName()) ||
+        FD->hasBody() || FD->getName().contains(FERROZYME_ARG_LAYOUT_TAG) ||
+        CE->getNumArgs() < 2)
+      return true;
+    std::string Digits;
+    bool Any = false;
+    for (unsigned I = 1; I < CE->getNumArgs(); I++) {
+      const Expr *A = CE->getArg(I);
+      bool Two = !A->isTypeDependent() && passedAsTwo(*Ctx, A->getType());
+      Digits += Two ? '2' : '1';
+      Any |= Two;
+    }
+    if (!Any)
+      return true;
+    Ref->setDecl(renamed(FD, FD->getName().str() + FERROZYME_ARG_LAYOUT_TAG + Digits));
+    return true;
+  }
+
+private:
+  // A declaration of hook `FD` whose symbol is `Label` (its own type and parameters).
+  FunctionDecl *renamed(FunctionDecl *FD, const std::string &Label) {
+    FunctionDecl *&New = Renamed[Label];
+    if (New)
+      return New;
+    SourceLocation Loc = FD->getLocation();
+    New = FunctionDecl::Create(*Ctx, FD->getDeclContext(), Loc, Loc, FD->getDeclName(),
+                               FD->getType(), FD->getTypeSourceInfo(), SC_Extern);
+    New->setImplicit(true);
+    llvm::SmallVector<ParmVarDecl *, 4> Params;
+    for (ParmVarDecl *P : FD->parameters()) {
+      ParmVarDecl *Q = ParmVarDecl::Create(*Ctx, New, Loc, Loc, nullptr, P->getType(),
+                                           P->getTypeSourceInfo(), SC_None, nullptr);
+      Q->setScopeInfo(0, Params.size());
+      Params.push_back(Q);
+    }
+    New->setParams(Params);
+    New->addAttr(AsmLabelAttr::CreateImplicit(*Ctx, Label));
+    return New;
+  }
+};
+
 // `-fplugin-arg-ferrozyme-no-pass` (or `-Xclang -plugin-arg-ferrozyme -Xclang
 // attributes-only`): only the source attributes and loop annotations below, no pass and no
 // header folder (what `ferrozyme cc` loads the library for: it runs the pass itself).
@@ -160,7 +330,7 @@ protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
     if (NoPass)
-      return std::make_unique<ASTConsumer>();
+      return std::make_unique<TwoPartArguments>();
     addHeaderDir(CI);
     if (!Pass) {
       DiagnosticsEngine &D = CI.getDiagnostics();
@@ -172,11 +342,11 @@ protected:
     }
     for (const auto &P : CI.getPassPlugins())
       if (sameFile(P->getFilename().str(), Pass->getFilename().str()))
-        return std::make_unique<ASTConsumer>(); // -fpass-plugin named it too
+        return std::make_unique<TwoPartArguments>(); // -fpass-plugin named it too
     llvm::PassPlugin *PP = &*Pass;
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
         [PP](llvm::PassBuilder &PB) { PP->registerPassBuilderCallbacks(PB); });
-    return std::make_unique<ASTConsumer>();
+    return std::make_unique<TwoPartArguments>();
   }
   bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &Args) override {
     for (const auto &A : Args)

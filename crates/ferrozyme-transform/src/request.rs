@@ -20,13 +20,13 @@ mod reader;
 pub use call_markers::{marker_name, marker_of};
 pub(crate) use hook_target::{body_elsewhere, strip_casts};
 
-use call_markers::split_call_markers;
+use call_markers::{split_call_markers, split_call_markers_at};
 use ferrozyme_abi::Marker;
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_llvm::{DiagKind, Diagnostic, Type, Value};
 use hook_target::hook_function;
 pub use reader::ByRefArg;
-use reader::{ByRef, Reader};
+use reader::{layout, pair_starts, ByRef, Operands, Reader};
 
 /// How a call passes the shadows of one argument.
 #[derive(Clone, Debug)]
@@ -263,11 +263,20 @@ fn parse_order(
 ) -> Result<(AutodiffCall, Vec<ByRefArg>), Diagnostic> {
     let err = make_err(call, caller_name);
     let (func, ops) = hook_function(call, caller_name, &err)?;
-    let (opts, ops) = split_call_markers(ops, &err)?;
+    let (opts, kept) = split_call_markers_at(&ops, &err)?;
     check_call_options(&opts, func, mode, &err)?;
     let in_memory = (0..call.num_call_args())
         .filter_map(|k| call.call_byval_type(k).map(|t| (call.operand(k), t)))
         .collect();
+    let hook = call.called_function().map(|f| f.name()).unwrap_or_default();
+    let starts = match layout(&hook) {
+        Some(digits) => pair_starts(&ops, digits, &in_memory, &err)?,
+        None => vec![false; ops.len()],
+    };
+    let ops = Operands::new(
+        kept.iter().map(|&i| ops[i]).collect(),
+        kept.iter().map(|&i| starts[i]).collect(),
+    );
     let mut r = Reader::new(ops, &err, func, mode, &opts, byref, in_memory);
     let (width, primal_return) = r.leading()?;
     let params = func.params();

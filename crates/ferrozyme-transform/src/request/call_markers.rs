@@ -43,12 +43,21 @@ pub(super) fn split_call_markers(
     ops: Vec<Value>,
     err: &ErrFn<'_>,
 ) -> Result<(CallOptions, Vec<Value>), Diagnostic> {
+    let (opts, kept) = split_call_markers_at(&ops, err)?;
+    Ok((opts, kept.into_iter().map(|i| ops[i]).collect()))
+}
+
+/// [`split_call_markers`], giving the positions in `ops` of the operands that remain.
+pub(super) fn split_call_markers_at(
+    ops: &[Value],
+    err: &ErrFn<'_>,
+) -> Result<(CallOptions, Vec<usize>), Diagnostic> {
     let mut opts = CallOptions::default();
     let mut rest = Vec::with_capacity(ops.len());
-    let mut it = ops.into_iter();
-    while let Some(v) = it.next() {
+    let mut it = ops.iter().copied().enumerate();
+    while let Some((i, v)) = it.next() {
         let Some(name) = marker_name(v) else {
-            rest.push(v);
+            rest.push(i);
             continue;
         };
         if let Some(why) = unsupported_marker(&name) {
@@ -58,11 +67,11 @@ pub(super) fn split_call_markers(
             ));
         }
         let Some(m) = call_marker(&name) else {
-            rest.push(v);
+            rest.push(i);
             continue;
         };
         let mut operand = || {
-            it.next().ok_or_else(|| {
+            it.next().map(|(_, v)| v).ok_or_else(|| {
                 err(
                     format!("`{name}` must be followed by a value"),
                     "write enzyme_allocated, <bytes> and enzyme_tape, <pointer>",

@@ -6,12 +6,18 @@
 //! before it (`enzyme_dup` at the start), as Enzyme reads them. `enzyme_byref, N` before
 //! an argument passes its value by reference: `byref_args.rs` replaces the pointer by a
 //! load of the parameter's type before the calls are planned ([`ByRef::Pointers`] reads
-//! them for it); afterwards the reader checks N against the parameter's size.
+//! them for it); afterwards the reader checks N against the parameter's size. A value the
+//! ABI passed as two operands (`double _Complex`, as the clang plugin describes the call)
+//! is read as two parameters with one marker (`two_part.rs`).
+
+mod two_part;
 
 use ferrozyme_abi::Marker;
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::hash::HashMap;
 use ferrozyme_llvm::{Diagnostic, Opcode, Type, Value};
+
+pub(super) use two_part::{layout, pair_starts, Operands};
 
 use super::{
     default_activity, marker_of, strip_casts, CallArg, CallOptions, ErrFn, Mode, Shadow, MAX_WIDTH,
@@ -37,7 +43,7 @@ pub struct ByRefArg {
 
 /// The operands of a hook call after the function, read left to right.
 pub(super) struct Reader<'a> {
-    rest: std::iter::Peekable<std::vec::IntoIter<Value>>,
+    rest: Operands,
     err: &'a ErrFn<'a>,
     /// The differentiated function's name, for messages.
     fname: String,
@@ -45,7 +51,7 @@ pub(super) struct Reader<'a> {
     mode: Mode,
     opts: &'a CallOptions,
     /// With `enzyme_interleave`: the shadows, read in order as the arguments need them.
-    shadows: Option<std::iter::Peekable<std::vec::IntoIter<Value>>>,
+    shadows: Option<Operands>,
     /// With `enzyme_interleave`: the activity an unmarked argument takes (the last one
     /// written).
     sticky: Marker,
@@ -54,6 +60,9 @@ pub(super) struct Reader<'a> {
     pub(super) byref_args: Vec<ByRefArg>,
     /// The operands the call passes in memory (`byval(T)`), with their `T`.
     in_memory: HashMap<Value, Type>,
+    /// The second half of a two-operand value (`two_part.rs`): the argument number and
+    /// what it reads as.
+    second_half: Option<(usize, CallArg)>,
 }
 
 /// What precedes an argument's value: its marker, the stride of `enzyme_dupv` and the
@@ -67,7 +76,7 @@ struct Marked {
 
 impl<'a> Reader<'a> {
     pub(super) fn new(
-        ops: Vec<Value>,
+        ops: Operands,
         err: &'a ErrFn<'a>,
         func: Value,
         mode: Mode,
@@ -76,11 +85,9 @@ impl<'a> Reader<'a> {
         in_memory: HashMap<Value, Type>,
     ) -> Self {
         let mut ops = ops;
-        let shadows = opts
-            .interleave_at
-            .map(|at| ops.split_off(at.min(ops.len())).into_iter().peekable());
+        let shadows = opts.interleave_at.map(|at| ops.split_off(at));
         Reader {
-            rest: ops.into_iter().peekable(),
+            rest: ops,
             err,
             fname: func.name(),
             func,
@@ -91,6 +98,7 @@ impl<'a> Reader<'a> {
             byref,
             byref_args: Vec::new(),
             in_memory,
+            second_half: None,
         }
     }
 
@@ -161,7 +169,14 @@ impl<'a> Reader<'a> {
         n: usize,
         width: u32,
     ) -> Result<CallArg, Diagnostic> {
+        if let Some((j, arg)) = self.second_half.take() {
+            debug_assert_eq!(j, k, "invariant: arguments are read in order");
+            return Ok(arg);
+        }
         let m = self.marked(k, n)?;
+        if self.rest.last_starts_pair() {
+            return self.pair_argument(k, pty, width, m);
+        }
         let by_pointer = match m.byref {
             Some(bytes) => self.by_reference(k, pty, bytes, m.primal)?,
             None => false,
