@@ -14,7 +14,8 @@ used the way each framework's users write models, and a numba function with loop
   tapes for the Hessian in the weights, eagerly and in `tf.function`, against the TF version.
 * numba: `@njit` with loops over the rows of a 2-D array, `np.linalg.norm` of row
   differences, `math.exp`/`cos`/`log1p`/`atan`: against jax.grad of the jnp version and
-  central differences, and `jvp` against the gradient.
+  central differences, and `jvp` against the gradient; a column slice, and the error for an
+  integer array.
 """
 
 import math
@@ -236,3 +237,11 @@ def test_numba_loops_over_rows_norm_and_math():
     V = rng.normal(size=X.shape)
     val, tan = fzn.jvp(cloud)(X, V)
     assert_close(np.array([val, tan]), np.array([cloud(X), (g * V).sum()]), 1e-12, 1e-14, what="value, <g, V>")
+
+    # A column slice (not contiguous) is copied, and right; an integer array has no gradient:
+    # numba's TypingError carries ferrozyme's reason (after numba's own preamble).
+    W = rng.normal(size=(7, 6))
+    assert_close(fzn.grad(cloud)(W[:, ::2]), fzn.grad(cloud)(np.ascontiguousarray(W[:, ::2])), 0.0,
+                 what="strided = contiguous")
+    with pytest.raises(numba.core.errors.TypingError, match=r"argument 0 \(array\(int64, 2d, C\)\) has no derivative"):
+        fzn.grad(cloud)(np.ones((4, 3), dtype=np.int64))
