@@ -41,13 +41,56 @@ pub fn render(d: &Diagnostic) -> String {
     if let Some(i) = &d.instruction {
         s.push_str(&format!("\n  instruction: {}", demangle_text(i.trim())));
     }
+    // Where the user's code reached it: the lines in the user's functions that the
+    // standard library's code was inlined at or called from (its own frames left out).
+    let mut notes: Vec<String> = Vec::new();
+    for l in &d.reached_from {
+        let Some(f) = l.function.as_deref().map(demangle_name) else {
+            continue;
+        };
+        let note = format!("\n  note: reached from `{f}` at {l}");
+        if !is_library(&f) && !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    notes.iter().for_each(|n| s.push_str(n));
     if !d.help.is_empty() {
         let function = function.as_deref().map(demangle_name);
-        let help =
-            crate::rust_help::for_rust(function.as_deref(), &message, &demangle_text(&d.help));
+        // The functions the code was inlined through (a `BTreeMap`'s node code inlined
+        // into `core::ptr::read`'s caller) tell the help what the problem is about.
+        let through: Vec<String> = d
+            .reached_from
+            .iter()
+            .filter_map(|l| l.function.as_deref().map(demangle_name))
+            .collect();
+        let about = format!("{message} {}", through.join(" "));
+        let help = crate::rust_help::for_rust(function.as_deref(), &about, &demangle_text(&d.help));
         s.push_str(&format!("\n  help: {help}"));
     }
     s
+}
+
+/// A function of the standard library or of the crates it is built from (`hashbrown`),
+/// by its demangled name: not where a user's code is. In `<A as B>::f` the type `A`
+/// decides, unless it is a generic parameter or a primitive (no path: then the trait `B`
+/// does); in `<A>::f` a primitive's methods are the standard library's.
+fn is_library(name: &str) -> bool {
+    let in_library = |path: &str| {
+        ["core::", "alloc::", "std::", "hashbrown::"]
+            .iter()
+            .any(|p| path.starts_with(p))
+    };
+    let Some(qualified) = name.strip_prefix('<') else {
+        return in_library(name);
+    };
+    match qualified.split_once(" as ") {
+        Some((ty, _)) if ty.contains("::") => in_library(ty),
+        Some((_, tr)) => in_library(tr),
+        None => {
+            let ty = qualified.split('>').next().unwrap_or("");
+            !ty.contains("::") || in_library(ty)
+        }
+    }
 }
 
 /// A symbol name, demangled if it is a Rust symbol (or contains one).
@@ -129,5 +172,77 @@ mod tests {
             demangle_text(ir),
             "%3 = call double @\"model::loss\"(ptr %0)"
         );
+    }
+
+    /// front39: the lines in the user's code a library's inlined code came from are shown,
+    /// the standard library's frames are not, and the frames choose the help (a
+    /// `BTreeMap`'s node code inlined into `core::ptr::read`).
+    #[test]
+    fn notes_show_the_users_lines_and_choose_the_help() {
+        use ferrozyme_llvm::{DiagKind, SourceLoc};
+        let at = |file: &str, line, f: &str| SourceLoc {
+            file: file.into(),
+            line,
+            col: 5,
+            function: Some(f.into()),
+        };
+        let mut d = Diagnostic::new(
+            DiagKind::CannotDeduceType,
+            "an integer access to differentiable memory whose type is ambiguous",
+        )
+        .in_function("_ZN4user2bt17h0a518071a4d7fd15E")
+        .at_loc(Some(at(
+            "library/core/src/ptr/mod.rs",
+            1717,
+            "core::ptr::read",
+        )))
+        .with_help("avoid type punning through integer pointers (memcpy is the portable way)");
+        d.reached_from = vec![
+            at(
+                "library/alloc/src/collections/btree/node.rs",
+                9,
+                "alloc::collections::btree::node::insert",
+            ),
+            at("src/main.rs", 8, "_ZN4user2bt17h0a518071a4d7fd15E"),
+            at(
+                "library/core/src/ops/function.rs",
+                250,
+                "core::ops::function::FnOnce::call_once",
+            ),
+        ];
+        let r = render(&d);
+        assert!(
+            r.contains("\n  note: reached from `user::bt` at src/main.rs:8:5"),
+            "{r}"
+        );
+        assert!(
+            !r.contains("btree/node.rs") && !r.contains("function.rs"),
+            "{r}"
+        );
+        assert!(
+            r.contains("help: a `BTreeMap`/`BTreeSet` built inside"),
+            "{r}"
+        );
+    }
+
+    #[test]
+    fn library_frames() {
+        for lib in [
+            "core::ptr::read",
+            "<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop",
+            "<T as alloc::slice::<impl [T]>::to_vec_in::ConvertVec>::to_vec",
+            "<[T]>::to_vec",
+            "hashbrown::raw::RawTable<T,A>::reserve_rehash",
+        ] {
+            assert!(is_library(lib), "{lib}");
+        }
+        for user in [
+            "mycrate::model::loss",
+            "<mycrate::V2 as core::ops::arith::Add>::add",
+            "<T as mycrate::Shape>::cost",
+            "<mycrate::Grid>::step",
+        ] {
+            assert!(!is_library(user), "{user}");
+        }
     }
 }

@@ -54,8 +54,9 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
         return "a `HashMap`/`HashSet` built or filled inside the differentiated function: \
                 growing its table moves the entries as untyped bytes the pass cannot tell \
                 floats from integers in; accumulate into a `Vec<f64>` indexed by the key \
-                instead (map keys to `0..n` outside), or build the map outside and pass it in \
-                as `Const` (reading values from it is differentiated)"
+                instead (map keys to `0..n` outside) or into a `Vec<(K, f64)>` of pairs (find \
+                the key with `iter().position`), or build the map outside and pass it in as \
+                `Const` (reading values from it is differentiated)"
             .to_string();
     }
     if (help.contains("type punning") || help.contains("what the buffer holds"))
@@ -64,7 +65,8 @@ pub fn for_rust(function: Option<&str>, message: &str, help: &str) -> String {
         return "a `BTreeMap`/`BTreeSet` built inside the differentiated function: its nodes \
                 hold keys and values in untyped storage the pass cannot tell floats from \
                 integers in; build the map outside and pass it in as `Const` (lookups in it \
-                are differentiated), or use a `Vec` indexed by the key"
+                are differentiated), or use a `Vec` indexed by the key or a `Vec<(K, f64)>` of \
+                pairs sorted by key (`binary_search_by_key`)"
             .to_string();
     }
     if (help.contains("type punning") || help.contains("what the buffer holds"))

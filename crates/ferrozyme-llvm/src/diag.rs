@@ -69,6 +69,11 @@ pub struct Diagnostic {
     pub loc: Option<SourceLoc>,
     pub message: String,
     pub help: String,
+    /// How the user's code reached the problem, innermost first: the call an inliner
+    /// expanded to bring the instruction into its function, then the calls from the
+    /// function being differentiated down to the one in error (`loc.function` names the
+    /// caller). Shown as `note:` lines.
+    pub reached_from: Vec<SourceLoc>,
 }
 
 impl Diagnostic {
@@ -80,6 +85,7 @@ impl Diagnostic {
             loc: None,
             message: message.into(),
             help: String::new(),
+            reached_from: Vec::new(),
         }
     }
     pub fn in_function(mut self, name: impl Into<String>) -> Self {
@@ -98,6 +104,17 @@ impl Diagnostic {
         }
         self.in_function(inst.parent_function().source_name())
             .at_loc(inst.source_loc())
+            .reached_through(inst.inlined_chain())
+    }
+    /// Adds steps of how the user's code reached the problem (see `reached_from`), after
+    /// the ones already there (those already there are not repeated).
+    pub fn reached_through(mut self, steps: impl IntoIterator<Item = SourceLoc>) -> Self {
+        for l in steps {
+            if self.loc.as_ref() != Some(&l) && !self.reached_from.contains(&l) {
+                self.reached_from.push(l);
+            }
+        }
+        self
     }
     pub fn at_loc(mut self, loc: Option<SourceLoc>) -> Self {
         if loc.is_some() {
@@ -127,6 +144,15 @@ impl fmt::Display for Diagnostic {
         write!(f, "{}", demangle_quoted(&self.message))?;
         if let Some(inst) = &self.instruction {
             write!(f, "\n  instruction: {}", inst.trim())?;
+        }
+        for l in &self.reached_from {
+            match l.function.as_deref() {
+                Some(func) => {
+                    let shown = shown_name(func).unwrap_or_else(|| func.to_string());
+                    write!(f, "\n  note: reached from `{shown}` at {l}")?
+                }
+                None => write!(f, "\n  note: reached from {l}")?,
+            }
         }
         if !self.help.is_empty() {
             write!(f, "\n  help: {}", self.help)?;

@@ -579,6 +579,14 @@ impl Value {
             })
         }
     }
+    /// The calls the inliner expanded to bring this instruction here, innermost first
+    /// (its debug location's `inlinedAt` chain); empty when it was not inlined.
+    pub fn inlined_chain(self) -> Vec<SourceLoc> {
+        if !self.is_instruction() {
+            return Vec::new();
+        }
+        crate::scope::inlined_chain(self)
+    }
     /// Drop the `!dbg` attachment (used on code copied into generated functions).
     /// Removes the instruction's debug location and its `!DIAssignID` (assignment
     /// tracking links a store or alloca to `#dbg_assign` records of its own function, so a

@@ -8,6 +8,10 @@
 //! directly: for `DILexicalBlock(File)` operand 1 is the parent scope; for
 //! `DISubprogram` operand 2 is the name and operand 3 the linkage name (LLVM 22's
 //! layout; `scope_function` returns `None` when the layout does not fit).
+//!
+//! `inlined_chain` reads the calls an inlined location went through (its `inlinedAt`
+//! chain), among which is where the user's own code reached a library's (front39: a
+//! `BTreeMap::insert` inlined into the differentiated function).
 
 use llvm_sys::core::*;
 use llvm_sys::debuginfo::*;
@@ -17,15 +21,22 @@ use crate::ir::Value;
 
 /// The linkage name (else the name) of the subprogram enclosing `inst`'s location.
 pub(crate) fn scope_function(inst: Value) -> Option<String> {
-    // SAFETY: `inst` is an instruction; every metadata node is checked for its kind and
-    // operand count before operands are read; strings are borrowed with their lengths.
+    // SAFETY: `inst` is an instruction; the location's scope is read by `subprogram_name`.
     unsafe {
         let loc = LLVMInstructionGetDebugLoc(inst.0);
         if loc.is_null() {
             return None;
         }
         let ctx = LLVMGetTypeContext(LLVMTypeOf(inst.0));
-        let mut scope = LLVMDILocationGetScope(loc);
+        subprogram_name(ctx, LLVMDILocationGetScope(loc))
+    }
+}
+
+/// The linkage name (else the name) of the subprogram enclosing the debug scope `scope`.
+unsafe fn subprogram_name(ctx: LLVMContextRef, mut scope: LLVMMetadataRef) -> Option<String> {
+    // SAFETY: every metadata node is checked for its kind and operand count before
+    // operands are read; strings are borrowed with their lengths.
+    unsafe {
         for _ in 0..64 {
             if scope.is_null() {
                 return None;
@@ -48,6 +59,58 @@ pub(crate) fn scope_function(inst: Value) -> Option<String> {
             }
         }
         None
+    }
+}
+
+/// The calls the inliner expanded to bring the code of `inst` into the function it is in
+/// now, innermost first: each location of its `inlinedAt` chain, with the function that
+/// location is in (the last one is in the function `inst` is in now). Empty for code that
+/// was not inlined, or without debug info.
+pub(crate) fn inlined_chain(inst: Value) -> Vec<crate::SourceLoc> {
+    let mut out = Vec::new();
+    // SAFETY: `inst` is an instruction; `LLVMDILocationGetInlinedAt` returns null at the
+    // chain's end; every node read below is a `DILocation` (an `inlinedAt` operand is one
+    // by the verifier's rules); scopes and files are checked for null.
+    unsafe {
+        let loc = LLVMInstructionGetDebugLoc(inst.0);
+        if loc.is_null() {
+            return out;
+        }
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(inst.0));
+        let mut at = LLVMDILocationGetInlinedAt(loc);
+        while !at.is_null() && out.len() < 256 {
+            let scope = LLVMDILocationGetScope(at);
+            out.push(crate::SourceLoc {
+                file: scope_file(scope),
+                line: LLVMDILocationGetLine(at),
+                col: LLVMDILocationGetColumn(at),
+                function: subprogram_name(ctx, scope),
+            });
+            at = LLVMDILocationGetInlinedAt(at);
+        }
+    }
+    out
+}
+
+/// The file name of a debug scope (`<unknown>` without one).
+unsafe fn scope_file(scope: LLVMMetadataRef) -> String {
+    // SAFETY: `scope` is a scope or null; the file name is borrowed with its length.
+    unsafe {
+        let file = if scope.is_null() {
+            std::ptr::null_mut()
+        } else {
+            LLVMDIScopeGetFile(scope)
+        };
+        if file.is_null() {
+            return String::from("<unknown>");
+        }
+        let mut len = 0u32;
+        let p = LLVMDIFileGetFilename(file, &mut len);
+        if p.is_null() {
+            return String::from("<unknown>");
+        }
+        String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize))
+            .into_owned()
     }
 }
 

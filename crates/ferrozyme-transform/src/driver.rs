@@ -72,6 +72,8 @@ pub(crate) struct Memo {
     queue: Vec<Job>,
     /// Shells made since the last drain ended: never part of a type analysis.
     outputs: HashSet<Value>,
+    /// Which function's synthesis requested each derivative (for diagnostics).
+    requesters: crate::reached::Requesters,
 }
 
 impl Memo {
@@ -93,6 +95,7 @@ impl Memo {
         g.add_fn_attr("nounwind");
         inherit_inlining(primal, g);
         self.outputs.insert(g);
+        self.requesters.note(primal);
         g
     }
 
@@ -243,6 +246,7 @@ impl Driver {
                 tangent: HashMap::default(),
                 queue: Vec::new(),
                 outputs: HashSet::default(),
+                requesters: Default::default(),
             },
             support: Support::new(module),
             generated: Vec::new(),
@@ -360,6 +364,7 @@ impl Driver {
             self.times.add_since(Phase::Activity, start);
             printout.push_str(&an.print(p, func, opts));
             let start = Stamp::now();
+            self.memo.requesters.enter(func);
             let result = match &job {
                 Job::Reverse(req, target) => crate::reverse::synthesize(
                     &mut self.memo,
@@ -373,6 +378,7 @@ impl Driver {
                     crate::tangent::synthesize(&mut self.memo, &mut self.support, req, p, an, *g)
                 }
             };
+            self.memo.requesters.leave();
             self.times.add_since(Phase::Synthesis, start);
             let start = Stamp::now();
             match result {
@@ -413,7 +419,7 @@ impl Driver {
                         self.generated.push(f);
                     }
                 }
-                Err(mut d) => diags.append(&mut d),
+                Err(d) => diags.extend(self.memo.requesters.attach(func, d)),
             }
             self.times.add_since(Phase::Cleanup, start);
         }

@@ -77,6 +77,7 @@ mod peel;
 mod peel_rows;
 mod placeholder;
 mod plan;
+mod reached;
 mod reassoc_sums;
 pub mod record_freeze;
 mod remarks;

@@ -58,6 +58,19 @@ pub fn sparse_dot(x: &[f64], idx: &[usize]) -> f64 {
     m.iter().map(|(&i, &v)| v * x[(i + 1) % x.len()]).sum()
 }
 
+/// front39: `Σ_k sin(Σ_{idx_i = k} x_i²)`, the inner sums accumulated in a `HashMap` built
+/// inside. Refused: growing the table moves its entries as untyped bytes
+/// (cannot-deduce-type in `RawTable::reserve_rehash`), reported at this function's line.
+#[cfg(feature = "probe27-refused")]
+#[autodiff_reverse(d_hash_accumulate, Duplicated, Const, Active)]
+pub fn hash_accumulate(x: &[f64], idx: &[usize]) -> f64 {
+    let mut m: std::collections::HashMap<usize, f64> = std::collections::HashMap::new();
+    for (i, &k) in idx.iter().enumerate() {
+        *m.entry(k).or_insert(0.0) += x[i] * x[i];
+    }
+    m.values().map(|v| v.sin()).sum()
+}
+
 /// A custom iterator struct: a geometric sequence `a r^k`.
 pub struct Geometric {
     pub next: f64,

@@ -288,7 +288,10 @@ impl Diags {
             .in_function(self.fname.clone())
             .with_help(p.help().to_string());
         if let Some(i) = at {
-            d = d.at_instruction(i.to_string()).at_loc(i.source_loc());
+            d = d
+                .at_instruction(i.to_string())
+                .at_loc(i.source_loc())
+                .reached_through(i.inlined_chain());
         }
         self.list.push(d);
     }
