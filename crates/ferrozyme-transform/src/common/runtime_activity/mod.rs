@@ -28,9 +28,10 @@
 //! callee may have stored one). Memory intrinsics are guarded by their length, `free` by
 //! freeing null, a float `atomicrmw fadd` (an OpenMP reduction into shared memory that
 //! a region reads through its struct of captures) by reading its adjoint, and adding its
-//! tangent, only where the shadow is not the primal. Where a maybe-primal shadow would go where no check can follow (a
-//! function without IR, an indirect call, a custom derivative, the differentiated
-//! function's own return, an instruction whose derivative touches memory otherwise),
+//! tangent, only where the shadow is not the primal. Where a maybe-primal shadow would
+//! go where no check can follow (a function without IR, an indirect call, a custom
+//! derivative, the differentiated function's own return, an instruction whose
+//! derivative touches memory otherwise),
 //! [`RuntimeActivity::unguardable`] says so and it stays a compile-time "mismatched
 //! activity" error naming the place.
 //!
