@@ -1,6 +1,6 @@
 ! OPT: O0 O2
 ! OMP_THREADS: 1 2
-! IGNORE-O0: an `!$omp parallel do reduction(+:s)` in a routine that also passes an `enzyme_const` array section to MATMUL (a runtime call at -O0) is refused at -O0: "mismatched activity: a pointer that is constant or differentiable depending on the run is used by `atomicrmw`, whose derivative cannot be guarded at run time" in the region's reduction into `s` (the random-program tester's Fortran seed 23, minimized); -O2 passes
+! At -O0 the `enzyme_const` section given to MATMUL (a runtime call) puts the routine under runtime activity, and the region's reduction into `s` is an `atomicrmw fadd` through a pointer read from the struct of captures, so maybe the primal: it was refused ("a pointer that is constant or differentiable depending on the run is used by `atomicrmw`, whose derivative cannot be guarded at run time"; the random-program tester's Fortran seed 23, minimized). Its adjoint is now read, and its tangent added, only where the shadow is not the primal, with a run-time stop where it is (hpc39).
 ! A reduction region and MATMUL of a local matrix with a constant vector section, reverse
 ! and forward mode against the analytic derivative and central finite differences.
 module m87

@@ -29,7 +29,9 @@ double clauses(const double *x, int n) {
   double t0 = omp_get_wtime(), s = 0;
 #pragma omp parallel for num_threads(2) if (n > 8) reduction(+ : s)
   for (int i = 0; i < n; i++) s += exp(0.5 * x[i]) * (i % 3 + 1);
-  return omp_get_wtime() >= t0 ? s : 0;
+  /* libomp's omp_get_wtime reads the wall clock (gettimeofday), which a time daemon may
+   * step back: only a step of more than a day is taken as a broken clock. */
+  return omp_get_wtime() > t0 - 86400.0 ? s : 0;
 }
 
 static double x[N];

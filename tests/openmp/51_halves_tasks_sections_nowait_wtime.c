@@ -80,7 +80,9 @@ double sections(const double *x) {
 #pragma omp single
     {
       for (int i = 0; i < N; i++) out += t[i] * t[i] * 0.01;
-      if (omp_get_wtime() < t0) clock_ok = 0;
+      /* The wall clock (libomp's omp_get_wtime is gettimeofday) may be stepped back a
+       * little by a time daemon: only more than a day counts as broken. */
+      if (omp_get_wtime() < t0 - 86400.0) clock_ok = 0;
     }
   }
   return clock_ok ? out : 0;

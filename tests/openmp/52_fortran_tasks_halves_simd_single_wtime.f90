@@ -55,7 +55,7 @@ contains
       s = s + p * p
     end do
     !$omp end do
-    if (omp_get_wtime() < t0) ok = 0
+    if (omp_get_wtime() < t0 - 86400d0) ok = 0  ! wall clock (gettimeofday): may step back a little
     !$omp end parallel
     scale = w(1) * 0.5d0 + 1
     !$omp parallel do firstprivate(scale) lastprivate(last)

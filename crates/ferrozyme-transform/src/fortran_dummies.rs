@@ -75,11 +75,29 @@ pub(crate) fn reads_descriptor(p: Value) -> bool {
                 }
                 Some(Opcode::LLVMLoad) if descriptor_tbaa(u) => return true,
                 Some(Opcode::LLVMStore) if u.operand(1) == v && descriptor_tbaa(u) => return true,
+                // Captured for an OpenMP region (flang's struct of captures): the region
+                // reads it through the field it loads (tests/errors/hpc39_*).
+                Some(Opcode::LLVMStore) if u.operand(0) == v => {
+                    work.extend(captured_in_region(u.operand(1)));
+                }
                 _ => {}
             }
         }
     }
     false
+}
+
+/// What parallel regions load back of the address stored at `field` when it is a field
+/// of a struct of captures handed to them (`openmp::captured_field_loads`); nothing
+/// otherwise.
+fn captured_in_region(field: Value) -> Vec<Value> {
+    use crate::parallel::openmp;
+    match openmp::constant_offset(field) {
+        Some((slot, off)) if slot.opcode() == Some(Opcode::LLVMAlloca) => {
+            openmp::captured_field_loads(slot, off).unwrap_or_default()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Is the actual argument `a` (after GEPs) a variable holding only data, no pointers (a

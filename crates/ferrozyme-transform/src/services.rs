@@ -231,6 +231,8 @@ impl Support {
         let g = self.module.add_global(name, ty);
         g.set_initializer(ty.zero());
         g.set_linkage_internal();
+        // Atomic adds of tangents go there too (`tangent_atomic_rmw`): aligned for them.
+        g.set_alignment(16);
         if constant {
             g.set_global_constant();
         }

@@ -90,7 +90,7 @@ pub(crate) fn runtime_activity_store(
     caller_checks: bool,
 ) -> bool {
     stores_constant_pointer(i, act, types, const_params)
-        && matches!(parallel_capture(i.operand(1)), Capture::No)
+        && !matches!(parallel_capture(i.operand(1)), Capture::Safe)
         && (caller_checks
             || const_params.contains(&stored_pointer_base(i.operand(0)))
             || !kept_in_returned_allocation(i.operand(1)))
@@ -377,7 +377,7 @@ pub(super) fn constant_pointer_stored(
     match parallel_capture(p) {
         // Runtime activity (common/runtime_activity/) gives the pointer itself as its
         // shadow and guards the accesses through pointers read back.
-        Capture::No if runtime_activity => return,
+        Capture::No | Capture::Unsafe if runtime_activity => return,
         Capture::No => {}
         Capture::Safe => return,
         Capture::Unsafe => {
@@ -416,7 +416,9 @@ enum Capture {
     Safe,
     /// A captured slot with a shadow (a slot the region only reads gets one only when
     /// it also holds differentiated data: `ferrozyme_analysis::captures`), or a field the
-    /// region reads floats (or further pointers) through.
+    /// region reads floats (or further pointers) through: runtime activity takes it over
+    /// (the pointer is its own shadow, the region's derivative is generated under checks:
+    /// tests/openmp/71), refused only where runtime activity cannot be used.
     Unsafe,
 }
 
@@ -429,7 +431,7 @@ enum Capture {
 /// `openmp::is_capture_struct`) keeps the constant
 /// pointer's null shadow, safe when the region only reads integers through it
 /// (tests/openmp/06: `n`), unsafe when it reads floats (its adjoints would go through
-/// the null shadow: tests/errors/openmp_fortran_const_array.ll).
+/// the null shadow; a segfault before such stores went to runtime activity, hpc39).
 fn parallel_capture(p: Value) -> Capture {
     use crate::parallel::openmp;
     let slot = base_object(p);

@@ -520,8 +520,18 @@ pub fn is_capture_struct(slot: Value) -> bool {
 /// every microtask only read integers through the address stored at byte `offset` of it?
 /// Then a constant pointer stored there keeps a null shadow that the region's derivative
 /// never uses (tests/openmp/06: `n`). Reading floats there would add adjoints through
-/// it (a segfault), so the audit refuses that.
+/// it (a segfault), so the audit refuses that (unless runtime activity takes it over).
 pub fn field_reads_integers_only(slot: Value, offset: u64) -> bool {
+    captured_field_loads(slot, offset)
+        .is_some_and(|loads| loads.into_iter().all(reads_integers_only))
+}
+
+/// The loads, in every microtask `slot` (a struct of captured addresses) is handed to, of
+/// the address stored at byte `offset` of it: what the regions see of that captured
+/// variable. `None` when a use of the struct there is not a load of a field at a
+/// constant offset.
+pub fn captured_field_loads(slot: Value, offset: u64) -> Option<Vec<Value>> {
+    let mut out = Vec::new();
     for u in slot.users() {
         let Some(micro) = (u.opcode() == Some(Opcode::LLVMCall))
             .then(|| parallel_callee(u))
@@ -531,48 +541,36 @@ pub fn field_reads_integers_only(slot: Value, offset: u64) -> bool {
         };
         let params = micro.params();
         for (k, x) in u.call_args().iter().enumerate().skip(3) {
-            if *x != slot {
-                continue;
-            }
-            let Some(p) = params.get(k - 1) else {
-                return false;
-            };
-            if !field_of_param_reads_integers(*p, offset) {
-                return false;
+            if *x == slot {
+                field_loads_of_param(*params.get(k - 1)?, offset, &mut out)?;
             }
         }
     }
-    true
+    Some(out)
 }
 
-fn field_of_param_reads_integers(p: Value, offset: u64) -> bool {
+fn field_loads_of_param(p: Value, offset: u64, out: &mut Vec<Value>) -> Option<()> {
     for u in p.users() {
         let at = match u.opcode() {
-            Some(Opcode::LLVMGetElementPtr) => match constant_offset(u) {
-                Some((_, o)) => o,
-                None => return false,
-            },
+            Some(Opcode::LLVMGetElementPtr) => constant_offset(u)?.1,
             Some(Opcode::LLVMLoad) => 0,
             Some(Opcode::LLVMCall) if ferrozyme_analysis::captures::is_marker(u) => continue,
-            _ => return false,
+            _ => return None,
         };
         if at != offset {
             continue;
         }
-        let loads: Vec<Value> = if u.opcode() == Some(Opcode::LLVMLoad) {
-            vec![u]
+        if u.opcode() == Some(Opcode::LLVMLoad) {
+            out.push(u);
         } else {
             let users = u.users();
             if users.iter().any(|l| l.opcode() != Some(Opcode::LLVMLoad)) {
-                return false;
+                return None;
             }
-            users
-        };
-        if !loads.into_iter().all(reads_integers_only) {
-            return false;
+            out.extend(users);
         }
     }
-    true
+    Some(())
 }
 
 /// Does the code only load integers through the pointer `q` (and addresses computed from

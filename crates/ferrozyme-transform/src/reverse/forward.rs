@@ -181,7 +181,8 @@ impl Gen<'_> {
             LLVMStore if self.fx.dropped.contains(&i) => {}
             LLVMCall => self.fwd_call(i),
             _ => {
-                if op == LLVMStore && self.fx.rt.checked_stores.contains(&i) {
+                if matches!(op, LLVMStore | LLVMAtomicRMW) && self.fx.rt.checked_stores.contains(&i)
+                {
                     self.runtime_store_check(i);
                 }
                 let c = self.clone_into_fwd(i);

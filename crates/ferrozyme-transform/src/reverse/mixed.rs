@@ -169,7 +169,7 @@ impl Gen<'_> {
     /// assumed maybe-primal (`RuntimeActivity::checked_stores`): abort with a message when
     /// its shadow is the primal, since the value's derivative would be lost.
     pub(super) fn runtime_store_check(&mut self, i: Value) {
-        let addr = i.operand(1);
+        let addr = crate::common::runtime_activity::written_address(i);
         let s = self.fwd_shadow(addr);
         let p = self.fwd_operand(addr);
         let bad = self.b.icmp(IntPredicate::LLVMIntEQ, s, p);

@@ -756,6 +756,11 @@ impl Gen<'_> {
         let sp = self.fetch_shadow(p);
         let t = self.adj_ty(x);
         let d = self.b.load(t, sp, "sh");
+        // Run-time activity: no adjoint where the shadow is the primal (constant memory).
+        let d = match self.rt_valid_rev(p) {
+            Some(ok) => self.b.select(ok, d, t.zero()),
+            None => d,
+        };
         let d = if i.atomic_rmw_op() == AtomicRmwOp::FSub {
             self.b.fneg(d)
         } else {

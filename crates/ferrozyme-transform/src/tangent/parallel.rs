@@ -231,13 +231,24 @@ impl TangentGen<'_> {
         }
         let sp = self.tangent(p);
         let tx = self.tangent(x);
+        if self.fx.rt.checked_stores.contains(&i) {
+            // See `RuntimeActivity::checked_stores`.
+            let q = self.prim(p);
+            let bad = self
+                .b
+                .icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, sp[0], q);
+            self.shadow_check(i, bad);
+        }
+        let slot = self.sup.sink_slot();
         for l in 0..self.width() {
+            // Run-time activity: where the shadow is the primal the tangent goes to scratch.
+            let sp = self.runtime_guarded(p, sp[l], slot);
             let t = if i.atomic_rmw_op() == AtomicRmwOp::FSub {
                 self.b.fneg(tx[l])
             } else {
                 tx[l]
             };
-            self.b.atomic_fadd(sp[l], t);
+            self.b.atomic_fadd(sp, t);
         }
     }
 }

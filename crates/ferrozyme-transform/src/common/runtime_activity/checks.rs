@@ -1,7 +1,7 @@
 //! Run-time checks the derivatives emit under runtime activity: masked lanes whose shadow
 //! is the primal, and the stop of a checked store.
 
-use ferrozyme_llvm::{Builder, IntPredicate, TypeKind, Value};
+use ferrozyme_llvm::{AtomicRmwOp, Builder, IntPredicate, Opcode, TypeKind, Value};
 
 /// `mask` (`<n x i1>`) with the lanes cleared where `valid` is false: one `i1` for a
 /// masked load or store through one pointer, `<n x i1>` for a gather or scatter (the
@@ -36,6 +36,11 @@ fn any_lane(b: &Builder, mask: Value) -> Value {
 /// The run-time message of a checked store (`RuntimeActivity::checked_stores`).
 fn store_check_message(i: Value, fname: &str) -> String {
     let place = i.source_loc().map(|l| format!("{l}: ")).unwrap_or_default();
+    if i.opcode() == Some(Opcode::LLVMAtomicRMW) {
+        return format!(
+            "ferrozyme: {place}in `{fname}`: a value that depends on differentiable inputs is added atomically (an OpenMP reduction or atomic update) to constant (enzyme_const) memory reached through a pointer whose activity is only known at run time: its derivative would be lost; pass that buffer with enzyme_dup (a zero-initialised shadow)\n"
+        );
+    }
     format!(
         "ferrozyme: {place}in `{fname}`: a value that depends on differentiable inputs is written to constant (enzyme_const) memory reached through a pointer whose activity is only known at run time, and read back: its derivative would be lost; pass that buffer with enzyme_dup (a zero-initialised shadow)\n"
     )
@@ -56,4 +61,21 @@ pub(crate) fn emit_store_check(
         .add_string("fz.msg", &store_check_message(i, fname));
     let check = sup.rt(crate::runtime::RtFn::CheckShadow);
     b.call_fn(check, &[bad, g]);
+}
+
+/// Is `i` an `atomicrmw fadd` or `fsub` of a float, whose derivative is guarded?
+pub(super) fn is_float_atomic_add(i: Value) -> bool {
+    i.opcode() == Some(Opcode::LLVMAtomicRMW)
+        && i.operand(1).ty().is_fp()
+        && matches!(i.atomic_rmw_op(), AtomicRmwOp::FAdd | AtomicRmwOp::FSub)
+}
+
+/// The address checked store `i` (`RuntimeActivity::checked_stores`) writes through: a
+/// store's, or a float atomic add's.
+pub(crate) fn written_address(i: Value) -> Value {
+    if i.opcode() == Some(Opcode::LLVMAtomicRMW) {
+        i.operand(0)
+    } else {
+        i.operand(1)
+    }
 }

@@ -26,9 +26,12 @@
 //! loads from shadowed memory may be), and a pointer it returns is maybe-primal to the
 //! caller; such a call also makes the caller's later pointer loads maybe-primal (the
 //! callee may have stored one). Memory intrinsics are guarded by their length, `free` by
-//! freeing null. Where a maybe-primal shadow would go where no check can follow (a
-//! function without IR, an indirect call, a custom derivative, the differentiated
-//! function's own return, an instruction whose derivative touches memory otherwise),
+//! freeing null, a float `atomicrmw fadd` (an OpenMP reduction into shared memory that
+//! a region reads through its struct of captures) by reading its adjoint, and adding its
+//! tangent, only where the shadow is not the primal. Where a maybe-primal shadow would
+//! go where no check can follow (a function without IR, an indirect call, a custom
+//! derivative, the differentiated function's own return, an instruction whose
+//! derivative touches memory otherwise),
 //! [`RuntimeActivity::unguardable`] says so and it stays a compile-time "mismatched
 //! activity" error naming the place.
 //!
@@ -53,7 +56,8 @@ mod checks;
 mod holders;
 mod records;
 
-pub(crate) use checks::{and_lanes, emit_store_check, masked_write_to_primal};
+use checks::is_float_atomic_add;
+pub(crate) use checks::{and_lanes, emit_store_check, masked_write_to_primal, written_address};
 use holders::{stores_no_pointers, Holders, CALLEE_DEPTH};
 use records::{
     carries_pointer_field, hands_memory_to_constant_keeper, kept_record_fields,
@@ -418,6 +422,30 @@ pub(crate) fn analyze(
             }
         }
     }
+    // An active float added atomically through such a pointer (a region's reduction into
+    // shared memory, read after the region): the same stop where it is constant memory.
+    let added: Vec<Value> = insts
+        .iter()
+        .copied()
+        .filter(|&i| {
+            is_float_atomic_add(i)
+                && rt.maybe_primal.contains(&i.operand(0))
+                && act.is_active(i.operand(1))
+        })
+        .collect();
+    if !added.is_empty() {
+        let direct = direct_choices(&insts, act, &rt);
+        for i in added {
+            if direct.contains(&i.operand(0)) {
+                rt.unguardable.push((
+                    i,
+                    "a value that depends on differentiable inputs is added atomically through a pointer that is constant (enzyme_const) memory or differentiable memory depending on the run; when it is the constant memory, the value's derivative would be lost".to_string(),
+                ));
+            } else {
+                rt.checked_stores.insert(i);
+            }
+        }
+    }
     if tainted {
         for &i in &insts {
             // Memory intrinsics copy or clear shadow memory as bytes, whatever pointers
@@ -658,6 +686,10 @@ fn unguardable_use(act: &Activity, v: Value, u: Value, allow_ret: bool) -> Optio
         Some(LLVMExtractValue | LLVMInsertValue) => None,
         Some(LLVMSelect) if u.operand(0) != v => None,
         Some(LLVMLoad) if guardable_type(u.ty()) => None,
+        // A float atomic add (an OpenMP reduction or `atomic update`): its adjoint is read,
+        // and its tangent added, only where the shadow is not the primal
+        // (`rev_atomic_rmw`, `tangent_atomic_rmw`); a checked store besides.
+        Some(LLVMAtomicRMW) if u.operand(0) == v && is_float_atomic_add(u) => None,
         Some(LLVMStore) if u.operand(1) == v && guardable_type(u.operand(0).ty()) => None,
         Some(LLVMStore) if u.operand(0) == v && u.operand(1) != v => None,
         Some(LLVMCall | LLVMInvoke | LLVMCallBr) if harmless_intrinsic(u) => None,
