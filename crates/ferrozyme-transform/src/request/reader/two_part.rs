@@ -159,10 +159,12 @@ impl Reader<'_> {
                 "check the argument order and markers",
             ));
         };
-        // `enzyme_dup` before a struct of a double and an integer: the integer half has no
-        // tangent.
+        // `enzyme_dup` or `enzyme_out` before a struct of a double and an integer: the
+        // integer half has no derivative.
         let half_marker = |t: Type| match m.marker {
-            Some(Marker::Dup | Marker::DupNoNeed) if !t.is_fp() && !t.is_pointer() => {
+            Some(Marker::Dup | Marker::DupNoNeed | Marker::Out)
+                if !t.is_fp() && !t.is_pointer() =>
+            {
                 Some(Marker::Const)
             }
             mk => mk,
