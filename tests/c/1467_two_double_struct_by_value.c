@@ -7,7 +7,8 @@
 // reads the value and its tangent as written (`two_part.rs`). Forward mode (scalar and
 // `enzyme_width` 2), reverse mode (the struct's adjoint comes back as a struct of the
 // same layout), `enzyme_const`; the integer half of `{ double w; long n; }` takes no
-// tangent (its tangent struct's `n` is ignored). Truth: analytic partials and central
+// tangent (its tangent struct's `n` is ignored, also under `enzyme_dup`); a `struct {
+// double *p; long n; }` marked `enzyme_const` is constant as a whole. Truth: analytic partials and central
 // differences.
 #include "fz_test.h"
 #include <math.h>
@@ -32,6 +33,14 @@ static double energy_dy(vec2 p) { return 2 * sin(p.x) * p.y; }
 __attribute__((noinline)) double scaled(double a, vec2 p) { return a * exp(p.x - p.y) + p.y * a * a; }
 
 __attribute__((noinline)) float qsum(quad q) { return q.a * q.b + q.c * q.c * q.d; }
+
+struct view { double *p; long n; };
+__attribute__((noinline)) double viewsum(struct view v, double a) {
+  double s = 0;
+  for (long i = 0; i < v.n; i++) s += v.p[i] * v.p[i] * a;
+  return s;
+}
+double __enzyme_autodiff_d(void *, ...);
 
 __attribute__((noinline)) double powsum(wn s) {
   double r = 1;
@@ -70,5 +79,13 @@ int main(void) {
 
   wn s = {1.1, 5}, ds = {0.5, 999};
   fz_check("powsum fwd", __enzyme_fwddiff_d((void *)powsum, s, ds), 5 * pow(1.1, 4) * 0.5, 1e-12);
+  fz_check("powsum fwd dup", __enzyme_fwddiff_d((void *)powsum, enzyme_dup, s, ds),
+           5 * pow(1.1, 4) * 0.5, 1e-12);
+
+  // A struct holding a pointer, enzyme_const as a whole (both halves constant; with
+  // enzyme_dup it is refused: tests/errors/struct_view_by_value_dup.c).
+  double xs[3] = {1, 2, 3};
+  struct view v = {xs, 3};
+  fz_check("view const, d/da", __enzyme_autodiff_d((void *)viewsum, enzyme_const, v, 2.0), 14.0, 1e-12);
   return fz_finish();
 }

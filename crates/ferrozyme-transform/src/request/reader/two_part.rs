@@ -29,7 +29,7 @@ use ferrozyme_llvm::{Diagnostic, Type, Value};
 use super::super::{marker_of, CallArg, ErrFn, Mode, Shadow};
 use super::{types_compatible, Marked, Reader};
 
-use ferrozyme_abi::ARG_LAYOUT_TAG as LAYOUT_TAG;
+use ferrozyme_abi::{Marker, ARG_LAYOUT_TAG as LAYOUT_TAG};
 
 /// The digits the plugin wrote into hook name `hook`, if any.
 pub(in crate::request) fn layout(hook: &str) -> Option<&str> {
@@ -159,17 +159,29 @@ impl Reader<'_> {
                 "check the argument order and markers",
             ));
         };
-        if pty.is_pointer() || pty1.is_pointer() {
+        // `enzyme_dup` or `enzyme_out` before a struct of a double and an integer: the
+        // integer half has no derivative.
+        let half_marker = |t: Type| match m.marker {
+            Some(Marker::Dup | Marker::DupNoNeed | Marker::Out)
+                if !t.is_fp() && !t.is_pointer() =>
+            {
+                Some(Marker::Const)
+            }
+            mk => mk,
+        };
+        let lo_act = self.activity(k, half_marker(pty), pty, m.primal)?;
+        let hi_act = self.activity(k + 1, half_marker(pty1), pty1, hi)?;
+        let dup_pointer = |t: Type, a: ArgActivity| t.is_pointer() && a == ArgActivity::Dup;
+        if dup_pointer(pty, lo_act) || dup_pointer(pty1, hi_act) {
+            // `struct view { double *p; long n; }` with `enzyme_dup, v, dv`.
             return Err((self.err)(
                 format!(
-                    "argument {} of `{fname}` is a struct holding a pointer, passed by value as two registers: its shadow cannot be passed by value",
+                    "argument {} of `{fname}` is a struct holding a pointer, marked enzyme_dup (or unmarked): a struct passed by value that the ABI split into registers (a pointer and more fields) cannot be enzyme_dup by value",
                     k + 1
                 ),
-                "pass a pointer to the struct instead (enzyme_dup, &s, &ds), or mark it enzyme_const",
+                "pass a pointer to the struct instead (double f(struct view *v), then enzyme_dup, &v, &dv), or mark it enzyme_const",
             ));
         }
-        let lo_act = self.activity(k, m.marker, pty, m.primal)?;
-        let hi_act = self.activity(k + 1, m.marker, pty1, hi)?;
         for (j, v, t) in [(k, m.primal, pty), (k + 1, hi, pty1)] {
             if !types_compatible(v, t) {
                 return Err((self.err)(
@@ -237,5 +249,19 @@ impl Reader<'_> {
             ),
             "write __enzyme_fwddiff((void*)f, z, dz) with dz of z's type (one per lane with enzyme_width), or pass pointers: enzyme_dup, &z, &dz",
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::layout;
+
+    #[test]
+    fn digits_from_the_hook_name() {
+        assert_eq!(layout("__enzyme_fwddiff.fzargs.122"), Some("122"));
+        // LLVM renames a second declaration of a taken name with `.N`.
+        assert_eq!(layout("__enzyme_autodiff.fzargs.2.1"), Some("2"));
+        assert_eq!(layout("_Z17__enzyme_autodiffPvz"), None);
+        assert_eq!(layout("__enzyme_fwddiff"), None);
     }
 }
