@@ -107,6 +107,9 @@ OPT_CONFIGS = {
     "fm": ["-O2", "-ffast-math", "-march=x86-64-v3"],
     # fuzz39: what users type for speed (never drawn by default; `--configs O0,O3fm`)
     "O3fm": ["-O3", "-ffast-math"],
+    # A second oracle: the program built with `--check-gradients`, whose run-time checks
+    # (finite differences in the program's own precision) must agree with the harness's.
+    "O2cg": ["-O2", "--check-gradients"],
 }
 
 
