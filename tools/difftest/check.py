@@ -3,7 +3,7 @@
 every derivative checked against long-double finite differences (harness.py).
 
     python3 tools/difftest/check.py K [--seed S] [--lang c|cxx|fortran|both|all] [--mode rev|fwd|both]
-        [--features +fnptr,-stderr] [--configs O0,O2,O3n|fm] [--jobs J] [--out DIR]
+        [--features +fnptr,-stderr] [--configs O0,O2,O3n|fm|O3fm|O2cg] [--jobs J] [--out DIR]
 
 Each program is built at -O0 first. When its -O0 primal already differs from the long
 double reference (`PRIMALDIFF`: undefined behaviour, chaotic growth, float rounding) or
@@ -35,7 +35,7 @@ sys.path.insert(0, HERE)
 import features as F  # noqa: E402
 import run  # noqa: E402
 
-WRONG = ("wrong", "wrong-side")
+WRONG = ("wrong", "wrong-side", "gradcheck")
 CRASH = ("compile-crash", "crash", "timeout", "gen-error")
 
 

@@ -105,17 +105,27 @@ OPT_CONFIGS = {
     "O2": ["-O2"],
     "O3n": ["-O3", "-march=native"],
     "fm": ["-O2", "-ffast-math", "-march=x86-64-v3"],
+    # fuzz39: what users type for speed (never drawn by default; `--configs O0,O3fm`)
+    "O3fm": ["-O3", "-ffast-math"],
+    # A second oracle: the program built with `--check-gradients`, whose run-time checks
+    # (finite differences in the program's own precision) must agree with the harness's.
+    "O2cg": ["-O2", "--check-gradients"],
 }
 
 
+ALWAYS = "always"
+
+
 def parse_overrides(spec):
-    """'+fnptr,-stderr' -> {'fnptr': True, 'stderr': False}; unknown names are errors."""
+    """'+fnptr,-stderr,++split' -> {'fnptr': True, 'stderr': False, 'split': ALWAYS}
+    (`++name`: in every program, its probability taken as 1; the other features of a seed
+    stay what they were); unknown names are errors."""
     out = {}
     for part in (spec or "").replace(" ", ",").split(","):
         part = part.strip()
         if not part:
             continue
-        on = not part.startswith("-")
+        on = ALWAYS if part.startswith("++") else not part.startswith("-")
         name = part.lstrip("+-")
         if name == "all":
             for k in list(FEATURES) + list(FORTRAN):
@@ -135,12 +145,14 @@ def enabled(lang, overrides):
             if lang in langs.split() and overrides.get(k, on)}
 
 
-def draw(rng, lang, allowed):
-    """The features of one program: each allowed feature with its probability. Every
-    feature is drawn, allowed or not, so turning one off leaves the others of a seed
-    as they were (a failure can be narrowed down feature by feature)."""
-    order = sorted(k for k in FEATURES if k not in LATER) + LATER
-    return {k for k in order if rng.random() < FEATURES[k][2] and k in allowed}
+def draw(rng, lang, allowed, table=None, order=None, overrides=None):
+    """The features of one program: each allowed feature with its probability (1 for the
+    `++name` ones). Every feature is drawn, allowed or not, so turning one off leaves the
+    others of a seed as they were (a failure can be narrowed down feature by feature)."""
+    table = table or FEATURES
+    order = order or sorted(k for k in FEATURES if k not in LATER) + LATER
+    forced = {k for k, v in (overrides or {}).items() if v == ALWAYS}
+    return {k for k in order if (rng.random() < table[k][2] or k in forced) and k in allowed}
 
 
 # Features added after the first reports, drawn after the others so that a seed keeps the

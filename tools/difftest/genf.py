@@ -58,7 +58,7 @@ class GenF:
         self.seed = seed
         allowed = F.enabled("fortran", overrides or {})
         fr = random.Random(seed * 7919 + 29)
-        self.feat = {k for k in sorted(F.FORTRAN) if fr.random() < F.FORTRAN[k][2] and k in allowed}
+        self.feat = F.draw(fr, "fortran", allowed, F.FORTRAN, sorted(F.FORTRAN), overrides)
         self.r = random.Random(seed)
         self.wp = 4 if self.has("real4") else 8
         self.n = self.r.randint(6, 11)

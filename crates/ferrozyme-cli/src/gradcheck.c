@@ -23,8 +23,9 @@ enum { FZ_GC_MAX = 64, FZ_GC_DIRS = 3 };
 
 typedef struct {
   long off;  /* byte offset of the scalar in the argument block */
-  int kind;  /* 1 double, 2 float */
+  int kind;  /* 1 double, 2 float, 3 long double (x86_fp80) */
   double d;  /* reverse: returned adjoint; forward: the caller's tangent */
+  long double x0; /* kind 3: the value before the check, in full precision */
 } fz_gc_scalar;
 
 typedef struct {
@@ -169,12 +170,18 @@ static void fz_gc_put(void *p, int kind, long i, double v) {
 
 static double fz_gc_arg(fz_gc *h, int k) {
   char *a = (char *)h->args + h->sc[k].off;
+  if (h->sc[k].kind == 3) return (double)*(long double *)a;
   return h->sc[k].kind == 2 ? (double)*(float *)a : *(double *)a;
 }
 
-static void fz_gc_set_arg(fz_gc *h, int k, double v) {
+/* Scalar k set to base + delta (base: sc0[k]; a long double's own x0, so that the
+ * unperturbed runs see exactly the caller's value). */
+static void fz_gc_set_arg(fz_gc *h, int k, double base, double delta) {
   char *a = (char *)h->args + h->sc[k].off;
-  if (h->sc[k].kind == 2)
+  double v = base + delta;
+  if (h->sc[k].kind == 3)
+    *(long double *)a = h->sc[k].x0 + (long double)delta;
+  else if (h->sc[k].kind == 2)
     *(float *)a = (float)v;
   else
     *(double *)a = v;
@@ -193,7 +200,7 @@ static double fz_gc_uniform(void) {
  * the memory after the run in place. */
 static double fz_gc_run(fz_gc *h, const double *sc0, double t, const double *dsc,
                         double *const *dmem, double *const *w) {
-  for (int k = 0; k < h->nsc; k++) fz_gc_set_arg(h, k, sc0[k] + t * dsc[k]);
+  for (int k = 0; k < h->nsc; k++) fz_gc_set_arg(h, k, sc0[k], t * dsc[k]);
   for (int k = 0; k < h->nkeep; k++)
     if (h->keep[k].k0) memcpy(h->keep[k].p, h->keep[k].k0, (size_t)h->keep[k].bytes);
   for (int k = 0; k < h->nmem; k++) {
@@ -288,7 +295,10 @@ static int fz_gc_prepare(fz_gc *h, double *sc0) {
     h->keep[k].k1 = fz_gc_dup(h->keep[k].p, h->keep[k].bytes);
     if (!h->keep[k].k0 || !h->keep[k].k1) return 0;
   }
-  for (int k = 0; k < h->nsc; k++) sc0[k] = fz_gc_arg(h, k);
+  for (int k = 0; k < h->nsc; k++) {
+    sc0[k] = fz_gc_arg(h, k);
+    if (h->sc[k].kind == 3) h->sc[k].x0 = *(long double *)((char *)h->args + h->sc[k].off);
+  }
   return 1;
 }
 

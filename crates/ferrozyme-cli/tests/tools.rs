@@ -214,6 +214,10 @@ fn check_gradients_passes_on_test_programs() {
         "203_fwd_array_inout",
         "211_fwd_matvec",
         "241_split_void_arrays",
+        // Active long double, float _Complex, <2 x double> and struct scalars: each floating
+        // leaf is perturbed and gets its own adjoint (401's <2 x double> was an internal-error).
+        "401_audit_complex",
+        "1477_gradcheck_scalar_kinds",
     ] {
         let src = root.join("tests/c").join(format!("{name}.c"));
         let inc = format!("-I{}", root.join("tests/c").display());

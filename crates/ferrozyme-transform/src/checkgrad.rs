@@ -15,13 +15,25 @@ use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis, TypeSession};
 use ferrozyme_llvm::{Builder, Opcode, Through, Type, TypeKind, Value};
 
-use crate::marshal::convert;
+use crate::marshal::{convert, fp_leaves, scalars};
 use crate::request::{AutodiffCall, Shadow};
 use crate::services::Support;
 
 /// The C runtime's element kinds.
 const KIND_F64: u64 = 1;
 const KIND_F32: u64 = 2;
+/// `x86_fp80` (C `long double` on x86-64): active scalars only.
+const KIND_F80: u64 = 3;
+
+/// The kind of an active scalar's floating leaf, when the C runtime can perturb it.
+fn leaf_kind(t: Type) -> Option<u64> {
+    match t.kind() {
+        TypeKind::Double => Some(KIND_F64),
+        TypeKind::Float => Some(KIND_F32),
+        TypeKind::X86Fp80 => Some(KIND_F80),
+        _ => None,
+    }
+}
 
 fn kind_of(t: Type) -> Option<u64> {
     match t.kind() {
@@ -103,6 +115,9 @@ pub enum Unchecked {
     NotFloatBuffer { arg: usize },
     /// `enzyme_dupv` arguments.
     StridedShadow,
+    /// An active scalar argument that is not made of `double`, `float` and `long double`
+    /// values only (`_Float16`, `__float128`, integers beside floats in a struct).
+    ScalarType { arg: usize },
 }
 
 impl std::fmt::Display for Unchecked {
@@ -117,6 +132,10 @@ impl std::fmt::Display for Unchecked {
                 "the element type of the buffer passed as argument {arg} is not known to be double or float"
             ),
             Unchecked::StridedShadow => write!(f, "enzyme_dupv arguments are not checked"),
+            Unchecked::ScalarType { arg } => write!(
+                f,
+                "the active argument {arg} is not made of double, float and long double values only"
+            ),
         }
     }
 }
@@ -194,12 +213,13 @@ fn begin(
 ) -> Result<Plan, Unchecked> {
     let b = Builder::new(sup.module.context());
     b.position_before(ac.call);
+    let leaves = scalar_leaves(sup, ac)?;
     let bufs = buffers(sup, &b, ac, types)?;
     let block = argument_block(sup, &b, ac);
     let offs = arg_offsets(sup, ac.func);
     let eval = evaluator(sup, ac.func, counter, &offs);
     let h = register_call(sup, &b, ac, forward, eval, block);
-    register_scalars(sup, &b, ac, forward, h, &offs);
+    register_scalars(sup, &b, ac, forward, h, &offs, &leaves);
     register_memory(sup, &b, ac, h, bufs);
     let ctx = sup.module.context();
     let gc_begin = sup.libc("__fz_gc_begin", ctx.void(), &[ctx.ptr()]);
@@ -308,7 +328,60 @@ fn register_call(
     b.call_fn(gc_new, &[where_, eval, block])
 }
 
-/// The active scalars (with their tangents in forward mode).
+/// The floating leaves of each active scalar argument, in argument order, each with its
+/// byte offset inside the argument's slot and its kind: one checked scalar per leaf, so
+/// that the adjoints (and forward tangents) of `float _Complex` (`<2 x float>`) or a
+/// struct of doubles passed by value line up with what the evaluator perturbs. `Err`
+/// when one cannot be perturbed (then the call is not checked: perturbing only some of
+/// the active inputs would compare a forward tangent with the wrong difference, and the
+/// reverse adjoints would be handed to the wrong scalars).
+fn scalar_leaves(sup: &Support, ac: &AutodiffCall) -> Result<Vec<Vec<(u64, u64)>>, Unchecked> {
+    let module = sup.module;
+    let mut out = Vec::new();
+    for (k, (a, p)) in ac.args.iter().zip(ac.func.params()).enumerate() {
+        if a.activity != ArgActivity::Active {
+            continue;
+        }
+        let t = p.ty();
+        let mut leaves = Vec::new();
+        fp_leaves(t, &mut Vec::new(), &mut leaves);
+        let bytes: u64 = leaves.iter().map(|(_, l)| module.store_size(*l)).sum();
+        let kinds: Option<Vec<(u64, u64)>> = leaves
+            .iter()
+            .map(|(path, l)| Some((leaf_offset(module, t, path), leaf_kind(*l)?)))
+            .collect();
+        // Integer or pointer bytes beside the floats: not a value of floats alone.
+        match kinds {
+            Some(kinds) if !kinds.is_empty() && bytes == module.store_size(t) => out.push(kinds),
+            _ => return Err(Unchecked::ScalarType { arg: k + 1 }),
+        }
+    }
+    Ok(out)
+}
+
+/// The byte offset of the leaf at `path` (field and lane indices) inside a value of `t`.
+fn leaf_offset(module: ferrozyme_llvm::Module, t: Type, path: &[u32]) -> u64 {
+    let (mut t, mut off) = (t, 0);
+    for &k in path {
+        match t.kind() {
+            TypeKind::Struct => {
+                off += module.field_offset(t, k);
+                t = t.struct_fields()[k as usize];
+            }
+            TypeKind::Vector => {
+                t = t.element_type();
+                off += u64::from(k) * module.store_size(t);
+            }
+            _ => {
+                t = t.element_type();
+                off += u64::from(k) * module.alloc_size(t);
+            }
+        }
+    }
+    off
+}
+
+/// The active scalars' leaves (with their tangents in forward mode).
 fn register_scalars(
     sup: &mut Support,
     b: &Builder,
@@ -316,25 +389,31 @@ fn register_scalars(
     forward: bool,
     h: Value,
     offs: &[u64],
+    leaves: &[Vec<(u64, u64)>],
 ) {
     let ctx = sup.module.context();
     let (i64t, i32t, f64t) = (ctx.i64(), ctx.i32(), ctx.f64());
     let gc_scalar = sup.libc("__fz_gc_scalar", ctx.void(), &[ctx.ptr(), i64t, i32t, f64t]);
-    for ((a, p), off) in ac.args.iter().zip(ac.func.params()).zip(offs) {
-        if a.activity != ArgActivity::Active {
-            continue;
+    let active = ac
+        .args
+        .iter()
+        .zip(ac.func.params())
+        .zip(offs)
+        .filter(|((a, _), _)| a.activity == ArgActivity::Active);
+    for (((a, p), off), leaves) in active.zip(leaves) {
+        let tangents = match (&a.shadow, forward) {
+            (Shadow::Lanes(l), true) => scalars(b, convert(b, l[0], p.ty())),
+            _ => Vec::new(),
+        };
+        for (k, (leaf_off, kind)) in leaves.iter().enumerate() {
+            let t = tangents
+                .get(k)
+                .map_or_else(|| f64t.zero(), |t| convert(b, *t, f64t));
+            b.call_fn(
+                gc_scalar,
+                &[h, i64t.const_int(off + leaf_off), i32t.const_int(*kind), t],
+            );
         }
-        let Some(kind) = kind_of(p.ty()) else {
-            continue;
-        };
-        let tangent = match (&a.shadow, forward) {
-            (Shadow::Lanes(l), true) => convert(b, l[0], f64t),
-            _ => f64t.zero(),
-        };
-        b.call_fn(
-            gc_scalar,
-            &[h, i64t.const_int(*off), i32t.const_int(kind), tangent],
-        );
     }
 }
 
@@ -374,12 +453,14 @@ fn register_memory(sup: &mut Support, b: &Builder, ac: &AutodiffCall, h: Value, 
 }
 
 /// After a reverse-mode derivative call (builder after it): hand over the adjoints of the
-/// active scalars (in argument order) and check.
+/// active scalars' leaves (in argument order, as `register_scalars` registered them) and
+/// check.
 pub fn end_reverse(sup: &mut Support, b: &Builder, plan: &Plan, adjoints: &[Value]) {
     let ctx = sup.module.context();
     let (ptr, i32t, f64t) = (ctx.ptr(), ctx.i32(), ctx.f64());
     let set = sup.libc("__fz_gc_set", ctx.void(), &[ptr, i32t, f64t]);
-    for (k, a) in adjoints.iter().enumerate() {
+    let leaves: Vec<Value> = adjoints.iter().flat_map(|a| scalars(b, *a)).collect();
+    for (k, a) in leaves.iter().enumerate() {
         let v = convert(b, *a, f64t);
         b.call_fn(set, &[plan.handle, i32t.const_int(k as u64), v]);
     }
