@@ -27,8 +27,8 @@
 //! by overflow, which an adjoint holding one is meaningless anyway.
 //!
 //! Taken for an `fadd`/`fsub` with `nsz` whose two operands are distinct `fmul`s, each used
-//! only by it, sharing one operand (in either position), with the mark on one of the
-//! three. The new difference gets the sum's flags and the mark, the new product the flags
+//! only by it, sharing one operand (in either position) and differing in the other, with
+//! the mark on one of the three. The new difference gets the sum's flags and the mark, the new product the flags
 //! both products had.
 
 use ferrozyme_analysis::hash::HashMap;
@@ -116,5 +116,10 @@ fn shape(i: Value, mark: u32) -> Option<(Value, Value, Value, Value, Value)> {
     } else {
         return None;
     };
+    // Two equal products (`g * x + g * x`, the adjoint of `x * x` before CSE) gain
+    // nothing: one product added to itself is as short.
+    if q == s {
+        return None;
+    }
     Some((x, y, p, q, s))
 }
