@@ -78,6 +78,10 @@ pub fn preaccumulate(module: Module, rewrite: bool) -> usize {
             // Vectorized recurrences of order 2 and more read as one shuffle of vectors
             // the loop carries (`splice_chains.rs`).
             crate::splice_chains::fold_function(&f.blocks());
+            // Adjoint products with a common factor that the pipeline's instcombine
+            // paired (`adjoint_factor.rs`; code generation merges the equal differences
+            // of a block).
+            crate::adjoint_factor::factor_function(f);
         }
         crate::generated::unmark_shadow_params(f);
         for b in f.blocks() {

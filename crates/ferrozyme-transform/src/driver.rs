@@ -403,6 +403,9 @@ impl Driver {
                         }
                     }
                     for f in job.outputs() {
+                        // Adjoint products with a common factor, summed, as one product
+                        // (`adjoint_factor.rs`); the differences it makes merge below.
+                        crate::adjoint_factor::factor_function(f);
                         crate::cse::merge_duplicates(f);
                         // Verified here only where LLVM's passes run on it within the
                         // drain (the upward trial) or in debug builds; the rest once,

@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 pub mod adjoint_chain;
+pub mod adjoint_factor;
 pub mod adjoint_fusion;
 pub mod adjoint_split;
 mod affine_index;
