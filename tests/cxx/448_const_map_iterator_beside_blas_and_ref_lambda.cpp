@@ -60,22 +60,16 @@ int main() {
                                         enzyme_out, strength);
   fz_check("enzyme_const map unchanged", kappa == kappa0 ? 1 : 0, 1, 0);
 
-  auto f = [&](const double *tt, double s) {
+  double tx[N], sx = strength, fd[N];  // the point central differences perturb
+  for (int i = 0; i < N; i++) tx[i] = t0[i];
+  auto f = [&] {
     double w[N];
-    for (int i = 0; i < N; i++) w[i] = tt[i];
-    return step(w, src, kappa0, mat, N, s);
+    for (int i = 0; i < N; i++) w[i] = tx[i];
+    return step(w, src, kappa0, mat, N, sx);
   };
-  double fd[N];
-  for (int i = 0; i < N; i++) {
-    double tp[N], tm[N];
-    for (int j = 0; j < N; j++) tp[j] = tm[j] = t0[j];
-    tp[i] += 1e-6;
-    tm[i] -= 1e-6;
-    fd[i] = (f(tp, strength) - f(tm, strength)) / 2e-6;
-  }
+  fz_fd_grad_of(f, tx, N, fd);
   fz_check_arr("d/dtemp finite differences", dt, fd, N, 1e-6);
-  double fds = (f(t0, strength + 1e-6) - f(t0, strength - 1e-6)) / 2e-6;
-  fz_check("d/dstrength finite differences", ds, fds, 1e-6);
+  fz_check("d/dstrength finite differences", ds, fz_fd(f, sx), 1e-6);
 
   // Forward mode along a direction: the tangent equals <gradient, direction>.
   double v[N] = {0.3, -0.2, 0.5, 0.1, -0.4, 0.25}, vs = 0.6;
