@@ -28,7 +28,7 @@ use ferrozyme_llvm::{Opcode, Value};
 use crate::common::base_object;
 
 /// How many calls deep [`stores_no_pointers`] looks.
-pub(super) const CALLEE_DEPTH: u32 = 6;
+pub(super) const CALLEE_DEPTH: u32 = 3;
 
 /// The memory that may hold a constant pointer taken over by runtime activity.
 #[derive(Debug, Clone, Default)]
@@ -36,8 +36,7 @@ pub(super) enum Holders {
     /// Any shadowed memory.
     #[default]
     Anywhere,
-    /// Only these stack objects (`alloca`s whose address does not escape), and the
-    /// pointers calls given their addresses return (`local_aliases`).
+    /// Only these stack objects (`alloca`s whose address does not escape).
     Objects(HashSet<Value>),
 }
 
@@ -66,18 +65,13 @@ impl Holders {
             return;
         };
         let b = base_object(p);
-        let slot = b.opcode() == Some(Opcode::LLVMAlloca);
-        if slot && s.contains(&b) {
+        if s.contains(&b) {
             return;
         }
-        // Through a pointer a call returned (an alias of a holder, see `local_aliases`)
-        // the constant may go into whatever object it points to.
-        match slot.then(|| local_aliases(b)).flatten() {
-            Some(aliases) => {
-                s.insert(b);
-                s.extend(aliases);
-            }
-            None => *self = Holders::Anywhere,
+        if b.opcode() == Some(Opcode::LLVMAlloca) && !address_escapes(b) {
+            s.insert(b);
+        } else {
+            *self = Holders::Anywhere;
         }
     }
 
@@ -95,19 +89,11 @@ impl Holders {
     }
 }
 
-/// The pointers calls hand back that may address stack object `slot` (a C++ accessor
-/// such as `std::_Rb_tree_const_iterator::operator->` given the iterator's -O0 slot
-/// returns a pointer read out of it, which the analysis cannot tell from the slot's own
-/// address), or `None` when the address can be read back from memory or reaches code
-/// that may keep it (so that a pointer into another object could reach what `slot`
-/// holds). Each such result is followed like the address itself and counts as a holder
-/// too: loads through it may read the constant back (C++ seed 7020 at -O0: `it->second`
-/// of a constant `std::map`'s `find`, kept in an iterator slot, made every holder
-/// "anywhere", and the pointers reloaded from -O0 homes were refused at `cblas_daxpy`).
-fn local_aliases(slot: Value) -> Option<Vec<Value>> {
+/// Can the address of stack object `slot` be read back from memory or come back from a
+/// call (so that a pointer into another object could reach what `slot` holds)?
+fn address_escapes(slot: Value) -> bool {
     let mut work = vec![slot];
     let mut seen: HashSet<Value> = HashSet::default();
-    let mut aliases = Vec::new();
     while let Some(p) = work.pop() {
         if !seen.insert(p) {
             continue;
@@ -122,29 +108,15 @@ fn local_aliases(slot: Value) -> Option<Vec<Value>> {
                 }
                 Some(Opcode::LLVMLoad | Opcode::LLVMICmp) => true,
                 Some(Opcode::LLVMStore) => u.operand(0) != p,
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if returns_alias(u, p) => {
-                    aliases.push(u);
-                    work.push(u);
-                    true
-                }
                 Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => call_keeps_address_local(u, p),
                 _ => false,
             };
             if !ok {
-                return None;
+                return true;
             }
         }
     }
-    Some(aliases)
-}
-
-/// Is call `u`, given address `p`, a function with IR storing no pointer outside its own
-/// stack that returns a plain pointer (which may be `p`, an address inside it, or a
-/// pointer read through it: [`local_aliases`] follows it as an address of the object)?
-fn returns_alias(u: Value, p: Value) -> bool {
-    u.called_value() != p
-        && u.ty().is_pointer()
-        && matches!(classify(u), CallKind::Defined(g) if stores_no_pointers(g, CALLEE_DEPTH))
+    false
 }
 
 /// Does call `u`, given address `p`, neither keep it nor hand it back: a lifetime or debug
@@ -175,45 +147,30 @@ fn call_keeps_address_local(u: Value, p: Value) -> bool {
 /// than its own stack slots, so that it can neither keep a pointer it is given or reads
 /// nor move one from one object to another? (clang -O0 homes every parameter in a slot:
 /// those stores stay inside the call.) Calls of math functions are fine; anything else
-/// without IR, indirect calls and memory copies into other memory are not. Each function
-/// is walked once per question (libstdc++'s -O0 accessors nest four deep:
-/// `_Rb_tree_const_iterator::operator->` -> `_M_valptr` -> `_M_ptr` -> `_M_addr`).
+/// without IR, indirect calls and memory copies into other memory are not.
 pub(super) fn stores_no_pointers(g: Value, depth: u32) -> bool {
-    let own_slot = |p: Value| base_object(p).opcode() == Some(Opcode::LLVMAlloca);
-    let mut seen: HashSet<Value> = HashSet::default();
-    let mut work = vec![(g, depth)];
-    while let Some((g, depth)) = work.pop() {
-        if g.is_declaration() || depth == 0 {
-            return false;
-        }
-        if !seen.insert(g) {
-            continue;
-        }
-        for i in g.blocks().into_iter().flat_map(|b| b.instructions()) {
-            let ok = match i.opcode() {
-                Some(Opcode::LLVMStore) => {
-                    !i.operand(0).ty().contains_pointer() || own_slot(i.operand(1))
-                }
-                Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => false,
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if i.is_lifetime_marker() => true,
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(i) {
-                    CallKind::Math(_) | CallKind::NoDerivative | CallKind::TypeHint => true,
-                    CallKind::Memcpy | CallKind::Memmove => own_slot(i.call_args()[0]),
-                    CallKind::Memset => true,
-                    CallKind::Defined(h) => {
-                        work.push((h, depth - 1));
-                        true
-                    }
-                    _ => i
-                        .called_function()
-                        .is_some_and(|h| h.name().starts_with("llvm.dbg")),
-                },
-                _ => true,
-            };
-            if !ok {
-                return false;
-            }
-        }
+    if g.is_declaration() || depth == 0 {
+        return false;
     }
-    true
+    let own_slot = |p: Value| base_object(p).opcode() == Some(Opcode::LLVMAlloca);
+    g.blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .all(|i| match i.opcode() {
+            Some(Opcode::LLVMStore) => {
+                !i.operand(0).ty().contains_pointer() || own_slot(i.operand(1))
+            }
+            Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => false,
+            Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if i.is_lifetime_marker() => true,
+            Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(i) {
+                CallKind::Math(_) | CallKind::NoDerivative | CallKind::TypeHint => true,
+                CallKind::Memcpy | CallKind::Memmove => own_slot(i.call_args()[0]),
+                CallKind::Memset => true,
+                CallKind::Defined(h) => h == g || stores_no_pointers(h, depth - 1),
+                _ => i
+                    .called_function()
+                    .is_some_and(|h| h.name().starts_with("llvm.dbg")),
+            },
+            _ => true,
+        })
 }

@@ -349,20 +349,12 @@ pub(crate) fn analyze(
                         || targets_have_ir(i) =>
                 {
                     // A callee under checks (given a maybe-primal pointer, or shadowed
-                    // memory that may hold one: what `call_runtime` tells it) may return
-                    // such a pointer, or store one into memory the caller reads later.
-                    // An OpenMP region's outlined body is such a callee, given the
-                    // captured arguments. One given other shadowed memory gets the
-                    // ordinary derivative, whose results have ordinary shadows (C++
-                    // seed 7020 at -O0: valarray's `operator*` given a local valarray
-                    // returned an expression closure taken to hold the constant).
+                    // memory that may hold one) may return such a pointer, or store one
+                    // into memory the caller reads later. An OpenMP region's outlined
+                    // body is such a callee, given the captured arguments.
                     let args = callee_args(i).into_iter().flatten().collect::<Vec<_>>();
                     let checked = args.iter().any(|&a| {
-                        from(a)
-                            || (tainted
-                                && a.ty().is_pointer()
-                                && act.is_shadowed(a)
-                                && holders.may_hold(a))
+                        from(a) || (tainted && a.ty().is_pointer() && act.is_shadowed(a))
                     });
                     if checked {
                         tainted = true;
