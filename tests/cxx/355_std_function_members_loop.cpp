@@ -1,6 +1,6 @@
 // OPT: O0 O1 O2
 // CFLAGS: -std=c++17
-// IGNORE-O0: cannot-deduce-type at `std::function`'s move constructor and `std::swap<_Any_data>` (the member assignments `m.forcing = [phase, p](...)`: a lambda capturing a double and a pointer is stored in place in `_Any_data`, whose 16 bytes hold a functor pointer for the other members: conflicting uses); cxx/108's -O0 refusal of a std::function capturing a double. -O1/-O2 pass; no wrong number
+// IGNORE-O0: cannot-deduce-type at `std::function`'s move constructor and `std::swap<_Any_data>` (the member assignments `m.forcing = [phase, p](...)`: a lambda capturing a double and a pointer is stored in place in `_Any_data`, whose 16 bytes hold a functor pointer for the other members: conflicting uses); cxx/108's -O0 refusal of a std::function capturing a double. The diagnostic's help now says what to change (capture the double by reference, `[&phase, p]`, so every lambda stored there holds pointers only: that variant passes at -O0). -O1/-O2 pass; no wrong number
 // IGNORE-REF: the --ad-before-opt trial gives -O0's errors (see IGNORE-O0)
 // A model whose terms are `std::function<double(double, const double *)>` members of a
 // struct (a drift, a reaction and a forcing term built from lambdas capturing parameters

@@ -381,16 +381,28 @@ pub(super) fn constant_pointer_stored(
         Capture::No => {}
         Capture::Safe => return,
         Capture::Unsafe => {
+            // At -O0 a slot whose address a lambda keeps (`[&]`) gets a shadow when the
+            // closure also holds differentiated data (C++ seed 8013, tests/cxx/456).
+            let by_reference = address_stored(base_object(p));
             out.push(Finding {
                 kind: DiagKind::UnsupportedInstruction,
                 at: i,
                 msg: format!(
-                    "mismatched activity: {}, which has no shadow, is handed to an OpenMP parallel region in memory that has one (the region reads floating-point data through it or writes it, or the memory also holds differentiated data); derivatives would be added through its missing shadow",
+                    "mismatched activity: {}, which has no shadow, is handed to an OpenMP parallel region in memory that has one (the region reads floating-point data through it or writes it, or the memory also holds differentiated data{}); derivatives would be added through its missing shadow",
                     describe_object(base)
                     .replace(", passed without a shadow (enzyme_const)", " (enzyme_const)")
-                    .replace(", which has no shadow", "")
+                    .replace(", which has no shadow", ""),
+                    if by_reference {
+                        ": the slot's address is also kept elsewhere, as a lambda capturing it by reference (`[&]`) keeps it at -O0"
+                    } else {
+                        ""
+                    }
                 ),
-                help: "pass that argument with enzyme_dup and a zero-initialised shadow buffer (its adjoint is then simply not used)",
+                help: if by_reference {
+                    "capture that argument by value in the lambda (`[=]` or `[name, &other]`), pass it with enzyme_dup and a zero-initialised shadow buffer (its adjoint is then simply not used), or compile with -O1 or higher"
+                } else {
+                    "pass that argument with enzyme_dup and a zero-initialised shadow buffer (its adjoint is then simply not used)"
+                },
             });
             return;
         }
@@ -406,6 +418,15 @@ pub(super) fn constant_pointer_stored(
         ),
         help: "pass that argument with enzyme_dup (and a shadow buffer), capture it by value in lambdas ([=] or [y]), or compile with -O1 or higher",
     });
+}
+
+/// Is the address of stack slot `slot` stored into memory (a by-reference capture)?
+fn address_stored(slot: Value) -> bool {
+    slot.opcode() == Some(Opcode::LLVMAlloca)
+        && slot
+            .users()
+            .into_iter()
+            .any(|u| u.opcode() == Some(Opcode::LLVMStore) && u.operand(0) == slot)
 }
 
 /// Whether the memory a constant pointer is stored into is handed to an OpenMP region.

@@ -90,6 +90,7 @@ impl Gen<'_> {
                             .unwrap_or("")
                             .trim()
                             .to_string(),
+                        std_function: moves_std_function_storage(i),
                     },
                 );
                 return;
@@ -414,4 +415,13 @@ fn memset_only_local(p: Value) -> bool {
         }
     }
     true
+}
+
+/// Is copy `i` in libstdc++'s code moving `std::function`'s storage (`std::_Any_data`: its
+/// move constructor, `std::swap<std::_Any_data>`)? Its help differs: the user cannot hint
+/// inside the library, but can change what the lambdas capture (tests/cxx/355).
+fn moves_std_function_storage(i: Value) -> bool {
+    let mangled = i.parent_function().source_name();
+    ferrozyme_analysis::library_types::demangle(&mangled)
+        .is_some_and(|name| name.contains("std::_Any_data") || name.starts_with("std::function<"))
 }
