@@ -73,8 +73,7 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK: {{^}}fz.stream.flush:
 ; CHECK-NEXT: [[H:%[0-9]+]] = getelementptr i8, ptr [[A:%[0-9]+]], i64 8
 ; CHECK-NEXT: load double, ptr [[H]]
-; CHECK: [[C:%[0-9]+]] = getelementptr i8, ptr [[A]], i64 0
-; CHECK-NEXT: load double, ptr [[C]]
+; CHECK: load double, ptr [[A]]
 ; CHECK: {{^}}rev.{{[0-9]+}}:
 ; CHECK-NEXT: %.rev.0 = phi i64 [ 1,
 ; CHECK-NEXT: %fz.stream = phi double [ 0.000000e+00,
@@ -86,4 +85,4 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-NEXT: %fz.stream.old = load double, ptr [[R]]
 ; CHECK-NEXT: [[S:%[0-9]+]] = fadd reassoc {{.*}}%fz.stream.old
 ; CHECK-NEXT: store double [[S]], ptr [[R]]
-; CHECK-NEXT: br i1 {{%[0-9]+}}, label %rev.{{[0-9]+}}, label %fz.stream.flush
+; CHECK-NEXT: br i1 {{%[0-9]+}}, label %fz.stream.flush, label %rev.{{[0-9]+}}
