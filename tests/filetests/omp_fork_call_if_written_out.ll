@@ -209,4 +209,5 @@ attributes #4 = { nocallback nocreateundeforpoison nofree nosync nounwind specul
 ; CHECK-NEXT: call void @fz_rev_scale_if_..omp_par
 ; CHECK-NEXT: [[G2:%.*]] = call i32 @__kmpc_global_thread_num(
 ; CHECK-NEXT: call void @__kmpc_end_serialized_parallel(ptr @1, i32 [[G2]])
-; CHECK: br i1 [[C]], label %rev.fz.forkif.fork, label %rev.fz.forkif.serial
+; CHECK: select i1 [[C]], i32 0, i32 1
+; CHECK-NEXT: switch i32

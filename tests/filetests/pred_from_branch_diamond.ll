@@ -52,6 +52,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-NEXT: br i1 [[COND]], label %if.then, label %if.else
 ; CHECK-NOT: phi i32
 ; CHECK-LABEL: {{^}}rev.if.end:
-; CHECK-NOT: select
-; CHECK: br i1 [[COND]], label %rev.if.end.from.if.then, label %rev.if.end.from.if.else
+; CHECK: [[IDX:%.*]] = select i1 [[COND]], i32 0, i32 1
+; CHECK-NEXT: switch i32 [[IDX]], label %rev.if.end.from.if.then [
+; CHECK-NEXT: i32 1, label %rev.if.end.from.if.else
 ; CHECK: {{^}}}

@@ -52,6 +52,7 @@ declare { double, double } @__enzyme_autodiff2(ptr, ...)
 ; CHECK-NEXT: br i1 [[C]], label %if.then, label %if.end
 ; CHECK-NOT: phi i32
 ; CHECK-LABEL: {{^}}rev.if.end:
-; CHECK-NOT: select
-; CHECK: br i1 [[C]], label %rev.if.end.from.if.then, label %rev.if.end.from.entry
+; CHECK: [[IDX:%.*]] = select i1 [[C]], i32 1, i32 0
+; CHECK-NEXT: switch i32 [[IDX]], label %rev.if.end.from.entry [
+; CHECK-NEXT: i32 1, label %rev.if.end.from.if.then
 ; CHECK: {{^}}}

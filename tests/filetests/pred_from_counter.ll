@@ -57,7 +57,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: {{^}}rev.for.body:
 ; CHECK: [[I:%.*]] = load i64, ptr [[CTR:%.*]], align 8
 ; CHECK: [[FIRST:%.*]] = icmp eq i64 [[I]], %lo
-; CHECK-NOT: select
-; CHECK: br i1 [[FIRST]], label %rev.entry, label %rev.for.body.from.for.body
+; CHECK-NEXT: [[IDX:%.*]] = select i1 [[FIRST]], i32 [[ENTRY:[01]]], i32 [[LATCH:[01]]]
+; CHECK: switch i32 [[IDX]], label
 ; CHECK-NOT: phi i32
 ; CHECK: {{^}}}

@@ -62,6 +62,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-NOT: phi i32
 ; CHECK-NOT: @__fz_push
 ; CHECK-LABEL: {{^}}rev.for.cond.cleanup:
-; CHECK-NOT: select
-; CHECK: br i1 [[GUARD]], label %rev.for.cond.cleanup.from.for.body, label %rev.entry
+; CHECK: [[IDX:%.*]] = select i1 [[GUARD]], i32 1, i32 0
+; CHECK-NEXT: switch i32 [[IDX]], label %rev.entry [
+; CHECK-NEXT: i32 1, label %rev.for.cond.cleanup.from.for.body
 ; CHECK: {{^}}}

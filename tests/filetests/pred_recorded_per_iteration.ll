@@ -52,8 +52,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: {{^}}rev.while.body:
 ; CHECK: [[TOP:%.*]] = call ptr @__fz_top(ptr {{%.*}}, i64 8)
 ; CHECK-NEXT: [[RIDX:%.*]] = load i32, ptr [[TOP]]
-; CHECK-NEXT: [[LATCH:%.*]] = icmp eq i32 [[RIDX]], 1
-; CHECK-NEXT: call void @__fz_pop(ptr {{%.*}}, i64 8)
-; CHECK-NEXT: br i1 [[LATCH]], label %rev.while.body.from.while.body, label %rev.while.body.from.entry
+; CHECK: call void @__fz_pop(ptr {{%.*}}, i64 8)
+; CHECK-NEXT: switch i32 [[RIDX]], label
 ; CHECK-NOT: @__fz_reserve
 ; CHECK: {{^}}}

@@ -66,4 +66,4 @@ declare { double, double } @__enzyme_autodiff2(ptr, ...)
 ; CHECK-NOT: [[D]]{{,|$}}
 ; CHECK: fmul reassoc nsz arcp contract afn double [[D]], {{%.*}}
 ; CHECK-NOT: [[D]]{{,|$}}
-; CHECK: br i1
+; CHECK: switch i32

@@ -182,4 +182,4 @@ declare void @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 ; CHECK: [[XC:%.*]] = fsub double
 ; CHECK-NEXT: store double [[XC]], ptr [[SLOT]]
 ; CHECK-NOT: {{^}}rev.
-; CHECK: br i1
+; CHECK: switch i32

@@ -134,4 +134,4 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-NEXT: %[[SUM:[0-9]+]] = fadd nsz contract double %[[OLD]], %{{[0-9]+}}
 ; CHECK-NEXT: store double %[[SUM]], ptr %[[FAR]], align 8
 ; CHECK: fadd nsz contract double %fz.cell,
-; CHECK: br i1 %{{[0-9]+}}, label %fz.stream.flush, label %rev.{{[0-9]+}}
+; CHECK: br i1 %{{[0-9]+}}, label %rev.{{[0-9]+}}, label %fz.stream.flush

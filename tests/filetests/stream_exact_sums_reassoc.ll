@@ -93,7 +93,7 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK: fadd nsz contract double %sh{{[0-9]+}}, %
 ; CHECK-NEXT: fadd nsz contract double %fz.cell, %
 ; CHECK-NEXT: fadd nsz contract double %fz.cell{{[0-9]+}}, %
-; CHECK: br i1 %{{[0-9]+}}, label %fz.stream.flush, label %rev.{{[0-9]+}}
+; CHECK: br i1 %{{[0-9]+}}, label %rev.{{[0-9]+}}, label %fz.stream.flush
 
 ; OPT-LABEL: define dso_local { double, double } @grad(
 ; OPT-NOT: fz.sums

@@ -135,7 +135,7 @@ declare i32 @llvm.smin.i32(i32, i32)
 ; CHECK-NEXT: %fz.cell{{[0-9]+}} = phi double
 ; CHECK-NEXT: %fz.cell{{[0-9]+}} = phi double
 ; CHECK-NEXT: %fz.cell{{[0-9]+}} = phi double
-; CHECK: br i1 %{{[0-9]+}}, label %fz.stream.flush, label %rev.{{[0-9]+}}
+; CHECK: br i1 %{{[0-9]+}}, label %rev.{{[0-9]+}}, label %fz.stream.flush
 ; CHECK-LABEL: define internal void @fz_grad_near(
 ; CHECK-NOT: fz.cell
 ; CHECK: ret void

@@ -92,5 +92,5 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-NEXT: %[[R:[0-9]+]] = fadd nsz contract double %[[C1]], %[[SH]]
 ; CHECK-NEXT: store double %[[R]], ptr %[[AN]], align 8
 ; CHECK-NOT: store double
-; CHECK: br i1 %{{[0-9]+}}, label %fz.stream.flush, label %rev.{{[0-9]+}}
+; CHECK: br i1 %{{[0-9]+}}, label %rev.{{[0-9]+}}, label %fz.stream.flush
 ; CHECK: {{^}}}

@@ -158,4 +158,4 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK: %[[OLD:fz.stream.old[0-9]*]] = load double, ptr [[A]]
 ; CHECK-NEXT: [[S:%[0-9]+]] = fadd reassoc {{.*}}%[[OLD]]
 ; CHECK-NEXT: store double [[S]], ptr [[A]]
-; CHECK-NEXT: br i1 {{%[0-9]+}}, label %fz.stream.flush{{[0-9]*}}, label %rev.for.body4
+; CHECK-NEXT: br i1 {{%[0-9]+}}, label %rev.for.body4, label %fz.stream.flush{{[0-9]*}}

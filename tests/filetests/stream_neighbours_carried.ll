@@ -85,4 +85,4 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-NEXT: %fz.stream.old = load double, ptr [[R]]
 ; CHECK-NEXT: [[S:%[0-9]+]] = fadd reassoc {{.*}}%fz.stream.old
 ; CHECK-NEXT: store double [[S]], ptr [[R]]
-; CHECK-NEXT: br i1 {{%[0-9]+}}, label %fz.stream.flush, label %rev.{{[0-9]+}}
+; CHECK-NEXT: br i1 {{%[0-9]+}}, label %rev.{{[0-9]+}}, label %fz.stream.flush

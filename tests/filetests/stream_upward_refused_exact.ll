@@ -69,5 +69,5 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-NEXT: %d.a.0 = phi double
 ; CHECK-NEXT: %fz.cell = phi double
 ; CHECK-NOT: add nsw i64 %indvars.iv.rev.0, 1
-; CHECK: icmp eq i64 %indvars.iv.rev.0, 1
-; CHECK: br i1 {{%[0-9]+}}, label %fz.stream.flush, label %rev.for.body
+; CHECK: icmp ne i64 %indvars.iv.rev.0, 1
+; CHECK: br i1 {{%[0-9]+}}, label %rev.for.body, label %fz.stream.flush

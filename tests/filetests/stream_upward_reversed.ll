@@ -77,9 +77,9 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-NEXT: %fz.stream{{[0-9]+}} = phi double [ 0.000000e+00,
 ; CHECK: [[A]] = getelementptr double, ptr %x.shadow, i64 %indvars.iv.rev.0
 ; CHECK: [[UP]] = add nsw i64 %indvars.iv.rev.0, 1
-; CHECK-NEXT: icmp eq i64 [[UP]], 36
+; CHECK-NEXT: icmp ne i64 [[UP]], 36
 ; CHECK: [[R:%[0-9]+]] = getelementptr i8, ptr [[A]], i64 -8
 ; CHECK-NEXT: %fz.stream.old = load double, ptr [[R]]
 ; CHECK-NEXT: [[S:%[0-9]+]] = fadd reassoc {{.*}}%fz.stream.old
 ; CHECK-NEXT: store double [[S]], ptr [[R]]
-; CHECK-NEXT: br i1 {{%[0-9]+}}, label %fz.stream.flush, label %rev.for.body
+; CHECK-NEXT: br i1 {{%[0-9]+}}, label %rev.for.body, label %fz.stream.flush

@@ -127,5 +127,5 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK: load double, ptr [[C]]
 ; CHECK-NEXT: store double 0.000000e+00, ptr [[C]]
 ; CHECK: [[UP]] = add nsw i64 %indvars.iv.rev.0, 1
-; CHECK-NEXT: icmp eq i64 [[UP]], 36
-; CHECK: br i1 {{%[0-9]+}}, label %fz.stream.flush, label %rev.for.body
+; CHECK-NEXT: icmp ne i64 [[UP]], 36
+; CHECK: br i1 {{%[0-9]+}}, label %rev.for.body, label %fz.stream.flush

@@ -121,8 +121,8 @@ fn marked_latches(module: Module, mark: u32) -> Vec<Value> {
 /// read back, `select %x, 0, 1`) `br %x` to the constants' destinations
 /// (`SimplifySwitchOnSelect`), otherwise `br (icmp eq %v, c), %s, %d`
 /// (`ConstantFoldTerminator`). The edges, and so the successors' phis, are unchanged;
-/// any other terminator is returned as it is. A select left without users goes too.
-pub(crate) fn branch_of_one_case_switch(ctx: Context, t: Value) -> Value {
+/// any other terminator is returned as it is.
+fn branch_of_one_case_switch(ctx: Context, t: Value) -> Value {
     if t.opcode() != Some(Opcode::LLVMSwitch) || t.num_successors() != 2 {
         return t;
     }
@@ -149,9 +149,6 @@ pub(crate) fn branch_of_one_case_switch(ctx: Context, t: Value) -> Value {
     };
     let br = b.cond_br(cond, on_true, on_false);
     t.erase();
-    if v.opcode() == Some(Opcode::LLVMSelect) && v.users().is_empty() {
-        v.erase();
-    }
     br
 }
 

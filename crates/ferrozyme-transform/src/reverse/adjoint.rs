@@ -117,10 +117,7 @@ impl Gen<'_> {
                 .skip(1)
                 .map(|(k, t)| (i32t.const_int(k as u64), *t))
                 .collect();
-            let dispatch = self.b.switch(idx, targets[0], &cases);
-            // Two predecessors: the `br` that `simplifycfg` would make of the one-case
-            // switch, emitted now (generated code the pipeline only rewrites, issue 18).
-            crate::rolled_loops::branch_of_one_case_switch(self.fx.ctx, dispatch);
+            self.b.switch(idx, targets[0], &cases);
         }
     }
 

@@ -1,12 +1,12 @@
 // OPT: O0 O1 O2 O3
-// Issue 18 (branch cg39): the reverse sweep leaves a block with two predecessors by a
-// `br` on the taped condition (it was a one-case `switch` on a `select` of 0 and 1,
-// which the post-AD pipeline rewrote), and addresses the tape's first slots and the
-// records' first fields without a zero-offset `getelementptr`. A chain of noinline
-// functions (nested split pairs sharing the outermost call's tape region) with every
-// kind of two-way dispatch: if/else arms holding calls in a counted loop, a merge after
-// a branch outside any loop, a loop left by a data-dependent `break` or by its end, and
-// a loop whose first iteration is told from the others by its counter.
+// Issue 18 (branch cg39): the tape's first slot and the records' first fields are
+// addressed by the pointer itself (`Builder::byte_gep` emits no zero-offset
+// `getelementptr`). A chain of noinline functions (nested split pairs sharing the
+// outermost call's tape region, each with its stack header at its tape's offset 0) with
+// every kind of two-way dispatch the reverse sweep reads back from the tape or the
+// forward sweep's values: if/else arms holding calls in a counted loop, a merge after a
+// branch outside any loop, a loop left by a data-dependent `break` or by its end, and a
+// loop whose first iteration is told from the others by its counter.
 // Oracle: central finite differences of the same objective, for every input.
 #include "fz_test.h"
 
