@@ -160,8 +160,7 @@ define void @grad2(ptr %0, ptr %1, i32 %2) {
 ; CHECK-NOT: store
 ; CHECK-NOT: __fz_reserve
 ; CHECK: [[ROOM:%.*]] = call ptr @__fz_region_claim(ptr %region, i64 {{%.*}})
-; CHECK-NEXT: [[S:%.*]] = getelementptr i8, ptr [[T]], i64 0
-; CHECK-NEXT: store ptr [[ROOM]], ptr [[S]]
+; CHECK-NEXT: store ptr [[ROOM]], ptr [[T]]
 ; CHECK-NOT: __fz_reserve
 ; CHECK: call ptr @__fz_push_reserved(
 ; CHECK-NOT: __fz_reserve

@@ -64,13 +64,11 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK: [[Q:%.*]] = fdiv double [[XI:%.*]], %c
 ; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 8)
-; CHECK-NEXT: [[F:%.*]] = getelementptr i8, ptr [[REC]], i64 0
-; CHECK-NEXT: store double [[Q]], ptr [[F]]
+; CHECK-NEXT: store double [[Q]], ptr [[REC]]
 ; CHECK-NOT: store double [[XI]]
 ; CHECK-LABEL: {{^}}rev.for.body:
 ; CHECK: [[TOP:%.*]] = call ptr @__fz_top(ptr {{%.*}}, i64 8)
-; CHECK-NEXT: [[F2:%.*]] = getelementptr i8, ptr [[TOP]], i64 0
-; CHECK-NEXT: [[QC:%.*]] = load double, ptr [[F2]]
+; CHECK-NEXT: [[QC:%.*]] = load double, ptr [[TOP]]
 ; CHECK-NEXT: call double @llvm.cos.f64(double [[QC]])
 ; CHECK-NOT: fdiv double {{%.*}}, %c
 ; CHECK: fdiv double 1.000000e+00, %c

@@ -60,11 +60,9 @@ declare i32 @llvm.smax.i32(i32, i32)
 ; CHECK-LABEL: {{^}}do.body:
 ; CHECK: [[S:%.*]] = call double @llvm.fmuladd.f64(
 ; CHECK-LABEL: {{^}}do.end:
-; CHECK: [[SLOT:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF:[0-9]+]]
-; CHECK-NEXT: store double [[S]], ptr [[SLOT]]
+; CHECK: store double [[S]], ptr [[TAPE]]
 ; CHECK-LABEL: {{^}}rev.do.end:
-; CHECK: [[SLOT2:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF]]
-; CHECK-NEXT: [[KEPT:%.*]] = load double, ptr [[SLOT2]]
+; CHECK: [[KEPT:%.*]] = load double, ptr [[TAPE]]
 ; CHECK-NEXT: fmul {{(contract )?}}double {{%.*}}, [[KEPT]]
 ; CHECK-NOT: @__fz_push
 ; CHECK: {{^}}}

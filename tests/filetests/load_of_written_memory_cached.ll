@@ -53,8 +53,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK: [[XI:%.*]] = load double, ptr
 ; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 8)
-; CHECK-NEXT: [[F:%.*]] = getelementptr i8, ptr [[REC]], i64 0
-; CHECK-NEXT: store double [[XI]], ptr [[F]]
+; CHECK-NEXT: store double [[XI]], ptr [[REC]]
 ; CHECK-LABEL: {{^}}rev.for.body:
 ; CHECK-NOT: getelementptr double, ptr %x,
 ; CHECK: call ptr @__fz_top(

@@ -67,8 +67,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK: [[TAPE:%.*]] = alloca i8, i64 {{[0-9]+}}, align 16
 ; CHECK-LABEL: {{^}}sw.epilog:
 ; CHECK: [[IDX:%.*]] = phi i32 [ 0, %sw.bb ], [ 1, %sw.bb1 ], [ 2, %sw.default ]
-; CHECK-NEXT: [[SLOT:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF:[0-9]+]]
-; CHECK-NEXT: store i32 [[IDX]], ptr [[SLOT]]
+; CHECK-NEXT: store i32 [[IDX]], ptr [[TAPE]]
 ; CHECK-LABEL: {{^}}rev.sw.bb:
 ; CHECK: call double @llvm.cos.f64(double %x)
 ; CHECK-LABEL: {{^}}rev.sw.bb1:
@@ -77,8 +76,7 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-NOT: @exp
 ; CHECK: load double, ptr
 ; CHECK-LABEL: {{^}}rev.sw.epilog:
-; CHECK: [[SLOT2:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF]]
-; CHECK-NEXT: [[RIDX:%.*]] = load i32, ptr [[SLOT2]]
+; CHECK: [[RIDX:%.*]] = load i32, ptr [[TAPE]]
 ; CHECK-NEXT: switch i32 [[RIDX]], label %rev.sw.epilog.from.sw.bb [
 ; CHECK-NEXT: i32 1, label %rev.sw.epilog.from.sw.bb1
 ; CHECK-NEXT: i32 2, label %rev.sw.epilog.from.sw.default

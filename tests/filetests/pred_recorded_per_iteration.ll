@@ -47,13 +47,11 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK-LABEL: {{^}}while.body:
 ; CHECK: [[IDX:%.*]] = phi i32 [ 0, %entry ], [ 1, %while.body ]
 ; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr [[STACK:%.*]], i64 8)
-; CHECK-NEXT: [[FIELD:%.*]] = getelementptr i8, ptr [[REC]], i64 0
-; CHECK-NEXT: store i32 [[IDX]], ptr [[FIELD]]
+; CHECK-NEXT: store i32 [[IDX]], ptr [[REC]]
 ; CHECK-NEXT: br i1
 ; CHECK-LABEL: {{^}}rev.while.body:
 ; CHECK: [[TOP:%.*]] = call ptr @__fz_top(ptr {{%.*}}, i64 8)
-; CHECK-NEXT: [[F2:%.*]] = getelementptr i8, ptr [[TOP]], i64 0
-; CHECK-NEXT: [[RIDX:%.*]] = load i32, ptr [[F2]]
+; CHECK-NEXT: [[RIDX:%.*]] = load i32, ptr [[TOP]]
 ; CHECK: call void @__fz_pop(ptr {{%.*}}, i64 8)
 ; CHECK-NEXT: switch i32 [[RIDX]], label
 ; CHECK-NOT: @__fz_reserve

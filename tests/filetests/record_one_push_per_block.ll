@@ -64,16 +64,15 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK: [[E:%.*]] = call double @exp(double
 ; CHECK-NEXT: [[S:%.*]] = call double @sin(double
 ; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 16)
-; CHECK-DAG: [[FS:%.*]] = getelementptr i8, ptr [[REC]], i64 [[OFFS:0|8]]
+; CHECK-DAG: [[FS:%.*]] = getelementptr i8, ptr [[REC]], i64 8
 ; CHECK-DAG: store double [[S]], ptr [[FS]]
-; CHECK-DAG: [[FE:%.*]] = getelementptr i8, ptr [[REC]], i64 [[OFFE:0|8]]
-; CHECK-DAG: store double [[E]], ptr [[FE]]
+; CHECK-DAG: store double [[E]], ptr [[REC]]
 ; CHECK: br i1
 ; CHECK-NOT: @__fz_push
 ; CHECK-LABEL: {{^}}rev.for.body:
 ; CHECK: [[TOP:%.*]] = call ptr @__fz_top(ptr {{%.*}}, i64 16)
-; CHECK-DAG: getelementptr i8, ptr [[TOP]], i64 [[OFFE]]
-; CHECK-DAG: getelementptr i8, ptr [[TOP]], i64 [[OFFS]]
+; CHECK-DAG: load double, ptr [[TOP]],
+; CHECK-DAG: getelementptr i8, ptr [[TOP]], i64 8
 ; CHECK-NOT: @__fz_top
 ; CHECK-NOT: @exp(
 ; CHECK: call void @__fz_pop(ptr {{%.*}}, i64 16)

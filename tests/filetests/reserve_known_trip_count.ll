@@ -69,14 +69,12 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK: [[CNT:%.*]] = add i64 [[D]], 2
 ; CHECK: [[BYTES:%.*]] = mul i64 {{%.*}}, 8
 ; CHECK-NEXT: [[SAT:%.*]] = select i1 {{%.*}}, i64 4611686018427387904, i64 [[BYTES]]
-; CHECK-NEXT: [[STACK:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF:[0-9]+]]
-; CHECK-NEXT: call void @__fz_reserve(ptr [[STACK]], i64 [[SAT]])
+; CHECK-NEXT: call void @__fz_reserve(ptr [[TAPE]], i64 [[SAT]])
 ; CHECK-NEXT: br label %for.body
 ; CHECK-LABEL: {{^}}for.body:
 ; CHECK-NOT: @__fz_reserve
 ; CHECK-NOT: @__fz_push(
-; CHECK: [[S2:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF]]
-; CHECK-NEXT: call ptr @__fz_push_reserved(ptr [[S2]], i64 8)
+; CHECK: call ptr @__fz_push_reserved(ptr [[TAPE]], i64 8)
 ; CHECK-NOT: @__fz_reserve
 ; CHECK-NOT: call ptr @__fz_push(
 ; CHECK: {{^}}}

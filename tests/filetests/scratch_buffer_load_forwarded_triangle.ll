@@ -444,11 +444,9 @@ declare void @__enzyme_autodiff(ptr noundef, ...)
 ; CHECK-LABEL: {{^}}for.body23:
 ; CHECK: [[Y:%.*]] = load double, ptr %arrayidx34
 ; CHECK: @__fz_push
-; CHECK-NEXT: getelementptr
 ; CHECK-NEXT: store double [[Y]]
 ; CHECK-LABEL: define internal void @fz_grad_other_bound(
 ; CHECK-LABEL: {{^}}for.body16:
 ; CHECK: [[Y:%.*]] = load double, ptr %arrayidx27
 ; CHECK: @__fz_push
-; CHECK-NEXT: getelementptr
 ; CHECK-NEXT: store double [[Y]]

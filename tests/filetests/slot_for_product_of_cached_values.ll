@@ -63,11 +63,9 @@ declare { double, double } @__enzyme_autodiff2(ptr noundef, ...)
 ; CHECK: [[TAPE:%.*]] = alloca i8, i64 {{[0-9]+}}, align 16
 ; CHECK-LABEL: {{^}}if.then:
 ; CHECK: [[P:%.*]] = fmul double %call, %call1
-; CHECK-NEXT: [[SLOT:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF:[0-9]+]]
-; CHECK-NEXT: store double [[P]], ptr [[SLOT]], align 8
+; CHECK-NEXT: store double [[P]], ptr [[TAPE]], align 8
 ; CHECK-LABEL: {{^}}rev.if.then:
-; CHECK: [[SLOT2:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF]]
-; CHECK-NEXT: [[CACHED:%.*]] = load double, ptr [[SLOT2]], align 8
+; CHECK: [[CACHED:%.*]] = load double, ptr [[TAPE]], align 8
 ; CHECK-NEXT: [[ARG:%.*]] = fmul double %x, [[CACHED]]
 ; CHECK-NEXT: call double @llvm.cos.f64(double [[ARG]])
 ; The product of the two cached exponentials is not formed again.

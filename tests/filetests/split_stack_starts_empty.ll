@@ -77,20 +77,17 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; COMBINED-LABEL: define internal void @fz_grad_g(
 ; COMBINED-NEXT: fz.entry:
 ; COMBINED-NEXT: [[TAPE:%.*]] = alloca i8
-; COMBINED: [[S:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF:[0-9]+]]
-; COMBINED-NEXT: [[BUF:%.*]] = alloca i8, i64 256, align 16
-; COMBINED-NEXT: store ptr [[BUF]], ptr [[S]]
-; COMBINED-NEXT: [[CAP:%.*]] = getelementptr i8, ptr [[S]], i64 16
+; COMBINED: [[BUF:%.*]] = alloca i8, i64 256, align 16
+; COMBINED-NEXT: store ptr [[BUF]], ptr [[TAPE]]
+; COMBINED-NEXT: [[CAP:%.*]] = getelementptr i8, ptr [[TAPE]], i64 16
 ; COMBINED-NEXT: store i64 257, ptr [[CAP]]
 ; COMBINED-LABEL: {{^}}rev.entry:
-; COMBINED-NEXT: [[S2:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF]]
-; COMBINED-NEXT: call void @__fz_stack_free(ptr [[S2]])
+; COMBINED-NEXT: call void @__fz_stack_free(ptr [[TAPE]])
 ; SPLIT-LABEL: define internal { double, ptr } @fz_aug_g(
 ; SPLIT-NOT: alloca i8, i64 256
 ; SPLIT: [[TAPE3:%.*]] = alloca i8
-; SPLIT: [[S3:%.*]] = getelementptr i8, ptr [[TAPE3]], i64 {{[0-9]+}}
-; SPLIT-NEXT: store ptr null, ptr [[S3]]
-; SPLIT-NEXT: [[CAP3:%.*]] = getelementptr i8, ptr [[S3]], i64 16
+; SPLIT: store ptr null, ptr [[TAPE3]]
+; SPLIT-NEXT: [[CAP3:%.*]] = getelementptr i8, ptr [[TAPE3]], i64 16
 ; SPLIT-NEXT: store i64 1, ptr [[CAP3]]
 ; SPLIT-NOT: alloca i8, i64 256
 ; SPLIT: {{^}}}

@@ -58,10 +58,9 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK: [[P:%.*]] = load ptr, ptr
 ; CHECK-NEXT: [[PSH:%.*]] = load ptr, ptr
 ; CHECK: [[REC:%.*]] = call ptr @__fz_push{{(_reserved)?}}(ptr {{%.*}}, i64 16)
-; CHECK-DAG: [[F1:%.*]] = getelementptr i8, ptr [[REC]], i64 [[OX:0|8]]
+; CHECK-DAG: [[F1:%.*]] = getelementptr i8, ptr [[REC]], i64 8
 ; CHECK-DAG: store double [[XI]], ptr [[F1]]
-; CHECK-DAG: [[F2:%.*]] = getelementptr i8, ptr [[REC]], i64 [[OP:0|8]]
-; CHECK-DAG: store ptr [[PSH]], ptr [[F2]]
+; CHECK-DAG: store ptr [[PSH]], ptr [[REC]]
 ; CHECK-LABEL: {{^}}rev.for.body:
 ; CHECK-NOT: getelementptr double, ptr %x,
 ; CHECK-NOT: load ptr, ptr %out

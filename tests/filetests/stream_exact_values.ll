@@ -74,8 +74,7 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-LABEL: define internal void @fz_grad_st(
 ; CHECK: {{^}}.peel:
 ; CHECK: %[[A0:.*]] = getelementptr double, ptr %.shadow1, i64 35
-; CHECK: %[[P0:[0-9]+]] = getelementptr i8, ptr %[[A0]], i64 0
-; CHECK: %[[F0:fz.cell.first[0-9]*]] = load double, ptr %[[P0]], align 8
+; CHECK: %[[F0:fz.cell.first[0-9]*]] = load double, ptr %[[A0]], align 8
 ; CHECK: %[[P1:[0-9]+]] = getelementptr i8, ptr %[[A0]], i64 8
 ; CHECK: %[[F1:fz.cell.first[0-9]*]] = load double, ptr %[[P1]], align 8
 ; CHECK: {{^}}fz.stream.flush:

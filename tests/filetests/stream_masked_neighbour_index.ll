@@ -155,8 +155,7 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-NEXT: %[[S1:fz.stream[0-9]*]] = phi double [ 0.000000e+00,
 ; CHECK-NEXT: %fz.stream{{[0-9]+}} = phi double [ 0.000000e+00, {{.*}} [ %[[S1]],
 ; CHECK: [[A:%[0-9]+]] = getelementptr inbounds nuw double, ptr {{%[0-9]+}}, i64 {{%[0-9]+}}
-; CHECK: [[R:%[0-9]+]] = getelementptr i8, ptr [[A]], i64 0
-; CHECK-NEXT: %[[OLD:fz.stream.old[0-9]*]] = load double, ptr [[R]]
+; CHECK: %[[OLD:fz.stream.old[0-9]*]] = load double, ptr [[A]]
 ; CHECK-NEXT: [[S:%[0-9]+]] = fadd reassoc {{.*}}%[[OLD]]
-; CHECK-NEXT: store double [[S]], ptr [[R]]
+; CHECK-NEXT: store double [[S]], ptr [[A]]
 ; CHECK-NEXT: br i1 {{%[0-9]+}}, label %rev.for.body4, label %fz.stream.flush{{[0-9]*}}

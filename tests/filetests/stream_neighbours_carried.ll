@@ -73,8 +73,7 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK: {{^}}fz.stream.flush:
 ; CHECK-NEXT: [[H:%[0-9]+]] = getelementptr i8, ptr [[A:%[0-9]+]], i64 8
 ; CHECK-NEXT: load double, ptr [[H]]
-; CHECK: [[C:%[0-9]+]] = getelementptr i8, ptr [[A]], i64 0
-; CHECK-NEXT: load double, ptr [[C]]
+; CHECK: load double, ptr [[A]]
 ; CHECK: {{^}}rev.{{[0-9]+}}:
 ; CHECK-NEXT: %.rev.0 = phi i64 [ 1,
 ; CHECK-NEXT: %fz.stream = phi double [ 0.000000e+00,

@@ -70,7 +70,6 @@ declare i32 @llvm.umin.i32(i32, i32)
 ; CHECK-LABEL: define internal { double } @fz_grad_st(
 ; CHECK: {{^}}fz.stream.flush:
 ; CHECK-NEXT: [[H:%[0-9]+]] = getelementptr i8, ptr [[A:%[0-9]+]], i64 8
-; CHECK: [[C:%[0-9]+]] = getelementptr i8, ptr [[A]], i64 0
 ; CHECK: {{^}}rev.for.body:
 ; CHECK-NEXT: %indvars.iv.rev.0 = phi i64 [ 1, %for.body.peel ], [ [[UP:%[0-9]+]], %rev.for.body ]
 ; CHECK-NEXT: %d.a.0 = phi double

@@ -52,14 +52,12 @@ declare double @__enzyme_autodiff(ptr, ...)
 ; CHECK: [[TAPE:%.*]] = alloca i8, i64 {{[0-9]+}}, align 16
 ; CHECK-LABEL: {{^}}if.then:
 ; CHECK-NEXT: [[E:%.*]] = call double @exp(double %x)
-; CHECK-NEXT: [[SLOT:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF:[0-9]+]]
-; CHECK-NEXT: store double [[E]], ptr [[SLOT]], align 8
+; CHECK-NEXT: store double [[E]], ptr [[TAPE]], align 8
 ; CHECK-LABEL: {{^}}if.else:
 ; CHECK-NOT: store
 ; CHECK: br label %if.end
 ; CHECK-LABEL: {{^}}rev.if.then:
-; CHECK: [[SLOT2:%.*]] = getelementptr i8, ptr [[TAPE]], i64 [[OFF]]
-; CHECK-NEXT: [[CACHED:%.*]] = load double, ptr [[SLOT2]], align 8
+; CHECK: [[CACHED:%.*]] = load double, ptr [[TAPE]], align 8
 ; CHECK-NEXT: fmul double {{%.*}}, [[CACHED]]
 ; CHECK-LABEL: {{^}}rev.if.else:
 ; CHECK-NOT: @exp

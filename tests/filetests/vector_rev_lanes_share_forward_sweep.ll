@@ -73,8 +73,7 @@ declare void @__enzyme_autodiff_w(ptr, ...)
 ; CHECK-LABEL: {{^}}rev.for.body:
 ; CHECK: [[TOP:%.*]] = call ptr @__fz_top(ptr {{%.*}}, i64 8)
 ; CHECK-NOT: @__fz_top
-; CHECK: [[F:%.*]] = getelementptr i8, ptr [[TOP]], i64 0
-; CHECK-NEXT: [[E:%.*]] = load double, ptr [[F]]
+; CHECK: [[E:%.*]] = load double, ptr [[TOP]]
 ; CHECK-NEXT: fmul double {{%.*}}, [[E]]
 ; CHECK: fmul double {{%.*}}, [[E]]
 ; CHECK: getelementptr double, ptr %x.shadow, i64
