@@ -390,7 +390,11 @@ impl TangentGen<'_> {
                 &fname,
                 i,
             ) {
-                self.guard_global_shadow(i, lanes[0], &fname, &g);
+                // Every lane's: each has its own shadow global, and a lane the earlier
+                // derivative calls never set is null where lane 0's is not.
+                for &shadow in &lanes {
+                    self.guard_global_shadow(i, shadow, &fname, &g);
+                }
             }
         }
         lanes
