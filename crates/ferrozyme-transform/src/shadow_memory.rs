@@ -41,6 +41,21 @@ fn registered_deallocator(sup: &Support, call: Value) -> Option<Value> {
     (f.has_string_fn_attr(ferrozyme_abi::DEALLOCATOR_ATTR) && f.params().len() == 1).then_some(f)
 }
 
+/// The size operands `(n, m)` of allocation `orig` as `i64`s, its shadow's size `n * m`,
+/// read from `args` (the call's arguments in the generated code) by the allocator's table
+/// entry (`malloc(n)`, `calloc(k, n)`, `realloc(p, n)`, `aligned_alloc(a, n)`,
+/// `__rust_alloc(n, align)` ...); `m` is 1 for a one-operand size.
+pub(crate) fn size_operands(b: &Builder, orig: Value, args: &[Value]) -> (Value, Value) {
+    let i64t = b.context().i64();
+    let (n, m) = ferrozyme_analysis::calls::alloc_size_operands(orig, args)
+        .expect("classified as an allocator with a size");
+    let n = b.int_cast(n, i64t);
+    (
+        n,
+        m.map_or_else(|| i64t.const_int(1), |m| b.int_cast(m, i64t)),
+    )
+}
+
 /// The zeroed shadow, `n * m` bytes, of the allocation `orig` (the original call), whose
 /// copy in the generated code is `copy`.
 pub(crate) fn allocate(

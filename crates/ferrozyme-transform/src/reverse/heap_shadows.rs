@@ -38,7 +38,6 @@ impl Gen<'_> {
 
     /// `malloc`/`calloc`/`realloc` of shadowed memory: a zeroed shadow per lane.
     pub(super) fn fwd_shadow_allocation(&mut self, i: Value, kind: CallKind) {
-        let i64t = self.fx.ctx.i64();
         if matches!(kind, CallKind::Realloc) {
             // `realloc` frees the old primal (its shadow stays until the reverse sweep
             // replays the old allocation); the new shadow is released when `rev_realloc`
@@ -53,15 +52,7 @@ impl Gen<'_> {
         }
         let c = self.clone_into_fwd(i);
         let args = c.call_args();
-        // The size operands by the allocator's table entry (`malloc(n)`, `calloc(k, n)`,
-        // `realloc(p, n)`, `__rust_realloc(p, old, align, n)` ...).
-        let (n, m) = ferrozyme_analysis::calls::alloc_size_operands(i, &args)
-            .expect("classified as an allocator with a size");
-        let n = self.b.int_cast(n, i64t);
-        let m = match m {
-            Some(m) => self.b.int_cast(m, i64t),
-            None => i64t.const_int(1),
-        };
+        let (n, m) = shadow_memory::size_operands(&self.b, i, &args);
         // A scratch buffer that never leaves the function: the replay frees its shadow
         // directly (`escape.rs`); any other is recorded for `runtime/ir/shadows.ll`.
         let record = (!super::escape::stays_local(i)).then(|| {

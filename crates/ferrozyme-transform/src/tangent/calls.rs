@@ -281,18 +281,8 @@ impl TangentGen<'_> {
     /// `malloc`/`calloc`/`new`: a zeroed shadow allocation per lane, by the primal's
     /// allocator family (`shadow_memory.rs`).
     fn tangent_alloc(&mut self, i: Value) -> Vec<Value> {
-        let i64t = self.fx.ctx.i64();
         let c = self.copy(i);
-        let ca = c.call_args();
-        // The size operands by the allocator's table entry (`malloc(n)`, `calloc(k, n)`,
-        // `aligned_alloc(a, n)`, `__rust_alloc(n, align)` ...).
-        let (n, m) = ferrozyme_analysis::calls::alloc_size_operands(i, &ca)
-            .expect("classified as an allocator with a size");
-        let n = self.b.int_cast(n, i64t);
-        let m = match m {
-            Some(m) => self.b.int_cast(m, i64t),
-            None => i64t.const_int(1),
-        };
+        let (n, m) = crate::shadow_memory::size_operands(&self.b, i, &c.call_args());
         (0..self.width())
             .map(|_| crate::shadow_memory::allocate(&self.b, self.sup, i, c, (n, m)))
             .collect()
