@@ -462,14 +462,7 @@ impl TangentGen<'_> {
             tv = vec![pv; self.width()];
         }
         let sa = self.tangent(addr);
-        if self.fx.rt.checked_stores.contains(&i) {
-            // See `RuntimeActivity::checked_stores`.
-            let p = self.prim(addr);
-            let bad = self
-                .b
-                .icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, sa[0], p);
-            self.shadow_check(i, bad);
-        }
+        self.check_store_target(i, addr, sa[0]);
         let slot = self.sup.sink_slot();
         for l in 0..self.width() {
             let p = self.guarded(addr, sa[l], slot);

@@ -77,6 +77,20 @@ impl TangentGen<'_> {
         Some(self.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntNE, s, q))
     }
 
+    /// When `i` is a checked store (`RuntimeActivity::checked_stores`) through `addr`:
+    /// aborts with its message where `shadow` (`addr`'s shadow in lane 0; under runtime
+    /// activity every lane's is the primal or none is) is the primal at run time.
+    pub(super) fn check_store_target(&mut self, i: Value, addr: Value, shadow: Value) {
+        if !self.fx.rt.checked_stores.contains(&i) {
+            return;
+        }
+        let p = self.prim(addr);
+        let bad = self
+            .b
+            .icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, shadow, p);
+        self.shadow_check(i, bad);
+    }
+
     /// Aborts with checked store `i`'s message (`RuntimeActivity::checked_stores`) when
     /// `bad` (`i1`) holds at run time.
     pub(super) fn shadow_check(&mut self, i: Value, bad: Value) {

@@ -231,14 +231,7 @@ impl TangentGen<'_> {
         }
         let sp = self.tangent(p);
         let tx = self.tangent(x);
-        if self.fx.rt.checked_stores.contains(&i) {
-            // See `RuntimeActivity::checked_stores`.
-            let q = self.prim(p);
-            let bad = self
-                .b
-                .icmp(ferrozyme_llvm::IntPredicate::LLVMIntEQ, sp[0], q);
-            self.shadow_check(i, bad);
-        }
+        self.check_store_target(i, p, sp[0]);
         let slot = self.sup.sink_slot();
         for l in 0..self.width() {
             // Run-time activity: where the shadow is the primal the tangent goes to scratch.
