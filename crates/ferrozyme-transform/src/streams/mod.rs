@@ -36,6 +36,8 @@
 //! (`peel.rs`: the only loops whose neighbour addresses are offsets of one anchor),
 //! after SSA construction and instcombine on the generated function.
 
+pub(crate) mod access;
+pub(crate) mod counted;
 pub(crate) mod far;
 pub(crate) mod line;
 pub(crate) mod own_cells;
@@ -52,10 +54,13 @@ use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::loops::Loops;
 use ferrozyme_llvm::fastmath::REASSOC;
-use ferrozyme_llvm::{run_function_passes, Block, Builder, IntPredicate, Module, Opcode, Value};
+use ferrozyme_llvm::{run_function_passes, Block, Builder, Module, Opcode, Value};
 
-use crate::affine_index::{form, Counter};
+use crate::affine_index::form;
 use crate::signature::Request;
+
+pub(crate) use access::{effect_not_load_store, pure_call, rmw, tape_call, Rmw};
+pub(crate) use counted::{counted_loop, counter, counter_range};
 
 /// Largest counter coefficient of a stream's index (elements the anchor moves per
 /// iteration): 2 for interleaved pairs of fields.
@@ -63,15 +68,6 @@ pub(crate) const MAX_STRIDE: i64 = 2;
 
 /// Function attribute `peel.rs` puts on a clone it changed.
 pub const PEELED: &str = "ferrozyme-peeled";
-
-/// One `*p += d` of the loop: the load, the add, the store, and the added value.
-#[derive(Clone, Copy)]
-pub(crate) struct Rmw {
-    pub load: Value,
-    pub add: Value,
-    pub store: Value,
-    pub d: Value,
-}
 
 /// The adds of one stream: cells `stride * (c + q) + konst + lane` (elements from the
 /// anchor's base), by `q`. With `stride` 1 a stream is a run of neighbouring elements;
@@ -208,197 +204,6 @@ fn restrict_gradient_params(g: Value, idx: &[usize]) {
             g.add_param_attr(i as u32, "noalias");
         }
     }
-}
-
-/// The `+-1` counter of the single-block loop `b`: (phi, step).
-pub(crate) fn counter(b: Block) -> Option<(Value, i64)> {
-    b.phis().into_iter().find_map(|phi| {
-        let inc = phi.incoming();
-        if inc.len() != 2 || !phi.ty().is_integer() {
-            return None;
-        }
-        let (next, _) = inc.iter().find(|(_, x)| *x == b)?;
-        if next.opcode() != Some(Opcode::LLVMAdd) {
-            return None;
-        }
-        let step = if next.operand(0) == phi {
-            next.operand(1).const_int_value()?
-        } else if next.operand(1) == phi {
-            next.operand(0).const_int_value()?
-        } else {
-            return None;
-        };
-        (step == 1 || step == -1).then_some((phi, step))
-    })
-}
-
-/// The single-block loop `b`, entered from `entry`, as a counted loop: its `+-1`
-/// counter and step, its conditional branch, and the counter's range as
-/// [`counter_range`] reads it (known constants, not empty). Shared by
-/// `streams/upward.rs` and `streams/split.rs`.
-pub(crate) fn counted_loop(b: Block, entry: Block) -> Option<(Value, i64, Value, Counter)> {
-    let (c, step) = counter(b)?;
-    let t = b.terminator()?;
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
-        return None;
-    }
-    let ctr = counter_range(b, c, step, entry, t);
-    (ctr.lo <= ctr.hi).then_some((c, step, t, ctr))
-}
-
-/// The counter's range when it starts from a constant and the exit compares it (or its
-/// step) with a constant for equality; otherwise an empty range (nothing known).
-pub(crate) fn counter_range(b: Block, c: Value, step: i64, entry: Block, t: Value) -> Counter {
-    let none = Counter {
-        iv: c,
-        lo: 1,
-        hi: 0,
-    };
-    let start = c
-        .incoming()
-        .iter()
-        .find(|(_, x)| *x == entry)
-        .and_then(|(v, _)| v.const_int_value());
-    let test = t.operand(0);
-    if test.opcode() != Some(Opcode::LLVMICmp) {
-        return none;
-    }
-    let succ = t.successors();
-    // The value of the compared operand on the last iteration, and on the last
-    // iteration the counter: `c == k` (exit) -> k; `c + step == k` -> k - step.
-    let exits_on_true = succ[0] != b;
-    let pred = test.icmp_predicate();
-    let eq_exits = (pred == IntPredicate::LLVMIntEQ && exits_on_true)
-        || (pred == IntPredicate::LLVMIntNE && !exits_on_true);
-    if !eq_exits {
-        return none;
-    }
-    let (a, k) = (test.operand(0), test.operand(1).const_int_value());
-    let Some(k) = k else { return none };
-    let last = if a == c {
-        k
-    } else if a.opcode() == Some(Opcode::LLVMAdd)
-        && a.operand(0) == c
-        && a.operand(1).const_int_value() == Some(step)
-    {
-        k - step
-    } else {
-        return none;
-    };
-    let Some(start) = start else { return none };
-    let (lo, hi) = if step < 0 {
-        (last, start)
-    } else {
-        (start, last)
-    };
-    if lo > hi {
-        return none;
-    }
-    let _ = b;
-    Counter {
-        iv: c,
-        lo: lo as i128,
-        hi: hi as i128,
-    }
-}
-
-/// `store (fadd (load p), d), p` with the load and the add used only there.
-pub(crate) fn rmw(store: Value) -> Option<Rmw> {
-    if store.opcode() != Some(Opcode::LLVMStore) || store.is_volatile() {
-        return None;
-    }
-    let (add, p) = (store.operand(0), store.operand(1));
-    if add.opcode() != Some(Opcode::LLVMFAdd) || add.users().len() != 1 {
-        return None;
-    }
-    if !add.ty().is_fp_scalar() || add.parent_block() != store.parent_block() {
-        return None;
-    }
-    let is_load_of_p = |v: Value| {
-        v.opcode() == Some(Opcode::LLVMLoad)
-            && v.operand(0) == p
-            && !v.is_volatile()
-            && v.users().len() == 1
-            && v.parent_block() == store.parent_block()
-    };
-    let (load, d) = if is_load_of_p(add.operand(0)) {
-        (add.operand(0), add.operand(1))
-    } else if is_load_of_p(add.operand(1)) {
-        (add.operand(1), add.operand(0))
-    } else {
-        return None;
-    };
-    // `*p += *p`: the added value is the cell itself, not an operand to carry.
-    if d == load {
-        return None;
-    }
-    // Nothing between the load and the store writes memory.
-    let mut i = load.next_instruction();
-    while let Some(x) = i {
-        if x == store {
-            break;
-        }
-        if writes_memory(x) {
-            return None;
-        }
-        i = x.next_instruction();
-    }
-    Some(Rmw {
-        load,
-        add,
-        store,
-        d,
-    })
-}
-
-fn writes_memory(i: Value) -> bool {
-    match i.opcode() {
-        Some(
-            Opcode::LLVMStore
-            | Opcode::LLVMAtomicRMW
-            | Opcode::LLVMAtomicCmpXchg
-            | Opcode::LLVMFence,
-        ) => true,
-        Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => !pure_call(i),
-        _ => false,
-    }
-}
-
-/// A call, an atomic, a fence or a `va_arg`: an instruction that may touch memory
-/// other than by a plain load or store.
-pub(crate) fn effect_not_load_store(i: Value) -> bool {
-    matches!(
-        i.opcode(),
-        Some(
-            Opcode::LLVMCall
-                | Opcode::LLVMInvoke
-                | Opcode::LLVMAtomicRMW
-                | Opcode::LLVMAtomicCmpXchg
-                | Opcode::LLVMFence
-                | Opcode::LLVMVAArg
-        )
-    )
-}
-
-/// A call that touches no memory (`memory(none)`: math intrinsics, `umin`).
-pub(crate) fn pure_call(i: Value) -> bool {
-    i.called_function()
-        .and_then(|f| f.memory_effects())
-        .is_some_and(|e| e.is_none())
-}
-
-/// A call of the tape runtime that touches only tape stacks (their headers and buffers,
-/// which no user or shadow pointer reaches).
-pub(crate) fn tape_call(i: Value) -> bool {
-    const TAPE: [&str; 5] = [
-        "__fz_top",
-        "__fz_pop",
-        "__fz_push",
-        "__fz_push_reserved",
-        "__fz_reserve",
-    ];
-    i.called_function()
-        .is_some_and(|f| TAPE.contains(&f.name().as_str()))
 }
 
 /// The object a pointer is derived from by GEPs.
