@@ -37,6 +37,16 @@ pub enum OmpRule {
     /// `__kmpc_end_critical(loc, gtid, lock)` (and `__kmpc_end_ordered`): its reverse
     /// opens the section when every section entered after it has been reversed.
     CriticalEnd,
+    /// `__kmpc_doacross_wait(loc, gtid, vec)` (`ordered depend(sink: ...)`, one per sink
+    /// vector): the start of the part of a doacross iteration that reads what earlier
+    /// iterations posted. Copied; the first wait of an iteration is marked on the tape,
+    /// and the reverse of that mark ends the iteration's reversed section.
+    DoacrossWait,
+    /// `__kmpc_doacross_post(loc, gtid, vec)` (`ordered depend(source)`): the end of that
+    /// part; like [`OmpRule::CriticalEnd`] it takes a ticket, and its reverse waits until
+    /// every iteration that posted later has been reversed (the iterations that waited for
+    /// this one among them).
+    DoacrossPost,
     /// `__kmpc_serialized_parallel(loc, gtid)`: a parallel region runs as a team of one
     /// on this thread (a false `if` clause); copied, and its reverse ends the team the
     /// reverse of [`OmpRule::SerializedEnd`] started.
@@ -61,6 +71,7 @@ const WHO: &str =
     "chooses which thread runs a block; the reverse sweep replays the recorded choice";
 const TIMING: &str = "clocks";
 const LOCKS: &str = "lock setup: the reverse of a locked section takes turns, not the lock";
+const DOACROSS: &str = "doacross loop setup: the reverse orders the iterations by tickets, not by libomp's dependence records";
 
 /// The OpenMP runtime table, by exact name.
 const TABLE: &[(&str, OmpRule)] = &[
@@ -79,6 +90,17 @@ const TABLE: &[(&str, OmpRule)] = &[
     // update (tests/openmp/24_ordered_and_locks).
     ("__kmpc_ordered", OmpRule::CriticalBegin),
     ("__kmpc_end_ordered", OmpRule::CriticalEnd),
+    // A doacross loop (`for ordered(n)` with `ordered depend(sink: ...)` /
+    // `depend(source)`): an iteration posts after the iterations it waited for posted, so
+    // the order of the posts' tickets extends the dependences, and reversing the
+    // iterations' waited-for parts in the exact reverse ticket order reverses every
+    // dependence. Before hpc40 the calls were copied as unknown inactive ones: the
+    // reverse iterations ran in any order, a silently wrong gradient at 2 threads
+    // (tests/openmp/77).
+    ("__kmpc_doacross_init", OmpRule::Inactive { why: DOACROSS }),
+    ("__kmpc_doacross_fini", OmpRule::Inactive { why: DOACROSS }),
+    ("__kmpc_doacross_wait", OmpRule::DoacrossWait),
+    ("__kmpc_doacross_post", OmpRule::DoacrossPost),
     // A section between omp_set_lock and omp_unset_lock is a critical section.
     ("omp_set_lock", OmpRule::CriticalBegin),
     ("omp_unset_lock", OmpRule::CriticalEnd),
