@@ -151,6 +151,17 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("AllocatableDeallocate", "__fz_f18_allocatable_deallocate"),
     ("Initialize", "__fz_f18_initialize"),
     ("MoveAlloc", "__fz_f18_move_alloc"),
+    // FORALL's saved left-hand-side addresses (hpc40, tests/fortran/97).
+    (
+        "CreateDescriptorStack",
+        "__fz_f18_create_descriptor_stack",
+    ),
+    ("PushDescriptor", "__fz_f18_push_descriptor"),
+    ("DescriptorAt", "__fz_f18_descriptor_at"),
+    (
+        "DestroyDescriptorStack",
+        "__fz_f18_destroy_descriptor_stack",
+    ),
     // Copy-in/copy-out of a non-contiguous actual argument.
     ("CopyInAssign", "__fz_f18_copy_in_assign"),
     ("CopyOutAssign", "__fz_f18_copy_out_assign"),

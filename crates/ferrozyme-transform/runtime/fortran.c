@@ -1666,6 +1666,77 @@ void __fz_f18_copy_and_update_descriptor(fz_desc *to, const fz_desc *from,
   FZ_COPY_DIM(11) FZ_COPY_DIM(12) FZ_COPY_DIM(13) FZ_COPY_DIM(14)
 }
 
+/* ---- FORALL's descriptor stack -----------------------------------------------------------
+ *
+ * A FORALL whose left-hand side flang does not address again in its assignment loop (an
+ * element of an allocatable component: `forall (i = 1:n, j = 1:n) t%w(i, j) = ...`) first
+ * saves every element's address as a descriptor: CreateDescriptorStack, PushDescriptor
+ * per element, DescriptorAt in the assignment loop, DestroyDescriptorStack. The saved
+ * descriptors hold pointers into differentiated data; kept here in plain C memory, the pass
+ * gives the stack a shadow whose descriptors hold the shadow's addresses (as
+ * CopyAndUpdateDescriptor's copy does). Index `at` counts from 0, as flang's. */
+typedef struct {
+  long n, cap;
+  fz_desc *slot;
+} fz_desc_stack;
+
+#define FZ_STACK_DIM(k)                                                                  \
+  if (from->rank > k) {                                                                  \
+    to->dim[k].lower_bound = from->dim[k].lower_bound;                                   \
+    to->dim[k].extent = from->dim[k].extent;                                             \
+    to->dim[k].sm = from->dim[k].sm;                                                     \
+  }
+
+FZ_INLINE void fz_stack_copy(fz_desc *to, const fz_desc *from) {
+  to->base = from->base;
+  to->elem_len = from->elem_len;
+  to->version = from->version;
+  to->rank = from->rank;
+  to->type = from->type;
+  to->attribute = from->attribute;
+  to->extra = from->extra;
+  FZ_STACK_DIM(0) FZ_STACK_DIM(1) FZ_STACK_DIM(2) FZ_STACK_DIM(3) FZ_STACK_DIM(4)
+  FZ_STACK_DIM(5) FZ_STACK_DIM(6) FZ_STACK_DIM(7) FZ_STACK_DIM(8) FZ_STACK_DIM(9)
+  FZ_STACK_DIM(10) FZ_STACK_DIM(11) FZ_STACK_DIM(12) FZ_STACK_DIM(13) FZ_STACK_DIM(14)
+}
+
+void *__fz_f18_create_descriptor_stack(const char *src, int line) {
+  (void)src, (void)line;
+  fz_desc_stack *s = (fz_desc_stack *)malloc(sizeof(fz_desc_stack));
+  s->n = 0;
+  s->cap = 0;
+  s->slot = 0;
+  return s;
+}
+
+void __fz_f18_push_descriptor(void *stack, const fz_desc *d) {
+  fz_desc_stack *s = (fz_desc_stack *)stack;
+  if (d->extra & 1)
+    __fz_f18_fail("a FORALL over elements of a derived type (a descriptor with a type "
+                  "description) is not differentiated; write it as DO loops",
+                  0, 0);
+  if (s->n == s->cap) {
+    long cap = s->cap ? 2 * s->cap : 16;
+    fz_desc *slot = (fz_desc *)malloc((size_t)cap * sizeof(fz_desc));
+    for (long k = 0; k < s->n; k++) fz_stack_copy(&slot[k], &s->slot[k]);
+    if (s->slot) free(s->slot);
+    s->slot = slot;
+    s->cap = cap;
+  }
+  fz_stack_copy(&s->slot[s->n], d);
+  s->n++;
+}
+
+void __fz_f18_descriptor_at(void *stack, long at, fz_desc *out) {
+  fz_stack_copy(out, &((fz_desc_stack *)stack)->slot[at]);
+}
+
+void __fz_f18_destroy_descriptor_stack(void *stack) {
+  fz_desc_stack *s = (fz_desc_stack *)stack;
+  if (s->slot) free(s->slot);
+  free(s);
+}
+
 /* ---- MOVE_ALLOC -------------------------------------------------------------------------
  *
  * `call move_alloc(from, to)`: `to` is deallocated if allocated, takes `from`'s storage
