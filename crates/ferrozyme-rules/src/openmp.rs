@@ -105,7 +105,17 @@ const TABLE: &[(&str, OmpRule)] = &[
     ("omp_set_lock", OmpRule::CriticalBegin),
     ("omp_unset_lock", OmpRule::CriticalEnd),
     ("omp_init_lock", OmpRule::Inactive { why: LOCKS }),
+    ("omp_init_lock_with_hint", OmpRule::Inactive { why: LOCKS }),
     ("omp_destroy_lock", OmpRule::Inactive { why: LOCKS }),
+    // A nestable lock taken once by a thread is a lock (hpc40, tests/openmp/78); taken
+    // again by the thread that holds it, its reverse would wait for a turn the enclosing
+    // section holds, which stops the program with a message naming nested sections
+    // (`runtime/openmp.c`).
+    ("omp_set_nest_lock", OmpRule::CriticalBegin),
+    ("omp_unset_nest_lock", OmpRule::CriticalEnd),
+    ("omp_init_nest_lock", OmpRule::Inactive { why: LOCKS }),
+    ("omp_init_nest_lock_with_hint", OmpRule::Inactive { why: LOCKS }),
+    ("omp_destroy_nest_lock", OmpRule::Inactive { why: LOCKS }),
     // A region with a false `if` clause inside another team: its reverse must run in a
     // team of one as well, or its mirrored barriers are the enclosing team's, reached by
     // one thread (a hang: tests/openmp/35_nested_serialized_if).
