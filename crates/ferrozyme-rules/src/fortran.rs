@@ -149,6 +149,10 @@ const IMPLEMENTED: &[(&str, &str)] = &[
         "__fz_f18_allocatable_allocate_source",
     ),
     ("AllocatableDeallocate", "__fz_f18_allocatable_deallocate"),
+    // ALLOCATE/DEALLOCATE of POINTER arrays (hpc40, tests/fortran/98).
+    ("PointerSetBounds", "__fz_f18_set_bounds"),
+    ("PointerAllocate", "__fz_f18_pointer_allocate"),
+    ("PointerDeallocate", "__fz_f18_pointer_deallocate"),
     ("Initialize", "__fz_f18_initialize"),
     ("MoveAlloc", "__fz_f18_move_alloc"),
     // FORALL's saved left-hand-side addresses (hpc40, tests/fortran/97).

@@ -943,6 +943,33 @@ int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *e
   return 0;
 }
 
+/* ALLOCATE and DEALLOCATE of a POINTER array (`real(8), pointer :: p(:)`; hpc40,
+ * tests/fortran/98): PointerSetBounds is AllocatableSetBounds; PointerAllocate allocates
+ * whatever the pointer was associated with (flang re-points it, its old target stays), and
+ * keeps the descriptor's pointer attribute; PointerDeallocate frees like DEALLOCATE of an
+ * allocatable. flang's own PointerAllocate initializes a derived type's default
+ * components; that case stops the program here. The storage is plain malloc'd memory
+ * without flang's footer, so a pointer allocated in differentiated code must be
+ * deallocated there too (flang's runtime refuses the DEALLOCATE otherwise, at run time). */
+int __fz_f18_pointer_allocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
+                              const char *src, int line, void *extra) {
+  (void)has_stat, (void)errmsg, (void)extra;
+  if (d->type == FZ_STRUCT)
+    __fz_f18_fail("ALLOCATE of a POINTER to a derived type is not differentiated; make it "
+                  "ALLOCATABLE",
+                  src, line);
+  unsigned char attribute = d->attribute;
+  d->base = 0;
+  fz_allocate_bounds(d, src, line);
+  d->attribute = attribute;
+  return 0;
+}
+
+int __fz_f18_pointer_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
+                                const char *src, int line) {
+  return __fz_f18_allocatable_deallocate(d, has_stat, errmsg, src, line);
+}
+
 /* Copy-in/copy-out of a non-contiguous actual argument (a strided or reversed section
  * passed to an explicit-shape or assumed-size dummy): CopyInAssign gives the temporary
  * `temp` var's type and rank, allocates it contiguous and assigns var into it;
