@@ -71,6 +71,7 @@ const WHO: &str =
     "chooses which thread runs a block; the reverse sweep replays the recorded choice";
 const TIMING: &str = "clocks";
 const LOCKS: &str = "lock setup: the reverse of a locked section takes turns, not the lock";
+const TEST_LOCK: &str = "a lock taken by omp_test_lock (or omp_test_nest_lock) is taken or not at run time, a branch the reverse sweep does not take turns on; take it with omp_set_lock (or omp_set_nest_lock), whose sections are reversed like critical sections";
 const DOACROSS: &str = "doacross loop setup: the reverse orders the iterations by tickets, not by libomp's dependence records";
 
 /// The OpenMP runtime table, by exact name.
@@ -113,6 +114,14 @@ const TABLE: &[(&str, OmpRule)] = &[
     // (`runtime/openmp.c`).
     ("omp_set_nest_lock", OmpRule::CriticalBegin),
     ("omp_unset_nest_lock", OmpRule::CriticalEnd),
+    (
+        "omp_test_lock",
+        OmpRule::Unsupported { why: TEST_LOCK },
+    ),
+    (
+        "omp_test_nest_lock",
+        OmpRule::Unsupported { why: TEST_LOCK },
+    ),
     ("omp_init_nest_lock", OmpRule::Inactive { why: LOCKS }),
     ("omp_init_nest_lock_with_hint", OmpRule::Inactive { why: LOCKS }),
     ("omp_destroy_nest_lock", OmpRule::Inactive { why: LOCKS }),
@@ -281,7 +290,7 @@ const FAMILY_PREFIXES: &[&str] = &["__kmpc_", "omp_", "__tgt_", "ompx_"];
 
 /// Why an unlisted OpenMP routine is rejected.
 pub const UNSUPPORTED: OmpRule = OmpRule::Unsupported {
-    why: "this OpenMP runtime routine (detached tasks, task affinity, threadprivate data with constructors, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions, barriers, critical sections, single/master blocks, atomics, threadprivate variables (`__kmpc_threadprivate_cached`), and tasks and taskloops (run in place)",
+    why: "this OpenMP runtime routine (detached tasks, task affinity, threadprivate data with constructors, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions, barriers, critical sections, locks (omp_set_lock, omp_set_nest_lock), doacross loops (ordered depend), single/master blocks, atomics, threadprivate variables (`__kmpc_threadprivate_cached`), and tasks and taskloops (run in place)",
 };
 
 /// The rule for a called function's name, when it belongs to the OpenMP runtime.
@@ -319,6 +328,22 @@ mod tests {
         assert_eq!(openmp_rule("__kmpc_fork_teams"), Some(OmpRule::Fork));
         assert_eq!(openmp_rule("__kmpc_barrier"), Some(OmpRule::Barrier));
         assert_eq!(openmp_rule("__kmpc_reduce_nowait"), Some(OmpRule::Reduce));
+        assert_eq!(
+            openmp_rule("__kmpc_doacross_wait"),
+            Some(OmpRule::DoacrossWait)
+        );
+        assert_eq!(
+            openmp_rule("__kmpc_doacross_post"),
+            Some(OmpRule::DoacrossPost)
+        );
+        assert_eq!(
+            openmp_rule("omp_set_nest_lock"),
+            Some(OmpRule::CriticalBegin)
+        );
+        assert!(matches!(
+            openmp_rule("omp_test_lock"),
+            Some(OmpRule::Unsupported { .. })
+        ));
         assert!(matches!(
             openmp_rule("__kmpc_for_static_init_4"),
             Some(OmpRule::Inactive { .. })

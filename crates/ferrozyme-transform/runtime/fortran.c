@@ -944,7 +944,7 @@ int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *e
 }
 
 /* ALLOCATE and DEALLOCATE of a POINTER array (`real(8), pointer :: p(:)`; hpc40,
- * tests/fortran/98): PointerSetBounds is AllocatableSetBounds; PointerAllocate allocates
+ * tests/fortran/98, 99): PointerSetBounds is AllocatableSetBounds; PointerAllocate allocates
  * whatever the pointer was associated with (flang re-points it, its old target stays), and
  * keeps the descriptor's pointer attribute; PointerDeallocate frees like DEALLOCATE of an
  * allocatable. flang's own PointerAllocate initializes a derived type's default
@@ -962,6 +962,14 @@ int __fz_f18_pointer_allocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
   d->base = 0;
   fz_allocate_bounds(d, src, line);
   d->attribute = attribute;
+  return 0;
+}
+
+/* `allocate (p, source = x)` of a POINTER: PointerAllocate, then the assignment. */
+int __fz_f18_pointer_allocate_source(fz_desc *d, const fz_desc *source, _Bool has_stat,
+                                     const fz_desc *errmsg, const char *src, int line) {
+  __fz_f18_pointer_allocate(d, has_stat, errmsg, src, line, 0);
+  fz_assign(d, source, src, line);
   return 0;
 }
 

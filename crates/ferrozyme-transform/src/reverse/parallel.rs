@@ -263,9 +263,7 @@ impl Gen<'_> {
                 true
             }
             CallKind::Mpi(rule) if mpi_active(&self.fx, self.sup, i, rule) => self.fwd_mpi(i, rule),
-            CallKind::OpenMp(OmpRule::CriticalEnd) => {
-                self.fwd_ticketed(i, openmp::CRITICAL_TICKET)
-            }
+            CallKind::OpenMp(OmpRule::CriticalEnd) => self.fwd_ticketed(i, openmp::CRITICAL_TICKET),
             CallKind::OpenMp(OmpRule::DoacrossPost) => {
                 self.fwd_ticketed(i, openmp::DOACROSS_POST_TICKET)
             }
