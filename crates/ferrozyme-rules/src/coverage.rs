@@ -126,6 +126,9 @@ fn library_families(s: &mut String) {
             OmpRule::CriticalBegin | OmpRule::CriticalEnd => {
                 "critical section, mirrored (begin and end swap)".to_string()
             }
+            OmpRule::DoacrossWait | OmpRule::DoacrossPost => {
+                "doacross dependence (`ordered depend(sink)` / `depend(source)`): copied; the reverse runs each iteration's waited-for part in the exact reverse order the posts were made (tickets)".to_string()
+            }
             OmpRule::Reduce => {
                 "reduction: rewritten to `atomicrmw fadd` for `+` on reals".to_string()
             }

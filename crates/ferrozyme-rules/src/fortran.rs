@@ -149,8 +149,21 @@ const IMPLEMENTED: &[(&str, &str)] = &[
         "__fz_f18_allocatable_allocate_source",
     ),
     ("AllocatableDeallocate", "__fz_f18_allocatable_deallocate"),
+    // ALLOCATE/DEALLOCATE of POINTER arrays (hpc40, tests/fortran/98).
+    ("PointerSetBounds", "__fz_f18_set_bounds"),
+    ("PointerAllocate", "__fz_f18_pointer_allocate"),
+    ("PointerAllocateSource", "__fz_f18_pointer_allocate_source"),
+    ("PointerDeallocate", "__fz_f18_pointer_deallocate"),
     ("Initialize", "__fz_f18_initialize"),
     ("MoveAlloc", "__fz_f18_move_alloc"),
+    // FORALL's saved left-hand-side addresses (hpc40, tests/fortran/97).
+    ("CreateDescriptorStack", "__fz_f18_create_descriptor_stack"),
+    ("PushDescriptor", "__fz_f18_push_descriptor"),
+    ("DescriptorAt", "__fz_f18_descriptor_at"),
+    (
+        "DestroyDescriptorStack",
+        "__fz_f18_destroy_descriptor_stack",
+    ),
     // Copy-in/copy-out of a non-contiguous actual argument.
     ("CopyInAssign", "__fz_f18_copy_in_assign"),
     ("CopyOutAssign", "__fz_f18_copy_out_assign"),

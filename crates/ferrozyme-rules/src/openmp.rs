@@ -37,6 +37,16 @@ pub enum OmpRule {
     /// `__kmpc_end_critical(loc, gtid, lock)` (and `__kmpc_end_ordered`): its reverse
     /// opens the section when every section entered after it has been reversed.
     CriticalEnd,
+    /// `__kmpc_doacross_wait(loc, gtid, vec)` (`ordered depend(sink: ...)`, one per sink
+    /// vector): the start of the part of a doacross iteration that reads what earlier
+    /// iterations posted. Copied; the first wait of an iteration is marked on the tape,
+    /// and the reverse of that mark ends the iteration's reversed section.
+    DoacrossWait,
+    /// `__kmpc_doacross_post(loc, gtid, vec)` (`ordered depend(source)`): the end of that
+    /// part; like [`OmpRule::CriticalEnd`] it takes a ticket, and its reverse waits until
+    /// every iteration that posted later has been reversed (the iterations that waited for
+    /// this one among them).
+    DoacrossPost,
     /// `__kmpc_serialized_parallel(loc, gtid)`: a parallel region runs as a team of one
     /// on this thread (a false `if` clause); copied, and its reverse ends the team the
     /// reverse of [`OmpRule::SerializedEnd`] started.
@@ -61,6 +71,8 @@ const WHO: &str =
     "chooses which thread runs a block; the reverse sweep replays the recorded choice";
 const TIMING: &str = "clocks";
 const LOCKS: &str = "lock setup: the reverse of a locked section takes turns, not the lock";
+const TEST_LOCK: &str = "a lock taken by omp_test_lock (or omp_test_nest_lock) is taken or not at run time, a branch the reverse sweep does not take turns on; take it with omp_set_lock (or omp_set_nest_lock), whose sections are reversed like critical sections";
+const DOACROSS: &str = "doacross loop setup: the reverse orders the iterations by tickets, not by libomp's dependence records";
 
 /// The OpenMP runtime table, by exact name.
 const TABLE: &[(&str, OmpRule)] = &[
@@ -79,11 +91,40 @@ const TABLE: &[(&str, OmpRule)] = &[
     // update (tests/openmp/24_ordered_and_locks).
     ("__kmpc_ordered", OmpRule::CriticalBegin),
     ("__kmpc_end_ordered", OmpRule::CriticalEnd),
+    // A doacross loop (`for ordered(n)` with `ordered depend(sink: ...)` /
+    // `depend(source)`): an iteration posts after the iterations it waited for posted, so
+    // the order of the posts' tickets extends the dependences, and reversing the
+    // iterations' waited-for parts in the exact reverse ticket order reverses every
+    // dependence. Before hpc40 the calls were copied as unknown inactive ones: the
+    // reverse iterations ran in any order, a silently wrong gradient at 2 threads
+    // (tests/openmp/77).
+    ("__kmpc_doacross_init", OmpRule::Inactive { why: DOACROSS }),
+    ("__kmpc_doacross_fini", OmpRule::Inactive { why: DOACROSS }),
+    ("__kmpc_doacross_wait", OmpRule::DoacrossWait),
+    ("__kmpc_doacross_post", OmpRule::DoacrossPost),
     // A section between omp_set_lock and omp_unset_lock is a critical section.
     ("omp_set_lock", OmpRule::CriticalBegin),
     ("omp_unset_lock", OmpRule::CriticalEnd),
     ("omp_init_lock", OmpRule::Inactive { why: LOCKS }),
+    ("omp_init_lock_with_hint", OmpRule::Inactive { why: LOCKS }),
     ("omp_destroy_lock", OmpRule::Inactive { why: LOCKS }),
+    // A nestable lock taken once by a thread is a lock (hpc40, tests/openmp/78); taken
+    // again by the thread that holds it, its reverse would wait for a turn the enclosing
+    // section holds, which stops the program with a message naming nested sections
+    // (`runtime/openmp.c`).
+    ("omp_set_nest_lock", OmpRule::CriticalBegin),
+    ("omp_unset_nest_lock", OmpRule::CriticalEnd),
+    (
+        "omp_test_lock",
+        OmpRule::Unsupported { why: TEST_LOCK },
+    ),
+    (
+        "omp_test_nest_lock",
+        OmpRule::Unsupported { why: TEST_LOCK },
+    ),
+    ("omp_init_nest_lock", OmpRule::Inactive { why: LOCKS }),
+    ("omp_init_nest_lock_with_hint", OmpRule::Inactive { why: LOCKS }),
+    ("omp_destroy_nest_lock", OmpRule::Inactive { why: LOCKS }),
     // A region with a false `if` clause inside another team: its reverse must run in a
     // team of one as well, or its mirrored barriers are the enclosing team's, reached by
     // one thread (a hang: tests/openmp/35_nested_serialized_if).
@@ -249,7 +290,7 @@ const FAMILY_PREFIXES: &[&str] = &["__kmpc_", "omp_", "__tgt_", "ompx_"];
 
 /// Why an unlisted OpenMP routine is rejected.
 pub const UNSUPPORTED: OmpRule = OmpRule::Unsupported {
-    why: "this OpenMP runtime routine (detached tasks, task affinity, threadprivate data with constructors, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions, barriers, critical sections, single/master blocks, atomics, threadprivate variables (`__kmpc_threadprivate_cached`), and tasks and taskloops (run in place)",
+    why: "this OpenMP runtime routine (detached tasks, task affinity, threadprivate data with constructors, offloading, ...) is not differentiated; Ferrozyme differentiates parallel regions with worksharing loops, reductions, barriers, critical sections, locks (omp_set_lock, omp_set_nest_lock), doacross loops (ordered depend), single/master blocks, atomics, threadprivate variables (`__kmpc_threadprivate_cached`), and tasks and taskloops (run in place)",
 };
 
 /// The rule for a called function's name, when it belongs to the OpenMP runtime.
@@ -287,6 +328,22 @@ mod tests {
         assert_eq!(openmp_rule("__kmpc_fork_teams"), Some(OmpRule::Fork));
         assert_eq!(openmp_rule("__kmpc_barrier"), Some(OmpRule::Barrier));
         assert_eq!(openmp_rule("__kmpc_reduce_nowait"), Some(OmpRule::Reduce));
+        assert_eq!(
+            openmp_rule("__kmpc_doacross_wait"),
+            Some(OmpRule::DoacrossWait)
+        );
+        assert_eq!(
+            openmp_rule("__kmpc_doacross_post"),
+            Some(OmpRule::DoacrossPost)
+        );
+        assert_eq!(
+            openmp_rule("omp_set_nest_lock"),
+            Some(OmpRule::CriticalBegin)
+        );
+        assert!(matches!(
+            openmp_rule("omp_test_lock"),
+            Some(OmpRule::Unsupported { .. })
+        ));
         assert!(matches!(
             openmp_rule("__kmpc_for_static_init_4"),
             Some(OmpRule::Inactive { .. })

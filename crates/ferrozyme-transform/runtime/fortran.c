@@ -943,6 +943,41 @@ int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *e
   return 0;
 }
 
+/* ALLOCATE and DEALLOCATE of a POINTER array (`real(8), pointer :: p(:)`; hpc40,
+ * tests/fortran/98, 99): PointerSetBounds is AllocatableSetBounds; PointerAllocate allocates
+ * whatever the pointer was associated with (flang re-points it, its old target stays), and
+ * keeps the descriptor's pointer attribute; PointerDeallocate frees like DEALLOCATE of an
+ * allocatable. flang's own PointerAllocate initializes a derived type's default
+ * components; that case stops the program here. The storage is plain malloc'd memory
+ * without flang's footer, so a pointer allocated in differentiated code must be
+ * deallocated there too (flang's runtime refuses the DEALLOCATE otherwise, at run time). */
+int __fz_f18_pointer_allocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
+                              const char *src, int line, void *extra) {
+  (void)has_stat, (void)errmsg, (void)extra;
+  if (d->type == FZ_STRUCT)
+    __fz_f18_fail("ALLOCATE of a POINTER to a derived type is not differentiated; make it "
+                  "ALLOCATABLE",
+                  src, line);
+  unsigned char attribute = d->attribute;
+  d->base = 0;
+  fz_allocate_bounds(d, src, line);
+  d->attribute = attribute;
+  return 0;
+}
+
+/* `allocate (p, source = x)` of a POINTER: PointerAllocate, then the assignment. */
+int __fz_f18_pointer_allocate_source(fz_desc *d, const fz_desc *source, _Bool has_stat,
+                                     const fz_desc *errmsg, const char *src, int line) {
+  __fz_f18_pointer_allocate(d, has_stat, errmsg, src, line, 0);
+  fz_assign(d, source, src, line);
+  return 0;
+}
+
+int __fz_f18_pointer_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
+                                const char *src, int line) {
+  return __fz_f18_allocatable_deallocate(d, has_stat, errmsg, src, line);
+}
+
 /* Copy-in/copy-out of a non-contiguous actual argument (a strided or reversed section
  * passed to an explicit-shape or assumed-size dummy): CopyInAssign gives the temporary
  * `temp` var's type and rank, allocates it contiguous and assigns var into it;
@@ -1664,6 +1699,77 @@ void __fz_f18_copy_and_update_descriptor(fz_desc *to, const fz_desc *from,
   FZ_COPY_DIM(0) FZ_COPY_DIM(1) FZ_COPY_DIM(2) FZ_COPY_DIM(3) FZ_COPY_DIM(4) FZ_COPY_DIM(5)
   FZ_COPY_DIM(6) FZ_COPY_DIM(7) FZ_COPY_DIM(8) FZ_COPY_DIM(9) FZ_COPY_DIM(10)
   FZ_COPY_DIM(11) FZ_COPY_DIM(12) FZ_COPY_DIM(13) FZ_COPY_DIM(14)
+}
+
+/* ---- FORALL's descriptor stack -----------------------------------------------------------
+ *
+ * A FORALL whose left-hand side flang does not address again in its assignment loop (an
+ * element of an allocatable component: `forall (i = 1:n, j = 1:n) t%w(i, j) = ...`) first
+ * saves every element's address as a descriptor: CreateDescriptorStack, PushDescriptor
+ * per element, DescriptorAt in the assignment loop, DestroyDescriptorStack. The saved
+ * descriptors hold pointers into differentiated data; kept here in plain C memory, the pass
+ * gives the stack a shadow whose descriptors hold the shadow's addresses (as
+ * CopyAndUpdateDescriptor's copy does). Index `at` counts from 0, as flang's. */
+typedef struct {
+  long n, cap;
+  fz_desc *slot;
+} fz_desc_stack;
+
+#define FZ_STACK_DIM(k)                                                                  \
+  if (from->rank > k) {                                                                  \
+    to->dim[k].lower_bound = from->dim[k].lower_bound;                                   \
+    to->dim[k].extent = from->dim[k].extent;                                             \
+    to->dim[k].sm = from->dim[k].sm;                                                     \
+  }
+
+FZ_INLINE void fz_stack_copy(fz_desc *to, const fz_desc *from) {
+  to->base = from->base;
+  to->elem_len = from->elem_len;
+  to->version = from->version;
+  to->rank = from->rank;
+  to->type = from->type;
+  to->attribute = from->attribute;
+  to->extra = from->extra;
+  FZ_STACK_DIM(0) FZ_STACK_DIM(1) FZ_STACK_DIM(2) FZ_STACK_DIM(3) FZ_STACK_DIM(4)
+  FZ_STACK_DIM(5) FZ_STACK_DIM(6) FZ_STACK_DIM(7) FZ_STACK_DIM(8) FZ_STACK_DIM(9)
+  FZ_STACK_DIM(10) FZ_STACK_DIM(11) FZ_STACK_DIM(12) FZ_STACK_DIM(13) FZ_STACK_DIM(14)
+}
+
+void *__fz_f18_create_descriptor_stack(const char *src, int line) {
+  (void)src, (void)line;
+  fz_desc_stack *s = (fz_desc_stack *)malloc(sizeof(fz_desc_stack));
+  s->n = 0;
+  s->cap = 0;
+  s->slot = 0;
+  return s;
+}
+
+void __fz_f18_push_descriptor(void *stack, const fz_desc *d) {
+  fz_desc_stack *s = (fz_desc_stack *)stack;
+  if (d->extra & 1)
+    __fz_f18_fail("a FORALL over elements of a derived type (a descriptor with a type "
+                  "description) is not differentiated; write it as DO loops",
+                  0, 0);
+  if (s->n == s->cap) {
+    long cap = s->cap ? 2 * s->cap : 16;
+    fz_desc *slot = (fz_desc *)malloc((size_t)cap * sizeof(fz_desc));
+    for (long k = 0; k < s->n; k++) fz_stack_copy(&slot[k], &s->slot[k]);
+    if (s->slot) free(s->slot);
+    s->slot = slot;
+    s->cap = cap;
+  }
+  fz_stack_copy(&s->slot[s->n], d);
+  s->n++;
+}
+
+void __fz_f18_descriptor_at(void *stack, long at, fz_desc *out) {
+  fz_stack_copy(out, &((fz_desc_stack *)stack)->slot[at]);
+}
+
+void __fz_f18_destroy_descriptor_stack(void *stack) {
+  fz_desc_stack *s = (fz_desc_stack *)stack;
+  if (s->slot) free(s->slot);
+  free(s);
 }
 
 /* ---- MOVE_ALLOC -------------------------------------------------------------------------

@@ -187,6 +187,37 @@ void __fz_omp_critical_done(void) {
   __atomic_fetch_sub(&fz_critical_taken, 1, __ATOMIC_RELEASE);
 }
 
+/* ---- doacross loops in reverse order ---------------------------------------------
+ *
+ * `for ordered(n)` with `ordered depend(sink: ...)` (__kmpc_doacross_wait, one call per
+ * sink vector) and `ordered depend(source)` (__kmpc_doacross_post): an iteration runs
+ * the part after its waits once the iterations it names have posted. The post takes a
+ * critical-section ticket, so every iteration waited for has a smaller ticket than the
+ * one that waited; the reverse of the part from the first wait to the post takes its turn
+ * like a critical section (every later ticket reversed first), which reverses every
+ * dependence (the adjoints the later iterations add into what they read are complete
+ * before the earlier iteration's reverse reads them). The first wait of an iteration is
+ * told from the others by a per-thread count of the waits since the thread's last post;
+ * an iteration that waited for nothing (its post alone) gives its turn back at once. */
+static __thread long fz_doacross_waits;
+
+long __fz_omp_doacross_wait_mark(void) { return fz_doacross_waits++ == 0; }
+
+long __fz_omp_doacross_post_ticket(void) {
+  long waited = fz_doacross_waits != 0;
+  fz_doacross_waits = 0;
+  return 2 * __fz_omp_critical_ticket() + waited;
+}
+
+void __fz_omp_doacross_turn(long code) {
+  __fz_omp_critical_turn(code >> 1);
+  if (!(code & 1)) __fz_omp_critical_done();
+}
+
+void __fz_omp_doacross_unwait(long first) {
+  if (first) __fz_omp_critical_done();
+}
+
 /* ---- threadprivate data ----------------------------------------------------------
  *
  * flang (and clang with -fnoopenmp-use-tls) reach a threadprivate variable through

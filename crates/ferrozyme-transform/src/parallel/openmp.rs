@@ -55,6 +55,14 @@ pub const CRITICAL_TICKET: &str = "__fz_omp_critical_ticket";
 pub const CRITICAL_TURN: &str = "__fz_omp_critical_turn";
 /// Ends a reversed section: the one entered before it may go.
 pub const CRITICAL_DONE: &str = "__fz_omp_critical_done";
+/// A doacross wait: whether it is the first of its iteration (on the tape).
+pub const DOACROSS_WAIT_MARK: &str = "__fz_omp_doacross_wait_mark";
+/// A doacross post: its ticket, and whether its iteration waited.
+pub const DOACROSS_POST_TICKET: &str = "__fz_omp_doacross_post_ticket";
+/// The reverse of a post: waits for its turn (ends it at once when nothing was waited).
+pub const DOACROSS_TURN: &str = "__fz_omp_doacross_turn";
+/// The reverse of a wait: the first wait of the iteration ends the turn.
+pub const DOACROSS_UNWAIT: &str = "__fz_omp_doacross_unwait";
 
 fn callee_name(i: Value) -> Option<String> {
     (i.opcode() == Some(Opcode::LLVMCall))
@@ -310,7 +318,7 @@ pub fn outlining_problem(name: &str) -> Problem<'_> {
 }
 
 /// Does the microtask (or a function it calls) synchronise with barriers or critical
-/// sections (or atomic compare-and-swap loops, which may become critical sections)? Then its reverse needs the forward team: a thread reversing two tapes would
+/// sections (doacross dependences among them) (or atomic compare-and-swap loops, which may become critical sections)? Then its reverse needs the forward team: a thread reversing two tapes would
 /// wait at a barrier for itself, or for its own later critical section's turn.
 pub fn needs_forward_team(f: Value) -> bool {
     let mut seen = ferrozyme_analysis::hash::HashSet::from_iter([f]);
@@ -333,9 +341,13 @@ pub fn needs_forward_team(f: Value) -> bool {
                 continue;
             };
             match openmp_rule(&c.name()) {
-                Some(OmpRule::Barrier | OmpRule::CriticalBegin | OmpRule::CriticalEnd) => {
-                    return true
-                }
+                Some(
+                    OmpRule::Barrier
+                    | OmpRule::CriticalBegin
+                    | OmpRule::CriticalEnd
+                    | OmpRule::DoacrossWait
+                    | OmpRule::DoacrossPost,
+                ) => return true,
                 Some(OmpRule::Reduce) if c.name() == "__kmpc_reduce" => return true,
                 _ => {}
             }

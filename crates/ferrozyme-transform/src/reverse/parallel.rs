@@ -18,7 +18,8 @@
 //! * `__kmpc_barrier`: mirrored in the reverse sweep (the shared memory it orders in
 //!   the forward sweep is the shadow memory the reverse sweep updates); a critical
 //!   section is reversed in the exact reverse order the threads went through it
-//!   (tickets, `runtime/openmp.c`).
+//!   (tickets, `runtime/openmp.c`); so is the waited-for part of a doacross iteration
+//!   (`__kmpc_doacross_wait` ... `__kmpc_doacross_post`).
 //! * MPI: the primal call, or a recording helper, in the forward sweep; the adjoint
 //!   communication at the mirror position (`parallel/mpi.rs`, `runtime/mpi.c`).
 //! * `atomicrmw fadd|fsub p, x` (OpenMP atomics, reductions): `dx ±= *shadow(p)`, read
@@ -262,17 +263,24 @@ impl Gen<'_> {
                 true
             }
             CallKind::Mpi(rule) if mpi_active(&self.fx, self.sup, i, rule) => self.fwd_mpi(i, rule),
-            CallKind::OpenMp(OmpRule::CriticalEnd) => self.fwd_critical_end(i),
+            CallKind::OpenMp(OmpRule::CriticalEnd) => self.fwd_ticketed(i, openmp::CRITICAL_TICKET),
+            CallKind::OpenMp(OmpRule::DoacrossPost) => {
+                self.fwd_ticketed(i, openmp::DOACROSS_POST_TICKET)
+            }
+            CallKind::OpenMp(OmpRule::DoacrossWait) => {
+                self.fwd_ticketed(i, openmp::DOACROSS_WAIT_MARK)
+            }
             _ => false,
         }
     }
 
     /// The end of a critical section in the forward sweep: a ticket (the section's place
     /// in the order the threads went through critical sections; on the tape), then the
-    /// call. The reverse of the section waits for its turn (`rev_sync`).
-    fn fwd_critical_end(&mut self, i: Value) -> bool {
+    /// call. The reverse of the section waits for its turn (`rev_sync`). A doacross post
+    /// takes its ticket the same way, and a doacross wait its mark (`helper`).
+    fn fwd_ticketed(&mut self, i: Value, helper: &str) -> bool {
         let (Some(h), Some(end)) = (
-            self.helper_or_report(i, Family::OpenMp, openmp::CRITICAL_TICKET),
+            self.helper_or_report(i, Family::OpenMp, helper),
             i.called_function(),
         ) else {
             return false;
@@ -514,6 +522,8 @@ impl Gen<'_> {
                 rule @ (OmpRule::Barrier
                 | OmpRule::CriticalBegin
                 | OmpRule::CriticalEnd
+                | OmpRule::DoacrossWait
+                | OmpRule::DoacrossPost
                 | OmpRule::SerializedBegin
                 | OmpRule::SerializedEnd),
             ) => {
@@ -611,9 +621,16 @@ impl Gen<'_> {
                 let f = self.sup.libc(name, void, &[ptr, i32t]);
                 self.b.call_fn(f, &[loc, gtid]);
             }
-            OmpRule::CriticalEnd => {
+            // A doacross iteration's reverse takes its turn where it posted and gives it
+            // back at its first wait (or at once when it waited for nothing).
+            OmpRule::CriticalEnd | OmpRule::DoacrossPost | OmpRule::DoacrossWait => {
+                let name = match rule {
+                    OmpRule::CriticalEnd => openmp::CRITICAL_TURN,
+                    OmpRule::DoacrossPost => openmp::DOACROSS_TURN,
+                    _ => openmp::DOACROSS_UNWAIT,
+                };
                 let ticket = self.fetch_key(Key::Tape(i));
-                if let Some(f) = self.helper_or_report(i, Family::OpenMp, openmp::CRITICAL_TURN) {
+                if let Some(f) = self.helper_or_report(i, Family::OpenMp, name) {
                     self.b.call_fn(f, &[ticket]);
                 }
             }

@@ -23,6 +23,7 @@ impl Engine {
             // The differentiated function is in scope; its markers and shadows are not data.
             return;
         }
+        self.mpi_buffers(&name, &args);
         if self.allocation_call(i, &args) || self.library_call(i, &name, &args) {
             return;
         }
@@ -65,6 +66,30 @@ impl Engine {
             }
         }
         true
+    }
+
+    /// The buffers of an MPI call that the rules differentiate (`MpiRule::buffers`) hold
+    /// reals at every offset when their datatype is a predefined real one (`MPI_DOUBLE`,
+    /// `MPI_FLOAT`, ...), as Enzyme reads them: a root-only buffer filled by `memcpy` and
+    /// handed to `MPI_Scatter` had no other type (tests/mpi/83).
+    fn mpi_buffers(&mut self, name: &str, args: &[Value]) {
+        let Some(rule) = ferrozyme_rules::mpi::mpi_rule(name) else {
+            return;
+        };
+        for &(buf, ty) in rule.buffers() {
+            let (Some(b), Some(t)) = (args.get(buf), args.get(ty)) else {
+                continue;
+            };
+            if !b.ty().is_pointer() || !t.is_global_variable() {
+                continue;
+            }
+            let base = match ferrozyme_rules::mpi::datatype(&t.name()) {
+                Some(Some(8)) => BaseType::Double,
+                Some(Some(4)) => BaseType::Float,
+                _ => continue,
+            };
+            self.learn_ptr(*b, &TypeTree::single(-1, base));
+        }
     }
 
     /// Rules for intrinsics and C library functions. Returns whether `name` was one.
