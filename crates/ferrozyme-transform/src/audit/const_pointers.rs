@@ -133,22 +133,15 @@ fn stores_constant_table(
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
 ) -> bool {
-    if i.opcode() != Some(Opcode::LLVMStore) {
+    let Some((v, p)) = unshadowed_pointer_store(i, act) else {
         return false;
-    }
-    let (v, p) = (i.operand(0), i.operand(1));
-    if !v.ty().is_pointer() || act.is_shadowed(v) || !act.is_shadowed(p) {
-        return false;
-    }
-    let handed = ferrozyme_analysis::activity::is_param_memory(p)
-        || ferrozyme_analysis::activity::is_returned_allocation(p)
-        || base_object(p).opcode() == Some(Opcode::LLVMAlloca);
+    };
     let read_from_constant =
         ferrozyme_analysis::activity::constant_read_chain(v, |b| const_params.contains(&b))
             .is_some_and(|chain| !chain.is_empty())
             || ferrozyme_analysis::activity::immutable_memory_pointer(v);
     let pointee = types.pointee_tree(v);
-    handed
+    handed_memory(p)
         && read_from_constant
         && (pointee.is_empty() || pointee.iter().any(|(_, b)| b == BaseType::Pointer))
 }
@@ -275,6 +268,25 @@ fn integers_only(base: Value, types: &ferrozyme_analysis::types::TypeAnalysis) -
         && within_tracked_offsets(base, &pointee)
 }
 
+/// `(value, address)` of store `i` when it stores a pointer without a shadow into memory
+/// with one.
+fn unshadowed_pointer_store(i: Value, act: &Activity) -> Option<(Value, Value)> {
+    if i.opcode() != Some(Opcode::LLVMStore) {
+        return None;
+    }
+    let (v, p) = (i.operand(0), i.operand(1));
+    (v.ty().is_pointer() && !act.is_shadowed(v) && act.is_shadowed(p)).then_some((v, p))
+}
+
+/// Is `p` memory a caller handed in, memory the function allocates and returns, or a
+/// local slot (rec36: a record passed by value at -O2, `ctx c = {hd->tab, ..}` copied
+/// into the `byval` slot, tests/c/1392)?
+fn handed_memory(p: Value) -> bool {
+    ferrozyme_analysis::activity::is_param_memory(p)
+        || ferrozyme_analysis::activity::is_returned_allocation(p)
+        || base_object(p).opcode() == Some(Opcode::LLVMAlloca)
+}
+
 /// The store a constant pointer into shadowed memory (see [`constant_pointer_stored`]).
 fn stores_constant_pointer(
     i: Value,
@@ -282,20 +294,12 @@ fn stores_constant_pointer(
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
 ) -> bool {
-    if i.opcode() != Some(Opcode::LLVMStore) {
+    let Some((v, p)) = unshadowed_pointer_store(i, act) else {
         return false;
-    }
-    let (v, p) = (i.operand(0), i.operand(1));
-    if !v.ty().is_pointer() || act.is_shadowed(v) || !act.is_shadowed(p) {
-        return false;
-    }
+    };
     let base = stored_pointer_base(v);
     if !const_params.contains(&base) {
-        // A local slot too (rec36: a record passed by value at -O2, `ctx c = {hd->tab, ..}`
-        // copied into the `byval` slot, tests/c/1392).
-        let handed = ferrozyme_analysis::activity::is_param_memory(p)
-            || ferrozyme_analysis::activity::is_returned_allocation(p)
-            || base_object(p).opcode() == Some(Opcode::LLVMAlloca);
+        let handed = handed_memory(p);
         return constant_call_result(v, act, types, const_params)
             || (handed && pointer_read_from_constant(v, types, const_params))
             || immutable_float_pointer(v, types);
