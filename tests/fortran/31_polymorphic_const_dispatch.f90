@@ -1,5 +1,4 @@
 ! OPT: O0 O1 O2 O3
-! IGNORE-O0: with the potentials enzyme_const, flang's -O0 code copies a constant `pots(i)%p` descriptor field by field into a stack temporary that has a shadow (the base address goes to runtime activity, its own shadow), but the type-descriptor pointer (field 7, read from the constant descriptor) gets a null shadow there, and the derivative segfaults reading through it before the type-bound call (hpc39 found it compiling, with main's binary too: it was a compile-time mismatched-activity error in hpc38); 30 (the potentials enzyme_dup) passes at -O0
 ! The same model as 30 with the potentials passed enzyme_const (a user who wants only dE/dr).
 ! Polymorphism as an object-oriented Fortran code uses it: an abstract base type
 ! `potential` with a deferred type-bound function, two extensions (`harmonic`, `morse`)

@@ -1,8 +1,10 @@
-! OPT: O0 O2
-! IGNORE-O2: `b = b + e(x, y)` (a user ELEMENTAL function: flang computes into a temporary and copies it into b with a memcpy) followed by a strided section of b passed to an explicit-shape dummy (copy-in/copy-out) is refused at -O2: "cannot-deduce-type: cannot deduce the type of the memory copied here (conflicting uses are seen for ...)" at that memcpy (the random-program tester's Fortran seed 33, minimized); each statement alone passes, and -O0 passes
+! OPT: O0 O1 O2 O3
 ! A local array updated by an elemental module function, then a strided section of it
 ! (and a reversed strided section of y) passed to an explicit-shape dummy, reverse and
 ! forward mode vs central finite differences.
+! -O2 was refused (cannot-deduce-type at flang's memcpy of the elemental temporary into b:
+! the generic copy-in/copy-out implementations also read floats); such calls of a real(8)
+! variable now go to real(8)-only implementations (filetest f31_fortran_copy_in_real8).
 module m86
   implicit none
 contains

@@ -984,7 +984,7 @@ int __fz_f18_pointer_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *errms
  * CopyOutAssign assigns it back into var (when the dummy may be written: var is null
  * otherwise) and deallocates it. Both are the assignments above, so the derivative flows
  * through the temporary and back. */
-void __fz_f18_copy_in_assign(fz_desc *temp, const fz_desc *var, const char *src, int line) {
+FZ_INLINE void fz_copy_in_header(fz_desc *temp, const fz_desc *var, const char *src, int line) {
   temp->base = 0;
   temp->elem_len = var->elem_len;
   temp->version = var->version;
@@ -993,11 +993,45 @@ void __fz_f18_copy_in_assign(fz_desc *temp, const fz_desc *var, const char *src,
   temp->attribute = FZ_ALLOCATABLE;
   temp->extra = 0;
   if (var->rank == 0) __fz_f18_fail("copy-in of a scalar is not differentiated", src, line);
+}
+
+void __fz_f18_copy_in_assign(fz_desc *temp, const fz_desc *var, const char *src, int line) {
+  fz_copy_in_header(temp, var, src, line);
   fz_assign(temp, var, src, line);
 }
 
 void __fz_f18_copy_out_assign(fz_desc *var, fz_desc *temp, const char *src, int line) {
   if (var) fz_assign(var, temp, src, line);
+  free(temp->base);
+  temp->base = 0;
+}
+
+/* `to = from` with real(8) data on both sides, read and written as doubles only. */
+static void fz_assign_r8_r8(fz_desc *to, const fz_desc *from, const char *src, int line) {
+  if (from->type != FZ_REAL8 || to->type != FZ_REAL8)
+    __fz_f18_fail("copy-in/copy-out of a real(8) array with other data in differentiated code",
+                  src, line);
+  fz_view vf, vt;
+  fz_shape sf, st;
+  fz_assign_shape(to, from, 8, FZ_REAL8, &vf, &sf, &vt, &st);
+  long n = fz_elements(&vt);
+  for (long e = 0; e < n; e++) *(double *)fz_at(&vt, e) = *(const double *)fz_at(&vf, e);
+}
+
+/* CopyInAssign / CopyOutAssign of a real(8) variable whose type the IR fixes (the pass
+ * redirects such calls here: its descriptor is built with the real(8) type code, and
+ * the temporary gets the variable's type). The generic routines also move floats (behind
+ * run-time tests), which type analysis sees: the variable, also copied with `memcpy`
+ * (flang's temporary of an elemental result), looked like doubles and floats at once, a
+ * cannot-deduce-type error at the `memcpy` (tests/fortran/86 at -O2). */
+void __fz_f18_copy_in_assign_r8(fz_desc *temp, const fz_desc *var, const char *src,
+                                int line) {
+  fz_copy_in_header(temp, var, src, line);
+  fz_assign_r8_r8(temp, var, src, line);
+}
+
+void __fz_f18_copy_out_assign_r8(fz_desc *var, fz_desc *temp, const char *src, int line) {
+  if (var) fz_assign_r8_r8(var, temp, src, line);
   free(temp->base);
   temp->base = 0;
 }

@@ -6,6 +6,7 @@ use ferrozyme_analysis::cfg::Cfg;
 use ferrozyme_analysis::types::TypeAnalysis;
 use ferrozyme_llvm::Value;
 
+use crate::audit::const_pointers::ConstantSeeds;
 use crate::common::runtime_activity::{self, RuntimeActivity};
 use crate::options::Options;
 use crate::services::Support;
@@ -50,24 +51,34 @@ impl Analyses {
             .filter(|b| cfg.is_reachable(*b))
             .collect();
         let const_params = crate::audit::const_pointers::const_pointer_params(clone, args);
-        let rt = runtime_activity::analyze(
-            &reachable,
-            &act,
-            clone,
-            runtime,
-            |i| {
-                crate::audit::const_pointers::runtime_activity_store(
-                    i,
-                    &act,
-                    &types,
-                    &const_params,
-                    runtime.loads,
-                )
-            },
-            |v| crate::audit::const_pointers::kept_constant_pointer(v, &types, &const_params),
-            |s| !force_runtime && crate::reverse::mixed::guarded_select(&act, s),
-            |p| types.memory_may_hold_pointers(p),
-        );
+        let runtime_activity = |seeds| {
+            runtime_activity::analyze(
+                &reachable,
+                &act,
+                clone,
+                runtime,
+                |i| {
+                    crate::audit::const_pointers::runtime_activity_store(
+                        i,
+                        &act,
+                        &types,
+                        &const_params,
+                        runtime.loads,
+                        seeds,
+                    )
+                },
+                |v| crate::audit::const_pointers::kept_constant_pointer(v, &types, &const_params),
+                |s| !force_runtime && crate::reverse::mixed::guarded_select(&act, s),
+                |p| types.memory_may_hold_pointers(p),
+            )
+        };
+        // Constant tables of pointers are their own shadows where runtime activity can
+        // follow every use; otherwise they keep their null shadows, as before
+        // (`const_pointers::stores_constant_table`).
+        let mut rt = runtime_activity(ConstantSeeds::WithTables);
+        if !rt.unguardable.is_empty() {
+            rt = runtime_activity(ConstantSeeds::Floats);
+        }
         Analyses {
             cfg,
             act,

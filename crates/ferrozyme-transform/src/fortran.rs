@@ -72,6 +72,16 @@ const REAL8: i64 = 28;
 /// The implementation of `Assign` for a real(8) source whose type the IR fixes.
 const ASSIGN_REAL8: &str = "__fz_f18_assign_r8";
 
+/// flang's copy-in and copy-out of a non-contiguous actual argument, and the inquiry
+/// it makes first.
+const COPY_IN_ASSIGN: &str = "_FortranACopyInAssign";
+const COPY_OUT_ASSIGN: &str = "_FortranACopyOutAssign";
+const IS_CONTIGUOUS: &str = "_FortranAIsContiguous";
+
+/// Their implementations for a real(8) variable whose type the IR fixes.
+const COPY_IN_ASSIGN_REAL8: &str = "__fz_f18_copy_in_assign_r8";
+const COPY_OUT_ASSIGN_REAL8: &str = "__fz_f18_copy_out_assign_r8";
+
 /// Does data of this descriptor type code (ISO_Fortran_binding.h; flang's LOGICAL(k) is an
 /// `int_least` code) carry no derivative: integers, logicals, characters, unsigned?
 fn carries_nothing(code: i64) -> bool {
@@ -79,14 +89,43 @@ fn carries_nothing(code: i64) -> bool {
 }
 
 /// The type code of the source descriptor of a `_FortranAAssign(to, from, ...)` call when
-/// the IR fixes it: `from` is a stack descriptor written once, by a store of a descriptor
-/// value whose type field (element 4) is a constant, or (at -O2, field by field) whose
-/// stores of the type byte all store one constant, and otherwise only read (by this
-/// kind of call, `memcpy` from it, lifetime markers). At -O0 flang assigns a LOGICAL
-/// array that way; sending it to the implementation, which also moves reals, leaves type
-/// analysis unable to type the temporary.
+/// the IR fixes it ([`fixed_type_code`]). At -O0 flang assigns a LOGICAL array that way;
+/// sending it to the implementation, which also moves reals, leaves type analysis unable
+/// to type the temporary.
 fn source_type_code(call: Value) -> Option<i64> {
-    let from = *call.call_args().get(1)?;
+    fixed_type_code(*call.call_args().get(1)?)
+}
+
+/// The type code of the variable a `_FortranACopyOutAssign(var, temp, ...)` call copies
+/// `temp` back into, when the IR fixes it: `temp` is filled by `_FortranACopyInAssign(temp,
+/// var, ...)` calls only, each of a variable whose descriptor fixes one type code (the
+/// copy-in gives the temporary the variable's type).
+fn copied_in_type_code(copy_out: Value) -> Option<i64> {
+    let temp = *copy_out.call_args().get(1)?;
+    let mut code = None;
+    for u in temp.users() {
+        let copy_in = u.opcode() == Some(Opcode::LLVMCall)
+            && u.called_function()
+                .is_some_and(|f| f.name() == COPY_IN_ASSIGN)
+            && u.call_args().first() == Some(&temp);
+        if copy_in {
+            let c = fixed_type_code(*u.call_args().get(1)?)?;
+            if code.is_some_and(|k| k != c) {
+                return None;
+            }
+            code = Some(c);
+        }
+    }
+    code
+}
+
+/// The type code of stack descriptor `from` when the IR fixes it: written once, by a
+/// store of a descriptor value whose type field (element 4) is a constant, or (at -O2,
+/// field by field) whose stores of the type byte all store one constant, and otherwise
+/// only read (as the source of `Assign` or `CopyInAssign`, by `IsContiguous`, `memcpy`
+/// from it, lifetime markers, a `phi` or `select` of descriptors that is only loaded
+/// from: -O2's choice between the variable and its copy-in temporary).
+fn fixed_type_code(from: Value) -> Option<i64> {
     if from.opcode() != Some(Opcode::LLVMAlloca) {
         return None;
     }
@@ -113,17 +152,24 @@ fn source_type_code(call: Value) -> Option<i64> {
             Some(Opcode::LLVMCall) => {
                 let f = u.called_function()?;
                 let args = u.call_args();
-                let reads = if f.name() == ASSIGN {
+                let name = f.name();
+                let reads = if name == ASSIGN || name == COPY_IN_ASSIGN {
                     args.first() != Some(&from)
                 } else if f.is_intrinsic("llvm.memcpy") {
                     args.first() != Some(&from)
                 } else {
-                    f.is_intrinsic("llvm.lifetime.start") || f.is_intrinsic("llvm.lifetime.end")
+                    name == IS_CONTIGUOUS
+                        || f.is_intrinsic("llvm.lifetime.start")
+                        || f.is_intrinsic("llvm.lifetime.end")
                 };
                 if !reads {
                     return None;
                 }
             }
+            Some(Opcode::LLVMPHI | Opcode::LLVMSelect)
+                if u.users()
+                    .into_iter()
+                    .all(|l| l.opcode() == Some(Opcode::LLVMLoad)) => {}
             _ => return None,
         }
     }
@@ -260,7 +306,18 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
                 continue; // stays Open MPI's call, inactive
             }
             if let Some((rt, by)) = implementation(&g.name()) {
-                let by = if g.name() != ASSIGN {
+                let name = g.name();
+                let by = if name == COPY_IN_ASSIGN {
+                    match i.call_args().get(1).and_then(|v| fixed_type_code(*v)) {
+                        Some(REAL8) => COPY_IN_ASSIGN_REAL8,
+                        _ => by,
+                    }
+                } else if name == COPY_OUT_ASSIGN {
+                    match copied_in_type_code(i) {
+                        Some(REAL8) => COPY_OUT_ASSIGN_REAL8,
+                        _ => by,
+                    }
+                } else if name != ASSIGN {
                     by
                 } else if source_type_code(i).is_some_and(carries_nothing) {
                     ASSIGN_INACTIVE

@@ -88,12 +88,62 @@ pub(crate) fn runtime_activity_store(
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
     caller_checks: bool,
+    seeds: ConstantSeeds,
 ) -> bool {
-    stores_constant_pointer(i, act, types, const_params)
+    (stores_constant_pointer(i, act, types, const_params)
+        || (seeds == ConstantSeeds::WithTables
+            && stores_constant_table(i, act, types, const_params)))
         && !matches!(parallel_capture(i.operand(1)), Capture::Safe)
         && (caller_checks
             || const_params.contains(&stored_pointer_base(i.operand(0)))
             || !kept_in_returned_allocation(i.operand(1)))
+}
+
+/// Which constant pointers stored into shadowed memory runtime activity takes over.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum ConstantSeeds {
+    /// Those [`stores_constant_pointer`] finds (pointers to floats, or to memory a
+    /// derivative may reach floats through).
+    Floats,
+    /// Those, and pointers to constant tables of pointers or to memory type analysis
+    /// learned nothing of ([`stores_constant_table`]).
+    WithTables,
+}
+
+/// `store ptr %t, ptr %slot`: `%t` a pointer without a shadow, read out of constant
+/// memory (an `enzyme_const` parameter's, any number of loads deep, or a constant global
+/// table's) to memory that holds pointers (flang's type descriptor in a `class(...)`
+/// descriptor, a table of functions a C++ object points to) or that type analysis
+/// learned nothing of (the object a `class(law), pointer` component points to, reached
+/// only through its bindings), `%slot` shadowed memory. Its shadow was null (an inactive
+/// pointer's shadow store writes null), and a derivative that reads through the shadow
+/// copy of the object followed the null: flang -O0 copies a constant `class(...)`
+/// descriptor field by field into a shadowed temporary, and the dispatch reads the type
+/// descriptor's binding table through the temporary's shadow (a segmentation fault,
+/// tests/fortran/31, 94; tests/cxx/f31_static_table_dispatch). Such a pointer is its own
+/// shadow, as Enzyme makes a constant global its own shadow: the pointers read through it
+/// are the primal's. Taken over by runtime activity, so every access through pointers
+/// read back from there is guarded as for the other constant pointers (no adjoint is
+/// added into the constant memory, tangents read there are zero); where runtime activity
+/// cannot follow every use, the pointer keeps the null shadow it had (`analyses.rs`).
+/// Pointers to memory known to hold only integers or floats keep their rules.
+fn stores_constant_table(
+    i: Value,
+    act: &Activity,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+    const_params: &HashSet<Value>,
+) -> bool {
+    let Some((v, p)) = unshadowed_pointer_store(i, act) else {
+        return false;
+    };
+    let read_from_constant =
+        ferrozyme_analysis::activity::constant_read_chain(v, |b| const_params.contains(&b))
+            .is_some_and(|chain| !chain.is_empty())
+            || ferrozyme_analysis::activity::immutable_memory_pointer(v);
+    let pointee = types.pointee_tree(v);
+    handed_memory(p)
+        && read_from_constant
+        && (pointee.is_empty() || pointee.iter().any(|(_, b)| b == BaseType::Pointer))
 }
 
 /// Is `p` memory the function allocates and returns (not memory a parameter points to)?
@@ -218,6 +268,25 @@ fn integers_only(base: Value, types: &ferrozyme_analysis::types::TypeAnalysis) -
         && within_tracked_offsets(base, &pointee)
 }
 
+/// `(value, address)` of store `i` when it stores a pointer without a shadow into memory
+/// with one.
+fn unshadowed_pointer_store(i: Value, act: &Activity) -> Option<(Value, Value)> {
+    if i.opcode() != Some(Opcode::LLVMStore) {
+        return None;
+    }
+    let (v, p) = (i.operand(0), i.operand(1));
+    (v.ty().is_pointer() && !act.is_shadowed(v) && act.is_shadowed(p)).then_some((v, p))
+}
+
+/// Is `p` memory a caller handed in, memory the function allocates and returns, or a
+/// local slot (rec36: a record passed by value at -O2, `ctx c = {hd->tab, ..}` copied
+/// into the `byval` slot, tests/c/1392)?
+fn handed_memory(p: Value) -> bool {
+    ferrozyme_analysis::activity::is_param_memory(p)
+        || ferrozyme_analysis::activity::is_returned_allocation(p)
+        || base_object(p).opcode() == Some(Opcode::LLVMAlloca)
+}
+
 /// The store a constant pointer into shadowed memory (see [`constant_pointer_stored`]).
 fn stores_constant_pointer(
     i: Value,
@@ -225,20 +294,12 @@ fn stores_constant_pointer(
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
 ) -> bool {
-    if i.opcode() != Some(Opcode::LLVMStore) {
+    let Some((v, p)) = unshadowed_pointer_store(i, act) else {
         return false;
-    }
-    let (v, p) = (i.operand(0), i.operand(1));
-    if !v.ty().is_pointer() || act.is_shadowed(v) || !act.is_shadowed(p) {
-        return false;
-    }
+    };
     let base = stored_pointer_base(v);
     if !const_params.contains(&base) {
-        // A local slot too (rec36: a record passed by value at -O2, `ctx c = {hd->tab, ..}`
-        // copied into the `byval` slot, tests/c/1392).
-        let handed = ferrozyme_analysis::activity::is_param_memory(p)
-            || ferrozyme_analysis::activity::is_returned_allocation(p)
-            || base_object(p).opcode() == Some(Opcode::LLVMAlloca);
+        let handed = handed_memory(p);
         return constant_call_result(v, act, types, const_params)
             || (handed && pointer_read_from_constant(v, types, const_params))
             || immutable_float_pointer(v, types);
