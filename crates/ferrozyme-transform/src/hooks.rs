@@ -240,7 +240,8 @@ pub(crate) fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diag
         {
             continue;
         }
-        let (what, help) = match ferrozyme_abi::unsupported_entry_point(&name) {
+        let name = ferrozyme_abi::user_hook_name(&name);
+        let (what, help) = match ferrozyme_abi::unsupported_entry_point(name) {
             Some((ep, why)) => (
                 format!("`{name}`: Enzyme's `{ep}` is not supported: {why}"),
                 "see the README's ABI table for the entry points Ferrozyme implements".to_string(),
