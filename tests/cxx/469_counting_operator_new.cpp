@@ -1,7 +1,6 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
 // SOURCES: src/counting_new.cpp
-// IGNORE-PLUGIN: through clang -fpass-plugin the allocator counts differ ("the primal allocates: got=0", "fill forward: primal and shadow live: got=1 want=2"): not yet understood (alloc39 ran out of time; the CLI trials pass)
 // Shadows of memory from a user-replaced global operator new/new[] (src/counting_new.cpp,
 // another translation unit: a header with a magic number per family, checked by delete,
 // which aborts on a block it did not allocate, and a count of live blocks). The
@@ -16,6 +15,16 @@
 // and the allocator's counters (at -O0 one shadow per primal block and lane, made by the
 // allocator; the live count back to its start after each derivative; the escaping
 // block's shadow from the allocator and accepted by its delete[]).
+// Optimized, a new/delete pair may disappear: C++14 and later let an implementation omit
+// a call to a replaceable global allocation function from a new-expression and provide
+// the storage itself ([expr.new]/10 in C++14 and C++17, /14 in C++20). Through
+// `clang -fpass-plugin` each translation unit is compiled alone, `operator new` is only
+// declared, and LLVM removes the pairs whose block nothing reads: the primal `energy`
+// inlined into `main` allocates nothing at -O2, and the primal block of `fill` (its
+// tangent read, its value not) goes with the caller's `delete[] h.buf` at -O1 and above.
+// Ferrozyme's CLI links `src/counting_new.cpp` into the same module, inlines the counting
+// allocator and keeps every block. So, optimized, the counts are checked as bounds: the
+// shadow of `fill`'s block must exist (its tangent is read), the primal's may be omitted.
 #include "fz_cxx.h"
 #include <cmath>
 #include <new>
@@ -37,8 +46,10 @@ enum { N = 6 };
 // escape, counts its shadow exactly).
 #ifdef __OPTIMIZE__
 #define SHADOWS(n) shadows
+#define OPTIMIZED 1
 #else
 #define SHADOWS(n) (n)
+#define OPTIMIZED 0
 #endif
 
 struct Particle {
@@ -93,12 +104,13 @@ int main() {
     dx2[i] = fz_uniform(-1, 1);
   }
 
-  // The primal's own blocks (the optimizer may elide a new/delete pair, -O2 does).
+  // The primal's own blocks (the optimizer may elide a new/delete pair, -O2 does:
+  // through the pass plugin all of them, [expr.new]/10).
   long total0 = counting_new_total();
   volatile double e = energy(x);
   (void)e;
   long primal = counting_new_total() - total0;
-  fz_check("the primal allocates", primal >= 1, 1, 0);
+  fz_check("the primal allocates", primal >= 1 || OPTIMIZED, 1, 0);
 
   // Reverse mode.
   long live0 = counting_new_live();
@@ -137,7 +149,10 @@ int main() {
   live0 = counting_new_live();
   Holder h = {nullptr}, dh = {nullptr};
   __enzyme_fwddiff((void *)fill, enzyme_dup, &h, &dh, enzyme_dup, x, dx);
-  fz_check("fill forward: primal and shadow live", counting_new_live() - live0, 2, 0);
+  // The shadow block is read below; the primal one may be omitted once optimized.
+  long fill_live = counting_new_live() - live0;
+  fz_check("fill forward: primal and shadow live",
+           fill_live == 2 || (OPTIMIZED && fill_live == 1), 1, 0);
   for (int i = 0; i < N; i++) {
     int j = (i + 2) % N;
     double want = dx[i] * x[j] + x[i] * dx[j] - std::sin(x[i]) * dx[i];

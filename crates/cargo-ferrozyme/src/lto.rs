@@ -119,7 +119,9 @@ pub fn build_object(
     let start = Instant::now();
     let fz = ferrozyme_transform::Module::from_inkwell(&module);
     ferrozyme_transform::run_on_module(fz, &Options::default()).map_err(|ds| {
-        Error::Diagnostics(ds.iter().map(diag::render).collect::<Vec<_>>().join("\n"))
+        Error::Diagnostics(ferrozyme_llvm::diag::join_rendered(
+            ds.iter().map(diag::render),
+        ))
     })?;
     if let Err(e) = module.verify() {
         let kept = keep(&module);

@@ -93,6 +93,13 @@ impl EntryPoint {
 /// `request/reader/two_part.rs`).
 pub const ARG_LAYOUT_TAG: &str = ".fzargs.";
 
+/// A hook's name as the user wrote it: `name` without the clang plugin's
+/// [`ARG_LAYOUT_TAG`] and what follows it (`__enzyme_fwddiff.fzargs.22` is
+/// `__enzyme_fwddiff`), for messages.
+pub fn user_hook_name(name: &str) -> &str {
+    name.find(ARG_LAYOUT_TAG).map_or(name, |k| &name[..k])
+}
+
 /// Enzyme entry points Ferrozyme does not implement, with the reason: a call is a
 /// compile-time error naming it (never a call left for the linker or a JIT to fail on).
 pub const UNSUPPORTED_ENTRY_POINTS: &[(&str, &str)] = &[

@@ -57,15 +57,11 @@ impl fmt::Display for CliError {
                 f,
                 "ferrozyme: error: {msg}\n(run 'ferrozyme --help' for usage)"
             ),
-            CliError::Diagnostics(diags) => {
-                for (i, d) in diags.iter().enumerate() {
-                    if i > 0 {
-                        writeln!(f)?;
-                    }
-                    write!(f, "{d}")?;
-                }
-                Ok(())
-            }
+            CliError::Diagnostics(diags) => write!(
+                f,
+                "{}",
+                ferrozyme_llvm::diag::join_rendered(diags.iter().map(|d| d.to_string()))
+            ),
             CliError::Tool {
                 what,
                 status: Some(code),

@@ -105,6 +105,9 @@ pub struct Directives {
     pub expect_errors: Vec<String>,
     /// `// EXPECT-ERROR-LINE: <marker>` (may repeat).
     pub expect_error_lines: Vec<String>,
+    /// `// EXPECT-ERROR-COUNT: <n> <substring>` (may repeat): the substring appears
+    /// exactly `n` times in stderr (an error reported once, a name never shown).
+    pub expect_error_counts: Vec<(usize, String)>,
     /// `// EXPECT-RUNTIME-ERROR: <substring>` (may repeat): the program compiles, then
     /// must fail at run time with this in its stderr.
     pub expect_runtime_errors: Vec<String>,
@@ -205,6 +208,15 @@ pub fn parse_directives(src: &str) -> Directives {
             "EXPECT-ERROR" if !value.is_empty() => d.expect_errors.push(value.to_string()),
             "EXPECT-ERROR-LINE" if !value.is_empty() => {
                 d.expect_error_lines.push(value.to_string())
+            }
+            "EXPECT-ERROR-COUNT" => {
+                if let Some((n, text)) = value
+                    .split_once(' ')
+                    .and_then(|(n, t)| Some((n.parse().ok()?, t.trim())))
+                    .filter(|(_, t)| !t.is_empty())
+                {
+                    d.expect_error_counts.push((n, text.to_string()));
+                }
             }
             "EXPECT-RUNTIME-ERROR" if !value.is_empty() => {
                 d.expect_runtime_errors.push(value.to_string())

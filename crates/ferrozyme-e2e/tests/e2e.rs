@@ -331,6 +331,12 @@ fn run_error_program(
             problems.push(format!("stderr does not contain {e:?}"));
         }
     }
+    for (n, e) in &d.expect_error_counts {
+        let got = out.stderr.matches(e.as_str()).count();
+        if got != *n {
+            problems.push(format!("stderr contains {e:?} {got} times, not {n}"));
+        }
+    }
     if problems.is_empty() {
         Ok(())
     } else {

@@ -163,6 +163,74 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
+/// Each distinct diagnostic once, in the order first reported, with the `note: reached
+/// from` steps of every copy. One problem in a function is met once per derivative
+/// requested of it (reverse, forward, vector forward, split: difftest C++ seed 9446 got
+/// four copies of each error), each time in another clone, whose numbered values differ:
+/// copies are the same when they agree on everything but the numbers of unnamed values
+/// in the instruction (`%91 = call … (i64 %81 …)` and `%99 = call … (i64 %89 …)`).
+pub fn distinct(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
+    for d in diags {
+        match out.iter_mut().find(|o| same_problem(o, &d)) {
+            Some(o) => {
+                let steps = std::mem::take(&mut o.reached_from);
+                *o = o
+                    .clone()
+                    .reached_through(steps.into_iter().chain(d.reached_from));
+            }
+            None => out.push(d),
+        }
+    }
+    out
+}
+
+fn same_problem(a: &Diagnostic, b: &Diagnostic) -> bool {
+    a.kind == b.kind
+        && a.function == b.function
+        && a.loc == b.loc
+        && a.message == b.message
+        && a.help == b.help
+        && a.instruction.as_deref().map(without_value_numbers)
+            == b.instruction.as_deref().map(without_value_numbers)
+}
+
+/// `text` (IR) with the numbers of unnamed local values (`%91`), of metadata (`!dbg
+/// !4228`: each clone's locations are its own nodes) and of attribute groups (`#9`) left
+/// out.
+fn without_value_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut numbered = false;
+    for c in text.chars() {
+        if numbered && c.is_ascii_digit() {
+            continue;
+        }
+        numbered = matches!(c, '%' | '!' | '#');
+        out.push(c);
+    }
+    out
+}
+
+/// Rendered diagnostics joined one per paragraph, each `help:` line shown once: a help
+/// equal to one printed above is left out (ten calls refused for one reason get one
+/// piece of advice, `cargo ferrozyme` included, whose help lines are rewritten for Rust).
+pub fn join_rendered(blocks: impl IntoIterator<Item = String>) -> String {
+    const HELP: &str = "\n  help: ";
+    let mut seen: Vec<String> = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    for b in blocks {
+        match b.find(HELP) {
+            Some(k) if seen.iter().any(|h| *h == b[k..]) => out.push(b[..k].to_string()),
+            Some(k) => {
+                seen.push(b[k..].to_string());
+                out.push(b);
+            }
+            None => out.push(b),
+        }
+    }
+    out.join("\n")
+}
+
 /// An Itanium C++ symbol (`_ZN4phys7mysteryEd`) demangled (`phys::mystery(double)`);
 /// `None` for other names.
 pub fn demangle_cxx(mangled: &str) -> Option<String> {
@@ -261,6 +329,60 @@ impl fmt::Display for Remark {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn copies_from_several_requests_are_shown_once() {
+        let at = |line| SourceLoc {
+            file: "f.cpp".into(),
+            line,
+            col: 3,
+            function: Some("main".into()),
+        };
+        let d = |inst: &str, from: u32| {
+            let mut d = Diagnostic::new(DiagKind::UnsupportedInstruction, "a struct by value")
+                .in_function("f")
+                .at_instruction(inst)
+                .with_help("pass it by pointer");
+            d.reached_from = vec![at(from)];
+            d
+        };
+        let other = Diagnostic::new(DiagKind::CannotDeduceType, "a copy").in_function("f");
+        let all = distinct(vec![
+            d(
+                "%91 = call { i64, i64 } @h(i64 %81, float %90) #1, !dbg !4",
+                10,
+            ),
+            other.clone(),
+            d(
+                "%99 = call { i64, i64 } @h(i64 %89, float %98) #3, !dbg !7",
+                12,
+            ),
+            d(
+                "%91 = call { i64, i64 } @h(i64 %81, float %90) #1, !dbg !4",
+                10,
+            ),
+            d("%7 = call double @g(double %a1)", 10),
+        ]);
+        assert_eq!(all.len(), 3, "{all:?}");
+        assert_eq!(all[0].reached_from, vec![at(10), at(12)]);
+        assert_eq!(all[1], other);
+        assert_eq!(
+            all[2].instruction.as_deref(),
+            Some("%7 = call double @g(double %a1)")
+        );
+        // The help is printed with the first diagnostic that has it.
+        let text = join_rendered(all.iter().map(|d| d.to_string()));
+        assert_eq!(
+            text.matches("help: pass it by pointer").count(),
+            1,
+            "{text}"
+        );
+        assert_eq!(text.matches("error[").count(), 3, "{text}");
+        assert!(
+            text.ends_with("@g(double %a1)\n  note: reached from `main` at f.cpp:10:3"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn cxx_names_are_shown_demangled() {

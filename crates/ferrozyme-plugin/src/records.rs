@@ -57,11 +57,7 @@ pub fn remarks(list: &[Remark]) -> String {
 /// One error record for a failed run: every diagnostic's text, located at the first
 /// diagnostic that names a function of the module.
 pub fn error(module: Module, diags: &[Diagnostic]) -> String {
-    let text = diags
-        .iter()
-        .map(|d| d.to_string())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let text = ferrozyme_llvm::diag::join_rendered(diags.iter().map(|d| d.to_string()));
     let located = diags.iter().find_map(|d| {
         let names = [
             d.loc.as_ref().and_then(|l| l.function.clone()),

@@ -135,12 +135,18 @@ pub(crate) fn ready_calls(
         .collect()
 }
 
+/// The name of the hook `call` calls, as the user wrote it (without the clang plugin's
+/// description of its arguments, `ferrozyme_abi::user_hook_name`): what messages show.
+pub(crate) fn hook_name(call: Value) -> String {
+    ferrozyme_abi::user_hook_name(&call.called_value().name()).to_string()
+}
+
 pub(crate) fn recursive_request_error(c: Value) -> Diagnostic {
     Diagnostic::new(
         DiagKind::BadAutodiffCall,
         format!(
             "`{}` differentiates a function that (through its calls) contains this same derivative request; recursive higher-order derivatives are not supported",
-            c.called_value().name()
+            hook_name(c)
         ),
     )
     .at_value(c)
@@ -234,7 +240,8 @@ pub(crate) fn reject_unknown_entry_points(module: Module) -> Result<(), Vec<Diag
         {
             continue;
         }
-        let (what, help) = match ferrozyme_abi::unsupported_entry_point(&name) {
+        let name = ferrozyme_abi::user_hook_name(&name);
+        let (what, help) = match ferrozyme_abi::unsupported_entry_point(name) {
             Some((ep, why)) => (
                 format!("`{name}`: Enzyme's `{ep}` is not supported: {why}"),
                 "see the README's ABI table for the entry points Ferrozyme implements".to_string(),

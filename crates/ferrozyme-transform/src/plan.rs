@@ -184,7 +184,7 @@ fn replace_direct(
         EntryPoint::ExpandMemValue => truncations.replace_value(module, call, true),
         _ => Err(Diagnostic::new(
             DiagKind::BadAutodiffCall,
-            format!("`{}` is not implemented yet", call.called_value().name()),
+            format!("`{}` is not implemented yet", crate::hooks::hook_name(call)),
         )
         .at_value(call)),
     }

@@ -422,7 +422,7 @@ pub fn replace_augment(
     let Some((tape_in_result, primal_in_result)) = shape else {
         let caller = call.parent_function().name();
         return Err(crate::request::make_err(call, &caller)(
-            format!("`{}` must be declared to return the tape (`void *`), or `struct {{ void *tape; T result; }}` to get the primal result too (with enzyme_tape: `void`, or the result type `T`); it returns {user_ty}", call.called_value().name()),
+            format!("`{}` must be declared to return the tape (`void *`), or `struct {{ void *tape; T result; }}` to get the primal result too (with enzyme_tape: `void`, or the result type `T`); it returns {user_ty}", crate::hooks::hook_name(call)),
             if ac.opts.tape.is_some() {
                 "with enzyme_tape the tape goes to your memory: declare e.g. extern void __enzyme_augmentfwd(void *, ...); (or a typed hook returning the function's result)"
             } else {

@@ -145,7 +145,7 @@ pub(crate) fn split_width_error(call: Value, caller_name: &str) -> Diagnostic {
     make_err(call, caller_name)(
         format!(
             "`{}`: enzyme_width is not supported in split mode; __enzyme_augmentfwd/__enzyme_reverse take one adjoint direction per call",
-            call.called_value().name()
+            crate::hooks::hook_name(call)
         ),
         "use __enzyme_autodiff with enzyme_width for several directions at once, or one split pair per direction",
     )

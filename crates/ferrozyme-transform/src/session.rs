@@ -44,8 +44,17 @@ impl From<Vec<Diagnostic>> for Failure {
     }
 }
 
-/// [`run_on_module`], keeping on failure what the analyses printed up to it.
+/// [`run_on_module`], keeping on failure what the analyses printed up to it. Each
+/// distinct diagnostic is reported once (`ferrozyme_llvm::diag::distinct`), however many
+/// derivatives of its function were requested.
 pub fn run_keeping_printout(module: Module, opts: &Options) -> Result<Report, Failure> {
+    run_once(module, opts).map_err(|f| Failure {
+        diags: ferrozyme_llvm::diag::distinct(f.diags),
+        printout: f.printout,
+    })
+}
+
+fn run_once(module: Module, opts: &Options) -> Result<Report, Failure> {
     if !opts.enzyme.enable {
         return Ok(Report::default());
     }

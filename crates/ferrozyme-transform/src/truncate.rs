@@ -70,7 +70,7 @@ fn parse_format(call: Value, args: &[Value]) -> Result<(Type, Format), Diagnosti
         err(
             format!(
                 "`{}` takes constant integer widths after the function",
-                call.called_value().name()
+                crate::hooks::hook_name(call)
             ),
             help,
         )
@@ -102,7 +102,7 @@ fn parse_format(call: Value, args: &[Value]) -> Result<(Type, Format), Diagnosti
         _ => Err(err(
             format!(
                 "`{}`: the target format must be 16, 32 or 64 bits or an exponent width 2..{} and a mantissa width 1..{} (not wider than the {from}-bit source)",
-                call.called_value().name(),
+                crate::hooks::hook_name(call),
                 max.e,
                 max.m
             ),
@@ -187,7 +187,7 @@ impl Truncations {
             return Err(err(
                 format!(
                     "the first argument of `{}` must be a function with IR in this module",
-                    call.called_value().name()
+                    crate::hooks::hook_name(call)
                 ),
                 "pass the function itself: __enzyme_truncate_op_func((void *)f, 64, 32)",
             ));
@@ -213,7 +213,7 @@ impl Truncations {
         let caller = call.parent_function().name();
         let x = *args.first().ok_or_else(|| {
             make_err(call, &caller)(
-                format!("`{}` takes the value first", call.called_value().name()),
+                format!("`{}` takes the value first", crate::hooks::hook_name(call)),
                 "write __enzyme_truncate_mem_value(x, 64, 32)",
             )
         })?;

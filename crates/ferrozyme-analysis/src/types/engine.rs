@@ -363,6 +363,24 @@ impl Engine {
         }
     }
 
+    /// `trunc` read back as a float: the result is the operand's low bytes (x86-64 is
+    /// little-endian). InstCombine copies two floats with one `i64` load and store
+    /// (`memcpy(y + 8, sa + 1, 2 * sizeof(float))`) and takes the first one back out
+    /// with `trunc i64 to i32` + `bitcast i32 to float`; calling that trunc integer
+    /// arithmetic would make the loaded pair, and every buffer it is stored into,
+    /// integer and float at once (difftest C++ seed 9307, tests/cxx/465).
+    fn low_bytes(&mut self, i: Value) {
+        let Some(w) = i.ty().int_width() else {
+            return;
+        };
+        let n = (w as i64 + 7) / 8;
+        let src = i.operand(0);
+        let from_src = self.value_tree(src).bounded(n);
+        self.learn_val(i, &from_src);
+        let from_result = self.value_tree(i).bounded(n);
+        self.learn_val(src, &from_result);
+    }
+
     /// `a` and `b` are the same data (phi, select, casts, call argument and parameter).
     fn link(&mut self, a: Value, b: Value) {
         if !self.unchanged.must_run(a, b, unchanged::PairRule::Link) {
@@ -569,6 +587,7 @@ impl Engine {
                     self.compared_pointers(i.operand(0), i.operand(1));
                 }
             }
+            LLVMTrunc if read_as_float(i) => self.low_bytes(i),
             LLVMZExt | LLVMSExt | LLVMTrunc => {
                 self.integer(i);
                 self.integer(i.operand(0));
@@ -594,4 +613,13 @@ impl Engine {
             _ => {}
         }
     }
+}
+
+/// Is scalar `trunc` `i` bitcast to a floating-point type by some user (the low float
+/// of an integer-typed pair, [`Engine::low_bytes`])?
+fn read_as_float(i: Value) -> bool {
+    i.ty().int_width().is_some()
+        && i.users()
+            .into_iter()
+            .any(|u| u.opcode() == Some(Opcode::LLVMBitCast) && u.ty().is_fp_scalar())
 }

@@ -129,7 +129,7 @@ pub(crate) fn check_call(ac: &AutodiffCall, ep: EntryPoint) -> Result<(), Diagno
             DiagKind::UnsupportedInstruction,
             format!(
                 "`{}` is declared to return {user_ty} ({}), which Ferrozyme does not produce",
-                call.called_value().name(),
+                crate::hooks::hook_name(call),
                 describe(t)
             ),
             "declare the hook to return double (or float, or a struct of them), e.g. extern double __enzyme_autodiff(void *, ...);",

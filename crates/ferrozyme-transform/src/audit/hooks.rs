@@ -19,6 +19,7 @@ pub(crate) fn check_hook_symbols(module: Module) -> Vec<Diagnostic> {
         if entry_point(&name).is_none() {
             continue;
         }
+        let shown = ferrozyme_abi::user_hook_name(&name);
         if !f.is_declaration() {
             // Only names that *start* with an entry point's name: C++ wrappers whose
             // mangled names merely contain one (`_ZN6enzyme8autodiff…`) are the user's.
@@ -27,7 +28,7 @@ pub(crate) fn check_hook_symbols(module: Module) -> Vec<Diagnostic> {
                     Diagnostic::new(
                         DiagKind::BadAutodiffCall,
                         format!(
-                            "`{name}` is defined in this module, so calls to it would run that definition instead of a derivative"
+                            "`{shown}` is defined in this module, so calls to it would run that definition instead of a derivative"
                         ),
                     )
                     .in_function(name.clone())
@@ -50,7 +51,7 @@ pub(crate) fn check_hook_symbols(module: Module) -> Vec<Diagnostic> {
             let mut d = Diagnostic::new(
                 DiagKind::BadAutodiffCall,
                 format!(
-                    "`{name}` is used as a value (its address is taken{}), not called directly; Ferrozyme only replaces direct calls, so this use would reach the linker unresolved",
+                    "`{shown}` is used as a value (its address is taken{}), not called directly; Ferrozyme only replaces direct calls, so this use would reach the linker unresolved",
                     if u.is_instruction() {
                         format!(": {}", u.to_string().trim())
                     } else {

@@ -98,7 +98,7 @@ pub(super) fn hook_function(
     caller_name: &str,
     err: &ErrFn<'_>,
 ) -> Result<(Value, Vec<Value>), Diagnostic> {
-    let hook = call.called_function().map(|f| f.name()).unwrap_or_default();
+    let hook = crate::hooks::hook_name(call);
     let ops = call.call_args();
     let sret = call.call_sret_type(0).is_some();
     let ops: Vec<Value> = if sret { ops[1..].to_vec() } else { ops };
