@@ -117,7 +117,7 @@ pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[
     ),
     (
         "__enzyme_shadow",
-        "works: `__enzyme_shadow(ctx, &g, 0)` is the address of global `g`'s shadow (its adjoint after reverse mode, its tangent for forward mode)",
+        "works: `__enzyme_shadow(ctx, &g, 0)` is the address of global `g`'s shadow (its adjoint after reverse mode, its tangent for forward mode), also of a member or element of `g` at a constant offset (`&blk.b`); a pointer the program stored into `g` from an allocator outside the derivatives has a zeroed shadow allocation of the same size",
     ),
     (
         "__enzyme_zero_shadows",
