@@ -1,7 +1,7 @@
 // EXPECT-ERROR: bad-autodiff-call
-// EXPECT-ERROR: the marker `enzyme_dup_return` is not supported
+// EXPECT-ERROR: `enzyme_dup_return` on `pick`, which returns ptr: a pointer result with a shadow
 // EXPECT-ERROR-LINE: HERE
-// An Enzyme marker Ferrozyme knows but does not implement is an error naming it.
+// enzyme_dup_return on a pointer result (its shadow) is not implemented: an error naming it.
 extern int enzyme_dup_return;
 extern double *__enzyme_fwddiff(void *, ...);
 double *pick(double *x) { return x + 1; }

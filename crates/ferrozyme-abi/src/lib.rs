@@ -124,7 +124,7 @@ pub const VALUE_ENTRY_POINTS: &[(&str, &str)] = &[
     ),
     (
         "__enzyme_shadow",
-        "works: `__enzyme_shadow(ctx, &g, 0)` is the address of global `g`'s shadow (its adjoint after reverse mode, its tangent for forward mode)",
+        "works: `__enzyme_shadow(ctx, &g, 0)` is the address of global `g`'s shadow (its adjoint after reverse mode, its tangent for forward mode), also of a member or element of `g` at a constant offset (`&blk.b`); a pointer the program stored into `g` from an allocator outside the derivatives has a zeroed shadow allocation of the same size",
     ),
     (
         "__enzyme_zero_shadows",
@@ -309,6 +309,10 @@ pub enum CallMarker {
     ConstReturn,
     /// `enzyme_active_return`: the float result is active (the default).
     ActiveReturn,
+    /// `enzyme_dup_return`: the result is duplicated. In forward mode, for a result
+    /// holding floats, that is the default (its tangent is returned; Enzyme's C++ header
+    /// passes it for `enzyme::Forward`); a pointer result's shadow is not supported.
+    DupReturn,
     /// `enzyme_context, ctx`: the derivative uses the global shadows of the context `ctx`
     /// as they are (no zeroing first).
     Context,
@@ -345,6 +349,7 @@ pub const CALL_MARKERS: &[(&str, CallMarker)] = &[
     ("enzyme_noret", CallMarker::NoRet),
     ("enzyme_const_return", CallMarker::ConstReturn),
     ("enzyme_active_return", CallMarker::ActiveReturn),
+    ("enzyme_dup_return", CallMarker::DupReturn),
     ("enzyme_allocated", CallMarker::Allocated),
     ("enzyme_tape", CallMarker::Tape),
     ("enzyme_context", CallMarker::Context),
@@ -365,7 +370,6 @@ pub fn call_marker(name: &str) -> Option<CallMarker> {
 /// Enzyme markers Ferrozyme recognises but does not implement, with the reason (an error
 /// naming the marker, never silently ignored).
 pub const UNSUPPORTED_MARKERS: &[(&str, &str)] = &[
-    ("enzyme_dup_return", "a pointer result with a shadow (the shadow of the returned memory) is not supported; return the value through an enzyme_dup argument instead"),
     ("enzyme_strong_zero", "the guarded arithmetic that makes 0 * inf contribute 0 to adjoints is not implemented (Ferrozyme propagates IEEE arithmetic as is)"),
     ("enzyme_scalar", "is a marker of __enzyme_batch only"),
     ("enzyme_vector", "is a marker of __enzyme_batch only"),

@@ -19,7 +19,7 @@
 //! number. Other widths and lanes than 1 and 0 are compile-time errors.
 
 use ferrozyme_llvm::{
-    Builder, DiagKind, Diagnostic, IntPredicate, Module, Opcode, Type, TypeKind, Value,
+    Builder, DiagKind, Diagnostic, IntPredicate, Module, Opcode, Through, Type, TypeKind, Value,
 };
 
 use crate::lanes::Lane;
@@ -86,10 +86,9 @@ fn misuse(u: Value, kind: Kind) -> Option<&'static str> {
                     "declare it as `void *__enzyme_shadow(void *ctx, void *global, int lane)`",
                 );
             }
-            let g = crate::request::strip_casts(args[1]);
-            if !g.is_global_variable() || g.is_global_constant() {
+            if global_place(u.parent_function().parent_module(), args[1]).is_none() {
                 return Some(
-                    "its second argument must be the address of a mutable global variable",
+                    "its second argument must be the address of a mutable global variable (or of a member or element of one, at a constant offset)",
                 );
             }
             if args[2].const_int_value() != Some(0) {
@@ -103,6 +102,17 @@ fn misuse(u: Value, kind: Kind) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// The mutable global `p` points into and the byte offset: `&g`, or the address of a
+/// member or element of `g` at a constant offset (`&blk.b`, Enzyme's query of a COMMON
+/// block's member).
+fn global_place(m: Module, p: Value) -> Option<(Value, u64)> {
+    let (base, off) = m.strip_const_geps_through(p, Through::GepsCastsAndConstants);
+    let g = crate::request::strip_casts(base);
+    let off = u64::try_from(off?).ok()?;
+    (g.is_global_variable() && !g.is_global_constant() && off < m.alloc_size(g.global_value_type()))
+        .then_some((g, off))
 }
 
 /// Checks every use of the entry points and marks them inactive (calls of them inside
@@ -178,6 +188,10 @@ pub(crate) fn zero_all(sup: &Support, b: &Builder) {
             // derivatives like any other: an adjoint left there by a reverse derivative
             // was read as the tangent of the next forward one.
             zero_float_fields(sup, b, *sg, ty);
+            // And the shadows of memory the program allocated outside the derivatives
+            // and stored there (`outside_allocations.rs`).
+            let f = crate::outside_allocations::outside_fn(sup.module, *sg);
+            b.call_fn(f, &[ctx.i1().const_int(1)]);
             continue;
         }
         let size = sup.module.alloc_size(ty);
@@ -191,6 +205,20 @@ pub(crate) fn zero_all(sup: &Support, b: &Builder) {
         .filter(|f| !f.is_declaration())
     {
         b.call_fn(f, &[]);
+    }
+}
+
+/// At a top-level call given a context (whose shadows are not zeroed): clears the
+/// shadow of memory the program allocated outside the derivatives where the global has
+/// since been given another pointer by code the pass does not see
+/// (`outside_allocations.rs`).
+pub(crate) fn revalidate(sup: &Support, b: &Builder) {
+    let ctx = sup.module.context();
+    for sg in sup.shadow_globals() {
+        if sg.global_value_type().contains_pointer() {
+            let f = crate::outside_allocations::outside_fn(sup.module, sg);
+            b.call_fn(f, &[ctx.i1().const_int(0)]);
+        }
     }
 }
 
@@ -316,8 +344,13 @@ pub(crate) fn lower(sup: &mut Support) {
                 }
                 Kind::Shadow => {
                     check(sup, &b, args[0]);
-                    let g = crate::request::strip_casts(args[1]);
-                    Some(sup.shadow_global(g, Lane::FIRST))
+                    let (g, off) = global_place(module, args[1]).expect("checked by `misuse`");
+                    let sg = sup.shadow_global(g, Lane::FIRST);
+                    Some(if off == 0 {
+                        sg
+                    } else {
+                        b.byte_gep(sg, module.context().i64().const_int(off))
+                    })
                 }
                 Kind::Zero => {
                     check(sup, &b, args[0]);

@@ -4,8 +4,9 @@
 //! `layer(m)` calls `dot(m)`, `dot` reads `m->w`).
 //!
 //! Such a global's shadow is zero-filled by the pass: a pointer the program stored in it
-//! before the differentiated call (`G.data = malloc(...)` in `main`) has a null shadow.
-//! The generated code stops with a message when it reads such a pointer whose shadow is
+//! before the differentiated call has a null shadow, unless it is an allocator's result
+//! (`G.data = malloc(...)` in `main`: `outside_allocations.rs` gives it a zeroed shadow
+//! allocation there). The generated code stops with a message when it reads such a pointer whose shadow is
 //! null (reverse mode: `reverse/forward.rs`, `guard_global_shadow`; forward mode:
 //! `tangent/inst.rs`, `tangent_load`); this extends the guard from loads whose address is
 //! the global itself to loads, in a callee, through a parameter that may receive the

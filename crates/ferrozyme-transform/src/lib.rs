@@ -73,6 +73,7 @@ mod marshal;
 pub mod merge;
 mod options;
 pub mod outline;
+mod outside_allocations;
 mod parallel;
 mod peel;
 mod peel_rows;

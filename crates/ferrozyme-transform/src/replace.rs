@@ -161,7 +161,10 @@ fn fill_result(b: &Builder, call: Value, v: Option<Value>) {
 /// shadows the program manages (`contexts.rs`).
 fn start_global_shadows(sup: &mut Support, b: &Builder, ac: &AutodiffCall) {
     match ac.opts.context {
-        Some(c) => crate::contexts::check(sup, b, c),
+        Some(c) => {
+            crate::contexts::check(sup, b, c);
+            crate::contexts::revalidate(sup, b);
+        }
         None => crate::contexts::zero_all(sup, b),
     }
 }

@@ -103,6 +103,9 @@ pub struct CallOptions {
     pub noret: bool,
     /// `enzyme_const_return`: the result carries no derivative.
     pub const_return: bool,
+    /// `enzyme_dup_return`: the result's tangent is returned (forward mode, float
+    /// results only; `check_call_options`).
+    pub dup_return: bool,
     /// `enzyme_allocated, N` (`u64::MAX`: a size not known here, see
     /// `allocated_at_run_time`, or `N = 1`, GNU C's `sizeof(void)`).
     pub allocated: Option<u64>,
@@ -362,6 +365,19 @@ fn check_call_options(
         return Err(err(
             "`enzyme_primal_return` is not available in `__enzyme_reverse`: the primal result comes from `__enzyme_augmentfwd`".to_string(),
             "declare __enzyme_augmentfwd to return struct { void *tape; T result; } instead",
+        ));
+    }
+    if opts.dup_return && (mode != Mode::Forward || ret.is_pointer() || !ret.contains_fp()) {
+        let why = if mode != Mode::Forward {
+            "it asks for the result's shadow, which only forward mode (__enzyme_fwddiff) returns; in reverse mode a float result is active by default"
+        } else if ret.is_pointer() {
+            "a pointer result with a shadow (the shadow of the returned memory) is not supported"
+        } else {
+            "the result holds no floating-point value, so it has no tangent"
+        };
+        return Err(err(
+            format!("`enzyme_dup_return` on `{}`, which returns {ret}: {why}", func.name()),
+            "remove enzyme_dup_return (enzyme_active_return or enzyme_const_return in reverse mode); return a pointer's data through an enzyme_dup argument instead",
         ));
     }
     if opts.allocated.is_some() && opts.tape.is_none() {

@@ -211,6 +211,17 @@ impl Support {
         v.into_iter().map(|(_, s)| s).collect()
     }
 
+    /// Every shadow global made so far with its primal global, by the shadow's name.
+    pub fn shadow_globals_with_primals(&self) -> Vec<(Value, Value)> {
+        let mut v: Vec<(String, Value, Value)> = self
+            .shadow_globals
+            .iter()
+            .map(|(&(g, _), &s)| (s.name(), g, s))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.into_iter().map(|(_, g, s)| (g, s)).collect()
+    }
+
     /// Scratch slots for shadow reads (`__fz_null_slot`, constant zeros, so a pointer read
     /// through an invalid shadow is null) and writes (`__fz_sink_slot`, never read) through
     /// pointers whose shadow is invalid at run time (see `reverse/mixed.rs`).

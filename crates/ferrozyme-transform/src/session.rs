@@ -14,8 +14,9 @@ use crate::hooks::{
 use crate::plan::{plan, replace_planned, Planned};
 use crate::replace::HookEnv;
 use crate::{
-    audit, checkpoint, contexts, custom, fortran, ignore, iter, remarks, services, settings,
-    size_hint, stack_guard, target_attrs, truncate, Options, Phase, Report, Stamp,
+    audit, checkpoint, contexts, custom, fortran, ignore, iter, outside_allocations, remarks,
+    services, settings, size_hint, stack_guard, target_attrs, truncate, Options, Phase, Report,
+    Stamp,
 };
 
 /// Runs the pass on `module` in place: every `__enzyme_*` call is replaced by a call to a
@@ -237,6 +238,7 @@ impl Session {
         ignore::lower(module);
         contexts::lower(&mut self.driver.support);
         checkpoint::lower_global_shadows(&mut self.driver.support);
+        outside_allocations::instrument(&mut self.driver.support, &self.driver.generated);
         fortran::finish(module);
         custom::prune_library_rules(module);
         truncate::prune(module);

@@ -83,6 +83,10 @@ pub(super) fn split_call_markers_at(
             CallMarker::NoRet => opts.noret = true,
             CallMarker::ConstReturn => opts.const_return = true,
             CallMarker::ActiveReturn => opts.const_return = false,
+            CallMarker::DupReturn => {
+                opts.const_return = false;
+                opts.dup_return = true;
+            }
             CallMarker::NoEffect => {}
             CallMarker::Interleave => {
                 if opts.interleave_at.is_some() {

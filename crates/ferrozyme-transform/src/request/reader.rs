@@ -487,6 +487,21 @@ impl<'a> Reader<'a> {
                             "pass enzyme_dup, x, dx (dx: a zeroed buffer like x) for the derivative with respect to what x points to, or enzyme_const, x for memory that is not differentiated",
                         ));
                     }
+                    // One operand per parameter left, this one included: the shadow was
+                    // left out (`enzyme_dup, x, n` for `f(double *x, int n)`).
+                    if lanes.is_empty()
+                        && 1 + self.rest.left() == self.func.params().len() - (k + 1)
+                    {
+                        return Err((self.err)(
+                            format!(
+                                "missing shadow for argument {} of `{}`: it is marked enzyme_dup, so its shadow must follow it, but the call passes the next argument (a {}) there",
+                                k + 1,
+                                self.fname,
+                                s.ty()
+                            ),
+                            "pass the shadow buffer right after the pointer: enzyme_dup, x, dx (dx: a zeroed buffer like x), or enzyme_const, x for memory that is not differentiated",
+                        ));
+                    }
                     // What follows the pointer has the type of the next parameter: most
                     // likely a small struct passed by value that the x86-64 ABI split
                     // into registers (`struct view { double *p; long n; }` is a pointer

@@ -97,6 +97,10 @@ impl Operands {
     pub(super) fn peek(&self) -> Option<&Value> {
         self.vals.get(self.pos)
     }
+    /// How many operands `next` has still to return.
+    pub(super) fn left(&self) -> usize {
+        self.vals.len() - self.pos
+    }
     /// Does the operand last returned by `next` start a two-operand value?
     pub(super) fn last_starts_pair(&self) -> bool {
         self.pos > 0 && self.pair_start[self.pos - 1]

@@ -1,0 +1,191 @@
+//! Memory the program allocates outside the differentiated code and stores into a
+//! mutable global (`a = aligned_alloc(64, n * sizeof(double))` in an `init` no derivative
+//! runs) gets a zeroed shadow of the same size in the global's shadow, as Enzyme gives
+//! such globals an implicit shadow: derivatives read and accumulate through it, and the
+//! program reads the gradient through `*(double **)__enzyme_shadow(ctx, &a, 0)`. Before,
+//! the global's shadow stayed null and a derivative reading through it stopped the
+//! program (`global_args.rs`).
+//!
+//! Phases, after every derivative is made (`session.rs`), so that every shadow global the
+//! derivatives use exists:
+//! 1. find the stores, in the program's own functions (not generated ones), of an
+//!    allocator's result (the allocator table: `malloc`, `calloc`, `aligned_alloc`,
+//!    `new` ...) into a pointer field of a global that has a shadow, at a constant offset;
+//! 2. after each, allocate the zeroed shadow (`shadow_memory::allocate`), store it into
+//!    the shadow global at the same offset, and record it, its size and the primal
+//!    pointer in a global `{ptr shadow, i64 bytes, ptr primal}`;
+//! 3. fill `__fz_outside.<shadow>(i1 zero)`, called where a top-level derivative starts:
+//!    with `zero` where global shadows are zeroed (every top-level call without a
+//!    context, `__enzyme_context`, `__enzyme_zero_shadows`: `contexts::zero_all`),
+//!    without it for a call given a context (`contexts::revalidate`); made empty by
+//!    [`outside_fn`]. For each record whose shadow is still the shadow global's pointer
+//!    there: if the global no longer holds the recorded primal (code the pass cannot see,
+//!    a callee given the global's address, stored another pointer), the shadow pointer is
+//!    cleared, so a derivative reading through it stops with the message of
+//!    `global_args.rs` instead of using a shadow of another size; otherwise, with `zero`,
+//!    the shadow memory is zeroed. A shadow a derivative stored there since (of a size no
+//!    record knows) is left alone.
+//!
+//! A pointer stored there from anything else (the address of an array, memory from an
+//! allocator without IR, a whole descriptor copied in) keeps a null shadow and the
+//! run-time stop, and so does a thread-local global. The shadow memory is not released
+//! when the program frees the primal (it lives as long as the program, as the global
+//! does).
+
+use ferrozyme_analysis::hash::HashSet;
+use ferrozyme_llvm::{Builder, IntPredicate, Module, Opcode, Through, Value};
+
+use crate::services::Support;
+
+/// The name prefix of the function that checks and zeroes the recorded outside
+/// allocations of a shadow global.
+const FN_PREFIX: &str = "__fz_outside.";
+
+/// `__fz_outside.<sg>(i1 zero)`, made with an empty body if it does not exist yet
+/// (`instrument` fills it once the program's stores are known).
+pub(crate) fn outside_fn(m: Module, sg: Value) -> Value {
+    let name = format!("{FN_PREFIX}{}", sg.name());
+    if let Some(f) = m.function(&name) {
+        return f;
+    }
+    let ctx = m.context();
+    let f = m.add_function(&name, ctx.function_type(ctx.void(), &[ctx.i1()], false));
+    f.set_linkage_internal();
+    let b = Builder::new(ctx);
+    let entry = b.append_block(f, "entry");
+    b.position_at_end(entry);
+    b.ret_void();
+    f
+}
+
+/// One outside allocation: the primal global and its shadow, the record, the offset.
+struct Record {
+    g: Value,
+    sg: Value,
+    rec: Value,
+    off: u64,
+}
+
+/// Phases 1-3 of the module essay; `generated`: the functions the pass made.
+pub(crate) fn instrument(sup: &mut Support, generated: &[Value]) {
+    let m = sup.module;
+    let shadows: Vec<(Value, Value)> = sup
+        .shadow_globals_with_primals()
+        .into_iter()
+        // A thread-local global's shadow is per thread, and the records are not.
+        .filter(|(g, _)| g.global_value_type().contains_pointer() && !g.is_thread_local())
+        .collect();
+    if shadows.is_empty() {
+        return;
+    }
+    let generated: HashSet<Value> = generated.iter().copied().collect();
+    let stores: Vec<(Value, Value, Value, u64)> = m
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration() && !generated.contains(f))
+        .filter(|f| !f.name().starts_with("__fz_"))
+        .flat_map(|f| f.blocks())
+        .flat_map(|bb| bb.instructions())
+        .filter(|i| i.opcode() == Some(Opcode::LLVMStore))
+        .filter_map(|s| {
+            let (base, off) =
+                m.strip_const_geps_through(s.operand(1), Through::GepsCastsAndConstants);
+            let off = u64::try_from(off?).ok()?;
+            let &(g, sg) = shadows.iter().find(|(g, _)| *g == base)?;
+            Some((s, g, sg, off))
+        })
+        .filter(|(s, ..)| allocation(s.operand(0)).is_some())
+        .collect();
+    let b = Builder::new(m.context());
+    let ctx = m.context();
+    let rec_ty = ctx.struct_type(&[ctx.ptr(), ctx.i64(), ctx.ptr()]);
+    let mut records = Vec::new();
+    for (k, (store, g, sg, off)) in stores.into_iter().enumerate() {
+        let call = allocation(store.operand(0)).expect("filtered above");
+        b.position_after(store);
+        let size = crate::shadow_memory::size_operands(&b, call, &call.call_args());
+        let bytes = b.mul(size.0, size.1);
+        let shadow = crate::shadow_memory::allocate(&b, sup, call, call, size);
+        b.store(shadow, place(&b, sg, off));
+        let rec = m.add_global(&format!("{FN_PREFIX}{}.{k}", sg.name()), rec_ty);
+        rec.set_initializer(rec_ty.zero());
+        rec.set_linkage_internal();
+        b.store(shadow, rec);
+        b.store(bytes, place(&b, rec, 8));
+        b.store(store.operand(0), place(&b, rec, 16));
+        records.push(Record { g, sg, rec, off });
+    }
+    for (_, sg) in shadows {
+        if let Some(f) = m.function(&format!("{FN_PREFIX}{}", sg.name())) {
+            fill(
+                &b,
+                f,
+                &records.iter().filter(|r| r.sg == sg).collect::<Vec<_>>(),
+            );
+        }
+    }
+}
+
+/// The allocator call whose result `v` is (casts stripped), if it is one with a size.
+fn allocation(v: Value) -> Option<Value> {
+    let v = v.strip_const_casts();
+    (v.is_call() && ferrozyme_analysis::calls::alloc_size_operands(v, &v.call_args()).is_some())
+        .then_some(v)
+}
+
+/// `p + off` at the builder.
+fn place(b: &Builder, p: Value, off: u64) -> Value {
+    if off == 0 {
+        p
+    } else {
+        b.byte_gep(p, b.context().i64().const_int(off))
+    }
+}
+
+/// Phase 3 in `f` (an empty body so far): per record, the staleness test, then the
+/// clearing or the zeroing, the `ret` moving to the last block.
+fn fill(b: &Builder, f: Value, records: &[&Record]) {
+    let ctx = f.ty().context();
+    let (ptr, i64t) = (ctx.ptr(), ctx.i64());
+    let zero_wanted = f.params()[0];
+    for r in records {
+        let last = *f.blocks().last().expect("outside_fn made a body");
+        let ret = last
+            .terminator()
+            .expect("outside_fn's blocks end in a terminator");
+        b.position_before(ret);
+        let mine = b.load(ptr, r.rec, "fz.outside");
+        let bytes = b.load(i64t, place(b, r.rec, 8), "fz.outside.n");
+        let primal = b.load(ptr, place(b, r.rec, 16), "fz.outside.primal");
+        let cur = b.load(ptr, place(b, r.sg, r.off), "fz.outside.cur");
+        let now = b.load(ptr, place(b, r.g, r.off), "fz.outside.now");
+        let ours = b.and(
+            b.icmp(IntPredicate::LLVMIntEQ, cur, mine),
+            b.icmp(IntPredicate::LLVMIntNE, mine, ptr.zero()),
+        );
+        let stale = b.icmp(IntPredicate::LLVMIntNE, now, primal);
+        ret.erase();
+        // Appended in this order, so that `next`, holding the `ret`, is the last block.
+        let (check, clear, z, zero, next) = (
+            b.append_block(f, "fz.ours"),
+            b.append_block(f, "fz.stale"),
+            b.append_block(f, "fz.want_zero"),
+            b.append_block(f, "fz.zero"),
+            b.append_block(f, "fz.next"),
+        );
+        b.position_at_end(last);
+        b.cond_br(ours, check, next);
+        b.position_at_end(check);
+        b.cond_br(stale, clear, z);
+        b.position_at_end(clear);
+        b.store(ptr.zero(), place(b, r.sg, r.off));
+        b.br(next);
+        b.position_at_end(z);
+        b.cond_br(zero_wanted, zero, next);
+        b.position_at_end(zero);
+        b.memset(mine, ctx.i8().const_int(0), bytes, 1);
+        b.br(next);
+        b.position_at_end(next);
+        b.ret_void();
+    }
+}
