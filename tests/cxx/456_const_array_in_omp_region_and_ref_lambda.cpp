@@ -1,12 +1,13 @@
 // OPT: O0 O2
 // ARGS: -fopenmp
-// IGNORE-O0: mismatched activity: argument 2 (enzyme_const) is handed to an OpenMP parallel region in memory that has one (its -O0 home, which the `[&]` lambda's closure keeps beside the active `u`, gets a shadow; the region reads the constant through it); the help says to capture it by value (`[&u, coef]` passes at -O0), pass it enzyme_dup with a zero shadow, or compile with -O1 (difftest's C++ seed 8013). No wrong number
-// IGNORE-REF: the --ad-before-opt trial gives -O0's error (see IGNORE-O0)
 // A relaxation sweep with a constant coefficient table `coef` (`enzyme_const`): an OpenMP
 // `parallel for` reduction reads it, and a `std::function` built from a lambda capturing it
 // by reference (`[&]`) integrates a forcing term over the active state. Oracles: central
 // differences of the state, forward mode against the gradient along a direction (dot
-// product), the table unchanged, at 1 and 3 threads.
+// product), the table unchanged, at 1 and 3 threads. At -O0 the table's home, which the
+// `[&]` closure keeps beside the active `u`, has a shadow: the constant pointer stored
+// there is its own shadow (runtime activity) and the region's derivative is guarded;
+// refused as mismatched activity until hpc39 (difftest's C++ seeds 8013 and 9448).
 #include "fz_cxx.h"
 #include <cmath>
 #include <functional>

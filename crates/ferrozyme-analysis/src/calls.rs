@@ -394,6 +394,19 @@ pub fn parallel_callee(call: Value) -> Option<Value> {
     (m.is_function() && !m.is_declaration()).then_some(m)
 }
 
+/// The arguments call `i` gives its callee's parameters, in order: its own, or for a
+/// `__kmpc_fork_call` of an outlined body with IR ([`parallel_callee`]), what each
+/// thread's call of the body gets: the two thread-id pointers (`None`, the runtime's),
+/// then the captured arguments.
+pub fn callee_args(i: Value) -> Vec<Option<Value>> {
+    let args = i.call_args();
+    if parallel_callee(i).is_some() {
+        let captured = args.get(3..).unwrap_or_default().iter().copied().map(Some);
+        return [None, None].into_iter().chain(captured).collect();
+    }
+    args.into_iter().map(Some).collect()
+}
+
 /// Inline assembly that executes nothing: an empty template and no outputs
 /// (`std::hint::black_box` is `asm sideeffect "", "r,~{memory}"(ptr %slot)`; C's
 /// `asm volatile("" ::: "memory")` compiler barrier). Its operands and clobbers only stop

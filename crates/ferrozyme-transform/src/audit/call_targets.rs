@@ -3,9 +3,15 @@
 //! pointer is seen to come from, else every defined function of its type whose address is
 //! taken. audit32: before, only direct callees were searched, so a writer or a reader
 //! called through a function pointer (`readers[which](root)`) lost derivatives silently.
+//! An OpenMP `__kmpc_fork_call` runs its outlined body, given the captured arguments
+//! (`calls::callee_args`): omprt, before which a region's `atomic` add into an
+//! `enzyme_const` buffer read back after the region lost its derivative silently
+//! (tests/errors/omprt_*), where the same loop written serially was refused.
 
 use ferrozyme_analysis::activity::single_store_local;
-use ferrozyme_analysis::calls::{classify, indirect_candidates, CallKind};
+use ferrozyme_analysis::calls::{
+    callee_args, classify, indirect_candidates, parallel_callee, CallKind,
+};
 use ferrozyme_analysis::hash::HashSet;
 use ferrozyme_llvm::{Opcode, Value};
 
@@ -14,10 +20,12 @@ use crate::common::base_object;
 /// The functions with IR a call may run: its callee, or an indirect call's candidates:
 /// the functions its pointer is seen to come from (`pointer_sources`), else
 /// `indirect_candidates` (every defined function of its type whose address is taken; with
-/// opaque pointers that takes in any `double (*)(void *)` callback of the program).
+/// opaque pointers that takes in any `double (*)(void *)` callback of the program); for
+/// a parallel region's fork, its outlined body.
 pub(super) fn callees(i: Value) -> Vec<Value> {
     match classify(i) {
         CallKind::Defined(g) => vec![g],
+        CallKind::OpenMp(_) => parallel_callee(i).into_iter().collect(),
         CallKind::Indirect => {
             let mut seen = HashSet::default();
             pointer_sources(i.called_value(), &mut seen)
@@ -33,6 +41,27 @@ pub(super) fn callees(i: Value) -> Vec<Value> {
         }
         _ => Vec::new(),
     }
+}
+
+/// The function with IR a call inside a callee runs, as the callee walks follow it: a
+/// direct call's callee, or a parallel region's outlined body.
+pub(super) fn body_callee(i: Value) -> Option<Value> {
+    match classify(i) {
+        CallKind::Defined(g) => Some(g),
+        CallKind::OpenMp(_) => parallel_callee(i),
+        _ => None,
+    }
+}
+
+/// The arguments call `i` gives its callee, each with the index of the parameter that
+/// receives it (`calls::callee_args`: a fork's captured arguments from index 2 of its
+/// outlined body).
+pub(super) fn indexed_args(i: Value) -> Vec<(usize, Value)> {
+    callee_args(i)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, a)| a.map(|a| (k, a)))
+        .collect()
 }
 
 /// The functions a called pointer can be, where that is visible: a function, a phi or

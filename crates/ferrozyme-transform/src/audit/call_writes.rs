@@ -22,10 +22,11 @@ use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
 use crate::common::base_object;
 
 use super::body::{describe_object, Finding};
-use super::call_targets::callees;
+use super::call_targets::{body_callee, callees, indexed_args};
 use super::callee_reads::{field_offset, reads_floats};
 use super::lost_stores::{comes_after, reachable_after};
 use super::reach::{constant_pointer_slots, ConstantSlot, Target, Where};
+use crate::common::runtime_activity::written_address;
 
 /// How many calls deep a callee's writes are followed.
 const MAX_DEPTH: usize = 3;
@@ -42,7 +43,7 @@ pub(super) fn root_object(p: Value) -> Value {
     for _ in 0..16 {
         if b.opcode() == Some(Opcode::LLVMLoad) {
             b = base_object(b.operand(0));
-        } else if let Some(v) = stored_once(b) {
+        } else if let Some(v) = stored_once(b).or_else(|| pointer_walk_start(b)) {
             b = base_object(v);
         } else {
             break;
@@ -51,10 +52,29 @@ pub(super) fn root_object(p: Value) -> Value {
     b
 }
 
+/// Where a pointer that a loop steps element by element starts: the one incoming value
+/// of phi `p` not computed from `p` itself (clang -O0's loops over an array section,
+/// the combination of an OpenMP reduction's private copy into the shared one).
+fn pointer_walk_start(p: Value) -> Option<Value> {
+    if p.opcode() != Some(Opcode::LLVMPHI) || !p.ty().is_pointer() {
+        return None;
+    }
+    let mut outside = p
+        .incoming()
+        .into_iter()
+        .map(|(v, _)| v)
+        .filter(|v| base_object(*v) != p);
+    let first = outside.next()?;
+    outside.all(|v| v == first).then_some(first)
+}
+
 /// The pointer a local slot written by exactly one store holds: a parameter's home at
-/// -O0.
+/// -O0, also one that OpenMP regions are handed and only read (clang captures a pointer
+/// by the address of its home, at -O2 too: `captures::read_only_capture_value`).
 pub(super) fn stored_once(slot: Value) -> Option<Value> {
-    single_store_local(slot).filter(|v| v.ty().is_pointer())
+    single_store_local(slot)
+        .or_else(|| ferrozyme_analysis::captures::read_only_capture_value(slot))
+        .filter(|v| v.ty().is_pointer())
 }
 
 /// Does `v`, in the callee, depend on one of the `active` parameters (their values, or
@@ -76,14 +96,10 @@ fn depends_on(v: Value, active: &HashSet<Value>) -> bool {
                 if active.contains(&root) {
                     return true;
                 }
-                // A local variable (-O0): what is stored into it.
+                // A local variable (-O0), or a local array (an OpenMP reduction's private
+                // copy of an array section): what is stored into it.
                 if root.opcode() == Some(Opcode::LLVMAlloca) {
-                    work.extend(
-                        root.users()
-                            .into_iter()
-                            .filter(|u| u.opcode() == Some(Opcode::LLVMStore))
-                            .map(|u| u.operand(0)),
-                    );
+                    work.extend(values_stored_into(root));
                 }
             }
             Opcode::LLVMCall | Opcode::LLVMInvoke => work.extend(x.call_args()),
@@ -97,6 +113,43 @@ fn depends_on(v: Value, active: &HashSet<Value>) -> bool {
         }
     }
     false
+}
+
+/// The values stored into local `slot`, at any address computed from it, also through
+/// such an address kept in another local slot and loaded back (-O0 keeps a reduction's
+/// private copy of an array section that way).
+fn values_stored_into(slot: Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut addrs = vec![slot];
+    let mut seen = HashSet::default();
+    while let Some(p) = addrs.pop() {
+        if !seen.insert(p) || seen.len() > MAX_USES {
+            continue;
+        }
+        for u in p.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMStore) if u.operand(1) == p => out.push(u.operand(0)),
+                Some(Opcode::LLVMStore)
+                    if base_object(u.operand(1)).opcode() == Some(Opcode::LLVMAlloca) =>
+                {
+                    let home = base_object(u.operand(1));
+                    addrs.extend(
+                        home.users()
+                            .into_iter()
+                            .filter(|l| l.opcode() == Some(Opcode::LLVMLoad)),
+                    );
+                }
+                Some(
+                    Opcode::LLVMGetElementPtr
+                    | Opcode::LLVMBitCast
+                    | Opcode::LLVMPHI
+                    | Opcode::LLVMSelect,
+                ) => addrs.push(u),
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// The stores of function `g` of a value depending on its parameters `active` (indices)
@@ -130,10 +183,16 @@ fn writes_active(
     for b in g.blocks() {
         for i in b.instructions() {
             match i.opcode() {
-                Some(Opcode::LLVMStore) => {
-                    let v = i.operand(0);
+                // A store, or a float atomic add (an OpenMP `atomic` update or the
+                // combination of a region's reduction).
+                Some(Opcode::LLVMStore | Opcode::LLVMAtomicRMW) => {
+                    let v = if i.opcode() == Some(Opcode::LLVMStore) {
+                        i.operand(0)
+                    } else {
+                        i.operand(1)
+                    };
                     if carries_fp(v.ty())
-                        && at.holds(i.operand(1), target)
+                        && at.holds(written_address(i), target)
                         && depends_on(v, &act_params)
                         && out.len() < MAX_WRITES
                     {
@@ -141,23 +200,21 @@ fn writes_active(
                     }
                 }
                 Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => {
-                    let CallKind::Defined(h) = classify(i) else {
+                    let Some(h) = body_callee(i) else {
                         continue;
                     };
-                    let args = i.call_args();
+                    let args = indexed_args(i);
                     let h_active: HashSet<usize> = args
                         .iter()
-                        .enumerate()
-                        .filter(|(_, a)| depends_on(**a, &act_params))
-                        .map(|(m, _)| m)
+                        .filter(|(_, a)| depends_on(*a, &act_params))
+                        .map(|(m, _)| *m)
                         .collect();
                     if h_active.is_empty() {
                         continue;
                     }
                     let mut asks: Vec<Where> = args
                         .iter()
-                        .enumerate()
-                        .filter_map(|(m, a)| at.passed_on(*a, target, m))
+                        .filter_map(|(m, a)| at.passed_on(*a, target, *m))
                         .collect();
                     // A global is reached by every function.
                     if matches!(at.target, Target::Global(_)) {
@@ -232,11 +289,12 @@ pub(super) fn carries_on(load: Value, store_into: impl Fn(Value) -> Option<bool>
                     work.extend(loads);
                 }
                 Some(Opcode::LLVMRet) => return true,
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(u) {
-                    CallKind::Defined(_) => return true,
-                    // Library math and intrinsics: their result carries it on.
-                    _ => work.push(u),
-                },
+                // A function with a body (a parallel region's too) may carry it on.
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if body_callee(u).is_some() => {
+                    return true
+                }
+                // Library math and intrinsics: their result carries it on.
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => work.push(u),
                 Some(Opcode::LLVMFCmp | Opcode::LLVMICmp | Opcode::LLVMBr | Opcode::LLVMSwitch) => {
                 }
                 Some(_) => work.push(u),
@@ -262,9 +320,7 @@ pub(super) fn slot_uses(slot: Value) -> (Vec<Value>, bool) {
             match u.opcode() {
                 Some(Opcode::LLVMLoad) => out.push(u),
                 Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast) => work.push(u),
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke)
-                    if matches!(classify(u), CallKind::Defined(_)) =>
-                {
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if body_callee(u).is_some() => {
                     return (out, true)
                 }
                 _ => {}
@@ -317,10 +373,8 @@ fn reach_of(root: Value, slot: Option<ConstantSlot>) -> Where {
 /// their parameters, and, in a global, directly.
 fn asks_of(root: Value, slot: Option<ConstantSlot>, i: Value, act: &Activity) -> Vec<Where> {
     let here = reach_of(root, slot);
-    let mut asks: Vec<Where> = i
-        .call_args()
+    let mut asks: Vec<Where> = indexed_args(i)
         .into_iter()
-        .enumerate()
         .filter(|(_, a)| slot.is_some() || !act.is_shadowed(*a))
         .filter_map(|(k, a)| here.passed_on(a, root, k))
         .collect();
@@ -342,7 +396,10 @@ fn record(
     if stores.is_empty() {
         return;
     }
-    let offsets = stores.iter().map(|s| field_offset(s.operand(1))).collect();
+    let offsets = stores
+        .iter()
+        .map(|s| field_offset(written_address(*s)))
+        .collect();
     written.push(Written {
         root,
         slot,
@@ -414,17 +471,16 @@ pub(super) fn lost_through_calls(
         if gs.is_empty() {
             continue;
         }
-        let args = i.call_args();
+        let args = indexed_args(i);
         let active: HashSet<usize> = args
             .iter()
-            .enumerate()
-            .filter(|(_, a)| carries(**a))
-            .map(|(m, _)| m)
+            .filter(|(_, a)| carries(*a))
+            .map(|(m, _)| *m)
             .collect();
         if active.is_empty() {
             continue;
         }
-        for (k, a) in args.iter().enumerate() {
+        for &(k, ref a) in &args {
             if !a.ty().is_pointer() || a.is_null() || a.is_undef() || act.is_shadowed(*a) {
                 continue;
             }
@@ -502,18 +558,17 @@ fn read_back<'w>(
             if hs.is_empty() && !opaque {
                 return out;
             }
-            let args = i.call_args();
+            let args = indexed_args(i);
             let passes_on = (carries_fp(i.ty()) && reaches_differentiable_use(i, act))
                 || act.is_active(i)
-                || args.iter().any(|a| carries(*a));
+                || args.iter().any(|(_, a)| carries(*a));
             if !passes_on {
                 return out;
             }
             let shadowless: HashSet<usize> = args
                 .iter()
-                .enumerate()
-                .filter(|(_, a)| a.ty().is_pointer() && !act.is_shadowed(**a))
-                .map(|(k, _)| k)
+                .filter(|(_, a)| a.ty().is_pointer() && !act.is_shadowed(*a))
+                .map(|(k, _)| *k)
                 .collect();
             for w in written {
                 let asks = w.asks(i, act);
@@ -561,7 +616,11 @@ fn finding(i: Value, w: &Written, reader: Reader) -> Finding {
         Reader::Callee(load, h) => {
             let reader_fn = callee_name(i, h);
             let inside = loc(load).map(|l| format!(" ({l})")).unwrap_or_default();
-            format!("which the later call of {reader_fn}{at} reads back{inside}")
+            if ferrozyme_analysis::calls::parallel_callee(i).is_some() {
+                format!("which {reader_fn}{at} reads back afterwards{inside}")
+            } else {
+                format!("which the later call of {reader_fn}{at} reads back{inside}")
+            }
         }
         Reader::Opaque => format!(
             "which is passed{at} to {}, a function without IR here that may read it back",
@@ -612,6 +671,9 @@ fn finding(i: Value, w: &Written, reader: Reader) -> Finding {
 /// The called function's name in backquotes; for a call through a pointer, with `g`, the
 /// candidate found to write or read.
 fn callee_name(i: Value, g: Value) -> String {
+    if let Some(m) = ferrozyme_analysis::calls::parallel_callee(i) {
+        return format!("the OpenMP parallel region `{}`", m.name());
+    }
     match i.called_function() {
         Some(f) => format!("`{}`", f.name()),
         None => format!(

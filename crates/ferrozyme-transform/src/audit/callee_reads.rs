@@ -12,9 +12,9 @@
 use ferrozyme_analysis::hash::HashSet;
 
 use ferrozyme_analysis::activity::carries_fp;
-use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_llvm::{Opcode, Through, Value};
 
+use super::call_targets::{body_callee, indexed_args};
 use super::call_writes::{carries_on, root_object};
 use super::reach::{Target, Where};
 
@@ -88,19 +88,17 @@ pub(super) fn reads_floats(
                     }
                 }
                 Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => {
-                    let CallKind::Defined(h) = classify(i) else {
+                    let Some(h) = body_callee(i) else {
                         continue;
                     };
-                    let args = i.call_args();
+                    let args = indexed_args(i);
                     let h_shadowless: HashSet<usize> = args
                         .iter()
-                        .enumerate()
-                        .filter(|(_, a)| a.ty().is_pointer() && sinks.contains(&root_object(**a)))
-                        .map(|(m, _)| m)
+                        .filter(|(_, a)| a.ty().is_pointer() && sinks.contains(&root_object(*a)))
+                        .map(|(m, _)| *m)
                         .collect();
                     let mut asks: Vec<Where> = args
                         .into_iter()
-                        .enumerate()
                         .filter_map(|(m, a)| at.passed_on(a, target, m))
                         .collect();
                     // A global is reached by every function.

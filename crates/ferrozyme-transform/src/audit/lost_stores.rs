@@ -4,12 +4,16 @@
 use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::{carries_fp, is_int_carrier_type, Activity};
-use ferrozyme_analysis::calls::{classify, CallKind};
+use ferrozyme_analysis::calls::{classify, parallel_callee, CallKind};
 use ferrozyme_llvm::{Block, DiagKind, Opcode, Value};
 
 use crate::common::base_object;
 
 use super::body::{describe_object, Finding};
+use super::call_targets::indexed_args;
+use super::call_writes::{root_object, stored_once};
+use super::callee_reads::reads_floats;
+use super::reach::Where;
 
 /// Does `v` depend on differentiable inputs? The activity the transforms use is
 /// restricted to values that reach an output, so a value whose only use is a store into
@@ -35,7 +39,7 @@ fn depends_on_active(v: Value, act: &Activity, active_params: &HashSet<Value>) -
                 // from differentiable data (tests/c/670: -O0 silently dropped the
                 // derivative read back from the `enzyme_const` scratch).
                 let p = x.operand(0);
-                if act.is_shadowed(p) || act.is_shadowed(base_object(p)) {
+                if act.is_shadowed(p) || act.is_shadowed(base_object(p)) || through_home(p, act) {
                     return true;
                 }
             }
@@ -59,6 +63,16 @@ fn depends_on_active(v: Value, act: &Activity, active_params: &HashSet<Value>) -
         }
     }
     false
+}
+
+/// Is `p` computed from a pointer reloaded from the home of a shadowed one: a slot
+/// stored once that an OpenMP region also reads, kept at -O0 (`x[0] * x[1]` reloads `x`
+/// from its home each time; activity marks the reloads inactive when the value only
+/// reaches memory without a shadow)?
+fn through_home(p: Value, act: &Activity) -> bool {
+    let b = base_object(p);
+    b.opcode() == Some(Opcode::LLVMLoad)
+        && stored_once(base_object(b.operand(0))).is_some_and(|v| act.is_shadowed(base_object(v)))
 }
 
 /// Active values written to memory without a shadow, then read again in the function.
@@ -117,7 +131,13 @@ pub(super) fn lost_stores(
             continue;
         }
         let base = base_object(p);
-        let target = describe_object(base);
+        // A parameter's -O0 home reloaded: name the parameter.
+        let root = root_object(base);
+        let target = describe_object(if root.is_argument() && !act.is_shadowed(root) {
+            root
+        } else {
+            base
+        });
         let declared =
             base.is_global_variable() && ferrozyme_analysis::global_uses::declared_inactive(base);
         let at = i
@@ -181,6 +201,11 @@ fn read_of_written(
             let a = i.call_args();
             act.is_shadowed(a[0]).then_some(a[1])
         }
+        // A parallel region given that memory (by address, or the address of the
+        // pointer's home: clang captures by reference) whose body reads floats out of it.
+        Some(Opcode::LLVMCall) if parallel_callee(i).is_some() => {
+            region_read_of_written(i, written)
+        }
         Some(Opcode::LLVMCall | Opcode::LLVMInvoke)
             if matches!(
                 classify(i),
@@ -193,6 +218,30 @@ fn read_of_written(
         }
         _ => None,
     }
+}
+
+/// The memory in `written` (its key) that the parallel region forked by `fork` reads
+/// floats out of (`callee_reads::reads_floats` in its outlined body).
+fn region_read_of_written(
+    fork: Value,
+    written: &HashMap<Value, (Value, HashSet<Block>)>,
+) -> Option<Value> {
+    let body = parallel_callee(fork)?;
+    for (k, a) in indexed_args(fork) {
+        if !a.ty().is_pointer() {
+            continue;
+        }
+        let root = root_object(a);
+        let Some(w) = written.keys().find(|w| root_object(**w) == root) else {
+            continue;
+        };
+        let mut seen = HashSet::default();
+        let shadowless: HashSet<usize> = [k].into_iter().collect();
+        if reads_floats(body, &Where::param(k), &shadowless, &[None], 0, &mut seen).is_some() {
+            return Some(*w);
+        }
+    }
+    None
 }
 
 /// The blocks that can run after instruction `i` in the same call: those reachable from

@@ -47,7 +47,7 @@
 use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_analysis::activity::{is_unaddressable, Activity};
-use ferrozyme_analysis::calls::{classify, parallel_callee, CallKind};
+use ferrozyme_analysis::calls::{callee_args, classify, parallel_callee, CallKind};
 
 use crate::signature::RuntimeIn;
 use ferrozyme_llvm::{Block, Opcode, Type, TypeKind, Value};
@@ -553,18 +553,6 @@ fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value
 fn home_value(slot: Value) -> Option<Value> {
     ferrozyme_analysis::activity::single_store_local(slot)
         .or_else(|| ferrozyme_analysis::captures::read_only_capture_value(slot))
-}
-
-/// The arguments call `i` gives its callee's parameters, in order: its own, or for a
-/// `__kmpc_fork_call` of an outlined body with IR, what each thread's call of the body
-/// gets: the two thread-id pointers (`None`, the runtime's), then the captured arguments.
-fn callee_args(i: Value) -> Vec<Option<Value>> {
-    let args = i.call_args();
-    if parallel_callee(i).is_some() {
-        let captured = args.get(3..).unwrap_or_default().iter().copied().map(Some);
-        return [None, None].into_iter().chain(captured).collect();
-    }
-    args.into_iter().map(Some).collect()
 }
 
 fn is_call(i: Value) -> bool {
