@@ -277,7 +277,7 @@ fn parse_order(
         kept.iter().map(|&i| ops[i]).collect(),
         kept.iter().map(|&i| starts[i]).collect(),
     );
-    let mut r = Reader::new(ops, &err, func, mode, &opts, byref, in_memory);
+    let mut r = Reader::new(ops, &err, func, mode, &opts, byref, in_memory, call);
     let (width, primal_return) = r.leading()?;
     let params = func.params();
     let mut args = Vec::with_capacity(params.len());

@@ -60,6 +60,9 @@ pub(super) struct Reader<'a> {
     pub(super) byref_args: Vec<ByRefArg>,
     /// The operands the call passes in memory (`byval(T)`), with their `T`.
     in_memory: HashMap<Value, Type>,
+    /// The hook call, before which a tangent the call passes in memory is loaded
+    /// (`two_part.rs`).
+    call: Value,
     /// The second half of a two-operand value (`two_part.rs`): the argument number and
     /// what it reads as.
     second_half: Option<(usize, CallArg)>,
@@ -83,6 +86,7 @@ impl<'a> Reader<'a> {
         opts: &'a CallOptions,
         byref: ByRef,
         in_memory: HashMap<Value, Type>,
+        call: Value,
     ) -> Self {
         let mut ops = ops;
         let shadows = opts.interleave_at.map(|at| ops.split_off(at));
@@ -98,6 +102,7 @@ impl<'a> Reader<'a> {
             byref,
             byref_args: Vec::new(),
             in_memory,
+            call,
             second_half: None,
         }
     }
