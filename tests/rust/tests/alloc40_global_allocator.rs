@@ -161,3 +161,26 @@ fn alloc40_reverse_replaces_the_callers_vector() {
     drop(dacc);
     assert_eq!(live(), held - 2, "blocks after dropping both vectors");
 }
+
+/// The caller's vector grown inside (pushes past its capacity).
+#[autodiff_reverse(d_extend, Duplicated, Duplicated, Active)]
+pub fn extend(x: &[f64], acc: &mut Vec<f64>) -> f64 {
+    for a in x {
+        acc.push(a * a);
+    }
+    acc.iter().map(|q| q.sin()).sum()
+}
+
+#[test]
+#[ignore = "the shadow Vec's header keeps its old length and capacity (integer fields are not mirrored), so dropping it releases the grown shadow buffer with the old layout: this allocator aborts ('dealloc of a block the global allocator did not make'); the gradient is right"]
+fn alloc40_reverse_grows_the_callers_vector() {
+    let x = inputs(3, 44, 0.1, 1.2);
+    let mut dx = vec![0.0; x.len()];
+    let mut acc = vec![0.2];
+    let mut dacc = vec![0.0];
+    d_extend(&x, &mut dx, &mut acc, &mut dacc, 1.0);
+    let want: Vec<f64> = x.iter().map(|a| (a * a).cos() * 2.0 * a).collect();
+    assert_all_close("gradient vs formula", &dx, &want, EXACT);
+    drop(acc);
+    drop(dacc);
+}
