@@ -77,6 +77,13 @@ struct Marked {
     primal: Value,
 }
 
+/// The operands hook call `call` passes in memory (`byval(T)`), with their `T`.
+pub(super) fn in_memory(call: Value) -> HashMap<Value, Type> {
+    (0..call.num_call_args())
+        .filter_map(|k| call.call_byval_type(k).map(|t| (call.operand(k), t)))
+        .collect()
+}
+
 impl<'a> Reader<'a> {
     pub(super) fn new(
         ops: Operands,
@@ -85,7 +92,6 @@ impl<'a> Reader<'a> {
         mode: Mode,
         opts: &'a CallOptions,
         byref: ByRef,
-        in_memory: HashMap<Value, Type>,
         call: Value,
     ) -> Self {
         let mut ops = ops;
@@ -101,7 +107,7 @@ impl<'a> Reader<'a> {
             sticky: Marker::Dup,
             byref,
             byref_args: Vec::new(),
-            in_memory,
+            in_memory: in_memory(call),
             call,
             second_half: None,
         }
