@@ -4,9 +4,12 @@
 ; (`_ZdaPv` for new[], the aligned `_ZdlPvSt11align_val_t` with the primal's alignment
 ; for aligned new), never by calloc/free (`shadow_memory.rs`, ferrozyme-abi's allocator
 ; table). Forward mode releases the shadows next to the primal's delete; reverse mode
-; records each shadow in the runtime's table with the function that releases it (the
-; deallocator itself, or a small thunk passing a constant alignment), which the table
-; calls once both the replay and the primal's free have happened.
+; records each shadow in the runtime's table with the function that releases it (a
+; thunk `<deallocator>.fz_shadow(ptr, i64, i64)`) and the two words it passes on (here
+; the aligned new's alignment), which the table calls once both the replay and the
+; primal's free have happened. alloc40: the memset zeroing a shadow says the alignment
+; the allocator guarantees (`new[]`: 16, __STDCPP_DEFAULT_NEW_ALIGNMENT__; the aligned
+; `new`: its constant alignment, 64).
 ; Why it matters: a shadow may reach the program's own delete (a shadow std::vector
 ; buffer), and a user-replaced operator new/delete must only see its own blocks;
 ; calloc'd shadows released by delete (or new'd ones by free) are an alloc-dealloc
@@ -33,15 +36,15 @@
 ; CHECK-LABEL: define internal void @fz_grad__Z1fPKd(
 ; CHECK: %[[T:[0-9]+]] = tail call {{.*}}ptr @_Znam(i64 noundef 32)
 ; CHECK-NEXT: %[[ST:[0-9]+]] = call ptr @_Znam(i64 32)
-; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr {{.*}}%[[ST]], i8 0, i64 32, i1 false)
-; CHECK-NEXT: call void @__fz_shadow_new(ptr %[[T]], ptr %[[ST]], ptr @_ZdaPv)
+; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr align 16 %[[ST]], i8 0, i64 32, i1 false)
+; CHECK-NEXT: call void @__fz_shadow_new(ptr %[[T]], ptr %[[ST]], ptr @_ZdaPv.fz_shadow, i64 0, i64 0)
 ; CHECK: %[[B:[0-9]+]] = tail call {{.*}}ptr @_ZnwmSt11align_val_t(i64 noundef 64, i64 noundef 64)
 ; CHECK-NEXT: %[[SB:[0-9]+]] = call ptr @_ZnwmSt11align_val_t(i64 64, i64 64)
-; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr {{.*}}%[[SB]], i8 0, i64 64, i1 false)
-; CHECK-NEXT: call void @__fz_shadow_new(ptr %[[B]], ptr %[[SB]], ptr @_ZdlPvSt11align_val_t.fz_shadow.64)
+; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr align 64 %[[SB]], i8 0, i64 64, i1 false)
+; CHECK-NEXT: call void @__fz_shadow_new(ptr %[[B]], ptr %[[SB]], ptr @_ZdlPvSt11align_val_t.fz_shadow, i64 64, i64 0)
 ; CHECK-NOT: calloc
-; CHECK: call void @__fz_shadow_replayed(ptr %[[SB]], ptr @_ZdlPvSt11align_val_t.fz_shadow.64)
-; CHECK-NEXT: call void @__fz_shadow_replayed(ptr %[[ST]], ptr @_ZdaPv)
+; CHECK: call void @__fz_shadow_replayed(ptr %[[SB]], ptr @_ZdlPvSt11align_val_t.fz_shadow, i64 64, i64 0)
+; CHECK-NEXT: call void @__fz_shadow_replayed(ptr %[[ST]], ptr @_ZdaPv.fz_shadow, i64 0, i64 0)
 ; CHECK: ret void
 
 ; CHECK-LABEL: define internal { double, double } @fz_fwd__Z1fPKd(
@@ -53,9 +56,14 @@
 ; CHECK-NEXT: tail call void @_ZdaPv(ptr noundef nonnull %{{[0-9]+}})
 ; CHECK-NEXT: call void @_ZdaPv(ptr %[[FT]])
 
-; CHECK-LABEL: define internal void @_ZdlPvSt11align_val_t.fz_shadow.64(ptr %0)
+; CHECK-LABEL: define internal void @_ZdaPv.fz_shadow(ptr %0, i64 %1, i64 %2)
 ; CHECK-NEXT: entry:
-; CHECK-NEXT: call void @_ZdlPvSt11align_val_t(ptr %0, i64 64)
+; CHECK-NEXT: call void @_ZdaPv(ptr %0)
+; CHECK-NEXT: ret void
+
+; CHECK-LABEL: define internal void @_ZdlPvSt11align_val_t.fz_shadow(ptr %0, i64 %1, i64 %2)
+; CHECK-NEXT: entry:
+; CHECK-NEXT: call void @_ZdlPvSt11align_val_t(ptr %0, i64 %1)
 ; CHECK-NEXT: ret void
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

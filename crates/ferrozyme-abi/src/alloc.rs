@@ -4,14 +4,16 @@
 //!
 //! Each row names its *family*: the memory one family's allocators return is released
 //! by that family's deallocators only (`operator new` by `operator delete`, `new[]` by
-//! `delete[]`, `malloc` by `free`). A shadow belongs to its primal's family, because it
-//! may reach the program's own deallocator (a shadow `std::vector` buffer released by a
-//! destructor) and because a user-replaced `operator new`/`delete` (a counting or pool
-//! allocator, one that checks its own headers) must see its own blocks: the shadow of
-//! `new` is made by the same call as the primal and zeroed, and released by the
-//! family's deallocator ([`AllocFn::shadow_deallocator`]), as Enzyme does. The C
-//! library's plain allocators keep the cheaper `calloc` for their shadows (the same
-//! family), and so does Rust's global allocator, whose default is the C library's.
+//! `delete[]`, `malloc` by `free`, `__rust_alloc` by `__rust_dealloc`). A shadow belongs
+//! to its primal's family, because it may reach the program's own deallocator (a shadow
+//! `std::vector` buffer released by a destructor, a shadow `Vec` dropped) and because a
+//! user-replaced `operator new`/`delete` or a Rust `#[global_allocator]` (a counting or
+//! pool allocator, one that checks its own headers) must see its own blocks: the shadow
+//! of `new` or `__rust_alloc` is made by the same call as the primal and zeroed, and
+//! released by the family's deallocator with the arguments it needs besides the pointer
+//! (the alignment, Rust's size and alignment: [`AllocFn::shadow_deallocator`]), as
+//! Enzyme does. The C library's plain allocators keep the cheaper `calloc` for their
+//! shadows (the same family).
 
 /// What an allocation function does, as far as shadow memory is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,16 +37,26 @@ pub enum Family {
     New,
     /// `operator new[]`: `operator delete[]` (`_ZdaPv`, with the alignment when aligned).
     NewArray,
-    /// Rust's global allocator (`__rust_dealloc`); its shadows come from the C library.
+    /// Rust's global allocator: `__rust_dealloc(ptr, size, align)`.
     Rust,
 }
 
-/// The deallocator that releases a shadow: `name(shadow)`, or `name(shadow, align)`
-/// when `aligned` (the alignment the primal's call passed).
+/// The deallocator that releases a shadow: `name(shadow, args[extra[0]], args[extra[1]])`,
+/// as many of the two as are given, where `args` are the arguments of the call the shadow
+/// belongs to (the allocation, or the free of its primal): `operator delete(shadow,
+/// align)`, `__rust_dealloc(shadow, size, align)`. The pointer is the first argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShadowDealloc {
     pub name: &'static str,
-    pub aligned: bool,
+    pub extra: [Option<usize>; 2],
+}
+
+impl ShadowDealloc {
+    /// The positions, among the call's arguments, of the deallocator's arguments after
+    /// the pointer.
+    pub fn extra_args(&self) -> impl Iterator<Item = usize> + '_ {
+        self.extra.iter().flatten().copied()
+    }
 }
 
 /// One allocation function: its kind and where its arguments are. The bytes allocated
@@ -66,6 +78,9 @@ pub struct AllocFn {
     /// The alignment argument (`aligned_alloc(align, n)`, `operator new(n, align_val_t)`,
     /// `operator delete(p, align_val_t)`).
     pub align: Option<usize>,
+    /// The old block's size a `Realloc` is told (`__rust_realloc(p, old, align, new)`);
+    /// `realloc` is not.
+    pub old_size: Option<usize>,
 }
 
 const fn row(
@@ -84,6 +99,7 @@ const fn row(
         rust: false,
         family: Family::C,
         align: None,
+        old_size: None,
     }
 }
 
@@ -131,27 +147,38 @@ impl AllocFn {
     }
 
     /// Is the shadow of this allocation made by the same call as the primal (then
-    /// zeroed), rather than by `calloc`? For C++'s `operator new` (its own family) and for
-    /// the aligned allocators (a `calloc`'d shadow is only 16-byte aligned, where the
-    /// code may use aligned vector moves).
+    /// zeroed unless the call zeroes), rather than by `calloc`? For C++'s `operator new`
+    /// and Rust's global allocator (their own families) and for the aligned allocators (a
+    /// `calloc`'d shadow is only 16-byte aligned, where the code may use aligned vector
+    /// moves).
     pub fn shadow_from_same_call(&self) -> bool {
-        self.kind == AllocKind::Malloc
-            && (matches!(self.family, Family::New | Family::NewArray)
-                || (self.family == Family::C && self.align.is_some()))
+        match self.family {
+            Family::New | Family::NewArray => self.kind == AllocKind::Malloc,
+            Family::Rust => matches!(self.kind, AllocKind::Malloc | AllocKind::Calloc),
+            Family::C => self.kind == AllocKind::Malloc && self.align.is_some(),
+        }
     }
 
     /// The deallocator that releases the shadow of memory this function allocates or
     /// frees; `None`: `free`.
     pub fn shadow_deallocator(&self) -> Option<ShadowDealloc> {
-        let aligned = self.align.is_some();
-        let name = match (self.family, aligned) {
-            (Family::C | Family::Rust, _) => return None,
-            (Family::New, false) => "_ZdlPv",
-            (Family::New, true) => "_ZdlPvSt11align_val_t",
-            (Family::NewArray, false) => "_ZdaPv",
-            (Family::NewArray, true) => "_ZdaPvSt11align_val_t",
+        let (name, extra) = match (self.family, self.align) {
+            (Family::C, _) => return None,
+            (Family::New, None) => ("_ZdlPv", [None, None]),
+            (Family::New, Some(k)) => ("_ZdlPvSt11align_val_t", [Some(k), None]),
+            (Family::NewArray, None) => ("_ZdaPv", [None, None]),
+            (Family::NewArray, Some(k)) => ("_ZdaPvSt11align_val_t", [Some(k), None]),
+            // `__rust_dealloc(ptr, size, align)`: the size a free passes (argument 1), or
+            // the size an allocation asked for (`__rust_realloc`'s new size).
+            (Family::Rust, align) => {
+                let size = match self.kind {
+                    AllocKind::Free => Some(1),
+                    _ => self.size,
+                };
+                ("__rust_dealloc", [size, align])
+            }
         };
-        Some(ShadowDealloc { name, aligned })
+        Some(ShadowDealloc { name, extra })
     }
 }
 
@@ -201,10 +228,13 @@ pub const ALLOC_FNS: &[AllocFn] = &[
         .aligned(2),
     freed("_ZdlPvRKSt9nothrow_t", 0).of(Family::New),
     freed("_ZdaPvRKSt9nothrow_t", 0).of(Family::NewArray),
-    fresh("__rust_alloc", 0).rust(),
-    zeroed("__rust_alloc_zeroed", 0, None).rust(),
-    moved("__rust_realloc", 0, 3).rust(),
-    freed("__rust_dealloc", 0).rust(),
+    fresh("__rust_alloc", 0).rust().aligned(1),
+    zeroed("__rust_alloc_zeroed", 0, None).rust().aligned(1),
+    AllocFn {
+        old_size: Some(1),
+        ..moved("__rust_realloc", 0, 3).rust().aligned(2)
+    },
+    freed("__rust_dealloc", 0).rust().aligned(2),
 ];
 
 /// The allocation function a symbol names. `defined`: the module has its IR, which only
@@ -219,6 +249,22 @@ pub fn alloc_fn(symbol: &str, defined: bool) -> Option<&'static AllocFn> {
             && (symbol == a.name
                 || (a.rust && symbol.starts_with("_R") && ends_with_v0_ident(symbol, a.name)))
     })
+}
+
+/// The symbol of Rust's allocator entry point `name` (`__rust_dealloc`,
+/// `__rust_alloc_zeroed`) spelled as `like`, another entry point's symbol, spells its own:
+/// the v0 form shares the crate path (`_RNvCs…_7___rustc14___rust_dealloc`).
+pub fn rust_entry_symbol(like: &str, name: &str) -> String {
+    let Some(a) = ALLOC_FNS
+        .iter()
+        .find(|a| a.rust && like.starts_with("_R") && ends_with_v0_ident(like, a.name))
+    else {
+        return name.to_string();
+    };
+    let head = &like[..like.len() - a.name.len()];
+    let head = head.strip_suffix('_').unwrap_or(head);
+    let head = head.strip_suffix(&a.name.len().to_string()).unwrap_or(head);
+    format!("{head}{}_{name}", name.len())
 }
 
 /// Does a v0 symbol end with the identifier `ident` (`<len>[_]<ident>`; the `_`

@@ -12,7 +12,8 @@ pub mod alloc;
 pub mod input;
 pub mod library;
 pub use alloc::{
-    alloc_fn, allocator_size_arg, AllocFn, AllocKind, Family, ShadowDealloc, ALLOC_FNS,
+    alloc_fn, allocator_size_arg, rust_entry_symbol, AllocFn, AllocKind, Family, ShadowDealloc,
+    ALLOC_FNS,
 };
 pub use input::{input_library, scanf_targets, Input, Reads, ScanTarget, INPUT_LIBRARY};
 pub use library::{
@@ -487,10 +488,16 @@ pub const ALLOCATOR_ATTR: &str = "ferrozyme-allocator-size";
 pub const DEALLOCATOR_ATTR: &str = "ferrozyme-deallocator-ptr";
 
 /// The string function attribute on the allocation function of an
-/// `__enzyme_allocation_like` registration whose deallocator takes the pointer alone: the
-/// deallocator's name. Shadows of its memory are then made by the allocator itself and
-/// released by that deallocator (ferrozyme-transform's `shadow_memory.rs`).
+/// `__enzyme_allocation_like` registration: the deallocator's name. Shadows of its memory
+/// are made by the allocator itself and released by that deallocator
+/// (ferrozyme-transform's `shadow_memory.rs`), given the allocation's arguments
+/// [`ALLOCATOR_DEALLOC_ARGS_ATTR`] names.
 pub const ALLOCATOR_DEALLOC_ATTR: &str = "ferrozyme-allocator-dealloc";
+
+/// The string function attribute beside [`ALLOCATOR_DEALLOC_ATTR`]: the registration's
+/// deallocator argument list as written (`"-1,0"`: the pointer, then the allocation
+/// call's argument 0).
+pub const ALLOCATOR_DEALLOC_ARGS_ATTR: &str = "ferrozyme-allocator-dealloc-args";
 
 /// The string function attribute (Enzyme's own spelling, also what
 /// `__enzyme_function_like` sets) saying a function behaves like the known function named
@@ -720,20 +727,40 @@ mod tests {
     #[test]
     fn shadow_deallocators_pair_with_their_family() {
         let dealloc = |n: &str| alloc_fn(n, false).unwrap().shadow_deallocator();
-        let named = |name, aligned| Some(ShadowDealloc { name, aligned });
+        let named = |name, extra| Some(ShadowDealloc { name, extra });
         assert_eq!(dealloc("malloc"), None);
         assert_eq!(dealloc("aligned_alloc"), None);
-        assert_eq!(dealloc("_Znwm"), named("_ZdlPv", false));
-        assert_eq!(dealloc("_ZnwmRKSt9nothrow_t"), named("_ZdlPv", false));
-        assert_eq!(dealloc("_Znam"), named("_ZdaPv", false));
+        assert_eq!(dealloc("_Znwm"), named("_ZdlPv", [None, None]));
+        assert_eq!(
+            dealloc("_ZnwmRKSt9nothrow_t"),
+            named("_ZdlPv", [None, None])
+        );
+        assert_eq!(dealloc("_Znam"), named("_ZdaPv", [None, None]));
         assert_eq!(
             dealloc("_ZnwmSt11align_val_t"),
-            named("_ZdlPvSt11align_val_t", true)
+            named("_ZdlPvSt11align_val_t", [Some(1), None])
         );
-        assert_eq!(dealloc("_ZdlPvm"), named("_ZdlPv", false));
+        assert_eq!(dealloc("_ZdlPvm"), named("_ZdlPv", [None, None]));
         assert_eq!(
             dealloc("_ZdaPvmSt11align_val_t"),
-            named("_ZdaPvSt11align_val_t", true)
+            named("_ZdaPvSt11align_val_t", [Some(2), None])
+        );
+        // `__rust_dealloc(ptr, size, align)`, the size and alignment from each call.
+        assert_eq!(
+            dealloc("__rust_alloc"),
+            named("__rust_dealloc", [Some(0), Some(1)])
+        );
+        assert_eq!(
+            dealloc("__rust_alloc_zeroed"),
+            named("__rust_dealloc", [Some(0), Some(1)])
+        );
+        assert_eq!(
+            dealloc("__rust_realloc"),
+            named("__rust_dealloc", [Some(3), Some(2)])
+        );
+        assert_eq!(
+            dealloc("__rust_dealloc"),
+            named("__rust_dealloc", [Some(1), Some(2)])
         );
         // Every allocator's shadow deallocator is a deallocator of the table, of the same
         // family, and the allocator's own deallocators name the same one.
@@ -746,7 +773,19 @@ mod tests {
                     "{}",
                     a.name
                 );
-                assert_eq!(f.shadow_deallocator(), Some(d), "{}", a.name);
+                assert_eq!(
+                    f.shadow_deallocator().map(|g| g.name),
+                    Some(d.name),
+                    "{}",
+                    a.name
+                );
+                // As many arguments after the pointer as the deallocator's own calls pass.
+                assert_eq!(
+                    f.shadow_deallocator().unwrap().extra_args().count(),
+                    d.extra_args().count(),
+                    "{}",
+                    a.name
+                );
             }
             if let Some(k) = a.align {
                 assert!(k != a.size.unwrap_or(usize::MAX) && k != a.ptr.unwrap_or(usize::MAX));
@@ -757,9 +796,33 @@ mod tests {
             .unwrap()
             .shadow_from_same_call());
         assert!(!alloc_fn("malloc", false).unwrap().shadow_from_same_call());
-        assert!(!alloc_fn("__rust_alloc", false)
+        assert!(alloc_fn("__rust_alloc", false)
             .unwrap()
             .shadow_from_same_call());
+        assert!(!alloc_fn("__rust_realloc", false)
+            .unwrap()
+            .shadow_from_same_call());
+    }
+
+    #[test]
+    fn rust_entry_symbols_share_the_crate_path() {
+        assert_eq!(
+            rust_entry_symbol(
+                "_RNvCsfLfy6EI15iL_7___rustc14___rust_realloc",
+                "__rust_alloc_zeroed"
+            ),
+            "_RNvCsfLfy6EI15iL_7___rustc19___rust_alloc_zeroed"
+        );
+        let d = rust_entry_symbol(
+            "_RNvCsfLfy6EI15iL_7___rustc12___rust_alloc",
+            "__rust_dealloc",
+        );
+        assert_eq!(d, "_RNvCsfLfy6EI15iL_7___rustc14___rust_dealloc");
+        assert_eq!(alloc_fn(&d, true).unwrap().name, "__rust_dealloc");
+        assert_eq!(
+            rust_entry_symbol("__rust_realloc", "__rust_dealloc"),
+            "__rust_dealloc"
+        );
     }
 
     #[test]

@@ -57,6 +57,30 @@ pub(crate) fn abi_float_pair(from: Type, in_memory: Option<Type>, to: Type) -> b
     }
 }
 
+/// The two floating-point leaves of `t`, a type made of exactly two floating-point scalars
+/// (`{ double, double }`, `std::complex<double>`'s `{ { double, double } }`): a value the
+/// x86-64 ABI passes in two registers, or in memory (`byval(t)`) once they run out.
+pub(crate) fn two_leaves(t: Type) -> Option<[(Vec<u32>, Type); 2]> {
+    let mut leaves = Vec::new();
+    fp_leaves(t, &mut Vec::new(), &mut leaves);
+    if !only_floats(t) {
+        return None;
+    }
+    <[_; 2]>::try_from(leaves).ok()
+}
+
+/// The two halves of the value `p` points to, of type `t` ([`two_leaves`]), loaded by `b`.
+pub(crate) fn load_two_leaves(b: &Builder, t: Type, p: Value) -> Option<[Value; 2]> {
+    let ctx = b.context();
+    let load = |(path, leaf): &(Vec<u32>, Type)| {
+        let mut idx = vec![ctx.i32().const_int(0)];
+        idx.extend(path.iter().map(|&k| ctx.i32().const_int(u64::from(k))));
+        b.load(*leaf, b.inbounds_gep(t, p, &idx), "fz.byval")
+    };
+    let [lo, hi] = two_leaves(t)?;
+    Some([load(&lo), load(&hi)])
+}
+
 /// A type made of floating-point scalars only (in structs, arrays and vectors).
 fn only_floats(t: Type) -> bool {
     match t.kind() {

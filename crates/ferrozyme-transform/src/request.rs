@@ -268,9 +268,7 @@ fn parse_order(
     let (func, ops) = hook_function(call, caller_name, &err)?;
     let (opts, kept) = split_call_markers_at(&ops, &err)?;
     check_call_options(&opts, func, mode, &err)?;
-    let in_memory = (0..call.num_call_args())
-        .filter_map(|k| call.call_byval_type(k).map(|t| (call.operand(k), t)))
-        .collect();
+    let in_memory = reader::in_memory(call);
     let hook = call.called_function().map(|f| f.name()).unwrap_or_default();
     let starts = match layout(&hook) {
         Some(digits) => pair_starts(&ops, digits, &in_memory, &err)?,
@@ -280,7 +278,7 @@ fn parse_order(
         kept.iter().map(|&i| ops[i]).collect(),
         kept.iter().map(|&i| starts[i]).collect(),
     );
-    let mut r = Reader::new(ops, &err, func, mode, &opts, byref, in_memory);
+    let mut r = Reader::new(ops, &err, func, mode, &opts, byref, call);
     let (width, primal_return) = r.leading()?;
     let params = func.params();
     let mut args = Vec::with_capacity(params.len());

@@ -298,10 +298,11 @@ impl Registry {
 
 /// `void *__enzyme_allocation_like[4] = {alloc, (void *)size_index, (void *)"indices",
 /// dealloc};`: calls of `alloc` allocate `size` bytes like `malloc` (their result gets a
-/// zeroed shadow of that size), calls of `dealloc` free them like `free`. `indices` lists,
-/// for each argument of `dealloc`, where it comes from: `-1` is the allocated pointer, `k`
-/// argument `k` of the allocation call; the position of `-1` is the pointer `dealloc`
-/// frees.
+/// zeroed shadow of that size, made by `alloc` itself), calls of `dealloc` free them like
+/// `free`. `indices` lists, for each argument of `dealloc`, where it comes from: `-1` is
+/// the allocated pointer, `k` argument `k` of the allocation call (Enzyme's meaning); the
+/// position of `-1` is the pointer `dealloc` frees. A shadow is released by `dealloc` with
+/// the arguments its allocation was given.
 fn read_allocation_like(name: &str, items: &[Value]) -> Result<(), Diagnostic> {
     let shape = || {
         bad(
@@ -372,12 +373,55 @@ fn read_allocation_like(name: &str, items: &[Value]) -> Result<(), Diagnostic> {
             "list one entry per argument of the deallocator; -1 marks the pointer it frees",
         ));
     }
+    // Every other deallocator argument is one of the allocation call's, of the same type
+    // (a shadow is released with the arguments its own allocation was given), and at most
+    // two of them: the runtime's shadow table keeps two words per shadow
+    // (`runtime/ir/shadows.ll`).
+    let extra: Vec<(usize, i64)> = indices
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| **k != -1)
+        .map(|(j, k)| (j, *k))
+        .collect();
+    if extra.len() + 1 != indices.len() {
+        return Err(bad(
+            name,
+            format!("has the deallocator argument list \"{list}\" with -1 more than once"),
+            "-1 marks the one pointer the deallocator frees",
+        ));
+    }
+    for &(j, k) in &extra {
+        let param = dealloc.params()[j].ty();
+        let same = (0..nparams).contains(&k) && alloc.params()[k as usize].ty() == param;
+        if !same || !(param.is_integer() || param.is_pointer()) {
+            return Err(bad(
+                name,
+                format!(
+                    "passes argument {k} of `{}` ({nparams} parameter(s)) as argument {j} of `{}` (\"{list}\"), but there is no such argument of the same integer or pointer type",
+                    alloc.name(),
+                    dealloc.name(),
+                ),
+                "each entry other than -1 is the index (from 0) of an allocator argument of the same integer or pointer type as that deallocator argument",
+            ));
+        }
+    }
+    if extra.len() > 2 {
+        return Err(bad(
+            name,
+            format!(
+                "gives `{}` {} arguments besides the pointer (\"{list}\"); Ferrozyme releases shadows with at most two",
+                dealloc.name(),
+                extra.len()
+            ),
+            "wrap the deallocator in a function taking the pointer and at most two of the allocation's arguments, and register that one",
+        ));
+    }
     alloc.add_string_fn_attr(ALLOCATOR_ATTR, &size.to_string());
     dealloc.add_string_fn_attr(DEALLOCATOR_ATTR, &ptr_index.to_string());
-    if indices.len() == 1 {
-        // The shadows can be the allocator's own blocks: the deallocator needs nothing else.
-        alloc.add_string_fn_attr(ferrozyme_abi::ALLOCATOR_DEALLOC_ATTR, &dealloc.name());
-    }
+    // The shadows are the allocator's own blocks, released by the deallocator with the
+    // allocation's arguments the list names (`shadow_memory.rs`).
+    alloc.add_string_fn_attr(ferrozyme_abi::ALLOCATOR_DEALLOC_ATTR, &dealloc.name());
+    alloc.add_string_fn_attr(ferrozyme_abi::ALLOCATOR_DEALLOC_ARGS_ATTR, &list);
     for f in [alloc, dealloc] {
         f.remove_fn_attr("alwaysinline");
         f.add_fn_attr("noinline");

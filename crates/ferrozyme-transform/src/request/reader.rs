@@ -60,6 +60,9 @@ pub(super) struct Reader<'a> {
     pub(super) byref_args: Vec<ByRefArg>,
     /// The operands the call passes in memory (`byval(T)`), with their `T`.
     in_memory: HashMap<Value, Type>,
+    /// The hook call, before which a tangent the call passes in memory is loaded
+    /// (`two_part.rs`).
+    call: Value,
     /// The second half of a two-operand value (`two_part.rs`): the argument number and
     /// what it reads as.
     second_half: Option<(usize, CallArg)>,
@@ -74,6 +77,13 @@ struct Marked {
     primal: Value,
 }
 
+/// The operands hook call `call` passes in memory (`byval(T)`), with their `T`.
+pub(super) fn in_memory(call: Value) -> HashMap<Value, Type> {
+    (0..call.num_call_args())
+        .filter_map(|k| call.call_byval_type(k).map(|t| (call.operand(k), t)))
+        .collect()
+}
+
 impl<'a> Reader<'a> {
     pub(super) fn new(
         ops: Operands,
@@ -82,7 +92,7 @@ impl<'a> Reader<'a> {
         mode: Mode,
         opts: &'a CallOptions,
         byref: ByRef,
-        in_memory: HashMap<Value, Type>,
+        call: Value,
     ) -> Self {
         let mut ops = ops;
         let shadows = opts.interleave_at.map(|at| ops.split_off(at));
@@ -97,7 +107,8 @@ impl<'a> Reader<'a> {
             sticky: Marker::Dup,
             byref,
             byref_args: Vec::new(),
-            in_memory,
+            in_memory: in_memory(call),
+            call,
             second_half: None,
         }
     }

@@ -249,13 +249,9 @@ impl Gen<'_> {
             }
             let free_given = self.sup.rt(RtFn::ShadowFreeGiven);
             // Released as the primal is, by the free's family (`shadow_memory.rs`).
-            let align = crate::shadow_memory::align_arg(f).map(|k| c.call_args()[k]);
-            let dealloc =
-                crate::shadow_memory::deallocator(self.sup, f, align).unwrap_or_else(|_| {
-                    let callee = f.called_value().name();
-                    self.report(Some(f), Problem::DynamicShadowAlignment { callee });
-                    self.fx.ctx.ptr().zero()
-                });
+            let args = c.call_args();
+            let operands = self.release_operands(f, |_, k| args[k]);
+            let [dealloc, w0, w1] = self.table_release(f, &operands);
             self.each_lane(|g| {
                 if g.lanes[g.lane].shadow.contains_key(&ptr) || ptr.is_argument() {
                     let mut s = g.fetch_shadow(ptr);
@@ -264,7 +260,7 @@ impl Gen<'_> {
                         let valid = g.b.icmp(ferrozyme_llvm::IntPredicate::LLVMIntNE, s, p);
                         s = g.b.select(valid, s, s.ty().zero());
                     }
-                    g.b.call_fn(free_given, &[p, s, dealloc]);
+                    g.b.call_fn(free_given, &[p, s, dealloc, w0, w1]);
                 }
             });
         }

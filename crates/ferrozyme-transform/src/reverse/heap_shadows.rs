@@ -17,23 +17,30 @@ use ferrozyme_llvm::Value;
 
 use super::calls::holds_non_floats;
 use super::Gen;
-use crate::common::Problem;
 use crate::runtime::RtFn;
 use crate::shadow_memory;
 
 impl Gen<'_> {
+    /// The generated values of the arguments of `i` that the deallocator of its shadows
+    /// takes besides the pointer (`shadow_memory::release_operands`); `value(g, k)`: the
+    /// generated value of `i`'s argument `k`.
+    pub(super) fn release_operands(
+        &mut self,
+        i: Value,
+        value: impl Fn(&mut Self, usize) -> Value,
+    ) -> Vec<Value> {
+        shadow_memory::release_operands(self.sup, i)
+            .into_iter()
+            .map(|k| value(self, k))
+            .collect()
+    }
+
     /// The function the runtime's table releases shadows of the memory `i` allocates or
-    /// frees with (null: `free`); `align`: the value of `i`'s alignment argument
-    /// (`shadow_memory::align_arg`) in the forward sweep.
-    fn shadow_deallocator(&mut self, i: Value, align: Option<Value>) -> Value {
-        match shadow_memory::deallocator(self.sup, i, align) {
-            Ok(d) => d,
-            Err(shadow_memory::DynamicAlignment) => {
-                let callee = i.called_value().name();
-                self.report(Some(i), Problem::DynamicShadowAlignment { callee });
-                self.fx.ctx.ptr().zero()
-            }
-        }
+    /// frees with (null: `free`) and the two words it is given (`shadow_memory::words`),
+    /// from `operands` (`release_operands`).
+    pub(super) fn table_release(&mut self, i: Value, operands: &[Value]) -> [Value; 3] {
+        let [w0, w1] = shadow_memory::words(&self.b, operands);
+        [shadow_memory::deallocator(self.sup, i), w0, w1]
     }
 
     /// `malloc`/`calloc`/`realloc` of shadowed memory: a zeroed shadow per lane.
@@ -56,9 +63,11 @@ impl Gen<'_> {
         // A scratch buffer that never leaves the function: the replay frees its shadow
         // directly (`escape.rs`); any other is recorded for `runtime/ir/shadows.ll`.
         let record = (!super::escape::stays_local(i)).then(|| {
-            let align = shadow_memory::align_arg(i).map(|k| args[k]);
-            let dealloc = self.shadow_deallocator(i, align);
-            (self.sup.rt(RtFn::ShadowNew), dealloc)
+            let operands = self.release_operands(i, |_, k| args[k]);
+            (
+                self.sup.rt(RtFn::ShadowNew),
+                self.table_release(i, &operands),
+            )
         });
         // A `realloc` of records holding pointers: the shadow pointers already stored move
         // with the block (`rev_realloc` then moves the bytes back).
@@ -66,22 +75,23 @@ impl Gen<'_> {
             CallKind::Realloc if holds_non_floats(&self.fx.types, i) => {
                 let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
                 let old = i.call_args()[a.ptr.expect("realloc takes a pointer")];
+                let nold = shadow_memory::old_size(&self.b, a.old_size.map(|k| args[k]));
                 self.fx
                     .act
                     .is_shadowed(old)
-                    .then(|| (old, self.sup.rt(RtFn::ReallocFwdBytes)))
+                    .then(|| (old, self.sup.rt(RtFn::ReallocFwdBytes), nold))
             }
             _ => None,
         };
         self.each_lane(|g| {
             let s = shadow_memory::allocate(&g.b, g.sup, i, c, (n, m));
-            if let Some((old, copy)) = keep {
+            if let Some((old, copy, nold)) = keep {
                 let so = g.fwd_shadow(old);
                 let bytes = g.b.mul(n, m);
-                g.b.call_fn(copy, &[so, s, bytes]);
+                g.b.call_fn(copy, &[so, s, bytes, nold]);
             }
-            if let Some((record, dealloc)) = record {
-                g.b.call_fn(record, &[c, s, dealloc]);
+            if let Some((record, [dealloc, w0, w1])) = record {
+                g.b.call_fn(record, &[c, s, dealloc, w0, w1]);
             }
             g.lanes[g.lane].shadow.insert(i, s);
         });
@@ -98,10 +108,10 @@ impl Gen<'_> {
         let slot = i.call_args()[0];
         let primal = self.b.load(ptr, c.call_args()[0], "memalign.primal");
         let record = self.sup.rt(RtFn::ShadowNew);
-        let null = ptr.zero();
+        let (null, zero) = (ptr.zero(), i64t.const_int(0));
         self.each_lane(|g| {
             let s = shadow_memory::allocate_aligned(&g.b, g.sup, c.call_args()[1], n);
-            g.b.call_fn(record, &[primal, s, null]);
+            g.b.call_fn(record, &[primal, s, null, zero, zero]);
             let ss = g.fwd_shadow(slot);
             g.b.store(s, ss);
             g.lanes[g.lane].shadow.insert(i, s);
@@ -115,11 +125,11 @@ impl Gen<'_> {
     pub(super) fn fwd_free_shadowed(&mut self, i: Value, q: Value) {
         let p = self.fwd_operand(q);
         let later = self.sup.rt(RtFn::ShadowFreeLater);
-        let align = shadow_memory::align_arg(i).map(|k| self.fwd_operand(i.call_args()[k]));
-        let dealloc = self.shadow_deallocator(i, align);
+        let operands = self.release_operands(i, |g, k| g.fwd_operand(i.call_args()[k]));
+        let [dealloc, w0, w1] = self.table_release(i, &operands);
         self.each_lane(|g| {
             let s = g.fwd_shadow(q);
-            g.b.call_fn(later, &[p, s, dealloc]);
+            g.b.call_fn(later, &[p, s, dealloc, w0, w1]);
         });
         self.clone_into_fwd(i);
     }
@@ -131,7 +141,8 @@ impl Gen<'_> {
             let s = self.fetch_shadow(i);
             let done = self.sup.rt(RtFn::ShadowReplayed);
             let null = self.fx.ctx.ptr().zero();
-            self.b.call_fn(done, &[s, null]);
+            let zero = self.fx.ctx.i64().const_int(0);
+            self.b.call_fn(done, &[s, null, zero, zero]);
         }
     }
 
@@ -144,15 +155,13 @@ impl Gen<'_> {
             return;
         }
         let s = self.fetch_shadow(i);
-        let align = shadow_memory::align_arg(i).map(|k| self.fetch(i.call_args()[k]));
+        let operands = self.release_operands(i, |g, k| g.fetch(i.call_args()[k]));
         if super::escape::stays_local(i) {
-            shadow_memory::release(&self.b, self.sup, i, s, align);
+            shadow_memory::release(&self.b, self.sup, i, s, &operands);
         } else {
             let done = self.sup.rt(RtFn::ShadowReplayed);
-            // A dynamic alignment was reported by the forward sweep.
-            let dealloc = shadow_memory::deallocator(self.sup, i, align)
-                .unwrap_or_else(|_| self.fx.ctx.ptr().zero());
-            self.b.call_fn(done, &[s, dealloc]);
+            let [dealloc, w0, w1] = self.table_release(i, &operands);
+            self.b.call_fn(done, &[s, dealloc, w0, w1]);
         }
     }
 
@@ -169,6 +178,8 @@ impl Gen<'_> {
         let sold = self.fetch_shadow(args[a.ptr.expect("realloc takes a pointer")]);
         let n = self.fetch(args[a.size.expect("realloc takes a size")]);
         let n = self.b.int_cast(n, i64t);
+        let given = a.old_size.map(|k| self.fetch(args[k]));
+        let nold = shadow_memory::old_size(&self.b, given);
         // As floats of the one type the memory holds, or byte for byte when it holds
         // several or type analysis cannot tell (never as a guessed type: doubles added
         // over float pairs lose the floats to denormal flushing under -ffast-math,
@@ -186,7 +197,7 @@ impl Gen<'_> {
             Some(fp) => RtFn::ReallocAdj(fp),
             None => RtFn::ReallocAdjBytes,
         });
-        self.b.call_fn(f, &[sold, snew, n]);
+        self.b.call_fn(f, &[sold, snew, n, nold]);
         self.rev_free_shadow(i);
     }
 }

@@ -80,7 +80,7 @@ pub enum RtFn {
     MemcpyAdj(FpType),
     /// `void __fz_memmove_adj_T(...)`: as `MemcpyAdj` for overlapping buffers.
     MemmoveAdj(FpType),
-    /// `void __fz_realloc_adj_T(ptr old_shadow, ptr new_shadow, i64 new_bytes)`.
+    /// `void __fz_realloc_adj_T(ptr old_shadow, ptr new_shadow, i64 new_bytes, i64 old_bytes)` (old_bytes -1: unknown, `malloc_usable_size`).
     ReallocAdj(FpType),
     /// `void __fz_copy_adj_strided_T(ptr dst_shadow, ptr src_shadow, i64 bytes, i64
     /// period, i64 mask)`: as `MemmoveAdj` for records holding floats next to pointers or
@@ -89,24 +89,25 @@ pub enum RtFn {
     /// `void __fz_copy_fwd_strided_T(...)`, the same arguments: the forward sweep's copy
     /// of such records' shadows, all but the float slots.
     CopyFwdStrided(FpType),
-    /// `void __fz_realloc_adj_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes)`: for
+    /// `void __fz_realloc_adj_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes, i64 old_bytes)`: for
     /// memory holding several float types, or unknown contents (`ir/realloc_bytes.ll`).
     ReallocAdjBytes,
-    /// `void __fz_realloc_fwd_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes)`: the
+    /// `void __fz_realloc_fwd_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes, i64 old_bytes)`: the
     /// old shadow's kept bytes into the new one (memory holding pointers).
     ReallocFwdBytes,
-    /// `void __fz_shadow_new(ptr primal, ptr shadow, ptr dealloc)`: a heap allocation's
-    /// new shadow, released by `dealloc(shadow)` (null: `free`; `shadow_memory.rs`).
+    /// `void __fz_shadow_new(ptr primal, ptr shadow, ptr dealloc, i64 w0, i64 w1)`: a heap
+    /// allocation's new shadow, released by `dealloc(shadow, w0, w1)` (null: `free`;
+    /// `shadow_memory.rs`).
     ShadowNew,
-    /// `void __fz_shadow_replayed(ptr shadow, ptr dealloc)`: the reverse sweep is done
-    /// with it.
+    /// `void __fz_shadow_replayed(ptr shadow, ptr dealloc, i64 w0, i64 w1)`: the reverse
+    /// sweep is done with it.
     ShadowReplayed,
     /// `void __fz_shadow_primal_freed(ptr primal)`: the primal is about to be freed.
     ShadowPrimalFreed,
-    /// `void __fz_shadow_free_given(ptr primal, ptr shadow, ptr dealloc)`: as `ShadowPrimalFreed`,
+    /// `void __fz_shadow_free_given(ptr primal, ptr shadow, ptr dealloc, i64 w0, i64 w1)`: as `ShadowPrimalFreed`,
     /// freeing `shadow` at once when the table does not record it (given memory).
     ShadowFreeGiven,
-    /// `void __fz_shadow_free_later(ptr primal, ptr shadow, ptr dealloc)`: a forward sweep frees the
+    /// `void __fz_shadow_free_later(ptr primal, ptr shadow, ptr dealloc, i64 w0, i64 w1)`: a forward sweep frees the
     /// primal; a shadow the table does not record is freed when the derivative settles.
     ShadowFreeLater,
     /// `void __fz_shadow_settle()`: after a top-level reverse-mode derivative.

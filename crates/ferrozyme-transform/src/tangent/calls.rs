@@ -288,19 +288,14 @@ impl TangentGen<'_> {
             .collect()
     }
 
-    /// `realloc`: the shadows are reallocated alike.
+    /// `realloc`: the shadows are reallocated alike, by the same function
+    /// (`shadow_memory::reallocate`).
     fn tangent_realloc(&mut self, i: Value, args: &[Value]) -> Vec<Value> {
-        let i64t = self.fx.ctx.i64();
-        let ptr = self.fx.ctx.ptr();
         let c = self.copy(i);
-        let realloc = self.sup.libc("realloc", ptr, &[ptr, i64t]);
         let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
         let old = self.tangent(args[a.ptr.expect("realloc takes a pointer")]);
-        let n = self
-            .b
-            .int_cast(c.call_args()[a.size.expect("realloc takes a size")], i64t);
         old.into_iter()
-            .map(|o| self.b.call_fn(realloc, &[o, n]))
+            .map(|o| crate::shadow_memory::reallocate(&self.b, i, c, o))
             .collect()
     }
 
@@ -309,11 +304,15 @@ impl TangentGen<'_> {
         let c = self.copy(i);
         let p = ferrozyme_analysis::calls::freed_pointer(i);
         if self.fx.act.is_shadowed(p) {
-            let align = crate::shadow_memory::align_arg(i).map(|k| c.call_args()[k]);
+            let args = c.call_args();
+            let operands: Vec<Value> = crate::shadow_memory::release_operands(self.sup, i)
+                .into_iter()
+                .map(|k| args[k])
+                .collect();
             for s in self.tangent(p) {
                 // Run-time activity: not when the shadow is the primal (`free(NULL)`).
                 let s = self.runtime_guarded(p, s, s.ty().zero());
-                crate::shadow_memory::release(&self.b, self.sup, i, s, align);
+                crate::shadow_memory::release(&self.b, self.sup, i, s, &operands);
             }
         }
         None

@@ -16,15 +16,17 @@
 //! 2. The reader ([`Reader::pair_argument`]) reads such a value as two consecutive
 //!    parameters of the function with one marker: the value's halves are their primals
 //!    and each tangent (one per lane with `enzyme_width`) must be a value of the same
-//!    kind, whose halves are their tangents. `enzyme_const`, `enzyme_out` and the default
-//!    activity apply to both halves, so reverse mode returns both parts' adjoints.
+//!    kind, whose halves are their tangents (one the ABI passes in memory, once the eight
+//!    SSE registers of a call run out, is loaded before the call). `enzyme_const`,
+//!    `enzyme_out` and the default activity apply to both halves, so reverse mode returns
+//!    both parts' adjoints.
 //!
 //! Without the plugin (`clang -fpass-plugin=`, `opt`) hook names carry no digits and the
 //! operands are read one at a time, as Enzyme reads them.
 
 use ferrozyme_analysis::activity::ArgActivity;
 use ferrozyme_analysis::hash::HashMap;
-use ferrozyme_llvm::{Diagnostic, Type, Value};
+use ferrozyme_llvm::{Builder, Diagnostic, Type, Value};
 
 use super::super::{marker_of, CallArg, ErrFn, Mode, Shadow};
 use super::{types_compatible, Marked, Reader};
@@ -217,6 +219,24 @@ impl Reader<'_> {
                         lo_lanes.push(s0);
                         hi_lanes.push(s1);
                     }
+                    // A tangent the ABI passes in memory (`byval({ double, double })`, the
+                    // SSE registers ran out): its halves are loaded before the call.
+                    Some(s0) if !paired && marker_of(s0).is_none() => {
+                        let halves = self.in_memory.get(&s0).and_then(|&t| {
+                            let b = Builder::new(self.func.ty().context());
+                            b.position_before(self.call);
+                            crate::marshal::load_two_leaves(&b, t, s0)
+                        });
+                        match halves {
+                            Some([s0, s1])
+                                if types_compatible(s0, pty) && types_compatible(s1, pty1) =>
+                            {
+                                lo_lanes.push(s0);
+                                hi_lanes.push(s1);
+                            }
+                            _ => return Err(self.tangent_error(k, lane, width)),
+                        }
+                    }
                     _ => return Err(self.tangent_error(k, lane, width)),
                 }
             }
@@ -241,7 +261,7 @@ impl Reader<'_> {
     fn tangent_error(&self, k: usize, lane: u32, width: u32) -> Diagnostic {
         (self.err)(
             format!(
-                "argument {} of `{}` is {WHAT}; its tangent{} must be a value of the same type{}",
+                "argument {} of `{}` is {WHAT}; its tangent{} must be a value of the same type",
                 k + 1,
                 self.fname,
                 if width > 1 {
@@ -249,7 +269,6 @@ impl Reader<'_> {
                 } else {
                     String::new()
                 },
-                " (a tangent passed in memory, past the eighth floating-point register, is not supported)"
             ),
             "write __enzyme_fwddiff((void*)f, z, dz) with dz of z's type (one per lane with enzyme_width), or pass pointers: enzyme_dup, &z, &dz",
         )

@@ -13,15 +13,17 @@
 ;
 ; The table is per thread, reached through its own POSIX thread-specific key (see
 ; thread.ll for why not `thread_local`): { ptr entries, i64 len, i64 cap }, each entry
-; { ptr primal, ptr shadow, i64 flags, ptr dealloc } (32 bytes) with flags 1 = replayed, 2 = primal
+; { ptr primal, ptr shadow, i64 flags, ptr dealloc, i64 w0, i64 w1 } (48 bytes) with flags 1 = replayed, 2 = primal
 ; freed, 4 = done, 8 = adopted (a shadow the gradient did not allocate, whose primal it
 ; freed in a forward sweep: freed when the derivative settles). Lookups go from the newest entry down: allocations are replayed in
 ; the reverse order of their creation, so the entry sought is almost always the last, and
 ; finished entries at the end are dropped. `__fz_shadow_settle`, called after each
 ; top-level reverse-mode derivative, drops the entries whose primal outlived it (the user's
-; now). `dealloc` releases the shadow: the primal's family's deallocator taking the pointer
-; alone (`operator delete`, `delete[]`, a thunk passing an aligned `new`'s alignment), or
-; null for `free` (ferrozyme-abi's allocator table). An entry never found (recorded by another thread or another module) leaks its
+; now). `dealloc(shadow, w0, w1)` releases the shadow: a thunk calling the primal's
+; family's deallocator with the words it needs besides the pointer (`operator delete`,
+; `delete[]` with an aligned `new`'s alignment, `__rust_dealloc` with the size and
+; alignment, an `__enzyme_allocation_like` deallocator with the allocation's arguments),
+; or null for `free` (ferrozyme-abi's allocator table, `shadow_memory.rs`). An entry never found (recorded by another thread or another module) leaks its
 ; shadow rather than risking a double free.
 
 declare i32 @pthread_once(ptr, ptr)
@@ -67,8 +69,8 @@ entry:
   ret ptr %p
 }
 
-; Releases the shadow %s with %d, or with `free` when %d is null.
-define void @__fz_shadow_dealloc(ptr %s, ptr %d) {
+; Releases the shadow %s with %d(%s, %w0, %w1), or with `free` when %d is null.
+define void @__fz_shadow_dealloc(ptr %s, ptr %d, i64 %w0, i64 %w1) {
 entry:
   %c = icmp eq ptr %d, null
   br i1 %c, label %libc, label %own
@@ -76,12 +78,13 @@ libc:
   call void @free(ptr %s)
   ret void
 own:
-  call void %d(ptr %s)
+  call void %d(ptr %s, i64 %w0, i64 %w1)
   ret void
 }
 
-; Records a new shadow `%s` of the primal allocation `%p`, released by %d (null: free).
-define void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc) {
+; Records a new shadow `%s` of the primal allocation `%p`, released by
+; %dealloc(%s, %w0, %w1) (null: free).
+define void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
 entry:
   %none = icmp eq ptr %s, null
   br i1 %none, label %done, label %get
@@ -109,7 +112,7 @@ grow:
   %empty = icmp eq i64 %cap, 0
   %dbl = shl i64 %cap, 1
   %nc = select i1 %empty, i64 16, i64 %dbl
-  %bytes = mul i64 %nc, 32
+  %bytes = mul i64 %nc, 48
   %old = load ptr, ptr %t
   %nd = call ptr @realloc(ptr %old, i64 %bytes)
   %oom1 = icmp eq ptr %nd, null
@@ -120,7 +123,7 @@ grown:
   br label %put
 put:
   %d = load ptr, ptr %t
-  %off = mul i64 %len, 32
+  %off = mul i64 %len, 48
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   store ptr %p, ptr %e
   %es = getelementptr inbounds i8, ptr %e, i64 8
@@ -129,6 +132,10 @@ put:
   store i64 0, ptr %ef
   %ed = getelementptr inbounds i8, ptr %e, i64 24
   store ptr %dealloc, ptr %ed
+  %ew0 = getelementptr inbounds i8, ptr %e, i64 32
+  store i64 %w0, ptr %ew0
+  %ew1 = getelementptr inbounds i8, ptr %e, i64 40
+  store i64 %w1, ptr %ew1
   %len1 = add i64 %len, 1
   store i64 %len1, ptr %lp
   br label %done
@@ -153,7 +160,7 @@ loop:
   br i1 %more, label %body, label %none
 body:
   %j = sub i64 %i, 1
-  %off = mul i64 %j, 32
+  %off = mul i64 %j, 48
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %fp = getelementptr inbounds i8, ptr %e, i64 16
   %f = load i64, ptr %fp
@@ -178,7 +185,7 @@ none:
 define void @__fz_shadows_mark(ptr %t, i64 %i, i64 %bit) {
 entry:
   %d = load ptr, ptr %t
-  %off = mul i64 %i, 32
+  %off = mul i64 %i, 48
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %fp = getelementptr inbounds i8, ptr %e, i64 16
   %f = load i64, ptr %fp
@@ -194,7 +201,11 @@ release:
   %s = load ptr, ptr %sp
   %dp = getelementptr inbounds i8, ptr %e, i64 24
   %dl = load ptr, ptr %dp
-  call void @__fz_shadow_dealloc(ptr %s, ptr %dl)
+  %w0p = getelementptr inbounds i8, ptr %e, i64 32
+  %w0 = load i64, ptr %w0p
+  %w1p = getelementptr inbounds i8, ptr %e, i64 40
+  %w1 = load i64, ptr %w1p
+  call void @__fz_shadow_dealloc(ptr %s, ptr %dl, i64 %w0, i64 %w1)
   store i64 4, ptr %fp
   %lp = getelementptr inbounds i8, ptr %t, i64 8
   %len = load i64, ptr %lp
@@ -205,7 +216,7 @@ trim:
   br i1 %any, label %last, label %out
 last:
   %n1 = sub i64 %n, 1
-  %loff = mul i64 %n1, 32
+  %loff = mul i64 %n1, 48
   %lf = add i64 %loff, 16
   %lfp = getelementptr inbounds i8, ptr %d, i64 %lf
   %lflags = load i64, ptr %lfp
@@ -219,7 +230,7 @@ out:
 }
 
 ; The reverse sweep has replayed the allocation whose shadow is %s.
-define void @__fz_shadow_replayed(ptr %s, ptr %dealloc) {
+define void @__fz_shadow_replayed(ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
 entry:
   %t = call ptr @__fz_shadows_peek()
   %none = icmp eq ptr %t, null
@@ -260,7 +271,7 @@ peek:
   %k1 = sub i64 %k, 1
   ; Marking may have dropped entries from the end; %k1 is below them.
   %d = load ptr, ptr %t
-  %off = mul i64 %k1, 32
+  %off = mul i64 %k1, 48
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %q = load ptr, ptr %e
   %fp = getelementptr inbounds i8, ptr %e, i64 16
@@ -288,12 +299,12 @@ entry:
 ; The primal %p, memory the function was given, is about to be freed, and %s is its
 ; shadow: a shadow this table records goes when its replay has happened too; one it does
 ; not (the caller's) is freed now, as Enzyme frees the shadow of freed duplicated memory.
-define void @__fz_shadow_free_given(ptr %p, ptr %s, ptr %dealloc) {
+define void @__fz_shadow_free_given(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
 entry:
   %h = call i1 @__fz_shadows_primal_gone(ptr %p)
   br i1 %h, label %done, label %own
 own:
-  call void @__fz_shadow_dealloc(ptr %s, ptr %dealloc)
+  call void @__fz_shadow_dealloc(ptr %s, ptr %dealloc, i64 %w0, i64 %w1)
   br label %done
 done:
   ret void
@@ -304,7 +315,7 @@ done:
 ; adopted: freed when the derivative settles, as Enzyme frees the shadow of freed
 ; duplicated memory. Each vector-mode lane calls this with its own shadow. Not when the
 ; shadow is the primal itself (run-time activity: constant memory).
-define void @__fz_shadow_free_later(ptr %p, ptr %s, ptr %dealloc) {
+define void @__fz_shadow_free_later(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
 entry:
   %same = icmp eq ptr %s, %p
   %null = icmp eq ptr %s, null
@@ -329,13 +340,13 @@ again:
   %known = icmp sge i64 %j, 0
   br i1 %known, label %done, label %adopt
 adopt:
-  call void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc)
+  call void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1)
   %t = call ptr @__fz_shadows_peek()
   %lp2 = getelementptr inbounds i8, ptr %t, i64 8
   %n = load i64, ptr %lp2
   %last = sub i64 %n, 1
   %d = load ptr, ptr %t
-  %off = mul i64 %last, 32
+  %off = mul i64 %last, 48
   %fo = add i64 %off, 16
   %fp = getelementptr inbounds i8, ptr %d, i64 %fo
   store i64 10, ptr %fp
@@ -363,7 +374,7 @@ loop:
   %more = icmp slt i64 %i, %len
   br i1 %more, label %body, label %end
 body:
-  %off = mul i64 %i, 32
+  %off = mul i64 %i, 48
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %fp = getelementptr inbounds i8, ptr %e, i64 16
   %f = load i64, ptr %fp
@@ -378,14 +389,18 @@ release:
   %sa = load ptr, ptr %sp
   %dp = getelementptr inbounds i8, ptr %e, i64 24
   %da = load ptr, ptr %dp
-  call void @__fz_shadow_dealloc(ptr %sa, ptr %da)
+  %wa0p = getelementptr inbounds i8, ptr %e, i64 32
+  %wa0 = load i64, ptr %wa0p
+  %wa1p = getelementptr inbounds i8, ptr %e, i64 40
+  %wa1 = load i64, ptr %wa1p
+  call void @__fz_shadow_dealloc(ptr %sa, ptr %da, i64 %wa0, i64 %wa1)
   br label %skipit
 judge:
   br i1 %drop, label %skipit, label %keep
 keep:
-  %woff = mul i64 %w, 32
+  %woff = mul i64 %w, 48
   %we = getelementptr inbounds i8, ptr %d, i64 %woff
-  call void @llvm.memmove.p0.p0.i64(ptr %we, ptr %e, i64 32, i1 false)
+  call void @llvm.memmove.p0.p0.i64(ptr %we, ptr %e, i64 48, i1 false)
   %wk = add i64 %w, 1
   br label %step
 skipit:
@@ -405,14 +420,14 @@ declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
 
 ; What a derivative that is itself being differentiated calls instead (higher-order
 ; derivatives: `clone::preprocess`): no table, and a replayed shadow is freed at once.
-define void @__fz_shadow_new_plain(ptr %p, ptr %s, ptr %dealloc) {
+define void @__fz_shadow_new_plain(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
 entry:
   ret void
 }
 
-define void @__fz_shadow_replayed_plain(ptr %s, ptr %dealloc) {
+define void @__fz_shadow_replayed_plain(ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
 entry:
-  call void @__fz_shadow_dealloc(ptr %s, ptr %dealloc)
+  call void @__fz_shadow_dealloc(ptr %s, ptr %dealloc, i64 %w0, i64 %w1)
   ret void
 }
 
@@ -421,13 +436,13 @@ entry:
   ret void
 }
 
-define void @__fz_shadow_free_given_plain(ptr %p, ptr %s, ptr %dealloc) {
+define void @__fz_shadow_free_given_plain(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
 entry:
-  call void @__fz_shadow_dealloc(ptr %s, ptr %dealloc)
+  call void @__fz_shadow_dealloc(ptr %s, ptr %dealloc, i64 %w0, i64 %w1)
   ret void
 }
 
-define void @__fz_shadow_free_later_plain(ptr %p, ptr %s, ptr %dealloc) {
+define void @__fz_shadow_free_later_plain(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
 entry:
   ret void
 }

@@ -57,12 +57,20 @@ exit:
 ; Reverse of `new = realloc(old, n)`: the first min(old size, n) bytes of the new block
 ; came from the old one, so their adjoints flow back (the caller then releases the new
 ; shadow: `runtime/ir/shadows.ll`).
-define void @__fz_realloc_adj_{T}(ptr %sold, ptr %snew, i64 %nnew) {
+define void @__fz_realloc_adj_{T}(ptr %sold, ptr %snew, i64 %nnew, i64 %nold) {
 entry:
   %null = icmp eq ptr %sold, null
   br i1 %null, label %exit, label %body
 body:
-  %us = call i64 @malloc_usable_size(ptr %sold)
+  ; %nold: the old block's size, -1 when the call does not say (the C library's
+  ; `realloc`: its usable size; `__rust_realloc` passes it).
+  %unknown = icmp eq i64 %nold, -1
+  br i1 %unknown, label %usable, label %sized
+usable:
+  %uu = call i64 @malloc_usable_size(ptr %sold)
+  br label %sized
+sized:
+  %us = phi i64 [ %uu, %usable ], [ %nold, %body ]
   %lt = icmp ult i64 %us, %nnew
   %m = select i1 %lt, i64 %us, i64 %nnew
   call void @__fz_memcpy_adj_{T}(ptr %snew, ptr %sold, i64 %m)
