@@ -36,8 +36,8 @@ pub(super) fn is_store_back(i: Value) -> bool {
     }
 }
 
-/// rustmap: is `i` (a load or a store) part of `store (load p) ± k, p`, an integer vector
-/// of counters updated in place (`growth_left -= 1; items += 1` of a
+/// rustmap: is `i` (a load or a store) part of `store (load p) ± k, p`, an integer counter
+/// (or a vector of them) updated in place (`growth_left -= 1; items += 1` of a
 /// `HashMap`'s header, one `sub <2 x i64>`), with nothing between that may write `p`?
 /// `k` is a constant or an integer the caller's `int_like` accepts. Like a store back,
 /// it moves no float's bits: whatever type analysis merged into those bytes, the program
@@ -62,11 +62,7 @@ pub(super) fn is_counter_update(i: Value, int_like: impl Fn(Value) -> bool) -> b
     let [a] = users.as_slice() else {
         return false;
     };
-    // Integer vectors only: a scalar `i64` counter over memory merged with a `double` may
-    // be a union's float (errors/int_access_through_union_gep.ll stays refused).
-    if load.ty().kind() != ferrozyme_llvm::TypeKind::Vector
-        || !matches!(a.opcode(), Some(Opcode::LLVMAdd | Opcode::LLVMSub))
-    {
+    if !matches!(a.opcode(), Some(Opcode::LLVMAdd | Opcode::LLVMSub)) {
         return false;
     }
     let k = if a.operand(0) == load {
@@ -80,7 +76,12 @@ pub(super) fn is_counter_update(i: Value, int_like: impl Fn(Value) -> bool) -> b
     };
     store.opcode() == Some(Opcode::LLVMStore)
         && store.operand(0) == *a
-        && (k.is_constant() || int_like(k))
+        // A scalar counter steps by a constant (`items += 1`); a scalar stepped by a
+        // variable over memory merged with a `double` may be a union's float
+        // (errors/int_access_through_union_gep.ll stays refused). Vectors of counters
+        // (`growth_left -= empty; items += 1` as one `sub <2 x i64>`) take integers.
+        && (k.is_constant()
+            || (load.ty().kind() == ferrozyme_llvm::TypeKind::Vector && int_like(k)))
         && pair_rewrites(load, *store)
 }
 
