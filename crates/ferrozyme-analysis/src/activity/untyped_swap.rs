@@ -216,8 +216,9 @@ mod tests {
             let t = untyped_swap(b).expect("the same swap from its other load");
             assert_eq!(t.loads, [b, a]);
             assert_eq!(untyped_swap(s.stores[0]).map(|x| x.loads), Some([a, b]));
-            assert_eq!(s.last_store(), s.stores[1]);
-            assert_eq!(t.last_store(), s.stores[1]);
+            // `store %a, %q` comes last in the block: it stores `a`'s value.
+            assert_eq!(s.last_store(), s.stores[0]);
+            assert_eq!(t.last_store(), s.stores[0]);
         });
     }
 
