@@ -166,6 +166,43 @@ fn callees(f: Value) -> Vec<Value> {
         .collect()
 }
 
+/// Functions whose address `f` reads from a constant global: the methods of a vtable
+/// (`Once::call`'s `&mut dyn FnMut` closure behind `HashMap::new`'s random keys,
+/// rustmap). A local one whose body were dropped would become an external declaration
+/// of a symbol the standard library does not export, and the link would fail once
+/// optimization turns the vtable call into a direct one.
+fn referenced_through_constants(f: Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<Value> = f
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .flat_map(|i| i.operands())
+        .filter(|o| o.is_global_variable() && o.is_global_constant())
+        .filter_map(|g| g.initializer())
+        .collect();
+    while let Some(c) = stack.pop() {
+        if !seen.insert(c) || seen.len() > 4096 {
+            continue;
+        }
+        if c.is_function() {
+            out.push(c);
+            continue;
+        }
+        if c.is_global_variable() {
+            if let Some(init) = c.initializer().filter(|_| c.is_global_constant()) {
+                stack.push(init);
+            }
+            continue;
+        }
+        if c.is_constant() {
+            stack.extend(c.operands());
+        }
+    }
+    out
+}
+
 /// Drops every function body of `sm` except the `needed` functions and what they call;
 /// the needed ones (and other exported bodies kept) become `available_externally`,
 /// exported global variables too. Returns how many needed functions were found.
@@ -184,6 +221,7 @@ fn keep_only(sm: Module, needed: &[String]) -> usize {
             continue;
         }
         stack.extend(callees(f));
+        stack.extend(referenced_through_constants(f));
     }
     for f in sm.functions() {
         if f.is_declaration() {

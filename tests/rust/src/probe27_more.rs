@@ -4,7 +4,8 @@
 //! `flat_map`/`take_while`/`skip_while`/`min_by`/`reduce` over `Vec<Vec<f64>>`, forward
 //! mode through a `&self` method into an array. Refused with a clear error (feature
 //! `probe27-refused`, checked by `crates/cargo-ferrozyme/tests/rust_crate.rs`):
-//! `sort_by(f64::total_cmp)` and a `BTreeMap` built inside the differentiated function.
+//! `sort_by(f64::total_cmp)` and a `BTreeMap` built inside the differentiated function
+//! (a `HashMap` built inside, `hash_accumulate`, is differentiated since rustmap).
 
 use ferrozyme::{autodiff_forward, autodiff_reverse};
 
@@ -59,9 +60,8 @@ pub fn sparse_dot(x: &[f64], idx: &[usize]) -> f64 {
 }
 
 /// front39: `Σ_k sin(Σ_{idx_i = k} x_i²)`, the inner sums accumulated in a `HashMap` built
-/// inside. Refused: growing the table moves its entries as untyped bytes
-/// (cannot-deduce-type in `RawTable::reserve_rehash`), reported at this function's line.
-#[cfg(feature = "probe27-refused")]
+/// inside. Refused until rustmap (growing the table moves its entries as untyped bytes:
+/// cannot-deduce-type in `RawTable::reserve_rehash`); tested in `tests/rustmap_maps.rs`.
 #[autodiff_reverse(d_hash_accumulate, Duplicated, Const, Active)]
 pub fn hash_accumulate(x: &[f64], idx: &[usize]) -> f64 {
     let mut m: std::collections::HashMap<usize, f64> = std::collections::HashMap::new();

@@ -1,6 +1,7 @@
 //! probe27: `sort_by(f64::total_cmp)` (`probe27_more::top_k`) and a `BTreeMap` built
-//! inside a differentiated function (`probe27_more::sparse_dot`; front39: a `HashMap`,
-//! `probe27_more::hash_accumulate`), feature
+//! inside a differentiated function (`probe27_more::sparse_dot`; front39's `HashMap`,
+//! `probe27_more::hash_accumulate`, is differentiated since rustmap:
+//! `tests/rustmap_maps.rs`), feature
 //! `probe27-refused`: right (these tests pass, against formulas) or refused at the link
 //! with Rust advice (`partial_cmp`; build the map outside), never a wrong number. Built only
 //! with the feature (crates/cargo-ferrozyme/tests/rust_crate.rs): a test binary of its own.
@@ -27,28 +28,6 @@ fn btreemap_inside() {
         "dx",
         &dx,
         &[x[1] + x[4], x[0], 2.0 * x[3], 2.0 * x[2], x[0]],
-        EXACT,
-    );
-}
-
-#[test]
-fn hashmap_inside() {
-    let x = [0.5, -1.0, 2.0, 0.25, 1.5];
-    let idx = [0, 1, 0, 3, 1];
-    let mut dx = vec![0.0; 5];
-    let y = d_hash_accumulate(&x, &mut dx, &idx, 1.0);
-    let (s0, s1, s3) = (x[0] * x[0] + x[2] * x[2], x[1] * x[1] + x[4] * x[4], x[3] * x[3]);
-    close("y", y, s0.sin() + s1.sin() + s3.sin(), EXACT);
-    all_close(
-        "dx",
-        &dx,
-        &[
-            2.0 * x[0] * s0.cos(),
-            2.0 * x[1] * s1.cos(),
-            2.0 * x[2] * s0.cos(),
-            2.0 * x[3] * s3.cos(),
-            2.0 * x[4] * s1.cos(),
-        ],
         EXACT,
     );
 }

@@ -35,6 +35,7 @@ mod kept_pointers;
 mod local_stores;
 mod returned_shadow;
 mod rounding;
+mod untyped_swap;
 mod useful;
 
 pub(crate) use globals::returned_values;
@@ -59,6 +60,7 @@ pub use int_bits::{
     pointer_as_integer,
 };
 pub use kept_pointers::{is_param_memory, stores_param, stores_param_or_pointer_in_it, HandedIn};
+pub use untyped_swap::{shadowed_swap, swaps_untyped_bits, untyped_swap, UntypedSwap};
 
 /// How an argument of the function being differentiated takes part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -579,6 +581,11 @@ impl Activity {
             return;
         }
         if moves_pointer_bits(i, ta) && self.is_shadowed(i.operand(0)) {
+            self.shadowed.insert(i);
+        }
+        // rustmap: a swap of untyped bytes (a `HashMap` rehashed in place) moves its
+        // shadow bytes the same way, whatever they are (`untyped_swap.rs`).
+        if swaps_untyped_bits(i, ta, |p| self.is_shadowed(p)) {
             self.shadowed.insert(i);
         }
         use Opcode::*;

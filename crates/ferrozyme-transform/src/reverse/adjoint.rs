@@ -481,6 +481,11 @@ impl Gen<'_> {
     /// store overwrote what was there).
     fn rev_store(&mut self, i: Value) {
         let (v, addr) = (i.operand(0), i.operand(1));
+        if self.rev_untyped_swap(i) || super::store_back::restores_loaded_bytes(i) {
+            // A swap's bytes moved to the other address; bytes written back where they
+            // were read (no other write reaches them) keep their adjoint.
+            return;
+        }
         if !self.fx.act.is_shadowed(addr)
             || !(carries_fp(v.ty()) || self.stores_float_bits(v, addr))
         {
@@ -505,6 +510,13 @@ impl Gen<'_> {
     /// be cleared)?
     fn stores_float_bits(&self, v: Value, addr: Value) -> bool {
         use ferrozyme_analysis::types::BaseType;
+        if crate::common::shadows::pointer_as_integer(v).is_some() && !self.fx.act.is_active(v) {
+            // rustmap: `store i64 (ptrtoint p)` writes a pointer (the forward sweep stored
+            // its shadow pointer in the shadow memory: `hashbrown`'s `resize` putting the
+            // new table in the map's header), not a float, whatever else type analysis
+            // merged into those bytes; clearing them would lose that shadow pointer.
+            return false;
+        }
         ferrozyme_analysis::activity::is_int_carrier_type(v.ty())
             && (self.fx.act.is_active(v)
                 || self.fx.types.int_carries_fp(v).is_some()

@@ -163,12 +163,31 @@ impl Checker<'_> {
             // it moves no float bits, whatever else the memory's merged facts hold.
             return;
         }
-        if super::store_back::is_store_back(i) {
+        if ferrozyme_analysis::activity::shadowed_swap(&self.fx.act, i).is_some() {
+            // A swap of untyped bytes whose shadows are swapped with them
+            // (`reverse/untyped_moves.rs`): right whatever the bytes are.
+            return;
+        }
+        if super::store_back::is_store_back(i)
+            || (op == Opcode::LLVMStore && super::store_back::restores_loaded_bytes(i))
+        {
             // `store (load p), p`: the bytes keep what they held (a struct's padding
             // copied out and back), whatever type they are.
             return;
         }
         let pieces = access_pieces(self.fx, val, addr);
+        if pieces.iter().all(|(_, m)| !m.is_float())
+            && super::store_back::is_counter_update(i, |k| {
+                k.opcode() != Some(Opcode::LLVMLoad)
+                    && int_origin(self.fx.p, self.fx.req.func, k, 0)
+            })
+        {
+            // rustmap: an integer counter updated in place where type analysis merged
+            // conflicting facts (a `HashMap`'s `growth_left`/`items`, one `sub <2 x i64>`):
+            // computed on and written back, no float's bits move. Memory known to hold a
+            // float stays refused (errors/int_access_through_union_gep.ll).
+            return;
+        }
         let tape_int = self.fx.ctx.md_kind(ferrozyme_analysis::types::TAPE_INT_MD);
         if i.metadata(tape_int).is_some() && pieces.iter().all(|(v, _)| v.is_not_float()) {
             // A derivative's own tape access of integer data (a counter, a path tag),
@@ -194,9 +213,19 @@ impl Checker<'_> {
         // `stores_float_bits`); a load whose value is only computed on (`computed_on`)
         // moves nothing. A copy through integers (`long t = la[i]; la[i] = la[j]` over
         // doubles) stays refused: its Integer type may be the `!tbaa` of the punning.
+        // rustmap: an integer read from memory without a shadow (a `BTreeMap` key copied
+        // from a `Const` slice into the map's node) has no derivative whatever its bits
+        // are; the store clears the destination's adjoint.
+        let unshadowed_load = |v: Value| {
+            v.opcode() == Some(Opcode::LLVMLoad) && !self.fx.act.is_shadowed(v.operand(0))
+        };
         let plain_int = || match op {
-            Opcode::LLVMStore => int_origin(self.fx.p, self.fx.req.func, val, 0),
-            _ => computed_on(val),
+            Opcode::LLVMStore => {
+                int_origin(self.fx.p, self.fx.req.func, val, 0) || unshadowed_load(val)
+            }
+            // A store writing the loaded bytes back where they were moves nothing either
+            // (`store_back::restores_loaded_bytes`).
+            _ => computed_on_or_restored(val),
         };
         // rust30: a load whose value nothing types (memory Unknown: a `BTreeMap`'s node keys
         // read through a pointer merged with a byte-buffer `alloca`, which always has a
@@ -591,6 +620,16 @@ fn never_returns(call: Value) -> bool {
 /// (`f64::total_cmp` in `max_by`: the bits of the running maximum are carried by a loop
 /// `phi` and chosen by a `select`, and only ever compared).
 fn computed_on(v: Value) -> bool {
+    computed_on_with(v, |_| false)
+}
+
+/// `computed_on`, where a store that writes the value back to the bytes it was loaded
+/// from (`store_back::restores_loaded_bytes`) counts as no move.
+fn computed_on_or_restored(v: Value) -> bool {
+    computed_on_with(v, super::store_back::restores_loaded_bytes)
+}
+
+fn computed_on_with(v: Value, harmless_store: impl Fn(Value) -> bool) -> bool {
     let moves = |o: Option<Opcode>| {
         matches!(
             o,
@@ -630,6 +669,9 @@ fn computed_on(v: Value) -> bool {
                 // passed to `panic_bounds_check(index, len)` beside its uses as a loop
                 // bound): the run ends on that path, no derivative is produced there
                 // (`calls::classify` makes such calls inactive for the same reason).
+                continue;
+            }
+            if op == Some(Opcode::LLVMStore) && u.operand(0) == v && harmless_store(u) {
                 continue;
             }
             if matches!(

@@ -12,7 +12,12 @@ pub(super) enum CopyLayout {
     /// Only integers and pointers: no float adjoints to move.
     NoFloats,
     /// Nothing known, or the two sides disagree (a `double` copied into two `float`s).
-    Untyped { what: &'static str },
+    /// `conflicting`: facts were seen, and they disagree (memory holding floats and
+    /// integers at offsets only known at run time: a `HashMap`'s entries).
+    Untyped {
+        what: &'static str,
+        conflicting: bool,
+    },
     /// One floating type throughout.
     Uniform(FpType),
     /// Floats of several types at known offsets of a constant-size copy.
@@ -260,6 +265,7 @@ pub(super) fn copy_layout(
     if kinds.is_empty() {
         return CopyLayout::Untyped {
             what: "nothing is known about",
+            conflicting: false,
         };
     }
     if !conflict && fps.is_empty() {
@@ -273,6 +279,7 @@ pub(super) fn copy_layout(
     if conflict || (fps.len() > 1 && (n_const.is_none() || kinds.iter().any(|(o, _)| *o < 0))) {
         return CopyLayout::Untyped {
             what: "conflicting uses are seen for",
+            conflicting: conflict,
         };
     }
     if fps.len() == 1 {
@@ -300,6 +307,7 @@ pub(super) fn copy_layout(
                 }
                 (None, None) => CopyLayout::Untyped {
                     what: "no record layout repeats in",
+                    conflicting: false,
                 },
             },
         };

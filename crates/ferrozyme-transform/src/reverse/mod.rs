@@ -82,6 +82,7 @@ mod tape_home;
 mod tape_move;
 pub(crate) mod tape_nest;
 pub(crate) mod tape_region;
+mod untyped_moves;
 mod values;
 mod vector;
 mod write_once;

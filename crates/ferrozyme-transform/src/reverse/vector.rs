@@ -69,6 +69,16 @@ impl Gen<'_> {
         }
         let mut layout = copy_layout(&self.fx.types, i, dst, src, len);
         let mut fields = match layout {
+            // rustmap: "no floats" only from facts that hold at every offset (`[-1]`: the
+            // byte accesses of a `HashMap`'s control bytes, spread over the whole table,
+            // whose entries then look integer too): not a proof for bytes a run-time
+            // offset reaches. The adjoint bytes move back whatever they are.
+            CopyLayout::NoFloats
+                if super::untyped_moves::facts_only_everywhere(&self.fx.types, dst, src)
+                    && self.untyped_copy_back(i, dst, src, len) =>
+            {
+                return
+            }
             CopyLayout::NoFloats => return,
             // From memory without a shadow (a string literal copied by `strcpy` into a
             // struct that also holds doubles) the copied bytes have no derivative whatever
@@ -78,7 +88,12 @@ impl Gen<'_> {
             // a struct filled by `= {..}`, which SROA splits off into an `[7 x i8]` slot
             // and copies into every copy of the struct).
             CopyLayout::Untyped { .. } if memset_only_local(src) => Vec::new(),
-            CopyLayout::Untyped { what } => {
+            // rustmap: conflicting facts (a `HashMap`'s entries moved when it rehashes):
+            // the adjoint bytes move back whatever they are (`untyped_moves.rs`).
+            CopyLayout::Untyped {
+                conflicting: true, ..
+            } if self.untyped_copy_back(i, dst, src, len) => return,
+            CopyLayout::Untyped { what, .. } => {
                 self.report(
                     Some(i),
                     Problem::UntypedCopy {

@@ -95,6 +95,10 @@ pub enum RtFn {
     /// `void __fz_realloc_fwd_bytes(ptr old_shadow, ptr new_shadow, i64 new_bytes, i64 old_bytes)`: the
     /// old shadow's kept bytes into the new one (memory holding pointers).
     ReallocFwdBytes,
+    /// `void __fz_move_adj_bytes(ptr dst_shadow, ptr src_shadow, i64 bytes)`: the reverse
+    /// of a copy of bytes whose type is unknown: moved back word by word, never added
+    /// (a run-time stop where both copies hold a derivative).
+    MoveAdjBytes,
     /// `void __fz_shadow_new(ptr primal, ptr shadow, ptr dealloc, i64 w0, i64 w1)`: a heap
     /// allocation's new shadow, released by `dealloc(shadow, w0, w1)` (null: `free`;
     /// `shadow_memory.rs`).
@@ -155,6 +159,7 @@ impl RtFn {
             RtFn::CopyFwdStrided(F80) => "__fz_copy_fwd_strided_f80",
             RtFn::ReallocAdjBytes => "__fz_realloc_adj_bytes",
             RtFn::ReallocFwdBytes => "__fz_realloc_fwd_bytes",
+            RtFn::MoveAdjBytes => "__fz_move_adj_bytes",
             RtFn::ShadowNew => "__fz_shadow_new",
             RtFn::ShadowReplayed => "__fz_shadow_replayed",
             RtFn::ShadowPrimalFreed => "__fz_shadow_primal_freed",

@@ -28,7 +28,8 @@ pub enum Piece {
     Check,
     /// `typed.ll` for one float type: memcpy/memmove/realloc adjoints.
     Typed(FpType),
-    /// `realloc_bytes.ll`: the realloc adjoint for memory of several float types.
+    /// `realloc_bytes.ll`: the realloc adjoint for memory of several float types, and the
+    /// copy adjoint for bytes of unknown type (`__fz_move_adj_bytes`).
     ReallocBytes,
     /// `shadows.ll`: who frees the shadows of allocations (replay and primal free).
     Shadows,
@@ -181,7 +182,14 @@ impl Piece {
                 "__fz_copy_adj_strided_f80",
                 "__fz_copy_fwd_strided_f80",
             ],
-            Piece::ReallocBytes => &["__fz_realloc_adj_bytes", "__fz_realloc_fwd_bytes"],
+            Piece::ReallocBytes => &[
+                "__fz_realloc_adj_bytes",
+                "__fz_realloc_fwd_bytes",
+                "__fz_move_msg",
+                "__fz_move_adj_word",
+                "__fz_move_adj_byte",
+                "__fz_move_adj_bytes",
+            ],
             Piece::Shadows => &[
                 "__fz_shadows_once",
                 "__fz_shadows_key",
@@ -287,7 +295,9 @@ impl RtFn {
             | RtFn::ReallocAdj(fp)
             | RtFn::CopyAdjStrided(fp)
             | RtFn::CopyFwdStrided(fp) => Piece::Typed(fp),
-            RtFn::ReallocAdjBytes | RtFn::ReallocFwdBytes => Piece::ReallocBytes,
+            RtFn::ReallocAdjBytes | RtFn::ReallocFwdBytes | RtFn::MoveAdjBytes => {
+                Piece::ReallocBytes
+            }
             RtFn::ShadowNew
             | RtFn::ShadowReplayed
             | RtFn::ShadowPrimalFreed
