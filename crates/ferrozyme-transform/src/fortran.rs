@@ -153,15 +153,14 @@ fn fixed_type_code(from: Value) -> Option<i64> {
                 let f = u.called_function()?;
                 let args = u.call_args();
                 let name = f.name();
-                let reads = if name == ASSIGN || name == COPY_IN_ASSIGN {
-                    args.first() != Some(&from)
-                } else if f.is_intrinsic("llvm.memcpy") {
-                    args.first() != Some(&from)
-                } else {
-                    name == IS_CONTIGUOUS
-                        || f.is_intrinsic("llvm.lifetime.start")
-                        || f.is_intrinsic("llvm.lifetime.end")
-                };
+                let reads =
+                    if name == ASSIGN || name == COPY_IN_ASSIGN || f.is_intrinsic("llvm.memcpy") {
+                        args.first() != Some(&from)
+                    } else {
+                        name == IS_CONTIGUOUS
+                            || f.is_intrinsic("llvm.lifetime.start")
+                            || f.is_intrinsic("llvm.lifetime.end")
+                    };
                 if !reads {
                     return None;
                 }

@@ -110,9 +110,9 @@ pub(crate) enum ConstantSeeds {
     WithTables,
 }
 
-/// `store ptr %t, ptr %slot`: `%t` a pointer without a shadow, read out of constant
-/// memory (an `enzyme_const` parameter's, any number of loads deep, or a constant global
-/// table's) to memory that holds pointers (flang's type descriptor in a `class(...)`
+/// `store ptr %t, ptr %slot`: `%t` a pointer without a shadow (not a constant), read out
+/// of constant memory (an `enzyme_const` parameter's, any number of loads deep, or a
+/// constant global table's) to memory that holds pointers (flang's type descriptor in a `class(...)`
 /// descriptor, a table of functions a C++ object points to) or that type analysis
 /// learned nothing of (the object a `class(law), pointer` component points to, reached
 /// only through its bindings), `%slot` shadowed memory. Its shadow was null (an inactive
@@ -136,6 +136,11 @@ fn stores_constant_table(
     let Some((v, p)) = unshadowed_pointer_store(i, act) else {
         return false;
     };
+    // A constant (a global table, a constant expression over one) has the shadow
+    // `common::shadows::const_shadow` gives it: itself where it reaches no reals.
+    if v.is_constant() {
+        return false;
+    }
     let read_from_constant =
         ferrozyme_analysis::activity::constant_read_chain(v, |b| const_params.contains(&b))
             .is_some_and(|chain| !chain.is_empty())
