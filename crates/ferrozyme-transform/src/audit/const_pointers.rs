@@ -120,7 +120,7 @@ pub(crate) enum ConstantSeeds {
 /// copy of the object followed the null: flang -O0 copies a constant `class(...)`
 /// descriptor field by field into a shadowed temporary, and the dispatch reads the type
 /// descriptor's binding table through the temporary's shadow (a segmentation fault,
-/// tests/fortran/31, 94; tests/cxx/f31_static_table_dispatch). Such a pointer is its own
+/// tests/fortran/31, 94; tests/cxx/466). Such a pointer is its own
 /// shadow, as Enzyme makes a constant global its own shadow: the pointers read through it
 /// are the primal's. Taken over by runtime activity, so every access through pointers
 /// read back from there is guarded as for the other constant pointers (no adjoint is
