@@ -293,3 +293,143 @@ pub fn allocator_size_arg(name: &str) -> Option<usize> {
         .filter(|a| a.kind == AllocKind::Malloc)
         .and_then(|a| a.size)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocators_c_and_rust() {
+        assert_eq!(alloc_fn("malloc", false).unwrap().kind, AllocKind::Malloc);
+        assert!(alloc_fn("malloc", true).is_none());
+        // A program's replacement of the global operator new/delete is still one.
+        assert_eq!(alloc_fn("_Znwm", true).unwrap().kind, AllocKind::Malloc);
+        assert_eq!(alloc_fn("_ZdaPvm", true).unwrap().kind, AllocKind::Free);
+        let r = alloc_fn("_RNvCsfLfy6EI15iL_7___rustc14___rust_realloc", true).unwrap();
+        assert_eq!(
+            (r.kind, r.size, r.ptr),
+            (AllocKind::Realloc, Some(3), Some(0))
+        );
+        assert_eq!(
+            alloc_fn("_RNvCsfLfy6EI15iL_7___rustc12___rust_alloc", true)
+                .unwrap()
+                .name,
+            "__rust_alloc"
+        );
+        assert_eq!(
+            alloc_fn("_RNvCsfLfy6EI15iL_7___rustc19___rust_alloc_zeroed", true)
+                .unwrap()
+                .name,
+            "__rust_alloc_zeroed"
+        );
+        assert_eq!(
+            alloc_fn("__rust_dealloc", true).unwrap().kind,
+            AllocKind::Free
+        );
+        // Not the allocator: a longer identifier ending the same way, or a wrong length.
+        assert!(alloc_fn("_RNvCs1_4core112___rust_alloc", true).is_none());
+        assert!(alloc_fn("_RNvCs1_4core13___rust_alloc", true).is_none());
+        assert!(alloc_fn("_ZN3foo12__rust_alloc17h0123456789abcdefE", true).is_none());
+    }
+
+    #[test]
+    fn shadow_deallocators_pair_with_their_family() {
+        let dealloc = |n: &str| alloc_fn(n, false).unwrap().shadow_deallocator();
+        let named = |name, extra| Some(ShadowDealloc { name, extra });
+        assert_eq!(dealloc("malloc"), None);
+        assert_eq!(dealloc("aligned_alloc"), None);
+        assert_eq!(dealloc("_Znwm"), named("_ZdlPv", [None, None]));
+        assert_eq!(
+            dealloc("_ZnwmRKSt9nothrow_t"),
+            named("_ZdlPv", [None, None])
+        );
+        assert_eq!(dealloc("_Znam"), named("_ZdaPv", [None, None]));
+        assert_eq!(
+            dealloc("_ZnwmSt11align_val_t"),
+            named("_ZdlPvSt11align_val_t", [Some(1), None])
+        );
+        assert_eq!(dealloc("_ZdlPvm"), named("_ZdlPv", [None, None]));
+        assert_eq!(
+            dealloc("_ZdaPvmSt11align_val_t"),
+            named("_ZdaPvSt11align_val_t", [Some(2), None])
+        );
+        // `__rust_dealloc(ptr, size, align)`, the size and alignment from each call.
+        assert_eq!(
+            dealloc("__rust_alloc"),
+            named("__rust_dealloc", [Some(0), Some(1)])
+        );
+        assert_eq!(
+            dealloc("__rust_alloc_zeroed"),
+            named("__rust_dealloc", [Some(0), Some(1)])
+        );
+        assert_eq!(
+            dealloc("__rust_realloc"),
+            named("__rust_dealloc", [Some(3), Some(2)])
+        );
+        assert_eq!(
+            dealloc("__rust_dealloc"),
+            named("__rust_dealloc", [Some(1), Some(2)])
+        );
+        // Every allocator's shadow deallocator is a deallocator of the table, of the same
+        // family, and the allocator's own deallocators name the same one.
+        for a in ALLOC_FNS {
+            if let Some(d) = a.shadow_deallocator() {
+                let f = alloc_fn(d.name, false).unwrap();
+                assert_eq!(
+                    (f.kind, f.family),
+                    (AllocKind::Free, a.family),
+                    "{}",
+                    a.name
+                );
+                assert_eq!(
+                    f.shadow_deallocator().map(|g| g.name),
+                    Some(d.name),
+                    "{}",
+                    a.name
+                );
+                // As many arguments after the pointer as the deallocator's own calls pass.
+                assert_eq!(
+                    f.shadow_deallocator().unwrap().extra_args().count(),
+                    d.extra_args().count(),
+                    "{}",
+                    a.name
+                );
+            }
+            if let Some(k) = a.align {
+                assert!(k != a.size.unwrap_or(usize::MAX) && k != a.ptr.unwrap_or(usize::MAX));
+            }
+        }
+        assert!(alloc_fn("_Znwm", false).unwrap().shadow_from_same_call());
+        assert!(alloc_fn("aligned_alloc", false)
+            .unwrap()
+            .shadow_from_same_call());
+        assert!(!alloc_fn("malloc", false).unwrap().shadow_from_same_call());
+        assert!(alloc_fn("__rust_alloc", false)
+            .unwrap()
+            .shadow_from_same_call());
+        assert!(!alloc_fn("__rust_realloc", false)
+            .unwrap()
+            .shadow_from_same_call());
+    }
+
+    #[test]
+    fn rust_entry_symbols_share_the_crate_path() {
+        assert_eq!(
+            rust_entry_symbol(
+                "_RNvCsfLfy6EI15iL_7___rustc14___rust_realloc",
+                "__rust_alloc_zeroed"
+            ),
+            "_RNvCsfLfy6EI15iL_7___rustc19___rust_alloc_zeroed"
+        );
+        let d = rust_entry_symbol(
+            "_RNvCsfLfy6EI15iL_7___rustc12___rust_alloc",
+            "__rust_dealloc",
+        );
+        assert_eq!(d, "_RNvCsfLfy6EI15iL_7___rustc14___rust_dealloc");
+        assert_eq!(alloc_fn(&d, true).unwrap().name, "__rust_dealloc");
+        assert_eq!(
+            rust_entry_symbol("__rust_realloc", "__rust_dealloc"),
+            "__rust_dealloc"
+        );
+    }
+}
