@@ -109,12 +109,16 @@ impl Diagnostic {
     /// Adds steps of how the user's code reached the problem (see `reached_from`), after
     /// the ones already there (those already there are not repeated).
     pub fn reached_through(mut self, steps: impl IntoIterator<Item = SourceLoc>) -> Self {
+        self.add_reached_from(steps);
+        self
+    }
+    /// Appends the `reached from` steps not yet listed (nor the diagnostic's own location).
+    pub fn add_reached_from(&mut self, steps: impl IntoIterator<Item = SourceLoc>) {
         for l in steps {
             if self.loc.as_ref() != Some(&l) && !self.reached_from.contains(&l) {
                 self.reached_from.push(l);
             }
         }
-        self
     }
     pub fn at_loc(mut self, loc: Option<SourceLoc>) -> Self {
         if loc.is_some() {
@@ -173,12 +177,7 @@ pub fn distinct(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
     for d in diags {
         match out.iter_mut().find(|o| same_problem(o, &d)) {
-            Some(o) => {
-                let steps = std::mem::take(&mut o.reached_from);
-                *o = o
-                    .clone()
-                    .reached_through(steps.into_iter().chain(d.reached_from));
-            }
+            Some(o) => o.add_reached_from(d.reached_from),
             None => out.push(d),
         }
     }
