@@ -503,6 +503,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn character_results_are_inactive_character_routines() {
+        for name in CHARACTER_RESULTS {
+            let full = format!("{PREFIX}{name}");
+            assert!(fills_character_result(&full), "{full}");
+            assert_eq!(
+                fortran_rule(&full),
+                Some(FortranRule::Inactive { why: CHARACTERS }),
+                "{full}"
+            );
+        }
+        assert!(!fills_character_result("_FortranALenTrim"));
+        assert!(!fills_character_result("Trim"));
+    }
+
+    #[test]
     fn exact_rows_win_over_families() {
         assert_eq!(
             fortran_rule("_FortranASumReal8"),
