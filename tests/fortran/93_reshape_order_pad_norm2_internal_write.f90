@@ -1,5 +1,5 @@
-! OPT: O0 O2
-! IGNORE-O2: with RESHAPE's PAD or ORDER flang-22 -O2 keeps a `_FortranAReshape` call, and the loss then stops at two cannot-deduce-type errors (the EOSHIFT boundary copied into `e` by a 24-byte memcpy: conflicting uses; the TRIMmed log line copied from flang's buffer: nothing known); without PAD and ORDER (flang expands RESHAPE inline) the same routine compiles; -O0 passes. f31 found the causes: `e` is handed to the generic implementations of Reshape, Norm2 and Norm2Dim (and Assign), whose fz_get/fz_put read and write floats behind a run-time type test, so type analysis types `e` {[-1]:Anything} (every real(8) descriptor there has a fixed type code: real(8)-only implementations, as Assign and CopyIn/OutAssign have, would give doubles only); the TRIM result is characters from a routine without IR copied into an `i8` buffer that only string constants and a character global touch, and type analysis types neither
+! OPT: O0 O1 O2 O3
+! -O2 was refused (cannot-deduce-type at the copy of the TRIMmed log line: flang's TRIM has no IR, so nothing was known about its result); type analysis now knows that TRIM, ADJUSTL, ADJUSTR and REPEAT fill their result descriptor's data with characters.
 ! Intrinsics and habits the earlier programs leave out: RESHAPE with ORDER= and PAD=
 ! (refused at run time until hpc38), NORM2 of a whole array and along a dimension,
 ! EOSHIFT with an array BOUNDARY along dimension 2 (refused until hpc38), MATMUL of allocatable arrays allocated in the routine, an internal WRITE

@@ -455,6 +455,21 @@ pub fn fortran_rule(name: &str) -> Option<FortranRule> {
     Some(family.unwrap_or(DEFAULT_UNSUPPORTED))
 }
 
+/// Character routines (names without [`PREFIX`]) whose first argument is the descriptor
+/// of the result they allocate and fill with characters: `TRIM`, `ADJUSTL`, `ADJUSTR`,
+/// `REPEAT`. The library has no IR, so type analysis learns what the result holds from
+/// this list (the bytes are characters: integers), else a copy of the result (flang's
+/// `memcpy` of `'loss = ' // trim(buf)` into a temporary) is memory nothing is known
+/// about (tests/fortran/93 at -O2).
+const CHARACTER_RESULTS: &[&str] = &["Trim", "Adjustl", "Adjustr", "Repeat"];
+
+/// Does `name` allocate its first argument's (a result descriptor's) data and fill it
+/// with characters ([`CHARACTER_RESULTS`])?
+pub fn fills_character_result(name: &str) -> bool {
+    name.strip_prefix(PREFIX)
+        .is_some_and(|rest| CHARACTER_RESULTS.contains(&rest))
+}
+
 /// The help line of a [`FortranRule::Deallocation`] that cannot be moved after the
 /// reverse sweep (in a loop, or in a function differentiated in split mode).
 pub const DEALLOCATION_HELP: &str = "create derived-type variables with allocatable components outside loops of the differentiated routine, or outside it and pass them as intent(in) or intent(inout) arguments (enzyme_dup with a shadow allocated alike), or pass the arrays themselves";
@@ -486,6 +501,21 @@ pub fn families() -> impl Iterator<Item = (String, FortranRule)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn character_results_are_inactive_character_routines() {
+        for name in CHARACTER_RESULTS {
+            let full = format!("{PREFIX}{name}");
+            assert!(fills_character_result(&full), "{full}");
+            assert_eq!(
+                fortran_rule(&full),
+                Some(FortranRule::Inactive { why: CHARACTERS }),
+                "{full}"
+            );
+        }
+        assert!(!fills_character_result("_FortranALenTrim"));
+        assert!(!fills_character_result("Trim"));
+    }
 
     #[test]
     fn exact_rows_win_over_families() {

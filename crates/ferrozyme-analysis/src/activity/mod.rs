@@ -25,6 +25,7 @@ use ferrozyme_llvm::{Opcode, Type, Value};
 
 use crate::calls::{classify, CallKind};
 
+mod character_results;
 mod constant_pointers;
 mod constant_reads;
 mod copy_slots;
@@ -438,7 +439,7 @@ impl Activity {
                 }
             }
             LLVMLoad => {
-                if self.is_shadowed(ops[0]) {
+                if self.is_shadowed(ops[0]) && !character_results::loads_character_result(i) {
                     if ty.is_pointer() || ty.contains_pointer() {
                         self.shadowed.insert(i);
                     }

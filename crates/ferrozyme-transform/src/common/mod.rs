@@ -11,6 +11,7 @@ pub mod diags;
 pub mod dispatch;
 pub mod ir_text;
 pub mod ops;
+pub mod punned;
 pub mod reductions;
 pub mod runtime_activity;
 pub mod shadows;

@@ -186,6 +186,7 @@ impl Gen<'_> {
                     self.runtime_store_check(i);
                 }
                 let c = self.clone_into_fwd(i);
+                crate::common::punned::drop_punned_tbaa(&self.fx.types, &self.fx.act, i, c);
                 // The packed-triangle index's halving is exact (its dividend is even,
                 // `cheap::is_exact_halving`): the same integer for every input, one shift
                 // instead of the rounding fix-up `sdiv` needs. The reverse sweep's copy

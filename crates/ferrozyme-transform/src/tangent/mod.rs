@@ -351,6 +351,7 @@ impl TangentGen<'_> {
                 c.set_operand(k, n);
             }
         }
+        crate::common::punned::drop_punned_tbaa(&self.fx.types, &self.fx.act, i, c);
         self.map.insert(i, c);
         c
     }

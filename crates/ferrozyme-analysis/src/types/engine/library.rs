@@ -225,6 +225,16 @@ impl Engine {
             // team sizes, error codes): flang's microtasks reach shared variables through
             // one aggregate of pointers, so `nt = omp_get_num_threads()` in a `single`
             // stores to memory whose type the microtask cannot see otherwise.
+            // flang's TRIM/ADJUSTL/...: the result descriptor's base address (offset 0)
+            // leads to characters.
+            _ if ferrozyme_rules::fortran::fills_character_result(name) => {
+                if let Some(result) = arg(0) {
+                    let mut t = TypeTree::single(0, BaseType::Pointer);
+                    t.insert_inner(0, &TypeTree::single(-1, BaseType::Integer));
+                    self.learn_ptr(result, &t);
+                }
+                true
+            }
             _ if i.ty().is_integer() && inactive_runtime_query(name) => {
                 self.integer(i);
                 true
