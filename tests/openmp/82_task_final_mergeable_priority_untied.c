@@ -31,6 +31,35 @@ static double rsum(const double *x, int lo, int hi, int depth) {
   return a * (1.0 + 0.01 * depth) + b;
 }
 
+/* The same recursion with the children created inside an untied task whose body has
+ * task scheduling points (taskyield, taskwait): clang splits that body into parts, each
+ * enqueued again when the previous one reaches a scheduling point. */
+static double rsum2(const double *x, int lo, int hi, int depth) {
+  if (hi - lo <= 4) return leaf(x, lo, hi);
+  int mid = lo + (hi - lo) / 2;
+  double a = 0, b = 0, r = 0;
+#pragma omp task shared(a, b, r) untied
+  {
+#pragma omp task shared(a) untied
+    a = rsum2(x, lo, mid, depth + 1);
+#pragma omp taskyield
+#pragma omp task shared(b) untied
+    b = rsum2(x, mid, hi, depth + 1);
+#pragma omp taskwait
+    r = a * (1.0 + 0.01 * depth) + b;
+  }
+#pragma omp taskwait
+  return r;
+}
+
+double loss2(const double *x, int n) {
+  double r = 0;
+#pragma omp parallel
+#pragma omp single
+  r = rsum2(x, 0, n, 0);
+  return r * r;
+}
+
 double loss(const double *x, int n) {
   double r = 0;
 #pragma omp parallel
@@ -72,5 +101,12 @@ int main(void) {
   double dot = 0;
   for (int k = 0; k < N; k++) dot += g[k] * v[k];
   fz_check("forward . v = reverse . v", jv, dot, 1e-10);
+  double g2[N];
+  fz_zero(g2, N);
+  fz_check("untied parts: value vs serial", loss2(xs, N), serial(xs, N), 1e-12);
+  __enzyme_autodiff((void *)loss2, enzyme_dup, xs, g2, enzyme_const, N);
+  fz_check_arr("untied parts: grad vs the first gradient", g2, g, N, 1e-12);
+  double jv2 = __enzyme_fwddiff((void *)loss2, enzyme_dup, xs, v, enzyme_const, N);
+  fz_check("untied parts: forward . v = reverse . v", jv2, dot, 1e-10);
   return fz_finish();
 }
