@@ -1,6 +1,6 @@
 // EXPECT-ERROR: missing-derivative
 // EXPECT-ERROR: no derivative for `MPI_Neighbor_allgather` (MPI)
-// EXPECT-ERROR: Ferrozyme differentiates MPI_Send/Ssend/Recv
+// EXPECT-ERROR: Ferrozyme differentiates MPI_Send/Ssend/Rsend/Recv
 // EXPECT-ERROR-LINE: MPI_Neighbor_allgather(&mine
 // A neighbourhood collective on a Cartesian communicator (what a stencil code written for
 // MPI-3 uses instead of one MPI_Sendrecv per direction) in the differentiated function:

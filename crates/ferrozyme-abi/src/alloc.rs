@@ -39,6 +39,10 @@ pub enum Family {
     NewArray,
     /// Rust's global allocator: `__rust_dealloc(ptr, size, align)`.
     Rust,
+    /// OpenMP's memory allocators (`omp_alloc(size, allocator)`, clang's `__kmpc_alloc`
+    /// for the `allocate` clause): `omp_free(ptr, allocator)`, with the allocator the
+    /// allocation or the free was given ([`AllocFn::allocator`]).
+    Omp,
 }
 
 /// The deallocator that releases a shadow: `name(shadow, args[extra[0]], args[extra[1]])`,
@@ -81,6 +85,8 @@ pub struct AllocFn {
     /// The old block's size a `Realloc` is told (`__rust_realloc(p, old, align, new)`);
     /// `realloc` is not.
     pub old_size: Option<usize>,
+    /// The OpenMP allocator handle (`omp_alloc(n, allocator)`, `omp_free(p, allocator)`).
+    pub allocator: Option<usize>,
 }
 
 const fn row(
@@ -100,6 +106,7 @@ const fn row(
         family: Family::C,
         align: None,
         old_size: None,
+        allocator: None,
     }
 }
 
@@ -138,6 +145,15 @@ impl AllocFn {
         AllocFn { family, ..self }
     }
 
+    /// The same entry as one of OpenMP's allocators, with the allocator handle at `args[k]`.
+    const fn omp(self, k: usize) -> AllocFn {
+        AllocFn {
+            family: Family::Omp,
+            allocator: Some(k),
+            ..self
+        }
+    }
+
     /// The same entry with its alignment at `args[k]`.
     const fn aligned(self, k: usize) -> AllocFn {
         AllocFn {
@@ -150,9 +166,11 @@ impl AllocFn {
     /// zeroed unless the call zeroes), rather than by `calloc`? For C++'s `operator new`
     /// and Rust's global allocator (their own families) and for the aligned allocators (a
     /// `calloc`'d shadow is only 16-byte aligned, where the code may use aligned vector
-    /// moves).
+    /// moves). For OpenMP's allocators, whose blocks only `omp_free` may release (and
+    /// whose allocator may place them in a memory space of its own).
     pub fn shadow_from_same_call(&self) -> bool {
         match self.family {
+            Family::Omp => matches!(self.kind, AllocKind::Malloc | AllocKind::Calloc),
             Family::New | Family::NewArray => self.kind == AllocKind::Malloc,
             Family::Rust => matches!(self.kind, AllocKind::Malloc | AllocKind::Calloc),
             Family::C => self.kind == AllocKind::Malloc && self.align.is_some(),
@@ -164,6 +182,7 @@ impl AllocFn {
     pub fn shadow_deallocator(&self) -> Option<ShadowDealloc> {
         let (name, extra) = match (self.family, self.align) {
             (Family::C, _) => return None,
+            (Family::Omp, _) => ("omp_free", [self.allocator, None]),
             (Family::New, None) => ("_ZdlPv", [None, None]),
             (Family::New, Some(k)) => ("_ZdlPvSt11align_val_t", [Some(k), None]),
             (Family::NewArray, None) => ("_ZdaPv", [None, None]),
@@ -235,6 +254,18 @@ pub const ALLOC_FNS: &[AllocFn] = &[
         ..moved("__rust_realloc", 0, 3).rust().aligned(2)
     },
     freed("__rust_dealloc", 0).rust().aligned(2),
+    // OpenMP 5's allocator API and clang's lowering of the `allocate` clause (whose
+    // first argument is the thread's global id). `omp_realloc` is not here: its old and
+    // new allocators may differ.
+    fresh("omp_alloc", 0).omp(1),
+    fresh("omp_aligned_alloc", 1).aligned(0).omp(2),
+    zeroed("omp_calloc", 1, Some(0)).omp(2),
+    zeroed("omp_aligned_calloc", 2, Some(1)).aligned(0).omp(3),
+    freed("omp_free", 0).omp(1),
+    fresh("__kmpc_alloc", 1).omp(2),
+    fresh("__kmpc_aligned_alloc", 2).aligned(1).omp(3),
+    zeroed("__kmpc_calloc", 2, Some(1)).omp(3),
+    freed("__kmpc_free", 1).omp(2),
 ];
 
 /// The allocation function a symbol names. `defined`: the module has its IR, which only
@@ -336,6 +367,21 @@ mod tests {
     fn shadow_deallocators_pair_with_their_family() {
         let dealloc = |n: &str| alloc_fn(n, false).unwrap().shadow_deallocator();
         let named = |name, extra| Some(ShadowDealloc { name, extra });
+        // OpenMP's allocators: `omp_free(shadow, allocator)`, the allocator from the call;
+        // their shadows come from the same call (the allocator's memory space).
+        assert_eq!(dealloc("omp_alloc"), named("omp_free", [Some(1), None]));
+        assert_eq!(
+            dealloc("omp_aligned_calloc"),
+            named("omp_free", [Some(3), None])
+        );
+        assert_eq!(dealloc("__kmpc_free"), named("omp_free", [Some(2), None]));
+        assert!(alloc_fn("__kmpc_alloc", false)
+            .unwrap()
+            .shadow_from_same_call());
+        assert!(alloc_fn("omp_calloc", false)
+            .unwrap()
+            .shadow_from_same_call());
+        assert_eq!(alloc_fn("__kmpc_free", false).unwrap().ptr, Some(1));
         assert_eq!(dealloc("malloc"), None);
         assert_eq!(dealloc("aligned_alloc"), None);
         assert_eq!(dealloc("_Znwm"), named("_ZdlPv", [None, None]));

@@ -20,11 +20,29 @@ pub(super) const RMA_CAS: &str = "MPI_Compare_and_swap is not differentiable: wh
 pub(super) const RMA_REQUEST: &str = "request-based one-sided operations are not differentiated; use MPI_Put/MPI_Get/MPI_Accumulate and complete them with MPI_Win_unlock, MPI_Win_flush or MPI_Win_fence";
 pub(super) const RMA_PSCW: &str = "post-start-complete-wait synchronisation is not differentiated; synchronise the window with MPI_Win_fence or passive-target locks (MPI_Win_lock, MPI_Win_lock_all)";
 pub(super) const PERSISTENT: &str = "buffered and ready-mode persistent sends are not differentiated; set the request up with MPI_Send_init or MPI_Ssend_init (differentiated, as are MPI_Recv_init, MPI_Start/MPI_Startall and MPI_Request_free)";
+pub(super) const SYNC_NONBLOCKING: &str = "nonblocking synchronous and buffered sends are not differentiated: the derivative's messages would be standard-mode MPI_Isend, whose completion does not say the message was received (what a program waiting on an MPI_Issend, as in a nonblocking-consensus exchange with MPI_Ibarrier, relies on); use MPI_Isend, or MPI_Ssend/MPI_Send";
 pub(super) const RMA_DYNAMIC: &str = "dynamic and shared-memory windows are not differentiated; create the window with MPI_Win_create or MPI_Win_allocate inside the differentiated function";
 
 pub(super) const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Send", MpiRule::Send),
     ("MPI_Ssend", MpiRule::Send),
+    // A ready-mode send is valid only when its receive is posted; the standard-mode
+    // sends that stand for it (forward mode's tangent message, the reverse sweep's
+    // adjoint ones) are valid wherever it is. The primal's own call is kept.
+    ("MPI_Rsend", MpiRule::Send),
+    ("MPI_Irsend", MpiRule::Isend),
+    (
+        "MPI_Issend",
+        MpiRule::Unsupported {
+            why: SYNC_NONBLOCKING,
+        },
+    ),
+    (
+        "MPI_Ibsend",
+        MpiRule::Unsupported {
+            why: SYNC_NONBLOCKING,
+        },
+    ),
     ("MPI_Sendrecv", MpiRule::Sendrecv),
     ("MPI_Gather", MpiRule::Gather),
     ("MPI_Scatter", MpiRule::Scatter),

@@ -21,6 +21,12 @@ fn rows_and_families() {
         })
     );
     assert_eq!(mpi_rule("MPI_Ssend"), Some(MpiRule::Send));
+    assert_eq!(mpi_rule("MPI_Rsend"), Some(MpiRule::Send));
+    assert_eq!(mpi_rule("MPI_Irsend"), Some(MpiRule::Isend));
+    assert!(matches!(
+        mpi_rule("MPI_Issend"),
+        Some(MpiRule::Unsupported { .. })
+    ));
     assert_eq!(mpi_rule("MPI_Ssend_init"), Some(MpiRule::SendInit));
     assert_eq!(mpi_rule("MPI_Startall"), Some(MpiRule::Startall));
     assert!(matches!(

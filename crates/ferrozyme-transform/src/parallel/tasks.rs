@@ -26,7 +26,9 @@
 //!   `task->shareds` pointing after the header, as libomp lays it out: an allocation
 //!   the pass shadows like any other, so the shareds' shadows and the firstprivate
 //!   values reach the entry's derivative through the task's shadow;
-//! * `__kmpc_omp_task[_with_deps]` to a direct call of the entry, then `free`;
+//! * `__kmpc_omp_task[_with_deps]` to a direct call of the entry, then `free`; in an
+//!   `untied` task's entry, which enqueues its own task again to run its next part, to a
+//!   direct call of the entry on that task (the creator frees it);
 //! * `__kmpc_taskloop[_5]` to one direct call over the whole range, then `free`. That
 //!   task is the last chunk: when clang's code has a task-duplication routine (it sets
 //!   the `liter` flag that `lastprivate` copies out under), the flag after `lb`, `ub`,
@@ -213,6 +215,16 @@ pub fn serialize(m: Module, f: Value) -> bool {
             TaskCall::Alloc => {}
             TaskCall::Run { .. } | TaskCall::Loop => {
                 let args = call.call_args();
+                if rule == (TaskCall::Run { deps: None }) && requeues_itself(f, args[2]) {
+                    if let Some(entry) = original(m, f) {
+                        b.position_before(call);
+                        b.call_fn(entry, &[args[1], args[2]]);
+                        call.replace_all_uses_with(call.ty().const_int(0));
+                        call.erase();
+                        changed = true;
+                    }
+                    continue;
+                }
                 let Some(&(entry, size)) = entries.get(&args[2]) else {
                     continue;
                 };
@@ -280,6 +292,58 @@ pub fn serialize(m: Module, f: Value) -> bool {
         drop_write_only(d);
     }
     changed
+}
+
+/// Is `task` the task parameter of the task entry `f` (a clone), handed back to
+/// `__kmpc_omp_task`? clang splits an `untied` task's entry into parts at its task
+/// scheduling points (a `switch` on the task's part id): part 0 stores the next part's
+/// id and enqueues the task itself again, so that any thread may resume it. Run in
+/// place, that is a call of the entry on the same task, which then runs the next part;
+/// the task is freed by whoever created it, after the outermost call.
+fn requeues_itself(f: Value, task: Value) -> bool {
+    let params = f.params();
+    params.len() == 2 && params[1] == through_slots(task) && crate::clone::is_clone(f)
+}
+
+/// How many stack slots [`through_slots`] looks through.
+const MAX_SLOTS: u32 = 4;
+
+/// The value `v` was loaded from stack slots for (`-O0` code keeps the task pointer in
+/// an `alloca`, stored once and loaded where used; the clone becomes SSA form only
+/// after this rewrite): `v` itself when it is no such load.
+fn through_slots(mut v: Value) -> Value {
+    for _ in 0..MAX_SLOTS {
+        if v.opcode() != Some(Opcode::LLVMLoad) {
+            break;
+        }
+        let slot = v.operand(0);
+        if slot.opcode() != Some(Opcode::LLVMAlloca) {
+            break;
+        }
+        let mut stored = None;
+        for u in slot.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMLoad) => {}
+                Some(Opcode::LLVMStore) if u.operand(1) == slot && stored.is_none() => {
+                    stored = Some(u.operand(0));
+                }
+                _ => return v,
+            }
+        }
+        match stored {
+            Some(s) => v = s,
+            None => break,
+        }
+    }
+    v
+}
+
+/// The task entry the clone `f` was made of: the function its origin names (clones
+/// of one function get numbered names, `fz_primal_<name>.16`), of `f`'s type.
+fn original(m: Module, f: Value) -> Option<Value> {
+    m.function(&f.source_name()).filter(|o| {
+        *o != f && !crate::clone::is_clone(*o) && o.function_type() == f.function_type()
+    })
 }
 
 /// Erases the stores into the memory at `p` when nothing else uses it (through
