@@ -1,17 +1,19 @@
 ; Decision: just before code generation (`ferrozyme cc -O<n>`, after the post-AD
 ; pipeline), a run of movable instructions in a block of more than 4,000 instructions of
-; a generated function is cut into ceil(run / 2,000) pieces of equal size
+; a generated function is cut into ceil(run / 1,000) pieces of equal size
 ; (`outline.rs`, `equal_cuts`), each outlined into a `noinline` function; none of the run
 ; stays in the host. A later piece reads the earlier pieces' outputs from their output
 ; structs itself (`ptr noalias readonly` parameters, loads marked `!invariant.load`), so
 ; the host holds only the calls. Here `fz_grad_f` (forward and reverse of 1,300 chained
-; products and sums, merged into one block) is a run of about 4,400 instructions: three
-; pieces of about 1,470, where cuts every 2,000 made two pieces and left a tail of about
-; 400 arithmetic instructions in the host.
+; products and sums, merged into one block) is a run of about 4,400 instructions: five
+; pieces of about 880, where cuts every 1,000 would make four pieces and leave a tail of
+; about 400 arithmetic instructions in the host (pieces of at most 2,000 before cg41:
+; three).
 ; Why it matters: code generation of the host is the dearest part of `big` n = 640's
 ; compile (big23: the host with its tail and the piece calls' ~1,150 arguments 1,787M of
 ; 3,676M instructions); equal pieces reading each other's outputs from memory save
-; about 3% of code generation there (issue 18; bench/compile_scaling/README.md, big24).
+; about 3% of code generation there (issue 18; bench/compile_scaling/README.md, big24),
+; and pieces of at most 1,000 instead of 2,000 another 3.5% of the process (cg41).
 ;
 ; double f(double x, double y) /* noinline */ {
 ;     /* v[k] = v[k-1] (k % 3 ? * : +) v[k-2], v[-2] = x, v[-1] = y, k = 0..1299 */
@@ -28,17 +30,22 @@
 ; CHECK-NOT: {{fmul|fadd}}
 ; CHECK: call void @fz_grad_f.fz.chunk0(
 ; CHECK-NOT: {{fmul|fadd}}
-; CHECK: call void @fz_grad_f.fz.chunk1(ptr
+; CHECK: call void @fz_grad_f.fz.chunk1(
 ; CHECK-NOT: {{fmul|fadd}}
-; CHECK: call void @fz_grad_f.fz.chunk2(
-; CHECK-NOT: {{fmul|fadd|fz.chunk3}}
+; CHECK: call void @fz_grad_f.fz.chunk2(ptr
+; CHECK-NOT: {{fmul|fadd}}
+; CHECK: call void @fz_grad_f.fz.chunk3(ptr
+; CHECK-NOT: {{fmul|fadd}}
+; CHECK: call void @fz_grad_f.fz.chunk4(
+; CHECK-NOT: {{fmul|fadd|fz.chunk5}}
 ; CHECK: ret { double, double }
 
-; PIECE-LABEL: define internal void @fz_grad_f.fz.chunk1(ptr noalias readonly
+; PIECE-LABEL: define internal void @fz_grad_f.fz.chunk1(
+; PIECE-SAME: ptr noalias readonly
 ; PIECE: load double, ptr {{.*}} !invariant.load
 ; PIECE-LABEL: define internal void @fz_grad_f.fz.chunk2(
 ; PIECE-SAME: ptr noalias readonly
-; PIECE-NOT: define internal void @fz_grad_f.fz.chunk3(
+; PIECE-NOT: define internal void @fz_grad_f.fz.chunk5(
 
 define double @f(double %x, double %y) #1 {
 entry:
