@@ -68,7 +68,7 @@ impl TangentGen<'_> {
                 Some(self.defined_call(i, &[f])).filter(|l| !l.is_empty())
             }
             CallKind::Indirect => {
-                let cands = self.sup.candidates(i.called_function_type());
+                let cands = self.sup.call_candidates(i);
                 if cands.is_empty() {
                     self.copy(i);
                     self.diags.report(Some(i), Problem::NoIndirectTargets);
