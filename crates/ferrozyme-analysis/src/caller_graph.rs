@@ -6,7 +6,7 @@ use crate::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Value};
 
-use crate::calls::{indirect_candidates, parallel_callee};
+use crate::calls::{call_targets, parallel_callee};
 
 /// The callers of each function of a module: through direct calls, through calls by
 /// pointer (every candidate of the call's type) and through parallel regions (the
@@ -33,7 +33,7 @@ impl CallerGraph {
                 match i.called_function() {
                     Some(c) => graph.add_call(f, c),
                     None if !i.is_inline_asm_call() => {
-                        for c in indirect_candidates(module, i.called_function_type()) {
+                        for c in call_targets(i) {
                             graph.add_call(f, c);
                         }
                     }

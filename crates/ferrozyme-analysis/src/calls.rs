@@ -513,6 +513,51 @@ pub fn indirect_candidates(module: Module, fty: Type) -> Vec<Value> {
         .collect()
 }
 
+/// The functions a call through a pointer may reach: when the callee is a `select` or
+/// `phi` tree whose every leaf is a function of the call's type (the dispatch a derivative
+/// emits for a call through a pointer: `select (p == @f), @fz_aug_f, @fz_aug_g`, which
+/// forward mode over a reverse derivative meets), exactly those leaves, generated
+/// functions included; otherwise [`indirect_candidates`] of the call's function type.
+pub fn call_targets(call: Value) -> Vec<Value> {
+    chosen_targets(call).unwrap_or_else(|| {
+        indirect_candidates(
+            call.parent_function().parent_module(),
+            call.called_function_type(),
+        )
+    })
+}
+
+/// The leaves of the `select`/`phi` tree of functions of the call's type that is the
+/// callee of `call`, once each in the order met; `None` when a leaf is anything else (a
+/// loaded pointer, a function of another type) or the callee is not such a tree.
+pub fn chosen_targets(call: Value) -> Option<Vec<Value>> {
+    let callee = call.called_value();
+    let fty = call.called_function_type();
+    let chooses = |v: Value| matches!(v.opcode(), Some(Opcode::LLVMSelect) | Some(Opcode::LLVMPHI));
+    if !chooses(callee) {
+        return None;
+    }
+    let mut leaves = Vec::new();
+    let mut seen = crate::hash::HashSet::default();
+    let mut work = vec![callee];
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        match v.opcode() {
+            Some(Opcode::LLVMSelect) => work.extend([v.operand(2), v.operand(1)]),
+            Some(Opcode::LLVMPHI) => work.extend(v.incoming().into_iter().rev().map(|(x, _)| x)),
+            _ if v.is_function() && v.function_type() == fty && !fty.is_vararg() => {
+                if !leaves.contains(&v) {
+                    leaves.push(v);
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(leaves)
+}
+
 /// A declared library function with a math rule (`sin`, `exp` ...), whose address can be
 /// taken like any other.
 fn library_math(f: Value) -> bool {

@@ -116,6 +116,7 @@ const ASAN_PROGRAMS: &[&str] = &[
     "500_call_markers",
     "501_split_tape_markers",
     "1333_arena_chunks_kept_across_calls",
+    "1495_list_gradient_repeated_calls",
     // C++ (`cxx/`): shadows of `operator new` released by `operator delete`.
     "cxx/467_enzyme_sugar_class_results",
     "cxx/472_vector_push_back_shadows",

@@ -114,8 +114,28 @@ impl Support {
         if let Some(c) = self.candidates.get(&fty) {
             return c.clone();
         }
+        let found = self.as_candidates(ferrozyme_analysis::calls::indirect_candidates(
+            self.module,
+            fty,
+        ));
+        self.candidates.insert(fty, found.clone());
+        found
+    }
+
+    /// The functions the call through a pointer `call` may reach
+    /// (`ferrozyme_analysis::calls::call_targets`, cached by type when not chosen): the leaves of a `select`/`phi` of
+    /// functions (a derivative's own dispatch, met by a higher-order derivative), else
+    /// [`Support::candidates`] of its type.
+    pub fn call_candidates(&mut self, call: Value) -> Vec<Candidate> {
+        match ferrozyme_analysis::calls::chosen_targets(call) {
+            Some(leaves) => self.as_candidates(leaves),
+            None => self.candidates(call.called_function_type()),
+        }
+    }
+
+    fn as_candidates(&self, funcs: Vec<Value>) -> Vec<Candidate> {
         let module = self.module;
-        let found: Vec<Candidate> = ferrozyme_analysis::calls::indirect_candidates(module, fty)
+        funcs
             .into_iter()
             .map(|f| Candidate {
                 pointer: f,
@@ -127,9 +147,7 @@ impl Support {
                     f
                 },
             })
-            .collect();
-        self.candidates.insert(fty, found.clone());
-        found
+            .collect()
     }
 
     /// A runtime helper (see `runtime.rs`).

@@ -352,12 +352,9 @@ impl Activity {
             CallKind::Indirect => {
                 any_in
                     || self.is_active(call)
-                    || crate::calls::indirect_candidates(
-                        call.parent_function().parent_module(),
-                        call.called_function_type(),
-                    )
-                    .iter()
-                    .any(|c| global_touchers.contains(c))
+                    || crate::calls::call_targets(call)
+                        .iter()
+                        .any(|c| global_touchers.contains(c))
             }
             CallKind::OpenMp(ferrozyme_rules::openmp::OmpRule::Fork) => {
                 any_in

@@ -195,7 +195,7 @@ impl Gen<'_> {
 
     /// The candidates of an active call through a pointer (an error when there are none).
     fn indirect_callee(&mut self, i: Value) -> Option<Callee> {
-        let cands = self.sup.candidates(i.called_function_type());
+        let cands = self.sup.call_candidates(i);
         if cands.is_empty() {
             self.report(Some(i), Problem::NoIndirectTargets);
             return None;
@@ -484,7 +484,7 @@ impl Gen<'_> {
                 self.rev_split_call(i, Callee::Direct(f), &args)
             }
             CallKind::Indirect if active(self) => {
-                let cands = self.sup.candidates(i.called_function_type());
+                let cands = self.sup.call_candidates(i);
                 if !cands.is_empty() {
                     self.rev_split_call(i, Callee::Indirect(cands), &args)
                 }

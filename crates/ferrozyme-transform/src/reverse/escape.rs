@@ -21,7 +21,26 @@ const LIMIT: usize = 256;
 
 /// Does allocation `a` (a `malloc`-like call) stay inside its function?
 pub(crate) fn stays_local(a: Value) -> bool {
+    stays_local_assuming(a, &mut Vec::new())
+}
+
+/// [`stays_local`], with the allocations in `assumed` (those being checked further up)
+/// taken to stay local: two scratch buffers joined by a phi (`xp = x2; ... xp = &s[i]`,
+/// bench/src/lstm.c) stay local together when neither escapes otherwise.
+fn stays_local_assuming(a: Value, assumed: &mut Vec<Value>) -> bool {
+    let before = assumed.len();
+    assumed.push(a);
+    let local = walk_stays_local(a, assumed);
+    if !local {
+        // What was assumed on the way rested on `a` staying local.
+        assumed.truncate(before);
+    }
+    local
+}
+
+fn walk_stays_local(a: Value, assumed: &mut Vec<Value>) -> bool {
     let mut seen = ferrozyme_analysis::hash::HashSet::default();
+    let mut joins = Vec::new();
     let mut work = vec![a];
     while let Some(v) = work.pop() {
         if !seen.insert(v) {
@@ -34,19 +53,43 @@ pub(crate) fn stays_local(a: Value) -> bool {
             match u.opcode() {
                 Some(Opcode::LLVMLoad | Opcode::LLVMICmp) => {}
                 Some(Opcode::LLVMStore) if u.operand(0) != v => {}
+                Some(Opcode::LLVMPHI | Opcode::LLVMSelect) => {
+                    joins.push(u);
+                    work.push(u)
+                }
                 Some(
-                    Opcode::LLVMGetElementPtr
-                    | Opcode::LLVMBitCast
-                    | Opcode::LLVMAddrSpaceCast
-                    | Opcode::LLVMPHI
-                    | Opcode::LLVMSelect,
+                    Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast,
                 ) => work.push(u),
                 Some(Opcode::LLVMCall) if call_keeps_nothing(u, v) => {}
                 _ => return false,
             }
         }
     }
-    true
+    // A phi or select that also takes another pointer (a `next` loaded from a list whose
+    // other nodes escape into the runtime's table) makes a `free` of it free memory of
+    // both kinds; `is_local_allocation` would call that free local and never tell the
+    // table about the other nodes, whose shadows then leaked (LLVM peels a list's last
+    // `malloc` out of the loop, tests/c/1495). Such an allocation is recorded too, unless
+    // the other pointer is null or comes from an allocation that stays local as well.
+    joins.into_iter().all(|j| {
+        let sources = match j.opcode() {
+            Some(Opcode::LLVMSelect) => vec![j.operand(1), j.operand(2)],
+            _ => j.incoming().into_iter().map(|(x, _)| x).collect(),
+        };
+        sources.iter().all(|&x| {
+            let b = base_object(x);
+            x.is_null()
+                || seen.contains(&x)
+                || assumed.contains(&b)
+                || (b.opcode() == Some(Opcode::LLVMCall)
+                    && matches!(
+                        classify(b),
+                        CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
+                    )
+                    && assumed.len() < 4
+                    && stays_local_assuming(b, assumed))
+        })
+    })
 }
 
 /// Is the call's use of `v` one that cannot keep the pointer: freeing it, a memory

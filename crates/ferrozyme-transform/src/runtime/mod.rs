@@ -279,3 +279,11 @@ impl std::fmt::Display for RuntimeError {
         }
     }
 }
+
+/// Is `i` the runtime's call through a shadow's own deallocator (`__fz_shadow_dealloc`'s
+/// `%d(%s, %w0, %w1)`, whose target is a generated thunk or the allocator family's
+/// release function)? Its derivative releases the shadow's own shadow the same way
+/// (`tangent/calls.rs`, higher order).
+pub fn releases_a_shadow(i: Value) -> bool {
+    i.called_function().is_none() && i.parent_function().source_name() == "__fz_shadow_dealloc"
+}

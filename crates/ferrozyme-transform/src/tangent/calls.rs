@@ -68,8 +68,11 @@ impl TangentGen<'_> {
                 Some(self.defined_call(i, &[f])).filter(|l| !l.is_empty())
             }
             CallKind::Indirect => {
-                let cands = self.sup.candidates(i.called_function_type());
-                if cands.is_empty() {
+                let cands = self.sup.call_candidates(i);
+                if cands.is_empty() && crate::runtime::releases_a_shadow(i) {
+                    self.tangent_release_call(i);
+                    None
+                } else if cands.is_empty() {
                     self.copy(i);
                     self.diags.report(Some(i), Problem::NoIndirectTargets);
                     None
@@ -300,6 +303,26 @@ impl TangentGen<'_> {
     }
 
     /// `free`: the shadows are freed with the primal, by its family's deallocator.
+    /// The runtime's call of a shadow's own deallocator (`%d(%s, %w0, %w1)` in
+    /// `__fz_shadow_dealloc`), met when generated code that releases a shadow is
+    /// differentiated again (forward over reverse of a list built and freed inside): the
+    /// tangent of that shadow was made by the same allocator family, so it is released by
+    /// the same deallocator with the same extra arguments, as `free`'s tangent is `free`.
+    fn tangent_release_call(&mut self, i: Value) {
+        let c = self.copy(i);
+        let p = i.call_args()[0];
+        if !self.fx.act.is_shadowed(p) {
+            return;
+        }
+        let mut args = c.call_args();
+        for s in self.tangent(p) {
+            // Run-time activity: not when the shadow is the primal (a null pointer).
+            args[0] = self.runtime_guarded(p, s, s.ty().zero());
+            self.b
+                .call(i.called_function_type(), c.called_value(), &args);
+        }
+    }
+
     fn tangent_free(&mut self, i: Value, _args: &[Value]) -> Option<Vec<Value>> {
         let c = self.copy(i);
         let p = ferrozyme_analysis::calls::freed_pointer(i);

@@ -599,8 +599,9 @@ fn may_read_back_pointers(i: Value) -> bool {
         )
 }
 
-/// Is `i` a call through a pointer whose possible targets (`indirect_candidates`: the
-/// functions of its type whose address the module takes) all have IR and no registered
+/// Is `i` a call through a pointer whose possible targets (`call_targets`: the functions
+/// a `select` of them chooses, else those of its type whose address the module takes;
+/// a first derivative's dispatch chooses generated ones) all have IR and no registered
 /// derivative? `common/dispatch.rs` picks the target's derivative from the primal pointer,
 /// requested with this call's [`RuntimeIn`] like a direct call's, so each target is
 /// generated under the same checks: `std::function`'s manager and invoker, called through
@@ -610,8 +611,7 @@ fn targets_have_ir(i: Value) -> bool {
     if !matches!(classify(i), CallKind::Indirect) {
         return false;
     }
-    let module = i.parent_function().parent_module();
-    let targets = ferrozyme_analysis::calls::indirect_candidates(module, i.called_function_type());
+    let targets = ferrozyme_analysis::calls::call_targets(i);
     !targets.is_empty()
         && targets
             .iter()
