@@ -4,10 +4,10 @@
 // and the active state return a `const double &` into one or the other (a conditional
 // expression, and a member function of a small view struct choosing by a branch); the
 // caller reads through the reference. Where it refers into the weights its shadow is the
-// pointer itself (runtime activity): the callee may return it only because the caller
-// checks it (`runtime_activity/constant_args.rs`, `RuntimeIn::result`; main's binary
-// refused the callee's return). Oracles: the analytic gradient, central differences,
-// forward . v against the gradient, the weights unchanged after both calls.
+// pointer itself (runtime activity), checked by the caller. The C shape of tests/c/1437
+// (which main's binary refused); this one passes with main's binary too (a regression
+// test for `runtime_activity/constant_args.rs`). Oracles: the analytic gradient, central
+// differences, forward . v against the gradient, the weights unchanged after both calls.
 #include "fz_cxx.h"
 #include <cmath>
 #include <vector>
