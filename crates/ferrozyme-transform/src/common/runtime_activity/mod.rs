@@ -29,10 +29,9 @@
 //! return one computed from it as its own shadow, or store one into memory it is given
 //! (`constant_args.rs`), makes the result maybe-primal (the callee is told the caller
 //! checks it: `RuntimeIn::result`) and that memory a holder. Memory intrinsics are
-//! guarded by their length, `free` by
-//! freeing null, a float `atomicrmw fadd` (an OpenMP reduction into shared memory that
-//! a region reads through its struct of captures) by reading its adjoint, and adding its
-//! tangent, only where the shadow is not the primal. Where a maybe-primal shadow would
+//! guarded by their length, `free` by freeing null, a float `atomicrmw fadd` (an OpenMP
+//! reduction into shared memory that a region reads through its struct of captures) by
+//! reading its adjoint, and adding its tangent, only where the shadow is not the primal. Where a maybe-primal shadow would
 //! go where no check can follow (a function without IR, an indirect call, a custom
 //! derivative, the differentiated function's own return, an instruction whose
 //! derivative touches memory otherwise),
