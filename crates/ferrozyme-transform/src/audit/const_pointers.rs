@@ -205,6 +205,10 @@ fn immutable_float_pointer(v: Value, types: &ferrozyme_analysis::types::TypeAnal
     holds_floats(&pointee, FLOATS_BEHIND_POINTERS, Unlearned::Ignored)
 }
 
+/// How many calls deep [`constant_call_result`] follows a constant pointer through the
+/// results of calls given it.
+const CONSTANT_CALLS_DEEP: u32 = 3;
+
 /// How many pointers deep [`kept_constant_pointer`] looks for floats: as deep as a type
 /// tree goes (`r->m->s->l->w` is four, tests/c/1335).
 const FLOATS_BEHIND_POINTERS: u32 = 2 * ferrozyme_analysis::types::MAX_DEPTH as u32;
@@ -305,7 +309,7 @@ fn stores_constant_pointer(
     let base = stored_pointer_base(v);
     if !const_params.contains(&base) {
         let handed = handed_memory(p);
-        return constant_call_result(v, act, types, const_params)
+        return constant_call_result(v, act, types, const_params, CONSTANT_CALLS_DEEP)
             || (handed && pointer_read_from_constant(v, types, const_params))
             || immutable_float_pointer(v, types);
     }
@@ -342,12 +346,15 @@ fn stored_pointer_base(v: Value) -> Value {
 /// `std::unordered_map::find(key)` of a constant map given the key in a local without a
 /// shadow (tests/cxx/424, 430: the same crash). Pointers to integers only (a
 /// `std::vector<std::pair<int, int>>` walked the same way, tests/cxx/115) need no
-/// runtime activity.
+/// runtime activity. The constant pointer it is given may itself be such a result,
+/// `depth` calls deep: `std::prev(m.upper_bound(k))` of a constant map at -O0 (holders40,
+/// tests/cxx/457: the iterator slot's shadow held null, a SIGSEGV in the gradient).
 fn constant_call_result(
     v: Value,
     act: &Activity,
     types: &ferrozyme_analysis::types::TypeAnalysis,
     const_params: &HashSet<Value>,
+    depth: u32,
 ) -> bool {
     let mut c = base_object(v);
     if c.opcode() == Some(Opcode::LLVMExtractValue) {
@@ -387,13 +394,14 @@ fn constant_call_result(
     // through `_M_valptr()`, unseen by the tree (tests/cxx/422: the shadow iterator held
     // null, and `_Rb_tree_increment`'s shadow walk crashed), and so does a result type
     // analysis learned nothing of (`std::map<std::string, double>::find`, cxx/430).
-    ptrs.iter()
-        .any(|p| const_params.contains(&stored_pointer_base(*p)))
-        && holds_floats(
-            &types.pointee_tree(v),
-            FLOATS_BEHIND_POINTERS,
-            Unlearned::MayHold,
-        )
+    ptrs.iter().any(|p| {
+        const_params.contains(&stored_pointer_base(*p))
+            || (depth > 1 && constant_call_result(*p, act, types, const_params, depth - 1))
+    }) && holds_floats(
+        &types.pointee_tree(v),
+        FLOATS_BEHIND_POINTERS,
+        Unlearned::MayHold,
+    )
 }
 
 /// Is `v` (an address computed from) a pointer to floating-point data read out of the
