@@ -5,6 +5,7 @@ use ferrozyme_llvm::{Opcode, Value};
 use ferrozyme_rules::{Expr, OpKind, Partial, Rule};
 
 use super::TangentGen;
+use crate::common::mirrored_ints::{mirrored_integer, MirrorAt};
 use crate::common::{ops, Problem};
 use crate::lower::{lower, shared_reciprocal, Env};
 use crate::signature::{returns_tangent, tangent_return_type};
@@ -422,6 +423,12 @@ impl TangentGen<'_> {
     /// is inactive), so shadow memory always holds the tangent of the primal memory.
     fn tangent_store(&mut self, i: Value) {
         let (v, addr) = (i.operand(0), i.operand(1));
+        if let Some(at) = mirrored_integer(&self.fx.act, &self.fx.types, v, addr) {
+            // A vector's length or capacity: the shadow header mirrors it rather than
+            // getting a zero tangent (`common::mirrored_ints`).
+            self.mirror_integer(i, &at);
+            return;
+        }
         if !self.fx.act.is_shadowed(addr) {
             return;
         }
@@ -471,6 +478,33 @@ impl TangentGen<'_> {
             st.set_alignment(i.alignment());
             // An atomic store (OpenMP `atomic write`) writes its tangent atomically too: the
             // tangent is published with the same ordering right after the value.
+            st.copy_atomic_ordering(i);
+        }
+    }
+
+    /// Store `i`'s integer, stored again at the shadow of its address in every lane: the
+    /// base's shadow through the same GEPs (`common::mirrored_ints`).
+    fn mirror_integer(&mut self, i: Value, at: &MirrorAt) {
+        let guarded = self.valid.contains_key(&at.base) || self.fx.rt.is_guarded(at.base);
+        if guarded && !at.geps.is_empty() {
+            // The guards compare and replace the base, not an address inside it.
+            return;
+        }
+        let bases = self.tangent(at.base);
+        let pv = self.prim(i.operand(0));
+        let slot = self.sup.sink_slot();
+        for base in bases {
+            let mut sa = base;
+            for g in &at.geps {
+                let s = self.prim(*g).clone_instruction();
+                self.b.insert(s);
+                s.set_operand(0, sa);
+                sa = s;
+            }
+            let p = self.guarded(at.base, sa, slot);
+            let p = self.runtime_guarded(at.base, p, slot);
+            let st = self.b.store(pv, p);
+            st.set_alignment(i.alignment());
             st.copy_atomic_ordering(i);
         }
     }
