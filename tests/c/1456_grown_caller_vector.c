@@ -1,7 +1,7 @@
 // OPT: O0 O2
 // rust41: a Rust-layout vector `{cap, ptr, len}` the caller passes `enzyme_dup`, grown
 // inside the differentiated function through `__rust_realloc` (capacity 1 -> 4 -> 8),
-// under a header-checking allocator written in C (alloc40's, tests/c/1454): the shadow
+// under the header-checking allocator of fz_rust_alloc.h (alloc40's, tests/c/1454): the shadow
 // vector's length and capacity must mirror the primal's (integer stores into shadowed
 // memory are mirrored), so the caller releases the grown shadow buffer with its own
 // layout (`__rust_dealloc` aborts on another), and the caller's old shadow buffer,
@@ -10,47 +10,14 @@
 // forward mode (tangent against the formula and the dot product with the gradient; the
 // pushed values' tangents); the allocator's live count returns to zero.
 #include "fz_test.h"
+#include "fz_rust_alloc.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 extern double __enzyme_fwddiff(void *, ...);
 
-enum { N = 7, MAGIC = 0x41a11 };
-
-static long live;
-
-__attribute__((noinline)) void *__rust_alloc(size_t size, size_t align) {
-  char *p = aligned_alloc(32, (size + 63) / 32 * 32);
-  size_t *h = (size_t *)(p + 32) - 3;
-  h[0] = MAGIC, h[1] = size, h[2] = align;
-  live++;
-  return p + 32;
-}
-
-__attribute__((noinline)) void __rust_dealloc(void *q, size_t size, size_t align) {
-  size_t *h = (size_t *)q - 3;
-  if (h[0] != MAGIC || h[1] != size || h[2] != align) {
-    fprintf(stderr, "__rust_dealloc(%p, %zu, %zu): not a block of this layout\n", q, size, align);
-    abort();
-  }
-  h[0] = 0;
-  live--;
-  free((char *)q - 32);
-}
-
-__attribute__((noinline)) void *__rust_alloc_zeroed(size_t size, size_t align) {
-  void *p = __rust_alloc(size, align);
-  memset(p, 0, size);
-  return p;
-}
-
-__attribute__((noinline)) void *__rust_realloc(void *q, size_t old, size_t align, size_t size) {
-  void *p = __rust_alloc(size, align);
-  memcpy(p, q, old < size ? old : size);
-  __rust_dealloc(q, old, align);
-  return p;
-}
+enum { N = 7 };
 
 typedef struct {
   size_t cap;
