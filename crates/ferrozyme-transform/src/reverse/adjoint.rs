@@ -542,9 +542,7 @@ impl Gen<'_> {
     /// same byte offset from the shadowed base (`common::mirrored_ints`); not where the
     /// base's shadow is guarded (run-time or mixed activity).
     fn rev_mirror_integer(&mut self, s: Value, at: &MirrorAt, v: Value, p: Value) {
-        if self.fx.rt.is_guarded(at.base)
-            || super::mixed::mixed_root(&self.fx.act, at.base).is_some()
-        {
+        if self.shadow_guarded(at.base) {
             return;
         }
         let i64t = self.fx.ctx.i64();

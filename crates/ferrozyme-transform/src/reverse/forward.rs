@@ -322,11 +322,14 @@ impl Gen<'_> {
         st.set_alignment(i.alignment());
     }
 
-    /// Store `i`'s integer, stored again at the shadow of its address: the base's shadow
-    /// through the same GEPs (`common::mirrored_ints`).
+    /// Store `i`'s integer, stored again at the shadow of its address: its own, or the
+    /// base's shadow through the same GEPs (`common::mirrored_ints`).
     fn fwd_mirror_integer(&mut self, i: Value, at: &MirrorAt) {
-        let valid = self.fwd_store_validity(at.base);
-        if valid.is_some() && !at.geps.is_empty() {
+        let pv = self.fwd_operand(i.operand(0));
+        if at.geps.is_empty() {
+            return self.fwd_shadow_store(i, pv);
+        }
+        if self.shadow_guarded(at.base) {
             // The guards compare and replace the base, not an address inside it.
             return;
         }
@@ -337,11 +340,6 @@ impl Gen<'_> {
             s.set_operand(0, sa);
             sa = s;
         }
-        if let Some(valid) = valid {
-            let slot = self.sup.sink_slot();
-            sa = self.b.select(valid, sa, slot);
-        }
-        let pv = self.fwd_operand(i.operand(0));
         let st = self.b.store(pv, sa);
         st.set_alignment(i.alignment());
     }

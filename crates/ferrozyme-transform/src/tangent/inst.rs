@@ -423,13 +423,13 @@ impl TangentGen<'_> {
     /// is inactive), so shadow memory always holds the tangent of the primal memory.
     fn tangent_store(&mut self, i: Value) {
         let (v, addr) = (i.operand(0), i.operand(1));
-        if let Some(at) = mirrored_integer(&self.fx.act, &self.fx.types, v, addr) {
-            // A vector's length or capacity: the shadow header mirrors it rather than
-            // getting a zero tangent (`common::mirrored_ints`).
-            self.mirror_integer(i, &at);
-            return;
-        }
+        // A vector's length or capacity: the shadow header mirrors it rather than getting
+        // a zero tangent (`common::mirrored_ints`).
+        let mirror = mirrored_integer(&self.fx.act, &self.fx.types, v, addr);
         if !self.fx.act.is_shadowed(addr) {
+            if let Some(at) = mirror {
+                self.mirror_integer(i, &at);
+            }
             return;
         }
         let mut tv = self.tangent(v);
@@ -464,7 +464,9 @@ impl TangentGen<'_> {
                 }
             };
         }
-        if ferrozyme_analysis::activity::is_empty_object_param(v) && !self.fx.act.is_shadowed(v) {
+        if (ferrozyme_analysis::activity::is_empty_object_param(v) && !self.fx.act.is_shadowed(v))
+            || mirror.is_some()
+        {
             let pv = self.prim(v);
             tv = vec![pv; self.width()];
         }
@@ -482,17 +484,16 @@ impl TangentGen<'_> {
         }
     }
 
-    /// Store `i`'s integer, stored again at the shadow of its address in every lane: the
-    /// base's shadow through the same GEPs (`common::mirrored_ints`).
+    /// Store `i`'s integer, stored again at the shadow of its address (which has none of
+    /// its own) in every lane: the base's shadow through the same GEPs
+    /// (`common::mirrored_ints`).
     fn mirror_integer(&mut self, i: Value, at: &MirrorAt) {
-        let guarded = self.valid.contains_key(&at.base) || self.fx.rt.is_guarded(at.base);
-        if guarded && !at.geps.is_empty() {
+        if self.valid.contains_key(&at.base) || self.fx.rt.is_guarded(at.base) {
             // The guards compare and replace the base, not an address inside it.
             return;
         }
         let bases = self.tangent(at.base);
         let pv = self.prim(i.operand(0));
-        let slot = self.sup.sink_slot();
         for base in bases {
             let mut sa = base;
             for g in &at.geps {
@@ -501,9 +502,7 @@ impl TangentGen<'_> {
                 s.set_operand(0, sa);
                 sa = s;
             }
-            let p = self.guarded(at.base, sa, slot);
-            let p = self.runtime_guarded(at.base, p, slot);
-            let st = self.b.store(pv, p);
+            let st = self.b.store(pv, sa);
             st.set_alignment(i.alignment());
             st.copy_atomic_ordering(i);
         }
