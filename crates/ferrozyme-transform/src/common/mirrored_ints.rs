@@ -18,11 +18,19 @@
 //! integer: type analysis says `Integer` at the address (never `Anything`, a float or a
 //! pointer: there the shadow bytes may be an adjoint, which the reverse sweep reads and
 //! clears, or a shadow pointer), and the value has no derivative of its own and is not a
-//! pointer moved as an integer (those have their own shadow stores).
+//! pointer moved as an integer (those have their own shadow stores). Only in memory an
+//! argument points into (the caller's header, or a callee's `&mut RawVec`): memory made
+//! inside has shadows the runtime's table releases, whatever their headers say, and a
+//! `HashMap` built inside moves its entries' bytes with `__fz_move_adj_bytes`, which
+//! stops where both copies hold non-zero bits (mirrored keys there did:
+//! tests/rust/tests/rustmap_maps.rs). A `Vec` reached through a pointer loaded from
+//! memory (an inner `Vec` of a `Vec<Vec<f64>>`) is not mirrored.
 
 use ferrozyme_analysis::activity::Activity;
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
 use ferrozyme_llvm::{Opcode, TypeKind, Value};
+
+use crate::reverse::memory::{underlying, Obj};
 
 /// At most this many GEPs are followed from a store's address back to a shadowed pointer.
 const MAX_GEPS: usize = 4;
@@ -53,7 +61,8 @@ pub(crate) fn mirrored_integer(
         && !act.is_shadowed(v)
         && super::shadows::pointer_as_integer(v).is_none()
         && types.int_carries_fp(v).is_none()
-        && types.pointee_tree(addr).get(0) == BaseType::Integer;
+        && types.pointee_tree(addr).get(0) == BaseType::Integer
+        && matches!(underlying(addr), Obj::Arg(_));
     if !wanted {
         return None;
     }
