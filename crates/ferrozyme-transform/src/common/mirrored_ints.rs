@@ -28,7 +28,7 @@
 
 use ferrozyme_analysis::activity::Activity;
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
-use ferrozyme_llvm::{Opcode, TypeKind, Value};
+use ferrozyme_llvm::{Builder, Opcode, TypeKind, Value};
 
 use crate::reverse::memory::{underlying, Obj};
 
@@ -45,6 +45,27 @@ pub(crate) struct MirrorAt {
     pub base: Value,
     /// The GEPs from `base` to the address, outermost last (empty: the address is `base`).
     pub geps: Vec<Value>,
+}
+
+impl MirrorAt {
+    /// The shadow of the address: the generated copies of the GEPs (`copy_of` maps an
+    /// original GEP to its copy in the generated code) applied to `base_shadow`, at `b`'s
+    /// position.
+    pub(crate) fn shadow_address(
+        &self,
+        b: &Builder,
+        base_shadow: Value,
+        copy_of: impl Fn(Value) -> Value,
+    ) -> Value {
+        let mut sa = base_shadow;
+        for g in &self.geps {
+            let s = copy_of(*g).clone_instruction();
+            b.insert(s);
+            s.set_operand(0, sa);
+            sa = s;
+        }
+        sa
+    }
 }
 
 /// Does the store of `v` to `addr` write an integer the shadow memory mirrors (the same

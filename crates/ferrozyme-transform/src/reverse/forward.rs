@@ -333,13 +333,8 @@ impl Gen<'_> {
             // The guards compare and replace the base, not an address inside it.
             return;
         }
-        let mut sa = self.fwd_shadow(at.base);
-        for g in &at.geps {
-            let s = self.fwd_operand(*g).clone_instruction();
-            self.b.insert(s);
-            s.set_operand(0, sa);
-            sa = s;
-        }
+        let sb = self.fwd_shadow(at.base);
+        let sa = at.shadow_address(&self.b, sb, |g| self.fwd_operand(g));
         let st = self.b.store(pv, sa);
         st.set_alignment(i.alignment());
     }

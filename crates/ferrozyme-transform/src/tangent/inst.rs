@@ -495,13 +495,7 @@ impl TangentGen<'_> {
         let bases = self.tangent(at.base);
         let pv = self.prim(i.operand(0));
         for base in bases {
-            let mut sa = base;
-            for g in &at.geps {
-                let s = self.prim(*g).clone_instruction();
-                self.b.insert(s);
-                s.set_operand(0, sa);
-                sa = s;
-            }
+            let sa = at.shadow_address(&self.b, base, |g| self.prim(g));
             let st = self.b.store(pv, sa);
             st.set_alignment(i.alignment());
             st.copy_atomic_ordering(i);
