@@ -5,7 +5,9 @@
 // vector's length and capacity must mirror the primal's (integer stores into shadowed
 // memory are mirrored), so the caller releases the grown shadow buffer with its own
 // layout (`__rust_dealloc` aborts on another), and the caller's old shadow buffer,
-// reallocated away with the primal's, is released when the derivative settles. Reverse
+// reallocated away with the primal's, is released when the derivative settles. The
+// result reads only the pushed values: the adjoint of a value held before the call would
+// end in that old shadow, which is a run-time stop (c/1457). Reverse
 // mode (gradient against the analytic formula and central finite differences) and
 // forward mode (tangent against the formula and the dot product with the gradient; the
 // pushed values' tangents); the allocator's live count returns to zero.
@@ -34,11 +36,12 @@ static void push(vec *v, double a) {
   v->ptr[v->len++] = a;
 }
 
-/* f = sum sin(acc) after pushing x_i^2. */
+/* f = sum sin of the pushed values x_i^2. */
 double extend(const double *x, vec *acc) {
+  size_t n0 = acc->len;
   for (int i = 0; i < N; i++) push(acc, x[i] * x[i]);
   double s = 0;
-  for (size_t i = 0; i < acc->len; i++) s += sin(acc->ptr[i]);
+  for (size_t i = n0; i < acc->len; i++) s += sin(acc->ptr[i]);
   return s;
 }
 
@@ -67,6 +70,7 @@ int main(void) {
   fz_check("reverse: length mirrored", (double)dacc.len, (double)acc.len, 0);
   fz_check("reverse: capacity mirrored", (double)dacc.cap, (double)acc.cap, 0);
   fz_check("reverse: 8 values", (double)acc.len, N + 1, 0);
+  fz_check("reverse: the held value's adjoint", dacc.ptr[0], 0, 0);
   for (int i = 0; i < N; i++) {
     fz_check("gradient (analytic)", g[i], cos(x[i] * x[i]) * 2 * x[i], 1e-12);
     double h = 1e-6, x0 = x[i];
@@ -85,9 +89,9 @@ int main(void) {
   vec tacc = one(0.5);
   acc = one(0.3);
   double t = __enzyme_fwddiff((void *)extend, enzyme_dup, x, dx, enzyme_dup, &acc, &tacc);
-  double dot = cos(0.3) * 0.5;
+  double dot = 0;
   for (int i = 0; i < N; i++) dot += g[i] * dx[i];
-  fz_check("forward = <gradient, dx> + cos(acc0) t0", t, dot, 1e-10);
+  fz_check("forward = <gradient, dx>", t, dot, 1e-10);
   fz_check("forward: length mirrored", (double)tacc.len, (double)acc.len, 0);
   fz_check("forward: capacity mirrored", (double)tacc.cap, (double)acc.cap, 0);
   fz_check("forward: tangent kept", tacc.ptr[0], 0.5, 0);
