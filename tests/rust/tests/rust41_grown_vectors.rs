@@ -96,8 +96,10 @@ fn rust41_reserved_vector_keeps_the_gradient() {
     let mut dx = vec![0.0; x.len()];
     let mut acc = Vec::with_capacity(8);
     acc.push(0.7);
-    let mut dacc = Vec::with_capacity(8);
-    dacc.push(0.0);
+    // The shadow's spare capacity zeroed: a pushed value's adjoint is read from its
+    // shadow slot (uninitialized memory there would be added to the gradient).
+    let mut dacc = vec![0.0; 8];
+    dacc.truncate(1);
     d_extend(&x, &mut dx, &mut acc, &mut dacc, 1.0);
     assert_all_close("gradient vs formula", &dx, &extend_grad(&x), EXACT);
     assert_eq!((dacc.len(), dacc.capacity()), (6, 8));
@@ -127,9 +129,9 @@ fn rust41_forward_grows_the_tangent_vector() {
     assert_close("tangent vs formula", t, jv, EXACT);
     // The reverse gradient with the capacity reserved (no reallocation: d/d acc[0] arrives).
     let mut dx = vec![0.0; x.len()];
-    let (mut racc, mut dacc) = (Vec::with_capacity(8), Vec::with_capacity(8));
+    let (mut racc, mut dacc) = (Vec::with_capacity(8), vec![0.0; 8]);
     racc.push(0.4);
-    dacc.push(0.0);
+    dacc.truncate(1);
     d_extend(&x, &mut dx, &mut racc, &mut dacc, 1.0);
     let dot: f64 = dx.iter().zip(&v).map(|(a, b)| a * b).sum::<f64>() + dacc[0] * 0.5;
     assert_close("<J v, 1> vs <v, J^T 1>", t, dot, EXACT);

@@ -442,7 +442,7 @@ done:
 
 declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
 
-@__fz_shadow_lost_msg = private constant [248 x i8] c"ferrozyme: the derivative reallocated a buffer the caller passed (a Vec grown past its capacity); the derivatives with respect to the values it held before the call would be lost: reserve the capacity beforehand in both the primal and the shadow.\0A\00"
+@__fz_shadow_lost_msg = private constant [306 x i8] c"ferrozyme: the derivative reallocated a buffer the caller passed (a Vec grown past its capacity); the derivatives with respect to the values it held before the call would be lost: reserve the capacity beforehand in both the primal and the shadow (its spare capacity zeroed: vec![0.0; cap] then truncate).\0A\00"
 declare i64 @write(i32, ptr, i64)
 
 ; A stop when any of the %n bytes of the old shadow %s is non-zero (`__fz_shadow_settle`).
@@ -462,7 +462,7 @@ next:
   %i1 = add i64 %i, 1
   br label %loop
 stop:
-  %w = call i64 @write(i32 2, ptr @__fz_shadow_lost_msg, i64 247)
+  %w = call i64 @write(i32 2, ptr @__fz_shadow_lost_msg, i64 305)
   call void @abort()
   unreachable
 done:
