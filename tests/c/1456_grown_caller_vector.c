@@ -13,6 +13,7 @@
 // pushed values' tangents); the allocator's live count returns to zero.
 #include "fz_test.h"
 #include "fz_rust_alloc.h"
+#include "fz_rust_vec.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,21 +22,6 @@ extern double __enzyme_fwddiff(void *, ...);
 
 enum { N = 7 };
 
-typedef struct {
-  size_t cap;
-  double *ptr;
-  size_t len;
-} vec;
-
-static void push(vec *v, double a) {
-  if (v->len == v->cap) {
-    size_t nc = v->cap < 2 ? 4 : 2 * v->cap;
-    v->ptr = __rust_realloc(v->ptr, v->cap * sizeof(double), 8, nc * sizeof(double));
-    v->cap = nc;
-  }
-  v->ptr[v->len++] = a;
-}
-
 /* f = sum sin of the pushed values x_i^2. */
 double extend(const double *x, vec *acc) {
   size_t n0 = acc->len;
@@ -43,12 +29,6 @@ double extend(const double *x, vec *acc) {
   double s = 0;
   for (size_t i = n0; i < acc->len; i++) s += sin(acc->ptr[i]);
   return s;
-}
-
-static vec one(double a) {
-  vec v = {1, __rust_alloc(sizeof(double), 8), 1};
-  v.ptr[0] = a;
-  return v;
 }
 
 static void release(vec *v) { __rust_dealloc(v->ptr, v->cap * sizeof(double), 8); }

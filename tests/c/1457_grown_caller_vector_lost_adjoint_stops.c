@@ -10,25 +10,11 @@
 // is reallocated and the adjoint arrives (tests/rust rust41_reserved_vector_keeps_the_gradient).
 #include "fz_test.h"
 #include "fz_rust_alloc.h"
+#include "fz_rust_vec.h"
 #include <stdint.h>
 #include <stdio.h>
 
 enum { N = 7 };
-
-typedef struct {
-  size_t cap;
-  double *ptr;
-  size_t len;
-} vec;
-
-static void push(vec *v, double a) {
-  if (v->len == v->cap) {
-    size_t nc = v->cap < 2 ? 4 : 2 * v->cap;
-    v->ptr = __rust_realloc(v->ptr, v->cap * sizeof(double), 8, nc * sizeof(double));
-    v->cap = nc;
-  }
-  v->ptr[v->len++] = a;
-}
 
 /* f = sum sin(acc) after pushing x_i^2: the held value acc[0] counts. */
 double extend(const double *x, vec *acc) {
@@ -36,12 +22,6 @@ double extend(const double *x, vec *acc) {
   double s = 0;
   for (size_t i = 0; i < acc->len; i++) s += sin(acc->ptr[i]);
   return s;
-}
-
-static vec one(double a) {
-  vec v = {1, __rust_alloc(sizeof(double), 8), 1};
-  v.ptr[0] = a;
-  return v;
 }
 
 int main(void) {

@@ -3,8 +3,8 @@
  * new)`, `__rust_dealloc(ptr, size, align)`), written in C as a counting, header-checking
  * `#[global_allocator]`: the header holds a magic number, the size and the alignment, and
  * `__rust_dealloc` aborts on a block it did not make or one released with another layout.
- * `live` counts the blocks live, `made` those made. Used by tests/c/1454 (alloc40) and 1456
- * (rust41). Include after fz_test.h. */
+ * `live` counts the blocks live, `made` those made. Used by tests/c/1454 (alloc40), 1456
+ * (rust41) and 1457 (rust42). Include after fz_test.h. */
 #ifndef FZ_RUST_ALLOC_H
 #define FZ_RUST_ALLOC_H
 #include <stdint.h>
