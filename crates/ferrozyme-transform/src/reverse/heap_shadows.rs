@@ -59,9 +59,11 @@ impl Gen<'_> {
                     // `free` (the caller's shadow now holds the new one). Where its first
                     // word is the old size (`__rust_realloc`), a non-zero byte in it then
                     // (an adjoint of a value the block held, lost) is a run-time stop; C
-                    // `realloc` states no old size: nothing is checked.
+                    // `realloc` states no old size: nothing is checked, nor in records
+                    // holding pointers (their shadow pointers come back there too).
                     Some(([dealloc, w0, w1], sized)) => {
-                        let later = self.sup.rt(if sized {
+                        let floats = !holds_non_floats(&self.fx.types, i);
+                        let later = self.sup.rt(if sized && floats {
                             RtFn::ShadowReallocLater
                         } else {
                             RtFn::ShadowFreeLater
