@@ -10,7 +10,6 @@
 pub mod diags;
 pub mod dispatch;
 pub mod ir_text;
-pub mod mirrored_ints;
 pub mod ops;
 pub mod punned;
 pub mod reductions;
