@@ -123,9 +123,9 @@ impl Support {
     }
 
     /// The functions the call through a pointer `call` may reach
-    /// (`ferrozyme_analysis::calls::call_targets`, cached by type when not chosen): the leaves of a `select`/`phi` of
-    /// functions (a derivative's own dispatch, met by a higher-order derivative), else
-    /// [`Support::candidates`] of its type.
+    /// (`ferrozyme_analysis::calls::call_targets`, cached by type when not chosen): the
+    /// leaves of a `select`/`phi` of functions (a derivative's own dispatch, met by a
+    /// higher-order derivative), else [`Support::candidates`] of its type.
     pub fn call_candidates(&mut self, call: Value) -> Vec<Candidate> {
         match ferrozyme_analysis::calls::chosen_targets(call) {
             Some(leaves) => self.as_candidates(leaves),

@@ -302,7 +302,6 @@ impl TangentGen<'_> {
             .collect()
     }
 
-    /// `free`: the shadows are freed with the primal, by its family's deallocator.
     /// The runtime's call of a shadow's own deallocator (`%d(%s, %w0, %w1)` in
     /// `__fz_shadow_dealloc`), met when generated code that releases a shadow is
     /// differentiated again (forward over reverse of a list built and freed inside): the
@@ -323,6 +322,7 @@ impl TangentGen<'_> {
         }
     }
 
+    /// `free`: the shadows are freed with the primal, by its family's deallocator.
     fn tangent_free(&mut self, i: Value, _args: &[Value]) -> Option<Vec<Value>> {
         let c = self.copy(i);
         let p = ferrozyme_analysis::calls::freed_pointer(i);
