@@ -189,6 +189,7 @@ pub fn run_commands(suite: Suite, d: &Directives, exe: &Path) -> Vec<(String, Co
         for np in procs {
             let mut c = mpirun(np, exe);
             c.env("OMP_NUM_THREADS", "1");
+            avoid_steal_race(&mut c);
             out.push((format!("mpirun -np {np}"), c));
         }
     } else if suite == Suite::OpenMp || !d.omp_threads.is_empty() {
@@ -200,12 +201,24 @@ pub fn run_commands(suite: Suite, d: &Directives, exe: &Path) -> Vec<(String, Co
         for t in threads {
             let mut c = Command::new(exe);
             c.env("OMP_NUM_THREADS", t.to_string());
+            avoid_steal_race(&mut c);
             out.push((format!("OMP_NUM_THREADS={t}"), c));
         }
     } else {
         out.push(("run".to_string(), Command::new(exe)));
     }
     out
+}
+
+/// libomp runs `schedule(dynamic)` loops by work stealing (`static_steal`), which on a
+/// loaded machine sometimes aborts inside libomp itself ("Assertion failure at
+/// kmp_dispatch.cpp(1618): vnew.p.ub * (UT)chunk <= trip"; llvm-project issues 54422,
+/// 86995, 132164, with plain OpenMP programs, no derivative involved). The trials run
+/// dynamic loops monotonically instead: the same `__kmpc_dispatch_*` calls, chunks handed
+/// out by one shared counter, so a derivative's replay of the chunks a thread ran is
+/// tested the same way.
+fn avoid_steal_race(c: &mut Command) {
+    c.env("KMP_FORCE_MONOTONIC_DYNAMIC_SCHEDULE", "1");
 }
 
 /// Builds and runs one program of a suite in `dir` (a fresh build directory).
