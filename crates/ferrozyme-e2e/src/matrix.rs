@@ -179,7 +179,10 @@ mod tests {
             assert!(Matrix::Full.runs_level(&stem, &both, "O1"));
             assert!(Matrix::Full.runs_level(&stem, &both, "O3"));
         }
-        assert!((30..=70).contains(&third), "{third} of 200 ran a third level");
+        assert!(
+            (30..=70).contains(&third),
+            "{third} of 200 ran a third level"
+        );
         assert!((10..=40).contains(&o1_runs), "{o1_runs} of 200 ran -O1");
     }
 }
