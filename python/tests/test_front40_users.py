@@ -6,6 +6,7 @@ JAX and TensorFlow; a numba function calling `np.diff`.
 Found and fixed in this round (each checked here):
 * a big-endian (`>f8`) array given after a native one of the same shape took the NumPy
   fast path (its key used `dtype.char`, `d` for both byte orders): silently wrong values;
+  a NumPy scalar after a 0-d array took it too and raised an AttributeError;
 * a pointer to a typedef (`const real_t *`, `const int64_t *`) was refused as an
   unsupported C type (clang desugars only the outermost type);
 * `out`/`inout` on a `const double *` parameter loaded, and returned memory the function
@@ -68,6 +69,10 @@ def test_numpy_byte_order_alignment_strides_and_typedef_pointers(wsq):
         assert wsq(x, m, w, s) == pytest.approx(want, rel=1e-15)
     with pytest.raises(ValueError, match="'m' must have dtype int64, got >i8"):
         wsq(x, m.astype(">i8"), w, s)
+    # A NumPy scalar after a 0-d array of the same dtype (same fast-path key; AttributeError
+    # `.ctypes` before).
+    assert wsq(x, m, w, np.array(s)) == pytest.approx(want, rel=1e-15)
+    assert wsq(x, m, w, np.float64(s)) == pytest.approx(want, rel=1e-15)
     # Misaligned, reversed, strided and read-only (stride-0) arrays give the copies' values.
     raw = np.frombuffer(b"\0" + x.tobytes(), dtype=np.float64, offset=1)
     assert not raw.flags.aligned

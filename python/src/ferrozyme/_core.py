@@ -322,8 +322,12 @@ class Function:
         # Fast path: the same shapes, dtypes and constants as an earlier call with
         # contiguous arrays of the right dtypes skip argument checking. The dtype's `str`
         # (`<f8`, `>f8`) includes the byte order: `char` is `d` for both, and a big-endian
-        # array took the fast path after a native one (front40: silently wrong values).
+        # array took the fast path after a native one (front40: silently wrong values). Only
+        # plain arrays: a NumPy scalar (`np.float64(0.8)`) after a 0-d array has the same
+        # key but no `.ctypes` (front40: an AttributeError).
         try:
+            if not all(type(a) is np.ndarray for a in args):
+                raise TypeError
             key = (tuple([(a.shape, a.dtype.str, a.flags.c_contiguous) for a in args]), tuple(kwargs.items()))
             hit = self._fast.get(key)
         except (AttributeError, TypeError):
