@@ -483,7 +483,7 @@ pub fn fortran_rule(name: &str) -> Option<FortranRule> {
 /// trim(buf)` into a temporary, is memory nothing is known about: tests/fortran/93 at
 /// -O2), and activity gives an address loaded from such a descriptor no shadow (the
 /// shadow descriptor's slot is never written: a copy from and a `free` of it crashed the
-/// derivative of tests/fortran/89 at -O0; tests/fortran/106-108). The scalar versions
+/// derivative of tests/fortran/89 at -O0; tests/fortran/106, 107). The scalar versions
 /// (`Index1`, `LenTrim1`, `Count`, `All`...) return their result and are not listed.
 const INACTIVE_RESULTS: &[&str] = &[
     // Character results: TRIM, ADJUSTL, ADJUSTR, REPEAT; `//` into an allocatable

@@ -58,11 +58,17 @@ fn filled_by_inactive_result(slot: Value, depth: u32) -> bool {
         })
         .map(|c| c.call_args()[1])
         .collect();
-    // A copy that also receives another descriptor (a store of one) may describe reals.
-    let stored_other = users.iter().any(|u| {
+    // A copy that also receives another descriptor or address (a store of one, into the
+    // slot or through a GEP of it) may describe reals.
+    let stores_pointer_into = |u: Value, p: Value| {
         u.opcode() == Some(Opcode::LLVMStore)
-            && u.operand(1) == slot
+            && u.operand(1) == p
             && u.operand(0).ty().contains_pointer()
+    };
+    let stored_other = users.iter().any(|u| {
+        stores_pointer_into(*u, slot)
+            || (u.opcode() == Some(Opcode::LLVMGetElementPtr)
+                && u.users().into_iter().any(|s| stores_pointer_into(s, *u)))
     });
     !stored_other
         && !copied_from.is_empty()
