@@ -1,5 +1,4 @@
 ! OPT: O0 O2
-! IGNORE-O0: flang-22 at -O0 assigns the derived-type function results of the type-bound operators through `_FortranAAssignTemporary`, which has no derivative yet: a missing-derivative error naming it (with the help line: compile with -O2). At -O2 the assignments are inline.
 ! A small vector algebra as Fortran libraries write it: a derived type with type-bound
 ! `generic :: operator(+)`, `operator(*)` (scalar times vector, both orders) and
 ! `assignment(=)` from a real array, a type-bound function `norm` and a `pass`

@@ -44,6 +44,12 @@ pub const PREFIX: &str = "_FortranA";
 /// `Assign` calls it; the pass renames it back to `_FortranAAssign` after differentiating.
 pub const ASSIGN_INACTIVE: &str = "__fz_f18_assign_inactive";
 
+/// flang's `_FortranAAssignTemporary` (the same assignment into a compiler temporary:
+/// flang-22 -O0 copies an array section into the temporary it passes to a defined
+/// assignment, tests/fortran/100) for data without derivatives; renamed back after
+/// differentiating, like [`ASSIGN_INACTIVE`].
+pub const ASSIGN_TEMPORARY_INACTIVE: &str = "__fz_f18_assign_temporary_inactive";
+
 /// flang's `_FortranAAssign` of derived-type data (whole-object assignment `w2 = w` of a
 /// type with allocatable components: a deep copy driven by flang's type description), as
 /// the pass renames such calls in differentiated code: it has no derivative, so an active
@@ -61,6 +67,7 @@ const ASSIGN_DERIVED_HELP: &str = "assign the components one by one (`allocate (
 /// call: the pass renames each alias back to flang's routine after differentiating.
 pub const INACTIVE_ALIASES: &[(&str, &str)] = &[
     (ASSIGN_INACTIVE, "_FortranAAssign"),
+    (ASSIGN_TEMPORARY_INACTIVE, "_FortranAAssignTemporary"),
     (
         "__fz_f18_ctor_init_inactive",
         "_FortranAInitArrayConstructorVector",
@@ -113,6 +120,9 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("MatmulReal8Real8", "__fz_f18_matmul_r8"),
     ("MatmulReal4Real4", "__fz_f18_matmul_r4"),
     ("Assign", "__fz_f18_assign"),
+    // Into a temporary: for reals the same assignment (a temporary needs no finalization;
+    // derived-type data stop at run time in the implementation, as for `Assign`).
+    ("AssignTemporary", "__fz_f18_assign"),
     ("ProductReal8", "__fz_f18_product_r8"),
     ("ProductReal4", "__fz_f18_product_r4"),
     ("Norm2_8", "__fz_f18_norm2_8"),
@@ -364,6 +374,14 @@ const FAMILIES: &[(&str, FortranRule)] = &[
     ("Scan", FortranRule::Inactive { why: CHARACTERS }),
     ("Verify", FortranRule::Inactive { why: CHARACTERS }),
     ("LenTrim", FortranRule::Inactive { why: CHARACTERS }),
+    // TRANSFER (and the size-giving TransferSize) allocates a result of another type
+    // holding the source's bytes.
+    (
+        "Transfer",
+        FortranRule::Unsupported {
+            why: "TRANSFER reinterprets the bytes of its source as another type: the derivative of a real does not follow its bits into integers or characters and back",
+        },
+    ),
     ("RandomInit", FortranRule::Inactive { why: ENVIRONMENT }),
     ("RandomSeed", FortranRule::Inactive { why: ENVIRONMENT }),
     (
@@ -455,19 +473,69 @@ pub fn fortran_rule(name: &str) -> Option<FortranRule> {
     Some(family.unwrap_or(DEFAULT_UNSUPPORTED))
 }
 
-/// Character routines (names without [`PREFIX`]) whose first argument is the descriptor
-/// of the result they allocate and fill with characters: `TRIM`, `ADJUSTL`, `ADJUSTR`,
-/// `REPEAT`. The library has no IR, so type analysis learns what the result holds from
-/// this list (the bytes are characters: integers), else a copy of the result (flang's
-/// `memcpy` of `'loss = ' // trim(buf)` into a temporary) is memory nothing is known
-/// about (tests/fortran/93 at -O2).
-const CHARACTER_RESULTS: &[&str] = &["Trim", "Adjustl", "Adjustr", "Repeat"];
+/// Inactive routines (names without [`PREFIX`]) whose first argument is the descriptor of
+/// a result they allocate, or of an accumulator they reallocate, and fill with characters,
+/// integers or logicals (never reals): they write the base address of fresh memory into
+/// that descriptor. Exact names here; [`INACTIVE_RESULT_FAMILIES`] adds every kind of
+/// `MAXLOC`/`MINLOC`. The library has no IR and writes only the primal descriptor, so
+/// both analyses read this list: type analysis learns that the base address (offset 0)
+/// leads to integers (else a copy of the result, flang's `memcpy` of `'loss = ' //
+/// trim(buf)` into a temporary, is memory nothing is known about: tests/fortran/93 at
+/// -O2), and activity gives an address loaded from such a descriptor no shadow (the
+/// shadow descriptor's slot is never written: a copy from and a `free` of it crashed the
+/// derivative of tests/fortran/89 at -O0; tests/fortran/106, 107). The scalar versions
+/// (`Index1`, `LenTrim1`, `Count`, `All`...) return their result and are not listed.
+const INACTIVE_RESULTS: &[&str] = &[
+    // Character results: TRIM, ADJUSTL, ADJUSTR, REPEAT; `//` into an allocatable
+    // accumulator, MAX/MIN of characters.
+    "Trim",
+    "Adjustl",
+    "Adjustr",
+    "Repeat",
+    "CharacterConcatenate",
+    "CharacterConcatenateScalar1",
+    "CharacterMax",
+    "CharacterMin",
+    // Integer and logical results of elemental character functions on arrays.
+    "CharacterCompare",
+    "LenTrim",
+    "Index",
+    "Scan",
+    "Verify",
+    // Locations and reductions of logicals/integers along a dimension.
+    "Findloc",
+    "FindlocDim",
+    "CountDim",
+    "AllDim",
+    "AnyDim",
+    "ParityDim",
+    "IAllDim",
+    "IAnyDim",
+    "IParityDim",
+];
 
-/// Does `name` allocate its first argument's (a result descriptor's) data and fill it
-/// with characters ([`CHARACTER_RESULTS`])?
-pub fn fills_character_result(name: &str) -> bool {
-    name.strip_prefix(PREFIX)
-        .is_some_and(|rest| CHARACTER_RESULTS.contains(&rest))
+/// Families of [`INACTIVE_RESULTS`], by name prefix: `MaxlocReal8`, `MaxlocDim`,
+/// `MinlocInteger4`, `MaxlocCharacter`... all take the result descriptor first.
+const INACTIVE_RESULT_FAMILIES: &[&str] = &["Maxloc", "Minloc"];
+
+/// Is `name` one of the inactive assignments ([`ASSIGN_INACTIVE`],
+/// [`ASSIGN_TEMPORARY_INACTIVE`]): the pass chose it because the source's type code is an
+/// integer, logical or character one, so both descriptors' data are such data.
+pub fn assigns_inactive_data(name: &str) -> bool {
+    name == ASSIGN_INACTIVE || name == ASSIGN_TEMPORARY_INACTIVE
+}
+
+/// Does `name` allocate the data of its first argument's descriptor (a result or an
+/// accumulator) and write its address there, data without derivatives
+/// ([`INACTIVE_RESULTS`])? [`ASSIGN_INACTIVE`] does too: flang's `Assign` of integer,
+/// logical or character data (re)allocates an allocatable left-hand side (`tag = tag //
+/// 'p'` of a deferred-length character: tests/fortran/107).
+pub fn fills_inactive_result(name: &str) -> bool {
+    assigns_inactive_data(name)
+        || name.strip_prefix(PREFIX).is_some_and(|rest| {
+            INACTIVE_RESULTS.contains(&rest)
+                || INACTIVE_RESULT_FAMILIES.iter().any(|f| rest.starts_with(f))
+        })
 }
 
 /// The help line of a [`FortranRule::Deallocation`] that cannot be moved after the
@@ -477,10 +545,19 @@ pub const DEALLOCATION_HELP: &str = "create derived-type variables with allocata
 /// The help line of an unsupported routine.
 pub const UNSUPPORTED_HELP: &str = "compile the Fortran code with -O2 or higher (flang then expands SUM, DOT_PRODUCT, MAXVAL and array assignments inline), or write the operation as a loop over the elements; `ferrozyme rules` lists the flang routines that are differentiated";
 
-/// The help line of an unsupported routine `name` (its own for [`ASSIGN_DERIVED`]).
+/// The help line of TRANSFER (the general one says to compile with -O2, which keeps it).
+const TRANSFER_HELP: &str = "keep real data in real variables inside the differentiated code and TRANSFER only integer, logical or character data; to copy reals, assign them to a real array of the same kind";
+
+/// The help line of an unsupported routine `name` (its own for [`ASSIGN_DERIVED`] and
+/// TRANSFER).
 pub fn unsupported_help(name: &str) -> &'static str {
     if name == ASSIGN_DERIVED {
         ASSIGN_DERIVED_HELP
+    } else if name
+        .strip_prefix(PREFIX)
+        .is_some_and(|r| r.starts_with("Transfer"))
+    {
+        TRANSFER_HELP
     } else {
         UNSUPPORTED_HELP
     }
@@ -503,18 +580,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn character_results_are_inactive_character_routines() {
-        for name in CHARACTER_RESULTS {
+    fn inactive_results_are_inactive_routines() {
+        let families = INACTIVE_RESULT_FAMILIES
+            .iter()
+            .flat_map(|f| ["Real8", "Integer4", "Dim", "Character"].map(|k| format!("{f}{k}")));
+        for name in INACTIVE_RESULTS
+            .iter()
+            .map(|n| n.to_string())
+            .chain(families)
+        {
             let full = format!("{PREFIX}{name}");
-            assert!(fills_character_result(&full), "{full}");
-            assert_eq!(
-                fortran_rule(&full),
-                Some(FortranRule::Inactive { why: CHARACTERS }),
-                "{full}"
+            assert!(fills_inactive_result(&full), "{full}");
+            assert!(
+                matches!(fortran_rule(&full), Some(FortranRule::Inactive { .. })),
+                "{full} must be inactive to be listed"
             );
         }
-        assert!(!fills_character_result("_FortranALenTrim"));
-        assert!(!fills_character_result("Trim"));
+        // Scalar versions return their result; real results are implemented instead.
+        for full in [
+            "_FortranALenTrim1",
+            "_FortranAIndex1",
+            "_FortranACount",
+            "_FortranAAll",
+            "_FortranAMaxvalDim",
+            "_FortranAReshape",
+            "Trim",
+        ] {
+            assert!(!fills_inactive_result(full), "{full}");
+        }
     }
 
     #[test]
@@ -604,6 +697,13 @@ mod tests {
             Some(FortranRule::Unsupported { why }) if why.contains("derived type")
         ));
         assert_eq!(unsupported_help(ASSIGN_DERIVED), ASSIGN_DERIVED_HELP);
+        for t in ["_FortranATransfer", "_FortranATransferSize"] {
+            assert!(
+                matches!(fortran_rule(t), Some(FortranRule::Unsupported { why }) if why.contains("TRANSFER")),
+                "{t}"
+            );
+            assert_eq!(unsupported_help(t), TRANSFER_HELP);
+        }
     }
 
     #[test]

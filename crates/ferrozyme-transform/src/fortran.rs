@@ -21,7 +21,8 @@
 
 use ferrozyme_llvm::{link_ir_for_target, Builder, Module, Opcode, Value};
 use ferrozyme_rules::fortran::{
-    fortran_rule, FortranRule, ASSIGN_DERIVED, ASSIGN_INACTIVE, INACTIVE_ALIASES,
+    fortran_rule, FortranRule, ASSIGN_DERIVED, ASSIGN_INACTIVE, ASSIGN_TEMPORARY_INACTIVE,
+    INACTIVE_ALIASES,
 };
 use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
 
@@ -65,6 +66,9 @@ const DESTROY_WITHOUT_FINALIZATION: &str = "_FortranADestroyWithoutFinalization"
 
 /// flang's array assignment routine.
 const ASSIGN: &str = "_FortranAAssign";
+
+/// The same into a compiler temporary (no finalization of the left-hand side).
+const ASSIGN_TEMPORARY: &str = "_FortranAAssignTemporary";
 
 /// The descriptor type code of real(8) data (ISO_Fortran_binding.h's `CFI_type_double`).
 const REAL8: i64 = 28;
@@ -122,7 +126,8 @@ fn copied_in_type_code(copy_out: Value) -> Option<i64> {
 /// The type code of stack descriptor `from` when the IR fixes it: written once, by a
 /// store of a descriptor value whose type field (element 4) is a constant, or (at -O2,
 /// field by field) whose stores of the type byte all store one constant, and otherwise
-/// only read (as the source of `Assign` or `CopyInAssign`, by `IsContiguous`, `memcpy`
+/// only read (as the source of `Assign`, `AssignTemporary` or `CopyInAssign`, its base
+/// address loaded, by `IsContiguous`, `memcpy`
 /// from it, lifetime markers, a `phi` or `select` of descriptors that is only loaded
 /// from: -O2's choice between the variable and its copy-in temporary).
 fn fixed_type_code(from: Value) -> Option<i64> {
@@ -134,6 +139,9 @@ fn fixed_type_code(from: Value) -> Option<i64> {
     for u in from.users() {
         match u.opcode() {
             Some(Opcode::LLVMStore) if u.operand(1) == from && u.operand(0).ty().is_pointer() => {}
+            // The base address read back (to free the temporary after the assignment:
+            // -O2's inline CSHIFT into an allocatable, tests/fortran/108).
+            Some(Opcode::LLVMLoad) if u.ty().is_pointer() => {}
             Some(Opcode::LLVMGetElementPtr) if u.operand(0) == from => {
                 let code = stored_type_byte(u)?;
                 if code.is_some() {
@@ -153,14 +161,15 @@ fn fixed_type_code(from: Value) -> Option<i64> {
                 let f = u.called_function()?;
                 let args = u.call_args();
                 let name = f.name();
-                let reads =
-                    if name == ASSIGN || name == COPY_IN_ASSIGN || f.is_intrinsic("llvm.memcpy") {
-                        args.first() != Some(&from)
-                    } else {
-                        name == IS_CONTIGUOUS
-                            || f.is_intrinsic("llvm.lifetime.start")
-                            || f.is_intrinsic("llvm.lifetime.end")
-                    };
+                let reads = if [ASSIGN, ASSIGN_TEMPORARY, COPY_IN_ASSIGN].contains(&name.as_str())
+                    || f.is_intrinsic("llvm.memcpy")
+                {
+                    args.first() != Some(&from)
+                } else {
+                    name == IS_CONTIGUOUS
+                        || f.is_intrinsic("llvm.lifetime.start")
+                        || f.is_intrinsic("llvm.lifetime.end")
+                };
                 if !reads {
                     return None;
                 }
@@ -316,6 +325,12 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
                         Some(REAL8) => COPY_OUT_ASSIGN_REAL8,
                         _ => by,
                     }
+                } else if name == ASSIGN_TEMPORARY {
+                    match source_type_code(i) {
+                        Some(c) if carries_nothing(c) => ASSIGN_TEMPORARY_INACTIVE,
+                        Some(REAL8) => ASSIGN_REAL8,
+                        _ => by,
+                    }
                 } else if name != ASSIGN {
                     by
                 } else if source_type_code(i).is_some_and(carries_nothing) {
@@ -337,7 +352,7 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
         }
     }
     for (call, _, by) in sites {
-        let imp = if by == ASSIGN_INACTIVE || by == ASSIGN_DERIVED {
+        let imp = if [ASSIGN_INACTIVE, ASSIGN_TEMPORARY_INACTIVE, ASSIGN_DERIVED].contains(&by) {
             m.get_or_declare(by, call.called_function_type())
         } else {
             m.function(by)

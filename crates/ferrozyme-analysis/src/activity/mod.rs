@@ -25,12 +25,12 @@ use ferrozyme_llvm::{Opcode, Type, Value};
 
 use crate::calls::{classify, CallKind};
 
-mod character_results;
 mod constant_pointers;
 mod constant_reads;
 mod copy_slots;
 mod descriptor_temps;
 mod globals;
+mod inactive_results;
 mod int_bits;
 mod kept_pointers;
 mod local_stores;
@@ -436,7 +436,7 @@ impl Activity {
                 }
             }
             LLVMLoad => {
-                if self.is_shadowed(ops[0]) && !character_results::loads_character_result(i) {
+                if self.is_shadowed(ops[0]) && !inactive_results::loads_inactive_result(i) {
                     if ty.is_pointer() || ty.contains_pointer() {
                         self.shadowed.insert(i);
                     }

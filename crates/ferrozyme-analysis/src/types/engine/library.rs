@@ -225,13 +225,37 @@ impl Engine {
             // team sizes, error codes): flang's microtasks reach shared variables through
             // one aggregate of pointers, so `nt = omp_get_num_threads()` in a `single`
             // stores to memory whose type the microtask cannot see otherwise.
-            // flang's TRIM/ADJUSTL/...: the result descriptor's base address (offset 0)
-            // leads to characters.
-            _ if ferrozyme_rules::fortran::fills_character_result(name) => {
-                if let Some(result) = arg(0) {
-                    let mut t = TypeTree::single(0, BaseType::Pointer);
-                    t.insert_inner(0, &TypeTree::single(-1, BaseType::Integer));
-                    self.learn_ptr(result, &t);
+            // flang's TRIM/ADJUSTL/..., MAXLOC, COUNT with DIM=...: the result
+            // descriptor's base address (offset 0) leads to characters, integers or
+            // logicals.
+            // flang's inactive assignment of such data: its source too (at -O2 a MAXLOC
+            // expanded inline fills a temporary with constant locations, and the
+            // assignment is the only other use of the temporary: tests/fortran/106).
+            // The runtime's own implementations (`runtime/fortran.c`) call the inactive
+            // assignment too, behind a test of the run-time type code, with descriptors
+            // they received that may describe reals (typing those merged the reals of
+            // tests/fortran/92 with integers): only the pass's choice, for a stack or
+            // global descriptor of the user's code, fixes the data.
+            _ if ferrozyme_rules::fortran::fills_inactive_result(name) => {
+                let mut t = TypeTree::single(0, BaseType::Pointer);
+                t.insert_inner(0, &TypeTree::single(-1, BaseType::Integer));
+                let assign = ferrozyme_rules::fortran::assigns_inactive_data(name);
+                let owned = |d: &Value| {
+                    !assign
+                        || d.opcode() == Some(ferrozyme_llvm::Opcode::LLVMAlloca)
+                        || d.is_global_variable()
+                };
+                let descriptors = [arg(0), arg(1).filter(|_| assign)];
+                for d in descriptors.into_iter().flatten().filter(owned) {
+                    self.learn_ptr(d, &t);
+                }
+                true
+            }
+            // Rounding to an integer (flang's NINT is `llvm.lround`): the result is one.
+            "lround" | "llround" | "lrint" | "llrint" | "lroundf" | "llroundf" | "lrintf"
+            | "llrintf" => {
+                if i.ty().is_integer() {
+                    self.integer(i);
                 }
                 true
             }
