@@ -31,7 +31,10 @@
 //! assumed (MPI's wrappers hand communicator handles and buffers to Open MPI: assuming
 //! every external call stored one into the other made their buffers holders and refused
 //! the calls, tests/filetests/mpi_*), nor is a pointer stored into a global or into
-//! memory reached through an argument's pointers followed further.
+//! memory reached through an argument's pointers followed further. A derivative's own
+//! tape is not memory its caller gives it ([`into_tape`]): a higher-order derivative's
+//! inner gradient caches the constant pointers its reverse sweep needs there, and calls
+//! of Ferrozyme's runtime neither keep nor return the user's pointers.
 
 use ferrozyme_analysis::activity::Activity;
 use ferrozyme_analysis::calls::{classify, CallKind};
@@ -163,7 +166,7 @@ impl Derived {
                     }
                     Some(LLVMStore) => {
                         let v = i.operand(0);
-                        if v.ty().contains_pointer() && d.has(v) {
+                        if v.ty().contains_pointer() && d.has(v) && !into_tape(i) {
                             d.keep(i.operand(1));
                         }
                         (false, false)
@@ -246,9 +249,12 @@ impl Derived {
             return (false, false);
         }
         let result = i.ty().contains_pointer();
+        if runtime_call(i) {
+            return (false, false);
+        }
         match classify(i) {
             CallKind::Memcpy | CallKind::Memmove => {
-                if self.reads(args[1]) {
+                if self.reads(args[1]) && !into_tape(i) {
                     self.keep(args[0]);
                 }
                 (false, false)
@@ -287,6 +293,39 @@ impl Derived {
             }
         }
     }
+}
+
+/// Is store or copy `i` one of a derivative's own tape writes: a cached value stored
+/// into a tape slot (`!alias.scope` `ferrozyme.tape`, `reverse/alias.rs`), into a record
+/// a tape runtime function handed out (`__fz_push`, `__fz_top`, `__fz_tape_alloc`), or
+/// the runtime's move of a stack into a larger buffer (`!ferrozyme.tape.move`)? The tape
+/// is memory of the derivative itself, which its caller never reads: a higher-order
+/// derivative's inner gradient caching the `enzyme_const` model's `Term *` it calls
+/// through made the outer caller's shadowed buffers holders, and every load of the inner
+/// tape maybe-primal, down to `__fz_grow_plain`'s `realloc` (tests/cxx/485, 486).
+fn into_tape(i: Value) -> bool {
+    let ctx = i.ty().context();
+    if crate::reverse::alias::is_tape_access(ctx, i)
+        || i.metadata(ctx.md_kind(ferrozyme_analysis::types::TAPE_MOVE_MD))
+            .is_some()
+    {
+        return true;
+    }
+    let at = if i.opcode() == Some(Opcode::LLVMStore) {
+        i.operand(1)
+    } else {
+        i.call_args()[0]
+    };
+    let b = base_object(at);
+    matches!(b.opcode(), Some(Opcode::LLVMCall)) && runtime_call(b)
+}
+
+/// Is `i` a call of Ferrozyme's runtime (tape stacks, pools, the shadow registry, the
+/// adjoint copies)? It keeps no pointer of the user's where the caller reads it back and
+/// returns none derived from one: its stores are the tape's, its state its own.
+fn runtime_call(i: Value) -> bool {
+    i.called_function()
+        .is_some_and(|g| crate::runtime::is_runtime_symbol(&g.name()))
 }
 
 /// Does call `i` give a defined callee a constant pointer to floating-point data

@@ -132,7 +132,7 @@ impl RuntimeActivity {
             // A result computed from a constant argument (constant_args.rs): checked
             // here.
             return RuntimeIn {
-                result: call.ty().is_pointer() && self.maybe_primal.contains(&call),
+                result: returns_pointer(call) && self.maybe_primal.contains(&call),
                 ..RuntimeIn::default()
             };
         }
@@ -197,6 +197,15 @@ fn short(v: Value) -> String {
     } else {
         format!("%{n}")
     }
+}
+
+/// Does call `i` return a pointer, alone or in a record? A record's pointer fields are
+/// followed like a pointer (taken out by `extractvalue`): a generated augmented forward
+/// returns `{primal, shadow, tape}`, and a higher-order derivative's inner gradient
+/// calling a callee that picks a constant or a duplicated pointer read the picked
+/// pointer's tangent through the constant unguarded (tests/c/1478).
+fn returns_pointer(i: Value) -> bool {
+    i.ty().is_pointer() || carries_pointer_field(i.ty())
 }
 
 /// A pointer that has no shadow where one is needed: not null/undef/unaddressable.
@@ -309,7 +318,7 @@ pub(crate) fn analyze(
         // A callee computing its result from a constant argument, or storing such a
         // pointer into memory given with a shadow (constant_args.rs).
         if let Some(flow) = constant_flow(act, i, &kept_constant) {
-            if flow.own && i.ty().is_pointer() && act.is_shadowed(i) {
+            if flow.own && returns_pointer(i) && act.is_shadowed(i) {
                 rt.maybe_primal.insert(i);
             }
             if flow.stores {
