@@ -1,17 +1,17 @@
 // OPT: O0 O1 O2 O3
 // holders42: Hessian-vector products (forward over reverse) of an energy whose model is
-// `enzyme_const`: a run-time number of terms (a loop whose records overflow the tape
-// stack's inline buffer, so the inner gradient's tape grows through `__fz_grow_plain`),
-// each term a `noinline` callee given a pointer into the model, and a `noinline` picker
-// returning a pointer into the model's weights or into the active state (holders41's
-// constant-argument walk, `runtime_activity/constant_args.rs`). With the walk and
-// probe41's higher-order calls together the inner gradient's tape stores of the model's
-// term pointers made the outer caller's buffers holders and the tape's own pointers
-// maybe-primal: every level refused `__fz_grow_plain`'s `realloc` (cxx/485 and 486 in
-// session 23). Oracles: the gradient against the analytic one and central differences,
-// H v against central differences of the gradient along v, the symmetry u.(H v) =
-// v.(H u), forward over reverse's own gradient against the reverse one, the model
-// unchanged.
+// `enzyme_const`: a run-time number of terms, each a `noinline` callee given a pointer
+// into the model, and a `noinline` picker returning a pointer into the model's weights
+// or into the active state (holders41's constant-argument walk,
+// `runtime_activity/constant_args.rs`). Main's binary refuses the picker's return at
+// every level. With the walk alone the Hessian was silently wrong (H v off by
+// cos(x_a) w_b, the symmetry broken): the inner gradient's call of the picker's
+// augmented forward returns `{primal, shadow, tape}`, a record, which the outer
+// derivative did not count maybe-primal, so it read the picked pointer's tangent
+// through the constant weights (`returns_pointer`). Oracles: the gradient against the
+// analytic one and central differences, H v against central differences of the
+// analytic gradient along v, the symmetry u.(H v) = v.(H u), forward over reverse's own
+// gradient against the reverse one, the model unchanged.
 #include "fz_test.h"
 #include <string.h>
 
