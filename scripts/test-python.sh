@@ -24,7 +24,7 @@ fi
 # The halves are balanced by measured time (session 22: 142 s and 254 s; pytest
 # --durations per file in session 23 moved front34 and probe27 over to the first half).
 GROUP_A=(tests/test_probe29_users.py tests/test_probe28_users.py tests/test_probe30_users.py
-  tests/test_front34_users.py tests/test_probe27_users.py
+  tests/test_front34_users.py tests/test_probe27_users.py tests/test_front40_users.py
   tests/test_numba.py tests/test_signature.py tests/test_install.py)
 GROUP_B=()
 for f in tests/test_*.py; do

@@ -1,10 +1,11 @@
 //! Which variants of a C or C++ program the default suite runs.
 //!
 //! Every program runs at each level its `OPT:` line lists through `ferrozyme cc`,
-//! except that a program listing both `-O1` and `-O3` runs at most one of the two (half
-//! of these programs one, chosen by name, the other half neither); the
-//! `--ad-before-opt` trial runs for a third of the programs and the plugin trial for a
-//! quarter. Which ones follows from the program's name, so it is the same on every run
+//! except that a program listing both `-O1` and `-O3` runs at most one of the two (a
+//! quarter of these programs one, chosen by name, the others neither), and half of the
+//! C++ programs listing `-O2` run `-O0`; the
+//! `--ad-before-opt` trial runs for a sixth of the programs and the plugin trial for an
+//! eighth. Which ones follows from the program's name, so it is the same on every run
 //! and machine. This keeps the whole suite within its time budget on two cores while
 //! every variant still runs on hundreds of programs. `FZ_FULL_MATRIX=1` runs every
 //! variant of every program. A program whose purpose is one variant says
@@ -53,6 +54,13 @@ impl Variant {
     }
 }
 
+/// The language of a program (C++ programs share their `-O0` trials: [`Matrix::runs_level`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    C,
+    Cxx,
+}
+
 /// The default sampled matrix or the full one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Matrix {
@@ -69,13 +77,18 @@ impl Matrix {
         }
     }
 
-    /// Whether the program `stem` runs at `level` through `ferrozyme cc`. `-O0` and
-    /// `-O2` always run. A program that lists both `-O1` and `-O3` runs, by default, one
-    /// of the two for half of such programs and neither for the other half (by its name;
-    /// an `IGNORE-O1:`/`IGNORE-O3:` line or `VARIANTS: all` keeps both); one that lists
-    /// only one of them runs it.
-    pub fn runs_level(self, stem: &str, d: &Directives, level: &str) -> bool {
+    /// Whether the program `stem` runs at `level` through `ferrozyme cc`. `-O2` always
+    /// runs, and `-O0` too except for C++ programs that also list `-O2`: half of those run
+    /// `-O0` by default (since session 24; a C++ trial costs about four C trials, most of
+    /// it clang's front end on the standard library, Eigen or boost). A program that
+    /// lists both `-O1` and `-O3` runs, by default, one of the two for a quarter of such
+    /// programs and neither for the others (by its name; an `IGNORE-O1:`/`IGNORE-O3:`
+    /// line or `VARIANTS: all` keeps both); one that lists only one of them runs it.
+    pub fn runs_level(self, stem: &str, lang: Lang, d: &Directives, level: &str) -> bool {
         let lists = |l: &str| d.opts.iter().any(|o| o == l);
+        if level == "O0" && lang == Lang::Cxx && lists("O2") && !self.keeps_all(d, level) {
+            return (fnv1a(&format!("{stem}/cxx-O0")) >> 40) % 2 == 0;
+        }
         let one_of_two = matches!(level, "O1" | "O3") && lists("O1") && lists("O3");
         if !one_of_two {
             return true;
@@ -83,11 +96,12 @@ impl Matrix {
         if self.keeps_all(d, level) {
             return true;
         }
-        // Since session 14 only half of these programs run a third level at all (the
-        // suite's time budget; C++ trials cost about four C trials each).
+        // Since session 14 only half of these programs ran a third level at all, since
+        // session 24 a quarter (the suite's time budget; C++ trials cost about four C
+        // trials each); the quarter is a subset of the half (`% 4 == 0` of `% 2 == 0`).
         // (A high bit: FNV-1a's lowest bit is the parity of the bytes' lowest bits, the
         // same for every suffix of equal parity, so `% 2` of two hashes of one stem agree.)
-        let third_level = (fnv1a(&format!("{stem}/third-level")) >> 40) % 2 == 0;
+        let third_level = (fnv1a(&format!("{stem}/third-level")) >> 40) % 4 == 0;
         let o1_this_time = fnv1a(&format!("{stem}/O1-or-O3")) % 2 == 0;
         third_level && (level == "O1") == o1_this_time
     }
@@ -169,19 +183,46 @@ mod tests {
         let (mut o1_runs, mut third) = (0, 0);
         for i in 0..200 {
             let stem = format!("{i}_p");
-            let runs = |d: &Directives, l: &str| Matrix::Sampled.runs_level(&stem, d, l);
+            let runs = |d: &Directives, l: &str| Matrix::Sampled.runs_level(&stem, Lang::C, d, l);
             assert!(runs(&both, "O0") && runs(&both, "O2"));
             assert!(!(runs(&both, "O1") && runs(&both, "O3")), "{stem}");
             third += usize::from(runs(&both, "O1") || runs(&both, "O3"));
             o1_runs += usize::from(runs(&both, "O1"));
             assert!(runs(&o1_only, "O1"));
-            assert!(Matrix::Full.runs_level(&stem, &both, "O1"));
-            assert!(Matrix::Full.runs_level(&stem, &both, "O3"));
+            assert!(Matrix::Full.runs_level(&stem, Lang::C, &both, "O1"));
+            assert!(Matrix::Full.runs_level(&stem, Lang::C, &both, "O3"));
         }
         assert!(
-            (70..=130).contains(&third),
+            (30..=70).contains(&third),
             "{third} of 200 ran a third level"
         );
-        assert!((30..=70).contains(&o1_runs), "{o1_runs} of 200 ran -O1");
+        assert!((10..=40).contains(&o1_runs), "{o1_runs} of 200 ran -O1");
+    }
+
+    #[test]
+    fn half_of_cxx_programs_run_o0_and_every_c_program_does() {
+        let o0_o2 = Directives {
+            opts: ["O0", "O2"].map(String::from).to_vec(),
+            ..Directives::default()
+        };
+        let o0_only = Directives {
+            opts: ["O0"].map(String::from).to_vec(),
+            ..Directives::default()
+        };
+        let ignored = Directives {
+            ignore_at: vec![("O0".into(), "why".into())],
+            ..o0_o2.clone()
+        };
+        let mut cxx_o0 = 0;
+        for i in 0..200 {
+            let stem = format!("{i}_p");
+            let runs = |lang, d: &Directives| Matrix::Sampled.runs_level(&stem, lang, d, "O0");
+            assert!(runs(Lang::C, &o0_o2));
+            assert!(runs(Lang::Cxx, &o0_only) && runs(Lang::Cxx, &ignored));
+            assert!(Matrix::Full.runs_level(&stem, Lang::Cxx, &o0_o2, "O0"));
+            assert!(Matrix::Sampled.runs_level(&stem, Lang::Cxx, &o0_o2, "O2"));
+            cxx_o0 += usize::from(runs(Lang::Cxx, &o0_o2));
+        }
+        assert!((70..=130).contains(&cxx_o0), "{cxx_o0} of 200 ran -O0");
     }
 }

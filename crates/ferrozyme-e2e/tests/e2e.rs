@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use ferrozyme_e2e::matrix::{Matrix, Variant};
+use ferrozyme_e2e::matrix::{Lang, Matrix, Variant};
 use ferrozyme_e2e::*;
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -572,7 +572,8 @@ fn main() {
         };
         let d = parse_directives(&src);
         for opt in &d.opts {
-            if take(matrix.runs_level(&stem, &d, opt)) {
+            let lang = if kind == "c" { Lang::C } else { Lang::Cxx };
+            if take(matrix.runs_level(&stem, lang, &d, opt)) {
                 trials.push(program_trial(&root, &file, &d, kind, opt, Via::Cli));
             }
         }
@@ -597,8 +598,9 @@ fn main() {
     if matrix == Matrix::Sampled {
         eprintln!(
             "e2e: the default matrix runs {variants_run} of the {variants_all} C/C++ program \
-             variants (-O0 and -O2 always, one of -O1 and -O3 where both are listed, \
-             --ad-before-opt for a third and the plugin for a quarter of the programs); FZ_FULL_MATRIX=1 runs all of them"
+             variants (-O2 always, -O0 for every C and half of the C++ programs, one of -O1 \
+             and -O3 for a quarter of those listing both, --ad-before-opt for a sixth and the \
+             plugin for an eighth of the programs); FZ_FULL_MATRIX=1 runs all of them"
         );
     }
 

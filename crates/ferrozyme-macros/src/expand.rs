@@ -23,7 +23,7 @@ use syn::{GenericParam, Ident, ReturnType, Type};
 
 use crate::activity::{Activity, Mode};
 use crate::parse::{Config, Place, Primal};
-use crate::shape::{mut_ref, show, Param, Shape};
+use crate::shape::{is_owned_container, mut_ref, show, Param, Shape};
 
 /// The whole expansion: the primal unchanged, then the derivative.
 pub fn expand(mode: Mode, cfg: Config, primal: Primal) -> syn::Result<TokenStream> {
@@ -113,10 +113,18 @@ impl<'a> Derivative<'a> {
             if matches!(act, Activity::Duplicated | Activity::DuplicatedOnly)
                 && !p.shape.is_indirect()
             {
+                let fix = if is_owned_container(&p.ty) {
+                    format!(
+                        "pass it by reference (`&{0}`, or a slice) and mark that Duplicated",
+                        show(&p.ty)
+                    )
+                } else {
+                    "use Active for a float passed by value".to_string()
+                };
                 return Err(err(
                     span,
                     format!(
-                        "`{}` needs a reference or raw pointer (its shadow receives the gradient), but `{}` is `{}`; use Active for a float passed by value",
+                        "`{}` needs a reference or raw pointer (its shadow receives the gradient), but `{}` is `{}`; {fix}",
                         act.name(),
                         p.name,
                         show(&p.ty)
@@ -161,6 +169,22 @@ impl<'a> Derivative<'a> {
                             "`{}` cannot annotate the result of #[{mode}]; allowed: {}",
                             act.name(),
                             Activity::listing(mode, false)
+                        ),
+                    ));
+                }
+                if matches!(act, Activity::Active | Activity::ActiveOnly)
+                    && (is_owned_container(&t) || Shape::of(&t).is_indirect())
+                {
+                    // The seed `dret: T` would be another heap block (or reference) the
+                    // pass cannot tie to the result's (front40: a link-time
+                    // cannot-deduce-type in `copy_nonoverlapping` for `-> Vec<f64>`).
+                    return Err(err(
+                        span,
+                        format!(
+                            "`{}` on the result is for floats returned by value (a float, or a struct, tuple or array of floats), but `{}` returns `{}`; write the result into a `&mut [f64]` parameter marked Duplicated (its shadow is the seed)",
+                            act.name(),
+                            sig.ident,
+                            show(&t)
                         ),
                     ));
                 }
@@ -358,3 +382,47 @@ fn is_unit(t: &Type) -> bool {
 }
 
 mod body;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::Config;
+
+    /// The error `expand` gives for an attribute and a function (front40's new users).
+    fn refusal(mode: Mode, attr: &str, item: &str) -> String {
+        let cfg = Config::parse(attr.parse().unwrap(), mode).unwrap();
+        let primal = Primal::parse(item.parse().unwrap()).unwrap();
+        match expand(mode, cfg, primal) {
+            Ok(_) => panic!("`{item}` expanded"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn owned_containers_get_a_fix_in_rust_terms() {
+        let e = refusal(
+            Mode::Reverse,
+            "d_g, Duplicated, Active",
+            "fn g(x: &[f64]) -> Vec<f64> { x.to_vec() }",
+        );
+        assert!(e.contains("but `g` returns `Vec<f64>`; write the result into a `&mut [f64]` parameter marked Duplicated"), "{e}");
+        let e = refusal(
+            Mode::Reverse,
+            "d_d, Duplicated, Active",
+            "fn d(v: Vec<f64>) -> f64 { v[0] }",
+        );
+        assert!(
+            e.contains("but `v` is `Vec<f64>`; pass it by reference (`&Vec<f64>`, or a slice)"),
+            "{e}"
+        );
+        let e = refusal(
+            Mode::Reverse,
+            "d_b, Active, Active",
+            "fn b(x: &mut Vec<f64>) -> f64 { x[0] }",
+        );
+        assert!(
+            e.contains("but `x` is `&mut Vec<f64>`; use Duplicated"),
+            "{e}"
+        );
+    }
+}

@@ -184,8 +184,42 @@ pub fn mut_ref(ty: &Type) -> Type {
 }
 
 /// The tokens of a type, for messages.
+/// The type as a user writes it, for messages (`Vec<f64>`, `&mut [f64]`: `quote`'s
+/// token spacing, `Vec < f64 >`, tidied).
 pub fn show(ty: &Type) -> String {
-    quote!(#ty).to_string()
+    let mut t = quote!(#ty).to_string();
+    for (from, to) in [
+        (" <", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        (" ,", ","),
+        (" ::", "::"),
+        (":: ", "::"),
+        ("& ", "&"),
+        ("* ", "*"),
+    ] {
+        t = t.replace(from, to);
+    }
+    t
+}
+
+/// An owned container whose data lives on the heap (`Vec`, `Box`, `String`, maps, `Rc`):
+/// it has no derivative of its own by value; its contents are reached through a reference.
+pub fn is_owned_container(ty: &Type) -> bool {
+    const OWNED: [&str; 10] = [
+        "Vec", "VecDeque", "Box", "String", "Rc", "Arc", "HashMap", "BTreeMap", "HashSet",
+        "BTreeSet",
+    ];
+    match ty {
+        Type::Path(tp) => tp
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| OWNED.contains(&s.ident.to_string().as_str())),
+        Type::Paren(p) => is_owned_container(&p.elem),
+        Type::Group(g) => is_owned_container(&g.elem),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -233,9 +267,18 @@ mod tests {
     #[test]
     fn shadows_are_mutable() {
         let t: Type = syn::parse_str("&'a [f64]").unwrap();
-        assert_eq!(show(&mut_ref(&t)), "& 'a mut [f64]");
+        assert_eq!(show(&mut_ref(&t)), "&'a mut [f64]");
         let p: Type = syn::parse_str("*const f64").unwrap();
-        assert_eq!(show(&mut_ref(&p)), "* mut f64");
+        assert_eq!(show(&mut_ref(&p)), "*mut f64");
+        let v: Type = syn::parse_str("Vec<Vec<f64>>").unwrap();
+        assert_eq!(show(&v), "Vec<Vec<f64>>");
+        assert!(is_owned_container(&v));
+        let m: Type = syn::parse_str("std::collections::HashMap<usize, f64>").unwrap();
+        assert_eq!(show(&m), "std::collections::HashMap<usize, f64>");
+        assert!(is_owned_container(&m));
+        assert!(!is_owned_container(
+            &syn::parse_str::<Type>("[f64; 3]").unwrap()
+        ));
     }
 
     #[test]

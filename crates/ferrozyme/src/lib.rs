@@ -51,8 +51,10 @@
 //!
 //! Reverse mode returns the primal result (unless it is `()` or `ActiveOnly`) followed by
 //! the adjoints of the `Active` parameters, as a tuple when there are several. With
-//! `WIDTH` = N, every shadow, tangent and seed comes N times (`dx_0 … dx_{N-1}`); a
-//! `Dual` result is `[T; N + 1]` (primal first), a `DualOnly` one `[T; N]`.
+//! `WIDTH` = N, every shadow and tangent comes N times (`dx_0 … dx_{N-1}`); an `Active`
+//! result still takes one seed `dret`, used for every lane (so the lanes differ by the
+//! seeds of `Duplicated` outputs, not by it; `Active` parameters are refused with a width);
+//! a `Dual` result is `[T; N + 1]` (primal first), a `DualOnly` one `[T; N]`.
 //!
 //! # What can be differentiated
 //!

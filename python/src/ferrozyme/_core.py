@@ -21,6 +21,7 @@ import numpy as np
 
 from ._build import Built
 from ._glue import layout
+from ._signature import DTYPES
 
 _VOIDP_ARRAYS: dict = {}
 # Bumped when the ops' schemas (`_torch._Ops`) change meaning, so that an archive saved
@@ -221,6 +222,7 @@ class Function:
                 iv.append(bound[name])
             else:
                 raise ValueError(f"{self.name}(): size {name!r} is not determined by the inputs; pass {name}=...")
+            _check_c_range(self, name, iv[-1])
         rv = []
         for p in self.signature.real_consts:
             v = consts[p.name]
@@ -318,9 +320,15 @@ class Function:
 
     def numpy(self, *args, **kwargs):
         # Fast path: the same shapes, dtypes and constants as an earlier call with
-        # contiguous arrays of the right dtypes skip argument checking.
+        # contiguous arrays of the right dtypes skip argument checking. The dtype's `str`
+        # (`<f8`, `>f8`) includes the byte order: `char` is `d` for both, and a big-endian
+        # array took the fast path after a native one (front40: silently wrong values). Only
+        # plain arrays: a NumPy scalar (`np.float64(0.8)`) after a 0-d array has the same
+        # key but no `.ctypes` (front40: an AttributeError).
         try:
-            key = (tuple([(a.shape, a.dtype.char, a.flags.c_contiguous) for a in args]), tuple(kwargs.items()))
+            if not all(type(a) is np.ndarray for a in args):
+                raise TypeError
+            key = (tuple([(a.shape, a.dtype.str, a.flags.c_contiguous) for a in args]), tuple(kwargs.items()))
             hit = self._fast.get(key)
         except (AttributeError, TypeError):
             key, hit = None, None
@@ -434,6 +442,22 @@ def _as_int(v, name, fname) -> int:
         except TypeError:
             raise ValueError(f"{fname}(): {name!r} must be an integer, got {v!r}{_traced_hint(v, name)}") from None
     return int(v)
+
+
+def _check_c_range(f, name: str, v: int) -> None:
+    """A size or integer constant that does not fit its C parameter (`int steps` given 2**40)
+    would be truncated by the cast in the glue: a ValueError instead (front40)."""
+    try:
+        p = f.signature.param(name)
+    except KeyError:
+        return
+    spec = DTYPES.get(p.ctype or "")
+    if spec is None or spec[2]:
+        return
+    bits = 8 * spec[1]
+    lo, hi = (0, 2**bits - 1) if p.ctype.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+    if not lo <= v <= hi:
+        raise ValueError(f"{f.name}(): {name}={v} does not fit the C parameter `{p.c_decl} {name}` ({lo} to {hi})")
 
 
 def _traced_hint(v, name) -> str:

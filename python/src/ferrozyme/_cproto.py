@@ -6,7 +6,9 @@ want is the `FunctionDecl` with exactly that name (for C++, the mangled name tel
 `::f` from `ns::f`), preferring a definition. Its parameter types (desugared, so
 `int64_t` is `long` and `real_t` is `double`) map to the element types of
 `_signature.DTYPES`; anything else (structs, references, `long double`) is reported as
-unsupported when the signature uses it.
+unsupported when the signature uses it. clang desugars only the outermost type, so a
+pointer to a typedef (`const real_t *`, `const int64_t *`) is resolved by a second query
+for the typedef's own declaration (front40: such parameters were refused).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class CParam:
     c_decl: str  # as written (sugared), used in the glue's casts
     is_pointer: bool
     ctype: Optional[str]  # element/scalar type, None when unsupported
+    pointee_const: bool = False  # `const T *`: the function promises not to write through it
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,55 @@ def classify(qual: str):
     if "&" in t or "(" in t:
         return ptr, None
     return ptr, _SCALARS.get(t)
+
+
+def _pointee_const(qual: str) -> bool:
+    """`const double *` and `double const *__restrict` -> True; `double *const` -> False."""
+    star = qual.rfind("*")
+    return star >= 0 and re.search(r"\bconst\b", qual[:star]) is not None
+
+
+_TYPEDEF_NAME = re.compile(r"^(?:const |volatile )*((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)(?: const| volatile)*$")
+
+
+def _typedef_target(qual: str, src_path: str, cxx: bool, flags: list) -> Optional[str]:
+    """The element type behind a typedef a pointer or return type names (`const real_t *` ->
+    'f64'), from the typedef's declaration in the source; None when not found or ambiguous."""
+    t = _QUALS.sub(" ", qual).strip()
+    t = t[:-1].strip() if t.endswith("*") else t
+    m = _TYPEDEF_NAME.match(" ".join(t.split()))
+    if not m:
+        return None
+    simple = m.group(1).split("::")[-1]
+    if simple in _SCALARS:
+        return None
+    r = _toolchain.run(_ast_query(src_path, simple, cxx, flags))
+    if r.returncode != 0:
+        return None
+    kinds = {
+        classify(d.get("type", {}).get("desugaredQualType") or d.get("type", {}).get("qualType", ""))
+        for d in _decls(r.stdout)
+        if d.get("kind") in ("TypedefDecl", "TypeAliasDecl") and d.get("name") == simple
+    }
+    if len(kinds) != 1:
+        return None
+    ptr, ctype = kinds.pop()
+    return None if ptr else ctype
+
+
+def _ast_query(src_path: str, name: str, cxx: bool, flags: list) -> list:
+    return [
+        _toolchain.clang(cxx),
+        "-x",
+        "c++" if cxx else "c",
+        *[f for f in flags if f.startswith(("-I", "-D", "-U", "-std=", "-include", "-isystem"))],
+        "-fsyntax-only",
+        "-Xclang",
+        "-ast-dump=json",
+        "-Xclang",
+        f"-ast-dump-filter={name}",
+        src_path,
+    ]
 
 
 def _expected_mangled(name: str) -> Optional[str]:
@@ -127,18 +179,7 @@ def _decls(text: str):
 def prototype(src_path: str, name: str, lang: str, flags: list) -> Prototype:
     """Find `name` in the source and return its prototype (raises CompileError / SignatureError)."""
     cxx = lang == "c++"
-    cmd = [
-        _toolchain.clang(cxx),
-        "-x",
-        "c++" if cxx else "c",
-        *[f for f in flags if f.startswith(("-I", "-D", "-U", "-std=", "-include", "-isystem"))],
-        "-fsyntax-only",
-        "-Xclang",
-        "-ast-dump=json",
-        "-Xclang",
-        f"-ast-dump-filter={name.lstrip(':')}",
-        src_path,
-    ]
+    cmd = _ast_query(src_path, name.lstrip(":"), cxx, flags)
     r = _toolchain.run(cmd)
     if r.returncode != 0:
         raise CompileError(r.stderr or r.stdout, command=cmd)
@@ -174,10 +215,14 @@ def prototype(src_path: str, name: str, lang: str, flags: list) -> Prototype:
         t = c.get("type", {})
         qual = t.get("qualType", "?")
         ptr, ctype = classify(t.get("desugaredQualType", qual))
-        params.append(CParam(c.get("name", ""), qual, ptr, ctype))
+        if ptr and ctype is None:
+            ctype = _typedef_target(qual, src_path, cxx, flags)
+        params.append(CParam(c.get("name", ""), qual, ptr, ctype, ptr and _pointee_const(qual)))
     ftype = d["type"].get("desugaredQualType") or d["type"]["qualType"]
     ret_decl = _split_function_type(d["type"]["qualType"])
     ret_ptr, ret_ctype = classify(_split_function_type(ftype))
     if ret_ptr:
         ret_ctype = None
+    elif ret_ctype is None and ret_decl != "void":
+        ret_ctype = _typedef_target(ret_decl, src_path, cxx, flags)
     return Prototype(simple, d.get("mangledName", simple), tuple(params), ret_decl, ret_ctype, bool(defs))

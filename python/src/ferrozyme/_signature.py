@@ -246,6 +246,12 @@ class Signature:
                 raise SignatureError(
                     f"`{fname}`: parameter {p.name} is declared {p.ctype} but its C type is `{cp.c_decl}`"
                 )
+            if p.role in ("out", "inout") and getattr(cp, "pointee_const", False):
+                raise SignatureError(
+                    f"`{fname}`: parameter {p.name} is declared `{p.describe()}`, but its C type "
+                    f"`{cp.c_decl}` points to const data, which the function does not write: declare it "
+                    "`in` (or `const`), or drop the `const` in C if the function writes it"
+                )
             q = replace(p, ctype=cp.ctype, c_decl=cp.c_decl)
             _check_role_type(q, fname)
             params.append(q)

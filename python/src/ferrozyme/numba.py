@@ -205,11 +205,18 @@ def _derivative_ir(spec: _Spec, internal: str, mode: str) -> str:
 # (a pointer slot after inlining, front35: `np.dot(v, v)` of a `v = X @ w`), and a call
 # given memory that may hold pointers would otherwise need a derivative.
 _INACTIVE_HELPERS = ("numba_gil_ensure", "numba_gil_release")
+# numba's string functions (`numba::cpython::unicode::...`: `unicode_concat` and the like)
+# build the messages of error paths (`np.diff`'s "order must be non-negative"). Strings carry
+# no derivative, but their buffers come from numba's allocator, which has shadows here, so
+# the pass met a pointer of run-time activity inside them and refused the function (front40).
+_INACTIVE_STRING_FNS = re.compile(r"^(?:define|declare) [^\n]*@(_ZN5numba7cpython7unicode[\w.$]*)\(", re.M)
 
 
 def _inactive_helpers(ir: str) -> str:
-    """An `__enzyme_inactivefn` array listing the helpers of `_INACTIVE_HELPERS` the module declares."""
+    """An `__enzyme_inactivefn` array listing the helpers of `_INACTIVE_HELPERS` the module
+    declares and numba's string functions it defines."""
     used = [h for h in _INACTIVE_HELPERS if re.search(rf"declare [^\n]*@{h}\(", ir)]
+    used += sorted(set(_INACTIVE_STRING_FNS.findall(ir)))
     if not used:
         return ""
     items = ", ".join(f"ptr @{h}" for h in used)
