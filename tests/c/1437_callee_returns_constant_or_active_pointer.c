@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE: refused at every level ("in function `pick`: mismatched activity: a pointer that is constant or differentiable depending on the run is returned"): holders41's runtime_activity/constant_args.rs walk made it pass, but together with probe41's higher-order calls through pointers it made cxx/485 and cxx/486 refuse `__fz_grow_plain`'s realloc of the tape at every level, so it was taken out in session 23 (branch holders41, commit a091e902)
 // holders41: `noinline` callees given an `enzyme_const` weights array and the active
 // input, returning a pointer into one or the other (a `select`, and a branch whose
 // returns merge in a phi); the caller reads through the result and multiplies by x.

@@ -1,6 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: forward over reverse at -O0 is refused where run-time activity reaches the tape: "mismatched activity: memory holding pointers is copied from a pointer that is constant or differentiable depending on the run" (the `!ferrozyme.tape.move` memcpy in fz_rev_ of the std::function invoker and the methods) and "a pointer that is constant or differentiable depending on the run is passed to `realloc`" in `__fz_grow_plain` (forward over `enzyme::autodiff<Reverse>` of a loop with a run-time trip count); -O1 and above pass
-// IGNORE-REF: as IGNORE-O0 (the transform sees the unoptimized IR)
 // probe41: Hessian-vector products users write in C++ over code that calls through
 // pointers: a loss calling a `std::function` member (a lambda capturing a constant),
 // a virtual activation through a base reference, and a templated functor; forward over

@@ -52,17 +52,26 @@ pub struct Request {
 
 /// What a caller under run-time activity tells its callee: which pointer parameters'
 /// shadows may be the primal pointer itself, and whether pointers it reads from shadowed
-/// memory may be (the caller stored a constant pointer there).
+/// memory may be (the caller stored a constant pointer there); or only that the caller
+/// checks the pointer the callee returns (`result`, set where nothing else is: a callee
+/// computing its result from a constant argument, `runtime_activity/constant_args.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RuntimeIn {
     pub params: Vec<bool>,
     pub loads: bool,
+    pub result: bool,
 }
 
 impl RuntimeIn {
     /// Does the callee need run-time checks at all?
     pub fn any(&self) -> bool {
         self.loads || self.params.iter().any(|b| *b)
+    }
+
+    /// May the callee return a pointer whose shadow may be the primal (the caller checks
+    /// it)?
+    pub fn result_checked(&self) -> bool {
+        self.any() || self.result
     }
 }
 

@@ -80,6 +80,7 @@ pub(crate) mod stepped_index;
 mod store_back;
 mod tape_home;
 mod tape_move;
+pub(crate) use tape_move::is_tape_move;
 pub(crate) mod tape_nest;
 pub(crate) mod tape_region;
 mod untyped_moves;

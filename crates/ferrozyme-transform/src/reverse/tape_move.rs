@@ -33,7 +33,7 @@ use super::Gen;
 
 /// Is `call` a move of tape records whose source is never used again (the runtime's
 /// growth of a stack, split mode's tape handover)?
-pub(super) fn is_tape_move(call: Value) -> bool {
+pub(crate) fn is_tape_move(call: Value) -> bool {
     call.metadata(call.ty().context().md_kind(TAPE_MOVE_MD))
         .is_some()
 }

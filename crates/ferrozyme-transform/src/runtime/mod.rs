@@ -189,6 +189,19 @@ pub const PLAIN_VARIANTS: &[(&str, &str)] = &[
     ("__fz_shadow_settle", "__fz_shadow_settle_plain"),
 ];
 
+/// Is `name` a runtime function given a tape stack's header as its first argument
+/// (`__fz_push`, `__fz_top`, `__fz_stack_free`, their plain variants, ...)?
+pub(crate) fn takes_stack_header(name: &str) -> bool {
+    use RtFn::*;
+    let header = [Push, PushReserved, Top, Pop, StackFree, Reserve];
+    header.iter().any(|f| {
+        f.name() == name
+            || PLAIN_VARIANTS
+                .iter()
+                .any(|(n, plain)| *n == f.name() && *plain == name)
+    })
+}
+
 /// Size of a stack header in bytes.
 pub const STACK_HEADER: u64 = 24;
 /// Bytes of the inline buffer every stack starts with (no heap allocation for loops

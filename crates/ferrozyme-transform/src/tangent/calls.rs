@@ -169,8 +169,15 @@ impl TangentGen<'_> {
         let pointers = self.fx.rt.is_guarded(args[1])
             && types.memory_may_hold_pointers(args[1])
             && !types.copy_moves_none(args[0], args[1], n, BaseType::may_be_pointer);
-        let bytes_are_shadows =
-            pointers && types.copy_moves_none(args[0], args[1], n, BaseType::may_be_float);
+        // A tape move (`!ferrozyme.tape.move`: the runtime's growth of a stack, split
+        // mode's handover of a callee's tape) copies records of a tape generated code
+        // allocated, whose shadow is never the primal: a tape pointer is only assumed
+        // maybe-primal where an inner gradient cached it in records that may hold a
+        // constant (forward over reverse, tests/cxx/486 at -O0). Its bytes are shadows,
+        // and a run-time stop says so should the source's shadow be the primal.
+        let tape = pointers && crate::reverse::is_tape_move(i);
+        let bytes_are_shadows = tape
+            || (pointers && types.copy_moves_none(args[0], args[1], n, BaseType::may_be_float));
         // Both: the bytes are copied as they are, then the float fields zeroed where the
         // source's shadow is the primal (`reverse::guarded_copy`).
         let float_fields = if pointers && !bytes_are_shadows {
@@ -194,6 +201,9 @@ impl TangentGen<'_> {
         if self.fx.act.is_shadowed(args[1]) {
             let ss = self.tangent(args[1]);
             for (d, s) in sd.into_iter().zip(ss) {
+                if tape {
+                    self.check_tape_shadow(args[1], s);
+                }
                 // Run-time activity: nothing when the destination's shadow is the
                 // primal; zero when the source's is.
                 let vd = self.rt_valid(args[0], d);

@@ -98,6 +98,22 @@ impl TangentGen<'_> {
         crate::common::runtime_activity::emit_store_check(&self.b, self.sup, i, &fname, bad);
     }
 
+    /// A tape move's source `p` (`tangent_memcpy`): stops the program where its shadow
+    /// lane `s` is the primal, which generated code never makes so.
+    pub(super) fn check_tape_shadow(&mut self, p: Value, s: Value) {
+        let Some(valid) = self.rt_valid(p, s) else {
+            return;
+        };
+        let bad = self.b.xor(valid, self.fx.ctx.i1().const_int(1));
+        let msg = format!(
+            "ferrozyme: in `{}`: a tape copied by the derivative has the primal as its shadow (an internal error of run-time activity); please report it\n",
+            self.fx.req.func.name()
+        );
+        let g = self.sup.module.add_string("fz.msg", &msg);
+        let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
+        self.b.call_fn(check, &[bad, g]);
+    }
+
     /// `n` where all of `valid` hold, else 0 (a guarded memory intrinsic's length).
     pub(super) fn rt_len(&mut self, n: Value, valid: &[Option<Value>]) -> Value {
         let mut out = n;

@@ -53,9 +53,11 @@ impl Holders {
     /// May a pointer read through `p` be a constant pointer taken over (`p` addresses an
     /// object that may hold one)?
     pub(super) fn may_hold(&self, p: Value) -> bool {
+        let b = base_object(p);
         match self {
+            _ if is_tape_header(b) => false,
             Holders::Anywhere => true,
-            Holders::Objects(s) => s.contains(&base_object(p)),
+            Holders::Objects(s) => s.contains(&b),
         }
     }
 
@@ -87,6 +89,28 @@ impl Holders {
             Holders::Objects(s) => s.len(),
         }
     }
+}
+
+/// Is `b` the header of a tape stack of generated code being differentiated again (an
+/// `alloca` the tape runtime is given: its buffer pointer, size and capacity)? No
+/// constant is ever stored there; the records its buffer holds may hold one, and they
+/// are reached through the buffer pointer loaded from it, whose base is that load. A
+/// forward-over-reverse derivative with a constant kept in shadowed memory made the
+/// buffer pointer maybe-primal and refused `__fz_grow_plain`'s `realloc` of it
+/// (tests/cxx/486 at -O0, tests/c/1479).
+fn is_tape_header(b: Value) -> bool {
+    let takes = |u: Value, p: Value| {
+        matches!(u.opcode(), Some(Opcode::LLVMCall))
+            && u.call_args().first() == Some(&p)
+            && u.called_function()
+                .is_some_and(|g| crate::runtime::takes_stack_header(&g.name()))
+    };
+    b.opcode() == Some(Opcode::LLVMAlloca)
+        && b.users().into_iter().any(|u| {
+            takes(u, b)
+                || (u.opcode() == Some(Opcode::LLVMGetElementPtr)
+                    && u.users().into_iter().any(|w| takes(w, u)))
+        })
 }
 
 /// Can the address of stack object `slot` be read back from memory or come back from a

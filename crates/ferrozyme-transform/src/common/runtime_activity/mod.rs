@@ -25,7 +25,11 @@
 //! ([`RuntimeIn`] in its request: which parameters may be primals, whether pointers it
 //! loads from shadowed memory may be), and a pointer it returns is maybe-primal to the
 //! caller; such a call also makes the caller's later pointer loads maybe-primal (the
-//! callee may have stored one). Memory intrinsics are guarded by their length, `free` by
+//! callee may have stored one). A callee given a constant pointer to floats that may
+//! return one computed from it as its own shadow, or store one into memory it is given
+//! (`constant_args.rs`), makes the result maybe-primal (the callee is told the caller
+//! checks it: `RuntimeIn::result`) and that memory a holder. Memory intrinsics are
+//! guarded by their length, `free` by
 //! freeing null, a float `atomicrmw fadd` (an OpenMP reduction into shared memory that
 //! a region reads through its struct of captures) by reading its adjoint, and adding its
 //! tangent, only where the shadow is not the primal. Where a maybe-primal shadow would
@@ -53,11 +57,13 @@ use crate::signature::RuntimeIn;
 use ferrozyme_llvm::{Block, Opcode, Type, TypeKind, Value};
 
 mod checks;
+mod constant_args;
 mod holders;
 mod records;
 
 use checks::is_float_atomic_add;
 pub(crate) use checks::{and_lanes, emit_store_check, masked_write_to_primal, written_address};
+use constant_args::{constant_flow, hands_constant_to_keep};
 use holders::{stores_no_pointers, Holders, CALLEE_DEPTH};
 use records::{
     carries_pointer_field, hands_memory_to_constant_keeper, kept_record_fields,
@@ -123,9 +129,18 @@ impl RuntimeActivity {
                 .flatten()
                 .any(|a| a.ty().is_pointer() && self.holders.may_hold(a));
         if !loads && !params.iter().any(|b| *b) {
-            return RuntimeIn::default();
+            // A result computed from a constant argument (constant_args.rs): checked
+            // here.
+            return RuntimeIn {
+                result: returns_pointer(call) && self.maybe_primal.contains(&call),
+                ..RuntimeIn::default()
+            };
         }
-        RuntimeIn { params, loads }
+        RuntimeIn {
+            params,
+            loads,
+            result: false,
+        }
     }
 
     /// Is `v`'s shadow the primal itself (a constant pointer meeting shadowed code)?
@@ -182,6 +197,15 @@ fn short(v: Value) -> String {
     } else {
         format!("%{n}")
     }
+}
+
+/// Does call `i` return a pointer, alone or in a record? A record's pointer fields are
+/// followed like a pointer (taken out by `extractvalue`): a generated augmented forward
+/// returns `{primal, shadow, tape}`, and a higher-order derivative's inner gradient
+/// calling a callee that picks a constant or a duplicated pointer read the picked
+/// pointer's tangent through the constant unguarded (tests/c/1478).
+fn returns_pointer(i: Value) -> bool {
+    i.ty().is_pointer() || carries_pointer_field(i.ty())
 }
 
 /// A pointer that has no shadow where one is needed: not null/undef/unaddressable.
@@ -291,6 +315,21 @@ pub(crate) fn analyze(
             }
             _ => {}
         }
+        // A callee computing its result from a constant argument, or storing such a
+        // pointer into memory given with a shadow (constant_args.rs).
+        if let Some(flow) = constant_flow(act, i, &kept_constant) {
+            if flow.own && returns_pointer(i) && act.is_shadowed(i) {
+                rt.maybe_primal.insert(i);
+            }
+            if flow.stores {
+                for a in i.call_args() {
+                    if a.ty().is_pointer() && act.is_shadowed(a) {
+                        tainted = true;
+                        holders.add(a);
+                    }
+                }
+            }
+        }
     }
     if rt.own_shadow.is_empty() && rt.maybe_primal.is_empty() && !tainted {
         return rt;
@@ -389,7 +428,7 @@ pub(crate) fn analyze(
     }
     rt.tainted = tainted;
     rt.holders = holders;
-    let allow_ret = boundary.any();
+    let allow_ret = boundary.result_checked();
     for &v in &rt.maybe_primal.clone() {
         for u in v.users() {
             if let Some(why) = unguardable_use(act, v, u, allow_ret) {
@@ -503,45 +542,6 @@ fn direct_choices(insts: &[Value], act: &Activity, rt: &RuntimeActivity) -> Hash
             return d;
         }
     }
-}
-
-/// Does call `i` give a defined callee a constant pointer to floating-point data
-/// (`kept_constant`: an `enzyme_const` parameter of this function, or an address computed
-/// from one) together with shadowed memory (or take back shadowed memory it returns), and
-/// the callee stores the constant away, or keeps a pointer it reads out of it, any number
-/// of loads deep (`c->w = r->weights`, `c->w = r->m->s->l->w`: tests/c/1301, 1302, 1335),
-/// in that shadowed memory (or in the memory it allocates and returns, tests/c/1336)? The
-/// callee's derivative then stores the pointer as its own shadow (runtime activity, in the
-/// callee: `audit::const_pointers` finds the store with the same walk), so pointers this
-/// function reads back from shadowed memory afterwards may be primals: an Eigen
-/// `Map<const VectorXd> y(data, n)` built at `-O0` (the constructor keeps `data`) and
-/// read by the evaluators of `(h - y)`.
-fn hands_constant_to_keep(act: &Activity, i: Value, kept_constant: impl Fn(Value) -> bool) -> bool {
-    let CallKind::Defined(g) = classify(i) else {
-        return false;
-    };
-    let args = i.call_args();
-    // Where a pointer read out of the constant counts as kept: memory handed in with a
-    // shadow, or returned with one (not a node the callee allocates and links elsewhere,
-    // tests/cxx/80).
-    let shadowed: Vec<bool> = args
-        .iter()
-        .map(|a| a.ty().is_pointer() && act.is_shadowed(*a))
-        .collect();
-    let result = i.ty().is_pointer() && act.is_shadowed(i);
-    if !result && !shadowed.iter().any(|b| *b) {
-        return false;
-    }
-    let handed = ferrozyme_analysis::activity::HandedIn {
-        params: &shadowed,
-        result,
-    };
-    args.iter().enumerate().any(|(k, &a)| {
-        a.ty().is_pointer()
-            && lacks_shadow(act, a)
-            && kept_constant(a)
-            && ferrozyme_analysis::activity::stores_param_or_pointer_in_it(g, k, 3, handed)
-    })
 }
 
 /// What every load from `slot` gives, where it is a stack slot holding one value that
