@@ -53,8 +53,31 @@ impl Gen<'_> {
             let old = i.call_args()[a.ptr.expect("realloc takes a pointer")];
             if self.fx.act.is_shadowed(old) {
                 let p = self.fwd_operand(old);
-                let gone = self.sup.rt(RtFn::ShadowPrimalFreed);
-                self.b.call_fn(gone, &[p]);
+                match self.old_block_release(i) {
+                    // A block the gradient was given (a `Duplicated` `Vec` grown inside):
+                    // its old shadow is released when the derivative settles, as at a
+                    // `free` (the caller's shadow now holds the new one). Where its first
+                    // word is the old size (`__rust_realloc`), a non-zero byte in it then
+                    // (an adjoint of a value the block held, lost) is a run-time stop; C
+                    // `realloc` states no old size: nothing is checked, nor in records
+                    // holding pointers (their shadow pointers come back there too).
+                    Some(([dealloc, w0, w1], sized)) => {
+                        let floats = !holds_non_floats(&self.fx.types, i);
+                        let later = self.sup.rt(if sized && floats {
+                            RtFn::ShadowReallocLater
+                        } else {
+                            RtFn::ShadowFreeLater
+                        });
+                        self.each_lane(|g| {
+                            let s = g.fwd_shadow(old);
+                            g.b.call_fn(later, &[p, s, dealloc, w0, w1]);
+                        });
+                    }
+                    None => {
+                        let gone = self.sup.rt(RtFn::ShadowPrimalFreed);
+                        self.b.call_fn(gone, &[p]);
+                    }
+                }
             }
         }
         let c = self.clone_into_fwd(i);
@@ -95,6 +118,24 @@ impl Gen<'_> {
             }
             g.lanes[g.lane].shadow.insert(i, s);
         });
+    }
+
+    /// The deallocator and words that release the *old* block of `realloc`-like call `i`
+    /// (its shadow's, when the table does not record it): the new block's, with the old
+    /// size where the deallocator takes a size (`__rust_dealloc(ptr, size, align)`);
+    /// `None` when it takes one and the call does not state the old size. The flag: the
+    /// first word is the old size in bytes.
+    fn old_block_release(&mut self, i: Value) -> Option<([Value; 3], bool)> {
+        let a = ferrozyme_analysis::calls::alloc_fn(i)?;
+        let args = i.call_args();
+        let ks = shadow_memory::release_operands(self.sup, i);
+        let sized = a.size.is_some() && ks.first().copied() == a.size;
+        let mut operands = Vec::new();
+        for k in ks {
+            let k = if Some(k) == a.size { a.old_size? } else { k };
+            operands.push(self.fwd_operand(args[k]));
+        }
+        Some((self.table_release(i, &operands), sized))
     }
 
     /// `posix_memalign(&p, a, n)` into a slot with a shadow: a zeroed shadow allocation per
