@@ -1,4 +1,4 @@
-//! Integers stored into shadowed memory are mirrored into the shadow memory.
+//! Integers stored into the header of a shadowed buffer are mirrored into its shadow.
 //!
 //! A shadow has the primal's layout: a `Duplicated` Rust `Vec<f64>`'s shadow is a second
 //! `Vec` header `{cap, ptr, len}` whose pointer is the shadow buffer. When the
@@ -8,27 +8,38 @@
 //! primal header are plain integers, with no derivative. Left out of the shadow header,
 //! the caller's shadow `Vec` keeps its old length and capacity while its pointer is the
 //! grown buffer, and dropping it hands that buffer to the allocator with the old layout
-//! (a size-checking global allocator aborts; alloc40, rust41). Enzyme's contract is the
-//! same as ours here: the shadow of a structure mirrors the primal's non-differentiable
-//! fields, so the caller can use and release it like the primal.
+//! (a size-checking global allocator aborts; alloc40, rust41). Enzyme stores the primal
+//! integer into the shadow for every inactive integer stored through an active pointer
+//! (its `visitCommonStore`); we do it only where the shadow header must describe the
+//! shadow buffer.
 //!
 //! So an integer store into shadowed memory stores the same integer into the shadow
 //! memory (reverse mode's forward sweep) or, in forward mode, stores it instead of the
-//! zero tangent an integer would otherwise get, when the bytes are known to be an
-//! integer: type analysis says `Integer` at the address (never `Anything`, a float or a
-//! pointer: there the shadow bytes may be an adjoint, which the reverse sweep reads and
-//! clears, or a shadow pointer), and the value has no derivative of its own and is not a
-//! pointer moved as an integer (those have their own shadow stores). Only in memory an
-//! argument points into (the caller's header, or a callee's `&mut RawVec`): memory made
-//! inside has shadows the runtime's table releases, whatever their headers say, and a
-//! `HashMap` built inside moves its entries' bytes with `__fz_move_adj_bytes`, which
-//! stops where both copies hold non-zero bits (mirrored keys there did:
-//! tests/rust/tests/rustmap_maps.rs). A `Vec` reached through a pointer loaded from
-//! memory (an inner `Vec` of a `Vec<Vec<f64>>`) is not mirrored.
+//! zero tangent an integer would otherwise get, when all of these hold (rust43):
+//! * the bytes are known to be an integer: type analysis says `Integer` at the address
+//!   (never `Anything`, a float or a pointer: there the shadow bytes may be an adjoint,
+//!   which the reverse sweep reads and clears, or a shadow pointer), and the value has no
+//!   derivative of its own and is not a pointer moved as an integer (those have their own
+//!   shadow stores);
+//! * the memory is a buffer's header: the object the shadowed base points to holds a
+//!   pointer too (a `Vec`'s `{cap, ptr, len}`, a `RawVec`'s `{cap, ptr}`, a C
+//!   `{double *data; int n}`). The integer fields of other records stay the user's
+//!   (tests/c/1250: a particle's `id` copied by `ps[i] = q` is not written into the
+//!   shadow), and so do integer out-arguments (a Fortran `ierr` or count, whose shadow
+//!   in an OpenMP region's argument block may be null: tests/mpi/51, tests/openmp/46);
+//! * the memory is one an argument points into (the caller's header, or a callee's `&mut
+//!   RawVec`): memory made inside has shadows the runtime's table releases, whatever
+//!   their headers say, and a `HashMap` built inside moves its entries' bytes with
+//!   `__fz_move_adj_bytes`, which stops where both copies hold non-zero bits (mirrored
+//!   keys there did: tests/rust/tests/rustmap_maps.rs). A `Vec` reached through a pointer
+//!   loaded from memory (an inner `Vec` of a `Vec<Vec<f64>>`) is not mirrored;
+//! * at run time, the base's shadow is not null ([`into_real_shadow`]): a caller may
+//!   pass a null shadow for memory it has none for, and the store then goes to the sink
+//!   slot.
 
 use ferrozyme_analysis::activity::Activity;
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
-use ferrozyme_llvm::{Builder, Opcode, TypeKind, Value};
+use ferrozyme_llvm::{Builder, IntPredicate, Opcode, TypeKind, Value};
 
 use crate::reverse::memory::{underlying, Obj};
 
@@ -97,6 +108,21 @@ pub(crate) fn mirrored_integer(
         geps.push(p);
         p = p.operand(0);
     }
+    if !types.pointee_tree(p).contains(BaseType::Pointer) {
+        // Not a buffer's header (module doc).
+        return None;
+    }
     geps.reverse();
     Some(MirrorAt { base: p, geps })
+}
+
+/// The address a mirrored integer goes to: the shadow address `sa`, or the sink slot
+/// `sink` when the base's shadow `base_shadow` is null at run time (no shadow memory).
+pub(crate) fn into_real_shadow(b: &Builder, base_shadow: Value, sa: Value, sink: Value) -> Value {
+    let real = b.icmp(
+        IntPredicate::LLVMIntNE,
+        base_shadow,
+        base_shadow.ty().zero(),
+    );
+    b.select(real, sa, sink)
 }

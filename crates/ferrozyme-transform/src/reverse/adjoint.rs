@@ -12,7 +12,7 @@ use ferrozyme_llvm::{fastmath, Block, Opcode, Value};
 use ferrozyme_rules::{Fun1, OpKind, Partial, Rule, Var};
 
 use super::Gen;
-use crate::common::mirrored_ints::MirrorAt;
+use crate::common::mirrored_ints::{into_real_shadow, MirrorAt};
 use crate::common::{ops, Problem};
 use crate::lanes::Lanes;
 use crate::lower::{lower, scale, shared_reciprocal, Env, LowerError};
@@ -540,7 +540,8 @@ impl Gen<'_> {
 
     /// A deferred integer store `s` of `v` to `p`, mirrored into the shadow memory at the
     /// same byte offset from the shadowed base (`common::mirrored_ints`); not where the
-    /// base's shadow is guarded (run-time or mixed activity).
+    /// base's shadow is guarded (run-time or mixed activity), into the sink slot where it
+    /// is null.
     fn rev_mirror_integer(&mut self, s: Value, at: &MirrorAt, v: Value, p: Value) {
         if self.shadow_guarded(at.base) {
             return;
@@ -550,9 +551,11 @@ impl Gen<'_> {
         let off = self
             .b
             .sub(self.b.ptrtoint(p, i64t), self.b.ptrtoint(base, i64t));
+        let sink = self.sup.sink_slot();
         self.each_lane(|g| {
             let sb = g.fetch_shadow(at.base);
             let sa = g.b.byte_gep(sb, off);
+            let sa = into_real_shadow(&g.b, sb, sa, sink);
             let st = g.b.store(v, sa);
             st.set_alignment(s.alignment());
         });

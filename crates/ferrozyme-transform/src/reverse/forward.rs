@@ -6,7 +6,7 @@ use ferrozyme_analysis::predecessors::{PredRule, Side};
 
 use super::cheap::is_exact_halving;
 use super::Gen;
-use crate::common::mirrored_ints::{mirrored_integer, MirrorAt};
+use crate::common::mirrored_ints::{into_real_shadow, mirrored_integer, MirrorAt};
 use crate::runtime::RtFn;
 
 impl Gen<'_> {
@@ -324,18 +324,21 @@ impl Gen<'_> {
     }
 
     /// Store `i`'s integer, stored again at the shadow of its address: its own, or the
-    /// base's shadow through the same GEPs (`common::mirrored_ints`).
+    /// base's shadow through the same GEPs (`common::mirrored_ints`); into the sink slot
+    /// where the base's shadow is null.
     fn fwd_mirror_integer(&mut self, i: Value, at: &MirrorAt) {
         let pv = self.fwd_operand(i.operand(0));
-        if at.geps.is_empty() {
-            return self.fwd_shadow_store(i, pv);
-        }
         if self.shadow_guarded(at.base) {
             // The guards compare and replace the base, not an address inside it.
+            if at.geps.is_empty() {
+                self.fwd_shadow_store(i, pv);
+            }
             return;
         }
         let sb = self.fwd_shadow(at.base);
         let sa = at.shadow_address(&self.b, sb, |g| self.fwd_operand(g));
+        let sink = self.sup.sink_slot();
+        let sa = into_real_shadow(&self.b, sb, sa, sink);
         let st = self.b.store(pv, sa);
         st.set_alignment(i.alignment());
     }

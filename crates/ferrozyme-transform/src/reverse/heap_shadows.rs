@@ -54,16 +54,19 @@ impl Gen<'_> {
             if self.fx.act.is_shadowed(old) {
                 let p = self.fwd_operand(old);
                 match self.old_block_release(i) {
-                    // A block the gradient was given (a `Duplicated` `Vec` grown inside):
-                    // its old shadow is released when the derivative settles, as at a
-                    // `free` (the caller's shadow now holds the new one). Where its first
-                    // word is the old size (`__rust_realloc`), a non-zero byte in it then
-                    // (an adjoint of a value the block held, lost) is a run-time stop; C
-                    // `realloc` states no old size: nothing is checked, nor in records
-                    // holding pointers (their shadow pointers come back there too).
-                    Some(([dealloc, w0, w1], sized)) => {
+                    // A block the gradient was given by a caller that cannot keep the
+                    // old pointer (a `Duplicated` Rust `Vec` grown inside by
+                    // `__rust_realloc`, which states the old size): its old shadow is
+                    // released when the derivative settles, as at a `free` (the caller's
+                    // shadow now holds the new one), and a non-zero byte in it then (an
+                    // adjoint of a value the block held, lost) is a run-time stop; not
+                    // checked in records holding pointers (their shadow pointers come
+                    // back there too). C `realloc` states no old size and its caller
+                    // owns the old shadow: the adjoints of the values kept arrive there
+                    // (`rev_realloc`), and the caller frees it (tests/c/517 (e), 1474).
+                    Some([dealloc, w0, w1]) => {
                         let floats = !holds_non_floats(&self.fx.types, i);
-                        let later = self.sup.rt(if sized && floats {
+                        let later = self.sup.rt(if floats {
                             RtFn::ShadowReallocLater
                         } else {
                             RtFn::ShadowFreeLater
@@ -121,21 +124,23 @@ impl Gen<'_> {
     }
 
     /// The deallocator and words that release the *old* block of `realloc`-like call `i`
-    /// (its shadow's, when the table does not record it): the new block's, with the old
-    /// size where the deallocator takes a size (`__rust_dealloc(ptr, size, align)`);
-    /// `None` when it takes one and the call does not state the old size. The flag: the
-    /// first word is the old size in bytes.
-    fn old_block_release(&mut self, i: Value) -> Option<([Value; 3], bool)> {
+    /// (its shadow's, when the table does not record it) where its deallocator takes the
+    /// size first (`__rust_dealloc(ptr, size, align)`) and the call states the old size
+    /// (`__rust_realloc(ptr, old, align, new)`): the new block's, with the old size, which
+    /// is then the first word. `None` for any other (C `realloc`).
+    fn old_block_release(&mut self, i: Value) -> Option<[Value; 3]> {
         let a = ferrozyme_analysis::calls::alloc_fn(i)?;
         let args = i.call_args();
         let ks = shadow_memory::release_operands(self.sup, i);
-        let sized = a.size.is_some() && ks.first().copied() == a.size;
+        if a.size.is_none() || ks.first().copied() != a.size {
+            return None;
+        }
         let mut operands = Vec::new();
         for k in ks {
             let k = if Some(k) == a.size { a.old_size? } else { k };
             operands.push(self.fwd_operand(args[k]));
         }
-        Some((self.table_release(i, &operands), sized))
+        Some(self.table_release(i, &operands))
     }
 
     /// `posix_memalign(&p, a, n)` into a slot with a shadow: a zeroed shadow allocation per

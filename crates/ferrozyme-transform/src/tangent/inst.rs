@@ -5,7 +5,7 @@ use ferrozyme_llvm::{Opcode, Value};
 use ferrozyme_rules::{Expr, OpKind, Partial, Rule};
 
 use super::TangentGen;
-use crate::common::mirrored_ints::{mirrored_integer, MirrorAt};
+use crate::common::mirrored_ints::{into_real_shadow, mirrored_integer, MirrorAt};
 use crate::common::{ops, Problem};
 use crate::lower::{lower, shared_reciprocal, Env};
 use crate::signature::{returns_tangent, tangent_return_type};
@@ -494,8 +494,10 @@ impl TangentGen<'_> {
         }
         let bases = self.tangent(at.base);
         let pv = self.prim(i.operand(0));
+        let sink = self.sup.sink_slot();
         for base in bases {
             let sa = at.shadow_address(&self.b, base, |g| self.prim(g));
+            let sa = into_real_shadow(&self.b, base, sa, sink);
             let st = self.b.store(pv, sa);
             st.set_alignment(i.alignment());
             st.copy_atomic_ordering(i);
