@@ -21,8 +21,8 @@
 //!   which the reverse sweep reads and clears, or a shadow pointer), and the value has no
 //!   derivative of its own and is not a pointer moved as an integer (those have their own
 //!   shadow stores);
-//! * the memory is a buffer's header: the object the shadowed base points to holds a
-//!   pointer too (a `Vec`'s `{cap, ptr, len}`, a `RawVec`'s `{cap, ptr}`, a C
+//! * the memory is a buffer's header: the object the argument points to holds a pointer
+//!   too (a `Vec`'s `{cap, ptr, len}`, a `RawVec`'s `{cap, ptr}`, a C
 //!   `{double *data; int n}`). The integer fields of other records stay the user's
 //!   (tests/c/1250: a particle's `id` copied by `ps[i] = q` is not written into the
 //!   shadow), and so do integer out-arguments (a Fortran `ierr` or count, whose shadow
@@ -93,9 +93,15 @@ pub(crate) fn mirrored_integer(
         && !act.is_shadowed(v)
         && super::shadows::pointer_as_integer(v).is_none()
         && types.int_carries_fp(v).is_none()
-        && types.pointee_tree(addr).get(0) == BaseType::Integer
-        && matches!(underlying(addr), Obj::Arg(_));
+        && types.pointee_tree(addr).get(0) == BaseType::Integer;
     if !wanted {
+        return None;
+    }
+    let Obj::Arg(arg) = underlying(addr) else {
+        return None;
+    };
+    if !types.pointee_tree(arg).contains(BaseType::Pointer) {
+        // Not a buffer's header (module doc).
         return None;
     }
     let mut geps = Vec::new();
@@ -107,10 +113,6 @@ pub(crate) fn mirrored_integer(
         }
         geps.push(p);
         p = p.operand(0);
-    }
-    if !types.pointee_tree(p).contains(BaseType::Pointer) {
-        // Not a buffer's header (module doc).
-        return None;
     }
     geps.reverse();
     Some(MirrorAt { base: p, geps })
