@@ -14,23 +14,10 @@
 // tangent equals <gradient, direction> (dot-product identity). Every buffer is freed
 // once by the caller (glibc aborts a double free).
 #include "fz_test.h"
+#define FZ_VEC_C_ALLOC
+#include "fz_rust_vec.h"
 
 extern double __enzyme_fwddiff(void *, ...);
-
-typedef struct {
-  size_t cap;
-  double *ptr;
-  size_t len;
-} vec;
-
-static void push(vec *v, double a) {
-  if (v->len == v->cap) {
-    size_t nc = v->cap < 2 ? 4 : 2 * v->cap;
-    v->ptr = realloc(v->ptr, nc * sizeof(double));
-    v->cap = nc;
-  }
-  v->ptr[v->len++] = a;
-}
 
 enum { N = 7 };
 
@@ -40,12 +27,6 @@ double extend(const double *x, vec *acc) {
   double s = 0;
   for (size_t i = 0; i < acc->len; i++) s += sin(acc->ptr[i]);
   return s;
-}
-
-static vec one(double a) {
-  vec v = {1, malloc(sizeof(double)), 1};
-  v.ptr[0] = a;
-  return v;
 }
 
 static double x[N], held = 0.3;
