@@ -15,6 +15,7 @@
 // central finite differences, the forward/reverse dot product, analytic tangents, the
 // allocator's counters.
 #include "fz_test.h"
+#include "fz_rust_alloc.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,44 +27,7 @@ typedef struct {
 extern w2 __enzyme_fwddiff_w2(void *, ...);
 extern int enzyme_width;
 
-enum { N = 6, MAGIC = 0x40a11 };
-
-static long live, made;
-
-static size_t room(size_t align) { return align < 32 ? 32 : align; }
-
-__attribute__((noinline)) void *__rust_alloc(size_t size, size_t align) {
-  size_t r = room(align);
-  char *p = aligned_alloc(r, (size + r + r - 1) / r * r);
-  size_t *h = (size_t *)(p + r) - 3;
-  h[0] = MAGIC, h[1] = size, h[2] = align;
-  live++, made++;
-  return p + r;
-}
-
-__attribute__((noinline)) void __rust_dealloc(void *q, size_t size, size_t align) {
-  size_t *h = (size_t *)q - 3;
-  if (h[0] != MAGIC || h[1] != size || h[2] != align) {
-    fprintf(stderr, "__rust_dealloc(%p, %zu, %zu): not a block of this layout\n", q, size, align);
-    abort();
-  }
-  h[0] = 0;
-  live--;
-  free((char *)q - room(align));
-}
-
-__attribute__((noinline)) void *__rust_alloc_zeroed(size_t size, size_t align) {
-  void *p = __rust_alloc(size, align);
-  memset(p, 0, size);
-  return p;
-}
-
-__attribute__((noinline)) void *__rust_realloc(void *q, size_t old, size_t align, size_t size) {
-  void *p = __rust_alloc(size, align);
-  memcpy(p, q, old < size ? old : size);
-  __rust_dealloc(q, old, align);
-  return p;
-}
+enum { N = 6 };
 
 /* Scratch blocks of each kind, one grown. */
 double energy(const double *x) {

@@ -10,6 +10,7 @@
 pub mod diags;
 pub mod dispatch;
 pub mod ir_text;
+pub mod mirrored_ints;
 pub mod ops;
 pub mod punned;
 pub mod reductions;

@@ -12,6 +12,7 @@ use ferrozyme_llvm::{fastmath, Block, Opcode, Value};
 use ferrozyme_rules::{Fun1, OpKind, Partial, Rule, Var};
 
 use super::Gen;
+use crate::common::mirrored_ints::{into_real_shadow, MirrorAt};
 use crate::common::{ops, Problem};
 use crate::lanes::Lanes;
 use crate::lower::{lower, scale, shared_reciprocal, Env, LowerError};
@@ -187,6 +188,14 @@ impl Gen<'_> {
             let p = self.fetch(s.operand(1));
             let st = self.b.store(v, p);
             st.set_alignment(s.alignment());
+            if let Some(at) = crate::common::mirrored_ints::mirrored_integer(
+                &self.fx.act,
+                &self.fx.types,
+                s.operand(0),
+                s.operand(1),
+            ) {
+                self.rev_mirror_integer(s, &at, v, p);
+            }
         }
         // The frees the forward sweep left out: the reverse sweep may have re-read the
         // memory (`memory::deferrable_frees`).
@@ -527,6 +536,29 @@ impl Gen<'_> {
                         self.fx.types.pointee_tree(addr).get(0),
                         BaseType::Pointer | BaseType::Integer
                     )))
+    }
+
+    /// A deferred integer store `s` of `v` to `p`, mirrored into the shadow memory at the
+    /// same byte offset from the shadowed base (`common::mirrored_ints`); not where the
+    /// base's shadow is guarded (run-time or mixed activity), into the sink slot where it
+    /// is null.
+    fn rev_mirror_integer(&mut self, s: Value, at: &MirrorAt, v: Value, p: Value) {
+        if self.shadow_guarded(at.base) {
+            return;
+        }
+        let i64t = self.fx.ctx.i64();
+        let base = self.fetch(at.base);
+        let off = self
+            .b
+            .sub(self.b.ptrtoint(p, i64t), self.b.ptrtoint(base, i64t));
+        let sink = self.sup.sink_slot();
+        self.each_lane(|g| {
+            let sb = g.fetch_shadow(at.base);
+            let sa = g.b.byte_gep(sb, off);
+            let sa = into_real_shadow(&g.b, sb, sa, sink);
+            let st = g.b.store(v, sa);
+            st.set_alignment(s.alignment());
+        });
     }
 
     /// A shadow allocated on the heap is freed when the reverse sweep replays its alloca.

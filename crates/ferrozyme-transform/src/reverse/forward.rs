@@ -6,6 +6,7 @@ use ferrozyme_analysis::predecessors::{PredRule, Side};
 
 use super::cheap::is_exact_halving;
 use super::Gen;
+use crate::common::mirrored_ints::{into_real_shadow, mirrored_integer, MirrorAt};
 use crate::runtime::RtFn;
 
 impl Gen<'_> {
@@ -279,13 +280,7 @@ impl Gen<'_> {
                                     .copied()
                                     .unwrap_or(v.ty().zero())
                             };
-                            let mut sa = self.fwd_shadow(addr);
-                            if let Some(valid) = self.fwd_store_validity(addr) {
-                                let slot = self.sup.sink_slot();
-                                sa = self.b.select(valid, sa, slot);
-                            }
-                            let st = self.b.store(sv, sa);
-                            st.set_alignment(i.alignment());
+                            self.fwd_shadow_store(i, sv);
                         } else if let Some(p) = crate::common::shadows::pointer_as_integer(v) {
                             // `store i64 (ptrtoint p)`: InstCombine's form of a pointer
                             // copy (Eigen's Transpose at -O2); the shadow memory gets
@@ -293,32 +288,59 @@ impl Gen<'_> {
                             if self.fx.act.is_shadowed(p) && self.fx.act.is_shadowed(addr) {
                                 let sp = self.fwd_shadow(p);
                                 let sv = self.b.ptrtoint(sp, v.ty());
-                                let mut sa = self.fwd_shadow(addr);
-                                if let Some(valid) = self.fwd_store_validity(addr) {
-                                    let slot = self.sup.sink_slot();
-                                    sa = self.b.select(valid, sa, slot);
-                                }
-                                let st = self.b.store(sv, sa);
-                                st.set_alignment(i.alignment());
+                                self.fwd_shadow_store(i, sv);
                             }
                         } else if self.fx.act.is_shadowed(v) && self.fx.act.is_shadowed(addr) {
                             // A pointer moved as an integer (`activity::moves_pointer_bits`):
                             // its shadow was loaded the same way.
                             if let Some(&sv) = self.lanes[self.lane].shadow.get(&v) {
-                                let mut sa = self.fwd_shadow(addr);
-                                if let Some(valid) = self.fwd_store_validity(addr) {
-                                    let slot = self.sup.sink_slot();
-                                    sa = self.b.select(valid, sa, slot);
-                                }
-                                let st = self.b.store(sv, sa);
-                                st.set_alignment(i.alignment());
+                                self.fwd_shadow_store(i, sv);
                             }
+                        } else if let Some(at) =
+                            mirrored_integer(&self.fx.act, &self.fx.types, v, addr)
+                        {
+                            // A vector's length or capacity: the shadow header mirrors it
+                            // (`common::mirrored_ints`).
+                            self.fwd_mirror_integer(i, &at);
                         }
                     }
                     _ => {}
                 }
             }
         }
+    }
+
+    /// Stores `sv` into the shadow of store `i`'s address (a sink slot where the address
+    /// has no shadow memory at run time), with the store's alignment.
+    fn fwd_shadow_store(&mut self, i: Value, sv: Value) {
+        let addr = i.operand(1);
+        let mut sa = self.fwd_shadow(addr);
+        if let Some(valid) = self.fwd_store_validity(addr) {
+            let slot = self.sup.sink_slot();
+            sa = self.b.select(valid, sa, slot);
+        }
+        let st = self.b.store(sv, sa);
+        st.set_alignment(i.alignment());
+    }
+
+    /// Store `i`'s integer, stored again at the shadow of its address: its own, or the
+    /// base's shadow through the same GEPs (`common::mirrored_ints`); into the sink slot
+    /// where the base's shadow is null.
+    fn fwd_mirror_integer(&mut self, i: Value, at: &MirrorAt) {
+        let pv = self.fwd_operand(i.operand(0));
+        if self.shadow_guarded(at.base) {
+            // The guards compare and replace the base, not an address inside it.
+            if at.geps.is_empty() {
+                self.fwd_shadow_store(i, pv);
+            }
+            return;
+        }
+        let sb = self.fwd_shadow(at.base);
+        let sa = at.shadow_address(&self.b, sb, |g| self.fwd_operand(g));
+        let sink = self.sup.sink_slot();
+        let sa = into_real_shadow(&self.b, sb, sa, sink);
+        let st = self.b.store(pv, sa);
+        st.set_alignment(i.alignment());
     }
 
     fn fwd_shadow_alloca(&mut self, i: Value, c: Value) {

@@ -53,8 +53,34 @@ impl Gen<'_> {
             let old = i.call_args()[a.ptr.expect("realloc takes a pointer")];
             if self.fx.act.is_shadowed(old) {
                 let p = self.fwd_operand(old);
-                let gone = self.sup.rt(RtFn::ShadowPrimalFreed);
-                self.b.call_fn(gone, &[p]);
+                match self.old_block_release(i) {
+                    // A block the gradient was given by a caller that cannot keep the
+                    // old pointer (a `Duplicated` Rust `Vec` grown inside by
+                    // `__rust_realloc`, which states the old size): its old shadow is
+                    // released when the derivative settles, as at a `free` (the caller's
+                    // shadow now holds the new one), and a non-zero byte in it then (an
+                    // adjoint of a value the block held, lost) is a run-time stop; not
+                    // checked in records holding pointers (their shadow pointers come
+                    // back there too). C `realloc` states no old size and its caller
+                    // owns the old shadow: the adjoints of the values kept arrive there
+                    // (`rev_realloc`), and the caller frees it (tests/c/517 (e), 1474).
+                    Some([dealloc, w0, w1]) => {
+                        let floats = !holds_non_floats(&self.fx.types, i);
+                        let later = self.sup.rt(if floats {
+                            RtFn::ShadowReallocLater
+                        } else {
+                            RtFn::ShadowFreeLater
+                        });
+                        self.each_lane(|g| {
+                            let s = g.fwd_shadow(old);
+                            g.b.call_fn(later, &[p, s, dealloc, w0, w1]);
+                        });
+                    }
+                    None => {
+                        let gone = self.sup.rt(RtFn::ShadowPrimalFreed);
+                        self.b.call_fn(gone, &[p]);
+                    }
+                }
             }
         }
         let c = self.clone_into_fwd(i);
@@ -95,6 +121,26 @@ impl Gen<'_> {
             }
             g.lanes[g.lane].shadow.insert(i, s);
         });
+    }
+
+    /// The deallocator and words that release the *old* block of `realloc`-like call `i`
+    /// (its shadow's, when the table does not record it) where its deallocator takes the
+    /// size first (`__rust_dealloc(ptr, size, align)`) and the call states the old size
+    /// (`__rust_realloc(ptr, old, align, new)`): the new block's, with the old size, which
+    /// is then the first word. `None` for any other (C `realloc`).
+    fn old_block_release(&mut self, i: Value) -> Option<[Value; 3]> {
+        let a = ferrozyme_analysis::calls::alloc_fn(i)?;
+        let args = i.call_args();
+        let ks = shadow_memory::release_operands(self.sup, i);
+        if a.size.is_none() || ks.first().copied() != a.size {
+            return None;
+        }
+        let mut operands = Vec::new();
+        for k in ks {
+            let k = if Some(k) == a.size { a.old_size? } else { k };
+            operands.push(self.fwd_operand(args[k]));
+        }
+        Some(self.table_release(i, &operands))
     }
 
     /// `posix_memalign(&p, a, n)` into a slot with a shadow: a zeroed shadow allocation per

@@ -139,6 +139,12 @@ impl Gen<'_> {
         Some(self.b.icmp(IntPredicate::LLVMIntNE, s, p))
     }
 
+    /// Is `p`'s shadow guarded (run-time activity, or a pointer of mixed activity), so that
+    /// its validity is a comparison or choice of `p` itself?
+    pub(super) fn shadow_guarded(&self, p: Value) -> bool {
+        self.fx.rt.is_guarded(p) || mixed_root(&self.fx.act, p).is_some()
+    }
+
     /// As [`Gen::rev_validity`], in the forward sweep.
     pub(super) fn fwd_validity(&mut self, addr: Value) -> Option<Value> {
         if self.fx.rt.is_guarded(addr) {

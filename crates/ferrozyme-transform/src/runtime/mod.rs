@@ -114,6 +114,11 @@ pub enum RtFn {
     /// `void __fz_shadow_free_later(ptr primal, ptr shadow, ptr dealloc, i64 w0, i64 w1)`: a forward sweep frees the
     /// primal; a shadow the table does not record is freed when the derivative settles.
     ShadowFreeLater,
+    /// `void __fz_shadow_realloc_later(ptr primal, ptr shadow, ptr dealloc, i64 w0, i64 w1)`:
+    /// as `ShadowFreeLater` for the old block of a `realloc` whose old size in bytes is `w0`;
+    /// when the derivative settles, an adopted shadow with a non-zero byte in it is a
+    /// run-time stop (the adjoints of the values the caller's block held would be lost).
+    ShadowReallocLater,
     /// `void __fz_shadow_settle()`: after a top-level reverse-mode derivative.
     ShadowSettle,
     /// `ptr __fz_stack_guard()`: this thread's stack-overflow record, whose first field
@@ -165,6 +170,7 @@ impl RtFn {
             RtFn::ShadowPrimalFreed => "__fz_shadow_primal_freed",
             RtFn::ShadowFreeGiven => "__fz_shadow_free_given",
             RtFn::ShadowFreeLater => "__fz_shadow_free_later",
+            RtFn::ShadowReallocLater => "__fz_shadow_realloc_later",
             RtFn::ShadowSettle => "__fz_shadow_settle",
             RtFn::StackGuard => "__fz_stack_guard",
         }
@@ -186,6 +192,7 @@ pub const PLAIN_VARIANTS: &[(&str, &str)] = &[
     ("__fz_shadow_primal_freed", "__fz_shadow_primal_freed_plain"),
     ("__fz_shadow_free_given", "__fz_shadow_free_given_plain"),
     ("__fz_shadow_free_later", "__fz_shadow_free_later_plain"),
+    ("__fz_shadow_realloc_later", "__fz_shadow_free_later_plain"),
     ("__fz_shadow_settle", "__fz_shadow_settle_plain"),
 ];
 

@@ -204,7 +204,11 @@ impl Piece {
                 "__fz_shadows_primal_gone",
                 "__fz_shadow_primal_freed",
                 "__fz_shadow_free_given",
+                "__fz_shadow_retire",
                 "__fz_shadow_free_later",
+                "__fz_shadow_realloc_later",
+                "__fz_shadow_lost_check",
+                "__fz_shadow_lost_msg",
                 "__fz_shadow_settle",
                 "__fz_shadow_new_plain",
                 "__fz_shadow_replayed_plain",
@@ -303,6 +307,7 @@ impl RtFn {
             | RtFn::ShadowPrimalFreed
             | RtFn::ShadowFreeGiven
             | RtFn::ShadowFreeLater
+            | RtFn::ShadowReallocLater
             | RtFn::ShadowSettle => Piece::Shadows,
             RtFn::StackGuard => Piece::Guard,
         }

@@ -5,6 +5,7 @@ use ferrozyme_llvm::{Opcode, Value};
 use ferrozyme_rules::{Expr, OpKind, Partial, Rule};
 
 use super::TangentGen;
+use crate::common::mirrored_ints::{into_real_shadow, mirrored_integer, MirrorAt};
 use crate::common::{ops, Problem};
 use crate::lower::{lower, shared_reciprocal, Env};
 use crate::signature::{returns_tangent, tangent_return_type};
@@ -422,7 +423,13 @@ impl TangentGen<'_> {
     /// is inactive), so shadow memory always holds the tangent of the primal memory.
     fn tangent_store(&mut self, i: Value) {
         let (v, addr) = (i.operand(0), i.operand(1));
+        // A vector's length or capacity: the shadow header mirrors it rather than getting
+        // a zero tangent (`common::mirrored_ints`).
+        let mirror = mirrored_integer(&self.fx.act, &self.fx.types, v, addr);
         if !self.fx.act.is_shadowed(addr) {
+            if let Some(at) = mirror {
+                self.mirror_integer(i, &at);
+            }
             return;
         }
         let mut tv = self.tangent(v);
@@ -457,7 +464,9 @@ impl TangentGen<'_> {
                 }
             };
         }
-        if ferrozyme_analysis::activity::is_empty_object_param(v) && !self.fx.act.is_shadowed(v) {
+        if (ferrozyme_analysis::activity::is_empty_object_param(v) && !self.fx.act.is_shadowed(v))
+            || mirror.is_some()
+        {
             let pv = self.prim(v);
             tv = vec![pv; self.width()];
         }
@@ -471,6 +480,26 @@ impl TangentGen<'_> {
             st.set_alignment(i.alignment());
             // An atomic store (OpenMP `atomic write`) writes its tangent atomically too: the
             // tangent is published with the same ordering right after the value.
+            st.copy_atomic_ordering(i);
+        }
+    }
+
+    /// Store `i`'s integer, stored again at the shadow of its address (which has none of
+    /// its own) in every lane: the base's shadow through the same GEPs
+    /// (`common::mirrored_ints`).
+    fn mirror_integer(&mut self, i: Value, at: &MirrorAt) {
+        if self.valid.contains_key(&at.base) || self.fx.rt.is_guarded(at.base) {
+            // The guards compare and replace the base, not an address inside it.
+            return;
+        }
+        let bases = self.tangent(at.base);
+        let pv = self.prim(i.operand(0));
+        let sink = self.sup.sink_slot();
+        for base in bases {
+            let sa = at.shadow_address(&self.b, base, |g| self.prim(g));
+            let sa = into_real_shadow(&self.b, base, sa, sink);
+            let st = self.b.store(pv, sa);
+            st.set_alignment(i.alignment());
             st.copy_atomic_ordering(i);
         }
     }

@@ -317,6 +317,23 @@ done:
 ; shadow is the primal itself (run-time activity: constant memory).
 define void @__fz_shadow_free_later(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
 entry:
+  call void @__fz_shadow_retire(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1, i64 10)
+  ret void
+}
+
+; As `__fz_shadow_free_later` for the old block of a `realloc` whose old size in bytes is
+; %w0: an adopted shadow (the caller's) is checked when the derivative settles (flag 16):
+; a non-zero byte in its old size is the adjoint of a value the block held before the
+; call, which the caller's shadow (now the new block) would not get back.
+define void @__fz_shadow_realloc_later(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
+entry:
+  call void @__fz_shadow_retire(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1, i64 26)
+  ret void
+}
+
+; The two above: an adopted shadow's entry gets flags %adopted.
+define internal void @__fz_shadow_retire(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1, i64 %adopted) {
+entry:
   %same = icmp eq ptr %s, %p
   %null = icmp eq ptr %s, null
   %skip = or i1 %same, %null
@@ -349,7 +366,7 @@ adopt:
   %off = mul i64 %last, 48
   %fo = add i64 %off, 16
   %fp = getelementptr inbounds i8, ptr %d, i64 %fo
-  store i64 10, ptr %fp
+  store i64 %adopted, ptr %fp
   br label %done
 done:
   ret void
@@ -393,6 +410,13 @@ release:
   %wa0 = load i64, ptr %wa0p
   %wa1p = getelementptr inbounds i8, ptr %e, i64 40
   %wa1 = load i64, ptr %wa1p
+  %f16 = and i64 %f, 16
+  %check = icmp ne i64 %f16, 0
+  br i1 %check, label %lost, label %free
+lost:
+  call void @__fz_shadow_lost_check(ptr %sa, i64 %wa0)
+  br label %free
+free:
   call void @__fz_shadow_dealloc(ptr %sa, ptr %da, i64 %wa0, i64 %wa1)
   br label %skipit
 judge:
@@ -417,6 +441,33 @@ done:
 }
 
 declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
+
+@__fz_shadow_lost_msg = private constant [306 x i8] c"ferrozyme: the derivative reallocated a buffer the caller passed (a Vec grown past its capacity); the derivatives with respect to the values it held before the call would be lost: reserve the capacity beforehand in both the primal and the shadow (its spare capacity zeroed: vec![0.0; cap] then truncate).\0A\00"
+declare i64 @write(i32, ptr, i64)
+
+; A stop when any of the %n bytes of the old shadow %s is non-zero (`__fz_shadow_settle`).
+define internal void @__fz_shadow_lost_check(ptr %s, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %next ]
+  %more = icmp ult i64 %i, %n
+  br i1 %more, label %body, label %done
+body:
+  %bp = getelementptr inbounds i8, ptr %s, i64 %i
+  %b = load i8, ptr %bp
+  %z = icmp eq i8 %b, 0
+  br i1 %z, label %next, label %stop
+next:
+  %i1 = add i64 %i, 1
+  br label %loop
+stop:
+  %w = call i64 @write(i32 2, ptr @__fz_shadow_lost_msg, i64 305)
+  call void @abort()
+  unreachable
+done:
+  ret void
+}
 
 ; What a derivative that is itself being differentiated calls instead (higher-order
 ; derivatives: `clone::preprocess`): no table, and a replayed shadow is freed at once.

@@ -1,0 +1,130 @@
+//! Integers stored into the header of a shadowed buffer are mirrored into its shadow.
+//!
+//! A shadow has the primal's layout: a `Duplicated` Rust `Vec<f64>`'s shadow is a second
+//! `Vec` header `{cap, ptr, len}` whose pointer is the shadow buffer. When the
+//! differentiated function grows the primal vector (`push` past its capacity), the
+//! forward sweep reallocates the shadow buffer beside the primal one and stores the new
+//! shadow pointer into the shadow header; the capacity and length it stores into the
+//! primal header are plain integers, with no derivative. Left out of the shadow header,
+//! the caller's shadow `Vec` keeps its old length and capacity while its pointer is the
+//! grown buffer, and dropping it hands that buffer to the allocator with the old layout
+//! (a size-checking global allocator aborts; alloc40, rust41). Enzyme stores the primal
+//! integer into the shadow for every inactive integer stored through an active pointer
+//! (its `visitCommonStore`); we do it only where the shadow header must describe the
+//! shadow buffer.
+//!
+//! So an integer store into shadowed memory stores the same integer into the shadow
+//! memory (reverse mode's forward sweep) or, in forward mode, stores it instead of the
+//! zero tangent an integer would otherwise get, when all of these hold (rust43):
+//! * the bytes are known to be an integer: type analysis says `Integer` at the address
+//!   (never `Anything`, a float or a pointer: there the shadow bytes may be an adjoint,
+//!   which the reverse sweep reads and clears, or a shadow pointer), and the value has no
+//!   derivative of its own and is not a pointer moved as an integer (those have their own
+//!   shadow stores);
+//! * the memory is a buffer's header: the object the argument points to holds a pointer
+//!   too (a `Vec`'s `{cap, ptr, len}`, a `RawVec`'s `{cap, ptr}`, a C
+//!   `{double *data; int n}`). The integer fields of other records stay the user's
+//!   (tests/c/1250: a particle's `id` copied by `ps[i] = q` is not written into the
+//!   shadow), and so do integer out-arguments (a Fortran `ierr` or count, whose shadow
+//!   in an OpenMP region's argument block may be null: tests/mpi/51, tests/openmp/46);
+//! * the memory is one an argument points into (the caller's header, or a callee's `&mut
+//!   RawVec`): memory made inside has shadows the runtime's table releases, whatever
+//!   their headers say, and a `HashMap` built inside moves its entries' bytes with
+//!   `__fz_move_adj_bytes`, which stops where both copies hold non-zero bits (mirrored
+//!   keys there did: tests/rust/tests/rustmap_maps.rs). A `Vec` reached through a pointer
+//!   loaded from memory (an inner `Vec` of a `Vec<Vec<f64>>`) is not mirrored;
+//! * at run time, the base's shadow is not null ([`into_real_shadow`]): a caller may
+//!   pass a null shadow for memory it has none for, and the store then goes to the sink
+//!   slot.
+
+use ferrozyme_analysis::activity::Activity;
+use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
+use ferrozyme_llvm::{Builder, IntPredicate, Opcode, TypeKind, Value};
+
+use crate::reverse::memory::{underlying, Obj};
+
+/// At most this many GEPs are followed from a store's address back to a shadowed pointer.
+const MAX_GEPS: usize = 4;
+
+/// Where the shadow of an integer store's address comes from: the address itself has a
+/// shadow, or it is a chain of GEPs off a shadowed pointer that activity gave no shadow
+/// (the `len` field at offset 16 of a `Duplicated` `&mut Vec<f64>`: no float is reached
+/// through it), whose shadow the synthesizers build by applying the same GEPs to the
+/// base's shadow.
+pub(crate) struct MirrorAt {
+    /// The shadowed pointer.
+    pub base: Value,
+    /// The GEPs from `base` to the address, outermost last (empty: the address is `base`).
+    pub geps: Vec<Value>,
+}
+
+impl MirrorAt {
+    /// The shadow of the address: the generated copies of the GEPs (`copy_of` maps an
+    /// original GEP to its copy in the generated code) applied to `base_shadow`, at `b`'s
+    /// position.
+    pub(crate) fn shadow_address(
+        &self,
+        b: &Builder,
+        base_shadow: Value,
+        copy_of: impl Fn(Value) -> Value,
+    ) -> Value {
+        let mut sa = base_shadow;
+        for g in &self.geps {
+            let s = copy_of(*g).clone_instruction();
+            b.insert(s);
+            s.set_operand(0, sa);
+            sa = s;
+        }
+        sa
+    }
+}
+
+/// Does the store of `v` to `addr` write an integer the shadow memory mirrors (the same
+/// integer stored at the shadow address)? Where the shadow address comes from when it
+/// does.
+pub(crate) fn mirrored_integer(
+    act: &Activity,
+    types: &TypeAnalysis,
+    v: Value,
+    addr: Value,
+) -> Option<MirrorAt> {
+    let wanted = matches!(v.ty().kind(), TypeKind::Int(_))
+        && !act.is_active(v)
+        && !act.is_shadowed(v)
+        && super::shadows::pointer_as_integer(v).is_none()
+        && types.int_carries_fp(v).is_none()
+        && types.pointee_tree(addr).get(0) == BaseType::Integer;
+    if !wanted {
+        return None;
+    }
+    let Obj::Arg(arg) = underlying(addr) else {
+        return None;
+    };
+    if !types.pointee_tree(arg).contains(BaseType::Pointer) {
+        // Not a buffer's header (module doc).
+        return None;
+    }
+    let mut geps = Vec::new();
+    let mut p = addr;
+    while !act.is_shadowed(p) {
+        let gep = p.is_instruction() && p.opcode() == Some(Opcode::LLVMGetElementPtr);
+        if !gep || geps.len() == MAX_GEPS {
+            return None;
+        }
+        geps.push(p);
+        p = p.operand(0);
+    }
+    geps.reverse();
+    Some(MirrorAt { base: p, geps })
+}
+
+/// The address a mirrored integer goes to: the shadow address `sa`, or the sink slot
+/// `sink` when the base's shadow `base_shadow` is null at run time (no shadow memory).
+pub(crate) fn into_real_shadow(b: &Builder, base_shadow: Value, sa: Value, sink: Value) -> Value {
+    let real = b.icmp(
+        IntPredicate::LLVMIntNE,
+        base_shadow,
+        base_shadow.ty().zero(),
+    );
+    b.select(real, sa, sink)
+}
