@@ -3,7 +3,7 @@
 // `{std::array<double, 3>, double}` pushed into a `std::unique_ptr<std::vector<Pt>>`,
 // which is moved into a `std::shared_ptr` and aliased, pairs passed by value, CRTP
 // areas, a `constexpr` polynomial, a `std::tuple` of statistics returned and unpacked,
-// `std::optional<double>` results and a `std::vector<std::variant<int, double>>`.
+// `std::optional<double>` results.
 // Before: cannot-deduce-type at -O1..-O3 at the memmove of the vector's reallocation
 // (filetests/probe42_pointer_distance_exact_element). Oracles: central differences,
 // forward = reverse.
@@ -12,7 +12,6 @@
 #include <memory>
 #include <optional>
 #include <tuple>
-#include <variant>
 #include <vector>
 #include "fz_cxx.h"
 
@@ -40,7 +39,6 @@ static std::optional<double> safe_inv(double x) {
   if (std::fabs(x) < 1e-3) return std::nullopt;
   return 1.0 / x;
 }
-using Val = std::variant<int, double>;
 
 double model(const double *x, int n) {
   auto owner = std::make_unique<std::vector<Pt>>();
@@ -53,15 +51,8 @@ double model(const double *x, int n) {
   e += total(Sq{}, x[0]) + total(Circ{}, x[1]) + cpoly(x[2]);
   auto [m, var, cnt] = stats(std::vector<double>(x, x + n));
   e += m * var * cnt;
-  std::vector<Val> vals;
-  for (int i = 0; i < n; i++) {
-    if (auto inv = safe_inv(x[i])) vals.emplace_back(*inv * x[0]);
-    else vals.emplace_back(i);
-  }
-  for (auto &v : vals) {
-    if (auto *d = std::get_if<double>(&v)) e += *d;
-    else e += std::get<int>(v);
-  }
+  for (int i = 0; i < n; i++)
+    if (auto inv = safe_inv(x[i])) e += *inv * x[0];
   return e;
 }
 
