@@ -1,5 +1,6 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17 --check-gradients
+// IGNORE-PLUGIN: `--check-gradients` is an option of `ferrozyme cc`/`c++`, not of clang with the pass plugin (the plugin trial does not build)
 // probe42 (fixed): a function-local `static std::map<int, double>` cache of constants per
 // key, first built inside the derivative call, under --check-gradients in strict mode (a
 // disagreement exits with 86). Before, the check put the static's guard variable and the
