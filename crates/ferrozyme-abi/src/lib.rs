@@ -17,8 +17,8 @@ pub use alloc::{
 };
 pub use input::{input_library, scanf_targets, Input, Reads, ScanTarget, INPUT_LIBRARY};
 pub use library::{
-    inactive_library, table_search, Inactive, Writes, INACTIVE_FAMILIES, INACTIVE_LIBRARY,
-    TABLE_SEARCHES,
+    inactive_library, one_time_init_state, table_search, Inactive, Writes, INACTIVE_FAMILIES,
+    INACTIVE_LIBRARY, ONE_TIME_INIT, TABLE_SEARCHES,
 };
 
 pub mod doc;

@@ -229,10 +229,33 @@ pub const TABLE_SEARCHES: &[(&str, usize)] = &[("bsearch", 1)];
 
 /// The table argument's index of a search of [`TABLE_SEARCHES`].
 pub fn table_search(name: &str) -> Option<usize> {
-    TABLE_SEARCHES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, i)| *i)
+    argument_row(TABLE_SEARCHES, name)
+}
+
+/// The argument index of `name`'s row in a (function, argument index) table.
+fn argument_row(table: &[(&str, usize)], name: &str) -> Option<usize> {
+    table.iter().find(|(n, _)| *n == name).map(|(_, i)| *i)
+}
+
+/// The C++ runtime's one-time initialization of a static (or `thread_local`) object with
+/// dynamic initialization: the guard variable (`__cxa_guard_*`'s argument 0) and the object
+/// whose destructor is registered (`__cxa_*atexit`'s argument 1). Their state is not data
+/// to put back: a guard reset to 0 runs the initialization again and registers the
+/// destructor once more (two destructor runs at exit free the object's memory twice), and
+/// an object put back to its bytes before that initialization is not an object. One row:
+/// (function, index of the argument naming that state).
+pub const ONE_TIME_INIT: &[(&str, usize)] = &[
+    ("__cxa_guard_acquire", 0),
+    ("__cxa_guard_release", 0),
+    ("__cxa_guard_abort", 0),
+    ("__cxa_atexit", 1),
+    ("__cxa_thread_atexit", 1),
+];
+
+/// The index of the argument of a [`ONE_TIME_INIT`] call that names the guard or the
+/// object it initializes.
+pub fn one_time_init_state(name: &str) -> Option<usize> {
+    argument_row(ONE_TIME_INIT, name)
 }
 
 /// Families of inactive functions, by symbol prefix: libstdc++'s output streams. Every

@@ -485,11 +485,26 @@ fn referenced_globals(f: Value) -> Vec<Value> {
     let mut funcs = vec![f];
     let mut seen_f = ferrozyme_analysis::hash::HashSet::from_iter([f]);
     let mut globals = Vec::new();
+    // A static's guard and the object it initializes once (`ONE_TIME_INIT`) are not put
+    // back: restored, the guard would run the initialization again at each evaluation.
+    let mut one_time = Vec::new();
     let mut k = 0;
     while k < funcs.len() && globals.len() < 64 {
         let cur = funcs[k];
         k += 1;
         for i in cur.blocks().into_iter().flat_map(|b| b.instructions()) {
+            let init_state = (i.opcode() == Some(Opcode::LLVMCall))
+                .then(|| i.called_function())
+                .flatten()
+                .and_then(|g| ferrozyme_abi::one_time_init_state(&g.name()))
+                .filter(|&n| n < i.call_args().len());
+            if let Some(n) = init_state {
+                let mut o = i.call_args()[n];
+                while o.is_constant_expr() && o.num_operands() > 0 {
+                    o = o.operand(0);
+                }
+                one_time.push(o);
+            }
             for mut o in i.operands() {
                 while o.is_constant_expr() && o.num_operands() > 0 {
                     o = o.operand(0);
@@ -506,6 +521,7 @@ fn referenced_globals(f: Value) -> Vec<Value> {
             }
         }
     }
+    globals.retain(|g| !one_time.contains(g));
     globals
 }
 

@@ -383,6 +383,28 @@ impl Engine {
                         self.learn_ptr(base, &TypeTree::single(-1, first));
                     }
                 }
+                // A pointer distance the code also divides exactly by the element size
+                // (`ashr exact (end - begin), 5`: `std::vector` counts its elements so
+                // when it reallocates) is a whole number of such elements: when g's
+                // facts fill one element with a single float type, every element holds
+                // it (four doubles for `{std::array<double, 3>, double}`). A record that
+                // mixes types, or one known only in part, never fills it so.
+                if let Some(size) = g
+                    .operands()
+                    .into_iter()
+                    .skip(1)
+                    .filter(|o| is_pointer_distance(*o))
+                    .find_map(exact_element_size)
+                {
+                    let mut element = TypeTree::new();
+                    for (k, b) in pg.iter().filter(|(k, _)| (0..size).contains(k)) {
+                        element.insert(k, b);
+                    }
+                    if tiled_by_one_float(&element, size) {
+                        let (_, b) = element.iter().next().expect("a tiled element has facts");
+                        self.learn_ptr(base, &TypeTree::single(-1, b));
+                    }
+                }
             }
         }
     }
@@ -471,6 +493,43 @@ fn agreeing_elements(t: &TypeTree, c: i64, s: i64) -> Option<(i64, i64)> {
     let lo = below.map_or(c.rem_euclid(s), |e| c + (e + 1) * s);
     let hi = above.map_or(super::super::MAX_OFFSET, |e| c + e * s);
     Some((lo, hi))
+}
+
+/// The element size `v` is divided by exactly somewhere (`ashr exact v, k`, `lshr exact
+/// v, k`, `sdiv exact v, c`, `udiv exact v, c`; exact: a remainder would make the quotient
+/// poison), when it is below `MAX_OFFSET`.
+fn exact_element_size(v: Value) -> Option<i64> {
+    v.users().into_iter().find_map(|u| {
+        let shift = matches!(u.opcode(), Some(Opcode::LLVMAShr | Opcode::LLVMLShr));
+        let divide = matches!(u.opcode(), Some(Opcode::LLVMSDiv | Opcode::LLVMUDiv));
+        if !(shift || divide) || !u.is_exact() || u.operand(0) != v {
+            return None;
+        }
+        let c = u.operand(1).const_int_value()?;
+        let size = if shift {
+            1i64.checked_shl(u32::try_from(c).ok()?)?
+        } else {
+            c
+        };
+        (size > 1 && size < super::super::MAX_OFFSET).then_some(size)
+    })
+}
+
+/// Does `element` (facts at offsets `0..s`) hold one float type at every multiple of
+/// its width and nothing else, so that an array of such elements holds that float at
+/// every offset?
+fn tiled_by_one_float(element: &TypeTree, s: i64) -> bool {
+    let Some((0, first)) = element.iter().next() else {
+        return false;
+    };
+    if !matches!(first, BaseType::Double | BaseType::Float) {
+        return false;
+    }
+    let width = first.fp_type().map_or(0, |f| f.data_size() as i64);
+    width > 0
+        && s % width == 0
+        && element.len() as i64 == s / width
+        && element.iter().all(|(k, b)| b == first && k % width == 0)
 }
 
 /// Is integer `v` the distance in bytes between two pointers (`ptrtoint a - ptrtoint b`)?
