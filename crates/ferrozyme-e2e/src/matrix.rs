@@ -3,7 +3,7 @@
 //! Every program runs at each level its `OPT:` line lists through `ferrozyme cc`,
 //! except that a program listing both `-O1` and `-O3` runs at most one of the two (a
 //! quarter of these programs one, chosen by name, the others neither), and half of the
-//! C++ programs listing `-O2` run `-O0`; the
+//! C++ and of the MPI programs listing `-O2` run `-O0`; the
 //! `--ad-before-opt` trial runs for a sixth of the programs and the plugin trial for an
 //! eighth. Which ones follows from the program's name, so it is the same on every run
 //! and machine. This keeps the whole suite within its time budget on two cores while
@@ -54,11 +54,14 @@ impl Variant {
     }
 }
 
-/// The language of a program (C++ programs share their `-O0` trials: [`Matrix::runs_level`]).
+/// The kind of a program: C++ and MPI programs share their `-O0` trials
+/// ([`Matrix::runs_level`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
+pub enum Kind {
     C,
     Cxx,
+    /// An MPI program, C or Fortran (tests/mpi).
+    Mpi,
 }
 
 /// The default sampled matrix or the full one.
@@ -77,17 +80,19 @@ impl Matrix {
         }
     }
 
-    /// Whether the program `stem` runs at `level` through `ferrozyme cc`. `-O2` always
-    /// runs, and `-O0` too except for C++ programs that also list `-O2`: half of those run
-    /// `-O0` by default (since session 24; a C++ trial costs about four C trials, most of
-    /// it clang's front end on the standard library, Eigen or boost). A program that
+    /// Whether the program `stem` runs at `level`. `-O2` always runs, and `-O0` too
+    /// except for C++ and MPI programs that also list `-O2`: half of those run `-O0` by
+    /// default (since session 24; a C++ trial costs about four C trials, most of it
+    /// clang's front end on the standard library, Eigen or boost, and an MPI trial as
+    /// much: flang and `mpirun`s). A program that
     /// lists both `-O1` and `-O3` runs, by default, one of the two for a quarter of such
     /// programs and neither for the others (by its name; an `IGNORE-O1:`/`IGNORE-O3:`
     /// line or `VARIANTS: all` keeps both); one that lists only one of them runs it.
-    pub fn runs_level(self, stem: &str, lang: Lang, d: &Directives, level: &str) -> bool {
+    pub fn runs_level(self, stem: &str, kind: Kind, d: &Directives, level: &str) -> bool {
         let lists = |l: &str| d.opts.iter().any(|o| o == l);
-        if level == "O0" && lang == Lang::Cxx && lists("O2") && !self.keeps_all(d, level) {
-            return (fnv1a(&format!("{stem}/cxx-O0")) >> 40) % 2 == 0;
+        if level == "O0" && kind != Kind::C && lists("O2") && !self.keeps_all(d, level) {
+            let key = if kind == Kind::Cxx { "cxx-O0" } else { "mpi-O0" };
+            return (fnv1a(&format!("{stem}/{key}")) >> 40) % 2 == 0;
         }
         let one_of_two = matches!(level, "O1" | "O3") && lists("O1") && lists("O3");
         if !one_of_two {
@@ -183,14 +188,14 @@ mod tests {
         let (mut o1_runs, mut third) = (0, 0);
         for i in 0..200 {
             let stem = format!("{i}_p");
-            let runs = |d: &Directives, l: &str| Matrix::Sampled.runs_level(&stem, Lang::C, d, l);
+            let runs = |d: &Directives, l: &str| Matrix::Sampled.runs_level(&stem, Kind::C, d, l);
             assert!(runs(&both, "O0") && runs(&both, "O2"));
             assert!(!(runs(&both, "O1") && runs(&both, "O3")), "{stem}");
             third += usize::from(runs(&both, "O1") || runs(&both, "O3"));
             o1_runs += usize::from(runs(&both, "O1"));
             assert!(runs(&o1_only, "O1"));
-            assert!(Matrix::Full.runs_level(&stem, Lang::C, &both, "O1"));
-            assert!(Matrix::Full.runs_level(&stem, Lang::C, &both, "O3"));
+            assert!(Matrix::Full.runs_level(&stem, Kind::C, &both, "O1"));
+            assert!(Matrix::Full.runs_level(&stem, Kind::C, &both, "O3"));
         }
         assert!(
             (30..=70).contains(&third),
@@ -200,7 +205,7 @@ mod tests {
     }
 
     #[test]
-    fn half_of_cxx_programs_run_o0_and_every_c_program_does() {
+    fn half_of_cxx_and_mpi_programs_run_o0_and_every_c_program_does() {
         let o0_o2 = Directives {
             opts: ["O0", "O2"].map(String::from).to_vec(),
             ..Directives::default()
@@ -213,16 +218,18 @@ mod tests {
             ignore_at: vec![("O0".into(), "why".into())],
             ..o0_o2.clone()
         };
-        let mut cxx_o0 = 0;
+        let (mut cxx_o0, mut mpi_o0) = (0, 0);
         for i in 0..200 {
             let stem = format!("{i}_p");
             let runs = |lang, d: &Directives| Matrix::Sampled.runs_level(&stem, lang, d, "O0");
-            assert!(runs(Lang::C, &o0_o2));
-            assert!(runs(Lang::Cxx, &o0_only) && runs(Lang::Cxx, &ignored));
-            assert!(Matrix::Full.runs_level(&stem, Lang::Cxx, &o0_o2, "O0"));
-            assert!(Matrix::Sampled.runs_level(&stem, Lang::Cxx, &o0_o2, "O2"));
-            cxx_o0 += usize::from(runs(Lang::Cxx, &o0_o2));
+            assert!(runs(Kind::C, &o0_o2));
+            assert!(runs(Kind::Cxx, &o0_only) && runs(Kind::Cxx, &ignored));
+            assert!(Matrix::Full.runs_level(&stem, Kind::Cxx, &o0_o2, "O0"));
+            assert!(Matrix::Sampled.runs_level(&stem, Kind::Cxx, &o0_o2, "O2"));
+            cxx_o0 += usize::from(runs(Kind::Cxx, &o0_o2));
+            mpi_o0 += usize::from(runs(Kind::Mpi, &o0_o2));
         }
         assert!((70..=130).contains(&cxx_o0), "{cxx_o0} of 200 ran -O0");
+        assert!((70..=130).contains(&mpi_o0), "{mpi_o0} of 200 ran -O0");
     }
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use ferrozyme_e2e::matrix::{Lang, Matrix, Variant};
+use ferrozyme_e2e::matrix::{Kind, Matrix, Variant};
 use ferrozyme_e2e::*;
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -426,12 +426,17 @@ fn run_fuzz_regression(root: &Path, file: &Path, src: &str, d: &Directives) -> R
 /// opt level), `<suite>::<program>::<opt>`, each running every thread or process count.
 fn hpc_trials(root: &Path, trials: &mut Vec<Trial>) {
     use ferrozyme_e2e::hpc::{run_program, Suite};
+    let matrix = Matrix::from_env();
     for suite in Suite::ALL {
         let dir = root.join("tests").join(suite.name());
         for file in list_files(&dir, &["c", "f90", "f"]) {
             let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
             let d = parse_directives(&std::fs::read_to_string(&file).unwrap_or_default());
             for opt in d.opts.clone() {
+                // MPI programs share their -O0 trials (`ferrozyme_e2e::matrix`).
+                if suite == Suite::Mpi && !matrix.runs_level(&stem, Kind::Mpi, &d, &opt) {
+                    continue;
+                }
                 let name = format!("{}::{}::{opt}", suite.name(), trial_component(&stem));
                 let (root, file, d) = (root.to_path_buf(), file.clone(), d.clone());
                 let stem = stem.clone();
@@ -572,8 +577,8 @@ fn main() {
         };
         let d = parse_directives(&src);
         for opt in &d.opts {
-            let lang = if kind == "c" { Lang::C } else { Lang::Cxx };
-            if take(matrix.runs_level(&stem, lang, &d, opt)) {
+            let k = if kind == "c" { Kind::C } else { Kind::Cxx };
+            if take(matrix.runs_level(&stem, k, &d, opt)) {
                 trials.push(program_trial(&root, &file, &d, kind, opt, Via::Cli));
             }
         }
@@ -598,7 +603,7 @@ fn main() {
     if matrix == Matrix::Sampled {
         eprintln!(
             "e2e: the default matrix runs {variants_run} of the {variants_all} C/C++ program \
-             variants (-O2 always, -O0 for every C and half of the C++ programs, one of -O1 \
+             variants (-O2 always, -O0 for every C and half of the C++ (and MPI) programs, one of -O1 \
              and -O3 for a quarter of those listing both, --ad-before-opt for a sixth and the \
              plugin for an eighth of the programs); FZ_FULL_MATRIX=1 runs all of them"
         );

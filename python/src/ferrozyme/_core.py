@@ -222,7 +222,7 @@ class Function:
                 iv.append(bound[name])
             else:
                 raise ValueError(f"{self.name}(): size {name!r} is not determined by the inputs; pass {name}=...")
-            _check_c_range(self, name, iv[-1])
+            _check_c_range(self, name, iv[-1], from_shape=name not in self._const_names)
         rv = []
         for p in self.signature.real_consts:
             v = consts[p.name]
@@ -444,9 +444,18 @@ def _as_int(v, name, fname) -> int:
     return int(v)
 
 
-def _check_c_range(f, name: str, v: int) -> None:
+# The TensorFlow binding's placeholder for a size unknown while tracing (`None` in a static
+# shape): DYN_SIZE + source, read from an input at run time (_tf.py). Not a real size.
+DYN_SIZE = 1 << 40
+
+
+def _check_c_range(f, name: str, v: int, from_shape: bool = False) -> None:
     """A size or integer constant that does not fit its C parameter (`int steps` given 2**40)
-    would be truncated by the cast in the glue: a ValueError instead (front40)."""
+    would be truncated by the cast in the glue: a ValueError instead (front40). A size from
+    an input's shape that is a run-time placeholder (`from_shape`, >= DYN_SIZE) is not a size
+    yet and is not checked (the TF op reads it when it runs)."""
+    if from_shape and v >= DYN_SIZE:
+        return
     try:
         p = f.signature.param(name)
     except KeyError:

@@ -26,7 +26,7 @@ import numpy as np
 import tensorflow as tf
 
 from . import _toolchain
-from ._core import Function
+from ._core import DYN_SIZE as _DYN, Function
 from ._errors import ToolchainError
 from ._glue import layout
 
@@ -35,7 +35,6 @@ _NULL = -(2**63)
 # _DYN + source, source = input * 64 + dimension: the op reads it from that input at run
 # time (attributes dyn_iv / dyn_shape). The inputs X come first in every wrapper's layout,
 # so a source stays valid in the gradient's calls.
-_DYN = 1 << 40
 _op_module = None
 _lock = threading.Lock()
 _by_lib: dict = {}  # library path -> Function, for the gradient function

@@ -290,10 +290,9 @@ _SHIMS = {
 
 
 _LINALG_NOTE = (
-    "\nnote: of np.linalg, ferrozyme.numba differentiates np.linalg.inv (its LAPACK calls get C "
-    "definitions, shims/numba_lapack.c); numba's code around np.linalg.solve, det and slogdet "
-    "copies arrays through buffers whose element type Ferrozyme cannot tell apart: write the "
-    "solve or the determinant with np.linalg.inv and loops, or as loops (an LU in njit code)."
+    "\nnote: of np.linalg, ferrozyme.numba differentiates np.linalg.inv, solve, det and slogdet "
+    "(their LAPACK calls get C definitions, shims/numba_lapack.c); other np.linalg functions "
+    "call LAPACK routines without one: write them with those, or as loops in njit code."
 )
 
 
