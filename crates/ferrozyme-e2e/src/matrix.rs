@@ -91,7 +91,11 @@ impl Matrix {
     pub fn runs_level(self, stem: &str, kind: Kind, d: &Directives, level: &str) -> bool {
         let lists = |l: &str| d.opts.iter().any(|o| o == l);
         if level == "O0" && kind != Kind::C && lists("O2") && !self.keeps_all(d, level) {
-            let key = if kind == Kind::Cxx { "cxx-O0" } else { "mpi-O0" };
+            let key = if kind == Kind::Cxx {
+                "cxx-O0"
+            } else {
+                "mpi-O0"
+            };
             return (fnv1a(&format!("{stem}/{key}")) >> 40) % 2 == 0;
         }
         let one_of_two = matches!(level, "O1" | "O3") && lists("O1") && lists("O3");
