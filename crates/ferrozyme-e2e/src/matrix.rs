@@ -84,10 +84,10 @@ impl Matrix {
     /// except for C++ and MPI programs that also list `-O2`: half of those run `-O0` by
     /// default (since session 24; a C++ trial costs about four C trials, most of it
     /// clang's front end on the standard library, Eigen or boost, and an MPI trial as
-    /// much: flang and `mpirun`s). A program that
-    /// lists both `-O1` and `-O3` runs, by default, one of the two for a quarter of such
-    /// programs and neither for the others (by its name; an `IGNORE-O1:`/`IGNORE-O3:`
-    /// line or `VARIANTS: all` keeps both); one that lists only one of them runs it.
+    /// much: flang and `mpirun`s). A program that lists both `-O1` and `-O3` runs, by
+    /// default, one of the two for a quarter of such programs and neither for the others
+    /// (by its name; an `IGNORE-O1:`/`IGNORE-O3:` line or `VARIANTS: all` keeps both);
+    /// one that lists only one of them runs it.
     pub fn runs_level(self, stem: &str, kind: Kind, d: &Directives, level: &str) -> bool {
         let lists = |l: &str| d.opts.iter().any(|o| o == l);
         if level == "O0" && kind != Kind::C && lists("O2") && !self.keeps_all(d, level) {

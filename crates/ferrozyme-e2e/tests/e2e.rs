@@ -423,10 +423,10 @@ fn run_fuzz_regression(root: &Path, file: &Path, src: &str, d: &Directives) -> R
 }
 
 /// The Fortran, OpenMP and MPI programs (`ferrozyme_e2e::hpc`): one trial per (program,
-/// opt level), `<suite>::<program>::<opt>`, each running every thread or process count.
-fn hpc_trials(root: &Path, trials: &mut Vec<Trial>) {
+/// opt level) that `matrix` runs (MPI programs share their `-O0` trials),
+/// `<suite>::<program>::<opt>`, each running every thread or process count.
+fn hpc_trials(root: &Path, matrix: Matrix, trials: &mut Vec<Trial>) {
     use ferrozyme_e2e::hpc::{run_program, Suite};
-    let matrix = Matrix::from_env();
     for suite in Suite::ALL {
         let dir = root.join("tests").join(suite.name());
         for file in list_files(&dir, &["c", "f90", "f"]) {
@@ -630,7 +630,7 @@ fn main() {
         }
     }
 
-    hpc_trials(&root, &mut trials);
+    hpc_trials(&root, matrix, &mut trials);
     trials.extend(multi::trials(&root));
 
     for file in list_files(&root.join("tests").join("errors"), &["c", "cpp", "ll"]) {

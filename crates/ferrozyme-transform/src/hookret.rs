@@ -90,9 +90,7 @@ fn check_run_time_size(sup: &mut Support, b: &Builder, ac: &AutodiffCall, need: 
         ac.call.parent_function().name(),
         ac.func.name()
     );
-    let g = sup.module.add_string("fz.msg", &msg);
-    let check = sup.rt(RtFn::CheckShadow);
-    b.call_fn(check, &[small, g]);
+    sup.stop_if(b, small, &msg);
 }
 
 /// `__enzyme_reverse` with `enzyme_tape, p`: the tape to pass to the reverse function,

@@ -159,6 +159,14 @@ impl Support {
         }
     }
 
+    /// Stops the program at run time with `msg` (a full line) where `bad` (`i1`) holds,
+    /// at `b`'s position (`__fz_check_shadow`).
+    pub fn stop_if(&mut self, b: &ferrozyme_llvm::Builder, bad: Value, msg: &str) {
+        let g = self.module.add_string("fz.msg", msg);
+        let check = self.rt(RtFn::CheckShadow);
+        b.call_fn(check, &[bad, g]);
+    }
+
     /// A C library function, declared if needed.
     pub fn libc(&mut self, name: &str, ret: Type, params: &[Type]) -> Value {
         let ctx = self.module.context();

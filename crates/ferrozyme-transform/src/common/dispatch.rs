@@ -18,7 +18,6 @@
 
 use ferrozyme_llvm::{Builder, IntPredicate, Value};
 
-use crate::runtime::RtFn;
 use crate::services::{Candidate, Support};
 
 /// The derivative to call at `b`: the one of the candidate `fp` equals. `derivs[k]` is
@@ -61,7 +60,5 @@ pub(crate) fn check_target(
         "ferrozyme: {place}: a call through a function pointer reached a function Ferrozyme has no derivative for (the possible targets of this call are the functions of its type whose address the program takes: {}); compile the function's source with the program, or register a derivative for it\n",
         names.join(", ")
     );
-    let g = sup.module.add_string("fz.msg", &msg);
-    let check = sup.rt(RtFn::CheckShadow);
-    b.call_fn(check, &[missing, g]);
+    sup.stop_if(b, missing, &msg);
 }

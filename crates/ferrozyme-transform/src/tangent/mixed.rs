@@ -109,9 +109,7 @@ impl TangentGen<'_> {
             "ferrozyme: in `{}`: a tape copied by the derivative has the primal as its shadow (an internal error of run-time activity); please report it\n",
             self.fx.req.func.name()
         );
-        let g = self.sup.module.add_string("fz.msg", &msg);
-        let check = self.sup.rt(crate::runtime::RtFn::CheckShadow);
-        self.b.call_fn(check, &[bad, g]);
+        self.sup.stop_if(&self.b, bad, &msg);
     }
 
     /// `n` where all of `valid` hold, else 0 (a guarded memory intrinsic's length).

@@ -56,11 +56,7 @@ pub(crate) fn emit_store_check(
     fname: &str,
     bad: Value,
 ) {
-    let g = sup
-        .module
-        .add_string("fz.msg", &store_check_message(i, fname));
-    let check = sup.rt(crate::runtime::RtFn::CheckShadow);
-    b.call_fn(check, &[bad, g]);
+    sup.stop_if(b, bad, &store_check_message(i, fname));
 }
 
 /// Is `i` an `atomicrmw fadd` or `fsub` of a float, whose derivative is guarded?
