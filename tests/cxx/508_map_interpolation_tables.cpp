@@ -1,6 +1,7 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: cannot-deduce-type in `std::pair<const int, double>`'s piecewise constructor from `tuple<int &&>` ("an integer access to differentiable memory whose type is ambiguous (the value looks like Unknown, the memory like Anything)") for `bins[k] += ...` on a local std::map<int, double>; the same function alone in a file passes at -O0: the two inactive global maps (double and string keys) in the module make the key's type ambiguous
+// IGNORE-O0: mismatched activity in `std::map<double, double>::upper_bound(const double &)` ("a pointer that is constant or differentiable depending on the run is returned from the differentiated function, whose caller cannot check it at run time"): the key is an active double passed by reference, the iterator comes from the inactive table; the same as the base binary. With -std=c++20 the -O0 error is instead cannot-deduce-type in `std::pair<const int, double>`'s piecewise constructor for `bins[k] += ...` ("an integer access to differentiable memory whose type is ambiguous"), which the histogram alone in a file does not give
+// IGNORE-REF: both errors of -O0 (as the base binary)
 // probe43: lookup tables in `std::map`: piecewise-linear interpolation in a global
 // `std::map<double, double>` (upper_bound, prev, begin/end tests) and coefficients from a
 // `std::map<std::string, double>` by `at`, both declared inactive (without that: a clear
