@@ -13,7 +13,9 @@
 //!
 //! A pointer is provably constant when it is not shadowed and its roots are all
 //!
-//! * `null`, `undef`, a function, or a constant global holding no pointers;
+//! * `null`, `undef`, a function, a constant global holding no pointers, or a global the
+//!   user declared inactive (`__enzyme_inactive_global`: it has no shadow, and what it
+//!   holds carries no derivative by that declaration);
 //! * a parameter without a shadow (`enzyme_const`, or proved constant by the caller);
 //! * a pointer slot without a shadow (its own stores were proved constant);
 //! * a load through a provably constant pointer (constant memory holds constant pointers);
@@ -84,7 +86,10 @@ fn walk(a: &mut Activity, v: Value, input: &ActivityInput<'_>, seen: &mut HashSe
         return true;
     }
     if v.is_global_variable() {
-        return v.is_global_constant() && !v.global_value_type().contains_pointer();
+        // A global the user declared inactive has no shadow, and by that declaration
+        // whatever it holds carries no derivative (Enzyme's contract).
+        return (v.is_global_constant() && !v.global_value_type().contains_pointer())
+            || crate::global_uses::declared_inactive(v);
     }
     if v.is_constant_expr() {
         return match v.const_opcode() {
