@@ -68,3 +68,180 @@ def test_tf_graph_sizes_are_range_checked_when_the_op_runs():
     assert_close(gw.numpy(), np.sum(cols * x1 * x1, 1), 1e-13, what="d rows / dw")
     v0, g0, _ = g(tf.zeros((0, 5), tf.float64), tf.zeros((0,), tf.float64))
     assert v0.numpy() == 0.0 and g0.shape == (0, 5)
+
+
+CXX = r"""
+#include <array>
+#include <cmath>
+#include <vector>
+
+namespace feat {
+template <std::size_t K>
+double horner(const std::array<double, K> &c, double t) {
+  double r = 0;
+  for (std::size_t k = K; k-- > 0;) r = r * t + c[k];
+  return r;
+}
+
+/* y_i = p(x_i) exp(-w_i^2), p(t) = c0 + c1 t + c2 t^2; returns sum_i log(1 + y_i^2) */
+double features(const double *x, const double *w, const double *c, double *y, int n) {
+  const std::array<double, 3> cc{c[0], c[1], c[2]};
+  std::vector<double> xs(x, x + n);
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    y[i] = horner(cc, xs[i]) * std::exp(-w[i] * w[i]);
+    s += std::log1p(y[i] * y[i]);
+  }
+  return s;
+}
+}  // namespace feat
+"""
+FEAT_SIG = "(in x[n], in w[n], in c[3], out y[n], n) -> out"
+
+
+def features_ref(xp, x, w, c):
+    """The C++ function written with a framework's operations."""
+    y = (c[0] + c[1] * x + c[2] * x * x) * xp.exp(-w * w)
+    return y, xp.sum(xp.log1p(y * y), -1)
+
+
+@pytest.fixture(scope="module")
+def feat():
+    return ferrozyme.load(CXX, "feat::features", signature=FEAT_SIG, lang="c++")
+
+
+def test_cxx_kernel_from_torch(feat):
+    torch = framework("torch")
+    rng = np.random.default_rng(1)
+    x, w, c = (torch.tensor(rng.normal(size=s), requires_grad=True) for s in (7, 7, 3))
+    assert torch.autograd.gradcheck(feat.torch, (x, w, c))
+    # A batch through vmap, the batch read column-wise (non-contiguous rows).
+    xb = torch.tensor(rng.normal(size=(7, 4))).T
+    wb = torch.tensor(rng.normal(size=(4, 7)))
+    assert not xb.is_contiguous()
+
+    def loss(f):
+        return lambda a, b: f(a, b, c.detach())[1]
+
+    cref = lambda a, b, cc: features_ref(torch, a, b, cc)  # noqa: E731
+    got = torch.vmap(torch.func.grad(loss(feat.torch), argnums=(0, 1)))(xb, wb)
+    want = torch.vmap(torch.func.grad(loss(cref), argnums=(0, 1)))(xb, wb)
+    for g, r in zip(got, want):
+        assert_close(g.numpy(), r.numpy(), 1e-13, what="torch vmap(grad)")
+    # Mistakes: float32, a wrong length for c, a 2-D x without vmap.
+    with pytest.raises(ValueError, match="'x' must have dtype float64"):
+        feat.torch(x.float(), w, c)
+    with pytest.raises(ValueError, match=r"'c' has shape \(4,\), but its dimensions are \[3\]"):
+        feat.torch(x, w, torch.zeros(4, dtype=torch.float64))
+    with pytest.raises(ValueError, match="'x' must have 1 dimension"):
+        feat.torch(x.detach()[None], w, c)
+
+
+def test_cxx_kernel_from_jax(feat):
+    jax, jnp = jax_x64()
+    from jax.test_util import check_grads
+
+    rng = np.random.default_rng(2)
+    x, w, c = (jnp.asarray(rng.normal(size=s)) for s in (6, 6, 3))
+    check_grads(feat.jax, (x, w, c), order=1, modes=("fwd", "rev"))
+    g = jax.jit(jax.grad(lambda a, b, cc: feat.jax(a, b, cc)[1], argnums=(0, 1, 2)))
+    r = jax.grad(lambda a, b, cc: features_ref(jnp, a, b, cc)[1], argnums=(0, 1, 2))
+    for got, want in zip(g(x, w, c), r(x, w, c)):
+        assert_close(got, want, 1e-13, what="jax jit(grad)")
+    xb = jnp.asarray(rng.normal(size=(3, 6)))
+    gb = jax.vmap(jax.grad(lambda a: feat.jax(a, w, c)[1]))(xb)
+    rb = jax.vmap(jax.grad(lambda a: features_ref(jnp, a, w, c)[1]))(xb)
+    assert_close(gb, rb, 1e-13, what="jax vmap(grad)")
+    with pytest.raises(ValueError, match="'w' must have dtype float64"):
+        feat.jax(x, w.astype(jnp.float32), c)
+
+
+def test_cxx_kernel_in_a_keras_layer(feat):
+    tf = framework("tensorflow")
+    keras = pytest.importorskip("keras")
+
+    class Feat(keras.layers.Layer):
+        def build(self, shape):
+            self.c = self.add_weight(shape=(3,), initializer=keras.initializers.Constant([0.5, -0.2, 0.3]),
+                                     dtype="float64")
+
+        def call(self, x, w):
+            return feat.tf(x, w, self.c)[1]
+
+    layer = Feat(dtype="float64")
+    rng = np.random.default_rng(3)
+    x, w = tf.constant(rng.normal(size=5)), tf.constant(rng.normal(size=5))
+
+    @tf.function
+    def step(x, w):
+        with tf.GradientTape() as t:
+            t.watch([x, w])
+            v = layer(x, w)
+        return (v, *t.gradient(v, [x, w, layer.c]))
+
+    v, gx, gw, gc = step(x, w)
+    c = tf.constant(layer.c.numpy())  # Keras' Constant initializer rounds through float32
+    assert c.dtype == tf.float64
+    with tf.GradientTape() as t:
+        t.watch([x, w, c])
+        vr = tf.reduce_sum(tf.math.log1p(((c[0] + c[1] * x + c[2] * x * x) * tf.exp(-w * w)) ** 2))
+    rx, rw, rc = t.gradient(vr, [x, w, c])
+    assert_close(v.numpy(), vr.numpy(), 1e-14, what="keras layer value")
+    for g, r, what in ((gx, rx, "x"), (gw, rw, "w"), (gc, rc, "c")):
+        assert_close(g.numpy(), r.numpy(), 1e-13, what=f"keras d/d{what}")
+
+
+def test_numba_numpy_calls_inside():
+    numba = framework("numba")
+    from ferrozyme.numba import grad
+
+    @numba.njit
+    def f(x, A):
+        c = np.cumsum(x)
+        o = np.outer(x, c)
+        n = x.shape[0]
+        s = 0.0
+        for i in range(n):  # a matrix product by loops, then its trace with o
+            for j in range(n):
+                t = 0.0
+                for k in range(n):
+                    t += A[i, k] * o[k, j]
+                s += t * A[j, i]
+        z = np.where(x > 0, x, 0.1 * x)
+        return s + np.sum(np.clip(z, -0.05, 0.8) ** 2)
+
+    rng = np.random.default_rng(4)
+    x = np.array([0.3, -1.2, 0.5, 1.4, -0.2, 0.9])  # away from the kinks of where/clip
+    A = rng.normal(size=(6, 6))
+    gx, gA = grad(f, argnums=(0, 1))(x, A)
+    assert_close(gx, fd_grad(lambda v: f.py_func(v, A), x), 1e-7, what="numba cumsum/outer/loops/where/clip")
+    fa = fd_grad(lambda a: f.py_func(x, a.reshape(6, 6)), A.ravel()).reshape(6, 6)
+    assert_close(gA, fa, 1e-7, what="numba d/dA")
+
+
+SCRATCH = r"""
+#include <math.h>
+/* sum_i sin(x_{7i mod n}^2), through a scratch buffer the caller provides */
+double scratch(const double *x, double *tmp, int n) {
+  for (int i = 0; i < n; i++) tmp[i] = x[i] * x[i];
+  double s = 0;
+  for (int i = 0; i < n; i++) s += sin(tmp[(i * 7) % n]);
+  return s;
+}
+"""
+
+
+def test_a_scratch_buffer_declared_const():
+    # The compiler's own help speaks of enzyme_dup; the error now also says what to change
+    # in the signature.
+    with pytest.raises(ferrozyme.CompileError, match=r"(?s)derivative would be lost.*help \(signature\): `tmp` is "
+                                                     r"declared `const`.*declare it `inout`"):
+        ferrozyme.load(SCRATCH, "scratch", signature="(in x[n], const tmp[n], n) -> out", lang="c")
+    f = ferrozyme.load(SCRATCH, "scratch", signature="(in x[n], inout tmp[n], n) -> out", lang="c")
+    x = np.array([0.3, -0.7, 1.1, 0.5, 0.9])
+    tmp_new, s = f(x, np.zeros(5))
+    assert_close(tmp_new, x * x, 0, what="tmp")
+    assert_close(s, np.sum(np.sin(x * x)), 1e-15, what="scratch")
+    gx, gtmp = f.vjp_numpy((x, np.zeros(5)), (np.zeros(5), 1.0))
+    assert_close(gx, 2 * x * np.cos(x * x), 1e-14, what="d/dx")
+    assert_close(gtmp, np.zeros(5), 0, what="d/dtmp (overwritten before it is read)")
