@@ -312,9 +312,26 @@ def _compile_glue(dir: Path, meta: dict, sig, kinds, widths, out: Path) -> None:
             # The user's function is inlined into the generated body before AD.
             "in function `fz_body`": f"in function `{meta['name']}` (inlined into the generated wrapper)",
         }
-        raise CompileError(msg.strip() or f"ferrozyme {driver} failed with exit status {r.returncode}",
+        raise CompileError(msg.strip() + _signature_help(sig, msg) or f"ferrozyme {driver} failed with exit status {r.returncode}",
                            command=cmd, display_names=names, search_dirs=(src, str(Path(src).parent), str(dir)))
     os.replace(tmp_out, out)
+
+
+def _signature_help(sig, msg: str) -> str:
+    """The compiler's help speaks of `enzyme_const`/`enzyme_dup`; a Python user changes the
+    signature instead. A value with a derivative written into memory without a shadow is,
+    through the glue, a `const` array of the signature the C function writes (its pointer
+    is not to const data) and reads back (front43)."""
+    if "written to memory without a shadow" not in msg or "(enzyme_const)" not in msg:
+        return ""
+    written = [p.name for p in sig.params if p.is_array and p.role == "const" and p.is_float
+               and not (p.c_decl or "").lstrip().startswith("const")]
+    if not written:
+        return ""
+    which = f"`{written[0]}`" if len(written) == 1 else "one of " + ", ".join(f"`{n}`" for n in written)
+    return (f"\n  help (signature): {which} is declared `const` (no derivative, no shadow), but the function writes "
+            "a value with a derivative into it and reads it back: declare it `inout` (or `out` if the function "
+            "writes it before reading it), or keep that scratch memory inside the C function")
 
 
 __all__ = ["build", "Built", "resolve_source", "SignatureError"]

@@ -449,24 +449,31 @@ def _as_int(v, name, fname) -> int:
 DYN_SIZE = 1 << 40
 
 
+def c_range(f, name: str):
+    """(lo, hi) of the C integer parameter `name` of `f` (its declaration as a string third),
+    or None when it is no integer parameter of the C function."""
+    try:
+        p = f.signature.param(name)
+    except KeyError:
+        return None
+    spec = DTYPES.get(p.ctype or "")
+    if spec is None or spec[2]:
+        return None
+    bits = 8 * spec[1]
+    lo, hi = (0, 2**bits - 1) if p.ctype.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+    return lo, hi, f"{p.c_decl} {name}"
+
+
 def _check_c_range(f, name: str, v: int, from_shape: bool = False) -> None:
     """A size or integer constant that does not fit its C parameter (`int steps` given 2**40)
     would be truncated by the cast in the glue: a ValueError instead (front40). A size from
     an input's shape that is a run-time placeholder (`from_shape`, >= DYN_SIZE) is not a size
-    yet and is not checked (the TF op reads it when it runs)."""
+    yet: the TF op checks it against `c_range` when it runs (front43)."""
     if from_shape and v >= DYN_SIZE:
         return
-    try:
-        p = f.signature.param(name)
-    except KeyError:
-        return
-    spec = DTYPES.get(p.ctype or "")
-    if spec is None or spec[2]:
-        return
-    bits = 8 * spec[1]
-    lo, hi = (0, 2**bits - 1) if p.ctype.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
-    if not lo <= v <= hi:
-        raise ValueError(f"{f.name}(): {name}={v} does not fit the C parameter `{p.c_decl} {name}` ({lo} to {hi})")
+    r = c_range(f, name)
+    if r is not None and not r[0] <= v <= r[1]:
+        raise ValueError(f"{f.name}(): {name}={v} does not fit the C parameter `{r[2]}` ({r[0]} to {r[1]})")
 
 
 def _traced_hint(v, name) -> str:

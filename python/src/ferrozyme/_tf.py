@@ -26,7 +26,7 @@ import numpy as np
 import tensorflow as tf
 
 from . import _toolchain
-from ._core import DYN_SIZE as _DYN, Function
+from ._core import DYN_SIZE as _DYN, Function, c_range
 from ._errors import ToolchainError
 from ._glue import layout
 
@@ -108,6 +108,7 @@ def _call(fn: Function, kind: str, tensors, iv, rv, out_shapes, out_dtypes):
         raise ValueError(kind)
     assert len(slots) == layout(fn.signature, kind)["n"]
     dyn_iv = [x for k, v in enumerate(iv) if v >= _DYN for x in (k, v - _DYN)]
+    dyn_range, dyn_what = _dyn_iv_checks(fn, iv)
     dyn_shape = [x for j, sh in enumerate(out_shapes) for d, v in enumerate(sh) if v >= _DYN for x in (j, d, v - _DYN)]
     return _ops().ferrozyme_call(
         args=list(tensors),
@@ -120,7 +121,26 @@ def _call(fn: Function, kind: str, tensors, iv, rv, out_shapes, out_dtypes):
         out_shapes=[tf.TensorShape([None if v >= _DYN else v for v in s]) for s in out_shapes],
         dyn_iv=dyn_iv,
         dyn_shape=dyn_shape,
+        dyn_iv_range=dyn_range,
+        dyn_iv_what=dyn_what,
     )
+
+
+def _dyn_iv_checks(fn: Function, iv):
+    """For each size read at run time (iv[k] >= _DYN): the range of its C parameter, clamped
+    to int64 (a dimension is one), and a description for the op's error. A size the plan
+    checked already (known while tracing) needs none."""
+    rng, what = [], []
+    for k, v in enumerate(iv):
+        if v < _DYN:
+            continue
+        name = fn.signature.iv_names[k]
+        r = c_range(fn, name)
+        lo, hi, decl = r if r is not None else (-(2**63), 2**63 - 1, name)
+        i, d = divmod(v - _DYN, 64)
+        rng += [max(lo, -(2**63)), min(hi, 2**63 - 1)]
+        what.append(f"{fn.name}(): size {name} (dimension {d} of {fn._inputs[i].name!r}, `{decl}`)")
+    return rng, what
 
 
 def _xshapes(fn: Function, xs, slots):
@@ -313,7 +333,7 @@ def _resolve_unknown_dims(fn: Function, xs):
             x = tf.ensure_shape(x, full)
         for d, j, dj, name in checks:
             a = tf.debugging.assert_equal(
-                tf.shape(x)[d], tf.shape(out_xs[j])[dj],
+                tf.shape(x, out_type=tf.int64)[d], tf.shape(out_xs[j], out_type=tf.int64)[dj],
                 message=f"{fn.name}(): size {name} differs between {fn._inputs[j].name!r} and {slot.name!r}")
             with tf.control_dependencies([a]):
                 x = tf.identity(x)

@@ -230,10 +230,14 @@ impl Checker<'_> {
         // rust30: a load whose value nothing types (memory Unknown: a `BTreeMap`'s node keys
         // read through a pointer merged with a byte-buffer `alloca`, which always has a
         // shadow; or Anything: `<usize as Ord>::cmp` on those keys in debug builds) and which
-        // is only compared or computed on moves no bits either.
+        // is only compared or computed on moves no bits either. front43: so does one whose
+        // value has conflicting facts as its memory has (`f64::total_cmp` called out of
+        // line on the elements of a slice, `iter().min_by(|a, b| a.total_cmp(b))`: it
+        // reads each float's bits as an `i64` to compare them); an integer computed from
+        // it and stored is checked at that store.
         let untyped_computed_on = |v: &BaseType, m: &BaseType| {
             op == Opcode::LLVMLoad
-                && *v == BaseType::Unknown
+                && matches!(v, BaseType::Unknown | BaseType::Anything)
                 && matches!(m, BaseType::Unknown | BaseType::Anything)
                 && computed_on(val)
         };

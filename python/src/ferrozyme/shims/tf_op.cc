@@ -9,7 +9,10 @@
 // attributes are single precision). Sizes unknown when the graph is traced (a Keras batch
 // dimension, `TensorSpec((None, 4))`) are read from the inputs at run time: `dyn_iv` holds
 // pairs (iv index, source) and `dyn_shape` triples (output, dimension, source), a source
-// being input * 64 + dimension; `out_shapes` has -1 there. The gradient is registered from Python
+// being input * 64 + dimension; `out_shapes` has -1 there. Such a size goes to a C integer
+// parameter (`int n`): `dyn_iv_range` holds its (lo, hi) per dyn_iv pair and `dyn_iv_what` a
+// description naming it, and a dimension out of that range fails the op instead of being
+// truncated by the wrapper's cast (front43). The gradient is registered from Python
 // (ferrozyme/_tf.py): it emits another FerrozymeCall running the `fz_vjp` wrapper.
 //
 // Built once per TensorFlow version by ferrozyme/_tf.py with tf.sysconfig's flags.
@@ -72,6 +75,8 @@ REGISTER_OP("FerrozymeCall")
     .Attr("out_shapes: list(shape)")
     .Attr("dyn_iv: list(int) = []")
     .Attr("dyn_shape: list(int) = []")
+    .Attr("dyn_iv_range: list(int) = []")
+    .Attr("dyn_iv_what: list(string) = []")
     .SetShapeFn([](shape_inference::InferenceContext *c) {
       std::vector<PartialTensorShape> shapes;
       TF_RETURN_IF_ERROR(c->GetAttr("out_shapes", &shapes));
@@ -104,8 +109,14 @@ class FerrozymeCallOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("out_shapes", &shapes_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dyn_iv", &dyn_iv_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dyn_shape", &dyn_shape_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dyn_iv_range", &dyn_range_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dyn_iv_what", &dyn_what_));
     OP_REQUIRES(ctx, dyn_iv_.size() % 2 == 0 && dyn_shape_.size() % 3 == 0,
                 errors::InvalidArgument("ferrozyme: malformed dyn_iv/dyn_shape"));
+    OP_REQUIRES(ctx,
+                dyn_range_.empty() || (dyn_range_.size() == dyn_iv_.size() &&
+                                       2 * dyn_what_.size() == dyn_iv_.size()),
+                errors::InvalidArgument("ferrozyme: malformed dyn_iv_range/dyn_iv_what"));
     OP_REQUIRES_OK(ctx, Resolve(lib, sym, &wrapper_));
   }
 
@@ -129,7 +140,15 @@ class FerrozymeCallOp : public OpKernel {
     for (size_t k = 0; k + 1 < dyn_iv_.size(); k += 2) {
       OP_REQUIRES(ctx, dyn_iv_[k] >= 0 && dyn_iv_[k] < static_cast<int64_t>(iv.size()),
                   errors::InvalidArgument("ferrozyme: bad dyn_iv"));
-      OP_REQUIRES_OK(ctx, source(dyn_iv_[k + 1], &iv[dyn_iv_[k]]));
+      int64_t &v = iv[dyn_iv_[k]];
+      OP_REQUIRES_OK(ctx, source(dyn_iv_[k + 1], &v));
+      if (!dyn_range_.empty()) {
+        const int64_t lo = dyn_range_[k], hi = dyn_range_[k + 1];
+        OP_REQUIRES(ctx, lo <= v && v <= hi,
+                    errors::InvalidArgument("ferrozyme: ", dyn_what_[k / 2], " is ", v,
+                                            ", which does not fit the C parameter (", lo,
+                                            " to ", hi, ")"));
+      }
     }
     std::vector<PartialTensorShape> pshapes = shapes_;
     for (size_t k = 0; k + 2 < dyn_shape_.size(); k += 3) {
@@ -171,7 +190,8 @@ class FerrozymeCallOp : public OpKernel {
   std::vector<double> rv_;
   std::vector<int64_t> slots_;
   std::vector<PartialTensorShape> shapes_;
-  std::vector<int64_t> dyn_iv_, dyn_shape_;
+  std::vector<int64_t> dyn_iv_, dyn_shape_, dyn_range_;
+  std::vector<std::string> dyn_what_;
 };
 
 REGISTER_KERNEL_BUILDER(Name("FerrozymeCall").Device(DEVICE_CPU), FerrozymeCallOp);
