@@ -189,6 +189,30 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
         },
     ),
     (
+        "MPI_Iscan",
+        MpiRule::Composed {
+            by: "__fz_mpic_iscan",
+        },
+    ),
+    (
+        "MPI_Iexscan",
+        MpiRule::Composed {
+            by: "__fz_mpic_iexscan",
+        },
+    ),
+    (
+        "MPI_Ireduce_scatter_block",
+        MpiRule::Composed {
+            by: "__fz_mpic_ireduce_scatter_block",
+        },
+    ),
+    (
+        "MPI_Ireduce_scatter",
+        MpiRule::Composed {
+            by: "__fz_mpic_ireduce_scatter",
+        },
+    ),
+    (
         "MPI_Ibarrier",
         MpiRule::Composed {
             by: "__fz_mpic_ibarrier",
