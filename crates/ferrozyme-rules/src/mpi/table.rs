@@ -44,22 +44,10 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
             why: SYNC_NONBLOCKING,
         },
     ),
-    (
-        "MPI_Pack",
-        MpiRule::Unsupported { why: PACKED },
-    ),
-    (
-        "MPI_Unpack",
-        MpiRule::Unsupported { why: PACKED },
-    ),
-    (
-        "MPI_Pack_external",
-        MpiRule::Unsupported { why: PACKED },
-    ),
-    (
-        "MPI_Unpack_external",
-        MpiRule::Unsupported { why: PACKED },
-    ),
+    ("MPI_Pack", MpiRule::Unsupported { why: PACKED }),
+    ("MPI_Unpack", MpiRule::Unsupported { why: PACKED }),
+    ("MPI_Pack_external", MpiRule::Unsupported { why: PACKED }),
+    ("MPI_Unpack_external", MpiRule::Unsupported { why: PACKED }),
     ("MPI_Sendrecv", MpiRule::Sendrecv),
     ("MPI_Gather", MpiRule::Gather),
     ("MPI_Scatter", MpiRule::Scatter),
