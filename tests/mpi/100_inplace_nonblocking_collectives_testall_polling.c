@@ -1,4 +1,4 @@
-// MPI: 2 3 4
+// MPI: 2 3
 // OPT: O0 O2
 // In-place nonblocking collectives completed by polling, as overlapping codes write them:
 // MPI_Iallreduce(MPI_IN_PLACE, ...), an inclusive MPI_Iscan(MPI_IN_PLACE, ...),

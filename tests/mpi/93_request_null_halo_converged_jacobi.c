@@ -1,4 +1,4 @@
-// MPI: 2 3 4
+// MPI: 2 3
 // OPT: O0 O2
 // A Jacobi solver of -u'' + c u = f on a line as MPI codes write it: the halo requests start as
 // MPI_REQUEST_NULL and only the existing neighbours post MPI_Irecv/MPI_Isend (the ends

@@ -1,4 +1,4 @@
-// MPI: 2 3 4
+// MPI: 2 3
 // OPT: O0 O2
 // Overlapped prefix sums and block reductions as a scientist writes them with MPI-3's
 // nonblocking collectives: a distributed cumulative trapezoid integral whose offset is an

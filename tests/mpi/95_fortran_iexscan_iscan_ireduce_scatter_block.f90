@@ -1,4 +1,4 @@
-! MPI: 2 3 4
+! MPI: 2 4
 ! OPT: O0 O2
 ! ARGS: -lmpi_mpifh
 ! SOURCES: src/fz_mpi_check.f90

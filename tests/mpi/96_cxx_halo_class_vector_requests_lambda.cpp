@@ -1,4 +1,4 @@
-// MPI: 2 3 4
+// MPI: 2 4
 // OPT: O0 O2
 // CFLAGS: -DOMPI_SKIP_MPICXX
 // IGNORE-O0: at -O0 the communicator handle `comm`, an argument without a shadow, is captured by the `[&]` lambda that posts the requests (by value it is stored into the closure the same way), and the closure has a shadow because it also holds the `std::vector<MPI_Request>` and the buffers: "mismatched activity: argument 2 of the function (enzyme_const), which has no shadow, is stored into memory that has one" in `Field::exchange`, then the request vector is "constant or differentiable depending on the run" at MPI_Waitall. Using MPI_COMM_WORLD in the lambda instead of the captured handle works at -O0; at -O2 the lambda is inlined.

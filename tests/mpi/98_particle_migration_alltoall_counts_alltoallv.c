@@ -1,4 +1,4 @@
-// MPI: 2 3 4
+// MPI: 2 3
 // OPT: O0 O2
 // Particle migration as particle-in-cell and molecular-dynamics codes write it: every
 // rank owns an interval of [0, P) and a list of particles (position, weight); after a

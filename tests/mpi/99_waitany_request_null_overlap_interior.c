@@ -1,4 +1,4 @@
-// MPI: 2 3 4
+// MPI: 2 3
 // OPT: O0 O2
 // Communication hidden behind computation, completed in arrival order, as halo codes
 // write it: the requests start as MPI_REQUEST_NULL and only existing neighbours post
