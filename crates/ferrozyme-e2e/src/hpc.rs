@@ -1,10 +1,10 @@
 //! The Fortran, OpenMP and MPI suites (`tests/fortran`, `tests/openmp`, `tests/mpi`).
 //!
-//! A program there is a C main (`.c`, including `tests/c/fz_test.h`) or a Fortran main
+//! A program there is a C or C++ main (`.c`, `.cpp`, including `tests/c/fz_test.h`) or a Fortran main
 //! (`.f90`, or fixed-form `.f`, using the `fz_check` module of `tests/fortran/src/fz_check.f90`, which the
 //! harness compiles first), plus the `// SOURCES:` it names. It is built once per opt
 //! level through the public CLI — `ferrozyme cc` for a C main (Fortran sources go to
-//! flang inside it), `ferrozyme fortran` for a Fortran one — with `-fopenmp` when it
+//! flang inside it), `ferrozyme c++` for a C++ one, `ferrozyme fortran` for a Fortran one — with `-fopenmp` when it
 //! has `OMP_THREADS:` and Open MPI's `mpicc --showme` flags when it has `MPI:`, then
 //! run once per thread count (`OMP_NUM_THREADS`) or process count
 //! (`mpirun -np N --oversubscribe`). A run passes when it exits 0 and prints a line
@@ -140,7 +140,14 @@ pub fn build_command(
     let fortran_main = file.extension().is_some_and(|e| e == "f90" || e == "f");
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut c = Command::new(ferrozyme);
-    c.arg(if fortran_main { "fortran" } else { "cc" });
+    let cxx_main = file.extension().is_some_and(|e| e == "cpp");
+    c.arg(if fortran_main {
+        "fortran"
+    } else if cxx_main {
+        "c++"
+    } else {
+        "cc"
+    });
     c.arg(format!("-{opt}"));
     if !fortran_main {
         c.arg(format!("-I{}", root.join("tests").join("c").display()));

@@ -429,7 +429,7 @@ fn hpc_trials(root: &Path, matrix: Matrix, trials: &mut Vec<Trial>) {
     use ferrozyme_e2e::hpc::{run_program, Suite};
     for suite in Suite::ALL {
         let dir = root.join("tests").join(suite.name());
-        for file in list_files(&dir, &["c", "f90", "f"]) {
+        for file in list_files(&dir, &["c", "cpp", "f90", "f"]) {
             let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
             let d = parse_directives(&std::fs::read_to_string(&file).unwrap_or_default());
             for opt in d.opts.clone() {

@@ -29,7 +29,8 @@
  *  - MPI_Reduce_scatter_block, MPI_Reduce_scatter: MPI_Allreduce of the whole vector,
  *    this rank's block copied out;
  *  - MPI_Iallreduce, MPI_Ireduce, MPI_Ibcast, MPI_Iallgather(v), MPI_Igather,
- *    MPI_Iscatter, MPI_Ialltoall(v), MPI_Ibarrier: the blocking collective at once, and as the
+ *    MPI_Iscatter, MPI_Ialltoall(v), MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter(_block),
+ *    MPI_Ibarrier: the blocking collective (or its composed form above) at once, and as the
  *    request an MPI_Irecv of no element from MPI_PROC_NULL, which the Irecv/Wait rules
  *    record as nothing to reverse; the user's MPI_Wait/MPI_Waitall completes it. Running
  *    the collective when it starts is an allowed progress of a nonblocking collective;
@@ -528,6 +529,34 @@ int __fz_mpic_ireduce(const void *s, void *r, int n, fz_type t, void *op, int ro
 int __fz_mpic_ibcast(void *b, int n, fz_type t, int root, fz_comm comm, fz_req *req) {
   int e = MPI_Bcast(b, n, t, root, comm);
   int d = fz_done_request(b, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_iscan(const void *s, void *r, int n, fz_type t, void *op, fz_comm comm,
+                    fz_req *req) {
+  int e = __fz_mpic_scan(s, r, n, t, op, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_iexscan(const void *s, void *r, int n, fz_type t, void *op, fz_comm comm,
+                      fz_req *req) {
+  int e = __fz_mpic_exscan(s, r, n, t, op, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_ireduce_scatter_block(const void *s, void *r, int n, fz_type t, void *op,
+                                    fz_comm comm, fz_req *req) {
+  int e = __fz_mpic_reduce_scatter_block(s, r, n, t, op, comm);
+  int d = fz_done_request(r, comm, req);
+  return e ? e : d;
+}
+
+int __fz_mpic_ireduce_scatter(const void *s, void *r, const int *counts, fz_type t, void *op,
+                              fz_comm comm, fz_req *req) {
+  int e = __fz_mpic_reduce_scatter(s, r, counts, t, op, comm);
+  int d = fz_done_request(r, comm, req);
   return e ? e : d;
 }
 

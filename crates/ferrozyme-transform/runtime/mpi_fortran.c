@@ -511,6 +511,10 @@ int MPI_Ialltoall(const void *, int, fz_type, void *, int, fz_type, fz_comm, fz_
 int MPI_Igather(const void *, int, fz_type, void *, int, fz_type, int, fz_comm, fz_req *);
 int MPI_Iscatter(const void *, int, fz_type, void *, int, fz_type, int, fz_comm, fz_req *);
 int MPI_Ibarrier(fz_comm, fz_req *);
+int MPI_Iscan(const void *, void *, int, fz_type, fz_op, fz_comm, fz_req *);
+int MPI_Iexscan(const void *, void *, int, fz_type, fz_op, fz_comm, fz_req *);
+int MPI_Ireduce_scatter_block(const void *, void *, int, fz_type, fz_op, fz_comm, fz_req *);
+int MPI_Ireduce_scatter(const void *, void *, const int *, fz_type, fz_op, fz_comm, fz_req *);
 int MPI_Igatherv(const void *, int, fz_type, void *, const int *, const int *, fz_type, int,
                  fz_comm, fz_req *);
 int MPI_Iscatterv(const void *, const int *, const int *, fz_type, void *, int, fz_type, int,
@@ -522,6 +526,41 @@ void __fz_mpif_iallreduce(const void *sbuf, void *rbuf, const fz_fint *count,
   int k = fz_new_slot();
   *ierr = MPI_Iallreduce(fz_in(sbuf), rbuf, *count, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
                          MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_iscan(const void *sbuf, void *rbuf, const fz_fint *count, const fz_fint *type,
+                     const fz_fint *op, const fz_fint *comm, fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Iscan(fz_in(sbuf), rbuf, *count, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
+                    MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_iexscan(const void *sbuf, void *rbuf, const fz_fint *count, const fz_fint *type,
+                       const fz_fint *op, const fz_fint *comm, fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Iexscan(fz_in(sbuf), rbuf, *count, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
+                      MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+void __fz_mpif_ireduce_scatter_block(const void *sbuf, void *rbuf, const fz_fint *count,
+                                     const fz_fint *type, const fz_fint *op,
+                                     const fz_fint *comm, fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Ireduce_scatter_block(fz_in(sbuf), rbuf, *count, MPI_Type_f2c(*type),
+                                    MPI_Op_f2c(*op), MPI_Comm_f2c(*comm), &fz_requests[k]);
+  *req = FZ_REQ_BASE + k;
+}
+
+/* The counts are default INTEGERs, the C ints MPI_Ireduce_scatter takes. */
+void __fz_mpif_ireduce_scatter(const void *sbuf, void *rbuf, const fz_fint *counts,
+                               const fz_fint *type, const fz_fint *op, const fz_fint *comm,
+                               fz_fint *req, fz_fint *ierr) {
+  int k = fz_new_slot();
+  *ierr = MPI_Ireduce_scatter(fz_in(sbuf), rbuf, counts, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
+                              MPI_Comm_f2c(*comm), &fz_requests[k]);
   *req = FZ_REQ_BASE + k;
 }
 

@@ -147,6 +147,19 @@ void __fz_omp_check_league(const fz_omp_tapes *t, int same_team) {
  * two tapes and wait for itself, is stopped at the start of the reverse region by
  * __fz_omp_check_team; the derivative running concurrently in threads the program
  * created could still wait without end: that stops the program after FZ_TURN_WAIT_S.) */
+/* `*p += v` for a `long double` (x86_fp80) adjoint that the threads of a reverse team
+ * share: x86-64 has no atomic add of an 80-bit float (LLVM would call libatomic's 16-byte
+ * compare-and-swap, which programs do not link), so these additions take one spin lock.
+ * Only the reverse sweep's adjoint accumulations into `long double` memory that several
+ * threads read come here (`reverse/parallel.rs`, `mem_add_atomic`). */
+static char fz_fp80_lock;
+
+void __fz_omp_add_fp80(long double *p, long double v) {
+  while (__atomic_test_and_set(&fz_fp80_lock, __ATOMIC_ACQUIRE)) sched_yield();
+  *p += v;
+  __atomic_clear(&fz_fp80_lock, __ATOMIC_RELEASE);
+}
+
 static long fz_critical_taken;
 
 #define FZ_TURN_WAIT_S 300.0

@@ -33,6 +33,14 @@ pub fn handle_args(name: &str) -> &'static [usize] {
         "MPI_Igather" | "__fz_mpic_igather" | "MPI_Iscatter" | "__fz_mpic_iscatter" => &[2, 5, 7],
         "MPI_Iallgatherv" | "__fz_mpic_iallgatherv" => &[2, 6, 7],
         "MPI_Ialltoallv" | "__fz_mpic_ialltoallv" => &[3, 7, 8],
+        "MPI_Iscan"
+        | "__fz_mpic_iscan"
+        | "MPI_Iexscan"
+        | "__fz_mpic_iexscan"
+        | "MPI_Ireduce_scatter_block"
+        | "__fz_mpic_ireduce_scatter_block"
+        | "MPI_Ireduce_scatter"
+        | "__fz_mpic_ireduce_scatter" => &[3, 4, 5],
         "MPI_Ibarrier" | "__fz_mpic_ibarrier" => &[0],
         "MPI_Win_create" | "__fz_mpic_win_create" => &[3, 4],
         "MPI_Win_allocate" | "__fz_mpic_win_allocate" => &[2, 3],
@@ -58,6 +66,7 @@ pub fn composed_datatype_args(name: &str) -> &'static [usize] {
         "MPI_Scan" | "MPI_Exscan" | "MPI_Iallreduce" | "MPI_Ireduce" => &[3],
         "MPI_Reduce_scatter_block" | "MPI_Reduce_scatter" => &[3],
         "MPI_Reduce_local" => &[3],
+        "MPI_Iscan" | "MPI_Iexscan" | "MPI_Ireduce_scatter_block" | "MPI_Ireduce_scatter" => &[3],
         "MPI_Ibcast" => &[2],
         "MPI_Iallgather" | "MPI_Ialltoall" | "MPI_Igather" | "MPI_Iscatter" => &[2, 5],
         "MPI_Iallgatherv" => &[2, 6],

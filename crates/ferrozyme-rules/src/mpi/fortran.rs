@@ -50,6 +50,13 @@ pub(super) const FORTRAN: &[(&str, &str)] = &[
     ("mpi_barrier_", "__fz_mpif_barrier"),
     ("mpi_iallreduce_", "__fz_mpif_iallreduce"),
     ("mpi_ireduce_", "__fz_mpif_ireduce"),
+    ("mpi_iscan_", "__fz_mpif_iscan"),
+    ("mpi_iexscan_", "__fz_mpif_iexscan"),
+    (
+        "mpi_ireduce_scatter_block_",
+        "__fz_mpif_ireduce_scatter_block",
+    ),
+    ("mpi_ireduce_scatter_", "__fz_mpif_ireduce_scatter"),
     ("mpi_ibcast_", "__fz_mpif_ibcast"),
     ("mpi_iallgather_", "__fz_mpif_iallgather"),
     ("mpi_ialltoall_", "__fz_mpif_ialltoall"),
@@ -114,7 +121,7 @@ pub(super) const FORTRAN_INACTIVE: &[(&str, &str)] = &[
 
 /// Why an unlisted Fortran MPI binding is rejected.
 pub const FORTRAN_UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL/WAITANY/WAITSOME and TEST/TESTALL, persistent SEND_INIT/SSEND_INIT/RECV_INIT with START/STARTALL, WAIT/WAITALL and REQUEST_FREE, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER(V), ISCATTER(V) and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/FETCH_AND_OP and GET_ACCUMULATE (MPI_NO_OP)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
+    why: "this Fortran MPI binding is not differentiated; Ferrozyme differentiates the Fortran MPI_SEND/SSEND/RECV, SENDRECV, SENDRECV_REPLACE, ISEND/IRECV with WAIT/WAITALL/WAITANY/WAITSOME and TEST/TESTALL, persistent SEND_INIT/SSEND_INIT/RECV_INIT with START/STARTALL, WAIT/WAITALL and REQUEST_FREE, the nonblocking IALLREDUCE, IREDUCE, IBCAST, IALLGATHER, IALLTOALL, IGATHER(V), ISCATTER(V), ISCAN, IEXSCAN, IREDUCE_SCATTER(_BLOCK) and IBARRIER, one-sided WIN_CREATE/WIN_FENCE/WIN_LOCK/WIN_UNLOCK/WIN_LOCK_ALL/WIN_UNLOCK_ALL/WIN_FLUSH(_ALL)/PUT/GET/ACCUMULATE(MPI_SUM, MPI_REPLACE)/FETCH_AND_OP and GET_ACCUMULATE (MPI_NO_OP)/WIN_FREE, BCAST, REDUCE and ALLREDUCE (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_2DOUBLE_PRECISION/MPI_2REAL pairs), GATHER(V), SCATTER(V), ALLGATHER(V), ALLTOALL(V), REDUCE_SCATTER(_BLOCK), SCAN, EXSCAN and BARRIER on MPI_DOUBLE_PRECISION/MPI_REAL buffers",
 };
 
 /// The rule of a Fortran binding (`mpi_<routine>_`, lower case, Open MPI's symbols).

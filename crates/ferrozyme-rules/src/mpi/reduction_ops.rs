@@ -5,7 +5,7 @@ use super::OperationRule;
 /// The [`OperationRule`] of a reduction `name` (the C routine, or the composed
 /// implementation the clone calls): `MPI_Reduce`, `MPI_Allreduce`, `MPI_Ireduce`,
 /// `MPI_Iallreduce` are differentiated with `MPI_SUM`, `MPI_MAX`, `MPI_MIN`, `MPI_MAXLOC`
-/// and `MPI_MINLOC` (`runtime/mpi.c`), `MPI_Reduce_scatter(_block)` with `MPI_SUM`,
+/// and `MPI_MINLOC` (`runtime/mpi.c`), `MPI_Reduce_scatter(_block)` and `MPI_Ireduce_scatter(_block)` with `MPI_SUM`,
 /// `MPI_MAX`, `MPI_MIN`. `MPI_PROD` (whose adjoint needs the product of the other ranks'
 /// values, zeros included), the logical and bitwise operations and user operations are
 /// not.
@@ -27,6 +27,10 @@ pub fn reduction_op(name: &str) -> Option<OperationRule> {
             ("MPI_Reduce_scatter_block", PLAIN)
         }
         "MPI_Reduce_scatter" | "__fz_mpic_reduce_scatter" => ("MPI_Reduce_scatter", PLAIN),
+        "MPI_Ireduce_scatter_block" | "__fz_mpic_ireduce_scatter_block" => {
+            ("MPI_Ireduce_scatter_block", PLAIN)
+        }
+        "MPI_Ireduce_scatter" | "__fz_mpic_ireduce_scatter" => ("MPI_Ireduce_scatter", PLAIN),
         _ => return None,
     };
     Some(OperationRule {

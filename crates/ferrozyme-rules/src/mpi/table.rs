@@ -21,6 +21,7 @@ pub(super) const RMA_REQUEST: &str = "request-based one-sided operations are not
 pub(super) const RMA_PSCW: &str = "post-start-complete-wait synchronisation is not differentiated; synchronise the window with MPI_Win_fence or passive-target locks (MPI_Win_lock, MPI_Win_lock_all)";
 pub(super) const PERSISTENT: &str = "buffered and ready-mode persistent sends are not differentiated; set the request up with MPI_Send_init or MPI_Ssend_init (differentiated, as are MPI_Recv_init, MPI_Start/MPI_Startall and MPI_Request_free)";
 pub(super) const SYNC_NONBLOCKING: &str = "nonblocking synchronous and buffered sends are not differentiated: the derivative's messages would be standard-mode MPI_Isend, whose completion does not say the message was received (what a program waiting on an MPI_Issend, as in a nonblocking-consensus exchange with MPI_Ibarrier, relies on); use MPI_Isend, or MPI_Ssend/MPI_Send";
+pub(super) const PACKED: &str = "packing into an MPI_PACKED byte buffer is not differentiated: the derivative would have to pack, send and accumulate the adjoints through bytes that carry no type; describe the layout with a derived datatype (MPI_Type_create_struct, MPI_Type_indexed, MPI_Type_vector) and communicate the data directly, or send each real buffer as MPI_DOUBLE/MPI_FLOAT";
 pub(super) const RMA_DYNAMIC: &str = "dynamic and shared-memory windows are not differentiated; create the window with MPI_Win_create or MPI_Win_allocate inside the differentiated function";
 
 pub(super) const TABLE: &[(&str, MpiRule)] = &[
@@ -43,6 +44,10 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
             why: SYNC_NONBLOCKING,
         },
     ),
+    ("MPI_Pack", MpiRule::Unsupported { why: PACKED }),
+    ("MPI_Unpack", MpiRule::Unsupported { why: PACKED }),
+    ("MPI_Pack_external", MpiRule::Unsupported { why: PACKED }),
+    ("MPI_Unpack_external", MpiRule::Unsupported { why: PACKED }),
     ("MPI_Sendrecv", MpiRule::Sendrecv),
     ("MPI_Gather", MpiRule::Gather),
     ("MPI_Scatter", MpiRule::Scatter),
@@ -186,6 +191,30 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
         "MPI_Iscatterv",
         MpiRule::Composed {
             by: "__fz_mpic_iscatterv",
+        },
+    ),
+    (
+        "MPI_Iscan",
+        MpiRule::Composed {
+            by: "__fz_mpic_iscan",
+        },
+    ),
+    (
+        "MPI_Iexscan",
+        MpiRule::Composed {
+            by: "__fz_mpic_iexscan",
+        },
+    ),
+    (
+        "MPI_Ireduce_scatter_block",
+        MpiRule::Composed {
+            by: "__fz_mpic_ireduce_scatter_block",
+        },
+    ),
+    (
+        "MPI_Ireduce_scatter",
+        MpiRule::Composed {
+            by: "__fz_mpic_ireduce_scatter",
         },
     ),
     (
@@ -343,6 +372,7 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Probe", MpiRule::Inactive { why: QUERY }),
     ("MPI_Iprobe", MpiRule::Inactive { why: QUERY }),
     ("MPI_Type_size", MpiRule::Inactive { why: QUERY }),
+    ("MPI_Pack_size", MpiRule::Inactive { why: QUERY }),
     ("MPI_Type_get_envelope", MpiRule::Inactive { why: QUERY }),
     ("MPI_Comm_get_attr", MpiRule::Inactive { why: QUERY }),
     ("MPI_Initialized", MpiRule::Inactive { why: QUERY }),

@@ -138,3 +138,41 @@ fn buffers_and_datatypes() {
     assert!(!fortran_datatype_without_reals(17)); // MPI_DOUBLE_PRECISION
     assert!(!fortran_datatype_without_reals(13)); // MPI_REAL
 }
+
+/// hpc43: the nonblocking scans and reduce-scatters are composed like the other
+/// nonblocking collectives (C and Fortran), keep the blocking forms' operations, and
+/// packing into MPI_PACKED buffers is refused with its reason.
+#[test]
+fn nonblocking_scans_and_packing() {
+    for (c, by) in [
+        ("MPI_Iscan", "__fz_mpic_iscan"),
+        ("MPI_Iexscan", "__fz_mpic_iexscan"),
+        (
+            "MPI_Ireduce_scatter_block",
+            "__fz_mpic_ireduce_scatter_block",
+        ),
+        ("MPI_Ireduce_scatter", "__fz_mpic_ireduce_scatter"),
+    ] {
+        assert_eq!(mpi_rule(c), Some(MpiRule::Composed { by }));
+        assert_eq!(handle_args(c), &[3, 4, 5]);
+        assert_eq!(composed_datatype_args(c), &[3]);
+    }
+    assert_eq!(
+        mpi_rule("mpi_iexscan_"),
+        Some(MpiRule::Fortran {
+            by: "__fz_mpif_iexscan"
+        })
+    );
+    let rs = reduction_op("__fz_mpic_ireduce_scatter_block").unwrap();
+    assert_eq!(rs.routine, "MPI_Ireduce_scatter_block");
+    assert!(!rs.differentiated.contains(&"ompi_mpi_op_prod"));
+    assert!(reduction_op("MPI_Iscan").is_none());
+    assert!(matches!(
+        mpi_rule("MPI_Unpack"),
+        Some(MpiRule::Unsupported { why }) if why.contains("MPI_PACKED")
+    ));
+    assert!(matches!(
+        mpi_rule("MPI_Pack_size"),
+        Some(MpiRule::Inactive { .. })
+    ));
+}

@@ -141,6 +141,9 @@ impl Problem<'_> {
 
     pub fn message(&self) -> String {
         match self {
+            Problem::NoDerivative { callee } if is_libatomic_generic(callee) => format!(
+                "no derivative for `{callee}`: an atomic access through libatomic's generic routines (an OpenMP `atomic` update or `reduction` of a `long double`, or a C11/C++ atomic wider than 8 bytes) is a compare-and-swap loop on memory, which is not differentiated"
+            ),
             Problem::NoDerivative { callee } => format!(
                 "no derivative for `{callee}`: it has no IR in this module and no derivative rule"
             ),
@@ -209,6 +212,7 @@ impl Problem<'_> {
 
     pub fn help(&self) -> &'static str {
         match self {
+            Problem::NoDerivative { callee } if is_libatomic_generic(callee) => "accumulate in double or float, whose atomic updates and reductions are differentiated; or keep per-thread `long double` partial sums and combine them in a `critical` section (tests/openmp/98)",
             Problem::NoDerivative { .. } => "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, keep the values it uses constant (enzyme_const), or register a derivative for it (__enzyme_register_gradient_*)",
             Problem::UnknownIntrinsic { callee } if is_varargs_intrinsic(callee) => "pass the values in an array or a struct instead of `...`; a variadic function that only prints them can be registered inactive (__enzyme_inactivefn) or called with constant copies",
             Problem::UnknownIntrinsic { callee } if is_thread_local_intrinsic(callee) => "for `#pragma omp threadprivate` compile with -fnoopenmp-use-tls (clang then reaches the copies through libomp's __kmpc_threadprivate_cached, which is differentiated, as flang's `!$omp threadprivate` is); otherwise keep per-thread values in variables private to the parallel region, or in a shared array indexed by omp_get_thread_num()",
@@ -252,6 +256,13 @@ impl Problem<'_> {
 /// `llvm.threadlocal.address.*`: the address of a thread-local global.
 fn is_thread_local_intrinsic(callee: &str) -> bool {
     callee.starts_with("llvm.threadlocal.address")
+}
+
+/// libatomic's generic and sized routines (`__atomic_load`, `__atomic_compare_exchange`,
+/// `__atomic_load_16`, ...): clang calls them for atomics it cannot inline, as the
+/// compare-and-swap loop of a `long double` OpenMP atomic or reduction.
+fn is_libatomic_generic(callee: &str) -> bool {
+    callee.starts_with("__atomic_")
 }
 
 fn is_trampoline_intrinsic(callee: &str) -> bool {

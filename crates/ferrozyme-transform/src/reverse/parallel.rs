@@ -46,6 +46,8 @@ use crate::lanes::Lane;
 use crate::parallel::teams::Members;
 use crate::parallel::{helper, mpi, openmp, Family};
 use crate::services::Support;
+/// The runtime's `*p += v` of a `long double` under its lock (`runtime/openmp.c`).
+const ADD_FP80: &str = "__fz_omp_add_fp80";
 use crate::signature::Request;
 
 // ---------------------------------------------------------------------- checks
@@ -196,13 +198,28 @@ impl Gen<'_> {
     }
 
     /// `*p += d`, atomically, for the floating leaves of `ty` (one `atomicrmw fadd` per
-    /// scalar, per lane of a vector).
+    /// scalar, per lane of a vector; a `long double` through the runtime's lock).
     pub(super) fn mem_add_atomic(&mut self, p: Value, ty: Type, d: Value) {
         let (i32t, i64t) = (self.fx.ctx.i32(), self.fx.ctx.i64());
         match ty.kind() {
             TypeKind::Float | TypeKind::Double => {
                 self.b.atomic_fadd(p, d);
             }
+            // No atomic 80-bit add on x86-64: the runtime's lock (`runtime/openmp.c`).
+            // Skipped before hpc43: a silently wrong gradient at 2+ threads (openmp/98).
+            TypeKind::X86Fp80 => match helper(self.fx.m, Family::OpenMp, ADD_FP80) {
+                Ok(f) => {
+                    self.b.call(f.function_type(), f, &[p, d]);
+                }
+                Err(msg) => self.report(None, Problem::Internal { msg }),
+            },
+            TypeKind::Half | TypeKind::OtherFloat => self.report(
+                None,
+                Problem::UnsupportedOpcode {
+                    opcode: "load",
+                    why: "the adjoint of a half-precision or 128-bit float that several threads read would need an atomic addition of that type, which is not implemented; read it as float or double",
+                },
+            ),
             TypeKind::Vector if ty.is_fp() => {
                 let size = self.fx.m.alloc_size(ty.element_type());
                 for k in 0..ty.vector_len() as u64 {
