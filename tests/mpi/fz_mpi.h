@@ -16,8 +16,13 @@ static inline void fz_mpi_init(int *argc, char ***argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &fz_size);
 }
 
-/* The global verdict (call on every rank, then return its result from main). */
+/* The global verdict (call on every rank, then return its result from main). Every rank
+ * flushes its check lines first, and rank 0 flushes the verdict at once, so that the
+ * verdict goes out in one write of its own: mpirun forwards each rank's output in the
+ * chunks it was written in, and a verdict split across a full stdio buffer could get
+ * another rank's lines inside it ("P" ... "ASS": mpi/81 once, session 25). */
 static inline int fz_mpi_finish(void) {
+  fflush(stdout);
   int local[2] = {fz_failures, fz_checks}, total[2];
   MPI_Allreduce(local, total, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   int code = 0;
@@ -31,6 +36,7 @@ static inline int fz_mpi_finish(void) {
       printf("FAIL (%d mismatches of %d checks on %d ranks)\n", total[0], total[1], fz_size);
       code = 1;
     }
+    fflush(stdout);
   }
   MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize();
