@@ -41,10 +41,14 @@ use ferrozyme_analysis::activity::Activity;
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
 use ferrozyme_llvm::{Builder, IntPredicate, Opcode, TypeKind, Value};
 
+use crate::common::base_object;
 use crate::reverse::memory::{underlying, Obj};
 
 /// At most this many GEPs are followed from a store's address back to a shadowed pointer.
 const MAX_GEPS: usize = 4;
+
+/// At most this many loaded pointers lie between an argument and a mirrored header.
+const MAX_LOADS: usize = 3;
 
 /// Where the shadow of an integer store's address comes from: the address itself has a
 /// shadow, or it is a chain of GEPs off a shadowed pointer that activity gave no shadow
@@ -79,6 +83,25 @@ impl MirrorAt {
     }
 }
 
+/// Does the store of `v` to `addr` write a plain integer (no derivative, not a pointer
+/// moved as an integer, into bytes type analysis knows are `Integer`), whose shadow holds
+/// no tangent or adjoint: mirrored in a buffer's header ([`mirrored_integer`]), the
+/// user's elsewhere (forward mode writes no zero tangent there, reverse mode clears
+/// nothing)?
+pub(crate) fn keeps_users_integer(
+    act: &Activity,
+    types: &TypeAnalysis,
+    v: Value,
+    addr: Value,
+) -> bool {
+    matches!(v.ty().kind(), TypeKind::Int(_))
+        && !act.is_active(v)
+        && !act.is_shadowed(v)
+        && super::shadows::pointer_as_integer(v).is_none()
+        && types.int_carries_fp(v).is_none()
+        && types.pointee_tree(addr).get(0) == BaseType::Integer
+}
+
 /// Does the store of `v` to `addr` write an integer the shadow memory mirrors (the same
 /// integer stored at the shadow address)? Where the shadow address comes from when it
 /// does.
@@ -88,20 +111,10 @@ pub(crate) fn mirrored_integer(
     v: Value,
     addr: Value,
 ) -> Option<MirrorAt> {
-    let wanted = matches!(v.ty().kind(), TypeKind::Int(_))
-        && !act.is_active(v)
-        && !act.is_shadowed(v)
-        && super::shadows::pointer_as_integer(v).is_none()
-        && types.int_carries_fp(v).is_none()
-        && types.pointee_tree(addr).get(0) == BaseType::Integer;
-    if !wanted {
+    if !keeps_users_integer(act, types, v, addr) {
         return None;
     }
-    let Obj::Arg(arg) = underlying(addr) else {
-        return None;
-    };
-    if !types.pointee_tree(arg).contains(BaseType::Pointer) {
-        // Not a buffer's header (module doc).
+    if !in_callers_header(types, addr) {
         return None;
     }
     let mut geps = Vec::new();
@@ -116,6 +129,30 @@ pub(crate) fn mirrored_integer(
     }
     geps.reverse();
     Some(MirrorAt { base: p, geps })
+}
+
+/// Does `addr` lie in a buffer's header the caller can reach: the object an argument
+/// points to, or one a pointer loaded from such memory points to (a `&mut Vec<f64>` held
+/// in a struct the caller passes, the inner `Vec`s of a `Vec<Vec<f64>>`), up to
+/// [`MAX_LOADS`] loads deep, where that object holds a pointer too (module doc)?
+fn in_callers_header(types: &TypeAnalysis, addr: Value) -> bool {
+    let mut p = addr;
+    for _ in 0..=MAX_LOADS {
+        let holder = match underlying(p) {
+            Obj::Arg(arg) => return types.pointee_tree(arg).contains(BaseType::Pointer),
+            Obj::Unknown => base_object(p),
+            _ => return false,
+        };
+        if holder.opcode() != Some(Opcode::LLVMLoad)
+            || !types.pointee_tree(holder).contains(BaseType::Pointer)
+        {
+            return false;
+        }
+        // The header is the loaded pointer's object; where the pointer was read from
+        // must itself be the caller's memory.
+        p = holder.operand(0);
+    }
+    false
 }
 
 /// The address a mirrored integer goes to: the shadow address `sa`, or the sink slot
