@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-O0: forward mode still writes a zero tangent over the counter's shadow at -O0 (tcount 0, want 42; rust44)
 // rust44: forward mode wrote an integer's zero tangent into an integer out-argument's
 // shadow (a `long *count` beside the `enzyme_dup` buffer it counts): the caller's
 // `tcount` read 0 after the call, where reverse mode leaves the shadow integer the

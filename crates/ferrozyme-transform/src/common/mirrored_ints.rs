@@ -37,7 +37,7 @@
 //!   pass a null shadow for memory it has none for, and the store then goes to the sink
 //!   slot.
 
-use ferrozyme_analysis::activity::Activity;
+use ferrozyme_analysis::activity::{is_int_carrier_type, Activity};
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
 use ferrozyme_llvm::{Builder, IntPredicate, Opcode, TypeKind, Value};
 
@@ -83,11 +83,38 @@ impl MirrorAt {
     }
 }
 
-/// Does the store of `v` to `addr` write a plain integer (no derivative, not a pointer
-/// moved as an integer, into bytes type analysis knows are `Integer`), whose shadow holds
-/// no tangent or adjoint: mirrored in a buffer's header ([`mirrored_integer`]), the
-/// user's elsewhere (forward mode writes no zero tangent there, reverse mode clears
-/// nothing)?
+/// Does an integer store of `v` to `addr` overwrite float memory (reverse mode: its
+/// adjoint must be cleared; forward mode: the shadow gets the value's tangent, zero when it
+/// has none)? Not where type analysis knows the bytes hold an integer or a pointer, or
+/// knows nothing of them and the value is computed: there the shadow holds no derivative,
+/// and reverse mode clears nothing (the shadow's integer stays the user's: tests/c/1475).
+pub(crate) fn overwrites_float_bits(
+    act: &Activity,
+    types: &TypeAnalysis,
+    v: Value,
+    addr: Value,
+) -> bool {
+    if super::shadows::pointer_as_integer(v).is_some() && !act.is_active(v) {
+        // rustmap: `store i64 (ptrtoint p)` writes a pointer (the forward sweep stored
+        // its shadow pointer in the shadow memory: `hashbrown`'s `resize` putting the
+        // new table in the map's header), not a float, whatever else type analysis
+        // merged into those bytes; clearing them would lose that shadow pointer.
+        return false;
+    }
+    let at = types.pointee_tree(addr).get(0);
+    is_int_carrier_type(v.ty())
+        && (act.is_active(v)
+            || types.int_carries_fp(v).is_some()
+            || at.is_float()
+            || at == BaseType::Anything
+            || ((v.is_constant() || crate::reverse::check::is_constant_bytes_load(v))
+                && !matches!(at, BaseType::Pointer | BaseType::Integer)))
+}
+
+/// Forward mode: does the store of `v` to `addr` leave the shadow memory alone (an
+/// integer that is no float's bits and no pointer's: a `&mut usize` counter beside a
+/// `Dual` buffer keeps the user's shadow, as in reverse mode, where it got a zero tangent
+/// before rust44)? Not a mirrored header integer ([`mirrored_integer`]).
 pub(crate) fn keeps_users_integer(
     act: &Activity,
     types: &TypeAnalysis,
@@ -95,11 +122,9 @@ pub(crate) fn keeps_users_integer(
     addr: Value,
 ) -> bool {
     matches!(v.ty().kind(), TypeKind::Int(_))
-        && !act.is_active(v)
-        && !act.is_shadowed(v)
         && super::shadows::pointer_as_integer(v).is_none()
-        && types.int_carries_fp(v).is_none()
-        && types.pointee_tree(addr).get(0) == BaseType::Integer
+        && !act.is_shadowed(v)
+        && !overwrites_float_bits(act, types, v, addr)
 }
 
 /// Does the store of `v` to `addr` write an integer the shadow memory mirrors (the same
@@ -111,7 +136,13 @@ pub(crate) fn mirrored_integer(
     v: Value,
     addr: Value,
 ) -> Option<MirrorAt> {
-    if !keeps_users_integer(act, types, v, addr) {
+    let wanted = matches!(v.ty().kind(), TypeKind::Int(_))
+        && !act.is_active(v)
+        && !act.is_shadowed(v)
+        && super::shadows::pointer_as_integer(v).is_none()
+        && types.int_carries_fp(v).is_none()
+        && types.pointee_tree(addr).get(0) == BaseType::Integer;
+    if !wanted {
         return None;
     }
     if !in_callers_header(types, addr) {
