@@ -145,3 +145,73 @@ fn rust44_reverse_grows_a_vec_of_vecs() {
     assert_all_close("d/d rows[0] vs formula", &drows[0], &want0, EXACT);
     assert_eq!((drows.len(), drows.capacity()), (rows.len(), rows.capacity()));
 }
+
+/// `f = 3 ps[0].0 + sum sin(p) b` over every record after pushing `(a^2, Box(a))`: a
+/// `Vec` whose elements hold a float beside a pointer.
+#[autodiff_reverse(d_pairs, Duplicated, Duplicated, Active)]
+pub fn add_pairs(x: &[f64], ps: &mut Vec<(f64, Box<f64>)>) -> f64 {
+    let first = ps[0].0 * 3.0;
+    for &a in x {
+        ps.push((a * a, Box::new(a)));
+    }
+    first + ps.iter().map(|(p, b)| p.sin() * **b).sum::<f64>()
+}
+
+fn pairs_formula(x: &[f64]) -> Vec<f64> {
+    x.iter().map(|a| (a * a).cos() * 2.0 * a * a + (a * a).sin()).collect()
+}
+
+/// The capacity reserved in the primal and the shadow (the shadow's spare slots zeroed
+/// floats): no reallocation, and every adjoint reaches the caller.
+#[test]
+fn rust44_reserved_records_keep_the_gradient() {
+    let x = inputs(4, 4407, 0.1, 1.2);
+    let mut dx = vec![0.0; x.len()];
+    let mut ps = Vec::with_capacity(8);
+    ps.push((0.3, Box::new(2.0)));
+    let mut dps = vec![(0.0, Box::new(0.0)); 8];
+    dps.truncate(1);
+    d_pairs(&x, &mut dx, &mut ps, &mut dps, 1.0);
+    assert_all_close("d/dx vs formula", &dx, &pairs_formula(&x), EXACT);
+    let fresh = || {
+        let mut v = Vec::with_capacity(8);
+        v.push((0.3, Box::new(2.0)));
+        v
+    };
+    assert_all_close("d/dx vs FD", &dx, &fd_grad(|x| add_pairs(x, &mut fresh()), &x), FD);
+    assert_close("d/d ps[0].0 vs formula", dps[0].0, 3.0 + 2.0 * 0.3f64.cos(), EXACT);
+    assert_close("d/d *ps[0].1 vs formula", *dps[0].1, 0.3f64.sin(), EXACT);
+    assert_eq!((dps.len(), dps.capacity()), (5, 8));
+}
+
+/// The vector grows past its capacity: the adjoints of the records it held would end in
+/// the old shadow buffer (`ps[0].0`'s 3 from the read before the growth), which nothing
+/// can tell from its shadow pointers. Before rust44 `dps[0].0` read 2 cos 0.3 where
+/// 3 + 2 cos 0.3 is right; now the derivative stops with a message naming what to do.
+/// The stop aborts the process: the call runs in a child (this test binary re-run on
+/// this one test with `FZ_RUST44_CHILD` set).
+#[test]
+fn rust44_grown_records_with_floats_stop() {
+    if std::env::var_os("FZ_RUST44_CHILD").is_some() {
+        let x = inputs(4, 4408, 0.1, 1.2);
+        let mut dx = vec![0.0; x.len()];
+        let mut ps = vec![(0.3, Box::new(2.0))];
+        let mut dps = vec![(0.0, Box::new(0.0))];
+        d_pairs(&x, &mut dx, &mut ps, &mut dps, 1.0);
+        // Not reached when the stop works (the analytic value would fail here).
+        assert_close("d/d ps[0].0 vs formula", dps[0].0, 3.0 + 2.0 * 0.3f64.cos(), EXACT);
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args(["--exact", "rust44_grown_records_with_floats_stop", "--nocapture"])
+        .env("FZ_RUST44_CHILD", "1")
+        .output()
+        .expect("the child runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the child should stop; stderr:\n{stderr}");
+    assert!(
+        stderr.contains("whose elements hold floats beside pointers or integers")
+            && stderr.contains("reserve the capacity beforehand"),
+        "stderr of the child:\n{stderr}"
+    );
+}
