@@ -28,14 +28,25 @@
 //!   shadow), and so do integer out-arguments (a Fortran `ierr` or count, whose shadow
 //!   in an OpenMP region's argument block may be null: tests/mpi/51, tests/openmp/46);
 //! * the memory is one an argument points into (the caller's header, or a callee's `&mut
-//!   RawVec`): memory made inside has shadows the runtime's table releases, whatever
-//!   their headers say, and a `HashMap` built inside moves its entries' bytes with
-//!   `__fz_move_adj_bytes`, which stops where both copies hold non-zero bits (mirrored
-//!   keys there did: tests/rust/tests/rustmap_maps.rs). A `Vec` reached through a pointer
-//!   loaded from memory (an inner `Vec` of a `Vec<Vec<f64>>`) is not mirrored;
+//!   RawVec`), or one a pointer loaded from such memory points into, up to three loads
+//!   deep, the loaded pointer's object holding a pointer too (rust44: a `&mut Vec<f64>`
+//!   held in a struct the caller passes, the inner `Vec`s of a `Vec<Vec<f64>>`; before,
+//!   their shadow headers kept the old length and capacity over the grown shadow buffer,
+//!   and forward mode stored zero tangents there): memory made inside has shadows the
+//!   runtime's table releases, whatever their headers say, and a `HashMap` built inside
+//!   moves its entries' bytes with `__fz_move_adj_bytes`, which stops where both copies
+//!   hold non-zero bits (mirrored keys there did: tests/rust/tests/rustmap_maps.rs). So
+//!   the header of a `Vec` pushed into a caller's `Vec<Vec<f64>>` inside, written through
+//!   the pointer `realloc` returned, is not mirrored (its shadow reads empty);
 //! * at run time, the base's shadow is not null ([`into_real_shadow`]): a caller may
 //!   pass a null shadow for memory it has none for, and the store then goes to the sink
 //!   slot.
+//!
+//! Any other integer store writes a zero tangent (forward mode) or clears the adjoint
+//! (reverse mode) only where it may overwrite a float's bytes
+//! ([`overwrites_float_bits`], one predicate for both modes); elsewhere the shadow's
+//! integer stays the user's (a `&mut usize` counter beside a `Dual` buffer: forward mode
+//! stored a zero tangent there before rust44, tests/c/1512).
 
 use ferrozyme_analysis::activity::{is_int_carrier_type, Activity};
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
