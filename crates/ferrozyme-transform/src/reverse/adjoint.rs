@@ -516,26 +516,9 @@ impl Gen<'_> {
     }
 
     /// Does an integer store of `v` to `addr` overwrite float memory (so its adjoint must
-    /// be cleared)?
+    /// be cleared)? (`common::mirrored_ints::overwrites_float_bits`)
     fn stores_float_bits(&self, v: Value, addr: Value) -> bool {
-        use ferrozyme_analysis::types::BaseType;
-        if crate::common::shadows::pointer_as_integer(v).is_some() && !self.fx.act.is_active(v) {
-            // rustmap: `store i64 (ptrtoint p)` writes a pointer (the forward sweep stored
-            // its shadow pointer in the shadow memory: `hashbrown`'s `resize` putting the
-            // new table in the map's header), not a float, whatever else type analysis
-            // merged into those bytes; clearing them would lose that shadow pointer.
-            return false;
-        }
-        ferrozyme_analysis::activity::is_int_carrier_type(v.ty())
-            && (self.fx.act.is_active(v)
-                || self.fx.types.int_carries_fp(v).is_some()
-                || self.fx.types.pointee_tree(addr).get(0).is_float()
-                || self.fx.types.pointee_tree(addr).get(0) == BaseType::Anything
-                || ((v.is_constant() || super::check::is_constant_bytes_load(v))
-                    && !matches!(
-                        self.fx.types.pointee_tree(addr).get(0),
-                        BaseType::Pointer | BaseType::Integer
-                    )))
+        crate::common::mirrored_ints::overwrites_float_bits(&self.fx.act, &self.fx.types, v, addr)
     }
 
     /// A deferred integer store `s` of `v` to `p`, mirrored into the shadow memory at the

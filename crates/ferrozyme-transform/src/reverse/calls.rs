@@ -619,6 +619,11 @@ pub(super) fn holds_non_floats(types: &ferrozyme_analysis::types::TypeAnalysis, 
     types.pointee_tree(p).iter().any(|(_, b)| b.is_not_float())
 }
 
+/// Does the memory `p` points to hold floats itself (not only behind its pointers)?
+pub(super) fn holds_floats(types: &ferrozyme_analysis::types::TypeAnalysis, p: Value) -> bool {
+    types.pointee_tree(p).iter().any(|(_, b)| b.is_float())
+}
+
 /// The byte ranges of `0..n` outside the float fields `fields` (offset, type).
 fn gaps(fields: &[(i64, FpType)], n: i64) -> Vec<(i64, i64)> {
     let mut f: Vec<(i64, i64)> = fields

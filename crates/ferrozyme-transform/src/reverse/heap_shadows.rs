@@ -15,7 +15,7 @@
 use ferrozyme_analysis::calls::{alloc_size, CallKind};
 use ferrozyme_llvm::Value;
 
-use super::calls::holds_non_floats;
+use super::calls::{holds_floats, holds_non_floats};
 use super::Gen;
 use crate::runtime::RtFn;
 use crate::shadow_memory;
@@ -61,13 +61,17 @@ impl Gen<'_> {
                     // shadow now holds the new one), and a non-zero byte in it then (an
                     // adjoint of a value the block held, lost) is a run-time stop; not
                     // checked in records holding pointers (their shadow pointers come
-                    // back there too). C `realloc` states no old size and its caller
-                    // owns the old shadow: the adjoints of the values kept arrive there
-                    // (`rev_realloc`), and the caller frees it (tests/c/517 (e), 1474).
+                    // back there too), and a stop at once in records holding floats
+                    // beside them (rust44: `Vec<(f64, Box<f64>)>`, whose held values'
+                    // adjoints would be lost silently). C `realloc` states no old size and
+                    // its caller owns the old shadow: the adjoints of the values kept
+                    // arrive there (`rev_realloc`), and the caller frees it (tests/c/517
+                    // (e), 1474).
                     Some([dealloc, w0, w1]) => {
-                        let floats = !holds_non_floats(&self.fx.types, i);
-                        let later = self.sup.rt(if floats {
+                        let later = self.sup.rt(if !holds_non_floats(&self.fx.types, i) {
                             RtFn::ShadowReallocLater
+                        } else if holds_floats(&self.fx.types, i) {
+                            RtFn::ShadowReallocMixed
                         } else {
                             RtFn::ShadowFreeLater
                         });

@@ -53,7 +53,7 @@ pub(crate) mod bits;
 mod branched_free;
 mod calls;
 mod cheap;
-mod check;
+pub(crate) mod check;
 mod copy_layout;
 mod counters;
 mod escape;

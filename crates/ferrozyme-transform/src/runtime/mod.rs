@@ -119,6 +119,11 @@ pub enum RtFn {
     /// when the derivative settles, an adopted shadow with a non-zero byte in it is a
     /// run-time stop (the adjoints of the values the caller's block held would be lost).
     ShadowReallocLater,
+    /// `void __fz_shadow_realloc_mixed(ptr primal, ptr shadow, ptr dealloc, i64 w0, i64 w1)`:
+    /// as `ShadowFreeLater` for the old block of a `realloc` whose elements hold floats
+    /// beside pointers or integers; a shadow the table does not record (the caller's) is a
+    /// run-time stop (its held values' adjoints could not be returned).
+    ShadowReallocMixed,
     /// `void __fz_shadow_settle()`: after a top-level reverse-mode derivative.
     ShadowSettle,
     /// `ptr __fz_stack_guard()`: this thread's stack-overflow record, whose first field
@@ -171,6 +176,7 @@ impl RtFn {
             RtFn::ShadowFreeGiven => "__fz_shadow_free_given",
             RtFn::ShadowFreeLater => "__fz_shadow_free_later",
             RtFn::ShadowReallocLater => "__fz_shadow_realloc_later",
+            RtFn::ShadowReallocMixed => "__fz_shadow_realloc_mixed",
             RtFn::ShadowSettle => "__fz_shadow_settle",
             RtFn::StackGuard => "__fz_stack_guard",
         }
@@ -193,6 +199,7 @@ pub const PLAIN_VARIANTS: &[(&str, &str)] = &[
     ("__fz_shadow_free_given", "__fz_shadow_free_given_plain"),
     ("__fz_shadow_free_later", "__fz_shadow_free_later_plain"),
     ("__fz_shadow_realloc_later", "__fz_shadow_free_later_plain"),
+    ("__fz_shadow_realloc_mixed", "__fz_shadow_free_later_plain"),
     ("__fz_shadow_settle", "__fz_shadow_settle_plain"),
 ];
 

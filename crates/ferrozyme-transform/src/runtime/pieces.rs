@@ -207,6 +207,8 @@ impl Piece {
                 "__fz_shadow_retire",
                 "__fz_shadow_free_later",
                 "__fz_shadow_realloc_later",
+                "__fz_shadow_realloc_mixed",
+                "__fz_shadow_mixed_msg",
                 "__fz_shadow_lost_check",
                 "__fz_shadow_lost_msg",
                 "__fz_shadow_settle",
@@ -308,6 +310,7 @@ impl RtFn {
             | RtFn::ShadowFreeGiven
             | RtFn::ShadowFreeLater
             | RtFn::ShadowReallocLater
+            | RtFn::ShadowReallocMixed
             | RtFn::ShadowSettle => Piece::Shadows,
             RtFn::StackGuard => Piece::Guard,
         }

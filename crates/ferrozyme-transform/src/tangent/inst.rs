@@ -5,7 +5,9 @@ use ferrozyme_llvm::{Opcode, Value};
 use ferrozyme_rules::{Expr, OpKind, Partial, Rule};
 
 use super::TangentGen;
-use crate::common::mirrored_ints::{into_real_shadow, mirrored_integer, MirrorAt};
+use crate::common::mirrored_ints::{
+    into_real_shadow, keeps_users_integer, mirrored_integer, MirrorAt,
+};
 use crate::common::{ops, Problem};
 use crate::lower::{lower, shared_reciprocal, Env};
 use crate::signature::{returns_tangent, tangent_return_type};
@@ -430,6 +432,12 @@ impl TangentGen<'_> {
             if let Some(at) = mirror {
                 self.mirror_integer(i, &at);
             }
+            return;
+        }
+        if mirror.is_none() && keeps_users_integer(&self.fx.act, &self.fx.types, v, addr) {
+            // An integer out-argument (a `&mut usize` counter beside a `Dual` buffer) or a
+            // record's integer: its shadow stays the user's, as in reverse mode (rust44:
+            // a zero tangent was written there).
             return;
         }
         let mut tv = self.tangent(v);

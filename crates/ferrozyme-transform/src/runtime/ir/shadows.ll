@@ -331,7 +331,22 @@ entry:
   ret void
 }
 
-; The two above: an adopted shadow's entry gets flags %adopted.
+; As `__fz_shadow_free_later` for the old block of a `realloc` whose elements hold floats
+; beside pointers or integers (a `Vec<(f64, Box<f64>)>`): a shadow the table does not
+; record (the caller's) is a run-time stop at once (flag 32). The reverse `realloc` moves
+; its bytes back as they are, and the adjoints of the values it held before the call
+; would end in it, not in the caller's grown shadow; nothing says which of its bytes are
+; floats, so neither the settle's check nor a delivery can tell them from the shadow
+; pointers (rust44).
+define void @__fz_shadow_realloc_mixed(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
+entry:
+  call void @__fz_shadow_retire(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1, i64 42)
+  ret void
+}
+
+@__fz_shadow_mixed_msg = private constant [322 x i8] c"ferrozyme: the derivative reallocated a buffer the caller passed whose elements hold floats beside pointers or integers (a Vec of records grown past its capacity); the derivatives with respect to the values it held before the call could not be returned: reserve the capacity beforehand in both the primal and the shadow.\0A\00"
+
+; The two above: an adopted shadow's entry gets flags %adopted (with 32: a stop instead).
 define internal void @__fz_shadow_retire(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1, i64 %adopted) {
 entry:
   %same = icmp eq ptr %s, %p
@@ -357,6 +372,14 @@ again:
   %known = icmp sge i64 %j, 0
   br i1 %known, label %done, label %adopt
 adopt:
+  %f32 = and i64 %adopted, 32
+  %mixed = icmp ne i64 %f32, 0
+  br i1 %mixed, label %stop, label %record
+stop:
+  %wr = call i64 @write(i32 2, ptr @__fz_shadow_mixed_msg, i64 321)
+  call void @abort()
+  unreachable
+record:
   call void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1)
   %t = call ptr @__fz_shadows_peek()
   %lp2 = getelementptr inbounds i8, ptr %t, i64 8
