@@ -940,16 +940,14 @@ int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *e
   return 0;
 }
 
-void __fz_f18_initialize(const fz_desc *d, const char *src, int line);
-
 /* ALLOCATE and DEALLOCATE of a POINTER array (`real(8), pointer :: p(:)`; hpc40,
  * tests/fortran/98, 99): PointerSetBounds is AllocatableSetBounds; PointerAllocate allocates
  * whatever the pointer was associated with (flang re-points it, its old target stays), and
  * keeps the descriptor's pointer attribute; PointerDeallocate frees like DEALLOCATE of an
  * allocatable. flang's own PointerAllocate also gives a derived type's objects their
- * default values (`type(node), pointer :: next => null()`, `real(8) :: v = 0`): here that
- * is Initialize's implementation below (f43: a linked list's nodes, tests/fortran/111;
- * it stopped the program before). The storage is plain malloc'd memory without flang's
+ * default values (`type(node), pointer :: next => null()`, `real(8) :: v = 0`): here as
+ * Initialize's implementation below does it (f43, tests/fortran/117; it stopped the
+ * program before). The storage is plain malloc'd memory without flang's
  * footer, so a pointer allocated in differentiated code must be deallocated there too
  * (flang's runtime refuses the DEALLOCATE otherwise, at run time). */
 int __fz_f18_pointer_allocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
@@ -964,7 +962,14 @@ int __fz_f18_pointer_allocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
       __fz_f18_fail("ALLOCATE of a POINTER to a derived type without its type description "
                     "is not differentiated",
                     src, line);
-    __fz_f18_initialize(d, src, line);
+    /* As `__fz_f18_initialize` does (cleared, then flang's routine, inactive), without
+     * calling it: a call from here would give type analysis the pointer's descriptor at
+     * every program's Initialize (tests/fortran/74, 80: cannot-deduce-type). */
+    fz_view v;
+    fz_shape sh;
+    fz_view_of(d, &v, &sh);
+    __builtin_memset(d->base, 0, (size_t)fz_elements(&v) * d->elem_len);
+    __fz_f18_initialize_inactive(d, src, line);
   }
   return 0;
 }
