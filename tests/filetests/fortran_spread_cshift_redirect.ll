@@ -8,6 +8,8 @@
 ; stays a runtime call at -O2 (tests/fortran/16_cshift_spread_dim.f90).
 ;
 ; Reduced from flang-22: r = spread(x(1:2), 1, 2) (a 2x2 result), then r(1,1) * r(2,2).
+; The source descriptor's type code is the constant 28, so (since f43) the call goes to the
+; real(8)-only version `__fz_f18_spread_r8` (filetest f43_fortran_spread_pack_real_kind).
 ;
 ; RUN: %ferrozyme opt %s -o - | %FileCheck %s
 
@@ -45,7 +47,7 @@ entry:
 
 ; CHECK-LABEL: define internal void @fz_grad_spr(
 ; CHECK-NOT: @_FortranASpread(
-; CHECK: @fz_aug___fz_f18_spread(ptr %r, ptr %r.shadow, ptr %src, ptr %src.shadow, i32 1, i64 2,
-; CHECK: @fz_rev___fz_f18_spread(ptr %r, ptr %r.shadow, ptr %src, ptr %src.shadow, i32 1, i64 2,
+; CHECK: @fz_aug___fz_f18_spread_r8(ptr %r, ptr %r.shadow, ptr %src, ptr %src.shadow, i32 1, i64 2,
+; CHECK: @fz_rev___fz_f18_spread_r8(ptr %r, ptr %r.shadow, ptr %src, ptr %src.shadow, i32 1, i64 2,
 ; CHECK-LABEL: define
 ; CHECK-NOT: _inactive(

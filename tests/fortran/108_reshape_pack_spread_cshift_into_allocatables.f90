@@ -1,11 +1,12 @@
 ! OPT: O0 O2
-! IGNORE-O2: a run-time stop, "bytes of unknown type were copied (memcpy/memmove) and both the copy and the original carry a derivative": at -O2 flang copies `x` with `memcpy` for the inline CSHIFT, and the generic implementations of SPREAD and PACK (runtime/fortran.c, which move real(4), real(8) or complex elements by the run-time type code) also read `x`, so type analysis sees floats and doubles there and the copy's type is unknown; needs real(8)-only versions chosen by the fixed type code, as `Assign` has (`__fz_f18_assign_r8`). The same program without PACK stops the same way (SPREAD); with the base binary too.
 ! Data-moving intrinsics of active arrays into allocatables reallocated on every
 ! iteration (f42): RESHAPE, PACK, SPREAD, CSHIFT, EOSHIFT with BOUNDARY=, TRANSPOSE and
 ! an array constructor of a packed result; flang's library allocates each result (at
 ! -O0 all, at -O2 PACK and SPREAD), and their implementations' own allocations get
 ! shadows that carry the adjoint. Reverse mode against central finite differences,
-! forward mode by the dot-product identity.
+! forward mode by the dot-product identity. At -O2 flang also copies `x` with `memcpy`
+! (inline CSHIFT): PACK and SPREAD of it go to their real(8)-only implementations (f43;
+! the generic ones read `x` as floats too, and the copy stopped at run time before).
 module m108
   implicit none
   integer, parameter :: dp = kind(1d0)

@@ -1,12 +1,13 @@
 ! OPT: O0 O2
-! IGNORE-O0: at -O0 flang passes the internal procedures through trampolines (llvm.init.trampoline/llvm.adjust.trampoline, executable stubs that add the host link); the derivative cannot see through them: an unsupported-instruction error naming the trampoline and the remedy (errors/hpc41_trampoline_internal_procedure.ll). At -O2 the callees are inlined and the trampolines go away.
 ! An internal procedure that reads its host's variables, passed as an actual argument
 ! (flang passes it through a trampoline that adds the host-link tuple of the host's
 ! variables to each call) to a module's integrator with a `procedure(integrand)` dummy: Simpson's rule
 ! over a parameterised integrand whose parameters come from the differentiated inputs,
 ! and a second internal procedure passed to a Newton solver (`abstract interface`) whose
 ! root enters the loss. Reverse mode against central differences; forward mode by the
-! dot-product identity.
+! dot-product identity. At -O0 the calls through the trampolines are made direct calls
+! in the clone being differentiated (f43: `trampolines.rs`; an unsupported-instruction
+! error before).
 module quad96
   implicit none
   integer, parameter :: dp = kind(1d0)

@@ -599,6 +599,14 @@ impl Value {
             self.set_metadata(kind, None);
         }
     }
+    /// Gives this instruction `from`'s debug location (none when `from` has none).
+    pub fn copy_debug_loc(self, from: Value) {
+        // SAFETY: both are instructions; the location is metadata of the same context.
+        unsafe {
+            let loc = llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(from.0);
+            llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(self.0, loc)
+        }
+    }
     pub fn metadata(self, kind: u32) -> Option<Value> {
         // SAFETY: instruction.
         opt_value(unsafe { LLVMGetMetadata(self.0, kind) })

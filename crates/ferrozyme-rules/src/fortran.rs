@@ -207,6 +207,51 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("MatmulComplex4Complex4", "__fz_f18_matmul_c4"),
 ];
 
+/// The implementations of one routine for a single real kind of its source array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindVersions {
+    /// The argument holding the source array's descriptor.
+    pub source: usize,
+    /// The implementation that reads the source as real(8) only.
+    pub real8: &'static str,
+    /// The implementation that reads the source as real(4) only.
+    pub real4: &'static str,
+}
+
+/// Routines (without [`PREFIX`]) whose implementation has versions for one real kind,
+/// which the pass calls where the IR fixes the source descriptor's type code. The
+/// generic implementation reads the source as floats and as doubles by the run-time
+/// type code; type analysis sees both, so an array that flang also copies with `memcpy`
+/// has bytes of unknown type (tests/fortran/108 at -O2). `Assign` and copy-in/copy-out
+/// have their own choice (more cases than the two kinds: `ferrozyme_transform::fortran`).
+const KIND_VERSIONS: &[(&str, KindVersions)] = &[
+    (
+        "Spread",
+        KindVersions {
+            source: 1,
+            real8: "__fz_f18_spread_r8",
+            real4: "__fz_f18_spread_r4",
+        },
+    ),
+    (
+        "Pack",
+        KindVersions {
+            source: 1,
+            real8: "__fz_f18_pack_r8",
+            real4: "__fz_f18_pack_r4",
+        },
+    ),
+];
+
+/// The one-kind versions of flang routine `name`'s implementation ([`KIND_VERSIONS`]).
+pub fn kind_versions(name: &str) -> Option<KindVersions> {
+    let rest = name.strip_prefix(PREFIX)?;
+    KIND_VERSIONS
+        .iter()
+        .find(|(n, _)| *n == rest)
+        .map(|(_, v)| *v)
+}
+
 /// Families, by name prefix (without [`PREFIX`]); the longest matching prefix wins.
 const FAMILIES: &[(&str, FortranRule)] = &[
     // Input overwrites program variables with values read from outside: their derivative
@@ -307,6 +352,32 @@ const FAMILIES: &[(&str, FortranRule)] = &[
     ),
     (
         "IParity",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    // SUM, PRODUCT, MAXVAL and MINVAL of integer arrays (`product(shape(a))`): integer
+    // results (the DIM= versions are implemented: their real data are differentiated).
+    (
+        "SumInteger",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "ProductInteger",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "MaxvalInteger",
+        FortranRule::Inactive {
+            why: INTEGER_RESULT,
+        },
+    ),
+    (
+        "MinvalInteger",
         FortranRule::Inactive {
             why: INTEGER_RESULT,
         },
@@ -618,11 +689,23 @@ mod tests {
                 by: "__fz_f18_sum_r8"
             })
         );
-        // `Sum` of integers is not implemented: the default, not a family.
+        // `Sum` of real(16) is not implemented: the default, not a family.
         assert_eq!(
-            fortran_rule("_FortranASumInteger4"),
+            fortran_rule("_FortranASumReal16"),
             Some(DEFAULT_UNSUPPORTED)
         );
+        // Integer reductions have integer results (f43: `product(shape(a))`).
+        for name in [
+            "_FortranASumInteger4",
+            "_FortranAProductInteger8",
+            "_FortranAMaxvalInteger4",
+            "_FortranAMinvalInteger16",
+        ] {
+            assert!(
+                matches!(fortran_rule(name), Some(FortranRule::Inactive { .. })),
+                "{name}"
+            );
+        }
         assert!(matches!(
             fortran_rule("_FortranAMaxlocDim"),
             Some(FortranRule::Inactive { .. })
@@ -711,5 +794,20 @@ mod tests {
         for (name, by) in implemented() {
             assert!(by.starts_with("__fz_f18_"), "{name} -> {by}");
         }
+    }
+
+    #[test]
+    fn kind_versions_belong_to_implemented_routines() {
+        for (name, v) in KIND_VERSIONS {
+            let full = format!("{PREFIX}{name}");
+            let Some(FortranRule::Implemented { by }) = fortran_rule(&full) else {
+                panic!("{full} must be implemented to have one-kind versions");
+            };
+            assert_eq!(kind_versions(&full), Some(*v));
+            assert_eq!(v.real8, format!("{by}_r8"), "{full}");
+            assert_eq!(v.real4, format!("{by}_r4"), "{full}");
+            assert!(v.source > 0, "{full}: argument 0 is the result");
+        }
+        assert_eq!(kind_versions("_FortranAReshape"), None);
     }
 }

@@ -418,6 +418,30 @@ FZ_INLINE int fz_overlap(const fz_view *vt, long to_len, const fz_view *vf, long
   return vt->s->rank > 0 && vt->base < fz_last(vf, from_len) && vf->base < fz_last(vt, to_len);
 }
 
+/* `to = from` of reals, `from` read as data of type code `from_type` (real(4) or real(8)):
+ * the source's own code in the generic assignment, a constant in the one-kind entry
+ * points below, where the branches on it fold away. */
+FZ_INLINE void fz_assign_reals(fz_desc *to, const fz_desc *from, int from_type) {
+  fz_view vf, vt;
+  fz_shape sf, st;
+  fz_assign_shape(to, from, to->type == FZ_REAL8 ? 8 : 4, to->type, &vf, &sf, &vt, &st);
+  vf.type = from_type;
+  long n = fz_elements(&vt);
+  if (sf.rank == 0) {
+    double x = fz_get(&vf, 0);
+    for (long e = 0; e < n; e++) fz_put(&vt, e, x);
+    return;
+  }
+  if (fz_overlap(&vt, (long)to->elem_len, &vf, from_type == FZ_REAL8 ? 8 : 4)) {
+    double *tmp = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    for (long e = 0; e < n; e++) tmp[e] = fz_get(&vf, e);
+    for (long e = 0; e < n; e++) fz_put(&vt, e, tmp[e]);
+    free(tmp);
+    return;
+  }
+  for (long e = 0; e < n; e++) fz_put(&vt, e, fz_get(&vf, e));
+}
+
 static void fz_assign(fz_desc *to, const fz_desc *from, const char *src, int line) {
   if (fz_is_complex(from->type) && fz_is_complex(to->type)) {
     fz_assign_complex(to, from, src, line);
@@ -434,23 +458,7 @@ static void fz_assign(fz_desc *to, const fz_desc *from, const char *src, int lin
     __fz_f18_assign_inactive(to, from, src, line);
     return;
   }
-  fz_view vf, vt;
-  fz_shape sf, st;
-  fz_assign_shape(to, from, to->type == FZ_REAL8 ? 8 : 4, to->type, &vf, &sf, &vt, &st);
-  long n = fz_elements(&vt);
-  if (sf.rank == 0) {
-    double x = fz_get(&vf, 0);
-    for (long e = 0; e < n; e++) fz_put(&vt, e, x);
-    return;
-  }
-  if (fz_overlap(&vt, (long)to->elem_len, &vf, (long)from->elem_len)) {
-    double *tmp = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-    for (long e = 0; e < n; e++) tmp[e] = fz_get(&vf, e);
-    for (long e = 0; e < n; e++) fz_put(&vt, e, tmp[e]);
-    free(tmp);
-    return;
-  }
-  for (long e = 0; e < n; e++) fz_put(&vt, e, fz_get(&vf, e));
+  fz_assign_reals(to, from, from->type);
 }
 
 /* The entry point of flang's Assign. Its descriptors are declared as their 24-byte header
@@ -465,37 +473,25 @@ void __fz_f18_assign(fz_head to[static 1], const fz_head from[static 1], const c
   fz_assign((fz_desc *)to, (const fz_desc *)from, src, line);
 }
 
-/* Assign of a real(8) source, where the IR fixes the source descriptor's type code (the
- * pass redirects such calls here: flang's temporaries, often filled by a `memcpy`): the
- * source is read as doubles only. The generic routine also reads it as floats (behind a
- * run-time test), which type analysis sees, so a temporary both copied with `memcpy` and
- * assigned looked like doubles and floats at once: a cannot-deduce-type error at the
- * `memcpy` (tests/fortran/74 at -O2). */
-void __fz_f18_assign_r8(fz_head to_h[static 1], const fz_head from_h[static 1],
-                        const char *src, int line) {
-  fz_desc *to = (fz_desc *)to_h;
-  const fz_desc *from = (const fz_desc *)from_h;
-  if (from->type != FZ_REAL8 || !fz_is_real(to->type))
-    __fz_f18_fail("assignment of real(8) data to non-real data in differentiated code", src,
-                  line);
-  fz_view vf, vt;
-  fz_shape sf, st;
-  fz_assign_shape(to, from, to->type == FZ_REAL8 ? 8 : 4, to->type, &vf, &sf, &vt, &st);
-  long n = fz_elements(&vt);
-  if (sf.rank == 0) {
-    double x = *(const double *)vf.base;
-    for (long e = 0; e < n; e++) fz_put(&vt, e, x);
-    return;
+/* Assign of a real(8) (real(4)) source, where the IR fixes the source descriptor's type
+ * code (the pass redirects such calls here: flang's temporaries, often filled by a
+ * `memcpy`): the source is read as doubles (floats) only. The generic routine also reads
+ * it as the other kind (behind a run-time test), which type analysis sees, so a temporary
+ * both copied with `memcpy` and assigned looked like doubles and floats at once: a
+ * cannot-deduce-type error at the `memcpy` (tests/fortran/74 at -O2), a run-time stop for
+ * real(4) (tests/fortran/114 at -O2). */
+#define FZ_ASSIGN_KIND(name, kind, what)                                                    \
+  void name(fz_head to_h[static 1], const fz_head from_h[static 1], const char *src,         \
+            int line) {                                                                      \
+    fz_desc *to = (fz_desc *)to_h;                                                           \
+    const fz_desc *from = (const fz_desc *)from_h;                                           \
+    if (from->type != kind || !fz_is_real(to->type))                                         \
+      __fz_f18_fail("assignment of " what " data to non-real data in differentiated code",   \
+                    src, line);                                                              \
+    fz_assign_reals(to, from, kind);                                                         \
   }
-  if (fz_overlap(&vt, (long)to->elem_len, &vf, 8)) {
-    double *tmp = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-    for (long e = 0; e < n; e++) tmp[e] = *(const double *)fz_at(&vf, e);
-    for (long e = 0; e < n; e++) fz_put(&vt, e, tmp[e]);
-    free(tmp);
-    return;
-  }
-  for (long e = 0; e < n; e++) fz_put(&vt, e, *(const double *)fz_at(&vf, e));
-}
+FZ_ASSIGN_KIND(__fz_f18_assign_r8, FZ_REAL8, "real(8)")
+FZ_ASSIGN_KIND(__fz_f18_assign_r4, FZ_REAL4, "real(4)")
 
 /* ---- elemental intrinsics flang computes in its runtime ------------------------------
  *
@@ -650,8 +646,9 @@ FZ_INLINE void fz_clear(const fz_view *to, long e) {
     fz_put(to, e, 0.0);
 }
 
-FZ_INLINE void fz_need_complex(const fz_desc *d, int type, const char *what, const char *src,
-                               int line) {
+/* Stops unless d's data have type code `type`. */
+FZ_INLINE void fz_need_type(const fz_desc *d, int type, const char *what, const char *src,
+                            int line) {
   if (d->type != type) __fz_f18_fail(what, src, line);
 }
 
@@ -689,7 +686,7 @@ FZ_INLINE void fz_fold_complex(double *re, double *im, const fz_desc *x, const f
   void name(elem *res, const fz_desc *x, const char *src, int line, int dim,             \
             const fz_desc *mask) {                                                       \
     (void)dim;                                                                           \
-    fz_need_complex(x, kind, what " of this complex data in differentiated code", src, line); \
+    fz_need_type(x, kind, what " of this complex data in differentiated code", src, line); \
     double re, im;                                                                       \
     fz_fold_complex(&re, &im, x, mask, product);                                         \
     res[0] = (elem)re;                                                                   \
@@ -718,9 +715,9 @@ FZ_INLINE void fz_dot_complex(double *re, double *im, const fz_desc *x, const fz
 
 void __fz_f18_dot_c8(double *res, const fz_desc *x, const fz_desc *y, const char *src,
                      int line) {
-  fz_need_complex(x, FZ_COMPLEX8, "DOT_PRODUCT of this complex data in differentiated code",
+  fz_need_type(x, FZ_COMPLEX8, "DOT_PRODUCT of this complex data in differentiated code",
                   src, line);
-  fz_need_complex(y, FZ_COMPLEX8, "DOT_PRODUCT of this complex data in differentiated code",
+  fz_need_type(y, FZ_COMPLEX8, "DOT_PRODUCT of this complex data in differentiated code",
                   src, line);
   double re, im;
   fz_dot_complex(&re, &im, x, y);
@@ -730,9 +727,9 @@ void __fz_f18_dot_c8(double *res, const fz_desc *x, const fz_desc *y, const char
 
 void __fz_f18_dot_c4(float *res, const fz_desc *x, const fz_desc *y, const char *src,
                      int line) {
-  fz_need_complex(x, FZ_COMPLEX4, "DOT_PRODUCT of this complex data in differentiated code",
+  fz_need_type(x, FZ_COMPLEX4, "DOT_PRODUCT of this complex data in differentiated code",
                   src, line);
-  fz_need_complex(y, FZ_COMPLEX4, "DOT_PRODUCT of this complex data in differentiated code",
+  fz_need_type(y, FZ_COMPLEX4, "DOT_PRODUCT of this complex data in differentiated code",
                   src, line);
   double re, im;
   fz_dot_complex(&re, &im, x, y);
@@ -784,8 +781,8 @@ FZ_INLINE void fz_matmul_shape(fz_desc *r, const fz_desc *x, const fz_desc *y, l
 /* MATMUL of complex operands of one kind, shapes as for reals. */
 FZ_INLINE void fz_matmul_complex(fz_desc *r, const fz_desc *x, const fz_desc *y, int type,
                                  const char *src, int line) {
-  fz_need_complex(x, type, "MATMUL of this complex data in differentiated code", src, line);
-  fz_need_complex(y, type, "MATMUL of this complex data in differentiated code", src, line);
+  fz_need_type(x, type, "MATMUL of this complex data in differentiated code", src, line);
+  fz_need_type(y, type, "MATMUL of this complex data in differentiated code", src, line);
   fz_view vx, vy, vr;
   fz_shape sx, sy, sr;
   fz_matmul_dims g;
@@ -947,21 +944,33 @@ int __fz_f18_allocatable_deallocate(fz_desc *d, _Bool has_stat, const fz_desc *e
  * tests/fortran/98, 99): PointerSetBounds is AllocatableSetBounds; PointerAllocate allocates
  * whatever the pointer was associated with (flang re-points it, its old target stays), and
  * keeps the descriptor's pointer attribute; PointerDeallocate frees like DEALLOCATE of an
- * allocatable. flang's own PointerAllocate initializes a derived type's default
- * components; that case stops the program here. The storage is plain malloc'd memory
- * without flang's footer, so a pointer allocated in differentiated code must be
- * deallocated there too (flang's runtime refuses the DEALLOCATE otherwise, at run time). */
+ * allocatable. flang's own PointerAllocate also gives a derived type's objects their
+ * default values (`type(node), pointer :: next => null()`, `real(8) :: v = 0`): here as
+ * Initialize's implementation below does it (f43, tests/fortran/117; it stopped the
+ * program before). The storage is plain malloc'd memory without flang's
+ * footer, so a pointer allocated in differentiated code must be deallocated there too
+ * (flang's runtime refuses the DEALLOCATE otherwise, at run time). */
 int __fz_f18_pointer_allocate(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
                               const char *src, int line, void *extra) {
   (void)has_stat, (void)errmsg, (void)extra;
-  if (d->type == FZ_STRUCT)
-    __fz_f18_fail("ALLOCATE of a POINTER to a derived type is not differentiated; make it "
-                  "ALLOCATABLE",
-                  src, line);
   unsigned char attribute = d->attribute;
   d->base = 0;
   fz_allocate_bounds(d, src, line);
   d->attribute = attribute;
+  if (d->type == FZ_STRUCT) {
+    if (!(d->extra & 1))
+      __fz_f18_fail("ALLOCATE of a POINTER to a derived type without its type description "
+                    "is not differentiated",
+                    src, line);
+    /* As `__fz_f18_initialize` does (cleared, then flang's routine, inactive), without
+     * calling it: a call from here would give type analysis the pointer's descriptor at
+     * every program's Initialize (tests/fortran/74, 80: cannot-deduce-type). */
+    fz_view v;
+    fz_shape sh;
+    fz_view_of(d, &v, &sh);
+    __builtin_memset(d->base, 0, (size_t)fz_elements(&v) * d->elem_len);
+    __fz_f18_initialize_inactive(d, src, line);
+  }
   return 0;
 }
 
@@ -1499,25 +1508,38 @@ void __fz_f18_cshift_vector(fz_desc *r, const fz_desc *x, long shift, const char
   fz_cshift(r, x, shift, 1, src, line);
 }
 
+/* SPREAD and PACK come in three versions each: the generic one moves elements of the type
+ * the descriptor's type code says at run time (real(4), real(8), complex), and the `_r8`
+ * and `_r4` ones move real(8) or real(4) elements only (stopping on any other type). The
+ * pass calls a typed one where the IR fixes the source descriptor's type code (flang
+ * builds it with a constant one): the generic one also reads the source as floats and as
+ * doubles (behind run-time tests, which type analysis does not see through), so an array
+ * that flang also copies with `memcpy` (-O2's inline CSHIFT of the same `x`) looked like
+ * floats and doubles at once, and the copy stopped at run time (tests/fortran/108 at
+ * -O2). The shared bodies take the type code as an argument: a constant in the typed
+ * versions, where the branches on it fold away. */
+
+/* A view of d's elements as data of type code `type`. */
+FZ_INLINE void fz_typed_view(const fz_desc *d, int type, fz_view *v, fz_shape *s) {
+  fz_view_of(d, v, s);
+  v->type = type;
+}
+
 /* SPREAD(x, dim, ncopies): a result of rank x's + 1 with `ncopies` copies along `dim`. */
-void __fz_f18_spread(fz_desc *r, const fz_desc *x, int dim, long ncopies, const char *src,
-                     int line) {
-  if (!fz_is_moved(x->type)) {
-    __fz_f18_spread_inactive(r, x, dim, ncopies, src, line);
-    return;
-  }
+FZ_INLINE void fz_spread(fz_desc *r, const fz_desc *x, int type, int dim, long ncopies,
+                         const char *src, int line) {
   fz_view vx, vr;
   fz_shape sx, sr;
-  fz_view_of(x, &vx, &sx);
+  fz_typed_view(x, type, &vx, &sx);
   int rank = sx.rank + 1;
   if (dim < 1 || dim > rank || rank > 15) __fz_f18_fail("SPREAD's DIM out of range", src, line);
   long ext[15], xext[15], idx[15], xidx[15];
   for (int k = 0; k < sx.rank; k++) xext[k] = sx.extent[k];
   for (int k = 0, j = 0; k < rank; k++) ext[k] = k == dim - 1 ? (ncopies > 0 ? ncopies : 0) : xext[j++];
   r->base = 0;
-  __fz_f18_allocate(r, rank, ext, fz_moved_len(x->type), x->type);
+  __fz_f18_allocate(r, rank, ext, fz_moved_len(type), type);
   r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
+  fz_typed_view(r, type, &vr, &sr);
   long n = fz_count(ext, rank);
   for (long e = 0; e < n; e++) {
     fz_split(ext, rank, e, idx);
@@ -1527,38 +1549,68 @@ void __fz_f18_spread(fz_desc *r, const fz_desc *x, int dim, long ncopies, const 
   }
 }
 
+void __fz_f18_spread(fz_desc *r, const fz_desc *x, int dim, long ncopies, const char *src,
+                     int line) {
+  if (!fz_is_moved(x->type)) {
+    __fz_f18_spread_inactive(r, x, dim, ncopies, src, line);
+    return;
+  }
+  fz_spread(r, x, x->type, dim, ncopies, src, line);
+}
+
+#define FZ_SPREAD_TYPED(name, kind, what)                                                 \
+  void name(fz_desc *r, const fz_desc *x, int dim, long ncopies, const char *src, int line) { \
+    fz_need_type(x, kind, "SPREAD's ARRAY is not " what, src, line);        \
+    fz_spread(r, x, kind, dim, ncopies, src, line);                                          \
+  }
+FZ_SPREAD_TYPED(__fz_f18_spread_r8, FZ_REAL8, "real(8)")
+FZ_SPREAD_TYPED(__fz_f18_spread_r4, FZ_REAL4, "real(4)")
+
 /* PACK(x, mask [, vector]): the elements of x where mask is true, in array-element order,
  * into a fresh rank-1 result; with VECTOR the result has its size and its trailing
  * elements come from it. A scalar mask selects all elements or none. */
+FZ_INLINE void fz_pack(fz_desc *r, const fz_desc *x, int type, const fz_desc *mask,
+                       const fz_desc *vector, const char *src, int line) {
+  fz_view vx, vm, vr, vv;
+  fz_shape sx, sm, sr, sv;
+  fz_typed_view(x, type, &vx, &sx);
+  fz_view_of(mask, &vm, &sm);
+  long n = fz_elements(&vx), count = 0;
+  for (long e = 0; e < n; e++) count += fz_mask(mask, &vm, sm.rank ? e : 0);
+  long len = count;
+  if (vector) {
+    fz_need_type(vector, type, "PACK's VECTOR of another type than its ARRAY", src, line);
+    fz_typed_view(vector, type, &vv, &sv);
+    len = fz_elements(&vv);
+    if (len < count) __fz_f18_fail("PACK's VECTOR is shorter than the packed elements", src, line);
+  }
+  r->base = 0;
+  __fz_f18_allocate(r, 1, &len, fz_moved_len(type), type);
+  r->attribute = FZ_ALLOCATABLE;
+  fz_typed_view(r, type, &vr, &sr);
+  long k = 0;
+  for (long e = 0; e < n; e++)
+    if (fz_mask(mask, &vm, sm.rank ? e : 0)) fz_move(&vr, k++, &vx, e);
+  for (; k < len; k++) fz_move(&vr, k, &vv, k);
+}
+
 void __fz_f18_pack(fz_desc *r, const fz_desc *x, const fz_desc *mask, const fz_desc *vector,
                    const char *src, int line) {
   if (!fz_is_moved(x->type)) {
     __fz_f18_pack_inactive(r, x, mask, vector, src, line);
     return;
   }
-  fz_view vx, vm, vr, vv;
-  fz_shape sx, sm, sr, sv;
-  fz_view_of(x, &vx, &sx);
-  fz_view_of(mask, &vm, &sm);
-  long n = fz_elements(&vx), count = 0;
-  for (long e = 0; e < n; e++) count += fz_mask(mask, &vm, sm.rank ? e : 0);
-  long len = count;
-  if (vector) {
-    if (vector->type != x->type)
-      __fz_f18_fail("PACK's VECTOR of another type than its ARRAY", src, line);
-    fz_view_of(vector, &vv, &sv);
-    len = fz_elements(&vv);
-    if (len < count) __fz_f18_fail("PACK's VECTOR is shorter than the packed elements", src, line);
-  }
-  r->base = 0;
-  __fz_f18_allocate(r, 1, &len, fz_moved_len(x->type), x->type);
-  r->attribute = FZ_ALLOCATABLE;
-  fz_view_of(r, &vr, &sr);
-  long k = 0;
-  for (long e = 0; e < n; e++)
-    if (fz_mask(mask, &vm, sm.rank ? e : 0)) fz_move(&vr, k++, &vx, e);
-  for (; k < len; k++) fz_move(&vr, k, &vv, k);
+  fz_pack(r, x, x->type, mask, vector, src, line);
 }
+
+#define FZ_PACK_TYPED(name, kind, what)                                                   \
+  void name(fz_desc *r, const fz_desc *x, const fz_desc *mask, const fz_desc *vector,      \
+            const char *src, int line) {                                                   \
+    fz_need_type(x, kind, "PACK's ARRAY is not " what, src, line);          \
+    fz_pack(r, x, kind, mask, vector, src, line);                                            \
+  }
+FZ_PACK_TYPED(__fz_f18_pack_r8, FZ_REAL8, "real(8)")
+FZ_PACK_TYPED(__fz_f18_pack_r4, FZ_REAL4, "real(4)")
 
 /* UNPACK(VECTOR, MASK, FIELD): the result has MASK's shape; where MASK is true it takes
  * the next element of VECTOR, elsewhere FIELD's element (FIELD conformable with MASK, or

@@ -131,6 +131,8 @@ pub fn preprocess(m: Module, f: Value, reverse: bool, unpeeled: Option<u8>) -> R
     for attr in ["optnone", "noinline", "alwaysinline"] {
         f.remove_fn_attr(attr);
     }
+    // First: the procedures it inlines bring their calls into the clone for the steps below.
+    crate::trampolines::resolve(m, f)?;
     crate::coerced_structs::inline_float_carrying_calls(m, f)?;
     use_plain_runtime(m, f);
     inline_runtime_leaves(m, f);

@@ -21,8 +21,8 @@
 
 use ferrozyme_llvm::{link_ir_for_target, Builder, Module, Opcode, Value};
 use ferrozyme_rules::fortran::{
-    fortran_rule, FortranRule, ASSIGN_DERIVED, ASSIGN_INACTIVE, ASSIGN_TEMPORARY_INACTIVE,
-    INACTIVE_ALIASES,
+    fortran_rule, kind_versions, FortranRule, ASSIGN_DERIVED, ASSIGN_INACTIVE,
+    ASSIGN_TEMPORARY_INACTIVE, INACTIVE_ALIASES,
 };
 use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
 
@@ -73,8 +73,13 @@ const ASSIGN_TEMPORARY: &str = "_FortranAAssignTemporary";
 /// The descriptor type code of real(8) data (ISO_Fortran_binding.h's `CFI_type_double`).
 const REAL8: i64 = 28;
 
-/// The implementation of `Assign` for a real(8) source whose type the IR fixes.
+/// The descriptor type code of real(4) data (`CFI_type_float`).
+const REAL4: i64 = 27;
+
+/// The implementations of `Assign` for a real(8) or real(4) source whose type the IR
+/// fixes.
 const ASSIGN_REAL8: &str = "__fz_f18_assign_r8";
+const ASSIGN_REAL4: &str = "__fz_f18_assign_r4";
 
 /// flang's copy-in and copy-out of a non-contiguous actual argument, and the inquiry
 /// it makes first.
@@ -126,8 +131,8 @@ fn copied_in_type_code(copy_out: Value) -> Option<i64> {
 /// The type code of stack descriptor `from` when the IR fixes it: written once, by a
 /// store of a descriptor value whose type field (element 4) is a constant, or (at -O2,
 /// field by field) whose stores of the type byte all store one constant, and otherwise
-/// only read (as the source of `Assign`, `AssignTemporary` or `CopyInAssign`, its base
-/// address loaded, by `IsContiguous`, `memcpy`
+/// only read (as the source of `Assign`, `AssignTemporary`, `CopyInAssign` or a routine
+/// with [`kind_versions`], its base address loaded, by `IsContiguous`, `memcpy`
 /// from it, lifetime markers, a `phi` or `select` of descriptors that is only loaded
 /// from: -O2's choice between the variable and its copy-in temporary).
 fn fixed_type_code(from: Value) -> Option<i64> {
@@ -162,6 +167,7 @@ fn fixed_type_code(from: Value) -> Option<i64> {
                 let args = u.call_args();
                 let name = f.name();
                 let reads = if [ASSIGN, ASSIGN_TEMPORARY, COPY_IN_ASSIGN].contains(&name.as_str())
+                    || kind_versions(&name).is_some()
                     || f.is_intrinsic("llvm.memcpy")
                 {
                     args.first() != Some(&from)
@@ -329,6 +335,17 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
                     match source_type_code(i) {
                         Some(c) if carries_nothing(c) => ASSIGN_TEMPORARY_INACTIVE,
                         Some(REAL8) => ASSIGN_REAL8,
+                        Some(REAL4) => ASSIGN_REAL4,
+                        _ => by,
+                    }
+                } else if let Some(v) = kind_versions(&name) {
+                    match i
+                        .call_args()
+                        .get(v.source)
+                        .and_then(|d| fixed_type_code(*d))
+                    {
+                        Some(REAL8) => v.real8,
+                        Some(REAL4) => v.real4,
                         _ => by,
                     }
                 } else if name != ASSIGN {
@@ -337,6 +354,8 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
                     ASSIGN_INACTIVE
                 } else if source_type_code(i) == Some(REAL8) {
                     ASSIGN_REAL8
+                } else if source_type_code(i) == Some(REAL4) {
+                    ASSIGN_REAL4
                 } else if assigns_derived_type(i) {
                     ASSIGN_DERIVED
                 } else {

@@ -113,6 +113,7 @@ mod target_attrs;
 mod test_ir;
 mod thread_locals;
 mod timing;
+mod trampolines;
 mod truncate;
 mod unmerge;
 mod wrap_index;

@@ -154,7 +154,7 @@ impl Problem<'_> {
                 "thread-local data (`#pragma omp threadprivate`, `_Thread_local`, `thread_local`; `{callee}`) is not differentiated: the platform's thread-local storage gives each thread a copy that has no shadow"
             ),
             Problem::UnknownIntrinsic { callee } if is_trampoline_intrinsic(callee) => format!(
-                "a procedure that reads its host's variables is passed as an argument through a trampoline (`{callee}`: an internal procedure passed as an actual argument in Fortran, a nested function in GNU C): the executable stub that adds the host's variables to each call hides the procedure, so calls through it cannot be differentiated"
+                "a procedure that reads its host's variables is reached through a trampoline (`{callee}`: a Fortran internal procedure assigned to a procedure pointer, or passed as an actual argument to a procedure that stores it or that the pass cannot inline; a nested function in GNU C): the executable stub that adds the host's variables to each call hides the procedure, so calls through it cannot be differentiated"
             ),
             Problem::UnknownIntrinsic { callee } => {
                 format!("no derivative rule for the intrinsic `{callee}`")
@@ -216,7 +216,7 @@ impl Problem<'_> {
             Problem::NoDerivative { .. } => "compile its source together with this file (ferrozyme cc a.c b.c) so its IR is in the module, keep the values it uses constant (enzyme_const), or register a derivative for it (__enzyme_register_gradient_*)",
             Problem::UnknownIntrinsic { callee } if is_varargs_intrinsic(callee) => "pass the values in an array or a struct instead of `...`; a variadic function that only prints them can be registered inactive (__enzyme_inactivefn) or called with constant copies",
             Problem::UnknownIntrinsic { callee } if is_thread_local_intrinsic(callee) => "for `#pragma omp threadprivate` compile with -fnoopenmp-use-tls (clang then reaches the copies through libomp's __kmpc_threadprivate_cached, which is differentiated, as flang's `!$omp threadprivate` is); otherwise keep per-thread values in variables private to the parallel region, or in a shared array indexed by omp_get_thread_num()",
-            Problem::UnknownIntrinsic { callee } if is_trampoline_intrinsic(callee) => "make the procedure a module procedure and pass the host's values to it through module variables or arguments, or compile with -O2, where flang inlines the callee and the trampoline goes away when it can (tests/fortran/96)",
+            Problem::UnknownIntrinsic { callee } if is_trampoline_intrinsic(callee) => "make the procedure a module procedure and pass the host's values to it through module variables or arguments, or pass the internal procedure directly as an actual argument to the procedure that calls it (the pass then calls it directly: tests/fortran/96), or compile with -O2, where flang inlines the callee and the trampoline goes away when it can",
             Problem::UnknownIntrinsic { .. } => "please report this intrinsic; as a workaround compile with different flags so LLVM does not emit it",
             Problem::NoIndirectTargets => "compile the source of the functions the pointer can point to together with this file (ferrozyme cc a.c b.c)",
             Problem::InlineAsm => "move the assembly out of the differentiated code",
