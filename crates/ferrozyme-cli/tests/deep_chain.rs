@@ -1,7 +1,10 @@
 //! A call chain 10,000 functions deep through the whole pass with a 1 MiB stack: no part
 //! of the pass (type analysis, activity, the driver's worklist, synthesis) may recurse
 //! along the call chain (issue 18). The gradient is checked against its analytic value,
-//! computed by the program itself from the chain's recurrence.
+//! computed by the program itself from the chain's recurrence. An integer read at run
+//! time is passed down the chain and only compared at its bottom: type analysis asks
+//! whether each function only measures it (`types/engine/address_only.rs`, which
+//! recursed along the chain until cg43).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -9,25 +12,27 @@ use std::process::{Command, Output};
 const FERROZYME: &str = env!("CARGO_BIN_EXE_ferrozyme");
 const DEPTH: usize = 10_000;
 
-/// `f_0(x) = sin x`, `f_i(x) = 0.9999 f_(i-1)(x) + 0.0001 sin x`, each `noinline`; `main`
-/// differentiates `f_(n-1)` at 0.7 and compares with `d_i = 0.9999 d_(i-1) + 0.0001 cos x`.
+/// `f_0(x, k) = sin x` (`k > 0`), `f_i(x, k) = 0.9999 f_(i-1)(x, k) + 0.0001 sin x`, each
+/// `noinline`; `main` differentiates `f_(n-1)` at 0.7 with `k = argc` (constant to the
+/// derivative) and compares with `d_i = 0.9999 d_(i-1) + 0.0001 cos x`.
 fn chain_source(n: usize) -> String {
     let mut s = String::from(
         "#include <math.h>\n#include <stdio.h>\n\
          extern double __enzyme_autodiff(void *, ...);\n\
          #define NOINLINE __attribute__((noinline))\n\
-         static NOINLINE double f0(double x) { return sin(x); }\n",
+         static NOINLINE double f0(double x, int k) { return k > 0 ? sin(x) : cos(x); }\n",
     );
     for i in 1..n {
         s += &format!(
-            "static NOINLINE double f{i}(double x) {{ return f{}(x) * 0.9999 + 0.0001 * sin(x); }}\n",
+            "static NOINLINE double f{i}(double x, int k) {{ return f{}(x, k) * 0.9999 + 0.0001 * sin(x); }}\n",
             i - 1
         );
     }
     s += &format!(
-        "int main(void) {{\n\
+        "int main(int argc, char **argv) {{\n\
+         \x20   (void)argv;\n\
          \x20   double x = 0.7;\n\
-         \x20   double d = __enzyme_autodiff((void *)f{last}, x);\n\
+         \x20   double d = __enzyme_autodiff((void *)f{last}, x, argc);\n\
          \x20   double want = cos(x);\n\
          \x20   for (int i = 1; i < {n}; i++) want = want * 0.9999 + 0.0001 * cos(x);\n\
          \x20   double err = fabs(d - want) / fmax(1.0, fabs(want));\n\

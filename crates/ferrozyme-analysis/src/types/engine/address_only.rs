@@ -16,6 +16,18 @@
 //! So the arguments of such a parameter are not linked with it (`Engine::call`). That
 //! loses no fact the callee could use, and what callers learn from each other through it
 //! was never about the callee's code.
+//!
+//! A parameter passed on to a callee is only measured if the callee's is, so asking about
+//! one function asks about the functions below it. Asked recursively, that recursion was
+//! as deep as the call chain: a chain of 10,000 `noinline` functions passing a pointer
+//! down (issue 18) overflowed the stack. Before classifying a function, [`AddressOnly::
+//! settle_below`] walks the direct callees below it with an explicit stack and
+//! classifies, callees first, every function that reaches no call cycle: the answer for
+//! such a function depends only on the functions below it (no classification in
+//! progress is ever met), so classifying it earlier changes nothing, and when its callers
+//! are classified their callees' answers are already known. Functions that reach a cycle
+//! are left to the recursive classification, whose answers on a cycle depend on where it
+//! was entered; its depth is then that of the chain of such functions.
 
 use crate::hash::{HashMap, HashSet};
 
@@ -27,6 +39,20 @@ use ferrozyme_llvm::{Opcode, Value};
 pub(super) struct AddressOnly {
     params: HashMap<Value, Vec<bool>>,
     in_progress: HashSet<Value>,
+    /// Functions [`AddressOnly::settle_below`] has walked, with whether they reach a call
+    /// cycle.
+    walked: HashMap<Value, Reach>,
+}
+
+/// What [`AddressOnly::settle_below`] found below a function.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// On the walk's stack now.
+    Open,
+    /// No call cycle below: classified.
+    Acyclic,
+    /// On a call cycle, or calling into one.
+    Cycle,
 }
 
 /// Intrinsics (any overload; compared by intrinsic ID) that read no memory through an
@@ -57,21 +83,72 @@ impl AddressOnly {
         if f.is_declaration() {
             return false;
         }
+        if !self.walked.contains_key(&f) {
+            self.settle_below(f);
+        }
         if let Some(v) = self.params.get(&f) {
             return v.get(k).copied().unwrap_or(false);
         }
         if !self.in_progress.insert(f) {
             return false;
         }
-        let flags: Vec<bool> = f
-            .params()
-            .into_iter()
-            .map(|p| (p.ty().is_pointer() || p.ty().is_integer()) && self.only_measured(p))
-            .collect();
+        let flags = self.classify(f);
         self.in_progress.remove(&f);
         let r = flags.get(k).copied().unwrap_or(false);
         self.params.insert(f, flags);
         r
+    }
+
+    /// Which parameters of `f` are only measured.
+    fn classify(&mut self, f: Value) -> Vec<bool> {
+        f.params()
+            .into_iter()
+            .map(|p| (p.ty().is_pointer() || p.ty().is_integer()) && self.only_measured(p))
+            .collect()
+    }
+
+    /// Walks the defined direct callees below `f` (iterative depth-first, each function
+    /// once per analysis) and classifies, in post-order, every function that reaches no
+    /// call cycle (see the module docs).
+    fn settle_below(&mut self, f: Value) {
+        // (function, its defined direct callees, how many of them are done).
+        let mut stack: Vec<(Value, Vec<Value>, usize)> = vec![(f, defined_callees(f), 0)];
+        self.walked.insert(f, Reach::Open);
+        while let Some((g, callees, next)) = stack.last_mut() {
+            if let Some(&c) = callees.get(*next) {
+                *next += 1;
+                match self.walked.get(&c).copied() {
+                    None => {
+                        self.walked.insert(c, Reach::Open);
+                        stack.push((c, defined_callees(c), 0));
+                    }
+                    // A call back to a function being walked closes a cycle.
+                    Some(Reach::Open) | Some(Reach::Cycle) => {
+                        self.walked.insert(*g, Reach::Cycle);
+                    }
+                    Some(Reach::Acyclic) => {}
+                }
+                continue;
+            }
+            let g = *g;
+            stack.pop();
+            let reach = if self.walked[&g] == Reach::Cycle {
+                Reach::Cycle
+            } else {
+                Reach::Acyclic
+            };
+            self.walked.insert(g, reach);
+            if let Some((caller, _, _)) = stack.last() {
+                if reach == Reach::Cycle {
+                    self.walked.insert(*caller, Reach::Cycle);
+                }
+            }
+            if reach == Reach::Acyclic && !self.params.contains_key(&g) {
+                // Every callee is classified already: no recursion.
+                let flags = self.classify(g);
+                self.params.insert(g, flags);
+            }
+        }
     }
 
     /// Does every use of `root`, and of what is computed from it, only measure it?
@@ -162,6 +239,19 @@ impl AddressOnly {
             Use::Escape
         }
     }
+}
+
+/// The distinct defined functions `f` calls directly (the callees [`AddressOnly::param`]
+/// can be asked about for `f`'s parameters), in body order.
+fn defined_callees(f: Value) -> Vec<Value> {
+    let mut seen: HashSet<Value> = HashSet::default();
+    f.blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
+        .filter_map(|i| i.called_function())
+        .filter(|c| !c.is_declaration() && seen.insert(*c))
+        .collect()
 }
 
 /// Is `slot` an `alloca` holding only `v` (clang -O0 keeps each parameter in such a
@@ -311,5 +401,86 @@ done:
             !a.param(f("stores_home"), 0),
             "loaded from its home and stored"
         );
+    }
+
+    /// A pointer passed down a chain of 10,000 functions, asked about at the top on a
+    /// thread with a 256 KiB stack: the walk below it is not a recursion (issue 18). The
+    /// bottom function only compares it, one chain reads through it at the bottom.
+    #[test]
+    fn deep_chain_with_a_small_stack() {
+        const DEPTH: usize = 10_000;
+        let chain = |prefix: &str, bottom: &str| {
+            let mut ir = format!("define i1 @{prefix}0(ptr %p) {{\n{bottom}}}\n");
+            for k in 1..DEPTH {
+                ir += &format!(
+                    "define i1 @{prefix}{k}(ptr %p) {{\n  %r = call i1 @{prefix}{}(ptr %p)\n  ret i1 %r\n}}\n",
+                    k - 1
+                );
+            }
+            ir
+        };
+        let ir = chain("m", "  %n = icmp eq ptr %p, null\n  ret i1 %n\n")
+            + &chain(
+                "r",
+                "  %v = load i8, ptr %p\n  %n = icmp eq i8 %v, 0\n  ret i1 %n\n",
+            );
+        let answers = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let ctx = Context::create();
+                let m = crate::test_ir::parse(&ctx, &ir);
+                let m = Module::from_inkwell(&m);
+                let top = |p: &str| m.function(&format!("{p}{}", DEPTH - 1)).expect("defined");
+                let mut a = AddressOnly::default();
+                (a.param(top("m"), 0), a.param(top("r"), 0))
+            })
+            .expect("thread")
+            .join()
+            .expect("no stack overflow");
+        assert_eq!(answers, (true, false));
+    }
+
+    /// Functions reaching a call cycle keep the recursive classification: a chain above
+    /// a pair of mutually recursive functions that only compare the pointer.
+    #[test]
+    fn chain_above_a_cycle() {
+        let ir = r#"
+define i1 @even(ptr %p, i64 %n) {
+  %z = icmp eq i64 %n, 0
+  br i1 %z, label %done, label %more
+more:
+  %m = sub i64 %n, 1
+  %r = call i1 @odd(ptr %p, i64 %m)
+  ret i1 %r
+done:
+  %q = icmp eq ptr %p, null
+  ret i1 %q
+}
+define i1 @odd(ptr %p, i64 %n) {
+  %r = call i1 @even(ptr %p, i64 %n)
+  ret i1 %r
+}
+define i1 @above(ptr %p) {
+  %r = call i1 @even(ptr %p, i64 3)
+  ret i1 %r
+}
+define i1 @leaf(ptr %p) {
+  %q = icmp ne ptr %p, null
+  ret i1 %q
+}
+define i1 @beside(ptr %p) {
+  %a = call i1 @leaf(ptr %p)
+  %b = call i1 @above(ptr %p)
+  ret i1 %b
+}
+"#;
+        let ctx = Context::create();
+        let m = crate::test_ir::parse(&ctx, ir);
+        let m = Module::from_inkwell(&m);
+        let f = |n: &str| m.function(n).expect("defined");
+        let mut a = AddressOnly::default();
+        assert!(!a.param(f("beside"), 0), "a cycle below counts as a use");
+        assert!(!a.param(f("above"), 0));
+        assert!(a.param(f("leaf"), 0), "classified beside the cycle");
     }
 }
