@@ -13,32 +13,8 @@
 // central differences, forward = reverse.
 #include <cmath>
 #include <vector>
+#include "cxx43_static_tables.h"
 #include "fz_cxx.h"
-
-static const std::vector<double> &weights() {
-  static std::vector<double> w = [] {
-    std::vector<double> t(12);
-    for (int i = 0; i < 12; i++) t[i] = 1.0 + 0.5 * std::sin(0.3 * i);
-    return t;
-  }();
-  return w;
-}
-static const std::vector<std::vector<double>> &rows() {
-  static std::vector<std::vector<double>> r = [] {
-    std::vector<std::vector<double>> t;
-    for (int i = 0; i < 3; i++) t.push_back(std::vector<double>(12, 0.25 * (i + 1)));
-    return t;
-  }();
-  return r;
-}
-static double shift(int i) {
-  static std::vector<double> s;
-  if (s.empty()) {
-    s.resize(12);
-    for (int k = 0; k < 12; k++) s[k] = 0.1 * k;
-  }
-  return s[i];
-}
 
 // f = sum_i (w_i x_i + shift_i)^2 * r_{i%3} + x_i^3 / 3
 double model(const double *x, int n) {
