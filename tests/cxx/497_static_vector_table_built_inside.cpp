@@ -1,9 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O1: run-time stop "the pointer read from global `_ZZL7weightsvE1w` has no shadow (it was set outside the differentiated code)" in `model`: the static vector is built inside the first derivative call (its buffer holds constants only); a clear stop, never a wrong number (-O0 passes)
-// IGNORE-O2: as at -O1
-// IGNORE-O3: as at -O1
-// IGNORE-PLUGIN: as at -O1 (the plugin trial is at -O2)
 // probe42: cxx/496's statics plus a `static std::vector<double>` table built on the
 // first call by an immediately invoked lambda, all first built inside the derivative
 // call; printf and std::cout of active values inside. Oracles: analytic, central

@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-REF: SILENTLY WRONG through --ad-before-opt: the adjoints of the four elements moved by `_M_realloc_insert` (the relocation's 16-byte memcpy of each `std::variant<int, double>` in `__new_allocator::construct`) are lost: the gradient misses `x[0]`'s terms and is 0 for x[1..3] (got 1.0556 / 0 / 0 / 0, central differences 2.127 / -0.208 / -0.612 / -0.068); O0-O3 pass. Not fixed (probe42, found late)
 // probe42: a `std::vector<std::variant<int, double>>` grown by `emplace_back` past its
 // capacity (the elements are relocated to a new buffer), the double alternative built
 // from `std::optional<double>` results, read back with `std::get_if`/`std::get`. Oracles:

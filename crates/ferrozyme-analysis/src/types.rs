@@ -53,6 +53,7 @@ mod result;
 mod session;
 mod tree;
 
+pub(crate) use layout::union_ranges;
 pub use result::TypeAnalysis;
 pub use session::TypeSession;
 pub(crate) use tree::Change;

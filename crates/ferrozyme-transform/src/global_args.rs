@@ -96,6 +96,9 @@ fn search(m: Module, cache: &mut Cache, fname: &str, k: usize) -> Option<String>
             if shadowed_pointer_global(g) {
                 return Some(g.name());
             }
+            if let Some(g) = returned_global(g) {
+                return Some(g.name());
+            }
             if g.is_argument() {
                 let caller = g.parent_function();
                 if let Some(j) = caller.params().iter().position(|p| *p == g) {
@@ -214,6 +217,9 @@ pub(crate) fn global_read_by(
     let b = crate::common::base_object(addr);
     if b.is_global_variable() {
         return Some(shadowed(b.name()));
+    }
+    if let Some(g) = returned_global(b) {
+        return Some(shadowed(g.name()));
     }
     if b.is_argument() {
         let k = p.params().iter().position(|a| *a == b)?;
@@ -373,6 +379,31 @@ fn global_in_copied_constant(src: Value, kind: Kind) -> Option<String> {
         }
     }
     None
+}
+
+/// The shadowed global holding pointers whose address the call `v` returns: an accessor
+/// of a function-local static (`static const std::vector<double> &table()`, at -O0 a
+/// call whose result reaches the vector's `operator[]`): the pointers the program stored
+/// there before the derivative ran have null shadows (tests/cxx/500 crashed at -O0).
+fn returned_global(v: Value) -> Option<Value> {
+    let f = v.is_call().then(|| v.called_function()).flatten()?;
+    if f.is_declaration() || !v.ty().is_pointer() {
+        return None;
+    }
+    let mut found = None;
+    for r in f
+        .blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.opcode() == Some(ferrozyme_llvm::Opcode::LLVMRet))
+    {
+        let g = crate::common::base_object(r.operand(0));
+        if !shadowed_pointer_global(g) || found.is_some_and(|h| h != g) {
+            return None;
+        }
+        found = Some(g);
+    }
+    found
 }
 
 /// A mutable global holding pointers whose shadow the pass zero-fills.

@@ -79,40 +79,44 @@ pub(crate) fn instrument(sup: &mut Support, generated: &[Value]) {
         return;
     }
     let generated: HashSet<Value> = generated.iter().copied().collect();
-    let stores: Vec<(Value, Value, Value, u64)> = m
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration() && !generated.contains(f))
-        .filter(|f| !f.name().starts_with("__fz_"))
-        .flat_map(|f| f.blocks())
-        .flat_map(|bb| bb.instructions())
-        .filter(|i| i.opcode() == Some(Opcode::LLVMStore))
-        .filter_map(|s| {
-            let (base, off) =
-                m.strip_const_geps_through(s.operand(1), Through::GepsCastsAndConstants);
-            let off = u64::try_from(off?).ok()?;
-            let &(g, sg) = shadows.iter().find(|(g, _)| *g == base)?;
-            Some((s, g, sg, off))
-        })
-        .filter(|(s, ..)| allocation(s.operand(0)).is_some())
-        .collect();
+    let stores = allocations_stored(
+        m,
+        &shadows,
+        |f| !generated.contains(&f) && !f.name().starts_with("__fz_"),
+        false,
+    );
+    // Shadows a derivative allocated and stored into a shadow global (a function-local
+    // `static std::vector` first built inside the gradient): recorded the same way, so
+    // that the next top-level derivative zeroes what the last one left there (adjoints of
+    // a reverse sweep, read back as tangents by a forward derivative: tests/cxx/500).
+    let made = allocations_stored(m, &shadows, |f| generated.contains(&f), true);
     let b = Builder::new(m.context());
     let ctx = m.context();
-    let rec_ty = ctx.struct_type(&[ctx.ptr(), ctx.i64(), ctx.ptr()]);
     let mut records = Vec::new();
-    for (k, (store, g, sg, off)) in stores.into_iter().enumerate() {
+    for (store, g, sg, off) in stores {
         let call = allocation(store.operand(0)).expect("filtered above");
         b.position_after(store);
         let size = crate::shadow_memory::size_operands(&b, call, &call.call_args());
         let bytes = b.mul(size.0, size.1);
         let shadow = crate::shadow_memory::allocate(&b, sup, call, call, size);
         b.store(shadow, place(&b, sg, off));
-        let rec = m.add_global(&format!("{FN_PREFIX}{}.{k}", sg.name()), rec_ty);
-        rec.set_initializer(rec_ty.zero());
-        rec.set_linkage_internal();
+        let rec = new_record(m, sg, records.len());
         b.store(shadow, rec);
         b.store(bytes, place(&b, rec, 8));
         b.store(store.operand(0), place(&b, rec, 16));
+        records.push(Record { g, sg, rec, off });
+    }
+    for (store, g, sg, off) in made {
+        let call = allocation(store.operand(0)).expect("filtered above");
+        b.position_after(store);
+        let size = crate::shadow_memory::size_operands(&b, call, &call.call_args());
+        let bytes = b.mul(size.0, size.1);
+        let rec = new_record(m, sg, records.len());
+        b.store(store.operand(0), rec);
+        b.store(bytes, place(&b, rec, 8));
+        // The derivative stored the primal pointer at the same place just before.
+        let primal = b.load(ctx.ptr(), place(&b, g, off), "fz.outside.primal");
+        b.store(primal, place(&b, rec, 16));
         records.push(Record { g, sg, rec, off });
     }
     for (_, sg) in shadows {
@@ -124,6 +128,44 @@ pub(crate) fn instrument(sup: &mut Support, generated: &[Value]) {
             );
         }
     }
+}
+
+/// The stores, in the functions `pick` chooses, of an allocator's result into a pointer
+/// field of a global that has a shadow (of its shadow, with `into_shadow`) at a constant
+/// offset: `(store, global, shadow global, offset)`.
+fn allocations_stored(
+    m: Module,
+    shadows: &[(Value, Value)],
+    pick: impl Fn(Value) -> bool,
+    into_shadow: bool,
+) -> Vec<(Value, Value, Value, u64)> {
+    m.functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration() && pick(*f))
+        .flat_map(|f| f.blocks())
+        .flat_map(|bb| bb.instructions())
+        .filter(|i| i.opcode() == Some(Opcode::LLVMStore))
+        .filter_map(|s| {
+            let (base, off) =
+                m.strip_const_geps_through(s.operand(1), Through::GepsCastsAndConstants);
+            let off = u64::try_from(off?).ok()?;
+            let &(g, sg) = shadows
+                .iter()
+                .find(|&&(g, sg)| base == if into_shadow { sg } else { g })?;
+            Some((s, g, sg, off))
+        })
+        .filter(|(s, ..)| allocation(s.operand(0)).is_some())
+        .collect()
+}
+
+/// The `k`-th record `{ptr shadow, i64 bytes, ptr primal}` of shadow global `sg`.
+fn new_record(m: Module, sg: Value, k: usize) -> Value {
+    let ctx = m.context();
+    let rec_ty = ctx.struct_type(&[ctx.ptr(), ctx.i64(), ctx.ptr()]);
+    let rec = m.add_global(&format!("{FN_PREFIX}{}.{k}", sg.name()), rec_ty);
+    rec.set_initializer(rec_ty.zero());
+    rec.set_linkage_internal();
+    rec
 }
 
 /// The allocator call whose result `v` is (casts stripped), if it is one with a size.

@@ -570,7 +570,19 @@ impl Activity {
                         | crate::types::BaseType::IntOrPointer
                 )
             });
-            if holds {
+            // A local C union whose bytes hold a float in some runs and an integer in
+            // others (`struct { int tag; union { long i; double d; } u; }` at -O0): its
+            // facts conflict there, and the active double stored into it needs a shadow
+            // (tests/cxx/499).
+            let m = i.parent_function().parent_module();
+            let unions = crate::types::union_ranges(m, i.allocated_type());
+            let union_conflict = || {
+                t.iter().any(|(o, b)| {
+                    b == crate::types::BaseType::Anything
+                        && unions.iter().any(|&(lo, hi)| (lo..hi).contains(&o))
+                })
+            };
+            if holds || union_conflict() {
                 self.shadowed.insert(i);
             }
             return;

@@ -141,7 +141,7 @@ pub(super) fn type_tree(m: Module, ty: Type, ints_are_integer: bool) -> TypeTree
 /// it says nothing about what the bytes hold — `std::function`'s `_Any_data` is
 /// `{ {i64, i64} }` (a member-function pointer member) and holds the captures of a
 /// lambda, doubles included.
-fn union_ranges(m: Module, ty: Type) -> Vec<(i64, i64)> {
+pub(crate) fn union_ranges(m: Module, ty: Type) -> Vec<(i64, i64)> {
     fn walk(m: Module, ty: Type, base: i64, out: &mut Vec<(i64, i64)>) {
         if base >= MAX_OFFSET || !is_sized(ty) {
             return;

@@ -514,9 +514,22 @@ impl Gen<'_> {
     }
 
     /// `memset` of shadowed memory: the bytes it wrote have no derivative; their adjoints
-    /// are cleared.
+    /// are cleared. Memory that holds pointers and no floats (a `std::vector` object
+    /// zeroed before its buffer is stored into it) has no adjoints to clear: its shadow
+    /// holds the shadow pointers the forward sweep stored after the `memset`, which
+    /// clearing would take from a global or heap object that outlives the derivative (a
+    /// function-local `static std::vector` first built inside the gradient: the next
+    /// derivative call read a null shadow beside a live pointer and stopped the run,
+    /// tests/cxx/497).
     fn rev_memset(&mut self, args: &[Value]) {
         let (dst, len) = (args[0], args[2]);
+        let types = &self.fx.types;
+        let n = len.const_int_value();
+        if types.copy_moves_none(dst, dst, n, BaseType::may_be_float)
+            && !types.copy_moves_none(dst, dst, n, BaseType::may_be_pointer)
+        {
+            return;
+        }
         if self.fx.act.is_shadowed(dst) {
             let sd = self.fetch_shadow(dst);
             let n = self.fetch(len);
