@@ -54,14 +54,31 @@ impl Variant {
     }
 }
 
-/// The kind of a program: C++ and MPI programs share their `-O0` trials
+/// The kind of a program: all but C programs share their `-O0` trials
 /// ([`Matrix::runs_level`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     C,
     Cxx,
-    /// An MPI program, C or Fortran (tests/mpi).
+    /// An MPI program, C, C++ or Fortran (tests/mpi).
     Mpi,
+    /// An OpenMP program, C, C++ or Fortran (tests/openmp).
+    OpenMp,
+    /// A Fortran program (tests/fortran).
+    Fortran,
+}
+
+impl Kind {
+    /// The hash key that picks the half of this kind's programs that run `-O0`.
+    fn o0_key(self) -> &'static str {
+        match self {
+            Kind::C => "c-O0",
+            Kind::Cxx => "cxx-O0",
+            Kind::Mpi => "mpi-O0",
+            Kind::OpenMp => "openmp-O0",
+            Kind::Fortran => "fortran-O0",
+        }
+    }
 }
 
 /// The default sampled matrix or the full one.
@@ -81,22 +98,18 @@ impl Matrix {
     }
 
     /// Whether the program `stem` runs at `level`. `-O2` always runs, and `-O0` too
-    /// except for C++ and MPI programs that also list `-O2`: half of those run `-O0` by
-    /// default (since session 24; a C++ trial costs about four C trials, most of it
-    /// clang's front end on the standard library, Eigen or boost, and an MPI trial as
-    /// much: flang and `mpirun`s). A program that lists both `-O1` and `-O3` runs, by
+    /// except for C++, MPI, OpenMP and Fortran programs that also list `-O2`: half of
+    /// those run `-O0` by default (C++ and MPI since session 24, OpenMP and Fortran since
+    /// session 25; a C++ trial costs about four C trials, most of it clang's front end on
+    /// the standard library, Eigen or boost, an MPI trial as much: flang and `mpirun`s,
+    /// and an OpenMP or Fortran trial about three: thread counts, flang). A program that lists both `-O1` and `-O3` runs, by
     /// default, one of the two for a quarter of such programs and neither for the others
     /// (by its name; an `IGNORE-O1:`/`IGNORE-O3:` line or `VARIANTS: all` keeps both);
     /// one that lists only one of them runs it.
     pub fn runs_level(self, stem: &str, kind: Kind, d: &Directives, level: &str) -> bool {
         let lists = |l: &str| d.opts.iter().any(|o| o == l);
         if level == "O0" && kind != Kind::C && lists("O2") && !self.keeps_all(d, level) {
-            let key = if kind == Kind::Cxx {
-                "cxx-O0"
-            } else {
-                "mpi-O0"
-            };
-            return (fnv1a(&format!("{stem}/{key}")) >> 40) % 2 == 0;
+            return (fnv1a(&format!("{stem}/{}", kind.o0_key())) >> 40) % 2 == 0;
         }
         let one_of_two = matches!(level, "O1" | "O3") && lists("O1") && lists("O3");
         if !one_of_two {
@@ -209,7 +222,7 @@ mod tests {
     }
 
     #[test]
-    fn half_of_cxx_and_mpi_programs_run_o0_and_every_c_program_does() {
+    fn half_of_the_other_kinds_run_o0_and_every_c_program_does() {
         let o0_o2 = Directives {
             opts: ["O0", "O2"].map(String::from).to_vec(),
             ..Directives::default()
@@ -222,7 +235,8 @@ mod tests {
             ignore_at: vec![("O0".into(), "why".into())],
             ..o0_o2.clone()
         };
-        let (mut cxx_o0, mut mpi_o0) = (0, 0);
+        let others = [Kind::Cxx, Kind::Mpi, Kind::OpenMp, Kind::Fortran];
+        let mut o0 = [0usize; 4];
         for i in 0..200 {
             let stem = format!("{i}_p");
             let runs = |lang, d: &Directives| Matrix::Sampled.runs_level(&stem, lang, d, "O0");
@@ -230,10 +244,12 @@ mod tests {
             assert!(runs(Kind::Cxx, &o0_only) && runs(Kind::Cxx, &ignored));
             assert!(Matrix::Full.runs_level(&stem, Kind::Cxx, &o0_o2, "O0"));
             assert!(Matrix::Sampled.runs_level(&stem, Kind::Cxx, &o0_o2, "O2"));
-            cxx_o0 += usize::from(runs(Kind::Cxx, &o0_o2));
-            mpi_o0 += usize::from(runs(Kind::Mpi, &o0_o2));
+            for (k, n) in others.iter().zip(o0.iter_mut()) {
+                *n += usize::from(runs(*k, &o0_o2));
+            }
         }
-        assert!((70..=130).contains(&cxx_o0), "{cxx_o0} of 200 ran -O0");
-        assert!((70..=130).contains(&mpi_o0), "{mpi_o0} of 200 ran -O0");
+        for (k, n) in others.iter().zip(o0) {
+            assert!((70..=130).contains(&n), "{k:?}: {n} of 200 ran -O0");
+        }
     }
 }

@@ -423,7 +423,7 @@ fn run_fuzz_regression(root: &Path, file: &Path, src: &str, d: &Directives) -> R
 }
 
 /// The Fortran, OpenMP and MPI programs (`ferrozyme_e2e::hpc`): one trial per (program,
-/// opt level) that `matrix` runs (MPI programs share their `-O0` trials),
+/// opt level) that `matrix` runs (the programs share their `-O0` trials),
 /// `<suite>::<program>::<opt>`, each running every thread or process count.
 fn hpc_trials(root: &Path, matrix: Matrix, trials: &mut Vec<Trial>) {
     use ferrozyme_e2e::hpc::{run_program, Suite};
@@ -433,8 +433,13 @@ fn hpc_trials(root: &Path, matrix: Matrix, trials: &mut Vec<Trial>) {
             let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
             let d = parse_directives(&std::fs::read_to_string(&file).unwrap_or_default());
             for opt in d.opts.clone() {
-                // MPI programs share their -O0 trials (`ferrozyme_e2e::matrix`).
-                if suite == Suite::Mpi && !matrix.runs_level(&stem, Kind::Mpi, &d, &opt) {
+                // Every suite shares its -O0 trials (`ferrozyme_e2e::matrix`).
+                let kind = match suite {
+                    Suite::Mpi => Kind::Mpi,
+                    Suite::OpenMp => Kind::OpenMp,
+                    Suite::Fortran => Kind::Fortran,
+                };
+                if !matrix.runs_level(&stem, kind, &d, &opt) {
                     continue;
                 }
                 let name = format!("{}::{}::{opt}", suite.name(), trial_component(&stem));
@@ -603,7 +608,7 @@ fn main() {
     if matrix == Matrix::Sampled {
         eprintln!(
             "e2e: the default matrix runs {variants_run} of the {variants_all} C/C++ program \
-             variants (-O2 always, -O0 for every C and half of the C++ (and MPI) programs, one of -O1 \
+             variants (-O2 always, -O0 for every C and half of the C++ (and the MPI, OpenMP and Fortran) programs, one of -O1 \
              and -O3 for a quarter of those listing both, --ad-before-opt for a sixth and the \
              plugin for an eighth of the programs); FZ_FULL_MATRIX=1 runs all of them"
         );
