@@ -104,7 +104,8 @@ impl Matrix {
     /// the standard library, Eigen or boost, an MPI trial as much: flang and `mpirun`s,
     /// and an OpenMP or Fortran trial about three: thread counts, flang). A program that lists both `-O1` and `-O3` runs, by
     /// default, one of the two for a quarter of such programs and neither for the others
-    /// (by its name; an `IGNORE-O1:`/`IGNORE-O3:` line or `VARIANTS: all` keeps both);
+    /// (an eighth for C++ programs since session 25; by its name; an
+    /// `IGNORE-O1:`/`IGNORE-O3:` line or `VARIANTS: all` keeps both);
     /// one that lists only one of them runs it.
     pub fn runs_level(self, stem: &str, kind: Kind, d: &Directives, level: &str) -> bool {
         let lists = |l: &str| d.opts.iter().any(|o| o == l);
@@ -123,7 +124,9 @@ impl Matrix {
         // trials each); the quarter is a subset of the half (`% 4 == 0` of `% 2 == 0`).
         // (A high bit: FNV-1a's lowest bit is the parity of the bytes' lowest bits, the
         // same for every suffix of equal parity, so `% 2` of two hashes of one stem agree.)
-        let third_level = (fnv1a(&format!("{stem}/third-level")) >> 40) % 4 == 0;
+        // Since session 25 an eighth of the C++ programs (a subset of the quarter).
+        let share = if kind == Kind::Cxx { 8 } else { 4 };
+        let third_level = (fnv1a(&format!("{stem}/third-level")) >> 40) % share == 0;
         let o1_this_time = fnv1a(&format!("{stem}/O1-or-O3")) % 2 == 0;
         third_level && (level == "O1") == o1_this_time
     }

@@ -609,7 +609,7 @@ fn main() {
         eprintln!(
             "e2e: the default matrix runs {variants_run} of the {variants_all} C/C++ program \
              variants (-O2 always, -O0 for every C and half of the C++ (and the MPI, OpenMP and Fortran) programs, one of -O1 \
-             and -O3 for a quarter of those listing both, --ad-before-opt for a sixth and the \
+             and -O3 for a quarter of those listing both (an eighth of the C++ ones), --ad-before-opt for a sixth and the \
              plugin for an eighth of the programs); FZ_FULL_MATRIX=1 runs all of them"
         );
     }
