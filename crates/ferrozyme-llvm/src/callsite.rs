@@ -54,6 +54,10 @@ impl Value {
         }
         None
     }
+    /// Is this a call of the intrinsic `base` (any overload)?
+    pub fn calls_intrinsic(self, base: &str) -> bool {
+        self.is_call() && self.called_function().is_some_and(|f| f.is_intrinsic(base))
+    }
     /// Is this a call of `llvm.lifetime.start`?
     pub fn is_lifetime_start(self) -> bool {
         self.called_function()

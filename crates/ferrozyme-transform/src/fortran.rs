@@ -21,7 +21,7 @@
 
 use ferrozyme_llvm::{link_ir_for_target, Builder, Module, Opcode, Value};
 use ferrozyme_rules::fortran::{
-    fortran_rule, kind_versions, FortranRule, ASSIGN_DERIVED, ASSIGN_INACTIVE,
+    fortran_rule, kind_versions, FortranRule, KindVersions, ASSIGN_DERIVED, ASSIGN_INACTIVE,
     ASSIGN_TEMPORARY_INACTIVE, INACTIVE_ALIASES,
 };
 use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
@@ -76,10 +76,22 @@ const REAL8: i64 = 28;
 /// The descriptor type code of real(4) data (`CFI_type_float`).
 const REAL4: i64 = 27;
 
-/// The implementations of `Assign` for a real(8) or real(4) source whose type the IR
-/// fixes.
-const ASSIGN_REAL8: &str = "__fz_f18_assign_r8";
-const ASSIGN_REAL4: &str = "__fz_f18_assign_r4";
+/// The implementations of `Assign` (and `AssignTemporary`) for a real(8) or real(4)
+/// source whose type the IR fixes.
+const ASSIGN_KINDS: KindVersions = KindVersions {
+    source: 1,
+    real8: "__fz_f18_assign_r8",
+    real4: "__fz_f18_assign_r4",
+};
+
+/// The one-kind implementation of `v` for a source of type code `code`, if it has one.
+fn one_kind(v: KindVersions, code: Option<i64>) -> Option<&'static str> {
+    match code {
+        Some(REAL8) => Some(v.real8),
+        Some(REAL4) => Some(v.real4),
+        _ => None,
+    }
+}
 
 /// flang's copy-in and copy-out of a non-contiguous actual argument, and the inquiry
 /// it makes first.
@@ -334,32 +346,27 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
                 } else if name == ASSIGN_TEMPORARY {
                     match source_type_code(i) {
                         Some(c) if carries_nothing(c) => ASSIGN_TEMPORARY_INACTIVE,
-                        Some(REAL8) => ASSIGN_REAL8,
-                        Some(REAL4) => ASSIGN_REAL4,
-                        _ => by,
+                        code => one_kind(ASSIGN_KINDS, code).unwrap_or(by),
                     }
                 } else if let Some(v) = kind_versions(&name) {
-                    match i
+                    let code = i
                         .call_args()
                         .get(v.source)
-                        .and_then(|d| fixed_type_code(*d))
-                    {
-                        Some(REAL8) => v.real8,
-                        Some(REAL4) => v.real4,
-                        _ => by,
-                    }
+                        .and_then(|d| fixed_type_code(*d));
+                    one_kind(v, code).unwrap_or(by)
                 } else if name != ASSIGN {
                     by
-                } else if source_type_code(i).is_some_and(carries_nothing) {
-                    ASSIGN_INACTIVE
-                } else if source_type_code(i) == Some(REAL8) {
-                    ASSIGN_REAL8
-                } else if source_type_code(i) == Some(REAL4) {
-                    ASSIGN_REAL4
-                } else if assigns_derived_type(i) {
-                    ASSIGN_DERIVED
                 } else {
-                    by
+                    let code = source_type_code(i);
+                    if code.is_some_and(carries_nothing) {
+                        ASSIGN_INACTIVE
+                    } else if let Some(k) = one_kind(ASSIGN_KINDS, code) {
+                        k
+                    } else if assigns_derived_type(i) {
+                        ASSIGN_DERIVED
+                    } else {
+                        by
+                    }
                 };
                 sites.push((i, rt, by));
             }

@@ -33,17 +33,13 @@ use ferrozyme_llvm::{Builder, Module, Opcode, Value};
 const LEVELS: usize = 4;
 
 /// Is `v` a call of `llvm.adjust.trampoline`?
-fn is_adjust(v: Value) -> bool {
-    v.is_call()
-        && v.called_function()
-            .is_some_and(|f| f.is_intrinsic("llvm.adjust.trampoline"))
+pub(crate) fn is_adjust(v: Value) -> bool {
+    v.calls_intrinsic("llvm.adjust.trampoline")
 }
 
 /// Is `v` a call of `llvm.init.trampoline`?
-fn is_init(v: Value) -> bool {
-    v.is_call()
-        && v.called_function()
-            .is_some_and(|f| f.is_intrinsic("llvm.init.trampoline"))
+pub(crate) fn is_init(v: Value) -> bool {
+    v.calls_intrinsic("llvm.init.trampoline")
 }
 
 /// The calls of `f`.

@@ -574,9 +574,9 @@ impl Activity {
             // others (`struct { int tag; union { long i; double d; } u; }` at -O0): its
             // facts conflict there, and the active double stored into it needs a shadow
             // (tests/cxx/499).
-            let m = i.parent_function().parent_module();
-            let unions = crate::types::union_ranges(m, i.allocated_type());
             let union_conflict = || {
+                let m = i.parent_function().parent_module();
+                let unions = crate::types::union_ranges(m, i.allocated_type());
                 t.iter().any(|(o, b)| {
                     b == crate::types::BaseType::Anything
                         && unions.iter().any(|&(lo, hi)| (lo..hi).contains(&o))

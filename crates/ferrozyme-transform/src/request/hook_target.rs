@@ -25,18 +25,14 @@ pub(crate) fn strip_casts(mut v: Value) -> Value {
 /// trampoline `t` set up by `llvm.init.trampoline(t, function, frame)` (how flang passes
 /// an internal procedure that uses its host's variables); its name, or `?`.
 fn trampoline_target(v: Value) -> Option<String> {
-    if v.opcode() != Some(Opcode::LLVMCall) {
+    if !crate::trampolines::is_adjust(v) {
         return None;
     }
-    let callee = v.called_function()?;
-    if !callee.is_intrinsic("llvm.adjust.trampoline") {
-        return None;
-    }
-    let init = v.operand(0).users().into_iter().find(|u| {
-        u.opcode() == Some(Opcode::LLVMCall)
-            && u.called_function()
-                .is_some_and(|f| f.is_intrinsic("llvm.init.trampoline"))
-    });
+    let init = v
+        .operand(0)
+        .users()
+        .into_iter()
+        .find(|&u| crate::trampolines::is_init(u));
     Some(
         init.map(|i| strip_casts(i.operand(1)))
             .filter(|f| f.is_function())

@@ -46,9 +46,10 @@ use crate::lanes::Lane;
 use crate::parallel::teams::Members;
 use crate::parallel::{helper, mpi, openmp, Family};
 use crate::services::Support;
+use crate::signature::Request;
+
 /// The runtime's `*p += v` of a `long double` under its lock (`runtime/openmp.c`).
 const ADD_FP80: &str = "__fz_omp_add_fp80";
-use crate::signature::Request;
 
 // ---------------------------------------------------------------------- checks
 
