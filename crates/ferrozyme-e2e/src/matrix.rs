@@ -2,8 +2,9 @@
 //!
 //! Every program runs at each level its `OPT:` line lists through `ferrozyme cc`,
 //! except that a program listing both `-O1` and `-O3` runs at most one of the two (a
-//! quarter of these programs one, chosen by name, the others neither), and half of the
-//! C++ and of the MPI programs listing `-O2` run `-O0`; the
+//! quarter of these programs one, chosen by name, the others neither), half of the
+//! programs listing `-O2` run `-O0`, and a C++ program built on Eigen or boost runs
+//! `-O2` alone; the
 //! `--ad-before-opt` trial runs for a sixth of the programs and the plugin trial for an
 //! eighth. Which ones follows from the program's name, so it is the same on every run
 //! and machine. This keeps the whole suite within its time budget on two cores while
@@ -54,12 +55,15 @@ impl Variant {
     }
 }
 
-/// The kind of a program: all but C programs share their `-O0` trials
+/// The kind of a program: each kind shares its `-O0` trials on its own
 /// ([`Matrix::runs_level`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     C,
     Cxx,
+    /// A C++ program that includes Eigen or boost headers ([`Kind::of_cxx`]): clang's
+    /// front end alone takes 2-3 s of each of its trials.
+    CxxLibrary,
     /// An MPI program, C, C++ or Fortran (tests/mpi).
     Mpi,
     /// An OpenMP program, C, C++ or Fortran (tests/openmp).
@@ -69,11 +73,27 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind of the C++ program whose source is `src`.
+    pub fn of_cxx(src: &str) -> Self {
+        let library = src.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("#include")
+                && ["<Eigen/", "<unsupported/Eigen/", "<boost/"]
+                    .iter()
+                    .any(|h| l.contains(h))
+        });
+        if library {
+            Kind::CxxLibrary
+        } else {
+            Kind::Cxx
+        }
+    }
+
     /// The hash key that picks the half of this kind's programs that run `-O0`.
     fn o0_key(self) -> &'static str {
         match self {
             Kind::C => "c-O0",
-            Kind::Cxx => "cxx-O0",
+            Kind::Cxx | Kind::CxxLibrary => "cxx-O0",
             Kind::Mpi => "mpi-O0",
             Kind::OpenMp => "openmp-O0",
             Kind::Fortran => "fortran-O0",
@@ -97,26 +117,31 @@ impl Matrix {
         }
     }
 
-    /// Whether the program `stem` runs at `level`. `-O2` always runs, and `-O0` too
-    /// except for C++, MPI, OpenMP and Fortran programs that also list `-O2`: half of
-    /// those run `-O0` by default (C++ and MPI since session 24, OpenMP and Fortran since
-    /// session 25; a C++ trial costs about four C trials, most of it clang's front end on
-    /// the standard library, Eigen or boost, an MPI trial as much: flang and `mpirun`s,
-    /// and an OpenMP or Fortran trial about three: thread counts, flang). A program that lists both `-O1` and `-O3` runs, by
-    /// default, one of the two for a quarter of such programs and neither for the others
-    /// (an eighth for C++ programs since session 25; by its name; an
-    /// `IGNORE-O1:`/`IGNORE-O3:` line or `VARIANTS: all` keeps both);
-    /// one that lists only one of them runs it.
+    /// Whether the program `stem` runs at `level`. `-O2` always runs. Half of the
+    /// programs that list `-O0` and `-O2` run `-O0` by default (C++ and MPI since session
+    /// 24, OpenMP and Fortran since session 25, C since session 26; by name, a hash key
+    /// per kind: a C++ trial costs about four C trials, most of it clang's front end on
+    /// the standard library, an MPI trial as much: flang and `mpirun`s, an OpenMP or
+    /// Fortran trial about three: thread counts, flang). A C++ program built on Eigen or
+    /// boost ([`Kind::CxxLibrary`]) runs `-O2` alone when it lists it (since session 26;
+    /// its front end costs 2-3 s a trial). A program that lists both `-O1` and `-O3`
+    /// runs, by default, one of the two for a quarter of such programs and neither for
+    /// the others (an eighth for C++ programs since session 25; by its name); one that
+    /// lists only one of them runs it. A level the program ignores (`IGNORE-O1:` ...) or
+    /// `VARIANTS: all` always runs.
     pub fn runs_level(self, stem: &str, kind: Kind, d: &Directives, level: &str) -> bool {
         let lists = |l: &str| d.opts.iter().any(|o| o == l);
-        if level == "O0" && kind != Kind::C && lists("O2") && !self.keeps_all(d, level) {
+        if self.keeps_all(d, level) {
+            return true;
+        }
+        if kind == Kind::CxxLibrary && lists("O2") {
+            return level == "O2";
+        }
+        if level == "O0" && lists("O2") {
             return (fnv1a(&format!("{stem}/{}", kind.o0_key())) >> 40) % 2 == 0;
         }
         let one_of_two = matches!(level, "O1" | "O3") && lists("O1") && lists("O3");
         if !one_of_two {
-            return true;
-        }
-        if self.keeps_all(d, level) {
             return true;
         }
         // Since session 14 only half of these programs ran a third level at all, since
@@ -125,7 +150,11 @@ impl Matrix {
         // (A high bit: FNV-1a's lowest bit is the parity of the bytes' lowest bits, the
         // same for every suffix of equal parity, so `% 2` of two hashes of one stem agree.)
         // Since session 25 an eighth of the C++ programs (a subset of the quarter).
-        let share = if kind == Kind::Cxx { 8 } else { 4 };
+        let share = if matches!(kind, Kind::Cxx | Kind::CxxLibrary) {
+            8
+        } else {
+            4
+        };
         let third_level = (fnv1a(&format!("{stem}/third-level")) >> 40) % share == 0;
         let o1_this_time = fnv1a(&format!("{stem}/O1-or-O3")) % 2 == 0;
         third_level && (level == "O1") == o1_this_time
@@ -209,7 +238,7 @@ mod tests {
         for i in 0..200 {
             let stem = format!("{i}_p");
             let runs = |d: &Directives, l: &str| Matrix::Sampled.runs_level(&stem, Kind::C, d, l);
-            assert!(runs(&both, "O0") && runs(&both, "O2"));
+            assert!(runs(&both, "O2"));
             assert!(!(runs(&both, "O1") && runs(&both, "O3")), "{stem}");
             third += usize::from(runs(&both, "O1") || runs(&both, "O3"));
             o1_runs += usize::from(runs(&both, "O1"));
@@ -225,7 +254,7 @@ mod tests {
     }
 
     #[test]
-    fn half_of_the_other_kinds_run_o0_and_every_c_program_does() {
+    fn half_of_each_kind_runs_o0() {
         let o0_o2 = Directives {
             opts: ["O0", "O2"].map(String::from).to_vec(),
             ..Directives::default()
@@ -238,21 +267,59 @@ mod tests {
             ignore_at: vec![("O0".into(), "why".into())],
             ..o0_o2.clone()
         };
-        let others = [Kind::Cxx, Kind::Mpi, Kind::OpenMp, Kind::Fortran];
-        let mut o0 = [0usize; 4];
+        let kinds = [Kind::C, Kind::Cxx, Kind::Mpi, Kind::OpenMp, Kind::Fortran];
+        let mut o0 = [0usize; 5];
         for i in 0..200 {
             let stem = format!("{i}_p");
             let runs = |lang, d: &Directives| Matrix::Sampled.runs_level(&stem, lang, d, "O0");
-            assert!(runs(Kind::C, &o0_o2));
-            assert!(runs(Kind::Cxx, &o0_only) && runs(Kind::Cxx, &ignored));
-            assert!(Matrix::Full.runs_level(&stem, Kind::Cxx, &o0_o2, "O0"));
-            assert!(Matrix::Sampled.runs_level(&stem, Kind::Cxx, &o0_o2, "O2"));
-            for (k, n) in others.iter().zip(o0.iter_mut()) {
+            for (k, n) in kinds.iter().zip(o0.iter_mut()) {
+                assert!(runs(*k, &o0_only) && runs(*k, &ignored));
+                assert!(Matrix::Full.runs_level(&stem, *k, &o0_o2, "O0"));
+                assert!(Matrix::Sampled.runs_level(&stem, *k, &o0_o2, "O2"));
                 *n += usize::from(runs(*k, &o0_o2));
             }
         }
-        for (k, n) in others.iter().zip(o0) {
+        for (k, n) in kinds.iter().zip(o0) {
             assert!((70..=130).contains(&n), "{k:?}: {n} of 200 ran -O0");
+        }
+    }
+
+    #[test]
+    fn library_programs_run_o2_alone() {
+        let src =
+            "// OPT: O0 O1 O2 O3\n#include <vector>\n  #include <Eigen/Dense>\nint main() {}\n";
+        assert_eq!(Kind::of_cxx(src), Kind::CxxLibrary);
+        assert_eq!(
+            Kind::of_cxx("#include <vector>\n// <Eigen/Dense>\n"),
+            Kind::Cxx
+        );
+        assert_eq!(
+            Kind::of_cxx("#include <boost/numeric/odeint.hpp>"),
+            Kind::CxxLibrary
+        );
+        let all = Directives {
+            opts: ["O0", "O1", "O2", "O3"].map(String::from).to_vec(),
+            ..Directives::default()
+        };
+        let ignored = Directives {
+            ignore_at: vec![("O3".into(), "why".into())],
+            ..all.clone()
+        };
+        let o0_only = Directives {
+            opts: ["O0"].map(String::from).to_vec(),
+            ..Directives::default()
+        };
+        for i in 0..100 {
+            let stem = format!("{i}_p");
+            let runs =
+                |d: &Directives, l: &str| Matrix::Sampled.runs_level(&stem, Kind::CxxLibrary, d, l);
+            assert!(runs(&all, "O2"));
+            assert!(!runs(&all, "O0") && !runs(&all, "O1") && !runs(&all, "O3"));
+            assert!(runs(&ignored, "O3") && !runs(&ignored, "O1"));
+            assert!(runs(&o0_only, "O0"));
+            for l in ["O0", "O1", "O2", "O3"] {
+                assert!(Matrix::Full.runs_level(&stem, Kind::CxxLibrary, &all, l));
+            }
         }
     }
 }

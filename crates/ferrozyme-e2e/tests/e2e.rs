@@ -582,7 +582,11 @@ fn main() {
         };
         let d = parse_directives(&src);
         for opt in &d.opts {
-            let k = if kind == "c" { Kind::C } else { Kind::Cxx };
+            let k = if kind == "c" {
+                Kind::C
+            } else {
+                Kind::of_cxx(&src)
+            };
             if take(matrix.runs_level(&stem, k, &d, opt)) {
                 trials.push(program_trial(&root, &file, &d, kind, opt, Via::Cli));
             }
@@ -608,9 +612,9 @@ fn main() {
     if matrix == Matrix::Sampled {
         eprintln!(
             "e2e: the default matrix runs {variants_run} of the {variants_all} C/C++ program \
-             variants (-O2 always, -O0 for every C and half of the C++ (and the MPI, OpenMP and Fortran) programs, one of -O1 \
-             and -O3 for a quarter of those listing both (an eighth of the C++ ones), --ad-before-opt for a sixth and the \
-             plugin for an eighth of the programs); FZ_FULL_MATRIX=1 runs all of them"
+             variants (-O2 always, -O0 for half of the programs of each kind, -O2 alone for the C++ \
+             programs built on Eigen or boost, one of -O1 and -O3 for a quarter of those listing both (an eighth of \
+             the C++ ones), --ad-before-opt for a sixth and the plugin for an eighth of the programs); FZ_FULL_MATRIX=1 runs all of them"
         );
     }
 
