@@ -4,7 +4,8 @@
 //! `move` and `FnMut` closures capturing state inside, `flat_map`/`chain`/`take_while`/
 //! `skip_while`/`chunks_exact` remainders/`rchunks`, an array result `Active` and an array
 //! parameter `Active` by value, annotated methods of a struct in nested modules (inherent
-//! and trait impl), `Option`/`Result` helpers, a `Box<dyn Fn>` table built inside. Each
+//! and a trait method annotated where the trait declares it), `Option`/`Result` helpers, a
+//! `Box<dyn Fn>` table built inside. Each
 //! against a formula or central differences of the primal.
 
 use ferrozyme::{autodiff_forward, autodiff_reverse};
@@ -294,3 +295,4 @@ fn front45_option_result_and_boxed_closures() {
         assert_close(what, dc, fd1(|s| robust(&x, s), c), 1e-7);
     }
 }
+
