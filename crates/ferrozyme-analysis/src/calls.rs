@@ -6,6 +6,8 @@
 //! activity analysis' business.
 
 use ferrozyme_abi::AllocKind;
+
+use crate::abi_marks::AbiMarks;
 use ferrozyme_llvm::{Module, Opcode, Type, Value};
 use ferrozyme_rules::mpi::{mpi_rule, MpiRule};
 use ferrozyme_rules::openmp::{openmp_rule, OmpRule};
@@ -496,12 +498,14 @@ fn math_call_fits(call: Value, r: &Rule) -> bool {
 /// as the callee of a direct call: stored, passed, in a table or a vtable), that has IR, a
 /// registered derivative or a math rule (`sin` passed as a callback), and that the pass
 /// did not generate. Enzyme's entry points and
-/// hooks are not candidates.
-pub fn indirect_candidates(module: Module, fty: Type) -> Vec<Value> {
+/// hooks are not candidates, nor functions whose `sret`/`byval` parameters differ from
+/// the call's `marks` (`abi_marks`).
+pub fn indirect_candidates(module: Module, fty: Type, marks: AbiMarks) -> Vec<Value> {
     module
         .functions()
         .into_iter()
         .filter(|f| f.function_type() == fty && !fty.is_vararg())
+        .filter(|f| AbiMarks::of_function(*f) == marks)
         .filter(|f| {
             !f.is_declaration()
                 || f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR)
@@ -523,6 +527,7 @@ pub fn call_targets(call: Value) -> Vec<Value> {
         indirect_candidates(
             call.parent_function().parent_module(),
             call.called_function_type(),
+            AbiMarks::of_call(call),
         )
     })
 }
@@ -711,4 +716,39 @@ fn untracked_from(
         }
     }
     None
+}
+
+/// Does `call` (through a pointer) run only where its pointer is not null: is its block
+/// entered only from a conditional branch on `icmp eq/ne ptr %fp, null` whose not-null
+/// edge leads there? (front45: rustc's drop of a `Box<dyn Trait>` calls slot 0 of the
+/// vtable only when it is not null, and it is null for types without drop glue, such as
+/// closures capturing only floats.)
+pub fn null_guarded(call: Value) -> bool {
+    let fp = call.called_value();
+    let here = call.parent_block();
+    let preds: Vec<Value> = call
+        .parent_function()
+        .blocks()
+        .into_iter()
+        .filter_map(|b| b.terminator())
+        .filter(|t| t.successors().contains(&here))
+        .collect();
+    let [br] = preds[..] else {
+        return false;
+    };
+    if br.opcode() != Some(Opcode::LLVMBr) || br.num_operands() != 3 {
+        return false;
+    }
+    let cond = br.operand(0);
+    if cond.opcode() != Some(Opcode::LLVMICmp) {
+        return false;
+    }
+    let (a, b) = (cond.operand(0), cond.operand(1));
+    let compares_fp = (a == fp && b.is_null()) || (b == fp && a.is_null());
+    let not_null_edge = match cond.icmp_predicate() {
+        ferrozyme_llvm::IntPredicate::LLVMIntEQ => br.successor(1),
+        ferrozyme_llvm::IntPredicate::LLVMIntNE => br.successor(0),
+        _ => return false,
+    };
+    compares_fp && not_null_edge == here && br.successor(0) != br.successor(1)
 }

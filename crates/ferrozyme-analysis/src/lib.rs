@@ -1,6 +1,7 @@
 //! Analyses over LLVM IR used by the transform: type trees, activity, control flow.
 #![forbid(unsafe_code)]
 
+pub mod abi_marks;
 pub mod activity;
 pub mod caller_graph;
 pub mod calls;

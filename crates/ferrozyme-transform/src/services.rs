@@ -12,6 +12,7 @@
 //!
 //! Options, memo tables and reports stay with the driver.
 
+use ferrozyme_analysis::abi_marks::AbiMarks;
 use ferrozyme_analysis::hash::{HashMap, HashSet};
 
 use ferrozyme_llvm::{Module, Type, Value};
@@ -46,7 +47,7 @@ pub(crate) struct Support {
     /// Shadows of mutable globals, by (global, lane).
     shadow_globals: HashMap<(Value, Lane), Value>,
     /// Targets of calls through pointers, by function type (see [`Support::candidates`]).
-    candidates: HashMap<Type, Vec<Candidate>>,
+    candidates: HashMap<(Type, AbiMarks), Vec<Candidate>>,
     /// Optimization remarks of the synthesizers (empty unless asked for).
     pub remarks: crate::remarks::Remarks,
     /// Recursive cycles of the module's direct calls, as of the current drain's start
@@ -108,28 +109,30 @@ impl Support {
         self.call_cycles.same_cycle(caller, callee)
     }
 
-    /// The functions a call through a pointer of function type `fty` may reach
-    /// (`ferrozyme_analysis::calls::indirect_candidates`), in module order.
-    pub fn candidates(&mut self, fty: Type) -> Vec<Candidate> {
-        if let Some(c) = self.candidates.get(&fty) {
+    /// The functions a call through a pointer of function type `fty` with `sret`/`byval`
+    /// arguments `marks` may reach (`ferrozyme_analysis::calls::indirect_candidates`), in
+    /// module order.
+    pub fn candidates(&mut self, fty: Type, marks: AbiMarks) -> Vec<Candidate> {
+        if let Some(c) = self.candidates.get(&(fty, marks)) {
             return c.clone();
         }
         let found = self.as_candidates(ferrozyme_analysis::calls::indirect_candidates(
             self.module,
             fty,
+            marks,
         ));
-        self.candidates.insert(fty, found.clone());
+        self.candidates.insert((fty, marks), found.clone());
         found
     }
 
     /// The functions the call through a pointer `call` may reach
-    /// (`ferrozyme_analysis::calls::call_targets`, cached by type when not chosen): the
+    /// (`ferrozyme_analysis::calls::call_targets`, cached by type and `sret`/`byval` marks when not chosen): the
     /// leaves of a `select`/`phi` of functions (a derivative's own dispatch, met by a
     /// higher-order derivative), else [`Support::candidates`] of its type.
     pub fn call_candidates(&mut self, call: Value) -> Vec<Candidate> {
         match ferrozyme_analysis::calls::chosen_targets(call) {
             Some(leaves) => self.as_candidates(leaves),
-            None => self.candidates(call.called_function_type()),
+            None => self.candidates(call.called_function_type(), AbiMarks::of_call(call)),
         }
     }
 

@@ -34,7 +34,9 @@
 //! `#[autodiff_reverse(NAME, [WIDTH,] ACTIVITY…)]` and `#[autodiff_forward(NAME, [WIDTH,]
 //! ACTIVITY…)]` generate the function `NAME` next to the annotated one: one activity per
 //! parameter, then one for the result (left out for `()`). Free functions, inherent
-//! methods (`&self`, `&mut self`), trait methods and generic functions can be annotated;
+//! methods (`&self`, `&mut self`), trait methods (annotated where the trait declares them:
+//! on a method of an `impl Trait for T` block the attribute is rustc's E0407, the
+//! derivative being no member of the trait) and generic functions can be annotated;
 //! `impl Trait` parameters (`pot: &impl Potential`) become named generic parameters of
 //! the function and its derivative. `&str` and `&dyn Trait` parameters (a mode name, a
 //! `&dyn Fn(f64) -> f64` callback) can be `Const` only.

@@ -195,6 +195,7 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
                 return _warn(Built(variant, meta))
     # Build.
     entry.mkdir(parents=True, exist_ok=True)
+    shown = None if path is not None else "the source text given"
     if path is None:
         srcdir = root / "src"
         srcdir.mkdir(exist_ok=True)
@@ -219,7 +220,7 @@ def build(source, name: str, signature, lang=None, flags=()) -> Built:
             # The glue (C) includes the prototype; flang compiles the source next to it.
             extra = {"include": str(header), "symbol": proto.name, "sources": [str(path)]}
         else:
-            proto = _cproto.prototype(str(path), name, lang, flags)
+            proto = _cproto.prototype(str(path), name, lang, flags, shown=shown)
         try:
             bound = sig.bind(proto, name)
         except SignatureError as e:

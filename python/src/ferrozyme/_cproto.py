@@ -13,9 +13,11 @@ for the typedef's own declaration (front40: such parameters were refused).
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional
 
 from ._errors import CompileError, SignatureError
@@ -118,6 +120,26 @@ def _typedef_target(qual: str, src_path: str, cxx: bool, flags: list) -> Optiona
     return None if ptr else ctype
 
 
+_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "alignof", "_Alignof", "decltype",
+             "static_assert", "_Static_assert", "catch", "defined"}
+
+
+def _did_you_mean(src_path: str, name: str) -> str:
+    """`; did you mean `f`?` when the source calls or declares a name close to `name` (a typo,
+    a wrong case; front45), else nothing."""
+    try:
+        text = Path(src_path).read_text(errors="replace")
+    except OSError:
+        return ""
+    called = {m for m in re.findall(r"\b([A-Za-z_]\w*)\s*\(", text) if m not in _KEYWORDS}
+    qual, _, simple = name.rpartition("::")
+    close = difflib.get_close_matches(simple, sorted(called), n=3, cutoff=0.6)
+    close = close or sorted(c for c in called if c.lower() == simple.lower())
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(f"`{qual + '::' if qual else ''}{c}`" for c in close) + "?"
+
+
 def _ast_query(src_path: str, name: str, cxx: bool, flags: list) -> list:
     return [
         _toolchain.clang(cxx),
@@ -176,8 +198,9 @@ def _decls(text: str):
         yield obj
 
 
-def prototype(src_path: str, name: str, lang: str, flags: list) -> Prototype:
-    """Find `name` in the source and return its prototype (raises CompileError / SignatureError)."""
+def prototype(src_path: str, name: str, lang: str, flags: list, shown: Optional[str] = None) -> Prototype:
+    """Find `name` in the source and return its prototype (raises CompileError / SignatureError).
+    `shown` names the source in messages (source text is written to a cache file first)."""
     cxx = lang == "c++"
     cmd = _ast_query(src_path, name.lstrip(":"), cxx, flags)
     r = _toolchain.run(cmd)
@@ -195,7 +218,8 @@ def prototype(src_path: str, name: str, lang: str, flags: list) -> Prototype:
         found.append(d)
     if not found:
         raise SignatureError(
-            f"no function `{name}` in {src_path}"
+            f"no function `{name}` in {shown or src_path}"
+            + _did_you_mean(src_path, name)
             + (" (for a function inside a namespace or class, give its qualified name, e.g. `ns::f`;"
                " templates need a non-template wrapper)" if cxx else "")
         )

@@ -8,6 +8,7 @@
 //! `enzyme_const` buffer read back after the region lost its derivative silently
 //! (tests/errors/omprt_*), where the same loop written serially was refused.
 
+use ferrozyme_analysis::abi_marks::AbiMarks;
 use ferrozyme_analysis::activity::single_store_local;
 use ferrozyme_analysis::calls::{
     callee_args, classify, indirect_candidates, parallel_callee, CallKind,
@@ -33,6 +34,7 @@ pub(super) fn callees(i: Value) -> Vec<Value> {
                     indirect_candidates(
                         i.parent_function().parent_module(),
                         i.called_function_type(),
+                        AbiMarks::of_call(i),
                     )
                 })
                 .into_iter()

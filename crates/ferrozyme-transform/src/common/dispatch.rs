@@ -62,3 +62,24 @@ pub(crate) fn check_target(
     );
     sup.stop_if(b, missing, &msg);
 }
+
+/// `file:line: in `f`` (or `in `f``) for run-time messages about call `i` in function `f`.
+pub(crate) fn call_place(i: Value, fname: &str) -> String {
+    match i.source_loc() {
+        Some(l) => format!("{l}: in `{fname}`"),
+        None => format!("in `{fname}`"),
+    }
+}
+
+/// Stops the program where a call through a pointer that no function can be the target
+/// of is reached (emitted before the call's primal). Only for calls that run where their
+/// pointer is not null (`calls::null_guarded`): the drop slot of a `Box<dyn Trait>`'s
+/// vtable is null for types without drop glue, so the call never runs there; were it
+/// reached, the program stops instead of skipping a derivative.
+pub(crate) fn stop_unresolved(b: &Builder, sup: &mut Support, place: &str) {
+    let msg = format!(
+        "ferrozyme: {place}: a call through a function pointer was reached, but no function of its type has its address taken in the differentiated program, so Ferrozyme has no derivative for its target; compile the function's source with the program, or register a derivative for it\n"
+    );
+    let yes = sup.module.context().i1().const_int(1);
+    sup.stop_if(b, yes, &msg);
+}

@@ -22,7 +22,7 @@ use ferrozyme_llvm::Value;
 
 use super::copy_layout::CopyLayout;
 use super::{Gen, Key};
-use crate::common::dispatch::{check_target, select_derivative};
+use crate::common::dispatch::{check_target, select_derivative, stop_unresolved};
 use crate::common::Problem;
 use crate::runtime::RtFn;
 use crate::services::{Callees, Candidate};
@@ -39,10 +39,7 @@ pub(super) enum Callee {
 impl Gen<'_> {
     /// `file:line: in `f`` for run-time messages about call `i`.
     fn call_place(&self, i: Value) -> String {
-        match i.source_loc() {
-            Some(l) => format!("{l}: in `{}`", self.fx.fname),
-            None => format!("in `{}`", self.fx.fname),
-        }
+        crate::common::dispatch::call_place(i, &self.fx.fname)
     }
 
     /// A call whose callee touches no memory (and gets no shadows): its derivative can be
@@ -193,9 +190,15 @@ impl Gen<'_> {
         self.b.memset(shadow, self.fx.ctx.i8().const_int(0), len, 1);
     }
 
-    /// The candidates of an active call through a pointer (an error when there are none).
+    /// The candidates of an active call through a pointer (an error when there are none,
+    /// a run-time stop where the call runs only on a non-null pointer).
     fn indirect_callee(&mut self, i: Value) -> Option<Callee> {
         let cands = self.sup.call_candidates(i);
+        if cands.is_empty() && ferrozyme_analysis::calls::null_guarded(i) {
+            let place = self.call_place(i);
+            stop_unresolved(&self.b, self.sup, &place);
+            return None;
+        }
         if cands.is_empty() {
             self.report(Some(i), Problem::NoIndirectTargets);
             return None;

@@ -8,7 +8,7 @@ use ferrozyme_analysis::types::BaseType;
 use ferrozyme_llvm::{RealPredicate, Value};
 
 use super::TangentGen;
-use crate::common::dispatch::{check_target, select_derivative};
+use crate::common::dispatch::{call_place, check_target, select_derivative, stop_unresolved};
 use crate::common::Problem;
 use crate::services::Candidate;
 use crate::signature::{returns_tangent, TangentRequest};
@@ -71,6 +71,11 @@ impl TangentGen<'_> {
                 let cands = self.sup.call_candidates(i);
                 if cands.is_empty() && crate::runtime::releases_a_shadow(i) {
                     self.tangent_release_call(i);
+                    None
+                } else if cands.is_empty() && ferrozyme_analysis::calls::null_guarded(i) {
+                    let place = call_place(i, &self.fx.req.func.name());
+                    stop_unresolved(&self.b, self.sup, &place);
+                    self.copy(i);
                     None
                 } else if cands.is_empty() {
                     self.copy(i);
@@ -401,10 +406,7 @@ impl TangentGen<'_> {
     /// equals (`common::dispatch`), after a run-time check that it is one of them.
     fn indirect_call(&mut self, i: Value, cands: &[Candidate]) -> Vec<Value> {
         let fp = self.prim(i.called_value());
-        let place = match i.source_loc() {
-            Some(l) => format!("{l}: in `{}`", self.fx.req.func.name()),
-            None => format!("in `{}`", self.fx.req.func.name()),
-        };
+        let place = call_place(i, &self.fx.req.func.name());
         check_target(&self.b, self.sup, fp, cands, &place);
         let funcs: Vec<Value> = cands.iter().map(|c| c.func).collect();
         let derivs: Vec<Value> = funcs.iter().map(|f| self.derivative_of(i, *f)).collect();
