@@ -1,5 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-PLUGIN: cannot-deduce-type at the memcpy of the records in `loss` (conflicting uses) since session 12 (perf30): the plugin now runs LoopUnroll at clang's level on the reverse clone before AD (`clang_unroll.rs`, for the Brusselators' streams), and the unrolled inline `bsearch` meets the records as the IGNORE-REF pattern does; `ferrozyme cc` -O1..-O3 pass. Clear error, not a wrong number (found by the full matrix, not in the default one)
 // `qsort` of records that mix an inactive key and active payloads (`struct { int id;
 // double w; double v[2]; }`, 32 bytes), sorted by the integer id and then by an active
 // double in a second `qsort` call, `bsearch` for one record by id, a `memcpy` of a whole
