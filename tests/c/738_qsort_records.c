@@ -1,7 +1,4 @@
 // OPT: O0 O1 O2 O3
-// IGNORE-REF: cannot-deduce-type (conflicting uses at the memcpy of the records): before optimization glibc's inline `bsearch` computes `base + idx * size` with a run-time size, the pattern described under IGNORE-O0
-// IGNORE-O0: missing-derivative for `bsearch` whose result points into the active records: glibc inlines its bsearch at -O1 and above (bits/stdlib-bsearch.h), at -O0 the call has no IR. A definition of Ferrozyme's own (like qsort's, libdefs) was tried: its `base + mid * size` byte offset made type analysis type the records as one scalar everywhere (the unknown-stride rule of types/engine/access.rs sends a GEP's facts back as "every offset" when they look uniform so far) and the memcpy of the records was refused
-// IGNORE-PLUGIN: cannot-deduce-type at the memcpy of the records in `loss` (conflicting uses) since session 12 (perf30): the plugin now runs LoopUnroll at clang's level on the reverse clone before AD (`clang_unroll.rs`, for the Brusselators' streams), and the unrolled inline `bsearch` meets the records as the IGNORE-REF pattern does; `ferrozyme cc` -O1..-O3 pass. Clear error, not a wrong number (found by the full matrix, not in the default one)
 // `qsort` of records that mix an inactive key and active payloads (`struct { int id;
 // double w; double v[2]; }`, 32 bytes), sorted by the integer id and then by an active
 // double in a second `qsort` call, `bsearch` for one record by id, a `memcpy` of a whole

@@ -3,8 +3,9 @@
 ; slot) and constants and returns a pointer to constants, so the derivative copies the
 ; call and the interval index it gives selects which values' adjoints are updated.
 ; Before sweep20 the call was refused ("no derivative for `bsearch`", tests/c/896 at
-; -O0); a search over memory that is not a constant global stays refused
-; (tests/errors/bsearch_differentiable_table.c). Written by hand.
+; -O0); a search over memory that is not a constant global goes through the search's
+; built-in rule since probe45 (probe45_bsearch_result_in_table_shadow.ll, tests/c/1517),
+; which this inactive classification comes before. Written by hand.
 ;
 ; RUN: %ferrozyme opt %s -o - | %FileCheck %s
 

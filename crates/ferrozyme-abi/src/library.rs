@@ -217,15 +217,16 @@ pub const INACTIVE_LIBRARY: &[Inactive] = &[
     ),
 ];
 
-/// Searches of a table: `bsearch(key, table, n, size, cmp)` reads the key and the table
-/// (through the comparator, whose `int` result carries no derivative), writes nothing,
-/// and returns a pointer into the table or null. When the table is immutable memory (a
-/// `const` global: a table of knots or breakpoints), no derivative can flow through the
-/// call: the key is only read and the result points at constants. Differentiable tables
-/// (records of the program's doubles) are not covered: the result would need the
-/// table's shadow (without IR for the search, a missing-derivative error names it).
+/// Searches of a table: `bsearch(key, table, n, size, cmp)` and `lfind(key, table, &n,
+/// size, cmp)` read the key and the table (through the comparator, whose `int` result
+/// carries no derivative), write nothing, and return a pointer into the table or null.
+/// When the table is immutable memory (a `const` global: a table of knots or
+/// breakpoints), no derivative can flow through the call: the key is only read and the
+/// result points at constants. A search of a differentiable table (records of the
+/// program's doubles) gets a built-in rule instead (`ferrozyme_transform`'s
+/// `custom/search.rs`: the result's shadow is the same offset into the table's shadow).
 /// One row: (function, index of the table argument).
-pub const TABLE_SEARCHES: &[(&str, usize)] = &[("bsearch", 1)];
+pub const TABLE_SEARCHES: &[(&str, usize)] = &[("bsearch", 1), ("lfind", 1)];
 
 /// The table argument's index of a search of [`TABLE_SEARCHES`].
 pub fn table_search(name: &str) -> Option<usize> {

@@ -90,6 +90,13 @@ pub fn classify(call: Value) -> CallKind {
     if ferrozyme_abi::type_hint(&own_name).is_some() {
         return CallKind::TypeHint;
     }
+    // A search without IR of a `const` global table is inactive, before its built-in rule
+    // (`custom/search.rs` in the transform) is considered: the result points at constants.
+    if f.is_declaration()
+        && ferrozyme_abi::table_search(&own_name).is_some_and(|t| searches_immutable_table(call, t))
+    {
+        return CallKind::InactiveExternal;
+    }
     if f.has_string_fn_attr(ferrozyme_abi::CUSTOM_RULE_ATTR) {
         return CallKind::Custom(f);
     }
@@ -211,9 +218,6 @@ pub fn classify(call: Value) -> CallKind {
         return CallKind::InactiveExternal;
     }
     if float_free_library_call(call, f, name, false) {
-        return CallKind::InactiveExternal;
-    }
-    if ferrozyme_abi::table_search(name).is_some_and(|t| searches_immutable_table(call, t)) {
         return CallKind::InactiveExternal;
     }
     CallKind::UnknownExternal

@@ -488,10 +488,15 @@ impl Activity {
                             self.active.insert(i);
                         }
                         // A callee that returns one of its arguments (Eigen's
-                        // `cast_to_pointer_type`): the result has that argument's shadow,
-                        // or none when the argument is constant.
+                        // `cast_to_pointer_type`), or a pointer into it (a table search,
+                        // `bsearch`, whose built-in rule offsets the table's shadow): the
+                        // result has that argument's shadow, or none when the argument is
+                        // constant (the key's activity does not reach the result).
                         let returned = match kind {
                             CallKind::Defined(f) if ty.is_pointer() => returned_param(f, 2),
+                            CallKind::Custom(f) if ty.is_pointer() => {
+                                ferrozyme_abi::table_search(&f.name())
+                            }
                             _ => None,
                         };
                         let shadowed = match returned.and_then(|k| i.call_args().get(k).copied()) {

@@ -1,5 +1,6 @@
 //! Derivatives of compiler and C library functions without IR, written as registered
-//! rules: the complex-arithmetic helpers (here) and `qsort`/`qsort_r` (`qsort.rs`).
+//! rules: the complex-arithmetic helpers (here), `qsort`/`qsort_r` (`qsort.rs`) and the
+//! table searches `bsearch`/`lfind` (`search.rs`).
 //!
 //! C's `_Complex` and C++'s `std::complex` multiply and divide through `__muldc3` /
 //! `__divdc3` (`double`) and `__mulsc3` / `__divsc3` (`float`) when the compiler cannot
@@ -126,6 +127,20 @@ pub(crate) fn link(module: Module) -> Result<Vec<(ReverseRule, ForwardRule)>, St
             library.insert(s.name().to_string());
         }
         found.push(s.name().to_string());
+    }
+    let searches: Vec<(&str, &str)> = super::search::SEARCHES
+        .iter()
+        .filter(|(name, decl)| wants_rules(module, name) && declared_as(module, name, decl))
+        .copied()
+        .collect();
+    if !searches.is_empty() {
+        text.push_str(super::search::HELPERS_IR);
+    }
+    for (name, decl) in searches {
+        declare(&mut declared, &mut text, name, decl.to_string());
+        text.push_str(&super::search::rules_ir(name));
+        library.insert(name.to_string());
+        found.push(name.to_string());
     }
     if found.is_empty() {
         return Ok(Vec::new());

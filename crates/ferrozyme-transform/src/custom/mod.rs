@@ -27,6 +27,7 @@ mod fortran_assign;
 mod holomorphic;
 mod print_only;
 mod qsort;
+mod search;
 pub(crate) mod threadprivate;
 mod wrappers;
 

@@ -259,6 +259,20 @@ impl Engine {
                 }
                 true
             }
+            // A table search without IR (`bsearch`, `lfind`: `ferrozyme_abi::TABLE_SEARCHES`)
+            // returns null or a pointer to an element of the table: from there on, memory
+            // holds what the table holds from its start (its elements are alike), so the
+            // two are linked, as a `realloc` is to its pointer (tests/c/738 at -O0: a
+            // record found by `bsearch` copied by `memcpy`).
+            _ if i.ty().is_pointer()
+                && i.called_function().is_some_and(|f| f.is_declaration())
+                && ferrozyme_abi::table_search(name).is_some() =>
+            {
+                if let Some(table) = ferrozyme_abi::table_search(name).and_then(arg) {
+                    self.link(i, table);
+                }
+                true
+            }
             _ if i.ty().is_integer() && inactive_runtime_query(name) => {
                 self.integer(i);
                 true

@@ -266,6 +266,10 @@ pub(super) fn updates_in_place(func: Value) -> bool {
     if let Some(row) = ferrozyme_rules::blas::blas_function(&name) {
         return row.updates_in_place();
     }
+    // `bsearch`, `lfind`: they write nothing (`ferrozyme_abi::TABLE_SEARCHES`).
+    if ferrozyme_abi::table_search(&name).is_some() {
+        return false;
+    }
     if is_readonly_function(func) {
         return false;
     }
