@@ -35,13 +35,7 @@ pub fn grow_acc(x: &[f64], a: &mut Acc) -> f64 {
 }
 
 fn acc_primal(x: &[f64], w: f64) -> f64 {
-    grow_acc(
-        x,
-        &mut Acc {
-            v: &mut vec![0.3],
-            w,
-        },
-    )
+    grow_acc(x, &mut Acc { v: &mut vec![0.3], w })
 }
 
 #[test]
@@ -59,22 +53,14 @@ fn rust44_reverse_grows_a_vec_held_by_reference() {
     assert_all_close("d/dx vs formula", &dx, &want, EXACT);
     assert_all_close("d/dx vs FD", &dx, &fd_grad(|x| acc_primal(x, 2.0), &x), FD);
     assert_close("d/dw vs formula", dw, 4.0 * sx2, EXACT);
-    assert_close(
-        "d/dw vs FD",
-        dw,
-        fd_grad(|w| acc_primal(&x, w[0]), &[2.0])[0],
-        FD,
-    );
+    assert_close("d/dw vs FD", dw, fd_grad(|w| acc_primal(&x, w[0]), &[2.0])[0], FD);
     // The shadow header describes the grown shadow buffer (1 -> 4 -> 8).
     assert_eq!((dv.len(), dv.capacity()), (v.len(), v.capacity()));
     assert_eq!(v.len(), 6);
     // In a debug build the pushed values' adjoints stay in the grown shadow buffer (found
     // by rust44, not fixed: dv read [0, -0.58, -3.94, 1.04, 0, 0]; the gradient is right).
     if !cfg!(debug_assertions) {
-        assert!(
-            dv.iter().all(|d| *d == 0.0),
-            "pushed values' adjoints consumed: {dv:?}"
-        );
+        assert!(dv.iter().all(|d| *d == 0.0), "pushed values' adjoints consumed: {dv:?}");
     }
 }
 
@@ -89,11 +75,7 @@ fn rust44_forward_grows_a_vec_held_by_reference() {
     let sx2: f64 = x.iter().map(|q| q * q).sum();
     assert_close("primal", y, 4.0 * sx2, EXACT);
     // d f = sum 2 (w x_i)(w tx_i + x_i tw).
-    let want: f64 = x
-        .iter()
-        .zip(&tx)
-        .map(|(q, d)| 2.0 * 2.0 * q * (2.0 * d + q * 0.5))
-        .sum();
+    let want: f64 = x.iter().zip(&tx).map(|(q, d)| 2.0 * 2.0 * q * (2.0 * d + q * 0.5)).sum();
     assert_close("tangent vs formula", t, want, EXACT);
     let mut dx = vec![0.0; x.len()];
     let (mut rv, mut dv) = (vec![0.3], vec![0.0]);
@@ -126,11 +108,7 @@ fn rust44_forward_grows_an_inner_vec() {
     let (y, t) = t_inner(&x, &tx, &mut rows, &mut trows);
     let s: f64 = x.iter().map(|a| (a * a).sin()).sum::<f64>() + 0.3f64.sin();
     assert_close("primal", y, s, EXACT);
-    let want: f64 = x
-        .iter()
-        .zip(&tx)
-        .map(|(a, d)| (a * a).cos() * 2.0 * a * d)
-        .sum::<f64>()
+    let want: f64 = x.iter().zip(&tx).map(|(a, d)| (a * a).cos() * 2.0 * a * d).sum::<f64>()
         + 0.3f64.cos() * 0.5;
     assert_close("tangent vs formula", t, want, EXACT);
     let fd = fd_grad(|x| grow_inner(x, &mut vec![vec![0.3], vec![1.0, 2.0]]), &x);
@@ -159,11 +137,7 @@ pub fn add_rows(x: &[f64], rows: &mut Vec<Vec<f64>>) -> f64 {
     for &a in x {
         rows.push(vec![a * a, a]);
     }
-    first
-        + rows
-            .iter()
-            .map(|r| r.iter().map(|q| q.sin()).sum::<f64>())
-            .sum::<f64>()
+    first + rows.iter().map(|r| r.iter().map(|q| q.sin()).sum::<f64>()).sum::<f64>()
 }
 
 #[test]
@@ -173,28 +147,18 @@ fn rust44_reverse_grows_a_vec_of_vecs() {
     let mut rows = vec![vec![0.3, 0.4]];
     let mut drows = vec![vec![0.0, 0.0]];
     d_rows(&x, &mut dx, &mut rows, &mut drows, 1.0);
-    let want: Vec<f64> = x
-        .iter()
-        .map(|a| (a * a).cos() * 2.0 * a + a.cos())
-        .collect();
+    let want: Vec<f64> = x.iter().map(|a| (a * a).cos() * 2.0 * a + a.cos()).collect();
     assert_all_close("d/dx vs formula", &dx, &want, EXACT);
     let fd = fd_grad(|x| add_rows(x, &mut vec![vec![0.3, 0.4]]), &x);
     assert_all_close("d/dx vs FD", &dx, &fd, FD);
     // The old row's adjoints, read before and after the growth, reach the caller.
     let want0 = [0.4 + 0.3f64.cos(), 0.3 + 0.4f64.cos()];
     assert_all_close("d/d rows[0] vs formula", &drows[0], &want0, EXACT);
-    assert_eq!(
-        (drows.len(), drows.capacity()),
-        (rows.len(), rows.capacity())
-    );
+    assert_eq!((drows.len(), drows.capacity()), (rows.len(), rows.capacity()));
     // The pushed rows' shadows: the primal's headers, their adjoints consumed by the
     // reverse of the stores that wrote the values (as for rust41's pushed values).
     for (k, (r, d)) in rows.iter().zip(&drows).enumerate().skip(1) {
-        assert_eq!(
-            (d.len(), d.capacity()),
-            (r.len(), r.capacity()),
-            "shadow row {k}"
-        );
+        assert_eq!((d.len(), d.capacity()), (r.len(), r.capacity()), "shadow row {k}");
         assert!(d.iter().all(|q| *q == 0.0), "shadow row {k}: {d:?}");
     }
 }
@@ -208,13 +172,10 @@ fn rust45_forward_pushes_rows() {
     let (y, t) = t_rows(&x, &tx, &mut rows, &mut trows);
     assert_close("primal", y, add_rows(&x, &mut vec![vec![0.3, 0.4]]), EXACT);
     let d0 = [0.4 + 0.3f64.cos(), 0.3 + 0.4f64.cos()];
-    let want: f64 = x
-        .iter()
-        .zip(&tx)
-        .map(|(a, d)| ((a * a).cos() * 2.0 * a + a.cos()) * d)
-        .sum::<f64>()
-        + d0[0] * 0.5
-        + d0[1] * 0.25;
+    let want: f64 =
+        x.iter().zip(&tx).map(|(a, d)| ((a * a).cos() * 2.0 * a + a.cos()) * d).sum::<f64>()
+            + d0[0] * 0.5
+            + d0[1] * 0.25;
     assert_close("tangent vs formula", t, want, EXACT);
     let mut dx = vec![0.0; x.len()];
     let mut drows = vec![vec![0.0, 0.0]];
@@ -224,18 +185,11 @@ fn rust45_forward_pushes_rows() {
         + drows[0][1] * 0.25;
     assert_close("<J t, 1> vs <t, J^T 1>", t, dot, EXACT);
     // The tangent rows: the primal's headers, the pushed values' tangents.
-    assert_eq!(
-        (trows.len(), trows.capacity()),
-        (rows.len(), rows.capacity())
-    );
+    assert_eq!((trows.len(), trows.capacity()), (rows.len(), rows.capacity()));
     assert_eq!(trows[0], vec![0.5, 0.25]);
     for (k, (a, d)) in x.iter().zip(&tx).enumerate() {
         let (r, tr) = (&rows[k + 1], &trows[k + 1]);
-        assert_eq!(
-            (tr.len(), tr.capacity()),
-            (r.len(), r.capacity()),
-            "tangent row {k}"
-        );
+        assert_eq!((tr.len(), tr.capacity()), (r.len(), r.capacity()), "tangent row {k}");
         assert_all_close("pushed row's tangents", tr, &[2.0 * a * d, *d], EXACT);
     }
 }
@@ -252,9 +206,7 @@ pub fn add_pairs(x: &[f64], ps: &mut Vec<(f64, Box<f64>)>) -> f64 {
 }
 
 fn pairs_formula(x: &[f64]) -> Vec<f64> {
-    x.iter()
-        .map(|a| (a * a).cos() * 2.0 * a * a + (a * a).sin())
-        .collect()
+    x.iter().map(|a| (a * a).cos() * 2.0 * a * a + (a * a).sin()).collect()
 }
 
 /// The capacity reserved in the primal and the shadow (the shadow's spare slots zeroed
@@ -274,18 +226,8 @@ fn rust44_reserved_records_keep_the_gradient() {
         v.push((0.3, Box::new(2.0)));
         v
     };
-    assert_all_close(
-        "d/dx vs FD",
-        &dx,
-        &fd_grad(|x| add_pairs(x, &mut fresh()), &x),
-        FD,
-    );
-    assert_close(
-        "d/d ps[0].0 vs formula",
-        dps[0].0,
-        3.0 + 2.0 * 0.3f64.cos(),
-        EXACT,
-    );
+    assert_all_close("d/dx vs FD", &dx, &fd_grad(|x| add_pairs(x, &mut fresh()), &x), FD);
+    assert_close("d/d ps[0].0 vs formula", dps[0].0, 3.0 + 2.0 * 0.3f64.cos(), EXACT);
     assert_close("d/d *ps[0].1 vs formula", *dps[0].1, 0.3f64.sin(), EXACT);
     assert_eq!((dps.len(), dps.capacity()), (5, 8));
 }
@@ -305,28 +247,16 @@ fn rust44_grown_records_with_floats_stop() {
         let mut dps = vec![(0.0, Box::new(0.0))];
         d_pairs(&x, &mut dx, &mut ps, &mut dps, 1.0);
         // Not reached when the stop works (the analytic value would fail here).
-        assert_close(
-            "d/d ps[0].0 vs formula",
-            dps[0].0,
-            3.0 + 2.0 * 0.3f64.cos(),
-            EXACT,
-        );
+        assert_close("d/d ps[0].0 vs formula", dps[0].0, 3.0 + 2.0 * 0.3f64.cos(), EXACT);
         return;
     }
     let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
-        .args([
-            "--exact",
-            "rust44_grown_records_with_floats_stop",
-            "--nocapture",
-        ])
+        .args(["--exact", "rust44_grown_records_with_floats_stop", "--nocapture"])
         .env("FZ_RUST44_CHILD", "1")
         .output()
         .expect("the child runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success(),
-        "the child should stop; stderr:\n{stderr}"
-    );
+    assert!(!out.status.success(), "the child should stop; stderr:\n{stderr}");
     assert!(
         stderr.contains("whose elements hold floats beside pointers or integers")
             && stderr.contains("reserve the capacity beforehand"),
