@@ -1,4 +1,4 @@
-// OPT: O0 O2
+// OPT: O0
 // rust45: one type-erased grow function shared by a vector of doubles and a vector of
 // vectors, as Rust's `RawVecInner::grow_amortized` (which takes the element size) serves
 // every `Vec` of a debug build. Type analysis is not context-sensitive: inside `grow` the
