@@ -189,14 +189,7 @@ fn type_erased_growth(order: &[Value]) -> HashSet<Value> {
             ferrozyme_abi::rust_type_erased(&format!("{:#}", rustc_demangle::demangle(&f.name())))
         })
         .collect();
-    let calls = |f: Value| -> Vec<Value> {
-        f.blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
-            .filter_map(|i| i.called_function())
-            .collect()
-    };
+    let calls = crate::upstream::callees;
     let reallocates = |g: Value| {
         ferrozyme_abi::alloc_fn(&g.name(), !g.is_declaration())
             .is_some_and(|a| a.kind == ferrozyme_abi::AllocKind::Realloc)
