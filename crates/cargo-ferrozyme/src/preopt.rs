@@ -18,6 +18,12 @@
 //! are not copied: the copies call the pass's own definitions instead (the same product
 //! as loops, `ferrozyme_transform::libdefs`), and only the program's own calls keep the
 //! library's code.
+//!
+//! Rust library functions that grow a `Vec` of any element type (`RawVecInner`'s
+//! `grow_amortized` and `finish_grow`, given the element layout) are inlined into their
+//! callers' copies (`alwaysinline`): type analysis is not context-sensitive, and one shared
+//! copy would see its block typed as every `Vec` the derivatives grow at once (rust45: a
+//! debug build's `Vec<Vec<f64>>` grown beside a `Vec<f64>` crashed).
 
 use std::collections::{HashMap, HashSet};
 
@@ -83,9 +89,18 @@ pub fn optimize_differentiated(
             }
         }
     }
+    let inlined = type_erased_growth(&order);
     let mut copy: HashMap<Value, Value> = HashMap::new();
     for &f in &order {
         let c = ferrozyme_transform::clone_function(m, f, &format!("{PREFIX}{}", f.name()));
+        if inlined.contains(&f) {
+            // One copy of `RawVecInner::grow_amortized` would serve every `Vec` the
+            // derivatives grow, its buffer typed as all of them at once (rust45: the
+            // rows of a `Vec<Vec<f64>>` taken for floats, their shadow pointers not
+            // carried into the grown shadow buffer, a crash in the reverse sweep).
+            c.remove_fn_attr("noinline");
+            c.add_fn_attr("alwaysinline");
+        }
         copy.insert(f, c);
     }
     // Calls between copies, and hook calls everywhere, go to the copies; calls of library
@@ -158,6 +173,44 @@ pub fn optimize_differentiated(
 fn library_definition(f: Value) -> Option<&'static str> {
     let path = format!("{:#}", rustc_demangle::demangle(&f.name()));
     ferrozyme_abi::rust_differentiable_definition(&path)
+}
+
+/// The functions of `order` to inline into their callers' copies: Rust library functions
+/// serving every element type at once (`ferrozyme_abi::RUST_TYPE_ERASED_PREFIXES`) that
+/// reallocate a block, themselves or through others of them (`grow_amortized` and
+/// `finish_grow`, not `try_allocate_in`: a new `Vec`'s header built by an inlined
+/// allocation lands in a local first, whose shadow integers stay zero when it is copied
+/// into the caller's `Vec`: tests/rust/tests/alloc40_global_allocator.rs).
+fn type_erased_growth(order: &[Value]) -> HashSet<Value> {
+    let erased: HashSet<Value> = order
+        .iter()
+        .copied()
+        .filter(|f| {
+            ferrozyme_abi::rust_type_erased(&format!("{:#}", rustc_demangle::demangle(&f.name())))
+        })
+        .collect();
+    let calls = crate::upstream::callees;
+    let reallocates = |g: Value| {
+        ferrozyme_abi::alloc_fn(&g.name(), !g.is_declaration())
+            .is_some_and(|a| a.kind == ferrozyme_abi::AllocKind::Realloc)
+    };
+    let mut growth: HashSet<Value> = erased
+        .iter()
+        .copied()
+        .filter(|&f| calls(f).into_iter().any(reallocates))
+        .collect();
+    // Those calling one that grows grow too (a fixed point over the erased functions).
+    loop {
+        let more: Vec<Value> = erased
+            .iter()
+            .copied()
+            .filter(|f| !growth.contains(f) && calls(*f).iter().any(|g| growth.contains(g)))
+            .collect();
+        if more.is_empty() {
+            return growth;
+        }
+        growth.extend(more);
+    }
 }
 
 /// Our definition of `f`, linked into the module, when there is one of the same type (a

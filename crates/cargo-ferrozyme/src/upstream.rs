@@ -157,7 +157,8 @@ fn needed_declarations(m: Module) -> Vec<String> {
     out
 }
 
-fn callees(f: Value) -> Vec<Value> {
+/// The functions `f` calls directly.
+pub(crate) fn callees(f: Value) -> Vec<Value> {
     f.blocks()
         .into_iter()
         .flat_map(|b| b.instructions())

@@ -621,6 +621,23 @@ pub const RUST_DIFFERENTIABLE_DEFINITIONS: &[(&str, &str)] = &[
     ("matrixmultiply::gemm::sgemm", "matrixmultiply_sgemm"),
 ];
 
+/// Rust library functions (path prefixes, as `rustc-demangle` prints them without the
+/// hash, a leading `<` dropped) that serve every element type at once: `RawVecInner`'s
+/// methods (`grow_amortized`, `finish_grow`, ...) take the element layout as an argument
+/// and reallocate a `Vec`'s buffer whatever it holds. Type analysis is not
+/// context-sensitive, so inside one shared copy the buffer's type is the join of every
+/// caller's (`f64`s of one `Vec`, the `{cap, ptr, len}` rows of a `Vec<Vec<f64>>`):
+/// `cargo-ferrozyme` inlines the copies the derivatives differentiate into their callers
+/// (rust45), where the buffer has its one type.
+pub const RUST_TYPE_ERASED_PREFIXES: &[&str] = &["alloc::raw_vec::RawVecInner"];
+
+/// Is the Rust function with this demangled path type-erased
+/// ([`RUST_TYPE_ERASED_PREFIXES`])?
+pub fn rust_type_erased(path: &str) -> bool {
+    let p = path.trim_start_matches('<');
+    RUST_TYPE_ERASED_PREFIXES.iter().any(|k| p.starts_with(k))
+}
+
 /// The definition's name (without `__fz_lib_`) for a Rust function's demangled path.
 pub fn rust_differentiable_definition(path: &str) -> Option<&'static str> {
     lookup(RUST_DIFFERENTIABLE_DEFINITIONS, path)
@@ -629,6 +646,17 @@ pub fn rust_differentiable_definition(path: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn type_erased_rust_paths() {
+        assert!(rust_type_erased(
+            "<alloc::raw_vec::RawVecInner>::grow_amortized"
+        ));
+        assert!(rust_type_erased(
+            "alloc::raw_vec::RawVecInner<A>::finish_grow"
+        ));
+        assert!(!rust_type_erased("alloc::raw_vec::RawVec<T,A>::grow_one"));
+    }
 
     #[test]
     fn hook_names_match_by_substring() {

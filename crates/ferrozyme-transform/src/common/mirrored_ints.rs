@@ -35,9 +35,11 @@
 //!   and forward mode stored zero tangents there): memory made inside has shadows the
 //!   runtime's table releases, whatever their headers say, and a `HashMap` built inside
 //!   moves its entries' bytes with `__fz_move_adj_bytes`, which stops where both copies
-//!   hold non-zero bits (mirrored keys there did: tests/rust/tests/rustmap_maps.rs). So
-//!   the header of a `Vec` pushed into a caller's `Vec<Vec<f64>>` inside, written through
-//!   the pointer `realloc` returned, is not mirrored (its shadow reads empty);
+//!   hold non-zero bits (mirrored keys there did: tests/rust/tests/rustmap_maps.rs).
+//!   A block allocated inside counts when its pointer is stored into the caller's
+//!   memory: the caller's `Vec<Vec<f64>>` grown by `realloc` inside, the headers of the
+//!   rows pushed into it written through the pointer `realloc` returned (rust45: before,
+//!   the caller's shadow rows read empty, their shadow buffers leaked);
 //! * at run time, the base's shadow is not null ([`into_real_shadow`]): a caller may
 //!   pass a null shadow for memory it has none for, and the store then goes to the sink
 //!   slot.
@@ -49,17 +51,22 @@
 //! stored a zero tangent there before rust44, tests/c/1512).
 
 use ferrozyme_analysis::activity::{is_int_carrier_type, Activity};
+use ferrozyme_analysis::calls::{classify, CallKind};
 use ferrozyme_analysis::types::{BaseType, TypeAnalysis};
 use ferrozyme_llvm::{Builder, IntPredicate, Opcode, TypeKind, Value};
 
-use crate::common::base_object;
-use crate::reverse::memory::{underlying, Obj};
+use crate::reverse::memory::pointer_bases;
 
 /// At most this many GEPs are followed from a store's address back to a shadowed pointer.
 const MAX_GEPS: usize = 4;
 
-/// At most this many loaded pointers lie between an argument and a mirrored header.
+/// At most this many loaded pointers (or stores of an allocated block's pointer) lie
+/// between an argument and a mirrored header.
 const MAX_LOADS: usize = 3;
+
+/// At most this many values (the allocation, phis and selects) are followed forward to
+/// find the store of an allocated block's pointer into the caller's memory.
+const MAX_FORWARD_WALK: usize = 16;
 
 /// Where the shadow of an integer store's address comes from: the address itself has a
 /// shadow, or it is a chain of GEPs off a shadowed pointer that activity gave no shadow
@@ -113,6 +120,10 @@ pub(crate) fn overwrites_float_bits(
         return false;
     }
     let at = types.pointee_tree(addr).get(0);
+    if at == BaseType::Unknown && mirrored_integer(act, types, v, addr).is_some() {
+        // A header's integer the shadow mirrors: the reverse sweep leaves it there.
+        return false;
+    }
     is_int_carrier_type(v.ty())
         && (act.is_active(v)
             || types.int_carries_fp(v).is_some()
@@ -152,7 +163,7 @@ pub(crate) fn mirrored_integer(
         && !act.is_shadowed(v)
         && super::shadows::pointer_as_integer(v).is_none()
         && types.int_carries_fp(v).is_none()
-        && types.pointee_tree(addr).get(0) == BaseType::Integer;
+        && integer_bytes(types, v, addr);
     if !wanted {
         return None;
     }
@@ -173,28 +184,154 @@ pub(crate) fn mirrored_integer(
     Some(MirrorAt { base: p, geps })
 }
 
-/// Does `addr` lie in a buffer's header the caller can reach: the object an argument
-/// points to, or one a pointer loaded from such memory points to (a `&mut Vec<f64>` held
-/// in a struct the caller passes, the inner `Vec`s of a `Vec<Vec<f64>>`), up to
-/// [`MAX_LOADS`] loads deep, where that object holds a pointer too (module doc)?
-fn in_callers_header(types: &TypeAnalysis, addr: Value) -> bool {
-    let mut p = addr;
-    for _ in 0..=MAX_LOADS {
-        let holder = match underlying(p) {
-            Obj::Arg(arg) => return types.pointee_tree(arg).contains(BaseType::Pointer),
-            Obj::Unknown => base_object(p),
-            _ => return false,
-        };
-        if holder.opcode() != Some(Opcode::LLVMLoad)
-            || !types.pointee_tree(holder).contains(BaseType::Pointer)
-        {
-            return false;
+/// Are the bytes at `addr` an integer's: type analysis says so, or it knows nothing of
+/// them, `v` is a constant and `addr` is the start of a record whose first field is an
+/// integer of `v`'s type (a `Vec` header `{cap, ptr, len}` written into a slot of its
+/// outer buffer: rust45's rows pushed into a `Vec<Vec<f64>>`, whose `cap` nothing reads
+/// inside)? The record's type is the IR's, trusted only there: a constant integer
+/// written at the start of a header the caller can reach ([`mirrored_integer`]).
+fn integer_bytes(types: &TypeAnalysis, v: Value, addr: Value) -> bool {
+    match types.pointee_tree(addr).get(0) {
+        BaseType::Integer => true,
+        BaseType::Unknown => v.is_constant() && record_starts_with(addr, v.ty()),
+        _ => false,
+    }
+}
+
+/// Is `addr` a one-index GEP (a step over whole records) whose record type's first
+/// scalar, through nested records and arrays, is `t`?
+fn record_starts_with(addr: Value, t: ferrozyme_llvm::Type) -> bool {
+    if !(addr.is_instruction()
+        && addr.opcode() == Some(Opcode::LLVMGetElementPtr)
+        && addr.num_operands() == 2)
+    {
+        return false;
+    }
+    let mut r = addr.gep_source_type();
+    for _ in 0..8 {
+        match r.kind() {
+            TypeKind::Struct => match r.struct_fields().first() {
+                Some(f) => r = *f,
+                None => return false,
+            },
+            TypeKind::Array => r = r.element_type(),
+            _ => return r == t,
         }
-        // The header is the loaded pointer's object; where the pointer was read from
-        // must itself be the caller's memory.
-        p = holder.operand(0);
     }
     false
+}
+
+/// Does `addr` lie in a buffer's header the caller can reach: the object an argument
+/// points to, or one a pointer loaded from such memory points to (a `&mut Vec<f64>` held
+/// in a struct the caller passes, the inner `Vec`s of a `Vec<Vec<f64>>`), or a block
+/// allocated inside whose pointer is stored into such memory (the caller's outer `Vec`
+/// grown by `realloc`: the rows pushed into it), up to [`MAX_LOADS`] such steps, where
+/// each object holds a pointer too (module doc)? Every pointer the address may be based
+/// on (through phis and selects: the buffer pointer reloaded, or the one `realloc`
+/// returned) must be.
+fn in_callers_header(types: &TypeAnalysis, addr: Value) -> bool {
+    in_callers_object(types, addr, MAX_LOADS)
+}
+
+/// [`in_callers_header`] with `steps` loads or stores left between `p` and an argument.
+fn in_callers_object(types: &TypeAnalysis, p: Value, steps: usize) -> bool {
+    let Some(bases) = pointer_bases(p) else {
+        return false;
+    };
+    !bases.is_empty()
+        && bases.into_iter().all(|b| {
+            if !types.pointee_tree(b).contains(BaseType::Pointer) {
+                return false;
+            }
+            if b.is_argument() {
+                return true;
+            }
+            match b.opcode() {
+                // The header is the loaded pointer's object; where the pointer was read
+                // from must itself be the caller's memory.
+                Some(Opcode::LLVMLoad) => {
+                    steps > 0 && in_callers_object(types, b.operand(0), steps - 1)
+                }
+                Some(Opcode::LLVMCall) if is_allocation(b) => {
+                    steps > 0 && stored_into_callers(types, b, steps - 1)
+                }
+                _ => false,
+            }
+        })
+}
+
+/// Is the pointer allocation `a` returns stored (as it is, or through phis and selects)
+/// into memory the caller can reach ([`in_callers_object`] with `steps` left)? Then the
+/// block is the caller's after the call (a `Vec`'s grown buffer in the caller's header).
+fn stored_into_callers(types: &TypeAnalysis, a: Value, steps: usize) -> bool {
+    let mut work = vec![a];
+    let mut seen = ferrozyme_analysis::hash::HashSet::default();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > MAX_FORWARD_WALK {
+            continue;
+        }
+        for u in v.users() {
+            match u.opcode() {
+                Some(Opcode::LLVMPHI | Opcode::LLVMSelect) => work.push(u),
+                Some(Opcode::LLVMStore)
+                    if u.operand(0) == v && in_callers_object(types, u.operand(1), steps) =>
+                {
+                    return true;
+                }
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// Does `c` allocate a block (`malloc`, `calloc`, `realloc` and their Rust and C++
+/// relatives)?
+fn is_allocation(c: Value) -> bool {
+    matches!(
+        classify(c),
+        CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
+    )
+}
+
+/// At most this many bytes of a `memcpy` into a header are looked at for integers to
+/// mirror ([`mirrored_copy_words`]).
+const MAX_COPY: i64 = 64;
+
+/// The offsets (from `dst`) of the 4-byte integer words a `memcpy` of `len` bytes into a
+/// header the caller can reach writes ([`in_callers_header`]; type analysis says
+/// `Integer` there): their shadow mirrors the primal's after the shadow copy. The copy's
+/// source is often memory made inside (rust45: a `Vec` built in a local and moved into the
+/// caller's `Vec`, its `{cap, ptr, len}` copied whole), whose shadow integers nothing
+/// mirrors: the shadow copy alone left the caller's shadow `Vec` with length and
+/// capacity 0 over its shadow buffer.
+pub(crate) fn mirrored_copy_words(types: &TypeAnalysis, dst: Value, len: Value) -> Vec<i64> {
+    let Some(n) = len.const_int_value() else {
+        return Vec::new();
+    };
+    if !(0..=MAX_COPY).contains(&n) || !in_callers_header(types, dst) {
+        return Vec::new();
+    }
+    let t = types.pointee_tree(dst);
+    (0..n / 4 * 4)
+        .step_by(4)
+        .filter(|&o| t.get(o) == BaseType::Integer)
+        .collect()
+}
+
+/// After the shadow copy of a `memcpy` into `pd` (primal) / `sd` (its shadow): each word
+/// of `words` ([`mirrored_copy_words`]) read from the primal destination and stored at
+/// the same offset of the shadow (into `sink` where `sd` is null at run time).
+pub(crate) fn mirror_copied_words(b: &Builder, pd: Value, sd: Value, words: &[i64], sink: Value) {
+    let ctx = pd.ty().context();
+    let (i32t, i64t) = (ctx.i32(), ctx.i64());
+    for &o in words {
+        let p = b.byte_gep(pd, i64t.const_int(o as u64));
+        let v = b.load(i32t, p, "mirrored");
+        let s = b.byte_gep(sd, i64t.const_int(o as u64));
+        let s = into_real_shadow(b, sd, s, sink);
+        b.store(v, s);
+    }
 }
 
 /// The address a mirrored integer goes to: the shadow address `sa`, or the sink slot

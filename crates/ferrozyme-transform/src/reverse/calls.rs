@@ -23,6 +23,7 @@ use ferrozyme_llvm::Value;
 use super::copy_layout::CopyLayout;
 use super::{Gen, Key};
 use crate::common::dispatch::{check_target, select_derivative, stop_unresolved};
+use crate::common::mirrored_ints::{mirror_copied_words, mirrored_copy_words};
 use crate::common::Problem;
 use crate::runtime::RtFn;
 use crate::services::{Callees, Candidate};
@@ -382,6 +383,12 @@ impl Gen<'_> {
                 self.fwd_copy_non_floats(i, c, &layout);
                 return;
             }
+            let words = if self.fx.rt.is_guarded(dst) {
+                Vec::new()
+            } else {
+                mirrored_copy_words(&self.fx.types, dst, i.call_args()[2])
+            };
+            let sink = (!words.is_empty()).then(|| self.sup.sink_slot());
             self.each_lane(|g| {
                 let vd = g.fwd_store_validity(dst);
                 let sc = c.clone_instruction();
@@ -396,6 +403,9 @@ impl Gen<'_> {
                     let n = g.rt_len(n, &[vd]);
                     sc.set_operand(2, n);
                     g.b.position_after(sc);
+                }
+                if let Some(sink) = sink {
+                    mirror_copied_words(&g.b, c.call_args()[0], sd, &words, sink);
                 }
             });
         }
@@ -629,15 +639,22 @@ impl Gen<'_> {
 }
 
 /// Does the memory `p` points to hold pointers or integers next to its floats (as far as
-/// type analysis knows)? Then a `realloc` of it moves shadow bytes as they are, never adds
-/// them as floats (a shadow pointer added to another as a `double` is a wild pointer).
+/// type analysis knows), or bytes whose facts disagree (`Anything`: one grow function
+/// shared by a `Vec<f64>` and a `Vec<Vec<f64>>`, its block typed as both; rust45: the rows'
+/// shadow pointers were not carried into the grown shadow buffer, a crash in the reverse
+/// sweep)? Then a `realloc` of it moves shadow bytes as they are, never adds them as
+/// floats (a shadow pointer added to another as a `double` is a wild pointer).
 pub(super) fn holds_non_floats(types: &ferrozyme_analysis::types::TypeAnalysis, p: Value) -> bool {
-    types.pointee_tree(p).iter().any(|(_, b)| b.is_not_float())
+    types
+        .pointee_tree(p)
+        .iter()
+        .any(|(_, b)| b.is_not_float() || b == BaseType::Anything)
 }
 
-/// Does the memory `p` points to hold floats itself (not only behind its pointers)?
+/// May the memory `p` points to hold floats itself (not only behind its pointers): a float
+/// type, or bytes whose facts disagree?
 pub(super) fn holds_floats(types: &ferrozyme_analysis::types::TypeAnalysis, p: Value) -> bool {
-    types.pointee_tree(p).iter().any(|(_, b)| b.is_float())
+    types.pointee_tree(p).iter().any(|(_, b)| b.may_be_float())
 }
 
 /// The byte ranges of `0..n` outside the float fields `fields` (offset, type).

@@ -43,7 +43,28 @@ const MAX_POINTER_WALK: usize = 32;
 /// `split_at`, which advance a pointer rather than an index) lead to the same object.
 /// Several objects, or a pointer of unknown origin among them, is [`Obj::Unknown`].
 pub(crate) fn underlying(v: Value) -> Obj {
+    let Some(bases) = pointer_bases(v) else {
+        return Obj::Unknown;
+    };
     let mut found: Option<Obj> = None;
+    for b in bases {
+        match (object_of(b), found) {
+            (Obj::Unknown, _) => return Obj::Unknown,
+            (o, None) => found = Some(o),
+            (o, Some(f)) if o == f => {}
+            _ => return Obj::Unknown,
+        }
+    }
+    found.unwrap_or(Obj::Unknown)
+}
+
+/// The base pointers (no GEP or cast in front, no phi or select) address `v` may hold:
+/// through GEPs, casts, phis and selects, each once; constant addresses in the null page
+/// left out (an access through one faults: Rust's empty `Vec` and slices hold the
+/// dangling `inttoptr (i64 8 to ptr)` beside the allocation). `None` past
+/// [`MAX_POINTER_WALK`] pointers.
+pub(crate) fn pointer_bases(v: Value) -> Option<Vec<Value>> {
+    let mut out = Vec::new();
     let mut work = vec![v];
     let mut seen = ferrozyme_analysis::hash::HashSet::default();
     while let Some(p) = work.pop() {
@@ -52,24 +73,16 @@ pub(crate) fn underlying(v: Value) -> Obj {
             continue;
         }
         if seen.len() > MAX_POINTER_WALK {
-            return Obj::Unknown;
+            return None;
         }
         match b.opcode() {
             Some(Opcode::LLVMPHI) => work.extend(b.incoming().into_iter().map(|(x, _)| x)),
             Some(Opcode::LLVMSelect) => work.extend([b.operand(1), b.operand(2)]),
-            // An address in the null page points to no object: an access through it
-            // faults. Rust's empty `Vec` and slices hold such a dangling address
-            // (`inttoptr (i64 8 to ptr)`, the alignment) beside the allocation.
             _ if in_null_page(b) => {}
-            _ => match (object_of(b), found) {
-                (Obj::Unknown, _) => return Obj::Unknown,
-                (o, None) => found = Some(o),
-                (o, Some(f)) if o == f => {}
-                _ => return Obj::Unknown,
-            },
+            _ => out.push(b),
         }
     }
-    found.unwrap_or(Obj::Unknown)
+    Some(out)
 }
 
 /// The size of the page at address 0, which no object occupies (Linux maps nothing

@@ -9,6 +9,7 @@ use ferrozyme_llvm::{RealPredicate, Value};
 
 use super::TangentGen;
 use crate::common::dispatch::{call_place, check_target, select_derivative, stop_unresolved};
+use crate::common::mirrored_ints::{mirror_copied_words, mirrored_copy_words};
 use crate::common::Problem;
 use crate::services::Candidate;
 use crate::signature::{returns_tangent, TangentRequest};
@@ -245,6 +246,14 @@ impl TangentGen<'_> {
                         let p = self.b.byte_gep(d, i64t.const_int(off as u64));
                         let n = self.rt_len(i64t.const_int(t.size()), &[vd, Some(invalid)]);
                         self.b.memset(p, self.fx.ctx.i8().const_int(0), n, 1);
+                    }
+                }
+                // A header's length and capacity copied into the caller's (rust45).
+                if vd.is_none() && !self.fx.rt.is_guarded(args[0]) {
+                    let words = mirrored_copy_words(&self.fx.types, args[0], args[2]);
+                    if !words.is_empty() {
+                        let sink = self.sup.sink_slot();
+                        mirror_copied_words(&self.b, c.call_args()[0], d, &words, sink);
                     }
                 }
             }
