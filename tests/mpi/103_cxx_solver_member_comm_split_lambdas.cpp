@@ -1,4 +1,4 @@
-// MPI: 2 4
+// MPI: 3
 // OPT: O0 O2
 // CFLAGS: -DOMPI_SKIP_MPICXX
 // IGNORE-O0: refused at compile time (clear, not silent): at -O0 the destructor `~Solver` is not inlined and is differentiated in split mode, and its MPI_Type_free/MPI_Comm_free free handles it was handed ("`MPI_Type_free` frees an MPI handle that `Solver::~Solver()` was handed, in a function differentiated in split mode ...: its reverse function runs before the caller's adjoint communication, which still uses the handle"); before hpc45 the run stopped in the reverse sweep (Open MPI: MPI_Type_get_envelope, internal error, on the freed datatype). At -O2 the destructor is inlined and its frees move after the reverse sweep.
