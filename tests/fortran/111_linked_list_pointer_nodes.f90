@@ -1,5 +1,5 @@
 ! OPT: O0 O2
-! IGNORE: compile-time errors at -O0 and -O2 (clear, not silent): cannot-deduce-type ("an integer access to differentiable memory whose type is ambiguous (the value looks like Integer, the memory like Anything)") at the stores into a node, and mismatched activity ("memory holding pointers is copied from a pointer that is constant or differentiable depending on the run") at flang's 40-byte copy of `p%next`'s descriptor into `p`'s: a node mixes a real, an integer and a pointer descriptor (base address, integers, bytes, the type description) that type analysis cannot lay out; before f43 a run-time stop at the ALLOCATE ("ALLOCATE of a POINTER to a derived type is not differentiated").
+! Failed before hpc45 (compile-time cannot-deduce-type at the stores into a node, and mismatched activity at flang's 40-byte copy of `p%next`'s descriptor into `p`'s): the generic PointerAllocate/PointerDeallocate read a rank-0 descriptor's addendum (the type description pointer at offset 24) as an array's first dimension (integers); the pass now calls scalar versions where the IR fixes the rank at 0.
 ! A linked list as a scientist writes it: nodes of a recursive derived type (`type(node),
 ! pointer :: next`) allocated inside the differentiated routine, one per sample whose
 ! weight passes a threshold (the list's length depends on the data, not on the inputs

@@ -1,7 +1,7 @@
 // MPI: 2 4
 // OPT: O0 O2
 // CFLAGS: -DOMPI_SKIP_MPICXX
-// IGNORE-O0: at -O0 the communicator handle `comm`, an argument without a shadow, is captured by the `[&]` lambda that posts the requests (by value it is stored into the closure the same way), and the closure has a shadow because it also holds the `std::vector<MPI_Request>` and the buffers: "mismatched activity: argument 2 of the function (enzyme_const), which has no shadow, is stored into memory that has one" in `Field::exchange`, then the request vector is "constant or differentiable depending on the run" at MPI_Waitall. Using MPI_COMM_WORLD in the lambda instead of the captured handle works at -O0; at -O2 the lambda is inlined.
+// Failed at -O0 before hpc45 (mismatched activity: the communicator argument `comm`, without a shadow, stored into the slot the `[&]` lambda captures beside the request vector and the buffers): type analysis now knows MPI handle arguments (communicators, datatypes, operations) point to bytes without derivatives.
 // A C++ MPI program as a C++ user writes it (the first C++ program of the MPI suite): a
 // `Field` class owning its slab in a `std::vector<double>` with one ghost per side, whose
 // `exchange(MPI_Comm)` posts MPI_Irecv/MPI_Isend only towards existing neighbours through

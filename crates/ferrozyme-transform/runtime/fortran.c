@@ -2215,6 +2215,52 @@ static void fz_deallocate_components(fz_desc *d) {
   for (long e = 0; e < n; e++) fz_free_components(ti, fz_at(&v, e));
 }
 
+/* ALLOCATE and DEALLOCATE of a scalar POINTER (`type(node), pointer :: p`; hpc45,
+ * tests/fortran/111), which the pass calls where the IR fixes the descriptor's rank at 0
+ * (`ferrozyme_transform::fortran`). A scalar's descriptor has no dimensions: the
+ * addendum (a derived type's description) sits at offset 24, where the generic versions
+ * above read an array's first dimension (integers). Type analysis, which cannot know the
+ * rank, then saw a pointer and integers at the same bytes of every such descriptor (and
+ * of every node holding one: a linked list's `next`), and could type none of it. These
+ * read only the fields before the dimensions and the addendum's pointer. */
+FZ_INLINE const char *fz_scalar_type_description(const fz_desc *d) {
+  return d->type == FZ_STRUCT && (d->extra & 1) ? *(const char *const *)((const char *)d + 24)
+                                                 : 0;
+}
+
+int __fz_f18_pointer_allocate_scalar(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
+                                     const char *src, int line, void *extra) {
+  (void)has_stat, (void)errmsg, (void)extra;
+  size_t bytes = d->elem_len ? d->elem_len : 1;
+  d->base = (char *)malloc(bytes);
+  if (!d->base) __fz_f18_fail("ALLOCATE: out of memory", src, line);
+  if (d->type == FZ_STRUCT) {
+    if (!fz_scalar_type_description(d))
+      __fz_f18_fail("ALLOCATE of a POINTER to a derived type without its type description "
+                    "is not differentiated",
+                    src, line);
+    __builtin_memset(d->base, 0, bytes);
+    __fz_f18_initialize_inactive(d, src, line);
+  }
+  return 0;
+}
+
+int __fz_f18_pointer_deallocate_scalar(fz_desc *d, _Bool has_stat, const fz_desc *errmsg,
+                                       const char *src, int line) {
+  (void)has_stat, (void)errmsg;
+  if (!d->base) __fz_f18_fail("DEALLOCATE of a POINTER that is not associated", src, line);
+  const char *ti = fz_scalar_type_description(d);
+  if (ti && !ti[FZ_TI_NO_FINALIZATION_NEEDED])
+    __fz_f18_fail("DEALLOCATE, in differentiated code, of an object whose type has a FINAL "
+                  "procedure (its own or a component's) is not differentiated: the FINAL "
+                  "procedure would free memory the reverse sweep still reads",
+                  src, line);
+  if (ti) fz_free_components(ti, d->base);
+  free(d->base);
+  d->base = 0;
+  return 0;
+}
+
 /* The checks, the primal assignment, and the shadow's shape; returns the tape. */
 static fz_assign_tape *fz_assign_derived(int mode, fz_desc *to, fz_desc *dto, const fz_desc *from,
                                          const fz_desc *dfrom, const char *src, int line) {

@@ -103,6 +103,47 @@ const IS_CONTIGUOUS: &str = "_FortranAIsContiguous";
 const COPY_IN_ASSIGN_REAL8: &str = "__fz_f18_copy_in_assign_r8";
 const COPY_OUT_ASSIGN_REAL8: &str = "__fz_f18_copy_out_assign_r8";
 
+/// flang's ALLOCATE and DEALLOCATE of a POINTER, and their implementations for a scalar
+/// (a descriptor of rank 0, whose addendum sits where an array's dimensions would:
+/// `runtime/fortran.c`, tests/fortran/111).
+const POINTER_SCALAR_VERSIONS: [(&str, &str); 2] = [
+    (
+        "_FortranAPointerAllocate",
+        "__fz_f18_pointer_allocate_scalar",
+    ),
+    (
+        "_FortranAPointerDeallocate",
+        "__fz_f18_pointer_deallocate_scalar",
+    ),
+];
+
+/// The scalar implementation of a call of `name` whose descriptor argument `desc` the IR
+/// fixes at rank 0 ([`scalar_descriptor`]).
+fn scalar_version(name: &str, desc: Option<&Value>) -> Option<&'static str> {
+    let (_, by) = POINTER_SCALAR_VERSIONS.iter().find(|(n, _)| *n == name)?;
+    desc.is_some_and(|d| scalar_descriptor(*d)).then_some(*by)
+}
+
+/// Is `desc` a stack descriptor of rank 0: flang's descriptor type, `{ ptr, i64, i32, i8,
+/// i8, i8, i8 }` followed by the addendum (`ptr, [1 x i64]`) and no `[rank x [3 x i64]]`
+/// dimensions (at -O0 and -O2 alike, flang allocates a descriptor of its own type)?
+fn scalar_descriptor(desc: Value) -> bool {
+    if desc.opcode() != Some(Opcode::LLVMAlloca) {
+        return false;
+    }
+    let t = desc.allocated_type();
+    if t.kind() != ferrozyme_llvm::TypeKind::Struct || t.is_opaque_struct() {
+        return false;
+    }
+    let fields = t.struct_fields();
+    let head = fields.len() >= 7
+        && fields[0].is_pointer()
+        && fields[1].int_width() == Some(64)
+        && fields[2].int_width() == Some(32)
+        && fields[3..7].iter().all(|f| f.int_width() == Some(8));
+    head && fields.get(7).is_none_or(|f| f.is_pointer())
+}
+
 /// Does data of this descriptor type code (ISO_Fortran_binding.h; flang's LOGICAL(k) is an
 /// `int_least` code) carry no derivative: integers, logicals, characters, unsigned?
 fn carries_nothing(code: i64) -> bool {
@@ -333,7 +374,9 @@ pub fn redirect_runtime_calls(m: Module, f: Value) -> Result<(), String> {
             }
             if let Some((rt, by)) = implementation(&g.name()) {
                 let name = g.name();
-                let by = if name == COPY_IN_ASSIGN {
+                let by = if let Some(k) = scalar_version(&name, i.call_args().first()) {
+                    k
+                } else if name == COPY_IN_ASSIGN {
                     match i.call_args().get(1).and_then(|v| fixed_type_code(*v)) {
                         Some(REAL8) => COPY_IN_ASSIGN_REAL8,
                         _ => by,

@@ -17,6 +17,9 @@ pub(super) fn check_supported(fx: &Facts, sup: &Support, diags: &mut Diags) {
     Checker { fx, sup, diags }.run();
 }
 
+/// What to do about an MPI handle freed by a callee of the differentiated function.
+const HANDED_HANDLE_FREE_HELP: &str = "free the communicator or datatype outside the differentiated function (after the __enzyme_autodiff call), or in the differentiated function itself (its free is moved after the reverse sweep); at -O1 and above a C++ destructor doing it is inlined and works";
+
 struct Checker<'a> {
     fx: &'a Facts,
     sup: &'a Support,
@@ -364,6 +367,21 @@ impl Checker<'_> {
             && !self.fx.split_kept.contains(&i)
         {
             let name = i.called_function().map(|f| f.name()).unwrap_or_default();
+            if self.fx.split && !super::memory::frees_local_handle(i) {
+                // tests/mpi/103 at -O0 (a C++ destructor), errors/hpc45_mpi_handle_free_*.
+                self.diags.report(
+                    Some(i),
+                    Problem::Audit {
+                        kind: DiagKind::UnsupportedInstruction,
+                        msg: format!(
+                            "`{name}` frees an MPI handle that `{}` was handed, in a function differentiated in split mode (called from the differentiated code, not inlined): its reverse function runs before the caller's adjoint communication, which still uses the handle",
+                            self.fx.p.source_name()
+                        ),
+                        help: HANDED_HANDLE_FREE_HELP,
+                    },
+                );
+                return;
+            }
             if let Some(ferrozyme_rules::mpi::MpiRule::HandleFree { why, help }) =
                 ferrozyme_rules::mpi::mpi_rule(&name)
             {
@@ -401,6 +419,21 @@ impl Checker<'_> {
             return;
         }
         if !self.fx.act.call_is_active(i, &self.sup.touchers) {
+            if let Some((holder, free)) = super::callee_handle_free::outliving_handle_free(i) {
+                let routine = free.called_function().map(|f| f.name()).unwrap_or_default();
+                self.diags.report(
+                    Some(i),
+                    Problem::Audit {
+                        kind: DiagKind::UnsupportedInstruction,
+                        msg: format!(
+                            "`{}` frees an MPI handle it was handed (`{routine}` in `{}`) and has no derivative, so it runs in the forward sweep: the adjoint communication of the reverse sweep would use the freed handle",
+                            i.called_function().map(|f| f.source_name()).unwrap_or_default(),
+                            holder.source_name()
+                        ),
+                        help: HANDED_HANDLE_FREE_HELP,
+                    },
+                );
+            }
             return;
         }
         let callee_name = i.called_function().map(|f| f.name()).unwrap_or_default();

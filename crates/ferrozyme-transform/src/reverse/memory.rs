@@ -645,6 +645,16 @@ pub(crate) fn is_mpi_handle_free(i: Value) -> bool {
     })
 }
 
+/// Is the handle an MPI handle free `free` frees (`MPI_Comm_free(&c)`) held in a stack
+/// slot of the function that frees it: a handle that function made (`MPI_Comm_split(...,
+/// &c)`) rather than one it was handed (`MPI_Comm_free(&this->comm)`, `&s->pair`), which
+/// its callers' adjoint communication may still use after its own reverse sweep is over?
+pub(crate) fn frees_local_handle(free: Value) -> bool {
+    free.call_args()
+        .first()
+        .is_some_and(|h| crate::common::base_object(*h).opcode() == Some(Opcode::LLVMAlloca))
+}
+
 /// A call of flang's `_FortranADestroy` (`ferrozyme_rules::fortran::FortranRule::
 /// Deallocation`): it frees the allocatable components of a derived-type variable, which
 /// the reverse sweep still reads, so it runs after the reverse sweep, on the variable's

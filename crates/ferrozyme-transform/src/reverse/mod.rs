@@ -51,6 +51,7 @@ mod adjoint_slots;
 pub(crate) mod alias;
 pub(crate) mod bits;
 mod branched_free;
+mod callee_handle_free;
 mod calls;
 mod cheap;
 pub(crate) mod check;
@@ -175,11 +176,15 @@ pub(crate) fn synthesize(
     };
     deferred_frees.extend(branched_frees.iter().copied());
     // A local's `Destroy` or an MPI handle free in split mode: run on a copy at the
-    // reverse function's exit.
+    // reverse function's exit. Not a handle the function was handed: the callers' adjoint
+    // communication, later in the reverse sweep, may still use it (`check.rs` refuses it).
     let split_kept = if split {
         memory::deferrable_frees(p, &cfg, &returns)
             .into_iter()
-            .filter(|i| memory::is_fortran_deallocation(*i) || memory::is_mpi_handle_free(*i))
+            .filter(|i| {
+                memory::is_fortran_deallocation(*i)
+                    || (memory::is_mpi_handle_free(*i) && memory::frees_local_handle(*i))
+            })
             .collect()
     } else {
         Default::default()

@@ -24,6 +24,7 @@ impl Engine {
             return;
         }
         self.mpi_buffers(&name, &args);
+        self.mpi_handles(&name, &args);
         if self.allocation_call(i, &args) || self.library_call(i, &name, &args) {
             return;
         }
@@ -89,6 +90,20 @@ impl Engine {
                 _ => continue,
             };
             self.learn_ptr(*b, &TypeTree::single(-1, base));
+        }
+    }
+
+    /// The handle arguments of an MPI call (communicators, datatypes, reduction
+    /// operations: `ferrozyme_rules::mpi::handle_args`) are Open MPI's pointers to opaque
+    /// objects that no program reads through: bytes without a derivative at every offset.
+    /// A communicator kept in a stack slot whose address a C++ `[&]` lambda captures
+    /// beside differentiated data (at -O0, tests/mpi/96) was otherwise a pointer of
+    /// unknown pointee stored into memory with a shadow: a mismatched-activity error.
+    fn mpi_handles(&mut self, name: &str, args: &[Value]) {
+        for &k in ferrozyme_rules::mpi::handle_args(name) {
+            if let Some(h) = args.get(k).filter(|h| h.ty().is_pointer() && !h.is_null()) {
+                self.learn_ptr(*h, &TypeTree::single(-1, BaseType::Integer));
+            }
         }
     }
 
