@@ -1,6 +1,5 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-REF: cannot-deduce-type in `std::pair<const int, double>`'s piecewise constructor for `bins[k] += ...` ("an integer access to differentiable memory whose type is ambiguous (the value looks like Integer, the memory like Anything)", `load i32` of the key): what -std=c++20 -O0 gives too, hidden behind `upper_bound`'s refusal before cxx45; the histogram alone in a file passes
 // probe43: lookup tables in `std::map`: piecewise-linear interpolation in a global
 // `std::map<double, double>` (upper_bound, prev, begin/end tests) and coefficients from a
 // `std::map<std::string, double>` by `at`, both declared inactive (without that: a clear
@@ -10,7 +9,7 @@
 // (a struct of two derivatives) and forward against central differences. At -O0 (and
 // --ad-before-opt) `upper_bound` was refused until cxx45: the active key it only compares
 // made its iterator "constant or differentiable depending on the run"
-// (activity/steering_params.rs). With -std=c++20 -O0 and --ad-before-opt the histogram's
+// (activity/steering_params.rs). With -std=c++20 -O0 the histogram's
 // `std::pair<const int, double>` piecewise constructor is still cannot-deduce-type when
 // both inactive maps are in the module (tests/README, cxx45).
 #include "fz_cxx.h"

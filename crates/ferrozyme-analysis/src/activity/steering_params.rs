@@ -20,10 +20,8 @@
 //! values is not. The parameter only steers when no derived value is returned, stored
 //! into memory other than the function's own stack objects, copied there, or handed to
 //! code the walk cannot follow (a function without IR or rule, an indirect call, an
-//! atomic, a math function given memory), [`STEER_DEPTH`] levels deep, and when the
-//! function allocates nothing (fresh memory it returns needs a shadow whatever its
-//! arguments). Recursion and the depth limit answer "no", which keeps the old answer
-//! (the result may have a shadow).
+//! atomic, a math function given memory), [`STEER_DEPTH`] levels deep. Recursion and the
+//! depth limit answer "no", which keeps the old answer (the result may have a shadow).
 
 use crate::hash::{HashMap, HashSet};
 
@@ -51,54 +49,9 @@ enum Use {
 /// answers [`Use::Escapes`] (recursion).
 type Memo = HashMap<(Value, usize), Use>;
 
-/// Does defined function `f` only steer by pointer parameter `k` (module essay), and
-/// allocate no memory it could return ([`allocation_free`])?
+/// Does defined function `f` only steer by pointer parameter `k` (module essay)?
 pub fn only_steers(f: Value, k: usize) -> bool {
     use_of_param(f, k, STEER_DEPTH, &mut Memo::default()) == Use::Steers
-        && allocation_free(f, ALLOCATION_DEPTH)
-}
-
-/// How many calls deep [`allocation_free`] looks: the whole call graph below the function,
-/// not one parameter's path (`std::map::upper_bound` reaches `__aligned_membuf::_M_addr`
-/// eight calls down at -O0).
-const ALLOCATION_DEPTH: u32 = 12;
-
-/// Do `f` and the functions it calls (`depth` levels) allocate nothing and call nothing
-/// without IR that might? Fresh memory it returns needs a shadow whatever its arguments
-/// (the caller may store active values there): libstdc++'s -O0
-/// `_Hashtable::_M_allocate_buckets` returns `operator new`'s buckets five calls down,
-/// deeper than `returns_fresh_memory` looks, and merges them with the table's own
-/// single bucket (tests/cxx/80). Math functions, intrinsics without a derivative and
-/// memory intrinsics allocate nothing.
-fn allocation_free(f: Value, depth: u32) -> bool {
-    let mut seen: HashSet<Value> = HashSet::default();
-    let mut work = vec![(f, depth)];
-    while let Some((g, depth)) = work.pop() {
-        if g.is_declaration() || depth == 0 {
-            return false;
-        }
-        if !seen.insert(g) {
-            continue;
-        }
-        for i in g.blocks().into_iter().flat_map(|b| b.instructions()) {
-            if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke))
-                || i.is_lifetime_marker()
-            {
-                continue;
-            }
-            match classify(i) {
-                CallKind::Math(_)
-                | CallKind::NoDerivative
-                | CallKind::TypeHint
-                | CallKind::Memcpy
-                | CallKind::Memmove
-                | CallKind::Memset => {}
-                CallKind::Defined(h) => work.push((h, depth - 1)),
-                _ => return false,
-            }
-        }
-    }
-    true
 }
 
 fn use_of_param(f: Value, k: usize, depth: u32, memo: &mut Memo) -> Use {
