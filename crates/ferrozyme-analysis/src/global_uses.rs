@@ -43,11 +43,6 @@ pub fn declared_inactive(g: Value) -> bool {
         .any(|n| n.md_node_operands().first().copied().flatten() == Some(g))
 }
 
-/// Is `v` a global variable the user declared inactive?
-pub fn declared_inactive_global(v: Value) -> bool {
-    v.is_global_variable() && declared_inactive(v)
-}
-
 /// How many derived addresses the search looks at before answering "yes" (a global
 /// used that widely is given a shadow rather than searched further).
 const MAX_VISITED: usize = 512;

@@ -36,7 +36,6 @@ mod kept_pointers;
 mod local_stores;
 mod returned_shadow;
 mod rounding;
-mod steering_params;
 mod untyped_swap;
 mod useful;
 
@@ -62,7 +61,6 @@ pub use int_bits::{
     pointer_as_integer,
 };
 pub use kept_pointers::{is_param_memory, stores_param, stores_param_or_pointer_in_it, HandedIn};
-pub use steering_params::only_steers;
 pub use untyped_swap::{shadowed_swap, swaps_untyped_bits, untyped_swap, UntypedSwap};
 
 /// How an argument of the function being differentiated takes part.
@@ -103,8 +101,6 @@ pub struct Activity {
     /// (`returned_shadow`), and the answers so far.
     callee_depth: u32,
     callee_returns: HashMap<(Value, Vec<ArgActivity>), bool>,
-    /// Per (callee, parameter): does the callee only steer by it (`steering_params`)?
-    steering: HashMap<(Value, usize), bool>,
 }
 
 /// The integer bit operations through which a float carried in an integer keeps its
@@ -491,15 +487,6 @@ impl Activity {
                         if inputs && carries_fp(ty) {
                             self.active.insert(i);
                         }
-                        // A shadowed pointer the callee only steers by (compares what it
-                        // points to) gives its pointer result no shadow.
-                        let result_inputs = any_active(self)
-                            || touches
-                            || ops.iter().any(|&o| {
-                                o.ty().is_pointer_like()
-                                    && self.is_shadowed(o)
-                                    && !self.only_steers_by(kind, i, o)
-                            });
                         // A callee that returns one of its arguments (Eigen's
                         // `cast_to_pointer_type`): the result has that argument's shadow,
                         // or none when the argument is constant.
@@ -510,7 +497,7 @@ impl Activity {
                         let shadowed = match returned.and_then(|k| i.call_args().get(k).copied()) {
                             Some(arg) => self.is_shadowed(arg),
                             None => {
-                                result_inputs
+                                inputs
                                     && (ty.is_pointer()
                                         || (self.through_aggregates && ty.contains_pointer()))
                                     && self.callee_may_return_shadow(kind, i, input)
@@ -562,28 +549,6 @@ impl Activity {
             }
             _ => {}
         }
-    }
-
-    /// Does the defined callee of `call` only steer by argument `a`, at every position it
-    /// is passed (`steering_params`)?
-    fn only_steers_by(&mut self, kind: CallKind, call: Value, a: Value) -> bool {
-        let CallKind::Defined(f) = kind else {
-            return false;
-        };
-        let at: Vec<usize> = call
-            .call_args()
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| **x == a)
-            .map(|(k, _)| k)
-            .collect();
-        !at.is_empty()
-            && at.into_iter().all(|k| {
-                *self
-                    .steering
-                    .entry((f, k))
-                    .or_insert_with(|| steering_params::only_steers(f, k))
-            })
     }
 
     /// Integers that carry floats: loads of float memory, bitcasts of active floats, and

@@ -349,10 +349,6 @@ fn stored_pointer_base(v: Value) -> Value {
 /// runtime activity. The constant pointer it is given may itself be such a result,
 /// `depth` calls deep: `std::prev(m.upper_bound(k))` of a constant map at -O0 (holders40,
 /// tests/cxx/457: the iterator slot's shadow held null, a SIGSEGV in the gradient).
-/// A global the user declared inactive counts as such a constant: `upper_bound(key)` of
-/// an inactive global `std::map`, given the active key it only compares, kept in a
-/// shadowed iterator slot at -O0 (tests/cxx/508: a SIGSEGV in `std::prev`'s augmented
-/// `_Rb_tree_decrement`, which walked the slot's null shadow).
 fn constant_call_result(
     v: Value,
     act: &Activity,
@@ -373,9 +369,7 @@ fn constant_call_result(
         return false;
     };
     // The callee's empty objects (`this` of a stateless function object such as
-    // `std::views::counted`, `dereferenceable(1)`) hold nothing the result can point to,
-    // and neither does what it only compares (`activity::only_steers`: the active key
-    // `std::map::upper_bound` is given by reference, tests/cxx/508 at -O0).
+    // `std::views::counted`, `dereferenceable(1)`) hold nothing the result can point to.
     let params = g.params();
     let ptrs = c
         .call_args()
@@ -386,7 +380,6 @@ fn constant_call_result(
                 && !params
                     .get(*k)
                     .is_some_and(|p| ferrozyme_analysis::activity::is_empty_object_param(*p))
-                && !(act.is_shadowed(*a) && ferrozyme_analysis::activity::only_steers(g, *k))
         })
         .map(|(_, a)| a)
         .collect::<Vec<_>>();
@@ -403,7 +396,6 @@ fn constant_call_result(
     // analysis learned nothing of (`std::map<std::string, double>::find`, cxx/430).
     ptrs.iter().any(|p| {
         const_params.contains(&stored_pointer_base(*p))
-            || ferrozyme_analysis::global_uses::declared_inactive_global(base_object(*p))
             || (depth > 1 && constant_call_result(*p, act, types, const_params, depth - 1))
     }) && holds_floats(
         &types.pointee_tree(v),
