@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2
+// OPT: O0 O2
 // static45: tables of constants kept in `static double *` buffers grown with `realloc`
 // inside the differentiated functions and reused by the next call, read before anything
 // writes them: one grown through a helper given the table (as a constructor is given

@@ -343,7 +343,7 @@ pub(crate) fn kept_layout(types: &TypeAnalysis, p: Value) -> u64 {
         (_, false) => 0,
         ([fp], true) => match record_slots(&kinds, *fp, None) {
             Some((period, mask)) if period < 1 << 24 && mask < 1 << 32 => {
-                mask << 32 | period << 8 | fp.size()
+                (mask << 32) | (period << 8) | fp.size()
             }
             _ => UNKNOWN,
         },
