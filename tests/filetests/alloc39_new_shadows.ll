@@ -52,8 +52,10 @@
 ; CHECK: %[[FB:[0-9]+]] = call ptr @_ZnwmSt11align_val_t(i64 64, i64 64)
 ; CHECK-NOT: calloc
 ; CHECK: tail call void @_ZdlPvmSt11align_val_t(ptr noundef nonnull %{{[0-9]+}}, i64 noundef 64, i64 noundef 64)
+; CHECK-NEXT: call void @__fz_shadows_forget(ptr %[[FB]])
 ; CHECK-NEXT: call void @_ZdlPvSt11align_val_t(ptr %[[FB]], i64 64)
 ; CHECK-NEXT: tail call void @_ZdaPv(ptr noundef nonnull %{{[0-9]+}})
+; CHECK-NEXT: call void @__fz_shadows_forget(ptr %[[FT]])
 ; CHECK-NEXT: call void @_ZdaPv(ptr %[[FT]])
 
 ; CHECK-LABEL: define internal void @_ZdaPv.fz_shadow(ptr %0, i64 %1, i64 %2)

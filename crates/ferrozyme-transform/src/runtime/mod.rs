@@ -134,6 +134,8 @@ pub enum RtFn {
     /// `void __fz_shadows_keep(ptr primal, ptr shadow, i64 bytes, i64 layout)`: a shadow
     /// a forward derivative allocated, a candidate for `KeptWalk`.
     KeptKeep,
+    /// `void __fz_shadows_forget(ptr shadow)`: a forward derivative releases the shadow.
+    KeptForget,
     /// `ptr __fz_stack_guard()`: this thread's stack-overflow record, whose first field
     /// names the recursive derivative a call enters (`stack_guard.rs`).
     StackGuard,
@@ -188,6 +190,7 @@ impl RtFn {
             RtFn::ShadowSettle => "__fz_shadow_settle",
             RtFn::KeptWalk => "__fz_shadows_kept_walk",
             RtFn::KeptKeep => "__fz_shadows_keep",
+            RtFn::KeptForget => "__fz_shadows_forget",
             RtFn::StackGuard => "__fz_stack_guard",
         }
     }

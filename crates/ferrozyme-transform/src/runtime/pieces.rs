@@ -338,7 +338,7 @@ impl RtFn {
             | RtFn::ShadowReallocLater
             | RtFn::ShadowReallocMixed
             | RtFn::ShadowSettle => Piece::Shadows,
-            RtFn::KeptWalk | RtFn::KeptKeep => Piece::Kept,
+            RtFn::KeptWalk | RtFn::KeptKeep | RtFn::KeptForget => Piece::Kept,
             RtFn::StackGuard => Piece::Guard,
         }
     }

@@ -309,9 +309,14 @@ impl TangentGen<'_> {
         let c = self.copy(i);
         let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
         let old = self.tangent(args[a.ptr.expect("realloc takes a pointer")]);
+        let forget = self.sup.rt(crate::runtime::RtFn::KeptForget);
         let shadows: Vec<Value> = old
             .into_iter()
-            .map(|o| crate::shadow_memory::reallocate(&self.b, i, c, o))
+            .map(|o| {
+                // The old shadow may go: out of `runtime/ir/kept.ll`'s list first.
+                self.b.call_fn(forget, &[o]);
+                crate::shadow_memory::reallocate(&self.b, i, c, o)
+            })
             .collect();
         let size = crate::shadow_memory::size_operands(&self.b, i, &c.call_args());
         self.keep_escaping(i, c, size, &shadows);
@@ -365,9 +370,19 @@ impl TangentGen<'_> {
                 .into_iter()
                 .map(|k| args[k])
                 .collect();
+            // A shadow a global reached (`runtime/ir/kept.ll`) must not be zeroed once
+            // freed, even where the program leaves the global dangling; the shadow of a
+            // scratch allocation of this function was never offered there.
+            let local = p.is_call()
+                && ferrozyme_analysis::calls::alloc_fn(p).is_some()
+                && crate::reverse::escape::stays_local(p);
+            let forget = (!local).then(|| self.sup.rt(crate::runtime::RtFn::KeptForget));
             for s in self.tangent(p) {
                 // Run-time activity: not when the shadow is the primal (`free(NULL)`).
                 let s = self.runtime_guarded(p, s, s.ty().zero());
+                if let Some(forget) = forget {
+                    self.b.call_fn(forget, &[s]);
+                }
                 crate::shadow_memory::release(&self.b, self.sup, i, s, &operands);
             }
         }
