@@ -26,6 +26,11 @@
 //!    the shadow memory is zeroed. A shadow a derivative stored there since (of a size no
 //!    record knows) is left alone.
 //!
+//! 4. where derivatives record their shadows (the runtime's `kept.ll` is linked), fill
+//!    `__fz_kept.zero()`, called next to them at every top-level derivative: the walk of
+//!    `runtime/ir/kept.ll` from the constant table `__fz_kept.roots` of these globals,
+//!    zeroing the floats of the shadows derivatives left where the globals reach them.
+//!
 //! A pointer stored there from anything else (the address of an array, memory from an
 //! allocator without IR, a whole descriptor copied in) keeps a null shadow and the
 //! run-time stop, and so does a thread-local global. The shadow memory is not released
