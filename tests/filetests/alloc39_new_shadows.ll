@@ -37,11 +37,11 @@
 ; CHECK: %[[T:[0-9]+]] = tail call {{.*}}ptr @_Znam(i64 noundef 32)
 ; CHECK-NEXT: %[[ST:[0-9]+]] = call ptr @_Znam(i64 32)
 ; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr align 16 %[[ST]], i8 0, i64 32, i1 false)
-; CHECK-NEXT: call void @__fz_shadow_new(ptr %[[T]], ptr %[[ST]], ptr @_ZdaPv.fz_shadow, i64 0, i64 0)
+; CHECK-NEXT: call void @__fz_shadow_new(ptr %[[T]], ptr %[[ST]], ptr @_ZdaPv.fz_shadow, i64 0, i64 0, i64 32, i64 0)
 ; CHECK: %[[B:[0-9]+]] = tail call {{.*}}ptr @_ZnwmSt11align_val_t(i64 noundef 64, i64 noundef 64)
 ; CHECK-NEXT: %[[SB:[0-9]+]] = call ptr @_ZnwmSt11align_val_t(i64 64, i64 64)
 ; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr align 64 %[[SB]], i8 0, i64 64, i1 false)
-; CHECK-NEXT: call void @__fz_shadow_new(ptr %[[B]], ptr %[[SB]], ptr @_ZdlPvSt11align_val_t.fz_shadow, i64 64, i64 0)
+; CHECK-NEXT: call void @__fz_shadow_new(ptr %[[B]], ptr %[[SB]], ptr @_ZdlPvSt11align_val_t.fz_shadow, i64 64, i64 0, i64 64, i64 0)
 ; CHECK-NOT: calloc
 ; CHECK: call void @__fz_shadow_replayed(ptr %[[SB]], ptr @_ZdlPvSt11align_val_t.fz_shadow, i64 64, i64 0)
 ; CHECK-NEXT: call void @__fz_shadow_replayed(ptr %[[ST]], ptr @_ZdaPv.fz_shadow, i64 0, i64 0)
@@ -52,8 +52,10 @@
 ; CHECK: %[[FB:[0-9]+]] = call ptr @_ZnwmSt11align_val_t(i64 64, i64 64)
 ; CHECK-NOT: calloc
 ; CHECK: tail call void @_ZdlPvmSt11align_val_t(ptr noundef nonnull %{{[0-9]+}}, i64 noundef 64, i64 noundef 64)
+; CHECK-NEXT: call void @__fz_shadows_forget(ptr %[[FB]])
 ; CHECK-NEXT: call void @_ZdlPvSt11align_val_t(ptr %[[FB]], i64 64)
 ; CHECK-NEXT: tail call void @_ZdaPv(ptr noundef nonnull %{{[0-9]+}})
+; CHECK-NEXT: call void @__fz_shadows_forget(ptr %[[FT]])
 ; CHECK-NEXT: call void @_ZdaPv(ptr %[[FT]])
 
 ; CHECK-LABEL: define internal void @_ZdaPv.fz_shadow(ptr %0, i64 %1, i64 %2)

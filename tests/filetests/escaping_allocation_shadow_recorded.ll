@@ -5,7 +5,9 @@
 ; it to the user with the primal (`runtime/ir/shadows.ll`); the top-level call settles
 ; the table after the derivative (`__fz_shadow_settle`); the third argument of
 ; `__fz_shadow_new` is the function that releases the shadow (null: `free`, the family
-; of `malloc`; alloc39_new_shadows.ll), the last two the words it is given. A scratch buffer that stays in
+; of `malloc`; alloc39_new_shadows.ll), the next two the words it is given, the last two
+; the shadow's size and where its floats are (0: all floats), for the zeroing of shadows
+; a global reaches (`runtime/ir/kept.ll`). A scratch buffer that stays in
 ; its function keeps the direct `free` at the replay (malloc_shadow_freed_by_reverse.ll).
 ; Why it matters: freeing such a shadow at the replay left the user's shadow object
 ; pointing to freed memory, and the user's own free of it was a double free
@@ -84,7 +86,7 @@ declare double @__enzyme_autodiff(ptr noundef, ...) local_unnamed_addr
 ; CHECK-LABEL: define internal void @fz_grad_f(
 ; CHECK: [[P:%.*]] = tail call noalias ptr @malloc(i64 noundef [[N:%.*]])
 ; CHECK-NEXT: [[S:%.*]] = call ptr @calloc(i64 [[N]], i64 1)
-; CHECK-NEXT: call void @__fz_shadow_new(ptr [[P]], ptr [[S]], ptr null, i64 0, i64 0)
+; CHECK-NEXT: call void @__fz_shadow_new(ptr [[P]], ptr [[S]], ptr null, i64 0, i64 0, i64 [[N]], i64 0)
 ; CHECK-NOT: @free(
 ; CHECK: call void @__fz_shadow_replayed(ptr [[S]], ptr null, i64 0, i64 0)
 ; CHECK-NOT: @free(

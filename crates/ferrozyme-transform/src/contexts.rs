@@ -197,6 +197,15 @@ pub(crate) fn zero_all(sup: &Support, b: &Builder) {
         let size = sup.module.alloc_size(ty);
         b.memset(*sg, ctx.i8().const_int(0), ctx.i64().const_int(size), 1);
     }
+    // And the shadows derivatives allocated and left where those globals reach them (the
+    // rows of a static `std::vector<std::vector<double>>`): `runtime/ir/kept.ll`.
+    if sup
+        .shadow_globals()
+        .iter()
+        .any(|sg| sg.global_value_type().contains_pointer())
+    {
+        b.call_fn(crate::outside_allocations::kept_fn(sup.module), &[]);
+    }
     // Threadprivate shadows: each thread zeroes its copies when it first reaches them in
     // the new epoch (`custom/threadprivate.rs`).
     if let Some(f) = sup

@@ -477,6 +477,13 @@ pub(crate) fn no_shadow_message(orig: Value, fname: &str, g: &Guarded) -> String
             "ferrozyme: {place}in `{fname}`: the array of module variable `{var}` (module `{module}`, global `{gname}`) was allocated or associated outside the differentiated code and has no shadow, so derivatives through it cannot be tracked; pass the array to the differentiated routine as an argument instead (enzyme_const if it holds only constants, enzyme_dup with a shadow array otherwise)\n"
         );
     }
+    if gname.starts_with("_ZZ") {
+        // A C++ function-local static (Itanium `_ZZ<function>E<name>`), which the program
+        // cannot name in `__enzyme_inactive_global`: cxx/502.
+        return format!(
+            "ferrozyme: {place}in `{fname}`: the pointer read from the function-local static `{gname}` has no shadow: the static was built by a call made before any derivative (a plain call of the function that builds it; at -O0 its memory is allocated inside a constructor the pass does not follow), so derivatives through it cannot be tracked; let a derivative call build it first (its shadow is then made with it, and its derivatives are zeroed at every top-level derivative), or compile with -O1 or higher, where the allocation stored into it is given a zeroed shadow\n"
+        );
+    }
     format!(
         "ferrozyme: {place}in `{fname}`: the pointer read from global `{gname}` has no shadow (it was set outside the differentiated code), so derivatives through it cannot be tracked; pass the memory as an argument with enzyme_dup instead, or declare the global inactive (__enzyme_inactive_global) if it holds only constants\n"
     )

@@ -26,6 +26,11 @@
 //!    the shadow memory is zeroed. A shadow a derivative stored there since (of a size no
 //!    record knows) is left alone.
 //!
+//! 4. where derivatives record their shadows (the runtime's `kept.ll` is linked), fill
+//!    `__fz_kept.zero()`, called next to them at every top-level derivative: the walk of
+//!    `runtime/ir/kept.ll` from the constant table `__fz_kept.roots` of these globals,
+//!    zeroing the floats of the shadows derivatives left where the globals reach them.
+//!
 //! A pointer stored there from anything else (the address of an array, memory from an
 //! allocator without IR, a whole descriptor copied in) keeps a null shadow and the
 //! run-time stop, and so does a thread-local global. The shadow memory is not released
@@ -41,15 +46,33 @@ use crate::services::Support;
 /// allocations of a shadow global.
 const FN_PREFIX: &str = "__fz_outside.";
 
+/// The function walking the shadows derivatives leave where globals reach them
+/// (`runtime/ir/kept.ll`), called where a top-level derivative zeroes the shadow globals.
+const KEPT_FN: &str = "__fz_kept.zero";
+/// The constant table of its roots.
+const KEPT_ROOTS: &str = "__fz_kept.roots";
+
 /// `__fz_outside.<sg>(i1 zero)`, made with an empty body if it does not exist yet
 /// (`instrument` fills it once the program's stores are known).
 pub(crate) fn outside_fn(m: Module, sg: Value) -> Value {
-    let name = format!("{FN_PREFIX}{}", sg.name());
-    if let Some(f) = m.function(&name) {
+    let ctx = m.context();
+    empty_fn(m, &format!("{FN_PREFIX}{}", sg.name()), &[ctx.i1()])
+}
+
+/// `__fz_kept.zero()`, made with an empty body if it does not exist yet (`instrument`
+/// fills it where derivatives record shadows a global can reach).
+pub(crate) fn kept_fn(m: Module) -> Value {
+    empty_fn(m, KEPT_FN, &[])
+}
+
+/// The internal function `name` returning nothing, made with an empty body if it does not
+/// exist yet.
+fn empty_fn(m: Module, name: &str, params: &[ferrozyme_llvm::Type]) -> Value {
+    if let Some(f) = m.function(name) {
         return f;
     }
     let ctx = m.context();
-    let f = m.add_function(&name, ctx.function_type(ctx.void(), &[ctx.i1()], false));
+    let f = m.add_function(name, ctx.function_type(ctx.void(), params, false));
     f.set_linkage_internal();
     let b = Builder::new(ctx);
     let entry = b.append_block(f, "entry");
@@ -119,7 +142,7 @@ pub(crate) fn instrument(sup: &mut Support, generated: &[Value]) {
         b.store(primal, place(&b, rec, 16));
         records.push(Record { g, sg, rec, off });
     }
-    for (_, sg) in shadows {
+    for &(_, sg) in &shadows {
         if let Some(f) = m.function(&format!("{FN_PREFIX}{}", sg.name())) {
             fill(
                 &b,
@@ -128,6 +151,45 @@ pub(crate) fn instrument(sup: &mut Support, generated: &[Value]) {
             );
         }
     }
+    // Derivatives record the shadows they allocate (`runtime/ir/kept.ll` is there), and
+    // those whose primal outlives a derivative can be reached from these globals.
+    if let Some(f) = m
+        .function(KEPT_FN)
+        .filter(|_| crate::runtime::Piece::Kept.is_linked(m))
+    {
+        fill_kept(sup, &b, f, &shadows);
+    }
+}
+
+/// `__fz_kept.zero`'s body: the walk of `runtime/ir/kept.ll` from the globals `roots`
+/// (`(global, shadow global)`, each holding pointers), which also turns the runtime's
+/// keeping of candidates on.
+fn fill_kept(sup: &mut Support, b: &Builder, f: Value, roots: &[(Value, Value)]) {
+    let m = sup.module;
+    let ctx = m.context();
+    let i64t = ctx.i64();
+    let rec_ty = ctx.struct_type(&[ctx.ptr(), ctx.ptr(), i64t]);
+    let elems: Vec<Value> = roots
+        .iter()
+        .map(|&(g, sg)| {
+            let bytes = i64t.const_int(m.alloc_size(g.global_value_type()));
+            Value::const_struct(ctx, &[g, sg, bytes])
+        })
+        .collect();
+    let table_ty = ctx.array_type(rec_ty, elems.len() as u64);
+    let table = m.add_global(KEPT_ROOTS, table_ty);
+    table.set_initializer(Value::const_aggregate(table_ty, &elems));
+    table.set_linkage_internal();
+    table.set_global_constant();
+    let walk = sup.rt(crate::runtime::RtFn::KeptWalk);
+    if let Some(on) = m.global("__fz_shadows_kept_on") {
+        on.set_initializer(ctx.i8().const_int(1));
+    }
+    let ret = f.blocks()[0]
+        .terminator()
+        .expect("kept_fn made a body ending in a terminator");
+    b.position_before(ret);
+    b.call_fn(walk, &[table, i64t.const_int(roots.len() as u64)]);
 }
 
 /// The stores, in the functions `pick` chooses, of an allocator's result into a pointer

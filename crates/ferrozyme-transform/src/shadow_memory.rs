@@ -146,6 +146,16 @@ pub(crate) fn size_operands(b: &Builder, orig: Value, args: &[Value]) -> (Value,
     )
 }
 
+/// `n * m`, the bytes of an allocation of size operands `(n, m)` ([`size_operands`]),
+/// without a multiplication by a constant 1.
+pub(crate) fn bytes(b: &Builder, (n, m): (Value, Value)) -> Value {
+    if m.const_int_value() == Some(1) {
+        n
+    } else {
+        b.mul(n, m)
+    }
+}
+
 /// The alignment the memory allocation `orig` returns is known to have, for the memset
 /// zeroing its shadow: the alignment argument when it is a constant power of two (Rust's
 /// layouts, `aligned_alloc`, an aligned `new`), else what the allocator documents for every

@@ -321,6 +321,36 @@ pub(super) fn copy_layout(
     CopyLayout::Fields(offs)
 }
 
+/// The layout word `runtime/ir/kept.ll` zeroes a kept shadow of the memory `p` points to
+/// by: 0 floats only (zeroed whole), 1 pointers and integers only (not zeroed), 2 nothing
+/// certain (a generic allocator's `operator new` at -O0, a conflict: every word but what
+/// looks like a pointer is zeroed), else records of one float type beside pointers or
+/// integers (bits 0-7 the float's size, 8-31 the record's length, 32-63 the mask of its
+/// float slots).
+pub(crate) fn kept_layout(types: &TypeAnalysis, p: Value) -> u64 {
+    const UNKNOWN: u64 = 2;
+    let kinds: Vec<(i64, BaseType)> = types.pointee_tree(p).iter().collect();
+    if kinds.is_empty() || kinds.iter().any(|(_, b)| *b == BaseType::Anything) {
+        return UNKNOWN;
+    }
+    let fps: Vec<FpType> = FpType::ALL
+        .into_iter()
+        .filter(|t| kinds.iter().any(|(_, b)| *b == t.base_type()))
+        .collect();
+    let others = kinds.iter().any(|(_, b)| b.is_not_float());
+    match (fps.as_slice(), others) {
+        ([], _) => 1,
+        (_, false) => 0,
+        ([fp], true) => match record_slots(&kinds, *fp, None) {
+            Some((period, mask)) if period < 1 << 24 && mask < 1 << 32 => {
+                (mask << 32) | (period << 8) | fp.size()
+            }
+            _ => UNKNOWN,
+        },
+        _ => UNKNOWN,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -92,11 +92,16 @@ impl Gen<'_> {
         let (n, m) = shadow_memory::size_operands(&self.b, i, &args);
         // A scratch buffer that never leaves the function: the replay frees its shadow
         // directly (`escape.rs`); any other is recorded for `runtime/ir/shadows.ll`.
+        // Its size and where its floats are: a shadow left where a global reaches it has
+        // them zeroed when the next top-level derivative starts (`runtime/ir/kept.ll`).
         let record = (!super::escape::stays_local(i)).then(|| {
             let operands = self.release_operands(i, |_, k| args[k]);
+            let bytes = shadow_memory::bytes(&self.b, (n, m));
+            let layout = super::copy_layout::kept_layout(&self.fx.types, i);
             (
                 self.sup.rt(RtFn::ShadowNew),
                 self.table_release(i, &operands),
+                [bytes, self.fx.ctx.i64().const_int(layout)],
             )
         });
         // A `realloc` of records holding pointers: the shadow pointers already stored move
@@ -120,8 +125,8 @@ impl Gen<'_> {
                 let bytes = g.b.mul(n, m);
                 g.b.call_fn(copy, &[so, s, bytes, nold]);
             }
-            if let Some((record, [dealloc, w0, w1])) = record {
-                g.b.call_fn(record, &[c, s, dealloc, w0, w1]);
+            if let Some((record, [dealloc, w0, w1], [bytes, layout])) = record {
+                g.b.call_fn(record, &[c, s, dealloc, w0, w1, bytes, layout]);
             }
             g.lanes[g.lane].shadow.insert(i, s);
         });
@@ -158,10 +163,11 @@ impl Gen<'_> {
         let slot = i.call_args()[0];
         let primal = self.b.load(ptr, c.call_args()[0], "memalign.primal");
         let record = self.sup.rt(RtFn::ShadowNew);
-        let (null, zero) = (ptr.zero(), i64t.const_int(0));
+        let (null, zero, unknown) = (ptr.zero(), i64t.const_int(0), i64t.const_int(2));
         self.each_lane(|g| {
             let s = shadow_memory::allocate_aligned(&g.b, g.sup, c.call_args()[1], n);
-            g.b.call_fn(record, &[primal, s, null, zero, zero]);
+            // Nothing said about its contents (`runtime/ir/kept.ll`).
+            g.b.call_fn(record, &[primal, s, null, zero, zero, n, unknown]);
             let ss = g.fwd_shadow(slot);
             g.b.store(s, ss);
             g.lanes[g.lane].shadow.insert(i, s);

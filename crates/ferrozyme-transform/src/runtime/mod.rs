@@ -34,6 +34,8 @@
 //! * `shadows.ll` — the shadows of heap allocations: freed once both the reverse sweep
 //!   has replayed the allocation and its primal was freed, in either order; left to the
 //!   caller when the primal outlives the gradient.
+//! * `kept.ll` — those a global can still reach: their floats are zeroed when the next
+//!   top-level derivative starts (`outside_allocations.rs` gives the roots).
 //!
 //! Linking a piece after others (a later request needs the arena, say) first gives the
 //! runtime symbols already in the module back their external linkage, so the new piece's
@@ -126,6 +128,14 @@ pub enum RtFn {
     ShadowReallocMixed,
     /// `void __fz_shadow_settle()`: after a top-level reverse-mode derivative.
     ShadowSettle,
+    /// `void __fz_shadows_kept_walk(ptr roots, i64 k)`: zeroes the floats of the shadows
+    /// derivatives left where the `k` globals `roots` reach them (`ir/kept.ll`).
+    KeptWalk,
+    /// `void __fz_shadows_keep(ptr primal, ptr shadow, i64 bytes, i64 layout)`: a shadow
+    /// a forward derivative allocated, a candidate for `KeptWalk`.
+    KeptKeep,
+    /// `void __fz_shadows_forget(ptr shadow)`: a forward derivative releases the shadow.
+    KeptForget,
     /// `ptr __fz_stack_guard()`: this thread's stack-overflow record, whose first field
     /// names the recursive derivative a call enters (`stack_guard.rs`).
     StackGuard,
@@ -178,6 +188,9 @@ impl RtFn {
             RtFn::ShadowReallocLater => "__fz_shadow_realloc_later",
             RtFn::ShadowReallocMixed => "__fz_shadow_realloc_mixed",
             RtFn::ShadowSettle => "__fz_shadow_settle",
+            RtFn::KeptWalk => "__fz_shadows_kept_walk",
+            RtFn::KeptKeep => "__fz_shadows_keep",
+            RtFn::KeptForget => "__fz_shadows_forget",
             RtFn::StackGuard => "__fz_stack_guard",
         }
     }

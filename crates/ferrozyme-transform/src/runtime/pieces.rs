@@ -31,6 +31,8 @@ pub enum Piece {
     /// `realloc_bytes.ll`: the realloc adjoint for memory of several float types, and the
     /// copy adjoint for bytes of unknown type (`__fz_move_adj_bytes`).
     ReallocBytes,
+    /// `kept.ll`: the shadows derivatives leave to globals, zeroed at the next start.
+    Kept,
     /// `shadows.ll`: who frees the shadows of allocations (replay and primal free).
     Shadows,
     /// `guard.ll`: the message for a stack overflow in a recursive derivative.
@@ -51,6 +53,7 @@ pub const PIECES: &[Piece] = &[
     Piece::Typed(FpType::F16),
     Piece::Typed(FpType::F80),
     Piece::ReallocBytes,
+    Piece::Kept,
     Piece::Shadows,
     Piece::Guard,
 ];
@@ -64,6 +67,7 @@ const ARENA_IR: &str = include_str!("ir/arena.ll");
 const CHECK_IR: &str = include_str!("ir/check.ll");
 const TYPED_IR: &str = include_str!("ir/typed.ll");
 const REALLOC_BYTES_IR: &str = include_str!("ir/realloc_bytes.ll");
+const KEPT_IR: &str = include_str!("ir/kept.ll");
 const SHADOWS_IR: &str = include_str!("ir/shadows.ll");
 const GUARD_IR: &str = include_str!("ir/guard.ll");
 
@@ -83,6 +87,7 @@ impl Piece {
             Piece::Typed(FpType::F16) => "ferrozyme-runtime-f16",
             Piece::Typed(FpType::F80) => "ferrozyme-runtime-f80",
             Piece::ReallocBytes => "ferrozyme-runtime-realloc-bytes",
+            Piece::Kept => "ferrozyme-runtime-kept",
             Piece::Shadows => "ferrozyme-runtime-shadows",
             Piece::Guard => "ferrozyme-runtime-guard",
         }
@@ -95,12 +100,13 @@ impl Piece {
             Piece::Arena => &[Piece::Thread, Piece::Stats],
             Piece::Stack => &[Piece::Pool, Piece::Stats],
             Piece::Region => &[Piece::Stack],
+            Piece::Shadows => &[Piece::Kept],
             Piece::Thread
             | Piece::Stats
             | Piece::Check
             | Piece::Typed(_)
             | Piece::ReallocBytes
-            | Piece::Shadows
+            | Piece::Kept
             | Piece::Guard => &[],
         }
     }
@@ -190,6 +196,25 @@ impl Piece {
                 "__fz_move_adj_byte",
                 "__fz_move_adj_bytes",
             ],
+            Piece::Kept => &[
+                "__fz_shadows_kept_on",
+                "__fz_shadows_kept",
+                "__fz_shadows_kept_lock",
+                "__fz_shadows_kept_dirty",
+                "__fz_shadows_kept_epoch",
+                "__fz_shadows_kept_seq",
+                "__fz_shadows_kept_acquire",
+                "__fz_shadows_kept_unlock",
+                "__fz_shadows_keep",
+                "__fz_shadows_forget",
+                "__fz_shadows_kept_cmp",
+                "__fz_shadows_kept_end",
+                "__fz_shadows_kept_sort",
+                "__fz_shadows_kept_find",
+                "__fz_shadows_kept_scan",
+                "__fz_shadows_kept_zero",
+                "__fz_shadows_kept_walk",
+            ],
             Piece::Shadows => &[
                 "__fz_shadows_once",
                 "__fz_shadows_key",
@@ -249,6 +274,7 @@ impl Piece {
             Piece::Arena => ARENA_IR.to_string(),
             Piece::Check => CHECK_IR.to_string(),
             Piece::ReallocBytes => REALLOC_BYTES_IR.to_string(),
+            Piece::Kept => KEPT_IR.to_string(),
             Piece::Shadows => SHADOWS_IR.to_string(),
             Piece::Guard => GUARD_IR.to_string(),
             Piece::Typed(fp) => {
@@ -312,6 +338,7 @@ impl RtFn {
             | RtFn::ShadowReallocLater
             | RtFn::ShadowReallocMixed
             | RtFn::ShadowSettle => Piece::Shadows,
+            RtFn::KeptWalk | RtFn::KeptKeep | RtFn::KeptForget => Piece::Kept,
             RtFn::StackGuard => Piece::Guard,
         }
     }

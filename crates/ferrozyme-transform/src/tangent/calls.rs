@@ -310,9 +310,11 @@ impl TangentGen<'_> {
     fn tangent_alloc(&mut self, i: Value) -> Vec<Value> {
         let c = self.copy(i);
         let (n, m) = crate::shadow_memory::size_operands(&self.b, i, &c.call_args());
-        (0..self.width())
+        let shadows: Vec<Value> = (0..self.width())
             .map(|_| crate::shadow_memory::allocate(&self.b, self.sup, i, c, (n, m)))
-            .collect()
+            .collect();
+        self.keep_escaping(i, c, (n, m), &shadows);
+        shadows
     }
 
     /// `realloc`: the shadows are reallocated alike, by the same function
@@ -321,9 +323,35 @@ impl TangentGen<'_> {
         let c = self.copy(i);
         let a = ferrozyme_analysis::calls::alloc_fn(i).expect("classified as a realloc");
         let old = self.tangent(args[a.ptr.expect("realloc takes a pointer")]);
-        old.into_iter()
-            .map(|o| crate::shadow_memory::reallocate(&self.b, i, c, o))
-            .collect()
+        let forget = self.sup.rt(crate::runtime::RtFn::KeptForget);
+        let shadows: Vec<Value> = old
+            .into_iter()
+            .map(|o| {
+                // The old shadow may go: out of `runtime/ir/kept.ll`'s list first.
+                self.b.call_fn(forget, &[o]);
+                crate::shadow_memory::reallocate(&self.b, i, c, o)
+            })
+            .collect();
+        let size = crate::shadow_memory::size_operands(&self.b, i, &c.call_args());
+        self.keep_escaping(i, c, size, &shadows);
+        shadows
+    }
+
+    /// The shadows of an allocation that leaves the function (`c` its copy, `n * m` bytes)
+    /// are candidates for `runtime/ir/kept.ll`: if a global still reaches one when the next
+    /// top-level derivative starts (a static table first built by a forward derivative,
+    /// then read by reverse ones), its floats are zeroed then.
+    fn keep_escaping(&mut self, i: Value, c: Value, size: (Value, Value), shadows: &[Value]) {
+        if crate::reverse::escape::stays_local(i) {
+            return;
+        }
+        let keep = self.sup.rt(crate::runtime::RtFn::KeptKeep);
+        let bytes = crate::shadow_memory::bytes(&self.b, size);
+        let layout = crate::reverse::copy_layout::kept_layout(&self.fx.types, i);
+        let layout = self.fx.ctx.i64().const_int(layout);
+        for &s in shadows {
+            self.b.call_fn(keep, &[c, s, bytes, layout]);
+        }
     }
 
     /// The runtime's call of a shadow's own deallocator (`%d(%s, %w0, %w1)` in
@@ -356,9 +384,19 @@ impl TangentGen<'_> {
                 .into_iter()
                 .map(|k| args[k])
                 .collect();
+            // A shadow a global reached (`runtime/ir/kept.ll`) must not be zeroed once
+            // freed, even where the program leaves the global dangling; the shadow of a
+            // scratch allocation of this function was never offered there.
+            let local = p.is_call()
+                && ferrozyme_analysis::calls::alloc_fn(p).is_some()
+                && crate::reverse::escape::stays_local(p);
+            let forget = (!local).then(|| self.sup.rt(crate::runtime::RtFn::KeptForget));
             for s in self.tangent(p) {
                 // Run-time activity: not when the shadow is the primal (`free(NULL)`).
                 let s = self.runtime_guarded(p, s, s.ty().zero());
+                if let Some(forget) = forget {
+                    self.b.call_fn(forget, &[s]);
+                }
                 crate::shadow_memory::release(&self.b, self.sup, i, s, &operands);
             }
         }

@@ -13,7 +13,8 @@
 ;
 ; The table is per thread, reached through its own POSIX thread-specific key (see
 ; thread.ll for why not `thread_local`): { ptr entries, i64 len, i64 cap }, each entry
-; { ptr primal, ptr shadow, i64 flags, ptr dealloc, i64 w0, i64 w1 } (48 bytes) with flags 1 = replayed, 2 = primal
+; { ptr primal, ptr shadow, i64 flags, ptr dealloc, i64 w0, i64 w1, i64 bytes, i64 layout } (64
+; bytes; `bytes` and `layout` are what `kept.ll` needs) with flags 1 = replayed, 2 = primal
 ; freed, 4 = done, 8 = adopted (a shadow the gradient did not allocate, whose primal it
 ; freed in a forward sweep: freed when the derivative settles). Lookups go from the newest entry down: allocations are replayed in
 ; the reverse order of their creation, so the entry sought is almost always the last, and
@@ -34,6 +35,8 @@ declare ptr @calloc(i64, i64)
 declare ptr @realloc(ptr, i64)
 declare void @free(ptr)
 declare void @abort()
+declare void @__fz_shadows_keep(ptr, ptr, i64, i64)
+declare void @__fz_shadows_forget(ptr)
 
 @__fz_shadows_once = internal global i32 0
 @__fz_shadows_key = internal global i32 0
@@ -83,8 +86,9 @@ own:
 }
 
 ; Records a new shadow `%s` of the primal allocation `%p`, released by
-; %dealloc(%s, %w0, %w1) (null: free).
-define void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
+; %dealloc(%s, %w0, %w1) (null: free); %size bytes long, its floats where %layout says
+; (`kept.ll`).
+define void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1, i64 %size, i64 %layout) {
 entry:
   %none = icmp eq ptr %s, null
   br i1 %none, label %done, label %get
@@ -112,7 +116,7 @@ grow:
   %empty = icmp eq i64 %cap, 0
   %dbl = shl i64 %cap, 1
   %nc = select i1 %empty, i64 16, i64 %dbl
-  %bytes = mul i64 %nc, 48
+  %bytes = mul i64 %nc, 64
   %old = load ptr, ptr %t
   %nd = call ptr @realloc(ptr %old, i64 %bytes)
   %oom1 = icmp eq ptr %nd, null
@@ -123,7 +127,7 @@ grown:
   br label %put
 put:
   %d = load ptr, ptr %t
-  %off = mul i64 %len, 48
+  %off = mul i64 %len, 64
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   store ptr %p, ptr %e
   %es = getelementptr inbounds i8, ptr %e, i64 8
@@ -136,6 +140,10 @@ put:
   store i64 %w0, ptr %ew0
   %ew1 = getelementptr inbounds i8, ptr %e, i64 40
   store i64 %w1, ptr %ew1
+  %eb = getelementptr inbounds i8, ptr %e, i64 48
+  store i64 %size, ptr %eb
+  %el = getelementptr inbounds i8, ptr %e, i64 56
+  store i64 %layout, ptr %el
   %len1 = add i64 %len, 1
   store i64 %len1, ptr %lp
   br label %done
@@ -160,7 +168,7 @@ loop:
   br i1 %more, label %body, label %none
 body:
   %j = sub i64 %i, 1
-  %off = mul i64 %j, 48
+  %off = mul i64 %j, 64
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %fp = getelementptr inbounds i8, ptr %e, i64 16
   %f = load i64, ptr %fp
@@ -185,7 +193,7 @@ none:
 define void @__fz_shadows_mark(ptr %t, i64 %i, i64 %bit) {
 entry:
   %d = load ptr, ptr %t
-  %off = mul i64 %i, 48
+  %off = mul i64 %i, 64
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %fp = getelementptr inbounds i8, ptr %e, i64 16
   %f = load i64, ptr %fp
@@ -216,7 +224,7 @@ trim:
   br i1 %any, label %last, label %out
 last:
   %n1 = sub i64 %n, 1
-  %loff = mul i64 %n1, 48
+  %loff = mul i64 %n1, 64
   %lf = add i64 %loff, 16
   %lfp = getelementptr inbounds i8, ptr %d, i64 %lf
   %lflags = load i64, ptr %lfp
@@ -271,7 +279,7 @@ peek:
   %k1 = sub i64 %k, 1
   ; Marking may have dropped entries from the end; %k1 is below them.
   %d = load ptr, ptr %t
-  %off = mul i64 %k1, 48
+  %off = mul i64 %k1, 64
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %q = load ptr, ptr %e
   %fp = getelementptr inbounds i8, ptr %e, i64 16
@@ -304,6 +312,7 @@ entry:
   %h = call i1 @__fz_shadows_primal_gone(ptr %p)
   br i1 %h, label %done, label %own
 own:
+  call void @__fz_shadows_forget(ptr %s)
   call void @__fz_shadow_dealloc(ptr %s, ptr %dealloc, i64 %w0, i64 %w1)
   br label %done
 done:
@@ -380,13 +389,14 @@ stop:
   call void @abort()
   unreachable
 record:
-  call void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1)
+  ; Size unknown, nothing to zero: `kept.ll` never zeroes an adopted shadow.
+  call void @__fz_shadow_new(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1, i64 0, i64 1)
   %t = call ptr @__fz_shadows_peek()
   %lp2 = getelementptr inbounds i8, ptr %t, i64 8
   %n = load i64, ptr %lp2
   %last = sub i64 %n, 1
   %d = load ptr, ptr %t
-  %off = mul i64 %last, 48
+  %off = mul i64 %last, 64
   %fo = add i64 %off, 16
   %fp = getelementptr inbounds i8, ptr %d, i64 %fo
   store i64 %adopted, ptr %fp
@@ -396,8 +406,8 @@ done:
 }
 
 ; After a top-level reverse-mode derivative: entries replayed whose primal was not freed
-; inside it are dropped (primal and shadow are the caller's); finished ones too; adopted
-; shadows are freed.
+; inside it are dropped (primal and shadow are the caller's, or a global's: `kept.ll`
+; is told); finished ones too; adopted shadows are freed.
 define void @__fz_shadow_settle() {
 entry:
   %t = call ptr @__fz_shadows_peek()
@@ -414,7 +424,7 @@ loop:
   %more = icmp slt i64 %i, %len
   br i1 %more, label %body, label %end
 body:
-  %off = mul i64 %i, 48
+  %off = mul i64 %i, 64
   %e = getelementptr inbounds i8, ptr %d, i64 %off
   %fp = getelementptr inbounds i8, ptr %e, i64 16
   %f = load i64, ptr %fp
@@ -440,14 +450,29 @@ lost:
   call void @__fz_shadow_lost_check(ptr %sa, i64 %wa0)
   br label %free
 free:
+  call void @__fz_shadows_forget(ptr %sa)
   call void @__fz_shadow_dealloc(ptr %sa, ptr %da, i64 %wa0, i64 %wa1)
   br label %skipit
 judge:
+  br i1 %f1, label %kept, label %judged
+kept:
+  ; The primal outlives the derivative: a static's table keeps its shadow, whose
+  ; adjoints the next top-level derivative zeroes if a global still reaches it.
+  %kp = load ptr, ptr %e
+  %ks = getelementptr inbounds i8, ptr %e, i64 8
+  %kss = load ptr, ptr %ks
+  %kb = getelementptr inbounds i8, ptr %e, i64 48
+  %kbb = load i64, ptr %kb
+  %kl = getelementptr inbounds i8, ptr %e, i64 56
+  %kll = load i64, ptr %kl
+  call void @__fz_shadows_keep(ptr %kp, ptr %kss, i64 %kbb, i64 %kll)
+  br label %skipit
+judged:
   br i1 %drop, label %skipit, label %keep
 keep:
-  %woff = mul i64 %w, 48
+  %woff = mul i64 %w, 64
   %we = getelementptr inbounds i8, ptr %d, i64 %woff
-  call void @llvm.memmove.p0.p0.i64(ptr %we, ptr %e, i64 48, i1 false)
+  call void @llvm.memmove.p0.p0.i64(ptr %we, ptr %e, i64 64, i1 false)
   %wk = add i64 %w, 1
   br label %step
 skipit:
@@ -494,7 +519,7 @@ done:
 
 ; What a derivative that is itself being differentiated calls instead (higher-order
 ; derivatives: `clone::preprocess`): no table, and a replayed shadow is freed at once.
-define void @__fz_shadow_new_plain(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1) {
+define void @__fz_shadow_new_plain(ptr %p, ptr %s, ptr %dealloc, i64 %w0, i64 %w1, i64 %bytes, i64 %layout) {
 entry:
   ret void
 }
