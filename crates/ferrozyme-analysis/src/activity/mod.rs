@@ -102,6 +102,8 @@ pub struct Activity {
     /// (`returned_shadow`), and the answers so far.
     callee_depth: u32,
     callee_returns: HashMap<(Value, Vec<ArgActivity>), bool>,
+    /// The top level's answers asked again at the callee's own depth (`returned_shadow`).
+    callee_returns_deep: HashMap<(Value, Vec<ArgActivity>), bool>,
 }
 
 /// The integer bit operations through which a float carried in an integer keeps its

@@ -53,7 +53,38 @@ impl Activity {
             return true;
         }
         let args = super::constant_pointers::call_arg_activities(self, call, input);
-        self.ask_callee(f, args, input)
+        let shallow = self.ask_callee(f, args.clone(), input);
+        if !shallow || self.callee_depth < RETURNED_SHADOW_DEPTH {
+            return shallow;
+        }
+        self.ask_callee_at_its_depth(f, args, input)
+    }
+
+    /// The analysis a derivative is synthesized from (the top level) asks again where the
+    /// question one level shallower said "shadowed": with the depth the callee's own
+    /// derivative is analysed with, so that the caller agrees with what that derivative
+    /// returns (a null shadow where it proves the pointer constant: tests/cxx/518's
+    /// SIGSEGV, crash45). Deeper callers can still disagree with their callees;
+    /// `ferrozyme-transform`'s `reverse/unshadowed_result.rs` stops at run time there.
+    fn ask_callee_at_its_depth(
+        &mut self,
+        f: Value,
+        args: Vec<ArgActivity>,
+        input: &ActivityInput<'_>,
+    ) -> bool {
+        let key = (f, args);
+        if let Some(&known) = self.callee_returns_deep.get(&key) {
+            return known;
+        }
+        let answer = returns_shadow(
+            f,
+            &key.1,
+            input.global_touchers,
+            self.through_aggregates,
+            self.callee_depth,
+        );
+        self.callee_returns_deep.insert(key, answer);
+        answer
     }
 
     /// Does `f`, called with `args`, return a pointer that may have a shadow
