@@ -54,7 +54,7 @@ impl Activity {
         }
         let args = super::constant_pointers::call_arg_activities(self, call, input);
         let shallow = self.ask_callee(f, args.clone(), input);
-        if !shallow || self.callee_depth < RETURNED_SHADOW_DEPTH {
+        if !shallow || !self.top_level {
             return shallow;
         }
         self.ask_callee_at_its_depth(f, args, input)
@@ -76,12 +76,12 @@ impl Activity {
         if let Some(&known) = self.callee_returns_deep.get(&key) {
             return known;
         }
-        let answer = returns_shadow(
+        let answer = returns_shadow_at(
             f,
             &key.1,
             input.global_touchers,
             self.through_aggregates,
-            self.callee_depth,
+            (self.callee_depth, false),
         );
         self.callee_returns_deep.insert(key, answer);
         answer
@@ -121,7 +121,8 @@ pub fn callee_proves_result_constant(
     args: &[ArgActivity],
     global_touchers: &HashSet<Value>,
 ) -> bool {
-    !returns_shadow(f, args, global_touchers, true, RETURNED_SHADOW_DEPTH)
+    let top = (RETURNED_SHADOW_DEPTH, true);
+    !returns_shadow_at(f, args, global_touchers, true, top)
 }
 
 /// How many callee levels the question is asked through.
@@ -135,6 +136,19 @@ pub fn returns_shadow(
     global_touchers: &HashSet<Value>,
     through_aggregates: bool,
     depth: u32,
+) -> bool {
+    returns_shadow_at(f, args, global_touchers, through_aggregates, (depth, false))
+}
+
+/// As [`returns_shadow`]; `(depth, top_level)`: with `top_level` the callee is analysed
+/// as its own derivative is (asking again at its callees' depth where the answer was
+/// "shadowed"), which nests no further than that since nested runs do not ask again.
+fn returns_shadow_at(
+    f: Value,
+    args: &[ArgActivity],
+    global_touchers: &HashSet<Value>,
+    through_aggregates: bool,
+    (depth, top_level): (u32, bool),
 ) -> bool {
     if f.is_declaration() || f.params().len() != args.len() {
         return true;
@@ -168,7 +182,7 @@ pub fn returns_shadow(
         args,
         global_touchers,
     };
-    let mut nested = Activity::run_nested(&input, through_aggregates, depth);
+    let mut nested = Activity::run_nested(&input, through_aggregates, depth, top_level);
     // Not merely unshadowed: provably constant (a pointer into a mutable global, c/508's
     // pool, may lack the shadow it needs).
     f.blocks()
