@@ -53,6 +53,17 @@ impl Activity {
             return true;
         }
         let args = super::constant_pointers::call_arg_activities(self, call, input);
+        self.ask_callee_as_its_derivative(f, args, input)
+    }
+
+    /// [`Activity::ask_callee`], asked again at the callee's own depth by the top level
+    /// where the first answer was "shadowed" (`ask_callee_at_its_depth`).
+    pub(super) fn ask_callee_as_its_derivative(
+        &mut self,
+        f: Value,
+        args: Vec<ArgActivity>,
+        input: &ActivityInput<'_>,
+    ) -> bool {
         let shallow = self.ask_callee(f, args.clone(), input);
         if !shallow || !self.top_level {
             return shallow;
@@ -89,7 +100,7 @@ impl Activity {
 
     /// Does `f`, called with `args`, return a pointer that may have a shadow
     /// (`returned_shadow::returns_shadow`, remembered)? Needs `callee_depth > 0`.
-    pub(super) fn ask_callee(
+    fn ask_callee(
         &mut self,
         f: Value,
         args: Vec<ArgActivity>,
