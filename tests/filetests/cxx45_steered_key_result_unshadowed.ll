@@ -1,13 +1,13 @@
-; IGNORE: the reverse sweep adds `d_ret * x` through the entry's shadow, the null the augmented `upper` returns (SIGSEGV at run time); cxx45's activity/steering_params fixed it but was reverted (cxx/178 at -O0)
-; Decision wanted: `upper(&x)` only compares the active key with the entries of a table the
-; user declared inactive (`pick` -> `less`, three calls deep), so the entry pointer it
-; returns needs no shadow and the gradient adds `d_ret * x` to nothing but x's own adjoint.
-; Today a pointer returned by a function given a pointer with a shadow is taken to have one
-; too unless the callee's own analysis, two levels deep, proves otherwise: the entry's
-; "shadow" is the null the augmented `upper` returns, and the reverse sweep adds
-; `d_ret * x` into `null + 8` (with libstdc++ the same class refuses
-; `std::map<double, double>::upper_bound` of an inactive global map at -O0, tests/cxx/508,
-; and crashes tests/cxx/518 at -O2).
+; crash45: what the derivative does today, pinned. `upper(&x)` only compares the active key
+; with the entries of a table the user declared inactive (`pick` -> `less`, three calls
+; deep), so the entry pointer it returns is constant: `upper`'s own derivative proves it
+; and returns a null shadow. `f`'s analysis asks `upper` one level shallower and gets
+; "shadowed" at the depth limit, so the gradient used to add `d_ret * x` into `null + 8`
+; (a SIGSEGV; tests/cxx/518 at -O2). Now the shadow the augmented call returns is checked
+; where the two analyses disagree (`reverse/unshadowed_result.rs`): a null shadow of a
+; non-null entry stops the program with a message naming `f` and `upper`
+; (`__fz_check_shadow`). Decision still wanted: the caller learning the callee's answer
+; and treating the entry as constant (tried in crash45 and reverted, tests/README crash45).
 ;
 ; struct entry { double key, val; };  struct table { struct entry *e; int n; };
 ; struct table T;  void *__enzyme_inactive_global[] = {(void *)&T};
@@ -25,11 +25,16 @@
 ; metadata removed)
 ;
 ; RUN: %ferrozyme opt %s -o - | %FileCheck %s
+; CHECK: @fz.msg = {{.*}}in `f`: the pointer `upper` returns is taken to have a shadow here{{.*}}its derivative returns none
 ; CHECK-LABEL: define internal { double } @fz_grad_f(
-; CHECK: call { ptr, ptr, ptr } @fz_aug_upper
-; CHECK-NOT: load double, ptr %{{[0-9]+}}
+; CHECK: %[[AUG:[0-9]+]] = call { ptr, ptr, ptr } @fz_aug_upper
+; CHECK-NEXT: %[[P:[0-9]+]] = extractvalue { ptr, ptr, ptr } %[[AUG]], 0
+; CHECK-NEXT: %[[S:[0-9]+]] = extractvalue { ptr, ptr, ptr } %[[AUG]], 1
+; CHECK-NEXT: %[[NULL:[0-9]+]] = icmp eq ptr %[[S]], null
+; CHECK-NEXT: %[[LIVE:[0-9]+]] = icmp ne ptr %[[P]], null
+; CHECK-NEXT: %[[BAD:[0-9]+]] = and i1 %[[NULL]], %[[LIVE]]
+; CHECK-NEXT: call void @__fz_check_shadow(i1 %[[BAD]], ptr @fz.msg)
 ; CHECK: call void @fz_rev_upper
-; CHECK-NOT: load double, ptr %{{[0-9]+}}
 ; CHECK: ret { double }
 
 %struct.table = type { ptr, i32 }

@@ -43,6 +43,7 @@ pub(crate) use globals::returned_values;
 pub use local_stores::{
     may_update_param_in_place, param_writes, single_store_local, ParamWrites, PARAM_WRITES_DEPTH,
 };
+pub use returned_shadow::callee_proves_result_constant;
 
 /// The name prefix of the transform's checkpointed and fixed-point loop functions.
 pub const LOOP_FUNCTION_PREFIX: &str = "__fz_ckpt_call.";

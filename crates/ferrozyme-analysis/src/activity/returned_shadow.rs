@@ -80,6 +80,19 @@ impl Activity {
     }
 }
 
+/// Does `f`'s own analysis, at the depth its derivative is synthesized with (a request
+/// with argument activities `args`), prove every pointer it returns constant? Its
+/// augmented forward then returns null shadows, whatever a caller that asked the same
+/// question one level shallower (and got "shadowed" at the limit) expects
+/// (`ferrozyme-transform`'s `reverse/unshadowed_result.rs`).
+pub fn callee_proves_result_constant(
+    f: Value,
+    args: &[ArgActivity],
+    global_touchers: &HashSet<Value>,
+) -> bool {
+    !returns_shadow(f, args, global_touchers, true, RETURNED_SHADOW_DEPTH)
+}
+
 /// How many callee levels the question is asked through.
 pub const RETURNED_SHADOW_DEPTH: u32 = 2;
 

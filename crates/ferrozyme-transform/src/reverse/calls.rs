@@ -39,7 +39,7 @@ pub(super) enum Callee {
 
 impl Gen<'_> {
     /// `file:line: in `f`` for run-time messages about call `i`.
-    fn call_place(&self, i: Value) -> String {
+    pub(super) fn call_place(&self, i: Value) -> String {
         crate::common::dispatch::call_place(i, &self.fx.fname)
     }
 
@@ -277,6 +277,7 @@ impl Gen<'_> {
         }
         let r = self.b.call(aug_ty, aug, &args);
         let ret = i.called_function_type().return_type();
+        let guarded = self.callee_drops_result_shadow(i, &callee, &req);
         let mut k = 0;
         if !ret.is_void() {
             let v = self.b.extract_value(r, k);
@@ -285,6 +286,9 @@ impl Gen<'_> {
             if ret.contains_pointer() {
                 self.each_lane(|g| {
                     let s = g.b.extract_value(r, k);
+                    if guarded {
+                        g.guard_result_shadow(i, v, s);
+                    }
                     if g.fx.act.is_shadowed(i) {
                         g.lanes[g.lane].shadow.insert(i, s);
                     }

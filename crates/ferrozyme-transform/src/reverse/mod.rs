@@ -84,6 +84,7 @@ mod tape_move;
 pub(crate) use tape_move::is_tape_move;
 pub(crate) mod tape_nest;
 pub(crate) mod tape_region;
+mod unshadowed_result;
 mod untyped_moves;
 mod values;
 mod vector;
