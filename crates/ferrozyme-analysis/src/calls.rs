@@ -740,13 +740,9 @@ pub fn null_guarded(call: Value) -> bool {
     let [br] = preds[..] else {
         return false;
     };
-    if br.opcode() != Some(Opcode::LLVMBr) || br.num_operands() != 3 {
+    let Some(cond) = br.branch_icmp() else {
         return false;
-    }
-    let cond = br.operand(0);
-    if cond.opcode() != Some(Opcode::LLVMICmp) {
-        return false;
-    }
+    };
     let (a, b) = (cond.operand(0), cond.operand(1));
     let compares_fp = (a == fp && b.is_null()) || (b == fp && a.is_null());
     let not_null_edge = match cond.icmp_predicate() {

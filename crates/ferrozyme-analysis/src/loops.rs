@@ -196,13 +196,9 @@ pub fn const_counter(l: &Loop, phi: Value) -> Option<ConstCounter> {
         return None;
     }
     let t = latch.terminator()?;
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+    let Some(test) = t.branch_icmp() else {
         return None;
-    }
-    let test = t.operand(0);
-    if test.opcode() != Some(Opcode::LLVMICmp) {
-        return None;
-    }
+    };
     let succs = t.successors();
     let back_on_true = match (succs[0] == l.header, succs[1] == l.header) {
         (true, false) => true,
@@ -263,7 +259,7 @@ pub fn trip_count(l: &Loop) -> Option<TripCount> {
         // run (the block set's hash order differs between processes).
         for b in l.ordered_blocks() {
             let Some(t) = b.terminator() else { continue };
-            if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+            if !t.is_conditional_branch() {
                 continue;
             }
             if !t.successors().iter().any(|s| !l.blocks.contains(s)) {

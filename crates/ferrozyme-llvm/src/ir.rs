@@ -355,6 +355,18 @@ impl Value {
             None
         }
     }
+    /// Whether this is a conditional `br` (condition, false and true destinations).
+    pub fn is_conditional_branch(self) -> bool {
+        self.opcode() == Some(Opcode::LLVMBr) && self.num_operands() == 3
+    }
+    /// The `icmp` a conditional `br` tests, if its condition is one.
+    pub fn branch_icmp(self) -> Option<Value> {
+        if !self.is_conditional_branch() {
+            return None;
+        }
+        let cond = self.operand(0);
+        (cond.opcode() == Some(Opcode::LLVMICmp)).then_some(cond)
+    }
     /// Opcode of a constant expression (`getelementptr`, `bitcast` ...).
     pub fn const_opcode(self) -> Option<Opcode> {
         if self.is_constant_expr() {

@@ -183,13 +183,9 @@ fn few_known_trips(latch: Block, recs: &[(Value, Recurrence)]) -> bool {
     let Some(br) = latch.terminator() else {
         return false;
     };
-    if br.opcode() != Some(Opcode::LLVMBr) || br.num_operands() != 3 {
+    let Some(cond) = br.branch_icmp() else {
         return false;
-    }
-    let cond = br.operand(0);
-    if cond.opcode() != Some(Opcode::LLVMICmp) {
-        return false;
-    }
+    };
     let (a, b) = (cond.operand(0), cond.operand(1));
     recs.iter().any(|(phi, r)| {
         let Some(start) = r.start.const_int_value() else {

@@ -39,7 +39,7 @@ pub(crate) fn counted(l: &Loop) -> Option<Counted> {
         return None;
     }
     let t = e.terminator()?;
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+    if !t.is_conditional_branch() {
         return None;
     }
     let succ = t.successors();

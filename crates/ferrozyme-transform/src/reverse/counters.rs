@@ -144,13 +144,9 @@ pub(super) fn paired_exit(
 /// loops) equals a value defined before the loop, that value and delta.
 pub(super) fn exit_by_equality(iv: Value, e: Block, x: Block, l: &Loop) -> Option<(Value, i64)> {
     let t = e.terminator()?;
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+    let Some(c) = t.branch_icmp() else {
         return None;
-    }
-    let c = t.operand(0);
-    if c.opcode() != Some(Opcode::LLVMICmp) {
-        return None;
-    }
+    };
     let succ = e.successors();
     let exits_on_true = succ[0] == x && succ[1] != x;
     let exits_on_false = succ[1] == x && succ[0] != x;

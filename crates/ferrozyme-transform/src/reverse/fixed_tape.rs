@@ -327,7 +327,7 @@ impl Gen<'_> {
         start: i64,
     ) -> Option<SureCount> {
         let t = b.terminator()?;
-        if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+        if !t.is_conditional_branch() {
             return None;
         }
         let every_iteration =

@@ -335,13 +335,9 @@ impl Gen<'_> {
             return None;
         }
         let t = e.terminator()?;
-        if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+        let Some(c) = t.branch_icmp() else {
             return None;
-        }
-        let c = t.operand(0);
-        if c.opcode() != Some(Opcode::LLVMICmp) {
-            return None;
-        }
+        };
         let succs = t.successors();
         let (on_true_leaves, on_false_leaves) =
             (!l.blocks.contains(&succs[0]), !l.blocks.contains(&succs[1]));

@@ -34,7 +34,7 @@ pub(crate) fn counter(b: Block) -> Option<(Value, i64)> {
 pub(crate) fn counted_loop(b: Block, entry: Block) -> Option<(Value, i64, Value, Counter)> {
     let (c, step) = counter(b)?;
     let t = b.terminator()?;
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+    if !t.is_conditional_branch() {
         return None;
     }
     let ctr = counter_range(b, c, step, entry, t);

@@ -246,7 +246,7 @@ fn carry_loop(
         return 0;
     };
     let Some(t) = b.terminator() else { return 0 };
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+    if !t.is_conditional_branch() {
         return 0;
     }
     let exit = t.successors().into_iter().find(|s| *s != b);

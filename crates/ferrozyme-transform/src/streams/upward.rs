@@ -313,13 +313,9 @@ pub(crate) fn run_upward_open(ctx: Context, l: &Loop, disjoint: &Disjoint) -> bo
     let Some(t) = b.terminator() else {
         return false;
     };
-    if t.opcode() != Some(Opcode::LLVMBr) || t.num_operands() != 3 {
+    let Some(test) = t.branch_icmp() else {
         return false;
-    }
-    let test = t.operand(0);
-    if test.opcode() != Some(Opcode::LLVMICmp) {
-        return false;
-    }
+    };
     let in_loop = |v: Value| v.is_instruction() && v.parent_block() == b;
     let exits_on_true = t.successors()[0] != b;
     let pred = test.icmp_predicate();
