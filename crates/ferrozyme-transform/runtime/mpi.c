@@ -1309,3 +1309,4 @@ int __fz_mpi_allgather_tan(const void *send, const void *dsend, int sn, fz_type 
 }
 
 #include "mpi_onesided.c"
+#include "mpi_handle_frees.c"

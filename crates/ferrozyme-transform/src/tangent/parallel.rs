@@ -1,4 +1,4 @@
-//! Forward mode of parallel code (see `reverse/parallel.rs` for reverse mode).
+//! Forward mode of parallel code (see `reverse/parallel/` for reverse mode).
 //!
 //! * `__kmpc_fork_call(loc, n, microtask, args...)` forks the microtask's forward
 //!   derivative instead, with the tangents of the captured pointers after each one: the

@@ -92,10 +92,20 @@ pub(super) fn check_parallel(fx: &Facts, sup: &Support, diags: &mut Diags, i: Va
 
 impl Gen<'_> {
     fn helper_or_report(&mut self, i: Value, family: Family, name: &str) -> Option<Value> {
+        self.runtime_helper(Some(i), family, name)
+    }
+
+    /// The helper `name` of `family`'s runtime, or an internal error reported at `at`.
+    pub(in crate::reverse) fn runtime_helper(
+        &mut self,
+        at: Option<Value>,
+        family: Family,
+        name: &str,
+    ) -> Option<Value> {
         match helper(self.fx.m, family, name) {
             Ok(f) => Some(f),
             Err(msg) => {
-                self.report(Some(i), Problem::Internal { msg });
+                self.report(at, Problem::Internal { msg });
                 None
             }
         }
