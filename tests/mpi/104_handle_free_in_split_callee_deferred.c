@@ -1,5 +1,5 @@
 // MPI: 2
-// OPT: O0 O2
+// OPT: O2
 // Handles made in the differentiated function and freed by helpers it calls that are
 // not inlined (noinline, so at -O2 too; a C++ destructor at -O0 does the same:
 // tests/mpi/103): `release` calls `release_type` (MPI_Type_free(&c->pair)) and

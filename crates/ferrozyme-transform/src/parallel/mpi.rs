@@ -39,6 +39,11 @@ pub fn helpers(rule: MpiRule) -> Helpers {
             Some("__fz_mpi_nonblocking_rev"),
             Some("__fz_mpi_isend_tan"),
         ),
+        MpiRule::Issend => h(
+            Some("__fz_mpi_issend_fwd"),
+            Some("__fz_mpi_nonblocking_rev"),
+            Some("__fz_mpi_issend_tan"),
+        ),
         MpiRule::Irecv => h(
             Some("__fz_mpi_irecv_fwd"),
             Some("__fz_mpi_nonblocking_rev"),

@@ -148,7 +148,11 @@ impl TangentGen<'_> {
                     .chain(p[1..].iter().copied())
                     .collect()
             }
-            MpiRule::Isend | MpiRule::Irecv | MpiRule::SendInit | MpiRule::RecvInit => {
+            MpiRule::Isend
+            | MpiRule::Issend
+            | MpiRule::Irecv
+            | MpiRule::SendInit
+            | MpiRule::RecvInit => {
                 let d = self.shadow_or_null(o[0]);
                 let sreq = self.shadow_or_null(o[6]);
                 [p[0], d]

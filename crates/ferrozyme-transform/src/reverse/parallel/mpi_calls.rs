@@ -36,9 +36,11 @@ pub(super) fn check_mpi(fx: &Facts, diags: &mut Diags, i: Value, rule: MpiRule) 
     }
     let args = i.call_args();
     let req = match rule {
-        MpiRule::Isend | MpiRule::Irecv | MpiRule::SendInit | MpiRule::RecvInit => {
-            args.get(6).copied()
-        }
+        MpiRule::Isend
+        | MpiRule::Issend
+        | MpiRule::Irecv
+        | MpiRule::SendInit
+        | MpiRule::RecvInit => args.get(6).copied(),
         MpiRule::Wait | MpiRule::Start | MpiRule::RequestFree => args.first().copied(),
         MpiRule::Waitall | MpiRule::Startall => args.get(1).copied(),
         _ => None,
@@ -88,7 +90,11 @@ impl Gen<'_> {
                 let r = self.b.call_fn(h, &a);
                 (r, self.b.load(i64t, who, "fz.mpi.who"))
             }
-            MpiRule::Isend | MpiRule::Irecv | MpiRule::SendInit | MpiRule::RecvInit => {
+            MpiRule::Isend
+            | MpiRule::Issend
+            | MpiRule::Irecv
+            | MpiRule::SendInit
+            | MpiRule::RecvInit => {
                 let sbuf = self.fwd_shadow(orig[0]);
                 let sreq = self.fwd_shadow(orig[6]);
                 let a = [
@@ -201,6 +207,7 @@ impl Gen<'_> {
                 vec![s, n, t, who, comm]
             }
             MpiRule::Isend
+            | MpiRule::Issend
             | MpiRule::Irecv
             | MpiRule::Wait
             | MpiRule::SendInit
