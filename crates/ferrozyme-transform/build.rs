@@ -59,6 +59,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=LLVM_CONFIG_PATH");
     // Included by mpi.c.
     println!("cargo:rerun-if-changed=runtime/mpi_onesided.c");
+    println!("cargo:rerun-if-changed=runtime/mpi_handle_frees.c");
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let clang = clang();
     for name in SOURCES {

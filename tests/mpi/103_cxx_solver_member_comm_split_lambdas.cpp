@@ -1,7 +1,6 @@
 // MPI: 3
 // OPT: O0 O2
 // CFLAGS: -DOMPI_SKIP_MPICXX
-// IGNORE-O0: refused at compile time (clear, not silent): at -O0 the destructor `~Solver` is not inlined and is differentiated in split mode, and its MPI_Type_free/MPI_Comm_free free handles it was handed ("`MPI_Type_free` frees an MPI handle that `Solver::~Solver()` was handed, in a function differentiated in split mode ...: its reverse function runs before the caller's adjoint communication, which still uses the handle"); before hpc45 the run stopped in the reverse sweep (Open MPI: MPI_Type_get_envelope, internal error, on the freed datatype). At -O2 the destructor is inlined and its frees move after the reverse sweep.
 // MPI handles kept the ways C++ codes keep them (hpc45, after mpi/96's -O0 fix): a
 // `Solver` class holding its communicator, the sub-communicator of its color made by
 // MPI_Comm_split, and a committed MPI_Type_contiguous pair type as members; `[&]` and

@@ -50,6 +50,7 @@ typedef struct {
 int MPI_Send(const void *, int, fz_type, int, int, fz_comm);
 int MPI_Recv(void *, int, fz_type, int, int, fz_comm, fz_status *);
 int MPI_Isend(const void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Issend(const void *, int, fz_type, int, int, fz_comm, fz_req *);
 int MPI_Irecv(void *, int, fz_type, int, int, fz_comm, fz_req *);
 int MPI_Wait(fz_req *, fz_status *);
 int MPI_Send_init(const void *, int, fz_type, int, int, fz_comm, fz_req *);
@@ -575,11 +576,25 @@ static fz_rec *fz_rec_new(int is_recv, void *dbuf, int n, fz_type t, int peer, i
   return r;
 }
 
-int __fz_mpi_isend_fwd(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
-                       fz_comm comm, fz_req *req, fz_rec **sreq) {
-  int err = MPI_Isend(buf, n, t, dest, tag, comm, req);
+/* MPI_Isend or MPI_Issend: the primal keeps its mode (a synchronous send's completion
+ * says the receiver matched it); the adjoint is the same for both. */
+typedef int (*fz_isend_fn)(const void *, int, fz_type, int, int, fz_comm, fz_req *);
+
+static int fz_isend_fwd(fz_isend_fn isend, const void *buf, void *dbuf, int n, fz_type t,
+                        int dest, int tag, fz_comm comm, fz_req *req, fz_rec **sreq) {
+  int err = isend(buf, n, t, dest, tag, comm, req);
   *sreq = fz_rec_new(0, dbuf, n, t, dest, tag, comm);
   return err;
+}
+
+int __fz_mpi_isend_fwd(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
+                       fz_comm comm, fz_req *req, fz_rec **sreq) {
+  return fz_isend_fwd(MPI_Isend, buf, dbuf, n, t, dest, tag, comm, req, sreq);
+}
+
+int __fz_mpi_issend_fwd(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
+                        fz_comm comm, fz_req *req, fz_rec **sreq) {
+  return fz_isend_fwd(MPI_Issend, buf, dbuf, n, t, dest, tag, comm, req, sreq);
 }
 
 int __fz_mpi_irecv_fwd(void *buf, void *dbuf, int n, fz_type t, int src, int tag,
@@ -1083,9 +1098,9 @@ int __fz_mpi_recv_tan(void *buf, void *dbuf, int n, fz_type t, int src, int tag,
 /* Nonblocking, forward mode: an Isend's tangent travels at once with its own request;
  * an Irecv's tangent is received when the primal message has arrived (its source and
  * tag are known then), in the wait. */
-int __fz_mpi_isend_tan(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
-                       fz_comm comm, fz_req *req, fz_rec **sreq) {
-  int err = MPI_Isend(buf, n, t, dest, tag, comm, req);
+static int fz_isend_tan(fz_isend_fn isend, const void *buf, void *dbuf, int n, fz_type t,
+                        int dest, int tag, fz_comm comm, fz_req *req, fz_rec **sreq) {
+  int err = isend(buf, n, t, dest, tag, comm, req);
   fz_rec *r = fz_rec_new(0, dbuf, n, t, dest, tag, comm);
   if (r->kind && r->n > 0) {
     if (r->user.user) r->dbuf = r->tmp = fz_copy_in(&r->user);
@@ -1095,6 +1110,19 @@ int __fz_mpi_isend_tan(const void *buf, void *dbuf, int n, fz_type t, int dest, 
   }
   *sreq = r;
   return err;
+}
+
+/* An Issend's tangent message is a standard one: the primal's completion, which the
+ * program waits for, already says the receiver matched the primal message, after which
+ * the receiver takes the tangent. */
+int __fz_mpi_isend_tan(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
+                       fz_comm comm, fz_req *req, fz_rec **sreq) {
+  return fz_isend_tan(MPI_Isend, buf, dbuf, n, t, dest, tag, comm, req, sreq);
+}
+
+int __fz_mpi_issend_tan(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
+                        fz_comm comm, fz_req *req, fz_rec **sreq) {
+  return fz_isend_tan(MPI_Issend, buf, dbuf, n, t, dest, tag, comm, req, sreq);
 }
 
 int __fz_mpi_irecv_tan(void *buf, void *dbuf, int n, fz_type t, int src, int tag, fz_comm comm,
@@ -1309,3 +1337,4 @@ int __fz_mpi_allgather_tan(const void *send, const void *dsend, int sn, fz_type 
 }
 
 #include "mpi_onesided.c"
+#include "mpi_handle_frees.c"

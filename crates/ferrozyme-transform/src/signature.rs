@@ -43,7 +43,7 @@ pub struct Request {
     pub width: u32,
     /// The derivative runs on several threads at once (an OpenMP microtask of a team of
     /// more than one thread, and what it calls): adjoints of memory the function did not
-    /// allocate are added atomically (see `reverse/parallel.rs`).
+    /// allocate are added atomically (see `reverse/parallel/atomics.rs`).
     pub parallel: bool,
     /// Run-time activity at the boundary (`common::runtime_activity`); empty for
     /// ordinary calls.

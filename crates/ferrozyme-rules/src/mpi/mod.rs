@@ -90,6 +90,11 @@ pub enum MpiRule {
     Recv,
     /// `MPI_Isend(buf, count, datatype, dest, tag, comm, request)`.
     Isend,
+    /// `MPI_Issend`, arguments as `MPI_Isend`'s: the forward sweep and forward mode keep
+    /// the synchronous send, whose completion says the receiver matched the message (a
+    /// nonblocking-consensus exchange with `MPI_Ibarrier` relies on it); the adjoint is
+    /// `MPI_Isend`'s.
+    Issend,
     /// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`.
     Irecv,
     /// `MPI_Send_init(buf, count, datatype, dest, tag, comm, request)` (and
@@ -172,6 +177,7 @@ impl MpiRule {
             MpiRule::Send
             | MpiRule::Recv
             | MpiRule::Isend
+            | MpiRule::Issend
             | MpiRule::Irecv
             | MpiRule::SendInit
             | MpiRule::RecvInit
@@ -191,6 +197,7 @@ impl MpiRule {
             MpiRule::Send
             | MpiRule::Recv
             | MpiRule::Isend
+            | MpiRule::Issend
             | MpiRule::Irecv
             | MpiRule::SendInit
             | MpiRule::RecvInit => &[2, 5],
@@ -210,7 +217,7 @@ impl MpiRule {
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Rsend/Recv, Sendrecv, Sendrecv_replace, Isend/Irsend/Irecv and persistent Send_init/Ssend_init/Recv_init with Start/Startall and Request_free, with Wait/Waitall/Waitany/Waitsome and Test/Testall/Testany/Testsome, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather(v), Iscatter(v), Ialltoall(v), Iscan, Iexscan, Ireduce_scatter(_block) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE), Fetch_and_op and Get_accumulate (MPI_NO_OP) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan, Reduce_local and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Rsend/Recv, Sendrecv, Sendrecv_replace, Isend/Irsend/Issend/Irecv and persistent Send_init/Ssend_init/Recv_init with Start/Startall and Request_free, with Wait/Waitall/Waitany/Waitsome and Test/Testall/Testany/Testsome, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather(v), Iscatter(v), Ialltoall(v), Iscan, Iexscan, Ireduce_scatter(_block) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE), Fetch_and_op and Get_accumulate (MPI_NO_OP) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan, Reduce_local and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.

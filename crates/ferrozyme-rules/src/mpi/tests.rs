@@ -23,8 +23,9 @@ fn rows_and_families() {
     assert_eq!(mpi_rule("MPI_Ssend"), Some(MpiRule::Send));
     assert_eq!(mpi_rule("MPI_Rsend"), Some(MpiRule::Send));
     assert_eq!(mpi_rule("MPI_Irsend"), Some(MpiRule::Isend));
+    assert_eq!(mpi_rule("MPI_Issend"), Some(MpiRule::Issend));
     assert!(matches!(
-        mpi_rule("MPI_Issend"),
+        mpi_rule("MPI_Ibsend"),
         Some(MpiRule::Unsupported { .. })
     ));
     assert_eq!(mpi_rule("MPI_Ssend_init"), Some(MpiRule::SendInit));

@@ -25,7 +25,7 @@
 //! such a loop becomes a critical section on one lock of the module
 //! (`__kmpc_critical`, a plain load, the operation, a plain store, `__kmpc_end_critical`):
 //! critical sections are reversed in exactly the reverse order the threads entered them
-//! (`reverse/parallel.rs`), which is the adjoint of the product in the order it was
+//! (`reverse/parallel/forks.rs`), which is the adjoint of the product in the order it was
 //! formed. (Atomic additions of the same variable elsewhere are not excluded by that
 //! lock; a program mixing `+=` and `*=` atomics on one variable is not supported.)
 //!

@@ -2,7 +2,7 @@
 //!
 //! The library families stay out of the core sweeps: `reverse/` and `tangent/` hand the
 //! calls that `ferrozyme_analysis::calls` classifies as [`CallKind::OpenMp`] or
-//! [`CallKind::Mpi`] to `reverse/parallel.rs` and `tangent/parallel.rs`, which use what
+//! [`CallKind::Mpi`] to `reverse/parallel/` and `tangent/parallel.rs`, which use what
 //! this module provides:
 //!
 //! * [`openmp`]: rewriting a microtask's reduction so it combines with `atomicrmw fadd`

@@ -1,6 +1,6 @@
 //! MPI calls in derivative code: which helper of `runtime/mpi.c` stands for each part.
 //!
-//! The sweeps (`reverse/parallel.rs`, `tangent/parallel.rs`) decide *where* the
+//! The sweeps (`reverse/parallel/`, `tangent/parallel.rs`) decide *where* the
 //! communication goes — primal call copied or replaced by a recording `*_fwd` helper in
 //! the forward sweep, `*_rev` helper at the mirror position of the reverse sweep, `*_tan`
 //! helper in forward mode — and pass primal values, shadows and recorded values (the
@@ -38,6 +38,11 @@ pub fn helpers(rule: MpiRule) -> Helpers {
             Some("__fz_mpi_isend_fwd"),
             Some("__fz_mpi_nonblocking_rev"),
             Some("__fz_mpi_isend_tan"),
+        ),
+        MpiRule::Issend => h(
+            Some("__fz_mpi_issend_fwd"),
+            Some("__fz_mpi_nonblocking_rev"),
+            Some("__fz_mpi_issend_tan"),
         ),
         MpiRule::Irecv => h(
             Some("__fz_mpi_irecv_fwd"),

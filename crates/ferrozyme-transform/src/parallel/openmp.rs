@@ -136,7 +136,7 @@ fn rewrite_one(m: Module, call: Value) {
 /// Every thread runs the locked combination entered at `b`: with `atomicrmw fadd` for
 /// sums of reals, else (max, min, products, ...) inside a critical section on the
 /// reduction's lock, whose reverse follows the exact reverse order of the threads
-/// (`reverse/parallel.rs`), so a `select` or a product is differentiated right.
+/// (`reverse/parallel/forks.rs`), so a `select` or a product is differentiated right.
 fn combine_locked(m: Module, call: Value, b: Block, done: Block, ends: &[Value]) {
     let one = m.context().i32().const_int(1);
     if make_atomic(b, done) {

@@ -273,6 +273,7 @@ impl Gen<'_> {
                 }
             });
         }
+        self.leave_handle_deferral();
         let rty = crate::signature::adjoint_return_type(&self.fx.req);
         if rty.is_void() {
             self.flow.rev_exit_ret = Some(self.b.ret_void());

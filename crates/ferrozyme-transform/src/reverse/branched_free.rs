@@ -18,7 +18,7 @@ use super::Gen;
 
 /// The type of the handle freed by `free`: Open MPI's C handles are pointers, the Fortran
 /// bindings' (`mpi_comm_free_`) integers.
-fn handle_type(free: Value) -> Type {
+pub(super) fn handle_type(free: Value) -> Type {
     let ctx = free.ty().context();
     let name = free.called_function().map(|f| f.name()).unwrap_or_default();
     if name.starts_with("MPI_") {

@@ -90,6 +90,13 @@ impl Gen<'_> {
             }
             return;
         }
+        if self.fx.split
+            && super::memory::is_mpi_handle_free(i)
+            && !super::memory::frees_local_handle(i)
+        {
+            self.fwd_defer_handed_free(i);
+            return;
+        }
         if super::memory::is_fortran_deallocation(i) && crate::fortran::destroys_argument(i) {
             // An intent(out) dummy finalized on entry: the components the caller had there
             // go now. Their shadows stay allocated (and are lost): the reverse sweep of

@@ -368,18 +368,8 @@ impl Checker<'_> {
         {
             let name = i.called_function().map(|f| f.name()).unwrap_or_default();
             if self.fx.split && !super::memory::frees_local_handle(i) {
-                // tests/mpi/103 at -O0 (a C++ destructor), errors/hpc45_mpi_handle_free_*.
-                self.diags.report(
-                    Some(i),
-                    Problem::Audit {
-                        kind: DiagKind::UnsupportedInstruction,
-                        msg: format!(
-                            "`{name}` frees an MPI handle that `{}` was handed, in a function differentiated in split mode (called from the differentiated code, not inlined): its reverse function runs before the caller's adjoint communication, which still uses the handle",
-                            self.fx.p.source_name()
-                        ),
-                        help: HANDED_HANDLE_FREE_HELP,
-                    },
-                );
+                // Kept for the outermost reverse exit (`handed_free.rs`; tests/mpi/103 at
+                // -O0, a C++ destructor).
                 return;
             }
             if let Some(ferrozyme_rules::mpi::MpiRule::HandleFree { why, help }) =

@@ -63,6 +63,7 @@ mod fixed_tape;
 mod forward;
 mod forwarding;
 mod guarded_copy;
+mod handed_free;
 mod heap_shadows;
 mod kept_destroy;
 pub(crate) mod memory;
@@ -209,6 +210,7 @@ pub(crate) fn synthesize(
         deferred_frees,
         branched_frees,
         split_kept,
+        callees_keep_handles: !split && callee_handle_free::reaches_handed_free(p),
         writes: OnceCell::new(),
         rt,
     };
@@ -267,6 +269,7 @@ impl Gen<'_> {
     fn setup(&mut self) {
         self.map_params();
         self.create_tape();
+        self.enter_handle_deferral();
         for blk in self.fx.cfg.blocks.clone() {
             if self.fx.cfg.is_reachable(blk) {
                 let fb = self.b.append_block(self.out.fwd_fn, &blk.name());

@@ -62,6 +62,9 @@ pub(crate) struct Facts {
     /// flang's `Destroy` of a local, and MPI handle frees, in split mode: run on a copy at
     /// the reverse function's exit (`kept_destroy.rs`, `branched_free.rs`).
     pub split_kept: HashSet<Value>,
+    /// Combined mode: callees may keep MPI handles they were handed for the outermost
+    /// reverse exit (`handed_free.rs`), so the sweeps are bracketed.
+    pub callees_keep_handles: bool,
     /// Stores into `enzyme_dupnoneed` memory that the forward sweep leaves out
     /// (`memory::dropped_stores`).
     pub dropped: HashSet<Value>,

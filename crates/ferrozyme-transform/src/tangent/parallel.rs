@@ -1,4 +1,4 @@
-//! Forward mode of parallel code (see `reverse/parallel.rs` for reverse mode).
+//! Forward mode of parallel code (see `reverse/parallel/` for reverse mode).
 //!
 //! * `__kmpc_fork_call(loc, n, microtask, args...)` forks the microtask's forward
 //!   derivative instead, with the tangents of the captured pointers after each one: the
@@ -148,7 +148,11 @@ impl TangentGen<'_> {
                     .chain(p[1..].iter().copied())
                     .collect()
             }
-            MpiRule::Isend | MpiRule::Irecv | MpiRule::SendInit | MpiRule::RecvInit => {
+            MpiRule::Isend
+            | MpiRule::Issend
+            | MpiRule::Irecv
+            | MpiRule::SendInit
+            | MpiRule::RecvInit => {
                 let d = self.shadow_or_null(o[0]);
                 let sreq = self.shadow_or_null(o[6]);
                 [p[0], d]
