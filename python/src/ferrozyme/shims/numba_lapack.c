@@ -1,7 +1,8 @@
 /* Definitions of numba's LAPACK helpers that Ferrozyme can differentiate.
  *
  * numba runs np.linalg.solve, det, slogdet and inv through `numba_xgesv`,
- * `numba_xxgetrf` and `numba_ez_xxgetri` (numba/_lapack.c), which call the LAPACK of
+ * `numba_xxgetrf` and `numba_ez_xxgetri`, np.linalg.cholesky through `numba_xxpotrf`
+ * (numba/_lapack.c), which call the LAPACK of
  * SciPy through function pointers: no IR, no derivative rule. When a specialization
  * calls them, ferrozyme/numba.py links this file's IR into the module (llvm-link-22)
  * before `ferrozyme opt`, so the pass differentiates these loops instead. They follow
@@ -119,6 +120,48 @@ int numba_xgesv(char kind, int64_t n, int64_t nrhs, void *a, int64_t lda, F_INT 
 int numba_ez_xxgetri(char kind, int64_t n, void *a, int64_t lda, F_INT *ipiv) {
   if (kind == 'd') return (int)getri_d(n, (double *)a, lda, ipiv);
   if (kind == 's') return (int)getri_s(n, (float *)a, lda, ipiv);
+  return -1;
+}
+
+/* Cholesky factorization (front46: np.linalg.cholesky), dpotf2's definition: uplo 'U'
+ * gives A = U^T U in the upper triangle (column-major), 'L' gives A = L L^T in the lower
+ * one; the other triangle is left alone. info > 0: the leading minor of that order is not
+ * positive definite (the factorization stops there, the diagonal entry holds the
+ * non-positive value, as LAPACK leaves it). numba passes 'U' on its C-order copy, which is
+ * the lower factor in C order. */
+#define DEFINE_CHOLESKY(T, SUF, SQRT)                                                     \
+  static __attribute__((noinline)) int64_t potrf_##SUF(char uplo, int64_t n, T *a, int64_t lda) { \
+    int upper = uplo == 'U' || uplo == 'u';                                               \
+    /* Element (i, j) of the triangle being factored, i <= j for upper: (j, i) of L. */  \
+    for (int64_t j = 0; j < n; j++) {                                                     \
+      T ajj = a[j + j * lda];                                                             \
+      for (int64_t k = 0; k < j; k++) {                                                   \
+        T ljk = upper ? a[k + j * lda] : a[j + k * lda];                                  \
+        ajj -= ljk * ljk;                                                                 \
+      }                                                                                   \
+      if (!(ajj > 0)) {                                                                   \
+        a[j + j * lda] = ajj;                                                             \
+        return j + 1;                                                                     \
+      }                                                                                   \
+      ajj = SQRT(ajj);                                                                    \
+      a[j + j * lda] = ajj;                                                               \
+      for (int64_t i = j + 1; i < n; i++) {                                               \
+        T *lij = upper ? &a[j + i * lda] : &a[i + j * lda];                               \
+        T s = *lij;                                                                       \
+        for (int64_t k = 0; k < j; k++)                                                   \
+          s -= (upper ? a[k + i * lda] * a[k + j * lda] : a[i + k * lda] * a[j + k * lda]); \
+        *lij = s / ajj;                                                                   \
+      }                                                                                   \
+    }                                                                                     \
+    return 0;                                                                             \
+  }
+
+DEFINE_CHOLESKY(double, d, __builtin_sqrt)
+DEFINE_CHOLESKY(float, s, __builtin_sqrtf)
+
+int numba_xxpotrf(char kind, char uplo, int64_t n, void *a, int64_t lda) {
+  if (kind == 'd') return (int)potrf_d(uplo, n, (double *)a, lda);
+  if (kind == 's') return (int)potrf_s(uplo, n, (float *)a, lda);
   return -1;
 }
 
