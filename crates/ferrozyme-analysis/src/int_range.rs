@@ -193,3 +193,64 @@ fn checked_below(cmp: Value, v: Value, taken: bool) -> Option<(i64, i64)> {
     };
     (c > 0 && hi >= 0).then_some((0, hi))
 }
+
+#[cfg(test)]
+mod tests {
+    use ferrozyme_llvm::{Module, Value};
+    use inkwell::context::Context;
+
+    // rustc's `s.vals[s.len] = a` in a push loop behind the bounds check, and the sum over
+    // `vals[..len]` behind the slice check (front46); and an index with no check.
+    const IR: &str = r#"
+define double @f(ptr %s, i64 %k, i64 %u) {
+entry:
+  %lenp = getelementptr inbounds nuw i8, ptr %s, i64 32
+  %len = load i64, ptr %lenp
+  %ok = icmp ult i64 %len, 4
+  br i1 %ok, label %push, label %out
+
+push:
+  %slot = getelementptr inbounds nuw double, ptr %s, i64 %len
+  store double 1.0, ptr %slot
+  %fits = icmp ugt i64 5, %k
+  br i1 %fits, label %pre, label %out
+
+pre:
+  %none = icmp eq i64 %k, 0
+  br i1 %none, label %out, label %sum
+
+sum:
+  %i = phi i64 [ %i1, %sum ], [ 0, %pre ]
+  %vp = getelementptr inbounds nuw double, ptr %s, i64 %i
+  %free = getelementptr inbounds nuw double, ptr %s, i64 %u
+  %i1 = add nuw nsw i64 %i, 1
+  %last = icmp eq i64 %i1, %k
+  br i1 %last, label %out, label %sum
+
+out:
+  ret double 0.0
+}
+"#;
+
+    fn named(f: Value, name: &str) -> Value {
+        f.blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .find(|i| i.name() == name)
+            .expect("the instruction is in the test IR")
+    }
+
+    #[test]
+    fn indices_bounded_by_the_check_on_the_only_way_in() {
+        let ctx = Context::create();
+        let m = crate::test_ir::parse(&ctx, IR);
+        let m = Module::from_inkwell(&m);
+        let f = m.function("f").expect("defined");
+        // `len < 4` on the edge into `push`: the store reaches bytes 0..=24 only.
+        assert_eq!(super::gep_range(m, named(f, "slot")), Some((0, 24)));
+        // `5 > k` (operands swapped) two blocks up bounds the counted loop's end: i <= 3.
+        assert_eq!(super::gep_range(m, named(f, "vp")), Some((0, 24)));
+        // No check of `u` anywhere: unbounded.
+        assert_eq!(super::gep_range(m, named(f, "free")), None);
+    }
+}
