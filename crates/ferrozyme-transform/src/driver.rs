@@ -74,6 +74,9 @@ pub(crate) struct Memo {
     outputs: HashSet<Value>,
     /// Which function's synthesis requested each derivative (for diagnostics).
     requesters: crate::reached::Requesters,
+    /// Which derivatives are possible targets the program may never reach
+    /// (`candidate_stops.rs`).
+    speculation: crate::candidate_stops::Speculation,
 }
 
 impl Memo {
@@ -96,6 +99,7 @@ impl Memo {
         inherit_inlining(primal, g);
         self.outputs.insert(g);
         self.requesters.note(primal);
+        self.speculation.made(primal, g);
         g
     }
 
@@ -209,6 +213,10 @@ impl Callees for Memo {
     fn nest_layout(&mut self, layout: NestLayout) {
         self.layouts.push(layout);
     }
+
+    fn speculative(&mut self, func: Value) {
+        self.speculation.candidate(func);
+    }
 }
 
 pub(crate) struct Driver {
@@ -247,6 +255,7 @@ impl Driver {
                 queue: Vec::new(),
                 outputs: HashSet::default(),
                 requesters: Default::default(),
+                speculation: Default::default(),
             },
             support: Support::new(module),
             generated: Vec::new(),
@@ -365,6 +374,7 @@ impl Driver {
             printout.push_str(&an.print(p, func, opts));
             let start = Stamp::now();
             self.memo.requesters.enter(func);
+            self.memo.speculation.begin(&job.outputs());
             let result = match &job {
                 Job::Reverse(req, target) => crate::reverse::synthesize(
                     &mut self.memo,
@@ -421,6 +431,11 @@ impl Driver {
                         }
                         self.generated.push(f);
                     }
+                }
+                Err(d) if self.memo.speculation.failure_is_a_stop(&job.outputs()) => {
+                    // A possible target the program may never reach (`candidate_stops.rs`).
+                    crate::candidate_stops::fill(&mut self.support, &job.outputs(), func, &d);
+                    self.generated.extend(job.outputs());
                 }
                 Err(d) => diags.extend(self.memo.requesters.attach(func, d)),
             }

@@ -37,6 +37,7 @@ mod audit;
 mod batch;
 mod byref_args;
 mod call_extents;
+mod candidate_stops;
 mod checkgrad;
 mod checkpoint;
 mod clone;

@@ -35,6 +35,10 @@ pub(crate) trait Callees {
     fn nested(&mut self, req: &Request) -> (Value, Value);
     /// A synthesized function's nested tape regions, patched when the drain is over.
     fn nest_layout(&mut self, layout: crate::reverse::tape_nest::NestLayout);
+    /// `func`'s derivatives are asked for as a candidate of a call through a pointer that
+    /// runs only where the pointer is not null: should they fail, they become run-time
+    /// stops (`crate::candidate_stops`).
+    fn speculative(&mut self, func: Value);
 }
 
 /// Module-level objects shared by all generated code.

@@ -47,7 +47,7 @@ typed or reflected (`_numba_list`), and np.sort (its work list of integer tuples
 runtime); integer arrays (`np.arange(n)`) beside float arrays too, each allocation calling
 its own copy of the allocator (`_numba_alloc.per_call_site`). Other runtime allocations (lists of tuples or arrays,
 strings, arrays around foreign data) are refused with a TypingError saying what to do.
-np.dot / @ of float arrays and np.linalg.inv call BLAS/LAPACK through numba's helpers,
+np.dot / @ of float arrays and np.linalg.inv/solve/det/slogdet/cholesky/qr call BLAS/LAPACK through numba's helpers,
 which get C definitions the pass differentiates (shims/numba_blas.c, numba_lapack.c).
 Differentiated arguments are `argnums` (default 0). A status other than success from
 numba (an exception inside `f`) raises ValueError in the derivative.
@@ -279,10 +279,11 @@ def _allocations_hint(stderr: str, ir: str) -> str:
 
 # numba's helpers that call BLAS/LAPACK through function pointers, defined in C the pass
 # can differentiate (each shim linked into a module that calls one of its helpers):
-# np.linalg.solve/det/slogdet/inv (shims/numba_lapack.c), np.dot, @ and np.linalg.norm
+# np.linalg.solve/det/slogdet/inv/cholesky/qr (shims/numba_lapack.c), np.dot, @ and np.linalg.norm
 # (shims/numba_blas.c).
 _SHIMS = {
-    "lapack": (("numba_xgesv", "numba_xxgetrf", "numba_ez_xxgetri"), Path(__file__).with_name("shims") / "numba_lapack.c"),
+    "lapack": (("numba_xgesv", "numba_xxgetrf", "numba_ez_xxgetri", "numba_xxpotrf",
+                "numba_ez_geqrf", "numba_ez_xxgqr"), Path(__file__).with_name("shims") / "numba_lapack.c"),
     "blas": (("numba_xxdot", "numba_xxgemv", "numba_xxgemm", "numba_xxnrm2"), Path(__file__).with_name("shims") / "numba_blas.c"),
     # reshape/ravel without a copy (a matrix's np.linalg.norm, np.where of scalars): integers only.
     "reshape": (("numba_attempt_nocopy_reshape",), Path(__file__).with_name("shims") / "numba_reshape.c"),
@@ -290,7 +291,7 @@ _SHIMS = {
 
 
 _LINALG_NOTE = (
-    "\nnote: of np.linalg, ferrozyme.numba differentiates np.linalg.inv, solve, det and slogdet "
+    "\nnote: of np.linalg, ferrozyme.numba differentiates np.linalg.inv, solve, det, slogdet, cholesky and qr "
     "(their LAPACK calls get C definitions, shims/numba_lapack.c); other np.linalg functions "
     "call LAPACK routines without one: write them with those, or as loops in njit code."
 )

@@ -211,6 +211,11 @@ impl Gen<'_> {
             self.report(Some(i), Problem::NoIndirectTargets);
             return None;
         }
+        if crate::candidate_stops::speculative_call(i, &cands) {
+            for c in &cands {
+                self.callees.speculative(c.func);
+            }
+        }
         Some(Callee::Indirect(cands))
     }
 

@@ -83,6 +83,11 @@ impl TangentGen<'_> {
                     self.diags.report(Some(i), Problem::NoIndirectTargets);
                     None
                 } else {
+                    if crate::candidate_stops::speculative_call(i, &cands) {
+                        for c in &cands {
+                            self.callees.speculative(c.func);
+                        }
+                    }
                     Some(self.indirect_call(i, &cands)).filter(|l| !l.is_empty())
                 }
             }
