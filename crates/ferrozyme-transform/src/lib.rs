@@ -60,6 +60,7 @@ mod global_args;
 mod hook_args;
 mod hookret;
 mod hooks;
+mod ifunc_calls;
 mod ignore;
 mod implicit_sret;
 mod intptr;
