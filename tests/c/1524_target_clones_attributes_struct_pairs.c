@@ -4,7 +4,8 @@
 // call used to be dispatched as a call through a pointer whose address, the PLT entry,
 // matched neither version, and the derivative stopped at run time saying it had no
 // derivative for the target; now the clone calls the resolver and dispatches on the version
-// it returns), an `optnone` callee, a `weak` definition, an `alias`, `const`/`pure`
+// it returns; also a user's `__attribute__((ifunc("resolver")))`, and in forward and
+// split modes), an `optnone` callee, a `weak` definition, an `alias`, `const`/`pure`
 // helpers, a `cold` branch, `flatten`. Also Enzyme's struct conventions: __enzyme_fwddiff of
 // a function returning a struct of two doubles (the tangent comes back as the struct) and
 // enzyme_out on a struct of two doubles passed by value (its adjoint comes back as the
@@ -33,12 +34,18 @@ __attribute__((flatten)) double all(double *x, int n) {
   return smooth_sq(x[0]) + weak_f(x[1]) + aliased(x[2]) + weighted_sq(x, n) + cube(x[3]) +
          prod01(x) + (x[0] > 10 ? cold_f(x[1]) : 0);
 }
-/* the kernel called in a loop over rows, the ifunc call in a loop */
+static double cubic_impl(double x) { return x * x * x + x; }
+static double (*resolve_cubic(void))(double) { return cubic_impl; }
+double cubic(double) __attribute__((ifunc("resolve_cubic")));
+/* the kernel called in a loop over rows, the ifunc calls in a loop */
 double rows(const double *x, int r, int c) {
   double s = 0;
-  for (int i = 0; i < r; i++) s += sqrt(1 + weighted_sq(x + i * c, c));
+  for (int i = 0; i < r; i++) s += sqrt(1 + weighted_sq(x + i * c, c)) + cubic(x[i * c]);
   return s;
 }
+extern double __enzyme_fwddiff(void *, ...);
+extern void *__enzyme_augmentfwd(void *, ...);
+extern void __enzyme_reverse(void *, ...);
 
 typedef struct { double a, b; } P2;
 extern P2 __enzyme_fwddiff_p2(void *, ...);
@@ -63,8 +70,16 @@ int main(void) {
   for (int i = 0; i < 6; i++) {
     double q = 0;
     for (int j = 0; j < 3; j++) q += m[(i / 3) * 3 + j] * m[(i / 3) * 3 + j] * (j + 1);
-    fz_check("rows dm", dm[i], m[i] * ((i % 3) + 1) / sqrt(1 + q), 1e-12);
+    double want = m[i] * ((i % 3) + 1) / sqrt(1 + q) + (i % 3 == 0 ? 3 * m[i] * m[i] + 1 : 0);
+    fz_check("rows dm", dm[i], want, 1e-12);
   }
+  double tv[6] = {1, -0.5, 0.25, 2, 0.1, -1}, jv = 0;
+  for (int i = 0; i < 6; i++) jv += tv[i] * dm[i];
+  fz_check("rows fwd", __enzyme_fwddiff((void *)rows, enzyme_dup, m, tv, enzyme_const, 2, enzyme_const, 3), jv, 1e-12);
+  double sm[6] = {0};
+  void *tape = __enzyme_augmentfwd((void *)rows, enzyme_dup, m, sm, enzyme_const, 2, enzyme_const, 3);
+  __enzyme_reverse((void *)rows, enzyme_dup, m, sm, enzyme_const, 2, enzyme_const, 3, 1.0, tape);
+  fz_check_arr("rows split", sm, dm, 6, 1e-12);
   fz_check("alias", __enzyme_autodiff((void *)aliased, enzyme_out, 0.5), 2 * (1.0 / 1.25 + 1), 1e-12);
   fz_check("weak", __enzyme_autodiff((void *)weak_f, enzyme_out, 0.5), exp(0.15) * 1.15, 1e-12);
 

@@ -50,6 +50,7 @@ mod double_halves;
 mod driver;
 pub mod early_inline;
 pub mod entry_inline;
+mod fortify;
 mod fortran;
 mod fortran_constants;
 mod fortran_dummies;
