@@ -3,8 +3,8 @@
 //! offsets, or records of floats beside pointers and integers; and the copies of C strings
 //! that move characters whatever type analysis merged into the destination.
 
-use ferrozyme_analysis::types::{BaseType, FpType, TypeAnalysis};
 use ferrozyme_analysis::calls::object_bytes_left;
+use ferrozyme_analysis::types::{BaseType, FpType, TypeAnalysis};
 use ferrozyme_llvm::Value;
 
 /// What a `memcpy`/`memmove` of `len` bytes from `src` to `dst` copies, as far as
