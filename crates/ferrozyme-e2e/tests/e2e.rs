@@ -431,7 +431,9 @@ fn hpc_trials(root: &Path, matrix: Matrix, trials: &mut Vec<Trial>) {
         let dir = root.join("tests").join(suite.name());
         for file in list_files(&dir, &["c", "cpp", "f90", "f"]) {
             let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-            let d = parse_directives(&std::fs::read_to_string(&file).unwrap_or_default());
+            let mut d = parse_directives(&std::fs::read_to_string(&file).unwrap_or_default());
+            // The smallest and largest of the process counts listed (`Matrix::process_counts`).
+            d.mpi_procs = matrix.process_counts(&d, &d.mpi_procs);
             for opt in d.opts.clone() {
                 // Every suite shares its -O0 trials (`ferrozyme_e2e::matrix`).
                 let kind = match suite {
@@ -581,12 +583,12 @@ fn main() {
             }
         };
         let d = parse_directives(&src);
+        let k = if kind == "c" {
+            Kind::C
+        } else {
+            Kind::of_cxx(&src)
+        };
         for opt in &d.opts {
-            let k = if kind == "c" {
-                Kind::C
-            } else {
-                Kind::of_cxx(&src)
-            };
             if take(matrix.runs_level(&stem, k, &d, opt)) {
                 trials.push(program_trial(&root, &file, &d, kind, opt, Via::Cli));
             }
@@ -596,14 +598,14 @@ fn main() {
         if d.opts.iter().any(|o| o == "O2")
             && d.expect_errors.is_empty()
             && !NOT_REF.contains(&stem.as_str())
-            && take(matrix.runs(&stem, &d, Variant::Ref))
+            && take(matrix.runs(&stem, k, &d, Variant::Ref))
         {
             let prefix = if kind == "c" { "ref" } else { "ref_cxx" };
             trials.push(program_trial(&root, &file, &d, prefix, "O2", Via::Ref));
         }
         // C and C++ programs once more through the pass plugin inside clang's own -O2
         // pipeline (a share of them in the default matrix: `ferrozyme_e2e::matrix`).
-        if d.opts.iter().any(|o| o == "O2") && take(matrix.runs(&stem, &d, Variant::Plugin)) {
+        if d.opts.iter().any(|o| o == "O2") && take(matrix.runs(&stem, k, &d, Variant::Plugin)) {
             let prefix = if kind == "c" { "plugin" } else { "plugin_cxx" };
             trials.push(program_trial(&root, &file, &d, prefix, "O2", Via::Plugin));
         }
@@ -612,8 +614,8 @@ fn main() {
     if matrix == Matrix::Sampled {
         eprintln!(
             "e2e: the default matrix runs {variants_run} of the {variants_all} C/C++ program \
-             variants (-O2 always, -O0 for half of the programs of each kind, -O2 alone for the C++ \
-             programs built on Eigen or boost, one of -O1 and -O3 for a quarter of those listing both (an eighth of \
+             variants (-O2 always, -O0 for half of the programs of each kind (a quarter of the C++ ones), -O2 alone and neither \
+             --ad-before-opt nor the plugin for the C++ programs built on Eigen or boost, one of -O1 and -O3 for a quarter of those listing both (an eighth of \
              the C++ ones), --ad-before-opt for a sixth and the plugin for an eighth of the programs); FZ_FULL_MATRIX=1 runs all of them"
         );
     }
