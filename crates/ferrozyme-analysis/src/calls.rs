@@ -436,6 +436,34 @@ pub fn alloc_fn(call: Value) -> Option<&'static ferrozyme_abi::AllocFn> {
     ferrozyme_abi::alloc_fn(&like.unwrap_or_else(|| f.name()), defined)
 }
 
+/// The most bytes a copy through `p` may move: what is left of the object `p` points
+/// into after `p`'s constant offset, when that object's size is known (an `alloca` of one
+/// sized value, an allocation call of a constant size: `malloc(72)`). A longer copy would
+/// be undefined behavior, so facts about bytes past it say nothing about what the copy
+/// moves: a struct's trailing `int` beside doubles a loop reads at run-time indices,
+/// which type analysis merges with "double at every offset" into a conflict there: a
+/// `memmove(b->v + 1, b->v, (n - 1) * 8)` would otherwise shift that conflict over the
+/// whole array, one element per round (tests/c/1525). Used by type analysis's copy rule
+/// and by the reverse of copies (`copy_layout.rs`).
+pub fn object_bytes_left(m: Module, p: Value) -> Option<i64> {
+    let (base, off) = m.strip_const_geps(p);
+    let size = if base.opcode() == Some(Opcode::LLVMAlloca) {
+        let count = base.operand(0).const_int_value()?;
+        i64::try_from(m.alloc_size(base.allocated_type()))
+            .ok()?
+            .checked_mul(count)?
+    } else if base.is_call() {
+        let a = alloc_fn(base)?;
+        if a.kind != AllocKind::Malloc {
+            return None;
+        }
+        base.call_args().get(a.size?)?.const_int_value()?
+    } else {
+        return None;
+    };
+    (0..=size).contains(&off).then_some(size - off)
+}
+
 /// Is `call` a call of one of the C and C++ allocators whose result is fresh memory (no
 /// other pointer reaches it) aligned to at least 16 bytes on the targets Ferrozyme
 /// supports: glibc's `malloc` family, `operator new` and `new[]`? What the checkpoint

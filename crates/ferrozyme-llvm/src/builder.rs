@@ -338,6 +338,10 @@ impl Builder {
         // SAFETY: builder positioned.
         Value(unsafe { LLVMBuildMemCpy(self.raw, dst.0, align, src.0, align, len.0) })
     }
+    pub fn memmove(&self, dst: Value, src: Value, len: Value, align: u32) -> Value {
+        // SAFETY: builder positioned.
+        Value(unsafe { LLVMBuildMemMove(self.raw, dst.0, align, src.0, align, len.0) })
+    }
     /// `atomicrmw fadd ptr %p, %v monotonic`: an adjoint (or tangent) accumulation that
     /// other threads may perform on the same location at the same time.
     pub fn atomic_fadd(&self, p: Value, v: Value) -> Value {

@@ -178,6 +178,18 @@ impl Value {
         // SAFETY: it is an alias.
         opt_value(unsafe { LLVMAliasGetAliasee(self.0) })
     }
+    /// The resolver of a global ifunc (`@g = ifunc ..., ptr @g.resolver`: clang's
+    /// `target_clones` and `__attribute__((ifunc))`), the function that returns the
+    /// implementation a call of `@g` runs; `None` for any other value.
+    pub fn ifunc_resolver(self) -> Option<Value> {
+        // SAFETY: handle invariant; the resolver is only asked of an ifunc.
+        unsafe {
+            if LLVMIsAGlobalIFunc(self.0).is_null() {
+                return None;
+            }
+            opt_value(LLVMGetGlobalIFuncResolver(self.0))
+        }
+    }
     pub fn is_undef(self) -> bool {
         // SAFETY: handle invariant.
         unsafe { LLVMIsUndef(self.0) != 0 || !LLVMIsAPoisonValue(self.0).is_null() }

@@ -151,6 +151,8 @@ pub fn preprocess(m: Module, f: Value, reverse: bool, unpeeled: Option<u8>) -> R
     crate::thread_locals::use_globals_directly(m, f);
     crate::split_math::split(m, f);
     crate::known_asm::rewrite(m, f);
+    crate::ifunc_calls::call_resolved(m, f);
+    crate::fortify::rewrite(m, f);
     let done = preprocess_passes(m, f, reverse, unpeeled);
     // After inlining and SSA construction: the shuffles' bitcasts are then direct.
     crate::double_halves::rewrite(m, f);

@@ -114,6 +114,15 @@ pub(super) fn hook_function(
             "move the procedure into a module (or make it an external procedure) and pass the host variables it uses as arguments (enzyme_dup for those that carry derivatives)",
         ));
     }
+    if func.ifunc_resolver().is_some() {
+        return Err(err(
+            format!(
+                "the first argument of `{hook}` is `{}`, an ifunc (`__attribute__((target_clones(...)))` or `ifunc`): which of its versions runs is chosen when the program is loaded, so there is no one function to differentiate",
+                func.name()
+            ),
+            "differentiate a function that calls it (its calls are differentiated, each through the version the loader picked), or drop the attribute from the function you differentiate",
+        ));
+    }
     if !func.is_function() {
         return Err(err(
             format!("the first argument of `{hook}` is not a function: {first}"),

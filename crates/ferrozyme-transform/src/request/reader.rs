@@ -415,6 +415,18 @@ impl<'a> Reader<'a> {
             None if is_function_constant(primal) => ArgActivity::Const,
             _ => default_activity(pty),
         };
+        if activity == ArgActivity::Active
+            && pty.is_pointer()
+            && self.func.has_param_attr(k as u32, "byval")
+        {
+            // A struct of more than two eightbytes (`struct { double x, y, z; }`) is
+            // passed in memory on x86-64: the callee receives a pointer to a copy, so
+            // there is no float scalar whose adjoint the hook could return.
+            return Err((self.err)(
+                format!("argument {} of `{fname}` is marked enzyme_out, but it is a struct passed by value in memory (byval), not in registers: its adjoint cannot be returned", k + 1),
+                "enzyme_out works for float scalars and for structs of at most two doubles (passed in registers); for a larger struct pass a pointer to it (double f(struct P *p), then enzyme_dup, &p, &dp)",
+            ));
+        }
         if activity == ArgActivity::Active && !pty.is_fp() {
             return Err((self.err)(
                 format!("argument {} of `{fname}` is marked enzyme_out but has type {}, not a float scalar", k + 1, pty),

@@ -3,6 +3,7 @@
 //! offsets, or records of floats beside pointers and integers; and the copies of C strings
 //! that move characters whatever type analysis merged into the destination.
 
+use ferrozyme_analysis::calls::object_bytes_left;
 use ferrozyme_analysis::types::{BaseType, FpType, TypeAnalysis};
 use ferrozyme_llvm::Value;
 
@@ -234,7 +235,12 @@ pub(super) fn copy_layout(
     }
     let n_const = len.const_int_value();
     let tagged = n_const.and_then(|n| types.copy_tags(call, n));
-    let hi = n_const.unwrap_or(i64::MAX);
+    // A run-time length is still bounded by the objects copied from and into.
+    let m = call.parent_function().parent_module();
+    let hi = [object_bytes_left(m, dst), object_bytes_left(m, src)]
+        .into_iter()
+        .flatten()
+        .fold(n_const.unwrap_or(i64::MAX), i64::min);
     let mut kinds: Vec<(i64, BaseType)> = Vec::new();
     for p in [dst, src] {
         for (off, b) in types.pointee_tree(p).iter() {

@@ -120,7 +120,14 @@ impl Engine {
                     return true;
                 };
                 self.integer(len);
-                let n = len.const_int_value().unwrap_or(super::super::MAX_OFFSET);
+                // A run-time length is still bounded by the objects copied from and into.
+                let n = [dst, src]
+                    .into_iter()
+                    .filter_map(|p| crate::calls::object_bytes_left(self.m, p))
+                    .fold(
+                        len.const_int_value().unwrap_or(super::super::MAX_OFFSET),
+                        i64::min,
+                    );
                 let (pd, ps) = (
                     self.pointee(dst).window(0, n),
                     self.pointee(src).window(0, n),
