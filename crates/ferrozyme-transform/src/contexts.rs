@@ -180,6 +180,8 @@ pub(crate) fn check(sup: &mut Support, b: &Builder, c: Value) {
 /// Zeroes every shadow global holding float data.
 pub(crate) fn zero_all(sup: &Support, b: &Builder) {
     let ctx = sup.module.context();
+    // Views pointed elsewhere by code the pass does not see first (`global_views.rs`).
+    crate::global_views::revalidate_views(sup, b);
     for sg in &sup.shadow_globals() {
         let ty = sg.global_value_type();
         if ty.contains_pointer() {
@@ -223,6 +225,7 @@ pub(crate) fn zero_all(sup: &Support, b: &Builder) {
 /// (`outside_allocations.rs`).
 pub(crate) fn revalidate(sup: &Support, b: &Builder) {
     let ctx = sup.module.context();
+    crate::global_views::revalidate_views(sup, b);
     for sg in sup.shadow_globals() {
         if sg.global_value_type().contains_pointer() {
             let f = crate::outside_allocations::outside_fn(sup.module, sg);

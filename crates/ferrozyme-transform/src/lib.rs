@@ -59,6 +59,7 @@ mod frame_buffers;
 pub mod freeze;
 pub mod generated;
 mod global_args;
+mod global_views;
 mod hook_args;
 mod hookret;
 mod hooks;

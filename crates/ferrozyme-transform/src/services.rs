@@ -205,28 +205,12 @@ impl Support {
         // (`thread_locals.rs`).
         s.copy_thread_local_mode(g);
         self.shadow_globals.insert((g, l), s);
-        // A global pointer to another shadowed global: its shadow points to that shadow.
+        // Pointers in the initializer to other shadowed globals (a global view of an
+        // array, a table of functions): the shadow starts pointing at their shadows.
         if let Some(init) = g.initializer() {
-            if init.is_global_variable() && ferrozyme_analysis::activity::global_needs_shadow(init)
-            {
-                let target = self.shadow_global(init, l);
-                s.set_initializer(target);
-            } else if init.is_global_variable()
-                && init.is_global_constant()
-                && !init.global_value_type().contains_fp()
-                && !init.global_value_type().contains_pointer()
-            {
-                // A pointer to constant bytes or integers (`static const char *name =
-                // "..."`): nothing there has an adjoint, so its shadow is the constant
-                // itself, and loads through the shadow pointer (the global-pointer guard
-                // of `global_args.rs` stops at a null one) read the same bytes (c/905).
-                s.set_initializer(init);
-            } else if let Some(fns) = functions_kept(init) {
-                // A table of function pointers (`static act_fn table[] = {f, g}`, mutable
-                // at -O0): calls through them find the derivative from the primal pointer
-                // (`common/dispatch.rs`), so a function's shadow is the function itself;
-                // a null one made the global-pointer guard stop the program (tests/c/1407).
-                s.set_initializer(fns);
+            let b = ferrozyme_llvm::Builder::new(self.module.context());
+            if let Some(si) = crate::common::shadows::initializer_shadow(&b, self, init, l) {
+                s.set_initializer(si);
             }
         }
         s
@@ -301,36 +285,6 @@ fn library_wrapper(module: Module, f: Value) -> Value {
     let r = b.call_fn(f, &w.params());
     b.ret(r);
     w
-}
-
-/// `init` (a global's initializer) with its functions kept and everything else zero, when
-/// it holds a function pointer; `None` otherwise.
-fn functions_kept(init: Value) -> Option<Value> {
-    let ty = init.ty();
-    if init.is_function() {
-        return Some(init);
-    }
-    if !ty.is_aggregate() || !ty.contains_pointer() {
-        return None;
-    }
-    let n = match ty.kind() {
-        ferrozyme_llvm::TypeKind::Array => ty.array_len() as u32,
-        ferrozyme_llvm::TypeKind::Struct => ty.struct_fields().len() as u32,
-        _ => return None,
-    };
-    let mut any = false;
-    let mut elems = Vec::with_capacity(n as usize);
-    for k in 0..n {
-        let e = init.const_element(k)?;
-        match functions_kept(e) {
-            Some(f) => {
-                any = true;
-                elems.push(f);
-            }
-            None => elems.push(e.ty().zero()),
-        }
-    }
-    any.then(|| Value::const_aggregate(ty, &elems))
 }
 
 /// The bytes of each scratch slot ([`Support::null_slot`], [`Support::sink_slot`]): a

@@ -530,9 +530,18 @@ impl Engine {
         match op {
             LLVMAlloca => {
                 // A lone integer slot is how C code puns floats (`long t; memcpy(&t, &d, 8)`),
-                // so its declared type is no evidence; aggregates' integer fields are.
+                // so its declared type is no evidence; aggregates' integer fields are,
+                // except an unnamed struct of wide integers: clang names the structs it
+                // declares (`%struct.*`, `%class.*`, `%union.*`); `{ i64, i64 }` is a
+                // union the optimizer retyped (`std::function`'s `_Any_data`, laid out as
+                // a member-function pointer: the temporary of `std::reverse`'s swaps of a
+                // `std::vector<std::function>` at -O2, whose Integer facts left the
+                // captured pointers' shadows behind: exchanged adjoints,
+                // tests/errors/func46_std_function_vector_reverse_O2.cpp) or an ABI
+                // coercion slot (`{float, int}` passed as an `i64`).
                 let at = i.allocated_type();
-                let lone_int = matches!(at.int_width(), Some(32) | Some(64));
+                let lone_int = matches!(at.int_width(), Some(32) | Some(64))
+                    || layout::unnamed_wide_int_struct(at);
                 let t = layout::type_tree(self.m, at, !lone_int);
                 self.learn_ptr(i, &t);
                 self.integer(i.operand(0));

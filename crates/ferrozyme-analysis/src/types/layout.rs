@@ -136,6 +136,19 @@ pub(super) fn type_tree(m: Module, ty: Type, ints_are_integer: bool) -> TypeTree
     out
 }
 
+/// Is `ty` an unnamed (literal) struct whose fields are all 32- or 64-bit integers
+/// (`{ i64, i64 }`)? Its integer fields are no evidence of what the bytes hold (see the
+/// `alloca` rule in `engine.rs`).
+pub(crate) fn unnamed_wide_int_struct(ty: Type) -> bool {
+    ty.kind() == TypeKind::Struct
+        && ty.struct_name().is_none()
+        && !ty.struct_fields().is_empty()
+        && ty
+            .struct_fields()
+            .iter()
+            .all(|f| matches!(f.int_width(), Some(32) | Some(64)))
+}
+
 /// The byte ranges of C/C++ unions inside `ty` (clang names their IR types `union.*`):
 /// a union's IR type is the layout of *one* member (the most aligned, then largest), so
 /// it says nothing about what the bytes hold — `std::function`'s `_Any_data` is

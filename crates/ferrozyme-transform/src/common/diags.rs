@@ -186,6 +186,9 @@ impl Problem<'_> {
             Problem::UntrackedMemory { callee } => format!(
                 "a differentiable value is stored into memory returned by `{callee}`, which has no IR and no rule: Ferrozyme cannot give that memory a shadow, so the derivative would be lost"
             ),
+            Problem::UntypedCopy { what, pointer, std_function: true } => format!(
+                "cannot deduce the type of the memory copied here ({what} `{pointer}`): it is a `std::function`'s in-place storage (`std::_Any_data`), so its derivative cannot be moved"
+            ),
             Problem::UntypedCopy { what, pointer, .. } => format!(
                 "cannot deduce the type of the memory copied here ({what} `{pointer}`), so its derivative cannot be moved"
             ),
@@ -228,7 +231,7 @@ impl Problem<'_> {
             Problem::PackedIntoIntVector => "copy the floats as floats (or as one i64 at a time), or compile this function at -O1",
             Problem::AmbiguousIntAccess { .. } => "avoid type punning through integer pointers (it breaks C's strict aliasing; memcpy is the portable way), compile with -fno-strict-aliasing, or add a hint such as __enzyme_double(ptr)",
             Problem::UntrackedMemory { .. } => "allocate the memory with malloc/calloc/aligned_alloc/posix_memalign/new (whose shadows Ferrozyme creates), compile the allocator's source with the program, or register it with __enzyme_allocation_like",
-            Problem::UntypedCopy { std_function: true, .. } => "std::function keeps a small lambda's captures in place, in 16 bytes that hold a pointer to the functor for other lambdas of the same std::function type (C++ -O0): capture values by reference (`[&phase, p]` rather than `[phase, p]`) or through a pointer, so that every lambda stored there holds pointers only, or compile with -O1 or higher",
+            Problem::UntypedCopy { std_function: true, .. } => "std::function keeps a small lambda's captures in place, in 16 bytes that hold pointers for other lambdas and for std::function's manager, and nothing types them where the storage is moved whole (std::function's move constructor and swap at -O0; std::swap, moves and std::vector growth of std::function objects holding a captured double at every level): capture values by reference (`[&phase, p]` rather than `[phase, p]`) or through a pointer, so that every lambda stored there holds pointers only (tests/cxx/521)",
             Problem::UntypedCopy { .. } => "tell Ferrozyme what the buffer holds with a hint before the copy, e.g. __enzyme_double(ptr) or __enzyme_float(ptr) (declare: extern void __enzyme_double(void*);)",
             Problem::NoTangentRule { .. } => "please report this; as a workaround keep the values involved constant (enzyme_const)",
             Problem::UnsupportedInForward { .. } => "keep the values involved constant (enzyme_const), or move this code out of the differentiated function",

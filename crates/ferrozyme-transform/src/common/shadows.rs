@@ -63,6 +63,62 @@ pub(crate) fn const_shadow(b: &Builder, sup: &mut Support, v: Value, l: Lane) ->
     }
 }
 
+/// The initial value of the shadow of a mutable global whose initializer `init` holds
+/// pointers, or `None` when no pointer in it has a shadow (the shadow stays zero). A
+/// global view of another global (`static struct { double *p; int n; } view = {storage,
+/// 4}`, a pointer `double *q = &storage[2]`) starts pointing at that global's shadow,
+/// the same constant offset in (Enzyme gives mutable globals with active data shadow
+/// globals; a view of one must reach it); before, the shadow pointer was null and
+/// clang -O0's code, which reads the pointer back from the view, stopped
+/// (`global_args.rs`'s message). A function is its own shadow (calls through a table of
+/// them find the derivative from the primal pointer: `common/dispatch.rs`); a pointer
+/// to a constant without reals is its own (`static const char *name = "..."`); floats
+/// and integers start at zero. If the program later points the view elsewhere in code
+/// the pass does not see, `contexts::zero_all` clears the stale shadow
+/// (`global_views.rs`).
+pub(crate) fn initializer_shadow(
+    b: &Builder,
+    sup: &mut Support,
+    init: Value,
+    l: Lane,
+) -> Option<Value> {
+    let ty = init.ty();
+    if init.is_function() {
+        return Some(init);
+    }
+    if ty.is_pointer() {
+        if init.is_global_variable()
+            && init.is_global_constant()
+            && !init.global_value_type().contains_fp()
+            && !init.global_value_type().contains_pointer()
+        {
+            return Some(init);
+        }
+        return const_shadow(b, sup, init, l).filter(|s| s.is_constant());
+    }
+    if !ty.is_aggregate() || !ty.contains_pointer() {
+        return None;
+    }
+    let n = match ty.kind() {
+        TypeKind::Struct => ty.struct_fields().len() as u32,
+        TypeKind::Array => ty.array_len() as u32,
+        _ => return None,
+    };
+    let mut any = false;
+    let mut elems = Vec::with_capacity(n as usize);
+    for k in 0..n {
+        let e = init.const_element(k)?;
+        match initializer_shadow(b, sup, e, l) {
+            Some(s) => {
+                any = true;
+                elems.push(s);
+            }
+            None => elems.push(e.ty().zero()),
+        }
+    }
+    any.then(|| Value::const_aggregate(ty, &elems))
+}
+
 /// The shadow of a constant aggregate holding pointers (flang -O0 stores a `class(...)`
 /// descriptor `{ ptr %obj, ..., ptr @type_descriptor, ... }` whole): zeros, with each
 /// pointer field that has a shadow set to it (the reals' and integers' fields stay zero,

@@ -432,11 +432,36 @@ fn memset_only_local(p: Value) -> bool {
     true
 }
 
-/// Is copy `i` in libstdc++'s code moving `std::function`'s storage (`std::_Any_data`: its
-/// move constructor, `std::swap<std::_Any_data>`)? Its help differs: the user cannot hint
-/// inside the library, but can change what the lambdas capture (tests/cxx/355).
+/// Is copy `i` moving `std::function`'s storage (`std::_Any_data`)? In libstdc++'s code
+/// at -O0 (its move constructor, `std::swap<std::_Any_data>`), in a member of a container
+/// of `std::function` (`std::vector<std::function<...>>::_M_realloc_insert`), or, once
+/// -O1 and up inlined them, a copy into or out of a local `std::function` (tests/cxx/479).
+/// Its help differs: the user cannot hint inside the library, but can change what the
+/// lambdas capture (tests/cxx/355).
 fn moves_std_function_storage(i: Value) -> bool {
     let mangled = i.parent_function().source_name();
-    ferrozyme_analysis::library_types::demangle(&mangled)
-        .is_some_and(|name| name.contains("std::_Any_data") || name.starts_with("std::function<"))
+    let in_library = ferrozyme_analysis::library_types::demangle(&mangled)
+        .is_some_and(|name| name.contains("std::_Any_data") || name.contains("std::function<"));
+    in_library
+        || i.call_args()
+            .iter()
+            .take(2)
+            .any(|&p| is_std_function_object(p))
+}
+
+/// Does `p` point into a local `std::function` or `std::_Any_data` (an `alloca` of that
+/// class, reached through GEPs)?
+fn is_std_function_object(p: Value) -> bool {
+    let base = ferrozyme_analysis::activity::base_object(p);
+    base.opcode() == Some(Opcode::LLVMAlloca)
+        && base.allocated_type().struct_name().is_some_and(|n| {
+            // clang names a class template's instantiations after the template, with a
+            // `.N` suffix for the second and later ones.
+            ["class.std::function", "union.std::_Any_data"]
+                .iter()
+                .any(|t| {
+                    n.strip_prefix(t)
+                        .is_some_and(|r| r.is_empty() || r.starts_with('.'))
+                })
+        })
 }
