@@ -14,6 +14,7 @@ mod objects;
 mod opt;
 mod pipeline;
 mod reduce;
+mod split_codegen;
 mod timing;
 mod tools;
 
