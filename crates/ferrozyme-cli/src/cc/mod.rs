@@ -501,7 +501,16 @@ impl Job<'_> {
         }
         let start = Stamp::now();
         let emitted = if emit == Emit::Object {
-            let threads = CodegenThreads::resolve(self.args.codegen_threads);
+            let instrumented = self.args.compile_flags.iter().any(|f| {
+                ["-fsanitize", "-fprofile", "-fcoverage", "-fxray"]
+                    .iter()
+                    .any(|p| f.starts_with(p))
+            });
+            let threads = if instrumented {
+                CodegenThreads::Fixed(1)
+            } else {
+                CodegenThreads::resolve(self.args.codegen_threads)
+            };
             split_codegen::emit_object(module, &tm, level, threads, out)
         } else {
             pipeline::emit(module, &tm, emit, out)

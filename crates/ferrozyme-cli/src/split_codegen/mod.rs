@@ -19,8 +19,10 @@
 //!    (`--localize-symbols`): the object has the symbols and relocations of the unsplit
 //!    one, its sections concatenated per part.
 //!
-//! Modules with aliases or ifuncs, and machines without objcopy, take the one-module
-//! path. A part that fails LLVM's verifier is Ferrozyme's bug (`internal-error`); a
+//! Modules with aliases or ifuncs, targets other than Linux (ELF), instrumented
+//! compiles (`-fsanitize`, `-fprofile-*`, `-fcoverage-*`, whose globals are tied to each
+//! other by metadata a split does not see) and machines without objcopy take the
+//! one-module path. A part that fails LLVM's verifier is Ferrozyme's bug (`internal-error`); a
 //! failed `ld -r` or objcopy falls back to the one-module path (the module is unchanged
 //! but for names given to unnamed globals).
 
@@ -97,7 +99,13 @@ pub fn emit_object(
 ) -> Result<(), CliError> {
     let m = ferrozyme_llvm::Module::from_inkwell(module);
     let instructions: usize = m.functions().iter().map(|f| f.instruction_count()).sum();
-    let parts = threads.parts(instructions);
+    let triple = module.get_triple().as_str().to_string_lossy().into_owned();
+    // `ld -r` and objcopy as the join: ELF objects of Linux targets only.
+    let parts = if triple.contains("-linux") {
+        threads.parts(instructions)
+    } else {
+        1
+    };
     let tools = (parts > 1)
         .then(|| tools::clang().ok())
         .flatten()
@@ -111,7 +119,12 @@ pub fn emit_object(
     };
     let bitcode = pipeline::to_bitcode(module);
     let objects = generate_parts(&bitcode, &plan, level)?;
-    match combine(&objects, &plan.promoted, &clang, &objcopy, out) {
+    let join = Join {
+        clang: &clang,
+        objcopy: &objcopy,
+        triple: &triple,
+    };
+    match join.combine(&objects, &plan.promoted, out) {
         Ok(()) => Ok(()),
         Err(_) => pipeline::emit(module, tm, Emit::Object, out),
     }
@@ -175,53 +188,62 @@ fn generate_part(
         .map_err(|e| CliError::Failed(format!("code generation of part {part}: {e}")))
 }
 
-/// `clang -r` of the parts into one object, then the promoted symbols local again.
-fn combine(
-    objects: &[Vec<u8>],
-    promoted: &[String],
-    clang: &Path,
-    objcopy: &Path,
-    out: &Path,
-) -> Result<(), CliError> {
-    let dir = tempfile::Builder::new()
-        .prefix("ferrozyme-codegen")
-        .tempdir()
-        .map_err(|e| CliError::Failed(format!("cannot make a temporary directory: {e}")))?;
-    let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, CliError> {
-        let p = dir.path().join(name);
-        std::fs::write(&p, bytes)
-            .map_err(|e| CliError::Failed(format!("cannot write '{}': {e}", p.display())))?;
-        Ok(p)
-    };
-    let mut paths = Vec::new();
-    for (i, o) in objects.iter().enumerate() {
-        paths.push(write(&format!("part{i}.o"), o)?);
+/// The tools that join the parts' objects, and the target they are for.
+struct Join<'a> {
+    clang: &'a Path,
+    objcopy: &'a Path,
+    triple: &'a str,
+}
+
+impl Join<'_> {
+    /// `clang -r` of the parts into one object, then the promoted symbols local again.
+    fn combine(
+        &self,
+        objects: &[Vec<u8>],
+        promoted: &[String],
+        out: &Path,
+    ) -> Result<(), CliError> {
+        let dir = tempfile::Builder::new()
+            .prefix("ferrozyme-codegen")
+            .tempdir()
+            .map_err(|e| CliError::Failed(format!("cannot make a temporary directory: {e}")))?;
+        let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, CliError> {
+            let p = dir.path().join(name);
+            std::fs::write(&p, bytes)
+                .map_err(|e| CliError::Failed(format!("cannot write '{}': {e}", p.display())))?;
+            Ok(p)
+        };
+        let mut paths = Vec::new();
+        for (i, o) in objects.iter().enumerate() {
+            paths.push(write(&format!("part{i}.o"), o)?);
+        }
+        let linked = if promoted.is_empty() {
+            out.to_path_buf()
+        } else {
+            dir.path().join("linked.o")
+        };
+        let mut ld = Command::new(self.clang);
+        ld.arg(format!("--target={}", self.triple))
+            .args(["-r", "-nostdlib", "-Wl,--build-id=none", "-o"])
+            .arg(&linked)
+            .args(&paths)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        tools::run(&mut ld)?;
+        if promoted.is_empty() {
+            return Ok(());
+        }
+        let names: String = promoted
+            .iter()
+            .map(|n| format!("{}\n", object_name(n)))
+            .collect();
+        let list = write("promoted.txt", names.as_bytes())?;
+        let mut oc = Command::new(self.objcopy);
+        oc.arg(format!("--localize-symbols={}", list.display()))
+            .arg(&linked)
+            .arg(out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        tools::run(&mut oc)
     }
-    let linked = if promoted.is_empty() {
-        out.to_path_buf()
-    } else {
-        dir.path().join("linked.o")
-    };
-    let mut ld = Command::new(clang);
-    ld.args(["-r", "-nostdlib", "-Wl,--build-id=none", "-o"])
-        .arg(&linked)
-        .args(&paths)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    tools::run(&mut ld)?;
-    if promoted.is_empty() {
-        return Ok(());
-    }
-    let names: String = promoted
-        .iter()
-        .map(|n| format!("{}\n", object_name(n)))
-        .collect();
-    let list = write("promoted.txt", names.as_bytes())?;
-    let mut oc = Command::new(objcopy);
-    oc.arg(format!("--localize-symbols={}", list.display()))
-        .arg(&linked)
-        .arg(out)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    tools::run(&mut oc)
 }
