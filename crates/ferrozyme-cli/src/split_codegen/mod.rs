@@ -173,7 +173,10 @@ fn generate_part(
 ) -> Result<Vec<u8>, CliError> {
     let ctx = Context::create();
     let module = pipeline::parse_bytes(&ctx, bitcode, "split module")?;
-    part::cut(ferrozyme_llvm::Module::from_inkwell(&module), plan, part);
+    let m = ferrozyme_llvm::Module::from_inkwell(&module);
+    part::cut(m, plan, part);
+    // As the whole module's context: no names for the values code generation makes.
+    m.discard_value_names();
     if let Err(e) = module.verify() {
         let msg = e.to_string();
         let first: Vec<&str> = msg.trim().lines().take(3).collect();

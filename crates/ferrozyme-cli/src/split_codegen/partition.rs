@@ -34,6 +34,12 @@ pub struct Plan {
     pub promoted: Vec<String>,
 }
 
+/// What a function costs code generation besides its instructions, in instructions
+/// (its own passes, frame and section; measured: `chain` n = 640's 640 small primal
+/// functions took as long as the other part's 50 large derivatives of the same
+/// instruction count).
+const FUNCTION_WEIGHT: usize = 80;
+
 /// A local symbol with at most this many users joins them (the tape runtime's state and
 /// the helpers that read it; a constant the functions of one derivative share).
 const FEW_USERS: usize = 16;
@@ -73,7 +79,7 @@ pub fn plan(m: Module, parts: usize) -> Option<Plan> {
         .iter()
         .map(|v| {
             if v.is_function() {
-                v.instruction_count() + 1
+                v.instruction_count() + FUNCTION_WEIGHT
             } else {
                 1
             }
