@@ -44,15 +44,20 @@ pub fn load_bytes<'ctx>(
     let module = parse_bytes(ctx, bytes, name)?;
     // The parser accepts IR that LLVM's verifier rejects (a use before its definition, a
     // bad terminator): that is bad input too, not a Ferrozyme bug found later.
-    if let Err(e) = module.verify() {
-        let msg = e.to_string();
-        let first: Vec<&str> = msg.trim().lines().take(3).collect();
+    if let Some(first) = verifier_complaint(&module) {
         return Err(CliError::malformed_ir(format!(
-            "{name}: the module fails LLVM's verifier: {}",
-            first.join(" | ")
+            "{name}: the module fails LLVM's verifier: {first}"
         )));
     }
     Ok(module)
+}
+
+/// The first lines of LLVM's verifier message for `module` (joined by ` | `), `None`
+/// when it passes.
+pub fn verifier_complaint(module: &Module<'_>) -> Option<String> {
+    let msg = module.verify().err()?.to_string();
+    let first: Vec<&str> = msg.trim().lines().take(3).collect();
+    Some(first.join(" | "))
 }
 
 /// [`load_bytes`] without the verifier (for a module Ferrozyme wrote itself).

@@ -7,13 +7,14 @@
 //! symbols with the same binding (the promoted locals local again) and come out the same
 //! bytes on a second compile.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
+use common::{assert_ok, ferrozyme, run_program, stderr, write};
 use object::{Object, ObjectSymbol, SymbolKind};
-
-const FERROZYME: &str = env!("CARGO_BIN_EXE_ferrozyme");
 
 const SOURCE: &str = r#"
 #include <math.h>
@@ -47,43 +48,30 @@ int main(int argc, char **argv) {
 }
 "#;
 
-fn run(cmd: &mut Command) -> Output {
-    let o = cmd.output().expect("the command runs");
-    assert!(
-        o.status.success(),
-        "{cmd:?}: exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o
-}
-
-fn clang() -> String {
-    std::env::var("FERROZYME_CLANG").unwrap_or_else(|_| "clang-22".into())
-}
-
 /// `ferrozyme cc -O2 -g -c` with `threads` code generation threads.
 fn compile(dir: &Path, threads: usize, name: &str) -> Vec<u8> {
-    let obj = dir.join(name);
-    run(Command::new(FERROZYME)
-        .args(["cc", "-O2", "-g", "-c"])
-        .arg(format!("--codegen-threads={threads}"))
-        .arg(dir.join("p.c"))
-        .arg("-o")
-        .arg(&obj));
-    std::fs::read(&obj).expect("the object was written")
+    let flag = format!("--codegen-threads={threads}");
+    assert_ok(&ferrozyme(
+        dir,
+        &["cc", "-O2", "-g", "-c", &flag, "p.c", "-o", name],
+    ));
+    std::fs::read(dir.join(name)).expect("the object was written")
 }
 
 /// Links and runs an object; its output.
 fn link_and_run(dir: &Path, obj: &str) -> String {
     let exe = dir.join(format!("{obj}.exe"));
-    run(Command::new(clang())
-        .arg(dir.join(obj))
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm"));
-    String::from_utf8_lossy(&run(&mut Command::new(&exe)).stdout).into_owned()
+    let clang = std::env::var("FERROZYME_CLANG").unwrap_or_else(|_| "clang-22".into());
+    assert_ok(
+        &Command::new(clang)
+            .arg(dir.join(obj))
+            .arg("-o")
+            .arg(&exe)
+            .arg("-lm")
+            .output()
+            .expect("clang runs"),
+    );
+    run_program(&exe)
 }
 
 /// Defined symbols (name, global?) and the number of file symbols (one per part). Names
@@ -109,7 +97,7 @@ fn symbols(bytes: &[u8]) -> (BTreeSet<(String, bool)>, usize) {
 #[test]
 fn split_object_matches_the_whole_one() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("p.c"), SOURCE).unwrap();
+    write(dir.path(), "p.c", SOURCE);
     let whole = compile(dir.path(), 1, "whole.o");
     let split = compile(dir.path(), 3, "split.o");
     let again = compile(dir.path(), 3, "again.o");
@@ -132,10 +120,8 @@ fn split_object_matches_the_whole_one() {
 
 #[test]
 fn thread_counts_are_checked() {
-    let o = Command::new(FERROZYME)
-        .args(["cc", "--codegen-threads", "0", "-c", "x.c"])
-        .output()
-        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let o = ferrozyme(dir.path(), &["cc", "--codegen-threads", "0", "-c", "x.c"]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
-    assert!(String::from_utf8_lossy(&o.stderr).contains("thread count"));
+    assert!(stderr(&o).contains("thread count"), "{}", stderr(&o));
 }

@@ -177,12 +177,9 @@ fn generate_part(
     part::cut(m, plan, part);
     // As the whole module's context: no names for the values code generation makes.
     m.discard_value_names();
-    if let Err(e) = module.verify() {
-        let msg = e.to_string();
-        let first: Vec<&str> = msg.trim().lines().take(3).collect();
+    if let Some(first) = pipeline::verifier_complaint(&module) {
         return Err(CliError::internal(format!(
-            "part {part} of the split module fails LLVM's verifier: {} (run with --codegen-threads 1 to compile it whole)",
-            first.join(" | ")
+            "part {part} of the split module fails LLVM's verifier: {first} (run with --codegen-threads 1 to compile it whole)"
         )));
     }
     let tm = pipeline::machine_for(&module, level)?;
