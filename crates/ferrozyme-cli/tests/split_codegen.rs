@@ -1,11 +1,11 @@
 //! `--codegen-threads` (`split_codegen`): one module's object generated in parts on
 //! several threads and joined with `ld -r`. A program with what splitting must keep
-//! working (`static` functions and tables read from other parts, a `static
-//! thread_local`, a constructor, an `__attribute__((used))` static, debug info) is
+//! working (`static` functions and tables read from other parts, a constructor, an `__attribute__((used))` static, debug info) is
 //! compiled whole and in three parts: both programs must print the same gradient, which
 //! the program checks against central differences; the split object must define the same
 //! symbols with the same binding (the promoted locals local again) and come out the same
-//! bytes on a second compile.
+//! bytes on a second compile. With its `static` variable `_Thread_local` (read in
+//! several parts) the module is compiled whole, to the same gradient.
 
 mod common;
 
@@ -17,11 +17,14 @@ use common::{assert_ok, ferrozyme, run_program, stderr, write};
 use object::{Object, ObjectSymbol, SymbolKind};
 
 const SOURCE: &str = r#"
+#ifndef SCALE_STORAGE
+#define SCALE_STORAGE
+#endif
 #include <math.h>
 #include <stdio.h>
 extern double __enzyme_autodiff(void *, ...);
 #define NOINLINE __attribute__((noinline))
-static _Thread_local double scale = 2.0;
+static SCALE_STORAGE double scale = 2.0;
 static const double table[4] = {1.0, 2.0, 3.0, 4.0};
 __attribute__((used)) static int kept = 42;
 static volatile int ready = 0;
@@ -48,14 +51,18 @@ int main(int argc, char **argv) {
 }
 "#;
 
-/// `ferrozyme cc -O2 -g -c` with `threads` code generation threads.
-fn compile(dir: &Path, threads: usize, name: &str) -> Vec<u8> {
+/// `ferrozyme cc -O2 -g -c` with `threads` code generation threads and `extra` flags.
+fn compile_with(dir: &Path, threads: usize, name: &str, extra: &[&str]) -> Vec<u8> {
     let flag = format!("--codegen-threads={threads}");
-    assert_ok(&ferrozyme(
-        dir,
-        &["cc", "-O2", "-g", "-c", &flag, "p.c", "-o", name],
-    ));
+    let mut args = vec!["cc", "-O2", "-g", "-c", &flag, "p.c", "-o", name];
+    args.extend_from_slice(extra);
+    assert_ok(&ferrozyme(dir, &args));
     std::fs::read(dir.join(name)).expect("the object was written")
+}
+
+/// [`compile_with`] without extra flags.
+fn compile(dir: &Path, threads: usize, name: &str) -> Vec<u8> {
+    compile_with(dir, threads, name, &[])
 }
 
 /// Links and runs an object; its output.
@@ -116,6 +123,13 @@ fn split_object_matches_the_whole_one() {
     let b = link_and_run(dir.path(), "split.o");
     assert!(a.starts_with("OK "), "{a}");
     assert_eq!(a, b, "the split program prints another gradient");
+
+    // `scale` thread-local, read in several parts: compiled whole (`partition.rs`),
+    // the same gradient.
+    let tls = ["-DSCALE_STORAGE=_Thread_local"];
+    let (_, tls_files) = symbols(&compile_with(dir.path(), 3, "tls.o", &tls));
+    assert_eq!(tls_files, 1, "the thread-local variant was split");
+    assert_eq!(link_and_run(dir.path(), "tls.o"), a);
 }
 
 #[test]
