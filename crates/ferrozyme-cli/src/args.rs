@@ -135,6 +135,9 @@ pub struct CcArgs {
     pub verbose: bool,
     /// `--time-passes` / `-ftime-report`: print the time of each phase at the end.
     pub time_passes: bool,
+    /// `--codegen-threads N`: machine code of the module in N parts on N threads (1: one
+    /// module; not given: large modules over the cores, `split_codegen`).
+    pub codegen_threads: Option<usize>,
     pub help: bool,
     /// Enzyme's options given as `-mllvm -enzyme-…` (`ferrozyme_abi::options`).
     pub enzyme: EnzymeSettings,
@@ -244,6 +247,7 @@ impl CcArgs {
             save_temps: None,
             verbose: false,
             time_passes: false,
+            codegen_threads: None,
             help: false,
             enzyme: EnzymeSettings::default(),
         };
@@ -269,6 +273,10 @@ impl CcArgs {
                 "-ftime-report" => {
                     a.time_passes = true;
                     a.compile_flags.push(w.to_string());
+                }
+                "--codegen-threads" => a.codegen_threads = Some(thread_count(w, &value(w)?)?),
+                _ if w.starts_with("--codegen-threads=") => {
+                    a.codegen_threads = Some(thread_count(w, &w["--codegen-threads=".len()..])?)
                 }
                 "-o" => a.output = Some(PathBuf::from(value(w)?)),
                 "-x" => lang = Some(value(w)?),
@@ -430,6 +438,18 @@ pub struct OptArgs {
     /// `--before-loop-unroll`: the input has not been through LoopUnroll yet, as the
     /// plugin's input at clang's OptimizerEarly (`Options::loops_unpeeled`).
     pub before_loop_unroll: bool,
+}
+
+/// `--codegen-threads`' value: a count from 1 up.
+fn thread_count(flag: &str, v: &str) -> Result<usize, UsageError> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| (1..=256).contains(&n))
+        .ok_or_else(|| {
+            usage(format!(
+                "'{flag}' needs a thread count from 1 to 256, not '{v}'"
+            ))
+        })
 }
 
 /// Does a `-Rpass=`/`-pass-remarks=` pattern select Ferrozyme's remarks (reported under

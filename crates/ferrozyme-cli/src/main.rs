@@ -14,6 +14,7 @@ mod objects;
 mod opt;
 mod pipeline;
 mod reduce;
+mod split_codegen;
 mod timing;
 mod tools;
 
@@ -59,6 +60,10 @@ Pipeline: clang -O<n> -emit-llvm -> link all bitcode -> AD -> verify -> default<
                            the call (FERROZYME_CHECK_GRADIENTS=0 disables, =verbose reports all)
     --save-temps=<dir>     keep <stem>.before-ad.ll, .after-ad.ll, .before-opt.ll (what the
                            post-AD pipeline gets), .after-opt.ll in <dir>
+    --codegen-threads N    machine code of the object in N parts on N threads, joined with
+                           `clang -r` (1: one part, as clang does); by default modules of
+                           40,000 instructions and more use the cores (at most 4)
+                           (FERROZYME_CODEGEN_THREADS=N when the flag is not given)
     -v                     show the clang commands run
 
 Environment: FERROZYME_CLANG overrides the clang command (default clang-22),

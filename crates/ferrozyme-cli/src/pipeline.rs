@@ -41,6 +41,31 @@ pub fn load_bytes<'ctx>(
     bytes: &[u8],
     name: &str,
 ) -> Result<Module<'ctx>, CliError> {
+    let module = parse_bytes(ctx, bytes, name)?;
+    // The parser accepts IR that LLVM's verifier rejects (a use before its definition, a
+    // bad terminator): that is bad input too, not a Ferrozyme bug found later.
+    if let Some(first) = verifier_complaint(&module) {
+        return Err(CliError::malformed_ir(format!(
+            "{name}: the module fails LLVM's verifier: {first}"
+        )));
+    }
+    Ok(module)
+}
+
+/// The first lines of LLVM's verifier message for `module` (joined by ` | `), `None`
+/// when it passes.
+pub fn verifier_complaint(module: &Module<'_>) -> Option<String> {
+    let msg = module.verify().err()?.to_string();
+    let first: Vec<&str> = msg.trim().lines().take(3).collect();
+    Some(first.join(" | "))
+}
+
+/// [`load_bytes`] without the verifier (for a module Ferrozyme wrote itself).
+pub fn parse_bytes<'ctx>(
+    ctx: &'ctx Context,
+    bytes: &[u8],
+    name: &str,
+) -> Result<Module<'ctx>, CliError> {
     let name = name.to_string();
     let buffer = MemoryBuffer::create_from_memory_range_copy(bytes, &name);
     let parsed = if is_bitcode(bytes) {
@@ -56,16 +81,6 @@ pub fn load_bytes<'ctx>(
             truncation_note(bytes, &msg)
         ))
     })?;
-    // The parser accepts IR that LLVM's verifier rejects (a use before its definition, a
-    // bad terminator): that is bad input too, not a Ferrozyme bug found later.
-    if let Err(e) = module.verify() {
-        let msg = e.to_string();
-        let first: Vec<&str> = msg.trim().lines().take(3).collect();
-        return Err(CliError::malformed_ir(format!(
-            "{name}: the module fails LLVM's verifier: {}",
-            first.join(" | ")
-        )));
-    }
     Ok(module)
 }
 
@@ -238,6 +253,12 @@ pub fn verify_after_ad(module: &Module<'_>) -> Result<(), CliError> {
 pub fn target_machine(module: &Module<'_>, level: OptLevel) -> Result<TargetMachine, CliError> {
     Target::initialize_native(&InitializationConfig::default())
         .map_err(|e| CliError::Failed(format!("cannot initialize the native LLVM target: {e}")))?;
+    machine_for(module, level)
+}
+
+/// [`target_machine`] once the native target is initialized (as it is on the main thread
+/// before code generation's threads ask for their own machines).
+pub fn machine_for(module: &Module<'_>, level: OptLevel) -> Result<TargetMachine, CliError> {
     let triple = module.get_triple();
     let triple = if triple.as_str().to_bytes().is_empty() {
         TargetMachine::get_default_triple()

@@ -94,3 +94,16 @@ pub fn run(cmd: &mut Command) -> Result<(), CliError> {
         })
     }
 }
+
+/// An objcopy for the objects `clang` makes: LLVM's own beside the clang binary (symlinks
+/// followed), else `llvm-objcopy-22` or binutils' `objcopy` on `PATH`. `None` when there
+/// is none (split code generation, which needs one, is then not used).
+pub fn objcopy(clang: &Path) -> Option<PathBuf> {
+    let beside = std::fs::canonicalize(clang)
+        .ok()
+        .and_then(|c| c.parent().map(|d| d.join("llvm-objcopy")))
+        .filter(|p| p.is_file());
+    beside
+        .or_else(|| find_in_path("llvm-objcopy-22"))
+        .or_else(|| find_in_path("objcopy"))
+}

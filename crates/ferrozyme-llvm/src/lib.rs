@@ -33,6 +33,7 @@ pub mod atomics;
 pub mod builder;
 mod callsite;
 pub mod clock;
+mod code_parts;
 pub mod fastmath;
 pub mod function;
 pub mod huge_pages;
@@ -46,6 +47,7 @@ mod strings;
 pub mod types;
 
 pub use builder::Builder;
+pub use code_parts::AppendingArray;
 pub use ir::{
     AtomicRmwOp, Block, Context, IntPredicate, MemoryEffects, Opcode, RealPredicate, Type, Value,
 };

@@ -11,7 +11,8 @@ use crate::ir::Value;
 
 impl Value {
     /// Turns a function definition into a declaration (external linkage): every value
-    /// of the body loses its uses, then every block goes.
+    /// of the body loses its uses, every instruction goes (so no branch still names a
+    /// block, which LLVM's release build would leave dangling), then every block.
     pub fn delete_body(self) {
         let blocks = self.blocks();
         for b in &blocks {
@@ -19,6 +20,11 @@ impl Value {
                 if !i.ty().is_void() {
                     i.replace_all_uses_with(i.ty().undef());
                 }
+            }
+        }
+        for b in &blocks {
+            for i in b.instructions().into_iter().rev() {
+                i.erase();
             }
         }
         for b in blocks {

@@ -45,6 +45,7 @@ use crate::fortran;
 use crate::headers;
 use crate::link;
 use crate::pipeline::{self, Emit};
+use crate::split_codegen::{self, CodegenThreads};
 use crate::timing::{self, Timer};
 use crate::tools;
 
@@ -499,7 +500,21 @@ impl Job<'_> {
             pipeline::embed_bitcode(module, ir);
         }
         let start = Stamp::now();
-        let emitted = pipeline::emit(module, &tm, emit, out);
+        let emitted = if emit == Emit::Object {
+            let instrumented = self.args.compile_flags.iter().any(|f| {
+                ["-fsanitize", "-fprofile", "-fcoverage", "-fxray"]
+                    .iter()
+                    .any(|p| f.starts_with(p))
+            });
+            let threads = if instrumented {
+                CodegenThreads::Fixed(1)
+            } else {
+                CodegenThreads::resolve(self.args.codegen_threads)
+            };
+            split_codegen::emit_object(module, &tm, level, threads, out)
+        } else {
+            pipeline::emit(module, &tm, emit, out)
+        };
         self.timer.add_since(timing::CODEGEN, start);
         emitted
     }
