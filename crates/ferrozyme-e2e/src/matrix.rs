@@ -2,15 +2,17 @@
 //!
 //! Every program runs at each level its `OPT:` line lists through `ferrozyme cc`,
 //! except that a program listing both `-O1` and `-O3` runs at most one of the two (a
-//! quarter of these programs one, chosen by name, the others neither), half of the
-//! programs listing `-O2` run `-O0` (a quarter of the C++ ones), and a C++ program built on Eigen or boost runs
-//! `-O2` alone; the
-//! `--ad-before-opt` trial runs for a sixth of the programs and the plugin trial for an
-//! eighth (not the Eigen or boost programs); an MPI program listing more than two
-//! process counts runs the smallest and the largest. Which ones follows from the program's name, so it is the same on every run
-//! and machine. This keeps the whole suite within its time budget on two cores while
-//! every variant still runs on hundreds of programs. `FZ_FULL_MATRIX=1` runs every
-//! variant of every program. A program whose purpose is one variant says
+//! quarter of these programs one, chosen by name, the others neither), a share of the
+//! programs listing `-O2` run `-O0` (half of the MPI and OpenMP ones, a quarter of the
+//! others), and a C++ program built on Eigen or boost runs `-O2` alone; the
+//! `--ad-before-opt` trial runs for a twelfth of the programs and the plugin trial for a
+//! sixteenth (not the Eigen or boost programs); an MPI program listing more than two
+//! process counts runs the smallest and the largest. Which ones follows from the
+//! program's name, so it is the same on every run and machine. This keeps the whole
+//! suite within its time budget on two cores while every variant still runs on dozens
+//! to hundreds of programs. `FZ_FULL_MATRIX=1` runs every variant of every program (run
+//! it after a change to the transform's shared code). A program whose purpose is one
+//! variant says
 //! `// VARIANTS: all` and always runs all.
 //! A variant that the program ignores (`IGNORE-REF: ...`) is always listed, so the
 //! gap stays visible.
@@ -31,19 +33,20 @@ impl Variant {
     /// that half (`h` even), so no program runs a variant the default suite never ran.
     pub fn selects(self, h: u64) -> bool {
         match self {
-            // Session 23 halved both shares (the suite's time); each is a subset of the
-            // one before (a third: `h % 6` in {0, 2}; a quarter: `h % 4 == 0`), so no
-            // program runs a variant it did not run before.
-            Variant::Ref => h % 6 == 0,
-            Variant::Plugin => h % 8 == 0,
+            // Session 23 halved both shares (the suite's time), session 27 again (CI took
+            // 1559 s at stop 55); each is a subset of the one before (a third: `h % 6` in
+            // {0, 2}; a quarter: `h % 4 == 0`; a sixth and an eighth: `h % 6 == 0`,
+            // `h % 8 == 0`), so no program runs a variant it did not run before.
+            Variant::Ref => h % 12 == 0,
+            Variant::Plugin => h % 16 == 0,
         }
     }
 
     /// The share of programs [`Variant::selects`] takes.
     pub fn rate(self) -> f64 {
         match self {
-            Variant::Ref => 1.0 / 6.0,
-            Variant::Plugin => 0.125,
+            Variant::Ref => 1.0 / 12.0,
+            Variant::Plugin => 1.0 / 16.0,
         }
     }
 
@@ -120,8 +123,8 @@ impl Matrix {
 
     /// Whether the program `stem` runs at `level`. `-O2` always runs. Half of the
     /// programs that list `-O0` and `-O2` run `-O0` by default (C++ and MPI since session
-    /// 24, OpenMP and Fortran since session 25, C since session 26; a quarter of the C++
-    /// ones since session 27; by name, a hash key per kind: a C++ trial costs about four C trials, most of it clang's front end on
+    /// 24, OpenMP and Fortran since session 25, C since session 26; a quarter of the C,
+    /// C++ and Fortran ones since session 27; by name, a hash key per kind: a C++ trial costs about four C trials, most of it clang's front end on
     /// the standard library, an MPI trial as much: flang and `mpirun`s, an OpenMP or
     /// Fortran trial about three: thread counts, flang). A C++ program built on Eigen or
     /// boost ([`Kind::CxxLibrary`]) runs `-O2` alone when it lists it (since session 26;
@@ -139,9 +142,14 @@ impl Matrix {
             return level == "O2";
         }
         if level == "O0" && lists("O2") {
-            // A quarter of the C++ programs since session 27 (CI took 1559 s at stop 55;
-            // a subset of the half they ran before: `% 4 == 0` of `% 2 == 0`).
-            let share = if kind == Kind::Cxx { 4 } else { 2 };
+            // A quarter of the C, C++ and Fortran programs since session 27 (CI took 1559
+            // s at stop 55; a subset of the half they ran before: `% 4 == 0` of `% 2 ==
+            // 0`); MPI and OpenMP programs keep half (thread and process counts differ
+            // between the levels' runs less than the code the levels generate).
+            let share = match kind {
+                Kind::C | Kind::Cxx | Kind::Fortran => 4,
+                Kind::CxxLibrary | Kind::Mpi | Kind::OpenMp => 2,
+            };
             return (fnv1a(&format!("{stem}/{}", kind.o0_key())) >> 40) % share == 0;
         }
         let one_of_two = matches!(level, "O1" | "O3") && lists("O1") && lists("O3");
@@ -276,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn half_of_each_kind_runs_o0_a_quarter_of_cxx() {
+    fn each_kind_shares_its_o0_trials() {
         let o0_o2 = Directives {
             opts: ["O0", "O2"].map(String::from).to_vec(),
             ..Directives::default()
@@ -302,7 +310,11 @@ mod tests {
             }
         }
         for (k, n) in kinds.iter().zip(o0) {
-            let want = if *k == Kind::Cxx { 30..=70 } else { 70..=130 };
+            let want = if matches!(k, Kind::C | Kind::Cxx | Kind::Fortran) {
+                30..=70
+            } else {
+                70..=130
+            };
             assert!(want.contains(&n), "{k:?}: {n} of 200 ran -O0");
         }
     }

@@ -614,9 +614,9 @@ fn main() {
     if matrix == Matrix::Sampled {
         eprintln!(
             "e2e: the default matrix runs {variants_run} of the {variants_all} C/C++ program \
-             variants (-O2 always, -O0 for half of the programs of each kind (a quarter of the C++ ones), -O2 alone and neither \
+             variants (-O2 always, -O0 for half of the MPI and OpenMP programs and a quarter of the others, -O2 alone and neither \
              --ad-before-opt nor the plugin for the C++ programs built on Eigen or boost, one of -O1 and -O3 for a quarter of those listing both (an eighth of \
-             the C++ ones), --ad-before-opt for a sixth and the plugin for an eighth of the programs); FZ_FULL_MATRIX=1 runs all of them"
+             the C++ ones), --ad-before-opt for a twelfth and the plugin for a sixteenth of the programs); FZ_FULL_MATRIX=1 runs all of them"
         );
     }
 
