@@ -216,7 +216,7 @@ const FLOATS_BEHIND_POINTERS: u32 = 2 * ferrozyme_analysis::types::MAX_DEPTH as 
 /// Does the C++ signature of the function parameter `p` belongs to (its mangled name, or
 /// the name of the function it was cloned from) declare it as pointing to data without
 /// floats (`library_types::declared_float_free_pointee`)?
-fn declared_float_free(p: Value) -> bool {
+pub(crate) fn declared_float_free(p: Value) -> bool {
     if !p.is_argument() {
         return false;
     }
@@ -267,6 +267,17 @@ enum Unlearned {
     Ignored,
     /// May hold floats.
     MayHold,
+}
+
+/// Does `v` point into memory that type analysis knows holds integers only (a
+/// `const int &` key)? A callee's derivative does not take such a pointer over as its own
+/// shadow ([`stores_constant_pointer`]), so a caller need not check for it
+/// (`runtime_activity::constant_args`).
+pub(crate) fn points_to_integers_only(
+    v: Value,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+) -> bool {
+    integers_only(stored_pointer_base(v), types)
 }
 
 /// Does `base` point to memory that type analysis knows holds integers only?

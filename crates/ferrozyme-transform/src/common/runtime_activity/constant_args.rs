@@ -83,6 +83,7 @@ pub(super) fn constant_flow(
     act: &Activity,
     i: Value,
     kept_constant: impl Fn(Value) -> bool,
+    may_hold_floats: impl Fn(Value) -> bool,
 ) -> Option<Flow> {
     if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
         return None;
@@ -90,17 +91,40 @@ pub(super) fn constant_flow(
     let CallKind::Defined(g) = classify(i) else {
         return None;
     };
+    let params = g.params();
     let constant: Vec<usize> = i
         .call_args()
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.ty().is_pointer() && lacks_shadow(act, **a) && kept_constant(**a))
+        .filter(|(k, a)| {
+            a.ty().is_pointer()
+                && lacks_shadow(act, **a)
+                && (kept_constant(**a)
+                    || (may_hold_floats(**a) && params.get(*k).is_some_and(|p| callee_keeps(*p))))
+        })
         .map(|(k, _)| k)
         .collect();
     if constant.is_empty() {
         return None;
     }
     Some(flow_of(g, &constant, FLOW_DEPTH, &mut Memo::default()))
+}
+
+/// Would the callee's own derivative take over a constant pointer given as parameter `p`
+/// where it stores it into memory with a shadow (`audit::const_pointers`'s
+/// `stores_constant_pointer`: any `enzyme_const` pointer parameter but an empty object,
+/// one C++ declares float-free, or one to integers only, which the caller asks of its own
+/// type analysis: `may_hold_floats`)? The caller's `kept_constant` asks for floats it can see,
+/// and libstdc++'s -O0 `_Rb_tree_iterator(_Rb_tree_node_base *)` is handed a node of a
+/// constant `std::map<double, double>` whose doubles its caller's type analysis never
+/// learns (`_M_lower_bound`'s loop reads the keys through `_S_key`): the constructor
+/// stored the node as its own shadow into the shadowed iterator slot, and nobody above
+/// checked the pointer returned from there, so `m.lower_bound(y)->second * y` added its
+/// adjoint into the constant map (map46, tests/cxx/503).
+fn callee_keeps(p: Value) -> bool {
+    p.ty().is_pointer()
+        && !ferrozyme_analysis::activity::is_empty_object_param(p)
+        && !crate::audit::const_pointers::declared_float_free(p)
 }
 
 /// Answers per (function, derived parameters), also for calls in progress (recursion:
