@@ -53,17 +53,54 @@ impl Activity {
             return true;
         }
         let args = super::constant_pointers::call_arg_activities(self, call, input);
-        self.ask_callee(f, args, input)
+        self.ask_callee_as_its_derivative(f, args, input)
     }
 
-    /// Does `f`, called with `args`, return a pointer that may have a shadow
-    /// (`returned_shadow::returns_shadow`, remembered)? Needs `callee_depth > 0`.
-    pub(super) fn ask_callee(
+    /// [`Activity::ask_callee`], asked again at the callee's own depth by the top level
+    /// where the first answer was "shadowed" (`ask_callee_at_its_depth`).
+    pub(super) fn ask_callee_as_its_derivative(
         &mut self,
         f: Value,
         args: Vec<ArgActivity>,
         input: &ActivityInput<'_>,
     ) -> bool {
+        let shallow = self.ask_callee(f, args.clone(), input);
+        if !shallow || !self.top_level {
+            return shallow;
+        }
+        self.ask_callee_at_its_depth(f, args, input)
+    }
+
+    /// The analysis a derivative is synthesized from (the top level) asks again where the
+    /// question one level shallower said "shadowed": with the depth the callee's own
+    /// derivative is analysed with, so that the caller agrees with what that derivative
+    /// returns (a null shadow where it proves the pointer constant: tests/cxx/518's
+    /// SIGSEGV, crash45). Deeper callers can still disagree with their callees;
+    /// `ferrozyme-transform`'s `reverse/unshadowed_result.rs` stops at run time there.
+    fn ask_callee_at_its_depth(
+        &mut self,
+        f: Value,
+        args: Vec<ArgActivity>,
+        input: &ActivityInput<'_>,
+    ) -> bool {
+        let key = (f, args);
+        if let Some(&known) = self.callee_returns_deep.get(&key) {
+            return known;
+        }
+        let answer = returns_shadow_at(
+            f,
+            &key.1,
+            input.global_touchers,
+            self.through_aggregates,
+            (self.callee_depth, false),
+        );
+        self.callee_returns_deep.insert(key, answer);
+        answer
+    }
+
+    /// Does `f`, called with `args`, return a pointer that may have a shadow
+    /// (`returned_shadow::returns_shadow`, remembered)? Needs `callee_depth > 0`.
+    fn ask_callee(&mut self, f: Value, args: Vec<ArgActivity>, input: &ActivityInput<'_>) -> bool {
         let key = (f, args);
         if let Some(&known) = self.callee_returns.get(&key) {
             return known;
@@ -90,7 +127,8 @@ pub fn callee_proves_result_constant(
     args: &[ArgActivity],
     global_touchers: &HashSet<Value>,
 ) -> bool {
-    !returns_shadow(f, args, global_touchers, true, RETURNED_SHADOW_DEPTH)
+    let top = (RETURNED_SHADOW_DEPTH, true);
+    !returns_shadow_at(f, args, global_touchers, true, top)
 }
 
 /// How many callee levels the question is asked through.
@@ -104,6 +142,19 @@ pub fn returns_shadow(
     global_touchers: &HashSet<Value>,
     through_aggregates: bool,
     depth: u32,
+) -> bool {
+    returns_shadow_at(f, args, global_touchers, through_aggregates, (depth, false))
+}
+
+/// As [`returns_shadow`]; `(depth, top_level)`: with `top_level` the callee is analysed
+/// as its own derivative is (asking again at its callees' depth where the answer was
+/// "shadowed"), which nests no further than that since nested runs do not ask again.
+fn returns_shadow_at(
+    f: Value,
+    args: &[ArgActivity],
+    global_touchers: &HashSet<Value>,
+    through_aggregates: bool,
+    (depth, top_level): (u32, bool),
 ) -> bool {
     if f.is_declaration() || f.params().len() != args.len() {
         return true;
@@ -137,7 +188,7 @@ pub fn returns_shadow(
         args,
         global_touchers,
     };
-    let mut nested = Activity::run_nested(&input, through_aggregates, depth);
+    let mut nested = Activity::run_nested(&input, through_aggregates, depth, top_level);
     // Not merely unshadowed: provably constant (a pointer into a mutable global, c/508's
     // pool, may lack the shadow it needs).
     f.blocks()
