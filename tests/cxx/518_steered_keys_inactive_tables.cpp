@@ -1,6 +1,7 @@
 // OPT: O0 O2
 // cxx45 (a reproducer until map46 made it pass at -O0, -O2 and REF): pointers returned
-// by functions given the active key they only compare. An entry of a table the user declared inactive, found by a `noinline`
+// by functions given the active key they only compare. An entry of a table the user
+// declared inactive, found by a `noinline`
 // search three calls deep that compares the key by reference (`pick` -> `less_key`), and
 // `lower_bound`, `upper_bound`, `find` of an inactive global `std::map<double, double>`
 // given active keys: what they return points into the inactive tables whatever the key.
