@@ -83,8 +83,29 @@ impl Activity {
         args: Vec<ArgActivity>,
         input: &ActivityInput<'_>,
     ) -> bool {
+        self.ask_remembered(f, args, input, Depth::Callee)
+    }
+
+    /// Does `f`, called with `args`, return a pointer that may have a shadow
+    /// (`returns_shadow_at`, remembered)? Needs `callee_depth > 0`.
+    fn ask_callee(&mut self, f: Value, args: Vec<ArgActivity>, input: &ActivityInput<'_>) -> bool {
+        self.ask_remembered(f, args, input, Depth::Shallower)
+    }
+
+    /// [`returns_shadow_at`] at `depth`, remembered per depth.
+    fn ask_remembered(
+        &mut self,
+        f: Value,
+        args: Vec<ArgActivity>,
+        input: &ActivityInput<'_>,
+        depth: Depth,
+    ) -> bool {
+        let (levels, memo) = match depth {
+            Depth::Shallower => (self.callee_depth - 1, &self.callee_returns),
+            Depth::Callee => (self.callee_depth, &self.callee_returns_deep),
+        };
         let key = (f, args);
-        if let Some(&known) = self.callee_returns_deep.get(&key) {
+        if let Some(&known) = memo.get(&key) {
             return known;
         }
         let answer = returns_shadow_at(
@@ -92,29 +113,22 @@ impl Activity {
             &key.1,
             input.global_touchers,
             self.through_aggregates,
-            (self.callee_depth, false),
+            (levels, false),
         );
-        self.callee_returns_deep.insert(key, answer);
+        match depth {
+            Depth::Shallower => self.callee_returns.insert(key, answer),
+            Depth::Callee => self.callee_returns_deep.insert(key, answer),
+        };
         answer
     }
+}
 
-    /// Does `f`, called with `args`, return a pointer that may have a shadow
-    /// (`returned_shadow::returns_shadow`, remembered)? Needs `callee_depth > 0`.
-    fn ask_callee(&mut self, f: Value, args: Vec<ArgActivity>, input: &ActivityInput<'_>) -> bool {
-        let key = (f, args);
-        if let Some(&known) = self.callee_returns.get(&key) {
-            return known;
-        }
-        let answer = returns_shadow(
-            f,
-            &key.1,
-            input.global_touchers,
-            self.through_aggregates,
-            self.callee_depth - 1,
-        );
-        self.callee_returns.insert(key, answer);
-        answer
-    }
+/// The depth a callee is asked at: one level less than the asking analysis has left, or
+/// the callee's own derivative's (`ask_callee_at_its_depth`).
+#[derive(Clone, Copy)]
+enum Depth {
+    Shallower,
+    Callee,
 }
 
 /// Does `f`'s own analysis, at the depth its derivative is synthesized with (a request
@@ -134,21 +148,11 @@ pub fn callee_proves_result_constant(
 /// How many callee levels the question is asked through.
 pub const RETURNED_SHADOW_DEPTH: u32 = 2;
 
-/// Does `f`, called with `args`, return a pointer with a shadow? `depth` is what is left
-/// of [`RETURNED_SHADOW_DEPTH`] for the callee's own calls.
-pub fn returns_shadow(
-    f: Value,
-    args: &[ArgActivity],
-    global_touchers: &HashSet<Value>,
-    through_aggregates: bool,
-    depth: u32,
-) -> bool {
-    returns_shadow_at(f, args, global_touchers, through_aggregates, (depth, false))
-}
-
-/// As [`returns_shadow`]; `(depth, top_level)`: with `top_level` the callee is analysed
-/// as its own derivative is (asking again at its callees' depth where the answer was
-/// "shadowed"), which nests no further than that since nested runs do not ask again.
+/// Does `f`, called with `args`, return a pointer with a shadow? `(depth, top_level)`:
+/// `depth` is what is left of [`RETURNED_SHADOW_DEPTH`] for the callee's own calls; with
+/// `top_level` the callee is analysed as its own derivative is (asking again at its
+/// callees' depth where the answer was "shadowed"), which nests no further than that
+/// since nested runs do not ask again.
 fn returns_shadow_at(
     f: Value,
     args: &[ArgActivity],
