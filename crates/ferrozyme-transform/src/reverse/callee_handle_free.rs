@@ -33,16 +33,25 @@ pub(crate) fn outliving_handle_free(call: Value) -> Option<(Value, Value)> {
     find(f, CALL_DEPTH, &mut HashMap::default())
 }
 
-/// Does a function `f` calls (into functions with IR, at any depth) free an MPI handle
-/// it was handed? Then the handle may be one `f`'s adjoint communication uses, and a
-/// callee differentiated in split mode defers the free to `f`'s reverse exit.
+/// How deep [`reaches_handed_free`] follows calls: the walk recurses once per call level
+/// and runs for every combined derivative, so it is bounded (a 10,000-deep call chain
+/// overflowed a 1 MiB stack and walked the chain below each of its functions:
+/// crates/ferrozyme-cli/tests/deep_chain.rs). A free further down is not deferred: the
+/// handle is freed before the caller's adjoint communication, as before hpc46 (Open MPI
+/// stops the program; never a wrong number).
+const HANDED_FREE_DEPTH: u32 = 8;
+
+/// Does a function `f` calls (into functions with IR, up to [`HANDED_FREE_DEPTH`] calls
+/// deep) free an MPI handle it was handed? Then the handle may be one `f`'s adjoint
+/// communication uses, and a callee differentiated in split mode defers the free to
+/// `f`'s reverse exit.
 pub(crate) fn reaches_handed_free(f: Value) -> bool {
     let mut seen = HashMap::default();
-    seen.insert(f, u32::MAX);
+    seen.insert(f, HANDED_FREE_DEPTH);
     calls_in(f)
         .into_iter()
         .filter_map(|i| i.called_function())
-        .any(|g| find(g, u32::MAX - 1, &mut seen).is_some())
+        .any(|g| find(g, HANDED_FREE_DEPTH - 1, &mut seen).is_some())
 }
 
 /// The calls and invokes of `f` (`invoke` too: a C++ destructor at -O0 invokes
