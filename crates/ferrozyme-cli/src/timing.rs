@@ -26,6 +26,8 @@ pub const LINK: &str = "link";
 pub struct Timer {
     rows: Vec<(&'static str, Span)>,
     ad: PhaseTimes,
+    /// Lines under the table: how a phase ran (code generation's parts).
+    notes: Vec<String>,
 }
 
 impl Timer {
@@ -39,6 +41,11 @@ impl Timer {
             Some((_, t)) => *t += d,
             None => self.rows.push((label, d)),
         }
+    }
+
+    /// A line shown under the table.
+    pub fn note(&mut self, line: String) {
+        self.notes.push(line);
     }
 
     /// The AD pass took `total`, of which the pass itself accounts for `phases`.
@@ -77,6 +84,9 @@ impl Timer {
             }
         }
         line(&mut out, "total", total);
+        for n in &self.notes {
+            let _ = writeln!(out, "  {n}");
+        }
         out
     }
 }

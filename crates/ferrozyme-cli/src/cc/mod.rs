@@ -511,7 +511,9 @@ impl Job<'_> {
             } else {
                 CodegenThreads::resolve(self.args.codegen_threads)
             };
-            split_codegen::emit_object(module, &tm, level, threads, out)
+            split_codegen::emit_object(module, &tm, level, threads, out).map(|outcome| {
+                self.timer.note(format!("{}: {outcome}", timing::CODEGEN));
+            })
         } else {
             pipeline::emit(module, &tm, emit, out)
         };

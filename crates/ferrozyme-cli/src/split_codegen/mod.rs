@@ -89,6 +89,56 @@ impl CodegenThreads {
     }
 }
 
+/// How the object was generated: in parts, or whole and why (`--time-passes` says it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Split in this many parts, generated on as many threads.
+    Split(usize),
+    /// One module, for this reason.
+    Whole(WhyWhole),
+}
+
+/// Why the object was generated as one module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WhyWhole {
+    /// `--codegen-threads 1`, an instrumented compile, or a module under the default's size.
+    OneThread { instructions: usize },
+    /// Not an ELF (Linux) target: the join needs `ld -r` and objcopy.
+    NotElf,
+    /// clang or objcopy was not found.
+    NoJoinTools,
+    /// The module does not split usefully.
+    Plan(partition::Whole),
+    /// A symbol the join would have to make local again that objcopy cannot name.
+    UnnamableSymbol(String),
+    /// `ld -r` or objcopy failed on the parts.
+    JoinFailed(String),
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Split(n) => write!(f, "{n} parts on {n} threads"),
+            Outcome::Whole(why) => {
+                write!(f, "one module: ")?;
+                match why {
+                    WhyWhole::OneThread { instructions } => write!(
+                        f,
+                        "one thread ({instructions} instructions; the default splits from {AUTO_MIN_INSTRUCTIONS})"
+                    ),
+                    WhyWhole::NotElf => write!(f, "not an ELF target"),
+                    WhyWhole::NoJoinTools => write!(f, "clang or llvm-objcopy not found"),
+                    WhyWhole::Plan(w) => write!(f, "{w}"),
+                    WhyWhole::UnnamableSymbol(n) => {
+                        write!(f, "objcopy cannot name the symbol `{n}`")
+                    }
+                    WhyWhole::JoinFailed(e) => write!(f, "joining the parts failed: {e}"),
+                }
+            }
+        }
+    }
+}
+
 /// Writes `module`'s object to `out`, on several threads when `threads` says so.
 pub fn emit_object(
     module: &Module<'_>,
@@ -96,27 +146,33 @@ pub fn emit_object(
     level: OptLevel,
     threads: CodegenThreads,
     out: &Path,
-) -> Result<(), CliError> {
+) -> Result<Outcome, CliError> {
+    let whole =
+        |why: WhyWhole| pipeline::emit(module, tm, Emit::Object, out).map(|()| Outcome::Whole(why));
     let m = ferrozyme_llvm::Module::from_inkwell(module);
     let instructions: usize = m.functions().iter().map(|f| f.instruction_count()).sum();
     let triple = module.get_triple().as_str().to_string_lossy().into_owned();
     // `ld -r` and objcopy as the join: ELF objects of Linux targets only.
-    let parts = if triple.contains("-linux") {
-        threads.parts(instructions)
-    } else {
-        1
+    if !triple.contains("-linux") {
+        return whole(WhyWhole::NotElf);
+    }
+    let parts = threads.parts(instructions);
+    if parts < 2 {
+        return whole(WhyWhole::OneThread { instructions });
+    }
+    let Some((clang, objcopy)) = tools::clang()
+        .ok()
+        .and_then(|clang| tools::objcopy(&clang).map(|objcopy| (clang, objcopy)))
+    else {
+        return whole(WhyWhole::NoJoinTools);
     };
-    let tools = (parts > 1)
-        .then(|| tools::clang().ok())
-        .flatten()
-        .and_then(|clang| tools::objcopy(&clang).map(|objcopy| (clang, objcopy)));
-    let plan = tools
-        .as_ref()
-        .and_then(|_| partition::plan(m, parts))
-        .filter(|p| p.promoted.iter().all(|n| localizable(n)));
-    let (Some((clang, objcopy)), Some(plan)) = (tools, plan) else {
-        return pipeline::emit(module, tm, Emit::Object, out);
+    let plan = match partition::plan(m, parts) {
+        Ok(plan) => plan,
+        Err(w) => return whole(WhyWhole::Plan(w)),
     };
+    if let Some(n) = plan.promoted.iter().find(|n| !localizable(n)) {
+        return whole(WhyWhole::UnnamableSymbol(n.clone()));
+    }
     let bitcode = pipeline::to_bitcode(module);
     let objects = generate_parts(&bitcode, &plan, level)?;
     let join = Join {
@@ -125,8 +181,8 @@ pub fn emit_object(
         triple: &triple,
     };
     match join.combine(&objects, &plan.promoted, out) {
-        Ok(()) => Ok(()),
-        Err(_) => pipeline::emit(module, tm, Emit::Object, out),
+        Ok(()) => Ok(Outcome::Split(plan.parts)),
+        Err(e) => whole(WhyWhole::JoinFailed(e.to_string())),
     }
 }
 
@@ -226,10 +282,8 @@ impl Join<'_> {
         ld.arg(format!("--target={}", self.triple))
             .args(["-r", "-nostdlib", "-Wl,--build-id=none", "-o"])
             .arg(&linked)
-            .args(&paths)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
-        tools::run(&mut ld)?;
+            .args(&paths);
+        run_quietly(&mut ld)?;
         if promoted.is_empty() {
             return Ok(());
         }
@@ -241,9 +295,26 @@ impl Join<'_> {
         let mut oc = Command::new(self.objcopy);
         oc.arg(format!("--localize-symbols={}", list.display()))
             .arg(&linked)
-            .arg(out)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
-        tools::run(&mut oc)
+            .arg(out);
+        run_quietly(&mut oc)
     }
+}
+
+/// Runs a joining tool; its failure carries the tool's first lines of stderr (shown by
+/// `--time-passes` as the reason the object was generated whole).
+fn run_quietly(cmd: &mut Command) -> Result<(), CliError> {
+    let what = cmd.get_program().to_string_lossy().into_owned();
+    let out = cmd
+        .output()
+        .map_err(|e| CliError::Failed(format!("cannot run '{what}': {e}")))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first: Vec<&str> = stderr.lines().take(3).collect();
+    Err(CliError::Failed(format!(
+        "'{what}' failed ({}): {}",
+        out.status,
+        first.join(" / ")
+    )))
 }

@@ -5,6 +5,11 @@
 //! local symbols become hidden and external in every part (a definition here, a
 //! declaration elsewhere); `llvm.used`-style arrays keep the definitions of this part;
 //! ordered arrays (`llvm.global_ctors`) and module inline assembly stay in part 0 only.
+//! Variable declarations nothing in the part uses are deleted: code generation writes
+//! a hidden declaration's visibility even when unused, an undefined symbol without a
+//! type, which `ld -r` refuses beside another part's thread-local definition ("TLS
+//! reference mismatches non-TLS reference", a `static _Thread_local` read in one part
+//! and promoted for another).
 
 use ferrozyme_llvm::{AppendingArray, Module};
 
@@ -44,5 +49,10 @@ pub fn cut(m: Module, plan: &Plan, part: usize) {
     }
     if part != 0 {
         m.clear_inline_asm();
+    }
+    for g in m.globals() {
+        if g.is_declaration() && g.appending_array().is_none() && g.users().is_empty() {
+            g.delete_unused_global();
+        }
     }
 }

@@ -51,12 +51,34 @@ enum Holder {
     PartZero,
 }
 
-/// The plan for `parts` parts, or `None` when the module does not split usefully (one
-/// group holds nearly everything, or it has aliases or ifuncs, which the parts cannot
-/// drop).
-pub fn plan(m: Module, parts: usize) -> Option<Plan> {
-    if parts < 2 || m.has_aliases_or_ifuncs() {
-        return None;
+/// Why a module is generated whole although a split was asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Whole {
+    /// Fewer than two parts were asked for.
+    OnePart,
+    /// Aliases or ifuncs, which the parts cannot drop.
+    AliasesOrIfuncs,
+    /// One group of definitions that must or should share a part holds everything.
+    OneGroup,
+}
+
+impl std::fmt::Display for Whole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Whole::OnePart => write!(f, "one part asked for"),
+            Whole::AliasesOrIfuncs => write!(f, "the module has aliases or ifuncs"),
+            Whole::OneGroup => write!(f, "one group of definitions holds nearly everything"),
+        }
+    }
+}
+
+/// The plan for `parts` parts, or why the module does not split usefully.
+pub fn plan(m: Module, parts: usize) -> Result<Plan, Whole> {
+    if parts < 2 {
+        return Err(Whole::OnePart);
+    }
+    if m.has_aliases_or_ifuncs() {
+        return Err(Whole::AliasesOrIfuncs);
     }
     let nodes: Vec<Value> = m
         .functions()
@@ -140,7 +162,7 @@ pub fn plan(m: Module, parts: usize) -> Option<Plan> {
         part_of_group.insert(leader, p);
     }
     if loads.iter().filter(|&&l| l > 0).count() < 2 {
-        return None;
+        return Err(Whole::OneGroup);
     }
     let part: Vec<usize> = (0..nodes.len())
         .map(|i| part_of_group[&uf.find(i)])
@@ -153,12 +175,6 @@ pub fn plan(m: Module, parts: usize) -> Option<Plan> {
             Holder::Node(j) => part[*j] != part[i],
             Holder::PartZero => part[i] != 0,
         });
-        // A `thread_local` variable read in another part: `ld -r` refused such a join
-        // once ("TLS reference ... mismatches non-TLS reference", a C program's `static
-        // _Thread_local` read by derivatives in two parts; not understood yet): whole.
-        if crosses && v.is_global_variable() && v.is_thread_local() {
-            return None;
-        }
         if crosses && v.is_local_linkage() {
             promoted.push(v.name());
         }
@@ -168,7 +184,7 @@ pub fn plan(m: Module, parts: usize) -> Option<Plan> {
         .enumerate()
         .map(|(i, v)| (v.name(), part[i]))
         .collect();
-    Some(Plan {
+    Ok(Plan {
         parts,
         part_of,
         promoted,
