@@ -19,7 +19,8 @@ use libtest_mimic::{Arguments, Failed, Trial};
 mod multi;
 
 /// A trial whose wall time is appended to the file named by `FZ_TRIAL_TIMES` (one
-/// `seconds name` line per trial), so the suite's slow trials can be found.
+/// `seconds name cpu-seconds` line per trial; the CPU seconds of its child processes are
+/// its own with `--test-threads=1`), so the suite's slow trials can be found.
 fn timed(
     name: impl Into<String>,
     run: impl FnOnce() -> Result<(), Failed> + Send + 'static,
@@ -28,10 +29,15 @@ fn timed(
     let label = name.clone();
     Trial::test(name, move || {
         let start = std::time::Instant::now();
+        let cpu_start = children_cpu_seconds();
         let result = run();
         if let Ok(path) = std::env::var("FZ_TRIAL_TIMES") {
             use std::io::Write;
-            let line = format!("{:.3} {label}\n", start.elapsed().as_secs_f64());
+            let line = format!(
+                "{:.3} {label} {:.3}\n",
+                start.elapsed().as_secs_f64(),
+                children_cpu_seconds() - cpu_start
+            );
             if let Ok(mut f) = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
@@ -42,6 +48,18 @@ fn timed(
         }
         result
     })
+}
+
+/// CPU seconds (user and system) of this process's finished children so far: a trial's
+/// own with `--test-threads=1` (with more threads, other trials' children add in).
+fn children_cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let mut r: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut r) } != 0 {
+        return 0.0;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(r.ru_utime) + secs(r.ru_stime)
 }
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
