@@ -122,6 +122,17 @@ const DEBUG: &str = "rust-debug";
 /// library is compiled once for all of them.
 const REFUSAL_FEATURES: &str = "error-case,dyn-built-inside,dyn-layers-lib,probe27-refused";
 
+/// CPU seconds (user and system) of this process's finished child processes so far.
+fn children_cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let mut r: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut r) } != 0 {
+        return 0.0;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(r.ru_utime) + secs(r.ru_stime)
+}
+
 /// The checks of one chain: each runs even when an earlier one failed (a check needing
 /// an earlier build finds it, or builds it); the failures are reported together at the end.
 struct Chain {
@@ -137,10 +148,21 @@ impl Chain {
         }
     }
 
+    /// Runs one check; its wall time and its child processes' CPU time go to stderr
+    /// (shown with `--nocapture`; the CPU time is the check's own with `--test-threads=1`,
+    /// the chains otherwise run at once).
     fn check(&mut self, what: &'static str, f: impl FnOnce()) {
+        let start = std::time::Instant::now();
+        let cpu = children_cpu_seconds();
         if catch_unwind(AssertUnwindSafe(f)).is_err() {
             self.failed.push(what);
         }
+        eprintln!(
+            "{}: {what}: {:.1} s wall, {:.1} s CPU of child processes",
+            self.name,
+            start.elapsed().as_secs_f64(),
+            children_cpu_seconds() - cpu
+        );
     }
 
     fn finish(self) {
