@@ -28,7 +28,7 @@ impl CallerGraph {
             .into_iter()
             .filter(|f| !f.is_declaration())
         {
-            for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+            for i in f.instructions() {
                 if !i.is_call() {
                     continue;
                 }

@@ -48,13 +48,7 @@ pub(crate) fn functions_with_hooks(
         .into_iter()
         .filter(|f| !f.is_declaration())
         .map(|f| {
-            let callees = f
-                .blocks()
-                .into_iter()
-                .flat_map(|b| b.instructions())
-                .filter(|i| i.is_call())
-                .filter_map(|i| i.called_function())
-                .collect();
+            let callees = f.calls().filter_map(|i| i.called_function()).collect();
             (f, callees)
         })
         .collect();
@@ -79,7 +73,7 @@ pub(crate) fn differentiated_closure(module: Module) -> HashSet<Value> {
         .collect();
     let mut work: Vec<Value> = set.iter().copied().collect();
     while let Some(f) = work.pop() {
-        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for i in f.instructions() {
             if let Some(g) = i.is_call().then(|| i.called_function()).flatten() {
                 if !g.is_declaration() && set.insert(g) {
                     work.push(g);

@@ -189,12 +189,7 @@ pub fn share_vector_width(module: Module) -> usize {
         .into_iter()
         .filter(|f| f.string_fn_attr(MIN_LEGAL).is_none())
     {
-        let calls = f
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .filter(|i| i.is_call())
-            .map(|c| signature_bits(c.called_function_type()));
+        let calls = f.calls().map(|c| signature_bits(c.called_function_type()));
         let Some(width) = std::iter::once(signature_bits(f.function_type()))
             .chain(calls)
             .try_fold(widest, |w, b| Some(w.max(b?)))

@@ -208,7 +208,7 @@ pub fn functions_calling_barriers(module: Module, graph: &mut CallerGraph) -> Ve
         .into_iter()
         .filter(|f| !f.is_declaration())
     {
-        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for i in f.instructions() {
             let Some(callee) = i.is_call().then(|| i.called_function()).flatten() else {
                 continue;
             };

@@ -178,9 +178,7 @@ impl Gen<'_> {
         let deferred: Vec<Value> = self
             .fx
             .p
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .filter(|i| self.fx.deferred.contains(i) && !self.fx.dropped.contains(i))
             .collect();
         for s in deferred {
@@ -202,9 +200,7 @@ impl Gen<'_> {
         let frees: Vec<Value> = self
             .fx
             .p
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .filter(|i| self.fx.deferred_frees.contains(i))
             .collect();
         self.rev_destroy_kept();

@@ -12,7 +12,8 @@
 //! itself (a local `MPI_Comm` slot) cannot be used by the caller's adjoint and is left
 //! alone. A callee differentiated in split mode defers such a free to the end of the
 //! outermost reverse sweep instead (`handed_free.rs`); [`HandedFrees`] says which
-//! combined derivatives bracket their sweeps for it.
+//! combined derivatives bracket their sweeps for it. Calls include invokes: a C++
+//! destructor at -O0 invokes `MPI_Type_free`.
 //!
 //! The walk for [`outliving_handle_free`] (a few calls deep, for a diagnostic) remembers,
 //! for each function, the most calls it still had to go when it got
@@ -22,7 +23,7 @@
 
 use ferrozyme_analysis::caller_graph::CallerGraph;
 use ferrozyme_analysis::hash::{HashMap, HashSet};
-use ferrozyme_llvm::{Module, Opcode, Value};
+use ferrozyme_llvm::{Module, Value};
 
 /// How deep the walk follows calls of functions with IR.
 const CALL_DEPTH: u32 = 4;
@@ -67,7 +68,7 @@ impl HandedFrees {
         {
             known.insert(f);
             let mut frees = false;
-            for i in calls_in(f) {
+            for i in f.calls_and_invokes() {
                 if super::memory::is_mpi_handle_free(i) {
                     frees |= !super::memory::frees_local_handle(i);
                 } else if let Some(g) = i.called_function() {
@@ -107,7 +108,7 @@ impl HandedFrees {
             if h.is_declaration() {
                 continue;
             }
-            for i in calls_in(h) {
+            for i in h.calls_and_invokes() {
                 if super::memory::is_mpi_handle_free(i) {
                     if !first && !super::memory::frees_local_handle(i) {
                         return true;
@@ -123,23 +124,13 @@ impl HandedFrees {
     }
 }
 
-/// The calls and invokes of `f` (`invoke` too: a C++ destructor at -O0 invokes
-/// `MPI_Type_free`).
-fn calls_in(f: Value) -> Vec<Value> {
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
-        .collect()
-}
-
 /// `seen`: each function walked, with the calls the walk still had to go there.
 fn find(f: Value, depth: u32, seen: &mut HashMap<Value, u32>) -> Option<(Value, Value)> {
     if f.is_declaration() || seen.get(&f).is_some_and(|d| *d >= depth) {
         return None;
     }
     seen.insert(f, depth);
-    for i in calls_in(f) {
+    for i in f.calls_and_invokes() {
         if super::memory::is_mpi_handle_free(i) {
             if !super::memory::frees_local_handle(i) {
                 return Some((f, i));
