@@ -23,11 +23,7 @@ impl CallerGraph {
         let mut graph = CallerGraph {
             callers: HashMap::default(),
         };
-        for f in module
-            .functions()
-            .into_iter()
-            .filter(|f| !f.is_declaration())
-        {
+        for f in module.definitions() {
             for i in f.instructions() {
                 if !i.is_call() {
                     continue;

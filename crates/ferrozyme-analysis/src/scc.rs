@@ -128,11 +128,7 @@ pub struct CallCycles {
 
 impl CallCycles {
     pub fn new(module: Module) -> CallCycles {
-        let funcs: Vec<Value> = module
-            .functions()
-            .into_iter()
-            .filter(|f| !f.is_declaration())
-            .collect();
+        let funcs: Vec<Value> = module.definitions().collect();
         let cyc = call_components(&funcs);
         CallCycles {
             comp: funcs.iter().map(|f| (*f, cyc.get(f).copied())).collect(),

@@ -419,13 +419,13 @@ pad:
     }
 
     #[test]
-    fn instructions_and_calls_walk_the_blocks_in_order() {
+    fn definitions_instructions_and_calls_walk_in_order() {
         let ctx = Context::create();
         let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t.ll");
         let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
-        let f = Module::from_inkwell(&m)
-            .function("f")
-            .expect("the test IR defines @f");
+        let module = Module::from_inkwell(&m);
+        let f = module.function("f").expect("the test IR defines @f");
+        assert!(module.definitions().eq([f]));
         let flat: Vec<Value> = f
             .blocks()
             .into_iter()

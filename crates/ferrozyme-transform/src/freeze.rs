@@ -32,11 +32,7 @@ use ferrozyme_llvm::{Module, Value};
 /// whole pipeline over them again only costs compile time.
 fn untouched_functions(module: Module) -> Vec<Value> {
     let generated = crate::generated::is_generated;
-    let defined: Vec<Value> = module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
-        .collect();
+    let defined: Vec<Value> = module.definitions().collect();
     let mut touched: HashSet<Value> = HashSet::default();
     for &f in &defined {
         let callees: Vec<Value> = f

@@ -44,9 +44,7 @@ pub(crate) fn functions_with_hooks(
 ) -> HashSet<Value> {
     let mut set: HashSet<Value> = calls.iter().map(|(c, _)| c.parent_function()).collect();
     let callers: Vec<(Value, Vec<Value>)> = module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
+        .definitions()
         .map(|f| {
             let callees = f.calls().filter_map(|i| i.called_function()).collect();
             (f, callees)

@@ -49,11 +49,7 @@ const KEYS: [&str; 4] = [
 
 /// The defined functions of `module`: those the pass did not generate, and those it did.
 fn defined_functions(module: Module) -> (Vec<Value>, Vec<Value>) {
-    module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
-        .partition(|f| !is_generated(*f))
+    module.definitions().partition(|f| !is_generated(*f))
 }
 
 /// Gives the generated functions of `module` the target every other function shares

@@ -395,9 +395,7 @@ pub fn functions_referencing_shadowed_globals(module: Module) -> HashSet<Value> 
         return HashSet::default();
     }
     module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
+        .definitions()
         .filter(|f| {
             f.instructions().any(|i| {
                 i.operands()

@@ -59,9 +59,7 @@ pub fn plan(m: Module, parts: usize) -> Option<Plan> {
         return None;
     }
     let nodes: Vec<Value> = m
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
+        .definitions()
         .chain(
             m.globals()
                 .into_iter()

@@ -61,11 +61,7 @@ impl HandedFrees {
         let mut graph = CallerGraph::default();
         let mut known = HashSet::default();
         let mut seeds = Vec::new();
-        for f in module
-            .functions()
-            .into_iter()
-            .filter(|f| !f.is_declaration())
-        {
+        for f in module.definitions() {
             known.insert(f);
             let mut frees = false;
             for i in f.calls_and_invokes() {
