@@ -13,7 +13,11 @@
 // must not be freed twice nor leak into the second); that each call freed the
 // communicator and the datatype exactly once, by the attributes' delete callbacks
 // (MPI_Comm_dup and MPI_Type_dup copy the watching attribute from the world and the base
-// type); forward mode against reverse by the dot-product identity.
+// type); forward mode against reverse by the dot-product identity. `loss_deep` does the
+// same with the frees 11 calls down (`loss_deep` -> hop1 -> ... -> hop9 -> release ->
+// release_comm): until quality47 the search for them followed 8 calls and missed them:
+// the augmented helpers kept the handles but nothing freed them (both counts stayed at 2
+// after each reverse call of `loss_deep`; the gradient was right).
 #include <math.h>
 #include <mpi.h>
 #include "fz_test.h"
@@ -38,9 +42,22 @@ __attribute__((noinline)) static void release(struct ctx *c) {
   release_comm(c);
 }
 
+// Nine helpers that only pass the handles on, each kept (noinline).
+#define HOP(n, next) \
+  __attribute__((noinline)) static void hop##n(struct ctx *c) { next(c); }
+HOP(9, release)
+HOP(8, hop9)
+HOP(7, hop8)
+HOP(6, hop7)
+HOP(5, hop6)
+HOP(4, hop5)
+HOP(3, hop4)
+HOP(2, hop3)
+HOP(1, hop2)
+
 // Rank r: y = x^2 + sin(x_next); t = sum over ranks of y (Allreduce on the dup); the
 // pairs of w = t_i * x_i travel one rank around the ring; loss = sum w_recv_i (1 + i/10).
-void loss(const double *x, double *out) {
+static inline void loss_with(const double *x, double *out, void (*free_all)(struct ctx *)) {
   struct ctx c;
   MPI_Comm_dup(MPI_COMM_WORLD, &c.comm);
   MPI_Type_dup(base_pair, &c.pair);
@@ -55,9 +72,11 @@ void loss(const double *x, double *out) {
                3, c.comm, MPI_STATUS_IGNORE);
   double s = 0;
   for (int i = 0; i < NL; i++) s += r[i] * (1 + 0.1 * i);
-  release(&c);
+  free_all(&c);
   *out = s;
 }
+void loss(const double *x, double *out) { loss_with(x, out, release); }
+void loss_deep(const double *x, double *out) { loss_with(x, out, hop1); }
 
 // The same on the whole data, summed over ranks.
 double serial(const double *xall, int np) {
@@ -119,20 +138,24 @@ int main(int argc, char **argv) {
   double *x = xall + fz_rank * NL;
   double dx[NL], gx[2 * NL], want[2 * NL], l = 0, dl;
   serial_grad(xall, fz_size, want);
-  for (int round = 1; round <= 2; round++) {
-    for (int i = 0; i < NL; i++) dx[i] = 0;
-    dl = 1;
-    __enzyme_autodiff((void *)loss, enzyme_dup, x, dx, enzyme_dup, &l, &dl);
-    fz_check("communicators freed, once per call", comms_freed, round, 0);
-    fz_check("datatypes freed, once per call", types_freed, round, 0);
-    double tot = 0;
-    MPI_Allreduce(&l, &tot, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    fz_gather(dx, NL, gx);
-    if (fz_rank == 0) {
-      fz_check("loss vs serial", tot, serial(xall, fz_size), 1e-12);
-      fz_check_vs_serial("d/dx vs serial", gx, want, n, eval, 0, xall, 1);
+  for (int deep = 0; deep < 2; deep++)
+    for (int round = 1; round <= 2; round++) {
+      for (int i = 0; i < NL; i++) dx[i] = 0;
+      dl = 1;
+      if (deep)
+        __enzyme_autodiff((void *)loss_deep, enzyme_dup, x, dx, enzyme_dup, &l, &dl);
+      else
+        __enzyme_autodiff((void *)loss, enzyme_dup, x, dx, enzyme_dup, &l, &dl);
+      fz_check("communicators freed, once per call", comms_freed, 2 * deep + round, 0);
+      fz_check("datatypes freed, once per call", types_freed, 2 * deep + round, 0);
+      double tot = 0;
+      MPI_Allreduce(&l, &tot, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      fz_gather(dx, NL, gx);
+      if (fz_rank == 0) {
+        fz_check("loss vs serial", tot, serial(xall, fz_size), 1e-12);
+        fz_check_vs_serial("d/dx vs serial", gx, want, n, eval, 0, xall, 1);
+      }
     }
-  }
   double tx[NL], tl = 0, mine = 0, sum = 0, tsum = 0;
   for (int i = 0; i < NL; i++) tx[i] = 0.05 * ((i + fz_rank) % 3) - 0.04;
   for (int i = 0; i < NL; i++) mine += tx[i] * dx[i];
@@ -140,7 +163,11 @@ int main(int argc, char **argv) {
   __enzyme_fwddiff((void *)loss, enzyme_dup, x, tx, enzyme_dup, &l, &tl);
   MPI_Allreduce(&tl, &tsum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   fz_check("forward . v = reverse . v", tsum, sum, 1e-10);
-  fz_check("forward mode freed them too", comms_freed + types_freed, 6, 0);
+  tl = tsum = 0;
+  __enzyme_fwddiff((void *)loss_deep, enzyme_dup, x, tx, enzyme_dup, &l, &tl);
+  MPI_Allreduce(&tl, &tsum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  fz_check("forward . v = reverse . v (frees 11 calls down)", tsum, sum, 1e-10);
+  fz_check("forward mode freed them too", comms_freed + types_freed, 12, 0);
   MPI_Type_free(&base_pair);
   return fz_mpi_finish();
 }

@@ -72,7 +72,7 @@ pub fn optimize_differentiated(
             continue;
         }
         order.push(f);
-        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for i in f.instructions() {
             if matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
                 if let Some(g) = i.called_function() {
                     // Functions the pass knows by name (Rust's allocator entry points)
@@ -107,7 +107,7 @@ pub fn optimize_differentiated(
     // functions with a definition of ours go to it.
     let mut definitions: HashSet<Value> = HashSet::new();
     for &c in copy.values() {
-        for i in c.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for i in c.instructions() {
             if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
                 continue;
             }

@@ -18,9 +18,7 @@ pub fn repair(f: Value) -> usize {
     let ctx = f.ty().context();
     let b = Builder::new(ctx);
     let casts: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|bl| bl.instructions())
+        .instructions()
         .filter(|i| i.opcode() == Some(Opcode::LLVMIntToPtr))
         .collect();
     let mut done = 0;

@@ -159,10 +159,7 @@ fn needed_declarations(m: Module) -> Vec<String> {
 
 /// The functions `f` calls directly.
 pub(crate) fn callees(f: Value) -> Vec<Value> {
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
+    f.calls_and_invokes()
         .filter_map(|i| i.called_function())
         .collect()
 }
@@ -176,9 +173,7 @@ fn referenced_through_constants(f: Value) -> Vec<Value> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut stack: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+        .instructions()
         .flat_map(|i| i.operands())
         .filter(|o| o.is_global_variable() && o.is_global_constant())
         .filter_map(|g| g.initializer())

@@ -10,7 +10,9 @@ use crate::calls::{call_targets, parallel_callee};
 
 /// The callers of each function of a module: through direct calls, through calls by
 /// pointer (every candidate of the call's type) and through parallel regions (the
-/// region's microtask), plus the edges a client adds ([`CallerGraph::add_call`]).
+/// region's microtask), plus the edges a client adds ([`CallerGraph::add_call`]). The
+/// default graph has no edges: a client with its own notion of a call adds them all.
+#[derive(Default)]
 pub struct CallerGraph {
     callers: HashMap<Value, Vec<Value>>,
 }
@@ -21,12 +23,8 @@ impl CallerGraph {
         let mut graph = CallerGraph {
             callers: HashMap::default(),
         };
-        for f in module
-            .functions()
-            .into_iter()
-            .filter(|f| !f.is_declaration())
-        {
-            for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for f in module.definitions() {
+            for i in f.instructions() {
                 if !i.is_call() {
                     continue;
                 }

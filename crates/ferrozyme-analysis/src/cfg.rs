@@ -91,6 +91,15 @@ impl Cfg {
     pub fn is_reachable(&self, b: Block) -> bool {
         self.index_of(b).is_some_and(|i| self.reachable[i])
     }
+    /// The blocks the entry reaches, in layout order.
+    pub fn reachable_blocks(&self) -> Vec<Block> {
+        self.blocks
+            .iter()
+            .zip(&self.reachable)
+            .filter(|(_, r)| **r)
+            .map(|(b, _)| *b)
+            .collect()
+    }
     /// The immediate dominator of `b` (`None` for the entry and unreachable blocks).
     pub fn idom(&self, b: Block) -> Option<Block> {
         let i = self.index_of(b)?;

@@ -233,9 +233,7 @@ out:
 "#;
 
     fn named(f: Value, name: &str) -> Value {
-        f.blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+        f.instructions()
             .find(|i| i.name() == name)
             .expect("the instruction is in the test IR")
     }

@@ -13,7 +13,7 @@
 
 use crate::hash::HashMap;
 
-use ferrozyme_llvm::{Module, Opcode, Value};
+use ferrozyme_llvm::{Module, Value};
 
 /// For every node, the index of its cycle (a component of several nodes, or one node with
 /// an edge to itself), `None` for nodes on no cycle and nodes `include` leaves out (they
@@ -97,10 +97,7 @@ pub fn call_components(funcs: &[Value]) -> HashMap<Value, u32> {
         .iter()
         .map(|f| {
             let mut s: Vec<usize> = f
-                .blocks()
-                .into_iter()
-                .flat_map(|b| b.instructions())
-                .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
+                .calls_and_invokes()
                 .flat_map(|i| {
                     // A function handed to a call may be called back (an OpenMP task
                     // entry, which the derivative calls directly: `parallel/tasks.rs`).
@@ -131,11 +128,7 @@ pub struct CallCycles {
 
 impl CallCycles {
     pub fn new(module: Module) -> CallCycles {
-        let funcs: Vec<Value> = module
-            .functions()
-            .into_iter()
-            .filter(|f| !f.is_declaration())
-            .collect();
+        let funcs: Vec<Value> = module.definitions().collect();
         let cyc = call_components(&funcs);
         CallCycles {
             comp: funcs.iter().map(|f| (*f, cyc.get(f).copied())).collect(),

@@ -22,9 +22,7 @@ fn with_module(file: &str, body: impl FnOnce(Module)) {
 
 /// The `n`-th (0-based) instruction with opcode `op` in `f`, for unnamed clang values.
 fn nth_op(f: Value, op: ferrozyme_llvm::Opcode, n: usize) -> Value {
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+    f.instructions()
         .filter(|i| i.opcode() == Some(op))
         .nth(n)
         .unwrap_or_else(|| panic!("no {op:?} #{n} in @{}", f.name()))
@@ -246,9 +244,7 @@ fn math_calls() {
         assert!(!a.call_is_active(val(f, "fl"), &touchers));
         // memcpy between shadowed pointers must be mirrored on the shadows.
         let memcpy = f
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .find(|i| {
                 i.is_call()
                     && i.called_function()

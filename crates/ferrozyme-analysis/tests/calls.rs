@@ -15,11 +15,7 @@ fn with_module(file: &str, body: impl FnOnce(Module)) {
 /// Every call instruction of `@all_kinds`.
 fn calls(m: Module) -> Vec<Value> {
     let f = m.function("all_kinds").expect("no @all_kinds");
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| i.is_call())
-        .collect()
+    f.calls().collect()
 }
 
 /// The call whose result is `%name`, or the void call whose callee is `@name`.

@@ -227,9 +227,7 @@ fn clang_o2_struct_of_mixed_fields() {
         assert_eq!(ta.memory_fp_type(ps), None, "float and double fields");
         // The loaded `pos` pointer points to doubles.
         let pos_loads: Vec<Value> = f
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .filter(|i| i.ty().is_pointer() && i.opcode() == Some(ferrozyme_llvm::Opcode::LLVMLoad))
             .collect();
         assert!(!pos_loads.is_empty());
@@ -351,9 +349,7 @@ fn rust_allocator_entry_points_do_not_merge_their_callers() {
 
 /// The memcpy calls of `f`, in order.
 fn memcpys(f: Value) -> Vec<Value> {
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+    f.instructions()
         .filter(|i| {
             i.called_function()
                 .is_some_and(|c| c.name().starts_with("llvm.memcpy"))

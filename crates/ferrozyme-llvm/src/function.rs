@@ -36,6 +36,29 @@ impl Value {
         }
         out
     }
+    /// The function's instructions, block by block in layout order: the blocks are
+    /// listed when the walk starts, and each block's instructions when the walk reaches
+    /// that block (what `blocks().into_iter().flat_map(|b| b.instructions())` did at each
+    /// use). An edit during the walk therefore shows only in blocks not reached yet; a
+    /// pass that erases or moves instructions collects them first.
+    pub fn instructions(self) -> impl Iterator<Item = Value> {
+        self.blocks().into_iter().flat_map(|b| b.instructions())
+    }
+    /// The function's `call` instructions (not invokes or callbrs), in
+    /// [`Value::instructions`] order.
+    pub fn calls(self) -> impl Iterator<Item = Value> {
+        self.instructions().filter(|i| i.is_call())
+    }
+    /// The function's `call` and `invoke` instructions (a C++ destructor at -O0 invokes
+    /// what -O2 calls), in [`Value::instructions`] order.
+    pub fn calls_and_invokes(self) -> impl Iterator<Item = Value> {
+        self.instructions().filter(|i| {
+            matches!(
+                i.opcode(),
+                Some(crate::Opcode::LLVMCall | crate::Opcode::LLVMInvoke)
+            )
+        })
+    }
     /// The size of a function's body in instructions, the measure the inlining and
     /// merging caps of ferrozyme-transform are stated in.
     pub fn instruction_count(self) -> usize {
@@ -363,4 +386,69 @@ impl MemoryEffects {
 pub fn attr_kind(name: &str) -> u32 {
     // SAFETY: pointer+len.
     unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Module, Value};
+    use inkwell::context::Context;
+    use inkwell::memory_buffer::MemoryBuffer;
+
+    const IR: &str = r#"
+declare void @g()
+declare i32 @__gxx_personality_v0(...)
+define void @f(i1 %c) personality ptr @__gxx_personality_v0 {
+entry:
+  call void @g()
+  br i1 %c, label %left, label %right
+left:
+  invoke void @g() to label %right unwind label %pad
+right:
+  %x = add i32 1, 2
+  call void @g()
+  ret void
+pad:
+  %lp = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %lp
+}
+"#;
+
+    fn names(it: impl Iterator<Item = Value>) -> Vec<String> {
+        it.map(|i| format!("{:?}", i.opcode().expect("an instruction")))
+            .collect()
+    }
+
+    #[test]
+    fn definitions_instructions_and_calls_walk_in_order() {
+        let ctx = Context::create();
+        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t.ll");
+        let m = ctx.create_module_from_ir(buf).expect("the test IR parses");
+        let module = Module::from_inkwell(&m);
+        let f = module.function("f").expect("the test IR defines @f");
+        assert!(module.definitions().eq([f]));
+        let flat: Vec<Value> = f
+            .blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .collect();
+        assert!(f.instructions().eq(flat));
+        assert_eq!(
+            names(f.instructions()),
+            [
+                "LLVMCall",
+                "LLVMBr",
+                "LLVMInvoke",
+                "LLVMAdd",
+                "LLVMCall",
+                "LLVMRet",
+                "LLVMLandingPad",
+                "LLVMResume"
+            ]
+        );
+        assert_eq!(names(f.calls()), ["LLVMCall", "LLVMCall"]);
+        assert_eq!(
+            names(f.calls_and_invokes()),
+            ["LLVMCall", "LLVMInvoke", "LLVMCall"]
+        );
+    }
 }

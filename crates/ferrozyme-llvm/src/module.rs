@@ -153,6 +153,11 @@ impl Module {
         }
         out
     }
+    /// The functions with a body, in module order (`functions()` less the
+    /// declarations; each is asked when the walk reaches it).
+    pub fn definitions(self) -> impl Iterator<Item = Value> {
+        self.functions().into_iter().filter(|f| !f.is_declaration())
+    }
     /// Drops the names of every function's local values (arguments, blocks,
     /// instructions) and makes the context drop the names of local values made from now
     /// on; functions and globals keep theirs. This is clang's `-discard-value-names` (its

@@ -44,12 +44,7 @@ impl Analyses {
         );
         act.restrict_to_useful_with(clone, Some(&types));
         let cfg = Cfg::new(clone);
-        let reachable: Vec<_> = cfg
-            .blocks
-            .iter()
-            .copied()
-            .filter(|b| cfg.is_reachable(*b))
-            .collect();
+        let reachable = cfg.reachable_blocks();
         let const_params = crate::audit::const_pointers::const_pointer_params(clone, args);
         let runtime_activity = |seeds| {
             runtime_activity::analyze(

@@ -492,7 +492,7 @@ fn referenced_globals(f: Value) -> Vec<Value> {
     while k < funcs.len() && globals.len() < 64 {
         let cur = funcs[k];
         k += 1;
-        for i in cur.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for i in cur.instructions() {
             let init_state = (i.opcode() == Some(Opcode::LLVMCall))
                 .then(|| i.called_function())
                 .flatten()

@@ -261,10 +261,7 @@ fn use_plain_runtime(m: Module, f: Value) {
 /// which the outer derivative caches or recomputes like any other.
 fn inline_runtime_leaves(m: Module, f: Value) {
     let calls: Vec<(Value, Value)> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| i.opcode() == Some(Opcode::LLVMCall))
+        .calls()
         .filter_map(|i| {
             let g = i.called_function()?;
             let leaf = crate::runtime::is_runtime_symbol(&g.name())

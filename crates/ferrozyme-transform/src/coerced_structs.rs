@@ -35,9 +35,7 @@ const ROUNDS: u32 = 4;
 pub(crate) fn inline_float_carrying_calls(m: Module, f: Value) -> Result<(), String> {
     for _ in 0..ROUNDS {
         let calls: Vec<Value> = f
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .filter(|&i| carries_floats_in_integers(f, i))
             .collect();
         if calls.is_empty() {

@@ -41,9 +41,7 @@ use ferrozyme_llvm::{Builder, Module, Opcode, TypeKind, Value};
 pub fn rewrite(m: Module, f: Value) {
     load_doubles_as_doubles(m, f);
     let shuffles: Vec<(Value, Vec<Option<u32>>)> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+        .instructions()
         .filter(|i| i.opcode() == Some(Opcode::LLVMShuffleVector))
         .filter_map(|i| double_mask(i).map(|mask| (i, mask)))
         .collect();
@@ -102,9 +100,7 @@ pub fn rewrite(m: Module, f: Value) {
 /// access.
 fn load_doubles_as_doubles(m: Module, f: Value) {
     let loads: Vec<(Value, ferrozyme_llvm::Type)> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+        .instructions()
         .filter(|i| i.opcode() == Some(Opcode::LLVMLoad) && !i.is_volatile())
         .filter(|i| {
             let t = i.ty();

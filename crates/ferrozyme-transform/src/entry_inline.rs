@@ -108,19 +108,16 @@ fn runs_once_per_call(f: Value) -> bool {
     if cfg.blocks.iter().any(|b| cfg.is_cyclic(*b)) {
         return false;
     }
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .all(|i| {
-            if !matches!(
-                i.opcode(),
-                Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
-            ) {
-                return true;
-            }
-            // An indirect call (no known callee) could be anything.
-            i.called_function().is_some_and(|c| c.is_declaration())
-        })
+    f.instructions().all(|i| {
+        if !matches!(
+            i.opcode(),
+            Some(Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr)
+        ) {
+            return true;
+        }
+        // An indirect call (no known callee) could be anything.
+        i.called_function().is_some_and(|c| c.is_declaration())
+    })
 }
 
 /// The function of each call of `f`, when every use of `f` is a direct call (not an

@@ -62,10 +62,7 @@ fn library_type(call: Value, which: Checked) -> bool {
 
 pub fn rewrite(m: Module, f: Value) {
     let calls: Vec<(Value, Checked)> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| i.is_call())
+        .calls()
         .filter_map(|i| {
             let g = i.called_function()?;
             let which = Checked::of(&g.name())?;

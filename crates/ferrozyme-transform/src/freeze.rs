@@ -24,7 +24,7 @@
 
 use ferrozyme_analysis::hash::HashSet;
 
-use ferrozyme_llvm::{Module, Opcode, Value};
+use ferrozyme_llvm::{Module, Value};
 
 /// Functions the AD pass left alone, as far as re-optimization is concerned: defined,
 /// not generated (marked by the pass, see `ferrozyme_transform::generated`), neither
@@ -32,18 +32,11 @@ use ferrozyme_llvm::{Module, Opcode, Value};
 /// whole pipeline over them again only costs compile time.
 fn untouched_functions(module: Module) -> Vec<Value> {
     let generated = crate::generated::is_generated;
-    let defined: Vec<Value> = module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
-        .collect();
+    let defined: Vec<Value> = module.definitions().collect();
     let mut touched: HashSet<Value> = HashSet::default();
     for &f in &defined {
         let callees: Vec<Value> = f
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
+            .calls_and_invokes()
             .filter_map(|i| i.called_function())
             .collect();
         if generated(f) {

@@ -44,17 +44,9 @@ pub(crate) fn functions_with_hooks(
 ) -> HashSet<Value> {
     let mut set: HashSet<Value> = calls.iter().map(|(c, _)| c.parent_function()).collect();
     let callers: Vec<(Value, Vec<Value>)> = module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
+        .definitions()
         .map(|f| {
-            let callees = f
-                .blocks()
-                .into_iter()
-                .flat_map(|b| b.instructions())
-                .filter(|i| i.is_call())
-                .filter_map(|i| i.called_function())
-                .collect();
+            let callees = f.calls().filter_map(|i| i.called_function()).collect();
             (f, callees)
         })
         .collect();
@@ -79,7 +71,7 @@ pub(crate) fn differentiated_closure(module: Module) -> HashSet<Value> {
         .collect();
     let mut work: Vec<Value> = set.iter().copied().collect();
     while let Some(f) = work.pop() {
-        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for i in f.instructions() {
             if let Some(g) = i.is_call().then(|| i.called_function()).flatten() {
                 if !g.is_declaration() && set.insert(g) {
                     work.push(g);

@@ -20,10 +20,7 @@ use ferrozyme_llvm::{Builder, Module, Value};
 
 pub fn call_resolved(m: Module, f: Value) {
     let calls: Vec<(Value, Value)> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| i.is_call())
+        .calls()
         .filter_map(|i| {
             let resolver = i.called_value().ifunc_resolver()?;
             (!resolver.is_declaration()).then_some((i, resolver))

@@ -146,9 +146,7 @@ define void @caller(ptr %res, double %x) {
         let module = Module::from_inkwell(&m);
         let caller = module.function("caller").expect("caller exists");
         let call = caller
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .find(|i| {
                 i.is_call()
                     && i.called_function().map(|f| f.name()).as_deref() == Some("__enzyme_fwddiff")

@@ -62,12 +62,7 @@ use ferrozyme_llvm::{Builder, Opcode, TypeKind, Value};
 pub fn rebuild_pointers(f: Value) -> usize {
     let ctx = f.ty().context();
     let b = Builder::new(ctx);
-    let insts = || -> Vec<Value> {
-        f.blocks()
-            .into_iter()
-            .flat_map(|bl| bl.instructions())
-            .collect()
-    };
+    let insts = || -> Vec<Value> { f.instructions().collect() };
     let mut done = 0;
     // Candidates are collected before rewriting: a rewrite erases instructions (the
     // load's stores and `inttoptr`s) that a walk over the old list would still visit.

@@ -56,12 +56,7 @@ pub fn check_uses(module: Module) -> Result<(), Vec<Diagnostic>> {
 /// In `f`, a clone about to be differentiated: `__enzyme_iter(n, k)` becomes
 /// `__enzyme_iter(n + k, k)`.
 pub fn bump_in_clone(f: Value) {
-    let calls: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|&i| is_iter_call(i))
-        .collect();
+    let calls: Vec<Value> = f.instructions().filter(|&i| is_iter_call(i)).collect();
     if calls.is_empty() {
         return;
     }

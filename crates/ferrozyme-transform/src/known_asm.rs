@@ -114,9 +114,7 @@ fn classify(call: Value) -> Option<Op> {
 /// Rewrites the recognized inline assembly calls of `f` (see the module documentation).
 pub fn rewrite(m: Module, f: Value) {
     let calls: Vec<(Value, Op)> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+        .instructions()
         .filter(|i| i.opcode() == Some(Opcode::LLVMCall) && i.is_inline_asm_call())
         .filter_map(|i| classify(i).map(|op| (i, op)))
         .collect();
@@ -187,9 +185,7 @@ define <4 x double> @fma213(<4 x double> %a, <4 x double> %b, <4 x double> %c) {
     fn rewritten(m: Module, name: &str) -> String {
         let f = m.function(name).expect("function exists");
         rewrite(m, f);
-        f.blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+        f.instructions()
             .map(|i| i.to_string().trim().to_string())
             .collect::<Vec<_>>()
             .join("\n")

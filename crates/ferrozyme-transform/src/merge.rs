@@ -63,10 +63,7 @@ pub fn merge_single_call_derivatives(module: Module, cap: usize) -> usize {
         .iter()
         .map(|&f| {
             let cs = f
-                .blocks()
-                .into_iter()
-                .flat_map(|b| b.instructions())
-                .filter(|i| i.opcode() == Some(Opcode::LLVMCall))
+                .calls()
                 .filter_map(|i| i.called_function())
                 .filter(|c| set.contains(c) && *c != f)
                 .collect();

@@ -80,9 +80,7 @@ impl Requesters {
 /// last one in `caller`'s own source).
 fn call_site(caller: Value, callee: Value) -> Vec<SourceLoc> {
     let Some(call) = caller
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+        .instructions()
         .find(|i| i.called_function() == Some(callee))
     else {
         return Vec::new();

@@ -61,6 +61,9 @@ pub(crate) struct Support {
     /// Which parameters may receive a shadowed global (`crate::global_args`), for the
     /// current drain.
     pub global_args: crate::global_args::Cache,
+    /// Which functions reach a free of an MPI handle they were handed
+    /// (`reverse::callee_handle_free`), built at the current drain's first question.
+    handed_frees: Option<crate::reverse::HandedFrees>,
 }
 
 /// Functions whose calls are differentiated whatever their arguments: they touch
@@ -97,6 +100,7 @@ impl Support {
             remarks: crate::remarks::Remarks::default(),
             call_cycles: ferrozyme_analysis::scc::CallCycles::new(module),
             global_args: Default::default(),
+            handed_frees: None,
         }
     }
 
@@ -105,6 +109,17 @@ impl Support {
     pub fn refresh_call_cycles(&mut self) {
         self.call_cycles = ferrozyme_analysis::scc::CallCycles::new(self.module);
         self.global_args = Default::default();
+        self.handed_frees = None;
+    }
+
+    /// Does a function `f` calls, any number of calls down, free an MPI handle it was
+    /// handed (`reverse::HandedFrees::reached_from`)? The call graph is built once a
+    /// drain, at its first question.
+    pub fn reaches_handed_free(&mut self, f: Value) -> bool {
+        let module = self.module;
+        self.handed_frees
+            .get_or_insert_with(|| crate::reverse::HandedFrees::new(module))
+            .reached_from(f)
     }
 
     /// Do `caller` and `callee` lie on one cycle of direct calls (a recursive callee)?

@@ -21,7 +21,7 @@ pub(crate) fn before(module: Module, s: &EnzymeSettings) {
         let ctx = module.context();
         let kinds = [ctx.md_kind("tbaa"), ctx.md_kind("tbaa.struct")];
         for f in module.functions() {
-            for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+            for i in f.instructions() {
                 for k in kinds {
                     if i.metadata(k).is_some() {
                         i.set_metadata(k, None);
@@ -33,7 +33,7 @@ pub(crate) fn before(module: Module, s: &EnzymeSettings) {
     if s.emptyfn_inactive {
         let mut unknown = HashSet::default();
         for f in module.functions() {
-            for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+            for i in f.instructions() {
                 if i.is_call() {
                     if let (CallKind::UnknownExternal, Some(g)) = (classify(i), i.called_function())
                     {
@@ -62,10 +62,7 @@ pub(crate) fn inline_calls(
     let mut result = Ok(());
     while budget > 0 {
         let calls: Vec<Value> = clone
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .filter(|i| i.is_call())
+            .calls()
             .filter(|i| {
                 i.called_function().is_some_and(|g| {
                     !g.is_declaration()

@@ -93,13 +93,7 @@ fn kind(call: Value) -> Option<Kind> {
 
 /// Rewrites the two-result math calls of `f` (see the module documentation).
 pub fn split(m: Module, f: Value) {
-    let calls: Vec<(Value, Kind)> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| i.opcode() == Some(Opcode::LLVMCall))
-        .filter_map(|i| kind(i).map(|k| (i, k)))
-        .collect();
+    let calls: Vec<(Value, Kind)> = f.calls().filter_map(|i| kind(i).map(|k| (i, k))).collect();
     if calls.is_empty() {
         return;
     }

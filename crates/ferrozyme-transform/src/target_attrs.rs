@@ -49,11 +49,7 @@ const KEYS: [&str; 4] = [
 
 /// The defined functions of `module`: those the pass did not generate, and those it did.
 fn defined_functions(module: Module) -> (Vec<Value>, Vec<Value>) {
-    module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
-        .partition(|f| !is_generated(*f))
+    module.definitions().partition(|f| !is_generated(*f))
 }
 
 /// Gives the generated functions of `module` the target every other function shares
@@ -189,12 +185,7 @@ pub fn share_vector_width(module: Module) -> usize {
         .into_iter()
         .filter(|f| f.string_fn_attr(MIN_LEGAL).is_none())
     {
-        let calls = f
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .filter(|i| i.is_call())
-            .map(|c| signature_bits(c.called_function_type()));
+        let calls = f.calls().map(|c| signature_bits(c.called_function_type()));
         let Some(width) = std::iter::once(signature_bits(f.function_type()))
             .chain(calls)
             .try_fold(widest, |w, b| Some(w.max(b?)))

@@ -44,11 +44,7 @@ pub(crate) fn is_init(v: Value) -> bool {
 
 /// The calls of `f`.
 fn calls(f: Value) -> Vec<Value> {
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| i.is_call())
-        .collect()
+    f.calls().collect()
 }
 
 /// The function and the frame of the trampoline in stack slot `mem` (step 2's

@@ -305,9 +305,7 @@ impl Truncations {
         crate::generated::mark(g);
         self.made.insert((f, ty, fmt), g);
         let has_vector_fp = g
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .any(|i| i.ty().kind() == TypeKind::Vector && i.ty().element_type() == ty);
         if has_vector_fp {
             run_function_passes(g, "scalarizer<load-store>,instsimplify").map_err(|e| {
@@ -317,11 +315,7 @@ impl Truncations {
                 )
             })?;
         }
-        let insts: Vec<Value> = g
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .collect();
+        let insts: Vec<Value> = g.instructions().collect();
         let b = Builder::new(module.context());
         for i in insts {
             self.rewrite(module, &b, f, i, ty, fmt)?;

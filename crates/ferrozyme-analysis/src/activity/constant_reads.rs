@@ -362,9 +362,7 @@ declare ptr @malloc(i64)
         let m = Module::from_inkwell(&m);
         let f = |n: &str| m.function(n).expect("defined");
         let stored = |g: Value| {
-            g.blocks()
-                .into_iter()
-                .flat_map(|b| b.instructions())
+            g.instructions()
                 .filter(|i| i.opcode() == Some(Opcode::LLVMStore))
                 .last()
                 .expect("a store")
@@ -392,9 +390,7 @@ declare ptr @malloc(i64)
         assert!(is_returned_allocation(stored(f("make_c_o0")).operand(1)));
         let linked = f("node_linked");
         let first_store = linked
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .find(|i| i.opcode() == Some(Opcode::LLVMStore))
             .expect("a store");
         assert!(!is_returned_allocation(first_store.operand(1)));

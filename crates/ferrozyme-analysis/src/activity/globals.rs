@@ -395,18 +395,13 @@ pub fn functions_referencing_shadowed_globals(module: Module) -> HashSet<Value> 
         return HashSet::default();
     }
     module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
+        .definitions()
         .filter(|f| {
-            f.blocks()
-                .into_iter()
-                .flat_map(|b| b.instructions())
-                .any(|i| {
-                    i.operands()
-                        .into_iter()
-                        .any(|op| references_shadowed_global(op, &shadowed, 0))
-                })
+            f.instructions().any(|i| {
+                i.operands()
+                    .into_iter()
+                    .any(|op| references_shadowed_global(op, &shadowed, 0))
+            })
         })
         .collect()
 }

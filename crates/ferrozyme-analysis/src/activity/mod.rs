@@ -216,12 +216,7 @@ impl Activity {
                 _ => {}
             }
         }
-        let insts: Vec<Value> = input
-            .func
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .collect();
+        let insts: Vec<Value> = input.func.instructions().collect();
         a.read_only_captures = insts
             .iter()
             .copied()

@@ -111,24 +111,17 @@ pub fn returns_shadow(
     // Without type analysis the nested run does not follow pointers carried in
     // integers; and a pointer a function without IR (or an indirect or custom callee)
     // returns is not followed at all: such callees keep the old answer.
-    let opaque = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .any(|i| {
-            i.opcode() == Some(Opcode::LLVMIntToPtr)
-                || (matches!(
-                    i.opcode(),
-                    Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke)
-                ) && i.ty().contains_pointer()
-                    && !matches!(
-                        classify(i),
-                        CallKind::Defined(_)
-                            | CallKind::Malloc
-                            | CallKind::Calloc
-                            | CallKind::Realloc
-                    ))
-        });
+    let opaque = f.instructions().any(|i| {
+        i.opcode() == Some(Opcode::LLVMIntToPtr)
+            || (matches!(
+                i.opcode(),
+                Some(Opcode::LLVMCall) | Some(Opcode::LLVMInvoke)
+            ) && i.ty().contains_pointer()
+                && !matches!(
+                    classify(i),
+                    CallKind::Defined(_) | CallKind::Malloc | CallKind::Calloc | CallKind::Realloc
+                ))
+    });
     if opaque {
         return true;
     }

@@ -189,9 +189,7 @@ mod tests {
         let m = Module::from_inkwell(&m);
         let g = m.function(f).expect("defined");
         let find = |name: &str| {
-            g.blocks()
-                .into_iter()
-                .flat_map(|b| b.instructions())
+            g.instructions()
                 .find(|i| i.name() == name)
                 .unwrap_or_else(|| panic!("no %{name}"))
         };

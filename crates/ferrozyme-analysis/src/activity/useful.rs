@@ -103,11 +103,7 @@ impl Activity {
         func: Value,
         types: Option<&crate::types::TypeAnalysis>,
     ) {
-        let insts: Vec<Value> = func
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .collect();
+        let insts: Vec<Value> = func.instructions().collect();
         self.keep_useful(&insts);
         self.keep_needed_shadows(&insts, types);
     }

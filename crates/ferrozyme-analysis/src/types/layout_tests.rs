@@ -96,9 +96,7 @@ fn with_module(body: impl FnOnce(Module)) {
 fn inst(m: Module, f: &str, name: &str) -> Value {
     m.function(f)
         .expect("function")
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+        .instructions()
         .find(|i| i.name() == name)
         .unwrap_or_else(|| panic!("no %{name}"))
 }
@@ -218,9 +216,7 @@ fn tbaa_struct_lists_the_copied_fields() {
         let cp = m
             .function("tbaa")
             .unwrap()
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .find(|i| i.is_call())
             .expect("the memcpy");
         let md = cp.metadata(kind).expect("has !tbaa.struct");

@@ -231,7 +231,7 @@ impl TypeAnalysis {
         let mut out = String::new();
         let _ = writeln!(out, "type analysis for @{}", f.name());
         let args = f.params();
-        let insts = f.blocks().into_iter().flat_map(|b| b.instructions());
+        let insts = f.instructions();
         for v in args.into_iter().chain(insts) {
             let text = v.to_string();
             let text = text.lines().next().unwrap_or("").trim();

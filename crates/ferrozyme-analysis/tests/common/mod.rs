@@ -28,7 +28,7 @@ pub fn func(m: Module, name: &str) -> Value {
 pub fn val(f: Value, name: &str) -> Value {
     f.params()
         .into_iter()
-        .chain(f.blocks().into_iter().flat_map(|b| b.instructions()))
+        .chain(f.instructions())
         .find(|v| v.name() == name)
         .unwrap_or_else(|| panic!("no %{name} in @{}", f.name()))
 }

@@ -81,9 +81,7 @@ pub fn plan(m: Module, parts: usize) -> Result<Plan, Whole> {
         return Err(Whole::AliasesOrIfuncs);
     }
     let nodes: Vec<Value> = m
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
+        .definitions()
         .chain(
             m.globals()
                 .into_iter()

@@ -161,11 +161,7 @@ fn body_size(blocks: &[Block]) -> (usize, bool) {
         if !Loops::new(&Cfg::new(g)).loops.is_empty() {
             has_loop = true;
         }
-        let insts = g
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
-            .collect();
+        let insts = g.instructions().collect();
         scan(insts, &mut work, &mut floats);
     }
     (floats, has_loop)

@@ -129,12 +129,7 @@ fn mark_function(module: Module, f: Value, k: &mut usize) -> Result<(), Vec<Diag
 }
 
 fn mark_loops(module: Module, f: Value, k: &mut usize) -> Result<(), Vec<Diagnostic>> {
-    let markers: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| is_marker(*i))
-        .collect();
+    let markers: Vec<Value> = f.instructions().filter(|i| is_marker(*i)).collect();
     let cfg = Cfg::new(f);
     let loops = Loops::new(&cfg);
     let mut diags = Vec::new();

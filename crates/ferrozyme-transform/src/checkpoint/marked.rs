@@ -112,7 +112,7 @@ pub(crate) fn apply(
         work.push(*f);
     }
     while let Some(f) = work.pop() {
-        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for i in f.instructions() {
             if let Some(g) = i.is_call().then(|| i.called_function()).flatten() {
                 if !g.is_declaration() && !dups.contains_key(&g) {
                     dups.insert(g, vec![true; g.params().len()]);
@@ -161,11 +161,7 @@ pub(crate) fn apply(
 
 /// The set calls of `f`.
 fn set_calls(f: Value) -> Vec<Value> {
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| is_set_call(*i))
-        .collect()
+    f.instructions().filter(|i| is_set_call(*i)).collect()
 }
 
 /// Outlines every marked loop of `f`.
@@ -189,7 +185,7 @@ fn mark_function(
         if g.has_fn_attr("optnone") {
             unoptimized.push(g);
         }
-        for i in g.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for i in g.instructions() {
             if let Some(h) = i.is_call().then(|| i.called_function()).flatten() {
                 work.push(h);
             }
@@ -393,7 +389,7 @@ fn outline(
 /// resolved) to the bytes, when these are known on entry (a constant or an argument).
 fn hints(f: Value) -> HashMap<Value, Value> {
     let mut out = HashMap::default();
-    for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+    for i in f.instructions() {
         let is_hint = matches!(i.opcode(), Some(Opcode::LLVMCall))
             && i.called_function()
                 .is_some_and(|g| g.name().contains(crate::size_hint::SIZE_HINT));

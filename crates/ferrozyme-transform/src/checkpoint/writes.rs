@@ -70,7 +70,7 @@ fn closure(step: Value) -> Vec<Value> {
     while i < order.len() {
         let f = order[i];
         i += 1;
-        for inst in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for inst in f.instructions() {
             if let Some(g) = inst.is_call().then(|| inst.called_function()).flatten() {
                 if !g.is_declaration() && seen.insert(g) {
                     order.push(g);
@@ -271,7 +271,7 @@ fn traced(
         seen: HashSet::default(),
     };
     for f in &funcs {
-        for inst in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for inst in f.instructions() {
             let ptrs = targets(inst).map_err(|why| Untraced { inst, why })?;
             for p in ptrs {
                 t.trace(p, 0).map_err(|why| Untraced { inst, why })?;

@@ -110,5 +110,5 @@ fn into_own_stack(mut ptr: Value) -> bool {
 }
 
 fn instructions(f: Value) -> impl Iterator<Item = Value> {
-    f.blocks().into_iter().flat_map(|b| b.instructions())
+    f.instructions()
 }

@@ -107,9 +107,7 @@ fn rewrite_captures_and_extrema(m: Module, f: Value) {
         return;
     }
     let rmws: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+        .instructions()
         .filter(|i| i.opcode() == Some(Opcode::LLVMAtomicRMW) && i.ty().is_fp_scalar())
         .collect();
     for i in rmws {

@@ -190,7 +190,7 @@ fn microtask_by_ref(m: Module, micro: Value, moved: &[Option<Type>]) -> Value {
     // Assignment tracking links a store to `#dbg_assign` records of its own function
     // (the microtask's); the copies keep their source locations, not the links.
     let assign = ctx.md_kind("DIAssignID");
-    for i in dst.blocks().into_iter().flat_map(|b| b.instructions()) {
+    for i in dst.instructions() {
         if i.metadata(assign).is_some() {
             i.set_metadata(assign, None);
         }

@@ -59,9 +59,7 @@ impl Family {
 /// The calls in `f` of the runtime function `name` (for the rewrites before
 /// differentiation).
 pub(crate) fn calls_to(f: Value, name: &str) -> Vec<Value> {
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+    f.instructions()
         .filter(|i| {
             i.opcode() == Some(ferrozyme_llvm::Opcode::LLVMCall)
                 && i.called_function().is_some_and(|c| c.name() == name)

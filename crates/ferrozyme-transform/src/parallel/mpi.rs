@@ -203,12 +203,8 @@ pub fn helper_fn(m: Module, name: &str) -> Result<Value, String> {
 /// derivatives mirror the barrier at its place.
 pub fn functions_calling_barriers(module: Module, graph: &mut CallerGraph) -> Vec<Value> {
     let mut seeds = Vec::new();
-    for f in module
-        .functions()
-        .into_iter()
-        .filter(|f| !f.is_declaration())
-    {
-        for i in f.blocks().into_iter().flat_map(|b| b.instructions()) {
+    for f in module.definitions() {
+        for i in f.instructions() {
             let Some(callee) = i.is_call().then(|| i.called_function()).flatten() else {
                 continue;
             };

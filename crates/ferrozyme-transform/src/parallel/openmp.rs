@@ -79,12 +79,7 @@ fn is_reduce_call(i: Value) -> bool {
 /// `atomicrmw fadd` or in a critical section; see the module essay. Reductions of
 /// another shape are left alone (and rejected when active).
 pub fn rewrite_reductions(m: Module, f: Value) {
-    let calls: Vec<Value> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| is_reduce_call(*i))
-        .collect();
+    let calls: Vec<Value> = f.instructions().filter(|i| is_reduce_call(*i)).collect();
     for call in calls {
         rewrite_one(m, call);
     }
@@ -324,7 +319,7 @@ pub fn needs_forward_team(f: Value) -> bool {
     let mut seen = ferrozyme_analysis::hash::HashSet::from_iter([f]);
     let mut work = vec![f];
     while let Some(g) = work.pop() {
-        for i in g.blocks().into_iter().flat_map(|b| b.instructions()) {
+        for i in g.instructions() {
             // A compare-and-swap loop of a product becomes a critical section in the
             // clone (`atomic_cas.rs`); this looks at the original.
             if i.opcode() == Some(Opcode::LLVMAtomicCmpXchg) {

@@ -165,9 +165,7 @@ fn liter_offset(t: Value, lb: Value, size: Value) -> Option<u64> {
 /// whether anything changed.
 pub fn serialize(m: Module, f: Value) -> bool {
     let calls: Vec<(Value, TaskCall)> = f
-        .blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
+        .instructions()
         .filter_map(|i| task_rule(i).map(|r| (i, r)))
         .collect();
     if calls.is_empty() {

@@ -178,9 +178,7 @@ impl Gen<'_> {
         let deferred: Vec<Value> = self
             .fx
             .p
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .filter(|i| self.fx.deferred.contains(i) && !self.fx.dropped.contains(i))
             .collect();
         for s in deferred {
@@ -202,9 +200,7 @@ impl Gen<'_> {
         let frees: Vec<Value> = self
             .fx
             .p
-            .blocks()
-            .into_iter()
-            .flat_map(|b| b.instructions())
+            .instructions()
             .filter(|i| self.fx.deferred_frees.contains(i))
             .collect();
         self.rev_destroy_kept();
@@ -342,10 +338,9 @@ impl Gen<'_> {
 
     /// `fpext`/`fptrunc`: the adjoint converted back to the operand's type.
     fn rev_float_cast(&mut self, i: Value) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let src = i.operand(0);
         if self.fx.act.is_active(src) {
             let c = if i.opcode() == Some(Opcode::LLVMFPExt) {
@@ -365,10 +360,9 @@ impl Gen<'_> {
     }
 
     fn rev_bitcast(&mut self, i: Value) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let src = i.operand(0);
         if self.fx.act.is_active(src) {
             let st = self.adj_ty(src);
@@ -382,10 +376,9 @@ impl Gen<'_> {
     }
 
     fn rev_select(&mut self, i: Value) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let c = self.fetch(i.operand(0));
         let z = self.adj_ty(i).zero();
         let (a, b) = (i.operand(1), i.operand(2));
@@ -400,10 +393,9 @@ impl Gen<'_> {
     }
 
     fn rev_extract_element(&mut self, i: Value) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let v = i.operand(0);
         if self.fx.act.is_active(v) {
             let idx = self.fetch(i.operand(1));
@@ -414,10 +406,9 @@ impl Gen<'_> {
     }
 
     fn rev_insert_element(&mut self, i: Value) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let (v, e) = (i.operand(0), i.operand(1));
         let idx = self.fetch(i.operand(2));
         if self.fx.act.is_active(v) {
@@ -432,10 +423,9 @@ impl Gen<'_> {
     }
 
     fn rev_extract_value(&mut self, i: Value) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let agg = i.operand(0);
         if self.fx.act.is_active(agg) {
             let x = self.insert_at_path(agg.ty().zero(), d, &i.aggregate_indices());
@@ -444,10 +434,9 @@ impl Gen<'_> {
     }
 
     fn rev_insert_value(&mut self, i: Value) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let (agg, e) = (i.operand(0), i.operand(1));
         let path = i.aggregate_indices();
         if self.fx.act.is_active(agg) {
@@ -593,10 +582,9 @@ impl Gen<'_> {
     }
 
     pub(super) fn rev_elementwise(&mut self, i: Value, rule: &Rule, args: &[Value]) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let ty = i.ty();
         let active: Vec<usize> = (0..rule.arity)
             .filter(|&k| k < args.len() && self.fx.act.is_active(args[k]))

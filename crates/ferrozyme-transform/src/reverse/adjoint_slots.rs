@@ -51,6 +51,17 @@ impl Gen<'_> {
         d
     }
 
+    /// The adjoint of `i`, read and cleared ([`Self::take_adj`]), when `i` is active;
+    /// `None` (nothing to propagate, nothing emitted) otherwise: the opening of most
+    /// instruction rules.
+    pub(super) fn take_active_adj(&mut self, i: Value) -> Option<Value> {
+        if self.fx.act.is_active(i) {
+            Some(self.take_adj(i))
+        } else {
+            None
+        }
+    }
+
     /// Adds `delta` to the adjoint of `v`, if `v` is active.
     pub(super) fn add_adj(&mut self, v: Value, delta: Value) {
         if !(v.is_instruction() || v.is_argument()) || !self.fx.act.is_active(v) {

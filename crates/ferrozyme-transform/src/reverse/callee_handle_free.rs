@@ -11,16 +11,19 @@
 //! early; `check.rs` refuses them with the remedy. A handle the callee makes and frees
 //! itself (a local `MPI_Comm` slot) cannot be used by the caller's adjoint and is left
 //! alone. A callee differentiated in split mode defers such a free to the end of the
-//! outermost reverse sweep instead (`handed_free.rs`); [`reaches_handed_free`] says which
-//! combined derivatives bracket their sweeps for it.
+//! outermost reverse sweep instead (`handed_free.rs`); [`HandedFrees`] says which
+//! combined derivatives bracket their sweeps for it. Calls include invokes: a C++
+//! destructor at -O0 invokes `MPI_Type_free`.
 //!
-//! The walk remembers, for each function, the most calls it still had to go when it got
+//! The walk for [`outliving_handle_free`] (a few calls deep, for a diagnostic) remembers,
+//! for each function, the most calls it still had to go when it got
 //! there, and goes through a function again when a shorter chain reaches it: marking a
 //! function seen at the depth first met missed a free within reach only through a
 //! function first met deeper (errors/hpc46_handle_free_shallow_path).
 
-use ferrozyme_analysis::hash::HashMap;
-use ferrozyme_llvm::{Opcode, Value};
+use ferrozyme_analysis::caller_graph::CallerGraph;
+use ferrozyme_analysis::hash::{HashMap, HashSet};
+use ferrozyme_llvm::{Module, Value};
 
 /// How deep the walk follows calls of functions with IR.
 const CALL_DEPTH: u32 = 4;
@@ -33,35 +36,88 @@ pub(crate) fn outliving_handle_free(call: Value) -> Option<(Value, Value)> {
     find(f, CALL_DEPTH, &mut HashMap::default())
 }
 
-/// How deep [`reaches_handed_free`] follows calls: the walk recurses once per call level
-/// and runs for every combined derivative, so it is bounded (a 10,000-deep call chain
-/// overflowed a 1 MiB stack and walked the chain below each of its functions:
-/// crates/ferrozyme-cli/tests/deep_chain.rs). A free further down is not deferred: the
-/// handle is freed before the caller's adjoint communication, as before hpc46 (Open MPI
-/// stops the program; never a wrong number).
-const HANDED_FREE_DEPTH: u32 = 8;
-
-/// Does a function `f` calls (into functions with IR, up to [`HANDED_FREE_DEPTH`] calls
-/// deep) free an MPI handle it was handed? Then the handle may be one `f`'s adjoint
-/// communication uses, and a callee differentiated in split mode defers the free to
-/// `f`'s reverse exit.
-pub(crate) fn reaches_handed_free(f: Value) -> bool {
-    let mut seen = HashMap::default();
-    seen.insert(f, HANDED_FREE_DEPTH);
-    calls_in(f)
-        .into_iter()
-        .filter_map(|i| i.called_function())
-        .any(|g| find(g, HANDED_FREE_DEPTH - 1, &mut seen).is_some())
+/// Which functions reach a free of an MPI handle they were handed, for
+/// [`HandedFrees::reached_from`]: one reverse reachability over the module's direct calls,
+/// built at the first question of a drain (`Support::reaches_handed_free`) and kept for
+/// the drain, whose user functions do not change. A walk per combined derivative (hpc46)
+/// recursed once per call level and went down the whole chain below each function: the
+/// 10,000-deep chain of crates/ferrozyme-cli/tests/deep_chain.rs overflowed a 1 MiB stack
+/// and was quadratic. Here each function and call is visited once, without recursion,
+/// and a free any number of calls down is found.
+pub(crate) struct HandedFrees {
+    /// The functions with IR when the graph was built.
+    known: HashSet<Value>,
+    /// The known functions that free a handle they were handed, or call (directly,
+    /// through any number of calls) one that does.
+    reaching: HashSet<Value>,
 }
 
-/// The calls and invokes of `f` (`invoke` too: a C++ destructor at -O0 invokes
-/// `MPI_Type_free`).
-fn calls_in(f: Value) -> Vec<Value> {
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
-        .collect()
+impl HandedFrees {
+    /// Phase 1: the callers of each function with IR and the functions freeing a handed
+    /// handle themselves (the seeds). Phase 2: the seeds' callers, closed over the graph
+    /// (`CallerGraph::callers_closure`, a work list). A handle free itself is no edge:
+    /// the walk it replaces did not go through one either.
+    pub fn new(module: Module) -> HandedFrees {
+        let mut graph = CallerGraph::default();
+        let mut known = HashSet::default();
+        let mut seeds = Vec::new();
+        for f in module.definitions() {
+            known.insert(f);
+            let mut frees = false;
+            for i in f.calls_and_invokes() {
+                if super::memory::is_mpi_handle_free(i) {
+                    frees |= !super::memory::frees_local_handle(i);
+                } else if let Some(g) = i.called_function() {
+                    graph.add_call(f, g);
+                }
+            }
+            if frees {
+                seeds.push(f);
+            }
+        }
+        let reaching = if seeds.is_empty() {
+            HashSet::default()
+        } else {
+            graph.callers_closure(seeds)
+        };
+        HandedFrees { known, reaching }
+    }
+
+    /// Does a function `f` calls (into functions with IR, any number of calls deep) free
+    /// an MPI handle it was handed? Then the handle may be one `f`'s adjoint communication
+    /// uses, and a callee differentiated in split mode defers the free to `f`'s reverse
+    /// exit. `f`'s own frees do not count. Functions made since the graph was built (`f`
+    /// itself, a clone, and what its preprocessing outlined) are walked here, with a work
+    /// list, down to the known functions the graph answers for.
+    pub fn reached_from(&self, f: Value) -> bool {
+        let mut seen: HashSet<Value> = HashSet::default();
+        seen.insert(f);
+        let mut work = vec![f];
+        while let Some(h) = work.pop() {
+            let first = h == f;
+            if !first && self.known.contains(&h) {
+                if self.reaching.contains(&h) {
+                    return true;
+                }
+                continue;
+            }
+            if h.is_declaration() {
+                continue;
+            }
+            for i in h.calls_and_invokes() {
+                if super::memory::is_mpi_handle_free(i) {
+                    if !first && !super::memory::frees_local_handle(i) {
+                        return true;
+                    }
+                } else if let Some(g) = i.called_function() {
+                    if seen.insert(g) {
+                        work.push(g);
+                    }
+                }
+            }
+        }
+        false
+    }
 }
 
 /// `seen`: each function walked, with the calls the walk still had to go there.
@@ -70,7 +126,7 @@ fn find(f: Value, depth: u32, seen: &mut HashMap<Value, u32>) -> Option<(Value, 
         return None;
     }
     seen.insert(f, depth);
-    for i in calls_in(f) {
+    for i in f.calls_and_invokes() {
         if super::memory::is_mpi_handle_free(i) {
             if !super::memory::frees_local_handle(i) {
                 return Some((f, i));

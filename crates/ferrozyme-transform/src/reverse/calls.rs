@@ -530,10 +530,9 @@ impl Gen<'_> {
 
     /// `reduce.fadd(start, v)`: every operand's partial is 1.
     fn rev_reduce_fadd(&mut self, i: Value, args: &[Value]) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let (start, vec) = (args[0], args[1]);
         self.add_adj(start, d);
         if self.fx.act.is_active(vec) {

@@ -32,13 +32,7 @@ impl Checker<'_> {
         // active values lost in memory without a shadow, pointers rebuilt from integers,
         // constant pointers in shadowed memory, floats crossing calls inside integers).
         let fx = self.fx;
-        let reachable: Vec<_> = fx
-            .cfg
-            .blocks
-            .iter()
-            .copied()
-            .filter(|b| fx.cfg.is_reachable(*b))
-            .collect();
+        let reachable = fx.cfg.reachable_blocks();
         for f in crate::audit::body::check_body(
             fx.p,
             &reachable,
@@ -49,10 +43,7 @@ impl Checker<'_> {
         ) {
             self.diags.report(Some(f.at), f.problem());
         }
-        for blk in self.fx.cfg.blocks.clone() {
-            if !self.fx.cfg.is_reachable(blk) {
-                continue;
-            }
+        for blk in reachable {
             for i in blk.instructions() {
                 let Some(op) = i.opcode() else { continue };
                 if self.check_scalable(i) {

@@ -716,20 +716,13 @@ fn given(p: Value, depth: u32) -> bool {
 /// could hand back memory (a call with a pointer result)? Then every pointer it frees
 /// was given to it.
 pub(crate) fn allocates_nothing(f: Value) -> bool {
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
-        .all(|i| {
-            !i.ty().contains_pointer()
-                && !matches!(
-                    classify(i),
-                    CallKind::Malloc
-                        | CallKind::Calloc
-                        | CallKind::Realloc
-                        | CallKind::PosixMemalign
-                )
-        })
+    f.calls_and_invokes().all(|i| {
+        !i.ty().contains_pointer()
+            && !matches!(
+                classify(i),
+                CallKind::Malloc | CallKind::Calloc | CallKind::Realloc | CallKind::PosixMemalign
+            )
+    })
 }
 
 /// Stores the forward sweep leaves out because the caller marked their memory

@@ -104,6 +104,7 @@ use crate::runtime::RtFn;
 use crate::services::{Callees, Support};
 use crate::signature::{Request, Target};
 
+pub(crate) use callee_handle_free::HandedFrees;
 pub(crate) use guarded_copy::runtime_copy_fields;
 pub(crate) use state::{Cache, Key};
 use state::{Caches, Facts, Flow, LaneMaps, Out, Tape, ValueMaps};
@@ -210,7 +211,7 @@ pub(crate) fn synthesize(
         deferred_frees,
         branched_frees,
         split_kept,
-        callees_keep_handles: !split && callee_handle_free::reaches_handed_free(p),
+        callees_keep_handles: !split && sup.reaches_handed_free(p),
         writes: OnceCell::new(),
         rt,
     };

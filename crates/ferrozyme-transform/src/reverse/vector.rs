@@ -13,10 +13,9 @@ use crate::runtime::RtFn;
 
 impl Gen<'_> {
     pub(super) fn rev_shuffle(&mut self, i: Value) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let (a, b) = (i.operand(0), i.operand(1));
         let n_a = a.ty().vector_len();
         let mask = i.shuffle_mask();
@@ -219,10 +218,9 @@ impl Gen<'_> {
     /// `r = start * v0 * ... * v(n-1)`: each operand's adjoint is `d` times its partial
     /// (`common::reductions`).
     pub(super) fn rev_reduce_fmul(&mut self, i: Value, args: &[Value]) {
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let (start, vec) = (args[0], args[1]);
         let i32t = self.fx.ctx.i32();
         let n = vec.ty().vector_len();
@@ -249,10 +247,9 @@ impl Gen<'_> {
     /// `r = max/min(v)`: the adjoint goes to the first lane equal to the result.
     pub(super) fn rev_reduce_minmax(&mut self, i: Value, args: &[Value]) {
         use ferrozyme_llvm::RealPredicate;
-        if !self.fx.act.is_active(i) {
+        let Some(d) = self.take_active_adj(i) else {
             return;
-        }
-        let d = self.take_adj(i);
+        };
         let vec = args[0];
         if !self.fx.act.is_active(vec) {
             return;
@@ -354,10 +351,9 @@ impl Gen<'_> {
         };
         match kind {
             CallKind::MaskedLoad | CallKind::MaskedGather => {
-                if !self.fx.act.is_active(i) {
+                let Some(d) = self.take_active_adj(i) else {
                     return;
-                }
-                let d = self.take_adj(i);
+                };
                 for mk in &lane_masks {
                     let old = self.b.call_fn(ld, &[sp, *mk, zero]);
                     let new = self.b.fadd(old, d);

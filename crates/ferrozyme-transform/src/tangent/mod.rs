@@ -139,13 +139,7 @@ impl TangentGen<'_> {
         use Opcode::*;
         // The silent-zero audit shared with reverse mode (see `audit::body`).
         let fx = &self.fx;
-        let reachable: Vec<_> = fx
-            .cfg
-            .blocks
-            .iter()
-            .copied()
-            .filter(|b| fx.cfg.is_reachable(*b))
-            .collect();
+        let reachable = fx.cfg.reachable_blocks();
         let findings = crate::audit::body::check_body(
             fx.p,
             &reachable,

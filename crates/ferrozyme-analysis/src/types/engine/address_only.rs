@@ -245,10 +245,7 @@ impl AddressOnly {
 /// can be asked about for `f`'s parameters), in body order.
 fn defined_callees(f: Value) -> Vec<Value> {
     let mut seen: HashSet<Value> = HashSet::default();
-    f.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .filter(|i| matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)))
+    f.calls_and_invokes()
         .filter_map(|i| i.called_function())
         .filter(|c| !c.is_declaration() && seen.insert(*c))
         .collect()

@@ -102,15 +102,7 @@ impl Engine {
             self.functions.insert(f);
             self.returns.insert(f, crate::activity::returned_values(f));
         }
-        let bodies: Vec<Vec<Value>> = funcs
-            .iter()
-            .map(|f| {
-                f.blocks()
-                    .into_iter()
-                    .flat_map(|b| b.instructions())
-                    .collect()
-            })
-            .collect();
+        let bodies: Vec<Vec<Value>> = funcs.iter().map(|f| f.instructions().collect()).collect();
         // Recursion among the new functions (clones added later call their originals'
         // callees but are called by nobody, so they join no cycle).
         let base = self.recursive.values().max().map_or(0, |m| m + 1);
