@@ -38,10 +38,12 @@ pub(super) fn check_mpi(fx: &Facts, diags: &mut Diags, i: Value, rule: MpiRule) 
     let req = match rule {
         MpiRule::Isend
         | MpiRule::Issend
+        | MpiRule::Ibsend
         | MpiRule::Irecv
         | MpiRule::SendInit
         | MpiRule::RecvInit => args.get(6).copied(),
         MpiRule::Wait | MpiRule::Start | MpiRule::RequestFree => args.first().copied(),
+        MpiRule::Ibarrier => args.get(1).copied(),
         MpiRule::Waitall | MpiRule::Startall => args.get(1).copied(),
         _ => None,
     };
@@ -59,9 +61,9 @@ pub(super) fn check_mpi(fx: &Facts, diags: &mut Diags, i: Value, rule: MpiRule) 
 }
 
 /// Is this MPI call part of the derivative (it moves differentiated data, or is a
-/// barrier, which is mirrored whatever it synchronises)?
+/// barrier, blocking or not, which is mirrored whatever it synchronises)?
 pub(super) fn mpi_active(fx: &Facts, sup: &Support, i: Value, rule: MpiRule) -> bool {
-    rule == MpiRule::Barrier || fx.act.call_is_active(i, &sup.touchers)
+    matches!(rule, MpiRule::Barrier | MpiRule::Ibarrier) || fx.act.call_is_active(i, &sup.touchers)
 }
 
 impl Gen<'_> {
@@ -92,6 +94,7 @@ impl Gen<'_> {
             }
             MpiRule::Isend
             | MpiRule::Issend
+            | MpiRule::Ibsend
             | MpiRule::Irecv
             | MpiRule::SendInit
             | MpiRule::RecvInit => {
@@ -101,6 +104,12 @@ impl Gen<'_> {
                     args[0], sbuf, args[1], args[2], args[3], args[4], args[5], args[6], sreq,
                 ];
                 let r = self.b.call_fn(h, &a);
+                (r, self.b.load(ptr, sreq, "fz.mpi.rec"))
+            }
+            // (comm, request, shadow of the request) -> the barrier's record
+            MpiRule::Ibarrier => {
+                let sreq = self.fwd_shadow(orig[1]);
+                let r = self.b.call_fn(h, &[args[0], args[1], sreq]);
                 (r, self.b.load(ptr, sreq, "fz.mpi.rec"))
             }
             MpiRule::Wait => {
@@ -190,7 +199,7 @@ impl Gen<'_> {
         };
         let a: Vec<Value> = match rule {
             // (dbuf, count, type, peer, tag, comm)
-            MpiRule::Send => {
+            MpiRule::Send | MpiRule::Bsend => {
                 let s = self.fetch_shadow(args[0]);
                 let rest: Vec<Value> = args[1..6].iter().map(|x| self.fetch(*x)).collect();
                 std::iter::once(s).chain(rest).collect()
@@ -208,7 +217,9 @@ impl Gen<'_> {
             }
             MpiRule::Isend
             | MpiRule::Issend
+            | MpiRule::Ibsend
             | MpiRule::Irecv
+            | MpiRule::Ibarrier
             | MpiRule::Wait
             | MpiRule::SendInit
             | MpiRule::RecvInit
@@ -223,22 +234,15 @@ impl Gen<'_> {
                 let rest: Vec<Value> = args[1..5].iter().map(|x| self.fetch(*x)).collect();
                 std::iter::once(s).chain(rest).collect()
             }
-            // (send, dsend, drecv, count, type, op, comm, winners): the operation says
+            // (send, dsend, drecv, count, type, op, [root,] comm, winners): the primal's
+            // arguments after the two buffers (`MPI_Reduce` has a root, `MPI_Allreduce`
+            // none) and the record of which rank won each element; the operation says
             // how a MAXLOC/MINLOC pair type lies.
-            MpiRule::Allreduce => {
+            MpiRule::Allreduce | MpiRule::Reduce => {
                 let send = self.fetch(args[0]);
                 let ds = self.fetch_shadow(args[0]);
                 let dr = self.fetch_shadow(args[1]);
-                let rest: Vec<Value> = args[2..6].iter().map(|x| self.fetch(*x)).collect();
-                let win = self.fetch_key(Key::Tape(i));
-                [vec![send, ds, dr], rest, vec![win]].concat()
-            }
-            // (send, dsend, drecv, count, type, op, root, comm, winners)
-            MpiRule::Reduce => {
-                let send = self.fetch(args[0]);
-                let ds = self.fetch_shadow(args[0]);
-                let dr = self.fetch_shadow(args[1]);
-                let rest: Vec<Value> = args[2..7].iter().map(|x| self.fetch(*x)).collect();
+                let rest: Vec<Value> = args[2..].iter().map(|x| self.fetch(*x)).collect();
                 let win = self.fetch_key(Key::Tape(i));
                 [vec![send, ds, dr], rest, vec![win]].concat()
             }
