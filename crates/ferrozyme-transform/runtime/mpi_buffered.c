@@ -32,7 +32,8 @@
  * completed (MPI_Test), and MPI_Finalize completes the rest (the delete callback of an
  * attribute on MPI_COMM_SELF, which MPI_Finalize deletes first, with MPI still usable).
  * Every such send is matched: its receiver posts the adjoint (or tangent) receive in its
- * own sweep. The list is unlocked (MPI calls of one derivative come from one thread). */
+ * own sweep. A spin lock guards the list: the adjoints of receives in an OpenMP region
+ * of an MPI_THREAD_MULTIPLE program are sent from several threads at once. */
 
 int MPI_Test(fz_req *, int *, fz_status *);
 int MPI_Comm_create_keyval(void *, void *, int *, void *);
@@ -46,6 +47,14 @@ typedef struct fz_buffered {
 } fz_buffered;
 
 static fz_buffered *fz_buffered_head, *fz_buffered_tail;
+static char fz_buffered_lock;
+
+static void fz_buffered_enter(void) {
+  while (__atomic_test_and_set(&fz_buffered_lock, __ATOMIC_ACQUIRE)) {
+  }
+}
+
+static void fz_buffered_leave(void) { __atomic_clear(&fz_buffered_lock, __ATOMIC_RELEASE); }
 
 /* Frees the sends at the head of the list that completed (all of them, waiting, with
  * `wait`). */
@@ -67,13 +76,15 @@ static void fz_buffered_reap(int wait) {
 
 static int fz_buffered_at_finalize(fz_comm comm, int key, void *value, void *extra) {
   (void)comm, (void)key, (void)value, (void)extra;
+  fz_buffered_enter();
   fz_buffered_reap(1);
+  fz_buffered_leave();
   return 0;
 }
 
 /* Registers the completion of the remaining sends with MPI_Finalize (once). */
 static void fz_buffered_hook(void) {
-  static int hooked;
+  static int hooked; /* under the lock */
   if (hooked) return;
   hooked = 1;
   int key = 0;
@@ -87,6 +98,7 @@ static void fz_buffered_hook(void) {
  * is copied first, so `buf` may change right after. */
 static void fz_send_buffered(const void *buf, int n, fz_type t, int kind, int dest, int tag,
                              fz_comm comm) {
+  fz_buffered_enter();
   fz_buffered_hook();
   fz_buffered_reap(0);
   fz_buffered *b = (fz_buffered *)malloc(sizeof(fz_buffered));
@@ -105,4 +117,5 @@ static void fz_send_buffered(const void *buf, int n, fz_type t, int kind, int de
   else
     fz_buffered_head = b;
   fz_buffered_tail = b;
+  fz_buffered_leave();
 }

@@ -1,6 +1,26 @@
 //! MPI calls in the two sweeps: the primal call, or a recording helper, in the forward
 //! sweep (what it records goes on the tape); the adjoint communication at the mirror
 //! position in the reverse sweep (`crate::parallel::mpi`, `runtime/mpi.c`).
+//!
+//! Where a call waits is mirrored with it, so the reverse sweep waits only where the
+//! primal's dependencies, reversed, say it must:
+//!
+//! * Nonblocking operations: the wait (or test) that completes one records it, the
+//!   reverse of the wait posts the adjoint operation and the reverse of the start
+//!   completes it. `MPI_Ibarrier` is one of them (a barrier record): the reverse of its
+//!   wait posts an `MPI_Ibarrier`, the reverse of the `MPI_Ibarrier` waits, so a rank
+//!   that entered the barrier keeps sending and receiving adjoints until every rank is in
+//!   it, as it kept receiving messages in the forward sweep (nonblocking consensus:
+//!   `MPI_Issend`, `MPI_Iprobe`, `MPI_Ibarrier`). A blocking barrier at either end would
+//!   stop a rank answering another that still needs it.
+//! * Buffered sends (`MPI_Bsend`, `MPI_Ibsend`) complete on their own rank. In the
+//!   primal the matching receive waits for the send, never the send for the receive; in
+//!   the reverse sweep the send's mirror (a receive of the adjoint) may wait for the
+//!   receive's mirror (a send of the adjoint), but not the other way: two ranks that
+//!   each buffer-send before they receive reach their receives' mirrors first. So the
+//!   adjoint send of every receive is buffered (`runtime/mpi_buffered.c`: the receiver
+//!   cannot know the mode of the send it matched, and a standard send may always
+//!   buffer); forward mode sends the tangent of a buffered send buffered too.
 
 use ferrozyme_llvm::{Type, Value};
 use ferrozyme_rules::mpi::{is_window_operation_impl, MpiRule};
