@@ -60,6 +60,7 @@ fn main() {
     // Included by mpi.c.
     println!("cargo:rerun-if-changed=runtime/mpi_onesided.c");
     println!("cargo:rerun-if-changed=runtime/mpi_handle_frees.c");
+    println!("cargo:rerun-if-changed=runtime/mpi_buffered.c");
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let clang = clang();
     for name in SOURCES {

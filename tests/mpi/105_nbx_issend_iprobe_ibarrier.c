@@ -1,6 +1,5 @@
 // MPI: 3
 // OPT: O2
-// IGNORE: hangs (the derivative; the primal runs): MPI_Ibarrier is differentiated as a blocking MPI_Barrier at its start plus a finished request (runtime/mpi_composed.c), so the first rank whose synchronous sends were matched stops receiving inside the barrier and the other ranks' MPI_Issend never complete. MPI_Issend itself is differentiated (tests/mpi/106); needs a nonblocking MPI_Ibarrier in the forward sweep and its mirror in the reverse one.
 // A sparse exchange by nonblocking consensus (NBX): each rank sends its messages with
 // MPI_Issend, receives whatever arrives (MPI_Iprobe for any source, then MPI_Recv from the
 // probed source) and, once MPI_Testall says its synchronous sends were all matched,

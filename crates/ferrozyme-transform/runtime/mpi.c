@@ -409,6 +409,10 @@ static void fz_unflatten2(fz_flat2 *f) {
   fz_unflatten(&f->recv);
 }
 
+/* Buffered adjoint and tangent sends (mpi_buffered.c, included at the end). */
+static void fz_send_buffered(const void *buf, int n, fz_type t, int kind, int dest, int tag,
+                             fz_comm comm);
+
 /* ---- blocking point to point ------------------------------------------------------ */
 
 /* Reverse of MPI_Send: the adjoint comes back from `dest`. */
@@ -445,14 +449,9 @@ static void fz_recv_rev(void *dbuf, int n, fz_type t, long who, fz_comm comm) {
   if (!kind || n <= 0) return;
   int src = (int)(who >> 32), tag = (int)(who & 0xffffffff);
   if (src == FZ_PROC_NULL) return; /* the buffer was left as it was: so is its adjoint */
-  if (dbuf) {
-    MPI_Send(dbuf, n, t, src, fz_adj_tag(comm, tag), comm);
-    fz_zero(dbuf, kind, n);
-  } else {
-    void *z = calloc((size_t)n, (size_t)kind);
-    MPI_Send(z, n, t, src, fz_adj_tag(comm, tag), comm);
-    free(z);
-  }
+  /* Buffered: the message may have come from a buffered send (mpi_buffered.c). */
+  fz_send_buffered(dbuf, n, t, kind, src, fz_adj_tag(comm, tag), comm);
+  if (dbuf) fz_zero(dbuf, kind, n);
 }
 
 void __fz_mpi_recv_rev(void *dbuf, int n, fz_type t, long who, fz_comm comm) {
@@ -490,8 +489,8 @@ static int fz_exchange(const void *out, int n_out, fz_type t_out, int to, int ou
   if (send && recv)
     MPI_Sendrecv(o, n_out, t_out, to, fz_adj_tag(comm, out_tag), r, n_in, t_in, from,
                  fz_adj_tag(comm, in_tag), comm, 0);
-  else if (send)
-    MPI_Send(o, n_out, t_out, to, fz_adj_tag(comm, out_tag), comm);
+  else if (send) /* the adjoint of a receive alone: buffered (mpi_buffered.c) */
+    fz_send_buffered(o, n_out, t_out, ko, to, fz_adj_tag(comm, out_tag), comm);
   else if (recv)
     MPI_Recv(r, n_in, t_in, from, fz_adj_tag(comm, in_tag), comm, 0);
   free(z);
@@ -542,6 +541,7 @@ int __fz_mpi_sendrecv_tan(const void *sbuf, const void *dsend, int sn, fz_type s
  * shadow of the user's MPI_Request and on the tape. */
 typedef struct {
   int is_recv, n, peer, tag, kind;
+  int barrier;   /* MPI_Ibarrier's: the adjoint is an MPI_Ibarrier on `comm` */
   fz_type type;
   fz_comm comm;
   void *dbuf;    /* the shadow of the user's buffer (null for a derived datatype) */
@@ -597,10 +597,43 @@ int __fz_mpi_issend_fwd(const void *buf, void *dbuf, int n, fz_type t, int dest,
   return fz_isend_fwd(MPI_Issend, buf, dbuf, n, t, dest, tag, comm, req, sreq);
 }
 
+/* MPI_Ibsend: the primal's buffered send (its wait returns once the data is copied);
+ * the adjoint is MPI_Isend's. */
+int MPI_Ibsend(const void *, int, fz_type, int, int, fz_comm, fz_req *);
+int MPI_Bsend(const void *, int, fz_type, int, int, fz_comm);
+
+int __fz_mpi_ibsend_fwd(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
+                        fz_comm comm, fz_req *req, fz_rec **sreq) {
+  return fz_isend_fwd(MPI_Ibsend, buf, dbuf, n, t, dest, tag, comm, req, sreq);
+}
+
 int __fz_mpi_irecv_fwd(void *buf, void *dbuf, int n, fz_type t, int src, int tag,
                        fz_comm comm, fz_req *req, fz_rec **sreq) {
   int err = MPI_Irecv(buf, n, t, src, tag, comm, req);
   *sreq = fz_rec_new(1, dbuf, n, t, src, tag, comm);
+  return err;
+}
+
+int MPI_Ibarrier(fz_comm, fz_req *);
+
+/* MPI_Ibarrier in the forward sweep and in forward mode: the primal's nonblocking barrier
+ * and a record that says so in the shadow of its request (none where the request has no
+ * shadow). Its mirror in the reverse sweep is as an MPI_Isend's: the reverse of the wait
+ * or test that completes it posts an MPI_Ibarrier (fz_post_adjoint), the reverse of this
+ * call waits for that one (__fz_mpi_nonblocking_rev). Between the two a rank keeps
+ * sending and receiving adjoints, as it kept receiving messages in the forward sweep
+ * until every rank had entered the barrier; a blocking barrier in either place would
+ * stop it answering a rank that still needs it. In forward mode the wait has nothing to
+ * receive (fz_finish_tangent frees the record). */
+int __fz_mpi_ibarrier_fwd(fz_comm comm, fz_req *req, fz_rec **sreq) {
+  int err = MPI_Ibarrier(comm, req);
+  if (sreq) {
+    fz_rec *r = (fz_rec *)calloc(1, sizeof(fz_rec));
+    if (!r) fz_die("out of memory for an MPI request record");
+    r->barrier = 1;
+    r->comm = comm;
+    *sreq = r;
+  }
   return err;
 }
 
@@ -653,12 +686,19 @@ fz_rec **__fz_mpi_waitall_fwd(int n, fz_req *reqs, fz_rec **sreqs, fz_status *st
 
 /* Reverse of the wait: posts the adjoint operation (the other direction). */
 static void fz_post_adjoint(fz_rec *r) {
+  if (r && r->barrier) {
+    MPI_Ibarrier(r->comm, &r->adj);
+    r->posted = 1;
+    return;
+  }
   if (!r || !r->kind || r->n <= 0 || r->peer == FZ_PROC_NULL) return;
   int tag = fz_adj_tag(r->comm, r->tag);
   if (r->is_recv) {
+    /* Sent buffered (mpi_buffered.c): the reverse of the MPI_Irecv, which zeroes the
+     * adjoint, has nothing to wait for. */
     if (r->user.user) r->dbuf = r->tmp = fz_copy_in(&r->user);
-    if (!r->dbuf) r->dbuf = r->tmp = calloc((size_t)r->n, (size_t)r->kind);
-    MPI_Isend(r->dbuf, r->n, r->type, r->peer, tag, r->comm, &r->adj);
+    fz_send_buffered(r->dbuf, r->n, r->type, r->kind, r->peer, tag, r->comm);
+    r->adj = FZ_REQUEST_NULL;
   } else {
     r->tmp = malloc((size_t)r->n * (size_t)r->kind);
     MPI_Irecv(r->tmp, r->n, r->type, r->peer, tag, r->comm, &r->adj);
@@ -1063,19 +1103,36 @@ void __fz_mpi_allgather_rev(const void *send, void *dsend, int sn, fz_type st, v
 
 /* ---- forward mode ------------------------------------------------------------------- */
 
-int __fz_mpi_send_tan(const void *buf, const void *dbuf, int n, fz_type t, int dest, int tag,
-                      fz_comm comm) {
-  int err = MPI_Send(buf, n, t, dest, tag, comm);
+/* The primal send (kept in its mode), then the tangent: a standard send, or for a
+ * buffered primal (`buffered`) a buffered one, which returns at once as the primal did
+ * (mpi_buffered.c). */
+typedef int (*fz_send_fn)(const void *, int, fz_type, int, int, fz_comm);
+
+static int fz_send_tan(fz_send_fn send, int buffered, const void *buf, const void *dbuf, int n,
+                       fz_type t, int dest, int tag, fz_comm comm) {
+  int err = send(buf, n, t, dest, tag, comm);
   void *db = (void *)dbuf;
   fz_flat f = fz_flatten(&db, &n, &t);
   int kind = fz_kind(t);
-  if (kind && n > 0 && dest != FZ_PROC_NULL) {
+  if (kind && n > 0 && dest != FZ_PROC_NULL && buffered) {
+    fz_send_buffered(db, n, t, kind, dest, fz_adj_tag(comm, tag), comm);
+  } else if (kind && n > 0 && dest != FZ_PROC_NULL) {
     void *z = db ? 0 : calloc((size_t)n, (size_t)kind);
     MPI_Send(db ? db : z, n, t, dest, fz_adj_tag(comm, tag), comm);
     free(z);
   }
   free(f.flat);
   return err;
+}
+
+int __fz_mpi_send_tan(const void *buf, const void *dbuf, int n, fz_type t, int dest, int tag,
+                      fz_comm comm) {
+  return fz_send_tan(MPI_Send, 0, buf, dbuf, n, t, dest, tag, comm);
+}
+
+int __fz_mpi_bsend_tan(const void *buf, const void *dbuf, int n, fz_type t, int dest, int tag,
+                       fz_comm comm) {
+  return fz_send_tan(MPI_Bsend, 1, buf, dbuf, n, t, dest, tag, comm);
 }
 
 int __fz_mpi_recv_tan(void *buf, void *dbuf, int n, fz_type t, int src, int tag, fz_comm comm,
@@ -1104,6 +1161,12 @@ static int fz_isend_tan(fz_isend_fn isend, const void *buf, void *dbuf, int n, f
   fz_rec *r = fz_rec_new(0, dbuf, n, t, dest, tag, comm);
   if (r->kind && r->n > 0) {
     if (r->user.user) r->dbuf = r->tmp = fz_copy_in(&r->user);
+    if (isend == MPI_Ibsend) {
+      /* The primal's wait returns once its data is copied: so must the tangent's. */
+      fz_send_buffered(r->dbuf, r->n, r->type, r->kind, dest, fz_adj_tag(comm, tag), comm);
+      *sreq = r;
+      return err;
+    }
     if (!r->dbuf) r->dbuf = r->tmp = calloc((size_t)r->n, (size_t)r->kind);
     MPI_Isend(r->dbuf, r->n, r->type, dest, fz_adj_tag(comm, tag), comm, &r->adj);
     r->posted = 1;
@@ -1123,6 +1186,11 @@ int __fz_mpi_isend_tan(const void *buf, void *dbuf, int n, fz_type t, int dest, 
 int __fz_mpi_issend_tan(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
                         fz_comm comm, fz_req *req, fz_rec **sreq) {
   return fz_isend_tan(MPI_Issend, buf, dbuf, n, t, dest, tag, comm, req, sreq);
+}
+
+int __fz_mpi_ibsend_tan(const void *buf, void *dbuf, int n, fz_type t, int dest, int tag,
+                        fz_comm comm, fz_req *req, fz_rec **sreq) {
+  return fz_isend_tan(MPI_Ibsend, buf, dbuf, n, t, dest, tag, comm, req, sreq);
 }
 
 int __fz_mpi_irecv_tan(void *buf, void *dbuf, int n, fz_type t, int src, int tag, fz_comm comm,
@@ -1338,3 +1406,4 @@ int __fz_mpi_allgather_tan(const void *send, const void *dsend, int sn, fz_type 
 
 #include "mpi_onesided.c"
 #include "mpi_handle_frees.c"
+#include "mpi_buffered.c"

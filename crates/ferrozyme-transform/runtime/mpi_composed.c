@@ -29,14 +29,17 @@
  *  - MPI_Reduce_scatter_block, MPI_Reduce_scatter: MPI_Allreduce of the whole vector,
  *    this rank's block copied out;
  *  - MPI_Iallreduce, MPI_Ireduce, MPI_Ibcast, MPI_Iallgather(v), MPI_Igather,
- *    MPI_Iscatter, MPI_Ialltoall(v), MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter(_block),
- *    MPI_Ibarrier: the blocking collective (or its composed form above) at once, and as the
+ *    MPI_Iscatter, MPI_Ialltoall(v), MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter(_block):
+ *    the blocking collective (or its composed form above) at once, and as the
  *    request an MPI_Irecv of no element from MPI_PROC_NULL, which the Irecv/Wait rules
  *    record as nothing to reverse; the user's MPI_Wait/MPI_Waitall completes it. Running
  *    the collective when it starts is an allowed progress of a nonblocking collective;
  *    only a program whose ranks call other communication between the start and the
  *    wait in an order that needs the collective to stay pending could wait forever (an
- *    MPI_Send to a rank that receives before starting the collective).
+ *    MPI_Send to a rank that receives before starting the collective). MPI_Ibarrier has a
+ *    rule of its own (a real nonblocking barrier, mirrored: `runtime/mpi.c`), since the
+ *    programs that use it (nonblocking consensus: receive until every rank is in the
+ *    barrier) need exactly that pending state.
  *
  * The element size is MPI_Type_size's, which is the extent for predefined datatypes;
  * the scratch buffers are of the predefined type of the side that has one (the receive
@@ -560,7 +563,6 @@ int __fz_mpic_ireduce_scatter(const void *s, void *r, const int *counts, fz_type
   return e ? e : d;
 }
 
-int MPI_Barrier(fz_comm);
 
 int __fz_mpic_iallgather(const void *s, int sn, fz_type st, void *r, int rn, fz_type rt,
                          fz_comm comm, fz_req *req) {
@@ -615,12 +617,6 @@ int __fz_mpic_iscatterv(const void *s, const int *scounts, const int *displs, fz
                         void *r, int rn, fz_type rt, int root, fz_comm comm, fz_req *req) {
   int e = __fz_mpic_scatterv(s, scounts, displs, st, r, rn, rt, root, comm);
   int d = fz_done_request(r, comm, req);
-  return e ? e : d;
-}
-
-int __fz_mpic_ibarrier(fz_comm comm, fz_req *req) {
-  int e = MPI_Barrier(comm);
-  int d = fz_done_request(0, comm, req);
   return e ? e : d;
 }
 

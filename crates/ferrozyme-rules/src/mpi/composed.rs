@@ -41,7 +41,6 @@ pub fn handle_args(name: &str) -> &'static [usize] {
         | "__fz_mpic_ireduce_scatter_block"
         | "MPI_Ireduce_scatter"
         | "__fz_mpic_ireduce_scatter" => &[3, 4, 5],
-        "MPI_Ibarrier" | "__fz_mpic_ibarrier" => &[0],
         "MPI_Win_create" | "__fz_mpic_win_create" => &[3, 4],
         "MPI_Win_allocate" | "__fz_mpic_win_allocate" => &[2, 3],
         "MPI_Put" | "__fz_mpic_put" | "MPI_Get" | "__fz_mpic_get" => &[2, 6],

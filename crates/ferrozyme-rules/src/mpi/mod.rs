@@ -6,7 +6,9 @@
 //! | primal | reverse sweep | forward mode |
 //! |---|---|---|
 //! | `MPI_Send(x → dest)` | receive the adjoint from `dest`, `dx += it` | also send `dx` |
-//! | `MPI_Recv(x ← src)` | send `dx` to the actual source, `dx = 0` | also receive `dx` |
+//! | `MPI_Recv(x ← src)` | send `dx` to the actual source (buffered: it returns at once), `dx = 0` | also receive `dx` |
+//! | `MPI_Bsend`, `MPI_Ibsend` (+ wait) | as `MPI_Send`, `MPI_Isend` | the tangent sent buffered too |
+//! | `MPI_Buffer_attach`, `MPI_Buffer_detach` | inactive (the derivative's messages never use the attached buffer) | the same |
 //! | `MPI_Isend`/`MPI_Irecv` + `MPI_Wait[all]` | the wait posts the adjoint nonblocking operation, the reverse of the `I*` call completes it | tangents travel with their own requests |
 //! | `MPI_Send_init`/`MPI_Recv_init` + `MPI_Start[all]` + `MPI_Wait[all]` | each start is an `MPI_Isend`/`MPI_Irecv` of the persistent request's buffer: the wait posts the adjoint, the reverse of the start completes it | each start sends or receives the tangent |
 //! | `MPI_Bcast(x, root)` | sum of `dx` over the ranks reduced to the root; others' `dx = 0` | broadcast `dx` too |
@@ -19,12 +21,13 @@
 //! | `MPI_Scatter(s → r, root)` | the root's `ds += MPI_Gather(dr)`, `dr = 0` | scatter `ds` too |
 //! | `MPI_Allgather(s → r)` | `ds +=` this rank's block of `MPI_Reduce_scatter_block(dr, SUM)`, `dr = 0` | allgather `ds` too |
 //! | `MPI_Barrier` | `MPI_Barrier` | — |
+//! | `MPI_Ibarrier` + the wait or test that completes it | the wait posts an `MPI_Ibarrier`, the reverse of the `MPI_Ibarrier` completes it | the primal's nonblocking barrier |
 //! | `MPI_Sendrecv_replace`, `MPI_Allgatherv`, `MPI_Gatherv`, `MPI_Scatterv` | those of the routines `runtime/mpi_composed.c` writes them with (padded blocks, a scratch buffer) | the same |
 //! | `MPI_Alltoall`, `MPI_Alltoallv` | the transposed exchange: `runtime/mpi_composed.c` writes them as rounds of `MPI_Sendrecv`, reversed round by round | the same |
 //! | `MPI_Reduce_scatter_block`, `MPI_Reduce_scatter` (SUM, MAX, MIN) | those of the `MPI_Allreduce` of the whole vector and the copy of this rank's block that `runtime/mpi_composed.c` writes them with | the same |
 //! | `MPI_Scan`, `MPI_Exscan` (SUM, PROD, MAX, MIN) | `MPI_Allgather` + the prefix combination in rank order (for SUM the reverse scan) | the same |
 //! | `MPI_Reduce_local(in, inout)` (SUM, PROD, MAX, MIN on reals) | the local combination `runtime/mpi_composed.c` writes it as: no communication | the same |
-//! | `MPI_I{allreduce,reduce,bcast,allgather(v),gather,scatter,alltoall(v),scan,exscan,reduce_scatter(_block),barrier}` | the blocking collective's (or its composed form's), run when it starts (the request completes at once) | the same |
+//! | `MPI_I{allreduce,reduce,bcast,allgather(v),gather,scatter,alltoall(v),scan,exscan,reduce_scatter(_block)}` | the blocking collective's (or its composed form's), run when it starts (the request completes at once) | the same |
 //! | `MPI_Put(o → window of t)` between `MPI_Win_fence`s | an `MPI_Isend` from the origin at the call, the target's `MPI_Irecv` into its window at the closing fence: the adjoint gets the target's window adjoint into the origin's, which the Put overwrote (zero) | the tangent travels the same way |
 //! | `MPI_Get(o ← window of t)` | the reverse: the window adjoint accumulates the origin's | the same |
 //! | `MPI_Accumulate(o, MPI_SUM)` (doubles; `MPI_REPLACE` is a Put) | a Put into a scratch buffer added into the window at the fence: the origin's adjoint gets the window's, which stays | the same |
@@ -95,6 +98,14 @@ pub enum MpiRule {
     /// nonblocking-consensus exchange with `MPI_Ibarrier` relies on it); the adjoint is
     /// `MPI_Isend`'s.
     Issend,
+    /// `MPI_Bsend`, arguments as `MPI_Send`'s: the primal's buffered send is kept; its
+    /// adjoint is `MPI_Send`'s (a receive of the adjoint); forward mode sends the tangent
+    /// buffered too. Every receive's adjoint send is buffered (`runtime/mpi_buffered.c`
+    /// says why: the reverse sweep must not block where the buffered send did not).
+    Bsend,
+    /// `MPI_Ibsend`, arguments as `MPI_Isend`'s: the forward sweep keeps the buffered
+    /// send, the adjoint is `MPI_Isend`'s; forward mode sends the tangent buffered.
+    Ibsend,
     /// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`.
     Irecv,
     /// `MPI_Send_init(buf, count, datatype, dest, tag, comm, request)` (and
@@ -126,6 +137,13 @@ pub enum MpiRule {
     Allreduce,
     /// `MPI_Barrier(comm)`.
     Barrier,
+    /// `MPI_Ibarrier(comm, request)`: a real nonblocking barrier in the forward sweep and
+    /// forward mode, whose request's record says "barrier"; mirrored as the point-to-point
+    /// requests are: the reverse of the wait (or test) that completes it posts an
+    /// `MPI_Ibarrier`, the reverse of the `MPI_Ibarrier` waits for that one. So a rank
+    /// that entered the barrier keeps answering (receiving, sending adjoints) until every
+    /// rank is in it, in both sweeps (the nonblocking consensus of tests/mpi/105).
+    Ibarrier,
     /// `MPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
     /// comm, status)`.
     Sendrecv,
@@ -175,9 +193,11 @@ impl MpiRule {
     pub fn buffers(self) -> &'static [(usize, usize)] {
         match self {
             MpiRule::Send
+            | MpiRule::Bsend
             | MpiRule::Recv
             | MpiRule::Isend
             | MpiRule::Issend
+            | MpiRule::Ibsend
             | MpiRule::Irecv
             | MpiRule::SendInit
             | MpiRule::RecvInit
@@ -195,9 +215,11 @@ impl MpiRule {
     pub fn handles(self) -> &'static [usize] {
         match self {
             MpiRule::Send
+            | MpiRule::Bsend
             | MpiRule::Recv
             | MpiRule::Isend
             | MpiRule::Issend
+            | MpiRule::Ibsend
             | MpiRule::Irecv
             | MpiRule::SendInit
             | MpiRule::RecvInit => &[2, 5],
@@ -207,7 +229,7 @@ impl MpiRule {
             MpiRule::Sendrecv => &[2, 7, 10],
             MpiRule::Gather | MpiRule::Scatter => &[2, 5, 7],
             MpiRule::Allgather => &[2, 5, 6],
-            MpiRule::Barrier => &[0],
+            MpiRule::Barrier | MpiRule::Ibarrier => &[0],
             MpiRule::RmaWindow => &[3],
             MpiRule::RmaPut | MpiRule::RmaGet | MpiRule::RmaAccumulate => &[2, 6],
             _ => &[],
@@ -217,7 +239,7 @@ impl MpiRule {
 
 /// Why an unlisted MPI routine is rejected.
 pub const UNSUPPORTED: MpiRule = MpiRule::Unsupported {
-    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Rsend/Recv, Sendrecv, Sendrecv_replace, Isend/Irsend/Issend/Irecv and persistent Send_init/Ssend_init/Recv_init with Start/Startall and Request_free, with Wait/Waitall/Waitany/Waitsome and Test/Testall/Testany/Testsome, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather(v), Iscatter(v), Ialltoall(v), Iscan, Iexscan, Ireduce_scatter(_block) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE), Fetch_and_op and Get_accumulate (MPI_NO_OP) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan, Reduce_local and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
+    why: "this MPI routine is not differentiated; Ferrozyme differentiates MPI_Send/Ssend/Rsend/Recv, Sendrecv, Sendrecv_replace, Bsend, Isend/Irsend/Issend/Ibsend/Irecv (Buffer_attach/detach) and persistent Send_init/Ssend_init/Recv_init with Start/Startall and Request_free, with Wait/Waitall/Waitany/Waitsome and Test/Testall/Testany/Testsome, the nonblocking collectives Iallreduce, Ireduce, Ibcast, Iallgather(v), Igather(v), Iscatter(v), Ialltoall(v), Iscan, Iexscan, Ireduce_scatter(_block) and Ibarrier, one-sided Win_create/Win_allocate, Win_fence, Put, Get, Accumulate (MPI_SUM, MPI_REPLACE), Fetch_and_op and Get_accumulate (MPI_NO_OP) and Win_free (synchronised by Win_fence or by the passive-target Win_lock/unlock, Win_lock_all/unlock_all, Win_flush(_all, _local)), Bcast, Reduce and Allreduce (SUM, MAX, MIN; MAXLOC, MINLOC on MPI_DOUBLE_INT/MPI_FLOAT_INT pairs), Reduce_scatter(_block), Gather(v), Scatter(v), Allgather(v), Alltoall(v), Scan, Exscan, Reduce_local and Barrier on MPI_DOUBLE/MPI_FLOAT buffers",
 };
 
 /// The help line of unsupported MPI routines.

@@ -20,7 +20,7 @@ pub(super) const RMA_CAS: &str = "MPI_Compare_and_swap is not differentiable: wh
 pub(super) const RMA_REQUEST: &str = "request-based one-sided operations are not differentiated; use MPI_Put/MPI_Get/MPI_Accumulate and complete them with MPI_Win_unlock, MPI_Win_flush or MPI_Win_fence";
 pub(super) const RMA_PSCW: &str = "post-start-complete-wait synchronisation is not differentiated; synchronise the window with MPI_Win_fence or passive-target locks (MPI_Win_lock, MPI_Win_lock_all)";
 pub(super) const PERSISTENT: &str = "buffered and ready-mode persistent sends are not differentiated; set the request up with MPI_Send_init or MPI_Ssend_init (differentiated, as are MPI_Recv_init, MPI_Start/MPI_Startall and MPI_Request_free)";
-pub(super) const SYNC_NONBLOCKING: &str = "nonblocking buffered sends are not differentiated: the adjoint of the matching receive would be a standard-mode send, which may block where the buffered one did not; use MPI_Isend or MPI_Issend (differentiated)";
+pub(super) const BUFFER: &str = "the buffer MPI copies the primal's buffered sends into: the derivative's own messages never use it (they are buffered by the runtime)";
 pub(super) const PACKED: &str = "packing into an MPI_PACKED byte buffer is not differentiated: the derivative would have to pack, send and accumulate the adjoints through bytes that carry no type; describe the layout with a derived datatype (MPI_Type_create_struct, MPI_Type_indexed, MPI_Type_vector) and communicate the data directly, or send each real buffer as MPI_DOUBLE/MPI_FLOAT";
 pub(super) const RMA_DYNAMIC: &str = "dynamic and shared-memory windows are not differentiated; create the window with MPI_Win_create or MPI_Win_allocate inside the differentiated function";
 
@@ -33,12 +33,10 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
     ("MPI_Rsend", MpiRule::Send),
     ("MPI_Irsend", MpiRule::Isend),
     ("MPI_Issend", MpiRule::Issend),
-    (
-        "MPI_Ibsend",
-        MpiRule::Unsupported {
-            why: SYNC_NONBLOCKING,
-        },
-    ),
+    ("MPI_Bsend", MpiRule::Bsend),
+    ("MPI_Ibsend", MpiRule::Ibsend),
+    ("MPI_Buffer_attach", MpiRule::Inactive { why: BUFFER }),
+    ("MPI_Buffer_detach", MpiRule::Inactive { why: BUFFER }),
     ("MPI_Pack", MpiRule::Unsupported { why: PACKED }),
     ("MPI_Unpack", MpiRule::Unsupported { why: PACKED }),
     ("MPI_Pack_external", MpiRule::Unsupported { why: PACKED }),
@@ -212,12 +210,7 @@ pub(super) const TABLE: &[(&str, MpiRule)] = &[
             by: "__fz_mpic_ireduce_scatter",
         },
     ),
-    (
-        "MPI_Ibarrier",
-        MpiRule::Composed {
-            by: "__fz_mpic_ibarrier",
-        },
-    ),
+    ("MPI_Ibarrier", MpiRule::Ibarrier),
     (
         "MPI_Win_create",
         MpiRule::Composed {

@@ -24,9 +24,12 @@ fn rows_and_families() {
     assert_eq!(mpi_rule("MPI_Rsend"), Some(MpiRule::Send));
     assert_eq!(mpi_rule("MPI_Irsend"), Some(MpiRule::Isend));
     assert_eq!(mpi_rule("MPI_Issend"), Some(MpiRule::Issend));
+    assert_eq!(mpi_rule("MPI_Ibsend"), Some(MpiRule::Ibsend));
+    assert_eq!(mpi_rule("MPI_Bsend"), Some(MpiRule::Bsend));
+    assert_eq!(mpi_rule("MPI_Ibarrier"), Some(MpiRule::Ibarrier));
     assert!(matches!(
-        mpi_rule("MPI_Ibsend"),
-        Some(MpiRule::Unsupported { .. })
+        mpi_rule("MPI_Buffer_detach"),
+        Some(MpiRule::Inactive { .. })
     ));
     assert_eq!(mpi_rule("MPI_Ssend_init"), Some(MpiRule::SendInit));
     assert_eq!(mpi_rule("MPI_Startall"), Some(MpiRule::Startall));

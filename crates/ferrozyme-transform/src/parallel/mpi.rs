@@ -29,6 +29,12 @@ pub fn helpers(rule: MpiRule) -> Helpers {
     let h = |fwd, rev, tan| Helpers { fwd, rev, tan };
     match rule {
         MpiRule::Send => h(None, Some("__fz_mpi_send_rev"), Some("__fz_mpi_send_tan")),
+        MpiRule::Bsend => h(None, Some("__fz_mpi_send_rev"), Some("__fz_mpi_bsend_tan")),
+        MpiRule::Ibsend => h(
+            Some("__fz_mpi_ibsend_fwd"),
+            Some("__fz_mpi_nonblocking_rev"),
+            Some("__fz_mpi_ibsend_tan"),
+        ),
         MpiRule::Recv => h(
             Some("__fz_mpi_recv_fwd"),
             Some("__fz_mpi_recv_rev"),
@@ -83,6 +89,12 @@ pub fn helpers(rule: MpiRule) -> Helpers {
             Some("__fz_mpi_waitall_fwd"),
             Some("__fz_mpi_waitall_rev"),
             Some("__fz_mpi_waitall_tan"),
+        ),
+        // The same helper in both: the primal's nonblocking barrier and its record.
+        MpiRule::Ibarrier => h(
+            Some("__fz_mpi_ibarrier_fwd"),
+            Some("__fz_mpi_nonblocking_rev"),
+            Some("__fz_mpi_ibarrier_fwd"),
         ),
         MpiRule::Bcast => h(None, Some("__fz_mpi_bcast_rev"), Some("__fz_mpi_bcast_tan")),
         MpiRule::Reduce => h(
@@ -209,7 +221,7 @@ pub fn functions_calling_barriers(module: Module, graph: &mut CallerGraph) -> Ve
                 continue;
             };
             match mpi_rule(&callee.name()) {
-                Some(MpiRule::Barrier) => seeds.push(f),
+                Some(MpiRule::Barrier | MpiRule::Ibarrier) => seeds.push(f),
                 Some(MpiRule::Fortran { by }) => {
                     if let Some(w) = module.function(by).filter(|w| !w.is_declaration()) {
                         graph.add_call(f, w);

@@ -105,7 +105,7 @@ impl TangentGen<'_> {
 
     fn tangent_mpi(&mut self, i: Value, rule: MpiRule) {
         let name = mpi::helpers(rule).tan;
-        let active = self.fx.act.call_is_active(i, &self.sup.touchers);
+        let active = rule == MpiRule::Ibarrier || self.fx.act.call_is_active(i, &self.sup.touchers);
         let (Some(name), true) = (name, active) else {
             self.copy(i);
             return;
@@ -136,6 +136,7 @@ impl TangentGen<'_> {
             // RmaWindow: (base, dbase, size, disp_unit, comm, &rwin); the one-sided
             // operations: (origin, dorigin, ..., rwin, base)
             MpiRule::Send
+            | MpiRule::Bsend
             | MpiRule::Recv
             | MpiRule::Bcast
             | MpiRule::RmaWindow
@@ -150,6 +151,7 @@ impl TangentGen<'_> {
             }
             MpiRule::Isend
             | MpiRule::Issend
+            | MpiRule::Ibsend
             | MpiRule::Irecv
             | MpiRule::SendInit
             | MpiRule::RecvInit => {
@@ -160,6 +162,10 @@ impl TangentGen<'_> {
                     .chain(p[1..].iter().copied())
                     .chain([sreq])
                     .collect()
+            }
+            MpiRule::Ibarrier => {
+                let sreq = self.shadow_or_null(o[1]);
+                vec![p[0], p[1], sreq]
             }
             MpiRule::Wait => {
                 let sreq = self.shadow_or_null(o[0]);

@@ -1,6 +1,26 @@
 //! MPI calls in the two sweeps: the primal call, or a recording helper, in the forward
 //! sweep (what it records goes on the tape); the adjoint communication at the mirror
 //! position in the reverse sweep (`crate::parallel::mpi`, `runtime/mpi.c`).
+//!
+//! Where a call waits is mirrored with it, so the reverse sweep waits only where the
+//! primal's dependencies, reversed, say it must:
+//!
+//! * Nonblocking operations: the wait (or test) that completes one records it, the
+//!   reverse of the wait posts the adjoint operation and the reverse of the start
+//!   completes it. `MPI_Ibarrier` is one of them (a barrier record): the reverse of its
+//!   wait posts an `MPI_Ibarrier`, the reverse of the `MPI_Ibarrier` waits, so a rank
+//!   that entered the barrier keeps sending and receiving adjoints until every rank is in
+//!   it, as it kept receiving messages in the forward sweep (nonblocking consensus:
+//!   `MPI_Issend`, `MPI_Iprobe`, `MPI_Ibarrier`). A blocking barrier at either end would
+//!   stop a rank answering another that still needs it.
+//! * Buffered sends (`MPI_Bsend`, `MPI_Ibsend`) complete on their own rank. In the
+//!   primal the matching receive waits for the send, never the send for the receive; in
+//!   the reverse sweep the send's mirror (a receive of the adjoint) may wait for the
+//!   receive's mirror (a send of the adjoint), but not the other way: two ranks that
+//!   each buffer-send before they receive reach their receives' mirrors first. So the
+//!   adjoint send of every receive is buffered (`runtime/mpi_buffered.c`: the receiver
+//!   cannot know the mode of the send it matched, and a standard send may always
+//!   buffer); forward mode sends the tangent of a buffered send buffered too.
 
 use ferrozyme_llvm::{Type, Value};
 use ferrozyme_rules::mpi::{is_window_operation_impl, MpiRule};
@@ -38,10 +58,12 @@ pub(super) fn check_mpi(fx: &Facts, diags: &mut Diags, i: Value, rule: MpiRule) 
     let req = match rule {
         MpiRule::Isend
         | MpiRule::Issend
+        | MpiRule::Ibsend
         | MpiRule::Irecv
         | MpiRule::SendInit
         | MpiRule::RecvInit => args.get(6).copied(),
         MpiRule::Wait | MpiRule::Start | MpiRule::RequestFree => args.first().copied(),
+        MpiRule::Ibarrier => args.get(1).copied(),
         MpiRule::Waitall | MpiRule::Startall => args.get(1).copied(),
         _ => None,
     };
@@ -59,9 +81,9 @@ pub(super) fn check_mpi(fx: &Facts, diags: &mut Diags, i: Value, rule: MpiRule) 
 }
 
 /// Is this MPI call part of the derivative (it moves differentiated data, or is a
-/// barrier, which is mirrored whatever it synchronises)?
+/// barrier, blocking or not, which is mirrored whatever it synchronises)?
 pub(super) fn mpi_active(fx: &Facts, sup: &Support, i: Value, rule: MpiRule) -> bool {
-    rule == MpiRule::Barrier || fx.act.call_is_active(i, &sup.touchers)
+    matches!(rule, MpiRule::Barrier | MpiRule::Ibarrier) || fx.act.call_is_active(i, &sup.touchers)
 }
 
 impl Gen<'_> {
@@ -92,6 +114,7 @@ impl Gen<'_> {
             }
             MpiRule::Isend
             | MpiRule::Issend
+            | MpiRule::Ibsend
             | MpiRule::Irecv
             | MpiRule::SendInit
             | MpiRule::RecvInit => {
@@ -101,6 +124,12 @@ impl Gen<'_> {
                     args[0], sbuf, args[1], args[2], args[3], args[4], args[5], args[6], sreq,
                 ];
                 let r = self.b.call_fn(h, &a);
+                (r, self.b.load(ptr, sreq, "fz.mpi.rec"))
+            }
+            // (comm, request, shadow of the request) -> the barrier's record
+            MpiRule::Ibarrier => {
+                let sreq = self.fwd_shadow(orig[1]);
+                let r = self.b.call_fn(h, &[args[0], args[1], sreq]);
                 (r, self.b.load(ptr, sreq, "fz.mpi.rec"))
             }
             MpiRule::Wait => {
@@ -190,7 +219,7 @@ impl Gen<'_> {
         };
         let a: Vec<Value> = match rule {
             // (dbuf, count, type, peer, tag, comm)
-            MpiRule::Send => {
+            MpiRule::Send | MpiRule::Bsend => {
                 let s = self.fetch_shadow(args[0]);
                 let rest: Vec<Value> = args[1..6].iter().map(|x| self.fetch(*x)).collect();
                 std::iter::once(s).chain(rest).collect()
@@ -208,7 +237,9 @@ impl Gen<'_> {
             }
             MpiRule::Isend
             | MpiRule::Issend
+            | MpiRule::Ibsend
             | MpiRule::Irecv
+            | MpiRule::Ibarrier
             | MpiRule::Wait
             | MpiRule::SendInit
             | MpiRule::RecvInit
@@ -223,22 +254,15 @@ impl Gen<'_> {
                 let rest: Vec<Value> = args[1..5].iter().map(|x| self.fetch(*x)).collect();
                 std::iter::once(s).chain(rest).collect()
             }
-            // (send, dsend, drecv, count, type, op, comm, winners): the operation says
+            // (send, dsend, drecv, count, type, op, [root,] comm, winners): the primal's
+            // arguments after the two buffers (`MPI_Reduce` has a root, `MPI_Allreduce`
+            // none) and the record of which rank won each element; the operation says
             // how a MAXLOC/MINLOC pair type lies.
-            MpiRule::Allreduce => {
+            MpiRule::Allreduce | MpiRule::Reduce => {
                 let send = self.fetch(args[0]);
                 let ds = self.fetch_shadow(args[0]);
                 let dr = self.fetch_shadow(args[1]);
-                let rest: Vec<Value> = args[2..6].iter().map(|x| self.fetch(*x)).collect();
-                let win = self.fetch_key(Key::Tape(i));
-                [vec![send, ds, dr], rest, vec![win]].concat()
-            }
-            // (send, dsend, drecv, count, type, op, root, comm, winners)
-            MpiRule::Reduce => {
-                let send = self.fetch(args[0]);
-                let ds = self.fetch_shadow(args[0]);
-                let dr = self.fetch_shadow(args[1]);
-                let rest: Vec<Value> = args[2..7].iter().map(|x| self.fetch(*x)).collect();
+                let rest: Vec<Value> = args[2..].iter().map(|x| self.fetch(*x)).collect();
                 let win = self.fetch_key(Key::Tape(i));
                 [vec![send, ds, dr], rest, vec![win]].concat()
             }
