@@ -21,7 +21,9 @@ pub fn boxed_layers(w: &[f64], x: &[f64]) -> f64 {
         .iter()
         .map(|&wi| Box::new(move |v: f64| (wi * v + 0.1).tanh()) as Box<dyn Fn(f64) -> f64>)
         .collect();
-    x.iter().map(|&v| layers.iter().fold(v, |acc, f| f(acc))).sum()
+    x.iter()
+        .map(|&v| layers.iter().fold(v, |acc, f| f(acc)))
+        .sum()
 }
 
 /// Iterator chains: a dot product by `zip`/`fold`, squared differences over `windows(2)`,
@@ -79,13 +81,18 @@ pub fn shared_state(x: &[f64], c: f64) -> f64 {
 /// A generic `T: Float` function, used at f64, with the `Float` methods.
 fn soft_norm<T: Float>(x: &[T], eps: T) -> T {
     let two = T::one() + T::one();
-    x.iter().fold(T::zero(), |acc, &v| acc + (v * v + eps).sqrt()) / (two + eps.powi(2))
+    x.iter()
+        .fold(T::zero(), |acc, &v| acc + (v * v + eps).sqrt())
+        / (two + eps.powi(2))
 }
 
 #[autodiff_reverse(d_float_methods, Duplicated, Active, Active)]
 pub fn float_methods(x: &[f64], e: f64) -> f64 {
     let g = soft_norm(x, e);
-    let h: f64 = x.windows(2).map(|w| w[0].hypot(w[1]) + w[0].atan2(w[1] + 2.0)).sum();
+    let h: f64 = x
+        .windows(2)
+        .map(|w| w[0].hypot(w[1]) + w[0].atan2(w[1] + 2.0))
+        .sum();
     g + h + x[0].mul_add(e, x[1].powi(3)) + e.powf(1.5) + x[2].cbrt()
 }
 
@@ -129,7 +136,12 @@ fn front47_rc_refcell_state() {
     let (y, dc) = d_shared_state(&x, &mut dx, c, 1.0);
     assert_close("shared_state", y, shared_state(&x, c), 1e-15);
     assert_all_close("d/dx", &dx, &fd_grad(|x| shared_state(x, c), &x), 1e-7);
-    assert_close("d/dc", dc, fd_grad(|p| shared_state(&x, p[0]), &[c])[0], 1e-7);
+    assert_close(
+        "d/dc",
+        dc,
+        fd_grad(|p| shared_state(&x, p[0]), &[c])[0],
+        1e-7,
+    );
 }
 
 #[test]
@@ -140,7 +152,12 @@ fn front47_generic_float_and_methods() {
     let (y, de) = d_float_methods(&x, &mut dx, e, 1.0);
     assert_close("float_methods", y, float_methods(&x, e), 1e-15);
     assert_all_close("d/dx", &dx, &fd_grad(|x| float_methods(x, e), &x), 1e-7);
-    assert_close("d/de", de, fd_grad(|p| float_methods(&x, p[0]), &[e])[0], 1e-7);
+    assert_close(
+        "d/de",
+        de,
+        fd_grad(|p| float_methods(&x, p[0]), &[e])[0],
+        1e-7,
+    );
 }
 
 /// Boxed closures that each own a `Vec` of the weights (drop glue that frees it, reached
@@ -159,7 +176,9 @@ pub fn owning_layers(w: &[f64], x: &[f64]) -> f64 {
             Box::new(move |v: f64| (own[0] * v).sin() + own[1]) as Box<dyn Fn(f64) -> f64>
         })
         .collect();
-    x.iter().map(|&v| layers.iter().fold(v, |acc, f| f(acc))).sum()
+    x.iter()
+        .map(|&v| layers.iter().fold(v, |acc, f| f(acc)))
+        .sum()
 }
 
 /// IGNORED (a run-time stop in both builds; found by front47): the boxed closures' drop glue
